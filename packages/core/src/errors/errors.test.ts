@@ -1,0 +1,73 @@
+import {
+  CardinalityViolationError,
+  ConstraintViolationError,
+  EdgeQLSyntaxError,
+  InvalidSyntaxError,
+  QUERY_ERROR_BY_SQLSTATE,
+  QueryError,
+  SvcError,
+  commonError,
+  renderError,
+} from './index';
+
+describe('query error classes', () => {
+  test('are built from the table with Gel names and parents', () => {
+    const err = new EdgeQLSyntaxError('unexpected token', { position: { line: 2, column: 5 } });
+    expect(err).toBeInstanceOf(EdgeQLSyntaxError);
+    expect(err).toBeInstanceOf(InvalidSyntaxError);
+    expect(err).toBeInstanceOf(QueryError);
+    expect(err).toBeInstanceOf(SvcError);
+    expect(err.name).toBe('EdgeQLSyntaxError');
+    expect(err.type).toBe('EdgeQLSyntaxError');
+    expect(err.code).toBe('QUERY_ERROR');
+    expect(err.status).toBe(400);
+  });
+
+  test('ConstraintViolationError renders as 409 CONSTRAINT_VIOLATION', () => {
+    const rendered = renderError(new ConstraintViolationError('title violates exclusivity'));
+    expect(rendered.status).toBe(409);
+    expect(rendered.body).toEqual({
+      code: 'CONSTRAINT_VIOLATION',
+      error: 'CONSTRAINT_VIOLATION: title violates exclusivity',
+      type: 'ConstraintViolationError',
+      extensions: { sqlState: '23514' },
+    });
+  });
+
+  test('SQLSTATE maps back to the most specific class', () => {
+    expect(QUERY_ERROR_BY_SQLSTATE.get('21000')).toBe(CardinalityViolationError);
+    expect(QUERY_ERROR_BY_SQLSTATE.get('42601')).toBe(EdgeQLSyntaxError);
+  });
+});
+
+describe('renderError', () => {
+  test('renders hint and position in the envelope', () => {
+    const err = new EdgeQLSyntaxError("Unexpected 'selec'", {
+      hint: 'did you mean select?',
+      position: { line: 1, column: 1 },
+    });
+    expect(renderError(err).body).toEqual({
+      code: 'QUERY_ERROR',
+      error: "QUERY_ERROR: Unexpected 'selec'",
+      type: 'EdgeQLSyntaxError',
+      hint: 'did you mean select?',
+      extensions: { sqlState: '42601', position: { line: 1, column: 1 } },
+    });
+  });
+
+  test('common codes carry their table status and headers', () => {
+    const err = commonError('RATE_LIMITED', 'too many requests', { headers: { 'Retry-After': '7' } });
+    const rendered = renderError(err);
+    expect(rendered.status).toBe(429);
+    expect(rendered.headers).toEqual({ 'Retry-After': '7' });
+    expect(rendered.body).toEqual({ code: 'RATE_LIMITED', error: 'RATE_LIMITED: too many requests' });
+  });
+
+  test('an unknown value becomes INTERNAL_ERROR without its internals', () => {
+    const rendered = renderError(new Error('password=hunter2 at /srv/app.ts:12'));
+    expect(rendered.status).toBe(500);
+    expect(rendered.unexpected).toBe(true);
+    expect(JSON.stringify(rendered.body)).not.toContain('hunter2');
+    expect(rendered.body.code).toBe('INTERNAL_ERROR');
+  });
+});

@@ -1,0 +1,165 @@
+import { SvcError, type SourcePosition } from './svc-error';
+
+/**
+ * The query-language error classes, named as Gel names them because users see the names
+ * (`type` in the envelope, SDK error classes). One row per class: its parent, the envelope code
+ * and status it renders with, and the SQLSTATE it stands for when PostgreSQL raised it.
+ * The classes below are built from this table; add a row, never a hand-written class.
+ */
+const QUERY_ERROR_TABLE = {
+  QueryError: { parent: null, code: 'QUERY_ERROR', status: 400 },
+  InvalidSyntaxError: { parent: 'QueryError' },
+  EdgeQLSyntaxError: { parent: 'InvalidSyntaxError', sqlState: '42601' },
+  SchemaSyntaxError: { parent: 'InvalidSyntaxError' },
+  InvalidTypeError: { parent: 'QueryError' },
+  InvalidTargetError: { parent: 'InvalidTypeError' },
+  InvalidReferenceError: { parent: 'QueryError' },
+  UnknownModuleError: { parent: 'InvalidReferenceError' },
+  UnknownParameterError: { parent: 'InvalidReferenceError' },
+  SchemaError: { parent: 'QueryError' },
+  SchemaDefinitionError: { parent: 'QueryError' },
+  InvalidDefinitionError: { parent: 'SchemaDefinitionError' },
+  InvalidPropertyDefinitionError: { parent: 'InvalidDefinitionError' },
+  InvalidLinkDefinitionError: { parent: 'InvalidDefinitionError' },
+  InvalidConstraintDefinitionError: { parent: 'InvalidDefinitionError' },
+  InvalidFunctionDefinitionError: { parent: 'InvalidDefinitionError' },
+  DuplicateDefinitionError: { parent: 'SchemaDefinitionError' },
+  QueryCardinalityError: { parent: 'QueryError' },
+  ResultCardinalityMismatchError: { parent: 'QueryError' },
+  QueryArgumentError: { parent: 'QueryError' },
+  ExecutionError: { parent: 'QueryError' },
+  InvalidValueError: { parent: 'ExecutionError', sqlState: '22000' },
+  DivisionByZeroError: { parent: 'InvalidValueError', sqlState: '22012' },
+  NumericOutOfRangeError: { parent: 'InvalidValueError', sqlState: '22003' },
+  IntegrityError: { parent: 'ExecutionError', sqlState: '23000' },
+  ConstraintViolationError: {
+    parent: 'IntegrityError',
+    code: 'CONSTRAINT_VIOLATION',
+    status: 409,
+    sqlState: '23514',
+  },
+  CardinalityViolationError: { parent: 'IntegrityError', sqlState: '21000' },
+  MissingRequiredError: { parent: 'IntegrityError', sqlState: '23502' },
+  ForeignKeyViolationError: { parent: 'IntegrityError', sqlState: '23503' },
+  TransactionError: { parent: 'ExecutionError' },
+  TransactionSerializationError: { parent: 'TransactionError', sqlState: '40001' },
+  TransactionDeadlockError: { parent: 'TransactionError', sqlState: '40P01' },
+  QueryTimeoutError: { parent: 'ExecutionError', sqlState: '57014' },
+  MigrationError: { parent: 'QueryError' },
+  DataLossError: { parent: 'MigrationError' },
+} as const satisfies Record<
+  string,
+  { parent: string | null; code?: string; status?: number; sqlState?: string }
+>;
+
+export type QueryErrorName = keyof typeof QUERY_ERROR_TABLE;
+
+export interface QueryErrorOptions {
+  readonly hint?: string;
+  /** Overrides the class's own SQLSTATE, e.g. the one PostgreSQL reported. */
+  readonly sqlState?: string;
+  readonly position?: SourcePosition;
+  readonly cause?: unknown;
+}
+
+/** Base of every query-language error; `type` is the concrete class name. */
+export class QueryError extends SvcError {
+  constructor(message: string, options: QueryErrorOptions = {}) {
+    const row = lookup(new.target.name as QueryErrorName);
+    super(row.code, row.status, message, {
+      type: new.target.name,
+      hint: options.hint,
+      sqlState: options.sqlState ?? row.sqlState,
+      position: options.position,
+      cause: options.cause,
+    });
+  }
+}
+
+export type QueryErrorClass = new (message: string, options?: QueryErrorOptions) => QueryError;
+
+interface ResolvedRow {
+  code: string;
+  status: number;
+  sqlState: string | undefined;
+}
+
+/** Code and status come from the nearest ancestor that sets them; sqlState is the class's own. */
+function lookup(name: QueryErrorName): ResolvedRow {
+  const own = QUERY_ERROR_TABLE[name] as { sqlState?: string };
+  let code: string | undefined;
+  let status: number | undefined;
+  let cursor: QueryErrorName | null = name;
+  while (cursor && (code === undefined || status === undefined)) {
+    const row: { parent: QueryErrorName | null; code?: string; status?: number } =
+      QUERY_ERROR_TABLE[cursor];
+    code ??= row.code;
+    status ??= row.status;
+    cursor = row.parent;
+  }
+  return { code: code ?? 'QUERY_ERROR', status: status ?? 400, sqlState: own.sqlState };
+}
+
+const classes = new Map<QueryErrorName, QueryErrorClass>([['QueryError', QueryError]]);
+function build(name: QueryErrorName): QueryErrorClass {
+  const existing = classes.get(name);
+  if (existing) return existing;
+  const parentName = QUERY_ERROR_TABLE[name].parent ?? 'QueryError';
+  const Parent = build(parentName as QueryErrorName);
+  const cls = { [name]: class extends Parent {} }[name] as QueryErrorClass;
+  classes.set(name, cls);
+  return cls;
+}
+for (const name of Object.keys(QUERY_ERROR_TABLE) as QueryErrorName[]) build(name);
+
+/** The class for a name in the table. */
+export function queryErrorClass(name: QueryErrorName): QueryErrorClass {
+  return classes.get(name) as QueryErrorClass;
+}
+
+/** SQLSTATE → class, for mapping PostgreSQL errors back in one place. Most specific wins. */
+export const QUERY_ERROR_BY_SQLSTATE: ReadonlyMap<string, QueryErrorClass> = new Map(
+  (Object.keys(QUERY_ERROR_TABLE) as QueryErrorName[])
+    .filter((name) => (QUERY_ERROR_TABLE[name] as { sqlState?: string }).sqlState)
+    .map((name) => [
+      (QUERY_ERROR_TABLE[name] as { sqlState: string }).sqlState,
+      queryErrorClass(name),
+    ]),
+);
+
+export const InvalidSyntaxError = queryErrorClass('InvalidSyntaxError');
+export const EdgeQLSyntaxError = queryErrorClass('EdgeQLSyntaxError');
+export const SchemaSyntaxError = queryErrorClass('SchemaSyntaxError');
+export const InvalidTypeError = queryErrorClass('InvalidTypeError');
+export const InvalidTargetError = queryErrorClass('InvalidTargetError');
+export const InvalidReferenceError = queryErrorClass('InvalidReferenceError');
+export const UnknownModuleError = queryErrorClass('UnknownModuleError');
+export const UnknownParameterError = queryErrorClass('UnknownParameterError');
+export const SchemaError = queryErrorClass('SchemaError');
+export const SchemaDefinitionError = queryErrorClass('SchemaDefinitionError');
+export const InvalidDefinitionError = queryErrorClass('InvalidDefinitionError');
+export const InvalidPropertyDefinitionError = queryErrorClass('InvalidPropertyDefinitionError');
+export const InvalidLinkDefinitionError = queryErrorClass('InvalidLinkDefinitionError');
+export const InvalidConstraintDefinitionError = queryErrorClass(
+  'InvalidConstraintDefinitionError',
+);
+export const InvalidFunctionDefinitionError = queryErrorClass('InvalidFunctionDefinitionError');
+export const DuplicateDefinitionError = queryErrorClass('DuplicateDefinitionError');
+export const QueryCardinalityError = queryErrorClass('QueryCardinalityError');
+export const ResultCardinalityMismatchError = queryErrorClass('ResultCardinalityMismatchError');
+export const QueryArgumentError = queryErrorClass('QueryArgumentError');
+export const ExecutionError = queryErrorClass('ExecutionError');
+export const InvalidValueError = queryErrorClass('InvalidValueError');
+export const DivisionByZeroError = queryErrorClass('DivisionByZeroError');
+export const NumericOutOfRangeError = queryErrorClass('NumericOutOfRangeError');
+export const IntegrityError = queryErrorClass('IntegrityError');
+export const ConstraintViolationError = queryErrorClass('ConstraintViolationError');
+export const CardinalityViolationError = queryErrorClass('CardinalityViolationError');
+export const MissingRequiredError = queryErrorClass('MissingRequiredError');
+export const ForeignKeyViolationError = queryErrorClass('ForeignKeyViolationError');
+export const TransactionError = queryErrorClass('TransactionError');
+export const TransactionSerializationError = queryErrorClass('TransactionSerializationError');
+export const TransactionDeadlockError = queryErrorClass('TransactionDeadlockError');
+export const QueryTimeoutError = queryErrorClass('QueryTimeoutError');
+export const MigrationError = queryErrorClass('MigrationError');
+export const DataLossError = queryErrorClass('DataLossError');

@@ -1,0 +1,42 @@
+import { SvcError } from './svc-error';
+
+/** The JSON envelope of DECISIONS.md. */
+export interface ErrorEnvelope {
+  code: string;
+  error: string;
+  type?: string;
+  hint?: string;
+  extensions?: { sqlState?: string; position?: { line: number; column: number } };
+}
+
+export interface RenderedError {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  body: ErrorEnvelope;
+  /** True when the value was not an SvcError: the caller should log the original. */
+  unexpected: boolean;
+}
+
+const INTERNAL: ErrorEnvelope = Object.freeze({
+  code: 'INTERNAL_ERROR',
+  error: 'INTERNAL_ERROR: an unexpected error occurred',
+}) as ErrorEnvelope;
+
+/**
+ * Turns any thrown value into the one error envelope. Anything that is not an `SvcError`
+ * becomes a 500 `INTERNAL_ERROR` whose message says nothing of the original.
+ */
+export function renderError(err: unknown): RenderedError {
+  if (!(err instanceof SvcError)) {
+    return { status: 500, headers: {}, body: { ...INTERNAL }, unexpected: true };
+  }
+  const body: ErrorEnvelope = { code: err.code, error: `${err.code}: ${err.message}` };
+  if (err.type) body.type = err.type;
+  if (err.hint) body.hint = err.hint;
+  if (err.sqlState || err.position) {
+    body.extensions = {};
+    if (err.sqlState) body.extensions.sqlState = err.sqlState;
+    if (err.position) body.extensions.position = { line: err.position.line, column: err.position.column };
+  }
+  return { status: err.status, headers: err.headers ?? {}, body, unexpected: err.status >= 500 && err.code === 'INTERNAL_ERROR' };
+}

@@ -1,0 +1,16 @@
+/**
+ * db: one interface over real PostgreSQL (`pg`) and embedded PGlite, both driven through Kysely.
+ * Input: a DatabaseConfig. Output: a Database with parameterised queries, transactions, a Kysely
+ * instance, pool figures and a clean close. Values are always bound, never spliced into SQL.
+ */
+export type {
+  Database,
+  DatabaseConfig,
+  DatabaseKind,
+  PoolStats,
+  QueryResult,
+  Queryable,
+  Transaction,
+} from './types';
+export { openDatabase, describeUrl, type OpenDatabaseOptions } from './open';
+export { createTestDatabase, testDatabaseKind, type TestDatabase } from './testing';

@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import { openDatabase, type OpenDatabaseOptions } from './open';
+import type { Database } from './types';
+
+/**
+ * The database a test suite runs against, chosen by the environment so the same suite runs on
+ * both engines: `SVC_TEST_DB=postgres` with `SVC_TEST_DATABASE_URL` (a server where the user may
+ * create databases) gives a fresh database of its own, dropped on close; anything else gives
+ * embedded PGlite in memory.
+ */
+export function testDatabaseKind(env: NodeJS.ProcessEnv = process.env): 'postgres' | 'pglite' {
+  return env.SVC_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+}
+
+export interface TestDatabase {
+  /** Open connection to the fresh database. */
+  readonly db: Database;
+  /** A config that opens the same database again (for a server under test). */
+  readonly config: { url: string } | { memory: true };
+  /** Closes the connection and drops the database (PostgreSQL). */
+  dispose(): Promise<void>;
+}
+
+export async function createTestDatabase(
+  env: NodeJS.ProcessEnv = process.env,
+  options: OpenDatabaseOptions = {},
+): Promise<TestDatabase> {
+  if (testDatabaseKind(env) === 'pglite') {
+    const db = await openDatabase({ memory: true }, options);
+    return { db, config: { memory: true }, dispose: () => db.close() };
+  }
+  const adminUrl = env.SVC_TEST_DATABASE_URL;
+  if (!adminUrl) {
+    throw new Error('SVC_TEST_DB=postgres needs SVC_TEST_DATABASE_URL (a server URL)');
+  }
+  const name = `svc_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = await openDatabase({ url: adminUrl, poolSize: 1 });
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.close();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ url: url.toString(), poolSize: 5 }, options);
+  return {
+    db,
+    config: { url: url.toString() },
+    async dispose() {
+      await db.close();
+      const again = await openDatabase({ url: adminUrl, poolSize: 1 });
+      try {
+        await again.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await again.close();
+      }
+    },
+  };
+}

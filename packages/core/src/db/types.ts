@@ -1,0 +1,56 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Where the data lives. A `url` is a real PostgreSQL server (a `pg` pool); `dataDir` is embedded
+ * PGlite persisted in that folder; `memory` is embedded PGlite that vanishes on close.
+ */
+export type DatabaseConfig =
+  | { readonly url: string; readonly poolSize?: number }
+  | { readonly dataDir: string }
+  | { readonly memory: true };
+
+export interface QueryResult<Row> {
+  readonly rows: Row[];
+  /** Rows affected by an insert, update or delete; rows returned otherwise. */
+  readonly rowCount: number;
+}
+
+/** Anything that runs parameterised SQL: the database itself or an open transaction. */
+export interface Queryable {
+  /** Runs one statement; values are bound as `$1, $2, ...` parameters, never spliced in. */
+  query<Row = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+  ): Promise<QueryResult<Row>>;
+  /** A Kysely instance bound to this database or transaction. */
+  kysely<DB = any>(): Kysely<DB>;
+}
+
+export type Transaction = Queryable;
+
+export interface PoolStats {
+  /** Connections open (always 1 for embedded PGlite). */
+  readonly total: number;
+  readonly idle: number;
+  /** Callers waiting for a connection. */
+  readonly waiting: number;
+}
+
+export type DatabaseKind = 'postgres' | 'pglite';
+
+/** One interface over real PostgreSQL and embedded PGlite. */
+export interface Database extends Queryable {
+  readonly kind: DatabaseKind;
+  /** Where it is, safe to log: no password. */
+  readonly description: string;
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.
+   * Inside, use the `tx` it is given; on PGlite the database is held for the transaction's length.
+   */
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  stats(): PoolStats;
+  /** Closes the pool or the embedded database; further calls fail. Safe to call twice. */
+  close(): Promise<void>;
+}

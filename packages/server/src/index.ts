@@ -1,1 +1,28 @@
-export const placeholder = 1;
+/**
+ * @svc/server: the svc HTTP server. `createServer` assembles configuration, database, auth and
+ * routes; `resolveConfig` is the configuration resolver the CLI uses too.
+ */
+export {
+  createServer,
+  VERSION,
+  type CreateServerOptions,
+  type ListenOptions,
+  type ServerAuth,
+  type SvcServer,
+} from './server';
+export {
+  ConfigError,
+  resolveConfig,
+  SERVER_FIELDS,
+  DATABASE_FIELDS,
+  type FieldSpec,
+  type LogLevel,
+  type Protocol,
+  type ResolvedConfig,
+  type ServerConfig,
+  type ServerSettings,
+  type TlsConfig,
+} from './config';
+export { createLogger, type Logger } from './observability/logger';
+export { ServerMetrics, type StatsSnapshot } from './observability/metrics';
+export type { Caller } from './middleware/authenticate';

@@ -1,0 +1,23 @@
+import { defineErrorCodes } from '@svc/core';
+
+/**
+ * The auth error codes of the spec ("Auth error envelope") with their HTTP statuses.
+ * A retired code is never reused: leave it here commented out.
+ */
+export const authError = defineErrorCodes({
+  EMAIL_NOT_VERIFIED: 403,
+  INVALID_CREDENTIALS: 401,
+  INVALID_REFRESH_TOKEN: 401,
+  INVALID_TOKEN: 401,
+  PASSWORD_TOO_WEAK: 400,
+  REGISTRATION_DISABLED: 403,
+  SESSION_EXPIRED: 401,
+  TOKEN_EXPIRED: 401,
+  USER_ALREADY_EXISTS: 409,
+  USER_INACTIVE: 403,
+  USER_NOT_FOUND: 404,
+  INVALID_OPERATION: 400,
+  UNAUTHORIZED: 401,
+});
+
+export type AuthErrorCode = Parameters<typeof authError>[0];

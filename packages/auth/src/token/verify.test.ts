@@ -1,0 +1,101 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { SvcError } from '@svc/core';
+import { authContextFromClaims, createTokenVerifier } from './verify';
+
+const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
+const NOW = 1_800_000_000_000;
+const verifier = createTokenVerifier({ jwtSecret: SECRET, now: () => NOW });
+const claims = (over: Record<string, unknown> = {}) => ({
+  sub: randomUUID(),
+  email: 'ada@example.com',
+  iat: NOW / 1000,
+  exp: NOW / 1000 + 60,
+  jti: randomUUID(),
+  roles: ['editor'],
+  ...over,
+});
+const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+const codeOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (err) {
+    return err instanceof SvcError ? `${err.status} ${err.code}` : String(err);
+  }
+  return 'no error';
+};
+
+describe('createTokenVerifier', () => {
+  test('verifies a token it signed and keeps the claims', () => {
+    const c = claims({ username: 'ada' });
+    const out = verifier.verify(verifier.sign(c));
+    expect(out).toMatchObject({ ...c, aud: 'svc-api', iss: 'svc' });
+  });
+
+  test('refuses a secret under 32 characters', () => {
+    expect(() => createTokenVerifier({ jwtSecret: 'short' })).toThrow(/at least 32 characters/);
+  });
+
+  test('an expired token is TOKEN_EXPIRED', () => {
+    const t = verifier.sign(claims({ iat: NOW / 1000 - 120, exp: NOW / 1000 - 60 }));
+    expect(codeOf(() => verifier.verify(t))).toBe('401 TOKEN_EXPIRED');
+  });
+
+  // Attack: a client edits the payload (roles) and keeps the old signature.
+  test('a tampered payload is INVALID_TOKEN', () => {
+    const [h, , s] = verifier.sign(claims()).split('.');
+    const forged = `${h}.${b64(claims({ roles: ['superuser'] }))}.${s}`;
+    expect(codeOf(() => verifier.verify(forged))).toBe('401 INVALID_TOKEN');
+  });
+
+  // Attack: `alg: none` asks a naive verifier to skip the signature check.
+  test('an alg:none token is INVALID_TOKEN', () => {
+    const unsigned = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...claims(), aud: 'svc-api', iss: 'svc' })}.`;
+    expect(codeOf(() => verifier.verify(unsigned))).toBe('401 INVALID_TOKEN');
+  });
+
+  // Attack: a token signed with HS512 by the same secret must not pass as HS256.
+  test('another algorithm with the same secret is INVALID_TOKEN', () => {
+    const head = b64({ alg: 'HS512', typ: 'JWT' });
+    const body = b64({ ...claims(), aud: 'svc-api', iss: 'svc' });
+    const sig = createHmac('sha512', SECRET).update(`${head}.${body}`).digest('base64url');
+    expect(codeOf(() => verifier.verify(`${head}.${body}.${sig}`))).toBe('401 INVALID_TOKEN');
+  });
+
+  test('a wrong audience or issuer is INVALID_TOKEN', () => {
+    const other = createTokenVerifier({ jwtSecret: SECRET, jwtAudience: 'other', now: () => NOW });
+    expect(codeOf(() => verifier.verify(other.sign(claims())))).toBe('401 INVALID_TOKEN');
+    const otherIss = createTokenVerifier({ jwtSecret: SECRET, jwtIssuer: 'evil', now: () => NOW });
+    expect(codeOf(() => verifier.verify(otherIss.sign(claims())))).toBe('401 INVALID_TOKEN');
+  });
+
+  test('a token signed with another secret is INVALID_TOKEN', () => {
+    const other = createTokenVerifier({ jwtSecret: `${SECRET}-other`, now: () => NOW });
+    expect(codeOf(() => verifier.verify(other.sign(claims())))).toBe('401 INVALID_TOKEN');
+  });
+
+  test('garbage is INVALID_TOKEN', () => {
+    for (const t of ['', 'abc', 'a.b.c', '....']) {
+      expect(codeOf(() => verifier.verify(t))).toBe('401 INVALID_TOKEN');
+    }
+  });
+
+  test('a token missing required claims is INVALID_TOKEN', () => {
+    const { roles: _roles, ...noRoles } = claims();
+    expect(codeOf(() => verifier.verify(verifier.sign(noRoles as never)))).toBe('401 INVALID_TOKEN');
+  });
+});
+
+describe('authContextFromClaims', () => {
+  test('takes userId from sub and permissions from the claim, else empty', () => {
+    const c = { ...claims(), aud: 'svc-api', iss: 'svc' };
+    expect(authContextFromClaims(c)).toEqual({
+      userId: c.sub,
+      roles: ['editor'],
+      permissions: [],
+      jwtClaims: { sub: c.sub, email: c.email, aud: 'svc-api', iss: 'svc' },
+    });
+    expect(authContextFromClaims({ ...c, permissions: ['posts:write'] }).permissions).toEqual([
+      'posts:write',
+    ]);
+  });
+});

@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError, createServer, type CreateServerOptions, type SvcServer } from '@svc/server';
+import { ExitError, type CliIo } from '../../io';
+
+export const SERVE_USAGE = `Usage: svc serve [options]
+
+Starts the svc server. Without a database URL it runs on an embedded database in ./.svc/data.
+
+Options:
+  --port <n>            port to listen on (env SVC_PORT; default 5656; 0 = any free port)
+  --host <addr>         address to listen on (env SVC_HOST; default 127.0.0.1)
+  --config <file>       TOML config file (default ./svc.toml when it exists)
+  --schema <file|dir>   SDL schema to migrate to at start (default dbschema/)
+  --database-url <url>  PostgreSQL URL (env DATABASE_URL)
+  --data-dir <dir>      embedded database folder (env SVC_DATA_DIR; default ./.svc/data)
+  --enable-auth         turn the built-in auth on (env SVC_ENABLE_AUTH)
+  --jwt-secret <s>      HS256 secret, at least 32 characters (env SVC_JWT_SECRET)
+  --tls-cert <file>     PEM certificate: serve HTTPS (with --tls-key)
+  --tls-key <file>      PEM private key
+  --log-level <level>   fatal, error, warn, info, debug, trace or silent (env SVC_LOG_LEVEL)
+  -h, --help            show this help
+
+Precedence: flag > environment > config file > default.`;
+
+export interface ServeOptions {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly io: CliIo;
+}
+
+/** Parses `svc serve` flags into createServer options (no I/O beyond reading named files). */
+export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<ServeOptions, 'io'>): CreateServerOptions & { help?: boolean } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        config: { type: 'string' },
+        schema: { type: 'string' },
+        'database-url': { type: 'string' },
+        'data-dir': { type: 'string' },
+        'enable-auth': { type: 'boolean' },
+        'jwt-secret': { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    throw new ExitError(2, `${(err as Error).message}\n\n${SERVE_USAGE}`);
+  }
+  const v = parsed.values;
+  if (v.help) return { help: true };
+
+  const options: CreateServerOptions = { env };
+  if (v.port !== undefined) {
+    if (!/^\d+$/.test(v.port)) throw new ExitError(2, `--port must be an integer from 0 to 65535, got "${v.port}"`);
+    options.port = Number(v.port);
+  }
+  if (v.host !== undefined) options.host = v.host;
+  if (v['enable-auth']) options.enableAuth = true;
+  if (v['jwt-secret'] !== undefined) options.jwtSecret = v['jwt-secret'];
+  if (v['log-level'] !== undefined) options.logLevel = v['log-level'] as never;
+  if (v['database-url'] !== undefined && v['data-dir'] !== undefined) {
+    throw new ExitError(2, '--database-url and --data-dir name two different databases: give one');
+  }
+  if (v['database-url'] !== undefined) options.database = { url: v['database-url'] };
+  if (v['data-dir'] !== undefined) options.database = { dataDir: path.resolve(cwd, v['data-dir']) };
+
+  const configFile = v.config ?? env.SVC_CONFIG;
+  if (configFile !== undefined) options.configFile = path.resolve(cwd, configFile);
+  else if (fs.existsSync(path.join(cwd, 'svc.toml'))) options.configFile = path.join(cwd, 'svc.toml');
+
+  if ((v['tls-cert'] === undefined) !== (v['tls-key'] === undefined)) {
+    throw new ExitError(2, '--tls-cert and --tls-key go together');
+  }
+  if (v['tls-cert'] !== undefined && v['tls-key'] !== undefined) {
+    options.tls = { cert: readFileOrExit(cwd, v['tls-cert'], '--tls-cert'), key: readFileOrExit(cwd, v['tls-key'], '--tls-key') };
+  }
+  if (v.schema !== undefined) {
+    throw new ExitError(2, '--schema: migrating to a schema at start is not available in this release of svc yet');
+  }
+  return options;
+}
+
+function readFileOrExit(cwd: string, file: string, flag: string): Buffer {
+  try {
+    return fs.readFileSync(path.resolve(cwd, file));
+  } catch (err) {
+    throw new ExitError(2, `${flag}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+/**
+ * `svc serve`: starts the server and resolves with it once listening. The caller owns the
+ * process: it decides what SIGTERM does (see main.ts).
+ */
+export async function serve(argv: readonly string[], opts: ServeOptions): Promise<SvcServer | undefined> {
+  const options = parseServeArgs(argv, opts);
+  if (options.help) {
+    opts.io.stdout(SERVE_USAGE);
+    return undefined;
+  }
+  let server: SvcServer;
+  try {
+    server = await createServer(options);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ExitError(2, err.message);
+    throw err;
+  }
+  try {
+    await server.listen();
+  } catch (err) {
+    await server.close();
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      throw new ExitError(1, `cannot listen on ${server.config.host}:${server.config.port}: ${code}`);
+    }
+    throw err;
+  }
+  const db = server.config.database;
+  const where =
+    'dataDir' in db
+      ? `embedded database at ${db.dataDir}${server.config.databaseSource === 'default' ? ' (no database configured: using the default folder)' : ''}`
+      : server.database.description;
+  server.logger.info({ url: server.url, database: server.database.description }, `svc listening on ${server.url} with ${where}`);
+  const schemaDir = path.join(opts.cwd, 'dbschema');
+  if (fs.existsSync(schemaDir)) {
+    server.logger.warn(`found ${schemaDir}, but migrating to a schema at start is not available in this release yet`);
+  }
+  return server;
+}

@@ -1,0 +1,87 @@
+import { ExitError, processIo, type CliIo } from './io';
+import { serve } from './commands/serve';
+
+export const CLI_VERSION: string = (require('../package.json') as { version: string }).version;
+
+export const USAGE = `Usage: svc <command> [options]
+
+Commands:
+  serve       start the server (svc serve --help for its options)
+
+Options:
+  -h, --help     show this help
+  -v, --version  print the version`;
+
+export interface RunContext {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly io: CliIo;
+}
+
+/**
+ * Runs one CLI invocation. Resolves with the exit code, or, for `serve`, with a function that
+ * stops the server (the process entry point wires it to signals).
+ */
+export async function run(argv: readonly string[], ctx: RunContext): Promise<number | { stop: () => Promise<void> }> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case undefined:
+      case '-h':
+      case '--help':
+      case 'help':
+        ctx.io.stdout(USAGE);
+        return command === undefined ? 2 : 0;
+      case '-v':
+      case '--version':
+        ctx.io.stdout(CLI_VERSION);
+        return 0;
+      case 'serve': {
+        const server = await serve(rest, ctx);
+        return server ? { stop: () => server.close() } : 0;
+      }
+      default:
+        ctx.io.stderr(`svc: unknown command "${command}"\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (err) {
+    if (err instanceof ExitError) {
+      ctx.io.stderr(`svc: ${err.message}`);
+      return err.exitCode;
+    }
+    throw err;
+  }
+}
+
+/** The `svc` binary: runs, then stops gracefully on SIGTERM or SIGINT (a second one forces). */
+export function runFromProcess(): void {
+  run(process.argv.slice(2), { cwd: process.cwd(), env: process.env, io: processIo }).then(
+    (result) => {
+      if (typeof result === 'number') {
+        process.exitCode = result;
+        return;
+      }
+      let stopping = false;
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (stopping) {
+          processIo.stderr(`svc: ${signal} again, exiting now`);
+          process.exit(1);
+        }
+        stopping = true;
+        result.stop().then(
+          () => process.exit(0),
+          (err: unknown) => {
+            processIo.stderr(`svc: error while stopping: ${(err as Error).message}`);
+            process.exit(1);
+          },
+        );
+      };
+      process.on('SIGTERM', onSignal);
+      process.on('SIGINT', onSignal);
+    },
+    (err: unknown) => {
+      processIo.stderr(`svc: ${(err as Error)?.stack ?? String(err)}`);
+      process.exitCode = 1;
+    },
+  );
+}

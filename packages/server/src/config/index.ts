@@ -1,0 +1,291 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DatabaseConfig } from '@svc/core';
+import { SvcError } from '@svc/core';
+import { AUTH_CONFIG_KEYS, JWT_SECRET_MIN_LENGTH } from '@svc/auth';
+import { DATABASE_FIELDS, LOG_LEVELS, PROTOCOLS, SERVER_FIELDS, type FieldSpec } from './fields';
+
+export { SERVER_FIELDS, DATABASE_FIELDS, type FieldSpec } from './fields';
+
+export type Protocol = (typeof PROTOCOLS)[number];
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** PEM text or buffers of a certificate and its key. */
+export interface TlsConfig {
+  readonly cert: string | Buffer;
+  readonly key: string | Buffer;
+}
+
+/** The settings that resolve by precedence: explicit (flags) > environment > file > default. */
+export interface ServerSettings {
+  port: number;
+  host: string;
+  enableAuth: boolean;
+  jwtSecret: string | undefined;
+  requireAuth: boolean;
+  enableRest: boolean;
+  readOnly: boolean;
+  requestTimeout: number;
+  protocol: Protocol;
+  serviceKey: string | undefined;
+  bodyLimit: number;
+  logLevel: LogLevel;
+  shutdownTimeout: number;
+}
+
+/** Options of `createServer`: every setting, plus where the rest comes from. */
+export interface ServerConfig extends Partial<ServerSettings> {
+  /** `{url}`, `{dataDir}` or `{memory: true}`; default `DATABASE_URL`, else `./.svc/data`. */
+  database?: DatabaseConfig;
+  /** SDL text to migrate to at start. */
+  schema?: string;
+  /** Auth options (spec "Auth configuration"); `jwtSecret` may also be given here. */
+  authConfig?: Record<string, unknown>;
+  tls?: TlsConfig;
+  /** A TOML file read as the lowest-precedence source above the defaults. */
+  configFile?: string;
+  /** The environment to read; default `process.env`. Pass `{}` to ignore it. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+export interface ResolvedConfig extends ServerSettings {
+  database: DatabaseConfig;
+  schema: string | undefined;
+  authConfig: Record<string, unknown>;
+  tls: TlsConfig | undefined;
+  /** Which source each database choice came from, for the start-up log line. */
+  databaseSource: 'explicit' | 'environment' | 'file' | 'default';
+}
+
+/** Start-up configuration problems, all of them at once. */
+export class ConfigError extends SvcError {
+  constructor(readonly problems: readonly string[]) {
+    super('INVALID_CONFIG', 500, `invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+// smol-toml ships a CommonJS build, but its types are ESM-only: type it via resolution-mode.
+type Toml = typeof import('smol-toml', { with: { 'resolution-mode': 'import' } });
+const parseToml = (text: string) => (require('smol-toml') as Toml).parse(text);
+
+const NON_SETTING_KEYS = new Set(['database', 'schema', 'authConfig', 'tls', 'configFile', 'env']);
+const FIELD_BY_KEY = new Map(SERVER_FIELDS.map((f) => [f.key, f]));
+
+type Layer = Partial<Record<string, unknown>>;
+
+/**
+ * Resolves a server configuration from its sources and validates it, reporting every problem at
+ * once with the source it came from.
+ */
+export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
+  const problems: string[] = [];
+  const env = input.env ?? process.env;
+
+  // Explicit (programmatic object or CLI flags): unknown keys and bad types.
+  const explicit: Layer = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined || NON_SETTING_KEYS.has(key)) continue;
+    const field = FIELD_BY_KEY.get(key);
+    if (!field) {
+      problems.push(`unknown config key '${key}'`);
+      continue;
+    }
+    const checked = checkValue(field, value, `${key}`);
+    if (typeof checked === 'string' && checked.startsWith('\0')) problems.push(checked.slice(1));
+    else explicit[key] = checked;
+  }
+
+  const fromEnv = readEnvLayer(env, problems);
+  const file = input.configFile ? readConfigFile(input.configFile, problems) : undefined;
+
+  const settings = {} as Record<string, unknown>;
+  for (const field of SERVER_FIELDS) {
+    settings[field.key] =
+      explicit[field.key] ?? fromEnv.settings[field.key] ?? file?.settings[field.key] ?? field.default;
+  }
+
+  const authConfig: Record<string, unknown> = { ...(file?.auth ?? {}), ...(input.authConfig ?? {}) };
+  for (const key of Object.keys(authConfig)) {
+    if (!AUTH_CONFIG_KEYS.includes(key)) problems.push(`unknown auth config key '${key}'`);
+  }
+  if (settings.jwtSecret === undefined && typeof authConfig.jwtSecret === 'string') {
+    settings.jwtSecret = authConfig.jwtSecret;
+  }
+
+  let database: DatabaseConfig;
+  let databaseSource: ResolvedConfig['databaseSource'];
+  if (input.database) {
+    database = input.database;
+    databaseSource = 'explicit';
+    checkDatabase(input.database, problems);
+  } else if (fromEnv.database) {
+    database = fromEnv.database;
+    databaseSource = 'environment';
+  } else if (file?.database) {
+    database = file.database;
+    databaseSource = 'file';
+  } else {
+    database = { dataDir: DATABASE_FIELDS.find((f) => f.key === 'dataDir')?.default as string };
+    databaseSource = 'default';
+  }
+
+  const resolved = {
+    ...(settings as unknown as ServerSettings),
+    database,
+    databaseSource,
+    schema: input.schema,
+    authConfig,
+    tls: input.tls,
+  } satisfies ResolvedConfig;
+
+  if (resolved.enableAuth && !resolved.jwtSecret) {
+    problems.push('enableAuth needs a jwtSecret (--jwt-secret, SVC_JWT_SECRET or [server] jwt_secret)');
+  }
+  if (resolved.jwtSecret !== undefined && resolved.jwtSecret.length < JWT_SECRET_MIN_LENGTH) {
+    problems.push(`jwtSecret must be at least ${JWT_SECRET_MIN_LENGTH} characters (got ${resolved.jwtSecret.length})`);
+  }
+  if (resolved.serviceKey !== undefined && resolved.serviceKey.length < 32) {
+    problems.push(`serviceKey must be at least 32 characters (got ${resolved.serviceKey.length})`);
+  }
+  if (input.tls && (!input.tls.cert || !input.tls.key)) {
+    problems.push('tls needs both cert and key');
+  }
+  if (input.schema !== undefined && typeof input.schema !== 'string') {
+    problems.push('schema must be SDL text (a string)');
+  }
+
+  if (problems.length) throw new ConfigError(problems);
+  return resolved;
+}
+
+/** A problem is returned as a string starting with NUL, a value otherwise. */
+function checkValue(field: FieldSpec, value: unknown, where: string): unknown {
+  const bad = (want: string) => `\0${where} must be ${want}, got ${JSON.stringify(value)}`;
+  switch (field.type) {
+    case 'boolean':
+      return typeof value === 'boolean' ? value : bad('true or false');
+    case 'port':
+      return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 65535
+        ? value
+        : bad('an integer from 0 to 65535');
+    case 'positiveInt':
+      return Number.isInteger(value) && (value as number) > 0 ? value : bad('a positive integer');
+    case 'string':
+      return typeof value === 'string' && value.length > 0 ? value : bad('a non-empty string');
+    case 'secret':
+      // Never echo a secret back in an error message.
+      return typeof value === 'string' ? value : `\0${where} must be a string`;
+    case 'protocol':
+      return (PROTOCOLS as readonly unknown[]).includes(value) ? value : bad(`one of ${PROTOCOLS.join(', ')}`);
+    case 'logLevel':
+      return (LOG_LEVELS as readonly unknown[]).includes(value) ? value : bad(`one of ${LOG_LEVELS.join(', ')}`);
+  }
+}
+
+/** Environment values are text: convert by the field's type, then check. */
+function fromText(field: FieldSpec, text: string, where: string): unknown {
+  switch (field.type) {
+    case 'boolean': {
+      const t = text.trim().toLowerCase();
+      if (['1', 'true', 'yes', 'on'].includes(t)) return true;
+      if (['0', 'false', 'no', 'off', ''].includes(t)) return false;
+      return `\0${where} must be true/false/1/0, got ${JSON.stringify(text)}`;
+    }
+    case 'port':
+    case 'positiveInt':
+      return /^\d+$/.test(text.trim()) ? checkValue(field, Number(text), where) : checkValue(field, text, where);
+    default:
+      return checkValue(field, text, where);
+  }
+}
+
+function readEnvLayer(env: Readonly<Record<string, string | undefined>>, problems: string[]) {
+  const settings: Layer = {};
+  for (const field of SERVER_FIELDS) {
+    const text = field.env ? env[field.env] : undefined;
+    if (text === undefined) continue;
+    const value = fromText(field, text, field.env as string);
+    if (typeof value === 'string' && value.startsWith('\0')) problems.push(value.slice(1));
+    else settings[field.key] = value;
+  }
+  let database: DatabaseConfig | undefined;
+  if (env.DATABASE_URL) database = { url: env.DATABASE_URL };
+  else if (env.SVC_DATA_DIR) database = { dataDir: env.SVC_DATA_DIR };
+  return { settings, database };
+}
+
+function readConfigFile(file: string, problems: string[]) {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    problems.push(`cannot read config file ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+    return undefined;
+  }
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseToml(text) as Record<string, unknown>;
+  } catch (err) {
+    problems.push(`${file}: ${(err as Error).message.split('\n')[0]}`);
+    return undefined;
+  }
+  const name = path.basename(file);
+  const settings: Layer = {};
+  let database: DatabaseConfig | undefined;
+  let auth: Record<string, unknown> | undefined;
+  for (const [table, value] of Object.entries(doc)) {
+    if (!isPlainObject(value) || !['server', 'database', 'auth'].includes(table)) {
+      problems.push(`${name}: unknown table [${table}] (expected [server], [database] or [auth])`);
+      continue;
+    }
+    if (table === 'auth') {
+      auth = camelKeys(value);
+      continue;
+    }
+    const fields = table === 'server' ? SERVER_FIELDS : DATABASE_FIELDS;
+    const found: Layer = {};
+    for (const [key, raw] of Object.entries(value)) {
+      const field = fields.find((f) => f.toml?.[0] === table && f.toml[1] === key);
+      if (!field) {
+        problems.push(`${name}: unknown key [${table}] ${key}`);
+        continue;
+      }
+      const checked = checkValue(field, typeof raw === 'bigint' ? Number(raw) : raw, `${name} [${table}] ${key}`);
+      if (typeof checked === 'string' && checked.startsWith('\0')) problems.push(checked.slice(1));
+      else found[field.key] = checked;
+    }
+    if (table === 'server') Object.assign(settings, found);
+    else if (typeof found.url === 'string') database = { url: found.url };
+    else if (typeof found.dataDir === 'string') {
+      // A relative data_dir is relative to the file that names it.
+      database = { dataDir: path.resolve(path.dirname(file), found.dataDir) };
+    }
+  }
+  return { settings, database, auth };
+}
+
+function checkDatabase(db: DatabaseConfig, problems: string[]) {
+  const keys = Object.keys(db).filter((k) => k !== 'poolSize');
+  if (keys.length !== 1 || !['url', 'dataDir', 'memory'].includes(keys[0] as string)) {
+    problems.push("database must be one of {url}, {dataDir} or {memory: true}");
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+}
+
+/** snake_case → camelCase, through sub-tables and arrays of tables (`[[auth.webhooks]]`). */
+function camelKeys(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    out[camel] = isPlainObject(v)
+      ? camelKeys(v)
+      : Array.isArray(v)
+        ? v.map((item) => (isPlainObject(item) ? camelKeys(item) : item))
+        : v;
+  }
+  return out;
+}

@@ -1,0 +1,43 @@
+import { commonError } from '@svc/core';
+
+export type Cardinality = 'many' | 'atMostOne' | 'one';
+
+/** A validated `POST /query` body (DECISIONS.md, "Data plane"). */
+export interface QueryRequest {
+  readonly query: string;
+  readonly variables: Readonly<Record<string, unknown>>;
+  readonly globals: Readonly<Record<string, unknown>>;
+  readonly cardinality: Cardinality;
+}
+
+const CARDINALITIES: readonly Cardinality[] = ['many', 'atMostOne', 'one'];
+const KEYS = new Set(['query', 'variables', 'globals', 'cardinality']);
+
+/** Checks the shape of a `/query` body; every problem is a 400 VALIDATION_ERROR naming the field. */
+export function parseQueryRequest(body: unknown): QueryRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw commonError('VALIDATION_ERROR', 'request body must be a JSON object with a "query" string');
+  }
+  const b = body as Record<string, unknown>;
+  for (const key of Object.keys(b)) {
+    if (!KEYS.has(key)) throw commonError('VALIDATION_ERROR', `unknown field "${key}" in the request body`);
+  }
+  if (typeof b.query !== 'string' || b.query.trim() === '') {
+    throw commonError('VALIDATION_ERROR', '"query" must be a non-empty string');
+  }
+  const variables = optionalObject(b.variables, 'variables');
+  const globals = optionalObject(b.globals, 'globals');
+  const cardinality = b.cardinality ?? 'many';
+  if (!CARDINALITIES.includes(cardinality as Cardinality)) {
+    throw commonError('VALIDATION_ERROR', `"cardinality" must be one of ${CARDINALITIES.join(', ')}`);
+  }
+  return { query: b.query, variables, globals, cardinality: cardinality as Cardinality };
+}
+
+function optionalObject(value: unknown, name: string): Record<string, unknown> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw commonError('VALIDATION_ERROR', `"${name}" must be a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}

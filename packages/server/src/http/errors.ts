@@ -1,0 +1,27 @@
+import { SvcError, commonError } from '@svc/core';
+
+/**
+ * Errors thrown by Express's body parser (and other http-errors) carry a `type`; map the ones a
+ * client can cause to our codes. Anything else stays as it is (and renders as INTERNAL_ERROR).
+ */
+export function fromHttpError(err: unknown): unknown {
+  if (err instanceof SvcError || typeof err !== 'object' || err === null) return err;
+  const type = (err as { type?: unknown }).type;
+  switch (type) {
+    case 'entity.too.large': {
+      const limit = (err as { limit?: number }).limit;
+      return commonError('PAYLOAD_TOO_LARGE', `request body exceeds ${limit ?? 'the limit of'} bytes`, { cause: err });
+    }
+    case 'entity.parse.failed':
+      return commonError('VALIDATION_ERROR', 'request body is not valid JSON', { cause: err });
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return commonError('UNSUPPORTED_MEDIA_TYPE', 'request body encoding or charset is not supported', { cause: err });
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return commonError('VALIDATION_ERROR', 'request body was incomplete', { cause: err });
+    default:
+      return err;
+  }
+}

@@ -1,0 +1,42 @@
+import type { Response } from 'express';
+import { renderError } from '@svc/core';
+import type { Logger } from '../observability/logger';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Writes a JSON body straight to the socket: no ETag, no freshness check, no re-serialising of
+ * bodies prepared at start-up. A response already sent (say, a 408 that beat the handler) is
+ * left alone.
+ */
+export function sendJson(
+  res: Response,
+  status: number,
+  body: unknown,
+  headers?: Readonly<Record<string, string>>,
+): void {
+  if (res.headersSent || res.writableEnded) return;
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.statusCode = status;
+  if (headers) for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+/**
+ * The one place any thrown value becomes an HTTP answer: the DECISIONS.md envelope with the
+ * status from the error's table. The original of an unexpected error is logged, never sent.
+ */
+export function sendError(res: Response, err: unknown, logger: Logger): void {
+  const rendered = renderError(err);
+  if (rendered.unexpected) {
+    logger.error({ err, reqId: res.locals.reqId }, 'unexpected error');
+  }
+  if (res.headersSent) {
+    // Too late for an envelope: end the response so the client is not left waiting.
+    if (!res.writableEnded) res.destroy();
+    return;
+  }
+  sendJson(res, rendered.status, rendered.body, rendered.headers);
+}

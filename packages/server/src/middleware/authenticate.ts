@@ -1,0 +1,85 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import { SvcError, commonError } from '@svc/core';
+import { authContextFromClaims, extractToken, type AuthContext, type TokenVerifier } from '@svc/auth';
+
+/** Who is calling, as the rest of the server sees it. */
+export type Caller =
+  | { readonly kind: 'anonymous' }
+  /** The server's `serviceKey` (or, later, a superuser): access policies off. */
+  | { readonly kind: 'service' }
+  | { readonly kind: 'user'; readonly context: AuthContext };
+
+export const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
+const SERVICE: Caller = Object.freeze({ kind: 'service' });
+
+const CHALLENGE = 'Bearer realm="svc"';
+
+export interface AuthenticateOptions {
+  /** Present when auth is enabled. */
+  readonly verifier: TokenVerifier | undefined;
+  readonly serviceKey: string | undefined;
+  /** Refuse requests without a valid token (spec Authentication 5). */
+  readonly required: boolean;
+}
+
+/**
+ * Reads the caller's token (header > cookie > `?token`) and sets `res.locals.caller`.
+ * With `required`: no token is 401 with `WWW-Authenticate`, a bad one is 401 in the envelope,
+ * and without an auth middleware every request is 503. Without `required` a request may be
+ * anonymous, but a token it does present must be valid.
+ */
+export function authenticate(options: AuthenticateOptions) {
+  const { verifier, required } = options;
+  const serviceDigest = options.serviceKey ? digest(options.serviceKey) : undefined;
+
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const found = extractToken({
+      authorization: req.headers.authorization,
+      cookie: req.headers.cookie,
+      // Express parses the query string on access; only do it when no header or cookie won.
+      get queryToken() {
+        return req.query.token;
+      },
+    });
+    if (found && serviceDigest && timingSafeEqual(digest(found.token), serviceDigest)) {
+      res.locals.caller = SERVICE;
+      return next();
+    }
+    if (required && !verifier) {
+      return next(
+        commonError('SERVICE_UNAVAILABLE', 'requireAuth is on but no auth is installed: start the server with auth enabled'),
+      );
+    }
+    if (!found || !verifier) {
+      if (required) {
+        return next(
+          commonError('UNAUTHORIZED', 'a bearer token is required', { headers: { 'WWW-Authenticate': CHALLENGE } }),
+        );
+      }
+      res.locals.caller = ANONYMOUS;
+      return next();
+    }
+    try {
+      // TODO(issue 5): also check that the token's session is live (sessionTimeout, revocation).
+      const context = authContextFromClaims(verifier.verify(found.token));
+      res.locals.caller = { kind: 'user', context } satisfies Caller;
+      next();
+    } catch (err) {
+      next(withChallenge(err));
+    }
+  };
+}
+
+/** SHA-256 first, so the comparison is constant-time whatever the lengths. */
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+/** RFC 6750 §3: a rejected token also answers with a challenge naming the error. */
+function withChallenge(err: unknown): unknown {
+  if (!(err instanceof SvcError) || err.status !== 401) return err;
+  return new SvcError(err.code, err.status, err.message, {
+    headers: { 'WWW-Authenticate': `${CHALLENGE}, error="invalid_token"` },
+  });
+}

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from '../observability/logger';
+import type { ServerMetrics } from '../observability/metrics';
+
+/** Counts requests in flight and tells responses to close their connection while draining. */
+export class Lifecycle {
+  inFlight = 0;
+  draining = false;
+  #idle: Array<() => void> = [];
+
+  enter(): void {
+    this.inFlight++;
+  }
+  leave(): void {
+    this.inFlight--;
+    if (this.inFlight === 0) for (const resolve of this.#idle.splice(0)) resolve();
+  }
+  /** Resolves when no request is in flight. */
+  idle(): Promise<void> {
+    return this.inFlight === 0 ? Promise.resolve() : new Promise((r) => this.#idle.push(r));
+  }
+}
+
+const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * First in the chain: a request id on every response (the caller's `X-Request-Id` when it is a
+ * sane token, else a new UUID), in-flight accounting for graceful shutdown, and on close one
+ * metrics observation and one log line built from an allow-list: never headers, never the query
+ * string (which may carry `?token=`).
+ */
+export function requestContext(deps: { logger: Logger; metrics: ServerMetrics; lifecycle: Lifecycle }) {
+  const { logger, metrics, lifecycle } = deps;
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const started = performance.now();
+    const incoming = req.headers['x-request-id'];
+    const reqId = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+    res.locals.reqId = reqId;
+    res.setHeader('X-Request-Id', reqId);
+    if (lifecycle.draining) res.setHeader('Connection', 'close');
+    lifecycle.enter();
+    res.once('close', () => {
+      lifecycle.leave();
+      const seconds = (performance.now() - started) / 1000;
+      const route = routeLabel(req, res);
+      metrics.observeRequest(req.method, route, res.statusCode, seconds);
+      const level = route.startsWith('/health') ? 'debug' : 'info';
+      if (logger.isLevelEnabled(level)) {
+        logger[level](
+          {
+            reqId,
+            method: req.method,
+            route,
+            path: req.originalUrl.split('?', 1)[0],
+            status: res.statusCode,
+            ms: Math.round(seconds * 10000) / 10,
+            ...(res.writableFinished ? {} : { aborted: true }),
+          },
+          'request',
+        );
+      }
+    });
+    next();
+  };
+}
+
+/** A low-cardinality label: the route pattern, never the raw path. */
+function routeLabel(req: Request, res: Response): string {
+  if (typeof res.locals.route === 'string') return res.locals.route;
+  if (req.route?.path && typeof req.route.path === 'string') return req.baseUrl + req.route.path;
+  return 'unmatched';
+}

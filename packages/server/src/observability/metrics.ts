@@ -1,0 +1,144 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { PoolStats } from '@svc/core';
+
+export interface StatsSnapshot {
+  uptimeSeconds: number;
+  requests: {
+    total: number;
+    byRoute: Array<{ method: string; route: string; status: number; count: number }>;
+  };
+  latency: {
+    count: number;
+    sumSeconds: number;
+    buckets: Array<{ le: number | '+Inf'; count: number }>;
+  };
+  queryCompileCache: { hits: number; misses: number };
+  databasePool: PoolStats;
+}
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * The server's figures, on a registry of its own (never prom-client's global one), so two
+ * servers in one process keep separate counts. `/metrics` prints it; `/stats` is the same
+ * figures as JSON.
+ */
+export class ServerMetrics {
+  readonly registry = new Registry();
+  readonly #started = Date.now();
+  readonly #requests: Counter<'method' | 'route' | 'status'>;
+  readonly #latency: Histogram<'method' | 'route'>;
+  readonly #cacheHits: Counter;
+  readonly #cacheMisses: Counter;
+  readonly #pool: () => PoolStats;
+  // Label lookups hash their arguments each call; keep the children per label set instead.
+  readonly #requestChildren = new Map<string, { inc(): void }>();
+  readonly #latencyChildren = new Map<string, { observe(v: number): void }>();
+
+  constructor(pool: () => PoolStats) {
+    this.#pool = pool;
+    const registers = [this.registry];
+    this.#requests = new Counter({
+      name: 'svc_http_requests_total',
+      help: 'HTTP requests answered, by method, route and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.#latency = new Histogram({
+      name: 'svc_http_request_duration_seconds',
+      help: 'HTTP request latency, from arrival to the last byte written',
+      labelNames: ['method', 'route'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#cacheHits = new Counter({
+      name: 'svc_query_compile_cache_hits_total',
+      help: 'Queries served from the compiled-query cache',
+      registers,
+    });
+    this.#cacheMisses = new Counter({
+      name: 'svc_query_compile_cache_misses_total',
+      help: 'Queries that had to be compiled',
+      registers,
+    });
+    new Gauge({
+      name: 'svc_db_pool_connections',
+      help: 'Database connections by state (embedded PGlite is one connection)',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const s = pool();
+        this.set({ state: 'total' }, s.total);
+        this.set({ state: 'idle' }, s.idle);
+        this.set({ state: 'waiting' }, s.waiting);
+      },
+    });
+    collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
+  }
+
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${route} ${status}`;
+    let child = this.#requestChildren.get(key);
+    if (!child) {
+      child = this.#requests.labels(method, route, String(status));
+      this.#requestChildren.set(key, child);
+    }
+    child.inc();
+    const lkey = `${method} ${route}`;
+    let lchild = this.#latencyChildren.get(lkey);
+    if (!lchild) {
+      lchild = this.#latency.labels(method, route);
+      this.#latencyChildren.set(lkey, lchild);
+    }
+    lchild.observe(seconds);
+  }
+
+  /** For the query engine: count a compiled-query cache hit or miss. */
+  compileCache(hit: boolean): void {
+    (hit ? this.#cacheHits : this.#cacheMisses).inc();
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  async snapshot(): Promise<StatsSnapshot> {
+    const requests = await this.#requests.get();
+    const latency = await this.#latency.get();
+    const byRoute = requests.values.map((v) => ({
+      method: String(v.labels.method),
+      route: String(v.labels.route),
+      status: Number(v.labels.status),
+      count: v.value,
+    }));
+    // Sum the per-route histograms into one distribution.
+    const buckets = new Map<number | '+Inf', number>();
+    let count = 0;
+    let sum = 0;
+    for (const v of latency.values) {
+      if (v.metricName?.endsWith('_bucket')) {
+        const raw = (v.labels as Record<string, string | number | undefined>).le;
+        const le = raw === '+Inf' ? '+Inf' : Number(raw);
+        buckets.set(le, (buckets.get(le) ?? 0) + v.value);
+      } else if (v.metricName?.endsWith('_count')) count += v.value;
+      else if (v.metricName?.endsWith('_sum')) sum += v.value;
+    }
+    const hits = (await this.#cacheHits.get()).values[0]?.value ?? 0;
+    const misses = (await this.#cacheMisses.get()).values[0]?.value ?? 0;
+    return {
+      uptimeSeconds: Math.round((Date.now() - this.#started) / 1000),
+      requests: { total: byRoute.reduce((n, r) => n + r.count, 0), byRoute },
+      latency: {
+        count,
+        sumSeconds: sum,
+        buckets: [...LATENCY_BUCKETS, '+Inf' as const].map((le) => ({ le, count: buckets.get(le) ?? 0 })),
+      },
+      queryCompileCache: { hits, misses },
+      databasePool: this.#pool(),
+    };
+  }
+}

@@ -1,0 +1,182 @@
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { commonError, type Database } from '@svc/core';
+import { AUTH_ROUTES, matchAuthRoute, type TokenVerifier } from '@svc/auth';
+import type { ResolvedConfig } from '../config';
+import { fromHttpError } from '../http/errors';
+import { sendError, sendJson } from '../http/respond';
+import { parseQueryRequest } from '../handlers/query-request';
+import { notInThisRelease } from '../handlers/not-yet';
+import { authenticate } from '../middleware/authenticate';
+import { jsonBody } from '../middleware/body';
+import { rejectWritesWhenReadOnly } from '../middleware/read-only';
+import { Lifecycle, requestContext } from '../middleware/request-context';
+import { requestTimeout } from '../middleware/timeout';
+import type { Logger } from '../observability/logger';
+import type { ServerMetrics } from '../observability/metrics';
+
+export interface AppDeps {
+  readonly config: ResolvedConfig;
+  readonly database: Database;
+  readonly logger: Logger;
+  readonly metrics: ServerMetrics;
+  readonly lifecycle: Lifecycle;
+  readonly verifier: TokenVerifier | undefined;
+  readonly version: string;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Handler = (req: Request, res: Response) => unknown;
+
+interface RouteOptions {
+  /** Behind the `requireAuth` gate (spec Authentication 5): data-plane routes. */
+  readonly gated?: boolean;
+  /** Methods whose JSON body is parsed. */
+  readonly body?: readonly Method[];
+  /** Methods that always write, refused in read-only mode. */
+  readonly writes?: readonly Method[];
+}
+
+const READY_TIMEOUT_MS = 2000;
+
+/**
+ * The route table of the spec. Every response, error or not, leaves through `sendJson` or
+ * `sendError`; unknown paths are 404 and known paths with another method 405, both in the
+ * envelope. Per-request work is only what a route needs: bodies are parsed on routes that take
+ * one, the timeout and the auth gate sit on the routes that do work, and static bodies are
+ * serialised once here.
+ */
+export function buildApp(deps: AppDeps): Express {
+  const { config, database, logger, metrics, lifecycle, verifier, version } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  const timeout = requestTimeout(config.requestTimeout, logger);
+  const body = jsonBody(config.bodyLimit);
+  const readOnly = rejectWritesWhenReadOnly(config.readOnly);
+  const gate = authenticate({ verifier, serviceKey: config.serviceKey, required: config.requireAuth });
+
+  function route(path: string, handlers: Partial<Record<Method, Handler>>, options: RouteOptions = {}): void {
+    const r = app.route(path);
+    const allowed = Object.keys(handlers) as Method[];
+    for (const method of allowed) {
+      const chain: RequestHandler[] = [];
+      if (options.gated) chain.push(timeout, gate);
+      if (options.writes?.includes(method)) chain.push(readOnly);
+      if (options.body?.includes(method)) chain.push(body);
+      const handler = handlers[method] as Handler;
+      chain.push(async (req, res) => {
+        await handler(req, res);
+      });
+      r[method.toLowerCase() as 'get'](...chain);
+    }
+    r.all(methodNotAllowed(allowed));
+  }
+
+  app.use(requestContext({ logger, metrics, lifecycle }));
+
+  // Service information and probes: public, no timeout, bodies prepared once.
+  const rootBody = JSON.stringify({ name: 'svc', version });
+  const okBody = JSON.stringify({ status: 'ok' });
+  route('/', { GET: (_req, res) => sendJson(res, 200, rootBody) });
+  route('/health', { GET: (_req, res) => sendJson(res, 200, okBody) });
+  route('/health/live', { GET: (_req, res) => sendJson(res, 200, okBody) });
+  route('/health/ready', {
+    GET: async (_req, res) => {
+      try {
+        await withDeadline(database.ping(), READY_TIMEOUT_MS);
+      } catch {
+        throw commonError('SERVICE_UNAVAILABLE', 'the database is not answering');
+      }
+      sendJson(res, 200, okBody);
+    },
+  });
+
+  // Data plane: behind the requireAuth gate.
+  const gated = { gated: true } as const;
+  route('/metrics', {
+    GET: async (_req, res) => {
+      const text = await metrics.text();
+      res.status(200).setHeader('Content-Type', metrics.contentType);
+      res.end(text);
+    },
+  }, gated);
+  route('/stats', { GET: async (_req, res) => sendJson(res, 200, await metrics.snapshot()) }, gated);
+  route('/query', {
+    POST: (req) => {
+      parseQueryRequest(req.body);
+      notInThisRelease('Running EdgeQL queries (POST /query)');
+    },
+  }, { ...gated, body: ['POST'] });
+  route('/schema', { GET: () => notInThisRelease('The stored schema (GET /schema)') }, gated);
+  route('/schema/types', { GET: () => notInThisRelease('The type catalogue (GET /schema/types)') }, gated);
+  route('/migrations', {
+    GET: () => notInThisRelease('Migration history (GET /migrations)'),
+    POST: () => notInThisRelease('Migrations (POST /migrations)'),
+  }, { ...gated, body: ['POST'], writes: ['POST'] });
+  app.use('/ext', timeout, gate, (req: Request, _res: Response, next: NextFunction) => {
+    next(commonError('NOT_FOUND', `no extension route ${req.method} ${req.baseUrl}${req.path}`));
+  });
+
+  // Auth: registered only when enabled with a secret (spec rule 1); routes from @svc/auth's table.
+  if (config.enableAuth && config.jwtSecret) {
+    const mustHaveToken = authenticate({ verifier, serviceKey: undefined, required: true });
+    const auth = express.Router({ caseSensitive: true, strict: true });
+    for (const r of AUTH_ROUTES) {
+      if (r.feature === 'oauth') continue; // 404 unless OAuth is configured (DECISIONS.md)
+      const method = r.method.toLowerCase() as 'get';
+      const chain: RequestHandler[] = r.access === 'auth' ? [mustHaveToken] : [];
+      if (r.method !== 'GET') chain.push(body);
+      auth[method](r.path, ...chain, () => notInThisRelease(`${r.method} /auth${r.path}`));
+    }
+    auth.use((req: Request, _res: Response, next: NextFunction) => {
+      const match = matchAuthRoute(req.method, req.path);
+      if (match.kind === 'method-not-allowed') {
+        return next(commonError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on /auth${req.path}`, {
+          headers: { Allow: match.allow.join(', ') },
+        }));
+      }
+      next(commonError('NOT_FOUND', `no auth route ${req.method} /auth${req.path}`));
+    });
+    app.use('/auth', timeout, auth);
+  }
+
+  // REST: registered unless disabled (spec "REST routes").
+  if (config.enableRest) {
+    app.use('/api', timeout, gate, readOnly, (_req: Request, res: Response, next: NextFunction) => {
+      res.locals.route = '/api/*';
+      try {
+        notInThisRelease('The REST API (/api)');
+      } catch (err) {
+        next(err);
+      }
+    });
+  }
+
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    next(commonError('NOT_FOUND', `no route ${req.method} ${req.path}`));
+  });
+  // Express recognises an error handler by its four parameters.
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    sendError(res, fromHttpError(err), logger);
+  });
+  return app;
+}
+
+function methodNotAllowed(allowed: readonly Method[]): RequestHandler {
+  const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])].join(', ');
+  return (req, _res, next) => {
+    next(commonError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.baseUrl}${req.path}`, {
+      headers: { Allow: allow },
+    }));
+  };
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}

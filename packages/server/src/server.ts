@@ -1,0 +1,150 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { commonError, openDatabase, type Database } from '@svc/core';
+import { createTokenVerifier, type TokenVerifier } from '@svc/auth';
+import type { Express } from 'express';
+import { resolveConfig, type ResolvedConfig, type ServerConfig } from './config';
+import { Lifecycle } from './middleware/request-context';
+import { createLogger, type Logger } from './observability/logger';
+import { ServerMetrics } from './observability/metrics';
+import { buildApp } from './routes';
+
+/** The version of @svc/server, reported by `GET /`. */
+export const VERSION: string = (require('../package.json') as { version: string }).version;
+
+export interface CreateServerOptions extends ServerConfig {
+  /** A pino logger to use instead of one made from `logLevel`. */
+  logger?: Logger;
+  /**
+   * An open database to use instead of opening one from `database`. The server does not close
+   * it: its owner does.
+   */
+  databaseInstance?: Database;
+}
+
+export interface ListenOptions {
+  /** @default the resolved `port` (5656); 0 picks any free port */
+  port?: number;
+  /** @default the resolved `host` ('127.0.0.1') */
+  host?: string;
+}
+
+/** The auth pieces in use when auth is enabled. */
+export interface ServerAuth {
+  readonly tokens: TokenVerifier;
+}
+
+export interface SvcServer {
+  readonly config: ResolvedConfig;
+  readonly database: Database;
+  readonly logger: Logger;
+  readonly metrics: ServerMetrics;
+  /** Present when auth is enabled. */
+  readonly auth: ServerAuth | undefined;
+  /** The Express application, for mounting into another server or for in-process tests. */
+  readonly app: Express;
+  /** `http(s)://host:port` once listening. */
+  readonly url: string;
+  listen(options?: ListenOptions): Promise<void>;
+  /**
+   * Stops accepting connections, lets requests in flight finish (up to `shutdownTimeout`), then
+   * closes the database. Safe to call more than once.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Assembles an svc server: configuration, database, auth, routes. It does not listen until
+ * `listen` is called.
+ *
+ * @example
+ * const server = await createServer({ database: { memory: true } });
+ * await server.listen({ port: 0 });
+ * console.log(server.url);
+ * await server.close();
+ */
+export async function createServer(options: CreateServerOptions = {}): Promise<SvcServer> {
+  const { logger: givenLogger, databaseInstance, ...serverConfig } = options;
+  const config = resolveConfig(serverConfig);
+  const logger = givenLogger ?? createLogger(config.logLevel);
+  if (config.schema !== undefined) {
+    throw commonError('NOT_IMPLEMENTED', 'migrating to a schema at start is not available in this release of svc yet');
+  }
+
+  const database =
+    databaseInstance ??
+    (await openDatabase(config.database, {
+      onPoolError: (err) => logger.error({ err }, 'database connection error'),
+    }));
+  const ownsDatabase = databaseInstance === undefined;
+
+  const verifier =
+    config.enableAuth && config.jwtSecret
+      ? createTokenVerifier({
+          jwtSecret: config.jwtSecret,
+          jwtAudience: config.authConfig.jwtAudience as string | undefined,
+          jwtIssuer: config.authConfig.jwtIssuer as string | undefined,
+        })
+      : undefined;
+
+  const metrics = new ServerMetrics(() => database.stats());
+  const lifecycle = new Lifecycle();
+  const app = buildApp({ config, database, logger, metrics, lifecycle, verifier, version: VERSION });
+
+  let httpServer: http.Server | https.Server | undefined;
+  let url: string | undefined;
+  let closing: Promise<void> | undefined;
+
+  const server: SvcServer = {
+    config,
+    database,
+    logger,
+    metrics,
+    auth: verifier ? { tokens: verifier } : undefined,
+    app,
+    get url() {
+      if (!url) throw new Error('the server is not listening yet: await server.listen() first');
+      return url;
+    },
+    async listen(listenOptions = {}) {
+      if (httpServer) throw new Error('the server is already listening');
+      if (closing) throw new Error('the server is closed');
+      const port = listenOptions.port ?? config.port;
+      const host = listenOptions.host ?? config.host;
+      const s = config.tls ? https.createServer({ cert: config.tls.cert, key: config.tls.key }, app) : http.createServer(app);
+      httpServer = s;
+      await new Promise<void>((resolve, reject) => {
+        s.once('error', reject);
+        s.listen(port, host, () => {
+          s.off('error', reject);
+          resolve();
+        });
+      });
+      const address = s.address() as AddressInfo;
+      const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      url = `${config.tls ? 'https' : 'http'}://${shownHost}:${address.port}`;
+    },
+    close() {
+      closing ??= (async () => {
+        lifecycle.draining = true;
+        if (httpServer) {
+          const s = httpServer;
+          const stopped = new Promise<void>((resolve) => s.close(() => resolve()));
+          s.closeIdleConnections();
+          const deadline = setTimeout(() => s.closeAllConnections(), config.shutdownTimeout);
+          await lifecycle.idle();
+          // Requests are done; a socket turns idle just after its response closes, so close the
+          // keep-alive sockets on the next turn of the event loop.
+          await new Promise((resolve) => setImmediate(resolve));
+          s.closeIdleConnections();
+          await stopped;
+          clearTimeout(deadline);
+        }
+        if (ownsDatabase) await database.close();
+      })();
+      return closing;
+    },
+  };
+  return server;
+}

@@ -107,3 +107,16 @@ describe('describeUrl', () => {
     expect(text).not.toContain('s3cret');
   });
 });
+
+describe(`closing on ${testDatabaseKind()}`, () => {
+  // Regression: Kysely skipped destroying a driver it had never initialised, so a database
+  // closed before its first query stayed open and kept answering.
+  test('a closed database refuses queries and transactions, and close is idempotent', async () => {
+    const t = await createTestDatabase();
+    await t.db.close();
+    await expect(t.db.query('select 1')).rejects.toThrow(/database is closed/);
+    await expect(t.db.transaction(async () => 1)).rejects.toThrow(/database is closed/);
+    await t.db.close();
+    await t.dispose();
+  });
+});

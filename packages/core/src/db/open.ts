@@ -70,11 +70,15 @@ async function openPGlite(dataDir: string | undefined) {
   const mutex = new Mutex();
   const kysely = new Kysely<any>({ dialect: new PGliteDialect(pg, mutex) });
   const description = dataDir ? `embedded PGlite at ${dataDir}` : 'embedded PGlite in memory';
-  return new KyselyDatabase('pglite', description, kysely, () => ({
+  const db = new KyselyDatabase('pglite', description, kysely, () => ({
     total: 1,
     idle: mutex.locked ? 0 : 1,
     waiting: mutex.waiting,
   }));
+  // Initialise Kysely's driver now: its destroy() skips a driver that was never initialised,
+  // which would leave the embedded database open after close().
+  await db.ping();
+  return db;
 }
 
 const INT8_OID = 20;
@@ -127,6 +131,7 @@ class KyselyDatabase implements Database {
   }
 
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]) {
+    if (this.#closing) return Promise.reject(new Error(`the database is closed (${this.description})`));
     return this.#queryable.query<Row>(sql, params);
   }
 
@@ -135,6 +140,7 @@ class KyselyDatabase implements Database {
   }
 
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    if (this.#closing) return Promise.reject(new Error(`the database is closed (${this.description})`));
     return this.#kysely.transaction().execute((trx) => fn(queryable(trx)));
   }
 

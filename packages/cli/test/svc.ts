@@ -1,0 +1,63 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const BIN = path.join(__dirname, '..', 'bin', 'svc.js');
+
+export interface Running {
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+/** A clean environment: PATH and HOME only, plus what the test adds. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, ...extra };
+}
+
+/** Runs `svc` to completion and returns its exit code and output. */
+export function runSvc(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; ms?: number } = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: opts.env ?? cleanEnv() });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`svc ${args.join(' ')} did not finish within ${opts.ms ?? 20000} ms`));
+    }, opts.ms ?? 20000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Starts `svc serve ...` and resolves once it logs the URL it listens on. */
+export function startSvc(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; ms?: number } = {}): Promise<Running> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: opts.cwd, env: opts.env ?? cleanEnv() });
+    let stdout = '';
+    let stderr = '';
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`svc serve did not start within ${opts.ms ?? 30000} ms:\n${stdout}\n${stderr}`));
+    }, opts.ms ?? 30000);
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      const m = /svc listening on (https?:\/\/[^ "]+)/.exec(stdout);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1], stdout: () => stdout, stderr: () => stderr, exited });
+      }
+    });
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`svc serve exited with ${code} before listening:\n${stdout}\n${stderr}`));
+    });
+  });
+}

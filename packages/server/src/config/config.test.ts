@@ -1,0 +1,221 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ConfigError, resolveConfig, type ServerConfig } from './index';
+
+const SECRET = 'x'.repeat(40);
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-config-'));
+function tomlFile(text: string): string {
+  const file = path.join(tmp, `svc-${Math.random().toString(36).slice(2)}.toml`);
+  fs.writeFileSync(file, text);
+  return file;
+}
+function problems(config: ServerConfig): readonly string[] {
+  try {
+    resolveConfig(config);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('defaults (DECISIONS.md, "Service defaults")', () => {
+  test('with nothing given', () => {
+    const c = resolveConfig({ env: {} });
+    expect(c).toMatchObject({
+      port: 5656,
+      host: '127.0.0.1',
+      enableAuth: false,
+      requireAuth: false,
+      enableRest: true,
+      readOnly: false,
+      requestTimeout: 30000,
+      protocol: 'full',
+      bodyLimit: 1048576,
+      database: { dataDir: './.svc/data' },
+      databaseSource: 'default',
+    });
+    expect(c.jwtSecret).toBeUndefined();
+  });
+});
+
+describe('precedence: explicit (flag) > environment > file > default', () => {
+  const file = tomlFile(`
+[server]
+port = 7000
+host = "127.0.0.3"
+protocol = "simple"
+request_timeout = 1000
+enable_rest = false
+require_auth = true
+
+[database]
+url = "postgres://file@127.0.0.1/db"
+`);
+
+  test('the file beats the defaults', () => {
+    const c = resolveConfig({ env: {}, configFile: file });
+    expect(c).toMatchObject({ port: 7000, host: '127.0.0.3', protocol: 'simple', requestTimeout: 1000, enableRest: false, requireAuth: true });
+    expect(c.database).toEqual({ url: 'postgres://file@127.0.0.1/db' });
+    expect(c.databaseSource).toBe('file');
+  });
+
+  test('the environment beats the file', () => {
+    const c = resolveConfig({
+      configFile: file,
+      env: { SVC_PORT: '7001', SVC_PROTOCOL: 'full', SVC_ENABLE_REST: 'true', DATABASE_URL: 'postgres://env@127.0.0.1/db' },
+    });
+    expect(c).toMatchObject({ port: 7001, protocol: 'full', enableRest: true, host: '127.0.0.3' });
+    expect(c.database).toEqual({ url: 'postgres://env@127.0.0.1/db' });
+    expect(c.databaseSource).toBe('environment');
+  });
+
+  test('explicit values (flags) beat the environment', () => {
+    const c = resolveConfig({
+      configFile: file,
+      env: { SVC_PORT: '7001', DATABASE_URL: 'postgres://env@127.0.0.1/db' },
+      port: 7002,
+      database: { dataDir: '/tmp/explicit' },
+    });
+    expect(c.port).toBe(7002);
+    expect(c.database).toEqual({ dataDir: '/tmp/explicit' });
+    expect(c.databaseSource).toBe('explicit');
+  });
+
+  test('an explicit false is a value, not an absence', () => {
+    const c = resolveConfig({ env: { SVC_ENABLE_REST: 'true' }, enableRest: false });
+    expect(c.enableRest).toBe(false);
+  });
+
+  test('environment booleans and the auth pair', () => {
+    const c = resolveConfig({ env: { SVC_ENABLE_AUTH: '1', SVC_JWT_SECRET: SECRET, SVC_ENABLE_REST: 'false' } });
+    expect(c).toMatchObject({ enableAuth: true, jwtSecret: SECRET, enableRest: false });
+  });
+
+  test('a relative data_dir in the file is relative to the file', () => {
+    const c = resolveConfig({ env: {}, configFile: tomlFile('[database]\ndata_dir = "data/here"\n') });
+    expect(c.database).toEqual({ dataDir: path.join(tmp, 'data/here') });
+  });
+
+  test('[auth] keys become camelCase, through sub-tables and [[auth.webhooks]]', () => {
+    const c = resolveConfig({
+      env: {},
+      configFile: tomlFile(`
+[auth]
+token_expiry = 600
+require_email_verification = true
+[auth.branding]
+app_name = "Acme"
+brand_color = "#ff0000"
+[[auth.webhooks]]
+url = "http://127.0.0.1:9/hook"
+events = ["IdentityCreated"]
+secret = "s"
+`),
+    });
+    expect(c.authConfig).toEqual({
+      tokenExpiry: 600,
+      requireEmailVerification: true,
+      branding: { appName: 'Acme', brandColor: '#ff0000' },
+      webhooks: [{ url: 'http://127.0.0.1:9/hook', events: ['IdentityCreated'], secret: 's' }],
+    });
+  });
+
+  test('programmatic authConfig keys win over the file, key by key', () => {
+    const c = resolveConfig({
+      env: {},
+      configFile: tomlFile('[auth]\ntoken_expiry = 600\nbcrypt_rounds = 10\n'),
+      authConfig: { tokenExpiry: 60 },
+    });
+    expect(c.authConfig).toEqual({ tokenExpiry: 60, bcryptRounds: 10 });
+  });
+
+  test('jwtSecret may come from authConfig', () => {
+    const c = resolveConfig({ env: {}, enableAuth: true, authConfig: { jwtSecret: SECRET } });
+    expect(c.jwtSecret).toBe(SECRET);
+  });
+});
+
+describe('validation: every problem at once, with its source', () => {
+  test('a jwtSecret under 32 characters', () => {
+    expect(problems({ env: {}, jwtSecret: 'short' })).toEqual(['jwtSecret must be at least 32 characters (got 5)']);
+  });
+
+  test('enableAuth without a secret', () => {
+    expect(problems({ env: {}, enableAuth: true })).toEqual([
+      'enableAuth needs a jwtSecret (--jwt-secret, SVC_JWT_SECRET or [server] jwt_secret)',
+    ]);
+  });
+
+  test('unknown keys: programmatic, TOML key, TOML table, auth key', () => {
+    expect(problems({ env: {}, prot: 'full' } as ServerConfig)).toEqual(["unknown config key 'prot'"]);
+    const file = tomlFile('[server]\nportt = 1\n[databse]\nurl = "x"\n[auth]\ntoken_expiri = 5\n');
+    const name = path.basename(file);
+    expect(problems({ env: {}, configFile: file })).toEqual([
+      `${name}: unknown key [server] portt`,
+      `${name}: unknown table [databse] (expected [server], [database] or [auth])`,
+      "unknown auth config key 'tokenExpiri'",
+    ]);
+  });
+
+  test('bad types from each source', () => {
+    const file = tomlFile('[server]\nport = "eighty"\nenable_rest = "no"\n');
+    const name = path.basename(file);
+    expect(
+      problems({
+        configFile: file,
+        env: { SVC_PORT: 'abc', SVC_ENABLE_AUTH: 'maybe', SVC_PROTOCOL: 'fast' },
+        requestTimeout: -1,
+        readOnly: 'yes' as never,
+      }),
+    ).toEqual([
+      'requestTimeout must be a positive integer, got -1',
+      'readOnly must be true or false, got "yes"',
+      'SVC_PORT must be an integer from 0 to 65535, got "abc"',
+      'SVC_ENABLE_AUTH must be true/false/1/0, got "maybe"',
+      'SVC_PROTOCOL must be one of full, simple, got "fast"',
+      `${name} [server] port must be an integer from 0 to 65535, got "eighty"`,
+      `${name} [server] enable_rest must be true or false, got "no"`,
+    ]);
+  });
+
+  test('a port out of range', () => {
+    expect(problems({ env: {}, port: 70000 })).toEqual(['port must be an integer from 0 to 65535, got 70000']);
+  });
+
+  test('a TOML syntax error and a missing file', () => {
+    const bad = tomlFile('[server\nport = 1\n');
+    expect(problems({ env: {}, configFile: bad })[0]).toMatch(new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `));
+    expect(problems({ env: {}, configFile: path.join(tmp, 'missing.toml') })).toEqual([
+      `cannot read config file ${path.join(tmp, 'missing.toml')}: ENOENT`,
+    ]);
+  });
+
+  test('a bad database value', () => {
+    expect(problems({ env: {}, database: { url: 'x', dataDir: 'y' } as never })).toEqual([
+      'database must be one of {url}, {dataDir} or {memory: true}',
+    ]);
+  });
+
+  test('never echoes a secret in a message', () => {
+    const secret = 'tiny-secret';
+    const found = problems({ env: { SVC_SERVICE_KEY: secret }, jwtSecret: secret });
+    expect(found.join('\n')).not.toContain(secret);
+    expect(found).toEqual([
+      'jwtSecret must be at least 32 characters (got 11)',
+      'serviceKey must be at least 32 characters (got 11)',
+    ]);
+  });
+
+  test('the error message lists every problem', () => {
+    try {
+      resolveConfig({ env: {}, enableAuth: true, port: -1 });
+      throw new Error('unreachable');
+    } catch (err) {
+      expect((err as Error).message).toBe(
+        'invalid configuration:\n  - port must be an integer from 0 to 65535, got -1\n  - enableAuth needs a jwtSecret (--jwt-secret, SVC_JWT_SECRET or [server] jwt_secret)',
+      );
+    }
+  });
+});

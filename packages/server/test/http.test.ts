@@ -1,0 +1,405 @@
+import https from 'node:https';
+import { randomUUID } from 'node:crypto';
+import type { SvcServer } from '../src';
+import { SECRET, captureLogger, rawRequest, selfSignedCertificate, sharedDatabase, start } from './helpers';
+
+const db = sharedDatabase();
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+describe('service routes', () => {
+  let server: SvcServer;
+  beforeAll(async () => {
+    server = await start(db.get());
+  });
+  afterAll(() => server.close());
+
+  test('GET / names the service and the version of @svc/server', async () => {
+    const res = await fetch(`${server.url}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const { version } = require('../package.json');
+    expect(await res.json()).toEqual({ name: 'svc', version });
+  });
+
+  test.each(['/health', '/health/live', '/health/ready'])('GET %s is ok', async (path) => {
+    const res = await fetch(`${server.url}${path}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  test('every response carries a request id; a sane incoming one is kept, others replaced', async () => {
+    for (const path of ['/', '/nope', '/query']) {
+      const res = await fetch(`${server.url}${path}`);
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const mine = await fetch(`${server.url}/`, { headers: { 'x-request-id': 'trace-abc.123' } });
+    expect(mine.headers.get('x-request-id')).toBe('trace-abc.123');
+    const bad = await fetch(`${server.url}/`, { headers: { 'x-request-id': 'x'.repeat(200) } });
+    expect(bad.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  test('API responses carry no ETag and no X-Powered-By', async () => {
+    const res = await fetch(`${server.url}/health/live`);
+    expect(res.headers.get('etag')).toBeNull();
+    expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+
+  test('an unknown path is 404 in the envelope', async () => {
+    const res = await fetch(`${server.url}/no/such/route`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ code: 'NOT_FOUND', error: 'NOT_FOUND: no route GET /no/such/route' });
+  });
+
+  test('a known path with another method is 405 in the envelope, with Allow', async () => {
+    const res = await fetch(`${server.url}/query`);
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+    expect(await res.json()).toEqual({ code: 'METHOD_NOT_ALLOWED', error: 'METHOD_NOT_ALLOWED: GET is not allowed on /query' });
+    const del = await fetch(`${server.url}/`, { method: 'DELETE' });
+    expect(del.status).toBe(405);
+    expect(del.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  test('/metrics is Prometheus text with request counts and pool figures', async () => {
+    await fetch(`${server.url}/health/live`);
+    const res = await fetch(`${server.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await res.text();
+    expect(text).toMatch(/svc_http_requests_total\{method="GET",route="\/health\/live",status="200"\} \d+/);
+    expect(text).toContain('svc_http_request_duration_seconds_bucket');
+    expect(text).toContain('svc_query_compile_cache_hits_total 0');
+    expect(text).toMatch(/svc_db_pool_connections\{state="total"\} \d+/);
+  });
+
+  test('/stats gives the same figures as JSON', async () => {
+    await fetch(`${server.url}/health/live`);
+    const stats = await (await fetch(`${server.url}/stats`)).json();
+    const live = stats.requests.byRoute.find((r: { route: string }) => r.route === '/health/live');
+    expect(live.count).toBeGreaterThanOrEqual(1);
+    expect(stats.latency.count).toBeGreaterThanOrEqual(stats.requests.total - 1);
+    expect(stats.queryCompileCache).toEqual({ hits: 0, misses: 0 });
+    expect(stats.databasePool.total).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('request bodies', () => {
+  let server: SvcServer;
+  beforeAll(async () => {
+    server = await start(db.get());
+  });
+  afterAll(() => server.close());
+
+  test('a body over the default 1 MiB limit is 413 PAYLOAD_TOO_LARGE', async () => {
+    const big = JSON.stringify({ query: 'select 1', variables: { x: 'a'.repeat(1024 * 1024) } });
+    const res = await fetch(`${server.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ code: 'PAYLOAD_TOO_LARGE', error: 'PAYLOAD_TOO_LARGE: request body exceeds 1048576 bytes' });
+  });
+
+  test('a body just under the limit is read', async () => {
+    const body = JSON.stringify({ query: 'select 1', variables: { x: 'a'.repeat(1024 * 1024 - 100) } });
+    const res = await fetch(`${server.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(res.status).toBe(501); // parsed and validated; execution is not in this release
+  });
+
+  test('malformed JSON is 400 VALIDATION_ERROR', async () => {
+    const res = await fetch(`${server.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ code: 'VALIDATION_ERROR', error: 'VALIDATION_ERROR: request body is not valid JSON' });
+  });
+
+  test('a body that is not JSON is 415', async () => {
+    const res = await fetch(`${server.url}/query`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'select 1' });
+    expect(res.status).toBe(415);
+    expect((await res.json()).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  test.each([
+    [{}, '"query" must be a non-empty string'],
+    [{ query: 42 }, '"query" must be a non-empty string'],
+    [{ query: 'select 1', variables: [1] }, '"variables" must be a JSON object'],
+    [{ query: 'select 1', cardinality: 'two' }, '"cardinality" must be one of many, atMostOne, one'],
+    [{ query: 'select 1', extra: true }, 'unknown field "extra" in the request body'],
+  ])('/query body %j is 400: %s', async (body, message) => {
+    const res = await fetch(`${server.url}/query`, json(body));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ code: 'VALIDATION_ERROR', error: `VALIDATION_ERROR: ${message}` });
+  });
+});
+
+describe('request timeout', () => {
+  test('a request still running past requestTimeout is 408 REQUEST_TIMEOUT', async () => {
+    const server = await start(db.get(), { requestTimeout: 200 });
+    try {
+      const started = Date.now();
+      // The body never finishes arriving, so the request is still in progress at 200 ms.
+      const res = await rawRequest(server.url, [
+        'POST /query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":',
+      ]);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(res.status).toBe(408);
+      expect(res.headers.connection).toBe('close');
+      expect(JSON.parse(res.body)).toEqual({ code: 'REQUEST_TIMEOUT', error: 'REQUEST_TIMEOUT: request exceeded the 200 ms timeout' });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('route gating', () => {
+  test('auth off: /auth/* is 404, even with a secret (spec rule 1)', async () => {
+    const server = await start(db.get(), { jwtSecret: SECRET });
+    try {
+      for (const path of ['/auth/login', '/auth/register']) {
+        const res = await fetch(`${server.url}${path}`, json({}));
+        expect(res.status).toBe(404);
+        expect((await res.json()).code).toBe('NOT_FOUND');
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('auth on: /auth routes are registered; unclassified ones are 404; wrong method 405', async () => {
+    const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET });
+    try {
+      const login = await fetch(`${server.url}/auth/login`, json({ email: 'a@example.com', password: 'x' }));
+      expect(login.status).toBe(501);
+      expect((await login.json()).code).toBe('NOT_IMPLEMENTED');
+      const unknown = await fetch(`${server.url}/auth/nope`, json({}));
+      expect(unknown.status).toBe(404);
+      const wrong = await fetch(`${server.url}/auth/login`);
+      expect(wrong.status).toBe(405);
+      expect(wrong.headers.get('allow')).toBe('POST');
+      // OAuth routes are 404 unless OAuth is configured.
+      expect((await fetch(`${server.url}/auth/oauth/github/authorize`)).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('auth on: non-bootstrap /auth routes need a valid token at the router (spec Authentication 6)', async () => {
+    const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET });
+    try {
+      const res = await fetch(`${server.url}/auth/profile`);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="svc"');
+      const bad = await fetch(`${server.url}/auth/profile`, { headers: { authorization: 'Bearer nope' } });
+      expect(bad.status).toBe(401);
+      expect((await bad.json()).code).toBe('INVALID_TOKEN');
+      const token = signToken(server);
+      const ok = await fetch(`${server.url}/auth/profile`, { headers: { authorization: `Bearer ${token}` } });
+      expect(ok.status).toBe(501);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('REST off: /api/* is 404; on (default): registered', async () => {
+    const off = await start(db.get(), { enableRest: false });
+    const on = await start(db.get());
+    try {
+      for (const path of ['/api/User', '/api/openapi.json']) {
+        expect((await fetch(`${off.url}${path}`)).status).toBe(404);
+        expect((await fetch(`${on.url}${path}`)).status).toBe(501);
+      }
+    } finally {
+      await Promise.all([off.close(), on.close()]);
+    }
+  });
+
+  test('SVC_ENABLE_REST=false turns REST off', async () => {
+    const server = await start(db.get(), { env: { SVC_ENABLE_REST: 'false' } });
+    try {
+      expect((await fetch(`${server.url}/api/User`)).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  describe('requireAuth', () => {
+    let server: SvcServer;
+    const serviceKey = `svc-service-key-${'k'.repeat(32)}`;
+    beforeAll(async () => {
+      server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET, requireAuth: true, serviceKey });
+    });
+    afterAll(() => server.close());
+
+    const gated = [
+      ['POST', '/query'],
+      ['GET', '/schema'],
+      ['GET', '/schema/types'],
+      ['GET', '/migrations'],
+      ['GET', '/stats'],
+      ['GET', '/metrics'],
+      ['GET', '/ext/anything'],
+      ['GET', '/api/User'],
+    ] as const;
+
+    test.each(gated)('%s %s without a token is 401 with WWW-Authenticate', async (method, path) => {
+      const res = await fetch(`${server.url}${path}`, { method, ...(method === 'POST' ? json({ query: 'select 1' }) : {}) });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="svc"');
+      expect((await res.json()).code).toBe('UNAUTHORIZED');
+    });
+
+    test('an invalid token is 401 in the envelope', async () => {
+      const res = await fetch(`${server.url}/stats`, { headers: { authorization: 'Bearer not.a.jwt' } });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="svc", error="invalid_token"');
+      expect(await res.json()).toEqual({
+        code: 'INVALID_TOKEN',
+        error: 'INVALID_TOKEN: the access token is malformed or its signature is wrong',
+      });
+    });
+
+    test('a valid token passes, from the header, the cookie or ?token', async () => {
+      const token = signToken(server);
+      expect((await fetch(`${server.url}/stats`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      expect((await fetch(`${server.url}/stats`, { headers: { cookie: `auth_token=${token}` } })).status).toBe(200);
+      expect((await fetch(`${server.url}/stats?token=${token}`)).status).toBe(200);
+    });
+
+    test('the header wins over the cookie and the cookie over ?token', async () => {
+      const token = signToken(server);
+      const headerBad = await fetch(`${server.url}/stats?token=${token}`, {
+        headers: { authorization: 'Bearer bad', cookie: `auth_token=${token}` },
+      });
+      expect(headerBad.status).toBe(401);
+      const cookieBad = await fetch(`${server.url}/stats?token=${token}`, { headers: { cookie: 'auth_token=bad' } });
+      expect(cookieBad.status).toBe(401);
+    });
+
+    test('the service key passes the gate', async () => {
+      const res = await fetch(`${server.url}/stats`, { headers: { authorization: `Bearer ${serviceKey}` } });
+      expect(res.status).toBe(200);
+    });
+
+    test('/health* and the auth bootstrap routes stay public', async () => {
+      expect((await fetch(`${server.url}/health`)).status).toBe(200);
+      expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
+      expect((await fetch(`${server.url}/`)).status).toBe(200);
+      expect((await fetch(`${server.url}/auth/register`, json({}))).status).toBe(501);
+    });
+  });
+
+  test('requireAuth without an auth middleware is 503 on every gated request', async () => {
+    const server = await start(db.get(), { requireAuth: true });
+    try {
+      for (const path of ['/stats', '/metrics', '/schema']) {
+        const res = await fetch(`${server.url}${path}`);
+        expect(res.status).toBe(503);
+        expect((await res.json()).code).toBe('SERVICE_UNAVAILABLE');
+      }
+      expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('without requireAuth, a presented token must still be valid', async () => {
+    const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET });
+    try {
+      expect((await fetch(`${server.url}/stats`)).status).toBe(200);
+      expect((await fetch(`${server.url}/stats`, { headers: { authorization: 'Bearer forged' } })).status).toBe(401);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('readOnly refuses writes on routes that always write with 503 READ_ONLY', async () => {
+    const server = await start(db.get(), { readOnly: true });
+    try {
+      for (const [method, path] of [['POST', '/migrations'], ['POST', '/api/User'], ['PATCH', '/api/User/1'], ['DELETE', '/api/User/1']] as const) {
+        const res = await fetch(`${server.url}${path}`, { method, ...(method === 'DELETE' ? {} : json({ schema: '' })) });
+        expect(res.status).toBe(503);
+        expect(await res.json()).toEqual({ code: 'READ_ONLY', error: 'READ_ONLY: the server is in read-only mode; writes are refused' });
+      }
+      expect((await fetch(`${server.url}/api/User`)).status).toBe(501);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('readiness', () => {
+  test('/health/ready is 503 when the database does not answer; /health/live stays 200', async () => {
+    const { createTestDatabase } = await import('@svc/core');
+    const own = await createTestDatabase();
+    const server = await start(own);
+    try {
+      await own.db.close();
+      const res = await fetch(`${server.url}/health/ready`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ code: 'SERVICE_UNAVAILABLE', error: 'SERVICE_UNAVAILABLE: the database is not answering' });
+      expect((await fetch(`${server.url}/health/live`)).status).toBe(200);
+    } finally {
+      await server.close();
+      await own.dispose().catch(() => undefined);
+    }
+  });
+});
+
+describe('logs', () => {
+  test('never contain tokens, secrets, passwords or query strings', async () => {
+    const { logger, lines } = captureLogger();
+    const serviceKey = `service-key-${randomUUID()}-${randomUUID()}`;
+    const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET, serviceKey, logger });
+    try {
+      const token = signToken(server);
+      await fetch(`${server.url}/stats`, { headers: { authorization: `Bearer ${token}` } });
+      await fetch(`${server.url}/stats`, { headers: { cookie: `auth_token=${token}` } });
+      await fetch(`${server.url}/stats?token=${token}`);
+      await fetch(`${server.url}/stats`, { headers: { authorization: `Bearer ${serviceKey}` } });
+      await fetch(`${server.url}/auth/login`, json({ email: 'a@example.com', password: 'hunter2-secret-pw' }));
+      await fetch(`${server.url}/stats`, { headers: { authorization: 'Bearer forged-token-value' } });
+      const all = lines.join('');
+      expect(lines.length).toBeGreaterThanOrEqual(6);
+      for (const secret of [token, SECRET, serviceKey, 'hunter2-secret-pw', 'forged-token-value']) {
+        expect(all).not.toContain(secret);
+      }
+      expect(all).toContain('"path":"/stats"');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('TLS', () => {
+  test('serves HTTPS with the given certificate', async () => {
+    const { cert, key } = selfSignedCertificate();
+    const server = await start(db.get(), { tls: { cert, key } });
+    try {
+      expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const body = await new Promise<string>((resolve, reject) => {
+        https
+          .get(`${server.url}/`, { ca: cert }, (res) => {
+            let text = '';
+            res.on('data', (d) => (text += d));
+            res.on('end', () => resolve(text));
+          })
+          .on('error', reject);
+      });
+      expect(JSON.parse(body).name).toBe('svc');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+function signToken(server: SvcServer): string {
+  const now = Math.floor(Date.now() / 1000);
+  return server.auth!.tokens.sign({
+    sub: randomUUID(),
+    email: 'ada@example.com',
+    iat: now,
+    exp: now + 300,
+    jti: randomUUID(),
+    roles: [],
+  });
+}

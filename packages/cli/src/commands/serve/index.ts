@@ -108,6 +108,10 @@ export async function serve(argv: readonly string[], opts: ServeOptions): Promis
     opts.io.stdout(SERVE_USAGE);
     return undefined;
   }
+  const db = options.database ?? { dataDir: '' };
+  const embeddedDir = 'dataDir' in db && db.dataDir ? db.dataDir : undefined;
+  const existedBefore = (dir: string) => fs.existsSync(path.join(dir, 'PG_VERSION'));
+  const preexisting = embeddedDir ? existedBefore(embeddedDir) : existedBefore(path.resolve(opts.cwd, '.svc/data'));
   let server: SvcServer;
   try {
     server = await createServer(options);
@@ -125,12 +129,16 @@ export async function serve(argv: readonly string[], opts: ServeOptions): Promis
     }
     throw err;
   }
-  const db = server.config.database;
-  const where =
-    'dataDir' in db
-      ? `embedded database at ${db.dataDir}${server.config.databaseSource === 'default' ? ' (no database configured: using the default folder)' : ''}`
-      : server.database.description;
-  server.logger.info({ url: server.url, database: server.database.description }, `svc listening on ${server.url} with ${where}`);
+  const resolved = server.config.database;
+  let note = '';
+  if ('dataDir' in resolved) {
+    note = preexisting ? ' (existing data)' : ' (created)';
+    if (server.config.databaseSource === 'default') note += ': no database configured, so svc uses ./.svc/data';
+  }
+  server.logger.info(
+    { url: server.url, database: server.database.description },
+    `svc listening on ${server.url} with ${server.database.description}${note}`,
+  );
   const schemaDir = path.join(opts.cwd, 'dbschema');
   if (fs.existsSync(schemaDir)) {
     server.logger.warn(`found ${schemaDir}, but migrating to a schema at start is not available in this release yet`);

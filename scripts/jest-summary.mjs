@@ -1,0 +1,43 @@
+// Reads the Jest JSON reports of one or more test runs and prints `N passed, N failed` as the
+// last line; exits 1 if anything failed, a suite could not run, or an expected report is
+// missing (a package whose tests never ran must not pass silently).
+// Usage: node scripts/jest-summary.mjs <results-dir> [expected-report-count] [other-failures]
+import fs from 'node:fs';
+import path from 'node:path';
+
+const [dir, expectedText, otherText] = process.argv.slice(2);
+if (!dir) {
+  console.error('usage: jest-summary.mjs <results-dir> [expected-report-count]');
+  process.exit(2);
+}
+const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : [];
+let passed = 0;
+let failed = 0;
+let problems = Number(otherText ?? 0);
+if (problems) console.log(`${problems} non-test checks failed (see above)`);
+for (const file of files) {
+  let report;
+  try {
+    report = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+  } catch (err) {
+    console.log(`${file}: unreadable report (${err.message})`);
+    problems++;
+    continue;
+  }
+  const brokenSuites = report.numRuntimeErrorTestSuites ?? 0;
+  passed += report.numPassedTests ?? 0;
+  failed += (report.numFailedTests ?? 0) + brokenSuites;
+  const line = `${file.replace(/\.json$/, '').padEnd(28)} ${String(report.numPassedTests).padStart(5)} passed  ${String(report.numFailedTests).padStart(3)} failed  ${brokenSuites ? `${brokenSuites} suites failed to run` : ''}`;
+  console.log(line.trimEnd());
+  if (report.numTotalTests === 0) {
+    console.log(`${file}: ran no test`);
+    problems++;
+  }
+}
+const expected = Number(expectedText ?? files.length);
+if (files.length < expected) {
+  console.log(`missing reports: found ${files.length} of ${expected} (a package's tests did not run)`);
+  problems += expected - files.length;
+}
+console.log(`${passed} passed, ${failed + problems} failed`);
+process.exit(failed + problems > 0 ? 1 : 0);

@@ -221,7 +221,11 @@ export class Parser {
 
   /** `Unexpected 'x'` at the token. */
   protected unexpected(token: Token = this.peek(), hint?: string): never {
-    return this.fail(`Unexpected ${describeToken(token)}`, token.start, hint ?? this.autoHint(token));
+    return this.fail(
+      `Unexpected ${describeToken(token)}`,
+      token.start,
+      this.operatorHint(token) ?? hint ?? this.keywordHint(token),
+    );
   }
 
   /** `Missing x` just after the last consumed token. */
@@ -231,11 +235,16 @@ export class Parser {
   }
 
   /** Hints for operators people bring from other languages. */
-  private autoHint(token: Token): string | undefined {
+  private operatorHint(token: Token): string | undefined {
     const prev = this.index > 0 ? this.previous() : undefined;
     if (token.kind === '=' && prev?.kind === '=') return "use '=' to compare; there is no '=='";
     if (token.kind === '|' && this.at('|', 1)) return "use 'or' for a logical or, '++' to concatenate";
     if (token.kind === '&' && this.at('&', 1)) return "use 'and' for a logical and";
+    return undefined;
+  }
+
+  /** A misspelt clause keyword. */
+  private keywordHint(token: Token): string | undefined {
     if (token.kind === 'Ident') {
       const keyword = suggest(token.value, CLAUSE_KEYWORDS);
       if (keyword) return didYouMean(keyword);

@@ -1,4 +1,4 @@
-import { EdgeQLSyntaxError, SchemaSyntaxError } from '../errors';
+import { EdgeQLSyntaxError, SchemaSyntaxError, type QueryError } from '../errors';
 import { tokenize } from './lexer';
 import type { Token } from './tokens';
 
@@ -15,11 +15,11 @@ function only(text: string): Token {
   return tokens[0] as Token;
 }
 
-function lexError(text: string): EdgeQLSyntaxError {
+function lexError(text: string): QueryError {
   try {
     tokenize(text);
   } catch (e) {
-    return e as EdgeQLSyntaxError;
+    return e as QueryError;
   }
   throw new Error(`expected a syntax error for ${text}`);
 }

@@ -1,4 +1,4 @@
-import { EdgeQLSyntaxError } from '../errors';
+import { EdgeQLSyntaxError, type QueryError } from '../errors';
 import { sexpr } from './__tests__/sexpr';
 import type {
   DeleteQuery,
@@ -22,12 +22,12 @@ function only<T>(text: string): T {
   return statements[0] as T;
 }
 
-function syntaxError(text: string): EdgeQLSyntaxError {
+function syntaxError(text: string): QueryError {
   try {
     parseQuery(text);
   } catch (e) {
     expect(e).toBeInstanceOf(EdgeQLSyntaxError);
-    return e as EdgeQLSyntaxError;
+    return e as QueryError;
   }
   throw new Error(`expected a syntax error for: ${text}`);
 }

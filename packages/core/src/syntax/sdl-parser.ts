@@ -882,7 +882,7 @@ export class SchemaParser extends Parser {
   }
 
   private parseFunctionMember(): FunctionDecl['members'][number] {
-    if (this.atKeyword('using')) {
+    if (this.atKeyword('using') && !this.at(':=', 1)) {
       if (this.at('(', 1)) return this.parseUsing();
       return this.parseFunctionCode();
     }

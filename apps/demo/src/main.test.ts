@@ -5,7 +5,7 @@ test('the demo starts svc and answers on its URL', async () => {
   try {
     const res = await fetch(`${server.url}/`);
     expect(res.status).toBe(200);
-    expect((await res.json()).name).toBe('svc');
+    expect(((await res.json()) as { name: string }).name).toBe('svc');
   } finally {
     await server.close();
   }

@@ -1,8 +1,17 @@
 /**
  * @svc/rest: the REST API and OpenAPI 3.1 description generated from an svc schema.
- *
- * Nothing is exported yet: the REST surface needs the schema model and query compiler of
- * @svc/core, and lands with them. Until then the server answers `/api/*` with 501
- * NOT_IMPLEMENTED (or 404 when REST is disabled). See README.md.
+ * Stages (PostgREST's shape): parseRequest (HTTP → ApiRequest, here) → plan (with the schema)
+ * → EdgeQL text + variables → render. Only the first stage exists yet: the others need
+ * @svc/core's schema model and compiler. See README.md.
  */
-export {};
+export { parseRequest, type HttpRequestParts } from './request/parse';
+export {
+  DEFAULT_LIMIT,
+  MAX_LIMIT,
+  type ApiRequest,
+  type Filter,
+  type FilterOperator,
+  type OrderTerm,
+  type Page,
+} from './request/api-request';
+export { restError } from './errors';

@@ -114,3 +114,9 @@ export function selfSignedCertificate(): { cert: Buffer; key: Buffer; dir: strin
   ], { stdio: 'ignore' });
   return { cert: fs.readFileSync(path.join(dir, 'cert.pem')), key: fs.readFileSync(path.join(dir, 'key.pem')), dir };
 }
+
+/** A response body as JSON, typed loosely for assertions (fetch types it as unknown). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function readJson(res: Response): Promise<any> {
+  return res.json();
+}

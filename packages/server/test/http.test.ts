@@ -1,7 +1,7 @@
 import https from 'node:https';
 import { randomUUID } from 'node:crypto';
 import type { SvcServer } from '../src';
-import { SECRET, captureLogger, rawRequest, selfSignedCertificate, sharedDatabase, start } from './helpers';
+import { SECRET, captureLogger, readJson, rawRequest, selfSignedCertificate, sharedDatabase, start } from './helpers';
 
 const db = sharedDatabase();
 const json = (body: unknown) => ({
@@ -22,13 +22,13 @@ describe('service routes', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const { version } = require('../package.json');
-    expect(await res.json()).toEqual({ name: 'svc', version });
+    expect(await readJson(res)).toEqual({ name: 'svc', version });
   });
 
   test.each(['/health', '/health/live', '/health/ready'])('GET %s is ok', async (path) => {
     const res = await fetch(`${server.url}${path}`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok' });
+    expect(await readJson(res)).toEqual({ status: 'ok' });
   });
 
   test('every response carries a request id; a sane incoming one is kept, others replaced', async () => {
@@ -51,14 +51,14 @@ describe('service routes', () => {
   test('an unknown path is 404 in the envelope', async () => {
     const res = await fetch(`${server.url}/no/such/route`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ code: 'NOT_FOUND', error: 'NOT_FOUND: no route GET /no/such/route' });
+    expect(await readJson(res)).toEqual({ code: 'NOT_FOUND', error: 'NOT_FOUND: no route GET /no/such/route' });
   });
 
   test('a known path with another method is 405 in the envelope, with Allow', async () => {
     const res = await fetch(`${server.url}/query`);
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
-    expect(await res.json()).toEqual({ code: 'METHOD_NOT_ALLOWED', error: 'METHOD_NOT_ALLOWED: GET is not allowed on /query' });
+    expect(await readJson(res)).toEqual({ code: 'METHOD_NOT_ALLOWED', error: 'METHOD_NOT_ALLOWED: GET is not allowed on /query' });
     const del = await fetch(`${server.url}/`, { method: 'DELETE' });
     expect(del.status).toBe(405);
     expect(del.headers.get('allow')).toBe('GET, HEAD');
@@ -78,7 +78,7 @@ describe('service routes', () => {
 
   test('/stats gives the same figures as JSON', async () => {
     await fetch(`${server.url}/health/live`);
-    const stats = await (await fetch(`${server.url}/stats`)).json();
+    const stats = await readJson(await fetch(`${server.url}/stats`));
     const live = stats.requests.byRoute.find((r: { route: string }) => r.route === '/health/live');
     expect(live.count).toBeGreaterThanOrEqual(1);
     expect(stats.latency.count).toBeGreaterThanOrEqual(stats.requests.total - 1);
@@ -98,7 +98,7 @@ describe('request bodies', () => {
     const big = JSON.stringify({ query: 'select 1', variables: { x: 'a'.repeat(1024 * 1024) } });
     const res = await fetch(`${server.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ code: 'PAYLOAD_TOO_LARGE', error: 'PAYLOAD_TOO_LARGE: request body exceeds 1048576 bytes' });
+    expect(await readJson(res)).toEqual({ code: 'PAYLOAD_TOO_LARGE', error: 'PAYLOAD_TOO_LARGE: request body exceeds 1048576 bytes' });
   });
 
   test('a body just under the limit is read', async () => {
@@ -110,13 +110,13 @@ describe('request bodies', () => {
   test('malformed JSON is 400 VALIDATION_ERROR', async () => {
     const res = await fetch(`${server.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ code: 'VALIDATION_ERROR', error: 'VALIDATION_ERROR: request body is not valid JSON' });
+    expect(await readJson(res)).toEqual({ code: 'VALIDATION_ERROR', error: 'VALIDATION_ERROR: request body is not valid JSON' });
   });
 
   test('a body that is not JSON is 415', async () => {
     const res = await fetch(`${server.url}/query`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'select 1' });
     expect(res.status).toBe(415);
-    expect((await res.json()).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect((await readJson(res)).code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
   test.each([
@@ -128,7 +128,7 @@ describe('request bodies', () => {
   ])('/query body %j is 400: %s', async (body, message) => {
     const res = await fetch(`${server.url}/query`, json(body));
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ code: 'VALIDATION_ERROR', error: `VALIDATION_ERROR: ${message}` });
+    expect(await readJson(res)).toEqual({ code: 'VALIDATION_ERROR', error: `VALIDATION_ERROR: ${message}` });
   });
 });
 
@@ -158,7 +158,7 @@ describe('route gating', () => {
       for (const path of ['/auth/login', '/auth/register']) {
         const res = await fetch(`${server.url}${path}`, json({}));
         expect(res.status).toBe(404);
-        expect((await res.json()).code).toBe('NOT_FOUND');
+        expect((await readJson(res)).code).toBe('NOT_FOUND');
       }
     } finally {
       await server.close();
@@ -170,7 +170,7 @@ describe('route gating', () => {
     try {
       const login = await fetch(`${server.url}/auth/login`, json({ email: 'a@example.com', password: 'x' }));
       expect(login.status).toBe(501);
-      expect((await login.json()).code).toBe('NOT_IMPLEMENTED');
+      expect((await readJson(login)).code).toBe('NOT_IMPLEMENTED');
       const unknown = await fetch(`${server.url}/auth/nope`, json({}));
       expect(unknown.status).toBe(404);
       const wrong = await fetch(`${server.url}/auth/login`);
@@ -191,7 +191,7 @@ describe('route gating', () => {
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="svc"');
       const bad = await fetch(`${server.url}/auth/profile`, { headers: { authorization: 'Bearer nope' } });
       expect(bad.status).toBe(401);
-      expect((await bad.json()).code).toBe('INVALID_TOKEN');
+      expect((await readJson(bad)).code).toBe('INVALID_TOKEN');
       const token = signToken(server);
       const ok = await fetch(`${server.url}/auth/profile`, { headers: { authorization: `Bearer ${token}` } });
       expect(ok.status).toBe(501);
@@ -210,6 +210,23 @@ describe('route gating', () => {
       }
     } finally {
       await Promise.all([off.close(), on.close()]);
+    }
+  });
+
+  test('REST requests are parsed before anything else: 400, 404 and 405 in the envelope', async () => {
+    const server = await start(db.get());
+    try {
+      const badId = await fetch(`${server.url}/api/User/not-a-uuid`);
+      expect(badId.status).toBe(400);
+      expect(await readJson(badId)).toEqual({ code: 'VALIDATION_ERROR', error: 'VALIDATION_ERROR: "not-a-uuid" is not a valid UUID' });
+      expect((await fetch(`${server.url}/api/User?limit=5000`)).status).toBe(400);
+      const put = await fetch(`${server.url}/api/User`, { method: 'PUT' });
+      expect(put.status).toBe(405);
+      expect(put.headers.get('allow')).toBe('GET, POST, HEAD');
+      const emptyPatch = await fetch(`${server.url}/api/User/0190a5b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b`, { ...json({}), method: 'PATCH' });
+      expect(await readJson(emptyPatch)).toEqual({ code: 'VALIDATION_ERROR', error: 'VALIDATION_ERROR: a PATCH body must name at least one field' });
+    } finally {
+      await server.close();
     }
   });
 
@@ -242,17 +259,17 @@ describe('route gating', () => {
     ] as const;
 
     test.each(gated)('%s %s without a token is 401 with WWW-Authenticate', async (method, path) => {
-      const res = await fetch(`${server.url}${path}`, { method, ...(method === 'POST' ? json({ query: 'select 1' }) : {}) });
+      const res = await fetch(`${server.url}${path}`, { ...(method === 'POST' ? json({ query: 'select 1' }) : {}), method });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="svc"');
-      expect((await res.json()).code).toBe('UNAUTHORIZED');
+      expect((await readJson(res)).code).toBe('UNAUTHORIZED');
     });
 
     test('an invalid token is 401 in the envelope', async () => {
       const res = await fetch(`${server.url}/stats`, { headers: { authorization: 'Bearer not.a.jwt' } });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="svc", error="invalid_token"');
-      expect(await res.json()).toEqual({
+      expect(await readJson(res)).toEqual({
         code: 'INVALID_TOKEN',
         error: 'INVALID_TOKEN: the access token is malformed or its signature is wrong',
       });
@@ -294,7 +311,7 @@ describe('route gating', () => {
       for (const path of ['/stats', '/metrics', '/schema']) {
         const res = await fetch(`${server.url}${path}`);
         expect(res.status).toBe(503);
-        expect((await res.json()).code).toBe('SERVICE_UNAVAILABLE');
+        expect((await readJson(res)).code).toBe('SERVICE_UNAVAILABLE');
       }
       expect((await fetch(`${server.url}/health`)).status).toBe(200);
     } finally {
@@ -316,9 +333,9 @@ describe('route gating', () => {
     const server = await start(db.get(), { readOnly: true });
     try {
       for (const [method, path] of [['POST', '/migrations'], ['POST', '/api/User'], ['PATCH', '/api/User/1'], ['DELETE', '/api/User/1']] as const) {
-        const res = await fetch(`${server.url}${path}`, { method, ...(method === 'DELETE' ? {} : json({ schema: '' })) });
+        const res = await fetch(`${server.url}${path}`, { ...(method === 'DELETE' ? {} : json({ schema: '' })), method });
         expect(res.status).toBe(503);
-        expect(await res.json()).toEqual({ code: 'READ_ONLY', error: 'READ_ONLY: the server is in read-only mode; writes are refused' });
+        expect(await readJson(res)).toEqual({ code: 'READ_ONLY', error: 'READ_ONLY: the server is in read-only mode; writes are refused' });
       }
       expect((await fetch(`${server.url}/api/User`)).status).toBe(501);
     } finally {
@@ -336,7 +353,7 @@ describe('readiness', () => {
       await own.db.close();
       const res = await fetch(`${server.url}/health/ready`);
       expect(res.status).toBe(503);
-      expect(await res.json()).toEqual({ code: 'SERVICE_UNAVAILABLE', error: 'SERVICE_UNAVAILABLE: the database is not answering' });
+      expect(await readJson(res)).toEqual({ code: 'SERVICE_UNAVAILABLE', error: 'SERVICE_UNAVAILABLE: the database is not answering' });
       expect((await fetch(`${server.url}/health/live`)).status).toBe(200);
     } finally {
       await server.close();

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Generated } from 'kysely';
 import { createTestDatabase, describeUrl, testDatabaseKind, type TestDatabase } from './index';
 
 // These run on whichever engine SVC_TEST_DB names; .ci/run runs the suite once per engine.
@@ -81,7 +81,7 @@ describe(`database layer on ${testDatabaseKind()}`, () => {
   });
 
   test('gives a Kysely instance that runs on the same database, in and out of transactions', async () => {
-    const k = t.db.kysely<{ item: { id: number; name: string; n: number | null } }>();
+    const k = t.db.kysely<{ item: { id: Generated<number>; name: string; n: number | null } }>();
     await k.insertInto('item').values({ name: 'via-kysely' }).execute();
     const row = await k.selectFrom('item').select('name').where('name', '=', 'via-kysely').executeTakeFirst();
     expect(row).toEqual({ name: 'via-kysely' });

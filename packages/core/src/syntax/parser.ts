@@ -789,7 +789,8 @@ export class Parser {
     if (this.atKeyword('optional')) {
       this.advance();
       cardinality = 'optional';
-    } else if (this.atKeyword('required') && !['>', '::', '<'].includes(this.peek(1).kind)) {
+    } else if (this.atKeyword('required') && ['Ident', 'BacktickName', 'Keyword', '('].includes(this.peek(1).kind)) {
+      // `<required str>` is a modifier; in `<required>`, `<required | T>` it names a type.
       this.advance();
       cardinality = 'required';
     }
@@ -1042,10 +1043,8 @@ export class Parser {
     const next = this.peek(offset + 1);
     if (next.kind === 'Keyword') {
       if (next.value === 'order' && this.atKeyword('by', offset + 2)) return false;
-      if (
-        (token.value === 'required' || token.value === 'optional') &&
-        (next.value === 'single' || next.value === 'multi')
-      ) {
+      if ((token.value === 'required' || token.value === 'optional') && next.value === 'single') {
+        // `single` is reserved, so never a name: a qualifier when it is one itself.
         return this.isQualifierAt(offset + 1);
       }
       if (next.value === '__type__') return true;

@@ -213,12 +213,18 @@ function expression(node: Expr, minPrecedence: number): string {
   return bindingPower(node) < minPrecedence ? `(${text})` : text;
 }
 
-/** Nested queries and anything looser than a postfix form get parentheses as a subject. */
+/**
+ * The subject of a path, index, slice or shape: anything looser than a postfix form is
+ * parenthesized, and so is a trailing number (`1.x` would lex as a malformed float).
+ */
 function subject(node: Expr): string {
-  if (node.kind === 'Constant' && node.scalar !== 'str' && node.scalar !== 'bool') {
-    return `(${render(node)})`;
-  }
+  if (endsWithNumber(node)) return `(${render(node)})`;
   return expression(node, Precedence.shape);
+}
+
+function endsWithNumber(node: Expr): boolean {
+  if (node.kind === 'Constant') return node.scalar !== 'str' && node.scalar !== 'bool';
+  return node.kind === 'Detached' && endsWithNumber(node.expr);
 }
 
 /** A value in a `GenExpr` position (list element, argument, shape value): any expression. */
@@ -402,7 +408,8 @@ function typeExpr(node: TypeExpr, simple: boolean): string {
       return `${left} ${node.op} ${right}`;
     }
     case 'TypeOf':
-      return `typeof ${expression(node.expr, Precedence.typeof + 1)}`;
+      // `introspect T` inside would take a following `| U` into its own type
+      return `typeof ${expression(node.expr, Precedence.introspect + 1)}`;
   }
 }
 
@@ -587,7 +594,7 @@ function declaration(decl: Declaration, indent: string): string {
       return pointer(decl, indent);
     case 'FunctionDecl': {
       const modifier = decl.returnModifier === null ? '' : `${decl.returnModifier} `;
-      const head = `function ${objectRef(decl.name)}(${decl.params.map(funcParam).join(', ')}) -> ${modifier}${typeExpr(decl.returnType, false)}`;
+      const head = `function ${objectRef(decl.name)}(${decl.params.map(funcParam).join(', ')}) -> ${modifier}${typeBeforeBlock(decl.returnType, true)}`;
       const only = decl.members[0];
       if (decl.members.length === 1 && only !== undefined && (only.kind === 'Using' || only.kind === 'FunctionCode')) {
         return `${indent}${head} ${memberText(only)};`;
@@ -606,12 +613,26 @@ function declaration(decl: Declaration, indent: string): string {
     case 'GlobalDecl': {
       const head = `${qualifiers(decl.required, decl.cardinality)}global ${objectRef(decl.name)}`;
       if (decl.computed !== null) return `${indent}${head} := ${value(decl.computed)};`;
-      const target = decl.target === null ? '' : `: ${typeExpr(decl.target, false)}`;
+      const target = decl.target === null ? '' : `: ${typeBeforeBlock(decl.target, decl.members.length > 0)}`;
       return block(`${head}${target}`, decl.members, indent);
     }
     case 'PermissionDecl':
       return block(`permission ${objectRef(decl.name)}`, decl.members, indent);
   }
+}
+
+/**
+ * A type followed by a `{ ... }` block: a trailing `typeof expr` would take the block as a
+ * shape, so such a type is parenthesized.
+ */
+function typeBeforeBlock(type: TypeExpr, hasBlock: boolean): string {
+  const text = typeExpr(type, false);
+  return hasBlock && endsWithTypeOf(type) ? `(${text})` : text;
+}
+
+function endsWithTypeOf(type: TypeExpr): boolean {
+  if (type.kind === 'TypeOf') return true;
+  return type.kind === 'TypeOp' && endsWithTypeOf(type.right);
 }
 
 function qualifiers(required: boolean | null, cardinality: 'single' | 'multi' | null): string {
@@ -632,7 +653,7 @@ function pointer(decl: PointerDecl, indent: string): string {
     // A computed pointer with members: the expression moves into the block as `using`.
     return block(head, [{ kind: 'Using', span: decl.span, expr: decl.computed }, ...decl.members] as Node[], indent);
   }
-  if (decl.target !== null) head += `: ${typeExpr(decl.target, false)}`;
+  if (decl.target !== null) head += `: ${typeBeforeBlock(decl.target, decl.members.length > 0)}`;
   return block(head, decl.members, indent);
 }
 

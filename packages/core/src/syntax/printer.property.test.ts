@@ -1,0 +1,48 @@
+import fc from 'fast-check';
+import { queryArbitraries, schemaArbitrary } from './__tests__/arbitraries';
+import type { Expr, Schema, Statement } from './ast';
+import { parseExpression, parseQuery, parseSchema, printExpression, printQuery, printSchema, withoutSpans } from './index';
+
+/**
+ * The printer and the parser agree: printing a tree and parsing the text gives the same tree
+ * (spans aside), and printing is stable (printing the re-parsed tree gives the same text).
+ */
+describe('print → parse round trip (property)', () => {
+  const { expr, statement } = queryArbitraries(3);
+
+  test('EdgeQL expressions', () => {
+    fc.assert(
+      fc.property(expr, (tree: Expr) => {
+        const text = printExpression(tree);
+        const parsed = parseExpression(text);
+        expect(withoutSpans(parsed)).toEqual(tree);
+        expect(printExpression(parsed)).toBe(text);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  test('EdgeQL statements', () => {
+    fc.assert(
+      fc.property(fc.array(statement, { minLength: 1, maxLength: 3 }), (trees: Statement[]) => {
+        const text = printQuery(trees);
+        const parsed = parseQuery(text);
+        expect(withoutSpans(parsed)).toEqual(trees);
+        expect(printQuery(parsed)).toBe(text);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('SDL documents', () => {
+    fc.assert(
+      fc.property(schemaArbitrary(), (tree: Schema) => {
+        const text = printSchema(tree);
+        const parsed = parseSchema(text);
+        expect(withoutSpans(parsed)).toEqual(tree);
+        expect(printSchema(parsed)).toBe(text);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -89,9 +89,9 @@ const UNSUPPORTED_STATEMENTS: Readonly<Record<string, string>> = {
   alter: 'DDL statements are not supported: declare the schema in SDL',
   drop: 'DDL statements are not supported: declare the schema in SDL',
   configure: "'configure' statements are not supported",
-  start: 'transaction statements are not supported: each request runs in its own transaction',
-  commit: 'transaction statements are not supported: each request runs in its own transaction',
-  rollback: 'transaction statements are not supported: each request runs in its own transaction',
+  start: 'transaction statements are not supported',
+  commit: 'transaction statements are not supported',
+  rollback: 'transaction statements are not supported',
   describe: "'describe' statements are not supported",
   analyze: "'analyze' statements are not supported",
   administer: "'administer' statements are not supported",
@@ -254,7 +254,7 @@ export class Parser {
 
   /** The error for a name position holding something else. */
   protected nameError(token: Token, what = 'a name'): never {
-    if (token.kind === 'Keyword') {
+    if (token.kind === 'Keyword' && !token.value.startsWith('__')) {
       return this.unexpected(
         token,
         `'${token.text}' is a reserved keyword; use a different name or quote it with backticks: \`${token.text}\``,
@@ -1288,11 +1288,10 @@ export class Parser {
       }
       let emptyOrder: 'first' | 'last' | null = null;
       if (this.eatKeyword('empty')) {
-        if (this.atKeyword('first') || this.atKeyword('last')) {
-          emptyOrder = this.advance().value as 'first' | 'last';
-        } else {
-          return this.expectKeyword('first', "write 'empty first' or 'empty last'") as never;
+        if (!this.atKeyword('first') && !this.atKeyword('last')) {
+          return this.unexpected(this.peek(), "write 'empty first' or 'empty last'");
         }
+        emptyOrder = this.advance().value as 'first' | 'last';
       }
       items.push(create('SortExpr', this.spanFrom(start), { expr, direction, emptyOrder }));
     } while (this.eatKeyword('then'));

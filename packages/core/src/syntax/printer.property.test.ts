@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { queryArbitraries, schemaArbitrary } from './__tests__/arbitraries';
 import type { Expr, Schema, Statement } from './ast';
 import { parseExpression, parseQuery, parseSchema, printExpression, printQuery, printSchema, withoutSpans } from './index';
@@ -44,5 +46,34 @@ describe('print → parse round trip (property)', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('print → parse round trip (fixture corpus)', () => {
+  const fixture = (file: string) =>
+    readFileSync(join(__dirname, '../../test/fixtures/syntax', file), 'utf8');
+
+  test('every query in queries.edgeql', () => {
+    const statements = parseQuery(fixture('queries.edgeql'));
+    expect(statements.length).toBe(57);
+    const printed = printQuery(statements);
+    expect(withoutSpans(parseQuery(printed))).toEqual(withoutSpans(statements));
+    for (const statement of statements) {
+      const one = printQuery(statement);
+      expect(withoutSpans(parseQuery(one))).toEqual([withoutSpans(statement)]);
+    }
+  });
+
+  test.each(['schema.esdl', 'schema-arrow-syntax.esdl'])('%s', (file) => {
+    const schema = parseSchema(fixture(file));
+    const printed = printSchema(schema);
+    expect(withoutSpans(parseSchema(printed))).toEqual(withoutSpans(schema));
+  });
+
+  test('the older arrow syntax prints in the current syntax', () => {
+    const printed = printSchema(parseSchema(fixture('schema-arrow-syntax.esdl')));
+    expect(printed).not.toContain('->');
+    expect(printed).toContain('required property name: str {');
+    expect(printed).toContain('multi link friends extending friendship: Person;');
   });
 });

@@ -544,9 +544,12 @@ function moduleBlock(module: ModuleDecl, indent: string): string {
   return `${indent}module ${moduleName(module.name)} {\n${inner}\n${indent}}`;
 }
 
-/** `head` followed by a `{ ... }` block of members, or `;` when there are none. */
-function block(head: string, members: readonly Node[], indent: string): string {
-  if (members.length === 0) return `${indent}${head};`;
+/**
+ * `head` followed by a `{ ... }` block of members, or `;` when there are none (`{}` for the
+ * declarations that have no short form without members: functions and aliases).
+ */
+function block(head: string, members: readonly Node[], indent: string, emptyBlock = false): string {
+  if (members.length === 0) return emptyBlock ? `${indent}${head} {}` : `${indent}${head};`;
   const inner = members.map((m) => member(m, indent + INDENT)).join('\n');
   return `${indent}${head} {\n${inner}\n${indent}}`;
 }
@@ -599,7 +602,7 @@ function declaration(decl: Declaration, indent: string): string {
       if (decl.members.length === 1 && only !== undefined && (only.kind === 'Using' || only.kind === 'FunctionCode')) {
         return `${indent}${head} ${memberText(only)};`;
       }
-      return block(head, decl.members, indent);
+      return block(head, decl.members, indent, true);
     }
     case 'AliasDecl':
       if (decl.expr !== null && decl.members.length === 0) {
@@ -609,6 +612,7 @@ function declaration(decl: Declaration, indent: string): string {
         `alias ${objectRef(decl.name)}`,
         decl.expr === null ? decl.members : ([{ kind: 'Using', span: decl.span, expr: decl.expr }, ...decl.members] as Node[]),
         indent,
+        true,
       );
     case 'GlobalDecl': {
       const head = `${qualifiers(decl.required, decl.cardinality)}global ${objectRef(decl.name)}`;

@@ -437,6 +437,9 @@ export class SchemaParser extends Parser {
     if (this.at(':') || this.at('->')) {
       this.advance();
       if (this.at(':') || this.at('->')) return this.unexpected(this.peek(), BOTH_TARGET_SYNTAXES);
+      if (this.at(':=')) {
+        return this.unexpected(this.peek(), `a computed ${pointerKind ?? 'pointer'} has no type: ${name} := expression`);
+      }
       target = this.parseFullTypeExpr();
     } else if (this.eat(':=')) {
       computed = this.parseGenExpr();

@@ -399,6 +399,7 @@ describe('SDL: syntax errors with positions', () => {
     ['type User { name: -> str; }', "Unexpected '->'", 1, 19, "declare the target type with ':' (current syntax) or '->' (older syntax), not both"],
     ['type User { name -> : str; }', "Unexpected ':'", 1, 21, "declare the target type with ':' (current syntax) or '->' (older syntax), not both"],
     ['type User { name: str -> str; }', "Unexpected '->'", 1, 23, "declare the target type with ':' (current syntax) or '->' (older syntax), not both"],
+    ['type User { property name -> := .x; }', "Unexpected ':='", 1, 30, 'a computed property has no type: name := expression'],
     ['type User { name str; }', "Missing ':'", 1, 17, "declare the type with 'name: type'"],
     ['type User { name = str; }', "Unexpected '='", 1, 18],
     ['type User { name: str { default = 1; } }', "Unexpected '='", 1, 33, "use ':=' to set 'default'"],

@@ -767,11 +767,6 @@ export function create<K extends NodeKind>(kind: K, span: Span, fields: NodeFiel
   return { kind, span, ...fields } as unknown as NodeOf<K>;
 }
 
-/** The span from the start of `first` to the end of `last`. */
-export function spanOf(first: { readonly span: Span }, last: { readonly span: Span }): Span {
-  return { start: first.span.start, end: last.span.end };
-}
-
 /** Kinds whose nodes are queries (statements usable as subqueries). */
 export const QUERY_KINDS: ReadonlySet<NodeKind> = new Set<NodeKind>([
   'SelectQuery',

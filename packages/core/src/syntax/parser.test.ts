@@ -243,6 +243,7 @@ describe('statements: canonical printed form', () => {
       "select User { name, friends: { name } filter .active order by .name limit 3 } filter .name = 'x' order by .name desc empty last then .id asc empty first offset 2 limit 10",
       "select User { name, friends: { name } filter .active order by .name limit 3 } filter .name = 'x' order by .name desc empty last then .id asc empty first offset 2 limit 10;",
     ],
+    ['select User { friends: { name } offset 1 limit 2, posts: { title } order by .title }', 'select User { friends: { name } offset 1 limit 2, posts: { title } order by .title };'],
     ['select User { * }', 'select User { * };'],
     ['select User { ** }', 'select User { ** };'],
     ['select User { name, [is Admin].level }', 'select User { name, [is Admin].level };'],

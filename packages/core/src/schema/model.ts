@@ -1,0 +1,217 @@
+/**
+ * schema/model: the schema as the rest of svc sees it, after SDL is parsed, names are resolved,
+ * inheritance is flattened and every rule is checked (schema/build). Immutable and JSON-safe
+ * (plain objects and arrays, no Maps, no classes) so it can be stored, diffed and compared.
+ *
+ * Names are always fully qualified: `default::User`, `std::str`, `cal::local_date`.
+ * Expressions stay as syntax trees (`ql.Expr`); the compiler stages turn them into SQL.
+ *
+ * Invariants a built Schema guarantees:
+ * - every TypeRef names a type that exists; no array of arrays in a stored type (item 9);
+ * - `ObjectType.pointers` holds every pointer, inherited ones included, `id` first, then in
+ *   declaration order (bases first, in MRO order);
+ * - `ObjectType.ancestors` is the C3 linearisation of the bases (without the type itself);
+ * - lists (`objectTypes`, `scalarTypes`, ...) are sorted by name, so equal schemas are equal JSON.
+ */
+import type * as ql from '../syntax/ast';
+
+export type SourceSpan = ql.Span;
+
+/** The std scalar types a property may have (the storage layer maps each to a PostgreSQL type). */
+export const STD_SCALARS = [
+  'std::str',
+  'std::bool',
+  'std::int16',
+  'std::int32',
+  'std::int64',
+  'std::float32',
+  'std::float64',
+  'std::bigint',
+  'std::decimal',
+  'std::uuid',
+  'std::json',
+  'std::bytes',
+  'std::datetime',
+  'std::duration',
+  'std::sequence',
+  'cal::local_datetime',
+  'cal::local_date',
+  'cal::local_time',
+  'cal::relative_duration',
+  'cal::date_duration',
+] as const;
+export type StdScalarName = (typeof STD_SCALARS)[number];
+
+/** A reference to a type, resolved. */
+export type TypeRef =
+  /** A std scalar or a custom scalar (`default::Color`). */
+  | { readonly kind: 'scalar'; readonly name: string }
+  | { readonly kind: 'object'; readonly name: string }
+  | { readonly kind: 'array'; readonly element: TypeRef }
+  | {
+      readonly kind: 'tuple';
+      /** Names are all null (an unnamed tuple) or all set (a named tuple). */
+      readonly elements: readonly { readonly name: string | null; readonly type: TypeRef }[];
+    };
+
+export type Annotations = Readonly<Record<string, string>>;
+
+/** A constraint on a pointer, a scalar type or an object type. */
+export interface Constraint {
+  /** `std::exclusive`, `std::max_value`, `std::expression`, ... or a user abstract constraint. */
+  readonly name: string;
+  readonly args: readonly ql.Expr[];
+  /** `on (...)`: the subject expression (for type-level constraints, required). */
+  readonly subjectExpr: ql.Expr | null;
+  readonly except: ql.Expr | null;
+  readonly delegated: boolean;
+  readonly errmessage: string | null;
+  /** The type that declared it (for inherited constraints, the ancestor). */
+  readonly declaredIn: string;
+  readonly span: SourceSpan | null;
+}
+
+export type OnTargetDelete = 'restrict' | 'delete source' | 'allow' | 'deferred restrict';
+export type OnSourceDelete = 'allow' | 'delete target' | 'delete target if orphan';
+
+export interface Pointer {
+  readonly name: string;
+  readonly kind: 'property' | 'link';
+  readonly required: boolean;
+  /** `single` is `one`, `multi` is `many`. */
+  readonly cardinality: 'one' | 'many';
+  /** For a computed pointer, the type inferred from its expression. */
+  readonly target: TypeRef;
+  /** `name := expr`; null for a stored pointer. */
+  readonly computed: ql.Expr | null;
+  readonly default: ql.Expr | null;
+  readonly readonly: boolean;
+  readonly constraints: readonly Constraint[];
+  readonly annotations: Annotations;
+  /** Links only; `restrict` by default. */
+  readonly onTargetDelete: OnTargetDelete | null;
+  readonly onSourceDelete: OnSourceDelete | null;
+  /** Links only: link properties. */
+  readonly properties: readonly Pointer[];
+  /** The object type that first declared it (itself when not inherited). */
+  readonly declaredIn: string;
+  readonly span: SourceSpan | null;
+}
+
+export interface Index {
+  readonly expr: ql.Expr;
+  readonly except: ql.Expr | null;
+  readonly annotations: Annotations;
+  readonly declaredIn: string;
+  readonly span: SourceSpan | null;
+}
+
+export type AccessKind = 'select' | 'insert' | 'update read' | 'update write' | 'delete';
+
+export interface AccessPolicy {
+  readonly name: string;
+  readonly action: 'allow' | 'deny';
+  /** Expanded: `all` and `update` become their parts. */
+  readonly kinds: readonly AccessKind[];
+  readonly when: ql.Expr | null;
+  readonly using: ql.Expr | null;
+  readonly errmessage: string | null;
+  readonly declaredIn: string;
+  readonly span: SourceSpan | null;
+}
+
+export interface ObjectType {
+  readonly name: string;
+  readonly abstract: boolean;
+  readonly bases: readonly string[];
+  readonly ancestors: readonly string[];
+  readonly pointers: readonly Pointer[];
+  readonly constraints: readonly Constraint[];
+  readonly indexes: readonly Index[];
+  readonly policies: readonly AccessPolicy[];
+  readonly annotations: Annotations;
+  readonly span: SourceSpan | null;
+}
+
+export interface ScalarType {
+  readonly name: string;
+  readonly abstract: boolean;
+  /** The immediate base: a std scalar, another custom scalar, or `std::anyenum` for enums. */
+  readonly base: string;
+  /** The std scalar it is stored as (`std::str` for enums). */
+  readonly stdBase: StdScalarName;
+  readonly enumValues: readonly string[] | null;
+  readonly constraints: readonly Constraint[];
+  readonly annotations: Annotations;
+  readonly span: SourceSpan | null;
+}
+
+export interface Global {
+  readonly name: string;
+  readonly target: TypeRef;
+  readonly required: boolean;
+  readonly cardinality: 'one' | 'many';
+  readonly default: ql.Expr | null;
+  readonly computed: ql.Expr | null;
+  readonly annotations: Annotations;
+  readonly span: SourceSpan | null;
+}
+
+export interface FunctionParam {
+  readonly name: string;
+  readonly kind: 'positional' | 'variadic' | 'named only';
+  readonly typeModifier: 'optional' | null;
+  readonly type: TypeRef;
+  readonly default: ql.Expr | null;
+}
+
+export interface FunctionDef {
+  readonly name: string;
+  readonly params: readonly FunctionParam[];
+  readonly returnType: TypeRef;
+  readonly returnModifier: 'set of' | 'optional' | null;
+  /** The EdgeQL body (`using (...)`); SDL functions are inlined at compile time (item 6). */
+  readonly body: ql.Expr;
+  readonly volatility: 'Immutable' | 'Stable' | 'Volatile';
+  readonly annotations: Annotations;
+  readonly span: SourceSpan | null;
+}
+
+export interface Alias {
+  readonly name: string;
+  readonly expr: ql.Expr;
+  readonly span: SourceSpan | null;
+}
+
+export interface AbstractConstraint {
+  readonly name: string;
+  readonly params: readonly FunctionParam[];
+  readonly expr: ql.Expr;
+  readonly errmessage: string | null;
+  readonly span: SourceSpan | null;
+}
+
+export interface AbstractAnnotation {
+  readonly name: string;
+  readonly inheritable: boolean;
+}
+
+export interface Schema {
+  readonly modules: readonly string[];
+  readonly objectTypes: readonly ObjectType[];
+  readonly scalarTypes: readonly ScalarType[];
+  readonly globals: readonly Global[];
+  readonly functions: readonly FunctionDef[];
+  readonly aliases: readonly Alias[];
+  readonly constraints: readonly AbstractConstraint[];
+  readonly annotations: readonly AbstractAnnotation[];
+}
+
+/** The built-in annotations every schema may use without declaring them. */
+export const BUILTIN_ANNOTATIONS = [
+  'std::title',
+  'std::description',
+  'std::deprecated',
+  'rest::hidden',
+  'rest::expand',
+] as const;

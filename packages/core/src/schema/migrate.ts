@@ -1,0 +1,176 @@
+/**
+ * schema/migrate: applies a schema to a database. Input: SDL text and an open Database.
+ * Output: what was (or, for a dry run, would be) done. It builds the target model, loads the
+ * stored schema, asks for the plan between them, runs the plan's checks, then executes every
+ * step and records the migration, all in one transaction: a migration applies whole or not at
+ * all. Concurrent migrations are serialised by a transaction-scoped advisory lock.
+ */
+import { createHash } from 'node:crypto';
+import type { Database, Queryable } from '../db';
+import { ConstraintViolationError, DataLossError } from '../errors';
+import type { Schema } from './model';
+import type { DataCheck, MigrationPlan } from './plan';
+
+export interface MigratorParts {
+  /** SDL text → model (throws schema errors with positions). */
+  readonly build: (sdl: string) => Schema;
+  /** The plan from one model to another (`null`: an empty database). */
+  readonly plan: (from: Schema | null, to: Schema) => MigrationPlan;
+  /** Idempotent SQL run before every migration (helper functions the layout relies on). */
+  readonly bootstrapSql: readonly string[];
+}
+
+export interface MigrateOptions {
+  /** Plan and check, then roll back: nothing changes. */
+  readonly dryRun?: boolean;
+  /** Let steps drop data (columns, tables, links holding rows). @default false */
+  readonly allowDataLoss?: boolean;
+}
+
+export interface MigrationStepSummary {
+  readonly kind: string;
+  readonly subject: string;
+  readonly description: string;
+}
+
+/** The answer of `POST /migrations` (DECISIONS.md). */
+export interface MigrateResult {
+  readonly version: string;
+  readonly applied: boolean;
+  readonly steps: readonly MigrationStepSummary[];
+  readonly sql: readonly string[];
+}
+
+export interface StoredSchema {
+  readonly version: string;
+  readonly sdl: string;
+  readonly appliedAt: string;
+}
+
+export interface MigrationRecord extends StoredSchema {
+  readonly steps: readonly MigrationStepSummary[];
+}
+
+/** The metadata table: one row per applied migration, the newest being the current schema. */
+const META_SQL = [
+  'create schema if not exists svc_meta',
+  `create table if not exists svc_meta.migrations (
+    id bigint generated always as identity primary key,
+    version text not null,
+    sdl text not null,
+    steps jsonb not null,
+    applied_at timestamptz not null default now()
+  )`,
+];
+/** Any constant shared by every svc process: it names the migration lock. */
+const MIGRATION_LOCK_KEY = 0x5e7c_0001;
+const CHECK_ROW_LIMIT = 20;
+
+/** The version of a schema: a hash of its model, so equal schemas have equal versions. */
+export function schemaVersion(schema: Schema): string {
+  const canonical = JSON.stringify(schema, (key, value: unknown) => (key === 'span' ? undefined : value));
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+export interface Migrator {
+  migrate(db: Database, sdl: string, options?: MigrateOptions): Promise<MigrateResult>;
+  /** The current schema, or null when none was ever applied. */
+  current(db: Queryable): Promise<StoredSchema | null>;
+  /** Every applied migration, newest first. */
+  history(db: Queryable): Promise<MigrationRecord[]>;
+  /** The version an empty database has. */
+  readonly emptyVersion: string;
+}
+
+export function createMigrator(parts: MigratorParts): Migrator {
+  const emptyVersion = schemaVersion(parts.build(''));
+
+  async function current(db: Queryable): Promise<StoredSchema | null> {
+    if (!(await hasMetadata(db))) return null;
+    const { rows } = await db.query<{ version: string; sdl: string; applied_at: Date }>(
+      'select version, sdl, applied_at from svc_meta.migrations order by id desc limit 1',
+    );
+    const row = rows[0];
+    return row ? { version: row.version, sdl: row.sdl, appliedAt: row.applied_at.toISOString() } : null;
+  }
+
+  async function history(db: Queryable): Promise<MigrationRecord[]> {
+    if (!(await hasMetadata(db))) return [];
+    const { rows } = await db.query<{ version: string; sdl: string; steps: MigrationStepSummary[]; applied_at: Date }>(
+      'select version, sdl, steps, applied_at from svc_meta.migrations order by id desc',
+    );
+    return rows.map((r) => ({ version: r.version, sdl: r.sdl, steps: r.steps, appliedAt: r.applied_at.toISOString() }));
+  }
+
+  async function migrate(db: Database, sdl: string, options: MigrateOptions = {}): Promise<MigrateResult> {
+    const target = parts.build(sdl); // schema errors surface before any database work
+    const version = schemaVersion(target);
+    const outcome = await db
+      .transaction(async (tx) => {
+        // Lock first: even `create ... if not exists` races in PostgreSQL's catalog.
+        await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+        for (const statement of META_SQL) await tx.query(statement);
+        const stored = await current(tx);
+        const from = stored ? parts.build(stored.sdl) : null;
+        const plan = parts.plan(from, target);
+        const steps = plan.steps.map(({ kind, subject, description }) => ({ kind, subject, description }));
+        const sql = plan.steps.flatMap((s) => s.sql);
+        if (steps.length === 0) return { version: stored?.version ?? version, applied: false, steps, sql };
+        await runChecks(tx, plan.checks, options.allowDataLoss ?? false);
+        for (const statement of [...parts.bootstrapSql, ...sql]) await tx.query(statement);
+        await tx.query('insert into svc_meta.migrations (version, sdl, steps) values ($1, $2, $3)', [
+          version,
+          sdl,
+          JSON.stringify(steps),
+        ]);
+        // A dry run has done everything, so every error a real run would meet has surfaced;
+        // throwing rolls it all back.
+        if (options.dryRun) throw new DryRunDone({ version, applied: false, steps, sql });
+        return { version, applied: true, steps, sql };
+      })
+      .catch((err: unknown) => {
+        if (err instanceof DryRunDone) return err.result;
+        throw err;
+      });
+    return outcome;
+  }
+
+  return { migrate, current, history, emptyVersion };
+}
+
+class DryRunDone {
+  constructor(readonly result: MigrateResult) {}
+}
+
+async function hasMetadata(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query<{ found: string | null }>("select to_regclass('svc_meta.migrations')::text as found");
+  return rows[0]?.found != null;
+}
+
+/**
+ * Runs every check and reports all offenders at once. A violation always refuses; data loss
+ * refuses unless allowed. Each check's query is in the message so the user can run it.
+ */
+async function runChecks(tx: Queryable, checks: readonly DataCheck[], allowDataLoss: boolean): Promise<void> {
+  const violations: string[] = [];
+  const losses: string[] = [];
+  for (const check of checks) {
+    if (check.kind === 'data-loss' && allowDataLoss) continue;
+    const { rows } = await tx.query(`select * from (${check.sql}) as found limit ${CHECK_ROW_LIMIT}`);
+    if (rows.length === 0) continue;
+    const shown = rows.map((r) => `      ${JSON.stringify(r)}`).join('\n');
+    const entry = `${check.message}\n    query: ${check.sql}\n    found:\n${shown}`;
+    (check.kind === 'violation' ? violations : losses).push(entry);
+  }
+  if (violations.length) {
+    throw new ConstraintViolationError(
+      `the migration was not applied: stored rows violate the new schema\n  - ${violations.join('\n  - ')}`,
+      { hint: 'fix or remove the rows listed, then migrate again' },
+    );
+  }
+  if (losses.length) {
+    throw new DataLossError(`the migration was not applied: it would lose stored data\n  - ${losses.join('\n  - ')}`, {
+      hint: 'migrate with allowDataLoss: true to drop it',
+    });
+  }
+}

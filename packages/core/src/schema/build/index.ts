@@ -1,0 +1,42 @@
+/**
+ * schema/build: SDL text → the immutable `Schema` model (model.ts), with every schema error of
+ * the issue reported as a Gel error class at the position of the offending node.
+ *
+ * Input: SDL in either syntax (current `name: str`, or arrow `property name -> str`), with or
+ * without `module default { }`. Output: a `Schema` whose invariants model.ts lists.
+ * Errors: the first one found — `SchemaSyntaxError` from the parser, then, phase by phase,
+ * `InvalidReferenceError`, `DuplicateDefinitionError`, `Invalid*DefinitionError`, ...
+ *
+ * The phases, each a pure function over one `BuildContext`:
+ *   collect (names, duplicates) → annotations → scalars → bases + C3 → function signatures →
+ *   pointers (flattened through inheritance) → type-level members → validate (inference of
+ *   computeds, defaults, constraints, indexes, policies, globals, bodies) → assemble.
+ *
+ * @example
+ * const schema = buildSchema('type User { required name: str; multi friends: User; }');
+ * schema.objectTypes[0].pointers.map((p) => p.name); // ['id', 'name', 'friends']
+ */
+import * as ql from '../../syntax';
+import type { Schema } from '../model';
+import { buildAnnotationDecls } from './annotations';
+import { assemble } from './assemble';
+import { collect } from './collect';
+import { buildFunctions } from './functions';
+import { resolveBases } from './inherit';
+import { buildObjectMembers } from './objects';
+import { buildPointers } from './pointers';
+import { buildScalars } from './scalars';
+import { validate } from './validate';
+
+
+export function buildSchema(sdl: string): Schema {
+  const ctx = collect(ql.parseSchema(sdl));
+  buildAnnotationDecls(ctx);
+  buildScalars(ctx);
+  resolveBases(ctx);
+  buildFunctions(ctx);
+  buildPointers(ctx);
+  buildObjectMembers(ctx);
+  validate(ctx);
+  return assemble(ctx);
+}

@@ -1,0 +1,190 @@
+/**
+ * build/validate: the checks that need every type, pointer and function in place — computeds
+ * finished, defaults (item 1), constraint, index and policy expressions (items 24, 25, 37),
+ * scalar constraints, abstract constraints, globals, aliases and function bodies (item 6).
+ *
+ * Input: a context after pointers, object members and function signatures are built.
+ * Output: nothing new but finished drafts; throws the first error found, in declaration order.
+ * Each inherited item is the same object in every subtype, so it is checked once, where it was
+ * declared (a `Set` of seen drafts).
+ */
+import * as ql from '../../syntax';
+import {
+  InvalidConstraintDefinitionError,
+  InvalidDefinitionError,
+  InvalidLinkDefinitionError,
+  InvalidPropertyDefinitionError,
+  SchemaDefinitionError,
+} from '../../errors';
+import type { AbstractConstraint, Constraint, TypeRef } from '../model';
+import { checkConstraint, constraintOf, type ConstraintSite } from './constraints';
+import { ONE, fail, type BuildContext, type Inferred, type ObjectDraft, type PointerDraft } from './context';
+import { finishComputed, finishGlobal, pointerScope } from './computed';
+import { checkFunctionBodies } from './functions';
+import { infer, rootScope, type Scope } from './infer';
+import { lookupType, resolveType } from './resolve';
+import { objectRef, scalar, stdBaseOf } from './types';
+import { findNode } from './walk';
+
+export function validate(ctx: BuildContext): void {
+  for (const draft of ctx.objectTypes.values()) {
+    for (const p of draft.pointers) {
+      finishComputed(ctx, p);
+      for (const lp of p.properties) finishComputed(ctx, lp);
+    }
+  }
+  for (const g of ctx.globals.values()) finishGlobal(ctx, g);
+  for (const alias of ctx.aliases.values()) {
+    if (alias.inference === 'pending') {
+      alias.inference = 'running';
+      alias.inferred = infer(ctx, alias.expr, rootScope(alias.module));
+      alias.inference = 'done';
+    }
+  }
+  const seen = new Set<PointerDraft>();
+  for (const draft of ctx.objectTypes.values()) {
+    for (const p of draft.pointers) checkPointer(ctx, p, seen);
+    checkTypeMembers(ctx, draft);
+  }
+  checkScalarConstraints(ctx);
+  checkFunctionBodies(ctx);
+}
+
+/** Item 1: what makes a default more than a value — the offending node and why. */
+function impureDefault(ctx: BuildContext, expr: ql.Expr, module: string): { node: ql.Node; why: string } | null {
+  let why = '';
+  const node = findNode(expr, (n, field) => {
+    if ((n.kind === 'Path' && n.subject === null) || (n.kind === 'Anchor' && (n.name === '__subject__' || n.name === '__source__'))) {
+      why = 'reads the object';
+      return true;
+    }
+    if (ql.isQuery(n)) {
+      why = 'runs a query';
+      return true;
+    }
+    if (n.kind === 'ObjectRef' && field !== 'func' && field !== 'name') {
+      const found = lookupType(ctx, n, module);
+      if (found?.kind === 'object' || found?.kind === 'alias') {
+        why = 'runs a query';
+        return true;
+      }
+    }
+    return false;
+  });
+  return node ? { node, why } : null;
+}
+
+function checkPointer(ctx: BuildContext, p: PointerDraft, seen: Set<PointerDraft>): void {
+  if (seen.has(p)) return;
+  seen.add(p);
+  const Err = p.kind === 'link' ? InvalidLinkDefinitionError : InvalidPropertyDefinitionError;
+  const node = p.node;
+  if (node && p.kind === 'property') {
+    const misplaced = node.members.find((m) => m.kind === 'OnTargetDelete' || m.kind === 'OnSourceDelete' || m.kind === 'PointerDecl');
+    if (misplaced) {
+      fail(
+        InvalidPropertyDefinitionError,
+        misplaced.kind === 'PointerDecl' ? 'cannot place a link property on a property' : 'cannot place a deletion policy on a property',
+        misplaced.span,
+      );
+    }
+  }
+  if (p.computed !== null) {
+    if (p.default !== null) fail(Err, `computed '${p.name}' cannot have a default`, p.default.span);
+    const own = p.constraints.find((c) => c.declaredIn === p.home && c.span !== null);
+    if (own) fail(InvalidConstraintDefinitionError, `constraints cannot be defined on computed ${p.kind} '${p.name}'`, own.span);
+  }
+  if (p.default !== null) {
+    const impure = impureDefault(ctx, p.default, p.module);
+    if (impure) {
+      fail(Err, `default of '${p.name}' ${impure.why}: compute it in the insert`, impure.node.span,
+        'a default is a value or a function call; set it in the insert (or use a computed)');
+    }
+    infer(ctx, p.default, pointerScope(p, null));
+  }
+  for (const c of p.constraints) {
+    if (c.span === null || c.declaredIn !== p.home) continue;
+    const value: Inferred = { type: p.target, card: ONE };
+    checkOne(ctx, c, 'pointer', `${p.home}.${p.name}`, value, pointerScope(p, value));
+  }
+  for (const lp of p.properties) checkPointer(ctx, lp, seen);
+}
+
+function checkOne(ctx: BuildContext, c: Constraint, site: ConstraintSite, owner: string, subject: Inferred, scope: Scope): void {
+  let type: TypeRef | null = subject.type;
+  if (c.subjectExpr !== null) type = infer(ctx, c.subjectExpr, scope).type;
+  if (c.except !== null) infer(ctx, c.except, scope);
+  const args = c.args.map((a) => infer(ctx, a, rootScope(scope.module)));
+  checkConstraint(c, site, owner, type, args, ctx);
+}
+
+function checkTypeMembers(ctx: BuildContext, draft: ObjectDraft): void {
+  const self: Inferred = { type: objectRef(draft.name), card: ONE };
+  const scope: Scope = { ...rootScope(draft.module, self), source: self };
+  for (const c of draft.constraints) {
+    if (c.declaredIn === draft.name) checkOne(ctx, c, 'object', draft.name, self, scope);
+  }
+  for (const index of draft.indexes) {
+    if (index.declaredIn !== draft.name) continue;
+    infer(ctx, index.expr, scope);
+    if (index.except) infer(ctx, index.except, scope);
+  }
+  for (const policy of draft.policies) {
+    if (policy.declaredIn !== draft.name) continue;
+    for (const [what, expr] of [['when', policy.when], ['using', policy.using]] as const) {
+      if (!expr) continue;
+      const t = infer(ctx, expr, scope).type;
+      if (t && !(t.kind === 'scalar' && stdBaseOf(ctx.scalars, t.name) === 'std::bool')) {
+        fail(SchemaDefinitionError, `${what} expression of access policy '${policy.name}' must be a bool`, expr.span);
+      }
+    }
+  }
+}
+
+function checkScalarConstraints(ctx: BuildContext): void {
+  for (const [name, decl] of ctx.scalarDecls) {
+    const built = ctx.scalars.get(name);
+    if (!built) continue;
+    const self: Inferred = { type: scalar(name), card: ONE };
+    const constraints: Constraint[] = [];
+    for (const member of decl.node.members) {
+      if (member.kind !== 'ConcreteConstraint') continue;
+      const c = constraintOf(ctx, member, decl.module, name);
+      checkOne(ctx, c, 'scalar', name, self, rootScope(decl.module, self));
+      constraints.push(c);
+    }
+    ctx.scalars.set(name, { ...built, constraints });
+  }
+}
+
+export function abstractConstraints(ctx: BuildContext): AbstractConstraint[] {
+  return [...ctx.constraintDecls.values()].map(({ name, module, node }) => {
+    const params = (node.params ?? []).map((p) => {
+      if (p.typeModifier === 'set of') {
+        fail(InvalidConstraintDefinitionError, `parameter '${p.name}' of constraint '${name}' cannot be a set`, p.span);
+      }
+      return {
+        name: p.name,
+        kind: p.paramKind,
+        typeModifier: p.typeModifier as 'optional' | null,
+        type: resolveType(ctx, p.type, module, { nestedArray: InvalidConstraintDefinitionError, generic: true }),
+        default: p.default,
+      };
+    });
+    const expr = node.members.find((m): m is ql.Using => m.kind === 'Using')?.expr ?? node.on;
+    if (!expr) {
+      return fail(InvalidConstraintDefinitionError, `abstract constraint '${name}' has no expression`, node.span, 'add: using (__subject__ ...)');
+    }
+    const vars = new Map<string, Inferred>(params.map((p) => [p.name, { type: p.type, card: ONE }]));
+    infer(ctx, expr, { ...rootScope(module, { type: null, card: ONE }), vars });
+    let errmessage: string | null = null;
+    for (const m of node.members) {
+      if (m.kind !== 'SetField') continue;
+      if (m.name !== 'errmessage' || m.value.kind !== 'Constant') {
+        fail(InvalidDefinitionError, `abstract constraint '${name}' takes only errmessage := '...'`, m.span);
+      }
+      errmessage = m.value.value;
+    }
+    return { name, params, expr, errmessage, span: node.span };
+  });
+}

@@ -1,0 +1,562 @@
+/**
+ * schema/storage/layout: where a Schema's data lives in PostgreSQL, as structured specs that
+ * sql/codegen/ddl prints and schema/diff compares.
+ *
+ * Input: a built Schema. Output: a `StorageLayout`. Pure and deterministic.
+ * Decisions (see also ./types):
+ * - one PostgreSQL schema per module, named as the module (`"default"`);
+ * - a table per concrete object type, named after the type (`"default"."User"`) with
+ *   `"id" uuid primary key default svc_meta.uuid_generate_v7()`;
+ * - a stored single property or link is a column named after the pointer (a link is the
+ *   target's uuid); link properties of a single link are columns `"<link>@<prop>"`; required
+ *   → NOT NULL; computed pointers have no column;
+ * - a multi link is a table `"<Type>.<link>"` (`source`, `target`, link properties; primary key
+ *   (source, target); index on target); a multi property is `"<Type>.<prop>"` (`source`,
+ *   `value`; multisets, so no primary key; index on source). `source` references the owner with
+ *   `on delete cascade`;
+ * - a link's foreign key follows `on target delete`: restrict → `no action` (checked at the end
+ *   of the statement, as Gel does), deferred restrict → `no action deferrable initially
+ *   deferred`, allow → `set null` (single) / `cascade` (the junction row), delete source →
+ *   `cascade` (for a multi link that removes the link row; deleting the source object itself is
+ *   the query compiler's job). A link whose target is abstract or has subtypes has rows in
+ *   several tables, so it gets NO foreign key (the query compiler enforces the target and
+ *   `on target delete` policy); each single link column is indexed (`"<Type>.<link>.index"`),
+ *   so an `index on (.link)` alone is skipped as redundant;
+ * - a property default compiles to the column default (sql/scalar); a default the database
+ *   cannot evaluate (a query, a global) has no column default and is applied by the query
+ *   compiler (`queryDefault`);
+ * - `exclusive` → a unique index; `except (...)` → a partial index; other constraints → CHECKs.
+ *   A pointer constraint on a multi property applies to each value (in its table). Exclusive
+ *   across a type hierarchy is per table (a unique index cannot span tables);
+ * - abstract types are views: UNION ALL over the concrete descendants of the columns the type
+ *   declares, plus `"__type__"` (the concrete type's name, a constant per branch — no column is
+ *   stored per row). Concrete types with subtypes have no view (the compiler unions);
+ * - custom scalars are domains (with their CHECKs); a custom scalar extending `sequence` gets a
+ *   SEQUENCE `"<Scalar>.seq"` and the domain defaults to its nextval.
+ */
+import * as ql from '../../syntax';
+import { InvalidConstraintDefinitionError, InvalidDefinitionError } from '../../errors';
+import type { Constraint, Index, ObjectType, OnTargetDelete, Pointer, ScalarType, Schema, TypeRef } from '../model';
+import { pgType, sql, type PgType, type SqlExpr } from '../../sql/ast';
+import { compileScalar, ScalarCompiler, type ScalarContext } from '../../sql/scalar';
+import type { CheckSpec, ColumnSpec, DomainSpec, ForeignKeySpec, IndexSpec, OnDelete, QName, ViewSpec } from '../../sql/codegen/ddl';
+import { pgName, shortHash } from '../../sql/codegen/names';
+import { quoteQualified } from '../../sql/codegen/quote';
+import { findScalar, pgTypeOf, splitName } from './types';
+
+export interface StorageLayout {
+  /** PostgreSQL schemas needed (modules with a table, view or domain), sorted. */
+  readonly modules: readonly string[];
+  /** In dependency order (a base before the scalars extending it). */
+  readonly domains: readonly DomainLayout[];
+  readonly tables: readonly TypeTable[];
+  readonly views: readonly ViewLayout[];
+}
+
+export interface DomainLayout {
+  readonly scalar: string;
+  readonly spec: DomainSpec;
+  readonly sequence: QName | null;
+}
+
+export interface PointerColumn {
+  readonly pointer: string;
+  readonly kind: 'property' | 'link';
+  /** For `default::User.email`-style subjects. */
+  readonly subject: string;
+  readonly target: TypeRef;
+  readonly column: ColumnSpec;
+  /** The default is applied by the query compiler (not expressible as a column default). */
+  readonly queryDefault: boolean;
+}
+
+export interface JunctionTable {
+  readonly pointer: string;
+  readonly kind: 'property' | 'link';
+  readonly subject: string;
+  readonly target: TypeRef;
+  readonly table: QName;
+  /** `target` (links) or `value` (properties). */
+  readonly valueColumn: 'target' | 'value';
+  readonly columns: readonly ColumnSpec[];
+  readonly primaryKey: readonly string[] | null;
+}
+
+export interface OwnedForeignKey {
+  readonly subject: string;
+  readonly pointer: string;
+  readonly spec: ForeignKeySpec;
+}
+
+export interface OwnedCheck {
+  /** `default::User.age` or `default::User`. */
+  readonly subject: string;
+  /** `std::max_value(150)` — for descriptions. */
+  readonly label: string;
+  readonly spec: CheckSpec;
+  /** Key columns to list offending rows by (`id`, or `source` + `value`). */
+  readonly keys: readonly string[];
+}
+
+export interface OwnedIndex {
+  readonly subject: string;
+  readonly kind: 'constraint' | 'index' | 'link';
+  readonly label: string;
+  readonly spec: IndexSpec;
+}
+
+export interface TypeTable {
+  readonly type: string;
+  readonly table: QName;
+  /** `id` first, then stored single pointers in the type's order. */
+  readonly columns: readonly PointerColumn[];
+  readonly junctions: readonly JunctionTable[];
+  readonly foreignKeys: readonly OwnedForeignKey[];
+  readonly checks: readonly OwnedCheck[];
+  readonly indexes: readonly OwnedIndex[];
+}
+
+export interface ViewLayout {
+  readonly type: string;
+  readonly spec: ViewSpec;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names
+
+/** `default::User` → `{schema: 'default', name: 'User'}`. */
+export function tableName(type: string): QName {
+  const [schema, short] = splitName(type);
+  return { schema, name: pgName(short) };
+}
+
+/** The table of a multi pointer: `"default"."User.friends"`. */
+export function pointerTableName(type: string, pointer: string): QName {
+  const [schema, short] = splitName(type);
+  return { schema, name: pgName(`${short}.${pointer}`) };
+}
+
+export function domainName(scalar: string): QName {
+  const [schema, short] = splitName(scalar);
+  return { schema, name: pgName(short) };
+}
+
+export function sequenceName(scalar: string): QName {
+  const [schema, short] = splitName(scalar);
+  return { schema, name: pgName(`${short}.seq`) };
+}
+
+/** The column of a stored single pointer (link properties of single links: `link@prop`). */
+export function columnName(pointer: string, linkProperty?: string): string {
+  return linkProperty === undefined ? pointer : `${pointer}@${linkProperty}`;
+}
+
+const ID_DEFAULT: SqlExpr = sql.func('uuid_generate_v7', [], 'svc_meta');
+
+// ---------------------------------------------------------------------------------------------
+
+export function storageLayout(schema: Schema): StorageLayout {
+  const modules = new Set<string>();
+  const domains = orderDomains(schema).map((s) => domainLayout(schema, s));
+  for (const d of domains) modules.add(d.spec.name.schema);
+  const tables = schema.objectTypes.filter((t) => !t.abstract).map((t) => typeTable(schema, t));
+  for (const t of tables) modules.add(t.table.schema);
+  const views = schema.objectTypes.filter((t) => t.abstract).map((t) => viewLayout(schema, t));
+  for (const v of views) modules.add(v.spec.name.schema);
+  return { modules: [...modules].sort(), domains, tables, views };
+}
+
+/** Concrete types whose tables hold rows of `type` (itself if concrete, and its descendants). */
+export function concreteTablesOf(schema: Schema, type: string): ObjectType[] {
+  return schema.objectTypes.filter((t) => !t.abstract && (t.name === type || t.ancestors.includes(type)));
+}
+
+function orderDomains(schema: Schema): ScalarType[] {
+  const out: ScalarType[] = [];
+  const seen = new Set<string>();
+  const visit = (s: ScalarType): void => {
+    if (seen.has(s.name)) return;
+    seen.add(s.name);
+    const base = findScalar(schema, s.base);
+    if (base) visit(base);
+    if (!s.abstract) out.push(s);
+  };
+  for (const s of schema.scalarTypes) visit(s);
+  return out;
+}
+
+function domainLayout(schema: Schema, scalar: ScalarType): DomainLayout {
+  const [module, short] = splitName(scalar.name);
+  const name = domainName(scalar.name);
+  const baseScalar = findScalar(schema, scalar.base);
+  const base: PgType = scalar.enumValues ? pgType('text') : baseScalar && !baseScalar.abstract ? pgTypeOf({ kind: 'scalar', name: scalar.base }) : pgTypeOf({ kind: 'scalar', name: scalar.stdBase });
+  const checks: { name: string; expr: SqlExpr }[] = [];
+  if (scalar.enumValues) {
+    checks.push({
+      name: pgName(`${short}.enum`),
+      expr: { kind: 'InList', expr: { kind: 'DomainValue' }, list: scalar.enumValues.map((v) => sql.text(v)), negated: false },
+    });
+  }
+  const valueType: TypeRef = { kind: 'scalar', name: scalar.stdBase };
+  const own = scalar.constraints.filter((c) => c.declaredIn === scalar.name || !baseScalar || baseScalar.abstract);
+  const named = constraintNames(own, short);
+  own.forEach((c, i) => {
+    if (c.name === 'std::exclusive') {
+      throw new InvalidConstraintDefinitionError(`exclusive cannot be declared on scalar type ${scalar.name}`, { position: spanPos(c.span) });
+    }
+    const ctx: ScalarContext = { schema, module, mode: 'domain', subject: { kind: 'value', sql: { kind: 'DomainValue' }, type: valueType } };
+    checks.push({ name: named[i] as string, expr: constraintCheck(schema, c, ctx) });
+  });
+  const sequence = scalar.stdBase === 'std::sequence' ? sequenceName(scalar.name) : null;
+  const dflt = sequence
+    ? sql.func('nextval', [sql.cast(sql.text(quoteQualified(sequence.schema, sequence.name)), pgType('regclass'))])
+    : null;
+  return { scalar: scalar.name, spec: { name, base, default: dflt, checks }, sequence };
+}
+
+function spanPos(span: ql.Span | null): { line: number; column: number } | undefined {
+  return span ? { line: span.start.line, column: span.start.column } : undefined;
+}
+
+/** `max_value` for `std::max_value`, `positive` for `default::positive`. */
+function shortConstraint(name: string): string {
+  return splitName(name)[1];
+}
+
+function constraintLabel(c: Constraint): string {
+  const args = c.args.map((a) => ql.printExpression(a)).join(', ');
+  const on = c.subjectExpr ? ` on (${ql.printExpression(c.subjectExpr)})` : '';
+  return `${c.name}${c.args.length ? `(${args})` : ''}${on}`;
+}
+
+/**
+ * Names for constraints on one subject: `<prefix>.<constraint>`; an `expression` constraint, or
+ * one of several of the same name, also gets a hash of its text so names follow content.
+ */
+function constraintNames(constraints: readonly Constraint[], prefix: string): string[] {
+  const counts = new Map<string, number>();
+  for (const c of constraints) counts.set(c.name, (counts.get(c.name) ?? 0) + 1);
+  return constraints.map((c) => {
+    const base = `${prefix}.${shortConstraint(c.name)}`;
+    const hashed = c.name === 'std::expression' || (counts.get(c.name) ?? 0) > 1 || c.subjectExpr !== null;
+    return pgName(hashed ? `${base}.${shortHash(constraintLabel(c) + (c.except ? ` except ${ql.printExpression(c.except)}` : ''))}` : base);
+  });
+}
+
+/** The boolean a non-exclusive constraint checks, `__subject__` as in `ctx`. */
+const STD_CONSTRAINTS: Readonly<Record<string, { params: readonly string[]; expr: string; variadic?: boolean }>> = {
+  'std::max_value': { params: ['max'], expr: '__subject__ <= max' },
+  'std::min_value': { params: ['min'], expr: '__subject__ >= min' },
+  'std::max_ex_value': { params: ['max'], expr: '__subject__ < max' },
+  'std::min_ex_value': { params: ['min'], expr: '__subject__ > min' },
+  'std::max_len_value': { params: ['max'], expr: 'len(__subject__) <= max' },
+  'std::min_len_value': { params: ['min'], expr: 'len(__subject__) >= min' },
+  'std::regexp': { params: ['pattern'], expr: 're_test(pattern, __subject__)' },
+  'std::one_of': { params: [], expr: '', variadic: true },
+};
+
+function constraintCheck(schema: Schema, c: Constraint, ctx: ScalarContext): SqlExpr {
+  let subjectCtx = ctx;
+  if (c.name === 'std::expression') {
+    const expr = c.subjectExpr ?? c.args[0];
+    if (!expr) throw new InvalidConstraintDefinitionError('constraint expression needs `on (...)`', { position: spanPos(c.span) });
+    return withExcept(compileScalar(expr, ctx).sql, c, ctx);
+  }
+  if (c.subjectExpr) {
+    const subject = compileScalar(c.subjectExpr, ctx);
+    subjectCtx = { ...ctx, subject: { kind: 'value', sql: subject.sql, type: subject.type ?? { kind: 'scalar', name: 'std::str' } } };
+  }
+  const compiler = new ScalarCompiler(subjectCtx);
+  const args = c.args.map((a) => compiler.compile(a, new Map(), null, 0));
+  let check: SqlExpr;
+  if (c.name === 'std::one_of') {
+    const subject = compiler.compile(ql.parseExpression('__subject__'), new Map(), null, 0);
+    check = { kind: 'InList', expr: subject.sql, list: args.map((a) => a.sql), negated: false };
+  } else {
+    const std = STD_CONSTRAINTS[c.name];
+    const user = std ? null : schema.constraints.find((a) => a.name === c.name);
+    if (!std && !user) {
+      throw new InvalidConstraintDefinitionError(`constraint '${c.name}' does not exist`, { position: spanPos(c.span) });
+    }
+    const params = std ? std.params : (user?.params ?? []).map((p) => p.name);
+    const env = new Map(params.map((p, i) => [p, args[i] ?? { sql: sql.null(), type: null, volatility: 'immutable' as const }]));
+    const body = std ? ql.parseExpression(std.expr) : (user?.expr as ql.Expr);
+    const module = user ? splitName(user.name)[0] : ctx.module;
+    const result = new ScalarCompiler({ ...subjectCtx, module }).compile(body, env, null, 0);
+    if (result.volatility !== 'immutable') {
+      throw new InvalidDefinitionError(`constraint ${c.name} must be immutable`, { position: spanPos(c.span) });
+    }
+    check = result.sql;
+  }
+  return withExcept(check, c, ctx);
+}
+
+/** `except (e)`: the constraint holds where `e` is not true. */
+function withExcept(check: SqlExpr, c: Constraint, ctx: ScalarContext): SqlExpr {
+  if (!c.except) return check;
+  const except = compileScalar(c.except, ctx).sql;
+  return sql.bin('or', { kind: 'UnaryOp', op: 'is true', operand: except, postfix: true }, check);
+}
+
+function onDelete(policy: OnTargetDelete | null, multi: boolean): { onDelete: OnDelete; deferred: boolean } {
+  switch (policy ?? 'restrict') {
+    case 'restrict':
+      return { onDelete: 'no action', deferred: false };
+    case 'deferred restrict':
+      return { onDelete: 'no action', deferred: true };
+    case 'allow':
+      return { onDelete: multi ? 'cascade' : 'set null', deferred: false };
+    case 'delete source':
+      return { onDelete: 'cascade', deferred: false };
+  }
+}
+
+/** The one table rows of `type` live in, if there is exactly one (concrete, no subtypes). */
+function singleTable(schema: Schema, type: TypeRef): QName | null {
+  if (type.kind !== 'object') return null;
+  const tables = concreteTablesOf(schema, type.name);
+  return tables.length === 1 && tables[0]?.name === type.name ? tableName(type.name) : null;
+}
+
+function isStored(p: Pointer): boolean {
+  return p.computed === null;
+}
+
+function compileDefault(schema: Schema, module: string, p: Pointer): { sql: SqlExpr | null; queryDefault: boolean } {
+  if (!p.default) return { sql: null, queryDefault: false };
+  try {
+    const compiled = compileScalar(p.default, { schema, module, mode: 'default', subject: { kind: 'none' }, expected: p.target });
+    return { sql: compiled.sql, queryDefault: false };
+  } catch (error) {
+    // A default PostgreSQL cannot evaluate (a query, a global, a path): the query compiler
+    // applies it on insert.
+    if (error instanceof InvalidDefinitionError) return { sql: null, queryDefault: true };
+    throw error;
+  }
+}
+
+function typeTable(schema: Schema, type: ObjectType): TypeTable {
+  const [module, short] = splitName(type.name);
+  const table = tableName(type.name);
+  const columns: PointerColumn[] = [];
+  const junctions: JunctionTable[] = [];
+  const foreignKeys: OwnedForeignKey[] = [];
+  const checks: OwnedCheck[] = [];
+  const indexes: OwnedIndex[] = [];
+  for (const p of type.pointers) {
+    if (!isStored(p)) continue;
+    const subject = `${type.name}.${p.name}`;
+    if (p.name === 'id') {
+      columns.push({
+        pointer: 'id',
+        kind: 'property',
+        subject,
+        target: p.target,
+        column: { name: 'id', type: pgType('uuid'), notNull: true, default: ID_DEFAULT, primaryKey: true },
+        queryDefault: false,
+      });
+      continue;
+    }
+    const dflt = compileDefault(schema, module, p);
+    if (p.cardinality === 'one') {
+      columns.push({
+        pointer: p.name,
+        kind: p.kind,
+        subject,
+        target: p.target,
+        column: { name: columnName(p.name), type: pgTypeOf(p.target), notNull: p.required, default: dflt.sql },
+        queryDefault: dflt.queryDefault,
+      });
+      if (p.kind === 'link') {
+        for (const lp of p.properties) {
+          if (!isStored(lp)) continue;
+          const lpDefault = compileDefault(schema, module, lp);
+          columns.push({
+            pointer: `${p.name}@${lp.name}`,
+            kind: 'property',
+            subject: `${subject}@${lp.name}`,
+            target: lp.target,
+            column: { name: columnName(p.name, lp.name), type: pgTypeOf(lp.target), notNull: false, default: lpDefault.sql },
+            queryDefault: lpDefault.queryDefault,
+          });
+        }
+        const target = singleTable(schema, p.target);
+        if (target) {
+          foreignKeys.push({
+            subject,
+            pointer: p.name,
+            spec: { table, name: pgName(`${short}.${p.name}.fk`), column: p.name, target, ...onDelete(p.onTargetDelete, false) },
+          });
+        }
+        indexes.push({
+          subject,
+          kind: 'link',
+          label: `index on link ${subject}`,
+          spec: { table, name: pgName(`${short}.${p.name}.index`), unique: false, elements: [sql.col(p.name)], where: null },
+        });
+      }
+      addPointerConstraints(schema, type, p, table, sql.col(p.name), ['id'], checks, indexes);
+    } else {
+      const jt = pointerTableName(type.name, p.name);
+      const valueColumn = p.kind === 'link' ? 'target' : 'value';
+      const jcolumns: ColumnSpec[] = [
+        { name: 'source', type: pgType('uuid'), notNull: true, default: null },
+        { name: valueColumn, type: pgTypeOf(p.target), notNull: true, default: null },
+      ];
+      if (p.kind === 'link') {
+        for (const lp of p.properties) {
+          if (!isStored(lp)) continue;
+          jcolumns.push({ name: lp.name, type: pgTypeOf(lp.target), notNull: false, default: compileDefault(schema, module, lp).sql });
+        }
+      }
+      junctions.push({
+        pointer: p.name,
+        kind: p.kind,
+        subject,
+        target: p.target,
+        table: jt,
+        valueColumn,
+        columns: jcolumns,
+        primaryKey: p.kind === 'link' ? ['source', 'target'] : null,
+      });
+      foreignKeys.push({
+        subject,
+        pointer: p.name,
+        spec: { table: jt, name: pgName(`${jt.name}.source.fk`), column: 'source', target: table, onDelete: 'cascade', deferred: false },
+      });
+      const target = singleTable(schema, p.target);
+      if (p.kind === 'link' && target) {
+        foreignKeys.push({
+          subject,
+          pointer: p.name,
+          spec: { table: jt, name: pgName(`${jt.name}.target.fk`), column: 'target', target, ...onDelete(p.onTargetDelete, true) },
+        });
+      }
+      indexes.push({
+        subject,
+        kind: 'link',
+        label: `index on ${subject}`,
+        spec: { table: jt, name: pgName(`${jt.name}.${p.kind === 'link' ? 'target' : 'source'}.index`), unique: false, elements: [sql.col(p.kind === 'link' ? 'target' : 'source')], where: null },
+      });
+      addPointerConstraints(schema, type, p, jt, sql.col(valueColumn), ['source', valueColumn], checks, indexes);
+    }
+  }
+  addTypeConstraints(schema, type, table, checks, indexes);
+  addIndexes(schema, type, table, indexes);
+  return { type: type.name, table, columns, junctions, foreignKeys, checks, indexes };
+}
+
+function applies(type: ObjectType, c: Constraint): boolean {
+  return !(c.delegated && c.declaredIn === type.name);
+}
+
+function addPointerConstraints(
+  schema: Schema,
+  type: ObjectType,
+  p: Pointer,
+  table: QName,
+  value: SqlExpr,
+  keys: readonly string[],
+  checks: OwnedCheck[],
+  indexes: OwnedIndex[],
+): void {
+  const [module, short] = splitName(type.name);
+  const subject = `${type.name}.${p.name}`;
+  const list = p.constraints.filter((c) => applies(type, c));
+  const names = constraintNames(list, `${short}.${p.name}`);
+  const valueType: TypeRef = p.kind === 'link' ? { kind: 'scalar', name: 'std::uuid' } : p.target;
+  const ctx: ScalarContext = { schema, module, mode: 'check', subject: { kind: 'value', sql: value, type: valueType } };
+  list.forEach((c, i) => {
+    const name = names[i] as string;
+    if (c.name === 'std::exclusive') {
+      const element = c.subjectExpr ? compileScalar(c.subjectExpr, { ...ctx, mode: 'index' }).sql : value;
+      const where = c.except ? sql.not(sql.func('coalesce', [compileScalar(c.except, { ...ctx, mode: 'index' }).sql, sql.bool(false)])) : null;
+      indexes.push({ subject, kind: 'constraint', label: constraintLabel(c), spec: { table, name, unique: true, elements: [element], where } });
+    } else {
+      checks.push({ subject, label: constraintLabel(c), spec: { table, name, expr: constraintCheck(schema, c, ctx) }, keys });
+    }
+  });
+}
+
+function addTypeConstraints(schema: Schema, type: ObjectType, table: QName, checks: OwnedCheck[], indexes: OwnedIndex[]): void {
+  const [module, short] = splitName(type.name);
+  const list = type.constraints.filter((c) => applies(type, c));
+  const names = constraintNames(list, short);
+  const ctx: ScalarContext = { schema, module, mode: 'check', subject: { kind: 'object', type, table: null } };
+  list.forEach((c, i) => {
+    const name = names[i] as string;
+    if (c.name === 'std::exclusive') {
+      if (!c.subjectExpr) {
+        throw new InvalidConstraintDefinitionError(`exclusive on type ${type.name} needs \`on (...)\``, { position: spanPos(c.span) });
+      }
+      const elements = indexElements(schema, type, c.subjectExpr, { ...ctx, mode: 'index' });
+      const where = c.except ? sql.not(sql.func('coalesce', [compileScalar(c.except, { ...ctx, mode: 'index' }).sql, sql.bool(false)])) : null;
+      indexes.push({ subject: type.name, kind: 'constraint', label: constraintLabel(c), spec: { table, name, unique: true, elements, where } });
+    } else {
+      checks.push({ subject: type.name, label: constraintLabel(c), spec: { table, name, expr: constraintCheck(schema, c, ctx) }, keys: ['id'] });
+    }
+  });
+}
+
+/** A tuple of expressions indexes several columns; anything else is one element. */
+function indexElements(schema: Schema, type: ObjectType, expr: ql.Expr, ctx: ScalarContext): SqlExpr[] {
+  void schema;
+  void type;
+  if (expr.kind === 'TupleLiteral') return expr.elements.map((e) => compileScalar(e, ctx).sql);
+  return [compileScalar(expr, ctx).sql];
+}
+
+function addIndexes(schema: Schema, type: ObjectType, table: QName, indexes: OwnedIndex[]): void {
+  const [module, short] = splitName(type.name);
+  const ctx: ScalarContext = { schema, module, mode: 'index', subject: { kind: 'object', type, table: null } };
+  const seen = new Set<string>();
+  for (const index of type.indexes) {
+    const elements = indexElements(schema, type, index.expr, ctx);
+    // An index on a single link alone duplicates the link's own index (item 37).
+    if (elements.length === 1 && isSingleLinkColumn(type, elements[0] as SqlExpr) && !index.except) continue;
+    const where = index.except ? sql.not(sql.func('coalesce', [compileScalar(index.except, ctx).sql, sql.bool(false)])) : null;
+    const name = pgName(`${short}.${indexSlug(index)}.index`);
+    if (seen.has(name)) continue;
+    seen.add(name);
+    indexes.push({ subject: type.name, kind: 'index', label: `index on (${ql.printExpression(index.expr)})`, spec: { table, name, unique: false, elements, where } });
+  }
+}
+
+function isSingleLinkColumn(type: ObjectType, e: SqlExpr): boolean {
+  if (e.kind !== 'ColumnRef') return false;
+  const p = type.pointers.find((x) => x.name === e.name);
+  return p?.kind === 'link' && p.cardinality === 'one';
+}
+
+/** `name` for `.name`, `name,email` for `(.name, .email)`, else a hash of the expression. */
+function indexSlug(index: Index): string {
+  const plain = (e: ql.Expr): string | null =>
+    e.kind === 'Path' && e.subject === null && e.steps.length === 1 && e.steps[0]?.kind === 'Ptr' && e.steps[0].via === '.' ? e.steps[0].name : null;
+  const exceptPart = index.except ? `.${shortHash(ql.printExpression(index.except))}` : '';
+  const one = plain(index.expr);
+  if (one !== null) return one + exceptPart;
+  if (index.expr.kind === 'TupleLiteral') {
+    const names = index.expr.elements.map(plain);
+    if (names.every((n) => n !== null)) return names.join(',') + exceptPart;
+  }
+  return `expr.${shortHash(ql.printExpression(index.expr))}${exceptPart}`;
+}
+
+function viewLayout(schema: Schema, type: ObjectType): ViewLayout {
+  const own = type.pointers.filter((p) => isStored(p) && p.cardinality === 'one');
+  const columns = own.map((p) => ({ name: p.name, type: p.name === 'id' ? pgType('uuid') : pgTypeOf(p.target) }));
+  const branches = concreteTablesOf(schema, type.name)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((t) => ({
+      table: tableName(t.name),
+      typeName: t.name,
+      columns: columns.map((c) => ({ name: c.name, type: c.type, from: t.pointers.some((p) => p.name === c.name && isStored(p) && p.cardinality === 'one') ? c.name : null })),
+    }));
+  return { type: type.name, spec: { name: tableName(type.name), columns, branches } };
+}
+
+/** For diffs: the text a view's definition depends on (its SQL and its sources' column types). */
+export function viewSignature(view: ViewLayout): string {
+  return JSON.stringify([view.spec.columns.map((c) => [c.name, c.type]), view.spec.branches.map((b) => [b.table, b.columns.map((c) => c.from)])]);
+}
+

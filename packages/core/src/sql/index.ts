@@ -1,0 +1,15 @@
+/**
+ * sql: the only place SQL text is generated — a small PostgreSQL expression AST (./ast) and its
+ * printer (./print), quoting (./codegen/quote), content-derived names (./codegen/names), DDL and
+ * data-check statements (./codegen/ddl), the bootstrap SQL (./codegen/bootstrap), and the
+ * compiler of scalar EdgeQL expressions for DDL (./scalar).
+ */
+export * from './ast';
+export { printSql, printType as printPgType } from './print';
+export * from './codegen/quote';
+export * from './codegen/names';
+export { ddl, checks as dataChecks, q as quoteQName } from './codegen/ddl';
+export type { CheckSpec, ColumnSpec, DomainSpec, ForeignKeySpec, IndexSpec, OnDelete, QName, ViewBranch, ViewSpec } from './codegen/ddl';
+export { STORAGE_BOOTSTRAP_SQL } from './codegen/bootstrap';
+export { compileScalar, ScalarCompiler } from './scalar';
+export type { Compiled, ScalarContext, ScalarMode, ScalarSubject, Volatility } from './scalar';

@@ -89,7 +89,8 @@ function flatten(ctx: BuildContext, draft: ObjectDraft): void {
       if (!existing) {
         byName.set(pointer.name, pointer);
         order.push(pointer.name);
-      } else if (existing !== pointer) {
+      } else if (existing !== pointer && !(existing.node === null && pointer.node === null)) {
+        // Two roots each synthesise their own `id`; those are the same pointer.
         byName.set(pointer.name, mergeInherited(draft, existing, pointer));
       }
     }

@@ -1,0 +1,275 @@
+import { buildSchema } from '.';
+import type { ObjectType, Pointer, Schema } from '../model';
+
+const CURRENT = `
+module default {
+  global current_tenant: str;
+  required global mode: str { default := 'live' };
+  global me := (select User filter .id = global current_user_id);
+
+  abstract inheritable annotation owner;
+
+  scalar type Color extending enum<Red, Green, Blue>;
+  scalar type Slug extending str {
+    constraint regexp(r'^[a-z0-9-]+$');
+    constraint max_len_value(64);
+  }
+
+  abstract type Named {
+    required name: str { constraint min_len_value(1); }
+    annotation owner := 'core';
+    annotation title := 'named';
+    index on (.name);
+    access policy readable allow select;
+  }
+
+  abstract type Timestamped {
+    required created: datetime { default := datetime_current(); readonly := true; }
+  }
+
+  type User extending Named, Timestamped {
+    required email: str { constraint exclusive; }
+    age: int16 { constraint expression on (__subject__ >= 0); }
+    multi friends: User { since: datetime; }
+    manager: User { on target delete allow; }
+    favourite: Color;
+    tags: array<str>;
+    pair: tuple<x: int64, y: str>;
+    birthday: cal::local_date;
+    friend_count := count(.friends);
+    upper := str_upper(.name);
+    posts := .<author[is Post];
+    best_friend := (select .friends order by .name limit 1);
+    me_again := (select User filter .email = 'x');
+    constraint exclusive on ((.name, .email));
+    access policy own allow all using (.id = global current_user_id);
+    access policy no_update deny update;
+    annotation rest::hidden := 'true';
+  }
+
+  type Post {
+    required title: str;
+    slug: Slug;
+    required author: User { on target delete delete source; }
+    multi tags: Tag;
+    summary := full_name(.title);
+    annotation rest::expand := 'author';
+  }
+
+  type Tag { required name: str { constraint exclusive; } }
+
+  function full_name(first: str, last: str = '') -> str using (first ++ ' ' ++ last);
+  alias ActiveUsers := (select User filter .age > 18);
+}
+`;
+
+const ARROW = `
+module default {
+  abstract link friendship {
+    property since -> datetime;
+  }
+  type Person {
+    required property name -> str { constraint exclusive; };
+    optional property nickname -> str;
+    multi link friends extending friendship -> Person;
+    single link best_friend -> Person { on target delete restrict; };
+    property name_upper := str_upper(.name);
+    link first_friend := (select .friends limit 1);
+  };
+  required global tenant -> str { default := 'main'; };
+};
+`;
+
+function type(schema: Schema, name: string): ObjectType {
+  const found = schema.objectTypes.find((t) => t.name === name);
+  if (!found) throw new Error(`no ${name}`);
+  return found;
+}
+
+function ptr(t: ObjectType, name: string): Pointer {
+  const found = t.pointers.find((p) => p.name === name);
+  if (!found) throw new Error(`no ${t.name}.${name}`);
+  return found;
+}
+
+const summary = (p: Pointer) => ({
+  kind: p.kind,
+  target: p.target,
+  cardinality: p.cardinality,
+  required: p.required,
+  declaredIn: p.declaredIn,
+});
+
+describe('buildSchema, current syntax', () => {
+  const schema = buildSchema(CURRENT);
+
+  test('types, sorted, with C3 ancestors', () => {
+    expect(schema.modules).toEqual(['default']);
+    expect(schema.objectTypes.map((t) => t.name)).toEqual([
+      'default::Named', 'default::Post', 'default::Tag', 'default::Timestamped', 'default::User',
+    ]);
+    const user = type(schema, 'default::User');
+    expect(user.bases).toEqual(['default::Named', 'default::Timestamped']);
+    expect(user.ancestors).toEqual(['default::Named', 'default::Timestamped']);
+    expect(type(schema, 'default::Named').abstract).toBe(true);
+  });
+
+  test('pointers: id first, inherited then own, kinds and targets', () => {
+    const user = type(schema, 'default::User');
+    expect(user.pointers.map((p) => p.name)).toEqual([
+      'id', 'name', 'created', 'email', 'age', 'friends', 'manager', 'favourite', 'tags', 'pair', 'birthday',
+      'friend_count', 'upper', 'posts', 'best_friend', 'me_again',
+    ]);
+    expect(summary(ptr(user, 'id'))).toEqual({
+      kind: 'property', target: { kind: 'scalar', name: 'std::uuid' }, cardinality: 'one', required: true, declaredIn: 'default::Named',
+    });
+    expect(ptr(user, 'id').readonly).toBe(true);
+    expect(ptr(user, 'id').constraints.map((c) => c.name)).toEqual(['std::exclusive']);
+    expect(summary(ptr(user, 'name'))).toEqual({
+      kind: 'property', target: { kind: 'scalar', name: 'std::str' }, cardinality: 'one', required: true, declaredIn: 'default::Named',
+    });
+    expect(summary(ptr(user, 'friends'))).toEqual({
+      kind: 'link', target: { kind: 'object', name: 'default::User' }, cardinality: 'many', required: false, declaredIn: 'default::User',
+    });
+    expect(ptr(user, 'friends').properties.map((p) => [p.name, p.kind, p.target])).toEqual([
+      ['since', 'property', { kind: 'scalar', name: 'std::datetime' }],
+    ]);
+    expect(ptr(user, 'friends').onTargetDelete).toBe('restrict');
+    expect(ptr(user, 'manager').onTargetDelete).toBe('allow');
+    expect(ptr(user, 'favourite').target).toEqual({ kind: 'scalar', name: 'default::Color' });
+    expect(ptr(user, 'tags').target).toEqual({ kind: 'array', element: { kind: 'scalar', name: 'std::str' } });
+    expect(ptr(user, 'pair').target).toEqual({
+      kind: 'tuple',
+      elements: [
+        { name: 'x', type: { kind: 'scalar', name: 'std::int64' } },
+        { name: 'y', type: { kind: 'scalar', name: 'std::str' } },
+      ],
+    });
+    expect(ptr(user, 'birthday').target).toEqual({ kind: 'scalar', name: 'cal::local_date' });
+    expect(ptr(user, 'created').readonly).toBe(true);
+    expect(ptr(user, 'created').default).not.toBeNull();
+  });
+
+  test('computeds: inferred target and cardinality', () => {
+    const user = type(schema, 'default::User');
+    const infer = (name: string) => ({ kind: ptr(user, name).kind, target: ptr(user, name).target, cardinality: ptr(user, name).cardinality });
+    expect(infer('friend_count')).toEqual({ kind: 'property', target: { kind: 'scalar', name: 'std::int64' }, cardinality: 'one' });
+    expect(infer('upper')).toEqual({ kind: 'property', target: { kind: 'scalar', name: 'std::str' }, cardinality: 'one' });
+    expect(infer('posts')).toEqual({ kind: 'link', target: { kind: 'object', name: 'default::Post' }, cardinality: 'many' });
+    expect(infer('best_friend')).toEqual({ kind: 'link', target: { kind: 'object', name: 'default::User' }, cardinality: 'one' });
+    expect(infer('me_again')).toEqual({ kind: 'link', target: { kind: 'object', name: 'default::User' }, cardinality: 'one' });
+    const post = type(schema, 'default::Post');
+    expect(ptr(post, 'summary').target).toEqual({ kind: 'scalar', name: 'std::str' });
+  });
+
+  test('constraints, indexes, policies and annotations flow down', () => {
+    const user = type(schema, 'default::User');
+    expect(ptr(user, 'name').constraints.map((c) => [c.name, c.declaredIn])).toEqual([['std::min_len_value', 'default::Named']]);
+    expect(ptr(user, 'age').constraints[0]?.subjectExpr).not.toBeNull();
+    expect(user.constraints.map((c) => c.name)).toEqual(['std::exclusive']);
+    expect(user.indexes.map((i) => i.declaredIn)).toEqual(['default::Named']);
+    expect(user.policies.map((p) => [p.name, p.action, p.kinds, p.declaredIn])).toEqual([
+      ['readable', 'allow', ['select'], 'default::Named'],
+      ['own', 'allow', ['select', 'insert', 'update read', 'update write', 'delete'], 'default::User'],
+      ['no_update', 'deny', ['update read', 'update write'], 'default::User'],
+    ]);
+    // inheritable annotations flow down; std::title does not
+    expect(user.annotations).toEqual({ 'default::owner': 'core', 'rest::hidden': 'true' });
+    expect(type(schema, 'default::Named').annotations).toEqual({ 'default::owner': 'core', 'std::title': 'named' });
+    expect(type(schema, 'default::Post').annotations).toEqual({ 'rest::expand': 'author' });
+    expect(schema.annotations).toEqual([{ name: 'default::owner', inheritable: true }]);
+  });
+
+  test('scalars and enums', () => {
+    expect(schema.scalarTypes.map((s) => [s.name, s.base, s.stdBase, s.enumValues])).toEqual([
+      ['default::Color', 'std::anyenum', 'std::str', ['Red', 'Green', 'Blue']],
+      ['default::Slug', 'std::str', 'std::str', null],
+    ]);
+    expect(schema.scalarTypes[1]?.constraints.map((c) => c.name)).toEqual(['std::regexp', 'std::max_len_value']);
+  });
+
+  test('globals, functions, aliases', () => {
+    expect(schema.globals.map((g) => [g.name, g.target, g.required, g.cardinality, g.computed !== null])).toEqual([
+      ['default::current_tenant', { kind: 'scalar', name: 'std::str' }, false, 'one', false],
+      ['default::me', { kind: 'object', name: 'default::User' }, false, 'one', true],
+      ['default::mode', { kind: 'scalar', name: 'std::str' }, true, 'one', false],
+    ]);
+    expect(schema.functions.map((f) => [f.name, f.params.map((p) => [p.name, p.type]), f.returnType, f.volatility])).toEqual([
+      ['default::full_name', [['first', { kind: 'scalar', name: 'std::str' }], ['last', { kind: 'scalar', name: 'std::str' }]], { kind: 'scalar', name: 'std::str' }, 'Immutable'],
+    ]);
+    expect(schema.aliases.map((a) => a.name)).toEqual(['default::ActiveUsers']);
+  });
+
+  test('is JSON-safe', () => {
+    expect(JSON.parse(JSON.stringify(schema))).toEqual(schema);
+  });
+});
+
+describe('buildSchema, arrow syntax and bare declarations', () => {
+  test('arrow syntax with abstract links', () => {
+    const schema = buildSchema(ARROW);
+    const person = type(schema, 'default::Person');
+    expect(person.pointers.map((p) => [p.name, p.kind, p.cardinality, p.required])).toEqual([
+      ['id', 'property', 'one', true],
+      ['name', 'property', 'one', true],
+      ['nickname', 'property', 'one', false],
+      ['friends', 'link', 'many', false],
+      ['best_friend', 'link', 'one', false],
+      ['name_upper', 'property', 'one', false],
+      ['first_friend', 'link', 'one', false],
+    ]);
+    expect(ptr(person, 'friends').properties.map((p) => [p.name, p.declaredIn])).toEqual([['since', 'default::Person']]);
+    expect(schema.globals[0]).toMatchObject({ name: 'default::tenant', required: true });
+  });
+
+  test('without module default, names resolve in default then std', () => {
+    const schema = buildSchema('type A { b: B; n: int64; } type B extending A { overloaded b: B; }');
+    const b = type(schema, 'default::B');
+    expect(b.ancestors).toEqual(['default::A']);
+    expect(ptr(b, 'b')).toMatchObject({ kind: 'link', target: { kind: 'object', name: 'default::B' }, declaredIn: 'default::A' });
+    expect(ptr(type(schema, 'default::A'), 'n').target).toEqual({ kind: 'scalar', name: 'std::int64' });
+  });
+
+  test('diamond inheritance keeps one copy, in C3 order', () => {
+    const schema = buildSchema(`
+      abstract type R { r: str; }
+      abstract type A extending R { a: str; }
+      abstract type B extending R { b: str; }
+      type C extending A, B { c: str; }
+    `);
+    const c = type(schema, 'default::C');
+    expect(c.ancestors).toEqual(['default::A', 'default::B', 'default::R']);
+    expect(c.pointers.map((p) => p.name)).toEqual(['id', 'r', 'a', 'b', 'c']);
+  });
+
+  test('an identical redeclaration needs no overloaded', () => {
+    const schema = buildSchema('abstract type N { name: str; } type U extending N { name: str; }');
+    expect(ptr(type(schema, 'default::U'), 'name').declaredIn).toBe('default::N');
+  });
+
+  test('built-in globals and has_role are available undeclared', () => {
+    const schema = buildSchema(`
+      type Doc {
+        owner_id: uuid;
+        access policy mine allow all using (.owner_id ?= global current_user_id or has_role('admin'));
+        whose := global current_user_email;
+      }
+    `);
+    expect(ptr(type(schema, 'default::Doc'), 'whose').target).toEqual({ kind: 'scalar', name: 'std::str' });
+  });
+
+  test('other modules and qualified names', () => {
+    const schema = buildSchema('module app { type User; } module blog { type Post { author: app::User; } }');
+    expect(schema.modules).toEqual(['app', 'blog']);
+    expect(ptr(type(schema, 'blog::Post'), 'author').target).toEqual({ kind: 'object', name: 'app::User' });
+  });
+
+  test('a scalar constraint on a multi or array property is allowed (item 24)', () => {
+    expect(() =>
+      buildSchema(`
+        scalar type Small extending int64 { constraint max_value(10); }
+        type T { multi xs: Small; ys: array<Small>; z: str { constraint one_of('a', 'b'); } }
+      `),
+    ).not.toThrow();
+  });
+});

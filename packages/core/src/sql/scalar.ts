@@ -222,7 +222,13 @@ const STD_FUNCTIONS: Readonly<Record<string, StdFunction>> = {
   'std::to_float64': castFn(FLOAT64),
   'std::to_decimal': castFn(DECIMAL),
   'std::to_bigint': castFn(BIGINT),
-  'std::to_json': castFn(JSON_T),
+  // to_json parses its argument (`<json>'x'` would make a JSON string).
+  'std::to_json': {
+    volatility: 'immutable',
+    minArgs: 1,
+    maxArgs: 1,
+    compile: (args) => ({ sql: sql.cast((args[0] as Compiled).sql, pgType('jsonb')), type: JSON_T }),
+  },
   'std::to_datetime': castFn(DATETIME),
   'cal::to_local_date': castFn(scalar('cal::local_date')),
   'cal::to_local_datetime': castFn(scalar('cal::local_datetime')),
@@ -568,7 +574,8 @@ export class ScalarCompiler {
     const to = target.kind === 'scalar' ? stdBaseOf(this.ctx.schema, target.name) : null;
     if (to === 'std::json') {
       if (from === 'std::json') return value.sql;
-      return sql.func('to_jsonb', [value.sql]);
+      const arg = value.sql.kind === 'Literal' && value.sql.type === 'text' ? sql.cast(value.sql, pgType('text')) : value.sql;
+      return sql.func('to_jsonb', [arg]);
     }
     if (from === 'std::json' && target.kind === 'scalar') {
       const text = sql.bin('#>>', value.sql, sql.text('{}'));

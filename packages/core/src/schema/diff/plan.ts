@@ -23,7 +23,7 @@ import * as ql from '../../syntax';
 import { MigrationError } from '../../errors';
 import type { ObjectType, Pointer, Schema } from '../model';
 import type { DataCheck, MigrationPlan, MigrationStep, MigrationStepKind } from '../plan';
-import type { SqlExpr } from '../../sql/ast';
+import type { PgType, SqlExpr } from '../../sql/ast';
 import { printSql, printType } from '../../sql/print';
 import { checks as checkSql, ddl, type ColumnSpec, type QName } from '../../sql/codegen/ddl';
 import {
@@ -224,7 +224,8 @@ function planTables(p: Planner): void {
     const prev = beforeFks.get(key);
     if ((prev && sameFk(prev, fk)) || p.emitted.has(`fk:${key}`)) continue;
     const existed = beforeCols.get(qkey(fk.spec.table))?.has(fk.spec.column) && !touches(fk.spec.table, [fk.spec.column]);
-    if (existed) {
+    // Only a new target can leave links dangling; a changed `on target delete` cannot.
+    if (existed && (!prev || qkey(prev.spec.target) !== qkey(fk.spec.target))) {
       p.check('violation', fk.subject, `${fk.subject} holds links to objects that are not ${fk.spec.target.schema}::${fk.spec.target.name}`, checkSql.danglingLinks(fk.spec));
     }
     p.step(9, 'alter link', fk.subject, `add foreign key ${fk.spec.name}`, [ddl.addForeignKey(fk.spec)]);
@@ -496,6 +497,7 @@ function alterScalar(p: Planner, prev: DomainLayout, next: DomainLayout): void {
     });
   }
   const sql: string[] = [];
+  const after: string[] = [];
   const oldChecks = new Map(prev.spec.checks.map((c) => [c.name, printSql(c.expr)]));
   const newChecks = new Map(next.spec.checks.map((c) => [c.name, c]));
   for (const [name, text] of oldChecks) {
@@ -511,7 +513,17 @@ function alterScalar(p: Planner, prev: DomainLayout, next: DomainLayout): void {
       p.check('violation', next.scalar, `stored values break the new definition of ${next.scalar}`, checkSql.domainViolations(columns));
     }
   }
-  if (sql.length) p.step(5, 'alter scalar', next.scalar, describeScalar(p.to, next.scalar, 'alter scalar'), sql);
+  if (sql.length) {
+    // PostgreSQL cannot change a domain's constraints while an array column uses it: such
+    // columns go to the base type's array for the change, then back (revalidating elements).
+    for (const col of arrayColumnsOfDomain(p.before, prev)) {
+      const base = { ...prev.spec.base, arrayDims: prev.spec.base.arrayDims + col.type.arrayDims };
+      const ref: SqlExpr = { kind: 'ColumnRef', table: null, name: col.column };
+      sql.unshift(ddl.alterColumnType(col.table, col.column, base, { kind: 'Cast', expr: ref, type: base }));
+      after.push(ddl.alterColumnType(col.table, col.column, col.type, { kind: 'Cast', expr: ref, type: col.type }));
+    }
+    p.step(5, 'alter scalar', next.scalar, describeScalar(p.to, next.scalar, 'alter scalar'), [...sql, ...after]);
+  }
 }
 
 /** Single columns and junction values stored as this domain (arrays are left to PostgreSQL). */
@@ -521,6 +533,17 @@ function columnsOfDomain(layout: StorageLayout, d: DomainLayout): { table: QName
   for (const t of layout.tables) {
     for (const c of t.columns) if (printType(c.column.type) === text) out.push({ table: t.table, column: c.column.name, subject: c.subject });
     for (const j of t.junctions) for (const c of j.columns) if (printType(c.type) === text) out.push({ table: j.table, column: c.name, subject: j.subject });
+  }
+  return out;
+}
+
+function arrayColumnsOfDomain(layout: StorageLayout, d: DomainLayout): { table: QName; column: string; type: PgType }[] {
+  const name = printType({ ...d.spec.name, arrayDims: 0 });
+  const out: { table: QName; column: string; type: PgType }[] = [];
+  for (const t of layout.tables) {
+    for (const c of t.columns) {
+      if (c.column.type.arrayDims > 0 && printType({ ...c.column.type, arrayDims: 0 }) === name) out.push({ table: t.table, column: c.column.name, type: c.column.type });
+    }
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import { ExitError, processIo, type CliIo } from './io';
 import { serve } from './commands/serve';
+import { migrateCommand } from './commands/migrate';
 
 export const CLI_VERSION: string = (require('../package.json') as { version: string }).version;
 
@@ -7,6 +8,7 @@ export const USAGE = `Usage: svc <command> [options]
 
 Commands:
   serve       start the server (svc serve --help for its options)
+  migrate     migrate the database to the schema (svc migrate --help)
 
 Options:
   -h, --help     show this help
@@ -36,6 +38,8 @@ export async function run(argv: readonly string[], ctx: RunContext): Promise<num
       case '--version':
         ctx.io.stdout(CLI_VERSION);
         return 0;
+      case 'migrate':
+        return await migrateCommand(rest, ctx);
       case 'serve': {
         const server = await serve(rest, ctx);
         return server ? { stop: () => server.close() } : 0;

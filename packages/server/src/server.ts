@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { commonError, openDatabase, type Database } from '@svc/core';
+import { buildSchema, createDefaultMigrator, openDatabase, type Database } from '@svc/core';
 import { createTokenVerifier, type TokenVerifier } from '@svc/auth';
 import type { Express } from 'express';
 import { resolveConfig, type ResolvedConfig, type ServerConfig } from './config';
@@ -68,9 +68,6 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   const { logger: givenLogger, databaseInstance, ...serverConfig } = options;
   const config = resolveConfig(serverConfig);
   const logger = givenLogger ?? createLogger(config.logLevel);
-  if (config.schema !== undefined) {
-    throw commonError('NOT_IMPLEMENTED', 'migrating to a schema at start is not available in this release of svc yet');
-  }
 
   const database =
     databaseInstance ??
@@ -78,6 +75,17 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       onPoolError: (err) => logger.error({ err }, 'database connection error'),
     }));
   const ownsDatabase = databaseInstance === undefined;
+  const migrator = createDefaultMigrator();
+  if (config.schema !== undefined) {
+    try {
+      const result = await migrator.migrate(database, config.schema);
+      if (result.applied) logger.info({ version: result.version, steps: result.steps.length }, `schema migrated: ${result.steps.length} steps`);
+      else logger.info({ version: result.version }, 'schema is up to date');
+    } catch (err) {
+      if (ownsDatabase) await database.close();
+      throw err;
+    }
+  }
 
   const verifier =
     config.enableAuth && config.jwtSecret
@@ -90,7 +98,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
 
   const metrics = new ServerMetrics(() => database.stats());
   const lifecycle = new Lifecycle();
-  const app = buildApp({ config, database, logger, metrics, lifecycle, verifier, version: VERSION });
+  const app = buildApp({ config, database, logger, metrics, lifecycle, verifier, version: VERSION, migrator, buildSchema });
 
   let httpServer: http.Server | https.Server | undefined;
   let url: string | undefined;

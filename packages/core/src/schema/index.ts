@@ -4,3 +4,19 @@
  */
 export * from './model';
 export * from './plan';
+export { buildSchema } from './build';
+export { planMigration } from './diff';
+export { STORAGE_BOOTSTRAP_SQL } from './storage';
+export {
+  createMigrator,
+  schemaVersion,
+  type MigrateOptions,
+  type MigrateResult,
+  type MigrationRecord,
+  type MigrationStepSummary,
+  type Migrator,
+  type MigratorParts,
+  type StoredSchema,
+} from './migrate';
+export { describeSchema, printTypeRef, type TypeCatalogue, type CatalogueType, type CataloguePointer, type CatalogueLink } from './catalogue';
+export { createDefaultMigrator } from './default';

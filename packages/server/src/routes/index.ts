@@ -1,5 +1,5 @@
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { commonError, type Database } from '@svc/core';
+import { commonError, type Database, type Migrator, type Schema } from '@svc/core';
 import { AUTH_ROUTES, matchAuthRoute, type TokenVerifier } from '@svc/auth';
 import { parseRequest } from '@svc/rest';
 import type { ResolvedConfig } from '../config';
@@ -7,6 +7,7 @@ import { fromHttpError } from '../http/errors';
 import { sendError, sendJson } from '../http/respond';
 import { parseQueryRequest } from '../handlers/query-request';
 import { notInThisRelease } from '../handlers/not-yet';
+import { schemaHandlers } from '../handlers/schema';
 import { authenticate } from '../middleware/authenticate';
 import { jsonBody } from '../middleware/body';
 import { rejectWritesWhenReadOnly } from '../middleware/read-only';
@@ -23,6 +24,8 @@ export interface AppDeps {
   readonly lifecycle: Lifecycle;
   readonly verifier: TokenVerifier | undefined;
   readonly version: string;
+  readonly migrator: Migrator;
+  readonly buildSchema: (sdl: string) => Schema;
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -47,7 +50,7 @@ const READY_TIMEOUT_MS = 2000;
  * serialised once here.
  */
 export function buildApp(deps: AppDeps): Express {
-  const { config, database, logger, metrics, lifecycle, verifier, version } = deps;
+  const { config, database, logger, metrics, lifecycle, verifier, version, migrator } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -110,12 +113,15 @@ export function buildApp(deps: AppDeps): Express {
       notInThisRelease('Running EdgeQL queries (POST /query)');
     },
   }, { ...gated, body: ['POST'] });
-  route('/schema', { GET: () => notInThisRelease('The stored schema (GET /schema)') }, gated);
-  route('/schema/types', { GET: () => notInThisRelease('The type catalogue (GET /schema/types)') }, gated);
-  route('/migrations', {
-    GET: () => notInThisRelease('Migration history (GET /migrations)'),
-    POST: () => notInThisRelease('Migrations (POST /migrations)'),
-  }, { ...gated, body: ['POST'], writes: ['POST'] });
+  const schema = schemaHandlers({
+    database,
+    migrator,
+    build: deps.buildSchema,
+    guarded: Boolean(verifier || config.serviceKey),
+  });
+  route('/schema', { GET: schema.getSchema }, gated);
+  route('/schema/types', { GET: schema.getTypes }, gated);
+  route('/migrations', { GET: schema.getHistory, POST: schema.postMigration }, { ...gated, body: ['POST'], writes: ['POST'] });
   app.use('/ext', timeout, gate, (req: Request, _res: Response, next: NextFunction) => {
     next(commonError('NOT_FOUND', `no extension route ${req.method} ${req.baseUrl}${req.path}`));
   });

@@ -1,8 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { SvcError } from '@svc/core';
 import { ConfigError, createServer, type CreateServerOptions, type SvcServer } from '@svc/server';
+import { describeError } from '../../describe-error';
 import { ExitError, type CliIo } from '../../io';
+import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 
 export const SERVE_USAGE = `Usage: svc serve [options]
 
@@ -84,9 +87,8 @@ export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<Serve
   if (v['tls-cert'] !== undefined && v['tls-key'] !== undefined) {
     options.tls = { cert: readFileOrExit(cwd, v['tls-cert'], '--tls-cert'), key: readFileOrExit(cwd, v['tls-key'], '--tls-key') };
   }
-  if (v.schema !== undefined) {
-    throw new ExitError(2, '--schema: migrating to a schema at start is not available in this release of svc yet');
-  }
+  const schemaPath = v.schema ?? defaultSchemaDir(cwd);
+  if (schemaPath !== undefined) options.schema = readSchemaSource(cwd, schemaPath).sdl;
   return options;
 }
 
@@ -117,6 +119,7 @@ export async function serve(argv: readonly string[], opts: ServeOptions): Promis
     server = await createServer(options);
   } catch (err) {
     if (err instanceof ConfigError) throw new ExitError(2, err.message);
+    if (err instanceof SvcError) throw new ExitError(1, describeError(err));
     throw err;
   }
   try {
@@ -139,9 +142,5 @@ export async function serve(argv: readonly string[], opts: ServeOptions): Promis
     { url: server.url, database: server.database.description },
     `svc listening on ${server.url} with ${server.database.description}${note}`,
   );
-  const schemaDir = path.join(opts.cwd, 'dbschema');
-  if (fs.existsSync(schemaDir)) {
-    server.logger.warn(`found ${schemaDir}, but migrating to a schema at start is not available in this release yet`);
-  }
   return server;
 }

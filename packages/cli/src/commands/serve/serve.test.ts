@@ -56,8 +56,16 @@ describe('svc serve flags', () => {
     expect(exitOf(['extra'])).toMatch(/^2: Unexpected argument 'extra'/);
   });
 
-  test('--schema says plainly that migration at start is not in this release', () => {
-    expect(exitOf(['--schema', 'dbschema'])).toBe('2: --schema: migrating to a schema at start is not available in this release of svc yet');
+  test('--schema reads a file or a folder of .esdl files; dbschema/ by default', () => {
+    expect(exitOf(['--schema', 'nope'])).toBe('2: --schema: nope does not exist');
+    fs.mkdirSync(path.join(cwd, 'dbschema'));
+    expect(exitOf([])).toBe('2: --schema: dbschema holds no .esdl files');
+    fs.writeFileSync(path.join(cwd, 'dbschema', 'b.esdl'), 'type B;');
+    fs.writeFileSync(path.join(cwd, 'dbschema', 'a.esdl'), 'type A;');
+    expect(parse([]).schema).toBe('type A;\ntype B;');
+    fs.writeFileSync(path.join(cwd, 'one.esdl'), 'type One;');
+    expect(parse(['--schema', 'one.esdl']).schema).toBe('type One;');
+    fs.rmSync(path.join(cwd, 'dbschema'), { recursive: true });
   });
 
   test('--help', () => {

@@ -1,0 +1,95 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { SvcError, createDefaultMigrator, openDatabase, type MigrateResult } from '@svc/core';
+import { ConfigError, resolveConfig, type ServerConfig } from '@svc/server';
+import { describeError } from '../../describe-error';
+import { ExitError, type CliIo } from '../../io';
+import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
+
+export const MIGRATE_USAGE = `Usage: svc migrate [options]
+
+Migrates the database to the schema: plans the change, checks stored data, and applies it in
+one transaction.
+
+Options:
+  --schema <file|dir>   SDL file, or a folder of .esdl files (default dbschema/)
+  --database-url <url>  PostgreSQL URL (env DATABASE_URL)
+  --data-dir <dir>      embedded database folder (env SVC_DATA_DIR; default ./.svc/data)
+  --config <file>       TOML config file (default ./svc.toml when it exists)
+  --dry-run             show what would change, change nothing
+  --allow-data-loss     let the migration drop columns, tables or links that hold data
+  -h, --help            show this help`;
+
+export interface MigrateCommandOptions {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly io: CliIo;
+}
+
+/** `svc migrate`: resolves to the exit code. */
+export async function migrateCommand(argv: readonly string[], opts: MigrateCommandOptions): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        schema: { type: 'string' },
+        'database-url': { type: 'string' },
+        'data-dir': { type: 'string' },
+        config: { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        'allow-data-loss': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (err) {
+    throw new ExitError(2, `${(err as Error).message}\n\n${MIGRATE_USAGE}`);
+  }
+  if (values.help) {
+    opts.io.stdout(MIGRATE_USAGE);
+    return 0;
+  }
+  if (values['database-url'] !== undefined && values['data-dir'] !== undefined) {
+    throw new ExitError(2, '--database-url and --data-dir name two different databases: give one');
+  }
+  const schemaPath = values.schema ?? defaultSchemaDir(opts.cwd);
+  if (schemaPath === undefined) throw new ExitError(2, 'no schema: pass --schema <file|dir> or create dbschema/');
+  const { sdl } = readSchemaSource(opts.cwd, schemaPath);
+
+  const input: ServerConfig = { env: opts.env };
+  if (values['database-url'] !== undefined) input.database = { url: values['database-url'] };
+  if (values['data-dir'] !== undefined) input.database = { dataDir: path.resolve(opts.cwd, values['data-dir']) };
+  if (values.config !== undefined) input.configFile = path.resolve(opts.cwd, values.config);
+  let config;
+  try {
+    config = resolveConfig(input);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ExitError(2, err.message);
+    throw err;
+  }
+  const database = 'dataDir' in config.database ? { dataDir: path.resolve(opts.cwd, config.database.dataDir) } : config.database;
+  const db = await openDatabase(database);
+  try {
+    const result = await createDefaultMigrator().migrate(db, sdl, {
+      dryRun: values['dry-run'] ?? false,
+      allowDataLoss: values['allow-data-loss'] ?? false,
+    });
+    opts.io.stdout(report(result, values['dry-run'] ?? false));
+    return 0;
+  } catch (err) {
+    if (err instanceof SvcError) throw new ExitError(1, describeError(err));
+    throw err;
+  } finally {
+    await db.close();
+  }
+}
+
+function report(result: MigrateResult, dryRun: boolean): string {
+  if (result.steps.length === 0) return `The database is up to date (schema ${result.version.slice(0, 12)}).`;
+  const head = dryRun
+    ? `Dry run: ${result.steps.length} steps would apply (nothing was changed):`
+    : `Applied ${result.steps.length} steps (schema ${result.version.slice(0, 12)}):`;
+  return [head, ...result.steps.map((s) => `  ${s.description}`)].join('\n');
+}

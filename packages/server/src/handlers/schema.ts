@@ -1,0 +1,79 @@
+import type { Request, Response } from 'express';
+import { commonError, describeSchema, type Database, type Migrator, type Schema, type TypeCatalogue } from '@svc/core';
+import type { Caller } from '../middleware/authenticate';
+import { sendJson } from '../http/respond';
+
+/**
+ * `/schema`, `/schema/types` and `/migrations` (DECISIONS.md, "Data plane"). The stored schema
+ * is read from the database on every request, so several servers over one database agree; the
+ * built model is cached by version.
+ */
+export function schemaHandlers(deps: {
+  readonly database: Database;
+  readonly migrator: Migrator;
+  readonly build: (sdl: string) => Schema;
+  /** True when the server has any credential (auth or a service key): migrations then need one. */
+  readonly guarded: boolean;
+}) {
+  const { database, migrator, build, guarded } = deps;
+  const catalogues = new Map<string, TypeCatalogue>();
+
+  async function catalogue(): Promise<TypeCatalogue> {
+    const stored = await migrator.current(database);
+    const version = stored?.version ?? migrator.emptyVersion;
+    let found = catalogues.get(version);
+    if (!found) {
+      found = describeSchema(build(stored?.sdl ?? ''), version);
+      catalogues.clear(); // keep one: the current schema
+      catalogues.set(version, found);
+    }
+    return found;
+  }
+
+  return {
+    async getSchema(_req: Request, res: Response) {
+      const stored = await migrator.current(database);
+      sendJson(res, 200, { version: stored?.version ?? migrator.emptyVersion, sdl: stored?.sdl ?? '' });
+    },
+    async getTypes(_req: Request, res: Response) {
+      sendJson(res, 200, await catalogue());
+    },
+    async getHistory(_req: Request, res: Response) {
+      sendJson(res, 200, await migrator.history(database));
+    },
+    async postMigration(req: Request, res: Response) {
+      const body = parseMigrationRequest(req.body);
+      const caller = res.locals.caller as Caller | undefined;
+      if (guarded && !isAdministrator(caller)) {
+        throw commonError('ACCESS_DENIED', 'migrations need the service key or a superuser');
+      }
+      const result = await migrator.migrate(database, body.schema, { dryRun: body.dryRun, allowDataLoss: body.allowDataLoss });
+      sendJson(res, 200, result);
+    },
+  };
+}
+
+function isAdministrator(caller: Caller | undefined): boolean {
+  if (!caller) return false;
+  if (caller.kind === 'service') return true;
+  return caller.kind === 'user' && caller.context.roles.includes('superuser');
+}
+
+const MIGRATION_KEYS = new Set(['schema', 'dryRun', 'allowDataLoss']);
+
+export function parseMigrationRequest(body: unknown): { schema: string; dryRun: boolean; allowDataLoss: boolean } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw commonError('VALIDATION_ERROR', 'request body must be a JSON object with a "schema" string');
+  }
+  const b = body as Record<string, unknown>;
+  for (const key of Object.keys(b)) {
+    if (!MIGRATION_KEYS.has(key)) throw commonError('VALIDATION_ERROR', `unknown field "${key}" in the request body`);
+  }
+  if (typeof b.schema !== 'string') throw commonError('VALIDATION_ERROR', '"schema" must be SDL text (a string)');
+  for (const flag of ['dryRun', 'allowDataLoss'] as const) {
+    if (b[flag] !== undefined && typeof b[flag] !== 'boolean') {
+      throw commonError('VALIDATION_ERROR', `"${flag}" must be true or false`);
+    }
+  }
+  return { schema: b.schema, dryRun: b.dryRun === true, allowDataLoss: b.allowDataLoss === true };
+}

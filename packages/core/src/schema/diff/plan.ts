@@ -168,11 +168,15 @@ function planTables(p: Planner): void {
   const after = new Map(p.after.tables.map((t) => [t.type, t]));
   const beforeCols = tableColumns(p.before);
   const afterCols = tableColumns(p.after);
+  // Tables (type tables and junction tables) that are dropped, or dropped and made again: what
+  // lived on them goes with them, and what lives on the new one is made anew.
   const droppedTables = new Set<string>();
+  const afterJunctions = new Map(p.after.tables.flatMap((t) => t.junctions).map((j) => [qkey(j.table), j]));
   for (const [type, t] of before) {
-    if (!after.has(type)) {
-      droppedTables.add(qkey(t.table));
-      for (const j of t.junctions) droppedTables.add(qkey(j.table));
+    if (!after.has(type)) droppedTables.add(qkey(t.table));
+    for (const j of t.junctions) {
+      const next = afterJunctions.get(qkey(j.table));
+      if (!after.has(type) || !next || next.kind !== j.kind) droppedTables.add(qkey(j.table));
     }
   }
   /** Columns dropped and re-added (kind or storage changed): their indexes/checks must be remade. */
@@ -211,7 +215,8 @@ function planTables(p: Planner): void {
   const fkKey = (f: OwnedForeignKey) => `${qkey(f.spec.table)}\u0000${f.spec.name}`;
   const beforeFks = new Map(p.before.tables.flatMap((t) => t.foreignKeys).map((f) => [fkKey(f), f]));
   const afterFks = new Map(p.after.tables.flatMap((t) => t.foreignKeys).map((f) => [fkKey(f), f]));
-  const touches = (table: QName, columns: Iterable<string>) => [...columns].some((c) => recreated.has(`${qkey(table)}\u0000${c}`));
+  const touches = (table: QName, columns: Iterable<string>) =>
+    droppedTables.has(qkey(table)) || [...columns].some((c) => recreated.has(`${qkey(table)}\u0000${c}`));
   const sameFk = (a: OwnedForeignKey, b: OwnedForeignKey) => ddl.addForeignKey(a.spec) === ddl.addForeignKey(b.spec) && !touches(a.spec.table, [a.spec.column]);
   for (const [key, fk] of beforeFks) {
     const next = afterFks.get(key);

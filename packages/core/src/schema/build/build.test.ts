@@ -273,3 +273,23 @@ describe('buildSchema, arrow syntax and bare declarations', () => {
     ).not.toThrow();
   });
 });
+
+// Regression (found by bench/parse): enum values written `Status.Draft` are enum literals.
+describe('enum members', () => {
+  const sdl = (value: string) => `scalar type Status extending enum<Draft, Active>;\ntype Post {\n  status: Status { default := ${value}; }\n}\n`;
+
+  test('Status.Draft is a literal of the enum', () => {
+    const schema = buildSchema(sdl('Status.Draft'));
+    const post = schema.objectTypes.find((t) => t.name === 'default::Post');
+    expect(post?.pointers.find((p) => p.name === 'status')?.default).toMatchObject({ kind: 'Path' });
+  });
+
+  test('an unknown member is an InvalidReferenceError at the member', () => {
+    expect(() => buildSchema(sdl('Status.Gone'))).toThrow("'Gone' is not a member of the enum 'default::Status'");
+    try {
+      buildSchema(sdl('Status.Gone'));
+    } catch (err) {
+      expect(err).toMatchObject({ type: 'InvalidReferenceError', position: { line: 3, column: 37 } });
+    }
+  });
+});

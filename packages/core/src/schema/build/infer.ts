@@ -260,6 +260,29 @@ function inferShape(
   }
 }
 
+/**
+ * `Color.Red`: a path whose subject names an enum scalar and whose first step is one of its
+ * values is that enum's literal, not a path (EdgeQL's enum member access).
+ */
+function enumMember(ctx: BuildContext, path: ql.Path, scope: Scope): Inferred | null {
+  const first = path.steps[0];
+  if (path.subject?.kind !== 'ObjectRef' || first?.kind !== 'Ptr' || first.via !== '.') return null;
+  if (path.subject.module === null && scope.vars.has(path.subject.name)) return null;
+  const found = lookupType(ctx, path.subject, scope.module);
+  if (found?.kind !== 'scalar') return null;
+  const values = ctx.scalars.get(found.name)?.enumValues;
+  if (!values) return null;
+  if (!values.includes(first.name)) {
+    return fail(
+      InvalidReferenceError,
+      `'${first.name}' is not a member of the enum '${found.name}'`,
+      first.span,
+      `its members are ${values.join(', ')}`,
+    );
+  }
+  return { type: { kind: 'scalar', name: found.name }, card: ONE };
+}
+
 function inferPath(ctx: BuildContext, path: ql.Path, scope: Scope): Inferred {
   let cur: Inferred;
   let link: PointerDraft | null = null;
@@ -281,7 +304,13 @@ function inferPath(ctx: BuildContext, path: ql.Path, scope: Scope): Inferred {
       cur = scope.subject;
     }
   } else {
-    cur = infer(ctx, path.subject, scope);
+    const member = enumMember(ctx, path, scope);
+    if (member) {
+      cur = member;
+      steps = steps.slice(1);
+    } else {
+      cur = infer(ctx, path.subject, scope);
+    }
   }
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i] as ql.PathStep;

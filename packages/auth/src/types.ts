@@ -200,8 +200,11 @@ export interface Auth {
   /** Resolves when every event fired so far has been delivered to every listener (for tests and shutdown). */
   settle(): Promise<void>;
 
-  /** The Fetch-standard handler of every `/auth/*` route. */
-  handler(request: Request): Promise<Response>;
+  /**
+   * The Fetch-standard handler of every `/auth/*` route. `info` carries what a Request cannot
+   * (the client's address, stored with sessions); adapters pass it.
+   */
+  handler(request: Request, info?: RequestInfo): Promise<Response>;
   close(): Promise<void>;
 }
 

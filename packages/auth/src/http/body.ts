@@ -1,0 +1,57 @@
+import { commonError } from '@svc/core';
+
+/** 1 MiB, as the server's own limit (DECISIONS.md "Service defaults"). */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * Reads a JSON object body. Absent body → `{}`; over the limit → 413; not JSON or not an
+ * object → 400; a body of another media type → 415.
+ */
+export async function readJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) {
+    throw commonError('PAYLOAD_TOO_LARGE', `request body exceeds ${limit} bytes`);
+  }
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > limit) throw commonError('PAYLOAD_TOO_LARGE', `request body exceeds ${limit} bytes`);
+  if (bytes.byteLength === 0) return {};
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
+    throw commonError('UNSUPPORTED_MEDIA_TYPE', 'request body must be JSON (Content-Type: application/json)');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    throw commonError('VALIDATION_ERROR', 'request body is not valid JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw commonError('VALIDATION_ERROR', 'request body must be a JSON object');
+  }
+  return value as Record<string, unknown>;
+}
+
+/** A required string field; the message names it. */
+export function requiredString(body: Record<string, unknown>, field: string): string {
+  const value = body[field];
+  if (typeof value !== 'string' || value.length === 0) {
+    throw commonError('VALIDATION_ERROR', `"${field}" is required and must be a non-empty string`);
+  }
+  return value;
+}
+
+export function optionalString(body: Record<string, unknown>, field: string): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw commonError('VALIDATION_ERROR', `"${field}" must be a string`);
+  return value;
+}
+
+export function optionalObject(body: Record<string, unknown>, field: string): Record<string, unknown> | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw commonError('VALIDATION_ERROR', `"${field}" must be a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,183 @@
+import { SvcError, commonError, renderError } from '@svc/core';
+import { AUTH_ROUTES, matchAuthRoute, type AuthRoute } from '../routes/table';
+import { AUTH_COOKIE, extractToken } from '../token/extract';
+import type { Auth, AuthResult, RequestInfo } from '../types';
+import { DEFAULT_BODY_LIMIT, optionalObject, optionalString, readJsonObject, requiredString } from './body';
+
+export interface HandlerOptions {
+  /** Where the routes are mounted. @default '/auth' */
+  readonly basePath?: string;
+  /** Set the `auth_token` cookie on auth results and clear it on logout. @default false */
+  readonly cookie?: boolean;
+  /** @default 1 MiB */
+  readonly bodyLimit?: number;
+  /** Logs unexpected errors (their internals never reach the response). */
+  readonly logger?: { error(obj: unknown, msg?: string): void };
+}
+
+/** The Fetch-standard handler; `info` carries what a Request cannot: the client's address. */
+export type AuthHandler = (request: Request, info?: RequestInfo) => Promise<Response>;
+
+interface Call {
+  readonly request: Request;
+  readonly url: URL;
+  readonly info: RequestInfo;
+  /** The access token, present on routes that need one (already verified there). */
+  readonly token: string | undefined;
+  body(): Promise<Record<string, unknown>>;
+}
+
+type Operation = (auth: Omit<Auth, 'handler'>, call: Call) => Promise<{ status: number; body: unknown; session?: AuthResult | 'clear' }>;
+
+const SUCCESS = { success: true } as const;
+
+/**
+ * The account routes of the spec ("Account endpoints"), keyed by `METHOD path`. Routes of the
+ * table that have no operation here belong to features not in this release: they answer 501.
+ */
+const OPERATIONS: Readonly<Record<string, Operation>> = {
+  'POST /register': async (auth, call) => {
+    const body = await call.body();
+    const result = await auth.register(
+      {
+        email: requiredString(body, 'email'),
+        password: requiredString(body, 'password'),
+        ...(optionalString(body, 'username') !== undefined ? { username: optionalString(body, 'username') as string } : {}),
+        ...(optionalObject(body, 'metadata') !== undefined ? { metadata: optionalObject(body, 'metadata') as Record<string, unknown> } : {}),
+      },
+      call.info,
+    );
+    return { status: 201, body: result, session: result };
+  },
+  'POST /login': async (auth, call) => {
+    const body = await call.body();
+    const password = requiredString(body, 'password');
+    const email = optionalString(body, 'email');
+    const username = optionalString(body, 'username');
+    if (email === undefined && username === undefined) {
+      throw commonError('VALIDATION_ERROR', '"email" or "username" is required');
+    }
+    const result = await auth.login(email !== undefined ? { email, password } : { username: username as string, password }, call.info);
+    return { status: 200, body: result, session: result };
+  },
+  'POST /refresh': async (auth, call) => {
+    const body = await call.body();
+    const result = await auth.refresh(requiredString(body, 'refreshToken'), call.info);
+    return { status: 200, body: result, session: result };
+  },
+  'POST /logout': async (auth, call) => {
+    await auth.logout(call.token as string);
+    return { status: 200, body: SUCCESS, session: 'clear' };
+  },
+  'GET /profile': async (auth, call) => ({ status: 200, body: await auth.profile(call.token as string) }),
+  'PUT /password': async (auth, call) => {
+    const body = await call.body();
+    await auth.changePassword(call.token as string, requiredString(body, 'old_password'), requiredString(body, 'new_password'));
+    return { status: 200, body: SUCCESS, session: 'clear' };
+  },
+  'POST /reset': async (auth, call) => {
+    const body = await call.body();
+    await auth.requestReset(requiredString(body, 'email'));
+    return {
+      status: 200,
+      body: { message: 'If an account exists for that email, a password reset link has been sent.', success: true },
+    };
+  },
+  'POST /reset/confirm': async (auth, call) => {
+    const body = await call.body();
+    await auth.confirmReset(requiredString(body, 'reset_token'), requiredString(body, 'new_password'));
+    return { status: 200, body: SUCCESS };
+  },
+  'GET /verify': async (auth, call) => {
+    const token = call.url.searchParams.get('token');
+    if (!token) throw commonError('VALIDATION_ERROR', 'query parameter "token" is required');
+    await auth.verifyEmail(token);
+    return { status: 200, body: SUCCESS };
+  },
+  'POST /verify/resend': async (auth, call) => {
+    const body = await call.body();
+    await auth.resendVerification(requiredString(body, 'email'));
+    return { status: 200, body: SUCCESS };
+  },
+};
+
+const CHALLENGE = 'Bearer realm="svc"';
+
+/**
+ * Every `/auth/*` route as one `(Request) => Promise<Response>`: it classifies the path (404 for
+ * a path not in the table, 405 with `Allow` for another method), demands a valid token on the
+ * routes that are not public (spec Authentication 6), validates the body, runs the operation and
+ * renders any error in the one envelope.
+ */
+export function createHandler(auth: Omit<Auth, 'handler'>, options: HandlerOptions = {}): AuthHandler {
+  const basePath = (options.basePath ?? '/auth').replace(/\/+$/, '');
+  const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const routes = AUTH_ROUTES.filter((r) => r.feature !== 'oauth' || auth.config.oauth !== undefined);
+
+  return async (request, info = {}) => {
+    const url = new URL(request.url);
+    try {
+      if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
+        throw commonError('NOT_FOUND', `no auth route ${request.method} ${url.pathname}`);
+      }
+      const path = url.pathname.slice(basePath.length) || '/';
+      const match = matchAuthRoute(request.method, path, routes);
+      if (match.kind === 'not-found') throw commonError('NOT_FOUND', `no auth route ${request.method} ${url.pathname}`);
+      if (match.kind === 'method-not-allowed') {
+        throw commonError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}`, {
+          headers: { Allow: match.allow.join(', ') },
+        });
+      }
+      const token = match.route.access === 'auth' ? await requireToken(auth, request, url) : undefined;
+      const operation = OPERATIONS[`${match.route.method} ${match.route.path}`];
+      if (!operation) throw notInThisRelease(match.route);
+      let parsed: Promise<Record<string, unknown>> | undefined;
+      const call: Call = { request, url, info, token, body: () => (parsed ??= readJsonObject(request, limit)) };
+      const outcome = await operation(auth, call);
+      const headers = new Headers({ 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+      if (options.cookie && outcome.session) headers.append('Set-Cookie', cookieFor(outcome.session, url, auth.config.tokenExpiry));
+      return new Response(request.method === 'HEAD' ? null : JSON.stringify(outcome.body), { status: outcome.status, headers });
+    } catch (err) {
+      const rendered = renderError(err);
+      if (rendered.unexpected) options.logger?.error({ err }, 'unexpected error in the auth handler');
+      const headers = new Headers({ ...rendered.headers, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+      return new Response(JSON.stringify(rendered.body), { status: rendered.status, headers });
+    }
+  };
+}
+
+/** A protected route: a token must be present and live, else 401 (with the RFC 6750 challenge). */
+async function requireToken(auth: Omit<Auth, 'handler'>, request: Request, url: URL): Promise<string> {
+  const found = extractToken({
+    authorization: request.headers.get('authorization') ?? undefined,
+    cookie: request.headers.get('cookie') ?? undefined,
+    queryToken: url.searchParams.get('token') ?? undefined,
+  });
+  if (!found) {
+    throw commonError('UNAUTHORIZED', 'a bearer token is required', { headers: { 'WWW-Authenticate': CHALLENGE } });
+  }
+  try {
+    await auth.verifyToken(found.token);
+  } catch (err) {
+    // RFC 6750 §3: a rejected token answers with a challenge naming the error.
+    if (err instanceof SvcError && err.status === 401) {
+      throw new SvcError(err.code, err.status, err.message, {
+        headers: { 'WWW-Authenticate': `${CHALLENGE}, error="invalid_token"` },
+      });
+    }
+    throw err;
+  }
+  return found.token;
+}
+
+function notInThisRelease(route: AuthRoute) {
+  return commonError('NOT_IMPLEMENTED', `${route.method} /auth${route.path} is not available in this release of svc yet`);
+}
+
+/** DECISIONS.md: HttpOnly, SameSite=Lax, Path=/, Secure under TLS. */
+function cookieFor(session: AuthResult | 'clear', url: URL, maxAge: number): string {
+  const secure = url.protocol === 'https:' ? '; Secure' : '';
+  if (session === 'clear') return `${AUTH_COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${secure}`;
+  return `${AUTH_COOKIE}=${encodeURIComponent(session.token)}; Max-Age=${maxAge}; Path=/; HttpOnly; SameSite=Lax${secure}`;
+}
+

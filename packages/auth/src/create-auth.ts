@@ -1,0 +1,494 @@
+/**
+ * `createAuth(config, options)`: the @svc/auth instance (accounts, passwords, sessions, tokens,
+ * one-time tokens, roles, events) over a `Database` (PostgreSQL or PGlite, schema `svc_auth`) or
+ * any `AuthStore`. Every operation is a plain async function; `handler` is the same operations
+ * behind the Fetch standard.
+ *
+ * Decisions worth knowing:
+ * - Sessions: the access token's `jti` names a session row. `verifyToken` checks the JWT, then the
+ *   session (not revoked, `lastActivityAt + sessionTimeout > now`) and the user (active) in one
+ *   indexed query; it moves `lastActivityAt` forward at most once per min(60 s, sessionTimeout/10).
+ * - Refresh: one conditional UPDATE revokes the old session and the new one is inserted in the same
+ *   transaction, so of concurrent refreshes with one token exactly one succeeds. Refresh is
+ *   allowed while the refresh token lives (`refreshTokenExpiry`), even after the access session
+ *   idled out: that is what a refresh token is for.
+ * - Roles are copied into the access token when it is issued; a role assigned later shows after
+ *   the next login or refresh. `roles.assign` to a role that does not exist fails with
+ *   VALIDATION_ERROR (it does not create it); creating a role that exists is INVALID_OPERATION.
+ * - `register` returns a session even with `requireEmailVerification` (the contract's return type);
+ *   `login` refuses an unverified user with EMAIL_NOT_VERIFIED.
+ * - Events (`IdentityCreated`, `IdentityAuthenticated`, ...) are emitted after the write that
+ *   causes them; `IdentityAuthenticated` is emitted for logins and refreshes, not registrations.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { commonError, SvcError } from '@svc/core';
+import { createTokenVerifier, authContextFromClaims, JWT_SECRET_MIN_LENGTH, type AccessTokenClaims, type AuthContext } from './token/verify';
+import { authError } from './errors';
+import { AUTH_CONFIG_DEFAULTS } from './config';
+import { createEventBus, type EventBus } from './events';
+import { checkPassword, createPasswordHasher, type PasswordPolicy } from './password';
+import { isTokenShape, randomToken, sha256Hex } from './session';
+import { checkMetadata, checkUsername, isUuid, normalizeEmail, toPublicUser } from './account';
+import { SUPERUSER_ROLE, checkRoleDescription, checkRoleName } from './roles';
+import { createPostgresStore } from './store/postgres';
+import type { AuthStore, UserRecord } from './store/types';
+import type {
+  Auth,
+  AuthConfig,
+  AuthResult,
+  CreateAuthOptions,
+  LoginInput,
+  RegisterInput,
+  RequestInfo,
+  User,
+} from './types';
+
+/** Reset tokens die after one hour (spec "States and transitions"). */
+export const RESET_TOKEN_TTL_SECONDS = 3600;
+/** Verification links live a day. */
+export const VERIFICATION_TOKEN_TTL_SECONDS = 24 * 3600;
+/** `lastActivityAt` is written at most this often (and at most every sessionTimeout/10). */
+export const SESSION_TOUCH_INTERVAL_SECONDS = 60;
+
+export type ResolvedAuthConfig = Auth['config'] &
+  Required<
+    Pick<
+      AuthConfig,
+      | 'allowRegistration'
+      | 'requireEmailVerification'
+      | 'allowImplicitSignup'
+      | 'passwordMinLength'
+      | 'passwordRequireNumbers'
+      | 'passwordRequireSpecial'
+      | 'passwordRequireUppercase'
+      | 'cookie'
+    >
+  >;
+
+const INTEGER_KEYS = {
+  tokenExpiry: { min: 1, max: 10 * 365 * 24 * 3600 },
+  refreshTokenExpiry: { min: 1, max: 10 * 365 * 24 * 3600 },
+  sessionTimeout: { min: 1, max: 10 * 365 * 24 * 3600 },
+  bcryptRounds: { min: 4, max: 31 },
+  passwordMinLength: { min: 1, max: 72 },
+} as const;
+const BOOLEAN_KEYS = [
+  'allowRegistration',
+  'requireEmailVerification',
+  'allowImplicitSignup',
+  'passwordRequireNumbers',
+  'passwordRequireSpecial',
+  'passwordRequireUppercase',
+  'cookie',
+] as const;
+
+/** Fills in the defaults and refuses wrong types with a TypeError naming the key. */
+export function resolveAuthConfig(config: AuthConfig): ResolvedAuthConfig {
+  if (typeof config !== 'object' || config === null) throw new TypeError('auth config must be an object');
+  if (typeof config.jwtSecret !== 'string' || config.jwtSecret.length < JWT_SECRET_MIN_LENGTH) {
+    throw new TypeError(`auth config: jwtSecret must be a string of at least ${JWT_SECRET_MIN_LENGTH} characters`);
+  }
+  const out: Record<string, unknown> = { ...AUTH_CONFIG_DEFAULTS };
+  for (const [key, value] of Object.entries(config)) if (value !== undefined) out[key] = value;
+  for (const key of ['jwtAudience', 'jwtIssuer'] as const) {
+    if (typeof out[key] !== 'string' || (out[key] as string).length === 0) {
+      throw new TypeError(`auth config: ${key} must be a non-empty string`);
+    }
+  }
+  for (const [key, { min, max }] of Object.entries(INTEGER_KEYS)) {
+    const v = out[key];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+      throw new TypeError(`auth config: ${key} must be an integer from ${min} to ${max} (got ${JSON.stringify(v)})`);
+    }
+  }
+  for (const key of BOOLEAN_KEYS) {
+    if (typeof out[key] !== 'boolean') {
+      throw new TypeError(`auth config: ${key} must be true or false (got ${JSON.stringify(out[key])})`);
+    }
+  }
+  if (out.claims !== undefined && typeof out.claims !== 'function') {
+    throw new TypeError('auth config: claims must be a function (user) => object');
+  }
+  return Object.freeze(out) as unknown as ResolvedAuthConfig;
+}
+
+/** Options beyond the contract's, for tests and for hosts with their own storage. */
+export interface CreateAuthInternals {
+  /** Storage to use instead of the Postgres store over `options.database`. */
+  readonly store?: AuthStore;
+  /** Randomness (refresh, reset and verification tokens). @default crypto.randomBytes */
+  readonly random?: (n: number) => Buffer;
+}
+
+/** The Fetch handler factory (src/http/handler.ts), when that part is present. */
+type HandlerFactory = (auth: Omit<Auth, 'handler'>, options: CreateAuthOptions) => (req: Request) => Promise<Response>;
+
+export async function createAuth(
+  config: AuthConfig,
+  options: CreateAuthOptions,
+  internals: CreateAuthInternals = {},
+): Promise<Auth> {
+  const cfg = resolveAuthConfig(config);
+  if (!internals.store && (typeof options !== 'object' || !options?.database)) {
+    throw new TypeError('createAuth: options.database is required');
+  }
+  const now = options.now ?? Date.now;
+  const random = internals.random ?? randomBytes;
+  const store = internals.store ?? createPostgresStore(options.database, { now });
+  const tokens = createTokenVerifier({ jwtSecret: cfg.jwtSecret, jwtAudience: cfg.jwtAudience, jwtIssuer: cfg.jwtIssuer, now });
+  const passwords = createPasswordHasher(cfg.bcryptRounds);
+  const policy: PasswordPolicy = {
+    minLength: cfg.passwordMinLength,
+    requireNumbers: cfg.passwordRequireNumbers,
+    requireSpecial: cfg.passwordRequireSpecial,
+    requireUppercase: cfg.passwordRequireUppercase,
+  };
+  const bus: EventBus = createEventBus({ ...(options.logger ? { logger: options.logger } : {}), now });
+  const touchEveryMs = Math.min(SESSION_TOUCH_INTERVAL_SECONDS, cfg.sessionTimeout / 10) * 1000;
+  const sessionTimeoutMs = cfg.sessionTimeout * 1000;
+
+  await wireExtensions(bus, cfg, options);
+
+  // --- helpers --------------------------------------------------------------------------------
+
+  const userOrThrow = async (emailOrId: unknown): Promise<UserRecord> => {
+    if (typeof emailOrId !== 'string' || emailOrId.length === 0) {
+      throw commonError('VALIDATION_ERROR', 'a user email or id is required');
+    }
+    const user = isUuid(emailOrId) ? await store.findUserById(emailOrId) : await store.findUserByEmail(emailOrId);
+    if (!user) throw authError('USER_NOT_FOUND', 'no such user');
+    return user;
+  };
+
+  /** Signs an access token and stores its session. */
+  const issueSession = async (user: UserRecord, info: RequestInfo | undefined): Promise<AuthResult> => {
+    const { jti, refreshToken, token } = await mintTokens(user);
+    const session = await store.createSession({
+      userId: user.id,
+      accessJti: jti,
+      refreshHash: sha256Hex(refreshToken),
+      expiresAt: new Date(now() + cfg.refreshTokenExpiry * 1000),
+      ip: info?.ip ?? null,
+      userAgent: info?.userAgent ?? null,
+    });
+    return authResult(user, token, refreshToken, session);
+  };
+
+  const mintTokens = async (user: UserRecord) => {
+    const roles = await store.userRoles(user.id);
+    const extra = cfg.claims ? await cfg.claims(toPublicUser(user)) : {};
+    const iat = Math.floor(now() / 1000);
+    const jti = randomUUID();
+    const claims: Omit<AccessTokenClaims, 'aud' | 'iss'> = {
+      ...(extra as object),
+      sub: user.id,
+      email: user.email,
+      ...(user.username ? { username: user.username } : {}),
+      iat,
+      exp: iat + cfg.tokenExpiry,
+      jti,
+      roles,
+    };
+    const token = tokens.sign(claims);
+    return { claims, jti, refreshToken: randomToken(random), token };
+  };
+
+  const authResult = (
+    user: UserRecord,
+    token: string,
+    refreshToken: string,
+    session: { id: string; userId: string; createdAt: Date; expiresAt: Date },
+  ): AuthResult => ({
+    token,
+    refreshToken,
+    session: {
+      id: session.id,
+      userId: session.userId,
+      token,
+      refreshToken,
+      createdAt: session.createdAt.toISOString(),
+      expiresAt: session.expiresAt.toISOString(),
+    },
+    user: toPublicUser(user),
+  });
+
+  /** The JWT, then the session and user: the verified claims and the session id. */
+  const checkAccess = async (accessToken: unknown) => {
+    if (typeof accessToken !== 'string' || accessToken.length === 0) {
+      throw authError('INVALID_TOKEN', 'an access token is required');
+    }
+    const claims = tokens.verify(accessToken);
+    const state = await store.sessionState(claims.jti);
+    if (!state || state.userId !== claims.sub) throw authError('SESSION_EXPIRED', 'the session has ended');
+    const t = now();
+    if (state.revoked || state.lastActivityAt.getTime() + sessionTimeoutMs <= t) {
+      throw authError('SESSION_EXPIRED', 'the session has ended');
+    }
+    if (!state.userActive) throw authError('USER_INACTIVE', 'the account is deactivated');
+    if (t - state.lastActivityAt.getTime() >= touchEveryMs) await store.touchSession(state.sessionId);
+    return { claims, sessionId: state.sessionId };
+  };
+
+  const issueVerification = async (user: UserRecord) => {
+    const token = randomToken(random);
+    await store.issueVerificationToken(user.id, sha256Hex(token), new Date(now() + VERIFICATION_TOKEN_TTL_SECONDS * 1000));
+    bus.emit({ eventType: 'EmailVerificationRequested', userId: user.id, email: user.email, verificationToken: token });
+  };
+
+  const hashNewPassword = async (password: unknown, field = 'password') => {
+    checkPassword(password, policy, field);
+    return passwords.hash(password);
+  };
+
+  // --- the instance ---------------------------------------------------------------------------
+
+  const auth: Omit<Auth, 'handler'> = {
+    config: cfg,
+    migrate: () => store.migrate(),
+
+    async register(input: RegisterInput, info?: RequestInfo) {
+      if (!cfg.allowRegistration) throw authError('REGISTRATION_DISABLED', 'registration is disabled');
+      if (typeof input !== 'object' || input === null) throw commonError('VALIDATION_ERROR', 'a registration body is required');
+      const email = normalizeEmail(input.email);
+      const username = input.username === undefined || input.username === null ? null : checkUsername(input.username);
+      const metadata = input.metadata === undefined || input.metadata === null ? {} : checkMetadata(input.metadata);
+      const passwordHash = await hashNewPassword(input.password);
+      const user = await store.createUser({ email, username, passwordHash, metadata });
+      bus.emit({ eventType: 'IdentityCreated', userId: user.id, email: user.email });
+      if (cfg.requireEmailVerification) await issueVerification(user);
+      return issueSession(user, info);
+    },
+
+    async login(input: LoginInput, info?: RequestInfo) {
+      if (typeof input !== 'object' || input === null) throw commonError('VALIDATION_ERROR', 'a login body is required');
+      const { password } = input as { password?: unknown };
+      if (typeof password !== 'string' || password.length === 0) throw commonError('VALIDATION_ERROR', 'password is required');
+      const raw = input as { email?: unknown; username?: unknown };
+      let user: UserRecord | null;
+      if (raw.email !== undefined && raw.email !== null) {
+        if (typeof raw.email !== 'string' || raw.email.length === 0 || raw.email.length > 320) {
+          throw commonError('VALIDATION_ERROR', 'email must be a string');
+        }
+        user = await store.findUserByLogin({ email: raw.email });
+      } else if (raw.username !== undefined && raw.username !== null) {
+        if (typeof raw.username !== 'string' || raw.username.length === 0 || raw.username.length > 320) {
+          throw commonError('VALIDATION_ERROR', 'username must be a string');
+        }
+        user = await store.findUserByLogin({ username: raw.username });
+      } else {
+        throw commonError('VALIDATION_ERROR', 'email or username is required');
+      }
+      // An unknown login costs one bcrypt compare too (against a dummy hash of the same cost).
+      const ok = user ? await passwords.verify(password, user.passwordHash) : await passwords.burn(password);
+      if (!user || !ok) throw authError('INVALID_CREDENTIALS', 'invalid email, username or password');
+      if (!user.active) throw authError('USER_INACTIVE', 'the account is deactivated');
+      if (cfg.requireEmailVerification && !user.emailVerified) {
+        throw authError('EMAIL_NOT_VERIFIED', 'the email address is not verified yet');
+      }
+      const result = await issueSession(user, info);
+      bus.emit({ eventType: 'IdentityAuthenticated', userId: user.id, email: user.email });
+      return result;
+    },
+
+    async refresh(refreshToken: string, info?: RequestInfo) {
+      if (!isTokenShape(refreshToken)) throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
+      const hash = sha256Hex(refreshToken);
+      // The user is read first for the new token's claims; the rotation itself decides who wins.
+      const current = await findSessionUser(hash);
+      if (!current) throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
+      const minted = await mintTokens(current);
+      const rotated = await store.rotateSession(hash, {
+        accessJti: minted.jti,
+        refreshHash: sha256Hex(minted.refreshToken),
+        expiresAt: new Date(now() + cfg.refreshTokenExpiry * 1000),
+        ip: info?.ip ?? null,
+        userAgent: info?.userAgent ?? null,
+      });
+      if (!rotated || rotated.next.userId !== current.id) {
+        throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
+      }
+      bus.emit({ eventType: 'IdentityAuthenticated', userId: current.id, email: current.email });
+      return authResult(current, minted.token, minted.refreshToken, rotated.next);
+    },
+
+    async logout(accessToken: string) {
+      const { sessionId } = await checkAccess(accessToken);
+      await store.revokeSession(sessionId);
+    },
+
+    async profile(accessToken: string) {
+      const { claims } = await checkAccess(accessToken);
+      const user = await store.findUserById(claims.sub);
+      if (!user) throw authError('SESSION_EXPIRED', 'the session has ended');
+      return toPublicUser(user);
+    },
+
+    async changePassword(accessToken: string, oldPassword: string, newPassword: string) {
+      const { claims } = await checkAccess(accessToken);
+      if (typeof oldPassword !== 'string' || oldPassword.length === 0) {
+        throw commonError('VALIDATION_ERROR', 'oldPassword is required');
+      }
+      checkPassword(newPassword, policy, 'newPassword');
+      const user = await store.findUserById(claims.sub);
+      if (!user) throw authError('SESSION_EXPIRED', 'the session has ended');
+      if (!(await passwords.verify(oldPassword, user.passwordHash))) {
+        throw authError('INVALID_CREDENTIALS', 'the current password is wrong');
+      }
+      await store.replacePassword(user.id, await passwords.hash(newPassword));
+    },
+
+    async requestReset(email: string) {
+      let normalized: string;
+      try {
+        normalized = normalizeEmail(email);
+      } catch {
+        return; // no enumeration, no error for a malformed address either
+      }
+      const user = await store.findUserByEmail(normalized);
+      if (!user || !user.active) return;
+      const token = randomToken(random);
+      await store.issueResetToken(user.id, sha256Hex(token), new Date(now() + RESET_TOKEN_TTL_SECONDS * 1000));
+      bus.emit({ eventType: 'PasswordResetRequested', userId: user.id, email: user.email, resetToken: token });
+    },
+
+    async confirmReset(resetToken: string, newPassword: string) {
+      checkPassword(newPassword, policy, 'newPassword');
+      if (!isTokenShape(resetToken)) throw authError('INVALID_TOKEN', 'the reset token is invalid, used or expired');
+      const userId = await store.consumeResetToken(sha256Hex(resetToken));
+      if (!userId) throw authError('INVALID_TOKEN', 'the reset token is invalid, used or expired');
+      await store.replacePassword(userId, await passwords.hash(newPassword));
+    },
+
+    async verifyEmail(verificationToken: string) {
+      if (!isTokenShape(verificationToken)) throw authError('INVALID_TOKEN', 'the verification token is invalid, used or expired');
+      const userId = await store.consumeVerificationToken(sha256Hex(verificationToken));
+      if (!userId) throw authError('INVALID_TOKEN', 'the verification token is invalid, used or expired');
+      await store.markEmailVerified(userId);
+      const user = await store.findUserById(userId);
+      bus.emit({ eventType: 'EmailVerified', userId, ...(user ? { email: user.email } : {}) });
+    },
+
+    async resendVerification(email: string) {
+      let normalized: string;
+      try {
+        normalized = normalizeEmail(email);
+      } catch {
+        return;
+      }
+      const user = await store.findUserByEmail(normalized);
+      if (!user || user.emailVerified) return;
+      await issueVerification(user);
+    },
+
+    async verifyToken(accessToken: string): Promise<AuthContext> {
+      return authContextFromClaims((await checkAccess(accessToken)).claims);
+    },
+
+    async setPassword(emailOrId: string, password: string) {
+      if (typeof password !== 'string' || password.length === 0) throw commonError('VALIDATION_ERROR', 'password is required');
+      checkPassword(password, policy);
+      const user = await userOrThrow(emailOrId);
+      await store.replacePassword(user.id, await passwords.hash(password));
+    },
+
+    async revokeAllSessions(emailOrId: string) {
+      const user = await userOrThrow(emailOrId);
+      await store.revokeUserSessions(user.id);
+    },
+
+    async setActive(emailOrId: string, active: boolean) {
+      if (typeof active !== 'boolean') throw commonError('VALIDATION_ERROR', 'active must be true or false');
+      const user = await userOrThrow(emailOrId);
+      await store.setActive(user.id, active);
+    },
+
+    async findUser(emailOrId: string): Promise<User | null> {
+      if (typeof emailOrId !== 'string' || emailOrId.length === 0) return null;
+      const user = isUuid(emailOrId) ? await store.findUserById(emailOrId) : await store.findUserByEmail(emailOrId);
+      return user ? toPublicUser(user) : null;
+    },
+
+    async createSuperuser(email: string, password: string) {
+      if (typeof password !== 'string' || password.length === 0) throw commonError('VALIDATION_ERROR', 'password is required');
+      const normalized = normalizeEmail(email);
+      const passwordHash = await hashNewPassword(password);
+      const user = await store.createUser({ email: normalized, passwordHash, emailVerified: true, active: true });
+      await store.ensureRole(SUPERUSER_ROLE, 'Full access');
+      await store.assignRole(user.id, SUPERUSER_ROLE);
+      bus.emit({ eventType: 'IdentityCreated', userId: user.id, email: user.email });
+      return toPublicUser(user);
+    },
+
+    roles: {
+      async create(name: string, description?: string) {
+        const role = await store.createRole(checkRoleName(name), checkRoleDescription(description));
+        if (!role) throw commonError('INVALID_OPERATION', `role '${name}' already exists`);
+        return role;
+      },
+      async assign(emailOrId: string, role: string) {
+        checkRoleName(role);
+        const user = await userOrThrow(emailOrId);
+        const result = await store.assignRole(user.id, role);
+        if (result === 'no-such-role') throw commonError('VALIDATION_ERROR', `role '${role}' does not exist`);
+        if (result === 'no-such-user') throw authError('USER_NOT_FOUND', 'no such user');
+      },
+      async revoke(emailOrId: string, role: string) {
+        checkRoleName(role);
+        const user = await userOrThrow(emailOrId);
+        await store.revokeRole(user.id, role);
+      },
+      list: () => store.listRoles(),
+      async getUserRoles(emailOrId: string) {
+        return store.userRoles((await userOrThrow(emailOrId)).id);
+      },
+      async userHasRole(emailOrId: string, role: string) {
+        checkRoleName(role);
+        return (await store.userRoles((await userOrThrow(emailOrId)).id)).includes(role);
+      },
+      async delete(name: string) {
+        checkRoleName(name);
+        await store.deleteRole(name);
+      },
+    },
+
+    on: (listener) => bus.on(listener),
+    settle: () => bus.settle(),
+    async close() {
+      await bus.settle();
+    },
+  };
+
+  // The user a refresh token belongs to, if it names a live session (a read: the rotation decides).
+  async function findSessionUser(refreshHash: string): Promise<UserRecord | null> {
+    const userId = await store.refreshableSessionUser(refreshHash);
+    return userId ? store.findUserById(userId) : null;
+  }
+
+  await store.migrate();
+
+  const factory = loadHandlerFactory();
+  const handler: Auth['handler'] = factory
+    ? factory(auth, options)
+    : async () => {
+        throw new SvcError('NOT_IMPLEMENTED', 501, 'the @svc/auth Fetch handler is not available in this build (src/http/handler.ts)');
+      };
+  return Object.assign(auth, { handler }) as Auth;
+}
+
+function loadHandlerFactory(): HandlerFactory | null {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const mod = require('./http/handler') as { createHandler?: HandlerFactory };
+    return typeof mod.createHandler === 'function' ? mod.createHandler : null;
+  } catch (err) {
+    if ((err as { code?: string }).code === 'MODULE_NOT_FOUND') return null;
+    throw err;
+  }
+}
+
+/** Email and webhook listeners (src/email, src/webhooks), when those parts are present. */
+async function wireExtensions(bus: EventBus, cfg: ResolvedAuthConfig, options: CreateAuthOptions): Promise<void> {
+  void bus;
+  void cfg;
+  void options;
+}

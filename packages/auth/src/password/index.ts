@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import bcrypt from 'bcrypt';
+import { commonError } from '@svc/core';
+import { authError } from '../errors';
+
+export interface PasswordPolicy {
+  readonly minLength: number;
+  readonly requireNumbers: boolean;
+  readonly requireSpecial: boolean;
+  readonly requireUppercase: boolean;
+}
+
+/** bcrypt reads at most 72 bytes; a longer password would be silently truncated, so it is refused. */
+export const PASSWORD_MAX_BYTES = 72;
+
+/** Every requirement of the policy, in words (the PASSWORD_TOO_WEAK message lists all of them). */
+export function describePolicy(policy: PasswordPolicy): string {
+  const parts = [`at least ${policy.minLength} characters`, `at most ${PASSWORD_MAX_BYTES} bytes`];
+  if (policy.requireNumbers) parts.push('a number');
+  if (policy.requireUppercase) parts.push('an uppercase letter');
+  if (policy.requireSpecial) parts.push('a special character');
+  return `the password needs ${parts.join(', ')}`;
+}
+
+/** The requirements `password` misses (empty: it passes). */
+export function policyFailures(password: string, policy: PasswordPolicy): string[] {
+  const failures: string[] = [];
+  if ([...password].length < policy.minLength) failures.push('too short');
+  if (Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_BYTES) failures.push('too long');
+  if (policy.requireNumbers && !/\p{Nd}/u.test(password)) failures.push('no number');
+  if (policy.requireUppercase && !/\p{Lu}/u.test(password)) failures.push('no uppercase letter');
+  if (policy.requireSpecial && !/[^\p{L}\p{N}\s]/u.test(password)) failures.push('no special character');
+  return failures;
+}
+
+/** Throws VALIDATION_ERROR for a missing/empty password, PASSWORD_TOO_WEAK for one the policy refuses. */
+export function checkPassword(password: unknown, policy: PasswordPolicy, field = 'password'): asserts password is string {
+  if (typeof password !== 'string' || password.length === 0) {
+    throw commonError('VALIDATION_ERROR', `${field} is required`);
+  }
+  const failures = policyFailures(password, policy);
+  if (failures.length > 0) {
+    throw authError('PASSWORD_TOO_WEAK', `${describePolicy(policy)} (${failures.join(', ')})`);
+  }
+}
+
+/**
+ * bcrypt through the native async API (the work runs on libuv's pool, never on the event loop),
+ * with a dummy hash of the same cost for unknown logins, so a login for an email that does not
+ * exist costs what one for an email that does.
+ */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(password: string, hash: string | null): Promise<boolean>;
+  /** Compares against the dummy hash and returns false: the cost of a real check, no answer. */
+  burn(password: string): Promise<false>;
+  readonly rounds: number;
+}
+
+export function createPasswordHasher(rounds: number): PasswordHasher {
+  let dummy: Promise<string> | undefined;
+  const dummyHash = () => (dummy ??= bcrypt.hash(randomBytes(18).toString('base64'), rounds));
+  const hasher: PasswordHasher = {
+    rounds,
+    hash: (password) => bcrypt.hash(password, rounds),
+    async verify(password, hash) {
+      if (!hash) return hasher.burn(password);
+      return bcrypt.compare(password, hash);
+    },
+    async burn(password) {
+      await bcrypt.compare(password, await dummyHash());
+      return false;
+    },
+  };
+  // Made now, in the background, so the first unknown login does not also pay for a hash.
+  dummyHash().catch(() => {});
+  return hasher;
+}

@@ -1,0 +1,1 @@
+export { isTokenShape, randomToken, secretsEqual, sha256Hex } from './tokens';

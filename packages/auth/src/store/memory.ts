@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import { authError } from '../errors';
+import type {
+  AssignResult,
+  AuthStore,
+  LoginKey,
+  NewSession,
+  NewUser,
+  RoleRecord,
+  SessionRecord,
+  SessionState,
+  UserRecord,
+} from './types';
+
+export interface MemoryStoreOptions {
+  /** Clock. @default Date.now */
+  readonly now?: () => number;
+  /** Id generator. @default crypto.randomUUID */
+  readonly uuid?: () => string;
+}
+
+interface SessionRow extends SessionRecord {
+  refreshHash: string;
+}
+interface OneTimeRow {
+  userId: string;
+  expiresAt: Date;
+  consumedAt: Date | null;
+}
+
+/**
+ * An in-memory `AuthStore`: for tests and for programs that do not need accounts to outlive the
+ * process. Every verb runs synchronously inside one promise, so each is atomic by construction.
+ * Records handed out are copies: mutating them does not change the store.
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
+  const now = () => new Date((options.now ?? Date.now)());
+  const uuid = options.uuid ?? randomUUID;
+  const users = new Map<string, UserRecord>();
+  const sessions = new Map<string, SessionRow>();
+  const resetTokens = new Map<string, OneTimeRow>();
+  const verificationTokens = new Map<string, OneTimeRow>();
+  const roles = new Map<string, RoleRecord>();
+  const userRoles = new Map<string, Set<string>>();
+
+  const copyUser = (u: UserRecord): UserRecord => ({ ...u, metadata: structuredClone(u.metadata) });
+  const copySession = ({ refreshHash: _h, ...s }: SessionRow): SessionRecord => ({ ...s });
+  const byEmail = (email: string) => {
+    const e = email.toLowerCase();
+    for (const u of users.values()) if (u.email === e) return u;
+    return undefined;
+  };
+  const byUsername = (name: string) => {
+    for (const u of users.values()) if (u.username === name) return u;
+    return undefined;
+  };
+  const update = (id: string, patch: Partial<UserRecord>) => {
+    const u = users.get(id);
+    if (!u) return false;
+    users.set(id, { ...u, ...patch, updatedAt: now() });
+    return true;
+  };
+  const revokeAll = (userId: string) => {
+    let n = 0;
+    const at = now();
+    for (const [id, s] of sessions) {
+      if (s.userId === userId && !s.revokedAt) {
+        sessions.set(id, { ...s, revokedAt: at });
+        n++;
+      }
+    }
+    return n;
+  };
+  const consume = (table: Map<string, OneTimeRow>, hash: string, siblings: boolean) => {
+    const row = table.get(hash);
+    const at = now();
+    if (!row || row.consumedAt || row.expiresAt.getTime() <= at.getTime()) return null;
+    row.consumedAt = at;
+    if (siblings) {
+      for (const other of table.values()) if (other.userId === row.userId && !other.consumedAt) other.consumedAt = at;
+    }
+    return row.userId;
+  };
+  const insertSession = (s: NewSession): SessionRow => {
+    for (const other of sessions.values()) {
+      if (other.accessJti === s.accessJti || other.refreshHash === s.refreshHash) {
+        throw new Error('session jti or refresh hash already in use');
+      }
+    }
+    if (!users.has(s.userId)) throw new Error(`no user ${s.userId}`);
+    const at = now();
+    const row: SessionRow = {
+      id: uuid(),
+      userId: s.userId,
+      accessJti: s.accessJti,
+      refreshHash: s.refreshHash,
+      ip: s.ip ?? null,
+      userAgent: s.userAgent ?? null,
+      createdAt: at,
+      expiresAt: s.expiresAt,
+      lastActivityAt: at,
+      revokedAt: null,
+    };
+    sessions.set(row.id, row);
+    return row;
+  };
+
+  return {
+    async migrate() {},
+
+    async createUser(input: NewUser) {
+      const email = input.email.toLowerCase();
+      if (byEmail(email)) throw authError('USER_ALREADY_EXISTS', 'a user with this email already exists');
+      if (input.username != null && byUsername(input.username)) {
+        throw authError('USER_ALREADY_EXISTS', 'a user with this username already exists');
+      }
+      const at = now();
+      const user: UserRecord = {
+        id: uuid(),
+        email,
+        username: input.username ?? null,
+        passwordHash: input.passwordHash,
+        emailVerified: input.emailVerified ?? false,
+        active: input.active ?? true,
+        isAnonymous: false,
+        metadata: structuredClone(input.metadata ?? {}),
+        createdAt: at,
+        updatedAt: at,
+      };
+      users.set(user.id, user);
+      return copyUser(user);
+    },
+    async findUserById(id) {
+      const u = users.get(id);
+      return u ? copyUser(u) : null;
+    },
+    async findUserByEmail(email) {
+      const u = byEmail(email);
+      return u ? copyUser(u) : null;
+    },
+    async findUserByLogin(key: LoginKey) {
+      const u = 'email' in key ? byEmail(key.email) : byUsername(key.username);
+      return u ? copyUser(u) : null;
+    },
+    async replacePassword(userId, passwordHash) {
+      if (!update(userId, { passwordHash })) return false;
+      revokeAll(userId);
+      return true;
+    },
+    async markEmailVerified(userId) {
+      return update(userId, { emailVerified: true });
+    },
+    async setActive(userId, active) {
+      return update(userId, { active });
+    },
+
+    async createSession(s) {
+      return copySession(insertSession(s));
+    },
+    async sessionState(jti): Promise<SessionState | null> {
+      for (const s of sessions.values()) {
+        if (s.accessJti !== jti) continue;
+        const u = users.get(s.userId);
+        if (!u) return null;
+        return {
+          sessionId: s.id,
+          userId: s.userId,
+          revoked: s.revokedAt !== null,
+          lastActivityAt: s.lastActivityAt,
+          userActive: u.active,
+        };
+      }
+      return null;
+    },
+    async refreshableSessionUser(refreshHash) {
+      const at = now().getTime();
+      for (const s of sessions.values()) {
+        if (s.refreshHash === refreshHash) return !s.revokedAt && s.expiresAt.getTime() > at ? s.userId : null;
+      }
+      return null;
+    },
+    async touchSession(id) {
+      const s = sessions.get(id);
+      const at = now();
+      if (s && s.lastActivityAt.getTime() < at.getTime()) sessions.set(id, { ...s, lastActivityAt: at });
+    },
+    async rotateSession(refreshHash, next) {
+      const at = now();
+      for (const [id, s] of sessions) {
+        if (s.refreshHash !== refreshHash) continue;
+        if (s.revokedAt || s.expiresAt.getTime() <= at.getTime()) return null;
+        const previous = { ...s, revokedAt: at };
+        sessions.set(id, previous);
+        const created = insertSession({ ...next, userId: s.userId });
+        return { previous: copySession(previous), next: copySession(created) };
+      }
+      return null;
+    },
+    async revokeSession(id) {
+      const s = sessions.get(id);
+      if (s && !s.revokedAt) sessions.set(id, { ...s, revokedAt: now() });
+    },
+    async revokeUserSessions(userId) {
+      return revokeAll(userId);
+    },
+
+    async issueResetToken(userId, tokenHash, expiresAt) {
+      if (!users.has(userId)) throw new Error(`no user ${userId}`);
+      resetTokens.set(tokenHash, { userId, expiresAt, consumedAt: null });
+    },
+    async consumeResetToken(tokenHash) {
+      return consume(resetTokens, tokenHash, true);
+    },
+    async issueVerificationToken(userId, tokenHash, expiresAt) {
+      if (!users.has(userId)) throw new Error(`no user ${userId}`);
+      const at = now();
+      for (const row of verificationTokens.values()) if (row.userId === userId && !row.consumedAt) row.consumedAt = at;
+      verificationTokens.set(tokenHash, { userId, expiresAt, consumedAt: null });
+    },
+    async consumeVerificationToken(tokenHash) {
+      return consume(verificationTokens, tokenHash, false);
+    },
+
+    async createRole(name, description) {
+      if (roles.has(name)) return null;
+      const role = { name, description };
+      roles.set(name, role);
+      return { ...role };
+    },
+    async ensureRole(name, description) {
+      if (!roles.has(name)) roles.set(name, { name, description });
+      return { ...roles.get(name)! };
+    },
+    async deleteRole(name) {
+      if (!roles.delete(name)) return false;
+      for (const set of userRoles.values()) set.delete(name);
+      return true;
+    },
+    async listRoles() {
+      return [...roles.values()].sort((a, b) => compare(a.name, b.name)).map((r) => ({ ...r }));
+    },
+    async assignRole(userId, role): Promise<AssignResult> {
+      if (!users.has(userId)) return 'no-such-user';
+      if (!roles.has(role)) return 'no-such-role';
+      let set = userRoles.get(userId);
+      if (!set) userRoles.set(userId, (set = new Set()));
+      if (set.has(role)) return 'already-assigned';
+      set.add(role);
+      return 'assigned';
+    },
+    async revokeRole(userId, role) {
+      return userRoles.get(userId)?.delete(role) ?? false;
+    },
+    async userRoles(userId) {
+      return [...(userRoles.get(userId) ?? [])].sort(compare);
+    },
+  };
+}
+
+/** Code-point order, the order of PostgreSQL's `collate "C"` used by the Postgres store. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,401 @@
+import { randomUUID } from 'node:crypto';
+import { Migrator, sql, type Kysely, type Selectable } from 'kysely';
+import type { Database } from '@svc/core';
+import { authError } from '../errors';
+import { AUTH_SCHEMA, authMigrationProvider } from './migrations';
+import type {
+  AssignResult,
+  AuthStore,
+  NewSession,
+  RoleRecord,
+  SessionRecord,
+  SessionState,
+  UserRecord,
+} from './types';
+
+/** The `svc_auth` tables as Kysely sees them. */
+export interface AuthTables {
+  users: {
+    id: string;
+    email: string;
+    username: string | null;
+    password_hash: string | null;
+    email_verified: boolean;
+    active: boolean;
+    is_anonymous: boolean;
+    metadata: Record<string, unknown>;
+    created_at: Date;
+    updated_at: Date;
+  };
+  sessions: {
+    id: string;
+    user_id: string;
+    access_jti: string;
+    refresh_token_hash: string;
+    ip: string | null;
+    user_agent: string | null;
+    created_at: Date;
+    expires_at: Date;
+    last_activity_at: Date;
+    revoked_at: Date | null;
+  };
+  reset_tokens: OneTimeTable;
+  verification_tokens: OneTimeTable;
+  roles: { name: string; description: string | null; created_at: Date };
+  user_roles: { user_id: string; role_name: string; created_at: Date };
+}
+interface OneTimeTable {
+  token_hash: string;
+  user_id: string;
+  created_at: Date;
+  expires_at: Date;
+  consumed_at: Date | null;
+}
+
+export interface PostgresStoreOptions {
+  /** Clock. @default Date.now */
+  readonly now?: () => number;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The hot path of `verifyToken`: one query on the unique `access_jti` index, joined to the user.
+ * Plain SQL rather than the query builder so a verification does not pay for building it.
+ */
+const SESSION_STATE_SQL = `select s.id, s.user_id, s.revoked_at is not null as revoked, s.last_activity_at, u.active
+  from ${AUTH_SCHEMA}.sessions s join ${AUTH_SCHEMA}.users u on u.id = s.user_id
+  where s.access_jti = $1`;
+
+/**
+ * The `AuthStore` over PostgreSQL or PGlite: Kysely, schema `svc_auth`, migrations in code.
+ * Atomic verbs are single conditional statements (and a transaction where two tables change), so
+ * concurrent callers on a real server race safely.
+ */
+export function createPostgresStore(database: Database, options: PostgresStoreOptions = {}): AuthStore {
+  const clock = options.now ?? Date.now;
+  const now = () => new Date(clock());
+  const root = database.kysely<AuthTables>();
+  const k = (db: Kysely<AuthTables> = root) => db.withSchema(AUTH_SCHEMA);
+
+  const revokeAll = async (db: Kysely<AuthTables>, userId: string, at: Date) => {
+    const r = await k(db)
+      .updateTable('sessions')
+      .set({ revoked_at: at })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  };
+  const insertSession = async (db: Kysely<AuthTables>, s: NewSession, at: Date) => {
+    const row = await k(db)
+      .insertInto('sessions')
+      .values({
+        id: randomUUID(),
+        user_id: s.userId,
+        access_jti: s.accessJti,
+        refresh_token_hash: s.refreshHash,
+        ip: s.ip ?? null,
+        user_agent: s.userAgent ?? null,
+        created_at: at,
+        expires_at: s.expiresAt,
+        last_activity_at: at,
+        revoked_at: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toSession(row);
+  };
+  const updateUser = async (userId: string, patch: Partial<AuthTables['users']>) => {
+    if (!UUID_RE.test(userId)) return false;
+    const r = await k()
+      .updateTable('users')
+      .set({ ...patch, updated_at: now() })
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  };
+  const consume = async (table: 'reset_tokens' | 'verification_tokens', hash: string, siblings: boolean) =>
+    root.transaction().execute(async (trx) => {
+      const at = now();
+      const row = await k(trx)
+        .updateTable(table)
+        .set({ consumed_at: at })
+        .where('token_hash', '=', hash)
+        .where('consumed_at', 'is', null)
+        .where('expires_at', '>', at)
+        .returning('user_id')
+        .executeTakeFirst();
+      if (!row) return null;
+      if (siblings) {
+        await k(trx)
+          .updateTable(table)
+          .set({ consumed_at: at })
+          .where('user_id', '=', row.user_id)
+          .where('consumed_at', 'is', null)
+          .execute();
+      }
+      return row.user_id;
+    });
+  const findUser = async (column: 'id' | 'email' | 'username', value: string) => {
+    const row = await k().selectFrom('users').selectAll().where(column, '=', value).executeTakeFirst();
+    return row ? toUser(row) : null;
+  };
+
+  return {
+    async migrate() {
+      const migrator = new Migrator({
+        db: database.kysely(),
+        provider: authMigrationProvider,
+        migrationTableSchema: AUTH_SCHEMA,
+      });
+      const { error, results } = await migrator.migrateToLatest();
+      if (error) {
+        const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+        throw new Error(`svc_auth migration${failed ? ` ${failed}` : ''} failed: ${String((error as Error)?.message ?? error)}`, {
+          cause: error,
+        });
+      }
+    },
+
+    async createUser(input) {
+      const at = now();
+      try {
+        const row = await k()
+          .insertInto('users')
+          .values({
+            id: randomUUID(),
+            email: input.email.toLowerCase(),
+            username: input.username ?? null,
+            password_hash: input.passwordHash,
+            email_verified: input.emailVerified ?? false,
+            active: input.active ?? true,
+            is_anonymous: false,
+            metadata: JSON.stringify(input.metadata ?? {}) as never,
+            created_at: at,
+            updated_at: at,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return toUser(row);
+      } catch (err) {
+        if (isPgError(err, '23505')) {
+          const which = /username/.test(pgErrorText(err)) ? 'username' : 'email';
+          throw authError('USER_ALREADY_EXISTS', `a user with this ${which} already exists`, { cause: err });
+        }
+        throw err;
+      }
+    },
+    async findUserById(id) {
+      return UUID_RE.test(id) ? findUser('id', id) : null;
+    },
+    async findUserByEmail(email) {
+      return findUser('email', email.toLowerCase());
+    },
+    async findUserByLogin(key) {
+      return 'email' in key ? findUser('email', key.email.toLowerCase()) : findUser('username', key.username);
+    },
+    async replacePassword(userId, passwordHash) {
+      if (!UUID_RE.test(userId)) return false;
+      return root.transaction().execute(async (trx) => {
+        const at = now();
+        const r = await k(trx)
+          .updateTable('users')
+          .set({ password_hash: passwordHash, updated_at: at })
+          .where('id', '=', userId)
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) === 0) return false;
+        await revokeAll(trx, userId, at);
+        return true;
+      });
+    },
+    markEmailVerified: (userId) => updateUser(userId, { email_verified: true }),
+    setActive: (userId, active) => updateUser(userId, { active }),
+
+    async createSession(s) {
+      return insertSession(root, s, now());
+    },
+    async sessionState(jti): Promise<SessionState | null> {
+      const { rows } = await database.query<{
+        id: string;
+        user_id: string;
+        revoked: boolean;
+        last_activity_at: Date;
+        active: boolean;
+      }>(SESSION_STATE_SQL, [jti]);
+      const r = rows[0];
+      return r
+        ? { sessionId: r.id, userId: r.user_id, revoked: r.revoked, lastActivityAt: new Date(r.last_activity_at), userActive: r.active }
+        : null;
+    },
+    async refreshableSessionUser(refreshHash) {
+      const at = now();
+      const row = await k()
+        .selectFrom('sessions')
+        .select('user_id')
+        .where('refresh_token_hash', '=', refreshHash)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', at)
+        .executeTakeFirst();
+      return row?.user_id ?? null;
+    },
+    async touchSession(id) {
+      const at = now();
+      await k()
+        .updateTable('sessions')
+        .set({ last_activity_at: at })
+        .where('id', '=', id)
+        .where('last_activity_at', '<', at)
+        .execute();
+    },
+    async rotateSession(refreshHash, next) {
+      return root.transaction().execute(async (trx) => {
+        const at = now();
+        const previous = await k(trx)
+          .updateTable('sessions')
+          .set({ revoked_at: at })
+          .where('refresh_token_hash', '=', refreshHash)
+          .where('revoked_at', 'is', null)
+          .where('expires_at', '>', at)
+          .returningAll()
+          .executeTakeFirst();
+        if (!previous) return null;
+        const created = await insertSession(trx, { ...next, userId: previous.user_id }, at);
+        return { previous: toSession(previous), next: created };
+      });
+    },
+    async revokeSession(id) {
+      await k()
+        .updateTable('sessions')
+        .set({ revoked_at: now() })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .execute();
+    },
+    async revokeUserSessions(userId) {
+      return UUID_RE.test(userId) ? revokeAll(root, userId, now()) : 0;
+    },
+
+    async issueResetToken(userId, tokenHash, expiresAt) {
+      await k()
+        .insertInto('reset_tokens')
+        .values({ token_hash: tokenHash, user_id: userId, created_at: now(), expires_at: expiresAt, consumed_at: null })
+        .execute();
+    },
+    consumeResetToken: (hash) => consume('reset_tokens', hash, true),
+    async issueVerificationToken(userId, tokenHash, expiresAt) {
+      await root.transaction().execute(async (trx) => {
+        const at = now();
+        await k(trx)
+          .updateTable('verification_tokens')
+          .set({ consumed_at: at })
+          .where('user_id', '=', userId)
+          .where('consumed_at', 'is', null)
+          .execute();
+        await k(trx)
+          .insertInto('verification_tokens')
+          .values({ token_hash: tokenHash, user_id: userId, created_at: at, expires_at: expiresAt, consumed_at: null })
+          .execute();
+      });
+    },
+    consumeVerificationToken: (hash) => consume('verification_tokens', hash, false),
+
+    async createRole(name, description) {
+      const row = await k()
+        .insertInto('roles')
+        .values({ name, description, created_at: now() })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .returning(['name', 'description'])
+        .executeTakeFirst();
+      return row ? toRole(row) : null;
+    },
+    async ensureRole(name, description) {
+      await k()
+        .insertInto('roles')
+        .values({ name, description, created_at: now() })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      const row = await k().selectFrom('roles').select(['name', 'description']).where('name', '=', name).executeTakeFirstOrThrow();
+      return toRole(row);
+    },
+    async deleteRole(name) {
+      const r = await k().deleteFrom('roles').where('name', '=', name).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+    async listRoles() {
+      const rows = await k().selectFrom('roles').select(['name', 'description']).orderBy(sql`name collate "C"`).execute();
+      return rows.map(toRole);
+    },
+    async assignRole(userId, role): Promise<AssignResult> {
+      if (!UUID_RE.test(userId)) return 'no-such-user';
+      try {
+        const r = await k()
+          .insertInto('user_roles')
+          .values({ user_id: userId, role_name: role, created_at: now() })
+          .onConflict((oc) => oc.columns(['user_id', 'role_name']).doNothing())
+          .executeTakeFirst();
+        return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0 ? 'assigned' : 'already-assigned';
+      } catch (err) {
+        if (isPgError(err, '23503')) return /role_name|roles/.test(pgErrorText(err)) ? 'no-such-role' : 'no-such-user';
+        throw err;
+      }
+    },
+    async revokeRole(userId, role) {
+      if (!UUID_RE.test(userId)) return false;
+      const r = await k().deleteFrom('user_roles').where('user_id', '=', userId).where('role_name', '=', role).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+    async userRoles(userId) {
+      if (!UUID_RE.test(userId)) return [];
+      const rows = await k()
+        .selectFrom('user_roles')
+        .select('role_name')
+        .where('user_id', '=', userId)
+        .orderBy(sql`role_name collate "C"`)
+        .execute();
+      return rows.map((r) => r.role_name);
+    },
+  };
+}
+
+function toUser(r: Selectable<AuthTables['users']>): UserRecord {
+  return {
+    id: r.id,
+    email: r.email,
+    username: r.username,
+    passwordHash: r.password_hash,
+    emailVerified: r.email_verified,
+    active: r.active,
+    isAnonymous: r.is_anonymous,
+    metadata: typeof r.metadata === 'string' ? JSON.parse(r.metadata) : (r.metadata ?? {}),
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
+  };
+}
+
+function toSession(r: Selectable<AuthTables['sessions']>): SessionRecord {
+  return {
+    id: r.id,
+    userId: r.user_id,
+    accessJti: r.access_jti,
+    ip: r.ip,
+    userAgent: r.user_agent,
+    createdAt: new Date(r.created_at),
+    expiresAt: new Date(r.expires_at),
+    lastActivityAt: new Date(r.last_activity_at),
+    revokedAt: r.revoked_at ? new Date(r.revoked_at) : null,
+  };
+}
+
+function toRole(r: { name: string; description: string | null }): RoleRecord {
+  return { name: r.name, description: r.description };
+}
+
+function isPgError(err: unknown, code: string): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
+}
+
+function pgErrorText(err: unknown): string {
+  const e = err as { constraint?: string; detail?: string; message?: string };
+  return `${e.constraint ?? ''} ${e.detail ?? ''} ${e.message ?? ''}`;
+}

@@ -336,7 +336,7 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
           .executeTakeFirst();
         return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0 ? 'assigned' : 'already-assigned';
       } catch (err) {
-        if (isPgError(err, '23503')) return /role_name|roles/.test(pgErrorText(err)) ? 'no-such-role' : 'no-such-user';
+        if (isPgError(err, '23503')) return /role_name/.test(pgErrorText(err)) ? 'no-such-role' : 'no-such-user';
         throw err;
       }
     },

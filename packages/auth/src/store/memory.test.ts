@@ -1,0 +1,4 @@
+import { defineStoreConformance } from './conformance';
+import { createMemoryStore } from './memory';
+
+defineStoreConformance('memory', { open: async (now) => createMemoryStore({ now }) });

@@ -21,11 +21,12 @@
  *   causes them; `IdentityAuthenticated` is emitted for logins and refreshes, not registrations.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { commonError, SvcError } from '@svc/core';
+import { commonError } from '@svc/core';
 import { createTokenVerifier, authContextFromClaims, JWT_SECRET_MIN_LENGTH, type AccessTokenClaims, type AuthContext } from './token/verify';
 import { authError } from './errors';
 import { AUTH_CONFIG_DEFAULTS } from './config';
 import { createEventBus, type EventBus } from './events';
+import { createHandler } from './http/handler';
 import { checkPassword, createPasswordHasher, type PasswordPolicy } from './password';
 import { isTokenShape, randomToken, sha256Hex } from './session';
 import { checkMetadata, checkUsername, isUuid, normalizeEmail, toPublicUser } from './account';
@@ -119,9 +120,6 @@ export interface CreateAuthInternals {
   /** Randomness (refresh, reset and verification tokens). @default crypto.randomBytes */
   readonly random?: (n: number) => Buffer;
 }
-
-/** The Fetch handler factory (src/http/handler.ts), when that part is present. */
-type HandlerFactory = (auth: Omit<Auth, 'handler'>, options: CreateAuthOptions) => (req: Request) => Promise<Response>;
 
 export async function createAuth(
   config: AuthConfig,
@@ -466,24 +464,12 @@ export async function createAuth(
 
   await store.migrate();
 
-  const factory = loadHandlerFactory();
-  const handler: Auth['handler'] = factory
-    ? factory(auth, options)
-    : async () => {
-        throw new SvcError('NOT_IMPLEMENTED', 501, 'the @svc/auth Fetch handler is not available in this build (src/http/handler.ts)');
-      };
+  const handler = createHandler(auth, {
+    ...(options.basePath !== undefined ? { basePath: options.basePath } : {}),
+    cookie: cfg.cookie,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   return Object.assign(auth, { handler }) as Auth;
-}
-
-function loadHandlerFactory(): HandlerFactory | null {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const mod = require('./http/handler') as { createHandler?: HandlerFactory };
-    return typeof mod.createHandler === 'function' ? mod.createHandler : null;
-  } catch (err) {
-    if ((err as { code?: string }).code === 'MODULE_NOT_FOUND') return null;
-    throw err;
-  }
 }
 
 /** Email and webhook listeners (src/email, src/webhooks), when those parts are present. */

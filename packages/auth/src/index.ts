@@ -1,10 +1,30 @@
 /**
- * @svc/auth: authentication for svc and for any Node app.
- *
- * This release has the pieces the server's router needs: the error codes, the classification of
- * every `/auth/*` route, token extraction and HS256 access-token verification. Accounts,
- * sessions and the route handlers arrive in the next release (see README.md).
+ * @svc/auth: authentication for svc and for any Node app. `createAuth(config, {database})` gives
+ * every operation as a plain async function and `auth.handler`, a Fetch-standard handler of the
+ * `/auth/*` routes; `@svc/auth/express` mounts it in Express. See README.md.
  */
+export { createAuth, resolveAuthConfig, type CreateAuthInternals, type ResolvedAuthConfig } from './create-auth';
+export { createHandler, type AuthHandler, type HandlerOptions } from './http/handler';
+export type {
+  Auth,
+  AuthConfig,
+  AuthEvent,
+  AuthEventListener,
+  AuthEventType,
+  AuthResult,
+  Branding,
+  CreateAuthOptions,
+  EmailTemplates,
+  LoginInput,
+  RegisterInput,
+  RenderedEmail,
+  RequestInfo,
+  Role,
+  Session,
+  TemplateContext,
+  User,
+  WebhookSubscription,
+} from './types';
 export { authError, type AuthErrorCode } from './errors';
 export {
   AUTH_COOKIE,

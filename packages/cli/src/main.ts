@@ -1,6 +1,7 @@
 import { ExitError, processIo, type CliIo } from './io';
 import { serve } from './commands/serve';
 import { migrateCommand } from './commands/migrate';
+import { adminCommand } from './commands/admin';
 
 export const CLI_VERSION: string = (require('../package.json') as { version: string }).version;
 
@@ -9,6 +10,7 @@ export const USAGE = `Usage: svc <command> [options]
 Commands:
   serve       start the server (svc serve --help for its options)
   migrate     migrate the database to the schema (svc migrate --help)
+  admin       manage users and roles (svc admin --help)
 
 Options:
   -h, --help     show this help
@@ -38,6 +40,8 @@ export async function run(argv: readonly string[], ctx: RunContext): Promise<num
       case '--version':
         ctx.io.stdout(CLI_VERSION);
         return 0;
+      case 'admin':
+        return await adminCommand(rest, ctx);
       case 'migrate':
         return await migrateCommand(rest, ctx);
       case 'serve': {

@@ -7,7 +7,6 @@ export {
   VERSION,
   type CreateServerOptions,
   type ListenOptions,
-  type ServerAuth,
   type SvcServer,
 } from './server';
 export {

@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { buildSchema, createDefaultMigrator, openDatabase, type Database } from '@svc/core';
-import { createTokenVerifier, type TokenVerifier } from '@svc/auth';
+import { createAuth, type Auth, type AuthConfig } from '@svc/auth';
 import type { Express } from 'express';
 import { resolveConfig, type ResolvedConfig, type ServerConfig } from './config';
 import { Lifecycle } from './middleware/request-context';
@@ -30,18 +30,13 @@ export interface ListenOptions {
   host?: string;
 }
 
-/** The auth pieces in use when auth is enabled. */
-export interface ServerAuth {
-  readonly tokens: TokenVerifier;
-}
-
 export interface SvcServer {
   readonly config: ResolvedConfig;
   readonly database: Database;
   readonly logger: Logger;
   readonly metrics: ServerMetrics;
-  /** Present when auth is enabled. */
-  readonly auth: ServerAuth | undefined;
+  /** The @svc/auth instance in use when auth is enabled (users, roles, sessions). */
+  readonly auth: Auth | undefined;
   /** The Express application, for mounting into another server or for in-process tests. */
   readonly app: Express;
   /** `http(s)://host:port` once listening. */
@@ -87,18 +82,22 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     }
   }
 
-  const verifier =
-    config.enableAuth && config.jwtSecret
-      ? createTokenVerifier({
-          jwtSecret: config.jwtSecret,
-          jwtAudience: config.authConfig.jwtAudience as string | undefined,
-          jwtIssuer: config.authConfig.jwtIssuer as string | undefined,
-        })
-      : undefined;
+  let auth: Auth | undefined;
+  if (config.enableAuth && config.jwtSecret) {
+    try {
+      auth = await createAuth({ ...(config.authConfig as Partial<AuthConfig>), jwtSecret: config.jwtSecret } as AuthConfig, {
+        database,
+        logger,
+      });
+    } catch (err) {
+      if (ownsDatabase) await database.close();
+      throw err;
+    }
+  }
 
   const metrics = new ServerMetrics(() => database.stats());
   const lifecycle = new Lifecycle();
-  const app = buildApp({ config, database, logger, metrics, lifecycle, verifier, version: VERSION, migrator, buildSchema });
+  const app = buildApp({ config, database, logger, metrics, lifecycle, auth, version: VERSION, migrator, buildSchema });
 
   let httpServer: http.Server | https.Server | undefined;
   let url: string | undefined;
@@ -109,7 +108,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     database,
     logger,
     metrics,
-    auth: verifier ? { tokens: verifier } : undefined,
+    auth,
     app,
     get url() {
       if (!url) throw new Error('the server is not listening yet: await server.listen() first');
@@ -149,6 +148,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
           await stopped;
           clearTimeout(deadline);
         }
+        // Deliver the events already fired (webhooks, mail) before the database goes.
+        await auth?.close();
         if (ownsDatabase) await database.close();
       })();
       return closing;

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -46,6 +47,8 @@ export async function start(db: TestDatabase, options: CreateServerOptions = {})
     logLevel: 'silent',
     databaseInstance: db.db,
     ...options,
+    // bcrypt at cost 4 keeps tests fast; the default (12) is tested in @svc/auth.
+    ...(options.enableAuth ? { authConfig: { bcryptRounds: 4, ...options.authConfig } } : {}),
   });
   await server.listen({ port: 0, host: '127.0.0.1' });
   return server;
@@ -119,4 +122,27 @@ export function selfSignedCertificate(): { cert: Buffer; key: Buffer; dir: strin
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function readJson(res: Response): Promise<any> {
   return res.json();
+}
+
+/**
+ * Registers a fresh user through the real HTTP route and returns its access token; with roles,
+ * assigns them and logs in again (roles are copied into tokens at issue time).
+ */
+export async function signUp(server: SvcServer, roles: string[] = []): Promise<string> {
+  const email = `user-${randomUUID()}@example.com`;
+  const password = 'correct horse battery staple';
+  const post = (path: string, body: unknown) =>
+    fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const registered = await post('/auth/register', { email, password });
+  if (registered.status !== 201) throw new Error(`register: ${registered.status} ${await registered.text()}`);
+  if (roles.length === 0) return ((await registered.json()) as { token: string }).token;
+  const auth = server.auth;
+  if (!auth) throw new Error('auth is not enabled on this server');
+  const existing = new Set((await auth.roles.list()).map((r) => r.name));
+  for (const role of roles) {
+    if (!existing.has(role)) await auth.roles.create(role);
+    await auth.roles.assign(email, role);
+  }
+  const login = await post('/auth/login', { email, password });
+  return ((await login.json()) as { token: string }).token;
 }

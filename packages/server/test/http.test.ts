@@ -1,7 +1,7 @@
 import https from 'node:https';
 import { randomUUID } from 'node:crypto';
 import type { SvcServer } from '../src';
-import { SECRET, captureLogger, readJson, rawRequest, selfSignedCertificate, sharedDatabase, start } from './helpers';
+import { SECRET, captureLogger, readJson, rawRequest, selfSignedCertificate, sharedDatabase, signUp, start } from './helpers';
 
 const db = sharedDatabase();
 const json = (body: unknown) => ({
@@ -168,9 +168,9 @@ describe('route gating', () => {
   test('auth on: /auth routes are registered; unclassified ones are 404; wrong method 405', async () => {
     const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET });
     try {
-      const login = await fetch(`${server.url}/auth/login`, json({ email: 'a@example.com', password: 'x' }));
-      expect(login.status).toBe(501);
-      expect((await readJson(login)).code).toBe('NOT_IMPLEMENTED');
+      const login = await fetch(`${server.url}/auth/login`, json({ email: 'nobody@example.com', password: 'x' }));
+      expect(login.status).toBe(401);
+      expect((await readJson(login)).code).toBe('INVALID_CREDENTIALS');
       const unknown = await fetch(`${server.url}/auth/nope`, json({}));
       expect(unknown.status).toBe(404);
       const wrong = await fetch(`${server.url}/auth/login`);
@@ -192,9 +192,10 @@ describe('route gating', () => {
       const bad = await fetch(`${server.url}/auth/profile`, { headers: { authorization: 'Bearer nope' } });
       expect(bad.status).toBe(401);
       expect((await readJson(bad)).code).toBe('INVALID_TOKEN');
-      const token = signToken(server);
+      const token = await signUp(server);
       const ok = await fetch(`${server.url}/auth/profile`, { headers: { authorization: `Bearer ${token}` } });
-      expect(ok.status).toBe(501);
+      expect(ok.status).toBe(200);
+      expect((await readJson(ok)).email).toMatch(/^user-.*@example\.com$/);
     } finally {
       await server.close();
     }
@@ -276,14 +277,14 @@ describe('route gating', () => {
     });
 
     test('a valid token passes, from the header, the cookie or ?token', async () => {
-      const token = signToken(server);
+      const token = await signUp(server);
       expect((await fetch(`${server.url}/stats`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
       expect((await fetch(`${server.url}/stats`, { headers: { cookie: `auth_token=${token}` } })).status).toBe(200);
       expect((await fetch(`${server.url}/stats?token=${token}`)).status).toBe(200);
     });
 
     test('the header wins over the cookie and the cookie over ?token', async () => {
-      const token = signToken(server);
+      const token = await signUp(server);
       const headerBad = await fetch(`${server.url}/stats?token=${token}`, {
         headers: { authorization: 'Bearer bad', cookie: `auth_token=${token}` },
       });
@@ -301,7 +302,8 @@ describe('route gating', () => {
       expect((await fetch(`${server.url}/health`)).status).toBe(200);
       expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
       expect((await fetch(`${server.url}/`)).status).toBe(200);
-      expect((await fetch(`${server.url}/auth/register`, json({}))).status).toBe(501);
+      // Public: a bad body is a 400, not a 401.
+      expect((await fetch(`${server.url}/auth/register`, json({}))).status).toBe(400);
     });
   });
 
@@ -368,7 +370,7 @@ describe('logs', () => {
     const serviceKey = `service-key-${randomUUID()}-${randomUUID()}`;
     const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET, serviceKey, logger });
     try {
-      const token = signToken(server);
+      const token = await signUp(server);
       await fetch(`${server.url}/stats`, { headers: { authorization: `Bearer ${token}` } });
       await fetch(`${server.url}/stats`, { headers: { cookie: `auth_token=${token}` } });
       await fetch(`${server.url}/stats?token=${token}`);
@@ -408,15 +410,3 @@ describe('TLS', () => {
     }
   });
 });
-
-function signToken(server: SvcServer): string {
-  const now = Math.floor(Date.now() / 1000);
-  return server.auth!.tokens.sign({
-    sub: randomUUID(),
-    email: 'ada@example.com',
-    iat: now,
-    exp: now + 300,
-    jti: randomUUID(),
-    roles: [],
-  });
-}

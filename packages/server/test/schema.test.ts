@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SvcServer } from '../src';
-import { SECRET, readJson, sharedDatabase, start } from './helpers';
+import { SECRET, readJson, sharedDatabase, signUp, start } from './helpers';
 
 const db = sharedDatabase();
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -112,21 +112,17 @@ describe('who may migrate', () => {
   });
   afterAll(() => server.close());
   beforeEach(() => resetSchema(server));
-  const token = (roles: string[]) => {
-    const now = Math.floor(Date.now() / 1000);
-    return server.auth!.tokens.sign({ sub: randomUUID(), email: 'a@example.com', iat: now, exp: now + 60, jti: randomUUID(), roles });
-  };
 
   test('with auth on, an anonymous caller or a plain user is 403', async () => {
     expect((await post(`${server.url}/migrations`, { schema: V1 })).status).toBe(403);
-    const res = await post(`${server.url}/migrations`, { schema: V1 }, { authorization: `Bearer ${token(['editor'])}` });
+    const res = await post(`${server.url}/migrations`, { schema: V1 }, { authorization: `Bearer ${await signUp(server, ['editor'])}` });
     expect(res.status).toBe(403);
     expect(await readJson(res)).toEqual({ code: 'ACCESS_DENIED', error: 'ACCESS_DENIED: migrations need the service key or a superuser' });
   });
 
   test('the service key and a superuser may migrate', async () => {
     expect((await post(`${server.url}/migrations`, { schema: V1, dryRun: true }, { authorization: `Bearer ${serviceKey}` })).status).toBe(200);
-    expect((await post(`${server.url}/migrations`, { schema: V1, dryRun: true }, { authorization: `Bearer ${token(['superuser'])}` })).status).toBe(200);
+    expect((await post(`${server.url}/migrations`, { schema: V1, dryRun: true }, { authorization: `Bearer ${await signUp(server, ['superuser'])}` })).status).toBe(200);
   });
 });
 

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { SvcError, commonError } from '@svc/core';
-import { authContextFromClaims, extractToken, type AuthContext, type TokenVerifier } from '@svc/auth';
+import { extractToken, type AuthContext } from '@svc/auth';
 
 /** Who is calling, as the rest of the server sees it. */
 export type Caller =
@@ -16,8 +16,11 @@ const SERVICE: Caller = Object.freeze({ kind: 'service' });
 const CHALLENGE = 'Bearer realm="svc"';
 
 export interface AuthenticateOptions {
-  /** Present when auth is enabled. */
-  readonly verifier: TokenVerifier | undefined;
+  /**
+   * Present when auth is enabled: checks signature, expiry, audience, issuer and that the
+   * session is live, and gives the caller's context (or throws a 401 SvcError).
+   */
+  readonly verify: ((token: string) => Promise<AuthContext>) | undefined;
   readonly serviceKey: string | undefined;
   /** Refuse requests without a valid token (spec Authentication 5). */
   readonly required: boolean;
@@ -30,10 +33,10 @@ export interface AuthenticateOptions {
  * anonymous, but a token it does present must be valid.
  */
 export function authenticate(options: AuthenticateOptions) {
-  const { verifier, required } = options;
+  const { verify, required } = options;
   const serviceDigest = options.serviceKey ? digest(options.serviceKey) : undefined;
 
-  return (req: Request, res: Response, next: NextFunction): void => {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const found = extractToken({
       authorization: req.headers.authorization,
       cookie: req.headers.cookie,
@@ -46,12 +49,12 @@ export function authenticate(options: AuthenticateOptions) {
       res.locals.caller = SERVICE;
       return next();
     }
-    if (required && !verifier) {
+    if (required && !verify) {
       return next(
         commonError('SERVICE_UNAVAILABLE', 'requireAuth is on but no auth is installed: start the server with auth enabled'),
       );
     }
-    if (!found || !verifier) {
+    if (!found || !verify) {
       if (required) {
         return next(
           commonError('UNAUTHORIZED', 'a bearer token is required', { headers: { 'WWW-Authenticate': CHALLENGE } }),
@@ -60,14 +63,14 @@ export function authenticate(options: AuthenticateOptions) {
       res.locals.caller = ANONYMOUS;
       return next();
     }
+    let context: AuthContext;
     try {
-      // TODO(issue 5): also check that the token's session is live (sessionTimeout, revocation).
-      const context = authContextFromClaims(verifier.verify(found.token));
-      res.locals.caller = { kind: 'user', context } satisfies Caller;
-      next();
+      context = await verify(found.token);
     } catch (err) {
-      next(withChallenge(err));
+      return next(withChallenge(err));
     }
+    res.locals.caller = { kind: 'user', context } satisfies Caller;
+    next();
   };
 }
 

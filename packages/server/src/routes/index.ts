@@ -1,6 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { commonError, type Database, type Migrator, type Schema } from '@svc/core';
-import { AUTH_ROUTES, matchAuthRoute, type TokenVerifier } from '@svc/auth';
+import { matchAuthRoute, type Auth } from '@svc/auth';
+import { toNodeListener } from '@svc/auth/express';
 import { parseRequest } from '@svc/rest';
 import type { ResolvedConfig } from '../config';
 import { fromHttpError } from '../http/errors';
@@ -22,7 +23,8 @@ export interface AppDeps {
   readonly logger: Logger;
   readonly metrics: ServerMetrics;
   readonly lifecycle: Lifecycle;
-  readonly verifier: TokenVerifier | undefined;
+  /** Present when auth is enabled. */
+  readonly auth: Auth | undefined;
   readonly version: string;
   readonly migrator: Migrator;
   readonly buildSchema: (sdl: string) => Schema;
@@ -50,7 +52,8 @@ const READY_TIMEOUT_MS = 2000;
  * serialised once here.
  */
 export function buildApp(deps: AppDeps): Express {
-  const { config, database, logger, metrics, lifecycle, verifier, version, migrator } = deps;
+  const { config, database, logger, metrics, lifecycle, auth, version, migrator } = deps;
+  const verify = auth ? (token: string) => auth.verifyToken(token) : undefined;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -59,7 +62,7 @@ export function buildApp(deps: AppDeps): Express {
   const timeout = requestTimeout(config.requestTimeout, logger);
   const body = jsonBody(config.bodyLimit);
   const readOnly = rejectWritesWhenReadOnly(config.readOnly);
-  const gate = authenticate({ verifier, serviceKey: config.serviceKey, required: config.requireAuth });
+  const gate = authenticate({ verify, serviceKey: config.serviceKey, required: config.requireAuth });
 
   function route(path: string, handlers: Partial<Record<Method, Handler>>, options: RouteOptions = {}): void {
     const r = app.route(path);
@@ -117,7 +120,7 @@ export function buildApp(deps: AppDeps): Express {
     database,
     migrator,
     build: deps.buildSchema,
-    guarded: Boolean(verifier || config.serviceKey),
+    guarded: Boolean(auth || config.serviceKey),
   });
   route('/schema', { GET: schema.getSchema }, gated);
   route('/schema/types', { GET: schema.getTypes }, gated);
@@ -126,27 +129,15 @@ export function buildApp(deps: AppDeps): Express {
     next(commonError('NOT_FOUND', `no extension route ${req.method} ${req.baseUrl}${req.path}`));
   });
 
-  // Auth: registered only when enabled with a secret (spec rule 1); routes from @svc/auth's table.
-  if (config.enableAuth && config.jwtSecret) {
-    const mustHaveToken = authenticate({ verifier, serviceKey: undefined, required: true });
-    const auth = express.Router({ caseSensitive: true, strict: true });
-    for (const r of AUTH_ROUTES) {
-      if (r.feature === 'oauth') continue; // 404 unless OAuth is configured (DECISIONS.md)
-      const method = r.method.toLowerCase() as 'get';
-      const chain: RequestHandler[] = r.access === 'auth' ? [mustHaveToken] : [];
-      if (r.method !== 'GET') chain.push(body);
-      auth[method](r.path, ...chain, () => notInThisRelease(`${r.method} /auth${r.path}`));
-    }
-    auth.use((req: Request, _res: Response, next: NextFunction) => {
+  // Auth: registered only when enabled with a secret (spec rule 1). @svc/auth's own handler
+  // classifies the routes (404/405), demands tokens at the router and renders its errors.
+  if (auth) {
+    const listener = toNodeListener((request, info) => auth.handler(request, info), { bodyLimit: config.bodyLimit });
+    app.use('/auth', timeout, (req: Request, res: Response, next: NextFunction) => {
       const match = matchAuthRoute(req.method, req.path);
-      if (match.kind === 'method-not-allowed') {
-        return next(commonError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on /auth${req.path}`, {
-          headers: { Allow: match.allow.join(', ') },
-        }));
-      }
-      next(commonError('NOT_FOUND', `no auth route ${req.method} /auth${req.path}`));
+      res.locals.route = match.kind === 'route' ? `/auth${match.route.path}` : '/auth/*';
+      void listener(req, res, next);
     });
-    app.use('/auth', timeout, auth);
   }
 
   // REST: registered unless disabled (spec "REST routes"). The request is parsed (400/404/405

@@ -1,0 +1,148 @@
+import bcrypt from 'bcrypt';
+import { codeOf, useCoreHarness } from './harness';
+
+const h = useCoreHarness();
+const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+
+describe('roles', () => {
+  test('create, list, assign, getUserRoles, userHasRole, revoke, delete', async () => {
+    const { auth } = await h.make();
+    const u = await auth.register({ email: 'r@example.com', password: 'password1' });
+    expect(await auth.roles.create('editor', 'Edits things')).toEqual({ name: 'editor', description: 'Edits things' });
+    expect(await auth.roles.create('app:admin')).toEqual({ name: 'app:admin', description: null });
+    expect(await auth.roles.list()).toEqual([
+      { name: 'app:admin', description: null },
+      { name: 'editor', description: 'Edits things' },
+    ]);
+    await auth.roles.assign('R@example.com', 'editor');
+    await auth.roles.assign(u.user.id, 'app:admin');
+    await auth.roles.assign(u.user.id, 'editor'); // idempotent
+    expect(await auth.roles.getUserRoles(u.user.id)).toEqual(['app:admin', 'editor']);
+    expect(await auth.roles.userHasRole('r@example.com', 'editor')).toBe(true);
+    await auth.roles.revoke(u.user.id, 'editor');
+    expect(await auth.roles.userHasRole(u.user.id, 'editor')).toBe(false);
+    await auth.roles.delete('app:admin');
+    expect(await auth.roles.getUserRoles(u.user.id)).toEqual([]);
+    expect(await auth.roles.list()).toEqual([{ name: 'editor', description: 'Edits things' }]);
+  });
+
+  test.each([
+    ['an empty name', () => ['']],
+    ['a 65-character name', () => ['r'.repeat(65)]],
+    ['a space', () => ['two words']],
+    ['a dot', () => ['a.b']],
+  ])('create refuses %s with VALIDATION_ERROR', async (_n, args) => {
+    const { auth } = await h.make();
+    expect(await codeOf(auth.roles.create(...(args() as [string])))).toBe('VALIDATION_ERROR');
+  });
+
+  test('creating a role that exists is INVALID_OPERATION', async () => {
+    const { auth } = await h.make();
+    await auth.roles.create('dup');
+    expect(await codeOf(auth.roles.create('dup'))).toBe('INVALID_OPERATION');
+  });
+
+  test('assigning a role that does not exist fails clearly and creates nothing', async () => {
+    const { auth } = await h.make();
+    const u = await auth.register({ email: 'm@example.com', password: 'password1' });
+    const err = await auth.roles.assign(u.user.id, 'ghost').catch((e) => e);
+    expect(err).toMatchObject({ code: 'VALIDATION_ERROR', message: "role 'ghost' does not exist" });
+    expect(await auth.roles.list()).toEqual([]);
+  });
+
+  test('roles are a snapshot in the token: a role assigned later shows after a new login or refresh', async () => {
+    const { auth } = await h.make();
+    const r = await auth.register({ email: 's@example.com', password: 'password1' });
+    await auth.roles.create('admin');
+    await auth.roles.assign(r.user.id, 'admin');
+    expect((await auth.verifyToken(r.token)).roles).toEqual([]);
+    const again = await auth.login({ email: 's@example.com', password: 'password1' });
+    expect((await auth.verifyToken(again.token)).roles).toEqual(['admin']);
+    const refreshed = await auth.refresh(r.refreshToken);
+    expect((await auth.verifyToken(refreshed.token)).roles).toEqual(['admin']);
+    await auth.roles.revoke(r.user.id, 'admin');
+    expect((await auth.verifyToken(again.token)).roles).toEqual(['admin']); // still the snapshot
+  });
+});
+
+describe('administrative operations', () => {
+  test.each([
+    ['setPassword', (a: any, who: string) => a.setPassword(who, 'password2')],
+    ['revokeAllSessions', (a: any, who: string) => a.revokeAllSessions(who)],
+    ['setActive', (a: any, who: string) => a.setActive(who, false)],
+    ['roles.assign', (a: any, who: string) => a.roles.assign(who, 'known')],
+    ['roles.revoke', (a: any, who: string) => a.roles.revoke(who, 'known')],
+    ['roles.getUserRoles', (a: any, who: string) => a.roles.getUserRoles(who)],
+    ['roles.userHasRole', (a: any, who: string) => a.roles.userHasRole(who, 'known')],
+  ])('%s of a missing user → 404 USER_NOT_FOUND (by email and by id)', async (_n, op) => {
+    const { auth } = await h.make();
+    await auth.roles.create('known');
+    for (const who of ['nobody@example.com', MISSING_ID]) {
+      const err = await op(auth, who).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'USER_NOT_FOUND', status: 404 });
+    }
+  });
+
+  test('setPassword replaces the password and revokes every session', async () => {
+    const { auth } = await h.make();
+    const a = await auth.register({ email: 'sp@example.com', password: 'password1' });
+    await auth.setPassword('SP@example.com', 'password2');
+    expect(await codeOf(auth.verifyToken(a.token))).toBe('SESSION_EXPIRED');
+    await expect(auth.login({ email: 'sp@example.com', password: 'password2' })).resolves.toBeDefined();
+    await auth.setPassword(a.user.id, 'password3');
+    await expect(auth.login({ email: 'sp@example.com', password: 'password3' })).resolves.toBeDefined();
+  });
+
+  test('setPassword refuses an empty password before hashing, and applies the policy', async () => {
+    const { auth } = await h.make();
+    await auth.register({ email: 'sp@example.com', password: 'password1' });
+    const hash = jest.spyOn(bcrypt, 'hash');
+    try {
+      expect(await codeOf(auth.setPassword('sp@example.com', ''))).toBe('VALIDATION_ERROR');
+      expect(hash).not.toHaveBeenCalled();
+    } finally {
+      hash.mockRestore();
+    }
+    expect(await codeOf(auth.setPassword('sp@example.com', 'short'))).toBe('PASSWORD_TOO_WEAK');
+  });
+
+  test('revokeAllSessions ends every session of that user only', async () => {
+    const { auth } = await h.make();
+    const a = await auth.register({ email: 'ra@example.com', password: 'password1' });
+    const b = await auth.login({ email: 'ra@example.com', password: 'password1' });
+    const other = await auth.register({ email: 'rb@example.com', password: 'password1' });
+    await auth.revokeAllSessions('ra@example.com');
+    for (const t of [a.token, b.token]) expect(await codeOf(auth.verifyToken(t))).toBe('SESSION_EXPIRED');
+    await expect(auth.verifyToken(other.token)).resolves.toBeDefined();
+  });
+
+  test('createSuperuser: verified, active, holding the superuser role', async () => {
+    const { auth, events } = await h.make();
+    const u = await auth.createSuperuser('Root@Example.com', 'password1');
+    expect(u).toMatchObject({ email: 'root@example.com', emailVerified: true, active: true });
+    expect(await auth.roles.getUserRoles(u.id)).toEqual(['superuser']);
+    const login = await auth.login({ email: 'root@example.com', password: 'password1' });
+    expect((await auth.verifyToken(login.token)).roles).toEqual(['superuser']);
+    await auth.settle();
+    expect(events[0]).toMatchObject({ eventType: 'IdentityCreated', userId: u.id });
+    // a second superuser reuses the role
+    await expect(auth.createSuperuser('root2@example.com', 'password1')).resolves.toBeDefined();
+  });
+
+  test('createSuperuser refuses an empty password before touching anything; an existing user is USER_ALREADY_EXISTS', async () => {
+    const { auth } = await h.make();
+    expect(await codeOf(auth.createSuperuser('root@example.com', ''))).toBe('VALIDATION_ERROR');
+    expect(await auth.findUser('root@example.com')).toBeNull();
+    expect(await auth.roles.list()).toEqual([]);
+    await auth.register({ email: 'root@example.com', password: 'password1' });
+    expect(await codeOf(auth.createSuperuser('root@example.com', 'password1'))).toBe('USER_ALREADY_EXISTS');
+    expect(await auth.roles.getUserRoles('root@example.com')).toEqual([]);
+  });
+
+  test('migrate() is idempotent on a live instance', async () => {
+    const { auth } = await h.make();
+    await auth.register({ email: 'keep@example.com', password: 'password1' });
+    await auth.migrate();
+    expect(await auth.findUser('keep@example.com')).not.toBeNull();
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * @svc/auth without @svc/server: mounted in a bare Express app, and called as a Fetch handler.
+ */
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { createTestDatabase, type TestDatabase } from '@svc/core';
+import { createAuth, type Auth } from '../../src';
+import { authRouter } from '../../src/express';
+
+const SECRET = 'standalone-secret-0123456789-abcdefghijkl';
+let t: TestDatabase;
+let auth: Auth;
+beforeAll(async () => {
+  t = await createTestDatabase();
+  auth = await createAuth({ jwtSecret: SECRET, bcryptRounds: 4 }, { database: t.db });
+});
+afterAll(async () => {
+  await auth.close();
+  await t.dispose();
+});
+const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('in a bare Express app', () => {
+  async function withApp(setup: (app: express.Express) => void, run: (base: string) => Promise<void>) {
+    const app = express();
+    setup(app);
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  test('register, login and profile through app.use("/auth", authRouter(auth))', async () => {
+    await withApp(
+      (app) => {
+        app.use('/auth', authRouter(auth));
+        app.get('/hello', (_req, res) => void res.send('still mine'));
+      },
+      async (base) => {
+        const reg = await fetch(`${base}/auth/register`, json({ email: 'express@example.com', password: 'long enough pw' }));
+        expect(reg.status).toBe(201);
+        const { token } = (await reg.json()) as { token: string };
+        const login = await fetch(`${base}/auth/login`, json({ email: 'express@example.com', password: 'long enough pw' }));
+        expect(login.status).toBe(200);
+        const profile = await fetch(`${base}/auth/profile`, { headers: { authorization: `Bearer ${token}` } });
+        expect(((await profile.json()) as { email: string }).email).toBe('express@example.com');
+        expect(await (await fetch(`${base}/hello`)).text()).toBe('still mine');
+        expect((await fetch(`${base}/auth/nope`)).status).toBe(404);
+      },
+    );
+  });
+
+  test('works behind express.json() (a body already parsed is passed on)', async () => {
+    await withApp(
+      (app) => {
+        app.use(express.json());
+        app.use('/auth', authRouter(auth));
+      },
+      async (base) => {
+        const reg = await fetch(`${base}/auth/register`, json({ email: 'parsed@example.com', password: 'long enough pw' }));
+        expect(reg.status).toBe(201);
+      },
+    );
+  });
+
+  test('the client address and user-agent reach the session', async () => {
+    await withApp(
+      (app) => void app.use('/auth', authRouter(auth)),
+      async (base) => {
+        const reg = await fetch(`${base}/auth/register`, {
+          ...json({ email: 'ua@example.com', password: 'long enough pw' }),
+          headers: { 'content-type': 'application/json', 'user-agent': 'svc-test-agent/1.0' },
+        });
+        const { session } = (await reg.json()) as { session: { id: string } };
+        const { rows } = await t.db.query<{ ip: string | null; user_agent: string | null }>(
+          'select ip, user_agent from svc_auth.sessions where id = $1',
+          [session.id],
+        );
+        expect(rows[0]?.user_agent).toBe('svc-test-agent/1.0');
+        expect(rows[0]?.ip).toMatch(/127\.0\.0\.1/);
+      },
+    );
+  });
+});
+
+describe('as a Fetch handler', () => {
+  test('Request in, Response out', async () => {
+    const reg = await auth.handler(new Request('http://app.local/auth/register', json({ email: 'fetch@example.com', password: 'long enough pw' })));
+    expect(reg.status).toBe(201);
+    expect(reg.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const { token } = (await reg.json()) as { token: string };
+    const profile = await auth.handler(new Request('http://app.local/auth/profile', { headers: { authorization: `Bearer ${token}` } }));
+    expect(profile.status).toBe(200);
+    const missing = await auth.handler(new Request('http://app.local/auth/profile'));
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="svc"');
+    expect(await missing.json()).toEqual({ code: 'UNAUTHORIZED', error: 'UNAUTHORIZED: a bearer token is required' });
+  });
+
+  test('bad bodies get the envelope, never a 500', async () => {
+    const cases: Array<[RequestInit, number, string]> = [
+      [{ method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' }, 400, 'VALIDATION_ERROR'],
+      [{ method: 'POST', headers: { 'content-type': 'application/json' }, body: '[1,2]' }, 400, 'VALIDATION_ERROR'],
+      [{ method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'email=a' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+      [{ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(2 * 1024 * 1024) }) }, 413, 'PAYLOAD_TOO_LARGE'],
+      [{ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 42, password: 'long enough pw' }) }, 400, 'VALIDATION_ERROR'],
+    ];
+    for (const [init, status, code] of cases) {
+      const res = await auth.handler(new Request('http://app.local/auth/register', init));
+      expect({ status: res.status, code: ((await res.json()) as { code: string }).code }).toEqual({ status, code });
+    }
+  });
+});

@@ -66,11 +66,24 @@ export const consoleLogger: AuthLogger = {
   info: (obj, msg) => console.info(msg ?? '', obj),
 };
 
-/** The loggable part of a thrown value: name, message and code; never its other properties. */
-export function describeError(err: unknown): { name: string; message: string; code?: string } {
-  if (err instanceof Error) {
-    const code = (err as { code?: unknown }).code;
-    return { name: err.name, message: err.message, ...(typeof code === 'string' ? { code } : {}) };
+export interface ErrorDescription {
+  name: string;
+  message: string;
+  code?: string;
+  cause?: ErrorDescription;
+}
+
+/** The loggable part of a thrown value: name, message, code and one level of cause; nothing else. */
+export function describeError(err: unknown, depth = 0): ErrorDescription {
+  // Duck-typed rather than instanceof Error: errors may come from another realm (DOMException).
+  if (typeof err === 'object' && err !== null && typeof (err as { message?: unknown }).message === 'string') {
+    const { name, message, code, cause } = err as { name?: unknown; message: string; code?: unknown; cause?: unknown };
+    return {
+      name: typeof name === 'string' ? name : 'Error',
+      message,
+      ...(typeof code === 'string' ? { code } : {}),
+      ...(cause !== undefined && depth < 1 ? { cause: describeError(cause, depth + 1) } : {}),
+    };
   }
   return { name: typeof err, message: String(err) };
 }

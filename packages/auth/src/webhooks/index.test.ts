@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { SvcError } from '@svc/core';
 import { createEventBus } from '../events';
+import type { WebhookSubscription } from '../types';
 import { installWebhooks, signWebhookBody, validateWebhookSubscriptions, verifyWebhookSignature } from './index';
 
 describe('signWebhookBody / verifyWebhookSignature', () => {
@@ -85,7 +86,7 @@ describe('signWebhookBody / verifyWebhookSignature', () => {
 });
 
 describe('validateWebhookSubscriptions', () => {
-  const ok = { url: 'https://hooks.example.com/auth', events: ['IdentityCreated'], secret: 's' };
+  const ok: WebhookSubscription = { url: 'https://hooks.example.com/auth', events: ['IdentityCreated'], secret: 's' };
   it('accepts nothing, an empty list and valid entries', () => {
     expect(validateWebhookSubscriptions(undefined)).toEqual([]);
     expect(validateWebhookSubscriptions([])).toEqual([]);

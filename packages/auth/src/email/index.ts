@@ -1,0 +1,166 @@
+/**
+ * The built-in email listener (spec "Events" items 5-7). It subscribes to the event stream and
+ * mails on five kinds; the others are notification only.
+ *
+ * | Event                        | Email                                                   |
+ * | ---------------------------- | ------------------------------------------------------- |
+ * | `EmailVerificationRequested` | `<emailBaseUrl>/auth/verify?token=…` (GET /auth/verify) |
+ * | `MagicCodeRequested`         | the 6-digit sign-in code                                |
+ * | `MagicLinkRequested`         | the magic link (`magicLinkUrlTemplate`)                 |
+ * | `MagicLinkSignupRequested`   | the magic link, worded for a new user, to `pendingEmail`|
+ * | `PasswordResetRequested`     | `<emailBaseUrl>/auth/reset?token=…`: a page of the app's that posts to /auth/reset/confirm |
+ *
+ * Registration (item 6): with `smtp` and `emailBaseUrl`, an `SmtpMailer`; with `emailBaseUrl` alone, a
+ * `NoopMailer` that logs (the text, links included: development only) and returns a synthetic
+ * result; with `smtp` but no `emailBaseUrl`, an error is logged and nothing is registered. An
+ * injected `mailer` replaces whatever `smtp` would make.
+ *
+ * Delivery failures, and custom renderers that throw or return something other than
+ * `{subject, text, html}` strings, are logged with `logger.error` (event type and id, the error;
+ * never the token) and never reach the request. A failing renderer falls back to the built-in.
+ */
+import { createMailer, NoopMailer, type Mailer, type MailerLogger } from '@svc/smtp';
+import { commonError } from '@svc/core';
+import { validateBranding, validateEmailBaseUrl, validateMagicLinkUrlTemplate, magicLinkFor, type ResolvedBranding } from '../branding';
+import { consoleLogger, describeError, type AuthLogger, type EventBus } from '../events';
+import type { AuthConfig, AuthEvent, EmailTemplates, RenderedEmail } from '../types';
+import { magicCodeEmail, magicLinkEmail, magicLinkSignupEmail, passwordResetEmail, verificationEmail } from './templates';
+
+export * from './templates';
+
+export interface EmailListenerOptions {
+  /** Replaces the mailer made from `smtp` (tests capture mail this way). */
+  readonly mailer?: Mailer;
+  readonly logger?: AuthLogger;
+}
+
+/** The event kinds that send mail. */
+export const EMAIL_EVENT_TYPES = Object.freeze([
+  'EmailVerificationRequested',
+  'MagicCodeRequested',
+  'MagicLinkRequested',
+  'MagicLinkSignupRequested',
+  'PasswordResetRequested',
+] as const);
+
+const TEMPLATE_KEYS: ReadonlySet<string> = new Set(['verification', 'passwordReset', 'magicLink', 'magicCode']);
+
+/** Checks `emailTemplates`: known keys, each a function or undefined. Throws `VALIDATION_ERROR`. */
+export function validateEmailTemplates(templates: unknown): EmailTemplates {
+  if (templates === undefined || templates === null) return {};
+  if (typeof templates !== 'object' || Array.isArray(templates)) throw commonError('VALIDATION_ERROR', 'emailTemplates must be an object of renderer functions');
+  for (const [key, value] of Object.entries(templates)) {
+    if (!TEMPLATE_KEYS.has(key)) {
+      throw commonError('VALIDATION_ERROR', `emailTemplates.${key} is not a template (expected verification, passwordReset, magicLink, magicCode)`);
+    }
+    if (value !== undefined && typeof value !== 'function') {
+      throw commonError('VALIDATION_ERROR', `emailTemplates.${key} must be a function (ctx) => {subject, text, html}`);
+    }
+  }
+  return templates as EmailTemplates;
+}
+
+function isRendered(value: unknown): value is RenderedEmail {
+  if (typeof value !== 'object' || value === null) return false;
+  const { subject, text, html } = value as Record<string, unknown>;
+  return typeof subject === 'string' && typeof text === 'string' && typeof html === 'string';
+}
+
+/** The NoopMailer's logger, on top of the auth logger. */
+function mailerLogger(logger: AuthLogger): MailerLogger {
+  return {
+    info: (message, details) => (logger.info ? logger.info(details ?? {}, message) : logger.warn(details ?? {}, message)),
+    warn: (message, details) => logger.warn(details ?? {}, message),
+  };
+}
+
+interface Plan {
+  readonly to: string;
+  readonly render: () => RenderedEmail;
+  readonly fallback: () => RenderedEmail;
+}
+
+/**
+ * Installs the email listener on the bus; returns the uninstall function. Validates branding,
+ * `emailBaseUrl`, `magicLinkUrlTemplate` and `emailTemplates` first (throws `VALIDATION_ERROR`).
+ */
+export function installEmailListener(bus: EventBus, config: AuthConfig, options: EmailListenerOptions = {}): () => void {
+  const logger = options.logger ?? consoleLogger;
+  const branding: ResolvedBranding = validateBranding(config.branding);
+  const templates = validateEmailTemplates(config.emailTemplates);
+  const magicTemplate = validateMagicLinkUrlTemplate(config.magicLinkUrlTemplate, config.emailBaseUrl);
+
+  if (config.emailBaseUrl === undefined || config.emailBaseUrl === null) {
+    if (config.smtp !== undefined || options.mailer !== undefined) {
+      logger.error(
+        { smtp: config.smtp !== undefined, mailer: options.mailer !== undefined },
+        'auth email: a mailer is configured but emailBaseUrl is not; no email will be sent (set emailBaseUrl to the public URL of the application)',
+      );
+    }
+    return () => {};
+  }
+  const baseUrl = validateEmailBaseUrl(config.emailBaseUrl);
+  const mailer: Mailer = options.mailer ?? (config.smtp !== undefined ? createMailer(config.smtp) : new NoopMailer(mailerLogger(logger)));
+
+  const planFor = (event: AuthEvent): Plan | string | undefined => {
+    switch (event.eventType) {
+      case 'EmailVerificationRequested': {
+        const { email: to, verificationToken } = event;
+        if (!to || !verificationToken) return 'email or verificationToken missing';
+        const ctx = { branding, recipient: to, baseUrl, verificationToken };
+        return { to, render: () => (templates.verification ?? verificationEmail)(ctx), fallback: () => verificationEmail(ctx) };
+      }
+      case 'PasswordResetRequested': {
+        const { email: to, resetToken } = event;
+        if (!to || !resetToken) return 'email or resetToken missing';
+        const ctx = { branding, recipient: to, baseUrl, resetToken };
+        return { to, render: () => (templates.passwordReset ?? passwordResetEmail)(ctx), fallback: () => passwordResetEmail(ctx) };
+      }
+      case 'MagicLinkRequested':
+      case 'MagicLinkSignupRequested': {
+        const signup = event.eventType === 'MagicLinkSignupRequested';
+        const to = signup ? (event.pendingEmail ?? event.email) : event.email;
+        const magicLinkToken = event.magicLinkToken;
+        if (!to || !magicLinkToken) return `${signup ? 'pendingEmail' : 'email'} or magicLinkToken missing`;
+        const link = magicLinkFor(magicTemplate ?? `${baseUrl}/auth/magic?token={token}`, magicLinkToken);
+        // `newUser` rides along for custom renderers that want to word the signup case apart.
+        const ctx = { branding, recipient: to, baseUrl, magicLinkToken, link, newUser: signup };
+        const builtIn = signup ? magicLinkSignupEmail : magicLinkEmail;
+        return { to, render: () => (templates.magicLink ?? builtIn)(ctx), fallback: () => builtIn(ctx) };
+      }
+      case 'MagicCodeRequested': {
+        const { email: to, magicCode: code } = event;
+        if (!to || !code) return 'email or magicCode missing';
+        const ctx = { branding, recipient: to, code };
+        return { to, render: () => (templates.magicCode ?? magicCodeEmail)(ctx), fallback: () => magicCodeEmail(ctx) };
+      }
+      default:
+        return undefined; // notification only
+    }
+  };
+
+  return bus.on(async (event) => {
+    const where = { eventType: event.eventType, eventId: event.eventId };
+    const plan = planFor(event);
+    if (plan === undefined) return;
+    if (typeof plan === 'string') {
+      logger.error(where, `auth email not sent: the event has no recipient or token (${plan})`);
+      return;
+    }
+    let message: RenderedEmail;
+    try {
+      const rendered: unknown = plan.render();
+      if (!isRendered(rendered)) throw new TypeError('the renderer must return {subject, text, html} strings');
+      message = rendered;
+    } catch (err) {
+      logger.error({ ...where, err: describeError(err) }, 'auth email template failed; the built-in template is used instead');
+      message = plan.fallback();
+    }
+    try {
+      const result = await mailer.send({ to: plan.to, subject: message.subject, text: message.text, html: message.html });
+      logger.info?.({ ...where, messageId: result.messageId, accepted: result.accepted.length, rejected: result.rejected.length }, 'auth email sent');
+    } catch (err) {
+      logger.error({ ...where, err: describeError(err) }, 'auth email could not be sent');
+    }
+  });
+}

@@ -27,6 +27,8 @@ import { authError } from './errors';
 import { AUTH_CONFIG_DEFAULTS } from './config';
 import { createEventBus, type EventBus } from './events';
 import { createHandler } from './http/handler';
+import { installEmailListener } from './email';
+import { installWebhooks } from './webhooks';
 import { checkPassword, createPasswordHasher, type PasswordPolicy } from './password';
 import { isTokenShape, randomToken, sha256Hex } from './session';
 import { checkMetadata, checkUsername, isUuid, normalizeEmail, toPublicUser } from './account';
@@ -145,7 +147,7 @@ export async function createAuth(
   const touchEveryMs = Math.min(SESSION_TOUCH_INTERVAL_SECONDS, cfg.sessionTimeout / 10) * 1000;
   const sessionTimeoutMs = cfg.sessionTimeout * 1000;
 
-  await wireExtensions(bus, cfg, options);
+  const uninstall = wireExtensions(bus, cfg, options);
 
   // --- helpers --------------------------------------------------------------------------------
 
@@ -453,6 +455,7 @@ export async function createAuth(
     settle: () => bus.settle(),
     async close() {
       await bus.settle();
+      uninstall();
     },
   };
 
@@ -472,9 +475,25 @@ export async function createAuth(
   return Object.assign(auth, { handler }) as Auth;
 }
 
-/** Email and webhook listeners (src/email, src/webhooks), when those parts are present. */
-async function wireExtensions(bus: EventBus, cfg: ResolvedAuthConfig, options: CreateAuthOptions): Promise<void> {
-  void bus;
-  void cfg;
-  void options;
+/**
+ * The email listener and the webhooks on the bus. Both validate their configuration (branding,
+ * templates, magic-link template, subscriptions) and throw at construction. Returns the uninstall.
+ */
+function wireExtensions(bus: EventBus, cfg: ResolvedAuthConfig, options: CreateAuthOptions): () => void {
+  const logger = options.logger;
+  const offEmail = installEmailListener(bus, cfg, {
+    ...(options.mailer ? { mailer: options.mailer } : {}),
+    ...(logger ? { logger } : {}),
+  });
+  let offWebhooks: () => void;
+  try {
+    offWebhooks = installWebhooks(bus, cfg.webhooks, logger ? { logger } : {});
+  } catch (err) {
+    offEmail();
+    throw err;
+  }
+  return () => {
+    offWebhooks();
+    offEmail();
+  };
 }

@@ -52,3 +52,11 @@ export {
   type HttpMethod,
 } from './routes/table';
 export { AUTH_CONFIG_DEFAULTS, AUTH_CONFIG_KEYS } from './config';
+export { createEventBus, AUTH_EVENT_TYPES, isAuthEventType, type EventBus } from './events';
+export { signWebhookBody, verifyWebhookSignature } from './webhooks';
+export { validateBranding, validateMagicLinkUrlTemplate, magicLinkFor, type ResolvedBranding } from './branding';
+export { installEmailListener } from './email';
+export { createPostgresStore, type AuthTables } from './store/postgres';
+export { createMemoryStore } from './store/memory';
+export { AUTH_SCHEMA, AUTH_MIGRATIONS } from './store/migrations';
+export type { AuthStore, UserRecord, SessionRecord, SessionState, RoleRecord } from './store/types';

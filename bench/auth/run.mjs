@@ -50,19 +50,22 @@ await auth.login({ email, password: PASSWORD });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const raws = [];
 const logins = [];
-const loop = monitorEventLoopDelay({ resolution: 5 });
+let loopMax = 0;
 for (let round = 0; round < 3; round++) {
   raws.push(await throughput(() => bcrypt.compare(PASSWORD, hash)));
+  // A fresh monitor per round: re-enabling one would count the paused gap as a delay.
+  const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
   logins.push(await throughput(() => auth.login({ email, password: PASSWORD })));
   loop.disable();
+  loopMax = Math.max(loopMax, loop.max);
 }
 const rawRate = median(raws);
 const loginRate = median(logins);
 
 console.log(`logins at bcryptRounds 12, ${concurrency} in flight, 3 alternating rounds of ${seconds} s, medians (${database.description})`);
 console.log(`  raw bcrypt.compare   ${rawRate.toFixed(2)} /s   rounds ${raws.map((r) => r.toFixed(2)).join(', ')}`);
-console.log(`  auth.login           ${loginRate.toFixed(2)} /s   rounds ${logins.map((r) => r.toFixed(2)).join(', ')}   event loop max delay ${(loop.max / 1e6).toFixed(1)} ms`);
+console.log(`  auth.login           ${loginRate.toFixed(2)} /s   rounds ${logins.map((r) => r.toFixed(2)).join(', ')}   event loop max delay ${(loopMax / 1e6).toFixed(1)} ms`);
 console.log(`  ratio login/raw = ${(loginRate / rawRate).toFixed(3)} (goal >= 0.95)`);
 
 // Token verification: CPU per call, median of rounds.

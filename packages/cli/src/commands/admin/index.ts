@@ -1,9 +1,8 @@
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SvcError, openDatabase } from '@svc/core';
 import { createAuth, type AuthConfig } from '@svc/auth';
-import { ConfigError, resolveConfig, type ServerConfig } from '@svc/server';
 import { describeError } from '../../describe-error';
+import { DATABASE_FLAGS, resolveCommandConfig } from '../../database-options';
 import { ExitError, type CliIo } from '../../io';
 
 export const ADMIN_USAGE = `Usage: svc admin <command> [options]
@@ -39,10 +38,8 @@ export async function adminCommand(argv: readonly string[], opts: AdminOptions):
       allowPositionals: true,
       options: {
         password: { type: 'string' },
-        'database-url': { type: 'string' },
-        'data-dir': { type: 'string' },
+        ...DATABASE_FLAGS,
         'jwt-secret': { type: 'string' },
-        config: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -64,23 +61,8 @@ export async function adminCommand(argv: readonly string[], opts: AdminOptions):
     throw new ExitError(2, `admin ${command} needs a non-empty --password`);
   }
 
-  const input: ServerConfig = { env: opts.env };
-  if (values['database-url'] !== undefined && values['data-dir'] !== undefined) {
-    throw new ExitError(2, '--database-url and --data-dir name two different databases: give one');
-  }
-  if (values['database-url'] !== undefined) input.database = { url: values['database-url'] };
-  if (values['data-dir'] !== undefined) input.database = { dataDir: path.resolve(opts.cwd, values['data-dir']) };
-  if (values['jwt-secret'] !== undefined) input.jwtSecret = values['jwt-secret'];
-  if (values.config !== undefined) input.configFile = path.resolve(opts.cwd, values.config);
-  let config;
-  try {
-    config = resolveConfig(input);
-  } catch (err) {
-    if (err instanceof ConfigError) throw new ExitError(2, err.message);
-    throw err;
-  }
+  const { config, database } = resolveCommandConfig(values, opts.cwd, opts.env, values['jwt-secret'] !== undefined ? { jwtSecret: values['jwt-secret'] } : {});
   if (!config.jwtSecret) throw new ExitError(2, 'svc admin needs the JWT secret: --jwt-secret or SVC_JWT_SECRET');
-  const database = 'dataDir' in config.database ? { dataDir: path.resolve(opts.cwd, config.database.dataDir) } : config.database;
 
   const db = await openDatabase(database);
   try {

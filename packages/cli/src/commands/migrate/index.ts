@@ -1,8 +1,7 @@
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SvcError, createDefaultMigrator, openDatabase, type MigrateResult } from '@svc/core';
-import { ConfigError, resolveConfig, type ServerConfig } from '@svc/server';
 import { describeError } from '../../describe-error';
+import { DATABASE_FLAGS, resolveCommandConfig } from '../../database-options';
 import { ExitError, type CliIo } from '../../io';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 
@@ -36,9 +35,7 @@ export async function migrateCommand(argv: readonly string[], opts: MigrateComma
       allowPositionals: false,
       options: {
         schema: { type: 'string' },
-        'database-url': { type: 'string' },
-        'data-dir': { type: 'string' },
-        config: { type: 'string' },
+        ...DATABASE_FLAGS,
         'dry-run': { type: 'boolean' },
         'allow-data-loss': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -51,25 +48,11 @@ export async function migrateCommand(argv: readonly string[], opts: MigrateComma
     opts.io.stdout(MIGRATE_USAGE);
     return 0;
   }
-  if (values['database-url'] !== undefined && values['data-dir'] !== undefined) {
-    throw new ExitError(2, '--database-url and --data-dir name two different databases: give one');
-  }
   const schemaPath = values.schema ?? defaultSchemaDir(opts.cwd);
   if (schemaPath === undefined) throw new ExitError(2, 'no schema: pass --schema <file|dir> or create dbschema/');
   const { sdl } = readSchemaSource(opts.cwd, schemaPath);
 
-  const input: ServerConfig = { env: opts.env };
-  if (values['database-url'] !== undefined) input.database = { url: values['database-url'] };
-  if (values['data-dir'] !== undefined) input.database = { dataDir: path.resolve(opts.cwd, values['data-dir']) };
-  if (values.config !== undefined) input.configFile = path.resolve(opts.cwd, values.config);
-  let config;
-  try {
-    config = resolveConfig(input);
-  } catch (err) {
-    if (err instanceof ConfigError) throw new ExitError(2, err.message);
-    throw err;
-  }
-  const database = 'dataDir' in config.database ? { dataDir: path.resolve(opts.cwd, config.database.dataDir) } : config.database;
+  const { database } = resolveCommandConfig(values, opts.cwd, opts.env);
   const db = await openDatabase(database);
   try {
     const result = await createDefaultMigrator().migrate(db, sdl, {

@@ -283,6 +283,13 @@ function enumMember(ctx: BuildContext, path: ql.Path, scope: Scope): Inferred | 
   return { type: { kind: 'scalar', name: found.name }, card: ONE };
 }
 
+/** The cardinality left after a filter: at most one when it pins an exclusive pointer. */
+function filteredCard(ctx: BuildContext, filter: ql.Expr | null, subject: Inferred, clauses: Scope): Card {
+  if (!filter) return subject.card;
+  infer(ctx, filter, clauses);
+  return uniqueFilter(ctx, filter, subject.type, clauses) ? optional(atMostOne(subject.card)) : optional(subject.card);
+}
+
 function inferPath(ctx: BuildContext, path: ql.Path, scope: Scope): Inferred {
   let cur: Inferred;
   let link: PointerDraft | null = null;
@@ -633,11 +640,7 @@ const HANDLERS: { [K in ql.Expr['kind']]: Handler<K> } = {
     const inner = bindAliases(ctx, e.aliases, scope);
     const subject = infer(ctx, e.subject, inner);
     const clauses = withSubject(inner, subject);
-    let card = subject.card;
-    if (e.filter) {
-      infer(ctx, e.filter, clauses);
-      card = uniqueFilter(ctx, e.filter, subject.type, clauses) ? optional(atMostOne(card)) : optional(card);
-    }
+    const card = filteredCard(ctx, e.filter, subject, clauses);
     inferShape(ctx, subject.type, null, e.shape, clauses);
     return { type: subject.type, card };
   },
@@ -645,11 +648,7 @@ const HANDLERS: { [K in ql.Expr['kind']]: Handler<K> } = {
     const inner = bindAliases(ctx, e.aliases, scope);
     const subject = infer(ctx, e.subject, inner);
     const clauses = withSubject(inner, subject);
-    let card = subject.card;
-    if (e.filter) {
-      infer(ctx, e.filter, clauses);
-      card = uniqueFilter(ctx, e.filter, subject.type, clauses) ? optional(atMostOne(card)) : optional(card);
-    }
+    let card = filteredCard(ctx, e.filter, subject, clauses);
     for (const sort of e.orderBy) infer(ctx, sort.expr, clauses);
     if (e.offset) card = optional(card);
     return { type: subject.type, card: limitCard(card, e.limit) };

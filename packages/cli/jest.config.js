@@ -1,1 +1,3 @@
-module.exports = { ...require('../../jest.preset.js') };
+// The CLI's tests spawn real `svc` processes (each opening an embedded database on disk), which
+// takes seconds on a loaded 2-core machine: allow them more than the shared default.
+module.exports = { ...require('../../jest.preset.js'), testTimeout: 120000 };

@@ -60,3 +60,4 @@ export { createPostgresStore, type AuthTables } from './store/postgres';
 export { createMemoryStore } from './store/memory';
 export { AUTH_SCHEMA, AUTH_MIGRATIONS } from './store/migrations';
 export type { AuthStore, UserRecord, SessionRecord, SessionState, RoleRecord } from './store/types';
+export { defineStoreConformance, type StoreHarness, type TestApi } from './store/conformance';

@@ -1,7 +1,13 @@
 /**
  * The one conformance suite every `AuthStore` must pass (the Postgres store on PGlite and on
  * PostgreSQL, and the memory store). Call it from a test file with a harness that opens a store
- * over an empty storage and the clock the suite controls.
+ * over an empty storage and the clock the suite controls, and your test runner's functions
+ * (Jest's or Vitest's globals), so a store written outside svc can run it too:
+ *
+ * @example
+ * import { defineStoreConformance } from '@svc/auth';
+ * defineStoreConformance('my store', { open: async (now) => createMyStore({ now }) },
+ *   { describe, test, expect, beforeAll, afterAll, beforeEach });
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createHash } from 'node:crypto';
@@ -19,7 +25,20 @@ const T0 = Date.UTC(2030, 0, 1);
 const hash = (s: string) => createHash('sha256').update(s).digest('hex');
 const fresh = () => hash(randomBytes(32).toString('base64url'));
 
-export function defineStoreConformance(label: string, harness: StoreHarness): void {
+/** The test-runner functions the suite uses (Jest and Vitest globals fit). */
+export interface TestApi {
+  describe(name: string, fn: () => void): void;
+  test(name: string, fn: () => Promise<unknown>, timeout?: number): void;
+  // The suite uses the matcher chain (toBe, toEqual, rejects, ...): typed loosely on purpose.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  expect(value: unknown): any;
+  beforeAll(fn: () => Promise<unknown>, timeout?: number): void;
+  afterAll(fn: () => Promise<unknown>, timeout?: number): void;
+  beforeEach(fn: () => Promise<unknown>, timeout?: number): void;
+}
+
+export function defineStoreConformance(label: string, harness: StoreHarness, api: TestApi): void {
+  const { describe, test, expect, beforeAll, afterAll, beforeEach } = api;
   describe(`AuthStore conformance: ${label}`, () => {
     let t = T0;
     const now = () => t;
@@ -62,10 +81,11 @@ export function defineStoreConformance(label: string, harness: StoreHarness): vo
         expect(u.updatedAt.getTime()).toBe(T0);
       });
 
-      test.each([
+      const duplicates: Array<[string, { email: string; username?: string }]> = [
         ['same email, other case', { email: 'ANN@example.com' }],
         ['same username', { email: 'other@example.com', username: 'ann' }],
-      ])('createUser refuses a duplicate (%s) with USER_ALREADY_EXISTS', async (_name, second) => {
+      ];
+      for (const [name, second] of duplicates) test(`createUser refuses a duplicate (${name}) with USER_ALREADY_EXISTS`, async () => {
         await store.createUser({ email: 'ann@example.com', username: 'ann', passwordHash: 'h' });
         await expect(store.createUser({ passwordHash: 'h', ...second })).rejects.toMatchObject({ code: 'USER_ALREADY_EXISTS' });
       });
@@ -165,7 +185,7 @@ export function defineStoreConformance(label: string, harness: StoreHarness): vo
         expect(await store.rotateSession(old.refreshHash, { ...next, accessJti: randomUUID(), refreshHash: fresh() })).toBeNull();
       });
 
-      test.each([
+      const dead: Array<[string, (s: AuthStore, uid: string) => Promise<string>]> = [
         ['unknown', async () => fresh()],
         ['revoked', async (s: AuthStore, uid: string) => {
           const x = session(uid);
@@ -179,7 +199,8 @@ export function defineStoreConformance(label: string, harness: StoreHarness): vo
           t = T0 + 1000;
           return x.refreshHash;
         }],
-      ])('rotateSession of an %s refresh token is null', async (_name, make) => {
+      ];
+      for (const [name, make] of dead) test(`rotateSession of an ${name} refresh token is null`, async () => {
         const u = await user();
         const h = await make(store, u.id);
         expect(await store.refreshableSessionUser(h)).toBeNull();

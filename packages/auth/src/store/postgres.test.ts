@@ -14,7 +14,7 @@ defineStoreConformance(`postgres store on ${testDatabaseKind()}`, {
     return createPostgresStore(tdb.db, { now });
   },
   teardown: () => tdb.dispose(),
-});
+}, { describe, test, expect, beforeAll, afterAll, beforeEach });
 
 describe('svc_auth migrations', () => {
   let db: TestDatabase;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Migrator, sql, type Kysely, type Selectable } from 'kysely';
-import type { Database } from '@svc/core';
+import { commonError, type Database } from '@svc/core';
 import { authError } from '../errors';
 import { AUTH_SCHEMA, authMigrationProvider } from './migrations';
 import type {
@@ -142,7 +142,7 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
     return row ? toUser(row) : null;
   };
 
-  return {
+  return refuseUnstorableText({
     async migrate() {
       const migrator = new Migrator({
         db: database.kysely(),
@@ -355,7 +355,7 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
         .execute();
       return rows.map((r) => r.role_name);
     },
-  };
+  });
 }
 
 function toUser(r: Selectable<AuthTables['users']>): UserRecord {
@@ -398,4 +398,29 @@ function isPgError(err: unknown, code: string): boolean {
 function pgErrorText(err: unknown): string {
   const e = err as { constraint?: string; detail?: string; message?: string };
   return `${e.constraint ?? ''} ${e.detail ?? ''} ${e.message ?? ''}`;
+}
+
+/**
+ * SQLSTATEs of text PostgreSQL cannot take: a NUL byte (22021), a `\u0000` escape in jsonb
+ * (22P05), a value too large for an index entry (54000). They are the caller's input, not a server
+ * fault, so every verb reports them as a VALIDATION_ERROR instead of letting them become a 500.
+ */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05', '54000']);
+
+function refuseUnstorableText(store: AuthStore): AuthStore {
+  const guarded: Record<string, unknown> = {};
+  for (const [name, verb] of Object.entries(store) as Array<[string, (...args: unknown[]) => Promise<unknown>]>) {
+    guarded[name] = async (...args: unknown[]) => {
+      try {
+        return await verb(...args);
+      } catch (err) {
+        const code = (err as { code?: unknown })?.code;
+        if (typeof code === 'string' && UNSTORABLE_TEXT.has(code)) {
+          throw commonError('VALIDATION_ERROR', 'the input holds text that cannot be stored (such as a NUL character or an oversized value)');
+        }
+        throw err;
+      }
+    };
+  }
+  return guarded as unknown as AuthStore;
 }

@@ -186,3 +186,24 @@ describe('lexer: speed', () => {
     expect(ms).toBeLessThan(1500);
   });
 });
+
+// Regression: a NUL inside a comment passed the lexer, and the SDL then failed to store in
+// svc_meta.migrations with a 500. Attack covered too: bidirectional overrides in comments
+// ("Trojan Source") make code read differently than it runs.
+describe('comments obey the character rules of strings', () => {
+  test.each([
+    ['select 1 # c\u0000mment', 1, 13, 'U+0000'],
+    ['select 1\n# \u202eevil\nselect 2', 2, 3, 'U+202E'],
+  ])('%j is refused at line %i, column %i', (source, line, column, char) => {
+    expect(() => tokenize(source)).toThrow(`character ${char} is not allowed`);
+    try {
+      tokenize(source);
+    } catch (err) {
+      expect(err).toMatchObject({ type: 'EdgeQLSyntaxError', position: { line, column } });
+    }
+  });
+
+  test('an ordinary comment still passes', () => {
+    expect(tokenize('select 1 # fine, even with ünïcode').map((t) => t.kind)).not.toContain('#');
+  });
+});

@@ -141,7 +141,14 @@ class Lexer {
         this.i++;
       } else if (c === CH_HASH) {
         const eol = src.indexOf('\n', this.i);
-        this.i = eol === -1 ? n : eol;
+        const end = eol === -1 ? n : eol;
+        // Comments obey the same rule as strings: no NUL (PostgreSQL cannot store the text) and
+        // no bidirectional overrides (they make code read differently than it runs).
+        for (let j = this.i + 1; j < end; j++) {
+          const cc = src.charCodeAt(j);
+          if (isProhibited(cc)) this.fail(`character U+${hex4(cc).toUpperCase()} is not allowed`, this.pos(j));
+        }
+        this.i = end;
       } else {
         return;
       }

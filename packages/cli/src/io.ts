@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 /** Where a command writes; tests pass their own. */
 export interface CliIo {
   stdout(text: string): void;
@@ -14,5 +15,26 @@ export class ExitError extends Error {
   constructor(readonly exitCode: number, message: string) {
     super(message);
     this.name = 'ExitError';
+  }
+}
+
+/**
+ * `node:util` parseArgs in strict mode, with a bad flag or argument turned into exit code 2 and
+ * the command's usage.
+ */
+type CommandArgs<Options extends ParseArgsConfig['options']> = ReturnType<
+  typeof parseArgs<{ args: string[]; strict: true; allowPositionals: boolean; options: Options }>
+>;
+
+export function parseCommandArgs<const Options extends ParseArgsConfig['options']>(
+  argv: readonly string[],
+  options: Options,
+  usage: string,
+  allowPositionals = false,
+): CommandArgs<Options> {
+  try {
+    return parseArgs({ args: [...argv], strict: true, allowPositionals, options });
+  } catch (err) {
+    throw new ExitError(2, `${(err as Error).message}\n\n${usage}`);
   }
 }

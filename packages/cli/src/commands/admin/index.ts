@@ -1,9 +1,8 @@
-import { parseArgs } from 'node:util';
 import { SvcError, openDatabase } from '@svc/core';
 import { createAuth, type AuthConfig } from '@svc/auth';
 import { describeError } from '../../describe-error';
 import { DATABASE_FLAGS, resolveCommandConfig } from '../../database-options';
-import { ExitError, type CliIo } from '../../io';
+import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 
 export const ADMIN_USAGE = `Usage: svc admin <command> [options]
 
@@ -30,22 +29,12 @@ const ARITY: Readonly<Record<string, number>> = { 'create-superuser': 1, 'set-pa
 
 /** `svc admin ...`: resolves to the exit code. */
 export async function adminCommand(argv: readonly string[], opts: AdminOptions): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: true,
-      options: {
-        password: { type: 'string' },
-        ...DATABASE_FLAGS,
-        'jwt-secret': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    throw new ExitError(2, `${(err as Error).message}\n\n${ADMIN_USAGE}`);
-  }
+  const parsed = parseCommandArgs(
+    argv,
+    { password: { type: 'string' }, ...DATABASE_FLAGS, 'jwt-secret': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    ADMIN_USAGE,
+    true,
+  );
   const { values, positionals } = parsed;
   const [command, ...args] = positionals;
   if (values.help || command === undefined) {

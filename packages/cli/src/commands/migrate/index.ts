@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util';
 import { SvcError, createDefaultMigrator, openDatabase, type MigrateResult } from '@svc/core';
 import { describeError } from '../../describe-error';
 import { DATABASE_FLAGS, resolveCommandConfig } from '../../database-options';
-import { ExitError, type CliIo } from '../../io';
+import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 
 export const MIGRATE_USAGE = `Usage: svc migrate [options]
@@ -27,23 +26,17 @@ export interface MigrateCommandOptions {
 
 /** `svc migrate`: resolves to the exit code. */
 export async function migrateCommand(argv: readonly string[], opts: MigrateCommandOptions): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        schema: { type: 'string' },
-        ...DATABASE_FLAGS,
-        'dry-run': { type: 'boolean' },
-        'allow-data-loss': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (err) {
-    throw new ExitError(2, `${(err as Error).message}\n\n${MIGRATE_USAGE}`);
-  }
+  const { values } = parseCommandArgs(
+    argv,
+    {
+      schema: { type: 'string' },
+      ...DATABASE_FLAGS,
+      'dry-run': { type: 'boolean' },
+      'allow-data-loss': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    MIGRATE_USAGE,
+  );
   if (values.help) {
     opts.io.stdout(MIGRATE_USAGE);
     return 0;

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { SvcError } from '@svc/core';
 import { ConfigError, createServer, type CreateServerOptions, type SvcServer } from '@svc/server';
 import { describeError } from '../../describe-error';
-import { ExitError, type CliIo } from '../../io';
+import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 
 export const SERVE_USAGE = `Usage: svc serve [options]
@@ -35,30 +34,24 @@ export interface ServeOptions {
 
 /** Parses `svc serve` flags into createServer options (no I/O beyond reading named files). */
 export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<ServeOptions, 'io'>): CreateServerOptions & { help?: boolean } {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        config: { type: 'string' },
-        schema: { type: 'string' },
-        'database-url': { type: 'string' },
-        'data-dir': { type: 'string' },
-        'enable-auth': { type: 'boolean' },
-        'jwt-secret': { type: 'string' },
-        'tls-cert': { type: 'string' },
-        'tls-key': { type: 'string' },
-        'log-level': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    throw new ExitError(2, `${(err as Error).message}\n\n${SERVE_USAGE}`);
-  }
+  const parsed = parseCommandArgs(
+    argv,
+    {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      config: { type: 'string' },
+      schema: { type: 'string' },
+      'database-url': { type: 'string' },
+      'data-dir': { type: 'string' },
+      'enable-auth': { type: 'boolean' },
+      'jwt-secret': { type: 'string' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'log-level': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    SERVE_USAGE,
+  );
   const v = parsed.values;
   if (v.help) return { help: true };
 

@@ -5,9 +5,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEventBus } from '../../src/events';
+import { AUTH_EVENT_TYPES, createEventBus } from '../../src/events';
 import { installWebhooks, verifyWebhookSignature } from '../../src/webhooks';
-import type { AuthEventType } from '../../src/types';
 
 interface Received {
   readonly path: string;
@@ -130,16 +129,7 @@ describe('webhooks to a real receiver', () => {
       ],
       { logger },
     );
-    const all: AuthEventType[] = [
-      'EmailVerificationRequested',
-      'EmailVerified',
-      'IdentityAuthenticated',
-      'IdentityCreated',
-      'MagicCodeRequested',
-      'MagicLinkRequested',
-      'MagicLinkSignupRequested',
-      'PasswordResetRequested',
-    ];
+    const all = [...AUTH_EVENT_TYPES];
     for (const eventType of all) bus.emit({ eventType, userId: 'u' });
     await bus.settle();
 

@@ -3,8 +3,6 @@
  * runner. `planMigration` is pure: it reads two schemas and says what SQL would take a database
  * from one to the other; the runner (schema/migrate.ts) checks stored data and executes it.
  */
-import type { Schema } from './model';
-
 export type MigrationStepKind =
   | 'create type'
   | 'drop type'

@@ -25,7 +25,7 @@ import {
 import { candidates, commonAncestor, hintFor, lookupType, resolveType, unknownType } from './resolve';
 import { BUILTIN_GLOBALS, NAMED_ARGS_ONLY, STD_FUNCTIONS } from './stdlib';
 import {
-  BOOL, BYTES, DURATION, FLOAT64, INT64, STR, containsObject, isIntegral, isNumeric, objectRef, scalar,
+  BOOL, BYTES, DURATION, FLOAT64, INT64, STR, isIntegral, isNumeric, objectRef, scalar,
   stdBaseOf, widerNumeric, typeToString,
 } from './types';
 import { finishComputed, finishGlobal } from './computed';

@@ -22,7 +22,7 @@
 import * as ql from '../../syntax';
 import { MigrationError } from '../../errors';
 import type { ObjectType, Pointer, Schema } from '../model';
-import type { DataCheck, MigrationPlan, MigrationStep, MigrationStepKind } from '../plan';
+import type { DataCheck, MigrationPlan, MigrationStepKind } from '../plan';
 import type { PgType, SqlExpr } from '../../sql/ast';
 import { printSql, printType } from '../../sql/print';
 import { checks as checkSql, ddl, type ColumnSpec, type QName } from '../../sql/codegen/ddl';
@@ -440,7 +440,7 @@ function alterJunction(p: Planner, old: JunctionTable, j: JunctionTable): void {
   const sql: string[] = [];
   const oldCols = new Map(old.columns.map((c) => [c.name, c]));
   const newCols = new Map(j.columns.map((c) => [c.name, c]));
-  for (const [name, c] of oldCols) {
+  for (const name of oldCols.keys()) {
     if (newCols.has(name)) continue;
     sql.push(ddl.dropColumn(j.table, name));
     p.check('data-loss', `${j.subject}@${name}`, `dropping ${j.subject}@${name} would delete its stored values`, checkSql.columnHasValues(j.table, name, `${j.subject}@${name}`));

@@ -4,7 +4,7 @@
  * with EdgeQL type names and expressions printed back as EdgeQL text.
  */
 import { printExpression } from '../syntax';
-import type { Constraint, Pointer, Schema, TypeRef } from './model';
+import { printTypeRef, type Constraint, type Pointer, type Schema } from './model';
 
 export interface CataloguePointer {
   name: string;
@@ -44,18 +44,6 @@ export interface TypeCatalogue {
   functions: Array<{ name: string; params: Array<{ name: string; type: string; kind: string; optional: boolean }>; returns: string }>;
 }
 
-/** EdgeQL spelling of a type: `std::str`, `array<std::int64>`, `tuple<a: std::str>`. */
-export function printTypeRef(ref: TypeRef): string {
-  switch (ref.kind) {
-    case 'scalar':
-    case 'object':
-      return ref.name;
-    case 'array':
-      return `array<${printTypeRef(ref.element)}>`;
-    case 'tuple':
-      return `tuple<${ref.elements.map((e) => (e.name ? `${e.name}: ${printTypeRef(e.type)}` : printTypeRef(e.type))).join(', ')}>`;
-  }
-}
 
 function printConstraint(c: Constraint): string {
   const args = c.args.length ? `(${c.args.map(printExpression).join(', ')})` : '';

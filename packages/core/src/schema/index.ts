@@ -18,5 +18,5 @@ export {
   type MigratorParts,
   type StoredSchema,
 } from './migrate';
-export { describeSchema, printTypeRef, type TypeCatalogue, type CatalogueType, type CataloguePointer, type CatalogueLink } from './catalogue';
+export { describeSchema, type TypeCatalogue, type CatalogueType, type CataloguePointer, type CatalogueLink } from './catalogue';
 export { createDefaultMigrator } from './default';

@@ -54,6 +54,22 @@ export type TypeRef =
       readonly elements: readonly { readonly name: string | null; readonly type: TypeRef }[];
     };
 
+/** The EdgeQL spelling of a type, as Gel prints it in messages and catalogues: `std::str`,
+ * `array<std::int64>`, `tuple<a: std::str, b: default::User>`. The one type printer. */
+export function printTypeRef(type: TypeRef): string {
+  switch (type.kind) {
+    case 'scalar':
+    case 'object':
+      return type.name;
+    case 'array':
+      return `array<${printTypeRef(type.element)}>`;
+    case 'tuple':
+      return `tuple<${type.elements
+        .map((e) => (e.name === null ? printTypeRef(e.type) : `${e.name}: ${printTypeRef(e.type)}`))
+        .join(', ')}>`;
+  }
+}
+
 export type Annotations = Readonly<Record<string, string>>;
 
 /** A constraint on a pointer, a scalar type or an object type. */

@@ -8,6 +8,7 @@
  * Errors (item 14): a computed declared `single` whose expression may yield several values;
  * a result that is not a type a pointer can have; `InvalidDefinitionError` for a cycle.
  */
+import { printTypeRef } from '../model';
 import * as ql from '../../syntax';
 import { InvalidDefinitionError, InvalidLinkDefinitionError, InvalidPropertyDefinitionError } from '../../errors';
 import type { TypeRef } from '../model';
@@ -15,7 +16,7 @@ import { annotationsOf } from './annotations';
 import { fail, ONE, type BuildContext, type GlobalDraft, type Inferred, type PointerDraft } from './context';
 import { infer, rootScope, type Scope } from './infer';
 import { resolveType } from './resolve';
-import { containsObject, objectRef, typeToString } from './types';
+import { containsObject, objectRef } from './types';
 
 const SINGLE_HINT =
   'declare it multi, or make the expression single: assert_single(...), limit 1, or a filter on an exclusive property';
@@ -61,7 +62,7 @@ export function finishComputed(ctx: BuildContext, ptr: PointerDraft): void {
   if (kind === 'property' && containsObject(target)) {
     fail(
       InvalidPropertyDefinitionError,
-      `the type inferred from the expression of the computed property '${ptr.name}' is '${typeToString(target)}': a property holds scalars`,
+      `the type inferred from the expression of the computed property '${ptr.name}' is '${printTypeRef(target)}': a property holds scalars`,
       ptr.computed.span,
       ptr.ownerLink ? undefined : `declare it as a link: link ${ptr.name} := ...`,
     );
@@ -69,7 +70,7 @@ export function finishComputed(ctx: BuildContext, ptr: PointerDraft): void {
   if (kind === 'link' && target.kind !== 'object') {
     fail(
       InvalidLinkDefinitionError,
-      `the type inferred from the expression of the computed link '${ptr.name}' is '${typeToString(target)}', not an object type`,
+      `the type inferred from the expression of the computed link '${ptr.name}' is '${printTypeRef(target)}', not an object type`,
       ptr.computed.span,
       `declare it as a property: property ${ptr.name} := ...`,
     );

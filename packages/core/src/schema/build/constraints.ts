@@ -12,13 +12,14 @@
  * every element), so nothing here rejects those.
  * Errors: `InvalidReferenceError` for an unknown constraint, else `InvalidConstraintDefinitionError`.
  */
+import { printTypeRef } from '../model';
 import type * as ql from '../../syntax';
 import { InvalidConstraintDefinitionError, InvalidReferenceError } from '../../errors';
 import type { Constraint, TypeRef } from '../model';
 import { annotationsOf } from './annotations';
 import { fail, type BuildContext, type Inferred } from './context';
 import { candidates, hintFor } from './resolve';
-import { isIntegral, isNumeric, isOrderable, stdBaseOf, typeToString } from './types';
+import { isIntegral, isNumeric, isOrderable, stdBaseOf } from './types';
 
 type Family = 'any' | 'orderable' | 'length' | 'str';
 
@@ -147,7 +148,7 @@ export function checkConstraint(
   };
   if (!applies[std.family]) {
     bad(
-      `constraint '${c.name}' cannot be applied to type '${typeToString(subject)}'`,
+      `constraint '${c.name}' cannot be applied to type '${printTypeRef(subject)}'`,
       std.family === 'length' ? 'a length constraint applies to str, bytes and arrays' :
         std.family === 'str' ? 'regexp applies to str values' : 'it applies to scalars with an order',
     );
@@ -163,7 +164,7 @@ export function checkConstraint(
     if (!ok) {
       fail(
         InvalidConstraintDefinitionError,
-        `argument ${i + 1} of constraint '${c.name}' is of type '${argStd}', which does not fit '${typeToString(subject)}'`,
+        `argument ${i + 1} of constraint '${c.name}' is of type '${argStd}', which does not fit '${printTypeRef(subject)}'`,
         c.args[i]?.span ?? span,
       );
     }

@@ -8,6 +8,7 @@
  * functions), a `using sql` body, a missing body → `InvalidFunctionDefinitionError`; two
  * functions with one name and the same parameter types → `DuplicateDefinitionError`.
  */
+import { printTypeRef } from '../model';
 import * as ql from '../../syntax';
 import { DuplicateDefinitionError, InvalidFunctionDefinitionError } from '../../errors';
 import type { FunctionDef } from '../model';
@@ -16,7 +17,7 @@ import { AT_MOST_ONE, ONE, fail, type BuildContext, type FunctionDraft, type Inf
 import { infer, rootScope } from './infer';
 import { resolveType } from './resolve';
 import { STD_FUNCTIONS } from './stdlib';
-import { typeToString } from './types';
+
 import { findNode } from './walk';
 
 const use = { nestedArray: InvalidFunctionDefinitionError };
@@ -41,7 +42,7 @@ export function buildFunctions(ctx: BuildContext): void {
         default: p.default,
       };
     });
-    const signature = `${name}(${params.map((p) => typeToString(p.type)).join(', ')})`;
+    const signature = `${name}(${params.map((p) => printTypeRef(p.type)).join(', ')})`;
     if (signatures.has(signature)) {
       fail(DuplicateDefinitionError, `function '${signature}' was already declared`, node.span, 'give it another name or other parameter types');
     }

@@ -11,6 +11,7 @@
  * exclusive pointer compared with a single value. Everything else "may be many".
  * Invariant: pure apart from memoising computeds, aliases and globals in the context.
  */
+import { printTypeRef } from '../model';
 import * as ql from '../../syntax';
 import {
   InvalidDefinitionError,
@@ -24,10 +25,7 @@ import {
 } from './context';
 import { candidates, commonAncestor, hintFor, lookupType, resolveType, unknownType } from './resolve';
 import { BUILTIN_GLOBALS, NAMED_ARGS_ONLY, STD_FUNCTIONS } from './stdlib';
-import {
-  BOOL, BYTES, DURATION, FLOAT64, INT64, STR, isIntegral, isNumeric, objectRef, scalar,
-  stdBaseOf, widerNumeric, typeToString,
-} from './types';
+import { BOOL, BYTES, DURATION, FLOAT64, INT64, STR, isIntegral, isNumeric, objectRef, scalar, stdBaseOf, widerNumeric } from './types';
 import { finishComputed, finishGlobal } from './computed';
 
 export interface Scope {
@@ -352,14 +350,14 @@ function inferPath(ctx: BuildContext, path: ql.Path, scope: Scope): Inferred {
       const index = /^\d+$/.test(step.name) ? Number(step.name) : type.elements.findIndex((e) => e.name === step.name);
       const element = type.elements[index];
       if (!element) {
-        return fail(InvalidReferenceError, `tuple '${typeToString(type)}' has no element '${step.name}'`, step.span);
+        return fail(InvalidReferenceError, `tuple '${printTypeRef(type)}' has no element '${step.name}'`, step.span);
       }
       cur = { type: element.type, card: cur.card };
       continue;
     }
     return fail(
       InvalidReferenceError,
-      `type '${typeToString(type)}' has no link or property '${step.name}'`,
+      `type '${printTypeRef(type)}' has no link or property '${step.name}'`,
       step.span,
     );
   }

@@ -12,6 +12,7 @@
  * pointer optional; one name inherited from two bases must agree on kind and target.
  * A computed's target and, for the current syntax, its kind are set later by infer.ts.
  */
+import { printTypeRef } from '../model';
 import * as ql from '../../syntax';
 import {
   DuplicateDefinitionError,
@@ -26,7 +27,7 @@ import { annotationsOf, inheritableOf } from './annotations';
 import { fail, type BuildContext, type Decl, type ObjectDraft, type PointerDraft } from './context';
 import { constraintOf } from './constraints';
 import { candidates, isSubtype, resolveType } from './resolve';
-import { UUID, containsObject, sameType, typeToString } from './types';
+import { UUID, containsObject, sameType } from './types';
 
 export function buildPointers(ctx: BuildContext): void {
   for (const draft of ctx.objectTypes.values()) flatten(ctx, draft);
@@ -152,7 +153,7 @@ function mergeInherited(draft: ObjectDraft, first: PointerDraft, second: Pointer
   const computedDiffer = (first.computed === null) !== (second.computed === null) || first.computed !== null;
   if (first.kind !== second.kind || targetsDiffer || computedDiffer) {
     const what = first.target && second.target
-      ? ` (${typeToString(first.target)} and ${typeToString(second.target)})`
+      ? ` (${printTypeRef(first.target)} and ${printTypeRef(second.target)})`
       : '';
     fail(
       errorClassFor(first.kind),
@@ -199,7 +200,7 @@ function overload(
   if (mine.target !== null && inherited.target !== null && !narrows(ctx, mine.target, inherited.target)) {
     fail(
       Err,
-      `cannot redefine ${inherited.kind} '${decl.name}' of object type '${draft.name}' as '${typeToString(mine.target)}': it must be '${typeToString(inherited.target)}' or a subtype of it`,
+      `cannot redefine ${inherited.kind} '${decl.name}' of object type '${draft.name}' as '${printTypeRef(mine.target)}': it must be '${printTypeRef(inherited.target)}' or a subtype of it`,
       decl.target?.span ?? decl.span,
     );
   }
@@ -346,17 +347,17 @@ function checkTarget(decl: ql.PointerDecl, kind: 'property' | 'link', target: Ty
     const what = target.kind === 'object' ? 'object type' : 'collection';
     fail(
       InvalidPropertyDefinitionError,
-      `invalid ${linkProperty ? 'link property' : 'property'} type: expected a scalar type, or a scalar collection, got ${what} '${typeToString(target)}'`,
+      `invalid ${linkProperty ? 'link property' : 'property'} type: expected a scalar type, or a scalar collection, got ${what} '${printTypeRef(target)}'`,
       span,
-      linkProperty ? 'link properties hold scalars' : `declare it as a link: link ${decl.name}: ${typeToString(target)}`,
+      linkProperty ? 'link properties hold scalars' : `declare it as a link: link ${decl.name}: ${printTypeRef(target)}`,
     );
   }
   if (kind === 'link' && target.kind !== 'object') {
     fail(
       InvalidLinkDefinitionError,
-      `invalid link target type, expected object type, got ${target.kind === 'scalar' ? 'scalar type' : 'collection'} '${typeToString(target)}'`,
+      `invalid link target type, expected object type, got ${target.kind === 'scalar' ? 'scalar type' : 'collection'} '${printTypeRef(target)}'`,
       span,
-      `declare it as a property: property ${decl.name}: ${typeToString(target)}`,
+      `declare it as a property: property ${decl.name}: ${printTypeRef(target)}`,
     );
   }
 }

@@ -5,7 +5,7 @@
  * Input: TypeRefs and the scalar table of a context. Output: strings and booleans.
  * Invariant: no helper throws; callers decide what a mismatch means.
  */
-import { STD_SCALARS, type ScalarType, type StdScalarName, type TypeRef } from '../model';
+import { STD_SCALARS, type ScalarType, type StdScalarName, type TypeRef, printTypeRef } from '../model';
 
 export const STD_SCALAR_SET: ReadonlySet<string> = new Set<string>(STD_SCALARS);
 
@@ -25,23 +25,9 @@ export const BYTES = scalar('std::bytes');
 export const DECIMAL = scalar('std::decimal');
 export const BIGINT = scalar('std::bigint');
 
-/** `array<std::str>`, `tuple<a: std::int64>`: as Gel prints types in messages. */
-export function typeToString(type: TypeRef): string {
-  switch (type.kind) {
-    case 'scalar':
-    case 'object':
-      return type.name;
-    case 'array':
-      return `array<${typeToString(type.element)}>`;
-    case 'tuple':
-      return `tuple<${type.elements
-        .map((e) => (e.name === null ? typeToString(e.type) : `${e.name}: ${typeToString(e.type)}`))
-        .join(', ')}>`;
-  }
-}
 
 export function sameType(a: TypeRef, b: TypeRef): boolean {
-  return typeToString(a) === typeToString(b);
+  return printTypeRef(a) === printTypeRef(b);
 }
 
 /** True when the type holds an object type anywhere (`User`, `array<User>`, `tuple<User>`). */

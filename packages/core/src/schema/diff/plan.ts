@@ -19,6 +19,7 @@
  * Each new module's `create schema` leads the first step in it; a module that disappears is
  * dropped after its last step.
  */
+import { printTypeRef } from '../model';
 import * as ql from '../../syntax';
 import { MigrationError } from '../../errors';
 import type { ObjectType, Pointer, Schema } from '../model';
@@ -39,7 +40,7 @@ import {
   type TypeTable,
   type ViewLayout,
 } from '../storage/layout';
-import { splitName, typeRefText } from '../storage/types';
+import { splitName } from '../storage/types';
 
 const EMPTY: StorageLayout = { modules: [], domains: [], tables: [], views: [] };
 const PHASES = 12;
@@ -159,7 +160,7 @@ function describePointer(schema: Schema, subject: string, what: string): string 
   const ptr = pointerOf(schema, subject.split('@')[0] as string);
   if (!ptr || subject.includes('@')) return `${what} ${subject}`;
   const flags = [ptr.required ? 'required' : null, ptr.cardinality === 'many' ? 'multi' : null].filter(Boolean);
-  const target = ptr.kind === 'link' ? `-> ${typeRefText(ptr.target)}` : `(${typeRefText(ptr.target)}${flags.length ? `, ${flags.join(', ')}` : ''})`;
+  const target = ptr.kind === 'link' ? `-> ${printTypeRef(ptr.target)}` : `(${printTypeRef(ptr.target)}${flags.length ? `, ${flags.join(', ')}` : ''})`;
   return `${what} ${subject} ${target}${ptr.kind === 'link' && flags.length ? ` (${flags.join(', ')})` : ''}`;
 }
 
@@ -390,14 +391,14 @@ function alterColumn(p: Planner, table: QName, old: PointerColumn, c: PointerCol
   const newDefault = c.column.default ? printSql(c.column.default) : null;
   if (oldType !== newType) {
     if (!castable(oldType, newType)) {
-      throw new MigrationError(`cannot change the type of ${c.subject} from ${typeRefText(old.target)} to ${typeRefText(c.target)}: there is no cast that keeps the data`, {
-        hint: `add a new property of type ${typeRefText(c.target)}, copy the values with an update query, then drop ${c.pointer}`,
+      throw new MigrationError(`cannot change the type of ${c.subject} from ${printTypeRef(old.target)} to ${printTypeRef(c.target)}: there is no cast that keeps the data`, {
+        hint: `add a new property of type ${printTypeRef(c.target)}, copy the values with an update query, then drop ${c.pointer}`,
       });
     }
     if (oldDefault !== null) sql.push(ddl.setDefault(table, c.column.name, null));
     sql.push(ddl.alterColumnType(table, c.column.name, c.column.type, { kind: 'Cast', expr: { kind: 'ColumnRef', table: null, name: c.column.name }, type: c.column.type }));
     if (newDefault !== null) sql.push(ddl.setDefault(table, c.column.name, c.column.default));
-    changes.push(`type ${typeRefText(old.target)} → ${typeRefText(c.target)}`);
+    changes.push(`type ${printTypeRef(old.target)} → ${printTypeRef(c.target)}`);
   } else if (oldDefault !== newDefault) {
     sql.push(ddl.setDefault(table, c.column.name, c.column.default));
     changes.push(newDefault === null ? 'drop default' : `default ${newDefault}`);

@@ -90,17 +90,3 @@ export function stdBaseOf(schema: Schema, name: string): StdScalarName | null {
   return findScalar(schema, name)?.stdBase ?? null;
 }
 
-/** `std::str`, `array<std::int64>`, `tuple<std::str, std::int64>`, `default::User`. */
-export function typeRefText(type: TypeRef): string {
-  switch (type.kind) {
-    case 'scalar':
-    case 'object':
-      return type.name;
-    case 'array':
-      return `array<${typeRefText(type.element)}>`;
-    case 'tuple':
-      return `tuple<${type.elements
-        .map((e) => (e.name === null ? typeRefText(e.type) : `${e.name}: ${typeRefText(e.type)}`))
-        .join(', ')}>`;
-  }
-}

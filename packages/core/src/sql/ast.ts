@@ -1,7 +1,7 @@
 /**
  * sql/ast: a small PostgreSQL expression tree, printed in one place (./print).
  *
- * Input: built by the compilers (sql/scalar for DDL expressions; later the query compiler).
+ * Input: built by the compilers (schema/storage/ddl-expression for DDL expressions; later the query compiler).
  * Output: `printSql(expr)` text. Every node is a plain object with a `kind`.
  * Invariants: identifiers are stored unquoted and quoted only by the printer; literal values are
  * stored as their decoded value and quoted only by the printer (sql/codegen/quote).

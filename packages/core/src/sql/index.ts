@@ -1,8 +1,8 @@
 /**
  * sql: the only place SQL text is generated — a small PostgreSQL expression AST (./ast) and its
  * printer (./print), quoting (./codegen/quote), content-derived names (./codegen/names), DDL and
- * data-check statements (./codegen/ddl), the bootstrap SQL (./codegen/bootstrap), and the
- * compiler of scalar EdgeQL expressions for DDL (./scalar).
+ * data-check statements (./codegen/ddl) and the bootstrap SQL (./codegen/bootstrap). It knows
+ * nothing of the schema model: `schema/` imports `sql/`, never the reverse.
  */
 export * from './ast';
 export { printSql, printType as printPgType } from './print';
@@ -11,5 +11,3 @@ export * from './codegen/names';
 export { ddl, checks as dataChecks, q as quoteQName } from './codegen/ddl';
 export type { CheckSpec, ColumnSpec, DomainSpec, ForeignKeySpec, IndexSpec, OnDelete, QName, ViewBranch, ViewSpec } from './codegen/ddl';
 export { STORAGE_BOOTSTRAP_SQL } from './codegen/bootstrap';
-export { compileScalar, ScalarCompiler } from './scalar';
-export type { Compiled, ScalarContext, ScalarMode, ScalarSubject, Volatility } from './scalar';

@@ -22,7 +22,7 @@
  *   several tables, so it gets NO foreign key (the query compiler enforces the target and
  *   `on target delete` policy); each single link column is indexed (`"<Type>.<link>.index"`),
  *   so an `index on (.link)` alone is skipped as redundant;
- * - a property default compiles to the column default (sql/scalar); a default the database
+ * - a property default compiles to the column default (./ddl-expression); a default the database
  *   cannot evaluate (a query, a global) has no column default and is applied by the query
  *   compiler (`queryDefault`);
  * - `exclusive` → a unique index; `except (...)` → a partial index; other constraints → CHECKs.
@@ -38,7 +38,7 @@ import * as ql from '../../syntax';
 import { InvalidConstraintDefinitionError, InvalidDefinitionError } from '../../errors';
 import type { Constraint, Index, ObjectType, OnTargetDelete, Pointer, ScalarType, Schema, TypeRef } from '../model';
 import { pgType, sql, type PgType, type SqlExpr } from '../../sql/ast';
-import { compileScalar, ScalarCompiler, type ScalarContext } from '../../sql/scalar';
+import { compileScalar, ScalarCompiler, type ScalarContext } from './ddl-expression';
 import type { CheckSpec, ColumnSpec, DomainSpec, ForeignKeySpec, IndexSpec, OnDelete, QName, ViewSpec } from '../../sql/codegen/ddl';
 import { pgName, shortHash } from '../../sql/codegen/names';
 import { quoteQualified } from '../../sql/codegen/quote';

@@ -1,7 +1,7 @@
-import * as ql from '../syntax';
-import type { ObjectType, Pointer, Schema, TypeRef } from '../schema/model';
-import { printSql } from './print';
-import { compileScalar, type ScalarContext } from './scalar';
+import * as ql from '../../syntax';
+import type { ObjectType, Pointer, Schema, TypeRef } from '../model';
+import { printSql } from '../../sql/print';
+import { compileScalar, type ScalarContext } from './ddl-expression';
 
 const span = null;
 function prop(name: string, target: TypeRef, extra: Partial<Pointer> = {}): Pointer {

@@ -1,5 +1,5 @@
 /**
- * sql/scalar: compiles a scalar EdgeQL expression (`ql.Expr`) to a PostgreSQL expression for
+ * schema/storage/ddl-expression: compiles a scalar EdgeQL expression (`ql.Expr`) to a PostgreSQL expression for
  * DDL: column defaults (no row), CHECKs and expression indexes (the row's own columns), and
  * domain CHECKs (`VALUE`).
  *
@@ -15,16 +15,16 @@
  * - SDL functions are inlined with their arguments substituted (item 6);
  * - errors carry the offending expression's position.
  */
-import * as ql from '../syntax';
+import * as ql from '../../syntax';
 import {
   InvalidDefinitionError,
   InvalidReferenceError,
   InvalidTypeError,
   type QueryErrorClass,
-} from '../errors';
-import type { FunctionDef, ObjectType, Pointer, Schema, TypeRef } from '../schema/model';
-import { findScalar, isStdScalar, pgTypeOf, scalarPgType, splitName, stdBaseOf } from '../schema/storage/types';
-import { pgType, sql, type PgType, type SqlExpr } from './ast';
+} from '../../errors';
+import type { FunctionDef, ObjectType, Pointer, Schema, TypeRef } from '../model';
+import { findScalar, isStdScalar, pgTypeOf, scalarPgType, splitName, stdBaseOf } from './types';
+import { pgType, sql, type PgType, type SqlExpr } from '../../sql/ast';
 
 export type Volatility = 'immutable' | 'stable' | 'volatile';
 

@@ -1,21 +1,40 @@
 // Shared Jest settings for every package: TypeScript through SWC (type checking is the separate
 // `typecheck` task), tests beside the code (`*.test.ts`) and cross-package suites in `test/`.
-/** @type {import('jest').Config} */
-module.exports = {
-  testEnvironment: 'node',
-  roots: ['<rootDir>/src', '<rootDir>/test'].filter((p) =>
-    require('node:fs').existsSync(p.replace('<rootDir>', process.cwd())),
-  ),
-  testMatch: ['**/*.test.ts'],
-  transform: {
-    '^.+\\.ts$': [
-      '@swc/jest',
-      {
-        jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-        module: { type: 'commonjs' },
-        sourceMaps: 'inline',
-      },
-    ],
-  },
-  testTimeout: 30000,
+// Each package's jest.config.js calls this with its own directory.
+//
+// Workspace packages resolve to their TypeScript sources, not their `dist`: a test in one package
+// always runs the current code of the others, built or not (`@svc/x` → packages/x/src/index.ts,
+// `@svc/x/sub` → packages/x/src/sub.ts). Only the CLI's end-to-end tests, which spawn the real
+// `svc` binary, need a build.
+const fs = require('node:fs');
+const path = require('node:path');
+
+const PACKAGES = path.join(__dirname, 'packages');
+
+/** @returns {import('jest').Config} */
+module.exports = function preset(packageDir, overrides = {}) {
+  return {
+    testEnvironment: 'node',
+    rootDir: packageDir,
+    roots: ['src', 'test']
+      .filter((dir) => fs.existsSync(path.join(packageDir, dir)))
+      .map((dir) => `<rootDir>/${dir}`),
+    testMatch: ['**/*.test.ts'],
+    moduleNameMapper: {
+      '^@svc/([a-z-]+)$': `${PACKAGES}/$1/src/index.ts`,
+      '^@svc/([a-z-]+)/(?!package\\.json$)(.+)$': `${PACKAGES}/$1/src/$2`,
+    },
+    transform: {
+      '^.+\\.ts$': [
+        '@swc/jest',
+        {
+          jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+          module: { type: 'commonjs' },
+          sourceMaps: 'inline',
+        },
+      ],
+    },
+    testTimeout: 30000,
+    ...overrides,
+  };
 };

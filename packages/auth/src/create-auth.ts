@@ -471,6 +471,7 @@ export async function createAuth(
     ...(options.basePath !== undefined ? { basePath: options.basePath } : {}),
     cookie: cfg.cookie,
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
   });
   return Object.assign(auth, { handler }) as Auth;
 }

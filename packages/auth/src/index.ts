@@ -34,6 +34,7 @@ export {
   type ExtractedToken,
   type TokenSource,
 } from './token/extract';
+export { checkCookieRequestOrigin, originOf, parseOrigin, type CookieRequest } from './csrf';
 export {
   JWT_SECRET_MIN_LENGTH,
   authContextFromClaims,

@@ -218,4 +218,10 @@ export interface CreateAuthOptions {
   readonly logger?: { warn(obj: unknown, msg?: string): void; error(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
   /** Mount path of the handler's routes. @default '/auth' */
   readonly basePath?: string;
+  /**
+   * Origins (`scheme://host[:port]`) besides the request's own whose pages may send
+   * state-changing requests authenticated by the `auth_token` cookie; from any other page such a
+   * request is 403 ACCESS_DENIED. @default none
+   */
+  readonly trustedOrigins?: readonly string[];
 }

@@ -21,6 +21,7 @@ export {
   type ServerConfig,
   type ServerSettings,
   type TlsConfig,
+  type CorsConfig,
 } from './config';
 export { createLogger, type Logger } from './observability/logger';
 export { ServerMetrics, type StatsSnapshot } from './observability/metrics';

@@ -88,6 +88,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       auth = await createAuth({ ...(config.authConfig as Partial<AuthConfig>), jwtSecret: config.jwtSecret } as AuthConfig, {
         database,
         logger,
+        // Pages of the listed origins may use the auth_token cookie on /auth/* writes too.
+        trustedOrigins: config.cors?.origins.filter((o) => o !== '*') ?? [],
       });
     } catch (err) {
       if (ownsDatabase) await database.close();

@@ -114,3 +114,110 @@ describe('as a Fetch handler', () => {
     }
   });
 });
+
+// Issue 8, "Browsers". The attack: a page on another site posts to /auth/logout (a text/plain
+// body needs no preflight) and the browser attaches the victim's auth_token cookie. Before the
+// fix this signed the victim out; any cookie-authenticated write was open to it the same way.
+describe('cross-site requests authenticated by the cookie (CSRF)', () => {
+  let n = 0;
+  async function signIn(a: Auth = auth): Promise<string> {
+    const res = await a.handler(new Request('http://app.local/auth/register', json({ email: `csrf-${++n}-${Date.now()}@example.com`, password: 'long enough pw' })));
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { token: string }).token;
+  }
+  const profileStatus = async (token: string) =>
+    (await auth.handler(new Request('http://app.local/auth/profile', { headers: { authorization: `Bearer ${token}` } }))).status;
+  const logout = (base: string, token: string, headers: Record<string, string>) =>
+    fetch(`${base}/auth/logout`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', cookie: `auth_token=${token}`, ...headers },
+      body: 'x',
+    });
+
+  async function withExpress(a: Pick<Auth, 'handler'>, run: (base: string) => Promise<void>) {
+    const app = express();
+    app.use('/auth', authRouter(a));
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  test('Express: a foreign page is refused with 403 ACCESS_DENIED and the session stays live', async () => {
+    await withExpress(auth, async (base) => {
+      for (const headers of [
+        { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } as Record<string, string>,
+        { origin: 'https://evil.example' },
+        { origin: 'null' },
+        { 'sec-fetch-site': 'cross-site' },
+      ]) {
+        const token = await signIn();
+        const res = await logout(base, token, headers);
+        expect({ status: res.status, code: ((await res.json()) as { code: string }).code }).toEqual({ status: 403, code: 'ACCESS_DENIED' });
+        expect(await profileStatus(token)).toBe(200);
+      }
+    });
+  });
+
+  test('Express: the same origin, no browser headers, and a bearer token all work', async () => {
+    await withExpress(auth, async (base) => {
+      const ways: Array<Record<string, string>> = [{ origin: base, 'sec-fetch-site': 'same-origin' }, {}, { 'sec-fetch-site': 'same-site' }];
+      for (const headers of ways) {
+        const token = await signIn();
+        const res = await logout(base, token, headers);
+        expect(res.status).toBe(200);
+        expect(await profileStatus(token)).toBe(401);
+      }
+      // A bearer token cannot be attached by a foreign page: the Origin does not matter.
+      const token = await signIn();
+      const res = await fetch(`${base}/auth/logout`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      });
+      expect(res.status).toBe(200);
+      // Reading is not state-changing: a cookie GET from anywhere is answered (CORS decides who reads it).
+      const other = await signIn();
+      const read = await fetch(`${base}/auth/profile`, { headers: { cookie: `auth_token=${other}`, origin: 'https://evil.example' } });
+      expect(read.status).toBe(200);
+    });
+  });
+
+  test('trustedOrigins: a listed origin may use the cookie; others still may not', async () => {
+    const trusting = await createAuth(
+      { jwtSecret: SECRET, bcryptRounds: 4 },
+      { database: t.db, trustedOrigins: ['https://App.example.com:443'] },
+    );
+    try {
+      await withExpress(trusting, async (base) => {
+        const token = await signIn(trusting);
+        expect((await logout(base, token, { origin: 'https://evil.example' })).status).toBe(403);
+        const res = await logout(base, token, { origin: 'https://app.example.com', 'sec-fetch-site': 'cross-site' });
+        expect(res.status).toBe(200);
+        expect(await profileStatus(token)).toBe(401);
+      });
+    } finally {
+      await trusting.close();
+    }
+  });
+
+  test('trustedOrigins entries must be origins', async () => {
+    await expect(
+      createAuth({ jwtSecret: SECRET, bcryptRounds: 4 }, { database: t.db, trustedOrigins: ['https://app.example.com/'] }),
+    ).rejects.toThrow(/trustedOrigins: "https:\/\/app\.example\.com\/" is not an origin/);
+  });
+
+  test('Fetch handler: the same rule, with the origin taken from the request URL', async () => {
+    const token = await signIn();
+    const post = (origin: string) =>
+      auth.handler(new Request('https://db.example.com/auth/logout', { method: 'POST', headers: { cookie: `auth_token=${token}`, origin } }));
+    const refused = await post('http://db.example.com');
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await profileStatus(token)).toBe(200);
+    expect((await post('https://db.example.com')).status).toBe(200);
+    expect(await profileStatus(token)).toBe(401);
+  });
+});

@@ -219,3 +219,65 @@ describe('validation: every problem at once, with its source', () => {
     }
   });
 });
+
+describe('cors (issue 8, "Browsers")', () => {
+  test('off when absent', () => {
+    expect(resolveConfig({ env: {} }).cors).toBeUndefined();
+  });
+
+  test('programmatic: origins canonicalised, credentials false unless given', () => {
+    expect(resolveConfig({ env: {}, cors: { origins: ['https://App.example.com:443', 'http://localhost:3000'] } }).cors).toEqual({
+      origins: ['https://app.example.com', 'http://localhost:3000'],
+      credentials: false,
+    });
+    expect(resolveConfig({ env: {}, cors: { origins: ['*'] } }).cors).toEqual({ origins: ['*'], credentials: false });
+  });
+
+  test('SVC_CORS_ORIGINS is comma-separated', () => {
+    const c = resolveConfig({ env: { SVC_CORS_ORIGINS: 'https://a.example, http://localhost:5173 ,' } });
+    expect(c.cors).toEqual({ origins: ['https://a.example', 'http://localhost:5173'], credentials: false });
+  });
+
+  test('TOML [server.cors]; the environment replaces the origins and keeps the credentials', () => {
+    const file = tomlFile(`
+[server.cors]
+origins = ["https://app.example.com"]
+credentials = true
+`);
+    expect(resolveConfig({ env: {}, configFile: file }).cors).toEqual({ origins: ['https://app.example.com'], credentials: true });
+    expect(resolveConfig({ env: { SVC_CORS_ORIGINS: 'https://b.example' }, configFile: file }).cors).toEqual({
+      origins: ['https://b.example'],
+      credentials: true,
+    });
+    expect(resolveConfig({ env: {}, configFile: file, cors: { origins: ['https://c.example'], credentials: false } }).cors).toEqual({
+      origins: ['https://c.example'],
+      credentials: false,
+    });
+    // The inline form is the same table.
+    const inline = tomlFile(`[server]\ncors = { origins = ["https://app.example.com"] }\n`);
+    expect(resolveConfig({ env: {}, configFile: inline }).cors?.origins).toEqual(['https://app.example.com']);
+  });
+
+  test('refused at start: what is not an origin, * with credentials, * among others, wrong shapes', () => {
+    expect(problems({ env: {}, cors: { origins: ['https://app.example.com/', 'app.example.com', 'https://a.example/x'] } })).toEqual([
+      `cors origins must be origins, scheme://host[:port] with no path or trailing slash (or '*'): "https://app.example.com/", "app.example.com", "https://a.example/x"`,
+    ]);
+    expect(problems({ env: {}, cors: { origins: ['*'], credentials: true } })).toEqual([
+      "cors: origins '*' cannot go with credentials: true (browsers refuse it): list the origins instead",
+    ]);
+    expect(problems({ env: {}, cors: { origins: ['*', 'https://a.example'] } })).toEqual([
+      "cors origins: '*' (any origin) must be the only entry",
+    ]);
+    expect(problems({ env: {}, cors: { origins: [] } })[0]).toMatch(/^cors origins must be a non-empty list/);
+    expect(problems({ env: {}, cors: { origins: ['https://a.example'], credentials: 'yes' as never } })[0]).toMatch(/credentials must be true or false/);
+    expect(problems({ env: {}, cors: ['https://a.example'] as never })[0]).toMatch(/^cors must be an object/);
+    expect(problems({ env: {}, cors: { origins: ['https://a.example'], allowHeaders: [] } as never })[0]).toMatch(/unknown keys 'allowHeaders'/);
+    expect(problems({ env: { SVC_CORS_ORIGINS: ' , ' } })[0]).toMatch(/^SVC_CORS_ORIGINS origins must be a non-empty list/);
+    expect(problems({ env: { SVC_CORS_ORIGINS: 'https://a.example/' } })[0]).toMatch(/^SVC_CORS_ORIGINS origins must be origins/);
+    const onlyCredentials = tomlFile(`[server.cors]\ncredentials = true\n`);
+    expect(problems({ env: {}, configFile: onlyCredentials })).toEqual(['cors needs origins (cors.origins, SVC_CORS_ORIGINS or [server.cors] origins)']);
+    expect(problems({ env: { SVC_CORS_ORIGINS: '*' }, configFile: onlyCredentials })[0]).toMatch(/'\*' cannot go with credentials/);
+    const bad = tomlFile(`[server.cors]\norigins = "https://a.example"\n`);
+    expect(problems({ env: {}, configFile: bad })[0]).toMatch(/\[server\] cors origins must be a non-empty list/);
+  });
+});

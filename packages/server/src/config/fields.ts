@@ -2,7 +2,7 @@
  * Every server setting, once: its programmatic key, CLI flag, environment variable, TOML key,
  * type and default. Resolution, validation, the CLI's help and the README's table all read this.
  */
-export type FieldType = 'boolean' | 'port' | 'string' | 'positiveInt' | 'secret' | 'protocol' | 'logLevel';
+export type FieldType = 'boolean' | 'port' | 'string' | 'positiveInt' | 'secret' | 'protocol' | 'logLevel' | 'cors';
 
 export interface FieldSpec {
   readonly key: string;
@@ -29,6 +29,8 @@ export const SERVER_FIELDS: readonly FieldSpec[] = [
   { key: 'bodyLimit', type: 'positiveInt', toml: ['server', 'body_limit'], default: 1048576, doc: 'largest request body in bytes (413 above)' },
   { key: 'logLevel', type: 'logLevel', env: 'SVC_LOG_LEVEL', toml: ['server', 'log_level'], default: 'info', doc: 'fatal, error, warn, info, debug, trace or silent' },
   { key: 'shutdownTimeout', type: 'positiveInt', toml: ['server', 'shutdown_timeout'], default: 10000, doc: 'milliseconds in-flight requests get to finish on shutdown' },
+  // An object: in TOML the table [server.cors] (origins, credentials); in the environment the origins only, comma-separated.
+  { key: 'cors', type: 'cors', env: 'SVC_CORS_ORIGINS', toml: ['server', 'cors'], doc: 'browser origins allowed to call the server: `{origins, credentials?}`; off when absent' },
 ];
 
 /** The `[database]` settings, kept apart because they combine into one `database` value. */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DatabaseConfig } from '@svc/core';
 import { SvcError } from '@svc/core';
-import { AUTH_CONFIG_KEYS, JWT_SECRET_MIN_LENGTH } from '@svc/auth';
+import { AUTH_CONFIG_KEYS, JWT_SECRET_MIN_LENGTH, parseOrigin } from '@svc/auth';
 import { DATABASE_FIELDS, LOG_LEVELS, PROTOCOLS, SERVER_FIELDS, type FieldSpec } from './fields';
 
 export { SERVER_FIELDS, DATABASE_FIELDS, type FieldSpec } from './fields';
@@ -14,6 +14,17 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface TlsConfig {
   readonly cert: string | Buffer;
   readonly key: string | Buffer;
+}
+
+/**
+ * Which browser origins may call the server (DECISIONS.md "CORS"). Each origin is
+ * `scheme://host[:port]` (no path, no trailing slash), or `origins` is `['*']`: any origin, and
+ * then without credentials.
+ */
+export interface CorsConfig {
+  readonly origins: readonly string[];
+  /** Answer `Access-Control-Allow-Credentials: true`, so pages may send the auth_token cookie. @default false */
+  readonly credentials?: boolean;
 }
 
 /** The settings that resolve by precedence: explicit (flags) > environment > file > default. */
@@ -31,6 +42,8 @@ export interface ServerSettings {
   bodyLimit: number;
   logLevel: LogLevel;
   shutdownTimeout: number;
+  /** Off when absent. Resolved, `credentials` is always set. */
+  cors: CorsConfig | undefined;
 }
 
 /** Options of `createServer`: every setting, plus where the rest comes from. */
@@ -105,6 +118,15 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
       explicit[field.key] ?? fromEnv.settings[field.key] ?? file?.settings[field.key] ?? field.default;
   }
 
+  // An object setting resolves key by key: SVC_CORS_ORIGINS replaces the file's origins and keeps
+  // its credentials.
+  for (const field of SERVER_FIELDS) {
+    if (field.type !== 'cors') continue;
+    const layers = [file?.settings[field.key], fromEnv.settings[field.key], explicit[field.key]];
+    const merged = Object.assign({}, ...layers.filter((l) => l !== undefined)) as Record<string, unknown>;
+    settings[field.key] = layers.some((l) => l !== undefined) ? merged : undefined;
+  }
+
   const authConfig: Record<string, unknown> = { ...(file?.auth ?? {}), ...(input.authConfig ?? {}) };
   for (const key of Object.keys(authConfig)) {
     if (!AUTH_CONFIG_KEYS.includes(key)) problems.push(`unknown auth config key '${key}'`);
@@ -151,6 +173,15 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
   if (input.tls && (!input.tls.cert || !input.tls.key)) {
     problems.push('tls needs both cert and key');
   }
+  if (resolved.cors) {
+    const { origins, credentials = false } = resolved.cors;
+    if (origins === undefined) {
+      problems.push('cors needs origins (cors.origins, SVC_CORS_ORIGINS or [server.cors] origins)');
+    } else if (credentials && origins.includes('*')) {
+      problems.push("cors: origins '*' cannot go with credentials: true (browsers refuse it): list the origins instead");
+    }
+    resolved.cors = Object.freeze({ origins: Object.freeze([...(origins ?? [])]), credentials });
+  }
   if (input.schema !== undefined && typeof input.schema !== 'string') {
     problems.push('schema must be SDL text (a string)');
   }
@@ -180,7 +211,35 @@ function checkValue(field: FieldSpec, value: unknown, where: string): unknown {
       return (PROTOCOLS as readonly unknown[]).includes(value) ? value : bad(`one of ${PROTOCOLS.join(', ')}`);
     case 'logLevel':
       return (LOG_LEVELS as readonly unknown[]).includes(value) ? value : bad(`one of ${LOG_LEVELS.join(', ')}`);
+    case 'cors':
+      return checkCors(value, where);
   }
+}
+
+/**
+ * `{origins?, credentials?}` with only the keys given (layers merge key by key), origins in
+ * canonical form. `*` must stand alone; with credentials it is refused once the layers merge.
+ */
+function checkCors(value: unknown, where: string): unknown {
+  if (!isPlainObject(value)) return `\0${where} must be an object {origins: string[], credentials?: boolean}, got ${JSON.stringify(value)}`;
+  const unknown = Object.keys(value).filter((k) => k !== 'origins' && k !== 'credentials');
+  if (unknown.length) return `\0${where} has unknown keys ${unknown.map((k) => `'${k}'`).join(', ')} (expected origins, credentials)`;
+  const out: { origins?: string[]; credentials?: boolean } = {};
+  if (value.credentials !== undefined) {
+    if (typeof value.credentials !== 'boolean') return `\0${where} credentials must be true or false, got ${JSON.stringify(value.credentials)}`;
+    out.credentials = value.credentials;
+  }
+  if (value.origins !== undefined) {
+    const list = value.origins;
+    if (!Array.isArray(list) || list.length === 0) return `\0${where} origins must be a non-empty list of origins, got ${JSON.stringify(list)}`;
+    const bad = list.filter((o) => typeof o !== 'string' || (o !== '*' && parseOrigin(o) === undefined));
+    if (bad.length) {
+      return `\0${where} origins must be origins, scheme://host[:port] with no path or trailing slash (or '*'): ${bad.map((o) => JSON.stringify(o)).join(', ')}`;
+    }
+    if (list.includes('*') && list.length > 1) return `\0${where} origins: '*' (any origin) must be the only entry`;
+    out.origins = [...new Set(list.map((o: string) => (o === '*' ? o : (parseOrigin(o) as string))))];
+  }
+  return out;
 }
 
 /** Environment values are text: convert by the field's type, then check. */
@@ -195,6 +254,9 @@ function fromText(field: FieldSpec, text: string, where: string): unknown {
     case 'port':
     case 'positiveInt':
       return /^\d+$/.test(text.trim()) ? checkValue(field, Number(text), where) : checkValue(field, text, where);
+    case 'cors':
+      // SVC_CORS_ORIGINS: the origins, comma-separated.
+      return checkValue(field, { origins: text.split(',').map((o) => o.trim()).filter(Boolean) }, where);
     default:
       return checkValue(field, text, where);
   }

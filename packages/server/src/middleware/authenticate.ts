@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { SvcError, commonError } from '@svc/core';
-import { extractToken, type AuthContext } from '@svc/auth';
+import { extractToken, type AuthContext, type TokenSource } from '@svc/auth';
 
 /** Who is calling, as the rest of the server sees it. */
 export type Caller =
@@ -24,16 +24,19 @@ export interface AuthenticateOptions {
   readonly serviceKey: string | undefined;
   /** Refuse requests without a valid token (spec Authentication 5). */
   readonly required: boolean;
+  /** Throws 403 for a cookie-authenticated write from a foreign page (middleware/csrf). */
+  readonly checkOrigin?: (req: Request, tokenSource: TokenSource) => void;
 }
 
 /**
- * Reads the caller's token (header > cookie > `?token`) and sets `res.locals.caller`.
+ * Reads the caller's token (header > cookie > `?token`) and sets `res.locals.caller`. A
+ * state-changing request authenticated by the cookie must come from a trusted page (403).
  * With `required`: no token is 401 with `WWW-Authenticate`, a bad one is 401 in the envelope,
  * and without an auth middleware every request is 503. Without `required` a request may be
  * anonymous, but a token it does present must be valid.
  */
 export function authenticate(options: AuthenticateOptions) {
-  const { verify, required } = options;
+  const { verify, required, checkOrigin } = options;
   const serviceDigest = options.serviceKey ? digest(options.serviceKey) : undefined;
 
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
@@ -45,6 +48,14 @@ export function authenticate(options: AuthenticateOptions) {
         return req.query.token;
       },
     });
+    // A token that will be used: a cookie one must come from a trusted page on writes.
+    if (found && checkOrigin && (serviceDigest || verify)) {
+      try {
+        checkOrigin(req, found.source);
+      } catch (err) {
+        return next(err);
+      }
+    }
     if (found && serviceDigest && timingSafeEqual(digest(found.token), serviceDigest)) {
       res.locals.caller = SERVICE;
       return next();

@@ -11,8 +11,11 @@ import { notInThisRelease } from '../handlers/not-yet';
 import { schemaHandlers } from '../handlers/schema';
 import { authenticate } from '../middleware/authenticate';
 import { jsonBody } from '../middleware/body';
+import { cors } from '../middleware/cors';
+import { cookieRequestGuard } from '../middleware/csrf';
 import { rejectWritesWhenReadOnly } from '../middleware/read-only';
 import { Lifecycle, requestContext } from '../middleware/request-context';
+import { securityHeaders } from '../middleware/security-headers';
 import { requestTimeout } from '../middleware/timeout';
 import type { Logger } from '../observability/logger';
 import type { ServerMetrics } from '../observability/metrics';
@@ -62,7 +65,12 @@ export function buildApp(deps: AppDeps): Express {
   const timeout = requestTimeout(config.requestTimeout, logger);
   const body = jsonBody(config.bodyLimit);
   const readOnly = rejectWritesWhenReadOnly(config.readOnly);
-  const gate = authenticate({ verify, serviceKey: config.serviceKey, required: config.requireAuth });
+  const gate = authenticate({
+    verify,
+    serviceKey: config.serviceKey,
+    required: config.requireAuth,
+    checkOrigin: cookieRequestGuard(config.cors?.origins),
+  });
 
   function route(path: string, handlers: Partial<Record<Method, Handler>>, options: RouteOptions = {}): void {
     const r = app.route(path);
@@ -82,6 +90,9 @@ export function buildApp(deps: AppDeps): Express {
   }
 
   app.use(requestContext({ logger, metrics, lifecycle }));
+  // Before any route, so every answer carries them, errors and preflights included.
+  app.use(securityHeaders());
+  if (config.cors) app.use(cors(config.cors));
 
   // Service information and probes: public, no timeout, bodies prepared once.
   const rootBody = JSON.stringify({ name: 'svc', version });

@@ -1,0 +1,115 @@
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { cors } from '.';
+import type { CorsConfig } from '../../config';
+
+/** The middleware in front of one route over real HTTP, as the server mounts it. */
+async function withApp(config: CorsConfig, run: (base: string) => Promise<void>): Promise<void> {
+  const app = express();
+  app.use(cors(config));
+  app.post('/thing', (_req, res) => void res.status(201).json({ ok: true }));
+  app.all('/thing', (_req, res) => void res.status(405).setHeader('Allow', 'POST').end());
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  try {
+    await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+const CORS_HEADERS = /^access-control-/;
+const corsHeaders = (res: Response) => [...res.headers.keys()].filter((h) => CORS_HEADERS.test(h));
+const preflight = (base: string, origin: string, requestHeaders?: string) =>
+  fetch(`${base}/thing`, {
+    method: 'OPTIONS',
+    headers: {
+      origin,
+      'access-control-request-method': 'POST',
+      ...(requestHeaders ? { 'access-control-request-headers': requestHeaders } : {}),
+    },
+  });
+
+describe('listed origins, with credentials', () => {
+  const config = { origins: ['https://app.example.com', 'http://localhost:5173'], credentials: true };
+
+  test('a preflight from a listed origin: 204 with the allow headers', async () => {
+    await withApp(config, async (base) => {
+      const res = await preflight(base, 'http://localhost:5173', 'Content-Type, Authorization, X-Request-Id, X-Evil');
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+      expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+      expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, PUT, PATCH, DELETE');
+      expect(res.headers.get('access-control-allow-headers')).toBe('content-type, authorization, x-request-id');
+      expect(res.headers.get('access-control-max-age')).toBe('7200');
+      expect(res.headers.get('vary')).toBe('Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
+      expect(await res.text()).toBe('');
+    });
+  });
+
+  test('a preflight from an unlisted origin: 204 and no CORS headers', async () => {
+    await withApp(config, async (base) => {
+      for (const origin of ['https://evil.example', 'https://app.example.com.evil.example', 'null', 'https://APP.example.com']) {
+        const res = await preflight(base, origin, 'content-type');
+        expect(res.status).toBe(204);
+        expect(corsHeaders(res)).toEqual([]);
+      }
+    });
+  });
+
+  test('a request from a listed origin gets Allow-Origin, credentials, exposed headers and Vary', async () => {
+    await withApp(config, async (base) => {
+      const res = await fetch(`${base}/thing`, { method: 'POST', headers: { origin: 'https://app.example.com' } });
+      expect(res.status).toBe(201);
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+      expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+      expect(res.headers.get('access-control-expose-headers')).toBe('X-Request-Id, Retry-After, WWW-Authenticate');
+      expect(res.headers.get('vary')).toBe('Origin');
+    });
+  });
+
+  test('other origins and requests without Origin get no CORS headers, but Vary: Origin', async () => {
+    await withApp(config, async (base) => {
+      for (const headers of [{ origin: 'https://evil.example' }, {}] as Array<Record<string, string>>) {
+        const res = await fetch(`${base}/thing`, { method: 'POST', headers });
+        expect(res.status).toBe(201);
+        expect(corsHeaders(res)).toEqual([]);
+        expect(res.headers.get('vary')).toBe('Origin');
+      }
+    });
+  });
+
+  test('an OPTIONS that is not a preflight goes on to the route', async () => {
+    await withApp(config, async (base) => {
+      const res = await fetch(`${base}/thing`, { method: 'OPTIONS', headers: { origin: 'https://app.example.com' } });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    });
+  });
+});
+
+describe("origins ['*'] (no credentials)", () => {
+  test('any origin gets Allow-Origin: *, never credentials, and no Vary', async () => {
+    await withApp({ origins: ['*'] }, async (base) => {
+      const pre = await preflight(base, 'https://anyone.example', 'content-type');
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+      expect(pre.headers.get('access-control-allow-credentials')).toBeNull();
+      expect(pre.headers.get('access-control-allow-headers')).toBe('content-type');
+      const res = await fetch(`${base}/thing`, { method: 'POST', headers: { origin: 'https://anyone.example' } });
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+      expect(res.headers.get('vary')).toBeNull();
+    });
+  });
+
+  test('listed origins without credentials send no Allow-Credentials', async () => {
+    await withApp({ origins: ['https://app.example.com'], credentials: false }, async (base) => {
+      const res = await preflight(base, 'https://app.example.com');
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+      expect(res.headers.get('access-control-allow-headers')).toBeNull();
+    });
+  });
+});

@@ -6,7 +6,10 @@
  * goes through @svc/server over real HTTP on the engine SVC_TEST_DB picks.
  */
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
 import type { AuthEvent } from '@svc/auth';
 import type { SvcServer } from '../src';
 import { SECRET, captureLogger, rawRequest, readJson, sharedDatabase, start } from './helpers';
@@ -316,6 +319,21 @@ describe('issue 8: metadata size limit', () => {
       expect(over.body.error).toMatch(/metadata.*64 bytes/);
     } finally {
       await server.close();
+    }
+  });
+
+  test('the TOML file sets it as [auth] max_metadata_bytes', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-auth-'));
+    const configFile = path.join(dir, 'svc.toml');
+    fs.writeFileSync(configFile, '[auth]\nmax_metadata_bytes = 32\n');
+    const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET, configFile });
+    try {
+      expect(server.auth!.config.maxMetadataBytes).toBe(32);
+      const over = await client(server).register({ email: email(), password: PASSWORD, metadata: { n: 'x'.repeat(32) } });
+      expect(over).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+    } finally {
+      await server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -204,6 +204,16 @@ describe('issue 8: text PostgreSQL cannot store, methods a Request cannot carry'
     expect(unknown.status).toBe(404);
     expect(JSON.parse(unknown.body).code).toBe('NOT_FOUND');
   });
+
+  // Node gives CONNECT (a proxy tunnel request) to the server's `connect` event; unanswered, the
+  // socket was dropped with no response at all.
+  test('CONNECT is 405 METHOD_NOT_ALLOWED in the envelope (svc is not a proxy)', async () => {
+    const r = await rawRequest(server.url, [`CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n`]);
+    expect(r.status).toBe(405);
+    expect(r.headers.allow).toBe('');
+    expect(JSON.parse(r.body)).toEqual({ code: 'METHOD_NOT_ALLOWED', error: 'METHOD_NOT_ALLOWED: CONNECT is not allowed: svc is not a proxy' });
+    expect((await c.call('GET', '/health')).status).toBe(200); // the server carries on
+  });
 });
 
 describe('issue 8: identifiers are normalised (RFC 5321 limits, NFKC, case-insensitive usernames)', () => {

@@ -18,6 +18,8 @@ export const AUTH_CONFIG_DEFAULTS = Object.freeze({
   passwordRequireSpecial: false,
   passwordRequireUppercase: false,
   cookie: false,
+  /** Largest `metadata` of a user, in UTF-8 bytes of its JSON. */
+  maxMetadataBytes: 16384,
 });
 
 export const AUTH_CONFIG_KEYS: readonly string[] = Object.freeze([

@@ -9,9 +9,16 @@
  *   session (not revoked, `lastActivityAt + sessionTimeout > now`) and the user (active) in one
  *   indexed query; it moves `lastActivityAt` forward at most once per min(60 s, sessionTimeout/10).
  * - Refresh: one conditional UPDATE revokes the old session and the new one is inserted in the same
- *   transaction, so of concurrent refreshes with one token exactly one succeeds. Refresh is
- *   allowed while the refresh token lives (`refreshTokenExpiry`), even after the access session
- *   idled out: that is what a refresh token is for.
+ *   transaction, so of concurrent refreshes with one token exactly one succeeds. A refresh token
+ *   works while it lives (`refreshTokenExpiry`) and its session is live: a session idle past
+ *   `sessionTimeout` answers SESSION_EXPIRED (spec: a timed-out session answers 401
+ *   SESSION_EXPIRED to any request using it), a deactivated user USER_INACTIVE. Deactivation
+ *   revokes every session of the user.
+ * - Identifiers are normalised where they enter (`account/`): emails NFKC + lower case within
+ *   RFC 5321's limits, usernames NFKC and unique whatever their case, passwords hashed in NFKC
+ *   (a hash of the raw text made before that still logs in, and is rehashed).
+ * - Failed logins are logged (warn, `login failed`) with the client IP, the reason and the user
+ *   id when the account exists; never the email, username or password.
  * - Roles are copied into the access token when it is issued; a role assigned later shows after
  *   the next login or refresh. `roles.assign` to a role that does not exist fails with
  *   VALIDATION_ERROR (it does not create it); creating a role that exists is INVALID_OPERATION.
@@ -32,6 +39,7 @@ import { installWebhooks } from './webhooks';
 import { checkPassword, createPasswordHasher, type PasswordPolicy } from './password';
 import { isTokenShape, randomToken, sha256Hex } from './session';
 import { checkMetadata, checkUsername, isUuid, normalizeEmail, toPublicUser } from './account';
+import { nfkc } from './account/text';
 import { SUPERUSER_ROLE, checkRoleDescription, checkRoleName } from './roles';
 import { createPostgresStore } from './store/postgres';
 import type { AuthStore, UserRecord } from './store/types';
@@ -65,6 +73,7 @@ export type ResolvedAuthConfig = Auth['config'] &
       | 'passwordRequireSpecial'
       | 'passwordRequireUppercase'
       | 'cookie'
+      | 'maxMetadataBytes'
     >
   >;
 
@@ -74,6 +83,7 @@ const INTEGER_KEYS = {
   sessionTimeout: { min: 1, max: 10 * 365 * 24 * 3600 },
   bcryptRounds: { min: 4, max: 31 },
   passwordMinLength: { min: 1, max: 72 },
+  maxMetadataBytes: { min: 2, max: 1024 * 1024 },
 } as const;
 const BOOLEAN_KEYS = [
   'allowRegistration',
@@ -151,13 +161,25 @@ export async function createAuth(
 
   // --- helpers --------------------------------------------------------------------------------
 
+  /** A user named by id or by email in any spelling; null when there is none (or it cannot be an email). */
+  const findByEmailOrId = async (emailOrId: string): Promise<UserRecord | null> => {
+    if (isUuid(emailOrId)) return store.findUserById(emailOrId);
+    const email = normalizedOrNull(normalizeEmail, emailOrId);
+    return email === null ? null : store.findUserByEmail(email);
+  };
+
   const userOrThrow = async (emailOrId: unknown): Promise<UserRecord> => {
     if (typeof emailOrId !== 'string' || emailOrId.length === 0) {
       throw commonError('VALIDATION_ERROR', 'a user email or id is required');
     }
-    const user = isUuid(emailOrId) ? await store.findUserById(emailOrId) : await store.findUserByEmail(emailOrId);
+    const user = await findByEmailOrId(emailOrId);
     if (!user) throw authError('USER_NOT_FOUND', 'no such user');
     return user;
+  };
+
+  /** One line per failed login: who asked from where, never the identifier or the password. */
+  const loginFailed = (reason: string, info: RequestInfo | undefined, user: UserRecord | null) => {
+    options.logger?.warn({ reason, ip: info?.ip ?? null, ...(user ? { userId: user.id } : {}) }, 'login failed');
   };
 
   /** Signs an access token and stores its session. */
@@ -220,11 +242,12 @@ export async function createAuth(
     const claims = tokens.verify(accessToken);
     const state = await store.sessionState(claims.jti);
     if (!state || state.userId !== claims.sub) throw authError('SESSION_EXPIRED', 'the session has ended');
+    // Deactivation revokes the sessions too; the more useful answer comes first.
+    if (!state.userActive) throw authError('USER_INACTIVE', 'the account is deactivated');
     const t = now();
     if (state.revoked || state.lastActivityAt.getTime() + sessionTimeoutMs <= t) {
       throw authError('SESSION_EXPIRED', 'the session has ended');
     }
-    if (!state.userActive) throw authError('USER_INACTIVE', 'the account is deactivated');
     if (t - state.lastActivityAt.getTime() >= touchEveryMs) await store.touchSession(state.sessionId);
     return { claims, sessionId: state.sessionId };
   };
@@ -251,7 +274,7 @@ export async function createAuth(
       if (typeof input !== 'object' || input === null) throw commonError('VALIDATION_ERROR', 'a registration body is required');
       const email = normalizeEmail(input.email);
       const username = input.username === undefined || input.username === null ? null : checkUsername(input.username);
-      const metadata = input.metadata === undefined || input.metadata === null ? {} : checkMetadata(input.metadata);
+      const metadata = input.metadata === undefined || input.metadata === null ? {} : checkMetadata(input.metadata, cfg.maxMetadataBytes);
       const passwordHash = await hashNewPassword(input.password);
       const user = await store.createUser({ email, username, passwordHash, metadata });
       bus.emit({ eventType: 'IdentityCreated', userId: user.id, email: user.email });
@@ -269,22 +292,34 @@ export async function createAuth(
         if (typeof raw.email !== 'string' || raw.email.length === 0 || raw.email.length > 320) {
           throw commonError('VALIDATION_ERROR', 'email must be a string');
         }
-        user = await store.findUserByLogin({ email: raw.email });
+        // Any spelling of the address finds the account; one that cannot be an address finds none.
+        const email = normalizedOrNull(normalizeEmail, raw.email);
+        user = email === null ? null : await store.findUserByLogin({ email });
       } else if (raw.username !== undefined && raw.username !== null) {
         if (typeof raw.username !== 'string' || raw.username.length === 0 || raw.username.length > 320) {
           throw commonError('VALIDATION_ERROR', 'username must be a string');
         }
-        user = await store.findUserByLogin({ username: raw.username });
+        user = await store.findUserByLogin({ username: nfkc(raw.username, 'username') });
       } else {
         throw commonError('VALIDATION_ERROR', 'email or username is required');
       }
       // An unknown login costs one bcrypt compare too (against a dummy hash of the same cost).
-      const ok = user ? await passwords.verify(password, user.passwordHash) : await passwords.burn(password);
-      if (!user || !ok) throw authError('INVALID_CREDENTIALS', 'invalid email, username or password');
-      if (!user.active) throw authError('USER_INACTIVE', 'the account is deactivated');
+      const match = user ? await passwords.verify(password, user.passwordHash) : await passwords.burn(password);
+      if (!user || !match) {
+        loginFailed('INVALID_CREDENTIALS', info, user);
+        throw authError('INVALID_CREDENTIALS', 'invalid email, username or password');
+      }
+      if (!user.active) {
+        loginFailed('USER_INACTIVE', info, user);
+        throw authError('USER_INACTIVE', 'the account is deactivated');
+      }
       if (cfg.requireEmailVerification && !user.emailVerified) {
+        loginFailed('EMAIL_NOT_VERIFIED', info, user);
         throw authError('EMAIL_NOT_VERIFIED', 'the email address is not verified yet');
       }
+      // A hash of the raw text, made before passwords were normalised: store the NFKC form's hash
+      // (only if no one changed the password meanwhile). The password is the same, so sessions stay.
+      if (match === 'legacy' && user.passwordHash) await store.rehashPassword(user.id, user.passwordHash, await passwords.hash(password));
       const result = await issueSession(user, info);
       bus.emit({ eventType: 'IdentityAuthenticated', userId: user.id, email: user.email });
       return result;
@@ -293,17 +328,29 @@ export async function createAuth(
     async refresh(refreshToken: string, info?: RequestInfo) {
       if (!isTokenShape(refreshToken)) throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
       const hash = sha256Hex(refreshToken);
-      // The user is read first for the new token's claims; the rotation itself decides who wins.
-      const current = await findSessionUser(hash);
+      // The session and user are read first, for the answer and the new token's claims; the
+      // rotation itself (one conditional UPDATE with the same conditions) decides who wins.
+      const state = await store.refreshState(hash);
+      const t = now();
+      if (!state || state.expiresAt.getTime() <= t) throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
+      if (!state.userActive) throw authError('USER_INACTIVE', 'the account is deactivated');
+      if (state.revoked) throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
+      const activeSince = new Date(t - sessionTimeoutMs);
+      if (state.lastActivityAt.getTime() <= activeSince.getTime()) throw authError('SESSION_EXPIRED', 'the session has ended');
+      const current = await store.findUserById(state.userId);
       if (!current) throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
       const minted = await mintTokens(current);
-      const rotated = await store.rotateSession(hash, {
-        accessJti: minted.jti,
-        refreshHash: sha256Hex(minted.refreshToken),
-        expiresAt: new Date(now() + cfg.refreshTokenExpiry * 1000),
-        ip: info?.ip ?? null,
-        userAgent: info?.userAgent ?? null,
-      });
+      const rotated = await store.rotateSession(
+        hash,
+        {
+          accessJti: minted.jti,
+          refreshHash: sha256Hex(minted.refreshToken),
+          expiresAt: new Date(now() + cfg.refreshTokenExpiry * 1000),
+          ip: info?.ip ?? null,
+          userAgent: info?.userAgent ?? null,
+        },
+        activeSince,
+      );
       if (!rotated || rotated.next.userId !== current.id) {
         throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
       }
@@ -404,7 +451,7 @@ export async function createAuth(
 
     async findUser(emailOrId: string): Promise<User | null> {
       if (typeof emailOrId !== 'string' || emailOrId.length === 0) return null;
-      const user = isUuid(emailOrId) ? await store.findUserById(emailOrId) : await store.findUserByEmail(emailOrId);
+      const user = await findByEmailOrId(emailOrId);
       return user ? toPublicUser(user) : null;
     },
 
@@ -459,12 +506,6 @@ export async function createAuth(
     },
   };
 
-  // The user a refresh token belongs to, if it names a live session (a read: the rotation decides).
-  async function findSessionUser(refreshHash: string): Promise<UserRecord | null> {
-    const userId = await store.refreshableSessionUser(refreshHash);
-    return userId ? store.findUserById(userId) : null;
-  }
-
   await store.migrate();
 
   const handler = createHandler(auth, {
@@ -474,6 +515,15 @@ export async function createAuth(
     ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
   });
   return Object.assign(auth, { handler }) as Auth;
+}
+
+/** `normalize(value)`, or null where it refuses the value (a lookup that finds nothing). */
+function normalizedOrNull(normalize: (value: unknown) => string, value: unknown): string | null {
+  try {
+    return normalize(value);
+  } catch {
+    return null;
+  }
 }
 
 /**

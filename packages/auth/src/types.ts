@@ -98,6 +98,8 @@ export interface AuthConfig {
   readonly magicLinkUrlTemplate?: string;
   /** Unset: a no-op mailer. */ readonly smtp?: SmtpConfig;
   readonly webhooks?: readonly WebhookSubscription[];
+  /** Largest user `metadata`, in UTF-8 bytes of its JSON (400 VALIDATION_ERROR above). @default 16384 */
+  readonly maxMetadataBytes?: number;
   /** Set the `auth_token` cookie on auth results (HttpOnly, SameSite=Lax, Path=/). @default false */
   readonly cookie?: boolean;
   /** Extra claims (e.g. `permissions`) written into each access token. */
@@ -146,6 +148,12 @@ export interface RequestInfo {
   /** Client IP and user-agent, stored with the session. */
   readonly ip?: string;
   readonly userAgent?: string;
+  /**
+   * The request method, when the `Request` cannot carry it: the Fetch standard forbids TRACE,
+   * TRACK and CONNECT in a `Request`, so the Node adapter passes a body-less GET `Request` and the
+   * real method here, and the handler answers it (405 with `Allow`, or 404).
+   */
+  readonly method?: string;
 }
 
 export interface RegisterInput {

@@ -69,3 +69,21 @@ test('NUL characters are a 400 at the HTTP boundary and a VALIDATION_ERROR from 
   await expect(auth.login({ email: 'a\u0000@example.com', password: 'a long passphrase' })).rejects.toMatchObject({ code: expect.stringMatching(/^(VALIDATION_ERROR|INVALID_CREDENTIALS)$/) });
   await expect(auth.register({ email: 'nul@example.com', password: 'a long passphrase', metadata: { note: 'a\u0000b' } })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
 });
+
+// Issue 8: a JSON escape can spell a lone UTF-16 surrogate; PostgreSQL's jsonb refuses it (a
+// 500 before) and a text column would store U+FFFD in its place.
+test('lone surrogates are a 400 at the HTTP boundary and a VALIDATION_ERROR from the functions', async () => {
+  for (const body of ['{"email":"s@example.com","password":"a long passphrase","metadata":{"a":"\\ud800"}}', '{"email":"\\udc00@example.com","password":"x"}']) {
+    const res = await auth.handler(new Request('http://app.local/auth/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ code: 'VALIDATION_ERROR', error: 'VALIDATION_ERROR: request body must not contain lone UTF-16 surrogates' });
+  }
+  for (const input of [
+    { email: 's1@example.com', password: 'a long passphrase', metadata: { a: { b: ['\ud800'] } } },
+    { email: 's2\udfff@example.com', password: 'a long passphrase' },
+    { email: 's3@example.com', password: 'a long passphrase', username: 'ab\ud800c' },
+    { email: 's4@example.com', password: 'a long passphrase\ud800' },
+  ]) {
+    await expect(auth.register(input)).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/lone UTF-16 surrogates|username must be/) });
+  }
+});

@@ -5,6 +5,7 @@ import { buildSchema, createDefaultMigrator, openDatabase, type Database } from 
 import { createAuth, type Auth, type AuthConfig } from '@svc/auth';
 import type { Express } from 'express';
 import { resolveConfig, type ResolvedConfig, type ServerConfig } from './config';
+import { refuseConnect } from './http/connect';
 import { Lifecycle } from './middleware/request-context';
 import { createLogger, type Logger } from './observability/logger';
 import { ServerMetrics } from './observability/metrics';
@@ -123,6 +124,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       const host = listenOptions.host ?? config.host;
       const s = config.tls ? https.createServer({ cert: config.tls.cert, key: config.tls.key }, app) : http.createServer(app);
       httpServer = s;
+      s.on('connect', refuseConnect);
       await new Promise<void>((resolve, reject) => {
         s.once('error', reject);
         s.listen(port, host, () => {

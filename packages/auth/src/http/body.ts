@@ -1,4 +1,5 @@
 import { commonError } from '@svc/core';
+import { unstorableText } from '../account/text';
 
 /** 1 MiB, as the server's own limit (DECISIONS.md "Service defaults"). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -28,18 +29,10 @@ export async function readJsonObject(request: Request, limit: number): Promise<R
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw commonError('VALIDATION_ERROR', 'request body must be a JSON object');
   }
-  if (holdsNul(value, 0)) throw commonError('VALIDATION_ERROR', 'request body must not contain NUL characters');
+  // No field of an auth request may hold U+0000 or a lone surrogate (see account/text.ts).
+  const problem = unstorableText(value);
+  if (problem) throw commonError('VALIDATION_ERROR', `request body must not contain ${problem}`);
   return value as Record<string, unknown>;
-}
-
-/** No field of an auth request may hold U+0000 (PostgreSQL cannot store it in text or jsonb). */
-function holdsNul(value: unknown, depth: number): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (depth > 32 || typeof value !== 'object' || value === null) return false;
-  for (const [key, item] of Object.entries(value)) {
-    if (key.includes('\u0000') || holdsNul(item, depth + 1)) return true;
-  }
-  return false;
 }
 
 /** A required string field; the message names it. */

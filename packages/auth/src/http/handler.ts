@@ -135,15 +135,17 @@ export function createHandler(auth: Omit<Auth, 'handler'>, options: HandlerOptio
 
   return async (request, info = {}) => {
     const url = new URL(request.url);
+    // A method a Request cannot carry (TRACE...) arrives in `info` (see RequestInfo.method).
+    const method = info.method ?? request.method;
     try {
       if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
-        throw commonError('NOT_FOUND', `no auth route ${request.method} ${url.pathname}`);
+        throw commonError('NOT_FOUND', `no auth route ${method} ${url.pathname}`);
       }
       const path = url.pathname.slice(basePath.length) || '/';
-      const match = matchAuthRoute(request.method, path, routes);
-      if (match.kind === 'not-found') throw commonError('NOT_FOUND', `no auth route ${request.method} ${url.pathname}`);
+      const match = matchAuthRoute(method, path, routes);
+      if (match.kind === 'not-found') throw commonError('NOT_FOUND', `no auth route ${method} ${url.pathname}`);
       if (match.kind === 'method-not-allowed') {
-        throw commonError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}`, {
+        throw commonError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${url.pathname}`, {
           headers: { Allow: match.allow.join(', ') },
         });
       }

@@ -15,6 +15,13 @@ export interface FrameworkRequest extends IncomingMessage {
   readonly body?: unknown;
 }
 
+/**
+ * Methods the Fetch standard forbids in a `Request` (`new Request` throws on them). Node's HTTP
+ * parser hands TRACE (and TRACK, where it parses it) to the request listener; CONNECT goes to the
+ * server's `connect` event instead and never reaches an adapter.
+ */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
 export interface NodeAdapterOptions {
   /** @default 1 MiB */
   readonly bodyLimit?: number;
@@ -36,8 +43,12 @@ export function toNodeListener(handler: AuthHandler, options: NodeAdapterOptions
         if (Array.isArray(value)) for (const v of value) headers.append(name, v);
         else if (value !== undefined) headers.set(name, value);
       }
+      const method = (req.method ?? 'GET').toUpperCase();
+      // The handler answers a forbidden method (405 with Allow, or 404) from `info.method`; the
+      // Request it gets is a body-less GET, since a Request cannot carry that method.
+      const forbidden = FORBIDDEN_METHODS.has(method);
       let body: Uint8Array | undefined;
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
+      if (!forbidden && method !== 'GET' && method !== 'HEAD') {
         if (req.body !== undefined && typeof req.body === 'object' && !Buffer.isBuffer(req.body)) {
           body = Buffer.from(JSON.stringify(req.body));
           headers.set('content-type', 'application/json');
@@ -46,10 +57,11 @@ export function toNodeListener(handler: AuthHandler, options: NodeAdapterOptions
           body = await readBody(req, limit);
         }
       }
-      const request = new Request(url, { method: req.method ?? 'GET', headers, ...(body ? { body } : {}) });
+      const request = new Request(url, { method: forbidden ? 'GET' : (req.method ?? 'GET'), headers, ...(body ? { body } : {}) });
       const response = await handler(request, {
         ...(req.ip ?? req.socket.remoteAddress ? { ip: req.ip ?? req.socket.remoteAddress } : {}),
         ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}),
+        ...(forbidden ? { method } : {}),
       });
       await writeResponse(res, response);
     } catch (err) {

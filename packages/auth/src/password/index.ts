@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import bcrypt from 'bcrypt';
 import { commonError } from '@svc/core';
 import { authError } from '../errors';
+import { nfkc } from '../account/text';
 
 export interface PasswordPolicy {
   readonly minLength: number;
@@ -33,25 +34,39 @@ export function policyFailures(password: string, policy: PasswordPolicy): string
   return failures;
 }
 
-/** Throws VALIDATION_ERROR for a missing/empty password, PASSWORD_TOO_WEAK for one the policy refuses. */
+/**
+ * Throws VALIDATION_ERROR for a missing/empty password or one that is not Unicode text,
+ * PASSWORD_TOO_WEAK for one the policy refuses. The policy judges the NFKC form, the one hashed.
+ */
 export function checkPassword(password: unknown, policy: PasswordPolicy, field = 'password'): asserts password is string {
   if (typeof password !== 'string' || password.length === 0) {
     throw commonError('VALIDATION_ERROR', `${field} is required`);
   }
-  const failures = policyFailures(password, policy);
+  const failures = policyFailures(nfkc(password, field), policy);
   if (failures.length > 0) {
     throw authError('PASSWORD_TOO_WEAK', `${describePolicy(policy)} (${failures.join(', ')})`);
   }
 }
 
 /**
+ * How a password matched its hash: `'match'` (the NFKC form, as hashed since passwords are
+ * normalised) or `'legacy'` (the raw text, for a hash made before: the caller rehashes it).
+ */
+export type PasswordMatch = false | 'match' | 'legacy';
+
+/**
  * bcrypt through the native async API (the work runs on libuv's pool, never on the event loop),
  * with a dummy hash of the same cost for unknown logins, so a login for an email that does not
  * exist costs what one for an email that does.
+ *
+ * Passwords are hashed in their NFKC form (NIST SP 800-63B 5.1.1.2), so `pässwort` typed as
+ * composed or decomposed characters is one password. A hash made before this normalisation is of
+ * the raw text: `verify` tries the NFKC form, then, when the raw text differs from it, the raw
+ * text (`'legacy'`). `burn` pays for the same number of compares, so timing does not tell either.
  */
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
-  verify(password: string, hash: string | null): Promise<boolean>;
+  verify(password: string, hash: string | null): Promise<PasswordMatch>;
   /** Compares against the dummy hash and returns false: the cost of a real check, no answer. */
   burn(password: string): Promise<false>;
   readonly rounds: number;
@@ -62,13 +77,19 @@ export function createPasswordHasher(rounds: number): PasswordHasher {
   const dummyHash = () => (dummy ??= bcrypt.hash(randomBytes(18).toString('base64'), rounds));
   const hasher: PasswordHasher = {
     rounds,
-    hash: (password) => bcrypt.hash(password, rounds),
+    hash: (password) => bcrypt.hash(nfkc(password, 'password'), rounds),
     async verify(password, hash) {
       if (!hash) return hasher.burn(password);
-      return bcrypt.compare(password, hash);
+      const normalized = nfkc(password, 'password');
+      if (await bcrypt.compare(normalized, hash)) return 'match';
+      if (normalized !== password && (await bcrypt.compare(password, hash))) return 'legacy';
+      return false;
     },
     async burn(password) {
-      await bcrypt.compare(password, await dummyHash());
+      const normalized = nfkc(password, 'password');
+      const against = await dummyHash();
+      await bcrypt.compare(normalized, against);
+      if (normalized !== password) await bcrypt.compare(password, against);
       return false;
     },
   };

@@ -1,4 +1,5 @@
 import { commonError } from '@svc/core';
+import { refuseUnstorableText } from '../account/text';
 
 const ROLE_NAME_RE = /^[A-Za-z0-9_:-]{1,64}$/;
 
@@ -17,5 +18,6 @@ export function checkRoleDescription(description: unknown): string | null {
   if (typeof description !== 'string' || description.length > 1000) {
     throw commonError('VALIDATION_ERROR', 'role description must be a string of at most 1000 characters');
   }
+  refuseUnstorableText(description, 'role description');
   return description;
 }

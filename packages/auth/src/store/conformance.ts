@@ -52,6 +52,8 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
       expiresAt: new Date(t + 3_600_000),
       ...over,
     });
+    /** `activeSince` for rotations: sessions idle for up to an hour still rotate. */
+    const hourAgo = () => new Date(t - 3_600_000);
 
     beforeAll(async () => {
       await harness.setup?.();
@@ -84,6 +86,7 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
       const duplicates: Array<[string, { email: string; username?: string }]> = [
         ['same email, other case', { email: 'ANN@example.com' }],
         ['same username', { email: 'other@example.com', username: 'ann' }],
+        ['same username, other case', { email: 'other@example.com', username: 'ANN' }],
       ];
       for (const [name, second] of duplicates) test(`createUser refuses a duplicate (${name}) with USER_ALREADY_EXISTS`, async () => {
         await store.createUser({ email: 'ann@example.com', username: 'ann', passwordHash: 'h' });
@@ -109,7 +112,8 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         expect((await store.findUserByEmail('BOB@EXAMPLE.com'))?.id).toBe(u.id);
         expect((await store.findUserByLogin({ email: 'Bob@example.com' }))?.id).toBe(u.id);
         expect((await store.findUserByLogin({ username: 'Bob' }))?.id).toBe(u.id);
-        expect(await store.findUserByLogin({ username: 'bob' })).toBeNull();
+        expect((await store.findUserByLogin({ username: 'bOB' }))?.id).toBe(u.id);
+        expect(await store.findUserByLogin({ username: 'bobby' })).toBeNull();
         expect(await store.findUserById(randomUUID())).toBeNull();
         expect(await store.findUserById('not-a-uuid')).toBeNull();
         expect(await store.findUserByEmail('nobody@example.com')).toBeNull();
@@ -129,13 +133,47 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         expect(await store.replacePassword(randomUUID(), 'x')).toBe(false);
       });
 
+      test('replacePassword consumes the live reset tokens of the user (and no one else\'s)', async () => {
+        const u = await user();
+        const other = await user();
+        const [h, ho] = [fresh(), fresh()];
+        await store.issueResetToken(u.id, h, new Date(t + 3_600_000));
+        await store.issueResetToken(other.id, ho, new Date(t + 3_600_000));
+        await store.replacePassword(u.id, 'new-hash');
+        expect(await store.consumeResetToken(h)).toBeNull();
+        expect(await store.consumeResetToken(ho)).toBe(other.id);
+      });
+
+      test('rehashPassword replaces the hash only while it is unchanged, and keeps sessions', async () => {
+        const u = await user();
+        const s = await store.createSession(session(u.id));
+        expect(await store.rehashPassword(u.id, 'not-the-hash', 'x')).toBe(false);
+        expect(await store.rehashPassword(u.id, '$2b$04$hash', 'rehashed')).toBe(true);
+        expect((await store.findUserById(u.id))?.passwordHash).toBe('rehashed');
+        expect((await store.sessionState(s.accessJti))?.revoked).toBe(false);
+        expect(await store.rehashPassword(randomUUID(), 'rehashed', 'y')).toBe(false);
+      });
+
       test('markEmailVerified and setActive', async () => {
         const u = await user();
         expect(await store.markEmailVerified(u.id)).toBe(true);
         expect(await store.setActive(u.id, false)).toBe(true);
         expect(await store.findUserById(u.id)).toMatchObject({ emailVerified: true, active: false });
         expect(await store.setActive(randomUUID(), true)).toBe(false);
+        expect(await store.setActive(randomUUID(), false)).toBe(false);
         expect(await store.markEmailVerified(randomUUID())).toBe(false);
+      });
+
+      test('deactivation revokes every session of the user; reactivation does not revive them', async () => {
+        const u = await user();
+        const other = await user();
+        const a = await store.createSession(session(u.id));
+        const b = await store.createSession(session(other.id));
+        await store.setActive(u.id, false);
+        expect((await store.sessionState(a.accessJti))?.revoked).toBe(true);
+        expect((await store.sessionState(b.accessJti))?.revoked).toBe(false);
+        await store.setActive(u.id, true);
+        expect((await store.sessionState(a.accessJti))?.revoked).toBe(true);
       });
     });
 
@@ -172,17 +210,24 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
       test('rotateSession revokes the old session and creates the next for the same user', async () => {
         const u = await user();
         const old = session(u.id);
-        await store.createSession(old);
-        expect(await store.refreshableSessionUser(old.refreshHash)).toBe(u.id);
+        const created = await store.createSession(old);
+        expect(await store.refreshState(old.refreshHash)).toEqual({
+          sessionId: created.id,
+          userId: u.id,
+          revoked: false,
+          expiresAt: old.expiresAt,
+          lastActivityAt: new Date(T0),
+          userActive: true,
+        });
         const next = { accessJti: randomUUID(), refreshHash: fresh(), expiresAt: new Date(t + 7_200_000) };
-        const rotated = await store.rotateSession(old.refreshHash, next);
+        const rotated = await store.rotateSession(old.refreshHash, next, hourAgo());
         expect(rotated?.previous.revokedAt?.getTime()).toBe(T0);
         expect(rotated?.next).toMatchObject({ userId: u.id, accessJti: next.accessJti, revokedAt: null });
         expect((await store.sessionState(old.accessJti))?.revoked).toBe(true);
         expect((await store.sessionState(next.accessJti))?.revoked).toBe(false);
         // the used refresh token is dead
-        expect(await store.refreshableSessionUser(old.refreshHash)).toBeNull();
-        expect(await store.rotateSession(old.refreshHash, { ...next, accessJti: randomUUID(), refreshHash: fresh() })).toBeNull();
+        expect((await store.refreshState(old.refreshHash))?.revoked).toBe(true);
+        expect(await store.rotateSession(old.refreshHash, { ...next, accessJti: randomUUID(), refreshHash: fresh() }, hourAgo())).toBeNull();
       });
 
       const dead: Array<[string, (s: AuthStore, uid: string) => Promise<string>]> = [
@@ -199,12 +244,27 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
           t = T0 + 1000;
           return x.refreshHash;
         }],
+        ['idle', async (s: AuthStore, uid: string) => {
+          const x = session(uid, { expiresAt: new Date(T0 + 7 * 3_600_000) });
+          await s.createSession(x);
+          t = T0 + 3_600_000; // last activity T0 is not after activeSince (an hour ago)
+          return x.refreshHash;
+        }],
       ];
       for (const [name, make] of dead) test(`rotateSession of an ${name} refresh token is null`, async () => {
         const u = await user();
         const h = await make(store, u.id);
-        expect(await store.refreshableSessionUser(h)).toBeNull();
-        expect(await store.rotateSession(h, { accessJti: randomUUID(), refreshHash: fresh(), expiresAt: new Date(t + 1e6) })).toBeNull();
+        expect(await store.rotateSession(h, { accessJti: randomUUID(), refreshHash: fresh(), expiresAt: new Date(t + 1e6) }, hourAgo())).toBeNull();
+      });
+
+      test('rotateSession refuses a live session of a deactivated user (checked in the same statement)', async () => {
+        const u = await user();
+        await store.setActive(u.id, false);
+        const x = session(u.id); // made after the deactivation (a race with it), so not revoked by it
+        await store.createSession(x);
+        expect((await store.refreshState(x.refreshHash))?.userActive).toBe(false);
+        expect(await store.rotateSession(x.refreshHash, { accessJti: randomUUID(), refreshHash: fresh(), expiresAt: new Date(t + 1e6) }, hourAgo())).toBeNull();
+        expect(await store.refreshState(fresh())).toBeNull();
       });
 
       test('ten concurrent rotations of one refresh token: exactly one succeeds', async () => {
@@ -213,7 +273,7 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         await store.createSession(old);
         const results = await Promise.all(
           Array.from({ length: 10 }, () =>
-            store.rotateSession(old.refreshHash, { accessJti: randomUUID(), refreshHash: fresh(), expiresAt: new Date(t + 1e6) }),
+            store.rotateSession(old.refreshHash, { accessJti: randomUUID(), refreshHash: fresh(), expiresAt: new Date(t + 1e6) }, hourAgo()),
           ),
         );
         expect(results.filter((r) => r !== null)).toHaveLength(1);
@@ -235,15 +295,18 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
     });
 
     describe('one-time tokens', () => {
-      test('a reset token is single use and takes its siblings with it', async () => {
+      test('a reset token is single use; a newer one supersedes the older', async () => {
         const u = await user();
-        const [h1, h2] = [fresh(), fresh()];
+        const v = await user();
+        const [h1, h2, hv] = [fresh(), fresh(), fresh()];
         await store.issueResetToken(u.id, h1, new Date(t + 3_600_000));
+        await store.issueResetToken(v.id, hv, new Date(t + 3_600_000));
         await store.issueResetToken(u.id, h2, new Date(t + 3_600_000));
-        expect(await store.consumeResetToken(h1)).toBe(u.id);
         expect(await store.consumeResetToken(h1)).toBeNull();
+        expect(await store.consumeResetToken(h2)).toBe(u.id);
         expect(await store.consumeResetToken(h2)).toBeNull();
         expect(await store.consumeResetToken(fresh())).toBeNull();
+        expect(await store.consumeResetToken(hv)).toBe(v.id); // another user's is untouched
       });
 
       test('an expired reset token is refused', async () => {

@@ -6,6 +6,7 @@ import type {
   LoginKey,
   NewSession,
   NewUser,
+  RefreshState,
   RoleRecord,
   SessionRecord,
   SessionState,
@@ -51,7 +52,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
     return undefined;
   };
   const byUsername = (name: string) => {
-    for (const u of users.values()) if (u.username === name) return u;
+    const lower = name.toLowerCase();
+    for (const u of users.values()) if (u.username?.toLowerCase() === lower) return u;
     return undefined;
   };
   const update = (id: string, patch: Partial<UserRecord>) => {
@@ -71,14 +73,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
     }
     return n;
   };
+  const consumeAll = (table: Map<string, OneTimeRow>, userId: string, at: Date) => {
+    for (const row of table.values()) if (row.userId === userId && !row.consumedAt) row.consumedAt = at;
+  };
   const consume = (table: Map<string, OneTimeRow>, hash: string, siblings: boolean) => {
     const row = table.get(hash);
     const at = now();
     if (!row || row.consumedAt || row.expiresAt.getTime() <= at.getTime()) return null;
     row.consumedAt = at;
-    if (siblings) {
-      for (const other of table.values()) if (other.userId === row.userId && !other.consumedAt) other.consumedAt = at;
-    }
+    if (siblings) consumeAll(table, row.userId, at);
     return row.userId;
   };
   const insertSession = (s: NewSession): SessionRow => {
@@ -145,13 +148,22 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
     async replacePassword(userId, passwordHash) {
       if (!update(userId, { passwordHash })) return false;
       revokeAll(userId);
+      consumeAll(resetTokens, userId, now());
+      return true;
+    },
+    async rehashPassword(userId, currentHash, passwordHash) {
+      const u = users.get(userId);
+      if (!u || u.passwordHash !== currentHash) return false;
+      users.set(userId, { ...u, passwordHash });
       return true;
     },
     async markEmailVerified(userId) {
       return update(userId, { emailVerified: true });
     },
     async setActive(userId, active) {
-      return update(userId, { active });
+      if (!update(userId, { active })) return false;
+      if (!active) revokeAll(userId);
+      return true;
     },
 
     async createSession(s) {
@@ -172,10 +184,19 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
       }
       return null;
     },
-    async refreshableSessionUser(refreshHash) {
-      const at = now().getTime();
+    async refreshState(refreshHash): Promise<RefreshState | null> {
       for (const s of sessions.values()) {
-        if (s.refreshHash === refreshHash) return !s.revokedAt && s.expiresAt.getTime() > at ? s.userId : null;
+        if (s.refreshHash !== refreshHash) continue;
+        const u = users.get(s.userId);
+        if (!u) return null;
+        return {
+          sessionId: s.id,
+          userId: s.userId,
+          revoked: s.revokedAt !== null,
+          expiresAt: s.expiresAt,
+          lastActivityAt: s.lastActivityAt,
+          userActive: u.active,
+        };
       }
       return null;
     },
@@ -184,11 +205,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
       const at = now();
       if (s && s.lastActivityAt.getTime() < at.getTime()) sessions.set(id, { ...s, lastActivityAt: at });
     },
-    async rotateSession(refreshHash, next) {
+    async rotateSession(refreshHash, next, activeSince) {
       const at = now();
       for (const [id, s] of sessions) {
         if (s.refreshHash !== refreshHash) continue;
         if (s.revokedAt || s.expiresAt.getTime() <= at.getTime()) return null;
+        if (s.lastActivityAt.getTime() <= activeSince.getTime() || !users.get(s.userId)?.active) return null;
         const previous = { ...s, revokedAt: at };
         sessions.set(id, previous);
         const created = insertSession({ ...next, userId: s.userId });
@@ -206,6 +228,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
 
     async issueResetToken(userId, tokenHash, expiresAt) {
       if (!users.has(userId)) throw new Error(`no user ${userId}`);
+      consumeAll(resetTokens, userId, now());
       resetTokens.set(tokenHash, { userId, expiresAt, consumedAt: null });
     },
     async consumeResetToken(tokenHash) {
@@ -213,8 +236,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
     },
     async issueVerificationToken(userId, tokenHash, expiresAt) {
       if (!users.has(userId)) throw new Error(`no user ${userId}`);
-      const at = now();
-      for (const row of verificationTokens.values()) if (row.userId === userId && !row.consumedAt) row.consumedAt = at;
+      consumeAll(verificationTokens, userId, now());
       verificationTokens.set(tokenHash, { userId, expiresAt, consumedAt: null });
     },
     async consumeVerificationToken(tokenHash) {

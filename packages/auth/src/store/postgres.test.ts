@@ -1,5 +1,7 @@
+import { Migrator } from 'kysely';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core';
 import { defineStoreConformance } from './conformance';
+import { AUTH_SCHEMA, authMigrationProvider } from './migrations';
 import { createPostgresStore } from './postgres';
 
 let tdb: TestDatabase;
@@ -51,5 +53,57 @@ describe('svc_auth migrations', () => {
     await expect(
       db.db.query("insert into svc_auth.users (email) values ('Upper@Example.com')"),
     ).rejects.toMatchObject({ code: '23514' });
+  });
+});
+
+// Issue 8: usernames become unique case-insensitively and emails canonical (NFKC, lower case).
+// Accounts stored before must survive the migration: nothing is lost, duplicates are resolved.
+describe('svc_auth migration 0003 over data stored by 0001', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  }, 60_000);
+  afterAll(() => db.dispose());
+
+  test('case-duplicate usernames: the oldest keeps the name; emails rewritten unless a look-alike holds the form', async () => {
+    const migrator = new Migrator({ db: db.db.kysely(), provider: authMigrationProvider, migrationTableSchema: AUTH_SCHEMA });
+    const first = await migrator.migrateTo('0001_accounts_sessions_roles');
+    expect(first.error).toBeUndefined();
+    const insert = (id: string, email: string, username: string | null, at: string) =>
+      db.db.query('insert into svc_auth.users (id, email, username, created_at) values ($1, $2, $3, $4)', [id, email, username, at]);
+    const ids = {
+      ada: '00000000-0000-4000-8000-000000000001',
+      ADA: '00000000-0000-4000-8000-000000000002',
+      aDa: '00000000-0000-4000-8000-000000000003',
+      nfd: '00000000-0000-4000-8000-000000000004',
+      nfc: '00000000-0000-4000-8000-000000000005',
+      lookalike: '00000000-0000-4000-8000-000000000006',
+    };
+    await insert(ids.ADA, 'a2@example.com', 'ADA', '2030-01-02T00:00:00Z');
+    await insert(ids.ada, 'a1@example.com', 'ada', '2030-01-01T00:00:00Z');
+    await insert(ids.aDa, 'a3@example.com', 'aDa', '2030-01-03T00:00:00Z');
+    await insert(ids.nfd, 'rene\u0301e@example.com', 'bob', '2030-01-01T00:00:00Z');
+    await insert(ids.nfc, 'zo\u00eb@example.com', null, '2030-01-01T00:00:00Z');
+    await insert(ids.lookalike, 'zoe\u0308@example.com', null, '2030-01-02T00:00:00Z');
+
+    await createPostgresStore(db.db).migrate();
+    const { rows } = await db.db.query<{ id: string; email: string; username: string | null }>(
+      'select id, email, username from svc_auth.users order by id',
+    );
+    expect(rows).toEqual([
+      { id: ids.ada, email: 'a1@example.com', username: 'ada' },
+      { id: ids.ADA, email: 'a2@example.com', username: `ADA-${ids.ADA}` },
+      { id: ids.aDa, email: 'a3@example.com', username: `aDa-${ids.aDa}` },
+      { id: ids.nfd, email: 'ren\u00e9e@example.com', username: 'bob' },
+      { id: ids.nfc, email: 'zo\u00eb@example.com', username: null },
+      { id: ids.lookalike, email: 'zoe\u0308@example.com', username: null },
+    ]);
+    const store = createPostgresStore(db.db);
+    expect((await store.findUserByLogin({ username: 'ADA' }))?.id).toBe(ids.ada);
+    expect((await store.findUserByLogin({ username: `ada-${ids.ADA}` }))?.id).toBe(ids.ADA);
+    await expect(store.createUser({ email: 'new@example.com', username: 'BOB', passwordHash: 'h' })).rejects.toMatchObject({
+      code: 'USER_ALREADY_EXISTS',
+      message: 'a user with this username already exists',
+    });
   });
 });

@@ -7,6 +7,7 @@ import type {
   AssignResult,
   AuthStore,
   NewSession,
+  RefreshState,
   RoleRecord,
   SessionRecord,
   SessionState,
@@ -115,6 +116,14 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   };
+  const consumeAll = async (db: Kysely<AuthTables>, table: 'reset_tokens' | 'verification_tokens', userId: string, at: Date) => {
+    await k(db)
+      .updateTable(table)
+      .set({ consumed_at: at })
+      .where('user_id', '=', userId)
+      .where('consumed_at', 'is', null)
+      .execute();
+  };
   const consume = async (table: 'reset_tokens' | 'verification_tokens', hash: string, siblings: boolean) =>
     root.transaction().execute(async (trx) => {
       const at = now();
@@ -127,14 +136,7 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
         .returning('user_id')
         .executeTakeFirst();
       if (!row) return null;
-      if (siblings) {
-        await k(trx)
-          .updateTable(table)
-          .set({ consumed_at: at })
-          .where('user_id', '=', row.user_id)
-          .where('consumed_at', 'is', null)
-          .execute();
-      }
+      if (siblings) await consumeAll(trx, table, row.user_id, at);
       return row.user_id;
     });
   const findUser = async (column: 'id' | 'email' | 'username', value: string) => {
@@ -193,7 +195,14 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
       return findUser('email', email.toLowerCase());
     },
     async findUserByLogin(key) {
-      return 'email' in key ? findUser('email', key.email.toLowerCase()) : findUser('username', key.username);
+      if ('email' in key) return findUser('email', key.email.toLowerCase());
+      // Usernames are unique case-insensitively: the index is on lower(username) (migration 0003).
+      const row = await k()
+        .selectFrom('users')
+        .selectAll()
+        .where(sql<string>`lower(username)`, '=', key.username.toLowerCase())
+        .executeTakeFirst();
+      return row ? toUser(row) : null;
     },
     async replacePassword(userId, passwordHash) {
       if (!UUID_RE.test(userId)) return false;
@@ -206,11 +215,32 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
           .executeTakeFirst();
         if (Number(r.numUpdatedRows) === 0) return false;
         await revokeAll(trx, userId, at);
+        await consumeAll(trx, 'reset_tokens', userId, at);
         return true;
       });
     },
+    async rehashPassword(userId, currentHash, passwordHash) {
+      if (!UUID_RE.test(userId)) return false;
+      const r = await k()
+        .updateTable('users')
+        .set({ password_hash: passwordHash })
+        .where('id', '=', userId)
+        .where('password_hash', '=', currentHash)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
     markEmailVerified: (userId) => updateUser(userId, { email_verified: true }),
-    setActive: (userId, active) => updateUser(userId, { active }),
+    async setActive(userId, active) {
+      if (active) return updateUser(userId, { active });
+      if (!UUID_RE.test(userId)) return false;
+      return root.transaction().execute(async (trx) => {
+        const at = now();
+        const r = await k(trx).updateTable('users').set({ active, updated_at: at }).where('id', '=', userId).executeTakeFirst();
+        if (Number(r.numUpdatedRows) === 0) return false;
+        await revokeAll(trx, userId, at);
+        return true;
+      });
+    },
 
     async createSession(s) {
       return insertSession(root, s, now());
@@ -228,16 +258,23 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
         ? { sessionId: r.id, userId: r.user_id, revoked: r.revoked, lastActivityAt: new Date(r.last_activity_at), userActive: r.active }
         : null;
     },
-    async refreshableSessionUser(refreshHash) {
-      const at = now();
+    async refreshState(refreshHash): Promise<RefreshState | null> {
       const row = await k()
-        .selectFrom('sessions')
-        .select('user_id')
-        .where('refresh_token_hash', '=', refreshHash)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', at)
+        .selectFrom('sessions as s')
+        .innerJoin('users as u', 'u.id', 's.user_id')
+        .select(['s.id', 's.user_id', 's.revoked_at', 's.expires_at', 's.last_activity_at', 'u.active'])
+        .where('s.refresh_token_hash', '=', refreshHash)
         .executeTakeFirst();
-      return row?.user_id ?? null;
+      return row
+        ? {
+            sessionId: row.id,
+            userId: row.user_id,
+            revoked: row.revoked_at !== null,
+            expiresAt: new Date(row.expires_at),
+            lastActivityAt: new Date(row.last_activity_at),
+            userActive: row.active,
+          }
+        : null;
     },
     async touchSession(id) {
       const at = now();
@@ -248,7 +285,7 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
         .where('last_activity_at', '<', at)
         .execute();
     },
-    async rotateSession(refreshHash, next) {
+    async rotateSession(refreshHash, next, activeSince) {
       return root.transaction().execute(async (trx) => {
         const at = now();
         const previous = await k(trx)
@@ -257,6 +294,10 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
           .where('refresh_token_hash', '=', refreshHash)
           .where('revoked_at', 'is', null)
           .where('expires_at', '>', at)
+          .where('last_activity_at', '>', activeSince)
+          .where(({ exists, selectFrom }) =>
+            exists(selectFrom('users').select('users.id').whereRef('users.id', '=', 'sessions.user_id').where('users.active', '=', true)),
+          )
           .returningAll()
           .executeTakeFirst();
         if (!previous) return null;
@@ -277,21 +318,20 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
     },
 
     async issueResetToken(userId, tokenHash, expiresAt) {
-      await k()
-        .insertInto('reset_tokens')
-        .values({ token_hash: tokenHash, user_id: userId, created_at: now(), expires_at: expiresAt, consumed_at: null })
-        .execute();
+      await root.transaction().execute(async (trx) => {
+        const at = now();
+        await consumeAll(trx, 'reset_tokens', userId, at);
+        await k(trx)
+          .insertInto('reset_tokens')
+          .values({ token_hash: tokenHash, user_id: userId, created_at: at, expires_at: expiresAt, consumed_at: null })
+          .execute();
+      });
     },
     consumeResetToken: (hash) => consume('reset_tokens', hash, true),
     async issueVerificationToken(userId, tokenHash, expiresAt) {
       await root.transaction().execute(async (trx) => {
         const at = now();
-        await k(trx)
-          .updateTable('verification_tokens')
-          .set({ consumed_at: at })
-          .where('user_id', '=', userId)
-          .where('consumed_at', 'is', null)
-          .execute();
+        await consumeAll(trx, 'verification_tokens', userId, at);
         await k(trx)
           .insertInto('verification_tokens')
           .values({ token_hash: tokenHash, user_id: userId, created_at: at, expires_at: expiresAt, consumed_at: null })

@@ -63,6 +63,17 @@ export interface SessionState {
   readonly userActive: boolean;
 }
 
+/** What `refresh` needs to know of the session a refresh token names, and of its user. */
+export interface RefreshState {
+  readonly sessionId: string;
+  readonly userId: string;
+  readonly revoked: boolean;
+  /** When the refresh token dies. */
+  readonly expiresAt: Date;
+  readonly lastActivityAt: Date;
+  readonly userActive: boolean;
+}
+
 export interface RoleRecord {
   readonly name: string;
   readonly description: string | null;
@@ -77,40 +88,56 @@ export interface AuthStore {
   migrate(): Promise<void>;
 
   // --- accounts -------------------------------------------------------------------------------
-  /** Inserts a user. A taken email or username throws `USER_ALREADY_EXISTS` (unique constraints). */
+  /**
+   * Inserts a user. A taken email, or a username taken in any letter case, throws
+   * `USER_ALREADY_EXISTS` (unique constraints). Callers pass identifiers already normalised.
+   */
   createUser(user: NewUser): Promise<UserRecord>;
   findUserById(id: string): Promise<UserRecord | null>;
   /** Case-insensitive. */
   findUserByEmail(email: string): Promise<UserRecord | null>;
-  /** By email (case-insensitive) or username (exact). */
+  /** By email (case-insensitive) or username (case-insensitive). */
   findUserByLogin(key: LoginKey): Promise<UserRecord | null>;
-  /** Replaces the password hash and revokes every session of the user, atomically. False: no such user. */
+  /**
+   * Replaces the password hash, revokes every session of the user and consumes every live reset
+   * token of the user (a reset link must not outlive the password it was sent for), atomically.
+   * False: no such user.
+   */
   replacePassword(userId: string, passwordHash: string): Promise<boolean>;
+  /**
+   * Replaces the hash only while it is still `currentHash` (the same password hashed again, for
+   * example in its normalised form); sessions and tokens are untouched. False: it had changed.
+   */
+  rehashPassword(userId: string, currentHash: string, passwordHash: string): Promise<boolean>;
   markEmailVerified(userId: string): Promise<boolean>;
+  /** Deactivating also revokes every session of the user, atomically. False: no such user. */
   setActive(userId: string, active: boolean): Promise<boolean>;
 
   // --- sessions -------------------------------------------------------------------------------
   createSession(session: NewSession): Promise<SessionRecord>;
   /** The state of the session an access token names (by jti) and of its user, or null. */
   sessionState(accessJti: string): Promise<SessionState | null>;
-  /** The user of the live, unexpired session holding `refreshHash`, or null (a read; `rotateSession` decides). */
-  refreshableSessionUser(refreshHash: string): Promise<string | null>;
+  /** The session holding `refreshHash` (live or not) and its user, or null (a read; `rotateSession` decides). */
+  refreshState(refreshHash: string): Promise<RefreshState | null>;
   /** Moves last activity forward to now (never backward). */
   touchSession(sessionId: string): Promise<void>;
   /**
-   * Revokes the live, unexpired session holding `refreshHash` and inserts `next` for the same
-   * user, in one transaction with one conditional UPDATE: of concurrent callers exactly one gets
-   * `{previous, next}`; the others get null.
+   * Revokes the session holding `refreshHash` — live, unexpired, active after `activeSince` (not
+   * idled out) and of an active user — and inserts `next` for the same user, in one transaction
+   * with one conditional UPDATE: of concurrent callers exactly one gets `{previous, next}`; the
+   * others get null.
    */
   rotateSession(
     refreshHash: string,
     next: Omit<NewSession, 'userId'>,
+    activeSince: Date,
   ): Promise<{ previous: SessionRecord; next: SessionRecord } | null>;
   revokeSession(sessionId: string): Promise<void>;
   /** Revokes every live session of the user; returns how many. */
   revokeUserSessions(userId: string): Promise<number>;
 
   // --- one-time tokens ------------------------------------------------------------------------
+  /** Issues a reset token, consuming the user's earlier ones (only the newest link works). */
   issueResetToken(userId: string, tokenHash: string, expiresAt: Date): Promise<void>;
   /**
    * Consumes an unconsumed, unexpired reset token (single use, atomic) and every other live reset

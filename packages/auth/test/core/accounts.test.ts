@@ -129,7 +129,15 @@ describe('register', () => {
     ['no @', { email: 'example.com', password: 'password1' }, 'VALIDATION_ERROR'],
     ['a space', { email: 'a b@example.com', password: 'password1' }, 'VALIDATION_ERROR'],
     ['a control character', { email: 'a\u0007@example.com', password: 'password1' }, 'VALIDATION_ERROR'],
-    ['321 characters', { email: `${'a'.repeat(309)}@example.com`, password: 'password1' }, 'VALIDATION_ERROR'],
+    ['255 octets', { email: `${'a'.repeat(64)}@${'d'.repeat(63)}.${'d'.repeat(63)}.${'d'.repeat(58)}.com`, password: 'password1' }, 'VALIDATION_ERROR'],
+    ['a 65-octet local part', { email: `${'a'.repeat(65)}@example.com`, password: 'password1' }, 'VALIDATION_ERROR'],
+    ['a 64-octet local part of 2-octet characters', { email: `${'é'.repeat(33)}@example.com`, password: 'password1' }, 'VALIDATION_ERROR'],
+    ['a fullwidth @ making two', { email: 'a\uff20b@example.com', password: 'password1' }, 'VALIDATION_ERROR'],
+    ['a lone surrogate in the email', { email: 'a\ud800@example.com', password: 'password1' }, 'VALIDATION_ERROR'],
+    ['a NUL in the password', { email: 'a@example.com', password: 'password1\u0000' }, 'VALIDATION_ERROR'],
+    ['a fullwidth username that is too short once normalised', { email: 'a@example.com', password: 'password1', username: '\uff41\uff42' }, 'VALIDATION_ERROR'],
+    ['metadata over maxMetadataBytes', { email: 'a@example.com', password: 'password1', metadata: { x: 'x'.repeat(16_384) } }, 'VALIDATION_ERROR'],
+    ['metadata with a lone surrogate', { email: 'a@example.com', password: 'password1', metadata: { deep: [{ x: '\udfff' }] } }, 'VALIDATION_ERROR'],
     ['no password', { email: 'a@example.com' }, 'VALIDATION_ERROR'],
     ['a short password', { email: 'a@example.com', password: 'short' }, 'PASSWORD_TOO_WEAK'],
     ['a 2-character username', { email: 'a@example.com', password: 'password1', username: 'ab' }, 'VALIDATION_ERROR'],
@@ -142,11 +150,33 @@ describe('register', () => {
     expect(await codeOf(auth.register(input as never))).toBe(code);
   });
 
-  test('accepts the edges: 320-character email, 30-character username of every allowed kind', async () => {
+  test('accepts the edges: 254-octet email (RFC 5321), 30-character username of every allowed kind', async () => {
     const { auth } = await h.make();
-    const email = `${'a'.repeat(308)}@example.com`;
-    expect(email).toHaveLength(320);
+    const email = `${'a'.repeat(64)}@${'d'.repeat(63)}.${'d'.repeat(63)}.${'d'.repeat(57)}.com`;
+    expect(Buffer.byteLength(email)).toBe(254);
     await expect(auth.register({ email, password: 'password1', username: 'A_b.c-9' + 'x'.repeat(23) })).resolves.toBeDefined();
+  });
+
+  test('identifiers are normalised where they enter: email NFKC + lower case, username NFKC with its case kept', async () => {
+    const { auth } = await h.make();
+    const r = await auth.register({ email: '\uff21\uff24\uff41@Example.COM', password: 'password1', username: '\uff2d\uff49x_1' });
+    expect(r.user).toMatchObject({ email: 'ada@example.com', username: 'Mix_1' });
+    expect(await codeOf(auth.register({ email: 'other@example.com', password: 'password1', username: 'MIX_1' }))).toBe('USER_ALREADY_EXISTS');
+    expect((await auth.login({ username: 'mix_1', password: 'password1' })).user.id).toBe(r.user.id);
+    expect((await auth.findUser('ADA@EXAMPLE.COM'))?.id).toBe(r.user.id);
+    expect((await auth.findUser('\uff41da@example.com'))?.id).toBe(r.user.id);
+    await auth.setActive('\uff41da@example.com', false);
+    expect((await auth.findUser(r.user.id))?.active).toBe(false);
+  });
+
+  test('metadata: at most maxMetadataBytes of UTF-8 JSON, configurable and validated', async () => {
+    const { auth } = await h.make({ maxMetadataBytes: 16 });
+    await expect(auth.register({ email: 'm1@example.com', password: 'password1', metadata: { a: '12345678' } })).resolves.toBeDefined();
+    const err = await auth.register({ email: 'm2@example.com', password: 'password1', metadata: { a: '123456789' } }).catch((e) => e);
+    expect(err).toMatchObject({ code: 'VALIDATION_ERROR', message: 'metadata must be at most 16 bytes as JSON (got 17)' });
+    for (const bad of [0, 1, 1.5, '16', 1024 * 1024 + 1]) {
+      await expect(h.make({ maxMetadataBytes: bad as never })).rejects.toThrow(/maxMetadataBytes/);
+    }
   });
 
   test('PASSWORD_TOO_WEAK names every requirement', async () => {

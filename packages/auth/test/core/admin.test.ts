@@ -31,9 +31,13 @@ describe('roles', () => {
     ['a 65-character name', () => ['r'.repeat(65)]],
     ['a space', () => ['two words']],
     ['a dot', () => ['a.b']],
+    // Issue 8: text a store cannot keep (a NUL; a lone surrogate, which became U+FFFD).
+    ['a lone surrogate in the description', () => ['ok', 'caf\udce9']],
+    ['a NUL in the description', () => ['ok', 'a\u0000b']],
   ])('create refuses %s with VALIDATION_ERROR', async (_n, args) => {
     const { auth } = await h.make();
-    expect(await codeOf(auth.roles.create(...(args() as [string])))).toBe('VALIDATION_ERROR');
+    expect(await codeOf(auth.roles.create(...(args() as [string, string?])))).toBe('VALIDATION_ERROR');
+    expect(await auth.roles.list()).toEqual([]);
   });
 
   test('creating a role that exists is INVALID_OPERATION', async () => {

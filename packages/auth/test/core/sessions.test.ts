@@ -111,13 +111,29 @@ describe('refresh', () => {
     expect(await codeOf(auth.refresh(r.refreshToken))).toBe('INVALID_REFRESH_TOKEN');
   });
 
-  test('a refresh token outlives an idle access session', async () => {
+  // Issue 8: an idle session used to come back through refresh. The spec: a timed-out session
+  // answers 401 SESSION_EXPIRED to any request using it.
+  test('a session idle past sessionTimeout cannot be refreshed: SESSION_EXPIRED', async () => {
     const { auth, clock } = await h.make({ sessionTimeout: 60 });
     const r = await auth.register({ email: 'idle@example.com', password: 'password1' });
-    clock.advance(3000);
-    expect(await codeOf(auth.verifyToken(r.token))).toBe('SESSION_EXPIRED');
-    const next = await auth.refresh(r.refreshToken);
+    clock.advance(59);
+    const next = await auth.refresh(r.refreshToken); // inside the timeout: rotates, activity now
+    clock.advance(59);
     await expect(auth.verifyToken(next.token)).resolves.toBeDefined();
+    clock.advance(60);
+    expect(await codeOf(auth.verifyToken(next.token))).toBe('SESSION_EXPIRED');
+    const err = await auth.refresh(next.refreshToken).catch((e) => e);
+    expect(err).toMatchObject({ code: 'SESSION_EXPIRED', status: 401 });
+  });
+
+  test('a deactivated user cannot refresh (USER_INACTIVE); deactivation revoked the sessions', async () => {
+    const { auth } = await h.make();
+    const r = await auth.register({ email: 'off@example.com', password: 'password1' });
+    await auth.setActive(r.user.id, false);
+    expect(await codeOf(auth.refresh(r.refreshToken))).toBe('USER_INACTIVE');
+    await auth.setActive(r.user.id, true);
+    expect(await codeOf(auth.refresh(r.refreshToken))).toBe('INVALID_REFRESH_TOKEN');
+    expect(await codeOf(auth.verifyToken(r.token))).toBe('SESSION_EXPIRED');
   });
 
   test('after logout the refresh token is dead too', async () => {

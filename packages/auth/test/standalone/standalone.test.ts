@@ -1,11 +1,12 @@
 /**
  * @svc/auth without @svc/server: mounted in a bare Express app, and called as a Fetch handler.
  */
-import type { AddressInfo } from 'node:net';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import express from 'express';
 import { createTestDatabase, type TestDatabase } from '@svc/core';
 import { createAuth, type Auth } from '../../src';
-import { authRouter } from '../../src/express';
+import { authRouter, toNodeListener } from '../../src/express';
 
 const SECRET = 'standalone-secret-0123456789-abcdefghijkl';
 let t: TestDatabase;
@@ -18,6 +19,35 @@ afterAll(async () => {
   await auth.close();
   await t.dispose();
 });
+/**
+ * One request written on a raw socket (fetch() refuses TRACE), read until the server closes or
+ * 5 s pass: the status line, the headers, the body.
+ */
+function rawRequest(base: string, head: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const { port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(head));
+    let data = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no response within 5 s: ${JSON.stringify(data)}`));
+    }, 5000);
+    socket.on('data', (d) => void (data += d.toString('utf8')));
+    socket.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const end = data.indexOf('\r\n\r\n');
+      const [statusLine, ...lines] = data.slice(0, end).split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine?.split(' ')[1]), headers, body: data.slice(end + 4) });
+    });
+  });
+}
+const trace = (path: string) => `TRACE ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`;
+
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('in a bare Express app', () => {
@@ -83,6 +113,47 @@ describe('in a bare Express app', () => {
         expect(rows[0]?.ip).toMatch(/127\.0\.0\.1/);
       },
     );
+  });
+});
+
+// Issue 8: `new Request` throws on TRACE (the Fetch standard forbids it), which became a 500.
+describe('methods a Request cannot carry (TRACE)', () => {
+  const expectTraceAnswers = async (base: string) => {
+    const login = await rawRequest(base, trace('/auth/login'));
+    expect(login).toMatchObject({ status: 405, headers: { allow: 'POST' } });
+    expect(JSON.parse(login.body)).toEqual({ code: 'METHOD_NOT_ALLOWED', error: 'METHOD_NOT_ALLOWED: TRACE is not allowed on /auth/login' });
+    const unknown = await rawRequest(base, trace('/auth/nope'));
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body).code).toBe('NOT_FOUND');
+  };
+
+  test('through authRouter in a bare Express app: 405 with Allow, or 404', async () => {
+    const app = express();
+    app.use('/auth', authRouter(auth));
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      await expectTraceAnswers(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  test('through toNodeListener on node:http (no framework, no next)', async () => {
+    const listener = toNodeListener((request, info) => auth.handler(request, info));
+    const server = http.createServer((req, res) => void listener(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await expectTraceAnswers(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  test('the Fetch handler takes the method from info when the Request cannot carry it', async () => {
+    const res = await auth.handler(new Request('http://app.local/auth/profile'), { method: 'TRACE' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
   });
 });
 

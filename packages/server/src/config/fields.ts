@@ -12,6 +12,8 @@ export interface FieldSpec {
   /** `[table] key` in the TOML file. */
   readonly toml?: readonly [table: string, key: string];
   readonly default?: unknown;
+  /** Largest value a `positiveInt` may take. */
+  readonly max?: number;
   readonly doc: string;
 }
 
@@ -35,6 +37,7 @@ export const SERVER_FIELDS: readonly FieldSpec[] = [
 export const DATABASE_FIELDS: readonly FieldSpec[] = [
   { key: 'url', type: 'string', flag: '--database-url', env: 'DATABASE_URL', toml: ['database', 'url'], doc: 'PostgreSQL URL; without it, embedded PGlite' },
   { key: 'dataDir', type: 'string', flag: '--data-dir', env: 'SVC_DATA_DIR', toml: ['database', 'data_dir'], default: './.svc/data', doc: 'folder of the embedded database' },
+  { key: 'poolSize', type: 'positiveInt', env: 'SVC_DATABASE_POOL_SIZE', toml: ['database', 'pool_size'], default: 10, max: 1000, doc: 'most connections the PostgreSQL pool opens (1 to 1000; ignored by embedded PGlite)' },
 ];
 
 export const PROTOCOLS = ['full', 'simple'] as const;

@@ -71,6 +71,7 @@ const parseToml = (text: string) => (require('smol-toml') as Toml).parse(text);
 
 const NON_SETTING_KEYS = new Set(['database', 'schema', 'authConfig', 'tls', 'configFile', 'env']);
 const FIELD_BY_KEY = new Map(SERVER_FIELDS.map((f) => [f.key, f]));
+const POOL_FIELD = DATABASE_FIELDS.find((f) => f.key === 'poolSize') as FieldSpec;
 
 type Layer = Partial<Record<string, unknown>>;
 
@@ -115,6 +116,10 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
 
   let database: DatabaseConfig;
   let databaseSource: ResolvedConfig['databaseSource'];
+  // The pool size resolves on its own (a URL from the file may take its size from the
+  // environment) and applies to PostgreSQL only: embedded PGlite is one connection.
+  const explicitPool = input.database && 'url' in input.database ? input.database.poolSize : undefined;
+  const poolSize = explicitPool ?? fromEnv.poolSize ?? file?.poolSize;
   if (input.database) {
     database = input.database;
     databaseSource = 'explicit';
@@ -129,6 +134,7 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
     database = { dataDir: DATABASE_FIELDS.find((f) => f.key === 'dataDir')?.default as string };
     databaseSource = 'default';
   }
+  if ('url' in database && poolSize !== undefined) database = { ...database, poolSize };
 
   const resolved = {
     ...(settings as unknown as ServerSettings),
@@ -170,6 +176,9 @@ function checkValue(field: FieldSpec, value: unknown, where: string): unknown {
         ? value
         : bad('an integer from 0 to 65535');
     case 'positiveInt':
+      if (field.max !== undefined) {
+        return Number.isInteger(value) && (value as number) > 0 && (value as number) <= field.max ? value : bad(`an integer from 1 to ${field.max}`);
+      }
       return Number.isInteger(value) && (value as number) > 0 ? value : bad('a positive integer');
     case 'string':
       return typeof value === 'string' && value.length > 0 ? value : bad('a non-empty string');
@@ -212,7 +221,14 @@ function readEnvLayer(env: Readonly<Record<string, string | undefined>>, problem
   let database: DatabaseConfig | undefined;
   if (env.DATABASE_URL) database = { url: env.DATABASE_URL };
   else if (env.SVC_DATA_DIR) database = { dataDir: env.SVC_DATA_DIR };
-  return { settings, database };
+  let poolSize: number | undefined;
+  const poolText = POOL_FIELD.env ? env[POOL_FIELD.env] : undefined;
+  if (poolText !== undefined) {
+    const value = fromText(POOL_FIELD, poolText, POOL_FIELD.env as string);
+    if (typeof value === 'string' && value.startsWith('\0')) problems.push(value.slice(1));
+    else poolSize = value as number;
+  }
+  return { settings, database, poolSize };
 }
 
 function readConfigFile(file: string, problems: string[]) {
@@ -234,6 +250,7 @@ function readConfigFile(file: string, problems: string[]) {
   const settings: Layer = {};
   let database: DatabaseConfig | undefined;
   let auth: Record<string, unknown> | undefined;
+  let poolSize: number | undefined;
   for (const [table, value] of Object.entries(doc)) {
     if (!isPlainObject(value) || !['server', 'database', 'auth'].includes(table)) {
       problems.push(`${name}: unknown table [${table}] (expected [server], [database] or [auth])`);
@@ -255,20 +272,29 @@ function readConfigFile(file: string, problems: string[]) {
       if (typeof checked === 'string' && checked.startsWith('\0')) problems.push(checked.slice(1));
       else found[field.key] = checked;
     }
-    if (table === 'server') Object.assign(settings, found);
-    else if (typeof found.url === 'string') database = { url: found.url };
+    if (table === 'server') {
+      Object.assign(settings, found);
+      continue;
+    }
+    if (typeof found.poolSize === 'number') poolSize = found.poolSize;
+    if (typeof found.url === 'string') database = { url: found.url };
     else if (typeof found.dataDir === 'string') {
       // A relative data_dir is relative to the file that names it.
       database = { dataDir: path.resolve(path.dirname(file), found.dataDir) };
     }
   }
-  return { settings, database, auth };
+  return { settings, database, auth, poolSize };
 }
 
 function checkDatabase(db: DatabaseConfig, problems: string[]) {
   const keys = Object.keys(db).filter((k) => k !== 'poolSize');
   if (keys.length !== 1 || !['url', 'dataDir', 'memory'].includes(keys[0] as string)) {
     problems.push("database must be one of {url}, {dataDir} or {memory: true}");
+  }
+  const poolSize = (db as { poolSize?: unknown }).poolSize;
+  if (poolSize !== undefined) {
+    const checked = checkValue(POOL_FIELD, poolSize, 'database.poolSize');
+    if (typeof checked === 'string' && checked.startsWith('\0')) problems.push(checked.slice(1));
   }
 }
 

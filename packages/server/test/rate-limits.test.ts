@@ -87,6 +87,16 @@ describe(`rate limits over HTTP on ${testDatabaseKind()}`, () => {
     expect(r.status).toBe(429);
   });
 
+  test('with trustProxy naming the proxy, X-Forwarded-For names the client', async () => {
+    const server = await started({ trustProxy: 'loopback', authConfig: { rateLimits: { login: { perIp: 3 } } } });
+    const attempt = (i: number, client: string) =>
+      post(server, '/auth/login', { email: `w${i}@example.com`, password: PASSWORD }, { 'x-forwarded-for': `${client}, 127.0.0.1` });
+    for (let i = 0; i < 3; i++) expect((await attempt(i, '203.0.113.1')).status).toBe(401);
+    expect((await attempt(3, '203.0.113.1')).status).toBe(429);
+    // Another client behind the same proxy has its own count.
+    expect((await attempt(4, '203.0.113.2')).status).toBe(401);
+  });
+
   test('password reset and verification resend: the 6th request for one email within 15 minutes is 429, and sends nothing', async () => {
     const server = await started({ authConfig: { requireEmailVerification: true } });
     const events: AuthEvent[] = [];

@@ -15,6 +15,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core';
+import { AUTH_MIGRATIONS } from '@svc/auth';
 import { createServer, type CreateServerOptions, type SvcServer } from '../src';
 import { SECRET } from './helpers';
 
@@ -71,7 +72,7 @@ describe(`several servers starting at once on one fresh database (${testDatabase
       testDatabaseKind() === 'postgres' ? { database: { ...(t.config as { url: string }), poolSize: 3 } } : { databaseInstance: t.db };
     for (let round = 0; round < 3; round++) await startTogether(4, options);
     const { rows } = await t.db.query<{ name: string }>('select name from svc_auth.kysely_migration order by name');
-    expect(rows.map((r) => r.name)).toEqual(['0001_accounts_sessions_roles', '0002_rate_limits']);
+    expect(rows.map((r) => r.name)).toEqual(Object.keys(AUTH_MIGRATIONS).sort());
   }, 90_000);
 });
 
@@ -166,7 +167,7 @@ if (testDatabaseKind() === 'postgres') {
         expect(await advisoryLocks(t)).toBe(0);
       }
       const { rows } = await t.db.query<{ name: string }>('select name from svc_auth.kysely_migration order by name');
-      expect(rows.map((r) => r.name)).toEqual(['0001_accounts_sessions_roles', '0002_rate_limits']);
+      expect(rows.map((r) => r.name)).toEqual(Object.keys(AUTH_MIGRATIONS).sort());
     }, 120_000);
 
     test('the rate limits count correctly through the pooler', async () => {

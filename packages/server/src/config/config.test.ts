@@ -261,3 +261,26 @@ describe('[database] pool_size / SVC_DATABASE_POOL_SIZE', () => {
     expect(resolveConfig({ env: { SVC_DATABASE_POOL_SIZE: '1000' } }).database).toEqual({ dataDir: './.svc/data' });
   });
 });
+
+describe('[server] trust_proxy / SVC_TRUST_PROXY', () => {
+  test('unset by default; addresses, CIDRs and proxy-addr names from every source', () => {
+    expect(resolveConfig({ env: {} }).trustProxy).toBeUndefined();
+    expect(resolveConfig({ env: {}, trustProxy: 'loopback' }).trustProxy).toBe('loopback');
+    expect(resolveConfig({ env: { SVC_TRUST_PROXY: '10.0.0.0/8, fd00::/8,192.0.2.7' } }).trustProxy).toBe('10.0.0.0/8, fd00::/8,192.0.2.7');
+    const file = tomlFile('[server]\ntrust_proxy = "uniquelocal, linklocal, ::1"\n');
+    expect(resolveConfig({ env: {}, configFile: file }).trustProxy).toBe('uniquelocal, linklocal, ::1');
+  });
+
+  test('anything else is refused, naming the bad items', () => {
+    expect(problems({ env: { SVC_TRUST_PROXY: 'loopback, everyone, 10.0.0.0/33' } })).toEqual([
+      'SVC_TRUST_PROXY: not an address, CIDR or loopback/linklocal/uniquelocal: "everyone", "10.0.0.0/33"',
+    ]);
+    expect(problems({ env: {}, trustProxy: true as never })).toEqual([
+      'trustProxy must be a comma-separated list of addresses, CIDRs or loopback, linklocal, uniquelocal, got true',
+    ]);
+    expect(problems({ env: { SVC_TRUST_PROXY: ' ' } })).toEqual([
+      'SVC_TRUST_PROXY must be a comma-separated list of addresses, CIDRs or loopback, linklocal, uniquelocal, got " "',
+    ]);
+    expect(problems({ env: {}, trustProxy: '::1/129' })).toEqual(['trustProxy: not an address, CIDR or loopback/linklocal/uniquelocal: "::1/129"']);
+  });
+});

@@ -2,7 +2,7 @@
  * Every server setting, once: its programmatic key, CLI flag, environment variable, TOML key,
  * type and default. Resolution, validation, the CLI's help and the README's table all read this.
  */
-export type FieldType = 'boolean' | 'port' | 'string' | 'positiveInt' | 'secret' | 'protocol' | 'logLevel';
+export type FieldType = 'boolean' | 'port' | 'string' | 'positiveInt' | 'secret' | 'protocol' | 'logLevel' | 'proxyList';
 
 export interface FieldSpec {
   readonly key: string;
@@ -31,6 +31,7 @@ export const SERVER_FIELDS: readonly FieldSpec[] = [
   { key: 'bodyLimit', type: 'positiveInt', toml: ['server', 'body_limit'], default: 1048576, doc: 'largest request body in bytes (413 above)' },
   { key: 'logLevel', type: 'logLevel', env: 'SVC_LOG_LEVEL', toml: ['server', 'log_level'], default: 'info', doc: 'fatal, error, warn, info, debug, trace or silent' },
   { key: 'shutdownTimeout', type: 'positiveInt', toml: ['server', 'shutdown_timeout'], default: 10000, doc: 'milliseconds in-flight requests get to finish on shutdown' },
+  { key: 'trustProxy', type: 'proxyList', env: 'SVC_TRUST_PROXY', toml: ['server', 'trust_proxy'], doc: 'proxies whose X-Forwarded-For / -Proto are believed (client address for rate limits and sessions): comma-separated addresses, CIDRs, `loopback`, `linklocal`, `uniquelocal`; unset: none' },
 ];
 
 /** The `[database]` settings, kept apart because they combine into one `database` value. */
@@ -42,3 +43,5 @@ export const DATABASE_FIELDS: readonly FieldSpec[] = [
 
 export const PROTOCOLS = ['full', 'simple'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** The names Express's `trust proxy` (proxy-addr) knows, beside addresses and CIDRs. */
+export const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'] as const;

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import type { DatabaseConfig } from '@svc/core';
 import { SvcError } from '@svc/core';
 import { AUTH_CONFIG_KEYS, JWT_SECRET_MIN_LENGTH } from '@svc/auth';
-import { DATABASE_FIELDS, LOG_LEVELS, PROTOCOLS, SERVER_FIELDS, type FieldSpec } from './fields';
+import { DATABASE_FIELDS, LOG_LEVELS, PROTOCOLS, PROXY_NAMES, SERVER_FIELDS, type FieldSpec } from './fields';
 
 export { SERVER_FIELDS, DATABASE_FIELDS, type FieldSpec } from './fields';
 
@@ -31,6 +32,8 @@ export interface ServerSettings {
   bodyLimit: number;
   logLevel: LogLevel;
   shutdownTimeout: number;
+  /** Proxies trusted for X-Forwarded-For / -Proto, comma-separated (Express `trust proxy`); unset: none. */
+  trustProxy: string | undefined;
 }
 
 /** Options of `createServer`: every setting, plus where the rest comes from. */
@@ -189,6 +192,11 @@ function checkValue(field: FieldSpec, value: unknown, where: string): unknown {
       return (PROTOCOLS as readonly unknown[]).includes(value) ? value : bad(`one of ${PROTOCOLS.join(', ')}`);
     case 'logLevel':
       return (LOG_LEVELS as readonly unknown[]).includes(value) ? value : bad(`one of ${LOG_LEVELS.join(', ')}`);
+    case 'proxyList': {
+      if (typeof value !== 'string' || value.trim() === '') return bad(`a comma-separated list of addresses, CIDRs or ${PROXY_NAMES.join(', ')}`);
+      const wrong = proxyItems(value).filter((item) => !isProxyItem(item));
+      return wrong.length === 0 ? value : `\0${where}: not an address, CIDR or ${PROXY_NAMES.join('/')}: ${wrong.map((w) => JSON.stringify(w)).join(', ')}`;
+    }
   }
 }
 
@@ -284,6 +292,22 @@ function readConfigFile(file: string, problems: string[]) {
     }
   }
   return { settings, database, auth, poolSize };
+}
+
+/** The items of a `trustProxy` list, as Express's `trust proxy` setting takes them. */
+export function proxyItems(list: string): string[] {
+  return list.split(',').map((item) => item.trim()).filter((item) => item.length > 0);
+}
+
+function isProxyItem(item: string): boolean {
+  if ((PROXY_NAMES as readonly string[]).includes(item)) return true;
+  const slash = item.indexOf('/');
+  const address = slash < 0 ? item : item.slice(0, slash);
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (slash < 0) return true;
+  const bits = item.slice(slash + 1);
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
 function checkDatabase(db: DatabaseConfig, problems: string[]) {

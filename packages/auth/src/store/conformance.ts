@@ -407,6 +407,20 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         expect(await store.hitRateLimit([long])).toEqual({ allowed: true });
       });
 
+      test('sweeps running alongside requests neither fail them nor let more than the limit through', async () => {
+        const keys = Array.from({ length: 6 }, () => key(3, 1_000));
+        for (const k of keys) await store.hitRateLimit([k]);
+        t += 1_000; // every counter has expired: the sweeps below want all of them
+        const work = await Promise.all([
+          ...Array.from({ length: 18 }, (_, i) => store.hitRateLimit([keys[i % 6]!, keys[(i + 1) % 6]!])),
+          ...Array.from({ length: 4 }, () => store.pruneRateLimits()),
+        ]);
+        const hits = work.slice(0, 18) as Array<{ allowed: boolean }>;
+        // Each key takes 3 hits; each request charges two keys: at most 9 requests pass.
+        expect(hits.filter((r) => r.allowed).length).toBeLessThanOrEqual(9);
+        expect(hits.filter((r) => r.allowed).length).toBeGreaterThan(0);
+      });
+
       test('refuses malformed keys', async () => {
         const k = key(1);
         await expect(store.hitRateLimit([])).rejects.toThrow(TypeError);

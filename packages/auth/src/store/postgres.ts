@@ -372,8 +372,11 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
       });
     },
     async pruneRateLimits() {
-      const r = await k().deleteFrom('rate_limits').where('expires_at', '<=', now()).executeTakeFirst();
-      return Number(r.numDeletedRows);
+      // SKIP LOCKED: rows a request holds are left for the next sweep. The sweep never waits for a
+      // lock, so it cannot deadlock with requests (they lock in key order, a sweep in scan order).
+      const r = await sql`delete from ${sql.table(`${AUTH_SCHEMA}.rate_limits`)} where key in (
+          select key from ${sql.table(`${AUTH_SCHEMA}.rate_limits`)} where expires_at <= ${now()} for update skip locked)`.execute(root);
+      return Number(r.numAffectedRows ?? 0n);
     },
   });
 }

@@ -67,10 +67,12 @@ export const RATE_LIMIT_DEFAULTS: Readonly<Record<RateLimitRuleName, RateLimitRu
   webauthnLoginFinish: rule(60, 20, 20),
 });
 
+// A key's counter holds one timestamp per hit in its window (a sliding log), so the largest limit
+// bounds the row a request rewrites: 10000 hits, about 80 KB.
 const RULE_FIELDS = {
   windowSeconds: { min: 1, max: 24 * 3600 },
-  perIp: { min: 0, max: 1_000_000 },
-  perEmail: { min: 0, max: 1_000_000 },
+  perIp: { min: 0, max: 10_000 },
+  perEmail: { min: 0, max: 10_000 },
 } as const;
 
 /** Fills in the defaults and refuses unknown rules, unknown fields and bad numbers with a TypeError naming them. */

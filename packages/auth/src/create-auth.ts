@@ -42,6 +42,7 @@ import { checkMetadata, checkUsername, isUuid, normalizeEmail, toPublicUser } fr
 import { nfkc } from './account/text';
 import { SUPERUSER_ROLE, checkRoleDescription, checkRoleName } from './roles';
 import { createPostgresStore } from './store/postgres';
+import { createRateLimiter, resolveRateLimits, type ResolvedRateLimits } from './rate-limit';
 import type { AuthStore, UserRecord } from './store/types';
 import type {
   Auth,
@@ -75,7 +76,7 @@ export type ResolvedAuthConfig = Auth['config'] &
       | 'cookie'
       | 'maxMetadataBytes'
     >
-  >;
+  > & { readonly rateLimits: ResolvedRateLimits };
 
 const INTEGER_KEYS = {
   tokenExpiry: { min: 1, max: 10 * 365 * 24 * 3600 },
@@ -122,6 +123,7 @@ export function resolveAuthConfig(config: AuthConfig): ResolvedAuthConfig {
   if (out.claims !== undefined && typeof out.claims !== 'function') {
     throw new TypeError('auth config: claims must be a function (user) => object');
   }
+  out.rateLimits = resolveRateLimits(out.rateLimits);
   return Object.freeze(out) as unknown as ResolvedAuthConfig;
 }
 
@@ -156,6 +158,13 @@ export async function createAuth(
   const bus: EventBus = createEventBus({ ...(options.logger ? { logger: options.logger } : {}), now });
   const touchEveryMs = Math.min(SESSION_TOUCH_INTERVAL_SECONDS, cfg.sessionTimeout / 10) * 1000;
   const sessionTimeoutMs = cfg.sessionTimeout * 1000;
+
+  const limiter = createRateLimiter({
+    store,
+    limits: cfg.rateLimits,
+    now,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
 
   const uninstall = wireExtensions(bus, cfg, options);
 
@@ -303,6 +312,9 @@ export async function createAuth(
       } else {
         throw commonError('VALIDATION_ERROR', 'email or username is required');
       }
+      // Before the bcrypt compare: a refused attempt costs no hashing. The per-account key is the
+      // account's email when the login names one (by email or username), else the name given.
+      await limiter.check('login', { email: user?.email ?? ((raw.email ?? raw.username) as string), ip: info?.ip });
       // An unknown login costs one bcrypt compare too (against a dummy hash of the same cost).
       const match = user ? await passwords.verify(password, user.passwordHash) : await passwords.burn(password);
       if (!user || !match) {
@@ -384,13 +396,15 @@ export async function createAuth(
       await store.replacePassword(user.id, await passwords.hash(newPassword));
     },
 
-    async requestReset(email: string) {
+    async requestReset(email: string, info?: RequestInfo) {
       let normalized: string;
       try {
         normalized = normalizeEmail(email);
       } catch {
         return; // no enumeration, no error for a malformed address either
       }
+      // Known and unknown emails are counted alike, so a 429 tells nothing about the account.
+      await limiter.check('passwordReset', { email: normalized, ip: info?.ip });
       const user = await store.findUserByEmail(normalized);
       if (!user || !user.active) return;
       const token = randomToken(random);
@@ -415,13 +429,14 @@ export async function createAuth(
       bus.emit({ eventType: 'EmailVerified', userId, ...(user ? { email: user.email } : {}) });
     },
 
-    async resendVerification(email: string) {
+    async resendVerification(email: string, info?: RequestInfo) {
       let normalized: string;
       try {
         normalized = normalizeEmail(email);
       } catch {
         return;
       }
+      await limiter.check('verificationResend', { email: normalized, ip: info?.ip });
       const user = await store.findUserByEmail(normalized);
       if (!user || user.emailVerified) return;
       await issueVerification(user);

@@ -59,6 +59,22 @@ export { validateBranding, validateMagicLinkUrlTemplate, magicLinkFor, type Reso
 export { installEmailListener } from './email';
 export { createPostgresStore, type AuthTables } from './store/postgres';
 export { createMemoryStore } from './store/memory';
-export { AUTH_SCHEMA, AUTH_MIGRATIONS } from './store/migrations';
+export { AUTH_SCHEMA, AUTH_MIGRATIONS, AUTH_MIGRATION_LOCK_KEY, migrateAuthSchema } from './store/migrations';
+export {
+  RATE_LIMIT_DEFAULTS,
+  RATE_LIMIT_RULES,
+  clientAddressKey,
+  createRateLimiter,
+  resolveRateLimits,
+  type RateLimiter,
+  type RateLimiterOptions,
+  type RateLimitKey,
+  type RateLimitOutcome,
+  type RateLimitRule,
+  type RateLimitRuleName,
+  type RateLimitsConfig,
+  type RateLimitSubject,
+  type ResolvedRateLimits,
+} from './rate-limit';
 export type { AuthStore, UserRecord, SessionRecord, SessionState, RoleRecord } from './store/types';
 export { defineStoreConformance, type StoreHarness, type TestApi } from './store/conformance';

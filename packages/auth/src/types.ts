@@ -7,6 +7,7 @@
 import type { Database } from '@svc/core';
 import type { Mailer, SmtpConfig } from '@svc/smtp';
 import type { AuthContext } from './token/verify';
+import type { RateLimitsConfig } from './rate-limit';
 
 /** Spec "User object". Dates are ISO 8601 UTC with milliseconds. */
 export interface User {
@@ -104,11 +105,16 @@ export interface AuthConfig {
   readonly cookie?: boolean;
   /** Extra claims (e.g. `permissions`) written into each access token. */
   readonly claims?: (user: User) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>;
+  /**
+   * Rate limits per rule (DECISIONS.md): `{login: {perEmail: 20}}` overrides one number, `false`
+   * (or `{enabled: false}`) turns every limit off. TOML: `[auth.rate_limits.login] per_email = 20`.
+   * @default RATE_LIMIT_DEFAULTS
+   */
+  readonly rateLimits?: RateLimitsConfig;
   // Configured by later features; accepted so configuration files validate: webauthn, captcha,
-  // rateLimits, oauth.
+  // oauth.
   readonly webauthn?: unknown;
   readonly captcha?: unknown;
-  readonly rateLimits?: unknown;
   readonly oauth?: unknown;
 }
 
@@ -145,7 +151,7 @@ export interface AuthEvent {
 export type AuthEventListener = (event: AuthEvent) => void | Promise<void>;
 
 export interface RequestInfo {
-  /** Client IP and user-agent, stored with the session. */
+  /** Client IP and user-agent, stored with the session; the IP is also what per-IP rate limits count. */
   readonly ip?: string;
   readonly userAgent?: string;
   /**
@@ -171,17 +177,24 @@ export interface Auth {
   migrate(): Promise<void>;
 
   register(input: RegisterInput, info?: RequestInfo): Promise<AuthResult>;
+  /** Over the `login` rate limit (per email and per `info.ip`): RATE_LIMITED before any password check. */
   login(input: LoginInput, info?: RequestInfo): Promise<AuthResult>;
   refresh(refreshToken: string, info?: RequestInfo): Promise<AuthResult>;
   logout(accessToken: string): Promise<void>;
   profile(accessToken: string): Promise<User>;
   changePassword(accessToken: string, oldPassword: string, newPassword: string): Promise<void>;
-  /** Always resolves (no enumeration); emits PasswordResetRequested for a known email. */
-  requestReset(email: string): Promise<void>;
+  /**
+   * Resolves for known and unknown emails alike (no enumeration); emits PasswordResetRequested for
+   * a known email. Over the `passwordReset` rate limit: RATE_LIMITED.
+   */
+  requestReset(email: string, info?: RequestInfo): Promise<void>;
   confirmReset(resetToken: string, newPassword: string): Promise<void>;
   verifyEmail(verificationToken: string): Promise<void>;
-  /** Always resolves; a known unverified email gets a new token (the old one dies). */
-  resendVerification(email: string): Promise<void>;
+  /**
+   * Resolves for any email; a known unverified email gets a new token (the old one dies). Over the
+   * `verificationResend` rate limit: RATE_LIMITED.
+   */
+  resendVerification(email: string, info?: RequestInfo): Promise<void>;
   /** Signature, expiry, audience, issuer, then a live session: the caller's context. */
   verifyToken(accessToken: string): Promise<AuthContext>;
 

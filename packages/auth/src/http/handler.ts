@@ -83,7 +83,7 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
   },
   'POST /reset': async (auth, call) => {
     const body = await call.body();
-    await auth.requestReset(requiredString(body, 'email'));
+    await auth.requestReset(requiredString(body, 'email'), call.info);
     return {
       status: 200,
       body: { message: 'If an account exists for that email, a password reset link has been sent.', success: true },
@@ -102,7 +102,7 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
   },
   'POST /verify/resend': async (auth, call) => {
     const body = await call.body();
-    await auth.resendVerification(requiredString(body, 'email'));
+    await auth.resendVerification(requiredString(body, 'email'), call.info);
     return { status: 200, body: SUCCESS };
   },
 };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { authError } from '../errors';
+import { checkRateLimitKeys, decideRateLimit } from '../rate-limit/window';
 import type {
   AssignResult,
   AuthStore,
@@ -43,6 +44,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
   const verificationTokens = new Map<string, OneTimeRow>();
   const roles = new Map<string, RoleRecord>();
   const userRoles = new Map<string, Set<string>>();
+  const rateLimits = new Map<string, { hits: number[]; expiresAt: number }>();
 
   const copyUser = (u: UserRecord): UserRecord => ({ ...u, metadata: structuredClone(u.metadata) });
   const copySession = ({ refreshHash: _h, ...s }: SessionRow): SessionRecord => ({ ...s });
@@ -275,6 +277,25 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
     },
     async userRoles(userId) {
       return [...(userRoles.get(userId) ?? [])].sort(compare);
+    },
+
+    async hitRateLimit(keys) {
+      checkRateLimitKeys(keys);
+      const hits = new Map(keys.map((k) => [k.key, rateLimits.get(k.key)?.hits ?? []] as const));
+      const { outcome, writes } = decideRateLimit(now().getTime(), keys, hits);
+      for (const w of writes) rateLimits.set(w.key, { hits: w.hits, expiresAt: w.expiresAt });
+      return outcome;
+    },
+    async pruneRateLimits() {
+      const t = now().getTime();
+      let n = 0;
+      for (const [key, row] of rateLimits) {
+        if (row.expiresAt <= t) {
+          rateLimits.delete(key);
+          n++;
+        }
+      }
+      return n;
     },
   };
 }

@@ -1,7 +1,8 @@
-import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { sql, type Kysely, type Migration } from 'kysely';
+import type { Database } from '@svc/core';
 import { canonicalEmail } from '../account';
 
-/** The Postgres schema every @svc/auth table lives in (and Kysely's migration bookkeeping too). */
+/** The Postgres schema every @svc/auth table lives in (and the migration bookkeeping too). */
 export const AUTH_SCHEMA = 'svc_auth';
 
 /**
@@ -67,6 +68,20 @@ export const AUTH_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freez
       await s.createIndex('user_roles_role_name_idx').on('user_roles').column('role_name').execute();
     },
   },
+  // One row per counter key: the hits still inside their window (a sliding log; never more than
+  // the key's limit) and when the newest one leaves it, for the sweep.
+  '0002_rate_limits': {
+    async up(db: Kysely<any>) {
+      const s = db.schema.withSchema(AUTH_SCHEMA);
+      await s
+        .createTable('rate_limits')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('hits', sql`timestamptz[]`, (c) => c.notNull().defaultTo(sql`'{}'`))
+        .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+        .execute();
+      await s.createIndex('rate_limits_expires_at_idx').on('rate_limits').column('expires_at').execute();
+    },
+  },
   /**
    * Identifiers become one spelling (issue 8): usernames unique whatever their letter case, and
    * stored emails in the canonical form `normalizeEmail` now gives input (NFKC, lower case). It
@@ -101,9 +116,62 @@ export const AUTH_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freez
   },
 });
 
-/** A `MigrationProvider` over the in-code migrations. */
-export const authMigrationProvider: MigrationProvider = {
-  async getMigrations() {
-    return { ...AUTH_MIGRATIONS };
-  },
-};
+/**
+ * The advisory lock that serialises `svc_auth` migrations (beside core's `svc_meta` lock,
+ * 0x5e7c0001). Transaction-scoped, so it is released by the COMMIT or ROLLBACK of the migration
+ * itself and cannot outlive it, even through a transaction-mode pooler such as pgbouncer, where
+ * a session-level lock and its unlock may land on different server connections and leak.
+ */
+export const AUTH_MIGRATION_LOCK_KEY = 0x5e7c_0002;
+
+/**
+ * Kysely's bookkeeping table, kept so databases migrated by earlier releases (with Kysely's
+ * `Migrator`) go on where they were: same table, same columns, same names.
+ */
+const MIGRATION_TABLE = `${AUTH_SCHEMA}.kysely_migration`;
+
+/**
+ * Brings `svc_auth` up to date and returns the names of the migrations it ran.
+ *
+ * First, without any lock, it reads which migrations are recorded: when none is pending (every
+ * start but the first after an upgrade) it returns after two reads. Otherwise it runs the pending
+ * ones in name order in ONE transaction that starts with `pg_advisory_xact_lock`: concurrent
+ * starters wait there, then see the others' work and skip it. A recorded migration this release
+ * does not know (a newer release migrated the database) is left alone rather than refused, so
+ * processes of two releases can share a database during a rolling upgrade.
+ */
+export async function migrateAuthSchema(
+  database: Database,
+  migrations: Readonly<Record<string, Migration>> = AUTH_MIGRATIONS,
+): Promise<string[]> {
+  const names = Object.keys(migrations).sort();
+  const recorded = async (q: Pick<Database, 'query'>): Promise<Set<string>> => {
+    const { rows } = await q.query<{ present: boolean }>('select to_regclass($1) is not null as present', [MIGRATION_TABLE]);
+    if (!rows[0]?.present) return new Set();
+    const done = await q.query<{ name: string }>(`select name from ${MIGRATION_TABLE}`);
+    return new Set(done.rows.map((r) => r.name));
+  };
+  const before = await recorded(database);
+  if (names.every((n) => before.has(n))) return [];
+
+  return database.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1)', [AUTH_MIGRATION_LOCK_KEY]);
+    await tx.query(`create schema if not exists ${AUTH_SCHEMA}`);
+    await tx.query(
+      `create table if not exists ${MIGRATION_TABLE} (name varchar(255) not null primary key, timestamp varchar(255) not null)`,
+    );
+    const done = await recorded(tx);
+    const ran: string[] = [];
+    for (const name of names) {
+      if (done.has(name)) continue;
+      try {
+        await (migrations[name] as Migration).up(tx.kysely());
+      } catch (err) {
+        throw new Error(`svc_auth migration ${name} failed: ${String((err as Error)?.message ?? err)}`, { cause: err });
+      }
+      await tx.query(`insert into ${MIGRATION_TABLE} (name, timestamp) values ($1, $2)`, [name, new Date().toISOString()]);
+      ran.push(name);
+    }
+    return ran;
+  });
+}

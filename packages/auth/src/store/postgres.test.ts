@@ -1,7 +1,7 @@
 import { Migrator } from 'kysely';
-import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core';
+import { createTestDatabase, openDatabase, testDatabaseKind, type Database, type TestDatabase } from '@svc/core';
 import { defineStoreConformance } from './conformance';
-import { AUTH_SCHEMA, authMigrationProvider } from './migrations';
+import { AUTH_MIGRATIONS, AUTH_MIGRATION_LOCK_KEY, migrateAuthSchema } from './migrations';
 import { createPostgresStore } from './postgres';
 
 let tdb: TestDatabase;
@@ -12,7 +12,7 @@ defineStoreConformance(`postgres store on ${testDatabaseKind()}`, {
     await createPostgresStore(tdb.db).migrate();
   },
   async open(now) {
-    await tdb.db.query('truncate svc_auth.users, svc_auth.roles cascade');
+    await tdb.db.query('truncate svc_auth.users, svc_auth.roles, svc_auth.rate_limits cascade');
     return createPostgresStore(tdb.db, { now });
   },
   teardown: () => tdb.dispose(),
@@ -25,7 +25,7 @@ describe('svc_auth migrations', () => {
   }, 60_000);
   afterAll(() => db.dispose());
 
-  test('create the tables in schema svc_auth, idempotently, with Kysely bookkeeping there too', async () => {
+  test('create the tables in schema svc_auth, idempotently, with the bookkeeping there too', async () => {
     const store = createPostgresStore(db.db);
     await store.migrate();
     await store.migrate();
@@ -35,7 +35,7 @@ describe('svc_auth migrations', () => {
     );
     expect(rows.map((r) => r.table_name)).toEqual([
       'kysely_migration',
-      'kysely_migration_lock',
+      'rate_limits',
       'reset_tokens',
       'roles',
       'sessions',
@@ -47,6 +47,8 @@ describe('svc_auth migrations', () => {
       "select table_name from information_schema.tables where table_schema = 'public' and table_name like 'kysely%'",
     );
     expect(public_).toEqual([]);
+    const { rows: recorded } = await db.db.query<{ name: string }>('select name from svc_auth.kysely_migration order by name');
+    expect(recorded.map((r) => r.name)).toEqual(Object.keys(AUTH_MIGRATIONS).sort());
   });
 
   test('the email column refuses upper case at the database level', async () => {
@@ -66,9 +68,8 @@ describe('svc_auth migration 0003 over data stored by 0001', () => {
   afterAll(() => db.dispose());
 
   test('case-duplicate usernames: the oldest keeps the name; emails rewritten unless a look-alike holds the form', async () => {
-    const migrator = new Migrator({ db: db.db.kysely(), provider: authMigrationProvider, migrationTableSchema: AUTH_SCHEMA });
-    const first = await migrator.migrateTo('0001_accounts_sessions_roles');
-    expect(first.error).toBeUndefined();
+    const first = '0001_accounts_sessions_roles';
+    expect(await migrateAuthSchema(db.db, { [first]: AUTH_MIGRATIONS[first]! })).toEqual([first]);
     const insert = (id: string, email: string, username: string | null, at: string) =>
       db.db.query('insert into svc_auth.users (id, email, username, created_at) values ($1, $2, $3, $4)', [id, email, username, at]);
     const ids = {
@@ -106,4 +107,106 @@ describe('svc_auth migration 0003 over data stored by 0001', () => {
       message: 'a user with this username already exists',
     });
   });
+});
+
+describe(`svc_auth migrations: upgrades and concurrent starts on ${testDatabaseKind()}`, () => {
+  const fresh: TestDatabase[] = [];
+  const freshDatabase = async () => {
+    const t = await createTestDatabase();
+    fresh.push(t);
+    return t;
+  };
+  afterAll(async () => {
+    await Promise.all(fresh.splice(0).map((t) => t.dispose()));
+  });
+  const recorded = async (db: Database) =>
+    (await db.query<{ name: string }>('select name from svc_auth.kysely_migration order by name')).rows.map((r) => r.name);
+
+  test('a database migrated by the Kysely Migrator of earlier releases goes on from where it was', async () => {
+    const t = await freshDatabase();
+    const first = '0001_accounts_sessions_roles';
+    const old = new Migrator({
+      db: t.db.kysely(),
+      provider: { getMigrations: async () => ({ [first]: AUTH_MIGRATIONS[first]! }) },
+      migrationTableSchema: 'svc_auth',
+    });
+    expect((await old.migrateToLatest()).error).toBeUndefined();
+    await t.db.query("insert into svc_auth.users (email) values ('kept@example.com')");
+
+    await createPostgresStore(t.db).migrate();
+    expect(await recorded(t.db)).toEqual(Object.keys(AUTH_MIGRATIONS).sort());
+    const { rows } = await t.db.query<{ email: string }>('select email from svc_auth.users');
+    expect(rows).toEqual([{ email: 'kept@example.com' }]);
+    await t.db.query("insert into svc_auth.rate_limits (key, expires_at) values ('k', now())");
+    // The old Migrator still sees a database it understands (a downgrade would not refuse to start
+    // because of its own bookkeeping).
+    expect((await old.getMigrations()).find((m) => m.name === first)?.executedAt).toBeInstanceOf(Date);
+  });
+
+  test('several stores migrating one fresh database at once all finish, each migration once', async () => {
+    const t = await freshDatabase();
+    // On PostgreSQL each store has its own pool (as separate processes would); PGlite is one connection.
+    const dbs: Database[] =
+      testDatabaseKind() === 'postgres'
+        ? await Promise.all(Array.from({ length: 6 }, () => openDatabase({ ...(t.config as { url: string }), poolSize: 2 })))
+        : Array.from({ length: 6 }, () => t.db);
+    try {
+      await Promise.all(dbs.map((db) => createPostgresStore(db).migrate()));
+      expect(await recorded(t.db)).toEqual(Object.keys(AUTH_MIGRATIONS).sort());
+    } finally {
+      if (testDatabaseKind() === 'postgres') await Promise.all(dbs.map((db) => db.close()));
+    }
+  });
+
+  if (testDatabaseKind() === 'postgres') {
+    // Issue 8: through pgbouncer in transaction mode, the Migrator's session-level
+    // pg_advisory_lock and its unlock landed on different server connections; the lock leaked and
+    // every later start waited on it, even with nothing to migrate. Held here by another session.
+    const holdLock = async (url: string, key: bigint | number) => {
+      const holder = await openDatabase({ url, poolSize: 1 });
+      await holder.query('select pg_advisory_lock($1)', [String(key)]);
+      return holder;
+    };
+    const settlesWithin = <T>(p: Promise<T>, ms: number) =>
+      Promise.race([p.then(() => 'settled' as const), new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms).unref())]);
+
+    test('with nothing to migrate, a start takes no lock: a leaked migration lock does not block it', async () => {
+      const t = await freshDatabase();
+      const url = (t.config as { url: string }).url;
+      await createPostgresStore(t.db).migrate();
+      const kyselyLock = await holdLock(url, 3853314791062309107n);
+      const ours = await holdLock(url, AUTH_MIGRATION_LOCK_KEY);
+      try {
+        const db = await openDatabase({ url, poolSize: 1 });
+        try {
+          expect(await settlesWithin(createPostgresStore(db).migrate(), 5000)).toBe('settled');
+        } finally {
+          await db.close();
+        }
+      } finally {
+        await kyselyLock.close();
+        await ours.close();
+      }
+    });
+
+    test('with migrations pending, the start waits for the transaction-scoped lock, then migrates', async () => {
+      const t = await freshDatabase();
+      const url = (t.config as { url: string }).url;
+      const holder = await holdLock(url, AUTH_MIGRATION_LOCK_KEY);
+      const db = await openDatabase({ url, poolSize: 1 });
+      try {
+        const migrating = createPostgresStore(db).migrate();
+        expect(await settlesWithin(migrating, 500)).toBe('pending');
+        await holder.query('select pg_advisory_unlock($1)', [String(AUTH_MIGRATION_LOCK_KEY)]);
+        await migrating;
+        expect(await recorded(db)).toEqual(Object.keys(AUTH_MIGRATIONS).sort());
+        // Nothing is left held by the migration once it committed.
+        const { rows } = await db.query<{ n: number }>("select count(*)::int as n from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())");
+        expect(rows[0]?.n).toBe(0);
+      } finally {
+        await db.close();
+        await holder.close();
+      }
+    });
+  }
 });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Migrator, sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { commonError, type Database } from '@svc/core';
 import { authError } from '../errors';
-import { AUTH_SCHEMA, authMigrationProvider } from './migrations';
+import { checkRateLimitKeys, decideRateLimit } from '../rate-limit/window';
+import { AUTH_SCHEMA, migrateAuthSchema } from './migrations';
 import type {
   AssignResult,
   AuthStore,
@@ -44,6 +45,7 @@ export interface AuthTables {
   verification_tokens: OneTimeTable;
   roles: { name: string; description: string | null; created_at: Date };
   user_roles: { user_id: string; role_name: string; created_at: Date };
+  rate_limits: { key: string; hits: Date[]; expires_at: Date };
 }
 interface OneTimeTable {
   token_hash: string;
@@ -146,18 +148,7 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
 
   return refuseUnstorableText({
     async migrate() {
-      const migrator = new Migrator({
-        db: database.kysely(),
-        provider: authMigrationProvider,
-        migrationTableSchema: AUTH_SCHEMA,
-      });
-      const { error, results } = await migrator.migrateToLatest();
-      if (error) {
-        const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-        throw new Error(`svc_auth migration${failed ? ` ${failed}` : ''} failed: ${String((error as Error)?.message ?? error)}`, {
-          cause: error,
-        });
-      }
+      await migrateAuthSchema(database);
     },
 
     async createUser(input) {
@@ -395,7 +386,44 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
         .execute();
       return rows.map((r) => r.role_name);
     },
+
+    async hitRateLimit(keys) {
+      checkRateLimitKeys(keys);
+      // Rows are locked in key order, so two requests sharing keys cannot deadlock.
+      const ordered = keys.map((x) => x.key).sort(compare);
+      return root.transaction().execute(async (trx) => {
+        const at = now();
+        // One statement locks every key's row, creating the missing ones: ON CONFLICT DO UPDATE
+        // takes the row lock as part of the insert-or-update, so neither a concurrent first hit
+        // nor a sweep can slip in between the read and the write below.
+        const locked = await sql<{ key: string; hits: Date[] }>`
+          insert into ${sql.table(`${AUTH_SCHEMA}.rate_limits`)} as r (key, hits, expires_at)
+          select u.k, '{}', ${at} from unnest(${ordered}::text[]) with ordinality as u(k, i) order by u.i
+          on conflict (key) do update set expires_at = r.expires_at
+          returning r.key, r.hits`.execute(trx);
+        const hits = new Map(locked.rows.map((r) => [r.key, (r.hits ?? []).map((h) => new Date(h).getTime())] as const));
+        const { outcome, writes } = decideRateLimit(at.getTime(), keys, hits);
+        for (const w of writes) {
+          await sql`update ${sql.table(`${AUTH_SCHEMA}.rate_limits`)}
+            set hits = ${w.hits.map((h) => new Date(h).toISOString())}::timestamptz[], expires_at = ${new Date(w.expiresAt)}
+            where key = ${w.key}`.execute(trx);
+        }
+        return outcome;
+      });
+    },
+    async pruneRateLimits() {
+      // SKIP LOCKED: rows a request holds are left for the next sweep. The sweep never waits for a
+      // lock, so it cannot deadlock with requests (they lock in key order, a sweep in scan order).
+      const r = await sql`delete from ${sql.table(`${AUTH_SCHEMA}.rate_limits`)} where key in (
+          select key from ${sql.table(`${AUTH_SCHEMA}.rate_limits`)} where expires_at <= ${now()} for update skip locked)`.execute(root);
+      return Number(r.numAffectedRows ?? 0n);
+    },
   });
+}
+
+/** Code-point order (the memory store's and `collate "C"`'s). */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function toUser(r: Selectable<AuthTables['users']>): UserRecord {

@@ -8,6 +8,8 @@
  * from its injected clock (`now`), so tests can move time.
  */
 
+import type { RateLimitKey, RateLimitOutcome } from '../rate-limit/window';
+
 export interface UserRecord {
   readonly id: string;
   /** Lower-cased. */
@@ -162,4 +164,16 @@ export interface AuthStore {
   revokeRole(userId: string, role: string): Promise<boolean>;
   /** Role names the user holds, sorted. */
   userRoles(userId: string): Promise<string[]>;
+
+  // --- rate limits ----------------------------------------------------------------------------
+  /**
+   * Checks and counts one request against every key (distinct keys), atomically: when each key
+   * holds fewer than `limit` hits within its last `windowMs`, a hit stamped now is added to every
+   * key and the request is allowed; otherwise nothing is counted and the outcome says how long
+   * until it would pass. Concurrent callers (other processes included) never push a key past its
+   * limit.
+   */
+  hitRateLimit(keys: readonly RateLimitKey[]): Promise<RateLimitOutcome>;
+  /** Deletes the counters whose every hit has left its window; returns how many. */
+  pruneRateLimits(): Promise<number>;
 }

@@ -48,7 +48,7 @@ export function useCoreHarness(): CoreHarness {
     async make(config = {}) {
       const clock = manualClock();
       const auth = await createAuth({ jwtSecret: SECRET, bcryptRounds: 4, ...config }, { database: tdb!.db, now: clock });
-      await tdb!.db.query('truncate svc_auth.users, svc_auth.roles cascade');
+      await tdb!.db.query('truncate svc_auth.users, svc_auth.roles, svc_auth.rate_limits cascade');
       const events: AuthEvent[] = [];
       auth.on((e) => void events.push(e));
       open.push(auth);

@@ -281,3 +281,68 @@ credentials = true
     expect(problems({ env: {}, configFile: bad })[0]).toMatch(/\[server\] cors origins must be a non-empty list/);
   });
 });
+
+// Issue 8: the pool size was settable only in code.
+describe('[database] pool_size / SVC_DATABASE_POOL_SIZE', () => {
+  const URL_ = 'postgres://u@127.0.0.1/db';
+
+  test('from the file, the environment and the code, by precedence', () => {
+    const file = tomlFile(`[database]\nurl = "${URL_}"\npool_size = 3\n`);
+    expect(resolveConfig({ env: {}, configFile: file }).database).toEqual({ url: URL_, poolSize: 3 });
+    expect(resolveConfig({ env: { SVC_DATABASE_POOL_SIZE: '7' }, configFile: file }).database).toEqual({ url: URL_, poolSize: 7 });
+    expect(resolveConfig({ env: { SVC_DATABASE_POOL_SIZE: '7' }, configFile: file, database: { url: URL_, poolSize: 2 } }).database).toEqual({
+      url: URL_,
+      poolSize: 2,
+    });
+    // The size applies to whichever URL wins: the environment's URL with the file's size.
+    expect(resolveConfig({ env: { DATABASE_URL: 'postgres://env@127.0.0.1/db' }, configFile: file }).database).toEqual({
+      url: 'postgres://env@127.0.0.1/db',
+      poolSize: 3,
+    });
+    // Unset: the database layer's default (10) applies.
+    expect(resolveConfig({ env: { DATABASE_URL: URL_ } }).database).toEqual({ url: URL_ });
+  });
+
+  test('embedded PGlite is one connection: the size is ignored there', () => {
+    expect(resolveConfig({ env: { SVC_DATABASE_POOL_SIZE: '4' }, database: { memory: true } }).database).toEqual({ memory: true });
+  });
+
+  test('a positive integer of at most 1000, from every source', () => {
+    const file = (v: string) => tomlFile(`[database]\nurl = "${URL_}"\npool_size = ${v}\n`);
+    const name = (f: string) => path.basename(f);
+    const zero = file('0');
+    const big = file('1001');
+    const text = file('"ten"');
+    expect(problems({ env: {}, configFile: zero })).toEqual([`${name(zero)} [database] pool_size must be an integer from 1 to 1000, got 0`]);
+    expect(problems({ env: {}, configFile: big })).toEqual([`${name(big)} [database] pool_size must be an integer from 1 to 1000, got 1001`]);
+    expect(problems({ env: {}, configFile: text })).toEqual([`${name(text)} [database] pool_size must be an integer from 1 to 1000, got "ten"`]);
+    expect(problems({ env: { SVC_DATABASE_POOL_SIZE: 'many' } })).toEqual(['SVC_DATABASE_POOL_SIZE must be an integer from 1 to 1000, got "many"']);
+    expect(problems({ env: { SVC_DATABASE_POOL_SIZE: '2.5' } })).toEqual(['SVC_DATABASE_POOL_SIZE must be an integer from 1 to 1000, got "2.5"']);
+    expect(problems({ env: {}, database: { url: URL_, poolSize: 0 } })).toEqual(['database.poolSize must be an integer from 1 to 1000, got 0']);
+    expect(problems({ env: {}, database: { url: URL_, poolSize: 1.5 } })).toEqual(['database.poolSize must be an integer from 1 to 1000, got 1.5']);
+    expect(resolveConfig({ env: { SVC_DATABASE_POOL_SIZE: '1000' } }).database).toEqual({ dataDir: './.svc/data' });
+  });
+});
+
+describe('[server] trust_proxy / SVC_TRUST_PROXY', () => {
+  test('unset by default; addresses, CIDRs and proxy-addr names from every source', () => {
+    expect(resolveConfig({ env: {} }).trustProxy).toBeUndefined();
+    expect(resolveConfig({ env: {}, trustProxy: 'loopback' }).trustProxy).toBe('loopback');
+    expect(resolveConfig({ env: { SVC_TRUST_PROXY: '10.0.0.0/8, fd00::/8,192.0.2.7' } }).trustProxy).toBe('10.0.0.0/8, fd00::/8,192.0.2.7');
+    const file = tomlFile('[server]\ntrust_proxy = "uniquelocal, linklocal, ::1"\n');
+    expect(resolveConfig({ env: {}, configFile: file }).trustProxy).toBe('uniquelocal, linklocal, ::1');
+  });
+
+  test('anything else is refused, naming the bad items', () => {
+    expect(problems({ env: { SVC_TRUST_PROXY: 'loopback, everyone, 10.0.0.0/33' } })).toEqual([
+      'SVC_TRUST_PROXY: not an address, CIDR or loopback/linklocal/uniquelocal: "everyone", "10.0.0.0/33"',
+    ]);
+    expect(problems({ env: {}, trustProxy: true as never })).toEqual([
+      'trustProxy must be a comma-separated list of addresses, CIDRs or loopback, linklocal, uniquelocal, got true',
+    ]);
+    expect(problems({ env: { SVC_TRUST_PROXY: ' ' } })).toEqual([
+      'SVC_TRUST_PROXY must be a comma-separated list of addresses, CIDRs or loopback, linklocal, uniquelocal, got " "',
+    ]);
+    expect(problems({ env: {}, trustProxy: '::1/129' })).toEqual(['trustProxy: not an address, CIDR or loopback/linklocal/uniquelocal: "::1/129"']);
+  });
+});

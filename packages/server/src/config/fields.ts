@@ -2,7 +2,7 @@
  * Every server setting, once: its programmatic key, CLI flag, environment variable, TOML key,
  * type and default. Resolution, validation, the CLI's help and the README's table all read this.
  */
-export type FieldType = 'boolean' | 'port' | 'string' | 'positiveInt' | 'secret' | 'protocol' | 'logLevel' | 'cors';
+export type FieldType = 'boolean' | 'port' | 'string' | 'positiveInt' | 'secret' | 'protocol' | 'logLevel' | 'cors' | 'proxyList';
 
 export interface FieldSpec {
   readonly key: string;
@@ -12,6 +12,8 @@ export interface FieldSpec {
   /** `[table] key` in the TOML file. */
   readonly toml?: readonly [table: string, key: string];
   readonly default?: unknown;
+  /** Largest value a `positiveInt` may take. */
+  readonly max?: number;
   readonly doc: string;
 }
 
@@ -31,13 +33,17 @@ export const SERVER_FIELDS: readonly FieldSpec[] = [
   { key: 'shutdownTimeout', type: 'positiveInt', toml: ['server', 'shutdown_timeout'], default: 10000, doc: 'milliseconds in-flight requests get to finish on shutdown' },
   // An object: in TOML the table [server.cors] (origins, credentials); in the environment the origins only, comma-separated.
   { key: 'cors', type: 'cors', env: 'SVC_CORS_ORIGINS', toml: ['server', 'cors'], doc: 'browser origins allowed to call the server: `{origins, credentials?}`; off when absent' },
+  { key: 'trustProxy', type: 'proxyList', env: 'SVC_TRUST_PROXY', toml: ['server', 'trust_proxy'], doc: 'proxies whose X-Forwarded-For / -Proto are believed (client address for rate limits and sessions): comma-separated addresses, CIDRs, `loopback`, `linklocal`, `uniquelocal`; unset: none' },
 ];
 
 /** The `[database]` settings, kept apart because they combine into one `database` value. */
 export const DATABASE_FIELDS: readonly FieldSpec[] = [
   { key: 'url', type: 'string', flag: '--database-url', env: 'DATABASE_URL', toml: ['database', 'url'], doc: 'PostgreSQL URL; without it, embedded PGlite' },
   { key: 'dataDir', type: 'string', flag: '--data-dir', env: 'SVC_DATA_DIR', toml: ['database', 'data_dir'], default: './.svc/data', doc: 'folder of the embedded database' },
+  { key: 'poolSize', type: 'positiveInt', env: 'SVC_DATABASE_POOL_SIZE', toml: ['database', 'pool_size'], default: 10, max: 1000, doc: 'most connections the PostgreSQL pool opens (1 to 1000; ignored by embedded PGlite)' },
 ];
 
 export const PROTOCOLS = ['full', 'simple'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** The names Express's `trust proxy` (proxy-addr) knows, beside addresses and CIDRs. */
+export const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'] as const;

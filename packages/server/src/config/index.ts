@@ -1,9 +1,10 @@
 import fs from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import type { DatabaseConfig } from '@svc/core';
 import { SvcError } from '@svc/core';
 import { AUTH_CONFIG_KEYS, JWT_SECRET_MIN_LENGTH, parseOrigin } from '@svc/auth';
-import { DATABASE_FIELDS, LOG_LEVELS, PROTOCOLS, SERVER_FIELDS, type FieldSpec } from './fields';
+import { DATABASE_FIELDS, LOG_LEVELS, PROTOCOLS, PROXY_NAMES, SERVER_FIELDS, type FieldSpec } from './fields';
 
 export { SERVER_FIELDS, DATABASE_FIELDS, type FieldSpec } from './fields';
 
@@ -44,6 +45,8 @@ export interface ServerSettings {
   shutdownTimeout: number;
   /** Off when absent. Resolved, `credentials` is always set. */
   cors: CorsConfig | undefined;
+  /** Proxies trusted for X-Forwarded-For / -Proto, comma-separated (Express `trust proxy`); unset: none. */
+  trustProxy: string | undefined;
 }
 
 /** Options of `createServer`: every setting, plus where the rest comes from. */
@@ -84,6 +87,7 @@ const parseToml = (text: string) => (require('smol-toml') as Toml).parse(text);
 
 const NON_SETTING_KEYS = new Set(['database', 'schema', 'authConfig', 'tls', 'configFile', 'env']);
 const FIELD_BY_KEY = new Map(SERVER_FIELDS.map((f) => [f.key, f]));
+const POOL_FIELD = DATABASE_FIELDS.find((f) => f.key === 'poolSize') as FieldSpec;
 
 type Layer = Partial<Record<string, unknown>>;
 
@@ -137,6 +141,10 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
 
   let database: DatabaseConfig;
   let databaseSource: ResolvedConfig['databaseSource'];
+  // The pool size resolves on its own (a URL from the file may take its size from the
+  // environment) and applies to PostgreSQL only: embedded PGlite is one connection.
+  const explicitPool = input.database && 'url' in input.database ? input.database.poolSize : undefined;
+  const poolSize = explicitPool ?? fromEnv.poolSize ?? file?.poolSize;
   if (input.database) {
     database = input.database;
     databaseSource = 'explicit';
@@ -151,6 +159,7 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
     database = { dataDir: DATABASE_FIELDS.find((f) => f.key === 'dataDir')?.default as string };
     databaseSource = 'default';
   }
+  if ('url' in database && poolSize !== undefined) database = { ...database, poolSize };
 
   const resolved = {
     ...(settings as unknown as ServerSettings),
@@ -201,6 +210,9 @@ function checkValue(field: FieldSpec, value: unknown, where: string): unknown {
         ? value
         : bad('an integer from 0 to 65535');
     case 'positiveInt':
+      if (field.max !== undefined) {
+        return Number.isInteger(value) && (value as number) > 0 && (value as number) <= field.max ? value : bad(`an integer from 1 to ${field.max}`);
+      }
       return Number.isInteger(value) && (value as number) > 0 ? value : bad('a positive integer');
     case 'string':
       return typeof value === 'string' && value.length > 0 ? value : bad('a non-empty string');
@@ -213,6 +225,11 @@ function checkValue(field: FieldSpec, value: unknown, where: string): unknown {
       return (LOG_LEVELS as readonly unknown[]).includes(value) ? value : bad(`one of ${LOG_LEVELS.join(', ')}`);
     case 'cors':
       return checkCors(value, where);
+    case 'proxyList': {
+      if (typeof value !== 'string' || value.trim() === '') return bad(`a comma-separated list of addresses, CIDRs or ${PROXY_NAMES.join(', ')}`);
+      const wrong = proxyItems(value).filter((item) => !isProxyItem(item));
+      return wrong.length === 0 ? value : `\0${where}: not an address, CIDR or ${PROXY_NAMES.join('/')}: ${wrong.map((w) => JSON.stringify(w)).join(', ')}`;
+    }
   }
 }
 
@@ -274,7 +291,14 @@ function readEnvLayer(env: Readonly<Record<string, string | undefined>>, problem
   let database: DatabaseConfig | undefined;
   if (env.DATABASE_URL) database = { url: env.DATABASE_URL };
   else if (env.SVC_DATA_DIR) database = { dataDir: env.SVC_DATA_DIR };
-  return { settings, database };
+  let poolSize: number | undefined;
+  const poolText = POOL_FIELD.env ? env[POOL_FIELD.env] : undefined;
+  if (poolText !== undefined) {
+    const value = fromText(POOL_FIELD, poolText, POOL_FIELD.env as string);
+    if (typeof value === 'string' && value.startsWith('\0')) problems.push(value.slice(1));
+    else poolSize = value as number;
+  }
+  return { settings, database, poolSize };
 }
 
 function readConfigFile(file: string, problems: string[]) {
@@ -296,6 +320,7 @@ function readConfigFile(file: string, problems: string[]) {
   const settings: Layer = {};
   let database: DatabaseConfig | undefined;
   let auth: Record<string, unknown> | undefined;
+  let poolSize: number | undefined;
   for (const [table, value] of Object.entries(doc)) {
     if (!isPlainObject(value) || !['server', 'database', 'auth'].includes(table)) {
       problems.push(`${name}: unknown table [${table}] (expected [server], [database] or [auth])`);
@@ -317,20 +342,45 @@ function readConfigFile(file: string, problems: string[]) {
       if (typeof checked === 'string' && checked.startsWith('\0')) problems.push(checked.slice(1));
       else found[field.key] = checked;
     }
-    if (table === 'server') Object.assign(settings, found);
-    else if (typeof found.url === 'string') database = { url: found.url };
+    if (table === 'server') {
+      Object.assign(settings, found);
+      continue;
+    }
+    if (typeof found.poolSize === 'number') poolSize = found.poolSize;
+    if (typeof found.url === 'string') database = { url: found.url };
     else if (typeof found.dataDir === 'string') {
       // A relative data_dir is relative to the file that names it.
       database = { dataDir: path.resolve(path.dirname(file), found.dataDir) };
     }
   }
-  return { settings, database, auth };
+  return { settings, database, auth, poolSize };
+}
+
+/** The items of a `trustProxy` list, as Express's `trust proxy` setting takes them. */
+export function proxyItems(list: string): string[] {
+  return list.split(',').map((item) => item.trim()).filter((item) => item.length > 0);
+}
+
+function isProxyItem(item: string): boolean {
+  if ((PROXY_NAMES as readonly string[]).includes(item)) return true;
+  const slash = item.indexOf('/');
+  const address = slash < 0 ? item : item.slice(0, slash);
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (slash < 0) return true;
+  const bits = item.slice(slash + 1);
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
 function checkDatabase(db: DatabaseConfig, problems: string[]) {
   const keys = Object.keys(db).filter((k) => k !== 'poolSize');
   if (keys.length !== 1 || !['url', 'dataDir', 'memory'].includes(keys[0] as string)) {
     problems.push("database must be one of {url}, {dataDir} or {memory: true}");
+  }
+  const poolSize = (db as { poolSize?: unknown }).poolSize;
+  if (poolSize !== undefined) {
+    const checked = checkValue(POOL_FIELD, poolSize, 'database.poolSize');
+    if (typeof checked === 'string' && checked.startsWith('\0')) problems.push(checked.slice(1));
   }
 }
 

@@ -3,7 +3,7 @@ import { commonError, type Database, type Migrator, type Schema } from '@svc/cor
 import { matchAuthRoute, type Auth } from '@svc/auth';
 import { toNodeListener } from '@svc/auth/express';
 import { parseRequest } from '@svc/rest';
-import type { ResolvedConfig } from '../config';
+import { proxyItems, type ResolvedConfig } from '../config';
 import { fromHttpError } from '../http/errors';
 import { sendError, sendJson } from '../http/respond';
 import { parseQueryRequest } from '../handlers/query-request';
@@ -61,6 +61,9 @@ export function buildApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // X-Forwarded-For and -Proto are believed only from the proxies configured (req.ip, req.protocol):
+  // otherwise any client could pick the address the rate limits count.
+  if (config.trustProxy !== undefined) app.set('trust proxy', proxyItems(config.trustProxy));
 
   const timeout = requestTimeout(config.requestTimeout, logger);
   const body = jsonBody(config.bodyLimit);

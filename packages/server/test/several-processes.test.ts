@@ -104,8 +104,9 @@ if (testDatabaseKind() === 'postgres') {
   const PGBOUNCER = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer', ...(process.env.PATH ?? '').split(':').map((d) => path.join(d, 'pgbouncer'))].find(
     (p) => fs.existsSync(p),
   );
-  // Skipped only when the pgbouncer binary is absent (.ci/run installs Debian's pgbouncer package).
-  (PGBOUNCER ? describe : describe.skip)('through pgbouncer in transaction mode', () => {
+  // Skipped only on a developer machine without the pgbouncer binary; under CI (which installs
+  // Debian's pgbouncer package in .ci/run) a missing binary fails the suite instead of hiding it.
+  (PGBOUNCER || process.env.CI ? describe : describe.skip)('through pgbouncer in transaction mode', () => {
     let t: TestDatabase;
     let bouncer: ChildProcess | undefined;
     let bouncerUrl: string;

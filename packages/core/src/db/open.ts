@@ -65,12 +65,16 @@ async function openPostgres(url: string, poolSize: number, options: OpenDatabase
 }
 
 /**
- * PostgreSQL settings of every embedded database. PGlite keeps its shared memory inside the WASM
- * heap, where it stays resident: the default `shared_buffers` (128MB) is most of an idle
- * instance's memory. An embedded database is small, and the operating system's page cache is
- * under it anyway (see bench/memory).
+ * PostgreSQL settings of every embedded database, given on its command line (they win over the
+ * folder's postgresql.conf).
+ * - `shared_buffers=16MB`: PGlite keeps its shared memory inside the WASM heap, where it stays
+ *   resident: the default 128MB is most of an idle instance's memory. An embedded database is
+ *   small, and the operating system's page cache is under it anyway (see bench/memory).
+ * - `synchronous_commit=on`: a commit is answered only after its WAL is written to the folder, so
+ *   a process killed right after (kill -9) loses nothing it answered. PGlite runs with fsync off
+ *   (its Node filesystem has no fsync), so this holds for a killed process, not for a power cut.
  */
-export const PGLITE_SETTINGS: readonly string[] = ['shared_buffers=16MB'];
+export const PGLITE_SETTINGS: readonly string[] = ['shared_buffers=16MB', 'synchronous_commit=on'];
 
 async function openPGlite(dataDir: string | undefined) {
   const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');

@@ -14,8 +14,14 @@ const SERVICE_KEY = 'cli-embedded-service-key-0123456789-abcdef';
 const USERS = 'type User {\n  required name: str { constraint exclusive; }\n}\n';
 const POSTS = 'type Post {\n  required title: str;\n  author: User;\n}\n';
 
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 function project(files: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-embedded-'));
+  made.push(dir);
   for (const [name, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     fs.writeFileSync(path.join(dir, name), text);

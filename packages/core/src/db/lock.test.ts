@@ -8,9 +8,15 @@ import { DataDirLockedError, LOCK_FILE_NAME, openDatabase, readDataDirLock, type
 // (`dist`, as other packages' tests do): build core before running these.
 const DIST = path.join(__dirname, '..', '..', 'dist', 'index.js');
 
+const made: string[] = [];
 function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'svc-lock-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-lock-'));
+  made.push(dir);
+  return dir;
 }
+afterAll(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 function writeLock(dir: string, holder: Record<string, unknown>): void {
   fs.mkdirSync(dir, { recursive: true });

@@ -8,9 +8,15 @@ import { openDatabase } from './index';
 // The memory test runs the built package (`dist`) in a process of its own.
 const DIST = path.join(__dirname, '..', '..', 'dist', 'index.js');
 
+const made: string[] = [];
 function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pglite-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pglite-'));
+  made.push(dir);
+  return dir;
 }
+afterAll(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 describe('embedded PGlite in a folder', () => {
   test('runs with small shared buffers and synchronous commits', async () => {

@@ -1,3 +1,5 @@
+import { SvcError } from '@svc/core';
+import { describeError } from './describe-error';
 import { ExitError, processIo, type CliIo } from './io';
 import { serve } from './commands/serve';
 import { migrateCommand } from './commands/migrate';
@@ -56,6 +58,12 @@ export async function run(argv: readonly string[], ctx: RunContext): Promise<num
     if (err instanceof ExitError) {
       ctx.io.stderr(`svc: ${err.message}`);
       return err.exitCode;
+    }
+    // An error a command did not describe itself (say, the data folder held by another process
+    // when the database is opened) is still one line, not a stack.
+    if (err instanceof SvcError) {
+      ctx.io.stderr(`svc: ${describeError(err)}`);
+      return 1;
     }
     throw err;
   }

@@ -135,11 +135,15 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       const address = s.address() as AddressInfo;
       const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       url = `${config.tls ? 'https' : 'http'}://${shownHost}:${address.port}`;
+      // An embedded folder's lock names where its holder serves: `svc migrate` works through it.
+      const localHost = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '[::1]' : shownHost;
+      database.advertise?.(`${config.tls ? 'https' : 'http'}://${localHost}:${address.port}`);
     },
     close() {
       closing ??= (async () => {
         lifecycle.draining = true;
         if (httpServer) {
+          database.advertise?.(undefined); // no new work through a server that is stopping
           const s = httpServer;
           const stopped = new Promise<void>((resolve) => s.close(() => resolve()));
           s.closeIdleConnections();

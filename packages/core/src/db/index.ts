@@ -12,5 +12,6 @@ export type {
   Queryable,
   Transaction,
 } from './types';
-export { openDatabase, describeUrl, type OpenDatabaseOptions } from './open';
+export { openDatabase, describeUrl, PGLITE_SETTINGS, type OpenDatabaseOptions } from './open';
+export { DataDirLock, DataDirLockedError, LOCK_FILE_NAME, lockError, readDataDirLock, type LockHolder } from './lock';
 export { createTestDatabase, testDatabaseKind, type TestDatabase } from './testing';

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import { DataDirLock } from './lock';
 import { Mutex } from './mutex';
 import { PGliteDialect } from './pglite-dialect';
 import type {
@@ -62,24 +64,91 @@ async function openPostgres(url: string, poolSize: number, options: OpenDatabase
   return db;
 }
 
+/**
+ * PostgreSQL settings of every embedded database, given on its command line (they win over the
+ * folder's postgresql.conf).
+ * - `shared_buffers=16MB`: PGlite keeps its shared memory inside the WASM heap, where it stays
+ *   resident: the default 128MB is most of an idle instance's memory. An embedded database is
+ *   small, and the operating system's page cache is under it anyway (see bench/memory).
+ * - `synchronous_commit=on`: a commit is answered only after its WAL is written to the folder, so
+ *   a process killed right after (kill -9) loses nothing it answered. PGlite runs with fsync off
+ *   (its Node filesystem has no fsync), so this holds for a killed process, not for a power cut.
+ */
+export const PGLITE_SETTINGS: readonly string[] = ['shared_buffers=16MB', 'synchronous_commit=on'];
+
 async function openPGlite(dataDir: string | undefined) {
   const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
-  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const pg = new PGlite({ ...(dataDir ? { dataDir } : {}), parsers: { [INT8_OID]: parseInt8 } });
-  await pg.waitReady;
-  const mutex = new Mutex();
-  const kysely = new Kysely<any>({ dialect: new PGliteDialect(pg, mutex) });
-  const description = dataDir ? `embedded PGlite at ${dataDir}` : 'embedded PGlite in memory';
-  const db = new KyselyDatabase('pglite', description, kysely, () => ({
-    total: 1,
-    idle: mutex.locked ? 0 : 1,
-    waiting: mutex.waiting,
-  }));
-  // Initialise Kysely's driver now: its destroy() skips a driver that was never initialised,
-  // which would leave the embedded database open after close().
-  await db.ping();
-  return db;
+  // Held from before the first file is touched until close: a second opener fails at once.
+  const lock = dataDir ? await DataDirLock.acquire(dataDir) : undefined;
+  try {
+    if (dataDir && !fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await initialiseDataDir(dataDir);
+    const startParams = [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])];
+    const pg = new PGlite({ ...(dataDir ? { dataDir } : {}), startParams, parsers: { [INT8_OID]: parseInt8 } });
+    await pg.waitReady;
+    const mutex = new Mutex();
+    const kysely = new Kysely<any>({ dialect: new PGliteDialect(pg, mutex) });
+    const description = dataDir ? `embedded PGlite at ${dataDir}` : 'embedded PGlite in memory';
+    const db = new KyselyDatabase(
+      'pglite',
+      description,
+      kysely,
+      () => ({ total: 1, idle: mutex.locked ? 0 : 1, waiting: mutex.waiting }),
+      lock,
+    );
+    // Initialise Kysely's driver now: its destroy() skips a driver that was never initialised,
+    // which would leave the embedded database open after close().
+    await db.ping();
+    return db;
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
 }
+
+/**
+ * Creates a new embedded database in `dataDir` in a child process. PGlite runs initdb in a second
+ * WASM instance whose memory the process keeps for good (about 450 MB more resident memory for
+ * the server's lifetime); a child returns it to the system when it exits. The child builds the
+ * folder aside and the files are moved in with `PG_VERSION` last, so a start killed half-way
+ * leaves a folder that is simply initialised again, never one that looks ready and is not.
+ * Falls back to PGlite's own in-process initdb when a child cannot be run.
+ */
+async function initialiseDataDir(dataDir: string): Promise<void> {
+  const staging = path.join(dataDir, '.svc-initdb');
+  fs.rmSync(staging, { recursive: true, force: true }); // left by a start that was killed
+  const pglite = require.resolve('@electric-sql/pglite');
+  const script = [
+    'const { PGlite } = require(process.argv[1]);',
+    '(async () => { const pg = new PGlite({ dataDir: process.argv[2] }); await pg.waitReady; await pg.close(); })()',
+    '  .catch(() => process.exit(1));',
+  ].join('\n');
+  const made = await new Promise<boolean>((resolve) => {
+    const child = spawn(process.execPath, ['-e', script, pglite, staging], { stdio: 'ignore' });
+    const timer = setTimeout(() => child.kill('SIGKILL'), INITDB_TIMEOUT_MS);
+    child.on('error', () => {
+      clearTimeout(timer);
+      resolve(false);
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code === 0 && fs.existsSync(path.join(staging, 'PG_VERSION')));
+    });
+  });
+  if (!made) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    return; // PGlite initialises the folder itself, in this process
+  }
+  const entries = fs.readdirSync(staging).filter((name) => name !== 'PG_VERSION');
+  for (const name of [...entries, 'PG_VERSION']) {
+    const target = path.join(dataDir, name);
+    // Without PG_VERSION the folder was never a database: what is there is an interrupted start's.
+    fs.rmSync(target, { recursive: true, force: true });
+    fs.renameSync(path.join(staging, name), target);
+  }
+  fs.rmSync(staging, { recursive: true, force: true });
+}
+
+const INITDB_TIMEOUT_MS = 120_000;
 
 const INT8_OID = 20;
 function parseInt8(text: string): number | string {
@@ -117,6 +186,7 @@ class KyselyDatabase implements Database {
   readonly #kysely: Kysely<any>;
   readonly #stats: () => PoolStats;
   readonly #queryable: Queryable;
+  readonly #lock: DataDirLock | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(
@@ -124,9 +194,11 @@ class KyselyDatabase implements Database {
     readonly description: string,
     kysely: Kysely<any>,
     stats: () => PoolStats,
+    lock?: DataDirLock,
   ) {
     this.#kysely = kysely;
     this.#stats = stats;
+    this.#lock = lock;
     this.#queryable = queryable(kysely);
   }
 
@@ -152,8 +224,13 @@ class KyselyDatabase implements Database {
     return this.#stats();
   }
 
+  advertise(url: string | undefined): void {
+    if (!this.#closing) this.#lock?.advertise(url);
+  }
+
   close(): Promise<void> {
-    this.#closing ??= this.#kysely.destroy();
+    // The folder is released once PGlite has shut down (its last checkpoint written).
+    this.#closing ??= this.#kysely.destroy().finally(() => this.#lock?.release());
     return this.#closing;
   }
 }

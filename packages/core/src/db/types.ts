@@ -51,6 +51,12 @@ export interface Database extends Queryable {
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   stats(): PoolStats;
+  /**
+   * Embedded database in a folder: records in the folder's lock (`svc.lock`) the URL where the
+   * process holding it serves, so other svc commands work through it (undefined clears it).
+   * A no-op for PostgreSQL and in-memory databases.
+   */
+  advertise?(url: string | undefined): void;
   /** Closes the pool or the embedded database; further calls fail. Safe to call twice. */
   close(): Promise<void>;
 }

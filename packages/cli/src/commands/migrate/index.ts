@@ -1,13 +1,15 @@
-import { SvcError, createDefaultMigrator, openDatabase, type MigrateResult } from '@svc/core';
+import { DataDirLockedError, SvcError, createDefaultMigrator, openDatabase, type Database, type MigrateResult } from '@svc/core';
 import { describeError } from '../../describe-error';
 import { DATABASE_FLAGS, resolveCommandConfig } from '../../database-options';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
+import { requestThroughServer } from '../../through-server';
 
 export const MIGRATE_USAGE = `Usage: svc migrate [options]
 
 Migrates the database to the schema: plans the change, checks stored data, and applies it in
-one transaction.
+one transaction. When \`svc serve\` is running on the same embedded data folder, the migration
+goes through that server (POST /migrations, with SVC_SERVICE_KEY when the server needs one).
 
 Options:
   --schema <file|dir>   SDL file, or a folder of .esdl files (default dbschema/)
@@ -45,14 +47,32 @@ export async function migrateCommand(argv: readonly string[], opts: MigrateComma
   if (schemaPath === undefined) throw new ExitError(2, 'no schema: pass --schema <file|dir> or create dbschema/');
   const { sdl } = readSchemaSource(opts.cwd, schemaPath);
 
-  const { database } = resolveCommandConfig(values, opts.cwd, opts.env);
-  const db = await openDatabase(database);
+  const { config, database } = resolveCommandConfig(values, opts.cwd, opts.env);
+  const dryRun = values['dry-run'] ?? false;
+  const allowDataLoss = values['allow-data-loss'] ?? false;
+  let db: Database;
   try {
-    const result = await createDefaultMigrator().migrate(db, sdl, {
-      dryRun: values['dry-run'] ?? false,
-      allowDataLoss: values['allow-data-loss'] ?? false,
-    });
-    opts.io.stdout(report(result, values['dry-run'] ?? false));
+    db = await openDatabase(database);
+  } catch (err) {
+    // The embedded folder is held: by a server that listens, the migration goes through it.
+    const holder = err instanceof DataDirLockedError ? err.holder : undefined;
+    if (holder?.url === undefined) {
+      if (err instanceof SvcError) throw new ExitError(1, describeError(err));
+      throw err;
+    }
+    opts.io.stderr(`svc: the data folder is held by ${holder.command} (pid ${holder.pid}): migrating through it at ${holder.url}`);
+    try {
+      const result = await requestThroughServer({ ...holder, url: holder.url }, 'POST', '/migrations', { schema: sdl, dryRun, allowDataLoss }, config.serviceKey);
+      opts.io.stdout(report(result as MigrateResult, dryRun));
+      return 0;
+    } catch (inner) {
+      if (inner instanceof SvcError) throw new ExitError(1, describeError(inner));
+      throw inner;
+    }
+  }
+  try {
+    const result = await createDefaultMigrator().migrate(db, sdl, { dryRun, allowDataLoss });
+    opts.io.stdout(report(result, dryRun));
     return 0;
   } catch (err) {
     if (err instanceof SvcError) throw new ExitError(1, describeError(err));

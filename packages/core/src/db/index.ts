@@ -13,4 +13,5 @@ export type {
   Transaction,
 } from './types';
 export { openDatabase, describeUrl, type OpenDatabaseOptions } from './open';
+export { DatabaseConnectionError, type DatabaseConnectionProblem } from './connection-error';
 export { createTestDatabase, testDatabaseKind, type TestDatabase } from './testing';

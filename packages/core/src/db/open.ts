@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import { checkDatabaseUrl, connectionFailure } from './connection-error';
 import { Mutex } from './mutex';
 import { PGliteDialect } from './pglite-dialect';
 import type {
@@ -37,6 +38,7 @@ export async function openDatabase(
 }
 
 async function openPostgres(url: string, poolSize: number, options: OpenDatabaseOptions) {
+  const target = checkDatabaseUrl(url);
   const pg = require('pg') as typeof import('pg');
   const types = {
     getTypeParser: (oid: number, format?: 'text' | 'binary') => {
@@ -57,7 +59,7 @@ async function openPostgres(url: string, poolSize: number, options: OpenDatabase
     await db.ping();
   } catch (err) {
     await db.close();
-    throw err;
+    throw connectionFailure(err, target);
   }
   return db;
 }

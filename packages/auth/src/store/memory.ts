@@ -153,6 +153,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
     async setActive(userId, active) {
       return update(userId, { active });
     },
+    async listUsers({ limit, offset }) {
+      const all = [...users.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || compare(a.id, b.id));
+      return {
+        users: all.slice(offset, offset + limit).map((u) => ({ ...copyUser(u), roles: [...(userRoles.get(u.id) ?? [])].sort(compare) })),
+        total: all.length,
+      };
+    },
 
     async createSession(s) {
       return copySession(insertSession(s));

@@ -1,6 +1,6 @@
 import { SvcError, createDefaultMigrator, openDatabase, type MigrateResult } from '@svc/core';
 import { describeError } from '../../describe-error';
-import { DATABASE_FLAGS, resolveCommandConfig } from '../../database-options';
+import { DATABASE_FLAGS, databaseUrlSource, explainOpenFailure, resolveCommandConfig } from '../../database-options';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 
@@ -45,8 +45,10 @@ export async function migrateCommand(argv: readonly string[], opts: MigrateComma
   if (schemaPath === undefined) throw new ExitError(2, 'no schema: pass --schema <file|dir> or create dbschema/');
   const { sdl } = readSchemaSource(opts.cwd, schemaPath);
 
-  const { database } = resolveCommandConfig(values, opts.cwd, opts.env);
-  const db = await openDatabase(database);
+  const { config, database, configFile } = resolveCommandConfig(values, opts.cwd, opts.env);
+  const db = await openDatabase(database).catch((err: unknown) => {
+    throw explainOpenFailure(err, databaseUrlSource(config.databaseSource, configFile));
+  });
   try {
     const result = await createDefaultMigrator().migrate(db, sdl, {
       dryRun: values['dry-run'] ?? false,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { SvcError } from '@svc/core';
 import { ConfigError, createServer, type CreateServerOptions, type SvcServer } from '@svc/server';
 import { describeError } from '../../describe-error';
+import { configFileOf, databaseUrlSource, explainOpenFailure } from '../../database-options';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 
@@ -70,9 +71,8 @@ export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<Serve
   if (v['database-url'] !== undefined) options.database = { url: v['database-url'] };
   if (v['data-dir'] !== undefined) options.database = { dataDir: path.resolve(cwd, v['data-dir']) };
 
-  const configFile = v.config ?? env.SVC_CONFIG;
-  if (configFile !== undefined) options.configFile = path.resolve(cwd, configFile);
-  else if (fs.existsSync(path.join(cwd, 'svc.toml'))) options.configFile = path.join(cwd, 'svc.toml');
+  const configFile = configFileOf(v.config, cwd, env);
+  if (configFile !== undefined) options.configFile = configFile;
 
   if ((v['tls-cert'] === undefined) !== (v['tls-key'] === undefined)) {
     throw new ExitError(2, '--tls-cert and --tls-key go together');
@@ -112,6 +112,10 @@ export async function serve(argv: readonly string[], opts: ServeOptions): Promis
     server = await createServer(options);
   } catch (err) {
     if (err instanceof ConfigError) throw new ExitError(2, err.message);
+    // The URL's source by the server's precedence: flag > DATABASE_URL > the config file.
+    const source = options.database ? 'explicit' : opts.env.DATABASE_URL ? 'environment' : options.configFile ? 'file' : 'default';
+    const explained = explainOpenFailure(err, databaseUrlSource(source, options.configFile));
+    if (explained !== err) throw explained;
     if (err instanceof SvcError) throw new ExitError(1, describeError(err));
     throw err;
   }

@@ -71,12 +71,15 @@ export interface Terminal {
   waitFor(pattern: RegExp, ms?: number): Promise<string>;
   output(): string;
   exited: Promise<number | null>;
+  /** Ends the terminal (its command gets SIGHUP); for a test's finally block. */
+  kill(): void;
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export function runInTerminal(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; ms?: number } = {}): Terminal {
-  const command = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
+  // exec: the command replaces script's shell, so a Ctrl-C reaches it alone.
+  const command = `exec ${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}`;
   // -q: no banner of script's own; -e: its exit code is the command's; -c: run this command.
   const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: opts.cwd, env: opts.env ?? cleanEnv() });
   let shown = '';
@@ -93,6 +96,7 @@ export function runInTerminal(args: string[], opts: { cwd?: string; env?: NodeJS
     type: (text) => void child.stdin.write(text),
     output: () => shown,
     exited,
+    kill: () => void (child.exitCode === null && child.kill('SIGKILL')),
     waitFor(pattern, ms = 30000) {
       return new Promise((resolve, reject) => {
         const started = Date.now();

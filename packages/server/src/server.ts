@@ -62,7 +62,7 @@ export interface SvcServer {
 export async function createServer(options: CreateServerOptions = {}): Promise<SvcServer> {
   const { logger: givenLogger, databaseInstance, ...serverConfig } = options;
   const config = resolveConfig(serverConfig);
-  const logger = givenLogger ?? createLogger(config.logLevel);
+  const logger = givenLogger ?? createLogger(config.logLevel, undefined, config.logFormat);
 
   const database =
     databaseInstance ??
@@ -134,6 +134,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     },
     close() {
       closing ??= (async () => {
+        const started = performance.now();
+        if (httpServer) logger.info({ inFlight: lifecycle.inFlight }, `shutting down: ${lifecycle.inFlight} requests in flight`);
         lifecycle.draining = true;
         if (httpServer) {
           const s = httpServer;
@@ -151,6 +153,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
         // Deliver the events already fired (webhooks, mail) before the database goes.
         await auth?.close();
         if (ownsDatabase) await database.close();
+        if (httpServer) logger.info({ ms: Math.round(performance.now() - started) }, 'stopped');
       })();
       return closing;
     },

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SvcError } from '@svc/core';
-import { ConfigError, createServer, type CreateServerOptions, type SvcServer } from '@svc/server';
+import { ConfigError, createServer, resolveLogFormat, type CreateServerOptions, type SvcServer } from '@svc/server';
 import { describeError } from '../../describe-error';
 import { configFileOf, databaseUrlSource, explainOpenFailure } from '../../database-options';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
@@ -23,6 +23,7 @@ Options:
   --tls-cert <file>     PEM certificate: serve HTTPS (with --tls-key)
   --tls-key <file>      PEM private key
   --log-level <level>   fatal, error, warn, info, debug, trace or silent (env SVC_LOG_LEVEL)
+  --log-format <f>      json, pretty or auto: pretty on a terminal, else JSON (env SVC_LOG_FORMAT)
   -h, --help            show this help
 
 Precedence: flag > environment > config file > default.`;
@@ -33,8 +34,11 @@ export interface ServeOptions {
   readonly io: CliIo;
 }
 
+/** What `parseServeArgs` gives: createServer options, and where the schema came from (for the banner). */
+export type ParsedServeArgs = CreateServerOptions & { help?: boolean; schemaSource?: string };
+
 /** Parses `svc serve` flags into createServer options (no I/O beyond reading named files). */
-export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<ServeOptions, 'io'>): CreateServerOptions & { help?: boolean } {
+export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<ServeOptions, 'io'>): ParsedServeArgs {
   const parsed = parseCommandArgs(
     argv,
     {
@@ -49,6 +53,7 @@ export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<Serve
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
       'log-level': { type: 'string' },
+      'log-format': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     SERVE_USAGE,
@@ -56,7 +61,7 @@ export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<Serve
   const v = parsed.values;
   if (v.help) return { help: true };
 
-  const options: CreateServerOptions = { env };
+  const options: ParsedServeArgs = { env };
   if (v.port !== undefined) {
     if (!/^\d+$/.test(v.port)) throw new ExitError(2, `--port must be an integer from 0 to 65535, got "${v.port}"`);
     options.port = Number(v.port);
@@ -65,6 +70,7 @@ export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<Serve
   if (v['enable-auth']) options.enableAuth = true;
   if (v['jwt-secret'] !== undefined) options.jwtSecret = v['jwt-secret'];
   if (v['log-level'] !== undefined) options.logLevel = v['log-level'] as never;
+  if (v['log-format'] !== undefined) options.logFormat = v['log-format'] as never;
   if (v['database-url'] !== undefined && v['data-dir'] !== undefined) {
     throw new ExitError(2, '--database-url and --data-dir name two different databases: give one');
   }
@@ -81,7 +87,12 @@ export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<Serve
     options.tls = { cert: readFileOrExit(cwd, v['tls-cert'], '--tls-cert'), key: readFileOrExit(cwd, v['tls-key'], '--tls-key') };
   }
   const schemaPath = v.schema ?? defaultSchemaDir(cwd);
-  if (schemaPath !== undefined) options.schema = readSchemaSource(cwd, schemaPath).sdl;
+  if (schemaPath !== undefined) {
+    const { sdl, files } = readSchemaSource(cwd, schemaPath);
+    options.schema = sdl;
+    const shown = v.schema ?? `${schemaPath}/`;
+    options.schemaSource = files.length === 1 && files[0] === path.resolve(cwd, schemaPath) ? shown : `${shown} (${files.length} file${files.length === 1 ? '' : 's'})`;
+  }
   return options;
 }
 
@@ -98,8 +109,8 @@ function readFileOrExit(cwd: string, file: string, flag: string): Buffer {
  * process: it decides what SIGTERM does (see main.ts).
  */
 export async function serve(argv: readonly string[], opts: ServeOptions): Promise<SvcServer | undefined> {
-  const options = parseServeArgs(argv, opts);
-  if (options.help) {
+  const { help, schemaSource, ...options } = parseServeArgs(argv, opts);
+  if (help) {
     opts.io.stdout(SERVE_USAGE);
     return undefined;
   }
@@ -135,9 +146,37 @@ export async function serve(argv: readonly string[], opts: ServeOptions): Promis
     note = preexisting ? ' (existing data)' : ' (created)';
     if (server.config.databaseSource === 'default') note += ': no database configured, so svc uses ./.svc/data';
   }
-  server.logger.info(
-    { url: server.url, database: server.database.description },
-    `svc listening on ${server.url} with ${server.database.description}${note}`,
-  );
+  if (resolveLogFormat(server.config.logFormat) === 'pretty') {
+    opts.io.stdout(banner(server, note, schemaSource));
+  } else {
+    server.logger.info(
+      { url: server.url, database: server.database.description },
+      `svc listening on ${server.url} with ${server.database.description}${note}`,
+    );
+  }
   return server;
 }
+
+/** What a person starting `svc serve` at a terminal wants to see once, before the logs. */
+function banner(server: SvcServer, databaseNote: string, schemaSource: string | undefined): string {
+  const config = server.config;
+  const auth = !config.enableAuth
+    ? 'off (--enable-auth to turn it on)'
+    : config.authConfig.smtp === undefined
+      ? 'on; email is not delivered (no SMTP configured)'
+      : 'on';
+  const rows: [string, string][] = [
+    ['URL', server.url],
+    ['database', `${server.database.description}${databaseNote}`],
+    ['schema', schemaSource ?? 'none given: the schema stored in the database, if any (--schema or dbschema/)'],
+    ['auth', auth],
+  ];
+  return [
+    `svc ${CLI_VERSION}`,
+    ...rows.map(([k, v]) => `  ${k.padEnd(10)}${v}`),
+    '  Ctrl-C stops it; --log-format json for machine-readable logs.',
+    '',
+  ].join('\n');
+}
+
+const CLI_VERSION: string = (require('../../../package.json') as { version: string }).version;

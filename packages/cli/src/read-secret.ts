@@ -32,6 +32,8 @@ function readLine(input: Readable): Promise<string> {
       input.off('end', finish);
       input.off('error', reject);
       input.pause();
+      // Done with it: a writer that keeps the pipe open must not keep the command waiting.
+      (input as { unref?: () => void }).unref?.();
       const text = Buffer.concat(chunks).toString('utf8');
       const newline = text.indexOf('\n');
       const line = newline === -1 ? text : text.slice(0, newline);

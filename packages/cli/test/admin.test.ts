@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core';
-import { cleanEnv, runInTerminal, runSvc, startSvc } from './svc';
+import { BIN, cleanEnv, runInTerminal, runSvc, startSvc } from './svc';
 
 const SECRET = 'cli-admin-secret-0123456789-abcdefghijk';
 
@@ -79,6 +80,26 @@ describe(`svc admin on ${testDatabaseKind()}`, () => {
       svc.child.kill('SIGTERM');
     }
     expect(await svc.exited).toBe(0);
+  });
+
+  test('after its one line, stdin is let go: a writer holding the pipe open does not hold the command', async () => {
+    const child = spawn(process.execPath, [BIN, 'admin', 'set-password', 'piped@example.com', ...dbArgs()], { cwd: dir, env: cleanEnv() });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stdin.write(' spaces kept 2 \n'); // and never ended
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error('svc admin waited for the end of stdin'));
+      }, 45000);
+      child.on('exit', (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    child.stdin.destroy();
+    expect(code).toBe(0);
+    expect(stdout).toBe('Password set for piped@example.com; every session of that user was revoked.\n');
   });
 
   test('an empty password, given or piped, is refused before the database is opened', async () => {

@@ -154,6 +154,16 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
         await auth?.close();
         if (ownsDatabase) await database.close();
         if (httpServer) logger.info({ ms: Math.round(performance.now() - started) }, 'stopped');
+        // pino writes asynchronously: let the last lines out before a caller exits the process
+        // (they were lost, or came out of order, without this). Bounded, like the drain.
+        await new Promise<void>((resolve) => {
+          const bound = setTimeout(resolve, 2000);
+          bound.unref();
+          logger.flush(() => {
+            clearTimeout(bound);
+            resolve();
+          });
+        });
       })();
       return closing;
     },

@@ -1,5 +1,6 @@
-// bench/http: requests/s of GET /health/live on svc and on a bare node:http server, measured in
-// the same run on loopback, each server in its own process, the load generator in this one.
+// bench/http: requests/s of GET /health/live on svc, on bare Express and on a bare node:http
+// server, measured in the same run on loopback, each server in its own process (each a tracked
+// file beside this one), the load generator in this one.
 // Usage: node bench/http/run.mjs [--duration 10] [--connections 32]
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -41,9 +42,12 @@ async function measure(script) {
 }
 
 const bare = await measure('bare.mjs');
-const svc = await measure('svc.mjs'); const ex = await measure('express-bare.tmp.mjs');
+const express = await measure('express.mjs');
+const svc = await measure('svc.mjs');
 const row = (name, m) => `${name.padEnd(10)} ${m.rps.toFixed(0).padStart(8)} req/s   p50 ${m.p50} ms   p99 ${m.p99} ms`;
 console.log(`GET /health/live, ${connections} connections, ${duration} s each, loopback`);
 console.log(row('node:http', bare));
-console.log(row('svc', svc)); console.log(row('express', ex));
+console.log(row('express', express));
+console.log(row('svc', svc));
+console.log(`ratio express/node:http = ${(express.rps / bare.rps).toFixed(2)}`);
 console.log(`ratio svc/node:http = ${(svc.rps / bare.rps).toFixed(2)}`);

@@ -46,6 +46,8 @@ import { createRateLimiter, resolveRateLimits, type ResolvedRateLimits } from '.
 import type { AuthStore, UserRecord } from './store/types';
 import type {
   Auth,
+  AuthAdmin,
+  AuthAdminConfig,
   AuthConfig,
   AuthResult,
   CreateAuthOptions,
@@ -59,6 +61,9 @@ import type {
 export const RESET_TOKEN_TTL_SECONDS = 3600;
 /** Verification links live a day. */
 export const VERIFICATION_TOKEN_TTL_SECONDS = 24 * 3600;
+/** `listUsers` pages: 100 users unless asked, at most 1000. */
+export const DEFAULT_USER_PAGE = 100;
+export const MAX_USER_PAGE = 1000;
 /** `lastActivityAt` is written at most this often (and at most every sessionTimeout/10). */
 export const SESSION_TOUCH_INTERVAL_SECONDS = 60;
 
@@ -98,8 +103,16 @@ const BOOLEAN_KEYS = [
 
 /** Fills in the defaults and refuses wrong types with a TypeError naming the key. */
 export function resolveAuthConfig(config: AuthConfig): ResolvedAuthConfig {
+  return resolveSettings(config, true);
+}
+
+/** `resolveAuthConfig`, where `createAuthAdmin` may leave `jwtSecret` out (a given one is still checked). */
+function resolveSettings(config: AuthAdminConfig, secretRequired: boolean): ResolvedAuthConfig {
   if (typeof config !== 'object' || config === null) throw new TypeError('auth config must be an object');
-  if (typeof config.jwtSecret !== 'string' || config.jwtSecret.length < JWT_SECRET_MIN_LENGTH) {
+  if (
+    (secretRequired || config.jwtSecret !== undefined) &&
+    (typeof config.jwtSecret !== 'string' || config.jwtSecret.length < JWT_SECRET_MIN_LENGTH)
+  ) {
     throw new TypeError(`auth config: jwtSecret must be a string of at least ${JWT_SECRET_MIN_LENGTH} characters`);
   }
   const out: Record<string, unknown> = { ...AUTH_CONFIG_DEFAULTS };
@@ -140,14 +153,64 @@ export async function createAuth(
   options: CreateAuthOptions,
   internals: CreateAuthInternals = {},
 ): Promise<Auth> {
-  const cfg = resolveAuthConfig(config);
+  return (await assemble(resolveAuthConfig(config), options, internals, 'full')) as Auth;
+}
+
+const ADMIN_OPERATIONS = [
+  'migrate',
+  'setPassword',
+  'revokeAllSessions',
+  'setActive',
+  'findUser',
+  'listUsers',
+  'createSuperuser',
+  'roles',
+  'on',
+  'settle',
+  'close',
+] as const satisfies readonly (keyof AuthAdmin)[];
+
+/**
+ * The administrative operations alone (users, passwords, sessions, roles), for tools such as
+ * `svc admin`: none of them signs or verifies a token, so `jwtSecret` may be left out. Webhooks
+ * still receive the events these operations emit; no email listener is installed, as none of
+ * them sends mail.
+ *
+ * @example
+ * const admin = await createAuthAdmin({}, { database });
+ * await admin.roles.create('editor', 'Edits posts');
+ * await admin.close();
+ */
+export async function createAuthAdmin(
+  config: AuthAdminConfig,
+  options: CreateAuthOptions,
+  internals: CreateAuthInternals = {},
+): Promise<AuthAdmin> {
+  const full = await assemble(resolveSettings(config, false), options, internals, 'admin');
+  const admin = {} as Record<string, unknown>;
+  for (const key of ADMIN_OPERATIONS) admin[key] = full[key];
+  return Object.freeze(admin) as unknown as AuthAdmin;
+}
+
+async function assemble(
+  cfg: ResolvedAuthConfig,
+  options: CreateAuthOptions,
+  internals: CreateAuthInternals,
+  mode: 'full' | 'admin',
+): Promise<Omit<Auth, 'handler'> & Partial<Pick<Auth, 'handler'>>> {
   if (!internals.store && (typeof options !== 'object' || !options?.database)) {
     throw new TypeError('createAuth: options.database is required');
   }
   const now = options.now ?? Date.now;
   const random = internals.random ?? randomBytes;
   const store = internals.store ?? createPostgresStore(options.database, { now });
-  const tokens = createTokenVerifier({ jwtSecret: cfg.jwtSecret, jwtAudience: cfg.jwtAudience, jwtIssuer: cfg.jwtIssuer, now });
+  // Without a secret (createAuthAdmin) nothing may sign or verify: the admin surface has no
+  // operation that does, and `tokensOrThrow` says so should one ever try.
+  const tokens = typeof cfg.jwtSecret === 'string' ? createTokenVerifier({ jwtSecret: cfg.jwtSecret, jwtAudience: cfg.jwtAudience, jwtIssuer: cfg.jwtIssuer, now }) : undefined;
+  const tokensOrThrow = () => {
+    if (!tokens) throw new Error('@svc/auth: this instance was made without a jwtSecret and cannot sign or verify tokens');
+    return tokens;
+  };
   const passwords = createPasswordHasher(cfg.bcryptRounds);
   const policy: PasswordPolicy = {
     minLength: cfg.passwordMinLength,
@@ -166,7 +229,7 @@ export async function createAuth(
     ...(options.logger ? { logger: options.logger } : {}),
   });
 
-  const uninstall = wireExtensions(bus, cfg, options);
+  const uninstall = wireExtensions(bus, cfg, options, mode === 'full');
 
   // --- helpers --------------------------------------------------------------------------------
 
@@ -220,7 +283,7 @@ export async function createAuth(
       jti,
       roles,
     };
-    const token = tokens.sign(claims);
+    const token = tokensOrThrow().sign(claims);
     return { claims, jti, refreshToken: randomToken(random), token };
   };
 
@@ -248,7 +311,7 @@ export async function createAuth(
     if (typeof accessToken !== 'string' || accessToken.length === 0) {
       throw authError('INVALID_TOKEN', 'an access token is required');
     }
-    const claims = tokens.verify(accessToken);
+    const claims = tokensOrThrow().verify(accessToken);
     const state = await store.sessionState(claims.jti);
     if (!state || state.userId !== claims.sub) throw authError('SESSION_EXPIRED', 'the session has ended');
     // Deactivation revokes the sessions too; the more useful answer comes first.
@@ -455,7 +518,7 @@ export async function createAuth(
 
     async revokeAllSessions(emailOrId: string) {
       const user = await userOrThrow(emailOrId);
-      await store.revokeUserSessions(user.id);
+      return store.revokeUserSessions(user.id);
     },
 
     async setActive(emailOrId: string, active: boolean) {
@@ -468,6 +531,18 @@ export async function createAuth(
       if (typeof emailOrId !== 'string' || emailOrId.length === 0) return null;
       const user = await findByEmailOrId(emailOrId);
       return user ? toPublicUser(user) : null;
+    },
+
+    async listUsers(page: { limit?: number; offset?: number } = {}) {
+      if (typeof page !== 'object' || page === null) throw commonError('VALIDATION_ERROR', 'listUsers takes {limit, offset}');
+      const limit = page.limit ?? DEFAULT_USER_PAGE;
+      const offset = page.offset ?? 0;
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_USER_PAGE) {
+        throw commonError('VALIDATION_ERROR', `limit must be an integer from 1 to ${MAX_USER_PAGE}`);
+      }
+      if (!Number.isInteger(offset) || offset < 0) throw commonError('VALIDATION_ERROR', 'offset must be an integer of 0 or more');
+      const { users, total } = await store.listUsers({ limit, offset });
+      return { users: users.map((u) => ({ ...toPublicUser(u), roles: u.roles })), total, limit, offset };
     },
 
     async createSuperuser(email: string, password: string) {
@@ -522,6 +597,7 @@ export async function createAuth(
   };
 
   await store.migrate();
+  if (mode === 'admin') return auth;
 
   const handler = createHandler(auth, {
     ...(options.basePath !== undefined ? { basePath: options.basePath } : {}),
@@ -545,12 +621,14 @@ function normalizedOrNull(normalize: (value: unknown) => string, value: unknown)
  * The email listener and the webhooks on the bus. Both validate their configuration (branding,
  * templates, magic-link template, subscriptions) and throw at construction. Returns the uninstall.
  */
-function wireExtensions(bus: EventBus, cfg: ResolvedAuthConfig, options: CreateAuthOptions): () => void {
+function wireExtensions(bus: EventBus, cfg: ResolvedAuthConfig, options: CreateAuthOptions, email: boolean): () => void {
   const logger = options.logger;
-  const offEmail = installEmailListener(bus, cfg, {
-    ...(options.mailer ? { mailer: options.mailer } : {}),
-    ...(logger ? { logger } : {}),
-  });
+  const offEmail = email
+    ? installEmailListener(bus, cfg, {
+        ...(options.mailer ? { mailer: options.mailer } : {}),
+        ...(logger ? { logger } : {}),
+      })
+    : () => {};
   let offWebhooks: () => void;
   try {
     offWebhooks = installWebhooks(bus, cfg.webhooks, logger ? { logger } : {});

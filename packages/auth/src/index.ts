@@ -3,10 +3,12 @@
  * every operation as a plain async function and `auth.handler`, a Fetch-standard handler of the
  * `/auth/*` routes; `@svc/auth/express` mounts it in Express. See README.md.
  */
-export { createAuth, resolveAuthConfig, type CreateAuthInternals, type ResolvedAuthConfig } from './create-auth';
+export { createAuth, createAuthAdmin, resolveAuthConfig, type CreateAuthInternals, type ResolvedAuthConfig } from './create-auth';
 export { createHandler, type AuthHandler, type HandlerOptions } from './http/handler';
 export type {
   Auth,
+  AuthAdmin,
+  AuthAdminConfig,
   AuthConfig,
   AuthEvent,
   AuthEventListener,
@@ -23,6 +25,7 @@ export type {
   Session,
   TemplateContext,
   User,
+  UserList,
   WebhookSubscription,
 } from './types';
 export { authError, type AuthErrorCode } from './errors';

@@ -200,9 +200,15 @@ export interface Auth {
 
   /** Administrative (CLI, host program). */
   setPassword(emailOrId: string, password: string): Promise<void>;
-  revokeAllSessions(emailOrId: string): Promise<void>;
+  /** Revokes every live session of the user; resolves with how many there were. */
+  revokeAllSessions(emailOrId: string): Promise<number>;
   setActive(emailOrId: string, active: boolean): Promise<void>;
   findUser(emailOrId: string): Promise<User | null>;
+  /**
+   * One page of users, oldest first, each with its roles, and how many users there are in all.
+   * `limit` 1 to 1000 (default 100), `offset` 0 or more (default 0); else VALIDATION_ERROR.
+   */
+  listUsers(page?: { limit?: number; offset?: number }): Promise<UserList>;
   createSuperuser(email: string, password: string): Promise<User>;
 
   roles: {
@@ -228,6 +234,26 @@ export interface Auth {
   handler(request: Request, info?: RequestInfo): Promise<Response>;
   close(): Promise<void>;
 }
+
+/** A page of `listUsers`. */
+export interface UserList {
+  readonly users: (User & { readonly roles: string[] })[];
+  readonly total: number;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/**
+ * What `createAuthAdmin` returns: the administrative operations, which sign and verify no token
+ * and so need no `jwtSecret` (what `svc admin` uses).
+ */
+export type AuthAdmin = Pick<
+  Auth,
+  'migrate' | 'setPassword' | 'revokeAllSessions' | 'setActive' | 'findUser' | 'listUsers' | 'createSuperuser' | 'roles' | 'on' | 'settle' | 'close'
+>;
+
+/** The configuration of `createAuthAdmin`: `AuthConfig` with `jwtSecret` optional (unused). */
+export type AuthAdminConfig = Omit<AuthConfig, 'jwtSecret'> & { readonly jwtSecret?: string };
 
 export interface CreateAuthOptions {
   readonly database: Database;

@@ -1,5 +1,6 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import type { DatabaseConfig } from '@svc/core';
+import { DatabaseConnectionError, type DatabaseConfig } from '@svc/core';
 import { ConfigError, resolveConfig, type ResolvedConfig, type ServerConfig } from '@svc/server';
 import { ExitError } from './io';
 
@@ -11,6 +12,17 @@ export const DATABASE_FLAGS = {
 } as const;
 
 /**
+ * The TOML file a command reads: `--config`, else `SVC_CONFIG`, else `./svc.toml` when it exists
+ * (relative paths against `cwd`).
+ */
+export function configFileOf(flag: string | undefined, cwd: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const named = flag ?? env.SVC_CONFIG;
+  if (named !== undefined) return path.resolve(cwd, named);
+  const local = path.join(cwd, 'svc.toml');
+  return fs.existsSync(local) ? local : undefined;
+}
+
+/**
  * Resolves the configuration of a command that opens the database directly (migrate, admin)
  * with the server's own precedence (flag > environment > file > default), and the database it
  * names, a relative data folder resolved against `cwd`.
@@ -20,14 +32,15 @@ export function resolveCommandConfig(
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
   extra: Partial<ServerConfig> = {},
-): { config: ResolvedConfig; database: DatabaseConfig } {
+): { config: ResolvedConfig; database: DatabaseConfig; configFile: string | undefined } {
   if (values['database-url'] !== undefined && values['data-dir'] !== undefined) {
     throw new ExitError(2, '--database-url and --data-dir name two different databases: give one');
   }
   const input: ServerConfig = { env, ...extra };
   if (values['database-url'] !== undefined) input.database = { url: values['database-url'] };
   if (values['data-dir'] !== undefined) input.database = { dataDir: path.resolve(cwd, values['data-dir']) };
-  if (values.config !== undefined) input.configFile = path.resolve(cwd, values.config);
+  const configFile = configFileOf(values.config, cwd, env);
+  if (configFile !== undefined) input.configFile = configFile;
   let config: ResolvedConfig;
   try {
     config = resolveConfig(input);
@@ -36,5 +49,40 @@ export function resolveCommandConfig(
     throw err;
   }
   const database = 'dataDir' in config.database ? { dataDir: path.resolve(cwd, config.database.dataDir) } : config.database;
-  return { config, database };
+  return { config, database, configFile };
+}
+
+/**
+ * Where the database URL came from, named as the user wrote it: the flag, the environment
+ * variable or the config file's key.
+ */
+export function databaseUrlSource(source: ResolvedConfig['databaseSource'], configFile: string | undefined): string {
+  switch (source) {
+    case 'explicit':
+      return '--database-url';
+    case 'environment':
+      return 'DATABASE_URL';
+    case 'file':
+      return `[database] url in ${configFile ? path.basename(configFile) : 'the config file'}`;
+    default:
+      return '--database-url / DATABASE_URL';
+  }
+}
+
+const FIXES: Readonly<Record<DatabaseConnectionError['problem'], (where: string) => string>> = {
+  'malformed-url': (where) => `fix ${where} (postgres://user:password@host:port/database)`,
+  unreachable: (where) => `check ${where} and that the server is running`,
+  authentication: (where) => `check the user and password in ${where}`,
+  'unknown-database': (where) => `create it (createdb) or fix the database name in ${where}`,
+  refused: (where) => `check ${where} and the server's settings`,
+};
+
+/**
+ * A database that cannot be opened, as one line and exit code 1: what failed (from core's
+ * `DatabaseConnectionError`, which never holds the password) and how to fix it. Anything else is
+ * returned unchanged.
+ */
+export function explainOpenFailure(err: unknown, where: string): unknown {
+  if (!(err instanceof DatabaseConnectionError)) return err;
+  return new ExitError(1, `${err.message}: ${FIXES[err.problem](where)}`);
 }

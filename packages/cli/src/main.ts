@@ -69,35 +69,60 @@ export async function run(argv: readonly string[], ctx: RunContext): Promise<num
   }
 }
 
-/** The `svc` binary: runs, then stops gracefully on SIGTERM or SIGINT (a second one forces). */
+/**
+ * The `svc` binary: runs, then stops gracefully on SIGTERM or SIGINT (a second one forces). For
+ * `serve` the signals are caught from the start: one that arrives while the server is still
+ * starting stops it as soon as it has started, rather than killing it halfway.
+ */
 export function runFromProcess(): void {
-  run(process.argv.slice(2), { cwd: process.cwd(), env: process.env, io: processIo }).then(
+  const argv = process.argv.slice(2);
+  let stop: (() => Promise<void>) | undefined;
+  let stopRequested = false;
+  let stopping = false;
+  const stopNow = () => {
+    stopping = true;
+    stop!().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        processIo.stderr(`svc: error while stopping: ${(err as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping || stopRequested) {
+      processIo.stderr(`svc: ${signal} again, exiting now`);
+      process.exit(1);
+    }
+    if (stop) stopNow();
+    else {
+      stopRequested = true;
+      processIo.stderr(`svc: ${signal}: stopping once started (again to exit now)`);
+    }
+  };
+  const serving = argv[0] === 'serve';
+  if (serving) {
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  }
+  run(argv, { cwd: process.cwd(), env: process.env, io: processIo }).then(
     (result) => {
       if (typeof result === 'number') {
         process.exitCode = result;
+        if (stopRequested) process.exit(result);
         return;
       }
-      let stopping = false;
-      const onSignal = (signal: NodeJS.Signals) => {
-        if (stopping) {
-          processIo.stderr(`svc: ${signal} again, exiting now`);
-          process.exit(1);
-        }
-        stopping = true;
-        result.stop().then(
-          () => process.exit(0),
-          (err: unknown) => {
-            processIo.stderr(`svc: error while stopping: ${(err as Error).message}`);
-            process.exit(1);
-          },
-        );
-      };
-      process.on('SIGTERM', onSignal);
-      process.on('SIGINT', onSignal);
+      stop = result.stop;
+      if (!serving) {
+        process.on('SIGTERM', onSignal);
+        process.on('SIGINT', onSignal);
+      }
+      if (stopRequested) stopNow();
     },
     (err: unknown) => {
       processIo.stderr(`svc: ${(err as Error)?.stack ?? String(err)}`);
       process.exitCode = 1;
+      if (stopRequested) process.exit(1);
     },
   );
 }

@@ -14,14 +14,23 @@ export function readSchemaSource(cwd: string, target: string): { sdl: string; fi
   } catch {
     throw new ExitError(2, `--schema: ${target} does not exist`);
   }
-  if (stat.isFile()) return { sdl: fs.readFileSync(full, 'utf8'), files: [full] };
+  if (stat.isFile()) return { sdl: readOrExit(full, target), files: [full] };
+  if (!stat.isDirectory()) throw new ExitError(2, `--schema: ${target} is neither a file nor a folder`);
   const files = fs
     .readdirSync(full)
     .filter((f) => f.endsWith('.esdl'))
     .sort()
     .map((f) => path.join(full, f));
   if (files.length === 0) throw new ExitError(2, `--schema: ${target} holds no .esdl files`);
-  return { sdl: files.map((f) => fs.readFileSync(f, 'utf8')).join('\n'), files };
+  return { sdl: files.map((f) => readOrExit(f, path.relative(cwd, f))).join('\n'), files };
+}
+
+function readOrExit(file: string, shown: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ExitError(2, `--schema: cannot read ${shown} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
 }
 
 /** `dbschema` (relative to `cwd`) when that folder exists, else undefined. */

@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core';
-import { cleanEnv, runSvc, startSvc } from './svc';
+import { createTestDatabase, openDatabase, testDatabaseKind, type TestDatabase } from '@svc/core';
+import { BIN, cleanEnv, runInTerminal, runSvc, startSvc } from './svc';
 
 const { version } = require('../package.json');
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'svc-serve-'));
@@ -54,6 +55,84 @@ describe('svc serve with no database configured', () => {
       svc.child.kill('SIGTERM');
     }
     expect(await svc.exited).toBe(0);
+  });
+});
+
+// Issue 8 ("First-run care"): in a terminal, a banner and lines a person reads; JSON for programs.
+describe('svc serve logs for people and for programs', () => {
+  const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '').replace(/\r/g, '');
+
+  test('in a terminal: a banner (URL, database, schema, auth), pretty coloured lines, and Ctrl-C logs shutting down and stopped', async () => {
+    const cwd = tmp();
+    fs.mkdirSync(path.join(cwd, 'dbschema'));
+    fs.writeFileSync(path.join(cwd, 'dbschema', 'default.esdl'), 'type User;\n');
+    const term = runInTerminal(['serve', '--port', '0', '--data-dir', 'data'], { cwd });
+    try {
+      const shown = plain(await term.waitFor(/Ctrl-C stops it/, 60000));
+      const url = /^ {2}URL {7}(http:\/\/127\.0\.0\.1:\d+)$/m.exec(shown)?.[1];
+      expect(url).toBeDefined();
+      expect(shown).toMatch(new RegExp(`^svc ${version.replace(/\./g, '\\.')}$`, 'm'));
+      expect(shown).toContain(`  database  embedded PGlite at ${path.join(cwd, 'data')} (created)\n`);
+      expect(shown).toContain('  schema    dbschema/ (1 file)\n');
+      expect(shown).toContain('  auth      off (--enable-auth to turn it on)\n');
+      expect(shown).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  schema migrated: /m);
+      expect(term.output()).toMatch(/\u001b\[32mINFO/); // coloured on a terminal
+      expect(shown).not.toMatch(/^\{/m); // no JSON line
+
+      expect((await fetch(`${url}/schema`)).status).toBe(200);
+      await term.waitFor(/GET \/schema 200 [\d.]+ ms/);
+      term.type('\x03'); // Ctrl-C: SIGINT to the foreground process
+      expect(await term.exited).toBe(0);
+      const after = plain(term.output());
+      expect(after).toMatch(/INFO  shutting down: 0 requests in flight {2}inFlight=0\n/);
+      expect(after).toMatch(/INFO  stopped {2}ms=\d+\n/);
+    } finally {
+      term.kill();
+    }
+  });
+
+  test('in a terminal with --log-format json: JSON lines and no banner', async () => {
+    const cwd = tmp();
+    const term = runInTerminal(['serve', '--port', '0', '--data-dir', 'data', '--log-format', 'json'], { cwd });
+    try {
+      await term.waitFor(/"msg":"svc listening on http/, 60000);
+      term.type('\x03');
+      expect(await term.exited).toBe(0);
+      // the terminal echoes Ctrl-C as ^C before the next line
+      const lines = plain(term.output()).split('\n').map((l) => l.replace(/^\^C/, '')).filter((l) => l.trim() !== '');
+      for (const l of lines) expect(() => JSON.parse(l)).not.toThrow();
+      expect(lines.map((l) => JSON.parse(l).msg).slice(-2)).toEqual(['shutting down: 0 requests in flight', 'stopped']);
+      expect(term.output()).not.toContain('Ctrl-C stops it');
+    } finally {
+      term.kill();
+    }
+  });
+
+  test('not in a terminal: JSON lines, SIGTERM logged; --log-format pretty forces lines for people, without colour', async () => {
+    const cwd = tmp();
+    const svc = await startSvc(['--port', '0', '--data-dir', 'data'], { cwd });
+    svc.child.kill('SIGTERM');
+    expect(await svc.exited).toBe(0);
+    const msgs = svc.stdout().trim().split('\n').map((l) => JSON.parse(l).msg);
+    expect(msgs.slice(-2)).toEqual(['shutting down: 0 requests in flight', 'stopped']);
+
+    const pretty = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', 'data', '--log-format', 'pretty'], { cwd, env: cleanEnv() });
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`no banner:\n${out}`)), 60000);
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (out.includes('Ctrl-C stops it')) child.kill('SIGTERM');
+      });
+      child.on('exit', () => {
+        clearTimeout(timer);
+        resolve(out);
+      });
+    });
+    expect(pretty).toMatch(/^svc \d+\.\d+\.\d+\n {2}URL {7}http:\/\/127\.0\.0\.1:\d+\n/m);
+    expect(pretty).toContain('(existing data)');
+    expect(pretty).toMatch(/^\S+ INFO  stopped {2}ms=\d+$/m);
+    expect(pretty).not.toMatch(/\u001b\[/);
   });
 });
 
@@ -114,6 +193,42 @@ describe(`svc serve on ${testDatabaseKind()}`, () => {
     for (const a of answers) expect(a).toContain('"code":"NOT_IMPLEMENTED"');
     expect(await svc.exited).toBe(0);
   });
+
+  // Issue 8: a signal that came while the server was starting killed it halfway (no handler
+  // yet); now it is stopped as soon as it has started. The migration's advisory lock, held here,
+  // keeps the server deterministically in the middle of starting (a PostgreSQL lock: this runs
+  // in the PostgreSQL pass).
+  if (testDatabaseKind() === 'postgres') {
+    test('SIGTERM while starting stops the server once started: exit 0, shutdown logged', async () => {
+      const dir = tmp();
+      fs.writeFileSync(path.join(dir, 'schema.esdl'), 'type Starting;\n');
+      const url = (t!.config as { url: string }).url;
+      const lock = await openDatabase({ url, poolSize: 1 });
+      const MIGRATION_LOCK_KEY = 0x5e7c_0001; // core/schema/migrate.ts
+      await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--schema', 'schema.esdl', '--database-url', url], { cwd: dir, env: cleanEnv() });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      try {
+        const waiting = async () => (await lock.query<{ n: number }>("select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted")).rows[0]!.n;
+        for (let i = 0; i < 300 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 100));
+        expect(await waiting()).toBe(1);
+        child.kill('SIGTERM');
+        for (let i = 0; i < 100 && !stderr.includes('stopping once started'); i++) await new Promise((r) => setTimeout(r, 50));
+        expect(stderr).toBe('svc: SIGTERM: stopping once started (again to exit now)\n');
+      } finally {
+        await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+        await lock.close();
+      }
+      expect(await exited).toBe(0);
+      const msgs = stdout.trim().split('\n').map((l) => JSON.parse(l).msg);
+      expect(msgs[msgs.length - 1]).toBe('stopped');
+      expect(msgs.some((m) => m.startsWith('svc listening on'))).toBe(true);
+    });
+  }
 
   test('serves HTTPS with --tls-cert and --tls-key', async () => {
     const dir = tmp();

@@ -16,10 +16,11 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { PATH: process.env.PATH, HOME: process.env.HOME, ...extra };
 }
 
-/** Runs `svc` to completion and returns its exit code and output. */
-export function runSvc(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; ms?: number } = {}) {
+/** Runs `svc` to completion and returns its exit code and output; `input` is its whole stdin. */
+export function runSvc(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; ms?: number; input?: string } = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: opts.env ?? cleanEnv() });
+    child.stdin.end(opts.input ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -60,4 +61,55 @@ export function startSvc(args: string[], opts: { cwd?: string; env?: NodeJS.Proc
       reject(new Error(`svc serve exited with ${code} before listening:\n${stdout}\n${stderr}`));
     });
   });
+}
+
+/** `svc` under a pseudo-terminal (util-linux `script`), as a person runs it; input is typed. */
+export interface Terminal {
+  /** Types into the terminal (`\r` is Enter, `\x03` is Ctrl-C). */
+  type(text: string): void;
+  /** Resolves with everything shown so far once it matches, or rejects after `ms`. */
+  waitFor(pattern: RegExp, ms?: number): Promise<string>;
+  output(): string;
+  exited: Promise<number | null>;
+  /** Ends the terminal (its command gets SIGHUP); for a test's finally block. */
+  kill(): void;
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+export function runInTerminal(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; ms?: number } = {}): Terminal {
+  // exec: the command replaces script's shell, so a Ctrl-C reaches it alone.
+  const command = `exec ${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}`;
+  // -q: no banner of script's own; -e: its exit code is the command's; -c: run this command.
+  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: opts.cwd, env: opts.env ?? cleanEnv() });
+  let shown = '';
+  child.stdout.on('data', (d) => (shown += d));
+  child.stderr.on('data', (d) => (shown += d));
+  const killer = setTimeout(() => child.kill('SIGKILL'), opts.ms ?? 60000);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      clearTimeout(killer);
+      resolve(code);
+    }),
+  );
+  return {
+    type: (text) => void child.stdin.write(text),
+    output: () => shown,
+    exited,
+    kill: () => void (child.exitCode === null && child.kill('SIGKILL')),
+    waitFor(pattern, ms = 30000) {
+      return new Promise((resolve, reject) => {
+        const started = Date.now();
+        const poll = setInterval(() => {
+          if (pattern.test(shown)) {
+            clearInterval(poll);
+            resolve(shown);
+          } else if (Date.now() - started > ms || child.exitCode !== null) {
+            clearInterval(poll);
+            reject(new Error(`the terminal did not show ${pattern} within ${ms} ms:\n${shown}`));
+          }
+        }, 20);
+      });
+    },
+  };
 }

@@ -15,6 +15,7 @@ export {
   SERVER_FIELDS,
   DATABASE_FIELDS,
   type FieldSpec,
+  type LogFormat,
   type LogLevel,
   type Protocol,
   type ResolvedConfig,
@@ -23,6 +24,6 @@ export {
   type TlsConfig,
   type CorsConfig,
 } from './config';
-export { createLogger, type Logger } from './observability/logger';
+export { createLogger, resolveLogFormat, type Logger } from './observability/logger';
 export { ServerMetrics, type StatsSnapshot } from './observability/metrics';
 export type { Caller } from './middleware/authenticate';

@@ -63,7 +63,7 @@ export interface SvcServer {
 export async function createServer(options: CreateServerOptions = {}): Promise<SvcServer> {
   const { logger: givenLogger, databaseInstance, ...serverConfig } = options;
   const config = resolveConfig(serverConfig);
-  const logger = givenLogger ?? createLogger(config.logLevel);
+  const logger = givenLogger ?? createLogger(config.logLevel, undefined, config.logFormat);
 
   const database =
     databaseInstance ??
@@ -141,6 +141,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     },
     close() {
       closing ??= (async () => {
+        const started = performance.now();
+        if (httpServer) logger.info({ inFlight: lifecycle.inFlight }, `shutting down: ${lifecycle.inFlight} requests in flight`);
         lifecycle.draining = true;
         if (httpServer) {
           database.advertise?.(undefined); // no new work through a server that is stopping
@@ -159,6 +161,17 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
         // Deliver the events already fired (webhooks, mail) before the database goes.
         await auth?.close();
         if (ownsDatabase) await database.close();
+        if (httpServer) logger.info({ ms: Math.round(performance.now() - started) }, 'stopped');
+        // pino writes asynchronously: let the last lines out before a caller exits the process
+        // (they were lost, or came out of order, without this). Bounded, like the drain.
+        await new Promise<void>((resolve) => {
+          const bound = setTimeout(resolve, 2000);
+          bound.unref();
+          logger.flush(() => {
+            clearTimeout(bound);
+            resolve();
+          });
+        });
       })();
       return closing;
     },

@@ -10,10 +10,21 @@
  * | `MagicLinkSignupRequested`   | the magic link, worded for a new user, to `pendingEmail`|
  * | `PasswordResetRequested`     | `<emailBaseUrl>/auth/reset?token=…`: a page of the app's that posts to /auth/reset/confirm |
  *
- * Registration (item 6): with `smtp` and `emailBaseUrl`, an `SmtpMailer`; with `emailBaseUrl` alone, a
- * `NoopMailer` that logs (the text, links included: development only) and returns a synthetic
- * result; with `smtp` but no `emailBaseUrl`, an error is logged and nothing is registered. An
- * injected `mailer` replaces whatever `smtp` would make.
+ * Registration (item 6): with `smtp` and `emailBaseUrl`, an `SmtpMailer`; with `smtp` but no
+ * `emailBaseUrl`, an error is logged and nothing is registered. An injected `mailer` replaces
+ * whatever `smtp` would make.
+ *
+ * With no mailer (no `smtp`, none injected) nothing is delivered, and a warning says so once, at
+ * construction. What happens to each email then depends on whether this is development, which
+ * is `NODE_ENV` other than `production` (or the `development` option):
+ * - development: a `NoopMailer` "sends" it and one info line shows its recipient, subject and the
+ *   links it carries (for the 6-digit sign-in email, the code), so a developer can follow a reset
+ *   or verification link from the terminal. Without `emailBaseUrl` the links are relative
+ *   (`/auth/verify?token=…`). Nothing else of the message is logged: not its text, not its HTML.
+ * - production: with `emailBaseUrl`, the `NoopMailer` of item 6, logging only the event type and
+ *   id (never the recipient or a token); without, nothing is registered. Tokens then reach
+ *   webhook subscribers only.
+ * A configured or injected mailer never causes a recipient, a link or a token to be logged.
  *
  * Delivery failures, and custom renderers that throw or return something other than
  * `{subject, text, html}` strings, are logged with `logger.error` (event type and id, the error;
@@ -32,6 +43,11 @@ export interface EmailListenerOptions {
   /** Replaces the mailer made from `smtp` (tests capture mail this way). */
   readonly mailer?: Mailer;
   readonly logger?: AuthLogger;
+  /**
+   * Whether mail, when no mailer is configured, is logged with its recipient and links.
+   * @default process.env.NODE_ENV !== 'production'
+   */
+  readonly development?: boolean;
 }
 
 /** The event kinds that send mail. */
@@ -66,16 +82,21 @@ function isRendered(value: unknown): value is RenderedEmail {
   return typeof subject === 'string' && typeof text === 'string' && typeof html === 'string';
 }
 
-/** The NoopMailer's logger, on top of the auth logger. */
-function mailerLogger(logger: AuthLogger): MailerLogger {
-  return {
-    info: (message, details) => (logger.info ? logger.info(details ?? {}, message) : logger.warn(details ?? {}, message)),
-    warn: (message, details) => logger.warn(details ?? {}, message),
-  };
+/** The NoopMailer's own lines are not logged: the listener logs what may be shown. */
+const SILENT: MailerLogger = { info: () => {}, warn: () => {} };
+
+/**
+ * The links an email carries, from its plain-text part: absolute URLs, and paths starting a
+ * line or word (the relative links made without `emailBaseUrl`).
+ */
+export function linksIn(text: string): string[] {
+  return [...new Set(text.match(/(?:\bhttps?:\/\/|(?<=^|\s)\/(?=[^\s/]))[^\s<>"]+/gm) ?? [])];
 }
 
 interface Plan {
   readonly to: string;
+  /** The sign-in code a magic-code email carries (shown by the development log). */
+  readonly code?: string;
   readonly render: () => RenderedEmail;
   readonly fallback: () => RenderedEmail;
 }
@@ -90,17 +111,27 @@ export function installEmailListener(bus: EventBus, config: AuthConfig, options:
   const templates = validateEmailTemplates(config.emailTemplates);
   const magicTemplate = validateMagicLinkUrlTemplate(config.magicLinkUrlTemplate, config.emailBaseUrl);
 
-  if (config.emailBaseUrl === undefined || config.emailBaseUrl === null) {
-    if (config.smtp !== undefined || options.mailer !== undefined) {
-      logger.error(
-        { smtp: config.smtp !== undefined, mailer: options.mailer !== undefined },
-        'auth email: a mailer is configured but emailBaseUrl is not; no email will be sent (set emailBaseUrl to the public URL of the application)',
-      );
-    }
+  const hasBase = config.emailBaseUrl !== undefined && config.emailBaseUrl !== null;
+  const configured = config.smtp !== undefined || options.mailer !== undefined;
+  if (!hasBase && configured) {
+    logger.error(
+      { smtp: config.smtp !== undefined, mailer: options.mailer !== undefined },
+      'auth email: a mailer is configured but emailBaseUrl is not; no email will be sent (set emailBaseUrl to the public URL of the application)',
+    );
     return () => {};
   }
-  const baseUrl = validateEmailBaseUrl(config.emailBaseUrl);
-  const mailer: Mailer = options.mailer ?? (config.smtp !== undefined ? createMailer(config.smtp) : new NoopMailer(mailerLogger(logger)));
+  const development = !configured && (options.development ?? process.env.NODE_ENV !== 'production');
+  if (!configured) {
+    logger.warn(
+      { development },
+      development
+        ? `auth email is not delivered: no SMTP server is configured (auth config smtp, TOML [auth.smtp]); each email is logged here instead, with its links${hasBase ? '' : ' (relative until emailBaseUrl is set)'}`
+        : 'auth email is not delivered: no SMTP server is configured (auth config smtp, TOML [auth.smtp]); tokens reach webhook subscribers only',
+    );
+    if (!development && !hasBase) return () => {};
+  }
+  const baseUrl = hasBase ? validateEmailBaseUrl(config.emailBaseUrl as string) : '';
+  const mailer: Mailer = options.mailer ?? (config.smtp !== undefined ? createMailer(config.smtp) : new NoopMailer(SILENT));
 
   const planFor = (event: AuthEvent): Plan | string | undefined => {
     switch (event.eventType) {
@@ -132,7 +163,7 @@ export function installEmailListener(bus: EventBus, config: AuthConfig, options:
         const { email: to, magicCode: code } = event;
         if (!to || !code) return 'email or magicCode missing';
         const ctx = { branding, recipient: to, code };
-        return { to, render: () => (templates.magicCode ?? magicCodeEmail)(ctx), fallback: () => magicCodeEmail(ctx) };
+        return { to, code, render: () => (templates.magicCode ?? magicCodeEmail)(ctx), fallback: () => magicCodeEmail(ctx) };
       }
       default:
         return undefined; // notification only
@@ -158,7 +189,20 @@ export function installEmailListener(bus: EventBus, config: AuthConfig, options:
     }
     try {
       const result = await mailer.send({ to: plan.to, subject: message.subject, text: message.text, html: message.html });
-      logger.info?.({ ...where, messageId: result.messageId, accepted: result.accepted.length, rejected: result.rejected.length }, 'auth email sent');
+      if (configured) {
+        logger.info?.({ ...where, messageId: result.messageId, accepted: result.accepted.length, rejected: result.rejected.length }, 'auth email sent');
+      } else if (development) {
+        // The developer's own terminal: recipient, subject and links, nothing else of the message.
+        const links = linksIn(message.text);
+        const shown = plan.code !== undefined ? `code ${plan.code}` : links.join(' ');
+        const details = { ...where, to: plan.to, subject: message.subject, links, ...(plan.code !== undefined ? { code: plan.code } : {}) };
+        const line = `auth email not sent (no SMTP configured) to ${plan.to}: ${JSON.stringify(message.subject)} ${shown}`.trimEnd();
+        // Called as methods: a pino logger's methods need their `this`.
+        if (logger.info) logger.info(details, line);
+        else logger.warn(details, line);
+      } else {
+        logger.info?.(where, 'auth email not sent: no SMTP server is configured');
+      }
     } catch (err) {
       logger.error({ ...where, err: describeError(err) }, 'auth email could not be sent');
     }

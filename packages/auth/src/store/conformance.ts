@@ -154,6 +154,27 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         expect(await store.rehashPassword(randomUUID(), 'rehashed', 'y')).toBe(false);
       });
 
+      test('listUsers: oldest first, paged, with sorted roles and the total', async () => {
+        expect(await store.listUsers({ limit: 10, offset: 0 })).toEqual({ users: [], total: 0 });
+        const made = [];
+        for (let i = 0; i < 5; i++) {
+          made.push(await user(`list${i}@example.com`));
+          t += 1000;
+        }
+        await store.createRole('zeta', null);
+        await store.createRole('alpha', null);
+        await store.assignRole(made[1]!.id, 'zeta');
+        await store.assignRole(made[1]!.id, 'alpha');
+        const first = await store.listUsers({ limit: 2, offset: 0 });
+        expect(first.total).toBe(5);
+        expect(first.users.map((u) => u.email)).toEqual(['list0@example.com', 'list1@example.com']);
+        expect(first.users.map((u) => u.roles)).toEqual([[], ['alpha', 'zeta']]);
+        expect(first.users[0]).toMatchObject({ id: made[0]!.id, active: true, emailVerified: false });
+        const rest = await store.listUsers({ limit: 10, offset: 2 });
+        expect(rest.users.map((u) => u.email)).toEqual(['list2@example.com', 'list3@example.com', 'list4@example.com']);
+        expect(await store.listUsers({ limit: 10, offset: 5 })).toEqual({ users: [], total: 5 });
+      });
+
       test('markEmailVerified and setActive', async () => {
         const u = await user();
         expect(await store.markEmailVerified(u.id)).toBe(true);

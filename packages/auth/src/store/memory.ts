@@ -167,6 +167,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
       if (!active) revokeAll(userId);
       return true;
     },
+    async listUsers({ limit, offset }) {
+      const all = [...users.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || compare(a.id, b.id));
+      return {
+        users: all.slice(offset, offset + limit).map((u) => ({ ...copyUser(u), roles: [...(userRoles.get(u.id) ?? [])].sort(compare) })),
+        total: all.length,
+      };
+    },
 
     async createSession(s) {
       return copySession(insertSession(s));

@@ -179,6 +179,22 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
         throw err;
       }
     },
+    async listUsers({ limit, offset }) {
+      const { n } = await k().selectFrom('users').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+      const rows = await k().selectFrom('users').selectAll().orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
+      const held = rows.length
+        ? await k()
+            .selectFrom('user_roles')
+            .select(['user_id', 'role_name'])
+            .where('user_id', 'in', rows.map((r) => r.id))
+            .orderBy(sql`role_name collate "C"`)
+            .execute()
+        : [];
+      return {
+        users: rows.map((r) => ({ ...toUser(r), roles: held.filter((h) => h.user_id === r.id).map((h) => h.role_name) })),
+        total: Number(n),
+      };
+    },
     async findUserById(id) {
       return UUID_RE.test(id) ? findUser('id', id) : null;
     },

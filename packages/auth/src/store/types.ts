@@ -81,6 +81,9 @@ export interface RoleRecord {
   readonly description: string | null;
 }
 
+/** A user with the names of the roles it holds, sorted: one row of `listUsers`. */
+export type ListedUserRecord = UserRecord & { readonly roles: string[] };
+
 export type LoginKey = { readonly email: string } | { readonly username: string };
 
 export type AssignResult = 'assigned' | 'already-assigned' | 'no-such-role' | 'no-such-user';
@@ -114,6 +117,11 @@ export interface AuthStore {
   markEmailVerified(userId: string): Promise<boolean>;
   /** Deactivating also revokes every session of the user, atomically. False: no such user. */
   setActive(userId: string, active: boolean): Promise<boolean>;
+  /**
+   * One page of users, oldest first (ties by id), each with its roles, and the number of users
+   * in all. `limit` and `offset` arrive checked (1..1000, 0 or more).
+   */
+  listUsers(page: { readonly limit: number; readonly offset: number }): Promise<{ users: ListedUserRecord[]; total: number }>;
 
   // --- sessions -------------------------------------------------------------------------------
   createSession(session: NewSession): Promise<SessionRecord>;

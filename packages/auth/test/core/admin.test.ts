@@ -1,5 +1,6 @@
 import bcrypt from 'bcrypt';
-import { codeOf, useCoreHarness } from './harness';
+import { createAuthAdmin } from '../../src/create-auth';
+import { SECRET, codeOf, useCoreHarness } from './harness';
 
 const h = useCoreHarness();
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
@@ -115,7 +116,8 @@ describe('administrative operations', () => {
     const a = await auth.register({ email: 'ra@example.com', password: 'password1' });
     const b = await auth.login({ email: 'ra@example.com', password: 'password1' });
     const other = await auth.register({ email: 'rb@example.com', password: 'password1' });
-    await auth.revokeAllSessions('ra@example.com');
+    expect(await auth.revokeAllSessions('ra@example.com')).toBe(2);
+    expect(await auth.revokeAllSessions('ra@example.com')).toBe(0);
     for (const t of [a.token, b.token]) expect(await codeOf(auth.verifyToken(t))).toBe('SESSION_EXPIRED');
     await expect(auth.verifyToken(other.token)).resolves.toBeDefined();
   });
@@ -148,5 +150,80 @@ describe('administrative operations', () => {
     await auth.register({ email: 'keep@example.com', password: 'password1' });
     await auth.migrate();
     expect(await auth.findUser('keep@example.com')).not.toBeNull();
+  });
+});
+
+describe('listUsers', () => {
+  test('pages users oldest first with their roles and the total', async () => {
+    const { auth, clock } = await h.make();
+    for (const n of [1, 2, 3]) {
+      await auth.register({ email: `l${n}@example.com`, password: 'password1' });
+      clock.advance(1);
+    }
+    await auth.createSuperuser('root@example.com', 'password1');
+    const all = await auth.listUsers();
+    expect(all).toMatchObject({ total: 4, limit: 100, offset: 0 });
+    expect(all.users.map((u) => [u.email, u.roles])).toEqual([
+      ['l1@example.com', []],
+      ['l2@example.com', []],
+      ['l3@example.com', []],
+      ['root@example.com', ['superuser']],
+    ]);
+    // the public user shape: no password hash
+    expect(Object.keys(all.users[0]!).sort()).toEqual(['active', 'createdAt', 'email', 'emailVerified', 'id', 'metadata', 'roles', 'updatedAt']);
+    expect(JSON.stringify(all)).not.toMatch(/\$2[aby]\$/); // no bcrypt hash anywhere
+    const page = await auth.listUsers({ limit: 2, offset: 1 });
+    expect(page.users.map((u) => u.email)).toEqual(['l2@example.com', 'l3@example.com']);
+    expect(page).toMatchObject({ total: 4, limit: 2, offset: 1 });
+  });
+
+  test.each([
+    [{ limit: 0 }],
+    [{ limit: 1001 }],
+    [{ limit: 1.5 }],
+    [{ offset: -1 }],
+    [{ limit: '10' as unknown as number }],
+  ])('refuses %j with VALIDATION_ERROR', async (page) => {
+    const { auth } = await h.make();
+    expect(await codeOf(auth.listUsers(page))).toBe('VALIDATION_ERROR');
+  });
+});
+
+// Issue 8: `svc admin list-roles` needed the JWT secret though no admin operation signs a token.
+describe('createAuthAdmin: the administrative operations without a jwtSecret', () => {
+  test('manages users, roles and sessions over the same storage as a full instance', async () => {
+    const { auth } = await h.make();
+    const login = await auth.register({ email: 'adm@example.com', password: 'password1' });
+    const admin = await createAuthAdmin({ bcryptRounds: 4 }, { database: h.db().db });
+    try {
+      expect(await admin.roles.create('editor', 'Edits')).toEqual({ name: 'editor', description: 'Edits' });
+      await admin.roles.assign('adm@example.com', 'editor');
+      expect(await admin.roles.list()).toEqual([{ name: 'editor', description: 'Edits' }]);
+      expect((await admin.listUsers()).users.map((u) => [u.email, u.roles])).toEqual([['adm@example.com', ['editor']]]);
+      expect(await admin.revokeAllSessions('adm@example.com')).toBe(1);
+      expect(await codeOf(auth.verifyToken(login.token))).toBe('SESSION_EXPIRED');
+      await admin.setPassword('adm@example.com', 'password2');
+      const root = await admin.createSuperuser('root@example.com', 'password1');
+      expect(root.email).toBe('root@example.com');
+      await expect(auth.login({ email: 'adm@example.com', password: 'password2' })).resolves.toBeDefined();
+    } finally {
+      await admin.close();
+    }
+  });
+
+  test('holds no token operation and no handler', async () => {
+    const admin = await createAuthAdmin({ bcryptRounds: 4 }, { database: h.db().db });
+    try {
+      for (const key of ['login', 'register', 'refresh', 'verifyToken', 'handler', 'requestReset']) expect(admin).not.toHaveProperty(key);
+    } finally {
+      await admin.close();
+    }
+  });
+
+  test('a jwtSecret given is still checked; the rest of the config too', async () => {
+    await expect(createAuthAdmin({ jwtSecret: 'short' }, { database: h.db().db })).rejects.toThrow(/jwtSecret must be a string of at least 32/);
+    await expect(createAuthAdmin({ bcryptRounds: 99 }, { database: h.db().db })).rejects.toThrow(/bcryptRounds/);
+    const admin = await createAuthAdmin({ jwtSecret: SECRET }, { database: h.db().db });
+    await admin.close();
   });
 });

@@ -7,6 +7,8 @@ import { createTestDatabase, type TestDatabase } from '@svc/core';
 import { createAuth } from '../../src/create-auth';
 import type { Auth, AuthConfig, AuthEvent } from '../../src/types';
 
+const QUIET = { info: () => {}, warn: () => {}, error: () => {} };
+
 export const SECRET = 'test-secret-that-is-at-least-32-characters-long';
 export const T0 = Date.UTC(2030, 0, 1, 12, 0, 0);
 
@@ -47,7 +49,8 @@ export function useCoreHarness(): CoreHarness {
     db: () => tdb!,
     async make(config = {}) {
       const clock = manualClock();
-      const auth = await createAuth({ jwtSecret: SECRET, bcryptRounds: 4, ...config }, { database: tdb!.db, now: clock });
+      // Quiet: with no SMTP configured, the email listener warns at construction and logs mail.
+      const auth = await createAuth({ jwtSecret: SECRET, bcryptRounds: 4, ...config }, { database: tdb!.db, now: clock, logger: QUIET });
       await tdb!.db.query('truncate svc_auth.users, svc_auth.roles, svc_auth.rate_limits cascade');
       const events: AuthEvent[] = [];
       auth.on((e) => void events.push(e));

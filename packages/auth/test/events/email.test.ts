@@ -64,11 +64,15 @@ describe('the email listener with a real SMTP peer', () => {
   ];
 
   it.each(cases)('%s → one email with From, To, Subject, branding and the link', async (eventType, fields, to, subject, link) => {
-    const { logger, errors } = captureLogger();
-    uninstall = installEmailListener(bus, config(peer), { logger });
+    const { logger, errors, warns, infos } = captureLogger();
+    uninstall = installEmailListener(bus, config(peer), { logger, development: true });
     bus.emit({ eventType, ...fields });
     await bus.settle();
     expect(errors).toEqual([]);
+    // With SMTP configured, even in development, no log line holds the recipient, a link or a token.
+    const logged = JSON.stringify([warns, infos]);
+    for (const secret of [to, TOKEN, ENCODED, '042917']) expect(logged).not.toContain(secret);
+    expect(warns).toEqual([]);
     expect(peer.received).toHaveLength(1);
     const got = peer.received[0]!;
     expect(got.from).toBe('no-reply@acme.example');
@@ -253,27 +257,93 @@ describe('registration rules (spec Events item 6)', () => {
     expect(peer.received).toEqual([]);
   });
 
-  it('neither smtp nor emailBaseUrl: nothing registered, nothing logged', () => {
-    const { logger, errors } = captureLogger();
-    const spy = jest.spyOn(bus, 'on');
-    uninstall = installEmailListener(bus, { jwtSecret: 'x' }, { logger });
-    expect(spy).not.toHaveBeenCalled();
-    expect(errors).toEqual([]);
-  });
+  // Issue 8 ("First-run care"): with no SMTP configured, POST /auth/reset said a link was sent
+  // and nothing happened. In development each email is now logged with its links.
+  describe('no mailer configured', () => {
+    const emitAll = () => {
+      bus.emit({ eventType: 'PasswordResetRequested', email: 'ann@example.com', resetToken: TOKEN });
+      bus.emit({ eventType: 'EmailVerificationRequested', email: 'ann@example.com', verificationToken: 'vt' });
+      bus.emit({ eventType: 'MagicCodeRequested', email: 'ann@example.com', magicCode: '042917' });
+    };
 
-  it('emailBaseUrl alone: a NoopMailer that logs and returns a synthetic result', async () => {
-    const { logger, errors, infos } = captureLogger();
-    const sendSpy = jest.spyOn(NoopMailer.prototype, 'send');
-    uninstall = installEmailListener(bus, { jwtSecret: 'x', emailBaseUrl: BASE }, { logger });
-    bus.emit({ eventType: 'PasswordResetRequested', email: 'ann@example.com', resetToken: 'rt' });
-    await bus.settle();
-    expect(sendSpy).toHaveBeenCalledTimes(1);
-    const result = await sendSpy.mock.results[0]!.value;
-    expect(result).toEqual({ accepted: ['ann@example.com'], rejected: [], messageId: expect.stringMatching(/^<.+@.+>$/) });
-    expect(infos.some((i) => /mail not sent/.test(i.msg ?? ''))).toBe(true);
-    expect(errors).toEqual([]);
-    expect(peer.received).toEqual([]);
-    sendSpy.mockRestore();
+    it('development, emailBaseUrl set: a warning at construction, then recipient, subject and links of each email, not its text', async () => {
+      const { logger, errors, warns, infos } = captureLogger();
+      uninstall = installEmailListener(bus, { jwtSecret: 'x', emailBaseUrl: BASE }, { logger, development: true });
+      expect(warns.map((w) => w.msg)).toEqual(['auth email is not delivered: no SMTP server is configured (auth config smtp, TOML [auth.smtp]); each email is logged here instead, with its links']);
+      emitAll();
+      await bus.settle();
+      expect(errors).toEqual([]);
+      expect(infos.map((i) => i.msg)).toEqual([
+        `auth email not sent (no SMTP configured) to ann@example.com: "Your account: reset your password" ${BASE}/auth/reset?token=${ENCODED}`,
+        `auth email not sent (no SMTP configured) to ann@example.com: "Your account: verify your email address" ${BASE}/auth/verify?token=vt`,
+        'auth email not sent (no SMTP configured) to ann@example.com: "Your account: your sign-in code" code 042917',
+      ]);
+      expect(infos[0]!.obj).toEqual({
+        eventType: 'PasswordResetRequested',
+        eventId: expect.any(String),
+        to: 'ann@example.com',
+        subject: 'Your account: reset your password',
+        links: [`${BASE}/auth/reset?token=${ENCODED}`],
+      });
+      // the token appears inside the link only, and neither the text nor the HTML is logged
+      const logged = JSON.stringify(infos);
+      expect(logged.split(ENCODED)).toHaveLength(3); // once in the message, once in links
+      expect(logged).not.toContain(TOKEN);
+      expect(logged).not.toMatch(/<html|Choose a new password/);
+      expect(peer.received).toEqual([]);
+    });
+
+    it('development, no emailBaseUrl either (the default server): links are relative', async () => {
+      const { logger, warns, infos } = captureLogger();
+      uninstall = installEmailListener(bus, { jwtSecret: 'x' }, { logger, development: true });
+      expect(warns[0]!.msg).toMatch(/each email is logged here instead, with its links \(relative until emailBaseUrl is set\)$/);
+      bus.emit({ eventType: 'PasswordResetRequested', email: 'ann@example.com', resetToken: 'rt' });
+      bus.emit({ eventType: 'MagicLinkRequested', email: 'ann@example.com', magicLinkToken: 'ml' });
+      await bus.settle();
+      expect(infos.map((i) => (i.obj as { links: string[] }).links)).toEqual([['/auth/reset?token=rt'], ['/auth/magic?token=ml']]);
+    });
+
+    it('production, emailBaseUrl set: the no-op mailer logs the event, never the recipient or a token', async () => {
+      const { logger, errors, warns, infos } = captureLogger();
+      const sendSpy = jest.spyOn(NoopMailer.prototype, 'send');
+      try {
+        uninstall = installEmailListener(bus, { jwtSecret: 'x', emailBaseUrl: BASE }, { logger, development: false });
+        expect(warns.map((w) => w.msg)).toEqual(['auth email is not delivered: no SMTP server is configured (auth config smtp, TOML [auth.smtp]); tokens reach webhook subscribers only']);
+        emitAll();
+        await bus.settle();
+        expect(sendSpy).toHaveBeenCalledTimes(3);
+        expect(await sendSpy.mock.results[0]!.value).toEqual({ accepted: ['ann@example.com'], rejected: [], messageId: expect.stringMatching(/^<.+@.+>$/) });
+      } finally {
+        sendSpy.mockRestore();
+      }
+      expect(errors).toEqual([]);
+      expect(infos.map((i) => i.msg)).toEqual(Array(3).fill('auth email not sent: no SMTP server is configured'));
+      const logged = JSON.stringify([warns, infos]);
+      for (const secret of ['ann@example.com', TOKEN, ENCODED, 'vt', '042917']) expect(logged).not.toContain(secret);
+    });
+
+    it('production, no emailBaseUrl: the warning, then nothing registered', () => {
+      const { logger, warns } = captureLogger();
+      const spy = jest.spyOn(bus, 'on');
+      uninstall = installEmailListener(bus, { jwtSecret: 'x' }, { logger, development: false });
+      expect(spy).not.toHaveBeenCalled();
+      expect(warns).toHaveLength(1);
+    });
+
+    it('development is NODE_ENV other than production', async () => {
+      const before = process.env.NODE_ENV;
+      try {
+        for (const [env, development] of [['production', false], ['development', true], [undefined, true]] as const) {
+          if (env === undefined) delete process.env.NODE_ENV;
+          else process.env.NODE_ENV = env;
+          const { logger, warns } = captureLogger();
+          installEmailListener(createEventBus(), { jwtSecret: 'x' }, { logger })();
+          expect(warns[0]!.obj).toEqual({ development });
+        }
+      } finally {
+        process.env.NODE_ENV = before;
+      }
+    });
   });
 
   it('an injected mailer replaces the one smtp would make', async () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import { DataDirLock } from './lock';
+import { checkDatabaseUrl, connectionFailure } from './connection-error';
 import { Mutex } from './mutex';
 import { PGliteDialect } from './pglite-dialect';
 import type {
@@ -39,6 +40,7 @@ export async function openDatabase(
 }
 
 async function openPostgres(url: string, poolSize: number, options: OpenDatabaseOptions) {
+  const target = checkDatabaseUrl(url);
   const pg = require('pg') as typeof import('pg');
   const types = {
     getTypeParser: (oid: number, format?: 'text' | 'binary') => {
@@ -59,7 +61,7 @@ async function openPostgres(url: string, poolSize: number, options: OpenDatabase
     await db.ping();
   } catch (err) {
     await db.close();
-    throw err;
+    throw connectionFailure(err, target);
   }
   return db;
 }

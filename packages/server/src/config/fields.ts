@@ -2,7 +2,7 @@
  * Every server setting, once: its programmatic key, CLI flag, environment variable, TOML key,
  * type and default. Resolution, validation, the CLI's help and the README's table all read this.
  */
-export type FieldType = 'boolean' | 'port' | 'string' | 'positiveInt' | 'secret' | 'protocol' | 'logLevel' | 'cors' | 'proxyList';
+export type FieldType = 'boolean' | 'port' | 'string' | 'positiveInt' | 'secret' | 'protocol' | 'logLevel' | 'logFormat' | 'cors' | 'proxyList';
 
 export interface FieldSpec {
   readonly key: string;
@@ -30,6 +30,7 @@ export const SERVER_FIELDS: readonly FieldSpec[] = [
   { key: 'serviceKey', type: 'secret', env: 'SVC_SERVICE_KEY', toml: ['server', 'service_key'], doc: 'bearer credential that runs with access policies off' },
   { key: 'bodyLimit', type: 'positiveInt', toml: ['server', 'body_limit'], default: 1048576, doc: 'largest request body in bytes (413 above)' },
   { key: 'logLevel', type: 'logLevel', env: 'SVC_LOG_LEVEL', toml: ['server', 'log_level'], default: 'info', doc: 'fatal, error, warn, info, debug, trace or silent' },
+  { key: 'logFormat', type: 'logFormat', flag: '--log-format', env: 'SVC_LOG_FORMAT', toml: ['server', 'log_format'], default: 'auto', doc: '`json`, `pretty` (for people), or `auto`: pretty when stdout is a terminal' },
   { key: 'shutdownTimeout', type: 'positiveInt', toml: ['server', 'shutdown_timeout'], default: 10000, doc: 'milliseconds in-flight requests get to finish on shutdown' },
   // An object: in TOML the table [server.cors] (origins, credentials); in the environment the origins only, comma-separated.
   { key: 'cors', type: 'cors', env: 'SVC_CORS_ORIGINS', toml: ['server', 'cors'], doc: 'browser origins allowed to call the server: `{origins, credentials?}`; off when absent' },
@@ -47,3 +48,4 @@ export const PROTOCOLS = ['full', 'simple'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 /** The names Express's `trust proxy` (proxy-addr) knows, beside addresses and CIDRs. */
 export const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'] as const;
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;

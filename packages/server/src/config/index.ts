@@ -4,12 +4,13 @@ import path from 'node:path';
 import type { DatabaseConfig } from '@svc/core';
 import { SvcError } from '@svc/core';
 import { AUTH_CONFIG_KEYS, JWT_SECRET_MIN_LENGTH, parseOrigin } from '@svc/auth';
-import { DATABASE_FIELDS, LOG_LEVELS, PROTOCOLS, PROXY_NAMES, SERVER_FIELDS, type FieldSpec } from './fields';
+import { DATABASE_FIELDS, LOG_FORMATS, LOG_LEVELS, PROTOCOLS, PROXY_NAMES, SERVER_FIELDS, type FieldSpec } from './fields';
 
 export { SERVER_FIELDS, DATABASE_FIELDS, type FieldSpec } from './fields';
 
 export type Protocol = (typeof PROTOCOLS)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** PEM text or buffers of a certificate and its key. */
 export interface TlsConfig {
@@ -42,6 +43,7 @@ export interface ServerSettings {
   serviceKey: string | undefined;
   bodyLimit: number;
   logLevel: LogLevel;
+  logFormat: LogFormat;
   shutdownTimeout: number;
   /** Off when absent. Resolved, `credentials` is always set. */
   cors: CorsConfig | undefined;
@@ -223,6 +225,8 @@ function checkValue(field: FieldSpec, value: unknown, where: string): unknown {
       return (PROTOCOLS as readonly unknown[]).includes(value) ? value : bad(`one of ${PROTOCOLS.join(', ')}`);
     case 'logLevel':
       return (LOG_LEVELS as readonly unknown[]).includes(value) ? value : bad(`one of ${LOG_LEVELS.join(', ')}`);
+    case 'logFormat':
+      return (LOG_FORMATS as readonly unknown[]).includes(value) ? value : bad(`one of ${LOG_FORMATS.join(', ')}`);
     case 'cors':
       return checkCors(value, where);
     case 'proxyList': {

@@ -1,84 +1,116 @@
 import { SvcError, openDatabase } from '@svc/core';
-import { createAuth, type AuthConfig } from '@svc/auth';
+import { createAuthAdmin, type AuthAdmin, type AuthAdminConfig, type UserList } from '@svc/auth';
 import { describeError } from '../../describe-error';
-import { DATABASE_FLAGS, resolveCommandConfig } from '../../database-options';
+import { DATABASE_FLAGS, databaseUrlSource, explainOpenFailure, resolveCommandConfig } from '../../database-options';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
+import { readSecret, type SecretInput } from '../../read-secret';
 
 export const ADMIN_USAGE = `Usage: svc admin <command> [options]
 
 Commands:
-  create-superuser <email> --password <pw>      create the first superuser
-  set-password <email or id> --password <pw>    set a password (no old one needed); revokes every session
-  assign-role <email or id> <role>              assign a role (effective at the user's next login)
-  list-roles                                    list the roles
+  create-superuser <email> [--password <pw>]      create a superuser
+  set-password <email or id> [--password <pw>]    set a password (no old one needed); revokes every session
+  assign-role <email or id> <role>                assign a role (effective at the user's next login)
+  create-role <name> [--description <text>]       create a role
+  list-roles                                      list the roles
+  list-users [--limit <n>] [--offset <n>] [--json]
+                                                  list users, oldest first, with their roles (100 a page)
+  revoke-sessions <email or id>                   end every session of a user
+
+Without --password, the password is asked for on a terminal (nothing is echoed) or read as one
+line from standard input: echo "$PW" | svc admin set-password ann@example.com
 
 Options:
   --database-url <url>  PostgreSQL URL (env DATABASE_URL)
   --data-dir <dir>      embedded database folder (env SVC_DATA_DIR; default ./.svc/data)
-  --jwt-secret <s>      the server's HS256 secret (env SVC_JWT_SECRET)
-  --config <file>       TOML config file (default ./svc.toml when it exists)
+  --config <file>       TOML config file (env SVC_CONFIG; default ./svc.toml when it exists)
+  --jwt-secret <s>      accepted for compatibility; no admin command needs it
   -h, --help            show this help`;
 
 export interface AdminOptions {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly io: CliIo;
+  /** Where a password not given with --password is read. @default process.stdin */
+  readonly stdin?: SecretInput;
 }
 
-const ARITY: Readonly<Record<string, number>> = { 'create-superuser': 1, 'set-password': 1, 'assign-role': 2, 'list-roles': 0 };
+interface Command {
+  readonly args: readonly string[];
+  /** The command's own flags, beyond the database ones. */
+  readonly flags: readonly string[];
+}
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  'create-superuser': { args: ['email'], flags: ['password'] },
+  'set-password': { args: ['email or id'], flags: ['password'] },
+  'assign-role': { args: ['email or id', 'role'], flags: [] },
+  'create-role': { args: ['name'], flags: ['description'] },
+  'list-roles': { args: [], flags: [] },
+  'list-users': { args: [], flags: ['limit', 'offset', 'json'] },
+  'revoke-sessions': { args: ['email or id'], flags: [] },
+};
+const OWN_FLAGS = ['password', 'description', 'limit', 'offset', 'json'] as const;
 
 /** `svc admin ...`: resolves to the exit code. */
 export async function adminCommand(argv: readonly string[], opts: AdminOptions): Promise<number> {
-  const parsed = parseCommandArgs(
+  const { values, positionals } = parseCommandArgs(
     argv,
-    { password: { type: 'string' }, ...DATABASE_FLAGS, 'jwt-secret': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    {
+      password: { type: 'string' },
+      description: { type: 'string' },
+      limit: { type: 'string' },
+      offset: { type: 'string' },
+      json: { type: 'boolean' },
+      ...DATABASE_FLAGS,
+      'jwt-secret': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
     ADMIN_USAGE,
     true,
   );
-  const { values, positionals } = parsed;
-  const [command, ...args] = positionals;
-  if (values.help || command === undefined) {
+  const [name, ...args] = positionals;
+  if (values.help || name === undefined) {
     opts.io.stdout(ADMIN_USAGE);
-    return command === undefined && !values.help ? 2 : 0;
+    return name === undefined && !values.help ? 2 : 0;
   }
-  const arity = ARITY[command];
-  if (arity === undefined) throw new ExitError(2, `unknown admin command "${command}"\n\n${ADMIN_USAGE}`);
-  if (args.length !== arity) throw new ExitError(2, `admin ${command} takes ${arity} argument${arity === 1 ? '' : 's'}\n\n${ADMIN_USAGE}`);
-  const needsPassword = command === 'create-superuser' || command === 'set-password';
-  // The spec: an empty password is refused before it reaches the provider.
-  if (needsPassword && (values.password === undefined || values.password === '')) {
-    throw new ExitError(2, `admin ${command} needs a non-empty --password`);
+  const command = COMMANDS[name];
+  if (command === undefined) throw new ExitError(2, `unknown admin command "${name}"\n\n${ADMIN_USAGE}`);
+  if (args.length !== command.args.length) {
+    const wanted = command.args.length ? command.args.map((a) => `<${a}>`).join(' ') : 'no arguments';
+    throw new ExitError(2, `admin ${name} takes ${wanted}\n\n${ADMIN_USAGE}`);
+  }
+  for (const flag of OWN_FLAGS) {
+    if (values[flag] !== undefined && !command.flags.includes(flag)) throw new ExitError(2, `--${flag} is not an option of admin ${name}`);
+  }
+  const page = {
+    ...(values.limit !== undefined ? { limit: integerFlag('--limit', values.limit) } : {}),
+    ...(values.offset !== undefined ? { offset: integerFlag('--offset', values.offset) } : {}),
+  };
+
+  const { config, database, configFile } = resolveCommandConfig(
+    values,
+    opts.cwd,
+    opts.env,
+    values['jwt-secret'] !== undefined ? { jwtSecret: values['jwt-secret'] } : {},
+  );
+  // The password is read before the database is opened: nothing waits on a connection while a
+  // person types, and an empty one is refused before it reaches the provider (the spec).
+  let password: string | undefined;
+  if (command.flags.includes('password')) {
+    password = values.password ?? (await readSecret(opts.stdin ?? process.stdin, process.stderr, 'Password', true));
+    if (password === '') throw new ExitError(2, `admin ${name} needs a non-empty password (--password, the prompt, or one line on stdin)`);
   }
 
-  const { config, database } = resolveCommandConfig(values, opts.cwd, opts.env, values['jwt-secret'] !== undefined ? { jwtSecret: values['jwt-secret'] } : {});
-  if (!config.jwtSecret) throw new ExitError(2, 'svc admin needs the JWT secret: --jwt-secret or SVC_JWT_SECRET');
-
-  const db = await openDatabase(database);
+  const db = await openDatabase(database).catch((err: unknown) => {
+    throw explainOpenFailure(err, databaseUrlSource(config.databaseSource, configFile));
+  });
   try {
-    const auth = await createAuth({ ...(config.authConfig as Partial<AuthConfig>), jwtSecret: config.jwtSecret } as AuthConfig, { database: db });
+    const admin = await createAuthAdmin(config.authConfig as AuthAdminConfig, { database: db });
     try {
-      switch (command) {
-        case 'create-superuser': {
-          const user = await auth.createSuperuser(args[0] as string, values.password as string);
-          opts.io.stdout(`Created superuser ${user.email} (${user.id}).`);
-          break;
-        }
-        case 'set-password':
-          await auth.setPassword(args[0] as string, values.password as string);
-          opts.io.stdout(`Password set for ${args[0]}; every session of that user was revoked.`);
-          break;
-        case 'assign-role':
-          await auth.roles.assign(args[0] as string, args[1] as string);
-          opts.io.stdout(`Assigned role ${args[1]} to ${args[0]} (effective at the next login).`);
-          break;
-        case 'list-roles': {
-          const roles = await auth.roles.list();
-          opts.io.stdout(roles.length ? roles.map((r) => (r.description ? `${r.name}\t${r.description}` : r.name)).join('\n') : '(no roles)');
-          break;
-        }
-      }
+      opts.io.stdout(await runCommand(name, admin, args, { ...values, password }, page));
     } finally {
-      await auth.close();
+      await admin.close();
     }
     return 0;
   } catch (err) {
@@ -87,4 +119,66 @@ export async function adminCommand(argv: readonly string[], opts: AdminOptions):
   } finally {
     await db.close();
   }
+}
+
+async function runCommand(
+  name: string,
+  admin: AuthAdmin,
+  args: string[],
+  values: { password?: string | undefined; description?: string | undefined; json?: boolean | undefined },
+  page: { limit?: number; offset?: number },
+): Promise<string> {
+  const [first = '', second = ''] = args;
+  switch (name) {
+    case 'create-superuser': {
+      const user = await admin.createSuperuser(first, values.password as string);
+      return `Created superuser ${user.email} (${user.id}).`;
+    }
+    case 'set-password':
+      await admin.setPassword(first, values.password as string);
+      return `Password set for ${first}; every session of that user was revoked.`;
+    case 'assign-role':
+      await admin.roles.assign(first, second);
+      return `Assigned role ${second} to ${first} (effective at the next login).`;
+    case 'create-role': {
+      const role = await admin.roles.create(first, values.description);
+      return `Created role ${role.name}.`;
+    }
+    case 'list-roles': {
+      const roles = await admin.roles.list();
+      return roles.length ? roles.map((r) => (r.description ? `${r.name}\t${r.description}` : r.name)).join('\n') : '(no roles)';
+    }
+    case 'list-users': {
+      const list = await admin.listUsers(page);
+      return values.json ? JSON.stringify(list, null, 2) : userTable(list);
+    }
+    case 'revoke-sessions': {
+      const n = await admin.revokeAllSessions(first);
+      return `Revoked ${n} session${n === 1 ? '' : 's'} of ${first}.`;
+    }
+    default:
+      throw new Error(`unhandled admin command ${name}`);
+  }
+}
+
+function integerFlag(flag: string, text: string): number {
+  if (!/^\d+$/.test(text)) throw new ExitError(2, `${flag} must be a whole number, got "${text}"`);
+  return Number(text);
+}
+
+/** Aligned columns for a person; `--json` gives the same data to a program. */
+function userTable(list: UserList): string {
+  if (list.users.length === 0) {
+    return list.total === 0 ? '(no users)' : `(no users past offset ${list.offset}; there are ${list.total})`;
+  }
+  const rows = [
+    ['EMAIL', 'ID', 'ROLES', 'VERIFIED', 'ACTIVE', 'CREATED'],
+    ...list.users.map((u) => [u.email, u.id, u.roles.join(',') || '-', u.emailVerified ? 'yes' : 'no', u.active ? 'yes' : 'no', u.createdAt.slice(0, 19).replace('T', ' ')]),
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const lines = rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
+  const from = list.offset + 1;
+  const to = list.offset + list.users.length;
+  const more = to < list.total ? ` (--offset ${to} for the next page)` : '';
+  return [...lines, list.total === 1 ? '1 user' : `users ${from}-${to} of ${list.total}${more}`].join('\n');
 }

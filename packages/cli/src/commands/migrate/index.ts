@@ -1,6 +1,6 @@
 import { DataDirLockedError, SvcError, createDefaultMigrator, openDatabase, type Database, type MigrateResult } from '@svc/core';
 import { describeError } from '../../describe-error';
-import { DATABASE_FLAGS, resolveCommandConfig } from '../../database-options';
+import { DATABASE_FLAGS, databaseUrlSource, explainOpenFailure, resolveCommandConfig } from '../../database-options';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 import { requestThroughServer } from '../../through-server';
@@ -47,7 +47,7 @@ export async function migrateCommand(argv: readonly string[], opts: MigrateComma
   if (schemaPath === undefined) throw new ExitError(2, 'no schema: pass --schema <file|dir> or create dbschema/');
   const { sdl } = readSchemaSource(opts.cwd, schemaPath);
 
-  const { config, database } = resolveCommandConfig(values, opts.cwd, opts.env);
+  const { config, database, configFile } = resolveCommandConfig(values, opts.cwd, opts.env);
   const dryRun = values['dry-run'] ?? false;
   const allowDataLoss = values['allow-data-loss'] ?? false;
   let db: Database;
@@ -57,8 +57,9 @@ export async function migrateCommand(argv: readonly string[], opts: MigrateComma
     // The embedded folder is held: by a server that listens, the migration goes through it.
     const holder = err instanceof DataDirLockedError ? err.holder : undefined;
     if (holder?.url === undefined) {
-      if (err instanceof SvcError) throw new ExitError(1, describeError(err));
-      throw err;
+      const explained = explainOpenFailure(err, databaseUrlSource(config.databaseSource, configFile));
+      if (explained instanceof SvcError) throw new ExitError(1, describeError(explained));
+      throw explained;
     }
     opts.io.stderr(`svc: the data folder is held by ${holder.command} (pid ${holder.pid}): migrating through it at ${holder.url}`);
     try {

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SvcError } from '@svc/core';
-import { ConfigError, createServer, type CreateServerOptions, type SvcServer } from '@svc/server';
+import { ConfigError, createServer, resolveLogFormat, type CreateServerOptions, type SvcServer } from '@svc/server';
 import { describeError } from '../../describe-error';
+import { configFileOf, databaseUrlSource, explainOpenFailure } from '../../database-options';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 
@@ -22,6 +23,7 @@ Options:
   --tls-cert <file>     PEM certificate: serve HTTPS (with --tls-key)
   --tls-key <file>      PEM private key
   --log-level <level>   fatal, error, warn, info, debug, trace or silent (env SVC_LOG_LEVEL)
+  --log-format <f>      json, pretty or auto: pretty on a terminal, else JSON (env SVC_LOG_FORMAT)
   -h, --help            show this help
 
 Precedence: flag > environment > config file > default.`;
@@ -32,8 +34,11 @@ export interface ServeOptions {
   readonly io: CliIo;
 }
 
+/** What `parseServeArgs` gives: createServer options, and where the schema came from (for the banner). */
+export type ParsedServeArgs = CreateServerOptions & { help?: boolean; schemaSource?: string };
+
 /** Parses `svc serve` flags into createServer options (no I/O beyond reading named files). */
-export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<ServeOptions, 'io'>): CreateServerOptions & { help?: boolean } {
+export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<ServeOptions, 'io'>): ParsedServeArgs {
   const parsed = parseCommandArgs(
     argv,
     {
@@ -48,6 +53,7 @@ export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<Serve
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
       'log-level': { type: 'string' },
+      'log-format': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     SERVE_USAGE,
@@ -55,7 +61,7 @@ export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<Serve
   const v = parsed.values;
   if (v.help) return { help: true };
 
-  const options: CreateServerOptions = { env };
+  const options: ParsedServeArgs = { env };
   if (v.port !== undefined) {
     if (!/^\d+$/.test(v.port)) throw new ExitError(2, `--port must be an integer from 0 to 65535, got "${v.port}"`);
     options.port = Number(v.port);
@@ -64,15 +70,15 @@ export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<Serve
   if (v['enable-auth']) options.enableAuth = true;
   if (v['jwt-secret'] !== undefined) options.jwtSecret = v['jwt-secret'];
   if (v['log-level'] !== undefined) options.logLevel = v['log-level'] as never;
+  if (v['log-format'] !== undefined) options.logFormat = v['log-format'] as never;
   if (v['database-url'] !== undefined && v['data-dir'] !== undefined) {
     throw new ExitError(2, '--database-url and --data-dir name two different databases: give one');
   }
   if (v['database-url'] !== undefined) options.database = { url: v['database-url'] };
   if (v['data-dir'] !== undefined) options.database = { dataDir: path.resolve(cwd, v['data-dir']) };
 
-  const configFile = v.config ?? env.SVC_CONFIG;
-  if (configFile !== undefined) options.configFile = path.resolve(cwd, configFile);
-  else if (fs.existsSync(path.join(cwd, 'svc.toml'))) options.configFile = path.join(cwd, 'svc.toml');
+  const configFile = configFileOf(v.config, cwd, env);
+  if (configFile !== undefined) options.configFile = configFile;
 
   if ((v['tls-cert'] === undefined) !== (v['tls-key'] === undefined)) {
     throw new ExitError(2, '--tls-cert and --tls-key go together');
@@ -81,7 +87,12 @@ export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<Serve
     options.tls = { cert: readFileOrExit(cwd, v['tls-cert'], '--tls-cert'), key: readFileOrExit(cwd, v['tls-key'], '--tls-key') };
   }
   const schemaPath = v.schema ?? defaultSchemaDir(cwd);
-  if (schemaPath !== undefined) options.schema = readSchemaSource(cwd, schemaPath).sdl;
+  if (schemaPath !== undefined) {
+    const { sdl, files } = readSchemaSource(cwd, schemaPath);
+    options.schema = sdl;
+    const shown = v.schema ?? `${schemaPath}/`;
+    options.schemaSource = files.length === 1 && files[0] === path.resolve(cwd, schemaPath) ? shown : `${shown} (${files.length} file${files.length === 1 ? '' : 's'})`;
+  }
   return options;
 }
 
@@ -98,8 +109,8 @@ function readFileOrExit(cwd: string, file: string, flag: string): Buffer {
  * process: it decides what SIGTERM does (see main.ts).
  */
 export async function serve(argv: readonly string[], opts: ServeOptions): Promise<SvcServer | undefined> {
-  const options = parseServeArgs(argv, opts);
-  if (options.help) {
+  const { help, schemaSource, ...options } = parseServeArgs(argv, opts);
+  if (help) {
     opts.io.stdout(SERVE_USAGE);
     return undefined;
   }
@@ -112,6 +123,10 @@ export async function serve(argv: readonly string[], opts: ServeOptions): Promis
     server = await createServer(options);
   } catch (err) {
     if (err instanceof ConfigError) throw new ExitError(2, err.message);
+    // The URL's source by the server's precedence: flag > DATABASE_URL > the config file.
+    const source = options.database ? 'explicit' : opts.env.DATABASE_URL ? 'environment' : options.configFile ? 'file' : 'default';
+    const explained = explainOpenFailure(err, databaseUrlSource(source, options.configFile));
+    if (explained !== err) throw explained;
     if (err instanceof SvcError) throw new ExitError(1, describeError(err));
     throw err;
   }
@@ -131,9 +146,37 @@ export async function serve(argv: readonly string[], opts: ServeOptions): Promis
     note = preexisting ? ' (existing data)' : ' (created)';
     if (server.config.databaseSource === 'default') note += ': no database configured, so svc uses ./.svc/data';
   }
-  server.logger.info(
-    { url: server.url, database: server.database.description },
-    `svc listening on ${server.url} with ${server.database.description}${note}`,
-  );
+  if (resolveLogFormat(server.config.logFormat) === 'pretty') {
+    opts.io.stdout(banner(server, note, schemaSource));
+  } else {
+    server.logger.info(
+      { url: server.url, database: server.database.description },
+      `svc listening on ${server.url} with ${server.database.description}${note}`,
+    );
+  }
   return server;
 }
+
+/** What a person starting `svc serve` at a terminal wants to see once, before the logs. */
+function banner(server: SvcServer, databaseNote: string, schemaSource: string | undefined): string {
+  const config = server.config;
+  const auth = !config.enableAuth
+    ? 'off (--enable-auth to turn it on)'
+    : config.authConfig.smtp === undefined
+      ? 'on; email is not delivered (no SMTP configured)'
+      : 'on';
+  const rows: [string, string][] = [
+    ['URL', server.url],
+    ['database', `${server.database.description}${databaseNote}`],
+    ['schema', schemaSource ?? 'none given: the schema stored in the database, if any (--schema or dbschema/)'],
+    ['auth', auth],
+  ];
+  return [
+    `svc ${CLI_VERSION}`,
+    ...rows.map(([k, v]) => `  ${k.padEnd(10)}${v}`),
+    '  Ctrl-C stops it; --log-format json for machine-readable logs.',
+    '',
+  ].join('\n');
+}
+
+const CLI_VERSION: string = (require('../../../package.json') as { version: string }).version;

@@ -4,8 +4,8 @@ import { matchAuthRoute, type Auth } from '@svc/auth';
 import { toNodeListener } from '@svc/auth/express';
 import { parseRequest } from '@svc/rest';
 import { proxyItems, type ResolvedConfig } from '../config';
-import { fromHttpError } from '../http/errors';
-import { sendError, sendJson } from '../http/respond';
+import { errorHandler } from '../http/errors';
+import { sendJson } from '../http/respond';
 import { parseQueryRequest } from '../handlers/query-request';
 import { notInThisRelease } from '../handlers/not-yet';
 import { schemaHandlers } from '../handlers/schema';
@@ -173,10 +173,7 @@ export function buildApp(deps: AppDeps): Express {
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(commonError('NOT_FOUND', `no route ${req.method} ${req.path}`));
   });
-  // Express recognises an error handler by its four parameters.
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    sendError(res, fromHttpError(err), logger);
-  });
+  app.use(errorHandler(logger));
   return app;
 }
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DatabaseConnectionError, type DatabaseConfig } from '@svc/core';
+import type { DatabaseConfig } from '@svc/core';
 import { ConfigError, resolveConfig, type ResolvedConfig, type ServerConfig } from '@svc/server';
 import { ExitError } from './io';
 
@@ -67,22 +67,4 @@ export function databaseUrlSource(source: ResolvedConfig['databaseSource'], conf
     default:
       return '--database-url / DATABASE_URL';
   }
-}
-
-const FIXES: Readonly<Record<DatabaseConnectionError['problem'], (where: string) => string>> = {
-  'malformed-url': (where) => `fix ${where} (postgres://user:password@host:port/database)`,
-  unreachable: (where) => `check ${where} and that the server is running`,
-  authentication: (where) => `check the user and password in ${where}`,
-  'unknown-database': (where) => `create it (createdb) or fix the database name in ${where}`,
-  refused: (where) => `check ${where} and the server's settings`,
-};
-
-/**
- * A database that cannot be opened, as one line and exit code 1: what failed (from core's
- * `DatabaseConnectionError`, which never holds the password) and how to fix it. Anything else is
- * returned unchanged.
- */
-export function explainOpenFailure(err: unknown, where: string): unknown {
-  if (!(err instanceof DatabaseConnectionError)) return err;
-  return new ExitError(1, `${err.message}: ${FIXES[err.problem](where)}`);
 }

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { SvcError } from '@svc/core';
 import { ConfigError, createServer, resolveLogFormat, type CreateServerOptions, type SvcServer } from '@svc/server';
-import { describeError } from '../../describe-error';
-import { configFileOf, databaseUrlSource, explainOpenFailure } from '../../database-options';
+import { configFileOf, databaseUrlSource } from '../../database-options';
+import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 
@@ -125,10 +124,7 @@ export async function serve(argv: readonly string[], opts: ServeOptions): Promis
     if (err instanceof ConfigError) throw new ExitError(2, err.message);
     // The URL's source by the server's precedence: flag > DATABASE_URL > the config file.
     const source = options.database ? 'explicit' : opts.env.DATABASE_URL ? 'environment' : options.configFile ? 'file' : 'default';
-    const explained = explainOpenFailure(err, databaseUrlSource(source, options.configFile));
-    if (explained !== err) throw explained;
-    if (err instanceof SvcError) throw new ExitError(1, describeError(err));
-    throw err;
+    throw asExitError(err, databaseUrlSource(source, options.configFile));
   }
   try {
     await server.listen();

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import type { AuthEvent } from '@svc/auth';
 import { createTestDatabase, type TestDatabase } from '@svc/core';
 import { createServer, type CreateServerOptions, type SvcServer } from '../src';
 import { request, type InProcessInit } from '../src/testing';
@@ -160,4 +161,50 @@ export async function signUp(server: SvcServer, roles: string[] = []): Promise<s
   }
   const login = await post('/auth/login', { email, password });
   return ((await login.json()) as { token: string }).token;
+}
+
+/** An answer of an /auth route: status, headers and the JSON body (null when there is none). */
+export interface AuthReply {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+export interface AuthClient {
+  /** Any route; a JSON body (a string is sent as it is, for bytes `JSON.stringify` would not write). */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<AuthReply>;
+  bearer(token: string): Record<string, string>;
+  register(body: unknown): Promise<AuthReply>;
+  login(body: Record<string, unknown>): Promise<AuthReply>;
+  refresh(refreshToken: string): Promise<AuthReply>;
+  profile(token: string): Promise<AuthReply>;
+}
+
+/** The /auth routes as a client calls them, in-process. */
+export function authClient(server: SvcServer): AuthClient {
+  const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<AuthReply> => {
+    const res = await call(server, path, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    return { status: res.status, headers: res.headers, body: await readJson(res).catch(() => null) };
+  };
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  return {
+    call: send,
+    bearer,
+    register: (body: unknown) => send('POST', '/auth/register', body),
+    login: (body: Record<string, unknown>) => send('POST', '/auth/login', body),
+    refresh: (refreshToken: string) => send('POST', '/auth/refresh', { refreshToken }),
+    profile: (token: string) => send('GET', '/auth/profile', undefined, bearer(token)),
+  };
+}
+
+/** Events the auth instance emits, captured for tests (the way a webhook subscriber gets them). */
+export function captureEvents(server: SvcServer): AuthEvent[] {
+  const events: AuthEvent[] = [];
+  server.auth!.on((e) => void events.push(e));
+  return events;
 }

@@ -125,6 +125,7 @@ describe('request bodies', () => {
     [{ query: 'select 1', variables: [1] }, '"variables" must be a JSON object'],
     [{ query: 'select 1', cardinality: 'two' }, '"cardinality" must be one of many, atMostOne, one'],
     [{ query: 'select 1', extra: true }, 'unknown field "extra" in the request body'],
+    [['select 1'], 'request body must be a JSON object with a "query" string'],
   ])('/query body %j is 400: %s', async (body, message) => {
     const res = await call(server, '/query', json(body));
     expect(res.status).toBe(400);

@@ -5,16 +5,14 @@
  *
  * Internal to the package's tests: excluded from the build.
  */
-import express, { type Express, type RequestHandler } from 'express';
+import type { Express, RequestHandler } from 'express';
 import pino from 'pino';
 import { errorHandler } from '../http/errors';
 import type { Logger } from '../observability/logger';
+import { expressApp } from '../routes';
 
 export function appWith(handlers: readonly RequestHandler[], logger: Logger = pino({ level: 'silent' })): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.set('query parser', 'simple');
+  const app = expressApp();
   app.use(...handlers);
   app.use(errorHandler(logger));
   return app;

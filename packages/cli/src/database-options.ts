@@ -15,11 +15,39 @@ export const DATABASE_FLAGS = {
  * The TOML file a command reads: `--config`, else `SVC_CONFIG`, else `./svc.toml` when it exists
  * (relative paths against `cwd`).
  */
-export function configFileOf(flag: string | undefined, cwd: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+function configFileOf(flag: string | undefined, cwd: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
   const named = flag ?? env.SVC_CONFIG;
   if (named !== undefined) return path.resolve(cwd, named);
   const local = path.join(cwd, 'svc.toml');
   return fs.existsSync(local) ? local : undefined;
+}
+
+/** What `DATABASE_FLAGS` parse to. */
+export interface DatabaseFlagValues {
+  readonly 'database-url'?: string | undefined;
+  readonly 'data-dir'?: string | undefined;
+  readonly config?: string | undefined;
+}
+
+/**
+ * What the database flags name, as server options: `database` from `--database-url` or
+ * `--data-dir` (a relative folder resolved against `cwd`; both at once is exit 2) and
+ * `configFile` (`configFileOf`). What nothing names is left out, for the server to resolve.
+ */
+export function databaseFlagOptions(
+  values: DatabaseFlagValues,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Pick<ServerConfig, 'database' | 'configFile'> {
+  if (values['database-url'] !== undefined && values['data-dir'] !== undefined) {
+    throw new ExitError(2, '--database-url and --data-dir name two different databases: give one');
+  }
+  const options: Pick<ServerConfig, 'database' | 'configFile'> = {};
+  if (values['database-url'] !== undefined) options.database = { url: values['database-url'] };
+  if (values['data-dir'] !== undefined) options.database = { dataDir: path.resolve(cwd, values['data-dir']) };
+  const configFile = configFileOf(values.config, cwd, env);
+  if (configFile !== undefined) options.configFile = configFile;
+  return options;
 }
 
 /**
@@ -28,19 +56,13 @@ export function configFileOf(flag: string | undefined, cwd: string, env: Readonl
  * names, a relative data folder resolved against `cwd`.
  */
 export function resolveCommandConfig(
-  values: { 'database-url'?: string; 'data-dir'?: string; config?: string },
+  values: DatabaseFlagValues,
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
   extra: Partial<ServerConfig> = {},
 ): { config: ResolvedConfig; database: DatabaseConfig; configFile: string | undefined } {
-  if (values['database-url'] !== undefined && values['data-dir'] !== undefined) {
-    throw new ExitError(2, '--database-url and --data-dir name two different databases: give one');
-  }
-  const input: ServerConfig = { env, ...extra };
-  if (values['database-url'] !== undefined) input.database = { url: values['database-url'] };
-  if (values['data-dir'] !== undefined) input.database = { dataDir: path.resolve(cwd, values['data-dir']) };
-  const configFile = configFileOf(values.config, cwd, env);
-  if (configFile !== undefined) input.configFile = configFile;
+  const input: ServerConfig = { env, ...extra, ...databaseFlagOptions(values, cwd, env) };
+  const configFile = input.configFile;
   let config: ResolvedConfig;
   try {
     config = resolveConfig(input);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DatabaseConnectionError, type DatabaseConfig } from '@svc/core';
+import type { DatabaseConfig } from '@svc/core';
 import { ConfigError, resolveConfig, type ResolvedConfig, type ServerConfig } from '@svc/server';
 import { ExitError } from './io';
 
@@ -15,11 +15,39 @@ export const DATABASE_FLAGS = {
  * The TOML file a command reads: `--config`, else `SVC_CONFIG`, else `./svc.toml` when it exists
  * (relative paths against `cwd`).
  */
-export function configFileOf(flag: string | undefined, cwd: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+function configFileOf(flag: string | undefined, cwd: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
   const named = flag ?? env.SVC_CONFIG;
   if (named !== undefined) return path.resolve(cwd, named);
   const local = path.join(cwd, 'svc.toml');
   return fs.existsSync(local) ? local : undefined;
+}
+
+/** What `DATABASE_FLAGS` parse to. */
+export interface DatabaseFlagValues {
+  readonly 'database-url'?: string | undefined;
+  readonly 'data-dir'?: string | undefined;
+  readonly config?: string | undefined;
+}
+
+/**
+ * What the database flags name, as server options: `database` from `--database-url` or
+ * `--data-dir` (a relative folder resolved against `cwd`; both at once is exit 2) and
+ * `configFile` (`configFileOf`). What nothing names is left out, for the server to resolve.
+ */
+export function databaseFlagOptions(
+  values: DatabaseFlagValues,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Pick<ServerConfig, 'database' | 'configFile'> {
+  if (values['database-url'] !== undefined && values['data-dir'] !== undefined) {
+    throw new ExitError(2, '--database-url and --data-dir name two different databases: give one');
+  }
+  const options: Pick<ServerConfig, 'database' | 'configFile'> = {};
+  if (values['database-url'] !== undefined) options.database = { url: values['database-url'] };
+  if (values['data-dir'] !== undefined) options.database = { dataDir: path.resolve(cwd, values['data-dir']) };
+  const configFile = configFileOf(values.config, cwd, env);
+  if (configFile !== undefined) options.configFile = configFile;
+  return options;
 }
 
 /**
@@ -28,19 +56,13 @@ export function configFileOf(flag: string | undefined, cwd: string, env: Readonl
  * names, a relative data folder resolved against `cwd`.
  */
 export function resolveCommandConfig(
-  values: { 'database-url'?: string; 'data-dir'?: string; config?: string },
+  values: DatabaseFlagValues,
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
   extra: Partial<ServerConfig> = {},
 ): { config: ResolvedConfig; database: DatabaseConfig; configFile: string | undefined } {
-  if (values['database-url'] !== undefined && values['data-dir'] !== undefined) {
-    throw new ExitError(2, '--database-url and --data-dir name two different databases: give one');
-  }
-  const input: ServerConfig = { env, ...extra };
-  if (values['database-url'] !== undefined) input.database = { url: values['database-url'] };
-  if (values['data-dir'] !== undefined) input.database = { dataDir: path.resolve(cwd, values['data-dir']) };
-  const configFile = configFileOf(values.config, cwd, env);
-  if (configFile !== undefined) input.configFile = configFile;
+  const input: ServerConfig = { env, ...extra, ...databaseFlagOptions(values, cwd, env) };
+  const configFile = input.configFile;
   let config: ResolvedConfig;
   try {
     config = resolveConfig(input);
@@ -67,22 +89,4 @@ export function databaseUrlSource(source: ResolvedConfig['databaseSource'], conf
     default:
       return '--database-url / DATABASE_URL';
   }
-}
-
-const FIXES: Readonly<Record<DatabaseConnectionError['problem'], (where: string) => string>> = {
-  'malformed-url': (where) => `fix ${where} (postgres://user:password@host:port/database)`,
-  unreachable: (where) => `check ${where} and that the server is running`,
-  authentication: (where) => `check the user and password in ${where}`,
-  'unknown-database': (where) => `create it (createdb) or fix the database name in ${where}`,
-  refused: (where) => `check ${where} and the server's settings`,
-};
-
-/**
- * A database that cannot be opened, as one line and exit code 1: what failed (from core's
- * `DatabaseConnectionError`, which never holds the password) and how to fix it. Anything else is
- * returned unchanged.
- */
-export function explainOpenFailure(err: unknown, where: string): unknown {
-  if (!(err instanceof DatabaseConnectionError)) return err;
-  return new ExitError(1, `${err.message}: ${FIXES[err.problem](where)}`);
 }

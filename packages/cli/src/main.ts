@@ -1,5 +1,4 @@
-import { SvcError } from '@svc/core';
-import { describeError } from './describe-error';
+import { asExitError } from './failure';
 import { ExitError, processIo, type CliIo } from './io';
 import { serve } from './commands/serve';
 import { migrateCommand } from './commands/migrate';
@@ -55,15 +54,11 @@ export async function run(argv: readonly string[], ctx: RunContext): Promise<num
         return 2;
     }
   } catch (err) {
-    if (err instanceof ExitError) {
-      ctx.io.stderr(`svc: ${err.message}`);
-      return err.exitCode;
-    }
-    // An error a command did not describe itself (say, the data folder held by another process
-    // when the database is opened) is still one line, not a stack.
-    if (err instanceof SvcError) {
-      ctx.io.stderr(`svc: ${describeError(err)}`);
-      return 1;
+    // An SvcError a command did not describe itself is still one line, not a stack.
+    const failure = asExitError(err);
+    if (failure instanceof ExitError) {
+      ctx.io.stderr(`svc: ${failure.message}`);
+      return failure.exitCode;
     }
     throw err;
   }

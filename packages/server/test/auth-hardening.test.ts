@@ -3,7 +3,8 @@
  * tokens that outlived what should have killed them, text PostgreSQL cannot store, methods a Fetch
  * `Request` cannot carry, identifier normalisation (RFC 5321 limits, NFKC, case-insensitive
  * usernames, NFKC passwords), the metadata size limit and the failed-login log line. Every case
- * goes through @svc/server over real HTTP on the engine SVC_TEST_DB picks.
+ * goes through @svc/server's whole HTTP pipeline on the engine SVC_TEST_DB picks: in-process,
+ * and on a real socket for TRACE and CONNECT.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -12,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AuthEvent } from '@svc/auth';
 import type { SvcServer } from '../src';
-import { SECRET, captureLogger, rawRequest, readJson, sharedDatabase, start } from './helpers';
+import { SECRET, authClient, build, captureEvents, captureLogger, rawRequest, sharedDatabase, start } from './helpers';
 
 // bcrypt as @svc/auth uses it (not a dependency of the server), to write a legacy hash by hand.
 const bcrypt = createRequire(require.resolve('@svc/auth'))('bcrypt') as {
@@ -24,40 +25,14 @@ const PASSWORD = 'correct horse battery staple';
 const email = () => `h-${randomUUID()}@example.com`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function client(server: SvcServer) {
-  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    });
-    return { status: res.status, headers: res.headers, body: await readJson(res).catch(() => null) };
-  };
-  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-  return {
-    call,
-    bearer,
-    register: (body: unknown) => call('POST', '/auth/register', body),
-    login: (body: Record<string, unknown>) => call('POST', '/auth/login', body),
-    refresh: (refreshToken: string) => call('POST', '/auth/refresh', { refreshToken }),
-    profile: (token: string) => call('GET', '/auth/profile', undefined, bearer(token)),
-  };
-}
-
-function captureEvents(server: SvcServer): AuthEvent[] {
-  const events: AuthEvent[] = [];
-  server.auth!.on((e) => void events.push(e));
-  return events;
-}
-
 // Attack: a refresh token lifted from an abandoned device. The spec ends a session idle past
 // `sessionTimeout` ("any request using it": 401 SESSION_EXPIRED); refreshing must not revive it.
 describe('issue 8: an idle-timed-out session cannot be revived by refresh', () => {
   let server: SvcServer;
-  let c: ReturnType<typeof client>;
+  let c: ReturnType<typeof authClient>;
   beforeAll(async () => {
-    server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { sessionTimeout: 1 } });
-    c = client(server);
+    server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { sessionTimeout: 1 } });
+    c = authClient(server);
   });
   afterAll(() => server.close());
 
@@ -75,10 +50,10 @@ describe('issue 8: an idle-timed-out session cannot be revived by refresh', () =
 // Attack: an employee is deactivated but keeps a refresh token; refreshing must not mint tokens.
 describe('issue 8: deactivation', () => {
   let server: SvcServer;
-  let c: ReturnType<typeof client>;
+  let c: ReturnType<typeof authClient>;
   beforeAll(async () => {
-    server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET });
-    c = client(server);
+    server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET });
+    c = authClient(server);
   });
   afterAll(() => server.close());
 
@@ -106,11 +81,11 @@ describe('issue 8: deactivation', () => {
 // or after they asked for a newer link, still takes the account over.
 describe('issue 8: reset tokens die when they should', () => {
   let server: SvcServer;
-  let c: ReturnType<typeof client>;
+  let c: ReturnType<typeof authClient>;
   let events: AuthEvent[];
   beforeAll(async () => {
-    server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET });
-    c = client(server);
+    server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET });
+    c = authClient(server);
     events = captureEvents(server);
   });
   afterAll(() => server.close());
@@ -155,10 +130,11 @@ describe('issue 8: reset tokens die when they should', () => {
 
 describe('issue 8: text PostgreSQL cannot store, methods a Request cannot carry', () => {
   let server: SvcServer;
-  let c: ReturnType<typeof client>;
+  let c: ReturnType<typeof authClient>;
   beforeAll(async () => {
+    // CONNECT goes to the listening server's `connect` event: this one listens.
     server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET });
-    c = client(server);
+    c = authClient(server);
   });
   afterAll(() => server.close());
 
@@ -218,10 +194,10 @@ describe('issue 8: text PostgreSQL cannot store, methods a Request cannot carry'
 
 describe('issue 8: identifiers are normalised (RFC 5321 limits, NFKC, case-insensitive usernames)', () => {
   let server: SvcServer;
-  let c: ReturnType<typeof client>;
+  let c: ReturnType<typeof authClient>;
   beforeAll(async () => {
-    server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET });
-    c = client(server);
+    server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET });
+    c = authClient(server);
   });
   afterAll(() => server.close());
   const tag = () => randomUUID().slice(0, 8);
@@ -305,9 +281,9 @@ describe('issue 8: identifiers are normalised (RFC 5321 limits, NFKC, case-insen
 
 describe('issue 8: metadata size limit', () => {
   test('16 KiB by default; over it is 400 VALIDATION_ERROR naming metadata', async () => {
-    const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET });
+    const server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET });
     try {
-      const c = client(server);
+      const c = authClient(server);
       const fits = { note: 'x'.repeat(16 * 1024 - 11) };
       expect(Buffer.byteLength(JSON.stringify(fits))).toBe(16 * 1024);
       expect((await c.register({ email: email(), password: PASSWORD, metadata: fits })).status).toBe(201);
@@ -320,9 +296,9 @@ describe('issue 8: metadata size limit', () => {
   });
 
   test('authConfig.maxMetadataBytes sets it (counted in UTF-8 bytes of the JSON)', async () => {
-    const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { maxMetadataBytes: 64 } });
+    const server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { maxMetadataBytes: 64 } });
     try {
-      const c = client(server);
+      const c = authClient(server);
       expect((await c.register({ email: email(), password: PASSWORD, metadata: { n: 'é'.repeat(28) } })).status).toBe(201);
       const over = await c.register({ email: email(), password: PASSWORD, metadata: { n: 'é'.repeat(29) } });
       expect(over).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
@@ -336,10 +312,10 @@ describe('issue 8: metadata size limit', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-auth-'));
     const configFile = path.join(dir, 'svc.toml');
     fs.writeFileSync(configFile, '[auth]\nmax_metadata_bytes = 32\n');
-    const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET, configFile });
+    const server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, configFile });
     try {
       expect(server.auth!.config.maxMetadataBytes).toBe(32);
-      const over = await client(server).register({ email: email(), password: PASSWORD, metadata: { n: 'x'.repeat(32) } });
+      const over = await authClient(server).register({ email: email(), password: PASSWORD, metadata: { n: 'x'.repeat(32) } });
       expect(over).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
     } finally {
       await server.close();
@@ -348,16 +324,16 @@ describe('issue 8: metadata size limit', () => {
   });
 
   test('an invalid maxMetadataBytes fails at start', async () => {
-    await expect(start(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { maxMetadataBytes: 0 } })).rejects.toThrow(/maxMetadataBytes must be an integer from 2 to 1048576/);
+    await expect(build(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { maxMetadataBytes: 0 } })).rejects.toThrow(/maxMetadataBytes must be an integer from 2 to 1048576/);
   });
 });
 
 describe('issue 8: failed logins are logged', () => {
   test('with the client IP and the user id when the account exists; never the email or password', async () => {
     const { logger, lines } = captureLogger();
-    const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET, logger });
+    const server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, logger });
     try {
-      const c = client(server);
+      const c = authClient(server);
       const address = email();
       const r = await c.register({ email: address, password: PASSWORD });
       const wrong = 'wrong but long password';

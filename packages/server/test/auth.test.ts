@@ -1,46 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthEvent } from '@svc/auth';
 import type { SvcServer } from '../src';
-import { SECRET, readJson, sharedDatabase, start } from './helpers';
+import { SECRET, authClient, build, captureEvents, sharedDatabase } from './helpers';
 
 const db = sharedDatabase();
 const PASSWORD = 'correct horse battery staple';
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const email = () => `u-${randomUUID()}@example.com`;
 
-function client(server: SvcServer) {
-  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: res.status, headers: res.headers, body: await readJson(res).catch(() => null) };
-  };
-  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-  return {
-    call,
-    bearer,
-    register: (body: Record<string, unknown>) => call('POST', '/auth/register', body),
-    login: (body: Record<string, unknown>) => call('POST', '/auth/login', body),
-    profile: (token: string) => call('GET', '/auth/profile', undefined, bearer(token)),
-  };
-}
-
-/** Events the auth instance emits, captured for tests (the way a webhook subscriber gets them). */
-function captureEvents(server: SvcServer): AuthEvent[] {
-  const events: AuthEvent[] = [];
-  server.auth!.on((e) => void events.push(e));
-  return events;
-}
-
 describe('accounts over HTTP', () => {
   let server: SvcServer;
-  let c: ReturnType<typeof client>;
+  let c: ReturnType<typeof authClient>;
   let events: AuthEvent[];
   beforeAll(async () => {
-    server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { passwordRequireNumbers: true } });
-    c = client(server);
+    server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { passwordRequireNumbers: true } });
+    c = authClient(server);
     events = captureEvents(server);
   });
   afterAll(() => server.close());
@@ -229,11 +203,11 @@ describe('accounts over HTTP', () => {
 
 describe('email verification', () => {
   let server: SvcServer;
-  let c: ReturnType<typeof client>;
+  let c: ReturnType<typeof authClient>;
   let events: AuthEvent[];
   beforeAll(async () => {
-    server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { requireEmailVerification: true } });
-    c = client(server);
+    server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { requireEmailVerification: true } });
+    c = authClient(server);
     events = captureEvents(server);
   });
   afterAll(() => server.close());
@@ -278,9 +252,9 @@ describe('email verification', () => {
 
 describe('configuration-driven answers', () => {
   test('allowRegistration false is 403 REGISTRATION_DISABLED', async () => {
-    const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { allowRegistration: false } });
+    const server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { allowRegistration: false } });
     try {
-      const r = await client(server).register({ email: email(), password: PASSWORD });
+      const r = await authClient(server).register({ email: email(), password: PASSWORD });
       expect(r).toMatchObject({ status: 403, body: { code: 'REGISTRATION_DISABLED' } });
     } finally {
       await server.close();
@@ -288,9 +262,9 @@ describe('configuration-driven answers', () => {
   });
 
   test('an expired access token is 401 TOKEN_EXPIRED', async () => {
-    const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { tokenExpiry: 1 } });
+    const server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { tokenExpiry: 1 } });
     try {
-      const c = client(server);
+      const c = authClient(server);
       const r = await c.register({ email: email(), password: PASSWORD });
       await new Promise((resolve) => setTimeout(resolve, 2100));
       expect(await c.profile(r.body.token)).toMatchObject({ status: 401, body: { code: 'TOKEN_EXPIRED' } });
@@ -300,23 +274,23 @@ describe('configuration-driven answers', () => {
   });
 
   test('a token for another audience or issuer is INVALID_TOKEN', async () => {
-    const a = await start(db.get(), { enableAuth: true, jwtSecret: SECRET });
-    const b = await start(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { jwtAudience: 'other-api' } });
-    const d = await start(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { jwtIssuer: 'other-issuer' } });
+    const a = await build(db.get(), { enableAuth: true, jwtSecret: SECRET });
+    const b = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { jwtAudience: 'other-api' } });
+    const d = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { jwtIssuer: 'other-issuer' } });
     try {
-      const token = (await client(a).register({ email: email(), password: PASSWORD })).body.token;
-      expect((await client(a).profile(token)).status).toBe(200);
-      expect((await client(b).profile(token)).body.code).toBe('INVALID_TOKEN');
-      expect((await client(d).profile(token)).body.code).toBe('INVALID_TOKEN');
+      const token = (await authClient(a).register({ email: email(), password: PASSWORD })).body.token;
+      expect((await authClient(a).profile(token)).status).toBe(200);
+      expect((await authClient(b).profile(token)).body.code).toBe('INVALID_TOKEN');
+      expect((await authClient(d).profile(token)).body.code).toBe('INVALID_TOKEN');
     } finally {
       await Promise.all([a.close(), b.close(), d.close()]);
     }
   });
 
   test('roles are copied into tokens at issue time (Authentication 7)', async () => {
-    const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET });
+    const server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET });
     try {
-      const c = client(server);
+      const c = authClient(server);
       const address = email();
       const first = await c.register({ email: address, password: PASSWORD });
       await server.auth!.roles.create(`editor-${first.body.user.id.slice(0, 8)}`);
@@ -331,9 +305,9 @@ describe('configuration-driven answers', () => {
   });
 
   test('cookie: true sets auth_token (HttpOnly, SameSite=Lax, Path=/) and logout clears it', async () => {
-    const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { cookie: true } });
+    const server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { cookie: true } });
     try {
-      const c = client(server);
+      const c = authClient(server);
       const r = await c.register({ email: email(), password: PASSWORD });
       const cookie = r.headers.get('set-cookie') as string;
       expect(cookie).toMatch(/^auth_token=[^;]+; Max-Age=3600; Path=\/; HttpOnly; SameSite=Lax$/);

@@ -6,8 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import type { AuthEvent } from '@svc/auth';
 import { createTestDatabase, type TestDatabase } from '@svc/core';
 import { createServer, type CreateServerOptions, type SvcServer } from '../src';
+import { request, type InProcessInit } from '../src/testing';
 
 export const SECRET = 'test-secret-0123456789-abcdefghijklmnop';
 
@@ -40,9 +42,12 @@ export function sharedDatabase(): { get: () => TestDatabase } {
   };
 }
 
-/** Starts a server on 127.0.0.1, port 0, with a silent logger unless one is given. */
-export async function start(db: TestDatabase, options: CreateServerOptions = {}): Promise<SvcServer> {
-  const server = await createServer({
+/**
+ * A server that does not listen, with a silent logger unless one is given: drive it in-process
+ * with `call(server, path)`. `close()` it all the same (auth's deliveries, the database).
+ */
+export async function build(db: TestDatabase, options: CreateServerOptions = {}): Promise<SvcServer> {
+  return createServer({
     env: {},
     logLevel: 'silent',
     databaseInstance: db.db,
@@ -50,8 +55,18 @@ export async function start(db: TestDatabase, options: CreateServerOptions = {})
     // bcrypt at cost 4 keeps tests fast; the default (12) is tested in @svc/auth.
     ...(options.enableAuth ? { authConfig: { bcryptRounds: 4, ...options.authConfig } } : {}),
   });
+}
+
+/** Starts a server on 127.0.0.1, port 0: for what needs a real socket (TLS, drain, several processes). */
+export async function start(db: TestDatabase, options: CreateServerOptions = {}): Promise<SvcServer> {
+  const server = await build(db, options);
   await server.listen({ port: 0, host: '127.0.0.1' });
   return server;
+}
+
+/** One request to the server's app in-process (no socket), answered as a Fetch `Response`. */
+export function call(server: SvcServer, path: string, init?: InProcessInit): Promise<Response> {
+  return request(server.app, path, init);
 }
 
 export interface RawResponse {
@@ -125,14 +140,15 @@ export async function readJson(res: Response): Promise<any> {
 }
 
 /**
- * Registers a fresh user through the real HTTP route and returns its access token; with roles,
- * assigns them and logs in again (roles are copied into tokens at issue time).
+ * Registers a fresh user through the real route (in-process, so the server need not listen) and
+ * returns its access token; with roles, assigns them and logs in again (roles are copied into
+ * tokens at issue time).
  */
 export async function signUp(server: SvcServer, roles: string[] = []): Promise<string> {
   const email = `user-${randomUUID()}@example.com`;
   const password = 'correct horse battery staple';
   const post = (path: string, body: unknown) =>
-    fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    call(server, path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const registered = await post('/auth/register', { email, password });
   if (registered.status !== 201) throw new Error(`register: ${registered.status} ${await registered.text()}`);
   if (roles.length === 0) return ((await registered.json()) as { token: string }).token;
@@ -145,4 +161,50 @@ export async function signUp(server: SvcServer, roles: string[] = []): Promise<s
   }
   const login = await post('/auth/login', { email, password });
   return ((await login.json()) as { token: string }).token;
+}
+
+/** An answer of an /auth route: status, headers and the JSON body (null when there is none). */
+export interface AuthReply {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+export interface AuthClient {
+  /** Any route; a JSON body (a string is sent as it is, for bytes `JSON.stringify` would not write). */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<AuthReply>;
+  bearer(token: string): Record<string, string>;
+  register(body: unknown): Promise<AuthReply>;
+  login(body: Record<string, unknown>): Promise<AuthReply>;
+  refresh(refreshToken: string): Promise<AuthReply>;
+  profile(token: string): Promise<AuthReply>;
+}
+
+/** The /auth routes as a client calls them, in-process. */
+export function authClient(server: SvcServer): AuthClient {
+  const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<AuthReply> => {
+    const res = await call(server, path, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    return { status: res.status, headers: res.headers, body: await readJson(res).catch(() => null) };
+  };
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  return {
+    call: send,
+    bearer,
+    register: (body: unknown) => send('POST', '/auth/register', body),
+    login: (body: Record<string, unknown>) => send('POST', '/auth/login', body),
+    refresh: (refreshToken: string) => send('POST', '/auth/refresh', { refreshToken }),
+    profile: (token: string) => send('GET', '/auth/profile', undefined, bearer(token)),
+  };
+}
+
+/** Events the auth instance emits, captured for tests (the way a webhook subscriber gets them). */
+export function captureEvents(server: SvcServer): AuthEvent[] {
+  const events: AuthEvent[] = [];
+  server.auth!.on((e) => void events.push(e));
+  return events;
 }

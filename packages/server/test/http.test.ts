@@ -1,7 +1,7 @@
 import https from 'node:https';
 import { randomUUID } from 'node:crypto';
 import type { SvcServer } from '../src';
-import { SECRET, captureLogger, readJson, rawRequest, selfSignedCertificate, sharedDatabase, signUp, start } from './helpers';
+import { SECRET, build, call, captureLogger, readJson, selfSignedCertificate, sharedDatabase, signUp, start } from './helpers';
 
 const db = sharedDatabase();
 const json = (body: unknown) => ({
@@ -13,12 +13,12 @@ const json = (body: unknown) => ({
 describe('service routes', () => {
   let server: SvcServer;
   beforeAll(async () => {
-    server = await start(db.get());
+    server = await build(db.get());
   });
   afterAll(() => server.close());
 
   test('GET / names the service and the version of @svc/server', async () => {
-    const res = await fetch(`${server.url}/`);
+    const res = await call(server, '/');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const { version } = require('../package.json');
@@ -26,47 +26,47 @@ describe('service routes', () => {
   });
 
   test.each(['/health', '/health/live', '/health/ready'])('GET %s is ok', async (path) => {
-    const res = await fetch(`${server.url}${path}`);
+    const res = await call(server, path);
     expect(res.status).toBe(200);
     expect(await readJson(res)).toEqual({ status: 'ok' });
   });
 
   test('every response carries a request id; a sane incoming one is kept, others replaced', async () => {
     for (const path of ['/', '/nope', '/query']) {
-      const res = await fetch(`${server.url}${path}`);
+      const res = await call(server, path);
       expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     }
-    const mine = await fetch(`${server.url}/`, { headers: { 'x-request-id': 'trace-abc.123' } });
+    const mine = await call(server, '/', { headers: { 'x-request-id': 'trace-abc.123' } });
     expect(mine.headers.get('x-request-id')).toBe('trace-abc.123');
-    const bad = await fetch(`${server.url}/`, { headers: { 'x-request-id': 'x'.repeat(200) } });
+    const bad = await call(server, '/', { headers: { 'x-request-id': 'x'.repeat(200) } });
     expect(bad.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   test('API responses carry no ETag and no X-Powered-By', async () => {
-    const res = await fetch(`${server.url}/health/live`);
+    const res = await call(server, '/health/live');
     expect(res.headers.get('etag')).toBeNull();
     expect(res.headers.get('x-powered-by')).toBeNull();
   });
 
   test('an unknown path is 404 in the envelope', async () => {
-    const res = await fetch(`${server.url}/no/such/route`);
+    const res = await call(server, '/no/such/route');
     expect(res.status).toBe(404);
     expect(await readJson(res)).toEqual({ code: 'NOT_FOUND', error: 'NOT_FOUND: no route GET /no/such/route' });
   });
 
   test('a known path with another method is 405 in the envelope, with Allow', async () => {
-    const res = await fetch(`${server.url}/query`);
+    const res = await call(server, '/query');
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
     expect(await readJson(res)).toEqual({ code: 'METHOD_NOT_ALLOWED', error: 'METHOD_NOT_ALLOWED: GET is not allowed on /query' });
-    const del = await fetch(`${server.url}/`, { method: 'DELETE' });
+    const del = await call(server, '/', { method: 'DELETE' });
     expect(del.status).toBe(405);
     expect(del.headers.get('allow')).toBe('GET, HEAD');
   });
 
   test('/metrics is Prometheus text with request counts and pool figures', async () => {
-    await fetch(`${server.url}/health/live`);
-    const res = await fetch(`${server.url}/metrics`);
+    await call(server, '/health/live');
+    const res = await call(server, '/metrics');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await res.text();
@@ -77,8 +77,8 @@ describe('service routes', () => {
   });
 
   test('/stats gives the same figures as JSON', async () => {
-    await fetch(`${server.url}/health/live`);
-    const stats = await readJson(await fetch(`${server.url}/stats`));
+    await call(server, '/health/live');
+    const stats = await readJson(await call(server, '/stats'));
     const live = stats.requests.byRoute.find((r: { route: string }) => r.route === '/health/live');
     expect(live.count).toBeGreaterThanOrEqual(1);
     expect(stats.latency.count).toBeGreaterThanOrEqual(stats.requests.total - 1);
@@ -90,31 +90,31 @@ describe('service routes', () => {
 describe('request bodies', () => {
   let server: SvcServer;
   beforeAll(async () => {
-    server = await start(db.get());
+    server = await build(db.get());
   });
   afterAll(() => server.close());
 
   test('a body over the default 1 MiB limit is 413 PAYLOAD_TOO_LARGE', async () => {
     const big = JSON.stringify({ query: 'select 1', variables: { x: 'a'.repeat(1024 * 1024) } });
-    const res = await fetch(`${server.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    const res = await call(server, '/query', { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
     expect(res.status).toBe(413);
     expect(await readJson(res)).toEqual({ code: 'PAYLOAD_TOO_LARGE', error: 'PAYLOAD_TOO_LARGE: request body exceeds 1048576 bytes' });
   });
 
   test('a body just under the limit is read', async () => {
     const body = JSON.stringify({ query: 'select 1', variables: { x: 'a'.repeat(1024 * 1024 - 100) } });
-    const res = await fetch(`${server.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const res = await call(server, '/query', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect(res.status).toBe(501); // parsed and validated; execution is not in this release
   });
 
   test('malformed JSON is 400 VALIDATION_ERROR', async () => {
-    const res = await fetch(`${server.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+    const res = await call(server, '/query', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
     expect(res.status).toBe(400);
     expect(await readJson(res)).toEqual({ code: 'VALIDATION_ERROR', error: 'VALIDATION_ERROR: request body is not valid JSON' });
   });
 
   test('a body that is not JSON is 415', async () => {
-    const res = await fetch(`${server.url}/query`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'select 1' });
+    const res = await call(server, '/query', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'select 1' });
     expect(res.status).toBe(415);
     expect((await readJson(res)).code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
@@ -125,8 +125,9 @@ describe('request bodies', () => {
     [{ query: 'select 1', variables: [1] }, '"variables" must be a JSON object'],
     [{ query: 'select 1', cardinality: 'two' }, '"cardinality" must be one of many, atMostOne, one'],
     [{ query: 'select 1', extra: true }, 'unknown field "extra" in the request body'],
+    [['select 1'], 'request body must be a JSON object with a "query" string'],
   ])('/query body %j is 400: %s', async (body, message) => {
-    const res = await fetch(`${server.url}/query`, json(body));
+    const res = await call(server, '/query', json(body));
     expect(res.status).toBe(400);
     expect(await readJson(res)).toEqual({ code: 'VALIDATION_ERROR', error: `VALIDATION_ERROR: ${message}` });
   });
@@ -134,17 +135,19 @@ describe('request bodies', () => {
 
 describe('request timeout', () => {
   test('a request still running past requestTimeout is 408 REQUEST_TIMEOUT', async () => {
-    const server = await start(db.get(), { requestTimeout: 200 });
+    const server = await build(db.get(), { requestTimeout: 200 });
     try {
       const started = Date.now();
       // The body never finishes arriving, so the request is still in progress at 200 ms.
-      const res = await rawRequest(server.url, [
-        'POST /query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":',
-      ]);
+      const res = await call(server, '/query', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': '100' },
+        body: '{"query":',
+      });
       expect(Date.now() - started).toBeLessThan(2000);
       expect(res.status).toBe(408);
-      expect(res.headers.connection).toBe('close');
-      expect(JSON.parse(res.body)).toEqual({ code: 'REQUEST_TIMEOUT', error: 'REQUEST_TIMEOUT: request exceeded the 200 ms timeout' });
+      expect(res.headers.get('connection')).toBe('close');
+      expect(JSON.parse(await res.text())).toEqual({ code: 'REQUEST_TIMEOUT', error: 'REQUEST_TIMEOUT: request exceeded the 200 ms timeout' });
     } finally {
       await server.close();
     }
@@ -153,10 +156,10 @@ describe('request timeout', () => {
 
 describe('route gating', () => {
   test('auth off: /auth/* is 404, even with a secret (spec rule 1)', async () => {
-    const server = await start(db.get(), { jwtSecret: SECRET });
+    const server = await build(db.get(), { jwtSecret: SECRET });
     try {
       for (const path of ['/auth/login', '/auth/register']) {
-        const res = await fetch(`${server.url}${path}`, json({}));
+        const res = await call(server, path, json({}));
         expect(res.status).toBe(404);
         expect((await readJson(res)).code).toBe('NOT_FOUND');
       }
@@ -166,34 +169,34 @@ describe('route gating', () => {
   });
 
   test('auth on: /auth routes are registered; unclassified ones are 404; wrong method 405', async () => {
-    const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET });
+    const server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET });
     try {
-      const login = await fetch(`${server.url}/auth/login`, json({ email: 'nobody@example.com', password: 'x' }));
+      const login = await call(server, '/auth/login', json({ email: 'nobody@example.com', password: 'x' }));
       expect(login.status).toBe(401);
       expect((await readJson(login)).code).toBe('INVALID_CREDENTIALS');
-      const unknown = await fetch(`${server.url}/auth/nope`, json({}));
+      const unknown = await call(server, '/auth/nope', json({}));
       expect(unknown.status).toBe(404);
-      const wrong = await fetch(`${server.url}/auth/login`);
+      const wrong = await call(server, '/auth/login');
       expect(wrong.status).toBe(405);
       expect(wrong.headers.get('allow')).toBe('POST');
       // OAuth routes are 404 unless OAuth is configured.
-      expect((await fetch(`${server.url}/auth/oauth/github/authorize`)).status).toBe(404);
+      expect((await call(server, '/auth/oauth/github/authorize')).status).toBe(404);
     } finally {
       await server.close();
     }
   });
 
   test('auth on: non-bootstrap /auth routes need a valid token at the router (spec Authentication 6)', async () => {
-    const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET });
+    const server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET });
     try {
-      const res = await fetch(`${server.url}/auth/profile`);
+      const res = await call(server, '/auth/profile');
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="svc"');
-      const bad = await fetch(`${server.url}/auth/profile`, { headers: { authorization: 'Bearer nope' } });
+      const bad = await call(server, '/auth/profile', { headers: { authorization: 'Bearer nope' } });
       expect(bad.status).toBe(401);
       expect((await readJson(bad)).code).toBe('INVALID_TOKEN');
       const token = await signUp(server);
-      const ok = await fetch(`${server.url}/auth/profile`, { headers: { authorization: `Bearer ${token}` } });
+      const ok = await call(server, '/auth/profile', { headers: { authorization: `Bearer ${token}` } });
       expect(ok.status).toBe(200);
       expect((await readJson(ok)).email).toMatch(/^user-.*@example\.com$/);
     } finally {
@@ -202,12 +205,12 @@ describe('route gating', () => {
   });
 
   test('REST off: /api/* is 404; on (default): registered', async () => {
-    const off = await start(db.get(), { enableRest: false });
-    const on = await start(db.get());
+    const off = await build(db.get(), { enableRest: false });
+    const on = await build(db.get());
     try {
       for (const path of ['/api/User', '/api/openapi.json']) {
-        expect((await fetch(`${off.url}${path}`)).status).toBe(404);
-        expect((await fetch(`${on.url}${path}`)).status).toBe(501);
+        expect((await call(off, path)).status).toBe(404);
+        expect((await call(on, path)).status).toBe(501);
       }
     } finally {
       await Promise.all([off.close(), on.close()]);
@@ -215,16 +218,16 @@ describe('route gating', () => {
   });
 
   test('REST requests are parsed before anything else: 400, 404 and 405 in the envelope', async () => {
-    const server = await start(db.get());
+    const server = await build(db.get());
     try {
-      const badId = await fetch(`${server.url}/api/User/not-a-uuid`);
+      const badId = await call(server, '/api/User/not-a-uuid');
       expect(badId.status).toBe(400);
       expect(await readJson(badId)).toEqual({ code: 'VALIDATION_ERROR', error: 'VALIDATION_ERROR: "not-a-uuid" is not a valid UUID' });
-      expect((await fetch(`${server.url}/api/User?limit=5000`)).status).toBe(400);
-      const put = await fetch(`${server.url}/api/User`, { method: 'PUT' });
+      expect((await call(server, '/api/User?limit=5000')).status).toBe(400);
+      const put = await call(server, '/api/User', { method: 'PUT' });
       expect(put.status).toBe(405);
       expect(put.headers.get('allow')).toBe('GET, POST, HEAD');
-      const emptyPatch = await fetch(`${server.url}/api/User/0190a5b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b`, { ...json({}), method: 'PATCH' });
+      const emptyPatch = await call(server, '/api/User/0190a5b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b', { ...json({}), method: 'PATCH' });
       expect(await readJson(emptyPatch)).toEqual({ code: 'VALIDATION_ERROR', error: 'VALIDATION_ERROR: a PATCH body must name at least one field' });
     } finally {
       await server.close();
@@ -232,9 +235,9 @@ describe('route gating', () => {
   });
 
   test('SVC_ENABLE_REST=false turns REST off', async () => {
-    const server = await start(db.get(), { env: { SVC_ENABLE_REST: 'false' } });
+    const server = await build(db.get(), { env: { SVC_ENABLE_REST: 'false' } });
     try {
-      expect((await fetch(`${server.url}/api/User`)).status).toBe(404);
+      expect((await call(server, '/api/User')).status).toBe(404);
     } finally {
       await server.close();
     }
@@ -244,7 +247,7 @@ describe('route gating', () => {
     let server: SvcServer;
     const serviceKey = `svc-service-key-${'k'.repeat(32)}`;
     beforeAll(async () => {
-      server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET, requireAuth: true, serviceKey });
+      server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, requireAuth: true, serviceKey });
     });
     afterAll(() => server.close());
 
@@ -260,14 +263,14 @@ describe('route gating', () => {
     ] as const;
 
     test.each(gated)('%s %s without a token is 401 with WWW-Authenticate', async (method, path) => {
-      const res = await fetch(`${server.url}${path}`, { ...(method === 'POST' ? json({ query: 'select 1' }) : {}), method });
+      const res = await call(server, path, { ...(method === 'POST' ? json({ query: 'select 1' }) : {}), method });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="svc"');
       expect((await readJson(res)).code).toBe('UNAUTHORIZED');
     });
 
     test('an invalid token is 401 in the envelope', async () => {
-      const res = await fetch(`${server.url}/stats`, { headers: { authorization: 'Bearer not.a.jwt' } });
+      const res = await call(server, '/stats', { headers: { authorization: 'Bearer not.a.jwt' } });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="svc", error="invalid_token"');
       expect(await readJson(res)).toEqual({
@@ -278,68 +281,68 @@ describe('route gating', () => {
 
     test('a valid token passes, from the header, the cookie or ?token', async () => {
       const token = await signUp(server);
-      expect((await fetch(`${server.url}/stats`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
-      expect((await fetch(`${server.url}/stats`, { headers: { cookie: `auth_token=${token}` } })).status).toBe(200);
-      expect((await fetch(`${server.url}/stats?token=${token}`)).status).toBe(200);
+      expect((await call(server, '/stats', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      expect((await call(server, '/stats', { headers: { cookie: `auth_token=${token}` } })).status).toBe(200);
+      expect((await call(server, `/stats?token=${token}`)).status).toBe(200);
     });
 
     test('the header wins over the cookie and the cookie over ?token', async () => {
       const token = await signUp(server);
-      const headerBad = await fetch(`${server.url}/stats?token=${token}`, {
+      const headerBad = await call(server, `/stats?token=${token}`, {
         headers: { authorization: 'Bearer bad', cookie: `auth_token=${token}` },
       });
       expect(headerBad.status).toBe(401);
-      const cookieBad = await fetch(`${server.url}/stats?token=${token}`, { headers: { cookie: 'auth_token=bad' } });
+      const cookieBad = await call(server, `/stats?token=${token}`, { headers: { cookie: 'auth_token=bad' } });
       expect(cookieBad.status).toBe(401);
     });
 
     test('the service key passes the gate', async () => {
-      const res = await fetch(`${server.url}/stats`, { headers: { authorization: `Bearer ${serviceKey}` } });
+      const res = await call(server, '/stats', { headers: { authorization: `Bearer ${serviceKey}` } });
       expect(res.status).toBe(200);
     });
 
     test('/health* and the auth bootstrap routes stay public', async () => {
-      expect((await fetch(`${server.url}/health`)).status).toBe(200);
-      expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
-      expect((await fetch(`${server.url}/`)).status).toBe(200);
+      expect((await call(server, '/health')).status).toBe(200);
+      expect((await call(server, '/health/ready')).status).toBe(200);
+      expect((await call(server, '/')).status).toBe(200);
       // Public: a bad body is a 400, not a 401.
-      expect((await fetch(`${server.url}/auth/register`, json({}))).status).toBe(400);
+      expect((await call(server, '/auth/register', json({}))).status).toBe(400);
     });
   });
 
   test('requireAuth without an auth middleware is 503 on every gated request', async () => {
-    const server = await start(db.get(), { requireAuth: true });
+    const server = await build(db.get(), { requireAuth: true });
     try {
       for (const path of ['/stats', '/metrics', '/schema']) {
-        const res = await fetch(`${server.url}${path}`);
+        const res = await call(server, path);
         expect(res.status).toBe(503);
         expect((await readJson(res)).code).toBe('SERVICE_UNAVAILABLE');
       }
-      expect((await fetch(`${server.url}/health`)).status).toBe(200);
+      expect((await call(server, '/health')).status).toBe(200);
     } finally {
       await server.close();
     }
   });
 
   test('without requireAuth, a presented token must still be valid', async () => {
-    const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET });
+    const server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET });
     try {
-      expect((await fetch(`${server.url}/stats`)).status).toBe(200);
-      expect((await fetch(`${server.url}/stats`, { headers: { authorization: 'Bearer forged' } })).status).toBe(401);
+      expect((await call(server, '/stats')).status).toBe(200);
+      expect((await call(server, '/stats', { headers: { authorization: 'Bearer forged' } })).status).toBe(401);
     } finally {
       await server.close();
     }
   });
 
   test('readOnly refuses writes on routes that always write with 503 READ_ONLY', async () => {
-    const server = await start(db.get(), { readOnly: true });
+    const server = await build(db.get(), { readOnly: true });
     try {
       for (const [method, path] of [['POST', '/migrations'], ['POST', '/api/User'], ['PATCH', '/api/User/1'], ['DELETE', '/api/User/1']] as const) {
-        const res = await fetch(`${server.url}${path}`, { ...(method === 'DELETE' ? {} : json({ schema: '' })), method });
+        const res = await call(server, path, { ...(method === 'DELETE' ? {} : json({ schema: '' })), method });
         expect(res.status).toBe(503);
         expect(await readJson(res)).toEqual({ code: 'READ_ONLY', error: 'READ_ONLY: the server is in read-only mode; writes are refused' });
       }
-      expect((await fetch(`${server.url}/api/User`)).status).toBe(501);
+      expect((await call(server, '/api/User')).status).toBe(501);
     } finally {
       await server.close();
     }
@@ -350,13 +353,13 @@ describe('readiness', () => {
   test('/health/ready is 503 when the database does not answer; /health/live stays 200', async () => {
     const { createTestDatabase } = await import('@svc/core');
     const own = await createTestDatabase();
-    const server = await start(own);
+    const server = await build(own);
     try {
       await own.db.close();
-      const res = await fetch(`${server.url}/health/ready`);
+      const res = await call(server, '/health/ready');
       expect(res.status).toBe(503);
       expect(await readJson(res)).toEqual({ code: 'SERVICE_UNAVAILABLE', error: 'SERVICE_UNAVAILABLE: the database is not answering' });
-      expect((await fetch(`${server.url}/health/live`)).status).toBe(200);
+      expect((await call(server, '/health/live')).status).toBe(200);
     } finally {
       await server.close();
       await own.dispose().catch(() => undefined);
@@ -368,15 +371,15 @@ describe('logs', () => {
   test('never contain tokens, secrets, passwords or query strings', async () => {
     const { logger, lines } = captureLogger();
     const serviceKey = `service-key-${randomUUID()}-${randomUUID()}`;
-    const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET, serviceKey, logger });
+    const server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, serviceKey, logger });
     try {
       const token = await signUp(server);
-      await fetch(`${server.url}/stats`, { headers: { authorization: `Bearer ${token}` } });
-      await fetch(`${server.url}/stats`, { headers: { cookie: `auth_token=${token}` } });
-      await fetch(`${server.url}/stats?token=${token}`);
-      await fetch(`${server.url}/stats`, { headers: { authorization: `Bearer ${serviceKey}` } });
-      await fetch(`${server.url}/auth/login`, json({ email: 'a@example.com', password: 'hunter2-secret-pw' }));
-      await fetch(`${server.url}/stats`, { headers: { authorization: 'Bearer forged-token-value' } });
+      await call(server, '/stats', { headers: { authorization: `Bearer ${token}` } });
+      await call(server, '/stats', { headers: { cookie: `auth_token=${token}` } });
+      await call(server, `/stats?token=${token}`);
+      await call(server, '/stats', { headers: { authorization: `Bearer ${serviceKey}` } });
+      await call(server, '/auth/login', json({ email: 'a@example.com', password: 'hunter2-secret-pw' }));
+      await call(server, '/stats', { headers: { authorization: 'Bearer forged-token-value' } });
       const all = lines.join('');
       expect(lines.length).toBeGreaterThanOrEqual(6);
       for (const secret of [token, SECRET, serviceKey, 'hunter2-secret-pw', 'forged-token-value']) {

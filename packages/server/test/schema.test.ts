@@ -97,6 +97,7 @@ describe('schema and migrations over HTTP', () => {
     [{}, '"schema" must be SDL text (a string)'],
     [{ schema: V1, dryRun: 'yes' }, '"dryRun" must be true or false'],
     [{ schema: V1, force: true }, 'unknown field "force" in the request body'],
+    [[V1], 'request body must be a JSON object with a "schema" string'],
   ])('POST /migrations %j is 400', async (body, message) => {
     const res = await post(`${server.url}/migrations`, body);
     expect(res.status).toBe(400);

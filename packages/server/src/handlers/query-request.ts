@@ -1,4 +1,5 @@
 import { commonError } from '@svc/core';
+import { jsonObjectBody } from './json-body';
 
 export type Cardinality = 'many' | 'atMostOne' | 'one';
 
@@ -15,13 +16,7 @@ const KEYS = new Set(['query', 'variables', 'globals', 'cardinality']);
 
 /** Checks the shape of a `/query` body; every problem is a 400 VALIDATION_ERROR naming the field. */
 export function parseQueryRequest(body: unknown): QueryRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw commonError('VALIDATION_ERROR', 'request body must be a JSON object with a "query" string');
-  }
-  const b = body as Record<string, unknown>;
-  for (const key of Object.keys(b)) {
-    if (!KEYS.has(key)) throw commonError('VALIDATION_ERROR', `unknown field "${key}" in the request body`);
-  }
+  const b = jsonObjectBody(body, KEYS, 'a "query" string');
   if (typeof b.query !== 'string' || b.query.trim() === '') {
     throw commonError('VALIDATION_ERROR', '"query" must be a non-empty string');
   }

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { commonError, describeSchema, type Database, type Migrator, type Schema, type TypeCatalogue } from '@svc/core';
 import type { Caller } from '../middleware/authenticate';
 import { sendJson } from '../http/respond';
+import { jsonObjectBody } from './json-body';
 
 /**
  * `/schema`, `/schema/types` and `/migrations` (DECISIONS.md, "Data plane"). The stored schema
@@ -62,13 +63,7 @@ function isAdministrator(caller: Caller | undefined): boolean {
 const MIGRATION_KEYS = new Set(['schema', 'dryRun', 'allowDataLoss']);
 
 export function parseMigrationRequest(body: unknown): { schema: string; dryRun: boolean; allowDataLoss: boolean } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw commonError('VALIDATION_ERROR', 'request body must be a JSON object with a "schema" string');
-  }
-  const b = body as Record<string, unknown>;
-  for (const key of Object.keys(b)) {
-    if (!MIGRATION_KEYS.has(key)) throw commonError('VALIDATION_ERROR', `unknown field "${key}" in the request body`);
-  }
+  const b = jsonObjectBody(body, MIGRATION_KEYS, 'a "schema" string');
   if (typeof b.schema !== 'string') throw commonError('VALIDATION_ERROR', '"schema" must be SDL text (a string)');
   for (const flag of ['dryRun', 'allowDataLoss'] as const) {
     if (b[flag] !== undefined && typeof b[flag] !== 'boolean') {

@@ -1,4 +1,7 @@
+import type { ErrorRequestHandler } from 'express';
 import { SvcError, commonError } from '@svc/core';
+import type { Logger } from '../observability/logger';
+import { sendError } from './respond';
 
 /**
  * Errors thrown by Express's body parser (and other http-errors) carry a `type`; map the ones a
@@ -24,4 +27,15 @@ export function fromHttpError(err: unknown): unknown {
     default:
       return err;
   }
+}
+
+/**
+ * The app's last handler: whatever a route or middleware threw or passed to `next` leaves as the
+ * envelope (http/respond.ts `sendError`). Express recognises an error handler by its four
+ * parameters.
+ */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, _req, res, _next) => {
+    sendError(res, fromHttpError(err), logger);
+  };
 }

@@ -4,8 +4,8 @@ import { matchAuthRoute, type Auth } from '@svc/auth';
 import { toNodeListener } from '@svc/auth/express';
 import { parseRequest } from '@svc/rest';
 import { proxyItems, type ResolvedConfig } from '../config';
-import { fromHttpError } from '../http/errors';
-import { sendError, sendJson } from '../http/respond';
+import { errorHandler } from '../http/errors';
+import { sendJson } from '../http/respond';
 import { parseQueryRequest } from '../handlers/query-request';
 import { notInThisRelease } from '../handlers/not-yet';
 import { schemaHandlers } from '../handlers/schema';
@@ -57,10 +57,7 @@ const READY_TIMEOUT_MS = 2000;
 export function buildApp(deps: AppDeps): Express {
   const { config, database, logger, metrics, lifecycle, auth, version, migrator } = deps;
   const verify = auth ? (token: string) => auth.verifyToken(token) : undefined;
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.set('query parser', 'simple');
+  const app = expressApp();
   // X-Forwarded-For and -Proto are believed only from the proxies configured (req.ip, req.protocol):
   // otherwise any client could pick the address the rate limits count.
   if (config.trustProxy !== undefined) app.set('trust proxy', proxyItems(config.trustProxy));
@@ -173,10 +170,20 @@ export function buildApp(deps: AppDeps): Express {
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(commonError('NOT_FOUND', `no route ${req.method} ${req.path}`));
   });
-  // Express recognises an error handler by its four parameters.
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    sendError(res, fromHttpError(err), logger);
-  });
+  app.use(errorHandler(logger));
+  return app;
+}
+
+/**
+ * An Express application with the server's settings: no `X-Powered-By`, no ETag (hashing every
+ * body is a cost the API does not need), and the simple query parser (`?a[b]=1` stays a plain
+ * key, no nested objects).
+ */
+export function expressApp(): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
   return app;
 }
 

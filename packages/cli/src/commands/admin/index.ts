@@ -1,7 +1,7 @@
-import { SvcError, openDatabase } from '@svc/core';
+import { openDatabase } from '@svc/core';
 import { createAuthAdmin, type AuthAdmin, type AuthAdminConfig, type UserList } from '@svc/auth';
-import { describeError } from '../../describe-error';
-import { DATABASE_FLAGS, databaseUrlSource, explainOpenFailure, resolveCommandConfig } from '../../database-options';
+import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
+import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { readSecret, type SecretInput } from '../../read-secret';
 
@@ -103,7 +103,7 @@ export async function adminCommand(argv: readonly string[], opts: AdminOptions):
   }
 
   const db = await openDatabase(database).catch((err: unknown) => {
-    throw explainOpenFailure(err, databaseUrlSource(config.databaseSource, configFile));
+    throw asExitError(err, databaseUrlSource(config.databaseSource, configFile));
   });
   try {
     const admin = await createAuthAdmin(config.authConfig as AuthAdminConfig, { database: db });
@@ -114,8 +114,7 @@ export async function adminCommand(argv: readonly string[], opts: AdminOptions):
     }
     return 0;
   } catch (err) {
-    if (err instanceof SvcError) throw new ExitError(1, describeError(err));
-    throw err;
+    throw asExitError(err);
   } finally {
     await db.close();
   }

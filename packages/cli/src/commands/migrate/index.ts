@@ -1,6 +1,6 @@
-import { DataDirLockedError, SvcError, createDefaultMigrator, openDatabase, type Database, type MigrateResult } from '@svc/core';
-import { describeError } from '../../describe-error';
-import { DATABASE_FLAGS, databaseUrlSource, explainOpenFailure, resolveCommandConfig } from '../../database-options';
+import { DataDirLockedError, createDefaultMigrator, openDatabase, type Database, type MigrateResult } from '@svc/core';
+import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
+import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 import { requestThroughServer } from '../../through-server';
@@ -56,19 +56,14 @@ export async function migrateCommand(argv: readonly string[], opts: MigrateComma
   } catch (err) {
     // The embedded folder is held: by a server that listens, the migration goes through it.
     const holder = err instanceof DataDirLockedError ? err.holder : undefined;
-    if (holder?.url === undefined) {
-      const explained = explainOpenFailure(err, databaseUrlSource(config.databaseSource, configFile));
-      if (explained instanceof SvcError) throw new ExitError(1, describeError(explained));
-      throw explained;
-    }
+    if (holder?.url === undefined) throw asExitError(err, databaseUrlSource(config.databaseSource, configFile));
     opts.io.stderr(`svc: the data folder is held by ${holder.command} (pid ${holder.pid}): migrating through it at ${holder.url}`);
     try {
       const result = await requestThroughServer({ ...holder, url: holder.url }, 'POST', '/migrations', { schema: sdl, dryRun, allowDataLoss }, config.serviceKey);
       opts.io.stdout(report(result as MigrateResult, dryRun));
       return 0;
     } catch (inner) {
-      if (inner instanceof SvcError) throw new ExitError(1, describeError(inner));
-      throw inner;
+      throw asExitError(inner);
     }
   }
   try {
@@ -76,8 +71,7 @@ export async function migrateCommand(argv: readonly string[], opts: MigrateComma
     opts.io.stdout(report(result, dryRun));
     return 0;
   } catch (err) {
-    if (err instanceof SvcError) throw new ExitError(1, describeError(err));
-    throw err;
+    throw asExitError(err);
   } finally {
     await db.close();
   }

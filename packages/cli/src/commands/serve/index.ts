@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { SvcError } from '@svc/core';
 import { ConfigError, createServer, resolveLogFormat, type CreateServerOptions, type SvcServer } from '@svc/server';
-import { describeError } from '../../describe-error';
-import { configFileOf, databaseUrlSource, explainOpenFailure } from '../../database-options';
+import { DATABASE_FLAGS, databaseFlagOptions, databaseUrlSource } from '../../database-options';
+import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 
@@ -44,10 +43,8 @@ export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<Serve
     {
       port: { type: 'string' },
       host: { type: 'string' },
-      config: { type: 'string' },
       schema: { type: 'string' },
-      'database-url': { type: 'string' },
-      'data-dir': { type: 'string' },
+      ...DATABASE_FLAGS,
       'enable-auth': { type: 'boolean' },
       'jwt-secret': { type: 'string' },
       'tls-cert': { type: 'string' },
@@ -71,14 +68,7 @@ export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<Serve
   if (v['jwt-secret'] !== undefined) options.jwtSecret = v['jwt-secret'];
   if (v['log-level'] !== undefined) options.logLevel = v['log-level'] as never;
   if (v['log-format'] !== undefined) options.logFormat = v['log-format'] as never;
-  if (v['database-url'] !== undefined && v['data-dir'] !== undefined) {
-    throw new ExitError(2, '--database-url and --data-dir name two different databases: give one');
-  }
-  if (v['database-url'] !== undefined) options.database = { url: v['database-url'] };
-  if (v['data-dir'] !== undefined) options.database = { dataDir: path.resolve(cwd, v['data-dir']) };
-
-  const configFile = configFileOf(v.config, cwd, env);
-  if (configFile !== undefined) options.configFile = configFile;
+  Object.assign(options, databaseFlagOptions(v, cwd, env));
 
   if ((v['tls-cert'] === undefined) !== (v['tls-key'] === undefined)) {
     throw new ExitError(2, '--tls-cert and --tls-key go together');
@@ -125,10 +115,7 @@ export async function serve(argv: readonly string[], opts: ServeOptions): Promis
     if (err instanceof ConfigError) throw new ExitError(2, err.message);
     // The URL's source by the server's precedence: flag > DATABASE_URL > the config file.
     const source = options.database ? 'explicit' : opts.env.DATABASE_URL ? 'environment' : options.configFile ? 'file' : 'default';
-    const explained = explainOpenFailure(err, databaseUrlSource(source, options.configFile));
-    if (explained !== err) throw explained;
-    if (err instanceof SvcError) throw new ExitError(1, describeError(err));
-    throw err;
+    throw asExitError(err, databaseUrlSource(source, options.configFile));
   }
   try {
     await server.listen();

@@ -1,51 +1,34 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import express, { type NextFunction, type Request, type Response } from 'express';
-import { renderError } from '@svc/core';
+import type { NextFunction, Request, Response } from 'express';
+import { appWith, request, type InProcessInit } from '../../testing';
 import { cookieRequestGuard } from '.';
 
+type Call = (path: string, init?: InProcessInit) => Promise<globalThis.Response>;
+
 /**
- * The guard as the auth gate calls it, over real HTTP: a POST that says it is authenticated by
- * the cookie answers 200 when the guard lets it through, else the envelope.
+ * The guard as the auth gate calls it, in-process: a POST that says it is authenticated by the
+ * cookie answers 200 when the guard lets it through, else the envelope.
  */
-async function withGuard(trusted: readonly string[], run: (base: string) => Promise<void>): Promise<void> {
+async function withGuard(trusted: readonly string[], run: (call: Call) => Promise<void>): Promise<void> {
   const guard = cookieRequestGuard(trusted);
-  const app = express();
-  app.post('/write', (req: Request, res: Response, next: NextFunction) => {
-    try {
-      guard(req, 'cookie');
-      res.status(200).json({ ok: true });
-    } catch (err) {
-      next(err);
-    }
-  });
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const rendered = renderError(err);
-    res.status(rendered.status).json(rendered.body);
-  });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  try {
-    await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  } finally {
-    await new Promise((resolve) => server.close(resolve));
-  }
+  const app = appWith([
+    (req: Request, res: Response, next: NextFunction) => {
+      try {
+        guard(req, 'cookie');
+        res.status(200).json({ ok: true });
+      } catch (err) {
+        next(err);
+      }
+    },
+  ]);
+  await run((path, init) => request(app, path, init));
 }
 
 // The server's own origin is the scheme of the connection and the Host the browser addressed.
 test('own origin from Host and scheme; listed origins pass; * trusts no one', async () => {
-  await withGuard(['https://app.example.com', '*'], async (base) => {
-    // node:http, since fetch() does not let a caller set Host.
-    const post = (headers: Record<string, string>) =>
-      new Promise<number | undefined>((resolve, reject) => {
-        const req = http.request(`${base}/write`, { method: 'POST', headers }, (res) => {
-          res.resume();
-          resolve(res.statusCode);
-        });
-        req.on('error', reject);
-        req.end();
-      });
-    expect(await post({ origin: base })).toBe(200);
+  await withGuard(['https://app.example.com', '*'], async (call) => {
+    // The in-process request's Host is localhost unless set (fetch() would not let a caller set it).
+    const post = async (headers: Record<string, string>) => (await call('/write', { method: 'POST', headers })).status;
+    expect(await post({ origin: 'http://localhost' })).toBe(200);
     // Through a proxy that keeps Host: the browser's page is on db.example.com.
     expect(await post({ host: 'db.example.com', origin: 'http://db.example.com' })).toBe(200);
     expect(await post({ host: 'DB.example.com:80', origin: 'http://db.example.com' })).toBe(200);
@@ -59,8 +42,8 @@ test('own origin from Host and scheme; listed origins pass; * trusts no one', as
 });
 
 test('the refusal is 403 ACCESS_DENIED in the envelope', async () => {
-  await withGuard([], async (base) => {
-    const res = await fetch(`${base}/write`, { method: 'POST', headers: { origin: 'https://evil.example' } });
+  await withGuard([], async (call) => {
+    const res = await call('/write', { method: 'POST', headers: { origin: 'https://evil.example' } });
     expect(res.status).toBe(403);
     expect(await res.json()).toMatchObject({ code: 'ACCESS_DENIED', error: expect.stringMatching(/^ACCESS_DENIED: cross-site request refused/) });
   });

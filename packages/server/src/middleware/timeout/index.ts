@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { commonError } from '@svc/core';
-import type { Logger } from '../observability/logger';
-import { sendError } from '../http/respond';
+import type { Logger } from '../../observability/logger';
+import { sendError } from '../../http/respond';
 
 /**
  * Bounds a request by `ms`: past it the client gets 408 REQUEST_TIMEOUT (and the connection is

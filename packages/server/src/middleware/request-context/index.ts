@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import type { Logger } from '../observability/logger';
-import type { ServerMetrics } from '../observability/metrics';
+import type { Logger } from '../../observability/logger';
+import type { ServerMetrics } from '../../observability/metrics';
 
 /** Counts requests in flight and tells responses to close their connection while draining. */
 export class Lifecycle {

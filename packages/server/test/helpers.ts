@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { createTestDatabase, type TestDatabase } from '@svc/core';
+import { createTestDatabase, type TestDatabase } from '@svc/core/testing';
 import { createServer, type CreateServerOptions, type SvcServer } from '../src';
 
 export const SECRET = 'test-secret-0123456789-abcdefghijklmnop';

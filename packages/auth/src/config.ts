@@ -1,8 +1,12 @@
 /**
  * The auth configuration keys of the spec ("Auth configuration (all keys)") and DECISIONS.md,
- * with their defaults. `createAuth` (next release) validates values; the server uses the key list
- * to refuse unknown keys at start.
+ * with their defaults, and `resolveAuthConfig`, which fills them in and refuses wrong types. The
+ * server uses the key list to refuse unknown keys at start.
  */
+import { JWT_SECRET_MIN_LENGTH } from './token/verify';
+import { resolveRateLimits, type ResolvedRateLimits } from './rate-limit';
+import type { Auth, AuthAdminConfig, AuthConfig } from './types';
+
 export const AUTH_CONFIG_DEFAULTS = Object.freeze({
   jwtAudience: 'svc-api',
   jwtIssuer: 'svc',
@@ -37,3 +41,77 @@ export const AUTH_CONFIG_KEYS: readonly string[] = Object.freeze([
   'oauth',
   'claims',
 ]);
+
+/** The configuration with every default filled in: what `auth.config` and the operations read. */
+export type ResolvedAuthConfig = Auth['config'] &
+  Required<
+    Pick<
+      AuthConfig,
+      | 'allowRegistration'
+      | 'requireEmailVerification'
+      | 'allowImplicitSignup'
+      | 'passwordMinLength'
+      | 'passwordRequireNumbers'
+      | 'passwordRequireSpecial'
+      | 'passwordRequireUppercase'
+      | 'cookie'
+      | 'maxMetadataBytes'
+    >
+  > & { readonly rateLimits: ResolvedRateLimits };
+
+const INTEGER_KEYS = {
+  tokenExpiry: { min: 1, max: 10 * 365 * 24 * 3600 },
+  refreshTokenExpiry: { min: 1, max: 10 * 365 * 24 * 3600 },
+  sessionTimeout: { min: 1, max: 10 * 365 * 24 * 3600 },
+  bcryptRounds: { min: 4, max: 31 },
+  passwordMinLength: { min: 1, max: 72 },
+  maxMetadataBytes: { min: 2, max: 1024 * 1024 },
+} as const;
+const BOOLEAN_KEYS = [
+  'allowRegistration',
+  'requireEmailVerification',
+  'allowImplicitSignup',
+  'passwordRequireNumbers',
+  'passwordRequireSpecial',
+  'passwordRequireUppercase',
+  'cookie',
+] as const;
+
+/** Fills in the defaults and refuses wrong types with a TypeError naming the key. */
+export function resolveAuthConfig(config: AuthConfig): ResolvedAuthConfig {
+  return resolveSettings(config, true);
+}
+
+/** `resolveAuthConfig`, where `createAuthAdmin` may leave `jwtSecret` out (a given one is still checked). */
+export function resolveSettings(config: AuthAdminConfig, secretRequired: boolean): ResolvedAuthConfig {
+  if (typeof config !== 'object' || config === null) throw new TypeError('auth config must be an object');
+  if (
+    (secretRequired || config.jwtSecret !== undefined) &&
+    (typeof config.jwtSecret !== 'string' || config.jwtSecret.length < JWT_SECRET_MIN_LENGTH)
+  ) {
+    throw new TypeError(`auth config: jwtSecret must be a string of at least ${JWT_SECRET_MIN_LENGTH} characters`);
+  }
+  const out: Record<string, unknown> = { ...AUTH_CONFIG_DEFAULTS };
+  for (const [key, value] of Object.entries(config)) if (value !== undefined) out[key] = value;
+  for (const key of ['jwtAudience', 'jwtIssuer'] as const) {
+    if (typeof out[key] !== 'string' || (out[key] as string).length === 0) {
+      throw new TypeError(`auth config: ${key} must be a non-empty string`);
+    }
+  }
+  for (const [key, { min, max }] of Object.entries(INTEGER_KEYS)) {
+    const v = out[key];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+      throw new TypeError(`auth config: ${key} must be an integer from ${min} to ${max} (got ${JSON.stringify(v)})`);
+    }
+  }
+  for (const key of BOOLEAN_KEYS) {
+    if (typeof out[key] !== 'boolean') {
+      throw new TypeError(`auth config: ${key} must be true or false (got ${JSON.stringify(out[key])})`);
+    }
+  }
+  if (out.claims !== undefined && typeof out.claims !== 'function') {
+    throw new TypeError('auth config: claims must be a function (user) => object');
+  }
+  out.rateLimits = resolveRateLimits(out.rateLimits);
+  return Object.freeze(out) as unknown as ResolvedAuthConfig;
+}

@@ -1,10 +1,11 @@
 import { defineErrorCodes } from '@svc/core';
 
 /**
- * The auth error codes of the spec ("Auth error envelope") with their HTTP statuses.
- * A retired code is never reused: leave it here commented out.
+ * The auth error codes of the spec ("Auth error envelope") with their HTTP statuses. Codes every
+ * surface shares (VALIDATION_ERROR, UNAUTHORIZED, INVALID_OPERATION, RATE_LIMITED...) are core's
+ * `commonError`. A retired code is never reused: leave it here commented out.
  */
-export const authError = defineErrorCodes({
+export const authError = defineErrorCodes('auth', {
   EMAIL_NOT_VERIFIED: 403,
   INVALID_CREDENTIALS: 401,
   INVALID_REFRESH_TOKEN: 401,
@@ -16,8 +17,6 @@ export const authError = defineErrorCodes({
   USER_ALREADY_EXISTS: 409,
   USER_INACTIVE: 403,
   USER_NOT_FOUND: 404,
-  INVALID_OPERATION: 400,
-  UNAUTHORIZED: 401,
 });
 
 export type AuthErrorCode = Parameters<typeof authError>[0];

@@ -3,7 +3,7 @@
  * every operation as a plain async function and `auth.handler`, a Fetch-standard handler of the
  * `/auth/*` routes; `@svc/auth/express` mounts it in Express. See README.md.
  */
-export { createAuth, createAuthAdmin, resolveAuthConfig, type CreateAuthInternals, type ResolvedAuthConfig } from './create-auth';
+export { createAuth, createAuthAdmin, type CreateAuthInternals } from './create-auth';
 export { createHandler, type AuthHandler, type HandlerOptions } from './http/handler';
 export type {
   Auth,
@@ -55,7 +55,7 @@ export {
   type AuthRouteMatch,
   type HttpMethod,
 } from './routes/table';
-export { AUTH_CONFIG_DEFAULTS, AUTH_CONFIG_KEYS } from './config';
+export { AUTH_CONFIG_DEFAULTS, AUTH_CONFIG_KEYS, resolveAuthConfig, type ResolvedAuthConfig } from './config';
 export { createEventBus, AUTH_EVENT_TYPES, isAuthEventType, type EventBus } from './events';
 export { signWebhookBody, verifyWebhookSignature } from './webhooks';
 export { validateBranding, validateMagicLinkUrlTemplate, magicLinkFor, type ResolvedBranding } from './branding';
@@ -80,4 +80,3 @@ export {
   type ResolvedRateLimits,
 } from './rate-limit';
 export type { AuthStore, UserRecord, SessionRecord, SessionState, RoleRecord } from './store/types';
-export { defineStoreConformance, type StoreHarness, type TestApi } from './store/conformance';

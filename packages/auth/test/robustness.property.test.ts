@@ -4,7 +4,7 @@
  * Postgres store answer 2xx or 4xx in the envelope.
  */
 import fc from 'fast-check';
-import { createTestDatabase, type TestDatabase } from '@svc/core';
+import { createTestDatabase, type TestDatabase } from '@svc/core/testing';
 import { createAuth, type Auth } from '../src';
 
 let t: TestDatabase;

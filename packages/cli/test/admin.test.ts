@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core';
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import { BIN, cleanEnv, runInTerminal, runSvc, startSvc } from './svc';
 
 const SECRET = 'cli-admin-secret-0123456789-abcdefghijk';

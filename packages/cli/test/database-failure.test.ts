@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { testDatabaseKind } from '@svc/core';
+import { testDatabaseKind } from '@svc/core/testing';
 import { cleanEnv, runSvc } from './svc';
 
 // Issue 8 ("First-run care"): a bad --database-url or a refused connection printed pg-pool's

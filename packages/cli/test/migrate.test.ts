@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core';
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import { runSvc, startSvc } from './svc';
 
 const USERS = 'type User {\n  required name: str { constraint exclusive; }\n}\n';

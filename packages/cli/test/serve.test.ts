@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, openDatabase, testDatabaseKind, type TestDatabase } from '@svc/core';
+import { openDatabase } from '@svc/core';
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import { BIN, cleanEnv, runInTerminal, runSvc, startSvc } from './svc';
 
 const { version } = require('../package.json');

@@ -1,4 +1,108 @@
-export * from './errors';
-export * from './db';
-export * as ql from './syntax';
-export * from './schema';
+/**
+ * @svc/core: what a program needs from the language core, and nothing else. Internals stay in
+ * their stage folders (`syntax/`, `schema/`, `sql/`, `db/`), test helpers in `@svc/core/testing`.
+ *
+ * - errors: the one error class, the Gel-named query errors, the code registry and the renderer;
+ * - db: `openDatabase` over PostgreSQL or a PGlite folder, and its types;
+ * - schema: SDL → model (`buildSchema`), model → plan (`planMigration`), the migrator and the
+ *   type catalogue, with the model's types;
+ * - `ql`: parse and print EdgeQL and SDL.
+ */
+export {
+  SvcError,
+  defineErrorCodes,
+  registeredErrorCodes,
+  type ErrorCodeEntry,
+  type ErrorFactory,
+  type SourcePosition,
+  type SvcErrorOptions,
+} from './errors/svc-error';
+export { commonError, notInThisRelease, type CommonErrorCode } from './errors/codes';
+export { renderError, type ErrorEnvelope, type RenderedError } from './errors/render';
+export {
+  QueryError,
+  InvalidSyntaxError,
+  EdgeQLSyntaxError,
+  SchemaSyntaxError,
+  InvalidTypeError,
+  InvalidTargetError,
+  InvalidReferenceError,
+  UnknownModuleError,
+  UnknownParameterError,
+  SchemaError,
+  SchemaDefinitionError,
+  InvalidDefinitionError,
+  InvalidPropertyDefinitionError,
+  InvalidLinkDefinitionError,
+  InvalidConstraintDefinitionError,
+  InvalidFunctionDefinitionError,
+  DuplicateDefinitionError,
+  QueryCardinalityError,
+  ResultCardinalityMismatchError,
+  QueryArgumentError,
+  ExecutionError,
+  InvalidValueError,
+  DivisionByZeroError,
+  NumericOutOfRangeError,
+  IntegrityError,
+  ConstraintViolationError,
+  CardinalityViolationError,
+  MissingRequiredError,
+  ForeignKeyViolationError,
+  TransactionError,
+  TransactionSerializationError,
+  TransactionDeadlockError,
+  QueryTimeoutError,
+  MigrationError,
+  DataLossError,
+  type QueryErrorOptions,
+} from './errors/query-errors';
+
+export type { Database, DatabaseConfig, DatabaseKind, PoolStats, QueryResult, Queryable, Transaction } from './db/types';
+export { openDatabase, PGLITE_SETTINGS, type OpenDatabaseOptions } from './db/open';
+export { DatabaseConnectionError, type DatabaseConnectionProblem } from './db/connection-error';
+export { DataDirLockedError, LOCK_FILE_NAME, readDataDirLock, type LockHolder } from './db/lock';
+
+export type {
+  AbstractAnnotation,
+  AbstractConstraint,
+  AccessKind,
+  AccessPolicy,
+  Alias,
+  Annotations,
+  Constraint,
+  FunctionDef,
+  FunctionParam,
+  Global,
+  Index,
+  ObjectType,
+  OnSourceDelete,
+  OnTargetDelete,
+  Pointer,
+  ScalarType,
+  Schema,
+  SourceSpan,
+  StdScalarName,
+  TypeRef,
+} from './schema/model';
+export type { DataCheck, MigrationPlan, MigrationStep, MigrationStepKind } from './schema/plan';
+export { buildSchema } from './schema/build';
+export { planMigration } from './schema/diff';
+export { createDefaultMigrator } from './schema/default';
+export type {
+  MigrateOptions,
+  MigrateResult,
+  MigrationRecord,
+  MigrationStepSummary,
+  Migrator,
+  StoredSchema,
+} from './schema/migrate';
+export {
+  describeSchema,
+  type CatalogueLink,
+  type CataloguePointer,
+  type CatalogueType,
+  type TypeCatalogue,
+} from './schema/catalogue';
+
+export * as ql from './ql';

@@ -10,7 +10,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTestDatabase, type TestDatabase } from '../src/db/testing';
+import { createTestDatabase, type TestDatabase } from '../src/testing';
 import { buildSchema } from '../src/schema/build';
 import { planMigration } from '../src/schema/diff';
 import type { MigrationPlan, Schema } from '../src/schema';

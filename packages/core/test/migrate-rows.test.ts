@@ -10,7 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTestDatabase, testDatabaseKind, type Database, type TestDatabase } from '../src/db';
+import type { Database } from '../src/db';
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../src/testing';
 import { ConstraintViolationError, DataLossError } from '../src/errors';
 import { createDefaultMigrator } from '../src/schema';
 

@@ -14,4 +14,3 @@ export {
   type OrderTerm,
   type Page,
 } from './request/api-request';
-export { restError } from './errors';

@@ -6,7 +6,7 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SvcServer } from '../src';
-import { parseMail, startPeer, type Peer } from '../../auth/test/events/helpers/smtp-peer';
+import { parseMail, startPeer, type Peer } from '@svc/smtp/testing';
 import { SECRET, sharedDatabase, start } from './helpers';
 
 const db = sharedDatabase();
@@ -88,7 +88,7 @@ describe('auth events leave the server as signed webhooks and branded email', ()
     const mail = peer.received.find((m) => m.to.includes(email));
     expect(mail?.from).toBe('noreply@example.com');
     const parsed = parseMail(mail!.raw);
-    expect(parsed.headers.get('from')).toBe('Acme <noreply@example.com>');
+    expect(parsed.headers.get('from')).toEqual(['Acme <noreply@example.com>']);
     expect(parsed.headers.get('to')).toContain(email);
     expect(parsed.subject).toContain('Acme Notes');
     const link = `http://127.0.0.1:8080/app/auth/verify?token=${encodeURIComponent(token)}`;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { AuthEvent } from '@svc/auth';
-import { createTestDatabase, type TestDatabase } from '@svc/core';
+import { createTestDatabase, type TestDatabase } from '@svc/core/testing';
 import { createServer, type CreateServerOptions, type SvcServer } from '../src';
 import { request, type InProcessInit } from '../src/testing';
 

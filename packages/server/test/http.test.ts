@@ -351,7 +351,7 @@ describe('route gating', () => {
 
 describe('readiness', () => {
   test('/health/ready is 503 when the database does not answer; /health/live stays 200', async () => {
-    const { createTestDatabase } = await import('@svc/core');
+    const { createTestDatabase } = await import('@svc/core/testing');
     const own = await createTestDatabase();
     const server = await build(own);
     try {

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { testDatabaseKind, type TestDatabase } from '@svc/core';
+import { testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import type { AuthEvent } from '@svc/auth';
 import { createServer, type CreateServerOptions, type SvcServer } from '../src';
 import { SECRET, readJson, sharedDatabase, start } from './helpers';

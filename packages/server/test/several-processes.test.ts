@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core';
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import { AUTH_MIGRATIONS } from '@svc/auth';
 import { createServer, type CreateServerOptions, type SvcServer } from '../src';
 import { SECRET } from './helpers';

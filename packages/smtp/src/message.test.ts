@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { parseMail } from '../test/helpers/mail';
+import { parseMail } from './testing';
 import { MAX_LINE_OCTETS } from './header';
 import { buildMessage, createMessageId, formatDate, type MessageParts } from './message';
 import { normalizeLineBreaks } from './quoted-printable';

@@ -5,7 +5,7 @@
 // 127.0.0.1 look remote.
 import { SmtpMailer } from '../src';
 import { makeCertificates } from './helpers/certs';
-import { startPeer, type Peer } from './helpers/peer';
+import { startPeer, type Peer } from '../src/testing';
 
 jest.mock('../src/loopback', () => ({ isLoopbackAddress: () => false }));
 

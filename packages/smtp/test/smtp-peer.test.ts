@@ -6,8 +6,7 @@ import type { SMTPServerAuthentication, SMTPServerOptions } from 'smtp-server';
 
 import { SmtpError, SmtpMailer, type SendInput, type SmtpConfig } from '../src';
 import { makeCertificates, type TestCertificates } from './helpers/certs';
-import { parseMail } from './helpers/mail';
-import { startPeer, type Peer } from './helpers/peer';
+import { parseMail, startPeer, type Peer } from '../src/testing';
 
 let certs: TestCertificates;
 const peers: Peer[] = [];

@@ -7,7 +7,7 @@ import net, { type AddressInfo } from 'node:net';
 
 import { SmtpError, SmtpMailer } from '../src';
 import { makeCertificates, type TestCertificates } from './helpers/certs';
-import { startPeer, type Peer } from './helpers/peer';
+import { startPeer, type Peer } from '../src/testing';
 
 const INJECTED = '250-injected.example.com\r\n250 AUTH PLAIN\r\n';
 

@@ -3,7 +3,7 @@
 import net, { type AddressInfo } from 'node:net';
 
 import { SmtpError, SmtpMailer } from '../src';
-import { startPeer, type Peer } from './helpers/peer';
+import { startPeer, type Peer } from '../src/testing';
 
 const message = { to: 'ann@example.com', subject: 'Hello', text: 'Hi' };
 

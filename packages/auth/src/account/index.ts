@@ -88,6 +88,49 @@ export function checkMetadata(metadata: unknown, maxBytes: number): Record<strin
   return JSON.parse(json) as Record<string, unknown>;
 }
 
+/**
+ * The canonical form of an email to look an account up by, or null when the text cannot be an
+ * address (it finds no account; a lookup never refuses).
+ */
+export function emailForLookup(email: unknown): string | null {
+  try {
+    return normalizeEmail(email);
+  } catch {
+    return null;
+  }
+}
+
+/** Longest login identifier read before normalising (an email is at most 254 octets anyway). */
+const LOGIN_IDENTIFIER_MAX_LENGTH = 320;
+
+/** Who a login names: an email (null when it cannot be an address, so no account) or a username. */
+export type LoginIdentifier =
+  | { readonly by: 'email'; readonly email: string | null; readonly given: string }
+  | { readonly by: 'username'; readonly username: string; readonly given: string };
+
+/**
+ * The account a login names: `email` when given (any spelling finds the account), else
+ * `username` (NFKC). VALIDATION_ERROR when the one given is not a non-empty string (of at most
+ * 320 characters), or neither is given. `given` is the text as sent (the rate limiter's key when
+ * no account matches).
+ */
+export function loginIdentifier(input: { readonly email?: unknown; readonly username?: unknown }): LoginIdentifier {
+  const { email, username } = input;
+  if (email !== undefined && email !== null) {
+    if (typeof email !== 'string' || email.length === 0 || email.length > LOGIN_IDENTIFIER_MAX_LENGTH) {
+      throw commonError('VALIDATION_ERROR', 'email must be a string');
+    }
+    return { by: 'email', email: emailForLookup(email), given: email };
+  }
+  if (username !== undefined && username !== null) {
+    if (typeof username !== 'string' || username.length === 0 || username.length > LOGIN_IDENTIFIER_MAX_LENGTH) {
+      throw commonError('VALIDATION_ERROR', 'username must be a string');
+    }
+    return { by: 'username', username: nfkc(username, 'username'), given: username };
+  }
+  throw commonError('VALIDATION_ERROR', 'email or username is required');
+}
+
 /** `emailOrId`: a UUID names the user by id, anything else by email. */
 export function isUuid(value: string): boolean {
   return UUID_RE.test(value);

@@ -35,27 +35,14 @@ export async function readJsonObject(request: Request, limit: number): Promise<R
   return value as Record<string, unknown>;
 }
 
-/** A required string field; the message names it. */
+/**
+ * A field HTTP requires where the operation would not refuse its absence (tokens, the email of a
+ * reset or resend request): a non-empty string; the message names the field as sent.
+ */
 export function requiredString(body: Record<string, unknown>, field: string): string {
   const value = body[field];
   if (typeof value !== 'string' || value.length === 0) {
     throw commonError('VALIDATION_ERROR', `"${field}" is required and must be a non-empty string`);
   }
   return value;
-}
-
-export function optionalString(body: Record<string, unknown>, field: string): string | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw commonError('VALIDATION_ERROR', `"${field}" must be a string`);
-  return value;
-}
-
-export function optionalObject(body: Record<string, unknown>, field: string): Record<string, unknown> | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    throw commonError('VALIDATION_ERROR', `"${field}" must be a JSON object`);
-  }
-  return value as Record<string, unknown>;
 }

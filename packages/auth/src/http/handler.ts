@@ -1,9 +1,9 @@
-import { SvcError, commonError, renderError } from '@svc/core';
-import { AUTH_ROUTES, matchAuthRoute, type AuthRoute } from '../routes/table';
+import { SvcError, commonError, notInThisRelease, renderError } from '@svc/core';
+import { AUTH_ROUTES, matchAuthRoute } from '../routes/table';
 import { AUTH_COOKIE, extractToken } from '../token/extract';
 import { checkCookieRequestOrigin, parseOrigin } from '../csrf';
-import type { Auth, AuthResult, RequestInfo } from '../types';
-import { DEFAULT_BODY_LIMIT, optionalObject, optionalString, readJsonObject, requiredString } from './body';
+import type { Auth, AuthResult, LoginInput, RegisterInput, RequestInfo } from '../types';
+import { DEFAULT_BODY_LIMIT, readJsonObject, requiredString } from './body';
 
 export interface HandlerOptions {
   /** Where the routes are mounted. @default '/auth' */
@@ -40,30 +40,22 @@ const SUCCESS = { success: true } as const;
 /**
  * The account routes of the spec ("Account endpoints"), keyed by `METHOD path`. Routes of the
  * table that have no operation here belong to features not in this release: they answer 501.
+ *
+ * Fields go to the operation as they came: each is validated once, by the operation's validator
+ * (`account/`, `password/`), over HTTP as through the plain function. The routes check only what
+ * HTTP adds: a JSON object body, and the presence of the fields whose operation answers a missing
+ * one otherwise (a missing token would be a 401 of the token, a missing reset or resend email a
+ * silent 200).
  */
 const OPERATIONS: Readonly<Record<string, Operation>> = {
   'POST /register': async (auth, call) => {
-    const body = await call.body();
-    const result = await auth.register(
-      {
-        email: requiredString(body, 'email'),
-        password: requiredString(body, 'password'),
-        ...(optionalString(body, 'username') !== undefined ? { username: optionalString(body, 'username') as string } : {}),
-        ...(optionalObject(body, 'metadata') !== undefined ? { metadata: optionalObject(body, 'metadata') as Record<string, unknown> } : {}),
-      },
-      call.info,
-    );
+    const { email, password, username, metadata } = await call.body();
+    const result = await auth.register({ email, password, username, metadata } as RegisterInput, call.info);
     return { status: 201, body: result, session: result };
   },
   'POST /login': async (auth, call) => {
-    const body = await call.body();
-    const password = requiredString(body, 'password');
-    const email = optionalString(body, 'email');
-    const username = optionalString(body, 'username');
-    if (email === undefined && username === undefined) {
-      throw commonError('VALIDATION_ERROR', '"email" or "username" is required');
-    }
-    const result = await auth.login(email !== undefined ? { email, password } : { username: username as string, password }, call.info);
+    const { email, username, password } = await call.body();
+    const result = await auth.login({ email, username, password } as LoginInput, call.info);
     return { status: 200, body: result, session: result };
   },
   'POST /refresh': async (auth, call) => {
@@ -78,7 +70,7 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
   'GET /profile': async (auth, call) => ({ status: 200, body: await auth.profile(call.token as string) }),
   'PUT /password': async (auth, call) => {
     const body = await call.body();
-    await auth.changePassword(call.token as string, requiredString(body, 'old_password'), requiredString(body, 'new_password'));
+    await auth.changePassword(call.token as string, body.old_password as string, body.new_password as string);
     return { status: 200, body: SUCCESS, session: 'clear' };
   },
   'POST /reset': async (auth, call) => {
@@ -91,7 +83,7 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
   },
   'POST /reset/confirm': async (auth, call) => {
     const body = await call.body();
-    await auth.confirmReset(requiredString(body, 'reset_token'), requiredString(body, 'new_password'));
+    await auth.confirmReset(requiredString(body, 'reset_token'), body.new_password as string);
     return { status: 200, body: SUCCESS };
   },
   'GET /verify': async (auth, call) => {
@@ -151,7 +143,7 @@ export function createHandler(auth: Omit<Auth, 'handler'>, options: HandlerOptio
       }
       const token = match.route.access === 'auth' ? await requireToken(auth, request, url, trustedOrigins) : undefined;
       const operation = OPERATIONS[`${match.route.method} ${match.route.path}`];
-      if (!operation) throw notInThisRelease(match.route);
+      if (!operation) notInThisRelease(`${match.route.method} /auth${match.route.path}`);
       let parsed: Promise<Record<string, unknown>> | undefined;
       const call: Call = { request, url, info, token, body: () => (parsed ??= readJsonObject(request, limit)) };
       const outcome = await operation(auth, call);
@@ -211,10 +203,6 @@ async function requireToken(
 /** The request's own origin: what the adapter (or the Fetch runtime) saw as scheme and Host. */
 function originOfUrl(url: URL): string | undefined {
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
-}
-
-function notInThisRelease(route: AuthRoute) {
-  return commonError('NOT_IMPLEMENTED', `${route.method} /auth${route.path} is not available in this release of svc yet`);
 }
 
 /** DECISIONS.md: HttpOnly, SameSite=Lax, Path=/, Secure under TLS. */

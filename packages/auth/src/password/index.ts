@@ -35,13 +35,22 @@ export function policyFailures(password: string, policy: PasswordPolicy): string
 }
 
 /**
+ * The one presence check of a password field (`password`, `oldPassword`, `newPassword`), for a
+ * new password (through `checkPassword`) and for one to compare (login, change): a non-empty
+ * string, else VALIDATION_ERROR `<field> is required`.
+ */
+export function requirePassword(password: unknown, field = 'password'): asserts password is string {
+  if (typeof password !== 'string' || password.length === 0) {
+    throw commonError('VALIDATION_ERROR', `${field} is required`);
+  }
+}
+
+/**
  * Throws VALIDATION_ERROR for a missing/empty password or one that is not Unicode text,
  * PASSWORD_TOO_WEAK for one the policy refuses. The policy judges the NFKC form, the one hashed.
  */
 export function checkPassword(password: unknown, policy: PasswordPolicy, field = 'password'): asserts password is string {
-  if (typeof password !== 'string' || password.length === 0) {
-    throw commonError('VALIDATION_ERROR', `${field} is required`);
-  }
+  requirePassword(password, field);
   const failures = policyFailures(nfkc(password, field), policy);
   if (failures.length > 0) {
     throw authError('PASSWORD_TOO_WEAK', `${describePolicy(policy)} (${failures.join(', ')})`);

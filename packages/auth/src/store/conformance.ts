@@ -5,7 +5,7 @@
  * (Jest's or Vitest's globals), so a store written outside svc can run it too:
  *
  * @example
- * import { defineStoreConformance } from '@svc/auth';
+ * import { defineStoreConformance } from '@svc/auth/testing';
  * defineStoreConformance('my store', { open: async (now) => createMyStore({ now }) },
  *   { describe, test, expect, beforeAll, afterAll, beforeEach });
  */

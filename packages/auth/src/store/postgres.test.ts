@@ -1,5 +1,6 @@
 import { Migrator } from 'kysely';
-import { createTestDatabase, openDatabase, testDatabaseKind, type Database, type TestDatabase } from '@svc/core';
+import { openDatabase, type Database } from '@svc/core';
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import { defineStoreConformance } from './conformance';
 import { AUTH_MIGRATIONS, AUTH_MIGRATION_LOCK_KEY, migrateAuthSchema } from './migrations';
 import { createPostgresStore } from './postgres';

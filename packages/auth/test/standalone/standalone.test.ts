@@ -4,7 +4,7 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import express from 'express';
-import { createTestDatabase, type TestDatabase } from '@svc/core';
+import { createTestDatabase, type TestDatabase } from '@svc/core/testing';
 import { createAuth, type Auth } from '../../src';
 import { authRouter, toNodeListener } from '../../src/express';
 

@@ -1,5 +1,6 @@
 import net from 'node:net';
-import { DatabaseConnectionError, openDatabase, testDatabaseKind } from './index';
+import { testDatabaseKind } from '../testing';
+import { DatabaseConnectionError, openDatabase } from './index';
 
 // Issue 8 ("First-run care"): a bad database URL or a server that cannot be reached surfaced as
 // pg-pool's stack. openDatabase now throws one DatabaseConnectionError saying what failed, with

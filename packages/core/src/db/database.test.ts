@@ -1,5 +1,6 @@
 import { sql, type Generated } from 'kysely';
-import { createTestDatabase, describeUrl, testDatabaseKind, type TestDatabase } from './index';
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../testing';
+import { describeUrl } from './index';
 
 // These run on whichever engine SVC_TEST_DB names; .ci/run runs the suite once per engine.
 describe(`database layer on ${testDatabaseKind()}`, () => {

@@ -15,4 +15,3 @@ export type {
 export { openDatabase, describeUrl, PGLITE_SETTINGS, type OpenDatabaseOptions } from './open';
 export { DataDirLock, DataDirLockedError, LOCK_FILE_NAME, lockError, readDataDirLock, type LockHolder } from './lock';
 export { DatabaseConnectionError, type DatabaseConnectionProblem } from './connection-error';
-export { createTestDatabase, testDatabaseKind, type TestDatabase } from './testing';

@@ -7,6 +7,8 @@ import { DataDirLockedError, LOCK_FILE_NAME, openDatabase, readDataDirLock, type
 // The lock on an embedded folder, with real processes. Child processes load the built package
 // (`dist`, as other packages' tests do): build core before running these.
 const DIST = path.join(__dirname, '..', '..', 'dist', 'index.js');
+/** The lock itself, which the main entry does not export. */
+const DIST_LOCK = path.join(__dirname, '..', '..', 'dist', 'db', 'lock.js');
 
 const made: string[] = [];
 function tempDir(): string {
@@ -29,9 +31,9 @@ function deadPid(): number {
   return Number(r.stdout.toString());
 }
 
-/** A child process running `script` with `DIST` as argv[1]; resolves with it once it prints `ready`. */
-function child(script: string, args: string[] = []) {
-  const proc = spawn(process.execPath, ['-e', script, DIST, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+/** A child process running `script` with `module` as argv[1]; resolves with it once it prints `ready`. */
+function child(script: string, args: string[] = [], module = DIST) {
+  const proc = spawn(process.execPath, ['-e', script, module, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   proc.stdout.on('data', (d) => (out += d));
@@ -160,7 +162,7 @@ describe('the lock on an embedded data folder', () => {
     for (let round = 0; round < 3; round++) {
       writeLock(dir, { pid: deadPid(), hostname: os.hostname(), startedAt: '2020-01-01T00:00:00Z', command: 'svc serve', token: `stale-${round}` });
       const at = String(Date.now() + 1500);
-      const takers = Array.from({ length: 4 }, () => child(script, [dir, at]));
+      const takers = Array.from({ length: 4 }, () => child(script, [dir, at], DIST_LOCK));
       await Promise.all(takers.map((t) => t.ready));
       await Promise.all(takers.map((t) => t.exited));
       const results = takers.map((t) => t.out().replace('ready\n', '').trim()).sort();

@@ -18,7 +18,7 @@ import { SvcError, defineErrorCodes } from '../errors/svc-error';
  */
 export const LOCK_FILE_NAME = 'svc.lock';
 
-export const lockError = defineErrorCodes({ DATA_DIR_LOCKED: 503 });
+export const lockError = defineErrorCodes('db', { DATA_DIR_LOCKED: 503 });
 
 /** What a lock file says about the process holding the folder. */
 export interface LockHolder {

@@ -7,6 +7,8 @@ import {
   QueryError,
   SvcError,
   commonError,
+  defineErrorCodes,
+  registeredErrorCodes,
   renderError,
 } from './index';
 
@@ -69,5 +71,44 @@ describe('renderError', () => {
     expect(rendered.unexpected).toBe(true);
     expect(JSON.stringify(rendered.body)).not.toContain('hunter2');
     expect(rendered.body.code).toBe('INTERNAL_ERROR');
+  });
+});
+
+describe('the error-code registry', () => {
+  test('holds every code of the core tables once, with its status and table', () => {
+    const entries = registeredErrorCodes();
+    expect(new Set(entries.map((e) => e.code)).size).toBe(entries.length);
+    for (const [code, status] of Object.entries(commonError.statuses)) {
+      expect(entries).toContainEqual({ code, status, owner: 'common' });
+    }
+    expect(entries).toContainEqual({ code: 'QUERY_ERROR', status: 400, owner: 'query' });
+    expect(entries).toContainEqual({ code: 'CONSTRAINT_VIOLATION', status: 409, owner: 'query' });
+  });
+
+  test('refuses, at definition, a code another table declares (whatever its status)', () => {
+    expect(() => defineErrorCodes('feature', { INVALID_OPERATION: 400 })).toThrow(
+      /INVALID_OPERATION is declared twice: by the common table \(400\) and by the feature table \(400\)/,
+    );
+    expect(() => defineErrorCodes('feature', { UNAUTHORIZED: 403 })).toThrow(/declared twice/);
+  });
+
+  test('refuses a code declared again with another status; the same table again is fine', () => {
+    const first = defineErrorCodes('twice', { TWICE_DECLARED: 409 });
+    expect(() => defineErrorCodes('twice', { TWICE_DECLARED: 409 })).not.toThrow();
+    expect(() => defineErrorCodes('twice', { TWICE_DECLARED: 410 })).toThrow(/two statuses: 409 and 410/);
+    expect(first('TWICE_DECLARED', 'x').status).toBe(409);
+  });
+
+  test('a refused table registers none of its codes', () => {
+    expect(() => defineErrorCodes('half', { HALF_NEW: 400, NOT_FOUND: 404 })).toThrow(/NOT_FOUND/);
+    expect(registeredErrorCodes().map((e) => e.code)).not.toContain('HALF_NEW');
+  });
+
+  test.each([
+    ['a lower-case code', { notUpper: 400 }],
+    ['a status below 400', { OK_CODE: 200 }],
+    ['a status that is not an integer', { ODD_CODE: 400.5 }],
+  ])('refuses %s', (_n, table) => {
+    expect(() => defineErrorCodes('bad', table)).toThrow(TypeError);
   });
 });

@@ -1,13 +1,18 @@
-import { SvcError, type SourcePosition } from './svc-error';
+import { SvcError, defineErrorCodes, type SourcePosition } from './svc-error';
+
+/** The two envelope codes query errors render with (DECISIONS.md "One error envelope everywhere"). */
+const queryErrorCodes = defineErrorCodes('query', { QUERY_ERROR: 400, CONSTRAINT_VIOLATION: 409 });
+type QueryErrorCode = keyof typeof queryErrorCodes.statuses;
 
 /**
  * The query-language error classes, named as Gel names them because users see the names
  * (`type` in the envelope, SDK error classes). One row per class: its parent, the envelope code
- * and status it renders with, and the SQLSTATE it stands for when PostgreSQL raised it.
+ * it renders with (inherited when absent; its status is the code's, above), and the SQLSTATE it
+ * stands for when PostgreSQL raised it.
  * The classes below are built from this table; add a row, never a hand-written class.
  */
 const QUERY_ERROR_TABLE = {
-  QueryError: { parent: null, code: 'QUERY_ERROR', status: 400 },
+  QueryError: { parent: null, code: 'QUERY_ERROR' },
   InvalidSyntaxError: { parent: 'QueryError' },
   EdgeQLSyntaxError: { parent: 'InvalidSyntaxError', sqlState: '42601' },
   SchemaSyntaxError: { parent: 'InvalidSyntaxError' },
@@ -35,7 +40,6 @@ const QUERY_ERROR_TABLE = {
   ConstraintViolationError: {
     parent: 'IntegrityError',
     code: 'CONSTRAINT_VIOLATION',
-    status: 409,
     sqlState: '23514',
   },
   CardinalityViolationError: { parent: 'IntegrityError', sqlState: '21000' },
@@ -49,7 +53,7 @@ const QUERY_ERROR_TABLE = {
   DataLossError: { parent: 'MigrationError' },
 } as const satisfies Record<
   string,
-  { parent: string | null; code?: string; status?: number; sqlState?: string }
+  { parent: string | null; code?: QueryErrorCode; sqlState?: string }
 >;
 
 export type QueryErrorName = keyof typeof QUERY_ERROR_TABLE;
@@ -79,25 +83,23 @@ export class QueryError extends SvcError {
 export type QueryErrorClass = new (message: string, options?: QueryErrorOptions) => QueryError;
 
 interface ResolvedRow {
-  code: string;
+  code: QueryErrorCode;
   status: number;
   sqlState: string | undefined;
 }
 
-/** Code and status come from the nearest ancestor that sets them; sqlState is the class's own. */
+/** The code comes from the nearest ancestor that sets one, its status from the code; sqlState is the class's own. */
 function lookup(name: QueryErrorName): ResolvedRow {
   const own = QUERY_ERROR_TABLE[name] as { sqlState?: string };
-  let code: string | undefined;
-  let status: number | undefined;
+  let code: QueryErrorCode | undefined;
   let cursor: QueryErrorName | null = name;
-  while (cursor && (code === undefined || status === undefined)) {
-    const row: { parent: QueryErrorName | null; code?: string; status?: number } =
-      QUERY_ERROR_TABLE[cursor];
-    code ??= row.code;
-    status ??= row.status;
+  while (cursor && code === undefined) {
+    const row: { parent: QueryErrorName | null; code?: QueryErrorCode } = QUERY_ERROR_TABLE[cursor];
+    code = row.code;
     cursor = row.parent;
   }
-  return { code: code ?? 'QUERY_ERROR', status: status ?? 400, sqlState: own.sqlState };
+  const resolved = code ?? 'QUERY_ERROR';
+  return { code: resolved, status: queryErrorCodes.statuses[resolved], sqlState: own.sqlState };
 }
 
 const classes = new Map<QueryErrorName, QueryErrorClass>([['QueryError', QueryError]]);

@@ -48,18 +48,61 @@ export type ErrorFactory<Code extends string> = (
   options?: SvcErrorOptions,
 ) => SvcError;
 
+/** One code of the registry: its HTTP status and the table (`owner`) that declares it. */
+export interface ErrorCodeEntry {
+  readonly code: string;
+  readonly status: number;
+  /** The name given to `defineErrorCodes`: `common`, `query`, `auth`... */
+  readonly owner: string;
+}
+
+const UPPER_SNAKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
+
+/**
+ * Every code declared in this process, in declaration order. A code lives in exactly one table
+ * with exactly one status: `defineErrorCodes` refuses anything else when the table is defined,
+ * so a conflict fails at import, never at a throw site.
+ */
+const registry = new Map<string, ErrorCodeEntry>();
+
 /**
  * Declares a table of UPPER_SNAKE codes with their HTTP status, and returns the one function that
  * makes errors from it, so a status is written once, beside its code, never at a throw site.
+ * Every code enters one registry (`registeredErrorCodes`): a code already declared by another
+ * table, or again with another status, throws here. The common codes (`commonError`: 400
+ * VALIDATION_ERROR, 401 UNAUTHORIZED, 404 NOT_FOUND...) are core's; a feature declares only its
+ * own. Defining the same table again (a module evaluated twice) is allowed when nothing changed.
  *
  * @example
- * const restError = defineErrorCodes({ NOT_FOUND: 404, METHOD_NOT_ALLOWED: 405 });
- * throw restError('NOT_FOUND', 'no type named Foo');
+ * const billingError = defineErrorCodes('billing', { PAYMENT_REQUIRED: 402 });
+ * throw billingError('PAYMENT_REQUIRED', 'the plan has expired');
  */
 export function defineErrorCodes<const Table extends Readonly<Record<string, number>>>(
+  owner: string,
   table: Table,
 ): ErrorFactory<Extract<keyof Table, string>> & { readonly statuses: Table } {
+  if (typeof owner !== 'string' || owner.length === 0) throw new TypeError('defineErrorCodes: name the table (a non-empty string)');
+  const rows = Object.entries(table);
+  for (const [code, status] of rows) {
+    if (!UPPER_SNAKE.test(code)) throw new TypeError(`defineErrorCodes(${owner}): ${JSON.stringify(code)} is not an UPPER_SNAKE code`);
+    if (!Number.isInteger(status) || status < 400 || status > 599) {
+      throw new TypeError(`defineErrorCodes(${owner}): ${code} needs an HTTP error status (400 to 599), got ${String(status)}`);
+    }
+    const known = registry.get(code);
+    if (known && known.owner !== owner) {
+      throw new Error(`error code ${code} is declared twice: by the ${known.owner} table (${known.status}) and by the ${owner} table (${status}); use ${known.owner}'s`);
+    }
+    if (known && known.status !== status) {
+      throw new Error(`error code ${code} of the ${owner} table is declared with two statuses: ${known.status} and ${status}`);
+    }
+  }
+  for (const [code, status] of rows) registry.set(code, Object.freeze({ code, status, owner }));
   const make = (code: Extract<keyof Table, string>, message: string, options?: SvcErrorOptions) =>
     new SvcError(code, table[code] as number, message, options);
   return Object.assign(make, { statuses: table });
+}
+
+/** Every declared code with its status and table, in declaration order (docs, tests, tools). */
+export function registeredErrorCodes(): readonly ErrorCodeEntry[] {
+  return [...registry.values()];
 }

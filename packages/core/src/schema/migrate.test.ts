@@ -1,4 +1,4 @@
-import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../db';
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../testing';
 import { ConstraintViolationError, DataLossError, SchemaSyntaxError } from '../errors';
 import { createMigrator } from './migrate';
 import type { Schema } from './model';

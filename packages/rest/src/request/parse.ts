@@ -1,4 +1,4 @@
-import { restError } from '../errors';
+import { commonError } from '@svc/core';
 import { DEFAULT_LIMIT, MAX_LIMIT, type ApiRequest, type Filter, type OrderTerm, type Page } from './api-request';
 
 export interface HttpRequestParts {
@@ -33,7 +33,7 @@ export function parseRequest(http: HttpRequestParts): ApiRequest {
     return { kind: 'openapi' };
   }
   if (segments.length === 0 || segments.length > 3 || segments.some((s) => s === '')) {
-    throw restError('NOT_FOUND', `no REST route ${http.method} /api${http.path}`);
+    throw commonError('NOT_FOUND', `no REST route ${http.method} /api${http.path}`);
   }
   const [type, id, link] = segments as [string, string | undefined, string | undefined];
   checkName(type, 'type name');
@@ -55,7 +55,7 @@ export function parseRequest(http: HttpRequestParts): ApiRequest {
     const params = parseQuery(http.query);
     for (const key of params.keys()) {
       if (key !== 'limit' && key !== 'offset' && key !== 'token') {
-        throw restError('VALIDATION_ERROR', `"${key}": a linked collection takes only limit and offset`);
+        throw commonError('VALIDATION_ERROR', `"${key}": a linked collection takes only limit and offset`);
       }
     }
     return { kind: 'linked', type, id, link, page: parsePage(params) };
@@ -72,7 +72,7 @@ function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw restError('VALIDATION_ERROR', `malformed percent-encoding in the path segment "${segment}"`);
+    throw commonError('VALIDATION_ERROR', `malformed percent-encoding in the path segment "${segment}"`);
   }
 }
 
@@ -80,23 +80,23 @@ function allow(method: string, allowed: readonly string[]): void {
   const effective = method === 'HEAD' ? 'GET' : method;
   if (!allowed.includes(effective)) {
     const list = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])].join(', ');
-    throw restError('METHOD_NOT_ALLOWED', `${method} is not allowed here`, { headers: { Allow: list } });
+    throw commonError('METHOD_NOT_ALLOWED', `${method} is not allowed here`, { headers: { Allow: list } });
   }
 }
 
 function checkName(name: string, what: string): void {
-  if (!NAME.test(name)) throw restError('VALIDATION_ERROR', `"${name}" is not a valid ${what}`);
+  if (!NAME.test(name)) throw commonError('VALIDATION_ERROR', `"${name}" is not a valid ${what}`);
 }
 
 function checkUuid(id: string): void {
-  if (!UUID.test(id)) throw restError('VALIDATION_ERROR', `"${id}" is not a valid UUID`);
+  if (!UUID.test(id)) throw commonError('VALIDATION_ERROR', `"${id}" is not a valid UUID`);
 }
 
 /** Parameters by name; a name given twice is ambiguous and refused. */
 function parseQuery(query: string): Map<string, string> {
   const params = new Map<string, string>();
   for (const [key, value] of new URLSearchParams(query)) {
-    if (params.has(key)) throw restError('VALIDATION_ERROR', `"${key}" is given more than once`);
+    if (params.has(key)) throw commonError('VALIDATION_ERROR', `"${key}" is given more than once`);
     params.set(key, value);
   }
   return params;
@@ -104,7 +104,7 @@ function parseQuery(query: string): Map<string, string> {
 
 function noParameters(query: string): void {
   for (const key of parseQuery(query).keys()) {
-    if (key !== 'token') throw restError('VALIDATION_ERROR', `"${key}": this route takes no query parameters`);
+    if (key !== 'token') throw commonError('VALIDATION_ERROR', `"${key}": this route takes no query parameters`);
   }
 }
 
@@ -116,7 +116,7 @@ function parseFilters(params: ReadonlyMap<string, string>): Filter[] {
     const property = split > 0 ? key.slice(0, split) : key;
     const suffix = split > 0 ? key.slice(split + 2) : undefined;
     if (!NAME.test(property) || property.includes('__')) {
-      throw restError('VALIDATION_ERROR', `"${key}" is not a filter: filters through links are not supported`);
+      throw commonError('VALIDATION_ERROR', `"${key}" is not a filter: filters through links are not supported`);
     }
     if (suffix === undefined) {
       filters.push({ property, operator: 'eq', values: [value] });
@@ -124,7 +124,7 @@ function parseFilters(params: ReadonlyMap<string, string>): Filter[] {
     }
     const operator = OPERATORS[suffix];
     if (!operator) {
-      throw restError('VALIDATION_ERROR', `"${key}": unsupported filter operator "__${suffix}" (use =, __in or __contains)`);
+      throw commonError('VALIDATION_ERROR', `"${key}": unsupported filter operator "__${suffix}" (use =, __in or __contains)`);
     }
     filters.push({ property, operator, values: operator === 'in' ? value.split(',') : [value] });
   }
@@ -138,7 +138,7 @@ function parseOrder(params: ReadonlyMap<string, string>): OrderTerm[] {
     const direction = term.startsWith('-') ? 'desc' : 'asc';
     const property = direction === 'desc' ? term.slice(1) : term;
     if (!NAME.test(property)) {
-      throw restError('VALIDATION_ERROR', `"order_by": "${term}" is not a property name (use prop or -prop)`);
+      throw commonError('VALIDATION_ERROR', `"order_by": "${term}" is not a property name (use prop or -prop)`);
     }
     return { property, direction };
   });
@@ -146,7 +146,7 @@ function parseOrder(params: ReadonlyMap<string, string>): OrderTerm[] {
 
 function parsePage(params: ReadonlyMap<string, string>): Page {
   const limit = integer(params, 'limit', DEFAULT_LIMIT);
-  if (limit > MAX_LIMIT) throw restError('VALIDATION_ERROR', `"limit" must be at most ${MAX_LIMIT}, got ${limit}`);
+  if (limit > MAX_LIMIT) throw commonError('VALIDATION_ERROR', `"limit" must be at most ${MAX_LIMIT}, got ${limit}`);
   return { limit, offset: integer(params, 'offset', 0) };
 }
 
@@ -154,17 +154,17 @@ function integer(params: ReadonlyMap<string, string>, name: string, fallback: nu
   const text = params.get(name);
   if (text === undefined) return fallback;
   if (!/^\d{1,9}$/.test(text)) {
-    throw restError('VALIDATION_ERROR', `"${name}" must be a non-negative integer, got "${text}"`);
+    throw commonError('VALIDATION_ERROR', `"${name}" must be a non-negative integer, got "${text}"`);
   }
   return Number(text);
 }
 
 function objectBody(body: unknown, isPatch: boolean): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw restError('VALIDATION_ERROR', 'the request body must be a JSON object');
+    throw commonError('VALIDATION_ERROR', 'the request body must be a JSON object');
   }
   if (isPatch && Object.keys(body).length === 0) {
-    throw restError('VALIDATION_ERROR', 'a PATCH body must name at least one field');
+    throw commonError('VALIDATION_ERROR', 'a PATCH body must name at least one field');
   }
   return body as Record<string, unknown>;
 }

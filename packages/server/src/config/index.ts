@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import type { DatabaseConfig } from '@svc/core';
-import { SvcError } from '@svc/core';
+import { SvcError, defineErrorCodes } from '@svc/core';
 import { AUTH_CONFIG_KEYS, JWT_SECRET_MIN_LENGTH, parseOrigin } from '@svc/auth';
 import { DATABASE_FIELDS, LOG_FORMATS, LOG_LEVELS, PROTOCOLS, PROXY_NAMES, SERVER_FIELDS, type FieldSpec } from './fields';
 
@@ -75,10 +75,12 @@ export interface ResolvedConfig extends ServerSettings {
   databaseSource: 'explicit' | 'environment' | 'file' | 'default';
 }
 
+const configError = defineErrorCodes('config', { INVALID_CONFIG: 500 });
+
 /** Start-up configuration problems, all of them at once. */
 export class ConfigError extends SvcError {
   constructor(readonly problems: readonly string[]) {
-    super('INVALID_CONFIG', 500, `invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    super('INVALID_CONFIG', configError.statuses.INVALID_CONFIG, `invalid configuration:\n  - ${problems.join('\n  - ')}`);
     this.name = 'ConfigError';
   }
 }

@@ -1,5 +1,5 @@
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { commonError, type Database, type Migrator, type Schema } from '@svc/core';
+import { commonError, notInThisRelease, type Database, type Migrator, type Schema } from '@svc/core';
 import { matchAuthRoute, type Auth } from '@svc/auth';
 import { toNodeListener } from '@svc/auth/express';
 import { parseRequest } from '@svc/rest';
@@ -7,7 +7,6 @@ import { proxyItems, type ResolvedConfig } from '../config';
 import { errorHandler } from '../http/errors';
 import { sendJson } from '../http/respond';
 import { parseQueryRequest } from '../handlers/query-request';
-import { notInThisRelease } from '../handlers/not-yet';
 import { schemaHandlers } from '../handlers/schema';
 import { authenticate } from '../middleware/authenticate';
 import { jsonBody } from '../middleware/body';

@@ -3,10 +3,10 @@
  * SmtpMailer built from an `smtp` configuration.
  */
 import { NoopMailer, type Mailer, type SendInput } from '@svc/smtp';
-import { createEventBus, type EventBus } from '../../src/events';
-import { installEmailListener } from '../../src/email';
-import type { AuthConfig, AuthEventType } from '../../src/types';
-import { parseMail, startPeer, type Peer } from './helpers/smtp-peer';
+import { parseMail, startPeer, type Peer } from '@svc/smtp/testing';
+import { createEventBus, type EventBus } from '../events';
+import type { AuthConfig, AuthEventType } from '../types';
+import { installEmailListener } from './index';
 
 function captureLogger() {
   const errors: { obj: unknown; msg?: string }[] = [];
@@ -78,8 +78,8 @@ describe('the email listener with a real SMTP peer', () => {
     expect(got.from).toBe('no-reply@acme.example');
     expect(got.to).toEqual([to]);
     const mail = parseMail(got.raw);
-    expect(mail.headers.get('from')).toBe(FROM);
-    expect(mail.headers.get('to')).toBe(to);
+    expect(mail.headers.get('from')).toEqual([FROM]);
+    expect(mail.headers.get('to')).toEqual([to]);
     expect(mail.subject).toMatch(subject);
     expect(mail.html).toBeDefined();
     const html = mail.html!;

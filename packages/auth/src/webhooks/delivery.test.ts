@@ -5,8 +5,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AUTH_EVENT_TYPES, createEventBus } from '../../src/events';
-import { installWebhooks, verifyWebhookSignature } from '../../src/webhooks';
+import { AUTH_EVENT_TYPES, createEventBus } from '../events';
+import { installWebhooks, verifyWebhookSignature } from './index';
 
 interface Received {
   readonly path: string;

@@ -1,11 +1,11 @@
 /**
- * Shared setup of the core suites: one database per test file (PGlite in memory, or PostgreSQL
- * with SVC_TEST_DB=postgres), tables emptied between tests, a clock tests move by hand, and the
- * events each instance emitted.
+ * Shared setup of the operation suites (a `*.test.ts` beside each feature folder's operations):
+ * one database per test file (PGlite in memory, or PostgreSQL with SVC_TEST_DB=postgres), tables
+ * emptied between tests, a clock tests move by hand, and the events each instance emitted.
  */
-import { createTestDatabase, type TestDatabase } from '@svc/core';
-import { createAuth } from '../../src/create-auth';
-import type { Auth, AuthConfig, AuthEvent } from '../../src/types';
+import { createTestDatabase, type TestDatabase } from '@svc/core/testing';
+import { createAuth } from '../create-auth';
+import type { Auth, AuthConfig, AuthEvent } from '../types';
 
 const QUIET = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -69,3 +69,7 @@ export async function codeOf(p: Promise<unknown>): Promise<string> {
   }
   return '(resolved)';
 }
+
+/** The newest reset or verification token the events carried. */
+export const tokenOf = (events: AuthEvent[], type: AuthEvent['eventType'], key: 'resetToken' | 'verificationToken') =>
+  events.filter((e) => e.eventType === type).at(-1)?.[key] as string;

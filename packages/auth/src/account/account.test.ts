@@ -1,59 +1,9 @@
 import bcrypt from 'bcrypt';
 import jwt from 'jsonwebtoken';
-import { createAuth, resolveAuthConfig } from '../../src/create-auth';
-import { SECRET, codeOf, useCoreHarness } from './harness';
+import { SECRET, codeOf, useCoreHarness } from '../__tests__/harness';
 
 const h = useCoreHarness();
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
-describe('configuration', () => {
-  test('defaults of the spec', () => {
-    expect(resolveAuthConfig({ jwtSecret: SECRET })).toMatchObject({
-      jwtAudience: 'svc-api',
-      jwtIssuer: 'svc',
-      tokenExpiry: 3600,
-      refreshTokenExpiry: 604800,
-      sessionTimeout: 3600,
-      allowRegistration: true,
-      requireEmailVerification: false,
-      bcryptRounds: 12,
-      passwordMinLength: 8,
-      passwordRequireNumbers: false,
-      passwordRequireSpecial: false,
-      passwordRequireUppercase: false,
-    });
-  });
-
-  test.each([
-    [{ jwtSecret: 'short' }, /jwtSecret must be a string of at least 32/],
-    [{ jwtSecret: 42 }, /jwtSecret/],
-    [{ tokenExpiry: '3600' }, /tokenExpiry must be an integer/],
-    [{ tokenExpiry: 0 }, /tokenExpiry must be an integer from 1/],
-    [{ refreshTokenExpiry: 1.5 }, /refreshTokenExpiry/],
-    [{ sessionTimeout: -1 }, /sessionTimeout/],
-    [{ bcryptRounds: 3 }, /bcryptRounds must be an integer from 4 to 31/],
-    [{ passwordMinLength: NaN }, /passwordMinLength/],
-    [{ allowRegistration: 'yes' }, /allowRegistration must be true or false/],
-    [{ requireEmailVerification: 1 }, /requireEmailVerification/],
-    [{ passwordRequireNumbers: null }, /passwordRequireNumbers/],
-    [{ jwtAudience: '' }, /jwtAudience must be a non-empty string/],
-    [{ claims: 'permissions' }, /claims must be a function/],
-  ])('refuses %j at construction', (bad, message) => {
-    expect(() => resolveAuthConfig({ jwtSecret: SECRET, ...(bad as object) } as never)).toThrow(message);
-  });
-
-  test('createAuth rejects a short secret before touching the database', async () => {
-    await expect(createAuth({ jwtSecret: 'x'.repeat(31) }, { database: h.db().db })).rejects.toThrow(TypeError);
-  });
-
-  test('the default cost of bcrypt is 12', async () => {
-    const { auth } = await h.make({ bcryptRounds: undefined });
-    expect(auth.config.bcryptRounds).toBe(12);
-    const { user } = await auth.register({ email: 'cost@example.com', password: 'password1' });
-    const { rows } = await h.db().db.query<{ password_hash: string }>('select password_hash from svc_auth.users where id = $1', [user.id]);
-    expect(bcrypt.getRounds(rows[0]!.password_hash)).toBe(12);
-  });
-});
 
 describe('register', () => {
   test('returns the auth result: user object, session, access and refresh tokens', async () => {

@@ -1,5 +1,5 @@
-import { decodeEncodedWords } from '../../src/encoded-word';
-import { decodeQuotedPrintable } from '../../src/quoted-printable';
+import { decodeEncodedWords } from '../encoded-word';
+import { decodeQuotedPrintable } from '../quoted-printable';
 
 /** A received message taken apart the way a mail client would. */
 export interface ParsedMail {

@@ -3,9 +3,9 @@
  * exactly one new session, on the engine the run selects (SVC_TEST_DB); CI runs the suite once on
  * real PostgreSQL and once on embedded PGlite.
  */
-import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core';
-import { createAuth } from '../../src/create-auth';
-import { SECRET } from './harness';
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
+import { createAuth } from '../create-auth';
+import { SECRET } from '../__tests__/harness';
 
 describe(`concurrent refresh on ${testDatabaseKind()}`, () => {
   let tdb: TestDatabase | undefined;

@@ -4,7 +4,7 @@
  * the work they protect: a refused login runs no bcrypt compare, a refused reset sends no mail.
  */
 import bcrypt from 'bcrypt';
-import { codeOf, useCoreHarness } from './harness';
+import { codeOf, useCoreHarness } from '../__tests__/harness';
 
 const h = useCoreHarness();
 const PASSWORD = 'correct horse battery';

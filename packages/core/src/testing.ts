@@ -1,6 +1,16 @@
+/**
+ * @svc/core/testing: what a test suite needs to run on both engines. Not part of the main entry:
+ * nothing here belongs in a program.
+ *
+ * @example
+ * import { createTestDatabase } from '@svc/core/testing';
+ * const tdb = await createTestDatabase(); // PGlite, or a fresh PostgreSQL database with SVC_TEST_DB=postgres
+ * await tdb.db.query('select 1');
+ * await tdb.dispose();
+ */
 import { randomBytes } from 'node:crypto';
-import { openDatabase, type OpenDatabaseOptions } from './open';
-import type { Database } from './types';
+import { openDatabase, type OpenDatabaseOptions } from './db/open';
+import type { Database } from './db/types';
 
 /**
  * The database a test suite runs against, chosen by the environment so the same suite runs on

@@ -1,6 +1,5 @@
 import type { AddressInfo } from 'node:net';
-
-import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
+import type { SMTPServer, SMTPServerOptions } from 'smtp-server';
 
 /** One message as the peer received it. */
 export interface Received {
@@ -23,14 +22,35 @@ export interface Peer {
 }
 
 /**
- * Starts a real SMTP server (npm smtp-server) on 127.0.0.1, port 0. Defaults: no STARTTLS, AUTH
- * optional, no reverse DNS, quiet; every message is captured. Options override what a test needs.
- * smtp-server waits about 100 ms before greeting each connection.
+ * Loaded when a peer starts, not when `@svc/smtp/testing` is imported: `smtp-server` is an
+ * optional peer dependency, needed only by `startPeer` (`parseMail` works without it).
+ */
+function loadSmtpServer(): typeof SMTPServer {
+  try {
+    return (require('smtp-server') as typeof import('smtp-server')).SMTPServer;
+  } catch (err) {
+    throw new Error('startPeer needs the smtp-server package: npm install --save-dev smtp-server', { cause: err });
+  }
+}
+
+/**
+ * Starts a real SMTP server (npm smtp-server, an implementation independent of ours) on
+ * 127.0.0.1, port 0. Defaults: no STARTTLS, AUTH optional, no reverse DNS, quiet; every message
+ * is captured in `received`. Options override what a test needs (`onAuth`, `key`/`cert` with
+ * `disabledCommands: []` for STARTTLS, `onRcptTo`...). smtp-server waits about 100 ms before
+ * greeting each connection.
+ *
+ * @example
+ * const peer = await startPeer();
+ * await new SmtpMailer({ host: '127.0.0.1', port: peer.port, from: 'a@example.com' }).send(message);
+ * parseMail(peer.received[0].raw).subject;
+ * await peer.close();
  */
 export async function startPeer(options: SMTPServerOptions = {}): Promise<Peer> {
+  const Server = loadSmtpServer();
   const received: Received[] = [];
   const peer = { port: 0, received, connections: 0, close: async () => undefined } as Peer;
-  const server = new SMTPServer({
+  const server = new Server({
     disabledCommands: ['STARTTLS'],
     authOptional: true,
     disableReverseLookup: true,

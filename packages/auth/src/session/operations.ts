@@ -1,0 +1,155 @@
+/**
+ * Sessions: issuing one (an access token whose `jti` names a session row, and a refresh token
+ * stored as its SHA-256), checking an access token against its live session, rotating with a
+ * refresh token, and logging out.
+ *
+ * - `checkAccess` verifies the JWT, then the session (not revoked, `lastActivityAt +
+ *   sessionTimeout > now`) and the user (active) in one indexed query; it moves `lastActivityAt`
+ *   forward at most once per min(60 s, sessionTimeout/10).
+ * - Refresh: one conditional UPDATE revokes the old session and the new one is inserted in the
+ *   same transaction, so of concurrent refreshes with one token exactly one succeeds. A refresh
+ *   token works while it lives (`refreshTokenExpiry`) and its session is live: a session idle past
+ *   `sessionTimeout` answers SESSION_EXPIRED (spec: a timed-out session answers 401
+ *   SESSION_EXPIRED to any request using it), a deactivated user USER_INACTIVE.
+ * - Roles are copied into the access token when it is issued; a role assigned later shows after
+ *   the next login or refresh.
+ */
+import { randomUUID } from 'node:crypto';
+import { toPublicUser } from '../account';
+import type { OperationContext } from '../context';
+import { authError } from '../errors';
+import type { UserRecord } from '../store/types';
+import { authContextFromClaims, type AccessTokenClaims, type AuthContext, type TokenVerifier } from '../token/verify';
+import type { AuthResult, RequestInfo } from '../types';
+import { isTokenShape, randomToken, sha256Hex } from './tokens';
+
+/** `lastActivityAt` is written at most this often (and at most every sessionTimeout/10). */
+export const SESSION_TOUCH_INTERVAL_SECONDS = 60;
+
+/** Without a secret (`createAuthAdmin`) nothing may sign or verify: no admin operation does. */
+function tokensOf(ctx: OperationContext): TokenVerifier {
+  if (!ctx.tokens) throw new Error('@svc/auth: this instance was made without a jwtSecret and cannot sign or verify tokens');
+  return ctx.tokens;
+}
+
+/** A signed access token for `user` (roles and `claims(user)` copied in) and a fresh refresh token. */
+async function mintTokens(ctx: OperationContext, user: UserRecord) {
+  const { config } = ctx;
+  const roles = await ctx.store.userRoles(user.id);
+  const extra = config.claims ? await config.claims(toPublicUser(user)) : {};
+  const iat = Math.floor(ctx.now() / 1000);
+  const jti = randomUUID();
+  const claims: Omit<AccessTokenClaims, 'aud' | 'iss'> = {
+    ...(extra as object),
+    sub: user.id,
+    email: user.email,
+    ...(user.username ? { username: user.username } : {}),
+    iat,
+    exp: iat + config.tokenExpiry,
+    jti,
+    roles,
+  };
+  const token = tokensOf(ctx).sign(claims);
+  return { claims, jti, refreshToken: randomToken(ctx.random), token };
+}
+
+/** The spec's Auth result. */
+function authResult(
+  user: UserRecord,
+  token: string,
+  refreshToken: string,
+  session: { id: string; userId: string; createdAt: Date; expiresAt: Date },
+): AuthResult {
+  return {
+    token,
+    refreshToken,
+    session: {
+      id: session.id,
+      userId: session.userId,
+      token,
+      refreshToken,
+      createdAt: session.createdAt.toISOString(),
+      expiresAt: session.expiresAt.toISOString(),
+    },
+    user: toPublicUser(user),
+  };
+}
+
+/** Signs an access token and stores its session: what register and login answer. */
+export async function issueSession(ctx: OperationContext, user: UserRecord, info: RequestInfo | undefined): Promise<AuthResult> {
+  const { jti, refreshToken, token } = await mintTokens(ctx, user);
+  const session = await ctx.store.createSession({
+    userId: user.id,
+    accessJti: jti,
+    refreshHash: sha256Hex(refreshToken),
+    expiresAt: new Date(ctx.now() + ctx.config.refreshTokenExpiry * 1000),
+    ip: info?.ip ?? null,
+    userAgent: info?.userAgent ?? null,
+  });
+  return authResult(user, token, refreshToken, session);
+}
+
+/** The JWT, then the session and user: the verified claims and the session id. */
+export async function checkAccess(ctx: OperationContext, accessToken: unknown): Promise<{ claims: AccessTokenClaims; sessionId: string }> {
+  if (typeof accessToken !== 'string' || accessToken.length === 0) {
+    throw authError('INVALID_TOKEN', 'an access token is required');
+  }
+  const claims = tokensOf(ctx).verify(accessToken);
+  const state = await ctx.store.sessionState(claims.jti);
+  if (!state || state.userId !== claims.sub) throw authError('SESSION_EXPIRED', 'the session has ended');
+  // Deactivation revokes the sessions too; the more useful answer comes first.
+  if (!state.userActive) throw authError('USER_INACTIVE', 'the account is deactivated');
+  const t = ctx.now();
+  if (state.revoked || state.lastActivityAt.getTime() + ctx.config.sessionTimeout * 1000 <= t) {
+    throw authError('SESSION_EXPIRED', 'the session has ended');
+  }
+  const touchEveryMs = Math.min(SESSION_TOUCH_INTERVAL_SECONDS, ctx.config.sessionTimeout / 10) * 1000;
+  if (t - state.lastActivityAt.getTime() >= touchEveryMs) await ctx.store.touchSession(state.sessionId);
+  return { claims, sessionId: state.sessionId };
+}
+
+/** `auth.verifyToken`: signature, expiry, audience, issuer, then a live session: the caller's context. */
+export async function verifyToken(ctx: OperationContext, accessToken: string): Promise<AuthContext> {
+  return authContextFromClaims((await checkAccess(ctx, accessToken)).claims);
+}
+
+/** `auth.refresh`: rotates the session; the old refresh token and session die. */
+export async function refresh(ctx: OperationContext, refreshToken: string, info?: RequestInfo): Promise<AuthResult> {
+  const { store } = ctx;
+  if (!isTokenShape(refreshToken)) throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
+  const hash = sha256Hex(refreshToken);
+  // The session and user are read first, for the answer and the new token's claims; the
+  // rotation itself (one conditional UPDATE with the same conditions) decides who wins.
+  const state = await store.refreshState(hash);
+  const t = ctx.now();
+  if (!state || state.expiresAt.getTime() <= t) throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
+  if (!state.userActive) throw authError('USER_INACTIVE', 'the account is deactivated');
+  if (state.revoked) throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
+  const activeSince = new Date(t - ctx.config.sessionTimeout * 1000);
+  if (state.lastActivityAt.getTime() <= activeSince.getTime()) throw authError('SESSION_EXPIRED', 'the session has ended');
+  const current = await store.findUserById(state.userId);
+  if (!current) throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
+  const minted = await mintTokens(ctx, current);
+  const rotated = await store.rotateSession(
+    hash,
+    {
+      accessJti: minted.jti,
+      refreshHash: sha256Hex(minted.refreshToken),
+      expiresAt: new Date(ctx.now() + ctx.config.refreshTokenExpiry * 1000),
+      ip: info?.ip ?? null,
+      userAgent: info?.userAgent ?? null,
+    },
+    activeSince,
+  );
+  if (!rotated || rotated.next.userId !== current.id) {
+    throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
+  }
+  ctx.bus.emit({ eventType: 'IdentityAuthenticated', userId: current.id, email: current.email });
+  return authResult(current, minted.token, minted.refreshToken, rotated.next);
+}
+
+/** `auth.logout`: revokes the token's session. */
+export async function logout(ctx: OperationContext, accessToken: string): Promise<void> {
+  const { sessionId } = await checkAccess(ctx, accessToken);
+  await ctx.store.revokeSession(sessionId);
+}

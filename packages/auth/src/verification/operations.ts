@@ -1,0 +1,42 @@
+/**
+ * Email verification: a one-time token (a day) in an EmailVerificationRequested event at
+ * registration (with `requireEmailVerification`) and on request; consuming it marks the email
+ * verified. A newer token kills the older ones. `login` refuses an unverified user with
+ * EMAIL_NOT_VERIFIED when verification is required.
+ */
+import { emailForLookup } from '../account';
+import type { OperationContext } from '../context';
+import { authError } from '../errors';
+import { isTokenShape, randomToken, sha256Hex } from '../session/tokens';
+import type { UserRecord } from '../store/types';
+import type { RequestInfo } from '../types';
+
+/** Verification links live a day. */
+export const VERIFICATION_TOKEN_TTL_SECONDS = 24 * 3600;
+
+/** Stores a new verification token for `user` (the earlier ones die) and emits it. */
+export async function issueVerification(ctx: OperationContext, user: UserRecord): Promise<void> {
+  const token = randomToken(ctx.random);
+  await ctx.store.issueVerificationToken(user.id, sha256Hex(token), new Date(ctx.now() + VERIFICATION_TOKEN_TTL_SECONDS * 1000));
+  ctx.bus.emit({ eventType: 'EmailVerificationRequested', userId: user.id, email: user.email, verificationToken: token });
+}
+
+/** `auth.verifyEmail`: consumes the token and marks the email verified (EmailVerified). */
+export async function verifyEmail(ctx: OperationContext, verificationToken: string): Promise<void> {
+  if (!isTokenShape(verificationToken)) throw authError('INVALID_TOKEN', 'the verification token is invalid, used or expired');
+  const userId = await ctx.store.consumeVerificationToken(sha256Hex(verificationToken));
+  if (!userId) throw authError('INVALID_TOKEN', 'the verification token is invalid, used or expired');
+  await ctx.store.markEmailVerified(userId);
+  const user = await ctx.store.findUserById(userId);
+  ctx.bus.emit({ eventType: 'EmailVerified', userId, ...(user ? { email: user.email } : {}) });
+}
+
+/** `auth.resendVerification`: resolves for any email; a known unverified one gets a new token. */
+export async function resendVerification(ctx: OperationContext, email: string, info?: RequestInfo): Promise<void> {
+  const normalized = emailForLookup(email);
+  if (normalized === null) return; // no enumeration, no error for a malformed address either
+  await ctx.limiter.check('verificationResend', { email: normalized, ip: info?.ip });
+  const user = await ctx.store.findUserByEmail(normalized);
+  if (!user || user.emailVerified) return;
+  await issueVerification(ctx, user);
+}

@@ -172,6 +172,16 @@ describe('accounts over HTTP', () => {
     expect((await c.login({ email: address, password: `${PASSWORD}2` })).status).toBe(200);
   });
 
+  test('a missing password field is named as the body names it (old_password, new_password)', async () => {
+    const r = await c.register({ email: email(), password: `${PASSWORD}1` });
+    const noNew = await c.call('PUT', '/auth/password', { old_password: `${PASSWORD}1` }, c.bearer(r.body.token));
+    expect(noNew).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', error: 'VALIDATION_ERROR: new_password is required' } });
+    const noOld = await c.call('PUT', '/auth/password', { new_password: `${PASSWORD}2` }, c.bearer(r.body.token));
+    expect(noOld).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', error: 'VALIDATION_ERROR: old_password is required' } });
+    const confirm = await c.call('POST', '/auth/reset/confirm', { reset_token: 'x'.repeat(43) });
+    expect(confirm).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', error: 'VALIDATION_ERROR: new_password is required' } });
+  });
+
   test('reset: the response never holds the token; the event does; confirming revokes every session', async () => {
     const address = email();
     const session = await c.register({ email: address, password: `${PASSWORD}1` });

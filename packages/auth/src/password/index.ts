@@ -35,7 +35,8 @@ export function policyFailures(password: string, policy: PasswordPolicy): string
 }
 
 /**
- * The one presence check of a password field (`password`, `oldPassword`, `newPassword`), for a
+ * The one presence check of a password field (`password`, `old_password`, `new_password`: named
+ * as the request body names them), for a
  * new password (through `checkPassword`) and for one to compare (login, change): a non-empty
  * string, else VALIDATION_ERROR `<field> is required`.
  */

@@ -24,8 +24,8 @@ export async function hashNewPassword(ctx: OperationContext, password: unknown, 
 /** `auth.changePassword`: the current password, then the new one; every session ends. */
 export async function changePassword(ctx: OperationContext, accessToken: string, oldPassword: string, newPassword: string): Promise<void> {
   const { claims } = await checkAccess(ctx, accessToken);
-  requirePassword(oldPassword, 'oldPassword');
-  checkPassword(newPassword, ctx.policy, 'newPassword');
+  requirePassword(oldPassword, 'old_password');
+  checkPassword(newPassword, ctx.policy, 'new_password');
   const user = await ctx.store.findUserById(claims.sub);
   if (!user) throw authError('SESSION_EXPIRED', 'the session has ended');
   if (!(await ctx.passwords.verify(oldPassword, user.passwordHash))) {
@@ -53,7 +53,7 @@ export async function requestReset(ctx: OperationContext, email: string, info?: 
 
 /** `auth.confirmReset`: the new password, then the one-time token; every session ends. */
 export async function confirmReset(ctx: OperationContext, resetToken: string, newPassword: string): Promise<void> {
-  checkPassword(newPassword, ctx.policy, 'newPassword');
+  checkPassword(newPassword, ctx.policy, 'new_password');
   if (!isTokenShape(resetToken)) throw authError('INVALID_TOKEN', 'the reset token is invalid, used or expired');
   const userId = await ctx.store.consumeResetToken(sha256Hex(resetToken));
   if (!userId) throw authError('INVALID_TOKEN', 'the reset token is invalid, used or expired');

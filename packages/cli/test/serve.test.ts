@@ -76,7 +76,7 @@ describe('svc serve logs for people and for programs', () => {
       expect(shown).toContain(`  database  embedded PGlite at ${path.join(cwd, 'data')} (created)\n`);
       expect(shown).toContain('  schema    dbschema/ (1 file)\n');
       expect(shown).toContain('  auth      off (--enable-auth to turn it on)\n');
-      expect(shown).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  schema migrated: /m);
+      expect(shown).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}schema migrated: /m);
       expect(term.output()).toMatch(/\u001b\[32mINFO/); // coloured on a terminal
       expect(shown).not.toMatch(/^\{/m); // no JSON line
 
@@ -85,8 +85,8 @@ describe('svc serve logs for people and for programs', () => {
       term.type('\x03'); // Ctrl-C: SIGINT to the foreground process
       expect(await term.exited).toBe(0);
       const after = plain(term.output());
-      expect(after).toMatch(/INFO  shutting down: 0 requests in flight {2}inFlight=0\n/);
-      expect(after).toMatch(/INFO  stopped {2}ms=\d+\n/);
+      expect(after).toMatch(/INFO {2}shutting down: 0 requests in flight {2}inFlight=0\n/);
+      expect(after).toMatch(/INFO {2}stopped {2}ms=\d+\n/);
     } finally {
       term.kill();
     }
@@ -132,7 +132,7 @@ describe('svc serve logs for people and for programs', () => {
     });
     expect(pretty).toMatch(/^svc \d+\.\d+\.\d+\n {2}URL {7}http:\/\/127\.0\.0\.1:\d+\n/m);
     expect(pretty).toContain('(existing data)');
-    expect(pretty).toMatch(/^\S+ INFO  stopped {2}ms=\d+$/m);
+    expect(pretty).toMatch(/^\S+ INFO {2}stopped {2}ms=\d+$/m);
     expect(pretty).not.toMatch(/\u001b\[/);
   });
 });

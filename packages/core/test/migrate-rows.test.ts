@@ -67,7 +67,10 @@ async function userTables(db: Database): Promise<Table[]> {
   for (const r of rows) {
     const key = `${r.schema}.${r.table}`;
     let t = tables.get(key);
-    if (!t) tables.set(key, (t = { key, schema: r.schema, table: r.table, columns: [], fks: new Map() }));
+    if (!t) {
+      t = { key, schema: r.schema, table: r.table, columns: [], fks: new Map() };
+      tables.set(key, t);
+    }
     t.columns.push({ name: r.column, notnull: r.notnull, hasDefault: r.def !== null || r.identity !== '', base: r.base.replace(/^_/, ''), isArray: r.category === 'A' || r.base.startsWith('_'), typoid: r.typoid, typname: r.typname });
   }
   for (const f of fks) tables.get(`${f.schema}.${f.table}`)?.fks.set(f.column, `${f.fschema}.${f.ftable}`);

@@ -126,10 +126,10 @@ describe('log format', () => {
     const text = lines.join('');
     expect(text).not.toMatch(/\u001b\[/);
     expect(text).not.toMatch(/^\{/m);
-    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  schema migrated {2}steps=3 note="two words"\n$/);
-    expect(lines[1]).toMatch(/^\S+ WARN  careful {2}password=\[redacted\] nested=\{"token":"\[redacted\]"\}\n$/);
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}schema migrated {2}steps=3 note="two words"\n$/);
+    expect(lines[1]).toMatch(/^\S+ WARN {2}careful {2}password=\[redacted\] nested=\{"token":"\[redacted\]"\}\n$/);
     expect(text).not.toContain('hunter2');
-    expect(lines[2]).toMatch(/^\S+ INFO  GET \/schema 200 1\.2 ms\n$/);
+    expect(lines[2]).toMatch(/^\S+ INFO {2}GET \/schema 200 1\.2 ms\n$/);
     expect(lines[3]).toMatch(/^\S+ ERROR failed {2}err\.code=E42\n {4}Error: boom\n {8}at /);
   });
 

@@ -8,7 +8,7 @@ export function normalizeLineBreaks(text: string): string {
 
 const HEX = '0123456789ABCDEF';
 
-function escape(byte: number): string {
+function hexEscape(byte: number): string {
   return `=${HEX[byte >> 4]}${HEX[byte & 15]}`;
 }
 
@@ -33,7 +33,7 @@ export function encodeQuotedPrintable(text: string): string {
       const atEnd = i === bytes.length - 1;
       // Space and tab stay literal except at the end of a line, where transports may strip them.
       const literal = (byte >= 33 && byte <= 126 && byte !== 61) || ((byte === 32 || byte === 9) && !atEnd);
-      const token = literal ? String.fromCharCode(byte) : escape(byte);
+      const token = literal ? String.fromCharCode(byte) : hexEscape(byte);
       // Keep room for a soft-break "=" unless this token ends a line that ends in a hard break.
       const room = atEnd && !last ? QP_LINE_LENGTH : QP_LINE_LENGTH - 1;
       if (current.length + token.length > room) {

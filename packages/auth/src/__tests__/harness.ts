@@ -21,8 +21,12 @@ export interface Clock {
 export function manualClock(start = T0): Clock {
   let t = start;
   return Object.assign(() => t, {
-    set: (ms: number) => void (t = ms),
-    advance: (seconds: number) => void (t += seconds * 1000),
+    set: (ms: number): void => {
+      t = ms;
+    },
+    advance: (seconds: number): void => {
+      t += seconds * 1000;
+    },
   });
 }
 

@@ -13,7 +13,11 @@ const T0 = Date.UTC(2030, 0, 1);
 
 function setup(config: unknown = undefined) {
   let t = T0;
-  const clock = Object.assign(() => t, { advance: (s: number) => void (t += s * 1000) });
+  const clock = Object.assign(() => t, {
+    advance: (s: number): void => {
+      t += s * 1000;
+    },
+  });
   const store = createMemoryStore({ now: clock });
   let prunes = 0;
   const counted = {

@@ -274,7 +274,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
       if (!users.has(userId)) return 'no-such-user';
       if (!roles.has(role)) return 'no-such-role';
       let set = userRoles.get(userId);
-      if (!set) userRoles.set(userId, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        userRoles.set(userId, set);
+      }
       if (set.has(role)) return 'already-assigned';
       set.add(role);
       return 'assigned';

@@ -32,7 +32,9 @@ function rawRequest(base: string, head: string): Promise<{ status: number; heade
       socket.destroy();
       reject(new Error(`no response within 5 s: ${JSON.stringify(data)}`));
     }, 5000);
-    socket.on('data', (d) => void (data += d.toString('utf8')));
+    socket.on('data', (d) => {
+      data += d.toString('utf8');
+    });
     socket.on('error', (err) => {
       clearTimeout(timer);
       reject(err);

@@ -11,7 +11,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import { Mutex } from './mutex';
+import type { Mutex } from './mutex';
 
 /**
  * A Kysely dialect over one embedded PGlite instance. PGlite is a single connection, so the
@@ -73,7 +73,7 @@ class PGliteConnection implements DatabaseConnection {
       ? { rows: result.rows, numAffectedRows: BigInt(affected) }
       : { rows: result.rows };
   }
-  // eslint-disable-next-line require-yield
+  // biome-ignore lint/correctness/useYield: a generator that refuses before yielding anything
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streaming queries are not supported on embedded PGlite');
   }

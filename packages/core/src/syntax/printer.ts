@@ -116,22 +116,22 @@ export function str(value: string): string {
   let chunk = 0;
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
-    let escape: string | undefined;
-    if (c === 39) escape = "\\'";
-    else if (c === 92) escape = '\\\\';
-    else if (c === 10) escape = '\\n';
-    else if (c === 9) escape = '\\t';
-    else if (c === 13) escape = '\\r';
-    else if (c < 0x20 || c === 0x7f) escape = `\\x${c.toString(16).padStart(2, '0')}`;
+    let escaped: string | undefined;
+    if (c === 39) escaped = "\\'";
+    else if (c === 92) escaped = '\\\\';
+    else if (c === 10) escaped = '\\n';
+    else if (c === 9) escaped = '\\t';
+    else if (c === 13) escaped = '\\r';
+    else if (c < 0x20 || c === 0x7f) escaped = `\\x${c.toString(16).padStart(2, '0')}`;
     else if (
       (c >= 0x80 && c <= 0x9f) ||
       (c >= 0x202a && c <= 0x202e) ||
       (c >= 0x2066 && c <= 0x2069)
     ) {
-      escape = `\\u${c.toString(16).padStart(4, '0')}`;
+      escaped = `\\u${c.toString(16).padStart(4, '0')}`;
     }
-    if (escape !== undefined) {
-      out += value.slice(chunk, i) + escape;
+    if (escaped !== undefined) {
+      out += value.slice(chunk, i) + escaped;
       chunk = i + 1;
     }
   }

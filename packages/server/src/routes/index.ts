@@ -13,7 +13,7 @@ import { jsonBody } from '../middleware/body';
 import { cors } from '../middleware/cors';
 import { cookieRequestGuard } from '../middleware/csrf';
 import { rejectWritesWhenReadOnly } from '../middleware/read-only';
-import { Lifecycle, requestContext } from '../middleware/request-context';
+import { type Lifecycle, requestContext } from '../middleware/request-context';
 import { securityHeaders } from '../middleware/security-headers';
 import { requestTimeout } from '../middleware/timeout';
 import type { Logger } from '../observability/logger';

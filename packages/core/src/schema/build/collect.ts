@@ -8,7 +8,7 @@
  * scalars, aliases and globals share a namespace (as in Gel); constraints, annotations and
  * abstract pointers each have their own; functions are told apart later, by signature.
  */
-import * as ql from '../../syntax';
+import type * as ql from '../../syntax';
 import { DuplicateDefinitionError } from '../../errors';
 import { fail, newContext, type BuildContext, type Decl } from './context';
 

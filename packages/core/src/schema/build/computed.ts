@@ -9,7 +9,7 @@
  * a result that is not a type a pointer can have; `InvalidDefinitionError` for a cycle.
  */
 import { printTypeRef } from '../model';
-import * as ql from '../../syntax';
+import type * as ql from '../../syntax';
 import { InvalidDefinitionError, InvalidLinkDefinitionError, InvalidPropertyDefinitionError } from '../../errors';
 import type { TypeRef } from '../model';
 import { annotationsOf } from './annotations';

@@ -9,7 +9,7 @@
  * functions with one name and the same parameter types → `DuplicateDefinitionError`.
  */
 import { printTypeRef } from '../model';
-import * as ql from '../../syntax';
+import type * as ql from '../../syntax';
 import { DuplicateDefinitionError, InvalidFunctionDefinitionError } from '../../errors';
 import type { FunctionDef } from '../model';
 import { annotationsOf } from './annotations';

@@ -12,7 +12,7 @@
  * Invariant: pure apart from memoising computeds, aliases and globals in the context.
  */
 import { printTypeRef } from '../model';
-import * as ql from '../../syntax';
+import type * as ql from '../../syntax';
 import {
   InvalidDefinitionError,
   InvalidReferenceError,

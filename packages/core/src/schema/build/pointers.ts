@@ -13,7 +13,7 @@
  * A computed's target and, for the current syntax, its kind are set later by infer.ts.
  */
 import { printTypeRef } from '../model';
-import * as ql from '../../syntax';
+import type * as ql from '../../syntax';
 import {
   DuplicateDefinitionError,
   InvalidDefinitionError,

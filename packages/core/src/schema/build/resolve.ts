@@ -8,7 +8,7 @@
  * Errors: `InvalidReferenceError` for unknown names (with a did-you-mean hint); nested arrays
  * (item 9) with the class the caller gives, since the class depends on where the type is used.
  */
-import * as ql from '../../syntax';
+import type * as ql from '../../syntax';
 import { editDistance } from '../../syntax/hints';
 import {
   InvalidDefinitionError,

@@ -247,7 +247,7 @@ function planTables(p: Planner): void {
     const now = afterCols.get(qkey(table));
     if (!old || !now) return false;
     const cols = new Set<string>();
-    exprs.forEach((e) => referencedColumns(e, cols));
+    for (const e of exprs) referencedColumns(e, cols);
     return [...cols].every((c) => old.has(c) && now.has(c) && printType((old.get(c) as ColumnSpec).type) === printType((now.get(c) as ColumnSpec).type) && !recreated.has(`${qkey(table)}\u0000${c}`));
   };
   for (const [key, c] of beforeChecks) {

@@ -52,7 +52,7 @@ export function splitName(name: string): [module: string, short: string] {
 }
 
 export function isStdScalar(name: string): name is StdScalarName {
-  return Object.prototype.hasOwnProperty.call(STD_PG_TYPES, name);
+  return  Object.hasOwn(STD_PG_TYPES, name);
 }
 
 export function findScalar(schema: Schema, name: string): ScalarType | undefined {

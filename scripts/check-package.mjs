@@ -1,6 +1,7 @@
 // Checks the built package in the current directory the way a consumer would meet it:
 // publint reads the packed manifest and files, attw resolves its types under every module
-// resolution mode. Run by each package's `lint` task (turbo) and so by .ci/run.
+// resolution mode. Run by each package's `check:package` task (turbo: `pnpm check:packages`, and
+// `pnpm lint` after Biome), and so by .ci/run.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

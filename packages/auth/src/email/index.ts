@@ -19,7 +19,7 @@
  * `{subject, text, html}` strings, are logged with `logger.error` (event type and id, the error;
  * never the token) and never reach the request. A failing renderer falls back to the built-in.
  */
-import { createMailer, NoopMailer, type Mailer, type MailerLogger } from '@svc/smtp';
+import type { Mailer, MailerLogger } from '@svc/smtp';
 import { commonError } from '@svc/core';
 import { validateBranding, validateEmailBaseUrl, validateMagicLinkUrlTemplate, magicLinkFor, type ResolvedBranding } from '../branding';
 import { consoleLogger, describeError, type AuthLogger, type EventBus } from '../events';
@@ -66,6 +66,12 @@ function isRendered(value: unknown): value is RenderedEmail {
   return typeof subject === 'string' && typeof text === 'string' && typeof html === 'string';
 }
 
+/** @svc/smtp loads here, once mail is configured, not with the package. */
+function makeMailer(config: AuthConfig, logger: AuthLogger): Mailer {
+  const { createMailer, NoopMailer } = require('@svc/smtp') as typeof import('@svc/smtp');
+  return config.smtp !== undefined ? createMailer(config.smtp) : new NoopMailer(mailerLogger(logger));
+}
+
 /** The NoopMailer's logger, on top of the auth logger. */
 function mailerLogger(logger: AuthLogger): MailerLogger {
   return {
@@ -100,7 +106,7 @@ export function installEmailListener(bus: EventBus, config: AuthConfig, options:
     return () => {};
   }
   const baseUrl = validateEmailBaseUrl(config.emailBaseUrl);
-  const mailer: Mailer = options.mailer ?? (config.smtp !== undefined ? createMailer(config.smtp) : new NoopMailer(mailerLogger(logger)));
+  const mailer: Mailer = options.mailer ?? makeMailer(config, logger);
 
   const planFor = (event: AuthEvent): Plan | string | undefined => {
     switch (event.eventType) {

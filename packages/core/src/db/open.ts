@@ -3,6 +3,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import { DataDirLock } from './lock';
+import { loadPGliteModule } from './pglite-module';
 import { Mutex } from './mutex';
 import { PGliteDialect } from './pglite-dialect';
 import type {
@@ -83,7 +84,8 @@ async function openPGlite(dataDir: string | undefined) {
   try {
     if (dataDir && !fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await initialiseDataDir(dataDir);
     const startParams = [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])];
-    const pg = new PGlite({ ...(dataDir ? { dataDir } : {}), startParams, parsers: { [INT8_OID]: parseInt8 } });
+    const pgliteWasmModule = await loadPGliteModule();
+    const pg = new PGlite({ ...(dataDir ? { dataDir } : {}), startParams, parsers: { [INT8_OID]: parseInt8 }, pgliteWasmModule });
     await pg.waitReady;
     const mutex = new Mutex();
     const kysely = new Kysely<any>({ dialect: new PGliteDialect(pg, mutex) });
@@ -149,6 +151,7 @@ async function initialiseDataDir(dataDir: string): Promise<void> {
 }
 
 const INITDB_TIMEOUT_MS = 120_000;
+
 
 const INT8_OID = 20;
 function parseInt8(text: string): number | string {

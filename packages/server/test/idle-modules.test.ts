@@ -24,7 +24,9 @@ type Loaded = Record<keyof typeof MODULES, boolean>;
  * Starts a server with `options` in a child process and reports which of MODULES are loaded once
  * it listens, and again after `auth.verifyToken` met a token.
  */
-function loadedModules(options: Record<string, unknown>): Promise<{ atStart: Loaded; afterToken: Loaded | null }> {
+function loadedModules(
+  options: Record<string, unknown>,
+): Promise<{ atStart: Loaded; afterToken: Loaded | null }> {
   const script = `
     const { createServer } = require(process.argv[1]);
     const modules = ${JSON.stringify(Object.fromEntries(Object.entries(MODULES).map(([k, v]) => [k, v.source])))};
@@ -43,8 +45,12 @@ function loadedModules(options: Record<string, unknown>): Promise<{ atStart: Loa
       process.stdout.write(JSON.stringify({ atStart, afterToken }));
     })().catch((err) => { console.error(err); process.exit(1); });`;
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['-e', script, DIST, JSON.stringify(options)], { timeout: 60_000 }, (err, stdout, stderr) =>
-      err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),
+    execFile(
+      process.execPath,
+      ['-e', script, DIST, JSON.stringify(options)],
+      { timeout: 60_000 },
+      (err, stdout, stderr) =>
+        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),
     );
   });
 }

@@ -1,6 +1,6 @@
 // bench/memory: resident memory of an idle svc server on an embedded data folder next to a bare
 // PGlite of the same version, in one run, each measurement in a process of its own.
-// Usage: node bench/memory/run.mjs [--runs 3] [--startup 2000] [--idle 60000] [--parallel 9]
+// Usage: node bench/memory/run.mjs [--runs 7] [--startup 2000] [--idle 45000] [--parallel 12]
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -19,10 +19,10 @@ const pgliteVersion = JSON.parse(
 const { PGLITE_SETTINGS } = require('../../packages/core/dist/index.js');
 const { values } = parseArgs({
   options: {
-    runs: { type: 'string', default: '3' },
+    runs: { type: 'string', default: '7' },
     startup: { type: 'string', default: '2000' },
-    idle: { type: 'string', default: '60000' },
-    parallel: { type: 'string', default: '9' },
+    idle: { type: 'string', default: '45000' },
+    parallel: { type: 'string', default: '12' },
   },
 });
 const bounded = (value, min, max) => Math.max(min, Math.min(max, Math.round(Number(value)) || min));
@@ -140,6 +140,7 @@ async function measureAll() {
         {
           startup: median(s.map((x) => x.startup)),
           idle: median(s.map((x) => x.idle)),
+          range: `${Math.min(...s.map((x) => x.idle))}-${Math.max(...s.map((x) => x.idle))}`,
           peak: Math.max(...s.map((x) => x.peak)),
           parts,
         },
@@ -158,12 +159,12 @@ try {
     `PGlite ${pgliteVersion}, Node ${process.versions.node}, ${os.platform()} ${os.arch()}; svc's settings: ${PGLITE_SETTINGS.join(', ')}`,
   );
   console.log(
-    `${''.padEnd(44)}${pad('start-up', 9)}${pad('idle')}${pad('peak')}   idle: ${pad('V8 heap', 7)}${pad('WASM')}${pad('files')}${pad('other')}`,
+    `${''.padEnd(44)}${pad('start-up', 9)}${pad('idle')}${pad('range', 10)}${pad('peak')}   idle: ${pad('V8 heap', 7)}${pad('WASM')}${pad('files')}${pad('other')}`,
   );
   for (const row of rows) {
     const r = m[row.key];
     console.log(
-      `${row.name.padEnd(44)}${pad(r.startup, 9)}${pad(r.idle)}${pad(r.peak)}         ${pad(r.parts?.v8)}${pad(r.parts?.wasm)}${pad(r.parts?.files)}${pad(r.parts?.other)}`,
+      `${row.name.padEnd(44)}${pad(r.startup, 9)}${pad(r.idle)}${pad(r.range, 10)}${pad(r.peak)}         ${pad(r.parts?.v8)}${pad(r.parts?.wasm)}${pad(r.parts?.files)}${pad(r.parts?.other)}`,
     );
   }
   const share = (a, b) =>

@@ -109,8 +109,8 @@ async function openPGlite(dataDir: string | undefined) {
 
 /**
  * Creates a new embedded database in `dataDir` in a child process. PGlite runs initdb in a second
- * WASM instance whose memory the process keeps for good (about 450 MB more resident memory for
- * the server's lifetime); a child returns it to the system when it exits. The child builds the
+ * WASM instance whose memory the process keeps until V8 collects it (about 450 MB more resident
+ * memory, for minutes or for good); a child returns it to the system when it exits. The child builds the
  * folder aside and the files are moved in with `PG_VERSION` last, so a start killed half-way
  * leaves a folder that is simply initialised again, never one that looks ready and is not.
  * Falls back to PGlite's own in-process initdb when a child cannot be run.

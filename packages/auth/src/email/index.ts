@@ -30,7 +30,7 @@
  * `{subject, text, html}` strings, are logged with `logger.error` (event type and id, the error;
  * never the token) and never reach the request. A failing renderer falls back to the built-in.
  */
-import { createMailer, NoopMailer, type Mailer, type MailerLogger } from '@svc/smtp';
+import type { Mailer, MailerLogger } from '@svc/smtp';
 import { commonError } from '@svc/core';
 import { validateBranding, validateEmailBaseUrl, validateMagicLinkUrlTemplate, magicLinkFor, type ResolvedBranding } from '../branding';
 import { consoleLogger, describeError, type AuthLogger, type EventBus } from '../events';
@@ -82,6 +82,12 @@ function isRendered(value: unknown): value is RenderedEmail {
   return typeof subject === 'string' && typeof text === 'string' && typeof html === 'string';
 }
 
+/** @svc/smtp loads here, once mail is configured, not with the package (idle memory). */
+function makeMailer(config: AuthConfig): Mailer {
+  const { createMailer, NoopMailer } = require('@svc/smtp') as typeof import('@svc/smtp');
+  return config.smtp !== undefined ? createMailer(config.smtp) : new NoopMailer(SILENT);
+}
+
 /** The NoopMailer's own lines are not logged: the listener logs what may be shown. */
 const SILENT: MailerLogger = { info: () => {}, warn: () => {} };
 
@@ -131,7 +137,7 @@ export function installEmailListener(bus: EventBus, config: AuthConfig, options:
     if (!development && !hasBase) return () => {};
   }
   const baseUrl = hasBase ? validateEmailBaseUrl(config.emailBaseUrl as string) : '';
-  const mailer: Mailer = options.mailer ?? (config.smtp !== undefined ? createMailer(config.smtp) : new NoopMailer(SILENT));
+  const mailer: Mailer = options.mailer ?? makeMailer(config);
 
   const planFor = (event: AuthEvent): Plan | string | undefined => {
     switch (event.eventType) {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import bcrypt from 'bcrypt';
+import type * as Bcrypt from 'bcrypt';
 import { commonError } from '@svc/core';
 import { authError } from '../errors';
 import { nfkc } from '../account/text';
@@ -83,6 +83,8 @@ export interface PasswordHasher {
 }
 
 export function createPasswordHasher(rounds: number): PasswordHasher {
+  // The native addon loads with the first hasher (auth enabled), not with the package.
+  const bcrypt = require('bcrypt') as typeof Bcrypt;
   let dummy: Promise<string> | undefined;
   const dummyHash = () => (dummy ??= bcrypt.hash(randomBytes(18).toString('base64'), rounds));
   const hasher: PasswordHasher = {

@@ -1,5 +1,5 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
-import jwt from 'jsonwebtoken';
+import type * as Jwt from 'jsonwebtoken';
 import { authError } from '../errors';
 
 /** Claims of an svc access token (spec, "Access token claims"). */
@@ -49,6 +49,13 @@ export interface TokenVerifier {
 
 export const JWT_SECRET_MIN_LENGTH = 32;
 
+let jsonwebtoken: typeof Jwt | undefined;
+/** jsonwebtoken and what it requires (about 75 modules) load with the first token, not at start. */
+function jwt(): typeof Jwt {
+  jsonwebtoken ??= require('jsonwebtoken') as typeof Jwt;
+  return jsonwebtoken;
+}
+
 /**
  * HS256 access tokens. The secret becomes a `KeyObject` once, so a verification does not re-read
  * the key (with a string secret jsonwebtoken re-parses it on every call, about 40× slower).
@@ -65,16 +72,16 @@ export function createTokenVerifier(config: TokenVerifierConfig): TokenVerifier 
 
   return {
     verify(token) {
-      let payload: string | jwt.JwtPayload;
+      let payload: string | Jwt.JwtPayload;
       try {
-        payload = jwt.verify(token, key, {
+        payload = jwt().verify(token, key, {
           algorithms: ['HS256'],
           audience,
           issuer,
           clockTimestamp: Math.floor(now() / 1000),
         });
       } catch (err) {
-        if (err instanceof jwt.TokenExpiredError) {
+        if (err instanceof jwt().TokenExpiredError) {
           throw authError('TOKEN_EXPIRED', 'the access token has expired');
         }
         throw authError('INVALID_TOKEN', 'the access token is malformed or its signature is wrong');
@@ -85,12 +92,12 @@ export function createTokenVerifier(config: TokenVerifierConfig): TokenVerifier 
       return payload;
     },
     sign(claims) {
-      return jwt.sign({ ...claims, aud: audience, iss: issuer }, key, { algorithm: 'HS256' });
+      return jwt().sign({ ...claims, aud: audience, iss: issuer }, key, { algorithm: 'HS256' });
     },
   };
 }
 
-function isAccessClaims(p: jwt.JwtPayload): p is jwt.JwtPayload & AccessTokenClaims {
+function isAccessClaims(p: Jwt.JwtPayload): p is Jwt.JwtPayload & AccessTokenClaims {
   return (
     typeof p.sub === 'string' &&
     typeof p.exp === 'number' &&

@@ -148,6 +148,40 @@ describe('the lock on an embedded data folder', () => {
     await expect(openDatabase({ dataDir: dir })).rejects.toThrow(/cannot be read .*If no process is using the folder, delete that file/);
   });
 
+  test('a temp file left by a process that died while taking the lock is removed by the next opener; a live one is kept', async () => {
+    const dir = tempDir();
+    // A real crash: the child has written its temp file and is killed (-9) before linking it in.
+    const crashed = child(
+      `const fs = require('node:fs');
+       const { DataDirLock } = require(process.argv[1]);
+       fs.linkSync = () => { process.stdout.write('ready\\n'); for (;;); };
+       DataDirLock.acquire(process.argv[2]);`,
+      [dir],
+    );
+    await crashed.ready;
+    crashed.proc.kill('SIGKILL');
+    await crashed.exited;
+    const crashedTemp = `${LOCK_FILE_NAME}.${crashed.proc.pid}.`;
+    expect(fs.readdirSync(dir).filter((n) => n.startsWith(crashedTemp) && n.endsWith('.tmp'))).toHaveLength(1);
+
+    // Others: a dead process's half-written one, one of our own pid from an earlier life, and
+    // one of a live process that is taking the lock right now (kept: it is about to link it).
+    const dead = deadPid();
+    fs.writeFileSync(path.join(dir, `${LOCK_FILE_NAME}.${dead}.0a1b2c.tmp`), '{"pid": ');
+    const earlier = { pid: process.pid, hostname: os.hostname(), startedAt: '2020-01-01T00:00:00Z', command: 'svc serve', token: 'earlier-life' };
+    fs.writeFileSync(path.join(dir, `${LOCK_FILE_NAME}.${process.pid}.earlier.tmp`), JSON.stringify(earlier));
+    const live = { pid: process.ppid, hostname: os.hostname(), startedAt: new Date().toISOString(), command: 'svc serve', token: 'live' };
+    const liveTemp = `${LOCK_FILE_NAME}.${process.ppid}.live.tmp`;
+    fs.writeFileSync(path.join(dir, liveTemp), JSON.stringify(live));
+    // Not ours: a file that only looks alike is never touched.
+    fs.writeFileSync(path.join(dir, 'svc.lock.notes.tmp'), 'mine');
+
+    const db = await openDatabase({ dataDir: dir });
+    open.push(db);
+    const left = fs.readdirSync(dir).filter((n) => n.startsWith(`${LOCK_FILE_NAME}.`));
+    expect(left.sort()).toEqual([liveTemp, 'svc.lock.notes.tmp'].sort());
+  });
+
   test('of several processes taking over one stale lock at the same moment, exactly one wins', async () => {
     const dir = tempDir();
     const script = `const { DataDirLock } = require(process.argv[1]);

@@ -14,7 +14,8 @@ import { SvcError, defineErrorCodes } from '../errors/svc-error';
  * The file holds JSON (`LockHolder`). It appears atomically (written aside, then hard-linked into
  * place), so a reader never sees half of it. A lock whose process is gone (kill -9, a crash, a
  * container restarted with the same pid) is stale: the next opener takes it over, under a short
- * guard file so that of two takers exactly one wins.
+ * guard file so that of two takers exactly one wins. A temp file left aside by a process that died
+ * while taking the lock (`svc.lock.<pid>.<random>.tmp`) is removed by the next opener.
  */
 export const LOCK_FILE_NAME = 'svc.lock';
 
@@ -93,6 +94,7 @@ export class DataDirLock {
     if (other) throw lockedError(dir, file, other.holder, 'this process');
     held.set(dir, lock);
     try {
+      removeStaleTemps(dir, file);
       await placeLockFile(dir, file, mine);
     } catch (err) {
       held.delete(dir);
@@ -175,6 +177,38 @@ async function placeLockFile(dir: string, file: string, mine: LockHolder): Promi
     removeQuietly(tmp);
   }
 }
+
+/** `svc.lock.<pid>.<random>.tmp`: a lock file being written aside by process `<pid>`. */
+const TEMP_NAME = /^\.(\d+)\.[0-9a-z]+\.tmp$/;
+
+/**
+ * Removes the temp files of processes that died while writing one (a crash between writing it
+ * aside and linking it in leaves it behind). A temp file holds the JSON of its writer, so it is
+ * judged as a lock is; one that cannot be read yet (being written) is judged by the pid in its
+ * name. Temp files of live processes, and of other hosts sharing the folder, are left alone.
+ */
+function removeStaleTemps(dir: string, file: string): void {
+  const prefix = path.basename(file);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const match = TEMP_NAME.exec(name.slice(prefix.length));
+    if (!match) continue;
+    const temp = path.join(dir, name);
+    const text = readQuietly(temp);
+    if (text === undefined) continue; // gone already
+    const holder = parseHolder(text) ?? { ...UNKNOWN_WRITER, pid: Number(match[1]), hostname: os.hostname() };
+    if (holder.hostname !== os.hostname()) continue;
+    if (!isAlive(dir, holder)) removeQuietly(temp);
+  }
+}
+
+const UNKNOWN_WRITER: LockHolder = { pid: 0, hostname: '', startedAt: '', command: '', token: '' };
 
 /** Creates `file` as a hard link to the fully written `tmp`: false when `file` exists. */
 function link(tmp: string, file: string): boolean {

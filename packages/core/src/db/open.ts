@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import { DataDirLock } from './lock';
 import { checkDatabaseUrl, connectionFailure } from './connection-error';
+import { loadPGliteModule } from './pglite-module';
 import { Mutex } from './mutex';
 import { PGliteDialect } from './pglite-dialect';
 import type {
@@ -85,7 +86,8 @@ async function openPGlite(dataDir: string | undefined) {
   try {
     if (dataDir && !fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await initialiseDataDir(dataDir);
     const startParams = [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])];
-    const pg = new PGlite({ ...(dataDir ? { dataDir } : {}), startParams, parsers: { [INT8_OID]: parseInt8 } });
+    const pgliteWasmModule = await loadPGliteModule();
+    const pg = new PGlite({ ...(dataDir ? { dataDir } : {}), startParams, parsers: { [INT8_OID]: parseInt8 }, pgliteWasmModule });
     await pg.waitReady;
     const mutex = new Mutex();
     const kysely = new Kysely<any>({ dialect: new PGliteDialect(pg, mutex) });
@@ -109,8 +111,8 @@ async function openPGlite(dataDir: string | undefined) {
 
 /**
  * Creates a new embedded database in `dataDir` in a child process. PGlite runs initdb in a second
- * WASM instance whose memory the process keeps for good (about 450 MB more resident memory for
- * the server's lifetime); a child returns it to the system when it exits. The child builds the
+ * WASM instance whose memory the process keeps until V8 collects it (about 450 MB more resident
+ * memory, for minutes or for good); a child returns it to the system when it exits. The child builds the
  * folder aside and the files are moved in with `PG_VERSION` last, so a start killed half-way
  * leaves a folder that is simply initialised again, never one that looks ready and is not.
  * Falls back to PGlite's own in-process initdb when a child cannot be run.
@@ -151,6 +153,7 @@ async function initialiseDataDir(dataDir: string): Promise<void> {
 }
 
 const INITDB_TIMEOUT_MS = 120_000;
+
 
 const INT8_OID = 20;
 function parseInt8(text: string): number | string {

@@ -10,11 +10,15 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 // Run the same pnpm that runs this script (it may have come from npx and not be on PATH).
-const pnpm = process.env.npm_execpath?.includes('pnpm') ? [process.execPath, process.env.npm_execpath] : ['pnpm'];
+const pnpm = process.env.npm_execpath?.includes('pnpm')
+  ? [process.execPath, process.env.npm_execpath]
+  : ['pnpm'];
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pack-'));
 try {
   // `pnpm pack` rewrites workspace: ranges to real versions, as publishing does.
-  const out = execFileSync(pnpm[0], [...pnpm.slice(1), 'pack', '--pack-destination', tmp], { encoding: 'utf8' });
+  const out = execFileSync(pnpm[0], [...pnpm.slice(1), 'pack', '--pack-destination', tmp], {
+    encoding: 'utf8',
+  });
   const tarball = fs.readdirSync(tmp).find((f) => f.endsWith('.tgz'));
   if (!tarball) throw new Error(`pnpm pack produced no tarball:\n${out}`);
   const file = path.join(tmp, tarball);

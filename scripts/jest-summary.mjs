@@ -10,7 +10,12 @@ if (!dir) {
   console.error('usage: jest-summary.mjs <results-dir> [expected-report-count]');
   process.exit(2);
 }
-const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : [];
+const files = fs.existsSync(dir)
+  ? fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+  : [];
 let passed = 0;
 let failed = 0;
 let problems = Number(otherText ?? 0);
@@ -36,7 +41,9 @@ for (const file of files) {
 }
 const expected = Number(expectedText ?? files.length);
 if (files.length < expected) {
-  console.log(`missing reports: found ${files.length} of ${expected} (a package's tests did not run)`);
+  console.log(
+    `missing reports: found ${files.length} of ${expected} (a package's tests did not run)`,
+  );
   problems += expected - files.length;
 }
 console.log(`${passed} passed, ${failed + problems} failed`);

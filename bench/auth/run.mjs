@@ -15,7 +15,12 @@ const jwt = require('jsonwebtoken');
 const { createAuth, createTokenVerifier } = require('../../packages/auth/dist/index.js');
 const { openDatabase } = require('../../packages/core/dist/index.js');
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '4' } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    concurrency: { type: 'string', default: '4' },
+  },
+});
 const seconds = Number(values.seconds);
 const concurrency = Number(values.concurrency);
 const SECRET = 'bench-secret-0123456789-abcdefghijklmnop';
@@ -36,7 +41,9 @@ async function throughput(op) {
   return done / ((performance.now() - t0) / 1000);
 }
 
-const database = process.env.DATABASE_URL ? await openDatabase({ url: process.env.DATABASE_URL }) : await openDatabase({ memory: true });
+const database = process.env.DATABASE_URL
+  ? await openDatabase({ url: process.env.DATABASE_URL })
+  : await openDatabase({ memory: true });
 // One account logs in over and over: limits high enough never to refuse, so the rate limiter's
 // cost is measured with the rest of a login.
 const rateLimits = { login: { perEmail: 10_000, perIp: 10_000 } };
@@ -66,9 +73,15 @@ for (let round = 0; round < 3; round++) {
 const rawRate = median(raws);
 const loginRate = median(logins);
 
-console.log(`logins at bcryptRounds 12, ${concurrency} in flight, 3 alternating rounds of ${seconds} s, medians (${database.description})`);
-console.log(`  raw bcrypt.compare   ${rawRate.toFixed(2)} /s   rounds ${raws.map((r) => r.toFixed(2)).join(', ')}`);
-console.log(`  auth.login           ${loginRate.toFixed(2)} /s   rounds ${logins.map((r) => r.toFixed(2)).join(', ')}   event loop max delay ${(loopMax / 1e6).toFixed(1)} ms`);
+console.log(
+  `logins at bcryptRounds 12, ${concurrency} in flight, 3 alternating rounds of ${seconds} s, medians (${database.description})`,
+);
+console.log(
+  `  raw bcrypt.compare   ${rawRate.toFixed(2)} /s   rounds ${raws.map((r) => r.toFixed(2)).join(', ')}`,
+);
+console.log(
+  `  auth.login           ${loginRate.toFixed(2)} /s   rounds ${logins.map((r) => r.toFixed(2)).join(', ')}   event loop max delay ${(loopMax / 1e6).toFixed(1)} ms`,
+);
 console.log(`  ratio login/raw = ${(loginRate / rawRate).toFixed(3)} (goal >= 0.95)`);
 
 // Token verification: CPU per call, median of rounds.
@@ -81,7 +94,7 @@ const cpuPerCall = (fn, n) => {
     const start = process.cpuUsage();
     for (let i = 0; i < n; i++) fn();
     const used = process.cpuUsage(start);
-    rounds.push(((used.user + used.system) / n));
+    rounds.push((used.user + used.system) / n);
   }
   return rounds.sort((a, b) => a - b)[2];
 };
@@ -90,7 +103,10 @@ const floor = cpuPerCall(() => {
   if (expected !== sig) throw new Error('bad signature');
   JSON.parse(Buffer.from(body, 'base64url').toString());
 }, 20000);
-const stringSecret = cpuPerCall(() => jwt.verify(token, SECRET, { algorithms: ['HS256'], audience: 'svc-api', issuer: 'svc' }), 2000);
+const stringSecret = cpuPerCall(
+  () => jwt.verify(token, SECRET, { algorithms: ['HS256'], audience: 'svc-api', issuer: 'svc' }),
+  2000,
+);
 const ours = cpuPerCall(() => verifier.verify(token), 20000);
 // The whole check a request pays: signature, claims and the live-session query.
 const n = 2000;
@@ -103,8 +119,12 @@ const withSession = (used.user + used.system) / n;
 console.log('token verification, CPU per call (median of 5 rounds)');
 console.log(`  raw HMAC-SHA256 + JSON floor        ${floor.toFixed(1)} us`);
 console.log(`  jsonwebtoken, string secret         ${stringSecret.toFixed(1)} us`);
-console.log(`  @svc/auth verifier (KeyObject)      ${ours.toFixed(1)} us   ratio to floor ${(ours / floor).toFixed(1)}x (goal < 30 us)`);
-console.log(`  @svc/auth verifyToken + session     ${withSession.toFixed(1)} us CPU, ${(wall * 1000).toFixed(1)} us wall (${database.kind})`);
+console.log(
+  `  @svc/auth verifier (KeyObject)      ${ours.toFixed(1)} us   ratio to floor ${(ours / floor).toFixed(1)}x (goal < 30 us)`,
+);
+console.log(
+  `  @svc/auth verifyToken + session     ${withSession.toFixed(1)} us CPU, ${(wall * 1000).toFixed(1)} us wall (${database.kind})`,
+);
 
 await auth.close();
 await database.close();

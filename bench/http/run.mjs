@@ -9,13 +9,20 @@ import { parseArgs } from 'node:util';
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
 const here = new URL('.', import.meta.url).pathname;
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '32' } } });
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+  },
+});
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 
 function startServer(script) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [here + script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [here + script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const timer = setTimeout(() => reject(new Error(`${script} did not start in 60 s`)), 60000);
     child.stdout.on('data', (d) => {
       const m = /port=(\d+)/.exec(String(d));
@@ -44,7 +51,8 @@ async function measure(script) {
 const bare = await measure('bare.mjs');
 const express = await measure('express.mjs');
 const svc = await measure('svc.mjs');
-const row = (name, m) => `${name.padEnd(10)} ${m.rps.toFixed(0).padStart(8)} req/s   p50 ${m.p50} ms   p99 ${m.p99} ms`;
+const row = (name, m) =>
+  `${name.padEnd(10)} ${m.rps.toFixed(0).padStart(8)} req/s   p50 ${m.p50} ms   p99 ${m.p99} ms`;
 console.log(`GET /health/live, ${connections} connections, ${duration} s each, loopback`);
 console.log(row('node:http', bare));
 console.log(row('express', express));

@@ -1,11 +1,29 @@
 // Deterministic inputs for bench/parse: a 50-type SDL schema and an EdgeQL corpus over it.
 // Same input every run (no randomness), so runs are comparable.
 
-const SCALARS = ['str', 'int64', 'float64', 'bool', 'datetime', 'uuid', 'json', 'decimal', 'int32', 'cal::local_date'];
+const SCALARS = [
+  'str',
+  'int64',
+  'float64',
+  'bool',
+  'datetime',
+  'uuid',
+  'json',
+  'decimal',
+  'int32',
+  'cal::local_date',
+];
 
 /** A realistic schema of `types` object types: properties of many scalars, links, constraints, indexes. */
 export function schemaSdl(types = 50) {
-  const out = ['module default {', '  scalar type Status extending enum<Draft, Active, Archived>;', '  abstract type Timestamped {', '    required created_at: datetime { default := datetime_current(); readonly := true; }', '    updated_at: datetime;', '  }'];
+  const out = [
+    'module default {',
+    '  scalar type Status extending enum<Draft, Active, Archived>;',
+    '  abstract type Timestamped {',
+    '    required created_at: datetime { default := datetime_current(); readonly := true; }',
+    '    updated_at: datetime;',
+    '  }',
+  ];
   for (let i = 0; i < types; i++) {
     out.push(`  type T${i} extending Timestamped {`);
     out.push(`    required name: str { constraint exclusive; constraint max_len_value(200); }`);

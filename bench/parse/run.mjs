@@ -28,7 +28,13 @@ function jsonOfSize(text) {
   const items = [];
   let size = 2;
   for (let i = 0; size < text.length; i++) {
-    const item = JSON.stringify({ id: i, name: `item ${i}`, tags: ['a', 'b'], score: i * 1.5, ok: i % 2 === 0 });
+    const item = JSON.stringify({
+      id: i,
+      name: `item ${i}`,
+      tags: ['a', 'b'],
+      score: i * 1.5,
+      ok: i % 2 === 0,
+    });
     items.push(item);
     size += item.length + 1;
   }
@@ -41,14 +47,25 @@ function parseRow(label, text, parse) {
   const ms = time(() => parse(text), 5);
   const json = jsonOfSize(text);
   const jsonMs = time(() => JSON.parse(json), 5);
-  console.log(`${label.padEnd(8)} ${kb.toFixed(0).padStart(5)} KB   ${(ms / kb).toFixed(3)} ms/KB   JSON.parse ${(jsonMs / kb).toFixed(4)} ms/KB   ratio ${(ms / jsonMs).toFixed(1)}x JSON.parse`);
+  console.log(
+    `${label.padEnd(8)} ${kb.toFixed(0).padStart(5)} KB   ${(ms / kb).toFixed(3)} ms/KB   JSON.parse ${(jsonMs / kb).toFixed(4)} ms/KB   ratio ${(ms / jsonMs).toFixed(1)}x JSON.parse`,
+  );
 }
 
 const sdl = schemaSdl(50);
 const edgeql = edgeqlCorpus(200);
 console.log(`parse, median of ${rounds} rounds`);
 parseRow('EdgeQL', edgeql, (t) => core.ql.parseQuery(t));
-parseRow('SDL', sdl.repeat(10).replaceAll('module default {', 'module m{{}} {').split('m{{}}').map((part, i) => (i ? `m${i}${part}` : part)).join(''), (t) => core.ql.parseSchema(t));
+parseRow(
+  'SDL',
+  sdl
+    .repeat(10)
+    .replaceAll('module default {', 'module m{{}} {')
+    .split('m{{}}')
+    .map((part, i) => (i ? `m${i}${part}` : part))
+    .join(''),
+  (t) => core.ql.parseSchema(t),
+);
 
 if (typeof core.createDefaultMigrator === 'function') {
   const migrator = core.createDefaultMigrator();
@@ -71,7 +88,9 @@ if (typeof core.createDefaultMigrator === 'function') {
     direct.push(performance.now() - t1);
     await db2.close();
   }
-  console.log(`migrate  50 types from empty on PGlite: ${median(samples).toFixed(0)} ms (${ddl.length} statements); the same DDL run directly: ${median(direct).toFixed(0)} ms; ratio ${(median(samples) / median(direct)).toFixed(2)}`);
+  console.log(
+    `migrate  50 types from empty on PGlite: ${median(samples).toFixed(0)} ms (${ddl.length} statements); the same DDL run directly: ${median(direct).toFixed(0)} ms; ratio ${(median(samples) / median(direct)).toFixed(2)}`,
+  );
 } else {
   console.log('migrate  (createDefaultMigrator is not built yet)');
 }

@@ -12,7 +12,9 @@ import { parseArgs } from 'node:util';
 const require = createRequire(new URL('../../packages/smtp/package.json', import.meta.url));
 const nodemailer = require('nodemailer');
 const { SMTPServer } = require('smtp-server');
-const { default: svc } = await import(new URL('../../packages/smtp/dist/index.js', import.meta.url));
+const { default: svc } = await import(
+  new URL('../../packages/smtp/dist/index.js', import.meta.url)
+);
 
 const { values } = parseArgs({
   options: {
@@ -45,10 +47,26 @@ const port = server.server.address().port;
 
 const text = `Hello,\n\n${'This is a benchmark message with a few words in it. Grüße, 你好. '.repeat(20)}\n\n-- \nsvc\n`;
 const html = `<p>${text.replace(/\n/g, '<br>')}</p>`;
-const mail = (i) => ({ to: `user${i}@example.com`, subject: `Benchmark message ${i} — ünïcödé`, text, html });
+const mail = (i) => ({
+  to: `user${i}@example.com`,
+  subject: `Benchmark message ${i} — ünïcödé`,
+  text,
+  html,
+});
 
-const ours = new svc.SmtpMailer({ host: '127.0.0.1', port, from: 'Bench <bench@example.com>', timeoutMs: 10_000 });
-const theirs = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, pool: false, ignoreTLS: true });
+const ours = new svc.SmtpMailer({
+  host: '127.0.0.1',
+  port,
+  from: 'Bench <bench@example.com>',
+  timeoutMs: 10_000,
+});
+const theirs = nodemailer.createTransport({
+  host: '127.0.0.1',
+  port,
+  secure: false,
+  pool: false,
+  ignoreTLS: true,
+});
 const clients = {
   '@svc/smtp': (i) => ours.send(mail(i)),
   nodemailer: (i) => theirs.sendMail({ from: 'Bench <bench@example.com>', ...mail(i) }),
@@ -82,9 +100,13 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const name of names) results[name].push(await run(clients[name], MESSAGES));
 }
 
-console.log(`${MESSAGES} messages per round, ${CONCURRENCY} in flight, one connection per message, ${ROUNDS} rounds (median)`);
+console.log(
+  `${MESSAGES} messages per round, ${CONCURRENCY} in flight, one connection per message, ${ROUNDS} rounds (median)`,
+);
 for (const [name, rates] of Object.entries(results)) {
-  console.log(`${name.padEnd(12)} ${median(rates).toFixed(1).padStart(7)} messages/s   rounds: ${rates.map((r) => r.toFixed(1)).join(', ')}`);
+  console.log(
+    `${name.padEnd(12)} ${median(rates).toFixed(1).padStart(7)} messages/s   rounds: ${rates.map((r) => r.toFixed(1)).join(', ')}`,
+  );
 }
 const ratio = median(results['@svc/smtp']) / median(results.nodemailer);
 console.log(`ratio svc/nodemailer: ${ratio.toFixed(3)}${ratio >= 1 ? '' : '  (svc slower)'}`);

@@ -38,18 +38,27 @@ describe('configuration', () => {
     [{ jwtAudience: '' }, /jwtAudience must be a non-empty string/],
     [{ claims: 'permissions' }, /claims must be a function/],
   ])('refuses %j at construction', (bad, message) => {
-    expect(() => resolveAuthConfig({ jwtSecret: SECRET, ...(bad as object) } as never)).toThrow(message);
+    expect(() => resolveAuthConfig({ jwtSecret: SECRET, ...(bad as object) } as never)).toThrow(
+      message,
+    );
   });
 
   test('createAuth rejects a short secret before touching the database', async () => {
-    await expect(createAuth({ jwtSecret: 'x'.repeat(31) }, { database: h.db().db })).rejects.toThrow(TypeError);
+    await expect(
+      createAuth({ jwtSecret: 'x'.repeat(31) }, { database: h.db().db }),
+    ).rejects.toThrow(TypeError);
   });
 
   test('the default cost of bcrypt is 12', async () => {
     const { auth } = await h.make({ bcryptRounds: undefined });
     expect(auth.config.bcryptRounds).toBe(12);
     const { user } = await auth.register({ email: 'cost@example.com', password: 'password1' });
-    const { rows } = await h.db().db.query<{ password_hash: string }>('select password_hash from svc_auth.users where id = $1', [user.id]);
+    const { rows } = await h
+      .db()
+      .db.query<{ password_hash: string }>(
+        'select password_hash from svc_auth.users where id = $1',
+        [user.id],
+      );
     expect(bcrypt.getRounds(rows[0]!.password_hash)).toBe(12);
   });
 });

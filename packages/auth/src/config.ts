@@ -83,13 +83,19 @@ export function resolveAuthConfig(config: AuthConfig): ResolvedAuthConfig {
 }
 
 /** `resolveAuthConfig`, where `createAuthAdmin` may leave `jwtSecret` out (a given one is still checked). */
-export function resolveSettings(config: AuthAdminConfig, secretRequired: boolean): ResolvedAuthConfig {
-  if (typeof config !== 'object' || config === null) throw new TypeError('auth config must be an object');
+export function resolveSettings(
+  config: AuthAdminConfig,
+  secretRequired: boolean,
+): ResolvedAuthConfig {
+  if (typeof config !== 'object' || config === null)
+    throw new TypeError('auth config must be an object');
   if (
     (secretRequired || config.jwtSecret !== undefined) &&
     (typeof config.jwtSecret !== 'string' || config.jwtSecret.length < JWT_SECRET_MIN_LENGTH)
   ) {
-    throw new TypeError(`auth config: jwtSecret must be a string of at least ${JWT_SECRET_MIN_LENGTH} characters`);
+    throw new TypeError(
+      `auth config: jwtSecret must be a string of at least ${JWT_SECRET_MIN_LENGTH} characters`,
+    );
   }
   const out: Record<string, unknown> = { ...AUTH_CONFIG_DEFAULTS };
   for (const [key, value] of Object.entries(config)) if (value !== undefined) out[key] = value;
@@ -101,12 +107,16 @@ export function resolveSettings(config: AuthAdminConfig, secretRequired: boolean
   for (const [key, { min, max }] of Object.entries(INTEGER_KEYS)) {
     const v = out[key];
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-      throw new TypeError(`auth config: ${key} must be an integer from ${min} to ${max} (got ${JSON.stringify(v)})`);
+      throw new TypeError(
+        `auth config: ${key} must be an integer from ${min} to ${max} (got ${JSON.stringify(v)})`,
+      );
     }
   }
   for (const key of BOOLEAN_KEYS) {
     if (typeof out[key] !== 'boolean') {
-      throw new TypeError(`auth config: ${key} must be true or false (got ${JSON.stringify(out[key])})`);
+      throw new TypeError(
+        `auth config: ${key} must be true or false (got ${JSON.stringify(out[key])})`,
+      );
     }
   }
   if (out.claims !== undefined && typeof out.claims !== 'function') {

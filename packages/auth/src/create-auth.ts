@@ -112,7 +112,11 @@ export async function createAuthAdmin(
 }
 
 /** The context every operation runs over (see context.ts). */
-function createContext(cfg: ResolvedAuthConfig, options: CreateAuthOptions, internals: CreateAuthInternals): OperationContext {
+function createContext(
+  cfg: ResolvedAuthConfig,
+  options: CreateAuthOptions,
+  internals: CreateAuthInternals,
+): OperationContext {
   const now = options.now ?? Date.now;
   const store = internals.store ?? createPostgresStore(options.database, { now });
   const logger = options.logger;
@@ -122,7 +126,12 @@ function createContext(cfg: ResolvedAuthConfig, options: CreateAuthOptions, inte
     now,
     random: internals.random ?? randomBytes,
     bus: createEventBus({ ...(logger ? { logger } : {}), now }),
-    limiter: createRateLimiter({ store, limits: cfg.rateLimits, now, ...(logger ? { logger } : {}) }),
+    limiter: createRateLimiter({
+      store,
+      limits: cfg.rateLimits,
+      now,
+      ...(logger ? { logger } : {}),
+    }),
     passwords: createPasswordHasher(cfg.bcryptRounds),
     policy: {
       minLength: cfg.passwordMinLength,
@@ -133,7 +142,12 @@ function createContext(cfg: ResolvedAuthConfig, options: CreateAuthOptions, inte
     // Without a secret (createAuthAdmin) nothing may sign or verify: no admin operation does.
     tokens:
       typeof cfg.jwtSecret === 'string'
-        ? createTokenVerifier({ jwtSecret: cfg.jwtSecret, jwtAudience: cfg.jwtAudience, jwtIssuer: cfg.jwtIssuer, now })
+        ? createTokenVerifier({
+            jwtSecret: cfg.jwtSecret,
+            jwtAudience: cfg.jwtAudience,
+            jwtIssuer: cfg.jwtIssuer,
+            now,
+          })
         : undefined,
     logger,
   };
@@ -160,7 +174,8 @@ async function assemble(
     refresh: (refreshToken, info) => refresh(ctx, refreshToken, info),
     logout: (accessToken) => logout(ctx, accessToken),
     profile: (accessToken) => profile(ctx, accessToken),
-    changePassword: (accessToken, oldPassword, newPassword) => changePassword(ctx, accessToken, oldPassword, newPassword),
+    changePassword: (accessToken, oldPassword, newPassword) =>
+      changePassword(ctx, accessToken, oldPassword, newPassword),
     requestReset: (email, info) => requestReset(ctx, email, info),
     confirmReset: (resetToken, newPassword) => confirmReset(ctx, resetToken, newPassword),
     verifyEmail: (verificationToken) => verifyEmail(ctx, verificationToken),
@@ -205,7 +220,12 @@ async function assemble(
  * The email listener and the webhooks on the bus. Both validate their configuration (branding,
  * templates, magic-link template, subscriptions) and throw at construction. Returns the uninstall.
  */
-function wireExtensions(bus: EventBus, cfg: ResolvedAuthConfig, options: CreateAuthOptions, email: boolean): () => void {
+function wireExtensions(
+  bus: EventBus,
+  cfg: ResolvedAuthConfig,
+  options: CreateAuthOptions,
+  email: boolean,
+): () => void {
   const logger = options.logger;
   const offEmail = email
     ? installEmailListener(bus, cfg, {

@@ -14,10 +14,17 @@ import type { Auth } from './types';
 import { toNodeListener, type FrameworkRequest, type NodeAdapterOptions } from './http/node';
 import type { ServerResponse } from 'node:http';
 
-export type ExpressAuthMiddleware = (req: FrameworkRequest, res: ServerResponse, next: (err?: unknown) => void) => void;
+export type ExpressAuthMiddleware = (
+  req: FrameworkRequest,
+  res: ServerResponse,
+  next: (err?: unknown) => void,
+) => void;
 
 /** An Express middleware serving every `/auth/*` route of `auth`. Mount it at the handler's basePath. */
-export function authRouter(auth: Pick<Auth, 'handler'>, options: NodeAdapterOptions = {}): ExpressAuthMiddleware {
+export function authRouter(
+  auth: Pick<Auth, 'handler'>,
+  options: NodeAdapterOptions = {},
+): ExpressAuthMiddleware {
   const listener = toNodeListener((request, info) => auth.handler(request, info), options);
   return (req, res, next) => {
     void listener(req, res, next);

@@ -55,14 +55,29 @@ export {
   type AuthRouteMatch,
   type HttpMethod,
 } from './routes/table';
-export { AUTH_CONFIG_DEFAULTS, AUTH_CONFIG_KEYS, resolveAuthConfig, type ResolvedAuthConfig } from './config';
+export {
+  AUTH_CONFIG_DEFAULTS,
+  AUTH_CONFIG_KEYS,
+  resolveAuthConfig,
+  type ResolvedAuthConfig,
+} from './config';
 export { createEventBus, AUTH_EVENT_TYPES, isAuthEventType, type EventBus } from './events';
 export { signWebhookBody, verifyWebhookSignature } from './webhooks';
-export { validateBranding, validateMagicLinkUrlTemplate, magicLinkFor, type ResolvedBranding } from './branding';
+export {
+  validateBranding,
+  validateMagicLinkUrlTemplate,
+  magicLinkFor,
+  type ResolvedBranding,
+} from './branding';
 export { installEmailListener } from './email';
 export { createPostgresStore, type AuthTables } from './store/postgres';
 export { createMemoryStore } from './store/memory';
-export { AUTH_SCHEMA, AUTH_MIGRATIONS, AUTH_MIGRATION_LOCK_KEY, migrateAuthSchema } from './store/migrations';
+export {
+  AUTH_SCHEMA,
+  AUTH_MIGRATIONS,
+  AUTH_MIGRATION_LOCK_KEY,
+  migrateAuthSchema,
+} from './store/migrations';
 export {
   RATE_LIMIT_DEFAULTS,
   RATE_LIMIT_RULES,

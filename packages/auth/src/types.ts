@@ -65,9 +65,15 @@ export interface RenderedEmail {
   readonly html: string;
 }
 export interface EmailTemplates {
-  readonly verification?: (ctx: TemplateContext & { baseUrl: string; verificationToken: string }) => RenderedEmail;
-  readonly passwordReset?: (ctx: TemplateContext & { baseUrl: string; resetToken: string }) => RenderedEmail;
-  readonly magicLink?: (ctx: TemplateContext & { baseUrl: string; magicLinkToken: string; link?: string }) => RenderedEmail;
+  readonly verification?: (
+    ctx: TemplateContext & { baseUrl: string; verificationToken: string },
+  ) => RenderedEmail;
+  readonly passwordReset?: (
+    ctx: TemplateContext & { baseUrl: string; resetToken: string },
+  ) => RenderedEmail;
+  readonly magicLink?: (
+    ctx: TemplateContext & { baseUrl: string; magicLinkToken: string; link?: string },
+  ) => RenderedEmail;
   readonly magicCode?: (ctx: TemplateContext & { code: string }) => RenderedEmail;
 }
 
@@ -104,7 +110,9 @@ export interface AuthConfig {
   /** Set the `auth_token` cookie on auth results (HttpOnly, SameSite=Lax, Path=/). @default false */
   readonly cookie?: boolean;
   /** Extra claims (e.g. `permissions`) written into each access token. */
-  readonly claims?: (user: User) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>;
+  readonly claims?: (
+    user: User,
+  ) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>;
   /**
    * Rate limits per rule (DECISIONS.md): `{login: {perEmail: 20}}` overrides one number, `false`
    * (or `{enabled: false}`) turns every limit off. TOML: `[auth.rate_limits.login] per_email = 20`.
@@ -168,11 +176,27 @@ export interface RegisterInput {
   readonly username?: string;
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
-export type LoginInput = { readonly password: string } & ({ readonly email: string } | { readonly username: string });
+export type LoginInput = { readonly password: string } & (
+  | { readonly email: string }
+  | { readonly username: string }
+);
 
 /** The instance `createAuth` returns. */
 export interface Auth {
-  readonly config: Readonly<Required<Pick<AuthConfig, 'jwtAudience' | 'jwtIssuer' | 'tokenExpiry' | 'refreshTokenExpiry' | 'sessionTimeout' | 'bcryptRounds'>>> & AuthConfig;
+  readonly config: Readonly<
+    Required<
+      Pick<
+        AuthConfig,
+        | 'jwtAudience'
+        | 'jwtIssuer'
+        | 'tokenExpiry'
+        | 'refreshTokenExpiry'
+        | 'sessionTimeout'
+        | 'bcryptRounds'
+      >
+    >
+  > &
+    AuthConfig;
   /** Creates the `svc_auth` tables (Kysely migrations); idempotent. `createAuth` awaits it. */
   migrate(): Promise<void>;
 
@@ -249,7 +273,17 @@ export interface UserList {
  */
 export type AuthAdmin = Pick<
   Auth,
-  'migrate' | 'setPassword' | 'revokeAllSessions' | 'setActive' | 'findUser' | 'listUsers' | 'createSuperuser' | 'roles' | 'on' | 'settle' | 'close'
+  | 'migrate'
+  | 'setPassword'
+  | 'revokeAllSessions'
+  | 'setActive'
+  | 'findUser'
+  | 'listUsers'
+  | 'createSuperuser'
+  | 'roles'
+  | 'on'
+  | 'settle'
+  | 'close'
 >;
 
 /** The configuration of `createAuthAdmin`: `AuthConfig` with `jwtSecret` optional (unused). */
@@ -262,7 +296,11 @@ export interface CreateAuthOptions {
   /** Clock, for tests. @default Date.now */
   readonly now?: () => number;
   /** Where problems that must not fail a request are logged (webhook and mail delivery). */
-  readonly logger?: { warn(obj: unknown, msg?: string): void; error(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
+  readonly logger?: {
+    warn(obj: unknown, msg?: string): void;
+    error(obj: unknown, msg?: string): void;
+    info?(obj: unknown, msg?: string): void;
+  };
   /** Mount path of the handler's routes. @default '/auth' */
   readonly basePath?: string;
   /**

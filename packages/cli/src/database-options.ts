@@ -15,7 +15,11 @@ export const DATABASE_FLAGS = {
  * The TOML file a command reads: `--config`, else `SVC_CONFIG`, else `./svc.toml` when it exists
  * (relative paths against `cwd`).
  */
-function configFileOf(flag: string | undefined, cwd: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+function configFileOf(
+  flag: string | undefined,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
   const named = flag ?? env.SVC_CONFIG;
   if (named !== undefined) return path.resolve(cwd, named);
   const local = path.join(cwd, 'svc.toml');
@@ -44,7 +48,8 @@ export function databaseFlagOptions(
   }
   const options: Pick<ServerConfig, 'database' | 'configFile'> = {};
   if (values['database-url'] !== undefined) options.database = { url: values['database-url'] };
-  if (values['data-dir'] !== undefined) options.database = { dataDir: path.resolve(cwd, values['data-dir']) };
+  if (values['data-dir'] !== undefined)
+    options.database = { dataDir: path.resolve(cwd, values['data-dir']) };
   const configFile = configFileOf(values.config, cwd, env);
   if (configFile !== undefined) options.configFile = configFile;
   return options;
@@ -70,7 +75,10 @@ export function resolveCommandConfig(
     if (err instanceof ConfigError) throw new ExitError(2, err.message);
     throw err;
   }
-  const database = 'dataDir' in config.database ? { dataDir: path.resolve(cwd, config.database.dataDir) } : config.database;
+  const database =
+    'dataDir' in config.database
+      ? { dataDir: path.resolve(cwd, config.database.dataDir) }
+      : config.database;
   return { config, database, configFile };
 }
 
@@ -78,7 +86,10 @@ export function resolveCommandConfig(
  * Where the database URL came from, named as the user wrote it: the flag, the environment
  * variable or the config file's key.
  */
-export function databaseUrlSource(source: ResolvedConfig['databaseSource'], configFile: string | undefined): string {
+export function databaseUrlSource(
+  source: ResolvedConfig['databaseSource'],
+  configFile: string | undefined,
+): string {
   switch (source) {
     case 'explicit':
       return '--database-url';

@@ -12,7 +12,10 @@ export const processIo: CliIo = {
 
 /** A command's way to end with an exit code and a message for stderr. */
 export class ExitError extends Error {
-  constructor(readonly exitCode: number, message: string) {
+  constructor(
+    readonly exitCode: number,
+    message: string,
+  ) {
     super(message);
     this.name = 'ExitError';
   }

@@ -27,7 +27,10 @@ export interface RunContext {
  * Runs one CLI invocation. Resolves with the exit code, or, for `serve`, with a function that
  * stops the server (the process entry point wires it to signals).
  */
-export async function run(argv: readonly string[], ctx: RunContext): Promise<number | { stop: () => Promise<void> }> {
+export async function run(
+  argv: readonly string[],
+  ctx: RunContext,
+): Promise<number | { stop: () => Promise<void> }> {
   const [command, ...rest] = argv;
   try {
     switch (command) {

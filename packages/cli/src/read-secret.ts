@@ -2,7 +2,11 @@ import type { Readable, Writable } from 'node:stream';
 import { ExitError } from './io';
 
 /** What `readSecret` reads from: `process.stdin` in the binary. */
-export type SecretInput = Readable & { isTTY?: boolean; isRaw?: boolean; setRawMode?: (raw: boolean) => unknown };
+export type SecretInput = Readable & {
+  isTTY?: boolean;
+  isRaw?: boolean;
+  setRawMode?: (raw: boolean) => unknown;
+};
 
 /**
  * Reads a secret that was not given on the command line (where `ps` and shell history would
@@ -11,7 +15,12 @@ export type SecretInput = Readable & { isTTY?: boolean; isRaw?: boolean; setRawM
  * store). The line ending is dropped, nothing else: spaces belong to the password. Ctrl-C at the
  * prompt exits 130.
  */
-export async function readSecret(input: SecretInput, output: Writable, prompt: string, confirm: boolean): Promise<string> {
+export async function readSecret(
+  input: SecretInput,
+  output: Writable,
+  prompt: string,
+  confirm: boolean,
+): Promise<string> {
   if (input.isTTY && typeof input.setRawMode === 'function') {
     const first = await promptHidden(input, output, `${prompt}: `);
     if (confirm && first !== '') {
@@ -71,8 +80,10 @@ function promptHidden(input: SecretInput, output: Writable, prompt: string): Pro
         if (ch === '\r' || ch === '\n' || ch === '\u0004') return done(undefined); // Enter, Ctrl-D
         if (ch === '\u0003') return done(new ExitError(130, 'cancelled')); // Ctrl-C
         if (ch === '\u007f' || ch === '\b') value = Array.from(value).slice(0, -1).join('');
-        else if (ch === '\u0015') value = ''; // Ctrl-U
-        else if (ch === '\u001b') return; // an escape sequence (arrow keys...): drop the rest of it
+        else if (ch === '\u0015')
+          value = ''; // Ctrl-U
+        else if (ch === '\u001b')
+          return; // an escape sequence (arrow keys...): drop the rest of it
         else if (ch >= ' ') value += ch;
       }
     };

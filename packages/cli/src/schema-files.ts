@@ -15,7 +15,8 @@ export function readSchemaSource(cwd: string, target: string): { sdl: string; fi
     throw new ExitError(2, `--schema: ${target} does not exist`);
   }
   if (stat.isFile()) return { sdl: readOrExit(full, target), files: [full] };
-  if (!stat.isDirectory()) throw new ExitError(2, `--schema: ${target} is neither a file nor a folder`);
+  if (!stat.isDirectory())
+    throw new ExitError(2, `--schema: ${target} is neither a file nor a folder`);
   const files = fs
     .readdirSync(full)
     .filter((f) => f.endsWith('.esdl'))
@@ -29,7 +30,10 @@ function readOrExit(file: string, shown: string): string {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ExitError(2, `--schema: cannot read ${shown} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new ExitError(
+      2,
+      `--schema: cannot read ${shown} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
 }
 

@@ -17,7 +17,10 @@ export async function requestThroughServer(
   body: unknown,
   serviceKey: string | undefined,
 ): Promise<unknown> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+  };
   if (serviceKey !== undefined) headers.authorization = `Bearer ${serviceKey}`;
   let res: Response;
   try {
@@ -43,12 +46,22 @@ export async function requestThroughServer(
     json = undefined;
   }
   if (res.ok) return json;
-  const envelope = (json ?? {}) as { code?: unknown; error?: unknown; type?: unknown; hint?: unknown; extensions?: { position?: unknown } };
+  const envelope = (json ?? {}) as {
+    code?: unknown;
+    error?: unknown;
+    type?: unknown;
+    hint?: unknown;
+    extensions?: { position?: unknown };
+  };
   const code = typeof envelope.code === 'string' ? envelope.code : `HTTP_${res.status}`;
-  const full = typeof envelope.error === 'string' ? envelope.error : `${res.status} ${res.statusText}`;
+  const full =
+    typeof envelope.error === 'string' ? envelope.error : `${res.status} ${res.statusText}`;
   const message = full.startsWith(`${code}: `) ? full.slice(code.length + 2) : full;
   if (res.status === 401 || res.status === 403) {
-    const has = serviceKey === undefined ? 'no service key is configured' : 'the configured service key was refused';
+    const has =
+      serviceKey === undefined
+        ? 'no service key is configured'
+        : 'the configured service key was refused';
     throw new ExitError(
       1,
       `the server at ${holder.url} holds the data folder and refused the request (${code}: ${message}): ${has}; set SVC_SERVICE_KEY (or service_key in svc.toml) to the server's service key`,
@@ -58,6 +71,8 @@ export async function requestThroughServer(
   throw new SvcError(code, res.status, message, {
     ...(typeof envelope.type === 'string' ? { type: envelope.type } : {}),
     ...(typeof envelope.hint === 'string' ? { hint: envelope.hint } : {}),
-    ...(position && typeof position.line === 'number' && typeof position.column === 'number' ? { position } : {}),
+    ...(position && typeof position.line === 'number' && typeof position.column === 'number'
+      ? { position }
+      : {}),
   });
 }

@@ -15,18 +15,39 @@ describe(`svc admin on ${testDatabaseKind()}`, () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-admin-'));
   });
   afterAll(async () => t?.dispose());
-  const dbArgs = () => (t && 'url' in t.config ? ['--database-url', t.config.url] : ['--data-dir', path.join(dir, 'data')]);
+  const dbArgs = () =>
+    t && 'url' in t.config
+      ? ['--database-url', t.config.url]
+      : ['--data-dir', path.join(dir, 'data')];
   const admin = (args: string[], env: Record<string, string> = {}, input?: string) =>
-    runSvc(['admin', ...args, ...dbArgs()], { cwd: dir, env: cleanEnv(env), ms: 60000, ...(input !== undefined ? { input } : {}) });
+    runSvc(['admin', ...args, ...dbArgs()], {
+      cwd: dir,
+      env: cleanEnv(env),
+      ms: 60000,
+      ...(input !== undefined ? { input } : {}),
+    });
   const login = async (url: string, password: string) => {
-    const r = await fetch(`${url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'root@example.com', password }) });
+    const r = await fetch(`${url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'root@example.com', password }),
+    });
     expect(r.status).toBe(200);
     return ((await r.json()) as { token: string }).token;
   };
-  const serve = () => startSvc(['--port', '0', '--enable-auth', ...dbArgs()], { cwd: dir, env: cleanEnv({ SVC_JWT_SECRET: SECRET }) });
+  const serve = () =>
+    startSvc(['--port', '0', '--enable-auth', ...dbArgs()], {
+      cwd: dir,
+      env: cleanEnv({ SVC_JWT_SECRET: SECRET }),
+    });
 
   test('create-superuser, then the superuser logs in with a token holding the role', async () => {
-    const created = await admin(['create-superuser', 'root@example.com', '--password', 'root password 1']);
+    const created = await admin([
+      'create-superuser',
+      'root@example.com',
+      '--password',
+      'root password 1',
+    ]);
     expect(created.stderr).toBe('');
     expect(created.stdout).toMatch(/^Created superuser root@example\.com \([0-9a-f-]{36}\)\.\n$/);
     expect((await admin(['list-roles'])).stdout).toContain('superuser');
@@ -54,9 +75,17 @@ describe(`svc admin on ${testDatabaseKind()}`, () => {
   });
 
   test('create-role with a description; a second time is INVALID_OPERATION', async () => {
-    expect(await admin(['create-role', 'editor', '--description', 'Edits posts'])).toMatchObject({ code: 0, stdout: 'Created role editor.\n' });
-    expect(await admin(['create-role', 'viewer'])).toMatchObject({ code: 0, stdout: 'Created role viewer.\n' });
-    expect((await admin(['list-roles'])).stdout).toBe('editor\tEdits posts\nsuperuser\tFull access\nviewer\n');
+    expect(await admin(['create-role', 'editor', '--description', 'Edits posts'])).toMatchObject({
+      code: 0,
+      stdout: 'Created role editor.\n',
+    });
+    expect(await admin(['create-role', 'viewer'])).toMatchObject({
+      code: 0,
+      stdout: 'Created role viewer.\n',
+    });
+    expect((await admin(['list-roles'])).stdout).toBe(
+      'editor\tEdits posts\nsuperuser\tFull access\nviewer\n',
+    );
     const again = await admin(['create-role', 'editor']);
     expect(again.code).toBe(1);
     expect(again.stderr).toBe("svc: INVALID_OPERATION: role 'editor' already exists\n");
@@ -66,15 +95,26 @@ describe(`svc admin on ${testDatabaseKind()}`, () => {
   });
 
   test('the password is read from stdin when --password is absent (one line; the line ending dropped)', async () => {
-    const created = await admin(['create-superuser', 'piped@example.com'], {}, 'piped password 1\r\nignored second line\n');
+    const created = await admin(
+      ['create-superuser', 'piped@example.com'],
+      {},
+      'piped password 1\r\nignored second line\n',
+    );
     expect(created).toMatchObject({ code: 0, stderr: '' });
     expect(created.stdout).toMatch(/^Created superuser piped@example\.com/);
     const set = await admin(['set-password', 'piped@example.com'], {}, ' spaces kept 2 ');
-    expect(set).toMatchObject({ code: 0, stdout: 'Password set for piped@example.com; every session of that user was revoked.\n' });
+    expect(set).toMatchObject({
+      code: 0,
+      stdout: 'Password set for piped@example.com; every session of that user was revoked.\n',
+    });
 
     const svc = await serve();
     try {
-      const r = await fetch(`${svc.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'piped@example.com', password: ' spaces kept 2 ' }) });
+      const r = await fetch(`${svc.url}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'piped@example.com', password: ' spaces kept 2 ' }),
+      });
       expect(r.status).toBe(200);
     } finally {
       svc.child.kill('SIGTERM');
@@ -83,7 +123,11 @@ describe(`svc admin on ${testDatabaseKind()}`, () => {
   });
 
   test('after its one line, stdin is let go: a writer holding the pipe open does not hold the command', async () => {
-    const child = spawn(process.execPath, [BIN, 'admin', 'set-password', 'piped@example.com', ...dbArgs()], { cwd: dir, env: cleanEnv() });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'admin', 'set-password', 'piped@example.com', ...dbArgs()],
+      { cwd: dir, env: cleanEnv() },
+    );
     let stdout = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stdin.write(' spaces kept 2 \n'); // and never ended
@@ -99,20 +143,41 @@ describe(`svc admin on ${testDatabaseKind()}`, () => {
     });
     child.stdin.destroy();
     expect(code).toBe(0);
-    expect(stdout).toBe('Password set for piped@example.com; every session of that user was revoked.\n');
+    expect(stdout).toBe(
+      'Password set for piped@example.com; every session of that user was revoked.\n',
+    );
   });
 
   test('an empty password, given or piped, is refused before the database is opened', async () => {
     const given = await admin(['set-password', 'root@example.com', '--password', '']);
-    expect(given).toMatchObject({ code: 2, stderr: 'svc: admin set-password needs a non-empty password (--password, the prompt, or one line on stdin)\n' });
+    expect(given).toMatchObject({
+      code: 2,
+      stderr:
+        'svc: admin set-password needs a non-empty password (--password, the prompt, or one line on stdin)\n',
+    });
     for (const input of ['', '\n']) {
-      const piped = await runSvc(['admin', 'create-superuser', 'x@example.com', '--database-url', 'postgres://127.0.0.1:1/never-opened'], { cwd: dir, input });
-      expect(piped).toMatchObject({ code: 2, stderr: 'svc: admin create-superuser needs a non-empty password (--password, the prompt, or one line on stdin)\n' });
+      const piped = await runSvc(
+        [
+          'admin',
+          'create-superuser',
+          'x@example.com',
+          '--database-url',
+          'postgres://127.0.0.1:1/never-opened',
+        ],
+        { cwd: dir, input },
+      );
+      expect(piped).toMatchObject({
+        code: 2,
+        stderr:
+          'svc: admin create-superuser needs a non-empty password (--password, the prompt, or one line on stdin)\n',
+      });
     }
   });
 
   test('on a terminal the password is prompted for twice and never echoed', async () => {
-    const term = runInTerminal(['admin', 'set-password', 'root@example.com', ...dbArgs()], { cwd: dir });
+    const term = runInTerminal(['admin', 'set-password', 'root@example.com', ...dbArgs()], {
+      cwd: dir,
+    });
     await term.waitFor(/Password: $/);
     term.type('typed secret 3\r');
     await term.waitFor(/Repeat password: $/);
@@ -131,7 +196,9 @@ describe(`svc admin on ${testDatabaseKind()}`, () => {
   });
 
   test('on a terminal, two different passwords exit 2 and change nothing; Ctrl-C exits 130', async () => {
-    const differ = runInTerminal(['admin', 'set-password', 'root@example.com', ...dbArgs()], { cwd: dir });
+    const differ = runInTerminal(['admin', 'set-password', 'root@example.com', ...dbArgs()], {
+      cwd: dir,
+    });
     await differ.waitFor(/Password: $/);
     differ.type('first one 1\r');
     await differ.waitFor(/Repeat password: $/);
@@ -139,7 +206,10 @@ describe(`svc admin on ${testDatabaseKind()}`, () => {
     expect(await differ.exited).toBe(2);
     expect(differ.output()).toContain('svc: the two passwords differ');
 
-    const cancelled = runInTerminal(['admin', 'create-superuser', 'later@example.com', ...dbArgs()], { cwd: dir });
+    const cancelled = runInTerminal(
+      ['admin', 'create-superuser', 'later@example.com', ...dbArgs()],
+      { cwd: dir },
+    );
     await cancelled.waitFor(/Password: $/);
     cancelled.type('half\x03');
     expect(await cancelled.exited).toBe(130);
@@ -152,19 +222,34 @@ describe(`svc admin on ${testDatabaseKind()}`, () => {
     expect(table.code).toBe(0);
     const lines = table.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^EMAIL +ID +ROLES +VERIFIED +ACTIVE +CREATED$/);
-    expect(lines[1]).toMatch(/^root@example\.com +[0-9a-f-]{36} +superuser +yes +yes +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(lines[1]).toMatch(
+      /^root@example\.com +[0-9a-f-]{36} +superuser +yes +yes +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/,
+    );
     expect(lines[2]).toMatch(/^piped@example\.com +[0-9a-f-]{36} +editor,superuser +yes +yes /);
     expect(lines[3]).toBe('users 1-2 of 2');
 
-    const json = JSON.parse((await admin(['list-users', '--json', '--limit', '1', '--offset', '1'])).stdout);
+    const json = JSON.parse(
+      (await admin(['list-users', '--json', '--limit', '1', '--offset', '1'])).stdout,
+    );
     expect(json).toMatchObject({ total: 2, limit: 1, offset: 1 });
     expect(json.users).toHaveLength(1);
-    expect(json.users[0]).toMatchObject({ email: 'piped@example.com', roles: ['editor', 'superuser'], active: true });
+    expect(json.users[0]).toMatchObject({
+      email: 'piped@example.com',
+      roles: ['editor', 'superuser'],
+      active: true,
+    });
     expect(json.users[0]).not.toHaveProperty('passwordHash');
-    expect((await admin(['list-users', '--limit', '1'])).stdout).toMatch(/\nusers 1-1 of 2 \(--offset 1 for the next page\)\n$/);
+    expect((await admin(['list-users', '--limit', '1'])).stdout).toMatch(
+      /\nusers 1-1 of 2 \(--offset 1 for the next page\)\n$/,
+    );
 
-    expect(await admin(['list-users', '--limit', 'ten'])).toMatchObject({ code: 2, stderr: 'svc: --limit must be a whole number, got "ten"\n' });
-    expect((await admin(['list-users', '--limit', '5000'])).stderr).toBe('svc: VALIDATION_ERROR: limit must be an integer from 1 to 1000\n');
+    expect(await admin(['list-users', '--limit', 'ten'])).toMatchObject({
+      code: 2,
+      stderr: 'svc: --limit must be a whole number, got "ten"\n',
+    });
+    expect((await admin(['list-users', '--limit', '5000'])).stderr).toBe(
+      'svc: VALIDATION_ERROR: limit must be an integer from 1 to 1000\n',
+    );
   });
 
   test('revoke-sessions ends every session of the user', async () => {
@@ -177,12 +262,20 @@ describe(`svc admin on ${testDatabaseKind()}`, () => {
       svc.child.kill('SIGTERM');
     }
     expect(await svc.exited).toBe(0);
-    expect(await admin(['revoke-sessions', 'root@example.com'])).toMatchObject({ code: 0, stdout: 'Revoked 2 sessions of root@example.com.\n' });
-    expect(await admin(['revoke-sessions', 'root@example.com'])).toMatchObject({ code: 0, stdout: 'Revoked 0 sessions of root@example.com.\n' });
+    expect(await admin(['revoke-sessions', 'root@example.com'])).toMatchObject({
+      code: 0,
+      stdout: 'Revoked 2 sessions of root@example.com.\n',
+    });
+    expect(await admin(['revoke-sessions', 'root@example.com'])).toMatchObject({
+      code: 0,
+      stdout: 'Revoked 0 sessions of root@example.com.\n',
+    });
     svc = await serve();
     try {
       for (const token of tokens) {
-        const r = await fetch(`${svc.url}/auth/profile`, { headers: { authorization: `Bearer ${token}` } });
+        const r = await fetch(`${svc.url}/auth/profile`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
         expect(r.status).toBe(401);
         expect(((await r.json()) as { code: string }).code).toBe('SESSION_EXPIRED');
       }
@@ -190,21 +283,36 @@ describe(`svc admin on ${testDatabaseKind()}`, () => {
       svc.child.kill('SIGTERM');
     }
     expect(await svc.exited).toBe(0);
-    expect((await admin(['revoke-sessions', 'ghost@example.com'])).stderr).toMatch(/USER_NOT_FOUND/);
+    expect((await admin(['revoke-sessions', 'ghost@example.com'])).stderr).toMatch(
+      /USER_NOT_FOUND/,
+    );
   });
 
   test('set-password replaces the password; assign-role needs an existing user', async () => {
-    const set = await admin(['set-password', 'root@example.com', '--password', 'another password 2']);
-    expect(set).toMatchObject({ code: 0, stdout: 'Password set for root@example.com; every session of that user was revoked.\n' });
+    const set = await admin([
+      'set-password',
+      'root@example.com',
+      '--password',
+      'another password 2',
+    ]);
+    expect(set).toMatchObject({
+      code: 0,
+      stdout: 'Password set for root@example.com; every session of that user was revoked.\n',
+    });
     const missing = await admin(['assign-role', 'ghost@example.com', 'superuser']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/USER_NOT_FOUND/);
   });
 
-  test('unknown commands, wrong arity and another command\'s flags exit 2', async () => {
+  test("unknown commands, wrong arity and another command's flags exit 2", async () => {
     expect((await admin(['frob'])).code).toBe(2);
     expect(await admin(['assign-role', 'only-one'])).toMatchObject({ code: 2 });
-    expect((await admin(['assign-role', 'only-one'])).stderr).toMatch(/^svc: admin assign-role takes <email or id> <role>\n/);
-    expect(await admin(['list-roles', '--password', 'x'])).toMatchObject({ code: 2, stderr: 'svc: --password is not an option of admin list-roles\n' });
+    expect((await admin(['assign-role', 'only-one'])).stderr).toMatch(
+      /^svc: admin assign-role takes <email or id> <role>\n/,
+    );
+    expect(await admin(['list-roles', '--password', 'x'])).toMatchObject({
+      code: 2,
+      stderr: 'svc: --password is not an option of admin list-roles\n',
+    });
   });
 });

@@ -44,26 +44,50 @@ describe('one embedded data folder, several svc processes', () => {
     const dir = project({ 'dbschema/default.esdl': USERS });
     const data = path.join(dir, '.svc', 'data');
     const env = cleanEnv({ SVC_JWT_SECRET: SECRET });
-    const svc = await startSvc(['--port', '0', '--enable-auth'], { cwd: dir, env: cleanEnv({ SVC_JWT_SECRET: SECRET, SVC_SERVICE_KEY: SERVICE_KEY }) });
+    const svc = await startSvc(['--port', '0', '--enable-auth'], {
+      cwd: dir,
+      env: cleanEnv({ SVC_JWT_SECRET: SECRET, SVC_SERVICE_KEY: SERVICE_KEY }),
+    });
     let stopped = false;
     try {
-      const lock = JSON.parse(fs.readFileSync(path.join(data, LOCK_FILE_NAME), 'utf8')) as { pid: number; url: string; command: string };
+      const lock = JSON.parse(fs.readFileSync(path.join(data, LOCK_FILE_NAME), 'utf8')) as {
+        pid: number;
+        url: string;
+        command: string;
+      };
       expect(lock).toMatchObject({ pid: svc.child.pid, url: svc.url, command: 'svc serve' });
 
       // A new type in dbschema/, migrated while the server runs.
       fs.writeFileSync(path.join(dir, 'dbschema', 'posts.esdl'), POSTS);
       const refused = await runSvc(['migrate'], { cwd: dir, env, ms: 60000 });
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toMatch(/refused the request \((UNAUTHORIZED|ACCESS_DENIED): .*\): no service key is configured; set SVC_SERVICE_KEY/);
-      const migrated = await runSvc(['migrate'], { cwd: dir, env: cleanEnv({ SVC_JWT_SECRET: SECRET, SVC_SERVICE_KEY: SERVICE_KEY }), ms: 60000 });
-      expect(migrated.stderr).toBe(`svc: the data folder is held by svc serve (pid ${svc.child.pid}): migrating through it at ${svc.url}\n`);
+      expect(refused.stderr).toMatch(
+        /refused the request \((UNAUTHORIZED|ACCESS_DENIED): .*\): no service key is configured; set SVC_SERVICE_KEY/,
+      );
+      const migrated = await runSvc(['migrate'], {
+        cwd: dir,
+        env: cleanEnv({ SVC_JWT_SECRET: SECRET, SVC_SERVICE_KEY: SERVICE_KEY }),
+        ms: 60000,
+      });
+      expect(migrated.stderr).toBe(
+        `svc: the data folder is held by svc serve (pid ${svc.child.pid}): migrating through it at ${svc.url}\n`,
+      );
       expect(migrated.stdout).toMatch(/^Applied \d+ steps \(schema [0-9a-f]{12}\):/);
       expect(migrated.code).toBe(0);
-      const schema = await json(`${svc.url}/schema`, { headers: { authorization: `Bearer ${SERVICE_KEY}` } });
+      const schema = await json(`${svc.url}/schema`, {
+        headers: { authorization: `Bearer ${SERVICE_KEY}` },
+      });
       expect(schema.body.sdl).toContain('type Post');
       // Errors of the server come back as the command's own: class, line, column.
-      fs.writeFileSync(path.join(dir, 'dbschema', 'posts.esdl'), 'type Post {\n  required title: strr;\n}\n');
-      const bad = await runSvc(['migrate'], { cwd: dir, env: cleanEnv({ SVC_SERVICE_KEY: SERVICE_KEY }), ms: 60000 });
+      fs.writeFileSync(
+        path.join(dir, 'dbschema', 'posts.esdl'),
+        'type Post {\n  required title: strr;\n}\n',
+      );
+      const bad = await runSvc(['migrate'], {
+        cwd: dir,
+        env: cleanEnv({ SVC_SERVICE_KEY: SERVICE_KEY }),
+        ms: 60000,
+      });
       expect(bad.code).toBe(1);
       expect(bad.stderr).toMatch(/\nsvc: InvalidReferenceError \(line \d+, column \d+\): /);
       fs.writeFileSync(path.join(dir, 'dbschema', 'posts.esdl'), POSTS);
@@ -75,16 +99,25 @@ describe('one embedded data folder, several svc processes', () => {
         body: JSON.stringify({ email: 'first@example.com', password: 'a long passphrase 1' }),
       });
       expect(reg.status).toBe(201);
-      const admin = await runSvc(['admin', 'create-superuser', 'root@example.com', '--password', 'root password 1'], { cwd: dir, env, ms: 60000 });
+      const admin = await runSvc(
+        ['admin', 'create-superuser', 'root@example.com', '--password', 'root password 1'],
+        { cwd: dir, env, ms: 60000 },
+      );
       expect(admin.code).toBe(1);
       expect(admin.stdout).toBe('');
       expect(admin.stderr.trimEnd().split('\n')).toHaveLength(1);
-      expect(admin.stderr).toContain(`svc: DATA_DIR_LOCKED: the embedded database folder ${data} is in use by svc serve (pid ${svc.child.pid}`);
-      expect(admin.stderr).toContain(`serving ${svc.url}). PGlite is a single-process database: do the work through that server`);
+      expect(admin.stderr).toContain(
+        `svc: DATA_DIR_LOCKED: the embedded database folder ${data} is in use by svc serve (pid ${svc.child.pid}`,
+      );
+      expect(admin.stderr).toContain(
+        `serving ${svc.url}). PGlite is a single-process database: do the work through that server`,
+      );
 
       const second = await runSvc(['serve', '--port', '0'], { cwd: dir, env, ms: 60000 });
       expect(second.code).toBe(1);
-      expect(second.stderr).toContain(`DATA_DIR_LOCKED: the embedded database folder ${data} is in use by svc serve (pid ${svc.child.pid}`);
+      expect(second.stderr).toContain(
+        `DATA_DIR_LOCKED: the embedded database folder ${data} is in use by svc serve (pid ${svc.child.pid}`,
+      );
 
       // The server is untouched: it still answers with everything written so far.
       const login = await fetch(`${svc.url}/auth/login`, {
@@ -104,13 +137,20 @@ describe('one embedded data folder, several svc processes', () => {
     const upToDate = await runSvc(['migrate'], { cwd: dir, env, ms: 60000 });
     expect(upToDate).toMatchObject({ code: 0, stderr: '' });
     expect(upToDate.stdout).toMatch(/^The database is up to date/);
-    const created = await runSvc(['admin', 'create-superuser', 'root@example.com', '--password', 'root password 1'], { cwd: dir, env, ms: 60000 });
+    const created = await runSvc(
+      ['admin', 'create-superuser', 'root@example.com', '--password', 'root password 1'],
+      { cwd: dir, env, ms: 60000 },
+    );
     expect(created).toMatchObject({ code: 0, stderr: '' });
     const db = await openDatabase({ dataDir: data });
     try {
-      const users = await db.query<{ email: string }>('select email from svc_auth.users order by email');
+      const users = await db.query<{ email: string }>(
+        'select email from svc_auth.users order by email',
+      );
       expect(users.rows.map((r) => r.email)).toEqual(['first@example.com', 'root@example.com']);
-      const tables = await db.query("select 1 from information_schema.tables where table_schema = 'default' and table_name = 'Post'");
+      const tables = await db.query(
+        "select 1 from information_schema.tables where table_schema = 'default' and table_name = 'Post'",
+      );
       expect(tables.rowCount).toBe(1);
     } finally {
       await db.close();
@@ -120,11 +160,23 @@ describe('one embedded data folder, several svc processes', () => {
   test('a lock left by a dead process is taken over by the next svc command', async () => {
     const dir = project({ 'dbschema/default.esdl': USERS });
     const data = path.join(dir, 'data');
-    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());
+    const dead = Number(
+      spawnSync(process.execPath, [
+        '-e',
+        'process.stdout.write(String(process.pid))',
+      ]).stdout.toString(),
+    );
     fs.mkdirSync(data, { recursive: true });
     fs.writeFileSync(
       path.join(data, LOCK_FILE_NAME),
-      JSON.stringify({ pid: dead, hostname: os.hostname(), startedAt: '2020-01-01T00:00:00.000Z', command: 'svc serve', url: 'http://127.0.0.1:9', token: 'stale' }),
+      JSON.stringify({
+        pid: dead,
+        hostname: os.hostname(),
+        startedAt: '2020-01-01T00:00:00.000Z',
+        command: 'svc serve',
+        url: 'http://127.0.0.1:9',
+        token: 'stale',
+      }),
     );
     const r = await runSvc(['migrate', '--data-dir', data], { cwd: dir, ms: 60000 });
     expect(r.stderr).toBe('');
@@ -146,7 +198,10 @@ describe('one embedded data folder, several svc processes', () => {
     const post = (route: string, body: unknown, auth = false) =>
       fetch(`${svc.url}${route}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${SERVICE_KEY}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          ...(auth ? { authorization: `Bearer ${SERVICE_KEY}` } : {}),
+        },
         body: JSON.stringify(body),
       });
     const registerer = async (w: number) => {
@@ -175,7 +230,8 @@ describe('one embedded data folder, several svc processes', () => {
     const workers = [...Array.from({ length: 6 }, (_, w) => registerer(w)), migrator()];
     // Kill once enough writes were answered; requests are in flight all along (7 workers).
     const deadline = Date.now() + 90_000;
-    while ((registered.length < 40 || versions.length < 3) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while ((registered.length < 40 || versions.length < 3) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     svc.child.kill('SIGKILL');
     killed = true;
     await svc.exited;
@@ -187,7 +243,9 @@ describe('one embedded data folder, several svc processes', () => {
     // The next server takes the stale lock over and opens the folder.
     const again = await startSvc(args, { cwd: dir, env });
     try {
-      const history = await json(`${again.url}/migrations`, { headers: { authorization: `Bearer ${SERVICE_KEY}` } });
+      const history = await json(`${again.url}/migrations`, {
+        headers: { authorization: `Bearer ${SERVICE_KEY}` },
+      });
       expect(history.status).toBe(200);
       const stored = new Set((history.body as { version: string }[]).map((m) => m.version));
       expect(versions.filter((v) => !stored.has(v))).toEqual([]);

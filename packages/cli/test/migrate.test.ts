@@ -22,10 +22,17 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
     if (testDatabaseKind() === 'postgres') t = await createTestDatabase();
   });
   afterEach(async () => t?.dispose());
-  const dbArgs = (dir: string) => (t && 'url' in t.config ? ['--database-url', t.config.url] : ['--data-dir', path.join(dir, 'data')]);
+  const dbArgs = (dir: string) =>
+    t && 'url' in t.config
+      ? ['--database-url', t.config.url]
+      : ['--data-dir', path.join(dir, 'data')];
 
   test('reads dbschema/*.esdl, applies, then finds nothing to do; --dry-run changes nothing', async () => {
-    const dir = project({ 'dbschema/a-users.esdl': USERS, 'dbschema/b-posts.esdl': POSTS, 'dbschema/notes.txt': 'not a schema' });
+    const dir = project({
+      'dbschema/a-users.esdl': USERS,
+      'dbschema/b-posts.esdl': POSTS,
+      'dbschema/notes.txt': 'not a schema',
+    });
     const dry = await runSvc(['migrate', '--dry-run', ...dbArgs(dir)], { cwd: dir, ms: 60000 });
     expect(dry.stderr).toBe('');
     expect(dry.code).toBe(0);
@@ -40,7 +47,10 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
 
   test('a schema error exits 1 with its class, line and column', async () => {
     const dir = project({ 'schema.esdl': 'type User {\n  required name: strr;\n}\n' });
-    const r = await runSvc(['migrate', '--schema', 'schema.esdl', ...dbArgs(dir)], { cwd: dir, ms: 60000 });
+    const r = await runSvc(['migrate', '--schema', 'schema.esdl', ...dbArgs(dir)], {
+      cwd: dir,
+      ms: 60000,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^svc: InvalidReferenceError \(line 2, column \d+\): /);
   });
@@ -48,7 +58,10 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
   test('without a schema it says how to give one', async () => {
     const dir = project({});
     const r = await runSvc(['migrate', ...dbArgs(dir)], { cwd: dir });
-    expect(r).toMatchObject({ code: 2, stderr: 'svc: no schema: pass --schema <file|dir> or create dbschema/\n' });
+    expect(r).toMatchObject({
+      code: 2,
+      stderr: 'svc: no schema: pass --schema <file|dir> or create dbschema/\n',
+    });
   });
 
   test('svc serve migrates to dbschema/ at start', async () => {

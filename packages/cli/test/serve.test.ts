@@ -22,7 +22,18 @@ describe('svc', () => {
     expect(top.stdout).toContain('serve');
     const serve = await runSvc(['serve', '--help']);
     expect(serve.code).toBe(0);
-    for (const flag of ['--port', '--host', '--config', '--schema', '--database-url', '--data-dir', '--enable-auth', '--jwt-secret', '--tls-cert', '--tls-key']) {
+    for (const flag of [
+      '--port',
+      '--host',
+      '--config',
+      '--schema',
+      '--database-url',
+      '--data-dir',
+      '--enable-auth',
+      '--jwt-secret',
+      '--tls-cert',
+      '--tls-key',
+    ]) {
       expect(serve.stdout).toContain(flag);
     }
   });
@@ -34,7 +45,10 @@ describe('svc', () => {
   });
 
   test('bad configuration exits 2 naming every problem, and the secret never', async () => {
-    const r = await runSvc(['serve', '--enable-auth', '--jwt-secret', 'short-secret', '--port', '0'], { cwd: tmp() });
+    const r = await runSvc(
+      ['serve', '--enable-auth', '--jwt-secret', 'short-secret', '--port', '0'],
+      { cwd: tmp() },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('jwtSecret must be at least 32 characters (got 12)');
     expect(r.stderr).not.toContain('short-secret');
@@ -47,7 +61,10 @@ describe('svc serve with no database configured', () => {
     const svc = await startSvc([], { cwd, env: cleanEnv({ SVC_PORT: '0' }) });
     try {
       expect(fs.existsSync(path.join(cwd, '.svc', 'data', 'PG_VERSION'))).toBe(true);
-      const line = svc.stdout().split('\n').find((l) => l.includes('svc listening on'));
+      const line = svc
+        .stdout()
+        .split('\n')
+        .find((l) => l.includes('svc listening on'));
       expect(line).toContain(svc.url);
       expect(line).toContain(path.join(cwd, '.svc', 'data'));
       expect(await (await fetch(`${svc.url}/`)).json()).toEqual({ name: 'svc', version });
@@ -73,7 +90,9 @@ describe('svc serve logs for people and for programs', () => {
       const url = /^ {2}URL {7}(http:\/\/127\.0\.0\.1:\d+)$/m.exec(shown)?.[1];
       expect(url).toBeDefined();
       expect(shown).toMatch(new RegExp(`^svc ${version.replace(/\./g, '\\.')}$`, 'm'));
-      expect(shown).toContain(`  database  embedded PGlite at ${path.join(cwd, 'data')} (created)\n`);
+      expect(shown).toContain(
+        `  database  embedded PGlite at ${path.join(cwd, 'data')} (created)\n`,
+      );
       expect(shown).toContain('  schema    dbschema/ (1 file)\n');
       expect(shown).toContain('  auth      off (--enable-auth to turn it on)\n');
       expect(shown).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}schema migrated: /m);
@@ -94,15 +113,24 @@ describe('svc serve logs for people and for programs', () => {
 
   test('in a terminal with --log-format json: JSON lines and no banner', async () => {
     const cwd = tmp();
-    const term = runInTerminal(['serve', '--port', '0', '--data-dir', 'data', '--log-format', 'json'], { cwd });
+    const term = runInTerminal(
+      ['serve', '--port', '0', '--data-dir', 'data', '--log-format', 'json'],
+      { cwd },
+    );
     try {
       await term.waitFor(/"msg":"svc listening on http/, 60000);
       term.type('\x03');
       expect(await term.exited).toBe(0);
       // the terminal echoes Ctrl-C as ^C before the next line
-      const lines = plain(term.output()).split('\n').map((l) => l.replace(/^\^C/, '')).filter((l) => l.trim() !== '');
+      const lines = plain(term.output())
+        .split('\n')
+        .map((l) => l.replace(/^\^C/, ''))
+        .filter((l) => l.trim() !== '');
       for (const l of lines) expect(() => JSON.parse(l)).not.toThrow();
-      expect(lines.map((l) => JSON.parse(l).msg).slice(-2)).toEqual(['shutting down: 0 requests in flight', 'stopped']);
+      expect(lines.map((l) => JSON.parse(l).msg).slice(-2)).toEqual([
+        'shutting down: 0 requests in flight',
+        'stopped',
+      ]);
       expect(term.output()).not.toContain('Ctrl-C stops it');
     } finally {
       term.kill();
@@ -114,11 +142,19 @@ describe('svc serve logs for people and for programs', () => {
     const svc = await startSvc(['--port', '0', '--data-dir', 'data'], { cwd });
     svc.child.kill('SIGTERM');
     expect(await svc.exited).toBe(0);
-    const msgs = svc.stdout().trim().split('\n').map((l) => JSON.parse(l).msg);
+    const msgs = svc
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).msg);
     expect(msgs.slice(-2)).toEqual(['shutting down: 0 requests in flight', 'stopped']);
 
     const pretty = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', 'data', '--log-format', 'pretty'], { cwd, env: cleanEnv() });
+      const child = spawn(
+        process.execPath,
+        [BIN, 'serve', '--port', '0', '--data-dir', 'data', '--log-format', 'pretty'],
+        { cwd, env: cleanEnv() },
+      );
       let out = '';
       const timer = setTimeout(() => reject(new Error(`no banner:\n${out}`)), 60000);
       child.stdout.on('data', (d) => {
@@ -144,7 +180,9 @@ describe(`svc serve on ${testDatabaseKind()}`, () => {
   });
   afterAll(async () => t?.dispose());
   const databaseArgs = (dir: string) =>
-    t && 'url' in t.config ? ['--database-url', t.config.url] : ['--data-dir', path.join(dir, 'data')];
+    t && 'url' in t.config
+      ? ['--database-url', t.config.url]
+      : ['--data-dir', path.join(dir, 'data')];
 
   test('SIGTERM with 50 requests in flight completes all 50, then exits 0', async () => {
     const dir = tmp();
@@ -155,14 +193,18 @@ describe(`svc serve on ${testDatabaseKind()}`, () => {
 
     // 50 requests whose bodies are half sent: each is in flight inside the server.
     const sockets = await Promise.all(
-      Array.from({ length: 50 }, () =>
-        new Promise<net.Socket>((resolve, reject) => {
-          const s = net.connect(Number(port), '127.0.0.1', () => {
-            s.write(`POST /query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`);
-            resolve(s);
-          });
-          s.once('error', reject);
-        }),
+      Array.from(
+        { length: 50 },
+        () =>
+          new Promise<net.Socket>((resolve, reject) => {
+            const s = net.connect(Number(port), '127.0.0.1', () => {
+              s.write(
+                `POST /query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`,
+              );
+              resolve(s);
+            });
+            s.once('error', reject);
+          }),
       ),
     );
     const responses = sockets.map(
@@ -207,25 +249,39 @@ describe(`svc serve on ${testDatabaseKind()}`, () => {
       const lock = await openDatabase({ url, poolSize: 1 });
       const MIGRATION_LOCK_KEY = 0x5e7c_0001; // core/schema/migrate.ts
       await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-      const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--schema', 'schema.esdl', '--database-url', url], { cwd: dir, env: cleanEnv() });
+      const child = spawn(
+        process.execPath,
+        [BIN, 'serve', '--port', '0', '--schema', 'schema.esdl', '--database-url', url],
+        { cwd: dir, env: cleanEnv() },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));
       child.stderr.on('data', (d) => (stderr += d));
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       try {
-        const waiting = async () => (await lock.query<{ n: number }>("select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted")).rows[0]!.n;
-        for (let i = 0; i < 300 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 100));
+        const waiting = async () =>
+          (
+            await lock.query<{ n: number }>(
+              "select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted",
+            )
+          ).rows[0]!.n;
+        for (let i = 0; i < 300 && (await waiting()) === 0; i++)
+          await new Promise((r) => setTimeout(r, 100));
         expect(await waiting()).toBe(1);
         child.kill('SIGTERM');
-        for (let i = 0; i < 100 && !stderr.includes('stopping once started'); i++) await new Promise((r) => setTimeout(r, 50));
+        for (let i = 0; i < 100 && !stderr.includes('stopping once started'); i++)
+          await new Promise((r) => setTimeout(r, 50));
         expect(stderr).toBe('svc: SIGTERM: stopping once started (again to exit now)\n');
       } finally {
         await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
         await lock.close();
       }
       expect(await exited).toBe(0);
-      const msgs = stdout.trim().split('\n').map((l) => JSON.parse(l).msg);
+      const msgs = stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).msg);
       expect(msgs[msgs.length - 1]).toBe('stopped');
       expect(msgs.some((m) => m.startsWith('svc listening on'))).toBe(true);
     });
@@ -234,20 +290,43 @@ describe(`svc serve on ${testDatabaseKind()}`, () => {
   test('serves HTTPS with --tls-cert and --tls-key', async () => {
     const dir = tmp();
     const { execFileSync } = await import('node:child_process');
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '2',
-      '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1',
-    ], { stdio: 'ignore' });
-    const svc = await startSvc(['--port', '0', '--tls-cert', 'cert.pem', '--tls-key', 'key.pem', ...databaseArgs(dir)], { cwd: dir });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+        '-days',
+        '2',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    const svc = await startSvc(
+      ['--port', '0', '--tls-cert', 'cert.pem', '--tls-key', 'key.pem', ...databaseArgs(dir)],
+      { cwd: dir },
+    );
     try {
       expect(svc.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       const https = await import('node:https');
       const status = await new Promise<number | undefined>((resolve, reject) => {
-        https.get(`${svc.url}/health`, { ca: fs.readFileSync(path.join(dir, 'cert.pem')) }, (res) => {
-          res.resume();
-          resolve(res.statusCode);
-        }).on('error', reject);
+        https
+          .get(`${svc.url}/health`, { ca: fs.readFileSync(path.join(dir, 'cert.pem')) }, (res) => {
+            res.resume();
+            resolve(res.statusCode);
+          })
+          .on('error', reject);
       });
       expect(status).toBe(200);
     } finally {

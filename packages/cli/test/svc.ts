@@ -17,9 +17,15 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 }
 
 /** Runs `svc` to completion and returns its exit code and output; `input` is its whole stdin. */
-export function runSvc(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; ms?: number; input?: string } = {}) {
+export function runSvc(
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; ms?: number; input?: string } = {},
+) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: opts.env ?? cleanEnv() });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: opts.cwd,
+      env: opts.env ?? cleanEnv(),
+    });
     child.stdin.end(opts.input ?? '');
     let stdout = '';
     let stderr = '';
@@ -37,15 +43,23 @@ export function runSvc(args: string[], opts: { cwd?: string; env?: NodeJS.Proces
 }
 
 /** Starts `svc serve ...` and resolves once it logs the URL it listens on. */
-export function startSvc(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; ms?: number } = {}): Promise<Running> {
+export function startSvc(
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; ms?: number } = {},
+): Promise<Running> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: opts.cwd, env: opts.env ?? cleanEnv() });
+    const child = spawn(process.execPath, [BIN, 'serve', ...args], {
+      cwd: opts.cwd,
+      env: opts.env ?? cleanEnv(),
+    });
     let stdout = '';
     let stderr = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`svc serve did not start within ${opts.ms ?? 30000} ms:\n${stdout}\n${stderr}`));
+      reject(
+        new Error(`svc serve did not start within ${opts.ms ?? 30000} ms:\n${stdout}\n${stderr}`),
+      );
     }, opts.ms ?? 30000);
     child.stdout.on('data', (d) => {
       stdout += d;
@@ -77,11 +91,17 @@ export interface Terminal {
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-export function runInTerminal(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; ms?: number } = {}): Terminal {
+export function runInTerminal(
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; ms?: number } = {},
+): Terminal {
   // exec: the command replaces script's shell, so a Ctrl-C reaches it alone.
   const command = `exec ${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}`;
   // -q: no banner of script's own; -e: its exit code is the command's; -c: run this command.
-  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: opts.cwd, env: opts.env ?? cleanEnv() });
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    cwd: opts.cwd,
+    env: opts.env ?? cleanEnv(),
+  });
   let shown = '';
   child.stdout.on('data', (d) => (shown += d));
   child.stderr.on('data', (d) => (shown += d));

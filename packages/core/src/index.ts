@@ -58,7 +58,15 @@ export {
   type QueryErrorOptions,
 } from './errors/query-errors';
 
-export type { Database, DatabaseConfig, DatabaseKind, PoolStats, QueryResult, Queryable, Transaction } from './db/types';
+export type {
+  Database,
+  DatabaseConfig,
+  DatabaseKind,
+  PoolStats,
+  QueryResult,
+  Queryable,
+  Transaction,
+} from './db/types';
 export { openDatabase, PGLITE_SETTINGS, type OpenDatabaseOptions } from './db/open';
 export { DatabaseConnectionError, type DatabaseConnectionProblem } from './db/connection-error';
 export { DataDirLockedError, LOCK_FILE_NAME, readDataDirLock, type LockHolder } from './db/lock';

@@ -77,7 +77,10 @@ describe('golden: SDL → DDL', () => {
       compareGolden(`${name}.sql`, renderPlan(plan));
     });
     it(`${name}: plan v1 → v2`, () => {
-      compareGolden(`${name}.v2.sql`, renderPlan(planMigration(load(`${name}.esdl`), load(`${name}.v2.esdl`))));
+      compareGolden(
+        `${name}.v2.sql`,
+        renderPlan(planMigration(load(`${name}.esdl`), load(`${name}.v2.esdl`))),
+      );
     });
     it(`${name}: re-planning the same schema is empty`, () => {
       const s = load(`${name}.esdl`);
@@ -112,7 +115,8 @@ describe('golden: the SQL runs on a real database', () => {
       for (const check of plan.checks) {
         const { rows } = await tx.query(check.sql);
         if (check.kind === 'data-loss' && allowDataLoss) continue;
-        if (rows.length > 0) throw new Error(`check failed: ${check.message}: ${JSON.stringify(rows)}`);
+        if (rows.length > 0)
+          throw new Error(`check failed: ${check.message}: ${JSON.stringify(rows)}`);
       }
       for (const step of plan.steps) {
         for (const s of step.sql) {
@@ -135,9 +139,16 @@ describe('golden: the SQL runs on a real database', () => {
     const cons = await test.db.query<{ t: string }>(
       `select n.nspname || '.' || c.conname || ' ' || pg_get_constraintdef(c.oid) as t from pg_constraint c join pg_namespace n on n.oid = c.connamespace where n.nspname ${user}`,
     );
-    const idx = await test.db.query<{ t: string }>(`select schemaname || ' ' || indexdef as t from pg_indexes where schemaname ${user}`);
-    const views = await test.db.query<{ t: string }>(`select schemaname || '.' || viewname as t from pg_views where schemaname ${user}`);
-    return [...cols.rows, ...cons.rows, ...idx.rows, ...views.rows].map((r) => r.t).sort().join('\n');
+    const idx = await test.db.query<{ t: string }>(
+      `select schemaname || ' ' || indexdef as t from pg_indexes where schemaname ${user}`,
+    );
+    const views = await test.db.query<{ t: string }>(
+      `select schemaname || '.' || viewname as t from pg_views where schemaname ${user}`,
+    );
+    return [...cols.rows, ...cons.rows, ...idx.rows, ...views.rows]
+      .map((r) => r.t)
+      .sort()
+      .join('\n');
   }
 
   for (const name of names) {

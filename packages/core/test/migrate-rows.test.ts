@@ -43,7 +43,18 @@ interface Table {
 const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
 
 async function userTables(db: Database): Promise<Table[]> {
-  const { rows } = await db.query<{ schema: string; table: string; column: string; notnull: boolean; def: string | null; identity: string; base: string; typoid: number; category: string; typname: string }>(`
+  const { rows } = await db.query<{
+    schema: string;
+    table: string;
+    column: string;
+    notnull: boolean;
+    def: string | null;
+    identity: string;
+    base: string;
+    typoid: number;
+    category: string;
+    typname: string;
+  }>(`
     select n.nspname as schema, cl.relname as table, a.attname as column, a.attnotnull as notnull,
            pg_get_expr(d.adbin, d.adrelid) as def, a.attidentity as identity,
            coalesce(bt.typname, t.typname) as base, t.oid::int as typoid, t.typcategory as category, t.typname as typname
@@ -56,7 +67,13 @@ async function userTables(db: Database): Promise<Table[]> {
     where cl.relkind = 'r' and a.attnum > 0 and not a.attisdropped
       and n.nspname not in ('pg_catalog', 'information_schema', 'svc_meta', 'public') and n.nspname not like 'pg\\_%'
     order by n.nspname, cl.relname, a.attnum`);
-  const { rows: fks } = await db.query<{ schema: string; table: string; column: string; fschema: string; ftable: string }>(`
+  const { rows: fks } = await db.query<{
+    schema: string;
+    table: string;
+    column: string;
+    fschema: string;
+    ftable: string;
+  }>(`
     select n.nspname as schema, cl.relname as table, a.attname as column, fn.nspname as fschema, fcl.relname as ftable
     from pg_constraint co
     join pg_class cl on cl.oid = co.conrelid join pg_namespace n on n.oid = cl.relnamespace
@@ -71,35 +88,80 @@ async function userTables(db: Database): Promise<Table[]> {
       t = { key, schema: r.schema, table: r.table, columns: [], fks: new Map() };
       tables.set(key, t);
     }
-    t.columns.push({ name: r.column, notnull: r.notnull, hasDefault: r.def !== null || r.identity !== '', base: r.base.replace(/^_/, ''), isArray: r.category === 'A' || r.base.startsWith('_'), typoid: r.typoid, typname: r.typname });
+    t.columns.push({
+      name: r.column,
+      notnull: r.notnull,
+      hasDefault: r.def !== null || r.identity !== '',
+      base: r.base.replace(/^_/, ''),
+      isArray: r.category === 'A' || r.base.startsWith('_'),
+      typoid: r.typoid,
+      typname: r.typname,
+    });
   }
-  for (const f of fks) tables.get(`${f.schema}.${f.table}`)?.fks.set(f.column, `${f.fschema}.${f.ftable}`);
+  for (const f of fks)
+    tables.get(`${f.schema}.${f.table}`)?.fks.set(f.column, `${f.fschema}.${f.ftable}`);
   return [...tables.values()];
 }
 
 async function enumValues(db: Database, typoid: number): Promise<string[]> {
-  const { rows } = await db.query<{ def: string }>('select pg_get_constraintdef(oid) as def from pg_constraint where contypid = $1', [typoid]);
+  const { rows } = await db.query<{ def: string }>(
+    'select pg_get_constraintdef(oid) as def from pg_constraint where contypid = $1',
+    [typoid],
+  );
   // Only an enum's check lists its values; other checks (a regexp) hold literals that are not values.
   return rows
     .filter((r) => /VALUE = ANY \(ARRAY\[/.test(r.def))
-    .flatMap((r) => [...r.def.matchAll(/'((?:[^']|'')*)'::text/g)].map((m) => (m[1] as string).replace(/''/g, "'")));
+    .flatMap((r) =>
+      [...r.def.matchAll(/'((?:[^']|'')*)'::text/g)].map((m) =>
+        (m[1] as string).replace(/''/g, "'"),
+      ),
+    );
 }
 
 function candidates(base: string, round: number): unknown {
   const pick = <T>(xs: T[]) => (round < xs.length ? xs[round] : undefined);
   switch (base) {
-    case 'text': case 'varchar': return pick(['Seed', 'seed@example.com', 'SEED', 'hello-world', 'ada_lovelace', 'ABC', '+44 123456', 'ab']);
-    case 'int2': case 'int4': case 'int8': case 'numeric': case 'bigint': return pick([1, 10, 0, 100, 3]);
-    case 'float4': case 'float8': return pick([1.5, 10, 0, 100, 3]);
-    case 'bool': return pick([false, true]);
-    case 'uuid': return randomUUID();
-    case 'timestamptz': case 'timestamp': return pick(['2024-05-01T12:00:00Z', '2030-01-01T00:00:00Z']);
-    case 'date': return pick(['2024-05-01', '2030-01-01']);
-    case 'time': return '12:00:00';
-    case 'interval': return pick(['1 hour', '1 day']);
-    case 'jsonb': case 'json': return '{}';
-    case 'bytea': return Buffer.from('seed');
-    default: return undefined;
+    case 'text':
+    case 'varchar':
+      return pick([
+        'Seed',
+        'seed@example.com',
+        'SEED',
+        'hello-world',
+        'ada_lovelace',
+        'ABC',
+        '+44 123456',
+        'ab',
+      ]);
+    case 'int2':
+    case 'int4':
+    case 'int8':
+    case 'numeric':
+    case 'bigint':
+      return pick([1, 10, 0, 100, 3]);
+    case 'float4':
+    case 'float8':
+      return pick([1.5, 10, 0, 100, 3]);
+    case 'bool':
+      return pick([false, true]);
+    case 'uuid':
+      return randomUUID();
+    case 'timestamptz':
+    case 'timestamp':
+      return pick(['2024-05-01T12:00:00Z', '2030-01-01T00:00:00Z']);
+    case 'date':
+      return pick(['2024-05-01', '2030-01-01']);
+    case 'time':
+      return '12:00:00';
+    case 'interval':
+      return pick(['1 hour', '1 day']);
+    case 'jsonb':
+    case 'json':
+      return '{}';
+    case 'bytea':
+      return Buffer.from('seed');
+    default:
+      return undefined;
   }
 }
 
@@ -113,7 +175,8 @@ async function seed(db: Database): Promise<{ seeded: string[]; skipped: string[]
     for (const t of tables) {
       if (done.has(t.key) || skipped.includes(t.key)) continue;
       const required = t.columns.filter((c) => c.notnull && !c.hasDefault);
-      if (required.some((c) => t.fks.has(c.name) && !done.has(t.fks.get(c.name) as string))) continue; // wait for targets
+      if (required.some((c) => t.fks.has(c.name) && !done.has(t.fks.get(c.name) as string)))
+        continue; // wait for targets
       // Coordinate search: each required column has a candidate index; when a row is refused,
       // the column whose constraint or domain refused it moves to its next candidate.
       const index = required.map(() => 0);
@@ -150,7 +213,9 @@ async function seed(db: Database): Promise<{ seeded: string[]; skipped: string[]
           if (process.env.DEBUG_SEED) console.log(t.key, index.join(','), message);
           const domain = /for domain "[^"]+"\."([^"]+)"/.exec(message)?.[1];
           const constraint = /constraint "([^"]+)"/.exec(message)?.[1] ?? '';
-          const culprit = required.findIndex((c) => (domain ? c.typname === domain : constraint.includes(`.${c.name}.`)));
+          const culprit = required.findIndex((c) =>
+            domain ? c.typname === domain : constraint.includes(`.${c.name}.`),
+          );
           if (culprit < 0) break;
           index[culprit] = (index[culprit] as number) + 1;
         }
@@ -163,15 +228,23 @@ async function seed(db: Database): Promise<{ seeded: string[]; skipped: string[]
     if (!progress) break;
   }
   for (const t of tables) if (!done.has(t.key) && !skipped.includes(t.key)) skipped.push(t.key);
-  if (process.env.DEBUG_SEED) console.log(`seeded ${done.size} of ${tables.length}; skipped: ${skipped.join(', ') || 'none'}`);
+  if (process.env.DEBUG_SEED)
+    console.log(
+      `seeded ${done.size} of ${tables.length}; skipped: ${skipped.join(', ') || 'none'}`,
+    );
   return { seeded: [...done.keys()], skipped };
 }
 
 async function count(db: Database, key: string): Promise<number | null> {
   const [schema, ...rest] = key.split('.');
-  const { rows } = await db.query<{ found: string | null }>('select to_regclass($1)::text as found', [`${q(schema as string)}.${q(rest.join('.'))}`]);
+  const { rows } = await db.query<{ found: string | null }>(
+    'select to_regclass($1)::text as found',
+    [`${q(schema as string)}.${q(rest.join('.'))}`],
+  );
   if (!rows[0]?.found) return null;
-  const r = await db.query<{ n: number }>(`select count(*)::int as n from ${q(schema as string)}.${q(rest.join('.'))}`);
+  const r = await db.query<{ n: number }>(
+    `select count(*)::int as n from ${q(schema as string)}.${q(rest.join('.'))}`,
+  );
   return r.rows[0]?.n ?? 0;
 }
 
@@ -212,7 +285,9 @@ describe(`golden schemas migrate with rows in place on ${testDatabaseKind()}`, (
 
   test('blog: dropping a column that holds data refuses, naming it, until allowed; no row is lost', async () => {
     await migrator.migrate(t.db, read('blog.esdl'));
-    await t.db.query(`insert into "default"."Author" (email, display_name, website) values ('ada@example.com', 'Ada', 'https://ada.example')`);
+    await t.db.query(
+      `insert into "default"."Author" (email, display_name, website) values ('ada@example.com', 'Ada', 'https://ada.example')`,
+    );
     const err = await migrator.migrate(t.db, read('blog.v2.esdl')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DataLossError);
     expect((err as Error).message).toContain('website');
@@ -224,9 +299,14 @@ describe(`golden schemas migrate with rows in place on ${testDatabaseKind()}`, (
 
   test('shop: duplicate (sku, vendor) rows make v2 refuse before changing anything (item 37)', async () => {
     await migrator.migrate(t.db, read('shop.esdl'));
-    const vendor = await t.db.query<{ id: string }>(`insert into "default"."Vendor" (name) values ('Acme') returning id`);
+    const vendor = await t.db.query<{ id: string }>(
+      `insert into "default"."Vendor" (name) values ('Acme') returning id`,
+    );
     for (let i = 0; i < 2; i++) {
-      await t.db.query(`insert into "default"."Product" (sku, name, price, vendor) values ('SKU-1', $1, 10, $2)`, [`P${i}`, vendor.rows[0]?.id]);
+      await t.db.query(
+        `insert into "default"."Product" (sku, name, price, vendor) values ('SKU-1', $1, 10, $2)`,
+        [`P${i}`, vendor.rows[0]?.id],
+      );
     }
     const err = await migrator.migrate(t.db, read('shop.v2.esdl')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConstraintViolationError);

@@ -10,8 +10,13 @@ import { SvcError } from '../src/errors';
 import { buildSchema } from '../src/schema/build';
 import { parseExpression, parseQuery, parseSchema } from '../src/syntax';
 
-const schemas = readdirSync(join(__dirname, 'schemas')).map((f) => readFileSync(join(__dirname, 'schemas', f), 'utf8'));
-const queries = readFileSync(join(__dirname, 'fixtures', 'syntax', 'queries.edgeql'), 'utf8').split(';').map((q) => q.trim()).filter(Boolean);
+const schemas = readdirSync(join(__dirname, 'schemas')).map((f) =>
+  readFileSync(join(__dirname, 'schemas', f), 'utf8'),
+);
+const queries = readFileSync(join(__dirname, 'fixtures', 'syntax', 'queries.edgeql'), 'utf8')
+  .split(';')
+  .map((q) => q.trim())
+  .filter(Boolean);
 
 function onlySvcErrors(fn: () => unknown): boolean {
   try {
@@ -26,7 +31,36 @@ function onlySvcErrors(fn: () => unknown): boolean {
 /** A valid text with a random slice cut out, doubled or replaced by a random token. */
 const mutated = (texts: string[]) =>
   fc
-    .tuple(fc.constantFrom(...texts), fc.nat(), fc.nat(), fc.constantFrom('', '{', '}', ';', '(', ')', ':=', '->', '.<', '[is ', "'", '"', '$', '<', '>', 'select', 'type', '::', '\\', '\u0000', '\u00e9', '#', '\n'))
+    .tuple(
+      fc.constantFrom(...texts),
+      fc.nat(),
+      fc.nat(),
+      fc.constantFrom(
+        '',
+        '{',
+        '}',
+        ';',
+        '(',
+        ')',
+        ':=',
+        '->',
+        '.<',
+        '[is ',
+        "'",
+        '"',
+        '$',
+        '<',
+        '>',
+        'select',
+        'type',
+        '::',
+        '\\',
+        '\u0000',
+        '\u00e9',
+        '#',
+        '\n',
+      ),
+    )
     .map(([text, a, b, token]) => {
       const i = a % (text.length + 1);
       const j = Math.min(text.length, i + (b % 40));
@@ -37,21 +71,35 @@ const noise = fc.string({ unit: 'binary', maxLength: 200 });
 
 describe('robustness: only SvcErrors come out', () => {
   test('parseQuery on noise and on mutated queries', () => {
-    fc.assert(fc.property(fc.oneof(noise, mutated(queries)), (text) => onlySvcErrors(() => parseQuery(text))), { numRuns: 600 });
+    fc.assert(
+      fc.property(fc.oneof(noise, mutated(queries)), (text) =>
+        onlySvcErrors(() => parseQuery(text)),
+      ),
+      { numRuns: 600 },
+    );
   });
 
   test('parseExpression on noise', () => {
-    fc.assert(fc.property(noise, (text) => onlySvcErrors(() => parseExpression(text))), { numRuns: 300 });
+    fc.assert(
+      fc.property(noise, (text) => onlySvcErrors(() => parseExpression(text))),
+      { numRuns: 300 },
+    );
   });
 
   test('parseSchema and buildSchema on mutated schemas', () => {
     fc.assert(
-      fc.property(mutated(schemas), (text) => onlySvcErrors(() => parseSchema(text)) && onlySvcErrors(() => buildSchema(text))),
+      fc.property(
+        mutated(schemas),
+        (text) => onlySvcErrors(() => parseSchema(text)) && onlySvcErrors(() => buildSchema(text)),
+      ),
       { numRuns: 400 },
     );
   });
 
   test('buildSchema on noise', () => {
-    fc.assert(fc.property(noise, (text) => onlySvcErrors(() => buildSchema(text))), { numRuns: 300 });
+    fc.assert(
+      fc.property(noise, (text) => onlySvcErrors(() => buildSchema(text))),
+      { numRuns: 300 },
+    );
   });
 });

@@ -75,7 +75,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   if (config.schema !== undefined) {
     try {
       const result = await migrator.migrate(database, config.schema);
-      if (result.applied) logger.info({ version: result.version, steps: result.steps.length }, `schema migrated: ${result.steps.length} steps`);
+      if (result.applied)
+        logger.info(
+          { version: result.version, steps: result.steps.length },
+          `schema migrated: ${result.steps.length} steps`,
+        );
       else logger.info({ version: result.version }, 'schema is up to date');
     } catch (err) {
       if (ownsDatabase) await database.close();
@@ -86,12 +90,18 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   let auth: Auth | undefined;
   if (config.enableAuth && config.jwtSecret) {
     try {
-      auth = await createAuth({ ...(config.authConfig as Partial<AuthConfig>), jwtSecret: config.jwtSecret } as AuthConfig, {
-        database,
-        logger,
-        // Pages of the listed origins may use the auth_token cookie on /auth/* writes too.
-        trustedOrigins: config.cors?.origins.filter((o) => o !== '*') ?? [],
-      });
+      auth = await createAuth(
+        {
+          ...(config.authConfig as Partial<AuthConfig>),
+          jwtSecret: config.jwtSecret,
+        } as AuthConfig,
+        {
+          database,
+          logger,
+          // Pages of the listed origins may use the auth_token cookie on /auth/* writes too.
+          trustedOrigins: config.cors?.origins.filter((o) => o !== '*') ?? [],
+        },
+      );
     } catch (err) {
       if (ownsDatabase) await database.close();
       throw err;
@@ -100,7 +110,17 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
 
   const metrics = new ServerMetrics(() => database.stats());
   const lifecycle = new Lifecycle();
-  const app = buildApp({ config, database, logger, metrics, lifecycle, auth, version: VERSION, migrator, buildSchema });
+  const app = buildApp({
+    config,
+    database,
+    logger,
+    metrics,
+    lifecycle,
+    auth,
+    version: VERSION,
+    migrator,
+    buildSchema,
+  });
 
   let httpServer: http.Server | https.Server | undefined;
   let url: string | undefined;
@@ -122,7 +142,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       if (closing) throw new Error('the server is closed');
       const port = listenOptions.port ?? config.port;
       const host = listenOptions.host ?? config.host;
-      const s = config.tls ? https.createServer({ cert: config.tls.cert, key: config.tls.key }, app) : http.createServer(app);
+      const s = config.tls
+        ? https.createServer({ cert: config.tls.cert, key: config.tls.key }, app)
+        : http.createServer(app);
       httpServer = s;
       s.on('connect', refuseConnect);
       await new Promise<void>((resolve, reject) => {
@@ -136,13 +158,22 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       url = `${config.tls ? 'https' : 'http'}://${shownHost}:${address.port}`;
       // An embedded folder's lock names where its holder serves: `svc migrate` works through it.
-      const localHost = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '[::1]' : shownHost;
+      const localHost =
+        address.address === '0.0.0.0'
+          ? '127.0.0.1'
+          : address.address === '::'
+            ? '[::1]'
+            : shownHost;
       database.advertise?.(`${config.tls ? 'https' : 'http'}://${localHost}:${address.port}`);
     },
     close() {
       closing ??= (async () => {
         const started = performance.now();
-        if (httpServer) logger.info({ inFlight: lifecycle.inFlight }, `shutting down: ${lifecycle.inFlight} requests in flight`);
+        if (httpServer)
+          logger.info(
+            { inFlight: lifecycle.inFlight },
+            `shutting down: ${lifecycle.inFlight} requests in flight`,
+          );
         lifecycle.draining = true;
         if (httpServer) {
           database.advertise?.(undefined); // no new work through a server that is stopping

@@ -19,14 +19,20 @@ interface Delivery {
 }
 
 /** A receiver that verifies each delivery's HMAC itself, as a subscriber would. */
-async function startReceiver(): Promise<{ url: string; deliveries: Delivery[]; close(): Promise<void> }> {
+async function startReceiver(): Promise<{
+  url: string;
+  deliveries: Delivery[];
+  close(): Promise<void>;
+}> {
   const deliveries: Delivery[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
-      const expected = Buffer.from(`sha256=${createHmac('sha256', WEBHOOK_SECRET).update(raw).digest('hex')}`);
+      const expected = Buffer.from(
+        `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(raw).digest('hex')}`,
+      );
       const given = Buffer.from(String(req.headers['x-svc-signature-256'] ?? ''));
       deliveries.push({
         headers: req.headers,
@@ -38,7 +44,11 @@ async function startReceiver(): Promise<{ url: string; deliveries: Delivery[]; c
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hooks`, deliveries, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    deliveries,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 describe('auth events leave the server as signed webhooks and branded email', () => {
@@ -46,7 +56,11 @@ describe('auth events leave the server as signed webhooks and branded email', ()
   let peer: Peer;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   const post = (path: string, body: unknown) =>
-    fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   beforeAll(async () => {
     peer = await startPeer();
@@ -57,9 +71,20 @@ describe('auth events leave the server as signed webhooks and branded email', ()
       authConfig: {
         requireEmailVerification: true,
         emailBaseUrl: 'http://127.0.0.1:8080/app',
-        smtp: { host: '127.0.0.1', port: peer.port, from: 'Acme <noreply@example.com>', timeoutMs: 10000 },
+        smtp: {
+          host: '127.0.0.1',
+          port: peer.port,
+          from: 'Acme <noreply@example.com>',
+          timeoutMs: 10000,
+        },
         branding: { appName: 'Acme Notes', brandColor: '#ff6600' },
-        webhooks: [{ url: receiver.url, events: ['IdentityCreated', 'EmailVerificationRequested', 'PasswordResetRequested'], secret: WEBHOOK_SECRET }],
+        webhooks: [
+          {
+            url: receiver.url,
+            events: ['IdentityCreated', 'EmailVerificationRequested', 'PasswordResetRequested'],
+            secret: WEBHOOK_SECRET,
+          },
+        ],
       },
     });
   });
@@ -75,14 +100,18 @@ describe('auth events leave the server as signed webhooks and branded email', ()
     await server.auth!.settle();
 
     const mine = receiver.deliveries.filter((d) => d.body.email === email);
-    expect(mine.map((d) => d.body.eventType).sort()).toEqual(['EmailVerificationRequested', 'IdentityCreated']);
+    expect(mine.map((d) => d.body.eventType).sort()).toEqual([
+      'EmailVerificationRequested',
+      'IdentityCreated',
+    ]);
     for (const d of mine) {
       expect(d.signatureValid).toBe(true);
       expect(d.headers['x-svc-event']).toBe(d.body.eventType);
       expect(d.headers['x-svc-delivery']).toBe(d.body.eventId);
       expect(d.headers['content-type']).toMatch(/^application\/json/);
     }
-    const token = mine.find((d) => d.body.eventType === 'EmailVerificationRequested')?.body.verificationToken as string;
+    const token = mine.find((d) => d.body.eventType === 'EmailVerificationRequested')?.body
+      .verificationToken as string;
     expect(token).toEqual(expect.any(String));
 
     const mail = peer.received.find((m) => m.to.includes(email));
@@ -99,7 +128,9 @@ describe('auth events leave the server as signed webhooks and branded email', ()
     // The emailed token verifies the address.
     const verified = await fetch(`${server.url}/auth/verify?token=${encodeURIComponent(token)}`);
     expect(verified.status).toBe(200);
-    expect((await post('/auth/login', { email, password: 'a long passphrase 1' })).status).toBe(200);
+    expect((await post('/auth/login', { email, password: 'a long passphrase 1' })).status).toBe(
+      200,
+    );
   });
 
   test('reset: the token travels only by webhook and email, never in the response', async () => {
@@ -108,13 +139,27 @@ describe('auth events leave the server as signed webhooks and branded email', ()
     const res = await post('/auth/reset', { email });
     const text = await res.text();
     await server.auth!.settle();
-    const hook = receiver.deliveries.find((d) => d.body.email === email && d.body.eventType === 'PasswordResetRequested');
+    const hook = receiver.deliveries.find(
+      (d) => d.body.email === email && d.body.eventType === 'PasswordResetRequested',
+    );
     expect(hook?.signatureValid).toBe(true);
     const resetToken = hook?.body.resetToken as string;
     expect(text).not.toContain(resetToken);
-    const mail = peer.received.filter((m) => m.to.includes(email)).map((m) => parseMail(m.raw)).find((m) => m.text.includes('reset'));
-    expect(mail?.text).toContain(`http://127.0.0.1:8080/app/auth/reset?token=${encodeURIComponent(resetToken)}`);
-    expect((await post('/auth/reset/confirm', { reset_token: resetToken, new_password: 'a new passphrase 2' })).status).toBe(200);
+    const mail = peer.received
+      .filter((m) => m.to.includes(email))
+      .map((m) => parseMail(m.raw))
+      .find((m) => m.text.includes('reset'));
+    expect(mail?.text).toContain(
+      `http://127.0.0.1:8080/app/auth/reset?token=${encodeURIComponent(resetToken)}`,
+    );
+    expect(
+      (
+        await post('/auth/reset/confirm', {
+          reset_token: resetToken,
+          new_password: 'a new passphrase 2',
+        })
+      ).status,
+    ).toBe(200);
   });
 
   test('a subscription receives only the kinds it names', async () => {
@@ -122,7 +167,11 @@ describe('auth events leave the server as signed webhooks and branded email', ()
     await post('/auth/register', { email, password: 'a long passphrase 1' });
     await server.auth!.settle();
     // IdentityAuthenticated and EmailVerified are not subscribed.
-    expect(receiver.deliveries.some((d) => d.body.eventType === 'IdentityAuthenticated' || d.body.eventType === 'EmailVerified')).toBe(false);
+    expect(
+      receiver.deliveries.some(
+        (d) => d.body.eventType === 'IdentityAuthenticated' || d.body.eventType === 'EmailVerified',
+      ),
+    ).toBe(false);
   });
 });
 
@@ -136,7 +185,13 @@ describe('invalid branding fails at construction', () => {
     [{ brandColor: 'red' }],
     [{ brandColor: '#ff660080' }],
   ])('%j', async (branding) => {
-    await expect(start(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { branding, emailBaseUrl: 'https://app.example.com' } })).rejects.toMatchObject({
+    await expect(
+      start(db.get(), {
+        enableAuth: true,
+        jwtSecret: SECRET,
+        authConfig: { branding, emailBaseUrl: 'https://app.example.com' },
+      }),
+    ).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
     });
   });

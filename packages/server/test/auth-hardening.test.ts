@@ -13,7 +13,16 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AuthEvent } from '@svc/auth';
 import type { SvcServer } from '../src';
-import { SECRET, authClient, build, captureEvents, captureLogger, rawRequest, sharedDatabase, start } from './helpers';
+import {
+  SECRET,
+  authClient,
+  build,
+  captureEvents,
+  captureLogger,
+  rawRequest,
+  sharedDatabase,
+  start,
+} from './helpers';
 
 // bcrypt as @svc/auth uses it (not a dependency of the server), to write a legacy hash by hand.
 const bcrypt = createRequire(require.resolve('@svc/auth'))('bcrypt') as {
@@ -31,7 +40,11 @@ describe('issue 8: an idle-timed-out session cannot be revived by refresh', () =
   let server: SvcServer;
   let c: ReturnType<typeof authClient>;
   beforeAll(async () => {
-    server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { sessionTimeout: 1 } });
+    server = await build(db.get(), {
+      enableAuth: true,
+      jwtSecret: SECRET,
+      authConfig: { sessionTimeout: 1 },
+    });
     c = authClient(server);
   });
   afterAll(() => server.close());
@@ -41,9 +54,15 @@ describe('issue 8: an idle-timed-out session cannot be revived by refresh', () =
     const next = await c.refresh(r.body.refreshToken);
     expect(next.status).toBe(200);
     await sleep(1300);
-    expect(await c.profile(next.body.token)).toMatchObject({ status: 401, body: { code: 'SESSION_EXPIRED' } });
+    expect(await c.profile(next.body.token)).toMatchObject({
+      status: 401,
+      body: { code: 'SESSION_EXPIRED' },
+    });
     const revived = await c.refresh(next.body.refreshToken);
-    expect(revived).toMatchObject({ status: 401, body: { code: 'SESSION_EXPIRED', error: expect.stringMatching(/^SESSION_EXPIRED: /) } });
+    expect(revived).toMatchObject({
+      status: 401,
+      body: { code: 'SESSION_EXPIRED', error: expect.stringMatching(/^SESSION_EXPIRED: /) },
+    });
   });
 });
 
@@ -62,8 +81,14 @@ describe('issue 8: deactivation', () => {
     const a = await c.register({ email: address, password: PASSWORD });
     const b = await c.login({ email: address, password: PASSWORD });
     await server.auth!.setActive(address, false);
-    expect(await c.refresh(a.body.refreshToken)).toMatchObject({ status: 403, body: { code: 'USER_INACTIVE' } });
-    expect(await c.profile(b.body.token)).toMatchObject({ status: 403, body: { code: 'USER_INACTIVE' } });
+    expect(await c.refresh(a.body.refreshToken)).toMatchObject({
+      status: 403,
+      body: { code: 'USER_INACTIVE' },
+    });
+    expect(await c.profile(b.body.token)).toMatchObject({
+      status: 403,
+      body: { code: 'USER_INACTIVE' },
+    });
     const { rows } = await server.database.query<{ n: number }>(
       'select count(*)::int as n from svc_auth.sessions where user_id = $1 and revoked_at is null',
       [a.body.user.id],
@@ -71,8 +96,14 @@ describe('issue 8: deactivation', () => {
     expect(rows).toEqual([{ n: 0 }]);
     // Reactivation does not bring the old sessions back: the user logs in again.
     await server.auth!.setActive(address, true);
-    expect(await c.refresh(b.body.refreshToken)).toMatchObject({ status: 401, body: { code: 'INVALID_REFRESH_TOKEN' } });
-    expect(await c.profile(a.body.token)).toMatchObject({ status: 401, body: { code: 'SESSION_EXPIRED' } });
+    expect(await c.refresh(b.body.refreshToken)).toMatchObject({
+      status: 401,
+      body: { code: 'INVALID_REFRESH_TOKEN' },
+    });
+    expect(await c.profile(a.body.token)).toMatchObject({
+      status: 401,
+      body: { code: 'SESSION_EXPIRED' },
+    });
     expect((await c.login({ email: address, password: PASSWORD })).status).toBe(200);
   });
 });
@@ -91,18 +122,29 @@ describe('issue 8: reset tokens die when they should', () => {
   afterAll(() => server.close());
   const resetTokens = async (address: string) => {
     await server.auth!.settle();
-    return events.filter((e) => e.eventType === 'PasswordResetRequested' && e.email === address).map((e) => e.resetToken as string);
+    return events
+      .filter((e) => e.eventType === 'PasswordResetRequested' && e.email === address)
+      .map((e) => e.resetToken as string);
   };
-  const confirm = (token: string, password: string) => c.call('POST', '/auth/reset/confirm', { reset_token: token, new_password: password });
+  const confirm = (token: string, password: string) =>
+    c.call('POST', '/auth/reset/confirm', { reset_token: token, new_password: password });
 
   test('a password change kills an outstanding reset token', async () => {
     const address = email();
     const r = await c.register({ email: address, password: PASSWORD });
     await c.call('POST', '/auth/reset', { email: address });
     const [token] = await resetTokens(address);
-    const changed = await c.call('PUT', '/auth/password', { old_password: PASSWORD, new_password: `${PASSWORD} 2` }, c.bearer(r.body.token));
+    const changed = await c.call(
+      'PUT',
+      '/auth/password',
+      { old_password: PASSWORD, new_password: `${PASSWORD} 2` },
+      c.bearer(r.body.token),
+    );
     expect(changed.status).toBe(200);
-    expect(await confirm(token as string, 'attacker password')).toMatchObject({ status: 401, body: { code: 'INVALID_TOKEN' } });
+    expect(await confirm(token as string, 'attacker password')).toMatchObject({
+      status: 401,
+      body: { code: 'INVALID_TOKEN' },
+    });
     expect((await c.login({ email: address, password: `${PASSWORD} 2` })).status).toBe(200);
   });
 
@@ -112,7 +154,10 @@ describe('issue 8: reset tokens die when they should', () => {
     await c.call('POST', '/auth/reset', { email: address });
     const [token] = await resetTokens(address);
     await server.auth!.setPassword(address, `${PASSWORD} 3`);
-    expect(await confirm(token as string, 'attacker password')).toMatchObject({ status: 401, body: { code: 'INVALID_TOKEN' } });
+    expect(await confirm(token as string, 'attacker password')).toMatchObject({
+      status: 401,
+      body: { code: 'INVALID_TOKEN' },
+    });
   });
 
   test('a newer reset token supersedes the older one; using the newer kills any other', async () => {
@@ -121,9 +166,18 @@ describe('issue 8: reset tokens die when they should', () => {
     await c.call('POST', '/auth/reset', { email: address });
     await c.call('POST', '/auth/reset', { email: address });
     const [older, newer] = await resetTokens(address);
-    expect(await confirm(older as string, 'attacker password')).toMatchObject({ status: 401, body: { code: 'INVALID_TOKEN' } });
-    expect(await confirm(newer as string, `${PASSWORD} 4`)).toMatchObject({ status: 200, body: { success: true } });
-    expect(await confirm(newer as string, `${PASSWORD} 5`)).toMatchObject({ status: 401, body: { code: 'INVALID_TOKEN' } });
+    expect(await confirm(older as string, 'attacker password')).toMatchObject({
+      status: 401,
+      body: { code: 'INVALID_TOKEN' },
+    });
+    expect(await confirm(newer as string, `${PASSWORD} 4`)).toMatchObject({
+      status: 200,
+      body: { success: true },
+    });
+    expect(await confirm(newer as string, `${PASSWORD} 5`)).toMatchObject({
+      status: 401,
+      body: { code: 'INVALID_TOKEN' },
+    });
     expect((await c.login({ email: address, password: `${PASSWORD} 4` })).status).toBe(200);
   });
 });
@@ -148,7 +202,13 @@ describe('issue 8: text PostgreSQL cannot store, methods a Request cannot carry'
     ['password', `{"email":"${email()}","password":"${PASSWORD}\\ud83d"}`],
   ])('a lone surrogate in %s is 400 VALIDATION_ERROR', async (_n, body) => {
     const r = await c.register(body);
-    expect(r).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', error: expect.stringMatching(/^VALIDATION_ERROR: .*surrogate/) } });
+    expect(r).toMatchObject({
+      status: 400,
+      body: {
+        code: 'VALIDATION_ERROR',
+        error: expect.stringMatching(/^VALIDATION_ERROR: .*surrogate/),
+      },
+    });
   });
 
   test('a lone surrogate on login and reset routes is 400 too', async () => {
@@ -157,26 +217,42 @@ describe('issue 8: text PostgreSQL cannot store, methods a Request cannot carry'
       ['/auth/reset', `{"email":"\\ud800@example.com"}`],
       ['/auth/refresh', `{"refreshToken":"\\ud800"}`],
     ] as const) {
-      expect(await c.call('POST', path, body)).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+      expect(await c.call('POST', path, body)).toMatchObject({
+        status: 400,
+        body: { code: 'VALIDATION_ERROR' },
+      });
     }
   });
 
   test('a well-formed surrogate pair (an emoji) is fine', async () => {
-    const r = await c.register({ email: email(), password: `${PASSWORD} 🔑`, metadata: { mood: '😀' } });
+    const r = await c.register({
+      email: email(),
+      password: `${PASSWORD} 🔑`,
+      metadata: { mood: '😀' },
+    });
     expect(r.status).toBe(201);
     expect(r.body.user.metadata).toEqual({ mood: '😀' });
   });
 
   // fetch() will not send TRACE, so the request is written by hand on a raw socket.
   test('TRACE on an auth route is 405 METHOD_NOT_ALLOWED with Allow, in the envelope', async () => {
-    const r = await rawRequest(server.url, [`TRACE /auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`]);
+    const r = await rawRequest(server.url, [
+      `TRACE /auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+    ]);
     expect(r.status).toBe(405);
     expect(r.headers.allow).toBe('POST');
-    expect(JSON.parse(r.body)).toEqual({ code: 'METHOD_NOT_ALLOWED', error: 'METHOD_NOT_ALLOWED: TRACE is not allowed on /auth/login' });
-    const profile = await rawRequest(server.url, [`TRACE /auth/profile HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`]);
+    expect(JSON.parse(r.body)).toEqual({
+      code: 'METHOD_NOT_ALLOWED',
+      error: 'METHOD_NOT_ALLOWED: TRACE is not allowed on /auth/login',
+    });
+    const profile = await rawRequest(server.url, [
+      `TRACE /auth/profile HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+    ]);
     expect(profile.status).toBe(405);
     expect(profile.headers.allow).toBe('GET');
-    const unknown = await rawRequest(server.url, [`TRACE /auth/nope HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`]);
+    const unknown = await rawRequest(server.url, [
+      `TRACE /auth/nope HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+    ]);
     expect(unknown.status).toBe(404);
     expect(JSON.parse(unknown.body).code).toBe('NOT_FOUND');
   });
@@ -184,10 +260,15 @@ describe('issue 8: text PostgreSQL cannot store, methods a Request cannot carry'
   // Node gives CONNECT (a proxy tunnel request) to the server's `connect` event; unanswered, the
   // socket was dropped with no response at all.
   test('CONNECT is 405 METHOD_NOT_ALLOWED in the envelope (svc is not a proxy)', async () => {
-    const r = await rawRequest(server.url, [`CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n`]);
+    const r = await rawRequest(server.url, [
+      `CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n`,
+    ]);
     expect(r.status).toBe(405);
     expect(r.headers.allow).toBe('');
-    expect(JSON.parse(r.body)).toEqual({ code: 'METHOD_NOT_ALLOWED', error: 'METHOD_NOT_ALLOWED: CONNECT is not allowed: svc is not a proxy' });
+    expect(JSON.parse(r.body)).toEqual({
+      code: 'METHOD_NOT_ALLOWED',
+      error: 'METHOD_NOT_ALLOWED: CONNECT is not allowed: svc is not a proxy',
+    });
     expect((await c.call('GET', '/health')).status).toBe(200); // the server carries on
   });
 });
@@ -204,8 +285,16 @@ describe('issue 8: identifiers are normalised (RFC 5321 limits, NFKC, case-insen
 
   test.each([
     ['a 65-octet local part', `${'a'.repeat(65)}@example.com`, /local part/],
-    ['a 254-octet domain', `a@${'d'.repeat(63)}.${'d'.repeat(63)}.${'d'.repeat(63)}.${'d'.repeat(58)}.com`, /domain/],
-    ['a 255-octet address', `${'a'.repeat(64)}@${'d'.repeat(63)}.${'d'.repeat(63)}.${'d'.repeat(58)}.com`, /254/],
+    [
+      'a 254-octet domain',
+      `a@${'d'.repeat(63)}.${'d'.repeat(63)}.${'d'.repeat(63)}.${'d'.repeat(58)}.com`,
+      /domain/,
+    ],
+    [
+      'a 255-octet address',
+      `${'a'.repeat(64)}@${'d'.repeat(63)}.${'d'.repeat(63)}.${'d'.repeat(58)}.com`,
+      /254/,
+    ],
   ])('%s is 400 VALIDATION_ERROR', async (_n, address, message) => {
     const r = await c.register({ email: address, password: PASSWORD });
     expect(r).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
@@ -227,13 +316,19 @@ describe('issue 8: identifiers are normalised (RFC 5321 limits, NFKC, case-insen
     const r = await c.register({ email: nfd, password: PASSWORD });
     expect(r.status).toBe(201);
     expect(r.body.user.email).toBe(nfc);
-    expect(await c.register({ email: nfc, password: PASSWORD })).toMatchObject({ status: 409, body: { code: 'USER_ALREADY_EXISTS' } });
+    expect(await c.register({ email: nfc, password: PASSWORD })).toMatchObject({
+      status: 409,
+      body: { code: 'USER_ALREADY_EXISTS' },
+    });
     expect((await c.login({ email: nfd.toUpperCase(), password: PASSWORD })).status).toBe(200);
 
     const plain = `eve-${t}@example.com`;
     expect((await c.register({ email: plain, password: PASSWORD })).status).toBe(201);
     const fullwidth = `\uff45\uff56\uff45-${t}@\uff45xample.com`;
-    expect(await c.register({ email: fullwidth, password: PASSWORD })).toMatchObject({ status: 409, body: { code: 'USER_ALREADY_EXISTS' } });
+    expect(await c.register({ email: fullwidth, password: PASSWORD })).toMatchObject({
+      status: 409,
+      body: { code: 'USER_ALREADY_EXISTS' },
+    });
     expect((await c.login({ email: fullwidth, password: PASSWORD })).body.user.email).toBe(plain);
   });
 
@@ -242,9 +337,13 @@ describe('issue 8: identifiers are normalised (RFC 5321 limits, NFKC, case-insen
     const r = await c.register({ email: email(), password: PASSWORD, username: `Ada_${t}` });
     expect(r.status).toBe(201);
     expect(r.body.user.username).toBe(`Ada_${t}`);
-    expect(await c.register({ email: email(), password: PASSWORD, username: `ada_${t}` })).toMatchObject({ status: 409, body: { code: 'USER_ALREADY_EXISTS' } });
+    expect(
+      await c.register({ email: email(), password: PASSWORD, username: `ada_${t}` }),
+    ).toMatchObject({ status: 409, body: { code: 'USER_ALREADY_EXISTS' } });
     const fullwidth = `\uff21\uff44\uff41_${t}`;
-    expect(await c.register({ email: email(), password: PASSWORD, username: fullwidth })).toMatchObject({ status: 409, body: { code: 'USER_ALREADY_EXISTS' } });
+    expect(
+      await c.register({ email: email(), password: PASSWORD, username: fullwidth }),
+    ).toMatchObject({ status: 409, body: { code: 'USER_ALREADY_EXISTS' } });
     for (const name of [`ADA_${t}`, `ada_${t}`, fullwidth]) {
       const login = await c.login({ username: name, password: PASSWORD });
       expect(login.status).toBe(200);
@@ -267,11 +366,17 @@ describe('issue 8: identifiers are normalised (RFC 5321 limits, NFKC, case-insen
     const address = email();
     const r = await c.register({ email: address, password: PASSWORD });
     const nfd = `cafe\u0301 au lait, please`;
-    await server.database.query('update svc_auth.users set password_hash = $1 where id = $2', [await bcrypt.hash(nfd, 4), r.body.user.id]);
+    await server.database.query('update svc_auth.users set password_hash = $1 where id = $2', [
+      await bcrypt.hash(nfd, 4),
+      r.body.user.id,
+    ]);
     const login = await c.login({ email: address, password: nfd });
     expect(login.status).toBe(200);
     expect(login.body.user.id).toBe(r.body.user.id);
-    const { rows } = await server.database.query<{ h: string }>('select password_hash as h from svc_auth.users where id = $1', [r.body.user.id]);
+    const { rows } = await server.database.query<{ h: string }>(
+      'select password_hash as h from svc_auth.users where id = $1',
+      [r.body.user.id],
+    );
     expect(await bcrypt.compare(nfd.normalize('NFKC'), rows[0]!.h)).toBe(true);
     expect((await c.login({ email: address, password: nfd.normalize('NFKC') })).status).toBe(200);
     // The rehash did not end the session it was made in.
@@ -286,8 +391,14 @@ describe('issue 8: metadata size limit', () => {
       const c = authClient(server);
       const fits = { note: 'x'.repeat(16 * 1024 - 11) };
       expect(Buffer.byteLength(JSON.stringify(fits))).toBe(16 * 1024);
-      expect((await c.register({ email: email(), password: PASSWORD, metadata: fits })).status).toBe(201);
-      const over = await c.register({ email: email(), password: PASSWORD, metadata: { note: 'x'.repeat(16 * 1024 - 10) } });
+      expect(
+        (await c.register({ email: email(), password: PASSWORD, metadata: fits })).status,
+      ).toBe(201);
+      const over = await c.register({
+        email: email(),
+        password: PASSWORD,
+        metadata: { note: 'x'.repeat(16 * 1024 - 10) },
+      });
       expect(over).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
       expect(over.body.error).toMatch(/metadata.*16384 bytes/);
     } finally {
@@ -296,11 +407,22 @@ describe('issue 8: metadata size limit', () => {
   });
 
   test('authConfig.maxMetadataBytes sets it (counted in UTF-8 bytes of the JSON)', async () => {
-    const server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { maxMetadataBytes: 64 } });
+    const server = await build(db.get(), {
+      enableAuth: true,
+      jwtSecret: SECRET,
+      authConfig: { maxMetadataBytes: 64 },
+    });
     try {
       const c = authClient(server);
-      expect((await c.register({ email: email(), password: PASSWORD, metadata: { n: 'é'.repeat(28) } })).status).toBe(201);
-      const over = await c.register({ email: email(), password: PASSWORD, metadata: { n: 'é'.repeat(29) } });
+      expect(
+        (await c.register({ email: email(), password: PASSWORD, metadata: { n: 'é'.repeat(28) } }))
+          .status,
+      ).toBe(201);
+      const over = await c.register({
+        email: email(),
+        password: PASSWORD,
+        metadata: { n: 'é'.repeat(29) },
+      });
       expect(over).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
       expect(over.body.error).toMatch(/metadata.*64 bytes/);
     } finally {
@@ -315,7 +437,11 @@ describe('issue 8: metadata size limit', () => {
     const server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, configFile });
     try {
       expect(server.auth!.config.maxMetadataBytes).toBe(32);
-      const over = await authClient(server).register({ email: email(), password: PASSWORD, metadata: { n: 'x'.repeat(32) } });
+      const over = await authClient(server).register({
+        email: email(),
+        password: PASSWORD,
+        metadata: { n: 'x'.repeat(32) },
+      });
       expect(over).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
     } finally {
       await server.close();
@@ -324,7 +450,9 @@ describe('issue 8: metadata size limit', () => {
   });
 
   test('an invalid maxMetadataBytes fails at start', async () => {
-    await expect(build(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { maxMetadataBytes: 0 } })).rejects.toThrow(/maxMetadataBytes must be an integer from 2 to 1048576/);
+    await expect(
+      build(db.get(), { enableAuth: true, jwtSecret: SECRET, authConfig: { maxMetadataBytes: 0 } }),
+    ).rejects.toThrow(/maxMetadataBytes must be an integer from 2 to 1048576/);
   });
 });
 
@@ -344,13 +472,28 @@ describe('issue 8: failed logins are logged', () => {
       expect((await c.login({ email: address, password: PASSWORD })).status).toBe(403);
       const failed = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'login failed');
       expect(failed).toEqual([
-        expect.objectContaining({ level: 40, ip: expect.stringMatching(/127\.0\.0\.1$/), userId: r.body.user.id, reason: 'INVALID_CREDENTIALS' }),
-        expect.objectContaining({ level: 40, ip: expect.stringMatching(/127\.0\.0\.1$/), reason: 'INVALID_CREDENTIALS' }),
-        expect.objectContaining({ level: 40, ip: expect.stringMatching(/127\.0\.0\.1$/), userId: r.body.user.id, reason: 'USER_INACTIVE' }),
+        expect.objectContaining({
+          level: 40,
+          ip: expect.stringMatching(/127\.0\.0\.1$/),
+          userId: r.body.user.id,
+          reason: 'INVALID_CREDENTIALS',
+        }),
+        expect.objectContaining({
+          level: 40,
+          ip: expect.stringMatching(/127\.0\.0\.1$/),
+          reason: 'INVALID_CREDENTIALS',
+        }),
+        expect.objectContaining({
+          level: 40,
+          ip: expect.stringMatching(/127\.0\.0\.1$/),
+          userId: r.body.user.id,
+          reason: 'USER_INACTIVE',
+        }),
       ]);
       expect(failed[1].userId).toBeUndefined();
       const all = lines.join('\n');
-      for (const secret of [address, ghost, wrong, PASSWORD, address.split('@')[0] as string]) expect(all).not.toContain(secret);
+      for (const secret of [address, ghost, wrong, PASSWORD, address.split('@')[0] as string])
+        expect(all).not.toContain(secret);
     } finally {
       await server.close();
     }

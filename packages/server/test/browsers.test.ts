@@ -11,7 +11,8 @@ import { SECRET, readJson, selfSignedCertificate, sharedDatabase, signUp, start 
 const db = sharedDatabase();
 const APP = 'http://localhost:5173';
 const PASSWORD = 'correct horse battery staple';
-const accessControl = (res: Response) => [...res.headers.keys()].filter((h) => h.startsWith('access-control-'));
+const accessControl = (res: Response) =>
+  [...res.headers.keys()].filter((h) => h.startsWith('access-control-'));
 
 async function register(server: SvcServer): Promise<string> {
   const res = await fetch(`${server.url}/auth/register`, {
@@ -23,7 +24,8 @@ async function register(server: SvcServer): Promise<string> {
   return ((await res.json()) as { token: string }).token;
 }
 const profileStatus = async (server: SvcServer, token: string) =>
-  (await fetch(`${server.url}/auth/profile`, { headers: { authorization: `Bearer ${token}` } })).status;
+  (await fetch(`${server.url}/auth/profile`, { headers: { authorization: `Bearer ${token}` } }))
+    .status;
 
 describe('CORS', () => {
   let server: SvcServer;
@@ -41,7 +43,11 @@ describe('CORS', () => {
   test('a preflight of POST /auth/login from a listed origin: 204 with the allow headers', async () => {
     const res = await fetch(`${server.url}/auth/login`, {
       method: 'OPTIONS',
-      headers: { origin: APP, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: APP,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe(APP);
@@ -91,10 +97,21 @@ describe('CORS', () => {
       ['/query', {}, 405],
       ['/auth/profile', {}, 401],
       ['/auth/nope', {}, 404],
-      ['/query', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'x'.repeat(4096) }) }, 413],
+      [
+        '/query',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: 'x'.repeat(4096) }),
+        },
+        413,
+      ],
     ];
     for (const [path, init, status] of cases) {
-      const res = await fetch(`${server.url}${path}`, { ...init, headers: { ...(init.headers as object), origin: APP } });
+      const res = await fetch(`${server.url}${path}`, {
+        ...init,
+        headers: { ...(init.headers as object), origin: APP },
+      });
       expect([path, res.status]).toEqual([path, status]);
       expect(res.headers.get('access-control-allow-origin')).toBe(APP);
       expect(res.headers.get('vary')).toContain('Origin');
@@ -112,13 +129,19 @@ describe('CORS', () => {
     try {
       const pre = await fetch(`${open.url}/query`, {
         method: 'OPTIONS',
-        headers: { origin: 'https://anyone.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+        headers: {
+          origin: 'https://anyone.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type',
+        },
       });
       expect(pre.status).toBe(204);
       expect(pre.headers.get('access-control-allow-origin')).toBe('*');
       expect(pre.headers.get('access-control-allow-credentials')).toBeNull();
       expect(pre.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
-      const res = await fetch(`${open.url}/health`, { headers: { origin: 'https://anyone.example' } });
+      const res = await fetch(`${open.url}/health`, {
+        headers: { origin: 'https://anyone.example' },
+      });
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
     } finally {
       await open.close();
@@ -128,7 +151,10 @@ describe('CORS', () => {
   test('off when absent: no CORS headers, and an OPTIONS is 405 as before', async () => {
     const plain = await start(db.get());
     try {
-      const res = await fetch(`${plain.url}/query`, { method: 'OPTIONS', headers: { origin: APP, 'access-control-request-method': 'POST' } });
+      const res = await fetch(`${plain.url}/query`, {
+        method: 'OPTIONS',
+        headers: { origin: APP, 'access-control-request-method': 'POST' },
+      });
       expect(res.status).toBe(405);
       expect(accessControl(res)).toEqual([]);
     } finally {
@@ -137,8 +163,12 @@ describe('CORS', () => {
   });
 
   test('a bad configuration refuses to start, naming the problem', async () => {
-    await expect(start(db.get(), { cors: { origins: ['*'], credentials: true } })).rejects.toThrow(/origins '\*' cannot go with credentials/);
-    await expect(start(db.get(), { cors: { origins: ['https://app.example.com/'] } })).rejects.toThrow(/"https:\/\/app\.example\.com\/"/);
+    await expect(start(db.get(), { cors: { origins: ['*'], credentials: true } })).rejects.toThrow(
+      /origins '\*' cannot go with credentials/,
+    );
+    await expect(
+      start(db.get(), { cors: { origins: ['https://app.example.com/'] } }),
+    ).rejects.toThrow(/"https:\/\/app\.example\.com\/"/);
   });
 });
 
@@ -166,7 +196,10 @@ describe('CSRF: state-changing requests authenticated by the auth_token cookie',
 
   test('a cross-site text/plain POST /auth/logout with only the cookie: 403 ACCESS_DENIED, session still live', async () => {
     const token = await register(server);
-    const res = await logout(token, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
+    const res = await logout(token, {
+      origin: 'https://evil.example',
+      'sec-fetch-site': 'cross-site',
+    });
     expect(res.status).toBe(403);
     expect(await readJson(res)).toMatchObject({ code: 'ACCESS_DENIED' });
     expect(await profileStatus(server, token)).toBe(200);
@@ -176,9 +209,11 @@ describe('CSRF: state-changing requests authenticated by the auth_token cookie',
   });
 
   test('the same origin, a listed origin and a client without browser headers may', async () => {
-    for (const headers of [{ origin: server.url, 'sec-fetch-site': 'same-origin' }, { origin: LISTED, 'sec-fetch-site': 'cross-site' }, {}] as Array<
-      Record<string, string>
-    >) {
+    for (const headers of [
+      { origin: server.url, 'sec-fetch-site': 'same-origin' },
+      { origin: LISTED, 'sec-fetch-site': 'cross-site' },
+      {},
+    ] as Array<Record<string, string>>) {
       const token = await register(server);
       const res = await logout(token, headers);
       expect(res.status).toBe(200);
@@ -190,7 +225,11 @@ describe('CSRF: state-changing requests authenticated by the auth_token cookie',
     const token = await register(server);
     const res = await fetch(`${server.url}/auth/logout`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      headers: {
+        authorization: `Bearer ${token}`,
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+      },
     });
     expect(res.status).toBe(200);
   });
@@ -206,26 +245,41 @@ describe('CSRF: state-changing requests authenticated by the auth_token cookie',
       });
     const refused = await post('/query', { query: 'select 1' }, 'https://evil.example');
     expect(refused.status).toBe(403);
-    expect(await readJson(refused)).toMatchObject({ code: 'ACCESS_DENIED', error: expect.stringContaining('cross-site request refused') });
+    expect(await readJson(refused)).toMatchObject({
+      code: 'ACCESS_DENIED',
+      error: expect.stringContaining('cross-site request refused'),
+    });
     // Same origin: the request goes on to the handler (which is not in this release yet).
     expect((await post('/query', { query: 'select 1' }, server.url)).status).toBe(501);
 
     const sdl = `type Csrf${randomUUID().replace(/-/g, '')} { name: str; }`;
     const forged = await post('/migrations', { schema: sdl }, 'https://evil.example');
     expect(forged.status).toBe(403);
-    expect(await readJson(forged)).toMatchObject({ code: 'ACCESS_DENIED', error: expect.stringContaining('cross-site request refused') });
-    const schema = await fetch(`${server.url}/schema`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await readJson(forged)).toMatchObject({
+      code: 'ACCESS_DENIED',
+      error: expect.stringContaining('cross-site request refused'),
+    });
+    const schema = await fetch(`${server.url}/schema`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect((await readJson(schema)).sdl).not.toContain('Csrf');
     const own = await post('/migrations', { schema: sdl, dryRun: true }, server.url);
     expect(own.status).toBe(200);
     // Reads are not state-changing: a cookie GET from a foreign page is answered (CORS decides who may read it).
-    expect((await fetch(`${server.url}/schema`, { headers: { cookie, origin: 'https://evil.example' } })).status).toBe(200);
+    expect(
+      (await fetch(`${server.url}/schema`, { headers: { cookie, origin: 'https://evil.example' } }))
+        .status,
+    ).toBe(200);
   });
 });
 
 describe('security headers on every response', () => {
   const expectHeaders = (res: Response, where: string) => {
-    expect([where, res.headers.get('x-content-type-options'), res.headers.get('referrer-policy')]).toEqual([where, 'nosniff', 'no-referrer']);
+    expect([
+      where,
+      res.headers.get('x-content-type-options'),
+      res.headers.get('referrer-policy'),
+    ]).toEqual([where, 'nosniff', 'no-referrer']);
     expect([where, res.headers.get('strict-transport-security')]).toEqual([where, null]);
   };
 
@@ -235,20 +289,42 @@ describe('security headers on every response', () => {
     const real = db.get().db;
     const flaky = new Proxy(real, {
       get(target, prop, receiver) {
-        if (prop === 'query' && broken) return async () => Promise.reject(new Error('connection reset by peer'));
+        if (prop === 'query' && broken)
+          return async () => Promise.reject(new Error('connection reset by peer'));
         const value = Reflect.get(target, prop, receiver);
         return typeof value === 'function' ? value.bind(target) : value;
       },
     }) as Database;
-    const server = await start(db.get(), { enableAuth: true, jwtSecret: SECRET, bodyLimit: 1024, databaseInstance: flaky });
+    const server = await start(db.get(), {
+      enableAuth: true,
+      jwtSecret: SECRET,
+      bodyLimit: 1024,
+      databaseInstance: flaky,
+    });
     try {
       const cases: Array<[string, RequestInit, number]> = [
         ['/', {}, 200],
         ['/no/such/route', {}, 404],
         ['/query', {}, 405],
         ['/stats', { headers: { authorization: 'Bearer junk' } }, 401],
-        ['/query', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'x'.repeat(4096) }) }, 413],
-        ['/auth/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'x'.repeat(4096) }) }, 413],
+        [
+          '/query',
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ query: 'x'.repeat(4096) }),
+          },
+          413,
+        ],
+        [
+          '/auth/register',
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email: 'x'.repeat(4096) }),
+          },
+          413,
+        ],
         ['/auth/nope', {}, 404],
         ['/auth/login', { method: 'GET' }, 405],
         ['/metrics', {}, 200],
@@ -261,7 +337,10 @@ describe('security headers on every response', () => {
       broken = true;
       const failed = await fetch(`${server.url}/schema`);
       expect(failed.status).toBe(500);
-      expect(await readJson(failed)).toEqual({ code: 'INTERNAL_ERROR', error: 'INTERNAL_ERROR: an unexpected error occurred' });
+      expect(await readJson(failed)).toEqual({
+        code: 'INTERNAL_ERROR',
+        error: 'INTERNAL_ERROR: an unexpected error occurred',
+      });
       expectHeaders(failed, '/schema (500)');
     } finally {
       broken = false;
@@ -282,7 +361,10 @@ describe('security headers on every response', () => {
             })
             .on('error', reject);
         });
-        expect([path, headers['strict-transport-security']]).toEqual([path, 'max-age=31536000; includeSubDomains']);
+        expect([path, headers['strict-transport-security']]).toEqual([
+          path,
+          'max-age=31536000; includeSubDomains',
+        ]);
         expect(headers['x-content-type-options']).toBe('nosniff');
       }
     } finally {

@@ -37,7 +37,8 @@ const SPEC_AUTH_ENVELOPE = `
 | \`USER_NOT_FOUND\` | 404 | no user with that email or username |
 `;
 
-const pairs = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].map((m) => [m[1] as string, Number(m[2])] as const);
+const pairs = (text: string, pattern: RegExp) =>
+  [...text.matchAll(pattern)].map((m) => [m[1] as string, Number(m[2])] as const);
 const decisions = pairs(DECISIONS_ENVELOPE, /`([A-Z_]+)` \((\d{3})/g);
 const specAuth = pairs(SPEC_AUTH_ENVELOPE, /^\| `([A-Z_]+)` \| (\d{3}) \|/gm);
 
@@ -57,7 +58,11 @@ describe('the error-code registry, every package loaded', () => {
   test('every code has exactly one status and one table', () => {
     for (const code of new Set(entries.map((e) => e.code))) {
       const rows = entries.filter((e) => e.code === code);
-      expect({ code, statuses: rows.map((r) => r.status), tables: rows.map((r) => r.owner) }).toEqual({
+      expect({
+        code,
+        statuses: rows.map((r) => r.status),
+        tables: rows.map((r) => r.owner),
+      }).toEqual({
         code,
         statuses: [rows[0]?.status],
         tables: [rows[0]?.owner],
@@ -66,15 +71,26 @@ describe('the error-code registry, every package loaded', () => {
   });
 
   test('holds the tables and nothing else: common, query, db (core), auth, config (server)', () => {
-    expect(new Set(entries.map((e) => e.owner))).toEqual(new Set(['common', 'query', 'db', 'auth', 'config']));
-    for (const [table, statuses] of [['common', commonError.statuses], ['auth', authError.statuses]] as const) {
-      for (const [code, status] of Object.entries(statuses)) expect(byCode.get(code)).toEqual({ code, status, owner: table });
+    expect(new Set(entries.map((e) => e.owner))).toEqual(
+      new Set(['common', 'query', 'db', 'auth', 'config']),
+    );
+    for (const [table, statuses] of [
+      ['common', commonError.statuses],
+      ['auth', authError.statuses],
+    ] as const) {
+      for (const [code, status] of Object.entries(statuses))
+        expect(byCode.get(code)).toEqual({ code, status, owner: table });
     }
-    expect(byCode.get('INVALID_CONFIG')).toEqual({ code: 'INVALID_CONFIG', status: new ConfigError(['x']).status, owner: 'config' });
+    expect(byCode.get('INVALID_CONFIG')).toEqual({
+      code: 'INVALID_CONFIG',
+      status: new ConfigError(['x']).status,
+      owner: 'config',
+    });
   });
 
   test('the auth table declares only auth codes: the shared ones are core’s', () => {
-    for (const code of Object.keys(authError.statuses)) expect(Object.keys(commonError.statuses)).not.toContain(code);
+    for (const code of Object.keys(authError.statuses))
+      expect(Object.keys(commonError.statuses)).not.toContain(code);
     expect(byCode.get('INVALID_OPERATION')?.owner).toBe('common');
     expect(byCode.get('UNAUTHORIZED')?.owner).toBe('common');
   });
@@ -94,8 +110,13 @@ describe('the error-code registry, every package loaded', () => {
 
   const decisionsFile = sharedDocument('DECISIONS.md');
   const specFile = sharedDocument('spec', 'service-spec.md');
-  (decisionsFile && specFile ? test : test.skip)('the quotes are the current text of DECISIONS.md and the spec', () => {
-    expect(flat(fs.readFileSync(decisionsFile as string, 'utf8'))).toContain(flat(DECISIONS_ENVELOPE));
-    expect(flat(fs.readFileSync(specFile as string, 'utf8'))).toContain(flat(SPEC_AUTH_ENVELOPE));
-  });
+  (decisionsFile && specFile ? test : test.skip)(
+    'the quotes are the current text of DECISIONS.md and the spec',
+    () => {
+      expect(flat(fs.readFileSync(decisionsFile as string, 'utf8'))).toContain(
+        flat(DECISIONS_ENVELOPE),
+      );
+      expect(flat(fs.readFileSync(specFile as string, 'utf8'))).toContain(flat(SPEC_AUTH_ENVELOPE));
+    },
+  );
 });

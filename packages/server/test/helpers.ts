@@ -46,7 +46,10 @@ export function sharedDatabase(): { get: () => TestDatabase } {
  * A server that does not listen, with a silent logger unless one is given: drive it in-process
  * with `call(server, path)`. `close()` it all the same (auth's deliveries, the database).
  */
-export async function build(db: TestDatabase, options: CreateServerOptions = {}): Promise<SvcServer> {
+export async function build(
+  db: TestDatabase,
+  options: CreateServerOptions = {},
+): Promise<SvcServer> {
   return createServer({
     env: {},
     logLevel: 'silent',
@@ -58,7 +61,10 @@ export async function build(db: TestDatabase, options: CreateServerOptions = {})
 }
 
 /** Starts a server on 127.0.0.1, port 0: for what needs a real socket (TLS, drain, several processes). */
-export async function start(db: TestDatabase, options: CreateServerOptions = {}): Promise<SvcServer> {
+export async function start(
+  db: TestDatabase,
+  options: CreateServerOptions = {},
+): Promise<SvcServer> {
   const server = await build(db, options);
   await server.listen({ port: 0, host: '127.0.0.1' });
   return server;
@@ -79,14 +85,20 @@ export interface RawResponse {
  * Sends bytes over a raw socket and reads the response until the server closes or `ms` pass.
  * For requests fetch() will not send: bodies that stop halfway, lying Content-Length.
  */
-export function rawRequest(url: string, chunks: Array<string | Buffer>, opts: { endAfterMs?: number; ms?: number } = {}): Promise<RawResponse> {
+export function rawRequest(
+  url: string,
+  chunks: Array<string | Buffer>,
+  opts: { endAfterMs?: number; ms?: number } = {},
+): Promise<RawResponse> {
   const { port, hostname } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname);
     let data = '';
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`no complete response within ${opts.ms ?? 5000} ms; got ${JSON.stringify(data)}`));
+      reject(
+        new Error(`no complete response within ${opts.ms ?? 5000} ms; got ${JSON.stringify(data)}`),
+      );
     }, opts.ms ?? 5000);
     socket.on('connect', () => {
       for (const c of chunks) socket.write(c);
@@ -125,12 +137,34 @@ function parseResponse(text: string): RawResponse | undefined {
 /** A self-signed certificate for 127.0.0.1 and localhost, made with the openssl CLI. */
 export function selfSignedCertificate(): { cert: Buffer; key: Buffer; dir: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-tls-'));
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '2',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-  ], { stdio: 'ignore' });
-  return { cert: fs.readFileSync(path.join(dir, 'cert.pem')), key: fs.readFileSync(path.join(dir, 'key.pem')), dir };
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      path.join(dir, 'key.pem'),
+      '-out',
+      path.join(dir, 'cert.pem'),
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
+    { stdio: 'ignore' },
+  );
+  return {
+    cert: fs.readFileSync(path.join(dir, 'cert.pem')),
+    key: fs.readFileSync(path.join(dir, 'key.pem')),
+    dir,
+  };
 }
 
 /** A response body as JSON, typed loosely for assertions (fetch types it as unknown). */
@@ -148,9 +182,14 @@ export async function signUp(server: SvcServer, roles: string[] = []): Promise<s
   const email = `user-${randomUUID()}@example.com`;
   const password = 'correct horse battery staple';
   const post = (path: string, body: unknown) =>
-    call(server, path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    call(server, path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   const registered = await post('/auth/register', { email, password });
-  if (registered.status !== 201) throw new Error(`register: ${registered.status} ${await registered.text()}`);
+  if (registered.status !== 201)
+    throw new Error(`register: ${registered.status} ${await registered.text()}`);
   if (roles.length === 0) return ((await registered.json()) as { token: string }).token;
   const auth = server.auth;
   if (!auth) throw new Error('auth is not enabled on this server');
@@ -173,7 +212,12 @@ export interface AuthReply {
 
 export interface AuthClient {
   /** Any route; a JSON body (a string is sent as it is, for bytes `JSON.stringify` would not write). */
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<AuthReply>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<AuthReply>;
   bearer(token: string): Record<string, string>;
   register(body: unknown): Promise<AuthReply>;
   login(body: Record<string, unknown>): Promise<AuthReply>;
@@ -183,13 +227,27 @@ export interface AuthClient {
 
 /** The /auth routes as a client calls them, in-process. */
 export function authClient(server: SvcServer): AuthClient {
-  const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<AuthReply> => {
+  const send = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<AuthReply> => {
     const res = await call(server, path, {
       method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined
+        ? {}
+        : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
-    return { status: res.status, headers: res.headers, body: await readJson(res).catch(() => null) };
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: await readJson(res).catch(() => null),
+    };
   };
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
   return {

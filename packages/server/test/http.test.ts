@@ -1,7 +1,17 @@
 import https from 'node:https';
 import { randomUUID } from 'node:crypto';
 import type { SvcServer } from '../src';
-import { SECRET, build, call, captureLogger, readJson, selfSignedCertificate, sharedDatabase, signUp, start } from './helpers';
+import {
+  SECRET,
+  build,
+  call,
+  captureLogger,
+  readJson,
+  selfSignedCertificate,
+  sharedDatabase,
+  signUp,
+  start,
+} from './helpers';
 
 const db = sharedDatabase();
 const json = (body: unknown) => ({
@@ -51,14 +61,20 @@ describe('service routes', () => {
   test('an unknown path is 404 in the envelope', async () => {
     const res = await call(server, '/no/such/route');
     expect(res.status).toBe(404);
-    expect(await readJson(res)).toEqual({ code: 'NOT_FOUND', error: 'NOT_FOUND: no route GET /no/such/route' });
+    expect(await readJson(res)).toEqual({
+      code: 'NOT_FOUND',
+      error: 'NOT_FOUND: no route GET /no/such/route',
+    });
   });
 
   test('a known path with another method is 405 in the envelope, with Allow', async () => {
     const res = await call(server, '/query');
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
-    expect(await readJson(res)).toEqual({ code: 'METHOD_NOT_ALLOWED', error: 'METHOD_NOT_ALLOWED: GET is not allowed on /query' });
+    expect(await readJson(res)).toEqual({
+      code: 'METHOD_NOT_ALLOWED',
+      error: 'METHOD_NOT_ALLOWED: GET is not allowed on /query',
+    });
     const del = await call(server, '/', { method: 'DELETE' });
     expect(del.status).toBe(405);
     expect(del.headers.get('allow')).toBe('GET, HEAD');
@@ -70,7 +86,9 @@ describe('service routes', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await res.text();
-    expect(text).toMatch(/svc_http_requests_total\{method="GET",route="\/health\/live",status="200"\} \d+/);
+    expect(text).toMatch(
+      /svc_http_requests_total\{method="GET",route="\/health\/live",status="200"\} \d+/,
+    );
     expect(text).toContain('svc_http_request_duration_seconds_bucket');
     expect(text).toContain('svc_query_compile_cache_hits_total 0');
     expect(text).toMatch(/svc_db_pool_connections\{state="total"\} \d+/);
@@ -96,25 +114,50 @@ describe('request bodies', () => {
 
   test('a body over the default 1 MiB limit is 413 PAYLOAD_TOO_LARGE', async () => {
     const big = JSON.stringify({ query: 'select 1', variables: { x: 'a'.repeat(1024 * 1024) } });
-    const res = await call(server, '/query', { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    const res = await call(server, '/query', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: big,
+    });
     expect(res.status).toBe(413);
-    expect(await readJson(res)).toEqual({ code: 'PAYLOAD_TOO_LARGE', error: 'PAYLOAD_TOO_LARGE: request body exceeds 1048576 bytes' });
+    expect(await readJson(res)).toEqual({
+      code: 'PAYLOAD_TOO_LARGE',
+      error: 'PAYLOAD_TOO_LARGE: request body exceeds 1048576 bytes',
+    });
   });
 
   test('a body just under the limit is read', async () => {
-    const body = JSON.stringify({ query: 'select 1', variables: { x: 'a'.repeat(1024 * 1024 - 100) } });
-    const res = await call(server, '/query', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const body = JSON.stringify({
+      query: 'select 1',
+      variables: { x: 'a'.repeat(1024 * 1024 - 100) },
+    });
+    const res = await call(server, '/query', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     expect(res.status).toBe(501); // parsed and validated; execution is not in this release
   });
 
   test('malformed JSON is 400 VALIDATION_ERROR', async () => {
-    const res = await call(server, '/query', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+    const res = await call(server, '/query', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query": ',
+    });
     expect(res.status).toBe(400);
-    expect(await readJson(res)).toEqual({ code: 'VALIDATION_ERROR', error: 'VALIDATION_ERROR: request body is not valid JSON' });
+    expect(await readJson(res)).toEqual({
+      code: 'VALIDATION_ERROR',
+      error: 'VALIDATION_ERROR: request body is not valid JSON',
+    });
   });
 
   test('a body that is not JSON is 415', async () => {
-    const res = await call(server, '/query', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'select 1' });
+    const res = await call(server, '/query', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'select 1',
+    });
     expect(res.status).toBe(415);
     expect((await readJson(res)).code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
@@ -123,13 +166,19 @@ describe('request bodies', () => {
     [{}, '"query" must be a non-empty string'],
     [{ query: 42 }, '"query" must be a non-empty string'],
     [{ query: 'select 1', variables: [1] }, '"variables" must be a JSON object'],
-    [{ query: 'select 1', cardinality: 'two' }, '"cardinality" must be one of many, atMostOne, one'],
+    [
+      { query: 'select 1', cardinality: 'two' },
+      '"cardinality" must be one of many, atMostOne, one',
+    ],
     [{ query: 'select 1', extra: true }, 'unknown field "extra" in the request body'],
     [['select 1'], 'request body must be a JSON object with a "query" string'],
   ])('/query body %j is 400: %s', async (body, message) => {
     const res = await call(server, '/query', json(body));
     expect(res.status).toBe(400);
-    expect(await readJson(res)).toEqual({ code: 'VALIDATION_ERROR', error: `VALIDATION_ERROR: ${message}` });
+    expect(await readJson(res)).toEqual({
+      code: 'VALIDATION_ERROR',
+      error: `VALIDATION_ERROR: ${message}`,
+    });
   });
 });
 
@@ -147,7 +196,10 @@ describe('request timeout', () => {
       expect(Date.now() - started).toBeLessThan(2000);
       expect(res.status).toBe(408);
       expect(res.headers.get('connection')).toBe('close');
-      expect(JSON.parse(await res.text())).toEqual({ code: 'REQUEST_TIMEOUT', error: 'REQUEST_TIMEOUT: request exceeded the 200 ms timeout' });
+      expect(JSON.parse(await res.text())).toEqual({
+        code: 'REQUEST_TIMEOUT',
+        error: 'REQUEST_TIMEOUT: request exceeded the 200 ms timeout',
+      });
     } finally {
       await server.close();
     }
@@ -171,7 +223,11 @@ describe('route gating', () => {
   test('auth on: /auth routes are registered; unclassified ones are 404; wrong method 405', async () => {
     const server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET });
     try {
-      const login = await call(server, '/auth/login', json({ email: 'nobody@example.com', password: 'x' }));
+      const login = await call(
+        server,
+        '/auth/login',
+        json({ email: 'nobody@example.com', password: 'x' }),
+      );
       expect(login.status).toBe(401);
       expect((await readJson(login)).code).toBe('INVALID_CREDENTIALS');
       const unknown = await call(server, '/auth/nope', json({}));
@@ -192,11 +248,15 @@ describe('route gating', () => {
       const res = await call(server, '/auth/profile');
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="svc"');
-      const bad = await call(server, '/auth/profile', { headers: { authorization: 'Bearer nope' } });
+      const bad = await call(server, '/auth/profile', {
+        headers: { authorization: 'Bearer nope' },
+      });
       expect(bad.status).toBe(401);
       expect((await readJson(bad)).code).toBe('INVALID_TOKEN');
       const token = await signUp(server);
-      const ok = await call(server, '/auth/profile', { headers: { authorization: `Bearer ${token}` } });
+      const ok = await call(server, '/auth/profile', {
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(ok.status).toBe(200);
       expect((await readJson(ok)).email).toMatch(/^user-.*@example\.com$/);
     } finally {
@@ -222,13 +282,22 @@ describe('route gating', () => {
     try {
       const badId = await call(server, '/api/User/not-a-uuid');
       expect(badId.status).toBe(400);
-      expect(await readJson(badId)).toEqual({ code: 'VALIDATION_ERROR', error: 'VALIDATION_ERROR: "not-a-uuid" is not a valid UUID' });
+      expect(await readJson(badId)).toEqual({
+        code: 'VALIDATION_ERROR',
+        error: 'VALIDATION_ERROR: "not-a-uuid" is not a valid UUID',
+      });
       expect((await call(server, '/api/User?limit=5000')).status).toBe(400);
       const put = await call(server, '/api/User', { method: 'PUT' });
       expect(put.status).toBe(405);
       expect(put.headers.get('allow')).toBe('GET, POST, HEAD');
-      const emptyPatch = await call(server, '/api/User/0190a5b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b', { ...json({}), method: 'PATCH' });
-      expect(await readJson(emptyPatch)).toEqual({ code: 'VALIDATION_ERROR', error: 'VALIDATION_ERROR: a PATCH body must name at least one field' });
+      const emptyPatch = await call(server, '/api/User/0190a5b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b', {
+        ...json({}),
+        method: 'PATCH',
+      });
+      expect(await readJson(emptyPatch)).toEqual({
+        code: 'VALIDATION_ERROR',
+        error: 'VALIDATION_ERROR: a PATCH body must name at least one field',
+      });
     } finally {
       await server.close();
     }
@@ -247,7 +316,12 @@ describe('route gating', () => {
     let server: SvcServer;
     const serviceKey = `svc-service-key-${'k'.repeat(32)}`;
     beforeAll(async () => {
-      server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, requireAuth: true, serviceKey });
+      server = await build(db.get(), {
+        enableAuth: true,
+        jwtSecret: SECRET,
+        requireAuth: true,
+        serviceKey,
+      });
     });
     afterAll(() => server.close());
 
@@ -263,7 +337,10 @@ describe('route gating', () => {
     ] as const;
 
     test.each(gated)('%s %s without a token is 401 with WWW-Authenticate', async (method, path) => {
-      const res = await call(server, path, { ...(method === 'POST' ? json({ query: 'select 1' }) : {}), method });
+      const res = await call(server, path, {
+        ...(method === 'POST' ? json({ query: 'select 1' }) : {}),
+        method,
+      });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="svc"');
       expect((await readJson(res)).code).toBe('UNAUTHORIZED');
@@ -281,8 +358,12 @@ describe('route gating', () => {
 
     test('a valid token passes, from the header, the cookie or ?token', async () => {
       const token = await signUp(server);
-      expect((await call(server, '/stats', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
-      expect((await call(server, '/stats', { headers: { cookie: `auth_token=${token}` } })).status).toBe(200);
+      expect(
+        (await call(server, '/stats', { headers: { authorization: `Bearer ${token}` } })).status,
+      ).toBe(200);
+      expect(
+        (await call(server, '/stats', { headers: { cookie: `auth_token=${token}` } })).status,
+      ).toBe(200);
       expect((await call(server, `/stats?token=${token}`)).status).toBe(200);
     });
 
@@ -292,12 +373,16 @@ describe('route gating', () => {
         headers: { authorization: 'Bearer bad', cookie: `auth_token=${token}` },
       });
       expect(headerBad.status).toBe(401);
-      const cookieBad = await call(server, `/stats?token=${token}`, { headers: { cookie: 'auth_token=bad' } });
+      const cookieBad = await call(server, `/stats?token=${token}`, {
+        headers: { cookie: 'auth_token=bad' },
+      });
       expect(cookieBad.status).toBe(401);
     });
 
     test('the service key passes the gate', async () => {
-      const res = await call(server, '/stats', { headers: { authorization: `Bearer ${serviceKey}` } });
+      const res = await call(server, '/stats', {
+        headers: { authorization: `Bearer ${serviceKey}` },
+      });
       expect(res.status).toBe(200);
     });
 
@@ -328,7 +413,9 @@ describe('route gating', () => {
     const server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET });
     try {
       expect((await call(server, '/stats')).status).toBe(200);
-      expect((await call(server, '/stats', { headers: { authorization: 'Bearer forged' } })).status).toBe(401);
+      expect(
+        (await call(server, '/stats', { headers: { authorization: 'Bearer forged' } })).status,
+      ).toBe(401);
     } finally {
       await server.close();
     }
@@ -337,10 +424,21 @@ describe('route gating', () => {
   test('readOnly refuses writes on routes that always write with 503 READ_ONLY', async () => {
     const server = await build(db.get(), { readOnly: true });
     try {
-      for (const [method, path] of [['POST', '/migrations'], ['POST', '/api/User'], ['PATCH', '/api/User/1'], ['DELETE', '/api/User/1']] as const) {
-        const res = await call(server, path, { ...(method === 'DELETE' ? {} : json({ schema: '' })), method });
+      for (const [method, path] of [
+        ['POST', '/migrations'],
+        ['POST', '/api/User'],
+        ['PATCH', '/api/User/1'],
+        ['DELETE', '/api/User/1'],
+      ] as const) {
+        const res = await call(server, path, {
+          ...(method === 'DELETE' ? {} : json({ schema: '' })),
+          method,
+        });
         expect(res.status).toBe(503);
-        expect(await readJson(res)).toEqual({ code: 'READ_ONLY', error: 'READ_ONLY: the server is in read-only mode; writes are refused' });
+        expect(await readJson(res)).toEqual({
+          code: 'READ_ONLY',
+          error: 'READ_ONLY: the server is in read-only mode; writes are refused',
+        });
       }
       expect((await call(server, '/api/User')).status).toBe(501);
     } finally {
@@ -358,7 +456,10 @@ describe('readiness', () => {
       await own.db.close();
       const res = await call(server, '/health/ready');
       expect(res.status).toBe(503);
-      expect(await readJson(res)).toEqual({ code: 'SERVICE_UNAVAILABLE', error: 'SERVICE_UNAVAILABLE: the database is not answering' });
+      expect(await readJson(res)).toEqual({
+        code: 'SERVICE_UNAVAILABLE',
+        error: 'SERVICE_UNAVAILABLE: the database is not answering',
+      });
       expect((await call(server, '/health/live')).status).toBe(200);
     } finally {
       await server.close();
@@ -371,14 +472,23 @@ describe('logs', () => {
   test('never contain tokens, secrets, passwords or query strings', async () => {
     const { logger, lines } = captureLogger();
     const serviceKey = `service-key-${randomUUID()}-${randomUUID()}`;
-    const server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, serviceKey, logger });
+    const server = await build(db.get(), {
+      enableAuth: true,
+      jwtSecret: SECRET,
+      serviceKey,
+      logger,
+    });
     try {
       const token = await signUp(server);
       await call(server, '/stats', { headers: { authorization: `Bearer ${token}` } });
       await call(server, '/stats', { headers: { cookie: `auth_token=${token}` } });
       await call(server, `/stats?token=${token}`);
       await call(server, '/stats', { headers: { authorization: `Bearer ${serviceKey}` } });
-      await call(server, '/auth/login', json({ email: 'a@example.com', password: 'hunter2-secret-pw' }));
+      await call(
+        server,
+        '/auth/login',
+        json({ email: 'a@example.com', password: 'hunter2-secret-pw' }),
+      );
       await call(server, '/stats', { headers: { authorization: 'Bearer forged-token-value' } });
       const all = lines.join('');
       expect(lines.length).toBeGreaterThanOrEqual(6);

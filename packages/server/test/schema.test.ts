@@ -4,7 +4,11 @@ import { SECRET, readJson, sharedDatabase, signUp, start } from './helpers';
 
 const db = sharedDatabase();
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 const V1 = `
 module default {
@@ -41,7 +45,7 @@ describe('schema and migrations over HTTP', () => {
     const body = await readJson(res);
     expect(body.sdl).toBe('');
     expect(body.version).toMatch(/^[0-9a-f]{64}$/);
-    expect((await readJson(await fetch(`${server.url}/migrations`)))).toEqual([]);
+    expect(await readJson(await fetch(`${server.url}/migrations`))).toEqual([]);
   });
 
   test('a dry run shows the steps and changes nothing', async () => {
@@ -57,15 +61,23 @@ describe('schema and migrations over HTTP', () => {
   test('migrating applies, shows in /schema, /schema/types and /migrations; again is a no-op', async () => {
     const first = await readJson(await post(`${server.url}/migrations`, { schema: V1 }));
     expect(first.applied).toBe(true);
-    expect(first.steps.map((s: { subject: string }) => s.subject)).toEqual(expect.arrayContaining(['default::User', 'default::Post']));
+    expect(first.steps.map((s: { subject: string }) => s.subject)).toEqual(
+      expect.arrayContaining(['default::User', 'default::Post']),
+    );
     const schema = await readJson(await fetch(`${server.url}/schema`));
     expect(schema).toEqual({ version: first.version, sdl: V1 });
 
     const types = await readJson(await fetch(`${server.url}/schema/types`));
     const user = types.types.find((t: { name: string }) => t.name === 'default::User');
     expect(user.properties.map((p: { name: string }) => p.name)).toEqual(['id', 'name', 'email']);
-    expect(user.properties[1]).toMatchObject({ target: 'std::str', required: true, cardinality: 'One' });
-    expect(user.links).toEqual([expect.objectContaining({ name: 'friends', target: 'default::User', cardinality: 'Many' })]);
+    expect(user.properties[1]).toMatchObject({
+      target: 'std::str',
+      required: true,
+      cardinality: 'One',
+    });
+    expect(user.links).toEqual([
+      expect.objectContaining({ name: 'friends', target: 'default::User', cardinality: 'Many' }),
+    ]);
 
     const again = await readJson(await post(`${server.url}/migrations`, { schema: V1 }));
     expect(again).toEqual({ version: first.version, applied: false, steps: [], sql: [] });
@@ -73,19 +85,30 @@ describe('schema and migrations over HTTP', () => {
     const second = await readJson(await post(`${server.url}/migrations`, { schema: V2 }));
     expect(second.applied).toBe(true);
     const history = await readJson(await fetch(`${server.url}/migrations`));
-    expect(history.map((h: { version: string }) => h.version)).toEqual([second.version, first.version]);
+    expect(history.map((h: { version: string }) => h.version)).toEqual([
+      second.version,
+      first.version,
+    ]);
   });
 
   test('a schema error is 400 with its class and position', async () => {
-    const res = await post(`${server.url}/migrations`, { schema: 'type User {\n  required name: strr;\n}\n' });
+    const res = await post(`${server.url}/migrations`, {
+      schema: 'type User {\n  required name: strr;\n}\n',
+    });
     expect(res.status).toBe(400);
     const body = await readJson(res);
-    expect(body).toMatchObject({ code: 'QUERY_ERROR', type: 'InvalidReferenceError', extensions: { position: { line: 2 } } });
+    expect(body).toMatchObject({
+      code: 'QUERY_ERROR',
+      type: 'InvalidReferenceError',
+      extensions: { position: { line: 2 } },
+    });
   });
 
   test('dropping data needs allowDataLoss', async () => {
     await post(`${server.url}/migrations`, { schema: V2 });
-    await server.database.query(`insert into "default"."User" (name, bio) values ('ada', 'mathematician')`);
+    await server.database.query(
+      `insert into "default"."User" (name, bio) values ('ada', 'mathematician')`,
+    );
     const refused = await post(`${server.url}/migrations`, { schema: V1 });
     expect(refused.status).toBe(400);
     expect(await readJson(refused)).toMatchObject({ code: 'QUERY_ERROR', type: 'DataLossError' });
@@ -101,7 +124,10 @@ describe('schema and migrations over HTTP', () => {
   ])('POST /migrations %j is 400', async (body, message) => {
     const res = await post(`${server.url}/migrations`, body);
     expect(res.status).toBe(400);
-    expect(await readJson(res)).toEqual({ code: 'VALIDATION_ERROR', error: `VALIDATION_ERROR: ${message}` });
+    expect(await readJson(res)).toEqual({
+      code: 'VALIDATION_ERROR',
+      error: `VALIDATION_ERROR: ${message}`,
+    });
   });
 });
 
@@ -116,14 +142,37 @@ describe('who may migrate', () => {
 
   test('with auth on, an anonymous caller or a plain user is 403', async () => {
     expect((await post(`${server.url}/migrations`, { schema: V1 })).status).toBe(403);
-    const res = await post(`${server.url}/migrations`, { schema: V1 }, { authorization: `Bearer ${await signUp(server, ['editor'])}` });
+    const res = await post(
+      `${server.url}/migrations`,
+      { schema: V1 },
+      { authorization: `Bearer ${await signUp(server, ['editor'])}` },
+    );
     expect(res.status).toBe(403);
-    expect(await readJson(res)).toEqual({ code: 'ACCESS_DENIED', error: 'ACCESS_DENIED: migrations need the service key or a superuser' });
+    expect(await readJson(res)).toEqual({
+      code: 'ACCESS_DENIED',
+      error: 'ACCESS_DENIED: migrations need the service key or a superuser',
+    });
   });
 
   test('the service key and a superuser may migrate', async () => {
-    expect((await post(`${server.url}/migrations`, { schema: V1, dryRun: true }, { authorization: `Bearer ${serviceKey}` })).status).toBe(200);
-    expect((await post(`${server.url}/migrations`, { schema: V1, dryRun: true }, { authorization: `Bearer ${await signUp(server, ['superuser'])}` })).status).toBe(200);
+    expect(
+      (
+        await post(
+          `${server.url}/migrations`,
+          { schema: V1, dryRun: true },
+          { authorization: `Bearer ${serviceKey}` },
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await post(
+          `${server.url}/migrations`,
+          { schema: V1, dryRun: true },
+          { authorization: `Bearer ${await signUp(server, ['superuser'])}` },
+        )
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -136,6 +185,8 @@ describe('schema at start', () => {
       await resetSchema(server);
       await server.close();
     }
-    await expect(start(db.get(), { schema: 'type X { p: nope; }' })).rejects.toMatchObject({ type: 'InvalidReferenceError' });
+    await expect(start(db.get(), { schema: 'type X { p: nope; }' })).rejects.toMatchObject({
+      type: 'InvalidReferenceError',
+    });
   });
 });

@@ -25,12 +25,21 @@ const READY_WITHIN_MS = 20_000;
 async function startReady(options: CreateServerOptions): Promise<SvcServer> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`a server did not become ready within ${READY_WITHIN_MS} ms`)), READY_WITHIN_MS);
+    timer = setTimeout(
+      () => reject(new Error(`a server did not become ready within ${READY_WITHIN_MS} ms`)),
+      READY_WITHIN_MS,
+    );
   });
   try {
     const server = await Promise.race([
       (async () => {
-        const s = await createServer({ env: {}, logLevel: 'silent', enableAuth: true, jwtSecret: SECRET, ...options });
+        const s = await createServer({
+          env: {},
+          logLevel: 'silent',
+          enableAuth: true,
+          jwtSecret: SECRET,
+          ...options,
+        });
         await s.listen({ port: 0, host: '127.0.0.1' });
         return s;
       })(),
@@ -69,9 +78,13 @@ describe(`several servers starting at once on one fresh database (${testDatabase
 
   test('all become ready, the first start and the next ones', async () => {
     const options = (): CreateServerOptions =>
-      testDatabaseKind() === 'postgres' ? { database: { ...(t.config as { url: string }), poolSize: 3 } } : { databaseInstance: t.db };
+      testDatabaseKind() === 'postgres'
+        ? { database: { ...(t.config as { url: string }), poolSize: 3 } }
+        : { databaseInstance: t.db };
     for (let round = 0; round < 3; round++) await startTogether(4, options);
-    const { rows } = await t.db.query<{ name: string }>('select name from svc_auth.kysely_migration order by name');
+    const { rows } = await t.db.query<{ name: string }>(
+      'select name from svc_auth.kysely_migration order by name',
+    );
     expect(rows.map((r) => r.name)).toEqual(Object.keys(AUTH_MIGRATIONS).sort());
   }, 90_000);
 });
@@ -90,8 +103,13 @@ if (testDatabaseKind() === 'postgres') {
         logLevel: 'silent',
       });
       try {
-        expect(server.config.database).toEqual({ url: (t.config as { url: string }).url, poolSize: 2 });
-        const sleeping = Array.from({ length: 4 }, () => server.database.query('select pg_sleep(0.4)'));
+        expect(server.config.database).toEqual({
+          url: (t.config as { url: string }).url,
+          poolSize: 2,
+        });
+        const sleeping = Array.from({ length: 4 }, () =>
+          server.database.query('select pg_sleep(0.4)'),
+        );
         await new Promise((r) => setTimeout(r, 200));
         expect(server.database.stats()).toMatchObject({ total: 2, waiting: 2 });
         await Promise.all(sleeping);
@@ -101,95 +119,115 @@ if (testDatabaseKind() === 'postgres') {
     });
   });
 
-  const PGBOUNCER = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer', ...(process.env.PATH ?? '').split(':').map((d) => path.join(d, 'pgbouncer'))].find(
-    (p) => fs.existsSync(p),
-  );
+  const PGBOUNCER = [
+    '/usr/sbin/pgbouncer',
+    '/usr/bin/pgbouncer',
+    ...(process.env.PATH ?? '').split(':').map((d) => path.join(d, 'pgbouncer')),
+  ].find((p) => fs.existsSync(p));
   // Skipped only on a developer machine without the pgbouncer binary; under CI (which installs
   // Debian's pgbouncer package in .ci/run) a missing binary fails the suite instead of hiding it.
-  (PGBOUNCER || process.env.CI ? describe : describe.skip)('through pgbouncer in transaction mode', () => {
-    let t: TestDatabase;
-    let bouncer: ChildProcess | undefined;
-    let bouncerUrl: string;
-    let dir: string;
-    const log: string[] = [];
+  (PGBOUNCER || process.env.CI ? describe : describe.skip)(
+    'through pgbouncer in transaction mode',
+    () => {
+      let t: TestDatabase;
+      let bouncer: ChildProcess | undefined;
+      let bouncerUrl: string;
+      let dir: string;
+      const log: string[] = [];
 
-    beforeAll(async () => {
-      t = await createTestDatabase();
-      const direct = new URL((t.config as { url: string }).url);
-      const port = await freePort();
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pgbouncer-'));
-      fs.writeFileSync(path.join(dir, 'userlist.txt'), `"${decodeURIComponent(direct.username)}" ""\n`);
-      fs.writeFileSync(
-        path.join(dir, 'pgbouncer.ini'),
-        [
-          '[databases]',
-          `* = host=${direct.hostname} port=${direct.port || 5432}`,
-          '[pgbouncer]',
-          'listen_addr = 127.0.0.1',
-          `listen_port = ${port}`,
-          'unix_socket_dir =',
-          'auth_type = trust',
-          `auth_file = ${path.join(dir, 'userlist.txt')}`,
-          'pool_mode = transaction',
-          // Few server connections for many clients: consecutive statements of one client land
-          // on different server connections, as in the report.
-          'default_pool_size = 3',
-          'max_client_conn = 200',
-          'ignore_startup_parameters = extra_float_digits,options',
-          '',
-        ].join('\n'),
-      );
-      // pgbouncer refuses to run as root: run it as the owner of nothing in particular.
-      const asUser = process.getuid?.() === 0 ? userIds('nobody') : undefined;
-      if (asUser) fs.chmodSync(dir, 0o755);
-      bouncer = spawn(PGBOUNCER as string, [path.join(dir, 'pgbouncer.ini')], { stdio: ['ignore', 'pipe', 'pipe'], ...(asUser ?? {}) });
-      bouncer.stdout?.on('data', (d) => log.push(String(d)));
-      bouncer.stderr?.on('data', (d) => log.push(String(d)));
-      await waitForPort(port, 10_000).catch((err) => {
-        throw new Error(`pgbouncer did not start: ${String(err)}\n${log.join('')}`);
+      beforeAll(async () => {
+        t = await createTestDatabase();
+        const direct = new URL((t.config as { url: string }).url);
+        const port = await freePort();
+        dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pgbouncer-'));
+        fs.writeFileSync(
+          path.join(dir, 'userlist.txt'),
+          `"${decodeURIComponent(direct.username)}" ""\n`,
+        );
+        fs.writeFileSync(
+          path.join(dir, 'pgbouncer.ini'),
+          [
+            '[databases]',
+            `* = host=${direct.hostname} port=${direct.port || 5432}`,
+            '[pgbouncer]',
+            'listen_addr = 127.0.0.1',
+            `listen_port = ${port}`,
+            'unix_socket_dir =',
+            'auth_type = trust',
+            `auth_file = ${path.join(dir, 'userlist.txt')}`,
+            'pool_mode = transaction',
+            // Few server connections for many clients: consecutive statements of one client land
+            // on different server connections, as in the report.
+            'default_pool_size = 3',
+            'max_client_conn = 200',
+            'ignore_startup_parameters = extra_float_digits,options',
+            '',
+          ].join('\n'),
+        );
+        // pgbouncer refuses to run as root: run it as the owner of nothing in particular.
+        const asUser = process.getuid?.() === 0 ? userIds('nobody') : undefined;
+        if (asUser) fs.chmodSync(dir, 0o755);
+        bouncer = spawn(PGBOUNCER as string, [path.join(dir, 'pgbouncer.ini')], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          ...(asUser ?? {}),
+        });
+        bouncer.stdout?.on('data', (d) => log.push(String(d)));
+        bouncer.stderr?.on('data', (d) => log.push(String(d)));
+        await waitForPort(port, 10_000).catch((err) => {
+          throw new Error(`pgbouncer did not start: ${String(err)}\n${log.join('')}`);
+        });
+        const viaBouncer = new URL(direct.toString());
+        viaBouncer.port = String(port);
+        bouncerUrl = viaBouncer.toString();
+      }, 30_000);
+      afterAll(async () => {
+        if (bouncer && bouncer.exitCode === null) {
+          const exited = new Promise((r) => bouncer!.once('exit', r));
+          bouncer.kill('SIGTERM');
+          await exited;
+        }
+        await t?.dispose();
+        if (dir) fs.rmSync(dir, { recursive: true, force: true });
       });
-      const viaBouncer = new URL(direct.toString());
-      viaBouncer.port = String(port);
-      bouncerUrl = viaBouncer.toString();
-    }, 30_000);
-    afterAll(async () => {
-      if (bouncer && bouncer.exitCode === null) {
-        const exited = new Promise((r) => bouncer!.once('exit', r));
-        bouncer.kill('SIGTERM');
-        await exited;
-      }
-      await t?.dispose();
-      if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    });
 
-    test('three servers started at once, five times over: every one becomes ready and no lock is left behind', async () => {
-      for (let round = 0; round < 5; round++) {
-        await startTogether(3, () => ({ database: { url: bouncerUrl, poolSize: 4 } }));
-        expect(await advisoryLocks(t)).toBe(0);
-      }
-      const { rows } = await t.db.query<{ name: string }>('select name from svc_auth.kysely_migration order by name');
-      expect(rows.map((r) => r.name)).toEqual(Object.keys(AUTH_MIGRATIONS).sort());
-    }, 120_000);
+      test('three servers started at once, five times over: every one becomes ready and no lock is left behind', async () => {
+        for (let round = 0; round < 5; round++) {
+          await startTogether(3, () => ({ database: { url: bouncerUrl, poolSize: 4 } }));
+          expect(await advisoryLocks(t)).toBe(0);
+        }
+        const { rows } = await t.db.query<{ name: string }>(
+          'select name from svc_auth.kysely_migration order by name',
+        );
+        expect(rows.map((r) => r.name)).toEqual(Object.keys(AUTH_MIGRATIONS).sort());
+      }, 120_000);
 
-    test('the rate limits count correctly through the pooler', async () => {
-      const servers = await Promise.all([0, 1].map(() => startReady({ database: { url: bouncerUrl, poolSize: 4 }, authConfig: { bcryptRounds: 4, rateLimits: { login: { perEmail: 6 } } } })));
-      try {
-        const all = await Promise.all(
-          Array.from({ length: 16 }, (_, i) =>
-            fetch(`${servers[i % 2]!.url}/auth/login`, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ email: 'pooled@example.com', password: 'not the password' }),
-            }).then((r) => r.status),
+      test('the rate limits count correctly through the pooler', async () => {
+        const servers = await Promise.all(
+          [0, 1].map(() =>
+            startReady({
+              database: { url: bouncerUrl, poolSize: 4 },
+              authConfig: { bcryptRounds: 4, rateLimits: { login: { perEmail: 6 } } },
+            }),
           ),
         );
-        expect(all.filter((s) => s === 401)).toHaveLength(6);
-        expect(all.filter((s) => s === 429)).toHaveLength(10);
-      } finally {
-        await Promise.all(servers.map((s) => s.close()));
-      }
-    }, 60_000);
-  });
+        try {
+          const all = await Promise.all(
+            Array.from({ length: 16 }, (_, i) =>
+              fetch(`${servers[i % 2]!.url}/auth/login`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({ email: 'pooled@example.com', password: 'not the password' }),
+              }).then((r) => r.status),
+            ),
+          );
+          expect(all.filter((s) => s === 401)).toHaveLength(6);
+          expect(all.filter((s) => s === 429)).toHaveLength(10);
+        } finally {
+          await Promise.all(servers.map((s) => s.close()));
+        }
+      }, 60_000);
+    },
+  );
 }
 
 function freePort(): Promise<number> {

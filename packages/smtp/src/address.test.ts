@@ -9,9 +9,15 @@ describe('parseMailbox', () => {
     ['  user@example.com  ', { address: 'user@example.com', name: undefined }],
     ['<user@example.com>', { address: 'user@example.com', name: undefined }],
     ['Ann Example <ann@example.com>', { address: 'ann@example.com', name: 'Ann Example' }],
-    ['"Example, Inc. \\"Support\\"" <help@example.com>', { address: 'help@example.com', name: 'Example, Inc. "Support"' }],
+    [
+      '"Example, Inc. \\"Support\\"" <help@example.com>',
+      { address: 'help@example.com', name: 'Example, Inc. "Support"' },
+    ],
     ['Zoë <zoe@example.com>', { address: 'zoe@example.com', name: 'Zoë' }],
-    ['first.last+tag@sub.example.org', { address: 'first.last+tag@sub.example.org', name: undefined }],
+    [
+      'first.last+tag@sub.example.org',
+      { address: 'first.last+tag@sub.example.org', name: undefined },
+    ],
     ['"odd local"@example.com', { address: '"odd local"@example.com', name: undefined }],
     ['user@[192.0.2.1]', { address: 'user@[192.0.2.1]', name: undefined }],
   ])('accepts %s', (input, expected) => {
@@ -58,7 +64,9 @@ describe('formatMailbox', () => {
   test('writes the display name as a phrase', () => {
     expect(formatMailbox({ address: 'a@example.com', name: undefined })).toBe('a@example.com');
     expect(formatMailbox({ address: 'a@example.com', name: 'Ann' })).toBe('Ann <a@example.com>');
-    expect(formatMailbox({ address: 'a@example.com', name: 'A, B' })).toBe('"A, B" <a@example.com>');
+    expect(formatMailbox({ address: 'a@example.com', name: 'A, B' })).toBe(
+      '"A, B" <a@example.com>',
+    );
   });
 });
 

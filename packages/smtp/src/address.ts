@@ -13,7 +13,8 @@ const ATEXT = "A-Za-z0-9!#$%&'*+\\-/=?^_`{|}~";
 const DOT_ATOM = new RegExp(`^[${ATEXT}]+(?:\\.[${ATEXT}]+)*$`);
 const QUOTED_LOCAL = /^"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e])*"$/;
 const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
-const IPV4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/;
+const IPV4 =
+  /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/;
 const IPV6 = /^IPv6:[0-9A-Fa-f:.]{2,45}$/;
 
 /** Checks a domain name or an address literal (`[192.0.2.1]`, `[IPv6:::1]`). */
@@ -27,7 +28,8 @@ export function isValidDomain(domain: string): boolean {
 
 /** Why an addr-spec is not acceptable, or `undefined` when it is. */
 function addressProblem(address: string): string | undefined {
-  if (/[^\x00-\x7f]/.test(address)) return 'non-ASCII addresses need SMTPUTF8, which is not supported';
+  if (/[^\x00-\x7f]/.test(address))
+    return 'non-ASCII addresses need SMTPUTF8, which is not supported';
   const at = address.lastIndexOf('@');
   if (at <= 0 || at === address.length - 1) return 'expected local-part@domain';
   const local = address.slice(0, at);
@@ -51,9 +53,12 @@ export function parseMailbox(input: unknown, field: string, code: SmtpErrorCode)
   const fail = (why: string): never => {
     throw new SmtpError(code, `${field}: ${why}`);
   };
-  if (typeof input !== 'string') return fail(`expected an email address string, got ${typeof input}`);
-  if (/[\r\n]/.test(input)) return fail('CR and LF are not allowed in an address (header injection)');
-  if (/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(input)) return fail('control characters are not allowed in an address');
+  if (typeof input !== 'string')
+    return fail(`expected an email address string, got ${typeof input}`);
+  if (/[\r\n]/.test(input))
+    return fail('CR and LF are not allowed in an address (header injection)');
+  if (/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(input))
+    return fail('control characters are not allowed in an address');
   const text = input.trim();
   if (text === '') return fail('an email address is required');
   let name: string | undefined;
@@ -65,7 +70,9 @@ export function parseMailbox(input: unknown, field: string, code: SmtpErrorCode)
     name = unquoteName(text.slice(0, open).trim(), fail);
   }
   if (address.includes(',') && !address.startsWith('"')) {
-    return fail(`one address per string: pass an array for several recipients (got ${JSON.stringify(input)})`);
+    return fail(
+      `one address per string: pass an array for several recipients (got ${JSON.stringify(input)})`,
+    );
   }
   const problem = addressProblem(address);
   if (problem) return fail(`invalid address ${JSON.stringify(address)}: ${problem}`);
@@ -74,17 +81,20 @@ export function parseMailbox(input: unknown, field: string, code: SmtpErrorCode)
 
 function unquoteName(raw: string, fail: (why: string) => never): string {
   if (raw.startsWith('"')) {
-    if (raw.length < 2 || !raw.endsWith('"') || raw.endsWith('\\"') && !raw.endsWith('\\\\"')) {
+    if (raw.length < 2 || !raw.endsWith('"') || (raw.endsWith('\\"') && !raw.endsWith('\\\\"'))) {
       return fail(`unterminated quoted display name ${raw}`);
     }
     return raw.slice(1, -1).replace(/\\(.)/g, '$1');
   }
   if (/[<>"]/.test(raw)) return fail(`invalid display name ${JSON.stringify(raw)}`);
-  if (/[,;@]/.test(raw)) return fail(`a display name with "," ";" or "@" must be quoted; pass one address per string`);
+  if (/[,;@]/.test(raw))
+    return fail(`a display name with "," ";" or "@" must be quoted; pass one address per string`);
   return raw;
 }
 
 /** The mailbox as it appears in a header: `Name <user@example.com>` or `user@example.com`. */
 export function formatMailbox(mailbox: Mailbox): string {
-  return mailbox.name === undefined ? mailbox.address : `${encodePhrase(mailbox.name)} <${mailbox.address}>`;
+  return mailbox.name === undefined
+    ? mailbox.address
+    : `${encodePhrase(mailbox.name)} <${mailbox.address}>`;
 }

@@ -2,9 +2,22 @@ import { parseEhloReply } from './capabilities';
 
 describe('parseEhloReply', () => {
   test('reads keywords, parameters, AUTH mechanisms, STARTTLS and SIZE', () => {
-    const caps = parseEhloReply(['mx.example.com greets you', 'PIPELINING', 'SIZE 10240000', 'starttls', 'AUTH LOGIN plain', '8BITMIME']);
+    const caps = parseEhloReply([
+      'mx.example.com greets you',
+      'PIPELINING',
+      'SIZE 10240000',
+      'starttls',
+      'AUTH LOGIN plain',
+      '8BITMIME',
+    ]);
     expect(caps.greeting).toBe('mx.example.com greets you');
-    expect([...caps.extensions.keys()]).toEqual(['PIPELINING', 'SIZE', 'STARTTLS', 'AUTH', '8BITMIME']);
+    expect([...caps.extensions.keys()]).toEqual([
+      'PIPELINING',
+      'SIZE',
+      'STARTTLS',
+      'AUTH',
+      '8BITMIME',
+    ]);
     expect(caps.extensions.get('SIZE')).toEqual(['10240000']);
     expect([...caps.authMechanisms]).toEqual(['LOGIN', 'PLAIN']);
     expect(caps.startTls).toBe(true);

@@ -29,7 +29,10 @@ export function parseEhloReply(lines: readonly string[]): Capabilities {
   const extensions = new Map<string, readonly string[]>();
   const authMechanisms = new Set<string>();
   for (const line of lines.slice(1)) {
-    const words = line.trim().split(/[ \t]+/).filter((w) => w.length > 0);
+    const words = line
+      .trim()
+      .split(/[ \t]+/)
+      .filter((w) => w.length > 0);
     const first = words[0];
     if (first === undefined) continue;
     let keyword = first.toUpperCase();
@@ -46,7 +49,8 @@ export function parseEhloReply(lines: readonly string[]): Capabilities {
     extensions.set(keyword, known ? [...known, ...params] : params);
   }
   const sizeParam = extensions.get('SIZE')?.[0];
-  const size = sizeParam !== undefined && /^[0-9]{1,15}$/.test(sizeParam) ? Number(sizeParam) : undefined;
+  const size =
+    sizeParam !== undefined && /^[0-9]{1,15}$/.test(sizeParam) ? Number(sizeParam) : undefined;
   return {
     greeting: lines[0] ?? '',
     extensions,

@@ -36,7 +36,9 @@ describe('resolveConfig', () => {
   });
 
   test('Message-IDs use a configured hostname', () => {
-    expect(resolveConfig({ ...minimal, hostname: 'app.example.org' }).messageIdDomain).toBe('app.example.org');
+    expect(resolveConfig({ ...minimal, hostname: 'app.example.org' }).messageIdDomain).toBe(
+      'app.example.org',
+    );
   });
 
   test.each<[string, unknown, RegExp]>([
@@ -45,7 +47,11 @@ describe('resolveConfig', () => {
     ['host with CRLF', { ...minimal, host: 'smtp.example.com\r\nRSET' }, /white space or control/],
     ['no from', { host: 'smtp.example.com' }, /from is required/],
     ['bad from', { ...minimal, from: 'not an address' }, /from: invalid address/],
-    ['from with CRLF', { ...minimal, from: 'a@example.com\r\nBcc: x@example.com' }, /from: CR and LF/],
+    [
+      'from with CRLF',
+      { ...minimal, from: 'a@example.com\r\nBcc: x@example.com' },
+      /from: CR and LF/,
+    ],
     ['port 0', { ...minimal, port: 0 }, /port must be an integer from 1 to 65535/],
     ['port 70000', { ...minimal, port: 70000 }, /port must be/],
     ['port 25.5', { ...minimal, port: 25.5 }, /port must be/],
@@ -54,13 +60,21 @@ describe('resolveConfig', () => {
     ['auth without user', { ...minimal, auth: { pass: 'x' } }, /auth.user/],
     ['auth without pass', { ...minimal, auth: { user: 'x' } }, /auth.pass/],
     ['auth with NUL', { ...minimal, auth: { user: 'x\0y', pass: 'p' } }, /NUL/],
-    ['hostname with CRLF', { ...minimal, hostname: 'a\r\nMAIL FROM:<x@example.com>' }, /hostname must be/],
+    [
+      'hostname with CRLF',
+      { ...minimal, hostname: 'a\r\nMAIL FROM:<x@example.com>' },
+      /hostname must be/,
+    ],
     ['hostname with space', { ...minimal, hostname: 'a b' }, /hostname must be/],
     ['replyTo with LF', { ...minimal, replyTo: 'a@example.com\nX: y' }, /replyTo: CR and LF/],
     ['timeout 0', { ...minimal, timeoutMs: 0 }, /timeoutMs must be/],
     ['timeout NaN', { ...minimal, timeoutMs: Number.NaN }, /timeoutMs must be/],
     ['timeout too large', { ...minimal, timeoutMs: 2 ** 31 }, /timeoutMs must be/],
-    ['tlsRejectUnauthorized as string', { ...minimal, tlsRejectUnauthorized: 'false' }, /tlsRejectUnauthorized/],
+    [
+      'tlsRejectUnauthorized as string',
+      { ...minimal, tlsRejectUnauthorized: 'false' },
+      /tlsRejectUnauthorized/,
+    ],
     ['tls.ca as number', { ...minimal, tls: { ca: 1 } }, /tls.ca/],
     ['logger without warn', { ...minimal, logger: { info() {} } }, /logger/],
     ['transcript not a function', { ...minimal, transcript: 'yes' }, /transcript/],

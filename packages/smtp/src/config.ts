@@ -104,7 +104,8 @@ export function resolveConfig(config: SmtpConfig): ResolvedConfig {
   if (typeof config !== 'object' || config === null) fail('expected a config object');
   const { host } = config;
   if (typeof host !== 'string' || host.trim() === '') fail('host is required');
-  if (/[\s\x00-\x1f\x7f]/.test(host)) fail('host must not contain white space or control characters');
+  if (/[\s\x00-\x1f\x7f]/.test(host))
+    fail('host must not contain white space or control characters');
   if (config.from === undefined) fail('from is required');
   const from = parseMailbox(config.from, 'invalid SMTP config: from', 'ECONFIG');
   const secure = optionalBoolean(config.secure, 'secure') ?? false;
@@ -117,22 +118,35 @@ export function resolveConfig(config: SmtpConfig): ResolvedConfig {
     const { user, pass } = (config.auth ?? {}) as { user?: unknown; pass?: unknown };
     if (typeof user !== 'string' || user === '') fail('auth.user must be a non-empty string');
     if (typeof pass !== 'string') fail('auth.pass must be a string');
-    if (user.includes('\0') || pass.includes('\0')) fail('auth.user and auth.pass must not contain NUL characters');
+    if (user.includes('\0') || pass.includes('\0'))
+      fail('auth.user and auth.pass must not contain NUL characters');
     auth = { user, pass };
   }
   const hostname = config.hostname ?? 'localhost';
   if (typeof hostname !== 'string' || !isValidDomain(hostname)) {
-    fail(`hostname must be a domain name or an address literal such as [192.0.2.1], got ${JSON.stringify(hostname)}`);
+    fail(
+      `hostname must be a domain name or an address literal such as [192.0.2.1], got ${JSON.stringify(hostname)}`,
+    );
   }
   const replyTo =
-    config.replyTo === undefined ? undefined : parseMailbox(config.replyTo, 'invalid SMTP config: replyTo', 'ECONFIG');
+    config.replyTo === undefined
+      ? undefined
+      : parseMailbox(config.replyTo, 'invalid SMTP config: replyTo', 'ECONFIG');
   const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMEOUT_MS) {
-    fail(`timeoutMs must be a positive number of milliseconds up to ${MAX_TIMEOUT_MS}, got ${String(timeoutMs)}`);
+  if (
+    typeof timeoutMs !== 'number' ||
+    !Number.isFinite(timeoutMs) ||
+    timeoutMs <= 0 ||
+    timeoutMs > MAX_TIMEOUT_MS
+  ) {
+    fail(
+      `timeoutMs must be a positive number of milliseconds up to ${MAX_TIMEOUT_MS}, got ${String(timeoutMs)}`,
+    );
   }
   optionalBoolean(config.tlsRejectUnauthorized, 'tlsRejectUnauthorized');
   const ca = config.tls?.ca;
-  const isPem = (value: unknown): value is string | Buffer => typeof value === 'string' || Buffer.isBuffer(value);
+  const isPem = (value: unknown): value is string | Buffer =>
+    typeof value === 'string' || Buffer.isBuffer(value);
   if (ca !== undefined && !isPem(ca) && !(Array.isArray(ca) && ca.every(isPem))) {
     fail('tls.ca must be a PEM string, a Buffer, or an array of them');
   }
@@ -140,7 +154,8 @@ export function resolveConfig(config: SmtpConfig): ResolvedConfig {
   if (typeof logger.warn !== 'function' || typeof logger.info !== 'function') {
     fail('logger must have info and warn functions');
   }
-  if (config.transcript !== undefined && typeof config.transcript !== 'function') fail('transcript must be a function');
+  if (config.transcript !== undefined && typeof config.transcript !== 'function')
+    fail('transcript must be a function');
   const fromDomain = from.address.slice(from.address.lastIndexOf('@') + 1);
   return {
     host,
@@ -151,9 +166,12 @@ export function resolveConfig(config: SmtpConfig): ResolvedConfig {
     hostname,
     replyTo,
     timeoutMs,
-    ca: Array.isArray(ca) ? [...(ca as ReadonlyArray<string | Buffer>)] : (ca as string | Buffer | undefined),
+    ca: Array.isArray(ca)
+      ? [...(ca as ReadonlyArray<string | Buffer>)]
+      : (ca as string | Buffer | undefined),
     logger,
     transcript: config.transcript,
-    messageIdDomain: config.hostname !== undefined && hostname !== 'localhost' ? hostname : fromDomain,
+    messageIdDomain:
+      config.hostname !== undefined && hostname !== 'localhost' ? hostname : fromDomain,
   };
 }

@@ -139,17 +139,33 @@ export class SmtpConnection {
       if (this.settled) continue;
       const expected = this.expected.shift();
       if (expected === undefined) {
-        this.fail(this.replyError('EPROTOCOL', 'unexpected reply from the server', reply, 'none'), false);
+        this.fail(
+          this.replyError('EPROTOCOL', 'unexpected reply from the server', reply, 'none'),
+          false,
+        );
         return;
       }
       if (reply.code === 421) {
-        this.fail(this.replyError('ECONNECTION', 'the server is closing the connection', reply, expected.command), false);
+        this.fail(
+          this.replyError(
+            'ECONNECTION',
+            'the server is closing the connection',
+            reply,
+            expected.command,
+          ),
+          false,
+        );
         return;
       }
       try {
         expected.handle(reply);
       } catch (error) {
-        this.fail(error instanceof SmtpError ? error : new SmtpError('EPROTOCOL', String(error), { cause: error }), true);
+        this.fail(
+          error instanceof SmtpError
+            ? error
+            : new SmtpError('EPROTOCOL', String(error), { cause: error }),
+          true,
+        );
       }
     }
   }
@@ -201,7 +217,12 @@ export class SmtpConnection {
     this.expected.push({ command, handle });
   }
 
-  private replyError(code: SmtpErrorCode, what: string, reply: SmtpReply, command: string): SmtpError {
+  private replyError(
+    code: SmtpErrorCode,
+    what: string,
+    reply: SmtpReply,
+    command: string,
+  ): SmtpError {
     const response = formatReply(reply);
     return new SmtpError(code, `${what}: ${response} (reply to ${command})`, {
       response,
@@ -244,7 +265,8 @@ export class SmtpConnection {
   // ---------------------------------------------------------------- replies
 
   private onGreeting(reply: SmtpReply): void {
-    if (reply.code !== 220) throw this.replyError('EPROTOCOL', 'the server did not greet with 220', reply, GREETING);
+    if (reply.code !== 220)
+      throw this.replyError('EPROTOCOL', 'the server did not greet with 220', reply, GREETING);
     this.ehlo();
   }
 
@@ -260,13 +282,23 @@ export class SmtpConnection {
       // An RFC 821 server: say HELO instead, and assume no extensions.
       this.command(`HELO ${this.config.hostname}`, (helo) => this.onHelo(helo));
     } else {
-      throw this.replyError('EPROTOCOL', 'the server refused EHLO', reply, `EHLO ${this.config.hostname}`);
+      throw this.replyError(
+        'EPROTOCOL',
+        'the server refused EHLO',
+        reply,
+        `EHLO ${this.config.hostname}`,
+      );
     }
   }
 
   private onHelo(reply: SmtpReply): void {
     if (reply.code !== 250) {
-      throw this.replyError('EPROTOCOL', 'the server refused EHLO and HELO', reply, `HELO ${this.config.hostname}`);
+      throw this.replyError(
+        'EPROTOCOL',
+        'the server refused EHLO and HELO',
+        reply,
+        `HELO ${this.config.hostname}`,
+      );
     }
     this.capabilities = NO_CAPABILITIES;
     this.afterHello();
@@ -283,7 +315,13 @@ export class SmtpConnection {
   }
 
   private onStartTls(reply: SmtpReply): void {
-    if (reply.code !== 220) throw this.replyError('ETLS', 'the server advertised STARTTLS but refused it', reply, 'STARTTLS');
+    if (reply.code !== 220)
+      throw this.replyError(
+        'ETLS',
+        'the server advertised STARTTLS but refused it',
+        reply,
+        'STARTTLS',
+      );
     const plain = this.socket;
     if (plain === undefined) return;
     // STARTTLS injection defence (CVE-2011-0411 and kin): anything the server (or a man in the
@@ -313,22 +351,34 @@ export class SmtpConnection {
     }
     if (this.capabilities.authMechanisms.has('PLAIN')) {
       const payload = Buffer.from(`\0${auth.user}\0${auth.pass}`, 'utf8').toString('base64');
-      this.command(`AUTH PLAIN ${payload}`, (reply) => this.onAuth(reply, 'AUTH PLAIN ****'), 'AUTH PLAIN ****');
+      this.command(
+        `AUTH PLAIN ${payload}`,
+        (reply) => this.onAuth(reply, 'AUTH PLAIN ****'),
+        'AUTH PLAIN ****',
+      );
     } else {
       this.command('AUTH LOGIN', (reply) => this.onAuthLogin(reply, auth));
     }
   }
 
   /** The reply to `AUTH LOGIN`: 334 asks for the user name. */
-  private onAuthLogin(reply: SmtpReply, auth: { readonly user: string; readonly pass: string }): void {
-    if (reply.code !== 334) throw this.replyError('EAUTH', 'the server refused AUTH LOGIN', reply, 'AUTH LOGIN');
+  private onAuthLogin(
+    reply: SmtpReply,
+    auth: { readonly user: string; readonly pass: string },
+  ): void {
+    if (reply.code !== 334)
+      throw this.replyError('EAUTH', 'the server refused AUTH LOGIN', reply, 'AUTH LOGIN');
     const user = Buffer.from(auth.user, 'utf8').toString('base64');
     this.command(user, (next) => this.onAuthUser(next, auth), '****');
   }
 
   /** The reply to the user name of AUTH LOGIN: 334 asks for the password. */
-  private onAuthUser(reply: SmtpReply, auth: { readonly user: string; readonly pass: string }): void {
-    if (reply.code !== 334) throw this.replyError('EAUTH', 'authentication failed', reply, 'AUTH LOGIN ****');
+  private onAuthUser(
+    reply: SmtpReply,
+    auth: { readonly user: string; readonly pass: string },
+  ): void {
+    if (reply.code !== 334)
+      throw this.replyError('EAUTH', 'authentication failed', reply, 'AUTH LOGIN ****');
     const pass = Buffer.from(auth.pass, 'utf8').toString('base64');
     this.command(pass, (next) => this.onAuth(next, 'AUTH LOGIN ****'), '****');
   }
@@ -343,9 +393,13 @@ export class SmtpConnection {
     const { maxSize } = this.capabilities;
     const size = Buffer.byteLength(this.data);
     if (maxSize !== undefined && maxSize > 0 && size > maxSize) {
-      throw new SmtpError('EMESSAGE', `the message is ${size} bytes, more than the server's limit of ${maxSize}`, {
-        command: 'MAIL FROM',
-      });
+      throw new SmtpError(
+        'EMESSAGE',
+        `the message is ${size} bytes, more than the server's limit of ${maxSize}`,
+        {
+          command: 'MAIL FROM',
+        },
+      );
     }
     const sizeParam = maxSize === undefined ? '' : ` SIZE=${size}`;
     const line = `MAIL FROM:<${this.envelope.from}>${sizeParam}`;
@@ -353,7 +407,8 @@ export class SmtpConnection {
   }
 
   private onMailFrom(reply: SmtpReply, command: string): void {
-    if (reply.code !== 250) throw this.replyError('EENVELOPE', 'the server rejected the sender', reply, command);
+    if (reply.code !== 250)
+      throw this.replyError('EENVELOPE', 'the server rejected the sender', reply, command);
     this.rcptTo();
   }
 
@@ -365,7 +420,11 @@ export class SmtpConnection {
       return;
     }
     if (this.accepted.length === 0) {
-      throw new SmtpError('EENVELOPE', `the server rejected every recipient: ${this.rejections.join('; ')}`, this.lastRejection);
+      throw new SmtpError(
+        'EENVELOPE',
+        `the server rejected every recipient: ${this.rejections.join('; ')}`,
+        this.lastRejection,
+      );
     }
     this.command('DATA', (reply) => this.onData(reply));
   }
@@ -384,14 +443,16 @@ export class SmtpConnection {
   }
 
   private onData(reply: SmtpReply): void {
-    if (reply.code !== 354) throw this.replyError('EENVELOPE', 'the server refused DATA', reply, 'DATA');
+    if (reply.code !== 354)
+      throw this.replyError('EENVELOPE', 'the server refused DATA', reply, 'DATA');
     this.expect(END_OF_DATA, (end) => this.onDataEnd(end));
     this.log('client', `(message: ${Buffer.byteLength(this.data)} bytes)`);
     this.socket?.write(this.data);
   }
 
   private onDataEnd(reply: SmtpReply): void {
-    if (reply.code !== 250) throw this.replyError('EMESSAGE', 'the server rejected the message', reply, END_OF_DATA);
+    if (reply.code !== 250)
+      throw this.replyError('EMESSAGE', 'the server rejected the message', reply, END_OF_DATA);
     this.succeed({ accepted: [...this.accepted], rejected: [...this.rejected] });
   }
 }

@@ -15,7 +15,9 @@ describe('encodeWords', () => {
       expect(word.length).toBeLessThanOrEqual(75);
       const payload = /^=\?UTF-8\?B\?(.*)\?=$/.exec(word)?.[1] ?? '';
       // Each word decodes on its own: no character was cut in half.
-      expect(Buffer.from(Buffer.from(payload, 'base64').toString('utf8'), 'utf8')).toEqual(Buffer.from(payload, 'base64'));
+      expect(Buffer.from(Buffer.from(payload, 'base64').toString('utf8'), 'utf8')).toEqual(
+        Buffer.from(payload, 'base64'),
+      );
     }
   });
 
@@ -31,7 +33,9 @@ describe('encodeWords', () => {
 
 describe('decodeEncodedWords', () => {
   test('decodes B and Q words and drops the white space between adjacent words', () => {
-    expect(decodeEncodedWords('=?UTF-8?B?R3LDvA==?=  =?utf-8?Q?=C3=9Fe_mit_Q?=')).toBe('Grüße mit Q');
+    expect(decodeEncodedWords('=?UTF-8?B?R3LDvA==?=  =?utf-8?Q?=C3=9Fe_mit_Q?=')).toBe(
+      'Grüße mit Q',
+    );
   });
 
   test('keeps text and the white space between a word and plain text', () => {
@@ -49,9 +53,13 @@ describe('decodeEncodedWords', () => {
 describe('encoded word properties', () => {
   test('whatever goes in comes out, whatever the word size', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), fc.integer({ min: 4, max: 45 }), (text, maxBytes) => {
-        expect(decodeEncodedWords(encodeWords(text, maxBytes).join('\r\n '))).toBe(text);
-      }),
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 200 }),
+        fc.integer({ min: 4, max: 45 }),
+        (text, maxBytes) => {
+          expect(decodeEncodedWords(encodeWords(text, maxBytes).join('\r\n '))).toBe(text);
+        },
+      ),
       { numRuns: 500 },
     );
   });

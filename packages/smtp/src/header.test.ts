@@ -20,7 +20,9 @@ describe('unstructuredHeader', () => {
   });
 
   test('text that looks like an encoded word, or has edge spaces, is encoded so it survives', () => {
-    expect(unstructuredHeader('Subject', 'a =?UTF-8?B?eA==?= b')).toMatch(/^Subject: =\?UTF-8\?B\?/);
+    expect(unstructuredHeader('Subject', 'a =?UTF-8?B?eA==?= b')).toMatch(
+      /^Subject: =\?UTF-8\?B\?/,
+    );
     expect(readBack(unstructuredHeader('Subject', '  padded  '), 'Subject')).toBe('  padded  ');
   });
 
@@ -39,17 +41,26 @@ describe('unstructuredHeader', () => {
   });
 
   test('any subject round-trips, in lines of at most 998 octets with no white-space-only line', () => {
-    const subject = fc.string({ unit: fc.oneof(fc.constantFrom(' ', '\t', '=', '?', 'a', 'b'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 300 });
+    const subject = fc.string({
+      unit: fc.oneof(
+        fc.constantFrom(' ', '\t', '=', '?', 'a', 'b'),
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+      ),
+      maxLength: 300,
+    });
     fc.assert(
-      fc.property(subject.filter((s) => !/[\r\n]/.test(s)), (text) => {
-        const header = unstructuredHeader('Subject', text);
-        expect(header).toMatch(/^[\x00-\x7f]*$/);
-        for (const l of header.split('\r\n')) {
-          expect(l.length).toBeLessThanOrEqual(MAX_LINE_OCTETS);
-          expect(l).toMatch(/[^ \t]/);
-        }
-        expect(readBack(header, 'Subject')).toBe(text);
-      }),
+      fc.property(
+        subject.filter((s) => !/[\r\n]/.test(s)),
+        (text) => {
+          const header = unstructuredHeader('Subject', text);
+          expect(header).toMatch(/^[\x00-\x7f]*$/);
+          for (const l of header.split('\r\n')) {
+            expect(l.length).toBeLessThanOrEqual(MAX_LINE_OCTETS);
+            expect(l).toMatch(/[^ \t]/);
+          }
+          expect(readBack(header, 'Subject')).toBe(text);
+        },
+      ),
       { numRuns: 500 },
     );
   });

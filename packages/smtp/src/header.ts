@@ -53,7 +53,9 @@ export function unstructuredHeader(name: string, value: string): string {
   const prefix = `${name}: `;
   if (isPlain(value)) {
     const lines = foldAtWhiteSpace(prefix.length, value);
-    const fits = lines.every((line, i) => (i === 0 ? prefix.length : 0) + line.length <= MAX_LINE_OCTETS);
+    const fits = lines.every(
+      (line, i) => (i === 0 ? prefix.length : 0) + line.length <= MAX_LINE_OCTETS,
+    );
     if (fits) return prefix + lines.join('\r\n');
   }
   return prefix + encodeWords(value).join('\r\n ');

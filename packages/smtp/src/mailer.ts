@@ -1,7 +1,12 @@
 import { resolveConfig, type MailerLogger, type ResolvedConfig, type SmtpConfig } from './config';
 import { SmtpConnection } from './connection';
 import { buildMessage, createMessageId } from './message';
-import { envelopeRecipients, validateMessage, type SendInput, type SendResult } from './message-input';
+import {
+  envelopeRecipients,
+  validateMessage,
+  type SendInput,
+  type SendResult,
+} from './message-input';
 
 /** Anything that sends mail: `SmtpMailer`, `NoopMailer`, or a test double. */
 export interface Mailer {
@@ -78,22 +83,28 @@ export class NoopMailer implements Mailer {
   private readonly logger: MailerLogger;
 
   /** @param logger where messages are logged: an object with `info` and `warn` (default `console`), or one function. */
-  constructor(logger: MailerLogger | ((message: string, details?: Record<string, unknown>) => void) = console) {
+  constructor(
+    logger: MailerLogger | ((message: string, details?: Record<string, unknown>) => void) = console,
+  ) {
     this.logger = typeof logger === 'function' ? { info: logger, warn: logger } : logger;
   }
 
   async send(input: SendInput): Promise<SendResult> {
     const message = validateMessage(input);
     const to = envelopeRecipients(message.to);
-    const domain = message.from?.address.slice(message.from.address.lastIndexOf('@') + 1) ?? 'localhost';
+    const domain =
+      message.from?.address.slice(message.from.address.lastIndexOf('@') + 1) ?? 'localhost';
     const messageId = createMessageId(domain);
-    this.logger.info(`@svc/smtp: mail not sent (no SMTP server configured): to ${to.join(', ')}, subject ${JSON.stringify(message.subject)}`, {
-      to,
-      subject: message.subject,
-      text: message.text,
-      ...(message.html === undefined ? {} : { html: message.html }),
-      messageId,
-    });
+    this.logger.info(
+      `@svc/smtp: mail not sent (no SMTP server configured): to ${to.join(', ')}, subject ${JSON.stringify(message.subject)}`,
+      {
+        to,
+        subject: message.subject,
+        text: message.text,
+        ...(message.html === undefined ? {} : { html: message.html }),
+        messageId,
+      },
+    );
     return { accepted: to, rejected: [], messageId };
   }
 }

@@ -5,7 +5,12 @@ const valid: SendInput = { to: 'ann@example.com', subject: 'Hi', text: 'Hello' }
 describe('validateMessage', () => {
   test('accepts one recipient or several, and an optional from and html', () => {
     expect(validateMessage(valid).to).toEqual([{ address: 'ann@example.com', name: undefined }]);
-    const message = validateMessage({ ...valid, to: ['a@example.com', 'B <b@example.com>'], from: 'c@example.com', html: '<p>x</p>' });
+    const message = validateMessage({
+      ...valid,
+      to: ['a@example.com', 'B <b@example.com>'],
+      from: 'c@example.com',
+      html: '<p>x</p>',
+    });
     expect(message.to.map((m) => m.address)).toEqual(['a@example.com', 'b@example.com']);
     expect(message.from?.address).toBe('c@example.com');
     expect(message.html).toBe('<p>x</p>');
@@ -18,10 +23,16 @@ describe('validateMessage', () => {
     ['subject with LF', { subject: 'Hi\nX-Injected: 1' }, /subject: CR and LF/],
     ['subject with CR', { subject: 'Hi\rX-Injected: 1' }, /subject: CR and LF/],
     ['to with CRLF', { to: 'ann@example.com\r\nBcc: victim@example.com' }, /to: CR and LF/],
-    ['second to with LF', { to: ['ann@example.com', 'bob@example.com\nRCPT TO:<x@example.com>'] }, /to\[1\]: CR and LF/],
+    [
+      'second to with LF',
+      { to: ['ann@example.com', 'bob@example.com\nRCPT TO:<x@example.com>'] },
+      /to\[1\]: CR and LF/,
+    ],
     ['from with CRLF', { from: 'a@example.com\r\nBcc: victim@example.com' }, /from: CR and LF/],
   ])('refuses header injection: %s', (_name, change, message) => {
-    expect(() => validateMessage({ ...valid, ...change })).toThrow(expect.objectContaining({ code: 'EMESSAGE', message: expect.stringMatching(message) }));
+    expect(() => validateMessage({ ...valid, ...change })).toThrow(
+      expect.objectContaining({ code: 'EMESSAGE', message: expect.stringMatching(message) }),
+    );
   });
 
   test.each<[string, unknown, RegExp]>([
@@ -45,7 +56,10 @@ describe('validateMessage', () => {
 
 describe('envelopeRecipients', () => {
   test('lists each address once', () => {
-    const to = ['a@example.com', 'A@Example.com', 'b@example.com'].map((address) => ({ address, name: undefined }));
+    const to = ['a@example.com', 'A@Example.com', 'b@example.com'].map((address) => ({
+      address,
+      name: undefined,
+    }));
     expect(envelopeRecipients(to)).toEqual(['a@example.com', 'b@example.com']);
   });
 });

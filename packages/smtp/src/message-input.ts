@@ -54,15 +54,21 @@ function fail(message: string): never {
 export function validateMessage(input: SendInput): ValidMessage {
   if (typeof input !== 'object' || input === null) fail('send() expects a message object');
   for (const key of Object.keys(input)) {
-    if (!FIELDS.has(key)) fail(`unsupported message field "${key}" (supported: ${[...FIELDS].join(', ')})`);
+    if (!FIELDS.has(key))
+      fail(`unsupported message field "${key}" (supported: ${[...FIELDS].join(', ')})`);
   }
-  const list: readonly unknown[] = typeof input.to === 'string' ? [input.to] : Array.isArray(input.to) ? input.to : [];
+  const list: readonly unknown[] =
+    typeof input.to === 'string' ? [input.to] : Array.isArray(input.to) ? input.to : [];
   if (list.length === 0) fail('to: at least one recipient is required');
-  const to = list.map((address, i) => parseMailbox(address, list.length === 1 ? 'to' : `to[${i}]`, 'EMESSAGE'));
+  const to = list.map((address, i) =>
+    parseMailbox(address, list.length === 1 ? 'to' : `to[${i}]`, 'EMESSAGE'),
+  );
   const { subject, text, html } = input;
   if (typeof subject !== 'string') fail('subject must be a string');
-  if (/[\r\n]/.test(subject)) fail('subject: CR and LF are not allowed in a header (header injection)');
-  if (/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(subject)) fail('subject: control characters are not allowed');
+  if (/[\r\n]/.test(subject))
+    fail('subject: CR and LF are not allowed in a header (header injection)');
+  if (/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(subject))
+    fail('subject: control characters are not allowed');
   if (typeof text !== 'string') fail('text must be a string');
   if (html !== undefined && typeof html !== 'string') fail('html must be a string when given');
   const from = input.from === undefined ? undefined : parseMailbox(input.from, 'from', 'EMESSAGE');

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 
-import { decodeQuotedPrintable, encodeQuotedPrintable, normalizeLineBreaks, QP_LINE_LENGTH } from './quoted-printable';
+import {
+  decodeQuotedPrintable,
+  encodeQuotedPrintable,
+  normalizeLineBreaks,
+  QP_LINE_LENGTH,
+} from './quoted-printable';
 
 describe('quoted-printable', () => {
   test('keeps ASCII readable and escapes "=", non-ASCII and trailing spaces', () => {
@@ -43,11 +48,17 @@ describe('quoted-printable', () => {
 
   test('round-trips lines of spaces, tabs and dots exactly', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom(' ', '\t', '.', '=', 'a', '\r\n', '\n'), maxLength: 200 }), (text) => {
-        const encoded = encodeQuotedPrintable(text);
-        for (const l of encoded.split('\r\n')) expect(l).not.toMatch(/[ \t]$/);
-        expect(decodeQuotedPrintable(encoded)).toBe(normalizeLineBreaks(text));
-      }),
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom(' ', '\t', '.', '=', 'a', '\r\n', '\n'),
+          maxLength: 200,
+        }),
+        (text) => {
+          const encoded = encodeQuotedPrintable(text);
+          for (const l of encoded.split('\r\n')) expect(l).not.toMatch(/[ \t]$/);
+          expect(decodeQuotedPrintable(encoded)).toBe(normalizeLineBreaks(text));
+        },
+      ),
       { numRuns: 400 },
     );
   });

@@ -32,7 +32,8 @@ export function encodeQuotedPrintable(text: string): string {
       const byte = bytes[i] as number;
       const atEnd = i === bytes.length - 1;
       // Space and tab stay literal except at the end of a line, where transports may strip them.
-      const literal = (byte >= 33 && byte <= 126 && byte !== 61) || ((byte === 32 || byte === 9) && !atEnd);
+      const literal =
+        (byte >= 33 && byte <= 126 && byte !== 61) || ((byte === 32 || byte === 9) && !atEnd);
       const token = literal ? String.fromCharCode(byte) : hexEscape(byte);
       // Keep room for a soft-break "=" unless this token ends a line that ends in a hard break.
       const room = atEnd && !last ? QP_LINE_LENGTH : QP_LINE_LENGTH - 1;

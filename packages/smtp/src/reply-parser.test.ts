@@ -12,8 +12,13 @@ describe('ReplyParser', () => {
   });
 
   test('collects a multi-line reply until the line with a space after the code', () => {
-    const replies = feed(new ReplyParser(), '250-mx.example.com\r\n250-SIZE 1000\r\n250-STARTTLS\r\n250 AUTH PLAIN LOGIN\r\n');
-    expect(replies).toEqual([{ code: 250, lines: ['mx.example.com', 'SIZE 1000', 'STARTTLS', 'AUTH PLAIN LOGIN'] }]);
+    const replies = feed(
+      new ReplyParser(),
+      '250-mx.example.com\r\n250-SIZE 1000\r\n250-STARTTLS\r\n250 AUTH PLAIN LOGIN\r\n',
+    );
+    expect(replies).toEqual([
+      { code: 250, lines: ['mx.example.com', 'SIZE 1000', 'STARTTLS', 'AUTH PLAIN LOGIN'] },
+    ]);
   });
 
   test('returns several replies from one chunk, in order', () => {
@@ -29,12 +34,17 @@ describe('ReplyParser', () => {
   });
 
   test('gives the same replies however the bytes are split into chunks', () => {
-    const text = Buffer.from('250-mx.example.com grüßt\r\n250-8BITMIME\r\n250 SIZE 10\r\n550 5.1.1 nö\r\n', 'utf8');
+    const text = Buffer.from(
+      '250-mx.example.com grüßt\r\n250-8BITMIME\r\n250 SIZE 10\r\n550 5.1.1 nö\r\n',
+      'utf8',
+    );
     const whole = new ReplyParser().push(text);
     for (let a = 0; a <= text.length; a++) {
       for (let b = a; b <= text.length; b += 7) {
         const parser = new ReplyParser();
-        const got = [text.subarray(0, a), text.subarray(a, b), text.subarray(b)].flatMap((c) => parser.push(c));
+        const got = [text.subarray(0, a), text.subarray(a, b), text.subarray(b)].flatMap((c) =>
+          parser.push(c),
+        );
         expect(got).toEqual(whole);
         expect(parser.hasPending).toBe(false);
       }
@@ -66,7 +76,9 @@ describe('ReplyParser', () => {
     ['a bad separator', '250+ok\r\n'],
     ['a short code', '25 ok\r\n'],
   ])('rejects a malformed line: %s', (_name, line) => {
-    expect(() => feed(new ReplyParser(), line)).toThrow(expect.objectContaining({ code: 'EPROTOCOL' }));
+    expect(() => feed(new ReplyParser(), line)).toThrow(
+      expect.objectContaining({ code: 'EPROTOCOL' }),
+    );
   });
 
   test('rejects a code that changes inside a multi-line reply', () => {
@@ -79,6 +91,8 @@ describe('ReplyParser', () => {
   });
 
   test('formatReply joins lines after the code', () => {
-    expect(formatReply({ code: 550, lines: ['no such user', 'sorry'] })).toBe('550 no such user\nsorry');
+    expect(formatReply({ code: 550, lines: ['no such user', 'sorry'] })).toBe(
+      '550 no such user\nsorry',
+    );
   });
 });

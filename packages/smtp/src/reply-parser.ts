@@ -62,19 +62,29 @@ export class ReplyParser {
   private line(text: string): SmtpReply | undefined {
     const match = REPLY_LINE.exec(text);
     if (!match) {
-      throw new SmtpError('EPROTOCOL', `malformed reply line from the server: ${JSON.stringify(text.slice(0, 200))}`, {
-        response: text,
-      });
+      throw new SmtpError(
+        'EPROTOCOL',
+        `malformed reply line from the server: ${JSON.stringify(text.slice(0, 200))}`,
+        {
+          response: text,
+        },
+      );
     }
     const code = Number(match[1]);
     if (this.lines.length > 0 && code !== this.code) {
-      throw new SmtpError('EPROTOCOL', `reply code changed from ${this.code} to ${code} inside a multi-line reply`, {
-        response: [...this.lines, text].join('\n'),
-        responseCode: code,
-      });
+      throw new SmtpError(
+        'EPROTOCOL',
+        `reply code changed from ${this.code} to ${code} inside a multi-line reply`,
+        {
+          response: [...this.lines, text].join('\n'),
+          responseCode: code,
+        },
+      );
     }
     if (this.lines.length >= MAX_REPLY_LINES) {
-      throw new SmtpError('EPROTOCOL', `reply has more than ${MAX_REPLY_LINES} lines`, { responseCode: code });
+      throw new SmtpError('EPROTOCOL', `reply has more than ${MAX_REPLY_LINES} lines`, {
+        responseCode: code,
+      });
     }
     this.code = code;
     this.lines.push(match[3] ?? '');

@@ -30,7 +30,9 @@ test('credentials are not sent over an unencrypted connection to a non-loopback 
   }).send(message);
   await expect(send).rejects.toMatchObject({
     code: 'ETLS',
-    message: expect.stringMatching(/refusing to send credentials over an unencrypted connection to 127\.0\.0\.1:\d+/),
+    message: expect.stringMatching(
+      /refusing to send credentials over an unencrypted connection to 127\.0\.0\.1:\d+/,
+    ),
   });
   expect(onAuth).not.toHaveBeenCalled();
   expect(lines.some((l) => l.startsWith('client: AUTH'))).toBe(false);
@@ -40,9 +42,21 @@ test('credentials are not sent over an unencrypted connection to a non-loopback 
 test('over STARTTLS the same credentials are sent', async () => {
   const certs = makeCertificates();
   const onAuth = jest.fn((_auth, _session, callback) => callback(null, { user: 'user' }));
-  const peer = await startPeer({ disabledCommands: [], key: certs.key, cert: certs.cert, authOptional: false, onAuth });
+  const peer = await startPeer({
+    disabledCommands: [],
+    key: certs.key,
+    cert: certs.cert,
+    authOptional: false,
+    onAuth,
+  });
   peers.push(peer);
-  await new SmtpMailer({ host: '127.0.0.1', port: peer.port, from: 's@example.com', auth: { user: 'user', pass: 'secret' }, tls: { ca: certs.ca } }).send(message);
+  await new SmtpMailer({
+    host: '127.0.0.1',
+    port: peer.port,
+    from: 's@example.com',
+    auth: { user: 'user', pass: 'secret' },
+    tls: { ca: certs.ca },
+  }).send(message);
   expect(onAuth).toHaveBeenCalledTimes(1);
   expect(peer.received[0]?.secure).toBe(true);
 });
@@ -50,6 +64,10 @@ test('over STARTTLS the same credentials are sent', async () => {
 test('without credentials, plain TCP to a non-loopback peer is allowed', async () => {
   const peer = await startPeer();
   peers.push(peer);
-  const result = await new SmtpMailer({ host: '127.0.0.1', port: peer.port, from: 's@example.com' }).send(message);
+  const result = await new SmtpMailer({
+    host: '127.0.0.1',
+    port: peer.port,
+    from: 's@example.com',
+  }).send(message);
   expect(result.accepted).toEqual(['ann@example.com']);
 });

@@ -26,7 +26,13 @@ async function peer(options: SMTPServerOptions = {}): Promise<Peer> {
 }
 
 function mailer(port: number, config: Partial<SmtpConfig> = {}): SmtpMailer {
-  return new SmtpMailer({ host: '127.0.0.1', port, from: 'Sender <sender@example.com>', timeoutMs: 5000, ...config });
+  return new SmtpMailer({
+    host: '127.0.0.1',
+    port,
+    from: 'Sender <sender@example.com>',
+    timeoutMs: 5000,
+    ...config,
+  });
 }
 
 const message: SendInput = { to: 'ann@example.com', subject: 'Hello', text: 'Hi Ann\n' };
@@ -43,9 +49,14 @@ async function failure(promise: Promise<unknown>): Promise<SmtpError> {
 
 /** An onAuth that accepts user/secret and records the mechanism used. */
 function authHandler(methods: string[]) {
-  return (auth: SMTPServerAuthentication, _session: unknown, callback: (err: Error | null, response?: { user: string }) => void) => {
+  return (
+    auth: SMTPServerAuthentication,
+    _session: unknown,
+    callback: (err: Error | null, response?: { user: string }) => void,
+  ) => {
     methods.push(auth.method);
-    if (auth.username === 'user' && auth.password === 'sécret pass') callback(null, { user: auth.username ?? '' });
+    if (auth.username === 'user' && auth.password === 'sécret pass')
+      callback(null, { user: auth.username ?? '' });
     else callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
   };
 }
@@ -65,14 +76,21 @@ describe('plain TCP', () => {
     expect(result.messageId).toMatch(/^<[0-9a-f]{32}@client\.example\.com>$/);
     expect(server.connections).toBe(1);
     const [received] = server.received;
-    expect(received).toMatchObject({ from: 'sender@example.com', to: ['ann@example.com', 'bob@example.com'], clientHostname: 'client.example.com', secure: false });
+    expect(received).toMatchObject({
+      from: 'sender@example.com',
+      to: ['ann@example.com', 'bob@example.com'],
+      clientHostname: 'client.example.com',
+      secure: false,
+    });
     const mail = parseMail(received?.raw ?? '');
     expect(mail.headers.get('from')).toEqual(['Sender <sender@example.com>']);
     expect(mail.headers.get('to')).toEqual(['ann@example.com, Bob <bob@example.com>']);
     expect(mail.headers.get('reply-to')).toEqual(['Help <help@example.com>']);
     expect(mail.headers.get('message-id')).toEqual([result.messageId]);
     expect(mail.headers.get('mime-version')).toEqual(['1.0']);
-    expect(mail.headers.get('date')?.[0]).toMatch(/^[A-Z][a-z]{2}, \d{1,2} [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d \+0000$/);
+    expect(mail.headers.get('date')?.[0]).toMatch(
+      /^[A-Z][a-z]{2}, \d{1,2} [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d \+0000$/,
+    );
     expect(mail.contentType).toBe('text/plain; charset=utf-8');
     expect(mail.text).toBe('Hi Ann\r\n');
     expect(lines[0]).toMatch(/^server: 220 /);
@@ -86,7 +104,9 @@ describe('plain TCP', () => {
     const server = await peer();
     await mailer(server.port).send({ ...message, from: 'other@example.org' });
     expect(server.received[0]?.from).toBe('other@example.org');
-    expect(parseMail(server.received[0]?.raw ?? '').headers.get('from')).toEqual(['other@example.org']);
+    expect(parseMail(server.received[0]?.raw ?? '').headers.get('from')).toEqual([
+      'other@example.org',
+    ]);
   });
 
   test('html makes a multipart/alternative message', async () => {
@@ -101,7 +121,9 @@ describe('plain TCP', () => {
   test('falls back to HELO when EHLO is refused', async () => {
     const server = await peer({ disabledCommands: ['EHLO', 'STARTTLS'] });
     const lines: string[] = [];
-    const result = await mailer(server.port, { transcript: (d, l) => lines.push(`${d}: ${l}`) }).send(message);
+    const result = await mailer(server.port, {
+      transcript: (d, l) => lines.push(`${d}: ${l}`),
+    }).send(message);
     expect(result.accepted).toEqual(['ann@example.com']);
     expect(lines).toContain('client: HELO localhost');
     expect(server.received).toHaveLength(1);
@@ -110,8 +132,12 @@ describe('plain TCP', () => {
   test('one connection per send, also when sends run in parallel', async () => {
     const server = await peer();
     const m = mailer(server.port);
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => m.send({ ...message, to: `user${i}@example.com` })));
-    expect(results.map((r) => r.accepted[0]).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `user${i}@example.com`).sort());
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => m.send({ ...message, to: `user${i}@example.com` })),
+    );
+    expect(results.map((r) => r.accepted[0]).sort()).toEqual(
+      Array.from({ length: 8 }, (_, i) => `user${i}@example.com`).sort(),
+    );
     expect(server.connections).toBe(8);
     expect(new Set(results.map((r) => r.messageId)).size).toBe(8);
   });
@@ -129,13 +155,17 @@ describe('plain TCP', () => {
 
 describe('recipients and the server’s refusals', () => {
   const rejectNobody: SMTPServerOptions['onRcptTo'] = (address, _session, callback) => {
-    if (address.address.startsWith('nobody')) callback(Object.assign(new Error('No such user here'), { responseCode: 550 }));
+    if (address.address.startsWith('nobody'))
+      callback(Object.assign(new Error('No such user here'), { responseCode: 550 }));
     else callback();
   };
 
   test('one rejected recipient of two lands in rejected; the other gets the message', async () => {
     const server = await peer({ onRcptTo: rejectNobody });
-    const result = await mailer(server.port).send({ ...message, to: ['nobody@example.com', 'ann@example.com'] });
+    const result = await mailer(server.port).send({
+      ...message,
+      to: ['nobody@example.com', 'ann@example.com'],
+    });
     expect(result.accepted).toEqual(['ann@example.com']);
     expect(result.rejected).toEqual(['nobody@example.com']);
     expect(server.received[0]?.to).toEqual(['ann@example.com']);
@@ -143,7 +173,9 @@ describe('recipients and the server’s refusals', () => {
 
   test('when every recipient is rejected, send fails with EENVELOPE and the reply', async () => {
     const server = await peer({ onRcptTo: rejectNobody });
-    const error = await failure(mailer(server.port).send({ ...message, to: ['nobody@example.com', 'nobody2@example.com'] }));
+    const error = await failure(
+      mailer(server.port).send({ ...message, to: ['nobody@example.com', 'nobody2@example.com'] }),
+    );
     expect(error.code).toBe('EENVELOPE');
     expect(error.responseCode).toBe(550);
     expect(error.response).toMatch(/No such user here/);
@@ -154,17 +186,24 @@ describe('recipients and the server’s refusals', () => {
 
   test('a rejected sender fails with EENVELOPE', async () => {
     const server = await peer({
-      onMailFrom: (_address, _session, callback) => callback(Object.assign(new Error('Sender blocked'), { responseCode: 553 })),
+      onMailFrom: (_address, _session, callback) =>
+        callback(Object.assign(new Error('Sender blocked'), { responseCode: 553 })),
     });
     const error = await failure(mailer(server.port).send(message));
-    expect(error).toMatchObject({ code: 'EENVELOPE', responseCode: 553, command: 'MAIL FROM:<sender@example.com>' });
+    expect(error).toMatchObject({
+      code: 'EENVELOPE',
+      responseCode: 553,
+      command: 'MAIL FROM:<sender@example.com>',
+    });
   });
 
   test('a message rejected after DATA fails with EMESSAGE', async () => {
     const server = await peer({
       onData: (stream, _session, callback) => {
         stream.resume();
-        stream.on('end', () => callback(Object.assign(new Error('Message looks like spam'), { responseCode: 554 })));
+        stream.on('end', () =>
+          callback(Object.assign(new Error('Message looks like spam'), { responseCode: 554 })),
+        );
       },
     });
     const error = await failure(mailer(server.port).send(message));
@@ -184,8 +223,14 @@ describe('recipients and the server’s refusals', () => {
 describe('authentication', () => {
   test('AUTH PLAIN when advertised (loopback, so allowed without TLS)', async () => {
     const methods: string[] = [];
-    const server = await peer({ authOptional: false, allowInsecureAuth: true, onAuth: authHandler(methods) });
-    const result = await mailer(server.port, { auth: { user: 'user', pass: 'sécret pass' } }).send(message);
+    const server = await peer({
+      authOptional: false,
+      allowInsecureAuth: true,
+      onAuth: authHandler(methods),
+    });
+    const result = await mailer(server.port, { auth: { user: 'user', pass: 'sécret pass' } }).send(
+      message,
+    );
     expect(result.accepted).toEqual(['ann@example.com']);
     expect(methods).toEqual(['PLAIN']);
     expect(server.received[0]?.user).toBe('user');
@@ -193,37 +238,72 @@ describe('authentication', () => {
 
   test('AUTH LOGIN when PLAIN is not advertised', async () => {
     const methods: string[] = [];
-    const server = await peer({ authOptional: false, allowInsecureAuth: true, authMethods: ['LOGIN'], onAuth: authHandler(methods) });
+    const server = await peer({
+      authOptional: false,
+      allowInsecureAuth: true,
+      authMethods: ['LOGIN'],
+      onAuth: authHandler(methods),
+    });
     await mailer(server.port, { auth: { user: 'user', pass: 'sécret pass' } }).send(message);
     expect(methods).toEqual(['LOGIN']);
     expect(server.received).toHaveLength(1);
   });
 
-  test.each([['PLAIN'], ['LOGIN']])('a wrong password fails with EAUTH (%s), credentials never logged', async (method) => {
-    const methods: string[] = [];
-    const server = await peer({ authOptional: false, allowInsecureAuth: true, authMethods: [method], onAuth: authHandler(methods) });
-    const lines: string[] = [];
-    const pass = 'wrong-password';
-    const error = await failure(
-      mailer(server.port, { auth: { user: 'user', pass }, transcript: (d, l) => lines.push(`${d}: ${l}`) }).send(message),
-    );
-    expect(error).toMatchObject({ code: 'EAUTH', responseCode: 535, command: `AUTH ${method} ****` });
-    expect(error.response).toMatch(/Invalid username or password/);
-    expect(server.received).toHaveLength(0);
-    const everything = [...lines, error.message, error.command].join('\n');
-    for (const secret of [pass, Buffer.from(pass).toString('base64'), Buffer.from('user').toString('base64'), Buffer.from(`\0user\0${pass}`).toString('base64')]) {
-      expect(everything).not.toContain(secret);
-    }
-    expect(lines).toContain(method === 'PLAIN' ? 'client: AUTH PLAIN ****' : 'client: ****');
-  });
+  test.each([['PLAIN'], ['LOGIN']])(
+    'a wrong password fails with EAUTH (%s), credentials never logged',
+    async (method) => {
+      const methods: string[] = [];
+      const server = await peer({
+        authOptional: false,
+        allowInsecureAuth: true,
+        authMethods: [method],
+        onAuth: authHandler(methods),
+      });
+      const lines: string[] = [];
+      const pass = 'wrong-password';
+      const error = await failure(
+        mailer(server.port, {
+          auth: { user: 'user', pass },
+          transcript: (d, l) => lines.push(`${d}: ${l}`),
+        }).send(message),
+      );
+      expect(error).toMatchObject({
+        code: 'EAUTH',
+        responseCode: 535,
+        command: `AUTH ${method} ****`,
+      });
+      expect(error.response).toMatch(/Invalid username or password/);
+      expect(server.received).toHaveLength(0);
+      const everything = [...lines, error.message, error.command].join('\n');
+      for (const secret of [
+        pass,
+        Buffer.from(pass).toString('base64'),
+        Buffer.from('user').toString('base64'),
+        Buffer.from(`\0user\0${pass}`).toString('base64'),
+      ]) {
+        expect(everything).not.toContain(secret);
+      }
+      expect(lines).toContain(method === 'PLAIN' ? 'client: AUTH PLAIN ****' : 'client: ****');
+    },
+  );
 });
 
 describe('TLS', () => {
   test('STARTTLS when advertised: the message travels encrypted', async () => {
     const methods: string[] = [];
-    const server = await peer({ disabledCommands: [], key: certs.key, cert: certs.cert, authOptional: false, onAuth: authHandler(methods) });
+    const server = await peer({
+      disabledCommands: [],
+      key: certs.key,
+      cert: certs.cert,
+      authOptional: false,
+      onAuth: authHandler(methods),
+    });
     const lines: string[] = [];
-    await mailer(server.port, { tls: { ca: certs.ca }, auth: { user: 'user', pass: 'sécret pass' }, transcript: (d, l) => lines.push(`${d}: ${l}`) }).send(message);
+    await mailer(server.port, {
+      tls: { ca: certs.ca },
+      auth: { user: 'user', pass: 'sécret pass' },
+      transcript: (d, l) => lines.push(`${d}: ${l}`),
+    }).send(message);
     expect(server.received[0]?.secure).toBe(true);
     expect(methods).toEqual(['PLAIN']);
     // EHLO again after the handshake.
@@ -255,14 +335,20 @@ describe('TLS', () => {
 
   test('implicit TLS by host name: the certificate is checked against "localhost"', async () => {
     const server = await peer({ secure: true, key: certs.key, cert: certs.cert });
-    const result = await mailer(server.port, { host: 'localhost', secure: true, tls: { ca: certs.ca } }).send(message);
+    const result = await mailer(server.port, {
+      host: 'localhost',
+      secure: true,
+      tls: { ca: certs.ca },
+    }).send(message);
     expect(result.accepted).toEqual(['ann@example.com']);
   });
 
   test('implicit TLS without trusting the CA fails with ETLS, even with tlsRejectUnauthorized: false', async () => {
     const server = await peer({ secure: true, key: certs.key, cert: certs.cert });
     const logger = { info: jest.fn(), warn: jest.fn() };
-    const error = await failure(mailer(server.port, { secure: true, tlsRejectUnauthorized: false, logger }).send(message));
+    const error = await failure(
+      mailer(server.port, { secure: true, tlsRejectUnauthorized: false, logger }).send(message),
+    );
     expect(error.code).toBe('ETLS');
     expect(logger.warn).toHaveBeenCalledTimes(1);
     expect(server.received).toHaveLength(0);
@@ -272,10 +358,16 @@ describe('TLS', () => {
 describe('message content, byte for byte', () => {
   test('non-ASCII subject, names and body round-trip exactly', async () => {
     const server = await peer();
-    const subject = 'Grüße aus Köln — 日本語の件名 😀 and a rather long tail to force more than one encoded word';
+    const subject =
+      'Grüße aus Köln — 日本語の件名 😀 and a rather long tail to force more than one encoded word';
     const text = 'Здравствуйте!\r\nZażółć gęślą jaźń.\r\n中文内容 ✓ 🚀\r\nend without newline';
     const html = '<p>Ünïcödé <b>HTML</b> — 😀</p>\r\n';
-    await mailer(server.port, { from: 'Zoë Ämtli <zoe@example.com>' }).send({ to: 'Ånn <ann@example.com>', subject, text, html });
+    await mailer(server.port, { from: 'Zoë Ämtli <zoe@example.com>' }).send({
+      to: 'Ånn <ann@example.com>',
+      subject,
+      text,
+      html,
+    });
     const raw = server.received[0]?.raw ?? Buffer.alloc(0);
     expect(raw.every((byte) => byte < 0x80)).toBe(true);
     const mail = parseMail(raw);
@@ -289,7 +381,11 @@ describe('message content, byte for byte', () => {
     const server = await peer();
     const text = '.\r\n..\r\n.hidden\r\n...three\r\nmiddle . dot\r\n.\r\nQUIT\r\n.';
     const lines: string[] = [];
-    await mailer(server.port, { transcript: (d, l) => lines.push(`${d}: ${l}`) }).send({ ...message, text, html: '.\r\n.<p>x</p>' });
+    await mailer(server.port, { transcript: (d, l) => lines.push(`${d}: ${l}`) }).send({
+      ...message,
+      text,
+      html: '.\r\n.<p>x</p>',
+    });
     const mail = parseMail(server.received[0]?.raw ?? '');
     expect(mail.text).toBe(text);
     expect(mail.html).toBe('.\r\n.<p>x</p>');
@@ -301,7 +397,11 @@ describe('message content, byte for byte', () => {
     const server = await peer();
     const long = 'x'.repeat(5000);
     const words = Array.from({ length: 400 }, (_, i) => `w${i}`).join(' ');
-    await mailer(server.port).send({ ...message, subject: words, text: `${long}\n${words}\rlast\n` });
+    await mailer(server.port).send({
+      ...message,
+      subject: words,
+      text: `${long}\n${words}\rlast\n`,
+    });
     const raw = server.received[0]?.raw.toString('latin1') ?? '';
     for (const line of raw.split('\r\n')) expect(line.length).toBeLessThanOrEqual(78);
     expect(raw.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
@@ -324,7 +424,10 @@ describe('header injection is refused before anything is sent', () => {
     ['subject', { subject: 'Hi\r\nBcc: victim@example.com' }],
     ['subject (bare LF)', { subject: 'Hi\nBcc: victim@example.com' }],
     ['to', { to: 'ann@example.com\r\nBcc: victim@example.com' }],
-    ['to (array, second)', { to: ['ann@example.com', 'bob@example.com>\r\nRCPT TO:<victim@example.com'] }],
+    [
+      'to (array, second)',
+      { to: ['ann@example.com', 'bob@example.com>\r\nRCPT TO:<victim@example.com'] },
+    ],
     ['from', { from: 'sender@example.com\r\nBcc: victim@example.com' }],
   ])('%s', async (_field, change) => {
     const server = await peer();
@@ -336,7 +439,11 @@ describe('header injection is refused before anything is sent', () => {
   });
 
   test('in the config (replyTo, hostname) it is refused at construction', () => {
-    expect(() => mailer(1, { replyTo: 'a@example.com\r\nBcc: victim@example.com' })).toThrow(/replyTo: CR and LF/);
-    expect(() => mailer(1, { hostname: 'x\r\nMAIL FROM:<victim@example.com>' })).toThrow(/hostname must be/);
+    expect(() => mailer(1, { replyTo: 'a@example.com\r\nBcc: victim@example.com' })).toThrow(
+      /replyTo: CR and LF/,
+    );
+    expect(() => mailer(1, { hostname: 'x\r\nMAIL FROM:<victim@example.com>' })).toThrow(
+      /hostname must be/,
+    );
   });
 });

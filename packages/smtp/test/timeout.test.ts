@@ -48,7 +48,9 @@ describe('timeoutMs', () => {
   test('a peer that accepts and never answers fails within timeoutMs + 1 s, and the socket is closed', async () => {
     const { port } = silent.address() as AddressInfo;
     const timeoutMs = 400;
-    const { error, ms } = await timed(new SmtpMailer({ host: '127.0.0.1', port, from: 's@example.com', timeoutMs }).send(message));
+    const { error, ms } = await timed(
+      new SmtpMailer({ host: '127.0.0.1', port, from: 's@example.com', timeoutMs }).send(message),
+    );
     expect(error.code).toBe('ETIMEDOUT');
     expect(error.command).toBe('CONNECT');
     expect(error.message).toMatch(/timed out after 400 ms waiting for the reply to CONNECT/);
@@ -56,13 +58,21 @@ describe('timeoutMs', () => {
     expect(ms).toBeLessThan(timeoutMs + 1000);
     // The client dropped its socket: the peer sees the close soon after.
     const deadline = Date.now() + 1000;
-    while (closed < 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    while (closed < 1 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(closed).toBe(1);
   });
 
   test('a peer that stalls after the data times out waiting for the reply to "."', async () => {
     peer = await startPeer({ onData: (stream) => stream.resume() });
-    const { error, ms } = await timed(new SmtpMailer({ host: '127.0.0.1', port: peer.port, from: 's@example.com', timeoutMs: 600 }).send(message));
+    const { error, ms } = await timed(
+      new SmtpMailer({
+        host: '127.0.0.1',
+        port: peer.port,
+        from: 's@example.com',
+        timeoutMs: 600,
+      }).send(message),
+    );
     expect(error).toMatchObject({ code: 'ETIMEDOUT', command: '.' });
     expect(ms).toBeLessThan(600 + 1000);
   });
@@ -71,7 +81,8 @@ describe('timeoutMs', () => {
     // Each reply comes 400 ms late, well inside the 1000 ms timeout; greeting (~100 ms) + MAIL +
     // RCPT + data is 1300 ms, so only the whole message can time out. Steps are wide enough that
     // a loaded machine moves the deadline between the later steps but never before MAIL FROM.
-    const slow = (_a: unknown, _s: unknown, callback: () => void): void => void setTimeout(callback, 400);
+    const slow = (_a: unknown, _s: unknown, callback: () => void): void =>
+      void setTimeout(callback, 400);
     peer = await startPeer({
       onMailFrom: slow,
       onRcptTo: slow,
@@ -80,7 +91,14 @@ describe('timeoutMs', () => {
         stream.on('end', () => setTimeout(callback, 400));
       },
     });
-    const { error, ms } = await timed(new SmtpMailer({ host: '127.0.0.1', port: peer.port, from: 's@example.com', timeoutMs: 1000 }).send(message));
+    const { error, ms } = await timed(
+      new SmtpMailer({
+        host: '127.0.0.1',
+        port: peer.port,
+        from: 's@example.com',
+        timeoutMs: 1000,
+      }).send(message),
+    );
     expect(error.code).toBe('ETIMEDOUT');
     expect(['RCPT TO:<ann@example.com>', 'DATA', '.']).toContain(error.command);
     expect(ms).toBeGreaterThanOrEqual(1000 - 20);

@@ -54,7 +54,10 @@ export function useCoreHarness(): CoreHarness {
     async make(config = {}) {
       const clock = manualClock();
       // Quiet: with no SMTP configured, the email listener warns at construction and logs mail.
-      const auth = await createAuth({ jwtSecret: SECRET, bcryptRounds: 4, ...config }, { database: tdb!.db, now: clock, logger: QUIET });
+      const auth = await createAuth(
+        { jwtSecret: SECRET, bcryptRounds: 4, ...config },
+        { database: tdb!.db, now: clock, logger: QUIET },
+      );
       await tdb!.db.query('truncate svc_auth.users, svc_auth.roles, svc_auth.rate_limits cascade');
       const events: AuthEvent[] = [];
       auth.on((e) => void events.push(e));
@@ -75,5 +78,8 @@ export async function codeOf(p: Promise<unknown>): Promise<string> {
 }
 
 /** The newest reset or verification token the events carried. */
-export const tokenOf = (events: AuthEvent[], type: AuthEvent['eventType'], key: 'resetToken' | 'verificationToken') =>
-  events.filter((e) => e.eventType === type).at(-1)?.[key] as string;
+export const tokenOf = (
+  events: AuthEvent[],
+  type: AuthEvent['eventType'],
+  key: 'resetToken' | 'verificationToken',
+) => events.filter((e) => e.eventType === type).at(-1)?.[key] as string;

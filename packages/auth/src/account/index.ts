@@ -31,21 +31,36 @@ export function canonicalEmail(text: string): string {
  * no spaces or control characters, within RFC 5321's limits, Unicode text only.
  */
 export function normalizeEmail(email: unknown, field = 'email'): string {
-  if (typeof email !== 'string' || email.length === 0) throw commonError('VALIDATION_ERROR', `${field} is required`);
+  if (typeof email !== 'string' || email.length === 0)
+    throw commonError('VALIDATION_ERROR', `${field} is required`);
   // A cheap bound before normalising: NFKC never shrinks UTF-16 text by more than this.
   if (email.length > 4 * EMAIL_MAX_OCTETS) {
     throw commonError('VALIDATION_ERROR', `${field} must be at most ${EMAIL_MAX_OCTETS} octets`);
   }
   const canonical = canonicalEmail(nfkc(email, field));
   const at = canonical.indexOf('@');
-  if (at <= 0 || at !== canonical.lastIndexOf('@') || at === canonical.length - 1 || EMAIL_BAD_CHARS.test(canonical)) {
-    throw commonError('VALIDATION_ERROR', `${field} must be an email address (one @, no spaces or control characters)`);
+  if (
+    at <= 0 ||
+    at !== canonical.lastIndexOf('@') ||
+    at === canonical.length - 1 ||
+    EMAIL_BAD_CHARS.test(canonical)
+  ) {
+    throw commonError(
+      'VALIDATION_ERROR',
+      `${field} must be an email address (one @, no spaces or control characters)`,
+    );
   }
   if (Buffer.byteLength(canonical.slice(0, at)) > EMAIL_LOCAL_PART_MAX_OCTETS) {
-    throw commonError('VALIDATION_ERROR', `${field}: the local part (before @) must be at most ${EMAIL_LOCAL_PART_MAX_OCTETS} octets`);
+    throw commonError(
+      'VALIDATION_ERROR',
+      `${field}: the local part (before @) must be at most ${EMAIL_LOCAL_PART_MAX_OCTETS} octets`,
+    );
   }
   if (Buffer.byteLength(canonical.slice(at + 1)) > EMAIL_DOMAIN_MAX_OCTETS) {
-    throw commonError('VALIDATION_ERROR', `${field}: the domain (after @) must be at most ${EMAIL_DOMAIN_MAX_OCTETS} octets`);
+    throw commonError(
+      'VALIDATION_ERROR',
+      `${field}: the domain (after @) must be at most ${EMAIL_DOMAIN_MAX_OCTETS} octets`,
+    );
   }
   if (Buffer.byteLength(canonical) > EMAIL_MAX_OCTETS) {
     throw commonError('VALIDATION_ERROR', `${field} must be at most ${EMAIL_MAX_OCTETS} octets`);
@@ -83,7 +98,10 @@ export function checkMetadata(metadata: unknown, maxBytes: number): Record<strin
   }
   const size = Buffer.byteLength(json);
   if (size > maxBytes) {
-    throw commonError('VALIDATION_ERROR', `metadata must be at most ${maxBytes} bytes as JSON (got ${size})`);
+    throw commonError(
+      'VALIDATION_ERROR',
+      `metadata must be at most ${maxBytes} bytes as JSON (got ${size})`,
+    );
   }
   return JSON.parse(json) as Record<string, unknown>;
 }
@@ -114,16 +132,27 @@ export type LoginIdentifier =
  * 320 characters), or neither is given. `given` is the text as sent (the rate limiter's key when
  * no account matches).
  */
-export function loginIdentifier(input: { readonly email?: unknown; readonly username?: unknown }): LoginIdentifier {
+export function loginIdentifier(input: {
+  readonly email?: unknown;
+  readonly username?: unknown;
+}): LoginIdentifier {
   const { email, username } = input;
   if (email !== undefined && email !== null) {
-    if (typeof email !== 'string' || email.length === 0 || email.length > LOGIN_IDENTIFIER_MAX_LENGTH) {
+    if (
+      typeof email !== 'string' ||
+      email.length === 0 ||
+      email.length > LOGIN_IDENTIFIER_MAX_LENGTH
+    ) {
       throw commonError('VALIDATION_ERROR', 'email must be a string');
     }
     return { by: 'email', email: emailForLookup(email), given: email };
   }
   if (username !== undefined && username !== null) {
-    if (typeof username !== 'string' || username.length === 0 || username.length > LOGIN_IDENTIFIER_MAX_LENGTH) {
+    if (
+      typeof username !== 'string' ||
+      username.length === 0 ||
+      username.length > LOGIN_IDENTIFIER_MAX_LENGTH
+    ) {
       throw commonError('VALIDATION_ERROR', 'username must be a string');
     }
     return { by: 'username', username: nfkc(username, 'username'), given: username };

@@ -5,7 +5,10 @@ import type { UserRecord } from '../store/types';
 import { emailForLookup, isUuid } from './index';
 
 /** A user named by id or by email in any spelling; null when there is none (or it cannot be an email). */
-export async function findUserByEmailOrId(ctx: OperationContext, emailOrId: string): Promise<UserRecord | null> {
+export async function findUserByEmailOrId(
+  ctx: OperationContext,
+  emailOrId: string,
+): Promise<UserRecord | null> {
   if (isUuid(emailOrId)) return ctx.store.findUserById(emailOrId);
   const email = emailForLookup(emailOrId);
   return email === null ? null : ctx.store.findUserByEmail(email);

@@ -18,16 +18,32 @@ import { checkAccess, issueSession } from '../session/operations';
 import type { UserRecord } from '../store/types';
 import type { AuthResult, LoginInput, RegisterInput, RequestInfo, User } from '../types';
 import { issueVerification } from '../verification/operations';
-import { checkMetadata, checkUsername, loginIdentifier, normalizeEmail, toPublicUser } from './index';
+import {
+  checkMetadata,
+  checkUsername,
+  loginIdentifier,
+  normalizeEmail,
+  toPublicUser,
+} from './index';
 
 /** `auth.register`: a new account and its first session. */
-export async function register(ctx: OperationContext, input: RegisterInput, info?: RequestInfo): Promise<AuthResult> {
+export async function register(
+  ctx: OperationContext,
+  input: RegisterInput,
+  info?: RequestInfo,
+): Promise<AuthResult> {
   const { config, store } = ctx;
-  if (!config.allowRegistration) throw authError('REGISTRATION_DISABLED', 'registration is disabled');
-  if (typeof input !== 'object' || input === null) throw commonError('VALIDATION_ERROR', 'a registration body is required');
+  if (!config.allowRegistration)
+    throw authError('REGISTRATION_DISABLED', 'registration is disabled');
+  if (typeof input !== 'object' || input === null)
+    throw commonError('VALIDATION_ERROR', 'a registration body is required');
   const email = normalizeEmail(input.email);
-  const username = input.username === undefined || input.username === null ? null : checkUsername(input.username);
-  const metadata = input.metadata === undefined || input.metadata === null ? {} : checkMetadata(input.metadata, config.maxMetadataBytes);
+  const username =
+    input.username === undefined || input.username === null ? null : checkUsername(input.username);
+  const metadata =
+    input.metadata === undefined || input.metadata === null
+      ? {}
+      : checkMetadata(input.metadata, config.maxMetadataBytes);
   const passwordHash = await hashNewPassword(ctx, input.password);
   const user = await store.createUser({ email, username, passwordHash, metadata });
   ctx.bus.emit({ eventType: 'IdentityCreated', userId: user.id, email: user.email });
@@ -36,26 +52,42 @@ export async function register(ctx: OperationContext, input: RegisterInput, info
 }
 
 /** One line per failed login: who asked from where, never the identifier or the password. */
-function loginFailed(ctx: OperationContext, reason: string, info: RequestInfo | undefined, user: UserRecord | null): void {
-  ctx.logger?.warn({ reason, ip: info?.ip ?? null, ...(user ? { userId: user.id } : {}) }, 'login failed');
+function loginFailed(
+  ctx: OperationContext,
+  reason: string,
+  info: RequestInfo | undefined,
+  user: UserRecord | null,
+): void {
+  ctx.logger?.warn(
+    { reason, ip: info?.ip ?? null, ...(user ? { userId: user.id } : {}) },
+    'login failed',
+  );
 }
 
 /** `auth.login`: by email or username; over the `login` rate limit RATE_LIMITED before any password check. */
-export async function login(ctx: OperationContext, input: LoginInput, info?: RequestInfo): Promise<AuthResult> {
+export async function login(
+  ctx: OperationContext,
+  input: LoginInput,
+  info?: RequestInfo,
+): Promise<AuthResult> {
   const { store, passwords } = ctx;
-  if (typeof input !== 'object' || input === null) throw commonError('VALIDATION_ERROR', 'a login body is required');
+  if (typeof input !== 'object' || input === null)
+    throw commonError('VALIDATION_ERROR', 'a login body is required');
   const { password } = input as { password?: unknown };
   requirePassword(password);
   const named = loginIdentifier(input as { email?: unknown; username?: unknown });
   // Any spelling of the address finds the account; one that cannot be an address finds none.
   let user: UserRecord | null;
-  if (named.by === 'email') user = named.email === null ? null : await store.findUserByLogin({ email: named.email });
+  if (named.by === 'email')
+    user = named.email === null ? null : await store.findUserByLogin({ email: named.email });
   else user = await store.findUserByLogin({ username: named.username });
   // Before the bcrypt compare: a refused attempt costs no hashing. The per-account key is the
   // account's email when the login names one (by email or username), else the name given.
   await ctx.limiter.check('login', { email: user?.email ?? named.given, ip: info?.ip });
   // An unknown login costs one bcrypt compare too (against a dummy hash of the same cost).
-  const match = user ? await passwords.verify(password, user.passwordHash) : await passwords.burn(password);
+  const match = user
+    ? await passwords.verify(password, user.passwordHash)
+    : await passwords.burn(password);
   if (!user || !match) {
     loginFailed(ctx, 'INVALID_CREDENTIALS', info, user);
     throw authError('INVALID_CREDENTIALS', 'invalid email, username or password');
@@ -70,7 +102,8 @@ export async function login(ctx: OperationContext, input: LoginInput, info?: Req
   }
   // A hash of the raw text, made before passwords were normalised: store the NFKC form's hash
   // (only if no one changed the password meanwhile). The password is the same, so sessions stay.
-  if (match === 'legacy' && user.passwordHash) await store.rehashPassword(user.id, user.passwordHash, await passwords.hash(password));
+  if (match === 'legacy' && user.passwordHash)
+    await store.rehashPassword(user.id, user.passwordHash, await passwords.hash(password));
   const result = await issueSession(ctx, user, info);
   ctx.bus.emit({ eventType: 'IdentityAuthenticated', userId: user.id, email: user.email });
   return result;

@@ -28,9 +28,13 @@ describe('administrative operations', () => {
     const a = await auth.register({ email: 'sp@example.com', password: 'password1' });
     await auth.setPassword('SP@example.com', 'password2');
     expect(await codeOf(auth.verifyToken(a.token))).toBe('SESSION_EXPIRED');
-    await expect(auth.login({ email: 'sp@example.com', password: 'password2' })).resolves.toBeDefined();
+    await expect(
+      auth.login({ email: 'sp@example.com', password: 'password2' }),
+    ).resolves.toBeDefined();
     await auth.setPassword(a.user.id, 'password3');
-    await expect(auth.login({ email: 'sp@example.com', password: 'password3' })).resolves.toBeDefined();
+    await expect(
+      auth.login({ email: 'sp@example.com', password: 'password3' }),
+    ).resolves.toBeDefined();
   });
 
   test('setPassword refuses an empty password before hashing, and applies the policy', async () => {
@@ -53,7 +57,8 @@ describe('administrative operations', () => {
     const other = await auth.register({ email: 'rb@example.com', password: 'password1' });
     expect(await auth.revokeAllSessions('ra@example.com')).toBe(2);
     expect(await auth.revokeAllSessions('ra@example.com')).toBe(0);
-    for (const t of [a.token, b.token]) expect(await codeOf(auth.verifyToken(t))).toBe('SESSION_EXPIRED');
+    for (const t of [a.token, b.token])
+      expect(await codeOf(auth.verifyToken(t))).toBe('SESSION_EXPIRED');
     await expect(auth.verifyToken(other.token)).resolves.toBeDefined();
   });
 
@@ -76,7 +81,9 @@ describe('administrative operations', () => {
     expect(await auth.findUser('root@example.com')).toBeNull();
     expect(await auth.roles.list()).toEqual([]);
     await auth.register({ email: 'root@example.com', password: 'password1' });
-    expect(await codeOf(auth.createSuperuser('root@example.com', 'password1'))).toBe('USER_ALREADY_EXISTS');
+    expect(await codeOf(auth.createSuperuser('root@example.com', 'password1'))).toBe(
+      'USER_ALREADY_EXISTS',
+    );
     expect(await auth.roles.getUserRoles('root@example.com')).toEqual([]);
   });
 
@@ -105,7 +112,16 @@ describe('listUsers', () => {
       ['root@example.com', ['superuser']],
     ]);
     // the public user shape: no password hash
-    expect(Object.keys(all.users[0]!).sort()).toEqual(['active', 'createdAt', 'email', 'emailVerified', 'id', 'metadata', 'roles', 'updatedAt']);
+    expect(Object.keys(all.users[0]!).sort()).toEqual([
+      'active',
+      'createdAt',
+      'email',
+      'emailVerified',
+      'id',
+      'metadata',
+      'roles',
+      'updatedAt',
+    ]);
     expect(JSON.stringify(all)).not.toMatch(/\$2[aby]\$/); // no bcrypt hash anywhere
     const page = await auth.listUsers({ limit: 2, offset: 1 });
     expect(page.users.map((u) => u.email)).toEqual(['l2@example.com', 'l3@example.com']);
@@ -131,16 +147,23 @@ describe('createAuthAdmin: the administrative operations without a jwtSecret', (
     const login = await auth.register({ email: 'adm@example.com', password: 'password1' });
     const admin = await createAuthAdmin({ bcryptRounds: 4 }, { database: h.db().db });
     try {
-      expect(await admin.roles.create('editor', 'Edits')).toEqual({ name: 'editor', description: 'Edits' });
+      expect(await admin.roles.create('editor', 'Edits')).toEqual({
+        name: 'editor',
+        description: 'Edits',
+      });
       await admin.roles.assign('adm@example.com', 'editor');
       expect(await admin.roles.list()).toEqual([{ name: 'editor', description: 'Edits' }]);
-      expect((await admin.listUsers()).users.map((u) => [u.email, u.roles])).toEqual([['adm@example.com', ['editor']]]);
+      expect((await admin.listUsers()).users.map((u) => [u.email, u.roles])).toEqual([
+        ['adm@example.com', ['editor']],
+      ]);
       expect(await admin.revokeAllSessions('adm@example.com')).toBe(1);
       expect(await codeOf(auth.verifyToken(login.token))).toBe('SESSION_EXPIRED');
       await admin.setPassword('adm@example.com', 'password2');
       const root = await admin.createSuperuser('root@example.com', 'password1');
       expect(root.email).toBe('root@example.com');
-      await expect(auth.login({ email: 'adm@example.com', password: 'password2' })).resolves.toBeDefined();
+      await expect(
+        auth.login({ email: 'adm@example.com', password: 'password2' }),
+      ).resolves.toBeDefined();
     } finally {
       await admin.close();
     }
@@ -149,15 +172,20 @@ describe('createAuthAdmin: the administrative operations without a jwtSecret', (
   test('holds no token operation and no handler', async () => {
     const admin = await createAuthAdmin({ bcryptRounds: 4 }, { database: h.db().db });
     try {
-      for (const key of ['login', 'register', 'refresh', 'verifyToken', 'handler', 'requestReset']) expect(admin).not.toHaveProperty(key);
+      for (const key of ['login', 'register', 'refresh', 'verifyToken', 'handler', 'requestReset'])
+        expect(admin).not.toHaveProperty(key);
     } finally {
       await admin.close();
     }
   });
 
   test('a jwtSecret given is still checked; the rest of the config too', async () => {
-    await expect(createAuthAdmin({ jwtSecret: 'short' }, { database: h.db().db })).rejects.toThrow(/jwtSecret must be a string of at least 32/);
-    await expect(createAuthAdmin({ bcryptRounds: 99 }, { database: h.db().db })).rejects.toThrow(/bcryptRounds/);
+    await expect(createAuthAdmin({ jwtSecret: 'short' }, { database: h.db().db })).rejects.toThrow(
+      /jwtSecret must be a string of at least 32/,
+    );
+    await expect(createAuthAdmin({ bcryptRounds: 99 }, { database: h.db().db })).rejects.toThrow(
+      /bcryptRounds/,
+    );
     const admin = await createAuthAdmin({ jwtSecret: SECRET }, { database: h.db().db });
     await admin.close();
   });

@@ -19,7 +19,11 @@ export const DEFAULT_USER_PAGE = 100;
 export const MAX_USER_PAGE = 1000;
 
 /** `auth.setPassword`: a new password (the policy applies); every session of the user ends. */
-export async function setPassword(ctx: OperationContext, emailOrId: string, password: string): Promise<void> {
+export async function setPassword(
+  ctx: OperationContext,
+  emailOrId: string,
+  password: string,
+): Promise<void> {
   checkPassword(password, ctx.policy);
   const user = await userOrThrow(ctx, emailOrId);
   await ctx.store.replacePassword(user.id, await ctx.passwords.hash(password));
@@ -31,8 +35,13 @@ export async function revokeAllSessions(ctx: OperationContext, emailOrId: string
   return ctx.store.revokeUserSessions(user.id);
 }
 
-export async function setActive(ctx: OperationContext, emailOrId: string, active: boolean): Promise<void> {
-  if (typeof active !== 'boolean') throw commonError('VALIDATION_ERROR', 'active must be true or false');
+export async function setActive(
+  ctx: OperationContext,
+  emailOrId: string,
+  active: boolean,
+): Promise<void> {
+  if (typeof active !== 'boolean')
+    throw commonError('VALIDATION_ERROR', 'active must be true or false');
   const user = await userOrThrow(ctx, emailOrId);
   await ctx.store.setActive(user.id, active);
 }
@@ -43,24 +52,43 @@ export async function findUser(ctx: OperationContext, emailOrId: string): Promis
   return user ? toPublicUser(user) : null;
 }
 
-export async function listUsers(ctx: OperationContext, page: { limit?: number; offset?: number } = {}): Promise<UserList> {
-  if (typeof page !== 'object' || page === null) throw commonError('VALIDATION_ERROR', 'listUsers takes {limit, offset}');
+export async function listUsers(
+  ctx: OperationContext,
+  page: { limit?: number; offset?: number } = {},
+): Promise<UserList> {
+  if (typeof page !== 'object' || page === null)
+    throw commonError('VALIDATION_ERROR', 'listUsers takes {limit, offset}');
   const limit = page.limit ?? DEFAULT_USER_PAGE;
   const offset = page.offset ?? 0;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_USER_PAGE) {
     throw commonError('VALIDATION_ERROR', `limit must be an integer from 1 to ${MAX_USER_PAGE}`);
   }
-  if (!Number.isInteger(offset) || offset < 0) throw commonError('VALIDATION_ERROR', 'offset must be an integer of 0 or more');
+  if (!Number.isInteger(offset) || offset < 0)
+    throw commonError('VALIDATION_ERROR', 'offset must be an integer of 0 or more');
   const { users, total } = await ctx.store.listUsers({ limit, offset });
-  return { users: users.map((u) => ({ ...toPublicUser(u), roles: u.roles })), total, limit, offset };
+  return {
+    users: users.map((u) => ({ ...toPublicUser(u), roles: u.roles })),
+    total,
+    limit,
+    offset,
+  };
 }
 
 /** `auth.createSuperuser`: a verified, active user holding the `superuser` role (created if missing). */
-export async function createSuperuser(ctx: OperationContext, email: string, password: string): Promise<User> {
+export async function createSuperuser(
+  ctx: OperationContext,
+  email: string,
+  password: string,
+): Promise<User> {
   const { store } = ctx;
   const normalized = normalizeEmail(email);
   const passwordHash = await hashNewPassword(ctx, password);
-  const user = await store.createUser({ email: normalized, passwordHash, emailVerified: true, active: true });
+  const user = await store.createUser({
+    email: normalized,
+    passwordHash,
+    emailVerified: true,
+    active: true,
+  });
   await store.ensureRole(SUPERUSER_ROLE, 'Full access');
   await store.assignRole(user.id, SUPERUSER_ROLE);
   ctx.bus.emit({ eventType: 'IdentityCreated', userId: user.id, email: user.email });

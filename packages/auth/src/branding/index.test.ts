@@ -24,7 +24,10 @@ describe('validateBranding', () => {
   it('defaults appName to "Your account"', () => {
     expect(validateBranding()).toEqual({ appName: DEFAULT_APP_NAME });
     expect(validateBranding({})).toEqual({ appName: 'Your account' });
-    expect(validateBranding({ brandColor: '#abc' })).toEqual({ appName: 'Your account', brandColor: '#abc' });
+    expect(validateBranding({ brandColor: '#abc' })).toEqual({
+      appName: 'Your account',
+      brandColor: '#abc',
+    });
   });
 
   describe('appName', () => {
@@ -70,7 +73,10 @@ describe('validateBranding', () => {
       ['http on [::1]', 'http://[::1]:8080/logo.png'],
       // a valid https URL with markup in it: accepted here, attribute-escaped by the templates
       ['a quote-breaking attempt', 'https://x.com/"><script>alert(1)</script>'],
-      ['2048 characters', `https://cdn.example.com/${'a'.repeat(2048 - 'https://cdn.example.com/'.length)}`],
+      [
+        '2048 characters',
+        `https://cdn.example.com/${'a'.repeat(2048 - 'https://cdn.example.com/'.length)}`,
+      ],
     ];
     it.each(accepted)('accepts %s', (_, url) => {
       expect(validateBranding({ logoUrl: url }).logoUrl).toBe(url);
@@ -79,10 +85,22 @@ describe('validateBranding', () => {
 
     const refused: [string, string, RegExp][] = [
       ['http on a public host', 'http://cdn.example.com/logo.png', /https:\/\//],
-      ['http on localhost.evil.com (look-alike)', 'http://localhost.evil.com/logo.png', /https:\/\//],
-      ['http on 127.0.0.1.evil.com (look-alike)', 'http://127.0.0.1.evil.com/logo.png', /https:\/\//],
+      [
+        'http on localhost.evil.com (look-alike)',
+        'http://localhost.evil.com/logo.png',
+        /https:\/\//,
+      ],
+      [
+        'http on 127.0.0.1.evil.com (look-alike)',
+        'http://127.0.0.1.evil.com/logo.png',
+        /https:\/\//,
+      ],
       ['http with localhost as user info', 'http://localhost@evil.com/logo.png', /https:\/\//],
-      ['http on evil.com with a localhost path', 'http://evil.com/localhost/logo.png', /https:\/\//],
+      [
+        'http on evil.com with a localhost path',
+        'http://evil.com/localhost/logo.png',
+        /https:\/\//,
+      ],
       ['http on 128.0.0.1', 'http://128.0.0.1/logo.png', /https:\/\//],
       ['http on 0.0.0.0', 'http://0.0.0.0/logo.png', /https:\/\//],
       ['http on [::2]', 'http://[::2]/logo.png', /https:\/\//],
@@ -94,16 +112,28 @@ describe('validateBranding', () => {
       ['a relative URL', '/logo.png', /absolute URL/],
       ['a protocol-relative URL', '//cdn.example.com/logo.png', /absolute URL/],
       ['a space', 'https://cdn.example.com/my logo.png', /whitespace/],
-      ['a newline (which new URL would silently strip)', 'https://cdn.example.com/lo\ngo.png', /whitespace/],
-      ['2049 characters', `https://cdn.example.com/${'a'.repeat(2049 - 'https://cdn.example.com/'.length)}`, /at most 2048 characters, got 2049/],
+      [
+        'a newline (which new URL would silently strip)',
+        'https://cdn.example.com/lo\ngo.png',
+        /whitespace/,
+      ],
+      [
+        '2049 characters',
+        `https://cdn.example.com/${'a'.repeat(2049 - 'https://cdn.example.com/'.length)}`,
+        /at most 2048 characters, got 2049/,
+      ],
     ];
     it.each(refused)('refuses %s', (_, url, message) => {
-      expect(refusal(() => validateBranding({ logoUrl: url })).message).toMatch(/branding\.logoUrl/);
+      expect(refusal(() => validateBranding({ logoUrl: url })).message).toMatch(
+        /branding\.logoUrl/,
+      );
       expect(refusal(() => validateBranding({ darkLogoUrl: url })).message).toMatch(message);
     });
 
     it('refuses a non-string', () => {
-      expect(refusal(() => validateBranding({ logoUrl: 1 } as never)).message).toMatch(/logoUrl must be a string/);
+      expect(refusal(() => validateBranding({ logoUrl: 1 } as never)).message).toMatch(
+        /logoUrl must be a string/,
+      );
     });
   });
 
@@ -148,14 +178,22 @@ describe('validateBranding', () => {
       ['a number', 0xabc],
     ];
     it.each(refused)('refuses %s', (_, brandColor) => {
-      expect(refusal(() => validateBranding({ brandColor } as never)).message).toMatch(/branding\.brandColor must be a 3- or 6-digit hex/);
+      expect(refusal(() => validateBranding({ brandColor } as never)).message).toMatch(
+        /branding\.brandColor must be a 3- or 6-digit hex/,
+      );
     });
   });
 
   it('refuses an unknown key and a non-object', () => {
-    expect(refusal(() => validateBranding({ appname: 'x' } as never)).message).toMatch(/branding\.appname is not a branding key/);
-    expect(refusal(() => validateBranding('Acme' as never)).message).toMatch(/branding must be an object/);
-    expect(refusal(() => validateBranding([] as never)).message).toMatch(/branding must be an object/);
+    expect(refusal(() => validateBranding({ appname: 'x' } as never)).message).toMatch(
+      /branding\.appname is not a branding key/,
+    );
+    expect(refusal(() => validateBranding('Acme' as never)).message).toMatch(
+      /branding must be an object/,
+    );
+    expect(refusal(() => validateBranding([] as never)).message).toMatch(
+      /branding must be an object/,
+    );
   });
 
   it('returns a frozen object', () => {
@@ -187,8 +225,12 @@ describe('isLoopbackHost', () => {
 
 describe('validateMagicLinkUrlTemplate', () => {
   it('defaults to <emailBaseUrl>/auth/magic?token={token}, trailing slashes removed', () => {
-    expect(validateMagicLinkUrlTemplate(undefined, 'https://app.example.com')).toBe('https://app.example.com/auth/magic?token={token}');
-    expect(validateMagicLinkUrlTemplate(undefined, 'https://app.example.com/base/')).toBe('https://app.example.com/base/auth/magic?token={token}');
+    expect(validateMagicLinkUrlTemplate(undefined, 'https://app.example.com')).toBe(
+      'https://app.example.com/auth/magic?token={token}',
+    );
+    expect(validateMagicLinkUrlTemplate(undefined, 'https://app.example.com/base/')).toBe(
+      'https://app.example.com/base/auth/magic?token={token}',
+    );
     expect(validateMagicLinkUrlTemplate(undefined, undefined)).toBeUndefined();
   });
 
@@ -207,14 +249,22 @@ describe('validateMagicLinkUrlTemplate', () => {
   });
 
   const refused: [string, string, RegExp][] = [
-    ['zero placeholders', 'https://app.example.com/magic', /exactly one \{token\} placeholder, found 0/],
+    [
+      'zero placeholders',
+      'https://app.example.com/magic',
+      /exactly one \{token\} placeholder, found 0/,
+    ],
     ['two placeholders', 'https://app.example.com/magic?token={token}&again={token}', /found 2/],
     ['three placeholders', 'https://app.example.com/{token}/{token}?t={token}', /found 3/],
     ['a differently named placeholder', 'https://app.example.com/magic?token={TOKEN}', /found 0/],
     ['http on a public host', 'http://app.example.com/magic?token={token}', /https:\/\//],
     ['http on localhost.evil.com', 'http://localhost.evil.com/magic?token={token}', /https:\/\//],
     ['http on 127.0.0.1.evil.com', 'http://127.0.0.1.evil.com/magic?token={token}', /https:\/\//],
-    ['http with localhost as user info', 'http://localhost@evil.com/magic?token={token}', /https:\/\//],
+    [
+      'http with localhost as user info',
+      'http://localhost@evil.com/magic?token={token}',
+      /https:\/\//,
+    ],
     ['javascript:', 'javascript:alert("{token}")', /javascript: is refused/],
     ['data:', 'data:text/html,{token}', /data: is refused/],
     ['file:', 'file:///tmp/{token}', /file: is refused/],
@@ -225,11 +275,15 @@ describe('validateMagicLinkUrlTemplate', () => {
     ['whitespace', 'https://app.example.com/magic ?token={token}', /whitespace/],
   ];
   it.each(refused)('refuses %s', (_, template, message) => {
-    expect(refusal(() => validateMagicLinkUrlTemplate(template, 'https://app.example.com')).message).toMatch(message);
+    expect(
+      refusal(() => validateMagicLinkUrlTemplate(template, 'https://app.example.com')).message,
+    ).toMatch(message);
   });
 
   it('refuses a bad emailBaseUrl when the default template is built from it', () => {
-    expect(refusal(() => validateMagicLinkUrlTemplate(undefined, 'app.example.com')).message).toMatch(/emailBaseUrl/);
+    expect(
+      refusal(() => validateMagicLinkUrlTemplate(undefined, 'app.example.com')).message,
+    ).toMatch(/emailBaseUrl/);
   });
 });
 
@@ -241,12 +295,17 @@ describe('validateEmailBaseUrl', () => {
   ])('accepts %s as %s', (input, expected) => {
     expect(validateEmailBaseUrl(input)).toBe(expected);
   });
-  it.each(['app.example.com', 'javascript:alert(1)', 'ftp://x.com', 'https://app.example.com/?a=1', 'https://app.example.com/#x', 'https://a .com', ''])(
-    'refuses %s',
-    (input) => {
-      expect(refusal(() => validateEmailBaseUrl(input)).message).toMatch(/emailBaseUrl/);
-    },
-  );
+  it.each([
+    'app.example.com',
+    'javascript:alert(1)',
+    'ftp://x.com',
+    'https://app.example.com/?a=1',
+    'https://app.example.com/#x',
+    'https://a .com',
+    '',
+  ])('refuses %s', (input) => {
+    expect(refusal(() => validateEmailBaseUrl(input)).message).toMatch(/emailBaseUrl/);
+  });
 });
 
 describe('magicLinkFor', () => {

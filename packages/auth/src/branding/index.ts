@@ -18,7 +18,12 @@ export const LOGO_URL_MAX_LENGTH = 2048;
 /** The placeholder of `magicLinkUrlTemplate`. */
 export const TOKEN_PLACEHOLDER = '{token}';
 
-const BRANDING_KEYS: ReadonlySet<string> = new Set(['appName', 'brandColor', 'logoUrl', 'darkLogoUrl']);
+const BRANDING_KEYS: ReadonlySet<string> = new Set([
+  'appName',
+  'brandColor',
+  'logoUrl',
+  'darkLogoUrl',
+]);
 
 function invalid(message: string): SvcError {
   return commonError('VALIDATION_ERROR', message);
@@ -28,7 +33,8 @@ function invalid(message: string): SvcError {
 function show(value: unknown): string {
   let text: string;
   try {
-    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+    text =
+      typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   } catch {
     text = String(value);
   }
@@ -54,7 +60,8 @@ export function isLoopbackHost(hostname: string): boolean {
  * explanation of the problem, or `null` when the URL is acceptable.
  */
 export function secureUrlProblem(raw: string): string | null {
-  if (CONTROL.test(raw) || /\s/.test(raw)) return 'must not contain whitespace or control characters';
+  if (CONTROL.test(raw) || /\s/.test(raw))
+    return 'must not contain whitespace or control characters';
   let url: URL;
   try {
     url = new URL(raw);
@@ -63,7 +70,9 @@ export function secureUrlProblem(raw: string): string | null {
   }
   if (url.protocol === 'https:') return url.hostname === '' ? 'must name a host' : null;
   if (url.protocol === 'http:') {
-    return isLoopbackHost(url.hostname) ? null : 'must use https:// (http:// is allowed only for localhost or loopback addresses)';
+    return isLoopbackHost(url.hostname)
+      ? null
+      : 'must use https:// (http:// is allowed only for localhost or loopback addresses)';
   }
   return `must use https:// (${url.protocol} is refused)`;
 }
@@ -73,7 +82,10 @@ const NUM = String.raw`[+-]?(?:\d+(?:\.\d+)?|\.\d+)`;
 const PCT_OR_NUM = String.raw`(?:${NUM}%?|none)`;
 const HUE = String.raw`(?:${NUM}(?:deg|grad|rad|turn)?|none)`;
 /** `oklch(L C H)` or `oklch(L C H / A)`, space-separated only. */
-const OKLCH = new RegExp(String.raw`^oklch\(\s*${PCT_OR_NUM}\s+${PCT_OR_NUM}\s+${HUE}(?:\s*/\s*${PCT_OR_NUM})?\s*\)$`, 'i');
+const OKLCH = new RegExp(
+  String.raw`^oklch\(\s*${PCT_OR_NUM}\s+${PCT_OR_NUM}\s+${HUE}(?:\s*/\s*${PCT_OR_NUM})?\s*\)$`,
+  'i',
+);
 
 /** `#abc`, `#aabbcc` or a space-separated `oklch(...)`; nothing else (no 4/8-digit hex, names, rgb(), commas). */
 export function isBrandColor(value: string): boolean {
@@ -82,21 +94,32 @@ export function isBrandColor(value: string): boolean {
 
 /** Validates `branding` (spec Events item 8) and applies the default `appName`. Throws `VALIDATION_ERROR`. */
 export function validateBranding(branding?: Branding | null): ResolvedBranding {
-  if (branding === undefined || branding === null) return Object.freeze({ appName: DEFAULT_APP_NAME });
-  if (typeof branding !== 'object' || Array.isArray(branding)) throw invalid(`branding must be an object, got ${show(branding)}`);
+  if (branding === undefined || branding === null)
+    return Object.freeze({ appName: DEFAULT_APP_NAME });
+  if (typeof branding !== 'object' || Array.isArray(branding))
+    throw invalid(`branding must be an object, got ${show(branding)}`);
   for (const key of Object.keys(branding)) {
-    if (!BRANDING_KEYS.has(key)) throw invalid(`branding.${key} is not a branding key (expected appName, brandColor, logoUrl, darkLogoUrl)`);
+    if (!BRANDING_KEYS.has(key))
+      throw invalid(
+        `branding.${key} is not a branding key (expected appName, brandColor, logoUrl, darkLogoUrl)`,
+      );
   }
-  const out: { appName: string; brandColor?: string; logoUrl?: string; darkLogoUrl?: string } = { appName: DEFAULT_APP_NAME };
+  const out: { appName: string; brandColor?: string; logoUrl?: string; darkLogoUrl?: string } = {
+    appName: DEFAULT_APP_NAME,
+  };
 
   if (branding.appName !== undefined) {
     const name: unknown = branding.appName;
-    if (typeof name !== 'string') throw invalid(`branding.appName must be a string, got ${show(name)}`);
+    if (typeof name !== 'string')
+      throw invalid(`branding.appName must be a string, got ${show(name)}`);
     const length = [...name].length;
     if (length < 1 || length > APP_NAME_MAX_LENGTH) {
-      throw invalid(`branding.appName must be 1 to ${APP_NAME_MAX_LENGTH} characters, got ${length}`);
+      throw invalid(
+        `branding.appName must be 1 to ${APP_NAME_MAX_LENGTH} characters, got ${length}`,
+      );
     }
-    if (CONTROL.test(name)) throw invalid('branding.appName must not contain CR, LF, NUL or other control characters');
+    if (CONTROL.test(name))
+      throw invalid('branding.appName must not contain CR, LF, NUL or other control characters');
     out.appName = name;
   }
 
@@ -113,8 +136,12 @@ export function validateBranding(branding?: Branding | null): ResolvedBranding {
   for (const key of ['logoUrl', 'darkLogoUrl'] as const) {
     const value: unknown = branding[key];
     if (value === undefined) continue;
-    if (typeof value !== 'string') throw invalid(`branding.${key} must be a string, got ${show(value)}`);
-    if (value.length > LOGO_URL_MAX_LENGTH) throw invalid(`branding.${key} must be at most ${LOGO_URL_MAX_LENGTH} characters, got ${value.length}`);
+    if (typeof value !== 'string')
+      throw invalid(`branding.${key} must be a string, got ${show(value)}`);
+    if (value.length > LOGO_URL_MAX_LENGTH)
+      throw invalid(
+        `branding.${key} must be at most ${LOGO_URL_MAX_LENGTH} characters, got ${value.length}`,
+      );
     const problem = secureUrlProblem(value);
     if (problem !== null) throw invalid(`branding.${key} ${problem}: ${show(value)}`);
     out[key] = value;
@@ -125,7 +152,9 @@ export function validateBranding(branding?: Branding | null): ResolvedBranding {
 /** `emailBaseUrl` without its trailing slashes, after checking it is an absolute http(s) URL. */
 export function validateEmailBaseUrl(emailBaseUrl: string): string {
   if (typeof emailBaseUrl !== 'string' || CONTROL.test(emailBaseUrl) || /\s/.test(emailBaseUrl)) {
-    throw invalid(`emailBaseUrl must be an absolute http(s) URL without whitespace, got ${show(emailBaseUrl)}`);
+    throw invalid(
+      `emailBaseUrl must be an absolute http(s) URL without whitespace, got ${show(emailBaseUrl)}`,
+    );
   }
   let url: URL;
   try {
@@ -136,7 +165,8 @@ export function validateEmailBaseUrl(emailBaseUrl: string): string {
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.hostname === '') {
     throw invalid(`emailBaseUrl must be an absolute http(s) URL, got ${show(emailBaseUrl)}`);
   }
-  if (url.search !== '' || url.hash !== '') throw invalid(`emailBaseUrl must not have a query or fragment, got ${show(emailBaseUrl)}`);
+  if (url.search !== '' || url.hash !== '')
+    throw invalid(`emailBaseUrl must not have a query or fragment, got ${show(emailBaseUrl)}`);
   return emailBaseUrl.replace(/\/+$/, '');
 }
 
@@ -148,22 +178,30 @@ export function validateEmailBaseUrl(emailBaseUrl: string): string {
  * localhost or a loopback address), and the placeholder must not be part of the origin (the token
  * would leak to DNS and choose the host).
  */
-export function validateMagicLinkUrlTemplate(template?: string | null, emailBaseUrl?: string | null): string | undefined {
+export function validateMagicLinkUrlTemplate(
+  template?: string | null,
+  emailBaseUrl?: string | null,
+): string | undefined {
   if (template === undefined || template === null) {
     if (emailBaseUrl === undefined || emailBaseUrl === null) return undefined;
     return `${validateEmailBaseUrl(emailBaseUrl)}/auth/magic?token=${TOKEN_PLACEHOLDER}`;
   }
-  if (typeof template !== 'string') throw invalid(`magicLinkUrlTemplate must be a string, got ${show(template)}`);
+  if (typeof template !== 'string')
+    throw invalid(`magicLinkUrlTemplate must be a string, got ${show(template)}`);
   const count = template.split(TOKEN_PLACEHOLDER).length - 1;
   if (count !== 1) {
-    throw invalid(`magicLinkUrlTemplate must contain exactly one ${TOKEN_PLACEHOLDER} placeholder, found ${count}: ${show(template)}`);
+    throw invalid(
+      `magicLinkUrlTemplate must contain exactly one ${TOKEN_PLACEHOLDER} placeholder, found ${count}: ${show(template)}`,
+    );
   }
   const problem = secureUrlProblem(magicLinkFor(template, 'token'));
   if (problem !== null) throw invalid(`magicLinkUrlTemplate ${problem}: ${show(template)}`);
   const a = new URL(magicLinkFor(template, 'aaaa'));
   const b = new URL(magicLinkFor(template, 'bbbb'));
   if (a.origin !== b.origin || a.username !== b.username || a.password !== b.password) {
-    throw invalid(`magicLinkUrlTemplate must not put ${TOKEN_PLACEHOLDER} in the scheme, host or port: ${show(template)}`);
+    throw invalid(
+      `magicLinkUrlTemplate must not put ${TOKEN_PLACEHOLDER} in the scheme, host or port: ${show(template)}`,
+    );
   }
   return template;
 }
@@ -172,5 +210,9 @@ export function validateMagicLinkUrlTemplate(template?: string | null, emailBase
 export function magicLinkFor(template: string, token: string): string {
   const at = template.indexOf(TOKEN_PLACEHOLDER);
   if (at < 0) return template;
-  return template.slice(0, at) + encodeURIComponent(token) + template.slice(at + TOKEN_PLACEHOLDER.length);
+  return (
+    template.slice(0, at) +
+    encodeURIComponent(token) +
+    template.slice(at + TOKEN_PLACEHOLDER.length)
+  );
 }

@@ -24,19 +24,47 @@ describe('checkCookieRequestOrigin', () => {
 
   test.each<[string, Partial<CookieRequest>, string]>([
     ['a foreign Origin', { origin: 'https://evil.example' }, '403 ACCESS_DENIED'],
-    ['a sibling subdomain (same site, another origin)', { origin: 'https://blog.example.com' }, '403 ACCESS_DENIED'],
+    [
+      'a sibling subdomain (same site, another origin)',
+      { origin: 'https://blog.example.com' },
+      '403 ACCESS_DENIED',
+    ],
     ['the opaque origin of a sandboxed frame', { origin: 'null' }, '403 ACCESS_DENIED'],
     ['another scheme of our own host', { origin: 'http://db.example.com' }, '403 ACCESS_DENIED'],
-    ['Sec-Fetch-Site: cross-site without Origin', { secFetchSite: 'cross-site' }, '403 ACCESS_DENIED'],
-    ['a foreign Origin on DELETE', { method: 'DELETE', origin: 'https://evil.example' }, '403 ACCESS_DENIED'],
-    ['a foreign Origin when our own origin is unknown', { origin: 'https://evil.example', ownOrigin: undefined }, '403 ACCESS_DENIED'],
+    [
+      'Sec-Fetch-Site: cross-site without Origin',
+      { secFetchSite: 'cross-site' },
+      '403 ACCESS_DENIED',
+    ],
+    [
+      'a foreign Origin on DELETE',
+      { method: 'DELETE', origin: 'https://evil.example' },
+      '403 ACCESS_DENIED',
+    ],
+    [
+      'a foreign Origin when our own origin is unknown',
+      { origin: 'https://evil.example', ownOrigin: undefined },
+      '403 ACCESS_DENIED',
+    ],
     ['our own Origin', { origin: 'https://db.example.com', secFetchSite: 'same-origin' }, 'pass'],
-    ['a trusted Origin (which browsers mark cross-site)', { origin: 'https://app.example.com', secFetchSite: 'cross-site' }, 'pass'],
+    [
+      'a trusted Origin (which browsers mark cross-site)',
+      { origin: 'https://app.example.com', secFetchSite: 'cross-site' },
+      'pass',
+    ],
     ['no Origin and no Sec-Fetch-Site (not a browser page)', {}, 'pass'],
     ['Sec-Fetch-Site: same-site without Origin', { secFetchSite: 'same-site' }, 'pass'],
     ['Sec-Fetch-Site: none (typed in the address bar)', { secFetchSite: 'none' }, 'pass'],
-    ['a bearer token from a foreign page', { tokenSource: 'header', origin: 'https://evil.example' }, 'pass'],
-    ['a ?token= from a foreign page', { tokenSource: 'query', origin: 'https://evil.example' }, 'pass'],
+    [
+      'a bearer token from a foreign page',
+      { tokenSource: 'header', origin: 'https://evil.example' },
+      'pass',
+    ],
+    [
+      'a ?token= from a foreign page',
+      { tokenSource: 'query', origin: 'https://evil.example' },
+      'pass',
+    ],
     ['GET from a foreign page', { method: 'GET', origin: 'https://evil.example' }, 'pass'],
     ['HEAD from a foreign page', { method: 'HEAD', origin: 'https://evil.example' }, 'pass'],
     ['OPTIONS from a foreign page', { method: 'OPTIONS', secFetchSite: 'cross-site' }, 'pass'],
@@ -46,7 +74,11 @@ describe('checkCookieRequestOrigin', () => {
 
   test('the refusal says why and what to do', () => {
     expect(() => checkCookieRequestOrigin({ ...base, origin: 'https://evil.example' })).toThrow(
-      expect.objectContaining({ code: 'ACCESS_DENIED', status: 403, hint: expect.stringContaining('Authorization header') }),
+      expect.objectContaining({
+        code: 'ACCESS_DENIED',
+        status: 403,
+        hint: expect.stringContaining('Authorization header'),
+      }),
     );
   });
 });

@@ -76,7 +76,8 @@ export function originOf(protocol: string, host: string | undefined): string | u
   }
 }
 
-const ORIGIN = /^([a-z][a-z0-9+.-]*):\/\/(\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(?::(\d{1,5}))?$/;
+const ORIGIN =
+  /^([a-z][a-z0-9+.-]*):\/\/(\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(?::(\d{1,5}))?$/;
 
 /**
  * An origin as browsers write it in `Origin` (RFC 6454 §6.2): `scheme://host[:port]`, no path,
@@ -102,7 +103,11 @@ export function parseOrigin(text: string): string | undefined {
 }
 
 function refused(why: string) {
-  return commonError('ACCESS_DENIED', `cross-site request refused: it is authenticated by the auth_token cookie and ${why}`, {
-    hint: 'send the token in the Authorization header, or list the page\'s origin in the server\'s cors.origins',
-  });
+  return commonError(
+    'ACCESS_DENIED',
+    `cross-site request refused: it is authenticated by the auth_token cookie and ${why}`,
+    {
+      hint: "send the token in the Authorization header, or list the page's origin in the server's cors.origins",
+    },
+  );
 }

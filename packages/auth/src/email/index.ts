@@ -32,10 +32,22 @@
  */
 import type { Mailer, MailerLogger } from '@svc/smtp';
 import { commonError } from '@svc/core';
-import { validateBranding, validateEmailBaseUrl, validateMagicLinkUrlTemplate, magicLinkFor, type ResolvedBranding } from '../branding';
+import {
+  validateBranding,
+  validateEmailBaseUrl,
+  validateMagicLinkUrlTemplate,
+  magicLinkFor,
+  type ResolvedBranding,
+} from '../branding';
 import { consoleLogger, describeError, type AuthLogger, type EventBus } from '../events';
 import type { AuthConfig, AuthEvent, EmailTemplates, RenderedEmail } from '../types';
-import { magicCodeEmail, magicLinkEmail, magicLinkSignupEmail, passwordResetEmail, verificationEmail } from './templates';
+import {
+  magicCodeEmail,
+  magicLinkEmail,
+  magicLinkSignupEmail,
+  passwordResetEmail,
+  verificationEmail,
+} from './templates';
 
 export * from './templates';
 
@@ -59,18 +71,30 @@ export const EMAIL_EVENT_TYPES = Object.freeze([
   'PasswordResetRequested',
 ] as const);
 
-const TEMPLATE_KEYS: ReadonlySet<string> = new Set(['verification', 'passwordReset', 'magicLink', 'magicCode']);
+const TEMPLATE_KEYS: ReadonlySet<string> = new Set([
+  'verification',
+  'passwordReset',
+  'magicLink',
+  'magicCode',
+]);
 
 /** Checks `emailTemplates`: known keys, each a function or undefined. Throws `VALIDATION_ERROR`. */
 export function validateEmailTemplates(templates: unknown): EmailTemplates {
   if (templates === undefined || templates === null) return {};
-  if (typeof templates !== 'object' || Array.isArray(templates)) throw commonError('VALIDATION_ERROR', 'emailTemplates must be an object of renderer functions');
+  if (typeof templates !== 'object' || Array.isArray(templates))
+    throw commonError('VALIDATION_ERROR', 'emailTemplates must be an object of renderer functions');
   for (const [key, value] of Object.entries(templates)) {
     if (!TEMPLATE_KEYS.has(key)) {
-      throw commonError('VALIDATION_ERROR', `emailTemplates.${key} is not a template (expected verification, passwordReset, magicLink, magicCode)`);
+      throw commonError(
+        'VALIDATION_ERROR',
+        `emailTemplates.${key} is not a template (expected verification, passwordReset, magicLink, magicCode)`,
+      );
     }
     if (value !== undefined && typeof value !== 'function') {
-      throw commonError('VALIDATION_ERROR', `emailTemplates.${key} must be a function (ctx) => {subject, text, html}`);
+      throw commonError(
+        'VALIDATION_ERROR',
+        `emailTemplates.${key} must be a function (ctx) => {subject, text, html}`,
+      );
     }
   }
   return templates as EmailTemplates;
@@ -111,11 +135,18 @@ interface Plan {
  * Installs the email listener on the bus; returns the uninstall function. Validates branding,
  * `emailBaseUrl`, `magicLinkUrlTemplate` and `emailTemplates` first (throws `VALIDATION_ERROR`).
  */
-export function installEmailListener(bus: EventBus, config: AuthConfig, options: EmailListenerOptions = {}): () => void {
+export function installEmailListener(
+  bus: EventBus,
+  config: AuthConfig,
+  options: EmailListenerOptions = {},
+): () => void {
   const logger = options.logger ?? consoleLogger;
   const branding: ResolvedBranding = validateBranding(config.branding);
   const templates = validateEmailTemplates(config.emailTemplates);
-  const magicTemplate = validateMagicLinkUrlTemplate(config.magicLinkUrlTemplate, config.emailBaseUrl);
+  const magicTemplate = validateMagicLinkUrlTemplate(
+    config.magicLinkUrlTemplate,
+    config.emailBaseUrl,
+  );
 
   const hasBase = config.emailBaseUrl !== undefined && config.emailBaseUrl !== null;
   const configured = config.smtp !== undefined || options.mailer !== undefined;
@@ -145,31 +176,52 @@ export function installEmailListener(bus: EventBus, config: AuthConfig, options:
         const { email: to, verificationToken } = event;
         if (!to || !verificationToken) return 'email or verificationToken missing';
         const ctx = { branding, recipient: to, baseUrl, verificationToken };
-        return { to, render: () => (templates.verification ?? verificationEmail)(ctx), fallback: () => verificationEmail(ctx) };
+        return {
+          to,
+          render: () => (templates.verification ?? verificationEmail)(ctx),
+          fallback: () => verificationEmail(ctx),
+        };
       }
       case 'PasswordResetRequested': {
         const { email: to, resetToken } = event;
         if (!to || !resetToken) return 'email or resetToken missing';
         const ctx = { branding, recipient: to, baseUrl, resetToken };
-        return { to, render: () => (templates.passwordReset ?? passwordResetEmail)(ctx), fallback: () => passwordResetEmail(ctx) };
+        return {
+          to,
+          render: () => (templates.passwordReset ?? passwordResetEmail)(ctx),
+          fallback: () => passwordResetEmail(ctx),
+        };
       }
       case 'MagicLinkRequested':
       case 'MagicLinkSignupRequested': {
         const signup = event.eventType === 'MagicLinkSignupRequested';
         const to = signup ? (event.pendingEmail ?? event.email) : event.email;
         const magicLinkToken = event.magicLinkToken;
-        if (!to || !magicLinkToken) return `${signup ? 'pendingEmail' : 'email'} or magicLinkToken missing`;
-        const link = magicLinkFor(magicTemplate ?? `${baseUrl}/auth/magic?token={token}`, magicLinkToken);
+        if (!to || !magicLinkToken)
+          return `${signup ? 'pendingEmail' : 'email'} or magicLinkToken missing`;
+        const link = magicLinkFor(
+          magicTemplate ?? `${baseUrl}/auth/magic?token={token}`,
+          magicLinkToken,
+        );
         // `newUser` rides along for custom renderers that want to word the signup case apart.
         const ctx = { branding, recipient: to, baseUrl, magicLinkToken, link, newUser: signup };
         const builtIn = signup ? magicLinkSignupEmail : magicLinkEmail;
-        return { to, render: () => (templates.magicLink ?? builtIn)(ctx), fallback: () => builtIn(ctx) };
+        return {
+          to,
+          render: () => (templates.magicLink ?? builtIn)(ctx),
+          fallback: () => builtIn(ctx),
+        };
       }
       case 'MagicCodeRequested': {
         const { email: to, magicCode: code } = event;
         if (!to || !code) return 'email or magicCode missing';
         const ctx = { branding, recipient: to, code };
-        return { to, code, render: () => (templates.magicCode ?? magicCodeEmail)(ctx), fallback: () => magicCodeEmail(ctx) };
+        return {
+          to,
+          code,
+          render: () => (templates.magicCode ?? magicCodeEmail)(ctx),
+          fallback: () => magicCodeEmail(ctx),
+        };
       }
       default:
         return undefined; // notification only
@@ -187,22 +239,46 @@ export function installEmailListener(bus: EventBus, config: AuthConfig, options:
     let message: RenderedEmail;
     try {
       const rendered: unknown = plan.render();
-      if (!isRendered(rendered)) throw new TypeError('the renderer must return {subject, text, html} strings');
+      if (!isRendered(rendered))
+        throw new TypeError('the renderer must return {subject, text, html} strings');
       message = rendered;
     } catch (err) {
-      logger.error({ ...where, err: describeError(err) }, 'auth email template failed; the built-in template is used instead');
+      logger.error(
+        { ...where, err: describeError(err) },
+        'auth email template failed; the built-in template is used instead',
+      );
       message = plan.fallback();
     }
     try {
-      const result = await mailer.send({ to: plan.to, subject: message.subject, text: message.text, html: message.html });
+      const result = await mailer.send({
+        to: plan.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+      });
       if (configured) {
-        logger.info?.({ ...where, messageId: result.messageId, accepted: result.accepted.length, rejected: result.rejected.length }, 'auth email sent');
+        logger.info?.(
+          {
+            ...where,
+            messageId: result.messageId,
+            accepted: result.accepted.length,
+            rejected: result.rejected.length,
+          },
+          'auth email sent',
+        );
       } else if (development) {
         // The developer's own terminal: recipient, subject and links, nothing else of the message.
         const links = linksIn(message.text);
         const shown = plan.code !== undefined ? `code ${plan.code}` : links.join(' ');
-        const details = { ...where, to: plan.to, subject: message.subject, links, ...(plan.code !== undefined ? { code: plan.code } : {}) };
-        const line = `auth email not sent (no SMTP configured) to ${plan.to}: ${JSON.stringify(message.subject)} ${shown}`.trimEnd();
+        const details = {
+          ...where,
+          to: plan.to,
+          subject: message.subject,
+          links,
+          ...(plan.code !== undefined ? { code: plan.code } : {}),
+        };
+        const line =
+          `auth email not sent (no SMTP configured) to ${plan.to}: ${JSON.stringify(message.subject)} ${shown}`.trimEnd();
         // Called as methods: a pino logger's methods need their `this`.
         if (logger.info) logger.info(details, line);
         else logger.warn(details, line);

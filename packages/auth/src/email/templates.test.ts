@@ -12,7 +12,10 @@ import {
 } from './templates';
 
 const base = 'https://app.example.com';
-const ctx = (branding: Parameters<typeof validateBranding>[0] = {}, recipient = 'ann@example.com'): TemplateContext => ({
+const ctx = (
+  branding: Parameters<typeof validateBranding>[0] = {},
+  recipient = 'ann@example.com',
+): TemplateContext => ({
   branding: validateBranding(branding),
   recipient,
 });
@@ -40,8 +43,12 @@ describe('escapeHtml', () => {
 
 describe('links', () => {
   it('URL-encodes tokens', () => {
-    expect(verificationLink(base, 'a/b+c=d&e')).toBe('https://app.example.com/auth/verify?token=a%2Fb%2Bc%3Dd%26e');
-    expect(passwordResetLink(`${base}/`, 'x y')).toBe('https://app.example.com/auth/reset?token=x%20y');
+    expect(verificationLink(base, 'a/b+c=d&e')).toBe(
+      'https://app.example.com/auth/verify?token=a%2Fb%2Bc%3Dd%26e',
+    );
+    expect(passwordResetLink(`${base}/`, 'x y')).toBe(
+      'https://app.example.com/auth/reset?token=x%20y',
+    );
   });
 });
 
@@ -67,10 +74,15 @@ describe.each(builtIns)('built-in %s template', (name, render) => {
 
   it('escapes an appName, recipient and token full of markup and quotes', () => {
     const evil = `<script>alert("x")</script>'"&`;
-    const mail = render(`tok"><script>alert(1)</script>`, ctx({ appName: evil }, 'a"<b>@example.com'));
+    const mail = render(
+      `tok"><script>alert(1)</script>`,
+      ctx({ appName: evil }, 'a"<b>@example.com'),
+    );
     expect(mail.html).not.toContain('<script>');
     expect(mail.html).not.toContain('a"<b>');
-    expect(mail.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&quot;&amp;');
+    expect(mail.html).toContain(
+      '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&quot;&amp;',
+    );
     for (const attr of attributes(mail.html)) expect(attr).not.toMatch(/[<>]/);
     // the plain-text part is not HTML: the name appears as is
     expect(mail.text).toContain(evil);
@@ -79,15 +91,36 @@ describe.each(builtIns)('built-in %s template', (name, render) => {
   it('shows the logo with alt = appName, and the dark logo through prefers-color-scheme', () => {
     const none = render('t', ctx({ appName: 'Acme' }));
     expect(none.html).not.toContain('<img');
-    const light = render('t', ctx({ appName: 'Acme "Co"', logoUrl: 'https://cdn.example.com/logo.png?a=1&b="2"' }));
-    expect(light.html).toContain('<img src="https://cdn.example.com/logo.png?a=1&amp;b=&quot;2&quot;" alt="Acme &quot;Co&quot;"');
+    const light = render(
+      't',
+      ctx({ appName: 'Acme "Co"', logoUrl: 'https://cdn.example.com/logo.png?a=1&b="2"' }),
+    );
+    expect(light.html).toContain(
+      '<img src="https://cdn.example.com/logo.png?a=1&amp;b=&quot;2&quot;" alt="Acme &quot;Co&quot;"',
+    );
     expect(light.html).not.toContain('<picture>');
-    const both = render('t', ctx({ appName: 'Acme', logoUrl: 'https://cdn.example.com/l.png', darkLogoUrl: 'https://cdn.example.com/d.png' }));
-    expect(both.html).toContain('<picture><source srcset="https://cdn.example.com/d.png" media="(prefers-color-scheme: dark)"><img src="https://cdn.example.com/l.png" alt="Acme"');
+    const both = render(
+      't',
+      ctx({
+        appName: 'Acme',
+        logoUrl: 'https://cdn.example.com/l.png',
+        darkLogoUrl: 'https://cdn.example.com/d.png',
+      }),
+    );
+    expect(both.html).toContain(
+      '<picture><source srcset="https://cdn.example.com/d.png" media="(prefers-color-scheme: dark)"><img src="https://cdn.example.com/l.png" alt="Acme"',
+    );
   });
 
   it('refuses unvalidated branding it is handed directly: bad colour → default, bad logo → none', () => {
-    const raw = { branding: { appName: 'Acme', brandColor: 'red;background:url(x)', logoUrl: 'javascript:alert(1)' }, recipient: 'a@example.com' };
+    const raw = {
+      branding: {
+        appName: 'Acme',
+        brandColor: 'red;background:url(x)',
+        logoUrl: 'javascript:alert(1)',
+      },
+      recipient: 'a@example.com',
+    };
     const { html } = render('t', raw);
     expect(html).not.toContain('javascript:');
     expect(html).not.toContain('url(x)');
@@ -113,19 +146,34 @@ describe.each(builtIns)('built-in %s template', (name, render) => {
 
 describe('specific built-ins', () => {
   it('verification links to GET /auth/verify; reset to /auth/reset; magic to /auth/magic', () => {
-    expect(builtIns[0]![1]('t1', ctx()).text).toContain('https://app.example.com/auth/verify?token=t1');
-    expect(builtIns[1]![1]('t2', ctx()).text).toContain('https://app.example.com/auth/reset?token=t2');
-    expect(builtIns[2]![1]('t3', ctx()).text).toContain('https://app.example.com/auth/magic?token=t3');
+    expect(builtIns[0]![1]('t1', ctx()).text).toContain(
+      'https://app.example.com/auth/verify?token=t1',
+    );
+    expect(builtIns[1]![1]('t2', ctx()).text).toContain(
+      'https://app.example.com/auth/reset?token=t2',
+    );
+    expect(builtIns[2]![1]('t3', ctx()).text).toContain(
+      'https://app.example.com/auth/magic?token=t3',
+    );
   });
 
   it('the magic link honours a given link', () => {
-    const mail = magicLinkEmail({ ...ctx(), baseUrl: base, magicLinkToken: 't', link: 'https://login.example.com/m/t' });
+    const mail = magicLinkEmail({
+      ...ctx(),
+      baseUrl: base,
+      magicLinkToken: 't',
+      link: 'https://login.example.com/m/t',
+    });
     expect(mail.text).toContain('https://login.example.com/m/t');
     expect(mail.text).not.toContain('/auth/magic');
   });
 
   it('the signup magic link is worded for a new user', () => {
-    const mail = magicLinkSignupEmail({ ...ctx({ appName: 'Acme' }), baseUrl: base, magicLinkToken: 't' });
+    const mail = magicLinkSignupEmail({
+      ...ctx({ appName: 'Acme' }),
+      baseUrl: base,
+      magicLinkToken: 't',
+    });
     expect(mail.subject).toBe('Acme: finish creating your account');
     expect(mail.text).toContain('create your account');
   });

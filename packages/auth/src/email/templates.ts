@@ -23,7 +23,11 @@ const FALLBACK_HEX = DEFAULT_BRAND_COLOR;
 
 export type VerificationContext = TemplateContext & { baseUrl: string; verificationToken: string };
 export type PasswordResetContext = TemplateContext & { baseUrl: string; resetToken: string };
-export type MagicLinkContext = TemplateContext & { baseUrl: string; magicLinkToken: string; link?: string };
+export type MagicLinkContext = TemplateContext & {
+  baseUrl: string;
+  magicLinkToken: string;
+  link?: string;
+};
 export type MagicCodeContext = TemplateContext & { code: string };
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
@@ -78,18 +82,23 @@ interface Layout {
 
 function colorOf(ctx: TemplateContext): { fallback: string; color: string } {
   const color = ctx.branding.brandColor;
-  if (typeof color !== 'string' || !isBrandColor(color)) return { fallback: FALLBACK_HEX, color: FALLBACK_HEX };
+  if (typeof color !== 'string' || !isBrandColor(color))
+    return { fallback: FALLBACK_HEX, color: FALLBACK_HEX };
   // oklch() gets a hex fallback declared first, for clients that drop what they don't parse.
   return { fallback: color.startsWith('#') ? color : FALLBACK_HEX, color };
 }
 
 function colorStyle(property: string, ctx: TemplateContext): string {
   const { fallback, color } = colorOf(ctx);
-  return fallback === color ? `${property}:${color};` : `${property}:${fallback};${property}:${color};`;
+  return fallback === color
+    ? `${property}:${color};`
+    : `${property}:${fallback};${property}:${color};`;
 }
 
 function safeUrl(url: string | undefined): string | undefined {
-  return typeof url === 'string' && url.length <= 2048 && secureUrlProblem(url) === null ? url : undefined;
+  return typeof url === 'string' && url.length <= 2048 && secureUrlProblem(url) === null
+    ? url
+    : undefined;
 }
 
 function logoHtml(ctx: TemplateContext): string {
@@ -105,7 +114,8 @@ function logoHtml(ctx: TemplateContext): string {
   return `<tr><td style="padding:0 0 24px 0;">${inner}</td></tr>`;
 }
 
-const FONT = "font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;";
+const FONT =
+  "font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;";
 
 function paragraphs(lines: readonly string[], style: string): string {
   return lines.map((line) => `<tr><td style="${style}">${escapeHtml(line)}</td></tr>`).join('');
@@ -118,7 +128,9 @@ function renderHtml(layout: Layout): string {
   const small = `margin:0;padding:0 0 8px 0;${FONT}font-size:13px;line-height:20px;color:#6b7280;`;
   const rows: string[] = [];
   rows.push(logoHtml(ctx));
-  rows.push(`<tr><td style="padding:0 0 16px 0;${FONT}font-size:22px;line-height:30px;font-weight:bold;color:#111827;"><h1 style="margin:0;font-size:22px;line-height:30px;">${escapeHtml(layout.heading)}</h1></td></tr>`);
+  rows.push(
+    `<tr><td style="padding:0 0 16px 0;${FONT}font-size:22px;line-height:30px;font-weight:bold;color:#111827;"><h1 style="margin:0;font-size:22px;line-height:30px;">${escapeHtml(layout.heading)}</h1></td></tr>`,
+  );
   rows.push(paragraphs(layout.intro, body));
   if (layout.button !== undefined) {
     const href = escapeHtml(layout.button.url);
@@ -128,8 +140,12 @@ function renderHtml(layout: Layout): string {
         `<a href="${href}" target="_blank" rel="noopener" style="display:inline-block;padding:12px 24px;${FONT}font-size:16px;font-weight:bold;line-height:20px;color:#ffffff;text-decoration:none;border-radius:6px;">${escapeHtml(layout.button.label)}</a>` +
         `</td></tr></table></td></tr>`,
     );
-    rows.push(`<tr><td style="${small}">If the button doesn't work, copy this link into your browser:</td></tr>`);
-    rows.push(`<tr><td style="${small}word-break:break-all;"><a href="${href}" target="_blank" rel="noopener" style="${colorStyle('color', ctx)}">${href}</a></td></tr>`);
+    rows.push(
+      `<tr><td style="${small}">If the button doesn't work, copy this link into your browser:</td></tr>`,
+    );
+    rows.push(
+      `<tr><td style="${small}word-break:break-all;"><a href="${href}" target="_blank" rel="noopener" style="${colorStyle('color', ctx)}">${href}</a></td></tr>`,
+    );
   }
   if (layout.code !== undefined) {
     rows.push(
@@ -137,7 +153,9 @@ function renderHtml(layout: Layout): string {
     );
   }
   rows.push(paragraphs(layout.outro, small));
-  rows.push(`<tr><td style="padding:16px 0 0 0;border-top:1px solid #e5e7eb;${FONT}font-size:12px;line-height:18px;color:#9ca3af;">${app}</td></tr>`);
+  rows.push(
+    `<tr><td style="padding:16px 0 0 0;border-top:1px solid #e5e7eb;${FONT}font-size:12px;line-height:18px;color:#9ca3af;">${app}</td></tr>`,
+  );
 
   return (
     `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
@@ -173,7 +191,10 @@ export function verificationEmail(ctx: VerificationContext): RenderedEmail {
     preheader: `Confirm ${ctx.recipient} for ${app}.`,
     heading: 'Verify your email address',
     intro: [`Confirm that ${ctx.recipient} is your email address for ${app}.`],
-    button: { label: 'Verify email address', url: verificationLink(ctx.baseUrl, ctx.verificationToken) },
+    button: {
+      label: 'Verify email address',
+      url: verificationLink(ctx.baseUrl, ctx.verificationToken),
+    },
     outro: [IGNORE],
   });
 }
@@ -185,7 +206,9 @@ export function passwordResetEmail(ctx: PasswordResetContext): RenderedEmail {
     ctx,
     preheader: `Choose a new password for ${app}.`,
     heading: 'Reset your password',
-    intro: [`Someone asked to reset the password of ${ctx.recipient} for ${app}. Use the link below to choose a new one.`],
+    intro: [
+      `Someone asked to reset the password of ${ctx.recipient} for ${app}. Use the link below to choose a new one.`,
+    ],
     button: { label: 'Choose a new password', url: passwordResetLink(ctx.baseUrl, ctx.resetToken) },
     outro: [`${IGNORE} Your password stays the same.`],
   });
@@ -199,7 +222,10 @@ export function magicLinkEmail(ctx: MagicLinkContext): RenderedEmail {
     preheader: `Sign in to ${app} with one click.`,
     heading: `Sign in to ${app}`,
     intro: [`Use the link below to sign in as ${ctx.recipient}. It works once.`],
-    button: { label: `Sign in to ${app}`, url: ctx.link ?? defaultMagicLink(ctx.baseUrl, ctx.magicLinkToken) },
+    button: {
+      label: `Sign in to ${app}`,
+      url: ctx.link ?? defaultMagicLink(ctx.baseUrl, ctx.magicLinkToken),
+    },
     outro: [IGNORE],
   });
 }
@@ -211,8 +237,13 @@ export function magicLinkSignupEmail(ctx: MagicLinkContext): RenderedEmail {
     ctx,
     preheader: `Create your ${app} account with one click.`,
     heading: `Welcome to ${app}`,
-    intro: [`Use the link below to create your account with ${ctx.recipient} and sign in. It works once.`],
-    button: { label: 'Create my account', url: ctx.link ?? defaultMagicLink(ctx.baseUrl, ctx.magicLinkToken) },
+    intro: [
+      `Use the link below to create your account with ${ctx.recipient} and sign in. It works once.`,
+    ],
+    button: {
+      label: 'Create my account',
+      url: ctx.link ?? defaultMagicLink(ctx.baseUrl, ctx.magicLinkToken),
+    },
     outro: [`${IGNORE} No account is created until the link is used.`],
   });
 }

@@ -25,7 +25,13 @@ describe('createEventBus', () => {
     bus.emit({ eventType: 'IdentityCreated', userId: 'u2', email: 'b@example.com' });
     await bus.settle();
     expect(seen).toHaveLength(2);
-    expect(seen[0]).toEqual({ eventId: expect.stringMatching(UUID), eventType: 'IdentityCreated', timestamp: '2030-01-02T03:04:05.678Z', userId: 'u1', email: 'a@example.com' });
+    expect(seen[0]).toEqual({
+      eventId: expect.stringMatching(UUID),
+      eventType: 'IdentityCreated',
+      timestamp: '2030-01-02T03:04:05.678Z',
+      userId: 'u1',
+      email: 'a@example.com',
+    });
     expect(seen[0]!.eventId).not.toBe(seen[1]!.eventId);
     expect(Object.isFrozen(seen[0])).toBe(true);
   });
@@ -34,9 +40,20 @@ describe('createEventBus', () => {
     const bus = createEventBus();
     const seen: AuthEvent[] = [];
     bus.on((e) => void seen.push(e));
-    bus.emit({ pendingEmail: 'p@example.com', magicLinkToken: 't', eventType: 'MagicLinkSignupRequested', userId: undefined });
+    bus.emit({
+      pendingEmail: 'p@example.com',
+      magicLinkToken: 't',
+      eventType: 'MagicLinkSignupRequested',
+      userId: undefined,
+    });
     await bus.settle();
-    expect(Object.keys(seen[0]!)).toEqual(['eventId', 'eventType', 'timestamp', 'magicLinkToken', 'pendingEmail']);
+    expect(Object.keys(seen[0]!)).toEqual([
+      'eventId',
+      'eventType',
+      'timestamp',
+      'magicLinkToken',
+      'pendingEmail',
+    ]);
   });
 
   it('never lets the caller override eventId or timestamp', async () => {
@@ -76,7 +93,16 @@ describe('createEventBus', () => {
     const bus = createEventBus();
     const log: string[] = [];
     let release!: () => void;
-    bus.on(() => new Promise<void>((resolve) => (release = () => { log.push('slow done'); resolve(); })));
+    bus.on(
+      () =>
+        new Promise<void>(
+          (resolve) =>
+            (release = () => {
+              log.push('slow done');
+              resolve();
+            }),
+        ),
+    );
     bus.on(() => void log.push('fast'));
     bus.emit({ eventType: 'EmailVerified' });
     await new Promise((r) => setImmediate(r));
@@ -101,20 +127,42 @@ describe('createEventBus', () => {
       throw new Error('async boom');
     });
     bus.on((e) => void seen.push(e.eventType));
-    expect(() => bus.emit({ eventType: 'PasswordResetRequested', userId: 'u', email: 'a@example.com', resetToken: 'SECRET-TOKEN' })).not.toThrow();
+    expect(() =>
+      bus.emit({
+        eventType: 'PasswordResetRequested',
+        userId: 'u',
+        email: 'a@example.com',
+        resetToken: 'SECRET-TOKEN',
+      }),
+    ).not.toThrow();
     await expect(bus.settle()).resolves.toBeUndefined();
     expect(seen).toEqual(['PasswordResetRequested']);
     expect(errors).toHaveLength(2);
-    expect(errors.map((e) => (e.obj as { err: { message: string } }).err.message).sort()).toEqual(['async boom', 'sync boom']);
+    expect(errors.map((e) => (e.obj as { err: { message: string } }).err.message).sort()).toEqual([
+      'async boom',
+      'sync boom',
+    ]);
     // never the event itself: the reset token must not reach the log
     expect(JSON.stringify(errors)).not.toContain('SECRET-TOKEN');
-    expect(errors[0]!.obj).toMatchObject({ eventType: 'PasswordResetRequested', eventId: expect.stringMatching(UUID) });
+    expect(errors[0]!.obj).toMatchObject({
+      eventType: 'PasswordResetRequested',
+      eventId: expect.stringMatching(UUID),
+    });
   });
 
   it('a throwing logger does not break delivery', async () => {
-    const bus = createEventBus({ logger: { error: () => { throw new Error('logger down'); }, warn: () => {} } });
+    const bus = createEventBus({
+      logger: {
+        error: () => {
+          throw new Error('logger down');
+        },
+        warn: () => {},
+      },
+    });
     const seen: string[] = [];
-    bus.on(() => { throw new Error('x'); });
+    bus.on(() => {
+      throw new Error('x');
+    });
     bus.on((e) => void seen.push(e.eventType));
     bus.emit({ eventType: 'EmailVerified' });
     await bus.settle();

@@ -76,8 +76,17 @@ export interface ErrorDescription {
 /** The loggable part of a thrown value: name, message, code and one level of cause; nothing else. */
 export function describeError(err: unknown, depth = 0): ErrorDescription {
   // Duck-typed rather than instanceof Error: errors may come from another realm (DOMException).
-  if (typeof err === 'object' && err !== null && typeof (err as { message?: unknown }).message === 'string') {
-    const { name, message, code, cause } = err as { name?: unknown; message: string; code?: unknown; cause?: unknown };
+  if (
+    typeof err === 'object' &&
+    err !== null &&
+    typeof (err as { message?: unknown }).message === 'string'
+  ) {
+    const { name, message, code, cause } = err as {
+      name?: unknown;
+      message: string;
+      code?: unknown;
+      cause?: unknown;
+    };
     return {
       name: typeof name === 'string' ? name : 'Error',
       message,
@@ -89,7 +98,15 @@ export function describeError(err: unknown, depth = 0): ErrorDescription {
 }
 
 /** Field order of the event object (and so of the webhook JSON body): DECISIONS.md "Webhooks". */
-const FIELD_ORDER = ['userId', 'email', 'resetToken', 'verificationToken', 'magicLinkToken', 'magicCode', 'pendingEmail'] as const;
+const FIELD_ORDER = [
+  'userId',
+  'email',
+  'resetToken',
+  'verificationToken',
+  'magicLinkToken',
+  'magicCode',
+  'pendingEmail',
+] as const;
 
 function stamp(input: AuthEventInput, now: () => number): AuthEvent {
   const out: Record<string, unknown> = {
@@ -100,7 +117,8 @@ function stamp(input: AuthEventInput, now: () => number): AuthEvent {
   for (const key of FIELD_ORDER) if (input[key] !== undefined) out[key] = input[key];
   // Fields of later event kinds ride along after the known ones; the stamp is never overridden.
   for (const [key, value] of Object.entries(input)) {
-    if (value !== undefined && !(key in out) && key !== 'eventId' && key !== 'timestamp') out[key] = value;
+    if (value !== undefined && !(key in out) && key !== 'eventId' && key !== 'timestamp')
+      out[key] = value;
   }
   return Object.freeze(out) as unknown as AuthEvent;
 }
@@ -115,20 +133,28 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
 
   const logListenerError = (err: unknown, event: AuthEvent): void => {
     try {
-      logger.error({ err: describeError(err), eventType: event.eventType, eventId: event.eventId }, 'auth event listener failed');
+      logger.error(
+        { err: describeError(err), eventType: event.eventType, eventId: event.eventId },
+        'auth event listener failed',
+      );
     } catch {
       // a broken logger must not break delivery either
     }
   };
 
-  const deliver = async (event: AuthEvent, targets: readonly { readonly listener: AuthEventListener }[]): Promise<void> => {
+  const deliver = async (
+    event: AuthEvent,
+    targets: readonly { readonly listener: AuthEventListener }[],
+  ): Promise<void> => {
     const running: Promise<void>[] = [];
     for (const subscription of targets) {
       if (!listeners.has(subscription)) continue; // unsubscribed between emit and delivery
       try {
         const result = subscription.listener(event);
         if (result !== undefined && typeof (result as Promise<void>).then === 'function') {
-          running.push(Promise.resolve(result).then(undefined, (err: unknown) => logListenerError(err, event)));
+          running.push(
+            Promise.resolve(result).then(undefined, (err: unknown) => logListenerError(err, event)),
+          );
         }
       } catch (err) {
         logListenerError(err, event);
@@ -162,7 +188,8 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
       }
     },
     on(listener) {
-      if (typeof listener !== 'function') throw new TypeError('on(listener): listener must be a function');
+      if (typeof listener !== 'function')
+        throw new TypeError('on(listener): listener must be a function');
       const subscription = { listener };
       listeners.add(subscription);
       return () => {

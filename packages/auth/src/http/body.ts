@@ -8,17 +8,24 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
  * Reads a JSON object body. Absent body → `{}`; over the limit → 413; not JSON or not an
  * object → 400; a body of another media type → 415.
  */
-export async function readJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
+export async function readJsonObject(
+  request: Request,
+  limit: number,
+): Promise<Record<string, unknown>> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) {
     throw commonError('PAYLOAD_TOO_LARGE', `request body exceeds ${limit} bytes`);
   }
   const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > limit) throw commonError('PAYLOAD_TOO_LARGE', `request body exceeds ${limit} bytes`);
+  if (bytes.byteLength > limit)
+    throw commonError('PAYLOAD_TOO_LARGE', `request body exceeds ${limit} bytes`);
   if (bytes.byteLength === 0) return {};
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
-    throw commonError('UNSUPPORTED_MEDIA_TYPE', 'request body must be JSON (Content-Type: application/json)');
+    throw commonError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'request body must be JSON (Content-Type: application/json)',
+    );
   }
   let value: unknown;
   try {

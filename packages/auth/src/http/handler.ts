@@ -33,7 +33,10 @@ interface Call {
   body(): Promise<Record<string, unknown>>;
 }
 
-type Operation = (auth: Omit<Auth, 'handler'>, call: Call) => Promise<{ status: number; body: unknown; session?: AuthResult | 'clear' }>;
+type Operation = (
+  auth: Omit<Auth, 'handler'>,
+  call: Call,
+) => Promise<{ status: number; body: unknown; session?: AuthResult | 'clear' }>;
 
 const SUCCESS = { success: true } as const;
 
@@ -50,7 +53,10 @@ const SUCCESS = { success: true } as const;
 const OPERATIONS: Readonly<Record<string, Operation>> = {
   'POST /register': async (auth, call) => {
     const { email, password, username, metadata } = await call.body();
-    const result = await auth.register({ email, password, username, metadata } as RegisterInput, call.info);
+    const result = await auth.register(
+      { email, password, username, metadata } as RegisterInput,
+      call.info,
+    );
     return { status: 201, body: result, session: result };
   },
   'POST /login': async (auth, call) => {
@@ -67,10 +73,17 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
     await auth.logout(call.token as string);
     return { status: 200, body: SUCCESS, session: 'clear' };
   },
-  'GET /profile': async (auth, call) => ({ status: 200, body: await auth.profile(call.token as string) }),
+  'GET /profile': async (auth, call) => ({
+    status: 200,
+    body: await auth.profile(call.token as string),
+  }),
   'PUT /password': async (auth, call) => {
     const body = await call.body();
-    await auth.changePassword(call.token as string, body.old_password as string, body.new_password as string);
+    await auth.changePassword(
+      call.token as string,
+      body.old_password as string,
+      body.new_password as string,
+    );
     return { status: 200, body: SUCCESS, session: 'clear' };
   },
   'POST /reset': async (auth, call) => {
@@ -78,7 +91,10 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
     await auth.requestReset(requiredString(body, 'email'), call.info);
     return {
       status: 200,
-      body: { message: 'If an account exists for that email, a password reset link has been sent.', success: true },
+      body: {
+        message: 'If an account exists for that email, a password reset link has been sent.',
+        success: true,
+      },
     };
   },
   'POST /reset/confirm': async (auth, call) => {
@@ -113,14 +129,22 @@ const RESPONSE_HEADERS = {
  * routes that are not public (spec Authentication 6), validates the body, runs the operation and
  * renders any error in the one envelope.
  */
-export function createHandler(auth: Omit<Auth, 'handler'>, options: HandlerOptions = {}): AuthHandler {
+export function createHandler(
+  auth: Omit<Auth, 'handler'>,
+  options: HandlerOptions = {},
+): AuthHandler {
   const basePath = (options.basePath ?? '/auth').replace(/\/+$/, '');
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const routes = AUTH_ROUTES.filter((r) => r.feature !== 'oauth' || auth.config.oauth !== undefined);
+  const routes = AUTH_ROUTES.filter(
+    (r) => r.feature !== 'oauth' || auth.config.oauth !== undefined,
+  );
   const trustedOrigins = new Set(
     (options.trustedOrigins ?? []).map((text) => {
       const origin = typeof text === 'string' ? parseOrigin(text) : undefined;
-      if (!origin) throw new TypeError(`trustedOrigins: ${JSON.stringify(text)} is not an origin (scheme://host[:port])`);
+      if (!origin)
+        throw new TypeError(
+          `trustedOrigins: ${JSON.stringify(text)} is not an origin (scheme://host[:port])`,
+        );
       return origin;
     }),
   );
@@ -135,24 +159,39 @@ export function createHandler(auth: Omit<Auth, 'handler'>, options: HandlerOptio
       }
       const path = url.pathname.slice(basePath.length) || '/';
       const match = matchAuthRoute(method, path, routes);
-      if (match.kind === 'not-found') throw commonError('NOT_FOUND', `no auth route ${method} ${url.pathname}`);
+      if (match.kind === 'not-found')
+        throw commonError('NOT_FOUND', `no auth route ${method} ${url.pathname}`);
       if (match.kind === 'method-not-allowed') {
         throw commonError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${url.pathname}`, {
           headers: { Allow: match.allow.join(', ') },
         });
       }
-      const token = match.route.access === 'auth' ? await requireToken(auth, request, url, trustedOrigins) : undefined;
+      const token =
+        match.route.access === 'auth'
+          ? await requireToken(auth, request, url, trustedOrigins)
+          : undefined;
       const operation = OPERATIONS[`${match.route.method} ${match.route.path}`];
       if (!operation) notInThisRelease(`${match.route.method} /auth${match.route.path}`);
       let parsed: Promise<Record<string, unknown>> | undefined;
-      const call: Call = { request, url, info, token, body: () => (parsed ??= readJsonObject(request, limit)) };
+      const call: Call = {
+        request,
+        url,
+        info,
+        token,
+        body: () => (parsed ??= readJsonObject(request, limit)),
+      };
       const outcome = await operation(auth, call);
       const headers = new Headers(RESPONSE_HEADERS);
-      if (options.cookie && outcome.session) headers.append('Set-Cookie', cookieFor(outcome.session, url, auth.config.tokenExpiry));
-      return new Response(request.method === 'HEAD' ? null : JSON.stringify(outcome.body), { status: outcome.status, headers });
+      if (options.cookie && outcome.session)
+        headers.append('Set-Cookie', cookieFor(outcome.session, url, auth.config.tokenExpiry));
+      return new Response(request.method === 'HEAD' ? null : JSON.stringify(outcome.body), {
+        status: outcome.status,
+        headers,
+      });
     } catch (err) {
       const rendered = renderError(err);
-      if (rendered.unexpected) options.logger?.error({ err }, 'unexpected error in the auth handler');
+      if (rendered.unexpected)
+        options.logger?.error({ err }, 'unexpected error in the auth handler');
       const headers = new Headers({ ...rendered.headers, ...RESPONSE_HEADERS });
       return new Response(JSON.stringify(rendered.body), { status: rendered.status, headers });
     }
@@ -175,7 +214,9 @@ async function requireToken(
     queryToken: url.searchParams.get('token') ?? undefined,
   });
   if (!found) {
-    throw commonError('UNAUTHORIZED', 'a bearer token is required', { headers: { 'WWW-Authenticate': CHALLENGE } });
+    throw commonError('UNAUTHORIZED', 'a bearer token is required', {
+      headers: { 'WWW-Authenticate': CHALLENGE },
+    });
   }
   // Before the token is verified: a forged request costs no database work.
   checkCookieRequestOrigin({
@@ -208,7 +249,7 @@ function originOfUrl(url: URL): string | undefined {
 /** DECISIONS.md: HttpOnly, SameSite=Lax, Path=/, Secure under TLS. */
 function cookieFor(session: AuthResult | 'clear', url: URL, maxAge: number): string {
   const secure = url.protocol === 'https:' ? '; Secure' : '';
-  if (session === 'clear') return `${AUTH_COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${secure}`;
+  if (session === 'clear')
+    return `${AUTH_COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${secure}`;
   return `${AUTH_COOKIE}=${encodeURIComponent(session.token)}; Max-Age=${maxAge}; Path=/; HttpOnly; SameSite=Lax${secure}`;
 }
-

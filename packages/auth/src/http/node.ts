@@ -34,9 +34,14 @@ export interface NodeAdapterOptions {
  */
 export function toNodeListener(handler: AuthHandler, options: NodeAdapterOptions = {}) {
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  return async (req: FrameworkRequest, res: ServerResponse, next?: (err?: unknown) => void): Promise<void> => {
+  return async (
+    req: FrameworkRequest,
+    res: ServerResponse,
+    next?: (err?: unknown) => void,
+  ): Promise<void> => {
     try {
-      const protocol = req.protocol ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+      const protocol =
+        req.protocol ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
       const url = `${protocol}://${req.headers.host ?? 'localhost'}${req.originalUrl ?? req.url ?? '/'}`;
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers)) {
@@ -57,9 +62,13 @@ export function toNodeListener(handler: AuthHandler, options: NodeAdapterOptions
           body = await readBody(req, limit);
         }
       }
-      const request = new Request(url, { method: forbidden ? 'GET' : (req.method ?? 'GET'), headers, ...(body ? { body } : {}) });
+      const request = new Request(url, {
+        method: forbidden ? 'GET' : (req.method ?? 'GET'),
+        headers,
+        ...(body ? { body } : {}),
+      });
       const response = await handler(request, {
-        ...(req.ip ?? req.socket.remoteAddress ? { ip: req.ip ?? req.socket.remoteAddress } : {}),
+        ...((req.ip ?? req.socket.remoteAddress) ? { ip: req.ip ?? req.socket.remoteAddress } : {}),
         ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}),
         ...(forbidden ? { method } : {}),
       });
@@ -68,7 +77,10 @@ export function toNodeListener(handler: AuthHandler, options: NodeAdapterOptions
       if (next) return next(err);
       const rendered = renderError(err);
       if (!res.headersSent) {
-        res.writeHead(rendered.status, { ...rendered.headers, 'Content-Type': 'application/json; charset=utf-8' });
+        res.writeHead(rendered.status, {
+          ...rendered.headers,
+          'Content-Type': 'application/json; charset=utf-8',
+        });
       }
       res.end(JSON.stringify(rendered.body));
     }
@@ -77,7 +89,8 @@ export function toNodeListener(handler: AuthHandler, options: NodeAdapterOptions
 
 async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) throw commonError('PAYLOAD_TOO_LARGE', `request body exceeds ${limit} bytes`);
+  if (declared > limit)
+    throw commonError('PAYLOAD_TOO_LARGE', `request body exceeds ${limit} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {

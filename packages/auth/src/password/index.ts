@@ -30,7 +30,8 @@ export function policyFailures(password: string, policy: PasswordPolicy): string
   if (Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_BYTES) failures.push('too long');
   if (policy.requireNumbers && !/\p{Nd}/u.test(password)) failures.push('no number');
   if (policy.requireUppercase && !/\p{Lu}/u.test(password)) failures.push('no uppercase letter');
-  if (policy.requireSpecial && !/[^\p{L}\p{N}\s]/u.test(password)) failures.push('no special character');
+  if (policy.requireSpecial && !/[^\p{L}\p{N}\s]/u.test(password))
+    failures.push('no special character');
   return failures;
 }
 
@@ -50,7 +51,11 @@ export function requirePassword(password: unknown, field = 'password'): asserts 
  * Throws VALIDATION_ERROR for a missing/empty password or one that is not Unicode text,
  * PASSWORD_TOO_WEAK for one the policy refuses. The policy judges the NFKC form, the one hashed.
  */
-export function checkPassword(password: unknown, policy: PasswordPolicy, field = 'password'): asserts password is string {
+export function checkPassword(
+  password: unknown,
+  policy: PasswordPolicy,
+  field = 'password',
+): asserts password is string {
   requirePassword(password, field);
   const failures = policyFailures(nfkc(password, field), policy);
   if (failures.length > 0) {

@@ -16,13 +16,22 @@ import { checkPassword, requirePassword } from './index';
 export const RESET_TOKEN_TTL_SECONDS = 3600;
 
 /** The bcrypt hash of a new password the policy accepts (VALIDATION_ERROR / PASSWORD_TOO_WEAK naming `field`). */
-export async function hashNewPassword(ctx: OperationContext, password: unknown, field = 'password'): Promise<string> {
+export async function hashNewPassword(
+  ctx: OperationContext,
+  password: unknown,
+  field = 'password',
+): Promise<string> {
   checkPassword(password, ctx.policy, field);
   return ctx.passwords.hash(password);
 }
 
 /** `auth.changePassword`: the current password, then the new one; every session ends. */
-export async function changePassword(ctx: OperationContext, accessToken: string, oldPassword: string, newPassword: string): Promise<void> {
+export async function changePassword(
+  ctx: OperationContext,
+  accessToken: string,
+  oldPassword: string,
+  newPassword: string,
+): Promise<void> {
   const { claims } = await checkAccess(ctx, accessToken);
   requirePassword(oldPassword, 'old_password');
   checkPassword(newPassword, ctx.policy, 'new_password');
@@ -39,7 +48,11 @@ export async function changePassword(ctx: OperationContext, accessToken: string,
  * a malformed address either); a known active user gets a reset token (earlier ones die) in a
  * PasswordResetRequested event.
  */
-export async function requestReset(ctx: OperationContext, email: string, info?: RequestInfo): Promise<void> {
+export async function requestReset(
+  ctx: OperationContext,
+  email: string,
+  info?: RequestInfo,
+): Promise<void> {
   const normalized = emailForLookup(email);
   if (normalized === null) return; // no enumeration, no error for a malformed address either
   // Known and unknown emails are counted alike, so a 429 tells nothing about the account.
@@ -47,14 +60,28 @@ export async function requestReset(ctx: OperationContext, email: string, info?: 
   const user = await ctx.store.findUserByEmail(normalized);
   if (!user || !user.active) return;
   const token = randomToken(ctx.random);
-  await ctx.store.issueResetToken(user.id, sha256Hex(token), new Date(ctx.now() + RESET_TOKEN_TTL_SECONDS * 1000));
-  ctx.bus.emit({ eventType: 'PasswordResetRequested', userId: user.id, email: user.email, resetToken: token });
+  await ctx.store.issueResetToken(
+    user.id,
+    sha256Hex(token),
+    new Date(ctx.now() + RESET_TOKEN_TTL_SECONDS * 1000),
+  );
+  ctx.bus.emit({
+    eventType: 'PasswordResetRequested',
+    userId: user.id,
+    email: user.email,
+    resetToken: token,
+  });
 }
 
 /** `auth.confirmReset`: the new password, then the one-time token; every session ends. */
-export async function confirmReset(ctx: OperationContext, resetToken: string, newPassword: string): Promise<void> {
+export async function confirmReset(
+  ctx: OperationContext,
+  resetToken: string,
+  newPassword: string,
+): Promise<void> {
   checkPassword(newPassword, ctx.policy, 'new_password');
-  if (!isTokenShape(resetToken)) throw authError('INVALID_TOKEN', 'the reset token is invalid, used or expired');
+  if (!isTokenShape(resetToken))
+    throw authError('INVALID_TOKEN', 'the reset token is invalid, used or expired');
   const userId = await ctx.store.consumeResetToken(sha256Hex(resetToken));
   if (!userId) throw authError('INVALID_TOKEN', 'the reset token is invalid, used or expired');
   await ctx.store.replacePassword(userId, await ctx.passwords.hash(newPassword));

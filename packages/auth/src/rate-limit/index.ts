@@ -16,7 +16,12 @@ import { commonError } from '@svc/core';
 import type { AuthStore } from '../store/types';
 import type { RateLimitKey } from './window';
 
-export { decideRateLimit, checkRateLimitKeys, type RateLimitKey, type RateLimitOutcome } from './window';
+export {
+  decideRateLimit,
+  checkRateLimitKeys,
+  type RateLimitKey,
+  type RateLimitOutcome,
+} from './window';
 
 /** Every rate-limited operation, named as in `authConfig.rateLimits` (TOML: snake_case). */
 export const RATE_LIMIT_RULES = [
@@ -39,12 +44,16 @@ export interface RateLimitRule {
   readonly perEmail: number;
 }
 
-export type ResolvedRateLimits = Readonly<{ enabled: boolean } & Record<RateLimitRuleName, RateLimitRule>>;
+export type ResolvedRateLimits = Readonly<
+  { enabled: boolean } & Record<RateLimitRuleName, RateLimitRule>
+>;
 
 /** The configuration form: every part optional; `false` turns every limit off. */
 export type RateLimitsConfig =
   | false
-  | ({ readonly enabled?: boolean } & { readonly [K in RateLimitRuleName]?: Partial<RateLimitRule> });
+  | ({ readonly enabled?: boolean } & {
+      readonly [K in RateLimitRuleName]?: Partial<RateLimitRule>;
+    });
 
 const rule = (windowSeconds: number, perEmail: number, perIp: number): RateLimitRule =>
   Object.freeze({ windowSeconds, perEmail, perIp });
@@ -55,17 +64,18 @@ const rule = (windowSeconds: number, perEmail: number, perIp: number): RateLimit
  * begin/finish 20 each, login 10 per email and 100 per IP; sliding 15 minutes: password-reset
  * request and verification resend 5 per email.
  */
-export const RATE_LIMIT_DEFAULTS: Readonly<Record<RateLimitRuleName, RateLimitRule>> = Object.freeze({
-  login: rule(60, 10, 100),
-  passwordReset: rule(900, 5, 0),
-  verificationResend: rule(900, 5, 0),
-  magicLinkRequest: rule(60, 5, 5),
-  magicCodeRequest: rule(60, 5, 5),
-  magicLinkConsume: rule(60, 10, 10),
-  magicCodeVerify: rule(60, 10, 10),
-  webauthnLoginBegin: rule(60, 20, 20),
-  webauthnLoginFinish: rule(60, 20, 20),
-});
+export const RATE_LIMIT_DEFAULTS: Readonly<Record<RateLimitRuleName, RateLimitRule>> =
+  Object.freeze({
+    login: rule(60, 10, 100),
+    passwordReset: rule(900, 5, 0),
+    verificationResend: rule(900, 5, 0),
+    magicLinkRequest: rule(60, 5, 5),
+    magicCodeRequest: rule(60, 5, 5),
+    magicLinkConsume: rule(60, 10, 10),
+    magicCodeVerify: rule(60, 10, 10),
+    webauthnLoginBegin: rule(60, 20, 20),
+    webauthnLoginFinish: rule(60, 20, 20),
+  });
 
 // A key's counter holds one timestamp per hit in its window (a sliding log), so the largest limit
 // bounds the row a request rewrites: 10000 hits, about 80 KB.
@@ -77,20 +87,30 @@ const RULE_FIELDS = {
 
 /** Fills in the defaults and refuses unknown rules, unknown fields and bad numbers with a TypeError naming them. */
 export function resolveRateLimits(value: unknown): ResolvedRateLimits {
-  if (value === undefined || value === null) return Object.freeze({ enabled: true, ...RATE_LIMIT_DEFAULTS });
+  if (value === undefined || value === null)
+    return Object.freeze({ enabled: true, ...RATE_LIMIT_DEFAULTS });
   if (value === false) return Object.freeze({ enabled: false, ...RATE_LIMIT_DEFAULTS });
   if (typeof value !== 'object' || Array.isArray(value)) {
-    throw new TypeError('auth config: rateLimits must be an object of rules (or false to turn every limit off)');
+    throw new TypeError(
+      'auth config: rateLimits must be an object of rules (or false to turn every limit off)',
+    );
   }
   const out: Record<string, unknown> = { enabled: true };
   for (const [key, given] of Object.entries(value as Record<string, unknown>)) {
     if (key === 'enabled') {
-      if (typeof given !== 'boolean') throw new TypeError(`auth config: rateLimits.enabled must be true or false (got ${JSON.stringify(given)})`);
+      if (typeof given !== 'boolean')
+        throw new TypeError(
+          `auth config: rateLimits.enabled must be true or false (got ${JSON.stringify(given)})`,
+        );
       out.enabled = given;
     } else if (!(RATE_LIMIT_RULES as readonly string[]).includes(key)) {
-      throw new TypeError(`auth config: unknown rate limit rateLimits.${key} (known: enabled, ${RATE_LIMIT_RULES.join(', ')})`);
+      throw new TypeError(
+        `auth config: unknown rate limit rateLimits.${key} (known: enabled, ${RATE_LIMIT_RULES.join(', ')})`,
+      );
     } else if (typeof given !== 'object' || given === null || Array.isArray(given)) {
-      throw new TypeError(`auth config: rateLimits.${key} must be an object {windowSeconds?, perIp?, perEmail?}`);
+      throw new TypeError(
+        `auth config: rateLimits.${key} must be an object {windowSeconds?, perIp?, perEmail?}`,
+      );
     }
   }
   for (const name of RATE_LIMIT_RULES) {
@@ -98,10 +118,15 @@ export function resolveRateLimits(value: unknown): ResolvedRateLimits {
     const merged: Record<string, number> = { ...RATE_LIMIT_DEFAULTS[name] };
     for (const [field, raw] of Object.entries(given)) {
       const range = RULE_FIELDS[field as keyof typeof RULE_FIELDS];
-      if (!range) throw new TypeError(`auth config: unknown field rateLimits.${name}.${field} (known: ${Object.keys(RULE_FIELDS).join(', ')})`);
+      if (!range)
+        throw new TypeError(
+          `auth config: unknown field rateLimits.${name}.${field} (known: ${Object.keys(RULE_FIELDS).join(', ')})`,
+        );
       const v = typeof raw === 'bigint' ? Number(raw) : raw;
       if (typeof v !== 'number' || !Number.isInteger(v) || v < range.min || v > range.max) {
-        throw new TypeError(`auth config: rateLimits.${name}.${field} must be an integer from ${range.min} to ${range.max} (got ${JSON.stringify(typeof raw === 'bigint' ? String(raw) : raw)})`);
+        throw new TypeError(
+          `auth config: rateLimits.${name}.${field} must be an integer from ${range.min} to ${range.max} (got ${JSON.stringify(typeof raw === 'bigint' ? String(raw) : raw)})`,
+        );
       }
       merged[field] = v;
     }
@@ -161,17 +186,27 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       const windowMs = r.windowSeconds * 1000;
       const keys: RateLimitKey[] = [];
       if (r.perEmail > 0 && typeof subject.email === 'string' && subject.email.length > 0) {
-        keys.push({ key: `${name}:email:${digest(subject.email.trim().toLowerCase())}`, limit: r.perEmail, windowMs });
+        keys.push({
+          key: `${name}:email:${digest(subject.email.trim().toLowerCase())}`,
+          limit: r.perEmail,
+          windowMs,
+        });
       }
       if (r.perIp > 0 && typeof subject.ip === 'string' && subject.ip.length > 0) {
-        keys.push({ key: `${name}:ip:${digest(clientAddressKey(subject.ip))}`, limit: r.perIp, windowMs });
+        keys.push({
+          key: `${name}:ip:${digest(clientAddressKey(subject.ip))}`,
+          limit: r.perIp,
+          windowMs,
+        });
       }
       if (keys.length === 0) return;
       await maybePrune();
       const outcome = await store.hitRateLimit(keys);
       if (!outcome.allowed) {
         const seconds = Math.max(1, Math.ceil(outcome.retryAfterMs / 1000));
-        throw commonError('RATE_LIMITED', `too many requests; retry in ${seconds} s`, { headers: { 'Retry-After': String(seconds) } });
+        throw commonError('RATE_LIMITED', `too many requests; retry in ${seconds} s`, {
+          headers: { 'Retry-After': String(seconds) },
+        });
       }
     },
   };

@@ -30,7 +30,11 @@ export type RateLimitOutcome =
 export interface RateLimitDecision {
   readonly outcome: RateLimitOutcome;
   /** What to store per key when allowed: live hits plus now, ascending, and when they all expire. */
-  readonly writes: ReadonlyArray<{ readonly key: string; readonly hits: number[]; readonly expiresAt: number }>;
+  readonly writes: ReadonlyArray<{
+    readonly key: string;
+    readonly hits: number[];
+    readonly expiresAt: number;
+  }>;
 }
 
 /** `hits` holds epoch milliseconds per key (any order; missing keys have none). */
@@ -49,7 +53,8 @@ export function decideRateLimit(
     }
     return { key: k.key, hits: kept, windowMs: k.windowMs };
   });
-  if (retryAfterMs > 0) return { outcome: { allowed: false, retryAfterMs: Math.max(1, retryAfterMs) }, writes: [] };
+  if (retryAfterMs > 0)
+    return { outcome: { allowed: false, retryAfterMs: Math.max(1, retryAfterMs) }, writes: [] };
   return {
     outcome: { allowed: true },
     writes: live.map((l) => ({ key: l.key, hits: [...l.hits, now], expiresAt: now + l.windowMs })),
@@ -58,13 +63,17 @@ export function decideRateLimit(
 
 /** Refuses keys a store cannot take: an empty list, duplicates, limits or windows not positive integers. */
 export function checkRateLimitKeys(keys: readonly RateLimitKey[]): void {
-  if (!Array.isArray(keys) || keys.length === 0) throw new TypeError('hitRateLimit needs at least one key');
+  if (!Array.isArray(keys) || keys.length === 0)
+    throw new TypeError('hitRateLimit needs at least one key');
   const seen = new Set<string>();
   for (const k of keys) {
-    if (typeof k.key !== 'string' || k.key.length === 0 || k.key.length > 512) throw new TypeError('a rate-limit key must be 1 to 512 characters');
+    if (typeof k.key !== 'string' || k.key.length === 0 || k.key.length > 512)
+      throw new TypeError('a rate-limit key must be 1 to 512 characters');
     if (seen.has(k.key)) throw new TypeError(`rate-limit key ${k.key} given twice`);
     seen.add(k.key);
-    if (!Number.isInteger(k.limit) || k.limit < 1) throw new TypeError('a rate-limit limit must be a positive integer');
-    if (!Number.isInteger(k.windowMs) || k.windowMs < 1) throw new TypeError('a rate-limit window must be a positive integer of milliseconds');
+    if (!Number.isInteger(k.limit) || k.limit < 1)
+      throw new TypeError('a rate-limit limit must be a positive integer');
+    if (!Number.isInteger(k.windowMs) || k.windowMs < 1)
+      throw new TypeError('a rate-limit window must be a positive integer of milliseconds');
   }
 }

@@ -16,7 +16,10 @@ export function checkRoleName(name: unknown): string {
 export function checkRoleDescription(description: unknown): string | null {
   if (description === undefined || description === null) return null;
   if (typeof description !== 'string' || description.length > 1000) {
-    throw commonError('VALIDATION_ERROR', 'role description must be a string of at most 1000 characters');
+    throw commonError(
+      'VALIDATION_ERROR',
+      'role description must be a string of at most 1000 characters',
+    );
   }
   refuseUnstorableText(description, 'role description');
   return description;

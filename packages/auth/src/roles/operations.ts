@@ -10,21 +10,34 @@ import { authError } from '../errors';
 import type { Role } from '../types';
 import { checkRoleDescription, checkRoleName } from './index';
 
-export async function createRole(ctx: OperationContext, name: string, description?: string): Promise<Role> {
+export async function createRole(
+  ctx: OperationContext,
+  name: string,
+  description?: string,
+): Promise<Role> {
   const role = await ctx.store.createRole(checkRoleName(name), checkRoleDescription(description));
   if (!role) throw commonError('INVALID_OPERATION', `role '${name}' already exists`);
   return role;
 }
 
-export async function assignRole(ctx: OperationContext, emailOrId: string, role: string): Promise<void> {
+export async function assignRole(
+  ctx: OperationContext,
+  emailOrId: string,
+  role: string,
+): Promise<void> {
   checkRoleName(role);
   const user = await userOrThrow(ctx, emailOrId);
   const result = await ctx.store.assignRole(user.id, role);
-  if (result === 'no-such-role') throw commonError('VALIDATION_ERROR', `role '${role}' does not exist`);
+  if (result === 'no-such-role')
+    throw commonError('VALIDATION_ERROR', `role '${role}' does not exist`);
   if (result === 'no-such-user') throw authError('USER_NOT_FOUND', 'no such user');
 }
 
-export async function revokeRole(ctx: OperationContext, emailOrId: string, role: string): Promise<void> {
+export async function revokeRole(
+  ctx: OperationContext,
+  emailOrId: string,
+  role: string,
+): Promise<void> {
   checkRoleName(role);
   const user = await userOrThrow(ctx, emailOrId);
   await ctx.store.revokeRole(user.id, role);
@@ -38,7 +51,11 @@ export async function getUserRoles(ctx: OperationContext, emailOrId: string): Pr
   return ctx.store.userRoles((await userOrThrow(ctx, emailOrId)).id);
 }
 
-export async function userHasRole(ctx: OperationContext, emailOrId: string, role: string): Promise<boolean> {
+export async function userHasRole(
+  ctx: OperationContext,
+  emailOrId: string,
+  role: string,
+): Promise<boolean> {
   checkRoleName(role);
   return (await ctx.store.userRoles((await userOrThrow(ctx, emailOrId)).id)).includes(role);
 }

@@ -6,7 +6,10 @@ describe('roles', () => {
   test('create, list, assign, getUserRoles, userHasRole, revoke, delete', async () => {
     const { auth } = await h.make();
     const u = await auth.register({ email: 'r@example.com', password: 'password1' });
-    expect(await auth.roles.create('editor', 'Edits things')).toEqual({ name: 'editor', description: 'Edits things' });
+    expect(await auth.roles.create('editor', 'Edits things')).toEqual({
+      name: 'editor',
+      description: 'Edits things',
+    });
     expect(await auth.roles.create('app:admin')).toEqual({ name: 'app:admin', description: null });
     expect(await auth.roles.list()).toEqual([
       { name: 'app:admin', description: null },
@@ -34,7 +37,9 @@ describe('roles', () => {
     ['a NUL in the description', () => ['ok', 'a\u0000b']],
   ])('create refuses %s with VALIDATION_ERROR', async (_n, args) => {
     const { auth } = await h.make();
-    expect(await codeOf(auth.roles.create(...(args() as [string, string?])))).toBe('VALIDATION_ERROR');
+    expect(await codeOf(auth.roles.create(...(args() as [string, string?])))).toBe(
+      'VALIDATION_ERROR',
+    );
     expect(await auth.roles.list()).toEqual([]);
   });
 

@@ -3,10 +3,21 @@ import { AUTH_ROUTES, matchAuthRoute } from './table';
 describe('matchAuthRoute', () => {
   test('every public bootstrap route of Authentication item 6 is public', () => {
     const bootstrap = [
-      'POST /register', 'POST /login', 'POST /anonymous', 'POST /refresh', 'POST /reset',
-      'POST /reset/confirm', 'GET /verify', 'POST /magic-link/request', 'POST /magic-link/consume',
-      'POST /magic-code/request', 'POST /magic-code/verify', 'POST /mfa/totp/login',
-      'POST /mfa/recovery-codes/login', 'POST /webauthn/login/begin', 'POST /webauthn/login/finish',
+      'POST /register',
+      'POST /login',
+      'POST /anonymous',
+      'POST /refresh',
+      'POST /reset',
+      'POST /reset/confirm',
+      'GET /verify',
+      'POST /magic-link/request',
+      'POST /magic-link/consume',
+      'POST /magic-code/request',
+      'POST /magic-code/verify',
+      'POST /mfa/totp/login',
+      'POST /mfa/recovery-codes/login',
+      'POST /webauthn/login/begin',
+      'POST /webauthn/login/finish',
     ];
     for (const entry of bootstrap) {
       const [method, path] = entry.split(' ') as [string, string];
@@ -16,11 +27,21 @@ describe('matchAuthRoute', () => {
   });
 
   test('every other non-OAuth route needs a token', () => {
-    const protectedRoutes = AUTH_ROUTES.filter((r) => r.access === 'auth').map((r) => `${r.method} ${r.path}`);
+    const protectedRoutes = AUTH_ROUTES.filter((r) => r.access === 'auth').map(
+      (r) => `${r.method} ${r.path}`,
+    );
     expect(protectedRoutes).toEqual([
-      'POST /logout', 'GET /profile', 'PUT /password', 'POST /mfa/totp/enroll', 'POST /mfa/totp/confirm',
-      'POST /mfa/totp/disable', 'POST /mfa/recovery-codes/generate', 'POST /webauthn/register/begin',
-      'POST /webauthn/register/finish', 'GET /webauthn/credentials', 'POST /webauthn/credentials/delete',
+      'POST /logout',
+      'GET /profile',
+      'PUT /password',
+      'POST /mfa/totp/enroll',
+      'POST /mfa/totp/confirm',
+      'POST /mfa/totp/disable',
+      'POST /mfa/recovery-codes/generate',
+      'POST /webauthn/register/begin',
+      'POST /webauthn/register/finish',
+      'GET /webauthn/credentials',
+      'POST /webauthn/credentials/delete',
       'POST /upgrade',
     ]);
   });
@@ -28,7 +49,10 @@ describe('matchAuthRoute', () => {
   test('unknown paths are not-found; known paths with another method list what is allowed', () => {
     expect(matchAuthRoute('POST', '/nope')).toEqual({ kind: 'not-found' });
     expect(matchAuthRoute('POST', '/login/')).toEqual({ kind: 'not-found' });
-    expect(matchAuthRoute('GET', '/login')).toEqual({ kind: 'method-not-allowed', allow: ['POST'] });
+    expect(matchAuthRoute('GET', '/login')).toEqual({
+      kind: 'method-not-allowed',
+      allow: ['POST'],
+    });
   });
 
   test('binds path parameters and answers HEAD as GET', () => {

@@ -12,7 +12,14 @@ export interface AuthRoute {
   readonly path: string;
   readonly access: AuthRouteAccess;
   /** The feature the route belongs to, for enabling routes by configuration. */
-  readonly feature: 'account' | 'mfa' | 'magic-link' | 'magic-code' | 'webauthn' | 'guest' | 'oauth';
+  readonly feature:
+    | 'account'
+    | 'mfa'
+    | 'magic-link'
+    | 'magic-code'
+    | 'webauthn'
+    | 'guest'
+    | 'oauth';
 }
 
 const route = (
@@ -57,7 +64,11 @@ export const AUTH_ROUTES: readonly AuthRoute[] = Object.freeze([
 ]);
 
 export type AuthRouteMatch =
-  | { readonly kind: 'route'; readonly route: AuthRoute; readonly params: Readonly<Record<string, string>> }
+  | {
+      readonly kind: 'route';
+      readonly route: AuthRoute;
+      readonly params: Readonly<Record<string, string>>;
+    }
   | { readonly kind: 'method-not-allowed'; readonly allow: readonly HttpMethod[] }
   | { readonly kind: 'not-found' };
 

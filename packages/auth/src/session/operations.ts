@@ -19,7 +19,12 @@ import { toPublicUser } from '../account';
 import type { OperationContext } from '../context';
 import { authError } from '../errors';
 import type { UserRecord } from '../store/types';
-import { authContextFromClaims, type AccessTokenClaims, type AuthContext, type TokenVerifier } from '../token/verify';
+import {
+  authContextFromClaims,
+  type AccessTokenClaims,
+  type AuthContext,
+  type TokenVerifier,
+} from '../token/verify';
 import type { AuthResult, RequestInfo } from '../types';
 import { isTokenShape, randomToken, sha256Hex } from './tokens';
 
@@ -28,7 +33,10 @@ export const SESSION_TOUCH_INTERVAL_SECONDS = 60;
 
 /** Without a secret (`createAuthAdmin`) nothing may sign or verify: no admin operation does. */
 function tokensOf(ctx: OperationContext): TokenVerifier {
-  if (!ctx.tokens) throw new Error('@svc/auth: this instance was made without a jwtSecret and cannot sign or verify tokens');
+  if (!ctx.tokens)
+    throw new Error(
+      '@svc/auth: this instance was made without a jwtSecret and cannot sign or verify tokens',
+    );
   return ctx.tokens;
 }
 
@@ -76,7 +84,11 @@ function authResult(
 }
 
 /** Signs an access token and stores its session: what register and login answer. */
-export async function issueSession(ctx: OperationContext, user: UserRecord, info: RequestInfo | undefined): Promise<AuthResult> {
+export async function issueSession(
+  ctx: OperationContext,
+  user: UserRecord,
+  info: RequestInfo | undefined,
+): Promise<AuthResult> {
   const { jti, refreshToken, token } = await mintTokens(ctx, user);
   const session = await ctx.store.createSession({
     userId: user.id,
@@ -90,43 +102,60 @@ export async function issueSession(ctx: OperationContext, user: UserRecord, info
 }
 
 /** The JWT, then the session and user: the verified claims and the session id. */
-export async function checkAccess(ctx: OperationContext, accessToken: unknown): Promise<{ claims: AccessTokenClaims; sessionId: string }> {
+export async function checkAccess(
+  ctx: OperationContext,
+  accessToken: unknown,
+): Promise<{ claims: AccessTokenClaims; sessionId: string }> {
   if (typeof accessToken !== 'string' || accessToken.length === 0) {
     throw authError('INVALID_TOKEN', 'an access token is required');
   }
   const claims = tokensOf(ctx).verify(accessToken);
   const state = await ctx.store.sessionState(claims.jti);
-  if (!state || state.userId !== claims.sub) throw authError('SESSION_EXPIRED', 'the session has ended');
+  if (!state || state.userId !== claims.sub)
+    throw authError('SESSION_EXPIRED', 'the session has ended');
   // Deactivation revokes the sessions too; the more useful answer comes first.
   if (!state.userActive) throw authError('USER_INACTIVE', 'the account is deactivated');
   const t = ctx.now();
   if (state.revoked || state.lastActivityAt.getTime() + ctx.config.sessionTimeout * 1000 <= t) {
     throw authError('SESSION_EXPIRED', 'the session has ended');
   }
-  const touchEveryMs = Math.min(SESSION_TOUCH_INTERVAL_SECONDS, ctx.config.sessionTimeout / 10) * 1000;
-  if (t - state.lastActivityAt.getTime() >= touchEveryMs) await ctx.store.touchSession(state.sessionId);
+  const touchEveryMs =
+    Math.min(SESSION_TOUCH_INTERVAL_SECONDS, ctx.config.sessionTimeout / 10) * 1000;
+  if (t - state.lastActivityAt.getTime() >= touchEveryMs)
+    await ctx.store.touchSession(state.sessionId);
   return { claims, sessionId: state.sessionId };
 }
 
 /** `auth.verifyToken`: signature, expiry, audience, issuer, then a live session: the caller's context. */
-export async function verifyToken(ctx: OperationContext, accessToken: string): Promise<AuthContext> {
+export async function verifyToken(
+  ctx: OperationContext,
+  accessToken: string,
+): Promise<AuthContext> {
   return authContextFromClaims((await checkAccess(ctx, accessToken)).claims);
 }
 
 /** `auth.refresh`: rotates the session; the old refresh token and session die. */
-export async function refresh(ctx: OperationContext, refreshToken: string, info?: RequestInfo): Promise<AuthResult> {
+export async function refresh(
+  ctx: OperationContext,
+  refreshToken: string,
+  info?: RequestInfo,
+): Promise<AuthResult> {
   const { store } = ctx;
-  if (!isTokenShape(refreshToken)) throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
+  if (!isTokenShape(refreshToken))
+    throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
   const hash = sha256Hex(refreshToken);
   // The session and user are read first, for the answer and the new token's claims; the
   // rotation itself (one conditional UPDATE with the same conditions) decides who wins.
   const state = await store.refreshState(hash);
   const t = ctx.now();
-  if (!state || state.expiresAt.getTime() <= t) throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
+  if (!state || state.expiresAt.getTime() <= t)
+    throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
   if (!state.userActive) throw authError('USER_INACTIVE', 'the account is deactivated');
-  if (state.revoked) throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
+  if (state.revoked)
+    throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
   const activeSince = new Date(t - ctx.config.sessionTimeout * 1000);
-  if (state.lastActivityAt.getTime() <= activeSince.getTime()) throw authError('SESSION_EXPIRED', 'the session has ended');
+  if (state.lastActivityAt.getTime() <= activeSince.getTime())
+    throw authError('SESSION_EXPIRED', 'the session has ended');
   const current = await store.findUserById(state.userId);
   if (!current) throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
   const minted = await mintTokens(ctx, current);

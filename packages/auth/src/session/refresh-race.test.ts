@@ -20,11 +20,21 @@ describe(`concurrent refresh on ${testDatabaseKind()}`, () => {
     const auth = await createAuth({ jwtSecret: SECRET, bcryptRounds: 4 }, { database: tdb!.db });
     const r = await auth.register({ email: 'race@example.com', password: 'password1' });
     for (let round = 0; round < 3; round++) {
-      const token = round === 0 ? r.refreshToken : (await auth.login({ email: 'race@example.com', password: 'password1' })).refreshToken;
-      const results = await Promise.allSettled(Array.from({ length: 10 }, () => auth.refresh(token)));
-      const ok = results.filter((x): x is PromiseFulfilledResult<Awaited<ReturnType<typeof auth.refresh>>> => x.status === 'fulfilled');
+      const token =
+        round === 0
+          ? r.refreshToken
+          : (await auth.login({ email: 'race@example.com', password: 'password1' })).refreshToken;
+      const results = await Promise.allSettled(
+        Array.from({ length: 10 }, () => auth.refresh(token)),
+      );
+      const ok = results.filter(
+        (x): x is PromiseFulfilledResult<Awaited<ReturnType<typeof auth.refresh>>> =>
+          x.status === 'fulfilled',
+      );
       expect(ok).toHaveLength(1);
-      for (const x of results) if (x.status === 'rejected') expect(x.reason).toMatchObject({ code: 'INVALID_REFRESH_TOKEN' });
+      for (const x of results)
+        if (x.status === 'rejected')
+          expect(x.reason).toMatchObject({ code: 'INVALID_REFRESH_TOKEN' });
       await expect(auth.verifyToken(ok[0]!.value.token)).resolves.toBeDefined();
     }
     await auth.close();

@@ -5,12 +5,22 @@ const h = useCoreHarness();
 describe('verifyToken', () => {
   test('returns the auth context of the token', async () => {
     const { auth } = await h.make();
-    const r = await auth.register({ email: 'a@example.com', password: 'password1', username: 'ayy' });
+    const r = await auth.register({
+      email: 'a@example.com',
+      password: 'password1',
+      username: 'ayy',
+    });
     expect(await auth.verifyToken(r.token)).toEqual({
       userId: r.user.id,
       roles: [],
       permissions: [],
-      jwtClaims: { sub: r.user.id, email: 'a@example.com', aud: 'svc-api', iss: 'svc', username: 'ayy' },
+      jwtClaims: {
+        sub: r.user.id,
+        email: 'a@example.com',
+        aud: 'svc-api',
+        iss: 'svc',
+        username: 'ayy',
+      },
     });
   });
 
@@ -56,7 +66,9 @@ describe('verifyToken', () => {
     const { auth, clock } = await h.make({ sessionTimeout: 3600 });
     const r = await auth.register({ email: 'th@example.com', password: 'password1' });
     const lastActivity = async () =>
-      (await h.db().db.query<{ t: Date }>('select last_activity_at as t from svc_auth.sessions')).rows[0]!.t.getTime();
+      (
+        await h.db().db.query<{ t: Date }>('select last_activity_at as t from svc_auth.sessions')
+      ).rows[0]!.t.getTime();
     const start = await lastActivity();
     clock.advance(30);
     await auth.verifyToken(r.token);
@@ -66,7 +78,7 @@ describe('verifyToken', () => {
     expect(await lastActivity()).toBe(start + 60_000);
   });
 
-  test('a deactivated user\'s token is refused with USER_INACTIVE', async () => {
+  test("a deactivated user's token is refused with USER_INACTIVE", async () => {
     const { auth } = await h.make();
     const r = await auth.register({ email: 'in@example.com', password: 'password1' });
     await auth.setActive(r.user.id, false);
@@ -89,7 +101,11 @@ describe('refresh', () => {
     expect(err).toMatchObject({ code: 'INVALID_REFRESH_TOKEN', status: 401 });
     await expect(auth.refresh(second.refreshToken)).resolves.toBeDefined();
     await auth.settle();
-    expect(events.map((e) => e.eventType)).toEqual(['IdentityCreated', 'IdentityAuthenticated', 'IdentityAuthenticated']);
+    expect(events.map((e) => e.eventType)).toEqual([
+      'IdentityCreated',
+      'IdentityAuthenticated',
+      'IdentityAuthenticated',
+    ]);
   });
 
   test.each([
@@ -145,11 +161,17 @@ describe('refresh', () => {
   test('ten concurrent refreshes with one refresh token: exactly one new session', async () => {
     const { auth } = await h.make();
     const r = await auth.register({ email: 'race@example.com', password: 'password1' });
-    const results = await Promise.allSettled(Array.from({ length: 10 }, () => auth.refresh(r.refreshToken)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () => auth.refresh(r.refreshToken)),
+    );
     const ok = results.filter((x) => x.status === 'fulfilled');
     expect(ok).toHaveLength(1);
-    for (const x of results) if (x.status === 'rejected') expect(x.reason).toMatchObject({ code: 'INVALID_REFRESH_TOKEN' });
-    const { rows } = await h.db().db.query('select count(*)::int as n from svc_auth.sessions where revoked_at is null');
+    for (const x of results)
+      if (x.status === 'rejected')
+        expect(x.reason).toMatchObject({ code: 'INVALID_REFRESH_TOKEN' });
+    const { rows } = await h
+      .db()
+      .db.query('select count(*)::int as n from svc_auth.sessions where revoked_at is null');
     expect(rows).toEqual([{ n: 1 }]);
   });
 });

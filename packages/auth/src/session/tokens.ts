@@ -19,5 +19,10 @@ export function secretsEqual(a: string, b: string): boolean {
 
 /** A plausible secret token: base64url, 16 to 512 characters. Anything else is refused unseen. */
 export function isTokenShape(value: unknown): value is string {
-  return typeof value === 'string' && value.length >= 16 && value.length <= 512 && /^[A-Za-z0-9_-]+$/.test(value);
+  return (
+    typeof value === 'string' &&
+    value.length >= 16 &&
+    value.length <= 512 &&
+    /^[A-Za-z0-9_-]+$/.test(value)
+  );
 }

@@ -43,8 +43,10 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
     let t = T0;
     const now = () => t;
     let store: AuthStore;
-    const user = (email = `u${randomUUID().slice(0, 8)}@example.com`, extra: { username?: string } = {}) =>
-      store.createUser({ email, passwordHash: '$2b$04$hash', ...extra });
+    const user = (
+      email = `u${randomUUID().slice(0, 8)}@example.com`,
+      extra: { username?: string } = {},
+    ) => store.createUser({ email, passwordHash: '$2b$04$hash', ...extra });
     const session = (userId: string, over: Partial<NewSession> = {}): NewSession => ({
       userId,
       accessJti: randomUUID(),
@@ -68,7 +70,11 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
 
     describe('accounts', () => {
       test('createUser lower-cases the email and fills defaults', async () => {
-        const u = await store.createUser({ email: 'Ann@Example.COM', passwordHash: 'h', metadata: { plan: 'pro' } });
+        const u = await store.createUser({
+          email: 'Ann@Example.COM',
+          passwordHash: 'h',
+          metadata: { plan: 'pro' },
+        });
         expect(u).toMatchObject({
           email: 'ann@example.com',
           username: null,
@@ -88,17 +94,24 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         ['same username', { email: 'other@example.com', username: 'ann' }],
         ['same username, other case', { email: 'other@example.com', username: 'ANN' }],
       ];
-      for (const [name, second] of duplicates) test(`createUser refuses a duplicate (${name}) with USER_ALREADY_EXISTS`, async () => {
-        await store.createUser({ email: 'ann@example.com', username: 'ann', passwordHash: 'h' });
-        await expect(store.createUser({ passwordHash: 'h', ...second })).rejects.toMatchObject({ code: 'USER_ALREADY_EXISTS' });
-      });
+      for (const [name, second] of duplicates)
+        test(`createUser refuses a duplicate (${name}) with USER_ALREADY_EXISTS`, async () => {
+          await store.createUser({ email: 'ann@example.com', username: 'ann', passwordHash: 'h' });
+          await expect(store.createUser({ passwordHash: 'h', ...second })).rejects.toMatchObject({
+            code: 'USER_ALREADY_EXISTS',
+          });
+        });
 
       test('concurrent registrations of one email: exactly one wins', async () => {
         const results = await Promise.allSettled(
-          Array.from({ length: 5 }, () => store.createUser({ email: 'race@example.com', passwordHash: 'h' })),
+          Array.from({ length: 5 }, () =>
+            store.createUser({ email: 'race@example.com', passwordHash: 'h' }),
+          ),
         );
         expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-        for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'USER_ALREADY_EXISTS' });
+        for (const r of results)
+          if (r.status === 'rejected')
+            expect(r.reason).toMatchObject({ code: 'USER_ALREADY_EXISTS' });
       });
 
       test('several users may have no username', async () => {
@@ -133,7 +146,7 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         expect(await store.replacePassword(randomUUID(), 'x')).toBe(false);
       });
 
-      test('replacePassword consumes the live reset tokens of the user (and no one else\'s)', async () => {
+      test("replacePassword consumes the live reset tokens of the user (and no one else's)", async () => {
         const u = await user();
         const other = await user();
         const [h, ho] = [fresh(), fresh()];
@@ -169,9 +182,17 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         expect(first.total).toBe(5);
         expect(first.users.map((u) => u.email)).toEqual(['list0@example.com', 'list1@example.com']);
         expect(first.users.map((u) => u.roles)).toEqual([[], ['alpha', 'zeta']]);
-        expect(first.users[0]).toMatchObject({ id: made[0]!.id, active: true, emailVerified: false });
+        expect(first.users[0]).toMatchObject({
+          id: made[0]!.id,
+          active: true,
+          emailVerified: false,
+        });
         const rest = await store.listUsers({ limit: 10, offset: 2 });
-        expect(rest.users.map((u) => u.email)).toEqual(['list2@example.com', 'list3@example.com', 'list4@example.com']);
+        expect(rest.users.map((u) => u.email)).toEqual([
+          'list2@example.com',
+          'list3@example.com',
+          'list4@example.com',
+        ]);
         expect(await store.listUsers({ limit: 10, offset: 5 })).toEqual({ users: [], total: 5 });
       });
 
@@ -179,7 +200,10 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         const u = await user();
         expect(await store.markEmailVerified(u.id)).toBe(true);
         expect(await store.setActive(u.id, false)).toBe(true);
-        expect(await store.findUserById(u.id)).toMatchObject({ emailVerified: true, active: false });
+        expect(await store.findUserById(u.id)).toMatchObject({
+          emailVerified: true,
+          active: false,
+        });
         expect(await store.setActive(randomUUID(), true)).toBe(false);
         expect(await store.setActive(randomUUID(), false)).toBe(false);
         expect(await store.markEmailVerified(randomUUID())).toBe(false);
@@ -202,7 +226,12 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
       test('createSession, then its state by jti', async () => {
         const u = await user();
         const s = await store.createSession(session(u.id, { ip: '10.0.0.1', userAgent: 'jest' }));
-        expect(s).toMatchObject({ userId: u.id, ip: '10.0.0.1', userAgent: 'jest', revokedAt: null });
+        expect(s).toMatchObject({
+          userId: u.id,
+          ip: '10.0.0.1',
+          userAgent: 'jest',
+          revokedAt: null,
+        });
         expect(s.createdAt.getTime()).toBe(T0);
         expect(s.lastActivityAt.getTime()).toBe(T0);
         expect(await store.sessionState(s.accessJti)).toEqual({
@@ -240,43 +269,73 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
           lastActivityAt: new Date(T0),
           userActive: true,
         });
-        const next = { accessJti: randomUUID(), refreshHash: fresh(), expiresAt: new Date(t + 7_200_000) };
+        const next = {
+          accessJti: randomUUID(),
+          refreshHash: fresh(),
+          expiresAt: new Date(t + 7_200_000),
+        };
         const rotated = await store.rotateSession(old.refreshHash, next, hourAgo());
         expect(rotated?.previous.revokedAt?.getTime()).toBe(T0);
-        expect(rotated?.next).toMatchObject({ userId: u.id, accessJti: next.accessJti, revokedAt: null });
+        expect(rotated?.next).toMatchObject({
+          userId: u.id,
+          accessJti: next.accessJti,
+          revokedAt: null,
+        });
         expect((await store.sessionState(old.accessJti))?.revoked).toBe(true);
         expect((await store.sessionState(next.accessJti))?.revoked).toBe(false);
         // the used refresh token is dead
         expect((await store.refreshState(old.refreshHash))?.revoked).toBe(true);
-        expect(await store.rotateSession(old.refreshHash, { ...next, accessJti: randomUUID(), refreshHash: fresh() }, hourAgo())).toBeNull();
+        expect(
+          await store.rotateSession(
+            old.refreshHash,
+            { ...next, accessJti: randomUUID(), refreshHash: fresh() },
+            hourAgo(),
+          ),
+        ).toBeNull();
       });
 
       const dead: Array<[string, (s: AuthStore, uid: string) => Promise<string>]> = [
         ['unknown', async () => fresh()],
-        ['revoked', async (s: AuthStore, uid: string) => {
-          const x = session(uid);
-          const created = await s.createSession(x);
-          await s.revokeSession(created.id);
-          return x.refreshHash;
-        }],
-        ['expired', async (s: AuthStore, uid: string) => {
-          const x = session(uid, { expiresAt: new Date(T0 + 1000) });
-          await s.createSession(x);
-          t = T0 + 1000;
-          return x.refreshHash;
-        }],
-        ['idle', async (s: AuthStore, uid: string) => {
-          const x = session(uid, { expiresAt: new Date(T0 + 7 * 3_600_000) });
-          await s.createSession(x);
-          t = T0 + 3_600_000; // last activity T0 is not after activeSince (an hour ago)
-          return x.refreshHash;
-        }],
+        [
+          'revoked',
+          async (s: AuthStore, uid: string) => {
+            const x = session(uid);
+            const created = await s.createSession(x);
+            await s.revokeSession(created.id);
+            return x.refreshHash;
+          },
+        ],
+        [
+          'expired',
+          async (s: AuthStore, uid: string) => {
+            const x = session(uid, { expiresAt: new Date(T0 + 1000) });
+            await s.createSession(x);
+            t = T0 + 1000;
+            return x.refreshHash;
+          },
+        ],
+        [
+          'idle',
+          async (s: AuthStore, uid: string) => {
+            const x = session(uid, { expiresAt: new Date(T0 + 7 * 3_600_000) });
+            await s.createSession(x);
+            t = T0 + 3_600_000; // last activity T0 is not after activeSince (an hour ago)
+            return x.refreshHash;
+          },
+        ],
       ];
-      for (const [name, make] of dead) test(`rotateSession of an ${name} refresh token is null`, async () => {
-        const u = await user();
-        const h = await make(store, u.id);
-        expect(await store.rotateSession(h, { accessJti: randomUUID(), refreshHash: fresh(), expiresAt: new Date(t + 1e6) }, hourAgo())).toBeNull();
-      });
+      for (const [name, make] of dead)
+        test(`rotateSession of an ${name} refresh token is null`, async () => {
+          const u = await user();
+          const h = await make(store, u.id);
+          expect(
+            await store.rotateSession(
+              h,
+              { accessJti: randomUUID(), refreshHash: fresh(), expiresAt: new Date(t + 1e6) },
+              hourAgo(),
+            ),
+          ).toBeNull();
+        });
 
       test('rotateSession refuses a live session of a deactivated user (checked in the same statement)', async () => {
         const u = await user();
@@ -284,7 +343,13 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         const x = session(u.id); // made after the deactivation (a race with it), so not revoked by it
         await store.createSession(x);
         expect((await store.refreshState(x.refreshHash))?.userActive).toBe(false);
-        expect(await store.rotateSession(x.refreshHash, { accessJti: randomUUID(), refreshHash: fresh(), expiresAt: new Date(t + 1e6) }, hourAgo())).toBeNull();
+        expect(
+          await store.rotateSession(
+            x.refreshHash,
+            { accessJti: randomUUID(), refreshHash: fresh(), expiresAt: new Date(t + 1e6) },
+            hourAgo(),
+          ),
+        ).toBeNull();
         expect(await store.refreshState(fresh())).toBeNull();
       });
 
@@ -294,7 +359,11 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         await store.createSession(old);
         const results = await Promise.all(
           Array.from({ length: 10 }, () =>
-            store.rotateSession(old.refreshHash, { accessJti: randomUUID(), refreshHash: fresh(), expiresAt: new Date(t + 1e6) }, hourAgo()),
+            store.rotateSession(
+              old.refreshHash,
+              { accessJti: randomUUID(), refreshHash: fresh(), expiresAt: new Date(t + 1e6) },
+              hourAgo(),
+            ),
           ),
         );
         expect(results.filter((r) => r !== null)).toHaveLength(1);
@@ -342,7 +411,9 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         const u = await user();
         const h1 = fresh();
         await store.issueResetToken(u.id, h1, new Date(t + 3_600_000));
-        const results = await Promise.all(Array.from({ length: 10 }, () => store.consumeResetToken(h1)));
+        const results = await Promise.all(
+          Array.from({ length: 10 }, () => store.consumeResetToken(h1)),
+        );
         expect(results.filter((r) => r === u.id)).toHaveLength(1);
       });
 
@@ -370,9 +441,15 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
 
     describe('roles', () => {
       test('createRole, ensureRole, listRoles (sorted by code point)', async () => {
-        expect(await store.createRole('editor', 'Edits')).toEqual({ name: 'editor', description: 'Edits' });
+        expect(await store.createRole('editor', 'Edits')).toEqual({
+          name: 'editor',
+          description: 'Edits',
+        });
         expect(await store.createRole('editor', 'again')).toBeNull();
-        expect(await store.ensureRole('editor', 'ignored')).toEqual({ name: 'editor', description: 'Edits' });
+        expect(await store.ensureRole('editor', 'ignored')).toEqual({
+          name: 'editor',
+          description: 'Edits',
+        });
         expect(await store.ensureRole('Admin', null)).toEqual({ name: 'Admin', description: null });
         expect(await store.listRoles()).toEqual([
           { name: 'Admin', description: null },
@@ -407,7 +484,11 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
     });
 
     describe('rate limits', () => {
-      const key = (limit: number, windowMs = 60_000, name = `k-${randomUUID()}`) => ({ key: name, limit, windowMs });
+      const key = (limit: number, windowMs = 60_000, name = `k-${randomUUID()}`) => ({
+        key: name,
+        limit,
+        windowMs,
+      });
 
       test('counts up to the limit, refuses the next with the time until the oldest hit leaves the window', async () => {
         const k = key(3);
@@ -441,12 +522,18 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         const roomy = key(3, 10_000);
         expect(await store.hitRateLimit([full, roomy])).toEqual({ allowed: true });
         t += 5_000;
-        expect(await store.hitRateLimit([roomy, full])).toEqual({ allowed: false, retryAfterMs: 55_000 });
+        expect(await store.hitRateLimit([roomy, full])).toEqual({
+          allowed: false,
+          retryAfterMs: 55_000,
+        });
         // `roomy` holds one hit, not two: two more pass, the third is refused.
         expect(await store.hitRateLimit([roomy])).toEqual({ allowed: true });
         expect(await store.hitRateLimit([roomy])).toEqual({ allowed: true });
         expect(await store.hitRateLimit([roomy])).toEqual({ allowed: false, retryAfterMs: 5_000 });
-        expect(await store.hitRateLimit([key(1), roomy])).toEqual({ allowed: false, retryAfterMs: 5_000 });
+        expect(await store.hitRateLimit([key(1), roomy])).toEqual({
+          allowed: false,
+          retryAfterMs: 5_000,
+        });
       });
 
       test('a limit lowered below the hits already counted waits for enough of them to leave', async () => {
@@ -456,12 +543,17 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
           t += 1_000;
         }
         // Hits at T0..T0+3s, now T0+4s; with limit 2, one may stay: the third leaves at T0+62s.
-        expect(await store.hitRateLimit([{ key: name, limit: 2, windowMs: 60_000 }])).toEqual({ allowed: false, retryAfterMs: 58_000 });
+        expect(await store.hitRateLimit([{ key: name, limit: 2, windowMs: 60_000 }])).toEqual({
+          allowed: false,
+          retryAfterMs: 58_000,
+        });
       });
 
       test('concurrent requests never exceed the limit', async () => {
         const k = key(5);
-        const results = await Promise.all(Array.from({ length: 16 }, () => store.hitRateLimit([k])));
+        const results = await Promise.all(
+          Array.from({ length: 16 }, () => store.hitRateLimit([k])),
+        );
         expect(results.filter((r) => r.allowed)).toHaveLength(5);
         const other = key(4);
         // Overlapping key sets in both orders at once: still exact, and no deadlock.
@@ -470,7 +562,9 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         );
         expect(mixed.filter((r) => r.allowed)).toHaveLength(0);
         t += 60_000;
-        const again = await Promise.all(Array.from({ length: 12 }, (_, i) => store.hitRateLimit(i % 2 ? [k, other] : [other, k])));
+        const again = await Promise.all(
+          Array.from({ length: 12 }, (_, i) => store.hitRateLimit(i % 2 ? [k, other] : [other, k])),
+        );
         expect(again.filter((r) => r.allowed)).toHaveLength(4);
       });
 
@@ -496,7 +590,9 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         for (const k of keys) await store.hitRateLimit([k]);
         t += 1_000; // every counter has expired: the sweeps below want all of them
         const work = await Promise.all([
-          ...Array.from({ length: 18 }, (_, i) => store.hitRateLimit([keys[i % 6]!, keys[(i + 1) % 6]!])),
+          ...Array.from({ length: 18 }, (_, i) =>
+            store.hitRateLimit([keys[i % 6]!, keys[(i + 1) % 6]!]),
+          ),
           ...Array.from({ length: 4 }, () => store.pruneRateLimits()),
         ]);
         const hits = work.slice(0, 18) as Array<{ allowed: boolean }>;

@@ -76,7 +76,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
     return n;
   };
   const consumeAll = (table: Map<string, OneTimeRow>, userId: string, at: Date) => {
-    for (const row of table.values()) if (row.userId === userId && !row.consumedAt) row.consumedAt = at;
+    for (const row of table.values())
+      if (row.userId === userId && !row.consumedAt) row.consumedAt = at;
   };
   const consume = (table: Map<string, OneTimeRow>, hash: string, siblings: boolean) => {
     const row = table.get(hash);
@@ -115,7 +116,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
 
     async createUser(input: NewUser) {
       const email = input.email.toLowerCase();
-      if (byEmail(email)) throw authError('USER_ALREADY_EXISTS', 'a user with this email already exists');
+      if (byEmail(email))
+        throw authError('USER_ALREADY_EXISTS', 'a user with this email already exists');
       if (input.username != null && byUsername(input.username)) {
         throw authError('USER_ALREADY_EXISTS', 'a user with this username already exists');
       }
@@ -168,9 +170,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
       return true;
     },
     async listUsers({ limit, offset }) {
-      const all = [...users.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || compare(a.id, b.id));
+      const all = [...users.values()].sort(
+        (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || compare(a.id, b.id),
+      );
       return {
-        users: all.slice(offset, offset + limit).map((u) => ({ ...copyUser(u), roles: [...(userRoles.get(u.id) ?? [])].sort(compare) })),
+        users: all
+          .slice(offset, offset + limit)
+          .map((u) => ({ ...copyUser(u), roles: [...(userRoles.get(u.id) ?? [])].sort(compare) })),
         total: all.length,
       };
     },
@@ -212,14 +218,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
     async touchSession(id) {
       const s = sessions.get(id);
       const at = now();
-      if (s && s.lastActivityAt.getTime() < at.getTime()) sessions.set(id, { ...s, lastActivityAt: at });
+      if (s && s.lastActivityAt.getTime() < at.getTime())
+        sessions.set(id, { ...s, lastActivityAt: at });
     },
     async rotateSession(refreshHash, next, activeSince) {
       const at = now();
       for (const [id, s] of sessions) {
         if (s.refreshHash !== refreshHash) continue;
         if (s.revokedAt || s.expiresAt.getTime() <= at.getTime()) return null;
-        if (s.lastActivityAt.getTime() <= activeSince.getTime() || !users.get(s.userId)?.active) return null;
+        if (s.lastActivityAt.getTime() <= activeSince.getTime() || !users.get(s.userId)?.active)
+          return null;
         const previous = { ...s, revokedAt: at };
         sessions.set(id, previous);
         const created = insertSession({ ...next, userId: s.userId });

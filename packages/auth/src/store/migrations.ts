@@ -30,7 +30,12 @@ export const AUTH_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freez
       await s
         .createTable('sessions')
         .addColumn('id', 'uuid', (c) => c.primaryKey().defaultTo(sql`gen_random_uuid()`))
-        .addColumn('user_id', 'uuid', (c) => c.notNull().references(`${ref('users')}.id`).onDelete('cascade'))
+        .addColumn('user_id', 'uuid', (c) =>
+          c
+            .notNull()
+            .references(`${ref('users')}.id`)
+            .onDelete('cascade'),
+        )
         .addColumn('access_jti', 'text', (c) => c.notNull().unique())
         .addColumn('refresh_token_hash', 'text', (c) => c.notNull().unique())
         .addColumn('ip', 'text')
@@ -45,7 +50,12 @@ export const AUTH_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freez
         await s
           .createTable(table)
           .addColumn('token_hash', 'text', (c) => c.primaryKey())
-          .addColumn('user_id', 'uuid', (c) => c.notNull().references(`${ref('users')}.id`).onDelete('cascade'))
+          .addColumn('user_id', 'uuid', (c) =>
+            c
+              .notNull()
+              .references(`${ref('users')}.id`)
+              .onDelete('cascade'),
+          )
           .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
           .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
           .addColumn('consumed_at', 'timestamptz')
@@ -60,12 +70,26 @@ export const AUTH_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freez
         .execute();
       await s
         .createTable('user_roles')
-        .addColumn('user_id', 'uuid', (c) => c.notNull().references(`${ref('users')}.id`).onDelete('cascade'))
-        .addColumn('role_name', 'text', (c) => c.notNull().references(`${ref('roles')}.name`).onDelete('cascade'))
+        .addColumn('user_id', 'uuid', (c) =>
+          c
+            .notNull()
+            .references(`${ref('users')}.id`)
+            .onDelete('cascade'),
+        )
+        .addColumn('role_name', 'text', (c) =>
+          c
+            .notNull()
+            .references(`${ref('roles')}.name`)
+            .onDelete('cascade'),
+        )
         .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
         .addPrimaryKeyConstraint('user_roles_pkey', ['user_id', 'role_name'])
         .execute();
-      await s.createIndex('user_roles_role_name_idx').on('user_roles').column('role_name').execute();
+      await s
+        .createIndex('user_roles_role_name_idx')
+        .on('user_roles')
+        .column('role_name')
+        .execute();
     },
   },
   // One row per counter key: the hits still inside their window (a sliding log; never more than
@@ -79,7 +103,11 @@ export const AUTH_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freez
         .addColumn('hits', sql`timestamptz[]`, (c) => c.notNull().defaultTo(sql`'{}'`))
         .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
         .execute();
-      await s.createIndex('rate_limits_expires_at_idx').on('rate_limits').column('expires_at').execute();
+      await s
+        .createIndex('rate_limits_expires_at_idx')
+        .on('rate_limits')
+        .column('expires_at')
+        .execute();
     },
   },
   /**
@@ -100,8 +128,12 @@ export const AUTH_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freez
       await sql`update ${users} as u set username = u.username || '-' || u.id::text
         where u.username is not null and exists (
           select 1 from ${users} as o
-          where lower(o.username) = lower(u.username) and (o.created_at, o.id) < (u.created_at, u.id))`.execute(db);
-      await sql`create unique index users_username_lower_key on ${users} (lower(username))`.execute(db);
+          where lower(o.username) = lower(u.username) and (o.created_at, o.id) < (u.created_at, u.id))`.execute(
+        db,
+      );
+      await sql`create unique index users_username_lower_key on ${users} (lower(username))`.execute(
+        db,
+      );
 
       const { rows } = await sql<{ id: string; email: string }>`select id, email from ${users}
         where octet_length(email) <> char_length(email)`.execute(db);
@@ -146,7 +178,10 @@ export async function migrateAuthSchema(
 ): Promise<string[]> {
   const names = Object.keys(migrations).sort();
   const recorded = async (q: Pick<Database, 'query'>): Promise<Set<string>> => {
-    const { rows } = await q.query<{ present: boolean }>('select to_regclass($1) is not null as present', [MIGRATION_TABLE]);
+    const { rows } = await q.query<{ present: boolean }>(
+      'select to_regclass($1) is not null as present',
+      [MIGRATION_TABLE],
+    );
     if (!rows[0]?.present) return new Set();
     const done = await q.query<{ name: string }>(`select name from ${MIGRATION_TABLE}`);
     return new Set(done.rows.map((r) => r.name));
@@ -167,9 +202,15 @@ export async function migrateAuthSchema(
       try {
         await (migrations[name] as Migration).up(tx.kysely());
       } catch (err) {
-        throw new Error(`svc_auth migration ${name} failed: ${String((err as Error)?.message ?? err)}`, { cause: err });
+        throw new Error(
+          `svc_auth migration ${name} failed: ${String((err as Error)?.message ?? err)}`,
+          { cause: err },
+        );
       }
-      await tx.query(`insert into ${MIGRATION_TABLE} (name, timestamp) values ($1, $2)`, [name, new Date().toISOString()]);
+      await tx.query(`insert into ${MIGRATION_TABLE} (name, timestamp) values ($1, $2)`, [
+        name,
+        new Date().toISOString(),
+      ]);
       ran.push(name);
     }
     return ran;

@@ -7,17 +7,21 @@ import { createPostgresStore } from './postgres';
 
 let tdb: TestDatabase;
 
-defineStoreConformance(`postgres store on ${testDatabaseKind()}`, {
-  async setup() {
-    tdb = await createTestDatabase();
-    await createPostgresStore(tdb.db).migrate();
+defineStoreConformance(
+  `postgres store on ${testDatabaseKind()}`,
+  {
+    async setup() {
+      tdb = await createTestDatabase();
+      await createPostgresStore(tdb.db).migrate();
+    },
+    async open(now) {
+      await tdb.db.query('truncate svc_auth.users, svc_auth.roles, svc_auth.rate_limits cascade');
+      return createPostgresStore(tdb.db, { now });
+    },
+    teardown: () => tdb.dispose(),
   },
-  async open(now) {
-    await tdb.db.query('truncate svc_auth.users, svc_auth.roles, svc_auth.rate_limits cascade');
-    return createPostgresStore(tdb.db, { now });
-  },
-  teardown: () => tdb.dispose(),
-}, { describe, test, expect, beforeAll, afterAll, beforeEach });
+  { describe, test, expect, beforeAll, afterAll, beforeEach },
+);
 
 describe('svc_auth migrations', () => {
   let db: TestDatabase;
@@ -48,7 +52,9 @@ describe('svc_auth migrations', () => {
       "select table_name from information_schema.tables where table_schema = 'public' and table_name like 'kysely%'",
     );
     expect(public_).toEqual([]);
-    const { rows: recorded } = await db.db.query<{ name: string }>('select name from svc_auth.kysely_migration order by name');
+    const { rows: recorded } = await db.db.query<{ name: string }>(
+      'select name from svc_auth.kysely_migration order by name',
+    );
     expect(recorded.map((r) => r.name)).toEqual(Object.keys(AUTH_MIGRATIONS).sort());
   });
 
@@ -72,7 +78,10 @@ describe('svc_auth migration 0003 over data stored by 0001', () => {
     const first = '0001_accounts_sessions_roles';
     expect(await migrateAuthSchema(db.db, { [first]: AUTH_MIGRATIONS[first]! })).toEqual([first]);
     const insert = (id: string, email: string, username: string | null, at: string) =>
-      db.db.query('insert into svc_auth.users (id, email, username, created_at) values ($1, $2, $3, $4)', [id, email, username, at]);
+      db.db.query(
+        'insert into svc_auth.users (id, email, username, created_at) values ($1, $2, $3, $4)',
+        [id, email, username, at],
+      );
     const ids = {
       ada: '00000000-0000-4000-8000-000000000001',
       ADA: '00000000-0000-4000-8000-000000000002',
@@ -103,7 +112,9 @@ describe('svc_auth migration 0003 over data stored by 0001', () => {
     const store = createPostgresStore(db.db);
     expect((await store.findUserByLogin({ username: 'ADA' }))?.id).toBe(ids.ada);
     expect((await store.findUserByLogin({ username: `ada-${ids.ADA}` }))?.id).toBe(ids.ADA);
-    await expect(store.createUser({ email: 'new@example.com', username: 'BOB', passwordHash: 'h' })).rejects.toMatchObject({
+    await expect(
+      store.createUser({ email: 'new@example.com', username: 'BOB', passwordHash: 'h' }),
+    ).rejects.toMatchObject({
       code: 'USER_ALREADY_EXISTS',
       message: 'a user with this username already exists',
     });
@@ -121,7 +132,9 @@ describe(`svc_auth migrations: upgrades and concurrent starts on ${testDatabaseK
     await Promise.all(fresh.splice(0).map((t) => t.dispose()));
   });
   const recorded = async (db: Database) =>
-    (await db.query<{ name: string }>('select name from svc_auth.kysely_migration order by name')).rows.map((r) => r.name);
+    (
+      await db.query<{ name: string }>('select name from svc_auth.kysely_migration order by name')
+    ).rows.map((r) => r.name);
 
   test('a database migrated by the Kysely Migrator of earlier releases goes on from where it was', async () => {
     const t = await freshDatabase();
@@ -141,7 +154,9 @@ describe(`svc_auth migrations: upgrades and concurrent starts on ${testDatabaseK
     await t.db.query("insert into svc_auth.rate_limits (key, expires_at) values ('k', now())");
     // The old Migrator still sees a database it understands (a downgrade would not refuse to start
     // because of its own bookkeeping).
-    expect((await old.getMigrations()).find((m) => m.name === first)?.executedAt).toBeInstanceOf(Date);
+    expect((await old.getMigrations()).find((m) => m.name === first)?.executedAt).toBeInstanceOf(
+      Date,
+    );
   });
 
   test('several stores migrating one fresh database at once all finish, each migration once', async () => {
@@ -149,7 +164,11 @@ describe(`svc_auth migrations: upgrades and concurrent starts on ${testDatabaseK
     // On PostgreSQL each store has its own pool (as separate processes would); PGlite is one connection.
     const dbs: Database[] =
       testDatabaseKind() === 'postgres'
-        ? await Promise.all(Array.from({ length: 6 }, () => openDatabase({ ...(t.config as { url: string }), poolSize: 2 })))
+        ? await Promise.all(
+            Array.from({ length: 6 }, () =>
+              openDatabase({ ...(t.config as { url: string }), poolSize: 2 }),
+            ),
+          )
         : Array.from({ length: 6 }, () => t.db);
     try {
       await Promise.all(dbs.map((db) => createPostgresStore(db).migrate()));
@@ -169,7 +188,10 @@ describe(`svc_auth migrations: upgrades and concurrent starts on ${testDatabaseK
       return holder;
     };
     const settlesWithin = <T>(p: Promise<T>, ms: number) =>
-      Promise.race([p.then(() => 'settled' as const), new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms).unref())]);
+      Promise.race([
+        p.then(() => 'settled' as const),
+        new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms).unref()),
+      ]);
 
     test('with nothing to migrate, a start takes no lock: a leaked migration lock does not block it', async () => {
       const t = await freshDatabase();
@@ -202,7 +224,9 @@ describe(`svc_auth migrations: upgrades and concurrent starts on ${testDatabaseK
         await migrating;
         expect(await recorded(db)).toEqual(Object.keys(AUTH_MIGRATIONS).sort());
         // Nothing is left held by the migration once it committed.
-        const { rows } = await db.query<{ n: number }>("select count(*)::int as n from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())");
+        const { rows } = await db.query<{ n: number }>(
+          "select count(*)::int as n from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())",
+        );
         expect(rows[0]?.n).toBe(0);
       } finally {
         await db.close();

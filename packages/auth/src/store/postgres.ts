@@ -75,7 +75,10 @@ const SESSION_STATE_SQL = `select s.id, s.user_id, s.revoked_at is not null as r
  * Atomic verbs are single conditional statements (and a transaction where two tables change), so
  * concurrent callers on a real server race safely.
  */
-export function createPostgresStore(database: Database, options: PostgresStoreOptions = {}): AuthStore {
+export function createPostgresStore(
+  database: Database,
+  options: PostgresStoreOptions = {},
+): AuthStore {
   const clock = options.now ?? Date.now;
   const now = () => new Date(clock());
   const root = database.kysely<AuthTables>();
@@ -118,7 +121,12 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   };
-  const consumeAll = async (db: Kysely<AuthTables>, table: 'reset_tokens' | 'verification_tokens', userId: string, at: Date) => {
+  const consumeAll = async (
+    db: Kysely<AuthTables>,
+    table: 'reset_tokens' | 'verification_tokens',
+    userId: string,
+    at: Date,
+  ) => {
     await k(db)
       .updateTable(table)
       .set({ consumed_at: at })
@@ -126,7 +134,11 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
       .where('consumed_at', 'is', null)
       .execute();
   };
-  const consume = async (table: 'reset_tokens' | 'verification_tokens', hash: string, siblings: boolean) =>
+  const consume = async (
+    table: 'reset_tokens' | 'verification_tokens',
+    hash: string,
+    siblings: boolean,
+  ) =>
     root.transaction().execute(async (trx) => {
       const at = now();
       const row = await k(trx)
@@ -142,7 +154,11 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
       return row.user_id;
     });
   const findUser = async (column: 'id' | 'email' | 'username', value: string) => {
-    const row = await k().selectFrom('users').selectAll().where(column, '=', value).executeTakeFirst();
+    const row = await k()
+      .selectFrom('users')
+      .selectAll()
+      .where(column, '=', value)
+      .executeTakeFirst();
     return row ? toUser(row) : null;
   };
 
@@ -174,24 +190,43 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
       } catch (err) {
         if (isPgError(err, '23505')) {
           const which = /username/.test(pgErrorText(err)) ? 'username' : 'email';
-          throw authError('USER_ALREADY_EXISTS', `a user with this ${which} already exists`, { cause: err });
+          throw authError('USER_ALREADY_EXISTS', `a user with this ${which} already exists`, {
+            cause: err,
+          });
         }
         throw err;
       }
     },
     async listUsers({ limit, offset }) {
-      const { n } = await k().selectFrom('users').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
-      const rows = await k().selectFrom('users').selectAll().orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
+      const { n } = await k()
+        .selectFrom('users')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .executeTakeFirstOrThrow();
+      const rows = await k()
+        .selectFrom('users')
+        .selectAll()
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(limit)
+        .offset(offset)
+        .execute();
       const held = rows.length
         ? await k()
             .selectFrom('user_roles')
             .select(['user_id', 'role_name'])
-            .where('user_id', 'in', rows.map((r) => r.id))
+            .where(
+              'user_id',
+              'in',
+              rows.map((r) => r.id),
+            )
             .orderBy(sql`role_name collate "C"`)
             .execute()
         : [];
       return {
-        users: rows.map((r) => ({ ...toUser(r), roles: held.filter((h) => h.user_id === r.id).map((h) => h.role_name) })),
+        users: rows.map((r) => ({
+          ...toUser(r),
+          roles: held.filter((h) => h.user_id === r.id).map((h) => h.role_name),
+        })),
         total: Number(n),
       };
     },
@@ -242,7 +277,11 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
       if (!UUID_RE.test(userId)) return false;
       return root.transaction().execute(async (trx) => {
         const at = now();
-        const r = await k(trx).updateTable('users').set({ active, updated_at: at }).where('id', '=', userId).executeTakeFirst();
+        const r = await k(trx)
+          .updateTable('users')
+          .set({ active, updated_at: at })
+          .where('id', '=', userId)
+          .executeTakeFirst();
         if (Number(r.numUpdatedRows) === 0) return false;
         await revokeAll(trx, userId, at);
         return true;
@@ -262,14 +301,27 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
       }>(SESSION_STATE_SQL, [jti]);
       const r = rows[0];
       return r
-        ? { sessionId: r.id, userId: r.user_id, revoked: r.revoked, lastActivityAt: new Date(r.last_activity_at), userActive: r.active }
+        ? {
+            sessionId: r.id,
+            userId: r.user_id,
+            revoked: r.revoked,
+            lastActivityAt: new Date(r.last_activity_at),
+            userActive: r.active,
+          }
         : null;
     },
     async refreshState(refreshHash): Promise<RefreshState | null> {
       const row = await k()
         .selectFrom('sessions as s')
         .innerJoin('users as u', 'u.id', 's.user_id')
-        .select(['s.id', 's.user_id', 's.revoked_at', 's.expires_at', 's.last_activity_at', 'u.active'])
+        .select([
+          's.id',
+          's.user_id',
+          's.revoked_at',
+          's.expires_at',
+          's.last_activity_at',
+          'u.active',
+        ])
         .where('s.refresh_token_hash', '=', refreshHash)
         .executeTakeFirst();
       return row
@@ -303,7 +355,12 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
           .where('expires_at', '>', at)
           .where('last_activity_at', '>', activeSince)
           .where(({ exists, selectFrom }) =>
-            exists(selectFrom('users').select('users.id').whereRef('users.id', '=', 'sessions.user_id').where('users.active', '=', true)),
+            exists(
+              selectFrom('users')
+                .select('users.id')
+                .whereRef('users.id', '=', 'sessions.user_id')
+                .where('users.active', '=', true),
+            ),
           )
           .returningAll()
           .executeTakeFirst();
@@ -330,7 +387,13 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
         await consumeAll(trx, 'reset_tokens', userId, at);
         await k(trx)
           .insertInto('reset_tokens')
-          .values({ token_hash: tokenHash, user_id: userId, created_at: at, expires_at: expiresAt, consumed_at: null })
+          .values({
+            token_hash: tokenHash,
+            user_id: userId,
+            created_at: at,
+            expires_at: expiresAt,
+            consumed_at: null,
+          })
           .execute();
       });
     },
@@ -341,7 +404,13 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
         await consumeAll(trx, 'verification_tokens', userId, at);
         await k(trx)
           .insertInto('verification_tokens')
-          .values({ token_hash: tokenHash, user_id: userId, created_at: at, expires_at: expiresAt, consumed_at: null })
+          .values({
+            token_hash: tokenHash,
+            user_id: userId,
+            created_at: at,
+            expires_at: expiresAt,
+            consumed_at: null,
+          })
           .execute();
       });
     },
@@ -362,7 +431,11 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
         .values({ name, description, created_at: now() })
         .onConflict((oc) => oc.column('name').doNothing())
         .execute();
-      const row = await k().selectFrom('roles').select(['name', 'description']).where('name', '=', name).executeTakeFirstOrThrow();
+      const row = await k()
+        .selectFrom('roles')
+        .select(['name', 'description'])
+        .where('name', '=', name)
+        .executeTakeFirstOrThrow();
       return toRole(row);
     },
     async deleteRole(name) {
@@ -370,7 +443,11 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
       return Number(r.numDeletedRows) > 0;
     },
     async listRoles() {
-      const rows = await k().selectFrom('roles').select(['name', 'description']).orderBy(sql`name collate "C"`).execute();
+      const rows = await k()
+        .selectFrom('roles')
+        .select(['name', 'description'])
+        .orderBy(sql`name collate "C"`)
+        .execute();
       return rows.map(toRole);
     },
     async assignRole(userId, role): Promise<AssignResult> {
@@ -383,13 +460,18 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
           .executeTakeFirst();
         return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0 ? 'assigned' : 'already-assigned';
       } catch (err) {
-        if (isPgError(err, '23503')) return /role_name/.test(pgErrorText(err)) ? 'no-such-role' : 'no-such-user';
+        if (isPgError(err, '23503'))
+          return /role_name/.test(pgErrorText(err)) ? 'no-such-role' : 'no-such-user';
         throw err;
       }
     },
     async revokeRole(userId, role) {
       if (!UUID_RE.test(userId)) return false;
-      const r = await k().deleteFrom('user_roles').where('user_id', '=', userId).where('role_name', '=', role).executeTakeFirst();
+      const r = await k()
+        .deleteFrom('user_roles')
+        .where('user_id', '=', userId)
+        .where('role_name', '=', role)
+        .executeTakeFirst();
       return Number(r.numDeletedRows) > 0;
     },
     async userRoles(userId) {
@@ -417,7 +499,11 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
           select u.k, '{}', ${at} from unnest(${ordered}::text[]) with ordinality as u(k, i) order by u.i
           on conflict (key) do update set expires_at = r.expires_at
           returning r.key, r.hits`.execute(trx);
-        const hits = new Map(locked.rows.map((r) => [r.key, (r.hits ?? []).map((h) => new Date(h).getTime())] as const));
+        const hits = new Map(
+          locked.rows.map(
+            (r) => [r.key, (r.hits ?? []).map((h) => new Date(h).getTime())] as const,
+          ),
+        );
         const { outcome, writes } = decideRateLimit(at.getTime(), keys, hits);
         for (const w of writes) {
           await sql`update ${sql.table(`${AUTH_SCHEMA}.rate_limits`)}
@@ -431,7 +517,9 @@ export function createPostgresStore(database: Database, options: PostgresStoreOp
       // SKIP LOCKED: rows a request holds are left for the next sweep. The sweep never waits for a
       // lock, so it cannot deadlock with requests (they lock in key order, a sweep in scan order).
       const r = await sql`delete from ${sql.table(`${AUTH_SCHEMA}.rate_limits`)} where key in (
-          select key from ${sql.table(`${AUTH_SCHEMA}.rate_limits`)} where expires_at <= ${now()} for update skip locked)`.execute(root);
+          select key from ${sql.table(`${AUTH_SCHEMA}.rate_limits`)} where expires_at <= ${now()} for update skip locked)`.execute(
+        root,
+      );
       return Number(r.numAffectedRows ?? 0n);
     },
   });
@@ -493,14 +581,19 @@ const UNSTORABLE_TEXT = new Set(['22021', '22P05', '54000']);
 
 function refuseUnstorableText(store: AuthStore): AuthStore {
   const guarded: Record<string, unknown> = {};
-  for (const [name, verb] of Object.entries(store) as Array<[string, (...args: unknown[]) => Promise<unknown>]>) {
+  for (const [name, verb] of Object.entries(store) as Array<
+    [string, (...args: unknown[]) => Promise<unknown>]
+  >) {
     guarded[name] = async (...args: unknown[]) => {
       try {
         return await verb(...args);
       } catch (err) {
         const code = (err as { code?: unknown })?.code;
         if (typeof code === 'string' && UNSTORABLE_TEXT.has(code)) {
-          throw commonError('VALIDATION_ERROR', 'the input holds text that cannot be stored (such as a NUL character or an oversized value)');
+          throw commonError(
+            'VALIDATION_ERROR',
+            'the input holds text that cannot be stored (such as a NUL character or an oversized value)',
+          );
         }
         throw err;
       }

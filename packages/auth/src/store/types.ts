@@ -121,7 +121,10 @@ export interface AuthStore {
    * One page of users, oldest first (ties by id), each with its roles, and the number of users
    * in all. `limit` and `offset` arrive checked (1..1000, 0 or more).
    */
-  listUsers(page: { readonly limit: number; readonly offset: number }): Promise<{ users: ListedUserRecord[]; total: number }>;
+  listUsers(page: {
+    readonly limit: number;
+    readonly offset: number;
+  }): Promise<{ users: ListedUserRecord[]; total: number }>;
 
   // --- sessions -------------------------------------------------------------------------------
   createSession(session: NewSession): Promise<SessionRecord>;

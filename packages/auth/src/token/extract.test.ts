@@ -2,14 +2,22 @@ import { extractToken, parseBearer, readCookie } from './extract';
 
 describe('extractToken', () => {
   test('header wins over cookie, cookie over query (Authentication 1)', () => {
-    expect(extractToken({ authorization: 'Bearer h', cookie: 'auth_token=c', queryToken: 'q' })).toEqual({ token: 'h', source: 'header' });
-    expect(extractToken({ cookie: 'x=1; auth_token=c', queryToken: 'q' })).toEqual({ token: 'c', source: 'cookie' });
+    expect(
+      extractToken({ authorization: 'Bearer h', cookie: 'auth_token=c', queryToken: 'q' }),
+    ).toEqual({ token: 'h', source: 'header' });
+    expect(extractToken({ cookie: 'x=1; auth_token=c', queryToken: 'q' })).toEqual({
+      token: 'c',
+      source: 'cookie',
+    });
     expect(extractToken({ queryToken: 'q' })).toEqual({ token: 'q', source: 'query' });
     expect(extractToken({})).toBeNull();
   });
 
   test('a non-bearer Authorization header does not count as a token', () => {
-    expect(extractToken({ authorization: 'Basic dTpw', queryToken: 'q' })).toEqual({ token: 'q', source: 'query' });
+    expect(extractToken({ authorization: 'Basic dTpw', queryToken: 'q' })).toEqual({
+      token: 'q',
+      source: 'query',
+    });
   });
 
   test('ignores a query token that is not a single string', () => {

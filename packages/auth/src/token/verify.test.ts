@@ -81,7 +81,9 @@ describe('createTokenVerifier', () => {
 
   test('a token missing required claims is INVALID_TOKEN', () => {
     const { roles: _roles, ...noRoles } = claims();
-    expect(codeOf(() => verifier.verify(verifier.sign(noRoles as never)))).toBe('401 INVALID_TOKEN');
+    expect(codeOf(() => verifier.verify(verifier.sign(noRoles as never)))).toBe(
+      '401 INVALID_TOKEN',
+    );
   });
 });
 

@@ -17,22 +17,37 @@ export const VERIFICATION_TOKEN_TTL_SECONDS = 24 * 3600;
 /** Stores a new verification token for `user` (the earlier ones die) and emits it. */
 export async function issueVerification(ctx: OperationContext, user: UserRecord): Promise<void> {
   const token = randomToken(ctx.random);
-  await ctx.store.issueVerificationToken(user.id, sha256Hex(token), new Date(ctx.now() + VERIFICATION_TOKEN_TTL_SECONDS * 1000));
-  ctx.bus.emit({ eventType: 'EmailVerificationRequested', userId: user.id, email: user.email, verificationToken: token });
+  await ctx.store.issueVerificationToken(
+    user.id,
+    sha256Hex(token),
+    new Date(ctx.now() + VERIFICATION_TOKEN_TTL_SECONDS * 1000),
+  );
+  ctx.bus.emit({
+    eventType: 'EmailVerificationRequested',
+    userId: user.id,
+    email: user.email,
+    verificationToken: token,
+  });
 }
 
 /** `auth.verifyEmail`: consumes the token and marks the email verified (EmailVerified). */
 export async function verifyEmail(ctx: OperationContext, verificationToken: string): Promise<void> {
-  if (!isTokenShape(verificationToken)) throw authError('INVALID_TOKEN', 'the verification token is invalid, used or expired');
+  if (!isTokenShape(verificationToken))
+    throw authError('INVALID_TOKEN', 'the verification token is invalid, used or expired');
   const userId = await ctx.store.consumeVerificationToken(sha256Hex(verificationToken));
-  if (!userId) throw authError('INVALID_TOKEN', 'the verification token is invalid, used or expired');
+  if (!userId)
+    throw authError('INVALID_TOKEN', 'the verification token is invalid, used or expired');
   await ctx.store.markEmailVerified(userId);
   const user = await ctx.store.findUserById(userId);
   ctx.bus.emit({ eventType: 'EmailVerified', userId, ...(user ? { email: user.email } : {}) });
 }
 
 /** `auth.resendVerification`: resolves for any email; a known unverified one gets a new token. */
-export async function resendVerification(ctx: OperationContext, email: string, info?: RequestInfo): Promise<void> {
+export async function resendVerification(
+  ctx: OperationContext,
+  email: string,
+  info?: RequestInfo,
+): Promise<void> {
   const normalized = emailForLookup(email);
   if (normalized === null) return; // no enumeration, no error for a malformed address either
   await ctx.limiter.check('verificationResend', { email: normalized, ip: info?.ip });

@@ -11,7 +11,11 @@ describe('email verification', () => {
     await auth.verifyEmail(token);
     expect(await auth.findUser(r.user.id)).toMatchObject({ emailVerified: true });
     await auth.settle();
-    expect(events.at(-1)).toMatchObject({ eventType: 'EmailVerified', userId: r.user.id, email: 've@example.com' });
+    expect(events.at(-1)).toMatchObject({
+      eventType: 'EmailVerified',
+      userId: r.user.id,
+      email: 've@example.com',
+    });
     expect(await codeOf(auth.verifyEmail(token))).toBe('INVALID_TOKEN');
   });
 
@@ -56,6 +60,10 @@ describe('email verification', () => {
     await auth.register({ email: 'old@example.com', password: 'password1' });
     await auth.settle();
     clock.advance(24 * 3600);
-    expect(await codeOf(auth.verifyEmail(tokenOf(events, 'EmailVerificationRequested', 'verificationToken')))).toBe('INVALID_TOKEN');
+    expect(
+      await codeOf(
+        auth.verifyEmail(tokenOf(events, 'EmailVerificationRequested', 'verificationToken')),
+      ),
+    ).toBe('INVALID_TOKEN');
   });
 });

@@ -22,13 +22,20 @@ interface Receiver {
 }
 
 /** Answers by `reply` (default 204); 'hang' never answers. */
-async function startReceiver(reply: (req: Received) => number | 'hang' = () => 204): Promise<Receiver> {
+async function startReceiver(
+  reply: (req: Received) => number | 'hang' = () => 204,
+): Promise<Receiver> {
   const received: Received[] = [];
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const entry: Received = { path: req.url ?? '', method: req.method ?? '', headers: req.headers, raw: Buffer.concat(chunks) };
+      const entry: Received = {
+        path: req.url ?? '',
+        method: req.method ?? '',
+        headers: req.headers,
+        raw: Buffer.concat(chunks),
+      };
       received.push(entry);
       const status = reply(entry);
       if (status === 'hang') return;
@@ -50,7 +57,13 @@ async function startReceiver(reply: (req: Received) => number | 'hang' = () => 2
 
 function captureLogger() {
   const errors: { obj: unknown; msg?: string }[] = [];
-  return { errors, logger: { error: (obj: unknown, msg?: string) => errors.push({ obj, msg }), warn: (obj: unknown, msg?: string) => errors.push({ obj, msg }) } };
+  return {
+    errors,
+    logger: {
+      error: (obj: unknown, msg?: string) => errors.push({ obj, msg }),
+      warn: (obj: unknown, msg?: string) => errors.push({ obj, msg }),
+    },
+  };
 }
 
 /** What a receiver does: recompute the HMAC of the raw body, compare in constant time. */
@@ -78,9 +91,18 @@ describe('webhooks to a real receiver', () => {
     const r = await receiver();
     const { logger, errors } = captureLogger();
     const bus = createEventBus({ logger, now: () => Date.UTC(2031, 5, 7, 8, 9, 10, 11) });
-    installWebhooks(bus, [{ url: `${r.url}/hooks/auth`, events: ['PasswordResetRequested'], secret: 'whsec_test' }], { logger });
+    installWebhooks(
+      bus,
+      [{ url: `${r.url}/hooks/auth`, events: ['PasswordResetRequested'], secret: 'whsec_test' }],
+      { logger },
+    );
 
-    bus.emit({ eventType: 'PasswordResetRequested', userId: 'user-1', email: 'ann@example.com', resetToken: 'reset-tok' });
+    bus.emit({
+      eventType: 'PasswordResetRequested',
+      userId: 'user-1',
+      email: 'ann@example.com',
+      resetToken: 'reset-tok',
+    });
     await bus.settle();
 
     expect(r.received).toHaveLength(1);
@@ -97,20 +119,35 @@ describe('webhooks to a real receiver', () => {
       email: 'ann@example.com',
       resetToken: 'reset-tok',
     });
-    expect(Object.keys(event)).toEqual(['eventId', 'eventType', 'timestamp', 'userId', 'email', 'resetToken']);
+    expect(Object.keys(event)).toEqual([
+      'eventId',
+      'eventType',
+      'timestamp',
+      'userId',
+      'email',
+      'resetToken',
+    ]);
     expect(got.headers['x-svc-event']).toBe('PasswordResetRequested');
     expect(got.headers['x-svc-delivery']).toBe(event.eventId);
     expect(receiverChecks('whsec_test', got)).toBe(true);
     expect(receiverChecks('another-secret', got)).toBe(false);
-    expect(verifyWebhookSignature('whsec_test', got.raw, got.headers['x-svc-signature-256'] as string)).toBe(true);
+    expect(
+      verifyWebhookSignature('whsec_test', got.raw, got.headers['x-svc-signature-256'] as string),
+    ).toBe(true);
     expect(errors).toEqual([]);
   });
 
   it('signs non-ASCII bodies over their UTF-8 bytes', async () => {
     const r = await receiver();
     const bus = createEventBus();
-    installWebhooks(bus, [{ url: r.url, events: ['MagicLinkSignupRequested'], secret: 'clé 🔑' }], { logger: captureLogger().logger });
-    bus.emit({ eventType: 'MagicLinkSignupRequested', pendingEmail: 'zoë@example.com', magicLinkToken: 'tök' });
+    installWebhooks(bus, [{ url: r.url, events: ['MagicLinkSignupRequested'], secret: 'clé 🔑' }], {
+      logger: captureLogger().logger,
+    });
+    bus.emit({
+      eventType: 'MagicLinkSignupRequested',
+      pendingEmail: 'zoë@example.com',
+      magicLinkToken: 'tök',
+    });
     await bus.settle();
     expect(receiverChecks('clé 🔑', r.received[0]!)).toBe(true);
     expect(JSON.parse(r.received[0]!.raw.toString('utf8')).pendingEmail).toBe('zoë@example.com');
@@ -133,7 +170,10 @@ describe('webhooks to a real receiver', () => {
     for (const eventType of all) bus.emit({ eventType, userId: 'u' });
     await bus.settle();
 
-    expect(a.received.map((x) => x.headers['x-svc-event']).sort()).toEqual(['EmailVerified', 'IdentityCreated']);
+    expect(a.received.map((x) => x.headers['x-svc-event']).sort()).toEqual([
+      'EmailVerified',
+      'IdentityCreated',
+    ]);
     expect(b.received.map((x) => x.headers['x-svc-event'])).toEqual(['MagicCodeRequested']);
     for (const x of a.received) expect(receiverChecks('secret-a', x)).toBe(true);
     for (const x of b.received) expect(receiverChecks('secret-b', x)).toBe(true);
@@ -156,7 +196,9 @@ describe('webhooks to a real receiver', () => {
       ],
       { logger },
     );
-    expect(() => bus.emit({ eventType: 'IdentityCreated', userId: 'u', email: 'e@example.com' })).not.toThrow();
+    expect(() =>
+      bus.emit({ eventType: 'IdentityCreated', userId: 'u', email: 'e@example.com' }),
+    ).not.toThrow();
     await expect(bus.settle()).resolves.toBeUndefined();
     // give a (wrong) retry a chance to show up
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -164,14 +206,21 @@ describe('webhooks to a real receiver', () => {
     expect(ok.received).toHaveLength(1);
     expect(errors).toHaveLength(1);
     expect(errors[0]!.msg).toMatch(/HTTP 500 \(no retry\)/);
-    expect(errors[0]!.obj).toMatchObject({ status: 500, eventType: 'IdentityCreated', url: `${r.url}/fail` });
+    expect(errors[0]!.obj).toMatchObject({
+      status: 500,
+      eventType: 'IdentityCreated',
+      url: `${r.url}/fail`,
+    });
   });
 
   it('a receiver that never answers is cut off by the timeout, gets no retry, and nothing throws', async () => {
     const r = await receiver(() => 'hang');
     const { logger, errors } = captureLogger();
     const bus = createEventBus({ logger });
-    installWebhooks(bus, [{ url: `${r.url}/slow`, events: ['EmailVerified'], secret: 's' }], { logger, timeoutMs: 200 });
+    installWebhooks(bus, [{ url: `${r.url}/slow`, events: ['EmailVerified'], secret: 's' }], {
+      logger,
+      timeoutMs: 200,
+    });
     const started = Date.now();
     bus.emit({ eventType: 'EmailVerified', userId: 'u' });
     await bus.settle();
@@ -191,7 +240,10 @@ describe('webhooks to a real receiver', () => {
     receivers = [];
     const { logger, errors } = captureLogger();
     const bus = createEventBus({ logger });
-    installWebhooks(bus, [{ url: `${url}/gone`, events: ['EmailVerified'], secret: 's' }], { logger, timeoutMs: 2000 });
+    installWebhooks(bus, [{ url: `${url}/gone`, events: ['EmailVerified'], secret: 's' }], {
+      logger,
+      timeoutMs: 2000,
+    });
     bus.emit({ eventType: 'EmailVerified', userId: 'u' });
     await expect(bus.settle()).resolves.toBeUndefined();
     expect(errors).toHaveLength(1);

@@ -3,7 +3,12 @@ import fc from 'fast-check';
 import { SvcError } from '@svc/core';
 import { createEventBus } from '../events';
 import type { WebhookSubscription } from '../types';
-import { installWebhooks, signWebhookBody, validateWebhookSubscriptions, verifyWebhookSignature } from './index';
+import {
+  installWebhooks,
+  signWebhookBody,
+  validateWebhookSubscriptions,
+  verifyWebhookSignature,
+} from './index';
 
 describe('signWebhookBody / verifyWebhookSignature', () => {
   it('is sha256=<hex HMAC-SHA256 of the raw body>', () => {
@@ -15,9 +20,13 @@ describe('signWebhookBody / verifyWebhookSignature', () => {
 
   it('verify(sign(body)) holds for any secret and body', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1 }), fc.uint8Array({ maxLength: 512 }), (secret, body) => {
-        expect(verifyWebhookSignature(secret, body, signWebhookBody(secret, body))).toBe(true);
-      }),
+      fc.property(
+        fc.string({ minLength: 1 }),
+        fc.uint8Array({ maxLength: 512 }),
+        (secret, body) => {
+          expect(verifyWebhookSignature(secret, body, signWebhookBody(secret, body))).toBe(true);
+        },
+      ),
     );
     fc.assert(
       fc.property(fc.string({ minLength: 1 }), fc.string({ unit: 'binary' }), (secret, body) => {
@@ -54,7 +63,10 @@ describe('signWebhookBody / verifyWebhookSignature', () => {
         (secret, body, at, xor) => {
           const signature = signWebhookBody(secret, body);
           const i = at % signature.length;
-          const changed = signature.slice(0, i) + String.fromCharCode(signature.charCodeAt(i) ^ xor) + signature.slice(i + 1);
+          const changed =
+            signature.slice(0, i) +
+            String.fromCharCode(signature.charCodeAt(i) ^ xor) +
+            signature.slice(i + 1);
           expect(verifyWebhookSignature(secret, body, changed)).toBe(false);
         },
       ),
@@ -86,11 +98,17 @@ describe('signWebhookBody / verifyWebhookSignature', () => {
 });
 
 describe('validateWebhookSubscriptions', () => {
-  const ok: WebhookSubscription = { url: 'https://hooks.example.com/auth', events: ['IdentityCreated'], secret: 's' };
+  const ok: WebhookSubscription = {
+    url: 'https://hooks.example.com/auth',
+    events: ['IdentityCreated'],
+    secret: 's',
+  };
   it('accepts nothing, an empty list and valid entries', () => {
     expect(validateWebhookSubscriptions(undefined)).toEqual([]);
     expect(validateWebhookSubscriptions([])).toEqual([]);
-    expect(validateWebhookSubscriptions([ok, { ...ok, url: 'http://10.0.0.5:8080/x' }])).toHaveLength(2);
+    expect(
+      validateWebhookSubscriptions([ok, { ...ok, url: 'http://10.0.0.5:8080/x' }]),
+    ).toHaveLength(2);
   });
 
   const refused: [string, unknown, RegExp][] = [
@@ -102,8 +120,16 @@ describe('validateWebhookSubscriptions', () => {
     ['a javascript: url', [{ ...ok, url: 'javascript:alert(1)' }], /got javascript:/],
     ['a url with whitespace', [{ ...ok, url: 'https://x.com/ho ok' }], /url must be/],
     ['empty events', [{ ...ok, events: [] }], /events must be a non-empty list/],
-    ['events not a list', [{ ...ok, events: 'IdentityCreated' }], /events must be a non-empty list/],
-    ['an unknown event kind', [ok, { ...ok, events: ['IdentityCreated', 'identitycreated'] }], /webhooks\[1\]\.events: "identitycreated" is not an event kind/],
+    [
+      'events not a list',
+      [{ ...ok, events: 'IdentityCreated' }],
+      /events must be a non-empty list/,
+    ],
+    [
+      'an unknown event kind',
+      [ok, { ...ok, events: ['IdentityCreated', 'identitycreated'] }],
+      /webhooks\[1\]\.events: "identitycreated" is not an event kind/,
+    ],
     ['an empty secret', [{ ...ok, secret: '' }], /secret must be a non-empty string/],
     ['a missing secret', [{ url: ok.url, events: ok.events }], /secret must be a non-empty string/],
     ['an unknown key', [{ ...ok, retries: 3 }], /webhooks\[0\]\.retries is not a webhook key/],
@@ -135,11 +161,20 @@ describe('installWebhooks with an injected fetch', () => {
       return new Response('ok', { status: 200 });
     }) as unknown as typeof fetch;
     const bus = createEventBus();
-    const off = installWebhooks(bus, [{ url: 'https://hooks.example.com/a', events: ['PasswordResetRequested'], secret: 'k' }], {
-      fetch: fakeFetch,
-      logger: { error: () => {}, warn: () => {} },
+    const off = installWebhooks(
+      bus,
+      [{ url: 'https://hooks.example.com/a', events: ['PasswordResetRequested'], secret: 'k' }],
+      {
+        fetch: fakeFetch,
+        logger: { error: () => {}, warn: () => {} },
+      },
+    );
+    bus.emit({
+      eventType: 'PasswordResetRequested',
+      userId: 'u1',
+      email: 'a@example.com',
+      resetToken: 'tok',
     });
-    bus.emit({ eventType: 'PasswordResetRequested', userId: 'u1', email: 'a@example.com', resetToken: 'tok' });
     bus.emit({ eventType: 'EmailVerified', userId: 'u1' });
     await bus.settle();
     expect(calls).toHaveLength(1);
@@ -148,7 +183,14 @@ describe('installWebhooks with an injected fetch', () => {
     expect(init.method).toBe('POST');
     expect(init.redirect).toBe('manual');
     const body = init.body as string;
-    expect(JSON.parse(body)).toEqual({ eventId: expect.any(String), eventType: 'PasswordResetRequested', timestamp: expect.any(String), userId: 'u1', email: 'a@example.com', resetToken: 'tok' });
+    expect(JSON.parse(body)).toEqual({
+      eventId: expect.any(String),
+      eventType: 'PasswordResetRequested',
+      timestamp: expect.any(String),
+      userId: 'u1',
+      email: 'a@example.com',
+      resetToken: 'tok',
+    });
     const headers = init.headers as Record<string, string>;
     expect(headers['Content-Type']).toBe('application/json');
     expect(headers['X-Svc-Event']).toBe('PasswordResetRequested');
@@ -165,15 +207,39 @@ describe('installWebhooks with an injected fetch', () => {
     let n = 0;
     const fakeFetch = (async () => {
       if (n++ === 0) throw new TypeError('fetch failed');
-      return new Response(null, { status: 302, headers: { Location: 'https://elsewhere.example.com/' } });
+      return new Response(null, {
+        status: 302,
+        headers: { Location: 'https://elsewhere.example.com/' },
+      });
     }) as unknown as typeof fetch;
     const bus = createEventBus();
-    installWebhooks(bus, [{ url: 'https://user:pw@hooks.example.com/a?key=QUERYSECRET', events: ['MagicLinkRequested'], secret: 'k' }], {
-      fetch: fakeFetch,
-      logger: { error: (obj: unknown, msg?: string) => errors.push({ obj, msg }), warn: () => {} },
+    installWebhooks(
+      bus,
+      [
+        {
+          url: 'https://user:pw@hooks.example.com/a?key=QUERYSECRET',
+          events: ['MagicLinkRequested'],
+          secret: 'k',
+        },
+      ],
+      {
+        fetch: fakeFetch,
+        logger: {
+          error: (obj: unknown, msg?: string) => errors.push({ obj, msg }),
+          warn: () => {},
+        },
+      },
+    );
+    bus.emit({
+      eventType: 'MagicLinkRequested',
+      email: 'a@example.com',
+      magicLinkToken: 'TOKENSECRET',
     });
-    bus.emit({ eventType: 'MagicLinkRequested', email: 'a@example.com', magicLinkToken: 'TOKENSECRET' });
-    bus.emit({ eventType: 'MagicLinkRequested', email: 'a@example.com', magicLinkToken: 'TOKENSECRET' });
+    bus.emit({
+      eventType: 'MagicLinkRequested',
+      email: 'a@example.com',
+      magicLinkToken: 'TOKENSECRET',
+    });
     await bus.settle();
     expect(errors).toHaveLength(2);
     const logged = JSON.stringify(errors);

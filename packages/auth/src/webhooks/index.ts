@@ -15,7 +15,13 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { commonError, type SvcError } from '@svc/core';
-import { consoleLogger, describeError, isAuthEventType, type AuthLogger, type EventBus } from '../events';
+import {
+  consoleLogger,
+  describeError,
+  isAuthEventType,
+  type AuthLogger,
+  type EventBus,
+} from '../events';
 import type { AuthEvent, WebhookSubscription } from '../types';
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -43,7 +49,11 @@ const SIGNATURE_FORMAT = /^sha256=([0-9a-f]{64})$/;
  * constant time; a malformed, missing or upper-case header is false. Pass the raw body as
  * received, before any JSON parsing.
  */
-export function verifyWebhookSignature(secret: string, body: string | Uint8Array, header: string | null | undefined): boolean {
+export function verifyWebhookSignature(
+  secret: string,
+  body: string | Uint8Array,
+  header: string | null | undefined,
+): boolean {
   if (typeof header !== 'string' || typeof secret !== 'string' || secret === '') return false;
   const match = SIGNATURE_FORMAT.exec(header);
   if (match === null) return false;
@@ -59,18 +69,24 @@ function invalid(message: string): SvcError {
 const SUBSCRIPTION_KEYS: ReadonlySet<string> = new Set(['url', 'events', 'secret']);
 
 /** Validates the `webhooks` configuration; throws `VALIDATION_ERROR` naming the bad entry. */
-export function validateWebhookSubscriptions(subscriptions: unknown): readonly WebhookSubscription[] {
+export function validateWebhookSubscriptions(
+  subscriptions: unknown,
+): readonly WebhookSubscription[] {
   if (subscriptions === undefined || subscriptions === null) return [];
-  if (!Array.isArray(subscriptions)) throw invalid('webhooks must be an array of {url, events, secret}');
+  if (!Array.isArray(subscriptions))
+    throw invalid('webhooks must be an array of {url, events, secret}');
   return Object.freeze(
     subscriptions.map((entry: unknown, i): WebhookSubscription => {
       const where = `webhooks[${i}]`;
-      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw invalid(`${where} must be an object {url, events, secret}`);
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+        throw invalid(`${where} must be an object {url, events, secret}`);
       for (const key of Object.keys(entry)) {
-        if (!SUBSCRIPTION_KEYS.has(key)) throw invalid(`${where}.${key} is not a webhook key (expected url, events, secret)`);
+        if (!SUBSCRIPTION_KEYS.has(key))
+          throw invalid(`${where}.${key} is not a webhook key (expected url, events, secret)`);
       }
       const { url, events, secret } = entry as Record<string, unknown>;
-      if (typeof url !== 'string' || /\s/.test(url)) throw invalid(`${where}.url must be an absolute http:// or https:// URL`);
+      if (typeof url !== 'string' || /\s/.test(url))
+        throw invalid(`${where}.url must be an absolute http:// or https:// URL`);
       let parsed: URL;
       try {
         parsed = new URL(url);
@@ -78,13 +94,18 @@ export function validateWebhookSubscriptions(subscriptions: unknown): readonly W
         throw invalid(`${where}.url must be an absolute http:// or https:// URL`);
       }
       if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') {
-        throw invalid(`${where}.url must be an absolute http:// or https:// URL, got ${parsed.protocol}`);
+        throw invalid(
+          `${where}.url must be an absolute http:// or https:// URL, got ${parsed.protocol}`,
+        );
       }
-      if (!Array.isArray(events) || events.length === 0) throw invalid(`${where}.events must be a non-empty list of event kinds`);
+      if (!Array.isArray(events) || events.length === 0)
+        throw invalid(`${where}.events must be a non-empty list of event kinds`);
       for (const type of events) {
-        if (!isAuthEventType(type)) throw invalid(`${where}.events: ${JSON.stringify(type)} is not an event kind`);
+        if (!isAuthEventType(type))
+          throw invalid(`${where}.events: ${JSON.stringify(type)} is not an event kind`);
       }
-      if (typeof secret !== 'string' || secret.length === 0) throw invalid(`${where}.secret must be a non-empty string`);
+      if (typeof secret !== 'string' || secret.length === 0)
+        throw invalid(`${where}.secret must be a non-empty string`);
       return Object.freeze({ url, events: Object.freeze([...events]), secret });
     }),
   );
@@ -100,15 +121,24 @@ function loggableUrl(url: string): string {
  * Subscribes webhook delivery to the bus. Validates `subscriptions` first (throws at
  * construction). Returns the unsubscribe function; with no subscription, nothing is subscribed.
  */
-export function installWebhooks(bus: EventBus, subscriptions: readonly WebhookSubscription[] | undefined, options: WebhookOptions = {}): () => void {
+export function installWebhooks(
+  bus: EventBus,
+  subscriptions: readonly WebhookSubscription[] | undefined,
+  options: WebhookOptions = {},
+): () => void {
   const subs = validateWebhookSubscriptions(subscriptions);
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw invalid('webhook timeoutMs must be a positive number');
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw invalid('webhook timeoutMs must be a positive number');
   if (subs.length === 0) return () => {};
   const logger = options.logger ?? consoleLogger;
   const doFetch = options.fetch ?? globalThis.fetch;
 
-  const deliver = async (sub: WebhookSubscription, event: AuthEvent, body: string): Promise<void> => {
+  const deliver = async (
+    sub: WebhookSubscription,
+    event: AuthEvent,
+    body: string,
+  ): Promise<void> => {
     const where = { url: loggableUrl(sub.url), eventType: event.eventType, eventId: event.eventId };
     try {
       const response = await doFetch(sub.url, {
@@ -127,15 +157,21 @@ export function installWebhooks(bus: EventBus, subscriptions: readonly WebhookSu
       // Nobody reads the answer: release the connection.
       await response.body?.cancel().catch(() => {});
       if (response.status < 200 || response.status > 299) {
-        logger.error({ ...where, status: response.status }, `webhook delivery failed: HTTP ${response.status} (no retry)`);
+        logger.error(
+          { ...where, status: response.status },
+          `webhook delivery failed: HTTP ${response.status} (no retry)`,
+        );
       }
     } catch (err) {
       // By name, not instanceof: the DOMException may come from another realm.
-      const name = typeof err === 'object' && err !== null ? (err as { name?: unknown }).name : undefined;
+      const name =
+        typeof err === 'object' && err !== null ? (err as { name?: unknown }).name : undefined;
       const timedOut = name === 'TimeoutError' || name === 'AbortError';
       logger.error(
         { ...where, err: describeError(err) },
-        timedOut ? `webhook delivery timed out after ${timeoutMs} ms (no retry)` : 'webhook delivery failed (no retry)',
+        timedOut
+          ? `webhook delivery timed out after ${timeoutMs} ms (no retry)`
+          : 'webhook delivery failed (no retry)',
       );
     }
   };

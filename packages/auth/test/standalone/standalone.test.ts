@@ -23,7 +23,10 @@ afterAll(async () => {
  * One request written on a raw socket (fetch() refuses TRACE), read until the server closes or
  * 5 s pass: the status line, the headers, the body.
  */
-function rawRequest(base: string, head: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+function rawRequest(
+  base: string,
+  head: string,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   const { port } = new URL(base);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(head));
@@ -43,17 +46,30 @@ function rawRequest(base: string, head: string): Promise<{ status: number; heade
       clearTimeout(timer);
       const end = data.indexOf('\r\n\r\n');
       const [statusLine, ...lines] = data.slice(0, end).split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [
+          l.slice(0, l.indexOf(':')).toLowerCase(),
+          l.slice(l.indexOf(':') + 1).trim(),
+        ]),
+      );
       resolve({ status: Number(statusLine?.split(' ')[1]), headers, body: data.slice(end + 4) });
     });
   });
 }
-const trace = (path: string) => `TRACE ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`;
+const trace = (path: string) =>
+  `TRACE ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`;
 
-const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 describe('in a bare Express app', () => {
-  async function withApp(setup: (app: express.Express) => void, run: (base: string) => Promise<void>) {
+  async function withApp(
+    setup: (app: express.Express) => void,
+    run: (base: string) => Promise<void>,
+  ) {
     const app = express();
     setup(app);
     const server = app.listen(0, '127.0.0.1');
@@ -72,12 +88,20 @@ describe('in a bare Express app', () => {
         app.get('/hello', (_req, res) => void res.send('still mine'));
       },
       async (base) => {
-        const reg = await fetch(`${base}/auth/register`, json({ email: 'express@example.com', password: 'long enough pw' }));
+        const reg = await fetch(
+          `${base}/auth/register`,
+          json({ email: 'express@example.com', password: 'long enough pw' }),
+        );
         expect(reg.status).toBe(201);
         const { token } = (await reg.json()) as { token: string };
-        const login = await fetch(`${base}/auth/login`, json({ email: 'express@example.com', password: 'long enough pw' }));
+        const login = await fetch(
+          `${base}/auth/login`,
+          json({ email: 'express@example.com', password: 'long enough pw' }),
+        );
         expect(login.status).toBe(200);
-        const profile = await fetch(`${base}/auth/profile`, { headers: { authorization: `Bearer ${token}` } });
+        const profile = await fetch(`${base}/auth/profile`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
         expect(((await profile.json()) as { email: string }).email).toBe('express@example.com');
         expect(await (await fetch(`${base}/hello`)).text()).toBe('still mine');
         expect((await fetch(`${base}/auth/nope`)).status).toBe(404);
@@ -92,7 +116,10 @@ describe('in a bare Express app', () => {
         app.use('/auth', authRouter(auth));
       },
       async (base) => {
-        const reg = await fetch(`${base}/auth/register`, json({ email: 'parsed@example.com', password: 'long enough pw' }));
+        const reg = await fetch(
+          `${base}/auth/register`,
+          json({ email: 'parsed@example.com', password: 'long enough pw' }),
+        );
         expect(reg.status).toBe(201);
       },
     );
@@ -123,7 +150,10 @@ describe('methods a Request cannot carry (TRACE)', () => {
   const expectTraceAnswers = async (base: string) => {
     const login = await rawRequest(base, trace('/auth/login'));
     expect(login).toMatchObject({ status: 405, headers: { allow: 'POST' } });
-    expect(JSON.parse(login.body)).toEqual({ code: 'METHOD_NOT_ALLOWED', error: 'METHOD_NOT_ALLOWED: TRACE is not allowed on /auth/login' });
+    expect(JSON.parse(login.body)).toEqual({
+      code: 'METHOD_NOT_ALLOWED',
+      error: 'METHOD_NOT_ALLOWED: TRACE is not allowed on /auth/login',
+    });
     const unknown = await rawRequest(base, trace('/auth/nope'));
     expect(unknown.status).toBe(404);
     expect(JSON.parse(unknown.body).code).toBe('NOT_FOUND');
@@ -153,7 +183,9 @@ describe('methods a Request cannot carry (TRACE)', () => {
   });
 
   test('the Fetch handler takes the method from info when the Request cannot carry it', async () => {
-    const res = await auth.handler(new Request('http://app.local/auth/profile'), { method: 'TRACE' });
+    const res = await auth.handler(new Request('http://app.local/auth/profile'), {
+      method: 'TRACE',
+    });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET');
   });
@@ -161,29 +193,72 @@ describe('methods a Request cannot carry (TRACE)', () => {
 
 describe('as a Fetch handler', () => {
   test('Request in, Response out', async () => {
-    const reg = await auth.handler(new Request('http://app.local/auth/register', json({ email: 'fetch@example.com', password: 'long enough pw' })));
+    const reg = await auth.handler(
+      new Request(
+        'http://app.local/auth/register',
+        json({ email: 'fetch@example.com', password: 'long enough pw' }),
+      ),
+    );
     expect(reg.status).toBe(201);
     expect(reg.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const { token } = (await reg.json()) as { token: string };
-    const profile = await auth.handler(new Request('http://app.local/auth/profile', { headers: { authorization: `Bearer ${token}` } }));
+    const profile = await auth.handler(
+      new Request('http://app.local/auth/profile', {
+        headers: { authorization: `Bearer ${token}` },
+      }),
+    );
     expect(profile.status).toBe(200);
     const missing = await auth.handler(new Request('http://app.local/auth/profile'));
     expect(missing.status).toBe(401);
     expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="svc"');
-    expect(await missing.json()).toEqual({ code: 'UNAUTHORIZED', error: 'UNAUTHORIZED: a bearer token is required' });
+    expect(await missing.json()).toEqual({
+      code: 'UNAUTHORIZED',
+      error: 'UNAUTHORIZED: a bearer token is required',
+    });
   });
 
   test('bad bodies get the envelope, never a 500', async () => {
     const cases: Array<[RequestInit, number, string]> = [
-      [{ method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' }, 400, 'VALIDATION_ERROR'],
-      [{ method: 'POST', headers: { 'content-type': 'application/json' }, body: '[1,2]' }, 400, 'VALIDATION_ERROR'],
-      [{ method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'email=a' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
-      [{ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(2 * 1024 * 1024) }) }, 413, 'PAYLOAD_TOO_LARGE'],
-      [{ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 42, password: 'long enough pw' }) }, 400, 'VALIDATION_ERROR'],
+      [
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' },
+        400,
+        'VALIDATION_ERROR',
+      ],
+      [
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[1,2]' },
+        400,
+        'VALIDATION_ERROR',
+      ],
+      [
+        { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'email=a' },
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      ],
+      [
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(2 * 1024 * 1024) }),
+        },
+        413,
+        'PAYLOAD_TOO_LARGE',
+      ],
+      [
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 42, password: 'long enough pw' }),
+        },
+        400,
+        'VALIDATION_ERROR',
+      ],
     ];
     for (const [init, status, code] of cases) {
       const res = await auth.handler(new Request('http://app.local/auth/register', init));
-      expect({ status: res.status, code: ((await res.json()) as { code: string }).code }).toEqual({ status, code });
+      expect({ status: res.status, code: ((await res.json()) as { code: string }).code }).toEqual({
+        status,
+        code,
+      });
     }
   });
 });
@@ -194,12 +269,23 @@ describe('as a Fetch handler', () => {
 describe('cross-site requests authenticated by the cookie (CSRF)', () => {
   let n = 0;
   async function signIn(a: Auth = auth): Promise<string> {
-    const res = await a.handler(new Request('http://app.local/auth/register', json({ email: `csrf-${++n}-${Date.now()}@example.com`, password: 'long enough pw' })));
+    const res = await a.handler(
+      new Request(
+        'http://app.local/auth/register',
+        json({ email: `csrf-${++n}-${Date.now()}@example.com`, password: 'long enough pw' }),
+      ),
+    );
     expect(res.status).toBe(201);
     return ((await res.json()) as { token: string }).token;
   }
   const profileStatus = async (token: string) =>
-    (await auth.handler(new Request('http://app.local/auth/profile', { headers: { authorization: `Bearer ${token}` } }))).status;
+    (
+      await auth.handler(
+        new Request('http://app.local/auth/profile', {
+          headers: { authorization: `Bearer ${token}` },
+        }),
+      )
+    ).status;
   const logout = (base: string, token: string, headers: Record<string, string>) =>
     fetch(`${base}/auth/logout`, {
       method: 'POST',
@@ -222,14 +308,19 @@ describe('cross-site requests authenticated by the cookie (CSRF)', () => {
   test('Express: a foreign page is refused with 403 ACCESS_DENIED and the session stays live', async () => {
     await withExpress(auth, async (base) => {
       for (const headers of [
-        { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } as Record<string, string>,
+        { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } as Record<
+          string,
+          string
+        >,
         { origin: 'https://evil.example' },
         { origin: 'null' },
         { 'sec-fetch-site': 'cross-site' },
       ]) {
         const token = await signIn();
         const res = await logout(base, token, headers);
-        expect({ status: res.status, code: ((await res.json()) as { code: string }).code }).toEqual({ status: 403, code: 'ACCESS_DENIED' });
+        expect({ status: res.status, code: ((await res.json()) as { code: string }).code }).toEqual(
+          { status: 403, code: 'ACCESS_DENIED' },
+        );
         expect(await profileStatus(token)).toBe(200);
       }
     });
@@ -237,7 +328,11 @@ describe('cross-site requests authenticated by the cookie (CSRF)', () => {
 
   test('Express: the same origin, no browser headers, and a bearer token all work', async () => {
     await withExpress(auth, async (base) => {
-      const ways: Array<Record<string, string>> = [{ origin: base, 'sec-fetch-site': 'same-origin' }, {}, { 'sec-fetch-site': 'same-site' }];
+      const ways: Array<Record<string, string>> = [
+        { origin: base, 'sec-fetch-site': 'same-origin' },
+        {},
+        { 'sec-fetch-site': 'same-site' },
+      ];
       for (const headers of ways) {
         const token = await signIn();
         const res = await logout(base, token, headers);
@@ -248,12 +343,18 @@ describe('cross-site requests authenticated by the cookie (CSRF)', () => {
       const token = await signIn();
       const res = await fetch(`${base}/auth/logout`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+        headers: {
+          authorization: `Bearer ${token}`,
+          origin: 'https://evil.example',
+          'sec-fetch-site': 'cross-site',
+        },
       });
       expect(res.status).toBe(200);
       // Reading is not state-changing: a cookie GET from anywhere is answered (CORS decides who reads it).
       const other = await signIn();
-      const read = await fetch(`${base}/auth/profile`, { headers: { cookie: `auth_token=${other}`, origin: 'https://evil.example' } });
+      const read = await fetch(`${base}/auth/profile`, {
+        headers: { cookie: `auth_token=${other}`, origin: 'https://evil.example' },
+      });
       expect(read.status).toBe(200);
     });
   });
@@ -267,7 +368,10 @@ describe('cross-site requests authenticated by the cookie (CSRF)', () => {
       await withExpress(trusting, async (base) => {
         const token = await signIn(trusting);
         expect((await logout(base, token, { origin: 'https://evil.example' })).status).toBe(403);
-        const res = await logout(base, token, { origin: 'https://app.example.com', 'sec-fetch-site': 'cross-site' });
+        const res = await logout(base, token, {
+          origin: 'https://app.example.com',
+          'sec-fetch-site': 'cross-site',
+        });
         expect(res.status).toBe(200);
         expect(await profileStatus(token)).toBe(401);
       });
@@ -278,14 +382,22 @@ describe('cross-site requests authenticated by the cookie (CSRF)', () => {
 
   test('trustedOrigins entries must be origins', async () => {
     await expect(
-      createAuth({ jwtSecret: SECRET, bcryptRounds: 4 }, { database: t.db, trustedOrigins: ['https://app.example.com/'] }),
+      createAuth(
+        { jwtSecret: SECRET, bcryptRounds: 4 },
+        { database: t.db, trustedOrigins: ['https://app.example.com/'] },
+      ),
     ).rejects.toThrow(/trustedOrigins: "https:\/\/app\.example\.com\/" is not an origin/);
   });
 
   test('Fetch handler: the same rule, with the origin taken from the request URL', async () => {
     const token = await signIn();
     const post = (origin: string) =>
-      auth.handler(new Request('https://db.example.com/auth/logout', { method: 'POST', headers: { cookie: `auth_token=${token}`, origin } }));
+      auth.handler(
+        new Request('https://db.example.com/auth/logout', {
+          method: 'POST',
+          headers: { cookie: `auth_token=${token}`, origin },
+        }),
+      );
     const refused = await post('http://db.example.com');
     expect(refused.status).toBe(403);
     expect(refused.headers.get('x-content-type-options')).toBe('nosniff');

@@ -46,7 +46,10 @@ describe('openDatabase refuses a URL that is not a PostgreSQL URL, before connec
 
   test('another scheme', async () => {
     const e = await failure('mysql://app:s3cret@127.0.0.1/db');
-    expect(e).toMatchObject({ problem: 'malformed-url', message: 'the database URL starts with mysql:// where postgres:// is expected' });
+    expect(e).toMatchObject({
+      problem: 'malformed-url',
+      message: 'the database URL starts with mysql:// where postgres:// is expected',
+    });
   });
 });
 
@@ -55,14 +58,18 @@ describe('openDatabase says why a server cannot be reached', () => {
     const port = await closedPort();
     const e = await failure(`postgres://app:s3cret@127.0.0.1:${port}/db`);
     expect(e.problem).toBe('unreachable');
-    expect(e.message).toBe(`cannot connect to PostgreSQL at 127.0.0.1:${port} (connection refused)`);
+    expect(e.message).toBe(
+      `cannot connect to PostgreSQL at 127.0.0.1:${port} (connection refused)`,
+    );
     expect((e.cause as { code?: string }).code).toBe('ECONNREFUSED');
   });
 
   test('an unknown host', async () => {
     const e = await failure('postgres://app:s3cret@no-such-host.invalid:5432/db');
     expect(e.problem).toBe('unreachable');
-    expect(e.message).toMatch(/^cannot connect to PostgreSQL at no-such-host\.invalid:5432 \((host not found|host name lookup failed)\)$/);
+    expect(e.message).toMatch(
+      /^cannot connect to PostgreSQL at no-such-host\.invalid:5432 \((host not found|host name lookup failed)\)$/,
+    );
   });
 });
 
@@ -76,8 +83,12 @@ if (testDatabaseKind() === 'postgres') {
       url.pathname = '/svc_no_such_database';
       const e = await failure(url.toString());
       expect(e.problem).toBe('unknown-database');
-      expect(e.message).toBe(`PostgreSQL at ${base.hostname}:${base.port || 5432} has no database "svc_no_such_database"`);
-      expect(e.hint).toBe('create it (createdb "svc_no_such_database") or name an existing database in the URL');
+      expect(e.message).toBe(
+        `PostgreSQL at ${base.hostname}:${base.port || 5432} has no database "svc_no_such_database"`,
+      );
+      expect(e.hint).toBe(
+        'create it (createdb "svc_no_such_database") or name an existing database in the URL',
+      );
     });
 
     test('an unknown user is an authentication failure; the password is not shown', async () => {

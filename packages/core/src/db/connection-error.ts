@@ -17,7 +17,12 @@ import { SvcError } from '../errors/svc-error';
  * No message ever holds the password: the URL is never echoed, only its host, port, user and
  * database name.
  */
-export type DatabaseConnectionProblem = 'malformed-url' | 'unreachable' | 'authentication' | 'unknown-database' | 'refused';
+export type DatabaseConnectionProblem =
+  | 'malformed-url'
+  | 'unreachable'
+  | 'authentication'
+  | 'unknown-database'
+  | 'refused';
 
 export class DatabaseConnectionError extends SvcError {
   constructor(
@@ -48,14 +53,22 @@ export function checkDatabaseUrl(url: string): Target {
   try {
     u = new URL(url);
   } catch {
-    throw new DatabaseConnectionError('malformed-url', 'the database URL is not a valid URL', { hint: `write it as ${URL_SHAPE}` });
-  }
-  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') {
-    throw new DatabaseConnectionError('malformed-url', `the database URL starts with ${u.protocol}// where postgres:// is expected`, {
+    throw new DatabaseConnectionError('malformed-url', 'the database URL is not a valid URL', {
       hint: `write it as ${URL_SHAPE}`,
     });
   }
-  const host = u.hostname ? decodeURIComponent(u.hostname) : (u.searchParams.get('host') ?? 'localhost');
+  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') {
+    throw new DatabaseConnectionError(
+      'malformed-url',
+      `the database URL starts with ${u.protocol}// where postgres:// is expected`,
+      {
+        hint: `write it as ${URL_SHAPE}`,
+      },
+    );
+  }
+  const host = u.hostname
+    ? decodeURIComponent(u.hostname)
+    : (u.searchParams.get('host') ?? 'localhost');
   const port = u.port || u.searchParams.get('port') || '5432';
   const database = u.pathname.length > 1 ? decodeURIComponent(u.pathname.slice(1)) : undefined;
   return {
@@ -79,14 +92,21 @@ const NETWORK_REASONS: Readonly<Record<string, string>> = {
 
 /** Turns what `pg` threw while connecting into a `DatabaseConnectionError`. */
 export function connectionFailure(err: unknown, target: Target): DatabaseConnectionError {
-  const code = typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : undefined;
+  const code =
+    typeof (err as { code?: unknown })?.code === 'string'
+      ? (err as { code: string }).code
+      : undefined;
   const text = err instanceof Error ? err.message : String(err);
   const at = `PostgreSQL at ${target.address}`;
   if (code !== undefined && NETWORK_REASONS[code] !== undefined) {
-    return new DatabaseConnectionError('unreachable', `cannot connect to ${at} (${NETWORK_REASONS[code]})`, {
-      hint: 'check the host and port, and that the server is running',
-      cause: err,
-    });
+    return new DatabaseConnectionError(
+      'unreachable',
+      `cannot connect to ${at} (${NETWORK_REASONS[code]})`,
+      {
+        hint: 'check the host and port, and that the server is running',
+        cause: err,
+      },
+    );
   }
   if (code !== undefined && code.startsWith('28')) {
     // 28P01 invalid_password, 28000 invalid_authorization_specification (unknown role, pg_hba).
@@ -102,5 +122,7 @@ export function connectionFailure(err: unknown, target: Target): DatabaseConnect
       cause: err,
     });
   }
-  return new DatabaseConnectionError('refused', `cannot connect to ${at} (${text})`, { cause: err });
+  return new DatabaseConnectionError('refused', `cannot connect to ${at} (${text})`, {
+    cause: err,
+  });
 }

@@ -7,7 +7,9 @@ describe(`database layer on ${testDatabaseKind()}`, () => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase();
-    await t.db.query('create table item (id serial primary key, name text not null unique, n int8)');
+    await t.db.query(
+      'create table item (id serial primary key, name text not null unique, n int8)',
+    );
   });
   afterAll(() => t.dispose());
 
@@ -23,7 +25,12 @@ describe(`database layer on ${testDatabaseKind()}`, () => {
   });
 
   test('counts affected rows and returns rows', async () => {
-    const ins = await t.db.query('insert into item (name, n) values ($1, $2), ($3, $4)', ['a', 1, 'b', 2]);
+    const ins = await t.db.query('insert into item (name, n) values ($1, $2), ($3, $4)', [
+      'a',
+      1,
+      'b',
+      2,
+    ]);
     expect(ins.rowCount).toBe(2);
     const sel = await t.db.query<{ name: string }>('select name from item order by name');
     expect(sel.rows.map((r) => r.name)).toEqual(['a', 'b']);
@@ -84,7 +91,11 @@ describe(`database layer on ${testDatabaseKind()}`, () => {
   test('gives a Kysely instance that runs on the same database, in and out of transactions', async () => {
     const k = t.db.kysely<{ item: { id: Generated<number>; name: string; n: number | null } }>();
     await k.insertInto('item').values({ name: 'via-kysely' }).execute();
-    const row = await k.selectFrom('item').select('name').where('name', '=', 'via-kysely').executeTakeFirst();
+    const row = await k
+      .selectFrom('item')
+      .select('name')
+      .where('name', '=', 'via-kysely')
+      .executeTakeFirst();
     expect(row).toEqual({ name: 'via-kysely' });
     const count = await t.db.transaction(async (tx) => {
       const r = await sql<{ c: number }>`select count(*)::int as c from item`.execute(tx.kysely());
@@ -103,7 +114,9 @@ describe(`database layer on ${testDatabaseKind()}`, () => {
 
 describe('describeUrl', () => {
   test('never shows the password or query string', () => {
-    const text = describeUrl('postgres://app:s3cret@db.internal:5432/main?sslmode=require&password=x');
+    const text = describeUrl(
+      'postgres://app:s3cret@db.internal:5432/main?sslmode=require&password=x',
+    );
     expect(text).toBe('PostgreSQL at postgres://app@db.internal:5432/main');
     expect(text).not.toContain('s3cret');
   });

@@ -14,5 +14,12 @@ export type {
 } from './types';
 export { openDatabase, describeUrl, PGLITE_SETTINGS, type OpenDatabaseOptions } from './open';
 export { loadPGliteModule, type PGliteWasmModule } from './pglite-module';
-export { DataDirLock, DataDirLockedError, LOCK_FILE_NAME, lockError, readDataDirLock, type LockHolder } from './lock';
+export {
+  DataDirLock,
+  DataDirLockedError,
+  LOCK_FILE_NAME,
+  lockError,
+  readDataDirLock,
+  type LockHolder,
+} from './lock';
 export { DatabaseConnectionError, type DatabaseConnectionProblem } from './connection-error';

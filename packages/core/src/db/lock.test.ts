@@ -2,7 +2,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DataDirLockedError, LOCK_FILE_NAME, openDatabase, readDataDirLock, type Database } from './index';
+import {
+  DataDirLockedError,
+  LOCK_FILE_NAME,
+  openDatabase,
+  readDataDirLock,
+  type Database,
+} from './index';
 
 // The lock on an embedded folder, with real processes. Child processes load the built package
 // (`dist`, as other packages' tests do): build core before running these.
@@ -33,14 +39,19 @@ function deadPid(): number {
 
 /** A child process running `script` with `module` as argv[1]; resolves with it once it prints `ready`. */
 function child(script: string, args: string[] = [], module = DIST) {
-  const proc = spawn(process.execPath, ['-e', script, module, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['-e', script, module, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   proc.stdout.on('data', (d) => (out += d));
   proc.stderr.on('data', (d) => (err += d));
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
   const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`child not ready in 60 s: ${out} ${err}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`child not ready in 60 s: ${out} ${err}`)),
+      60_000,
+    );
     proc.stdout.on('data', () => {
       if (out.includes('ready')) {
         clearTimeout(timer);
@@ -102,7 +113,9 @@ describe('the lock on an embedded data folder', () => {
   test('the same process cannot open a folder twice; after close it can again', async () => {
     const dir = tempDir();
     const first = await openDatabase({ dataDir: dir });
-    await expect(openDatabase({ dataDir: path.join(dir, '.', '') })).rejects.toThrow(/already open in this process/);
+    await expect(openDatabase({ dataDir: path.join(dir, '.', '') })).rejects.toThrow(
+      /already open in this process/,
+    );
     await first.close();
     const again = await openDatabase({ dataDir: dir });
     open.push(again);
@@ -111,16 +124,31 @@ describe('the lock on an embedded data folder', () => {
 
   test('a lock left by a dead process is taken over; so is one naming our own pid from an earlier life', async () => {
     const dir = tempDir();
-    writeLock(dir, { pid: deadPid(), hostname: os.hostname(), startedAt: '2020-01-01T00:00:00Z', command: 'svc serve', token: 'old' });
+    writeLock(dir, {
+      pid: deadPid(),
+      hostname: os.hostname(),
+      startedAt: '2020-01-01T00:00:00Z',
+      command: 'svc serve',
+      token: 'old',
+    });
     expect(readDataDirLock(dir)).toBeUndefined();
     const db = await openDatabase({ dataDir: dir });
-    const lock = JSON.parse(fs.readFileSync(path.join(dir, LOCK_FILE_NAME), 'utf8')) as { pid: number; token: string };
+    const lock = JSON.parse(fs.readFileSync(path.join(dir, LOCK_FILE_NAME), 'utf8')) as {
+      pid: number;
+      token: string;
+    };
     expect(lock.pid).toBe(process.pid);
     expect(lock.token).not.toBe('old');
     await db.close();
 
     // A container restarted after kill -9 often runs as the same pid (1): not a live holder.
-    writeLock(dir, { pid: process.pid, hostname: os.hostname(), startedAt: '2020-01-01T00:00:00Z', command: 'svc serve', token: 'earlier-life' });
+    writeLock(dir, {
+      pid: process.pid,
+      hostname: os.hostname(),
+      startedAt: '2020-01-01T00:00:00Z',
+      command: 'svc serve',
+      token: 'earlier-life',
+    });
     const again = await openDatabase({ dataDir: dir });
     open.push(again);
     await again.ping();
@@ -129,13 +157,28 @@ describe('the lock on an embedded data folder', () => {
   test('a lock naming a live process is refused; on Linux, one whose pid was reused by another program is taken over', async () => {
     const dir = tempDir();
     // The parent of this test runner is alive and is not the holder of anything.
-    writeLock(dir, { pid: process.ppid, hostname: os.hostname(), startedAt: '2020-01-01T00:00:00Z', command: 'svc migrate', token: 't' });
-    await expect(openDatabase({ dataDir: dir })).rejects.toThrow(`is in use by svc migrate (pid ${process.ppid}`);
+    writeLock(dir, {
+      pid: process.ppid,
+      hostname: os.hostname(),
+      startedAt: '2020-01-01T00:00:00Z',
+      command: 'svc migrate',
+      token: 't',
+    });
+    await expect(openDatabase({ dataDir: dir })).rejects.toThrow(
+      `is in use by svc migrate (pid ${process.ppid}`,
+    );
     expect(readDataDirLock(dir)?.pid).toBe(process.ppid);
 
     if (process.platform === 'linux') {
       // Same pid, but the process now running under it started at another time: not the holder.
-      writeLock(dir, { pid: process.ppid, hostname: os.hostname(), startedAt: '2020-01-01T00:00:00Z', command: 'svc serve', token: 't', procStart: 1 });
+      writeLock(dir, {
+        pid: process.ppid,
+        hostname: os.hostname(),
+        startedAt: '2020-01-01T00:00:00Z',
+        command: 'svc serve',
+        token: 't',
+        procStart: 1,
+      });
       const db = await openDatabase({ dataDir: dir });
       open.push(db);
       await db.ping();
@@ -145,7 +188,9 @@ describe('the lock on an embedded data folder', () => {
   test('a lock file that is not ours to read is refused with what to do', async () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, LOCK_FILE_NAME), 'garbage');
-    await expect(openDatabase({ dataDir: dir })).rejects.toThrow(/cannot be read .*If no process is using the folder, delete that file/);
+    await expect(openDatabase({ dataDir: dir })).rejects.toThrow(
+      /cannot be read .*If no process is using the folder, delete that file/,
+    );
   });
 
   test('a temp file left by a process that died while taking the lock is removed by the next opener; a live one is kept', async () => {
@@ -162,15 +207,32 @@ describe('the lock on an embedded data folder', () => {
     crashed.proc.kill('SIGKILL');
     await crashed.exited;
     const crashedTemp = `${LOCK_FILE_NAME}.${crashed.proc.pid}.`;
-    expect(fs.readdirSync(dir).filter((n) => n.startsWith(crashedTemp) && n.endsWith('.tmp'))).toHaveLength(1);
+    expect(
+      fs.readdirSync(dir).filter((n) => n.startsWith(crashedTemp) && n.endsWith('.tmp')),
+    ).toHaveLength(1);
 
     // Others: a dead process's half-written one, one of our own pid from an earlier life, and
     // one of a live process that is taking the lock right now (kept: it is about to link it).
     const dead = deadPid();
     fs.writeFileSync(path.join(dir, `${LOCK_FILE_NAME}.${dead}.0a1b2c.tmp`), '{"pid": ');
-    const earlier = { pid: process.pid, hostname: os.hostname(), startedAt: '2020-01-01T00:00:00Z', command: 'svc serve', token: 'earlier-life' };
-    fs.writeFileSync(path.join(dir, `${LOCK_FILE_NAME}.${process.pid}.earlier.tmp`), JSON.stringify(earlier));
-    const live = { pid: process.ppid, hostname: os.hostname(), startedAt: new Date().toISOString(), command: 'svc serve', token: 'live' };
+    const earlier = {
+      pid: process.pid,
+      hostname: os.hostname(),
+      startedAt: '2020-01-01T00:00:00Z',
+      command: 'svc serve',
+      token: 'earlier-life',
+    };
+    fs.writeFileSync(
+      path.join(dir, `${LOCK_FILE_NAME}.${process.pid}.earlier.tmp`),
+      JSON.stringify(earlier),
+    );
+    const live = {
+      pid: process.ppid,
+      hostname: os.hostname(),
+      startedAt: new Date().toISOString(),
+      command: 'svc serve',
+      token: 'live',
+    };
     const liveTemp = `${LOCK_FILE_NAME}.${process.ppid}.live.tmp`;
     fs.writeFileSync(path.join(dir, liveTemp), JSON.stringify(live));
     // Not ours: a file that only looks alike is never touched.
@@ -194,7 +256,13 @@ describe('the lock on an embedded data folder', () => {
         setTimeout(() => process.exit(0), 1500); // hold it while the others try
       })();`;
     for (let round = 0; round < 3; round++) {
-      writeLock(dir, { pid: deadPid(), hostname: os.hostname(), startedAt: '2020-01-01T00:00:00Z', command: 'svc serve', token: `stale-${round}` });
+      writeLock(dir, {
+        pid: deadPid(),
+        hostname: os.hostname(),
+        startedAt: '2020-01-01T00:00:00Z',
+        command: 'svc serve',
+        token: `stale-${round}`,
+      });
       const at = String(Date.now() + 1500);
       const takers = Array.from({ length: 4 }, () => child(script, [dir, at], DIST_LOCK));
       await Promise.all(takers.map((t) => t.ready));

@@ -64,7 +64,11 @@ export class DataDirLock {
   #released = false;
   #holder: LockHolder;
 
-  private constructor(readonly dataDir: string, readonly file: string, holder: LockHolder) {
+  private constructor(
+    readonly dataDir: string,
+    readonly file: string,
+    holder: LockHolder,
+  ) {
     this.#holder = holder;
   }
 
@@ -172,7 +176,12 @@ async function placeLockFile(dir: string, file: string, mine: LockHolder): Promi
       if (isAlive(dir, holder)) throw lockedError(dir, file, holder, 'another process');
       await removeStale(file, text);
     }
-    throw new DataDirLockedError(dir, file, undefined, `the embedded database folder ${dir} is being opened by several processes at once; try again.`);
+    throw new DataDirLockedError(
+      dir,
+      file,
+      undefined,
+      `the embedded database folder ${dir} is being opened by several processes at once; try again.`,
+    );
   } finally {
     removeQuietly(tmp);
   }
@@ -202,7 +211,11 @@ function removeStaleTemps(dir: string, file: string): void {
     const temp = path.join(dir, name);
     const text = readQuietly(temp);
     if (text === undefined) continue; // gone already
-    const holder = parseHolder(text) ?? { ...UNKNOWN_WRITER, pid: Number(match[1]), hostname: os.hostname() };
+    const holder = parseHolder(text) ?? {
+      ...UNKNOWN_WRITER,
+      pid: Number(match[1]),
+      hostname: os.hostname(),
+    };
     if (holder.hostname !== os.hostname()) continue;
     if (!isAlive(dir, holder)) removeQuietly(temp);
   }
@@ -218,7 +231,8 @@ function link(tmp: string, file: string): boolean {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return false;
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS')
+      throw err;
   }
   // A filesystem without hard links: create exclusively, then write (readers retry a partial file).
   let fd: number;
@@ -289,7 +303,12 @@ function isAlive(dir: string, holder: LockHolder): boolean {
   return true;
 }
 
-function lockedError(dir: string, file: string, holder: LockHolder, who: 'another process' | 'this process'): DataDirLockedError {
+function lockedError(
+  dir: string,
+  file: string,
+  holder: LockHolder,
+  who: 'another process' | 'this process',
+): DataDirLockedError {
   const since = `since ${holder.startedAt}`;
   if (who === 'this process') {
     return new DataDirLockedError(
@@ -342,7 +361,9 @@ function processStart(pid: number): number | undefined {
 }
 
 function describeCommand(): string {
-  const script = process.argv[1] ? path.basename(process.argv[1]).replace(/\.[cm]?js$/, '') : path.basename(process.execPath);
+  const script = process.argv[1]
+    ? path.basename(process.argv[1]).replace(/\.[cm]?js$/, '')
+    : path.basename(process.execPath);
   const sub = process.argv[2] && !process.argv[2].startsWith('-') ? ` ${process.argv[2]}` : '';
   return `${script}${sub}`;
 }

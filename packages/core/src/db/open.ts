@@ -84,10 +84,19 @@ async function openPGlite(dataDir: string | undefined) {
   // Held from before the first file is touched until close: a second opener fails at once.
   const lock = dataDir ? await DataDirLock.acquire(dataDir) : undefined;
   try {
-    if (dataDir && !fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await initialiseDataDir(dataDir);
-    const startParams = [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])];
+    if (dataDir && !fs.existsSync(path.join(dataDir, 'PG_VERSION')))
+      await initialiseDataDir(dataDir);
+    const startParams = [
+      ...PGlite.defaultStartParams,
+      ...PGLITE_SETTINGS.flatMap((s) => ['-c', s]),
+    ];
     const pgliteWasmModule = await loadPGliteModule();
-    const pg = new PGlite({ ...(dataDir ? { dataDir } : {}), startParams, parsers: { [INT8_OID]: parseInt8 }, pgliteWasmModule });
+    const pg = new PGlite({
+      ...(dataDir ? { dataDir } : {}),
+      startParams,
+      parsers: { [INT8_OID]: parseInt8 },
+      pgliteWasmModule,
+    });
     await pg.waitReady;
     const mutex = new Mutex();
     const kysely = new Kysely<any>({ dialect: new PGliteDialect(pg, mutex) });
@@ -154,7 +163,6 @@ async function initialiseDataDir(dataDir: string): Promise<void> {
 
 const INITDB_TIMEOUT_MS = 120_000;
 
-
 const INT8_OID = 20;
 function parseInt8(text: string): number | string {
   const n = Number(text);
@@ -208,7 +216,8 @@ class KyselyDatabase implements Database {
   }
 
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]) {
-    if (this.#closing) return Promise.reject(new Error(`the database is closed (${this.description})`));
+    if (this.#closing)
+      return Promise.reject(new Error(`the database is closed (${this.description})`));
     return this.#queryable.query<Row>(sql, params);
   }
 
@@ -217,7 +226,8 @@ class KyselyDatabase implements Database {
   }
 
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
-    if (this.#closing) return Promise.reject(new Error(`the database is closed (${this.description})`));
+    if (this.#closing)
+      return Promise.reject(new Error(`the database is closed (${this.description})`));
     return this.#kysely.transaction().execute((trx) => fn(queryable(trx)));
   }
 

@@ -19,7 +19,10 @@ import type { Mutex } from './mutex';
  * callers wait their turn instead of interleaving statements into it.
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pg: PGlite, private readonly mutex: Mutex) {}
+  constructor(
+    private readonly pg: PGlite,
+    private readonly mutex: Mutex,
+  ) {}
   createAdapter() {
     return new PostgresAdapter();
   }
@@ -36,7 +39,10 @@ export class PGliteDialect implements Dialect {
 
 class PGliteDriver implements Driver {
   readonly #connection: PGliteConnection;
-  constructor(private readonly pg: PGlite, private readonly mutex: Mutex) {
+  constructor(
+    private readonly pg: PGlite,
+    private readonly mutex: Mutex,
+  ) {
     this.#connection = new PGliteConnection(pg);
   }
   async init(): Promise<void> {

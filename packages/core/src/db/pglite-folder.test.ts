@@ -41,7 +41,10 @@ describe('embedded PGlite in a folder', () => {
         await db.close();
       })();`;
     const dir = path.join(tempDir(), 'data');
-    const r = spawnSync(process.execPath, ['-e', script, DIST, dir], { encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, ['-e', script, DIST, dir], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(r.stderr).toBe('');
     const rss = Number(r.stdout);
     expect(rss).toBeGreaterThan(0);
@@ -69,7 +72,10 @@ describe('embedded PGlite in a folder', () => {
         const count = (name) => files.filter((f) => f.endsWith(name)).length;
         process.stdout.write(JSON.stringify({ wasm: count('pglite.wasm'), data: count('pglite.data'), once }));
       })();`;
-    const r = spawnSync(process.execPath, ['-e', script, DIST, path.join(tempDir(), 'data')], { encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, ['-e', script, DIST, path.join(tempDir(), 'data')], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(r.stderr).toBe('');
     const seen = JSON.parse(r.stdout) as { wasm: number; data: number; once: boolean };
     expect(seen.data).toBeGreaterThan(0); // PGlite reads its file-system bundle itself: the spy sees reads

@@ -58,11 +58,16 @@ describe('renderError', () => {
   });
 
   test('common codes carry their table status and headers', () => {
-    const err = commonError('RATE_LIMITED', 'too many requests', { headers: { 'Retry-After': '7' } });
+    const err = commonError('RATE_LIMITED', 'too many requests', {
+      headers: { 'Retry-After': '7' },
+    });
     const rendered = renderError(err);
     expect(rendered.status).toBe(429);
     expect(rendered.headers).toEqual({ 'Retry-After': '7' });
-    expect(rendered.body).toEqual({ code: 'RATE_LIMITED', error: 'RATE_LIMITED: too many requests' });
+    expect(rendered.body).toEqual({
+      code: 'RATE_LIMITED',
+      error: 'RATE_LIMITED: too many requests',
+    });
   });
 
   test('an unknown value becomes INTERNAL_ERROR without its internals', () => {
@@ -95,7 +100,9 @@ describe('the error-code registry', () => {
   test('refuses a code declared again with another status; the same table again is fine', () => {
     const first = defineErrorCodes('twice', { TWICE_DECLARED: 409 });
     expect(() => defineErrorCodes('twice', { TWICE_DECLARED: 409 })).not.toThrow();
-    expect(() => defineErrorCodes('twice', { TWICE_DECLARED: 410 })).toThrow(/two statuses: 409 and 410/);
+    expect(() => defineErrorCodes('twice', { TWICE_DECLARED: 410 })).toThrow(
+      /two statuses: 409 and 410/,
+    );
     expect(first('TWICE_DECLARED', 'x').status).toBe(409);
   });
 

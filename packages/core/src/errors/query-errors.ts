@@ -142,9 +142,7 @@ export const SchemaDefinitionError = queryErrorClass('SchemaDefinitionError');
 export const InvalidDefinitionError = queryErrorClass('InvalidDefinitionError');
 export const InvalidPropertyDefinitionError = queryErrorClass('InvalidPropertyDefinitionError');
 export const InvalidLinkDefinitionError = queryErrorClass('InvalidLinkDefinitionError');
-export const InvalidConstraintDefinitionError = queryErrorClass(
-  'InvalidConstraintDefinitionError',
-);
+export const InvalidConstraintDefinitionError = queryErrorClass('InvalidConstraintDefinitionError');
 export const InvalidFunctionDefinitionError = queryErrorClass('InvalidFunctionDefinitionError');
 export const DuplicateDefinitionError = queryErrorClass('DuplicateDefinitionError');
 export const QueryCardinalityError = queryErrorClass('QueryCardinalityError');

@@ -36,7 +36,13 @@ export function renderError(err: unknown): RenderedError {
   if (err.sqlState || err.position) {
     body.extensions = {};
     if (err.sqlState) body.extensions.sqlState = err.sqlState;
-    if (err.position) body.extensions.position = { line: err.position.line, column: err.position.column };
+    if (err.position)
+      body.extensions.position = { line: err.position.line, column: err.position.column };
   }
-  return { status: err.status, headers: err.headers ?? {}, body, unexpected: err.status >= 500 && err.code === 'INTERNAL_ERROR' };
+  return {
+    status: err.status,
+    headers: err.headers ?? {},
+    body,
+    unexpected: err.status >= 500 && err.code === 'INTERNAL_ERROR',
+  };
 }

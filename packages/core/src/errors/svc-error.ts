@@ -81,19 +81,29 @@ export function defineErrorCodes<const Table extends Readonly<Record<string, num
   owner: string,
   table: Table,
 ): ErrorFactory<Extract<keyof Table, string>> & { readonly statuses: Table } {
-  if (typeof owner !== 'string' || owner.length === 0) throw new TypeError('defineErrorCodes: name the table (a non-empty string)');
+  if (typeof owner !== 'string' || owner.length === 0)
+    throw new TypeError('defineErrorCodes: name the table (a non-empty string)');
   const rows = Object.entries(table);
   for (const [code, status] of rows) {
-    if (!UPPER_SNAKE.test(code)) throw new TypeError(`defineErrorCodes(${owner}): ${JSON.stringify(code)} is not an UPPER_SNAKE code`);
+    if (!UPPER_SNAKE.test(code))
+      throw new TypeError(
+        `defineErrorCodes(${owner}): ${JSON.stringify(code)} is not an UPPER_SNAKE code`,
+      );
     if (!Number.isInteger(status) || status < 400 || status > 599) {
-      throw new TypeError(`defineErrorCodes(${owner}): ${code} needs an HTTP error status (400 to 599), got ${String(status)}`);
+      throw new TypeError(
+        `defineErrorCodes(${owner}): ${code} needs an HTTP error status (400 to 599), got ${String(status)}`,
+      );
     }
     const known = registry.get(code);
     if (known && known.owner !== owner) {
-      throw new Error(`error code ${code} is declared twice: by the ${known.owner} table (${known.status}) and by the ${owner} table (${status}); use ${known.owner}'s`);
+      throw new Error(
+        `error code ${code} is declared twice: by the ${known.owner} table (${known.status}) and by the ${owner} table (${status}); use ${known.owner}'s`,
+      );
     }
     if (known && known.status !== status) {
-      throw new Error(`error code ${code} of the ${owner} table is declared with two statuses: ${known.status} and ${status}`);
+      throw new Error(
+        `error code ${code} of the ${owner} table is declared with two statuses: ${known.status} and ${status}`,
+      );
     }
   }
   for (const [code, status] of rows) registry.set(code, Object.freeze({ code, status, owner }));

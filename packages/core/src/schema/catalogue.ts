@@ -33,17 +33,38 @@ export interface CatalogueType {
   constraints: string[];
   indexes: string[];
   annotations: Record<string, string>;
-  policies: Array<{ name: string; action: string; kinds: string[]; when: string | null; using: string | null }>;
+  policies: Array<{
+    name: string;
+    action: string;
+    kinds: string[];
+    when: string | null;
+    using: string | null;
+  }>;
 }
 
 export interface TypeCatalogue {
   version: string;
   types: CatalogueType[];
-  scalars: Array<{ name: string; base: string; enumValues: string[] | null; constraints: string[]; annotations: Record<string, string> }>;
-  globals: Array<{ name: string; target: string; required: boolean; cardinality: 'One' | 'Many'; computed: boolean }>;
-  functions: Array<{ name: string; params: Array<{ name: string; type: string; kind: string; optional: boolean }>; returns: string }>;
+  scalars: Array<{
+    name: string;
+    base: string;
+    enumValues: string[] | null;
+    constraints: string[];
+    annotations: Record<string, string>;
+  }>;
+  globals: Array<{
+    name: string;
+    target: string;
+    required: boolean;
+    cardinality: 'One' | 'Many';
+    computed: boolean;
+  }>;
+  functions: Array<{
+    name: string;
+    params: Array<{ name: string; type: string; kind: string; optional: boolean }>;
+    returns: string;
+  }>;
 }
-
 
 function printConstraint(c: Constraint): string {
   const args = c.args.length ? `(${c.args.map(printExpression).join(', ')})` : '';
@@ -108,7 +129,12 @@ export function describeSchema(schema: Schema, version: string): TypeCatalogue {
     })),
     functions: schema.functions.map((f) => ({
       name: f.name,
-      params: f.params.map((p) => ({ name: p.name, type: printTypeRef(p.type), kind: p.kind, optional: p.typeModifier === 'optional' })),
+      params: f.params.map((p) => ({
+        name: p.name,
+        type: printTypeRef(p.type),
+        kind: p.kind,
+        optional: p.typeModifier === 'optional',
+      })),
       returns: `${f.returnModifier ? `${f.returnModifier} ` : ''}${printTypeRef(f.returnType)}`,
     })),
   };

@@ -9,5 +9,9 @@ import { createMigrator, type Migrator } from './migrate';
 import { STORAGE_BOOTSTRAP_SQL } from './storage';
 
 export function createDefaultMigrator(): Migrator {
-  return createMigrator({ build: buildSchema, plan: planMigration, bootstrapSql: STORAGE_BOOTSTRAP_SQL });
+  return createMigrator({
+    build: buildSchema,
+    plan: planMigration,
+    bootstrapSql: STORAGE_BOOTSTRAP_SQL,
+  });
 }

@@ -18,5 +18,11 @@ export {
   type MigratorParts,
   type StoredSchema,
 } from './migrate';
-export { describeSchema, type TypeCatalogue, type CatalogueType, type CataloguePointer, type CatalogueLink } from './catalogue';
+export {
+  describeSchema,
+  type TypeCatalogue,
+  type CatalogueType,
+  type CataloguePointer,
+  type CatalogueLink,
+} from './catalogue';
 export { createDefaultMigrator } from './default';

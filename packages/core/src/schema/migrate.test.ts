@@ -9,9 +9,19 @@ import type { MigrationPlan } from './plan';
  * text column v); a trailing `!` makes v unique; `bad` plans a statement that fails.
  */
 const toyBuild = (sdl: string): Schema => {
-  if (sdl.includes('???')) throw new SchemaSyntaxError('Unexpected ???', { position: { line: 1, column: 1 } });
+  if (sdl.includes('???'))
+    throw new SchemaSyntaxError('Unexpected ???', { position: { line: 1, column: 1 } });
   const names = sdl.split(/\s+/).filter(Boolean).sort();
-  return { modules: [], objectTypes: names.map((name) => ({ name })), scalarTypes: [], globals: [], functions: [], aliases: [], constraints: [], annotations: [] } as unknown as Schema;
+  return {
+    modules: [],
+    objectTypes: names.map((name) => ({ name })),
+    scalarTypes: [],
+    globals: [],
+    functions: [],
+    aliases: [],
+    constraints: [],
+    annotations: [],
+  } as unknown as Schema;
 };
 const toyPlan = (from: Schema | null, to: Schema): MigrationPlan => {
   const before = new Set((from?.objectTypes ?? []).map((t) => t.name));
@@ -22,26 +32,58 @@ const toyPlan = (from: Schema | null, to: Schema): MigrationPlan => {
     if (before.has(name)) continue;
     const table = `t_${name.replace('!', '')}`;
     if (name.endsWith('!') && before.has(name.slice(0, -1))) {
-      steps.push({ kind: 'create constraint', subject: table, description: `exclusive ${table}.v`, sql: [`create unique index on ${table} (v)`] });
-      checks.push({ kind: 'violation', subject: table, message: `${table}.v has duplicates`, sql: `select v, count(*)::int as n from ${table} group by v having count(*) > 1` });
+      steps.push({
+        kind: 'create constraint',
+        subject: table,
+        description: `exclusive ${table}.v`,
+        sql: [`create unique index on ${table} (v)`],
+      });
+      checks.push({
+        kind: 'violation',
+        subject: table,
+        message: `${table}.v has duplicates`,
+        sql: `select v, count(*)::int as n from ${table} group by v having count(*) > 1`,
+      });
       continue;
     }
     steps.push({
       kind: 'create type',
       subject: table,
       description: `create type ${name}`,
-      sql: name === 'bad' ? ['create table t_bad (x nonexistent_type)'] : [`create table ${table} (id int generated always as identity primary key, v text)`],
+      sql:
+        name === 'bad'
+          ? ['create table t_bad (x nonexistent_type)']
+          : [`create table ${table} (id int generated always as identity primary key, v text)`],
     });
   }
   for (const name of before) {
-    if (after.has(name) || after.has(`${name}!`) || (name.endsWith('!') && after.has(name.slice(0, -1)))) continue;
+    if (
+      after.has(name) ||
+      after.has(`${name}!`) ||
+      (name.endsWith('!') && after.has(name.slice(0, -1)))
+    )
+      continue;
     const table = `t_${name.replace('!', '')}`;
-    steps.push({ kind: 'drop type', subject: table, description: `drop type ${name}`, sql: [`drop table ${table}`] });
-    checks.push({ kind: 'data-loss', subject: table, message: `type ${name} holds rows`, sql: `select '${name}' as type, count(*)::int as rows from ${table} having count(*) > 0` });
+    steps.push({
+      kind: 'drop type',
+      subject: table,
+      description: `drop type ${name}`,
+      sql: [`drop table ${table}`],
+    });
+    checks.push({
+      kind: 'data-loss',
+      subject: table,
+      message: `type ${name} holds rows`,
+      sql: `select '${name}' as type, count(*)::int as rows from ${table} having count(*) > 0`,
+    });
   }
   return { steps, checks };
 };
-const migrator = createMigrator({ build: toyBuild, plan: toyPlan, bootstrapSql: ['create schema if not exists svc_meta'] });
+const migrator = createMigrator({
+  build: toyBuild,
+  plan: toyPlan,
+  bootstrapSql: ['create schema if not exists svc_meta'],
+});
 
 describe(`migration runner on ${testDatabaseKind()}`, () => {
   let t: TestDatabase;
@@ -50,12 +92,22 @@ describe(`migration runner on ${testDatabaseKind()}`, () => {
   });
   afterEach(() => t.dispose());
   const tables = async () =>
-    (await t.db.query<{ n: string }>("select tablename as n from pg_tables where tablename like 't\\_%' order by 1")).rows.map((r) => r.n);
+    (
+      await t.db.query<{ n: string }>(
+        "select tablename as n from pg_tables where tablename like 't\\_%' order by 1",
+      )
+    ).rows.map((r) => r.n);
 
   test('applies a schema, records it, and reports it as current', async () => {
     expect(await migrator.current(t.db)).toBeNull();
     const result = await migrator.migrate(t.db, 'a b');
-    expect(result).toMatchObject({ applied: true, steps: [{ kind: 'create type', subject: 't_a', description: 'create type a' }, { subject: 't_b' }] });
+    expect(result).toMatchObject({
+      applied: true,
+      steps: [
+        { kind: 'create type', subject: 't_a', description: 'create type a' },
+        { subject: 't_b' },
+      ],
+    });
     expect(result.sql).toEqual([
       'create table t_a (id int generated always as identity primary key, v text)',
       'create table t_b (id int generated always as identity primary key, v text)',
@@ -78,7 +130,9 @@ describe(`migration runner on ${testDatabaseKind()}`, () => {
     await migrator.migrate(t.db, 'a b');
     const h = await migrator.history(t.db);
     expect(h.map((r) => r.sdl)).toEqual(['a b', 'a']);
-    expect(h[0]?.steps).toEqual([{ kind: 'create type', subject: 't_b', description: 'create type b' }]);
+    expect(h[0]?.steps).toEqual([
+      { kind: 'create type', subject: 't_b', description: 'create type b' },
+    ]);
     expect(Date.parse(h[0]?.appliedAt ?? '')).not.toBeNaN();
   });
 
@@ -108,7 +162,9 @@ describe(`migration runner on ${testDatabaseKind()}`, () => {
     expect(err).toBeInstanceOf(DataLossError);
     expect((err as Error).message).toContain('type a holds rows');
     expect((err as Error).message).toContain('{"type":"a","rows":2}');
-    expect((err as InstanceType<typeof DataLossError>).hint).toBe('migrate with allowDataLoss: true to drop it');
+    expect((err as InstanceType<typeof DataLossError>).hint).toBe(
+      'migrate with allowDataLoss: true to drop it',
+    );
     expect(await tables()).toEqual(['t_a', 't_b']);
     const allowed = await migrator.migrate(t.db, 'b', { allowDataLoss: true });
     expect(allowed.applied).toBe(true);
@@ -136,7 +192,10 @@ describe(`migration runner on ${testDatabaseKind()}`, () => {
   });
 
   test('concurrent migrations are serialised: one applies, the other finds nothing to do', async () => {
-    const results = await Promise.all([migrator.migrate(t.db, 'a b c'), migrator.migrate(t.db, 'a b c')]);
+    const results = await Promise.all([
+      migrator.migrate(t.db, 'a b c'),
+      migrator.migrate(t.db, 'a b c'),
+    ]);
     expect(results.map((r) => r.applied).sort()).toEqual([false, true]);
     expect(await migrator.history(t.db)).toHaveLength(1);
   });

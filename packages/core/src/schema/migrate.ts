@@ -68,7 +68,9 @@ const CHECK_ROW_LIMIT = 20;
 
 /** The version of a schema: a hash of its model, so equal schemas have equal versions. */
 export function schemaVersion(schema: Schema): string {
-  const canonical = JSON.stringify(schema, (key, value: unknown) => (key === 'span' ? undefined : value));
+  const canonical = JSON.stringify(schema, (key, value: unknown) =>
+    key === 'span' ? undefined : value,
+  );
   return createHash('sha256').update(canonical).digest('hex');
 }
 
@@ -91,18 +93,32 @@ export function createMigrator(parts: MigratorParts): Migrator {
       'select version, sdl, applied_at from svc_meta.migrations order by id desc limit 1',
     );
     const row = rows[0];
-    return row ? { version: row.version, sdl: row.sdl, appliedAt: row.applied_at.toISOString() } : null;
+    return row
+      ? { version: row.version, sdl: row.sdl, appliedAt: row.applied_at.toISOString() }
+      : null;
   }
 
   async function history(db: Queryable): Promise<MigrationRecord[]> {
     if (!(await hasMetadata(db))) return [];
-    const { rows } = await db.query<{ version: string; sdl: string; steps: MigrationStepSummary[]; applied_at: Date }>(
-      'select version, sdl, steps, applied_at from svc_meta.migrations order by id desc',
-    );
-    return rows.map((r) => ({ version: r.version, sdl: r.sdl, steps: r.steps, appliedAt: r.applied_at.toISOString() }));
+    const { rows } = await db.query<{
+      version: string;
+      sdl: string;
+      steps: MigrationStepSummary[];
+      applied_at: Date;
+    }>('select version, sdl, steps, applied_at from svc_meta.migrations order by id desc');
+    return rows.map((r) => ({
+      version: r.version,
+      sdl: r.sdl,
+      steps: r.steps,
+      appliedAt: r.applied_at.toISOString(),
+    }));
   }
 
-  async function migrate(db: Database, sdl: string, options: MigrateOptions = {}): Promise<MigrateResult> {
+  async function migrate(
+    db: Database,
+    sdl: string,
+    options: MigrateOptions = {},
+  ): Promise<MigrateResult> {
     const target = parts.build(sdl); // schema errors surface before any database work
     const version = schemaVersion(target);
     const outcome = await db
@@ -113,16 +129,20 @@ export function createMigrator(parts: MigratorParts): Migrator {
         const stored = await current(tx);
         const from = stored ? parts.build(stored.sdl) : null;
         const plan = parts.plan(from, target);
-        const steps = plan.steps.map(({ kind, subject, description }) => ({ kind, subject, description }));
+        const steps = plan.steps.map(({ kind, subject, description }) => ({
+          kind,
+          subject,
+          description,
+        }));
         const sql = plan.steps.flatMap((s) => s.sql);
-        if (steps.length === 0) return { version: stored?.version ?? version, applied: false, steps, sql };
+        if (steps.length === 0)
+          return { version: stored?.version ?? version, applied: false, steps, sql };
         await runChecks(tx, plan.checks, options.allowDataLoss ?? false);
         for (const statement of [...parts.bootstrapSql, ...sql]) await tx.query(statement);
-        await tx.query('insert into svc_meta.migrations (version, sdl, steps) values ($1, $2, $3)', [
-          version,
-          sdl,
-          JSON.stringify(steps),
-        ]);
+        await tx.query(
+          'insert into svc_meta.migrations (version, sdl, steps) values ($1, $2, $3)',
+          [version, sdl, JSON.stringify(steps)],
+        );
         // A dry run has done everything, so every error a real run would meet has surfaced;
         // throwing rolls it all back.
         if (options.dryRun) throw new DryRunDone({ version, applied: false, steps, sql });
@@ -143,7 +163,9 @@ class DryRunDone {
 }
 
 async function hasMetadata(db: Queryable): Promise<boolean> {
-  const { rows } = await db.query<{ found: string | null }>("select to_regclass('svc_meta.migrations')::text as found");
+  const { rows } = await db.query<{ found: string | null }>(
+    "select to_regclass('svc_meta.migrations')::text as found",
+  );
   return rows[0]?.found != null;
 }
 
@@ -151,12 +173,18 @@ async function hasMetadata(db: Queryable): Promise<boolean> {
  * Runs every check and reports all offenders at once. A violation always refuses; data loss
  * refuses unless allowed. Each check's query is in the message so the user can run it.
  */
-async function runChecks(tx: Queryable, checks: readonly DataCheck[], allowDataLoss: boolean): Promise<void> {
+async function runChecks(
+  tx: Queryable,
+  checks: readonly DataCheck[],
+  allowDataLoss: boolean,
+): Promise<void> {
   const violations: string[] = [];
   const losses: string[] = [];
   for (const check of checks) {
     if (check.kind === 'data-loss' && allowDataLoss) continue;
-    const { rows } = await tx.query(`select * from (${check.sql}) as found limit ${CHECK_ROW_LIMIT}`);
+    const { rows } = await tx.query(
+      `select * from (${check.sql}) as found limit ${CHECK_ROW_LIMIT}`,
+    );
     if (rows.length === 0) continue;
     const shown = rows.map((r) => `      ${JSON.stringify(r)}`).join('\n');
     const entry = `${check.message}\n    query: ${check.sql}\n    found:\n${shown}`;
@@ -169,8 +197,11 @@ async function runChecks(tx: Queryable, checks: readonly DataCheck[], allowDataL
     );
   }
   if (losses.length) {
-    throw new DataLossError(`the migration was not applied: it would lose stored data\n  - ${losses.join('\n  - ')}`, {
-      hint: 'migrate with allowDataLoss: true to drop it',
-    });
+    throw new DataLossError(
+      `the migration was not applied: it would lose stored data\n  - ${losses.join('\n  - ')}`,
+      {
+        hint: 'migrate with allowDataLoss: true to drop it',
+      },
+    );
   }
 }

@@ -47,7 +47,12 @@ export type SqlExpr =
     }
   | { readonly kind: 'BinOp'; readonly op: string; readonly left: SqlExpr; readonly right: SqlExpr }
   /** `op operand` (`not`, `-`) or, with `postfix`, `operand op` (`is null`). */
-  | { readonly kind: 'UnaryOp'; readonly op: string; readonly operand: SqlExpr; readonly postfix?: boolean }
+  | {
+      readonly kind: 'UnaryOp';
+      readonly op: string;
+      readonly operand: SqlExpr;
+      readonly postfix?: boolean;
+    }
   | { readonly kind: 'Cast'; readonly expr: SqlExpr; readonly type: PgType }
   | {
       readonly kind: 'Case';
@@ -55,16 +60,30 @@ export type SqlExpr =
       readonly else: SqlExpr | null;
     }
   /** `ARRAY[a, b]`; an empty array needs `type` (printed as a cast). */
-  | { readonly kind: 'ArrayExpr'; readonly elements: readonly SqlExpr[]; readonly type: PgType | null }
+  | {
+      readonly kind: 'ArrayExpr';
+      readonly elements: readonly SqlExpr[];
+      readonly type: PgType | null;
+    }
   /** `ROW(a, b)`. */
   | { readonly kind: 'RowExpr'; readonly elements: readonly SqlExpr[] }
   /** `expr[index]` (`index` is 1-based, as PostgreSQL's). */
   | { readonly kind: 'Subscript'; readonly expr: SqlExpr; readonly index: SqlExpr }
   /** `expr[lower:upper]`. */
-  | { readonly kind: 'Slice'; readonly expr: SqlExpr; readonly lower: SqlExpr | null; readonly upper: SqlExpr | null }
+  | {
+      readonly kind: 'Slice';
+      readonly expr: SqlExpr;
+      readonly lower: SqlExpr | null;
+      readonly upper: SqlExpr | null;
+    }
   | { readonly kind: 'Collate'; readonly expr: SqlExpr; readonly collation: string }
   /** `expr [not] in (list)`. */
-  | { readonly kind: 'InList'; readonly expr: SqlExpr; readonly list: readonly SqlExpr[]; readonly negated: boolean }
+  | {
+      readonly kind: 'InList';
+      readonly expr: SqlExpr;
+      readonly list: readonly SqlExpr[];
+      readonly negated: boolean;
+    }
   /** `left op any (array)`. */
   | { readonly kind: 'AnyOp'; readonly left: SqlExpr; readonly op: string; readonly array: SqlExpr }
   /** `coalesce(a, b, ...)` and friends with special syntax are FuncCalls; this is `(expr)`
@@ -74,7 +93,11 @@ export type SqlExpr =
 export const sql = {
   col: (name: string, table: string | null = null): SqlExpr => ({ kind: 'ColumnRef', table, name }),
   text: (value: string): SqlExpr => ({ kind: 'Literal', type: 'text', value }),
-  num: (value: string | number): SqlExpr => ({ kind: 'Literal', type: 'number', value: String(value) }),
+  num: (value: string | number): SqlExpr => ({
+    kind: 'Literal',
+    type: 'number',
+    value: String(value),
+  }),
   bool: (value: boolean): SqlExpr => ({ kind: 'Literal', type: 'bool', value: String(value) }),
   null: (): SqlExpr => ({ kind: 'Literal', type: 'null', value: null }),
   bytes: (value: Uint8Array): SqlExpr => ({ kind: 'Literal', type: 'bytea', value }),

@@ -9,5 +9,15 @@ export { printSql, printType as printPgType } from './print';
 export * from './codegen/quote';
 export * from './codegen/names';
 export { ddl, checks as dataChecks, q as quoteQName } from './codegen/ddl';
-export type { CheckSpec, ColumnSpec, DomainSpec, ForeignKeySpec, IndexSpec, OnDelete, QName, ViewBranch, ViewSpec } from './codegen/ddl';
+export type {
+  CheckSpec,
+  ColumnSpec,
+  DomainSpec,
+  ForeignKeySpec,
+  IndexSpec,
+  OnDelete,
+  QName,
+  ViewBranch,
+  ViewSpec,
+} from './codegen/ddl';
 export { STORAGE_BOOTSTRAP_SQL } from './codegen/bootstrap';

@@ -17,7 +17,9 @@ export function printType(type: PgType): string {
 export function printSql(expr: SqlExpr): string {
   switch (expr.kind) {
     case 'ColumnRef':
-      return expr.table === null ? quoteIdent(expr.name) : `${quoteIdent(expr.table)}.${quoteIdent(expr.name)}`;
+      return expr.table === null
+        ? quoteIdent(expr.name)
+        : `${quoteIdent(expr.table)}.${quoteIdent(expr.name)}`;
     case 'DomainValue':
       return 'VALUE';
     case 'Literal':
@@ -40,7 +42,9 @@ export function printSql(expr: SqlExpr): string {
     case 'BinOp':
       return `${operand(expr.left)} ${expr.op} ${operand(expr.right)}`;
     case 'UnaryOp':
-      return expr.postfix ? `${operand(expr.operand)} ${expr.op}` : `${expr.op} ${operand(expr.operand)}`;
+      return expr.postfix
+        ? `${operand(expr.operand)} ${expr.op}`
+        : `${expr.op} ${operand(expr.operand)}`;
     case 'Cast':
       return `${operand(expr.expr)}::${printType(expr.type)}`;
     case 'Case': {
@@ -82,7 +86,9 @@ function operand(expr: SqlExpr): string {
       return printSql(expr);
     case 'Literal':
       // A negative number binds looser than `::` in PostgreSQL: -1::text is -(1::text).
-      return expr.type === 'number' && String(expr.value).startsWith('-') ? `(${printSql(expr)})` : printSql(expr);
+      return expr.type === 'number' && String(expr.value).startsWith('-')
+        ? `(${printSql(expr)})`
+        : printSql(expr);
     default:
       return `(${printSql(expr)})`;
   }

@@ -401,13 +401,7 @@ export interface GroupQuery extends NodeBase<'GroupQuery'> {
   readonly by: readonly GroupingElement[];
 }
 
-export type Query =
-  | SelectQuery
-  | InsertQuery
-  | UpdateQuery
-  | DeleteQuery
-  | ForQuery
-  | GroupQuery;
+export type Query = SelectQuery | InsertQuery | UpdateQuery | DeleteQuery | ForQuery | GroupQuery;
 
 export type Expr =
   | Constant
@@ -487,7 +481,14 @@ export interface ConcreteIndex extends NodeBase<'ConcreteIndex'> {
   readonly members: readonly (SetField | AnnotationValue)[];
 }
 
-export type AccessKind = 'all' | 'select' | 'insert' | 'delete' | 'update' | 'update read' | 'update write';
+export type AccessKind =
+  | 'all'
+  | 'select'
+  | 'insert'
+  | 'delete'
+  | 'update'
+  | 'update read'
+  | 'update write';
 
 /** `access policy name [when (c)] allow|deny kinds [using (e)] [{ errmessage := ... }]`. */
 export interface AccessPolicy extends NodeBase<'AccessPolicy'> {

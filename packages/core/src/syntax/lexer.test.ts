@@ -26,15 +26,49 @@ function lexError(text: string): QueryError {
 
 describe('lexer: tokens', () => {
   test('punctuation is matched longest first', () => {
-    expect(kinds(':= :: : -> -= - >= > <= < += ++ + // / .< .?> . ?? ?= ?!= != ** * @ ^ % & |')).toEqual([
-      ':=', '::', ':', '->', '-=', '-', '>=', '>', '<=', '<', '+=', '++', '+', '//', '/', '.<',
-      '.?>', '.', '??', '?=', '?!=', '!=', '**', '*', '@', '^', '%', '&', '|',
+    expect(
+      kinds(':= :: : -> -= - >= > <= < += ++ + // / .< .?> . ?? ?= ?!= != ** * @ ^ % & |'),
+    ).toEqual([
+      ':=',
+      '::',
+      ':',
+      '->',
+      '-=',
+      '-',
+      '>=',
+      '>',
+      '<=',
+      '<',
+      '+=',
+      '++',
+      '+',
+      '//',
+      '/',
+      '.<',
+      '.?>',
+      '.',
+      '??',
+      '?=',
+      '?!=',
+      '!=',
+      '**',
+      '*',
+      '@',
+      '^',
+      '%',
+      '&',
+      '|',
     ]);
   });
 
   test('keywords are case-insensitive; identifiers keep their case', () => {
     expect(kinds('SELECT Select select User _x ünïcödé')).toEqual([
-      'Keyword:select', 'Keyword:select', 'Keyword:select', 'Ident:User', 'Ident:_x', 'Ident:ünïcödé',
+      'Keyword:select',
+      'Keyword:select',
+      'Keyword:select',
+      'Ident:User',
+      'Ident:_x',
+      'Ident:ünïcödé',
     ]);
     expect(only('Type').text).toBe('Type');
   });
@@ -58,7 +92,10 @@ describe('lexer: tokens', () => {
 
   test('parameters: named, positional, quoted', () => {
     expect(kinds('$name $0 $12 $`my arg`')).toEqual([
-      'Parameter:name', 'Parameter:0', 'Parameter:12', 'Parameter:my arg',
+      'Parameter:name',
+      'Parameter:0',
+      'Parameter:12',
+      'Parameter:my arg',
     ]);
   });
 });
@@ -100,7 +137,7 @@ describe('lexer: strings and bytes', () => {
     ["'two\\\r\n   \\\n  lines'", 'twolines'],
     [String.raw`r'raw\n\q'`, String.raw`raw\n\q`],
     [String.raw`r"it's"`, "it's"],
-    ['$$dollar \'quoted\' \\n$$', "dollar 'quoted' \\n"],
+    ["$$dollar 'quoted' \\n$$", "dollar 'quoted' \\n"],
     ['$tag$with $$ inside$tag$', 'with $$ inside'],
     ["'multi\nline'", 'multi\nline'],
   ])('%s', (text, value) => {
@@ -108,7 +145,9 @@ describe('lexer: strings and bytes', () => {
   });
 
   test('bytes literals decode \\xHH (any byte) and simple escapes', () => {
-    expect(Array.from(only(String.raw`b'a\x00\xff\n\\'`).bytes ?? [])).toEqual([97, 0, 255, 10, 92]);
+    expect(Array.from(only(String.raw`b'a\x00\xff\n\\'`).bytes ?? [])).toEqual([
+      97, 0, 255, 10, 92,
+    ]);
     expect(Array.from(only(String.raw`rb'\x00'`).bytes ?? [])).toEqual([92, 120, 48, 48]);
   });
 
@@ -120,28 +159,93 @@ describe('lexer: strings and bytes', () => {
 
 describe('lexer: errors', () => {
   test.each([
-    [String.raw`select '\q'`, String.raw`invalid string literal: invalid escape sequence '\q'`, 1, 9],
-    [String.raw`select 'ab\x80'`, String.raw`invalid string literal: invalid escape sequence '\x80' (only non-null ascii allowed)`, 1, 11],
-    [String.raw`select 'ab\xff'`, String.raw`invalid string literal: invalid escape sequence '\xff' (only non-null ascii allowed)`, 1, 11],
-    [String.raw`select '\x00'`, String.raw`invalid string literal: invalid escape sequence '\x00' (only non-null ascii allowed)`, 1, 9],
-    [String.raw`select '\x4g'`, String.raw`invalid string literal: invalid escape sequence '\x4g'`, 1, 9],
-    [String.raw`select '\u00zz'`, String.raw`invalid string literal: invalid escape sequence '\u00zz'`, 1, 9],
-    [String.raw`select '\u0000'`, String.raw`invalid string literal: invalid escape sequence '\u0000'`, 1, 9],
-    [String.raw`select '\uD800'`, String.raw`invalid string literal: invalid escape sequence '\uD800'`, 1, 9],
-    [String.raw`select '\U00110000'`, String.raw`invalid string literal: invalid escape sequence '\U00110000'`, 1, 9],
-    [String.raw`select b'\u0041'`, String.raw`invalid bytes literal: invalid escape sequence '\u'`, 1, 10],
-    ["select b'é'", "invalid bytes literal: character 'é' is unexpected, only ascii chars are allowed in bytes literals", 1, 10],
-    ["select 'abc", 'unterminated string, quoted by `\'`', 1, 8],
+    [
+      String.raw`select '\q'`,
+      String.raw`invalid string literal: invalid escape sequence '\q'`,
+      1,
+      9,
+    ],
+    [
+      String.raw`select 'ab\x80'`,
+      String.raw`invalid string literal: invalid escape sequence '\x80' (only non-null ascii allowed)`,
+      1,
+      11,
+    ],
+    [
+      String.raw`select 'ab\xff'`,
+      String.raw`invalid string literal: invalid escape sequence '\xff' (only non-null ascii allowed)`,
+      1,
+      11,
+    ],
+    [
+      String.raw`select '\x00'`,
+      String.raw`invalid string literal: invalid escape sequence '\x00' (only non-null ascii allowed)`,
+      1,
+      9,
+    ],
+    [
+      String.raw`select '\x4g'`,
+      String.raw`invalid string literal: invalid escape sequence '\x4g'`,
+      1,
+      9,
+    ],
+    [
+      String.raw`select '\u00zz'`,
+      String.raw`invalid string literal: invalid escape sequence '\u00zz'`,
+      1,
+      9,
+    ],
+    [
+      String.raw`select '\u0000'`,
+      String.raw`invalid string literal: invalid escape sequence '\u0000'`,
+      1,
+      9,
+    ],
+    [
+      String.raw`select '\uD800'`,
+      String.raw`invalid string literal: invalid escape sequence '\uD800'`,
+      1,
+      9,
+    ],
+    [
+      String.raw`select '\U00110000'`,
+      String.raw`invalid string literal: invalid escape sequence '\U00110000'`,
+      1,
+      9,
+    ],
+    [
+      String.raw`select b'\u0041'`,
+      String.raw`invalid bytes literal: invalid escape sequence '\u'`,
+      1,
+      10,
+    ],
+    [
+      "select b'é'",
+      "invalid bytes literal: character 'é' is unexpected, only ascii chars are allowed in bytes literals",
+      1,
+      10,
+    ],
+    ["select 'abc", "unterminated string, quoted by `'`", 1, 8],
     ['select\n  "abc', 'unterminated string, quoted by `"`', 2, 3],
     [String.raw`select '\\'';`, "unterminated string, quoted by `'`", 1, 12],
     ['select $$abc', 'unterminated string started with $$', 1, 8],
     ['select $a$abc', 'unterminated string started with $a$', 1, 8],
     ['select $1a$x$1a$', 'dollar quote must not start with a digit', 1, 8],
     ['select $', 'bare $ is not allowed', 1, 8],
-    ['select $1a', 'the "$1a" is not a valid argument, either name starting with letter or only digits are expected', 1, 8],
+    [
+      'select $1a',
+      'the "$1a" is not a valid argument, either name starting with letter or only digits are expected',
+      1,
+      8,
+    ],
     ['select ``', 'backtick quotes cannot be empty', 1, 8],
     ['select `abc', 'unterminated backtick name', 1, 8],
-    ['select `__x__`', 'backtick-quoted names surrounded by double underscores are forbidden', 1, 8],
+    [
+      'select `__x__`',
+      'backtick-quoted names surrounded by double underscores are forbidden',
+      1,
+      8,
+    ],
     ['select `a::b`', 'backtick-quoted name cannot contain `::`', 1, 8],
     ['select __foo__', 'identifiers surrounded by double underscores are forbidden', 1, 8],
     ['select 0123', 'unexpected leading zeros are not allowed in numbers', 1, 8],
@@ -149,19 +253,49 @@ describe('lexer: errors', () => {
     ['select 1._5', 'expected digit after dot, found underscore', 1, 8],
     ['select 1.e5', 'expected digit after dot, found exponent', 1, 8],
     ['select 1.2.3', 'unexpected extra decimal dot in number', 1, 8],
-    ['select 1e', 'unexpected optional `+` or `-` followed by digits must follow `e` in float const', 1, 8],
-    ['select 12abc', 'suffix "abc" is invalid for numbers, perhaps you wanted `12n` (bigint)?', 1, 8],
-    ['select 1.5m', 'suffix "m" is invalid for numbers, perhaps you wanted `1.5n` (decimal)?', 1, 8],
-    ['select 1O', 'suffix "O" is invalid for numbers, perhaps mixed up letter `O` with zero `0`?', 1, 8],
+    [
+      'select 1e',
+      'unexpected optional `+` or `-` followed by digits must follow `e` in float const',
+      1,
+      8,
+    ],
+    [
+      'select 12abc',
+      'suffix "abc" is invalid for numbers, perhaps you wanted `12n` (bigint)?',
+      1,
+      8,
+    ],
+    [
+      'select 1.5m',
+      'suffix "m" is invalid for numbers, perhaps you wanted `1.5n` (decimal)?',
+      1,
+      8,
+    ],
+    [
+      'select 1O',
+      'suffix "O" is invalid for numbers, perhaps mixed up letter `O` with zero `0`?',
+      1,
+      8,
+    ],
     ['select t.01', 'leading zeros are not allowed in numbers', 1, 10],
-    ['select t.1a', "unexpected char 'a', only integers are allowed after dot (for tuple access)", 1, 10],
+    [
+      'select t.1a',
+      "unexpected char 'a', only integers are allowed after dot (for tuple access)",
+      1,
+      10,
+    ],
     ['select x ! y', 'Bare `!` is not an operator, did you mean `!=`?', 1, 10],
     ['select x ? y', 'Bare `?` is not an operator, did you mean `?=` or `??` ?', 1, 10],
     ['select x ?! y', '`?!` is not an operator, did you mean `?!=` ?', 1, 10],
     ['select x.?y', '`.?` is not an operator, did you mean `.?>` ?', 1, 9],
     ['select x\n  ☎', "unexpected character '☎'", 2, 3],
     ["select q'x'", 'prefix "q" is not allowed for strings, allowed: `b`, `r`', 1, 8],
-    ['select a`b`', 'prefix "a" is not allowed for field names, perhaps missing comma or dot?', 1, 8],
+    [
+      'select a`b`',
+      'prefix "a" is not allowed for field names, perhaps missing comma or dot?',
+      1,
+      8,
+    ],
     ["select '\u202e'", 'character U+202E is not allowed, use escaped form \\u202e', 1, 9],
   ])('%s → %s at %d:%d', (text, message, line, column) => {
     const error = lexError(text);

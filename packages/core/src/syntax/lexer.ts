@@ -74,9 +74,7 @@ function hexValue(code: number): number {
 
 /** Characters Gel refuses in source text: NUL and the bidirectional overrides. */
 function isProhibited(code: number): boolean {
-  return (
-    code === 0 || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069)
-  );
+  return code === 0 || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
 }
 
 function hex4(code: number): string {
@@ -146,7 +144,8 @@ class Lexer {
         // no bidirectional overrides (they make code read differently than it runs).
         for (let j = this.i + 1; j < end; j++) {
           const cc = src.charCodeAt(j);
-          if (isProhibited(cc)) this.fail(`character U+${hex4(cc).toUpperCase()} is not allowed`, this.pos(j));
+          if (isProhibited(cc))
+            this.fail(`character U+${hex4(cc).toUpperCase()} is not allowed`, this.pos(j));
         }
         this.i = end;
       } else {
@@ -155,7 +154,13 @@ class Lexer {
     }
   }
 
-  private push(kind: TokenKind, startIdx: number, start: Position, value?: string, bytes?: Uint8Array): void {
+  private push(
+    kind: TokenKind,
+    startIdx: number,
+    start: Position,
+    value?: string,
+    bytes?: Uint8Array,
+  ): void {
     const text = this.src.slice(startIdx, this.i);
     const token: Token =
       bytes === undefined
@@ -214,7 +219,11 @@ class Lexer {
         return this.fail('Bare `?` is not an operator, did you mean `?=` or `??` ?', start);
       case CH_BANG:
         if (c1 === CH_EQ) return this.punct('!=', 2, startIdx, start);
-        return this.fail('Bare `!` is not an operator, did you mean `!=`?', start, "negation is 'not'");
+        return this.fail(
+          'Bare `!` is not an operator, did you mean `!=`?',
+          start,
+          "negation is 'not'",
+        );
       case CH_STAR:
         if (c1 === CH_STAR) return this.punct('**', 2, startIdx, start);
         return this.punct('*', 1, startIdx, start);
@@ -315,7 +324,10 @@ class Lexer {
     }
     if (value.includes('::')) return this.fail('backtick-quoted name cannot contain `::`', start);
     if (value.startsWith('__') && value.endsWith('__')) {
-      return this.fail('backtick-quoted names surrounded by double underscores are forbidden', start);
+      return this.fail(
+        'backtick-quoted names surrounded by double underscores are forbidden',
+        start,
+      );
     }
     this.push('BacktickName', startIdx, start, value);
   }
@@ -634,8 +646,10 @@ class Lexer {
     if (src.charCodeAt(j) === CH_DOT) {
       const after = src.charCodeAt(j + 1);
       if (!isDigit(after)) {
-        if (after === CH_UNDERSCORE) return this.fail('expected digit after dot, found underscore', start);
-        if (after === CH_LOWER_E) return this.fail('expected digit after dot, found exponent', start);
+        if (after === CH_UNDERSCORE)
+          return this.fail('expected digit after dot, found underscore', start);
+        if (after === CH_LOWER_E)
+          return this.fail('expected digit after dot, found exponent', start);
         if (after === CH_DOT) return this.fail('unexpected extra decimal dot in number', start);
         if (isIdentStart(after, src, j + 1)) {
           return this.fail('expected digit after dot, found suffix', start);

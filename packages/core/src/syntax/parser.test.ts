@@ -10,7 +10,14 @@ import type {
   Shape,
   UpdateQuery,
 } from './ast';
-import { parseExpression, parseQuery, parseType, printExpression, printQuery, withoutSpans } from './index';
+import {
+  parseExpression,
+  parseQuery,
+  parseType,
+  printExpression,
+  printQuery,
+  withoutSpans,
+} from './index';
 
 function expr(text: string): string {
   return sexpr(parseExpression(text));
@@ -218,7 +225,11 @@ describe('expressions: atoms, paths and names', () => {
         {
           kind: 'NamedSubtype',
           name: 'a',
-          type: { kind: 'TypeName', name: { kind: 'ObjectRef', module: null, name: 'int64' }, subtypes: [] },
+          type: {
+            kind: 'TypeName',
+            name: { kind: 'ObjectRef', module: null, name: 'int64' },
+            subtypes: [],
+          },
         },
         {
           kind: 'NamedSubtype',
@@ -226,7 +237,13 @@ describe('expressions: atoms, paths and names', () => {
           type: {
             kind: 'TypeName',
             name: { kind: 'ObjectRef', module: null, name: 'array' },
-            subtypes: [{ kind: 'TypeName', name: { kind: 'ObjectRef', module: null, name: 'str' }, subtypes: [] }],
+            subtypes: [
+              {
+                kind: 'TypeName',
+                name: { kind: 'ObjectRef', module: null, name: 'str' },
+                subtypes: [],
+              },
+            ],
           },
         },
       ],
@@ -243,13 +260,25 @@ describe('statements: canonical printed form', () => {
       "select User { name, friends: { name } filter .active order by .name limit 3 } filter .name = 'x' order by .name desc empty last then .id asc empty first offset 2 limit 10",
       "select User { name, friends: { name } filter .active order by .name limit 3 } filter .name = 'x' order by .name desc empty last then .id asc empty first offset 2 limit 10;",
     ],
-    ['select User { friends: { name } offset 1 limit 2, posts: { title } order by .title }', 'select User { friends: { name } offset 1 limit 2, posts: { title } order by .title };'],
+    [
+      'select User { friends: { name } offset 1 limit 2, posts: { title } order by .title }',
+      'select User { friends: { name } offset 1 limit 2, posts: { title } order by .title };',
+    ],
     ['select User { * }', 'select User { * };'],
     ['select User { ** }', 'select User { ** };'],
     ['select User { name, [is Admin].level }', 'select User { name, [is Admin].level };'],
-    ['select User { friends[is Admin]: { level } }', 'select User { friends[is Admin]: { level } };'],
-    ['select User { Foo.*, mod::Foo.**, [is A].*, Foo[is B].*, (A | B).* }', 'select User { Foo.*, mod::Foo.**, [is A].*, Foo[is B].*, (A | B).* };'],
-    ['select User { n := count(.friends), @since, __type__: { name } }', 'select User { n := count(.friends), @since, __type__: { name } };'],
+    [
+      'select User { friends[is Admin]: { level } }',
+      'select User { friends[is Admin]: { level } };',
+    ],
+    [
+      'select User { Foo.*, mod::Foo.**, [is A].*, Foo[is B].*, (A | B).* }',
+      'select User { Foo.*, mod::Foo.**, [is A].*, Foo[is B].*, (A | B).* };',
+    ],
+    [
+      'select User { n := count(.friends), @since, __type__: { name } }',
+      'select User { n := count(.friends), @since, __type__: { name } };',
+    ],
     [
       'select User { required a := 1, optional b := 2, multi c := 3, single d := 4, required multi e := 5 }',
       'select User { required a := 1, optional b := 2, multi c := 3, single d := 4, required multi e := 5 };',
@@ -267,7 +296,10 @@ describe('statements: canonical printed form', () => {
       "insert User { name := 'x', friends := (insert User { name := 'y' }) };",
     ],
     ['insert User { name := $n } unless conflict', 'insert User { name := $n } unless conflict;'],
-    ['insert User { name := $n } unless conflict on .name', 'insert User { name := $n } unless conflict on .name;'],
+    [
+      'insert User { name := $n } unless conflict on .name',
+      'insert User { name := $n } unless conflict on .name;',
+    ],
     [
       'insert User { name := $n } unless conflict on .name else (select User)',
       'insert User { name := $n } unless conflict on .name else (select User);',
@@ -287,23 +319,41 @@ describe('statements: canonical printed form', () => {
     // with
     ['with a := 1, b := a + 1 select b', 'with a := 1, b := a + 1 select b;'],
     ['with module cal select local_date', 'with module cal select local_date;'],
-    ['with m as module std::cal, x := (select 1) select m::y', 'with m as module std::cal, x := (select 1) select m::y;'],
+    [
+      'with m as module std::cal, x := (select 1) select m::y',
+      'with m as module std::cal, x := (select 1) select m::y;',
+    ],
     ['with x := select 1 select x', 'with x := (select 1) select x;'],
     ['WITH a := 1, select a', 'with a := 1 select a;'],
     // for
-    ['for x in {1, 2, 3} union (insert Foo { n := x })', 'for x in {1, 2, 3} union (insert Foo { n := x });'],
+    [
+      'for x in {1, 2, 3} union (insert Foo { n := x })',
+      'for x in {1, 2, 3} union (insert Foo { n := x });',
+    ],
     ['for x in {1, 2} union x + 1', 'for x in {1, 2} union x + 1;'],
     ['for optional x in $arr union x', 'for optional x in $arr union x;'],
-    ['for x in array_unpack($a) insert Foo { n := x }', 'for x in array_unpack($a) insert Foo { n := x };'],
+    [
+      'for x in array_unpack($a) insert Foo { n := x }',
+      'for x in array_unpack($a) insert Foo { n := x };',
+    ],
     ['for x in User.friends union x.name', 'for x in User.friends union x.name;'],
     ['for x in <array<str>>$a union x', 'for x in <array<str>>$a union x;'],
     ['for x in (a + b) union x', 'for x in (a + b) union x;'],
     ['for x in X with y := x select y', 'for x in X with y := x select y;'],
     // group
     ['group User by .name', 'group User by .name;'],
-    ['group User { name } using first := .name[0] by first', 'group User { name } using first := .name[0] by first;'],
-    ['group u := User using a := .x, b := .y by a, b', 'group u := User using a := .x, b := .y by a, b;'],
-    ['group User by .a, @b, (.c, .d), {e, (f, g)}, rollup(.h, i), cube(j)', 'group User by .a, @b, (.c, .d), {e, (f, g)}, rollup(.h, i), cube(j);'],
+    [
+      'group User { name } using first := .name[0] by first',
+      'group User { name } using first := .name[0] by first;',
+    ],
+    [
+      'group u := User using a := .x, b := .y by a, b',
+      'group u := User using a := .x, b := .y by a, b;',
+    ],
+    [
+      'group User by .a, @b, (.c, .d), {e, (f, g)}, rollup(.h, i), cube(j)',
+      'group User by .a, @b, (.c, .d), {e, (f, g)}, rollup(.h, i), cube(j);',
+    ],
     // top-level if
     ['if c then (select 1) else (insert Foo)', 'if c then (select 1) else (insert Foo);'],
     // several statements, separators and comments
@@ -315,7 +365,10 @@ describe('statements: canonical printed form', () => {
     ['select User.`union`', 'select User.`union`;'],
     ['select .union', 'select .`union`;'],
     // literals normalize
-    ["select ('a\\'b', \"c\\\"d\", r'e\\f', $$g'h$$, 1_000, 1.5e-3, 12n, 1.5n)", "select ('a\\'b', 'c\"d', 'e\\\\f', 'g\\'h', 1000, 1.5e-3, 12n, 1.5n);"],
+    [
+      "select ('a\\'b', \"c\\\"d\", r'e\\f', $$g'h$$, 1_000, 1.5e-3, 12n, 1.5n)",
+      "select ('a\\'b', 'c\"d', 'e\\\\f', 'g\\'h', 1000, 1.5e-3, 12n, 1.5n);",
+    ],
     ["select 'tab\\tnl\\nnul\\x01'", "select 'tab\\tnl\\nnul\\x01';"],
     ["select b'a\\x00\\'\\\\'", "select b'a\\x00\\'\\\\';"],
     // parentheses only where needed
@@ -343,13 +396,17 @@ describe('statements: canonical printed form', () => {
 
 describe('statements: structure', () => {
   test('select with every clause', () => {
-    const q = only<SelectQuery>('with a := 1 select r := User filter .x order by .y offset 1 limit 2');
+    const q = only<SelectQuery>(
+      'with a := 1 select r := User filter .x order by .y offset 1 limit 2',
+    );
     expect(q.kind).toBe('SelectQuery');
     expect(q.aliases.map((a) => a.kind)).toEqual(['AliasedExpr']);
     expect(q.resultAlias).toBe('r');
     expect(sexpr(q.result)).toBe('User');
     expect(sexpr(q.filter)).toBe('(path .x)');
-    expect(q.orderBy.map((s) => [sexpr(s.expr), s.direction, s.emptyOrder])).toEqual([['(path .y)', null, null]]);
+    expect(q.orderBy.map((s) => [sexpr(s.expr), s.direction, s.emptyOrder])).toEqual([
+      ['(path .y)', null, null],
+    ]);
     expect(sexpr(q.offset)).toBe('1');
     expect(sexpr(q.limit)).toBe('2');
     expect(q.implicit).toBe(false);
@@ -373,7 +430,9 @@ describe('statements: structure', () => {
   });
 
   test('insert: subject, shape, unless conflict', () => {
-    const q = only<InsertQuery>("insert default::User { name := 'a' } unless conflict on .name else (select User)");
+    const q = only<InsertQuery>(
+      "insert default::User { name := 'a' } unless conflict on .name else (select User)",
+    );
     expect(q.subject).toMatchObject({ module: 'default', name: 'User' });
     expect(q.shape).toHaveLength(1);
     expect(q.unlessConflict?.on).toMatchObject({ kind: 'Path' });
@@ -419,7 +478,10 @@ describe('spans: every node has line/column', () => {
   test('nodes span their source text', () => {
     const text = 'select\n  User { name }\nfilter .age > 1';
     const q = only<SelectQuery>(text);
-    expect(q.span).toEqual({ start: { line: 1, column: 1, offset: 0 }, end: { line: 3, column: 16, offset: 38 } });
+    expect(q.span).toEqual({
+      start: { line: 1, column: 1, offset: 0 },
+      end: { line: 3, column: 16, offset: 38 },
+    });
     const shape = q.result as Shape;
     expect(shape.span.start).toEqual({ line: 2, column: 3, offset: 9 });
     expect(shape.span.end).toEqual({ line: 2, column: 16, offset: 22 });
@@ -439,7 +501,10 @@ describe('spans: every node has line/column', () => {
   test('path steps have their own spans', () => {
     const text = 'User.friends.name';
     const p = parseExpression(text) as Path;
-    expect(p.steps.map((s) => text.slice(s.span.start.offset, s.span.end.offset))).toEqual(['.friends', '.name']);
+    expect(p.steps.map((s) => text.slice(s.span.start.offset, s.span.end.offset))).toEqual([
+      '.friends',
+      '.name',
+    ]);
   });
 });
 
@@ -473,10 +538,22 @@ describe('syntax errors: message, position and hint', () => {
     ['select x if c', "Missing keyword 'ELSE'", 1, 14],
     ['with a := 1', "Missing keyword 'SELECT'", 1, 12],
     // expressions as statements
-    ['1 + 1', "Missing keyword 'SELECT'", 1, 1, 'to compute an expression, write: select <expression>'],
+    [
+      '1 + 1',
+      "Missing keyword 'SELECT'",
+      1,
+      1,
+      'to compute an expression, write: select <expression>',
+    ],
     ['default::Movie.name;', "Missing keyword 'SELECT'", 1, 1],
     // unsupported statements
-    ['create type Foo', "Unexpected keyword 'CREATE'", 1, 1, 'DDL statements are not supported: declare the schema in SDL'],
+    [
+      'create type Foo',
+      "Unexpected keyword 'CREATE'",
+      1,
+      1,
+      'DDL statements are not supported: declare the schema in SDL',
+    ],
     ['start transaction', "Unexpected keyword 'START'", 1, 1],
     // operators
     ['select a = b = c', "Unexpected '='", 1, 14],
@@ -491,28 +568,75 @@ describe('syntax errors: message, position and hint', () => {
     ['select a || b', "Unexpected '|'", 1, 10, "use 'or' for a logical or, '++' to concatenate"],
     ['select introspect tuple<int64>', "Unexpected '>'", 1, 30],
     // subqueries must be parenthesized in operator positions
-    ['select 1 + select 2', "Unexpected keyword 'SELECT'", 1, 12, 'a subquery used as an expression must be in parentheses: (select ...)'],
+    [
+      'select 1 + select 2',
+      "Unexpected keyword 'SELECT'",
+      1,
+      12,
+      'a subquery used as an expression must be in parentheses: (select ...)',
+    ],
     // reserved keywords as names
     ['select User.select', "Unexpected keyword 'SELECT'", 1, 13],
     ['with select := 1 select 1', "Unexpected keyword 'SELECT'", 1, 6],
     // for iterators
-    ['for x in a + b union x', 'Missing parentheses around complex expression in a FOR iterator clause', 1, 10],
-    ['for x in detached foo union x', 'Missing parentheses around complex expression in a FOR iterator clause', 1, 10],
-    ['for x in select 1 union x', 'Missing parentheses around complex expression in a FOR iterator clause', 1, 10],
-    ['for x in foo { x } union x', 'Missing parentheses around complex expression in a FOR iterator clause', 1, 10],
+    [
+      'for x in a + b union x',
+      'Missing parentheses around complex expression in a FOR iterator clause',
+      1,
+      10,
+    ],
+    [
+      'for x in detached foo union x',
+      'Missing parentheses around complex expression in a FOR iterator clause',
+      1,
+      10,
+    ],
+    [
+      'for x in select 1 union x',
+      'Missing parentheses around complex expression in a FOR iterator clause',
+      1,
+      10,
+    ],
+    [
+      'for x in foo { x } union x',
+      'Missing parentheses around complex expression in a FOR iterator clause',
+      1,
+      10,
+    ],
     ['for x in foo', "Missing keyword 'UNION'", 1, 13],
     // insert
-    ['insert User if c else X', 'INSERT only works with object types, not conditional expressions', 1, 8],
+    [
+      'insert User if c else X',
+      'INSERT only works with object types, not conditional expressions',
+      1,
+      8,
+    ],
     ['insert 1 + 2', 'INSERT only works with object types, not arbitrary expressions', 1, 8],
     ['insert { a := 1 }', 'insert shape expressions must have a type name', 1, 8],
-    ['update User set { a = 1 }', "Unexpected '='", 1, 21, "use ':=' to give a shape element a value"],
+    [
+      'update User set { a = 1 }',
+      "Unexpected '='",
+      1,
+      21,
+      "use ':=' to give a shape element a value",
+    ],
     // function calls
     ['select f(b := 1, a)', 'positional argument after named argument `b`', 1, 18],
     ['select f(a := 1, a := 2)', 'duplicate named argument `a`', 1, 18],
-    ["select f($a := 1)", "named parameters do not need a '$' prefix, rewrite as 'a := ...'", 1, 10],
+    [
+      'select f($a := 1)',
+      "named parameters do not need a '$' prefix, rewrite as 'a := ...'",
+      1,
+      10,
+    ],
     // types
     ['select <array<>>x', 'parametrized type must have at least one argument', 1, 14],
-    ['select <tuple<a: int64, str>>x', 'mixing named and unnamed subtype declarations is not supported', 1, 14],
+    [
+      'select <tuple<a: int64, str>>x',
+      'mixing named and unnamed subtype declarations is not supported',
+      1,
+      14,
+    ],
     // lexical errors surface through the parser with their position
     ["select 'a\\qb'", "invalid string literal: invalid escape sequence '\\q'", 1, 10],
   ])('%s → %s at %d:%d', (...[input, message, line, column, hint]) => {
@@ -533,7 +657,7 @@ describe('syntax errors: message, position and hint', () => {
 describe('parse speed', () => {
   test('parses ~1 MB of queries in reasonable time', () => {
     const unit =
-      "select User { name, email, friends: { name } filter .active limit 3 } filter .name = <str>$name and .age >= 18 order by .name limit 10;\n" +
+      'select User { name, email, friends: { name } filter .active limit 3 } filter .name = <str>$name and .age >= 18 order by .name limit 10;\n' +
       "insert Post { title := 'x', author := (select User filter .id = <uuid>$id) } unless conflict on .title;\n";
     const text = unit.repeat(Math.ceil(1_000_000 / unit.length));
     const t0 = performance.now();

@@ -79,8 +79,17 @@ const ANCHORS = new Set<string>([
 
 /** Keywords that begin an expression (besides names and the query keywords). */
 const EXPRESSION_KEYWORDS = new Set([
-  'true', 'false', 'not', 'exists', 'distinct', 'detached', 'global', 'introspect', 'if',
-  '__std__', ...ANCHORS,
+  'true',
+  'false',
+  'not',
+  'exists',
+  'distinct',
+  'detached',
+  'global',
+  'introspect',
+  'if',
+  '__std__',
+  ...ANCHORS,
 ]);
 
 /** Statements of Gel that svc does not accept, with the reason shown as a hint. */
@@ -238,7 +247,8 @@ export class Parser {
   private operatorHint(token: Token): string | undefined {
     const prev = this.index > 0 ? this.previous() : undefined;
     if (token.kind === '=' && prev?.kind === '=') return "use '=' to compare; there is no '=='";
-    if (token.kind === '|' && this.at('|', 1)) return "use 'or' for a logical or, '++' to concatenate";
+    if (token.kind === '|' && this.at('|', 1))
+      return "use 'or' for a logical or, '++' to concatenate";
     if (token.kind === '&' && this.at('&', 1)) return "use 'and' for a logical and";
     return undefined;
   }
@@ -266,7 +276,10 @@ export class Parser {
   /** After a statement: `;` or the end was expected. */
   protected statementEndError(): never {
     const token = this.peek();
-    if (this.isQueryKeyword(token) || (token.kind === 'Ident' && suggest(token.value, STATEMENT_KEYWORDS))) {
+    if (
+      this.isQueryKeyword(token) ||
+      (token.kind === 'Ident' && suggest(token.value, STATEMENT_KEYWORDS))
+    ) {
       return this.missing("';'", "separate statements with ';'");
     }
     return this.unexpected(token);
@@ -503,7 +516,10 @@ export class Parser {
       return this.unexpected();
     }
     if (named > 0 && named < subtypes.length) {
-      return this.fail('mixing named and unnamed subtype declarations is not supported', open.start);
+      return this.fail(
+        'mixing named and unnamed subtype declarations is not supported',
+        open.start,
+      );
     }
     return subtypes;
   }
@@ -789,7 +805,10 @@ export class Parser {
     if (this.atKeyword('optional')) {
       this.advance();
       cardinality = 'optional';
-    } else if (this.atKeyword('required') && ['Ident', 'BacktickName', 'Keyword', '('].includes(this.peek(1).kind)) {
+    } else if (
+      this.atKeyword('required') &&
+      ['Ident', 'BacktickName', 'Keyword', '('].includes(this.peek(1).kind)
+    ) {
       // `<required str>` is a modifier; in `<required>`, `<required | T>` it names a type.
       this.advance();
       cardinality = 'required';
@@ -828,7 +847,9 @@ export class Parser {
         return this.constant('str');
       case 'Bytes':
         this.advance();
-        return create('BytesConstant', this.tokenSpan(token), { value: token.bytes ?? new Uint8Array() });
+        return create('BytesConstant', this.tokenSpan(token), {
+          value: token.bytes ?? new Uint8Array(),
+        });
       case 'Parameter':
         this.advance();
         return create('Parameter', this.tokenSpan(token), { name: token.value });
@@ -919,7 +940,10 @@ export class Parser {
         lastNamed = name;
       } else {
         if (lastNamed !== null) {
-          return this.fail(`positional argument after named argument \`${lastNamed}\``, token.start);
+          return this.fail(
+            `positional argument after named argument \`${lastNamed}\``,
+            token.start,
+          );
         }
         args.push(this.parseArgument());
       }
@@ -972,7 +996,8 @@ export class Parser {
     for (;;) {
       const elementStart = this.peek().start;
       const name = this.parseIdentifier();
-      if (!this.eat(':=')) return this.missing("':='", 'every element of a named tuple is name := value');
+      if (!this.eat(':='))
+        return this.missing("':='", 'every element of a named tuple is name := value');
       const value = this.parseGenExpr();
       elements.push(create('TupleElement', this.spanFrom(elementStart), { name, value }));
       if (this.eat(',')) {
@@ -1036,7 +1061,12 @@ export class Parser {
     const token = this.peek(offset);
     if (
       token.kind !== 'Keyword' ||
-      !(token.value === 'required' || token.value === 'optional' || token.value === 'single' || token.value === 'multi')
+      !(
+        token.value === 'required' ||
+        token.value === 'optional' ||
+        token.value === 'single' ||
+        token.value === 'multi'
+      )
     ) {
       return false;
     }
@@ -1100,7 +1130,10 @@ export class Parser {
         ptr = create('Ptr', this.spanFrom(nameToken.start), { name, via: '.' });
       }
       if (!this.eat(':=')) {
-        return this.missing("':='", free ? 'a free shape has only computed elements: name := value' : undefined);
+        return this.missing(
+          "':='",
+          free ? 'a free shape has only computed elements: name := value' : undefined,
+        );
       }
       const compExpr = this.parseGenExpr();
       return this.shapeElement(start, [ptr], required, cardinality, ':=', compExpr);
@@ -1109,14 +1142,15 @@ export class Parser {
     const path = this.parseShapePath();
     if (this.at(':=') || this.at('+=') || this.at('-=')) {
       const single = path.length === 1 && path[0]?.kind === 'Ptr';
-      if (!single) return this.unexpected(this.peek(), 'only a plain name can be assigned in a shape');
+      if (!single)
+        return this.unexpected(this.peek(), 'only a plain name can be assigned in a shape');
       const operation = this.advance().kind as ':=' | '+=' | '-=';
       const compExpr = this.parseGenExpr();
       return this.shapeElement(start, path, null, null, operation, compExpr);
     }
     let elements: ShapeElement[] | null = null;
     if (this.eat(':')) {
-      if (!this.at('{')) return this.unexpected(this.peek(), "expected a sub-shape: name: { ... }");
+      if (!this.at('{')) return this.unexpected(this.peek(), 'expected a sub-shape: name: { ... }');
       this.advance();
       elements = this.parseShapeElements(false);
     }
@@ -1202,11 +1236,17 @@ export class Parser {
       this.expect(')');
       const intersection = this.at('[') ? this.parseTypeIntersection() : null;
       this.expect('.');
-      if (!this.at('*') && !this.at('**')) return this.unexpected(this.peek(), "expected '*' or '**'");
+      if (!this.at('*') && !this.at('**'))
+        return this.unexpected(this.peek(), "expected '*' or '**'");
       const depth = this.advance().kind as '*' | '**';
       return [this.splat(start, depth, type, intersection)];
     }
-    if (!(this.isPtrIdentifierToken(token) || (token.kind === 'Keyword' && token.value === '__type__'))) {
+    if (
+      !(
+        this.isPtrIdentifierToken(token) ||
+        (token.kind === 'Keyword' && token.value === '__type__')
+      )
+    ) {
       return this.nameError(token, 'a shape element');
     }
     const name = this.parseStepName(false);
@@ -1217,7 +1257,8 @@ export class Parser {
       const typeName = this.typeNameFrom(start, parts);
       const intersection = this.at('[') ? this.parseTypeIntersection() : null;
       this.expect('.');
-      if (!this.at('*') && !this.at('**')) return this.unexpected(this.peek(), "expected '*' or '**'");
+      if (!this.at('*') && !this.at('**'))
+        return this.unexpected(this.peek(), "expected '*' or '**'");
       const depth = this.advance().kind as '*' | '**';
       return [this.splat(start, depth, typeName, intersection)];
     }
@@ -1473,8 +1514,9 @@ export class Parser {
     this.advance(); // update
     const subject = this.parseExpr();
     const filter = this.parseFilter();
-    this.expectKeyword('set', "an update is written: update Type filter ... set { name := value }");
-    if (!this.at('{')) return this.unexpected(this.peek(), "expected a shape: set { name := value }");
+    this.expectKeyword('set', 'an update is written: update Type filter ... set { name := value }');
+    if (!this.at('{'))
+      return this.unexpected(this.peek(), 'expected a shape: set { name := value }');
     this.advance();
     const shape = this.parseShapeElements(false);
     return create('UpdateQuery', this.spanFrom(start), { aliases, subject, filter, shape });
@@ -1577,12 +1619,13 @@ export class Parser {
         if (this.atKeyword('by')) break;
         const itemStart = this.peek().start;
         const alias = this.parseIdentifier('a grouping alias');
-        if (!this.eat(':=')) return this.missing("':='", 'using aliases are written name := expression');
+        if (!this.eat(':='))
+          return this.missing("':='", 'using aliases are written name := expression');
         const expr = this.parseExpr();
         using.push(create('AliasedExpr', this.spanFrom(itemStart), { alias, expr }));
       } while (this.eat(','));
     }
-    this.expectKeyword('by', "a group query is written: group X using k := ... by k");
+    this.expectKeyword('by', 'a group query is written: group X using k := ... by k');
     const by: GroupingElement[] = [];
     do {
       if (!this.atGroupingElement()) break;

@@ -3,7 +3,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { queryArbitraries, schemaArbitrary } from './__tests__/arbitraries';
 import type { Expr, Schema, Statement } from './ast';
-import { parseExpression, parseQuery, parseSchema, printExpression, printQuery, printSchema, withoutSpans } from './index';
+import {
+  parseExpression,
+  parseQuery,
+  parseSchema,
+  printExpression,
+  printQuery,
+  printSchema,
+  withoutSpans,
+} from './index';
 
 /**
  * The printer and the parser agree: printing a tree and parsing the text gives the same tree

@@ -34,7 +34,13 @@ import type {
   WithItem,
 } from './ast';
 import { isQuery } from './ast';
-import { BINARY_OPERATORS, IF_ELSE_OPERATOR, IS_OPERATOR, Precedence, UNARY_OPERATORS } from './precedence';
+import {
+  BINARY_OPERATORS,
+  IF_ELSE_OPERATOR,
+  IS_OPERATOR,
+  Precedence,
+  UNARY_OPERATORS,
+} from './precedence';
 import { isPlainIdentifier } from './tokens';
 
 // =============================================================================================
@@ -62,7 +68,9 @@ export function printType(type: TypeExpr): string {
 export function printSchema(schema: Schema): string {
   const blocks: string[] = [];
   for (const ext of schema.extensions) {
-    blocks.push(`using extension ${ident(ext.name)}${ext.version === null ? '' : ` version ${str(ext.version)}`};`);
+    blocks.push(
+      `using extension ${ident(ext.name)}${ext.version === null ? '' : ` version ${str(ext.version)}`};`,
+    );
   }
   for (const future of schema.futures) blocks.push(`using future ${ident(future.name)};`);
   for (const module of schema.modules) {
@@ -162,7 +170,9 @@ function constant(node: Constant): string {
 }
 
 function parameter(name: string): string {
-  return /^(\d+|[A-Za-z_][A-Za-z0-9_]*)$/.test(name) ? `$${name}` : `$\`${name.replaceAll('`', '``')}\``;
+  return /^(\d+|[A-Za-z_][A-Za-z0-9_]*)$/.test(name)
+    ? `$${name}`
+    : `$\`${name.replaceAll('`', '``')}\``;
 }
 
 // =============================================================================================
@@ -308,7 +318,10 @@ function render(node: Expr): string {
 function path(node: Path): string {
   let out = node.subject === null ? '' : subject(node.subject);
   for (const step of node.steps) {
-    out += step.kind === 'Ptr' ? `${step.via}${ptrName(step.name)}` : `[is ${typeExpr(step.type, false)}]`;
+    out +=
+      step.kind === 'Ptr'
+        ? `${step.via}${ptrName(step.name)}`
+        : `[is ${typeExpr(step.type, false)}]`;
   }
   return out;
 }
@@ -342,7 +355,8 @@ function shapePath(steps: readonly ShapePathStep[]): string {
   steps.forEach((step, i) => {
     switch (step.kind) {
       case 'Ptr':
-        out += step.via === '.' && i === 0 ? ptrName(step.name) : `${step.via}${ptrName(step.name)}`;
+        out +=
+          step.via === '.' && i === 0 ? ptrName(step.name) : `${step.via}${ptrName(step.name)}`;
         break;
       case 'TypeIntersection':
         out += `[is ${typeExpr(step.type, false)}]`;
@@ -599,7 +613,11 @@ function declaration(decl: Declaration, indent: string): string {
       const modifier = decl.returnModifier === null ? '' : `${decl.returnModifier} `;
       const head = `function ${objectRef(decl.name)}(${decl.params.map(funcParam).join(', ')}) -> ${modifier}${typeBeforeBlock(decl.returnType, true)}`;
       const only = decl.members[0];
-      if (decl.members.length === 1 && only !== undefined && (only.kind === 'Using' || only.kind === 'FunctionCode')) {
+      if (
+        decl.members.length === 1 &&
+        only !== undefined &&
+        (only.kind === 'Using' || only.kind === 'FunctionCode')
+      ) {
         return `${indent}${head} ${memberText(only)};`;
       }
       return block(head, decl.members, indent, true);
@@ -610,14 +628,17 @@ function declaration(decl: Declaration, indent: string): string {
       }
       return block(
         `alias ${objectRef(decl.name)}`,
-        decl.expr === null ? decl.members : ([{ kind: 'Using', span: decl.span, expr: decl.expr }, ...decl.members] as Node[]),
+        decl.expr === null
+          ? decl.members
+          : ([{ kind: 'Using', span: decl.span, expr: decl.expr }, ...decl.members] as Node[]),
         indent,
         true,
       );
     case 'GlobalDecl': {
       const head = `${qualifiers(decl.required, decl.cardinality)}global ${objectRef(decl.name)}`;
       if (decl.computed !== null) return `${indent}${head} := ${value(decl.computed)};`;
-      const target = decl.target === null ? '' : `: ${typeBeforeBlock(decl.target, decl.members.length > 0)}`;
+      const target =
+        decl.target === null ? '' : `: ${typeBeforeBlock(decl.target, decl.members.length > 0)}`;
       return block(`${head}${target}`, decl.members, indent);
     }
     case 'PermissionDecl':
@@ -655,7 +676,11 @@ function pointer(decl: PointerDecl, indent: string): string {
   if (decl.computed !== null) {
     if (decl.members.length === 0) return `${indent}${head} := ${value(decl.computed)};`;
     // A computed pointer with members: the expression moves into the block as `using`.
-    return block(head, [{ kind: 'Using', span: decl.span, expr: decl.computed }, ...decl.members] as Node[], indent);
+    return block(
+      head,
+      [{ kind: 'Using', span: decl.span, expr: decl.computed }, ...decl.members] as Node[],
+      indent,
+    );
   }
   if (decl.target !== null) head += `: ${typeBeforeBlock(decl.target, decl.members.length > 0)}`;
   return block(head, decl.members, indent);
@@ -681,7 +706,11 @@ function member(node: Node, indent: string): string {
       );
     }
     case 'Rewrite':
-      return block(`rewrite ${node.kinds.join(', ')} using ${paren(node.expr)}`, node.members, indent);
+      return block(
+        `rewrite ${node.kinds.join(', ')} using ${paren(node.expr)}`,
+        node.members,
+        indent,
+      );
     default:
       return `${indent}${memberText(node)};`;
   }
@@ -697,7 +726,8 @@ function memberText(node: Node): string {
     case 'Using':
       return `using ${paren(node.expr)}`;
     case 'FunctionCode':
-      if (node.mode === 'function') return `using ${ident(node.language)} function ${str(node.text ?? '')}`;
+      if (node.mode === 'function')
+        return `using ${ident(node.language)} function ${str(node.text ?? '')}`;
       if (node.mode === 'expression') return `using ${ident(node.language)} expression`;
       return `using ${ident(node.language)} ${str(node.text ?? '')}`;
     case 'OnTargetDelete':

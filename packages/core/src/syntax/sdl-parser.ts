@@ -71,11 +71,15 @@ export class SchemaParser extends Parser {
       const last = bare[bare.length - 1];
       if (first && last) {
         modules.push(
-          create('ModuleDecl', { start: first.span.start, end: last.span.end }, {
-            name: 'default',
-            implicit: true,
-            declarations: bare,
-          }),
+          create(
+            'ModuleDecl',
+            { start: first.span.start, end: last.span.end },
+            {
+              name: 'default',
+              implicit: true,
+              declarations: bare,
+            },
+          ),
         );
       }
       bare = [];
@@ -239,7 +243,8 @@ export class SchemaParser extends Parser {
     let version: string | null = null;
     if (this.eatKeyword('version')) {
       const token = this.peek();
-      if (token.kind !== 'Str') return this.unexpected(token, "expected a version string: version '1.0'");
+      if (token.kind !== 'Str')
+        return this.unexpected(token, "expected a version string: version '1.0'");
       version = this.advance().value;
     }
     this.endShort();
@@ -286,7 +291,10 @@ export class SchemaParser extends Parser {
         case 'single':
         case 'multi':
           if (this.isGlobalAhead()) return this.parseGlobal(topLevel);
-          return this.unexpected(token, 'properties and links are declared inside a type: type Name { ... }');
+          return this.unexpected(
+            token,
+            'properties and links are declared inside a type: type Name { ... }',
+          );
         case 'annotation':
           return this.fail(
             "Missing keyword 'ABSTRACT'",
@@ -351,10 +359,21 @@ export class SchemaParser extends Parser {
       }
     }
     if (token.kind === 'Ident') {
-      const keyword = suggest(token.value, ['type', 'scalar', 'constraint', 'annotation', 'inheritable', 'property', 'link']);
+      const keyword = suggest(token.value, [
+        'type',
+        'scalar',
+        'constraint',
+        'annotation',
+        'inheritable',
+        'property',
+        'link',
+      ]);
       if (keyword) return this.unexpected(token, didYouMean(keyword));
     }
-    return this.unexpected(token, 'expected type, scalar type, constraint, annotation, property or link after abstract');
+    return this.unexpected(
+      token,
+      'expected type, scalar type, constraint, annotation, property or link after abstract',
+    );
   }
 
   // =============================================================================================
@@ -371,7 +390,10 @@ export class SchemaParser extends Parser {
 
   private parseObjectMember(): ObjectTypeMember {
     if (this.atLeading('annotation')) return this.parseAnnotationValue();
-    if (this.atLeading('constraint') || (this.atKeyword('delegated') && this.atKeyword('constraint', 1))) {
+    if (
+      this.atLeading('constraint') ||
+      (this.atKeyword('delegated') && this.atKeyword('constraint', 1))
+    ) {
       return this.parseConcreteConstraint();
     }
     if (this.atLeading('index') || (this.atKeyword('deferred') && this.atKeyword('index', 1))) {
@@ -389,7 +411,8 @@ export class SchemaParser extends Parser {
     this.checkDeclName(name, topLevel);
     const extending = this.parseExtending(true);
     const members = this.optionalBlock(() =>
-      this.atLeading('constraint') || (this.atKeyword('delegated') && this.atKeyword('constraint', 1))
+      this.atLeading('constraint') ||
+      (this.atKeyword('delegated') && this.atKeyword('constraint', 1))
         ? this.parseConcreteConstraint()
         : this.parseFieldOrAnnotation('a constraint, annotation or field'),
     );
@@ -419,7 +442,7 @@ export class SchemaParser extends Parser {
       pointerKind = this.advance().value as 'property' | 'link';
       if (context === 'link-property' && pointerKind === 'link') {
         this.fail(
-          'Unexpected keyword \'LINK\'',
+          "Unexpected keyword 'LINK'",
           this.previous().start,
           'a link can have properties, not links',
         );
@@ -438,7 +461,10 @@ export class SchemaParser extends Parser {
       this.advance();
       if (this.at(':') || this.at('->')) return this.unexpected(this.peek(), BOTH_TARGET_SYNTAXES);
       if (this.at(':=')) {
-        return this.unexpected(this.peek(), `a computed ${pointerKind ?? 'pointer'} has no type: ${name} := expression`);
+        return this.unexpected(
+          this.peek(),
+          `a computed ${pointerKind ?? 'pointer'} has no type: ${name} := expression`,
+        );
       }
       target = this.parseFullTypeExpr();
     } else if (this.eat(':=')) {
@@ -449,9 +475,11 @@ export class SchemaParser extends Parser {
       return this.missing("':'", `declare the type with '${name}: type'`);
     }
     const pointerContext: PointerContext =
-      context === 'link-property' ? 'property' : pointerKind ?? 'unknown';
+      context === 'link-property' ? 'property' : (pointerKind ?? 'unknown');
     const members: PointerMember[] =
-      computed === null ? this.optionalBlock(() => this.parsePointerMember(pointerContext)) : (this.endShort(), []);
+      computed === null
+        ? this.optionalBlock(() => this.parsePointerMember(pointerContext))
+        : (this.endShort(), []);
     this.checkPointerMembers(members);
     if (
       target === null &&
@@ -525,16 +553,23 @@ export class SchemaParser extends Parser {
     const hasProperties = context !== 'property' && context !== 'abstract-property';
     if (this.atKeyword('using') && this.at('(', 1)) return this.parseUsing();
     if (this.atLeading('annotation')) return this.parseAnnotationValue();
-    if (this.atLeading('constraint') || (this.atKeyword('delegated') && this.atKeyword('constraint', 1))) {
+    if (
+      this.atLeading('constraint') ||
+      (this.atKeyword('delegated') && this.atKeyword('constraint', 1))
+    ) {
       return this.parseConcreteConstraint();
     }
     if (this.atLeading('rewrite')) return this.parseRewrite();
     if (hasProperties && this.atKeyword('on')) return this.parseOnDelete();
-    if (hasProperties && (this.atLeading('index') || (this.atKeyword('deferred') && this.atKeyword('index', 1)))) {
+    if (
+      hasProperties &&
+      (this.atLeading('index') || (this.atKeyword('deferred') && this.atKeyword('index', 1)))
+    ) {
       return this.parseConcreteIndex();
     }
     const token = this.peek();
-    if (this.isIdentifierToken(token) && (this.at(':=', 1) || this.at('=', 1))) return this.parseSetField();
+    if (this.isIdentifierToken(token) && (this.at(':=', 1) || this.at('=', 1)))
+      return this.parseSetField();
     const pointerAhead =
       this.atLeading('property') ||
       this.atLeading('link') ||
@@ -547,7 +582,10 @@ export class SchemaParser extends Parser {
         (this.at(':', 1) || this.at('->', 1) || this.atKeyword('extending', 1) || this.at('{', 1)));
     if (pointerAhead) {
       if (!hasProperties) {
-        return this.unexpected(token, 'a property cannot have properties; link properties are declared inside a link');
+        return this.unexpected(
+          token,
+          'a property cannot have properties; link properties are declared inside a link',
+        );
       }
       return this.parsePointer('link-property');
     }
@@ -571,7 +609,10 @@ export class SchemaParser extends Parser {
         this.expectKeyword('restrict');
         action = 'deferred restrict';
       } else {
-        return this.unexpected(this.peek(), 'expected restrict, delete source, allow or deferred restrict');
+        return this.unexpected(
+          this.peek(),
+          'expected restrict, delete source, allow or deferred restrict',
+        );
       }
       this.endShort();
       return create('OnTargetDelete', this.spanFrom(start), { action });
@@ -589,7 +630,10 @@ export class SchemaParser extends Parser {
           action = 'delete target';
         }
       } else {
-        return this.unexpected(this.peek(), 'expected delete target, delete target if orphan or allow');
+        return this.unexpected(
+          this.peek(),
+          'expected delete target, delete target if orphan or allow',
+        );
       }
       this.endShort();
       return create('OnSourceDelete', this.spanFrom(start), { action });
@@ -619,7 +663,9 @@ export class SchemaParser extends Parser {
     }
     const on = this.eatKeyword('on') ? this.parseParenExpr() : null;
     const except = this.eatKeyword('except') ? this.parseParenExpr() : null;
-    const members = this.optionalBlock(() => this.parseFieldOrAnnotation('errmessage := ... or an annotation'));
+    const members = this.optionalBlock(() =>
+      this.parseFieldOrAnnotation('errmessage := ... or an annotation'),
+    );
     return create('ConcreteConstraint', this.spanFrom(start), {
       name,
       delegated,
@@ -652,14 +698,25 @@ export class SchemaParser extends Parser {
       }
       if (!this.atKeyword('on')) {
         const token = this.peek();
-        return this.fail(`Expected 'ON', but got '${token.text}' instead`, token.start, 'an index is declared with: index on (expression)');
+        return this.fail(
+          `Expected 'ON', but got '${token.text}' instead`,
+          token.start,
+          'an index is declared with: index on (expression)',
+        );
       }
     }
     this.advance(); // on
     const on = this.parseParenExpr();
     const except = this.eatKeyword('except') ? this.parseParenExpr() : null;
     const members = this.optionalBlock(() => this.parseFieldOrAnnotation('an annotation or field'));
-    return create('ConcreteIndex', this.spanFrom(start), { name, deferred, args, on, except, members });
+    return create('ConcreteIndex', this.spanFrom(start), {
+      name,
+      deferred,
+      args,
+      on,
+      except,
+      members,
+    });
   }
 
   private parseAccessPolicy(): AccessPolicy {
@@ -686,8 +743,17 @@ export class SchemaParser extends Parser {
     if (this.atKeyword('when')) {
       return this.unexpected(this.peek(), "'when (...)' comes before 'allow' or 'deny'");
     }
-    const members = this.optionalBlock(() => this.parseFieldOrAnnotation('errmessage := ... or an annotation'));
-    return create('AccessPolicy', this.spanFrom(start), { name, when, action, kinds, using, members });
+    const members = this.optionalBlock(() =>
+      this.parseFieldOrAnnotation('errmessage := ... or an annotation'),
+    );
+    return create('AccessPolicy', this.spanFrom(start), {
+      name,
+      when,
+      action,
+      kinds,
+      using,
+      members,
+    });
   }
 
   private parseAccessKind(): AccessKind {
@@ -709,13 +775,19 @@ export class SchemaParser extends Parser {
           break;
       }
     }
-    return this.unexpected(token, 'expected an access kind: all, select, insert, update, update read, update write or delete');
+    return this.unexpected(
+      token,
+      'expected an access kind: all, select, insert, update, update read, update write or delete',
+    );
   }
 
   private parseTrigger(): Trigger {
     const start = this.advance().start; // trigger
     const name = this.parseIdentifier('a trigger name');
-    this.expectKeyword('after', 'a trigger runs after: trigger name after insert for each do (...)');
+    this.expectKeyword(
+      'after',
+      'a trigger runs after: trigger name after insert for each do (...)',
+    );
     let timing: Trigger['timing'] = 'after';
     if (this.eatKeyword('commit')) {
       this.expectKeyword('of');
@@ -724,7 +796,10 @@ export class SchemaParser extends Parser {
     const kinds: ('insert' | 'update' | 'delete')[] = [];
     do {
       const token = this.peek();
-      if (token.kind === 'Keyword' && (token.value === 'insert' || token.value === 'update' || token.value === 'delete')) {
+      if (
+        token.kind === 'Keyword' &&
+        (token.value === 'insert' || token.value === 'update' || token.value === 'delete')
+      ) {
         kinds.push(token.value);
         this.advance();
       } else {
@@ -740,7 +815,15 @@ export class SchemaParser extends Parser {
     this.expectKeyword('do');
     const expr = this.parseParenExpr();
     const members = this.optionalBlock(() => this.parseFieldOrAnnotation('an annotation or field'));
-    return create('Trigger', this.spanFrom(start), { name, timing, kinds, scope, when, expr, members });
+    return create('Trigger', this.spanFrom(start), {
+      name,
+      timing,
+      kinds,
+      scope,
+      when,
+      expr,
+      members,
+    });
   }
 
   private parseRewrite(): Rewrite {
@@ -771,7 +854,12 @@ export class SchemaParser extends Parser {
     this.checkDeclName(name, topLevel);
     const extending = this.parseExtending(false);
     const members = this.optionalBlock(() => this.parseFieldOrAnnotation('an annotation or field'));
-    return create('AnnotationDecl', this.spanFrom(start), { name, inheritable, extending, members });
+    return create('AnnotationDecl', this.spanFrom(start), {
+      name,
+      inheritable,
+      extending,
+      members,
+    });
   }
 
   private parseAbstractConstraint(start: Position, topLevel: boolean): AbstractConstraintDecl {
@@ -823,14 +911,21 @@ export class SchemaParser extends Parser {
       }
       if (!this.eat(':')) {
         if (this.at('=') || this.at(',') || this.at(')')) {
-          return this.fail(`missing type declaration for the \`${name}\` parameter`, nameToken.start);
+          return this.fail(
+            `missing type declaration for the \`${name}\` parameter`,
+            nameToken.start,
+          );
         }
         return this.missing("':'", `declare the parameter type: ${name}: type`);
       }
       const typeModifier = this.parseTypeModifier();
       const type = this.parseFullTypeExpr();
       const defaultExpr = this.eat('=') ? this.parseExpr() : null;
-      if (this.at(':=')) return this.unexpected(this.peek(), "a parameter default is written with '=': name: type = value");
+      if (this.at(':='))
+        return this.unexpected(
+          this.peek(),
+          "a parameter default is written with '=': name: type = value",
+        );
       params.push(
         create('FuncParam', this.spanFrom(start), {
           name,
@@ -861,12 +956,19 @@ export class SchemaParser extends Parser {
     const start = this.advance().start; // function
     const name = this.parseNodeName();
     this.checkDeclName(name, topLevel);
-    if (!this.at('(')) return this.missing("'('", 'a function declares its parameters: function name(x: int64) -> str');
+    if (!this.at('('))
+      return this.missing(
+        "'('",
+        'a function declares its parameters: function name(x: int64) -> str',
+      );
     const params = this.parseParams();
     if (this.at(':')) {
-      return this.unexpected(this.peek(), "a function's return type follows '->': function name(...) -> type");
+      return this.unexpected(
+        this.peek(),
+        "a function's return type follows '->': function name(...) -> type",
+      );
     }
-    this.expect('->', "declare the return type: function name(...) -> type");
+    this.expect('->', 'declare the return type: function name(...) -> type');
     const returnModifier = this.parseTypeModifier();
     const returnType = this.parseFullTypeExpr();
     let members: FunctionDecl['members'];
@@ -904,7 +1006,11 @@ export class SchemaParser extends Parser {
     }
     if (mode !== 'expression') {
       const token = this.peek();
-      if (token.kind !== 'Str') return this.unexpected(token, `expected the ${mode === 'function' ? 'function name' : 'code'} as a string`);
+      if (token.kind !== 'Str')
+        return this.unexpected(
+          token,
+          `expected the ${mode === 'function' ? 'function name' : 'code'} as a string`,
+        );
       text = this.advance().value;
     }
     this.endShort();
@@ -921,7 +1027,11 @@ export class SchemaParser extends Parser {
       return create('AliasDecl', this.spanFrom(start), { name, expr, members: [] });
     }
     if (!this.at('{')) {
-      if (this.at('=')) return this.unexpected(this.peek(), "an alias is declared with ':=': alias Name := expression");
+      if (this.at('='))
+        return this.unexpected(
+          this.peek(),
+          "an alias is declared with ':=': alias Name := expression",
+        );
       return this.missing("':='", 'an alias is declared with: alias Name := expression');
     }
     const members = this.parseBlock(() =>
@@ -952,7 +1062,7 @@ export class SchemaParser extends Parser {
     const member = (): GlobalDecl['members'][number] =>
       this.atKeyword('using') && this.at('(', 1)
         ? this.parseUsing()
-        : this.parseFieldOrAnnotation("default := ..., using (...) or an annotation");
+        : this.parseFieldOrAnnotation('default := ..., using (...) or an annotation');
     if (this.at(':') || this.at('->')) {
       this.advance();
       if (this.at(':') || this.at('->')) return this.unexpected(this.peek(), BOTH_TARGET_SYNTAXES);
@@ -964,7 +1074,10 @@ export class SchemaParser extends Parser {
     } else if (this.at('{')) {
       members = this.parseBlock(member);
     } else if (this.at('=')) {
-      return this.unexpected(this.peek(), "a computed global is declared with ':=': global name := expression");
+      return this.unexpected(
+        this.peek(),
+        "a computed global is declared with ':=': global name := expression",
+      );
     } else {
       return this.missing("':'", 'declare the global type: global name: type');
     }

@@ -23,12 +23,33 @@ export interface Page {
 
 export type ApiRequest =
   | { readonly kind: 'openapi' }
-  | { readonly kind: 'list'; readonly type: string; readonly filters: readonly Filter[]; readonly order: readonly OrderTerm[]; readonly page: Page }
+  | {
+      readonly kind: 'list';
+      readonly type: string;
+      readonly filters: readonly Filter[];
+      readonly order: readonly OrderTerm[];
+      readonly page: Page;
+    }
   | { readonly kind: 'get'; readonly type: string; readonly id: string }
-  | { readonly kind: 'insert'; readonly type: string; readonly body: Readonly<Record<string, unknown>> }
-  | { readonly kind: 'update'; readonly type: string; readonly id: string; readonly body: Readonly<Record<string, unknown>> }
+  | {
+      readonly kind: 'insert';
+      readonly type: string;
+      readonly body: Readonly<Record<string, unknown>>;
+    }
+  | {
+      readonly kind: 'update';
+      readonly type: string;
+      readonly id: string;
+      readonly body: Readonly<Record<string, unknown>>;
+    }
   | { readonly kind: 'delete'; readonly type: string; readonly id: string }
-  | { readonly kind: 'linked'; readonly type: string; readonly id: string; readonly link: string; readonly page: Page };
+  | {
+      readonly kind: 'linked';
+      readonly type: string;
+      readonly id: string;
+      readonly link: string;
+      readonly page: Page;
+    };
 
 /** DECISIONS.md: `limit` default 100, at most 1000. */
 export const DEFAULT_LIMIT = 100;

@@ -2,7 +2,12 @@ import { SvcError } from '@svc/core';
 import { parseRequest, type HttpRequestParts } from './parse';
 
 const ID = '0190a5b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b';
-const req = (method: string, path: string, query = '', body?: unknown): HttpRequestParts => ({ method, path, query, body });
+const req = (method: string, path: string, query = '', body?: unknown): HttpRequestParts => ({
+  method,
+  path,
+  query,
+  body,
+});
 const failure = (parts: HttpRequestParts) => {
   try {
     parseRequest(parts);
@@ -16,13 +21,28 @@ const failure = (parts: HttpRequestParts) => {
 describe('parseRequest: routes', () => {
   test.each([
     [req('GET', '/openapi.json'), { kind: 'openapi' }],
-    [req('GET', '/User'), { kind: 'list', type: 'User', filters: [], order: [], page: { limit: 100, offset: 0 } }],
-    [req('HEAD', '/User'), { kind: 'list', type: 'User', filters: [], order: [], page: { limit: 100, offset: 0 } }],
-    [req('POST', '/User', '', { name: 'a' }), { kind: 'insert', type: 'User', body: { name: 'a' } }],
+    [
+      req('GET', '/User'),
+      { kind: 'list', type: 'User', filters: [], order: [], page: { limit: 100, offset: 0 } },
+    ],
+    [
+      req('HEAD', '/User'),
+      { kind: 'list', type: 'User', filters: [], order: [], page: { limit: 100, offset: 0 } },
+    ],
+    [
+      req('POST', '/User', '', { name: 'a' }),
+      { kind: 'insert', type: 'User', body: { name: 'a' } },
+    ],
     [req('GET', `/User/${ID}`), { kind: 'get', type: 'User', id: ID }],
-    [req('PATCH', `/User/${ID}`, '', { name: 'b' }), { kind: 'update', type: 'User', id: ID, body: { name: 'b' } }],
+    [
+      req('PATCH', `/User/${ID}`, '', { name: 'b' }),
+      { kind: 'update', type: 'User', id: ID, body: { name: 'b' } },
+    ],
     [req('DELETE', `/User/${ID}`), { kind: 'delete', type: 'User', id: ID }],
-    [req('GET', `/User/${ID}/friends`, 'limit=5&offset=10'), { kind: 'linked', type: 'User', id: ID, link: 'friends', page: { limit: 5, offset: 10 } }],
+    [
+      req('GET', `/User/${ID}/friends`, 'limit=5&offset=10'),
+      { kind: 'linked', type: 'User', id: ID, link: 'friends', page: { limit: 5, offset: 10 } },
+    ],
   ])('%j', (parts, want) => expect(parseRequest(parts)).toEqual(want));
 
   test.each([
@@ -31,9 +51,15 @@ describe('parseRequest: routes', () => {
     [req('DELETE', `/User/${ID}/friends`), '405 METHOD_NOT_ALLOWED: DELETE is not allowed here'],
     [req('POST', '/openapi.json'), '405 METHOD_NOT_ALLOWED: POST is not allowed here'],
     [req('GET', '/'), '404 NOT_FOUND: no REST route GET /api/'],
-    [req('GET', `/User/${ID}/friends/more`), `404 NOT_FOUND: no REST route GET /api/User/${ID}/friends/more`],
+    [
+      req('GET', `/User/${ID}/friends/more`),
+      `404 NOT_FOUND: no REST route GET /api/User/${ID}/friends/more`,
+    ],
     [req('GET', '/User/not-a-uuid'), '400 VALIDATION_ERROR: "not-a-uuid" is not a valid UUID'],
-    [req('GET', '/Us%er'), '400 VALIDATION_ERROR: malformed percent-encoding in the path segment "Us%er"'],
+    [
+      req('GET', '/Us%er'),
+      '400 VALIDATION_ERROR: malformed percent-encoding in the path segment "Us%er"',
+    ],
     [req('GET', '/User-Type'), '400 VALIDATION_ERROR: "User-Type" is not a valid type name'],
   ])('%j is refused: %s', (parts, message) => expect(failure(parts)).toBe(message));
 
@@ -49,7 +75,9 @@ describe('parseRequest: routes', () => {
 
 describe('parseRequest: list parameters', () => {
   test('filters: equality, __in, __contains, combined', () => {
-    const r = parseRequest(req('GET', '/Post', 'status=draft&tag__in=a,b,c&title__contains=Hello%20World'));
+    const r = parseRequest(
+      req('GET', '/Post', 'status=draft&tag__in=a,b,c&title__contains=Hello%20World'),
+    );
     expect(r).toMatchObject({
       filters: [
         { property: 'status', operator: 'eq', values: ['draft'] },
@@ -69,13 +97,21 @@ describe('parseRequest: list parameters', () => {
   });
 
   test('pagination: default 100, at most 1000', () => {
-    expect(parseRequest(req('GET', '/Post', 'limit=1000&offset=5'))).toMatchObject({ page: { limit: 1000, offset: 5 } });
-    expect(failure(req('GET', '/Post', 'limit=1001'))).toBe('400 VALIDATION_ERROR: "limit" must be at most 1000, got 1001');
+    expect(parseRequest(req('GET', '/Post', 'limit=1000&offset=5'))).toMatchObject({
+      page: { limit: 1000, offset: 5 },
+    });
+    expect(failure(req('GET', '/Post', 'limit=1001'))).toBe(
+      '400 VALIDATION_ERROR: "limit" must be at most 1000, got 1001',
+    );
   });
 
   test('the auth token parameter is not a filter', () => {
     expect(parseRequest(req('GET', '/Post', 'token=abc'))).toMatchObject({ filters: [] });
-    expect(parseRequest(req('GET', `/Post/${ID}`, 'token=abc'))).toEqual({ kind: 'get', type: 'Post', id: ID });
+    expect(parseRequest(req('GET', `/Post/${ID}`, 'token=abc'))).toEqual({
+      kind: 'get',
+      type: 'Post',
+      id: ID,
+    });
   });
 
   test.each([
@@ -83,9 +119,18 @@ describe('parseRequest: list parameters', () => {
     ['limit=ten', '"limit" must be a non-negative integer, got "ten"'],
     ['offset=1.5', '"offset" must be a non-negative integer, got "1.5"'],
     ['limit=1&limit=2', '"limit" is given more than once'],
-    ['title__startswith=a', '"title__startswith": unsupported filter operator "__startswith" (use =, __in or __contains)'],
-    ['author__name=ada', '"author__name": unsupported filter operator "__name" (use =, __in or __contains)'],
-    ['author__name__in=a', '"author__name__in" is not a filter: filters through links are not supported'],
+    [
+      'title__startswith=a',
+      '"title__startswith": unsupported filter operator "__startswith" (use =, __in or __contains)',
+    ],
+    [
+      'author__name=ada',
+      '"author__name": unsupported filter operator "__name" (use =, __in or __contains)',
+    ],
+    [
+      'author__name__in=a',
+      '"author__name__in" is not a filter: filters through links are not supported',
+    ],
     ['order_by=', '"order_by": "" is not a property name (use prop or -prop)'],
     ['order_by=-', '"order_by": "-" is not a property name (use prop or -prop)'],
   ])('?%s is 400: %s', (query, message) => {
@@ -99,7 +144,9 @@ describe('parseRequest: list parameters', () => {
   });
 
   test('routes for one object take no query parameters', () => {
-    expect(failure(req('GET', `/User/${ID}`, 'name=x'))).toBe('400 VALIDATION_ERROR: "name": this route takes no query parameters');
+    expect(failure(req('GET', `/User/${ID}`, 'name=x'))).toBe(
+      '400 VALIDATION_ERROR: "name": this route takes no query parameters',
+    );
   });
 });
 
@@ -109,9 +156,15 @@ describe('parseRequest: bodies', () => {
     [req('POST', '/User', '', 'x'), 'the request body must be a JSON object'],
     [req('POST', '/User'), 'the request body must be a JSON object'],
     [req('PATCH', `/User/${ID}`, '', {}), 'a PATCH body must name at least one field'],
-  ])('%j is 400: %s', (parts, message) => expect(failure(parts)).toBe(`400 VALIDATION_ERROR: ${message}`));
+  ])('%j is 400: %s', (parts, message) =>
+    expect(failure(parts)).toBe(`400 VALIDATION_ERROR: ${message}`),
+  );
 
   test('an empty POST body object is allowed here (required fields are the plan stage’s business)', () => {
-    expect(parseRequest(req('POST', '/User', '', {}))).toEqual({ kind: 'insert', type: 'User', body: {} });
+    expect(parseRequest(req('POST', '/User', '', {}))).toEqual({
+      kind: 'insert',
+      type: 'User',
+      body: {},
+    });
   });
 });

@@ -1,5 +1,12 @@
 import { commonError } from '@svc/core';
-import { DEFAULT_LIMIT, MAX_LIMIT, type ApiRequest, type Filter, type OrderTerm, type Page } from './api-request';
+import {
+  DEFAULT_LIMIT,
+  MAX_LIMIT,
+  type ApiRequest,
+  type Filter,
+  type OrderTerm,
+  type Page,
+} from './api-request';
 
 export interface HttpRequestParts {
   readonly method: string;
@@ -45,7 +52,13 @@ export function parseRequest(http: HttpRequestParts): ApiRequest {
       return { kind: 'insert', type, body: objectBody(http.body, false) };
     }
     const params = parseQuery(http.query);
-    return { kind: 'list', type, filters: parseFilters(params), order: parseOrder(params), page: parsePage(params) };
+    return {
+      kind: 'list',
+      type,
+      filters: parseFilters(params),
+      order: parseOrder(params),
+      page: parsePage(params),
+    };
   }
 
   checkUuid(id);
@@ -55,7 +68,10 @@ export function parseRequest(http: HttpRequestParts): ApiRequest {
     const params = parseQuery(http.query);
     for (const key of params.keys()) {
       if (key !== 'limit' && key !== 'offset' && key !== 'token') {
-        throw commonError('VALIDATION_ERROR', `"${key}": a linked collection takes only limit and offset`);
+        throw commonError(
+          'VALIDATION_ERROR',
+          `"${key}": a linked collection takes only limit and offset`,
+        );
       }
     }
     return { kind: 'linked', type, id, link, page: parsePage(params) };
@@ -72,7 +88,10 @@ function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw commonError('VALIDATION_ERROR', `malformed percent-encoding in the path segment "${segment}"`);
+    throw commonError(
+      'VALIDATION_ERROR',
+      `malformed percent-encoding in the path segment "${segment}"`,
+    );
   }
 }
 
@@ -80,7 +99,9 @@ function allow(method: string, allowed: readonly string[]): void {
   const effective = method === 'HEAD' ? 'GET' : method;
   if (!allowed.includes(effective)) {
     const list = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])].join(', ');
-    throw commonError('METHOD_NOT_ALLOWED', `${method} is not allowed here`, { headers: { Allow: list } });
+    throw commonError('METHOD_NOT_ALLOWED', `${method} is not allowed here`, {
+      headers: { Allow: list },
+    });
   }
 }
 
@@ -104,7 +125,8 @@ function parseQuery(query: string): Map<string, string> {
 
 function noParameters(query: string): void {
   for (const key of parseQuery(query).keys()) {
-    if (key !== 'token') throw commonError('VALIDATION_ERROR', `"${key}": this route takes no query parameters`);
+    if (key !== 'token')
+      throw commonError('VALIDATION_ERROR', `"${key}": this route takes no query parameters`);
   }
 }
 
@@ -116,7 +138,10 @@ function parseFilters(params: ReadonlyMap<string, string>): Filter[] {
     const property = split > 0 ? key.slice(0, split) : key;
     const suffix = split > 0 ? key.slice(split + 2) : undefined;
     if (!NAME.test(property) || property.includes('__')) {
-      throw commonError('VALIDATION_ERROR', `"${key}" is not a filter: filters through links are not supported`);
+      throw commonError(
+        'VALIDATION_ERROR',
+        `"${key}" is not a filter: filters through links are not supported`,
+      );
     }
     if (suffix === undefined) {
       filters.push({ property, operator: 'eq', values: [value] });
@@ -124,7 +149,10 @@ function parseFilters(params: ReadonlyMap<string, string>): Filter[] {
     }
     const operator = OPERATORS[suffix];
     if (!operator) {
-      throw commonError('VALIDATION_ERROR', `"${key}": unsupported filter operator "__${suffix}" (use =, __in or __contains)`);
+      throw commonError(
+        'VALIDATION_ERROR',
+        `"${key}": unsupported filter operator "__${suffix}" (use =, __in or __contains)`,
+      );
     }
     filters.push({ property, operator, values: operator === 'in' ? value.split(',') : [value] });
   }
@@ -138,7 +166,10 @@ function parseOrder(params: ReadonlyMap<string, string>): OrderTerm[] {
     const direction = term.startsWith('-') ? 'desc' : 'asc';
     const property = direction === 'desc' ? term.slice(1) : term;
     if (!NAME.test(property)) {
-      throw commonError('VALIDATION_ERROR', `"order_by": "${term}" is not a property name (use prop or -prop)`);
+      throw commonError(
+        'VALIDATION_ERROR',
+        `"order_by": "${term}" is not a property name (use prop or -prop)`,
+      );
     }
     return { property, direction };
   });
@@ -146,7 +177,8 @@ function parseOrder(params: ReadonlyMap<string, string>): OrderTerm[] {
 
 function parsePage(params: ReadonlyMap<string, string>): Page {
   const limit = integer(params, 'limit', DEFAULT_LIMIT);
-  if (limit > MAX_LIMIT) throw commonError('VALIDATION_ERROR', `"limit" must be at most ${MAX_LIMIT}, got ${limit}`);
+  if (limit > MAX_LIMIT)
+    throw commonError('VALIDATION_ERROR', `"limit" must be at most ${MAX_LIMIT}, got ${limit}`);
   return { limit, offset: integer(params, 'offset', 0) };
 }
 
@@ -154,7 +186,10 @@ function integer(params: ReadonlyMap<string, string>, name: string, fallback: nu
   const text = params.get(name);
   if (text === undefined) return fallback;
   if (!/^\d{1,9}$/.test(text)) {
-    throw commonError('VALIDATION_ERROR', `"${name}" must be a non-negative integer, got "${text}"`);
+    throw commonError(
+      'VALIDATION_ERROR',
+      `"${name}" must be a non-negative integer, got "${text}"`,
+    );
   }
   return Number(text);
 }

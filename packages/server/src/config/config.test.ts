@@ -56,7 +56,14 @@ url = "postgres://file@127.0.0.1/db"
 
   test('the file beats the defaults', () => {
     const c = resolveConfig({ env: {}, configFile: file });
-    expect(c).toMatchObject({ port: 7000, host: '127.0.0.3', protocol: 'simple', requestTimeout: 1000, enableRest: false, requireAuth: true });
+    expect(c).toMatchObject({
+      port: 7000,
+      host: '127.0.0.3',
+      protocol: 'simple',
+      requestTimeout: 1000,
+      enableRest: false,
+      requireAuth: true,
+    });
     expect(c.database).toEqual({ url: 'postgres://file@127.0.0.1/db' });
     expect(c.databaseSource).toBe('file');
   });
@@ -64,7 +71,12 @@ url = "postgres://file@127.0.0.1/db"
   test('the environment beats the file', () => {
     const c = resolveConfig({
       configFile: file,
-      env: { SVC_PORT: '7001', SVC_PROTOCOL: 'full', SVC_ENABLE_REST: 'true', DATABASE_URL: 'postgres://env@127.0.0.1/db' },
+      env: {
+        SVC_PORT: '7001',
+        SVC_PROTOCOL: 'full',
+        SVC_ENABLE_REST: 'true',
+        DATABASE_URL: 'postgres://env@127.0.0.1/db',
+      },
     });
     expect(c).toMatchObject({ port: 7001, protocol: 'full', enableRest: true, host: '127.0.0.3' });
     expect(c.database).toEqual({ url: 'postgres://env@127.0.0.1/db' });
@@ -89,12 +101,17 @@ url = "postgres://file@127.0.0.1/db"
   });
 
   test('environment booleans and the auth pair', () => {
-    const c = resolveConfig({ env: { SVC_ENABLE_AUTH: '1', SVC_JWT_SECRET: SECRET, SVC_ENABLE_REST: 'false' } });
+    const c = resolveConfig({
+      env: { SVC_ENABLE_AUTH: '1', SVC_JWT_SECRET: SECRET, SVC_ENABLE_REST: 'false' },
+    });
     expect(c).toMatchObject({ enableAuth: true, jwtSecret: SECRET, enableRest: false });
   });
 
   test('a relative data_dir in the file is relative to the file', () => {
-    const c = resolveConfig({ env: {}, configFile: tomlFile('[database]\ndata_dir = "data/here"\n') });
+    const c = resolveConfig({
+      env: {},
+      configFile: tomlFile('[database]\ndata_dir = "data/here"\n'),
+    });
     expect(c.database).toEqual({ dataDir: path.join(tmp, 'data/here') });
   });
 
@@ -139,7 +156,9 @@ secret = "s"
 
 describe('validation: every problem at once, with its source', () => {
   test('a jwtSecret under 32 characters', () => {
-    expect(problems({ env: {}, jwtSecret: 'short' })).toEqual(['jwtSecret must be at least 32 characters (got 5)']);
+    expect(problems({ env: {}, jwtSecret: 'short' })).toEqual([
+      'jwtSecret must be at least 32 characters (got 5)',
+    ]);
   });
 
   test('enableAuth without a secret', () => {
@@ -149,7 +168,9 @@ describe('validation: every problem at once, with its source', () => {
   });
 
   test('unknown keys: programmatic, TOML key, TOML table, auth key', () => {
-    expect(problems({ env: {}, prot: 'full' } as ServerConfig)).toEqual(["unknown config key 'prot'"]);
+    expect(problems({ env: {}, prot: 'full' } as ServerConfig)).toEqual([
+      "unknown config key 'prot'",
+    ]);
     const file = tomlFile('[server]\nportt = 1\n[databse]\nurl = "x"\n[auth]\ntoken_expiri = 5\n');
     const name = path.basename(file);
     expect(problems({ env: {}, configFile: file })).toEqual([
@@ -181,12 +202,16 @@ describe('validation: every problem at once, with its source', () => {
   });
 
   test('a port out of range', () => {
-    expect(problems({ env: {}, port: 70000 })).toEqual(['port must be an integer from 0 to 65535, got 70000']);
+    expect(problems({ env: {}, port: 70000 })).toEqual([
+      'port must be an integer from 0 to 65535, got 70000',
+    ]);
   });
 
   test('a TOML syntax error and a missing file', () => {
     const bad = tomlFile('[server\nport = 1\n');
-    expect(problems({ env: {}, configFile: bad })[0]).toMatch(new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `));
+    expect(problems({ env: {}, configFile: bad })[0]).toMatch(
+      new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `),
+    );
     expect(problems({ env: {}, configFile: path.join(tmp, 'missing.toml') })).toEqual([
       `cannot read config file ${path.join(tmp, 'missing.toml')}: ENOENT`,
     ]);
@@ -226,16 +251,29 @@ describe('cors (issue 8, "Browsers")', () => {
   });
 
   test('programmatic: origins canonicalised, credentials false unless given', () => {
-    expect(resolveConfig({ env: {}, cors: { origins: ['https://App.example.com:443', 'http://localhost:3000'] } }).cors).toEqual({
+    expect(
+      resolveConfig({
+        env: {},
+        cors: { origins: ['https://App.example.com:443', 'http://localhost:3000'] },
+      }).cors,
+    ).toEqual({
       origins: ['https://app.example.com', 'http://localhost:3000'],
       credentials: false,
     });
-    expect(resolveConfig({ env: {}, cors: { origins: ['*'] } }).cors).toEqual({ origins: ['*'], credentials: false });
+    expect(resolveConfig({ env: {}, cors: { origins: ['*'] } }).cors).toEqual({
+      origins: ['*'],
+      credentials: false,
+    });
   });
 
   test('SVC_CORS_ORIGINS is comma-separated', () => {
-    const c = resolveConfig({ env: { SVC_CORS_ORIGINS: 'https://a.example, http://localhost:5173 ,' } });
-    expect(c.cors).toEqual({ origins: ['https://a.example', 'http://localhost:5173'], credentials: false });
+    const c = resolveConfig({
+      env: { SVC_CORS_ORIGINS: 'https://a.example, http://localhost:5173 ,' },
+    });
+    expect(c.cors).toEqual({
+      origins: ['https://a.example', 'http://localhost:5173'],
+      credentials: false,
+    });
   });
 
   test('TOML [server.cors]; the environment replaces the origins and keeps the credentials', () => {
@@ -244,22 +282,40 @@ describe('cors (issue 8, "Browsers")', () => {
 origins = ["https://app.example.com"]
 credentials = true
 `);
-    expect(resolveConfig({ env: {}, configFile: file }).cors).toEqual({ origins: ['https://app.example.com'], credentials: true });
-    expect(resolveConfig({ env: { SVC_CORS_ORIGINS: 'https://b.example' }, configFile: file }).cors).toEqual({
+    expect(resolveConfig({ env: {}, configFile: file }).cors).toEqual({
+      origins: ['https://app.example.com'],
+      credentials: true,
+    });
+    expect(
+      resolveConfig({ env: { SVC_CORS_ORIGINS: 'https://b.example' }, configFile: file }).cors,
+    ).toEqual({
       origins: ['https://b.example'],
       credentials: true,
     });
-    expect(resolveConfig({ env: {}, configFile: file, cors: { origins: ['https://c.example'], credentials: false } }).cors).toEqual({
+    expect(
+      resolveConfig({
+        env: {},
+        configFile: file,
+        cors: { origins: ['https://c.example'], credentials: false },
+      }).cors,
+    ).toEqual({
       origins: ['https://c.example'],
       credentials: false,
     });
     // The inline form is the same table.
     const inline = tomlFile(`[server]\ncors = { origins = ["https://app.example.com"] }\n`);
-    expect(resolveConfig({ env: {}, configFile: inline }).cors?.origins).toEqual(['https://app.example.com']);
+    expect(resolveConfig({ env: {}, configFile: inline }).cors?.origins).toEqual([
+      'https://app.example.com',
+    ]);
   });
 
   test('refused at start: what is not an origin, * with credentials, * among others, wrong shapes', () => {
-    expect(problems({ env: {}, cors: { origins: ['https://app.example.com/', 'app.example.com', 'https://a.example/x'] } })).toEqual([
+    expect(
+      problems({
+        env: {},
+        cors: { origins: ['https://app.example.com/', 'app.example.com', 'https://a.example/x'] },
+      }),
+    ).toEqual([
       `cors origins must be origins, scheme://host[:port] with no path or trailing slash (or '*'): "https://app.example.com/", "app.example.com", "https://a.example/x"`,
     ]);
     expect(problems({ env: {}, cors: { origins: ['*'], credentials: true } })).toEqual([
@@ -268,17 +324,38 @@ credentials = true
     expect(problems({ env: {}, cors: { origins: ['*', 'https://a.example'] } })).toEqual([
       "cors origins: '*' (any origin) must be the only entry",
     ]);
-    expect(problems({ env: {}, cors: { origins: [] } })[0]).toMatch(/^cors origins must be a non-empty list/);
-    expect(problems({ env: {}, cors: { origins: ['https://a.example'], credentials: 'yes' as never } })[0]).toMatch(/credentials must be true or false/);
-    expect(problems({ env: {}, cors: ['https://a.example'] as never })[0]).toMatch(/^cors must be an object/);
-    expect(problems({ env: {}, cors: { origins: ['https://a.example'], allowHeaders: [] } as never })[0]).toMatch(/unknown keys 'allowHeaders'/);
-    expect(problems({ env: { SVC_CORS_ORIGINS: ' , ' } })[0]).toMatch(/^SVC_CORS_ORIGINS origins must be a non-empty list/);
-    expect(problems({ env: { SVC_CORS_ORIGINS: 'https://a.example/' } })[0]).toMatch(/^SVC_CORS_ORIGINS origins must be origins/);
+    expect(problems({ env: {}, cors: { origins: [] } })[0]).toMatch(
+      /^cors origins must be a non-empty list/,
+    );
+    expect(
+      problems({
+        env: {},
+        cors: { origins: ['https://a.example'], credentials: 'yes' as never },
+      })[0],
+    ).toMatch(/credentials must be true or false/);
+    expect(problems({ env: {}, cors: ['https://a.example'] as never })[0]).toMatch(
+      /^cors must be an object/,
+    );
+    expect(
+      problems({ env: {}, cors: { origins: ['https://a.example'], allowHeaders: [] } as never })[0],
+    ).toMatch(/unknown keys 'allowHeaders'/);
+    expect(problems({ env: { SVC_CORS_ORIGINS: ' , ' } })[0]).toMatch(
+      /^SVC_CORS_ORIGINS origins must be a non-empty list/,
+    );
+    expect(problems({ env: { SVC_CORS_ORIGINS: 'https://a.example/' } })[0]).toMatch(
+      /^SVC_CORS_ORIGINS origins must be origins/,
+    );
     const onlyCredentials = tomlFile(`[server.cors]\ncredentials = true\n`);
-    expect(problems({ env: {}, configFile: onlyCredentials })).toEqual(['cors needs origins (cors.origins, SVC_CORS_ORIGINS or [server.cors] origins)']);
-    expect(problems({ env: { SVC_CORS_ORIGINS: '*' }, configFile: onlyCredentials })[0]).toMatch(/'\*' cannot go with credentials/);
+    expect(problems({ env: {}, configFile: onlyCredentials })).toEqual([
+      'cors needs origins (cors.origins, SVC_CORS_ORIGINS or [server.cors] origins)',
+    ]);
+    expect(problems({ env: { SVC_CORS_ORIGINS: '*' }, configFile: onlyCredentials })[0]).toMatch(
+      /'\*' cannot go with credentials/,
+    );
     const bad = tomlFile(`[server.cors]\norigins = "https://a.example"\n`);
-    expect(problems({ env: {}, configFile: bad })[0]).toMatch(/\[server\] cors origins must be a non-empty list/);
+    expect(problems({ env: {}, configFile: bad })[0]).toMatch(
+      /\[server\] cors origins must be a non-empty list/,
+    );
   });
 });
 
@@ -288,14 +365,28 @@ describe('[database] pool_size / SVC_DATABASE_POOL_SIZE', () => {
 
   test('from the file, the environment and the code, by precedence', () => {
     const file = tomlFile(`[database]\nurl = "${URL_}"\npool_size = 3\n`);
-    expect(resolveConfig({ env: {}, configFile: file }).database).toEqual({ url: URL_, poolSize: 3 });
-    expect(resolveConfig({ env: { SVC_DATABASE_POOL_SIZE: '7' }, configFile: file }).database).toEqual({ url: URL_, poolSize: 7 });
-    expect(resolveConfig({ env: { SVC_DATABASE_POOL_SIZE: '7' }, configFile: file, database: { url: URL_, poolSize: 2 } }).database).toEqual({
+    expect(resolveConfig({ env: {}, configFile: file }).database).toEqual({
+      url: URL_,
+      poolSize: 3,
+    });
+    expect(
+      resolveConfig({ env: { SVC_DATABASE_POOL_SIZE: '7' }, configFile: file }).database,
+    ).toEqual({ url: URL_, poolSize: 7 });
+    expect(
+      resolveConfig({
+        env: { SVC_DATABASE_POOL_SIZE: '7' },
+        configFile: file,
+        database: { url: URL_, poolSize: 2 },
+      }).database,
+    ).toEqual({
       url: URL_,
       poolSize: 2,
     });
     // The size applies to whichever URL wins: the environment's URL with the file's size.
-    expect(resolveConfig({ env: { DATABASE_URL: 'postgres://env@127.0.0.1/db' }, configFile: file }).database).toEqual({
+    expect(
+      resolveConfig({ env: { DATABASE_URL: 'postgres://env@127.0.0.1/db' }, configFile: file })
+        .database,
+    ).toEqual({
       url: 'postgres://env@127.0.0.1/db',
       poolSize: 3,
     });
@@ -304,7 +395,9 @@ describe('[database] pool_size / SVC_DATABASE_POOL_SIZE', () => {
   });
 
   test('embedded PGlite is one connection: the size is ignored there', () => {
-    expect(resolveConfig({ env: { SVC_DATABASE_POOL_SIZE: '4' }, database: { memory: true } }).database).toEqual({ memory: true });
+    expect(
+      resolveConfig({ env: { SVC_DATABASE_POOL_SIZE: '4' }, database: { memory: true } }).database,
+    ).toEqual({ memory: true });
   });
 
   test('a positive integer of at most 1000, from every source', () => {
@@ -313,14 +406,30 @@ describe('[database] pool_size / SVC_DATABASE_POOL_SIZE', () => {
     const zero = file('0');
     const big = file('1001');
     const text = file('"ten"');
-    expect(problems({ env: {}, configFile: zero })).toEqual([`${name(zero)} [database] pool_size must be an integer from 1 to 1000, got 0`]);
-    expect(problems({ env: {}, configFile: big })).toEqual([`${name(big)} [database] pool_size must be an integer from 1 to 1000, got 1001`]);
-    expect(problems({ env: {}, configFile: text })).toEqual([`${name(text)} [database] pool_size must be an integer from 1 to 1000, got "ten"`]);
-    expect(problems({ env: { SVC_DATABASE_POOL_SIZE: 'many' } })).toEqual(['SVC_DATABASE_POOL_SIZE must be an integer from 1 to 1000, got "many"']);
-    expect(problems({ env: { SVC_DATABASE_POOL_SIZE: '2.5' } })).toEqual(['SVC_DATABASE_POOL_SIZE must be an integer from 1 to 1000, got "2.5"']);
-    expect(problems({ env: {}, database: { url: URL_, poolSize: 0 } })).toEqual(['database.poolSize must be an integer from 1 to 1000, got 0']);
-    expect(problems({ env: {}, database: { url: URL_, poolSize: 1.5 } })).toEqual(['database.poolSize must be an integer from 1 to 1000, got 1.5']);
-    expect(resolveConfig({ env: { SVC_DATABASE_POOL_SIZE: '1000' } }).database).toEqual({ dataDir: './.svc/data' });
+    expect(problems({ env: {}, configFile: zero })).toEqual([
+      `${name(zero)} [database] pool_size must be an integer from 1 to 1000, got 0`,
+    ]);
+    expect(problems({ env: {}, configFile: big })).toEqual([
+      `${name(big)} [database] pool_size must be an integer from 1 to 1000, got 1001`,
+    ]);
+    expect(problems({ env: {}, configFile: text })).toEqual([
+      `${name(text)} [database] pool_size must be an integer from 1 to 1000, got "ten"`,
+    ]);
+    expect(problems({ env: { SVC_DATABASE_POOL_SIZE: 'many' } })).toEqual([
+      'SVC_DATABASE_POOL_SIZE must be an integer from 1 to 1000, got "many"',
+    ]);
+    expect(problems({ env: { SVC_DATABASE_POOL_SIZE: '2.5' } })).toEqual([
+      'SVC_DATABASE_POOL_SIZE must be an integer from 1 to 1000, got "2.5"',
+    ]);
+    expect(problems({ env: {}, database: { url: URL_, poolSize: 0 } })).toEqual([
+      'database.poolSize must be an integer from 1 to 1000, got 0',
+    ]);
+    expect(problems({ env: {}, database: { url: URL_, poolSize: 1.5 } })).toEqual([
+      'database.poolSize must be an integer from 1 to 1000, got 1.5',
+    ]);
+    expect(resolveConfig({ env: { SVC_DATABASE_POOL_SIZE: '1000' } }).database).toEqual({
+      dataDir: './.svc/data',
+    });
   });
 });
 
@@ -328,9 +437,13 @@ describe('[server] trust_proxy / SVC_TRUST_PROXY', () => {
   test('unset by default; addresses, CIDRs and proxy-addr names from every source', () => {
     expect(resolveConfig({ env: {} }).trustProxy).toBeUndefined();
     expect(resolveConfig({ env: {}, trustProxy: 'loopback' }).trustProxy).toBe('loopback');
-    expect(resolveConfig({ env: { SVC_TRUST_PROXY: '10.0.0.0/8, fd00::/8,192.0.2.7' } }).trustProxy).toBe('10.0.0.0/8, fd00::/8,192.0.2.7');
+    expect(
+      resolveConfig({ env: { SVC_TRUST_PROXY: '10.0.0.0/8, fd00::/8,192.0.2.7' } }).trustProxy,
+    ).toBe('10.0.0.0/8, fd00::/8,192.0.2.7');
     const file = tomlFile('[server]\ntrust_proxy = "uniquelocal, linklocal, ::1"\n');
-    expect(resolveConfig({ env: {}, configFile: file }).trustProxy).toBe('uniquelocal, linklocal, ::1');
+    expect(resolveConfig({ env: {}, configFile: file }).trustProxy).toBe(
+      'uniquelocal, linklocal, ::1',
+    );
   });
 
   test('anything else is refused, naming the bad items', () => {
@@ -343,6 +456,8 @@ describe('[server] trust_proxy / SVC_TRUST_PROXY', () => {
     expect(problems({ env: { SVC_TRUST_PROXY: ' ' } })).toEqual([
       'SVC_TRUST_PROXY must be a comma-separated list of addresses, CIDRs or loopback, linklocal, uniquelocal, got " "',
     ]);
-    expect(problems({ env: {}, trustProxy: '::1/129' })).toEqual(['trustProxy: not an address, CIDR or loopback/linklocal/uniquelocal: "::1/129"']);
+    expect(problems({ env: {}, trustProxy: '::1/129' })).toEqual([
+      'trustProxy: not an address, CIDR or loopback/linklocal/uniquelocal: "::1/129"',
+    ]);
   });
 });

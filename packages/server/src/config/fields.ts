@@ -2,7 +2,17 @@
  * Every server setting, once: its programmatic key, CLI flag, environment variable, TOML key,
  * type and default. Resolution, validation, the CLI's help and the README's table all read this.
  */
-export type FieldType = 'boolean' | 'port' | 'string' | 'positiveInt' | 'secret' | 'protocol' | 'logLevel' | 'logFormat' | 'cors' | 'proxyList';
+export type FieldType =
+  | 'boolean'
+  | 'port'
+  | 'string'
+  | 'positiveInt'
+  | 'secret'
+  | 'protocol'
+  | 'logLevel'
+  | 'logFormat'
+  | 'cors'
+  | 'proxyList';
 
 export interface FieldSpec {
   readonly key: string;
@@ -18,30 +28,161 @@ export interface FieldSpec {
 }
 
 export const SERVER_FIELDS: readonly FieldSpec[] = [
-  { key: 'port', type: 'port', flag: '--port', env: 'SVC_PORT', toml: ['server', 'port'], default: 5656, doc: 'TCP port to listen on (0 = any free port)' },
-  { key: 'host', type: 'string', flag: '--host', env: 'SVC_HOST', toml: ['server', 'host'], default: '127.0.0.1', doc: 'address to listen on' },
-  { key: 'enableAuth', type: 'boolean', flag: '--enable-auth', env: 'SVC_ENABLE_AUTH', toml: ['server', 'enable_auth'], default: false, doc: 'turn the built-in auth on (needs a JWT secret)' },
-  { key: 'jwtSecret', type: 'secret', flag: '--jwt-secret', env: 'SVC_JWT_SECRET', toml: ['server', 'jwt_secret'], doc: 'HS256 signing secret, at least 32 characters' },
-  { key: 'requireAuth', type: 'boolean', toml: ['server', 'require_auth'], default: false, doc: 'reject data-plane requests without a valid token' },
-  { key: 'enableRest', type: 'boolean', env: 'SVC_ENABLE_REST', toml: ['server', 'enable_rest'], default: true, doc: 'serve the REST API under /api' },
-  { key: 'readOnly', type: 'boolean', toml: ['server', 'read_only'], default: false, doc: 'reject every write with 503 READ_ONLY' },
-  { key: 'requestTimeout', type: 'positiveInt', toml: ['server', 'request_timeout'], default: 30000, doc: 'milliseconds before a request answers 408' },
-  { key: 'protocol', type: 'protocol', env: 'SVC_PROTOCOL', toml: ['server', 'protocol'], default: 'full', doc: '`full` enforces access policies; `simple` does not' },
-  { key: 'serviceKey', type: 'secret', env: 'SVC_SERVICE_KEY', toml: ['server', 'service_key'], doc: 'bearer credential that runs with access policies off' },
-  { key: 'bodyLimit', type: 'positiveInt', toml: ['server', 'body_limit'], default: 1048576, doc: 'largest request body in bytes (413 above)' },
-  { key: 'logLevel', type: 'logLevel', env: 'SVC_LOG_LEVEL', toml: ['server', 'log_level'], default: 'info', doc: 'fatal, error, warn, info, debug, trace or silent' },
-  { key: 'logFormat', type: 'logFormat', flag: '--log-format', env: 'SVC_LOG_FORMAT', toml: ['server', 'log_format'], default: 'auto', doc: '`json`, `pretty` (for people), or `auto`: pretty when stdout is a terminal' },
-  { key: 'shutdownTimeout', type: 'positiveInt', toml: ['server', 'shutdown_timeout'], default: 10000, doc: 'milliseconds in-flight requests get to finish on shutdown' },
+  {
+    key: 'port',
+    type: 'port',
+    flag: '--port',
+    env: 'SVC_PORT',
+    toml: ['server', 'port'],
+    default: 5656,
+    doc: 'TCP port to listen on (0 = any free port)',
+  },
+  {
+    key: 'host',
+    type: 'string',
+    flag: '--host',
+    env: 'SVC_HOST',
+    toml: ['server', 'host'],
+    default: '127.0.0.1',
+    doc: 'address to listen on',
+  },
+  {
+    key: 'enableAuth',
+    type: 'boolean',
+    flag: '--enable-auth',
+    env: 'SVC_ENABLE_AUTH',
+    toml: ['server', 'enable_auth'],
+    default: false,
+    doc: 'turn the built-in auth on (needs a JWT secret)',
+  },
+  {
+    key: 'jwtSecret',
+    type: 'secret',
+    flag: '--jwt-secret',
+    env: 'SVC_JWT_SECRET',
+    toml: ['server', 'jwt_secret'],
+    doc: 'HS256 signing secret, at least 32 characters',
+  },
+  {
+    key: 'requireAuth',
+    type: 'boolean',
+    toml: ['server', 'require_auth'],
+    default: false,
+    doc: 'reject data-plane requests without a valid token',
+  },
+  {
+    key: 'enableRest',
+    type: 'boolean',
+    env: 'SVC_ENABLE_REST',
+    toml: ['server', 'enable_rest'],
+    default: true,
+    doc: 'serve the REST API under /api',
+  },
+  {
+    key: 'readOnly',
+    type: 'boolean',
+    toml: ['server', 'read_only'],
+    default: false,
+    doc: 'reject every write with 503 READ_ONLY',
+  },
+  {
+    key: 'requestTimeout',
+    type: 'positiveInt',
+    toml: ['server', 'request_timeout'],
+    default: 30000,
+    doc: 'milliseconds before a request answers 408',
+  },
+  {
+    key: 'protocol',
+    type: 'protocol',
+    env: 'SVC_PROTOCOL',
+    toml: ['server', 'protocol'],
+    default: 'full',
+    doc: '`full` enforces access policies; `simple` does not',
+  },
+  {
+    key: 'serviceKey',
+    type: 'secret',
+    env: 'SVC_SERVICE_KEY',
+    toml: ['server', 'service_key'],
+    doc: 'bearer credential that runs with access policies off',
+  },
+  {
+    key: 'bodyLimit',
+    type: 'positiveInt',
+    toml: ['server', 'body_limit'],
+    default: 1048576,
+    doc: 'largest request body in bytes (413 above)',
+  },
+  {
+    key: 'logLevel',
+    type: 'logLevel',
+    env: 'SVC_LOG_LEVEL',
+    toml: ['server', 'log_level'],
+    default: 'info',
+    doc: 'fatal, error, warn, info, debug, trace or silent',
+  },
+  {
+    key: 'logFormat',
+    type: 'logFormat',
+    flag: '--log-format',
+    env: 'SVC_LOG_FORMAT',
+    toml: ['server', 'log_format'],
+    default: 'auto',
+    doc: '`json`, `pretty` (for people), or `auto`: pretty when stdout is a terminal',
+  },
+  {
+    key: 'shutdownTimeout',
+    type: 'positiveInt',
+    toml: ['server', 'shutdown_timeout'],
+    default: 10000,
+    doc: 'milliseconds in-flight requests get to finish on shutdown',
+  },
   // An object: in TOML the table [server.cors] (origins, credentials); in the environment the origins only, comma-separated.
-  { key: 'cors', type: 'cors', env: 'SVC_CORS_ORIGINS', toml: ['server', 'cors'], doc: 'browser origins allowed to call the server: `{origins, credentials?}`; off when absent' },
-  { key: 'trustProxy', type: 'proxyList', env: 'SVC_TRUST_PROXY', toml: ['server', 'trust_proxy'], doc: 'proxies whose X-Forwarded-For / -Proto are believed (client address for rate limits and sessions): comma-separated addresses, CIDRs, `loopback`, `linklocal`, `uniquelocal`; unset: none' },
+  {
+    key: 'cors',
+    type: 'cors',
+    env: 'SVC_CORS_ORIGINS',
+    toml: ['server', 'cors'],
+    doc: 'browser origins allowed to call the server: `{origins, credentials?}`; off when absent',
+  },
+  {
+    key: 'trustProxy',
+    type: 'proxyList',
+    env: 'SVC_TRUST_PROXY',
+    toml: ['server', 'trust_proxy'],
+    doc: 'proxies whose X-Forwarded-For / -Proto are believed (client address for rate limits and sessions): comma-separated addresses, CIDRs, `loopback`, `linklocal`, `uniquelocal`; unset: none',
+  },
 ];
 
 /** The `[database]` settings, kept apart because they combine into one `database` value. */
 export const DATABASE_FIELDS: readonly FieldSpec[] = [
-  { key: 'url', type: 'string', flag: '--database-url', env: 'DATABASE_URL', toml: ['database', 'url'], doc: 'PostgreSQL URL; without it, embedded PGlite' },
-  { key: 'dataDir', type: 'string', flag: '--data-dir', env: 'SVC_DATA_DIR', toml: ['database', 'data_dir'], default: './.svc/data', doc: 'folder of the embedded database' },
-  { key: 'poolSize', type: 'positiveInt', env: 'SVC_DATABASE_POOL_SIZE', toml: ['database', 'pool_size'], default: 10, max: 1000, doc: 'most connections the PostgreSQL pool opens (1 to 1000; ignored by embedded PGlite)' },
+  {
+    key: 'url',
+    type: 'string',
+    flag: '--database-url',
+    env: 'DATABASE_URL',
+    toml: ['database', 'url'],
+    doc: 'PostgreSQL URL; without it, embedded PGlite',
+  },
+  {
+    key: 'dataDir',
+    type: 'string',
+    flag: '--data-dir',
+    env: 'SVC_DATA_DIR',
+    toml: ['database', 'data_dir'],
+    default: './.svc/data',
+    doc: 'folder of the embedded database',
+  },
+  {
+    key: 'poolSize',
+    type: 'positiveInt',
+    env: 'SVC_DATABASE_POOL_SIZE',
+    toml: ['database', 'pool_size'],
+    default: 10,
+    max: 1000,
+    doc: 'most connections the PostgreSQL pool opens (1 to 1000; ignored by embedded PGlite)',
+  },
 ];
 
 export const PROTOCOLS = ['full', 'simple'] as const;

@@ -4,7 +4,15 @@ import path from 'node:path';
 import type { DatabaseConfig } from '@svc/core';
 import { SvcError, defineErrorCodes } from '@svc/core';
 import { AUTH_CONFIG_KEYS, JWT_SECRET_MIN_LENGTH, parseOrigin } from '@svc/auth';
-import { DATABASE_FIELDS, LOG_FORMATS, LOG_LEVELS, PROTOCOLS, PROXY_NAMES, SERVER_FIELDS, type FieldSpec } from './fields';
+import {
+  DATABASE_FIELDS,
+  LOG_FORMATS,
+  LOG_LEVELS,
+  PROTOCOLS,
+  PROXY_NAMES,
+  SERVER_FIELDS,
+  type FieldSpec,
+} from './fields';
 
 export { SERVER_FIELDS, DATABASE_FIELDS, type FieldSpec } from './fields';
 
@@ -80,13 +88,17 @@ const configError = defineErrorCodes('config', { INVALID_CONFIG: 500 });
 /** Start-up configuration problems, all of them at once. */
 export class ConfigError extends SvcError {
   constructor(readonly problems: readonly string[]) {
-    super('INVALID_CONFIG', configError.statuses.INVALID_CONFIG, `invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    super(
+      'INVALID_CONFIG',
+      configError.statuses.INVALID_CONFIG,
+      `invalid configuration:\n  - ${problems.join('\n  - ')}`,
+    );
     this.name = 'ConfigError';
   }
 }
 
 // smol-toml ships a CommonJS build, but its types are ESM-only: type it via resolution-mode.
-type Toml = typeof import('smol-toml', { with: { 'resolution-mode': 'import' } });
+type Toml = typeof import('smol-toml', { with: { 'resolution-mode': 'import' }});
 const parseToml = (text: string) => (require('smol-toml') as Toml).parse(text);
 
 const NON_SETTING_KEYS = new Set(['database', 'schema', 'authConfig', 'tls', 'configFile', 'env']);
@@ -123,7 +135,10 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
   const settings = {} as Record<string, unknown>;
   for (const field of SERVER_FIELDS) {
     settings[field.key] =
-      explicit[field.key] ?? fromEnv.settings[field.key] ?? file?.settings[field.key] ?? field.default;
+      explicit[field.key] ??
+      fromEnv.settings[field.key] ??
+      file?.settings[field.key] ??
+      field.default;
   }
 
   // An object setting resolves key by key: SVC_CORS_ORIGINS replaces the file's origins and keeps
@@ -131,11 +146,17 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
   for (const field of SERVER_FIELDS) {
     if (field.type !== 'cors') continue;
     const layers = [file?.settings[field.key], fromEnv.settings[field.key], explicit[field.key]];
-    const merged = Object.assign({}, ...layers.filter((l) => l !== undefined)) as Record<string, unknown>;
+    const merged = Object.assign({}, ...layers.filter((l) => l !== undefined)) as Record<
+      string,
+      unknown
+    >;
     settings[field.key] = layers.some((l) => l !== undefined) ? merged : undefined;
   }
 
-  const authConfig: Record<string, unknown> = { ...(file?.auth ?? {}), ...(input.authConfig ?? {}) };
+  const authConfig: Record<string, unknown> = {
+    ...(file?.auth ?? {}),
+    ...(input.authConfig ?? {}),
+  };
   for (const key of Object.keys(authConfig)) {
     if (!AUTH_CONFIG_KEYS.includes(key)) problems.push(`unknown auth config key '${key}'`);
   }
@@ -147,7 +168,8 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
   let databaseSource: ResolvedConfig['databaseSource'];
   // The pool size resolves on its own (a URL from the file may take its size from the
   // environment) and applies to PostgreSQL only: embedded PGlite is one connection.
-  const explicitPool = input.database && 'url' in input.database ? input.database.poolSize : undefined;
+  const explicitPool =
+    input.database && 'url' in input.database ? input.database.poolSize : undefined;
   const poolSize = explicitPool ?? fromEnv.poolSize ?? file?.poolSize;
   if (input.database) {
     database = input.database;
@@ -175,10 +197,14 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
   } satisfies ResolvedConfig;
 
   if (resolved.enableAuth && !resolved.jwtSecret) {
-    problems.push('enableAuth needs a jwtSecret (--jwt-secret, SVC_JWT_SECRET or [server] jwt_secret)');
+    problems.push(
+      'enableAuth needs a jwtSecret (--jwt-secret, SVC_JWT_SECRET or [server] jwt_secret)',
+    );
   }
   if (resolved.jwtSecret !== undefined && resolved.jwtSecret.length < JWT_SECRET_MIN_LENGTH) {
-    problems.push(`jwtSecret must be at least ${JWT_SECRET_MIN_LENGTH} characters (got ${resolved.jwtSecret.length})`);
+    problems.push(
+      `jwtSecret must be at least ${JWT_SECRET_MIN_LENGTH} characters (got ${resolved.jwtSecret.length})`,
+    );
   }
   if (resolved.serviceKey !== undefined && resolved.serviceKey.length < 32) {
     problems.push(`serviceKey must be at least 32 characters (got ${resolved.serviceKey.length})`);
@@ -191,7 +217,9 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
     if (origins === undefined) {
       problems.push('cors needs origins (cors.origins, SVC_CORS_ORIGINS or [server.cors] origins)');
     } else if (credentials && origins.includes('*')) {
-      problems.push("cors: origins '*' cannot go with credentials: true (browsers refuse it): list the origins instead");
+      problems.push(
+        "cors: origins '*' cannot go with credentials: true (browsers refuse it): list the origins instead",
+      );
     }
     resolved.cors = Object.freeze({ origins: Object.freeze([...(origins ?? [])]), credentials });
   }
@@ -215,7 +243,9 @@ function checkValue(field: FieldSpec, value: unknown, where: string): unknown {
         : bad('an integer from 0 to 65535');
     case 'positiveInt':
       if (field.max !== undefined) {
-        return Number.isInteger(value) && (value as number) > 0 && (value as number) <= field.max ? value : bad(`an integer from 1 to ${field.max}`);
+        return Number.isInteger(value) && (value as number) > 0 && (value as number) <= field.max
+          ? value
+          : bad(`an integer from 1 to ${field.max}`);
       }
       return Number.isInteger(value) && (value as number) > 0 ? value : bad('a positive integer');
     case 'string':
@@ -224,17 +254,26 @@ function checkValue(field: FieldSpec, value: unknown, where: string): unknown {
       // Never echo a secret back in an error message.
       return typeof value === 'string' ? value : `\0${where} must be a string`;
     case 'protocol':
-      return (PROTOCOLS as readonly unknown[]).includes(value) ? value : bad(`one of ${PROTOCOLS.join(', ')}`);
+      return (PROTOCOLS as readonly unknown[]).includes(value)
+        ? value
+        : bad(`one of ${PROTOCOLS.join(', ')}`);
     case 'logLevel':
-      return (LOG_LEVELS as readonly unknown[]).includes(value) ? value : bad(`one of ${LOG_LEVELS.join(', ')}`);
+      return (LOG_LEVELS as readonly unknown[]).includes(value)
+        ? value
+        : bad(`one of ${LOG_LEVELS.join(', ')}`);
     case 'logFormat':
-      return (LOG_FORMATS as readonly unknown[]).includes(value) ? value : bad(`one of ${LOG_FORMATS.join(', ')}`);
+      return (LOG_FORMATS as readonly unknown[]).includes(value)
+        ? value
+        : bad(`one of ${LOG_FORMATS.join(', ')}`);
     case 'cors':
       return checkCors(value, where);
     case 'proxyList': {
-      if (typeof value !== 'string' || value.trim() === '') return bad(`a comma-separated list of addresses, CIDRs or ${PROXY_NAMES.join(', ')}`);
+      if (typeof value !== 'string' || value.trim() === '')
+        return bad(`a comma-separated list of addresses, CIDRs or ${PROXY_NAMES.join(', ')}`);
       const wrong = proxyItems(value).filter((item) => !isProxyItem(item));
-      return wrong.length === 0 ? value : `\0${where}: not an address, CIDR or ${PROXY_NAMES.join('/')}: ${wrong.map((w) => JSON.stringify(w)).join(', ')}`;
+      return wrong.length === 0
+        ? value
+        : `\0${where}: not an address, CIDR or ${PROXY_NAMES.join('/')}: ${wrong.map((w) => JSON.stringify(w)).join(', ')}`;
     }
   }
 }
@@ -244,23 +283,32 @@ function checkValue(field: FieldSpec, value: unknown, where: string): unknown {
  * canonical form. `*` must stand alone; with credentials it is refused once the layers merge.
  */
 function checkCors(value: unknown, where: string): unknown {
-  if (!isPlainObject(value)) return `\0${where} must be an object {origins: string[], credentials?: boolean}, got ${JSON.stringify(value)}`;
+  if (!isPlainObject(value))
+    return `\0${where} must be an object {origins: string[], credentials?: boolean}, got ${JSON.stringify(value)}`;
   const unknown = Object.keys(value).filter((k) => k !== 'origins' && k !== 'credentials');
-  if (unknown.length) return `\0${where} has unknown keys ${unknown.map((k) => `'${k}'`).join(', ')} (expected origins, credentials)`;
+  if (unknown.length)
+    return `\0${where} has unknown keys ${unknown.map((k) => `'${k}'`).join(', ')} (expected origins, credentials)`;
   const out: { origins?: string[]; credentials?: boolean } = {};
   if (value.credentials !== undefined) {
-    if (typeof value.credentials !== 'boolean') return `\0${where} credentials must be true or false, got ${JSON.stringify(value.credentials)}`;
+    if (typeof value.credentials !== 'boolean')
+      return `\0${where} credentials must be true or false, got ${JSON.stringify(value.credentials)}`;
     out.credentials = value.credentials;
   }
   if (value.origins !== undefined) {
     const list = value.origins;
-    if (!Array.isArray(list) || list.length === 0) return `\0${where} origins must be a non-empty list of origins, got ${JSON.stringify(list)}`;
-    const bad = list.filter((o) => typeof o !== 'string' || (o !== '*' && parseOrigin(o) === undefined));
+    if (!Array.isArray(list) || list.length === 0)
+      return `\0${where} origins must be a non-empty list of origins, got ${JSON.stringify(list)}`;
+    const bad = list.filter(
+      (o) => typeof o !== 'string' || (o !== '*' && parseOrigin(o) === undefined),
+    );
     if (bad.length) {
       return `\0${where} origins must be origins, scheme://host[:port] with no path or trailing slash (or '*'): ${bad.map((o) => JSON.stringify(o)).join(', ')}`;
     }
-    if (list.includes('*') && list.length > 1) return `\0${where} origins: '*' (any origin) must be the only entry`;
-    out.origins = [...new Set(list.map((o: string) => (o === '*' ? o : (parseOrigin(o) as string))))];
+    if (list.includes('*') && list.length > 1)
+      return `\0${where} origins: '*' (any origin) must be the only entry`;
+    out.origins = [
+      ...new Set(list.map((o: string) => (o === '*' ? o : (parseOrigin(o) as string)))),
+    ];
   }
   return out;
 }
@@ -276,10 +324,21 @@ function fromText(field: FieldSpec, text: string, where: string): unknown {
     }
     case 'port':
     case 'positiveInt':
-      return /^\d+$/.test(text.trim()) ? checkValue(field, Number(text), where) : checkValue(field, text, where);
+      return /^\d+$/.test(text.trim())
+        ? checkValue(field, Number(text), where)
+        : checkValue(field, text, where);
     case 'cors':
       // SVC_CORS_ORIGINS: the origins, comma-separated.
-      return checkValue(field, { origins: text.split(',').map((o) => o.trim()).filter(Boolean) }, where);
+      return checkValue(
+        field,
+        {
+          origins: text
+            .split(',')
+            .map((o) => o.trim())
+            .filter(Boolean),
+        },
+        where,
+      );
     default:
       return checkValue(field, text, where);
   }
@@ -312,7 +371,9 @@ function readConfigFile(file: string, problems: string[]) {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
-    problems.push(`cannot read config file ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+    problems.push(
+      `cannot read config file ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
     return undefined;
   }
   let doc: Record<string, unknown>;
@@ -344,7 +405,11 @@ function readConfigFile(file: string, problems: string[]) {
         problems.push(`${name}: unknown key [${table}] ${key}`);
         continue;
       }
-      const checked = checkValue(field, typeof raw === 'bigint' ? Number(raw) : raw, `${name} [${table}] ${key}`);
+      const checked = checkValue(
+        field,
+        typeof raw === 'bigint' ? Number(raw) : raw,
+        `${name} [${table}] ${key}`,
+      );
       if (typeof checked === 'string' && checked.startsWith('\0')) problems.push(checked.slice(1));
       else found[field.key] = checked;
     }
@@ -364,7 +429,10 @@ function readConfigFile(file: string, problems: string[]) {
 
 /** The items of a `trustProxy` list, as Express's `trust proxy` setting takes them. */
 export function proxyItems(list: string): string[] {
-  return list.split(',').map((item) => item.trim()).filter((item) => item.length > 0);
+  return list
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
 }
 
 function isProxyItem(item: string): boolean {
@@ -381,7 +449,7 @@ function isProxyItem(item: string): boolean {
 function checkDatabase(db: DatabaseConfig, problems: string[]) {
   const keys = Object.keys(db).filter((k) => k !== 'poolSize');
   if (keys.length !== 1 || !['url', 'dataDir', 'memory'].includes(keys[0] as string)) {
-    problems.push("database must be one of {url}, {dataDir} or {memory: true}");
+    problems.push('database must be one of {url}, {dataDir} or {memory: true}');
   }
   const poolSize = (db as { poolSize?: unknown }).poolSize;
   if (poolSize !== undefined) {

@@ -24,7 +24,10 @@ export function parseQueryRequest(body: unknown): QueryRequest {
   const globals = optionalObject(b.globals, 'globals');
   const cardinality = b.cardinality ?? 'many';
   if (!CARDINALITIES.includes(cardinality as Cardinality)) {
-    throw commonError('VALIDATION_ERROR', `"cardinality" must be one of ${CARDINALITIES.join(', ')}`);
+    throw commonError(
+      'VALIDATION_ERROR',
+      `"cardinality" must be one of ${CARDINALITIES.join(', ')}`,
+    );
   }
   return { query: b.query, variables, globals, cardinality: cardinality as Cardinality };
 }

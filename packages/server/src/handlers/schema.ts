@@ -1,5 +1,12 @@
 import type { Request, Response } from 'express';
-import { commonError, describeSchema, type Database, type Migrator, type Schema, type TypeCatalogue } from '@svc/core';
+import {
+  commonError,
+  describeSchema,
+  type Database,
+  type Migrator,
+  type Schema,
+  type TypeCatalogue,
+} from '@svc/core';
 import type { Caller } from '../middleware/authenticate';
 import { sendJson } from '../http/respond';
 import { jsonObjectBody } from './json-body';
@@ -34,7 +41,10 @@ export function schemaHandlers(deps: {
   return {
     async getSchema(_req: Request, res: Response) {
       const stored = await migrator.current(database);
-      sendJson(res, 200, { version: stored?.version ?? migrator.emptyVersion, sdl: stored?.sdl ?? '' });
+      sendJson(res, 200, {
+        version: stored?.version ?? migrator.emptyVersion,
+        sdl: stored?.sdl ?? '',
+      });
     },
     async getTypes(_req: Request, res: Response) {
       sendJson(res, 200, await catalogue());
@@ -48,7 +58,10 @@ export function schemaHandlers(deps: {
       if (guarded && !isAdministrator(caller)) {
         throw commonError('ACCESS_DENIED', 'migrations need the service key or a superuser');
       }
-      const result = await migrator.migrate(database, body.schema, { dryRun: body.dryRun, allowDataLoss: body.allowDataLoss });
+      const result = await migrator.migrate(database, body.schema, {
+        dryRun: body.dryRun,
+        allowDataLoss: body.allowDataLoss,
+      });
       sendJson(res, 200, result);
     },
   };
@@ -62,9 +75,14 @@ function isAdministrator(caller: Caller | undefined): boolean {
 
 const MIGRATION_KEYS = new Set(['schema', 'dryRun', 'allowDataLoss']);
 
-export function parseMigrationRequest(body: unknown): { schema: string; dryRun: boolean; allowDataLoss: boolean } {
+export function parseMigrationRequest(body: unknown): {
+  schema: string;
+  dryRun: boolean;
+  allowDataLoss: boolean;
+} {
   const b = jsonObjectBody(body, MIGRATION_KEYS, 'a "schema" string');
-  if (typeof b.schema !== 'string') throw commonError('VALIDATION_ERROR', '"schema" must be SDL text (a string)');
+  if (typeof b.schema !== 'string')
+    throw commonError('VALIDATION_ERROR', '"schema" must be SDL text (a string)');
   for (const flag of ['dryRun', 'allowDataLoss'] as const) {
     if (b[flag] !== undefined && typeof b[flag] !== 'boolean') {
       throw commonError('VALIDATION_ERROR', `"${flag}" must be true or false`);

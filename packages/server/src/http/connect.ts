@@ -10,7 +10,9 @@ import { commonError, renderError } from '@svc/core';
  */
 export function refuseConnect(req: IncomingMessage, socket: Duplex): void {
   const rendered = renderError(
-    commonError('METHOD_NOT_ALLOWED', 'CONNECT is not allowed: svc is not a proxy', { headers: { Allow: '' } }),
+    commonError('METHOD_NOT_ALLOWED', 'CONNECT is not allowed: svc is not a proxy', {
+      headers: { Allow: '' },
+    }),
   );
   const body = JSON.stringify(rendered.body);
   const headers = {
@@ -19,7 +21,11 @@ export function refuseConnect(req: IncomingMessage, socket: Duplex): void {
     'Content-Length': String(Buffer.byteLength(body)),
     Connection: 'close',
   };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.on('error', () => socket.destroy());
-  socket.end(`HTTP/${req.httpVersion === '1.0' ? '1.0' : '1.1'} ${rendered.status} Method Not Allowed\r\n${head}\r\n${body}`);
+  socket.end(
+    `HTTP/${req.httpVersion === '1.0' ? '1.0' : '1.1'} ${rendered.status} Method Not Allowed\r\n${head}\r\n${body}`,
+  );
 }

@@ -13,13 +13,21 @@ export function fromHttpError(err: unknown): unknown {
   switch (type) {
     case 'entity.too.large': {
       const limit = (err as { limit?: number }).limit;
-      return commonError('PAYLOAD_TOO_LARGE', `request body exceeds ${limit ?? 'the limit of'} bytes`, { cause: err });
+      return commonError(
+        'PAYLOAD_TOO_LARGE',
+        `request body exceeds ${limit ?? 'the limit of'} bytes`,
+        { cause: err },
+      );
     }
     case 'entity.parse.failed':
       return commonError('VALIDATION_ERROR', 'request body is not valid JSON', { cause: err });
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return commonError('UNSUPPORTED_MEDIA_TYPE', 'request body encoding or charset is not supported', { cause: err });
+      return commonError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'request body encoding or charset is not supported',
+        { cause: err },
+      );
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':

@@ -34,7 +34,10 @@ const REDACT = [
  * `auto` is `pretty` when the stream (default stdout) is a terminal, `json` otherwise: people
  * read a terminal, programs read a pipe or a file.
  */
-export function resolveLogFormat(format: LogFormat, stream: { isTTY?: boolean } = process.stdout): 'json' | 'pretty' {
+export function resolveLogFormat(
+  format: LogFormat,
+  stream: { isTTY?: boolean } = process.stdout,
+): 'json' | 'pretty' {
   if (format !== 'auto') return format;
   return stream.isTTY ? 'pretty' : 'json';
 }
@@ -43,8 +46,16 @@ export function resolveLogFormat(format: LogFormat, stream: { isTTY?: boolean } 
  * The server's pino logger: JSON lines, or with `pretty` the same lines rendered for a person
  * (coloured on a terminal unless NO_COLOR is set). Redaction applies in both.
  */
-export function createLogger(level: LogLevel, destination?: pino.DestinationStream, format: LogFormat = 'json'): Logger {
-  const options = { level, base: { service: 'svc' }, redact: { paths: REDACT, censor: '[redacted]' } };
+export function createLogger(
+  level: LogLevel,
+  destination?: pino.DestinationStream,
+  format: LogFormat = 'json',
+): Logger {
+  const options = {
+    level,
+    base: { service: 'svc' },
+    redact: { paths: REDACT, censor: '[redacted]' },
+  };
   const out = destination ?? process.stdout;
   if (resolveLogFormat(format, out as { isTTY?: boolean }) === 'pretty') {
     const colors = (out as { isTTY?: boolean }).isTTY === true && !process.env.NO_COLOR;

@@ -135,7 +135,10 @@ export class ServerMetrics {
       latency: {
         count,
         sumSeconds: sum,
-        buckets: [...LATENCY_BUCKETS, '+Inf' as const].map((le) => ({ le, count: buckets.get(le) ?? 0 })),
+        buckets: [...LATENCY_BUCKETS, '+Inf' as const].map((le) => ({
+          le,
+          count: buckets.get(le) ?? 0,
+        })),
       },
       queryCompileCache: { hits, misses },
       databasePool: this.#pool(),

@@ -12,8 +12,22 @@
  * message as `key=value`.
  */
 
-const LEVELS: Readonly<Record<number, string>> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
-const COLORS: Readonly<Record<number, string>> = { 10: '90', 20: '90', 30: '32', 40: '33', 50: '31', 60: '35' };
+const LEVELS: Readonly<Record<number, string>> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
+const COLORS: Readonly<Record<number, string>> = {
+  10: '90',
+  20: '90',
+  30: '32',
+  40: '33',
+  50: '31',
+  60: '35',
+};
 const HIDDEN = new Set(['time', 'level', 'msg', 'pid', 'hostname', 'service']);
 const REQUEST_FIELDS = new Set(['method', 'path', 'status', 'ms', 'route', 'reqId']);
 
@@ -36,15 +50,24 @@ export function formatLogLine(json: string, { colors }: PrettyOptions): string {
   const msg = typeof entry.msg === 'string' ? entry.msg : '';
   const head = `${paint('90', time)} ${paint(COLORS[level] ?? '0', (LEVELS[level] ?? String(level)).padEnd(5))} `;
 
-  const isRequest = msg === 'request' && typeof entry.method === 'string' && entry.status !== undefined;
-  const text = isRequest ? `${entry.method} ${entry.path ?? entry.route} ${entry.status} ${entry.ms} ms` : msg;
+  const isRequest =
+    msg === 'request' && typeof entry.method === 'string' && entry.status !== undefined;
+  const text = isRequest
+    ? `${entry.method} ${entry.path ?? entry.route} ${entry.status} ${entry.ms} ms`
+    : msg;
   const pairs: string[] = [];
   let stack: string | undefined;
   for (const [key, value] of Object.entries(entry)) {
     if (HIDDEN.has(key) || (isRequest && REQUEST_FIELDS.has(key))) continue;
-    if (key === 'err' && typeof value === 'object' && value !== null && typeof (value as { stack?: unknown }).stack === 'string') {
+    if (
+      key === 'err' &&
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as { stack?: unknown }).stack === 'string'
+    ) {
       stack = (value as { stack: string }).stack;
-      for (const [k, v] of Object.entries(value)) if (!['stack', 'message', 'type'].includes(k)) pairs.push(pair(paint, `err.${k}`, v));
+      for (const [k, v] of Object.entries(value))
+        if (!['stack', 'message', 'type'].includes(k)) pairs.push(pair(paint, `err.${k}`, v));
       continue;
     }
     pairs.push(pair(paint, key, value));
@@ -54,7 +77,8 @@ export function formatLogLine(json: string, { colors }: PrettyOptions): string {
 }
 
 function pair(paint: (code: string, text: string) => string, key: string, value: unknown): string {
-  const text = typeof value === 'string' && /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
+  const text =
+    typeof value === 'string' && /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
   return `${paint('90', `${key}=`)}${text}`;
 }
 
@@ -64,7 +88,10 @@ function clock(d: Date): string {
 }
 
 /** A pino destination that writes each line as `formatLogLine` renders it. */
-export function prettyDestination(out: { write(text: string): unknown }, options: PrettyOptions): { write(line: string): void } {
+export function prettyDestination(
+  out: { write(text: string): unknown },
+  options: PrettyOptions,
+): { write(line: string): void } {
   return {
     write(line: string) {
       out.write(formatLogLine(line, options));

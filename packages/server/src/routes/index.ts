@@ -1,5 +1,17 @@
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { commonError, notInThisRelease, type Database, type Migrator, type Schema } from '@svc/core';
+import express, {
+  type Express,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
+import {
+  commonError,
+  notInThisRelease,
+  type Database,
+  type Migrator,
+  type Schema,
+} from '@svc/core';
 import { matchAuthRoute, type Auth } from '@svc/auth';
 import { toNodeListener } from '@svc/auth/express';
 import { parseRequest } from '@svc/rest';
@@ -71,7 +83,11 @@ export function buildApp(deps: AppDeps): Express {
     checkOrigin: cookieRequestGuard(config.cors?.origins),
   });
 
-  function route(path: string, handlers: Partial<Record<Method, Handler>>, options: RouteOptions = {}): void {
+  function route(
+    path: string,
+    handlers: Partial<Record<Method, Handler>>,
+    options: RouteOptions = {},
+  ): void {
     const r = app.route(path);
     const allowed = Object.keys(handlers) as Method[];
     for (const method of allowed) {
@@ -112,20 +128,32 @@ export function buildApp(deps: AppDeps): Express {
 
   // Data plane: behind the requireAuth gate.
   const gated = { gated: true } as const;
-  route('/metrics', {
-    GET: async (_req, res) => {
-      const text = await metrics.text();
-      res.status(200).setHeader('Content-Type', metrics.contentType);
-      res.end(text);
+  route(
+    '/metrics',
+    {
+      GET: async (_req, res) => {
+        const text = await metrics.text();
+        res.status(200).setHeader('Content-Type', metrics.contentType);
+        res.end(text);
+      },
     },
-  }, gated);
-  route('/stats', { GET: async (_req, res) => sendJson(res, 200, await metrics.snapshot()) }, gated);
-  route('/query', {
-    POST: (req) => {
-      parseQueryRequest(req.body);
-      notInThisRelease('Running EdgeQL queries (POST /query)');
+    gated,
+  );
+  route(
+    '/stats',
+    { GET: async (_req, res) => sendJson(res, 200, await metrics.snapshot()) },
+    gated,
+  );
+  route(
+    '/query',
+    {
+      POST: (req) => {
+        parseQueryRequest(req.body);
+        notInThisRelease('Running EdgeQL queries (POST /query)');
+      },
     },
-  }, { ...gated, body: ['POST'] });
+    { ...gated, body: ['POST'] },
+  );
   const schema = schemaHandlers({
     database,
     migrator,
@@ -134,7 +162,11 @@ export function buildApp(deps: AppDeps): Express {
   });
   route('/schema', { GET: schema.getSchema }, gated);
   route('/schema/types', { GET: schema.getTypes }, gated);
-  route('/migrations', { GET: schema.getHistory, POST: schema.postMigration }, { ...gated, body: ['POST'], writes: ['POST'] });
+  route(
+    '/migrations',
+    { GET: schema.getHistory, POST: schema.postMigration },
+    { ...gated, body: ['POST'], writes: ['POST'] },
+  );
   app.use('/ext', timeout, gate, (req: Request, _res: Response, next: NextFunction) => {
     next(commonError('NOT_FOUND', `no extension route ${req.method} ${req.baseUrl}${req.path}`));
   });
@@ -142,7 +174,9 @@ export function buildApp(deps: AppDeps): Express {
   // Auth: registered only when enabled with a secret (spec rule 1). @svc/auth's own handler
   // classifies the routes (404/405), demands tokens at the router and renders its errors.
   if (auth) {
-    const listener = toNodeListener((request, info) => auth.handler(request, info), { bodyLimit: config.bodyLimit });
+    const listener = toNodeListener((request, info) => auth.handler(request, info), {
+      bodyLimit: config.bodyLimit,
+    });
     app.use('/auth', timeout, (req: Request, res: Response, next: NextFunction) => {
       const match = matchAuthRoute(req.method, req.path);
       res.locals.route = match.kind === 'route' ? `/auth${match.route.path}` : '/auth/*';
@@ -189,9 +223,15 @@ export function expressApp(): Express {
 function methodNotAllowed(allowed: readonly Method[]): RequestHandler {
   const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])].join(', ');
   return (req, _res, next) => {
-    next(commonError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.baseUrl}${req.path}`, {
-      headers: { Allow: allow },
-    }));
+    next(
+      commonError(
+        'METHOD_NOT_ALLOWED',
+        `${req.method} is not allowed on ${req.baseUrl}${req.path}`,
+        {
+          headers: { Allow: allow },
+        },
+      ),
+    );
   };
 }
 

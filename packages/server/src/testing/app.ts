@@ -11,7 +11,10 @@ import { errorHandler } from '../http/errors';
 import type { Logger } from '../observability/logger';
 import { expressApp } from '../routes';
 
-export function appWith(handlers: readonly RequestHandler[], logger: Logger = pino({ level: 'silent' })): Express {
+export function appWith(
+  handlers: readonly RequestHandler[],
+  logger: Logger = pino({ level: 'silent' }),
+): Express {
   const app = expressApp();
   app.use(...handlers);
   app.use(errorHandler(logger));

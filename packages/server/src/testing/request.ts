@@ -38,18 +38,27 @@ const servers = new WeakMap<RequestListener, http.Server>();
  * const res = await request(server.app, '/health');
  * expect(await res.json()).toEqual({ status: 'ok' });
  */
-export function request(app: RequestListener, path: string, init: InProcessInit = {}): Promise<Response> {
+export function request(
+  app: RequestListener,
+  path: string,
+  init: InProcessInit = {},
+): Promise<Response> {
   let server = servers.get(app);
   if (!server) {
     server = http.createServer(app);
     servers.set(app, server);
   }
   const [client, peer] = streamPair();
-  Object.assign(peer, { remoteAddress: init.remoteAddress ?? '127.0.0.1', remotePort: 40000, remoteFamily: 'IPv4' });
+  Object.assign(peer, {
+    remoteAddress: init.remoteAddress ?? '127.0.0.1',
+    remotePort: 40000,
+    remoteFamily: 'IPv4',
+  });
   server.emit('connection', peer);
 
   const headers: Record<string, string> = { host: 'localhost', connection: 'keep-alive' };
-  for (const [name, value] of Object.entries(init.headers ?? {})) headers[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(init.headers ?? {}))
+    headers[name.toLowerCase()] = value;
   if (init.body !== undefined && headers['content-length'] === undefined) {
     headers['content-length'] = String(Buffer.byteLength(init.body));
   }
@@ -73,9 +82,11 @@ export function request(app: RequestListener, path: string, init: InProcessInit 
         // One exchange per connection: hang up as a client would when done.
         client.destroy();
         const out = new Headers();
-        for (let i = 0; i < res.rawHeaders.length; i += 2) out.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+        for (let i = 0; i < res.rawHeaders.length; i += 2)
+          out.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
         const status = res.statusCode ?? 0;
-        const body = chunks.length === 0 || status === 204 || status === 304 ? null : Buffer.concat(chunks);
+        const body =
+          chunks.length === 0 || status === 204 || status === 304 ? null : Buffer.concat(chunks);
         resolve(new Response(body, { status, statusText: res.statusMessage ?? '', headers: out }));
       });
     });
@@ -106,7 +117,11 @@ class Side extends Duplex {
     return this;
   }
   override _read(): void {}
-  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error | null) => void): void {
+  override _write(
+    chunk: Buffer,
+    _encoding: BufferEncoding,
+    done: (err?: Error | null) => void,
+  ): void {
     this.peer.push(chunk);
     done();
   }

@@ -19,7 +19,10 @@ function splitHeaders(raw: string): { headers: Map<string, string[]>; body: stri
   for (const field of head.split(/\r\n(?![ \t])/)) {
     const colon = field.indexOf(':');
     const name = field.slice(0, colon).toLowerCase();
-    const value = field.slice(colon + 1).replace(/\r\n/g, '').trim();
+    const value = field
+      .slice(colon + 1)
+      .replace(/\r\n/g, '')
+      .trim();
     headers.set(name, [...(headers.get(name) ?? []), value]);
   }
   return { headers, body };
@@ -27,7 +30,8 @@ function splitHeaders(raw: string): { headers: Map<string, string[]>; body: stri
 
 function decodePart(headers: Map<string, string[]>, body: string): string {
   const encoding = headers.get('content-transfer-encoding')?.[0]?.toLowerCase();
-  if (encoding !== 'quoted-printable') throw new Error(`unexpected transfer encoding ${String(encoding)}`);
+  if (encoding !== 'quoted-printable')
+    throw new Error(`unexpected transfer encoding ${String(encoding)}`);
   return decodeQuotedPrintable(body);
 }
 
@@ -50,7 +54,10 @@ export function parseMail(raw: Buffer | string): ParsedMail {
   if (last !== '--\r\n') throw new Error(`bad closing delimiter ${JSON.stringify(last)}`);
   const decoded = parts.map((part) => {
     const { headers: partHeaders, body: partBody } = splitHeaders(part.replace(/^\r\n/, ''));
-    return { type: partHeaders.get('content-type')?.[0] ?? '', content: decodePart(partHeaders, partBody) };
+    return {
+      type: partHeaders.get('content-type')?.[0] ?? '',
+      content: decodePart(partHeaders, partBody),
+    };
   });
   const plain = decoded.find((p) => p.type.startsWith('text/plain'));
   const html = decoded.find((p) => p.type.startsWith('text/html'));

@@ -29,7 +29,9 @@ function loadSmtpServer(): typeof SMTPServer {
   try {
     return (require('smtp-server') as typeof import('smtp-server')).SMTPServer;
   } catch (err) {
-    throw new Error('startPeer needs the smtp-server package: npm install --save-dev smtp-server', { cause: err });
+    throw new Error('startPeer needs the smtp-server package: npm install --save-dev smtp-server', {
+      cause: err,
+    });
   }
 }
 

@@ -18,9 +18,25 @@ function openssl(cwd: string, args: string[]): void {
 
 function makeCa(dir: string, name: string): void {
   openssl(dir, [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', '2', '-subj', `/CN=svc smtp test ${name}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    `${name}.key`,
+    '-out',
+    `${name}.crt`,
+    '-days',
+    '2',
+    '-subj',
+    `/CN=svc smtp test ${name}`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
   ]);
 }
 
@@ -35,15 +51,43 @@ export function makeCertificates(): TestCertificates {
       'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n',
     );
     openssl(dir, [
-      'req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost',
+      'req',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      'server.key',
+      '-out',
+      'server.csr',
+      '-subj',
+      '/CN=localhost',
     ]);
     openssl(dir, [
-      'x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial',
-      '-out', 'server.crt', '-days', '2', '-extfile', 'server.ext',
+      'x509',
+      '-req',
+      '-in',
+      'server.csr',
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      'server.crt',
+      '-days',
+      '2',
+      '-extfile',
+      'server.ext',
     ]);
     const read = (file: string): string => fs.readFileSync(path.join(dir, file), 'utf8');
-    return { ca: read('ca.crt'), key: read('server.key'), cert: read('server.crt'), otherCa: read('other.crt') };
+    return {
+      ca: read('ca.crt'),
+      key: read('server.key'),
+      cert: read('server.crt'),
+      otherCa: read('other.crt'),
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

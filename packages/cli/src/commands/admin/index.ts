@@ -75,13 +75,17 @@ export async function adminCommand(argv: readonly string[], opts: AdminOptions):
     return name === undefined && !values.help ? 2 : 0;
   }
   const command = COMMANDS[name];
-  if (command === undefined) throw new ExitError(2, `unknown admin command "${name}"\n\n${ADMIN_USAGE}`);
+  if (command === undefined)
+    throw new ExitError(2, `unknown admin command "${name}"\n\n${ADMIN_USAGE}`);
   if (args.length !== command.args.length) {
-    const wanted = command.args.length ? command.args.map((a) => `<${a}>`).join(' ') : 'no arguments';
+    const wanted = command.args.length
+      ? command.args.map((a) => `<${a}>`).join(' ')
+      : 'no arguments';
     throw new ExitError(2, `admin ${name} takes ${wanted}\n\n${ADMIN_USAGE}`);
   }
   for (const flag of OWN_FLAGS) {
-    if (values[flag] !== undefined && !command.flags.includes(flag)) throw new ExitError(2, `--${flag} is not an option of admin ${name}`);
+    if (values[flag] !== undefined && !command.flags.includes(flag))
+      throw new ExitError(2, `--${flag} is not an option of admin ${name}`);
   }
   const page = {
     ...(values.limit !== undefined ? { limit: integerFlag('--limit', values.limit) } : {}),
@@ -98,8 +102,14 @@ export async function adminCommand(argv: readonly string[], opts: AdminOptions):
   // person types, and an empty one is refused before it reaches the provider (the spec).
   let password: string | undefined;
   if (command.flags.includes('password')) {
-    password = values.password ?? (await readSecret(opts.stdin ?? process.stdin, process.stderr, 'Password', true));
-    if (password === '') throw new ExitError(2, `admin ${name} needs a non-empty password (--password, the prompt, or one line on stdin)`);
+    password =
+      values.password ??
+      (await readSecret(opts.stdin ?? process.stdin, process.stderr, 'Password', true));
+    if (password === '')
+      throw new ExitError(
+        2,
+        `admin ${name} needs a non-empty password (--password, the prompt, or one line on stdin)`,
+      );
   }
 
   const db = await openDatabase(database).catch((err: unknown) => {
@@ -124,7 +134,11 @@ async function runCommand(
   name: string,
   admin: AuthAdmin,
   args: string[],
-  values: { password?: string | undefined; description?: string | undefined; json?: boolean | undefined },
+  values: {
+    password?: string | undefined;
+    description?: string | undefined;
+    json?: boolean | undefined;
+  },
   page: { limit?: number; offset?: number },
 ): Promise<string> {
   const [first = '', second = ''] = args;
@@ -145,7 +159,9 @@ async function runCommand(
     }
     case 'list-roles': {
       const roles = await admin.roles.list();
-      return roles.length ? roles.map((r) => (r.description ? `${r.name}\t${r.description}` : r.name)).join('\n') : '(no roles)';
+      return roles.length
+        ? roles.map((r) => (r.description ? `${r.name}\t${r.description}` : r.name)).join('\n')
+        : '(no roles)';
     }
     case 'list-users': {
       const list = await admin.listUsers(page);
@@ -168,16 +184,30 @@ function integerFlag(flag: string, text: string): number {
 /** Aligned columns for a person; `--json` gives the same data to a program. */
 function userTable(list: UserList): string {
   if (list.users.length === 0) {
-    return list.total === 0 ? '(no users)' : `(no users past offset ${list.offset}; there are ${list.total})`;
+    return list.total === 0
+      ? '(no users)'
+      : `(no users past offset ${list.offset}; there are ${list.total})`;
   }
   const rows = [
     ['EMAIL', 'ID', 'ROLES', 'VERIFIED', 'ACTIVE', 'CREATED'],
-    ...list.users.map((u) => [u.email, u.id, u.roles.join(',') || '-', u.emailVerified ? 'yes' : 'no', u.active ? 'yes' : 'no', u.createdAt.slice(0, 19).replace('T', ' ')]),
+    ...list.users.map((u) => [
+      u.email,
+      u.id,
+      u.roles.join(',') || '-',
+      u.emailVerified ? 'yes' : 'no',
+      u.active ? 'yes' : 'no',
+      u.createdAt.slice(0, 19).replace('T', ' '),
+    ]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const lines = rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
+  const lines = rows.map((r) =>
+    r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '),
+  );
   const from = list.offset + 1;
   const to = list.offset + list.users.length;
   const more = to < list.total ? ` (--offset ${to} for the next page)` : '';
-  return [...lines, list.total === 1 ? '1 user' : `users ${from}-${to} of ${list.total}${more}`].join('\n');
+  return [
+    ...lines,
+    list.total === 1 ? '1 user' : `users ${from}-${to} of ${list.total}${more}`,
+  ].join('\n');
 }

@@ -1,4 +1,10 @@
-import { DataDirLockedError, createDefaultMigrator, openDatabase, type Database, type MigrateResult } from '@svc/core';
+import {
+  DataDirLockedError,
+  createDefaultMigrator,
+  openDatabase,
+  type Database,
+  type MigrateResult,
+} from '@svc/core';
 import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
@@ -27,7 +33,10 @@ export interface MigrateCommandOptions {
 }
 
 /** `svc migrate`: resolves to the exit code. */
-export async function migrateCommand(argv: readonly string[], opts: MigrateCommandOptions): Promise<number> {
+export async function migrateCommand(
+  argv: readonly string[],
+  opts: MigrateCommandOptions,
+): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
     {
@@ -44,7 +53,8 @@ export async function migrateCommand(argv: readonly string[], opts: MigrateComma
     return 0;
   }
   const schemaPath = values.schema ?? defaultSchemaDir(opts.cwd);
-  if (schemaPath === undefined) throw new ExitError(2, 'no schema: pass --schema <file|dir> or create dbschema/');
+  if (schemaPath === undefined)
+    throw new ExitError(2, 'no schema: pass --schema <file|dir> or create dbschema/');
   const { sdl } = readSchemaSource(opts.cwd, schemaPath);
 
   const { config, database, configFile } = resolveCommandConfig(values, opts.cwd, opts.env);
@@ -56,10 +66,19 @@ export async function migrateCommand(argv: readonly string[], opts: MigrateComma
   } catch (err) {
     // The embedded folder is held: by a server that listens, the migration goes through it.
     const holder = err instanceof DataDirLockedError ? err.holder : undefined;
-    if (holder?.url === undefined) throw asExitError(err, databaseUrlSource(config.databaseSource, configFile));
-    opts.io.stderr(`svc: the data folder is held by ${holder.command} (pid ${holder.pid}): migrating through it at ${holder.url}`);
+    if (holder?.url === undefined)
+      throw asExitError(err, databaseUrlSource(config.databaseSource, configFile));
+    opts.io.stderr(
+      `svc: the data folder is held by ${holder.command} (pid ${holder.pid}): migrating through it at ${holder.url}`,
+    );
     try {
-      const result = await requestThroughServer({ ...holder, url: holder.url }, 'POST', '/migrations', { schema: sdl, dryRun, allowDataLoss }, config.serviceKey);
+      const result = await requestThroughServer(
+        { ...holder, url: holder.url },
+        'POST',
+        '/migrations',
+        { schema: sdl, dryRun, allowDataLoss },
+        config.serviceKey,
+      );
       opts.io.stdout(report(result as MigrateResult, dryRun));
       return 0;
     } catch (inner) {
@@ -78,7 +97,8 @@ export async function migrateCommand(argv: readonly string[], opts: MigrateComma
 }
 
 function report(result: MigrateResult, dryRun: boolean): string {
-  if (result.steps.length === 0) return `The database is up to date (schema ${result.version.slice(0, 12)}).`;
+  if (result.steps.length === 0)
+    return `The database is up to date (schema ${result.version.slice(0, 12)}).`;
   const head = dryRun
     ? `Dry run: ${result.steps.length} steps would apply (nothing was changed):`
     : `Applied ${result.steps.length} steps (schema ${result.version.slice(0, 12)}):`;

@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, createServer, resolveLogFormat, type CreateServerOptions, type SvcServer } from '@svc/server';
+import {
+  ConfigError,
+  createServer,
+  resolveLogFormat,
+  type CreateServerOptions,
+  type SvcServer,
+} from '@svc/server';
 import { DATABASE_FLAGS, databaseFlagOptions, databaseUrlSource } from '../../database-options';
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
@@ -37,7 +43,10 @@ export interface ServeOptions {
 export type ParsedServeArgs = CreateServerOptions & { help?: boolean; schemaSource?: string };
 
 /** Parses `svc serve` flags into createServer options (no I/O beyond reading named files). */
-export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<ServeOptions, 'io'>): ParsedServeArgs {
+export function parseServeArgs(
+  argv: readonly string[],
+  { cwd, env }: Omit<ServeOptions, 'io'>,
+): ParsedServeArgs {
   const parsed = parseCommandArgs(
     argv,
     {
@@ -60,7 +69,8 @@ export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<Serve
 
   const options: ParsedServeArgs = { env };
   if (v.port !== undefined) {
-    if (!/^\d+$/.test(v.port)) throw new ExitError(2, `--port must be an integer from 0 to 65535, got "${v.port}"`);
+    if (!/^\d+$/.test(v.port))
+      throw new ExitError(2, `--port must be an integer from 0 to 65535, got "${v.port}"`);
     options.port = Number(v.port);
   }
   if (v.host !== undefined) options.host = v.host;
@@ -74,14 +84,20 @@ export function parseServeArgs(argv: readonly string[], { cwd, env }: Omit<Serve
     throw new ExitError(2, '--tls-cert and --tls-key go together');
   }
   if (v['tls-cert'] !== undefined && v['tls-key'] !== undefined) {
-    options.tls = { cert: readFileOrExit(cwd, v['tls-cert'], '--tls-cert'), key: readFileOrExit(cwd, v['tls-key'], '--tls-key') };
+    options.tls = {
+      cert: readFileOrExit(cwd, v['tls-cert'], '--tls-cert'),
+      key: readFileOrExit(cwd, v['tls-key'], '--tls-key'),
+    };
   }
   const schemaPath = v.schema ?? defaultSchemaDir(cwd);
   if (schemaPath !== undefined) {
     const { sdl, files } = readSchemaSource(cwd, schemaPath);
     options.schema = sdl;
     const shown = v.schema ?? `${schemaPath}/`;
-    options.schemaSource = files.length === 1 && files[0] === path.resolve(cwd, schemaPath) ? shown : `${shown} (${files.length} file${files.length === 1 ? '' : 's'})`;
+    options.schemaSource =
+      files.length === 1 && files[0] === path.resolve(cwd, schemaPath)
+        ? shown
+        : `${shown} (${files.length} file${files.length === 1 ? '' : 's'})`;
   }
   return options;
 }
@@ -90,7 +106,10 @@ function readFileOrExit(cwd: string, file: string, flag: string): Buffer {
   try {
     return fs.readFileSync(path.resolve(cwd, file));
   } catch (err) {
-    throw new ExitError(2, `${flag}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new ExitError(
+      2,
+      `${flag}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
 }
 
@@ -98,7 +117,10 @@ function readFileOrExit(cwd: string, file: string, flag: string): Buffer {
  * `svc serve`: starts the server and resolves with it once listening. The caller owns the
  * process: it decides what SIGTERM does (see main.ts).
  */
-export async function serve(argv: readonly string[], opts: ServeOptions): Promise<SvcServer | undefined> {
+export async function serve(
+  argv: readonly string[],
+  opts: ServeOptions,
+): Promise<SvcServer | undefined> {
   const { help, schemaSource, ...options } = parseServeArgs(argv, opts);
   if (help) {
     opts.io.stdout(SERVE_USAGE);
@@ -107,14 +129,22 @@ export async function serve(argv: readonly string[], opts: ServeOptions): Promis
   const db = options.database ?? { dataDir: '' };
   const embeddedDir = 'dataDir' in db && db.dataDir ? db.dataDir : undefined;
   const existedBefore = (dir: string) => fs.existsSync(path.join(dir, 'PG_VERSION'));
-  const preexisting = embeddedDir ? existedBefore(embeddedDir) : existedBefore(path.resolve(opts.cwd, '.svc/data'));
+  const preexisting = embeddedDir
+    ? existedBefore(embeddedDir)
+    : existedBefore(path.resolve(opts.cwd, '.svc/data'));
   let server: SvcServer;
   try {
     server = await createServer(options);
   } catch (err) {
     if (err instanceof ConfigError) throw new ExitError(2, err.message);
     // The URL's source by the server's precedence: flag > DATABASE_URL > the config file.
-    const source = options.database ? 'explicit' : opts.env.DATABASE_URL ? 'environment' : options.configFile ? 'file' : 'default';
+    const source = options.database
+      ? 'explicit'
+      : opts.env.DATABASE_URL
+        ? 'environment'
+        : options.configFile
+          ? 'file'
+          : 'default';
     throw asExitError(err, databaseUrlSource(source, options.configFile));
   }
   try {
@@ -123,7 +153,10 @@ export async function serve(argv: readonly string[], opts: ServeOptions): Promis
     await server.close();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-      throw new ExitError(1, `cannot listen on ${server.config.host}:${server.config.port}: ${code}`);
+      throw new ExitError(
+        1,
+        `cannot listen on ${server.config.host}:${server.config.port}: ${code}`,
+      );
     }
     throw err;
   }
@@ -131,7 +164,8 @@ export async function serve(argv: readonly string[], opts: ServeOptions): Promis
   let note = '';
   if ('dataDir' in resolved) {
     note = preexisting ? ' (existing data)' : ' (created)';
-    if (server.config.databaseSource === 'default') note += ': no database configured, so svc uses ./.svc/data';
+    if (server.config.databaseSource === 'default')
+      note += ': no database configured, so svc uses ./.svc/data';
   }
   if (resolveLogFormat(server.config.logFormat) === 'pretty') {
     opts.io.stdout(banner(server, note, schemaSource));
@@ -155,7 +189,11 @@ function banner(server: SvcServer, databaseNote: string, schemaSource: string | 
   const rows: [string, string][] = [
     ['URL', server.url],
     ['database', `${server.database.description}${databaseNote}`],
-    ['schema', schemaSource ?? 'none given: the schema stored in the database, if any (--schema or dbschema/)'],
+    [
+      'schema',
+      schemaSource ??
+        'none given: the schema stored in the database, if any (--schema or dbschema/)',
+    ],
     ['auth', auth],
   ];
   return [

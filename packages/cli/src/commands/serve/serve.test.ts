@@ -5,7 +5,8 @@ import { ExitError } from '../../io';
 import { parseServeArgs } from './index';
 
 const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cli-'));
-const parse = (argv: string[], env: Record<string, string> = {}) => parseServeArgs(argv, { cwd, env });
+const parse = (argv: string[], env: Record<string, string> = {}) =>
+  parseServeArgs(argv, { cwd, env });
 const exitOf = (argv: string[]) => {
   try {
     parse(argv);
@@ -18,14 +19,34 @@ const exitOf = (argv: string[]) => {
 
 describe('svc serve flags', () => {
   test('map to server options', () => {
-    const o = parse(['--port', '0', '--host', '127.0.0.2', '--enable-auth', '--jwt-secret', 's'.repeat(32), '--log-level', 'warn']);
-    expect(o).toMatchObject({ port: 0, host: '127.0.0.2', enableAuth: true, jwtSecret: 's'.repeat(32), logLevel: 'warn' });
+    const o = parse([
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.2',
+      '--enable-auth',
+      '--jwt-secret',
+      's'.repeat(32),
+      '--log-level',
+      'warn',
+    ]);
+    expect(o).toMatchObject({
+      port: 0,
+      host: '127.0.0.2',
+      enableAuth: true,
+      jwtSecret: 's'.repeat(32),
+      logLevel: 'warn',
+    });
   });
 
   test('--database-url and --data-dir choose the database; the data dir is resolved against cwd', () => {
-    expect(parse(['--database-url', 'postgres://u@127.0.0.1/db']).database).toEqual({ url: 'postgres://u@127.0.0.1/db' });
+    expect(parse(['--database-url', 'postgres://u@127.0.0.1/db']).database).toEqual({
+      url: 'postgres://u@127.0.0.1/db',
+    });
     expect(parse(['--data-dir', 'data']).database).toEqual({ dataDir: path.join(cwd, 'data') });
-    expect(exitOf(['--database-url', 'x', '--data-dir', 'y'])).toBe('2: --database-url and --data-dir name two different databases: give one');
+    expect(exitOf(['--database-url', 'x', '--data-dir', 'y'])).toBe(
+      '2: --database-url and --data-dir name two different databases: give one',
+    );
   });
 
   test('passes the environment through for the server to resolve', () => {
@@ -47,11 +68,15 @@ describe('svc serve flags', () => {
     expect(String(o.tls?.cert)).toBe('CERT');
     expect(String(o.tls?.key)).toBe('KEY');
     expect(exitOf(['--tls-cert', 'c.pem'])).toBe('2: --tls-cert and --tls-key go together');
-    expect(exitOf(['--tls-cert', 'nope.pem', '--tls-key', 'k.pem'])).toBe('2: --tls-cert: cannot read nope.pem (ENOENT)');
+    expect(exitOf(['--tls-cert', 'nope.pem', '--tls-key', 'k.pem'])).toBe(
+      '2: --tls-cert: cannot read nope.pem (ENOENT)',
+    );
   });
 
   test('refuses bad input with exit code 2', () => {
-    expect(exitOf(['--port', 'http'])).toBe('2: --port must be an integer from 0 to 65535, got "http"');
+    expect(exitOf(['--port', 'http'])).toBe(
+      '2: --port must be an integer from 0 to 65535, got "http"',
+    );
     expect(exitOf(['--bogus'])).toMatch(/^2: Unknown option '--bogus'/);
     expect(exitOf(['extra'])).toMatch(/^2: Unexpected argument 'extra'/);
   });

@@ -60,7 +60,11 @@ export function annotationsOf(
     const name = resolveAnnotation(ctx, member.name, module);
     const value = literal(member.value);
     if (value === null) {
-      fail(InvalidDefinitionError, `annotation '${name}' must be set to a literal`, member.value.span);
+      fail(
+        InvalidDefinitionError,
+        `annotation '${name}' must be set to a literal`,
+        member.value.span,
+      );
     }
     out[name] = value;
   }

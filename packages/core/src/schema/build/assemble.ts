@@ -10,7 +10,8 @@ import type { BuildContext, ObjectDraft, PointerDraft } from './context';
 import { functionDefs } from './functions';
 import { abstractConstraints } from './validate';
 
-const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const byName = <T extends { name: string }>(a: T, b: T) =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 
 function pointer(p: PointerDraft): Pointer {
   // Only a stored link has deletion policies; Gel's defaults are restrict and allow.
@@ -26,8 +27,8 @@ function pointer(p: PointerDraft): Pointer {
     readonly: p.readonly,
     constraints: [...p.constraints],
     annotations: { ...p.annotations },
-    onTargetDelete: stored ? p.onTargetDelete ?? 'restrict' : null,
-    onSourceDelete: stored ? p.onSourceDelete ?? 'allow' : null,
+    onTargetDelete: stored ? (p.onTargetDelete ?? 'restrict') : null,
+    onSourceDelete: stored ? (p.onSourceDelete ?? 'allow') : null,
     properties: p.properties.map(pointer),
     declaredIn: p.declaredIn,
     span: p.span,
@@ -60,14 +61,18 @@ export function assemble(ctx: BuildContext): Schema {
     annotations: g.annotations,
     span: g.node.span,
   }));
-  const functions = functionDefs(ctx).sort((a, b) => byName(a, b) || (a.span?.start.offset ?? 0) - (b.span?.start.offset ?? 0));
+  const functions = functionDefs(ctx).sort(
+    (a, b) => byName(a, b) || (a.span?.start.offset ?? 0) - (b.span?.start.offset ?? 0),
+  );
   return {
     modules: [...ctx.modules].sort(),
     objectTypes: [...ctx.objectTypes.values()].map(objectType).sort(byName),
     scalarTypes: [...ctx.scalars.values()].sort(byName),
     globals: globals.sort(byName),
     functions,
-    aliases: [...ctx.aliases.values()].map((a) => ({ name: a.name, expr: a.expr, span: a.node.span })).sort(byName),
+    aliases: [...ctx.aliases.values()]
+      .map((a) => ({ name: a.name, expr: a.expr, span: a.node.span }))
+      .sort(byName),
     constraints: abstractConstraints(ctx).sort(byName),
     annotations: [...ctx.annotations.values()].sort(byName),
   };

@@ -106,7 +106,11 @@ describe('buildSchema, current syntax', () => {
   test('types, sorted, with C3 ancestors', () => {
     expect(schema.modules).toEqual(['default']);
     expect(schema.objectTypes.map((t) => t.name)).toEqual([
-      'default::Named', 'default::Post', 'default::Tag', 'default::Timestamped', 'default::User',
+      'default::Named',
+      'default::Post',
+      'default::Tag',
+      'default::Timestamped',
+      'default::User',
     ]);
     const user = type(schema, 'default::User');
     expect(user.bases).toEqual(['default::Named', 'default::Timestamped']);
@@ -117,19 +121,45 @@ describe('buildSchema, current syntax', () => {
   test('pointers: id first, inherited then own, kinds and targets', () => {
     const user = type(schema, 'default::User');
     expect(user.pointers.map((p) => p.name)).toEqual([
-      'id', 'name', 'created', 'email', 'age', 'friends', 'manager', 'favourite', 'tags', 'pair', 'birthday',
-      'friend_count', 'upper', 'posts', 'best_friend', 'me_again',
+      'id',
+      'name',
+      'created',
+      'email',
+      'age',
+      'friends',
+      'manager',
+      'favourite',
+      'tags',
+      'pair',
+      'birthday',
+      'friend_count',
+      'upper',
+      'posts',
+      'best_friend',
+      'me_again',
     ]);
     expect(summary(ptr(user, 'id'))).toEqual({
-      kind: 'property', target: { kind: 'scalar', name: 'std::uuid' }, cardinality: 'one', required: true, declaredIn: 'default::Named',
+      kind: 'property',
+      target: { kind: 'scalar', name: 'std::uuid' },
+      cardinality: 'one',
+      required: true,
+      declaredIn: 'default::Named',
     });
     expect(ptr(user, 'id').readonly).toBe(true);
     expect(ptr(user, 'id').constraints.map((c) => c.name)).toEqual(['std::exclusive']);
     expect(summary(ptr(user, 'name'))).toEqual({
-      kind: 'property', target: { kind: 'scalar', name: 'std::str' }, cardinality: 'one', required: true, declaredIn: 'default::Named',
+      kind: 'property',
+      target: { kind: 'scalar', name: 'std::str' },
+      cardinality: 'one',
+      required: true,
+      declaredIn: 'default::Named',
     });
     expect(summary(ptr(user, 'friends'))).toEqual({
-      kind: 'link', target: { kind: 'object', name: 'default::User' }, cardinality: 'many', required: false, declaredIn: 'default::User',
+      kind: 'link',
+      target: { kind: 'object', name: 'default::User' },
+      cardinality: 'many',
+      required: false,
+      declaredIn: 'default::User',
     });
     expect(ptr(user, 'friends').properties.map((p) => [p.name, p.kind, p.target])).toEqual([
       ['since', 'property', { kind: 'scalar', name: 'std::datetime' }],
@@ -137,7 +167,10 @@ describe('buildSchema, current syntax', () => {
     expect(ptr(user, 'friends').onTargetDelete).toBe('restrict');
     expect(ptr(user, 'manager').onTargetDelete).toBe('allow');
     expect(ptr(user, 'favourite').target).toEqual({ kind: 'scalar', name: 'default::Color' });
-    expect(ptr(user, 'tags').target).toEqual({ kind: 'array', element: { kind: 'scalar', name: 'std::str' } });
+    expect(ptr(user, 'tags').target).toEqual({
+      kind: 'array',
+      element: { kind: 'scalar', name: 'std::str' },
+    });
     expect(ptr(user, 'pair').target).toEqual({
       kind: 'tuple',
       elements: [
@@ -152,30 +185,64 @@ describe('buildSchema, current syntax', () => {
 
   test('computeds: inferred target and cardinality', () => {
     const user = type(schema, 'default::User');
-    const infer = (name: string) => ({ kind: ptr(user, name).kind, target: ptr(user, name).target, cardinality: ptr(user, name).cardinality });
-    expect(infer('friend_count')).toEqual({ kind: 'property', target: { kind: 'scalar', name: 'std::int64' }, cardinality: 'one' });
-    expect(infer('upper')).toEqual({ kind: 'property', target: { kind: 'scalar', name: 'std::str' }, cardinality: 'one' });
-    expect(infer('posts')).toEqual({ kind: 'link', target: { kind: 'object', name: 'default::Post' }, cardinality: 'many' });
-    expect(infer('best_friend')).toEqual({ kind: 'link', target: { kind: 'object', name: 'default::User' }, cardinality: 'one' });
-    expect(infer('me_again')).toEqual({ kind: 'link', target: { kind: 'object', name: 'default::User' }, cardinality: 'one' });
+    const infer = (name: string) => ({
+      kind: ptr(user, name).kind,
+      target: ptr(user, name).target,
+      cardinality: ptr(user, name).cardinality,
+    });
+    expect(infer('friend_count')).toEqual({
+      kind: 'property',
+      target: { kind: 'scalar', name: 'std::int64' },
+      cardinality: 'one',
+    });
+    expect(infer('upper')).toEqual({
+      kind: 'property',
+      target: { kind: 'scalar', name: 'std::str' },
+      cardinality: 'one',
+    });
+    expect(infer('posts')).toEqual({
+      kind: 'link',
+      target: { kind: 'object', name: 'default::Post' },
+      cardinality: 'many',
+    });
+    expect(infer('best_friend')).toEqual({
+      kind: 'link',
+      target: { kind: 'object', name: 'default::User' },
+      cardinality: 'one',
+    });
+    expect(infer('me_again')).toEqual({
+      kind: 'link',
+      target: { kind: 'object', name: 'default::User' },
+      cardinality: 'one',
+    });
     const post = type(schema, 'default::Post');
     expect(ptr(post, 'summary').target).toEqual({ kind: 'scalar', name: 'std::str' });
   });
 
   test('constraints, indexes, policies and annotations flow down', () => {
     const user = type(schema, 'default::User');
-    expect(ptr(user, 'name').constraints.map((c) => [c.name, c.declaredIn])).toEqual([['std::min_len_value', 'default::Named']]);
+    expect(ptr(user, 'name').constraints.map((c) => [c.name, c.declaredIn])).toEqual([
+      ['std::min_len_value', 'default::Named'],
+    ]);
     expect(ptr(user, 'age').constraints[0]?.subjectExpr).not.toBeNull();
     expect(user.constraints.map((c) => c.name)).toEqual(['std::exclusive']);
     expect(user.indexes.map((i) => i.declaredIn)).toEqual(['default::Named']);
     expect(user.policies.map((p) => [p.name, p.action, p.kinds, p.declaredIn])).toEqual([
       ['readable', 'allow', ['select'], 'default::Named'],
-      ['own', 'allow', ['select', 'insert', 'update read', 'update write', 'delete'], 'default::User'],
+      [
+        'own',
+        'allow',
+        ['select', 'insert', 'update read', 'update write', 'delete'],
+        'default::User',
+      ],
       ['no_update', 'deny', ['update read', 'update write'], 'default::User'],
     ]);
     // inheritable annotations flow down; std::title does not
     expect(user.annotations).toEqual({ 'default::owner': 'core', 'rest::hidden': 'true' });
-    expect(type(schema, 'default::Named').annotations).toEqual({ 'default::owner': 'core', 'std::title': 'named' });
+    expect(type(schema, 'default::Named').annotations).toEqual({
+      'default::owner': 'core',
+      'std::title': 'named',
+    });
     expect(type(schema, 'default::Post').annotations).toEqual({ 'rest::expand': 'author' });
     expect(schema.annotations).toEqual([{ name: 'default::owner', inheritable: true }]);
   });
@@ -185,17 +252,37 @@ describe('buildSchema, current syntax', () => {
       ['default::Color', 'std::anyenum', 'std::str', ['Red', 'Green', 'Blue']],
       ['default::Slug', 'std::str', 'std::str', null],
     ]);
-    expect(schema.scalarTypes[1]?.constraints.map((c) => c.name)).toEqual(['std::regexp', 'std::max_len_value']);
+    expect(schema.scalarTypes[1]?.constraints.map((c) => c.name)).toEqual([
+      'std::regexp',
+      'std::max_len_value',
+    ]);
   });
 
   test('globals, functions, aliases', () => {
-    expect(schema.globals.map((g) => [g.name, g.target, g.required, g.cardinality, g.computed !== null])).toEqual([
+    expect(
+      schema.globals.map((g) => [g.name, g.target, g.required, g.cardinality, g.computed !== null]),
+    ).toEqual([
       ['default::current_tenant', { kind: 'scalar', name: 'std::str' }, false, 'one', false],
       ['default::me', { kind: 'object', name: 'default::User' }, false, 'one', true],
       ['default::mode', { kind: 'scalar', name: 'std::str' }, true, 'one', false],
     ]);
-    expect(schema.functions.map((f) => [f.name, f.params.map((p) => [p.name, p.type]), f.returnType, f.volatility])).toEqual([
-      ['default::full_name', [['first', { kind: 'scalar', name: 'std::str' }], ['last', { kind: 'scalar', name: 'std::str' }]], { kind: 'scalar', name: 'std::str' }, 'Immutable'],
+    expect(
+      schema.functions.map((f) => [
+        f.name,
+        f.params.map((p) => [p.name, p.type]),
+        f.returnType,
+        f.volatility,
+      ]),
+    ).toEqual([
+      [
+        'default::full_name',
+        [
+          ['first', { kind: 'scalar', name: 'std::str' }],
+          ['last', { kind: 'scalar', name: 'std::str' }],
+        ],
+        { kind: 'scalar', name: 'std::str' },
+        'Immutable',
+      ],
     ]);
     expect(schema.aliases.map((a) => a.name)).toEqual(['default::ActiveUsers']);
   });
@@ -218,16 +305,27 @@ describe('buildSchema, arrow syntax and bare declarations', () => {
       ['name_upper', 'property', 'one', false],
       ['first_friend', 'link', 'one', false],
     ]);
-    expect(ptr(person, 'friends').properties.map((p) => [p.name, p.declaredIn])).toEqual([['since', 'default::Person']]);
+    expect(ptr(person, 'friends').properties.map((p) => [p.name, p.declaredIn])).toEqual([
+      ['since', 'default::Person'],
+    ]);
     expect(schema.globals[0]).toMatchObject({ name: 'default::tenant', required: true });
   });
 
   test('without module default, names resolve in default then std', () => {
-    const schema = buildSchema('type A { b: B; n: int64; } type B extending A { overloaded b: B; }');
+    const schema = buildSchema(
+      'type A { b: B; n: int64; } type B extending A { overloaded b: B; }',
+    );
     const b = type(schema, 'default::B');
     expect(b.ancestors).toEqual(['default::A']);
-    expect(ptr(b, 'b')).toMatchObject({ kind: 'link', target: { kind: 'object', name: 'default::B' }, declaredIn: 'default::A' });
-    expect(ptr(type(schema, 'default::A'), 'n').target).toEqual({ kind: 'scalar', name: 'std::int64' });
+    expect(ptr(b, 'b')).toMatchObject({
+      kind: 'link',
+      target: { kind: 'object', name: 'default::B' },
+      declaredIn: 'default::A',
+    });
+    expect(ptr(type(schema, 'default::A'), 'n').target).toEqual({
+      kind: 'scalar',
+      name: 'std::int64',
+    });
   });
 
   test('diamond inheritance keeps one copy, in C3 order', () => {
@@ -255,13 +353,21 @@ describe('buildSchema, arrow syntax and bare declarations', () => {
         whose := global current_user_email;
       }
     `);
-    expect(ptr(type(schema, 'default::Doc'), 'whose').target).toEqual({ kind: 'scalar', name: 'std::str' });
+    expect(ptr(type(schema, 'default::Doc'), 'whose').target).toEqual({
+      kind: 'scalar',
+      name: 'std::str',
+    });
   });
 
   test('other modules and qualified names', () => {
-    const schema = buildSchema('module app { type User; } module blog { type Post { author: app::User; } }');
+    const schema = buildSchema(
+      'module app { type User; } module blog { type Post { author: app::User; } }',
+    );
     expect(schema.modules).toEqual(['app', 'blog']);
-    expect(ptr(type(schema, 'blog::Post'), 'author').target).toEqual({ kind: 'object', name: 'app::User' });
+    expect(ptr(type(schema, 'blog::Post'), 'author').target).toEqual({
+      kind: 'object',
+      name: 'app::User',
+    });
   });
 
   test('a scalar constraint on a multi or array property is allowed (item 24)', () => {
@@ -276,20 +382,28 @@ describe('buildSchema, arrow syntax and bare declarations', () => {
 
 // Regression (found by bench/parse): enum values written `Status.Draft` are enum literals.
 describe('enum members', () => {
-  const sdl = (value: string) => `scalar type Status extending enum<Draft, Active>;\ntype Post {\n  status: Status { default := ${value}; }\n}\n`;
+  const sdl = (value: string) =>
+    `scalar type Status extending enum<Draft, Active>;\ntype Post {\n  status: Status { default := ${value}; }\n}\n`;
 
   test('Status.Draft is a literal of the enum', () => {
     const schema = buildSchema(sdl('Status.Draft'));
     const post = schema.objectTypes.find((t) => t.name === 'default::Post');
-    expect(post?.pointers.find((p) => p.name === 'status')?.default).toMatchObject({ kind: 'Path' });
+    expect(post?.pointers.find((p) => p.name === 'status')?.default).toMatchObject({
+      kind: 'Path',
+    });
   });
 
   test('an unknown member is an InvalidReferenceError at the member', () => {
-    expect(() => buildSchema(sdl('Status.Gone'))).toThrow("'Gone' is not a member of the enum 'default::Status'");
+    expect(() => buildSchema(sdl('Status.Gone'))).toThrow(
+      "'Gone' is not a member of the enum 'default::Status'",
+    );
     try {
       buildSchema(sdl('Status.Gone'));
     } catch (err) {
-      expect(err).toMatchObject({ type: 'InvalidReferenceError', position: { line: 3, column: 37 } });
+      expect(err).toMatchObject({
+        type: 'InvalidReferenceError',
+        position: { line: 3, column: 37 },
+      });
     }
   });
 });

@@ -105,12 +105,20 @@ const HANDLERS: { [K in Exclude<ql.Declaration['kind'], 'ModuleDecl'>]: Handler<
 };
 
 /** `type other::Foo` outside a module block lands in `other`. */
-function place(module: string, ref: { module: string | null; name: string }): { module: string; name: string } {
+function place(
+  module: string,
+  ref: { module: string | null; name: string },
+): { module: string; name: string } {
   const home = ref.module ?? module;
   return { module: home, name: `${home}::${ref.name}` };
 }
 
-function walk(ctx: BuildContext, module: ql.ModuleDecl, prefix: string | null, seen: Map<string, string>): void {
+function walk(
+  ctx: BuildContext,
+  module: ql.ModuleDecl,
+  prefix: string | null,
+  seen: Map<string, string>,
+): void {
   const moduleName = prefix === null ? module.name : `${prefix}::${module.name}`;
   ctx.modules.add(moduleName);
   for (const decl of module.declarations) {

@@ -10,10 +10,21 @@
  */
 import { printTypeRef } from '../model';
 import type * as ql from '../../syntax';
-import { InvalidDefinitionError, InvalidLinkDefinitionError, InvalidPropertyDefinitionError } from '../../errors';
+import {
+  InvalidDefinitionError,
+  InvalidLinkDefinitionError,
+  InvalidPropertyDefinitionError,
+} from '../../errors';
 import type { TypeRef } from '../model';
 import { annotationsOf } from './annotations';
-import { fail, ONE, type BuildContext, type GlobalDraft, type Inferred, type PointerDraft } from './context';
+import {
+  fail,
+  ONE,
+  type BuildContext,
+  type GlobalDraft,
+  type Inferred,
+  type PointerDraft,
+} from './context';
 import { infer, rootScope, type Scope } from './infer';
 import { resolveType } from './resolve';
 import { containsObject, objectRef } from './types';
@@ -44,16 +55,27 @@ export function finishComputed(ctx: BuildContext, ptr: PointerDraft): void {
   }
   const span = ptr.node?.span ?? ptr.span;
   if (ptr.inference === 'running') {
-    fail(InvalidDefinitionError, `computed '${ptr.name}' of '${ptr.home}' is defined recursively`, span);
+    fail(
+      InvalidDefinitionError,
+      `computed '${ptr.name}' of '${ptr.home}' is defined recursively`,
+      span,
+    );
   }
   ptr.inference = 'running';
-  const subject: Inferred | null = ptr.ownerLink === null ? { type: objectRef(ptr.home), card: ONE } : null;
+  const subject: Inferred | null =
+    ptr.ownerLink === null ? { type: objectRef(ptr.home), card: ONE } : null;
   const inferred = infer(ctx, ptr.computed, pointerScope(ptr, subject));
-  const declaredKind = ptr.ownerLink !== null ? 'property' : ptr.node?.pointerKind ?? null;
+  const declaredKind = ptr.ownerLink !== null ? 'property' : (ptr.node?.pointerKind ?? null);
   const target = ptr.target ?? inferred.type;
-  const Err = (kind: string | null) => (kind === 'link' ? InvalidLinkDefinitionError : InvalidPropertyDefinitionError);
+  const Err = (kind: string | null) =>
+    kind === 'link' ? InvalidLinkDefinitionError : InvalidPropertyDefinitionError;
   if (target === null) {
-    fail(Err(declaredKind), `cannot determine the type of computed '${ptr.name}'`, ptr.computed.span, 'cast the expression: <str>{}');
+    fail(
+      Err(declaredKind),
+      `cannot determine the type of computed '${ptr.name}'`,
+      ptr.computed.span,
+      'cast the expression: <str>{}',
+    );
   }
   if (nestedArray(target)) {
     fail(Err(declaredKind), 'nested arrays are not supported', ptr.computed.span, NESTED_HINT);
@@ -76,7 +98,12 @@ export function finishComputed(ctx: BuildContext, ptr: PointerDraft): void {
     );
   }
   if (ptr.declaredCardinality === 'one' && inferred.card.max === 'many') {
-    fail(Err(kind), `computed '${ptr.name}' is declared single but may return more than one value`, span, SINGLE_HINT);
+    fail(
+      Err(kind),
+      `computed '${ptr.name}' is declared single but may return more than one value`,
+      span,
+      SINGLE_HINT,
+    );
   }
   ptr.kind = kind;
   ptr.target = target;
@@ -92,16 +119,24 @@ export function finishGlobal(ctx: BuildContext, g: GlobalDraft): void {
     fail(InvalidDefinitionError, `global '${g.name}' is defined recursively`, node.span);
   }
   g.inference = 'running';
-  g.target = node.target ? resolveType(ctx, node.target, g.module, { nestedArray: InvalidDefinitionError }) : null;
-  g.computed = node.computed ?? node.members.find((m): m is ql.Using => m.kind === 'Using')?.expr ?? null;
+  g.target = node.target
+    ? resolveType(ctx, node.target, g.module, { nestedArray: InvalidDefinitionError })
+    : null;
+  g.computed =
+    node.computed ?? node.members.find((m): m is ql.Using => m.kind === 'Using')?.expr ?? null;
   g.required = node.required ?? false;
-  g.declaredCardinality = node.cardinality === null ? null : node.cardinality === 'multi' ? 'many' : 'one';
+  g.declaredCardinality =
+    node.cardinality === null ? null : node.cardinality === 'multi' ? 'many' : 'one';
   g.cardinality = g.declaredCardinality ?? 'one';
   g.annotations = annotationsOf(ctx, node.members, g.module);
   for (const member of node.members) {
     if (member.kind !== 'SetField') continue;
     if (member.name !== 'default') {
-      fail(InvalidDefinitionError, `unknown field '${member.name}' of global '${g.name}'`, member.span);
+      fail(
+        InvalidDefinitionError,
+        `unknown field '${member.name}' of global '${g.name}'`,
+        member.span,
+      );
     }
     g.default = member.value;
   }
@@ -109,17 +144,37 @@ export function finishGlobal(ctx: BuildContext, g: GlobalDraft): void {
     const inferred = infer(ctx, g.computed, rootScope(g.module));
     g.target ??= inferred.type;
     if (g.target === null) {
-      fail(InvalidDefinitionError, `cannot determine the type of global '${g.name}'`, g.computed.span, 'cast the expression');
+      fail(
+        InvalidDefinitionError,
+        `cannot determine the type of global '${g.name}'`,
+        g.computed.span,
+        'cast the expression',
+      );
     }
     if (g.declaredCardinality === 'one' && inferred.card.max === 'many') {
-      fail(InvalidDefinitionError, `global '${g.name}' is declared single but may return more than one value`, node.span, SINGLE_HINT);
+      fail(
+        InvalidDefinitionError,
+        `global '${g.name}' is declared single but may return more than one value`,
+        node.span,
+        SINGLE_HINT,
+      );
     }
     g.cardinality = g.declaredCardinality ?? (inferred.card.max === 'many' ? 'many' : 'one');
   } else if (g.required && g.default === null) {
-    fail(InvalidDefinitionError, `required global '${g.name}' must have a default`, node.span, "add { default := ... }");
+    fail(
+      InvalidDefinitionError,
+      `required global '${g.name}' must have a default`,
+      node.span,
+      'add { default := ... }',
+    );
   }
   if (g.target && nestedArray(g.target)) {
-    fail(InvalidDefinitionError, 'nested arrays are not supported', node.target?.span ?? node.span, NESTED_HINT);
+    fail(
+      InvalidDefinitionError,
+      'nested arrays are not supported',
+      node.target?.span ?? node.span,
+      NESTED_HINT,
+    );
   }
   if (g.default !== null) infer(ctx, g.default, rootScope(g.module));
   g.inference = 'done';

@@ -66,7 +66,8 @@ export function constraintOf(
   }
   const [min, max] = arity(ctx, name);
   if (node.args.length < min || node.args.length > max) {
-    const expected = min === max ? `${min}` : max === Infinity ? `at least ${min}` : `${min} to ${max}`;
+    const expected =
+      min === max ? `${min}` : max === Infinity ? `at least ${min}` : `${min} to ${max}`;
     fail(
       InvalidConstraintDefinitionError,
       `constraint '${name}' takes ${expected} argument${min === 1 && max === 1 ? '' : 's'}, got ${node.args.length}`,
@@ -77,10 +78,18 @@ export function constraintOf(
   for (const member of node.members) {
     if (member.kind !== 'SetField') continue;
     if (!CONSTRAINT_FIELDS[member.name]) {
-      fail(InvalidConstraintDefinitionError, `unknown field '${member.name}' of constraint '${name}'`, member.span);
+      fail(
+        InvalidConstraintDefinitionError,
+        `unknown field '${member.name}' of constraint '${name}'`,
+        member.span,
+      );
     }
     if (member.value.kind !== 'Constant' || member.value.scalar !== 'str') {
-      fail(InvalidConstraintDefinitionError, 'errmessage must be a string literal', member.value.span);
+      fail(
+        InvalidConstraintDefinitionError,
+        'errmessage must be a string literal',
+        member.value.span,
+      );
     }
     errmessage = member.value.value;
   }
@@ -127,7 +136,10 @@ export function checkConstraint(
   const bad = (message: string, hint?: string): never =>
     fail(InvalidConstraintDefinitionError, message, span, hint);
   if (c.name === 'std::expression' && c.subjectExpr === null) {
-    bad(`constraint 'std::expression' needs an expression`, 'write: constraint expression on (__subject__ ...)');
+    bad(
+      `constraint 'std::expression' needs an expression`,
+      'write: constraint expression on (__subject__ ...)',
+    );
   }
   if (site === 'object' && c.subjectExpr === null) {
     bad(
@@ -136,7 +148,10 @@ export function checkConstraint(
     );
   }
   if (site === 'scalar' && c.name === 'std::exclusive') {
-    bad('exclusive constraints cannot be defined on scalar types', 'put it on the property instead');
+    bad(
+      'exclusive constraints cannot be defined on scalar types',
+      'put it on the property instead',
+    );
   }
   if (!std || subject === null) return;
   const std0 = subject.kind === 'scalar' ? stdBaseOf(ctx.scalars, subject.name) : null;
@@ -149,18 +164,24 @@ export function checkConstraint(
   if (!applies[std.family]) {
     bad(
       `constraint '${c.name}' cannot be applied to type '${printTypeRef(subject)}'`,
-      std.family === 'length' ? 'a length constraint applies to str, bytes and arrays' :
-        std.family === 'str' ? 'regexp applies to str values' : 'it applies to scalars with an order',
+      std.family === 'length'
+        ? 'a length constraint applies to str, bytes and arrays'
+        : std.family === 'str'
+          ? 'regexp applies to str values'
+          : 'it applies to scalars with an order',
     );
   }
   args.forEach((arg, i) => {
     const argStd = arg.type?.kind === 'scalar' ? stdBaseOf(ctx.scalars, arg.type.name) : null;
     if (argStd === null) return;
     const ok =
-      std.args === 'int' ? isIntegral(argStd) :
-      std.args === 'str' ? argStd === 'std::str' :
-      std.args === 'subject' ? std0 === null || argStd === std0 || (isNumeric(argStd) && isNumeric(std0)) :
-      true;
+      std.args === 'int'
+        ? isIntegral(argStd)
+        : std.args === 'str'
+          ? argStd === 'std::str'
+          : std.args === 'subject'
+            ? std0 === null || argStd === std0 || (isNumeric(argStd) && isNumeric(std0))
+            : true;
     if (!ok) {
       fail(
         InvalidConstraintDefinitionError,

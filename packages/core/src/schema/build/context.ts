@@ -92,7 +92,13 @@ export interface FunctionDraft {
   readonly name: string;
   readonly module: string;
   readonly node: ql.FunctionDecl;
-  params: { name: string; kind: 'positional' | 'variadic' | 'named only'; typeModifier: 'optional' | null; type: TypeRef; default: ql.Expr | null }[];
+  params: {
+    name: string;
+    kind: 'positional' | 'variadic' | 'named only';
+    typeModifier: 'optional' | null;
+    type: TypeRef;
+    default: ql.Expr | null;
+  }[];
   returnType: TypeRef;
   returnModifier: 'set of' | 'optional' | null;
   body: ql.Expr;

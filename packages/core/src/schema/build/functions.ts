@@ -13,7 +13,14 @@ import type * as ql from '../../syntax';
 import { DuplicateDefinitionError, InvalidFunctionDefinitionError } from '../../errors';
 import type { FunctionDef } from '../model';
 import { annotationsOf } from './annotations';
-import { AT_MOST_ONE, ONE, fail, type BuildContext, type FunctionDraft, type Inferred } from './context';
+import {
+  AT_MOST_ONE,
+  ONE,
+  fail,
+  type BuildContext,
+  type FunctionDraft,
+  type Inferred,
+} from './context';
 import { infer, rootScope } from './infer';
 import { resolveType } from './resolve';
 import { STD_FUNCTIONS } from './stdlib';
@@ -44,16 +51,31 @@ export function buildFunctions(ctx: BuildContext): void {
     });
     const signature = `${name}(${params.map((p) => printTypeRef(p.type)).join(', ')})`;
     if (signatures.has(signature)) {
-      fail(DuplicateDefinitionError, `function '${signature}' was already declared`, node.span, 'give it another name or other parameter types');
+      fail(
+        DuplicateDefinitionError,
+        `function '${signature}' was already declared`,
+        node.span,
+        'give it another name or other parameter types',
+      );
     }
     signatures.add(signature);
     const sql = node.members.find((m): m is ql.FunctionCode => m.kind === 'FunctionCode');
     if (sql) {
-      fail(InvalidFunctionDefinitionError, 'SQL function bodies are not supported', sql.span, 'write the body in EdgeQL: using (...)');
+      fail(
+        InvalidFunctionDefinitionError,
+        'SQL function bodies are not supported',
+        sql.span,
+        'write the body in EdgeQL: using (...)',
+      );
     }
     const body = node.members.find((m): m is ql.Using => m.kind === 'Using')?.expr;
     if (!body) {
-      return fail(InvalidFunctionDefinitionError, `function '${name}' has no body`, node.span, 'add: using (expression)');
+      return fail(
+        InvalidFunctionDefinitionError,
+        `function '${name}' has no body`,
+        node.span,
+        'add: using (expression)',
+      );
     }
     const draft: FunctionDraft = {
       name,
@@ -81,10 +103,17 @@ export function checkFunctionBodies(ctx: BuildContext): void {
     for (const fn of overloads) {
       const edges: { callee: string; call: ql.FunctionCall }[] = [];
       const vars = new Map<string, Inferred>(
-        fn.params.map((p) => [p.name, { type: p.type, card: p.typeModifier === 'optional' ? AT_MOST_ONE : ONE }]),
+        fn.params.map((p) => [
+          p.name,
+          { type: p.type, card: p.typeModifier === 'optional' ? AT_MOST_ONE : ONE },
+        ]),
       );
       for (const p of fn.params) if (p.default) infer(ctx, p.default, rootScope(fn.module));
-      infer(ctx, fn.body, { ...rootScope(fn.module), vars, onCall: (callee, call) => edges.push({ callee, call }) });
+      infer(ctx, fn.body, {
+        ...rootScope(fn.module),
+        vars,
+        onCall: (callee, call) => edges.push({ callee, call }),
+      });
       calls.set(fn, edges);
     }
   }
@@ -131,13 +160,23 @@ const STABLE_NODES = new Set(['SelectQuery', 'GlobalRef', 'ForQuery', 'GroupQuer
 
 /** Declared volatility, else the least one the body allows (Gel infers it the same way). */
 function volatility(fn: FunctionDraft): FunctionDef['volatility'] {
-  const field = fn.node.members.find((m): m is ql.SetField => m.kind === 'SetField' && m.name === 'volatility');
+  const field = fn.node.members.find(
+    (m): m is ql.SetField => m.kind === 'SetField' && m.name === 'volatility',
+  );
   if (field) {
     const v = field.value.kind === 'Constant' ? field.value.value.toLowerCase() : '';
-    const map: Record<string, FunctionDef['volatility']> = { immutable: 'Immutable', stable: 'Stable', volatile: 'Volatile' };
+    const map: Record<string, FunctionDef['volatility']> = {
+      immutable: 'Immutable',
+      stable: 'Stable',
+      volatile: 'Volatile',
+    };
     const found = map[v];
     if (!found) {
-      return fail(InvalidFunctionDefinitionError, "volatility must be 'Immutable', 'Stable' or 'Volatile'", field.value.span);
+      return fail(
+        InvalidFunctionDefinitionError,
+        "volatility must be 'Immutable', 'Stable' or 'Volatile'",
+        field.value.span,
+      );
     }
     return found;
   }
@@ -146,12 +185,18 @@ function volatility(fn: FunctionDraft): FunctionDef['volatility'] {
     node.kind === 'FunctionCall'
       ? STD_FUNCTIONS[`${node.func.module ?? 'std'}::${node.func.name}`]?.volatility
       : undefined;
-  if (findNode(fn.body, (n) => VOLATILE_NODES.has(n.kind) || stdVolatility(n) === 'Volatile')) return 'Volatile';
+  if (findNode(fn.body, (n) => VOLATILE_NODES.has(n.kind) || stdVolatility(n) === 'Volatile'))
+    return 'Volatile';
   // A bare name that is not a parameter, a function or a type name reads a set of objects.
   const readsObjects = (n: ql.Node, field: string | null) =>
-    n.kind === 'ObjectRef' && field !== 'func' && field !== 'name' && !(n.module === null && params.has(n.name));
-  const stable = findNode(fn.body, (n, field) =>
-    stdVolatility(n) === 'Stable' || STABLE_NODES.has(n.kind) || readsObjects(n, field),
+    n.kind === 'ObjectRef' &&
+    field !== 'func' &&
+    field !== 'name' &&
+    !(n.module === null && params.has(n.name));
+  const stable = findNode(
+    fn.body,
+    (n, field) =>
+      stdVolatility(n) === 'Stable' || STABLE_NODES.has(n.kind) || readsObjects(n, field),
   );
   return stable ? 'Stable' : 'Immutable';
 }

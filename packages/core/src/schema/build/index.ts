@@ -28,7 +28,6 @@ import { buildPointers } from './pointers';
 import { buildScalars } from './scalars';
 import { validate } from './validate';
 
-
 export function buildSchema(sdl: string): Schema {
   const ctx = collect(ql.parseSchema(sdl));
   buildAnnotationDecls(ctx);

@@ -13,19 +13,43 @@
  */
 import { printTypeRef } from '../model';
 import type * as ql from '../../syntax';
-import {
-  InvalidDefinitionError,
-  InvalidReferenceError,
-  QueryError,
-} from '../../errors';
+import { InvalidDefinitionError, InvalidReferenceError, QueryError } from '../../errors';
 import type { TypeRef } from '../model';
 import {
-  AT_MOST_ONE, EMPTY, MANY, ONE, fail,
-  type BuildContext, type Card, type Inferred, type ObjectDraft, type PointerDraft,
+  AT_MOST_ONE,
+  EMPTY,
+  MANY,
+  ONE,
+  fail,
+  type BuildContext,
+  type Card,
+  type Inferred,
+  type ObjectDraft,
+  type PointerDraft,
 } from './context';
-import { candidates, commonAncestor, hintFor, lookupType, resolveType, unknownType } from './resolve';
+import {
+  candidates,
+  commonAncestor,
+  hintFor,
+  lookupType,
+  resolveType,
+  unknownType,
+} from './resolve';
 import { BUILTIN_GLOBALS, NAMED_ARGS_ONLY, STD_FUNCTIONS } from './stdlib';
-import { BOOL, BYTES, DURATION, FLOAT64, INT64, STR, isIntegral, isNumeric, objectRef, scalar, stdBaseOf, widerNumeric } from './types';
+import {
+  BOOL,
+  BYTES,
+  DURATION,
+  FLOAT64,
+  INT64,
+  STR,
+  isIntegral,
+  isNumeric,
+  objectRef,
+  scalar,
+  stdBaseOf,
+  widerNumeric,
+} from './types';
 import { finishComputed, finishGlobal } from './computed';
 
 export interface Scope {
@@ -84,7 +108,10 @@ export function pointerOf(ctx: BuildContext, type: string, step: ql.Ptr): Pointe
       InvalidReferenceError,
       `object type '${type}' has no link or property '${step.name}'`,
       step.span,
-      hintFor(step.name, draft.pointers.map((p) => p.name)),
+      hintFor(
+        step.name,
+        draft.pointers.map((p) => p.name),
+      ),
     );
   }
   if (pointer.inference !== 'done') finishComputed(ctx, pointer);
@@ -96,9 +123,16 @@ function linkProperty(ctx: BuildContext, link: PointerDraft | null, step: ql.Ptr
   if (!link || !prop) {
     return fail(
       InvalidReferenceError,
-      link ? `link '${link.name}' has no property '${step.name}'` : `'@${step.name}' is used outside of a link`,
+      link
+        ? `link '${link.name}' has no property '${step.name}'`
+        : `'@${step.name}' is used outside of a link`,
       step.span,
-      link ? hintFor(step.name, link.properties.map((p) => p.name)) : undefined,
+      link
+        ? hintFor(
+            step.name,
+            link.properties.map((p) => p.name),
+          )
+        : undefined,
     );
   }
   if (prop.inference !== 'done') finishComputed(ctx, prop);
@@ -114,7 +148,10 @@ function backlink(ctx: BuildContext, step: ql.Ptr, next: ql.PathStep | undefined
     return fail(InvalidReferenceError, `no object type has a link '${step.name}'`, step.span);
   }
   if (next?.kind === 'TypeIntersection') return objectRef(sources[0] as string);
-  const common = sources.reduce<string | null>((acc, s) => (acc === null ? null : commonAncestor(ctx, acc, s)), sources[0] as string);
+  const common = sources.reduce<string | null>(
+    (acc, s) => (acc === null ? null : commonAncestor(ctx, acc, s)),
+    sources[0] as string,
+  );
   if (common === null) {
     return fail(
       InvalidReferenceError,
@@ -129,7 +166,11 @@ function backlink(ctx: BuildContext, step: ql.Ptr, next: ql.PathStep | undefined
 // ---------------------------------------------------------------------------------------------
 // Expressions
 
-type Handler<K extends ql.Expr['kind']> = (ctx: BuildContext, expr: ql.NodeOf<K>, scope: Scope) => Inferred;
+type Handler<K extends ql.Expr['kind']> = (
+  ctx: BuildContext,
+  expr: ql.NodeOf<K>,
+  scope: Scope,
+) => Inferred;
 
 export function infer(ctx: BuildContext, expr: ql.Expr, scope: Scope): Inferred {
   const handler = HANDLERS[expr.kind] as Handler<typeof expr.kind>;
@@ -145,9 +186,27 @@ const constantType: Record<ql.ConstantScalar, TypeRef> = {
   bool: BOOL,
 };
 
-const COMPARISON = new Set(['=', '!=', '<', '>', '<=', '>=', 'like', 'not like', 'ilike', 'not ilike', 'and', 'or']);
+const COMPARISON = new Set([
+  '=',
+  '!=',
+  '<',
+  '>',
+  '<=',
+  '>=',
+  'like',
+  'not like',
+  'ilike',
+  'not ilike',
+  'and',
+  'or',
+]);
 
-function arithmetic(ctx: BuildContext, op: string, l: TypeRef | null, r: TypeRef | null): TypeRef | null {
+function arithmetic(
+  ctx: BuildContext,
+  op: string,
+  l: TypeRef | null,
+  r: TypeRef | null,
+): TypeRef | null {
   if (!l || !r) return l ?? r;
   if (op === '++') return l;
   const a = l.kind === 'scalar' ? stdBaseOf(ctx.scalars, l.name) : null;
@@ -159,7 +218,11 @@ function arithmetic(ctx: BuildContext, op: string, l: TypeRef | null, r: TypeRef
   }
   const timeline = ['std::datetime', 'cal::local_datetime', 'cal::local_date', 'cal::local_time'];
   if (op === '-' && a === b && timeline.includes(a)) {
-    return a === 'cal::local_date' ? scalar('cal::date_duration') : a === 'std::datetime' ? DURATION : scalar('cal::relative_duration');
+    return a === 'cal::local_date'
+      ? scalar('cal::date_duration')
+      : a === 'std::datetime'
+        ? DURATION
+        : scalar('cal::relative_duration');
   }
   if (timeline.includes(b) && !timeline.includes(a)) return scalar(b);
   return scalar(a);
@@ -184,14 +247,25 @@ const withSubject = (scope: Scope, subject: Inferred | null): Scope => ({
 });
 
 /** `.id = x` or `.exclusive_ptr = x` with a single `x`, possibly inside `and`. */
-function uniqueFilter(ctx: BuildContext, filter: ql.Expr, subject: TypeRef | null, scope: Scope): boolean {
+function uniqueFilter(
+  ctx: BuildContext,
+  filter: ql.Expr,
+  subject: TypeRef | null,
+  scope: Scope,
+): boolean {
   if (subject?.kind !== 'object') return false;
   if (filter.kind !== 'BinOp') return false;
   if (filter.op === 'and') {
-    return uniqueFilter(ctx, filter.left, subject, scope) || uniqueFilter(ctx, filter.right, subject, scope);
+    return (
+      uniqueFilter(ctx, filter.left, subject, scope) ||
+      uniqueFilter(ctx, filter.right, subject, scope)
+    );
   }
   if (filter.op !== '=') return false;
-  const sides: [ql.Expr, ql.Expr][] = [[filter.left, filter.right], [filter.right, filter.left]];
+  const sides: [ql.Expr, ql.Expr][] = [
+    [filter.left, filter.right],
+    [filter.right, filter.left],
+  ];
   return sides.some(([path, value]) => {
     const name = singleStep(path);
     if (name === null) return false;
@@ -199,8 +273,16 @@ function uniqueFilter(ctx: BuildContext, filter: ql.Expr, subject: TypeRef | nul
     const pointer = draft.pointers.find((p) => p.name === name);
     if (!pointer || pointer.cardinality !== 'one') return false;
     const exclusive =
-      pointer.constraints.some((c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null) ||
-      draft.constraints.some((c) => c.name === 'std::exclusive' && c.except === null && c.subjectExpr !== null && singleStep(c.subjectExpr) === name);
+      pointer.constraints.some(
+        (c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null,
+      ) ||
+      draft.constraints.some(
+        (c) =>
+          c.name === 'std::exclusive' &&
+          c.except === null &&
+          c.subjectExpr !== null &&
+          singleStep(c.subjectExpr) === name,
+      );
     return exclusive && infer(ctx, value, scope).card.max !== 'many';
   });
 }
@@ -235,7 +317,9 @@ function inferShape(
     for (const step of element.path) {
       if (step.kind === 'Splat') continue;
       if (step.kind === 'TypeIntersection') {
-        current = resolveType(ctx, step.type, scope.module, { nestedArray: InvalidDefinitionError });
+        current = resolveType(ctx, step.type, scope.module, {
+          nestedArray: InvalidDefinitionError,
+        });
         continue;
       }
       if (element.compExpr !== null) break;
@@ -248,7 +332,8 @@ function inferShape(
       }
     }
     const elementScope = withSubject(scope, type ? { type, card: ONE } : null);
-    if (element.compExpr !== null) infer(ctx, element.compExpr, { ...elementScope, link: currentLink });
+    if (element.compExpr !== null)
+      infer(ctx, element.compExpr, { ...elementScope, link: currentLink });
     const inner = pointer?.target ?? null;
     currentLink = pointer?.kind === 'link' ? pointer : null;
     const innerScope = withSubject(scope, inner ? { type: inner, card: ONE } : null);
@@ -282,10 +367,17 @@ function enumMember(ctx: BuildContext, path: ql.Path, scope: Scope): Inferred | 
 }
 
 /** The cardinality left after a filter: at most one when it pins an exclusive pointer. */
-function filteredCard(ctx: BuildContext, filter: ql.Expr | null, subject: Inferred, clauses: Scope): Card {
+function filteredCard(
+  ctx: BuildContext,
+  filter: ql.Expr | null,
+  subject: Inferred,
+  clauses: Scope,
+): Card {
   if (!filter) return subject.card;
   infer(ctx, filter, clauses);
-  return uniqueFilter(ctx, filter, subject.type, clauses) ? optional(atMostOne(subject.card)) : optional(subject.card);
+  return uniqueFilter(ctx, filter, subject.type, clauses)
+    ? optional(atMostOne(subject.card))
+    : optional(subject.card);
 }
 
 function inferPath(ctx: BuildContext, path: ql.Path, scope: Scope): Inferred {
@@ -320,7 +412,9 @@ function inferPath(ctx: BuildContext, path: ql.Path, scope: Scope): Inferred {
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i] as ql.PathStep;
     if (step.kind === 'TypeIntersection') {
-      const type = resolveType(ctx, step.type, scope.module, { nestedArray: InvalidDefinitionError });
+      const type = resolveType(ctx, step.type, scope.module, {
+        nestedArray: InvalidDefinitionError,
+      });
       cur = { type, card: optional(cur.card) };
       continue;
     }
@@ -347,10 +441,16 @@ function inferPath(ctx: BuildContext, path: ql.Path, scope: Scope): Inferred {
       continue;
     }
     if (type.kind === 'tuple') {
-      const index = /^\d+$/.test(step.name) ? Number(step.name) : type.elements.findIndex((e) => e.name === step.name);
+      const index = /^\d+$/.test(step.name)
+        ? Number(step.name)
+        : type.elements.findIndex((e) => e.name === step.name);
       const element = type.elements[index];
       if (!element) {
-        return fail(InvalidReferenceError, `tuple '${printTypeRef(type)}' has no element '${step.name}'`, step.span);
+        return fail(
+          InvalidReferenceError,
+          `tuple '${printTypeRef(type)}' has no element '${step.name}'`,
+          step.span,
+        );
       }
       cur = { type: element.type, card: cur.card };
       continue;
@@ -373,7 +473,8 @@ function resolveFunction(
     if (ctx.functions.has(name)) return { sdl: name };
     if (STD_FUNCTIONS[name]) return { std: name };
   }
-  const written = call.func.module === null ? call.func.name : `${call.func.module}::${call.func.name}`;
+  const written =
+    call.func.module === null ? call.func.name : `${call.func.module}::${call.func.name}`;
   return fail(
     InvalidReferenceError,
     `function '${written}' does not exist`,
@@ -405,7 +506,11 @@ function inferCall(ctx: BuildContext, call: ql.FunctionCall, scope: Scope): Infe
       );
     }
     const card =
-      fn.returnModifier === 'set of' ? MANY : fn.returnModifier === 'optional' ? optional(elementwise) : elementwise;
+      fn.returnModifier === 'set of'
+        ? MANY
+        : fn.returnModifier === 'optional'
+          ? optional(elementwise)
+          : elementwise;
     return { type: fn.returnType, card };
   }
   const fn = STD_FUNCTIONS[target.std] as (typeof STD_FUNCTIONS)[string];
@@ -441,7 +546,10 @@ function inferGlobal(ctx: BuildContext, ref: ql.GlobalRef, scope: Scope): Inferr
       card: { min: global.required ? 1 : 0, max: global.cardinality === 'many' ? 'many' : 1 },
     };
   }
-  const builtin = ref.name.module === null || ref.name.module === 'default' ? BUILTIN_GLOBALS[ref.name.name] : undefined;
+  const builtin =
+    ref.name.module === null || ref.name.module === 'default'
+      ? BUILTIN_GLOBALS[ref.name.name]
+      : undefined;
   if (builtin) return { type: builtin, card: AT_MOST_ONE };
   return fail(
     InvalidReferenceError,
@@ -462,7 +570,11 @@ function inferName(ctx: BuildContext, ref: ql.ObjectRef, scope: Scope): Inferred
     const alias = ctx.aliases.get(found.name);
     if (alias) {
       if (alias.inference === 'running') {
-        return fail(InvalidDefinitionError, `alias '${alias.name}' is defined recursively`, ref.span);
+        return fail(
+          InvalidDefinitionError,
+          `alias '${alias.name}' is defined recursively`,
+          ref.span,
+        );
       }
       if (alias.inference === 'pending') {
         alias.inference = 'running';
@@ -473,7 +585,11 @@ function inferName(ctx: BuildContext, ref: ql.ObjectRef, scope: Scope): Inferred
     }
   }
   if (found?.kind === 'scalar') {
-    return fail(InvalidReferenceError, `'${found.name}' is a scalar type, not a set of objects`, ref.span);
+    return fail(
+      InvalidReferenceError,
+      `'${found.name}' is a scalar type, not a set of objects`,
+      ref.span,
+    );
   }
   return fail(
     InvalidReferenceError,
@@ -511,7 +627,11 @@ const HANDLERS: { [K in ql.Expr['kind']]: Handler<K> } = {
   Path: (ctx, e, scope) => inferPath(ctx, e, scope),
   Shape: (ctx, e, scope) => {
     if (e.subject === null) {
-      return fail(InvalidDefinitionError, 'a free object cannot be stored in a schema; select an object type', e.span);
+      return fail(
+        InvalidDefinitionError,
+        'a free object cannot be stored in a schema; select an object type',
+        e.span,
+      );
     }
     const subject = infer(ctx, e.subject, scope);
     inferShape(ctx, subject.type, null, e.elements, scope);
@@ -527,7 +647,13 @@ const HANDLERS: { [K in ql.Expr['kind']]: Handler<K> } = {
       case 'intersect':
         return { type: l.type, card: optional(l.card) };
       case '??':
-        return { type: l.type ?? r.type, card: { min: l.card.min === 1 || r.card.min === 1 ? 1 : 0, max: maxOf(l.card.max, r.card.max) } };
+        return {
+          type: l.type ?? r.type,
+          card: {
+            min: l.card.min === 1 || r.card.min === 1 ? 1 : 0,
+            max: maxOf(l.card.max, r.card.max),
+          },
+        };
       case 'in':
       case 'not in':
         return { type: BOOL, card: l.card };
@@ -555,13 +681,19 @@ const HANDLERS: { [K in ql.Expr['kind']]: Handler<K> } = {
   TypeCast: (ctx, e, scope) => {
     const type = resolveType(ctx, e.type, scope.module, { nestedArray: InvalidDefinitionError });
     const inner = infer(ctx, e.expr, scope);
-    return { type, card: e.cardinality === 'required' ? { min: 1, max: inner.card.max } : inner.card };
+    return {
+      type,
+      card: e.cardinality === 'required' ? { min: 1, max: inner.card.max } : inner.card,
+    };
   },
   IfElse: (ctx, e, scope) => {
     const cond = infer(ctx, e.condition, scope);
     const a = infer(ctx, e.ifExpr, scope);
     const b = infer(ctx, e.elseExpr, scope);
-    const branches: Card = { min: a.card.min === 1 && b.card.min === 1 ? 1 : 0, max: maxOf(a.card.max, b.card.max) };
+    const branches: Card = {
+      min: a.card.min === 1 && b.card.min === 1 ? 1 : 0,
+      max: maxOf(a.card.max, b.card.max),
+    };
     return { type: a.type ?? b.type, card: product(cond.card, branches) };
   },
   FunctionCall: (ctx, e, scope) => inferCall(ctx, e, scope),
@@ -573,13 +705,21 @@ const HANDLERS: { [K in ql.Expr['kind']]: Handler<K> } = {
   },
   Slice: (ctx, e, scope) => {
     const subject = infer(ctx, e.subject, scope);
-    const bounds = [e.start, e.stop].filter((x): x is ql.Expr => x !== null).map((x) => infer(ctx, x, scope));
-    return { type: subject.type, card: bounds.reduce((acc, b) => product(acc, b.card), subject.card) };
+    const bounds = [e.start, e.stop]
+      .filter((x): x is ql.Expr => x !== null)
+      .map((x) => infer(ctx, x, scope));
+    return {
+      type: subject.type,
+      card: bounds.reduce((acc, b) => product(acc, b.card), subject.card),
+    };
   },
   SetLiteral: (ctx, e, scope) =>
     e.elements
       .map((x) => infer(ctx, x, scope))
-      .reduce<Inferred>((acc, x) => ({ type: acc.type ?? x.type, card: unionCard(acc.card, x.card) }), { type: null, card: EMPTY }),
+      .reduce<Inferred>(
+        (acc, x) => ({ type: acc.type ?? x.type, card: unionCard(acc.card, x.card) }),
+        { type: null, card: EMPTY },
+      ),
   ArrayLiteral: (ctx, e, scope) => {
     const elements = e.elements.map((x) => infer(ctx, x, scope));
     const element = elements.find((x) => x.type !== null)?.type ?? null;
@@ -592,7 +732,12 @@ const HANDLERS: { [K in ql.Expr['kind']]: Handler<K> } = {
     const elements = e.elements.map((x) => infer(ctx, x, scope));
     const known = elements.every((x) => x.type !== null);
     return {
-      type: known ? { kind: 'tuple', elements: elements.map((x) => ({ name: null, type: x.type as TypeRef })) } : null,
+      type: known
+        ? {
+            kind: 'tuple',
+            elements: elements.map((x) => ({ name: null, type: x.type as TypeRef })),
+          }
+        : null,
       card: elements.reduce<Card>((acc, x) => product(acc, x.card), ONE),
     };
   },
@@ -600,23 +745,36 @@ const HANDLERS: { [K in ql.Expr['kind']]: Handler<K> } = {
     const elements = e.elements.map((x) => ({ name: x.name, value: infer(ctx, x.value, scope) }));
     const known = elements.every((x) => x.value.type !== null);
     return {
-      type: known ? { kind: 'tuple', elements: elements.map((x) => ({ name: x.name, type: x.value.type as TypeRef })) } : null,
+      type: known
+        ? {
+            kind: 'tuple',
+            elements: elements.map((x) => ({ name: x.name, type: x.value.type as TypeRef })),
+          }
+        : null,
       card: elements.reduce<Card>((acc, x) => product(acc, x.value.card), ONE),
     };
   },
   Detached: (ctx, e, scope) => infer(ctx, e.expr, { ...scope, subject: null, link: null }),
   GlobalRef: (ctx, e, scope) => inferGlobal(ctx, e, scope),
-  Introspect: (_ctx, e) => fail(InvalidDefinitionError, 'introspect is not supported in schema expressions', e.span),
+  Introspect: (_ctx, e) =>
+    fail(InvalidDefinitionError, 'introspect is not supported in schema expressions', e.span),
   SelectQuery: (ctx, e, scope) => {
     const inner = bindAliases(ctx, e.aliases, scope);
     const result = infer(ctx, e.result, inner);
     const row: Inferred = { type: result.type, card: ONE };
-    const vars = e.resultAlias === null ? inner.vars : new Map([...inner.vars, [e.resultAlias, row]]);
-    const clauses: Scope = { ...inner, vars, subject: result.type?.kind === 'object' ? row : inner.subject };
+    const vars =
+      e.resultAlias === null ? inner.vars : new Map([...inner.vars, [e.resultAlias, row]]);
+    const clauses: Scope = {
+      ...inner,
+      vars,
+      subject: result.type?.kind === 'object' ? row : inner.subject,
+    };
     let card = result.card;
     if (e.filter) {
       infer(ctx, e.filter, clauses);
-      card = uniqueFilter(ctx, e.filter, result.type, clauses) ? optional(atMostOne(card)) : optional(card);
+      card = uniqueFilter(ctx, e.filter, result.type, clauses)
+        ? optional(atMostOne(card))
+        : optional(card);
     }
     for (const sort of e.orderBy) infer(ctx, sort.expr, clauses);
     if (e.offset) {
@@ -630,7 +788,8 @@ const HANDLERS: { [K in ql.Expr['kind']]: Handler<K> } = {
     const inner = bindAliases(ctx, e.aliases, scope);
     const type = objectSubject(ctx, e.subject, inner);
     inferShape(ctx, type, null, e.shape, { ...inner, subject: null });
-    if (e.unlessConflict?.on) infer(ctx, e.unlessConflict.on, withSubject(inner, { type, card: ONE }));
+    if (e.unlessConflict?.on)
+      infer(ctx, e.unlessConflict.on, withSubject(inner, { type, card: ONE }));
     if (e.unlessConflict?.elseExpr) infer(ctx, e.unlessConflict.elseExpr, inner);
     return { type, card: ONE };
   },
@@ -658,7 +817,10 @@ const HANDLERS: { [K in ql.Expr['kind']]: Handler<K> } = {
       ...inner,
       vars: new Map([...inner.vars, [e.iteratorAlias, { type: iterator.type, card: ONE }]]),
     });
-    return { type: body.type, card: product(e.optional ? { min: 1, max: iterator.card.max } : iterator.card, body.card) };
+    return {
+      type: body.type,
+      card: product(e.optional ? { min: 1, max: iterator.card.max } : iterator.card, body.card),
+    };
   },
   GroupQuery: (_ctx, e) =>
     fail(InvalidDefinitionError, 'group is not supported in schema expressions', e.span),

@@ -44,21 +44,30 @@ export function resolveBases(ctx: BuildContext): void {
 }
 
 /** C3: the type, then a merge of its bases' linearisations and the bases list itself. */
-function linearize(ctx: BuildContext, draft: ObjectDraft, done: Set<string>, active: Set<string>): string[] {
+function linearize(
+  ctx: BuildContext,
+  draft: ObjectDraft,
+  done: Set<string>,
+  active: Set<string>,
+): string[] {
   if (done.has(draft.name)) return [draft.name, ...draft.ancestors];
   if (active.has(draft.name)) {
-    return fail(InvalidDefinitionError, `'${draft.name}' is defined recursively`, draft.node.name.span);
+    return fail(
+      InvalidDefinitionError,
+      `'${draft.name}' is defined recursively`,
+      draft.node.name.span,
+    );
   }
   active.add(draft.name);
-  const sequences = draft.bases.map((b) => linearize(ctx, ctx.objectTypes.get(b) as ObjectDraft, done, active));
+  const sequences = draft.bases.map((b) =>
+    linearize(ctx, ctx.objectTypes.get(b) as ObjectDraft, done, active),
+  );
   sequences.push([...draft.bases]);
   const result: string[] = [];
   for (;;) {
     const live = sequences.filter((s) => s.length > 0);
     if (live.length === 0) break;
-    const head = live
-      .map((s) => s[0] as string)
-      .find((h) => !live.some((s) => s.indexOf(h) > 0));
+    const head = live.map((s) => s[0] as string).find((h) => !live.some((s) => s.indexOf(h) > 0));
     if (head === undefined) {
       return fail(
         InvalidDefinitionError,

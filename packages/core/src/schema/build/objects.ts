@@ -59,7 +59,11 @@ function build(ctx: BuildContext, draft: ObjectDraft, done: Set<string>): void {
       case 'ConcreteIndex': {
         const text = ql.printExpression(member.on);
         if (printed.has(text)) {
-          fail(DuplicateDefinitionError, `index on (${text}) of object type '${draft.name}' was already declared`, member.span);
+          fail(
+            DuplicateDefinitionError,
+            `index on (${text}) of object type '${draft.name}' was already declared`,
+            member.span,
+          );
         }
         printed.add(text);
         indexes.push({
@@ -90,7 +94,10 @@ function build(ctx: BuildContext, draft: ObjectDraft, done: Set<string>): void {
   draft.constraints = constraints;
   draft.indexes = indexes;
   draft.policies = policies;
-  const inherited = Object.assign({}, ...bases.map((b) => inheritableOf(ctx, b.annotations))) as Record<string, string>;
+  const inherited = Object.assign(
+    {},
+    ...bases.map((b) => inheritableOf(ctx, b.annotations)),
+  ) as Record<string, string>;
   draft.annotations = { ...inherited, ...annotationsOf(ctx, draft.node.members, draft.module) };
 }
 
@@ -98,8 +105,16 @@ function policyOf(ctx: BuildContext, node: ql.AccessPolicy, draft: ObjectDraft):
   let errmessage: string | null = null;
   for (const member of node.members) {
     if (member.kind !== 'SetField') continue;
-    if (member.name !== 'errmessage' || member.value.kind !== 'Constant' || member.value.scalar !== 'str') {
-      fail(InvalidDefinitionError, `access policy '${node.name}' takes only errmessage := '...'`, member.span);
+    if (
+      member.name !== 'errmessage' ||
+      member.value.kind !== 'Constant' ||
+      member.value.scalar !== 'str'
+    ) {
+      fail(
+        InvalidDefinitionError,
+        `access policy '${node.name}' takes only errmessage := '...'`,
+        member.span,
+      );
     }
     errmessage = member.value.value;
   }

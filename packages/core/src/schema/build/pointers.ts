@@ -109,7 +109,11 @@ function flatten(ctx: BuildContext, draft: ObjectDraft): void {
     own.add(member.name);
     const inherited = byName.get(member.name);
     if (member.name === 'id' && !member.overloaded) {
-      fail(InvalidPropertyDefinitionError, `cannot redefine 'id': every object type has it`, member.span);
+      fail(
+        InvalidPropertyDefinitionError,
+        `cannot redefine 'id': every object type has it`,
+        member.span,
+      );
     }
     if (!inherited) {
       if (member.overloaded) {
@@ -147,14 +151,20 @@ function ancestorsDefining(ctx: BuildContext, draft: ObjectDraft, name: string):
 }
 
 /** Same name from two bases: the same kind and target, or an error. */
-function mergeInherited(draft: ObjectDraft, first: PointerDraft, second: PointerDraft): PointerDraft {
+function mergeInherited(
+  draft: ObjectDraft,
+  first: PointerDraft,
+  second: PointerDraft,
+): PointerDraft {
   const targetsDiffer =
     first.target !== null && second.target !== null && !sameType(first.target, second.target);
-  const computedDiffer = (first.computed === null) !== (second.computed === null) || first.computed !== null;
+  const computedDiffer =
+    (first.computed === null) !== (second.computed === null) || first.computed !== null;
   if (first.kind !== second.kind || targetsDiffer || computedDiffer) {
-    const what = first.target && second.target
-      ? ` (${printTypeRef(first.target)} and ${printTypeRef(second.target)})`
-      : '';
+    const what =
+      first.target && second.target
+        ? ` (${printTypeRef(first.target)} and ${printTypeRef(second.target)})`
+        : '';
     fail(
       errorClassFor(first.kind),
       `${first.kind} '${first.name}' is inherited from '${first.declaredIn}' and '${second.declaredIn}' with incompatible definitions${what}`,
@@ -166,7 +176,10 @@ function mergeInherited(draft: ObjectDraft, first: PointerDraft, second: Pointer
     ...first,
     required: first.required || second.required,
     cardinality: first.cardinality === 'many' || second.cardinality === 'many' ? 'many' : 'one',
-    constraints: [...first.constraints, ...second.constraints.filter((c) => !first.constraints.includes(c))],
+    constraints: [
+      ...first.constraints,
+      ...second.constraints.filter((c) => !first.constraints.includes(c)),
+    ],
   };
 }
 
@@ -195,9 +208,17 @@ function overload(
 ): PointerDraft {
   const Err = errorClassFor(inherited.kind);
   if (decl.pointerKind !== null && decl.pointerKind !== inherited.kind) {
-    fail(Err, `'${decl.name}' is a ${inherited.kind} in '${inherited.declaredIn}', not a ${decl.pointerKind}`, decl.span);
+    fail(
+      Err,
+      `'${decl.name}' is a ${inherited.kind} in '${inherited.declaredIn}', not a ${decl.pointerKind}`,
+      decl.span,
+    );
   }
-  if (mine.target !== null && inherited.target !== null && !narrows(ctx, mine.target, inherited.target)) {
+  if (
+    mine.target !== null &&
+    inherited.target !== null &&
+    !narrows(ctx, mine.target, inherited.target)
+  ) {
     fail(
       Err,
       `cannot redefine ${inherited.kind} '${decl.name}' of object type '${draft.name}' as '${printTypeRef(mine.target)}': it must be '${printTypeRef(inherited.target)}' or a subtype of it`,
@@ -229,8 +250,12 @@ function overload(
     readonly: hasField(decl, 'readonly') ? mine.readonly : inherited.readonly,
     constraints: [...inherited.constraints, ...mine.constraints],
     annotations: { ...inheritableOf(ctx, inherited.annotations), ...mine.annotations },
-    onTargetDelete: hasMember(decl, 'OnTargetDelete') ? mine.onTargetDelete : inherited.onTargetDelete,
-    onSourceDelete: hasMember(decl, 'OnSourceDelete') ? mine.onSourceDelete : inherited.onSourceDelete,
+    onTargetDelete: hasMember(decl, 'OnTargetDelete')
+      ? mine.onTargetDelete
+      : inherited.onTargetDelete,
+    onSourceDelete: hasMember(decl, 'OnSourceDelete')
+      ? mine.onSourceDelete
+      : inherited.onSourceDelete,
     properties,
     span: decl.span,
     home: draft.name,
@@ -248,7 +273,8 @@ const hasMember = (decl: ql.PointerDecl, kind: ql.PointerMember['kind']) =>
 /** An overload may narrow a target: a subtype of the link target, a scalar extending the type. */
 function narrows(ctx: BuildContext, mine: TypeRef, inherited: TypeRef): boolean {
   if (sameType(mine, inherited)) return true;
-  if (mine.kind === 'object' && inherited.kind === 'object') return isSubtype(ctx, mine.name, inherited.name);
+  if (mine.kind === 'object' && inherited.kind === 'object')
+    return isSubtype(ctx, mine.name, inherited.name);
   if (mine.kind === 'scalar' && inherited.kind === 'scalar') {
     for (let name: string | undefined = mine.name; name; name = ctx.scalars.get(name)?.base) {
       if (name === inherited.name) return true;
@@ -273,12 +299,12 @@ export function buildPointer(
 ): PointerDraft {
   const declaredKind = ownerLink !== null ? 'property' : decl.pointerKind;
   const Err = errorClassFor(declaredKind ?? inherited?.kind ?? null);
-  const target = decl.target
-    ? resolveType(ctx, decl.target, module, { nestedArray: Err })
-    : null;
+  const target = decl.target ? resolveType(ctx, decl.target, module, { nestedArray: Err }) : null;
   const using = decl.members.find((m): m is ql.Using => m.kind === 'Using');
   const computed = decl.computed ?? using?.expr ?? null;
-  const kind = declaredKind ?? (target ? (isLinkTarget(target) ? 'link' : 'property') : inherited?.kind ?? 'property');
+  const kind =
+    declaredKind ??
+    (target ? (isLinkTarget(target) ? 'link' : 'property') : (inherited?.kind ?? 'property'));
   if (target) checkTarget(decl, kind, target, ownerLink !== null);
   const base = extendedPointer(ctx, decl, module, kind, owner);
   let fieldDefault: ql.Expr | null = null;
@@ -287,7 +313,12 @@ export function buildPointer(
   for (const member of decl.members) {
     if (member.kind === 'SetField') {
       if (!FIELDS[member.name]) {
-        fail(errorClassFor(kind), `unknown field '${member.name}' of ${kind} '${decl.name}'`, member.span, 'a pointer takes default := ... and readonly := ...');
+        fail(
+          errorClassFor(kind),
+          `unknown field '${member.name}' of ${kind} '${decl.name}'`,
+          member.span,
+          'a pointer takes default := ... and readonly := ...',
+        );
       }
       if (member.name === 'default') fieldDefault = member.value;
       else readonly = readonlyValue(member, kind);
@@ -305,7 +336,10 @@ export function buildPointer(
     default: fieldDefault ?? base?.default ?? null,
     readonly: readonly || (base?.readonly ?? false),
     constraints,
-    annotations: { ...(base ? inheritableOf(ctx, base.annotations) : {}), ...annotationsOf(ctx, decl.members, module) },
+    annotations: {
+      ...(base ? inheritableOf(ctx, base.annotations) : {}),
+      ...annotationsOf(ctx, decl.members, module),
+    },
     onTargetDelete: null,
     onSourceDelete: null,
     properties: [],
@@ -314,7 +348,8 @@ export function buildPointer(
     span: decl.span,
     node: decl,
     module,
-    declaredCardinality: decl.cardinality === null ? null : decl.cardinality === 'multi' ? 'many' : 'one',
+    declaredCardinality:
+      decl.cardinality === null ? null : decl.cardinality === 'multi' ? 'many' : 'one',
     declaredRequired: decl.required,
     inference: computed === null ? 'done' : 'pending',
     ownerLink,
@@ -327,7 +362,11 @@ export function buildPointer(
   for (const member of decl.members) {
     if (member.kind !== 'PointerDecl') continue;
     if (properties.some((p) => p.name === member.name && p.declaredIn === owner)) {
-      fail(DuplicateDefinitionError, `link property '${member.name}' of link '${decl.name}' was already declared`, member.span);
+      fail(
+        DuplicateDefinitionError,
+        `link property '${member.name}' of link '${decl.name}' was already declared`,
+        member.span,
+      );
     }
     const at = properties.findIndex((p) => p.name === member.name);
     const prop = buildPointer(ctx, member, owner, module, draft);
@@ -341,7 +380,12 @@ export function buildPointer(
 /** An object type anywhere at the top of the target makes a link; collections stay properties. */
 export const isLinkTarget = (target: TypeRef): boolean => target.kind === 'object';
 
-function checkTarget(decl: ql.PointerDecl, kind: 'property' | 'link', target: TypeRef, linkProperty: boolean): void {
+function checkTarget(
+  decl: ql.PointerDecl,
+  kind: 'property' | 'link',
+  target: TypeRef,
+  linkProperty: boolean,
+): void {
   const span = decl.target?.span ?? decl.span;
   if (kind === 'property' && containsObject(target)) {
     const what = target.kind === 'object' ? 'object type' : 'collection';
@@ -349,7 +393,9 @@ function checkTarget(decl: ql.PointerDecl, kind: 'property' | 'link', target: Ty
       InvalidPropertyDefinitionError,
       `invalid ${linkProperty ? 'link property' : 'property'} type: expected a scalar type, or a scalar collection, got ${what} '${printTypeRef(target)}'`,
       span,
-      linkProperty ? 'link properties hold scalars' : `declare it as a link: link ${decl.name}: ${printTypeRef(target)}`,
+      linkProperty
+        ? 'link properties hold scalars'
+        : `declare it as a link: link ${decl.name}: ${printTypeRef(target)}`,
     );
   }
   if (kind === 'link' && target.kind !== 'object') {
@@ -383,8 +429,14 @@ function extendedPointer(
     const names = candidates(ext.name, module);
     const found = names.map((n) => ctx.abstractPointers.get(n)).find((d) => d !== undefined);
     if (!found || (found.node.pointerKind ?? kind) !== kind) {
-      fail(InvalidReferenceError, `${kind} '${names[0] ?? ext.name.name}' does not exist`, ext.span,
-        found ? `'${found.name}' is an abstract ${found.node.pointerKind}` : `declare it: abstract ${kind} ${ext.name.name} { ... }`);
+      fail(
+        InvalidReferenceError,
+        `${kind} '${names[0] ?? ext.name.name}' does not exist`,
+        ext.span,
+        found
+          ? `'${found.name}' is an abstract ${found.node.pointerKind}`
+          : `declare it: abstract ${kind} ${ext.name.name} { ... }`,
+      );
     }
     merged = abstractPointerDraft(ctx, found, owner);
   }
@@ -392,7 +444,11 @@ function extendedPointer(
 }
 
 /** Built as if declared in `owner`, so its link properties and constraints belong there. */
-function abstractPointerDraft(ctx: BuildContext, decl: Decl<ql.PointerDecl>, owner: string): PointerDraft {
+function abstractPointerDraft(
+  ctx: BuildContext,
+  decl: Decl<ql.PointerDecl>,
+  owner: string,
+): PointerDraft {
   if (decl.node.target !== null || decl.node.computed !== null) {
     fail(InvalidDefinitionError, 'an abstract pointer has no target', decl.node.span);
   }

@@ -113,13 +113,22 @@ function subtypeType(sub: ql.TypeSubtype): ql.TypeExpr {
   return sub.kind === 'NamedSubtype' ? sub.type : sub;
 }
 
-function resolveTypeName(ctx: BuildContext, texpr: ql.TypeName, module: string, use: TypeUse): TypeRef {
+function resolveTypeName(
+  ctx: BuildContext,
+  texpr: ql.TypeName,
+  module: string,
+  use: TypeUse,
+): TypeRef {
   const ref = texpr.name;
   const collection = ref.module === null || ref.module === 'std' ? ref.name : null;
   if (collection === 'array') {
     const [only, ...rest] = texpr.subtypes;
     if (!only || rest.length > 0 || only.kind === 'NamedSubtype') {
-      return fail(InvalidDefinitionError, 'array takes exactly one element type: array<T>', texpr.span);
+      return fail(
+        InvalidDefinitionError,
+        'array takes exactly one element type: array<T>',
+        texpr.span,
+      );
     }
     const element = resolveType(ctx, only, module, use);
     if (element.kind === 'array') {
@@ -133,7 +142,11 @@ function resolveTypeName(ctx: BuildContext, texpr: ql.TypeName, module: string, 
     }
     const named = texpr.subtypes.map((s) => s.kind === 'NamedSubtype');
     if (named.some((n) => n !== named[0])) {
-      return fail(InvalidDefinitionError, 'mixing named and unnamed tuple elements is not allowed', texpr.span);
+      return fail(
+        InvalidDefinitionError,
+        'mixing named and unnamed tuple elements is not allowed',
+        texpr.span,
+      );
     }
     return {
       kind: 'tuple',
@@ -157,7 +170,8 @@ function resolveTypeName(ctx: BuildContext, texpr: ql.TypeName, module: string, 
   if (texpr.subtypes.length > 0) {
     return fail(InvalidDefinitionError, `type '${ref.name}' takes no type arguments`, texpr.span);
   }
-  if (use.generic && ref.module === null && GENERIC.has(ref.name)) return scalar(`std::${ref.name}`);
+  if (use.generic && ref.module === null && GENERIC.has(ref.name))
+    return scalar(`std::${ref.name}`);
   const found = lookupType(ctx, ref, module);
   if (!found) return unknownType(ctx, ref, module);
   if (found.kind === 'alias') {
@@ -177,7 +191,11 @@ function resolveTypeName(ctx: BuildContext, texpr: ql.TypeName, module: string, 
  */
 function resolveUnion(ctx: BuildContext, texpr: ql.TypeOp, module: string, use: TypeUse): TypeRef {
   if (texpr.op === '&') {
-    return fail(InvalidDefinitionError, 'type intersections are not supported in schema types', texpr.span);
+    return fail(
+      InvalidDefinitionError,
+      'type intersections are not supported in schema types',
+      texpr.span,
+    );
   }
   const left = resolveType(ctx, texpr.left, module, use);
   const right = resolveType(ctx, texpr.right, module, use);

@@ -21,11 +21,19 @@ export function buildScalars(ctx: BuildContext): void {
   for (const decl of ctx.scalarDecls.values()) buildScalar(ctx, decl, building);
 }
 
-function buildScalar(ctx: BuildContext, decl: Decl<ql.ScalarTypeDecl>, building: Set<string>): ScalarType {
+function buildScalar(
+  ctx: BuildContext,
+  decl: Decl<ql.ScalarTypeDecl>,
+  building: Set<string>,
+): ScalarType {
   const done = ctx.scalars.get(decl.name);
   if (done) return done;
   if (building.has(decl.name)) {
-    return fail(InvalidDefinitionError, `'${decl.name}' is defined recursively`, decl.node.name.span);
+    return fail(
+      InvalidDefinitionError,
+      `'${decl.name}' is defined recursively`,
+      decl.node.name.span,
+    );
   }
   building.add(decl.name);
   const { base, stdBase, enumValues } = baseOf(ctx, decl, building);
@@ -61,7 +69,11 @@ function baseOf(ctx: BuildContext, decl: Decl<ql.ScalarTypeDecl>, building: Set<
     );
   }
   if (more.length > 0) {
-    return fail(InvalidDefinitionError, `scalar type '${decl.name}' may extend only one type`, more[0]?.span);
+    return fail(
+      InvalidDefinitionError,
+      `scalar type '${decl.name}' may extend only one type`,
+      more[0]?.span,
+    );
   }
   const ref = first.name;
   const plain = ref.module === null || ref.module === 'std' ? ref.name : null;
@@ -102,12 +114,23 @@ function baseOf(ctx: BuildContext, decl: Decl<ql.ScalarTypeDecl>, building: Set<
 function enumBase(texpr: ql.TypeName): Base {
   const values: string[] = [];
   for (const sub of texpr.subtypes) {
-    const value = sub.kind === 'TypeName' && sub.subtypes.length === 0 && sub.name.module === null ? sub.name.name : null;
+    const value =
+      sub.kind === 'TypeName' && sub.subtypes.length === 0 && sub.name.module === null
+        ? sub.name.name
+        : null;
     if (value === null) {
-      return fail(InvalidDefinitionError, 'enum values must be plain names: enum<Red, Green>', sub.span);
+      return fail(
+        InvalidDefinitionError,
+        'enum values must be plain names: enum<Red, Green>',
+        sub.span,
+      );
     }
     if (values.includes(value)) {
-      return fail(InvalidDefinitionError, `enum value '${value}' is listed more than once`, sub.span);
+      return fail(
+        InvalidDefinitionError,
+        `enum value '${value}' is listed more than once`,
+        sub.span,
+      );
     }
     values.push(value);
   }

@@ -9,7 +9,17 @@
 import type { TypeRef } from '../model';
 import type { Inferred } from './context';
 import {
-  BOOL, BYTES, DATETIME, DURATION, FLOAT64, INT64, JSON_T, STR, UUID, arrayOf, scalar,
+  BOOL,
+  BYTES,
+  DATETIME,
+  DURATION,
+  FLOAT64,
+  INT64,
+  JSON_T,
+  STR,
+  UUID,
+  arrayOf,
+  scalar,
 } from './types';
 
 /**
@@ -20,7 +30,14 @@ import {
  * - `same`: the first argument's cardinality (`assert_distinct`), `single`: at most one of it
  *   (`assert_single`), `exists`: at least one of it (`assert_exists`).
  */
-export type CardRule = 'element' | 'aggregate' | 'optional-aggregate' | 'set' | 'same' | 'single' | 'exists';
+export type CardRule =
+  | 'element'
+  | 'aggregate'
+  | 'optional-aggregate'
+  | 'set'
+  | 'same'
+  | 'single'
+  | 'exists';
 
 export interface StdFunction {
   readonly min: number;
@@ -69,7 +86,21 @@ export const STD_FUNCTIONS: Readonly<Record<string, StdFunction>> = {
   'std::assert_single': fn(1, 3, arg0, 'single'),
   'std::assert_exists': fn(1, 3, arg0, 'exists'),
   'std::assert_distinct': fn(1, 3, arg0, 'same'),
-  'std::enumerate': fn(1, 1, (a) => (a[0]?.type ? { kind: 'tuple', elements: [{ name: null, type: INT64 }, { name: null, type: a[0].type }] } : null), 'same'),
+  'std::enumerate': fn(
+    1,
+    1,
+    (a) =>
+      a[0]?.type
+        ? {
+            kind: 'tuple',
+            elements: [
+              { name: null, type: INT64 },
+              { name: null, type: a[0].type },
+            ],
+          }
+        : null,
+    'same',
+  ),
   // generic
   'std::len': fn(1, 1, INT64),
   'std::contains': fn(2, 2, BOOL),

@@ -5,7 +5,13 @@
  * Input: TypeRefs and the scalar table of a context. Output: strings and booleans.
  * Invariant: no helper throws; callers decide what a mismatch means.
  */
-import { STD_SCALARS, type ScalarType, type StdScalarName, type TypeRef, printTypeRef } from '../model';
+import {
+  STD_SCALARS,
+  type ScalarType,
+  type StdScalarName,
+  type TypeRef,
+  printTypeRef,
+} from '../model';
 
 export const STD_SCALAR_SET: ReadonlySet<string> = new Set<string>(STD_SCALARS);
 
@@ -24,7 +30,6 @@ export const DURATION = scalar('std::duration');
 export const BYTES = scalar('std::bytes');
 export const DECIMAL = scalar('std::decimal');
 export const BIGINT = scalar('std::bigint');
-
 
 export function sameType(a: TypeRef, b: TypeRef): boolean {
   return printTypeRef(a) === printTypeRef(b);
@@ -71,9 +76,19 @@ export function isOrderable(std: string | null): boolean {
  */
 export function widerNumeric(a: string, b: string): string {
   if (a === b) return a;
-  const order = ['std::int16', 'std::int32', 'std::int64', 'std::bigint', 'std::decimal', 'std::float32', 'std::float64'];
+  const order = [
+    'std::int16',
+    'std::int32',
+    'std::int64',
+    'std::bigint',
+    'std::decimal',
+    'std::float32',
+    'std::float64',
+  ];
   if (FLOATS.has(a) || FLOATS.has(b)) {
-    return a === 'std::float64' || b === 'std::float64' || INTEGERS.has(a) || INTEGERS.has(b) ? 'std::float64' : 'std::float32';
+    return a === 'std::float64' || b === 'std::float64' || INTEGERS.has(a) || INTEGERS.has(b)
+      ? 'std::float64'
+      : 'std::float32';
   }
   return order.indexOf(a) > order.indexOf(b) ? a : b;
 }

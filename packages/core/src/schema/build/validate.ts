@@ -18,7 +18,14 @@ import {
 } from '../../errors';
 import type { AbstractConstraint, Constraint, TypeRef } from '../model';
 import { checkConstraint, constraintOf, type ConstraintSite } from './constraints';
-import { ONE, fail, type BuildContext, type Inferred, type ObjectDraft, type PointerDraft } from './context';
+import {
+  ONE,
+  fail,
+  type BuildContext,
+  type Inferred,
+  type ObjectDraft,
+  type PointerDraft,
+} from './context';
 import { finishComputed, finishGlobal, pointerScope } from './computed';
 import { checkFunctionBodies } from './functions';
 import { infer, rootScope, type Scope } from './infer';
@@ -51,10 +58,17 @@ export function validate(ctx: BuildContext): void {
 }
 
 /** Item 1: what makes a default more than a value — the offending node and why. */
-function impureDefault(ctx: BuildContext, expr: ql.Expr, module: string): { node: ql.Node; why: string } | null {
+function impureDefault(
+  ctx: BuildContext,
+  expr: ql.Expr,
+  module: string,
+): { node: ql.Node; why: string } | null {
   let why = '';
   const node = findNode(expr, (n, field) => {
-    if ((n.kind === 'Path' && n.subject === null) || (n.kind === 'Anchor' && (n.name === '__subject__' || n.name === '__source__'))) {
+    if (
+      (n.kind === 'Path' && n.subject === null) ||
+      (n.kind === 'Anchor' && (n.name === '__subject__' || n.name === '__source__'))
+    ) {
       why = 'reads the object';
       return true;
     }
@@ -80,11 +94,15 @@ function checkPointer(ctx: BuildContext, p: PointerDraft, seen: Set<PointerDraft
   const Err = p.kind === 'link' ? InvalidLinkDefinitionError : InvalidPropertyDefinitionError;
   const node = p.node;
   if (node && p.kind === 'property') {
-    const misplaced = node.members.find((m) => m.kind === 'OnTargetDelete' || m.kind === 'OnSourceDelete' || m.kind === 'PointerDecl');
+    const misplaced = node.members.find(
+      (m) => m.kind === 'OnTargetDelete' || m.kind === 'OnSourceDelete' || m.kind === 'PointerDecl',
+    );
     if (misplaced) {
       fail(
         InvalidPropertyDefinitionError,
-        misplaced.kind === 'PointerDecl' ? 'cannot place a link property on a property' : 'cannot place a deletion policy on a property',
+        misplaced.kind === 'PointerDecl'
+          ? 'cannot place a link property on a property'
+          : 'cannot place a deletion policy on a property',
         misplaced.span,
       );
     }
@@ -92,13 +110,22 @@ function checkPointer(ctx: BuildContext, p: PointerDraft, seen: Set<PointerDraft
   if (p.computed !== null) {
     if (p.default !== null) fail(Err, `computed '${p.name}' cannot have a default`, p.default.span);
     const own = p.constraints.find((c) => c.declaredIn === p.home && c.span !== null);
-    if (own) fail(InvalidConstraintDefinitionError, `constraints cannot be defined on computed ${p.kind} '${p.name}'`, own.span);
+    if (own)
+      fail(
+        InvalidConstraintDefinitionError,
+        `constraints cannot be defined on computed ${p.kind} '${p.name}'`,
+        own.span,
+      );
   }
   if (p.default !== null) {
     const impure = impureDefault(ctx, p.default, p.module);
     if (impure) {
-      fail(Err, `default of '${p.name}' ${impure.why}: compute it in the insert`, impure.node.span,
-        'a default is a value or a function call; set it in the insert (or use a computed)');
+      fail(
+        Err,
+        `default of '${p.name}' ${impure.why}: compute it in the insert`,
+        impure.node.span,
+        'a default is a value or a function call; set it in the insert (or use a computed)',
+      );
     }
     infer(ctx, p.default, pointerScope(p, null));
   }
@@ -110,7 +137,14 @@ function checkPointer(ctx: BuildContext, p: PointerDraft, seen: Set<PointerDraft
   for (const lp of p.properties) checkPointer(ctx, lp, seen);
 }
 
-function checkOne(ctx: BuildContext, c: Constraint, site: ConstraintSite, owner: string, subject: Inferred, scope: Scope): void {
+function checkOne(
+  ctx: BuildContext,
+  c: Constraint,
+  site: ConstraintSite,
+  owner: string,
+  subject: Inferred,
+  scope: Scope,
+): void {
   let type: TypeRef | null = subject.type;
   if (c.subjectExpr !== null) type = infer(ctx, c.subjectExpr, scope).type;
   if (c.except !== null) infer(ctx, c.except, scope);
@@ -131,11 +165,18 @@ function checkTypeMembers(ctx: BuildContext, draft: ObjectDraft): void {
   }
   for (const policy of draft.policies) {
     if (policy.declaredIn !== draft.name) continue;
-    for (const [what, expr] of [['when', policy.when], ['using', policy.using]] as const) {
+    for (const [what, expr] of [
+      ['when', policy.when],
+      ['using', policy.using],
+    ] as const) {
       if (!expr) continue;
       const t = infer(ctx, expr, scope).type;
       if (t && !(t.kind === 'scalar' && stdBaseOf(ctx.scalars, t.name) === 'std::bool')) {
-        fail(SchemaDefinitionError, `${what} expression of access policy '${policy.name}' must be a bool`, expr.span);
+        fail(
+          SchemaDefinitionError,
+          `${what} expression of access policy '${policy.name}' must be a bool`,
+          expr.span,
+        );
       }
     }
   }
@@ -161,27 +202,45 @@ export function abstractConstraints(ctx: BuildContext): AbstractConstraint[] {
   return [...ctx.constraintDecls.values()].map(({ name, module, node }) => {
     const params = (node.params ?? []).map((p) => {
       if (p.typeModifier === 'set of') {
-        fail(InvalidConstraintDefinitionError, `parameter '${p.name}' of constraint '${name}' cannot be a set`, p.span);
+        fail(
+          InvalidConstraintDefinitionError,
+          `parameter '${p.name}' of constraint '${name}' cannot be a set`,
+          p.span,
+        );
       }
       return {
         name: p.name,
         kind: p.paramKind,
         typeModifier: p.typeModifier as 'optional' | null,
-        type: resolveType(ctx, p.type, module, { nestedArray: InvalidConstraintDefinitionError, generic: true }),
+        type: resolveType(ctx, p.type, module, {
+          nestedArray: InvalidConstraintDefinitionError,
+          generic: true,
+        }),
         default: p.default,
       };
     });
     const expr = node.members.find((m): m is ql.Using => m.kind === 'Using')?.expr ?? node.on;
     if (!expr) {
-      return fail(InvalidConstraintDefinitionError, `abstract constraint '${name}' has no expression`, node.span, 'add: using (__subject__ ...)');
+      return fail(
+        InvalidConstraintDefinitionError,
+        `abstract constraint '${name}' has no expression`,
+        node.span,
+        'add: using (__subject__ ...)',
+      );
     }
-    const vars = new Map<string, Inferred>(params.map((p) => [p.name, { type: p.type, card: ONE }]));
+    const vars = new Map<string, Inferred>(
+      params.map((p) => [p.name, { type: p.type, card: ONE }]),
+    );
     infer(ctx, expr, { ...rootScope(module, { type: null, card: ONE }), vars });
     let errmessage: string | null = null;
     for (const m of node.members) {
       if (m.kind !== 'SetField') continue;
       if (m.name !== 'errmessage' || m.value.kind !== 'Constant') {
-        fail(InvalidDefinitionError, `abstract constraint '${name}' takes only errmessage := '...'`, m.span);
+        fail(
+          InvalidDefinitionError,
+          `abstract constraint '${name}' takes only errmessage := '...'`,
+          m.span,
+        );
       }
       errmessage = m.value.value;
     }

@@ -2,7 +2,8 @@ import { buildSchema } from '../build';
 import type { MigrationPlan } from '../plan';
 import { planMigration } from './plan';
 
-const plan = (a: string | null, b: string): MigrationPlan => planMigration(a === null ? null : buildSchema(a), buildSchema(b));
+const plan = (a: string | null, b: string): MigrationPlan =>
+  planMigration(a === null ? null : buildSchema(a), buildSchema(b));
 const kinds = (p: MigrationPlan) => p.steps.map((s) => `${s.kind} ${s.subject}`);
 const allSql = (p: MigrationPlan) => p.steps.flatMap((s) => s.sql).join('\n');
 
@@ -30,29 +31,53 @@ describe('planMigration', () => {
     expect(kinds(p)).toEqual(['drop type default::Post']);
     expect(p.steps[0]?.sql).toEqual(['drop table "default"."Post"']);
     expect(p.checks).toEqual([
-      expect.objectContaining({ kind: 'data-loss', subject: 'default::Post', sql: expect.stringContaining('from "default"."Post" having count(*) > 0') }),
+      expect.objectContaining({
+        kind: 'data-loss',
+        subject: 'default::Post',
+        sql: expect.stringContaining('from "default"."Post" having count(*) > 0'),
+      }),
     ]);
   });
 
   it('drops a property and a multi link with data-loss checks', () => {
     const p = plan(`type User { name: str; multi friends: User; }`, `type User { }`);
-    expect(kinds(p).sort()).toEqual(['drop link default::User.friends', 'drop property default::User.name']);
-    expect(p.checks.map((c) => `${c.kind} ${c.subject}`).sort()).toEqual(['data-loss default::User.friends', 'data-loss default::User.name']);
+    expect(kinds(p).sort()).toEqual([
+      'drop link default::User.friends',
+      'drop property default::User.name',
+    ]);
+    expect(p.checks.map((c) => `${c.kind} ${c.subject}`).sort()).toEqual([
+      'data-loss default::User.friends',
+      'data-loss default::User.name',
+    ]);
   });
 
   it('adds a required property with a default in one statement, without checks', () => {
-    const p = plan(BASE, `type User { required name: str; email: str; required active: bool { default := true; } }`);
-    expect(allSql(p)).toBe('alter table "default"."User" add column "active" boolean not null default true');
+    const p = plan(
+      BASE,
+      `type User { required name: str; email: str; required active: bool { default := true; } }`,
+    );
+    expect(allSql(p)).toBe(
+      'alter table "default"."User" add column "active" boolean not null default true',
+    );
     expect(p.checks).toEqual([]);
   });
 
   it('refuses (violation check) a new required property without a default when rows exist', () => {
     const p = plan(BASE, `type User { required name: str; email: str; required age: int64; }`);
-    expect(p.checks).toEqual([expect.objectContaining({ kind: 'violation', subject: 'default::User.age', sql: expect.stringMatching(/limit 20$/) })]);
+    expect(p.checks).toEqual([
+      expect.objectContaining({
+        kind: 'violation',
+        subject: 'default::User.age',
+        sql: expect.stringMatching(/limit 20$/),
+      }),
+    ]);
   });
 
   it('makes a property required: backfills with the default, or checks for nulls', () => {
-    const withDefault = plan(BASE, `type User { required name: str; required email: str { default := 'x'; } }`);
+    const withDefault = plan(
+      BASE,
+      `type User { required name: str; required email: str { default := 'x'; } }`,
+    );
     expect(withDefault.steps[0]?.sql).toEqual([
       `alter table "default"."User" alter column "email" set default 'x'`,
       `update "default"."User" set "email" = 'x' where "email" is null`,
@@ -60,30 +85,47 @@ describe('planMigration', () => {
     ]);
     expect(withDefault.checks).toEqual([]);
     const without = plan(BASE, `type User { required name: str; required email: str; }`);
-    expect(without.checks[0]).toMatchObject({ kind: 'violation', sql: 'select "id" from "default"."User" where "email" is null order by "id" limit 20' });
+    expect(without.checks[0]).toMatchObject({
+      kind: 'violation',
+      sql: 'select "id" from "default"."User" where "email" is null order by "id" limit 20',
+    });
     const optional = plan(BASE, `type User { name: str; email: str; }`);
     expect(allSql(optional)).toBe('alter table "default"."User" alter column "name" drop not null');
   });
 
   it('changes a type with a cast, or refuses with MigrationError', () => {
     const p = plan(`type T { n: int32; }`, `type T { n: int64; }`);
-    expect(allSql(p)).toBe('alter table "default"."T" alter column "n" type bigint using "n"::bigint');
+    expect(allSql(p)).toBe(
+      'alter table "default"."T" alter column "n" type bigint using "n"::bigint',
+    );
     expect(() => plan(`type T { n: bool; }`, `type T { n: datetime; }`)).toThrow(
-      expect.objectContaining({ type: 'MigrationError', message: expect.stringMatching(/std::bool to std::datetime/) }),
+      expect.objectContaining({
+        type: 'MigrationError',
+        message: expect.stringMatching(/std::bool to std::datetime/),
+      }),
     );
   });
 
   it('changes and drops a default', () => {
-    expect(allSql(plan(`type T { n: int64 { default := 1; } }`, `type T { n: int64 { default := 2; } }`))).toBe(
-      'alter table "default"."T" alter column "n" set default 2',
+    expect(
+      allSql(
+        plan(`type T { n: int64 { default := 1; } }`, `type T { n: int64 { default := 2; } }`),
+      ),
+    ).toBe('alter table "default"."T" alter column "n" set default 2');
+    expect(allSql(plan(`type T { n: int64 { default := 1; } }`, `type T { n: int64; }`))).toBe(
+      'alter table "default"."T" alter column "n" drop default',
     );
-    expect(allSql(plan(`type T { n: int64 { default := 1; } }`, `type T { n: int64; }`))).toBe('alter table "default"."T" alter column "n" drop default');
   });
 
   it('adds an exclusive constraint with a duplicates check (values and counts, at most 20)', () => {
-    const p = plan(`type T { a: str; b: int64; }`, `type T { a: str; b: int64; constraint exclusive on ((.a, .b)); }`);
+    const p = plan(
+      `type T { a: str; b: int64; }`,
+      `type T { a: str; b: int64; constraint exclusive on ((.a, .b)); }`,
+    );
     expect(kinds(p)).toEqual(['create constraint default::T']);
-    expect(p.steps[0]?.sql[0]).toMatch(/^create unique index "T\.exclusive\.[0-9a-f]{8}" on "default"\."T" \("a", "b"\)$/);
+    expect(p.steps[0]?.sql[0]).toMatch(
+      /^create unique index "T\.exclusive\.[0-9a-f]{8}" on "default"\."T" \("a", "b"\)$/,
+    );
     expect(p.checks).toEqual([
       expect.objectContaining({
         kind: 'violation',
@@ -94,13 +136,23 @@ describe('planMigration', () => {
 
   it('adds a CHECK with a check listing the rows that break it', () => {
     const p = plan(`type T { n: int64; }`, `type T { n: int64 { constraint min_value(0); } }`);
-    expect(allSql(p)).toBe('alter table "default"."T" add constraint "T.n.min_value" check ("n" >= 0)');
-    expect(p.checks[0]?.sql).toBe('select "id" from "default"."T" where not ("n" >= 0) order by "id" limit 20');
+    expect(allSql(p)).toBe(
+      'alter table "default"."T" add constraint "T.n.min_value" check ("n" >= 0)',
+    );
+    expect(p.checks[0]?.sql).toBe(
+      'select "id" from "default"."T" where not ("n" >= 0) order by "id" limit 20',
+    );
   });
 
   it('drops a constraint and an index', () => {
-    const p = plan(`type T { n: int64 { constraint exclusive; } index on (.n); }`, `type T { n: int64; }`);
-    expect(allSql(p).split('\n').sort()).toEqual(['drop index "default"."T.n.exclusive"', 'drop index "default"."T.n.index"']);
+    const p = plan(
+      `type T { n: int64 { constraint exclusive; } index on (.n); }`,
+      `type T { n: int64; }`,
+    );
+    expect(allSql(p).split('\n').sort()).toEqual([
+      'drop index "default"."T.n.exclusive"',
+      'drop index "default"."T.n.index"',
+    ]);
   });
 
   it('skips an index on a single link alone (the link has its index)', () => {
@@ -118,17 +170,25 @@ describe('planMigration', () => {
       'alter table "default"."T" drop column "tag"',
     ]);
     const toSingle = plan(`type T { multi tag: str; }`, `type T { tag: str; }`);
-    expect(toSingle.checks[0]).toMatchObject({ kind: 'violation', sql: expect.stringContaining('having count(*) > 1') });
+    expect(toSingle.checks[0]).toMatchObject({
+      kind: 'violation',
+      sql: expect.stringContaining('having count(*) > 1'),
+    });
     expect(toSingle.steps[0]?.sql.at(-1)).toBe('drop table "default"."T.tag"');
   });
 
   it('follows on target delete in foreign keys; no FK to a type with subtypes', () => {
     const sql = allSql(
-      plan(null, `type A { b1: B { on target delete allow; } b2: B { on target delete delete source; } b3: B { on target delete deferred restrict; } b4: B; c: C; } type B; type C; type D extending C;`),
+      plan(
+        null,
+        `type A { b1: B { on target delete allow; } b2: B { on target delete delete source; } b3: B { on target delete deferred restrict; } b4: B; c: C; } type B; type C; type D extending C;`,
+      ),
     );
     expect(sql).toContain('foreign key ("b1") references "default"."B" ("id") on delete set null');
     expect(sql).toContain('foreign key ("b2") references "default"."B" ("id") on delete cascade');
-    expect(sql).toContain('foreign key ("b3") references "default"."B" ("id") on delete no action deferrable initially deferred');
+    expect(sql).toContain(
+      'foreign key ("b3") references "default"."B" ("id") on delete no action deferrable initially deferred',
+    );
     expect(sql).toContain('foreign key ("b4") references "default"."B" ("id") on delete no action');
     expect(sql).not.toContain('foreign key ("c")');
   });
@@ -136,31 +196,49 @@ describe('planMigration', () => {
   it('recreates the view of an abstract type when a descendant appears', () => {
     const a = `abstract type Named { required name: str; } type A extending Named;`;
     const p = plan(a, `${a} type B extending Named;`);
-    expect(kinds(p)).toEqual(['drop view default::Named', 'create type default::B', 'create view default::Named']);
+    expect(kinds(p)).toEqual([
+      'drop view default::Named',
+      'create type default::B',
+      'create view default::Named',
+    ]);
     expect(p.steps[2]?.sql[0]).toBe(
       `create view "default"."Named" as select "id", "name", 'default::A'::text as "__type__" from "default"."A" union all select "id", "name", 'default::B'::text as "__type__" from "default"."B"`,
     );
   });
 
   it('changes an enum domain in place, checking stored values', () => {
-    const p = plan(`scalar type C extending enum<A, B>; type T { c: C; }`, `scalar type C extending enum<A>; type T { c: C; }`);
+    const p = plan(
+      `scalar type C extending enum<A, B>; type T { c: C; }`,
+      `scalar type C extending enum<A>; type T { c: C; }`,
+    );
     expect(p.steps[0]?.sql).toEqual([
       'alter domain "default"."C" drop constraint "C.enum"',
       `alter domain "default"."C" add constraint "C.enum" check (VALUE in ('A'))`,
     ]);
-    expect(p.checks[0]?.sql).toBe(`select 'default::T.c' as "subject", "c"::text as "value" from "default"."T" where not ("c" in ('A')) limit 20`);
+    expect(p.checks[0]?.sql).toBe(
+      `select 'default::T.c' as "subject", "c"::text as "value" from "default"."T" where not ("c" in ('A')) limit 20`,
+    );
   });
 
   it('has steps without SQL for policies, globals, functions and computeds', () => {
     const a = `global g: str; function f(x: int64) -> int64 using (x); type T { n: int64; m := .n + 1; access policy p allow all; }`;
     const b = `global g: int64; function f(x: int64) -> int64 using (x + 1); type T { n: int64; m := .n + 2; access policy p allow select; access policy q deny delete; }`;
     const p = plan(a, b);
-    expect(kinds(p).sort()).toEqual(['alter function default::f', 'alter global default::g', 'alter policy default::T.p', 'alter property default::T.m', 'create policy default::T.q']);
+    expect(kinds(p).sort()).toEqual([
+      'alter function default::f',
+      'alter global default::g',
+      'alter policy default::T.p',
+      'alter property default::T.m',
+      'create policy default::T.q',
+    ]);
     expect(allSql(p)).toBe('');
   });
 
   it('re-plans defaults that inline a changed function', () => {
-    const p = plan(`function f() -> int64 using (1); type T { n: int64 { default := f(); } }`, `function f() -> int64 using (2); type T { n: int64 { default := f(); } }`);
+    const p = plan(
+      `function f() -> int64 using (1); type T { n: int64 { default := f(); } }`,
+      `function f() -> int64 using (2); type T { n: int64 { default := f(); } }`,
+    );
     expect(allSql(p)).toBe('alter table "default"."T" alter column "n" set default 2');
   });
 
@@ -168,7 +246,9 @@ describe('planMigration', () => {
     const A = `type T { a: str; }`;
     const B = `type T { a: str; b: int64; } type U { x: str; }`;
     const C = `type T { b: int64 { default := 0; } multi c: str; } type U { x: str { constraint exclusive; } }`;
-    const stepwise = new Set([...kinds(plan(A, B)), ...kinds(plan(B, C))].map((k) => k.split(' ').pop()));
+    const stepwise = new Set(
+      [...kinds(plan(A, B)), ...kinds(plan(B, C))].map((k) => k.split(' ').pop()),
+    );
     const direct = new Set(kinds(plan(A, C)).map((k) => k.split(' ').pop()));
     for (const subject of direct) expect(stepwise).toContain(subject);
   });

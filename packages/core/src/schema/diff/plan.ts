@@ -67,7 +67,13 @@ class Planner {
     readonly after: StorageLayout,
   ) {}
 
-  step(phase: number, kind: MigrationStepKind, subject: string, description: string, sql: string[]): Step {
+  step(
+    phase: number,
+    kind: MigrationStepKind,
+    subject: string,
+    description: string,
+    sql: string[],
+  ): Step {
     const s: Step = { kind, subject, description, sql };
     (this.phases[phase - 1] as Step[]).push(s);
     return s;
@@ -105,18 +111,34 @@ function planViews(p: Planner): void {
     const next = after.get(type);
     if (next && viewSignature(next) === viewSignature(view)) continue;
     const gone = !p.to.objectTypes.some((t) => t.name === type);
-    p.step(1, gone ? 'drop type' : 'drop view', type, gone ? `drop abstract type ${type}` : `drop view of ${type} (recreated)`, [ddl.dropView(view.spec.name)]);
+    p.step(
+      1,
+      gone ? 'drop type' : 'drop view',
+      type,
+      gone ? `drop abstract type ${type}` : `drop view of ${type} (recreated)`,
+      [ddl.dropView(view.spec.name)],
+    );
   }
   for (const [type, view] of after) {
     const prev = before.get(type);
     if (prev && viewSignature(prev) === viewSignature(view)) continue;
     const isNew = !fromTypes.has(type);
-    p.step(11, isNew ? 'create type' : 'create view', type, isNew ? `create abstract type ${type} (view over ${describeBranches(view)})` : `create view of ${type} over ${describeBranches(view)}`, [ddl.createView(view.spec)]);
+    p.step(
+      11,
+      isNew ? 'create type' : 'create view',
+      type,
+      isNew
+        ? `create abstract type ${type} (view over ${describeBranches(view)})`
+        : `create view of ${type} over ${describeBranches(view)}`,
+      [ddl.createView(view.spec)],
+    );
   }
 }
 
 function describeBranches(view: ViewLayout): string {
-  return view.spec.branches.length === 0 ? 'no concrete types' : view.spec.branches.map((b) => b.typeName).join(', ');
+  return view.spec.branches.length === 0
+    ? 'no concrete types'
+    : view.spec.branches.map((b) => b.typeName).join(', ');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -159,8 +181,14 @@ function pointerOf(schema: Schema | null, subject: string): Pointer | undefined 
 function describePointer(schema: Schema, subject: string, what: string): string {
   const ptr = pointerOf(schema, subject.split('@')[0] as string);
   if (!ptr || subject.includes('@')) return `${what} ${subject}`;
-  const flags = [ptr.required ? 'required' : null, ptr.cardinality === 'many' ? 'multi' : null].filter(Boolean);
-  const target = ptr.kind === 'link' ? `-> ${printTypeRef(ptr.target)}` : `(${printTypeRef(ptr.target)}${flags.length ? `, ${flags.join(', ')}` : ''})`;
+  const flags = [
+    ptr.required ? 'required' : null,
+    ptr.cardinality === 'many' ? 'multi' : null,
+  ].filter(Boolean);
+  const target =
+    ptr.kind === 'link'
+      ? `-> ${printTypeRef(ptr.target)}`
+      : `(${printTypeRef(ptr.target)}${flags.length ? `, ${flags.join(', ')}` : ''})`;
   return `${what} ${subject} ${target}${ptr.kind === 'link' && flags.length ? ` (${flags.join(', ')})` : ''}`;
 }
 
@@ -172,7 +200,9 @@ function planTables(p: Planner): void {
   // Tables (type tables and junction tables) that are dropped, or dropped and made again: what
   // lived on them goes with them, and what lives on the new one is made anew.
   const droppedTables = new Set<string>();
-  const afterJunctions = new Map(p.after.tables.flatMap((t) => t.junctions).map((j) => [qkey(j.table), j]));
+  const afterJunctions = new Map(
+    p.after.tables.flatMap((t) => t.junctions).map((j) => [qkey(j.table), j]),
+  );
   for (const [type, t] of before) {
     if (!after.has(type)) droppedTables.add(qkey(t.table));
     for (const j of t.junctions) {
@@ -188,19 +218,40 @@ function planTables(p: Planner): void {
     if (after.has(type)) continue;
     const becameAbstract = p.to.objectTypes.some((x) => x.name === type);
     const sql = [...t.junctions.map((j) => ddl.dropTable(j.table)), ddl.dropTable(t.table)];
-    p.step(4, becameAbstract ? 'alter type' : 'drop type', type, becameAbstract ? `make ${type} abstract (its table is dropped)` : `drop type ${type}`, sql);
-    p.check('data-loss', type, `dropping ${type} would delete its stored objects`, checkSql.tableHasRows(t.table, type));
+    p.step(
+      4,
+      becameAbstract ? 'alter type' : 'drop type',
+      type,
+      becameAbstract ? `make ${type} abstract (its table is dropped)` : `drop type ${type}`,
+      sql,
+    );
+    p.check(
+      'data-loss',
+      type,
+      `dropping ${type} would delete its stored objects`,
+      checkSql.tableHasRows(t.table, type),
+    );
   }
   for (const [type, t] of after) {
     if (before.has(type)) continue;
     const wasAbstract = p.from?.objectTypes.some((x) => x.name === type) ?? false;
-    p.step(6, wasAbstract ? 'alter type' : 'create type', type, wasAbstract ? `make ${type} concrete (create its table)` : `create type ${type}`, [
-      ddl.createTable(t.table, t.columns.map((c) => c.column)),
-    ]);
+    p.step(
+      6,
+      wasAbstract ? 'alter type' : 'create type',
+      type,
+      wasAbstract ? `make ${type} concrete (create its table)` : `create type ${type}`,
+      [
+        ddl.createTable(
+          t.table,
+          t.columns.map((c) => c.column),
+        ),
+      ],
+    );
     for (const c of t.columns) {
       if (c.kind !== 'link') continue;
       const sql = linkExtras(p, t, c.pointer);
-      if (sql.length) p.step(8, 'create link', c.subject, describePointer(p.to, c.subject, 'create link'), sql);
+      if (sql.length)
+        p.step(8, 'create link', c.subject, describePointer(p.to, c.subject, 'create link'), sql);
     }
     for (const j of t.junctions) createJunction(p, t, j, 8);
   }
@@ -214,33 +265,57 @@ function planTables(p: Planner): void {
 
   // FKs, checks and indexes of surviving tables.
   const fkKey = (f: OwnedForeignKey) => `${qkey(f.spec.table)}\u0000${f.spec.name}`;
-  const beforeFks = new Map(p.before.tables.flatMap((t) => t.foreignKeys).map((f) => [fkKey(f), f]));
+  const beforeFks = new Map(
+    p.before.tables.flatMap((t) => t.foreignKeys).map((f) => [fkKey(f), f]),
+  );
   const afterFks = new Map(p.after.tables.flatMap((t) => t.foreignKeys).map((f) => [fkKey(f), f]));
   const touches = (table: QName, columns: Iterable<string>) =>
-    droppedTables.has(qkey(table)) || [...columns].some((c) => recreated.has(`${qkey(table)}\u0000${c}`));
-  const sameFk = (a: OwnedForeignKey, b: OwnedForeignKey) => ddl.addForeignKey(a.spec) === ddl.addForeignKey(b.spec) && !touches(a.spec.table, [a.spec.column]);
+    droppedTables.has(qkey(table)) ||
+    [...columns].some((c) => recreated.has(`${qkey(table)}\u0000${c}`));
+  const sameFk = (a: OwnedForeignKey, b: OwnedForeignKey) =>
+    ddl.addForeignKey(a.spec) === ddl.addForeignKey(b.spec) &&
+    !touches(a.spec.table, [a.spec.column]);
   for (const [key, fk] of beforeFks) {
     const next = afterFks.get(key);
     if (next && sameFk(fk, next)) continue;
     const tableGone = droppedTables.has(qkey(fk.spec.table));
-    if (tableGone && (!droppedTables.has(qkey(fk.spec.target)) || qkey(fk.spec.target) === qkey(fk.spec.table))) continue;
-    p.step(2, 'alter link', fk.subject, `drop foreign key ${fk.spec.name}`, [ddl.dropConstraint(fk.spec.table, fk.spec.name)]);
+    if (
+      tableGone &&
+      (!droppedTables.has(qkey(fk.spec.target)) || qkey(fk.spec.target) === qkey(fk.spec.table))
+    )
+      continue;
+    p.step(2, 'alter link', fk.subject, `drop foreign key ${fk.spec.name}`, [
+      ddl.dropConstraint(fk.spec.table, fk.spec.name),
+    ]);
   }
   for (const [key, fk] of afterFks) {
     const prev = beforeFks.get(key);
     if ((prev && sameFk(prev, fk)) || p.emitted.has(`fk:${key}`)) continue;
-    const existed = beforeCols.get(qkey(fk.spec.table))?.has(fk.spec.column) && !touches(fk.spec.table, [fk.spec.column]);
+    const existed =
+      beforeCols.get(qkey(fk.spec.table))?.has(fk.spec.column) &&
+      !touches(fk.spec.table, [fk.spec.column]);
     // Only a new target can leave links dangling; a changed `on target delete` cannot.
     if (existed && (!prev || qkey(prev.spec.target) !== qkey(fk.spec.target))) {
-      p.check('violation', fk.subject, `${fk.subject} holds links to objects that are not ${fk.spec.target.schema}::${fk.spec.target.name}`, checkSql.danglingLinks(fk.spec));
+      p.check(
+        'violation',
+        fk.subject,
+        `${fk.subject} holds links to objects that are not ${fk.spec.target.schema}::${fk.spec.target.name}`,
+        checkSql.danglingLinks(fk.spec),
+      );
     }
-    p.step(9, 'alter link', fk.subject, `add foreign key ${fk.spec.name}`, [ddl.addForeignKey(fk.spec)]);
+    p.step(9, 'alter link', fk.subject, `add foreign key ${fk.spec.name}`, [
+      ddl.addForeignKey(fk.spec),
+    ]);
   }
 
   const checkKey = (c: OwnedCheck) => `${qkey(c.spec.table)}\u0000${c.spec.name}`;
-  const beforeChecks = new Map(p.before.tables.flatMap((t) => t.checks).map((c) => [checkKey(c), c]));
+  const beforeChecks = new Map(
+    p.before.tables.flatMap((t) => t.checks).map((c) => [checkKey(c), c]),
+  );
   const afterChecks = new Map(p.after.tables.flatMap((t) => t.checks).map((c) => [checkKey(c), c]));
-  const sameCheck = (a: OwnedCheck, b: OwnedCheck) => ddl.addCheck(a.spec) === ddl.addCheck(b.spec) && !touches(b.spec.table, referencedColumns(b.spec.expr));
+  const sameCheck = (a: OwnedCheck, b: OwnedCheck) =>
+    ddl.addCheck(a.spec) === ddl.addCheck(b.spec) &&
+    !touches(b.spec.table, referencedColumns(b.spec.expr));
   /** The check query can run before applying only if every column it reads exists, same type. */
   const runnable = (table: QName, exprs: readonly SqlExpr[]): boolean => {
     const old = beforeCols.get(qkey(table));
@@ -248,41 +323,85 @@ function planTables(p: Planner): void {
     if (!old || !now) return false;
     const cols = new Set<string>();
     for (const e of exprs) referencedColumns(e, cols);
-    return [...cols].every((c) => old.has(c) && now.has(c) && printType((old.get(c) as ColumnSpec).type) === printType((now.get(c) as ColumnSpec).type) && !recreated.has(`${qkey(table)}\u0000${c}`));
+    return [...cols].every(
+      (c) =>
+        old.has(c) &&
+        now.has(c) &&
+        printType((old.get(c) as ColumnSpec).type) === printType((now.get(c) as ColumnSpec).type) &&
+        !recreated.has(`${qkey(table)}\u0000${c}`),
+    );
   };
   for (const [key, c] of beforeChecks) {
     const next = afterChecks.get(key);
     if ((next && sameCheck(c, next)) || droppedTables.has(qkey(c.spec.table))) continue;
-    p.step(2, 'drop constraint', c.subject, `drop constraint ${c.label} on ${c.subject}`, [ddl.dropConstraint(c.spec.table, c.spec.name)]);
+    p.step(2, 'drop constraint', c.subject, `drop constraint ${c.label} on ${c.subject}`, [
+      ddl.dropConstraint(c.spec.table, c.spec.name),
+    ]);
   }
   for (const [key, c] of afterChecks) {
     const prev = beforeChecks.get(key);
     if (prev && sameCheck(prev, c)) continue;
     if (runnable(c.spec.table, [c.spec.expr])) {
-      p.check('violation', c.subject, `stored data breaks the new constraint ${c.label} on ${c.subject}`, checkSql.failingCheck(c.spec, c.keys));
+      p.check(
+        'violation',
+        c.subject,
+        `stored data breaks the new constraint ${c.label} on ${c.subject}`,
+        checkSql.failingCheck(c.spec, c.keys),
+      );
     }
-    p.step(9, 'create constraint', c.subject, `create constraint ${c.label} on ${c.subject}`, [ddl.addCheck(c.spec)]);
+    p.step(9, 'create constraint', c.subject, `create constraint ${c.label} on ${c.subject}`, [
+      ddl.addCheck(c.spec),
+    ]);
   }
 
   const indexKey = (i: OwnedIndex) => `${qkey(i.spec.table)}\u0000${i.spec.name}`;
   const beforeIdx = new Map(p.before.tables.flatMap((t) => t.indexes).map((i) => [indexKey(i), i]));
   const afterIdx = new Map(p.after.tables.flatMap((t) => t.indexes).map((i) => [indexKey(i), i]));
   const sameIdx = (a: OwnedIndex, b: OwnedIndex) =>
-    ddl.createIndex(a.spec) === ddl.createIndex(b.spec) && !touches(b.spec.table, b.spec.elements.flatMap((e) => [...referencedColumns(e)]));
+    ddl.createIndex(a.spec) === ddl.createIndex(b.spec) &&
+    !touches(
+      b.spec.table,
+      b.spec.elements.flatMap((e) => [...referencedColumns(e)]),
+    );
   for (const [key, i] of beforeIdx) {
     const next = afterIdx.get(key);
     if ((next && sameIdx(i, next)) || droppedTables.has(qkey(i.spec.table))) continue;
-    const kind = i.kind === 'constraint' ? 'drop constraint' : i.kind === 'link' ? 'alter link' : 'drop index';
-    p.step(2, kind, i.subject, `drop ${i.kind === 'constraint' ? `constraint ${i.label} on` : 'index'} ${i.kind === 'constraint' ? i.subject : i.spec.name}`, [ddl.dropIndex(i.spec.table.schema, i.spec.name)]);
+    const kind =
+      i.kind === 'constraint' ? 'drop constraint' : i.kind === 'link' ? 'alter link' : 'drop index';
+    p.step(
+      2,
+      kind,
+      i.subject,
+      `drop ${i.kind === 'constraint' ? `constraint ${i.label} on` : 'index'} ${i.kind === 'constraint' ? i.subject : i.spec.name}`,
+      [ddl.dropIndex(i.spec.table.schema, i.spec.name)],
+    );
   }
   for (const [key, i] of afterIdx) {
     const prev = beforeIdx.get(key);
     if ((prev && sameIdx(prev, i)) || p.emitted.has(`ix:${key}`)) continue;
-    if (i.spec.unique && runnable(i.spec.table, [...i.spec.elements, ...(i.spec.where ? [i.spec.where] : [])])) {
-      p.check('violation', i.subject, `stored objects of ${i.subject} have duplicate values for the new constraint ${i.label}`, checkSql.duplicates(i.spec));
+    if (
+      i.spec.unique &&
+      runnable(i.spec.table, [...i.spec.elements, ...(i.spec.where ? [i.spec.where] : [])])
+    ) {
+      p.check(
+        'violation',
+        i.subject,
+        `stored objects of ${i.subject} have duplicate values for the new constraint ${i.label}`,
+        checkSql.duplicates(i.spec),
+      );
     }
-    if (i.kind === 'constraint') p.step(9, 'create constraint', i.subject, `create constraint ${i.label} on ${i.subject}`, [ddl.createIndex(i.spec)]);
-    else p.step(9, i.kind === 'link' ? 'alter link' : 'create index', i.subject, i.kind === 'link' ? `create index ${i.spec.name}` : `create ${i.label} on ${i.subject}`, [ddl.createIndex(i.spec)]);
+    if (i.kind === 'constraint')
+      p.step(9, 'create constraint', i.subject, `create constraint ${i.label} on ${i.subject}`, [
+        ddl.createIndex(i.spec),
+      ]);
+    else
+      p.step(
+        9,
+        i.kind === 'link' ? 'alter link' : 'create index',
+        i.subject,
+        i.kind === 'link' ? `create index ${i.spec.name}` : `create ${i.label} on ${i.subject}`,
+        [ddl.createIndex(i.spec)],
+      );
   }
 }
 
@@ -303,7 +422,13 @@ function linkExtras(p: Planner, t: TypeTable, pointer: string): string[] {
 
 function createJunction(p: Planner, t: TypeTable, j: JunctionTable, phase: number): void {
   const sql = [ddl.createTable(j.table, j.columns, j.primaryKey), ...linkExtras(p, t, j.pointer)];
-  p.step(phase, j.kind === 'link' ? 'create link' : 'create property', j.subject, describePointer(p.to, j.subject, `create ${j.kind}`), sql);
+  p.step(
+    phase,
+    j.kind === 'link' ? 'create link' : 'create property',
+    j.subject,
+    describePointer(p.to, j.subject, `create ${j.kind}`),
+    sql,
+  );
 }
 
 /** Types between which `alter column type ... using x::T` is accepted. */
@@ -317,7 +442,11 @@ function castable(from: string, to: string): boolean {
   if (from === to) return true;
   if (to === 'text' || from === 'text') return !from.endsWith('[]') && !to.endsWith('[]');
   if (to === 'jsonb') return true;
-  return CAST_GROUPS.some((g) => g.includes(from.replace(/\[\]$/, '')) && g.includes(to.replace(/\[\]$/, ''))) && from.endsWith('[]') === to.endsWith('[]');
+  return (
+    CAST_GROUPS.some(
+      (g) => g.includes(from.replace(/\[\]$/, '')) && g.includes(to.replace(/\[\]$/, '')),
+    ) && from.endsWith('[]') === to.endsWith('[]')
+  );
 }
 
 function diffPointers(p: Planner, prev: TypeTable, next: TypeTable, recreated: Set<string>): void {
@@ -331,15 +460,37 @@ function diffPointers(p: Planner, prev: TypeTable, next: TypeTable, recreated: S
   for (const [name, c] of oldCols) {
     if (newCols.has(name) && newCols.get(name)?.kind === c.kind) continue;
     if (newJ.has(name) && newJ.get(name)?.kind === c.kind) continue; // single → multi, below
-    p.step(3, c.kind === 'link' ? 'drop link' : 'drop property', c.subject, `drop ${c.kind} ${c.subject}`, [ddl.dropColumn(prev.table, c.column.name)]);
-    p.check('data-loss', c.subject, `dropping ${c.subject} would delete its stored values`, checkSql.columnHasValues(prev.table, c.column.name, c.subject));
+    p.step(
+      3,
+      c.kind === 'link' ? 'drop link' : 'drop property',
+      c.subject,
+      `drop ${c.kind} ${c.subject}`,
+      [ddl.dropColumn(prev.table, c.column.name)],
+    );
+    p.check(
+      'data-loss',
+      c.subject,
+      `dropping ${c.subject} would delete its stored values`,
+      checkSql.columnHasValues(prev.table, c.column.name, c.subject),
+    );
     if (newCols.has(name)) recreated.add(`${qkey(table)}\u0000${c.column.name}`);
   }
   for (const [name, j] of oldJ) {
     if (newJ.has(name) && newJ.get(name)?.kind === j.kind) continue;
     if (newCols.has(name) && newCols.get(name)?.kind === j.kind) continue; // multi → single, below
-    p.step(3, j.kind === 'link' ? 'drop link' : 'drop property', j.subject, `drop ${j.kind} ${j.subject}`, [ddl.dropTable(j.table)]);
-    p.check('data-loss', j.subject, `dropping ${j.subject} would delete its stored values`, checkSql.tableHasRows(j.table, j.subject));
+    p.step(
+      3,
+      j.kind === 'link' ? 'drop link' : 'drop property',
+      j.subject,
+      `drop ${j.kind} ${j.subject}`,
+      [ddl.dropTable(j.table)],
+    );
+    p.check(
+      'data-loss',
+      j.subject,
+      `dropping ${j.subject} would delete its stored values`,
+      checkSql.tableHasRows(j.table, j.subject),
+    );
   }
 
   // Added and changed columns.
@@ -374,10 +525,21 @@ function diffPointers(p: Planner, prev: TypeTable, next: TypeTable, recreated: S
 function addColumn(p: Planner, prev: TypeTable, next: TypeTable, c: PointerColumn): void {
   const sql = [ddl.addColumn(next.table, c.column)];
   if (c.column.notNull && (!c.column.default || c.queryDefault)) {
-    p.check('violation', c.subject, `${c.subject} is required and has no default, but ${next.type} already has objects; give it a default`, checkSql.anyRows(prev.table));
+    p.check(
+      'violation',
+      c.subject,
+      `${c.subject} is required and has no default, but ${next.type} already has objects; give it a default`,
+      checkSql.anyRows(prev.table),
+    );
   }
   if (c.kind === 'link') sql.push(...linkExtras(p, next, c.pointer));
-  p.step(7, c.kind === 'link' ? 'create link' : 'create property', c.subject, describePointer(p.to, c.subject, `create ${c.kind}`), sql);
+  p.step(
+    7,
+    c.kind === 'link' ? 'create link' : 'create property',
+    c.subject,
+    describePointer(p.to, c.subject, `create ${c.kind}`),
+    sql,
+  );
 }
 
 function alterColumn(p: Planner, table: QName, old: PointerColumn, c: PointerColumn): void {
@@ -391,12 +553,21 @@ function alterColumn(p: Planner, table: QName, old: PointerColumn, c: PointerCol
   const newDefault = c.column.default ? printSql(c.column.default) : null;
   if (oldType !== newType) {
     if (!castable(oldType, newType)) {
-      throw new MigrationError(`cannot change the type of ${c.subject} from ${printTypeRef(old.target)} to ${printTypeRef(c.target)}: there is no cast that keeps the data`, {
-        hint: `add a new property of type ${printTypeRef(c.target)}, copy the values with an update query, then drop ${c.pointer}`,
-      });
+      throw new MigrationError(
+        `cannot change the type of ${c.subject} from ${printTypeRef(old.target)} to ${printTypeRef(c.target)}: there is no cast that keeps the data`,
+        {
+          hint: `add a new property of type ${printTypeRef(c.target)}, copy the values with an update query, then drop ${c.pointer}`,
+        },
+      );
     }
     if (oldDefault !== null) sql.push(ddl.setDefault(table, c.column.name, null));
-    sql.push(ddl.alterColumnType(table, c.column.name, c.column.type, { kind: 'Cast', expr: { kind: 'ColumnRef', table: null, name: c.column.name }, type: c.column.type }));
+    sql.push(
+      ddl.alterColumnType(table, c.column.name, c.column.type, {
+        kind: 'Cast',
+        expr: { kind: 'ColumnRef', table: null, name: c.column.name },
+        type: c.column.type,
+      }),
+    );
     if (newDefault !== null) sql.push(ddl.setDefault(table, c.column.name, c.column.default));
     changes.push(`type ${printTypeRef(old.target)} → ${printTypeRef(c.target)}`);
   } else if (oldDefault !== newDefault) {
@@ -408,7 +579,12 @@ function alterColumn(p: Planner, table: QName, old: PointerColumn, c: PointerCol
       if (c.column.default && !c.queryDefault) {
         sql.push(ddl.backfill(table, c.column.name, c.column.default));
       } else {
-        p.check('violation', c.subject, `${c.subject} becomes required, but these objects have no value (give it a default to fill them)`, checkSql.nullRows(table, old.column.name));
+        p.check(
+          'violation',
+          c.subject,
+          `${c.subject} becomes required, but these objects have no value (give it a default to fill them)`,
+          checkSql.nullRows(table, old.column.name),
+        );
       }
       sql.push(ddl.setNotNull(table, c.column.name));
       changes.push('required');
@@ -417,24 +593,50 @@ function alterColumn(p: Planner, table: QName, old: PointerColumn, c: PointerCol
       changes.push('optional');
     }
   }
-  if (sql.length) p.step(7, kind, c.subject, `alter ${c.kind} ${c.subject}: ${changes.join(', ')}`, sql);
+  if (sql.length)
+    p.step(7, kind, c.subject, `alter ${c.kind} ${c.subject}: ${changes.join(', ')}`, sql);
 }
 
 function singleToMulti(p: Planner, next: TypeTable, old: PointerColumn, j: JunctionTable): void {
-  const sql = [ddl.createTable(j.table, j.columns, j.primaryKey), ddl.copyColumnToTable(next.table, old.column.name, j.table, j.valueColumn), ...linkExtras(p, next, j.pointer)];
+  const sql = [
+    ddl.createTable(j.table, j.columns, j.primaryKey),
+    ddl.copyColumnToTable(next.table, old.column.name, j.table, j.valueColumn),
+    ...linkExtras(p, next, j.pointer),
+  ];
   sql.push(ddl.dropColumn(next.table, old.column.name));
-  p.step(7, j.kind === 'link' ? 'alter link' : 'alter property', j.subject, `alter ${j.kind} ${j.subject}: single → multi (values move to ${j.table.name})`, sql);
+  p.step(
+    7,
+    j.kind === 'link' ? 'alter link' : 'alter property',
+    j.subject,
+    `alter ${j.kind} ${j.subject}: single → multi (values move to ${j.table.name})`,
+    sql,
+  );
 }
 
 function multiToSingle(p: Planner, prev: TypeTable, old: JunctionTable, c: PointerColumn): void {
-  p.check('violation', c.subject, `${c.subject} becomes single, but these objects have several values`, checkSql.manyValues(old.table));
+  p.check(
+    'violation',
+    c.subject,
+    `${c.subject} becomes single, but these objects have several values`,
+    checkSql.manyValues(old.table),
+  );
   const column: ColumnSpec = { ...c.column, notNull: false };
-  const sql = [ddl.addColumn(prev.table, column), ddl.copyTableToColumn(old.table, old.valueColumn, prev.table, c.column.name), ddl.dropTable(old.table)];
+  const sql = [
+    ddl.addColumn(prev.table, column),
+    ddl.copyTableToColumn(old.table, old.valueColumn, prev.table, c.column.name),
+    ddl.dropTable(old.table),
+  ];
   if (c.column.notNull) {
     if (c.column.default) sql.push(ddl.backfill(prev.table, c.column.name, c.column.default));
     sql.push(ddl.setNotNull(prev.table, c.column.name));
   }
-  p.step(7, c.kind === 'link' ? 'alter link' : 'alter property', c.subject, `alter ${c.kind} ${c.subject}: multi → single`, sql);
+  p.step(
+    7,
+    c.kind === 'link' ? 'alter link' : 'alter property',
+    c.subject,
+    `alter ${c.kind} ${c.subject}: multi → single`,
+    sql,
+  );
 }
 
 function alterJunction(p: Planner, old: JunctionTable, j: JunctionTable): void {
@@ -444,7 +646,12 @@ function alterJunction(p: Planner, old: JunctionTable, j: JunctionTable): void {
   for (const name of oldCols.keys()) {
     if (newCols.has(name)) continue;
     sql.push(ddl.dropColumn(j.table, name));
-    p.check('data-loss', `${j.subject}@${name}`, `dropping ${j.subject}@${name} would delete its stored values`, checkSql.columnHasValues(j.table, name, `${j.subject}@${name}`));
+    p.check(
+      'data-loss',
+      `${j.subject}@${name}`,
+      `dropping ${j.subject}@${name} would delete its stored values`,
+      checkSql.columnHasValues(j.table, name, `${j.subject}@${name}`),
+    );
   }
   for (const [name, c] of newCols) {
     const prev = oldCols.get(name);
@@ -457,13 +664,29 @@ function alterJunction(p: Planner, old: JunctionTable, j: JunctionTable): void {
     const to = printType(c.type);
     if (from !== to) {
       if (!castable(from, to)) {
-        throw new MigrationError(`cannot change the type of ${j.subject}${name === j.valueColumn ? '' : `@${name}`} from ${from} to ${to}: there is no cast that keeps the data`);
+        throw new MigrationError(
+          `cannot change the type of ${j.subject}${name === j.valueColumn ? '' : `@${name}`} from ${from} to ${to}: there is no cast that keeps the data`,
+        );
       }
-      sql.push(ddl.alterColumnType(j.table, name, c.type, { kind: 'Cast', expr: { kind: 'ColumnRef', table: null, name }, type: c.type }));
+      sql.push(
+        ddl.alterColumnType(j.table, name, c.type, {
+          kind: 'Cast',
+          expr: { kind: 'ColumnRef', table: null, name },
+          type: c.type,
+        }),
+      );
     }
-    if ((prev.default ? printSql(prev.default) : null) !== (c.default ? printSql(c.default) : null)) sql.push(ddl.setDefault(j.table, name, c.default));
+    if ((prev.default ? printSql(prev.default) : null) !== (c.default ? printSql(c.default) : null))
+      sql.push(ddl.setDefault(j.table, name, c.default));
   }
-  if (sql.length) p.step(7, j.kind === 'link' ? 'alter link' : 'alter property', j.subject, `alter ${j.kind} ${j.subject}`, sql);
+  if (sql.length)
+    p.step(
+      7,
+      j.kind === 'link' ? 'alter link' : 'alter property',
+      j.subject,
+      `alter ${j.kind} ${j.subject}`,
+      sql,
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -493,14 +716,19 @@ function planScalars(p: Planner): void {
 function describeScalar(schema: Schema, name: string, what: string): string {
   const s = schema.scalarTypes.find((x) => x.name === name);
   if (!s) return `${what} ${name}`;
-  return s.enumValues ? `${what} ${name} (enum ${s.enumValues.join(', ')})` : `${what} ${name} (${s.base})`;
+  return s.enumValues
+    ? `${what} ${name} (enum ${s.enumValues.join(', ')})`
+    : `${what} ${name} (${s.base})`;
 }
 
 function alterScalar(p: Planner, prev: DomainLayout, next: DomainLayout): void {
   if (printType(prev.spec.base) !== printType(next.spec.base)) {
-    throw new MigrationError(`cannot change the base type of scalar ${next.scalar} from ${printType(prev.spec.base)} to ${printType(next.spec.base)}`, {
-      hint: 'declare a new scalar type, move the properties to it, then drop the old one',
-    });
+    throw new MigrationError(
+      `cannot change the base type of scalar ${next.scalar} from ${printType(prev.spec.base)} to ${printType(next.spec.base)}`,
+      {
+        hint: 'declare a new scalar type, move the properties to it, then drop the old one',
+      },
+    );
   }
   const sql: string[] = [];
   const after: string[] = [];
@@ -514,9 +742,17 @@ function alterScalar(p: Planner, prev: DomainLayout, next: DomainLayout): void {
   for (const [name, c] of newChecks) {
     if (oldChecks.get(name) === printSql(c.expr)) continue;
     sql.push(ddl.domainAddCheck(next.spec.name, c));
-    const columns = columnsOfDomain(p.before, prev).map((col) => ({ ...col, check: replaceDomainValue(c.expr, { kind: 'ColumnRef', table: null, name: col.column }) }));
+    const columns = columnsOfDomain(p.before, prev).map((col) => ({
+      ...col,
+      check: replaceDomainValue(c.expr, { kind: 'ColumnRef', table: null, name: col.column }),
+    }));
     if (columns.length) {
-      p.check('violation', next.scalar, `stored values break the new definition of ${next.scalar}`, checkSql.domainViolations(columns));
+      p.check(
+        'violation',
+        next.scalar,
+        `stored values break the new definition of ${next.scalar}`,
+        checkSql.domainViolations(columns),
+      );
     }
   }
   if (sql.length) {
@@ -525,30 +761,53 @@ function alterScalar(p: Planner, prev: DomainLayout, next: DomainLayout): void {
     for (const col of arrayColumnsOfDomain(p.before, prev)) {
       const base = { ...prev.spec.base, arrayDims: prev.spec.base.arrayDims + col.type.arrayDims };
       const ref: SqlExpr = { kind: 'ColumnRef', table: null, name: col.column };
-      sql.unshift(ddl.alterColumnType(col.table, col.column, base, { kind: 'Cast', expr: ref, type: base }));
-      after.push(ddl.alterColumnType(col.table, col.column, col.type, { kind: 'Cast', expr: ref, type: col.type }));
+      sql.unshift(
+        ddl.alterColumnType(col.table, col.column, base, { kind: 'Cast', expr: ref, type: base }),
+      );
+      after.push(
+        ddl.alterColumnType(col.table, col.column, col.type, {
+          kind: 'Cast',
+          expr: ref,
+          type: col.type,
+        }),
+      );
     }
-    p.step(5, 'alter scalar', next.scalar, describeScalar(p.to, next.scalar, 'alter scalar'), [...sql, ...after]);
+    p.step(5, 'alter scalar', next.scalar, describeScalar(p.to, next.scalar, 'alter scalar'), [
+      ...sql,
+      ...after,
+    ]);
   }
 }
 
 /** Single columns and junction values stored as this domain (arrays are left to PostgreSQL). */
-function columnsOfDomain(layout: StorageLayout, d: DomainLayout): { table: QName; column: string; subject: string }[] {
+function columnsOfDomain(
+  layout: StorageLayout,
+  d: DomainLayout,
+): { table: QName; column: string; subject: string }[] {
   const text = printType({ ...d.spec.name, arrayDims: 0 });
   const out: { table: QName; column: string; subject: string }[] = [];
   for (const t of layout.tables) {
-    for (const c of t.columns) if (printType(c.column.type) === text) out.push({ table: t.table, column: c.column.name, subject: c.subject });
-    for (const j of t.junctions) for (const c of j.columns) if (printType(c.type) === text) out.push({ table: j.table, column: c.name, subject: j.subject });
+    for (const c of t.columns)
+      if (printType(c.column.type) === text)
+        out.push({ table: t.table, column: c.column.name, subject: c.subject });
+    for (const j of t.junctions)
+      for (const c of j.columns)
+        if (printType(c.type) === text)
+          out.push({ table: j.table, column: c.name, subject: j.subject });
   }
   return out;
 }
 
-function arrayColumnsOfDomain(layout: StorageLayout, d: DomainLayout): { table: QName; column: string; type: PgType }[] {
+function arrayColumnsOfDomain(
+  layout: StorageLayout,
+  d: DomainLayout,
+): { table: QName; column: string; type: PgType }[] {
   const name = printType({ ...d.spec.name, arrayDims: 0 });
   const out: { table: QName; column: string; type: PgType }[] = [];
   for (const t of layout.tables) {
     for (const c of t.columns) {
-      if (c.column.type.arrayDims > 0 && printType({ ...c.column.type, arrayDims: 0 }) === name) out.push({ table: t.table, column: c.column.name, type: c.column.type });
+      if (c.column.type.arrayDims > 0 && printType({ ...c.column.type, arrayDims: 0 }) === name)
+        out.push({ table: t.table, column: c.column.name, type: c.column.type });
     }
   }
   return out;
@@ -575,7 +834,8 @@ function planModelOnly(p: Planner): void {
   const from = p.from;
   const to = p.to;
   const subjects = new Set(p.phases.flat().map((s) => s.subject));
-  const byName = <T extends { name: string }>(list: readonly T[] | undefined) => new Map((list ?? []).map((x) => [x.name, x]));
+  const byName = <T extends { name: string }>(list: readonly T[] | undefined) =>
+    new Map((list ?? []).map((x) => [x.name, x]));
 
   // Types and their pointers.
   const oldTypes = byName(from?.objectTypes);
@@ -592,28 +852,70 @@ function planModelOnly(p: Planner): void {
       const prev = old?.pointers.find((x) => x.name === ptr.name);
       if (subjects.has(subject)) continue;
       if (!prev || prev.kind !== ptr.kind) {
-        if (old) p.step(12, ptr.kind === 'link' ? 'create link' : 'create property', subject, `create ${ptr.computed ? 'computed ' : ''}${ptr.kind} ${subject}`, []);
+        if (old)
+          p.step(
+            12,
+            ptr.kind === 'link' ? 'create link' : 'create property',
+            subject,
+            `create ${ptr.computed ? 'computed ' : ''}${ptr.kind} ${subject}`,
+            [],
+          );
       } else if (canon(ptr) !== canon(prev)) {
-        p.step(12, ptr.kind === 'link' ? 'alter link' : 'alter property', subject, `alter ${ptr.kind} ${subject}`, []);
+        p.step(
+          12,
+          ptr.kind === 'link' ? 'alter link' : 'alter property',
+          subject,
+          `alter ${ptr.kind} ${subject}`,
+          [],
+        );
       }
     }
     if (old) {
       for (const prev of old.pointers.filter((x) => x.declaredIn === name)) {
         const subject = `${name}.${prev.name}`;
-        if (subjects.has(subject) || t.pointers.some((x) => x.name === prev.name && x.kind === prev.kind)) continue;
-        p.step(12, prev.kind === 'link' ? 'drop link' : 'drop property', subject, `drop ${prev.computed ? 'computed ' : ''}${prev.kind} ${subject}`, []);
+        if (
+          subjects.has(subject) ||
+          t.pointers.some((x) => x.name === prev.name && x.kind === prev.kind)
+        )
+          continue;
+        p.step(
+          12,
+          prev.kind === 'link' ? 'drop link' : 'drop property',
+          subject,
+          `drop ${prev.computed ? 'computed ' : ''}${prev.kind} ${subject}`,
+          [],
+        );
       }
     }
     // Policies are enforced by the query compiler: steps without SQL.
-    const oldPolicies = new Map((old?.policies ?? []).filter((x) => x.declaredIn === name).map((x) => [x.name, x]));
-    const newPolicies = new Map(t.policies.filter((x) => x.declaredIn === name).map((x) => [x.name, x]));
+    const oldPolicies = new Map(
+      (old?.policies ?? []).filter((x) => x.declaredIn === name).map((x) => [x.name, x]),
+    );
+    const newPolicies = new Map(
+      t.policies.filter((x) => x.declaredIn === name).map((x) => [x.name, x]),
+    );
     for (const [pname, pol] of newPolicies) {
       const prev = oldPolicies.get(pname);
-      if (!prev) p.step(12, 'create policy', `${name}.${pname}`, `create access policy ${pname} on ${name} (${pol.action} ${pol.kinds.join(', ')})`, []);
-      else if (canon(prev) !== canon(pol)) p.step(12, 'alter policy', `${name}.${pname}`, `alter access policy ${pname} on ${name}`, []);
+      if (!prev)
+        p.step(
+          12,
+          'create policy',
+          `${name}.${pname}`,
+          `create access policy ${pname} on ${name} (${pol.action} ${pol.kinds.join(', ')})`,
+          [],
+        );
+      else if (canon(prev) !== canon(pol))
+        p.step(
+          12,
+          'alter policy',
+          `${name}.${pname}`,
+          `alter access policy ${pname} on ${name}`,
+          [],
+        );
     }
     for (const [pname] of oldPolicies) {
-      if (!newPolicies.has(pname)) p.step(12, 'drop policy', `${name}.${pname}`, `drop access policy ${pname} on ${name}`, []);
+      if (!newPolicies.has(pname))
+        p.step(12, 'drop policy', `${name}.${pname}`, `drop access policy ${pname} on ${name}`, []);
     }
   }
   for (const [name, old] of oldTypes) {
@@ -630,14 +932,27 @@ function planModelOnly(p: Planner): void {
     else if (canon(old) !== canon(s)) p.step(12, 'alter scalar', name, `alter scalar ${name}`, []);
   }
   for (const [name] of oldScalars) {
-    if (!to.scalarTypes.some((s) => s.name === name) && !subjects.has(name)) p.step(12, 'drop scalar', name, `drop scalar ${name}`, []);
+    if (!to.scalarTypes.some((s) => s.name === name) && !subjects.has(name))
+      p.step(12, 'drop scalar', name, `drop scalar ${name}`, []);
   }
 
-  namedNoSql(p, from?.globals, to.globals, 'global', ['create global', 'alter global', 'drop global']);
-  namedNoSql(p, from?.functions, to.functions, 'function', ['create function', 'alter function', 'drop function']);
+  namedNoSql(p, from?.globals, to.globals, 'global', [
+    'create global',
+    'alter global',
+    'drop global',
+  ]);
+  namedNoSql(p, from?.functions, to.functions, 'function', [
+    'create function',
+    'alter function',
+    'drop function',
+  ]);
   // There is no alias step kind: an alias is a stored query, like a view (see the report).
   namedNoSql(p, from?.aliases, to.aliases, 'alias', ['create view', 'create view', 'drop view']);
-  namedNoSql(p, from?.constraints, to.constraints, 'abstract constraint', ['alter type', 'alter type', 'alter type']);
+  namedNoSql(p, from?.constraints, to.constraints, 'abstract constraint', [
+    'alter type',
+    'alter type',
+    'alter type',
+  ]);
 }
 
 function typeOwn(t: ObjectType): unknown {

@@ -51,13 +51,24 @@ const schema: Schema = {
   modules: ['default'],
   objectTypes: [item],
   scalarTypes: [
-    { name: 'default::Color', abstract: false, base: 'std::anyenum', stdBase: 'std::str', enumValues: ['Red', 'Green', 'Blue'], constraints: [], annotations: {}, span },
+    {
+      name: 'default::Color',
+      abstract: false,
+      base: 'std::anyenum',
+      stdBase: 'std::str',
+      enumValues: ['Red', 'Green', 'Blue'],
+      constraints: [],
+      annotations: {},
+      span,
+    },
   ],
   globals: [],
   functions: [
     {
       name: 'default::double',
-      params: [{ name: 'x', kind: 'positional', typeModifier: null, type: s('std::int64'), default: null }],
+      params: [
+        { name: 'x', kind: 'positional', typeModifier: null, type: s('std::int64'), default: null },
+      ],
       returnType: s('std::int64'),
       returnModifier: null,
       body: ql.parseExpression('x * 2'),
@@ -71,10 +82,21 @@ const schema: Schema = {
   annotations: [],
 };
 
-const row: ScalarContext = { schema, module: 'default', mode: 'check', subject: { kind: 'object', type: item, table: null } };
-const none: ScalarContext = { schema, module: 'default', mode: 'default', subject: { kind: 'none' } };
+const row: ScalarContext = {
+  schema,
+  module: 'default',
+  mode: 'check',
+  subject: { kind: 'object', type: item, table: null },
+};
+const none: ScalarContext = {
+  schema,
+  module: 'default',
+  mode: 'default',
+  subject: { kind: 'none' },
+};
 
-const compile = (text: string, ctx: ScalarContext) => printSql(compileScalar(ql.parseExpression(text), ctx).sql);
+const compile = (text: string, ctx: ScalarContext) =>
+  printSql(compileScalar(ql.parseExpression(text), ctx).sql);
 
 describe('compileScalar: defaults', () => {
   it.each([
@@ -122,14 +144,20 @@ describe('compileScalar: checks and indexes', () => {
     ['.qty > 0', '"qty" > 0'],
     ['__subject__.qty >= 1', '"qty" >= 1'],
     [".name < 'm'", `("name" COLLATE "C") < 'm'`],
-    ['.color < Color.Blue', `array_position(ARRAY['Red', 'Green', 'Blue'], "color"::text) < array_position(ARRAY['Red', 'Green', 'Blue'], 'Blue'::text)`],
+    [
+      '.color < Color.Blue',
+      `array_position(ARRAY['Red', 'Green', 'Blue'], "color"::text) < array_position(ARRAY['Red', 'Green', 'Blue'], 'Blue'::text)`,
+    ],
     ["contains(.tags, 'x')", `"tags" @> ARRAY['x']`],
     ["contains(.name, 'x')", `strpos("name", 'x') > 0`],
     ["re_test('^a', .name)", `"name" ~ '^a'`],
     ["exists .name and not (.name like 'x%')", `("name" is not null) and (not ("name" like 'x%'))`],
     ['.qty in {1, 2, 3}', '"qty" in (1, 2, 3)'],
     ['.price ?= 1.5', '"price" is not distinct from (1.5::double precision)'],
-    ['.price % 2.0', '"price" - (floor("price" / (2.0::double precision)) * (2.0::double precision))'],
+    [
+      '.price % 2.0',
+      '"price" - (floor("price" / (2.0::double precision)) * (2.0::double precision))',
+    ],
     ['.tags[0]', '"tags"[1]'],
     ['.name[-1]', `substr("name", char_length("name") + 0, 1)`],
     ['double(.qty)', '"qty" * (2::bigint)'],
@@ -138,7 +166,10 @@ describe('compileScalar: checks and indexes', () => {
   });
 
   it('binds __subject__ to a value in pointer constraints and domains', () => {
-    const ctx: ScalarContext = { ...row, subject: { kind: 'value', sql: { kind: 'DomainValue' }, type: s('std::int64') } };
+    const ctx: ScalarContext = {
+      ...row,
+      subject: { kind: 'value', sql: { kind: 'DomainValue' }, type: s('std::int64') },
+    };
     expect(compile('__subject__ >= 0', ctx)).toBe('VALUE >= 0');
   });
 

@@ -58,10 +58,16 @@ export interface Compiled {
 
 export function compileScalar(expr: ql.Expr, ctx: ScalarContext): Compiled {
   const compiled = new ScalarCompiler(ctx).compile(expr, new Map(), ctx.expected ?? null, 0);
-  if ((ctx.mode === 'check' || ctx.mode === 'index' || ctx.mode === 'domain') && compiled.volatility !== 'immutable') {
+  if (
+    (ctx.mode === 'check' || ctx.mode === 'index' || ctx.mode === 'domain') &&
+    compiled.volatility !== 'immutable'
+  ) {
     throw new InvalidDefinitionError(
       `${ctx.mode === 'index' ? 'an index' : 'a constraint'} expression must be immutable, but \`${ql.printExpression(expr)}\` is ${compiled.volatility}`,
-      { position: pos(expr), hint: 'functions such as datetime_current() give a different value each time; use them in a default instead' },
+      {
+        position: pos(expr),
+        hint: 'functions such as datetime_current() give a different value each time; use them in a default instead',
+      },
     );
   }
   return compiled;
@@ -85,7 +91,9 @@ const INTS = new Set(['std::int16', 'std::int32', 'std::int64', 'std::sequence']
 const FLOATS = new Set(['std::float32', 'std::float64']);
 const EXACT = new Set(['std::decimal', 'std::bigint']);
 
-function pos(node: { span?: ql.Span } | null | undefined): { line: number; column: number } | undefined {
+function pos(
+  node: { span?: ql.Span } | null | undefined,
+): { line: number; column: number } | undefined {
   const span = node?.span;
   return span ? { line: span.start.line, column: span.start.column } : undefined;
 }
@@ -102,16 +110,29 @@ interface StdFunction {
   readonly volatility: Volatility;
   readonly minArgs: number;
   readonly maxArgs: number;
-  readonly compile: (args: readonly Compiled[], self: ScalarCompiler, node: ql.FunctionCall) => { sql: SqlExpr; type: TypeRef | null };
+  readonly compile: (
+    args: readonly Compiled[],
+    self: ScalarCompiler,
+    node: ql.FunctionCall,
+  ) => { sql: SqlExpr; type: TypeRef | null };
 }
 
-function fn(name: string, type: TypeRef | null | ((args: readonly Compiled[]) => TypeRef | null), min = 1, max = min, volatility: Volatility = 'immutable'): StdFunction {
+function fn(
+  name: string,
+  type: TypeRef | null | ((args: readonly Compiled[]) => TypeRef | null),
+  min = 1,
+  max = min,
+  volatility: Volatility = 'immutable',
+): StdFunction {
   return {
     volatility,
     minArgs: min,
     maxArgs: max,
     compile: (args) => ({
-      sql: sql.func(name, args.map((a) => a.sql)),
+      sql: sql.func(
+        name,
+        args.map((a) => a.sql),
+      ),
       type: typeof type === 'function' ? type(args) : type,
     }),
   };
@@ -141,7 +162,13 @@ const STD_FUNCTIONS: Readonly<Record<string, StdFunction>> = {
       const [value] = args as [Compiled];
       const base = self.baseName(value.type);
       const name =
-        value.type?.kind === 'array' ? 'cardinality' : base === 'std::bytes' ? 'octet_length' : base === 'std::json' ? 'jsonb_array_length' : 'char_length';
+        value.type?.kind === 'array'
+          ? 'cardinality'
+          : base === 'std::bytes'
+            ? 'octet_length'
+            : base === 'std::json'
+              ? 'jsonb_array_length'
+              : 'char_length';
       return { sql: sql.func(name, [value.sql]), type: INT64 };
     },
   },
@@ -174,9 +201,19 @@ const STD_FUNCTIONS: Readonly<Record<string, StdFunction>> = {
     compile: (args) => {
       const [haystack, needle] = args as [Compiled, Compiled];
       if (haystack.type?.kind === 'array') {
-        return { sql: sql.bin('@>', haystack.sql, { kind: 'ArrayExpr', elements: [needle.sql], type: null }), type: BOOL };
+        return {
+          sql: sql.bin('@>', haystack.sql, {
+            kind: 'ArrayExpr',
+            elements: [needle.sql],
+            type: null,
+          }),
+          type: BOOL,
+        };
       }
-      return { sql: sql.bin('>', sql.func('strpos', [haystack.sql, needle.sql]), sql.num(0)), type: BOOL };
+      return {
+        sql: sql.bin('>', sql.func('strpos', [haystack.sql, needle.sql]), sql.num(0)),
+        type: BOOL,
+      };
     },
   },
   'std::find': {
@@ -185,7 +222,10 @@ const STD_FUNCTIONS: Readonly<Record<string, StdFunction>> = {
     maxArgs: 2,
     compile: (args) => {
       const [haystack, needle] = args as [Compiled, Compiled];
-      return { sql: sql.bin('-', sql.func('strpos', [haystack.sql, needle.sql]), sql.num(1)), type: INT64 };
+      return {
+        sql: sql.bin('-', sql.func('strpos', [haystack.sql, needle.sql]), sql.num(1)),
+        type: INT64,
+      };
     },
   },
   'std::abs': fn('abs', sameAsFirst),
@@ -202,7 +242,10 @@ const STD_FUNCTIONS: Readonly<Record<string, StdFunction>> = {
     compile: (args) => {
       const [value, digits] = args as [Compiled, Compiled | undefined];
       if (!digits) return { sql: sql.func('round', [value.sql]), type: value.type };
-      return { sql: sql.func('round', [sql.cast(value.sql, pgType('numeric')), digits.sql]), type: DECIMAL };
+      return {
+        sql: sql.func('round', [sql.cast(value.sql, pgType('numeric')), digits.sql]),
+        type: DECIMAL,
+      };
     },
   },
   'std::to_str': {
@@ -227,7 +270,10 @@ const STD_FUNCTIONS: Readonly<Record<string, StdFunction>> = {
     volatility: 'immutable',
     minArgs: 1,
     maxArgs: 1,
-    compile: (args) => ({ sql: sql.cast((args[0] as Compiled).sql, pgType('jsonb')), type: JSON_T }),
+    compile: (args) => ({
+      sql: sql.cast((args[0] as Compiled).sql, pgType('jsonb')),
+      type: JSON_T,
+    }),
   },
   'std::to_datetime': castFn(DATETIME),
   'cal::to_local_date': castFn(scalar('cal::local_date')),
@@ -249,7 +295,20 @@ const STD_FUNCTIONS: Readonly<Record<string, StdFunction>> = {
   },
 };
 
-const AGGREGATES = new Set(['count', 'sum', 'min', 'max', 'avg', 'mean', 'array_agg', 'all', 'any', 'enumerate', 'array_unpack', 'distinct']);
+const AGGREGATES = new Set([
+  'count',
+  'sum',
+  'min',
+  'max',
+  'avg',
+  'mean',
+  'array_agg',
+  'all',
+  'any',
+  'enumerate',
+  'array_unpack',
+  'distinct',
+]);
 
 /** EdgeQL's short names of std types in casts. */
 function stdTypeName(ref: ql.ObjectRef): string | null {
@@ -260,7 +319,12 @@ function stdTypeName(ref: ql.ObjectRef): string | null {
 export class ScalarCompiler {
   constructor(readonly ctx: ScalarContext) {}
 
-  fail(cls: QueryErrorClass, message: string, node: { span?: ql.Span } | null, hint?: string): never {
+  fail(
+    cls: QueryErrorClass,
+    message: string,
+    node: { span?: ql.Span } | null,
+    hint?: string,
+  ): never {
     throw new cls(message, { position: pos(node), hint });
   }
 
@@ -276,7 +340,8 @@ export class ScalarCompiler {
   }
 
   compile(expr: ql.Expr, env: Env, expected: TypeRef | null, depth: number): Compiled {
-    if (depth > 32) this.fail(InvalidDefinitionError, 'functions nest too deeply (recursive function?)', expr);
+    if (depth > 32)
+      this.fail(InvalidDefinitionError, 'functions nest too deeply (recursive function?)', expr);
     const sub = (e: ql.Expr, exp: TypeRef | null = null) => this.compile(e, env, exp, depth + 1);
     switch (expr.kind) {
       case 'Constant':
@@ -286,22 +351,40 @@ export class ScalarCompiler {
       case 'ArrayLiteral': {
         const element = expected?.kind === 'array' ? expected.element : null;
         const items = expr.elements.map((e) => sub(e, element));
-        const type: TypeRef | null = items[0]?.type ? { kind: 'array', element: items[0].type } : expected;
+        const type: TypeRef | null = items[0]?.type
+          ? { kind: 'array', element: items[0].type }
+          : expected;
         if (type?.kind === 'array' && pgTypeOf(type).name === 'jsonb') {
-          return { sql: sql.func('jsonb_build_array', items.map((i) => this.toJson(i))), type, volatility: maxVolatility(...items.map((i) => i.volatility)) };
+          return {
+            sql: sql.func(
+              'jsonb_build_array',
+              items.map((i) => this.toJson(i)),
+            ),
+            type,
+            volatility: maxVolatility(...items.map((i) => i.volatility)),
+          };
         }
         if (items.length === 0 && !type) {
-          this.fail(InvalidTypeError, 'an empty array needs a type here: write <array<str>>[]', expr);
+          this.fail(
+            InvalidTypeError,
+            'an empty array needs a type here: write <array<str>>[]',
+            expr,
+          );
         }
         return {
-          sql: { kind: 'ArrayExpr', elements: items.map((i) => i.sql), type: items.length === 0 && type ? pgTypeOf(type) : null },
+          sql: {
+            kind: 'ArrayExpr',
+            elements: items.map((i) => i.sql),
+            type: items.length === 0 && type ? pgTypeOf(type) : null,
+          },
           type,
           volatility: maxVolatility(...items.map((i) => i.volatility)),
         };
       }
       case 'TupleLiteral':
       case 'NamedTupleLiteral': {
-        const values = expr.kind === 'TupleLiteral' ? expr.elements : expr.elements.map((e) => e.value);
+        const values =
+          expr.kind === 'TupleLiteral' ? expr.elements : expr.elements.map((e) => e.value);
         const names = expr.kind === 'TupleLiteral' ? null : expr.elements.map((e) => e.name);
         const expectedElements = expected?.kind === 'tuple' ? expected.elements : [];
         const items = values.map((e, i) => sub(e, expectedElements[i]?.type ?? null));
@@ -312,18 +395,30 @@ export class ScalarCompiler {
         // Tuples are stored as jsonb arrays (schema/storage/types); a row value is used only
         // where tuples are compared, which jsonb arrays do element by element too.
         return {
-          sql: sql.func('jsonb_build_array', items.map((i) => this.toJson(i))),
+          sql: sql.func(
+            'jsonb_build_array',
+            items.map((i) => this.toJson(i)),
+          ),
           type,
           volatility: maxVolatility(...items.map((i) => i.volatility)),
         };
       }
       case 'SetLiteral': {
-        if (expr.elements.length === 0) return { sql: sql.null(), type: expected, volatility: 'immutable' };
+        if (expr.elements.length === 0)
+          return { sql: sql.null(), type: expected, volatility: 'immutable' };
         if (expr.elements.length === 1) return sub(expr.elements[0] as ql.Expr, expected);
-        return this.fail(InvalidDefinitionError, 'a set of several values can only be the right side of `in` here', expr);
+        return this.fail(
+          InvalidDefinitionError,
+          'a set of several values can only be the right side of `in` here',
+          expr,
+        );
       }
       case 'Parameter':
-        return this.fail(InvalidDefinitionError, `query parameters ($${expr.name}) cannot be used in a schema definition`, expr);
+        return this.fail(
+          InvalidDefinitionError,
+          `query parameters ($${expr.name}) cannot be used in a schema definition`,
+          expr,
+        );
       case 'GlobalRef':
         return this.fail(
           InvalidDefinitionError,
@@ -338,8 +433,14 @@ export class ScalarCompiler {
           const bound = env.get(expr.name);
           if (bound) return bound;
         }
-        return this.fail(InvalidReferenceError, `'${expr.module ? `${expr.module}::` : ''}${expr.name}' does not exist here`, expr,
-          this.ctx.subject.kind === 'object' ? `to refer to the object's property write .${expr.name}` : undefined);
+        return this.fail(
+          InvalidReferenceError,
+          `'${expr.module ? `${expr.module}::` : ''}${expr.name}' does not exist here`,
+          expr,
+          this.ctx.subject.kind === 'object'
+            ? `to refer to the object's property write .${expr.name}`
+            : undefined,
+        );
       }
       case 'Path':
         return this.path(expr, env);
@@ -368,7 +469,11 @@ export class ScalarCompiler {
         const then = sub(expr.ifExpr, expected);
         const otherwise = sub(expr.elseExpr, expected ?? then.type);
         return {
-          sql: { kind: 'Case', whens: [{ when: condition.sql, then: then.sql }], else: otherwise.sql },
+          sql: {
+            kind: 'Case',
+            whens: [{ when: condition.sql, then: then.sql }],
+            else: otherwise.sql,
+          },
           type: then.type ?? otherwise.type,
           volatility: maxVolatility(condition.volatility, then.volatility, otherwise.volatility),
         };
@@ -380,26 +485,51 @@ export class ScalarCompiler {
         const index = sub(expr.index);
         const volatility = maxVolatility(subject.volatility, index.volatility);
         const base = this.baseName(subject.type);
-        if (base === 'std::json') return { sql: sql.bin('->', subject.sql, index.sql), type: JSON_T, volatility };
-        const length = subject.type?.kind === 'array' ? sql.func('cardinality', [subject.sql]) : sql.func('char_length', [subject.sql]);
+        if (base === 'std::json')
+          return { sql: sql.bin('->', subject.sql, index.sql), type: JSON_T, volatility };
+        const length =
+          subject.type?.kind === 'array'
+            ? sql.func('cardinality', [subject.sql])
+            : sql.func('char_length', [subject.sql]);
         const constant = expr.index.kind === 'Constant' ? Number(expr.index.value) : null;
         const oneBased: SqlExpr =
           constant !== null && constant >= 0
             ? sql.num(constant + 1)
             : constant !== null
               ? sql.bin('+', length, sql.num(constant + 1))
-              : { kind: 'Case', whens: [{ when: sql.bin('<', index.sql, sql.num(0)), then: sql.bin('+', sql.bin('+', length, index.sql), sql.num(1)) }], else: sql.bin('+', index.sql, sql.num(1)) };
+              : {
+                  kind: 'Case',
+                  whens: [
+                    {
+                      when: sql.bin('<', index.sql, sql.num(0)),
+                      then: sql.bin('+', sql.bin('+', length, index.sql), sql.num(1)),
+                    },
+                  ],
+                  else: sql.bin('+', index.sql, sql.num(1)),
+                };
         if (subject.type?.kind === 'array') {
-          return { sql: { kind: 'Subscript', expr: subject.sql, index: oneBased }, type: subject.type.element, volatility };
+          return {
+            sql: { kind: 'Subscript', expr: subject.sql, index: oneBased },
+            type: subject.type.element,
+            volatility,
+          };
         }
-        return { sql: sql.func('substr', [subject.sql, oneBased, sql.num(1)]), type: STR, volatility };
+        return {
+          sql: sql.func('substr', [subject.sql, oneBased, sql.num(1)]),
+          type: STR,
+          volatility,
+        };
       }
       case 'Detached':
       case 'Shape':
       case 'IsOp':
       case 'Slice':
       case 'Introspect':
-        return this.fail(InvalidDefinitionError, `\`${ql.printExpression(expr)}\` is not supported in a schema ${this.what()}`, expr);
+        return this.fail(
+          InvalidDefinitionError,
+          `\`${ql.printExpression(expr)}\` is not supported in a schema ${this.what()}`,
+          expr,
+        );
       default:
         return this.fail(
           InvalidDefinitionError,
@@ -408,11 +538,19 @@ export class ScalarCompiler {
           'defaults, constraints and indexes are compiled to PostgreSQL column defaults, CHECKs and indexes, which see only the row',
         );
     }
-    return this.fail(InvalidDefinitionError, `unsupported expression \`${ql.printExpression(expr)}\``, expr);
+    return this.fail(
+      InvalidDefinitionError,
+      `unsupported expression \`${ql.printExpression(expr)}\``,
+      expr,
+    );
   }
 
   what(): string {
-    return this.ctx.mode === 'default' ? 'default' : this.ctx.mode === 'index' ? 'index' : 'constraint';
+    return this.ctx.mode === 'default'
+      ? 'default'
+      : this.ctx.mode === 'index'
+        ? 'index'
+        : 'constraint';
   }
 
   constant(expr: ql.Constant): Compiled {
@@ -424,46 +562,83 @@ export class ScalarCompiler {
       case 'int64':
         return { sql: sql.num(expr.value), type: INT64, volatility: 'immutable' };
       case 'float64':
-        return { sql: sql.cast(sql.num(expr.value), pgType('double precision')), type: FLOAT64, volatility: 'immutable' };
+        return {
+          sql: sql.cast(sql.num(expr.value), pgType('double precision')),
+          type: FLOAT64,
+          volatility: 'immutable',
+        };
       case 'bigint':
-        return { sql: sql.cast(sql.num(expr.value), pgType('numeric')), type: BIGINT, volatility: 'immutable' };
+        return {
+          sql: sql.cast(sql.num(expr.value), pgType('numeric')),
+          type: BIGINT,
+          volatility: 'immutable',
+        };
       case 'decimal':
-        return { sql: sql.cast(sql.num(expr.value), pgType('numeric')), type: DECIMAL, volatility: 'immutable' };
+        return {
+          sql: sql.cast(sql.num(expr.value), pgType('numeric')),
+          type: DECIMAL,
+          volatility: 'immutable',
+        };
     }
   }
 
   anchor(expr: ql.Anchor): Compiled {
     const subject = this.ctx.subject;
     if (expr.name === '__subject__') {
-      if (subject.kind === 'value') return { sql: subject.sql, type: subject.type, volatility: 'immutable' };
+      if (subject.kind === 'value')
+        return { sql: subject.sql, type: subject.type, volatility: 'immutable' };
       if (subject.kind === 'object') {
-        return this.fail(InvalidDefinitionError, 'an object cannot be used as a value in a constraint or index; refer to its properties (.name)', expr);
+        return this.fail(
+          InvalidDefinitionError,
+          'an object cannot be used as a value in a constraint or index; refer to its properties (.name)',
+          expr,
+        );
       }
     }
-    return this.fail(InvalidReferenceError, `${expr.name} cannot be used in a schema ${this.what()}`, expr);
+    return this.fail(
+      InvalidReferenceError,
+      `${expr.name} cannot be used in a schema ${this.what()}`,
+      expr,
+    );
   }
 
   path(expr: ql.Path, env: Env): Compiled {
     // Enum literal: `Color.Red`, `default::Color.Red`.
-    if (expr.subject?.kind === 'ObjectRef' && expr.steps.length === 1 && !(expr.subject.module === null && env.has(expr.subject.name))) {
+    if (
+      expr.subject?.kind === 'ObjectRef' &&
+      expr.steps.length === 1 &&
+      !(expr.subject.module === null && env.has(expr.subject.name))
+    ) {
       const step = expr.steps[0] as ql.PathStep;
       const scalarType = this.resolveScalar(expr.subject);
       if (scalarType && step.kind === 'Ptr' && step.via === '.') {
         const values = findScalar(this.ctx.schema, scalarType)?.enumValues;
         if (!values) this.fail(InvalidTypeError, `${scalarType} is not an enum`, expr);
         if (!values.includes(step.name)) {
-          this.fail(InvalidReferenceError, `${scalarType} has no value '${step.name}'`, step, `its values are ${values.join(', ')}`);
+          this.fail(
+            InvalidReferenceError,
+            `${scalarType} has no value '${step.name}'`,
+            step,
+            `its values are ${values.join(', ')}`,
+          );
         }
         return { sql: sql.text(step.name), type: scalar(scalarType), volatility: 'immutable' };
       }
     }
     let objectSubject: ObjectType | null = null;
     let table: string | null = null;
-    if (expr.subject === null || (expr.subject.kind === 'Anchor' && expr.subject.name === '__subject__')) {
+    if (
+      expr.subject === null ||
+      (expr.subject.kind === 'Anchor' && expr.subject.name === '__subject__')
+    ) {
       if (this.ctx.subject.kind === 'object') {
         objectSubject = this.ctx.subject.type;
         table = this.ctx.subject.table;
-      } else if (this.ctx.subject.kind === 'value' && expr.subject !== null && this.ctx.subject.type.kind === 'tuple') {
+      } else if (
+        this.ctx.subject.kind === 'value' &&
+        expr.subject !== null &&
+        this.ctx.subject.type.kind === 'tuple'
+      ) {
         return this.tupleElement(this.anchor(expr.subject as ql.Anchor), expr.steps, expr);
       }
     } else {
@@ -471,7 +646,11 @@ export class ScalarCompiler {
       if (base.type?.kind === 'tuple') return this.tupleElement(base, expr.steps, expr);
     }
     if (!objectSubject) {
-      return this.fail(InvalidDefinitionError, `the path \`${ql.printExpression(expr)}\` cannot be used in a schema ${this.what()}`, expr);
+      return this.fail(
+        InvalidDefinitionError,
+        `the path \`${ql.printExpression(expr)}\` cannot be used in a schema ${this.what()}`,
+        expr,
+      );
     }
     const [first, ...rest] = expr.steps;
     if (!first || first.kind !== 'Ptr' || first.via !== '.' || rest.length > 0) {
@@ -484,17 +663,29 @@ export class ScalarCompiler {
     }
     const pointer = objectSubject.pointers.find((p) => p.name === first.name);
     if (!pointer) {
-      return this.fail(InvalidReferenceError, `${objectSubject.name} has no property or link '${first.name}'`, first);
+      return this.fail(
+        InvalidReferenceError,
+        `${objectSubject.name} has no property or link '${first.name}'`,
+        first,
+      );
     }
     return this.pointerColumn(pointer, table, first);
   }
 
   pointerColumn(pointer: Pointer, table: string | null, node: ql.Node): Compiled {
     if (pointer.computed) {
-      return this.fail(InvalidDefinitionError, `computed ${pointer.kind} '${pointer.name}' has no column and cannot be used in a ${this.what()}`, node);
+      return this.fail(
+        InvalidDefinitionError,
+        `computed ${pointer.kind} '${pointer.name}' has no column and cannot be used in a ${this.what()}`,
+        node,
+      );
     }
     if (pointer.cardinality === 'many') {
-      return this.fail(InvalidDefinitionError, `multi ${pointer.kind} '${pointer.name}' is stored in its own table and cannot be used in a ${this.what()}`, node);
+      return this.fail(
+        InvalidDefinitionError,
+        `multi ${pointer.kind} '${pointer.name}' is stored in its own table and cannot be used in a ${this.what()}`,
+        node,
+      );
     }
     const type: TypeRef = pointer.kind === 'link' ? UUID : pointer.target;
     return { sql: sql.col(pointer.name, table), type, volatility: 'immutable' };
@@ -504,14 +695,25 @@ export class ScalarCompiler {
     let current = base;
     for (const step of steps) {
       if (step.kind !== 'Ptr' || step.via !== '.' || current.type?.kind !== 'tuple') {
-        return this.fail(InvalidDefinitionError, `\`${ql.printExpression(node as ql.Expr)}\` is not supported in a schema ${this.what()}`, node);
+        return this.fail(
+          InvalidDefinitionError,
+          `\`${ql.printExpression(node as ql.Expr)}\` is not supported in a schema ${this.what()}`,
+          node,
+        );
       }
       const elements = current.type.elements;
-      const index = /^\d+$/.test(step.name) ? Number(step.name) : elements.findIndex((e) => e.name === step.name);
+      const index = /^\d+$/.test(step.name)
+        ? Number(step.name)
+        : elements.findIndex((e) => e.name === step.name);
       const element = elements[index];
-      if (!element) return this.fail(InvalidReferenceError, `the tuple has no element '${step.name}'`, step);
+      if (!element)
+        return this.fail(InvalidReferenceError, `the tuple has no element '${step.name}'`, step);
       const text = sql.bin('->>', current.sql, sql.num(index));
-      current = { sql: this.fromJsonText(text, element.type), type: element.type, volatility: current.volatility };
+      current = {
+        sql: this.fromJsonText(text, element.type),
+        type: element.type,
+        volatility: current.volatility,
+      };
     }
     return current;
   }
@@ -538,7 +740,12 @@ export class ScalarCompiler {
   }
 
   resolveType(type: ql.TypeExpr): TypeRef {
-    if (type.kind !== 'TypeName') return this.fail(InvalidTypeError, `\`${ql.printType(type)}\` cannot be used in a schema ${this.what()}`, type);
+    if (type.kind !== 'TypeName')
+      return this.fail(
+        InvalidTypeError,
+        `\`${ql.printType(type)}\` cannot be used in a schema ${this.what()}`,
+        type,
+      );
     const ref = type.name;
     if (ref.module === null && ref.name === 'array' && type.subtypes.length === 1) {
       return { kind: 'array', element: this.resolveType(type.subtypes[0] as ql.TypeExpr) };
@@ -547,14 +754,21 @@ export class ScalarCompiler {
       return {
         kind: 'tuple',
         elements: type.subtypes.map((s) =>
-          s.kind === 'NamedSubtype' ? { name: s.name, type: this.resolveType(s.type) } : { name: null, type: this.resolveType(s) },
+          s.kind === 'NamedSubtype'
+            ? { name: s.name, type: this.resolveType(s.type) }
+            : { name: null, type: this.resolveType(s) },
         ),
       };
     }
     const std = stdTypeName(ref);
-    if (std && (ref.module !== null || !findScalar(this.ctx.schema, `${this.ctx.module}::${ref.name}`))) return scalar(std);
+    if (
+      std &&
+      (ref.module !== null || !findScalar(this.ctx.schema, `${this.ctx.module}::${ref.name}`))
+    )
+      return scalar(std);
     const name = this.resolveScalar(ref);
-    if (!name) return this.fail(InvalidReferenceError, `type '${ql.printType(type)}' does not exist`, type);
+    if (!name)
+      return this.fail(InvalidReferenceError, `type '${ql.printType(type)}' does not exist`, type);
     return scalar(name);
   }
 
@@ -567,26 +781,40 @@ export class ScalarCompiler {
   /** `<target>value` with EdgeQL meaning where PostgreSQL's differs. */
   castSql(value: Compiled, target: TypeRef, node: ql.Node): SqlExpr {
     const from = this.baseName(value.type);
-    if (target.kind === 'array' && value.sql.kind === 'ArrayExpr' && value.sql.elements.length === 0) {
+    if (
+      target.kind === 'array' &&
+      value.sql.kind === 'ArrayExpr' &&
+      value.sql.elements.length === 0
+    ) {
       return { ...value.sql, type: pgTypeOf(target) };
     }
     if (target.kind === 'tuple') return value.sql;
     const to = target.kind === 'scalar' ? stdBaseOf(this.ctx.schema, target.name) : null;
     if (to === 'std::json') {
       if (from === 'std::json') return value.sql;
-      const arg = value.sql.kind === 'Literal' && value.sql.type === 'text' ? sql.cast(value.sql, pgType('text')) : value.sql;
+      const arg =
+        value.sql.kind === 'Literal' && value.sql.type === 'text'
+          ? sql.cast(value.sql, pgType('text'))
+          : value.sql;
       return sql.func('to_jsonb', [arg]);
     }
     if (from === 'std::json' && target.kind === 'scalar') {
       const text = sql.bin('#>>', value.sql, sql.text('{}'));
-      return to === 'std::str' && isStdScalar(target.name) ? text : sql.cast(text, scalarPgType(target.name));
+      return to === 'std::str' && isStdScalar(target.name)
+        ? text
+        : sql.cast(text, scalarPgType(target.name));
     }
     if (to === 'std::bool' && from === 'std::str') {
       // EdgeQL accepts only 'true'/'false' (any case), which PostgreSQL also accepts, plus more.
       return sql.cast(value.sql, pgType('boolean'));
     }
     const targetType: PgType = pgTypeOf(target);
-    if (value.sql.kind === 'Literal' && value.sql.type === 'text' && target.kind === 'scalar' && !isStdScalar(target.name)) {
+    if (
+      value.sql.kind === 'Literal' &&
+      value.sql.type === 'text' &&
+      target.kind === 'scalar' &&
+      !isStdScalar(target.name)
+    ) {
       return sql.cast(value.sql, targetType);
     }
     void node;
@@ -600,16 +828,28 @@ export class ScalarCompiler {
       const rightItems = expr.right.kind === 'SetLiteral' ? expr.right.elements : [expr.right];
       const items = rightItems.map((e) => sub(e, left.type));
       if (expr.right.kind !== 'SetLiteral' && items[0]?.type?.kind === 'array') {
-        this.fail(InvalidDefinitionError, '`in` takes a set; to test an array use contains(array, value)', expr.right);
+        this.fail(
+          InvalidDefinitionError,
+          '`in` takes a set; to test an array use contains(array, value)',
+          expr.right,
+        );
       }
       return {
-        sql: { kind: 'InList', expr: left.sql, list: items.map((i) => i.sql), negated: expr.op === 'not in' },
+        sql: {
+          kind: 'InList',
+          expr: left.sql,
+          list: items.map((i) => i.sql),
+          negated: expr.op === 'not in',
+        },
         type: BOOL,
         volatility: maxVolatility(left.volatility, ...items.map((i) => i.volatility)),
       };
     }
     const left = sub(expr.left, expr.op === '??' ? expected : null);
-    const right = sub(expr.right, expr.op === '??' || expr.op === '++' ? (left.type ?? expected) : left.type);
+    const right = sub(
+      expr.right,
+      expr.op === '??' || expr.op === '++' ? (left.type ?? expected) : left.type,
+    );
     const volatility = maxVolatility(left.volatility, right.volatility);
     const lb = this.baseName(left.type);
     const rb = this.baseName(right.type);
@@ -618,12 +858,15 @@ export class ScalarCompiler {
     const numericType = (): TypeRef | null => {
       if (bothInt) return INT64;
       if (anyFloat) return FLOAT64;
-      if ((lb && EXACT.has(lb)) || (rb && EXACT.has(rb))) return lb === 'std::bigint' && rb === 'std::bigint' ? BIGINT : DECIMAL;
+      if ((lb && EXACT.has(lb)) || (rb && EXACT.has(rb)))
+        return lb === 'std::bigint' && rb === 'std::bigint' ? BIGINT : DECIMAL;
       return left.type;
     };
     const out = (s: SqlExpr, type: TypeRef | null): Compiled => ({ sql: s, type, volatility });
     const intOperand = (c: Compiled): SqlExpr =>
-      c.sql.kind === 'Literal' && c.type && this.baseName(c.type) === 'std::int64' ? sql.cast(c.sql, pgType('bigint')) : c.sql;
+      c.sql.kind === 'Literal' && c.type && this.baseName(c.type) === 'std::int64'
+        ? sql.cast(c.sql, pgType('bigint'))
+        : c.sql;
     switch (expr.op) {
       case 'and':
       case 'or':
@@ -642,11 +885,17 @@ export class ScalarCompiler {
         const values = this.isEnum(left.type) ?? this.isEnum(right.type);
         if (values) {
           const order = (c: SqlExpr): SqlExpr =>
-            sql.func('array_position', [{ kind: 'ArrayExpr', elements: values.map((v) => sql.text(v)), type: null }, sql.cast(c, pgType('text'))]);
+            sql.func('array_position', [
+              { kind: 'ArrayExpr', elements: values.map((v) => sql.text(v)), type: null },
+              sql.cast(c, pgType('text')),
+            ]);
           return out(sql.bin(expr.op, order(left.sql), order(right.sql)), BOOL);
         }
         if (lb === 'std::str' || rb === 'std::str') {
-          return out(sql.bin(expr.op, { kind: 'Collate', expr: left.sql, collation: 'C' }, right.sql), BOOL);
+          return out(
+            sql.bin(expr.op, { kind: 'Collate', expr: left.sql, collation: 'C' }, right.sql),
+            BOOL,
+          );
         }
         return out(sql.bin(expr.op, left.sql, right.sql), BOOL);
       }
@@ -665,27 +914,56 @@ export class ScalarCompiler {
         if (bothInt) return out(sql.bin(expr.op, intOperand(left), intOperand(right)), INT64);
         return out(sql.bin(expr.op, left.sql, right.sql), numericType() ?? right.type);
       case '/':
-        if (bothInt) return out(sql.bin('/', sql.cast(left.sql, pgType('double precision')), right.sql), FLOAT64);
+        if (bothInt)
+          return out(
+            sql.bin('/', sql.cast(left.sql, pgType('double precision')), right.sql),
+            FLOAT64,
+          );
         return out(sql.bin('/', left.sql, right.sql), numericType());
       case '//':
         if (bothInt) {
-          return out(sql.cast(sql.func('floor', [sql.bin('/', sql.cast(left.sql, pgType('numeric')), right.sql)]), pgType('bigint')), INT64);
+          return out(
+            sql.cast(
+              sql.func('floor', [sql.bin('/', sql.cast(left.sql, pgType('numeric')), right.sql)]),
+              pgType('bigint'),
+            ),
+            INT64,
+          );
         }
         return out(sql.func('floor', [sql.bin('/', left.sql, right.sql)]), numericType());
       case '%':
         if (anyFloat) {
           // a - floor(a / b) * b: PostgreSQL has no % on double precision.
-          return out(sql.bin('-', left.sql, sql.bin('*', sql.func('floor', [sql.bin('/', left.sql, right.sql)]), right.sql)), FLOAT64);
+          return out(
+            sql.bin(
+              '-',
+              left.sql,
+              sql.bin('*', sql.func('floor', [sql.bin('/', left.sql, right.sql)]), right.sql),
+            ),
+            FLOAT64,
+          );
         }
         // ((a % b) + b) % b: the result takes the divisor's sign, as in EdgeQL.
-        return out(sql.bin('%', sql.bin('+', sql.bin('%', intOperand(left), intOperand(right)), intOperand(right)), intOperand(right)), numericType());
+        return out(
+          sql.bin(
+            '%',
+            sql.bin('+', sql.bin('%', intOperand(left), intOperand(right)), intOperand(right)),
+            intOperand(right),
+          ),
+          numericType(),
+        );
       case '^': {
-        if (lb && EXACT.has(lb) && rb && EXACT.has(rb)) return out(sql.func('power', [left.sql, right.sql]), DECIMAL);
+        if (lb && EXACT.has(lb) && rb && EXACT.has(rb))
+          return out(sql.func('power', [left.sql, right.sql]), DECIMAL);
         const f = (c: SqlExpr) => sql.cast(c, pgType('double precision'));
         return out(sql.func('power', [f(left.sql), f(right.sql)]), FLOAT64);
       }
       default:
-        return this.fail(InvalidDefinitionError, `\`${expr.op}\` is not supported in a schema ${this.what()}`, expr);
+        return this.fail(
+          InvalidDefinitionError,
+          `\`${expr.op}\` is not supported in a schema ${this.what()}`,
+          expr,
+        );
     }
   }
 
@@ -694,25 +972,45 @@ export class ScalarCompiler {
     const userFunction = this.resolveFunction(ref);
     if (userFunction) return this.inline(userFunction, expr, env, depth);
     const qualified = ref.module === null ? `std::${ref.name}` : `${ref.module}::${ref.name}`;
-    if (AGGREGATES.has(ref.name) && (ref.module === null || ref.module === 'std' || ref.module === 'math')) {
-      return this.fail(InvalidDefinitionError, `${ref.name}() works on sets and cannot be used in a schema ${this.what()}`, expr);
+    if (
+      AGGREGATES.has(ref.name) &&
+      (ref.module === null || ref.module === 'std' || ref.module === 'math')
+    ) {
+      return this.fail(
+        InvalidDefinitionError,
+        `${ref.name}() works on sets and cannot be used in a schema ${this.what()}`,
+        expr,
+      );
     }
     const builtin = STD_FUNCTIONS[qualified];
     if (!builtin) {
-      return this.fail(InvalidReferenceError, `function '${qualified}' does not exist or cannot be used in a schema ${this.what()}`, ref);
+      return this.fail(
+        InvalidReferenceError,
+        `function '${qualified}' does not exist or cannot be used in a schema ${this.what()}`,
+        ref,
+      );
     }
-    if (expr.namedArgs.length > 0) this.fail(InvalidDefinitionError, `${qualified}() takes no named arguments here`, expr);
+    if (expr.namedArgs.length > 0)
+      this.fail(InvalidDefinitionError, `${qualified}() takes no named arguments here`, expr);
     if (expr.args.length < builtin.minArgs || expr.args.length > builtin.maxArgs) {
-      this.fail(InvalidTypeError, `${qualified}() takes ${builtin.minArgs === builtin.maxArgs ? builtin.minArgs : `${builtin.minArgs} to ${builtin.maxArgs}`} arguments, not ${expr.args.length}`, expr);
+      this.fail(
+        InvalidTypeError,
+        `${qualified}() takes ${builtin.minArgs === builtin.maxArgs ? builtin.minArgs : `${builtin.minArgs} to ${builtin.maxArgs}`} arguments, not ${expr.args.length}`,
+        expr,
+      );
     }
     const args = expr.args.map((a) => this.compile(a, env, null, depth + 1));
     const result = builtin.compile(args, this, expr);
-    return { ...result, volatility: maxVolatility(builtin.volatility, ...args.map((a) => a.volatility)) };
+    return {
+      ...result,
+      volatility: maxVolatility(builtin.volatility, ...args.map((a) => a.volatility)),
+    };
   }
 
   resolveFunction(ref: ql.ObjectRef): FunctionDef | null {
     const functions = this.ctx.schema.functions;
-    const names = ref.module === null ? [`${this.ctx.module}::${ref.name}`] : [`${ref.module}::${ref.name}`];
+    const names =
+      ref.module === null ? [`${this.ctx.module}::${ref.name}`] : [`${ref.module}::${ref.name}`];
     for (const name of names) {
       const found = functions.find((f) => f.name === name);
       if (found) return found;
@@ -723,16 +1021,28 @@ export class ScalarCompiler {
   /** SDL functions are inlined: the body compiled with the parameters bound to the arguments. */
   inline(def: FunctionDef, call: ql.FunctionCall, env: Env, depth: number): Compiled {
     if (def.returnModifier === 'set of') {
-      this.fail(InvalidDefinitionError, `${def.name}() returns a set and cannot be used in a schema ${this.what()}`, call);
+      this.fail(
+        InvalidDefinitionError,
+        `${def.name}() returns a set and cannot be used in a schema ${this.what()}`,
+        call,
+      );
     }
     const bound = new Map<string, Compiled>();
     const positional = def.params.filter((p) => p.kind === 'positional');
     if (call.args.length > positional.length) {
-      this.fail(InvalidTypeError, `${def.name}() takes at most ${positional.length} positional arguments`, call);
+      this.fail(
+        InvalidTypeError,
+        `${def.name}() takes at most ${positional.length} positional arguments`,
+        call,
+      );
     }
     for (const param of def.params) {
       if (param.kind === 'variadic') {
-        this.fail(InvalidDefinitionError, `variadic ${def.name}() cannot be inlined in a schema ${this.what()}`, call);
+        this.fail(
+          InvalidDefinitionError,
+          `variadic ${def.name}() cannot be inlined in a schema ${this.what()}`,
+          call,
+        );
       }
       const index = positional.indexOf(param);
       const named = call.namedArgs.find((a) => a.name === param.name);

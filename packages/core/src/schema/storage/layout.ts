@@ -36,10 +36,28 @@
  */
 import * as ql from '../../syntax';
 import { InvalidConstraintDefinitionError, InvalidDefinitionError } from '../../errors';
-import type { Constraint, Index, ObjectType, OnTargetDelete, Pointer, ScalarType, Schema, TypeRef } from '../model';
+import type {
+  Constraint,
+  Index,
+  ObjectType,
+  OnTargetDelete,
+  Pointer,
+  ScalarType,
+  Schema,
+  TypeRef,
+} from '../model';
 import { pgType, sql, type PgType, type SqlExpr } from '../../sql/ast';
 import { compileScalar, ScalarCompiler, type ScalarContext } from './ddl-expression';
-import type { CheckSpec, ColumnSpec, DomainSpec, ForeignKeySpec, IndexSpec, OnDelete, QName, ViewSpec } from '../../sql/codegen/ddl';
+import type {
+  CheckSpec,
+  ColumnSpec,
+  DomainSpec,
+  ForeignKeySpec,
+  IndexSpec,
+  OnDelete,
+  QName,
+  ViewSpec,
+} from '../../sql/codegen/ddl';
 import { pgName, shortHash } from '../../sql/codegen/names';
 import { quoteQualified } from '../../sql/codegen/quote';
 import { findScalar, pgTypeOf, splitName } from './types';
@@ -168,7 +186,9 @@ export function storageLayout(schema: Schema): StorageLayout {
 
 /** Concrete types whose tables hold rows of `type` (itself if concrete, and its descendants). */
 export function concreteTablesOf(schema: Schema, type: string): ObjectType[] {
-  return schema.objectTypes.filter((t) => !t.abstract && (t.name === type || t.ancestors.includes(type)));
+  return schema.objectTypes.filter(
+    (t) => !t.abstract && (t.name === type || t.ancestors.includes(type)),
+  );
 }
 
 function orderDomains(schema: Schema): ScalarType[] {
@@ -189,27 +209,48 @@ function domainLayout(schema: Schema, scalar: ScalarType): DomainLayout {
   const [module, short] = splitName(scalar.name);
   const name = domainName(scalar.name);
   const baseScalar = findScalar(schema, scalar.base);
-  const base: PgType = scalar.enumValues ? pgType('text') : baseScalar && !baseScalar.abstract ? pgTypeOf({ kind: 'scalar', name: scalar.base }) : pgTypeOf({ kind: 'scalar', name: scalar.stdBase });
+  const base: PgType = scalar.enumValues
+    ? pgType('text')
+    : baseScalar && !baseScalar.abstract
+      ? pgTypeOf({ kind: 'scalar', name: scalar.base })
+      : pgTypeOf({ kind: 'scalar', name: scalar.stdBase });
   const checks: { name: string; expr: SqlExpr }[] = [];
   if (scalar.enumValues) {
     checks.push({
       name: pgName(`${short}.enum`),
-      expr: { kind: 'InList', expr: { kind: 'DomainValue' }, list: scalar.enumValues.map((v) => sql.text(v)), negated: false },
+      expr: {
+        kind: 'InList',
+        expr: { kind: 'DomainValue' },
+        list: scalar.enumValues.map((v) => sql.text(v)),
+        negated: false,
+      },
     });
   }
   const valueType: TypeRef = { kind: 'scalar', name: scalar.stdBase };
-  const own = scalar.constraints.filter((c) => c.declaredIn === scalar.name || !baseScalar || baseScalar.abstract);
+  const own = scalar.constraints.filter(
+    (c) => c.declaredIn === scalar.name || !baseScalar || baseScalar.abstract,
+  );
   const named = constraintNames(own, short);
   own.forEach((c, i) => {
     if (c.name === 'std::exclusive') {
-      throw new InvalidConstraintDefinitionError(`exclusive cannot be declared on scalar type ${scalar.name}`, { position: spanPos(c.span) });
+      throw new InvalidConstraintDefinitionError(
+        `exclusive cannot be declared on scalar type ${scalar.name}`,
+        { position: spanPos(c.span) },
+      );
     }
-    const ctx: ScalarContext = { schema, module, mode: 'domain', subject: { kind: 'value', sql: { kind: 'DomainValue' }, type: valueType } };
+    const ctx: ScalarContext = {
+      schema,
+      module,
+      mode: 'domain',
+      subject: { kind: 'value', sql: { kind: 'DomainValue' }, type: valueType },
+    };
     checks.push({ name: named[i] as string, expr: constraintCheck(schema, c, ctx) });
   });
   const sequence = scalar.stdBase === 'std::sequence' ? sequenceName(scalar.name) : null;
   const dflt = sequence
-    ? sql.func('nextval', [sql.cast(sql.text(quoteQualified(sequence.schema, sequence.name)), pgType('regclass'))])
+    ? sql.func('nextval', [
+        sql.cast(sql.text(quoteQualified(sequence.schema, sequence.name)), pgType('regclass')),
+      ])
     : null;
   return { scalar: scalar.name, spec: { name, base, default: dflt, checks }, sequence };
 }
@@ -238,13 +279,20 @@ function constraintNames(constraints: readonly Constraint[], prefix: string): st
   for (const c of constraints) counts.set(c.name, (counts.get(c.name) ?? 0) + 1);
   return constraints.map((c) => {
     const base = `${prefix}.${shortConstraint(c.name)}`;
-    const hashed = c.name === 'std::expression' || (counts.get(c.name) ?? 0) > 1 || c.subjectExpr !== null;
-    return pgName(hashed ? `${base}.${shortHash(constraintLabel(c) + (c.except ? ` except ${ql.printExpression(c.except)}` : ''))}` : base);
+    const hashed =
+      c.name === 'std::expression' || (counts.get(c.name) ?? 0) > 1 || c.subjectExpr !== null;
+    return pgName(
+      hashed
+        ? `${base}.${shortHash(constraintLabel(c) + (c.except ? ` except ${ql.printExpression(c.except)}` : ''))}`
+        : base,
+    );
   });
 }
 
 /** The boolean a non-exclusive constraint checks, `__subject__` as in `ctx`. */
-const STD_CONSTRAINTS: Readonly<Record<string, { params: readonly string[]; expr: string; variadic?: boolean }>> = {
+const STD_CONSTRAINTS: Readonly<
+  Record<string, { params: readonly string[]; expr: string; variadic?: boolean }>
+> = {
   'std::max_value': { params: ['max'], expr: '__subject__ <= max' },
   'std::min_value': { params: ['min'], expr: '__subject__ >= min' },
   'std::max_ex_value': { params: ['max'], expr: '__subject__ < max' },
@@ -259,12 +307,22 @@ function constraintCheck(schema: Schema, c: Constraint, ctx: ScalarContext): Sql
   let subjectCtx = ctx;
   if (c.name === 'std::expression') {
     const expr = c.subjectExpr ?? c.args[0];
-    if (!expr) throw new InvalidConstraintDefinitionError('constraint expression needs `on (...)`', { position: spanPos(c.span) });
+    if (!expr)
+      throw new InvalidConstraintDefinitionError('constraint expression needs `on (...)`', {
+        position: spanPos(c.span),
+      });
     return withExcept(compileScalar(expr, ctx).sql, c, ctx);
   }
   if (c.subjectExpr) {
     const subject = compileScalar(c.subjectExpr, ctx);
-    subjectCtx = { ...ctx, subject: { kind: 'value', sql: subject.sql, type: subject.type ?? { kind: 'scalar', name: 'std::str' } } };
+    subjectCtx = {
+      ...ctx,
+      subject: {
+        kind: 'value',
+        sql: subject.sql,
+        type: subject.type ?? { kind: 'scalar', name: 'std::str' },
+      },
+    };
   }
   const compiler = new ScalarCompiler(subjectCtx);
   const args = c.args.map((a) => compiler.compile(a, new Map(), null, 0));
@@ -276,15 +334,24 @@ function constraintCheck(schema: Schema, c: Constraint, ctx: ScalarContext): Sql
     const std = STD_CONSTRAINTS[c.name];
     const user = std ? null : schema.constraints.find((a) => a.name === c.name);
     if (!std && !user) {
-      throw new InvalidConstraintDefinitionError(`constraint '${c.name}' does not exist`, { position: spanPos(c.span) });
+      throw new InvalidConstraintDefinitionError(`constraint '${c.name}' does not exist`, {
+        position: spanPos(c.span),
+      });
     }
     const params = std ? std.params : (user?.params ?? []).map((p) => p.name);
-    const env = new Map(params.map((p, i) => [p, args[i] ?? { sql: sql.null(), type: null, volatility: 'immutable' as const }]));
+    const env = new Map(
+      params.map((p, i) => [
+        p,
+        args[i] ?? { sql: sql.null(), type: null, volatility: 'immutable' as const },
+      ]),
+    );
     const body = std ? ql.parseExpression(std.expr) : (user?.expr as ql.Expr);
     const module = user ? splitName(user.name)[0] : ctx.module;
     const result = new ScalarCompiler({ ...subjectCtx, module }).compile(body, env, null, 0);
     if (result.volatility !== 'immutable') {
-      throw new InvalidDefinitionError(`constraint ${c.name} must be immutable`, { position: spanPos(c.span) });
+      throw new InvalidDefinitionError(`constraint ${c.name} must be immutable`, {
+        position: spanPos(c.span),
+      });
     }
     check = result.sql;
   }
@@ -298,7 +365,10 @@ function withExcept(check: SqlExpr, c: Constraint, ctx: ScalarContext): SqlExpr 
   return sql.bin('or', { kind: 'UnaryOp', op: 'is true', operand: except, postfix: true }, check);
 }
 
-function onDelete(policy: OnTargetDelete | null, multi: boolean): { onDelete: OnDelete; deferred: boolean } {
+function onDelete(
+  policy: OnTargetDelete | null,
+  multi: boolean,
+): { onDelete: OnDelete; deferred: boolean } {
   switch (policy ?? 'restrict') {
     case 'restrict':
       return { onDelete: 'no action', deferred: false };
@@ -322,10 +392,20 @@ function isStored(p: Pointer): boolean {
   return p.computed === null;
 }
 
-function compileDefault(schema: Schema, module: string, p: Pointer): { sql: SqlExpr | null; queryDefault: boolean } {
+function compileDefault(
+  schema: Schema,
+  module: string,
+  p: Pointer,
+): { sql: SqlExpr | null; queryDefault: boolean } {
   if (!p.default) return { sql: null, queryDefault: false };
   try {
-    const compiled = compileScalar(p.default, { schema, module, mode: 'default', subject: { kind: 'none' }, expected: p.target });
+    const compiled = compileScalar(p.default, {
+      schema,
+      module,
+      mode: 'default',
+      subject: { kind: 'none' },
+      expected: p.target,
+    });
     return { sql: compiled.sql, queryDefault: false };
   } catch (error) {
     // A default PostgreSQL cannot evaluate (a query, a global, a path): the query compiler
@@ -352,7 +432,13 @@ function typeTable(schema: Schema, type: ObjectType): TypeTable {
         kind: 'property',
         subject,
         target: p.target,
-        column: { name: 'id', type: pgType('uuid'), notNull: true, default: ID_DEFAULT, primaryKey: true },
+        column: {
+          name: 'id',
+          type: pgType('uuid'),
+          notNull: true,
+          default: ID_DEFAULT,
+          primaryKey: true,
+        },
         queryDefault: false,
       });
       continue;
@@ -364,7 +450,12 @@ function typeTable(schema: Schema, type: ObjectType): TypeTable {
         kind: p.kind,
         subject,
         target: p.target,
-        column: { name: columnName(p.name), type: pgTypeOf(p.target), notNull: p.required, default: dflt.sql },
+        column: {
+          name: columnName(p.name),
+          type: pgTypeOf(p.target),
+          notNull: p.required,
+          default: dflt.sql,
+        },
         queryDefault: dflt.queryDefault,
       });
       if (p.kind === 'link') {
@@ -376,7 +467,12 @@ function typeTable(schema: Schema, type: ObjectType): TypeTable {
             kind: 'property',
             subject: `${subject}@${lp.name}`,
             target: lp.target,
-            column: { name: columnName(p.name, lp.name), type: pgTypeOf(lp.target), notNull: false, default: lpDefault.sql },
+            column: {
+              name: columnName(p.name, lp.name),
+              type: pgTypeOf(lp.target),
+              notNull: false,
+              default: lpDefault.sql,
+            },
             queryDefault: lpDefault.queryDefault,
           });
         }
@@ -385,14 +481,26 @@ function typeTable(schema: Schema, type: ObjectType): TypeTable {
           foreignKeys.push({
             subject,
             pointer: p.name,
-            spec: { table, name: pgName(`${short}.${p.name}.fk`), column: p.name, target, ...onDelete(p.onTargetDelete, false) },
+            spec: {
+              table,
+              name: pgName(`${short}.${p.name}.fk`),
+              column: p.name,
+              target,
+              ...onDelete(p.onTargetDelete, false),
+            },
           });
         }
         indexes.push({
           subject,
           kind: 'link',
           label: `index on link ${subject}`,
-          spec: { table, name: pgName(`${short}.${p.name}.index`), unique: false, elements: [sql.col(p.name)], where: null },
+          spec: {
+            table,
+            name: pgName(`${short}.${p.name}.index`),
+            unique: false,
+            elements: [sql.col(p.name)],
+            where: null,
+          },
         });
       }
       addPointerConstraints(schema, type, p, table, sql.col(p.name), ['id'], checks, indexes);
@@ -406,7 +514,12 @@ function typeTable(schema: Schema, type: ObjectType): TypeTable {
       if (p.kind === 'link') {
         for (const lp of p.properties) {
           if (!isStored(lp)) continue;
-          jcolumns.push({ name: lp.name, type: pgTypeOf(lp.target), notNull: false, default: compileDefault(schema, module, lp).sql });
+          jcolumns.push({
+            name: lp.name,
+            type: pgTypeOf(lp.target),
+            notNull: false,
+            default: compileDefault(schema, module, lp).sql,
+          });
         }
       }
       junctions.push({
@@ -422,23 +535,51 @@ function typeTable(schema: Schema, type: ObjectType): TypeTable {
       foreignKeys.push({
         subject,
         pointer: p.name,
-        spec: { table: jt, name: pgName(`${jt.name}.source.fk`), column: 'source', target: table, onDelete: 'cascade', deferred: false },
+        spec: {
+          table: jt,
+          name: pgName(`${jt.name}.source.fk`),
+          column: 'source',
+          target: table,
+          onDelete: 'cascade',
+          deferred: false,
+        },
       });
       const target = singleTable(schema, p.target);
       if (p.kind === 'link' && target) {
         foreignKeys.push({
           subject,
           pointer: p.name,
-          spec: { table: jt, name: pgName(`${jt.name}.target.fk`), column: 'target', target, ...onDelete(p.onTargetDelete, true) },
+          spec: {
+            table: jt,
+            name: pgName(`${jt.name}.target.fk`),
+            column: 'target',
+            target,
+            ...onDelete(p.onTargetDelete, true),
+          },
         });
       }
       indexes.push({
         subject,
         kind: 'link',
         label: `index on ${subject}`,
-        spec: { table: jt, name: pgName(`${jt.name}.${p.kind === 'link' ? 'target' : 'source'}.index`), unique: false, elements: [sql.col(p.kind === 'link' ? 'target' : 'source')], where: null },
+        spec: {
+          table: jt,
+          name: pgName(`${jt.name}.${p.kind === 'link' ? 'target' : 'source'}.index`),
+          unique: false,
+          elements: [sql.col(p.kind === 'link' ? 'target' : 'source')],
+          where: null,
+        },
       });
-      addPointerConstraints(schema, type, p, jt, sql.col(valueColumn), ['source', valueColumn], checks, indexes);
+      addPointerConstraints(
+        schema,
+        type,
+        p,
+        jt,
+        sql.col(valueColumn),
+        ['source', valueColumn],
+        checks,
+        indexes,
+      );
     }
   }
   addTypeConstraints(schema, type, table, checks, indexes);
@@ -465,41 +606,101 @@ function addPointerConstraints(
   const list = p.constraints.filter((c) => applies(type, c));
   const names = constraintNames(list, `${short}.${p.name}`);
   const valueType: TypeRef = p.kind === 'link' ? { kind: 'scalar', name: 'std::uuid' } : p.target;
-  const ctx: ScalarContext = { schema, module, mode: 'check', subject: { kind: 'value', sql: value, type: valueType } };
+  const ctx: ScalarContext = {
+    schema,
+    module,
+    mode: 'check',
+    subject: { kind: 'value', sql: value, type: valueType },
+  };
   list.forEach((c, i) => {
     const name = names[i] as string;
     if (c.name === 'std::exclusive') {
-      const element = c.subjectExpr ? compileScalar(c.subjectExpr, { ...ctx, mode: 'index' }).sql : value;
-      const where = c.except ? sql.not(sql.func('coalesce', [compileScalar(c.except, { ...ctx, mode: 'index' }).sql, sql.bool(false)])) : null;
-      indexes.push({ subject, kind: 'constraint', label: constraintLabel(c), spec: { table, name, unique: true, elements: [element], where } });
+      const element = c.subjectExpr
+        ? compileScalar(c.subjectExpr, { ...ctx, mode: 'index' }).sql
+        : value;
+      const where = c.except
+        ? sql.not(
+            sql.func('coalesce', [
+              compileScalar(c.except, { ...ctx, mode: 'index' }).sql,
+              sql.bool(false),
+            ]),
+          )
+        : null;
+      indexes.push({
+        subject,
+        kind: 'constraint',
+        label: constraintLabel(c),
+        spec: { table, name, unique: true, elements: [element], where },
+      });
     } else {
-      checks.push({ subject, label: constraintLabel(c), spec: { table, name, expr: constraintCheck(schema, c, ctx) }, keys });
+      checks.push({
+        subject,
+        label: constraintLabel(c),
+        spec: { table, name, expr: constraintCheck(schema, c, ctx) },
+        keys,
+      });
     }
   });
 }
 
-function addTypeConstraints(schema: Schema, type: ObjectType, table: QName, checks: OwnedCheck[], indexes: OwnedIndex[]): void {
+function addTypeConstraints(
+  schema: Schema,
+  type: ObjectType,
+  table: QName,
+  checks: OwnedCheck[],
+  indexes: OwnedIndex[],
+): void {
   const [module, short] = splitName(type.name);
   const list = type.constraints.filter((c) => applies(type, c));
   const names = constraintNames(list, short);
-  const ctx: ScalarContext = { schema, module, mode: 'check', subject: { kind: 'object', type, table: null } };
+  const ctx: ScalarContext = {
+    schema,
+    module,
+    mode: 'check',
+    subject: { kind: 'object', type, table: null },
+  };
   list.forEach((c, i) => {
     const name = names[i] as string;
     if (c.name === 'std::exclusive') {
       if (!c.subjectExpr) {
-        throw new InvalidConstraintDefinitionError(`exclusive on type ${type.name} needs \`on (...)\``, { position: spanPos(c.span) });
+        throw new InvalidConstraintDefinitionError(
+          `exclusive on type ${type.name} needs \`on (...)\``,
+          { position: spanPos(c.span) },
+        );
       }
       const elements = indexElements(schema, type, c.subjectExpr, { ...ctx, mode: 'index' });
-      const where = c.except ? sql.not(sql.func('coalesce', [compileScalar(c.except, { ...ctx, mode: 'index' }).sql, sql.bool(false)])) : null;
-      indexes.push({ subject: type.name, kind: 'constraint', label: constraintLabel(c), spec: { table, name, unique: true, elements, where } });
+      const where = c.except
+        ? sql.not(
+            sql.func('coalesce', [
+              compileScalar(c.except, { ...ctx, mode: 'index' }).sql,
+              sql.bool(false),
+            ]),
+          )
+        : null;
+      indexes.push({
+        subject: type.name,
+        kind: 'constraint',
+        label: constraintLabel(c),
+        spec: { table, name, unique: true, elements, where },
+      });
     } else {
-      checks.push({ subject: type.name, label: constraintLabel(c), spec: { table, name, expr: constraintCheck(schema, c, ctx) }, keys: ['id'] });
+      checks.push({
+        subject: type.name,
+        label: constraintLabel(c),
+        spec: { table, name, expr: constraintCheck(schema, c, ctx) },
+        keys: ['id'],
+      });
     }
   });
 }
 
 /** A tuple of expressions indexes several columns; anything else is one element. */
-function indexElements(schema: Schema, type: ObjectType, expr: ql.Expr, ctx: ScalarContext): SqlExpr[] {
+function indexElements(
+  schema: Schema,
+  type: ObjectType,
+  expr: ql.Expr,
+  ctx: ScalarContext,
+): SqlExpr[] {
   void schema;
   void type;
   if (expr.kind === 'TupleLiteral') return expr.elements.map((e) => compileScalar(e, ctx).sql);
@@ -508,17 +709,30 @@ function indexElements(schema: Schema, type: ObjectType, expr: ql.Expr, ctx: Sca
 
 function addIndexes(schema: Schema, type: ObjectType, table: QName, indexes: OwnedIndex[]): void {
   const [module, short] = splitName(type.name);
-  const ctx: ScalarContext = { schema, module, mode: 'index', subject: { kind: 'object', type, table: null } };
+  const ctx: ScalarContext = {
+    schema,
+    module,
+    mode: 'index',
+    subject: { kind: 'object', type, table: null },
+  };
   const seen = new Set<string>();
   for (const index of type.indexes) {
     const elements = indexElements(schema, type, index.expr, ctx);
     // An index on a single link alone duplicates the link's own index (item 37).
-    if (elements.length === 1 && isSingleLinkColumn(type, elements[0] as SqlExpr) && !index.except) continue;
-    const where = index.except ? sql.not(sql.func('coalesce', [compileScalar(index.except, ctx).sql, sql.bool(false)])) : null;
+    if (elements.length === 1 && isSingleLinkColumn(type, elements[0] as SqlExpr) && !index.except)
+      continue;
+    const where = index.except
+      ? sql.not(sql.func('coalesce', [compileScalar(index.except, ctx).sql, sql.bool(false)]))
+      : null;
     const name = pgName(`${short}.${indexSlug(index)}.index`);
     if (seen.has(name)) continue;
     seen.add(name);
-    indexes.push({ subject: type.name, kind: 'index', label: `index on (${ql.printExpression(index.expr)})`, spec: { table, name, unique: false, elements, where } });
+    indexes.push({
+      subject: type.name,
+      kind: 'index',
+      label: `index on (${ql.printExpression(index.expr)})`,
+      spec: { table, name, unique: false, elements, where },
+    });
   }
 }
 
@@ -531,7 +745,13 @@ function isSingleLinkColumn(type: ObjectType, e: SqlExpr): boolean {
 /** `name` for `.name`, `name,email` for `(.name, .email)`, else a hash of the expression. */
 function indexSlug(index: Index): string {
   const plain = (e: ql.Expr): string | null =>
-    e.kind === 'Path' && e.subject === null && e.steps.length === 1 && e.steps[0]?.kind === 'Ptr' && e.steps[0].via === '.' ? e.steps[0].name : null;
+    e.kind === 'Path' &&
+    e.subject === null &&
+    e.steps.length === 1 &&
+    e.steps[0]?.kind === 'Ptr' &&
+    e.steps[0].via === '.'
+      ? e.steps[0].name
+      : null;
   const exceptPart = index.except ? `.${shortHash(ql.printExpression(index.except))}` : '';
   const one = plain(index.expr);
   if (one !== null) return one + exceptPart;
@@ -544,19 +764,30 @@ function indexSlug(index: Index): string {
 
 function viewLayout(schema: Schema, type: ObjectType): ViewLayout {
   const own = type.pointers.filter((p) => isStored(p) && p.cardinality === 'one');
-  const columns = own.map((p) => ({ name: p.name, type: p.name === 'id' ? pgType('uuid') : pgTypeOf(p.target) }));
+  const columns = own.map((p) => ({
+    name: p.name,
+    type: p.name === 'id' ? pgType('uuid') : pgTypeOf(p.target),
+  }));
   const branches = concreteTablesOf(schema, type.name)
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((t) => ({
       table: tableName(t.name),
       typeName: t.name,
-      columns: columns.map((c) => ({ name: c.name, type: c.type, from: t.pointers.some((p) => p.name === c.name && isStored(p) && p.cardinality === 'one') ? c.name : null })),
+      columns: columns.map((c) => ({
+        name: c.name,
+        type: c.type,
+        from: t.pointers.some((p) => p.name === c.name && isStored(p) && p.cardinality === 'one')
+          ? c.name
+          : null,
+      })),
     }));
   return { type: type.name, spec: { name: tableName(type.name), columns, branches } };
 }
 
 /** For diffs: the text a view's definition depends on (its SQL and its sources' column types). */
 export function viewSignature(view: ViewLayout): string {
-  return JSON.stringify([view.spec.columns.map((c) => [c.name, c.type]), view.spec.branches.map((b) => [b.table, b.columns.map((c) => c.from)])]);
+  return JSON.stringify([
+    view.spec.columns.map((c) => [c.name, c.type]),
+    view.spec.branches.map((b) => [b.table, b.columns.map((c) => c.from)]),
+  ]);
 }
-

@@ -52,7 +52,7 @@ export function splitName(name: string): [module: string, short: string] {
 }
 
 export function isStdScalar(name: string): name is StdScalarName {
-  return  Object.hasOwn(STD_PG_TYPES, name);
+  return Object.hasOwn(STD_PG_TYPES, name);
 }
 
 export function findScalar(schema: Schema, name: string): ScalarType | undefined {
@@ -89,4 +89,3 @@ export function stdBaseOf(schema: Schema, name: string): StdScalarName | null {
   if (isStdScalar(name)) return name;
   return findScalar(schema, name)?.stdBase ?? null;
 }
-

@@ -63,7 +63,11 @@ export interface DomainSpec {
 export interface ViewBranch {
   readonly table: QName;
   /** One per view column: a column of the table, or null (typed) when the table lacks it. */
-  readonly columns: readonly { readonly name: string; readonly from: string | null; readonly type: PgType }[];
+  readonly columns: readonly {
+    readonly name: string;
+    readonly from: string | null;
+    readonly type: PgType;
+  }[];
   /** Constant for the `__type__` column: the concrete type's qualified name. */
   readonly typeName: string;
 }
@@ -85,20 +89,30 @@ function columnDef(column: ColumnSpec): string {
 export const ddl = {
   createSchema: (name: string) => `create schema if not exists ${quoteIdent(name)}`,
   dropSchema: (name: string) => `drop schema if exists ${quoteIdent(name)}`,
-  createTable: (table: QName, columns: readonly ColumnSpec[], primaryKey: readonly string[] | null = null) => {
+  createTable: (
+    table: QName,
+    columns: readonly ColumnSpec[],
+    primaryKey: readonly string[] | null = null,
+  ) => {
     const parts = columns.map(columnDef);
     if (primaryKey) {
-      parts.push(`constraint ${quoteIdent(`${table.name}.pkey`)} primary key (${primaryKey.map(quoteIdent).join(', ')})`);
+      parts.push(
+        `constraint ${quoteIdent(`${table.name}.pkey`)} primary key (${primaryKey.map(quoteIdent).join(', ')})`,
+      );
     }
     return `create table ${q(table)} (${parts.join(', ')})`;
   },
   dropTable: (table: QName) => `drop table ${q(table)}`,
-  addColumn: (table: QName, column: ColumnSpec) => `alter table ${q(table)} add column ${columnDef(column)}`,
-  dropColumn: (table: QName, column: string) => `alter table ${q(table)} drop column ${quoteIdent(column)}`,
+  addColumn: (table: QName, column: ColumnSpec) =>
+    `alter table ${q(table)} add column ${columnDef(column)}`,
+  dropColumn: (table: QName, column: string) =>
+    `alter table ${q(table)} drop column ${quoteIdent(column)}`,
   alterColumnType: (table: QName, column: string, type: PgType, using: SqlExpr) =>
     `alter table ${q(table)} alter column ${quoteIdent(column)} type ${printType(type)} using ${printSql(using)}`,
-  setNotNull: (table: QName, column: string) => `alter table ${q(table)} alter column ${quoteIdent(column)} set not null`,
-  dropNotNull: (table: QName, column: string) => `alter table ${q(table)} alter column ${quoteIdent(column)} drop not null`,
+  setNotNull: (table: QName, column: string) =>
+    `alter table ${q(table)} alter column ${quoteIdent(column)} set not null`,
+  dropNotNull: (table: QName, column: string) =>
+    `alter table ${q(table)} alter column ${quoteIdent(column)} drop not null`,
   setDefault: (table: QName, column: string, value: SqlExpr | null) =>
     value === null
       ? `alter table ${q(table)} alter column ${quoteIdent(column)} drop default`
@@ -108,10 +122,14 @@ export const ddl = {
     `update ${q(table)} set ${quoteIdent(column)} = ${printSql(value)} where ${quoteIdent(column)} is null`,
   addForeignKey: (fk: ForeignKeySpec) =>
     `alter table ${q(fk.table)} add constraint ${quoteIdent(fk.name)} foreign key (${quoteIdent(fk.column)}) references ${q(fk.target)} (${quoteIdent('id')}) on delete ${fk.onDelete}${fk.deferred ? ' deferrable initially deferred' : ''}`,
-  dropConstraint: (table: QName, name: string) => `alter table ${q(table)} drop constraint ${quoteIdent(name)}`,
-  addCheck: (check: CheckSpec) => `alter table ${q(check.table)} add constraint ${quoteIdent(check.name)} check (${printSql(check.expr)})`,
+  dropConstraint: (table: QName, name: string) =>
+    `alter table ${q(table)} drop constraint ${quoteIdent(name)}`,
+  addCheck: (check: CheckSpec) =>
+    `alter table ${q(check.table)} add constraint ${quoteIdent(check.name)} check (${printSql(check.expr)})`,
   createIndex: (index: IndexSpec) => {
-    const elements = index.elements.map((e) => (e.kind === 'ColumnRef' && e.table === null ? printSql(e) : `(${printSql(e)})`));
+    const elements = index.elements.map((e) =>
+      e.kind === 'ColumnRef' && e.table === null ? printSql(e) : `(${printSql(e)})`,
+    );
     const where = index.where ? ` where ${printSql(index.where)}` : '';
     return `create ${index.unique ? 'unique ' : ''}index ${quoteIdent(index.name)} on ${q(index.table)} (${elements.join(', ')})${where}`;
   },
@@ -119,13 +137,15 @@ export const ddl = {
   createDomain: (domain: DomainSpec) => {
     let text = `create domain ${q(domain.name)} as ${printType(domain.base)}`;
     if (domain.default) text += ` default ${printSql(domain.default)}`;
-    for (const check of domain.checks) text += ` constraint ${quoteIdent(check.name)} check (${printSql(check.expr)})`;
+    for (const check of domain.checks)
+      text += ` constraint ${quoteIdent(check.name)} check (${printSql(check.expr)})`;
     return text;
   },
   dropDomain: (name: QName) => `drop domain ${q(name)}`,
   domainAddCheck: (name: QName, check: { name: string; expr: SqlExpr }) =>
     `alter domain ${q(name)} add constraint ${quoteIdent(check.name)} check (${printSql(check.expr)})`,
-  domainDropCheck: (name: QName, check: string) => `alter domain ${q(name)} drop constraint ${quoteIdent(check)}`,
+  domainDropCheck: (name: QName, check: string) =>
+    `alter domain ${q(name)} drop constraint ${quoteIdent(check)}`,
   createSequence: (name: QName) => `create sequence ${q(name)} as bigint`,
   dropSequence: (name: QName) => `drop sequence ${q(name)}`,
   createView: (view: ViewSpec) => {
@@ -140,7 +160,13 @@ export const ddl = {
         : view.branches.map(
             (b) =>
               `select ${b.columns
-                .map((c) => (c.from === null ? `null::${printType(c.type)} as ${quoteIdent(c.name)}` : c.from === c.name ? quoteIdent(c.name) : `${quoteIdent(c.from)} as ${quoteIdent(c.name)}`))
+                .map((c) =>
+                  c.from === null
+                    ? `null::${printType(c.type)} as ${quoteIdent(c.name)}`
+                    : c.from === c.name
+                      ? quoteIdent(c.name)
+                      : `${quoteIdent(c.from)} as ${quoteIdent(c.name)}`,
+                )
                 .concat(`${quoteLiteral(b.typeName)}::text as ${quoteIdent('__type__')}`)
                 .join(', ')} from ${q(b.table)}`,
           );
@@ -167,12 +193,17 @@ export const checks = {
   nullRows: (table: QName, column: string) =>
     `select ${quoteIdent('id')} from ${q(table)} where ${quoteIdent(column)} is null order by ${quoteIdent('id')} limit 20`,
   /** Any row (a new required property without a default on a table with rows). */
-  anyRows: (table: QName) => `select ${quoteIdent('id')} from ${q(table)} order by ${quoteIdent('id')} limit 20`,
+  anyRows: (table: QName) =>
+    `select ${quoteIdent('id')} from ${q(table)} order by ${quoteIdent('id')} limit 20`,
   /** Duplicate values under a new unique index, with their counts, most duplicated first. */
   duplicates: (index: IndexSpec) => {
     const exprs = index.elements.map((e) => printSql(e));
-    const selected = exprs.map((e, i) => `${e} as ${quoteIdent(`value${index.elements.length > 1 ? i + 1 : ''}`)}`);
-    const conditions = exprs.map((e) => `${index.elements[0]?.kind === 'ColumnRef' ? e : `(${e})`} is not null`);
+    const selected = exprs.map(
+      (e, i) => `${e} as ${quoteIdent(`value${index.elements.length > 1 ? i + 1 : ''}`)}`,
+    );
+    const conditions = exprs.map(
+      (e) => `${index.elements[0]?.kind === 'ColumnRef' ? e : `(${e})`} is not null`,
+    );
     if (index.where) conditions.push(`(${printSql(index.where)})`);
     return `select ${selected.join(', ')}, count(*) as ${quoteIdent('count')} from ${q(index.table)} where ${conditions.join(' and ')} group by ${exprs.join(', ')} having count(*) > 1 order by count(*) desc, ${exprs.join(', ')} limit 20`;
   },
@@ -186,8 +217,13 @@ export const checks = {
   manyValues: (table: QName) =>
     `select ${quoteIdent('source')}, count(*) as ${quoteIdent('count')} from ${q(table)} group by ${quoteIdent('source')} having count(*) > 1 order by count(*) desc, ${quoteIdent('source')} limit 20`,
   /** Stored values outside a domain's new CHECK, over every column of that domain. */
-  domainViolations: (columns: readonly { table: QName; column: string; subject: string; check: SqlExpr }[]) =>
+  domainViolations: (
+    columns: readonly { table: QName; column: string; subject: string; check: SqlExpr }[],
+  ) =>
     columns
-      .map((c) => `select ${quoteLiteral(c.subject)} as ${quoteIdent('subject')}, ${quoteIdent(c.column)}::text as ${quoteIdent('value')} from ${q(c.table)} where not (${printSql(c.check)})`)
+      .map(
+        (c) =>
+          `select ${quoteLiteral(c.subject)} as ${quoteIdent('subject')}, ${quoteIdent(c.column)}::text as ${quoteIdent('value')} from ${q(c.table)} where not (${printSql(c.check)})`,
+      )
       .join(' union all ') + ' limit 20',
 };

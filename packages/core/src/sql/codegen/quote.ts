@@ -26,7 +26,9 @@ export function quoteQualified(schema: string | null, name: string): string {
 
 export function quoteLiteral(value: string): string {
   if (value.includes('\u0000')) {
-    throw new InvalidValueError('a string value cannot contain NUL (PostgreSQL text cannot hold it)');
+    throw new InvalidValueError(
+      'a string value cannot contain NUL (PostgreSQL text cannot hold it)',
+    );
   }
   return `'${value.replace(/'/g, "''")}'`;
 }
@@ -42,7 +44,8 @@ export function unquoteIdent(text: string): string {
     throw new Error(`not a quoted identifier: ${text}`);
   }
   const inner = text.slice(1, -1);
-  if (/(^|[^"])"("")*([^"]|$)/.test(inner.replace(/""/g, ''))) throw new Error(`unbalanced quotes: ${text}`);
+  if (/(^|[^"])"("")*([^"]|$)/.test(inner.replace(/""/g, '')))
+    throw new Error(`unbalanced quotes: ${text}`);
   return inner.replace(/""/g, '"');
 }
 

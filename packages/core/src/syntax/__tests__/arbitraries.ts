@@ -42,16 +42,43 @@ function node<K extends NodeKind>(kind: K, fields: NodeFields<K>): NodeOf<K> {
   return { kind, ...fields } as unknown as NodeOf<K>;
 }
 
-const nullable = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | null> => fc.option(arb, { nil: null, freq: 2 });
+const nullable = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | null> =>
+  fc.option(arb, { nil: null, freq: 2 });
 
 // ---------------------------------------------------------------------------------------------
 // Names
 
 /** Plain names, unreserved keywords used as names, reserved ones (quoted), odd ones (quoted). */
 const NAMES = [
-  'a', 'b', 'x', 'User', 'name', 'Ünï', 'type', 'required', 'multi', 'first', 'order', 'then',
-  'asc', 'empty', 'using', 'rollup', 'annotation', 'index', 'property', 'link', 'set', 'select',
-  'union', 'module', 'optional', 'single', 'if', 'my name', 'a`b',
+  'a',
+  'b',
+  'x',
+  'User',
+  'name',
+  'Ünï',
+  'type',
+  'required',
+  'multi',
+  'first',
+  'order',
+  'then',
+  'asc',
+  'empty',
+  'using',
+  'rollup',
+  'annotation',
+  'index',
+  'property',
+  'link',
+  'set',
+  'select',
+  'union',
+  'module',
+  'optional',
+  'single',
+  'if',
+  'my name',
+  'a`b',
 ];
 const name = fc.constantFrom(...NAMES);
 /** Pointer names also include `__type__` and tuple indexes (after `.` only). */
@@ -69,7 +96,9 @@ const positiveNumber = fc.oneof(
   digits.map((value) => node('Constant', { scalar: 'int64', value })),
   floatText.map((value) => node('Constant', { scalar: 'float64', value })),
   digits.map((value) => node('Constant', { scalar: 'bigint', value })),
-  fc.constantFrom('1.5', '0.001', '1e-3').map((value) => node('Constant', { scalar: 'decimal', value })),
+  fc
+    .constantFrom('1.5', '0.001', '1e-3')
+    .map((value) => node('Constant', { scalar: 'decimal', value })),
 );
 const negativeNumber = positiveNumber.map((c) => ({ ...c, value: `-${c.value}` }));
 const stringConstant = fc
@@ -82,16 +111,29 @@ const constant = fc.oneof(
   stringConstant,
   fc.constantFrom('true', 'false').map((value) => node('Constant', { scalar: 'bool', value })),
 );
-const bytesConstant = fc.uint8Array({ maxLength: 6 }).map((value) => node('BytesConstant', { value }));
-const parameter = fc.constantFrom('x', '0', '12', 'my arg', 'name_1').map((n) => node('Parameter', { name: n }));
+const bytesConstant = fc
+  .uint8Array({ maxLength: 6 })
+  .map((value) => node('BytesConstant', { value }));
+const parameter = fc
+  .constantFrom('x', '0', '12', 'my arg', 'name_1')
+  .map((n) => node('Parameter', { name: n }));
 const anchor = fc
-  .constantFrom<AnchorName>('__subject__', '__source__', '__new__', '__old__', '__specified__', '__default__')
+  .constantFrom<AnchorName>(
+    '__subject__',
+    '__source__',
+    '__new__',
+    '__old__',
+    '__specified__',
+    '__default__',
+  )
   .map((n) => node('Anchor', { name: n }));
 
 const BIN_OPS = Object.keys(BINARY_OPERATORS) as BinaryOperator[];
 
 function isNonNegativeNumber(e: Expr): boolean {
-  return e.kind === 'Constant' && e.scalar !== 'str' && e.scalar !== 'bool' && !e.value.startsWith('-');
+  return (
+    e.kind === 'Constant' && e.scalar !== 'str' && e.scalar !== 'bool' && !e.value.startsWith('-')
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -129,15 +171,22 @@ export function queryArbitraries(maxDepth = 3): QueryArbitraries {
     const shapeElement = tie('shapeElement');
     const sortExpr = tie('sortExpr');
 
-    const typeIntersection: fc.Arbitrary<TypeIntersection> = type.map((t) => node('TypeIntersection', { type: t }));
-    const ptr = fc.oneof(
-      fc.record({ name: stepName, via: fc.constant('.' as const) }),
-      fc.record({
-        name: name,
-        via: fc.constantFrom('.<' as const, '.?>' as const, '@' as const),
-      }),
-    ).map((f) => node('Ptr', f));
-    const pathStep: fc.Arbitrary<PathStep> = fc.oneof({ weight: 4, arbitrary: ptr }, { weight: 1, arbitrary: typeIntersection });
+    const typeIntersection: fc.Arbitrary<TypeIntersection> = type.map((t) =>
+      node('TypeIntersection', { type: t }),
+    );
+    const ptr = fc
+      .oneof(
+        fc.record({ name: stepName, via: fc.constant('.' as const) }),
+        fc.record({
+          name: name,
+          via: fc.constantFrom('.<' as const, '.?>' as const, '@' as const),
+        }),
+      )
+      .map((f) => node('Ptr', f));
+    const pathStep: fc.Arbitrary<PathStep> = fc.oneof(
+      { weight: 4, arbitrary: ptr },
+      { weight: 1, arbitrary: typeIntersection },
+    );
 
     const leaf: fc.Arbitrary<Expr> = fc.oneof(
       constant,
@@ -152,10 +201,16 @@ export function queryArbitraries(maxDepth = 3): QueryArbitraries {
     const withItem: fc.Arbitrary<WithItem> = fc.oneof(
       fc.record({ alias: name, expr }).map((f) => node('AliasedExpr', f)),
       fc
-        .record({ alias: nullable(name), module: fc.constantFrom('cal', 'std::cal', 'default', 'my.pkg', 'select') })
+        .record({
+          alias: nullable(name),
+          module: fc.constantFrom('cal', 'std::cal', 'default', 'my.pkg', 'select'),
+        })
         .map((f) => node('ModuleAlias', f)),
     );
-    const aliases = fc.oneof({ weight: 3, arbitrary: fc.constant([] as WithItem[]) }, { weight: 1, arbitrary: list(withItem, 1, 2) });
+    const aliases = fc.oneof(
+      { weight: 3, arbitrary: fc.constant([] as WithItem[]) },
+      { weight: 1, arbitrary: list(withItem, 1, 2) },
+    );
 
     const implicitSelect = fc
       .record({ result: expr, filter: nullable(expr), orderBy: list(sortExpr, 0, 2) })
@@ -170,20 +225,38 @@ export function queryArbitraries(maxDepth = 3): QueryArbitraries {
           ...f,
         }),
       );
-    const argument = fc.oneof({ weight: 5, arbitrary: expr }, { weight: 1, arbitrary: implicitSelect });
+    const argument = fc.oneof(
+      { weight: 5, arbitrary: expr },
+      { weight: 1, arbitrary: implicitSelect },
+    );
 
     const composite: fc.Arbitrary<Expr>[] = [
       fc
         .record({ subject: expr.filter((e) => e.kind !== 'Path'), steps: list(pathStep, 1, 2) })
         .map((f) => node('Path', f)),
-      fc.record({ op: fc.constantFrom(...BIN_OPS), left: expr, right: expr }).map((f) => node('BinOp', f)),
       fc
-        .record({ op: fc.constantFrom('+' as const, '-' as const, 'not' as const, 'exists' as const, 'distinct' as const), operand: expr })
+        .record({ op: fc.constantFrom(...BIN_OPS), left: expr, right: expr })
+        .map((f) => node('BinOp', f)),
+      fc
+        .record({
+          op: fc.constantFrom(
+            '+' as const,
+            '-' as const,
+            'not' as const,
+            'exists' as const,
+            'distinct' as const,
+          ),
+          operand: expr,
+        })
         .filter((f) => !(f.op === '-' && isNonNegativeNumber(f.operand)))
         .map((f) => node('UnaryOp', f)),
       fc.record({ left: expr, negated: fc.boolean(), type }).map((f) => node('IsOp', f)),
       fc
-        .record({ type, expr, cardinality: fc.constantFrom(null, 'optional' as const, 'required' as const) })
+        .record({
+          type,
+          expr,
+          cardinality: fc.constantFrom(null, 'optional' as const, 'required' as const),
+        })
         .map((f) => node('TypeCast', f)),
       fc
         .record({ condition: expr, ifExpr: expr, elseExpr: expr, infix: fc.boolean() })
@@ -209,13 +282,17 @@ export function queryArbitraries(maxDepth = 3): QueryArbitraries {
       list(expr).map((elements) => node('SetLiteral', { elements })),
       list(expr).map((elements) => node('ArrayLiteral', { elements })),
       list(expr).map((elements) => node('TupleLiteral', { elements })),
-      list(fc.record({ name, value: expr }).map((f) => node('TupleElement', f)), 1, 3).map((elements) =>
-        node('NamedTupleLiteral', { elements }),
-      ),
+      list(
+        fc.record({ name, value: expr }).map((f) => node('TupleElement', f)),
+        1,
+        3,
+      ).map((elements) => node('NamedTupleLiteral', { elements })),
       expr.map((e) => node('Detached', { expr: e })),
       type.map((t) => node('Introspect', { type: t })),
       fc.record({ subject: expr, elements: list(shapeElement, 0, 3) }).map((f) => node('Shape', f)),
-      list(computedElement(expr, true), 1, 3).map((elements) => node('Shape', { subject: null, elements })),
+      list(computedElement(expr, true), 1, 3).map((elements) =>
+        node('Shape', { subject: null, elements }),
+      ),
       query,
     ];
 
@@ -246,7 +323,9 @@ export function queryArbitraries(maxDepth = 3): QueryArbitraries {
         unlessConflict: nullable(
           fc
             .record({ on: nullable(expr), elseExpr: nullable(expr) })
-            .map((f) => node('UnlessConflict', { on: f.on, elseExpr: f.on === null ? null : f.elseExpr })),
+            .map((f) =>
+              node('UnlessConflict', { on: f.on, elseExpr: f.on === null ? null : f.elseExpr }),
+            ),
         ),
       })
       .map((f) => node('InsertQuery', f));
@@ -272,7 +351,21 @@ export function queryArbitraries(maxDepth = 3): QueryArbitraries {
         body: fc.oneof(expr, query),
         union: fc.boolean(),
       })
-      .map((f) => node('ForQuery', { ...f, union: f.union || !['SelectQuery', 'InsertQuery', 'UpdateQuery', 'DeleteQuery', 'ForQuery', 'GroupQuery'].includes(f.body.kind) }));
+      .map((f) =>
+        node('ForQuery', {
+          ...f,
+          union:
+            f.union ||
+            ![
+              'SelectQuery',
+              'InsertQuery',
+              'UpdateQuery',
+              'DeleteQuery',
+              'ForQuery',
+              'GroupQuery',
+            ].includes(f.body.kind),
+        }),
+      );
     const groupingIdent: fc.Arbitrary<GroupingIdent> = fc.oneof(
       plainRef,
       fc
@@ -285,11 +378,16 @@ export function queryArbitraries(maxDepth = 3): QueryArbitraries {
     );
     const groupingElement: fc.Arbitrary<GroupingElement> = fc.oneof(
       groupingAtom.map((element) => node('GroupingSimple', { element })),
-      list(groupingAtom.map((element) => node('GroupingSimple', { element })), 0, 2).map((sets) =>
-        node('GroupingSets', { sets }),
-      ),
+      list(
+        groupingAtom.map((element) => node('GroupingSimple', { element })),
+        0,
+        2,
+      ).map((sets) => node('GroupingSets', { sets })),
       fc
-        .record({ op: fc.constantFrom('rollup' as const, 'cube' as const), elements: list(groupingAtom, 0, 2) })
+        .record({
+          op: fc.constantFrom('rollup' as const, 'cube' as const),
+          elements: list(groupingAtom, 0, 2),
+        })
         .map((f) => node('GroupingOperation', f)),
     );
     const group = fc
@@ -297,7 +395,13 @@ export function queryArbitraries(maxDepth = 3): QueryArbitraries {
         aliases,
         subject: expr,
         subjectAlias: nullable(name),
-        using: nullable(list(fc.record({ alias: name, expr }).map((f) => node('AliasedExpr', f)), 1, 2)),
+        using: nullable(
+          list(
+            fc.record({ alias: name, expr }).map((f) => node('AliasedExpr', f)),
+            1,
+            2,
+          ),
+        ),
         by: list(groupingElement, 1, 3),
       })
       .map((f) => node('GroupQuery', f));
@@ -309,7 +413,11 @@ export function queryArbitraries(maxDepth = 3): QueryArbitraries {
       fc.tuple(name, typeIntersection).map(([n, ti]) => [node('Ptr', { name: n, via: '.' }), ti]),
       fc
         .tuple(typeIntersection, name, nullable(typeIntersection))
-        .map(([ti, n, after]) => [ti, node('Ptr', { name: n, via: '.' }), ...(after ? [after] : [])]),
+        .map(([ti, n, after]) => [
+          ti,
+          node('Ptr', { name: n, via: '.' }),
+          ...(after ? [after] : []),
+        ]),
       fc
         .record({
           depth: fc.constantFrom(1 as const, 2 as const),
@@ -329,7 +437,11 @@ export function queryArbitraries(maxDepth = 3): QueryArbitraries {
             fc.constant([]),
             fc.constant([]),
             list(type, 1, 2),
-            list(fc.record({ name, type }).map((f) => node('NamedSubtype', f)), 1, 2),
+            list(
+              fc.record({ name, type }).map((f) => node('NamedSubtype', f)),
+              1,
+              2,
+            ),
           ),
         })
         .map((f) => node('TypeName', f)),
@@ -352,7 +464,13 @@ export function queryArbitraries(maxDepth = 3): QueryArbitraries {
             limit: nullable(expr),
           })
           .map((f) =>
-            node('ShapeElement', { ...f, required: null, cardinality: null, operation: null, compExpr: null }),
+            node('ShapeElement', {
+              ...f,
+              required: null,
+              cardinality: null,
+              operation: null,
+              compExpr: null,
+            }),
           ),
         computedElement(expr, false),
       ),
@@ -385,7 +503,9 @@ function computedElement(expr: fc.Arbitrary<Expr>, free: boolean): fc.Arbitrary<
       linkProp: free ? fc.constant(false) : fc.boolean(),
       required: fc.constantFrom(null, true, false),
       cardinality: fc.constantFrom(null, 'single' as const, 'multi' as const),
-      operation: free ? fc.constant(':=' as const) : fc.constantFrom(':=' as const, '+=' as const, '-=' as const),
+      operation: free
+        ? fc.constant(':=' as const)
+        : fc.constantFrom(':=' as const, '+=' as const, '-=' as const),
       compExpr: expr,
     })
     .map((f) => {
@@ -411,10 +531,13 @@ function computedElement(expr: fc.Arbitrary<Expr>, free: boolean): fc.Arbitrary<
 
 export function schemaArbitrary(): fc.Arbitrary<Schema> {
   const { expr, type } = queryArbitraries(2);
-  const small = <T>(arb: fc.Arbitrary<T>, min = 0, max = 2) => fc.array(arb, { minLength: min, maxLength: max });
+  const small = <T>(arb: fc.Arbitrary<T>, min = 0, max = 2) =>
+    fc.array(arb, { minLength: min, maxLength: max });
   const simpleTypeName = objectRef.map((n) => node('TypeName', { name: n, subtypes: [] }));
   const setField = fc.record({ name, value: expr }).map((f) => node('SetField', f));
-  const annotation = fc.record({ name: objectRef, value: expr }).map((f) => node('AnnotationValue', f));
+  const annotation = fc
+    .record({ name: objectRef, value: expr })
+    .map((f) => node('AnnotationValue', f));
   const using = expr.map((e) => node('Using', { expr: e }));
   const fieldOrAnnotation = fc.oneof(setField, annotation);
   const constraint = fc
@@ -431,7 +554,10 @@ export function schemaArbitrary(): fc.Arbitrary<Schema> {
     .record({
       name: nullable(objectRef),
       deferred: fc.boolean(),
-      args: fc.uniqueArray(fc.record({ name, value: expr }).map((f) => node('NamedArg', f)), { selector: (a) => a.name, maxLength: 2 }),
+      args: fc.uniqueArray(
+        fc.record({ name, value: expr }).map((f) => node('NamedArg', f)),
+        { selector: (a) => a.name, maxLength: 2 },
+      ),
       on: expr,
       except: nullable(expr),
       members: small(fieldOrAnnotation),
@@ -442,7 +568,19 @@ export function schemaArbitrary(): fc.Arbitrary<Schema> {
       name,
       when: nullable(expr),
       action: fc.constantFrom('allow' as const, 'deny' as const),
-      kinds: small(fc.constantFrom('all' as const, 'select' as const, 'insert' as const, 'delete' as const, 'update' as const, 'update read' as const, 'update write' as const), 1, 3),
+      kinds: small(
+        fc.constantFrom(
+          'all' as const,
+          'select' as const,
+          'insert' as const,
+          'delete' as const,
+          'update' as const,
+          'update read' as const,
+          'update write' as const,
+        ),
+        1,
+        3,
+      ),
       using: nullable(expr),
       members: small(fieldOrAnnotation),
     })
@@ -459,10 +597,19 @@ export function schemaArbitrary(): fc.Arbitrary<Schema> {
     })
     .map((f) => node('Trigger', f));
   const rewrite = fc
-    .record({ kinds: small(fc.constantFrom('insert' as const, 'update' as const), 1, 2), expr, members: small(fieldOrAnnotation) })
+    .record({
+      kinds: small(fc.constantFrom('insert' as const, 'update' as const), 1, 2),
+      expr,
+      members: small(fieldOrAnnotation),
+    })
     .map((f) => node('Rewrite', f));
   const onTarget = fc
-    .constantFrom('restrict' as const, 'delete source' as const, 'allow' as const, 'deferred restrict' as const)
+    .constantFrom(
+      'restrict' as const,
+      'delete source' as const,
+      'allow' as const,
+      'deferred restrict' as const,
+    )
     .map((action) => node('OnTargetDelete', { action }));
   const onSource = fc
     .constantFrom('delete target' as const, 'allow' as const, 'delete target if orphan' as const)
@@ -477,10 +624,23 @@ export function schemaArbitrary(): fc.Arbitrary<Schema> {
   });
 
   /** A property/link; `props` lets it hold link properties (one level). */
-  const concretePointer = (kinds: readonly ('property' | 'link' | null)[], props: boolean): fc.Arbitrary<PointerDecl> => {
+  const concretePointer = (
+    kinds: readonly ('property' | 'link' | null)[],
+    props: boolean,
+  ): fc.Arbitrary<PointerDecl> => {
     const kind = fc.constantFrom(...kinds);
     const member: fc.Arbitrary<PointerMember> = props
-      ? fc.oneof(setField, annotation, using, constraint, rewrite, onTarget, onSource, index, concretePointer(['property', null], false))
+      ? fc.oneof(
+          setField,
+          annotation,
+          using,
+          constraint,
+          rewrite,
+          onTarget,
+          onSource,
+          index,
+          concretePointer(['property', null], false),
+        )
       : fc.oneof(setField, annotation, using, constraint, rewrite);
     return fc
       .record({
@@ -493,13 +653,27 @@ export function schemaArbitrary(): fc.Arbitrary<Schema> {
       })
       .map(({ head, pointerKind, form, target, computed, members }) => {
         const isLink = pointerKind !== 'property';
-        const ms = (isLink && props ? members : members.filter((m) => !['OnTargetDelete', 'OnSourceDelete', 'ConcreteIndex', 'PointerDecl'].includes(m.kind)))
+        const ms = (
+          isLink && props
+            ? members
+            : members.filter(
+                (m) =>
+                  !['OnTargetDelete', 'OnSourceDelete', 'ConcreteIndex', 'PointerDecl'].includes(
+                    m.kind,
+                  ),
+              )
+        )
           // at most one of each 'on ... delete'
-          .filter((m, i, all) => !(m.kind === 'OnTargetDelete' || m.kind === 'OnSourceDelete') || all.findIndex((o) => o.kind === m.kind) === i);
+          .filter(
+            (m, i, all) =>
+              !(m.kind === 'OnTargetDelete' || m.kind === 'OnSourceDelete') ||
+              all.findIndex((o) => o.kind === m.kind) === i,
+          );
         return node('PointerDecl', {
           ...head,
           // in a link block, `name := value` is a field, so a computed link property says `property`
-          pointerKind: !props && form === 'computed' && pointerKind === null ? 'property' : pointerKind,
+          pointerKind:
+            !props && form === 'computed' && pointerKind === null ? 'property' : pointerKind,
           abstract: false,
           target: form === 'target' ? target : null,
           computed: form === 'computed' ? computed : null,
@@ -539,7 +713,12 @@ export function schemaArbitrary(): fc.Arbitrary<Schema> {
     const declName = qualified ? objectRef : plainRef;
     return fc.oneof(
       fc
-        .record({ name: declName, abstract: fc.boolean(), extending: small(simpleTypeName), members: small(objectMember, 0, 3) })
+        .record({
+          name: declName,
+          abstract: fc.boolean(),
+          extending: small(simpleTypeName),
+          members: small(objectMember, 0, 3),
+        })
         .map((f) => node('ObjectTypeDecl', f)),
       fc
         .record({
@@ -550,7 +729,12 @@ export function schemaArbitrary(): fc.Arbitrary<Schema> {
         })
         .map((f) => node('ScalarTypeDecl', f)),
       fc
-        .record({ name: declName, inheritable: fc.boolean(), extending: small(simpleTypeName), members: small(fieldOrAnnotation) })
+        .record({
+          name: declName,
+          inheritable: fc.boolean(),
+          extending: small(simpleTypeName),
+          members: small(fieldOrAnnotation),
+        })
         .map((f) => node('AnnotationDecl', f)),
       fc
         .record({
@@ -571,11 +755,20 @@ export function schemaArbitrary(): fc.Arbitrary<Schema> {
         })
         .map((f) => node('FunctionDecl', f)),
       fc
-        .record({ name: declName, short: fc.boolean(), expr, members: small(fc.oneof(setField, annotation)) })
+        .record({
+          name: declName,
+          short: fc.boolean(),
+          expr,
+          members: small(fc.oneof(setField, annotation)),
+        })
         .map(({ short, expr: e, members, name: n }) =>
           short
             ? node('AliasDecl', { name: n, expr: e, members: [] })
-            : node('AliasDecl', { name: n, expr: null, members: [node('Using', { expr: e }), ...members] }),
+            : node('AliasDecl', {
+                name: n,
+                expr: null,
+                members: [node('Using', { expr: e }), ...members],
+              }),
         ),
       fc
         .record({
@@ -593,10 +786,16 @@ export function schemaArbitrary(): fc.Arbitrary<Schema> {
             target: form === 'target' ? target : null,
             computed: form === 'computed' ? computed : null,
             members:
-              form === 'computed' ? [] : form === 'using' ? [node('Using', { expr: computed }), ...members] : members,
+              form === 'computed'
+                ? []
+                : form === 'using'
+                  ? [node('Using', { expr: computed }), ...members]
+                  : members,
           }),
         ),
-      fc.record({ name: declName, members: small(annotation) }).map((f) => node('PermissionDecl', f)),
+      fc
+        .record({ name: declName, members: small(annotation) })
+        .map((f) => node('PermissionDecl', f)),
       fc
         .record({
           pointerKind: fc.constantFrom('property' as const, 'link' as const),
@@ -623,21 +822,35 @@ export function schemaArbitrary(): fc.Arbitrary<Schema> {
   const explicitModule: fc.Arbitrary<ModuleDecl> = fc
     .record({
       name: fc.constantFrom('default', 'other', 'my::mod', 'select'),
-      declarations: small(fc.oneof({ weight: 6, arbitrary: declaration(false) }, {
-        weight: 1,
-        arbitrary: fc
-          .record({ name: fc.constantFrom('inner', 'x'), declarations: small(declaration(false), 0, 2) })
-          .map((f) => node('ModuleDecl', { ...f, implicit: false })),
-      }), 0, 3),
+      declarations: small(
+        fc.oneof(
+          { weight: 6, arbitrary: declaration(false) },
+          {
+            weight: 1,
+            arbitrary: fc
+              .record({
+                name: fc.constantFrom('inner', 'x'),
+                declarations: small(declaration(false), 0, 2),
+              })
+              .map((f) => node('ModuleDecl', { ...f, implicit: false })),
+          },
+        ),
+        0,
+        3,
+      ),
     })
     .map((f) => node('ModuleDecl', { ...f, implicit: false }));
-  const implicitModule: fc.Arbitrary<ModuleDecl> = small(declaration(true), 1, 3).map((declarations) =>
-    node('ModuleDecl', { name: 'default', implicit: true, declarations }),
+  const implicitModule: fc.Arbitrary<ModuleDecl> = small(declaration(true), 1, 3).map(
+    (declarations) => node('ModuleDecl', { name: 'default', implicit: true, declarations }),
   );
 
   return fc
     .record({
-      extensions: small(fc.record({ name, version: nullable(fc.constantFrom('1.0', '2')) }).map((f) => node('UsingExtension', f))),
+      extensions: small(
+        fc
+          .record({ name, version: nullable(fc.constantFrom('1.0', '2')) })
+          .map((f) => node('UsingExtension', f)),
+      ),
       futures: small(name.map((n) => node('UsingFuture', { name: n }))),
       modules: small(fc.oneof(explicitModule, implicitModule), 0, 3),
     })

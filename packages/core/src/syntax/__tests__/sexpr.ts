@@ -9,7 +9,11 @@ export function sexpr(node: Node | null): string {
   if (node === null) return '_';
   switch (node.kind) {
     case 'Constant':
-      return node.scalar === 'str' ? `'${node.value}'` : node.scalar === 'bigint' || node.scalar === 'decimal' ? `${node.value}n` : node.value;
+      return node.scalar === 'str'
+        ? `'${node.value}'`
+        : node.scalar === 'bigint' || node.scalar === 'decimal'
+          ? `${node.value}n`
+          : node.value;
     case 'BytesConstant':
       return `b[${Array.from(node.value).join(',')}]`;
     case 'Parameter':

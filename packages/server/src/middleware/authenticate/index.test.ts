@@ -14,10 +14,20 @@ function gate(options: Partial<AuthenticateOptions> = {}) {
   const verify = async (token: string): Promise<AuthContext> => {
     verified.push(token);
     if (token === 'good') return USER;
-    throw new SvcError('INVALID_TOKEN', 401, 'the access token is malformed or its signature is wrong');
+    throw new SvcError(
+      'INVALID_TOKEN',
+      401,
+      'the access token is malformed or its signature is wrong',
+    );
   };
   const app = appWith([
-    authenticate({ verify, serviceKey: SERVICE_KEY, required: false, checkOrigin: cookieRequestGuard([]), ...options }),
+    authenticate({
+      verify,
+      serviceKey: SERVICE_KEY,
+      required: false,
+      checkOrigin: cookieRequestGuard([]),
+      ...options,
+    }),
     (_req: Request, res: Response) => void res.status(200).json(res.locals.caller),
   ]);
   return { app, verified };
@@ -28,14 +38,21 @@ test('no token: anonymous, or with required 401 UNAUTHORIZED and a Bearer challe
   const res = await request(gate({ required: true }).app, '/data');
   expect(res.status).toBe(401);
   expect(res.headers.get('www-authenticate')).toBe('Bearer realm="svc"');
-  expect(await res.json()).toEqual({ code: 'UNAUTHORIZED', error: 'UNAUTHORIZED: a bearer token is required' });
+  expect(await res.json()).toEqual({
+    code: 'UNAUTHORIZED',
+    error: 'UNAUTHORIZED: a bearer token is required',
+  });
 });
 
 test('a valid token gives the user; a bad one is 401 whether or not required, with error="invalid_token"', async () => {
   const { app } = gate();
-  expect(await (await request(app, '/data', { headers: { authorization: 'Bearer good' } })).json()).toEqual({ kind: 'user', context: USER });
+  expect(
+    await (await request(app, '/data', { headers: { authorization: 'Bearer good' } })).json(),
+  ).toEqual({ kind: 'user', context: USER });
   for (const required of [false, true]) {
-    const res = await request(gate({ required }).app, '/data', { headers: { authorization: 'Bearer forged' } });
+    const res = await request(gate({ required }).app, '/data', {
+      headers: { authorization: 'Bearer forged' },
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="svc", error="invalid_token"');
     expect(await res.json()).toMatchObject({ code: 'INVALID_TOKEN' });
@@ -44,10 +61,16 @@ test('a valid token gives the user; a bad one is 401 whether or not required, wi
 
 test('the service key passes as the service, never reaching verify, even without auth installed', async () => {
   const { app, verified } = gate({ required: true });
-  expect(await (await request(app, '/data', { headers: { authorization: `Bearer ${SERVICE_KEY}` } })).json()).toEqual({ kind: 'service' });
+  expect(
+    await (
+      await request(app, '/data', { headers: { authorization: `Bearer ${SERVICE_KEY}` } })
+    ).json(),
+  ).toEqual({ kind: 'service' });
   expect(verified).toEqual([]);
   const bare = gate({ required: true, verify: undefined }).app;
-  expect((await request(bare, '/data', { headers: { authorization: `Bearer ${SERVICE_KEY}` } })).status).toBe(200);
+  expect(
+    (await request(bare, '/data', { headers: { authorization: `Bearer ${SERVICE_KEY}` } })).status,
+  ).toBe(200);
 });
 
 test('required without auth installed: 503 SERVICE_UNAVAILABLE', async () => {
@@ -58,7 +81,9 @@ test('required without auth installed: 503 SERVICE_UNAVAILABLE', async () => {
 
 test('the header wins over the cookie, the cookie over ?token', async () => {
   const { app, verified } = gate();
-  await request(app, '/data?token=q', { headers: { authorization: 'Bearer h', cookie: 'auth_token=c' } });
+  await request(app, '/data?token=q', {
+    headers: { authorization: 'Bearer h', cookie: 'auth_token=c' },
+  });
   await request(app, '/data?token=q', { headers: { cookie: 'auth_token=c' } });
   await request(app, '/data?token=q');
   expect(verified).toEqual(['h', 'c', 'q']);
@@ -67,13 +92,22 @@ test('the header wins over the cookie, the cookie over ?token', async () => {
 // Attack: a page of another origin makes the browser send a write with the auth_token cookie.
 test('a cookie-authenticated write from a foreign page is 403 before the token is verified', async () => {
   const { app, verified } = gate();
-  const res = await request(app, '/data', { method: 'POST', headers: { cookie: 'auth_token=good', origin: 'https://evil.example' } });
+  const res = await request(app, '/data', {
+    method: 'POST',
+    headers: { cookie: 'auth_token=good', origin: 'https://evil.example' },
+  });
   expect(res.status).toBe(403);
   expect(await res.json()).toMatchObject({ code: 'ACCESS_DENIED' });
   expect(verified).toEqual([]);
   // The same write from the server's own page, or with the token in the header, passes.
-  const own = await request(app, '/data', { method: 'POST', headers: { cookie: 'auth_token=good', origin: 'http://localhost' } });
+  const own = await request(app, '/data', {
+    method: 'POST',
+    headers: { cookie: 'auth_token=good', origin: 'http://localhost' },
+  });
   expect(own.status).toBe(200);
-  const header = await request(app, '/data', { method: 'POST', headers: { authorization: 'Bearer good', origin: 'https://evil.example' } });
+  const header = await request(app, '/data', {
+    method: 'POST',
+    headers: { authorization: 'Bearer good', origin: 'https://evil.example' },
+  });
   expect(header.status).toBe(200);
 });

@@ -62,13 +62,18 @@ export function authenticate(options: AuthenticateOptions) {
     }
     if (required && !verify) {
       return next(
-        commonError('SERVICE_UNAVAILABLE', 'requireAuth is on but no auth is installed: start the server with auth enabled'),
+        commonError(
+          'SERVICE_UNAVAILABLE',
+          'requireAuth is on but no auth is installed: start the server with auth enabled',
+        ),
       );
     }
     if (!found || !verify) {
       if (required) {
         return next(
-          commonError('UNAUTHORIZED', 'a bearer token is required', { headers: { 'WWW-Authenticate': CHALLENGE } }),
+          commonError('UNAUTHORIZED', 'a bearer token is required', {
+            headers: { 'WWW-Authenticate': CHALLENGE },
+          }),
         );
       }
       res.locals.caller = ANONYMOUS;

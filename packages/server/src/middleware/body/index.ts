@@ -7,13 +7,22 @@ import { commonError } from '@svc/core';
  * The parser's own errors are mapped to envelopes by the error handler (http/errors.ts).
  */
 export function jsonBody(limit: number) {
-  const parse = express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] });
+  const parse = express.json({
+    limit,
+    strict: true,
+    type: ['application/json', 'application/*+json'],
+  });
   return (req: Request, res: Response, next: NextFunction): void => {
     const hasBody =
       req.headers['transfer-encoding'] !== undefined ||
       (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
     if (hasBody && !req.is(['application/json', 'application/*+json'])) {
-      next(commonError('UNSUPPORTED_MEDIA_TYPE', 'request body must be JSON (Content-Type: application/json)'));
+      next(
+        commonError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          'request body must be JSON (Content-Type: application/json)',
+        ),
+      );
       return;
     }
     parse(req, res, next);

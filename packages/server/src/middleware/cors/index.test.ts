@@ -27,25 +27,43 @@ const preflight = (call: Call, origin: string, requestHeaders?: string) =>
   });
 
 describe('listed origins, with credentials', () => {
-  const config = { origins: ['https://app.example.com', 'http://localhost:5173'], credentials: true };
+  const config = {
+    origins: ['https://app.example.com', 'http://localhost:5173'],
+    credentials: true,
+  };
 
   test('a preflight from a listed origin: 204 with the allow headers', async () => {
     await withApp(config, async (call) => {
-      const res = await preflight(call, 'http://localhost:5173', 'Content-Type, Authorization, X-Request-Id, X-Evil');
+      const res = await preflight(
+        call,
+        'http://localhost:5173',
+        'Content-Type, Authorization, X-Request-Id, X-Evil',
+      );
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
       expect(res.headers.get('access-control-allow-credentials')).toBe('true');
-      expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, PUT, PATCH, DELETE');
-      expect(res.headers.get('access-control-allow-headers')).toBe('content-type, authorization, x-request-id');
+      expect(res.headers.get('access-control-allow-methods')).toBe(
+        'GET, HEAD, POST, PUT, PATCH, DELETE',
+      );
+      expect(res.headers.get('access-control-allow-headers')).toBe(
+        'content-type, authorization, x-request-id',
+      );
       expect(res.headers.get('access-control-max-age')).toBe('7200');
-      expect(res.headers.get('vary')).toBe('Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
+      expect(res.headers.get('vary')).toBe(
+        'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
+      );
       expect(await res.text()).toBe('');
     });
   });
 
   test('a preflight from an unlisted origin: 204 and no CORS headers', async () => {
     await withApp(config, async (call) => {
-      for (const origin of ['https://evil.example', 'https://app.example.com.evil.example', 'null', 'https://APP.example.com']) {
+      for (const origin of [
+        'https://evil.example',
+        'https://app.example.com.evil.example',
+        'null',
+        'https://APP.example.com',
+      ]) {
         const res = await preflight(call, origin, 'content-type');
         expect(res.status).toBe(204);
         expect(corsHeaders(res)).toEqual([]);
@@ -55,18 +73,25 @@ describe('listed origins, with credentials', () => {
 
   test('a request from a listed origin gets Allow-Origin, credentials, exposed headers and Vary', async () => {
     await withApp(config, async (call) => {
-      const res = await call('/thing', { method: 'POST', headers: { origin: 'https://app.example.com' } });
+      const res = await call('/thing', {
+        method: 'POST',
+        headers: { origin: 'https://app.example.com' },
+      });
       expect(res.status).toBe(201);
       expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
       expect(res.headers.get('access-control-allow-credentials')).toBe('true');
-      expect(res.headers.get('access-control-expose-headers')).toBe('X-Request-Id, Retry-After, WWW-Authenticate');
+      expect(res.headers.get('access-control-expose-headers')).toBe(
+        'X-Request-Id, Retry-After, WWW-Authenticate',
+      );
       expect(res.headers.get('vary')).toBe('Origin');
     });
   });
 
   test('other origins and requests without Origin get no CORS headers, but Vary: Origin', async () => {
     await withApp(config, async (call) => {
-      for (const headers of [{ origin: 'https://evil.example' }, {}] as Array<Record<string, string>>) {
+      for (const headers of [{ origin: 'https://evil.example' }, {}] as Array<
+        Record<string, string>
+      >) {
         const res = await call('/thing', { method: 'POST', headers });
         expect(res.status).toBe(201);
         expect(corsHeaders(res)).toEqual([]);
@@ -77,7 +102,10 @@ describe('listed origins, with credentials', () => {
 
   test('an OPTIONS that is not a preflight goes on to the route', async () => {
     await withApp(config, async (call) => {
-      const res = await call('/thing', { method: 'OPTIONS', headers: { origin: 'https://app.example.com' } });
+      const res = await call('/thing', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example.com' },
+      });
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');
       expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
@@ -93,7 +121,10 @@ describe("origins ['*'] (no credentials)", () => {
       expect(pre.headers.get('access-control-allow-origin')).toBe('*');
       expect(pre.headers.get('access-control-allow-credentials')).toBeNull();
       expect(pre.headers.get('access-control-allow-headers')).toBe('content-type');
-      const res = await call('/thing', { method: 'POST', headers: { origin: 'https://anyone.example' } });
+      const res = await call('/thing', {
+        method: 'POST',
+        headers: { origin: 'https://anyone.example' },
+      });
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       expect(res.headers.get('access-control-allow-credentials')).toBeNull();
       expect(res.headers.get('vary')).toBeNull();

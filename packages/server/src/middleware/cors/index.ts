@@ -31,7 +31,10 @@ export function cors(config: CorsConfig) {
       res.setHeader('Access-Control-Allow-Origin', anyOrigin ? '*' : origin);
       if (credentials) res.setHeader('Access-Control-Allow-Credentials', 'true');
     }
-    const preflight = req.method === 'OPTIONS' && origin !== undefined && req.headers['access-control-request-method'] !== undefined;
+    const preflight =
+      req.method === 'OPTIONS' &&
+      origin !== undefined &&
+      req.headers['access-control-request-method'] !== undefined;
     if (!preflight) {
       if (allowed) res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
       next();

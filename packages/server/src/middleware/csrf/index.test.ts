@@ -8,7 +8,10 @@ type Call = (path: string, init?: InProcessInit) => Promise<globalThis.Response>
  * The guard as the auth gate calls it, in-process: a POST that says it is authenticated by the
  * cookie answers 200 when the guard lets it through, else the envelope.
  */
-async function withGuard(trusted: readonly string[], run: (call: Call) => Promise<void>): Promise<void> {
+async function withGuard(
+  trusted: readonly string[],
+  run: (call: Call) => Promise<void>,
+): Promise<void> {
   const guard = cookieRequestGuard(trusted);
   const app = appWith([
     (req: Request, res: Response, next: NextFunction) => {
@@ -27,7 +30,8 @@ async function withGuard(trusted: readonly string[], run: (call: Call) => Promis
 test('own origin from Host and scheme; listed origins pass; * trusts no one', async () => {
   await withGuard(['https://app.example.com', '*'], async (call) => {
     // The in-process request's Host is localhost unless set (fetch() would not let a caller set it).
-    const post = async (headers: Record<string, string>) => (await call('/write', { method: 'POST', headers })).status;
+    const post = async (headers: Record<string, string>) =>
+      (await call('/write', { method: 'POST', headers })).status;
     expect(await post({ origin: 'http://localhost' })).toBe(200);
     // Through a proxy that keeps Host: the browser's page is on db.example.com.
     expect(await post({ host: 'db.example.com', origin: 'http://db.example.com' })).toBe(200);
@@ -43,8 +47,14 @@ test('own origin from Host and scheme; listed origins pass; * trusts no one', as
 
 test('the refusal is 403 ACCESS_DENIED in the envelope', async () => {
   await withGuard([], async (call) => {
-    const res = await call('/write', { method: 'POST', headers: { origin: 'https://evil.example' } });
+    const res = await call('/write', {
+      method: 'POST',
+      headers: { origin: 'https://evil.example' },
+    });
     expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({ code: 'ACCESS_DENIED', error: expect.stringMatching(/^ACCESS_DENIED: cross-site request refused/) });
+    expect(await res.json()).toMatchObject({
+      code: 'ACCESS_DENIED',
+      error: expect.stringMatching(/^ACCESS_DENIED: cross-site request refused/),
+    });
   });
 });

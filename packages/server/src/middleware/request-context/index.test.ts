@@ -5,13 +5,20 @@ import { appWith, request } from '../../testing';
 import { Lifecycle, requestContext } from '.';
 
 /** requestContext first, then `handlers`, with what it reports captured. */
-function withContext(...handlers: Array<(req: Request, res: Response, next: NextFunction) => void>) {
+function withContext(
+  ...handlers: Array<(req: Request, res: Response, next: NextFunction) => void>
+) {
   const { logger, lines } = captureLogger();
   const observed: unknown[][] = [];
-  const metrics = { observeRequest: (...args: unknown[]) => void observed.push(args) } as unknown as ServerMetrics;
+  const metrics = {
+    observeRequest: (...args: unknown[]) => void observed.push(args),
+  } as unknown as ServerMetrics;
   const lifecycle = new Lifecycle();
   const app = appWith([requestContext({ logger, metrics, lifecycle }), ...handlers], logger);
-  const logged = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((l) => l.msg === 'request');
+  const logged = () =>
+    lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((l) => l.msg === 'request');
   return { app, lifecycle, observed, logged };
 }
 const ok = (_req: Request, res: Response) => void res.status(200).json({ ok: true });
@@ -20,9 +27,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 test('a request id on every response: a sane incoming one is kept, others replaced by a UUID', async () => {
   const { app } = withContext(ok);
   expect((await request(app, '/')).headers.get('x-request-id')).toMatch(UUID);
-  expect((await request(app, '/', { headers: { 'x-request-id': 'trace-abc.123' } })).headers.get('x-request-id')).toBe('trace-abc.123');
+  expect(
+    (await request(app, '/', { headers: { 'x-request-id': 'trace-abc.123' } })).headers.get(
+      'x-request-id',
+    ),
+  ).toBe('trace-abc.123');
   for (const bad of ['x'.repeat(129), 'a b', 'a/b']) {
-    expect((await request(app, '/', { headers: { 'x-request-id': bad } })).headers.get('x-request-id')).toMatch(UUID);
+    expect(
+      (await request(app, '/', { headers: { 'x-request-id': bad } })).headers.get('x-request-id'),
+    ).toMatch(UUID);
   }
   // Errors too.
   expect((await request(withContext().app, '/nowhere')).headers.get('x-request-id')).toMatch(UUID);
@@ -49,7 +62,9 @@ test('one metrics observation and one log line per request: route pattern, path 
     if (req.path === '/fails') return next(new Error('boom'));
     res.status(200).json({ ok: true });
   });
-  await request(app, '/labelled?token=secret-in-query', { headers: { authorization: 'Bearer secret-in-header', 'x-request-id': 'r1' } });
+  await request(app, '/labelled?token=secret-in-query', {
+    headers: { authorization: 'Bearer secret-in-header', 'x-request-id': 'r1' },
+  });
   await request(app, '/other', { method: 'POST', headers: { 'x-request-id': 'r2' } });
   await request(app, '/fails', { headers: { 'x-request-id': 'r3' } });
   await new Promise((resolve) => setImmediate(resolve));
@@ -60,7 +75,16 @@ test('one metrics observation and one log line per request: route pattern, path 
   ]);
   for (const [, , , seconds] of observed) expect(seconds).toBeGreaterThanOrEqual(0);
   const lines = logged();
-  expect(lines.map(({ reqId, method, route, path, status, level }) => ({ reqId, method, route, path, status, level }))).toEqual([
+  expect(
+    lines.map(({ reqId, method, route, path, status, level }) => ({
+      reqId,
+      method,
+      route,
+      path,
+      status,
+      level,
+    })),
+  ).toEqual([
     { reqId: 'r1', method: 'GET', route: '/labelled/*', path: '/labelled', status: 200, level: 30 },
     { reqId: 'r2', method: 'POST', route: 'unmatched', path: '/other', status: 200, level: 30 },
     { reqId: 'r3', method: 'GET', route: 'unmatched', path: '/fails', status: 500, level: 30 },
@@ -76,5 +100,8 @@ test('/health requests log at debug, the rest at info', async () => {
   await request(app, '/health/live');
   await request(app, '/schema');
   await new Promise((resolve) => setImmediate(resolve));
-  expect(logged().map((l) => [l.route, l.level])).toEqual([['/health/live', 20], ['/schema', 30]]);
+  expect(logged().map((l) => [l.route, l.level])).toEqual([
+    ['/health/live', 20],
+    ['/schema', 30],
+  ]);
 });

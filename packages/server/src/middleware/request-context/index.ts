@@ -30,12 +30,17 @@ const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * metrics observation and one log line built from an allow-list: never headers, never the query
  * string (which may carry `?token=`).
  */
-export function requestContext(deps: { logger: Logger; metrics: ServerMetrics; lifecycle: Lifecycle }) {
+export function requestContext(deps: {
+  logger: Logger;
+  metrics: ServerMetrics;
+  lifecycle: Lifecycle;
+}) {
   const { logger, metrics, lifecycle } = deps;
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = performance.now();
     const incoming = req.headers['x-request-id'];
-    const reqId = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+    const reqId =
+      typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
     res.locals.reqId = reqId;
     res.setHeader('X-Request-Id', reqId);
     if (lifecycle.draining) res.setHeader('Connection', 'close');

@@ -27,10 +27,14 @@ test('TLS: HSTS as well', async () => {
   try {
     const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
       https
-        .get(`https://127.0.0.1:${(server.address() as AddressInfo).port}/`, { ca: cert }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.headers));
-        })
+        .get(
+          `https://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+          { ca: cert },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.headers));
+          },
+        )
         .on('error', reject);
     });
     expect(headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');

@@ -14,13 +14,18 @@ test('past the bound: 408 REQUEST_TIMEOUT in the envelope, Connection: close, th
     (_req: Request, res: Response) => {
       signal = res.locals.signal as AbortSignal;
       // Handlers answer through sendJson, which leaves a response already sent alone.
-      late = new Promise((resolve) => setTimeout(resolve, 150)).then(() => sendJson(res, 200, { late: true }));
+      late = new Promise((resolve) => setTimeout(resolve, 150)).then(() =>
+        sendJson(res, 200, { late: true }),
+      );
     },
   ]);
   const res = await request(app, '/work');
   expect(res.status).toBe(408);
   expect(res.headers.get('connection')).toBe('close');
-  expect(await res.json()).toEqual({ code: 'REQUEST_TIMEOUT', error: 'REQUEST_TIMEOUT: request exceeded the 50 ms timeout' });
+  expect(await res.json()).toEqual({
+    code: 'REQUEST_TIMEOUT',
+    error: 'REQUEST_TIMEOUT: request exceeded the 50 ms timeout',
+  });
   expect(signal?.aborted).toBe(true);
   await expect(late).resolves.toBeUndefined();
 });

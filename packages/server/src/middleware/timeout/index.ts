@@ -16,7 +16,11 @@ export function requestTimeout(ms: number, logger: Logger) {
       controller.abort();
       if (res.headersSent) return;
       res.setHeader('Connection', 'close');
-      sendError(res, commonError('REQUEST_TIMEOUT', `request exceeded the ${ms} ms timeout`), logger);
+      sendError(
+        res,
+        commonError('REQUEST_TIMEOUT', `request exceeded the ${ms} ms timeout`),
+        logger,
+      );
     }, ms);
     res.once('close', () => clearTimeout(timer));
     next();

@@ -64,6 +64,34 @@ describe('openDatabase says why a server cannot be reached', () => {
     expect((e.cause as { code?: string }).code).toBe('ECONNREFUSED');
   });
 
+  test('a server that accepts the connection and never answers times out as unreachable', async () => {
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => {
+      sockets.add(socket);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    try {
+      const started = Date.now();
+      const e = await openDatabase(
+        { url: `postgres://app:s3cret@127.0.0.1:${port}/db` },
+        { connectTimeoutMs: 300 },
+      ).then(
+        () => {
+          throw new Error('opened a database that never answered');
+        },
+        (err: unknown) => err as DatabaseConnectionError,
+      );
+      expect(e).toBeInstanceOf(DatabaseConnectionError);
+      expect(e.problem).toBe('unreachable');
+      expect(e.message).toBe(`cannot connect to PostgreSQL at 127.0.0.1:${port} (timed out)`);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
   test('an unknown host', async () => {
     const e = await failure('postgres://app:s3cret@no-such-host.invalid:5432/db');
     expect(e.problem).toBe('unreachable');

@@ -97,6 +97,13 @@ export function connectionFailure(err: unknown, target: Target): DatabaseConnect
       ? (err as { code: string }).code
       : undefined;
   const text = err instanceof Error ? err.message : String(err);
+  // pg's own connect timeout ("timeout expired", "... due to connection timeout") carries no code.
+  if (code === undefined && /\btimeout\b/i.test(text)) {
+    return connectionFailure(
+      Object.assign(new Error(text, { cause: err }), { code: 'ETIMEDOUT' }),
+      target,
+    );
+  }
   const at = `PostgreSQL at ${target.address}`;
   if (code !== undefined && NETWORK_REASONS[code] !== undefined) {
     return new DatabaseConnectionError(

@@ -110,6 +110,16 @@ describe('the lock on an embedded data folder', () => {
     expect((await db.query('select n from t')).rows).toEqual([{ n: 1 }]);
   });
 
+  test('a folder that cannot be made is one clear error naming it, not a file-system stack', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'file'), '');
+    const where = path.join(dir, 'file', 'data');
+    await expect(openDatabase({ dataDir: where })).rejects.toMatchObject({
+      code: 'DATA_DIR_UNUSABLE',
+      message: `cannot use ${where} as the embedded data folder (a part of the path is a file, not a folder): choose another folder with --data-dir / SVC_DATA_DIR, or fix its permissions`,
+    });
+  });
+
   test('the same process cannot open a folder twice; after close it can again', async () => {
     const dir = tempDir();
     const first = await openDatabase({ dataDir: dir });

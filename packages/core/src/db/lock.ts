@@ -19,7 +19,7 @@ import { SvcError, defineErrorCodes } from '../errors/svc-error';
  */
 export const LOCK_FILE_NAME = 'svc.lock';
 
-export const lockError = defineErrorCodes('db', { DATA_DIR_LOCKED: 503 });
+export const lockError = defineErrorCodes('db', { DATA_DIR_LOCKED: 503, DATA_DIR_UNUSABLE: 503 });
 
 /** What a lock file says about the process holding the folder. */
 export interface LockHolder {
@@ -36,6 +36,15 @@ export interface LockHolder {
   /** Random: which lock file is ours when we release or update it. */
   readonly token: string;
 }
+
+const DIR_REASONS: Readonly<Record<string, string>> = {
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EEXIST: 'a file of that name is in the way',
+};
 
 /** The folder is held by another process (or already open in this one). */
 export class DataDirLockedError extends SvcError {
@@ -82,7 +91,16 @@ export class DataDirLock {
    */
   static async acquire(dataDir: string): Promise<DataDirLock> {
     const dir = path.resolve(dataDir);
-    fs.mkdirSync(dir, { recursive: true });
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+    } catch (err) {
+      const reason = (err as NodeJS.ErrnoException).code ?? String(err);
+      throw new SvcError(
+        'DATA_DIR_UNUSABLE',
+        lockError.statuses.DATA_DIR_UNUSABLE,
+        `cannot use ${dir} as the embedded data folder (${DIR_REASONS[reason] ?? reason}): choose another folder with --data-dir / SVC_DATA_DIR, or fix its permissions`,
+      );
+    }
     const file = path.join(dir, LOCK_FILE_NAME);
     const mine: LockHolder = {
       pid: process.pid,

@@ -20,6 +20,11 @@ import type {
 export interface OpenDatabaseOptions {
   /** Called with errors of idle pooled connections (which would otherwise crash the process). */
   readonly onPoolError?: (err: Error) => void;
+  /**
+   * How long a new PostgreSQL connection may take before it fails as unreachable (a host that
+   * drops packets would otherwise hang the opener forever). Default 10000 ms.
+   */
+  readonly connectTimeoutMs?: number;
 }
 
 /**
@@ -50,7 +55,12 @@ async function openPostgres(url: string, poolSize: number, options: OpenDatabase
       return pg.types.getTypeParser(oid, format as 'text');
     },
   };
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: types as never });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    types: types as never,
+  });
   pool.on('error', (err) => options.onPoolError?.(err));
   const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   const db = new KyselyDatabase('postgres', describeUrl(url), kysely, () => ({

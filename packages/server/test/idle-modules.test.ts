@@ -2,7 +2,7 @@
  * Issue 8, "Idle memory": every module a server loads stays in its heap for good (its source text,
  * its compiled functions). A module needed only by some configurations, or only at the first
  * request of a kind, is loaded then: jsonwebtoken (with its ~75 modules) at the first token,
- * bcrypt's native addon when auth is enabled, @svc/smtp when auth mail is configured.
+ * bcrypt's native addon when auth is enabled, @svc/smtp when SMTP is configured (else with the first email).
  *
  * Each case runs a real server in a child process of its own (a fresh module registry), loading
  * the built packages (`dist`): build before running these.
@@ -67,12 +67,24 @@ describe('modules a server loads only when it needs them', () => {
     expect(afterToken).toEqual({ jsonwebtoken: true, bcrypt: true, smtp: false });
   });
 
-  test('with auth mail configured: @svc/smtp at start', async () => {
+  test('with SMTP configured: @svc/smtp at start (its config is validated there)', async () => {
+    const { atStart } = await loadedModules({
+      enableAuth: true,
+      jwtSecret: SECRET,
+      authConfig: {
+        emailBaseUrl: 'http://127.0.0.1:5656',
+        smtp: { host: '127.0.0.1', port: 2525, from: 'svc@example.com' },
+      },
+    });
+    expect(atStart.smtp).toBe(true);
+  });
+
+  test('with emails but no SMTP: @svc/smtp waits for the first email', async () => {
     const { atStart } = await loadedModules({
       enableAuth: true,
       jwtSecret: SECRET,
       authConfig: { emailBaseUrl: 'http://127.0.0.1:5656' },
     });
-    expect(atStart.smtp).toBe(true);
+    expect(atStart.smtp).toBe(false);
   });
 });

@@ -106,10 +106,21 @@ function isRendered(value: unknown): value is RenderedEmail {
   return typeof subject === 'string' && typeof text === 'string' && typeof html === 'string';
 }
 
-/** @svc/smtp loads here, once mail is configured, not with the package (idle memory). */
+/**
+ * The configured mailer. With SMTP configured, @svc/smtp loads at construction (which validates
+ * the config, so a bad one fails at start); without, the silent NoopMailer is built on the first
+ * email, so an idle server without mail never loads @svc/smtp.
+ */
 function makeMailer(config: AuthConfig): Mailer {
-  const { createMailer, NoopMailer } = require('@svc/smtp') as typeof import('@svc/smtp');
-  return config.smtp !== undefined ? createMailer(config.smtp) : new NoopMailer(SILENT);
+  const smtp = () => require('@svc/smtp') as typeof import('@svc/smtp');
+  if (config.smtp !== undefined) return smtp().createMailer(config.smtp);
+  let noop: Mailer | undefined;
+  return {
+    send: (input) => {
+      noop ??= new (smtp().NoopMailer)(SILENT);
+      return noop.send(input);
+    },
+  };
 }
 
 /** The NoopMailer's own lines are not logged: the listener logs what may be shown. */

@@ -212,6 +212,7 @@ describe('the lock on an embedded data folder', () => {
        fs.linkSync = () => { process.stdout.write('ready\\n'); for (;;); };
        DataDirLock.acquire(process.argv[2]);`,
       [dir],
+      DIST_LOCK,
     );
     await crashed.ready;
     crashed.proc.kill('SIGKILL');

@@ -7,6 +7,8 @@ import { openDatabase } from './index';
 // An embedded database in a folder: its settings, its memory, and a first start cut short.
 // The memory test runs the built package (`dist`) in a process of its own.
 const DIST = path.join(__dirname, '..', '..', 'dist', 'index.js');
+/** The module loader itself, which the main entry does not export. */
+const DIST_PGLITE_MODULE = path.join(__dirname, '..', '..', 'dist', 'db', 'pglite-module.js');
 
 const made: string[] = [];
 function tempDir(): string {
@@ -60,7 +62,8 @@ describe('embedded PGlite in a folder', () => {
       const files = [];
       fsp.readFile = (file, ...rest) => { files.push(String(file)); return read(file, ...rest); };
       require('node:module').syncBuiltinESMExports(); // what PGlite's import('fs/promises') sees
-      const { openDatabase, loadPGliteModule } = require(process.argv[1]);
+      const { openDatabase } = require(process.argv[1]);
+      const { loadPGliteModule } = require(process.argv[3]);
       (async () => {
         const first = await openDatabase({ memory: true });
         const second = await openDatabase({ dataDir: process.argv[2] });
@@ -72,10 +75,14 @@ describe('embedded PGlite in a folder', () => {
         const count = (name) => files.filter((f) => f.endsWith(name)).length;
         process.stdout.write(JSON.stringify({ wasm: count('pglite.wasm'), data: count('pglite.data'), once }));
       })();`;
-    const r = spawnSync(process.execPath, ['-e', script, DIST, path.join(tempDir(), 'data')], {
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      ['-e', script, DIST, path.join(tempDir(), 'data'), DIST_PGLITE_MODULE],
+      {
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
     expect(r.stderr).toBe('');
     const seen = JSON.parse(r.stdout) as { wasm: number; data: number; once: boolean };
     expect(seen.data).toBeGreaterThan(0); // PGlite reads its file-system bundle itself: the spy sees reads

@@ -61,5 +61,9 @@ export function createLogger(
     const colors = (out as { isTTY?: boolean }).isTTY === true && !process.env.NO_COLOR;
     return pino(options, prettyDestination(out, { colors }) as pino.DestinationStream);
   }
-  return pino(options, destination);
+  // On a terminal, JSON lines go through process.stdout, which Node writes synchronously to a TTY
+  // (as the pretty path does): pino's own asynchronous fd writer met EAGAIN on a pseudo-terminal
+  // and let the shutdown lines out of order. Pipes and files keep pino's fast asynchronous writer.
+  const terminal = destination === undefined && process.stdout.isTTY === true;
+  return pino(options, terminal ? (process.stdout as pino.DestinationStream) : destination);
 }

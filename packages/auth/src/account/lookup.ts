@@ -1,7 +1,9 @@
 import { commonError } from '@svc/core';
 import type { OperationContext } from '../context';
+import type { RateLimitRuleName } from '../rate-limit';
 import { authError } from '../errors';
 import type { UserRecord } from '../store/types';
+import type { RequestInfo } from '../types';
 import { emailForLookup, isUuid } from './index';
 
 /** A user named by id or by email in any spelling; null when there is none (or it cannot be an email). */
@@ -22,4 +24,22 @@ export async function userOrThrow(ctx: OperationContext, emailOrId: unknown): Pr
   const user = await findUserByEmailOrId(ctx, emailOrId);
   if (!user) throw authError('USER_NOT_FOUND', 'no such user');
   return user;
+}
+
+/**
+ * The account a public "send me an email" request names (reset, verification resend; later the
+ * magic link and code): the email in any spelling, counted against `rule` before the lookup, so
+ * known and unknown emails cost alike and a 429 tells nothing about the account. Null for a
+ * malformed email or no account: the caller answers as if it sent (no enumeration).
+ */
+export async function userForEmailRequest(
+  ctx: OperationContext,
+  rule: RateLimitRuleName,
+  email: string,
+  info?: RequestInfo,
+): Promise<UserRecord | null> {
+  const normalized = emailForLookup(email);
+  if (normalized === null) return null;
+  await ctx.limiter.check(rule, { email: normalized, ip: info?.ip });
+  return ctx.store.findUserByEmail(normalized);
 }

@@ -4,7 +4,7 @@
  * password change ends every session of the user and kills the user's reset tokens, in the
  * store's `replacePassword` transaction.
  */
-import { emailForLookup } from '../account';
+import { userForEmailRequest } from '../account/lookup';
 import type { OperationContext } from '../context';
 import { authError } from '../errors';
 import { checkAccess } from '../session/operations';
@@ -53,11 +53,7 @@ export async function requestReset(
   email: string,
   info?: RequestInfo,
 ): Promise<void> {
-  const normalized = emailForLookup(email);
-  if (normalized === null) return; // no enumeration, no error for a malformed address either
-  // Known and unknown emails are counted alike, so a 429 tells nothing about the account.
-  await ctx.limiter.check('passwordReset', { email: normalized, ip: info?.ip });
-  const user = await ctx.store.findUserByEmail(normalized);
+  const user = await userForEmailRequest(ctx, 'passwordReset', email, info);
   if (!user || !user.active) return;
   const token = randomToken(ctx.random);
   await ctx.store.issueResetToken(

@@ -4,7 +4,7 @@
  * verified. A newer token kills the older ones. `login` refuses an unverified user with
  * EMAIL_NOT_VERIFIED when verification is required.
  */
-import { emailForLookup } from '../account';
+import { userForEmailRequest } from '../account/lookup';
 import type { OperationContext } from '../context';
 import { authError } from '../errors';
 import { isTokenShape, randomToken, sha256Hex } from '../session/tokens';
@@ -48,10 +48,7 @@ export async function resendVerification(
   email: string,
   info?: RequestInfo,
 ): Promise<void> {
-  const normalized = emailForLookup(email);
-  if (normalized === null) return; // no enumeration, no error for a malformed address either
-  await ctx.limiter.check('verificationResend', { email: normalized, ip: info?.ip });
-  const user = await ctx.store.findUserByEmail(normalized);
+  const user = await userForEmailRequest(ctx, 'verificationResend', email, info);
   if (!user || user.emailVerified) return;
   await issueVerification(ctx, user);
 }

@@ -65,22 +65,23 @@ const json = (body: unknown) => ({
   body: JSON.stringify(body),
 });
 
-describe('in a bare Express app', () => {
-  async function withApp(
-    setup: (app: express.Express) => void,
-    run: (base: string) => Promise<void>,
-  ) {
-    const app = express();
-    setup(app);
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    try {
-      await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
+/** An Express app set up by `setup`, listening on a loopback port while `run` uses its base URL. */
+async function withApp(
+  setup: (app: express.Express) => void,
+  run: (base: string) => Promise<void>,
+): Promise<void> {
+  const app = express();
+  setup(app);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  try {
+    await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
   }
+}
 
+describe('in a bare Express app', () => {
   test('register, login and profile through app.use("/auth", authRouter(auth))', async () => {
     await withApp(
       (app) => {
@@ -160,15 +161,7 @@ describe('methods a Request cannot carry (TRACE)', () => {
   };
 
   test('through authRouter in a bare Express app: 405 with Allow, or 404', async () => {
-    const app = express();
-    app.use('/auth', authRouter(auth));
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    try {
-      await expectTraceAnswers(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
+    await withApp((app) => app.use('/auth', authRouter(auth)), expectTraceAnswers);
   });
 
   test('through toNodeListener on node:http (no framework, no next)', async () => {
@@ -293,17 +286,8 @@ describe('cross-site requests authenticated by the cookie (CSRF)', () => {
       body: 'x',
     });
 
-  async function withExpress(a: Pick<Auth, 'handler'>, run: (base: string) => Promise<void>) {
-    const app = express();
-    app.use('/auth', authRouter(a));
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    try {
-      await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
-  }
+  const withExpress = (a: Pick<Auth, 'handler'>, run: (base: string) => Promise<void>) =>
+    withApp((app) => app.use('/auth', authRouter(a)), run);
 
   test('Express: a foreign page is refused with 403 ACCESS_DENIED and the session stays live', async () => {
     await withExpress(auth, async (base) => {

@@ -1,0 +1,61 @@
+/**
+ * query/api: the contract between the EdgeQL query compiler (query/compile), the engine that runs
+ * compiled queries (query/engine) and their callers (@svc/server's `POST /query`, `svc query`,
+ * later @svc/rest). Types only; each stage is a pure function over these.
+ *
+ * text ─syntax.parseQuery→ AST ─bind(schema index)→ IR (types, cardinality)
+ *      ─plan(access hook)→ SQL AST ─printSql→ CompiledQuery
+ * engine: cache lookup (schema version, text, cardinality, access mode) → compile on miss →
+ *         validate + bind variables and globals by name → one round trip → JSON text.
+ */
+import type { Schema } from '../schema/model';
+
+/** What the caller asked for (DECISIONS.md, Data plane): `many` by default. */
+export type RequestedCardinality = 'many' | 'atMostOne' | 'one';
+
+/** What the compiler proved about the result before running anything. */
+export type InferredCardinality = 'atMostOne' | 'one' | 'many' | 'atLeastOne';
+
+/**
+ * Who runs the query, as far as compilation is concerned (part of the cache key). `service`
+ * (the service credential, a superuser, or the `simple` protocol) compiles without access
+ * policies; `policies` compiles them in. `readOnly` refuses every write at compile time.
+ */
+export interface AccessMode {
+  readonly policies: boolean;
+  readonly readOnly: boolean;
+}
+
+export interface CompileOptions {
+  readonly cardinality?: RequestedCardinality;
+  readonly access?: AccessMode;
+}
+
+/** One SQL parameter, in `$n` order. Variables and globals are bound by name, never spliced. */
+export interface QueryParam {
+  /** `variable` for `$name` / `<type>$name`; `global` for `global name` (incl. current_user_id). */
+  readonly source: 'variable' | 'global';
+  /** The EdgeQL name as written (`$id` → `id`; positional `$0` → `0`; globals fully qualified). */
+  readonly name: string;
+  /** The EdgeQL type, printed (`std::uuid`, `array<std::str>`). */
+  readonly type: string;
+  /** `<optional T>$x` and globals are optional; other variables are required. */
+  readonly required: boolean;
+}
+
+/**
+ * A compiled query: one SQL statement returning exactly one row with one column, `result`,
+ * holding the JSON text of the whole result array (PostgreSQL builds it; Node forwards it).
+ */
+export interface CompiledQuery {
+  readonly sql: string;
+  readonly params: readonly QueryParam[];
+  readonly cardinality: InferredCardinality;
+  /** The result's EdgeQL type, printed (for errors and `svc query`). */
+  readonly resultType: string;
+  /** True when the statement writes (insert, update, delete anywhere in it). */
+  readonly writes: boolean;
+}
+
+/** The compiler's entry point (query/compile). Throws QueryError subclasses with positions. */
+export type CompileQuery = (schema: Schema, text: string, options?: CompileOptions) => CompiledQuery;

@@ -31,10 +31,19 @@ export interface CompileOptions {
   readonly access?: AccessMode;
 }
 
-/** One SQL parameter, in `$n` order. Variables and globals are bound by name, never spliced. */
+/**
+ * One SQL parameter, in `$n` order. Variables and globals are bound by name, never spliced.
+ * Encoding (one rule, owned by the engine): every value is sent as its JSON text
+ * (`JSON.stringify(value)`; an absent optional value is SQL NULL), and the compiled SQL decodes it
+ * from `$n::jsonb` into the parameter's type (std's decode form for that type).
+ */
 export interface QueryParam {
-  /** `variable` for `$name` / `<type>$name`; `global` for `global name` (incl. current_user_id). */
-  readonly source: 'variable' | 'global';
+  /**
+   * `variable` for `$name` / `<type>$name`; `global` for a declared `global name`; `auth` for what
+   * the caller's auth context provides (DECISIONS.md, Access): `name` is `current_user_id` (uuid),
+   * `current_user_email` (str), `current_role` (str) or `roles` (array<str>, read by `has_role`).
+   */
+  readonly source: 'variable' | 'global' | 'auth';
   /** The EdgeQL name as written (`$id` → `id`; positional `$0` → `0`; globals fully qualified). */
   readonly name: string;
   /** The EdgeQL type, printed (`std::uuid`, `array<std::str>`). */

@@ -121,7 +121,9 @@ export type SqlExpr =
   | { readonly kind: 'AnySubLink'; readonly left: SqlExpr; readonly op: string; readonly query: SqlQuery };
 
 /** One ORDER BY key. `nulls` null is PostgreSQL's default (nulls last ascending, first
- * descending). */
+ * descending). PostgreSQL reads a bare integer constant here (and in GROUP BY), even `(-1)`, as
+ * an output column's position, and refuses any other bare constant: that is how a set
+ * operation's result is ordered (`order by 1`); a compiler drops constant sort keys. */
 export interface OrderItem {
   readonly expr: SqlExpr;
   readonly direction: 'asc' | 'desc' | null;
@@ -231,6 +233,7 @@ export interface SetOperationStatement {
 /** `values (a, b), (c, d)`; every row has the same length (at least one row). */
 export interface ValuesStatement {
   readonly kind: 'Values';
+  readonly with: WithClause | null;
   readonly rows: readonly (readonly SqlExpr[])[];
 }
 
@@ -457,7 +460,11 @@ export const sql = {
     offset: null,
     ...parts,
   }),
-  values: (rows: readonly (readonly SqlExpr[])[]): ValuesStatement => ({ kind: 'Values', rows }),
+  values: (rows: readonly (readonly SqlExpr[])[], with_: WithClause | null = null): ValuesStatement => ({
+    kind: 'Values',
+    with: with_,
+    rows,
+  }),
   insert: (
     parts: Optional<InsertStatement, 'with' | 'alias' | 'onConflict' | 'returning'>,
   ): InsertStatement => ({

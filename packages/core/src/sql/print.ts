@@ -105,9 +105,9 @@ function printExpr(expr: SqlExpr, l: Layout): string {
     case 'RowExpr':
       return `ROW(${expr.elements.map(e).join(', ')})`;
     case 'Subscript':
-      return `${op(expr.expr)}[${e(expr.index)}]`;
+      return `${operand(expr.expr, l, true)}[${e(expr.index)}]`;
     case 'Slice':
-      return `${op(expr.expr)}[${expr.lower ? e(expr.lower) : ''}:${expr.upper ? e(expr.upper) : ''}]`;
+      return `${operand(expr.expr, l, true)}[${expr.lower ? e(expr.lower) : ''}:${expr.upper ? e(expr.upper) : ''}]`;
     case 'Collate':
       return `${op(expr.expr)} COLLATE ${quoteIdent(expr.collation)}`;
     case 'InList':
@@ -141,12 +141,23 @@ function printExpr(expr: SqlExpr, l: Layout): string {
   }
 }
 
-/** Atoms print bare; anything with an operator is parenthesized. */
-function operand(expr: SqlExpr, l: Layout): string {
+/** Atoms print bare; anything with an operator (a cast included) is parenthesized. Before a
+ * subscript PostgreSQL takes only a column, a parameter, a parenthesized expression or a scalar
+ * subquery (`f(x)[1]`, `ARRAY[1][1]` do not parse), so anything else is parenthesized there.
+ * (DDL expression text feeds constraint names: keep this output stable.) */
+function operand(expr: SqlExpr, l: Layout, subscripted = false): string {
+  if (subscripted) {
+    const bare =
+      expr.kind === 'ColumnRef' ||
+      expr.kind === 'Param' ||
+      expr.kind === 'Paren' ||
+      (expr.kind === 'SubLink' && expr.type === 'scalar');
+    return bare ? printExpr(expr, l) : `(${printExpr(expr, l)})`;
+  }
   switch (expr.kind) {
+    case 'ArrayExpr':
     case 'ColumnRef':
     case 'DomainValue':
-    case 'ArrayExpr':
     case 'RowExpr':
     case 'Paren':
     case 'Subscript':
@@ -221,7 +232,10 @@ function statement(stmt: SqlStatement, l: Layout): string {
     }
     case 'Values':
       if (stmt.rows.length === 0) throw new Error('sql/print: VALUES needs at least one row');
-      return `values ${stmt.rows.map((row) => `(${row.map((x) => printExpr(x, l)).join(', ')})`).join(', ')}`;
+      return clauses(l, [
+        withClause(stmt.with, l),
+        `values ${stmt.rows.map((row) => `(${row.map((x) => printExpr(x, l)).join(', ')})`).join(', ')}`,
+      ]);
     case 'Insert':
       return clauses(l, [
         withClause(stmt.with, l),
@@ -282,8 +296,8 @@ function tail(
 ): string[] {
   return [
     orderBy.length > 0 ? `order by ${orderList(orderBy, l)}` : '',
-    limit === null ? '' : `limit ${operand(limit, l)}`,
-    offset === null ? '' : `offset ${operand(offset, l)}`,
+    limit === null ? '' : `limit ${printExpr(limit, l)}`,
+    offset === null ? '' : `offset ${printExpr(offset, l)}`,
   ];
 }
 
@@ -340,7 +354,7 @@ function onConflict(clause: OnConflict | null, l: Layout): string {
 }
 
 function fromList(items: readonly FromItem[], l: Layout): string {
-  return items.map((item) => fromItem(item, l)).join(', ');
+  return items.map((item) => fromItem(item, l)).join(`,${br(deeper(l))}`);
 }
 
 function fromItem(item: FromItem, l: Layout): string {

@@ -398,22 +398,22 @@ function indexing(): Overload[] {
         sql.func('nullif', [sql.bin('->', a.at(0), a.at(1)), cast(sql.text('null'), 'jsonb')]),
       ),
     ),
-    def('std::[:]', 'str, optional int64, optional int64', 'str', (a) => {
+    def('std::[:]', 'str, named only start: optional int64 = {}, named only stop: optional int64 = {}', 'str', (a) => {
       const { from, count } = sliceBounds(a, len(a.at(0)));
       return sql.func('substr', [a.at(0), from, count]);
     }),
-    def('std::[:]', 'bytes, optional int64, optional int64', 'bytes', (a) => {
+    def('std::[:]', 'bytes, named only start: optional int64 = {}, named only stop: optional int64 = {}', 'bytes', (a) => {
       const { from, count } = sliceBounds(a, octets(a.at(0)));
       return sql.func('substr', [a.at(0), from, count]);
     }),
-    def('std::[:]', 'array<anytype>, optional int64, optional int64', 'array<anytype>', (a) => {
+    def('std::[:]', 'array<anytype>, named only start: optional int64 = {}, named only stop: optional int64 = {}', 'array<anytype>', (a) => {
       const { from, count } = sliceBounds(a, cardinality(a.at(0)));
       return caseWhen(
         [[sql.bin('=', count, num(0)), sql.cast({ kind: 'ArrayExpr', elements: [], type: null }, pgTypeFor(a.result ?? { kind: 'array', element: { kind: 'scalar', name: 'std::str' } }))]],
         { kind: 'Slice', expr: paren(a.at(0)), lower: from, upper: sql.bin('-', sql.bin('+', from, count), num(1)) },
       );
     }),
-    def('std::[:]', 'json, optional int64, optional int64', 'json', (a) => {
+    def('std::[:]', 'json, named only start: optional int64 = {}, named only stop: optional int64 = {}', 'json', (a) => {
       const j = a.at(0);
       const str = sql.bin('#>>', j, sql.text('{}'));
       const s = sliceBounds(a, len(str));

@@ -18,6 +18,7 @@ import { printTypeRef, type TypeRef } from '../schema/model';
 import { scalarPgType } from '../schema/storage/types';
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import type { TypeEnv, Volatility } from './model';
+import { raise } from './operators';
 import {
   STD_SCALARS_INFO,
   decodeParam,
@@ -209,8 +210,6 @@ const cannotCast = (from: TypeRef, to: TypeRef, hint?: string): never => {
 };
 
 const identity = (value: SqlExpr): SqlExpr => value;
-const raise = (pg: SqlExpr, code: string, message: SqlExpr): SqlExpr =>
-  sql.func('raise', [pg, sql.text(code), message], 'svc_meta');
 
 /** The JSON kind a json value must have to be cast to a std scalar (Gel refuses the others). */
 function jsonKind(std: string): 'string' | 'number' | 'boolean' {
@@ -237,13 +236,9 @@ function fromJson(to: TypeRef, env: TypeEnv): (value: SqlExpr) => SqlExpr {
         { when: sql.bin('=', sql.func('jsonb_typeof', [j]), sql.text('null')), then: sql.null() },
       ],
       else: raise(
-        sql.cast(sql.null(), pg),
-        '22000',
-        sql.bin(
-          '||',
-          sql.text(`expected JSON ${kind}; got JSON `),
-          sql.func('jsonb_typeof', [j]),
-        ),
+        j,
+        pg,
+        sql.bin('||', sql.text(`expected JSON ${kind}; got JSON `), sql.func('jsonb_typeof', [j])),
       ),
     };
   };
@@ -339,11 +334,7 @@ function checked(v: SqlExpr, ok: SqlExpr, type: string): SqlExpr {
       { when: sql.isNull(v), then: sql.null() },
       { when: ok, then: v },
     ],
-    else: raise(
-      sql.cast(sql.null(), pgType('interval')),
-      '22000',
-      sql.text(`the value does not fit in ${type}`),
-    ),
+    else: raise(v, pgType('interval'), sql.text(`the value does not fit in ${type}`)),
   };
 }
 

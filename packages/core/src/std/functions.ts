@@ -30,8 +30,6 @@ const caseWhen = (whens: [SqlExpr, SqlExpr][], otherwise: SqlExpr | null): SqlEx
   whens: whens.map(([when, then]) => ({ when, then })),
   else: otherwise,
 });
-const typedNull = (a: SqlArgs): SqlExpr =>
-  a.result ? sql.cast(sql.null(), pgTypeFor(a.result)) : sql.null();
 /** Parameter `i`, or `fallback` when it was left out. */
 const or = (a: SqlArgs, i: number, fallback: SqlExpr): SqlExpr => a.opt(i) ?? fallback;
 
@@ -117,7 +115,8 @@ function sets(): Overload[] {
             [
               sql.bin('>', fn('count', a.at(0)), num(1)),
               raise(
-                typedNull(a),
+                first,
+                pgTypeFor(a.result ?? { kind: 'scalar', name: 'std::str' }),
                 fn(
                   'coalesce',
                   or(a, 1, sql.null()),
@@ -185,7 +184,8 @@ function sets(): Overload[] {
 // Generic: len, contains, find, assert
 
 function generic(): Overload[] {
-  const found = (h: SqlExpr, n: SqlExpr) => fn('position', h, n);
+  // pg_catalog.position(haystack, needle) is `position(needle in haystack)`, for text and bytea.
+  const found = (h: SqlExpr, n: SqlExpr) => sql.func('position', [h, n], 'pg_catalog');
   return [
     def('std::len', 'str', 'int64', (a) => int8(fn('char_length', a.at(0)))),
     def('std::len', 'bytes', 'int64', (a) => int8(fn('octet_length', a.at(0)))),
@@ -210,7 +210,7 @@ function generic(): Overload[] {
     def('std::assert', 'bool, named only message: optional str = {}', 'bool', (a) =>
       caseWhen(
         [[a.at(0), sql.bool(true)]],
-        raise(cast(sql.null(), 'boolean'), fn('coalesce', or(a, 1, sql.null()), sql.text('assertion failed')), 'P0004'),
+        raise(a.at(0), pgType('boolean'), fn('coalesce', or(a, 1, sql.null()), sql.text('assertion failed')), 'P0004'),
       ),
     ),
   ];
@@ -341,7 +341,8 @@ function conversions(): Overload[] {
           [
             sql.bin('=', fn('strpos', fmt, sql.text('TZH')), num(0)),
             raise(
-              cast(sql.null(), 'timestamptz'),
+              fmt,
+              pgType('timestamptz'),
               sql.text('to_datetime(): the format must include a time zone (TZH)'),
               '22007',
             ),

@@ -17,7 +17,7 @@
  *   slices clamp their bounds;
  * - `in` receives its right side as an SQL array of the set (see `CallKind`).
  */
-import { pgType, sql, type SqlExpr } from '../sql/ast';
+import { pgType, sql, type PgType, type SqlExpr } from '../sql/ast';
 import { def, infix, table } from './define';
 import type { Overload, SqlArgs } from './model';
 import { pgTypeFor } from './scalars';
@@ -35,10 +35,27 @@ const caseWhen = (whens: [SqlExpr, SqlExpr][], otherwise: SqlExpr | null): SqlEx
   whens: whens.map(([when, then]) => ({ when, then })),
   else: otherwise,
 });
-export const raise = (type: SqlExpr, message: SqlExpr, code = '22000'): SqlExpr =>
-  sql.func('raise', [type, sql.text(code), message], 'svc_meta');
-const typedNull = (a: SqlArgs): SqlExpr =>
-  a.result ? sql.cast(sql.null(), pgTypeFor(a.result)) : sql.null();
+/**
+ * `svc_meta.raise(...)`: an error with SQLSTATE `code`, typed as `type`. `probe` must be an input
+ * the surrounding condition depends on: PostgreSQL folds an immutable call whose arguments are all
+ * constants while planning, even in a CASE branch not taken, so the typed null is written
+ * `case when probe is null then null::type end` (constant only when the condition is too).
+ */
+export const raise = (
+  probe: SqlExpr,
+  type: PgType,
+  message: SqlExpr,
+  code = '22000',
+): SqlExpr =>
+  sql.func(
+    'raise',
+    [
+      { kind: 'Case', whens: [{ when: sql.isNull(probe), then: sql.cast(sql.null(), type) }], else: null },
+      sql.text(code),
+      message,
+    ],
+    'svc_meta',
+  );
 
 // ---------------------------------------------------------------------------------------------
 // Arithmetic
@@ -323,8 +340,8 @@ function position(index: SqlExpr, length: SqlExpr, onError: SqlExpr): SqlExpr {
   );
 }
 
-const outOfBounds = (what: string, index: SqlExpr): SqlExpr =>
-  raise(cast(sql.null(), 'bigint'), sql.bin('||', sql.bin('||', sql.text(`${what} index `), cast(index, 'text')), sql.text(' is out of bounds')));
+const outOfBounds = (what: string, index: SqlExpr, length: SqlExpr): SqlExpr =>
+  raise(length, pgType('bigint'), sql.bin('||', sql.bin('||', sql.text(`${what} index `), cast(index, 'text')), sql.text(' is out of bounds')));
 
 /** Clamped slice bounds → [1-based start, length] over a value of `length` elements. */
 function sliceBounds(a: SqlArgs, length: SqlExpr): { from: SqlExpr; count: SqlExpr } {
@@ -342,8 +359,8 @@ function sliceBounds(a: SqlArgs, length: SqlExpr): { from: SqlExpr; count: SqlEx
   const start = bound(1, num(0));
   const stop = bound(2, length);
   return {
-    from: sql.bin('+', start, num(1)),
-    count: sql.func('greatest', [sql.bin('-', stop, start), num(0)]),
+    from: cast(sql.bin('+', start, num(1)), 'integer'),
+    count: cast(sql.func('greatest', [sql.bin('-', stop, start), num(0)]), 'integer'),
   };
 }
 
@@ -355,29 +372,29 @@ function indexing(): Overload[] {
   const jsonType = (e: SqlExpr) => sql.func('jsonb_typeof', [e]);
   return [
     def('std::[]', 'str, int64', 'str', (a) =>
-      sql.func('substr', [a.at(0), position(a.at(1), len(a.at(0)), outOfBounds('string', a.at(1))), num(1)]),
+      sql.func('substr', [a.at(0), cast(position(a.at(1), len(a.at(0)), outOfBounds('string', a.at(1), len(a.at(0)))), 'integer'), num(1)]),
     ),
     def('std::[]', 'bytes, int64', 'bytes', (a) =>
-      sql.func('substr', [a.at(0), position(a.at(1), octets(a.at(0)), outOfBounds('byte string', a.at(1))), num(1)]),
+      sql.func('substr', [a.at(0), cast(position(a.at(1), octets(a.at(0)), outOfBounds('byte string', a.at(1), octets(a.at(0)))), 'integer'), num(1)]),
     ),
     def('std::[]', 'array<anytype>, int64', 'anytype', (a) => ({
       kind: 'Subscript',
       expr: paren(a.at(0)),
-      index: position(a.at(1), cardinality(a.at(0)), outOfBounds('array', a.at(1))),
+      index: position(a.at(1), cardinality(a.at(0)), outOfBounds('array', a.at(1), cardinality(a.at(0)))),
     })),
     def('std::[]', 'json, int64', 'json', (a) =>
       caseWhen(
         [
           [
             sql.bin('<>', jsonType(a.at(0)), sql.text('array')),
-            raise(typedNull(a), sql.bin('||', sql.text('cannot index JSON '), jsonType(a.at(0))), '22000'),
+            raise(a.at(0), pgType('jsonb'), sql.bin('||', sql.text('cannot index JSON '), jsonType(a.at(0))), '22000'),
           ],
           [
             sql.or(
               sql.bin('>=', a.at(1), jsonLength(a.at(0))),
               sql.bin('<', a.at(1), paren({ kind: 'UnaryOp', op: '-', operand: jsonLength(a.at(0)) })),
             ),
-            raise(typedNull(a), sql.bin('||', sql.bin('||', sql.text('JSON index '), cast(a.at(1), 'text')), sql.text(' is out of bounds'))),
+            raise(a.at(0), pgType('jsonb'), sql.bin('||', sql.bin('||', sql.text('JSON index '), cast(a.at(1), 'text')), sql.text(' is out of bounds'))),
           ],
         ],
         sql.func('nullif', [sql.bin('->', a.at(0), cast(a.at(1), 'integer')), cast(sql.text('null'), 'jsonb')]),
@@ -388,11 +405,11 @@ function indexing(): Overload[] {
         [
           [
             sql.bin('<>', jsonType(a.at(0)), sql.text('object')),
-            raise(typedNull(a), sql.bin('||', sql.text('cannot index JSON '), sql.bin('||', jsonType(a.at(0)), sql.text(' by key')))),
+            raise(a.at(0), pgType('jsonb'), sql.bin('||', sql.text('cannot index JSON '), sql.bin('||', jsonType(a.at(0)), sql.text(' by key')))),
           ],
           [
             sql.not(paren(sql.bin('?', a.at(0), a.at(1)))),
-            raise(typedNull(a), sql.bin('||', sql.bin('||', sql.text('JSON index '), sql.func('quote_literal', [a.at(1)])), sql.text(' is out of bounds'))),
+            raise(a.at(0), pgType('jsonb'), sql.bin('||', sql.bin('||', sql.text('JSON index '), sql.func('quote_literal', [a.at(1)])), sql.text(' is out of bounds'))),
           ],
         ],
         sql.func('nullif', [sql.bin('->', a.at(0), a.at(1)), cast(sql.text('null'), 'jsonb')]),
@@ -447,7 +464,7 @@ function indexing(): Overload[] {
           [sql.bin('=', jsonType(j), sql.text('array')), slice],
           [sql.bin('=', jsonType(j), sql.text('string')), sql.func('to_jsonb', [sql.func('substr', [str, s.from, s.count])])],
         ],
-        raise(cast(sql.null(), 'jsonb'), sql.bin('||', sql.text('cannot slice JSON '), jsonType(j))),
+        raise(j, pgType('jsonb'), sql.bin('||', sql.text('cannot slice JSON '), jsonType(j))),
       );
     }),
   ];

@@ -80,7 +80,11 @@ export function resolveOperator(
   options: ResolveOptions = {},
 ): ResolvedCall {
   const env = options.env ?? STD_ONLY;
-  const overloads = STD_OPERATORS.get(op)?.filter((o) => o.params.length === args.length) ?? [];
+  // A prefix and an infix operator share a name (`-`): the argument count tells them apart.
+  const overloads =
+    STD_OPERATORS.get(op)?.filter(
+      (o) => o.params.filter((p) => p.kind === 'positional').length === args.filter((a) => a.name === undefined).length,
+    ) ?? [];
   const found = pick(overloads, args, env, () => `operator '${op}'`);
   if (found) return found;
   const types = args.map((a) => `'${a.type ? printTypeRef(a.type) : 'anytype'}'`);

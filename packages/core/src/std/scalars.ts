@@ -38,10 +38,14 @@ export interface ScalarInfo {
   readonly toText: (value: SqlExpr) => SqlExpr;
 }
 
+/** A JSON value with JSON null read as SQL NULL (an absent optional value). */
+const nonNull = (j: SqlExpr): SqlExpr =>
+  sql.func('nullif', [j, sql.cast(sql.text('null'), pgType('jsonb'))]);
+
 const number = (name: StdScalarName, pg: PgType): ScalarInfo => ({
   name,
   pg,
-  decode: (j) => sql.cast(j, pg),
+  decode: (j) => sql.cast(nonNull(j), pg),
   json: toJson,
   fromText: (t) => sql.cast(t, pg),
   toText: (v) => sql.cast(v, pgType('text')),
@@ -73,7 +77,7 @@ const INFO: Record<StdScalarName, ScalarInfo> = {
   'std::bool': {
     name: 'std::bool',
     pg: STD_PG_TYPES['std::bool'],
-    decode: (j) => cast(j, 'boolean'),
+    decode: (j) => cast(nonNull(j), 'boolean'),
     json: toJson,
     fromText: (t) => meta('bool_in', [t]),
     toText: (v) => cast(v, 'text'),
@@ -84,10 +88,14 @@ const INFO: Record<StdScalarName, ScalarInfo> = {
   'std::sequence': number('std::sequence', STD_PG_TYPES['std::sequence']),
   'std::float32': number('std::float32', STD_PG_TYPES['std::float32']),
   'std::float64': number('std::float64', STD_PG_TYPES['std::float64']),
-  'std::decimal': number('std::decimal', STD_PG_TYPES['std::decimal']),
+  // Exact numbers may arrive as JSON numbers or, to keep every digit, as JSON strings.
+  'std::decimal': {
+    ...number('std::decimal', STD_PG_TYPES['std::decimal']),
+    decode: (j) => cast(jsonText(j), 'numeric'),
+  },
   'std::bigint': {
     ...number('std::bigint', STD_PG_TYPES['std::bigint']),
-    decode: (j) => sql.cast(cast(j, 'numeric'), STD_PG_TYPES['std::bigint']),
+    decode: (j) => sql.cast(cast(jsonText(j), 'numeric'), STD_PG_TYPES['std::bigint']),
     fromText: (t) => sql.cast(cast(t, 'numeric'), STD_PG_TYPES['std::bigint']),
   },
   'std::uuid': {

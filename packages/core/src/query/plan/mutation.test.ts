@@ -198,6 +198,17 @@ describe('update', () => {
     expect(afterSet).toEqual([{ friends: [{ name: 'Elvis', since: 1999 }], nicknames: [] }]);
   });
 
+  test('a single link with link properties; set anew, it loses the ones not written', async () => {
+    const [, withNote, , withoutNote] = await run([
+      `update Issue filter .id = <uuid>'${BUG}' set { owner := (select detached User { @note := 'fixer' } filter .id = <uuid>'${ANN}') }`,
+      `select Issue { owner: { name, note := @note } } filter .id = <uuid>'${BUG}'`,
+      `update Issue filter .id = <uuid>'${RELEASE}' set { owner := (select detached User filter .id = <uuid>'${YURY}') }`,
+      `select Issue { owner: { name, note := @note } } filter .id = <uuid>'${RELEASE}'`,
+    ]);
+    expect(withNote).toEqual([{ owner: [{ name: 'Ann', note: 'fixer' }] }]);
+    expect(withoutNote).toEqual([{ owner: [{ name: 'Yury', note: null }] }]);
+  });
+
   test('the answer of a multi-link update shows the links after it', async () => {
     const [updated] = await run([
       `update Issue filter .id = <uuid>'${BUG}' set { watchers -= (select User filter .id = <uuid>'${ANN}') }`,

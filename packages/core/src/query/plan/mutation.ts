@@ -104,22 +104,8 @@ function planInsert(ctx: PlanContext, m: Insert, src: string, iterations: readon
     sql.target(sql.func('uuid_generate_v7', [], 'svc_meta'), 'id'),
     ...keys.map((k, i) => sql.target(k, `~it${i}`)),
   ];
-  const columns: { column: string; source: string }[] = [];
   const single = m.elements.filter((e) => !e.pointer.many);
-  single.forEach((e, i) => {
-    const name = `c${i}`;
-    if (e.linkProperties.length > 0) {
-      const bound = ctx.lift(r0, e.value);
-      targets.push(sql.target(bound.kind === 'object' ? bound.id : bound.expr, name));
-      e.linkProperties.forEach((p, j) => {
-        targets.push(sql.target(ctx.value(r0, p.expr), `${name}@${j}`));
-        columns.push({ column: `${e.pointer.name}@${p.property.name}`, source: `${name}@${j}` });
-      });
-    } else {
-      targets.push(sql.target(ctx.value(r0, e.value), name));
-    }
-    columns.push({ column: e.pointer.name, source: name });
-  });
+  const columns = singleValues(ctx, r0, single, targets);
   ctx.addCte(sql.cte(src, selectFrom(r0, targets), { materialized: true }));
 
   const s = 's';
@@ -180,6 +166,35 @@ function conflictChecks(ctx: PlanContext, m: Insert, single: readonly MutationEl
   return out;
 }
 
+/**
+ * The single elements' values as `src` columns (`c<i>`; a single link's link properties
+ * `c<i>@<j>`), appended to `targets`; the stored columns they go to.
+ */
+function singleValues(
+  ctx: PlanContext,
+  r0: Rel,
+  single: readonly MutationElement[],
+  targets: Target[],
+): { column: string; source: string }[] {
+  const columns: { column: string; source: string }[] = [];
+  single.forEach((e, i) => {
+    const name = `c${i}`;
+    if (e.linkProperties.length > 0) {
+      // Lifted (not just valued), so the link properties read the same target element.
+      const bound = ctx.lift(r0, e.value);
+      targets.push(sql.target(bound.kind === 'object' ? bound.id : bound.expr, name));
+      e.linkProperties.forEach((p, j) => {
+        targets.push(sql.target(ctx.value(r0, p.expr), `${name}@${j}`));
+        columns.push({ column: `${e.pointer.name}@${p.property.name}`, source: `${name}@${j}` });
+      });
+    } else {
+      targets.push(sql.target(ctx.value(r0, e.value), name));
+    }
+    columns.push({ column: e.pointer.name, source: name });
+  });
+  return columns;
+}
+
 // ---------------------------------------------------------------------------------------------
 // update
 
@@ -194,8 +209,8 @@ function planUpdate(ctx: PlanContext, m: Update, src: string, iterations: readon
     sql.target(subject.id, 'id'),
     sql.target(subject.tag, '__type__'),
     ...keys.map((k, i) => sql.target(k, `~it${i}`)),
-    ...single.map((e, i) => sql.target(ctx.value(r0, e.value), `c${i}`)),
   ];
+  const columns = singleValues(ctx, r0, single, targets);
   ctx.addCte(sql.cte(src, selectFrom(r0, targets, subject), { materialized: true }));
 
   const concrete = concreteOf(ctx, m.subject);
@@ -213,7 +228,7 @@ function planUpdate(ctx: PlanContext, m: Update, src: string, iterations: readon
         sql.update({
           table,
           alias: t,
-          set: single.map((e, i) => ({ column: e.pointer.name, value: sql.col(`c${i}`, s) })),
+          set: [...columns.map((c) => ({ column: c.column, value: sql.col(c.source, s) })), ...resetLinkProperties(single)],
           from: [sql.table(null, src, s)],
           where: sql.bin('=', sql.col('id', t), sql.col('id', s)),
           returning: [sql.target(sql.star(t))],
@@ -243,6 +258,17 @@ function planUpdate(ctx: PlanContext, m: Update, src: string, iterations: readon
     });
   }
   return { rows, multi };
+}
+
+/** A single link set anew loses the link properties not written with it (a new link). */
+function resetLinkProperties(single: readonly MutationElement[]): { column: string; value: SqlExpr }[] {
+  return single.flatMap((e) =>
+    e.pointer.kind !== 'link'
+      ? []
+      : [...e.pointer.properties.values()]
+          .filter((p) => !p.computed && !e.linkProperties.some((l) => l.property.name === p.name))
+          .map((p) => ({ column: `${e.pointer.name}@${p.name}`, value: sql.null() })),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -607,8 +633,9 @@ function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Writ
   const columns = [...storedColumns(ctx.index, m.objectType).keys()];
   let elseColumns = other.alias;
   if (elseColumns === null) {
+    // The conflicting object may be of another type under the constraint's owner.
     elseColumns = ctx.fresh('cy');
-    const rows = typeSource(ctx, m.objectType, elseColumns);
+    const rows = typeSource(ctx, pointer.declaredIn, elseColumns);
     inner.join('inner', rows.item, sql.bin('=', sql.col('id', elseColumns), other.id));
   }
   const elseRows = selectFrom(

@@ -720,7 +720,7 @@ function multiJson(ctx: PlanContext, p: PointerInfo, id: SqlExpr, state: MultiSt
   const valueColumn = p.kind === 'link' ? 'target' : 'value';
   const r = 'r';
   const elementJson = (col: SqlExpr) => (p.kind === 'link' ? sql.func('to_json', [col]) : jsonOf(p.target, col, env));
-  const oldRows = (): SqlQuery => {
+  const oldRows = (): SelectStatement => {
     const j = 'jr';
     const rows = junctionRows(ctx, type, p, j);
     return sql.select({
@@ -739,7 +739,21 @@ function multiJson(ctx: PlanContext, p: PointerInfo, id: SqlExpr, state: MultiSt
   if (state === null) rows = oldRows();
   else if (state.kind === 'replaced') rows = pairRows(state.pairs);
   else if (state.kind === 'added') rows = sql.setOp(p.kind === 'link' ? 'union' : 'union', p.kind !== 'link', oldRows(), pairRows(state.pairs));
-  else rows = sql.setOp('except', true, oldRows(), pairRows(state.pairs));
+  else {
+    // As the DELETE did: every old row whose value was removed goes.
+    const old = oldRows() as SelectStatement;
+    const removed = sql.exists(
+      sql.select({
+        targets: [sql.target(sql.num(1))],
+        from: [sql.table(null, state.pairs, 'pr')],
+        where: sql.and(
+          sql.bin('=', sql.col('source', 'pr'), id),
+          sql.bin('=', sql.col(valueColumn, 'pr'), sql.col(valueColumn, 'jr')),
+        ),
+      }),
+    );
+    rows = { ...old, where: sql.and(old.where ?? sql.bool(true), sql.not(removed)) };
+  }
   return sql.func('coalesce', [
     sql.scalar(sql.select({ targets: [sql.target(sql.agg('json_agg', [elementJson(sql.col('v', r))]))], from: [sql.subquery(rows, r)] })),
     sql.cast(sql.text('[]'), pgType('json')),

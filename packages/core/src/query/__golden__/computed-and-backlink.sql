@@ -61,20 +61,20 @@ select coalesce(json_agg(json_build_object('name', to_json("User1"."name"), 'n',
     from lateral (
       (
         (
-          select "id" as "id"
+          select "id" as "id", "owner@note" as "note"
           from "default"."Comment"
           where "owner" = "User1"."id"
         )
         union all
         (
-          select "id" as "id"
+          select "id" as "id", "owner@note" as "note"
           from "default"."Issue"
           where "owner" = "User1"."id"
         )
       )
       union all
       (
-        select "id" as "id"
+        select "id" as "id", "owner@note" as "note"
         from "default"."LogEntry"
         where "owner" = "User1"."id"
       )

@@ -88,7 +88,7 @@ function bindElement(
   }
   let expr: IrExpr;
   if (el.compExpr) {
-    if (step.via !== '.') {
+    if (step.via !== '.' && step.via !== '@') {
       return fail(QueryError, 'a computed element needs a plain name', step.span);
     }
     expr = bindExpr(ctx, source === subject ? scope : subjectScope(scope, source, scope.link), el.compExpr);
@@ -104,7 +104,8 @@ function bindElement(
   if (el.filter || el.orderBy.length || el.offset || el.limit) {
     expr = selectOver(ctx, scope, expr, el, el.span);
   }
-  return [{ name: step.name, expr, onlyFor }];
+  // Link properties keep their `@` in the result, as Gel's JSON output writes them.
+  return [{ name: step.via === '@' ? `@${step.name}` : step.name, expr, onlyFor }];
 }
 
 function splat(

@@ -229,12 +229,11 @@ class Planner implements PlanContext {
   lift(rel: Rel, expr: IrExpr): Bound {
     return this.guard(() => {
       const id = pathId(expr);
-      if (id !== null) {
-        const known = rel.lookup(id);
-        if (known) return known;
-      }
+      const known = id !== null ? rel.lookup(id) : rel.lookupNode(expr);
+      if (known) return known;
       const bound = this.liftNew(rel, expr);
       if (id !== null) rel.bind(id, bound);
+      else rel.bindNode(expr, bound);
       return bound;
     });
   }
@@ -258,7 +257,8 @@ class Planner implements PlanContext {
         const ids = this.fresh('bl');
         const type = (expr.type as { name: string }).name;
         rel.join('inner', sql.subquery(backlinkIds(this, expr.links, target.id), ids, { lateral: true }));
-        return this.joinObject(rel, type, sql.col('id', ids), 'inner');
+        const bound = this.joinObject(rel, type, sql.col('id', ids), 'inner');
+        return { ...(bound as Extract<Bound, { kind: 'object' }>), link: { kind: 'junction', alias: ids } };
       }
       case 'Intersection': {
         const source = this.objectOf(rel, expr.source);
@@ -270,9 +270,12 @@ class Planner implements PlanContext {
         return this.joinObject(rel, expr.objectType, checked, expr.card.min === 1 ? 'inner' : 'left');
       }
       case 'BindingRef': {
+        // A mutation's written rows are joined as they are (their columns are the new values).
+        if (isMutation(expr.binding.expr)) return this.lift(rel, expr.binding.expr);
         if (expr.binding.iteration) {
           throw new QueryError(`'${expr.binding.name}' is used outside the statement that binds it`);
         }
+        if (expr.binding.transparent) return this.lift(rel, expr.binding.expr);
         return this.subqueryLift(rel, expr.binding.expr);
       }
       case 'Shape': {
@@ -711,6 +714,11 @@ class Planner implements PlanContext {
       case 'Cast':
         return (expr.overload as Cast).sql(this.value(rel, expr.expr));
       case 'LinkProperty': {
+        // Read through the link rows themselves: one value per link, not per distinct target.
+        for (let step: IrExpr = expr.link; ; step = step.source) {
+          this.distinctDone.add(step);
+          if (step.kind !== 'Intersection') break;
+        }
         const link = this.objectOf(rel, expr.link);
         if (!link.link) throw new QueryError(`@${expr.property.name}: no link row in scope`);
         return link.link.kind === 'junction'
@@ -1038,6 +1046,9 @@ function pathId(expr: IrExpr): string | null {
     case 'Backlink':
     case 'Intersection':
     case 'ObjectCast':
+    case 'Insert':
+    case 'Update':
+    case 'Delete':
       return expr.pathId;
     default:
       return null;
@@ -1047,6 +1058,9 @@ function pathId(expr: IrExpr): string | null {
 /** Object paths read element-wise by `expr` (see Planner.prebind), outermost first. */
 function collectElementPaths(expr: IrExpr, out: IrExpr[]): void {
   switch (expr.kind) {
+    case 'BindingRef':
+      if (!expr.binding.iteration && !expr.binding.transparent) out.push(expr);
+      return;
     case 'TypeRoot':
     case 'PointerStep':
     case 'Backlink':
@@ -1144,7 +1158,10 @@ function hasShape(expr: IrExpr): boolean {
 function isMulti(expr: IrExpr): boolean {
   switch (expr.kind) {
     case 'Select':
-      return isMulti(expr.subject);
+      // A stored link keeps its declared multiplicity even with `limit 1`.
+      return expr.subject.kind === 'PointerStep' && expr.subject.computed === null
+        ? isMulti(expr.subject)
+        : expr.card.max === 'many';
     case 'Shape':
       return isMulti(expr.subject);
     default:

@@ -213,15 +213,24 @@ export function backlinkIds(
   target: SqlExpr,
 ): SqlQuery {
   const branches: SqlQuery[] = [];
+  // Every link property any of the links has, so `.<link@prop` reads the link row.
+  const props = new Map<string, PointerInfo>();
+  for (const link of links) {
+    for (const p of link.pointer.properties.values()) if (!p.computed) props.set(p.name, p);
+  }
   for (const link of links) {
     for (const c of ctx.index.objectType(link.source)?.concrete ?? []) {
       const storage = ctx.index.storage(c, link.pointer);
       const filter = accessFilter(ctx, c, 'select');
+      const propTargets = (column: (name: string) => SqlExpr) =>
+        [...props].map(([name, p]) =>
+          sql.target(link.pointer.properties.has(name) ? column(name) : sql.cast(sql.null(), pgTypeFor(p.target)), name),
+        );
       if (storage.kind === 'column') {
         const t = tableName(c);
         branches.push(
           sql.select({
-            targets: [sql.target(sql.col('id'), 'id')],
+            targets: [sql.target(sql.col('id'), 'id'), ...propTargets((name) => sql.col(`${link.pointer.name}@${name}`))],
             from: [sql.table(t.schema, t.name)],
             where: sql.and(sql.bin('=', sql.col(storage.column), target), ...(filter ? [filter] : [])),
           }),
@@ -229,7 +238,7 @@ export function backlinkIds(
       } else if (storage.kind === 'junction') {
         branches.push(
           sql.select({
-            targets: [sql.target(sql.col('source'), 'id')],
+            targets: [sql.target(sql.col('source'), 'id'), ...propTargets((name) => sql.col(name))],
             from: [sql.table(storage.table.schema, storage.table.name)],
             where: sql.bin('=', sql.col('target'), target),
           }),

@@ -20,6 +20,9 @@ module default {
   type Bone {
     required label: str;
   }
+  type Kennel {
+    required multi dogs: Dog;
+  }
   type Dog extending Named {
     favourite: Bone { on source delete delete target; };
     multi bones: Bone { on source delete delete target if orphan; };
@@ -109,11 +112,10 @@ test('on source delete: delete target, and delete target if orphan', async () =>
 });
 
 test('for ... union (update ...) and for ... union (insert ... { link := (insert ...) })', async () => {
-  const [, updated, , dogs] = await run([
+  const [, updated, dogs] = await run([
     "for n in {'A', 'B', 'C'} union (insert Cat { name := n })",
     "for n in {'A', 'C'} union (update Cat filter .name = n set { lives := 1 })",
-    "for n in {'x', 'y'} union (insert Dog { name := n, favourite := (insert Bone { label := n ++ '!' }) })",
-    'select Dog { name, favourite: { label } }',
+    "for n in {'x', 'y'} union (select (insert Dog { name := n, favourite := (insert Bone { label := n ++ '!' }) }) { name, favourite: { label } })",
   ]);
   expect((updated as { name: string; lives: number }[]).map((c) => [c.name, c.lives]).sort()).toEqual([
     ['A', 1],
@@ -123,4 +125,14 @@ test('for ... union (update ...) and for ... union (insert ... { link := (insert
     { name: 'x', favourite: [{ label: 'x!' }] },
     { name: 'y', favourite: [{ label: 'y!' }] },
   ]);
+});
+
+test('a required multi link given an empty set fails at run time with MissingRequiredError (23502)', async () => {
+  const failed = run(["insert Kennel { dogs := (select Dog filter .name = 'nobody') }"]);
+  await expect(failed).rejects.toMatchObject({ code: '23502' });
+  const [kennel] = await run([
+    "insert Dog { name := 'D' }",
+    "select (insert Kennel { dogs := (select Dog filter .name = 'D') }) { dogs: { name } }",
+  ]).then((r) => [r[1]]);
+  expect(kennel).toEqual([{ dogs: [{ name: 'D' }] }]);
 });

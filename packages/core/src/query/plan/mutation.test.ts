@@ -66,6 +66,11 @@ describe('insert', () => {
        }`,
       "select User { best_friend: { name }, friends: { name, since := @since } order by .name } filter .name = 'Zed'",
     ]);
+    const [projected] = await run([
+      `select (insert User { name := 'Zed', friends := (select User { @since := 2001 } filter .name = 'Ann') })
+       { friends: { name, since := @since } }`,
+    ]);
+    expect(projected).toEqual([{ friends: [{ name: 'Ann', since: 2001 }] }]);
     expect(selected).toEqual([
       {
         best_friend: [{ name: 'Elvis' }],
@@ -83,10 +88,10 @@ describe('insert', () => {
          name := 'New', body := 'b', number := '99',
          owner := (select User filter .id = <uuid>'${YURY}'),
          status := (insert Status { name := 'Triage' })
-       }) { name, owner: { name } }`,
+       }) { name, owner: { name }, status: { name } }`,
       "select Issue { status: { name } } filter .number = '99'",
     ]);
-    expect(result).toEqual([{ name: 'New', owner: [{ name: 'Yury' }] }]);
+    expect(result).toEqual([{ name: 'New', owner: [{ name: 'Yury' }], status: [{ name: 'Triage' }] }]);
     expect(status).toEqual([{ status: [{ name: 'Triage' }] }]);
   });
 

@@ -30,6 +30,7 @@ import { tableName } from '../../schema/storage/layout';
 import {
   pgType,
   sql,
+  type FromItem,
   type PgType,
   type SelectStatement,
   type SqlExpr,
@@ -37,7 +38,8 @@ import {
   type SqlStatement,
   type Target,
 } from '../../sql';
-import { jsonOf } from '../../std/scalars';
+import { raise } from '../../std/operators';
+import { jsonOf, pgTypeFor } from '../../std/scalars';
 import { typeEnv } from '../bind/calls';
 import { children } from '../bind/statement';
 import type { BindingRef, IrExpr } from '../ir';
@@ -124,13 +126,21 @@ function planInsert(ctx: PlanContext, m: Insert, src: string, iterations: readon
     returning: [sql.target(sql.star())],
   });
   ctx.addCte(sql.cte(ins, statement));
+  const overlay = overlayOf(ctx);
+  overlay.rows.set(type, [...(overlay.rows.get(type) ?? []), ins]);
 
   const multi = new Map<string, MultiState>();
   for (const e of m.elements.filter((x) => x.pointer.many)) {
     // New junction rows, for the rows actually inserted.
     const pairs = planPairs(ctx, e, ins, src, iterations, null, sql.text(type));
-    writeJunction(ctx, type, e, pairs, 'add');
+    writeJunction(ctx, type, e, pairs, 'add', requiredCheck(e, type, ins, false));
     multi.set(e.pointer.name, { kind: 'replaced', pairs });
+    const storage = ctx.index.storage(type, e.pointer);
+    if (storage.kind === 'junction') {
+      const key = `${storage.table.schema}.${storage.table.name}`;
+      const entry = { pairs, concrete: type, props: e.linkProperties.map((p) => p.property.name) };
+      overlay.links.set(key, [...(overlay.links.get(key) ?? []), entry]);
+    }
   }
   return { rows: new Map([[type, ins]]), multi };
 }
@@ -245,7 +255,7 @@ function planUpdate(ctx: PlanContext, m: Update, src: string, iterations: readon
       if (ctx.index.storage(c, e.pointer).kind !== 'junction') continue;
       if (e.op === ':=') {
         clearJunction(ctx, c, e.pointer, src, pairs);
-        writeJunction(ctx, c, e, pairs, 'add');
+        writeJunction(ctx, c, e, pairs, 'add', requiredCheck(e, c, src, true));
       } else if (e.op === '+=') {
         writeJunction(ctx, c, e, pairs, 'add');
       } else {
@@ -441,7 +451,34 @@ function planPairs(
 }
 
 /** Inserts (`add`) or deletes (`remove`) the pairs in the pointer's junction table of `concrete`. */
-function writeJunction(ctx: PlanContext, concrete: string, e: MutationElement, pairs: string, mode: 'add' | 'remove'): void {
+/** For a required multi pointer given a possibly empty value: the written objects (`owners`,
+ * rows of `concrete` among them) that must get at least one row. */
+interface RequiredCheck {
+  readonly owners: string;
+  /** `owners` has a `__type__` column (an update's `src`), to pick this table's rows. */
+  readonly typed: boolean;
+  readonly concrete: string;
+  readonly message: string;
+}
+
+function requiredCheck(e: MutationElement, concrete: string, owners: string, typed: boolean): RequiredCheck | null {
+  if (!e.pointer.required || e.value.card.min === 1) return null;
+  return {
+    owners,
+    typed,
+    concrete,
+    message: `missing value for required ${e.pointer.kind} '${concrete}.${e.pointer.name}'`,
+  };
+}
+
+function writeJunction(
+  ctx: PlanContext,
+  concrete: string,
+  e: MutationElement,
+  pairs: string,
+  mode: 'add' | 'remove',
+  required: RequiredCheck | null = null,
+): void {
   const pointer = e.pointer;
   const storage = ctx.index.storage(concrete, pointer);
   if (storage.kind !== 'junction') return;
@@ -452,15 +489,40 @@ function writeJunction(ctx: PlanContext, concrete: string, e: MutationElement, p
   let statement: SqlStatement;
   if (mode === 'add') {
     const columns = ['source', storage.valueColumn, ...props];
+    let source: SqlQuery = sql.select({
+      targets: columns.map((c) => sql.target(sql.col(c, p))),
+      from: [sql.table(null, pairs, p)],
+      // Only the rows of objects this table holds.
+      where: sql.bin('=', sql.col('~type', p), sql.text(concrete)),
+    });
+    if (required !== null) {
+      // A written object without a row fails the statement (SQLSTATE 23502: MissingRequiredError).
+      const o = 'o';
+      const missing = sql.select({
+        targets: [
+          sql.target(raise(sql.col('id', o), pgType('uuid'), sql.text(required.message), '23502')),
+          ...columns.slice(1).map(() => sql.target(sql.null())),
+        ],
+        from: [sql.table(null, required.owners, o)],
+        where: sql.and(
+          ...(required.typed ? [sql.bin('=', sql.col('__type__', o), sql.text(concrete))] : []),
+          sql.not(
+            sql.exists(
+              sql.select({
+                targets: [sql.target(sql.num(1))],
+                from: [sql.table(null, pairs, 'q')],
+                where: sql.bin('=', sql.col('source', 'q'), sql.col('id', o)),
+              }),
+            ),
+          ),
+        ),
+      });
+      source = sql.setOp('union', true, source, missing);
+    }
     statement = sql.insert({
       table: storage.table,
       columns,
-      source: sql.select({
-        targets: columns.map((c) => sql.target(sql.col(c, p))),
-        from: [sql.table(null, pairs, p)],
-        // Only the rows of objects this table holds.
-        where: sql.bin('=', sql.col('~type', p), sql.text(concrete)),
-      }),
+      source,
       // A link row already there keeps its place; its link properties take the new values.
       onConflict:
         pointer.kind === 'link'
@@ -519,6 +581,79 @@ function clearJunction(ctx: PlanContext, concrete: string, pointer: PointerInfo,
       }),
     ),
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Overlays: reads later in the statement see the rows it inserted
+
+/** Per compilation: concrete type → its insert CTEs; junction table → its new pairs. */
+interface Overlay {
+  readonly rows: Map<string, string[]>;
+  readonly links: Map<string, { pairs: string; concrete: string; props: readonly string[] }[]>;
+}
+
+const overlays = new WeakMap<object, Overlay>();
+
+function overlayOf(ctx: object): Overlay {
+  let overlay = overlays.get(ctx);
+  if (!overlay) {
+    overlay = { rows: new Map(), links: new Map() };
+    overlays.set(ctx, overlay);
+  }
+  return overlay;
+}
+
+/** True when this compilation has inserted rows that reads must include (no caching then). */
+export function hasWrittenRows(ctx: object): boolean {
+  const overlay = overlays.get(ctx);
+  return overlay !== undefined && (overlay.rows.size > 0 || overlay.links.size > 0);
+}
+
+/**
+ * The rows of `concrete`'s table as a FROM item: the table, plus (UNION ALL) the rows this
+ * statement inserted into it in CTEs planned before (PostgreSQL's snapshot would hide them), so
+ * `select (insert A { b := (insert B {...}) }) { b: { name } }` finds the new B.
+ */
+export function writtenTable(ctx: object, concrete: string, alias: string | null): FromItem {
+  const t = tableName(concrete);
+  const ctes = overlays.get(ctx)?.rows.get(concrete) ?? [];
+  if (ctes.length === 0) return sql.table(t.schema, t.name, alias);
+  const all = (from: FromItem): SqlQuery => sql.select({ targets: [sql.target(sql.star())], from: [from] });
+  const union = [all(sql.table(t.schema, t.name, null)), ...ctes.map((c) => all(sql.table(null, c, null)))];
+  return sql.subquery(union.reduce((a, b) => sql.setOp('union', true, a, b)), alias ?? t.name);
+}
+
+/** A multi pointer's junction table of `concrete` as a FROM item (source, target|value, the
+ * link properties), plus the pairs this statement inserted for new objects. */
+export function writtenJunction(
+  ctx: object,
+  table: { readonly schema: string; readonly name: string },
+  pointer: PointerInfo,
+  alias: string | null,
+): FromItem {
+  const links = overlays.get(ctx)?.links.get(`${table.schema}.${table.name}`) ?? [];
+  if (links.length === 0) return sql.table(table.schema, table.name, alias);
+  const valueColumn = pointer.kind === 'link' ? 'target' : 'value';
+  const props = [...pointer.properties.values()].filter((p) => !p.computed);
+  const own = sql.select({
+    targets: ['source', valueColumn, ...props.map((p) => p.name)].map((c) => sql.target(sql.col(c), c)),
+    from: [sql.table(table.schema, table.name, null)],
+  });
+  const added = links.map((l) =>
+    sql.select({
+      targets: [
+        sql.target(sql.col('source'), 'source'),
+        sql.target(sql.col(valueColumn), valueColumn),
+        ...props.map((p) =>
+          sql.target(l.props.includes(p.name) ? sql.col(p.name) : sql.cast(sql.null(), pgTypeFor(p.target)), p.name),
+        ),
+      ],
+      from: [sql.table(null, l.pairs, null)],
+      where: sql.bin('=', sql.col('~type'), sql.text(l.concrete)),
+    }),
+  );
+  const union = added.reduce<SqlQuery>((a, b) => sql.setOp('union', true, a, b), own);
+  return sql.subquery(union, alias ?? table.name);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -502,6 +502,7 @@ function bindTypeCast(ctx: BindContext, scope: Scope, node: ql.TypeCast): IrExpr
   }
   const expr = bindExpr(ctx, scope, node.expr);
   if (type.kind === 'object') {
+    if (expr.type.kind === 'empty') return { ...expr, type };
     if (isObjectType(expr.type)) {
       if (!ctx.index.isSubtype(expr.type.name, type.name)) {
         return fail(

@@ -71,7 +71,7 @@ function bindSelect(ctx: BindContext, scope: Scope, q: ql.SelectQuery): IrExpr {
     s = { ...s, names: new Map([...s.names, [q.resultAlias, binding]]) };
     result = bindingRef(binding, s);
   }
-  if (!q.filter && !q.orderBy.length && !q.offset && !q.limit) return result;
+  // A select is a fence even without clauses: paths inside it are its own (Gel's scoping).
   return selectOver(ctx, s, result, q, q.span);
 }
 

@@ -19,7 +19,7 @@
  */
 import { QueryError } from '../../errors';
 import type { TypeRef } from '../../schema/model';
-import { pgType, sql, type Cte, type OrderItem, type SqlExpr, type SqlQuery, type Target } from '../../sql';
+import { pgType, sql, type Cte, type FromItem, type OrderItem, type SqlExpr, type SqlQuery, type Target } from '../../sql';
 import type { Cast } from '../../std/casts';
 import type { ResolvedCall } from '../../std/resolve';
 import { decodeParam, jsonOf, pgTypeFor } from '../../std/scalars';
@@ -422,7 +422,7 @@ class Planner implements PlanContext {
     this.lift(rel, select.subject);
     if (select.filter) rel.where.push(this.condition(rel, select.filter));
     const keys: OrderItem[] = select.orderBy.map((k) =>
-      sql.order(this.value(rel, k.expr), k.direction, k.empty === 'first' ? 'first' : 'last'),
+      sql.order(this.scoped(rel, k.expr), k.direction, k.empty === 'first' ? 'first' : 'last'),
     );
     rel.order.unshift(...keys);
     return {
@@ -807,15 +807,26 @@ class Planner implements PlanContext {
    * a fence (EXISTS over its own rows), so it never multiplies the rows it filters.
    */
   private condition(rel: Rel, filter: IrExpr): SqlExpr {
-    if (filter.card.max !== 'many') return this.value(rel, filter);
+    // The filter is a scope of its own: what it joins is not seen by the shape or other clauses.
     const inner = new Rel(rel);
     const v = this.value(inner, filter);
+    if (inner.from === null && inner.where.length === 0) return v;
     return sql.exists(
       sql.select({
         targets: [sql.target(sql.num(1))],
         from: inner.from ? [inner.from] : [],
         where: whereOf([...inner.where, v]),
       }),
+    );
+  }
+
+  /** A single value computed in a scope of its own (an order key): inline when it joins nothing. */
+  private scoped(rel: Rel, expr: IrExpr): SqlExpr {
+    const inner = new Rel(rel);
+    const v = this.value(inner, expr);
+    if (inner.from === null && inner.where.length === 0) return v;
+    return sql.scalar(
+      sql.select({ targets: [sql.target(v)], from: inner.from ? [inner.from] : [], where: whereOf(inner.where), limit: sql.num(1) }),
     );
   }
 
@@ -832,27 +843,28 @@ class Planner implements PlanContext {
     );
   }
 
-  /** An aggregate call: a scalar subquery over the set-of argument's rows. */
+  /**
+   * An aggregate call: a scalar subquery aggregating the set-of argument's rows (materialised as
+   * a subquery, so an argument reading only outer columns still aggregates here, not in the
+   * outer query), in the set's order.
+   */
   private aggregate(rel: Rel, call: Extract<IrExpr, { kind: 'Call' }>): SqlExpr {
     const setIndex = call.modes.indexOf('set');
-    const inner = new Rel(rel);
+    const alias = this.fresh('ag');
+    let from: FromItem | null = null;
+    let order: OrderItem[] = [];
     const args = call.args.map((a, i) => {
       if (i !== setIndex) return this.value(rel, a);
-      const bound = this.lift(inner, a);
-      const v = bound.kind === 'object' ? bound.id : bound.expr;
-      inner.where.push(sql.isNull(v, true));
-      return v;
+      const { query, columns } = this.rows(rel, a);
+      from = sql.subquery(query, alias);
+      if (columns.ord) order = [sql.order(sql.col('~ord', alias))];
+      return sql.col(columns.object ? 'id' : 'v', alias);
     });
     const form = (call.overload as ResolvedCall).sql(args, call.args.map(nullable));
-    const ordered =
-      form.kind === 'FuncCall' && inner.order.length > 0 && !form.orderBy
-        ? { ...form, orderBy: inner.order }
-        : form;
     return sql.scalar(
       sql.select({
-        targets: [sql.target(ordered)],
-        from: inner.from ? [inner.from] : [],
-        where: whereOf(inner.where),
+        targets: [sql.target(order.length ? orderAggregate(form, order) : form)],
+        from: from ? [from] : [],
       }),
     );
   }
@@ -1059,7 +1071,8 @@ function pathId(expr: IrExpr): string | null {
 function collectElementPaths(expr: IrExpr, out: IrExpr[]): void {
   switch (expr.kind) {
     case 'BindingRef':
-      if (!expr.binding.iteration && !expr.binding.transparent) out.push(expr);
+      if (expr.binding.transparent) collectElementPaths(expr.binding.expr, out);
+      else if (!expr.binding.iteration) out.push(expr);
       return;
     case 'TypeRoot':
     case 'PointerStep':
@@ -1167,6 +1180,15 @@ function isMulti(expr: IrExpr): boolean {
     default:
       return expr.card.max === 'many';
   }
+}
+
+/** Orders the aggregate call in a std form (`coalesce(array_agg(x), '{}')` orders array_agg). */
+function orderAggregate(form: SqlExpr, order: readonly OrderItem[]): SqlExpr {
+  if (form.kind !== 'FuncCall') return form;
+  if (form.name === 'coalesce' && form.args[0]) {
+    return { ...form, args: [orderAggregate(form.args[0], order), ...form.args.slice(1)] };
+  }
+  return form.orderBy ? form : { ...form, orderBy: order };
 }
 
 function whereOf(conditions: readonly SqlExpr[]): SqlExpr | null {

@@ -173,6 +173,23 @@ describe('insert', () => {
   });
 });
 
+describe('mutations in enclosing queries', () => {
+  test('a mutation reading the current element of an enclosing query is refused', () => {
+    expect(() => compile("select User { copy := (insert Status { name := User.name }) }")).toThrow(
+      /once per statement/,
+    );
+  });
+
+  test('the same mutation read twice is written once', async () => {
+    const [result, count] = await run([
+      "with s := (insert Status { name := 'Once' }) select { a := s.name, b := s.name }",
+      "select count(Status filter .name = 'Once')",
+    ]);
+    expect(result).toEqual([{ a: 'Once', b: 'Once' }]);
+    expect(count).toEqual([1]);
+  });
+});
+
 describe('update', () => {
   test(':= on properties, reading the old values; the answer is the updated rows', async () => {
     const [updated, ages] = await run([

@@ -71,6 +71,7 @@ const planned = new WeakMap<PlanContext, Map<string, { src: string; plan: Writte
 
 /** The written objects of `m`, bound in `rel` (the planner's dispatch calls this). */
 export function planMutation(ctx: PlanContext, rel: Rel, m: Mutation): Bound {
+  assertUncorrelated(ctx, rel, m);
   const iterations = iterationRefs(m);
   let done = planned.get(ctx);
   if (!done) {
@@ -920,6 +921,27 @@ function guardWrite(ctx: PlanContext, concrete: string, kind: 'insert' | 'update
   if (accessFilter(ctx, concrete, kind) !== null) {
     throw new QueryError(`access policies on ${kind} of ${concrete} are not enforced yet`);
   }
+}
+
+/**
+ * A mutation runs once per statement, in its own CTEs: it may read `for` variables (planned into
+ * its CTEs) but not the current row of an enclosing query (`select User { x := (insert Log {
+ * user := User }) }` would need one write per row, a data-modifying CTE cannot be correlated).
+ */
+function assertUncorrelated(ctx: PlanContext, rel: Rel, m: Mutation): void {
+  const registry = externals.get(ctx);
+  const seen = new Set<IrExpr>();
+  const visit = (expr: IrExpr): void => {
+    if (seen.has(expr)) return;
+    seen.add(expr);
+    if ((expr.kind === 'TypeRoot' || expr.kind === 'PointerStep') && !registry?.has(expr.pathId) && rel.lookup(expr.pathId)) {
+      throw new QueryError(
+        'a mutation cannot read the current element of an enclosing query; it runs once per statement (use `for x in ... union (...)` to write per element)',
+      );
+    }
+    for (const child of childrenOf(expr)) visit(child);
+  };
+  visit(m);
 }
 
 /** `for` variables read inside the mutation (outside any nested mutation, which binds its own). */

@@ -20,6 +20,11 @@ module default {
   type Bone {
     required label: str;
   }
+  global note_default: str;
+  type Note {
+    required body: str { default := global note_default };
+    required created: str { readonly := true; default := 'now' };
+  }
   type Kennel {
     required multi dogs: Dog;
   }
@@ -43,12 +48,14 @@ afterAll(async () => {
 
 class Rollback extends Error {}
 
-async function run(queries: readonly string[]): Promise<unknown[]> {
+async function run(queries: readonly string[], values: Record<string, unknown> = {}): Promise<unknown[]> {
   const results: unknown[] = [];
   await tdb.db
     .transaction(async (tx) => {
       for (const query of queries) {
-        const { rows } = await tx.query<{ result: string }>(compileQuery(schema, query).sql, []);
+        const compiled = compileQuery(schema, query);
+        const params = compiled.params.map((p) => (values[p.name] === undefined ? null : JSON.stringify(values[p.name])));
+        const { rows } = await tx.query<{ result: string }>(compiled.sql, params);
         results.push(JSON.parse((rows[0] as { result: string }).result));
       }
       throw new Rollback();
@@ -135,4 +142,15 @@ test('a required multi link given an empty set fails at run time with MissingReq
     "select (insert Kennel { dogs := (select Dog filter .name = 'D') }) { dogs: { name } }",
   ]).then((r) => [r[1]]);
   expect(kennel).toEqual([{ dogs: [{ name: 'D' }] }]);
+});
+
+test('a default PostgreSQL cannot evaluate (a global) is applied by the compiler', async () => {
+  const [note] = await run(['insert Note'], { 'default::note_default': 'from the global' });
+  expect(note).toEqual([{ id: expect.any(String), body: 'from the global', created: 'now' }]);
+});
+
+test('a readonly property can be set on insert, not on update', async () => {
+  const [note] = await run(["insert Note { body := 'b', created := 'then' }"]);
+  expect(note).toEqual([{ id: expect.any(String), body: 'b', created: 'then' }]);
+  expect(() => compileQuery(schema, "update Note set { created := 'x' }")).toThrow(/read-only/);
 });

@@ -154,3 +154,14 @@ test('a readonly property can be set on insert, not on update', async () => {
   expect(note).toEqual([{ id: expect.any(String), body: 'b', created: 'then' }]);
   expect(() => compileQuery(schema, "update Note set { created := 'x' }")).toThrow(/read-only/);
 });
+
+test('for ... union (insert ... unless conflict on ... else (select ...)): per iteration', async () => {
+  const [, result] = await run([
+    "insert Cat { name := 'Rex' }",
+    "for n in {'Rex', 'Fido'} union (select (insert Dog { name := n } unless conflict on .name else (select Dog)) { name, cat := .__type__.name = 'default::Cat' })",
+  ]);
+  expect((result as { name: string }[]).sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+    { name: 'Fido', cat: false },
+    { name: 'Rex', cat: true },
+  ]);
+});

@@ -180,6 +180,13 @@ describe('mutations in enclosing queries', () => {
     );
   });
 
+  test('a mutation in a conditional branch is refused (it would run whichever branch is taken)', () => {
+    expect(() =>
+      compile("select (insert Status { name := 'a' }) if true else (insert Status { name := 'b' })"),
+    ).toThrow(/conditional/);
+    expect(() => compile("select (select Status limit 1) ?? (insert Status { name := 'b' })")).toThrow(/conditional/);
+  });
+
   test('the same mutation read twice is written once', async () => {
     const [result, count] = await run([
       "with s := (insert Status { name := 'Once' }) select { a := s.name, b := s.name }",

@@ -737,10 +737,23 @@ function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Writ
   const iterations = iterationRefs(m);
   // The conflicting object of a src row: joined wherever it is read (here, or in the CTEs of an
   // `else (update ...)`).
+  const [, insertCte] = [...plan.rows][0] as [string, string];
   const conflicting = (inner: Rel, s: string): Bound => {
     const x = ctx.fresh('cx');
     const rows = typeSource(ctx, pointer.declaredIn, x);
-    inner.join('inner', rows.item, sql.bin('=', sql.col(pointer.name, x), sql.col(`c${at}`, s)));
+    // An object that was there before the statement (not the one it just inserted).
+    const fresh = sql.exists(
+      sql.select({
+        targets: [sql.target(sql.num(1))],
+        from: [sql.table(null, insertCte, 'n')],
+        where: sql.bin('=', sql.col('id', 'n'), sql.col('id', x)),
+      }),
+    );
+    inner.join(
+      'inner',
+      rows.item,
+      sql.and(sql.bin('=', sql.col(pointer.name, x), sql.col(`c${at}`, s)), sql.not(fresh)),
+    );
     return { kind: 'object', type: m.objectType, id: sql.col('id', x), tag: rows.tag, alias: x, link: null, out: null, nullable: false };
   };
   let registry = externals.get(ctx);

@@ -246,7 +246,7 @@ class Planner implements PlanContext {
     switch (expr.kind) {
       case 'TypeRoot': {
         const alias = this.fresh(shortName(expr.objectType));
-        const src = typeSource(this, expr.objectType, alias);
+        const src = typeSource(this, expr.objectType, alias, { written: false });
         rel.join('inner', src.item);
         return objectBound(expr.objectType, alias, src.tag, false);
       }

@@ -136,12 +136,7 @@ function planInsert(ctx: PlanContext, m: Insert, src: string, iterations: readon
     const pairs = planPairs(ctx, e, ins, src, iterations, null, sql.text(type));
     writeJunction(ctx, type, e, pairs, 'add', requiredCheck(e, type, ins, false));
     multi.set(e.pointer.name, { kind: 'replaced', pairs });
-    const storage = ctx.index.storage(type, e.pointer);
-    if (storage.kind === 'junction') {
-      const key = `${storage.table.schema}.${storage.table.name}`;
-      const entry = { pairs, concrete: type, props: e.linkProperties.map((p) => p.property.name) };
-      overlay.links.set(key, [...(overlay.links.get(key) ?? []), entry]);
-    }
+    registerJunctionWrite(ctx, type, e, { pairs, mode: 'add', owners: null });
   }
   return { rows: new Map([[type, ins]]), multi };
 }
@@ -161,7 +156,7 @@ function conflictChecks(ctx: PlanContext, m: Insert, single: readonly MutationEl
     if (at < 0) continue;
     const owner = ctx.index.objectType(pointer.declaredIn)?.name ?? m.objectType;
     const x = ctx.fresh('x');
-    const rows = typeSource(ctx, owner, x);
+    const rows = typeSource(ctx, owner, x, { written: false });
     out.push(
       sql.not(
         sql.exists(
@@ -262,6 +257,8 @@ function planUpdate(ctx: PlanContext, m: Update, src: string, iterations: readon
       } else {
         writeJunction(ctx, c, e, pairs, 'remove');
       }
+      const mode = e.op === ':=' ? 'replace' : e.op === '+=' ? 'add' : 'remove';
+      registerJunctionWrite(ctx, c, e, { pairs, mode, owners: mode === 'replace' ? src : null });
     }
     multi.set(e.pointer.name, {
       kind: e.op === ':=' ? 'replaced' : e.op === '+=' ? 'added' : 'removed',
@@ -587,10 +584,30 @@ function clearJunction(ctx: PlanContext, concrete: string, pointer: PointerInfo,
 // ---------------------------------------------------------------------------------------------
 // Overlays: reads later in the statement see the rows it inserted
 
-/** Per compilation: concrete type → its insert CTEs; junction table → its new pairs. */
+/** One write of a junction table earlier in the statement. */
+interface JunctionWrite {
+  readonly pairs: string;
+  readonly concrete: string;
+  readonly props: readonly string[];
+  /** `add` (insert, `+=`), `replace` (`:=`: every row of the `owners` goes first), `remove` (`-=`). */
+  readonly mode: 'add' | 'replace' | 'remove';
+  /** For `replace`: the written objects (a CTE with `id` and `__type__`). */
+  readonly owners: string | null;
+}
+
+/** Per compilation: concrete type → its insert CTEs; junction table → its writes. */
 interface Overlay {
   readonly rows: Map<string, string[]>;
-  readonly links: Map<string, { pairs: string; concrete: string; props: readonly string[] }[]>;
+  readonly links: Map<string, JunctionWrite[]>;
+}
+
+function registerJunctionWrite(ctx: PlanContext, concrete: string, e: MutationElement, write: Omit<JunctionWrite, 'concrete' | 'props'>): void {
+  const storage = ctx.index.storage(concrete, e.pointer);
+  if (storage.kind !== 'junction') return;
+  const overlay = overlayOf(ctx);
+  const key = `${storage.table.schema}.${storage.table.name}`;
+  const entry: JunctionWrite = { ...write, concrete, props: e.linkProperties.map((p) => p.property.name) };
+  overlay.links.set(key, [...(overlay.links.get(key) ?? []), entry]);
 }
 
 const overlays = new WeakMap<object, Overlay>();
@@ -624,35 +641,74 @@ export function writtenTable(ctx: object, concrete: string, alias: string | null
   return sql.subquery(union.reduce((a, b) => sql.setOp('union', true, a, b)), alias ?? t.name);
 }
 
-/** A multi pointer's junction table of `concrete` as a FROM item (source, target|value, the
- * link properties), plus the pairs this statement inserted for new objects. */
+/**
+ * A multi pointer's junction table as a FROM item (source, target|value, the link properties) as
+ * it is after this statement's earlier writes of it: rows of objects whose pointer was replaced,
+ * and removed or re-added pairs, left out; new pairs added. (Reads through links of written
+ * objects see what was written, as Gel's overlays do.)
+ */
 export function writtenJunction(
   ctx: object,
   table: { readonly schema: string; readonly name: string },
   pointer: PointerInfo,
   alias: string | null,
 ): FromItem {
-  const links = overlays.get(ctx)?.links.get(`${table.schema}.${table.name}`) ?? [];
-  if (links.length === 0) return sql.table(table.schema, table.name, alias);
+  const writes = overlays.get(ctx)?.links.get(`${table.schema}.${table.name}`) ?? [];
+  if (writes.length === 0) return sql.table(table.schema, table.name, alias);
   const valueColumn = pointer.kind === 'link' ? 'target' : 'value';
   const props = [...pointer.properties.values()].filter((p) => !p.computed);
-  const own = sql.select({
-    targets: ['source', valueColumn, ...props.map((p) => p.name)].map((c) => sql.target(sql.col(c), c)),
-    from: [sql.table(table.schema, table.name, null)],
-  });
-  const added = links.map((l) =>
-    sql.select({
-      targets: [
-        sql.target(sql.col('source'), 'source'),
-        sql.target(sql.col(valueColumn), valueColumn),
-        ...props.map((p) =>
-          sql.target(l.props.includes(p.name) ? sql.col(p.name) : sql.cast(sql.null(), pgTypeFor(p.target)), p.name),
+  const j = 'j';
+  const samePair = (w: JunctionWrite): SqlExpr =>
+    sql.exists(
+      sql.select({
+        targets: [sql.target(sql.num(1))],
+        from: [sql.table(null, w.pairs, 'p')],
+        where: sql.and(
+          sql.bin('=', sql.col('~type', 'p'), sql.text(w.concrete)),
+          sql.bin('=', sql.col('source', 'p'), sql.col('source', j)),
+          sql.bin('=', sql.col(valueColumn, 'p'), sql.col(valueColumn, j)),
         ),
-      ],
-      from: [sql.table(null, l.pairs, null)],
-      where: sql.bin('=', sql.col('~type'), sql.text(l.concrete)),
-    }),
-  );
+      }),
+    );
+  const gone: SqlExpr[] = writes.flatMap((w) => {
+    if (w.mode === 'replace' && w.owners !== null) {
+      return [
+        sql.exists(
+          sql.select({
+            targets: [sql.target(sql.num(1))],
+            from: [sql.table(null, w.owners, 'o')],
+            where: sql.and(
+              sql.bin('=', sql.col('id', 'o'), sql.col('source', j)),
+              sql.bin('=', sql.col('__type__', 'o'), sql.text(w.concrete)),
+            ),
+          }),
+        ),
+      ];
+    }
+    // A removed pair goes; a re-added link pair comes back from the pairs with its new properties.
+    if (w.mode === 'remove' || pointer.kind === 'link') return [samePair(w)];
+    return [];
+  });
+  const own = sql.select({
+    targets: ['source', valueColumn, ...props.map((p) => p.name)].map((c) => sql.target(sql.col(c, j), c)),
+    from: [sql.table(table.schema, table.name, j)],
+    where: gone.length > 0 ? sql.not(sql.or(...gone)) : null,
+  });
+  const added = writes
+    .filter((w) => w.mode !== 'remove')
+    .map((w) =>
+      sql.select({
+        targets: [
+          sql.target(sql.col('source'), 'source'),
+          sql.target(sql.col(valueColumn), valueColumn),
+          ...props.map((p) =>
+            sql.target(w.props.includes(p.name) ? sql.col(p.name) : sql.cast(sql.null(), pgTypeFor(p.target)), p.name),
+          ),
+        ],
+        from: [sql.table(null, w.pairs, null)],
+        where: sql.bin('=', sql.col('~type'), sql.text(w.concrete)),
+      }),
+    );
   const union = added.reduce<SqlQuery>((a, b) => sql.setOp('union', true, a, b), own);
   return sql.subquery(union, alias ?? table.name);
 }
@@ -740,7 +796,7 @@ function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Writ
   const [, insertCte] = [...plan.rows][0] as [string, string];
   const conflicting = (inner: Rel, s: string): Bound => {
     const x = ctx.fresh('cx');
-    const rows = typeSource(ctx, pointer.declaredIn, x);
+    const rows = typeSource(ctx, pointer.declaredIn, x, { written: false });
     // An object that was there before the statement (not the one it just inserted).
     const fresh = sql.exists(
       sql.select({
@@ -957,27 +1013,26 @@ function assertUncorrelated(ctx: PlanContext, rel: Rel, m: Mutation): void {
   visit(m);
 }
 
-/** `for` variables read inside the mutation (outside any nested mutation, which binds its own). */
+/** `for` variables read inside the mutation whose `for` is outside it (a `for` inside, e.g. in a
+ * link's value, is planned where it is). Nested mutations included: they plan their own CTEs but
+ * their `for` variables must be available here too. */
 function iterationRefs(m: Mutation): BindingRef[] {
-  const out = new Map<string, BindingRef>();
+  const inside = new Set<number>();
+  const refs = new Map<string, BindingRef>();
   const seen = new Set<IrExpr>();
-  const visit = (expr: IrExpr, top: boolean): void => {
+  const visit = (expr: IrExpr): void => {
     if (seen.has(expr)) return;
     seen.add(expr);
-    if (!top && isMutation(expr)) {
-      // A nested mutation plans its own CTEs; what it reads from here must still be available.
-      for (const ref of iterationRefs(expr)) out.set(ref.pathId, ref);
-      return;
-    }
+    if (expr.kind === 'For') inside.add(expr.binding.id);
     if (expr.kind === 'BindingRef') {
-      if (expr.binding.iteration) out.set(expr.pathId, expr);
-      else visit(expr.binding.expr, false);
+      if (expr.binding.iteration) refs.set(expr.pathId, expr);
+      else visit(expr.binding.expr);
       return;
     }
-    for (const child of childrenOf(expr)) visit(child, false);
+    for (const child of childrenOf(expr)) visit(child);
   };
-  visit(m, true);
-  return [...out.values()];
+  visit(m);
+  return [...refs.values()].filter((ref) => !inside.has(ref.binding.id));
 }
 
 /** Binds each `for` variable in `rel` by planning its iterator there; their values, in order. */

@@ -375,7 +375,8 @@ export function pointerStep(
     sourceType,
     pointer,
     computed,
-    pathId: `${sourceId}.${pointer.name}`,
+    // Each use of a computed pointer is a set of its own (Gel does not factor computables).
+    pathId: computed ? `${sourceId}.${pointer.name}~${ctx.freshId()}` : `${sourceId}.${pointer.name}`,
   };
 }
 

@@ -82,11 +82,15 @@ export function viewStep(ctx: BindContext, source: IrExpr, sourceId: string, sou
   if (!view) return null;
   const { element, scope } = view;
   // Inside the element, the shape's subject (`Card` in `Card { slug := Card.name }`) is `source`.
-  const subjectId = pathIdOf((shape as Extract<IrExpr, { kind: 'Shape' }>).subject) as string;
+  const original = (shape as Extract<IrExpr, { kind: 'Shape' }>).subject;
+  const subjectId = pathIdOf(original) as string;
   const one = { ...source, card: { min: 1, max: 1 } } as IrExpr;
+  const keys = original.kind === 'TypeRoot' ? [subjectId, original.objectType] : [subjectId];
   const inner: Scope = {
     ...subjectScope(scope, source, null),
-    pathAliases: new Map([...scope.pathAliases, [subjectId, one]]),
+    pathAliases: new Map([...scope.pathAliases, ...keys.map((k) => [k, one] as const)]),
+    // Each use of a computed element is a set of its own (Gel does not factor computables).
+    aliasNamespace: `${scope.aliasNamespace}~v${ctx.freshId()}`,
   };
   let expr = bindExpr(ctx, inner, element.compExpr as ql.Expr);
   if (element.elements !== null) expr = bindShape(ctx, inner, expr, element.elements, element.span);
@@ -112,7 +116,7 @@ export function viewStep(ctx: BindContext, source: IrExpr, sourceId: string, sou
     sourceType,
     pointer,
     computed: expr,
-    pathId: `${sourceId}.${name}`,
+    pathId: `${sourceId}.${name}~${ctx.freshId()}`,
   };
 }
 

@@ -376,8 +376,10 @@ class Planner implements PlanContext {
   private liftPointer(rel: Rel, step: Extract<IrExpr, { kind: 'PointerStep' }>): Bound {
     const p = step.pointer;
     if (step.computed) {
-      const bound = this.lift(rel, step.computed);
-      return bound;
+      // One set of values per source element: the source is in scope even if the expression
+      // does not read it (`cards := Card`).
+      this.lift(rel, step.source);
+      return this.lift(rel, step.computed);
     }
     const source = this.objectOf(rel, step.source);
     const storage = p.name === '__type__' ? 'type' : p.name === 'id' ? 'id' : p.many ? 'junction' : 'column';

@@ -20,9 +20,13 @@
  * - `unless conflict`: the new row is written only when no object of the constraint's declaring
  *   type (every concrete table, so across the hierarchy) has the value, plus `on conflict do
  *   nothing` for the same table; `else` is planned with the conflicting object bound.
- * Reads inside the statement see the snapshot before it (PostgreSQL's rule for CTEs): the
- * written objects' own columns come from the RETURNING rows; `mutationOutput` gives a bare
- * mutation's whole stored row (item 16), multi pointers included, from the CTEs.
+ * Reads inside the statement see the snapshot before it (PostgreSQL's rule for CTEs), as Gel's
+ * do, with Gel's overlays: the written objects' own columns come from the RETURNING rows; reads
+ * through links (joins by id, junction rows) also see rows inserted and links written earlier in
+ * the statement (`writtenTable`, `writtenJunction`, used by plan/sources); a type scanned as a set
+ * does not. `mutationOutput` gives a bare mutation's whole stored row (item 16).
+ * A mutation runs once per statement, unconditionally: one that reads the current element of an
+ * enclosing query is refused here, one in a conditional branch by the binder (mutation-ir).
  * Every write passes `accessFilter` (item 38) for each concrete table it touches.
  */
 import { QueryError } from '../../errors';
@@ -890,8 +894,7 @@ function bindExternals(ctx: PlanContext, rel: Rel, m: Mutation): void {
  * form), every single link as its id, every multi pointer as an array (ids for links) — read
  * from the statement's CTEs, since the tables still show the snapshot before it.
  */
-export function mutationOutput(ctx: PlanContext, rel: Rel, m: Mutation, bound: ObjectBound): SqlExpr {
-  void rel;
+export function mutationOutput(ctx: PlanContext, _rel: Rel, m: Mutation, bound: ObjectBound): SqlExpr {
   const plan = planned.get(ctx)?.get(m.pathId)?.plan;
   const type = (m.type as { name: string }).name;
   if (!plan) return sql.func('json_build_object', [sql.text('id'), bound.id]);

@@ -146,34 +146,43 @@ function planInsert(ctx: PlanContext, m: Insert, src: string, iterations: readon
 }
 
 /** `not exists` conditions on the `src` row `s`: no object of the constraint's declaring type
- * (any concrete table) already has the value of an exclusive pointer. */
+ * (any concrete table, as it was before the statement) already has the value(s) — of the `on`
+ * pointers together, or of each exclusive pointer of the type alone. */
 function conflictChecks(ctx: PlanContext, m: Insert, single: readonly MutationElement[], s: string): SqlExpr[] {
+  const conflict = m.conflict as NonNullable<Insert['conflict']>;
   const type = ctx.index.objectType(m.objectType) as ObjectTypeInfo;
-  const pointers =
-    m.conflict?.on ??
-    [...type.pointers.values()].filter(
-      (p) => !p.many && (p.model?.constraints ?? []).some((c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null),
-    );
+  const groups: { pointers: readonly PointerInfo[]; owner: string }[] =
+    conflict.on !== null
+      ? [{ pointers: conflict.on, owner: conflict.owner ?? m.objectType }]
+      : [...type.pointers.values()]
+          .filter((p) => !p.many && p.name !== 'id')
+          .flatMap((p) => {
+            const c = (p.model?.constraints ?? []).find(
+              (k) => k.name === 'std::exclusive' && k.subjectExpr === null && k.except === null,
+            );
+            return c ? [{ pointers: [p], owner: c.declaredIn }] : [];
+          });
   const out: SqlExpr[] = [];
-  for (const pointer of pointers) {
-    const at = single.findIndex((e) => e.pointer.name === pointer.name);
-    if (at < 0) continue;
-    const owner = ctx.index.objectType(pointer.declaredIn)?.name ?? m.objectType;
+  for (const group of groups) {
     const x = ctx.fresh('x');
-    const rows = typeSource(ctx, owner, x, { written: false });
-    out.push(
-      sql.not(
-        sql.exists(
-          sql.select({
-            targets: [sql.target(sql.num(1))],
-            from: [rows.item],
-            where: sql.bin('=', sql.col(pointer.name, x), sql.col(`c${at}`, s)),
-          }),
-        ),
-      ),
-    );
+    const match = conflictMatch(group.pointers, single, x, s);
+    if (match === null) continue;
+    const rows = typeSource(ctx, group.owner, x, { written: false });
+    out.push(sql.not(sql.exists(sql.select({ targets: [sql.target(sql.num(1))], from: [rows.item], where: match }))));
   }
   return out;
+}
+
+/** `x.p = s.c<i>` for each pointer (null when a pointer has no value in the insert: the database
+ * default, unknown here, is left to the unique index). */
+function conflictMatch(pointers: readonly PointerInfo[], single: readonly MutationElement[], x: string, s: string): SqlExpr | null {
+  const parts: SqlExpr[] = [];
+  for (const pointer of pointers) {
+    const at = single.findIndex((e) => e.pointer.name === pointer.name);
+    if (at < 0) return null;
+    parts.push(sql.bin('=', sql.col(pointer.name, x), sql.col(`c${at}`, s)));
+  }
+  return sql.and(...parts);
 }
 
 /**
@@ -791,16 +800,20 @@ const externals = new WeakMap<PlanContext, Map<string, (rel: Rel) => Bound>>();
  */
 function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Written, anchor: string | null): Bound {
   const conflict = m.conflict as NonNullable<Insert['conflict']>;
-  const pointer = (conflict.on as readonly PointerInfo[])[0] as PointerInfo;
-  const at = m.elements.filter((e) => !e.pointer.many).findIndex((e) => e.pointer.name === pointer.name);
-  if (at < 0) throw new QueryError(`\`unless conflict on .${pointer.name}\` needs a value for '${pointer.name}'`);
+  const pointers = conflict.on as readonly PointerInfo[];
+  const owner = conflict.owner ?? m.objectType;
+  const single = m.elements.filter((e) => !e.pointer.many);
   const iterations = iterationRefs(m);
   // The conflicting object of a src row: joined wherever it is read (here, or in the CTEs of an
   // `else (update ...)`).
   const [, insertCte] = [...plan.rows][0] as [string, string];
   const conflicting = (inner: Rel, s: string): Bound => {
     const x = ctx.fresh('cx');
-    const rows = typeSource(ctx, pointer.declaredIn, x, { written: false });
+    const rows = typeSource(ctx, owner, x, { written: false });
+    const match = conflictMatch(pointers, single, x, s);
+    if (match === null) {
+      throw new QueryError(`\`unless conflict on\` needs a value for ${pointers.map((p) => `'${p.name}'`).join(', ')} in the insert`);
+    }
     // An object that was there before the statement (not the one it just inserted).
     const fresh = sql.exists(
       sql.select({
@@ -812,7 +825,7 @@ function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Writ
     inner.join(
       'inner',
       rows.item,
-      sql.and(sql.bin('=', sql.col(pointer.name, x), sql.col(`c${at}`, s)), sql.not(fresh)),
+      sql.and(match, sql.not(fresh)),
     );
     return { kind: 'object', type: m.objectType, id: sql.col('id', x), tag: rows.tag, alias: x, link: null, out: null, nullable: false };
   };
@@ -844,7 +857,7 @@ function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Writ
   if (elseColumns === null) {
     // The conflicting object may be of another type under the constraint's owner.
     elseColumns = ctx.fresh('cy');
-    const rows = typeSource(ctx, pointer.declaredIn, elseColumns);
+    const rows = typeSource(ctx, owner, elseColumns);
     inner.join('inner', rows.item, sql.bin('=', sql.col('id', elseColumns), other.id));
   }
   const elseRows = selectFrom(

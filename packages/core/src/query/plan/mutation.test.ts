@@ -268,6 +268,21 @@ describe('update', () => {
     expect(replaced).toEqual([{ friends: [{ name: 'Ann', since: 1 }] }]);
   });
 
+  test(':= on a multi link links anew (link properties not written are reset); for over update', async () => {
+    const [, friends, , ages] = await run([
+      `update User filter .id = <uuid>'${ELVIS}' set { friends := (select detached User filter .id = <uuid>'${YURY}') }`,
+      `select User { friends: { name, since := @since } } filter .id = <uuid>'${ELVIS}'`,
+      'for u in (select User filter .age > 20) union (update u set { age := u.age * 2 })',
+      'select User { name, age } order by .name',
+    ]);
+    expect(friends).toEqual([{ friends: [{ name: 'Yury', since: null }] }]);
+    expect(ages).toEqual([
+      { name: 'Ann', age: null },
+      { name: 'Elvis', age: 60 },
+      { name: 'Yury', age: 50 },
+    ]);
+  });
+
   test('a single link set from the old one with new link properties', async () => {
     const [, owner] = await run([
       `update Issue filter .number = '1' set { owner := .owner { @note := 'changed' } }`,

@@ -495,6 +495,8 @@ function writeJunction(
   if (storage.kind !== 'junction') return;
   // The link properties written (the others keep their defaults, or NULL).
   const props = e.linkProperties.map((p) => p.property.name);
+  const resetProps =
+    e.op === ':=' ? [...pointer.properties.values()].filter((p) => !p.computed).map((p) => p.name) : props;
   const p = 'p';
   const name = ctx.fresh(mode === 'add' ? 'link' : 'unlink');
   let statement: SqlStatement;
@@ -534,14 +536,15 @@ function writeJunction(
       table: storage.table,
       columns,
       source,
-      // A link row already there keeps its place; its link properties take the new values.
+      // A link row already there stays; its link properties take the written values (`:=` links
+      // anew, so the ones not written are reset too: `excluded` has their defaults).
       onConflict:
         pointer.kind === 'link'
           ? {
               target: { kind: 'columns', columns: ['source', 'target'], where: null },
               action:
-                props.length > 0
-                  ? { kind: 'update', set: props.map((c) => ({ column: c, value: sql.col(c, 'excluded') })), where: null }
+                resetProps.length > 0
+                  ? { kind: 'update', set: resetProps.map((c) => ({ column: c, value: sql.col(c, 'excluded') })), where: null }
                   : { kind: 'nothing' },
             }
           : null,

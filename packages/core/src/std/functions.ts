@@ -64,6 +64,8 @@ function minMax(which: 'min' | 'max') {
     if (base === 'std::str' && !enumValues) return fn(which, { kind: 'Collate', expr: x, collation: 'C' });
     if (base && NATIVE_MINMAX.has(base) && !enumValues) return fn(which, x);
     if (base === 'std::bool') return fn(which === 'min' ? 'bool_and' : 'bool_or', x);
+    // Arrays compare element by element in PostgreSQL too (array_agg of arrays would nest them).
+    if (t?.kind === 'array') return fn(which, x);
     // Any other type: the first element in EdgeQL's order.
     const key: SqlExpr = enumValues
       ? fn(

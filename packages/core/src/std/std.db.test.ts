@@ -327,6 +327,19 @@ describe('functions', () => {
     expect(await sqlState(aggregate('std::assert_single', 'int64', [1, 2]))).toBe('21000');
   });
 
+  test('min/max of arrays compare element by element', async () => {
+    const type: TypeRef = { kind: 'array', element: t('int64') };
+    for (const [name, expected] of [
+      ['std::min', [1, 2]],
+      ['std::max', [2, 1]],
+    ] as const) {
+      const call = resolveFunction(name, [{ type }], { env: ENV });
+      const text = `select ${printSql(jsonOf(type, call.sql([sql.col('x', 'u')]), ENV))}::text as result from (values (ARRAY[2, 1]::bigint[]), (ARRAY[1, 5]::bigint[]), (ARRAY[1, 2]::bigint[])) as u(x)`;
+      const { rows } = await test_.db.query(text);
+      expect(JSON.parse((rows[0] as { result: string }).result)).toEqual(expected);
+    }
+  });
+
   test('min/max of enums follow the declaration order', async () => {
     expect(await aggregate('std::max', 'default::Color', ['Red', 'Blue', 'Green'])).toBe('Blue');
     expect(await aggregate('std::min', 'default::Color', ['Blue', 'Green'])).toBe('Green');

@@ -239,6 +239,15 @@ describe('functions', () => {
     ['std::array_get', [['array<int64>', [1, 2, 3]], ['int64', -4], ['int64', 0, 'default']], 0],
     ['std::array_fill', [['str', 'x'], ['int64', 2]], ['x', 'x']],
     ['std::array_replace', [['array<int64>', [1, 2, 1]], ['int64', 1], ['int64', 9]], [9, 2, 9]],
+    ['std::array_set', [['array<int64>', [1, 2, 3]], ['int64', 1], ['int64', 9]], [1, 9, 3]],
+    ['std::array_set', [['array<int64>', [1, 2, 3]], ['int64', -1], ['int64', 9]], [1, 2, 9]],
+    ['std::array_set', [['array<int64>', [1, 2, 3]], ['int64', 0], ['int64', 9]], [9, 2, 3]],
+    ['std::array_insert', [['array<int64>', [1, 2]], ['int64', 0], ['int64', 9]], [9, 1, 2]],
+    ['std::array_insert', [['array<int64>', [1, 2]], ['int64', 2], ['int64', 9]], [1, 2, 9]],
+    ['std::array_insert', [['array<int64>', [1, 2]], ['int64', -1], ['int64', 9]], [1, 9, 2]],
+    ['std::array_insert', [['array<int64>', []], ['int64', 0], ['int64', 9]], [9]],
+    ['math::atan2', [['float64', 1], ['float64', 1]], Math.PI / 4],
+    ['math::cos', [['float64', 0]], 1],
     ['math::abs', [['int64', -3]], 3],
     ['math::ceil', [['float64', 1.2]], 2],
     ['math::floor', [['decimal', '-1.5']], -2],
@@ -269,6 +278,10 @@ describe('functions', () => {
   });
 
   test.each<[string, Arg[], string]>([
+    ['std::array_set', [['array<int64>', [1]], ['int64', 1], ['int64', 9]], '22023'],
+    ['std::array_set', [['array<int64>', []], ['int64', 0], ['int64', 9]], '22023'],
+    ['std::array_insert', [['array<int64>', [1]], ['int64', 2], ['int64', 9]], '22023'],
+    ['std::array_insert', [['array<int64>', [1]], ['int64', -2], ['int64', 9]], '22023'],
     ['std::assert', [['bool', false]], 'P0004'],
     ['std::assert', [['bool', false], ['str', 'nope', 'message']], 'P0004'],
     ['std::to_int64', [['str', 'x']], '22P02'],

@@ -88,11 +88,10 @@ export function typeSource(
   const guarded = (c: string): SqlExpr | null => accessFilter(ctx, c, 'select');
   if (concrete.length === 1) {
     const only = concrete[0] as string;
-    const t = tableName(only);
     const filter = guarded(only);
     const item = filter
       ? sql.subquery(
-          sql.select({ targets: [sql.target(sql.star())], from: [tableOf(ctx, only, t.name, written)], where: filter }),
+          sql.select({ targets: [sql.target(sql.star())], from: [tableOf(ctx, only, tableName(only).name, written)], where: filter }),
           alias,
         )
       : tableOf(ctx, only, alias, written);
@@ -143,7 +142,6 @@ function unionOf(ctx: SourceContext, concrete: readonly string[], written = fals
   for (const c of concrete) for (const [name, t] of storedColumns(ctx.index, c)) columns.set(name, t);
   const branches: SqlQuery[] = concrete.map((c) => {
     const own = storedColumns(ctx.index, c);
-    const t = tableName(c);
     return sql.select({
       targets: [
         sql.target(sql.col('id'), 'id'),
@@ -152,7 +150,7 @@ function unionOf(ctx: SourceContext, concrete: readonly string[], written = fals
         ),
         sql.target(sql.text(c), '__type__'),
       ],
-      from: [tableOf(ctx, c, t.name, written)],
+      from: [tableOf(ctx, c, tableName(c).name, written)],
       where: guarded(c),
     });
   });

@@ -439,8 +439,12 @@ class Planner implements PlanContext {
   }
 
   private liftUnion(rel: Rel, expr: Extract<IrExpr, { kind: 'SetLiteral' | 'SetOp' }>): Bound {
-    const parts = expr.kind === 'SetLiteral' ? expr.elements : [expr.left, expr.right];
+    // `{}` members add nothing (and have no type of their own).
+    const parts = (expr.kind === 'SetLiteral' ? expr.elements : [expr.left, expr.right]).filter(
+      (p) => p.type.kind !== 'empty',
+    );
     if (expr.kind === 'SetOp' && expr.op !== 'union') return this.liftExceptIntersect(rel, expr);
+    if (parts.length === 1 && expr.kind === 'SetOp') return this.lift(rel, parts[0] as IrExpr);
     if (parts.length === 0) {
       if (expr.type.kind === 'object') {
         return this.joinObject(rel, expr.type.name, sql.cast(sql.null(), pgType('uuid')), 'left');
@@ -744,7 +748,12 @@ class Planner implements PlanContext {
       }
       case 'ArrayLiteral': {
         const values = expr.elements.map((e) => this.value(rel, e));
-        const array: SqlExpr = { kind: 'ArrayExpr', elements: values, type: this.pgOf(expr.type) };
+        const pg = this.pgOf(expr.type);
+        // Arrays holding tuples are jsonb arrays (as stored: schema/storage/types).
+        const array: SqlExpr =
+          pg.schema === null && pg.name === 'jsonb' && pg.arrayDims === 0
+            ? sql.func('jsonb_build_array', values)
+            : { kind: 'ArrayExpr', elements: values, type: pg };
         return nullIfAnyNull(expr.elements, values, array);
       }
       case 'TupleLiteral': {
@@ -777,9 +786,11 @@ class Planner implements PlanContext {
         return sql.func('coalesce', [typed(expr.left), typed(expr.right)]);
       }
       case 'IfElse': {
+        const typed = (e: IrExpr): SqlExpr =>
+          e.type.kind === 'empty' ? sql.cast(sql.null(), this.pgOf(expr.type)) : this.value(rel, e);
         const condition = this.value(rel, expr.condition);
-        const then = this.value(rel, expr.then);
-        const otherwise = this.value(rel, expr.else);
+        const then = typed(expr.then);
+        const otherwise = typed(expr.else);
         return {
           kind: 'Case',
           whens: [

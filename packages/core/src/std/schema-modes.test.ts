@@ -56,6 +56,8 @@ describe('DDL: the restricted mode of the std table', () => {
     ['len(.qty)', 'InvalidReferenceError', /function "std::len\(arg0: std::int64\)" does not exist/],
     ['array_agg(.name)', 'InvalidDefinitionError', /works on sets/],
     ['array_unpack(.tags)', 'InvalidDefinitionError', /works on sets/],
+    ['<bytes>.name', 'InvalidTypeError', /cannot cast 'std::str' to 'std::bytes'/],
+    ['<array<bytes>>.tags', 'InvalidTypeError', /cannot cast 'array<std::str>' to 'array<std::bytes>'/],
   ])('refuses %s', (input, type, message) => {
     const error = errorOf(() => compile(input));
     expect(error.type).toBe(type);

@@ -72,7 +72,7 @@ function bindSelect(ctx: BindContext, scope: Scope, q: ql.SelectQuery): IrExpr {
   if (q.resultAlias !== null) {
     const binding: Binding = { id: ctx.freshId(), name: q.resultAlias, expr: result, iteration: false };
     s = { ...s, names: new Map([...s.names, [q.resultAlias, binding]]) };
-    result = bindingRef(binding, s);
+    result = bindingRef(binding);
   }
   // A select is a fence even without clauses: paths inside it are its own (Gel's scoping).
   return selectOver(ctx, s, result, q, q.span);
@@ -108,7 +108,7 @@ export function selectOver(
   const orderBy: SortKey[] = clauses.orderBy.map((k) => {
     const expr = bindExpr(ctx, inner, k.expr);
     if (expr.card.max === 'many') {
-      fail(QueryError, 'an order by key must be a single value per element', k.span);
+      fail(QueryError, 'an order by key must be a single value per element', k.span ?? span);
     }
     const direction = k.direction ?? 'asc';
     return { expr, direction, empty: k.emptyOrder ?? (direction === 'asc' ? 'first' : 'last') };
@@ -120,7 +120,6 @@ export function selectOver(
     if (limit.value === '0') card = { min: 0, max: 0 };
     else if (limit.value === '1') card = cardAtMostOne(card);
   }
-  void span;
   return {
     kind: 'Select',
     type: result.type,
@@ -259,7 +258,7 @@ function bindGroup(ctx: BindContext, scope: Scope, q: ql.GroupQuery): IrExpr {
   if (q.subjectAlias !== null) {
     const binding: Binding = { id: ctx.freshId(), name: q.subjectAlias, expr: subject, iteration: false };
     s = { ...s, names: new Map([...s.names, [q.subjectAlias, binding]]) };
-    subject = bindingRef(binding, s);
+    subject = bindingRef(binding);
   }
   const core = withPathId(ctx, s, subject.kind === 'Shape' ? subject.subject : subject);
   const inner = subjectScope(s, core, linkOf(core));

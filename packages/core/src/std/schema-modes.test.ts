@@ -79,6 +79,16 @@ describe('schema inference through the std table', () => {
     expect(target('first')).toEqual({ kind: 'scalar', name: 'std::str' });
   });
 
+  test('values that meet take their common type', () => {
+    const t = build(
+      "property mixed := {.n, 2.5}; property either := .n if .a = '' else 2.5; property arr := [.n, 1.5];",
+    ).objectTypes.find((x) => x.name === 'default::T');
+    const target = (name: string) => t?.pointers.find((p) => p.name === name)?.target;
+    expect(target('mixed')).toEqual({ kind: 'scalar', name: 'std::float64' });
+    expect(target('either')).toEqual({ kind: 'scalar', name: 'std::float64' });
+    expect(target('arr')).toEqual({ kind: 'array', element: { kind: 'scalar', name: 'std::float64' } });
+  });
+
   test.each([
     ['property x := .a + 1;', /operator '\+' cannot be applied/],
     ['property x := <bytes>.a;', /cannot cast 'std::str' to 'std::bytes'/],

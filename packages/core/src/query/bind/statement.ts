@@ -25,7 +25,7 @@ import {
 import { fail, type BindContext, type Scope } from './context';
 import { bindExpr, bindingRef, expectBool, pathIdOf, subjectScope, withPathId } from './expr';
 import { mutationChildren } from '../mutation-ir';
-import { bindMutation } from './mutation';
+import { bindMutation, recordWrites } from './mutation';
 import { linkOf } from './shape';
 import { moduleOf, printIrType } from './types';
 
@@ -60,6 +60,7 @@ export function withScope(ctx: BindContext, scope: Scope, items: readonly ql.Wit
     // except the subjects enclosing the `with` (inside `User { x := (with U := User ...) }`).
     const body: Scope = { ...current, aliasNamespace: `${current.aliasNamespace}~w${ctx.freshId()}` };
     const expr = bindExpr(ctx, body, item.expr);
+    recordWrites(ctx, expr);
     const binding: Binding = { id: ctx.freshId(), name: item.alias, expr, iteration: false };
     current = { ...current, names: new Map([...current.names, [item.alias, binding]]) };
   }

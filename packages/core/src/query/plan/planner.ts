@@ -28,7 +28,7 @@ import type { AccessMode } from '../api';
 import type { IrExpr, IrQuery, IrType, ShapeElement } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { isMutation } from '../mutation-ir';
-import { mutationOutput, planMutation } from './mutation';
+import { mutationOutput, planMutation, planSideEffect } from './mutation';
 import { Rel, type Bound } from './rel';
 import { backlinkIds, junctionSource, typeSource, unionAll, type SourceContext } from './sources';
 
@@ -44,6 +44,7 @@ export interface PlanOptions {
 
 export function planQuery(index: SchemaIndex, query: IrQuery, options: PlanOptions): SqlQuery {
   const planner = new Planner(index, options);
+  for (const expr of query.sideEffects) planSideEffect(planner, expr);
   return planner.root(query.root);
 }
 
@@ -149,7 +150,7 @@ class Planner implements PlanContext {
     } = {},
   ): {
     query: SqlQuery;
-    columns: { out: boolean; ord: boolean; object: boolean };
+    columns: { out: boolean; ord: boolean; object: boolean; carried: readonly CarriedColumn[] };
   } {
     const rel = new Rel(parent);
     hooks.before?.(rel);
@@ -163,6 +164,13 @@ class Planner implements PlanContext {
         : [sql.target(bound.expr, 'v')];
     targets.push(sql.target(out, '~json'));
     if (hooks.extra) targets.push(...hooks.extra(rel));
+    const carried: CarriedColumn[] = [];
+    for (const [pid, b] of rel.carried) {
+      const column = `~c${carried.length}`;
+      targets.push(sql.target(b.kind === 'object' ? b.id : b.expr, column));
+      if (b.kind === 'object') targets.push(sql.target(b.tag, `${column}t`));
+      carried.push({ pathId: pid, column, bound: b });
+    }
     const distinct = hooks.distinct === true && bound.kind === 'object';
     const ord = rel.order.length > 0 && !distinct;
     if (ord) {
@@ -180,7 +188,7 @@ class Planner implements PlanContext {
         limit: slice?.limit ?? null,
         offset: slice?.offset ?? null,
       }),
-      columns: { out: true, ord, object: bound.kind === 'object' },
+      columns: { out: true, ord, object: bound.kind === 'object', carried },
     };
   }
 
@@ -199,12 +207,25 @@ class Planner implements PlanContext {
   }
 
   /** Joins a subquery of `e`'s rows into `rel` (LATERAL) and returns the bound element. */
-  private liftRows(rel: Rel, expr: IrExpr, query: SqlQuery, columns: { ord: boolean; object: boolean }): Bound {
+  private liftRows(
+    rel: Rel,
+    expr: IrExpr,
+    query: SqlQuery,
+    columns: { ord: boolean; object: boolean; carried?: readonly CarriedColumn[] },
+  ): Bound {
     const alias = this.fresh('q');
     const join = expr.card.max === 'many' || expr.card.min === 1 ? 'inner' : 'left';
     const nullable = join === 'left';
     rel.join(join, sql.subquery(query, alias, { lateral: true }));
     if (columns.ord) rel.order.push(sql.order(sql.col('~ord', alias)));
+    for (const c of columns.carried ?? []) {
+      const carried: Bound =
+        c.bound.kind === 'object'
+          ? { ...c.bound, id: sql.col(c.column, alias), tag: sql.col(`${c.column}t`, alias), alias: null, link: null, out: null }
+          : { ...c.bound, expr: sql.col(c.column, alias), out: null };
+      if (rel.lookup(c.pathId) === undefined) rel.bind(c.pathId, carried);
+      rel.carried.set(c.pathId, carried);
+    }
     const out = sql.col('~json', alias);
     if (columns.object) {
       return {
@@ -291,7 +312,11 @@ class Planner implements PlanContext {
       }
       case 'For':
         return this.subqueryLift(rel, expr.body, {
-          before: (inner) => inner.bind(`@${expr.binding.id}`, this.lift(inner, expr.iterator)),
+          before: (inner) => {
+            const iteration = this.lift(inner, expr.iterator);
+            inner.bind(`@${expr.binding.id}`, iteration);
+            inner.carried.set(`@${expr.binding.id}`, iteration);
+          },
         });
       case 'SetLiteral':
       case 'SetOp':
@@ -1089,6 +1114,13 @@ class Planner implements PlanContext {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** A `for` variable's value exposed by a subquery's rows (see Rel.carried). */
+interface CarriedColumn {
+  readonly pathId: string;
+  readonly column: string;
+  readonly bound: Bound;
+}
 
 /** The Group node behind a reference to group results. */
 function groupNode(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> {

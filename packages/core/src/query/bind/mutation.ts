@@ -420,21 +420,22 @@ function conform(ctx: BindContext, pointer: PointerInfo, value: IrExpr, what: st
         target.kind === 'object' &&
         (!ctx.index.objectType(target.name) || ctx.index.isSubtype(value.type.name, target.name));
       if (!ok) {
-        return fail(InvalidTypeError, `invalid target for '${what}': '${printIrType(value.type)}' (expecting '${printType(target)}')`, span);
+        return fail(InvalidTypeError, `invalid target for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`, span);
       }
     } else if (!sameTypeRef(value.type, target)) {
       if (value.type.kind === 'free' || value.type.kind === 'object') {
-        return fail(InvalidTypeError, `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printType(target)}')`, span);
+        return fail(InvalidTypeError, `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`, span);
       }
       const from = value.type;
       let allowed = false;
       try {
         allowed = resolveCast(from, target, typeEnv(ctx.index)).assignment;
-      } catch {
-        allowed = false;
+      } catch (error) {
+        // No cast at all: the same refusal as a cast not allowed on assignment.
+        if (!(error instanceof QueryError)) throw error;
       }
       if (!allowed) {
-        return fail(InvalidTypeError, `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printType(target)}')`, span);
+        return fail(InvalidTypeError, `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`, span);
       }
       out = bindCast(ctx, value, target, span);
     }
@@ -506,6 +507,3 @@ function sameTypeRef(a: unknown, b: TypeRef): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function printType(type: TypeRef): string {
-  return printIrType(type);
-}

@@ -229,7 +229,8 @@ export function decodeParam(type: TypeRef, json: SqlExpr, env: TypeEnv): SqlExpr
           orderBy: [sql.order(sql.col('ord', 'e'))],
         }),
       );
-      return nullIfNull(json, sql.cast(decoded, pgTypeFor(type)));
+      // JSON null (or an absent parameter) is an empty set, not an empty array.
+      return nullIfNull(nonNull(json), sql.cast(decoded, pgTypeFor(type)));
     }
   }
 }

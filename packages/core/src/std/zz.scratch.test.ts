@@ -1,32 +1,31 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { openIssuesDb, type IssuesDb } from '../query/__tests__/issues-db';
 let db: IssuesDb;
 beforeAll(async () => { db = await openIssuesDb(); }, 120_000);
 afterAll(() => db?.tdb.dispose());
-const queries = [
-  "select Issue { number } order by .number limit 2",
-  "select Issue { name } order by .name limit 3",
-  "select max(Issue.time_estimate)", "select sum(Issue.time_estimate)", "select avg(Issue.time_estimate)",
-  "select Issue { number, status: { name } } filter .status.name = 'Open' limit 1",
-  "select min(Issue.status.name)",
-  "select count(Issue) > 1", "select array_agg(Issue.number order by Issue.number)[0]",
-  "select User.name ++ '!' order by User.name",
-  "select <str>Issue.start_date limit 1", "select datetime_current() > <datetime>'2000-01-01T00:00:00Z'",
-  "select Issue { number } filter .number in {'1', '2'}",
-  "select str_upper(User.name) order by User.name",
-  "select (select User filter .name = 'Yury').name[0]",
-  "select len(User.name) order by User.name",
-  "select Issue.due_date - <datetime>'2000-01-01T00:00:00Z' limit 1",
-  "select Issue.body like '%' limit 1",
-  "select <json>Issue { number } limit 1",
-  "select to_json('{\"a\": 1}')['a']", "select to_json('{\"a\": 1}')['b']",
-  "select <int64>to_json('5')", "select <str>to_json('5')",
-  "select json_get(to_json('{\"a\": {\"b\": 2}}'), 'a', 'b')",
-  "select sum(<int64>{})", "select count(<str>{})", "select max(<str>{})",
-  "select 1 if true else 2", "select <optional str>$x ?? 'none'",
-];
-test('scratch', async () => {
-  for (const q of queries) {
-    try { console.log(q, '=>', JSON.stringify(await db.run(q))); }
-    catch (e) { console.log(q, '=> ERROR', (e as Error).constructor.name, (e as {type?: string}).type, (e as Error).message.slice(0, 160)); }
+const norm = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
+const sortJson = (v: unknown): unknown => Array.isArray(v) ? [...v].map(norm).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)) : v;
+const close = (a: unknown, b: unknown): boolean => {
+  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => close(x, b[i]));
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const ka = Object.keys(a), kb = Object.keys(b);
+    return ka.length === kb.length && ka.every((k) => close((a as any)[k], (b as any)[k]));
   }
-}, 120_000);
+  return JSON.stringify(a) === JSON.stringify(b);
+};
+test('gel cases', async () => {
+  const cases = JSON.parse(readFileSync('/tmp/gq/cases.json', 'utf8'));
+  const lines: string[] = [];
+  let pass = 0, fail = 0, err = 0;
+  for (const c of cases) {
+    try {
+      const r = await db.run(c.query.replace(/;\s*$/, ''));
+      const ok = c.sort ? close(sortJson(r), sortJson(c.expected)) : close(r, c.expected);
+      if (ok) pass++; else { fail++; lines.push(`FAIL ${c.file}: ${c.query.replace(/\s+/g, ' ')}\n   got ${JSON.stringify(r)}\n   exp ${JSON.stringify(c.expected)}`); }
+    } catch (e) {
+      err++; lines.push(`ERR  ${c.file}: ${c.query.replace(/\s+/g, ' ')}\n   ${(e as {type?: string}).type ?? ''} ${(e as Error).message.slice(0, 200)}`);
+    }
+  }
+  writeFileSync('/tmp/gq/report.txt', `pass ${pass} fail ${fail} err ${err}\n` + lines.join('\n'));
+}, 600_000);

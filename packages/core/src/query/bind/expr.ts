@@ -403,10 +403,19 @@ function groupOf(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> | null {
 }
 
 function freeObjectOf(expr: IrExpr): Extract<IrExpr, { kind: 'FreeObject' }> | null {
-  if (expr.kind === 'FreeObject') return expr;
-  if (expr.kind === 'BindingRef') return freeObjectOf(expr.binding.expr);
-  if (expr.kind === 'Shape') return freeObjectOf(expr.subject);
-  return null;
+  switch (expr.kind) {
+    case 'FreeObject':
+      return expr;
+    case 'BindingRef':
+      return freeObjectOf(expr.binding.expr);
+    case 'Shape':
+    case 'Select':
+      return freeObjectOf(expr.subject);
+    case 'For':
+      return freeObjectOf(expr.body);
+    default:
+      return null;
+  }
 }
 
 /**

@@ -212,9 +212,10 @@ class Planner implements PlanContext {
     expr: IrExpr,
     query: SqlQuery,
     columns: { ord: boolean; object: boolean; carried?: readonly CarriedColumn[] },
+    forceJoin?: 'left',
   ): Bound {
     const alias = this.fresh('q');
-    const join = expr.card.max === 'many' || expr.card.min === 1 ? 'inner' : 'left';
+    const join = forceJoin ?? (expr.card.max === 'many' || expr.card.min === 1 ? 'inner' : 'left');
     const nullable = join === 'left';
     rel.join(join, sql.subquery(query, alias, { lateral: true }));
     if (columns.ord) rel.order.push(sql.order(sql.col('~ord', alias)));
@@ -313,7 +314,10 @@ class Planner implements PlanContext {
       case 'For':
         return this.subqueryLift(rel, expr.body, {
           before: (inner) => {
-            const iteration = this.lift(inner, expr.iterator);
+            // The iterator is a set of its own (its paths are not the body's), iterated row by
+            // row; `for optional` runs the body once with an empty variable when it is empty.
+            const { query, columns } = this.rows(inner, expr.iterator);
+            const iteration = this.liftRows(inner, expr.iterator, query, columns, expr.optional ? 'left' : undefined);
             inner.bind(`@${expr.binding.id}`, iteration);
             inner.carried.set(`@${expr.binding.id}`, iteration);
           },

@@ -395,7 +395,8 @@ class Planner implements PlanContext {
   /** The object's stored columns: its own alias, or a join of its type's rows by id. */
   private columnsOf(rel: Rel, bound: Extract<Bound, { kind: 'object' }>): string {
     if (bound.alias !== null) return bound.alias;
-    const joined = this.joinObject(rel, bound.type, bound.id, 'inner');
+    // An empty optional object (a left-joined NULL) keeps its row: its columns are NULL.
+    const joined = this.joinObject(rel, bound.type, bound.id, bound.nullable ? 'left' : 'inner');
     return (joined as { alias: string }).alias;
   }
 

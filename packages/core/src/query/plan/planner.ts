@@ -1074,6 +1074,8 @@ class Planner implements PlanContext {
    * targets: the id column of a single link, the junction's targets of a multi link.
    */
   private storedLinkIds(rel: Rel, expr: IrExpr): SqlExpr | null {
+    // Under access policies every target is read through the access hook (no shortcut).
+    if (this.access.policies) return null;
     if (expr.kind !== 'PointerStep' || expr.computed || expr.pointer.kind !== 'link') return null;
     if (expr.pointer.name === '__type__') return null;
     const sourceId = pathId(expr.source);

@@ -14,8 +14,10 @@
  *   in any expression (`coalesce(x, svc_meta.raise(null::int8, '22000', '...'))`).
  */
 
-const fn = (signature: string, returns: string, body: string, language = 'sql'): string =>
-  `create or replace function "svc_meta".${signature} returns ${returns} language ${language} immutable parallel safe as $svc$ ${body} $svc$`;
+/** A function; `strict` ones give NULL for a NULL argument without running (all but raise,
+ * whose first argument is a typed NULL). */
+const fn = (signature: string, returns: string, body: string, language = 'sql', strict = true): string =>
+  `create or replace function "svc_meta".${signature} returns ${returns} language ${language} immutable${strict ? ' strict' : ''} parallel safe as $svc$ ${body} $svc$`;
 
 /** ISO 8601 date and time, extended (`2024-01-02T03:04:05.5`) or basic (`20240102T030405`),
  * seconds and fraction optional, as POSIX regexes. */
@@ -34,6 +36,7 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
     'anyelement',
     'begin raise exception using errcode = $2, message = $3; end',
     'plpgsql',
+    false,
   ),
   // Output forms (spec items 23, 27): UTC, `Z`, trailing zeros of the fraction dropped.
   fn(

@@ -200,6 +200,7 @@ describe('functions', () => {
     ['std::array_join', [['array<str>', ['a', 'b']], ['str', '/']], 'a/b'],
     ['std::re_test', [['str', '^a.c$'], ['str', 'abc']], true],
     ['std::re_match', [['str', 'a(b)c'], ['str', 'xabcx']], ['b']],
+    ['std::re_match', [['str', '(foo)?bar'], ['str', 'barbar']], ['']],
     ['std::re_replace', [['str', 'a'], ['str', 'X'], ['str', 'banana'], ['str', 'g', 'flags']], 'bXnXnX'],
     ['std::to_str', [['int64', 42]], '42'],
     ['std::to_str', [['datetime', '2024-05-06T07:08:09.5+02:00']], '2024-05-06T05:08:09.5Z'],
@@ -265,6 +266,9 @@ describe('functions', () => {
     ['std::bit_lshift', [['int32', 1], ['int64', 4]], 16],
     ['std::bit_rshift', [['int64', 16], ['int64', 2]], 4],
     ['std::bit_count', [['int64', 7]], 3],
+    ['std::bit_lshift', [['int16', 1234], ['int64', 40]], 0],
+    ['std::bit_rshift', [['int32', -1234], ['int64', 40]], -1],
+    ['std::round', [['int64', 7]], 7],
     ['std::bytes_get_bit', [['bytes', 'AQ=='], ['int64', 0]], 1],
     ['std::base64_encode', [['bytes', 'aGk=']], 'aGk='],
     ['std::enc::base64_decode', [['str', 'aGk=']], 'aGk='],
@@ -284,6 +288,7 @@ describe('functions', () => {
     ['std::array_insert', [['array<int64>', [1]], ['int64', 2], ['int64', 9]], '22023'],
     ['std::array_insert', [['array<int64>', [1]], ['int64', -2], ['int64', 9]], '22023'],
     ['std::assert', [['bool', false]], 'P0004'],
+    ['std::bit_lshift', [['int64', 1], ['int64', -1]], '22023'],
     ['std::assert', [['bool', false], ['str', 'nope', 'message']], 'P0004'],
     ['std::to_int64', [['str', 'x']], '22P02'],
     ['std::to_json', [['str', '{']], '22P02'],
@@ -339,6 +344,29 @@ describe('functions', () => {
 
   test('assert_single of two raises a cardinality violation (21000)', async () => {
     expect(await sqlState(aggregate('std::assert_single', 'int64', [1, 2]))).toBe('21000');
+  });
+
+  test.each<[string, Arg[], number]>([
+    ['std::contains', [['array<str>', ['a']], ['str', null]], 1],
+    ['std::find', [['array<str>', ['a']], ['str', null]], 1],
+    ['std::find', [['array<str>', null], ['str', 'a']], 0],
+    ['std::array_get', [['array<str>', null], ['int64', 0], ['str', 'x', 'default']], 0],
+    ['std::assert', [['bool', null]], 0],
+    ['std::array_fill', [['str', null], ['int64', 2]], 0],
+  ])('%s %j with an empty argument (#%s) is empty', async (name, args, empty) => {
+    const { values, callArgs } = decodeArgs(args);
+    const call = resolveFunction(name, callArgs, { env: ENV });
+    const nullable = args.map((_, i) => i === empty);
+    const text = `select ${printSql(jsonOf(call.returnType as TypeRef, call.sql(values, nullable), ENV))}::text as result`;
+    const { rows } = await test_.db.query(text);
+    expect((rows[0] as { result: unknown }).result).toBeNull();
+  });
+
+  test('parse functions give empty for empty (they are strict)', async () => {
+    const { rows } = await test_.db.query(
+      `select "svc_meta".bool_in(null) as a, "svc_meta".datetime_in(null) as b, "svc_meta".duration_in(null) as c, "svc_meta".date_duration_in(null) as d`,
+    );
+    expect(rows[0]).toEqual({ a: null, b: null, c: null, d: null });
   });
 
   test('min/max of arrays compare element by element', async () => {

@@ -20,16 +20,16 @@ from lateral (
             )
           ) as "j3"
             join (
-            (
-              select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-              from "default"."Admin" as "Admin"
-            )
-            union all
-            (
-              select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-              from "default"."User" as "User"
-            )
-          ) as "User4" on "User4"."id" = "j3"."target"
+              (
+                select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
+                from "default"."Admin" as "Admin"
+              )
+              union all
+              (
+                select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
+                from "default"."User" as "User"
+              )
+            ) as "User4" on "User4"."id" = "j3"."target"
           where "j3"."source" = "User1"."id"
         ) as "ag2"
       ) as "v", to_json((
@@ -48,16 +48,16 @@ from lateral (
             )
           ) as "j3"
             join (
-            (
-              select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-              from "default"."Admin" as "Admin"
-            )
-            union all
-            (
-              select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-              from "default"."User" as "User"
-            )
-          ) as "User4" on "User4"."id" = "j3"."target"
+              (
+                select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
+                from "default"."Admin" as "Admin"
+              )
+              union all
+              (
+                select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
+                from "default"."User" as "User"
+              )
+            ) as "User4" on "User4"."id" = "j3"."target"
           where "j3"."source" = "User1"."id"
         ) as "ag2"
       )) as "~json"
@@ -88,23 +88,23 @@ from lateral (
         )
       ) as "bl6"
         join (
-        (
           (
-            select "id" as "id", "owner" as "owner", "owner@note" as "owner@note", "body" as "body", "issue" as "issue", "parent" as "parent", null::text as "name", null::text as "number", null::uuid as "status", null::bigint as "time_estimate", null::text[] as "tags", null::timestamptz as "due_date", null::bigint as "spent_time", 'default::Comment' as "__type__"
-            from "default"."Comment" as "Comment"
+            (
+              select "id" as "id", "owner" as "owner", "owner@note" as "owner@note", "body" as "body", "issue" as "issue", "parent" as "parent", null::text as "name", null::text as "number", null::uuid as "status", null::bigint as "time_estimate", null::text[] as "tags", null::timestamptz as "due_date", null::bigint as "spent_time", 'default::Comment' as "__type__"
+              from "default"."Comment" as "Comment"
+            )
+            union all
+            (
+              select "id" as "id", "owner" as "owner", "owner@note" as "owner@note", "body" as "body", null::uuid as "issue", null::uuid as "parent", "name" as "name", "number" as "number", "status" as "status", "time_estimate" as "time_estimate", "tags" as "tags", "due_date" as "due_date", null::bigint as "spent_time", 'default::Issue' as "__type__"
+              from "default"."Issue" as "Issue"
+            )
           )
           union all
           (
-            select "id" as "id", "owner" as "owner", "owner@note" as "owner@note", "body" as "body", null::uuid as "issue", null::uuid as "parent", "name" as "name", "number" as "number", "status" as "status", "time_estimate" as "time_estimate", "tags" as "tags", "due_date" as "due_date", null::bigint as "spent_time", 'default::Issue' as "__type__"
-            from "default"."Issue" as "Issue"
+            select "id" as "id", "owner" as "owner", "owner@note" as "owner@note", "body" as "body", null::uuid as "issue", null::uuid as "parent", null::text as "name", null::text as "number", null::uuid as "status", null::bigint as "time_estimate", null::text[] as "tags", null::timestamptz as "due_date", "spent_time" as "spent_time", 'default::LogEntry' as "__type__"
+            from "default"."LogEntry" as "LogEntry"
           )
-        )
-        union all
-        (
-          select "id" as "id", "owner" as "owner", "owner@note" as "owner@note", "body" as "body", null::uuid as "issue", null::uuid as "parent", null::text as "name", null::text as "number", null::uuid as "status", null::bigint as "time_estimate", null::text[] as "tags", null::timestamptz as "due_date", "spent_time" as "spent_time", 'default::LogEntry' as "__type__"
-          from "default"."LogEntry" as "LogEntry"
-        )
-      ) as "Owned7" on "Owned7"."id" = "bl6"."id"
+        ) as "Owned7" on "Owned7"."id" = "bl6"."id"
         join "default"."Issue" as "Issue8" on "Issue8"."id" = "Owned7"."id"
     ) as "e9"
   )) as "~json"

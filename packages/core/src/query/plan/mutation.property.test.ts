@@ -139,6 +139,6 @@ describe('on the database', () => {
       { numRuns: 300 },
     );
     // The generator is useful only if a fair share of its statements compile.
-    expect(compiled).toBeGreaterThan(30);
+    expect(compiled).toBeGreaterThan(20);
   }, 120_000);
 });

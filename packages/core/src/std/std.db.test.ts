@@ -495,6 +495,31 @@ describe('casts', () => {
     expect(raw === null ? null : JSON.parse(raw)).toEqual(expected);
   });
 
+  const tuple = (...elements: [string | null, string][]): TypeRef => ({
+    kind: 'tuple',
+    elements: elements.map(([name, type]) => ({ name, type: t(type) })),
+  });
+  test.each<[string, TypeRef, TypeRef, unknown, unknown]>([
+    ['tuple → tuple', tuple([null, 'int64'], [null, 'str']), tuple([null, 'str'], [null, 'float64']), [1, '2.5'], ['1', 2.5]],
+    ['tuple → named tuple', tuple([null, 'str'], [null, 'int64']), tuple(['a', 'str'], ['b', 'int64']), ['x', 1], { a: 'x', b: 1 }],
+    ['json object → named tuple', t('json'), tuple(['a', 'int64'], ['b', 'datetime']), { b: '2024-01-01T00:00:00Z', a: 3 }, { a: 3, b: '2024-01-01T00:00:00Z' }],
+    ['json array → tuple', t('json'), tuple([null, 'str'], [null, 'bool']), ['x', true], ['x', true]],
+    ['json null → tuple', t('json'), tuple([null, 'str']), null, null],
+    [
+      'array of tuples → array of tuples',
+      { kind: 'array', element: tuple([null, 'int64']) },
+      { kind: 'array', element: tuple([null, 'str']) },
+      [[1], [2]],
+      [['1'], ['2']],
+    ],
+  ])('<%s>', async (_, from, to, value, expected) => {
+    const source = decodeParam(from, sql.cast(sql.text(JSON.stringify(value)), pgType('jsonb')), ENV);
+    const text = `select ${printSql(jsonOf(to, resolveCast(from, to, ENV).sql(source), ENV))}::text as result`;
+    const { rows } = await test_.db.query(text);
+    const raw = (rows[0] as { result: string | null }).result;
+    expect(raw === null ? null : JSON.parse(raw)).toEqual(expected);
+  });
+
   test.each<[string, string, unknown, string]>([
     ['str', 'bool', 'yes', '22P02'],
     ['str', 'datetime', '2024-01-01 10:00', '22007'],

@@ -314,10 +314,15 @@ class Planner implements PlanContext {
       case 'For':
         return this.subqueryLift(rel, expr.body, {
           before: (inner) => {
-            // The iterator is a set of its own (its paths are not the body's), iterated row by
-            // row; `for optional` runs the body once with an empty variable when it is empty.
-            const { query, columns } = this.rows(inner, expr.iterator);
-            const iteration = this.liftRows(inner, expr.iterator, query, columns, expr.optional ? 'left' : undefined);
+            // Iterated row by row (the binder gave the iterator's paths names of their own, so
+            // they are not the body's); `for optional` runs the body once on an empty iterator.
+            let iteration: Bound;
+            if (expr.optional) {
+              const { query, columns } = this.rows(inner, expr.iterator);
+              iteration = this.liftRows(inner, expr.iterator, query, columns, 'left');
+            } else {
+              iteration = this.lift(inner, expr.iterator);
+            }
             inner.bind(`@${expr.binding.id}`, iteration);
             inner.carried.set(`@${expr.binding.id}`, iteration);
           },

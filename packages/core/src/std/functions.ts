@@ -144,6 +144,11 @@ function sets(): Overload[] {
   );
   out.push(def('std::sum', 'set of bigint', 'bigint', (a) => fn('coalesce', fn('sum', a.at(0)), num(0)), AGG));
   out.push(def('std::sum', 'set of decimal', 'decimal', (a) => fn('coalesce', fn('sum', a.at(0)), num(0)), AGG));
+  for (const t of ['duration', 'cal::relative_duration', 'cal::date_duration'] as const) {
+    out.push(
+      def('std::sum', `set of ${t}`, t, (a) => fn('coalesce', fn('sum', a.at(0)), cast(sql.text('0'), 'interval')), AGG),
+    );
+  }
   for (const t of ['int64', 'float64'] as const) {
     out.push(def('std::avg', `set of ${t}`, 'optional float64', (a) => f8(fn('avg', a.at(0))), AGG));
     out.push(def('math::mean', `set of ${t}`, 'optional float64', (a) => f8(fn('avg', a.at(0))), AGG));
@@ -592,6 +597,10 @@ function datetimes(): Overload[] {
     def('std::datetime_truncate', 'dt: datetime, unit: str', 'datetime', (a) =>
       fn('date_trunc', pgUnit(a.at(1)), a.at(0), sql.text('UTC')),
     ),
+    // pg_catalog.extract (PostgreSQL 14+) is exact (numeric); date_part is a float.
+    def('std::duration_to_seconds', 'dur: duration', 'decimal', (a) =>
+      sql.func('extract', [sql.text('epoch'), a.at(0)], 'pg_catalog'),
+    ),
     def('std::duration_get', 'dt: duration, el: str', 'float64', (a) => fn('date_part', pgUnit(a.at(1)), a.at(0))),
     def('std::duration_truncate', 'dt: duration, unit: str', 'duration', (a) =>
       fn('date_trunc', pgUnit(a.at(1)), a.at(0)),
@@ -748,9 +757,28 @@ function arrays(): Overload[] {
     def('std::array_fill', 'val: anytype, n: int64', 'array<anytype>', strict([0], (a) =>
       fn('array_fill', a.at(0), { kind: 'ArrayExpr', elements: [int4(a.at(1))], type: null }),
     )),
-    def('std::array_replace', 'array: array<anytype>, old: anytype, new: anytype', 'array<anytype>', strict([1, 2], (a) =>
-      fn('array_replace', a.at(0), a.at(1), a.at(2)),
-    )),
+    def('std::array_replace', 'array: array<anytype>, old: anytype, new: anytype', 'array<anytype>', strict([1, 2], (a) => {
+      if (!jsonbArray(a, 0)) return fn('array_replace', a.at(0), a.at(1), a.at(2));
+      // An array of tuples is one jsonb array: rebuild it, element by element.
+      const items = sql.fromFunction(fn('jsonb_array_elements', a.at(0)), 'e', {
+        columns: [
+          { name: 'value', type: null },
+          { name: 'ord', type: null },
+        ],
+        withOrdinality: true,
+      });
+      const value = caseWhen([[sql.bin('=', sql.col('value', 'e'), a.at(1)), a.at(2)]], sql.col('value', 'e'));
+      return fn(
+        'coalesce',
+        sql.scalar(
+          sql.select({
+            targets: [sql.target(sql.agg('jsonb_agg', [value], { orderBy: [sql.order(sql.col('ord', 'e'))] }))],
+            from: [items],
+          }),
+        ),
+        cast(sql.text('[]'), 'jsonb'),
+      );
+    })),
     // Replace the element at idx (negative from the end); outside the array is an error (22023).
     def('std::array_set', 'array: array<anytype>, idx: int64, val: anytype', 'array<anytype>', (a) =>
       splice(a, 0),

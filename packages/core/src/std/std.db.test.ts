@@ -229,6 +229,7 @@ describe('functions', () => {
     ['std::datetime_get', [['datetime', '1970-01-01T00:01:00Z'], ['str', 'epochseconds']], 60],
     ['std::datetime_truncate', [['datetime', '2024-03-04T05:06:07Z'], ['str', 'days']], '2024-03-04T00:00:00Z'],
     ['std::duration_get', [['duration', 'PT2H30M'], ['str', 'minutes']], 30],
+    ['std::duration_to_seconds', [['duration', 'PT1H2M3.000123S']], 3723.000123],
     ['std::duration_truncate', [['duration', 'PT2H30M'], ['str', 'hours']], 'PT2H'],
     ['cal::duration_normalize_hours', [['cal::relative_duration', 'PT30H']], 'P1DT6H'],
     ['std::json_typeof', [['json', [1]]], 'array'],
@@ -330,6 +331,8 @@ describe('functions', () => {
     ['std::any', 'bool', [false, true], true],
     ['std::any', 'bool', [], false],
     ['std::array_agg', 'str', ['a', 'b'], ['a', 'b']],
+    ['std::sum', 'duration', ['PT5S', 'PT10S'], 'PT15S'],
+    ['std::sum', 'cal::date_duration', [], 'P0D'],
     ['std::array_agg', 'int64', [], []],
     ['math::mean', 'float64', [1, 2, 6], 3],
     ['math::var_pop', 'float64', [1, 3], 1],
@@ -403,6 +406,12 @@ describe('arrays of tuples (one jsonb array)', () => {
     ['len', () => resolveFunction('std::len', [{ type: arrayType }], { env: ENV }), [value], 3],
     ['[-1]', () => resolveOperator('[]', [{ type: arrayType }, { type: t('int64') }], { env: ENV }), [value, sql.cast(sql.num(-1), pgType('bigint'))], [3, 'c']],
     ['[1:]', () => resolveOperator('[:]', [{ type: arrayType }, { type: t('int64'), name: 'start' }], { env: ENV }), [value, sql.cast(sql.num(1), pgType('bigint'))], [[2, 'b'], [3, 'c']]],
+    [
+      'array_replace',
+      () => resolveFunction('std::array_replace', [{ type: arrayType }, { type: pair }, { type: pair }], { env: ENV }),
+      [value, sql.cast(sql.text('[2, "b"]'), pgType('jsonb')), sql.cast(sql.text('[9, "z"]'), pgType('jsonb'))],
+      [[1, 'a'], [9, 'z'], [3, 'c']],
+    ],
     ['array_get(, 5)', () => resolveFunction('std::array_get', [{ type: arrayType }, { type: t('int64') }], { env: ENV }), [value, sql.cast(sql.num(5), pgType('bigint'))], null],
   ])('%s', async (_, resolve, values, expected) => {
     expect(await run(resolve(), values)).toEqual(expected);

@@ -112,24 +112,7 @@ select coalesce(json_agg(json_build_object('id', "w20"."id", 'name', to_json("w2
     from "pairs12" as "pr"
     where "pr"."source" = "w20"."id"
   ) as "r"
-), '[]'::json), 'todo', coalesce((
-  select json_agg(to_json("r"."v"))
-  from (
-    select "jr"."target" as "v"
-    from (
-      (
-        select "source", "target"
-        from "default"."Admin.todo"
-      )
-      union all
-      (
-        select "source", "target"
-        from "default"."User.todo"
-      )
-    ) as "jr"
-    where "jr"."source" = "w20"."id"
-  ) as "r"
-), '[]'::json), 'nicknames', coalesce((
+), '[]'::json), 'todo', '[]'::json, 'nicknames', coalesce((
   select json_agg(to_json("r"."v"))
   from (
     select "pr"."value" as "v"

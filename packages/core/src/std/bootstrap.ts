@@ -117,6 +117,12 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
        else "svc_meta".raise(null::interval, '22007', 'invalid input syntax for type cal::date_duration: ' || quote_literal($1) || ' (units smaller than days are not allowed)') end
      from (select $1::interval as i) as v`,
   ),
+  // re_match_all: every match's groups, a group that took part in no match as '' (as Gel).
+  fn(
+    're_match_all(text, text)',
+    'setof text[]',
+    `select array_replace(m, null::text, '') from regexp_matches($1, $2, 'g') as m`,
+  ),
   // `<bool>'...'` (spec item 4): true or false in any case, nothing else.
   fn(
     'bool_in(text)',

@@ -346,7 +346,7 @@ function strings(): Overload[] {
       'std::re_match_all',
       'pattern: str, str: str',
       'set of array<str>',
-      (a) => fn('regexp_matches', a.at(1), a.at(0), sql.text('g')),
+      (a) => meta('re_match_all', a.at(1), a.at(0)),
       SRF,
     ),
     def('std::re_replace', 'pattern: str, sub: str, str: str, named only flags: str = ""', 'str', (a) =>

@@ -442,6 +442,7 @@ describe('set-returning functions', () => {
     ['std::json_array_unpack', ['json'], [['json', [1, 'a', null]]], [1, 'a', null]],
     ['std::json_object_unpack', ['json'], [['json', { b: 2, a: 1 }]], [['a', 1], ['b', 2]]],
     ['std::re_match_all', ['str', 'str'], [['str', 'a(.)'], ['str', 'abacad']], [['b'], ['c'], ['d']]],
+    ['std::re_match_all', ['str', 'str'], [['str', '(foo)?bar'], ['str', 'barbar']], [[''], ['']]],
     ['std::enumerate', ['str'], [['array<str>', ['x', 'y']]], [[0, 'x'], [1, 'y']]],
     ['std::assert_exists', ['int64'], [['array<int64>', [1, 2]]], [1, 2]],
     ['std::assert_distinct', ['int64'], [['array<int64>', [1, 2]]], [1, 2]],

@@ -7,7 +7,7 @@ from lateral (
       select (
         select count("ag2"."id")
         from (
-          select "User4"."id" as "id", "User4"."__type__" as "__type__", json_build_object('id', "User4"."id") as "~json"
+          select "User4"."id" as "id", "User4"."__type__" as "__type__", json_build_object('id', "User4"."id") as "~json", "j3"."since" as "since"
           from (
             (
               select "source" as "source", "target" as "target", "since" as "since"
@@ -35,7 +35,7 @@ from lateral (
       ) as "v", to_json((
         select count("ag2"."id")
         from (
-          select "User4"."id" as "id", "User4"."__type__" as "__type__", json_build_object('id', "User4"."id") as "~json"
+          select "User4"."id" as "id", "User4"."__type__" as "__type__", json_build_object('id', "User4"."id") as "~json", "j3"."since" as "since"
           from (
             (
               select "source" as "source", "target" as "target", "since" as "since"
@@ -65,7 +65,7 @@ from lateral (
   ), 'issues', (
     select coalesce(json_agg("e9"."~json"), '[]'::json)
     from (
-      select "Issue8"."id" as "id", 'default::Issue' as "__type__", json_build_object('name', to_json("Issue8"."name")) as "~json"
+      select "Issue8"."id" as "id", 'default::Issue' as "__type__", json_build_object('name', to_json("Issue8"."name")) as "~json", "bl6"."note" as "note"
       from lateral (
         (
           (

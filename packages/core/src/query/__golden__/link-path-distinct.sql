@@ -3,7 +3,7 @@ select coalesce(json_agg("q5"."~json"), '[]'::json)::text as "result"
 from lateral (
   select "User4"."name" as "v", to_json("User4"."name") as "~json"
   from lateral (
-    select distinct on ("User2"."id") "User2"."id" as "id", "User2"."__type__" as "__type__", json_build_object('id', "User2"."id") as "~json"
+    select distinct on ("User2"."id") "User2"."id" as "id", "User2"."__type__" as "__type__", json_build_object('id', "User2"."id") as "~json", "Issue1"."owner@note" as "note"
     from "default"."Issue" as "Issue1"
       join (
         (

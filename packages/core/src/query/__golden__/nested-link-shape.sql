@@ -4,7 +4,7 @@ from lateral (
   select "Issue1"."id" as "id", 'default::Issue' as "__type__", json_build_object('name', to_json("Issue1"."name"), 'owner', (
     select json_agg("e3"."~json")
     from (
-      select "User2"."id" as "id", "User2"."__type__" as "__type__", json_build_object('name', to_json("User2"."name"), '@note', to_json("Issue1"."owner@note")) as "~json"
+      select "User2"."id" as "id", "User2"."__type__" as "__type__", json_build_object('name', to_json("User2"."name"), '@note', to_json("Issue1"."owner@note")) as "~json", "Issue1"."owner@note" as "note"
       from (
         (
           select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"

@@ -495,6 +495,10 @@ function linkPointers(expr: IrExpr): readonly PointerInfo[] {
       return linkPointers(expr.source);
     case 'BindingRef':
       return linkPointers(expr.binding.expr);
+    case 'Select':
+      return linkPointers(expr.subject);
+    case 'Shape':
+      return linkPointers(expr.subject);
     default:
       return [];
   }

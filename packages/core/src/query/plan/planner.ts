@@ -150,7 +150,7 @@ class Planner implements PlanContext {
     } = {},
   ): {
     query: SqlQuery;
-    columns: { out: boolean; ord: boolean; object: boolean; carried: readonly CarriedColumn[] };
+    columns: { out: boolean; ord: boolean; object: boolean; carried: readonly CarriedColumn[]; linkRow: boolean };
   } {
     const rel = new Rel(parent);
     hooks.before?.(rel);
@@ -164,6 +164,16 @@ class Planner implements PlanContext {
         : [sql.target(bound.expr, 'v')];
     targets.push(sql.target(out, '~json'));
     if (hooks.extra) targets.push(...hooks.extra(rel));
+    // Objects that came through a link carry its row (link properties, by name) out of the subquery.
+    const linkProps = bound.kind === 'object' && bound.link ? linkPropertyNames(expr) : [];
+    if (bound.kind === 'object' && bound.link) {
+      const link = bound.link;
+      for (const p of linkProps) {
+        targets.push(
+          sql.target(link.kind === 'junction' ? sql.col(p, link.alias) : sql.col(`${link.pointer}@${p}`, link.alias), p),
+        );
+      }
+    }
     const carried: CarriedColumn[] = [];
     for (const [pid, b] of rel.carried) {
       const column = `~c${carried.length}`;
@@ -188,7 +198,7 @@ class Planner implements PlanContext {
         limit: slice?.limit ?? null,
         offset: slice?.offset ?? null,
       }),
-      columns: { out: true, ord, object: bound.kind === 'object', carried },
+      columns: { out: true, ord, object: bound.kind === 'object', carried, linkRow: linkProps.length > 0 && !distinct },
     };
   }
 
@@ -211,7 +221,7 @@ class Planner implements PlanContext {
     rel: Rel,
     expr: IrExpr,
     query: SqlQuery,
-    columns: { ord: boolean; object: boolean; carried?: readonly CarriedColumn[] },
+    columns: { ord: boolean; object: boolean; carried?: readonly CarriedColumn[]; linkRow?: boolean },
     forceJoin?: 'left',
   ): Bound {
     const alias = this.fresh('q');
@@ -235,7 +245,7 @@ class Planner implements PlanContext {
         id: sql.col('id', alias),
         tag: sql.col('__type__', alias),
         alias: null,
-        link: null,
+        link: columns.linkRow ? { kind: 'junction', alias } : null,
         out,
         nullable,
       };
@@ -1126,6 +1136,29 @@ class Planner implements PlanContext {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** The link properties an object set's elements carry (the links they came through). */
+function linkPropertyNames(expr: IrExpr): string[] {
+  switch (expr.kind) {
+    case 'PointerStep':
+      if (expr.computed) return linkPropertyNames(expr.computed);
+      return expr.pointer.kind === 'link' ? [...expr.pointer.properties.values()].filter((p) => !p.computed).map((p) => p.name) : [];
+    case 'Backlink': {
+      const names = new Set<string>();
+      for (const l of expr.links) for (const p of l.pointer.properties.values()) if (!p.computed) names.add(p.name);
+      return [...names];
+    }
+    case 'Intersection':
+      return linkPropertyNames(expr.source);
+    case 'Select':
+    case 'Shape':
+      return linkPropertyNames(expr.subject);
+    case 'BindingRef':
+      return linkPropertyNames(expr.binding.expr);
+    default:
+      return [];
+  }
+}
 
 /** A `for` variable's value exposed by a subquery's rows (see Rel.carried). */
 interface CarriedColumn {

@@ -781,10 +781,7 @@ class Planner implements PlanContext {
         return (expr.overload as Cast).sql(this.value(rel, expr.expr));
       case 'LinkProperty': {
         // Read through the link rows themselves: one value per link, not per distinct target.
-        for (let step: IrExpr = expr.link; ; step = step.source) {
-          this.distinctDone.add(step);
-          if (step.kind !== 'Intersection') break;
-        }
+        markLinkRows(this.distinctDone, expr.link);
         const link = this.objectOf(rel, expr.link);
         if (!link.link) throw new QueryError(`@${expr.property.name}: no link row in scope`);
         return link.link.kind === 'junction'
@@ -1136,6 +1133,23 @@ class Planner implements PlanContext {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** The steps whose link rows a link property reads: never made DISTINCT. */
+function markLinkRows(done: WeakSet<IrExpr>, expr: IrExpr): void {
+  done.add(expr);
+  switch (expr.kind) {
+    case 'Intersection':
+      return markLinkRows(done, expr.source);
+    case 'BindingRef':
+      if (expr.binding.transparent) markLinkRows(done, expr.binding.expr);
+      return;
+    case 'Select':
+    case 'Shape':
+      return markLinkRows(done, expr.subject);
+    default:
+      return;
+  }
+}
 
 /** The link properties an object set's elements carry (the links they came through). */
 function linkPropertyNames(expr: IrExpr): string[] {

@@ -289,6 +289,12 @@ table('paths, links, backlinks, intersections', [
       { name: 'Yury', admin: false },
     ],
   },
+  { query: 'select (introspect Issue) { name, abstract }', expected: [{ name: 'default::Issue', abstract: false }] },
+  { query: 'select (introspect Named).abstract', expected: [true] },
+  {
+    query: "select Issue { same := .__type__ = introspect Issue } filter .number = '1'",
+    expected: [{ same: true }],
+  },
   { query: "select Issue { __type__: { name } } filter .number = '1'", expected: [{ __type__: [{ name: 'default::Issue' }] }] },
   { query: 'select distinct User.__type__.name', expected: ['default::Admin', 'default::User'], unordered: true },
   { query: "select (select Issue filter .number = '1').status.name", expected: ['Open'] },

@@ -83,6 +83,11 @@ table('aggregates and asserts', [
   { query: "select assert_single((select User filter .name = 'Elvis')).name", expected: ['Elvis'] },
   { query: "select assert_exists((select User filter .name = 'Yury')).name", expected: ['Yury'] },
   { query: 'select assert_distinct({1, 2})', expected: [1, 2] },
+  {
+    query: 'select array_agg((select User { name } order by .name))',
+    expected: [[{ name: 'Ann' }, { name: 'Elvis' }, { name: 'Yury' }]],
+  },
+  { query: "select [(select User { name } filter .name = 'Ann')]", expected: [[{ name: 'Ann' }]] },
 ]);
 
 table('select and shapes', [

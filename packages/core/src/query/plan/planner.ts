@@ -973,6 +973,9 @@ class Planner implements PlanContext {
   private outputOf(rel: Rel, expr: IrExpr, bound: Bound): SqlExpr {
     if (bound.out) return bound.out;
     switch (expr.kind) {
+      case 'BindingRef':
+        if (expr.binding.transparent) return this.outputOf(rel, expr.binding.expr, bound);
+        break;
       case 'Shape':
         return this.shapeJson(rel, expr, bound);
       case 'FreeObject':
@@ -984,6 +987,25 @@ class Planner implements PlanContext {
             ? sql.func('json_build_array', parts)
             : sql.func('json_build_object', expr.names.flatMap((n, i) => [sql.text(n), parts[i] as SqlExpr]));
         return nullIfAnyNull(expr.elements, parts, json);
+      }
+      case 'ArrayLiteral': {
+        // Each element in its own result form (objects keep their shapes).
+        if (!expr.elements.some(hasObjects)) break;
+        const parts = expr.elements.map((e) => this.output(rel, e));
+        return nullIfAnyNull(expr.elements, parts, sql.func('json_build_array', parts));
+      }
+      case 'Call': {
+        // `array_agg` of objects (or tuples holding them): the elements' own result forms.
+        const [arg] = expr.args;
+        if (expr.name !== 'std::array_agg' || !arg || !hasObjects(arg)) break;
+        const { query, columns } = this.rows(rel, arg);
+        const alias = this.fresh('aa');
+        const agg = sql.agg('json_agg', [sql.col('~json', alias)], {
+          orderBy: columns.ord ? [sql.order(sql.col('~ord', alias))] : [],
+        });
+        return sql.scalar(
+          sql.select({ targets: [sql.target(sql.func('coalesce', [agg, EMPTY_ARRAY]))], from: [sql.subquery(query, alias)] }),
+        );
       }
       default:
         break;
@@ -1133,6 +1155,15 @@ class Planner implements PlanContext {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** Whether values of `expr` hold objects (whose result form is not their value's). */
+function hasObjects(expr: IrExpr): boolean {
+  const has = (type: IrType): boolean =>
+    type.kind === 'object' ||
+    (type.kind === 'tuple' && type.elements.some((e) => has(e.type))) ||
+    (type.kind === 'array' && has(type.element));
+  return has(expr.type);
+}
 
 /** The steps whose link rows a link property reads: never made DISTINCT. */
 function markLinkRows(done: WeakSet<IrExpr>, expr: IrExpr): void {

@@ -1272,9 +1272,8 @@ function collectElementPaths(expr: IrExpr, out: IrExpr[]): void {
       for (const e of expr.elements) collectElementPaths(e, out);
       return;
     case 'IfElse':
+      // The branches are sets of their own (std::IF takes them as SET OF): only the condition.
       collectElementPaths(expr.condition, out);
-      collectElementPaths(expr.then, out);
-      collectElementPaths(expr.else, out);
       return;
     case 'Shape':
       collectElementPaths(expr.subject, out);

@@ -340,6 +340,16 @@ table('paths, links, backlinks, intersections', [
 
 table('with, for, group, detached, aliases, functions', [
   { query: 'with x := {1, 2, 3} select x filter x > 1', expected: [2, 3] },
+  {
+    query: 'with X := {1, 2}, Y := X + 1 select (X, Y)',
+    expected: [
+      [1, 2],
+      [1, 3],
+      [2, 2],
+      [2, 3],
+    ],
+    unordered: true,
+  },
   { query: 'with module default select Status.name', expected: ['Open', 'Closed'], unordered: true },
   { query: "with u := (select User filter .age > 26) select u { name }", expected: [{ name: 'Elvis' }] },
   { query: 'for x in {1, 2, 3} union (x * 10)', expected: [10, 20, 30] },

@@ -204,7 +204,13 @@ function bindName(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr {
 function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr {
   if (ref.module === null) {
     const binding = scope.names.get(ref.name);
-    if (binding) return bindingRef(binding);
+    if (binding) {
+      const ref_ = bindingRef(binding);
+      // Inside another alias's body an alias is evaluated afresh (`with X := {1, 2}, Y := X + 1
+      // select (X, Y)` pairs every X with every Y); a `for` variable is always its iteration.
+      const shared = binding.iteration || !scope.aliasNamespace || scope.singletons.has(ref_.pathId);
+      return shared ? inScope(scope, ref_) : { ...ref_, pathId: `${ref_.pathId}${scope.aliasNamespace}` };
+    }
   }
   const found = lookupSchemaName(ctx.index, scope, ref);
   if (found?.kind === 'object') {

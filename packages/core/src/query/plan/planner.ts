@@ -427,9 +427,12 @@ class Planner implements PlanContext {
     const p = step.pointer;
     if (step.computed) {
       // One set of values per source element: the source is in scope even if the expression
-      // does not read it (`cards := Card`).
-      this.lift(rel, step.source);
-      return this.lift(rel, step.computed);
+      // does not read it (`cards := Card`), and an empty source has no values.
+      const source = this.lift(rel, step.source);
+      if (!source.nullable) return this.lift(rel, step.computed);
+      const present = sql.isNull(source.kind === 'object' ? source.id : source.expr, true);
+      const { query, columns } = this.rows(rel, step.computed, { after: (inner) => (inner.where.push(present), undefined) });
+      return this.liftRows(rel, step, query, columns);
     }
     const source = this.objectOf(rel, step.source);
     const storage = p.name === '__type__' ? 'type' : p.name === 'id' ? 'id' : p.many ? 'junction' : 'column';

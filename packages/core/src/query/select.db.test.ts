@@ -409,6 +409,10 @@ table('views and group results', [
   { query: 'select (group Issue using st := .status.name by st).key.st', expected: ['Closed', 'Open'], unordered: true },
   { query: 'select (group User by .age).grouping', expected: ['age', 'age', 'age'] },
   {
+    query: 'select (group Issue using st := .status.name by (st, .owner)) { k := (.key.st, count(.elements)) } order by .k',
+    expected: [{ k: ['Closed', 1] }, { k: ['Open', 2] }],
+  },
+  {
     query: 'for g in (group Issue using st := .status.name by st) union (g.key.st, count(g.elements))',
     expected: [
       ['Closed', 1],

@@ -35,7 +35,7 @@ import {
   type PointerStep,
 } from '../ir';
 import type { PointerInfo } from '../schema-index';
-import { BindContext, fail, unknownName, type Scope } from './context';
+import { type BindContext, fail, unknownName, type Scope } from './context';
 import {
   isObjectType,
   lookupSchemaName,

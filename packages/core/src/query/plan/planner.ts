@@ -431,7 +431,12 @@ class Planner implements PlanContext {
       const source = this.lift(rel, step.source);
       if (!source.nullable) return this.lift(rel, step.computed);
       const present = sql.isNull(source.kind === 'object' ? source.id : source.expr, true);
-      const { query, columns } = this.rows(rel, step.computed, { after: (inner) => (inner.where.push(present), undefined) });
+      const { query, columns } = this.rows(rel, step.computed, {
+        after: (inner) => {
+          inner.where.push(present);
+          return undefined;
+        },
+      });
       return this.liftRows(rel, step, query, columns);
     }
     const source = this.objectOf(rel, step.source);

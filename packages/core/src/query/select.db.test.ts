@@ -193,7 +193,7 @@ table('select and shapes', [
   },
   {
     query: "select Issue { name, tags, time_estimate, due_date } filter .number = '1'",
-    expected: [{ name: 'Release', tags: ['a', 'b'], time_estimate: 3000, due_date: '2020-01-15T10:00:00Z' }],
+    expected: [{ name: 'Release', tags: ['a', 'b'], time_estimate: 3000, due_date: '2020-01-15T10:00:00+00:00' }],
   },
   {
     query: "select User { name, nicknames } filter .name = 'Elvis'",

@@ -38,11 +38,11 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
     'plpgsql',
     false,
   ),
-  // Output forms (spec items 23, 27): UTC, `Z`, trailing zeros of the fraction dropped.
+  // Output forms (spec items 23, 27): UTC as `+00:00` (as Gel prints it), trailing zeros of the fraction dropped.
   fn(
     'datetime_iso(timestamptz)',
     'text',
-    `select regexp_replace(to_char($1 at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'), '\\.?0+$', '') || 'Z'`,
+    `select regexp_replace(to_char($1 at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'), '\\.?0+$', '') || '+00:00'`,
   ),
   fn(
     'local_datetime_iso(timestamp)',

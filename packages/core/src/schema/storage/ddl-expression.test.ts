@@ -14,6 +14,7 @@ function prop(name: string, target: TypeRef, extra: Partial<Pointer> = {}): Poin
     computed: null,
     default: null,
     readonly: false,
+    splatStrategy: 'Default',
     constraints: [],
     annotations: {},
     onTargetDelete: null,

@@ -3,7 +3,9 @@
 // change nothing). Outside CI: it needs a checkout of Gel. See README.md beside this file.
 //
 // Usage: node tools/gel-schemas/run.mjs [--gel /path/to/gel] [--engines pglite,postgres]
-//          [--url postgres://...] [--only substring] [--list]
+//          [--url postgres://...] [--only substring] [--list] [--show-sql]
+// --show-sql: for a unit the database refused, replays its plan statement by statement on a
+// fresh database and prints the statement that failed.
 // Output: one line per schema unit (`ok  <unit>` or `FAIL <unit> [<stage>] <error>`), then totals.
 // Exit status: 0 when every unit passed, 1 otherwise.
 import path from 'node:path';
@@ -21,11 +23,12 @@ const { values } = parseArgs({
     },
     only: { type: 'string' },
     list: { type: 'boolean', default: false },
+    'show-sql': { type: 'boolean', default: false },
   },
 });
 
 const core = loadCore();
-const { buildSchema, createDefaultMigrator } = core.schema;
+const { buildSchema, createDefaultMigrator, planMigration, STORAGE_BOOTSTRAP_SQL } = core.schema;
 const { createTestDatabase } = core.testing;
 const engines = values.engines.split(',').filter(Boolean);
 const units = discoverUnits(path.resolve(values.gel)).filter(
@@ -66,6 +69,26 @@ async function runOn(engine, sdl) {
   }
 }
 
+async function failingStatement(engine, sdl) {
+  const env = engine === 'postgres'
+    ? { SVC_TEST_DB: 'postgres', SVC_TEST_DATABASE_URL: values.url }
+    : { SVC_TEST_DB: 'pglite' };
+  const tdb = await createTestDatabase(env);
+  try {
+    const plan = planMigration(null, buildSchema(sdl));
+    for (const statement of [...STORAGE_BOOTSTRAP_SQL, ...plan.steps.flatMap((s) => s.sql)]) {
+      try {
+        await tdb.db.query(statement);
+      } catch {
+        return statement;
+      }
+    }
+    return '(none: every statement ran alone)';
+  } finally {
+    await tdb.dispose();
+  }
+}
+
 let passed = 0;
 const failed = [];
 for (const unit of units) {
@@ -81,6 +104,7 @@ for (const unit of units) {
       await runOn(engine, unit.sdl);
     } catch (err) {
       failure = `[${engine}] ${describe(err)}`;
+      if (values['show-sql']) failure += `\n    statement: ${await failingStatement(engine, unit.sdl)}`;
     }
   }
   if (failure) {

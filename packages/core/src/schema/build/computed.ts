@@ -180,7 +180,8 @@ export function finishGlobal(ctx: BuildContext, g: GlobalDraft): void {
       'add { default := ... }',
     );
   }
-  if (g.target && nestedArray(g.target)) {
+  // Item 9 is about stored types: a computed global is a query, where arrays of arrays are fine.
+  if (g.computed === null && g.target && nestedArray(g.target)) {
     fail(
       InvalidDefinitionError,
       'nested arrays are not supported',

@@ -503,7 +503,8 @@ function typeTable(schema: Schema, type: ObjectType): TypeTable {
           },
         });
       }
-      addPointerConstraints(schema, type, p, table, sql.col(p.name), ['id'], checks, indexes);
+      const linkProperties = p.kind === 'link' ? linkPropertyColumns(p, 'id', p.name, (lp) => columnName(p.name, lp)) : undefined;
+      addPointerConstraints(schema, type, p, table, sql.col(p.name), ['id'], checks, indexes, linkProperties);
     } else {
       const jt = pointerTableName(type.name, p.name);
       const valueColumn = p.kind === 'link' ? 'target' : 'value';
@@ -579,12 +580,31 @@ function typeTable(schema: Schema, type: ObjectType): TypeTable {
         ['source', valueColumn],
         checks,
         indexes,
+        p.kind === 'link' ? linkPropertyColumns(p, 'source', 'target', (lp) => lp) : undefined,
       );
     }
   }
   addTypeConstraints(schema, type, table, checks, indexes);
   addIndexes(schema, type, table, indexes);
   return { type: type.name, table, columns, junctions, foreignKeys, checks, indexes };
+}
+
+/** What `@prop`, `@source` and `@target` read in a link's constraint: columns of its row. */
+function linkPropertyColumns(
+  p: Pointer,
+  source: string,
+  target: string,
+  propColumn: (name: string) => string,
+): ReadonlyMap<string, { sql: SqlExpr; type: TypeRef }> {
+  const uuid: TypeRef = { kind: 'scalar', name: 'std::uuid' };
+  const map = new Map<string, { sql: SqlExpr; type: TypeRef }>([
+    ['source', { sql: sql.col(source), type: uuid }],
+    ['target', { sql: sql.col(target), type: uuid }],
+  ]);
+  for (const lp of p.properties) {
+    if (isStored(lp)) map.set(lp.name, { sql: sql.col(propColumn(lp.name)), type: lp.target });
+  }
+  return map;
 }
 
 function applies(type: ObjectType, c: Constraint): boolean {
@@ -600,6 +620,7 @@ function addPointerConstraints(
   keys: readonly string[],
   checks: OwnedCheck[],
   indexes: OwnedIndex[],
+  linkProperties?: ReadonlyMap<string, { sql: SqlExpr; type: TypeRef }>,
 ): void {
   const [module, short] = splitName(type.name);
   const subject = `${type.name}.${p.name}`;
@@ -610,14 +631,14 @@ function addPointerConstraints(
     schema,
     module,
     mode: 'check',
-    subject: { kind: 'value', sql: value, type: valueType },
+    subject: { kind: 'value', sql: value, type: valueType, linkProperties },
   };
   list.forEach((c, i) => {
     const name = names[i] as string;
     if (c.name === 'std::exclusive') {
-      const element = c.subjectExpr
-        ? compileScalar(c.subjectExpr, { ...ctx, mode: 'index' }).sql
-        : value;
+      const elements = c.subjectExpr
+        ? indexElements(schema, type, c.subjectExpr, { ...ctx, mode: 'index' })
+        : [value];
       const where = c.except
         ? sql.not(
             sql.func('coalesce', [
@@ -630,7 +651,7 @@ function addPointerConstraints(
         subject,
         kind: 'constraint',
         label: constraintLabel(c),
-        spec: { table, name, unique: true, elements: [element], where },
+        spec: { table, name, unique: true, elements, where },
       });
     } else {
       checks.push({

@@ -231,12 +231,20 @@ const CASES: readonly Case[] = [
     message: "default of 'slug' reads the object: compute it in the insert",
   },
   {
-    name: 'default running a query',
+    name: 'default reading an object type',
     sdl: ['type Post {', '  rank: int64 { default := (select count(Post)); }', '}'],
     error: 'InvalidPropertyDefinitionError',
     line: 2,
-    column: 29,
-    message: "default of 'rank' runs a query",
+    column: 42,
+    message: "default of 'rank' reads object type 'default::Post'",
+  },
+  {
+    name: 'default writing',
+    sdl: ['type Log { n: int64; }', 'type Post {', '  n: int64 { default := (insert Log { n := 1 }).n; }', '}'],
+    error: 'InvalidPropertyDefinitionError',
+    line: 3,
+    column: 26,
+    message: "default of 'n' writes to the database",
   },
   {
     name: 'default reading __subject__',

@@ -83,6 +83,10 @@ export const STD_FUNCTIONS: Readonly<Record<string, StdFunction>> = {
   'std::max': fn(1, 1, arg0, 'optional-aggregate'),
   'std::array_agg': fn(1, 1, array0, 'aggregate'),
   'std::array_unpack': fn(1, 1, element0, 'set'),
+  // Ranges have no stored type (resolve refuses `range<T>`), so their type is not told here;
+  // a query may still build and unpack one (`for x in range_unpack(range(0, n))`).
+  'std::range': fn(1, 2, () => null, 'element'),
+  'std::range_unpack': fn(1, 2, () => null, 'set'),
   'std::assert_single': fn(1, 3, arg0, 'single'),
   'std::assert_exists': fn(1, 3, arg0, 'exists'),
   'std::assert_distinct': fn(1, 3, arg0, 'same'),

@@ -72,14 +72,15 @@ function impureDefault(
       why = 'reads the object';
       return true;
     }
-    if (ql.isQuery(n)) {
-      why = 'runs a query';
+    // A pure query is a value (`(select datetime_current())`); a write never is.
+    if (n.kind === 'InsertQuery' || n.kind === 'UpdateQuery' || n.kind === 'DeleteQuery') {
+      why = 'writes to the database';
       return true;
     }
     if (n.kind === 'ObjectRef' && field !== 'func' && field !== 'name') {
       const found = lookupType(ctx, n, module);
       if (found?.kind === 'object' || found?.kind === 'alias') {
-        why = 'runs a query';
+        why = `reads ${found.kind === 'object' ? 'object type' : 'alias'} '${found.name}'`;
         return true;
       }
     }

@@ -715,7 +715,10 @@ function addTypeConstraints(
   });
 }
 
-/** A tuple of expressions indexes several columns; anything else is one element. */
+/**
+ * A tuple of expressions indexes several columns (nested tuples flattened: `((a, b), c)` is
+ * unique exactly when `(a, b, c)` is); anything else is one element.
+ */
 function indexElements(
   schema: Schema,
   type: ObjectType,
@@ -724,7 +727,9 @@ function indexElements(
 ): SqlExpr[] {
   void schema;
   void type;
-  if (expr.kind === 'TupleLiteral') return expr.elements.map((e) => compileScalar(e, ctx).sql);
+  if (expr.kind === 'TupleLiteral') {
+    return expr.elements.flatMap((e) => indexElements(schema, type, e, ctx));
+  }
   return [compileScalar(expr, ctx).sql];
 }
 

@@ -19,13 +19,17 @@ export function discoverUnits(gelDir) {
   const schemasDir = path.join(testsDir, 'schemas');
   const byKey = new Map();
   const usedFiles = new Set();
-  for (const file of fs.readdirSync(testsDir).filter((f) => /^test_.*\.py$/.test(f)).sort()) {
+  for (const file of fs
+    .readdirSync(testsDir)
+    .filter((f) => /^test_.*\.py$/.test(f))
+    .sort()) {
     const text = fs.readFileSync(path.join(testsDir, file), 'utf8');
     for (const cls of splitClasses(text)) {
       const attrs = schemaAttributes(cls.body);
       if (attrs.length === 0) continue;
       if (/^\s+EXTENSIONS\s*=\s*\[\s*['"]/m.test(cls.body)) continue; // extension fixtures
-      const defaultModule = /^\s+DEFAULT_MODULE\s*=\s*['"](\w+)['"]/m.exec(cls.body)?.[1] ?? 'default';
+      const defaultModule =
+        /^\s+DEFAULT_MODULE\s*=\s*['"](\w+)['"]/m.exec(cls.body)?.[1] ?? 'default';
       const parts = attrs.map((a) => ({
         module: (a.suffix ?? defaultModule).toLowerCase().replaceAll('_', '::'),
         ...a.source,
@@ -114,7 +118,11 @@ function schemaAttributes(body) {
     const literals = [...statement.matchAll(/['"]([^'"]+)['"]/g)].map((l) => l[1]);
     const at = literals.indexOf('schemas');
     if (at < 0 || !literals.at(-1).endsWith('.esdl')) continue;
-    out.push({ attr: m[1], suffix: m[2], source: { attr: m[1], file: literals.slice(at + 1).join('/') } });
+    out.push({
+      attr: m[1],
+      suffix: m[2],
+      source: { attr: m[1], file: literals.slice(at + 1).join('/') },
+    });
   }
   return out.sort((a, b) => (a.attr < b.attr ? -1 : a.attr > b.attr ? 1 : 0));
 }

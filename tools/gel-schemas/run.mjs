@@ -36,7 +36,8 @@ const units = discoverUnits(path.resolve(values.gel)).filter(
 );
 
 if (values.list) {
-  for (const u of units) console.log(`${u.name}\n    used by: ${u.usedBy.join(', ') || '(no test class)'}`);
+  for (const u of units)
+    console.log(`${u.name}\n    used by: ${u.usedBy.join(', ') || '(no test class)'}`);
   process.exit(0);
 }
 
@@ -51,9 +52,10 @@ function describe(err) {
 }
 
 async function runOn(engine, sdl) {
-  const env = engine === 'postgres'
-    ? { SVC_TEST_DB: 'postgres', SVC_TEST_DATABASE_URL: values.url }
-    : { SVC_TEST_DB: 'pglite' };
+  const env =
+    engine === 'postgres'
+      ? { SVC_TEST_DB: 'postgres', SVC_TEST_DATABASE_URL: values.url }
+      : { SVC_TEST_DB: 'pglite' };
   const tdb = await createTestDatabase(env);
   try {
     const first = await migrator.migrate(tdb.db, sdl);
@@ -70,9 +72,10 @@ async function runOn(engine, sdl) {
 }
 
 async function failingStatement(engine, sdl) {
-  const env = engine === 'postgres'
-    ? { SVC_TEST_DB: 'postgres', SVC_TEST_DATABASE_URL: values.url }
-    : { SVC_TEST_DB: 'pglite' };
+  const env =
+    engine === 'postgres'
+      ? { SVC_TEST_DB: 'postgres', SVC_TEST_DATABASE_URL: values.url }
+      : { SVC_TEST_DB: 'pglite' };
   const tdb = await createTestDatabase(env);
   try {
     const plan = planMigration(null, buildSchema(sdl));
@@ -104,7 +107,8 @@ for (const unit of units) {
       await runOn(engine, unit.sdl);
     } catch (err) {
       failure = `[${engine}] ${describe(err)}`;
-      if (values['show-sql']) failure += `\n    statement: ${await failingStatement(engine, unit.sdl)}`;
+      if (values['show-sql'])
+        failure += `\n    statement: ${await failingStatement(engine, unit.sdl)}`;
     }
   }
   if (failure) {

@@ -242,6 +242,20 @@ export interface Schema {
   readonly annotations: readonly AbstractAnnotation[];
 }
 
+/**
+ * Module names a schema may not declare: svc's own PostgreSQL schemas (`svc_*`), PostgreSQL's
+ * (`pg_*`, `public`), and the modules of the standard library and introspection (`std`,
+ * `schema`, `sys`, `cal`, `math`). The rule reads the first segment (`std::x` is reserved too).
+ */
+export function reservedModule(module: string): boolean {
+  const first = module.split('::')[0] ?? module;
+  return (
+    first.startsWith('svc_') ||
+    first.startsWith('pg_') ||
+    ['public', 'std', 'schema', 'sys', 'cal', 'math'].includes(first)
+  );
+}
+
 /** The implicit root object types: every object type extends `std::Object` (a `BaseObject`). */
 export const ROOT_OBJECT_TYPES = ['std::BaseObject', 'std::Object'] as const;
 

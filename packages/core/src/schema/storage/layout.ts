@@ -18,16 +18,17 @@
  *   of the statement, as Gel does), deferred restrict → `no action deferrable initially
  *   deferred`, allow → `set null` (single) / `cascade` (the junction row), delete source →
  *   `cascade` (for a multi link that removes the link row; deleting the source object itself is
- *   the query compiler's job). A link whose target is abstract or has subtypes has rows in
- *   several tables, so it gets NO foreign key (the query compiler enforces the target and
- *   `on target delete` policy); each single link column is indexed (`"<Type>.<link>.index"`),
+ *   ./integrity's triggers). A link whose target is abstract, has subtypes or is a union has
+ *   rows in several tables, so it gets NO foreign key: ./integrity's triggers check its target
+ *   and apply `on target delete`; each single link column is indexed (`"<Type>.<link>.index"`),
  *   so an `index on (.link)` alone is skipped as redundant;
  * - a property default compiles to the column default (./ddl-expression); a default the database
  *   cannot evaluate (a query, a global) has no column default and is applied by the query
  *   compiler (`queryDefault`);
  * - `exclusive` → a unique index; `except (...)` → a partial index; other constraints → CHECKs.
  *   A pointer constraint on a multi property applies to each value (in its table). Exclusive
- *   across a type hierarchy is per table (a unique index cannot span tables);
+ *   across a type hierarchy is a unique index per table plus ./integrity's cross-table check;
+ * - `on source delete` policies and the triggers above: ./integrity;
  * - abstract types are views: UNION ALL over the concrete descendants of the columns the type
  *   declares, plus `"__type__"` (the concrete type's name, a constant per branch — no column is
  *   stored per row). Concrete types with subtypes have no view (the compiler unions);
@@ -36,6 +37,7 @@
  */
 import * as ql from '../../syntax';
 import { InvalidConstraintDefinitionError, InvalidDefinitionError } from '../../errors';
+import { ROOT_OBJECT_TYPES, targetObjectTypes } from '../model';
 import type {
   Constraint,
   Index,
@@ -61,6 +63,8 @@ import type {
 import { pgName, shortHash } from '../../sql/codegen/names';
 import { quoteQualified } from '../../sql/codegen/quote';
 import { findScalar, pgTypeOf, splitName } from './types';
+import type { TriggerSpec } from '../../sql/codegen/triggers';
+import { integrityTriggers } from './integrity';
 
 export interface StorageLayout {
   /** PostgreSQL schemas needed (modules with a table, view or domain), sorted. */
@@ -69,6 +73,8 @@ export interface StorageLayout {
   readonly domains: readonly DomainLayout[];
   readonly tables: readonly TypeTable[];
   readonly views: readonly ViewLayout[];
+  /** What foreign keys and unique indexes cannot hold (./integrity), sorted. */
+  readonly triggers: readonly TriggerSpec[];
 }
 
 export interface DomainLayout {
@@ -121,6 +127,11 @@ export interface OwnedIndex {
   readonly kind: 'constraint' | 'index' | 'link';
   readonly label: string;
   readonly spec: IndexSpec;
+  /**
+   * For an `exclusive` constraint a type hierarchy shares (not delegated): the constraint's
+   * identity, the same in every table of the hierarchy (./integrity checks across them).
+   */
+  readonly shared?: string;
 }
 
 export interface TypeTable {
@@ -181,14 +192,27 @@ export function storageLayout(schema: Schema): StorageLayout {
   for (const t of tables) modules.add(t.table.schema);
   const views = schema.objectTypes.filter((t) => t.abstract).map((t) => viewLayout(schema, t));
   for (const v of views) modules.add(v.spec.name.schema);
-  return { modules: [...modules].sort(), domains, tables, views };
+  const triggers = integrityTriggers(schema, tables);
+  return { modules: [...modules].sort(), domains, tables, views, triggers };
 }
 
-/** Concrete types whose tables hold rows of `type` (itself if concrete, and its descendants). */
+/**
+ * Concrete types whose tables hold rows of `type` (itself if concrete, and its descendants;
+ * every concrete type for the roots `std::BaseObject` and `std::Object`).
+ */
 export function concreteTablesOf(schema: Schema, type: string): ObjectType[] {
+  const root = (ROOT_OBJECT_TYPES as readonly string[]).includes(type);
   return schema.objectTypes.filter(
-    (t) => !t.abstract && (t.name === type || t.ancestors.includes(type)),
+    (t) => !t.abstract && (root || t.name === type || t.ancestors.includes(type)),
   );
+}
+
+/** Concrete types whose tables hold rows a link to `target` may reach (a union: any member's). */
+export function targetTablesOf(schema: Schema, target: TypeRef): ObjectType[] {
+  const names = new Set(
+    targetObjectTypes(target).flatMap((t) => concreteTablesOf(schema, t).map((c) => c.name)),
+  );
+  return schema.objectTypes.filter((t) => names.has(t.name));
 }
 
 function orderDomains(schema: Schema): ScalarType[] {
@@ -381,8 +405,11 @@ function onDelete(
   }
 }
 
-/** The one table rows of `type` live in, if there is exactly one (concrete, no subtypes). */
-function singleTable(schema: Schema, type: TypeRef): QName | null {
+/**
+ * The one table rows of `type` live in, if there is exactly one (concrete, no subtypes): a
+ * link there gets a foreign key; any other target is polymorphic (./integrity's triggers).
+ */
+export function singleTable(schema: Schema, type: TypeRef): QName | null {
   if (type.kind !== 'object') return null;
   const tables = concreteTablesOf(schema, type.name);
   return tables.length === 1 && tables[0]?.name === type.name ? tableName(type.name) : null;
@@ -607,6 +634,13 @@ function linkPropertyColumns(
   return map;
 }
 
+/** The identity of an exclusive constraint across the tables of a hierarchy (not delegated). */
+function sharedExclusive(c: Constraint, subject: string): { shared?: string } {
+  if (c.delegated) return {};
+  const except = c.except ? ` except ${ql.printExpression(c.except)}` : '';
+  return { shared: `${subject}: ${constraintLabel(c)}${except}` };
+}
+
 function applies(type: ObjectType, c: Constraint): boolean {
   return !(c.delegated && c.declaredIn === type.name);
 }
@@ -652,6 +686,7 @@ function addPointerConstraints(
         kind: 'constraint',
         label: constraintLabel(c),
         spec: { table, name, unique: true, elements, where },
+        ...sharedExclusive(c, `${c.declaredIn}.${p.name}`),
       });
     } else {
       checks.push({
@@ -703,6 +738,7 @@ function addTypeConstraints(
         kind: 'constraint',
         label: constraintLabel(c),
         spec: { table, name, unique: true, elements, where },
+        ...sharedExclusive(c, c.declaredIn),
       });
     } else {
       checks.push({

@@ -26,13 +26,7 @@ import type { ObjectType, Pointer, Schema } from '../model';
 import type { QName } from '../../sql/codegen/ddl';
 import { pgName } from '../../sql/codegen/names';
 import type { TriggerAction, TriggerSpec } from '../../sql/codegen/triggers';
-import {
-  pointerTableName,
-  singleTable,
-  tableName,
-  targetTablesOf,
-  type TypeTable,
-} from './layout';
+import { pointerTableName, singleTable, tableName, targetTablesOf, type TypeTable } from './layout';
 import { splitName } from './types';
 
 /** Where a stored link's values live: a column of the source table, or a junction table. */
@@ -96,14 +90,21 @@ export function integrityTriggers(schema: Schema, tables: readonly TypeTable[]):
     const targets = targetTablesOf(schema, link.pointer.target);
     if (polymorphic) {
       out.push(
-        spec(link.table, `${subject}.target`, 'after', ['insert', 'update'], [
-          {
-            kind: 'require-target',
-            column: link.column,
-            targets: targets.map((t) => tableName(t.name)),
-            message: `link '${link.pointer.name}' of '${link.source.name}' does not point to an object of type '${printTarget(link)}'`,
-          },
-        ], { updateOf: [link.column] }),
+        spec(
+          link.table,
+          `${subject}.target`,
+          'after',
+          ['insert', 'update'],
+          [
+            {
+              kind: 'require-target',
+              column: link.column,
+              targets: targets.map((t) => tableName(t.name)),
+              message: `link '${link.pointer.name}' of '${link.source.name}' does not point to an object of type '${printTarget(link)}'`,
+            },
+          ],
+          { updateOf: [link.column] },
+        ),
       );
     }
     const policy = link.pointer.onTargetDelete ?? 'restrict';
@@ -112,14 +113,20 @@ export function integrityTriggers(schema: Schema, tables: readonly TypeTable[]):
       const targetTable = tableName(target.name);
       if (policy === 'delete source' && (polymorphic || link.multi)) {
         out.push(
-          spec(targetTable, name, 'before', ['delete'], [
-            {
-              kind: 'delete-sources',
-              sources: tableName(link.source.name),
-              column: link.column,
-              junction: link.multi ? link.table : null,
-            },
-          ]),
+          spec(
+            targetTable,
+            name,
+            'before',
+            ['delete'],
+            [
+              {
+                kind: 'delete-sources',
+                sources: tableName(link.source.name),
+                column: link.column,
+                junction: link.multi ? link.table : null,
+              },
+            ],
+          ),
         );
       } else if (polymorphic && policy !== 'delete source') {
         const action: TriggerAction =
@@ -144,24 +151,29 @@ export function integrityTriggers(schema: Schema, tables: readonly TypeTable[]):
     if (onSource !== 'allow') {
       const siblings = links.filter(
         (l) =>
-          l.pointer.name === link.pointer.name &&
-          l.pointer.declaredIn === link.pointer.declaredIn,
+          l.pointer.name === link.pointer.name && l.pointer.declaredIn === link.pointer.declaredIn,
       );
       out.push(
-        spec(link.table, `${subject}.on source delete`, 'after', ['delete'], [
-          {
-            kind: 'delete-target',
-            value: link.column,
-            targets: targets.map((t) => tableName(t.name)),
-            sourceGone: link.multi
-              ? { table: tableName(link.source.name), column: 'source' }
-              : null,
-            orphanIn:
-              onSource === 'delete target if orphan'
-                ? siblings.map((s) => ({ table: s.table, column: s.column }))
+        spec(
+          link.table,
+          `${subject}.on source delete`,
+          'after',
+          ['delete'],
+          [
+            {
+              kind: 'delete-target',
+              value: link.column,
+              targets: targets.map((t) => tableName(t.name)),
+              sourceGone: link.multi
+                ? { table: tableName(link.source.name), column: 'source' }
                 : null,
-          },
-        ]),
+              orphanIn:
+                onSource === 'delete target if orphan'
+                  ? siblings.map((s) => ({ table: s.table, column: s.column }))
+                  : null,
+            },
+          ],
+        ),
       );
     }
   }
@@ -201,21 +213,27 @@ function sharedExclusives(tables: readonly TypeTable[]): TriggerSpec[] {
       const others = indexes.filter((o) => o !== index);
       const short = splitName(index.subject)[1].split('.').pop() as string;
       out.push(
-        spec(index.spec.table, `${index.spec.name}.shared`, 'after', ['insert', 'update'], [
-          {
-            kind: 'exclusive',
-            lockKey: lockKey(identity),
-            constraint: index.spec.name,
-            elements: index.spec.elements,
-            where: index.spec.where,
-            others: others.map((o) => ({
-              table: o.spec.table,
-              elements: o.spec.elements,
-              where: o.spec.where,
-            })),
-            message: `${short} violates exclusivity constraint`,
-          },
-        ]),
+        spec(
+          index.spec.table,
+          `${index.spec.name}.shared`,
+          'after',
+          ['insert', 'update'],
+          [
+            {
+              kind: 'exclusive',
+              lockKey: lockKey(identity),
+              constraint: index.spec.name,
+              elements: index.spec.elements,
+              where: index.spec.where,
+              others: others.map((o) => ({
+                table: o.spec.table,
+                elements: o.spec.elements,
+                where: o.spec.where,
+              })),
+              message: `${short} violates exclusivity constraint`,
+            },
+          ],
+        ),
       );
     }
   }

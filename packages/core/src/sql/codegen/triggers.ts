@@ -214,13 +214,16 @@ export const triggerDdl = {
   createTrigger: (spec: TriggerSpec) => {
     const events = spec.events
       .map((e) =>
-        e === 'update' && spec.updateOf ? `update of ${spec.updateOf.map(quoteIdent).join(', ')}` : e,
+        e === 'update' && spec.updateOf
+          ? `update of ${spec.updateOf.map(quoteIdent).join(', ')}`
+          : e,
       )
       .join(' or ');
     const kind = spec.deferred ? 'constraint trigger' : 'trigger';
     const deferral = spec.deferred ? ' deferrable initially deferred' : '';
     return `create ${kind} ${quoteIdent(spec.name)} ${spec.timing} ${events} on ${q(spec.table)}${deferral} for each row execute function ${q(functionName(spec))}()`;
   },
-  dropTrigger: (spec: TriggerSpec) => `drop trigger if exists ${quoteIdent(spec.name)} on ${q(spec.table)}`,
+  dropTrigger: (spec: TriggerSpec) =>
+    `drop trigger if exists ${quoteIdent(spec.name)} on ${q(spec.table)}`,
   dropFunction: (spec: TriggerSpec) => `drop function if exists ${q(functionName(spec))}()`,
 };

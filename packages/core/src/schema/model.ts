@@ -256,6 +256,25 @@ export function reservedModule(module: string): boolean {
   );
 }
 
+/**
+ * The boolean each std constraint with a body checks, `__subject__` being the constrained value
+ * and the parameters named as here (`exclusive` is an index, `expression` is its `on (...)`,
+ * `one_of` a list). One table for the builder (an abstract constraint extending one of these
+ * takes its body) and the storage layout (CHECKs).
+ */
+export const STD_CONSTRAINT_BODIES: Readonly<
+  Record<string, { readonly params: readonly string[]; readonly expr: string; readonly variadic?: boolean }>
+> = {
+  'std::max_value': { params: ['max'], expr: '__subject__ <= max' },
+  'std::min_value': { params: ['min'], expr: '__subject__ >= min' },
+  'std::max_ex_value': { params: ['max'], expr: '__subject__ < max' },
+  'std::min_ex_value': { params: ['min'], expr: '__subject__ > min' },
+  'std::max_len_value': { params: ['max'], expr: 'len(__subject__) <= max' },
+  'std::min_len_value': { params: ['min'], expr: 'len(__subject__) >= min' },
+  'std::regexp': { params: ['pattern'], expr: 're_test(pattern, __subject__)' },
+  'std::one_of': { params: [], expr: '', variadic: true },
+};
+
 /** The implicit root object types: every object type extends `std::Object` (a `BaseObject`). */
 export const ROOT_OBJECT_TYPES = ['std::BaseObject', 'std::Object'] as const;
 

@@ -14,9 +14,10 @@ import {
   InvalidDefinitionError,
   InvalidLinkDefinitionError,
   InvalidPropertyDefinitionError,
+  InvalidReferenceError,
   SchemaDefinitionError,
 } from '../../errors';
-import type { AbstractConstraint, Constraint, TypeRef } from '../model';
+import { STD_CONSTRAINT_BODIES, type AbstractConstraint, type Constraint, type TypeRef } from '../model';
 import { checkConstraint, constraintOf, type ConstraintSite } from './constraints';
 import {
   ONE,
@@ -29,7 +30,7 @@ import {
 import { finishComputed, finishGlobal, pointerScope } from './computed';
 import { checkFunctionBodies } from './functions';
 import { infer, rootScope, type Scope } from './infer';
-import { lookupType, resolveType } from './resolve';
+import { candidates, lookupType, resolveType } from './resolve';
 import { objectRef, scalar, stdBaseOf } from './types';
 import { findNode } from './walk';
 
@@ -199,9 +200,69 @@ function checkScalarConstraints(ctx: BuildContext): void {
   }
 }
 
+/**
+ * What an abstract constraint inherits from the one it extends when it has no expression of its
+ * own: a declared one's expression, parameters and errmessage; a std one's body (`expression`:
+ * the concrete constraint's `on (...)` subject itself).
+ */
+function inheritedConstraint(
+  ctx: BuildContext,
+  node: ql.AbstractConstraintDecl,
+  module: string,
+  seen: Set<string>,
+): { expr: ql.Expr; params: readonly ql.FuncParam[] | null; errmessage: string | null } | null {
+  const base = node.extending[0];
+  if (!base) return null;
+  for (const name of candidates(base.name, module)) {
+    const declared = ctx.constraintDecls.get(name);
+    if (declared) {
+      if (seen.has(name)) {
+        return fail(InvalidDefinitionError, `constraint '${name}' extends itself`, base.span);
+      }
+      seen.add(name);
+      const own = ownConstraintExpr(declared.node);
+      const inherited = own
+        ? null
+        : inheritedConstraint(ctx, declared.node, declared.module, seen);
+      const expr = own ?? inherited?.expr;
+      if (!expr) return null;
+      return {
+        expr,
+        params: declared.node.params ?? inherited?.params ?? null,
+        errmessage: errmessageOf(declared.node) ?? inherited?.errmessage ?? null,
+      };
+    }
+    if (name === 'std::expression') {
+      return { expr: ql.parseExpression('__subject__'), params: null, errmessage: null };
+    }
+    const std = STD_CONSTRAINT_BODIES[name];
+    if (std && !std.variadic) {
+      return { expr: ql.parseExpression(std.expr), params: null, errmessage: null };
+    }
+  }
+  return fail(
+    InvalidReferenceError,
+    `constraint '${candidates(base.name, module)[0]}' does not exist`,
+    base.span,
+  );
+}
+
+const ownConstraintExpr = (node: ql.AbstractConstraintDecl): ql.Expr | null =>
+  node.members.find((m): m is ql.Using => m.kind === 'Using')?.expr ?? node.on;
+
+function errmessageOf(node: ql.AbstractConstraintDecl): string | null {
+  const field = node.members.find(
+    (m): m is ql.SetField => m.kind === 'SetField' && m.name === 'errmessage',
+  );
+  return field?.value.kind === 'Constant' ? field.value.value : null;
+}
+
 export function abstractConstraints(ctx: BuildContext): AbstractConstraint[] {
   return [...ctx.constraintDecls.values()].map(({ name, module, node }) => {
-    const params = (node.params ?? []).map((p) => {
+    const inherited = ownConstraintExpr(node)
+      ? null
+      : inheritedConstraint(ctx, node, module, new Set([name]));
+    const params = (node.params ?? inherited?.params ?? []).map((p) => {
       if (p.typeModifier === 'set of') {
         fail(
           InvalidConstraintDefinitionError,
@@ -220,7 +281,7 @@ export function abstractConstraints(ctx: BuildContext): AbstractConstraint[] {
         default: p.default,
       };
     });
-    const expr = node.members.find((m): m is ql.Using => m.kind === 'Using')?.expr ?? node.on;
+    const expr = ownConstraintExpr(node) ?? inherited?.expr ?? null;
     if (!expr) {
       return fail(
         InvalidConstraintDefinitionError,
@@ -233,7 +294,7 @@ export function abstractConstraints(ctx: BuildContext): AbstractConstraint[] {
       params.map((p) => [p.name, { type: p.type, card: ONE }]),
     );
     infer(ctx, expr, { ...rootScope(module, { type: null, card: ONE }), vars });
-    let errmessage: string | null = null;
+    let errmessage: string | null = inherited?.errmessage ?? null;
     for (const m of node.members) {
       if (m.kind !== 'SetField') continue;
       if (m.name !== 'errmessage' || m.value.kind !== 'Constant') {

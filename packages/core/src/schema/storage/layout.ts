@@ -37,7 +37,7 @@
  */
 import * as ql from '../../syntax';
 import { InvalidConstraintDefinitionError, InvalidDefinitionError } from '../../errors';
-import { ROOT_OBJECT_TYPES, targetObjectTypes } from '../model';
+import { ROOT_OBJECT_TYPES, STD_CONSTRAINT_BODIES, targetObjectTypes } from '../model';
 import type {
   Constraint,
   Index,
@@ -313,19 +313,7 @@ function constraintNames(constraints: readonly Constraint[], prefix: string): st
   });
 }
 
-/** The boolean a non-exclusive constraint checks, `__subject__` as in `ctx`. */
-const STD_CONSTRAINTS: Readonly<
-  Record<string, { params: readonly string[]; expr: string; variadic?: boolean }>
-> = {
-  'std::max_value': { params: ['max'], expr: '__subject__ <= max' },
-  'std::min_value': { params: ['min'], expr: '__subject__ >= min' },
-  'std::max_ex_value': { params: ['max'], expr: '__subject__ < max' },
-  'std::min_ex_value': { params: ['min'], expr: '__subject__ > min' },
-  'std::max_len_value': { params: ['max'], expr: 'len(__subject__) <= max' },
-  'std::min_len_value': { params: ['min'], expr: 'len(__subject__) >= min' },
-  'std::regexp': { params: ['pattern'], expr: 're_test(pattern, __subject__)' },
-  'std::one_of': { params: [], expr: '', variadic: true },
-};
+const STD_CONSTRAINTS = STD_CONSTRAINT_BODIES;
 
 function constraintCheck(schema: Schema, c: Constraint, ctx: ScalarContext): SqlExpr {
   let subjectCtx = ctx;

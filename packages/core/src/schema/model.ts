@@ -134,6 +134,8 @@ export interface Pointer {
 }
 
 export interface Index {
+  /** `index fts::index on (...)`, `index pg::gin on (...)`; null for a plain index. */
+  readonly kind: string | null;
   readonly expr: ql.Expr;
   readonly except: ql.Expr | null;
   readonly annotations: Annotations;

@@ -412,7 +412,8 @@ describe('enum members', () => {
 describe("constructs of Gel's test schemas", () => {
   const type = (schema: Schema, name: string) =>
     schema.objectTypes.find((t) => t.name === `default::${name}`) as ObjectType;
-  const pointer = (t: ObjectType, name: string) => t.pointers.find((p) => p.name === name) as Pointer;
+  const pointer = (t: ObjectType, name: string) =>
+    t.pointers.find((p) => p.name === name) as Pointer;
 
   test("quoted enum values: enum<'RED', 'GREEN'> is enum<RED, GREEN>", () => {
     const schema = buildSchema("scalar type Color extending enum<'RED', 'GREEN', 'two words'>;");
@@ -491,7 +492,9 @@ describe("constructs of Gel's test schemas", () => {
   });
 
   test('-> Object and std::BaseObject targets', () => {
-    const schema = buildSchema('type Note { subject: Object; any: std::BaseObject; id_of := .subject.id; }');
+    const schema = buildSchema(
+      'type Note { subject: Object; any: std::BaseObject; id_of := .subject.id; }',
+    );
     const note = type(schema, 'Note');
     expect(pointer(note, 'subject').target).toEqual({ kind: 'object', name: 'std::Object' });
     expect(pointer(note, 'any').target).toEqual({ kind: 'object', name: 'std::BaseObject' });
@@ -529,5 +532,22 @@ describe("constructs of Gel's test schemas", () => {
       kind: 'array',
       element: { kind: 'array', element: { kind: 'scalar', name: 'std::int64' } },
     });
+  });
+});
+
+describe('index kinds', () => {
+  test('fts::index and pg:: methods are kept; an unknown kind is refused', () => {
+    const schema = buildSchema(
+      'type T { a: str; b: array<str>; index fts::index on (fts::with_options(.a, language := fts::Language.eng)); index pg::gin on (.b); }',
+    );
+    expect(schema.objectTypes[0]?.indexes.map((i) => i.kind)).toEqual(['fts::index', 'pg::gin']);
+    expect(() => buildSchema('type T { a: str; index pg::nope on (.a); }')).toThrow(
+      "index 'pg::nope' does not exist",
+    );
+    expect(() =>
+      buildSchema(
+        'type T { a: str; index fts::index on (fts::with_options(.a, language := fts::Language.xx)); }',
+      ),
+    ).toThrow("'xx' is not a member of the enum 'fts::Language'");
   });
 });

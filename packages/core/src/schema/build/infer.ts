@@ -52,6 +52,7 @@ import {
 } from './types';
 import { finishComputed, finishGlobal } from './computed';
 import { idPointer } from './pointers';
+import { BUILTIN_ENUMS } from '../fts';
 
 export interface Scope {
   readonly module: string;
@@ -370,7 +371,7 @@ function enumMember(ctx: BuildContext, path: ql.Path, scope: Scope): Inferred | 
   if (path.subject.module === null && scope.vars.has(path.subject.name)) return null;
   const found = lookupType(ctx, path.subject, scope.module);
   if (found?.kind !== 'scalar') return null;
-  const values = ctx.scalars.get(found.name)?.enumValues;
+  const values = ctx.scalars.get(found.name)?.enumValues ?? BUILTIN_ENUMS[found.name];
   if (!values) return null;
   if (!values.includes(first.name)) {
     return fail(

@@ -15,6 +15,7 @@ import {
   InvalidReferenceError,
   type QueryErrorClass,
 } from '../../errors';
+import { BUILTIN_ENUMS } from '../fts';
 import { ROOT_OBJECT_TYPES, targetObjectTypes, type TypeRef } from '../model';
 
 const ROOTS: ReadonlySet<string> = new Set(ROOT_OBJECT_TYPES);
@@ -40,7 +41,9 @@ export function lookupType(
 ): { kind: TypeKind; name: string } | null {
   for (const name of candidates(ref, module)) {
     if (ctx.objectTypes.has(name) || ROOTS.has(name)) return { kind: 'object', name };
-    if (ctx.scalarDecls.has(name) || STD_SCALAR_SET.has(name)) return { kind: 'scalar', name };
+    if (ctx.scalarDecls.has(name) || STD_SCALAR_SET.has(name) || BUILTIN_ENUMS[name]) {
+      return { kind: 'scalar', name };
+    }
     if (ctx.aliases.has(name)) return { kind: 'alias', name };
   }
   return null;

@@ -87,6 +87,9 @@ export const STD_FUNCTIONS: Readonly<Record<string, StdFunction>> = {
   // a query may still build and unpack one (`for x in range_unpack(range(0, n))`).
   'std::range': fn(1, 2, () => null, 'element'),
   'std::range_unpack': fn(1, 2, () => null, 'set'),
+  // A document for `index fts::index` (schema/fts.ts): text with `language := fts::Language.x`
+  // and an optional `weight_category := fts::Weight.x`; not a stored type, so untyped here.
+  'fts::with_options': fn(1, 1, () => null, 'element'),
   'std::assert_single': fn(1, 3, arg0, 'single'),
   'std::assert_exists': fn(1, 3, arg0, 'exists'),
   'std::assert_distinct': fn(1, 3, arg0, 'same'),

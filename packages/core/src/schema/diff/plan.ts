@@ -971,11 +971,17 @@ function planModelOnly(p: Planner): void {
     'alter global',
     'drop global',
   ]);
-  namedNoSql(p, from?.functions, to.functions, 'function', [
-    'create function',
-    'alter function',
-    'drop function',
-  ]);
+  // Overloads share a name: a function is its name and parameter types.
+  const signature = (f: Schema['functions'][number]) =>
+    `${f.name}(${f.params.map((x) => printTypeRef(x.type)).join(', ')})`;
+  namedNoSql(
+    p,
+    from?.functions,
+    to.functions,
+    'function',
+    ['create function', 'alter function', 'drop function'],
+    signature,
+  );
   // There is no alias step kind: an alias is a stored query, like a view (see the report).
   namedNoSql(p, from?.aliases, to.aliases, 'alias', ['create view', 'create view', 'drop view']);
   namedNoSql(p, from?.constraints, to.constraints, 'abstract constraint', [
@@ -996,15 +1002,16 @@ function namedNoSql<T extends { name: string }>(
   after: readonly T[],
   what: string,
   [create, alter, drop]: [MigrationStepKind, MigrationStepKind, MigrationStepKind],
+  key: (x: T) => string = (x) => x.name,
 ): void {
-  const old = new Map((before ?? []).map((x) => [x.name, x]));
+  const old = new Map((before ?? []).map((x) => [key(x), x]));
   for (const x of after) {
-    const prev = old.get(x.name);
-    if (!prev) p.step(12, create, x.name, `create ${what} ${x.name}`, []);
-    else if (canon(prev) !== canon(x)) p.step(12, alter, x.name, `alter ${what} ${x.name}`, []);
+    const prev = old.get(key(x));
+    if (!prev) p.step(12, create, x.name, `create ${what} ${key(x)}`, []);
+    else if (canon(prev) !== canon(x)) p.step(12, alter, x.name, `alter ${what} ${key(x)}`, []);
   }
-  for (const [name] of old) {
-    if (!after.some((x) => x.name === name)) p.step(12, drop, name, `drop ${what} ${name}`, []);
+  for (const [k, x] of old) {
+    if (!after.some((y) => key(y) === k)) p.step(12, drop, x.name, `drop ${what} ${k}`, []);
   }
 }
 

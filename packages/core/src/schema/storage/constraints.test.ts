@@ -115,3 +115,25 @@ test('a link to Object reaches any object type, and only objects', async () => {
   ).rejects.toMatchObject({ code: '23503' });
   await expect(run(`delete from "default"."Person"`)).rejects.toMatchObject({ code: '23503' });
 });
+
+test('an fts::index is a GIN index over the weighted documents', async () => {
+  const sdl = `type Doc {
+      name: str; body: str;
+      index fts::index on ((
+        fts::with_options(.name, language := fts::Language.eng, weight_category := fts::Weight.A),
+        fts::with_options(.body, language := fts::Language.fra),
+      ));
+    }`;
+  await migrator.migrate(db, sdl);
+  const { rows } = await run(
+    `select indexdef from pg_indexes where schemaname = 'default' and tablename = 'Doc' and indexdef like '%gin%'`,
+  );
+  expect(rows).toHaveLength(1);
+  expect((rows[0] as { indexdef: string }).indexdef).toContain("'english'::regconfig");
+  await run(`insert into "default"."Doc" (name, body) values ('running', null)`);
+  const found = await run(
+    `select count(*)::int as n from "default"."Doc" where setweight(to_tsvector('english'::regconfig, coalesce(name, '')), 'A') @@ to_tsquery('english', 'run')`,
+  );
+  expect(found.rows[0]).toEqual({ n: 1 });
+  expect((await migrator.migrate(db, sdl)).applied).toBe(false);
+});

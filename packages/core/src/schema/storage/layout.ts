@@ -65,6 +65,7 @@ import { quoteQualified } from '../../sql/codegen/quote';
 import { findScalar, pgTypeOf, splitName } from './types';
 import type { TriggerSpec } from '../../sql/codegen/triggers';
 import { integrityTriggers } from './integrity';
+import { FTS_INDEX, FTS_LANGUAGES, FTS_WITH_OPTIONS } from '../fts';
 
 export interface StorageLayout {
   /** PostgreSQL schemas needed (modules with a table, view or domain), sorted. */
@@ -767,7 +768,10 @@ function addIndexes(schema: Schema, type: ObjectType, table: QName, indexes: Own
   };
   const seen = new Set<string>();
   for (const index of type.indexes) {
-    const elements = indexElements(schema, type, index.expr, ctx);
+    const elements =
+      index.kind === FTS_INDEX
+        ? [ftsDocument(index.expr, ctx)]
+        : indexElements(schema, type, index.expr, ctx);
     // An index on a single link alone duplicates the link's own index (item 37).
     if (elements.length === 1 && isSingleLinkColumn(type, elements[0] as SqlExpr) && !index.except)
       continue;
@@ -781,9 +785,66 @@ function addIndexes(schema: Schema, type: ObjectType, table: QName, indexes: Own
       subject: type.name,
       kind: 'index',
       label: `index on (${ql.printExpression(index.expr)})`,
-      spec: { table, name, unique: false, elements, where },
+      spec: { table, name, unique: false, elements, where, ...indexMethod(index.kind) },
     });
   }
+}
+
+/** `pg::gin` → `gin`; `fts::index` is a GIN index over a tsvector. */
+function indexMethod(kind: string | null): { method?: string } {
+  if (kind === FTS_INDEX) return { method: 'gin' };
+  if (kind?.startsWith('pg::')) return { method: kind.slice('pg::'.length) };
+  return {};
+}
+
+/**
+ * The tsvector of an `fts::index`: each `fts::with_options(text, language := fts::Language.x,
+ * weight_category := fts::Weight.y)` of the (tuple of) documents becomes
+ * `setweight(to_tsvector('<config>'::regconfig, coalesce(text, '')), 'y')`, concatenated.
+ */
+function ftsDocument(expr: ql.Expr, ctx: ScalarContext): SqlExpr {
+  const documents = expr.kind === 'TupleLiteral' ? expr.elements : [expr];
+  const vectors = documents.map((doc) => {
+    const name =
+      doc.kind === 'FunctionCall'
+        ? `${doc.func.module ?? ''}::${doc.func.name}`
+        : '';
+    if (doc.kind !== 'FunctionCall' || name !== FTS_WITH_OPTIONS || doc.args.length !== 1) {
+      throw new InvalidDefinitionError(
+        `an fts::index is on fts::with_options(...) documents, not \`${ql.printExpression(doc)}\``,
+        { position: spanPos(doc.span) },
+      );
+    }
+    const member = (arg: string, enumName: string): string | null => {
+      const value = doc.namedArgs.find((a) => a.name === arg)?.value;
+      if (!value) return null;
+      const path = value.kind === 'Path' ? value : null;
+      const subject = path?.subject?.kind === 'ObjectRef' ? path.subject : null;
+      const step = path?.steps[0];
+      const written = subject ? `${subject.module ?? 'fts'}::${subject.name}` : '';
+      if (written !== enumName || path?.steps.length !== 1 || step?.kind !== 'Ptr') {
+        throw new InvalidDefinitionError(`${arg} must be a member of ${enumName}`, {
+          position: spanPos(value.span),
+        });
+      }
+      return step.name;
+    };
+    const language = member('language', 'fts::Language');
+    const config = language === null ? null : FTS_LANGUAGES[language];
+    if (!config) {
+      throw new InvalidDefinitionError('fts::with_options needs language := fts::Language.<x>', {
+        position: spanPos(doc.span),
+      });
+    }
+    const text = compileScalar(doc.args[0] as ql.Expr, ctx).sql;
+    const vector = sql.func('to_tsvector', [
+      sql.cast(sql.text(config), pgType('regconfig')),
+      sql.func('coalesce', [text, sql.text('')]),
+    ]);
+    const weight = member('weight_category', 'fts::Weight');
+    return weight === null ? vector : sql.func('setweight', [vector, sql.text(weight)]);
+  });
+  return vectors.reduce((acc, v) => sql.bin('||', acc, v));
 }
 
 function isSingleLinkColumn(type: ObjectType, e: SqlExpr): boolean {

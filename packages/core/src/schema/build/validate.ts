@@ -111,12 +111,15 @@ function checkPointer(ctx: BuildContext, p: PointerDraft, seen: Set<PointerDraft
   }
   if (p.computed !== null) {
     if (p.default !== null) fail(Err, `computed '${p.name}' cannot have a default`, p.default.span);
+    // A single computed property over the row is checked as its expression (the storage
+    // layout compiles it; one reading another table is refused there); others cannot be.
     const own = p.constraints.find((c) => c.declaredIn === p.home && c.span !== null);
-    if (own)
+    if (own && (p.kind !== 'property' || p.cardinality !== 'one'))
       fail(
         InvalidConstraintDefinitionError,
         `constraints cannot be defined on computed ${p.kind} '${p.name}'`,
         own.span,
+        'constraints on a computed hold only for a single property computed from the row',
       );
   }
   if (p.default !== null) {

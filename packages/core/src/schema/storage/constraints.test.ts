@@ -137,3 +137,20 @@ test('an fts::index is a GIN index over the weighted documents', async () => {
   expect(found.rows[0]).toEqual({ n: 1 });
   expect((await migrator.migrate(db, sdl)).applied).toBe(false);
 });
+
+test('an exclusive on a computed property over the row, across a hierarchy', async () => {
+  await migrator.migrate(
+    db,
+    `type Person { first: str; last: str; property ns := .first ++ ' ';
+       property name { using (.ns ++ .last); constraint exclusive; } }
+     type Derived extending Person;`,
+  );
+  await run(`insert into "default"."Person" (first, last) values ('ada', 'l')`);
+  await expect(
+    run(`insert into "default"."Person" (first, last) values ('ada', 'l')`),
+  ).rejects.toMatchObject({ code: '23505' });
+  await expect(
+    run(`insert into "default"."Derived" (first, last) values ('ada', 'l')`),
+  ).rejects.toMatchObject({ code: '23505' });
+  await run(`insert into "default"."Derived" (first, last) values ('ada', 'm')`);
+});

@@ -753,6 +753,10 @@ export class ScalarCompiler {
   }
 
   pointerColumn(pointer: Pointer, table: string | null, node: ql.Node): Compiled {
+    // A single computed property over the row is its expression (`name := .first ++ .last`).
+    if (pointer.computed && pointer.kind === 'property' && pointer.cardinality === 'one') {
+      return this.compile(pointer.computed, new Map(), null, 0);
+    }
     if (pointer.computed) {
       return this.fail(
         InvalidDefinitionError,

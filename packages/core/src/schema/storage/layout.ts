@@ -440,7 +440,10 @@ function typeTable(schema: Schema, type: ObjectType): TypeTable {
   const checks: OwnedCheck[] = [];
   const indexes: OwnedIndex[] = [];
   for (const p of type.pointers) {
-    if (!isStored(p)) continue;
+    if (!isStored(p)) {
+      computedConstraints(schema, type, p, table, checks, indexes);
+      continue;
+    }
     const subject = `${type.name}.${p.name}`;
     if (p.name === 'id') {
       columns.push({
@@ -603,6 +606,25 @@ function typeTable(schema: Schema, type: ObjectType): TypeTable {
   addTypeConstraints(schema, type, table, checks, indexes);
   addIndexes(schema, type, table, indexes);
   return { type: type.name, table, columns, junctions, foreignKeys, checks, indexes };
+}
+
+/** Constraints on a single computed property: over its expression, compiled on the row. */
+function computedConstraints(
+  schema: Schema,
+  type: ObjectType,
+  p: Pointer,
+  table: QName,
+  checks: OwnedCheck[],
+  indexes: OwnedIndex[],
+): void {
+  if (p.kind !== 'property' || p.cardinality !== 'one' || p.constraints.length === 0) return;
+  const value = compileScalar(p.computed as ql.Expr, {
+    schema,
+    module: splitName(type.name)[0],
+    mode: 'index',
+    subject: { kind: 'object', type, table: null },
+  }).sql;
+  addPointerConstraints(schema, type, p, table, value, ['id'], checks, indexes);
 }
 
 /** What `@prop`, `@source` and `@target` read in a link's constraint: columns of its row. */

@@ -154,3 +154,27 @@ test('an exclusive on a computed property over the row, across a hierarchy', asy
   ).rejects.toMatchObject({ code: '23505' });
   await run(`insert into "default"."Derived" (first, last) values ('ada', 'm')`);
 });
+
+test('defaults never depend on session settings (TimeZone, DateStyle)', async () => {
+  await migrator.migrate(
+    db,
+    `type T {
+       s: str { default := to_str(<datetime>'2020-01-02T03:04:05+01:00'); }
+       d: str { default := <str><cal::local_date>'2020-01-02'; }
+       j: json { default := <json><datetime>'2020-01-02T03:04:05Z'; }
+     }`,
+  );
+  const rows = await db.transaction(async (tx) => {
+    await tx.query(`set local TimeZone = 'Asia/Tokyo'`);
+    await tx.query(`set local DateStyle = 'SQL, DMY'`);
+    await tx.query(`set local search_path = pg_temp`);
+    return (
+      await tx.query(`insert into "default"."T" default values returning s, d, j::text as j`)
+    ).rows;
+  });
+  expect(rows[0]).toEqual({
+    s: '2020-01-02T02:04:05.000000+00:00',
+    d: '2020-01-02',
+    j: '"2020-01-02T03:04:05.000000+00:00"',
+  });
+});

@@ -64,6 +64,13 @@ export interface Compiled {
   readonly volatility: Volatility;
 }
 
+/** `to_char` formats of the ISO 8601 text of date and time types (datetimes in UTC). */
+const ISO_TEXT: Readonly<Record<string, string>> = {
+  'std::datetime': 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"',
+  'cal::local_datetime': 'YYYY-MM-DD"T"HH24:MI:SS.US',
+  'cal::local_date': 'YYYY-MM-DD',
+};
+
 export function compileScalar(expr: ql.Expr, ctx: ScalarContext): Compiled {
   const compiled = new ScalarCompiler(ctx).compile(expr, new Map(), ctx.expected ?? null, 0);
   if (
@@ -874,6 +881,15 @@ export class ScalarCompiler {
     }
     if (target.kind === 'tuple') return value.sql;
     const to = target.kind === 'scalar' ? stdBaseOf(this.ctx.schema, target.name) : null;
+    // Dates and times as text never depend on the session (DateStyle, TimeZone): ISO 8601,
+    // datetimes in UTC.
+    const iso = from ? ISO_TEXT[from] : undefined;
+    if (iso && (to === 'std::str' || to === 'std::json')) {
+      const instant =
+        from === 'std::datetime' ? sql.func('timezone', [sql.text('UTC'), value.sql]) : value.sql;
+      const text = sql.func('to_char', [instant, sql.text(iso)]);
+      return to === 'std::json' ? sql.func('to_jsonb', [text]) : text;
+    }
     if (to === 'std::json') {
       if (from === 'std::json') return value.sql;
       const arg =

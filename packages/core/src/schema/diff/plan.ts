@@ -28,7 +28,7 @@ import type { DataCheck, MigrationPlan, MigrationStepKind } from '../plan';
 import type { PgType, SqlExpr } from '../../sql/ast';
 import { printSql, printType } from '../../sql/print';
 import { checks as checkSql, ddl, type ColumnSpec, type QName } from '../../sql/codegen/ddl';
-import { triggerDdl, type TriggerSpec } from '../../sql/codegen/triggers';
+import { sharedDuplicates, triggerDdl, type TriggerSpec } from '../../sql/codegen/triggers';
 import {
   storageLayout,
   viewSignature,
@@ -108,7 +108,8 @@ export function planMigration(from: Schema | null, to: Schema): MigrationPlan {
 
 function planTriggers(p: Planner): void {
   const key = (t: TriggerSpec) => `${qkey(t.table)}\u0000${t.name}`;
-  const text = (t: TriggerSpec) => `${triggerDdl.createFunction(t)}\n${triggerDdl.createTrigger(t)}`;
+  const text = (t: TriggerSpec) =>
+    `${triggerDdl.createFunction(t)}\n${triggerDdl.createTrigger(t)}`;
   const before = new Map(p.before.triggers.map((t) => [key(t), t]));
   const after = new Map(p.after.triggers.map((t) => [key(t), t]));
   const subject = (t: TriggerSpec) => `${t.table.schema}::${t.table.name}`;
@@ -123,10 +124,23 @@ function planTriggers(p: Planner): void {
   for (const [k, t] of after) {
     const prev = before.get(k);
     if (prev && text(prev) === text(t)) continue;
-    p.step(11, 'create trigger', subject(t), `create integrity trigger ${t.name} on ${subject(t)}`, [
-      triggerDdl.createFunction(t),
-      triggerDdl.createTrigger(t),
-    ]);
+    p.step(
+      11,
+      'create trigger',
+      subject(t),
+      `create integrity trigger ${t.name} on ${subject(t)}`,
+      [triggerDdl.createFunction(t), triggerDdl.createTrigger(t)],
+    );
+    // Rows stored before the trigger existed may already break what it holds.
+    const duplicates = sharedDuplicates(t);
+    if (duplicates && p.from !== null) {
+      p.check(
+        'violation',
+        subject(t),
+        `stored rows of the hierarchy of ${subject(t)} share values that ${t.name} makes exclusive`,
+        duplicates,
+      );
+    }
   }
 }
 

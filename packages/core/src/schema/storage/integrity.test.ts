@@ -260,3 +260,18 @@ describe('migrations', () => {
     expect(again.applied).toBe(false);
   });
 });
+
+describe('migrating to a shared exclusive', () => {
+  it('refuses it while stored rows across the hierarchy break it', async () => {
+    const types = 'type Person extending Named; type Robot extending Named;';
+    await migrator.migrate(db, `abstract type Named { name: str; } ${types}`);
+    await insert('Person', { name: 'ada' });
+    await insert('Robot', { name: 'ada' });
+    const exclusive = `abstract type Named { name: str { constraint exclusive; } } ${types}`;
+    await expect(migrator.migrate(db, exclusive)).rejects.toMatchObject({
+      type: 'ConstraintViolationError',
+    });
+    await db.query(`update "default"."Robot" set name = 'bo'`);
+    expect((await migrator.migrate(db, exclusive)).applied).toBe(true);
+  });
+});

@@ -208,6 +208,28 @@ function body(spec: TriggerSpec): string {
 
 const functionName = (spec: TriggerSpec): QName => ({ schema: spec.table.schema, name: spec.name });
 
+/**
+ * For a migration's data check on a new `exclusive` trigger: the values it would refuse among
+ * stored rows (one value in several tables of the hierarchy, or twice in one), at most 20.
+ * Every table of a hierarchy has such a trigger; the check comes with the first table's only.
+ */
+export function sharedDuplicates(spec: TriggerSpec): string | null {
+  const a = spec.actions.find((x) => x.kind === 'exclusive');
+  if (!a || a.kind !== 'exclusive') return null;
+  const tables = [{ table: spec.table, elements: a.elements, where: a.where }, ...a.others];
+  const order = (t: QName) => `${t.schema}\u0000${t.name}`;
+  if (a.others.some((o) => order(o.table) < order(spec.table))) return null;
+  const selects = tables.map((o) => {
+    const printed = o.elements.map((e) => printSql(qualifyColumns(e, 't')));
+    const values = printed.map((e, i) => `${e} as ${quoteIdent(`value${i + 1}`)}`);
+    const present = printed.map((e) => `(${e}) is not null`);
+    if (o.where) present.push(`(${printSql(qualifyColumns(o.where, 't'))}) is true`);
+    return `select ${values.join(', ')} from ${q(o.table)} as t where ${present.join(' and ')}`;
+  });
+  const keys = a.elements.map((_, i) => quoteIdent(`value${i + 1}`)).join(', ');
+  return `select ${keys}, count(*) as ${quoteIdent('count')} from (${selects.join(' union all ')}) as found group by ${keys} having count(*) > 1 order by count(*) desc limit 20`;
+}
+
 export const triggerDdl = {
   createFunction: (spec: TriggerSpec) =>
     `create or replace function ${q(functionName(spec))}() returns trigger language plpgsql set search_path = pg_catalog as ${quoteLiteral(body(spec))}`,

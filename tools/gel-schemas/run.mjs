@@ -45,7 +45,9 @@ const migrator = createDefaultMigrator();
 
 /** First line of an error, with its class name: what a reader needs to find the cause. */
 function describe(err) {
-  const name = err?.constructor?.name ?? 'Error';
+  // svc's errors carry their class as `type`; a database error its SQLSTATE as `code`.
+  const name =
+    err?.type ?? (err?.code ? `SQLSTATE ${err.code}` : (err?.constructor?.name ?? 'Error'));
   const message = String(err?.message ?? err).split('\n')[0];
   const at = err?.position ? ` (at ${err.position.line}:${err.position.column})` : '';
   return `${name}: ${message}${at}`;

@@ -275,3 +275,17 @@ describe('migrating to a shared exclusive', () => {
     expect((await migrator.migrate(db, exclusive)).applied).toBe(true);
   });
 });
+
+describe('delete source within one statement', () => {
+  it('deletes a source and its polymorphic target together', async () => {
+    await migrator.migrate(
+      db,
+      'abstract type Item; type Node extending Item { parent: Item { on target delete delete source; } }',
+    );
+    const root = await insert('Node');
+    const child = await insert('Node', { parent: root });
+    await insert('Node', { parent: child });
+    await db.query('delete from "default"."Node"');
+    expect(await count('Node')).toBe(0);
+  });
+});

@@ -12,7 +12,8 @@
  *     link's junction table), checked at the end of the statement (23503);
  *   - `on target delete` is a trigger on each target table: `restrict` refuses the deletion at
  *     the end of the statement (23503), `deferred restrict` at commit, `allow` unsets the link
- *     (or removes the junction row), `delete source` deletes the sources first;
+ *     (or removes the junction row), `delete source` deletes the sources (a multi link's
+ *     before the target goes, while its junction rows still exist);
  * - `on target delete delete source` of a multi link deletes the source objects (a foreign key
  *   only removes the junction row), whatever the target;
  * - `on source delete delete target` deletes the target once the source is gone, and
@@ -112,11 +113,14 @@ export function integrityTriggers(schema: Schema, tables: readonly TypeTable[]):
       const name = `${subject}.on target delete.${target.name}`;
       const targetTable = tableName(target.name);
       if (policy === 'delete source' && (polymorphic || link.multi)) {
+        // A multi link's junction rows may go with the target (its foreign key cascades), so
+        // its sources are found before; a single link's after, at the end of the statement,
+        // which also lets one statement delete a source and its target together.
         out.push(
           spec(
             targetTable,
             name,
-            'before',
+            link.multi ? 'before' : 'after',
             ['delete'],
             [
               {

@@ -289,3 +289,22 @@ describe('delete source within one statement', () => {
     expect(await count('Node')).toBe(0);
   });
 });
+
+describe('delete source of a multi link within one statement', () => {
+  it('deletes a source and its target together, in either order', async () => {
+    await migrator.migrate(
+      db,
+      'type Node { multi kids: Node { on target delete delete source; } }',
+    );
+    const first = await insert('Node');
+    const second = await insert('Node');
+    const lone = await insert('Node');
+    await db.query('insert into "default"."Node.kids" (source, target) values ($1, $2)', [
+      second,
+      first,
+    ]);
+    await db.query('delete from "default"."Node" where id = any($1::uuid[])', [[first, second]]);
+    expect(await count('Node')).toBe(1);
+    expect(await count('Node', 'id = $1', [lone])).toBe(1);
+  });
+});

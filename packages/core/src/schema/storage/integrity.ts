@@ -12,10 +12,10 @@
  *     link's junction table), checked at the end of the statement (23503);
  *   - `on target delete` is a trigger on each target table: `restrict` refuses the deletion at
  *     the end of the statement (23503), `deferred restrict` at commit, `allow` unsets the link
- *     (or removes the junction row), `delete source` deletes the sources (a multi link's
- *     before the target goes, while its junction rows still exist);
- * - `on target delete delete source` of a multi link deletes the source objects (a foreign key
- *   only removes the junction row), whatever the target;
+ *     (or removes the junction row), `delete source` deletes the sources;
+ * - `on target delete delete source` of a multi link deletes the source objects whatever the
+ *   target (with one target table, its foreign key removes the junction row, and the row's
+ *   deletion, its target gone, deletes the source);
  * - `on source delete delete target` deletes the target once the source is gone, and
  *   `delete target if orphan` only when no other source of that link still links to it;
  * - an `exclusive` constraint (not delegated) whose type has rows in several tables (a type and
@@ -112,15 +112,14 @@ export function integrityTriggers(schema: Schema, tables: readonly TypeTable[]):
     for (const target of targets) {
       const name = `${subject}.on target delete.${target.name}`;
       const targetTable = tableName(target.name);
-      if (policy === 'delete source' && (polymorphic || link.multi)) {
-        // A multi link's junction rows may go with the target (its foreign key cascades), so
-        // its sources are found before; a single link's after, at the end of the statement,
-        // which also lets one statement delete a source and its target together.
+      if (policy === 'delete source' && polymorphic) {
+        // After the target's deletion (end of statement): one statement may delete a source
+        // and its target together.
         out.push(
           spec(
             targetTable,
             name,
-            link.multi ? 'before' : 'after',
+            'after',
             ['delete'],
             [
               {
@@ -150,6 +149,24 @@ export function integrityTriggers(schema: Schema, tables: readonly TypeTable[]):
           }),
         );
       }
+    }
+    if (policy === 'delete source' && !polymorphic && link.multi) {
+      // The target's foreign key removes the junction row; the row's going deletes the source.
+      out.push(
+        spec(
+          link.table,
+          `${subject}.on target delete`,
+          'after',
+          ['delete'],
+          [
+            {
+              kind: 'delete-source-if-target-gone',
+              sources: tableName(link.source.name),
+              targets: targets.map((t) => tableName(t.name)),
+            },
+          ],
+        ),
+      );
     }
     const onSource = link.pointer.onSourceDelete ?? 'allow';
     if (onSource !== 'allow') {

@@ -53,6 +53,15 @@ export type TriggerAction =
       readonly junction: QName | null;
     }
   /**
+   * On a multi link's junction table: when the row went because its target did (the target's
+   * foreign key cascades), deletes the source `old.source` too (`delete source`).
+   */
+  | {
+      readonly kind: 'delete-source-if-target-gone';
+      readonly sources: QName;
+      readonly targets: readonly QName[];
+    }
+  /**
    * Deletes the target `old.<value>` from every table of `targets` (`on source delete delete
    * target`): only once the source is gone (`sourceGone`: `old.<column>` is no longer an id of
    * that table; a multi link's junction row also goes when the link is merely unset), and, with
@@ -175,6 +184,13 @@ function action(a: TriggerAction): string {
       return a.junction === null
         ? `delete from ${q(a.sources)} where ${quoteIdent(a.column)} = ${col('old', 'id')};`
         : `delete from ${q(a.sources)} where ${ID} in (select j.${quoteIdent('source')} from ${q(a.junction)} as j where j.${quoteIdent(a.column)} = ${col('old', 'id')});`;
+    case 'delete-source-if-target-gone': {
+      const gone = a.targets.map(
+        (t) =>
+          ` and not exists (select 1 from ${q(t)} as t where t.${ID} = ${col('old', 'target')})`,
+      );
+      return `if true${gone.join('')} then delete from ${q(a.sources)} where ${ID} = ${col('old', 'source')}; end if;`;
+    }
     case 'delete-target': {
       const value = col('old', a.value);
       const orphan = (a.orphanIn ?? []).map(

@@ -42,19 +42,32 @@ function isNode(value: unknown): value is NodeLike {
 
 /** Throws `errorClass` when `root` holds a node more than MAX_NESTING_DEPTH nodes deep. */
 export function checkNestingDepth(root: unknown, errorClass: QueryErrorClass): void {
-  const stack: [unknown, number][] = [[root, 0]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop() as [unknown, number];
+  // Two parallel stacks (no tuple per entry): this runs on every parse, so it stays lean.
+  const values: unknown[] = [root];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop() as number;
     if (Array.isArray(value)) {
-      for (const item of value) stack.push([item, depth]);
+      for (const item of value) {
+        if (typeof item === 'object' && item !== null) {
+          values.push(item);
+          depths.push(depth);
+        }
+      }
       continue;
     }
     if (typeof value !== 'object' || value === null || value instanceof Uint8Array) continue;
     const node = isNode(value);
     const here = node ? depth + 1 : depth;
     if (node && here > MAX_NESTING_DEPTH) throw nestingError(errorClass, value.span?.start ?? null);
-    for (const [key, child] of Object.entries(value)) {
-      if (key !== 'span' && typeof child === 'object' && child !== null) stack.push([child, here]);
+    const record = value as Record<string, unknown>;
+    for (const key in record) {
+      const child = record[key];
+      if (key !== 'span' && typeof child === 'object' && child !== null) {
+        values.push(child);
+        depths.push(here);
+      }
     }
   }
 }

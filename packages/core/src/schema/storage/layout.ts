@@ -800,7 +800,9 @@ function addIndexes(schema: Schema, type: ObjectType, table: QName, indexes: Own
     const where = index.except
       ? sql.not(sql.func('coalesce', [compileScalar(index.except, ctx).sql, sql.bool(false)]))
       : null;
-    const name = pgName(`${short}.${indexSlug(index)}.index`);
+    // A kind of index is part of its name: `fts::index` and a plain index on one expression differ.
+    const suffix = index.kind === null ? 'index' : index.kind.replace('::', '.');
+    const name = pgName(`${short}.${indexSlug(index)}.${suffix}`);
     if (seen.has(name)) continue;
     seen.add(name);
     indexes.push({

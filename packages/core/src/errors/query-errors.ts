@@ -51,6 +51,8 @@ const QUERY_ERROR_TABLE = {
   QueryTimeoutError: { parent: 'ExecutionError', sqlState: '57014' },
   MigrationError: { parent: 'QueryError' },
   DataLossError: { parent: 'MigrationError' },
+  /** Valid EdgeQL or SDL that svc does not run yet (SDL triggers and access rewrites). */
+  UnsupportedFeatureError: { parent: 'QueryError', sqlState: '0A000' },
 } as const satisfies Record<
   string,
   { parent: string | null; code?: QueryErrorCode; sqlState?: string }
@@ -163,3 +165,4 @@ export const TransactionDeadlockError = queryErrorClass('TransactionDeadlockErro
 export const QueryTimeoutError = queryErrorClass('QueryTimeoutError');
 export const MigrationError = queryErrorClass('MigrationError');
 export const DataLossError = queryErrorClass('DataLossError');
+export const UnsupportedFeatureError = queryErrorClass('UnsupportedFeatureError');

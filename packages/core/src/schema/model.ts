@@ -7,7 +7,9 @@
  * Expressions stay as syntax trees (`ql.Expr`); the compiler stages turn them into SQL.
  *
  * Invariants a built Schema guarantees:
- * - every TypeRef names a type that exists; no array of arrays in a stored type (item 9);
+ * - every TypeRef names a type that exists (`std::BaseObject` and `std::Object`, the implicit
+ *   roots of every object type, are not listed in `objectTypes`); no array of arrays in a stored
+ *   type (item 9);
  * - `ObjectType.pointers` holds every pointer, inherited ones included, `id` first, then in
  *   declaration order (bases first, in MRO order);
  * - `ObjectType.ancestors` is the C3 linearisation of the bases (without the type itself);
@@ -46,7 +48,13 @@ export type StdScalarName = (typeof STD_SCALARS)[number];
 export type TypeRef =
   /** A std scalar or a custom scalar (`default::Color`). */
   | { readonly kind: 'scalar'; readonly name: string }
+  /** An object type, or `std::BaseObject` / `std::Object`: the root every object type extends. */
   | { readonly kind: 'object'; readonly name: string }
+  /**
+   * `A | B` as a link target: several object types, none including another, sorted by name
+   * (a union with a common base is still a union; `A | A` and `A | SubOfA` are just `A`).
+   */
+  | { readonly kind: 'union'; readonly members: readonly string[] }
   | { readonly kind: 'array'; readonly element: TypeRef }
   | {
       readonly kind: 'tuple';
@@ -61,6 +69,8 @@ export function printTypeRef(type: TypeRef): string {
     case 'scalar':
     case 'object':
       return type.name;
+    case 'union':
+      return type.members.join(' | ');
     case 'array':
       return `array<${printTypeRef(type.element)}>`;
     case 'tuple':
@@ -87,6 +97,13 @@ export interface Constraint {
   readonly span: SourceSpan | null;
 }
 
+/**
+ * Which splats list a pointer (Gel's `splat_strategy`): `Default` (`*` lists properties, `**`
+ * links too), `Explicit` (only when named), `Implicit` (listed by `*` as well, even a link).
+ */
+export type SplatStrategy = 'Default' | 'Explicit' | 'Implicit';
+export const SPLAT_STRATEGIES: readonly SplatStrategy[] = ['Default', 'Explicit', 'Implicit'];
+
 export type OnTargetDelete = 'restrict' | 'delete source' | 'allow' | 'deferred restrict';
 export type OnSourceDelete = 'allow' | 'delete target' | 'delete target if orphan';
 
@@ -102,6 +119,8 @@ export interface Pointer {
   readonly computed: ql.Expr | null;
   readonly default: ql.Expr | null;
   readonly readonly: boolean;
+  /** `splat_strategy := '...'`; `Default` unless set. */
+  readonly splatStrategy: SplatStrategy;
   readonly constraints: readonly Constraint[];
   readonly annotations: Annotations;
   /** Links only; `restrict` by default. */
@@ -115,6 +134,8 @@ export interface Pointer {
 }
 
 export interface Index {
+  /** `index fts::index on (...)`, `index pg::gin on (...)`; null for a plain index. */
+  readonly kind: string | null;
   readonly expr: ql.Expr;
   readonly except: ql.Expr | null;
   readonly annotations: Annotations;
@@ -221,6 +242,49 @@ export interface Schema {
   readonly aliases: readonly Alias[];
   readonly constraints: readonly AbstractConstraint[];
   readonly annotations: readonly AbstractAnnotation[];
+}
+
+/**
+ * Module names a schema may not declare: svc's own PostgreSQL schemas (`svc_*`), PostgreSQL's
+ * (`pg_*`, `public`), and the modules of the standard library and introspection (`std`,
+ * `schema`, `sys`, `cal`, `math`). The rule reads the first segment (`std::x` is reserved too).
+ */
+export function reservedModule(module: string): boolean {
+  const first = module.split('::')[0] ?? module;
+  return (
+    first.startsWith('svc_') ||
+    first.startsWith('pg_') ||
+    ['public', 'std', 'schema', 'sys', 'cal', 'math'].includes(first)
+  );
+}
+
+/**
+ * The boolean each std constraint with a body checks, `__subject__` being the constrained value
+ * and the parameters named as here (`exclusive` is an index, `expression` is its `on (...)`,
+ * `one_of` a list). One table for the builder (an abstract constraint extending one of these
+ * takes its body) and the storage layout (CHECKs).
+ */
+export const STD_CONSTRAINT_BODIES: Readonly<
+  Record<string, { readonly params: readonly string[]; readonly expr: string; readonly variadic?: boolean }>
+> = {
+  'std::max_value': { params: ['max'], expr: '__subject__ <= max' },
+  'std::min_value': { params: ['min'], expr: '__subject__ >= min' },
+  'std::max_ex_value': { params: ['max'], expr: '__subject__ < max' },
+  'std::min_ex_value': { params: ['min'], expr: '__subject__ > min' },
+  'std::max_len_value': { params: ['max'], expr: 'len(__subject__) <= max' },
+  'std::min_len_value': { params: ['min'], expr: 'len(__subject__) >= min' },
+  'std::regexp': { params: ['pattern'], expr: 're_test(pattern, __subject__)' },
+  'std::one_of': { params: [], expr: '', variadic: true },
+};
+
+/** The implicit root object types: every object type extends `std::Object` (a `BaseObject`). */
+export const ROOT_OBJECT_TYPES = ['std::BaseObject', 'std::Object'] as const;
+
+/** The object types a link target may hold rows of (a union's members, or the one type). */
+export function targetObjectTypes(type: TypeRef): readonly string[] {
+  if (type.kind === 'object') return [type.name];
+  if (type.kind === 'union') return type.members;
+  return [];
 }
 
 /** The built-in annotations every schema may use without declaring them. */

@@ -30,7 +30,9 @@ export type MigrationStepKind =
   | 'drop function'
   | 'alter function'
   | 'create view'
-  | 'drop view';
+  | 'drop view'
+  | 'create trigger'
+  | 'drop trigger';
 
 export interface MigrationStep {
   readonly kind: MigrationStepKind;

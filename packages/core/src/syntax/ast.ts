@@ -40,7 +40,10 @@ export interface ObjectRef extends NodeBase<'ObjectRef'> {
 /** `str`, `array<str>`, `tuple<a: int64, b: str>`, `enum<Red, Green>`. */
 export interface TypeName extends NodeBase<'TypeName'> {
   readonly name: ObjectRef;
-  /** Type arguments in `<...>`; empty when the type has none. */
+  /**
+   * Type arguments in `<...>`; empty when the type has none. A quoted argument (`enum<'RED'>`)
+   * is the TypeName it spells, as in Gel.
+   */
   readonly subtypes: readonly TypeSubtype[];
 }
 

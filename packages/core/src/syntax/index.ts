@@ -12,7 +12,9 @@
  * const [stmt] = ql.parseQuery('select User { name } filter .id = <uuid>$id');
  * ql.printQuery(stmt); // "select User { name } filter .id = <uuid>$id;"
  */
+import { EdgeQLSyntaxError, SchemaSyntaxError } from '../errors';
 import type { Expr, Schema, Statement, TypeExpr } from './ast';
+import { checkNestingDepth } from './depth';
 import { Parser } from './parser';
 import { SchemaParser } from './sdl-parser';
 
@@ -21,24 +23,31 @@ export { printExpression, printQuery, printSchema, printType } from './printer';
 export { tokenize } from './lexer';
 export type { Position, Token, TokenKind } from './tokens';
 export { BINARY_OPERATORS, Precedence, UNARY_OPERATORS } from './precedence';
+export { MAX_NESTING_DEPTH } from './depth';
+
+// Every entry point bounds the tree's depth (syntax/depth): operator chains such as
+// `1 + 1 + ... + 1` nest without nesting the parser, and every later stage recurses over them.
+function bounded<T>(tree: T, errorClass: typeof EdgeQLSyntaxError): T {
+  checkNestingDepth(tree, errorClass);
+  return tree;
+}
 
 /** Parses an EdgeQL script: statements separated by `;`. Throws `EdgeQLSyntaxError`. */
 export function parseQuery(text: string): Statement[] {
-  return new Parser(text).parseScript();
+  return bounded(new Parser(text).parseScript(), EdgeQLSyntaxError);
 }
 
 /** Parses one EdgeQL expression (or query), e.g. a default or a filter. Throws `EdgeQLSyntaxError`. */
 export function parseExpression(text: string): Expr {
-  return new Parser(text).parseStandaloneExpression();
+  return bounded(new Parser(text).parseStandaloneExpression(), EdgeQLSyntaxError);
 }
 
 /** Parses a type expression such as `array<str>` or `A | B`. Throws `EdgeQLSyntaxError`. */
 export function parseType(text: string): TypeExpr {
-  const parser = new Parser(text);
-  return parser.parseStandaloneType();
+  return bounded(new Parser(text).parseStandaloneType(), EdgeQLSyntaxError);
 }
 
 /** Parses an SDL document. Throws `SchemaSyntaxError`. */
 export function parseSchema(sdl: string): Schema {
-  return new SchemaParser(sdl).parseSchema();
+  return bounded(new SchemaParser(sdl).parseSchema(), SchemaSyntaxError);
 }

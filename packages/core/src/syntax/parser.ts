@@ -9,6 +9,7 @@
  * "Unexpected X" points at X; "Missing X" points just after the last good token, as in Gel.
  */
 import { EdgeQLSyntaxError, type QueryErrorClass } from '../errors';
+import { MAX_NESTING_DEPTH, nestingError } from './depth';
 import {
   create,
   type AliasedExpr,
@@ -118,6 +119,8 @@ type Closing = ')' | ']' | '}' | '>';
 export class Parser {
   protected readonly tokens: readonly Token[];
   protected index = 0;
+  /** Nested constructs being parsed (expressions, types, shapes): bounded by MAX_NESTING_DEPTH. */
+  private nesting = 0;
 
   constructor(
     protected readonly source: string,
@@ -220,6 +223,15 @@ export class Parser {
 
   // =============================================================================================
   // Errors
+
+  /** Runs one nested construct, refusing to go past MAX_NESTING_DEPTH (no stack overflow). */
+  protected nested<T>(parse: () => T): T {
+    if (this.nesting >= MAX_NESTING_DEPTH) throw nestingError(this.errorClass, this.peek().start);
+    this.nesting++;
+    const result = parse();
+    this.nesting--;
+    return result;
+  }
 
   protected fail(message: string, at: Position, hint?: string): never {
     throw new this.errorClass(message, {
@@ -429,7 +441,7 @@ export class Parser {
 
   /** A full type expression: `str`, `array<str>`, `A | B`, `typeof x`, `(A & B)`. */
   parseFullTypeExpr(): TypeExpr {
-    return this.parseTypeUnion(true);
+    return this.nested(() => this.parseTypeUnion(true));
   }
 
   /**
@@ -437,7 +449,7 @@ export class Parser {
    * parenthesized there (`x is (array<str>)`), as in Gel.
    */
   protected parseSimpleTypeExpr(): TypeExpr {
-    return this.parseTypeUnion(false);
+    return this.nested(() => this.parseTypeUnion(false));
   }
 
   private parseTypeUnion(full: boolean): TypeExpr {
@@ -498,7 +510,14 @@ export class Parser {
     let named = 0;
     for (;;) {
       const start = this.peek().start;
-      if (this.isIdentifierToken(this.peek()) && this.at(':', 1)) {
+      const token = this.peek();
+      if (token.kind === 'Str') {
+        // `enum<'RED', 'GREEN'>`: Gel reads a quoted value as the name it spells, so the
+        // subtype is the same TypeName `enum<RED, GREEN>` gives (printed back as a name).
+        this.advance();
+        const name = create('ObjectRef', this.tokenSpan(token), { module: null, name: token.value });
+        subtypes.push(create('TypeName', this.tokenSpan(token), { name, subtypes: [] }));
+      } else if (this.isIdentifierToken(token) && this.at(':', 1)) {
         const name = this.parseIdentifier();
         this.advance();
         const type = this.parseFullTypeExpr();
@@ -535,9 +554,11 @@ export class Parser {
 
   /** An expression whose operators all bind at least as tightly as `minPrecedence`. */
   parseExpr(minPrecedence: number = Precedence.lowest): Expr {
-    const start = this.peek().start;
-    const left = this.parsePrefix();
-    return this.parseOperators(left, start, minPrecedence);
+    return this.nested(() => {
+      const start = this.peek().start;
+      const left = this.parsePrefix();
+      return this.parseOperators(left, start, minPrecedence);
+    });
   }
 
   private parseOperators(first: Expr, start: Position, minPrecedence: number): Expr {
@@ -1084,6 +1105,10 @@ export class Parser {
 
   /** After `{`: shape elements up to and including `}`. */
   protected parseShapeElements(free: boolean): ShapeElement[] {
+    return this.nested(() => this.parseShapeElementList(free));
+  }
+
+  private parseShapeElementList(free: boolean): ShapeElement[] {
     const elements: ShapeElement[] = [];
     while (!this.eat('}')) {
       elements.push(this.parseShapeElement(free));

@@ -2,7 +2,8 @@
  * printer: AST → canonical EdgeQL / SDL text.
  *
  * Queries print on one line with lower-case keywords; SDL prints one declaration per line,
- * indented by four spaces. Parentheses are added exactly where the precedence table
+ * indented by four spaces. A tree deeper than MAX_NESTING_DEPTH (./depth) is refused with a
+ * syntax error, never a stack overflow. Parentheses are added exactly where the precedence table
  * (./precedence) requires them, and nested queries are always parenthesized, so parsing the
  * printed text gives back the same tree (spans aside) — the property test checks this.
  */
@@ -34,6 +35,8 @@ import type {
   WithItem,
 } from './ast';
 import { isQuery } from './ast';
+import { EdgeQLSyntaxError, SchemaSyntaxError } from '../errors';
+import { checkNestingDepth } from './depth';
 import {
   BINARY_OPERATORS,
   IF_ELSE_OPERATOR,
@@ -48,6 +51,7 @@ import { isPlainIdentifier } from './tokens';
 
 /** Statements as a script: each ends with `;`, one per line. */
 export function printQuery(statements: Statement | readonly Statement[]): string {
+  checkNestingDepth(statements, EdgeQLSyntaxError);
   const list: readonly Statement[] = Array.isArray(statements)
     ? statements
     : [statements as Statement];
@@ -56,16 +60,19 @@ export function printQuery(statements: Statement | readonly Statement[]): string
 
 /** One expression or query, without a trailing `;`. */
 export function printExpression(expr: Expr): string {
+  checkNestingDepth(expr, EdgeQLSyntaxError);
   return isQuery(expr) ? query(expr) : expression(expr, Precedence.lowest);
 }
 
 /** A type expression: `array<str>`, `A | B`. */
 export function printType(type: TypeExpr): string {
+  checkNestingDepth(type, EdgeQLSyntaxError);
   return typeExpr(type, false);
 }
 
 /** A whole SDL document. */
 export function printSchema(schema: Schema): string {
+  checkNestingDepth(schema, SchemaSyntaxError);
   const blocks: string[] = [];
   for (const ext of schema.extensions) {
     blocks.push(
@@ -573,7 +580,7 @@ function extending(bases: readonly TypeExpr[]): string {
 }
 
 function paren(node: Expr): string {
-  return `(${printExpression(node)})`;
+  return `(${isQuery(node) ? query(node) : expression(node, Precedence.lowest)})`;
 }
 
 function declaration(decl: Declaration, indent: string): string {

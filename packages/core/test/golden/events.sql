@@ -56,3 +56,8 @@ create unique index "Sponsor.name.exclusive" on "default"."Sponsor" ("name");
 
 -- step: create constraint std::exclusive on default::Ticket.code
 create unique index "Ticket.code.exclusive" on "default"."Ticket" ("code");
+
+-- step: create integrity trigger default::Event.sponsors.on source delete on default::Event.sponsors
+create or replace function "default"."default::Event.sponsors.on source delete"() returns trigger language plpgsql set search_path = pg_catalog as '#variable_conflict use_column
+begin if old."target" is not null and not exists (select 1 from "default"."Event" as s where s."id" = old."source") then delete from "default"."Sponsor" where "id" = old."target" and not exists (select 1 from "default"."Event.sponsors" as o where o."target" = old."target"); end if; return null; end';
+create trigger "default::Event.sponsors.on source delete" after delete on "default"."Event.sponsors" for each row execute function "default"."default::Event.sponsors.on source delete"();

@@ -7,6 +7,10 @@ drop view "default"."Publishable";
 -- step: drop view of default::Timestamped (recreated)
 drop view "default"."Timestamped";
 
+-- step: drop integrity trigger default::Folder.items.target on default::Folder.items
+drop trigger if exists "default::Folder.items.target" on "default"."Folder.items";
+drop function if exists "default"."default::Folder.items.target"();
+
 -- step: create type default::Podcast
 create table "default"."Podcast" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "name" text not null, "slug" text, "created_at" timestamptz not null default clock_timestamp(), "modified_at" timestamptz, "published" boolean not null default false, "audio_url" text not null);
 
@@ -72,6 +76,16 @@ create view "default"."Taggable" as select "id", "label", 'default::Article'::te
 
 -- step: create view of default::Timestamped over default::Article, default::FeaturedArticle, default::Gallery, default::Podcast, default::Video
 create view "default"."Timestamped" as select "id", "created_at", "modified_at", 'default::Article'::text as "__type__" from "default"."Article" union all select "id", "created_at", "modified_at", 'default::FeaturedArticle'::text as "__type__" from "default"."FeaturedArticle" union all select "id", "created_at", "modified_at", 'default::Gallery'::text as "__type__" from "default"."Gallery" union all select "id", "created_at", "modified_at", 'default::Podcast'::text as "__type__" from "default"."Podcast" union all select "id", "created_at", "modified_at", 'default::Video'::text as "__type__" from "default"."Video";
+
+-- step: create integrity trigger default::Folder.items.target on default::Folder.items
+create or replace function "default"."default::Folder.items.target"() returns trigger language plpgsql set search_path = pg_catalog as '#variable_conflict use_column
+begin if new."target" is not null and not (exists (select 1 from "default"."Account" as t where t."id" = new."target") or exists (select 1 from "default"."Article" as t where t."id" = new."target") or exists (select 1 from "default"."FeaturedArticle" as t where t."id" = new."target") or exists (select 1 from "default"."Folder" as t where t."id" = new."target") or exists (select 1 from "default"."Gallery" as t where t."id" = new."target") or exists (select 1 from "default"."Image" as t where t."id" = new."target") or exists (select 1 from "default"."Podcast" as t where t."id" = new."target") or exists (select 1 from "default"."Video" as t where t."id" = new."target")) then raise exception using errcode = ''23503'', message = ''link ''''items'''' of ''''default::Folder'''' does not point to an object of type ''''default::Named'''''' || '' ('' || new."target"::text || '')''; end if; return null; end';
+create trigger "default::Folder.items.target" after insert or update of "target" on "default"."Folder.items" for each row execute function "default"."default::Folder.items.target"();
+
+-- step: create integrity trigger default::Folder.items.on target delete.default::Podcast on default::Podcast
+create or replace function "default"."default::Folder.items.on target delete.default::Podcast"() returns trigger language plpgsql set search_path = pg_catalog as '#variable_conflict use_column
+begin if exists (select 1 from "default"."Folder.items" as s where s."target" = old."id") then raise exception using errcode = ''23503'', message = ''deletion of ''''default::Podcast'''' is prohibited by link target policy of ''''default::Folder.items'''''' || '' ('' || old."id"::text || '')''; end if; return null; end';
+create trigger "default::Folder.items.on target delete.default::Podcast" after delete on "default"."Podcast" for each row execute function "default"."default::Folder.items.on target delete.default::Podcast"();
 
 -- step: alter type default::Article
 

@@ -37,8 +37,8 @@ create index "Book.expr.03c80330.index" on "default"."Book" ((lower(btrim("title
 -- step: create constraint std::exclusive on default::Member.card_number
 create unique index "Member.card_number.exclusive" on "default"."Member" ("card_number");
 
--- step: create function default::clamp
+-- step: create function default::clamp(std::int64, std::int64, std::int64)
 
--- step: create function default::default_loan_days
+-- step: create function default::default_loan_days()
 
--- step: create function default::normalize
+-- step: create function default::normalize(std::str)

@@ -9,6 +9,6 @@ alter table "default"."Writer" add column "initial" text not null default upper(
 
 -- step: alter property default::Book.display
 
--- step: alter function default::default_loan_days
+-- step: alter function default::default_loan_days()
 
--- step: create function default::initials
+-- step: create function default::initials(std::str)

@@ -25,6 +25,7 @@ function pointer(p: PointerDraft): Pointer {
     computed: p.computed,
     default: p.default,
     readonly: p.readonly,
+    splatStrategy: p.splatStrategy,
     constraints: [...p.constraints],
     annotations: { ...p.annotations },
     onTargetDelete: stored ? (p.onTargetDelete ?? 'restrict') : null,

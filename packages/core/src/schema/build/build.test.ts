@@ -407,3 +407,147 @@ describe('enum members', () => {
     }
   });
 });
+
+// Schemas Gel's tests use (tools/gel-schemas): each construct in SDL of our own.
+describe("constructs of Gel's test schemas", () => {
+  const type = (schema: Schema, name: string) =>
+    schema.objectTypes.find((t) => t.name === `default::${name}`) as ObjectType;
+  const pointer = (t: ObjectType, name: string) =>
+    t.pointers.find((p) => p.name === name) as Pointer;
+
+  test("quoted enum values: enum<'RED', 'GREEN'> is enum<RED, GREEN>", () => {
+    const schema = buildSchema("scalar type Color extending enum<'RED', 'GREEN', 'two words'>;");
+    expect(schema.scalarTypes[0]?.enumValues).toEqual(['RED', 'GREEN', 'two words']);
+  });
+
+  test('splat_strategy is kept in the model, inherited, and checked', () => {
+    const schema = buildSchema(`
+      type Base { tags: array<str> { splat_strategy := 'Explicit'; } }
+      type Issue extending Base {
+        owner: Base { splat_strategy := 'implicit'; }
+        name: str;
+      }`);
+    const issue = type(schema, 'Issue');
+    expect(pointer(issue, 'tags').splatStrategy).toBe('Explicit');
+    expect(pointer(issue, 'owner').splatStrategy).toBe('Implicit');
+    expect(pointer(issue, 'name').splatStrategy).toBe('Default');
+    expect(() => buildSchema("type T { n: str { splat_strategy := 'Sometimes'; } }")).toThrow(
+      "splat_strategy must be one of 'Default', 'Explicit', 'Implicit'",
+    );
+  });
+
+  test('a link-property computed reads the target (@count * .cost)', () => {
+    const schema = buildSchema(`
+      type Card { cost: int64; }
+      type User {
+        multi deck: Card { count: int64; property total := @count * .cost; property src := @source.id; }
+      }`);
+    const props = pointer(type(schema, 'User'), 'deck').properties;
+    expect(props.find((p) => p.name === 'total')?.target).toEqual({
+      kind: 'scalar',
+      name: 'std::int64',
+    });
+    expect(() =>
+      buildSchema('type Card; type User { multi deck: Card { property bad := .nope; } }'),
+    ).toThrow("object type 'default::Card' has no link or property 'nope'");
+  });
+
+  test('@prop, @source and __subject__@prop in link constraints', () => {
+    const schema = buildSchema(`
+      abstract link labelled { lang: str; constraint exclusive on (@lang); }
+      type Label;
+      type Doc {
+        multi label extending labelled -> Label {
+          constraint exclusive on ((__subject__@source, __subject__@lang));
+        }
+      }`);
+    const label = pointer(type(schema, 'Doc'), 'label');
+    expect(label.constraints.map((c) => c.name)).toEqual(['std::exclusive', 'std::exclusive']);
+  });
+
+  test('abstract constraints extending another', () => {
+    const schema = buildSchema(`
+      abstract constraint short(max: int64) extending max_len_value;
+      abstract constraint positive { using (__subject__ > 0); errmessage := 'must be positive'; }
+      abstract constraint strictly_positive extending positive;
+      type T { name: str { constraint short(3); } n: int64 { constraint strictly_positive; } }`);
+    const strict = schema.constraints.find((c) => c.name === 'default::strictly_positive');
+    expect(strict?.errmessage).toBe('must be positive');
+    expect(schema.constraints.find((c) => c.name === 'default::short')?.params).toHaveLength(1);
+  });
+
+  test('diamond inheritance of a link merges to the narrower target', () => {
+    const schema = buildSchema(`
+      type Target0; type Target1 extending Target0;
+      type A { link target -> Target0; }
+      type B { link target -> Target1; }
+      type AB extending A, B;`);
+    expect(pointer(type(schema, 'AB'), 'target').target).toEqual({
+      kind: 'object',
+      name: 'default::Target1',
+    });
+    expect(() =>
+      buildSchema('type X; type Y; type A { l: X; } type B { l: Y; } type AB extending A, B;'),
+    ).toThrow('with incompatible definitions');
+  });
+
+  test('-> Object and std::BaseObject targets', () => {
+    const schema = buildSchema(
+      'type Note { subject: Object; any: std::BaseObject; id_of := .subject.id; }',
+    );
+    const note = type(schema, 'Note');
+    expect(pointer(note, 'subject').target).toEqual({ kind: 'object', name: 'std::Object' });
+    expect(pointer(note, 'any').target).toEqual({ kind: 'object', name: 'std::BaseObject' });
+    expect(pointer(note, 'id_of').target).toEqual({ kind: 'scalar', name: 'std::uuid' });
+  });
+
+  test('a union target with no common base is a union type', () => {
+    const schema = buildSchema(`
+      type File { name: str; } type URL { name: str; address: str; } type Sub extending File;
+      type Issue {
+        multi references: File | URL | Sub;
+        names := .references.name;
+      }`);
+    const issue = type(schema, 'Issue');
+    expect(pointer(issue, 'references').target).toEqual({
+      kind: 'union',
+      members: ['default::File', 'default::URL'],
+    });
+    expect(pointer(issue, 'names').target).toEqual({ kind: 'scalar', name: 'std::str' });
+    expect(() => buildSchema('type A; type B { x: str; } type C { l: A | B; y := .l.x; }')).toThrow(
+      "object type 'default::A' has no link or property 'x'",
+    );
+  });
+
+  test('a default may be a pure query', () => {
+    const schema = buildSchema(
+      'type T { started: datetime { default := (select datetime_current()); } }',
+    );
+    expect(pointer(type(schema, 'T'), 'started').default).toMatchObject({ kind: 'SelectQuery' });
+  });
+
+  test('a computed global may hold arrays of arrays (item 9 is about stored types)', () => {
+    const schema = buildSchema('global grid := [[1, 2], [3, 4]];');
+    expect(schema.globals[0]?.target).toEqual({
+      kind: 'array',
+      element: { kind: 'array', element: { kind: 'scalar', name: 'std::int64' } },
+    });
+  });
+});
+
+describe('index kinds', () => {
+  test('fts::index and pg:: methods are kept; an unknown kind is refused', () => {
+    const schema = buildSchema(
+      'type T { a: str; b: array<str>; index fts::index on (fts::with_options(.a, language := fts::Language.eng)); index pg::gin on (.b); }',
+    );
+    expect(schema.objectTypes[0]?.indexes.map((i) => i.kind)).toEqual(['fts::index', 'pg::gin']);
+    expect(() => buildSchema('type T { a: str; index pg::nope on (.a); }')).toThrow(
+      "index 'pg::nope' does not exist",
+    );
+    expect(() =>
+      buildSchema(
+        'type T { a: str; index fts::index on (fts::with_options(.a, language := fts::Language.xx)); }',
+      ),
+    ).toThrow("'xx' is not a member of the enum 'fts::Language'");
+  });
+});

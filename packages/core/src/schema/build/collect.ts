@@ -4,12 +4,14 @@
  *
  * Input: the parsed `ql.Schema`. Output: a `BuildContext` whose declaration tables are filled
  * (object types as drafts without pointers yet).
- * Errors: `DuplicateDefinitionError` at the second of two declarations with one name. Types,
+ * Errors: `SchemaDefinitionError` for a reserved module name (model.ts `reservedModule`);
+ * `DuplicateDefinitionError` at the second of two declarations with one name. Types,
  * scalars, aliases and globals share a namespace (as in Gel); constraints, annotations and
  * abstract pointers each have their own; functions are told apart later, by signature.
  */
 import type * as ql from '../../syntax';
-import { DuplicateDefinitionError } from '../../errors';
+import { DuplicateDefinitionError, SchemaDefinitionError } from '../../errors';
+import { reservedModule } from '../model';
 import { fail, newContext, type BuildContext, type Decl } from './context';
 
 type Handler<K extends ql.Declaration['kind']> = (
@@ -113,6 +115,16 @@ function place(
   return { module: home, name: `${home}::${ref.name}` };
 }
 
+function refuseReserved(module: string, span: ql.Span): void {
+  if (!reservedModule(module)) return;
+  fail(
+    SchemaDefinitionError,
+    `module name '${module}' is reserved`,
+    span,
+    'svc_*, pg_*, public, std, schema, sys, cal and math belong to svc, PostgreSQL and the standard library; choose another name',
+  );
+}
+
 function walk(
   ctx: BuildContext,
   module: ql.ModuleDecl,
@@ -120,6 +132,7 @@ function walk(
   seen: Map<string, string>,
 ): void {
   const moduleName = prefix === null ? module.name : `${prefix}::${module.name}`;
+  refuseReserved(moduleName, module.span);
   ctx.modules.add(moduleName);
   for (const decl of module.declarations) {
     if (decl.kind === 'ModuleDecl') {
@@ -128,6 +141,7 @@ function walk(
     }
     const ref = decl.kind === 'PointerDecl' ? { module: null, name: decl.name } : decl.name;
     const { module: home, name } = place(moduleName, ref);
+    if (home !== moduleName) refuseReserved(home, decl.span);
     ctx.modules.add(home);
     const handler = HANDLERS[decl.kind] as Handler<typeof decl.kind>;
     handler(ctx, { name, module: home, node: decl } as Decl<never>, seen);

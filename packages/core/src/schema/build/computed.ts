@@ -39,13 +39,18 @@ function nestedArray(type: TypeRef): boolean {
   return false;
 }
 
-/** The scope a pointer's expressions (computed, default, constraints) are read in. */
+/**
+ * The scope a pointer's expressions (computed, default, constraints) are read in. A link
+ * property's expressions see the link (`@x`); a link's own constraints see its properties too
+ * (`constraint exclusive on (@lang)`).
+ */
 export function pointerScope(ptr: PointerDraft, subject: Inferred | null): Scope {
   const object: Inferred = { type: objectRef(ptr.home), card: ONE };
   if (ptr.ownerLink !== null) {
     return { ...rootScope(ptr.module), subject, source: object, link: ptr.ownerLink };
   }
-  return { ...rootScope(ptr.module, subject), source: object };
+  const link = ptr.kind === 'link' ? ptr : null;
+  return { ...rootScope(ptr.module, subject), source: object, link };
 }
 
 export function finishComputed(ctx: BuildContext, ptr: PointerDraft): void {
@@ -62,8 +67,14 @@ export function finishComputed(ctx: BuildContext, ptr: PointerDraft): void {
     );
   }
   ptr.inference = 'running';
+  // A link property's computed reads the link's target as its subject (`@count * .cost`).
+  const linkTarget = ptr.ownerLink?.target ?? null;
   const subject: Inferred | null =
-    ptr.ownerLink === null ? { type: objectRef(ptr.home), card: ONE } : null;
+    ptr.ownerLink === null
+      ? { type: objectRef(ptr.home), card: ONE }
+      : linkTarget?.kind === 'object'
+        ? { type: linkTarget, card: ONE }
+        : null;
   const inferred = infer(ctx, ptr.computed, pointerScope(ptr, subject));
   const declaredKind = ptr.ownerLink !== null ? 'property' : (ptr.node?.pointerKind ?? null);
   const target = ptr.target ?? inferred.type;
@@ -80,7 +91,8 @@ export function finishComputed(ctx: BuildContext, ptr: PointerDraft): void {
   if (nestedArray(target)) {
     fail(Err(declaredKind), 'nested arrays are not supported', ptr.computed.span, NESTED_HINT);
   }
-  const kind = declaredKind ?? (target.kind === 'object' ? 'link' : 'property');
+  const isObject = target.kind === 'object' || target.kind === 'union';
+  const kind = declaredKind ?? (isObject ? 'link' : 'property');
   if (kind === 'property' && containsObject(target)) {
     fail(
       InvalidPropertyDefinitionError,
@@ -89,7 +101,7 @@ export function finishComputed(ctx: BuildContext, ptr: PointerDraft): void {
       ptr.ownerLink ? undefined : `declare it as a link: link ${ptr.name} := ...`,
     );
   }
-  if (kind === 'link' && target.kind !== 'object') {
+  if (kind === 'link' && !isObject) {
     fail(
       InvalidLinkDefinitionError,
       `the type inferred from the expression of the computed link '${ptr.name}' is '${printTypeRef(target)}', not an object type`,
@@ -168,7 +180,8 @@ export function finishGlobal(ctx: BuildContext, g: GlobalDraft): void {
       'add { default := ... }',
     );
   }
-  if (g.target && nestedArray(g.target)) {
+  // Item 9 is about stored types: a computed global is a query, where arrays of arrays are fine.
+  if (g.computed === null && g.target && nestedArray(g.target)) {
     fail(
       InvalidDefinitionError,
       'nested arrays are not supported',

@@ -18,6 +18,7 @@ import type {
   OnSourceDelete,
   OnTargetDelete,
   ScalarType,
+  SplatStrategy,
   TypeRef,
 } from '../model';
 
@@ -50,6 +51,7 @@ export interface PointerDraft {
   computed: ql.Expr | null;
   default: ql.Expr | null;
   readonly: boolean;
+  splatStrategy: SplatStrategy;
   constraints: Constraint[];
   annotations: Record<string, string>;
   onTargetDelete: OnTargetDelete | null;

@@ -231,12 +231,20 @@ const CASES: readonly Case[] = [
     message: "default of 'slug' reads the object: compute it in the insert",
   },
   {
-    name: 'default running a query',
+    name: 'default reading an object type',
     sdl: ['type Post {', '  rank: int64 { default := (select count(Post)); }', '}'],
     error: 'InvalidPropertyDefinitionError',
     line: 2,
-    column: 29,
-    message: "default of 'rank' runs a query",
+    column: 42,
+    message: "default of 'rank' reads object type 'default::Post'",
+  },
+  {
+    name: 'default writing',
+    sdl: ['type Log { n: int64; }', 'type Post {', '  n: int64 { default := (insert Log { n := 1 }).n; }', '}'],
+    error: 'InvalidPropertyDefinitionError',
+    line: 3,
+    column: 26,
+    message: "default of 'n' writes to the database",
   },
   {
     name: 'default reading __subject__',
@@ -414,6 +422,38 @@ const CASES: readonly Case[] = [
     column: 13,
     message: 'query parameters are not allowed in schemas',
   },
+  // parsed but not run yet: refused, never silently dropped
+  {
+    name: 'a trigger',
+    sdl: [
+      'type Log { n: int64; }',
+      'type User {',
+      '  name: str;',
+      '  trigger log after insert for each do (insert Log { n := 1 });',
+      '}',
+    ],
+    error: 'UnsupportedFeatureError',
+    line: 4,
+    column: 3,
+    message: 'triggers are not supported yet',
+  },
+  {
+    name: 'an access rewrite',
+    sdl: ['type User {', '  name: str {', "    rewrite insert using ('x');", '  }', '}'],
+    error: 'UnsupportedFeatureError',
+    line: 3,
+    column: 5,
+    message: 'access rewrites (`rewrite ... using`) are not supported yet',
+  },
+  // reserved module names
+  ...['svc_auth', 'pg_temp', 'public', 'std', 'schema', 'sys', 'cal', 'math'].map((module) => ({
+    name: `the reserved module name ${module}`,
+    sdl: [`module ${module} {`, '  type T;', '}'],
+    error: 'SchemaDefinitionError',
+    line: 1,
+    column: 1,
+    message: `module name '${module}' is reserved`,
+  })),
 ];
 
 function thrown(sdl: string): {

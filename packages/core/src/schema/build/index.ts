@@ -4,8 +4,10 @@
  *
  * Input: SDL in either syntax (current `name: str`, or arrow `property name -> str`), with or
  * without `module default { }`. Output: a `Schema` whose invariants model.ts lists.
- * Errors: the first one found — `SchemaSyntaxError` from the parser, then, phase by phase,
- * `InvalidReferenceError`, `DuplicateDefinitionError`, `Invalid*DefinitionError`, ...
+ * Errors: the first one found — `SchemaSyntaxError` from the parser, `UnsupportedFeatureError`
+ * for what svc parses but does not run yet (triggers, access rewrites: refused rather than
+ * silently dropped), then, phase by phase, `InvalidReferenceError`,
+ * `DuplicateDefinitionError`, `Invalid*DefinitionError`, ...
  *
  * The phases, each a pure function over one `BuildContext`:
  *   collect (names, duplicates) → annotations → scalars → bases + C3 → function signatures →
@@ -27,9 +29,27 @@ import { buildObjectMembers } from './objects';
 import { buildPointers } from './pointers';
 import { buildScalars } from './scalars';
 import { validate } from './validate';
+import { findNode } from './walk';
+import { UnsupportedFeatureError } from '../../errors';
+
+/** Triggers and access rewrites: valid SDL that a later issue builds; refused until then. */
+function refuseUnsupported(schema: ql.Schema): void {
+  const found = findNode(schema, (n) => n.kind === 'Trigger' || n.kind === 'Rewrite');
+  if (!found) return;
+  const what = found.kind === 'Trigger' ? 'triggers are' : 'access rewrites (`rewrite ... using`) are';
+  throw new UnsupportedFeatureError(`${what} not supported yet`, {
+    position: { line: found.span.start.line, column: found.span.start.column },
+    hint:
+      found.kind === 'Trigger'
+        ? 'run the follow-up writes in the same request as the statement'
+        : 'compute the value in the insert or update',
+  });
+}
 
 export function buildSchema(sdl: string): Schema {
-  const ctx = collect(ql.parseSchema(sdl));
+  const parsed = ql.parseSchema(sdl);
+  refuseUnsupported(parsed);
+  const ctx = collect(parsed);
   buildAnnotationDecls(ctx);
   buildScalars(ctx);
   resolveBases(ctx);

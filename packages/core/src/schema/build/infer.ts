@@ -11,7 +11,7 @@
  * exclusive pointer compared with a single value. Everything else "may be many".
  * Invariant: pure apart from memoising computeds, aliases and globals in the context.
  */
-import { printTypeRef } from '../model';
+import { printTypeRef, ROOT_OBJECT_TYPES, targetObjectTypes } from '../model';
 import type * as ql from '../../syntax';
 import { InvalidDefinitionError, InvalidReferenceError, QueryError } from '../../errors';
 import type { TypeRef } from '../model';
@@ -29,10 +29,10 @@ import {
 } from './context';
 import {
   candidates,
-  commonAncestor,
   hintFor,
   lookupType,
   resolveType,
+  unionOf,
   unknownType,
 } from './resolve';
 import { BUILTIN_GLOBALS } from './stdlib';
@@ -58,6 +58,8 @@ import {
   stdBaseOf,
 } from './types';
 import { finishComputed, finishGlobal } from './computed';
+import { idPointer } from './pointers';
+import { BUILTIN_ENUMS } from '../fts';
 
 export interface Scope {
   readonly module: string;
@@ -106,10 +108,16 @@ function objectDraft(ctx: BuildContext, name: string): ObjectDraft {
   return ctx.objectTypes.get(name) as ObjectDraft;
 }
 
+/** The pointers of an object type (of a root: `id` alone). */
+function pointersOf(ctx: BuildContext, type: string): readonly PointerDraft[] {
+  const root = (ROOT_OBJECT_TYPES as readonly string[]).includes(type);
+  return root ? [idPointer(type, 'std')] : objectDraft(ctx, type).pointers;
+}
+
 /** The pointer `name` of object type `type`, its computed inferred first. */
 export function pointerOf(ctx: BuildContext, type: string, step: ql.Ptr): PointerDraft {
-  const draft = objectDraft(ctx, type);
-  const pointer = draft.pointers.find((p) => p.name === step.name);
+  const pointers = pointersOf(ctx, type);
+  const pointer = pointers.find((p) => p.name === step.name);
   if (!pointer) {
     return fail(
       InvalidReferenceError,
@@ -117,7 +125,7 @@ export function pointerOf(ctx: BuildContext, type: string, step: ql.Ptr): Pointe
       step.span,
       hintFor(
         step.name,
-        draft.pointers.map((p) => p.name),
+        pointers.map((p) => p.name),
       ),
     );
   }
@@ -125,8 +133,27 @@ export function pointerOf(ctx: BuildContext, type: string, step: ql.Ptr): Pointe
   return pointer;
 }
 
-function linkProperty(ctx: BuildContext, link: PointerDraft | null, step: ql.Ptr): PointerDraft {
+/**
+ * The pointer `name` read through a link target: every member of a union must have it (with the
+ * same kind); the result's type is the union of the members' object targets, or the first
+ * member's target for a property.
+ */
+function pointerThrough(ctx: BuildContext, type: TypeRef, step: ql.Ptr): PointerDraft {
+  const [first, ...rest] = targetObjectTypes(type).map((t) => pointerOf(ctx, t, step));
+  const pointer = first as PointerDraft;
+  if (rest.length === 0 || pointer.kind !== 'link') return pointer;
+  const targets = [pointer, ...rest].flatMap((p) => (p.target ? targetObjectTypes(p.target) : []));
+  return { ...pointer, target: unionOf(ctx, targets) };
+}
+
+/**
+ * `@name` on `link`: one of its properties, or (unless a property shadows them) `@source`, the
+ * object the link starts from, and `@target`, the object it reaches.
+ */
+function linkProperty(ctx: BuildContext, link: PointerDraft | null, step: ql.Ptr): Inferred {
   const prop = link?.properties.find((p) => p.name === step.name);
+  if (link && !prop && step.name === 'source') return { type: objectRef(link.home), card: ONE };
+  if (link && !prop && step.name === 'target') return { type: link.target, card: ONE };
   if (!link || !prop) {
     return fail(
       InvalidReferenceError,
@@ -143,7 +170,7 @@ function linkProperty(ctx: BuildContext, link: PointerDraft | null, step: ql.Ptr
     );
   }
   if (prop.inference !== 'done') finishComputed(ctx, prop);
-  return prop;
+  return { type: prop.target, card: pointerCard(prop) };
 }
 
 /** `.<name`: every type with a link `name`; the source type is their common base. */
@@ -155,19 +182,7 @@ function backlink(ctx: BuildContext, step: ql.Ptr, next: ql.PathStep | undefined
     return fail(InvalidReferenceError, `no object type has a link '${step.name}'`, step.span);
   }
   if (next?.kind === 'TypeIntersection') return objectRef(sources[0] as string);
-  const common = sources.reduce<string | null>(
-    (acc, s) => (acc === null ? null : commonAncestor(ctx, acc, s)),
-    sources[0] as string,
-  );
-  if (common === null) {
-    return fail(
-      InvalidReferenceError,
-      `the backlink '.<${step.name}' comes from unrelated types (${[...new Set(sources)].join(', ')})`,
-      step.span,
-      `say which one: .<${step.name}[is Type]`,
-    );
-  }
-  return objectRef(common);
+  return unionOf(ctx, sources);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -277,7 +292,8 @@ function uniqueFilter(
   return sides.some(([path, value]) => {
     const name = singleStep(path);
     if (name === null) return false;
-    const draft = objectDraft(ctx, subject.name);
+    const draft = ctx.objectTypes.get(subject.name);
+    if (!draft) return name === 'id';
     const pointer = draft.pointers.find((p) => p.name === name);
     if (!pointer || pointer.cardinality !== 'one') return false;
     const exclusive =
@@ -322,6 +338,7 @@ function inferShape(
     let current = type;
     let currentLink = link;
     let pointer: PointerDraft | null = null;
+    let inner: TypeRef | null = null;
     for (const step of element.path) {
       if (step.kind === 'Splat') continue;
       if (step.kind === 'TypeIntersection') {
@@ -332,9 +349,11 @@ function inferShape(
       }
       if (element.compExpr !== null) break;
       if (step.via === '@') {
-        pointer = linkProperty(ctx, currentLink, step);
-      } else if (current?.kind === 'object') {
-        pointer = pointerOf(ctx, current.name, step);
+        pointer = null;
+        inner = linkProperty(ctx, currentLink, step).type;
+      } else if (current?.kind === 'object' || current?.kind === 'union') {
+        pointer = pointerThrough(ctx, current, step);
+        inner = pointer.target;
       } else {
         break;
       }
@@ -342,7 +361,6 @@ function inferShape(
     const elementScope = withSubject(scope, type ? { type, card: ONE } : null);
     if (element.compExpr !== null)
       infer(ctx, element.compExpr, { ...elementScope, link: currentLink });
-    const inner = pointer?.target ?? null;
     currentLink = pointer?.kind === 'link' ? pointer : null;
     const innerScope = withSubject(scope, inner ? { type: inner, card: ONE } : null);
     if (element.filter) infer(ctx, element.filter, innerScope);
@@ -361,7 +379,7 @@ function enumMember(ctx: BuildContext, path: ql.Path, scope: Scope): Inferred | 
   if (path.subject.module === null && scope.vars.has(path.subject.name)) return null;
   const found = lookupType(ctx, path.subject, scope.module);
   if (found?.kind !== 'scalar') return null;
-  const values = ctx.scalars.get(found.name)?.enumValues;
+  const values = ctx.scalars.get(found.name)?.enumValues ?? BUILTIN_ENUMS[found.name];
   if (!values) return null;
   if (!values.includes(first.name)) {
     return fail(
@@ -395,8 +413,7 @@ function inferPath(ctx: BuildContext, path: ql.Path, scope: Scope): Inferred {
   if (path.subject === null) {
     const first = steps[0];
     if (first?.kind === 'Ptr' && first.via === '@') {
-      const prop = linkProperty(ctx, scope.link, first);
-      cur = { type: prop.target, card: pointerCard(prop) };
+      cur = linkProperty(ctx, scope.link, first);
       steps = steps.slice(1);
     } else if (scope.subject === null) {
       return fail(
@@ -415,6 +432,8 @@ function inferPath(ctx: BuildContext, path: ql.Path, scope: Scope): Inferred {
       steps = steps.slice(1);
     } else {
       cur = infer(ctx, path.subject, scope);
+      // `__subject__@prop` in a link's constraint reads the link's own properties.
+      if (path.subject.kind === 'Anchor' && path.subject.name === '__subject__') link = scope.link;
     }
   }
   for (let i = 0; i < steps.length; i++) {
@@ -428,7 +447,7 @@ function inferPath(ctx: BuildContext, path: ql.Path, scope: Scope): Inferred {
     }
     if (step.via === '@') {
       const prop = linkProperty(ctx, link, step);
-      cur = { type: prop.target, card: product(cur.card, pointerCard(prop)) };
+      cur = { type: prop.type, card: product(cur.card, prop.card) };
       link = null;
       continue;
     }
@@ -442,8 +461,8 @@ function inferPath(ctx: BuildContext, path: ql.Path, scope: Scope): Inferred {
       cur = { type: null, card: product(cur.card, MANY) };
       continue;
     }
-    if (type.kind === 'object') {
-      const pointer = pointerOf(ctx, type.name, step);
+    if (type.kind === 'object' || type.kind === 'union') {
+      const pointer = pointerThrough(ctx, type, step);
       cur = { type: pointer.target, card: product(cur.card, pointerCard(pointer)) };
       link = pointer.kind === 'link' ? pointer : null;
       continue;

@@ -7,6 +7,7 @@
  * extends itself (directly or not), or bases with no consistent order (`InvalidDefinitionError`).
  */
 import { InvalidDefinitionError, InvalidReferenceError } from '../../errors';
+import { ROOT_OBJECT_TYPES } from '../model';
 import { fail, type BuildContext, type ObjectDraft } from './context';
 import { allTypeNames, candidates, hintFor, lookupType } from './resolve';
 
@@ -31,6 +32,7 @@ export function resolveBases(ctx: BuildContext): void {
           'an object type extends object types only',
         );
       }
+      if ((ROOT_OBJECT_TYPES as readonly string[]).includes(found.name)) continue; // implicit
       if (bases.includes(found.name)) {
         fail(InvalidDefinitionError, `'${found.name}' is listed twice in extending`, base.span);
       }

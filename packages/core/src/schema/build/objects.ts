@@ -11,7 +11,12 @@
  * (`DuplicateDefinitionError`); an unknown field in a policy.
  */
 import * as ql from '../../syntax';
-import { DuplicateDefinitionError, InvalidDefinitionError } from '../../errors';
+import {
+  DuplicateDefinitionError,
+  InvalidDefinitionError,
+  InvalidReferenceError,
+} from '../../errors';
+import { INDEX_KINDS } from '../fts';
 import type { AccessKind, AccessPolicy, Constraint, Index } from '../model';
 import { annotationsOf, inheritableOf } from './annotations';
 import { constraintOf } from './constraints';
@@ -31,6 +36,25 @@ const KIND_ORDER = EXPAND.all;
 export function expandKinds(kinds: readonly ql.AccessKind[]): AccessKind[] {
   const set = new Set(kinds.flatMap((k) => EXPAND[k]));
   return KIND_ORDER.filter((k) => set.has(k));
+}
+
+/** The kind of `index <kind> on (...)`, which must be one svc knows (schema/fts.ts). */
+function indexKind(member: ql.ConcreteIndex): string | null {
+  const ref = member.name;
+  if (ref === null) return null;
+  const name = ref.module === null ? ref.name : `${ref.module}::${ref.name}`;
+  if (!INDEX_KINDS.has(name)) {
+    fail(
+      InvalidReferenceError,
+      `index '${name}' does not exist`,
+      ref.span,
+      `the index kinds are ${[...INDEX_KINDS].join(', ')}`,
+    );
+  }
+  if (member.args.length > 0) {
+    fail(InvalidDefinitionError, `index '${name}' takes no arguments`, member.span);
+  }
+  return name;
 }
 
 export function buildObjectMembers(ctx: BuildContext): void {
@@ -67,6 +91,7 @@ function build(ctx: BuildContext, draft: ObjectDraft, done: Set<string>): void {
         }
         printed.add(text);
         indexes.push({
+          kind: indexKind(member),
           expr: member.on,
           except: member.except,
           annotations: annotationsOf(ctx, member.members, draft.module),

@@ -12,7 +12,7 @@
  * pointer optional; one name inherited from two bases must agree on kind and target.
  * A computed's target and, for the current syntax, its kind are set later by infer.ts.
  */
-import { printTypeRef } from '../model';
+import { printTypeRef, SPLAT_STRATEGIES, type SplatStrategy } from '../model';
 import type * as ql from '../../syntax';
 import {
   DuplicateDefinitionError,
@@ -33,7 +33,8 @@ export function buildPointers(ctx: BuildContext): void {
   for (const draft of ctx.objectTypes.values()) flatten(ctx, draft);
 }
 
-function idPointer(draft: ObjectDraft): PointerDraft {
+/** `id` of object type `type` (also of the roots, `std::BaseObject` and `std::Object`). */
+export function idPointer(type: string, module: string): PointerDraft {
   const exclusive: Constraint = {
     name: 'std::exclusive',
     args: [],
@@ -41,7 +42,7 @@ function idPointer(draft: ObjectDraft): PointerDraft {
     except: null,
     delegated: false,
     errmessage: null,
-    declaredIn: draft.name,
+    declaredIn: type,
     span: null,
   };
   return {
@@ -53,16 +54,17 @@ function idPointer(draft: ObjectDraft): PointerDraft {
     computed: null,
     default: null,
     readonly: true,
+    splatStrategy: 'Default',
     constraints: [exclusive],
     annotations: {},
     onTargetDelete: null,
     onSourceDelete: null,
     properties: [],
-    declaredIn: draft.name,
-    home: draft.name,
+    declaredIn: type,
+    home: type,
     span: null,
     node: null,
-    module: draft.module,
+    module: module,
     declaredCardinality: 'one',
     declaredRequired: true,
     inference: 'done',
@@ -80,7 +82,7 @@ function flatten(ctx: BuildContext, draft: ObjectDraft): void {
   const byName = new Map<string, PointerDraft>();
   const order: string[] = [];
   if (draft.bases.length === 0) {
-    byName.set('id', idPointer(draft));
+    byName.set('id', idPointer(draft.name, draft.module));
     order.push('id');
   }
   for (const baseName of draft.bases) {
@@ -92,7 +94,7 @@ function flatten(ctx: BuildContext, draft: ObjectDraft): void {
         order.push(pointer.name);
       } else if (existing !== pointer && !(existing.node === null && pointer.node === null)) {
         // Two roots each synthesise their own `id`; those are the same pointer.
-        byName.set(pointer.name, mergeInherited(draft, existing, pointer));
+        byName.set(pointer.name, mergeInherited(ctx, draft, existing, pointer));
       }
     }
   }
@@ -150,14 +152,19 @@ function ancestorsDefining(ctx: BuildContext, draft: ObjectDraft, name: string):
   );
 }
 
-/** Same name from two bases: the same kind and target, or an error. */
+/**
+ * Same name from two bases: the same kind and target, or an error. Object targets where one
+ * extends the other merge to the narrower one (a diamond: `ObjectType01 extending ObjectType0,
+ * ObjectType1` whose `target` links reach Target0 and its subtype Target1 links to Target1).
+ */
 function mergeInherited(
+  ctx: BuildContext,
   draft: ObjectDraft,
   first: PointerDraft,
   second: PointerDraft,
 ): PointerDraft {
-  const targetsDiffer =
-    first.target !== null && second.target !== null && !sameType(first.target, second.target);
+  const target = narrowerTarget(ctx, first.target, second.target);
+  const targetsDiffer = first.target !== null && second.target !== null && target === null;
   const computedDiffer =
     (first.computed === null) !== (second.computed === null) || first.computed !== null;
   if (first.kind !== second.kind || targetsDiffer || computedDiffer) {
@@ -174,6 +181,7 @@ function mergeInherited(
   }
   return {
     ...first,
+    target: target ?? first.target,
     required: first.required || second.required,
     cardinality: first.cardinality === 'many' || second.cardinality === 'many' ? 'many' : 'one',
     constraints: [
@@ -181,6 +189,21 @@ function mergeInherited(
       ...second.constraints.filter((c) => !first.constraints.includes(c)),
     ],
   };
+}
+
+/** The one of two targets the other includes (equal ones: either), or null. */
+function narrowerTarget(
+  ctx: BuildContext,
+  a: TypeRef | null,
+  b: TypeRef | null,
+): TypeRef | null {
+  if (a === null || b === null) return null;
+  if (sameType(a, b)) return a;
+  if (a.kind === 'object' && b.kind === 'object') {
+    if (isSubtype(ctx, a.name, b.name)) return a;
+    if (isSubtype(ctx, b.name, a.name)) return b;
+  }
+  return null;
 }
 
 /** A redeclaration that changes nothing needs no `overloaded`. */
@@ -248,6 +271,7 @@ function overload(
     computed: mine.computed ?? inherited.computed,
     default: mine.default ?? inherited.default,
     readonly: hasField(decl, 'readonly') ? mine.readonly : inherited.readonly,
+    splatStrategy: hasField(decl, 'splat_strategy') ? mine.splatStrategy : inherited.splatStrategy,
     constraints: [...inherited.constraints, ...mine.constraints],
     annotations: { ...inheritableOf(ctx, inherited.annotations), ...mine.annotations },
     onTargetDelete: hasMember(decl, 'OnTargetDelete')
@@ -283,7 +307,7 @@ function narrows(ctx: BuildContext, mine: TypeRef, inherited: TypeRef): boolean 
   return false;
 }
 
-const FIELDS: Record<string, true> = { default: true, readonly: true };
+const FIELDS: Record<string, true> = { default: true, readonly: true, splat_strategy: true };
 
 /**
  * One declared pointer, own attributes only. `inherited` (when overloading) lends the kind a
@@ -309,6 +333,7 @@ export function buildPointer(
   const base = extendedPointer(ctx, decl, module, kind, owner);
   let fieldDefault: ql.Expr | null = null;
   let readonly = false;
+  let splatStrategy: SplatStrategy | null = null;
   const constraints: Constraint[] = [...(base?.constraints ?? [])];
   for (const member of decl.members) {
     if (member.kind === 'SetField') {
@@ -317,10 +342,11 @@ export function buildPointer(
           errorClassFor(kind),
           `unknown field '${member.name}' of ${kind} '${decl.name}'`,
           member.span,
-          'a pointer takes default := ... and readonly := ...',
+          "a pointer takes default := ..., readonly := ... and splat_strategy := '...'",
         );
       }
       if (member.name === 'default') fieldDefault = member.value;
+      else if (member.name === 'splat_strategy') splatStrategy = splatStrategyValue(member, kind);
       else readonly = readonlyValue(member, kind);
     } else if (member.kind === 'ConcreteConstraint') {
       constraints.push(constraintOf(ctx, member, module, owner));
@@ -335,6 +361,7 @@ export function buildPointer(
     computed,
     default: fieldDefault ?? base?.default ?? null,
     readonly: readonly || (base?.readonly ?? false),
+    splatStrategy: splatStrategy ?? base?.splatStrategy ?? 'Default',
     constraints,
     annotations: {
       ...(base ? inheritableOf(ctx, base.annotations) : {}),
@@ -378,7 +405,8 @@ export function buildPointer(
 }
 
 /** An object type anywhere at the top of the target makes a link; collections stay properties. */
-export const isLinkTarget = (target: TypeRef): boolean => target.kind === 'object';
+export const isLinkTarget = (target: TypeRef): boolean =>
+  target.kind === 'object' || target.kind === 'union';
 
 function checkTarget(
   decl: ql.PointerDecl,
@@ -388,7 +416,7 @@ function checkTarget(
 ): void {
   const span = decl.target?.span ?? decl.span;
   if (kind === 'property' && containsObject(target)) {
-    const what = target.kind === 'object' ? 'object type' : 'collection';
+    const what = isLinkTarget(target) ? 'object type' : 'collection';
     fail(
       InvalidPropertyDefinitionError,
       `invalid ${linkProperty ? 'link property' : 'property'} type: expected a scalar type, or a scalar collection, got ${what} '${printTypeRef(target)}'`,
@@ -398,7 +426,7 @@ function checkTarget(
         : `declare it as a link: link ${decl.name}: ${printTypeRef(target)}`,
     );
   }
-  if (kind === 'link' && target.kind !== 'object') {
+  if (kind === 'link' && !isLinkTarget(target)) {
     fail(
       InvalidLinkDefinitionError,
       `invalid link target type, expected object type, got ${target.kind === 'scalar' ? 'scalar type' : 'collection'} '${printTypeRef(target)}'`,
@@ -414,6 +442,22 @@ function readonlyValue(field: ql.SetField, kind: 'property' | 'link'): boolean {
     return fail(errorClassFor(kind), 'readonly must be true or false', v.span);
   }
   return v.value === 'true';
+}
+
+function splatStrategyValue(field: ql.SetField, kind: 'property' | 'link'): SplatStrategy {
+  const v = field.value;
+  const found =
+    v.kind === 'Constant' && v.scalar === 'str'
+      ? SPLAT_STRATEGIES.find((s) => s.toLowerCase() === v.value.toLowerCase())
+      : undefined;
+  if (!found) {
+    return fail(
+      errorClassFor(kind),
+      `splat_strategy must be one of ${SPLAT_STRATEGIES.map((s) => `'${s}'`).join(', ')}`,
+      v.span,
+    );
+  }
+  return found;
 }
 
 /** `link friends extending friendship -> Person`: what the abstract pointer lends. */

@@ -12,11 +12,13 @@ import type * as ql from '../../syntax';
 import { editDistance } from '../../syntax/hints';
 import {
   InvalidDefinitionError,
-  InvalidLinkDefinitionError,
   InvalidReferenceError,
   type QueryErrorClass,
 } from '../../errors';
-import type { TypeRef } from '../model';
+import { BUILTIN_ENUMS } from '../fts';
+import { ROOT_OBJECT_TYPES, targetObjectTypes, type TypeRef } from '../model';
+
+const ROOTS: ReadonlySet<string> = new Set(ROOT_OBJECT_TYPES);
 import { fail, type BuildContext } from './context';
 import { STD_SCALAR_SET, arrayOf, objectRef, scalar } from './types';
 
@@ -38,8 +40,10 @@ export function lookupType(
   module: string,
 ): { kind: TypeKind; name: string } | null {
   for (const name of candidates(ref, module)) {
-    if (ctx.objectTypes.has(name)) return { kind: 'object', name };
-    if (ctx.scalarDecls.has(name) || STD_SCALAR_SET.has(name)) return { kind: 'scalar', name };
+    if (ctx.objectTypes.has(name) || ROOTS.has(name)) return { kind: 'object', name };
+    if (ctx.scalarDecls.has(name) || STD_SCALAR_SET.has(name) || BUILTIN_ENUMS[name]) {
+      return { kind: 'scalar', name };
+    }
     if (ctx.aliases.has(name)) return { kind: 'alias', name };
   }
   return null;
@@ -186,8 +190,8 @@ function resolveTypeName(
 }
 
 /**
- * `A | B` as a link target. The model has no union TypeRef, so a union resolves to the nearest
- * common ancestor of its members (the type Gel would let you read common pointers through).
+ * `A | B` as a link target: a union TypeRef of its members (flattened, sorted), a member that
+ * another includes dropped (`A | SubOfA` is `A`), one member left being that object type.
  */
 function resolveUnion(ctx: BuildContext, texpr: ql.TypeOp, module: string, use: TypeUse): TypeRef {
   if (texpr.op === '&') {
@@ -199,29 +203,26 @@ function resolveUnion(ctx: BuildContext, texpr: ql.TypeOp, module: string, use: 
   }
   const left = resolveType(ctx, texpr.left, module, use);
   const right = resolveType(ctx, texpr.right, module, use);
-  if (left.kind !== 'object' || right.kind !== 'object') {
+  const members = [...targetObjectTypes(left), ...targetObjectTypes(right)];
+  if (members.length === 0 || [left, right].some((t) => targetObjectTypes(t).length === 0)) {
     return fail(InvalidDefinitionError, 'a union type may only join object types', texpr.span);
   }
-  const common = commonAncestor(ctx, left.name, right.name);
-  if (common === null) {
-    return fail(
-      InvalidLinkDefinitionError,
-      `union of '${left.name}' and '${right.name}' has no common base type`,
-      texpr.span,
-      'give the types a common abstract base and link to it',
-    );
-  }
-  return objectRef(common);
+  return unionOf(ctx, members);
 }
 
-/** The first of `a` and its ancestors (C3 order) that `b` is or extends. */
-export function commonAncestor(ctx: BuildContext, a: string, b: string): string | null {
-  const lineage = (n: string) => [n, ...(ctx.objectTypes.get(n)?.ancestors ?? [])];
-  const other = new Set(lineage(b));
-  return lineage(a).find((n) => other.has(n)) ?? null;
+/** The union of object types: members another member includes are dropped. */
+export function unionOf(ctx: BuildContext, names: readonly string[]): TypeRef {
+  const unique = [...new Set(names)];
+  const kept = unique
+    .filter((n) => !unique.some((m) => m !== n && isSubtype(ctx, n, m)))
+    .sort();
+  return kept.length === 1 ? objectRef(kept[0] as string) : { kind: 'union', members: kept };
 }
 
-/** True when object type `sub` is `sup` or extends it. */
+/** True when object type `sub` is `sup` or extends it (every type extends the roots). */
 export function isSubtype(ctx: BuildContext, sub: string, sup: string): boolean {
-  return sub === sup || (ctx.objectTypes.get(sub)?.ancestors.includes(sup) ?? false);
+  if (sub === sup) return true;
+  if (sup === 'std::BaseObject') return true;
+  if (sup === 'std::Object') return sub !== 'std::BaseObject';
+  return ctx.objectTypes.get(sub)?.ancestors.includes(sup) ?? false;
 }

@@ -39,6 +39,7 @@ export function sameType(a: TypeRef, b: TypeRef): boolean {
 export function containsObject(type: TypeRef): boolean {
   switch (type.kind) {
     case 'object':
+    case 'union':
       return true;
     case 'scalar':
       return false;

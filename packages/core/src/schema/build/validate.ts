@@ -14,9 +14,10 @@ import {
   InvalidDefinitionError,
   InvalidLinkDefinitionError,
   InvalidPropertyDefinitionError,
+  InvalidReferenceError,
   SchemaDefinitionError,
 } from '../../errors';
-import type { AbstractConstraint, Constraint, TypeRef } from '../model';
+import { STD_CONSTRAINT_BODIES, type AbstractConstraint, type Constraint, type TypeRef } from '../model';
 import { checkConstraint, constraintOf, type ConstraintSite } from './constraints';
 import {
   ONE,
@@ -29,7 +30,7 @@ import {
 import { finishComputed, finishGlobal, pointerScope } from './computed';
 import { checkFunctionBodies } from './functions';
 import { infer, rootScope, type Scope } from './infer';
-import { lookupType, resolveType } from './resolve';
+import { candidates, lookupType, resolveType } from './resolve';
 import { objectRef, scalar, stdBaseOf } from './types';
 import { findNode } from './walk';
 
@@ -72,14 +73,15 @@ function impureDefault(
       why = 'reads the object';
       return true;
     }
-    if (ql.isQuery(n)) {
-      why = 'runs a query';
+    // A pure query is a value (`(select datetime_current())`); a write never is.
+    if (n.kind === 'InsertQuery' || n.kind === 'UpdateQuery' || n.kind === 'DeleteQuery') {
+      why = 'writes to the database';
       return true;
     }
     if (n.kind === 'ObjectRef' && field !== 'func' && field !== 'name') {
       const found = lookupType(ctx, n, module);
       if (found?.kind === 'object' || found?.kind === 'alias') {
-        why = 'runs a query';
+        why = `reads ${found.kind === 'object' ? 'object type' : 'alias'} '${found.name}'`;
         return true;
       }
     }
@@ -109,12 +111,15 @@ function checkPointer(ctx: BuildContext, p: PointerDraft, seen: Set<PointerDraft
   }
   if (p.computed !== null) {
     if (p.default !== null) fail(Err, `computed '${p.name}' cannot have a default`, p.default.span);
+    // A single computed property over the row is checked as its expression (the storage
+    // layout compiles it; one reading another table is refused there); others cannot be.
     const own = p.constraints.find((c) => c.declaredIn === p.home && c.span !== null);
-    if (own)
+    if (own && (p.kind !== 'property' || p.cardinality !== 'one'))
       fail(
         InvalidConstraintDefinitionError,
         `constraints cannot be defined on computed ${p.kind} '${p.name}'`,
         own.span,
+        'constraints on a computed hold only for a single property computed from the row',
       );
   }
   if (p.default !== null) {
@@ -198,9 +203,69 @@ function checkScalarConstraints(ctx: BuildContext): void {
   }
 }
 
+/**
+ * What an abstract constraint inherits from the one it extends when it has no expression of its
+ * own: a declared one's expression, parameters and errmessage; a std one's body (`expression`:
+ * the concrete constraint's `on (...)` subject itself).
+ */
+function inheritedConstraint(
+  ctx: BuildContext,
+  node: ql.AbstractConstraintDecl,
+  module: string,
+  seen: Set<string>,
+): { expr: ql.Expr; params: readonly ql.FuncParam[] | null; errmessage: string | null } | null {
+  const base = node.extending[0];
+  if (!base) return null;
+  for (const name of candidates(base.name, module)) {
+    const declared = ctx.constraintDecls.get(name);
+    if (declared) {
+      if (seen.has(name)) {
+        return fail(InvalidDefinitionError, `constraint '${name}' extends itself`, base.span);
+      }
+      seen.add(name);
+      const own = ownConstraintExpr(declared.node);
+      const inherited = own
+        ? null
+        : inheritedConstraint(ctx, declared.node, declared.module, seen);
+      const expr = own ?? inherited?.expr;
+      if (!expr) return null;
+      return {
+        expr,
+        params: declared.node.params ?? inherited?.params ?? null,
+        errmessage: errmessageOf(declared.node) ?? inherited?.errmessage ?? null,
+      };
+    }
+    if (name === 'std::expression') {
+      return { expr: ql.parseExpression('__subject__'), params: null, errmessage: null };
+    }
+    const std = STD_CONSTRAINT_BODIES[name];
+    if (std && !std.variadic) {
+      return { expr: ql.parseExpression(std.expr), params: null, errmessage: null };
+    }
+  }
+  return fail(
+    InvalidReferenceError,
+    `constraint '${candidates(base.name, module)[0]}' does not exist`,
+    base.span,
+  );
+}
+
+const ownConstraintExpr = (node: ql.AbstractConstraintDecl): ql.Expr | null =>
+  node.members.find((m): m is ql.Using => m.kind === 'Using')?.expr ?? node.on;
+
+function errmessageOf(node: ql.AbstractConstraintDecl): string | null {
+  const field = node.members.find(
+    (m): m is ql.SetField => m.kind === 'SetField' && m.name === 'errmessage',
+  );
+  return field?.value.kind === 'Constant' ? field.value.value : null;
+}
+
 export function abstractConstraints(ctx: BuildContext): AbstractConstraint[] {
   return [...ctx.constraintDecls.values()].map(({ name, module, node }) => {
-    const params = (node.params ?? []).map((p) => {
+    const inherited = ownConstraintExpr(node)
+      ? null
+      : inheritedConstraint(ctx, node, module, new Set([name]));
+    const params = (node.params ?? inherited?.params ?? []).map((p) => {
       if (p.typeModifier === 'set of') {
         fail(
           InvalidConstraintDefinitionError,
@@ -219,7 +284,7 @@ export function abstractConstraints(ctx: BuildContext): AbstractConstraint[] {
         default: p.default,
       };
     });
-    const expr = node.members.find((m): m is ql.Using => m.kind === 'Using')?.expr ?? node.on;
+    const expr = ownConstraintExpr(node) ?? inherited?.expr ?? null;
     if (!expr) {
       return fail(
         InvalidConstraintDefinitionError,
@@ -232,7 +297,7 @@ export function abstractConstraints(ctx: BuildContext): AbstractConstraint[] {
       params.map((p) => [p.name, { type: p.type, card: ONE }]),
     );
     infer(ctx, expr, { ...rootScope(module, { type: null, card: ONE }), vars });
-    let errmessage: string | null = null;
+    let errmessage: string | null = inherited?.errmessage ?? null;
     for (const m of node.members) {
       if (m.kind !== 'SetField') continue;
       if (m.name !== 'errmessage' || m.value.kind !== 'Constant') {

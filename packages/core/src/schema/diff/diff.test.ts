@@ -242,6 +242,33 @@ describe('planMigration', () => {
     expect(allSql(p)).toBe('alter table "default"."T" alter column "n" set default 2');
   });
 
+  it('overloaded functions are told apart by signature: the same schema plans nothing', () => {
+    const sdl = `function f(x: int64) -> int64 using (x); function f(x: str) -> str using (x);`;
+    expect(plan(sdl, sdl)).toEqual({ steps: [], checks: [] });
+    const p = plan(
+      sdl,
+      `function f(x: int64) -> int64 using (x + 1); function f(x: str) -> str using (x);`,
+    );
+    expect(p.steps.map((s) => s.description)).toEqual(['alter function default::f(std::int64)']);
+  });
+
+  it('creates and drops the integrity triggers of a polymorphic link', () => {
+    const poly = `abstract type A; type B extending A; type C { l: A; }`;
+    const created = plan(null, poly);
+    expect(kinds(created)).toContain('create trigger default::C');
+    expect(kinds(created)).toContain('create trigger default::B');
+    expect(allSql(created)).toContain(
+      'create trigger "default::C.l.target" after insert or update of "l" on "default"."C"',
+    );
+    const dropped = plan(poly, `abstract type A; type B extending A; type C { l: B; }`);
+    expect(
+      kinds(dropped)
+        .filter((k) => k.startsWith('drop trigger'))
+        .sort(),
+    ).toEqual(['drop trigger default::B', 'drop trigger default::C']);
+    expect(allSql(dropped)).toContain('drop function if exists "default"."default::C.l.target"()');
+  });
+
   it('going A → B → C touches what going A → C touches', () => {
     const A = `type T { a: str; }`;
     const B = `type T { a: str; b: int64; } type U { x: str; }`;

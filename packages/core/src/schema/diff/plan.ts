@@ -9,12 +9,13 @@
  * tables, foreign keys, CHECKs, indexes, domains and views are compared by name and printed SQL;
  * model-only changes (policies, globals, functions, aliases, annotations, computed pointers) are
  * steps with no SQL. Phases, in order:
- *   1 drop changed/removed views        2 drop changed/removed FKs, CHECKs, indexes
+ *   1 drop changed/removed views        2 drop changed/removed FKs, CHECKs, indexes, triggers
  *   3 drop pointers (columns, tables)   4 drop type tables
  *   5 create/alter scalars (domains)    6 create type tables (columns inline, no FKs)
  *   7 add/alter pointers of existing tables (with their FKs and link indexes)
  *   8 links and multi pointers of new tables (FKs, junction tables)
- *   9 create CHECKs, unique and other indexes   10 drop scalars   11 create views
+ *   9 create CHECKs, unique and other indexes   10 drop scalars
+ *   11 create views, then integrity triggers (storage/integrity; compared by printed SQL)
  *   12 steps without SQL
  * Each new module's `create schema` leads the first step in it; a module that disappears is
  * dropped after its last step.
@@ -27,6 +28,7 @@ import type { DataCheck, MigrationPlan, MigrationStepKind } from '../plan';
 import type { PgType, SqlExpr } from '../../sql/ast';
 import { printSql, printType } from '../../sql/print';
 import { checks as checkSql, ddl, type ColumnSpec, type QName } from '../../sql/codegen/ddl';
+import { sharedDuplicates, triggerDdl, type TriggerSpec } from '../../sql/codegen/triggers';
 import {
   storageLayout,
   viewSignature,
@@ -42,7 +44,7 @@ import {
 } from '../storage/layout';
 import { splitName } from '../storage/types';
 
-const EMPTY: StorageLayout = { modules: [], domains: [], tables: [], views: [] };
+const EMPTY: StorageLayout = { modules: [], domains: [], tables: [], views: [], triggers: [] };
 const PHASES = 12;
 
 interface Step {
@@ -91,6 +93,7 @@ export function planMigration(from: Schema | null, to: Schema): MigrationPlan {
   planViews(p);
   planTables(p);
   planScalars(p);
+  planTriggers(p);
   planModelOnly(p);
   const steps = p.phases.flat();
   placeModules(p, steps);
@@ -98,6 +101,47 @@ export function planMigration(from: Schema | null, to: Schema): MigrationPlan {
     steps: steps.map((s) => Object.freeze({ ...s, sql: Object.freeze([...s.sql]) })),
     checks: p.checks,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Integrity triggers (storage/integrity)
+
+function planTriggers(p: Planner): void {
+  const key = (t: TriggerSpec) => `${qkey(t.table)}\u0000${t.name}`;
+  const text = (t: TriggerSpec) =>
+    `${triggerDdl.createFunction(t)}\n${triggerDdl.createTrigger(t)}`;
+  const before = new Map(p.before.triggers.map((t) => [key(t), t]));
+  const after = new Map(p.after.triggers.map((t) => [key(t), t]));
+  const subject = (t: TriggerSpec) => `${t.table.schema}::${t.table.name}`;
+  for (const [k, t] of before) {
+    const next = after.get(k);
+    if (next && text(next) === text(t)) continue;
+    p.step(2, 'drop trigger', subject(t), `drop integrity trigger ${t.name} on ${subject(t)}`, [
+      triggerDdl.dropTrigger(t),
+      triggerDdl.dropFunction(t),
+    ]);
+  }
+  for (const [k, t] of after) {
+    const prev = before.get(k);
+    if (prev && text(prev) === text(t)) continue;
+    p.step(
+      11,
+      'create trigger',
+      subject(t),
+      `create integrity trigger ${t.name} on ${subject(t)}`,
+      [triggerDdl.createFunction(t), triggerDdl.createTrigger(t)],
+    );
+    // Rows stored before the trigger existed may already break what it holds.
+    const duplicates = sharedDuplicates(t);
+    if (duplicates && p.from !== null) {
+      p.check(
+        'violation',
+        subject(t),
+        `stored rows of the hierarchy of ${subject(t)} share values that ${t.name} makes exclusive`,
+        duplicates,
+      );
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -941,11 +985,17 @@ function planModelOnly(p: Planner): void {
     'alter global',
     'drop global',
   ]);
-  namedNoSql(p, from?.functions, to.functions, 'function', [
-    'create function',
-    'alter function',
-    'drop function',
-  ]);
+  // Overloads share a name: a function is its name and parameter types.
+  const signature = (f: Schema['functions'][number]) =>
+    `${f.name}(${f.params.map((x) => printTypeRef(x.type)).join(', ')})`;
+  namedNoSql(
+    p,
+    from?.functions,
+    to.functions,
+    'function',
+    ['create function', 'alter function', 'drop function'],
+    signature,
+  );
   // There is no alias step kind: an alias is a stored query, like a view (see the report).
   namedNoSql(p, from?.aliases, to.aliases, 'alias', ['create view', 'create view', 'drop view']);
   namedNoSql(p, from?.constraints, to.constraints, 'abstract constraint', [
@@ -966,15 +1016,16 @@ function namedNoSql<T extends { name: string }>(
   after: readonly T[],
   what: string,
   [create, alter, drop]: [MigrationStepKind, MigrationStepKind, MigrationStepKind],
+  key: (x: T) => string = (x) => x.name,
 ): void {
-  const old = new Map((before ?? []).map((x) => [x.name, x]));
+  const old = new Map((before ?? []).map((x) => [key(x), x]));
   for (const x of after) {
-    const prev = old.get(x.name);
-    if (!prev) p.step(12, create, x.name, `create ${what} ${x.name}`, []);
-    else if (canon(prev) !== canon(x)) p.step(12, alter, x.name, `alter ${what} ${x.name}`, []);
+    const prev = old.get(key(x));
+    if (!prev) p.step(12, create, x.name, `create ${what} ${key(x)}`, []);
+    else if (canon(prev) !== canon(x)) p.step(12, alter, x.name, `alter ${what} ${key(x)}`, []);
   }
-  for (const [name] of old) {
-    if (!after.some((x) => x.name === name)) p.step(12, drop, name, `drop ${what} ${name}`, []);
+  for (const [k, x] of old) {
+    if (!after.some((y) => key(y) === k)) p.step(12, drop, x.name, `drop ${what} ${k}`, []);
   }
 }
 

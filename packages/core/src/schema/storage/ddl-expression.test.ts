@@ -14,6 +14,7 @@ function prop(name: string, target: TypeRef, extra: Partial<Pointer> = {}): Poin
     computed: null,
     default: null,
     readonly: false,
+    splatStrategy: 'Default',
     constraints: [],
     annotations: {},
     onTargetDelete: null,
@@ -40,6 +41,10 @@ const item: ObjectType = {
     prop('owner', { kind: 'object', name: 'default::Item' }, { kind: 'link' }),
     prop('notes', s('std::str'), { cardinality: 'many' }),
     prop('upper', s('std::str'), { computed: ql.parseExpression('str_upper(.name)') }),
+    prop('uppers', s('std::str'), {
+      computed: ql.parseExpression('str_upper(.name)'),
+      cardinality: 'many',
+    }),
   ],
   constraints: [],
   indexes: [],
@@ -161,6 +166,13 @@ describe('compileScalar: checks and indexes', () => {
     ['.tags[0]', '"tags"[1]'],
     ['.name[-1]', `substr("name", char_length("name") + 0, 1)`],
     ['double(.qty)', '"qty" * (2::bigint)'],
+    // A single computed property over the row is its expression.
+    ['.upper', 'upper("name")'],
+    // Slices: Gel's bounds, clamped, negative from the end.
+    [
+      '.name[-1:]',
+      `substr("name", (case when (-1) < 0 then greatest(char_length("name") + (-1), 0) else least(-1, char_length("name")) end) + 1, greatest(char_length("name") - (case when (-1) < 0 then greatest(char_length("name") + (-1), 0) else least(-1, char_length("name")) end), 0))`,
+    ],
   ])('%s → %s', (input, expected) => {
     expect(compile(input, row)).toBe(expected);
   });
@@ -178,7 +190,7 @@ describe('compileScalar: checks and indexes', () => {
     ['global current_user_id', 'InvalidDefinitionError', /global/],
     ['.owner.name', 'InvalidDefinitionError', /own properties/],
     ['.notes', 'InvalidDefinitionError', /multi/],
-    ['.upper', 'InvalidDefinitionError', /computed/],
+    ['.uppers', 'InvalidDefinitionError', /computed/],
     ['.missing', 'InvalidReferenceError', /no property or link 'missing'/],
     ['count(.tags)', 'InvalidDefinitionError', /sets/],
     ['nosuch(1)', 'InvalidReferenceError', /does not exist/],

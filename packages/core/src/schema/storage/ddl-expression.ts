@@ -41,8 +41,16 @@ export type ScalarMode = 'default' | 'check' | 'index' | 'domain';
 export type ScalarSubject =
   /** A default: no row. */
   | { readonly kind: 'none' }
-  /** A pointer constraint or a domain: `__subject__` is the value. */
-  | { readonly kind: 'value'; readonly sql: SqlExpr; readonly type: TypeRef }
+  /**
+   * A pointer constraint or a domain: `__subject__` is the value. A link's constraint also
+   * reads `@prop`, `@source` and `@target` (`linkProperties`: name → column of the row).
+   */
+  | {
+      readonly kind: 'value';
+      readonly sql: SqlExpr;
+      readonly type: TypeRef;
+      readonly linkProperties?: ReadonlyMap<string, { sql: SqlExpr; type: TypeRef }>;
+    }
   /** A type-level constraint or index: `.prop` is a column of the row. */
   | { readonly kind: 'object'; readonly type: ObjectType; readonly table: string | null };
 
@@ -62,6 +70,13 @@ export interface Compiled {
   readonly type: TypeRef | null;
   readonly volatility: Volatility;
 }
+
+/** `to_char` formats of the ISO 8601 text of date and time types (datetimes in UTC). */
+const ISO_TEXT: Readonly<Record<string, string>> = {
+  'std::datetime': 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"',
+  'cal::local_datetime': 'YYYY-MM-DD"T"HH24:MI:SS.US',
+  'cal::local_date': 'YYYY-MM-DD',
+};
 
 export function compileScalar(expr: ql.Expr, ctx: ScalarContext): Compiled {
   const compiled = new ScalarCompiler(ctx).compile(expr, new Map(), ctx.expected ?? null, 0);
@@ -353,10 +368,11 @@ export class ScalarCompiler {
           volatility,
         };
       }
+      case 'Slice':
+        return this.slice(expr, sub);
       case 'Detached':
       case 'Shape':
       case 'IsOp':
-      case 'Slice':
       case 'Introspect':
         return this.fail(
           InvalidDefinitionError,
@@ -376,6 +392,69 @@ export class ScalarCompiler {
       `unsupported expression \`${ql.printExpression(expr)}\``,
       expr,
     );
+  }
+
+  /**
+   * `s[a:b]` of a str or an array: Gel's bounds (negative ones count from the end, both clamped
+   * to the length, empty when they cross), as 0-based offsets `lo` and `hi`.
+   */
+  slice(expr: ql.Slice, sub: (e: ql.Expr) => Compiled): Compiled {
+    const subject = sub(expr.subject);
+    const isArray = subject.type?.kind === 'array';
+    const base = this.baseName(subject.type);
+    if (!isArray && base !== 'std::str' && base !== 'std::bytes' && base !== 'std::json') {
+      return this.fail(
+        InvalidDefinitionError,
+        `\`${ql.printExpression(expr)}\` is not supported in a schema ${this.what()}`,
+        expr,
+      );
+    }
+    let volatility = subject.volatility;
+    if (base === 'std::json') {
+      const bounds = [expr.start, expr.stop].map((e) => {
+        if (e === null) return sql.cast(sql.null(), pgType('bigint'));
+        const b = sub(e);
+        volatility = maxVolatility(volatility, b.volatility);
+        return b.sql;
+      });
+      return {
+        sql: sql.func('json_slice', [subject.sql, ...bounds], 'svc_meta'),
+        type: subject.type,
+        volatility,
+      };
+    }
+    const length = isArray
+      ? sql.func('coalesce', [sql.func('cardinality', [subject.sql]), sql.num(0)])
+      : base === 'std::bytes'
+        ? sql.func('length', [subject.sql])
+        : sql.func('char_length', [subject.sql]);
+    const bound = (e: ql.Expr | null, fallback: SqlExpr): SqlExpr => {
+      if (e === null) return fallback;
+      const b = sub(e);
+      volatility = maxVolatility(volatility, b.volatility);
+      const fromEnd = sql.func('greatest', [sql.bin('+', length, b.sql), sql.num(0)]);
+      const fromStart = sql.func('least', [b.sql, length]);
+      return {
+        kind: 'Case',
+        whens: [{ when: sql.bin('<', b.sql, sql.num(0)), then: fromEnd }],
+        else: fromStart,
+      };
+    };
+    const lo = bound(expr.start, sql.num(0));
+    const hi = bound(expr.stop, length);
+    if (isArray) {
+      return {
+        sql: { kind: 'Slice', expr: subject.sql, lower: sql.bin('+', lo, sql.num(1)), upper: hi },
+        type: subject.type,
+        volatility,
+      };
+    }
+    const count = sql.func('greatest', [sql.bin('-', hi, lo), sql.num(0)]);
+    return {
+      sql: sql.func('substr', [subject.sql, sql.bin('+', lo, sql.num(1)), count]),
+      type: subject.type,
+      volatility,
+    };
   }
 
   what(): string {
@@ -464,6 +543,14 @@ export class ScalarCompiler {
       expr.subject === null ||
       (expr.subject.kind === 'Anchor' && expr.subject.name === '__subject__')
     ) {
+      const [first, ...rest] = expr.steps;
+      const linkProperty =
+        this.ctx.subject.kind === 'value' && first?.kind === 'Ptr' && first.via === '@'
+          ? this.ctx.subject.linkProperties?.get(first.name)
+          : undefined;
+      if (linkProperty && rest.length === 0) {
+        return { sql: linkProperty.sql, type: linkProperty.type, volatility: 'immutable' };
+      }
       if (this.ctx.subject.kind === 'object') {
         objectSubject = this.ctx.subject.type;
         table = this.ctx.subject.table;
@@ -506,6 +593,10 @@ export class ScalarCompiler {
   }
 
   pointerColumn(pointer: Pointer, table: string | null, node: ql.Node): Compiled {
+    // A single computed property over the row is its expression (`name := .first ++ .last`).
+    if (pointer.computed && pointer.kind === 'property' && pointer.cardinality === 'one') {
+      return this.compile(pointer.computed, new Map(), null, 0);
+    }
     if (pointer.computed) {
       return this.fail(
         InvalidDefinitionError,
@@ -630,6 +721,15 @@ export class ScalarCompiler {
     }
     if (target.kind === 'tuple') return value.sql;
     const to = target.kind === 'scalar' ? stdBaseOf(this.ctx.schema, target.name) : null;
+    // Dates and times as text never depend on the session (DateStyle, TimeZone): ISO 8601,
+    // datetimes in UTC.
+    const iso = from ? ISO_TEXT[from] : undefined;
+    if (iso && (to === 'std::str' || to === 'std::json')) {
+      const instant =
+        from === 'std::datetime' ? sql.func('timezone', [sql.text('UTC'), value.sql]) : value.sql;
+      const text = sql.func('to_char', [instant, sql.text(iso)]);
+      return to === 'std::json' ? sql.func('to_jsonb', [text]) : text;
+    }
     if (to === 'std::json') {
       if (from === 'std::json') return value.sql;
       const arg =

@@ -18,16 +18,17 @@
  *   of the statement, as Gel does), deferred restrict → `no action deferrable initially
  *   deferred`, allow → `set null` (single) / `cascade` (the junction row), delete source →
  *   `cascade` (for a multi link that removes the link row; deleting the source object itself is
- *   the query compiler's job). A link whose target is abstract or has subtypes has rows in
- *   several tables, so it gets NO foreign key (the query compiler enforces the target and
- *   `on target delete` policy); each single link column is indexed (`"<Type>.<link>.index"`),
+ *   ./integrity's triggers). A link whose target is abstract, has subtypes or is a union has
+ *   rows in several tables, so it gets NO foreign key: ./integrity's triggers check its target
+ *   and apply `on target delete`; each single link column is indexed (`"<Type>.<link>.index"`),
  *   so an `index on (.link)` alone is skipped as redundant;
  * - a property default compiles to the column default (./ddl-expression); a default the database
  *   cannot evaluate (a query, a global) has no column default and is applied by the query
  *   compiler (`queryDefault`);
  * - `exclusive` → a unique index; `except (...)` → a partial index; other constraints → CHECKs.
  *   A pointer constraint on a multi property applies to each value (in its table). Exclusive
- *   across a type hierarchy is per table (a unique index cannot span tables);
+ *   across a type hierarchy is a unique index per table plus ./integrity's cross-table check;
+ * - `on source delete` policies and the triggers above: ./integrity;
  * - abstract types are views: UNION ALL over the concrete descendants of the columns the type
  *   declares, plus `"__type__"` (the concrete type's name, a constant per branch — no column is
  *   stored per row). Concrete types with subtypes have no view (the compiler unions);
@@ -36,6 +37,7 @@
  */
 import * as ql from '../../syntax';
 import { InvalidConstraintDefinitionError, InvalidDefinitionError } from '../../errors';
+import { ROOT_OBJECT_TYPES, STD_CONSTRAINT_BODIES, targetObjectTypes } from '../model';
 import type {
   Constraint,
   Index,
@@ -61,6 +63,9 @@ import type {
 import { pgName, shortHash } from '../../sql/codegen/names';
 import { quoteQualified } from '../../sql/codegen/quote';
 import { findScalar, pgTypeOf, splitName } from './types';
+import type { TriggerSpec } from '../../sql/codegen/triggers';
+import { integrityTriggers } from './integrity';
+import { FTS_INDEX, FTS_LANGUAGES, FTS_WITH_OPTIONS } from '../fts';
 
 export interface StorageLayout {
   /** PostgreSQL schemas needed (modules with a table, view or domain), sorted. */
@@ -69,6 +74,8 @@ export interface StorageLayout {
   readonly domains: readonly DomainLayout[];
   readonly tables: readonly TypeTable[];
   readonly views: readonly ViewLayout[];
+  /** What foreign keys and unique indexes cannot hold (./integrity), sorted. */
+  readonly triggers: readonly TriggerSpec[];
 }
 
 export interface DomainLayout {
@@ -121,6 +128,11 @@ export interface OwnedIndex {
   readonly kind: 'constraint' | 'index' | 'link';
   readonly label: string;
   readonly spec: IndexSpec;
+  /**
+   * For an `exclusive` constraint a type hierarchy shares (not delegated): the constraint's
+   * identity, the same in every table of the hierarchy (./integrity checks across them).
+   */
+  readonly shared?: string;
 }
 
 export interface TypeTable {
@@ -181,14 +193,27 @@ export function storageLayout(schema: Schema): StorageLayout {
   for (const t of tables) modules.add(t.table.schema);
   const views = schema.objectTypes.filter((t) => t.abstract).map((t) => viewLayout(schema, t));
   for (const v of views) modules.add(v.spec.name.schema);
-  return { modules: [...modules].sort(), domains, tables, views };
+  const triggers = integrityTriggers(schema, tables);
+  return { modules: [...modules].sort(), domains, tables, views, triggers };
 }
 
-/** Concrete types whose tables hold rows of `type` (itself if concrete, and its descendants). */
+/**
+ * Concrete types whose tables hold rows of `type` (itself if concrete, and its descendants;
+ * every concrete type for the roots `std::BaseObject` and `std::Object`).
+ */
 export function concreteTablesOf(schema: Schema, type: string): ObjectType[] {
+  const root = (ROOT_OBJECT_TYPES as readonly string[]).includes(type);
   return schema.objectTypes.filter(
-    (t) => !t.abstract && (t.name === type || t.ancestors.includes(type)),
+    (t) => !t.abstract && (root || t.name === type || t.ancestors.includes(type)),
   );
+}
+
+/** Concrete types whose tables hold rows a link to `target` may reach (a union: any member's). */
+export function targetTablesOf(schema: Schema, target: TypeRef): ObjectType[] {
+  const names = new Set(
+    targetObjectTypes(target).flatMap((t) => concreteTablesOf(schema, t).map((c) => c.name)),
+  );
+  return schema.objectTypes.filter((t) => names.has(t.name));
 }
 
 function orderDomains(schema: Schema): ScalarType[] {
@@ -289,19 +314,7 @@ function constraintNames(constraints: readonly Constraint[], prefix: string): st
   });
 }
 
-/** The boolean a non-exclusive constraint checks, `__subject__` as in `ctx`. */
-const STD_CONSTRAINTS: Readonly<
-  Record<string, { params: readonly string[]; expr: string; variadic?: boolean }>
-> = {
-  'std::max_value': { params: ['max'], expr: '__subject__ <= max' },
-  'std::min_value': { params: ['min'], expr: '__subject__ >= min' },
-  'std::max_ex_value': { params: ['max'], expr: '__subject__ < max' },
-  'std::min_ex_value': { params: ['min'], expr: '__subject__ > min' },
-  'std::max_len_value': { params: ['max'], expr: 'len(__subject__) <= max' },
-  'std::min_len_value': { params: ['min'], expr: 'len(__subject__) >= min' },
-  'std::regexp': { params: ['pattern'], expr: 're_test(pattern, __subject__)' },
-  'std::one_of': { params: [], expr: '', variadic: true },
-};
+const STD_CONSTRAINTS = STD_CONSTRAINT_BODIES;
 
 function constraintCheck(schema: Schema, c: Constraint, ctx: ScalarContext): SqlExpr {
   let subjectCtx = ctx;
@@ -381,8 +394,11 @@ function onDelete(
   }
 }
 
-/** The one table rows of `type` live in, if there is exactly one (concrete, no subtypes). */
-function singleTable(schema: Schema, type: TypeRef): QName | null {
+/**
+ * The one table rows of `type` live in, if there is exactly one (concrete, no subtypes): a
+ * link there gets a foreign key; any other target is polymorphic (./integrity's triggers).
+ */
+export function singleTable(schema: Schema, type: TypeRef): QName | null {
   if (type.kind !== 'object') return null;
   const tables = concreteTablesOf(schema, type.name);
   return tables.length === 1 && tables[0]?.name === type.name ? tableName(type.name) : null;
@@ -424,7 +440,10 @@ function typeTable(schema: Schema, type: ObjectType): TypeTable {
   const checks: OwnedCheck[] = [];
   const indexes: OwnedIndex[] = [];
   for (const p of type.pointers) {
-    if (!isStored(p)) continue;
+    if (!isStored(p)) {
+      computedConstraints(schema, type, p, table, checks, indexes);
+      continue;
+    }
     const subject = `${type.name}.${p.name}`;
     if (p.name === 'id') {
       columns.push({
@@ -503,7 +522,8 @@ function typeTable(schema: Schema, type: ObjectType): TypeTable {
           },
         });
       }
-      addPointerConstraints(schema, type, p, table, sql.col(p.name), ['id'], checks, indexes);
+      const linkProperties = p.kind === 'link' ? linkPropertyColumns(p, 'id', p.name, (lp) => columnName(p.name, lp)) : undefined;
+      addPointerConstraints(schema, type, p, table, sql.col(p.name), ['id'], checks, indexes, linkProperties);
     } else {
       const jt = pointerTableName(type.name, p.name);
       const valueColumn = p.kind === 'link' ? 'target' : 'value';
@@ -579,12 +599,57 @@ function typeTable(schema: Schema, type: ObjectType): TypeTable {
         ['source', valueColumn],
         checks,
         indexes,
+        p.kind === 'link' ? linkPropertyColumns(p, 'source', 'target', (lp) => lp) : undefined,
       );
     }
   }
   addTypeConstraints(schema, type, table, checks, indexes);
   addIndexes(schema, type, table, indexes);
   return { type: type.name, table, columns, junctions, foreignKeys, checks, indexes };
+}
+
+/** Constraints on a single computed property: over its expression, compiled on the row. */
+function computedConstraints(
+  schema: Schema,
+  type: ObjectType,
+  p: Pointer,
+  table: QName,
+  checks: OwnedCheck[],
+  indexes: OwnedIndex[],
+): void {
+  if (p.kind !== 'property' || p.cardinality !== 'one' || p.constraints.length === 0) return;
+  const value = compileScalar(p.computed as ql.Expr, {
+    schema,
+    module: splitName(type.name)[0],
+    mode: 'index',
+    subject: { kind: 'object', type, table: null },
+  }).sql;
+  addPointerConstraints(schema, type, p, table, value, ['id'], checks, indexes);
+}
+
+/** What `@prop`, `@source` and `@target` read in a link's constraint: columns of its row. */
+function linkPropertyColumns(
+  p: Pointer,
+  source: string,
+  target: string,
+  propColumn: (name: string) => string,
+): ReadonlyMap<string, { sql: SqlExpr; type: TypeRef }> {
+  const uuid: TypeRef = { kind: 'scalar', name: 'std::uuid' };
+  const map = new Map<string, { sql: SqlExpr; type: TypeRef }>([
+    ['source', { sql: sql.col(source), type: uuid }],
+    ['target', { sql: sql.col(target), type: uuid }],
+  ]);
+  for (const lp of p.properties) {
+    if (isStored(lp)) map.set(lp.name, { sql: sql.col(propColumn(lp.name)), type: lp.target });
+  }
+  return map;
+}
+
+/** The identity of an exclusive constraint across the tables of a hierarchy (not delegated). */
+function sharedExclusive(c: Constraint, subject: string): { shared?: string } {
+  if (c.delegated) return {};
+  const except = c.except ? ` except ${ql.printExpression(c.except)}` : '';
+  return { shared: `${subject}: ${constraintLabel(c)}${except}` };
 }
 
 function applies(type: ObjectType, c: Constraint): boolean {
@@ -600,6 +665,7 @@ function addPointerConstraints(
   keys: readonly string[],
   checks: OwnedCheck[],
   indexes: OwnedIndex[],
+  linkProperties?: ReadonlyMap<string, { sql: SqlExpr; type: TypeRef }>,
 ): void {
   const [module, short] = splitName(type.name);
   const subject = `${type.name}.${p.name}`;
@@ -610,14 +676,14 @@ function addPointerConstraints(
     schema,
     module,
     mode: 'check',
-    subject: { kind: 'value', sql: value, type: valueType },
+    subject: { kind: 'value', sql: value, type: valueType, linkProperties },
   };
   list.forEach((c, i) => {
     const name = names[i] as string;
     if (c.name === 'std::exclusive') {
-      const element = c.subjectExpr
-        ? compileScalar(c.subjectExpr, { ...ctx, mode: 'index' }).sql
-        : value;
+      const elements = c.subjectExpr
+        ? indexElements(schema, type, c.subjectExpr, { ...ctx, mode: 'index' })
+        : [value];
       const where = c.except
         ? sql.not(
             sql.func('coalesce', [
@@ -630,7 +696,8 @@ function addPointerConstraints(
         subject,
         kind: 'constraint',
         label: constraintLabel(c),
-        spec: { table, name, unique: true, elements: [element], where },
+        spec: { table, name, unique: true, elements, where },
+        ...sharedExclusive(c, `${c.declaredIn}.${p.name}`),
       });
     } else {
       checks.push({
@@ -682,6 +749,7 @@ function addTypeConstraints(
         kind: 'constraint',
         label: constraintLabel(c),
         spec: { table, name, unique: true, elements, where },
+        ...sharedExclusive(c, c.declaredIn),
       });
     } else {
       checks.push({
@@ -694,7 +762,10 @@ function addTypeConstraints(
   });
 }
 
-/** A tuple of expressions indexes several columns; anything else is one element. */
+/**
+ * A tuple of expressions indexes several columns (nested tuples flattened: `((a, b), c)` is
+ * unique exactly when `(a, b, c)` is); anything else is one element.
+ */
 function indexElements(
   schema: Schema,
   type: ObjectType,
@@ -703,7 +774,9 @@ function indexElements(
 ): SqlExpr[] {
   void schema;
   void type;
-  if (expr.kind === 'TupleLiteral') return expr.elements.map((e) => compileScalar(e, ctx).sql);
+  if (expr.kind === 'TupleLiteral') {
+    return expr.elements.flatMap((e) => indexElements(schema, type, e, ctx));
+  }
   return [compileScalar(expr, ctx).sql];
 }
 
@@ -717,23 +790,85 @@ function addIndexes(schema: Schema, type: ObjectType, table: QName, indexes: Own
   };
   const seen = new Set<string>();
   for (const index of type.indexes) {
-    const elements = indexElements(schema, type, index.expr, ctx);
+    const elements =
+      index.kind === FTS_INDEX
+        ? [ftsDocument(index.expr, ctx)]
+        : indexElements(schema, type, index.expr, ctx);
     // An index on a single link alone duplicates the link's own index (item 37).
     if (elements.length === 1 && isSingleLinkColumn(type, elements[0] as SqlExpr) && !index.except)
       continue;
     const where = index.except
       ? sql.not(sql.func('coalesce', [compileScalar(index.except, ctx).sql, sql.bool(false)]))
       : null;
-    const name = pgName(`${short}.${indexSlug(index)}.index`);
+    // A kind of index is part of its name: `fts::index` and a plain index on one expression differ.
+    const suffix = index.kind === null ? 'index' : index.kind.replace('::', '.');
+    const name = pgName(`${short}.${indexSlug(index)}.${suffix}`);
     if (seen.has(name)) continue;
     seen.add(name);
     indexes.push({
       subject: type.name,
       kind: 'index',
       label: `index on (${ql.printExpression(index.expr)})`,
-      spec: { table, name, unique: false, elements, where },
+      spec: { table, name, unique: false, elements, where, ...indexMethod(index.kind) },
     });
   }
+}
+
+/** `pg::gin` → `gin`; `fts::index` is a GIN index over a tsvector. */
+function indexMethod(kind: string | null): { method?: string } {
+  if (kind === FTS_INDEX) return { method: 'gin' };
+  if (kind?.startsWith('pg::')) return { method: kind.slice('pg::'.length) };
+  return {};
+}
+
+/**
+ * The tsvector of an `fts::index`: each `fts::with_options(text, language := fts::Language.x,
+ * weight_category := fts::Weight.y)` of the (tuple of) documents becomes
+ * `setweight(to_tsvector('<config>'::regconfig, coalesce(text, '')), 'y')`, concatenated.
+ */
+function ftsDocument(expr: ql.Expr, ctx: ScalarContext): SqlExpr {
+  const documents = expr.kind === 'TupleLiteral' ? expr.elements : [expr];
+  const vectors = documents.map((doc) => {
+    const name =
+      doc.kind === 'FunctionCall'
+        ? `${doc.func.module ?? ''}::${doc.func.name}`
+        : '';
+    if (doc.kind !== 'FunctionCall' || name !== FTS_WITH_OPTIONS || doc.args.length !== 1) {
+      throw new InvalidDefinitionError(
+        `an fts::index is on fts::with_options(...) documents, not \`${ql.printExpression(doc)}\``,
+        { position: spanPos(doc.span) },
+      );
+    }
+    const member = (arg: string, enumName: string): string | null => {
+      const value = doc.namedArgs.find((a) => a.name === arg)?.value;
+      if (!value) return null;
+      const path = value.kind === 'Path' ? value : null;
+      const subject = path?.subject?.kind === 'ObjectRef' ? path.subject : null;
+      const step = path?.steps[0];
+      const written = subject ? `${subject.module ?? 'fts'}::${subject.name}` : '';
+      if (written !== enumName || path?.steps.length !== 1 || step?.kind !== 'Ptr') {
+        throw new InvalidDefinitionError(`${arg} must be a member of ${enumName}`, {
+          position: spanPos(value.span),
+        });
+      }
+      return step.name;
+    };
+    const language = member('language', 'fts::Language');
+    const config = language === null ? null : FTS_LANGUAGES[language];
+    if (!config) {
+      throw new InvalidDefinitionError('fts::with_options needs language := fts::Language.<x>', {
+        position: spanPos(doc.span),
+      });
+    }
+    const text = compileScalar(doc.args[0] as ql.Expr, ctx).sql;
+    const vector = sql.func('to_tsvector', [
+      sql.cast(sql.text(config), pgType('regconfig')),
+      sql.func('coalesce', [text, sql.text('')]),
+    ]);
+    const weight = member('weight_category', 'fts::Weight');
+    return weight === null ? vector : sql.func('setweight', [vector, sql.text(weight)]);
+  });
+  return vectors.reduce((acc, v) => sql.bin('||', acc, v));
 }
 
 function isSingleLinkColumn(type: ObjectType, e: SqlExpr): boolean {

@@ -76,6 +76,7 @@ export function pgTypeOf(type: TypeRef): PgType {
     case 'scalar':
       return scalarPgType(type.name);
     case 'object':
+    case 'union':
       return pgType('uuid');
     case 'tuple':
       return pgType('jsonb');

@@ -51,6 +51,8 @@ export interface IndexSpec {
   readonly unique: boolean;
   readonly elements: readonly SqlExpr[];
   readonly where: SqlExpr | null;
+  /** The access method (`gin` for a full-text index); the default (btree) when absent. */
+  readonly method?: string;
 }
 
 export interface DomainSpec {
@@ -131,7 +133,8 @@ export const ddl = {
       e.kind === 'ColumnRef' && e.table === null ? printSql(e) : `(${printSql(e)})`,
     );
     const where = index.where ? ` where ${printSql(index.where)}` : '';
-    return `create ${index.unique ? 'unique ' : ''}index ${quoteIdent(index.name)} on ${q(index.table)} (${elements.join(', ')})${where}`;
+    const using = index.method ? ` using ${quoteIdent(index.method)}` : '';
+    return `create ${index.unique ? 'unique ' : ''}index ${quoteIdent(index.name)} on ${q(index.table)}${using} (${elements.join(', ')})${where}`;
   },
   dropIndex: (schema: string, name: string) => `drop index ${quoteQualified(schema, name)}`,
   createDomain: (domain: DomainSpec) => {

@@ -1,0 +1,180 @@
+/**
+ * Constraints and targets of Gel's test schemas, as stored (on the engine SVC_TEST_DB names):
+ * slices in constraint expressions and indexes, `@prop` / `@source` in link constraints,
+ * nested tuples in an exclusive, a link to `Object`.
+ */
+import type { Database } from '../../db';
+import { createTestDatabase, type TestDatabase } from '../../testing';
+import { createDefaultMigrator } from '../default';
+
+const migrator = createDefaultMigrator();
+let tdb: TestDatabase;
+let db: Database;
+
+beforeEach(async () => {
+  tdb = await createTestDatabase();
+  db = tdb.db;
+});
+afterEach(async () => {
+  await tdb.dispose();
+});
+
+const run = (sql: string, params: unknown[] = []) => db.query(sql, params);
+
+test('slices in constraints: str, array, json, negative and open bounds', async () => {
+  await migrator.migrate(
+    db,
+    `type T {
+       s: str { constraint expression on (__subject__[-1:] = '9'); }
+       a: array<int64> { constraint expression on (len(__subject__[1:]) < 3); }
+       j: json;
+       constraint exclusive on ((.j[0:2]));
+     }`,
+  );
+  await run(`insert into "default"."T" (s) values ('19')`);
+  await expect(run(`insert into "default"."T" (s) values ('18')`)).rejects.toMatchObject({
+    code: '23514',
+  });
+  await run(`insert into "default"."T" (a) values ('{1,2,3}')`);
+  await expect(run(`insert into "default"."T" (a) values ('{1,2,3,4}')`)).rejects.toMatchObject({
+    code: '23514',
+  });
+  await run(`insert into "default"."T" (j) values ('[1, 2, 3]')`);
+  await expect(run(`insert into "default"."T" (j) values ('[1, 2, 4]')`)).rejects.toMatchObject({
+    code: '23505',
+  });
+  await run(`insert into "default"."T" (j) values ('"abc"')`);
+  await expect(run(`insert into "default"."T" (j) values ('{"a": 1}')`)).rejects.toMatchObject({
+    code: '22023',
+  });
+});
+
+test('link constraints read @prop and @source', async () => {
+  await migrator.migrate(
+    db,
+    `type Label;
+     type Doc {
+       multi label: Label {
+         lang: str;
+         constraint exclusive on ((__subject__@source, __subject__@lang));
+       }
+       single main: Label { code: str; constraint exclusive on (@code); }
+     }`,
+  );
+  const { rows } = await run(
+    `with l as (insert into "default"."Label" default values returning id),
+          d as (insert into "default"."Doc" default values returning id)
+     select l.id as label, d.id as doc from l, d`,
+  );
+  const { label, doc } = rows[0] as { label: string; doc: string };
+  await run(`insert into "default"."Doc.label" (source, target, lang) values ($1, $2, 'en')`, [
+    doc,
+    label,
+  ]);
+  const other = (
+    (await run(`insert into "default"."Label" default values returning id`)).rows[0] as {
+      id: string;
+    }
+  ).id;
+  await expect(
+    run(`insert into "default"."Doc.label" (source, target, lang) values ($1, $2, 'en')`, [
+      doc,
+      other,
+    ]),
+  ).rejects.toMatchObject({ code: '23505' });
+  await run(`insert into "default"."Doc" ("main", "main@code") values ($1, 'x')`, [label]);
+  await expect(
+    run(`insert into "default"."Doc" ("main", "main@code") values ($1, 'x')`, [other]),
+  ).rejects.toMatchObject({ code: '23505' });
+});
+
+test('an exclusive on nested tuples indexes each element', async () => {
+  await migrator.migrate(
+    db,
+    'type P { p: int64; q: int64; first: str; constraint exclusive on (((.p, .q), .first)); }',
+  );
+  await run(`insert into "default"."P" (p, q, first) values (1, 2, 'a')`);
+  await run(`insert into "default"."P" (p, q, first) values (1, 2, 'b')`);
+  await expect(
+    run(`insert into "default"."P" (p, q, first) values (1, 2, 'a')`),
+  ).rejects.toMatchObject({ code: '23505' });
+});
+
+test('a link to Object reaches any object type, and only objects', async () => {
+  await migrator.migrate(db, 'type Person; type Note { subject: Object; }');
+  const person = (
+    (await run(`insert into "default"."Person" default values returning id`)).rows[0] as {
+      id: string;
+    }
+  ).id;
+  await run(`insert into "default"."Note" (subject) values ($1)`, [person]);
+  await expect(
+    run(`insert into "default"."Note" (subject) values ($1)`, [
+      '00000000-0000-7000-8000-000000000000',
+    ]),
+  ).rejects.toMatchObject({ code: '23503' });
+  await expect(run(`delete from "default"."Person"`)).rejects.toMatchObject({ code: '23503' });
+});
+
+test('an fts::index is a GIN index over the weighted documents', async () => {
+  const sdl = `type Doc {
+      name: str; body: str;
+      index fts::index on ((
+        fts::with_options(.name, language := fts::Language.eng, weight_category := fts::Weight.A),
+        fts::with_options(.body, language := fts::Language.fra),
+      ));
+    }`;
+  await migrator.migrate(db, sdl);
+  const { rows } = await run(
+    `select indexdef from pg_indexes where schemaname = 'default' and tablename = 'Doc' and indexdef like '%gin%'`,
+  );
+  expect(rows).toHaveLength(1);
+  expect((rows[0] as { indexdef: string }).indexdef).toContain("'english'::regconfig");
+  await run(`insert into "default"."Doc" (name, body) values ('running', null)`);
+  const found = await run(
+    `select count(*)::int as n from "default"."Doc" where setweight(to_tsvector('english'::regconfig, coalesce(name, '')), 'A') @@ to_tsquery('english', 'run')`,
+  );
+  expect(found.rows[0]).toEqual({ n: 1 });
+  expect((await migrator.migrate(db, sdl)).applied).toBe(false);
+});
+
+test('an exclusive on a computed property over the row, across a hierarchy', async () => {
+  await migrator.migrate(
+    db,
+    `type Person { first: str; last: str; property ns := .first ++ ' ';
+       property name { using (.ns ++ .last); constraint exclusive; } }
+     type Derived extending Person;`,
+  );
+  await run(`insert into "default"."Person" (first, last) values ('ada', 'l')`);
+  await expect(
+    run(`insert into "default"."Person" (first, last) values ('ada', 'l')`),
+  ).rejects.toMatchObject({ code: '23505' });
+  await expect(
+    run(`insert into "default"."Derived" (first, last) values ('ada', 'l')`),
+  ).rejects.toMatchObject({ code: '23505' });
+  await run(`insert into "default"."Derived" (first, last) values ('ada', 'm')`);
+});
+
+test('defaults never depend on session settings (TimeZone, DateStyle)', async () => {
+  await migrator.migrate(
+    db,
+    `type T {
+       s: str { default := to_str(<datetime>'2020-01-02T03:04:05+01:00'); }
+       d: str { default := <str><cal::local_date>'2020-01-02'; }
+       j: json { default := <json><datetime>'2020-01-02T03:04:05Z'; }
+     }`,
+  );
+  const rows = await db.transaction(async (tx) => {
+    await tx.query(`set local TimeZone = 'Asia/Tokyo'`);
+    await tx.query(`set local DateStyle = 'SQL, DMY'`);
+    await tx.query(`set local search_path = pg_temp`);
+    return (
+      await tx.query(`insert into "default"."T" default values returning s, d, j::text as j`)
+    ).rows;
+  });
+  expect(rows[0]).toEqual({
+    s: '2020-01-02T02:04:05.000000+00:00',
+    d: '2020-01-02',
+    j: '"2020-01-02T03:04:05.000000+00:00"',
+  });
+});

@@ -881,6 +881,14 @@ function misc(): Overload[] {
     // The neutral names (spec items 4 and 32).
     def('std::base64_encode', 'data: bytes', 'str', b64encode),
     def('std::base64_decode', 'data: str', 'bytes', b64decode),
+    // A document for `index fts::index` (schema/fts.ts reads the call's arguments and builds the
+    // GIN index from them); as a value it is its text.
+    def(
+      'fts::with_options',
+      'text: str, named only language: anytype, named only weight_category: optional anyscalar = {}',
+      'str',
+      (a) => a.at(0),
+    ),
     // DECISIONS: the caller's roles arrive as the auth parameter `roles`; the compiler passes it
     // as the named argument `roles` (schema inference leaves it out).
     def(

@@ -186,6 +186,7 @@ export function pgTypeFor(type: TypeRef): PgType {
     case 'scalar':
       return scalarPgType(type.name);
     case 'object':
+    case 'union':
       return pgType('uuid');
     case 'tuple':
       return pgType('jsonb');
@@ -208,6 +209,7 @@ export function decodeParam(type: TypeRef, json: SqlExpr, env: TypeEnv): SqlExpr
       return isStdScalarName(type.name) ? value : sql.cast(value, scalarPgType(type.name));
     }
     case 'object':
+    case 'union':
       return cast(jsonText(json), 'uuid');
     case 'tuple':
       return json;
@@ -268,6 +270,7 @@ export function jsonOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
       return info.json(value);
     }
     case 'object':
+    case 'union':
       return toJson(value);
     case 'tuple': {
       // A tuple value is a jsonb array of its elements (schema/storage/types): each element is

@@ -331,8 +331,16 @@ describe('update', () => {
 });
 
 describe('delete', () => {
+  test('deleting the target of a restrict link is refused (Ann watches an issue)', async () => {
+    await expect(run([`delete User filter .id = <uuid>'${ANN}'`])).rejects.toMatchObject({
+      code: '23503',
+      message: expect.stringMatching(/prohibited by link target policy of 'default::Issue.watchers'/),
+    });
+  });
+
   test('delete answers the deleted rows; they are gone, with their link rows', async () => {
-    const [deleted, users, friendsOfYury] = await run([
+    const [, deleted, users, friendsOfYury] = await run([
+      `update Issue set { watchers -= (select detached User filter .id = <uuid>'${ANN}') }`,
       `delete User filter .id = <uuid>'${ANN}'`,
       'select User.name order by User.name',
       `select User { friends: { name } } filter .id = <uuid>'${YURY}'`,

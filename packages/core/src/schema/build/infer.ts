@@ -29,6 +29,7 @@ import {
 } from './context';
 import {
   candidates,
+  commonAncestor,
   hintFor,
   lookupType,
   resolveType,

@@ -71,11 +71,14 @@ export interface Compiled {
   readonly volatility: Volatility;
 }
 
-/** `to_char` formats of the ISO 8601 text of date and time types (datetimes in UTC). */
+/**
+ * The ISO 8601 text of date and time types: std's own output functions (std/bootstrap), so a
+ * default or constraint renders a datetime exactly as a query does (UTC, no session setting).
+ */
 const ISO_TEXT: Readonly<Record<string, string>> = {
-  'std::datetime': 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"',
-  'cal::local_datetime': 'YYYY-MM-DD"T"HH24:MI:SS.US',
-  'cal::local_date': 'YYYY-MM-DD',
+  'std::datetime': 'datetime_iso',
+  'cal::local_datetime': 'local_datetime_iso',
+  'cal::local_date': 'local_date_iso',
 };
 
 export function compileScalar(expr: ql.Expr, ctx: ScalarContext): Compiled {
@@ -725,9 +728,7 @@ export class ScalarCompiler {
     // datetimes in UTC.
     const iso = from ? ISO_TEXT[from] : undefined;
     if (iso && (to === 'std::str' || to === 'std::json')) {
-      const instant =
-        from === 'std::datetime' ? sql.func('timezone', [sql.text('UTC'), value.sql]) : value.sql;
-      const text = sql.func('to_char', [instant, sql.text(iso)]);
+      const text = sql.func(iso, [value.sql], 'svc_meta');
       return to === 'std::json' ? sql.func('to_jsonb', [text]) : text;
     }
     if (to === 'std::json') {

@@ -22,6 +22,8 @@ export function schemaHandlers(deps: {
   readonly build: (sdl: string) => Schema;
   /** True when the server has any credential (auth or a service key): migrations then need one. */
   readonly guarded: boolean;
+  /** Called after a migration changed the stored schema (the query engine's cue). */
+  readonly onMigrated?: () => void;
 }) {
   const { database, migrator, build, guarded } = deps;
   const catalogues = new Map<string, TypeCatalogue>();
@@ -62,6 +64,7 @@ export function schemaHandlers(deps: {
         dryRun: body.dryRun,
         allowDataLoss: body.allowDataLoss,
       });
+      if (result.applied) deps.onMigrated?.();
       sendJson(res, 200, result);
     },
   };

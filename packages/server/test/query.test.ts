@@ -234,7 +234,7 @@ describe('POST /query: who runs without access policies', () => {
       const member = await signUp(server);
       await post(server, '/query', { query: 'select Item { name }' }, { authorization: `Bearer ${admin}` });
       await post(server, '/query', { query: 'select Item { name }' }, { authorization: `Bearer ${member}` });
-      expect(calls.map((c) => c.options?.access.policies)).toEqual([false, true]);
+      expect(calls.map((c) => c.options?.access?.policies)).toEqual([false, true]);
       const who = await post(
         server,
         '/query',

@@ -5,7 +5,6 @@ import {
   buildSchema,
   createDefaultMigrator,
   createQueryEngine,
-  notInThisRelease,
   openDatabase,
   storedSchemaSource,
   type CompileQuery,
@@ -20,6 +19,7 @@ import { Lifecycle } from './middleware/request-context';
 import { createLogger, type Logger } from './observability/logger';
 import { ServerMetrics } from './observability/metrics';
 import { buildApp } from './routes';
+import { compileQuery as defaultCompileQuery } from './query-compiler';
 
 /** The version of @svc/server, reported by `GET /`. */
 export const VERSION: string = (require('../package.json') as { version: string }).version;
@@ -128,7 +128,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   const metrics = new ServerMetrics(() => database.stats());
   const queryEngine = createQueryEngine({
     db: database,
-    compile: compileQuery ?? compilerNotInThisRelease,
+    compile: compileQuery ?? defaultCompileQuery,
     schema: storedSchemaSource(database, migrator, buildSchema),
     onCompileCache: (hit) => metrics.compileCache(hit),
   });
@@ -234,10 +234,3 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   };
   return server;
 }
-
-/**
- * The compiler until @svc/core's lands (issue 10's engine branch): `POST /query` checks the body
- * and the caller, then answers 501, as before.
- */
-const compilerNotInThisRelease: CompileQuery = () =>
-  notInThisRelease('Running EdgeQL queries (POST /query)');

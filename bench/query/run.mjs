@@ -72,7 +72,6 @@ try {
 }
 
 async function measureAll(schema, compiled, seed) {
-
   const bareCases = Object.fromEntries(
     Object.entries(compiled).map(([key, q]) => [
       key,
@@ -87,7 +86,17 @@ async function measureAll(schema, compiled, seed) {
   );
   for (const [key, c] of Object.entries(CASES)) {
     const body = JSON.stringify({ query: c.query, variables: c.variables(seed), cardinality: c.cardinality });
-    const b = await measure(`${bare.url}/${key}`, JSON.stringify({ variables: c.variables(seed) }));
+    const bareBody = JSON.stringify({ variables: c.variables(seed) });
+    if (!compiled[key].writes) {
+      // Both must answer the same bytes, or the comparison means nothing.
+      const answers = await Promise.all([
+        post(`${bare.url}/${key}`, bareBody),
+        post(`${svc.url}/query`, body),
+      ]);
+      if (answers[0] !== answers[1])
+        throw new Error(`${c.label}: svc and the bare handler answer differently:\n${answers.join('\n')}`);
+    }
+    const b = await measure(`${bare.url}/${key}`, bareBody);
     const s = await measure(`${svc.url}/query`, body);
     console.log(c.label);
     console.log(`  bare express+pg ${row(b)}`);
@@ -144,6 +153,11 @@ async function measure(target, body) {
   const r = await autocannon({ ...options, duration });
   if (r.non2xx || r.errors) throw new Error(`${target}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   return { rps: r.requests.average, p50: r.latency.p50 };
+}
+
+async function post(target, body) {
+  const res = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  return `${res.status} ${await res.text()}`;
 }
 
 function row(m) {

@@ -5,6 +5,7 @@
  * compiler's contract (query/api) describes, with SQL written by hand against the tables the
  * migrator made. End-to-end tests through the real compiler live in test/query-endpoint (server).
  */
+import { openDatabase } from '../../db/open';
 import { createTestDatabase, type TestDatabase } from '../../testing';
 import { InvalidReferenceError, renderError, SvcError } from '../../errors';
 import { buildSchema } from '../../schema/build';
@@ -387,6 +388,27 @@ describe('database errors leave mapped', () => {
   test('division by zero is DivisionByZeroError', async () => {
     const err = await failure(engine.run({ query: 'select 1 / <int64>$d', variables: { d: 0 } }, service));
     expect(err.type).toBe('DivisionByZeroError');
+  });
+});
+
+describe('prepared statements', () => {
+  test('a connection that lost its prepared statements (a transaction-mode pooler) still answers', async () => {
+    // One connection, so `deallocate all` reaches the one the engine prepared its statement on.
+    const single =
+      'url' in tdb.config ? await openDatabase({ url: tdb.config.url, poolSize: 1 }) : tdb.db;
+    try {
+      const lone = createQueryEngine({
+        db: single,
+        compile: (schema, text) => ({ ...compiled(schema, text), resultType: 'unknown' }),
+        schema: storedSchemaSource(single, migrator, buildSchema),
+      });
+      expect(await lone.run({ query: 'select User { name }' }, service)).toBe('[]');
+      await single.query('deallocate all');
+      expect(await lone.run({ query: 'select User { name }' }, service)).toBe('[]');
+      expect(await lone.run({ query: 'select User { name }' }, service)).toBe('[]');
+    } finally {
+      if (single !== tdb.db) await single.close();
+    }
   });
 });
 

@@ -88,6 +88,9 @@ interface CacheEntry {
  */
 const STALE_SCHEMA_STATES = new Set(['42P01', '42703', '42704', '42883', '0A000']);
 
+/** A prepared statement the server connection does not have (26000) or already has (42P05). */
+const POOLER_STATES = new Set(['26000', '42P05']);
+
 /**
  * @example
  * const engine = createQueryEngine({ db, compile: compileQuery, schema: storedSchemaSource(db, migrator, buildSchema) });
@@ -98,7 +101,8 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
   const schemas = new SchemaTracker(options.schema, options.schemaRecheckMs ?? 500);
   const cache = new LruCache<CacheEntry>(options.cacheSize ?? 1000);
   let cachedVersion: string | undefined;
-  const named = db.kind === 'postgres';
+  // Named prepared statements on PostgreSQL, until a pooler shows it cannot keep them (below).
+  let named = db.kind === 'postgres';
 
   function lookup(snapshot: SchemaSnapshot, request: QueryRequest, caller: QueryCaller): CacheEntry {
     if (snapshot.version !== cachedVersion) {
@@ -171,6 +175,17 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
         return await execute(snapshot, request, caller);
       } catch (err) {
         const fields = databaseErrorFields(err);
+        if (fields && named && POOLER_STATES.has(fields.code)) {
+          // A transaction-mode pooler (pgbouncer before 1.21) hands each statement to any server
+          // connection, so one that was never told the name answers 26000, one that was told it
+          // 42P05; neither ran the query. Stop naming statements and run it again.
+          named = false;
+          try {
+            return await execute(snapshot, request, caller);
+          } catch (again) {
+            throw fromDatabaseError(again, snapshot.vocabulary);
+          }
+        }
         if (fields && STALE_SCHEMA_STATES.has(fields.code)) {
           const fresh = await schemas.refresh();
           if (fresh.version !== snapshot.version) {

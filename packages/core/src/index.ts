@@ -135,6 +135,7 @@ export type {
   QueryParam,
   RequestedCardinality,
 } from './query/api';
+export { compileQuery } from './query/compile';
 export {
   ANONYMOUS_AUTH,
   createQueryEngine,

@@ -185,27 +185,32 @@ describe('running a query', () => {
 });
 
 describe('the compile cache', () => {
-  test('compiles once per (text, cardinality, access mode), counting hits and misses', async () => {
+  test('compiles once per (text, cardinality, policies on or off), counting hits and misses', async () => {
     const before = engine.cacheStats();
     await engine.run({ query: 'select User { name }' }, service);
     await engine.run({ query: 'select User { name }' }, service);
     await engine.run({ query: 'select User { name }', cardinality: 'many' }, service);
-    expect(compiles.map((c) => c.text)).toEqual([]);
-    expect(cacheEvents).toEqual([true, true, true]); // compiled by an earlier test
+    // Read-only mode is enforced by the engine: the same compiled query serves it.
     await engine.run({ query: 'select User { name }' }, readOnly);
+    expect(compiles.map((c) => c.text)).toEqual([]);
+    expect(cacheEvents).toEqual([true, true, true, true]); // compiled by an earlier test
     await engine.run(
       { query: 'select User { name }' },
-      { access: { policies: true, readOnly: false }, auth: ANONYMOUS_AUTH },
+      { access: { policies: true, readOnly: true }, auth: ANONYMOUS_AUTH },
     );
+    await engine.run({ query: 'select User { name }', cardinality: 'atMostOne' }, service).catch(() => {});
     expect(compiles).toEqual([
-      { text: 'select User { name }', options: { cardinality: 'many', access: readOnly.access } },
       {
         text: 'select User { name }',
         options: { cardinality: 'many', access: { policies: true, readOnly: false } },
       },
+      {
+        text: 'select User { name }',
+        options: { cardinality: 'atMostOne', access: { policies: false, readOnly: false } },
+      },
     ]);
     const after = engine.cacheStats();
-    expect(after.hits - before.hits).toBe(3);
+    expect(after.hits - before.hits).toBe(4);
     expect(after.misses - before.misses).toBe(2);
   });
 

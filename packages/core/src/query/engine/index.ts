@@ -5,8 +5,8 @@
  * and auth values). Output: the JSON text of the result array, as PostgreSQL built it; Node
  * never parses it.
  *
- *   schema snapshot (schema-tracker) → cache lookup by (schema version, access mode, requested
- *   cardinality, text) → compile on a miss → refuse (cardinality, read-only) → bind variables,
+ *   schema snapshot (schema-tracker) → cache lookup by (schema version, access policies on or
+ *   off, requested cardinality, text) → compile on a miss → refuse (cardinality, read-only) → bind variables,
  *   globals and auth values by name (bind.ts) → ONE statement (a named prepared statement on
  *   PostgreSQL) → `one` on an empty result fails → the text.
  *
@@ -110,14 +110,17 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
       cachedVersion = snapshot.version;
     }
     const cardinality = request.cardinality ?? 'many';
-    const { policies, readOnly } = caller.access;
-    const key = `${policies ? 'p' : 's'}${readOnly ? 'r' : 'w'}${cardinality}\u0000${request.query}`;
+    const { policies } = caller.access;
+    const key = `${policies ? 'p' : 's'}${cardinality}\u0000${request.query}`;
     let entry = cache.get(key);
     options.onCompileCache?.(entry !== undefined);
     if (!entry) {
+      // Read-only mode is the engine's to enforce, from `compiled.writes` (nested writes
+      // included), so a refused write is 503 READ_ONLY as DECISIONS.md says, and one compiled
+      // query serves both modes.
       const compiled = compile(snapshot.schema, request.query, {
         cardinality,
-        access: caller.access,
+        access: { policies, readOnly: false },
       });
       entry = { compiled, statement: statementName(compiled.sql) };
       cache.set(key, entry);

@@ -131,19 +131,6 @@ function sets(): Overload[] {
       },
       { ...AGG, card: (args: readonly Card[]) => ({ min: args[0]?.min ?? 0, max: args[0]?.max === 0 ? 0 : 1 }) },
     ),
-    def(
-      'std::enumerate',
-      'set of anytype',
-      'set of tuple<int64, anytype>',
-      // One value per row of the input, numbered from 0 in the order the planner gives the rows.
-      (a) =>
-        fn(
-          'jsonb_build_array',
-          sql.bin('-', sql.agg('row_number', [], { over: { partitionBy: [], orderBy: [] } }), num(1)),
-          cast(jsonOf(a.type(0) ?? { kind: 'scalar', name: 'std::str' }, a.at(0), a.env), 'jsonb'),
-        ),
-      { kind: 'aggregate', card: (args: readonly Card[]) => args[0] ?? { min: 0, max: 'many' } },
-    ),
   ];
   // sum: integers add up as int64 (bigint stays), floats keep their width; empty is 0.
   for (const t of INTS) {
@@ -178,6 +165,98 @@ function sets(): Overload[] {
     out.push(def(`math::${name}`, 'set of decimal', 'optional decimal', (a) => fn(pg, a.at(0)), AGG));
   }
   return out;
+}
+
+/**
+ * Functions over a whole set that give a set back: the set arrives as an SQL array (in order) and
+ * the form unnests it again (`CallKind` 'set-returning').
+ */
+function wholeSets(): Overload[] {
+  const items = (array: SqlExpr) =>
+    sql.fromFunction(fn('unnest', array), 'e', {
+      columns: [
+        { name: 'value', type: null },
+        { name: 'ord', type: null },
+      ],
+      withOrdinality: true,
+    });
+  const sameCard = (args: readonly Card[]): Card => args[0] ?? { min: 0, max: 'many' };
+  const message = (a: SqlArgs, fallback: string) => fn('coalesce', or(a, 1, sql.null()), sql.text(fallback));
+  return [
+    // Tuples are jsonb arrays: (index, value) is `[index, json(value)]`.
+    def(
+      'std::enumerate',
+      'set of anytype',
+      'set of tuple<int64, anytype>',
+      (a) => {
+        const element = a.type(0) ?? { kind: 'scalar' as const, name: 'std::str' };
+        const pairs = sql.scalar(
+          sql.select({
+            targets: [
+              sql.target(
+                sql.agg(
+                  'jsonb_agg',
+                  [
+                    fn(
+                      'jsonb_build_array',
+                      sql.bin('-', sql.col('ord', 'e'), num(1)),
+                      cast(jsonOf(element, sql.col('value', 'e'), a.env), 'jsonb'),
+                    ),
+                  ],
+                  { orderBy: [sql.order(sql.col('ord', 'e'))] },
+                ),
+              ),
+            ],
+            from: [items(a.at(0))],
+          }),
+        );
+        return fn('jsonb_array_elements', fn('coalesce', pairs, cast(sql.text('[]'), 'jsonb')));
+      },
+      { ...SRF, card: sameCard },
+    ),
+    def(
+      'std::assert_exists',
+      'set of anytype, named only message: optional str = {}',
+      'set of anytype',
+      (a) =>
+        fn(
+          'unnest',
+          caseWhen(
+            [
+              [
+                sql.bin('=', fn('cardinality', a.at(0)), num(0)),
+                raise(a.at(0), pgTypeFor({ kind: 'array', element: a.type(0) ?? { kind: 'scalar', name: 'std::str' } }), message(a, 'assert_exists violation: expression returned an empty set'), '21000'),
+              ],
+            ],
+            a.at(0),
+          ),
+        ),
+      { ...SRF, card: (args) => ({ min: 1, max: args[0]?.max === 0 ? 1 : (args[0]?.max ?? 'many') }) },
+    ),
+    def(
+      'std::assert_distinct',
+      'set of anytype, named only message: optional str = {}',
+      'set of anytype',
+      (a) => {
+        const distinct = sql.scalar(
+          sql.select({ targets: [sql.target(sql.agg('count', [sql.col('value', 'e')], { distinct: true }))], from: [items(a.at(0))] }),
+        );
+        return fn(
+          'unnest',
+          caseWhen(
+            [
+              [
+                sql.bin('<>', fn('cardinality', a.at(0)), distinct),
+                raise(a.at(0), pgTypeFor({ kind: 'array', element: a.type(0) ?? { kind: 'scalar', name: 'std::str' } }), message(a, 'assert_distinct violation: expression returned a set with duplicate elements'), '21000'),
+              ],
+            ],
+            a.at(0),
+          ),
+        );
+      },
+      { ...SRF, card: sameCard },
+    ),
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -705,6 +784,7 @@ function misc(): Overload[] {
 
 export const STD_FUNCTIONS: ReadonlyMap<string, readonly Overload[]> = table([
   ...sets(),
+  ...wholeSets(),
   ...generic(),
   ...strings(),
   ...conversions(),

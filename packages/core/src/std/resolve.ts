@@ -16,7 +16,7 @@
  *   type 'std::str' and 'std::int64'`), functions InvalidReferenceError (`function
  *   "std::len(arg0: std::int64)" does not exist`, items 5 and 32), with the signatures as a hint.
  */
-import { InvalidReferenceError, InvalidTypeError } from '../errors';
+import { InvalidReferenceError, InvalidTypeError, type SourcePosition } from '../errors';
 import { printTypeRef, type TypeRef } from '../schema/model';
 import type { SqlExpr } from '../sql/ast';
 import { implicitDistance, commonType, resolutionBase, resolveCast } from './casts';
@@ -51,6 +51,8 @@ export interface ResolvedCall {
 
 export interface ResolveOptions {
   readonly env?: TypeEnv;
+  /** Where the call is written: put on the errors. */
+  readonly position?: SourcePosition;
 }
 
 const POLY_COST = 1;
@@ -85,14 +87,14 @@ export function resolveOperator(
     STD_OPERATORS.get(op)?.filter(
       (o) => o.params.filter((p) => p.kind === 'positional').length === args.filter((a) => a.name === undefined).length,
     ) ?? [];
-  const found = pick(overloads, args, env, () => `operator '${op}'`);
+  const found = pick(overloads, args, env, () => `operator '${op}'`, options.position);
   if (found) return found;
   const types = args.map((a) => `'${a.type ? printTypeRef(a.type) : 'anytype'}'`);
   throw new InvalidTypeError(
     args.length === 1
       ? `operator '${op}' cannot be applied to operand of type ${types[0]}`
       : `operator '${op}' cannot be applied to operands of type ${types.join(' and ')}`,
-    { hint: signatureHint(STD_OPERATORS.get(op) ?? []) },
+    { hint: signatureHint(STD_OPERATORS.get(op) ?? []), position: options.position },
   );
 }
 
@@ -103,8 +105,10 @@ export function resolveFunction(
 ): ResolvedCall {
   const env = options.env ?? STD_ONLY;
   const overloads = STD_FUNCTIONS.get(name);
-  if (!overloads) throw new InvalidReferenceError(`function '${name}' does not exist`);
-  const found = pick(overloads, args, env, () => `function '${name}'`);
+  if (!overloads) {
+    throw new InvalidReferenceError(`function '${name}' does not exist`, { position: options.position });
+  }
+  const found = pick(overloads, args, env, () => `function '${name}'`, options.position);
   if (found) return found;
   const written = args.map((a, i) =>
     a.name !== undefined
@@ -113,6 +117,7 @@ export function resolveFunction(
   );
   throw new InvalidReferenceError(`function "${name}(${written.join(', ')})" does not exist`, {
     hint: signatureHint(overloads),
+    position: options.position,
   });
 }
 
@@ -317,6 +322,7 @@ function pick(
   args: readonly CallArg[],
   env: TypeEnv,
   what: () => string,
+  position: SourcePosition | undefined,
 ): ResolvedCall | null {
   let best: Match[] = [];
   for (const o of overloads) {
@@ -334,6 +340,7 @@ function pick(
     if (!unknownArg) {
       throw new InvalidTypeError(`${what()} is ambiguous for arguments of type ${args.map((a) => `'${a.type ? printTypeRef(a.type) : 'anytype'}'`).join(', ')}`, {
         hint: `the candidates are:\n${best.map((m) => printSignature(m.overload)).join('\n')}`,
+        position,
       });
     }
     if (returns.size > 1) returnType = null;

@@ -45,7 +45,7 @@ import {
 } from './types';
 import { bindShape } from './shape';
 import { bindStatement } from './statement';
-import { bindCall, bindCast, bindOperator, literalType } from './calls';
+import { bindCall, bindCast, bindOperator, bindSlice, literalType } from './calls';
 
 const BOOL: TypeRef = { kind: 'scalar', name: 'std::bool' };
 
@@ -107,10 +107,8 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
       return bindCall(ctx, scope, node);
     case 'Index':
       return bindOperator(ctx, scope, '[]', [node.subject, node.index], node.span);
-    case 'Slice': {
-      const args = [node.subject, node.start, node.stop];
-      return bindOperator(ctx, scope, '[:]', args, node.span);
-    }
+    case 'Slice':
+      return bindSlice(ctx, scope, node);
     case 'SetLiteral':
       return bindSetLiteral(ctx, scope, node);
     case 'ArrayLiteral': {

@@ -78,7 +78,9 @@ function bindElement(
   const [step, ...rest] = path;
   if (!step) return fail(QueryError, 'empty shape element', el.span);
   if (step.kind === 'Splat') return splat(ctx, scope, source, onlyFor ?? typeName, onlyFor, step);
-  if (step.kind !== 'Ptr' || rest.length) {
+  // `friends[is Admin]: {...}`: the link's targets of one type.
+  const narrowing = rest.length === 1 && rest[0]?.kind === 'TypeIntersection' && !el.compExpr ? rest[0] : null;
+  if (step.kind !== 'Ptr' || (rest.length && !narrowing)) {
     return fail(QueryError, 'a shape element is a name, `@name`, `[is T].name` or `name := expr`', el.span);
   }
   if (el.operation !== null && el.operation !== ':=') {
@@ -96,6 +98,7 @@ function bindElement(
     return fail(QueryError, `a backlink element needs a name: write name := .<${step.name}`, step.span);
   } else {
     expr = bindStep(ctx, scope, source, step);
+    if (narrowing) expr = bindStep(ctx, scope, expr, narrowing);
   }
   if (el.elements !== null) expr = bindShape(ctx, scope, expr, el.elements, el.span);
   if (el.filter || el.orderBy.length || el.offset || el.limit) {

@@ -30,6 +30,7 @@ import { tableName } from '../../schema/storage/layout';
 import {
   pgType,
   sql,
+  type PgType,
   type SelectStatement,
   type SqlExpr,
   type SqlQuery,
@@ -45,7 +46,7 @@ import { isMutation, mutationChildren } from '../mutation-ir';
 import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
 import type { PlanContext } from './planner';
 import { Rel, type Bound } from './rel';
-import { accessFilter, typeSource } from './sources';
+import { accessFilter, storedColumns, typeSource } from './sources';
 
 type ObjectBound = Extract<Bound, { kind: 'object' }>;
 
@@ -63,9 +64,8 @@ type MultiState =
   | { readonly kind: 'added'; readonly pairs: string }
   | { readonly kind: 'removed'; readonly pairs: string };
 
-const written = new WeakMap<Mutation, Written>();
 /** Mutations already planned in a compilation: planned (written) once, however often read. */
-const planned = new WeakMap<PlanContext, Map<Mutation, { src: string; plan: Written }>>();
+const planned = new WeakMap<PlanContext, Map<string, { src: string; plan: Written }>>();
 
 /** The written objects of `m`, bound in `rel` (the planner's dispatch calls this). */
 export function planMutation(ctx: PlanContext, rel: Rel, m: Mutation): Bound {
@@ -75,7 +75,8 @@ export function planMutation(ctx: PlanContext, rel: Rel, m: Mutation): Bound {
     done = new Map();
     planned.set(ctx, done);
   }
-  let entry = done.get(m);
+  // By path id: the binder copies nodes (a subject with cardinality one) but keeps their ids.
+  let entry = done.get(m.pathId);
   if (!entry) {
     const src = ctx.fresh(`${m.kind.toLowerCase()}_src`);
     const plan =
@@ -84,9 +85,8 @@ export function planMutation(ctx: PlanContext, rel: Rel, m: Mutation): Bound {
         : m.kind === 'Update'
           ? planUpdate(ctx, m, src, iterations)
           : planDelete(ctx, m, src, iterations);
-    written.set(m, plan);
     entry = { src, plan };
-    done.set(m, entry);
+    done.set(m.pathId, entry);
   }
   return joinWritten(ctx, rel, m, entry.src, entry.plan, iterations);
 }
@@ -143,7 +143,7 @@ function planInsert(ctx: PlanContext, m: Insert, src: string, iterations: readon
   for (const e of m.elements.filter((x) => x.pointer.many)) {
     // New junction rows, for the rows actually inserted.
     const pairs = planPairs(ctx, e, ins, src, iterations, null, sql.text(type));
-    writeJunction(ctx, type, e.pointer, pairs, 'add');
+    writeJunction(ctx, type, e, pairs, 'add');
     multi.set(e.pointer.name, { kind: 'replaced', pairs });
   }
   return { rows: new Map([[type, ins]]), multi };
@@ -230,11 +230,11 @@ function planUpdate(ctx: PlanContext, m: Update, src: string, iterations: readon
       if (ctx.index.storage(c, e.pointer).kind !== 'junction') continue;
       if (e.op === ':=') {
         clearJunction(ctx, c, e.pointer, src, pairs);
-        writeJunction(ctx, c, e.pointer, pairs, 'add');
+        writeJunction(ctx, c, e, pairs, 'add');
       } else if (e.op === '+=') {
-        writeJunction(ctx, c, e.pointer, pairs, 'add');
+        writeJunction(ctx, c, e, pairs, 'add');
       } else {
-        writeJunction(ctx, c, e.pointer, pairs, 'remove');
+        writeJunction(ctx, c, e, pairs, 'remove');
       }
     }
     multi.set(e.pointer.name, {
@@ -415,10 +415,12 @@ function planPairs(
 }
 
 /** Inserts (`add`) or deletes (`remove`) the pairs in the pointer's junction table of `concrete`. */
-function writeJunction(ctx: PlanContext, concrete: string, pointer: PointerInfo, pairs: string, mode: 'add' | 'remove'): void {
+function writeJunction(ctx: PlanContext, concrete: string, e: MutationElement, pairs: string, mode: 'add' | 'remove'): void {
+  const pointer = e.pointer;
   const storage = ctx.index.storage(concrete, pointer);
   if (storage.kind !== 'junction') return;
-  const props = [...pointer.properties.values()].filter((p) => !p.computed).map((p) => p.name);
+  // The link properties written (the others keep their defaults, or NULL).
+  const props = e.linkProperties.map((p) => p.property.name);
   const p = 'p';
   const name = ctx.fresh(mode === 'add' ? 'link' : 'unlink');
   let statement: SqlStatement;
@@ -520,16 +522,41 @@ function joinWritten(
   if (m.kind === 'Insert' && m.conflict?.else) return withElse(ctx, rel, m, src, plan, anchor);
   const rows = [...plan.rows];
   const w = ctx.fresh('w');
+  const onAnchor = anchor ? sql.bin('=', sql.col('id', w), sql.col('id', anchor)) : null;
   if (rows.length === 1) {
     // One table: its RETURNING rows (an update's new values).
     const [concrete, cte] = rows[0] as [string, string];
-    rel.join('inner', sql.table(null, cte, w), anchor ? sql.bin('=', sql.col('id', w), sql.col('id', anchor)) : null);
+    rel.join('inner', sql.table(null, cte, w), onAnchor);
     return { kind: 'object', type, id: sql.col('id', w), tag: sql.text(concrete), alias: w, link: null, out: null, nullable: false };
   }
-  // Several tables (or only multi pointers written): the ids and types from `src`.
+  if (rows.length > 1) {
+    // Several tables: their RETURNING rows with every column any of them has.
+    rel.join('inner', sql.subquery(writtenRows(ctx, plan.rows), w), onAnchor);
+    return { kind: 'object', type, id: sql.col('id', w), tag: sql.col('__type__', w), alias: w, link: null, out: null, nullable: false };
+  }
+  // Only multi pointers written: the ids and types from `src`.
   const from = anchor ?? w;
   if (!anchor) rel.join('inner', sql.table(null, src, w));
   return { kind: 'object', type, id: sql.col('id', from), tag: sql.col('__type__', from), alias: null, link: null, out: null, nullable: false };
+}
+
+/** The written rows of several concrete tables (CTE each) as one relation: `id`, every stored
+ * column any of them has (NULL where a table lacks it), `__type__`. */
+function writtenRows(ctx: PlanContext, rows: ReadonlyMap<string, string>): SqlQuery {
+  const columns = new Map<string, PgType>();
+  for (const c of rows.keys()) for (const [name, t] of storedColumns(ctx.index, c)) columns.set(name, t);
+  const branches = [...rows].map(([c, cte]) => {
+    const own = storedColumns(ctx.index, c);
+    return sql.select({
+      targets: [
+        sql.target(sql.col('id'), 'id'),
+        ...[...columns].map(([name, t]) => sql.target(own.has(name) ? sql.col(name) : sql.cast(sql.null(), t), name)),
+        sql.target(sql.text(c), '__type__'),
+      ],
+      from: [sql.table(null, cte, null)],
+    }) as SqlQuery;
+  });
+  return branches.reduce((a, b) => sql.setOp('union', true, a, b));
 }
 
 /** Objects bound outside a mutation that its own CTEs must find again (the conflicting object of
@@ -575,17 +602,38 @@ function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Writ
   inner.bind(conflict.conflictPathId, conflicting(inner, s));
   const other = ctx.lift(inner, conflict.else as IrExpr);
   if (other.kind !== 'object') throw new QueryError('the else clause must yield objects');
-  const elseRows = selectFrom(inner, [sql.target(other.id, 'id'), sql.target(other.tag, '__type__')], other);
+  // Both branches carry the inserted type's stored columns, so the answer reads them (the else
+  // branch's from its own rows when it wrote them, e.g. an update; else from the table).
+  const columns = [...storedColumns(ctx.index, m.objectType).keys()];
+  let elseColumns = other.alias;
+  if (elseColumns === null) {
+    elseColumns = ctx.fresh('cy');
+    const rows = typeSource(ctx, m.objectType, elseColumns);
+    inner.join('inner', rows.item, sql.bin('=', sql.col('id', elseColumns), other.id));
+  }
+  const elseRows = selectFrom(
+    inner,
+    [
+      sql.target(other.id, 'id'),
+      ...columns.map((c) => sql.target(sql.col(c, elseColumns as string), c)),
+      sql.target(other.tag, '__type__'),
+    ],
+    other,
+  );
   const [concrete, cte] = [...plan.rows][0] as [string, string];
   const w = 'w';
   const newRows = sql.select({
-    targets: [sql.target(sql.col('id', w), 'id'), sql.target(sql.text(concrete), '__type__')],
+    targets: [
+      sql.target(sql.col('id', w), 'id'),
+      ...columns.map((c) => sql.target(sql.col(c, w), c)),
+      sql.target(sql.text(concrete), '__type__'),
+    ],
     from: [sql.table(null, cte, w)],
     where: anchor ? sql.bin('=', sql.col('id', w), sql.col('id', anchor)) : null,
   });
   const u = ctx.fresh('u');
   rel.join('inner', sql.subquery(sql.setOp('union', true, newRows, elseRows), u, { lateral: true }));
-  return { kind: 'object', type: m.objectType, id: sql.col('id', u), tag: sql.col('__type__', u), alias: null, link: null, out: null, nullable: false };
+  return { kind: 'object', type: m.objectType, id: sql.col('id', u), tag: sql.col('__type__', u), alias: u, link: null, out: null, nullable: false };
 }
 
 /** Binds in a fresh Rel the outside objects (see `externals`) that `m` reads. */
@@ -611,24 +659,33 @@ function bindExternals(ctx: PlanContext, rel: Rel, m: Mutation): void {
  * from the statement's CTEs, since the tables still show the snapshot before it.
  */
 export function mutationOutput(ctx: PlanContext, rel: Rel, m: Mutation, bound: ObjectBound): SqlExpr {
-  const plan = written.get(m);
-  const info = ctx.index.objectType((m.type as { name: string }).name);
-  if (!plan || !info) return sql.func('json_build_object', [sql.text('id'), bound.id]);
-  const env = typeEnv(ctx.index);
-  const args: SqlExpr[] = [sql.text('id'), bound.id];
-  const columns = bound.alias;
-  for (const p of info.pointers.values()) {
-    if (p.model === null || p.computed || p.name === 'id') continue;
-    if (!p.many) {
-      if (columns === null) continue;
-      const col = sql.col(p.name, columns);
-      args.push(sql.text(p.name), p.kind === 'link' ? sql.func('to_json', [col]) : jsonOf(p.target, col, env));
-      continue;
-    }
-    args.push(sql.text(p.name), multiJson(ctx, p, bound.id, plan.multi.get(p.name) ?? null, (m.type as { name: string }).name));
-  }
   void rel;
-  return sql.func('json_build_object', args);
+  const plan = planned.get(ctx)?.get(m.pathId)?.plan;
+  const type = (m.type as { name: string }).name;
+  if (!plan) return sql.func('json_build_object', [sql.text('id'), bound.id]);
+  const concrete = plan.rows.size > 0 ? [...plan.rows.keys()] : [...(ctx.index.objectType(type)?.concrete ?? [])];
+  const rowOf = (c: string): SqlExpr => {
+    const info = ctx.index.objectType(c) as ObjectTypeInfo;
+    const env = typeEnv(ctx.index);
+    const args: SqlExpr[] = [sql.text('id'), bound.id];
+    for (const p of info.pointers.values()) {
+      if (p.model === null || p.computed || p.name === 'id') continue;
+      if (p.many) {
+        args.push(sql.text(p.name), multiJson(ctx, p, bound.id, plan.multi.get(p.name) ?? null, c));
+      } else if (bound.alias !== null) {
+        const col = sql.col(p.name, bound.alias);
+        args.push(sql.text(p.name), p.kind === 'link' ? sql.func('to_json', [col]) : jsonOf(p.target, col, env));
+      }
+    }
+    return sql.func('json_build_object', args);
+  };
+  if (concrete.length === 1) return rowOf(concrete[0] as string);
+  // Each row as its own concrete type stores it.
+  return {
+    kind: 'Case',
+    whens: concrete.map((c) => ({ when: sql.bin('=', bound.tag, sql.text(c)), then: rowOf(c) })),
+    else: sql.func('json_build_object', [sql.text('id'), bound.id]),
+  };
 }
 
 function multiJson(ctx: PlanContext, p: PointerInfo, id: SqlExpr, state: MultiState | null, type: string): SqlExpr {

@@ -27,6 +27,8 @@ import type { TypeEnv } from '../../std/model';
 import type { AccessMode } from '../api';
 import type { IrExpr, IrQuery, IrType, ShapeElement } from '../ir';
 import type { SchemaIndex } from '../schema-index';
+import { isMutation } from '../mutation-ir';
+import { mutationOutput, planMutation } from './mutation';
 import { Rel, type Bound } from './rel';
 import { backlinkIds, junctionSource, typeSource, unionAll, type SourceContext } from './sources';
 
@@ -102,6 +104,7 @@ class Planner implements PlanContext {
 
   root(expr: IrExpr): SqlQuery {
     const rel = new Rel(null);
+    this.prebind(rel, expr);
     const bound = this.lift(rel, expr);
     const out = bound.out ?? this.outputOf(rel, expr, bound);
     const present = this.presence(bound);
@@ -148,6 +151,7 @@ class Planner implements PlanContext {
   } {
     const rel = new Rel(parent);
     hooks.before?.(rel);
+    this.prebind(rel, expr);
     const bound = this.lift(rel, expr);
     const slice = hooks.after?.(rel);
     const out = bound.out ?? this.outputOf(rel, expr, bound);
@@ -175,6 +179,20 @@ class Planner implements PlanContext {
       }),
       columns: { out: true, ord, object: bound.kind === 'object' },
     };
+  }
+
+  /**
+   * Gel's path factoring across siblings: the object paths `expr` reads element-wise (outside
+   * aggregates, EXISTS and other fences) are bound first, so a fenced use of the same path
+   * anywhere in `expr` (`count(User.friends)` beside `User.name`) sees the same element.
+   */
+  private prebind(rel: Rel, expr: IrExpr): void {
+    const paths: IrExpr[] = [];
+    collectElementPaths(expr, paths);
+    for (const p of paths) {
+      const id = pathId(p);
+      if (id !== null && rel.lookup(id) === undefined) this.lift(rel, p);
+    }
   }
 
   /** Joins a subquery of `e`'s rows into `rel` (LATERAL) and returns the bound element. */
@@ -301,6 +319,10 @@ class Planner implements PlanContext {
         return this.liftAssert(rel, expr);
       case 'Group':
         return this.liftGroup(rel, expr);
+      case 'Insert':
+      case 'Update':
+      case 'Delete':
+        return planMutation(this, rel, expr);
       default:
         return this.valueBound(rel, expr);
     }
@@ -395,7 +417,7 @@ class Planner implements PlanContext {
     select: Extract<IrExpr, { kind: 'Select' }>,
   ): { limit: SqlExpr | null; offset: SqlExpr | null } {
     this.lift(rel, select.subject);
-    if (select.filter) rel.where.push(this.value(rel, select.filter));
+    if (select.filter) rel.where.push(this.condition(rel, select.filter));
     const keys: OrderItem[] = select.orderBy.map((k) =>
       sql.order(this.value(rel, k.expr), k.direction, k.empty === 'first' ? 'first' : 'last'),
     );
@@ -772,6 +794,23 @@ class Planner implements PlanContext {
     };
   }
 
+  /**
+   * A filter: true when the expression yields `true` for the element. A possibly-many filter is
+   * a fence (EXISTS over its own rows), so it never multiplies the rows it filters.
+   */
+  private condition(rel: Rel, filter: IrExpr): SqlExpr {
+    if (filter.card.max !== 'many') return this.value(rel, filter);
+    const inner = new Rel(rel);
+    const v = this.value(inner, filter);
+    return sql.exists(
+      sql.select({
+        targets: [sql.target(sql.num(1))],
+        from: inner.from ? [inner.from] : [],
+        where: whereOf([...inner.where, v]),
+      }),
+    );
+  }
+
   private argValue(rel: Rel, arg: IrExpr, mode: 'element' | 'set' | 'optional'): SqlExpr {
     if (mode !== 'set') return this.value(rel, arg);
     // A set-of argument of an element-wise call (`in`): the whole set as an array.
@@ -850,6 +889,7 @@ class Planner implements PlanContext {
       default:
         break;
     }
+    if (bound.kind === 'object' && isMutation(expr)) return mutationOutput(this, rel, expr, bound);
     if (bound.kind === 'object') {
       if (!bound.nullable) return sql.func('json_build_object', [sql.text('id'), bound.id]);
       return {
@@ -916,6 +956,8 @@ class Planner implements PlanContext {
     if (!many && !object && this.isInline(rel, expr)) {
       return this.scalarJson(expr.type, this.value(rel, expr));
     }
+    const ids = !shaped && object ? this.storedLinkIds(rel, expr) : null;
+    if (ids) return ids;
     const { query, columns } = this.rows(rel, expr);
     const alias = this.fresh('e');
     const item = sql.subquery(query, alias);
@@ -931,6 +973,32 @@ class Planner implements PlanContext {
       );
     }
     return sql.scalar(sql.select({ targets: [sql.target(element)], from: [item] }));
+  }
+
+  /**
+   * A stored link shown without a shape, read from where it is stored without visiting the
+   * targets: the id column of a single link, the junction's targets of a multi link.
+   */
+  private storedLinkIds(rel: Rel, expr: IrExpr): SqlExpr | null {
+    if (expr.kind !== 'PointerStep' || expr.computed || expr.pointer.kind !== 'link') return null;
+    if (expr.pointer.name === '__type__') return null;
+    const sourceId = pathId(expr.source);
+    const source = sourceId === null ? undefined : rel.lookup(sourceId);
+    if (source?.kind !== 'object') return null;
+    if (!expr.pointer.many) {
+      if (source.alias === null) return null;
+      return sql.func('to_json', [sql.col(expr.pointer.name, source.alias)]);
+    }
+    const j = this.fresh('j');
+    const junction = junctionSource(this, expr.sourceType, expr.pointer, j);
+    const agg = sql.agg('json_agg', [sql.col(junction.valueColumn, j)]);
+    return sql.scalar(
+      sql.select({
+        targets: [sql.target(sql.func('coalesce', [agg, EMPTY_ARRAY]))],
+        from: [junction.item],
+        where: sql.bin('=', sql.col('source', j), source.id),
+      }),
+    );
   }
 
   /** True when `expr` is a column or link property of an already bound row, a literal or a param. */
@@ -973,6 +1041,43 @@ function pathId(expr: IrExpr): string | null {
       return expr.pathId;
     default:
       return null;
+  }
+}
+
+/** Object paths read element-wise by `expr` (see Planner.prebind), outermost first. */
+function collectElementPaths(expr: IrExpr, out: IrExpr[]): void {
+  switch (expr.kind) {
+    case 'TypeRoot':
+    case 'PointerStep':
+    case 'Backlink':
+    case 'Intersection':
+      if (expr.type.kind === 'object') out.push(expr);
+      else if (expr.kind === 'PointerStep') collectElementPaths(expr.source, out);
+      return;
+    case 'Call':
+      if (expr.callKind !== 'element') return;
+      expr.args.forEach((a, i) => {
+        if (expr.modes[i] === 'element') collectElementPaths(a, out);
+      });
+      return;
+    case 'Cast':
+    case 'TypeCheck':
+      collectElementPaths(expr.expr, out);
+      return;
+    case 'TupleLiteral':
+    case 'ArrayLiteral':
+      for (const e of expr.elements) collectElementPaths(e, out);
+      return;
+    case 'IfElse':
+      collectElementPaths(expr.condition, out);
+      collectElementPaths(expr.then, out);
+      collectElementPaths(expr.else, out);
+      return;
+    case 'Shape':
+      collectElementPaths(expr.subject, out);
+      return;
+    default:
+      return;
   }
 }
 

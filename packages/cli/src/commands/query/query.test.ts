@@ -145,6 +145,13 @@ describe(`svc query on ${testDatabaseKind()}`, () => {
     expect(missing).toEqual(new ExitError(1, 'VALIDATION_ERROR: missing variable $name (std::str)'));
   });
 
+  test("without a stand-in, the server's EdgeQL compiler runs the query", async () => {
+    const io = capture(false);
+    const argv = ['select Item { name } filter .count > <int64>$min order by .name', '--json-var', 'min=1', ...dbArgs];
+    expect(await queryCommand(argv, { cwd: dir, env, io })).toBe(0);
+    expect(JSON.parse(io.out[0] as string)).toEqual([{ name: 'desk' }, { name: 'lamp' }]);
+  });
+
   test('no query, or two arguments, exits 2 with the usage', async () => {
     const io = capture();
     for (const argv of [[...dbArgs], ['select 1', 'extra', ...dbArgs]]) {

@@ -126,8 +126,16 @@ function authValue(name: string, auth: AuthValues): string | null {
   }
 }
 
+/** Parsed type texts: a process sees few distinct ones, and every request binds them again. */
+const parsedTypes = new Map<string, TypeExpr>();
+
 function encode(value: unknown, param: QueryParam, what: string, schema: Schema): string {
-  const problem = kindProblem(parseType(param.type), value, schema);
+  let type = parsedTypes.get(param.type);
+  if (type === undefined) {
+    type = parseType(param.type);
+    if (parsedTypes.size < 10_000) parsedTypes.set(param.type, type);
+  }
+  const problem = kindProblem(type, value, schema);
   if (problem !== undefined) {
     throw new QueryArgumentError(`${what} expects ${param.type}: ${problem}`);
   }

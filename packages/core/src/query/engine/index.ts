@@ -67,7 +67,7 @@ export interface QueryEngineOptions {
 export interface QueryEngine {
   /** Runs one query; resolves with the JSON text of the result array. */
   run(request: QueryRequest, caller: QueryCaller): Promise<string>;
-  /** Compiles (or finds in the cache) without running: `svc query --explain`, the bench. */
+  /** Compiles (or finds in the cache) without running: tools, bench/query. */
   prepare(request: QueryRequest, caller: QueryCaller): Promise<CompiledQuery>;
   /** After a migration in this process: the next query reads the stored schema. */
   schemaChanged(): void;

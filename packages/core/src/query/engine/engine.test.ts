@@ -57,6 +57,14 @@ function compiled(schema: Schema, text: string): Omit<CompiledQuery, 'resultType
         cardinality: 'many',
         writes: false,
       };
+    case 'select User { name, years }':
+      if (!v2) throw new InvalidReferenceError("object type 'default::User' has no property 'years'");
+      return {
+        sql: `select coalesce(json_agg(json_build_object('name', u."name", 'years', u."years")), '[]')::text as result from "default"."User" u`,
+        params: [],
+        cardinality: 'many',
+        writes: false,
+      };
     case 'select User { name } filter .name = <str>$name':
       return {
         sql: `select coalesce(json_agg(json_build_object('name', u."name")), '[]')::text as result from "default"."User" u where u."name" = ($1::jsonb #>> '{}')`,
@@ -432,6 +440,15 @@ describe('schema changes', () => {
       { name: 'z', age: 9 },
     ]);
     expect(compiles.map((c) => c.text)).toEqual(['select User { name, age }']);
+  });
+
+  test('a name only a migration elsewhere made is known at once', async () => {
+    const other = makeEngine(60_000);
+    await migrator.migrate(tdb.db, SDL_V1, { allowDataLoss: true });
+    const before = await failure(other.run({ query: 'select User { name, years }' }, service));
+    expect(before.type).toBe('InvalidReferenceError');
+    await migrator.migrate(tdb.db, SDL_V2, { allowDataLoss: true }); // "another process"
+    expect(await other.run({ query: 'select User { name, years }' }, service)).toBe('[]');
   });
 
   test('schemaChanged() makes the next query read the stored schema and empty the cache', async () => {

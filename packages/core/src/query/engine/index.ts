@@ -20,6 +20,7 @@ import {
   commonError,
   databaseErrorFields,
   fromDatabaseError,
+  InvalidReferenceError,
   NoDataError,
   ResultCardinalityMismatchError,
 } from '../../errors';
@@ -189,7 +190,9 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
             throw fromDatabaseError(again, snapshot.vocabulary);
           }
         }
-        if (fields && STALE_SCHEMA_STATES.has(fields.code)) {
+        // SQL that no longer fits the tables, or a name the cached schema does not know: another
+        // process may have migrated since the stored schema was last read.
+        if ((fields && STALE_SCHEMA_STATES.has(fields.code)) || err instanceof InvalidReferenceError) {
           const fresh = await schemas.refresh();
           if (fresh.version !== snapshot.version) {
             try {

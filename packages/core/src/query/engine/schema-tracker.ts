@@ -9,8 +9,9 @@
  * - `invalidate()` forces the next `current()` to read it: the process that migrated (POST
  *   /migrations, `svc migrate` through the server) sees the new schema at once;
  * - another process's migration is seen within `recheckMs`, and at once when it changed the
- *   storage the cached SQL reads: the engine then calls `refresh()` and runs the query again
- *   (query/engine `STALE_SCHEMA_STATES`).
+ *   storage the cached SQL reads or made a name the query uses: the engine then calls
+ *   `refresh()` and runs the query again (query/engine `STALE_SCHEMA_STATES`,
+ *   InvalidReferenceError).
  */
 import type { ErrorVocabulary } from '../../errors';
 import type { Queryable } from '../../db/types';

@@ -122,3 +122,37 @@ export function containsMutation(root: IrExpr, children: (expr: IrExpr) => reado
   };
   return visit(root);
 }
+
+/**
+ * Refuses a mutation where it would be run conditionally (a branch of `if ... else`, the right
+ * side of `??`): the planner writes every mutation once per statement, unconditionally, so such a
+ * write would happen whichever branch is taken. `children` walks the other node kinds.
+ */
+export function assertMutationPlacement(
+  root: IrExpr,
+  children: (expr: IrExpr) => readonly IrExpr[],
+  refuse: (message: string) => never,
+): void {
+  const seen = new Set<IrExpr>();
+  const visit = (expr: IrExpr, conditional: boolean): void => {
+    if (seen.has(expr)) return;
+    seen.add(expr);
+    if (isMutation(expr) && conditional) {
+      refuse(`${expr.kind.toLowerCase()} inside a conditional expression (if/else, ??) is not supported yet: write it as its own statement or in a with binding`);
+    }
+    if (expr.kind === 'BindingRef') return visit(expr.binding.expr, conditional);
+    if (expr.kind === 'IfElse') {
+      visit(expr.condition, conditional);
+      visit(expr.then, true);
+      visit(expr.else, true);
+      return;
+    }
+    if (expr.kind === 'Coalesce') {
+      visit(expr.left, conditional);
+      visit(expr.right, true);
+      return;
+    }
+    for (const child of children(expr)) visit(child, conditional);
+  };
+  visit(root, false);
+}

@@ -129,9 +129,9 @@ table('select and shapes', [
   {
     query: 'select User { name, friends: { name, @since } } order by .name',
     expected: [
-      { name: 'Ann', friends: [{ name: 'Elvis', since: null }] },
-      { name: 'Elvis', friends: [{ name: 'Yury', since: 2020 }] },
-      { name: 'Yury', friends: [{ name: 'Elvis', since: 2021 }] },
+      { name: 'Ann', friends: [{ name: 'Elvis', '@since': null }] },
+      { name: 'Elvis', friends: [{ name: 'Yury', '@since': 2020 }] },
+      { name: 'Yury', friends: [{ name: 'Elvis', '@since': 2021 }] },
     ],
   },
   {
@@ -158,7 +158,7 @@ table('select and shapes', [
     query: 'select User { name, todo: { name, @rank } order by @rank desc } order by .name',
     expected: [
       { name: 'Ann', todo: [] },
-      { name: 'Elvis', todo: [{ name: 'Docs', rank: 2 }, { name: 'Release', rank: 1 }] },
+      { name: 'Elvis', todo: [{ name: 'Docs', '@rank': 2 }, { name: 'Release', '@rank': 1 }] },
       { name: 'Yury', todo: [] },
     ],
   },
@@ -181,9 +181,9 @@ table('select and shapes', [
   {
     query: 'select Issue { name, owner: { name, @note } } order by .number',
     expected: [
-      { name: 'Release', owner: [{ name: 'Elvis', note: 'lead' }] },
-      { name: 'Bug', owner: [{ name: 'Yury', note: null }] },
-      { name: 'Docs', owner: [{ name: 'Elvis', note: null }] },
+      { name: 'Release', owner: [{ name: 'Elvis', '@note': 'lead' }] },
+      { name: 'Bug', owner: [{ name: 'Yury', '@note': null }] },
+      { name: 'Docs', owner: [{ name: 'Elvis', '@note': null }] },
     ],
   },
   {

@@ -12,7 +12,7 @@
  *   object-level functions are the compiler's: they need the shape of the query around them.
  */
 import { pgType, sql, type SqlExpr } from '../sql/ast';
-import { def, table } from './define';
+import { call, def, table } from './define';
 import type { Card, Overload, SqlArgs } from './model';
 import { raise } from './operators';
 import { base64, jsonOf, pgTypeFor, STD_SCALARS_INFO } from './scalars';
@@ -263,19 +263,20 @@ function wholeSets(): Overload[] {
 // Generic: len, contains, find, assert
 
 function generic(): Overload[] {
-  // pg_catalog.position(haystack, needle) is `position(needle in haystack)`, for text and bytea.
+  // pg_catalog.position(haystack, needle) is `position(needle in haystack)` (bytea has no strpos).
   const found = (h: SqlExpr, n: SqlExpr) => sql.func('position', [h, n], 'pg_catalog');
   return [
-    def('std::len', 'str', 'int64', (a) => int8(fn('char_length', a.at(0)))),
-    def('std::len', 'bytes', 'int64', (a) => int8(fn('octet_length', a.at(0)))),
-    def('std::len', 'array<anytype>', 'int64', (a) => int8(fn('cardinality', a.at(0)))),
-    def('std::contains', 'str, str', 'bool', (a) => sql.bin('>', found(a.at(0), a.at(1)), num(0))),
+    // PostgreSQL's lengths are int4; they widen to int8 wherever they meet one.
+    def('std::len', 'str', 'int64', (a) => fn('char_length', a.at(0))),
+    def('std::len', 'bytes', 'int64', (a) => fn('octet_length', a.at(0))),
+    def('std::len', 'array<anytype>', 'int64', (a) => fn('cardinality', a.at(0))),
+    def('std::contains', 'str, str', 'bool', (a) => sql.bin('>', fn('strpos', a.at(0), a.at(1)), num(0))),
     def('std::contains', 'bytes, bytes', 'bool', (a) => sql.bin('>', found(a.at(0), a.at(1)), num(0))),
     def('std::contains', 'array<anytype>, anytype', 'bool', (a) =>
       sql.bin('@>', a.at(0), { kind: 'ArrayExpr', elements: [a.at(1)], type: null }),
     ),
     def('std::contains', 'json, json', 'bool', (a) => sql.bin('@>', a.at(0), a.at(1))),
-    def('std::find', 'str, str', 'int64', (a) => int8(sql.bin('-', found(a.at(0), a.at(1)), num(1)))),
+    def('std::find', 'str, str', 'int64', (a) => sql.bin('-', fn('strpos', a.at(0), a.at(1)), num(1))),
     def('std::find', 'bytes, bytes', 'int64', (a) => int8(sql.bin('-', found(a.at(0), a.at(1)), num(1)))),
     def('std::find', 'array<anytype>, anytype, from_pos: int64 = 0', 'int64', (a) =>
       int8(
@@ -299,7 +300,6 @@ function generic(): Overload[] {
 // Strings and regular expressions
 
 function strings(): Overload[] {
-  const space = sql.text(' ');
   return [
     def('std::str_lower', 'str', 'str', (a) => fn('lower', a.at(0))),
     def('std::str_upper', 'str', 'str', (a) => fn('upper', a.at(0))),
@@ -307,14 +307,15 @@ function strings(): Overload[] {
     def('std::str_reverse', 'str', 'str', (a) => fn('reverse', a.at(0))),
     def('std::str_repeat', 'str, n: int64', 'str', (a) => fn('repeat', a.at(0), int4(a.at(1)))),
     def('std::str_replace', 'str, old: str, new: str', 'str', (a) => fn('replace', a.at(0), a.at(1), a.at(2))),
-    def('std::str_trim', 'str, tr: str = " "', 'str', (a) => fn('btrim', a.at(0), or(a, 1, space))),
-    def('std::str_trim_start', 'str, tr: str = " "', 'str', (a) => fn('ltrim', a.at(0), or(a, 1, space))),
-    def('std::str_trim_end', 'str, tr: str = " "', 'str', (a) => fn('rtrim', a.at(0), or(a, 1, space))),
+    // The defaults (' ') are PostgreSQL's own: a left-out argument is left out.
+    def('std::str_trim', 'str, tr: str = " "', 'str', call('btrim')),
+    def('std::str_trim_start', 'str, tr: str = " "', 'str', call('ltrim')),
+    def('std::str_trim_end', 'str, tr: str = " "', 'str', call('rtrim')),
     def('std::str_pad_start', 'str, n: int64, fill: str = " "', 'str', (a) =>
-      fn('lpad', a.at(0), int4(a.at(1)), or(a, 2, space)),
+      sql.func('lpad', [a.at(0), int4(a.at(1)), ...(a.opt(2) ? [a.at(2)] : [])]),
     ),
     def('std::str_pad_end', 'str, n: int64, fill: str = " "', 'str', (a) =>
-      fn('rpad', a.at(0), int4(a.at(1)), or(a, 2, space)),
+      sql.func('rpad', [a.at(0), int4(a.at(1)), ...(a.opt(2) ? [a.at(2)] : [])]),
     ),
     // An empty delimiter splits into characters (PostgreSQL's null delimiter).
     def('std::str_split', 's: str, delimiter: str', 'array<str>', (a) =>
@@ -721,6 +722,8 @@ function numbers(): Overload[] {
   ];
   for (const t of ['int16', 'int32', 'int64', 'float32', 'float64', 'bigint', 'decimal'] as const) {
     out.push(def('math::abs', t, t, (a) => fn('abs', a.at(0))));
+    // svc's schemas have accepted `abs()` unqualified since before this table; Gel spells it math::abs.
+    out.push(def('std::abs', t, t, (a) => fn('abs', a.at(0))));
   }
   for (const name of ['ceil', 'floor'] as const) {
     out.push(def(`math::${name}`, 'int64', 'float64', (a) => fn(name, f8(a.at(0)))));

@@ -111,7 +111,8 @@ export interface Overload {
    * `optional` return makes the minimum 0; `set-of` return is 0..many).
    */
   readonly card?: (args: readonly Card[]) => Card;
-  /** False for overloads a DDL expression (default, check, index) may not use. */
+  /** False for overloads a DDL expression (default, CHECK, index: one row) may not use; which of
+   * those must be immutable is the DDL compiler's rule (schema/storage/ddl-expression). */
   readonly ddl: boolean;
 }
 

@@ -19,7 +19,14 @@
 import { InvalidReferenceError, InvalidTypeError, type SourcePosition } from '../errors';
 import { printTypeRef, type TypeRef } from '../schema/model';
 import type { SqlExpr } from '../sql/ast';
-import { implicitDistance, commonType, resolutionBase, resolveCast } from './casts';
+import {
+  commonType,
+  implicitDistance,
+  implicitlyReachable,
+  resolutionBase,
+  resolveCast,
+  scalarDistance,
+} from './casts';
 import type { Card, Overload, Param, PolyName, SigType, SqlArgs, TypeEnv, Volatility } from './model';
 import { pgTypeFor, STD_ONLY } from './scalars';
 import { STD_FUNCTIONS } from './functions';
@@ -76,17 +83,66 @@ export function stdFunctionNames(): readonly string[] {
   return [...STD_FUNCTIONS.keys()];
 }
 
+/**
+ * Resolved calls by environment and call key (name + argument types and names). A ResolvedCall
+ * depends on nothing else, so a schema's TypeEnv reused across compilations reuses them.
+ */
+const cache = new WeakMap<TypeEnv, Map<string, ResolvedCall>>();
+
+function cacheKey(kind: string, name: string, args: readonly CallArg[]): string {
+  let key = `${kind}:${name}`;
+  for (const a of args) key += `|${a.name ?? ''}=${a.type ? printTypeRef(a.type) : '{}'}`;
+  return key;
+}
+
+function cached(
+  env: TypeEnv,
+  key: string,
+  resolve: () => ResolvedCall,
+): ResolvedCall {
+  let entries = cache.get(env);
+  if (!entries) {
+    entries = new Map();
+    cache.set(env, entries);
+  }
+  const hit = entries.get(key);
+  if (hit) return hit;
+  const resolved = resolve();
+  entries.set(key, resolved);
+  return resolved;
+}
+
 export function resolveOperator(
   op: string,
   args: readonly CallArg[],
   options: ResolveOptions = {},
 ): ResolvedCall {
   const env = options.env ?? STD_ONLY;
-  // A prefix and an infix operator share a name (`-`): the argument count tells them apart.
-  const overloads =
-    STD_OPERATORS.get(op)?.filter(
-      (o) => o.params.filter((p) => p.kind === 'positional').length === args.filter((a) => a.name === undefined).length,
-    ) ?? [];
+  return cached(env, cacheKey('op', op, args), () => resolveOperatorUncached(op, args, env, options));
+}
+
+const byArity = new Map<string, readonly Overload[]>();
+
+/** A prefix and an infix operator share a name (`-`): the positional count tells them apart. */
+function operatorsTaking(op: string, positional: number): readonly Overload[] {
+  const key = `${op}/${positional}`;
+  let found = byArity.get(key);
+  if (!found) {
+    found = (STD_OPERATORS.get(op) ?? []).filter(
+      (o) => o.params.filter((p) => p.kind === 'positional').length === positional,
+    );
+    byArity.set(key, found);
+  }
+  return found;
+}
+
+function resolveOperatorUncached(
+  op: string,
+  args: readonly CallArg[],
+  env: TypeEnv,
+  options: ResolveOptions,
+): ResolvedCall {
+  const overloads = operatorsTaking(op, args.filter((a) => a.name === undefined).length);
   const found = pick(overloads, args, env, () => `operator '${op}'`, options.position);
   if (found) return found;
   const types = args.map((a) => `'${a.type ? printTypeRef(a.type) : 'anytype'}'`);
@@ -104,6 +160,15 @@ export function resolveFunction(
   options: ResolveOptions = {},
 ): ResolvedCall {
   const env = options.env ?? STD_ONLY;
+  return cached(env, cacheKey('fn', name, args), () => resolveFunctionUncached(name, args, env, options));
+}
+
+function resolveFunctionUncached(
+  name: string,
+  args: readonly CallArg[],
+  env: TypeEnv,
+  options: ResolveOptions,
+): ResolvedCall {
   const overloads = STD_FUNCTIONS.get(name);
   if (!overloads) {
     throw new InvalidReferenceError(`function '${name}' does not exist`, { position: options.position });
@@ -156,11 +221,22 @@ function signatureHint(overloads: readonly Overload[]): string | undefined {
 }
 
 /** Which parameter each argument binds to, or null when the arguments do not fit. */
+const shapes = new WeakMap<Overload, { positional: { i: number }[]; variadic: number }>();
+
+function shapeOf(o: Overload): { positional: { i: number }[]; variadic: number } {
+  let shape = shapes.get(o);
+  if (!shape) {
+    shape = {
+      positional: o.params.flatMap((p, i) => (p.kind === 'positional' ? [{ i }] : [])),
+      variadic: o.params.findIndex((p) => p.kind === 'variadic'),
+    };
+    shapes.set(o, shape);
+  }
+  return shape;
+}
+
 function bindArgs(o: Overload, args: readonly CallArg[]): number[] | null {
-  const positional = o.params
-    .map((p, i) => ({ p, i }))
-    .filter(({ p }) => p.kind === 'positional');
-  const variadic = o.params.findIndex((p) => p.kind === 'variadic');
+  const { positional, variadic } = shapeOf(o);
   const bound: number[] = [];
   const given = new Set<number>();
   let next = 0;
@@ -285,6 +361,17 @@ function countPoly(sig: SigType): number {
 function match(o: Overload, args: readonly CallArg[], env: TypeEnv): Match | null {
   const argParams = bindArgs(o, args);
   if (!argParams) return null;
+  // Quick reject: a std scalar argument that cannot reach a concrete scalar parameter.
+  for (let i = 0; i < args.length; i++) {
+    const type = args[i]?.type;
+    const sig = (o.params[argParams[i] as number] as Param).type;
+    if (type?.kind === 'scalar' && sig.kind === 'scalar' && type.name !== sig.name) {
+      const base = resolutionBase(type.name, env);
+      if (base === null || scalarDistance(base, sig.name) === null) return null;
+    } else if (type && sig.kind !== 'poly' && type.kind !== sig.kind) {
+      return null;
+    }
+  }
   // 1. bind each polymorphic name to the common type of the arguments meeting it.
   const seen = new Map<PolyName, TypeRef[]>();
   for (let i = 0; i < args.length; i++) {
@@ -295,6 +382,11 @@ function match(o: Overload, args: readonly CallArg[], env: TypeEnv): Match | nul
   }
   const bindings = new Map<PolyName, TypeRef>();
   for (const [name, types] of seen) {
+    // Each type must already be of the family (cheap) before the common type is sought.
+    const family = FAMILY[name];
+    for (const type of types) {
+      if (!family(type.kind === 'scalar' ? resolutionBase(type.name, env) : null, type, env)) return null;
+    }
     const common = commonType(types, env);
     if (!common) return null;
     const base = common.kind === 'scalar' ? resolutionBase(common.name, env) : null;
@@ -317,13 +409,47 @@ function match(o: Overload, args: readonly CallArg[], env: TypeEnv): Match | nul
   return { overload: o, cost, bindings, argParams };
 }
 
-function pick(
+/** Overloads grouped by their first parameter's concrete scalar type ('' for any other). */
+const byFirstParam = new WeakMap<readonly Overload[], Map<string, Overload[]>>();
+
+/**
+ * The overloads worth matching: when the first argument is a std scalar, only those whose first
+ * parameter it reaches by implicit casts, plus those whose first parameter is not a concrete
+ * scalar (`=` has two dozen overloads; an int32 argument reaches four of them).
+ */
+function candidatesFor(
   overloads: readonly Overload[],
+  args: readonly CallArg[],
+  env: TypeEnv,
+): readonly Overload[] {
+  const first = args[0];
+  if (!first || first.name !== undefined || first.type?.kind !== 'scalar') return overloads;
+  const base = resolutionBase(first.type.name, env);
+  let groups = byFirstParam.get(overloads);
+  if (!groups) {
+    groups = new Map();
+    for (const o of overloads) {
+      const p = o.params[0];
+      const key = p && p.kind === 'positional' && p.type.kind === 'scalar' ? p.type.name : '';
+      const list = groups.get(key) ?? [];
+      list.push(o);
+      groups.set(key, list);
+    }
+    byFirstParam.set(overloads, groups);
+  }
+  const out: Overload[] = [...(groups.get('') ?? [])];
+  if (base !== null) for (const t of implicitlyReachable(base)) out.push(...(groups.get(t) ?? []));
+  return out;
+}
+
+function pick(
+  allOverloads: readonly Overload[],
   args: readonly CallArg[],
   env: TypeEnv,
   what: () => string,
   position: SourcePosition | undefined,
 ): ResolvedCall | null {
+  const overloads = candidatesFor(allOverloads, args, env);
   let best: Match[] = [];
   for (const o of overloads) {
     const m = match(o, args, env);

@@ -4,16 +4,16 @@ from lateral (
   select "Issue1"."id" as "id", 'default::Issue' as "__type__", json_build_object('name', to_json("Issue1"."name"), 'owner', (
     select json_agg("e3"."~json")
     from (
-      select "User2"."id" as "id", "User2"."__type__" as "__type__", json_build_object('name', to_json("User2"."name"), 'note', to_json("Issue1"."owner@note")) as "~json"
+      select "User2"."id" as "id", "User2"."__type__" as "__type__", json_build_object('name', to_json("User2"."name"), '@note', to_json("Issue1"."owner@note")) as "~json"
       from (
         (
           select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-          from "default"."Admin"
+          from "default"."Admin" as "Admin"
         )
         union all
         (
           select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-          from "default"."User"
+          from "default"."User" as "User"
         )
       ) as "User2"
       where "User2"."id" = "Issue1"."owner"
@@ -28,12 +28,12 @@ from lateral (
           join (
           (
             select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-            from "default"."Admin"
+            from "default"."Admin" as "Admin"
           )
           union all
           (
             select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-            from "default"."User"
+            from "default"."User" as "User"
           )
         ) as "User5" on "User5"."id" = "j4"."target"
         where "j4"."source" = "Issue1"."id"

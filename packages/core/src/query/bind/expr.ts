@@ -43,7 +43,7 @@ import {
   resolveTypeExpr,
   sameType,
 } from './types';
-import { bindShape } from './shape';
+import { bindShape, viewStep } from './shape';
 import { bindStatement } from './statement';
 import { bindCall, bindCast, bindOperator, bindSlice, literalType } from './calls';
 
@@ -172,6 +172,8 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
 /** A path bound to one element in this scope (an enclosing subject) has cardinality one. */
 export function inScope(scope: Scope, expr: IrExpr): IrExpr {
   const id = pathIdOf(expr);
+  const aliased = id !== null && expr.kind !== 'Shape' ? scope.pathAliases.get(id) : undefined;
+  if (aliased) return aliased;
   return id !== null && expr.kind !== 'Shape' && scope.singletons.has(id) ? { ...expr, card: ONE } : expr;
 }
 
@@ -200,12 +202,16 @@ function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr 
     if (ctx.mode === 'ddl') {
       return fail(InvalidReferenceError, 'a DDL expression cannot read object types', ref.span);
     }
+    const aliased = scope.pathAliases.get(found.name);
+    if (aliased) return aliased;
+    // An enclosing subject is the same set wherever it is named (`User` inside `User { ... }`).
+    const namespace = (scope.singletons.has(found.name) ? '' : scope.aliasNamespace) + scope.namespace;
     return {
       kind: 'TypeRoot',
       type: { kind: 'object', name: found.name },
       card: MANY,
       objectType: found.name,
-      pathId: found.name + scope.namespace,
+      pathId: found.name + namespace,
     };
   }
   if (found?.kind === 'alias') {
@@ -235,6 +241,7 @@ function rootScopeLike(scope: Scope): Scope {
     link: null,
     moduleAliases: new Map(),
     singletons: new Set(),
+    pathAliases: new Map(),
   };
 }
 
@@ -269,10 +276,16 @@ export function pathIdOf(expr: IrExpr): string | null {
   }
 }
 
+/** A fresh path id for the same element as `expr` (planned in place: the same row). */
+export function transparentRef(ctx: BindContext, expr: IrExpr): BindingRef {
+  const binding: Binding = { id: ctx.freshId(), name: '(source)', expr, iteration: false, transparent: true };
+  return { ...bindingRef(binding), card: expr.card };
+}
+
 /** `expr` itself when it has a path id; else a reference to a fresh binding of it. */
 export function withPathId(ctx: BindContext, scope: Scope, expr: IrExpr): IrExpr {
   if (pathIdOf(expr) !== null) return expr;
-  const binding: Binding = { id: ctx.freshId(), name: '(subject)', expr, iteration: false };
+  const binding: Binding = { id: ctx.freshId(), name: '(subject)', expr, iteration: false, transparent: true };
   return bindingRef(binding, scope);
 }
 
@@ -298,6 +311,7 @@ function bindPath(ctx: BindContext, scope: Scope, path: ql.Path): IrExpr {
 }
 
 export function bindStep(ctx: BindContext, scope: Scope, source: IrExpr, step: ql.PathStep): IrExpr {
+  const shaped = source;
   if (source.kind === 'Shape') source = source.subject;
   if (step.kind === 'TypeIntersection') return bindIntersection(ctx, scope, source, step);
   if (step.via === '@') return bindLinkProperty(source, step);
@@ -315,6 +329,10 @@ export function bindStep(ctx: BindContext, scope: Scope, source: IrExpr, step: q
   const source_ = withPathId(ctx, scope, source);
   const sourceId = pathIdOf(source_) as string;
   if (step.via === '.<') return bindBacklink(ctx, source_, sourceId, step);
+  const view =
+    viewStep(ctx, source_, sourceId, source.type.name, step.name) ??
+    (shaped !== source ? viewStep(ctx, shaped, sourceId, source.type.name, step.name) : null);
+  if (view) return view;
   const type = ctx.index.objectType(source.type.name);
   const pointer = type?.pointers.get(step.name);
   if (!pointer) {
@@ -341,8 +359,11 @@ export function pointerStep(
   let card: Card = { min: pointer.required ? 1 : 0, max: pointer.many ? 'many' : 1 };
   if (pointer.computed) {
     const module = pointer.declaredIn.slice(0, pointer.declaredIn.lastIndexOf('::'));
+    // The computed's own paths are its own: `.deck` in `deck_cost := sum(.deck.cost)` is not
+    // the `User.deck` a query reads beside it; only the source element is shared.
+    const own = transparentRef(ctx, source);
     computed = ctx.computedExpr(sourceType, pointer.name, () =>
-      bindExpr(ctx, { ...subjectScope(rootScopeLike(scope), source, null), module }, pointer.computed as ql.Expr),
+      bindExpr(ctx, { ...subjectScope(rootScopeLike(scope), own, null), module }, pointer.computed as ql.Expr),
     );
     card = pointer.model ? card : computed.card;
   }
@@ -376,14 +397,35 @@ function bindBacklink(ctx: BindContext, source: IrExpr, sourceId: string, step: 
   };
 }
 
+/** The link whose row a step's objects came through (a forward link or a backlink), if any. */
+function linkPointers(expr: IrExpr): readonly PointerInfo[] {
+  switch (expr.kind) {
+    case 'PointerStep':
+      if (expr.computed) return linkPointers(expr.computed);
+      return expr.pointer.kind === 'link' ? [expr.pointer] : [];
+    case 'Backlink':
+      return expr.links.map((l) => l.pointer);
+    case 'Intersection':
+      return linkPointers(expr.source);
+    case 'BindingRef':
+      return linkPointers(expr.binding.expr);
+    default:
+      return [];
+  }
+}
+
 function bindLinkProperty(source: IrExpr, step: ql.Ptr): IrExpr {
   const link = source.kind === 'BindingRef' && source.binding.expr.kind === 'PointerStep'
     ? source.binding.expr
     : source;
-  if (link.kind !== 'PointerStep' || link.pointer.kind !== 'link') {
+  const pointers = linkPointers(link);
+  if (
+    pointers.length === 0 ||
+    (link.kind !== 'PointerStep' && link.kind !== 'Backlink' && link.kind !== 'Intersection' && link.kind !== 'BindingRef')
+  ) {
     return fail(InvalidReferenceError, `@${step.name}: link properties are read on a link`, step.span);
   }
-  const property = link.pointer.properties.get(step.name);
+  const property = pointers.map((p) => p.properties.get(step.name)).find((p) => p !== undefined);
   if (!property) {
     return unknownName('link property', step.name, step.span);
   }
@@ -481,6 +523,7 @@ function bindTypeCast(ctx: BindContext, scope: Scope, node: ql.TypeCast): IrExpr
   }
   const expr = bindExpr(ctx, scope, node.expr);
   if (type.kind === 'object') {
+    if (expr.type.kind === 'empty') return { ...expr, type };
     if (isObjectType(expr.type)) {
       if (!ctx.index.isSubtype(expr.type.name, type.name)) {
         return fail(

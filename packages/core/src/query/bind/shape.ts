@@ -39,11 +39,81 @@ export function bindShape(
     if (at >= 0) out[at] = el;
     else out.push(el);
   };
+  const views = new Map<string, { element: ql.ShapeElement; scope: Scope }>();
   for (const el of elements) {
     const one = elementScope.subject as IrExpr;
     for (const bound of bindElement(ctx, elementScope, one, inner.type.name, el)) put(bound);
+    const [step] = el.path;
+    if (el.compExpr && el.path.length === 1 && step?.kind === 'Ptr' && step.via === '.') {
+      views.set(step.name, { element: el, scope });
+    }
   }
-  return { kind: 'Shape', type: subj.type, card: subj.card, subject: subj, elements: out };
+  const shape: IrExpr = { kind: 'Shape', type: subj.type, card: subj.card, subject: subj, elements: out };
+  if (views.size) ctx.viewElements.set(shape, views);
+  return shape;
+}
+
+/** The shape a set's objects carry (through aliases, selects and `for`), if any. */
+export function shapeOf(expr: IrExpr): IrExpr | null {
+  switch (expr.kind) {
+    case 'Shape':
+      return expr;
+    case 'BindingRef':
+      return shapeOf(expr.binding.expr);
+    case 'Select':
+      return shapeOf(expr.result);
+    case 'For':
+      return shapeOf(expr.body);
+    case 'Assert':
+    case 'Distinct':
+      return shapeOf(expr.expr);
+    default:
+      return null;
+  }
+}
+
+/**
+ * `source.name` where `name` is a computed element of the shape `source` carries: the
+ * element's expression bound again with `source` as `.`, as a computed pointer step.
+ */
+export function viewStep(ctx: BindContext, source: IrExpr, sourceId: string, sourceType: string, name: string): PointerStep | null {
+  const shape = shapeOf(source);
+  const view = shape ? ctx.viewElements.get(shape)?.get(name) : undefined;
+  if (!view) return null;
+  const { element, scope } = view;
+  // Inside the element, the shape's subject (`Card` in `Card { slug := Card.name }`) is `source`.
+  const subjectId = pathIdOf((shape as Extract<IrExpr, { kind: 'Shape' }>).subject) as string;
+  const one = { ...source, card: { min: 1, max: 1 } } as IrExpr;
+  const inner: Scope = {
+    ...subjectScope(scope, source, null),
+    pathAliases: new Map([...scope.pathAliases, [subjectId, one]]),
+  };
+  let expr = bindExpr(ctx, inner, element.compExpr as ql.Expr);
+  if (element.elements !== null) expr = bindShape(ctx, inner, expr, element.elements, element.span);
+  if (element.filter || element.orderBy.length || element.offset || element.limit) {
+    expr = selectOver(ctx, inner, expr, element, element.span);
+  }
+  const pointer: PointerInfo = {
+    name,
+    kind: expr.type.kind === 'object' ? 'link' : 'property',
+    required: expr.card.min === 1,
+    many: expr.card.max === 'many',
+    target: expr.type.kind === 'empty' || expr.type.kind === 'free' ? { kind: 'scalar', name: 'std::str' } : expr.type,
+    computed: element.compExpr,
+    declaredIn: sourceType,
+    properties: new Map(),
+    model: null,
+  };
+  return {
+    kind: 'PointerStep',
+    type: expr.type,
+    card: { min: source.card.min === 1 && expr.card.min === 1 ? 1 : 0, max: source.card.max === 0 || expr.card.max === 0 ? 0 : source.card.max === 'many' || expr.card.max === 'many' ? 'many' : 1 },
+    source,
+    sourceType,
+    pointer,
+    computed: expr,
+    pathId: `${sourceId}.${name}`,
+  };
 }
 
 /** The link step whose properties `@x` reads, when the subject is one. */
@@ -88,7 +158,7 @@ function bindElement(
   }
   let expr: IrExpr;
   if (el.compExpr) {
-    if (step.via !== '.') {
+    if (step.via !== '.' && step.via !== '@') {
       return fail(QueryError, 'a computed element needs a plain name', step.span);
     }
     expr = bindExpr(ctx, source === subject ? scope : subjectScope(scope, source, scope.link), el.compExpr);
@@ -104,7 +174,8 @@ function bindElement(
   if (el.filter || el.orderBy.length || el.offset || el.limit) {
     expr = selectOver(ctx, scope, expr, el, el.span);
   }
-  return [{ name: step.name, expr, onlyFor }];
+  // Link properties keep their `@` in the result, as Gel's JSON output writes them.
+  return [{ name: step.via === '@' ? `@${step.name}` : step.name, expr, onlyFor }];
 }
 
 function splat(

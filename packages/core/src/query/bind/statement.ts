@@ -56,7 +56,10 @@ export function withScope(ctx: BindContext, scope: Scope, items: readonly ql.Wit
       else current = { ...current, moduleAliases: new Map([...current.moduleAliases, [item.alias, module]]) };
       continue;
     }
-    const expr = bindExpr(ctx, current, item.expr);
+    // An alias body names sets afresh (`with U2 := User select User {...}`: two sets of users),
+    // except the subjects enclosing the `with` (inside `User { x := (with U := User ...) }`).
+    const body: Scope = { ...current, aliasNamespace: `${current.aliasNamespace}~w${ctx.freshId()}` };
+    const expr = bindExpr(ctx, body, item.expr);
     const binding: Binding = { id: ctx.freshId(), name: item.alias, expr, iteration: false };
     current = { ...current, names: new Map([...current.names, [item.alias, binding]]) };
   }
@@ -71,7 +74,7 @@ function bindSelect(ctx: BindContext, scope: Scope, q: ql.SelectQuery): IrExpr {
     s = { ...s, names: new Map([...s.names, [q.resultAlias, binding]]) };
     result = bindingRef(binding, s);
   }
-  if (!q.filter && !q.orderBy.length && !q.offset && !q.limit) return result;
+  // A select is a fence even without clauses: paths inside it are its own (Gel's scoping).
   return selectOver(ctx, s, result, q, q.span);
 }
 

@@ -66,6 +66,11 @@ describe('insert', () => {
        }`,
       "select User { best_friend: { name }, friends: { name, since := @since } order by .name } filter .name = 'Zed'",
     ]);
+    const [projected] = await run([
+      `select (insert User { name := 'Zed', friends := (select User { @since := 2001 } filter .name = 'Ann') })
+       { friends: { name, since := @since } }`,
+    ]);
+    expect(projected).toEqual([{ friends: [{ name: 'Ann', since: 2001 }] }]);
     expect(selected).toEqual([
       {
         best_friend: [{ name: 'Elvis' }],
@@ -83,10 +88,10 @@ describe('insert', () => {
          name := 'New', body := 'b', number := '99',
          owner := (select User filter .id = <uuid>'${YURY}'),
          status := (insert Status { name := 'Triage' })
-       }) { name, owner: { name } }`,
+       }) { name, owner: { name }, status: { name } }`,
       "select Issue { status: { name } } filter .number = '99'",
     ]);
-    expect(result).toEqual([{ name: 'New', owner: [{ name: 'Yury' }] }]);
+    expect(result).toEqual([{ name: 'New', owner: [{ name: 'Yury' }], status: [{ name: 'Triage' }] }]);
     expect(status).toEqual([{ status: [{ name: 'Triage' }] }]);
   });
 
@@ -168,6 +173,30 @@ describe('insert', () => {
   });
 });
 
+describe('mutations in enclosing queries', () => {
+  test('a mutation reading the current element of an enclosing query is refused', () => {
+    expect(() => compile("select User { copy := (insert Status { name := User.name }) }")).toThrow(
+      /once per statement/,
+    );
+  });
+
+  test('a mutation in a conditional branch is refused (it would run whichever branch is taken)', () => {
+    expect(() =>
+      compile("select (insert Status { name := 'a' }) if true else (insert Status { name := 'b' })"),
+    ).toThrow(/conditional/);
+    expect(() => compile("select (select Status limit 1) ?? (insert Status { name := 'b' })")).toThrow(/conditional/);
+  });
+
+  test('the same mutation read twice is written once', async () => {
+    const [result, count] = await run([
+      "with s := (insert Status { name := 'Once' }) select { a := s.name, b := s.name }",
+      "select count(Status filter .name = 'Once')",
+    ]);
+    expect(result).toEqual([{ a: 'Once', b: 'Once' }]);
+    expect(count).toEqual([1]);
+  });
+});
+
 describe('update', () => {
   test(':= on properties, reading the old values; the answer is the updated rows', async () => {
     const [updated, ages] = await run([
@@ -196,6 +225,17 @@ describe('update', () => {
     expect(afterAdd).toEqual([{ friends: [{ name: 'Ann' }, { name: 'Elvis' }], nicknames: ['Y'] }]);
     expect(afterRemove).toEqual([{ friends: [{ name: 'Ann' }] }]);
     expect(afterSet).toEqual([{ friends: [{ name: 'Elvis', since: 1999 }], nicknames: [] }]);
+  });
+
+  test('a single link with link properties; set anew, it loses the ones not written', async () => {
+    const [, withNote, , withoutNote] = await run([
+      `update Issue filter .id = <uuid>'${BUG}' set { owner := (select detached User { @note := 'fixer' } filter .id = <uuid>'${ANN}') }`,
+      `select Issue { owner: { name, note := @note } } filter .id = <uuid>'${BUG}'`,
+      `update Issue filter .id = <uuid>'${RELEASE}' set { owner := (select detached User filter .id = <uuid>'${YURY}') }`,
+      `select Issue { owner: { name, note := @note } } filter .id = <uuid>'${RELEASE}'`,
+    ]);
+    expect(withNote).toEqual([{ owner: [{ name: 'Ann', note: 'fixer' }] }]);
+    expect(withoutNote).toEqual([{ owner: [{ name: 'Yury', note: null }] }]);
   });
 
   test('the answer of a multi-link update shows the links after it', async () => {

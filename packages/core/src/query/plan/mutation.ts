@@ -30,6 +30,7 @@ import { tableName } from '../../schema/storage/layout';
 import {
   pgType,
   sql,
+  type FromItem,
   type PgType,
   type SelectStatement,
   type SqlExpr,
@@ -37,7 +38,8 @@ import {
   type SqlStatement,
   type Target,
 } from '../../sql';
-import { jsonOf } from '../../std/scalars';
+import { raise } from '../../std/operators';
+import { jsonOf, pgTypeFor } from '../../std/scalars';
 import { typeEnv } from '../bind/calls';
 import { children } from '../bind/statement';
 import type { BindingRef, IrExpr } from '../ir';
@@ -69,6 +71,7 @@ const planned = new WeakMap<PlanContext, Map<string, { src: string; plan: Writte
 
 /** The written objects of `m`, bound in `rel` (the planner's dispatch calls this). */
 export function planMutation(ctx: PlanContext, rel: Rel, m: Mutation): Bound {
+  assertUncorrelated(ctx, rel, m);
   const iterations = iterationRefs(m);
   let done = planned.get(ctx);
   if (!done) {
@@ -104,22 +107,8 @@ function planInsert(ctx: PlanContext, m: Insert, src: string, iterations: readon
     sql.target(sql.func('uuid_generate_v7', [], 'svc_meta'), 'id'),
     ...keys.map((k, i) => sql.target(k, `~it${i}`)),
   ];
-  const columns: { column: string; source: string }[] = [];
   const single = m.elements.filter((e) => !e.pointer.many);
-  single.forEach((e, i) => {
-    const name = `c${i}`;
-    if (e.linkProperties.length > 0) {
-      const bound = ctx.lift(r0, e.value);
-      targets.push(sql.target(bound.kind === 'object' ? bound.id : bound.expr, name));
-      e.linkProperties.forEach((p, j) => {
-        targets.push(sql.target(ctx.value(r0, p.expr), `${name}@${j}`));
-        columns.push({ column: `${e.pointer.name}@${p.property.name}`, source: `${name}@${j}` });
-      });
-    } else {
-      targets.push(sql.target(ctx.value(r0, e.value), name));
-    }
-    columns.push({ column: e.pointer.name, source: name });
-  });
+  const columns = singleValues(ctx, r0, single, targets);
   ctx.addCte(sql.cte(src, selectFrom(r0, targets), { materialized: true }));
 
   const s = 's';
@@ -138,13 +127,21 @@ function planInsert(ctx: PlanContext, m: Insert, src: string, iterations: readon
     returning: [sql.target(sql.star())],
   });
   ctx.addCte(sql.cte(ins, statement));
+  const overlay = overlayOf(ctx);
+  overlay.rows.set(type, [...(overlay.rows.get(type) ?? []), ins]);
 
   const multi = new Map<string, MultiState>();
   for (const e of m.elements.filter((x) => x.pointer.many)) {
     // New junction rows, for the rows actually inserted.
     const pairs = planPairs(ctx, e, ins, src, iterations, null, sql.text(type));
-    writeJunction(ctx, type, e, pairs, 'add');
+    writeJunction(ctx, type, e, pairs, 'add', requiredCheck(e, type, ins, false));
     multi.set(e.pointer.name, { kind: 'replaced', pairs });
+    const storage = ctx.index.storage(type, e.pointer);
+    if (storage.kind === 'junction') {
+      const key = `${storage.table.schema}.${storage.table.name}`;
+      const entry = { pairs, concrete: type, props: e.linkProperties.map((p) => p.property.name) };
+      overlay.links.set(key, [...(overlay.links.get(key) ?? []), entry]);
+    }
   }
   return { rows: new Map([[type, ins]]), multi };
 }
@@ -180,6 +177,35 @@ function conflictChecks(ctx: PlanContext, m: Insert, single: readonly MutationEl
   return out;
 }
 
+/**
+ * The single elements' values as `src` columns (`c<i>`; a single link's link properties
+ * `c<i>@<j>`), appended to `targets`; the stored columns they go to.
+ */
+function singleValues(
+  ctx: PlanContext,
+  r0: Rel,
+  single: readonly MutationElement[],
+  targets: Target[],
+): { column: string; source: string }[] {
+  const columns: { column: string; source: string }[] = [];
+  single.forEach((e, i) => {
+    const name = `c${i}`;
+    if (e.linkProperties.length > 0) {
+      // Lifted (not just valued), so the link properties read the same target element.
+      const bound = ctx.lift(r0, e.value);
+      targets.push(sql.target(bound.kind === 'object' ? bound.id : bound.expr, name));
+      e.linkProperties.forEach((p, j) => {
+        targets.push(sql.target(ctx.value(r0, p.expr), `${name}@${j}`));
+        columns.push({ column: `${e.pointer.name}@${p.property.name}`, source: `${name}@${j}` });
+      });
+    } else {
+      targets.push(sql.target(ctx.value(r0, e.value), name));
+    }
+    columns.push({ column: e.pointer.name, source: name });
+  });
+  return columns;
+}
+
 // ---------------------------------------------------------------------------------------------
 // update
 
@@ -194,8 +220,8 @@ function planUpdate(ctx: PlanContext, m: Update, src: string, iterations: readon
     sql.target(subject.id, 'id'),
     sql.target(subject.tag, '__type__'),
     ...keys.map((k, i) => sql.target(k, `~it${i}`)),
-    ...single.map((e, i) => sql.target(ctx.value(r0, e.value), `c${i}`)),
   ];
+  const columns = singleValues(ctx, r0, single, targets);
   ctx.addCte(sql.cte(src, selectFrom(r0, targets, subject), { materialized: true }));
 
   const concrete = concreteOf(ctx, m.subject);
@@ -213,7 +239,7 @@ function planUpdate(ctx: PlanContext, m: Update, src: string, iterations: readon
         sql.update({
           table,
           alias: t,
-          set: single.map((e, i) => ({ column: e.pointer.name, value: sql.col(`c${i}`, s) })),
+          set: [...columns.map((c) => ({ column: c.column, value: sql.col(c.source, s) })), ...resetLinkProperties(single)],
           from: [sql.table(null, src, s)],
           where: sql.bin('=', sql.col('id', t), sql.col('id', s)),
           returning: [sql.target(sql.star(t))],
@@ -230,7 +256,7 @@ function planUpdate(ctx: PlanContext, m: Update, src: string, iterations: readon
       if (ctx.index.storage(c, e.pointer).kind !== 'junction') continue;
       if (e.op === ':=') {
         clearJunction(ctx, c, e.pointer, src, pairs);
-        writeJunction(ctx, c, e, pairs, 'add');
+        writeJunction(ctx, c, e, pairs, 'add', requiredCheck(e, c, src, true));
       } else if (e.op === '+=') {
         writeJunction(ctx, c, e, pairs, 'add');
       } else {
@@ -243,6 +269,17 @@ function planUpdate(ctx: PlanContext, m: Update, src: string, iterations: readon
     });
   }
   return { rows, multi };
+}
+
+/** A single link set anew loses the link properties not written with it (a new link). */
+function resetLinkProperties(single: readonly MutationElement[]): { column: string; value: SqlExpr }[] {
+  return single.flatMap((e) =>
+    e.pointer.kind !== 'link'
+      ? []
+      : [...e.pointer.properties.values()]
+          .filter((p) => !p.computed && !e.linkProperties.some((l) => l.property.name === p.name))
+          .map((p) => ({ column: `${e.pointer.name}@${p.name}`, value: sql.null() })),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -415,7 +452,34 @@ function planPairs(
 }
 
 /** Inserts (`add`) or deletes (`remove`) the pairs in the pointer's junction table of `concrete`. */
-function writeJunction(ctx: PlanContext, concrete: string, e: MutationElement, pairs: string, mode: 'add' | 'remove'): void {
+/** For a required multi pointer given a possibly empty value: the written objects (`owners`,
+ * rows of `concrete` among them) that must get at least one row. */
+interface RequiredCheck {
+  readonly owners: string;
+  /** `owners` has a `__type__` column (an update's `src`), to pick this table's rows. */
+  readonly typed: boolean;
+  readonly concrete: string;
+  readonly message: string;
+}
+
+function requiredCheck(e: MutationElement, concrete: string, owners: string, typed: boolean): RequiredCheck | null {
+  if (!e.pointer.required || e.value.card.min === 1) return null;
+  return {
+    owners,
+    typed,
+    concrete,
+    message: `missing value for required ${e.pointer.kind} '${concrete}.${e.pointer.name}'`,
+  };
+}
+
+function writeJunction(
+  ctx: PlanContext,
+  concrete: string,
+  e: MutationElement,
+  pairs: string,
+  mode: 'add' | 'remove',
+  required: RequiredCheck | null = null,
+): void {
   const pointer = e.pointer;
   const storage = ctx.index.storage(concrete, pointer);
   if (storage.kind !== 'junction') return;
@@ -426,15 +490,40 @@ function writeJunction(ctx: PlanContext, concrete: string, e: MutationElement, p
   let statement: SqlStatement;
   if (mode === 'add') {
     const columns = ['source', storage.valueColumn, ...props];
+    let source: SqlQuery = sql.select({
+      targets: columns.map((c) => sql.target(sql.col(c, p))),
+      from: [sql.table(null, pairs, p)],
+      // Only the rows of objects this table holds.
+      where: sql.bin('=', sql.col('~type', p), sql.text(concrete)),
+    });
+    if (required !== null) {
+      // A written object without a row fails the statement (SQLSTATE 23502: MissingRequiredError).
+      const o = 'o';
+      const missing = sql.select({
+        targets: [
+          sql.target(raise(sql.col('id', o), pgType('uuid'), sql.text(required.message), '23502')),
+          ...columns.slice(1).map(() => sql.target(sql.null())),
+        ],
+        from: [sql.table(null, required.owners, o)],
+        where: sql.and(
+          ...(required.typed ? [sql.bin('=', sql.col('__type__', o), sql.text(concrete))] : []),
+          sql.not(
+            sql.exists(
+              sql.select({
+                targets: [sql.target(sql.num(1))],
+                from: [sql.table(null, pairs, 'q')],
+                where: sql.bin('=', sql.col('source', 'q'), sql.col('id', o)),
+              }),
+            ),
+          ),
+        ),
+      });
+      source = sql.setOp('union', true, source, missing);
+    }
     statement = sql.insert({
       table: storage.table,
       columns,
-      source: sql.select({
-        targets: columns.map((c) => sql.target(sql.col(c, p))),
-        from: [sql.table(null, pairs, p)],
-        // Only the rows of objects this table holds.
-        where: sql.bin('=', sql.col('~type', p), sql.text(concrete)),
-      }),
+      source,
       // A link row already there keeps its place; its link properties take the new values.
       onConflict:
         pointer.kind === 'link'
@@ -493,6 +582,79 @@ function clearJunction(ctx: PlanContext, concrete: string, pointer: PointerInfo,
       }),
     ),
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Overlays: reads later in the statement see the rows it inserted
+
+/** Per compilation: concrete type → its insert CTEs; junction table → its new pairs. */
+interface Overlay {
+  readonly rows: Map<string, string[]>;
+  readonly links: Map<string, { pairs: string; concrete: string; props: readonly string[] }[]>;
+}
+
+const overlays = new WeakMap<object, Overlay>();
+
+function overlayOf(ctx: object): Overlay {
+  let overlay = overlays.get(ctx);
+  if (!overlay) {
+    overlay = { rows: new Map(), links: new Map() };
+    overlays.set(ctx, overlay);
+  }
+  return overlay;
+}
+
+/** True when this compilation has inserted rows that reads must include (no caching then). */
+export function hasWrittenRows(ctx: object): boolean {
+  const overlay = overlays.get(ctx);
+  return overlay !== undefined && (overlay.rows.size > 0 || overlay.links.size > 0);
+}
+
+/**
+ * The rows of `concrete`'s table as a FROM item: the table, plus (UNION ALL) the rows this
+ * statement inserted into it in CTEs planned before (PostgreSQL's snapshot would hide them), so
+ * `select (insert A { b := (insert B {...}) }) { b: { name } }` finds the new B.
+ */
+export function writtenTable(ctx: object, concrete: string, alias: string | null): FromItem {
+  const t = tableName(concrete);
+  const ctes = overlays.get(ctx)?.rows.get(concrete) ?? [];
+  if (ctes.length === 0) return sql.table(t.schema, t.name, alias);
+  const all = (from: FromItem): SqlQuery => sql.select({ targets: [sql.target(sql.star())], from: [from] });
+  const union = [all(sql.table(t.schema, t.name, null)), ...ctes.map((c) => all(sql.table(null, c, null)))];
+  return sql.subquery(union.reduce((a, b) => sql.setOp('union', true, a, b)), alias ?? t.name);
+}
+
+/** A multi pointer's junction table of `concrete` as a FROM item (source, target|value, the
+ * link properties), plus the pairs this statement inserted for new objects. */
+export function writtenJunction(
+  ctx: object,
+  table: { readonly schema: string; readonly name: string },
+  pointer: PointerInfo,
+  alias: string | null,
+): FromItem {
+  const links = overlays.get(ctx)?.links.get(`${table.schema}.${table.name}`) ?? [];
+  if (links.length === 0) return sql.table(table.schema, table.name, alias);
+  const valueColumn = pointer.kind === 'link' ? 'target' : 'value';
+  const props = [...pointer.properties.values()].filter((p) => !p.computed);
+  const own = sql.select({
+    targets: ['source', valueColumn, ...props.map((p) => p.name)].map((c) => sql.target(sql.col(c), c)),
+    from: [sql.table(table.schema, table.name, null)],
+  });
+  const added = links.map((l) =>
+    sql.select({
+      targets: [
+        sql.target(sql.col('source'), 'source'),
+        sql.target(sql.col(valueColumn), valueColumn),
+        ...props.map((p) =>
+          sql.target(l.props.includes(p.name) ? sql.col(p.name) : sql.cast(sql.null(), pgTypeFor(p.target)), p.name),
+        ),
+      ],
+      from: [sql.table(null, l.pairs, null)],
+      where: sql.bin('=', sql.col('~type'), sql.text(l.concrete)),
+    }),
+  );
+  const union = added.reduce<SqlQuery>((a, b) => sql.setOp('union', true, a, b), own);
+  return sql.subquery(union, alias ?? table.name);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -575,10 +737,23 @@ function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Writ
   const iterations = iterationRefs(m);
   // The conflicting object of a src row: joined wherever it is read (here, or in the CTEs of an
   // `else (update ...)`).
+  const [, insertCte] = [...plan.rows][0] as [string, string];
   const conflicting = (inner: Rel, s: string): Bound => {
     const x = ctx.fresh('cx');
     const rows = typeSource(ctx, pointer.declaredIn, x);
-    inner.join('inner', rows.item, sql.bin('=', sql.col(pointer.name, x), sql.col(`c${at}`, s)));
+    // An object that was there before the statement (not the one it just inserted).
+    const fresh = sql.exists(
+      sql.select({
+        targets: [sql.target(sql.num(1))],
+        from: [sql.table(null, insertCte, 'n')],
+        where: sql.bin('=', sql.col('id', 'n'), sql.col('id', x)),
+      }),
+    );
+    inner.join(
+      'inner',
+      rows.item,
+      sql.and(sql.bin('=', sql.col(pointer.name, x), sql.col(`c${at}`, s)), sql.not(fresh)),
+    );
     return { kind: 'object', type: m.objectType, id: sql.col('id', x), tag: rows.tag, alias: x, link: null, out: null, nullable: false };
   };
   let registry = externals.get(ctx);
@@ -607,8 +782,9 @@ function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Writ
   const columns = [...storedColumns(ctx.index, m.objectType).keys()];
   let elseColumns = other.alias;
   if (elseColumns === null) {
+    // The conflicting object may be of another type under the constraint's owner.
     elseColumns = ctx.fresh('cy');
-    const rows = typeSource(ctx, m.objectType, elseColumns);
+    const rows = typeSource(ctx, pointer.declaredIn, elseColumns);
     inner.join('inner', rows.item, sql.bin('=', sql.col('id', elseColumns), other.id));
   }
   const elseRows = selectFrom(
@@ -693,7 +869,7 @@ function multiJson(ctx: PlanContext, p: PointerInfo, id: SqlExpr, state: MultiSt
   const valueColumn = p.kind === 'link' ? 'target' : 'value';
   const r = 'r';
   const elementJson = (col: SqlExpr) => (p.kind === 'link' ? sql.func('to_json', [col]) : jsonOf(p.target, col, env));
-  const oldRows = (): SqlQuery => {
+  const oldRows = (): SelectStatement => {
     const j = 'jr';
     const rows = junctionRows(ctx, type, p, j);
     return sql.select({
@@ -712,7 +888,21 @@ function multiJson(ctx: PlanContext, p: PointerInfo, id: SqlExpr, state: MultiSt
   if (state === null) rows = oldRows();
   else if (state.kind === 'replaced') rows = pairRows(state.pairs);
   else if (state.kind === 'added') rows = sql.setOp(p.kind === 'link' ? 'union' : 'union', p.kind !== 'link', oldRows(), pairRows(state.pairs));
-  else rows = sql.setOp('except', true, oldRows(), pairRows(state.pairs));
+  else {
+    // As the DELETE did: every old row whose value was removed goes.
+    const old = oldRows() as SelectStatement;
+    const removed = sql.exists(
+      sql.select({
+        targets: [sql.target(sql.num(1))],
+        from: [sql.table(null, state.pairs, 'pr')],
+        where: sql.and(
+          sql.bin('=', sql.col('source', 'pr'), id),
+          sql.bin('=', sql.col(valueColumn, 'pr'), sql.col(valueColumn, 'jr')),
+        ),
+      }),
+    );
+    rows = { ...old, where: sql.and(old.where ?? sql.bool(true), sql.not(removed)) };
+  }
   return sql.func('coalesce', [
     sql.scalar(sql.select({ targets: [sql.target(sql.agg('json_agg', [elementJson(sql.col('v', r))]))], from: [sql.subquery(rows, r)] })),
     sql.cast(sql.text('[]'), pgType('json')),
@@ -744,6 +934,27 @@ function guardWrite(ctx: PlanContext, concrete: string, kind: 'insert' | 'update
   if (accessFilter(ctx, concrete, kind) !== null) {
     throw new QueryError(`access policies on ${kind} of ${concrete} are not enforced yet`);
   }
+}
+
+/**
+ * A mutation runs once per statement, in its own CTEs: it may read `for` variables (planned into
+ * its CTEs) but not the current row of an enclosing query (`select User { x := (insert Log {
+ * user := User }) }` would need one write per row, a data-modifying CTE cannot be correlated).
+ */
+function assertUncorrelated(ctx: PlanContext, rel: Rel, m: Mutation): void {
+  const registry = externals.get(ctx);
+  const seen = new Set<IrExpr>();
+  const visit = (expr: IrExpr): void => {
+    if (seen.has(expr)) return;
+    seen.add(expr);
+    if ((expr.kind === 'TypeRoot' || expr.kind === 'PointerStep') && !registry?.has(expr.pathId) && rel.lookup(expr.pathId)) {
+      throw new QueryError(
+        'a mutation cannot read the current element of an enclosing query; it runs once per statement (use `for x in ... union (...)` to write per element)',
+      );
+    }
+    for (const child of childrenOf(expr)) visit(child);
+  };
+  visit(m);
 }
 
 /** `for` variables read inside the mutation (outside any nested mutation, which binds its own). */

@@ -19,7 +19,7 @@
  */
 import { QueryError } from '../../errors';
 import type { TypeRef } from '../../schema/model';
-import { pgType, sql, type Cte, type OrderItem, type SqlExpr, type SqlQuery, type Target } from '../../sql';
+import { pgType, sql, type Cte, type FromItem, type OrderItem, type SqlExpr, type SqlQuery, type Target } from '../../sql';
 import type { Cast } from '../../std/casts';
 import type { ResolvedCall } from '../../std/resolve';
 import { decodeParam, jsonOf, pgTypeFor } from '../../std/scalars';
@@ -229,12 +229,11 @@ class Planner implements PlanContext {
   lift(rel: Rel, expr: IrExpr): Bound {
     return this.guard(() => {
       const id = pathId(expr);
-      if (id !== null) {
-        const known = rel.lookup(id);
-        if (known) return known;
-      }
+      const known = id !== null ? rel.lookup(id) : rel.lookupNode(expr);
+      if (known) return known;
       const bound = this.liftNew(rel, expr);
       if (id !== null) rel.bind(id, bound);
+      else rel.bindNode(expr, bound);
       return bound;
     });
   }
@@ -247,7 +246,7 @@ class Planner implements PlanContext {
     switch (expr.kind) {
       case 'TypeRoot': {
         const alias = this.fresh(shortName(expr.objectType));
-        const src = typeSource(this, expr.objectType, alias);
+        const src = typeSource(this, expr.objectType, alias, { written: false });
         rel.join('inner', src.item);
         return objectBound(expr.objectType, alias, src.tag, false);
       }
@@ -258,7 +257,8 @@ class Planner implements PlanContext {
         const ids = this.fresh('bl');
         const type = (expr.type as { name: string }).name;
         rel.join('inner', sql.subquery(backlinkIds(this, expr.links, target.id), ids, { lateral: true }));
-        return this.joinObject(rel, type, sql.col('id', ids), 'inner');
+        const bound = this.joinObject(rel, type, sql.col('id', ids), 'inner');
+        return { ...(bound as Extract<Bound, { kind: 'object' }>), link: { kind: 'junction', alias: ids } };
       }
       case 'Intersection': {
         const source = this.objectOf(rel, expr.source);
@@ -270,9 +270,12 @@ class Planner implements PlanContext {
         return this.joinObject(rel, expr.objectType, checked, expr.card.min === 1 ? 'inner' : 'left');
       }
       case 'BindingRef': {
+        // A mutation's written rows are joined as they are (their columns are the new values).
+        if (isMutation(expr.binding.expr)) return this.lift(rel, expr.binding.expr);
         if (expr.binding.iteration) {
           throw new QueryError(`'${expr.binding.name}' is used outside the statement that binds it`);
         }
+        if (expr.binding.transparent) return this.lift(rel, expr.binding.expr);
         return this.subqueryLift(rel, expr.binding.expr);
       }
       case 'Shape': {
@@ -419,7 +422,7 @@ class Planner implements PlanContext {
     this.lift(rel, select.subject);
     if (select.filter) rel.where.push(this.condition(rel, select.filter));
     const keys: OrderItem[] = select.orderBy.map((k) =>
-      sql.order(this.value(rel, k.expr), k.direction, k.empty === 'first' ? 'first' : 'last'),
+      sql.order(this.scoped(rel, k.expr), k.direction, k.empty === 'first' ? 'first' : 'last'),
     );
     rel.order.unshift(...keys);
     return {
@@ -711,6 +714,11 @@ class Planner implements PlanContext {
       case 'Cast':
         return (expr.overload as Cast).sql(this.value(rel, expr.expr));
       case 'LinkProperty': {
+        // Read through the link rows themselves: one value per link, not per distinct target.
+        for (let step: IrExpr = expr.link; ; step = step.source) {
+          this.distinctDone.add(step);
+          if (step.kind !== 'Intersection') break;
+        }
         const link = this.objectOf(rel, expr.link);
         if (!link.link) throw new QueryError(`@${expr.property.name}: no link row in scope`);
         return link.link.kind === 'junction'
@@ -799,15 +807,26 @@ class Planner implements PlanContext {
    * a fence (EXISTS over its own rows), so it never multiplies the rows it filters.
    */
   private condition(rel: Rel, filter: IrExpr): SqlExpr {
-    if (filter.card.max !== 'many') return this.value(rel, filter);
+    // The filter is a scope of its own: what it joins is not seen by the shape or other clauses.
     const inner = new Rel(rel);
     const v = this.value(inner, filter);
+    if (inner.from === null && inner.where.length === 0) return v;
     return sql.exists(
       sql.select({
         targets: [sql.target(sql.num(1))],
         from: inner.from ? [inner.from] : [],
         where: whereOf([...inner.where, v]),
       }),
+    );
+  }
+
+  /** A single value computed in a scope of its own (an order key): inline when it joins nothing. */
+  private scoped(rel: Rel, expr: IrExpr): SqlExpr {
+    const inner = new Rel(rel);
+    const v = this.value(inner, expr);
+    if (inner.from === null && inner.where.length === 0) return v;
+    return sql.scalar(
+      sql.select({ targets: [sql.target(v)], from: inner.from ? [inner.from] : [], where: whereOf(inner.where), limit: sql.num(1) }),
     );
   }
 
@@ -824,27 +843,28 @@ class Planner implements PlanContext {
     );
   }
 
-  /** An aggregate call: a scalar subquery over the set-of argument's rows. */
+  /**
+   * An aggregate call: a scalar subquery aggregating the set-of argument's rows (materialised as
+   * a subquery, so an argument reading only outer columns still aggregates here, not in the
+   * outer query), in the set's order.
+   */
   private aggregate(rel: Rel, call: Extract<IrExpr, { kind: 'Call' }>): SqlExpr {
     const setIndex = call.modes.indexOf('set');
-    const inner = new Rel(rel);
+    const alias = this.fresh('ag');
+    let from: FromItem | null = null;
+    let order: OrderItem[] = [];
     const args = call.args.map((a, i) => {
       if (i !== setIndex) return this.value(rel, a);
-      const bound = this.lift(inner, a);
-      const v = bound.kind === 'object' ? bound.id : bound.expr;
-      inner.where.push(sql.isNull(v, true));
-      return v;
+      const { query, columns } = this.rows(rel, a);
+      from = sql.subquery(query, alias);
+      if (columns.ord) order = [sql.order(sql.col('~ord', alias))];
+      return sql.col(columns.object ? 'id' : 'v', alias);
     });
     const form = (call.overload as ResolvedCall).sql(args, call.args.map(nullable));
-    const ordered =
-      form.kind === 'FuncCall' && inner.order.length > 0 && !form.orderBy
-        ? { ...form, orderBy: inner.order }
-        : form;
     return sql.scalar(
       sql.select({
-        targets: [sql.target(ordered)],
-        from: inner.from ? [inner.from] : [],
-        where: whereOf(inner.where),
+        targets: [sql.target(order.length ? orderAggregate(form, order) : form)],
+        from: from ? [from] : [],
       }),
     );
   }
@@ -1038,6 +1058,9 @@ function pathId(expr: IrExpr): string | null {
     case 'Backlink':
     case 'Intersection':
     case 'ObjectCast':
+    case 'Insert':
+    case 'Update':
+    case 'Delete':
       return expr.pathId;
     default:
       return null;
@@ -1047,6 +1070,10 @@ function pathId(expr: IrExpr): string | null {
 /** Object paths read element-wise by `expr` (see Planner.prebind), outermost first. */
 function collectElementPaths(expr: IrExpr, out: IrExpr[]): void {
   switch (expr.kind) {
+    case 'BindingRef':
+      if (expr.binding.transparent) collectElementPaths(expr.binding.expr, out);
+      else if (!expr.binding.iteration) out.push(expr);
+      return;
     case 'TypeRoot':
     case 'PointerStep':
     case 'Backlink':
@@ -1144,12 +1171,24 @@ function hasShape(expr: IrExpr): boolean {
 function isMulti(expr: IrExpr): boolean {
   switch (expr.kind) {
     case 'Select':
-      return isMulti(expr.subject);
+      // A stored link keeps its declared multiplicity even with `limit 1`.
+      return expr.subject.kind === 'PointerStep' && expr.subject.computed === null
+        ? isMulti(expr.subject)
+        : expr.card.max === 'many';
     case 'Shape':
       return isMulti(expr.subject);
     default:
       return expr.card.max === 'many';
   }
+}
+
+/** Orders the aggregate call in a std form (`coalesce(array_agg(x), '{}')` orders array_agg). */
+function orderAggregate(form: SqlExpr, order: readonly OrderItem[]): SqlExpr {
+  if (form.kind !== 'FuncCall') return form;
+  if (form.name === 'coalesce' && form.args[0]) {
+    return { ...form, args: [orderAggregate(form.args[0], order), ...form.args.slice(1)] };
+  }
+  return form.orderBy ? form : { ...form, orderBy: order };
 }
 
 function whereOf(conditions: readonly SqlExpr[]): SqlExpr | null {

@@ -16,6 +16,8 @@ import { tableName } from '../../schema/storage/layout';
 import { pgTypeFor } from '../../std/scalars';
 import { pgType, sql, type FromItem, type SqlExpr, type SqlQuery } from '../../sql';
 import type { AccessMode } from '../api';
+// Rows inserted earlier in the same statement (plan/mutation), which the snapshot would hide.
+import { hasWrittenRows, writtenJunction, writtenTable } from './mutation';
 import { SCHEMA_OBJECT_TYPE, type PointerInfo, type SchemaIndex } from '../schema-index';
 
 export type AccessKind = 'select' | 'insert' | 'update' | 'delete';
@@ -78,10 +80,10 @@ export function typeSource(ctx: SourceContext, type: string, alias: string): Typ
     const filter = guarded(only);
     const item = filter
       ? sql.subquery(
-          sql.select({ targets: [sql.target(sql.star())], from: [sql.table(t.schema, t.name)], where: filter }),
+          sql.select({ targets: [sql.target(sql.star())], from: [writtenTable(ctx, only, t.name)], where: filter }),
           alias,
         )
-      : sql.table(t.schema, t.name, alias);
+      : writtenTable(ctx, only, alias);
     return { item, alias, tag: sql.text(only) };
   }
   if (concrete.length === 0) {
@@ -94,7 +96,8 @@ export function typeSource(ctx: SourceContext, type: string, alias: string): Typ
     });
     return { item: sql.subquery(empty, alias), alias, tag: sql.col('__type__', alias) };
   }
-  const union = ctx.access.policies ? unionOf(ctx, concrete) : memoUnion(ctx, type, concrete);
+  const union =
+    ctx.access.policies || hasWrittenRows(ctx) ? unionOf(ctx, concrete) : memoUnion(ctx, type, concrete);
   return { item: sql.subquery(union, alias), alias, tag: sql.col('__type__', alias) };
 }
 
@@ -130,7 +133,7 @@ function unionOf(ctx: SourceContext, concrete: readonly string[]): SqlQuery {
         ),
         sql.target(sql.text(c), '__type__'),
       ],
-      from: [sql.table(t.schema, t.name)],
+      from: [writtenTable(ctx, c, t.name)],
       where: guarded(c),
     });
   });
@@ -175,7 +178,7 @@ export function junctionSource(
   });
   if (tables.length === 1) {
     const t = tables[0] as { schema: string; name: string };
-    return { item: sql.table(t.schema, t.name, alias), valueColumn };
+    return { item: writtenJunction(ctx, t, pointer, alias), valueColumn };
   }
   const pg = pgTypeFor(pointer.target);
   const branches: SqlQuery[] = tables.map((t) =>
@@ -185,7 +188,7 @@ export function junctionSource(
         sql.target(sql.col(valueColumn), valueColumn),
         ...props.map((p) => sql.target(sql.col(p.name), p.name)),
       ],
-      from: [sql.table(t.schema, t.name)],
+      from: [writtenJunction(ctx, t, pointer, t.name)],
     }),
   );
   if (branches.length === 0) {
@@ -213,15 +216,24 @@ export function backlinkIds(
   target: SqlExpr,
 ): SqlQuery {
   const branches: SqlQuery[] = [];
+  // Every link property any of the links has, so `.<link@prop` reads the link row.
+  const props = new Map<string, PointerInfo>();
+  for (const link of links) {
+    for (const p of link.pointer.properties.values()) if (!p.computed) props.set(p.name, p);
+  }
   for (const link of links) {
     for (const c of ctx.index.objectType(link.source)?.concrete ?? []) {
       const storage = ctx.index.storage(c, link.pointer);
       const filter = accessFilter(ctx, c, 'select');
+      const propTargets = (column: (name: string) => SqlExpr) =>
+        [...props].map(([name, p]) =>
+          sql.target(link.pointer.properties.has(name) ? column(name) : sql.cast(sql.null(), pgTypeFor(p.target)), name),
+        );
       if (storage.kind === 'column') {
         const t = tableName(c);
         branches.push(
           sql.select({
-            targets: [sql.target(sql.col('id'), 'id')],
+            targets: [sql.target(sql.col('id'), 'id'), ...propTargets((name) => sql.col(`${link.pointer.name}@${name}`))],
             from: [sql.table(t.schema, t.name)],
             where: sql.and(sql.bin('=', sql.col(storage.column), target), ...(filter ? [filter] : [])),
           }),
@@ -229,7 +241,7 @@ export function backlinkIds(
       } else if (storage.kind === 'junction') {
         branches.push(
           sql.select({
-            targets: [sql.target(sql.col('source'), 'id')],
+            targets: [sql.target(sql.col('source'), 'id'), ...propTargets((name) => sql.col(name))],
             from: [sql.table(storage.table.schema, storage.table.name)],
             where: sql.bin('=', sql.col('target'), target),
           }),

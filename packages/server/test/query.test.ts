@@ -37,10 +37,26 @@ const compileQuery: CompileQuery = (schema: Schema, text, options) => {
     `select coalesce(json_agg(json_build_object(${shape}) order by i."name"), '[]')::text as result from "default"."Item" i`;
   switch (text) {
     case 'select Item { name }':
-      return { sql: items(`'name', i."name"`), params: [], cardinality: 'many', resultType: 'default::Item', writes: false };
+      return {
+        sql: items(`'name', i."name"`),
+        params: [],
+        cardinality: 'many',
+        resultType: 'default::Item',
+        writes: false,
+      };
     case 'select Item { name, note }':
-      if (!hasNote) throw new InvalidReferenceError("object type 'default::Item' has no link or property 'note'", { position: { line: 1, column: 20 } });
-      return { sql: items(`'name', i."name", 'note', i."note"`), params: [], cardinality: 'many', resultType: 'default::Item', writes: false };
+      if (!hasNote)
+        throw new InvalidReferenceError(
+          "object type 'default::Item' has no link or property 'note'",
+          { position: { line: 1, column: 20 } },
+        );
+      return {
+        sql: items(`'name', i."name", 'note', i."note"`),
+        params: [],
+        cardinality: 'many',
+        resultType: 'default::Item',
+        writes: false,
+      };
     case 'insert Item { name := <str>$name }':
       return {
         sql: `with i as (insert into "default"."Item" ("name") values ($1::jsonb #>> '{}') returning *) select coalesce(json_agg(json_build_object('id', i.id, 'name', i."name")), '[]')::text as result from i`,
@@ -61,13 +77,21 @@ const compileQuery: CompileQuery = (schema: Schema, text, options) => {
         writes: false,
       };
     default:
-      throw new InvalidReferenceError(`object type or alias '${text.split(' ')[1]}' does not exist`, {
-        position: { line: 1, column: 8 },
-      });
+      throw new InvalidReferenceError(
+        `object type or alias '${text.split(' ')[1]}' does not exist`,
+        {
+          position: { line: 1, column: 8 },
+        },
+      );
   }
 };
 
-const post = (server: SvcServer, path: string, body: unknown, headers: Record<string, string> = {}) =>
+const post = (
+  server: SvcServer,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) =>
   call(server, path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -101,13 +125,18 @@ describe('POST /query', () => {
     });
     expect(inserted.status).toBe(200);
     expect((await readJson(inserted)).data).toEqual([{ id: expect.any(String), name: 'lamp' }]);
-    expect(await readJson(await post(server, '/query', { query: 'select Item { name }' }))).toEqual({
-      data: [{ name: 'lamp' }],
-    });
+    expect(await readJson(await post(server, '/query', { query: 'select Item { name }' }))).toEqual(
+      {
+        data: [{ name: 'lamp' }],
+      },
+    );
   });
 
   test('cardinality atMostOne and one: refused before running when possibly many; one needs an element', async () => {
-    const refused = await post(server, '/query', { query: 'select Item { name }', cardinality: 'atMostOne' });
+    const refused = await post(server, '/query', {
+      query: 'select Item { name }',
+      cardinality: 'atMostOne',
+    });
     expect(refused.status).toBe(400);
     expect(await readJson(refused)).toMatchObject({
       code: 'QUERY_ERROR',
@@ -134,7 +163,9 @@ describe('POST /query', () => {
     });
     expect(unknown.status).toBe(400);
     expect((await readJson(unknown)).error).toContain('$extra');
-    expect((await readJson(await post(server, '/query', { query: 'select Item { name }' }))).data).toEqual([]);
+    expect(
+      (await readJson(await post(server, '/query', { query: 'select Item { name }' }))).data,
+    ).toEqual([]);
   });
 
   test('a compile error is 400 QUERY_ERROR with its class and position', async () => {
@@ -163,7 +194,9 @@ describe('POST /query', () => {
 
   test('globals from the body; the caller globals never', async () => {
     const query = 'select (global tenant, global current_user_id)';
-    expect(await readJson(await post(server, '/query', { query, globals: { tenant: 'acme' } }))).toEqual({
+    expect(
+      await readJson(await post(server, '/query', { query, globals: { tenant: 'acme' } })),
+    ).toEqual({
       data: [['acme', null]],
     });
     const refused = await post(server, '/query', {
@@ -178,7 +211,12 @@ describe('POST /query', () => {
     const fresh = await serverWith({ serviceKey: SERVICE_KEY });
     try {
       await post(fresh, '/query', { query: 'select Item { name }' });
-      await post(fresh, '/query', { query: 'select Item { name }' }, { authorization: `Bearer ${SERVICE_KEY}` });
+      await post(
+        fresh,
+        '/query',
+        { query: 'select Item { name }' },
+        { authorization: `Bearer ${SERVICE_KEY}` },
+      );
       expect(calls.map((c) => c.options)).toEqual([
         { cardinality: 'many', access: { policies: true, readOnly: false } },
         { cardinality: 'many', access: { policies: false, readOnly: false } },
@@ -212,7 +250,12 @@ describe('POST /query', () => {
     expect((await readJson(migrated)).applied).toBe(true);
     const after = await post(server, '/query', { query: 'select Item { name, note }' });
     expect(after.status).toBe(200);
-    await post(server, '/migrations', { schema: SDL, allowDataLoss: true }, { authorization: `Bearer ${SERVICE_KEY}` });
+    await post(
+      server,
+      '/migrations',
+      { schema: SDL, allowDataLoss: true },
+      { authorization: `Bearer ${SERVICE_KEY}` },
+    );
   });
 });
 
@@ -232,8 +275,18 @@ describe('POST /query: who runs without access policies', () => {
     try {
       const admin = await signUp(server, ['superuser']);
       const member = await signUp(server);
-      await post(server, '/query', { query: 'select Item { name }' }, { authorization: `Bearer ${admin}` });
-      await post(server, '/query', { query: 'select Item { name }' }, { authorization: `Bearer ${member}` });
+      await post(
+        server,
+        '/query',
+        { query: 'select Item { name }' },
+        { authorization: `Bearer ${admin}` },
+      );
+      await post(
+        server,
+        '/query',
+        { query: 'select Item { name }' },
+        { authorization: `Bearer ${member}` },
+      );
       expect(calls.map((c) => c.options?.access?.policies)).toEqual([false, true]);
       const who = await post(
         server,
@@ -261,7 +314,9 @@ describe('POST /query in read-only mode', () => {
       });
       expect(res.status).toBe(503);
       expect((await readJson(res)).code).toBe('READ_ONLY');
-      const { rows } = await server.database.query(`select 1 from "default"."Item" where name = 'nope'`);
+      const { rows } = await server.database.query(
+        `select 1 from "default"."Item" where name = 'nope'`,
+      );
       expect(rows).toEqual([]);
     } finally {
       await server.close();

@@ -130,9 +130,15 @@ export function fromDatabaseError(
         options,
       );
     case '40001':
-      return new Class('the transaction could not be serialised with a concurrent one; retry it', options);
+      return new Class(
+        'the transaction could not be serialised with a concurrent one; retry it',
+        options,
+      );
     case '40P01':
-      return new Class('a deadlock between concurrent queries was detected; retry the query', options);
+      return new Class(
+        'a deadlock between concurrent queries was detected; retry the query',
+        options,
+      );
     case '57014':
       return new Class('the query was cancelled: it ran out of time', options);
     default:

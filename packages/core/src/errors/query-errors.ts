@@ -137,7 +137,8 @@ export const QUERY_ERROR_BY_SQLSTATE: ReadonlyMap<string, QueryErrorClass> = (()
   for (const name of Object.keys(QUERY_ERROR_TABLE) as QueryErrorName[]) {
     const row = QUERY_ERROR_TABLE[name] as { sqlState?: string; alsoFrom?: readonly string[] };
     for (const state of [...(row.sqlState ? [row.sqlState] : []), ...(row.alsoFrom ?? [])]) {
-      if (map.has(state)) throw new Error(`SQLSTATE ${state} is claimed by two query error classes`);
+      if (map.has(state))
+        throw new Error(`SQLSTATE ${state} is claimed by two query error classes`);
       map.set(state, queryErrorClass(name));
     }
   }

@@ -137,17 +137,30 @@ describe(`svc query on ${testDatabaseKind()}`, () => {
       compileQuery,
     }).catch((err: unknown) => err);
     expect(failure).toEqual(
-      new ExitError(1, "InvalidReferenceError (line 1, column 8): object type or alias 'Nope' does not exist"),
+      new ExitError(
+        1,
+        "InvalidReferenceError (line 1, column 8): object type or alias 'Nope' does not exist",
+      ),
     );
-    const missing = await queryCommand([QUERY, ...dbArgs], { cwd: dir, env, io, compileQuery }).catch(
-      (err: unknown) => asExitError(err),
+    const missing = await queryCommand([QUERY, ...dbArgs], {
+      cwd: dir,
+      env,
+      io,
+      compileQuery,
+    }).catch((err: unknown) => asExitError(err));
+    expect(missing).toEqual(
+      new ExitError(1, 'VALIDATION_ERROR: missing variable $name (std::str)'),
     );
-    expect(missing).toEqual(new ExitError(1, 'VALIDATION_ERROR: missing variable $name (std::str)'));
   });
 
   test("without a stand-in, the server's EdgeQL compiler runs the query", async () => {
     const io = capture(false);
-    const argv = ['select Item { name } filter .count > <int64>$min order by .name', '--json-var', 'min=1', ...dbArgs];
+    const argv = [
+      'select Item { name } filter .count > <int64>$min order by .name',
+      '--json-var',
+      'min=1',
+      ...dbArgs,
+    ];
     expect(await queryCommand(argv, { cwd: dir, env, io })).toBe(0);
     expect(JSON.parse(io.out[0] as string)).toEqual([{ name: 'desk' }, { name: 'lamp' }]);
   });
@@ -155,7 +168,9 @@ describe(`svc query on ${testDatabaseKind()}`, () => {
   test('no query, or two arguments, exits 2 with the usage', async () => {
     const io = capture();
     for (const argv of [[...dbArgs], ['select 1', 'extra', ...dbArgs]]) {
-      const err = await queryCommand(argv, { cwd: dir, env, io, compileQuery }).catch((e: unknown) => e);
+      const err = await queryCommand(argv, { cwd: dir, env, io, compileQuery }).catch(
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(ExitError);
       expect((err as ExitError).exitCode).toBe(2);
       expect((err as ExitError).message).toContain("Usage: svc query '<edgeql>'");
@@ -167,7 +182,13 @@ describe('svc query on an embedded folder held by svc serve', () => {
   test('goes through the server (POST /query)', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-query-held-'));
     const database = { dataDir: path.join(dir, 'data') };
-    const server = await createServer({ env: {}, logLevel: 'silent', database, schema: SDL, compileQuery });
+    const server = await createServer({
+      env: {},
+      logLevel: 'silent',
+      database,
+      schema: SDL,
+      compileQuery,
+    });
     await server.listen({ port: 0, host: '127.0.0.1' });
     try {
       await server.database.query(`insert into "default"."Item" (name, count) values ('lamp', 2)`);
@@ -176,7 +197,15 @@ describe('svc query on an embedded folder held by svc serve', () => {
       const refuse: CompileQuery = () => {
         throw new Error('compiled in the CLI');
       };
-      const argv = [QUERY, '--var', 'name=lamp', '--json-var', 'count=0', '--data-dir', database.dataDir];
+      const argv = [
+        QUERY,
+        '--var',
+        'name=lamp',
+        '--json-var',
+        'count=0',
+        '--data-dir',
+        database.dataDir,
+      ];
       expect(await queryCommand(argv, { cwd: dir, env: {}, io, compileQuery: refuse })).toBe(0);
       expect(JSON.parse(io.out[0] as string)).toEqual([{ name: 'lamp', count: 2 }]);
     } finally {

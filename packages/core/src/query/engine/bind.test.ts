@@ -41,28 +41,67 @@ test('values travel as JSON text in $n order; an absent optional one is SQL NULL
 
 test.each([
   [v('s', 'default::Slug'), 'a-b', 'bound'],
-  [v('s', 'default::Slug'), 1, 'QueryArgumentError: variable $s expects default::Slug: got the integer 1, not a string'],
+  [
+    v('s', 'default::Slug'),
+    1,
+    'QueryArgumentError: variable $s expects default::Slug: got the integer 1, not a string',
+  ],
   [v('c', 'default::Color'), 'Red', 'bound'],
-  [v('n', 'default::Small'), 40000, 'QueryArgumentError: variable $n expects default::Small: 40000 is out of range'],
+  [
+    v('n', 'default::Small'),
+    40000,
+    'QueryArgumentError: variable $n expects default::Small: 40000 is out of range',
+  ],
   [v('d', 'std::decimal'), '1.50', 'bound'],
   [v('d', 'std::bigint'), '12345678901234567890', 'bound'],
-  [v('d', 'std::bigint'), 'lots', 'QueryArgumentError: variable $d expects std::bigint: got a string, not a number'],
+  [
+    v('d', 'std::bigint'),
+    'lots',
+    'QueryArgumentError: variable $d expects std::bigint: got a string, not a number',
+  ],
   [v('f', 'std::float64'), 1.5, 'bound'],
-  [v('b', 'std::bool'), 'true', 'QueryArgumentError: variable $b expects std::bool: got a string, not true or false'],
+  [
+    v('b', 'std::bool'),
+    'true',
+    'QueryArgumentError: variable $b expects std::bool: got a string, not true or false',
+  ],
   [v('j', 'std::json'), { any: ['thing'] }, 'bound'],
   [v('t', 'tuple<std::str, std::int64>'), ['a', 1], 'bound'],
-  [v('t', 'tuple<std::str, std::int64>'), ['a'], 'QueryArgumentError: variable $t expects tuple<std::str, std::int64>: got an array, not an array of 2 elements'],
-  [v('t', 'tuple<name: std::str, n: std::int64>'), { name: 'a', n: 'x' }, 'QueryArgumentError: variable $t expects tuple<name: std::str, n: std::int64>: element n: got a string, not an integer'],
-  [v('a', 'array<tuple<std::str, std::bool>>'), [['a', true], ['b', 1]], 'QueryArgumentError: variable $a expects array<tuple<std::str, std::bool>>: element 1: element 1: got the integer 1, not true or false'],
+  [
+    v('t', 'tuple<std::str, std::int64>'),
+    ['a'],
+    'QueryArgumentError: variable $t expects tuple<std::str, std::int64>: got an array, not an array of 2 elements',
+  ],
+  [
+    v('t', 'tuple<name: std::str, n: std::int64>'),
+    { name: 'a', n: 'x' },
+    'QueryArgumentError: variable $t expects tuple<name: std::str, n: std::int64>: element n: got a string, not an integer',
+  ],
+  [
+    v('a', 'array<tuple<std::str, std::bool>>'),
+    [
+      ['a', true],
+      ['b', 1],
+    ],
+    'QueryArgumentError: variable $a expects array<tuple<std::str, std::bool>>: element 1: element 1: got the integer 1, not true or false',
+  ],
 ])('%j with %j: %s', (param, value, outcome) => {
   expect(problem([param], { [param.name]: value })).toBe(outcome);
 });
 
 test('auth parameters come from the caller', () => {
   const auth = { userId: 'u-1', email: 'a@example.com', roles: ['editor', 'viewer'] };
-  const params: QueryParam[] = ['current_user_id', 'current_user_email', 'current_role', 'roles'].map(
-    (name) => ({ source: 'auth', name, type: 'std::str', required: false }),
-  );
-  expect(bind(params, {}, auth)).toEqual(['"u-1"', '"a@example.com"', '"editor"', '["editor","viewer"]']);
+  const params: QueryParam[] = [
+    'current_user_id',
+    'current_user_email',
+    'current_role',
+    'roles',
+  ].map((name) => ({ source: 'auth', name, type: 'std::str', required: false }));
+  expect(bind(params, {}, auth)).toEqual([
+    '"u-1"',
+    '"a@example.com"',
+    '"editor"',
+    '["editor","viewer"]',
+  ]);
   expect(bind(params, {})).toEqual([null, null, null, '[]']);
 });

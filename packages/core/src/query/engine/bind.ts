@@ -53,7 +53,7 @@ export function bindParameters(
 ): (string | null)[] {
   const globals = resolveGlobals(input.globals, schema);
   const used = new Set<string>();
-  const values = params.map((param) => {
+  const bindOne = (param: QueryParam): string | null => {
     switch (param.source) {
       case 'variable': {
         used.add(param.name);
@@ -78,7 +78,8 @@ export function bindParameters(
       case 'auth':
         return authValue(param.name, input.auth);
     }
-  });
+  };
+  const values = params.map(bindOne);
   for (const name of Object.keys(input.variables)) {
     if (!used.has(name))
       throw commonError('VALIDATION_ERROR', `unknown variable $${name}: the query does not use it`);
@@ -223,8 +224,7 @@ function kindProblem(type: TypeExpr, value: unknown, schema: Schema): string | u
     case 'array': {
       if (!Array.isArray(value)) return `got ${got}, not an array`;
       for (const [i, element] of value.entries()) {
-        const problem =
-          element === null ? 'null' : kindProblem(type.element, element, schema);
+        const problem = element === null ? 'null' : kindProblem(type.element, element, schema);
         if (problem !== undefined) return `element ${i}: ${problem}`;
       }
       return undefined;
@@ -235,7 +235,11 @@ function kindProblem(type: TypeExpr, value: unknown, schema: Schema): string | u
         if (typeof value !== 'object' || value === null || Array.isArray(value))
           return `got ${got}, not an object`;
         for (const e of type.elements) {
-          const problem = kindProblem(e.type, (value as Record<string, unknown>)[e.name as string], schema);
+          const problem = kindProblem(
+            e.type,
+            (value as Record<string, unknown>)[e.name as string],
+            schema,
+          );
           if (problem !== undefined) return `element ${e.name}: ${problem}`;
         }
         return undefined;
@@ -255,8 +259,10 @@ function kindProblem(type: TypeExpr, value: unknown, schema: Schema): string | u
 
 function scalarProblem(name: string, value: unknown, got: string): string | undefined {
   if (name === 'std::json') return value === undefined ? 'got nothing' : undefined;
-  if (STRING_TYPES.has(name)) return typeof value === 'string' ? undefined : `got ${got}, not a string`;
-  if (name === 'std::bool') return typeof value === 'boolean' ? undefined : `got ${got}, not true or false`;
+  if (STRING_TYPES.has(name))
+    return typeof value === 'string' ? undefined : `got ${got}, not a string`;
+  if (name === 'std::bool')
+    return typeof value === 'boolean' ? undefined : `got ${got}, not true or false`;
   const range = INTEGER_RANGES[name];
   if (range) {
     if (typeof value !== 'number' || !Number.isInteger(value)) return `got ${got}, not an integer`;
@@ -265,7 +271,10 @@ function scalarProblem(name: string, value: unknown, got: string): string | unde
   if (name === 'std::float32' || name === 'std::float64')
     return typeof value === 'number' ? undefined : `got ${got}, not a number`;
   if (name === 'std::bigint' || name === 'std::decimal') {
-    if (typeof value === 'number') return name === 'std::bigint' && !Number.isInteger(value) ? `got ${got}, not an integer` : undefined;
+    if (typeof value === 'number')
+      return name === 'std::bigint' && !Number.isInteger(value)
+        ? `got ${got}, not an integer`
+        : undefined;
     return typeof value === 'string' && DECIMAL_TEXT.test(value)
       ? undefined
       : `got ${got}, not a number`;
@@ -285,6 +294,7 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return `a string`;
-  if (typeof value === 'number') return Number.isInteger(value) ? `the integer ${value}` : `the number ${value}`;
+  if (typeof value === 'number')
+    return Number.isInteger(value) ? `the integer ${value}` : `the number ${value}`;
   return `${typeof value} ${String(value)}`;
 }

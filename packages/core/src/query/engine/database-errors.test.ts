@@ -51,7 +51,15 @@ async function seen(sql: string, params: unknown[] = []): Promise<SvcError> {
 
 function expectNoInternals(err: SvcError): void {
   const text = JSON.stringify(renderError(err).body);
-  for (const leak of ['"default"', 'insert into', 'select', 'bigint', 'integer', 'smallint', '.exclusive'])
+  for (const leak of [
+    '"default"',
+    'insert into',
+    'select',
+    'bigint',
+    'integer',
+    'smallint',
+    '.exclusive',
+  ])
     expect(text).not.toContain(leak);
 }
 
@@ -76,9 +84,9 @@ describe('PostgreSQL errors, mapped through the one SQLSTATE table', () => {
   });
 
   test("a user constraint's errmessage, and a pointer's own errmessage, win", async () => {
-    expect((await seen(`insert into "default"."User" (name, code) values ('c', 'abc')`)).message).toBe(
-      'code must have an even length',
-    );
+    expect(
+      (await seen(`insert into "default"."User" (name, code) values ('c', 'abc')`)).message,
+    ).toBe('code must have an even length');
     expect(
       (await seen(`insert into "default"."User" (name, nick) values ('n', 'toolong')`)).message,
     ).toBe('nicknames are short');
@@ -111,7 +119,9 @@ describe('PostgreSQL errors, mapped through the one SQLSTATE table', () => {
     const { rows } = await tdb.db.query<{ id: string }>(
       `insert into "default"."User" (name) values ('writer') returning id`,
     );
-    await tdb.db.query(`insert into "default"."Post" (title, author) values ('t', $1)`, [rows[0]?.id]);
+    await tdb.db.query(`insert into "default"."Post" (title, author) values ('t', $1)`, [
+      rows[0]?.id,
+    ]);
     const deleting = await seen(`delete from "default"."User" where name = 'writer'`);
     expect(deleting.type).toBe('ForeignKeyViolationError');
     expect(deleting.message).toBe(

@@ -58,7 +58,8 @@ function compiled(schema: Schema, text: string): Omit<CompiledQuery, 'resultType
         writes: false,
       };
     case 'select User { name, years }':
-      if (!v2) throw new InvalidReferenceError("object type 'default::User' has no property 'years'");
+      if (!v2)
+        throw new InvalidReferenceError("object type 'default::User' has no property 'years'");
       return {
         sql: `select coalesce(json_agg(json_build_object('name', u."name", 'years', u."years")), '[]')::text as result from "default"."User" u`,
         params: [],
@@ -107,7 +108,9 @@ function compiled(schema: Schema, text: string): Omit<CompiledQuery, 'resultType
         writes: false,
       };
     default:
-      throw new InvalidReferenceError(`unknown query ${text}`, { position: { line: 1, column: 1 } });
+      throw new InvalidReferenceError(`unknown query ${text}`, {
+        position: { line: 1, column: 1 },
+      });
   }
 }
 
@@ -155,7 +158,9 @@ async function failure(promise: Promise<unknown>): Promise<SvcError> {
 }
 
 async function count(): Promise<number> {
-  const { rows } = await tdb.db.query<{ n: number }>('select count(*)::int as n from "default"."User"');
+  const { rows } = await tdb.db.query<{ n: number }>(
+    'select count(*)::int as n from "default"."User"',
+  );
   return rows[0]?.n ?? -1;
 }
 
@@ -174,7 +179,10 @@ describe('running a query', () => {
 
   test('an optional variable left out is null', async () => {
     const out = await engine.run(
-      { query: 'insert User { name := <str>$name, age := <optional int32>$age }', variables: { name: 'Bo' } },
+      {
+        query: 'insert User { name := <str>$name, age := <optional int32>$age }',
+        variables: { name: 'Bo' },
+      },
       service,
     );
     expect(JSON.parse(out)).toEqual([{ name: 'Bo', age: null }]);
@@ -206,7 +214,9 @@ describe('the compile cache', () => {
       { query: 'select User { name }' },
       { access: { policies: true, readOnly: true }, auth: ANONYMOUS_AUTH },
     );
-    await engine.run({ query: 'select User { name }', cardinality: 'atMostOne' }, service).catch(() => {});
+    await engine
+      .run({ query: 'select User { name }', cardinality: 'atMostOne' }, service)
+      .catch(() => {});
     expect(compiles).toEqual([
       {
         text: 'select User { name }',
@@ -272,16 +282,18 @@ describe('variables (spec Versioning 34)', () => {
   });
 
   test('null for a required variable is refused; a wrong JSON kind is QueryArgumentError', async () => {
-    expect((await failure(engine.run({ query: insert, variables: { name: null } }, service))).code).toBe(
-      'VALIDATION_ERROR',
-    );
+    expect(
+      (await failure(engine.run({ query: insert, variables: { name: null } }, service))).code,
+    ).toBe('VALIDATION_ERROR');
     const kind = await failure(engine.run({ query: insert, variables: { name: 7 } }, service));
     expect(kind.type).toBe('QueryArgumentError');
     expect(kind.message).toBe('variable $name expects std::str: got the integer 7, not a string');
     const fraction = await failure(
       engine.run({ query: insert, variables: { name: 'x', age: 1.5 } }, service),
     );
-    expect(fraction.message).toBe('variable $age expects std::int32: got the number 1.5, not an integer');
+    expect(fraction.message).toBe(
+      'variable $age expects std::int32: got the number 1.5, not an integer',
+    );
     const range = await failure(
       engine.run({ query: insert, variables: { name: 'x', age: 2 ** 40 } }, service),
     );
@@ -313,9 +325,9 @@ describe('globals (DECISIONS.md Access)', () => {
     expect(JSON.parse(await engine.run({ query, globals: { tenant: 'acme' } }, user))).toEqual([
       ['acme', '018f0000-0000-7000-8000-000000000001'],
     ]);
-    expect(JSON.parse(await engine.run({ query, globals: { 'default::tenant': 'b' } }, service))).toEqual([
-      ['b', null],
-    ]);
+    expect(
+      JSON.parse(await engine.run({ query, globals: { 'default::tenant': 'b' } }, service)),
+    ).toEqual([['b', null]]);
   });
 
   test("the body cannot set the caller's globals, undeclared or computed ones", async () => {
@@ -355,7 +367,9 @@ describe('requested cardinality (spec Versioning 2, 11)', () => {
 
   test('one on an empty result is NoDataError; atMostOne answers []', async () => {
     const query = 'select User { name } filter .name = <str>$name';
-    expect(await engine.run({ query, variables: { name: 'x' }, cardinality: 'atMostOne' }, service)).toBe('[]');
+    expect(
+      await engine.run({ query, variables: { name: 'x' }, cardinality: 'atMostOne' }, service),
+    ).toBe('[]');
     const err = await failure(
       engine.run({ query, variables: { name: 'x' }, cardinality: 'one' }, service),
     );
@@ -363,7 +377,9 @@ describe('requested cardinality (spec Versioning 2, 11)', () => {
     expect(err.code).toBe('QUERY_ERROR');
     await tdb.db.query(`insert into "default"."User" (name) values ('x')`);
     expect(
-      JSON.parse(await engine.run({ query, variables: { name: 'x' }, cardinality: 'one' }, service)),
+      JSON.parse(
+        await engine.run({ query, variables: { name: 'x' }, cardinality: 'one' }, service),
+      ),
     ).toEqual([{ name: 'x' }]);
   });
 });
@@ -372,7 +388,10 @@ describe('read-only mode', () => {
   test('a compiled write is 503 READ_ONLY and writes nothing; reads run', async () => {
     const err = await failure(
       engine.run(
-        { query: 'insert User { name := <str>$name, age := <optional int32>$age }', variables: { name: 'r' } },
+        {
+          query: 'insert User { name := <str>$name, age := <optional int32>$age }',
+          variables: { name: 'r' },
+        },
         readOnly,
       ),
     );
@@ -399,7 +418,9 @@ describe('database errors leave mapped', () => {
   });
 
   test('division by zero is DivisionByZeroError', async () => {
-    const err = await failure(engine.run({ query: 'select 1 / <int64>$d', variables: { d: 0 } }, service));
+    const err = await failure(
+      engine.run({ query: 'select 1 / <int64>$d', variables: { d: 0 } }, service),
+    );
     expect(err.type).toBe('DivisionByZeroError');
   });
 });

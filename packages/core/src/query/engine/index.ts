@@ -105,7 +105,11 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
   // Named prepared statements on PostgreSQL, until a pooler shows it cannot keep them (below).
   let named = db.kind === 'postgres';
 
-  function lookup(snapshot: SchemaSnapshot, request: QueryRequest, caller: QueryCaller): CacheEntry {
+  function lookup(
+    snapshot: SchemaSnapshot,
+    request: QueryRequest,
+    caller: QueryCaller,
+  ): CacheEntry {
     if (snapshot.version !== cachedVersion) {
       cache.clear();
       cachedVersion = snapshot.version;
@@ -143,7 +147,9 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
     if (cardinality !== 'many' && mayExceedOne(compiled)) {
       throw new ResultCardinalityMismatchError(
         `the query may return more than one element (its cardinality is ${compiled.cardinality}), but "${cardinality}" was requested`,
-        { hint: 'add `limit 1`, filter on .id or an exclusive property, or use assert_single(...)' },
+        {
+          hint: 'add `limit 1`, filter on .id or an exclusive property, or use assert_single(...)',
+        },
       );
     }
     if (compiled.writes && caller.access.readOnly) {
@@ -192,7 +198,10 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
         }
         // SQL that no longer fits the tables, or a name the cached schema does not know: another
         // process may have migrated since the stored schema was last read.
-        if ((fields && STALE_SCHEMA_STATES.has(fields.code)) || err instanceof InvalidReferenceError) {
+        if (
+          (fields && STALE_SCHEMA_STATES.has(fields.code)) ||
+          err instanceof InvalidReferenceError
+        ) {
           const fresh = await schemas.refresh();
           if (fresh.version !== snapshot.version) {
             try {

@@ -127,7 +127,11 @@ export function schemaVocabulary(schema: Schema): ErrorVocabulary {
 /** `default::User.name` (a pointer), `default::User` (a type) or `default::Positive` (a scalar). */
 function subjectOf(schema: Schema, subject: string): Subject | undefined {
   const type = schema.objectTypes.find((t) => t.name === subject);
-  if (type) return { title: type.annotations['std::title'] ?? short(type.name), constraints: type.constraints };
+  if (type)
+    return {
+      title: type.annotations['std::title'] ?? short(type.name),
+      constraints: type.constraints,
+    };
   const scalar = schema.scalarTypes.find((s) => s.name === subject);
   if (scalar)
     return {
@@ -138,7 +142,10 @@ function subjectOf(schema: Schema, subject: string): Subject | undefined {
   const owner = schema.objectTypes.find((t) => t.name === subject.slice(0, dot));
   const pointer = owner?.pointers.find((p) => p.name === subject.slice(dot + 1));
   if (!pointer) return undefined;
-  return { title: pointer.annotations['std::title'] ?? pointer.name, constraints: pointer.constraints };
+  return {
+    title: pointer.annotations['std::title'] ?? pointer.name,
+    constraints: pointer.constraints,
+  };
 }
 
 /** The constraint whose layout label is `label` (the only one of its name, when unlabelled). */
@@ -160,7 +167,8 @@ function labelOf(c: Constraint): string {
 function constraintMessage(schema: Schema, c: Constraint, subject: string): string {
   const abstract = schema.constraints.find((a) => a.name === c.name);
   const std = STD_CONSTRAINTS[c.name];
-  const template = c.errmessage ?? abstract?.errmessage ?? std?.errmessage ?? 'invalid {__subject__}';
+  const template =
+    c.errmessage ?? abstract?.errmessage ?? std?.errmessage ?? 'invalid {__subject__}';
   const params = abstract?.params.map((p) => p.name) ?? std?.params ?? [];
   const values = new Map<string, string>([['__subject__', subject]]);
   params.forEach((name, i) => {
@@ -191,7 +199,10 @@ function pgTypeNames(schema: Schema): { pattern: RegExp; names: Map<string, stri
   }
   for (const scalar of schema.scalarTypes) {
     if (scalar.abstract) continue;
-    const [module, name] = [scalar.name.slice(0, scalar.name.lastIndexOf('::')), short(scalar.name)];
+    const [module, name] = [
+      scalar.name.slice(0, scalar.name.lastIndexOf('::')),
+      short(scalar.name),
+    ];
     names.set(`"${module}"."${name}"`, scalar.name);
     names.set(`${module}.${name}`, scalar.name);
   }

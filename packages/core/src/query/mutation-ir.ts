@@ -45,6 +45,9 @@ export interface Conflict {
    * exclusive pointer of the type, each alone.
    */
   readonly on: readonly PointerInfo[] | null;
+  /** The type declaring the exclusive constraint `on` names: the objects a conflict is looked for
+   * among (all its concrete tables); null with `on` null. */
+  readonly owner: string | null;
   /**
    * What the statement yields for a conflicting object instead of a new one (`else (select T)`,
    * `else (update T set {...})`), with the conflicting object known by `conflictPathId`; null:

@@ -268,7 +268,7 @@ function fromJson(to: TypeRef, env: TypeEnv): (value: SqlExpr) => SqlExpr {
       else: raise(
         j,
         pg,
-        sql.bin('||', sql.text(`expected JSON ${kind}; got JSON `), sql.func('jsonb_typeof', [j])),
+        sql.bin('||', sql.text(`expected JSON ${kind} or null; got JSON `), sql.func('jsonb_typeof', [j])),
       ),
     };
   };

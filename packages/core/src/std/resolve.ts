@@ -18,7 +18,7 @@
  */
 import { InvalidReferenceError, InvalidTypeError, type SourcePosition } from '../errors';
 import { printTypeRef, type TypeRef } from '../schema/model';
-import type { SqlExpr } from '../sql/ast';
+import { sql, type SqlExpr } from '../sql/ast';
 import {
   commonType,
   implicitDistance,
@@ -520,7 +520,8 @@ function toResolved(
         const p = m.argParams[i] as number;
         const from = args[i]?.type ?? null;
         const to = paramTypes[p] ?? null;
-        const converted = from && to ? coerce(value, from, to, env) : value;
+        // An untyped `{}` gets the parameter's type (PostgreSQL would guess text).
+        const converted = from && to ? coerce(value, from, to, env) : to ? sql.cast(value, pgTypeFor(to)) : value;
         if ((o.params[p] as Param).kind === 'variadic') rest.push(converted);
         else byParam.set(p, converted);
         if (nullable[i]) nullByParam.set(p, true);

@@ -285,6 +285,7 @@ function inlineFunction(
     link: null,
     singletons: new Set(),
     pathAliases: new Map(),
+    views: new Map(),
     aliasNamespace: '',
     namespace: `${scope.namespace}~fn${ctx.freshId()}`,
   };

@@ -51,6 +51,8 @@ export interface Scope {
    * source maps the shape's original subject to that source.
    */
   readonly pathAliases: ReadonlyMap<string, IrExpr>;
+  /** Shapes whose computed elements `.x` reaches for a subject here (a select's own shape). */
+  readonly views: ReadonlyMap<string, IrExpr>;
   /**
    * Appended to the path ids of type roots that are not an enclosing subject: a `with` alias
    * body names its sets afresh.
@@ -154,6 +156,7 @@ export function rootScope(module = 'default'): Scope {
     link: null,
     singletons: new Set(),
     pathAliases: new Map(),
+    views: new Map(),
     aliasNamespace: '',
     namespace: '',
   };

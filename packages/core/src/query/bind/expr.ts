@@ -265,6 +265,7 @@ export function pathIdOf(expr: IrExpr): string | null {
     case 'Backlink':
     case 'Intersection':
     case 'ObjectCast':
+    case 'Group':
     case 'Insert':
     case 'Update':
     case 'Delete':
@@ -317,7 +318,10 @@ export function bindStep(ctx: BindContext, scope: Scope, source: IrExpr, step: q
   if (step.via === '@') return bindLinkProperty(source, step);
   if (source.type.kind === 'tuple') return bindTupleElement(source, step);
   if (source.type.kind === 'free') {
-    return fail(InvalidReferenceError, `free objects cannot be followed by .${step.name}`, step.span);
+    const id = pathIdOf(source);
+    const carrier = id === null ? undefined : scope.views.get(id);
+    const view = carrier ? viewStep(ctx, withPathId(ctx, scope, source), id as string, 'std::FreeObject', step.name, carrier) : null;
+    return view ?? bindFreeStep(ctx, scope, source, step);
   }
   if (!isObjectType(source.type)) {
     return fail(
@@ -329,7 +333,9 @@ export function bindStep(ctx: BindContext, scope: Scope, source: IrExpr, step: q
   const source_ = withPathId(ctx, scope, source);
   const sourceId = pathIdOf(source_) as string;
   if (step.via === '.<') return bindBacklink(ctx, source_, sourceId, step);
+  const carrier = scope.views.get(sourceId);
   const view =
+    (carrier ? viewStep(ctx, source_, sourceId, source.type.name, step.name, carrier) : null) ??
     viewStep(ctx, source_, sourceId, source.type.name, step.name) ??
     (shaped !== source ? viewStep(ctx, shaped, sourceId, source.type.name, step.name) : null);
   if (view) return view;
@@ -375,8 +381,79 @@ export function pointerStep(
     sourceType,
     pointer,
     computed,
-    pathId: `${sourceId}.${pointer.name}`,
+    // Each use of a computed pointer is a set of its own (Gel does not factor computables).
+    pathId: computed ? `${sourceId}.${pointer.name}~${ctx.freshId()}` : `${sourceId}.${pointer.name}`,
   };
+}
+
+/** The group a set of group results comes from, through aliases and selects. */
+function groupOf(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> | null {
+  switch (expr.kind) {
+    case 'Group':
+      return expr;
+    case 'BindingRef':
+      return groupOf(expr.binding.expr);
+    case 'Select':
+      return groupOf(expr.subject);
+    case 'Shape':
+      return groupOf(expr.subject);
+    default:
+      return null;
+  }
+}
+
+function freeObjectOf(expr: IrExpr): Extract<IrExpr, { kind: 'FreeObject' }> | null {
+  if (expr.kind === 'FreeObject') return expr;
+  if (expr.kind === 'BindingRef') return freeObjectOf(expr.binding.expr);
+  if (expr.kind === 'Shape') return freeObjectOf(expr.subject);
+  return null;
+}
+
+/**
+ * A step on a free object: an element of `{a := ...}`, or on a group result (Gel's shape):
+ * `.key` (a free object of the keys), `.grouping` (the key names), `.elements`.
+ */
+function bindFreeStep(ctx: BindContext, scope: Scope, source: IrExpr, step: ql.Ptr): IrExpr {
+  const group = groupOf(source);
+  if (group && step.via === '.') {
+    const ref = withPathId(ctx, scope, source);
+    if (step.name === 'key') {
+      const elements = group.keys.map((k, index) => ({
+        name: k.name,
+        expr: { kind: 'GroupKey', type: k.expr.type, card: AT_MOST_ONE, group: ref, index } as IrExpr,
+        onlyFor: null,
+      }));
+      return {
+        kind: 'FreeObject',
+        type: { kind: 'free', elements: elements.map((e) => ({ name: e.name, type: e.expr.type, card: e.expr.card })) },
+        card: source.card,
+        elements,
+      };
+    }
+    if (step.name === 'grouping') {
+      // The key names, once per group.
+      const str = { kind: 'scalar', name: 'std::str' } as const;
+      const names = group.keys.map((k): IrExpr => ({ kind: 'Literal', type: str, card: ONE, value: k.name }));
+      const body: IrExpr =
+        names.length === 1
+          ? (names[0] as IrExpr)
+          : { kind: 'SetLiteral', type: str, card: { min: 1, max: 'many' }, elements: names };
+      const binding: Binding = { id: ctx.freshId(), name: '(group)', expr: ref, iteration: true };
+      return { kind: 'For', type: str, card: cardProduct(ref.card, body.card), binding, iterator: ref, body, optional: false };
+    }
+    if (step.name === 'elements') {
+      return {
+        kind: 'GroupElements',
+        type: group.elements.type,
+        card: cardProduct(source.card, { min: 1, max: 'many' }),
+        group: ref,
+      };
+    }
+  }
+  const free = freeObjectOf(source);
+  const element = free?.elements.find((e) => e.name === step.name);
+  if (element && step.via === '.') return element.expr;
+  return unknownName('element of a free object', step.name, step.span);
 }
 
 function bindBacklink(ctx: BindContext, source: IrExpr, sourceId: string, step: ql.Ptr): IrExpr {

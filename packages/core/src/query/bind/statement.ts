@@ -94,7 +94,9 @@ export function selectOver(
   const core = withPathId(ctx, scope, result.kind === 'Shape' ? result.subject : result);
   if (result.kind !== 'Shape') result = core;
   const subjectId = pathIdOf(core) as string;
-  const inner = subjectScope(scope, core, linkOf(core));
+  const base = subjectScope(scope, core, linkOf(core));
+  // `.x` in the clauses reaches the computed elements of the select's own shape.
+  const inner: Scope = result.kind === 'Shape' ? { ...base, views: new Map([...base.views, [subjectId, result]]) } : base;
   let filter: IrExpr | null = null;
   let card: Card = result.card;
   if (clauses.filter) {
@@ -223,6 +225,9 @@ export function children(expr: IrExpr): IrExpr[] {
       return [expr.iterator, expr.body];
     case 'Group':
       return [expr.subject, ...expr.keys.map((k) => k.expr), expr.elements];
+    case 'GroupKey':
+    case 'GroupElements':
+      return [expr.group];
     case 'Insert':
     case 'Update':
     case 'Delete':
@@ -294,5 +299,6 @@ function bindGroup(ctx: BindContext, scope: Scope, q: ql.GroupQuery): IrExpr {
     subjectPathId: pathIdOf(core) as string,
     keys,
     elements: subject,
+    pathId: `group#${ctx.freshId()}`,
   };
 }

@@ -25,6 +25,12 @@ module default {
     required body: str { default := global note_default };
     required created: str { readonly := true; default := 'now' };
   }
+  type Pair {
+    required a: str;
+    required b: str;
+    n: int64;
+    constraint exclusive on ((.a, .b));
+  }
   type Kennel {
     required multi dogs: Dog;
   }
@@ -164,4 +170,19 @@ test('for ... union (insert ... unless conflict on ... else (select ...)): per i
     { name: 'Fido', cat: false },
     { name: 'Rex', cat: true },
   ]);
+});
+
+test('unless conflict on a tuple needs a type-level exclusive constraint on it', async () => {
+  const [, again, other, count] = await run([
+    "insert Pair { a := 'x', b := 'y', n := 1 }",
+    "select (insert Pair { a := 'x', b := 'y', n := 2 } unless conflict on (.a, .b) else (select Pair)) { n }",
+    "insert Pair { a := 'x', b := 'z', n := 3 } unless conflict on (.a, .b)",
+    'select count(Pair)',
+  ]);
+  expect(again).toEqual([{ n: 1 }]);
+  expect((other as { n: number }[]).map((p) => p.n)).toEqual([3]);
+  expect(count).toEqual([2]);
+  expect(() => compileQuery(schema, "insert Pair { a := 'x', b := 'y' } unless conflict on (.a, .n)")).toThrow(
+    /no exclusive constraint/,
+  );
 });

@@ -96,8 +96,22 @@ describe('insert', () => {
   });
 
   test('`with u := (insert ...) select u { ... }` (item 33)', async () => {
-    const [result] = await run(["with u := (insert Status { name := 'Later' }) select u { name }"]);
+    const [result, count] = await run([
+      "with u := (insert Status { name := 'Later' }) select u { name }",
+      "with u := (insert Status { name := 'Again' }) select (u.name, count(Status))",
+    ]);
     expect(result).toEqual([{ name: 'Later' }]);
+    // A type's own rows are the snapshot before the statement (Gel's rule).
+    expect(count).toEqual([['Again', 3]]); // Open, Closed, Later: not Again
+  });
+
+  test('a for inside a link value: one linked object per iteration', async () => {
+    const [result] = await run([
+      `select (insert User { name := 'x', todo := (for n in {'51', '52'} union (insert Issue {
+         name := n, body := 'b', number := n, owner := (select User filter .name = 'Elvis' limit 1),
+         status := (select Status filter .name = 'Open' limit 1) })) }) { todo: { number } order by .number }`,
+    ]);
+    expect(result).toEqual([{ todo: [{ number: '51' }, { number: '52' }] }]);
   });
 
   test('for ... union (insert ...) writes one object per iteration', async () => {
@@ -243,6 +257,38 @@ describe('update', () => {
       `update Issue filter .id = <uuid>'${BUG}' set { watchers -= (select User filter .id = <uuid>'${ANN}') }`,
     ]);
     expect((updated as { watchers: string[] }[])[0]?.watchers).toEqual([ELVIS]);
+  });
+
+  test('a shape over an update reads the multi pointers as written', async () => {
+    const [added, replaced] = await run([
+      "select (update User filter .name = 'Elvis' set { nicknames += {'a', 'b'} }) { name, nicknames }",
+      `select (update User filter .name = 'Elvis' set { friends := (select detached User { @since := 1 } filter .name = 'Ann') }) { friends: { name, since := @since } }`,
+    ]);
+    expect((added as { nicknames: string[] }[])[0]?.nicknames.sort()).toEqual(['E', 'King', 'a', 'b']);
+    expect(replaced).toEqual([{ friends: [{ name: 'Ann', since: 1 }] }]);
+  });
+
+  test(':= on a multi link links anew (link properties not written are reset); for over update', async () => {
+    const [, friends, , ages] = await run([
+      `update User filter .id = <uuid>'${ELVIS}' set { friends := (select detached User filter .id = <uuid>'${YURY}') }`,
+      `select User { friends: { name, since := @since } } filter .id = <uuid>'${ELVIS}'`,
+      'for u in (select User filter .age > 20) union (update u set { age := u.age * 2 })',
+      'select User { name, age } order by .name',
+    ]);
+    expect(friends).toEqual([{ friends: [{ name: 'Yury', since: null }] }]);
+    expect(ages).toEqual([
+      { name: 'Ann', age: null },
+      { name: 'Elvis', age: 60 },
+      { name: 'Yury', age: 50 },
+    ]);
+  });
+
+  test('a single link set from the old one with new link properties', async () => {
+    const [, owner] = await run([
+      `update Issue filter .number = '1' set { owner := .owner { @note := 'changed' } }`,
+      `select Issue { owner: { name, note := @note } } filter .number = '1'`,
+    ]);
+    expect(owner).toEqual([{ owner: [{ name: 'Elvis', note: 'changed' }] }]);
   });
 
   test('nothing matched answers []; with u := (update ...) select u { ... } (item 33)', async () => {

@@ -20,9 +20,13 @@
  * - `unless conflict`: the new row is written only when no object of the constraint's declaring
  *   type (every concrete table, so across the hierarchy) has the value, plus `on conflict do
  *   nothing` for the same table; `else` is planned with the conflicting object bound.
- * Reads inside the statement see the snapshot before it (PostgreSQL's rule for CTEs): the
- * written objects' own columns come from the RETURNING rows; `mutationOutput` gives a bare
- * mutation's whole stored row (item 16), multi pointers included, from the CTEs.
+ * Reads inside the statement see the snapshot before it (PostgreSQL's rule for CTEs), as Gel's
+ * do, with Gel's overlays: the written objects' own columns come from the RETURNING rows; reads
+ * through links (joins by id, junction rows) also see rows inserted and links written earlier in
+ * the statement (`writtenTable`, `writtenJunction`, used by plan/sources); a type scanned as a set
+ * does not. `mutationOutput` gives a bare mutation's whole stored row (item 16).
+ * A mutation runs once per statement, unconditionally: one that reads the current element of an
+ * enclosing query is refused here, one in a conditional branch by the binder (mutation-ir).
  * Every write passes `accessFilter` (item 38) for each concrete table it touches.
  */
 import { QueryError } from '../../errors';
@@ -136,45 +140,49 @@ function planInsert(ctx: PlanContext, m: Insert, src: string, iterations: readon
     const pairs = planPairs(ctx, e, ins, src, iterations, null, sql.text(type));
     writeJunction(ctx, type, e, pairs, 'add', requiredCheck(e, type, ins, false));
     multi.set(e.pointer.name, { kind: 'replaced', pairs });
-    const storage = ctx.index.storage(type, e.pointer);
-    if (storage.kind === 'junction') {
-      const key = `${storage.table.schema}.${storage.table.name}`;
-      const entry = { pairs, concrete: type, props: e.linkProperties.map((p) => p.property.name) };
-      overlay.links.set(key, [...(overlay.links.get(key) ?? []), entry]);
-    }
+    registerJunctionWrite(ctx, type, e, { pairs, mode: 'add', owners: null });
   }
   return { rows: new Map([[type, ins]]), multi };
 }
 
 /** `not exists` conditions on the `src` row `s`: no object of the constraint's declaring type
- * (any concrete table) already has the value of an exclusive pointer. */
+ * (any concrete table, as it was before the statement) already has the value(s) — of the `on`
+ * pointers together, or of each exclusive pointer of the type alone. */
 function conflictChecks(ctx: PlanContext, m: Insert, single: readonly MutationElement[], s: string): SqlExpr[] {
+  const conflict = m.conflict as NonNullable<Insert['conflict']>;
   const type = ctx.index.objectType(m.objectType) as ObjectTypeInfo;
-  const pointers =
-    m.conflict?.on ??
-    [...type.pointers.values()].filter(
-      (p) => !p.many && (p.model?.constraints ?? []).some((c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null),
-    );
+  const groups: { pointers: readonly PointerInfo[]; owner: string }[] =
+    conflict.on !== null
+      ? [{ pointers: conflict.on, owner: conflict.owner ?? m.objectType }]
+      : [...type.pointers.values()]
+          .filter((p) => !p.many && p.name !== 'id')
+          .flatMap((p) => {
+            const c = (p.model?.constraints ?? []).find(
+              (k) => k.name === 'std::exclusive' && k.subjectExpr === null && k.except === null,
+            );
+            return c ? [{ pointers: [p], owner: c.declaredIn }] : [];
+          });
   const out: SqlExpr[] = [];
-  for (const pointer of pointers) {
-    const at = single.findIndex((e) => e.pointer.name === pointer.name);
-    if (at < 0) continue;
-    const owner = ctx.index.objectType(pointer.declaredIn)?.name ?? m.objectType;
+  for (const group of groups) {
     const x = ctx.fresh('x');
-    const rows = typeSource(ctx, owner, x);
-    out.push(
-      sql.not(
-        sql.exists(
-          sql.select({
-            targets: [sql.target(sql.num(1))],
-            from: [rows.item],
-            where: sql.bin('=', sql.col(pointer.name, x), sql.col(`c${at}`, s)),
-          }),
-        ),
-      ),
-    );
+    const match = conflictMatch(group.pointers, single, x, s);
+    if (match === null) continue;
+    const rows = typeSource(ctx, group.owner, x, { written: false });
+    out.push(sql.not(sql.exists(sql.select({ targets: [sql.target(sql.num(1))], from: [rows.item], where: match }))));
   }
   return out;
+}
+
+/** `x.p = s.c<i>` for each pointer (null when a pointer has no value in the insert: the database
+ * default, unknown here, is left to the unique index). */
+function conflictMatch(pointers: readonly PointerInfo[], single: readonly MutationElement[], x: string, s: string): SqlExpr | null {
+  const parts: SqlExpr[] = [];
+  for (const pointer of pointers) {
+    const at = single.findIndex((e) => e.pointer.name === pointer.name);
+    if (at < 0) return null;
+    parts.push(sql.bin('=', sql.col(pointer.name, x), sql.col(`c${at}`, s)));
+  }
+  return sql.and(...parts);
 }
 
 /**
@@ -262,6 +270,8 @@ function planUpdate(ctx: PlanContext, m: Update, src: string, iterations: readon
       } else {
         writeJunction(ctx, c, e, pairs, 'remove');
       }
+      const mode = e.op === ':=' ? 'replace' : e.op === '+=' ? 'add' : 'remove';
+      registerJunctionWrite(ctx, c, e, { pairs, mode, owners: mode === 'replace' ? src : null });
     }
     multi.set(e.pointer.name, {
       kind: e.op === ':=' ? 'replaced' : e.op === '+=' ? 'added' : 'removed',
@@ -485,6 +495,8 @@ function writeJunction(
   if (storage.kind !== 'junction') return;
   // The link properties written (the others keep their defaults, or NULL).
   const props = e.linkProperties.map((p) => p.property.name);
+  const resetProps =
+    e.op === ':=' ? [...pointer.properties.values()].filter((p) => !p.computed).map((p) => p.name) : props;
   const p = 'p';
   const name = ctx.fresh(mode === 'add' ? 'link' : 'unlink');
   let statement: SqlStatement;
@@ -524,14 +536,15 @@ function writeJunction(
       table: storage.table,
       columns,
       source,
-      // A link row already there keeps its place; its link properties take the new values.
+      // A link row already there stays; its link properties take the written values (`:=` links
+      // anew, so the ones not written are reset too: `excluded` has their defaults).
       onConflict:
         pointer.kind === 'link'
           ? {
               target: { kind: 'columns', columns: ['source', 'target'], where: null },
               action:
-                props.length > 0
-                  ? { kind: 'update', set: props.map((c) => ({ column: c, value: sql.col(c, 'excluded') })), where: null }
+                resetProps.length > 0
+                  ? { kind: 'update', set: resetProps.map((c) => ({ column: c, value: sql.col(c, 'excluded') })), where: null }
                   : { kind: 'nothing' },
             }
           : null,
@@ -587,10 +600,30 @@ function clearJunction(ctx: PlanContext, concrete: string, pointer: PointerInfo,
 // ---------------------------------------------------------------------------------------------
 // Overlays: reads later in the statement see the rows it inserted
 
-/** Per compilation: concrete type → its insert CTEs; junction table → its new pairs. */
+/** One write of a junction table earlier in the statement. */
+interface JunctionWrite {
+  readonly pairs: string;
+  readonly concrete: string;
+  readonly props: readonly string[];
+  /** `add` (insert, `+=`), `replace` (`:=`: every row of the `owners` goes first), `remove` (`-=`). */
+  readonly mode: 'add' | 'replace' | 'remove';
+  /** For `replace`: the written objects (a CTE with `id` and `__type__`). */
+  readonly owners: string | null;
+}
+
+/** Per compilation: concrete type → its insert CTEs; junction table → its writes. */
 interface Overlay {
   readonly rows: Map<string, string[]>;
-  readonly links: Map<string, { pairs: string; concrete: string; props: readonly string[] }[]>;
+  readonly links: Map<string, JunctionWrite[]>;
+}
+
+function registerJunctionWrite(ctx: PlanContext, concrete: string, e: MutationElement, write: Omit<JunctionWrite, 'concrete' | 'props'>): void {
+  const storage = ctx.index.storage(concrete, e.pointer);
+  if (storage.kind !== 'junction') return;
+  const overlay = overlayOf(ctx);
+  const key = `${storage.table.schema}.${storage.table.name}`;
+  const entry: JunctionWrite = { ...write, concrete, props: e.linkProperties.map((p) => p.property.name) };
+  overlay.links.set(key, [...(overlay.links.get(key) ?? []), entry]);
 }
 
 const overlays = new WeakMap<object, Overlay>();
@@ -624,35 +657,74 @@ export function writtenTable(ctx: object, concrete: string, alias: string | null
   return sql.subquery(union.reduce((a, b) => sql.setOp('union', true, a, b)), alias ?? t.name);
 }
 
-/** A multi pointer's junction table of `concrete` as a FROM item (source, target|value, the
- * link properties), plus the pairs this statement inserted for new objects. */
+/**
+ * A multi pointer's junction table as a FROM item (source, target|value, the link properties) as
+ * it is after this statement's earlier writes of it: rows of objects whose pointer was replaced,
+ * and removed or re-added pairs, left out; new pairs added. (Reads through links of written
+ * objects see what was written, as Gel's overlays do.)
+ */
 export function writtenJunction(
   ctx: object,
   table: { readonly schema: string; readonly name: string },
   pointer: PointerInfo,
   alias: string | null,
 ): FromItem {
-  const links = overlays.get(ctx)?.links.get(`${table.schema}.${table.name}`) ?? [];
-  if (links.length === 0) return sql.table(table.schema, table.name, alias);
+  const writes = overlays.get(ctx)?.links.get(`${table.schema}.${table.name}`) ?? [];
+  if (writes.length === 0) return sql.table(table.schema, table.name, alias);
   const valueColumn = pointer.kind === 'link' ? 'target' : 'value';
   const props = [...pointer.properties.values()].filter((p) => !p.computed);
-  const own = sql.select({
-    targets: ['source', valueColumn, ...props.map((p) => p.name)].map((c) => sql.target(sql.col(c), c)),
-    from: [sql.table(table.schema, table.name, null)],
-  });
-  const added = links.map((l) =>
-    sql.select({
-      targets: [
-        sql.target(sql.col('source'), 'source'),
-        sql.target(sql.col(valueColumn), valueColumn),
-        ...props.map((p) =>
-          sql.target(l.props.includes(p.name) ? sql.col(p.name) : sql.cast(sql.null(), pgTypeFor(p.target)), p.name),
+  const j = 'j';
+  const samePair = (w: JunctionWrite): SqlExpr =>
+    sql.exists(
+      sql.select({
+        targets: [sql.target(sql.num(1))],
+        from: [sql.table(null, w.pairs, 'p')],
+        where: sql.and(
+          sql.bin('=', sql.col('~type', 'p'), sql.text(w.concrete)),
+          sql.bin('=', sql.col('source', 'p'), sql.col('source', j)),
+          sql.bin('=', sql.col(valueColumn, 'p'), sql.col(valueColumn, j)),
         ),
-      ],
-      from: [sql.table(null, l.pairs, null)],
-      where: sql.bin('=', sql.col('~type'), sql.text(l.concrete)),
-    }),
-  );
+      }),
+    );
+  const gone: SqlExpr[] = writes.flatMap((w) => {
+    if (w.mode === 'replace' && w.owners !== null) {
+      return [
+        sql.exists(
+          sql.select({
+            targets: [sql.target(sql.num(1))],
+            from: [sql.table(null, w.owners, 'o')],
+            where: sql.and(
+              sql.bin('=', sql.col('id', 'o'), sql.col('source', j)),
+              sql.bin('=', sql.col('__type__', 'o'), sql.text(w.concrete)),
+            ),
+          }),
+        ),
+      ];
+    }
+    // A removed pair goes; a re-added link pair comes back from the pairs with its new properties.
+    if (w.mode === 'remove' || pointer.kind === 'link') return [samePair(w)];
+    return [];
+  });
+  const own = sql.select({
+    targets: ['source', valueColumn, ...props.map((p) => p.name)].map((c) => sql.target(sql.col(c, j), c)),
+    from: [sql.table(table.schema, table.name, j)],
+    where: gone.length > 0 ? sql.not(sql.or(...gone)) : null,
+  });
+  const added = writes
+    .filter((w) => w.mode !== 'remove')
+    .map((w) =>
+      sql.select({
+        targets: [
+          sql.target(sql.col('source'), 'source'),
+          sql.target(sql.col(valueColumn), valueColumn),
+          ...props.map((p) =>
+            sql.target(w.props.includes(p.name) ? sql.col(p.name) : sql.cast(sql.null(), pgTypeFor(p.target)), p.name),
+          ),
+        ],
+        from: [sql.table(null, w.pairs, null)],
+        where: sql.bin('=', sql.col('~type'), sql.text(w.concrete)),
+      }),
+    );
   const union = added.reduce<SqlQuery>((a, b) => sql.setOp('union', true, a, b), own);
   return sql.subquery(union, alias ?? table.name);
 }
@@ -731,16 +803,20 @@ const externals = new WeakMap<PlanContext, Map<string, (rel: Rel) => Bound>>();
  */
 function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Written, anchor: string | null): Bound {
   const conflict = m.conflict as NonNullable<Insert['conflict']>;
-  const pointer = (conflict.on as readonly PointerInfo[])[0] as PointerInfo;
-  const at = m.elements.filter((e) => !e.pointer.many).findIndex((e) => e.pointer.name === pointer.name);
-  if (at < 0) throw new QueryError(`\`unless conflict on .${pointer.name}\` needs a value for '${pointer.name}'`);
+  const pointers = conflict.on as readonly PointerInfo[];
+  const owner = conflict.owner ?? m.objectType;
+  const single = m.elements.filter((e) => !e.pointer.many);
   const iterations = iterationRefs(m);
   // The conflicting object of a src row: joined wherever it is read (here, or in the CTEs of an
   // `else (update ...)`).
   const [, insertCte] = [...plan.rows][0] as [string, string];
   const conflicting = (inner: Rel, s: string): Bound => {
     const x = ctx.fresh('cx');
-    const rows = typeSource(ctx, pointer.declaredIn, x);
+    const rows = typeSource(ctx, owner, x, { written: false });
+    const match = conflictMatch(pointers, single, x, s);
+    if (match === null) {
+      throw new QueryError(`\`unless conflict on\` needs a value for ${pointers.map((p) => `'${p.name}'`).join(', ')} in the insert`);
+    }
     // An object that was there before the statement (not the one it just inserted).
     const fresh = sql.exists(
       sql.select({
@@ -752,7 +828,7 @@ function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Writ
     inner.join(
       'inner',
       rows.item,
-      sql.and(sql.bin('=', sql.col(pointer.name, x), sql.col(`c${at}`, s)), sql.not(fresh)),
+      sql.and(match, sql.not(fresh)),
     );
     return { kind: 'object', type: m.objectType, id: sql.col('id', x), tag: rows.tag, alias: x, link: null, out: null, nullable: false };
   };
@@ -784,7 +860,7 @@ function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Writ
   if (elseColumns === null) {
     // The conflicting object may be of another type under the constraint's owner.
     elseColumns = ctx.fresh('cy');
-    const rows = typeSource(ctx, pointer.declaredIn, elseColumns);
+    const rows = typeSource(ctx, owner, elseColumns);
     inner.join('inner', rows.item, sql.bin('=', sql.col('id', elseColumns), other.id));
   }
   const elseRows = selectFrom(
@@ -834,8 +910,7 @@ function bindExternals(ctx: PlanContext, rel: Rel, m: Mutation): void {
  * form), every single link as its id, every multi pointer as an array (ids for links) — read
  * from the statement's CTEs, since the tables still show the snapshot before it.
  */
-export function mutationOutput(ctx: PlanContext, rel: Rel, m: Mutation, bound: ObjectBound): SqlExpr {
-  void rel;
+export function mutationOutput(ctx: PlanContext, _rel: Rel, m: Mutation, bound: ObjectBound): SqlExpr {
   const plan = planned.get(ctx)?.get(m.pathId)?.plan;
   const type = (m.type as { name: string }).name;
   if (!plan) return sql.func('json_build_object', [sql.text('id'), bound.id]);
@@ -957,27 +1032,26 @@ function assertUncorrelated(ctx: PlanContext, rel: Rel, m: Mutation): void {
   visit(m);
 }
 
-/** `for` variables read inside the mutation (outside any nested mutation, which binds its own). */
+/** `for` variables read inside the mutation whose `for` is outside it (a `for` inside, e.g. in a
+ * link's value, is planned where it is). Nested mutations included: they plan their own CTEs but
+ * their `for` variables must be available here too. */
 function iterationRefs(m: Mutation): BindingRef[] {
-  const out = new Map<string, BindingRef>();
+  const inside = new Set<number>();
+  const refs = new Map<string, BindingRef>();
   const seen = new Set<IrExpr>();
-  const visit = (expr: IrExpr, top: boolean): void => {
+  const visit = (expr: IrExpr): void => {
     if (seen.has(expr)) return;
     seen.add(expr);
-    if (!top && isMutation(expr)) {
-      // A nested mutation plans its own CTEs; what it reads from here must still be available.
-      for (const ref of iterationRefs(expr)) out.set(ref.pathId, ref);
-      return;
-    }
+    if (expr.kind === 'For') inside.add(expr.binding.id);
     if (expr.kind === 'BindingRef') {
-      if (expr.binding.iteration) out.set(expr.pathId, expr);
-      else visit(expr.binding.expr, false);
+      if (expr.binding.iteration) refs.set(expr.pathId, expr);
+      else visit(expr.binding.expr);
       return;
     }
-    for (const child of childrenOf(expr)) visit(child, false);
+    for (const child of childrenOf(expr)) visit(child);
   };
-  visit(m, true);
-  return [...out.values()];
+  visit(m);
+  return [...refs.values()].filter((ref) => !inside.has(ref.binding.id));
 }
 
 /** Binds each `for` variable in `rel` by planning its iterator there; their values, in order. */

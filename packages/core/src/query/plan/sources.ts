@@ -69,21 +69,32 @@ export function storedColumns(index: SchemaIndex, concrete: string): Map<string,
 }
 
 /** The rows of `type` (every concrete descendant), as a FROM item named `alias`. */
-export function typeSource(ctx: SourceContext, type: string, alias: string): TypeSource {
+/**
+ * `written` (default true): include rows this statement inserted earlier (see plan/mutation's
+ * `writtenTable`) — right when following a link to objects by id (a new link may point at a new
+ * object); a type's own rows scanned as a set (`select T`) are the snapshot before the statement,
+ * as in Gel, so the planner passes false there.
+ */
+export function typeSource(
+  ctx: SourceContext,
+  type: string,
+  alias: string,
+  options: { readonly written?: boolean } = {},
+): TypeSource {
+  const written = options.written ?? true;
   if (type === SCHEMA_OBJECT_TYPE) return catalogueSource(ctx, alias);
   const info = ctx.index.objectType(type);
   const concrete = info?.concrete ?? [];
   const guarded = (c: string): SqlExpr | null => accessFilter(ctx, c, 'select');
   if (concrete.length === 1) {
     const only = concrete[0] as string;
-    const t = tableName(only);
     const filter = guarded(only);
     const item = filter
       ? sql.subquery(
-          sql.select({ targets: [sql.target(sql.star())], from: [writtenTable(ctx, only, t.name)], where: filter }),
+          sql.select({ targets: [sql.target(sql.star())], from: [tableOf(ctx, only, tableName(only).name, written)], where: filter }),
           alias,
         )
-      : writtenTable(ctx, only, alias);
+      : tableOf(ctx, only, alias, written);
     return { item, alias, tag: sql.text(only) };
   }
   if (concrete.length === 0) {
@@ -97,7 +108,9 @@ export function typeSource(ctx: SourceContext, type: string, alias: string): Typ
     return { item: sql.subquery(empty, alias), alias, tag: sql.col('__type__', alias) };
   }
   const union =
-    ctx.access.policies || hasWrittenRows(ctx) ? unionOf(ctx, concrete) : memoUnion(ctx, type, concrete);
+    ctx.access.policies || (written && hasWrittenRows(ctx))
+      ? unionOf(ctx, concrete, written)
+      : memoUnion(ctx, type, concrete);
   return { item: sql.subquery(union, alias), alias, tag: sql.col('__type__', alias) };
 }
 
@@ -118,13 +131,17 @@ function memoUnion(ctx: SourceContext, type: string, concrete: readonly string[]
   return union;
 }
 
-function unionOf(ctx: SourceContext, concrete: readonly string[]): SqlQuery {
+function tableOf(ctx: SourceContext, concrete: string, alias: string | null, written: boolean): FromItem {
+  const t = tableName(concrete);
+  return written ? writtenTable(ctx, concrete, alias) : sql.table(t.schema, t.name, alias);
+}
+
+function unionOf(ctx: SourceContext, concrete: readonly string[], written = false): SqlQuery {
   const guarded = (c: string): SqlExpr | null => accessFilter(ctx, c, 'select');
   const columns = new Map<string, ReturnType<typeof pgTypeFor>>();
   for (const c of concrete) for (const [name, t] of storedColumns(ctx.index, c)) columns.set(name, t);
   const branches: SqlQuery[] = concrete.map((c) => {
     const own = storedColumns(ctx.index, c);
-    const t = tableName(c);
     return sql.select({
       targets: [
         sql.target(sql.col('id'), 'id'),
@@ -133,7 +150,7 @@ function unionOf(ctx: SourceContext, concrete: readonly string[]): SqlQuery {
         ),
         sql.target(sql.text(c), '__type__'),
       ],
-      from: [writtenTable(ctx, c, t.name)],
+      from: [tableOf(ctx, c, tableName(c).name, written)],
       where: guarded(c),
     });
   });

@@ -152,3 +152,28 @@ describe('POST /query with the EdgeQL compiler, read-only', () => {
     }
   });
 });
+
+describe('POST /query across svc processes sharing the database', () => {
+  test("another server's migration is seen by the next query", async () => {
+    const a = await build(db.get(), { schema: SDL });
+    const b = await build(db.get());
+    try {
+      // b has read the schema: it does not know Tag yet.
+      expect((await query(b, { query: 'select count(User)' })).status).toBe(200);
+      const unknown = await query(b, { query: 'select Tag { label }' });
+      expect((await readJson(unknown)).type).toBe('InvalidReferenceError');
+      const migrated = await call(a, '/migrations', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ schema: `${SDL}\ntype Tag { required label: str; }\n` }),
+      });
+      expect((await readJson(migrated)).applied).toBe(true);
+      expect(await readJson(await query(b, { query: 'select Tag { label }' }))).toEqual({
+        data: [],
+      });
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});

@@ -12,7 +12,7 @@ import type { Request, Response } from 'express';
 import type { AccessMode, AuthValues, QueryCaller, QueryEngine } from '@svc/core';
 import type { Protocol } from '../config';
 import { sendJson } from '../http/respond';
-import type { Caller } from '../middleware/authenticate';
+import { isAdministrator, type Caller } from '../middleware/authenticate';
 import { parseQueryRequest } from './query-request';
 
 export interface QueryHandlerDeps {
@@ -46,10 +46,7 @@ export function queryCaller(
           roles: caller.context.roles,
         }
       : { roles: [] };
-  const unrestricted =
-    deps.protocol === 'simple' ||
-    caller?.kind === 'service' ||
-    (caller?.kind === 'user' && caller.context.roles.includes('superuser'));
+  const unrestricted = deps.protocol === 'simple' || isAdministrator(caller);
   const access: AccessMode = { policies: !unrestricted, readOnly: deps.readOnly };
   return { access, auth };
 }

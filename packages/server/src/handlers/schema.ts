@@ -7,7 +7,7 @@ import {
   type Schema,
   type TypeCatalogue,
 } from '@svc/core';
-import type { Caller } from '../middleware/authenticate';
+import { isAdministrator, type Caller } from '../middleware/authenticate';
 import { sendJson } from '../http/respond';
 import { jsonObjectBody } from './json-body';
 
@@ -68,12 +68,6 @@ export function schemaHandlers(deps: {
       sendJson(res, 200, result);
     },
   };
-}
-
-function isAdministrator(caller: Caller | undefined): boolean {
-  if (!caller) return false;
-  if (caller.kind === 'service') return true;
-  return caller.kind === 'user' && caller.context.roles.includes('superuser');
 }
 
 const MIGRATION_KEYS = new Set(['schema', 'dryRun', 'allowDataLoss']);

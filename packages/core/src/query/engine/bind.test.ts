@@ -89,6 +89,15 @@ test.each([
   expect(problem([param], { [param.name]: value })).toBe(outcome);
 });
 
+test('null is a std::json value; for other types it is no value', () => {
+  expect(bind([v('j', 'std::json')], { j: null })).toEqual(['null']);
+  expect(bind([v('j', 'std::json', false)], {})).toEqual([null]);
+  expect(bind([v('s', 'std::str', false)], { s: null })).toEqual([null]);
+  expect(problem([v('s', 'std::str')], { s: null })).toBe(
+    'VALIDATION_ERROR: variable $s is required (std::str) and cannot be null',
+  );
+});
+
 test('auth parameters come from the caller', () => {
   const auth = { userId: 'u-1', email: 'a@example.com', roles: ['editor', 'viewer'] };
   const params: QueryParam[] = [

@@ -59,6 +59,8 @@ export function bindParameters(
         used.add(param.name);
         const present = Object.hasOwn(input.variables, param.name);
         const value = present ? input.variables[param.name] : undefined;
+        // JSON's null is a value of std::json; for any other type it means "no value".
+        if (value === null && param.type === 'std::json') return 'null';
         if (value === undefined || value === null) {
           if (!param.required) return null;
           throw commonError(

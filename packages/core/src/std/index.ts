@@ -9,7 +9,6 @@
 export type {
   Card,
   CallKind,
-  CastRule,
   Overload,
   Param,
   PolyName,
@@ -28,6 +27,7 @@ export {
   jsonOf,
   pgTypeFor,
   scalarInfo,
+  storedJson,
   type ScalarInfo,
 } from './scalars';
 export { commonType, implicitDistance, resolveCast, type Cast } from './casts';

@@ -13,8 +13,7 @@
  *   shape order; decode forms read the parameter as `jsonb` (what the engine binds).
  */
 import type { StdScalarName, TypeRef } from '../schema/model';
-import { STD_SCALARS } from '../schema/model';
-import { STD_PG_TYPES, scalarPgType } from '../schema/storage/types';
+import { STD_PG_TYPES, isStdScalar, scalarPgType } from '../schema/storage/types';
 import { pgArrayOf, pgType, sql, type PgType, type SqlExpr } from '../sql/ast';
 import type { TypeEnv } from './model';
 
@@ -157,11 +156,8 @@ export function base64(bytes: SqlExpr): SqlExpr {
 
 export const STD_SCALARS_INFO: Readonly<Record<StdScalarName, ScalarInfo>> = INFO;
 
-export function isStdScalarName(name: string): name is StdScalarName {
-  return Object.hasOwn(INFO, name);
-}
-
-export const STD_SCALAR_NAMES: readonly StdScalarName[] = STD_SCALARS;
+/** True for the std scalar names (the storage layer's list, schema/storage/types). */
+export const isStdScalarName: (name: string) => name is StdScalarName = isStdScalar;
 
 /** A TypeEnv that knows only std scalars (for tests and std-only callers). */
 export const STD_ONLY: TypeEnv = {
@@ -233,7 +229,8 @@ export function decodeParam(type: TypeRef, json: SqlExpr, env: TypeEnv): SqlExpr
           orderBy: [sql.order(sql.col('ord', 'e'))],
         }),
       );
-      return nullIfNull(json, sql.cast(decoded, pgTypeFor(type)));
+      // JSON null (or an absent parameter) is an empty set, not an empty array.
+      return nullIfNull(nonNull(json), sql.cast(decoded, pgTypeFor(type)));
     }
   }
 }
@@ -250,6 +247,16 @@ function plainJson(type: TypeRef, env: TypeEnv): boolean {
   if (type.kind !== 'scalar') return false;
   const info = scalarInfo(type.name, env);
   return info !== null && info.json === toJson;
+}
+
+/**
+ * The jsonb a value is kept as inside a tuple (tuples and arrays of tuples are jsonb arrays,
+ * schema/storage/types): a tuple or an array of tuples is already that jsonb; any other value is
+ * its JSON result form, which `decodeParam` reads back. Build tuples from these.
+ */
+export function storedJson(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
+  if (type.kind === 'tuple' || (type.kind === 'array' && containsTuple(type.element))) return value;
+  return sql.cast(jsonOf(type, value, env), pgType('jsonb'));
 }
 
 /** The `json` result form of a value of `type` (see the module invariants). */

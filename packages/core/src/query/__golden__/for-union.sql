@@ -1,7 +1,7 @@
 -- atLeastOne std::int64; params: none
 select coalesce(json_agg("q3"."~json" order by "q3"."~ord"), '[]'::json)::text as "result"
 from lateral (
-  select "q2"."v" * (10::bigint) as "v", to_json("q2"."v" * (10::bigint)) as "~json", row_number() over (order by "q2"."~ord") as "~ord"
+  select "q2"."v" * (10::bigint) as "v", to_json("q2"."v" * (10::bigint)) as "~json", "q2"."v" as "~c0", row_number() over (order by "q2"."~ord") as "~ord"
   from lateral (
     select "un1".*, row_number() over (order by "un1"."~u1", "un1"."~u2") as "~ord"
     from (

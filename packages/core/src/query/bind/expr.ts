@@ -10,7 +10,7 @@
  * Errors: InvalidReferenceError (unknown names, with positions), InvalidTypeError (types that do
  * not fit), QueryError for what the compiler does not do yet; never anything else.
  */
-import type * as ql from '../../syntax';
+import * as ql from '../../syntax';
 import {
   InvalidReferenceError,
   InvalidTypeError,
@@ -35,7 +35,7 @@ import {
   type PointerStep,
 } from '../ir';
 import type { PointerInfo } from '../schema-index';
-import { BindContext, fail, unknownName, type Scope } from './context';
+import { type BindContext, fail, unknownName, type Scope } from './context';
 import {
   isObjectType,
   lookupSchemaName,
@@ -77,7 +77,7 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
     case 'Path':
       return bindPath(ctx, scope, node);
     case 'Shape': {
-      if (node.subject === null) return bindFreeObject(ctx, scope, node.elements, node.span);
+      if (node.subject === null) return bindFreeObject(ctx, scope, node.elements);
       const subject = bindExpr(ctx, scope, node.subject);
       return bindShape(ctx, scope, subject, node.elements, node.span);
     }
@@ -151,8 +151,17 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
       return bindExpr(ctx, { ...scope, namespace: `${scope.namespace}~${ctx.freshId()}` }, node.expr);
     case 'GlobalRef':
       return bindGlobal(ctx, scope, node);
-    case 'Introspect':
-      return fail(QueryError, '`introspect` is not supported yet', node.span);
+    case 'Introspect': {
+      // `introspect T`: T's row of schema::ObjectType (object types are what the catalogue has).
+      const type = resolveTypeExpr(ctx.index, scope, node.type);
+      if (type.kind !== 'object') {
+        return fail(QueryError, '`introspect` of a non-object type is not supported yet', node.span);
+      }
+      const query = ql.parseExpression(
+        `(select schema::ObjectType filter .name = '${type.name.replace(/'/g, "\\'")}' limit 1)`,
+      );
+      return bindExpr(ctx, rootScopeLike(scope), query);
+    }
     case 'Anchor':
       if (node.name === '__subject__' && scope.subject) return scope.subject;
       return fail(InvalidReferenceError, `'${node.name}' cannot be used here`, node.span);
@@ -195,7 +204,13 @@ function bindName(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr {
 function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr {
   if (ref.module === null) {
     const binding = scope.names.get(ref.name);
-    if (binding) return bindingRef(binding, scope);
+    if (binding) {
+      const ref_ = bindingRef(binding);
+      // Inside another alias's body an alias is evaluated afresh (`with X := {1, 2}, Y := X + 1
+      // select (X, Y)` pairs every X with every Y); a `for` variable is always its iteration.
+      const shared = binding.iteration || !scope.aliasNamespace || scope.singletons.has(ref_.pathId);
+      return shared ? inScope(scope, ref_) : { ...ref_, pathId: `${ref_.pathId}${scope.aliasNamespace}` };
+    }
   }
   const found = lookupSchemaName(ctx.index, scope, ref);
   if (found?.kind === 'object') {
@@ -222,7 +237,7 @@ function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr 
         bindExpr(ctx, { ...rootScopeLike(scope), module }, alias.expr),
       );
       const binding: Binding = { id: ctx.freshId(), name: found.name, expr, iteration: false };
-      return { ...bindingRef(binding, scope), pathId: `alias:${found.name}${scope.namespace}` };
+      return { ...bindingRef(binding), pathId: `alias:${found.name}${scope.namespace}` };
     }
   }
   if (found?.kind === 'scalar') {
@@ -245,7 +260,7 @@ function rootScopeLike(scope: Scope): Scope {
   };
 }
 
-export function bindingRef(binding: Binding, _scope?: Scope): BindingRef {
+export function bindingRef(binding: Binding): BindingRef {
   const card = binding.iteration ? { min: 1 as const, max: 1 as const } : binding.expr.card;
   return {
     kind: 'BindingRef',
@@ -284,10 +299,10 @@ export function transparentRef(ctx: BindContext, expr: IrExpr): BindingRef {
 }
 
 /** `expr` itself when it has a path id; else a reference to a fresh binding of it. */
-export function withPathId(ctx: BindContext, scope: Scope, expr: IrExpr): IrExpr {
+export function withPathId(ctx: BindContext, _scope: Scope, expr: IrExpr): IrExpr {
   if (pathIdOf(expr) !== null) return expr;
   const binding: Binding = { id: ctx.freshId(), name: '(subject)', expr, iteration: false, transparent: true };
-  return bindingRef(binding, scope);
+  return bindingRef(binding);
 }
 
 function bindPath(ctx: BindContext, scope: Scope, path: ql.Path): IrExpr {
@@ -315,7 +330,7 @@ export function bindStep(ctx: BindContext, scope: Scope, source: IrExpr, step: q
   const shaped = source;
   if (source.kind === 'Shape') source = source.subject;
   if (step.kind === 'TypeIntersection') return bindIntersection(ctx, scope, source, step);
-  if (step.via === '@') return bindLinkProperty(source, step);
+  if (step.via === '@') return bindLinkProperty(withPathId(ctx, scope, source), step);
   if (source.type.kind === 'tuple') return bindTupleElement(source, step);
   if (source.type.kind === 'free') {
     const id = pathIdOf(source);
@@ -403,10 +418,19 @@ function groupOf(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> | null {
 }
 
 function freeObjectOf(expr: IrExpr): Extract<IrExpr, { kind: 'FreeObject' }> | null {
-  if (expr.kind === 'FreeObject') return expr;
-  if (expr.kind === 'BindingRef') return freeObjectOf(expr.binding.expr);
-  if (expr.kind === 'Shape') return freeObjectOf(expr.subject);
-  return null;
+  switch (expr.kind) {
+    case 'FreeObject':
+      return expr;
+    case 'BindingRef':
+      return freeObjectOf(expr.binding.expr);
+    case 'Shape':
+    case 'Select':
+      return freeObjectOf(expr.subject);
+    case 'For':
+      return freeObjectOf(expr.body);
+    default:
+      return null;
+  }
 }
 
 /**
@@ -486,6 +510,10 @@ function linkPointers(expr: IrExpr): readonly PointerInfo[] {
       return linkPointers(expr.source);
     case 'BindingRef':
       return linkPointers(expr.binding.expr);
+    case 'Select':
+      return linkPointers(expr.subject);
+    case 'Shape':
+      return linkPointers(expr.subject);
     default:
       return [];
   }
@@ -705,12 +733,7 @@ function bindSetLiteral(ctx: BindContext, scope: Scope, node: ql.SetLiteral): Ir
   return { kind: 'SetLiteral', type, card, elements };
 }
 
-function bindFreeObject(
-  ctx: BindContext,
-  scope: Scope,
-  elements: readonly ql.ShapeElement[],
-  span: ql.Span,
-): IrExpr {
+function bindFreeObject(ctx: BindContext, scope: Scope, elements: readonly ql.ShapeElement[]): IrExpr {
   const bound = elements.map((el) => {
     const [step] = el.path;
     if (el.path.length !== 1 || step?.kind !== 'Ptr' || step.via !== '.' || !el.compExpr) {
@@ -720,7 +743,6 @@ function bindFreeObject(
     if (el.elements) expr = bindShape(ctx, scope, expr, el.elements, el.span);
     return { name: step.name, expr, onlyFor: null };
   });
-  void span;
   return {
     kind: 'FreeObject',
     type: {

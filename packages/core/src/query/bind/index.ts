@@ -19,6 +19,7 @@ import type { SchemaIndex } from '../schema-index';
 import { BindContext, rootScope, type BindMode } from './context';
 import { bindExpr, subjectScope } from './expr';
 import { assertMutationPlacement, containsMutation } from '../mutation-ir';
+import { writesOf } from './mutation';
 import { children } from './statement';
 
 export { MAX_DEPTH, type BindMode } from './context';
@@ -34,7 +35,8 @@ export function bindQuery(index: SchemaIndex, statement: ql.Statement): IrQuery 
     params: [...ctx.params.values()]
       .sort((a, b) => a.index - b.index)
       .map((p) => ({ source: p.source, name: p.name, type: p.type, required: p.required })),
-    writes: containsMutation(root, children),
+    writes: containsMutation(root, children) || writesOf(ctx).length > 0,
+    sideEffects: writesOf(ctx),
   };
 }
 

@@ -98,6 +98,8 @@ export function shapeOf(expr: IrExpr): IrExpr | null {
     case 'Assert':
     case 'Distinct':
       return shapeOf(expr.expr);
+    case 'PointerStep':
+      return expr.computed ? shapeOf(expr.computed) : null;
     default:
       return null;
   }
@@ -117,7 +119,27 @@ export function viewStep(
 ): PointerStep | null {
   const shape = carrier ?? shapeOf(source);
   const view = shape ? ctx.viewElements.get(shape)?.get(name) : undefined;
-  if (!view) return null;
+  if (!view || !shape) return null;
+  const active = ctx.rebinding.get(shape) ?? new Set<string>();
+  if (active.has(name)) return null;
+  ctx.rebinding.set(shape, active);
+  active.add(name);
+  try {
+    return rebindView(ctx, shape, view, source, sourceId, sourceType, name);
+  } finally {
+    active.delete(name);
+  }
+}
+
+function rebindView(
+  ctx: BindContext,
+  shape: IrExpr,
+  view: { element: ql.ShapeElement; scope: Scope },
+  source: IrExpr,
+  sourceId: string,
+  sourceType: string,
+  name: string,
+): PointerStep {
   const { element, scope } = view;
   // Inside the element, the shape's subject (`Card` in `Card { slug := Card.name }`) is `source`.
   const original = (shape as Extract<IrExpr, { kind: 'Shape' }>).subject;
@@ -216,6 +238,8 @@ function bindElement(
   if (el.filter || el.orderBy.length || el.offset || el.limit) {
     expr = selectOver(ctx, scope, expr, el, el.span);
   }
+  // `multi x := ...` is a list even when it holds one value.
+  if (el.cardinality === 'multi' && expr.card.max !== 'many') expr = { ...expr, card: { min: expr.card.min, max: 'many' } };
   // Link properties keep their `@` in the result, as Gel's JSON output writes them.
   return [{ name: step.via === '@' ? `@${step.name}` : step.name, expr, onlyFor }];
 }

@@ -25,7 +25,7 @@ import {
 import { fail, type BindContext, type Scope } from './context';
 import { bindExpr, bindingRef, expectBool, pathIdOf, subjectScope, withPathId } from './expr';
 import { mutationChildren } from '../mutation-ir';
-import { bindMutation } from './mutation';
+import { bindMutation, recordWrites } from './mutation';
 import { linkOf } from './shape';
 import { moduleOf, printIrType } from './types';
 
@@ -60,6 +60,7 @@ export function withScope(ctx: BindContext, scope: Scope, items: readonly ql.Wit
     // except the subjects enclosing the `with` (inside `User { x := (with U := User ...) }`).
     const body: Scope = { ...current, aliasNamespace: `${current.aliasNamespace}~w${ctx.freshId()}` };
     const expr = bindExpr(ctx, body, item.expr);
+    recordWrites(ctx, expr);
     const binding: Binding = { id: ctx.freshId(), name: item.alias, expr, iteration: false };
     current = { ...current, names: new Map([...current.names, [item.alias, binding]]) };
   }
@@ -72,7 +73,7 @@ function bindSelect(ctx: BindContext, scope: Scope, q: ql.SelectQuery): IrExpr {
   if (q.resultAlias !== null) {
     const binding: Binding = { id: ctx.freshId(), name: q.resultAlias, expr: result, iteration: false };
     s = { ...s, names: new Map([...s.names, [q.resultAlias, binding]]) };
-    result = bindingRef(binding, s);
+    result = bindingRef(binding);
   }
   // A select is a fence even without clauses: paths inside it are its own (Gel's scoping).
   return selectOver(ctx, s, result, q, q.span);
@@ -108,7 +109,7 @@ export function selectOver(
   const orderBy: SortKey[] = clauses.orderBy.map((k) => {
     const expr = bindExpr(ctx, inner, k.expr);
     if (expr.card.max === 'many') {
-      fail(QueryError, 'an order by key must be a single value per element', k.span);
+      fail(QueryError, 'an order by key must be a single value per element', k.span ?? span);
     }
     const direction = k.direction ?? 'asc';
     return { expr, direction, empty: k.emptyOrder ?? (direction === 'asc' ? 'first' : 'last') };
@@ -120,7 +121,6 @@ export function selectOver(
     if (limit.value === '0') card = { min: 0, max: 0 };
     else if (limit.value === '1') card = cardAtMostOne(card);
   }
-  void span;
   return {
     kind: 'Select',
     type: result.type,
@@ -237,7 +237,8 @@ export function children(expr: IrExpr): IrExpr[] {
 
 function bindFor(ctx: BindContext, scope: Scope, q: ql.ForQuery): IrExpr {
   const s = withScope(ctx, scope, q.aliases);
-  const iterator = bindExpr(ctx, s, q.iterator);
+  // The iterator names its sets afresh (`for C in Card union count(Card)`: two sets of cards).
+  const iterator = bindExpr(ctx, { ...s, aliasNamespace: `${s.aliasNamespace}~f${ctx.freshId()}` }, q.iterator);
   const binding: Binding = { id: ctx.freshId(), name: q.iteratorAlias, expr: iterator, iteration: true };
   const bodyScope: Scope = { ...s, names: new Map([...s.names, [q.iteratorAlias, binding]]) };
   const body = bindExpr(ctx, bodyScope, q.body);
@@ -259,27 +260,30 @@ function bindGroup(ctx: BindContext, scope: Scope, q: ql.GroupQuery): IrExpr {
   if (q.subjectAlias !== null) {
     const binding: Binding = { id: ctx.freshId(), name: q.subjectAlias, expr: subject, iteration: false };
     s = { ...s, names: new Map([...s.names, [q.subjectAlias, binding]]) };
-    subject = bindingRef(binding, s);
+    subject = bindingRef(binding);
   }
   const core = withPathId(ctx, s, subject.kind === 'Shape' ? subject.subject : subject);
   const inner = subjectScope(s, core, linkOf(core));
   const using = new Map<string, IrExpr>();
   for (const u of q.using ?? []) using.set(u.alias, bindExpr(ctx, inner, u.expr));
   const keys: { name: string; expr: IrExpr }[] = [];
-  for (const element of q.by) {
-    if (element.kind !== 'GroupingSimple' || element.element.kind === 'GroupingIdentList') {
-      return fail(QueryError, 'only plain grouping keys are supported in `by` yet (no sets, rollup or cube)', element.span);
-    }
-    const ident = element.element;
+  const addKey = (ident: ql.GroupingIdent): void => {
     if (ident.kind === 'ObjectRef') {
       const expr = using.get(ident.name);
       if (!expr) return fail(QueryError, `'${ident.name}' is not a \`using\` alias`, ident.span);
       keys.push({ name: ident.name, expr });
     } else {
-      const step = ident.steps[0];
-      const expr = bindExpr(ctx, inner, ident);
-      keys.push({ name: step?.kind === 'Ptr' ? step.name : 'key', expr });
+      const step = ident.steps[ident.steps.length - 1];
+      keys.push({ name: step?.kind === 'Ptr' ? step.name : 'key', expr: bindExpr(ctx, inner, ident) });
     }
+  };
+  for (const element of q.by) {
+    if (element.kind !== 'GroupingSimple') {
+      return fail(QueryError, 'grouping sets, rollup and cube are not supported yet', element.span);
+    }
+    // `by (a, b)` groups by both, as `by a, b` does.
+    if (element.element.kind === 'GroupingIdentList') element.element.elements.forEach(addKey);
+    else addKey(element.element);
   }
   for (const k of keys) {
     if (k.expr.card.max === 'many') fail(QueryError, `grouping key '${k.name}' must be a single value per element`, q.span);

@@ -73,6 +73,30 @@ type MultiState =
 /** Mutations already planned in a compilation: planned (written) once, however often read. */
 const planned = new WeakMap<PlanContext, Map<string, { src: string; plan: Written }>>();
 
+/**
+ * Plans a `with` binding that writes (IrQuery.sideEffects) on its own, so its CTEs exist even
+ * when the statement never reads it; reads of it later reuse them. One inside a `for` body (it
+ * reads the `for` variable) is planned where it is read.
+ */
+export function planSideEffect(ctx: PlanContext, expr: IrExpr): void {
+  const seen = new Set<IrExpr>();
+  const inside = new Set<number>();
+  let iterates = false;
+  const visit = (e: IrExpr): void => {
+    if (seen.has(e) || iterates) return;
+    seen.add(e);
+    if (e.kind === 'For') inside.add(e.binding.id);
+    if (e.kind === 'BindingRef') {
+      if (e.binding.iteration && !inside.has(e.binding.id)) iterates = true;
+      else visit(e.binding.expr);
+      return;
+    }
+    for (const child of childrenOf(e)) visit(child);
+  };
+  visit(expr);
+  if (!iterates) ctx.lift(new Rel(null), expr);
+}
+
 /** The written objects of `m`, bound in `rel` (the planner's dispatch calls this). */
 export function planMutation(ctx: PlanContext, rel: Rel, m: Mutation): Bound {
   assertUncorrelated(ctx, rel, m);
@@ -922,7 +946,10 @@ export function mutationOutput(ctx: PlanContext, _rel: Rel, m: Mutation, bound: 
     for (const p of info.pointers.values()) {
       if (p.model === null || p.computed || p.name === 'id') continue;
       if (p.many) {
-        args.push(sql.text(p.name), multiJson(ctx, p, bound.id, plan.multi.get(p.name) ?? null, c));
+        const state = plan.multi.get(p.name) ?? null;
+        // A new object has no rows but the ones written (its defaults are written too).
+        const none = m.kind === 'Insert' && state === null;
+        args.push(sql.text(p.name), none ? sql.cast(sql.text('[]'), pgType('json')) : multiJson(ctx, p, bound.id, state, c));
       } else if (bound.alias !== null) {
         const col = sql.col(p.name, bound.alias);
         args.push(sql.text(p.name), p.kind === 'link' ? sql.func('to_json', [col]) : jsonOf(p.target, col, env));

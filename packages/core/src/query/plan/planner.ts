@@ -28,7 +28,7 @@ import type { AccessMode } from '../api';
 import type { IrExpr, IrQuery, IrType, ShapeElement } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { isMutation } from '../mutation-ir';
-import { mutationOutput, planMutation } from './mutation';
+import { mutationOutput, planMutation, planSideEffect } from './mutation';
 import { Rel, type Bound } from './rel';
 import { backlinkIds, junctionSource, typeSource, unionAll, type SourceContext } from './sources';
 
@@ -44,6 +44,7 @@ export interface PlanOptions {
 
 export function planQuery(index: SchemaIndex, query: IrQuery, options: PlanOptions): SqlQuery {
   const planner = new Planner(index, options);
+  for (const expr of query.sideEffects) planSideEffect(planner, expr);
   return planner.root(query.root);
 }
 
@@ -149,7 +150,7 @@ class Planner implements PlanContext {
     } = {},
   ): {
     query: SqlQuery;
-    columns: { out: boolean; ord: boolean; object: boolean };
+    columns: { out: boolean; ord: boolean; object: boolean; carried: readonly CarriedColumn[]; linkRow: boolean };
   } {
     const rel = new Rel(parent);
     hooks.before?.(rel);
@@ -163,6 +164,23 @@ class Planner implements PlanContext {
         : [sql.target(bound.expr, 'v')];
     targets.push(sql.target(out, '~json'));
     if (hooks.extra) targets.push(...hooks.extra(rel));
+    // Objects that came through a link carry its row (link properties, by name) out of the subquery.
+    const linkProps = bound.kind === 'object' && bound.link ? linkPropertyNames(expr) : [];
+    if (bound.kind === 'object' && bound.link) {
+      const link = bound.link;
+      for (const p of linkProps) {
+        targets.push(
+          sql.target(link.kind === 'junction' ? sql.col(p, link.alias) : sql.col(`${link.pointer}@${p}`, link.alias), p),
+        );
+      }
+    }
+    const carried: CarriedColumn[] = [];
+    for (const [pid, b] of rel.carried) {
+      const column = `~c${carried.length}`;
+      targets.push(sql.target(b.kind === 'object' ? b.id : b.expr, column));
+      if (b.kind === 'object') targets.push(sql.target(b.tag, `${column}t`));
+      carried.push({ pathId: pid, column, bound: b });
+    }
     const distinct = hooks.distinct === true && bound.kind === 'object';
     const ord = rel.order.length > 0 && !distinct;
     if (ord) {
@@ -180,7 +198,7 @@ class Planner implements PlanContext {
         limit: slice?.limit ?? null,
         offset: slice?.offset ?? null,
       }),
-      columns: { out: true, ord, object: bound.kind === 'object' },
+      columns: { out: true, ord, object: bound.kind === 'object', carried, linkRow: linkProps.length > 0 && !distinct },
     };
   }
 
@@ -199,12 +217,26 @@ class Planner implements PlanContext {
   }
 
   /** Joins a subquery of `e`'s rows into `rel` (LATERAL) and returns the bound element. */
-  private liftRows(rel: Rel, expr: IrExpr, query: SqlQuery, columns: { ord: boolean; object: boolean }): Bound {
+  private liftRows(
+    rel: Rel,
+    expr: IrExpr,
+    query: SqlQuery,
+    columns: { ord: boolean; object: boolean; carried?: readonly CarriedColumn[]; linkRow?: boolean },
+    forceJoin?: 'left',
+  ): Bound {
     const alias = this.fresh('q');
-    const join = expr.card.max === 'many' || expr.card.min === 1 ? 'inner' : 'left';
+    const join = forceJoin ?? (expr.card.max === 'many' || expr.card.min === 1 ? 'inner' : 'left');
     const nullable = join === 'left';
     rel.join(join, sql.subquery(query, alias, { lateral: true }));
     if (columns.ord) rel.order.push(sql.order(sql.col('~ord', alias)));
+    for (const c of columns.carried ?? []) {
+      const carried: Bound =
+        c.bound.kind === 'object'
+          ? { ...c.bound, id: sql.col(c.column, alias), tag: sql.col(`${c.column}t`, alias), alias: null, link: null, out: null }
+          : { ...c.bound, expr: sql.col(c.column, alias), out: null };
+      if (rel.lookup(c.pathId) === undefined) rel.bind(c.pathId, carried);
+      rel.carried.set(c.pathId, carried);
+    }
     const out = sql.col('~json', alias);
     if (columns.object) {
       return {
@@ -213,7 +245,7 @@ class Planner implements PlanContext {
         id: sql.col('id', alias),
         tag: sql.col('__type__', alias),
         alias: null,
-        link: null,
+        link: columns.linkRow ? { kind: 'junction', alias } : null,
         out,
         nullable,
       };
@@ -291,7 +323,19 @@ class Planner implements PlanContext {
       }
       case 'For':
         return this.subqueryLift(rel, expr.body, {
-          before: (inner) => inner.bind(`@${expr.binding.id}`, this.lift(inner, expr.iterator)),
+          before: (inner) => {
+            // Iterated row by row (the binder gave the iterator's paths names of their own, so
+            // they are not the body's); `for optional` runs the body once on an empty iterator.
+            let iteration: Bound;
+            if (expr.optional) {
+              const { query, columns } = this.rows(inner, expr.iterator);
+              iteration = this.liftRows(inner, expr.iterator, query, columns, 'left');
+            } else {
+              iteration = this.lift(inner, expr.iterator);
+            }
+            inner.bind(`@${expr.binding.id}`, iteration);
+            inner.carried.set(`@${expr.binding.id}`, iteration);
+          },
         });
       case 'SetLiteral':
       case 'SetOp':
@@ -366,7 +410,8 @@ class Planner implements PlanContext {
   /** The object's stored columns: its own alias, or a join of its type's rows by id. */
   private columnsOf(rel: Rel, bound: Extract<Bound, { kind: 'object' }>): string {
     if (bound.alias !== null) return bound.alias;
-    const joined = this.joinObject(rel, bound.type, bound.id, 'inner');
+    // An empty optional object (a left-joined NULL) keeps its row: its columns are NULL.
+    const joined = this.joinObject(rel, bound.type, bound.id, bound.nullable ? 'left' : 'inner');
     return (joined as { alias: string }).alias;
   }
 
@@ -382,9 +427,17 @@ class Planner implements PlanContext {
     const p = step.pointer;
     if (step.computed) {
       // One set of values per source element: the source is in scope even if the expression
-      // does not read it (`cards := Card`).
-      this.lift(rel, step.source);
-      return this.lift(rel, step.computed);
+      // does not read it (`cards := Card`), and an empty source has no values.
+      const source = this.lift(rel, step.source);
+      if (!source.nullable) return this.lift(rel, step.computed);
+      const present = sql.isNull(source.kind === 'object' ? source.id : source.expr, true);
+      const { query, columns } = this.rows(rel, step.computed, {
+        after: (inner) => {
+          inner.where.push(present);
+          return undefined;
+        },
+      });
+      return this.liftRows(rel, step, query, columns);
     }
     const source = this.objectOf(rel, step.source);
     const storage = p.name === '__type__' ? 'type' : p.name === 'id' ? 'id' : p.many ? 'junction' : 'column';
@@ -439,8 +492,12 @@ class Planner implements PlanContext {
   }
 
   private liftUnion(rel: Rel, expr: Extract<IrExpr, { kind: 'SetLiteral' | 'SetOp' }>): Bound {
-    const parts = expr.kind === 'SetLiteral' ? expr.elements : [expr.left, expr.right];
+    // `{}` members add nothing (and have no type of their own).
+    const parts = (expr.kind === 'SetLiteral' ? expr.elements : [expr.left, expr.right]).filter(
+      (p) => p.type.kind !== 'empty',
+    );
     if (expr.kind === 'SetOp' && expr.op !== 'union') return this.liftExceptIntersect(rel, expr);
+    if (parts.length === 1 && expr.kind === 'SetOp') return this.lift(rel, parts[0] as IrExpr);
     if (parts.length === 0) {
       if (expr.type.kind === 'object') {
         return this.joinObject(rel, expr.type.name, sql.cast(sql.null(), pgType('uuid')), 'left');
@@ -732,10 +789,7 @@ class Planner implements PlanContext {
         return (expr.overload as Cast).sql(this.value(rel, expr.expr));
       case 'LinkProperty': {
         // Read through the link rows themselves: one value per link, not per distinct target.
-        for (let step: IrExpr = expr.link; ; step = step.source) {
-          this.distinctDone.add(step);
-          if (step.kind !== 'Intersection') break;
-        }
+        markLinkRows(this.distinctDone, expr.link);
         const link = this.objectOf(rel, expr.link);
         if (!link.link) throw new QueryError(`@${expr.property.name}: no link row in scope`);
         return link.link.kind === 'junction'
@@ -744,7 +798,12 @@ class Planner implements PlanContext {
       }
       case 'ArrayLiteral': {
         const values = expr.elements.map((e) => this.value(rel, e));
-        const array: SqlExpr = { kind: 'ArrayExpr', elements: values, type: this.pgOf(expr.type) };
+        const pg = this.pgOf(expr.type);
+        // Arrays holding tuples are jsonb arrays (as stored: schema/storage/types).
+        const array: SqlExpr =
+          pg.schema === null && pg.name === 'jsonb' && pg.arrayDims === 0
+            ? sql.func('jsonb_build_array', values)
+            : { kind: 'ArrayExpr', elements: values, type: pg };
         return nullIfAnyNull(expr.elements, values, array);
       }
       case 'TupleLiteral': {
@@ -777,9 +836,11 @@ class Planner implements PlanContext {
         return sql.func('coalesce', [typed(expr.left), typed(expr.right)]);
       }
       case 'IfElse': {
+        const typed = (e: IrExpr): SqlExpr =>
+          e.type.kind === 'empty' ? sql.cast(sql.null(), this.pgOf(expr.type)) : this.value(rel, e);
         const condition = this.value(rel, expr.condition);
-        const then = this.value(rel, expr.then);
-        const otherwise = this.value(rel, expr.else);
+        const then = typed(expr.then);
+        const otherwise = typed(expr.else);
         return {
           kind: 'Case',
           whens: [
@@ -920,6 +981,9 @@ class Planner implements PlanContext {
   private outputOf(rel: Rel, expr: IrExpr, bound: Bound): SqlExpr {
     if (bound.out) return bound.out;
     switch (expr.kind) {
+      case 'BindingRef':
+        if (expr.binding.transparent) return this.outputOf(rel, expr.binding.expr, bound);
+        break;
       case 'Shape':
         return this.shapeJson(rel, expr, bound);
       case 'FreeObject':
@@ -931,6 +995,25 @@ class Planner implements PlanContext {
             ? sql.func('json_build_array', parts)
             : sql.func('json_build_object', expr.names.flatMap((n, i) => [sql.text(n), parts[i] as SqlExpr]));
         return nullIfAnyNull(expr.elements, parts, json);
+      }
+      case 'ArrayLiteral': {
+        // Each element in its own result form (objects keep their shapes).
+        if (!expr.elements.some(hasObjects)) break;
+        const parts = expr.elements.map((e) => this.output(rel, e));
+        return nullIfAnyNull(expr.elements, parts, sql.func('json_build_array', parts));
+      }
+      case 'Call': {
+        // `array_agg` of objects (or tuples holding them): the elements' own result forms.
+        const [arg] = expr.args;
+        if (expr.name !== 'std::array_agg' || !arg || !hasObjects(arg)) break;
+        const { query, columns } = this.rows(rel, arg);
+        const alias = this.fresh('aa');
+        const agg = sql.agg('json_agg', [sql.col('~json', alias)], {
+          orderBy: columns.ord ? [sql.order(sql.col('~ord', alias))] : [],
+        });
+        return sql.scalar(
+          sql.select({ targets: [sql.target(sql.func('coalesce', [agg, EMPTY_ARRAY]))], from: [sql.subquery(query, alias)] }),
+        );
       }
       default:
         break;
@@ -1033,6 +1116,8 @@ class Planner implements PlanContext {
    * targets: the id column of a single link, the junction's targets of a multi link.
    */
   private storedLinkIds(rel: Rel, expr: IrExpr): SqlExpr | null {
+    // Under access policies every target is read through the access hook (no shortcut).
+    if (this.access.policies) return null;
     if (expr.kind !== 'PointerStep' || expr.computed || expr.pointer.kind !== 'link') return null;
     if (expr.pointer.name === '__type__') return null;
     const sourceId = pathId(expr.source);
@@ -1078,6 +1163,62 @@ class Planner implements PlanContext {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** Whether values of `expr` hold objects (whose result form is not their value's). */
+function hasObjects(expr: IrExpr): boolean {
+  const has = (type: IrType): boolean =>
+    type.kind === 'object' ||
+    (type.kind === 'tuple' && type.elements.some((e) => has(e.type))) ||
+    (type.kind === 'array' && has(type.element));
+  return has(expr.type);
+}
+
+/** The steps whose link rows a link property reads: never made DISTINCT. */
+function markLinkRows(done: WeakSet<IrExpr>, expr: IrExpr): void {
+  done.add(expr);
+  switch (expr.kind) {
+    case 'Intersection':
+      return markLinkRows(done, expr.source);
+    case 'BindingRef':
+      if (expr.binding.transparent) markLinkRows(done, expr.binding.expr);
+      return;
+    case 'Select':
+    case 'Shape':
+      return markLinkRows(done, expr.subject);
+    default:
+      return;
+  }
+}
+
+/** The link properties an object set's elements carry (the links they came through). */
+function linkPropertyNames(expr: IrExpr): string[] {
+  switch (expr.kind) {
+    case 'PointerStep':
+      if (expr.computed) return linkPropertyNames(expr.computed);
+      return expr.pointer.kind === 'link' ? [...expr.pointer.properties.values()].filter((p) => !p.computed).map((p) => p.name) : [];
+    case 'Backlink': {
+      const names = new Set<string>();
+      for (const l of expr.links) for (const p of l.pointer.properties.values()) if (!p.computed) names.add(p.name);
+      return [...names];
+    }
+    case 'Intersection':
+      return linkPropertyNames(expr.source);
+    case 'Select':
+    case 'Shape':
+      return linkPropertyNames(expr.subject);
+    case 'BindingRef':
+      return linkPropertyNames(expr.binding.expr);
+    default:
+      return [];
+  }
+}
+
+/** A `for` variable's value exposed by a subquery's rows (see Rel.carried). */
+interface CarriedColumn {
+  readonly pathId: string;
+  readonly column: string;
+  readonly bound: Bound;
+}
 
 /** The Group node behind a reference to group results. */
 function groupNode(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> {
@@ -1139,9 +1280,8 @@ function collectElementPaths(expr: IrExpr, out: IrExpr[]): void {
       for (const e of expr.elements) collectElementPaths(e, out);
       return;
     case 'IfElse':
+      // The branches are sets of their own (std::IF takes them as SET OF): only the condition.
       collectElementPaths(expr.condition, out);
-      collectElementPaths(expr.then, out);
-      collectElementPaths(expr.else, out);
       return;
     case 'Shape':
       collectElementPaths(expr.subject, out);

@@ -3,11 +3,16 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** True when stdout is a terminal (output for people: `svc query` indents its JSON). */
+  readonly isTTY?: boolean;
 }
 
 export const processIo: CliIo = {
   stdout: (text) => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
   stderr: (text) => void process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+  get isTTY() {
+    return process.stdout.isTTY === true;
+  },
 };
 
 /** A command's way to end with an exit code and a message for stderr. */

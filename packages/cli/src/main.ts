@@ -3,6 +3,7 @@ import { ExitError, processIo, type CliIo } from './io';
 import { serve } from './commands/serve';
 import { migrateCommand } from './commands/migrate';
 import { adminCommand } from './commands/admin';
+import { queryCommand } from './commands/query';
 
 export const CLI_VERSION: string = (require('../package.json') as { version: string }).version;
 
@@ -11,6 +12,7 @@ export const USAGE = `Usage: svc <command> [options]
 Commands:
   serve       start the server (svc serve --help for its options)
   migrate     migrate the database to the schema (svc migrate --help)
+  query       run an EdgeQL query and print its result as JSON (svc query --help)
   admin       manage users and roles (svc admin --help)
 
 Options:
@@ -48,6 +50,8 @@ export async function run(
         return await adminCommand(rest, ctx);
       case 'migrate':
         return await migrateCommand(rest, ctx);
+      case 'query':
+        return await queryCommand(rest, ctx);
       case 'serve': {
         const server = await serve(rest, ctx);
         return server ? { stop: () => server.close() } : 0;

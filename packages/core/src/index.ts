@@ -40,6 +40,8 @@ export {
   QueryCardinalityError,
   ResultCardinalityMismatchError,
   QueryArgumentError,
+  NoDataError,
+  UnsupportedFeatureError,
   ExecutionError,
   InvalidValueError,
   DivisionByZeroError,
@@ -55,14 +57,23 @@ export {
   QueryTimeoutError,
   MigrationError,
   DataLossError,
+  queryErrorClassForSqlState,
   type QueryErrorOptions,
 } from './errors/query-errors';
+export {
+  fromDatabaseError,
+  databaseErrorFields,
+  NO_VOCABULARY,
+  type DatabaseErrorFields,
+  type ErrorVocabulary,
+} from './errors/database-errors';
 
 export type {
   Database,
   DatabaseConfig,
   DatabaseKind,
   PoolStats,
+  QueryOptions,
   QueryResult,
   Queryable,
   Transaction,
@@ -114,3 +125,25 @@ export {
 } from './schema/catalogue';
 
 export * as ql from './ql';
+
+export type {
+  AccessMode,
+  CompileOptions,
+  CompileQuery,
+  CompiledQuery,
+  InferredCardinality,
+  QueryParam,
+  RequestedCardinality,
+} from './query/api';
+export { compileQuery } from './query/compile';
+export {
+  ANONYMOUS_AUTH,
+  createQueryEngine,
+  storedSchemaSource,
+  type AuthValues,
+  type QueryCaller,
+  type QueryEngine,
+  type QueryEngineOptions,
+  type QueryRequest,
+  type SchemaSource,
+} from './query/engine';

@@ -27,3 +27,4 @@ export {
 export { createLogger, resolveLogFormat, type Logger } from './observability/logger';
 export { ServerMetrics, type StatsSnapshot } from './observability/metrics';
 export type { Caller } from './middleware/authenticate';
+export { compileQuery } from './query-compiler';

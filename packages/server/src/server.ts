@@ -1,7 +1,16 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { buildSchema, createDefaultMigrator, openDatabase, type Database } from '@svc/core';
+import {
+  buildSchema,
+  createDefaultMigrator,
+  createQueryEngine,
+  openDatabase,
+  storedSchemaSource,
+  type CompileQuery,
+  type Database,
+  type QueryEngine,
+} from '@svc/core';
 import { createAuth, type Auth, type AuthConfig } from '@svc/auth';
 import type { Express } from 'express';
 import { resolveConfig, type ResolvedConfig, type ServerConfig } from './config';
@@ -10,6 +19,7 @@ import { Lifecycle } from './middleware/request-context';
 import { createLogger, type Logger } from './observability/logger';
 import { ServerMetrics } from './observability/metrics';
 import { buildApp } from './routes';
+import { compileQuery as defaultCompileQuery } from './query-compiler';
 
 /** The version of @svc/server, reported by `GET /`. */
 export const VERSION: string = (require('../package.json') as { version: string }).version;
@@ -22,6 +32,11 @@ export interface CreateServerOptions extends ServerConfig {
    * it: its owner does.
    */
   databaseInstance?: Database;
+  /**
+   * The EdgeQL compiler `POST /query` uses (tests and tools may give another, such as a
+   * compiler with tracing).
+   */
+  compileQuery?: CompileQuery;
 }
 
 export interface ListenOptions {
@@ -38,6 +53,8 @@ export interface SvcServer {
   readonly metrics: ServerMetrics;
   /** The @svc/auth instance in use when auth is enabled (users, roles, sessions). */
   readonly auth: Auth | undefined;
+  /** Runs EdgeQL as `POST /query` does (compile cache, binding, errors), for in-process callers. */
+  readonly queryEngine: QueryEngine;
   /** The Express application, for mounting into another server or for in-process tests. */
   readonly app: Express;
   /** `http(s)://host:port` once listening. */
@@ -61,7 +78,7 @@ export interface SvcServer {
  * await server.close();
  */
 export async function createServer(options: CreateServerOptions = {}): Promise<SvcServer> {
-  const { logger: givenLogger, databaseInstance, ...serverConfig } = options;
+  const { logger: givenLogger, databaseInstance, compileQuery, ...serverConfig } = options;
   const config = resolveConfig(serverConfig);
   const logger = givenLogger ?? createLogger(config.logLevel, undefined, config.logFormat);
 
@@ -109,6 +126,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   }
 
   const metrics = new ServerMetrics(() => database.stats());
+  const queryEngine = createQueryEngine({
+    db: database,
+    compile: compileQuery ?? defaultCompileQuery,
+    schema: storedSchemaSource(database, migrator, buildSchema),
+    onCompileCache: (hit) => metrics.compileCache(hit),
+  });
   const lifecycle = new Lifecycle();
   const app = buildApp({
     config,
@@ -120,6 +143,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     version: VERSION,
     migrator,
     buildSchema,
+    queryEngine,
   });
 
   let httpServer: http.Server | https.Server | undefined;
@@ -132,6 +156,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     logger,
     metrics,
     auth,
+    queryEngine,
     app,
     get url() {
       if (!url) throw new Error('the server is not listening yet: await server.listen() first');

@@ -8,6 +8,7 @@ export type {
   DatabaseConfig,
   DatabaseKind,
   PoolStats,
+  QueryOptions,
   QueryResult,
   Queryable,
   Transaction,

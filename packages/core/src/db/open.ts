@@ -12,6 +12,7 @@ import type {
   DatabaseConfig,
   DatabaseKind,
   PoolStats,
+  QueryOptions,
   QueryResult,
   Queryable,
   Transaction,
@@ -63,11 +64,18 @@ async function openPostgres(url: string, poolSize: number, options: OpenDatabase
   });
   pool.on('error', (err) => options.onPoolError?.(err));
   const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
-  const db = new KyselyDatabase('postgres', describeUrl(url), kysely, () => ({
-    total: pool.totalCount,
-    idle: pool.idleCount,
-    waiting: pool.waitingCount,
-  }));
+  const db = new KyselyDatabase(
+    'postgres',
+    describeUrl(url),
+    kysely,
+    () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    undefined,
+    // Named statements go to the pool directly: Kysely's driver has no way to name them.
+    async (name, text, values) => {
+      const result = await pool.query({ name, text, values: [...values] });
+      return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
+    },
+  );
   try {
     await db.ping();
   } catch (err) {
@@ -205,11 +213,19 @@ function queryable(kysely: Kysely<any>): Queryable {
   };
 }
 
+/** Runs a named prepared statement (PostgreSQL's pool, which Kysely's driver cannot name). */
+type PreparedRunner = (
+  name: string,
+  text: string,
+  values: readonly unknown[],
+) => Promise<QueryResult<Record<string, unknown>>>;
+
 class KyselyDatabase implements Database {
   readonly #kysely: Kysely<any>;
   readonly #stats: () => PoolStats;
   readonly #queryable: Queryable;
   readonly #lock: DataDirLock | undefined;
+  readonly #prepared: PreparedRunner | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(
@@ -218,16 +234,24 @@ class KyselyDatabase implements Database {
     kysely: Kysely<any>,
     stats: () => PoolStats,
     lock?: DataDirLock,
+    prepared?: PreparedRunner,
   ) {
     this.#kysely = kysely;
     this.#stats = stats;
     this.#lock = lock;
+    this.#prepared = prepared;
     this.#queryable = queryable(kysely);
   }
 
-  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]) {
+  query<Row = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ) {
     if (this.#closing)
       return Promise.reject(new Error(`the database is closed (${this.description})`));
+    if (options?.name !== undefined && this.#prepared)
+      return this.#prepared(options.name, sql, params ?? []) as Promise<QueryResult<Row>>;
     return this.#queryable.query<Row>(sql, params);
   }
 

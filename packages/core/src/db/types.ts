@@ -15,12 +15,22 @@ export interface QueryResult<Row> {
   readonly rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * Run as a named prepared statement (PostgreSQL only): each pooled connection parses and plans
+   * it once, later runs send only the name and the values. One name must always carry the same
+   * SQL (name it by a hash of the text). Ignored by PGlite and inside transactions.
+   */
+  readonly name?: string;
+}
+
 /** Anything that runs parameterised SQL: the database itself or an open transaction. */
 export interface Queryable {
   /** Runs one statement; values are bound as `$1, $2, ...` parameters, never spliced in. */
   query<Row = Record<string, unknown>>(
     sql: string,
     params?: readonly unknown[],
+    options?: QueryOptions,
   ): Promise<QueryResult<Row>>;
   /** A Kysely instance bound to this database or transaction. */
   kysely<DB = any>(): Kysely<DB>;

@@ -7,3 +7,4 @@ export * from './svc-error';
 export * from './codes';
 export * from './query-errors';
 export * from './render';
+export * from './database-errors';

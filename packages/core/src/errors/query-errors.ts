@@ -7,8 +7,11 @@ type QueryErrorCode = keyof typeof queryErrorCodes.statuses;
 /**
  * The query-language error classes, named as Gel names them because users see the names
  * (`type` in the envelope, SDK error classes). One row per class: its parent, the envelope code
- * it renders with (inherited when absent; its status is the code's, above), and the SQLSTATE it
- * stands for when PostgreSQL raised it.
+ * it renders with (inherited when absent; its status is the code's, above), the SQLSTATE it
+ * stands for when PostgreSQL raised it, and `alsoFrom`: further SQLSTATEs, exact (`23505`) or a
+ * two-character class (`22`), that PostgreSQL raises for it. This is the ONE many-to-one table
+ * from PostgreSQL back to the query language (`queryErrorClassForSqlState`): the exact code
+ * first, then its class; a SQLSTATE in neither is an internal error.
  * The classes below are built from this table; add a row, never a hand-written class.
  */
 const QUERY_ERROR_TABLE = {
@@ -31,21 +34,27 @@ const QUERY_ERROR_TABLE = {
   DuplicateDefinitionError: { parent: 'SchemaDefinitionError' },
   QueryCardinalityError: { parent: 'QueryError' },
   ResultCardinalityMismatchError: { parent: 'QueryError' },
+  /** A variable or global whose value does not fit its declared type. */
   QueryArgumentError: { parent: 'QueryError' },
+  /** `cardinality: "one"` (an SDK's `queryRequiredSingle`) and the result was empty. */
+  NoDataError: { parent: 'QueryError' },
+  UnsupportedFeatureError: { parent: 'QueryError' },
   ExecutionError: { parent: 'QueryError' },
-  InvalidValueError: { parent: 'ExecutionError', sqlState: '22000' },
+  InvalidValueError: { parent: 'ExecutionError', sqlState: '22000', alsoFrom: ['22'] },
   DivisionByZeroError: { parent: 'InvalidValueError', sqlState: '22012' },
   NumericOutOfRangeError: { parent: 'InvalidValueError', sqlState: '22003' },
-  IntegrityError: { parent: 'ExecutionError', sqlState: '23000' },
+  IntegrityError: { parent: 'ExecutionError', sqlState: '23000', alsoFrom: ['23'] },
   ConstraintViolationError: {
     parent: 'IntegrityError',
     code: 'CONSTRAINT_VIOLATION',
     sqlState: '23514',
+    // unique_violation (exclusive), exclusion_violation
+    alsoFrom: ['23505', '23P01'],
   },
-  CardinalityViolationError: { parent: 'IntegrityError', sqlState: '21000' },
+  CardinalityViolationError: { parent: 'IntegrityError', sqlState: '21000', alsoFrom: ['21'] },
   MissingRequiredError: { parent: 'IntegrityError', sqlState: '23502' },
   ForeignKeyViolationError: { parent: 'IntegrityError', sqlState: '23503' },
-  TransactionError: { parent: 'ExecutionError' },
+  TransactionError: { parent: 'ExecutionError', alsoFrom: ['40'] },
   TransactionSerializationError: { parent: 'TransactionError', sqlState: '40001' },
   TransactionDeadlockError: { parent: 'TransactionError', sqlState: '40P01' },
   QueryTimeoutError: { parent: 'ExecutionError', sqlState: '57014' },
@@ -55,7 +64,7 @@ const QUERY_ERROR_TABLE = {
   UnsupportedFeatureError: { parent: 'QueryError', sqlState: '0A000' },
 } as const satisfies Record<
   string,
-  { parent: string | null; code?: QueryErrorCode; sqlState?: string }
+  { parent: string | null; code?: QueryErrorCode; sqlState?: string; alsoFrom?: readonly string[] }
 >;
 
 export type QueryErrorName = keyof typeof QUERY_ERROR_TABLE;
@@ -121,15 +130,30 @@ export function queryErrorClass(name: QueryErrorName): QueryErrorClass {
   return classes.get(name) as QueryErrorClass;
 }
 
-/** SQLSTATE → class, for mapping PostgreSQL errors back in one place. Most specific wins. */
-export const QUERY_ERROR_BY_SQLSTATE: ReadonlyMap<string, QueryErrorClass> = new Map(
-  (Object.keys(QUERY_ERROR_TABLE) as QueryErrorName[])
-    .filter((name) => (QUERY_ERROR_TABLE[name] as { sqlState?: string }).sqlState)
-    .map((name) => [
-      (QUERY_ERROR_TABLE[name] as { sqlState: string }).sqlState,
-      queryErrorClass(name),
-    ]),
-);
+/**
+ * SQLSTATE (exact, or a two-character class) → class, from the table's `sqlState` and `alsoFrom`.
+ * A code may be claimed once: two rows claiming one fails at import.
+ */
+export const QUERY_ERROR_BY_SQLSTATE: ReadonlyMap<string, QueryErrorClass> = (() => {
+  const map = new Map<string, QueryErrorClass>();
+  for (const name of Object.keys(QUERY_ERROR_TABLE) as QueryErrorName[]) {
+    const row = QUERY_ERROR_TABLE[name] as { sqlState?: string; alsoFrom?: readonly string[] };
+    for (const state of [...(row.sqlState ? [row.sqlState] : []), ...(row.alsoFrom ?? [])]) {
+      if (map.has(state))
+        throw new Error(`SQLSTATE ${state} is claimed by two query error classes`);
+      map.set(state, queryErrorClass(name));
+    }
+  }
+  return map;
+})();
+
+/**
+ * The class PostgreSQL's SQLSTATE stands for: the exact code, else its two-character class
+ * (`22P02` → InvalidValueError through `22`), else undefined (an internal error).
+ */
+export function queryErrorClassForSqlState(sqlState: string): QueryErrorClass | undefined {
+  return QUERY_ERROR_BY_SQLSTATE.get(sqlState) ?? QUERY_ERROR_BY_SQLSTATE.get(sqlState.slice(0, 2));
+}
 
 export const InvalidSyntaxError = queryErrorClass('InvalidSyntaxError');
 export const EdgeQLSyntaxError = queryErrorClass('EdgeQLSyntaxError');
@@ -150,6 +174,8 @@ export const DuplicateDefinitionError = queryErrorClass('DuplicateDefinitionErro
 export const QueryCardinalityError = queryErrorClass('QueryCardinalityError');
 export const ResultCardinalityMismatchError = queryErrorClass('ResultCardinalityMismatchError');
 export const QueryArgumentError = queryErrorClass('QueryArgumentError');
+export const NoDataError = queryErrorClass('NoDataError');
+export const UnsupportedFeatureError = queryErrorClass('UnsupportedFeatureError');
 export const ExecutionError = queryErrorClass('ExecutionError');
 export const InvalidValueError = queryErrorClass('InvalidValueError');
 export const DivisionByZeroError = queryErrorClass('DivisionByZeroError');

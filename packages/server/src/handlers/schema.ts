@@ -7,7 +7,7 @@ import {
   type Schema,
   type TypeCatalogue,
 } from '@svc/core';
-import type { Caller } from '../middleware/authenticate';
+import { isAdministrator, type Caller } from '../middleware/authenticate';
 import { sendJson } from '../http/respond';
 import { jsonObjectBody } from './json-body';
 
@@ -22,6 +22,8 @@ export function schemaHandlers(deps: {
   readonly build: (sdl: string) => Schema;
   /** True when the server has any credential (auth or a service key): migrations then need one. */
   readonly guarded: boolean;
+  /** Called after a migration changed the stored schema (the query engine's cue). */
+  readonly onMigrated?: () => void;
 }) {
   const { database, migrator, build, guarded } = deps;
   const catalogues = new Map<string, TypeCatalogue>();
@@ -62,15 +64,10 @@ export function schemaHandlers(deps: {
         dryRun: body.dryRun,
         allowDataLoss: body.allowDataLoss,
       });
+      if (result.applied) deps.onMigrated?.();
       sendJson(res, 200, result);
     },
   };
-}
-
-function isAdministrator(caller: Caller | undefined): boolean {
-  if (!caller) return false;
-  if (caller.kind === 'service') return true;
-  return caller.kind === 'user' && caller.context.roles.includes('superuser');
 }
 
 const MIGRATION_KEYS = new Set(['schema', 'dryRun', 'allowDataLoss']);

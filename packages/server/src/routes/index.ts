@@ -10,6 +10,7 @@ import {
   notInThisRelease,
   type Database,
   type Migrator,
+  type QueryEngine,
   type Schema,
 } from '@svc/core';
 import { matchAuthRoute, type Auth } from '@svc/auth';
@@ -18,7 +19,7 @@ import { parseRequest } from '@svc/rest';
 import { proxyItems, type ResolvedConfig } from '../config';
 import { errorHandler } from '../http/errors';
 import { sendJson } from '../http/respond';
-import { parseQueryRequest } from '../handlers/query-request';
+import { queryHandler } from '../handlers/query';
 import { schemaHandlers } from '../handlers/schema';
 import { authenticate } from '../middleware/authenticate';
 import { jsonBody } from '../middleware/body';
@@ -42,6 +43,8 @@ export interface AppDeps {
   readonly version: string;
   readonly migrator: Migrator;
   readonly buildSchema: (sdl: string) => Schema;
+  /** Runs `POST /query`; told when `POST /migrations` changed the schema. */
+  readonly queryEngine: QueryEngine;
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -144,13 +147,15 @@ export function buildApp(deps: AppDeps): Express {
     { GET: async (_req, res) => sendJson(res, 200, await metrics.snapshot()) },
     gated,
   );
+  // Read-only mode is decided per query, once compiled (a select runs, a write is 503).
   route(
     '/query',
     {
-      POST: (req) => {
-        parseQueryRequest(req.body);
-        notInThisRelease('Running EdgeQL queries (POST /query)');
-      },
+      POST: queryHandler({
+        engine: deps.queryEngine,
+        protocol: config.protocol,
+        readOnly: config.readOnly,
+      }),
     },
     { ...gated, body: ['POST'] },
   );
@@ -159,6 +164,7 @@ export function buildApp(deps: AppDeps): Express {
     migrator,
     build: deps.buildSchema,
     guarded: Boolean(auth || config.serviceKey),
+    onMigrated: () => deps.queryEngine.schemaChanged(),
   });
   route('/schema', { GET: schema.getSchema }, gated);
   route('/schema/types', { GET: schema.getTypes }, gated);

@@ -11,6 +11,16 @@ export type Caller =
   | { readonly kind: 'user'; readonly context: AuthContext };
 
 export const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
+
+/**
+ * The service key or a superuser (DECISIONS.md, Access): may migrate, and runs queries without
+ * access policies.
+ */
+export function isAdministrator(caller: Caller | undefined): boolean {
+  if (!caller) return false;
+  if (caller.kind === 'service') return true;
+  return caller.kind === 'user' && caller.context.roles.includes('superuser');
+}
 const SERVICE: Caller = Object.freeze({ kind: 'service' });
 
 const CHALLENGE = 'Bearer realm="svc"';

@@ -1,0 +1,152 @@
+/**
+ * `svc query '<edgeql>'`: runs one EdgeQL query and prints its result (the `data` array of
+ * `POST /query`) as JSON, indented on a terminal, one line otherwise.
+ *
+ * Where it runs: through the `svc serve` holding an embedded data folder (the URL in the
+ * folder's lock, with SVC_SERVICE_KEY when the server needs one), as `svc migrate` does; else on
+ * the database directly, with @svc/core's query engine and the server's compiler, as the service
+ * credential (no access policies; DECISIONS.md "Access"), honouring `read_only`.
+ * Failures: one line on stderr (the error class, message and position), exit 1.
+ */
+import {
+  ANONYMOUS_AUTH,
+  DataDirLockedError,
+  buildSchema,
+  createDefaultMigrator,
+  createQueryEngine,
+  openDatabase,
+  storedSchemaSource,
+  type CompileQuery,
+  type Database,
+} from '@svc/core';
+import { compileQuery as serverCompileQuery } from '@svc/server';
+import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
+import { asExitError } from '../../failure';
+import { ExitError, parseCommandArgs, type CliIo } from '../../io';
+import { requestThroughServer } from '../../through-server';
+
+export const QUERY_USAGE = `Usage: svc query '<edgeql>' [options]
+
+Runs one EdgeQL query and prints its result as JSON. When \`svc serve\` is running on the same
+embedded data folder, the query goes through that server (POST /query, with SVC_SERVICE_KEY
+when the server needs one); otherwise it runs on the database directly, without access policies.
+
+Options:
+  --var <name>=<text>        a variable given as a string ($name); repeat for several
+  --json-var <name>=<json>   a variable given as JSON (numbers, booleans, arrays, objects, null)
+  --database-url <url>       PostgreSQL URL (env DATABASE_URL)
+  --data-dir <dir>           embedded database folder (env SVC_DATA_DIR; default ./.svc/data)
+  --config <file>            TOML config file (default ./svc.toml when it exists)
+  -h, --help                 show this help
+
+Example:
+  svc query 'select User { name } filter .email = <str>$email' --var email=ann@example.com`;
+
+export interface QueryCommandOptions {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly io: CliIo;
+  /** The compiler for queries run directly. @default @svc/server's `compileQuery` */
+  readonly compileQuery?: CompileQuery;
+}
+
+/** `svc query`: resolves to the exit code. */
+export async function queryCommand(
+  argv: readonly string[],
+  opts: QueryCommandOptions,
+): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    {
+      var: { type: 'string', multiple: true },
+      'json-var': { type: 'string', multiple: true },
+      ...DATABASE_FLAGS,
+      help: { type: 'boolean', short: 'h' },
+    },
+    QUERY_USAGE,
+    true,
+  );
+  if (values.help) {
+    opts.io.stdout(QUERY_USAGE);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    throw new ExitError(
+      2,
+      `${positionals.length === 0 ? 'no query given' : 'give the query as one argument (quote it)'}\n\n${QUERY_USAGE}`,
+    );
+  }
+  const query = positionals[0] as string;
+  const variables = parseVariables(values.var ?? [], values['json-var'] ?? []);
+  const { config, database, configFile } = resolveCommandConfig(values, opts.cwd, opts.env);
+
+  let db: Database;
+  try {
+    db = await openDatabase(database);
+  } catch (err) {
+    const holder = err instanceof DataDirLockedError ? err.holder : undefined;
+    if (holder?.url === undefined)
+      throw asExitError(err, databaseUrlSource(config.databaseSource, configFile));
+    try {
+      const answer = (await requestThroughServer(
+        { ...holder, url: holder.url },
+        'POST',
+        '/query',
+        { query, variables },
+        config.serviceKey,
+      )) as { data: unknown };
+      opts.io.stdout(format(JSON.stringify(answer.data), opts.io));
+      return 0;
+    } catch (inner) {
+      throw asExitError(inner);
+    }
+  }
+  try {
+    const engine = createQueryEngine({
+      db,
+      compile: opts.compileQuery ?? serverCompileQuery,
+      schema: storedSchemaSource(db, createDefaultMigrator(), buildSchema),
+      cacheSize: 1,
+    });
+    const text = await engine.run(
+      { query, variables },
+      { access: { policies: false, readOnly: config.readOnly }, auth: ANONYMOUS_AUTH },
+    );
+    opts.io.stdout(format(text, opts.io));
+    return 0;
+  } catch (err) {
+    throw asExitError(err);
+  } finally {
+    await db.close();
+  }
+}
+
+/** `--var a=x` (a string) and `--json-var b=[1,2]` (JSON) into one variables object. */
+export function parseVariables(
+  strings: readonly string[],
+  jsons: readonly string[],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const add = (flag: string, item: string, parse: (text: string, name: string) => unknown) => {
+    const at = item.indexOf('=');
+    if (at <= 0) throw new ExitError(2, `${flag} ${item}: write it as <name>=<value>`);
+    const name = item.slice(0, at).replace(/^\$/, '');
+    if (Object.hasOwn(out, name)) throw new ExitError(2, `variable $${name} is given twice`);
+    out[name] = parse(item.slice(at + 1), name);
+  };
+  for (const item of strings) add('--var', item, (text) => text);
+  for (const item of jsons)
+    add('--json-var', item, (text, name) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw new ExitError(2, `--json-var ${name}: ${JSON.stringify(text)} is not JSON`);
+      }
+    });
+  return out;
+}
+
+/** Indented on a terminal (for people), the text as it came otherwise (for pipes). */
+function format(text: string, io: CliIo): string {
+  return io.isTTY ? JSON.stringify(JSON.parse(text), null, 2) : text;
+}

@@ -1,0 +1,116 @@
+/*
+ * Binding by name, alone (the engine tests run it on a database): parameter order, the JSON
+ * text each value travels as, the JSON kinds of EdgeQL types (custom scalars through their base,
+ * arrays, tuples), and the auth values.
+ */
+import { buildSchema } from '../../schema/build';
+import type { QueryParam } from '../api';
+import { ANONYMOUS_AUTH, bindParameters } from './bind';
+
+const schema = buildSchema(`
+scalar type Slug extending str;
+scalar type Color extending enum<Red, Green>;
+scalar type Small extending int16;
+global tenant: str;
+`);
+const v = (name: string, type: string, required = true): QueryParam => ({
+  source: 'variable',
+  name,
+  type,
+  required,
+});
+const bind = (params: QueryParam[], variables: Record<string, unknown>, auth = ANONYMOUS_AUTH) =>
+  bindParameters(params, { variables, globals: {}, auth }, schema);
+const problem = (params: QueryParam[], variables: Record<string, unknown>) => {
+  try {
+    bind(params, variables);
+  } catch (err) {
+    return `${(err as { type?: string; code: string }).type ?? (err as { code: string }).code}: ${(err as Error).message}`;
+  }
+  return 'bound';
+};
+
+test('values travel as JSON text in $n order; an absent optional one is SQL NULL', () => {
+  expect(
+    bind([v('b', 'std::int64'), v('a', 'std::str'), v('c', 'std::json', false)], {
+      a: 'x',
+      b: 2,
+    }),
+  ).toEqual(['2', '"x"', null]);
+});
+
+test.each([
+  [v('s', 'default::Slug'), 'a-b', 'bound'],
+  [
+    v('s', 'default::Slug'),
+    1,
+    'QueryArgumentError: variable $s expects default::Slug: got the integer 1, not a string',
+  ],
+  [v('c', 'default::Color'), 'Red', 'bound'],
+  [
+    v('n', 'default::Small'),
+    40000,
+    'QueryArgumentError: variable $n expects default::Small: 40000 is out of range',
+  ],
+  [v('d', 'std::decimal'), '1.50', 'bound'],
+  [v('d', 'std::bigint'), '12345678901234567890', 'bound'],
+  [
+    v('d', 'std::bigint'),
+    'lots',
+    'QueryArgumentError: variable $d expects std::bigint: got a string, not a number',
+  ],
+  [v('f', 'std::float64'), 1.5, 'bound'],
+  [
+    v('b', 'std::bool'),
+    'true',
+    'QueryArgumentError: variable $b expects std::bool: got a string, not true or false',
+  ],
+  [v('j', 'std::json'), { any: ['thing'] }, 'bound'],
+  [v('t', 'tuple<std::str, std::int64>'), ['a', 1], 'bound'],
+  [
+    v('t', 'tuple<std::str, std::int64>'),
+    ['a'],
+    'QueryArgumentError: variable $t expects tuple<std::str, std::int64>: got an array, not an array of 2 elements',
+  ],
+  [
+    v('t', 'tuple<name: std::str, n: std::int64>'),
+    { name: 'a', n: 'x' },
+    'QueryArgumentError: variable $t expects tuple<name: std::str, n: std::int64>: element n: got a string, not an integer',
+  ],
+  [
+    v('a', 'array<tuple<std::str, std::bool>>'),
+    [
+      ['a', true],
+      ['b', 1],
+    ],
+    'QueryArgumentError: variable $a expects array<tuple<std::str, std::bool>>: element 1: element 1: got the integer 1, not true or false',
+  ],
+])('%j with %j: %s', (param, value, outcome) => {
+  expect(problem([param], { [param.name]: value })).toBe(outcome);
+});
+
+test('null is a std::json value; for other types it is no value', () => {
+  expect(bind([v('j', 'std::json')], { j: null })).toEqual(['null']);
+  expect(bind([v('j', 'std::json', false)], {})).toEqual([null]);
+  expect(bind([v('s', 'std::str', false)], { s: null })).toEqual([null]);
+  expect(problem([v('s', 'std::str')], { s: null })).toBe(
+    'VALIDATION_ERROR: variable $s is required (std::str) and cannot be null',
+  );
+});
+
+test('auth parameters come from the caller', () => {
+  const auth = { userId: 'u-1', email: 'a@example.com', roles: ['editor', 'viewer'] };
+  const params: QueryParam[] = [
+    'current_user_id',
+    'current_user_email',
+    'current_role',
+    'roles',
+  ].map((name) => ({ source: 'auth', name, type: 'std::str', required: false }));
+  expect(bind(params, {}, auth)).toEqual([
+    '"u-1"',
+    '"a@example.com"',
+    '"editor"',
+    '["editor","viewer"]',
+  ]);
+  expect(bind(params, {})).toEqual([null, null, null, '[]']);
+});

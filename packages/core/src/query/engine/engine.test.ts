@@ -1,0 +1,493 @@
+/*
+ * The engine's own logic, on a real database: the compile cache, binding by name, the
+ * cardinality and read-only refusals, NoDataError, schema changes, and error mapping on the way
+ * out. The compiler is a stand-in here: a table from query text to the CompiledQuery the real
+ * compiler's contract (query/api) describes, with SQL written by hand against the tables the
+ * migrator made. End-to-end tests through the real compiler live in test/query-endpoint (server).
+ */
+import { openDatabase } from '../../db/open';
+import { createTestDatabase, type TestDatabase } from '../../testing';
+import { InvalidReferenceError, renderError, SvcError } from '../../errors';
+import { buildSchema } from '../../schema/build';
+import { createDefaultMigrator } from '../../schema/default';
+import type { Schema } from '../../schema/model';
+import type { AccessMode, CompileOptions, CompiledQuery } from '../api';
+import {
+  ANONYMOUS_AUTH,
+  createQueryEngine,
+  storedSchemaSource,
+  type QueryCaller,
+  type QueryEngine,
+} from './index';
+
+const SDL_V1 = `
+global tenant: str;
+global shown := 'computed';
+type User {
+  required name: str { constraint exclusive; }
+  age: int32;
+}
+`;
+const SDL_V2 = `
+global tenant: str;
+global shown := 'computed';
+type User {
+  required name: str { constraint exclusive; }
+  years: int32;
+}
+`;
+
+const SERVICE: AccessMode = { policies: false, readOnly: false };
+const service: QueryCaller = { access: SERVICE, auth: ANONYMOUS_AUTH };
+const readOnly: QueryCaller = { access: { policies: false, readOnly: true }, auth: ANONYMOUS_AUTH };
+
+const USERS = `select coalesce(json_agg(json_build_object('name', u."name") order by u."name"), '[]')::text as result from "default"."User" u`;
+
+/** Hand-written compilations, by query text; `age` moves to `years` in V2. */
+function compiled(schema: Schema, text: string): Omit<CompiledQuery, 'resultType'> {
+  const v2 = schema.objectTypes.some((t) => t.pointers.some((p) => p.name === 'years'));
+  const ageColumn = v2 ? 'years' : 'age';
+  switch (text) {
+    case 'select User { name }':
+      return { sql: USERS, params: [], cardinality: 'many', writes: false };
+    case 'select User { name, age }':
+      return {
+        sql: `select coalesce(json_agg(json_build_object('name', u."name", 'age', u."${ageColumn}") order by u."name"), '[]')::text as result from "default"."User" u`,
+        params: [],
+        cardinality: 'many',
+        writes: false,
+      };
+    case 'select User { name, years }':
+      if (!v2)
+        throw new InvalidReferenceError("object type 'default::User' has no property 'years'");
+      return {
+        sql: `select coalesce(json_agg(json_build_object('name', u."name", 'years', u."years")), '[]')::text as result from "default"."User" u`,
+        params: [],
+        cardinality: 'many',
+        writes: false,
+      };
+    case 'select User { name } filter .name = <str>$name':
+      return {
+        sql: `select coalesce(json_agg(json_build_object('name', u."name")), '[]')::text as result from "default"."User" u where u."name" = ($1::jsonb #>> '{}')`,
+        params: [{ source: 'variable', name: 'name', type: 'std::str', required: true }],
+        cardinality: 'atMostOne',
+        writes: false,
+      };
+    case 'insert User { name := <str>$name, age := <optional int32>$age }':
+      return {
+        sql: `with i as (insert into "default"."User" ("name", "${ageColumn}") values ($1::jsonb #>> '{}', ($2::jsonb)::int4) returning *) select coalesce(json_agg(json_build_object('name', i."name", 'age', i."${ageColumn}")), '[]')::text as result from i`,
+        params: [
+          { source: 'variable', name: 'name', type: 'std::str', required: true },
+          { source: 'variable', name: 'age', type: 'std::int32', required: false },
+        ],
+        cardinality: 'one',
+        writes: true,
+      };
+    case 'for n in array_unpack(<array<str>>$names) union (insert User { name := n })':
+      return {
+        sql: `with i as (insert into "default"."User" ("name") select jsonb_array_elements_text($1::jsonb) returning *) select coalesce(json_agg(json_build_object('name', i."name")), '[]')::text as result from i`,
+        params: [{ source: 'variable', name: 'names', type: 'array<std::str>', required: true }],
+        cardinality: 'many',
+        writes: true,
+      };
+    case 'select (global tenant, global current_user_id)':
+      return {
+        sql: `select json_build_array(json_build_array($1::jsonb #>> '{}', $2::jsonb #>> '{}'))::text as result`,
+        params: [
+          { source: 'global', name: 'default::tenant', type: 'std::str', required: false },
+          { source: 'auth', name: 'current_user_id', type: 'std::uuid', required: false },
+        ],
+        cardinality: 'one',
+        writes: false,
+      };
+    case 'select 1 / <int64>$d':
+      return {
+        sql: `select json_build_array(1 / ($1::jsonb)::int8)::text as result`,
+        params: [{ source: 'variable', name: 'd', type: 'std::int64', required: true }],
+        cardinality: 'one',
+        writes: false,
+      };
+    default:
+      throw new InvalidReferenceError(`unknown query ${text}`, {
+        position: { line: 1, column: 1 },
+      });
+  }
+}
+
+let tdb: TestDatabase;
+const migrator = createDefaultMigrator();
+const compiles: { text: string; options: CompileOptions | undefined }[] = [];
+const cacheEvents: boolean[] = [];
+
+function makeEngine(schemaRecheckMs = 60_000): QueryEngine {
+  return createQueryEngine({
+    db: tdb.db,
+    compile: (schema, text, options) => {
+      compiles.push({ text, options });
+      return { ...compiled(schema, text), resultType: 'unknown' };
+    },
+    schema: storedSchemaSource(tdb.db, migrator, buildSchema),
+    cacheSize: 4,
+    schemaRecheckMs,
+    onCompileCache: (hit) => cacheEvents.push(hit),
+  });
+}
+
+let engine: QueryEngine;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  await migrator.migrate(tdb.db, SDL_V1);
+  engine = makeEngine();
+});
+afterAll(() => tdb.dispose());
+beforeEach(async () => {
+  await tdb.db.query('delete from "default"."User"');
+  compiles.length = 0;
+  cacheEvents.length = 0;
+});
+
+async function failure(promise: Promise<unknown>): Promise<SvcError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof SvcError) return err;
+    throw err;
+  }
+  throw new Error('expected a failure');
+}
+
+async function count(): Promise<number> {
+  const { rows } = await tdb.db.query<{ n: number }>(
+    'select count(*)::int as n from "default"."User"',
+  );
+  return rows[0]?.n ?? -1;
+}
+
+describe('running a query', () => {
+  test('answers the JSON text PostgreSQL built, and variables bind by name', async () => {
+    const inserted = await engine.run(
+      {
+        query: 'insert User { name := <str>$name, age := <optional int32>$age }',
+        variables: { age: 36, name: 'Ann' },
+      },
+      service,
+    );
+    expect(inserted).toBe('[{"name" : "Ann", "age" : 36}]');
+    expect(await engine.run({ query: 'select User { name }' }, service)).toBe('[{"name" : "Ann"}]');
+  });
+
+  test('an optional variable left out is null', async () => {
+    const out = await engine.run(
+      {
+        query: 'insert User { name := <str>$name, age := <optional int32>$age }',
+        variables: { name: 'Bo' },
+      },
+      service,
+    );
+    expect(JSON.parse(out)).toEqual([{ name: 'Bo', age: null }]);
+  });
+
+  test('arrays travel as JSON', async () => {
+    const out = await engine.run(
+      {
+        query: 'for n in array_unpack(<array<str>>$names) union (insert User { name := n })',
+        variables: { names: ['a', 'b'] },
+      },
+      service,
+    );
+    expect(JSON.parse(out)).toEqual([{ name: 'a' }, { name: 'b' }]);
+  });
+});
+
+describe('the compile cache', () => {
+  test('compiles once per (text, cardinality, policies on or off), counting hits and misses', async () => {
+    const before = engine.cacheStats();
+    await engine.run({ query: 'select User { name }' }, service);
+    await engine.run({ query: 'select User { name }' }, service);
+    await engine.run({ query: 'select User { name }', cardinality: 'many' }, service);
+    // Read-only mode is enforced by the engine: the same compiled query serves it.
+    await engine.run({ query: 'select User { name }' }, readOnly);
+    expect(compiles.map((c) => c.text)).toEqual([]);
+    expect(cacheEvents).toEqual([true, true, true, true]); // compiled by an earlier test
+    await engine.run(
+      { query: 'select User { name }' },
+      { access: { policies: true, readOnly: true }, auth: ANONYMOUS_AUTH },
+    );
+    await engine
+      .run({ query: 'select User { name }', cardinality: 'atMostOne' }, service)
+      .catch(() => {});
+    expect(compiles).toEqual([
+      {
+        text: 'select User { name }',
+        options: { cardinality: 'many', access: { policies: true, readOnly: false } },
+      },
+      {
+        text: 'select User { name }',
+        options: { cardinality: 'atMostOne', access: { policies: false, readOnly: false } },
+      },
+    ]);
+    const after = engine.cacheStats();
+    expect(after.hits - before.hits).toBe(4);
+    expect(after.misses - before.misses).toBe(2);
+  });
+
+  test('is bounded: the least recently used entry goes first', async () => {
+    const small = makeEngine();
+    const texts = [
+      'select User { name }',
+      'select User { name, age }',
+      'select 1 / <int64>$d',
+      'select (global tenant, global current_user_id)',
+    ];
+    for (const query of texts) await small.prepare({ query }, service);
+    await small.prepare({ query: texts[0] as string }, service); // now the most recent
+    await small.prepare({ query: 'select User { name } filter .name = <str>$name' }, service);
+    expect(small.cacheStats().size).toBe(4);
+    compiles.length = 0;
+    await small.prepare({ query: texts[0] as string }, service);
+    await small.prepare({ query: texts[1] as string }, service);
+    expect(compiles.map((c) => c.text)).toEqual([texts[1]]);
+  });
+
+  test('a compile error is not cached and keeps its class and position', async () => {
+    const err = await failure(engine.run({ query: 'select Nope' }, service));
+    expect(renderError(err).body).toMatchObject({
+      code: 'QUERY_ERROR',
+      type: 'InvalidReferenceError',
+      extensions: { position: { line: 1, column: 1 } },
+    });
+    await failure(engine.run({ query: 'select Nope' }, service));
+    expect(compiles.filter((c) => c.text === 'select Nope')).toHaveLength(2);
+  });
+});
+
+describe('variables (spec Versioning 34)', () => {
+  const insert = 'insert User { name := <str>$name, age := <optional int32>$age }';
+
+  test('a missing required variable is 400 VALIDATION_ERROR naming it, and nothing runs', async () => {
+    const err = await failure(engine.run({ query: insert, variables: { age: 3 } }, service));
+    expect(renderError(err)).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+    expect(err.message).toBe('missing variable $name (std::str)');
+    expect(await count()).toBe(0);
+  });
+
+  test('an unknown extra variable is 400 VALIDATION_ERROR naming it', async () => {
+    const err = await failure(
+      engine.run({ query: insert, variables: { name: 'x', nmae: 'y' } }, service),
+    );
+    expect(err.code).toBe('VALIDATION_ERROR');
+    expect(err.message).toContain('$nmae');
+    expect(await count()).toBe(0);
+  });
+
+  test('null for a required variable is refused; a wrong JSON kind is QueryArgumentError', async () => {
+    expect(
+      (await failure(engine.run({ query: insert, variables: { name: null } }, service))).code,
+    ).toBe('VALIDATION_ERROR');
+    const kind = await failure(engine.run({ query: insert, variables: { name: 7 } }, service));
+    expect(kind.type).toBe('QueryArgumentError');
+    expect(kind.message).toBe('variable $name expects std::str: got the integer 7, not a string');
+    const fraction = await failure(
+      engine.run({ query: insert, variables: { name: 'x', age: 1.5 } }, service),
+    );
+    expect(fraction.message).toBe(
+      'variable $age expects std::int32: got the number 1.5, not an integer',
+    );
+    const range = await failure(
+      engine.run({ query: insert, variables: { name: 'x', age: 2 ** 40 } }, service),
+    );
+    expect(range.type).toBe('QueryArgumentError');
+    const element = await failure(
+      engine.run(
+        {
+          query: 'for n in array_unpack(<array<str>>$names) union (insert User { name := n })',
+          variables: { names: ['a', 1] },
+        },
+        service,
+      ),
+    );
+    expect(element.message).toBe(
+      'variable $names expects array<std::str>: element 1: got the integer 1, not a string',
+    );
+    expect(await count()).toBe(0);
+  });
+});
+
+describe('globals (DECISIONS.md Access)', () => {
+  const query = 'select (global tenant, global current_user_id)';
+
+  test('declared globals come from the body, the caller from its credentials', async () => {
+    const user: QueryCaller = {
+      access: SERVICE,
+      auth: { userId: '018f0000-0000-7000-8000-000000000001', roles: ['member'] },
+    };
+    expect(JSON.parse(await engine.run({ query, globals: { tenant: 'acme' } }, user))).toEqual([
+      ['acme', '018f0000-0000-7000-8000-000000000001'],
+    ]);
+    expect(
+      JSON.parse(await engine.run({ query, globals: { 'default::tenant': 'b' } }, service)),
+    ).toEqual([['b', null]]);
+  });
+
+  test("the body cannot set the caller's globals, undeclared or computed ones", async () => {
+    for (const globals of [
+      { current_user_id: '018f0000-0000-7000-8000-000000000001' },
+      { 'default::current_role': 'admin' },
+      { nope: 1 },
+      { shown: 'x' },
+    ]) {
+      const err = await failure(engine.run({ query, globals }, service));
+      expect(err.code).toBe('VALIDATION_ERROR');
+      expect(err.message).toContain(Object.keys(globals)[0]);
+    }
+    const kind = await failure(engine.run({ query, globals: { tenant: 5 } }, service));
+    expect(kind.type).toBe('QueryArgumentError');
+  });
+});
+
+describe('requested cardinality (spec Versioning 2, 11)', () => {
+  test('atMostOne and one refuse a possibly-many query before running it', async () => {
+    for (const cardinality of ['atMostOne', 'one'] as const) {
+      const err = await failure(
+        engine.run(
+          {
+            query: 'for n in array_unpack(<array<str>>$names) union (insert User { name := n })',
+            variables: { names: ['only'] },
+            cardinality,
+          },
+          service,
+        ),
+      );
+      expect(err.type).toBe('ResultCardinalityMismatchError');
+      expect(renderError(err).status).toBe(400);
+    }
+    expect(await count()).toBe(0);
+  });
+
+  test('one on an empty result is NoDataError; atMostOne answers []', async () => {
+    const query = 'select User { name } filter .name = <str>$name';
+    expect(
+      await engine.run({ query, variables: { name: 'x' }, cardinality: 'atMostOne' }, service),
+    ).toBe('[]');
+    const err = await failure(
+      engine.run({ query, variables: { name: 'x' }, cardinality: 'one' }, service),
+    );
+    expect(err.type).toBe('NoDataError');
+    expect(err.code).toBe('QUERY_ERROR');
+    await tdb.db.query(`insert into "default"."User" (name) values ('x')`);
+    expect(
+      JSON.parse(
+        await engine.run({ query, variables: { name: 'x' }, cardinality: 'one' }, service),
+      ),
+    ).toEqual([{ name: 'x' }]);
+  });
+});
+
+describe('read-only mode', () => {
+  test('a compiled write is 503 READ_ONLY and writes nothing; reads run', async () => {
+    const err = await failure(
+      engine.run(
+        {
+          query: 'insert User { name := <str>$name, age := <optional int32>$age }',
+          variables: { name: 'r' },
+        },
+        readOnly,
+      ),
+    );
+    expect(renderError(err)).toMatchObject({ status: 503, body: { code: 'READ_ONLY' } });
+    expect(await count()).toBe(0);
+    expect(await engine.run({ query: 'select User { name }' }, readOnly)).toBe('[]');
+  });
+});
+
+describe('database errors leave mapped', () => {
+  test('an exclusive violation is 409 with the constraint message', async () => {
+    const insert = 'insert User { name := <str>$name, age := <optional int32>$age }';
+    await engine.run({ query: insert, variables: { name: 'dup' } }, service);
+    const err = await failure(engine.run({ query: insert, variables: { name: 'dup' } }, service));
+    expect(renderError(err)).toMatchObject({
+      status: 409,
+      body: {
+        code: 'CONSTRAINT_VIOLATION',
+        error: 'CONSTRAINT_VIOLATION: name violates exclusivity constraint',
+        type: 'ConstraintViolationError',
+        extensions: { sqlState: '23505' },
+      },
+    });
+  });
+
+  test('division by zero is DivisionByZeroError', async () => {
+    const err = await failure(
+      engine.run({ query: 'select 1 / <int64>$d', variables: { d: 0 } }, service),
+    );
+    expect(err.type).toBe('DivisionByZeroError');
+  });
+});
+
+describe('prepared statements', () => {
+  test('a connection that lost its prepared statements (a transaction-mode pooler) still answers', async () => {
+    // One connection, so `deallocate all` reaches the one the engine prepared its statement on.
+    const single =
+      'url' in tdb.config ? await openDatabase({ url: tdb.config.url, poolSize: 1 }) : tdb.db;
+    try {
+      const lone = createQueryEngine({
+        db: single,
+        compile: (schema, text) => ({ ...compiled(schema, text), resultType: 'unknown' }),
+        schema: storedSchemaSource(single, migrator, buildSchema),
+      });
+      expect(await lone.run({ query: 'select User { name }' }, service)).toBe('[]');
+      await single.query('deallocate all');
+      expect(await lone.run({ query: 'select User { name }' }, service)).toBe('[]');
+      expect(await lone.run({ query: 'select User { name }' }, service)).toBe('[]');
+    } finally {
+      if (single !== tdb.db) await single.close();
+    }
+  });
+});
+
+describe('schema changes', () => {
+  afterAll(async () => {
+    await migrator.migrate(tdb.db, SDL_V1, { allowDataLoss: true });
+  });
+
+  test('a migration elsewhere is seen at once when the cached SQL no longer fits the tables', async () => {
+    const other = makeEngine(60_000); // would not re-read the version for a minute
+    await other.run({ query: 'select User { name, age }' }, service);
+    await migrator.migrate(tdb.db, SDL_V2, { allowDataLoss: true }); // "another process"
+    compiles.length = 0;
+    await tdb.db.query(`insert into "default"."User" (name, years) values ('z', 9)`);
+    expect(JSON.parse(await other.run({ query: 'select User { name, age }' }, service))).toEqual([
+      { name: 'z', age: 9 },
+    ]);
+    expect(compiles.map((c) => c.text)).toEqual(['select User { name, age }']);
+  });
+
+  test('a name only a migration elsewhere made is known at once', async () => {
+    const other = makeEngine(60_000);
+    await migrator.migrate(tdb.db, SDL_V1, { allowDataLoss: true });
+    const before = await failure(other.run({ query: 'select User { name, years }' }, service));
+    expect(before.type).toBe('InvalidReferenceError');
+    await migrator.migrate(tdb.db, SDL_V2, { allowDataLoss: true }); // "another process"
+    expect(await other.run({ query: 'select User { name, years }' }, service)).toBe('[]');
+  });
+
+  test('schemaChanged() makes the next query read the stored schema and empty the cache', async () => {
+    const local = makeEngine(60_000);
+    await local.run({ query: 'select User { name }' }, service);
+    await migrator.migrate(tdb.db, SDL_V1, { allowDataLoss: true });
+    local.schemaChanged();
+    compiles.length = 0;
+    await local.run({ query: 'select User { name }' }, service);
+    expect(compiles.map((c) => c.text)).toEqual(['select User { name }']);
+  });
+
+  test('without a hint, the stored version is read again after schemaRecheckMs', async () => {
+    const quick = makeEngine(0);
+    await quick.run({ query: 'select User { name }' }, service);
+    await migrator.migrate(tdb.db, SDL_V2, { allowDataLoss: true });
+    compiles.length = 0;
+    await quick.run({ query: 'select User { name }' }, service);
+    expect(compiles.map((c) => c.text)).toEqual(['select User { name }']);
+  });
+});

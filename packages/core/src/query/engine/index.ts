@@ -1,0 +1,248 @@
+/**
+ * query/engine: runs EdgeQL text on the database, compiling through a cache.
+ *
+ * Input: a request (`query`, `variables`, `globals`, `cardinality`) and who runs it (access mode
+ * and auth values). Output: the JSON text of the result array, as PostgreSQL built it; Node
+ * never parses it.
+ *
+ *   schema snapshot (schema-tracker) → cache lookup by (schema version, access policies on or
+ *   off, requested cardinality, text) → compile on a miss → refuse (cardinality, read-only) → bind variables,
+ *   globals and auth values by name (bind.ts) → ONE statement (a named prepared statement on
+ *   PostgreSQL) → `one` on an empty result fails → the text.
+ *
+ * Invariants: nothing runs when a check fails; a compiled query is never reused across schema
+ * versions (the cache is emptied when the version moves); every database error leaves as the
+ * query-language error errors/database-errors maps it to.
+ */
+import { createHash } from 'node:crypto';
+import type { Database } from '../../db/types';
+import {
+  commonError,
+  databaseErrorFields,
+  fromDatabaseError,
+  InvalidReferenceError,
+  NoDataError,
+  ResultCardinalityMismatchError,
+} from '../../errors';
+import type { AccessMode, CompileQuery, CompiledQuery, RequestedCardinality } from '../api';
+import { bindParameters, type AuthValues } from './bind';
+import { LruCache } from './cache';
+import { SchemaTracker, type SchemaSnapshot, type SchemaSource } from './schema-tracker';
+
+export { ANONYMOUS_AUTH, bindParameters, type AuthValues, type BindInput } from './bind';
+export { LruCache } from './cache';
+export {
+  SchemaTracker,
+  storedSchemaSource,
+  type SchemaSnapshot,
+  type SchemaSource,
+} from './schema-tracker';
+export { schemaVocabulary } from './vocabulary';
+
+export interface QueryRequest {
+  readonly query: string;
+  readonly variables?: Readonly<Record<string, unknown>>;
+  readonly globals?: Readonly<Record<string, unknown>>;
+  /** @default 'many' */
+  readonly cardinality?: RequestedCardinality;
+}
+
+/** Who runs a query, as far as the engine is concerned. */
+export interface QueryCaller {
+  readonly access: AccessMode;
+  readonly auth: AuthValues;
+}
+
+export interface QueryEngineOptions {
+  readonly db: Database;
+  readonly compile: CompileQuery;
+  readonly schema: SchemaSource;
+  /** Compiled queries kept. @default 1000 */
+  readonly cacheSize?: number;
+  /** How old the stored schema version may be before a query reads it again. @default 500 */
+  readonly schemaRecheckMs?: number;
+  /** Called on every cache lookup (the server's metrics). */
+  readonly onCompileCache?: (hit: boolean) => void;
+}
+
+export interface QueryEngine {
+  /** Runs one query; resolves with the JSON text of the result array. */
+  run(request: QueryRequest, caller: QueryCaller): Promise<string>;
+  /** Compiles (or finds in the cache) without running: tools, bench/query. */
+  prepare(request: QueryRequest, caller: QueryCaller): Promise<CompiledQuery>;
+  /** After a migration in this process: the next query reads the stored schema. */
+  schemaChanged(): void;
+  /** Compile-cache figures. */
+  cacheStats(): { readonly hits: number; readonly misses: number; readonly size: number };
+}
+
+/** A compiled query and the name of its prepared statement. */
+interface CacheEntry {
+  readonly compiled: CompiledQuery;
+  readonly statement: string;
+}
+
+/**
+ * SQLSTATEs meaning the SQL no longer matches the tables (another process migrated since this
+ * one last read the schema): undefined table, column, object or function, and a cached plan
+ * whose result changed. The engine reads the stored schema and, when it moved, compiles again.
+ */
+const STALE_SCHEMA_STATES = new Set(['42P01', '42703', '42704', '42883', '0A000']);
+
+/** A prepared statement the server connection does not have (26000) or already has (42P05). */
+const POOLER_STATES = new Set(['26000', '42P05']);
+
+/**
+ * @example
+ * const engine = createQueryEngine({ db, compile: compileQuery, schema: storedSchemaSource(db, migrator, buildSchema) });
+ * const json = await engine.run({ query: 'select User { name }' }, { access: SERVICE_ACCESS, auth: ANONYMOUS_AUTH });
+ */
+export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
+  const { db, compile } = options;
+  const schemas = new SchemaTracker(options.schema, options.schemaRecheckMs ?? 500);
+  const cache = new LruCache<CacheEntry>(options.cacheSize ?? 1000);
+  let cachedVersion: string | undefined;
+  // Named prepared statements on PostgreSQL, until a pooler shows it cannot keep them (below).
+  let named = db.kind === 'postgres';
+
+  function lookup(
+    snapshot: SchemaSnapshot,
+    request: QueryRequest,
+    caller: QueryCaller,
+  ): CacheEntry {
+    if (snapshot.version !== cachedVersion) {
+      cache.clear();
+      cachedVersion = snapshot.version;
+    }
+    const cardinality = request.cardinality ?? 'many';
+    const { policies } = caller.access;
+    const key = `${policies ? 'p' : 's'}${cardinality}\u0000${request.query}`;
+    let entry = cache.get(key);
+    options.onCompileCache?.(entry !== undefined);
+    if (!entry) {
+      // Read-only mode is the engine's to enforce, from `compiled.writes` (nested writes
+      // included), so a refused write is 503 READ_ONLY as DECISIONS.md says, and one compiled
+      // query serves both modes.
+      const compiled = compile(snapshot.schema, request.query, {
+        cardinality,
+        access: { policies, readOnly: false },
+      });
+      entry = { compiled, statement: statementName(compiled.sql) };
+      cache.set(key, entry);
+    }
+    return entry;
+  }
+
+  async function prepare(request: QueryRequest, caller: QueryCaller) {
+    return lookup(await schemas.current(), request, caller).compiled;
+  }
+
+  async function execute(
+    snapshot: SchemaSnapshot,
+    request: QueryRequest,
+    caller: QueryCaller,
+  ): Promise<string> {
+    const { compiled, statement } = lookup(snapshot, request, caller);
+    const cardinality = request.cardinality ?? 'many';
+    if (cardinality !== 'many' && mayExceedOne(compiled)) {
+      throw new ResultCardinalityMismatchError(
+        `the query may return more than one element (its cardinality is ${compiled.cardinality}), but "${cardinality}" was requested`,
+        {
+          hint: 'add `limit 1`, filter on .id or an exclusive property, or use assert_single(...)',
+        },
+      );
+    }
+    if (compiled.writes && caller.access.readOnly) {
+      throw commonError('READ_ONLY', 'the server is in read-only mode; this query writes');
+    }
+    const values = bindParameters(
+      compiled.params,
+      {
+        variables: request.variables ?? {},
+        globals: request.globals ?? {},
+        auth: caller.auth,
+      },
+      snapshot.schema,
+    );
+    const { rows } = await db.query<{ result: unknown }>(
+      compiled.sql,
+      values,
+      named ? { name: statement } : undefined,
+    );
+    const text = resultText(rows[0]?.result);
+    if (cardinality === 'one' && isEmptyArray(text)) {
+      throw new NoDataError('the query returned no element, but "one" was requested', {
+        hint: 'use cardinality "atMostOne" when the result may be empty',
+      });
+    }
+    return text;
+  }
+
+  return {
+    async run(request, caller) {
+      const snapshot = await schemas.current();
+      try {
+        return await execute(snapshot, request, caller);
+      } catch (err) {
+        const fields = databaseErrorFields(err);
+        if (fields && named && POOLER_STATES.has(fields.code)) {
+          // A transaction-mode pooler (pgbouncer before 1.21) hands each statement to any server
+          // connection, so one that was never told the name answers 26000, one that was told it
+          // 42P05; neither ran the query. Stop naming statements and run it again.
+          named = false;
+          try {
+            return await execute(snapshot, request, caller);
+          } catch (again) {
+            throw fromDatabaseError(again, snapshot.vocabulary);
+          }
+        }
+        // SQL that no longer fits the tables, or a name the cached schema does not know: another
+        // process may have migrated since the stored schema was last read.
+        if (
+          (fields && STALE_SCHEMA_STATES.has(fields.code)) ||
+          err instanceof InvalidReferenceError
+        ) {
+          const fresh = await schemas.refresh();
+          if (fresh.version !== snapshot.version) {
+            try {
+              return await execute(fresh, request, caller);
+            } catch (again) {
+              throw fromDatabaseError(again, fresh.vocabulary);
+            }
+          }
+        }
+        throw fields ? fromDatabaseError(err, snapshot.vocabulary) : fromDatabaseError(err);
+      }
+    },
+    prepare,
+    schemaChanged: () => schemas.invalidate(),
+    cacheStats: () => ({ hits: cache.hits, misses: cache.misses, size: cache.size }),
+  };
+}
+
+/** `many` and `atLeastOne` results may hold several elements (spec Versioning 2 and 11). */
+function mayExceedOne(compiled: CompiledQuery): boolean {
+  return compiled.cardinality === 'many' || compiled.cardinality === 'atLeastOne';
+}
+
+/**
+ * Named by a hash of the SQL, so one name always carries one text (`pg` refuses a name reused
+ * with other SQL on a connection) and equal SQL compiled from different texts shares a plan.
+ */
+function statementName(sql: string): string {
+  return `svc_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * The result column as text. The compiled SQL returns JSON text (`json` or `text`); a driver that
+ * parsed a `json` column hands back a value, serialised again here.
+ */
+function resultText(result: unknown): string {
+  if (typeof result === 'string') return result;
+  if (result === undefined || result === null) return '[]';
+  return JSON.stringify(result);
+}
+
+function isEmptyArray(text: string): boolean {
+  return /^\s*\[\s*\]\s*$/.test(text);
+}

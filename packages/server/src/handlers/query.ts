@@ -1,0 +1,52 @@
+/**
+ * `POST /query` (DECISIONS.md "Data plane"): the body is checked (query-request.ts), the caller
+ * decides the access mode and the auth values the query sees, the engine (@svc/core
+ * query/engine) compiles through its cache and runs ONE statement, and the JSON text PostgreSQL
+ * built is written inside `{"data": ...}` as it came, never parsed in Node.
+ *
+ * Access (DECISIONS.md "Access", spec Versioning 35): the service key, a superuser and the
+ * `simple` protocol run without access policies; everyone else (anonymous included) under the
+ * `full` protocol with them. `readOnly` servers refuse compiled writes (503 READ_ONLY).
+ */
+import type { Request, Response } from 'express';
+import type { AccessMode, AuthValues, QueryCaller, QueryEngine } from '@svc/core';
+import type { Protocol } from '../config';
+import { sendJson } from '../http/respond';
+import { isAdministrator, type Caller } from '../middleware/authenticate';
+import { parseQueryRequest } from './query-request';
+
+export interface QueryHandlerDeps {
+  readonly engine: QueryEngine;
+  readonly protocol: Protocol;
+  readonly readOnly: boolean;
+}
+
+export function queryHandler(deps: QueryHandlerDeps) {
+  const { engine } = deps;
+  return async (req: Request, res: Response): Promise<void> => {
+    const body = parseQueryRequest(req.body);
+    const caller = queryCaller(res.locals.caller as Caller | undefined, deps);
+    const data = await engine.run(body, caller);
+    sendJson(res, 200, `{"data":${data}}`);
+  };
+}
+
+/** The access mode and auth values a request's caller runs a query with. */
+export function queryCaller(
+  caller: Caller | undefined,
+  deps: Pick<QueryHandlerDeps, 'protocol' | 'readOnly'>,
+): QueryCaller {
+  const auth: AuthValues =
+    caller?.kind === 'user'
+      ? {
+          ...(caller.context.userId === undefined ? {} : { userId: caller.context.userId }),
+          ...(caller.context.jwtClaims?.email === undefined
+            ? {}
+            : { email: caller.context.jwtClaims.email }),
+          roles: caller.context.roles,
+        }
+      : { roles: [] };
+  const unrestricted = deps.protocol === 'simple' || isAdministrator(caller);
+  const access: AccessMode = { policies: !unrestricted, readOnly: deps.readOnly };
+  return { access, auth };
+}

@@ -11,7 +11,13 @@
  * replaces it here once both live on one branch.
  */
 import type { Queryable } from '../../db/types';
-import { QueryArgumentError, queryErrorClass, type QueryErrorName } from '../../errors/query-errors';
+import {
+  QUERY_ERROR_BY_SQLSTATE,
+  QueryArgumentError,
+  QueryError,
+  queryErrorClass,
+  type QueryErrorName,
+} from '../../errors/query-errors';
 import type { Schema } from '../../schema/model';
 import type { CompileQuery, QueryParam, RequestedCardinality } from '../api';
 
@@ -65,8 +71,8 @@ function bindParams(params: readonly QueryParam[], request: QueryRequest): (stri
 
 /**
  * Does a thrown error stand for the error class `className` (or a subclass)? A QueryError matches
- * by class; a raw database error matches when its SQLSTATE is the class's own, or falls in the
- * SQLSTATE class (first two characters) of a class whose SQLSTATE ends in `000`.
+ * by class; a raw database error by the class its SQLSTATE maps to in errors/query-errors
+ * (`QUERY_ERROR_BY_SQLSTATE`: the exact SQLSTATE, else its two-character class with `000`).
  */
 export function errorMatches(error: unknown, className: string): boolean {
   const expected = queryErrorClass(className as QueryErrorName) as
@@ -74,10 +80,12 @@ export function errorMatches(error: unknown, className: string): boolean {
     | undefined;
   if (!expected) return (error as { type?: unknown } | null)?.type === className;
   if (error instanceof expected) return true;
+  if (error instanceof QueryError) return false;
   const state = sqlStateOf(error);
-  const own = new expected('probe').sqlState;
-  if (!state || !own) return false;
-  return state === own || (own.endsWith('000') && state.startsWith(own.slice(0, 2)));
+  if (!state) return false;
+  const mapped =
+    QUERY_ERROR_BY_SQLSTATE.get(state) ?? QUERY_ERROR_BY_SQLSTATE.get(`${state.slice(0, 2)}000`);
+  return mapped !== undefined && (mapped === expected || mapped.prototype instanceof expected);
 }
 
 /** The SQLSTATE a database error carries (`pg` and PGlite both name it `code`). */

@@ -1,10 +1,16 @@
 /**
- * sql/ast: a small PostgreSQL expression tree, printed in one place (./print).
+ * sql/ast: the PostgreSQL tree the compilers build: expressions (`SqlExpr`) and statements
+ * (`SqlStatement`: SELECT / set operations / VALUES / INSERT / UPDATE / DELETE, each with its own
+ * WITH list), printed in one place (./print).
  *
- * Input: built by the compilers (schema/storage/ddl-expression for DDL expressions; later the query compiler).
- * Output: `printSql(expr)` text. Every node is a plain object with a `kind`.
+ * Input: built by the compilers (schema/storage/ddl-expression for DDL expressions, the EdgeQL
+ * compiler in query/ for whole statements), best through the `sql` builders below.
+ * Output: `printSql(expr)` / `printStatement(stmt)` text. Every node is a plain object with a
+ * `kind`.
  * Invariants: identifiers are stored unquoted and quoted only by the printer; literal values are
- * stored as their decoded value and quoted only by the printer (sql/codegen/quote).
+ * stored as their decoded value and quoted only by the printer (sql/codegen/quote). Query values
+ * travel as `Param` (`$n`), never as literals. Function names and operators are the compiler's own
+ * constants (never user text) and print as written.
  */
 
 /** A PostgreSQL type: built-in (`schema: null`, printed as written, e.g. `double precision`) or
@@ -38,12 +44,18 @@ export type SqlExpr =
       readonly type: 'text' | 'number' | 'bool' | 'null' | 'bytea';
       readonly value: string | Uint8Array | null;
     }
-  /** `name(args)`; `schema` set for user functions (`svc_meta.uuid_generate_v7()`). */
+  /** `name(args)`; `schema` set for user functions (`svc_meta.uuid_generate_v7()`). The optional
+   * parts make it an aggregate or window call: `name(distinct args order by ...) filter (where
+   * ...) over (...)`. */
   | {
       readonly kind: 'FuncCall';
       readonly schema: string | null;
       readonly name: string;
       readonly args: readonly SqlExpr[];
+      readonly distinct?: boolean;
+      readonly orderBy?: readonly OrderItem[];
+      readonly filter?: SqlExpr;
+      readonly over?: WindowSpec;
     }
   | { readonly kind: 'BinOp'; readonly op: string; readonly left: SqlExpr; readonly right: SqlExpr }
   /** `op operand` (`not`, `-`) or, with `postfix`, `operand op` (`is null`). */
@@ -86,9 +98,217 @@ export type SqlExpr =
     }
   /** `left op any (array)`. */
   | { readonly kind: 'AnyOp'; readonly left: SqlExpr; readonly op: string; readonly array: SqlExpr }
-  /** `coalesce(a, b, ...)` and friends with special syntax are FuncCalls; this is `(expr)`
-   * kept as a node so printers never guess precedence. */
-  | { readonly kind: 'Paren'; readonly expr: SqlExpr };
+  /** `(expr)`, kept as a node so printers never guess precedence. */
+  | { readonly kind: 'Paren'; readonly expr: SqlExpr }
+  /** `$index`: a bound parameter (1-based). Its type comes from a surrounding Cast. */
+  | { readonly kind: 'Param'; readonly index: number }
+  /** `*` or `"t".*` (in target lists, RETURNING, `count(*)`). */
+  | { readonly kind: 'Star'; readonly table: string | null }
+  /** `(expr)."field"`: a field of a composite value. */
+  | { readonly kind: 'FieldSelect'; readonly expr: SqlExpr; readonly field: string }
+  /** `a and b and c` / `a or b` (flat, for readable output; one argument prints bare). */
+  | { readonly kind: 'BoolOp'; readonly op: 'and' | 'or'; readonly args: readonly SqlExpr[] }
+  /** The `DEFAULT` keyword (a row of INSERT ... VALUES, or UPDATE ... SET). */
+  | { readonly kind: 'DefaultValue' }
+  /** A subquery as a value: `(select ...)` (scalar: one column, at most one row), `exists (...)`,
+   * `ARRAY(select ...)` (one column). */
+  | {
+      readonly kind: 'SubLink';
+      readonly type: 'scalar' | 'exists' | 'array';
+      readonly query: SqlQuery;
+    }
+  /** `left op any (select ...)` (`=` any is SQL's `in (select ...)`). */
+  | { readonly kind: 'AnySubLink'; readonly left: SqlExpr; readonly op: string; readonly query: SqlQuery };
+
+/** One ORDER BY key. `nulls` null is PostgreSQL's default (nulls last ascending, first
+ * descending). PostgreSQL reads a bare integer constant here (and in GROUP BY), even `(-1)`, as
+ * an output column's position, and refuses any other bare constant: that is how a set
+ * operation's result is ordered (`order by 1`); a compiler drops constant sort keys. */
+export interface OrderItem {
+  readonly expr: SqlExpr;
+  readonly direction: 'asc' | 'desc' | null;
+  readonly nulls: 'first' | 'last' | null;
+}
+
+/** `over (partition by ... order by ...)`. */
+export interface WindowSpec {
+  readonly partitionBy: readonly SqlExpr[];
+  readonly orderBy: readonly OrderItem[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statements
+
+/** A table by name: `"schema"."name"` (schema null: unqualified, e.g. a CTE). */
+export interface TableName {
+  readonly schema: string | null;
+  readonly name: string;
+}
+
+/** One output column: `expr as "alias"`. */
+export interface Target {
+  readonly expr: SqlExpr;
+  readonly alias: string | null;
+}
+
+/** One common table expression: `"name"("columns") as [not] materialized (statement)`.
+ * `materialized` null leaves it to PostgreSQL. Data-modifying statements are allowed in the
+ * top-level WITH only (a PostgreSQL rule; the printer does not check it). */
+export interface Cte {
+  readonly name: string;
+  readonly columns: readonly string[] | null;
+  readonly materialized: boolean | null;
+  readonly query: SqlStatement;
+}
+
+export interface WithClause {
+  readonly recursive: boolean;
+  readonly ctes: readonly Cte[];
+}
+
+/** A column of a function's alias: `as f("a" int, ...)` (type needed for record-returning
+ * functions such as `jsonb_to_record`, null otherwise). */
+export interface ColumnAlias {
+  readonly name: string;
+  readonly type: PgType | null;
+}
+
+export type FromItem =
+  /** `"schema"."table" as "alias"`. */
+  | { readonly kind: 'TableFrom'; readonly table: TableName; readonly alias: string | null }
+  /** `[lateral] (query) as "alias"("columns")`. */
+  | {
+      readonly kind: 'SubqueryFrom';
+      readonly query: SqlQuery;
+      readonly alias: string;
+      readonly columns: readonly string[] | null;
+      readonly lateral: boolean;
+    }
+  /** `[lateral] f(args) [with ordinality] as "alias"("columns")`. */
+  | {
+      readonly kind: 'FunctionFrom';
+      readonly call: SqlExpr;
+      readonly withOrdinality: boolean;
+      readonly alias: string | null;
+      readonly columns: readonly ColumnAlias[] | null;
+      readonly lateral: boolean;
+    }
+  /** `left [type] join right on ...` (`cross`: no condition). */
+  | {
+      readonly kind: 'JoinFrom';
+      readonly type: 'inner' | 'left' | 'right' | 'full' | 'cross';
+      readonly left: FromItem;
+      readonly right: FromItem;
+      readonly on: SqlExpr | null;
+    };
+
+export interface SelectStatement {
+  readonly kind: 'Select';
+  readonly with: WithClause | null;
+  /** `true`: DISTINCT; a list: DISTINCT ON (list). */
+  readonly distinct: boolean | readonly SqlExpr[];
+  readonly targets: readonly Target[];
+  readonly from: readonly FromItem[];
+  readonly where: SqlExpr | null;
+  readonly groupBy: readonly SqlExpr[];
+  readonly having: SqlExpr | null;
+  readonly orderBy: readonly OrderItem[];
+  readonly limit: SqlExpr | null;
+  readonly offset: SqlExpr | null;
+}
+
+/** `(left) union [all] (right)` and friends; each operand printed in parentheses. */
+export interface SetOperationStatement {
+  readonly kind: 'SetOperation';
+  readonly with: WithClause | null;
+  readonly op: 'union' | 'intersect' | 'except';
+  readonly all: boolean;
+  readonly left: SqlQuery;
+  readonly right: SqlQuery;
+  readonly orderBy: readonly OrderItem[];
+  readonly limit: SqlExpr | null;
+  readonly offset: SqlExpr | null;
+}
+
+/** `values (a, b), (c, d)`; every row has the same length (at least one row). */
+export interface ValuesStatement {
+  readonly kind: 'Values';
+  readonly with: WithClause | null;
+  readonly rows: readonly (readonly SqlExpr[])[];
+}
+
+/** A statement that yields rows (usable as a subquery, FROM item or INSERT source). */
+export type SqlQuery = SelectStatement | SetOperationStatement | ValuesStatement;
+
+export interface OnConflict {
+  /** `("a", "b") [where ...]` (an arbiter index's columns), a named constraint, or none
+   * (`do nothing` only). */
+  readonly target:
+    | { readonly kind: 'columns'; readonly columns: readonly string[]; readonly where: SqlExpr | null }
+    | { readonly kind: 'constraint'; readonly name: string }
+    | null;
+  /** `do nothing`, or `do update set ... [where ...]` (the proposed row is the `excluded` table). */
+  readonly action:
+    | { readonly kind: 'nothing' }
+    | {
+        readonly kind: 'update';
+        readonly set: readonly SetClause[];
+        readonly where: SqlExpr | null;
+      };
+}
+
+/** `"column" = value`. */
+export interface SetClause {
+  readonly column: string;
+  readonly value: SqlExpr;
+}
+
+export interface InsertStatement {
+  readonly kind: 'Insert';
+  readonly with: WithClause | null;
+  readonly table: TableName;
+  readonly alias: string | null;
+  readonly columns: readonly string[];
+  /** The rows: a query (VALUES or SELECT), or null for `default values`. */
+  readonly source: SqlQuery | null;
+  readonly onConflict: OnConflict | null;
+  readonly returning: readonly Target[];
+}
+
+export interface UpdateStatement {
+  readonly kind: 'Update';
+  readonly with: WithClause | null;
+  readonly table: TableName;
+  readonly alias: string | null;
+  readonly set: readonly SetClause[];
+  readonly from: readonly FromItem[];
+  readonly where: SqlExpr | null;
+  readonly returning: readonly Target[];
+}
+
+export interface DeleteStatement {
+  readonly kind: 'Delete';
+  readonly with: WithClause | null;
+  readonly table: TableName;
+  readonly alias: string | null;
+  readonly using: readonly FromItem[];
+  readonly where: SqlExpr | null;
+  readonly returning: readonly Target[];
+}
+
+export type SqlStatement = SqlQuery | InsertStatement | UpdateStatement | DeleteStatement;
+
+// ---------------------------------------------------------------------------------------------
+// Builders
+
+function boolOp(op: 'and' | 'or', args: readonly SqlExpr[]): SqlExpr {
+  const [only] = args;
+  if (args.length === 1 && only !== undefined) return only;
+  if (args.length === 0) return { kind: 'Literal', type: 'bool', value: String(op === 'and') };
+  return { kind: 'BoolOp', op, args };
+}
+
+type Optional<T, K extends keyof T> = Omit<T, K | 'kind'> & Partial<Pick<T, K>>;
 
 export const sql = {
   col: (name: string, table: string | null = null): SqlExpr => ({ kind: 'ColumnRef', table, name }),
@@ -107,6 +327,17 @@ export const sql = {
     name,
     args,
   }),
+  /** An aggregate or window call: `sql.agg('json_agg', [x], { orderBy: [...] })`. */
+  agg: (
+    name: string,
+    args: readonly SqlExpr[],
+    parts: {
+      distinct?: boolean;
+      orderBy?: readonly OrderItem[];
+      filter?: SqlExpr;
+      over?: WindowSpec;
+    } = {},
+  ): SqlExpr => ({ kind: 'FuncCall', schema: null, name, args, ...parts }),
   bin: (op: string, left: SqlExpr, right: SqlExpr): SqlExpr => ({ kind: 'BinOp', op, left, right }),
   not: (operand: SqlExpr): SqlExpr => ({ kind: 'UnaryOp', op: 'not', operand }),
   isNull: (operand: SqlExpr, negated = false): SqlExpr => ({
@@ -116,4 +347,154 @@ export const sql = {
     postfix: true,
   }),
   cast: (expr: SqlExpr, type: PgType): SqlExpr => ({ kind: 'Cast', expr, type }),
+  param: (index: number): SqlExpr => ({ kind: 'Param', index }),
+  star: (table: string | null = null): SqlExpr => ({ kind: 'Star', table }),
+  field: (expr: SqlExpr, field: string): SqlExpr => ({ kind: 'FieldSelect', expr, field }),
+  /** `a and b ...`; no argument is `true`, one is itself. */
+  and: (...args: readonly SqlExpr[]): SqlExpr => boolOp('and', args),
+  /** `a or b ...`; no argument is `false`, one is itself. */
+  or: (...args: readonly SqlExpr[]): SqlExpr => boolOp('or', args),
+  default: (): SqlExpr => ({ kind: 'DefaultValue' }),
+  scalar: (query: SqlQuery): SqlExpr => ({ kind: 'SubLink', type: 'scalar', query }),
+  exists: (query: SqlQuery): SqlExpr => ({ kind: 'SubLink', type: 'exists', query }),
+  array: (query: SqlQuery): SqlExpr => ({ kind: 'SubLink', type: 'array', query }),
+  anySub: (left: SqlExpr, op: string, query: SqlQuery): SqlExpr => ({
+    kind: 'AnySubLink',
+    left,
+    op,
+    query,
+  }),
+  order: (
+    expr: SqlExpr,
+    direction: OrderItem['direction'] = null,
+    nulls: OrderItem['nulls'] = null,
+  ): OrderItem => ({ expr, direction, nulls }),
+  target: (expr: SqlExpr, alias: string | null = null): Target => ({ expr, alias }),
+  table: (schema: string | null, name: string, alias: string | null = null): FromItem => ({
+    kind: 'TableFrom',
+    table: { schema, name },
+    alias,
+  }),
+  subquery: (
+    query: SqlQuery,
+    alias: string,
+    options: { columns?: readonly string[]; lateral?: boolean } = {},
+  ): FromItem => ({
+    kind: 'SubqueryFrom',
+    query,
+    alias,
+    columns: options.columns ?? null,
+    lateral: options.lateral ?? false,
+  }),
+  fromFunction: (
+    call: SqlExpr,
+    alias: string | null,
+    options: { columns?: readonly ColumnAlias[]; withOrdinality?: boolean; lateral?: boolean } = {},
+  ): FromItem => ({
+    kind: 'FunctionFrom',
+    call,
+    alias,
+    columns: options.columns ?? null,
+    withOrdinality: options.withOrdinality ?? false,
+    lateral: options.lateral ?? false,
+  }),
+  join: (
+    type: 'inner' | 'left' | 'right' | 'full',
+    left: FromItem,
+    right: FromItem,
+    on: SqlExpr,
+  ): FromItem => ({ kind: 'JoinFrom', type, left, right, on }),
+  crossJoin: (left: FromItem, right: FromItem): FromItem => ({
+    kind: 'JoinFrom',
+    type: 'cross',
+    left,
+    right,
+    on: null,
+  }),
+  cte: (
+    name: string,
+    query: SqlStatement,
+    options: { columns?: readonly string[]; materialized?: boolean | null } = {},
+  ): Cte => ({
+    name,
+    query,
+    columns: options.columns ?? null,
+    materialized: options.materialized ?? null,
+  }),
+  with: (ctes: readonly Cte[], recursive = false): WithClause | null =>
+    ctes.length === 0 ? null : { recursive, ctes },
+  /** A SELECT; every clause not given is empty. */
+  select: (
+    parts: Optional<
+      SelectStatement,
+      'with' | 'distinct' | 'from' | 'where' | 'groupBy' | 'having' | 'orderBy' | 'limit' | 'offset'
+    >,
+  ): SelectStatement => ({
+    kind: 'Select',
+    with: null,
+    distinct: false,
+    from: [],
+    where: null,
+    groupBy: [],
+    having: null,
+    orderBy: [],
+    limit: null,
+    offset: null,
+    ...parts,
+  }),
+  setOp: (
+    op: SetOperationStatement['op'],
+    all: boolean,
+    left: SqlQuery,
+    right: SqlQuery,
+    parts: Partial<Pick<SetOperationStatement, 'with' | 'orderBy' | 'limit' | 'offset'>> = {},
+  ): SetOperationStatement => ({
+    kind: 'SetOperation',
+    op,
+    all,
+    left,
+    right,
+    with: null,
+    orderBy: [],
+    limit: null,
+    offset: null,
+    ...parts,
+  }),
+  values: (rows: readonly (readonly SqlExpr[])[], with_: WithClause | null = null): ValuesStatement => ({
+    kind: 'Values',
+    with: with_,
+    rows,
+  }),
+  insert: (
+    parts: Optional<InsertStatement, 'with' | 'alias' | 'onConflict' | 'returning'>,
+  ): InsertStatement => ({
+    kind: 'Insert',
+    with: null,
+    alias: null,
+    onConflict: null,
+    returning: [],
+    ...parts,
+  }),
+  update: (
+    parts: Optional<UpdateStatement, 'with' | 'alias' | 'from' | 'where' | 'returning'>,
+  ): UpdateStatement => ({
+    kind: 'Update',
+    with: null,
+    alias: null,
+    from: [],
+    where: null,
+    returning: [],
+    ...parts,
+  }),
+  delete: (
+    parts: Optional<DeleteStatement, 'with' | 'alias' | 'using' | 'where' | 'returning'>,
+  ): DeleteStatement => ({
+    kind: 'Delete',
+    with: null,
+    alias: null,
+    using: [],
+    where: null,
+    returning: [],
+    ...parts,
+  }),
 };

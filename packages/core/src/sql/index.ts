@@ -1,11 +1,11 @@
 /**
- * sql: the only place SQL text is generated — a small PostgreSQL expression AST (./ast) and its
+ * sql: the only place SQL text is generated — the PostgreSQL expression and statement AST (./ast) and its
  * printer (./print), quoting (./codegen/quote), content-derived names (./codegen/names), DDL and
  * data-check statements (./codegen/ddl) and the bootstrap SQL (./codegen/bootstrap). It knows
  * nothing of the schema model: `schema/` imports `sql/`, never the reverse.
  */
 export * from './ast';
-export { printSql, printType as printPgType } from './print';
+export { printSql, printStatement, printType as printPgType, type PrintOptions } from './print';
 export * from './codegen/quote';
 export * from './codegen/names';
 export { ddl, checks as dataChecks, q as quoteQName } from './codegen/ddl';

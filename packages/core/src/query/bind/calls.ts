@@ -1,0 +1,286 @@
+/**
+ * bind/calls: operators, function calls and scalar casts. Every std operator, function and cast
+ * resolves through std (std/resolve: one table, one overload resolution); SDL functions are
+ * inlined (item 6): the body is bound with each parameter bound to its argument, a possibly-many
+ * or possibly-empty argument iterated (`for`), so the call is element-wise as Gel's is.
+ * `assert_single`, `assert_exists` and `assert_distinct` become `Assert` nodes (a runtime check
+ * the planner emits, SQLSTATE 21000).
+ *
+ * Input: syntax nodes and the Scope. Output: IR `Call`, `Cast`, `Assert`, or the inlined body.
+ * Errors from std carry no position; they are re-raised here with the call's.
+ */
+import type * as ql from '../../syntax';
+import { InvalidReferenceError, InvalidTypeError, QueryError, type QueryErrorClass } from '../../errors';
+import type { FunctionDef, TypeRef } from '../../schema/model';
+import { implicitDistance } from '../../std/casts';
+import type { TypeEnv } from '../../std/model';
+import { isStdFunction, resolveCast, resolveFunction, resolveOperator, type CallArg, type ResolvedCall } from '../../std/resolve';
+import { type ArgMode, type Binding, type Card, type IrExpr } from '../ir';
+import type { SchemaIndex } from '../schema-index';
+import { fail, position, type BindContext, type Scope } from './context';
+import { asTypeRef, bindExpr, closest } from './expr';
+import { moduleOf, printIrType } from './types';
+
+/** The type of a literal as the parser classified it. */
+export function literalType(scalar: ql.ConstantScalar): TypeRef {
+  return { kind: 'scalar', name: `std::${scalar}` };
+}
+
+const envs = new WeakMap<SchemaIndex, TypeEnv>();
+
+/** std's view of the schema's custom scalars and enums. */
+export function typeEnv(index: SchemaIndex): TypeEnv {
+  let env = envs.get(index);
+  if (!env) {
+    env = {
+      stdBase: (name) => (name.startsWith('std::') || name.startsWith('cal::') ? (name as never) : (index.scalar(name)?.stdBase ?? null)),
+      enumValues: (name) => index.scalar(name)?.enumValues ?? null,
+    };
+    envs.set(index, env);
+  }
+  return env;
+}
+
+/** Runs a std lookup, giving its errors the position of the node that asked. */
+function located<T>(span: ql.Span, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof QueryError && err.position === undefined) {
+      const cls = err.constructor as QueryErrorClass;
+      throw new cls(err.message, { position: position(span), hint: err.hint });
+    }
+    throw err;
+  }
+}
+
+function callArg(expr: IrExpr, span: ql.Span, name?: string): CallArg {
+  const type = expr.type.kind === 'empty' ? null : asTypeRef(expr.type, span);
+  return name === undefined ? { type } : { type, name };
+}
+
+function modesOf(resolved: ResolvedCall): ArgMode[] {
+  return resolved.argParams.map((p) => {
+    const mod = resolved.overload.params[p]?.typemod;
+    return mod === 'set-of' ? 'set' : mod === 'optional' ? 'optional' : 'element';
+  });
+}
+
+function callNode(name: string, resolved: ResolvedCall, args: IrExpr[]): IrExpr {
+  const card: Card = resolved.card(args.map((a) => a.card));
+  return {
+    kind: 'Call',
+    type: resolved.returnType ?? { kind: 'empty' },
+    card,
+    name,
+    overload: resolved,
+    args,
+    modes: modesOf(resolved),
+    callKind: resolved.overload.kind,
+  };
+}
+
+/** An operator application; `null` arguments (an open slice bound) are left out. */
+export function bindOperator(
+  ctx: BindContext,
+  scope: Scope,
+  op: string,
+  operands: readonly (ql.Expr | null)[],
+  span: ql.Span,
+): IrExpr {
+  const args = operands.map((o) => (o === null ? null : bindExpr(ctx, scope, o)));
+  const given = args.filter((a): a is IrExpr => a !== null);
+  const resolved = located(span, () =>
+    resolveOperator(
+      op,
+      args.map((a) => (a === null ? { type: null } : callArg(a, span))),
+      { env: typeEnv(ctx.index) },
+    ),
+  );
+  if (given.length !== args.length) {
+    return fail(QueryError, `operator '${op}' needs all its operands`, span);
+  }
+  return callNode(`std::${op}`, resolved, given);
+}
+
+/** `<T>expr` for a scalar, array or tuple T. */
+export function bindCast(ctx: BindContext, expr: IrExpr, to: TypeRef, span: ql.Span): IrExpr {
+  if (expr.type.kind === 'empty') return { ...expr, type: to };
+  if (expr.type.kind === 'free' || expr.type.kind === 'object') {
+    return fail(InvalidTypeError, `cannot cast '${printIrType(expr.type)}' to '${printIrType(to)}'`, span);
+  }
+  const from = expr.type;
+  const cast = located(span, () => resolveCast(from, to, typeEnv(ctx.index)));
+  return { kind: 'Cast', type: to, card: expr.card, expr, overload: cast };
+}
+
+const ASSERTS: Readonly<Record<string, 'single' | 'exists' | 'distinct'>> = {
+  'std::assert_single': 'single',
+  'std::assert_exists': 'exists',
+  'std::assert_distinct': 'distinct',
+};
+
+export function bindCall(ctx: BindContext, scope: Scope, node: ql.FunctionCall): IrExpr {
+  const ref = node.func;
+  const candidates =
+    ref.module === null
+      ? [`${scope.module}::${ref.name}`, `std::${ref.name}`]
+      : [`${moduleOf(ctx.index, scope, ref.module, ref.span)}::${ref.name}`];
+  for (const name of candidates) {
+    const check = ASSERTS[name];
+    if (check) return bindAssert(ctx, scope, node, check);
+    const defs = ctx.index.functions(name);
+    if (defs.length) return inlineFunction(ctx, scope, node, name, defs);
+    if (isStdFunction(name)) return bindStdFunction(ctx, scope, node, name);
+  }
+  const shown = ref.module ? `${ref.module}::${ref.name}` : ref.name;
+  const near = closest(ref.name, [...ctx.index.schema.functions.map((f) => f.name.split('::').pop() as string)]);
+  throw new InvalidReferenceError(`function '${shown}' does not exist`, {
+    position: position(ref.span),
+    hint: near ? `did you mean '${near}'?` : undefined,
+  });
+}
+
+function bindStdFunction(ctx: BindContext, scope: Scope, node: ql.FunctionCall, name: string): IrExpr {
+  const positional = node.args.map((a) => bindExpr(ctx, scope, a));
+  const named = node.namedArgs.map((a) => ({ name: a.name, expr: bindExpr(ctx, scope, a.value) }));
+  const args = [...positional, ...named.map((n) => n.expr)];
+  const callArgs = [
+    ...positional.map((a) => callArg(a, node.span)),
+    ...named.map((n) => callArg(n.expr, node.span, n.name)),
+  ];
+  const resolved = located(node.span, () => resolveFunction(name, callArgs, { env: typeEnv(ctx.index) }));
+  if (ctx.mode === 'ddl' && !resolved.overload.ddl) {
+    return fail(QueryError, `${name} cannot be used in a schema default, check or index`, node.span);
+  }
+  return callNode(name, resolved, args);
+}
+
+function bindAssert(
+  ctx: BindContext,
+  scope: Scope,
+  node: ql.FunctionCall,
+  check: 'single' | 'exists' | 'distinct',
+): IrExpr {
+  const [first, ...extra] = node.args;
+  if (!first || extra.length) {
+    return fail(QueryError, `assert_${check} takes one set and an optional message`, node.span);
+  }
+  const expr = bindExpr(ctx, scope, first);
+  let message =
+    check === 'single'
+      ? 'assert_single violation: more than one element returned by an expression'
+      : check === 'exists'
+        ? 'assert_exists violation: expression returned an empty set'
+        : 'assert_distinct violation: expression returned a set with duplicate elements';
+  for (const arg of node.namedArgs) {
+    if (arg.name !== 'message' || arg.value.kind !== 'Constant' || arg.value.scalar !== 'str') {
+      return fail(QueryError, `assert_${check} takes only \`message := '...'\``, arg.span);
+    }
+    message = arg.value.value;
+  }
+  const card: Card =
+    check === 'single'
+      ? { min: expr.card.min, max: expr.card.max === 'many' ? 1 : expr.card.max }
+      : check === 'exists'
+        ? { min: 1, max: expr.card.max === 0 ? 1 : expr.card.max }
+        : expr.card;
+  return { kind: 'Assert', type: expr.type, card, check, expr, message };
+}
+
+/**
+ * An SDL function call, inlined: the overload whose parameters accept the arguments (fewest
+ * implicit casts), its body bound in the function's module with each parameter bound to its
+ * argument (iterated when the argument is not exactly one value and the parameter not optional).
+ */
+function inlineFunction(
+  ctx: BindContext,
+  scope: Scope,
+  node: ql.FunctionCall,
+  name: string,
+  defs: readonly FunctionDef[],
+): IrExpr {
+  const positional = node.args.map((a) => bindExpr(ctx, scope, a));
+  const named = new Map(node.namedArgs.map((a) => [a.name, bindExpr(ctx, scope, a.value)]));
+  const env = typeEnv(ctx.index);
+  let best: { def: FunctionDef; args: (IrExpr | null)[]; cost: number } | null = null;
+  for (const def of defs) {
+    const match = matchArgs(ctx.index, def, positional, named, env);
+    if (match && (!best || match.cost < best.cost)) best = { def, ...match };
+  }
+  if (!best) {
+    const types = positional.map((a) => printIrType(a.type)).join(', ');
+    throw new InvalidReferenceError(`function "${name}(${types})" does not exist`, {
+      position: position(node.span),
+      hint: `the signatures are: ${defs.map((d) => `${name}(${d.params.map((p) => `${p.name}: ${printIrType(p.type)}`).join(', ')})`).join('; ')}`,
+    });
+  }
+  const { def, args } = best;
+  const module = name.slice(0, name.lastIndexOf('::'));
+  const names = new Map<string, Binding>();
+  const iterations: { binding: Binding; optional: boolean }[] = [];
+  def.params.forEach((p, i) => {
+    let arg = args[i] ?? null;
+    if (arg === null) {
+      arg = p.default
+        ? bindExpr(ctx, { ...scope, module, names: new Map(), subject: null, link: null }, p.default)
+        : { kind: 'SetLiteral', type: p.type, card: { min: 0, max: 0 }, elements: [] };
+    }
+    const iterate = p.typeModifier !== 'optional' && (arg.card.min !== 1 || arg.card.max !== 1);
+    const binding: Binding = { id: ctx.freshId(), name: p.name, expr: arg, iteration: iterate };
+    names.set(p.name, binding);
+    if (iterate) iterations.push({ binding, optional: false });
+  });
+  const bodyScope: Scope = {
+    module,
+    moduleAliases: new Map(),
+    names,
+    subject: null,
+    link: null,
+    singletons: new Set(),
+    namespace: `${scope.namespace}~fn${ctx.freshId()}`,
+  };
+  let body = ctx.computedExpr(name, '()', () => bindExpr(ctx, bodyScope, def.body));
+  if (def.returnModifier !== 'set of' && body.card.max === 'many') {
+    body = { ...body, card: { min: body.card.min, max: 1 } };
+  }
+  for (const { binding } of iterations.reverse()) {
+    const card: Card = {
+      min: binding.expr.card.min === 1 && body.card.min === 1 ? 1 : 0,
+      max: binding.expr.card.max === 0 ? 0 : binding.expr.card.max === 'many' || body.card.max === 'many' ? 'many' : 1,
+    };
+    body = { kind: 'For', type: body.type, card, binding, iterator: binding.expr, body, optional: false };
+  }
+  return body;
+}
+
+function matchArgs(
+  index: SchemaIndex,
+  def: FunctionDef,
+  positional: readonly IrExpr[],
+  named: ReadonlyMap<string, IrExpr>,
+  env: TypeEnv,
+): { args: (IrExpr | null)[]; cost: number } | null {
+  const args: (IrExpr | null)[] = [];
+  let next = 0;
+  let cost = 0;
+  for (const p of def.params) {
+    let arg: IrExpr | null = null;
+    if (p.kind === 'named only') arg = named.get(p.name) ?? null;
+    else if (next < positional.length) arg = positional[next++] as IrExpr;
+    if (arg === null && !p.default && p.typeModifier !== 'optional') return null;
+    if (arg !== null && arg.type.kind !== 'empty') {
+      if (arg.type.kind === 'free') return null;
+      const d =
+        arg.type.kind === 'object' && p.type.kind === 'object'
+          ? arg.type.name === p.type.name ? 0 : index.isSubtype(arg.type.name, p.type.name) ? 1 : null
+          : implicitDistance(arg.type, p.type, env);
+      if (d === null) return null;
+      cost += d;
+    }
+    args.push(arg);
+  }
+  if (next !== positional.length) return null;
+  for (const key of named.keys()) if (!def.params.some((p) => p.name === key && p.kind === 'named only')) return null;
+  return { args, cost };
+}

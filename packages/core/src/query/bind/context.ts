@@ -1,0 +1,156 @@
+/**
+ * bind/context: what the binder carries while it walks a query — the schema index, the
+ * parameters met so far (by name: the same `$x` twice is one slot), binding ids, the recursion
+ * depth guard, the binding mode, and the lexical `Scope` (module, names in scope, what a partial
+ * path `.x` and `@x` start from, the path-id namespace `detached` opens).
+ *
+ * Modes: `query` binds a whole statement. Schema inference and DDL expressions are meant to bind
+ * through the same code as restricted modes: `schema` (no parameters, no mutations; `.x` is the
+ * declaring type) and `ddl` (additionally: only immutable std overloads marked `ddl`, no object
+ * type roots, no subqueries). The mode is consulted where a node kind is refused.
+ */
+import type * as ql from '../../syntax';
+import {
+  EdgeQLSyntaxError,
+  InvalidReferenceError,
+  QueryError,
+  type QueryErrorClass,
+} from '../../errors';
+import type { TypeRef } from '../../schema/model';
+import type { Binding, IrExpr, PointerStep } from '../ir';
+import type { SchemaIndex } from '../schema-index';
+
+/** Deeper than this, a query is refused instead of overflowing the stack. */
+export const MAX_DEPTH = 200;
+
+export type BindMode = 'query' | 'schema' | 'ddl';
+
+export interface ParamSlot {
+  readonly index: number;
+  readonly source: 'variable' | 'global';
+  readonly name: string;
+  readonly type: TypeRef;
+  readonly required: boolean;
+}
+
+export interface Scope {
+  /** The module unqualified names resolve in (then `std`). */
+  readonly module: string;
+  /** `with m as module x`: alias → module. */
+  readonly moduleAliases: ReadonlyMap<string, string>;
+  /** `with` aliases, `for` variables, select aliases, inlined function parameters. */
+  readonly names: ReadonlyMap<string, Binding>;
+  /** What `.x` starts from; null where a partial path means nothing. */
+  readonly subject: IrExpr | null;
+  /** The link `@x` reads properties of (inside a link's sub-shape or filter). */
+  readonly link: PointerStep | null;
+  /** Path ids bound to one element here (the subjects of enclosing shapes and statements). */
+  readonly singletons: ReadonlySet<string>;
+  /** Appended to path ids: `detached` and each statement-level rebinding start afresh. */
+  readonly namespace: string;
+}
+
+export class BindContext {
+  readonly params = new Map<string, ParamSlot>();
+  private nextId = 1;
+  private depth = 0;
+
+  constructor(
+    readonly index: SchemaIndex,
+    readonly mode: BindMode,
+  ) {}
+
+  private readonly aliases = new Map<string, IrExpr>();
+  private readonly inProgress = new Set<string>();
+
+  /** A schema alias's bound expression (bound once per query). */
+  aliasExpr(name: string, bind: () => IrExpr): IrExpr {
+    const known = this.aliases.get(name);
+    if (known) return known;
+    const expr = this.guard(`alias ${name}`, bind);
+    this.aliases.set(name, expr);
+    return expr;
+  }
+
+  /** A computed pointer's expression bound for one source; refuses a computed that reads itself. */
+  computedExpr(type: string, pointer: string, bind: () => IrExpr): IrExpr {
+    return this.guard(`computed ${type}.${pointer}`, bind);
+  }
+
+  private guard(key: string, bind: () => IrExpr): IrExpr {
+    if (this.inProgress.has(key)) {
+      throw new QueryError(`${key} refers to itself`);
+    }
+    this.inProgress.add(key);
+    try {
+      return bind();
+    } finally {
+      this.inProgress.delete(key);
+    }
+  }
+
+  freshId(): number {
+    return this.nextId++;
+  }
+
+  /** Runs `fn` one level deeper, refusing absurd nesting before the JS stack would overflow. */
+  nested<T>(span: ql.Span, fn: () => T): T {
+    if (++this.depth > MAX_DEPTH) {
+      this.depth = 0;
+      throw new EdgeQLSyntaxError(`the query is nested too deeply (more than ${MAX_DEPTH} levels)`, {
+        position: position(span),
+      });
+    }
+    try {
+      return fn();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** Registers `$name` (or a global): one slot per name; a second use must agree on the type. */
+  param(
+    source: 'variable' | 'global',
+    name: string,
+    type: TypeRef,
+    required: boolean,
+    span: ql.Span,
+  ): ParamSlot {
+    const key = `${source}:${name}`;
+    const existing = this.params.get(key);
+    if (existing) {
+      if (JSON.stringify(existing.type) !== JSON.stringify(type) || existing.required !== required) {
+        fail(QueryError, `parameter $${name} is used with different types`, span);
+      }
+      return existing;
+    }
+    const slot: ParamSlot = { index: this.params.size, source, name, type, required };
+    this.params.set(key, slot);
+    return slot;
+  }
+}
+
+export function rootScope(module = 'default'): Scope {
+  return {
+    module,
+    moduleAliases: new Map(),
+    names: new Map(),
+    subject: null,
+    link: null,
+    singletons: new Set(),
+    namespace: '',
+  };
+}
+
+export function position(span: ql.Span | null | undefined): { line: number; column: number } | undefined {
+  return span ? { line: span.start.line, column: span.start.column } : undefined;
+}
+
+/** Throws a query error of `cls` at `span`. */
+export function fail(cls: QueryErrorClass, message: string, span: ql.Span | null, hint?: string): never {
+  throw new cls(message, { position: position(span), hint });
+}
+
+export function unknownName(what: string, name: string, span: ql.Span, hint?: string): never {
+  return fail(InvalidReferenceError, `${what} '${name}' does not exist`, span, hint);
+}

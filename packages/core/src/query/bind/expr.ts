@@ -1,0 +1,716 @@
+/**
+ * bind/expr: EdgeQL expressions → IR sets with types and cardinality.
+ *
+ * Input: a syntax node, the BindContext and a Scope. Output: an `IrExpr`.
+ * Path ids (Gel's path factoring): a type root is known by its name (`default::User`), a step by
+ * its source's id and the step (`default::User.friends`), a binding reference by `@<id>`; the
+ * scope's namespace (`detached`) is appended to roots so a detached path is a different set.
+ * Every path that yields objects has an id; expressions that yield objects without one are given
+ * a binding (see `withPathId`) so shapes and partial paths can refer to their elements.
+ * Errors: InvalidReferenceError (unknown names, with positions), InvalidTypeError (types that do
+ * not fit), QueryError for what the compiler does not do yet; never anything else.
+ */
+import type * as ql from '../../syntax';
+import {
+  InvalidReferenceError,
+  InvalidTypeError,
+  QueryError,
+  QueryArgumentError,
+} from '../../errors';
+import type { TypeRef } from '../../schema/model';
+import {
+  AT_MOST_ONE,
+  EMPTY,
+  MANY,
+  ONE,
+  cardOptional,
+  cardProduct,
+  cardUnion,
+  cardEither,
+  type Binding,
+  type BindingRef,
+  type Card,
+  type IrExpr,
+  type IrType,
+  type PointerStep,
+} from '../ir';
+import type { PointerInfo } from '../schema-index';
+import { BindContext, fail, unknownName, type Scope } from './context';
+import {
+  isObjectType,
+  lookupSchemaName,
+  printIrType,
+  resolveTypeExpr,
+  sameType,
+} from './types';
+import { bindShape } from './shape';
+import { bindStatement } from './statement';
+import { bindCall, bindCast, bindOperator, literalType } from './calls';
+
+const BOOL: TypeRef = { kind: 'scalar', name: 'std::bool' };
+
+export function bindExpr(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
+  return ctx.nested(node.span, () => bindNode(ctx, scope, node));
+}
+
+function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
+  switch (node.kind) {
+    case 'Constant':
+      return { kind: 'Literal', type: literalType(node.scalar), card: ONE, value: node.value };
+    case 'BytesConstant':
+      return {
+        kind: 'Literal',
+        type: { kind: 'scalar', name: 'std::bytes' },
+        card: ONE,
+        value: node.value,
+      };
+    case 'Parameter':
+      return fail(
+        QueryArgumentError,
+        `parameter $${node.name} needs a type: write <type>$${node.name}`,
+        node.span,
+      );
+    case 'TypeCast':
+      return bindTypeCast(ctx, scope, node);
+    case 'ObjectRef':
+      return bindName(ctx, scope, node);
+    case 'Path':
+      return bindPath(ctx, scope, node);
+    case 'Shape': {
+      if (node.subject === null) return bindFreeObject(ctx, scope, node.elements, node.span);
+      const subject = bindExpr(ctx, scope, node.subject);
+      return bindShape(ctx, scope, subject, node.elements, node.span);
+    }
+    case 'BinOp':
+      return bindBinOp(ctx, scope, node);
+    case 'UnaryOp':
+      return bindUnary(ctx, scope, node);
+    case 'IsOp':
+      return bindIs(ctx, scope, node);
+    case 'IfElse': {
+      const condition = bindExpr(ctx, scope, node.condition);
+      const then = bindExpr(ctx, scope, node.ifExpr);
+      const otherwise = bindExpr(ctx, scope, node.elseExpr);
+      expectBool(condition, node.condition.span);
+      const type = unifyTypes(ctx, then.type, otherwise.type, node.span);
+      const branches = cardEither(then.card, otherwise.card);
+      return {
+        kind: 'IfElse',
+        type,
+        card: cardProduct(condition.card, branches),
+        condition,
+        then,
+        else: otherwise,
+      };
+    }
+    case 'FunctionCall':
+      return bindCall(ctx, scope, node);
+    case 'Index':
+      return bindOperator(ctx, scope, '[]', [node.subject, node.index], node.span);
+    case 'Slice': {
+      const args = [node.subject, node.start, node.stop];
+      return bindOperator(ctx, scope, '[:]', args, node.span);
+    }
+    case 'SetLiteral':
+      return bindSetLiteral(ctx, scope, node);
+    case 'ArrayLiteral': {
+      const elements = node.elements.map((e) => bindExpr(ctx, scope, e));
+      if (elements.length === 0) {
+        return fail(InvalidTypeError, 'an empty array needs a type: write <array<T>>[]', node.span);
+      }
+      let element: IrType = (elements[0] as IrExpr).type;
+      for (const e of elements.slice(1)) element = unifyTypes(ctx, element, e.type, node.span);
+      if (element.kind === 'free' || element.kind === 'empty') {
+        return fail(InvalidTypeError, 'array elements must have a type', node.span);
+      }
+      return {
+        kind: 'ArrayLiteral',
+        type: { kind: 'array', element },
+        card: elements.reduce<Card>((c, e) => cardProduct(c, e.card), ONE),
+        elements,
+      };
+    }
+    case 'TupleLiteral':
+    case 'NamedTupleLiteral': {
+      const named = node.kind === 'NamedTupleLiteral';
+      const parts = named
+        ? node.elements.map((e) => ({ name: e.name as string | null, value: e.value }))
+        : node.elements.map((e) => ({ name: null as string | null, value: e }));
+      const elements = parts.map((p) => bindExpr(ctx, scope, p.value));
+      const types = elements.map((e, i) => ({
+        name: parts[i]?.name ?? null,
+        type: asTypeRef(e.type, node.span),
+      }));
+      return {
+        kind: 'TupleLiteral',
+        type: { kind: 'tuple', elements: types },
+        card: elements.reduce<Card>((c, e) => cardProduct(c, e.card), ONE),
+        elements,
+        names: named ? parts.map((p) => p.name as string) : null,
+      };
+    }
+    case 'Detached':
+      return bindExpr(ctx, { ...scope, namespace: `${scope.namespace}~${ctx.freshId()}` }, node.expr);
+    case 'GlobalRef':
+      return bindGlobal(ctx, scope, node);
+    case 'Introspect':
+      return fail(QueryError, '`introspect` is not supported yet', node.span);
+    case 'Anchor':
+      if (node.name === '__subject__' && scope.subject) return scope.subject;
+      return fail(InvalidReferenceError, `'${node.name}' cannot be used here`, node.span);
+    case 'SelectQuery':
+    case 'ForQuery':
+    case 'GroupQuery':
+    case 'InsertQuery':
+    case 'UpdateQuery':
+    case 'DeleteQuery':
+      return bindStatement(ctx, scope, node);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names, paths
+
+/** A path bound to one element in this scope (an enclosing subject) has cardinality one. */
+export function inScope(scope: Scope, expr: IrExpr): IrExpr {
+  const id = pathIdOf(expr);
+  return id !== null && expr.kind !== 'Shape' && scope.singletons.has(id) ? { ...expr, card: ONE } : expr;
+}
+
+/** The scope inside a shape or a statement over `subject`: `.x` starts from one element of it. */
+export function subjectScope(scope: Scope, subject: IrExpr, link: PointerStep | null): Scope {
+  const id = pathIdOf(subject) as string;
+  return {
+    ...scope,
+    subject: { ...subject, card: ONE } as IrExpr,
+    link: link ? ({ ...link, card: ONE } as PointerStep) : null,
+    singletons: new Set([...scope.singletons, id]),
+  };
+}
+
+function bindName(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr {
+  return inScope(scope, bindNameRaw(ctx, scope, ref));
+}
+
+function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr {
+  if (ref.module === null) {
+    const binding = scope.names.get(ref.name);
+    if (binding) return bindingRef(binding, scope);
+  }
+  const found = lookupSchemaName(ctx.index, scope, ref);
+  if (found?.kind === 'object') {
+    if (ctx.mode === 'ddl') {
+      return fail(InvalidReferenceError, 'a DDL expression cannot read object types', ref.span);
+    }
+    return {
+      kind: 'TypeRoot',
+      type: { kind: 'object', name: found.name },
+      card: MANY,
+      objectType: found.name,
+      pathId: found.name + scope.namespace,
+    };
+  }
+  if (found?.kind === 'alias') {
+    const alias = ctx.index.alias(found.name);
+    if (alias) {
+      const module = found.name.slice(0, found.name.lastIndexOf('::'));
+      const expr = ctx.aliasExpr(found.name, () =>
+        bindExpr(ctx, { ...rootScopeLike(scope), module }, alias.expr),
+      );
+      const binding: Binding = { id: ctx.freshId(), name: found.name, expr, iteration: false };
+      return { ...bindingRef(binding, scope), pathId: `alias:${found.name}${scope.namespace}` };
+    }
+  }
+  if (found?.kind === 'scalar') {
+    return fail(InvalidReferenceError, `'${found.name}' is a scalar type, not a set`, ref.span);
+  }
+  const shown = ref.module ? `${ref.module}::${ref.name}` : ref.name;
+  const names = [...scope.names.keys()];
+  return unknownName('object', shown, ref.span, names.length ? `in scope: ${names.join(', ')}` : undefined);
+}
+
+function rootScopeLike(scope: Scope): Scope {
+  return {
+    ...scope,
+    names: new Map(),
+    subject: null,
+    link: null,
+    moduleAliases: new Map(),
+    singletons: new Set(),
+  };
+}
+
+export function bindingRef(binding: Binding, _scope?: Scope): BindingRef {
+  const card = binding.iteration ? { min: 1 as const, max: 1 as const } : binding.expr.card;
+  return {
+    kind: 'BindingRef',
+    type: binding.expr.type,
+    card,
+    binding,
+    pathId: `@${binding.id}`,
+  };
+}
+
+/** The path id an expression's elements are known by, or null. */
+export function pathIdOf(expr: IrExpr): string | null {
+  switch (expr.kind) {
+    case 'TypeRoot':
+    case 'BindingRef':
+    case 'PointerStep':
+    case 'Backlink':
+    case 'Intersection':
+    case 'ObjectCast':
+      return expr.pathId;
+    case 'Shape':
+      return pathIdOf(expr.subject);
+    default:
+      return null;
+  }
+}
+
+/** `expr` itself when it has a path id; else a reference to a fresh binding of it. */
+export function withPathId(ctx: BindContext, scope: Scope, expr: IrExpr): IrExpr {
+  if (pathIdOf(expr) !== null) return expr;
+  const binding: Binding = { id: ctx.freshId(), name: '(subject)', expr, iteration: false };
+  return bindingRef(binding, scope);
+}
+
+function bindPath(ctx: BindContext, scope: Scope, path: ql.Path): IrExpr {
+  let current: IrExpr;
+  const [first] = path.steps;
+  if (path.subject !== null) {
+    current = bindExpr(ctx, scope, path.subject);
+  } else if (first?.kind === 'Ptr' && first.via === '@') {
+    if (!scope.link) {
+      return fail(InvalidReferenceError, `@${first.name}: no link in scope to read a property of`, first.span);
+    }
+    current = scope.link;
+  } else {
+    if (!scope.subject) {
+      const what = first?.kind === 'Ptr' ? `.${first.name}` : 'a partial path';
+      return fail(InvalidReferenceError, `${what}: no subject in scope for a partial path`, path.span);
+    }
+    current = scope.subject;
+  }
+  for (const step of path.steps) current = inScope(scope, bindStep(ctx, scope, current, step));
+  return current;
+}
+
+export function bindStep(ctx: BindContext, scope: Scope, source: IrExpr, step: ql.PathStep): IrExpr {
+  if (source.kind === 'Shape') source = source.subject;
+  if (step.kind === 'TypeIntersection') return bindIntersection(ctx, scope, source, step);
+  if (step.via === '@') return bindLinkProperty(source, step);
+  if (source.type.kind === 'tuple') return bindTupleElement(source, step);
+  if (source.type.kind === 'free') {
+    return fail(InvalidReferenceError, `free objects cannot be followed by .${step.name}`, step.span);
+  }
+  if (!isObjectType(source.type)) {
+    return fail(
+      InvalidTypeError,
+      `'${printIrType(source.type)}' is not an object type: it has no '${step.name}'`,
+      step.span,
+    );
+  }
+  const source_ = withPathId(ctx, scope, source);
+  const sourceId = pathIdOf(source_) as string;
+  if (step.via === '.<') return bindBacklink(ctx, source_, sourceId, step);
+  const type = ctx.index.objectType(source.type.name);
+  const pointer = type?.pointers.get(step.name);
+  if (!pointer) {
+    const names = type ? [...type.pointers.keys()] : [];
+    return unknownName(
+      'link or property',
+      step.name,
+      step.span,
+      closest(step.name, names) ? `did you mean '${closest(step.name, names)}'?` : undefined,
+    );
+  }
+  return pointerStep(ctx, scope, source_, sourceId, source.type.name, pointer);
+}
+
+export function pointerStep(
+  ctx: BindContext,
+  scope: Scope,
+  source: IrExpr,
+  sourceId: string,
+  sourceType: string,
+  pointer: PointerInfo,
+): PointerStep {
+  let computed: IrExpr | null = null;
+  let card: Card = { min: pointer.required ? 1 : 0, max: pointer.many ? 'many' : 1 };
+  if (pointer.computed) {
+    const module = pointer.declaredIn.slice(0, pointer.declaredIn.lastIndexOf('::'));
+    computed = ctx.computedExpr(sourceType, pointer.name, () =>
+      bindExpr(ctx, { ...subjectScope(rootScopeLike(scope), source, null), module }, pointer.computed as ql.Expr),
+    );
+    card = pointer.model ? card : computed.card;
+  }
+  return {
+    kind: 'PointerStep',
+    type: pointer.target,
+    card: cardProduct(source.card, card),
+    source,
+    sourceType,
+    pointer,
+    computed,
+    pathId: `${sourceId}.${pointer.name}`,
+  };
+}
+
+function bindBacklink(ctx: BindContext, source: IrExpr, sourceId: string, step: ql.Ptr): IrExpr {
+  const target = (source.type as { name: string }).name;
+  const links = ctx.index.backlinks(step.name, target);
+  if (links.length === 0) {
+    return unknownName('link', `.<${step.name}`, step.span, `no link named '${step.name}' points at ${target}`);
+  }
+  let type = (links[0] as { source: string }).source;
+  for (const l of links.slice(1)) type = ctx.index.commonAncestor(type, l.source);
+  return {
+    kind: 'Backlink',
+    type: { kind: 'object', name: type },
+    card: cardProduct(source.card, MANY),
+    source,
+    links,
+    pathId: `${sourceId}.<${step.name}`,
+  };
+}
+
+function bindLinkProperty(source: IrExpr, step: ql.Ptr): IrExpr {
+  const link = source.kind === 'BindingRef' && source.binding.expr.kind === 'PointerStep'
+    ? source.binding.expr
+    : source;
+  if (link.kind !== 'PointerStep' || link.pointer.kind !== 'link') {
+    return fail(InvalidReferenceError, `@${step.name}: link properties are read on a link`, step.span);
+  }
+  const property = link.pointer.properties.get(step.name);
+  if (!property) {
+    return unknownName('link property', step.name, step.span);
+  }
+  return {
+    kind: 'LinkProperty',
+    type: property.target,
+    card: cardProduct(link.card, { min: 0, max: property.many ? 'many' : 1 }),
+    link,
+    property,
+  };
+}
+
+function bindTupleElement(source: IrExpr, step: ql.Ptr): IrExpr {
+  const type = source.type as Extract<IrType, { kind: 'tuple' }>;
+  const position = /^\d+$/.test(step.name)
+    ? Number(step.name)
+    : type.elements.findIndex((e) => e.name === step.name);
+  const element = type.elements[position];
+  if (!element) return unknownName('tuple element', step.name, step.span);
+  return { kind: 'TupleElement', type: element.type, card: source.card, tuple: source, position };
+}
+
+function bindIntersection(
+  ctx: BindContext,
+  scope: Scope,
+  source: IrExpr,
+  step: ql.TypeIntersection,
+): IrExpr {
+  const target = resolveTypeExpr(ctx.index, scope, step.type);
+  if (target.kind !== 'object' || !isObjectType(source.type)) {
+    return fail(InvalidTypeError, '[is T] applies to objects and object types', step.span);
+  }
+  const source_ = withPathId(ctx, scope, source);
+  if (ctx.index.isSubtype(source.type.name, target.name)) return source_;
+  return {
+    kind: 'Intersection',
+    type: target,
+    card: cardOptional(source.card),
+    source: source_,
+    objectType: target.name,
+    pathId: `${pathIdOf(source_)}[is ${target.name}]`,
+  };
+}
+
+function bindGlobal(ctx: BindContext, scope: Scope, node: ql.GlobalRef): IrExpr {
+  const candidates = node.name.module
+    ? [`${node.name.module}::${node.name.name}`]
+    : [`${scope.module}::${node.name.name}`, `default::${node.name.name}`];
+  const global = candidates.map((n) => ctx.index.global(n)).find((g) => g !== undefined);
+  if (!global) return unknownName('global', node.name.name, node.span);
+  if (global.computed) return bindExpr(ctx, rootScopeLike(scope), global.computed);
+  if (ctx.mode !== 'query') {
+    return fail(InvalidReferenceError, 'globals cannot be read here', node.span);
+  }
+  const slot = ctx.param('global', global.name, global.target, false, node.span);
+  const value: IrExpr = {
+    kind: 'Param',
+    type: global.target,
+    card: AT_MOST_ONE,
+    index: slot.index,
+    source: 'global',
+    name: global.name,
+  };
+  if (!global.default) return value;
+  const fallback = bindExpr(ctx, rootScopeLike(scope), global.default);
+  return { kind: 'Coalesce', type: global.target, card: { min: fallback.card.min, max: 1 }, left: value, right: fallback };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Casts and parameters
+
+function bindTypeCast(ctx: BindContext, scope: Scope, node: ql.TypeCast): IrExpr {
+  const type = resolveTypeExpr(ctx.index, scope, node.type);
+  if (node.expr.kind === 'Parameter') {
+    if (ctx.mode !== 'query') {
+      return fail(QueryError, 'parameters cannot be used here', node.expr.span);
+    }
+    if (type.kind === 'object') {
+      return fail(
+        QueryArgumentError,
+        `parameter $${node.expr.name} cannot be of object type: pass the id, <${type.name}><uuid>$${node.expr.name}`,
+        node.span,
+      );
+    }
+    const required = node.cardinality !== 'optional';
+    const slot = ctx.param('variable', node.expr.name, type, required, node.expr.span);
+    return {
+      kind: 'Param',
+      type,
+      card: required ? ONE : AT_MOST_ONE,
+      index: slot.index,
+      source: 'variable',
+      name: node.expr.name,
+    };
+  }
+  const expr = bindExpr(ctx, scope, node.expr);
+  if (type.kind === 'object') {
+    if (isObjectType(expr.type)) {
+      if (!ctx.index.isSubtype(expr.type.name, type.name)) {
+        return fail(
+          InvalidTypeError,
+          `cannot cast '${expr.type.name}' to '${type.name}'`,
+          node.span,
+          'use [is T] to keep only the objects of a subtype',
+        );
+      }
+      return expr;
+    }
+    if (expr.type.kind !== 'scalar' || expr.type.name !== 'std::uuid') {
+      return fail(InvalidTypeError, `cannot cast '${printIrType(expr.type)}' to '${type.name}'`, node.span);
+    }
+    return {
+      kind: 'ObjectCast',
+      type,
+      card: expr.card,
+      expr,
+      objectType: type.name,
+      pathId: `<${type.name}>#${ctx.freshId()}`,
+    };
+  }
+  return bindCast(ctx, expr, type, node.span);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operators
+
+function bindBinOp(ctx: BindContext, scope: Scope, node: ql.BinOp): IrExpr {
+  switch (node.op) {
+    case 'union':
+    case 'except':
+    case 'intersect': {
+      const left = bindExpr(ctx, scope, node.left);
+      const right = bindExpr(ctx, scope, node.right);
+      const type = unifyTypes(ctx, left.type, right.type, node.span);
+      const card =
+        node.op === 'union'
+          ? cardUnion(left.card, right.card)
+          : node.op === 'except'
+            ? cardOptional(left.card)
+            : { min: 0 as const, max: left.card.max === 'many' && right.card.max === 'many' ? ('many' as const) : left.card.max === 0 || right.card.max === 0 ? (0 as const) : (1 as const) };
+      return { kind: 'SetOp', type, card, op: node.op, left, right };
+    }
+    case '??': {
+      const left = bindExpr(ctx, scope, node.left);
+      const right = bindExpr(ctx, scope, node.right);
+      const type = unifyTypes(ctx, left.type, right.type, node.span);
+      const card: Card = {
+        min: left.card.min === 1 || right.card.min === 1 ? 1 : 0,
+        max: cardEither(left.card, right.card).max,
+      };
+      return { kind: 'Coalesce', type, card, left, right };
+    }
+    default:
+      return bindOperator(ctx, scope, node.op, [node.left, node.right], node.span);
+  }
+}
+
+function bindUnary(ctx: BindContext, scope: Scope, node: ql.UnaryOp): IrExpr {
+  switch (node.op) {
+    case 'exists': {
+      const expr = bindExpr(ctx, scope, node.operand);
+      return { kind: 'Exists', type: BOOL, card: ONE, expr, negated: false };
+    }
+    case 'distinct': {
+      const expr = bindExpr(ctx, scope, node.operand);
+      return { kind: 'Distinct', type: expr.type, card: expr.card, expr };
+    }
+    default:
+      return bindOperator(ctx, scope, node.op, [node.operand], node.span);
+  }
+}
+
+function bindIs(ctx: BindContext, scope: Scope, node: ql.IsOp): IrExpr {
+  const expr = bindExpr(ctx, scope, node.left);
+  const type = resolveTypeExpr(ctx.index, scope, node.type);
+  if (isObjectType(expr.type) && type.kind === 'object') {
+    return { kind: 'TypeCheck', type: BOOL, card: expr.card, expr, objectType: type.name, negated: node.negated };
+  }
+  // Scalars: the answer is known statically.
+  const same = sameType(expr.type, type);
+  return {
+    kind: 'Literal',
+    type: BOOL,
+    card: expr.card,
+    value: String(same !== node.negated),
+  };
+}
+
+function bindSetLiteral(ctx: BindContext, scope: Scope, node: ql.SetLiteral): IrExpr {
+  const elements = node.elements.map((e) => bindExpr(ctx, scope, e));
+  if (elements.length === 0) return { kind: 'SetLiteral', type: { kind: 'empty' }, card: EMPTY, elements };
+  if (elements.length === 1) return elements[0] as IrExpr;
+  let type: IrType = (elements[0] as IrExpr).type;
+  let card: Card = (elements[0] as IrExpr).card;
+  for (const e of elements.slice(1)) {
+    type = unifyTypes(ctx, type, e.type, node.span);
+    card = cardUnion(card, e.card);
+  }
+  return { kind: 'SetLiteral', type, card, elements };
+}
+
+function bindFreeObject(
+  ctx: BindContext,
+  scope: Scope,
+  elements: readonly ql.ShapeElement[],
+  span: ql.Span,
+): IrExpr {
+  const bound = elements.map((el) => {
+    const [step] = el.path;
+    if (el.path.length !== 1 || step?.kind !== 'Ptr' || step.via !== '.' || !el.compExpr) {
+      return fail(QueryError, 'a free object holds only `name := expr` elements', el.span);
+    }
+    let expr = bindExpr(ctx, scope, el.compExpr);
+    if (el.elements) expr = bindShape(ctx, scope, expr, el.elements, el.span);
+    return { name: step.name, expr, onlyFor: null };
+  });
+  void span;
+  return {
+    kind: 'FreeObject',
+    type: {
+      kind: 'free',
+      elements: bound.map((b) => ({ name: b.name, type: b.expr.type, card: b.expr.card })),
+    },
+    card: ONE,
+    elements: bound,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Types of combined sets
+
+/** The type of a set holding values of `a` and of `b` (union, `??`, if/else, set literals). */
+export function unifyTypes(ctx: BindContext, a: IrType, b: IrType, span: ql.Span): IrType {
+  if (a.kind === 'empty') return b;
+  if (b.kind === 'empty') return a;
+  if (sameType(a, b)) return a;
+  if (a.kind === 'object' && b.kind === 'object') {
+    return { kind: 'object', name: ctx.index.commonAncestor(a.name, b.name) };
+  }
+  const common = numericCommon(a, b);
+  if (common) return common;
+  if (a.kind === 'array' && b.kind === 'array') {
+    return { kind: 'array', element: asTypeRef(unifyTypes(ctx, a.element, b.element, span), span) };
+  }
+  if (a.kind === 'tuple' && b.kind === 'tuple' && a.elements.length === b.elements.length) {
+    const sameNames = a.elements.every((e, i) => e.name === b.elements[i]?.name);
+    return {
+      kind: 'tuple',
+      elements: a.elements.map((e, i) => ({
+        name: sameNames ? e.name : null,
+        type: asTypeRef(unifyTypes(ctx, e.type, (b.elements[i] as { type: TypeRef }).type, span), span),
+      })),
+    };
+  }
+  return fail(
+    InvalidTypeError,
+    `cannot combine '${printIrType(a)}' and '${printIrType(b)}' in one set`,
+    span,
+  );
+}
+
+const NUMERIC_ORDER = [
+  'std::int16',
+  'std::int32',
+  'std::int64',
+  'std::bigint',
+  'std::decimal',
+] as const;
+const FLOAT_ORDER = ['std::int16', 'std::int32', 'std::float32', 'std::float64'] as const;
+
+/** The implicit-cast join of two numeric scalars (int64 ∪ float64 is float64), or null. */
+function numericCommon(a: IrType, b: IrType): IrType | null {
+  if (a.kind !== 'scalar' || b.kind !== 'scalar') return null;
+  for (const order of [NUMERIC_ORDER, FLOAT_ORDER] as readonly (readonly string[])[]) {
+    const i = order.indexOf(a.name);
+    const j = order.indexOf(b.name);
+    if (i >= 0 && j >= 0) return { kind: 'scalar', name: order[Math.max(i, j)] as string };
+  }
+  const ints = ['std::int16', 'std::int32', 'std::int64'];
+  if ((ints.includes(a.name) && b.name === 'std::float64') || (ints.includes(b.name) && a.name === 'std::float64')) {
+    return { kind: 'scalar', name: 'std::float64' };
+  }
+  return null;
+}
+
+export function asTypeRef(type: IrType, span: ql.Span): TypeRef {
+  if (type.kind === 'free' || type.kind === 'empty') {
+    return fail(InvalidTypeError, `'${printIrType(type)}' cannot be stored in a tuple or array`, span);
+  }
+  return type;
+}
+
+function expectBool(expr: IrExpr, span: ql.Span): void {
+  if (expr.type.kind !== 'empty' && !(expr.type.kind === 'scalar' && expr.type.name === 'std::bool')) {
+    fail(InvalidTypeError, `expected a bool, got '${printIrType(expr.type)}'`, span);
+  }
+}
+export { expectBool };
+
+/** The closest name by edit distance (at most 2 edits), for "did you mean" hints. */
+export function closest(name: string, names: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = 3;
+  for (const candidate of names) {
+    const d = editDistance(name, candidate);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0] as number;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j] as number;
+      row[j] = Math.min(
+        (row[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        prev + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      prev = tmp;
+    }
+  }
+  return row[b.length] as number;
+}

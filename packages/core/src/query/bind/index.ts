@@ -1,0 +1,63 @@
+/**
+ * query/bind: EdgeQL syntax → typed IR (query/ir) against a schema index.
+ *
+ * Input: one parsed statement, the SchemaIndex, the mode. Output: an `IrQuery` — the root set
+ * (type, cardinality inferred before anything runs) and the parameters by slot.
+ * Invariants: pure; throws only QueryError subclasses with positions; recursion depth bounded.
+ *
+ * Modes (./context): `query` for statements sent to /query; `schema` and `ddl` are the
+ * restricted modes schema inference (schema/build/infer.ts) and DDL expressions
+ * (schema/storage/ddl-expression.ts) are meant to bind through, so the three share one set of
+ * name, path, cardinality and std rules: `bindExpression(index, expr, { mode, module, subject })`
+ * binds a schema expression with `.x` meaning the given object type.
+ */
+import type * as ql from '../../syntax';
+import { QueryError } from '../../errors';
+import type { IrExpr, IrQuery } from '../ir';
+import { MANY } from '../ir';
+import type { SchemaIndex } from '../schema-index';
+import { BindContext, rootScope, type BindMode } from './context';
+import { bindExpr, subjectScope } from './expr';
+import { containsMutation } from '../mutation-ir';
+import { children } from './statement';
+
+export { MAX_DEPTH, type BindMode } from './context';
+
+export function bindQuery(index: SchemaIndex, statement: ql.Statement): IrQuery {
+  const ctx = new BindContext(index, 'query');
+  const root = bindExpr(ctx, rootScope(), statement);
+  return {
+    root,
+    params: [...ctx.params.values()]
+      .sort((a, b) => a.index - b.index)
+      .map((p) => ({ source: p.source, name: p.name, type: p.type, required: p.required })),
+    writes: containsMutation(root, children),
+  };
+}
+
+export interface ExpressionOptions {
+  readonly mode: Exclude<BindMode, 'query'>;
+  readonly module: string;
+  /** The object type `.x` and `__subject__` refer to, if any. */
+  readonly subjectType: string | null;
+}
+
+/** A schema expression (a computed, default, constraint or index expression) bound in a restricted mode. */
+export function bindExpression(index: SchemaIndex, expr: ql.Expr, options: ExpressionOptions): IrExpr {
+  const ctx = new BindContext(index, options.mode);
+  let scope = rootScope(options.module);
+  if (options.subjectType !== null) {
+    if (!index.objectType(options.subjectType)) {
+      throw new QueryError(`type '${options.subjectType}' does not exist`);
+    }
+    const subject: IrExpr = {
+      kind: 'TypeRoot',
+      type: { kind: 'object', name: options.subjectType },
+      card: MANY,
+      objectType: options.subjectType,
+      pathId: `__subject__:${options.subjectType}`,
+    };
+    scope = subjectScope(scope, subject, null);
+  }
+  return bindExpr(ctx, scope, expr);
+}

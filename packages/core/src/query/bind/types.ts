@@ -1,0 +1,127 @@
+/**
+ * bind/types: names → schema things, as EdgeQL resolves them in a query: a qualified name in
+ * its module (through module aliases), an unqualified one in the current module and then `std`
+ * (object types, scalars, aliases, functions); type expressions (`array<str>`, `tuple<a: int64>`)
+ * → TypeRef; and small helpers over IR types.
+ *
+ * Input: a syntax node and a Scope. Output: fully qualified names / TypeRefs.
+ * Errors: InvalidReferenceError (unknown name, with a hint when one is close), InvalidTypeError.
+ */
+import type * as ql from '../../syntax';
+import { InvalidTypeError, UnknownModuleError } from '../../errors';
+import { printTypeRef, STD_SCALARS, type TypeRef } from '../../schema/model';
+import type { IrType } from '../ir';
+import type { SchemaIndex } from '../schema-index';
+import { fail, unknownName, type Scope } from './context';
+
+const STD_SCALAR_SET: ReadonlySet<string> = new Set(STD_SCALARS);
+
+/** The module a written module name means in this scope. */
+export function moduleOf(index: SchemaIndex, scope: Scope, module: string, span: ql.Span): string {
+  const aliased = scope.moduleAliases.get(module);
+  if (aliased) return aliased;
+  if (module === '__std__') return 'std';
+  if (!index.modules.has(module)) fail(UnknownModuleError, `module '${module}' does not exist`, span);
+  return module;
+}
+
+/** Candidate qualified names for `ref`, most specific first. */
+export function candidateNames(index: SchemaIndex, scope: Scope, ref: ql.ObjectRef): string[] {
+  if (ref.module !== null) return [`${moduleOf(index, scope, ref.module, ref.span)}::${ref.name}`];
+  return [`${scope.module}::${ref.name}`, `std::${ref.name}`];
+}
+
+export type NamedThing =
+  | { readonly kind: 'object'; readonly name: string }
+  | { readonly kind: 'scalar'; readonly name: string }
+  | { readonly kind: 'alias'; readonly name: string };
+
+/** What a name refers to among schema things (not scope names), or null. */
+export function lookupSchemaName(
+  index: SchemaIndex,
+  scope: Scope,
+  ref: ql.ObjectRef,
+): NamedThing | null {
+  for (const name of candidateNames(index, scope, ref)) {
+    if (index.objectType(name)) return { kind: 'object', name };
+    if (STD_SCALAR_SET.has(name) || index.scalar(name)) return { kind: 'scalar', name };
+    if (index.alias(name)) return { kind: 'alias', name };
+  }
+  return null;
+}
+
+/** A type expression as a TypeRef. Object unions resolve to their nearest common ancestor. */
+export function resolveTypeExpr(index: SchemaIndex, scope: Scope, texpr: ql.TypeExpr): TypeRef {
+  switch (texpr.kind) {
+    case 'TypeOf':
+      return fail(InvalidTypeError, '`typeof` is not supported in queries yet', texpr.span);
+    case 'TypeOp': {
+      const left = resolveTypeExpr(index, scope, texpr.left);
+      const right = resolveTypeExpr(index, scope, texpr.right);
+      if (texpr.op !== '|' || left.kind !== 'object' || right.kind !== 'object') {
+        return fail(InvalidTypeError, 'only object types may be joined with `|`', texpr.span);
+      }
+      return { kind: 'object', name: index.commonAncestor(left.name, right.name) };
+    }
+    case 'TypeName':
+      return resolveTypeName(index, scope, texpr);
+  }
+}
+
+function resolveTypeName(index: SchemaIndex, scope: Scope, texpr: ql.TypeName): TypeRef {
+  const { name, subtypes } = texpr;
+  const bare = name.module === null || name.module === 'std' ? name.name : null;
+  if (bare === 'array') {
+    const [element, ...rest] = subtypes;
+    if (!element || rest.length || element.kind === 'NamedSubtype') {
+      return fail(InvalidTypeError, 'array<...> takes one element type', texpr.span);
+    }
+    return { kind: 'array', element: resolveTypeExpr(index, scope, element) };
+  }
+  if (bare === 'tuple') {
+    const named = subtypes.filter((s) => s.kind === 'NamedSubtype').length;
+    if (named !== 0 && named !== subtypes.length) {
+      return fail(InvalidTypeError, 'tuple elements must be all named or all unnamed', texpr.span);
+    }
+    return {
+      kind: 'tuple',
+      elements: subtypes.map((s) =>
+        s.kind === 'NamedSubtype'
+          ? { name: s.name, type: resolveTypeExpr(index, scope, s.type) }
+          : { name: null, type: resolveTypeExpr(index, scope, s) },
+      ),
+    };
+  }
+  if (subtypes.length) {
+    return fail(InvalidTypeError, `type '${name.name}' takes no type arguments`, texpr.span);
+  }
+  const found = lookupSchemaName(index, scope, name);
+  if (!found) {
+    const shown = name.module ? `${name.module}::${name.name}` : name.name;
+    return unknownName('type', shown, name.span);
+  }
+  if (found.kind === 'alias') {
+    return fail(InvalidTypeError, `'${found.name}' is an alias, not a type`, name.span);
+  }
+  return found;
+}
+
+export function isObjectType(type: IrType): type is { kind: 'object'; name: string } {
+  return type.kind === 'object';
+}
+
+/** The EdgeQL spelling of an IR type (for messages and CompiledQuery.resultType). */
+export function printIrType(type: IrType): string {
+  switch (type.kind) {
+    case 'free':
+      return `std::FreeObject`;
+    case 'empty':
+      return 'anytype';
+    default:
+      return printTypeRef(type);
+  }
+}
+
+export function sameType(a: IrType, b: IrType): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

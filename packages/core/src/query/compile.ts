@@ -1,0 +1,83 @@
+/**
+ * query/compile: the compiler's entry point, `compileQuery` (the `CompileQuery` of ./api).
+ *
+ * text ─syntax.parseQuery→ statement ─bind (schema index)→ IR ─plan (access hook)→ SQL AST
+ *      ─printStatement→ CompiledQuery
+ *
+ * Input: a built Schema, EdgeQL text (exactly one statement), options (requested cardinality,
+ * access mode). Output: a CompiledQuery: one SQL statement answering one row with one column
+ * `result` (the JSON text of the result array), its parameters by slot, the inferred cardinality
+ * and result type. Refusals happen here, before anything runs: a possibly-many result when
+ * `atMostOne`/`one` was asked (items 2, 11: ResultCardinalityMismatchError).
+ * Invariant: every failure is a QueryError subclass (with a position where the text has one).
+ */
+import { QueryError, ResultCardinalityMismatchError } from '../errors';
+import type { Schema } from '../schema/model';
+import { printStatement } from '../sql';
+import * as ql from '../syntax';
+import type { AccessMode, CompileOptions, CompiledQuery } from './api';
+import { bindQuery } from './bind';
+import { typeEnv } from './bind/calls';
+import { printIrType } from './bind/types';
+import { cardName } from './ir';
+import { planQuery } from './plan/planner';
+import { schemaIndex } from './schema-index';
+
+const SERVICE: AccessMode = { policies: false, readOnly: false };
+
+export interface CompileDetails extends CompiledQuery {
+  /** The same SQL, a clause per line (golden files, `svc query --explain`). */
+  readonly prettySql: string;
+}
+
+export function compileQuery(schema: Schema, text: string, options: CompileOptions = {}): CompiledQuery {
+  const { prettySql: _, ...compiled } = compileQueryDetails(schema, text, options);
+  return compiled;
+}
+
+export function compileQueryDetails(
+  schema: Schema,
+  text: string,
+  options: CompileOptions = {},
+): CompileDetails {
+  try {
+    const statements = ql.parseQuery(text);
+    if (statements.length !== 1) {
+      throw new QueryError(
+        statements.length === 0 ? 'the query is empty' : 'send one statement per query',
+      );
+    }
+    const index = schemaIndex(schema);
+    const ir = bindQuery(index, statements[0] as ql.Statement);
+    const card = ir.root.card;
+    const requested = options.cardinality ?? 'many';
+    if (requested !== 'many' && card.max === 'many') {
+      throw new ResultCardinalityMismatchError(
+        `the query may return more than one element, but cardinality '${requested}' was requested`,
+        { hint: 'add `limit 1`, filter on .id or an exclusive property, or use assert_single(...)' },
+      );
+    }
+    const plan = planQuery(index, ir, { access: options.access ?? SERVICE, env: typeEnv(index) });
+    return {
+      sql: printStatement(plan),
+      prettySql: printStatement(plan, { pretty: true }),
+      params: ir.params.map((p) => ({
+        source: p.source,
+        name: p.name,
+        type: printIrType(p.type),
+        required: p.required,
+      })),
+      cardinality: cardName(card),
+      resultType: printIrType(ir.root.type),
+      writes: ir.writes,
+    };
+  } catch (err) {
+    if (err instanceof QueryError) throw err;
+    if (err instanceof RangeError) {
+      throw new QueryError('the query is nested too deeply to compile', { cause: err });
+    }
+    // A compiler bug must still answer as a query error, never as a 500 with a stack.
+    const message = err instanceof Error ? err.message : String(err);
+    throw new QueryError(`the query could not be compiled: ${message}`, { cause: err });
+  }
+}

@@ -1,0 +1,344 @@
+/**
+ * query/ir: the typed intermediate form of an EdgeQL query, between the binder (query/bind) and
+ * the planner (query/plan).
+ *
+ * Every node is a *set* with a static type and inferred cardinality bounds (`card`). Names are
+ * resolved (types, pointers, functions through std), variables are numbered parameters, aliases
+ * are `Binding`s, and every path carries a `pathId`: two occurrences of the same path in one scope
+ * have the same id and so denote the same element (Gel's path factoring); `detached` and each
+ * new binding start fresh ids.
+ * Invariants: IR is plain data, built once per compilation, never mutated after binding.
+ */
+import type { TypeRef } from '../schema/model';
+import type { Delete, Insert, Update } from './mutation-ir';
+import type { PointerInfo } from './schema-index';
+
+/** How many elements a set may have: `min` 0 or 1, `max` 0 (always empty), 1 or many. */
+export interface Card {
+  readonly min: 0 | 1;
+  readonly max: 0 | 1 | 'many';
+}
+export const ONE: Card = { min: 1, max: 1 };
+export const AT_MOST_ONE: Card = { min: 0, max: 1 };
+export const MANY: Card = { min: 0, max: 'many' };
+export const AT_LEAST_ONE: Card = { min: 1, max: 'many' };
+export const EMPTY: Card = { min: 0, max: 0 };
+
+/** A type of a set: a schema TypeRef, or a free object (`{a := 1}`), or the type of `{}`. */
+export type IrType =
+  | TypeRef
+  | { readonly kind: 'free'; readonly elements: readonly FreeElement[] }
+  | { readonly kind: 'empty' };
+
+export interface FreeElement {
+  readonly name: string;
+  readonly type: IrType;
+  readonly card: Card;
+}
+
+/** A name bound by `with`, `for`, a select/group alias or a function parameter. */
+export interface Binding {
+  /** Unique in the query. */
+  readonly id: number;
+  readonly name: string;
+  readonly expr: IrExpr;
+  /** `for x in ...`: each element in turn; otherwise the whole set (referenced by path). */
+  readonly iteration: boolean;
+}
+
+interface Base<K extends string> {
+  readonly kind: K;
+  readonly type: IrType;
+  readonly card: Card;
+}
+
+/** A literal: the value as EdgeQL wrote it (decoded), typed by std. */
+export interface Literal extends Base<'Literal'> {
+  readonly value: string | Uint8Array;
+}
+
+/** `$name` (with its cast); `index` is its 0-based slot in CompiledQuery.params. */
+export interface Param extends Base<'Param'> {
+  readonly index: number;
+  readonly source: 'variable' | 'global';
+  readonly name: string;
+}
+
+/** `User`: every object of a type (its concrete descendants). */
+export interface TypeRoot extends Base<'TypeRoot'> {
+  readonly objectType: string;
+  readonly pathId: string;
+}
+
+/** A reference to a binding (a `with` alias, a `for` variable, a select alias). */
+export interface BindingRef extends Base<'BindingRef'> {
+  readonly binding: Binding;
+  readonly pathId: string;
+}
+
+/** `source.name`: a stored or computed pointer, forward. */
+export interface PointerStep extends Base<'PointerStep'> {
+  readonly source: IrExpr;
+  /** The object type the pointer was looked up on (the source's static type). */
+  readonly sourceType: string;
+  readonly pointer: PointerInfo;
+  /** For a computed pointer: its expression, bound with the source as `.` (null if stored). */
+  readonly computed: IrExpr | null;
+  readonly pathId: string;
+}
+
+/** `source.<name`: objects of the links' declaring types whose `name` points at the source. */
+export interface Backlink extends Base<'Backlink'> {
+  readonly source: IrExpr;
+  readonly links: readonly { readonly source: string; readonly pointer: PointerInfo }[];
+  readonly pathId: string;
+}
+
+/** `link@prop` read on a link step (its target object carries the link row). */
+export interface LinkProperty extends Base<'LinkProperty'> {
+  /** The PointerStep of the link. */
+  readonly link: PointerStep;
+  readonly property: PointerInfo;
+}
+
+/** `source[is T]`. */
+export interface Intersection extends Base<'Intersection'> {
+  readonly source: IrExpr;
+  readonly objectType: string;
+  readonly pathId: string;
+}
+
+export interface ShapeElement {
+  readonly name: string;
+  /** Evaluated per element of the shape's subject (the subject bound as `.`). */
+  readonly expr: IrExpr;
+  /** Only shown for subjects of this type (`[is T].x`); null for all. */
+  readonly onlyFor: string | null;
+}
+
+/** `subject { ... }`: the subject's objects, output as JSON objects with these elements. */
+export interface Shape extends Base<'Shape'> {
+  readonly subject: IrExpr;
+  readonly elements: readonly ShapeElement[];
+}
+
+/** `{a := 1, b := 'x'}`. */
+export interface FreeObject extends Base<'FreeObject'> {
+  readonly elements: readonly ShapeElement[];
+}
+
+/** How an argument is taken: one element at a time, as a whole set, or optional (empty → null). */
+export type ArgMode = 'element' | 'set' | 'optional';
+
+/** An operator or function from std (the planner asks std for its SQL by `std`). */
+export interface Call extends Base<'Call'> {
+  /** `std::+`, `std::count`, ... as std names them. */
+  readonly name: string;
+  /** std's resolved overload (opaque here; the planner hands it back to std). */
+  readonly overload: unknown;
+  readonly args: readonly IrExpr[];
+  readonly modes: readonly ArgMode[];
+  /** `element`: per combination of argument values; `aggregate`: over the whole set-of
+   * argument (count, sum, array_agg, ...); `set-returning`: yields a set (array_unpack). */
+  readonly callKind: 'element' | 'aggregate' | 'set-returning';
+}
+
+/** `<T>expr` for scalars (std's cast). */
+export interface Cast extends Base<'Cast'> {
+  readonly expr: IrExpr;
+  readonly overload: unknown;
+}
+
+/** `<T><uuid>x`: the objects of T with that id; a missing one is an error (item 12). */
+export interface ObjectCast extends Base<'ObjectCast'> {
+  readonly expr: IrExpr;
+  readonly objectType: string;
+  readonly pathId: string;
+}
+
+export interface SetLiteral extends Base<'SetLiteral'> {
+  readonly elements: readonly IrExpr[];
+}
+
+export interface ArrayLiteral extends Base<'ArrayLiteral'> {
+  readonly elements: readonly IrExpr[];
+}
+
+export interface TupleLiteral extends Base<'TupleLiteral'> {
+  readonly elements: readonly IrExpr[];
+  readonly names: readonly string[] | null;
+}
+
+/** `t.0`, `t.name`: one element of a tuple. */
+export interface TupleElement extends Base<'TupleElement'> {
+  readonly tuple: IrExpr;
+  readonly position: number;
+}
+
+/** `a union b`, `a except b`, `a intersect b` (multiset), `distinct a`. */
+export interface SetOp extends Base<'SetOp'> {
+  readonly op: 'union' | 'except' | 'intersect';
+  readonly left: IrExpr;
+  readonly right: IrExpr;
+}
+
+export interface Distinct extends Base<'Distinct'> {
+  readonly expr: IrExpr;
+}
+
+export interface Exists extends Base<'Exists'> {
+  readonly expr: IrExpr;
+  readonly negated: boolean;
+}
+
+/** `a ?? b`. */
+export interface Coalesce extends Base<'Coalesce'> {
+  readonly left: IrExpr;
+  readonly right: IrExpr;
+}
+
+export interface IfElse extends Base<'IfElse'> {
+  readonly condition: IrExpr;
+  readonly then: IrExpr;
+  readonly else: IrExpr;
+}
+
+/** `x is T` on objects. */
+export interface TypeCheck extends Base<'TypeCheck'> {
+  readonly expr: IrExpr;
+  readonly objectType: string;
+  readonly negated: boolean;
+}
+
+/** `assert_single`, `assert_exists`, `assert_distinct`: a runtime check (SQLSTATE 21000). */
+export interface Assert extends Base<'Assert'> {
+  readonly check: 'single' | 'exists' | 'distinct';
+  readonly expr: IrExpr;
+  readonly message: string;
+}
+
+export interface SortKey {
+  readonly expr: IrExpr;
+  readonly direction: 'asc' | 'desc';
+  readonly empty: 'first' | 'last';
+}
+
+/**
+ * A select statement: for each element of `subject` (bound to `binding`, so `.x` and paths
+ * through the subject's pathId see it), keep those where `filter` holds, order, slice, and yield
+ * `result` (the subject itself, or a shape of it).
+ */
+export interface Select extends Base<'Select'> {
+  readonly subject: IrExpr;
+  /** The pathId the subject's elements are known by inside filter/order by/result. */
+  readonly subjectPathId: string;
+  readonly result: IrExpr;
+  readonly filter: IrExpr | null;
+  readonly orderBy: readonly SortKey[];
+  readonly offset: IrExpr | null;
+  readonly limit: IrExpr | null;
+}
+
+/** `for x in iterator union body`. */
+export interface For extends Base<'For'> {
+  readonly binding: Binding;
+  readonly iterator: IrExpr;
+  readonly body: IrExpr;
+  readonly optional: boolean;
+}
+
+/** `group subject using k := e by k`: Gel's result objects {key, grouping, elements}. */
+export interface Group extends Base<'Group'> {
+  readonly subject: IrExpr;
+  readonly subjectPathId: string;
+  /** Keys in `by` order: name and expression (evaluated per subject element). */
+  readonly keys: readonly { readonly name: string; readonly expr: IrExpr }[];
+  /** The shape of each group's elements (the subject's shape, if any). */
+  readonly elements: IrExpr;
+}
+
+export type IrExpr =
+  | Literal
+  | Param
+  | TypeRoot
+  | BindingRef
+  | PointerStep
+  | Backlink
+  | LinkProperty
+  | Intersection
+  | Shape
+  | FreeObject
+  | Call
+  | Cast
+  | ObjectCast
+  | SetLiteral
+  | ArrayLiteral
+  | TupleLiteral
+  | SetOp
+  | Distinct
+  | Exists
+  | Coalesce
+  | IfElse
+  | TypeCheck
+  | Assert
+  | Select
+  | For
+  | Group
+  | TupleElement
+  | Insert
+  | Update
+  | Delete;
+
+/** A bound query: its root set, and the parameters in slot order. */
+export interface IrQuery {
+  readonly root: IrExpr;
+  readonly params: readonly {
+    readonly source: 'variable' | 'global';
+    readonly name: string;
+    readonly type: TypeRef;
+    readonly required: boolean;
+  }[];
+  /** True when the statement writes. */
+  readonly writes: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cardinality arithmetic (Gel's inference/cardinality rules)
+
+/** One result per combination of inputs: a path step, an element-wise operator. */
+export function cardProduct(a: Card, b: Card): Card {
+  const max = a.max === 0 || b.max === 0 ? 0 : a.max === 'many' || b.max === 'many' ? 'many' : 1;
+  return { min: a.min === 1 && b.min === 1 && max !== 0 ? 1 : 0, max };
+}
+
+/** `t.0`, `t.name`: one element of a tuple. */
+export interface TupleElement extends Base<'TupleElement'> {
+  readonly tuple: IrExpr;
+  readonly position: number;
+}
+
+/** `a union b`. */
+export function cardUnion(a: Card, b: Card): Card {
+  const max = a.max === 0 ? b.max : b.max === 0 ? a.max : 'many';
+  return { min: a.min === 1 || b.min === 1 ? 1 : 0, max };
+}
+
+/** Either one or the other (if/else, `??` bounds). */
+export function cardEither(a: Card, b: Card): Card {
+  const max = a.max === 'many' || b.max === 'many' ? 'many' : a.max === 1 || b.max === 1 ? 1 : 0;
+  return { min: a.min === 1 && b.min === 1 ? 1 : 0, max };
+}
+
+export function cardOptional(c: Card): Card {
+  return { min: 0, max: c.max };
+}
+
+export function cardAtMostOne(c: Card): Card {
+  return { min: c.min, max: c.max === 'many' ? 1 : c.max };
+}
+
+/** The API's name for a cardinality. */
+export function cardName(c: Card): 'atMostOne' | 'one' | 'many' | 'atLeastOne' {
+  if (c.max === 'many') return c.min === 1 ? 'atLeastOne' : 'many';
+  return c.min === 1 ? 'one' : 'atMostOne';
+}

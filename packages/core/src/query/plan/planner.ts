@@ -1,0 +1,1019 @@
+/**
+ * plan/planner: IR → one SQL SELECT returning one row, one column `result`: the JSON text of the
+ * whole result array, built by PostgreSQL.
+ *
+ * Three mutually recursive operations over a `Rel` (./rel):
+ * - `lift(rel, e)`: make the elements of set `e` rows of `rel` (joining what it needs) and bind
+ *   its path id there — a many set multiplies rows (inner join), an at-most-one set keeps them
+ *   (left join, NULL = empty). A path already bound in `rel` or an enclosing Rel is reused: that
+ *   is Gel's path factoring, and correlation of subqueries with their outer rows;
+ * - `value(rel, e)`: the SQL value of one element (objects: their id), lifting what it needs;
+ * - `output(rel, e)`: the element's JSON result form (shapes as `json_build_object` in shape
+ *   order; links and multi values by the result conventions of ENGINE-COMMON/DECISIONS).
+ * Sets that must not multiply the current rows (shape elements, aggregate arguments, statements
+ * used as values) are planned in a child Rel as a subquery (scalar, EXISTS, ARRAY or LATERAL).
+ * Order: an ordered set lifted into a Rel adds its order keys (`~ord`) to the Rel's, and the
+ * final `json_agg` orders by them.
+ * Invariants: values are `$n` parameters, never spliced; identifiers only through the SQL AST
+ * printer; every read of a type's rows goes through plan/sources (the access hook).
+ */
+import { QueryError } from '../../errors';
+import type { TypeRef } from '../../schema/model';
+import { pgType, sql, type Cte, type OrderItem, type SqlExpr, type SqlQuery, type Target } from '../../sql';
+import type { Cast } from '../../std/casts';
+import type { ResolvedCall } from '../../std/resolve';
+import { decodeParam, jsonOf, pgTypeFor } from '../../std/scalars';
+import type { TypeEnv } from '../../std/model';
+import type { AccessMode } from '../api';
+import type { IrExpr, IrQuery, IrType, ShapeElement } from '../ir';
+import type { SchemaIndex } from '../schema-index';
+import { Rel, type Bound } from './rel';
+import { backlinkIds, junctionSource, typeSource, unionAll, type SourceContext } from './sources';
+
+const JSON_T = pgType('json');
+const EMPTY_ARRAY: SqlExpr = sql.cast(sql.text('[]'), JSON_T);
+/** Deeper than this, planning stops with a clear error instead of overflowing the stack. */
+const MAX_PLAN_DEPTH = 400;
+
+export interface PlanOptions {
+  readonly access: AccessMode;
+  readonly env: TypeEnv;
+}
+
+export function planQuery(index: SchemaIndex, query: IrQuery, options: PlanOptions): SqlQuery {
+  const planner = new Planner(index, options);
+  return planner.root(query.root);
+}
+
+/** What other planner modules (mutations: plan/mutation*.ts) use of the planner. */
+export interface PlanContext extends SourceContext {
+  /** A fresh SQL alias starting with `prefix`. */
+  fresh(prefix: string): string;
+  /** Adds a CTE to the top-level statement (data-modifying CTEs must be top-level), in order. */
+  addCte(cte: Cte): void;
+  /** Binds `expr`'s elements as rows of `rel` (see the module doc). */
+  lift(rel: Rel, expr: IrExpr): Bound;
+  /** One element's SQL value in `rel` (objects: the id). */
+  value(rel: Rel, expr: IrExpr): SqlExpr;
+  /**
+   * `expr`'s elements as a subquery correlated with `parent`: columns `id` and `__type__`
+   * (objects) or `v` (values), `~json` (each element's JSON output), `~ord` when ordered.
+   */
+  rows(parent: Rel, expr: IrExpr): { query: SqlQuery; columns: { ord: boolean; object: boolean } };
+}
+
+class Planner implements PlanContext {
+  private readonly ctes: Cte[] = [];
+  private readonly distinctDone = new WeakSet<IrExpr>();
+  private aliasCount = 0;
+  private depth = 0;
+  readonly access: AccessMode;
+  private readonly env: TypeEnv;
+
+  constructor(
+    readonly index: SchemaIndex,
+    options: PlanOptions,
+  ) {
+    this.access = options.access;
+    this.env = options.env;
+  }
+
+  fresh(prefix: string): string {
+    return `${prefix}${++this.aliasCount}`;
+  }
+
+  addCte(cte: Cte): void {
+    this.ctes.push(cte);
+  }
+
+  private guard<T>(fn: () => T): T {
+    if (++this.depth > MAX_PLAN_DEPTH) {
+      throw new QueryError('the query is nested too deeply to compile');
+    }
+    try {
+      return fn();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The statement
+
+  root(expr: IrExpr): SqlQuery {
+    const rel = new Rel(null);
+    const bound = this.lift(rel, expr);
+    const out = bound.out ?? this.outputOf(rel, expr, bound);
+    const present = this.presence(bound);
+    return sql.select({
+      with: sql.with(this.ctes),
+      targets: [
+        sql.target(
+          sql.cast(
+            sql.func('coalesce', [sql.agg('json_agg', [out], { orderBy: rel.order }), EMPTY_ARRAY]),
+            pgType('text'),
+          ),
+          'result',
+        ),
+      ],
+      from: rel.from ? [rel.from] : [],
+      where: sql.and(...rel.where, ...(present ? [present] : [])),
+    });
+  }
+
+  /** The condition that a lifted element exists (NULL stands for "empty"). */
+  private presence(bound: Bound): SqlExpr | null {
+    if (!bound.nullable) return null;
+    return sql.isNull(bound.kind === 'object' ? bound.id : bound.expr, true);
+  }
+
+  /**
+   * `e`'s elements as the rows of a subquery correlated with `parent`: columns `id` and
+   * `__type__` (objects) or `v` (values), `~json` (their output) and `~ord` (their order).
+   */
+  rows(
+    parent: Rel,
+    expr: IrExpr,
+    hooks: {
+      /** Runs before `expr` is lifted (a `for` binds its iterator). */
+      readonly before?: (rel: Rel) => void;
+      /** Runs after (a select's filter and order); may slice the rows. */
+      readonly after?: (rel: Rel) => { limit: SqlExpr | null; offset: SqlExpr | null } | undefined;
+      /** Objects once each (a path through a link from many sources is a set). */
+      readonly distinct?: boolean;
+    } = {},
+  ): {
+    query: SqlQuery;
+    columns: { out: boolean; ord: boolean; object: boolean };
+  } {
+    const rel = new Rel(parent);
+    hooks.before?.(rel);
+    const bound = this.lift(rel, expr);
+    const slice = hooks.after?.(rel);
+    const out = bound.out ?? this.outputOf(rel, expr, bound);
+    const targets: Target[] =
+      bound.kind === 'object'
+        ? [sql.target(bound.id, 'id'), sql.target(bound.tag, '__type__')]
+        : [sql.target(bound.expr, 'v')];
+    targets.push(sql.target(out, '~json'));
+    const distinct = hooks.distinct === true && bound.kind === 'object';
+    const ord = rel.order.length > 0 && !distinct;
+    if (ord) {
+      targets.push(sql.target(sql.agg('row_number', [], { over: { partitionBy: [], orderBy: rel.order } }), '~ord'));
+    }
+    const present = this.presence(bound);
+    const sliced = slice !== undefined && (slice.limit !== null || slice.offset !== null);
+    return {
+      query: sql.select({
+        distinct: distinct && bound.kind === 'object' ? [bound.id] : false,
+        targets,
+        from: rel.from ? [rel.from] : [],
+        where: sql.and(...rel.where, ...(present ? [present] : [])),
+        orderBy: sliced ? rel.order : distinct && bound.kind === 'object' ? [sql.order(bound.id)] : [],
+        limit: slice?.limit ?? null,
+        offset: slice?.offset ?? null,
+      }),
+      columns: { out: true, ord, object: bound.kind === 'object' },
+    };
+  }
+
+  /** Joins a subquery of `e`'s rows into `rel` (LATERAL) and returns the bound element. */
+  private liftRows(rel: Rel, expr: IrExpr, query: SqlQuery, columns: { ord: boolean; object: boolean }): Bound {
+    const alias = this.fresh('q');
+    const join = expr.card.max === 'many' || expr.card.min === 1 ? 'inner' : 'left';
+    const nullable = join === 'left';
+    rel.join(join, sql.subquery(query, alias, { lateral: true }));
+    if (columns.ord) rel.order.push(sql.order(sql.col('~ord', alias)));
+    const out = sql.col('~json', alias);
+    if (columns.object) {
+      return {
+        kind: 'object',
+        type: (expr.type as { name: string }).name,
+        id: sql.col('id', alias),
+        tag: sql.col('__type__', alias),
+        alias: null,
+        link: null,
+        out,
+        nullable,
+      };
+    }
+    return { kind: 'value', type: expr.type, expr: sql.col('v', alias), out, nullable };
+  }
+
+  private subqueryLift(rel: Rel, expr: IrExpr, hooks: Parameters<Planner['rows']>[2] = {}): Bound {
+    const { query, columns } = this.rows(rel, expr, hooks);
+    return this.liftRows(rel, expr, query, columns);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // lift
+
+  lift(rel: Rel, expr: IrExpr): Bound {
+    return this.guard(() => {
+      const id = pathId(expr);
+      if (id !== null) {
+        const known = rel.lookup(id);
+        if (known) return known;
+      }
+      const bound = this.liftNew(rel, expr);
+      if (id !== null) rel.bind(id, bound);
+      return bound;
+    });
+  }
+
+  private liftNew(rel: Rel, expr: IrExpr): Bound {
+    if (this.needsDistinct(rel, expr)) {
+      this.distinctDone.add(expr);
+      return this.subqueryLift(rel, expr, { distinct: true });
+    }
+    switch (expr.kind) {
+      case 'TypeRoot': {
+        const alias = this.fresh(shortName(expr.objectType));
+        const src = typeSource(this, expr.objectType, alias);
+        rel.join('inner', src.item);
+        return objectBound(expr.objectType, alias, src.tag, false);
+      }
+      case 'PointerStep':
+        return this.liftPointer(rel, expr);
+      case 'Backlink': {
+        const target = this.objectOf(rel, expr.source);
+        const ids = this.fresh('bl');
+        const type = (expr.type as { name: string }).name;
+        rel.join('inner', sql.subquery(backlinkIds(this, expr.links, target.id), ids, { lateral: true }));
+        return this.joinObject(rel, type, sql.col('id', ids), 'inner');
+      }
+      case 'Intersection': {
+        const source = this.objectOf(rel, expr.source);
+        const bound = this.joinObject(rel, expr.objectType, source.id, 'inner');
+        return bound.kind === 'object' ? { ...bound, link: source.link } : bound;
+      }
+      case 'ObjectCast': {
+        const checked = this.value(rel, expr);
+        return this.joinObject(rel, expr.objectType, checked, expr.card.min === 1 ? 'inner' : 'left');
+      }
+      case 'BindingRef': {
+        if (expr.binding.iteration) {
+          throw new QueryError(`'${expr.binding.name}' is used outside the statement that binds it`);
+        }
+        return this.subqueryLift(rel, expr.binding.expr);
+      }
+      case 'Shape': {
+        const subject = this.lift(rel, expr.subject);
+        return { ...subject, out: this.shapeJson(rel, expr, subject) };
+      }
+      case 'Select': {
+        const bound = this.subqueryLift(rel, expr.result, { after: (inner) => this.selectClauses(inner, expr) });
+        return bound;
+      }
+      case 'For':
+        return this.subqueryLift(rel, expr.body, {
+          before: (inner) => inner.bind(`@${expr.binding.id}`, this.lift(inner, expr.iterator)),
+        });
+      case 'SetLiteral':
+      case 'SetOp':
+        return this.liftUnion(rel, expr);
+      case 'Distinct': {
+        const { query, columns } = this.rows(rel, expr.expr);
+        const alias = this.fresh('d');
+        const key = columns.object ? 'id' : 'v';
+        const distinct = sql.select({
+          distinct: [sql.col(key, alias)],
+          targets: [sql.target(sql.star(alias))],
+          from: [sql.subquery(query, alias)],
+          orderBy: [sql.order(sql.col(key, alias))],
+        });
+        return this.liftRows(rel, expr, distinct, { ord: false, object: columns.object });
+      }
+      case 'Coalesce':
+        if (expr.left.card.max !== 'many' && expr.right.card.max !== 'many' && expr.type.kind !== 'object') {
+          return this.valueBound(rel, expr);
+        }
+        return this.liftCoalesce(rel, expr);
+      case 'IfElse':
+        if (expr.then.card.max !== 'many' && expr.else.card.max !== 'many' && expr.type.kind !== 'object') {
+          return this.valueBound(rel, expr);
+        }
+        return this.liftIfElse(rel, expr);
+      case 'Call':
+        if (expr.callKind === 'set-returning') return this.liftSetReturning(rel, expr);
+        return this.valueBound(rel, expr);
+      case 'Assert':
+        return this.liftAssert(rel, expr);
+      case 'Group':
+        return this.liftGroup(rel, expr);
+      default:
+        return this.valueBound(rel, expr);
+    }
+  }
+
+  /**
+   * A link or backlink step from many sources not bound here yields each object once (EdgeQL
+   * paths are sets): it is planned as a DISTINCT subquery instead of multiplying the rows.
+   */
+  private needsDistinct(rel: Rel, expr: IrExpr): boolean {
+    if (this.distinctDone.has(expr)) return false;
+    if (expr.kind !== 'PointerStep' && expr.kind !== 'Backlink') return false;
+    if (expr.type.kind !== 'object' || expr.source.card.max !== 'many') return false;
+    const source = pathId(expr.source);
+    return source === null || rel.lookup(source) === undefined;
+  }
+
+  private valueBound(rel: Rel, expr: IrExpr): Bound {
+    if (expr.type.kind === 'object') {
+      const id = this.value(rel, expr);
+      return this.joinObject(rel, expr.type.name, id, expr.card.min === 1 ? 'inner' : 'left');
+    }
+    return { kind: 'value', type: expr.type, expr: this.value(rel, expr), out: null, nullable: expr.card.min === 0 };
+  }
+
+  /** The bound object of an object-typed expression (lifting it). */
+  private objectOf(rel: Rel, expr: IrExpr): Extract<Bound, { kind: 'object' }> {
+    const bound = this.lift(rel, expr);
+    if (bound.kind !== 'object') throw new QueryError('expected objects');
+    return bound;
+  }
+
+  /** The object's stored columns: its own alias, or a join of its type's rows by id. */
+  private columnsOf(rel: Rel, bound: Extract<Bound, { kind: 'object' }>): string {
+    if (bound.alias !== null) return bound.alias;
+    const joined = this.joinObject(rel, bound.type, bound.id, 'inner');
+    return (joined as { alias: string }).alias;
+  }
+
+  /** Joins the rows of `type` whose id is `id` (one row per id). */
+  private joinObject(rel: Rel, type: string, id: SqlExpr, join: 'inner' | 'left'): Bound {
+    const alias = this.fresh(shortName(type));
+    const src = typeSource(this, type, alias);
+    rel.join(join, src.item, sql.bin('=', sql.col('id', alias), id));
+    return objectBound(type, alias, src.tag, join === 'left');
+  }
+
+  private liftPointer(rel: Rel, step: Extract<IrExpr, { kind: 'PointerStep' }>): Bound {
+    const p = step.pointer;
+    if (step.computed) {
+      const bound = this.lift(rel, step.computed);
+      return bound;
+    }
+    const source = this.objectOf(rel, step.source);
+    const storage = p.name === '__type__' ? 'type' : p.name === 'id' ? 'id' : p.many ? 'junction' : 'column';
+    if (storage === 'id') return { kind: 'value', type: step.type, expr: source.id, out: null, nullable: source.nullable };
+    if (storage === 'type') {
+      return this.joinCatalogue(rel, source.tag);
+    }
+    if (step.sourceType === 'schema::ObjectType') {
+      return { kind: 'value', type: step.type, expr: sql.col(p.name, this.columnsOf(rel, source)), out: null, nullable: true };
+    }
+    if (storage === 'column') {
+      const alias = this.columnsOf(rel, source);
+      const column = sql.col(p.name, alias);
+      if (p.kind === 'property') return { kind: 'value', type: step.type, expr: column, out: null, nullable: step.card.min === 0 || source.nullable };
+      const target = (p.target as { name: string }).name;
+      const bound = this.joinObject(rel, target, column, step.card.max === 'many' || step.card.min === 1 ? 'inner' : 'left');
+      return { ...(bound as Extract<Bound, { kind: 'object' }>), link: { kind: 'column', alias, pointer: p.name } };
+    }
+    // A multi pointer: its junction rows for this source.
+    const j = this.fresh('j');
+    const junction = junctionSource(this, step.sourceType, p, j);
+    rel.join('inner', junction.item, sql.bin('=', sql.col('source', j), source.id));
+    const value = sql.col(junction.valueColumn, j);
+    if (p.kind === 'property') return { kind: 'value', type: step.type, expr: value, out: null, nullable: false };
+    const target = (p.target as { name: string }).name;
+    const bound = this.joinObject(rel, target, value, 'inner');
+    return { ...(bound as Extract<Bound, { kind: 'object' }>), link: { kind: 'junction', alias: j } };
+  }
+
+  private joinCatalogue(rel: Rel, tag: SqlExpr): Bound {
+    const alias = this.fresh('ty');
+    const src = typeSource(this, 'schema::ObjectType', alias);
+    rel.join('inner', src.item, sql.bin('=', sql.col('name', alias), tag));
+    return objectBound('schema::ObjectType', alias, src.tag, false);
+  }
+
+  /** A select's clauses on the Rel its subject is lifted in; its order keys come first. */
+  private selectClauses(
+    rel: Rel,
+    select: Extract<IrExpr, { kind: 'Select' }>,
+  ): { limit: SqlExpr | null; offset: SqlExpr | null } {
+    this.lift(rel, select.subject);
+    if (select.filter) rel.where.push(this.value(rel, select.filter));
+    const keys: OrderItem[] = select.orderBy.map((k) =>
+      sql.order(this.value(rel, k.expr), k.direction, k.empty === 'first' ? 'first' : 'last'),
+    );
+    rel.order.unshift(...keys);
+    return {
+      limit: select.limit ? this.value(rel.parent ?? rel, select.limit) : null,
+      offset: select.offset ? this.value(rel.parent ?? rel, select.offset) : null,
+    };
+  }
+
+  private liftUnion(rel: Rel, expr: Extract<IrExpr, { kind: 'SetLiteral' | 'SetOp' }>): Bound {
+    const parts = expr.kind === 'SetLiteral' ? expr.elements : [expr.left, expr.right];
+    if (expr.kind === 'SetOp' && expr.op !== 'union') return this.liftExceptIntersect(rel, expr);
+    if (parts.length === 0) {
+      return { kind: 'value', type: expr.type, expr: sql.null(), out: null, nullable: true };
+    }
+    const branches = parts.map((p) => this.rows(rel, p));
+    const object = expr.type.kind === 'object';
+    const ord = 'u';
+    const queries = branches.map((b, i) => {
+      const cols: Target[] = object
+        ? [sql.target(sql.col('id'), 'id'), sql.target(sql.col('__type__'), '__type__')]
+        : [sql.target(sql.col('v'), 'v')];
+      cols.push(sql.target(sql.col('~json'), '~json'));
+      cols.push(sql.target(sql.num(i), `~${ord}1`));
+      cols.push(sql.target(b.columns.ord ? sql.col('~ord') : sql.num(0), `~${ord}2`));
+      return sql.select({ targets: cols, from: [sql.subquery(b.query, `b${i}`)] }) as SqlQuery;
+    });
+    const alias = this.fresh('un');
+    const union = sql.select({
+      targets: [sql.target(sql.star(alias)), sql.target(sql.agg('row_number', [], { over: { partitionBy: [], orderBy: [sql.order(sql.col(`~${ord}1`, alias)), sql.order(sql.col(`~${ord}2`, alias))] } }), '~ord')],
+      from: [sql.subquery(unionAll(queries), alias)],
+    });
+    return this.liftRows(rel, expr, union, { ord: true, object });
+  }
+
+  private liftExceptIntersect(rel: Rel, expr: Extract<IrExpr, { kind: 'SetOp' }>): Bound {
+    const object = expr.type.kind === 'object';
+    const key = object ? 'id' : 'v';
+    const strip = (q: SqlQuery, alias: string): SqlQuery =>
+      sql.select({
+        targets: object
+          ? [sql.target(sql.col('id', alias), 'id'), sql.target(sql.col('__type__', alias), '__type__')]
+          : [sql.target(sql.col('v', alias), 'v')],
+        from: [sql.subquery(q, alias)],
+      });
+    const left = strip(this.rows(rel, expr.left).query, 'l');
+    const right = strip(this.rows(rel, expr.right).query, 'r');
+    const alias = this.fresh('so');
+    const combined = sql.select({
+      targets: [sql.target(sql.star(alias))],
+      from: [sql.subquery(sql.setOp(expr.op === 'except' ? 'except' : 'intersect', true, left, right), alias)],
+    });
+    const inner = new Rel(rel);
+    const bound: Bound = object
+      ? { kind: 'object', type: (expr.type as { name: string }).name, id: sql.col('id', alias), tag: sql.col('__type__', alias), alias: null, link: null, out: null, nullable: false }
+      : { kind: 'value', type: expr.type, expr: sql.col('v', alias), out: null, nullable: false };
+    inner.from = sql.subquery(combined, alias);
+    const out = this.outputOf(inner, expr, bound);
+    const query = sql.select({
+      targets: [
+        ...(object ? [sql.target(sql.col('id', alias), 'id'), sql.target(sql.col('__type__', alias), '__type__')] : [sql.target(sql.col(key, alias), 'v')]),
+        sql.target(out, '~json'),
+      ],
+      from: [inner.from],
+      where: inner.where.length ? sql.and(...inner.where) : null,
+    });
+    return this.liftRows(rel, expr, query, { ord: false, object });
+  }
+
+  private liftCoalesce(rel: Rel, expr: Extract<IrExpr, { kind: 'Coalesce' }>): Bound {
+    const left = this.rows(rel, expr.left);
+    const right = this.rows(rel, expr.right);
+    return this.liftAlternatives(rel, expr, [
+      { query: left.query, columns: left.columns, when: null },
+      { query: right.query, columns: right.columns, when: sql.not(sql.exists(left.query)) },
+    ]);
+  }
+
+  private liftIfElse(rel: Rel, expr: Extract<IrExpr, { kind: 'IfElse' }>): Bound {
+    const condition = this.value(rel, expr.condition);
+    const then = this.rows(rel, expr.then);
+    const otherwise = this.rows(rel, expr.else);
+    return this.liftAlternatives(rel, expr, [
+      { query: then.query, columns: then.columns, when: sql.bin('is', condition, sql.bool(true)) },
+      { query: otherwise.query, columns: otherwise.columns, when: sql.bin('is', condition, sql.bool(false)) },
+    ]);
+  }
+
+  private liftAlternatives(
+    rel: Rel,
+    expr: IrExpr,
+    branches: { query: SqlQuery; columns: { ord: boolean; object: boolean }; when: SqlExpr | null }[],
+  ): Bound {
+    const object = expr.type.kind === 'object';
+    const queries = branches.map((b, i) => {
+      const alias = `a${i}`;
+      return sql.select({
+        targets: [
+          ...(object
+            ? [sql.target(sql.col('id', alias), 'id'), sql.target(sql.col('__type__', alias), '__type__')]
+            : [sql.target(sql.col('v', alias), 'v')]),
+          sql.target(sql.col('~json', alias), '~json'),
+          sql.target(b.columns.ord ? sql.col('~ord', alias) : sql.num(0), '~ord'),
+        ],
+        from: [sql.subquery(b.query, alias)],
+        where: b.when,
+      }) as SqlQuery;
+    });
+    return this.liftRows(rel, expr, unionAll(queries), { ord: true, object });
+  }
+
+  private liftSetReturning(rel: Rel, expr: Extract<IrExpr, { kind: 'Call' }>): Bound {
+    const args = expr.args.map((a, i) => this.argValue(rel, a, expr.modes[i] ?? 'element'));
+    const call = (expr.overload as ResolvedCall).sql(args, expr.args.map(nullable));
+    const alias = this.fresh('f');
+    rel.join(
+      'inner',
+      sql.fromFunction(call, alias, {
+        lateral: true,
+        withOrdinality: true,
+        columns: [
+          { name: 'value', type: null },
+          { name: '~ord', type: null },
+        ],
+      }),
+    );
+    rel.order.push(sql.order(sql.col('~ord', alias)));
+    if (expr.type.kind === 'object') {
+      return this.joinObject(rel, expr.type.name, sql.col('value', alias), 'inner');
+    }
+    return { kind: 'value', type: expr.type, expr: sql.col('value', alias), out: null, nullable: false };
+  }
+
+  private liftAssert(rel: Rel, expr: Extract<IrExpr, { kind: 'Assert' }>): Bound {
+    const { query, columns } = this.rows(rel, expr.expr);
+    const alias = this.fresh('as');
+    const key = columns.object ? 'id' : 'v';
+    const raise = (probe: SqlExpr): SqlExpr =>
+      sql.func('raise', [probe, sql.text('21000'), sql.text(expr.message)], 'svc_meta');
+    if (expr.check === 'single') {
+      const count = sql.agg('count', [sql.star()], { over: { partitionBy: [], orderBy: [] } });
+      const wrapped = this.fresh('ck');
+      const counted = sql.select({
+        targets: [sql.target(sql.star(alias)), sql.target(count, '~n')],
+        from: [sql.subquery(query, alias)],
+      });
+      const checked = sql.select({
+        targets: [
+          ...(columns.object
+            ? [
+                sql.target(
+                  {
+                    kind: 'Case',
+                    whens: [{ when: sql.bin('>', sql.col('~n', wrapped), sql.num(1)), then: raise(sql.col('id', wrapped)) }],
+                    else: sql.col('id', wrapped),
+                  },
+                  'id',
+                ),
+                sql.target(sql.col('__type__', wrapped), '__type__'),
+              ]
+            : [
+                sql.target(
+                  {
+                    kind: 'Case',
+                    whens: [{ when: sql.bin('>', sql.col('~n', wrapped), sql.num(1)), then: raise(sql.col('v', wrapped)) }],
+                    else: sql.col('v', wrapped),
+                  },
+                  'v',
+                ),
+              ]),
+          sql.target(sql.col('~json', wrapped), '~json'),
+        ],
+        from: [sql.subquery(counted, wrapped)],
+      });
+      return this.liftRows(rel, expr, checked, { ord: false, object: columns.object });
+    }
+    if (expr.check === 'exists') {
+      const probe = sql.select({ targets: [sql.target(sql.num(1))], from: [sql.subquery(query, alias)] });
+      rel.where.push({
+        kind: 'Case',
+        whens: [{ when: sql.exists(probe), then: sql.bool(true) }],
+        else: raise(sql.isNull(sql.func('random', []))),
+      });
+      return this.liftRows(rel, expr, query, columns);
+    }
+    const stats = sql.select({
+      targets: [
+        sql.target(
+          sql.bin('=', sql.agg('count', [sql.col(key, alias)]), sql.agg('count', [sql.col(key, alias)], { distinct: true })),
+        ),
+      ],
+      from: [sql.subquery(query, alias)],
+    });
+    rel.where.push({
+      kind: 'Case',
+      whens: [{ when: sql.scalar(stats), then: sql.bool(true) }],
+      else: raise(sql.isNull(sql.func('random', []))),
+    });
+    return this.liftRows(rel, expr, query, columns);
+  }
+
+  private liftGroup(rel: Rel, expr: Extract<IrExpr, { kind: 'Group' }>): Bound {
+    // Each element with its keys; then one row per distinct key tuple.
+    const elements = this.rows(rel, expr.elements);
+    const inner = new Rel(rel);
+    const e = this.fresh('g');
+    inner.from = sql.subquery(elements.query, e);
+    const subjectBound: Bound = elements.columns.object
+      ? { kind: 'object', type: (expr.subject.type as { name: string }).name, id: sql.col('id', e), tag: sql.col('__type__', e), alias: null, link: null, out: sql.col('~json', e), nullable: false }
+      : { kind: 'value', type: expr.subject.type, expr: sql.col('v', e), out: sql.col('~json', e), nullable: false };
+    inner.bind(expr.subjectPathId, subjectBound);
+    const keyValues = expr.keys.map((k) => this.value(inner, k.expr));
+    const keyJson = expr.keys.map((k, i) => this.scalarJson(k.expr.type, keyValues[i] as SqlExpr));
+    const keyed = sql.select({
+      targets: [
+        sql.target(sql.col('~json', e), 'el'),
+        ...keyJson.map((j, i) => sql.target(j, `k${i}`)),
+        ...keyValues.map((v, i) => sql.target(v, `s${i}`)),
+        ...(elements.columns.ord ? [sql.target(sql.col('~ord', e), 'o')] : []),
+      ],
+      from: [inner.from],
+      where: inner.where.length ? sql.and(...inner.where) : null,
+    });
+    const k = this.fresh('gk');
+    const keyObject = sql.func(
+      'json_build_object',
+      expr.keys.flatMap((key, i) => [sql.text(key.name), sql.col(`k${i}`, k)]),
+    );
+    const grouping = sql.func('json_build_array', expr.keys.map((key) => sql.text(key.name)));
+    const order = elements.columns.ord ? [sql.order(sql.col('o', k))] : [];
+    const groups = sql.select({
+      targets: [
+        sql.target(
+          sql.func('json_build_object', [
+            sql.text('key'),
+            keyObject,
+            sql.text('grouping'),
+            grouping,
+            sql.text('elements'),
+            sql.agg('json_agg', [sql.col('el', k)], { orderBy: order }),
+          ]),
+          '~json',
+        ),
+        sql.target(sql.bool(true), 'v'),
+      ],
+      from: [sql.subquery(keyed, k)],
+      groupBy: expr.keys.flatMap((_, i) => [sql.col(`s${i}`, k), sql.cast(sql.col(`k${i}`, k), pgType('text'))]),
+      orderBy: expr.keys.map((_, i) => sql.order(sql.col(`s${i}`, k), 'asc', 'first')),
+    });
+    return this.liftRows(rel, { ...expr, type: { kind: 'empty' } }, groups, { ord: false, object: false });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // value
+
+  value(rel: Rel, expr: IrExpr): SqlExpr {
+    return this.guard(() => this.valueOf(rel, expr));
+  }
+
+  private valueOf(rel: Rel, expr: IrExpr): SqlExpr {
+    const id = pathId(expr);
+    if (id !== null || expr.card.max === 'many' || isStatement(expr)) {
+      const bound = this.lift(rel, expr);
+      return bound.kind === 'object' ? bound.id : bound.expr;
+    }
+    switch (expr.kind) {
+      case 'Literal':
+        return this.literal(expr);
+      case 'Param':
+        return decodeParam(
+          expr.type as TypeRef,
+          sql.cast(sql.param(expr.index + 1), pgType('jsonb')),
+          this.env,
+        );
+      case 'Call': {
+        if (expr.callKind === 'aggregate') return this.aggregate(rel, expr);
+        const args = expr.args.map((a, i) => this.argValue(rel, a, expr.modes[i] ?? 'element'));
+        return (expr.overload as ResolvedCall).sql(args, expr.args.map(nullable));
+      }
+      case 'Cast':
+        return (expr.overload as Cast).sql(this.value(rel, expr.expr));
+      case 'LinkProperty': {
+        const link = this.objectOf(rel, expr.link);
+        if (!link.link) throw new QueryError(`@${expr.property.name}: no link row in scope`);
+        return link.link.kind === 'junction'
+          ? sql.col(expr.property.name, link.link.alias)
+          : sql.col(`${link.link.pointer}@${expr.property.name}`, link.link.alias);
+      }
+      case 'SetLiteral':
+        if (expr.elements.length === 0) return sql.cast(sql.null(), this.pgOf(expr.type));
+        return this.value(rel, expr.elements[0] as IrExpr);
+      case 'ArrayLiteral': {
+        const values = expr.elements.map((e) => this.value(rel, e));
+        const array: SqlExpr = { kind: 'ArrayExpr', elements: values, type: this.pgOf(expr.type) };
+        return nullIfAnyNull(expr.elements, values, array);
+      }
+      case 'TupleLiteral': {
+        const parts = expr.elements.map((e) =>
+          sql.cast(this.scalarJson(e.type, this.value(rel, e)), pgType('jsonb')),
+        );
+        return nullIfAnyNull(expr.elements, parts, sql.func('jsonb_build_array', parts));
+      }
+      case 'TupleElement': {
+        if (expr.tuple.kind === 'TupleLiteral') return this.value(rel, expr.tuple.elements[expr.position] as IrExpr);
+        const tuple = this.value(rel, expr.tuple);
+        return decodeParam(asRef(expr.type), sql.bin('->', tuple, sql.num(expr.position)), this.env);
+      }
+      case 'Exists': {
+        const { query } = this.rows(rel, expr.expr);
+        return sql.exists(query);
+      }
+      case 'Coalesce':
+        return sql.func('coalesce', [this.value(rel, expr.left), this.value(rel, expr.right)]);
+      case 'IfElse': {
+        const condition = this.value(rel, expr.condition);
+        const then = this.value(rel, expr.then);
+        const otherwise = this.value(rel, expr.else);
+        return {
+          kind: 'Case',
+          whens: [
+            { when: sql.isNull(condition), then: sql.cast(sql.null(), this.pgOf(expr.type)) },
+            { when: condition, then },
+          ],
+          else: otherwise,
+        };
+      }
+      case 'TypeCheck': {
+        const object = this.objectOf(rel, expr.expr);
+        const concrete = this.index.objectType(expr.objectType)?.concrete ?? [];
+        const test: SqlExpr = concrete.length
+          ? { kind: 'InList', expr: object.tag, list: concrete.map((c) => sql.text(c)), negated: expr.negated }
+          : sql.bool(expr.negated);
+        return { kind: 'Case', whens: [{ when: sql.isNull(object.id), then: sql.cast(sql.null(), pgType('boolean')) }], else: test };
+      }
+      case 'ObjectCast': {
+        const id = this.value(rel, expr.expr);
+        const probe = this.fresh('oc');
+        const src = typeSource(this, expr.objectType, probe);
+        const exists = sql.exists(
+          sql.select({ targets: [sql.target(sql.num(1))], from: [src.item], where: sql.bin('=', sql.col('id', probe), id) }),
+        );
+        const message = sql.bin(
+          '||',
+          sql.text(`no ${expr.objectType} with id `),
+          sql.cast(id, pgType('text')),
+        );
+        return {
+          kind: 'Case',
+          whens: [
+            { when: sql.isNull(id), then: sql.cast(sql.null(), pgType('uuid')) },
+            { when: exists, then: id },
+          ],
+          else: sql.func('raise', [id, sql.text('21000'), message], 'svc_meta'),
+        };
+      }
+      case 'FreeObject':
+        return sql.cast(this.freeObjectJson(rel, expr), pgType('jsonb'));
+      default: {
+        const bound = this.lift(rel, expr);
+        return bound.kind === 'object' ? bound.id : bound.expr;
+      }
+    }
+  }
+
+  private argValue(rel: Rel, arg: IrExpr, mode: 'element' | 'set' | 'optional'): SqlExpr {
+    if (mode !== 'set') return this.value(rel, arg);
+    // A set-of argument of an element-wise call (`in`): the whole set as an array.
+    const { query } = this.rows(rel, arg);
+    const alias = this.fresh('s');
+    return sql.array(
+      sql.select({
+        targets: [sql.target(sql.col(arg.type.kind === 'object' ? 'id' : 'v', alias))],
+        from: [sql.subquery(query, alias)],
+      }),
+    );
+  }
+
+  /** An aggregate call: a scalar subquery over the set-of argument's rows. */
+  private aggregate(rel: Rel, call: Extract<IrExpr, { kind: 'Call' }>): SqlExpr {
+    const setIndex = call.modes.indexOf('set');
+    const inner = new Rel(rel);
+    const args = call.args.map((a, i) => {
+      if (i !== setIndex) return this.value(rel, a);
+      const bound = this.lift(inner, a);
+      const v = bound.kind === 'object' ? bound.id : bound.expr;
+      inner.where.push(sql.isNull(v, true));
+      return v;
+    });
+    const form = (call.overload as ResolvedCall).sql(args, call.args.map(nullable));
+    const ordered =
+      form.kind === 'FuncCall' && inner.order.length > 0 && !form.orderBy
+        ? { ...form, orderBy: inner.order }
+        : form;
+    return sql.scalar(
+      sql.select({
+        targets: [sql.target(ordered)],
+        from: inner.from ? [inner.from] : [],
+        where: inner.where.length ? sql.and(...inner.where) : null,
+      }),
+    );
+  }
+
+  private literal(expr: Extract<IrExpr, { kind: 'Literal' }>): SqlExpr {
+    const type = expr.type as TypeRef;
+    if (expr.value instanceof Uint8Array) return sql.bytes(expr.value);
+    const name = type.kind === 'scalar' ? type.name : '';
+    if (name === 'std::str') return sql.cast(sql.text(expr.value), pgType('text'));
+    if (name === 'std::bool') return sql.bool(expr.value === 'true');
+    return sql.cast(sql.num(expr.value), pgTypeFor(type));
+  }
+
+  private pgOf(type: IrType) {
+    return type.kind === 'empty' || type.kind === 'free' ? pgType('text') : pgTypeFor(type);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // output
+
+  private output(rel: Rel, expr: IrExpr): SqlExpr {
+    const bound = this.lift(rel, expr);
+    return bound.out ?? this.outputOf(rel, expr, bound);
+  }
+
+  /** The JSON of one element of `expr`, bound as `bound` in `rel`. */
+  private outputOf(rel: Rel, expr: IrExpr, bound: Bound): SqlExpr {
+    if (bound.out) return bound.out;
+    switch (expr.kind) {
+      case 'Shape':
+        return this.shapeJson(rel, expr, bound);
+      case 'FreeObject':
+        return this.freeObjectJson(rel, expr);
+      case 'TupleLiteral': {
+        const parts = expr.elements.map((e) => this.output(rel, e));
+        const json =
+          expr.names === null
+            ? sql.func('json_build_array', parts)
+            : sql.func('json_build_object', expr.names.flatMap((n, i) => [sql.text(n), parts[i] as SqlExpr]));
+        return nullIfAnyNull(expr.elements, parts, json);
+      }
+      default:
+        break;
+    }
+    if (bound.kind === 'object') {
+      if (!bound.nullable) return sql.func('json_build_object', [sql.text('id'), bound.id]);
+      return {
+        kind: 'Case',
+        whens: [{ when: sql.isNull(bound.id), then: sql.cast(sql.null(), JSON_T) }],
+        else: sql.func('json_build_object', [sql.text('id'), bound.id]),
+      };
+    }
+    return this.scalarJson(expr.type, bound.expr);
+  }
+
+  private scalarJson(type: IrType, value: SqlExpr): SqlExpr {
+    if (type.kind === 'empty') return sql.cast(sql.null(), JSON_T);
+    if (type.kind === 'free') return sql.cast(value, JSON_T);
+    return jsonOf(type, value, this.env);
+  }
+
+  private shapeJson(rel: Rel, shape: Extract<IrExpr, { kind: 'Shape' }>, bound: Bound): SqlExpr {
+    const subject = bound.kind === 'object' ? bound : this.objectOf(rel, shape.subject);
+    const args: SqlExpr[] = [];
+    for (const el of shape.elements) {
+      let json = this.elementJson(rel, el);
+      if (el.onlyFor !== null) {
+        const concrete = this.index.objectType(el.onlyFor)?.concrete ?? [];
+        json = {
+          kind: 'Case',
+          whens: [
+            {
+              when: { kind: 'InList', expr: subject.tag, list: concrete.map((c) => sql.text(c)), negated: false },
+              then: json,
+            },
+          ],
+          else: sql.cast(sql.null(), JSON_T),
+        };
+      }
+      args.push(sql.text(el.name), json);
+    }
+    const object = sql.func('json_build_object', args);
+    if (!subject.nullable) return object;
+    return {
+      kind: 'Case',
+      whens: [{ when: sql.isNull(subject.id), then: sql.cast(sql.null(), JSON_T) }],
+      else: object,
+    };
+  }
+
+  private freeObjectJson(rel: Rel, expr: Extract<IrExpr, { kind: 'FreeObject' }>): SqlExpr {
+    return sql.func(
+      'json_build_object',
+      expr.elements.flatMap((el) => [sql.text(el.name), this.elementJson(rel, el)]),
+    );
+  }
+
+  /**
+   * One shape element's JSON for the current element of `rel`: a plain single value inline;
+   * anything else in a subquery — multi values and shaped links as arrays (`[]` when empty), a
+   * single shaped link as an array of one object or null, a link without a shape as its id(s).
+   */
+  private elementJson(rel: Rel, el: ShapeElement): SqlExpr {
+    const expr = el.expr;
+    const object = expr.type.kind === 'object';
+    const shaped = hasShape(expr);
+    const many = expr.card.max === 'many';
+    if (!many && !object && this.isInline(rel, expr)) {
+      return this.scalarJson(expr.type, this.value(rel, expr));
+    }
+    const { query, columns } = this.rows(rel, expr);
+    const alias = this.fresh('e');
+    const item = sql.subquery(query, alias);
+    const element = object && !shaped ? sql.func('to_json', [sql.col('id', alias)]) : sql.col('~json', alias);
+    const order = columns.ord ? [sql.order(sql.col('~ord', alias))] : [];
+    if (many || (object && shaped)) {
+      const agg = sql.agg('json_agg', [element], { orderBy: order });
+      return sql.scalar(
+        sql.select({
+          targets: [sql.target(many ? sql.func('coalesce', [agg, EMPTY_ARRAY]) : agg)],
+          from: [item],
+        }),
+      );
+    }
+    return sql.scalar(sql.select({ targets: [sql.target(element)], from: [item] }));
+  }
+
+  /** True when `expr` is a column or link property of an already bound row, a literal or a param. */
+  private isInline(rel: Rel, expr: IrExpr): boolean {
+    switch (expr.kind) {
+      case 'Literal':
+      case 'Param':
+        return true;
+      case 'PointerStep': {
+        if (expr.computed || expr.pointer.many) return false;
+        const source = pathId(expr.source);
+        const bound = source === null ? undefined : rel.lookup(source);
+        return bound?.kind === 'object' && (bound.alias !== null || expr.pointer.name === 'id');
+      }
+      case 'LinkProperty': {
+        const link = pathId(expr.link);
+        const bound = link === null ? undefined : rel.lookup(link);
+        return bound?.kind === 'object' && bound.link !== null;
+      }
+      default:
+        return false;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function objectBound(type: string, alias: string, tag: SqlExpr, nullable: boolean): Bound {
+  return { kind: 'object', type, id: sql.col('id', alias), tag, alias, link: null, out: null, nullable };
+}
+
+function pathId(expr: IrExpr): string | null {
+  switch (expr.kind) {
+    case 'TypeRoot':
+    case 'BindingRef':
+    case 'PointerStep':
+    case 'Backlink':
+    case 'Intersection':
+    case 'ObjectCast':
+      return expr.pathId;
+    default:
+      return null;
+  }
+}
+
+function isStatement(expr: IrExpr): boolean {
+  return expr.kind === 'Select' || expr.kind === 'For' || expr.kind === 'Group' || expr.kind === 'Shape' || expr.kind === 'Assert';
+}
+
+function hasShape(expr: IrExpr): boolean {
+  switch (expr.kind) {
+    case 'Shape':
+      return true;
+    case 'Select':
+      return hasShape(expr.result);
+    case 'BindingRef':
+      return hasShape(expr.binding.expr);
+    case 'For':
+      return hasShape(expr.body);
+    case 'Assert':
+    case 'Distinct':
+      return hasShape(expr.expr);
+    case 'SetOp':
+    case 'Coalesce':
+      return hasShape(expr.left) || hasShape(expr.right);
+    case 'SetLiteral':
+      return expr.elements.some(hasShape);
+    case 'IfElse':
+      return hasShape(expr.then) || hasShape(expr.else);
+    case 'PointerStep':
+      return expr.computed !== null && hasShape(expr.computed);
+    default:
+      return false;
+  }
+}
+
+function nullable(expr: IrExpr): boolean {
+  return expr.card.min === 0;
+}
+
+/** `case when a is null or ... then null else value end` when any part may be empty. */
+function nullIfAnyNull(elements: readonly IrExpr[], values: readonly SqlExpr[], value: SqlExpr): SqlExpr {
+  const checks = values.filter((_, i) => (elements[i] as IrExpr).card.min === 0).map((v) => sql.isNull(v));
+  if (checks.length === 0) return value;
+  return { kind: 'Case', whens: [{ when: sql.or(...checks), then: sql.null() }], else: value };
+}
+
+function asRef(type: IrType): TypeRef {
+  if (type.kind === 'empty' || type.kind === 'free') throw new QueryError('a value of unknown type');
+  return type;
+}
+
+function shortName(type: string): string {
+  const short = type.slice(type.lastIndexOf('::') + 2);
+  return /^[A-Za-z_][A-Za-z0-9_]{0,15}$/.test(short) ? short : 'o';
+}
+

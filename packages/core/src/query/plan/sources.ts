@@ -1,0 +1,221 @@
+/**
+ * plan/sources: where the rows of a type, a multi pointer and a backlink come from, as FROM
+ * items — and the one access hook every read of a type's rows passes through.
+ *
+ * - A type's rows: its concrete descendants' tables (one table: the table itself; several: a
+ *   UNION ALL of them with every stored single column any of them has, NULL where one lacks it,
+ *   and `__type__` naming the concrete type; none: an empty relation). Never the abstract-type
+ *   views. `schema::ObjectType` rows are the schema's object types (VALUES).
+ * - A multi pointer's rows: its table `"<Concrete>.<ptr>"` for each concrete source type.
+ * - Every one of these passes `accessFilter` (item 38), the place the access-policy issue adds
+ *   its filters; until then it refuses to compile a read of a type with policies when the caller
+ *   is subject to them (never returns unfiltered rows silently).
+ */
+import { QueryError } from '../../errors';
+import { tableName } from '../../schema/storage/layout';
+import { pgTypeFor } from '../../std/scalars';
+import { pgType, sql, type FromItem, type SqlExpr, type SqlQuery } from '../../sql';
+import type { AccessMode } from '../api';
+import { SCHEMA_OBJECT_TYPE, type PointerInfo, type SchemaIndex } from '../schema-index';
+
+export type AccessKind = 'select' | 'insert' | 'update' | 'delete';
+
+export interface SourceContext {
+  readonly index: SchemaIndex;
+  readonly access: AccessMode;
+}
+
+/**
+ * The access hook (item 38): the condition the rows of concrete type `type` must meet for
+ * `kind`, or null for none. Every read and write of a type's rows calls it.
+ */
+export function accessFilter(ctx: SourceContext, type: string, kind: AccessKind): SqlExpr | null {
+  const info = ctx.index.objectType(type);
+  if (ctx.access.readOnly && kind !== 'select') {
+    throw new QueryError(`cannot ${kind} ${type}: the query runs in read-only mode`);
+  }
+  if (!ctx.access.policies || !info?.model || info.model.policies.length === 0) return null;
+  throw new QueryError(
+    `type ${type} has access policies, which svc does not enforce yet; use the service credential (no policies) to query it`,
+    { hint: 'access policies arrive with the access-policy issue' },
+  );
+}
+
+export interface TypeSource {
+  readonly item: FromItem;
+  readonly alias: string;
+  /** SQL text naming each row's concrete type. */
+  readonly tag: SqlExpr;
+}
+
+/** The stored single columns of a concrete type: name → PostgreSQL type. */
+function storedColumns(index: SchemaIndex, concrete: string): Map<string, ReturnType<typeof pgTypeFor>> {
+  const out = new Map<string, ReturnType<typeof pgTypeFor>>();
+  const info = index.objectType(concrete);
+  for (const p of info?.pointers.values() ?? []) {
+    const storage = index.storage(concrete, p);
+    if (storage.kind === 'column') {
+      out.set(storage.column, pgTypeFor(p.target));
+      if (p.kind === 'link') {
+        for (const lp of p.properties.values()) {
+          if (!lp.computed) out.set(`${p.name}@${lp.name}`, pgTypeFor(lp.target));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** The rows of `type` (every concrete descendant), as a FROM item named `alias`. */
+export function typeSource(ctx: SourceContext, type: string, alias: string): TypeSource {
+  if (type === SCHEMA_OBJECT_TYPE) return catalogueSource(ctx, alias);
+  const info = ctx.index.objectType(type);
+  const concrete = info?.concrete ?? [];
+  const guarded = (c: string): SqlExpr | null => accessFilter(ctx, c, 'select');
+  if (concrete.length === 1) {
+    const only = concrete[0] as string;
+    const t = tableName(only);
+    const filter = guarded(only);
+    const item = filter
+      ? sql.subquery(
+          sql.select({ targets: [sql.target(sql.star())], from: [sql.table(t.schema, t.name)], where: filter }),
+          alias,
+        )
+      : sql.table(t.schema, t.name, alias);
+    return { item, alias, tag: sql.text(only) };
+  }
+  if (concrete.length === 0) {
+    const empty = sql.select({
+      targets: [
+        sql.target(sql.cast(sql.null(), pgType('uuid')), 'id'),
+        sql.target(sql.cast(sql.null(), pgType('text')), '__type__'),
+      ],
+      where: sql.bool(false),
+    });
+    return { item: sql.subquery(empty, alias), alias, tag: sql.col('__type__', alias) };
+  }
+  const columns = new Map<string, ReturnType<typeof pgTypeFor>>();
+  for (const c of concrete) for (const [name, t] of storedColumns(ctx.index, c)) columns.set(name, t);
+  const branches: SqlQuery[] = concrete.map((c) => {
+    const own = storedColumns(ctx.index, c);
+    const t = tableName(c);
+    return sql.select({
+      targets: [
+        sql.target(sql.col('id'), 'id'),
+        ...[...columns].map(([name, pg]) =>
+          sql.target(own.has(name) ? sql.col(name) : sql.cast(sql.null(), pg), name),
+        ),
+        sql.target(sql.text(c), '__type__'),
+      ],
+      from: [sql.table(t.schema, t.name)],
+      where: guarded(c),
+    });
+  });
+  return { item: sql.subquery(unionAll(branches), alias), alias, tag: sql.col('__type__', alias) };
+}
+
+export function unionAll(queries: readonly SqlQuery[]): SqlQuery {
+  let out = queries[0] as SqlQuery;
+  for (const q of queries.slice(1)) out = sql.setOp('union', true, out, q);
+  return out;
+}
+
+function catalogueSource(ctx: SourceContext, alias: string): TypeSource {
+  const rows = ctx.index.objectTypes.map((t) => [
+    sql.cast(sql.text(t.id), pgType('uuid')),
+    sql.text(t.name),
+    sql.bool(t.abstract),
+  ]);
+  return {
+    item: sql.subquery(sql.values(rows), alias, { columns: ['id', 'name', 'abstract'] }),
+    alias,
+    tag: sql.text(SCHEMA_OBJECT_TYPE),
+  };
+}
+
+/**
+ * The rows of a multi pointer for sources of static type `sourceType`: `(source, target|value,
+ * link properties...)`, as a FROM item named `alias`.
+ */
+export function junctionSource(
+  ctx: SourceContext,
+  sourceType: string,
+  pointer: PointerInfo,
+  alias: string,
+): { item: FromItem; valueColumn: string } {
+  const concrete = ctx.index.objectType(sourceType)?.concrete ?? [];
+  const valueColumn = pointer.kind === 'link' ? 'target' : 'value';
+  const props = [...pointer.properties.values()].filter((p) => !p.computed);
+  const tables = concrete.flatMap((c) => {
+    const storage = ctx.index.storage(c, pointer);
+    return storage.kind === 'junction' ? [storage.table] : [];
+  });
+  if (tables.length === 1) {
+    const t = tables[0] as { schema: string; name: string };
+    return { item: sql.table(t.schema, t.name, alias), valueColumn };
+  }
+  const pg = pgTypeFor(pointer.target);
+  const branches: SqlQuery[] = tables.map((t) =>
+    sql.select({
+      targets: [
+        sql.target(sql.col('source'), 'source'),
+        sql.target(sql.col(valueColumn), valueColumn),
+        ...props.map((p) => sql.target(sql.col(p.name), p.name)),
+      ],
+      from: [sql.table(t.schema, t.name)],
+    }),
+  );
+  if (branches.length === 0) {
+    branches.push(
+      sql.select({
+        targets: [
+          sql.target(sql.cast(sql.null(), pgType('uuid')), 'source'),
+          sql.target(sql.cast(sql.null(), pg), valueColumn),
+          ...props.map((p) => sql.target(sql.cast(sql.null(), pgTypeFor(p.target)), p.name)),
+        ],
+        where: sql.bool(false),
+      }),
+    );
+  }
+  return { item: sql.subquery(unionAll(branches), alias), valueColumn };
+}
+
+/**
+ * The ids of objects whose link `pointer` (declared on `sourceType`) points at `target`: one
+ * SELECT per concrete source table, united.
+ */
+export function backlinkIds(
+  ctx: SourceContext,
+  links: readonly { readonly source: string; readonly pointer: PointerInfo }[],
+  target: SqlExpr,
+): SqlQuery {
+  const branches: SqlQuery[] = [];
+  for (const link of links) {
+    for (const c of ctx.index.objectType(link.source)?.concrete ?? []) {
+      const storage = ctx.index.storage(c, link.pointer);
+      const filter = accessFilter(ctx, c, 'select');
+      if (storage.kind === 'column') {
+        const t = tableName(c);
+        branches.push(
+          sql.select({
+            targets: [sql.target(sql.col('id'), 'id')],
+            from: [sql.table(t.schema, t.name)],
+            where: sql.and(sql.bin('=', sql.col(storage.column), target), ...(filter ? [filter] : [])),
+          }),
+        );
+      } else if (storage.kind === 'junction') {
+        branches.push(
+          sql.select({
+            targets: [sql.target(sql.col('source'), 'id')],
+            from: [sql.table(storage.table.schema, storage.table.name)],
+            where: sql.bin('=', sql.col('target'), target),
+          }),
+        );
+      }
+    }
+  }
+  if (branches.length === 0) {
+    return sql.select({ targets: [sql.target(sql.cast(sql.null(), pgType('uuid')), 'id')], where: sql.bool(false) });
+  }
+  return unionAll(branches);
+}

@@ -1,0 +1,288 @@
+/**
+ * query/schema-index: the schema as the query compiler looks it up, built once per Schema object
+ * (memoised on it; a Schema is immutable, so a new version is a new object).
+ *
+ * Input: a built `Schema`. Output: a `SchemaIndex` — object types by name with their ancestors,
+ * descendants and concrete descendants (the tables holding their rows), pointers by name with
+ * where each is stored in each concrete table, backlinks (which pointers of which types target a
+ * type), scalars, functions, aliases and globals by name, and the introspection types the
+ * compiler provides itself: `std::BaseObject` and `std::Object` (ancestors of every user type,
+ * with `id` and `__type__`) and `schema::ObjectType` (`id`, `name`, `abstract`), whose rows are
+ * the schema's object types with stable ids (UUID v5 of the type name).
+ * Invariants: pure; every name is fully qualified; lists keep the schema's (sorted) order, so
+ * compiled SQL is deterministic.
+ */
+import { createHash } from 'node:crypto';
+import type {
+  Alias,
+  FunctionDef,
+  Global,
+  ObjectType,
+  Pointer,
+  ScalarType,
+  Schema,
+  TypeRef,
+} from '../../schema/model';
+import { columnName, pointerTableName, tableName } from '../../schema/storage/layout';
+import type { QName } from '../../sql';
+
+export const BASE_OBJECT = 'std::BaseObject';
+export const OBJECT = 'std::Object';
+export const SCHEMA_OBJECT_TYPE = 'schema::ObjectType';
+/** Modules the compiler knows without the schema declaring them. */
+export const BUILTIN_MODULES: readonly string[] = ['std', 'cal', 'math', 'schema', 'sys'];
+
+/** Where one pointer's values live for rows of one concrete type. */
+export type PointerStorage =
+  /** `id`: the row's own key. */
+  | { readonly kind: 'id' }
+  /** A column of the concrete type's table (single pointers; `link@prop` for link properties). */
+  | { readonly kind: 'column'; readonly column: string }
+  /** A table `(source, target|value, link properties...)` (multi pointers). */
+  | { readonly kind: 'junction'; readonly table: QName; readonly valueColumn: 'target' | 'value' }
+  /** `__type__`: the concrete type itself (a constant per table). */
+  | { readonly kind: 'type' }
+  /** A computed pointer: its expression, compiled where it is used. */
+  | { readonly kind: 'computed' }
+  /** A `schema::ObjectType` field, read from the compiler's catalogue rows. */
+  | { readonly kind: 'catalogue'; readonly column: string };
+
+export interface PointerInfo {
+  readonly name: string;
+  readonly kind: 'property' | 'link';
+  readonly required: boolean;
+  readonly many: boolean;
+  readonly target: TypeRef;
+  readonly computed: Pointer['computed'];
+  /** The type that declared it (where its computed expression's module and `.` come from). */
+  readonly declaredIn: string;
+  /** Link properties by name (empty for properties). */
+  readonly properties: ReadonlyMap<string, PointerInfo>;
+  /** The schema's pointer; null for the compiler's own (`id` of introspection types, `__type__`). */
+  readonly model: Pointer | null;
+}
+
+export interface ObjectTypeInfo {
+  readonly name: string;
+  /** Stable: UUID v5 of the name. */
+  readonly id: string;
+  readonly abstract: boolean;
+  /** C3 order, then `std::Object`, `std::BaseObject` for user types. */
+  readonly ancestors: readonly string[];
+  /** Every type extending this one, directly or not (sorted). */
+  readonly descendants: readonly string[];
+  /** The concrete types whose rows are rows of this type (itself when concrete), sorted. */
+  readonly concrete: readonly string[];
+  /** Every pointer, `id` first, then as the schema orders them; `__type__` last. */
+  readonly pointers: ReadonlyMap<string, PointerInfo>;
+  /** Null for the compiler's own types. */
+  readonly model: ObjectType | null;
+  /** Where the rows of a concrete type are; null for catalogue types. */
+  readonly table: QName | null;
+}
+
+export interface Backlink {
+  /** The type declaring the pointer (its rows, and its descendants', hold the link). */
+  readonly source: string;
+  readonly pointer: PointerInfo;
+}
+
+export interface SchemaIndex {
+  readonly schema: Schema;
+  readonly modules: ReadonlySet<string>;
+  objectType(name: string): ObjectTypeInfo | undefined;
+  scalar(name: string): ScalarType | undefined;
+  functions(name: string): readonly FunctionDef[];
+  alias(name: string): Alias | undefined;
+  global(name: string): Global | undefined;
+  /** Every object type, user and compiler-provided, sorted by name. */
+  readonly objectTypes: readonly ObjectTypeInfo[];
+  /** Links named `name` whose target may hold objects of `target` (for `.<name`). */
+  backlinks(name: string, target: string): readonly Backlink[];
+  /** Where `pointer` of rows of concrete type `concrete` is stored. */
+  storage(concrete: string, pointer: PointerInfo): PointerStorage;
+  /** True when `sub` is `sup` or extends it. */
+  isSubtype(sub: string, sup: string): boolean;
+  /** The nearest type both are or extend (`std::BaseObject` at worst). */
+  commonAncestor(a: string, b: string): string;
+}
+
+const memo = new WeakMap<Schema, SchemaIndex>();
+
+/** The index of `schema`, built on first use and kept as long as the Schema object lives. */
+export function schemaIndex(schema: Schema): SchemaIndex {
+  let index = memo.get(schema);
+  if (!index) {
+    index = buildIndex(schema);
+    memo.set(schema, index);
+  }
+  return index;
+}
+
+/** UUID v5 (SHA-1, RFC 4122) of `name` in a namespace of svc's own: the id of a schema type. */
+export function typeId(name: string): string {
+  const namespace = Buffer.from('5f0b6a6e3c1d4f7e9a2b8c4d6e1f0a3b', 'hex');
+  const hash = createHash('sha1').update(namespace).update(name).digest();
+  hash[6] = ((hash[6] as number) & 0x0f) | 0x50;
+  hash[8] = ((hash[8] as number) & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const UUID_T: TypeRef = { kind: 'scalar', name: 'std::uuid' };
+const STR_T: TypeRef = { kind: 'scalar', name: 'std::str' };
+const BOOL_T: TypeRef = { kind: 'scalar', name: 'std::bool' };
+
+function ownPointer(
+  name: string,
+  target: TypeRef,
+  declaredIn: string,
+  kind: 'property' | 'link' = 'property',
+): PointerInfo {
+  return {
+    name,
+    kind,
+    required: true,
+    many: false,
+    target,
+    computed: null,
+    declaredIn,
+    properties: new Map(),
+    model: null,
+  };
+}
+
+function pointerInfo(p: Pointer): PointerInfo {
+  return {
+    name: p.name,
+    kind: p.kind,
+    required: p.required,
+    many: p.cardinality === 'many',
+    target: p.target,
+    computed: p.computed,
+    declaredIn: p.declaredIn,
+    properties: new Map(p.properties.map((lp) => [lp.name, pointerInfo(lp)])),
+    model: p,
+  };
+}
+
+function buildIndex(schema: Schema): SchemaIndex {
+  const typeLink = ownPointer('__type__', { kind: 'object', name: SCHEMA_OBJECT_TYPE }, OBJECT, 'link');
+  const types = new Map<string, ObjectTypeInfo>();
+  const userTypes = schema.objectTypes;
+  const descendantsOf = (name: string): string[] =>
+    userTypes.filter((t) => t.ancestors.includes(name)).map((t) => t.name);
+  const concreteOf = (name: string): string[] =>
+    userTypes.filter((t) => !t.abstract && (t.name === name || t.ancestors.includes(name))).map((t) => t.name);
+
+  for (const t of userTypes) {
+    const pointers = new Map<string, PointerInfo>();
+    for (const p of t.pointers) pointers.set(p.name, pointerInfo(p));
+    pointers.set('__type__', typeLink);
+    types.set(t.name, {
+      name: t.name,
+      id: typeId(t.name),
+      abstract: t.abstract,
+      ancestors: [...t.ancestors, OBJECT, BASE_OBJECT],
+      descendants: descendantsOf(t.name),
+      concrete: concreteOf(t.name),
+      pointers,
+      model: t,
+      table: t.abstract ? null : tableName(t.name),
+    });
+  }
+  const allUser = userTypes.map((t) => t.name);
+  const allConcrete = userTypes.filter((t) => !t.abstract).map((t) => t.name);
+  for (const [name, ancestors] of [
+    [BASE_OBJECT, []],
+    [OBJECT, [BASE_OBJECT]],
+  ] as const) {
+    types.set(name, {
+      name,
+      id: typeId(name),
+      abstract: true,
+      ancestors,
+      descendants: name === BASE_OBJECT ? [OBJECT, ...allUser] : allUser,
+      concrete: allConcrete,
+      pointers: new Map([
+        ['id', ownPointer('id', UUID_T, BASE_OBJECT)],
+        ['__type__', typeLink],
+      ]),
+      model: null,
+      table: null,
+    });
+  }
+  types.set(SCHEMA_OBJECT_TYPE, {
+    name: SCHEMA_OBJECT_TYPE,
+    id: typeId(SCHEMA_OBJECT_TYPE),
+    abstract: false,
+    ancestors: [BASE_OBJECT],
+    descendants: [],
+    concrete: [SCHEMA_OBJECT_TYPE],
+    pointers: new Map([
+      ['id', ownPointer('id', UUID_T, SCHEMA_OBJECT_TYPE)],
+      ['name', ownPointer('name', STR_T, SCHEMA_OBJECT_TYPE)],
+      ['abstract', ownPointer('abstract', BOOL_T, SCHEMA_OBJECT_TYPE)],
+      ['__type__', typeLink],
+    ]),
+    model: null,
+    table: null,
+  });
+  const sorted = [...types.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+
+  const scalars = new Map(schema.scalarTypes.map((s) => [s.name, s]));
+  const functions = new Map<string, FunctionDef[]>();
+  for (const f of schema.functions) functions.set(f.name, [...(functions.get(f.name) ?? []), f]);
+  const aliases = new Map(schema.aliases.map((a) => [a.name, a]));
+  const globals = new Map(schema.globals.map((g) => [g.name, g]));
+
+  const isSubtype = (sub: string, sup: string): boolean =>
+    sub === sup || (types.get(sub)?.ancestors.includes(sup) ?? false);
+
+  // Backlinks: every declared link, by name; a link is listed once, on the type declaring it.
+  const linksByName = new Map<string, Backlink[]>();
+  for (const t of userTypes) {
+    for (const p of t.pointers) {
+      if (p.kind !== 'link' || p.declaredIn !== t.name) continue;
+      const list = linksByName.get(p.name) ?? [];
+      list.push({ source: t.name, pointer: types.get(t.name)?.pointers.get(p.name) as PointerInfo });
+      linksByName.set(p.name, list);
+    }
+  }
+
+  return {
+    schema,
+    modules: new Set([...schema.modules, ...BUILTIN_MODULES, 'default']),
+    objectTypes: sorted,
+    objectType: (name) => types.get(name),
+    scalar: (name) => scalars.get(name),
+    functions: (name) => functions.get(name) ?? [],
+    alias: (name) => aliases.get(name),
+    global: (name) => globals.get(name),
+    backlinks(name, target) {
+      return (linksByName.get(name) ?? []).filter((b) => {
+        const to = b.pointer.target;
+        // The link may point at `target`, at one of its ancestors or at one of its descendants.
+        return to.kind === 'object' && (isSubtype(target, to.name) || isSubtype(to.name, target));
+      });
+    },
+    storage(concrete, pointer) {
+      if (pointer.name === '__type__' && pointer.model === null) return { kind: 'type' };
+      if (concrete === SCHEMA_OBJECT_TYPE) return { kind: 'catalogue', column: pointer.name };
+      if (pointer.name === 'id') return { kind: 'id' };
+      if (pointer.computed) return { kind: 'computed' };
+      if (!pointer.many) return { kind: 'column', column: columnName(pointer.name) };
+      return {
+        kind: 'junction',
+        table: pointerTableName(concrete, pointer.name),
+        valueColumn: pointer.kind === 'link' ? 'target' : 'value',
+      };
+    },
+    isSubtype,
+    commonAncestor(a, b) {
+      const lineage = (n: string) => [n, ...(types.get(n)?.ancestors ?? [])];
+      const other = new Set(lineage(b));
+      return lineage(a).find((n) => other.has(n)) ?? BASE_OBJECT;
+    },
+  };
+}

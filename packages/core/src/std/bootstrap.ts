@@ -1,0 +1,123 @@
+/**
+ * std/bootstrap: the few SQL functions std's SQL forms call, created once per database next to
+ * the storage bootstrap (sql/codegen/bootstrap), in schema `svc_meta`.
+ *
+ * Output: idempotent `create or replace function` statements for PostgreSQL 15+ and PGlite.
+ * Why functions rather than inline SQL: each formats or checks one value that would otherwise be
+ * written out (and evaluated) several times per use; being `immutable` and `language sql` where
+ * possible, PostgreSQL inlines or folds them.
+ * Invariants:
+ * - results never depend on session settings: datetimes are formatted in UTC with `to_char` and
+ *   explicit patterns, durations from their fields, text is parsed only after an ISO 8601 check;
+ * - errors carry Gel's SQLSTATE and Gel's type names (spec items 3, 10, 13): `svc_meta.raise`
+ *   raises with a given SQLSTATE and message and is typed like its first argument so it can stand
+ *   in any expression (`coalesce(x, svc_meta.raise(null::int8, '22000', '...'))`).
+ */
+
+const fn = (signature: string, returns: string, body: string, language = 'sql'): string =>
+  `create or replace function "svc_meta".${signature} returns ${returns} language ${language} immutable parallel safe as $svc$ ${body} $svc$`;
+
+/** ISO 8601 date and time (`2024-01-02T03:04:05`, fraction optional), as a POSIX regex. */
+const ISO_DATE = '[0-9]{4}-[0-9]{2}-[0-9]{2}';
+const ISO_TIME = '[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?';
+const ISO_ZONE = '(Z|z|[+-][0-9]{2}(:?[0-9]{2})?)';
+
+/** `select <text> !~ pattern`-guarded parse: raise 22007 naming the Gel type, else cast. */
+const parse = (type: string, pattern: string, pg: string): string =>
+  `select case when $1 ~ '^${pattern}$' then $1::${pg} else "svc_meta".raise(null::${pg}, '22007', 'invalid input syntax for type ${type}: ' || quote_literal($1)) end`;
+
+export const STD_BOOTSTRAP_SQL: readonly string[] = [
+  'create schema if not exists "svc_meta"',
+  fn(
+    'raise(anyelement, text, text)',
+    'anyelement',
+    'begin raise exception using errcode = $2, message = $3; end',
+    'plpgsql',
+  ),
+  // Output forms (spec items 23, 27): UTC, `Z`, trailing zeros of the fraction dropped.
+  fn(
+    'datetime_iso(timestamptz)',
+    'text',
+    `select regexp_replace(to_char($1 at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'), '\\.?0+$', '') || 'Z'`,
+  ),
+  fn(
+    'local_datetime_iso(timestamp)',
+    'text',
+    `select regexp_replace(to_char($1, 'YYYY-MM-DD"T"HH24:MI:SS.US'), '\\.?0+$', '')`,
+  ),
+  fn('local_date_iso(date)', 'text', `select to_char($1, 'YYYY-MM-DD')`),
+  fn(
+    'local_time_iso(time)',
+    'text',
+    `select regexp_replace(to_char(date '2000-01-01' + $1, 'HH24:MI:SS.US'), '\\.?0+$', '')`,
+  ),
+  // A duration is a span of time: everything folded into hours, minutes and seconds.
+  fn(
+    'duration_iso(interval)',
+    'text',
+    `select case when s = 0 then 'PT0S' else 'PT'
+       || case when trunc(s / 3600) <> 0 then trunc(s / 3600)::text || 'H' else '' end
+       || case when trunc(mod(s, 3600) / 60) <> 0 then trunc(mod(s, 3600) / 60)::text || 'M' else '' end
+       || case when mod(s, 60) <> 0 then trim_scale(mod(s, 60))::text || 'S' else '' end end
+     from (select extract(epoch from $1) as s) as v`,
+  ),
+  // A relative duration keeps its fields (years, months, days, then time), each with its sign.
+  fn(
+    'relative_duration_iso(interval)',
+    'text',
+    `select case when y = 0 and mo = 0 and d = 0 and h = 0 and mi = 0 and s = 0 then 'PT0S' else 'P'
+       || case when y <> 0 then y::text || 'Y' else '' end
+       || case when mo <> 0 then mo::text || 'M' else '' end
+       || case when d <> 0 then d::text || 'D' else '' end
+       || case when h = 0 and mi = 0 and s = 0 then '' else 'T'
+         || case when h <> 0 then h::text || 'H' else '' end
+         || case when mi <> 0 then mi::text || 'M' else '' end
+         || case when s <> 0 then trim_scale(s)::text || 'S' else '' end end end
+     from (select extract(year from $1) as y, extract(month from $1) as mo, extract(day from $1) as d,
+                  extract(hour from $1) as h, extract(minute from $1) as mi, extract(second from $1) as s) as v`,
+  ),
+  fn(
+    'date_duration_iso(interval)',
+    'text',
+    `select case when y = 0 and mo = 0 and d = 0 then 'P0D' else 'P'
+       || case when y <> 0 then y::text || 'Y' else '' end
+       || case when mo <> 0 then mo::text || 'M' else '' end
+       || case when d <> 0 then d::text || 'D' else '' end end
+     from (select extract(year from $1) as y, extract(month from $1) as mo, extract(day from $1) as d) as v`,
+  ),
+  // Input forms (spec item 3): ISO 8601 only; a datetime needs its zone, local types have none.
+  fn(
+    'datetime_in(text)',
+    'timestamptz',
+    parse('std::datetime', `${ISO_DATE}[Tt ]${ISO_TIME}${ISO_ZONE}`, 'timestamptz'),
+  ),
+  fn(
+    'local_datetime_in(text)',
+    'timestamp',
+    parse('cal::local_datetime', `${ISO_DATE}[Tt ]${ISO_TIME}`, 'timestamp'),
+  ),
+  fn('local_date_in(text)', 'date', parse('cal::local_date', ISO_DATE, 'date')),
+  fn('local_time_in(text)', 'time', parse('cal::local_time', ISO_TIME, 'time')),
+  // Durations: PostgreSQL's interval input (ISO 8601 or `1 hour 30 minutes`), then the units rule.
+  fn(
+    'duration_in(text)',
+    'interval',
+    `select case when extract(year from i) = 0 and extract(month from i) = 0 and extract(day from i) = 0 then i
+       else "svc_meta".raise(null::interval, '22007', 'invalid input syntax for type std::duration: ' || quote_literal($1) || ' (units larger than hours are not allowed)') end
+     from (select $1::interval as i) as v`,
+  ),
+  fn(
+    'date_duration_in(text)',
+    'interval',
+    `select case when i = date_trunc('day', i) then i
+       else "svc_meta".raise(null::interval, '22007', 'invalid input syntax for type cal::date_duration: ' || quote_literal($1) || ' (units smaller than days are not allowed)') end
+     from (select $1::interval as i) as v`,
+  ),
+  // `<bool>'...'` (spec item 4): true or false in any case, nothing else.
+  fn(
+    'bool_in(text)',
+    'boolean',
+    `select case lower(trim($1)) when 'true' then true when 'false' then false
+       else "svc_meta".raise(null::boolean, '22P02', 'invalid input syntax for type std::bool: ' || quote_literal($1)) end`,
+  ),
+];

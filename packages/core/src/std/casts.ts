@@ -1,0 +1,395 @@
+/**
+ * std/casts: which scalar converts to which, implicitly (to match an overload), on assignment
+ * (storing an int64 literal into an int16 property) or only when written (`<T>x`), and the SQL
+ * that does it.
+ *
+ * Input: EdgeQL TypeRefs and a TypeEnv. Output: `implicitDistance(from, to)` (the length of the
+ * shortest chain of implicit casts, or null), `commonType(types)`, `resolveCast(from, to)`.
+ * Invariants:
+ * - the implicit graph is Gel's: int16 → int32 → int64 → {float64, bigint, decimal},
+ *   int16 → float32 → float64, bigint → decimal, local_date → local_datetime,
+ *   date_duration → relative_duration; decimal/bigint and floats never meet implicitly;
+ * - a custom scalar is its std base for resolution (distance 0), an enum only matches `anyenum`,
+ *   `anyscalar`, `anytype` or itself;
+ * - casts that Gel refuses (`<bytes>'x'`, item 4) throw `InvalidTypeError` naming both types.
+ */
+import { InvalidTypeError } from '../errors';
+import { printTypeRef, type TypeRef } from '../schema/model';
+import { scalarPgType } from '../schema/storage/types';
+import { pgType, sql, type SqlExpr } from '../sql/ast';
+import type { TypeEnv, Volatility } from './model';
+import { raise } from './operators';
+import {
+  STD_SCALARS_INFO,
+  decodeParam,
+  isStdScalarName,
+  jsonOf,
+  jsonText,
+  pgTypeFor,
+  scalarInfo,
+} from './scalars';
+
+const IMPLICIT: Readonly<Record<string, readonly string[]>> = {
+  'std::int16': ['std::int32', 'std::float32'],
+  'std::int32': ['std::int64'],
+  'std::int64': ['std::float64', 'std::bigint', 'std::decimal'],
+  'std::bigint': ['std::decimal'],
+  'std::float32': ['std::float64'],
+  'cal::local_date': ['cal::local_datetime'],
+  'cal::date_duration': ['cal::relative_duration'],
+};
+
+/** Assignment casts (beyond the implicit ones): narrowing numbers, str into an enum. */
+const ASSIGNMENT: Readonly<Record<string, readonly string[]>> = {
+  'std::int64': ['std::int32', 'std::int16', 'std::float32'],
+  'std::float64': ['std::float32'],
+};
+
+const NUMERIC = new Set([
+  'std::int16',
+  'std::int32',
+  'std::int64',
+  'std::float32',
+  'std::float64',
+  'std::bigint',
+  'std::decimal',
+]);
+
+/**
+ * The std scalar a scalar behaves as in overload resolution: itself for std scalars,
+ * `std::int64` for `std::sequence`, the base of a custom scalar, null for enums and unknowns.
+ */
+export function resolutionBase(name: string, env: TypeEnv): string | null {
+  if (name === 'std::sequence') return 'std::int64';
+  if (isStdScalarName(name)) return name;
+  if (env.enumValues(name)) return null;
+  const base = env.stdBase(name);
+  return base === 'std::sequence' ? 'std::int64' : base;
+}
+
+const distanceCache = new Map<string, number | null>();
+
+/** Shortest chain of implicit casts between two std scalars (0 when equal). */
+export function scalarDistance(from: string, to: string): number | null {
+  if (from === to) return 0;
+  const key = `${from}>${to}`;
+  const cached = distanceCache.get(key);
+  if (cached !== undefined) return cached;
+  let frontier = [from];
+  const seen = new Set(frontier);
+  let found: number | null = null;
+  for (let depth = 1; frontier.length > 0 && found === null; depth++) {
+    const next: string[] = [];
+    for (const t of frontier) {
+      for (const u of IMPLICIT[t] ?? []) {
+        if (u === to) found = depth;
+        if (!seen.has(u)) {
+          seen.add(u);
+          next.push(u);
+        }
+      }
+    }
+    frontier = next;
+  }
+  distanceCache.set(key, found);
+  return found;
+}
+
+/** Implicit-cast distance between two types (arrays and tuples element-wise), or null. */
+export function implicitDistance(from: TypeRef, to: TypeRef, env: TypeEnv): number | null {
+  if (from.kind === 'scalar' && to.kind === 'scalar') {
+    if (from.name === to.name) return 0;
+    if (env.enumValues(from.name) || env.enumValues(to.name)) return null;
+    const a = resolutionBase(from.name, env);
+    if (a === null) return null;
+    // Into a custom scalar only from itself; out of one, as its base.
+    if (!isStdScalarName(to.name)) return null;
+    return scalarDistance(a, to.name === 'std::sequence' ? 'std::int64' : to.name);
+  }
+  if (from.kind === 'array' && to.kind === 'array')
+    return implicitDistance(from.element, to.element, env);
+  if (from.kind === 'tuple' && to.kind === 'tuple') {
+    if (from.elements.length !== to.elements.length) return null;
+    let total = 0;
+    for (let i = 0; i < from.elements.length; i++) {
+      const a = from.elements[i] as (typeof from.elements)[number];
+      const b = to.elements[i] as (typeof to.elements)[number];
+      if (b.name !== null && a.name !== null && a.name !== b.name) return null;
+      const d = implicitDistance(a.type, b.type, env);
+      if (d === null) return null;
+      total += d;
+    }
+    return total;
+  }
+  if (from.kind === 'object' && to.kind === 'object') return from.name === to.name ? 0 : null;
+  return null;
+}
+
+/**
+ * The type every one of `types` converts to implicitly with the least total distance (Gel's
+ * common type of a set literal, an `if/else`, a polymorphic parameter), or null when none does.
+ * A custom scalar met with its own kind stays itself; mixed with others it becomes its base.
+ */
+export function commonType(types: readonly TypeRef[], env: TypeEnv): TypeRef | null {
+  const [first, ...rest] = types;
+  if (!first) return null;
+  if (rest.every((t) => printTypeRef(t) === printTypeRef(first))) return first;
+  const candidates: TypeRef[] = [];
+  const addCandidates = (t: TypeRef) => {
+    candidates.push(t);
+    if (t.kind === 'scalar') {
+      const base = resolutionBase(t.name, env);
+      if (base) {
+        candidates.push({ kind: 'scalar', name: base });
+        for (const other of Object.keys(IMPLICIT).concat(Object.values(IMPLICIT).flat()))
+          if (scalarDistance(base, other) !== null)
+            candidates.push({ kind: 'scalar', name: other });
+      }
+    } else if (t.kind === 'array') {
+      // array<a> and array<b>: the arrays of the elements' common type.
+    }
+  };
+  for (const t of types) addCandidates(t);
+  if (types.every((t) => t.kind === 'array')) {
+    const element = commonType(
+      types.map((t) => (t as { element: TypeRef }).element),
+      env,
+    );
+    return element ? { kind: 'array', element } : null;
+  }
+  if (types.every((t) => t.kind === 'tuple')) {
+    const tuples = types as readonly Extract<TypeRef, { kind: 'tuple' }>[];
+    const width = tuples[0]?.elements.length ?? 0;
+    if (tuples.some((t) => t.elements.length !== width)) return null;
+    const elements: { name: string | null; type: TypeRef }[] = [];
+    for (let i = 0; i < width; i++) {
+      const names = new Set(tuples.map((t) => t.elements[i]?.name ?? null));
+      const type = commonType(
+        tuples.map((t) => (t.elements[i] as { type: TypeRef }).type),
+        env,
+      );
+      if (!type) return null;
+      elements.push({ name: names.size === 1 ? [...names][0] ?? null : null, type });
+    }
+    return { kind: 'tuple', elements };
+  }
+  let best: TypeRef | null = null;
+  let bestCost = Number.POSITIVE_INFINITY;
+  for (const candidate of candidates) {
+    let cost = 0;
+    for (const t of types) {
+      const d = implicitDistance(t, candidate, env);
+      if (d === null) {
+        cost = Number.POSITIVE_INFINITY;
+        break;
+      }
+      cost += d;
+    }
+    if (cost < bestCost) {
+      best = candidate;
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
+export interface Cast {
+  readonly from: TypeRef;
+  readonly to: TypeRef;
+  readonly implicit: boolean;
+  /** Allowed silently when storing into a pointer of type `to`. */
+  readonly assignment: boolean;
+  readonly volatility: Volatility;
+  readonly sql: (value: SqlExpr) => SqlExpr;
+}
+
+const cannotCast = (from: TypeRef, to: TypeRef, hint?: string): never => {
+  throw new InvalidTypeError(`cannot cast '${printTypeRef(from)}' to '${printTypeRef(to)}'`, {
+    hint,
+  });
+};
+
+const identity = (value: SqlExpr): SqlExpr => value;
+
+/** The JSON kind a json value must have to be cast to a std scalar (Gel refuses the others). */
+function jsonKind(std: string): 'string' | 'number' | 'boolean' {
+  if (NUMERIC.has(std) || std === 'std::sequence') return 'number';
+  if (std === 'std::bool') return 'boolean';
+  return 'string';
+}
+
+/** `<T>json`: JSON null → empty (NULL), the wrong JSON kind → InvalidValueError (22000). */
+function fromJson(to: TypeRef, env: TypeEnv): (value: SqlExpr) => SqlExpr {
+  return (j) => {
+    const pg = pgTypeFor(to);
+    if (to.kind !== 'scalar') return decodeParam(to, j, env);
+    const info = scalarInfo(to.name, env);
+    if (!info) return cannotCast({ kind: 'scalar', name: 'std::json' }, to);
+    const kind = env.enumValues(to.name) ? 'string' : jsonKind(info.name);
+    const converted = kind === 'string' ? info.fromText(jsonText(j)) : info.decode(j);
+    const typed = isStdScalarName(to.name) ? converted : sql.cast(converted, pg);
+    return {
+      kind: 'Case',
+      whens: [
+        { when: sql.isNull(j), then: sql.null() },
+        { when: sql.bin('=', sql.func('jsonb_typeof', [j]), sql.text(kind)), then: typed },
+        { when: sql.bin('=', sql.func('jsonb_typeof', [j]), sql.text('null')), then: sql.null() },
+      ],
+      else: raise(
+        j,
+        pg,
+        sql.bin('||', sql.text(`expected JSON ${kind}; got JSON `), sql.func('jsonb_typeof', [j])),
+      ),
+    };
+  };
+}
+
+/**
+ * `<to>value` for a value of type `from`. Throws InvalidTypeError for a cast Gel does not allow.
+ * Object casts (`<User>uuid`, item 12) are the compiler's: they need a table.
+ */
+export function resolveCast(from: TypeRef, to: TypeRef, env: TypeEnv): Cast {
+  const found = findCast(from, to, env);
+  if (!found) return cannotCast(from, to);
+  const distance = implicitDistance(from, to, env);
+  const assignment =
+    distance !== null ||
+    (from.kind === 'scalar' &&
+      to.kind === 'scalar' &&
+      ((ASSIGNMENT[resolutionBase(from.name, env) ?? ''] ?? []).includes(to.name) ||
+        (resolutionBase(from.name, env) === 'std::str' && env.enumValues(to.name) !== null)));
+  return {
+    from,
+    to,
+    implicit: distance !== null,
+    assignment,
+    volatility: found.volatility,
+    sql: found.sql,
+  };
+}
+
+function findCast(
+  from: TypeRef,
+  to: TypeRef,
+  env: TypeEnv,
+): { sql: (value: SqlExpr) => SqlExpr; volatility: Volatility } | null {
+  const immutable = (f: (value: SqlExpr) => SqlExpr) => ({ sql: f, volatility: 'Immutable' as const });
+  if (printTypeRef(from) === printTypeRef(to)) return immutable(identity);
+  if (to.kind === 'scalar' && resolutionBase(to.name, env) === 'std::json') {
+    // `<json>x`: the value's JSON result form as jsonb (item 28: `<json>'a'` is a JSON string).
+    return immutable((v) => sql.cast(jsonOf(from, v, env), pgType('jsonb')));
+  }
+  if (from.kind === 'scalar' && resolutionBase(from.name, env) === 'std::json') {
+    return immutable(fromJson(to, env));
+  }
+  if (from.kind === 'array' && to.kind === 'array') {
+    const element = findCast(from.element, to.element, env);
+    if (!element) return null;
+    return {
+      volatility: element.volatility,
+      sql: (v) => {
+        const items = sql.fromFunction(sql.func('unnest', [v]), 'e', {
+          columns: [
+            { name: 'value', type: null },
+            { name: 'ord', type: null },
+          ],
+          withOrdinality: true,
+        });
+        const converted = sql.array(
+          sql.select({
+            targets: [sql.target(element.sql(sql.col('value', 'e')))],
+            from: [items],
+            orderBy: [sql.order(sql.col('ord', 'e'))],
+          }),
+        );
+        return {
+          kind: 'Case',
+          whens: [{ when: sql.isNull(v), then: sql.null() }],
+          else: sql.cast(converted, pgTypeFor(to)),
+        };
+      },
+    };
+  }
+  if (from.kind !== 'scalar' || to.kind !== 'scalar') return null;
+  const fromEnum = env.enumValues(from.name);
+  const toEnum = env.enumValues(to.name);
+  const a = fromEnum ? 'std::str' : resolutionBase(from.name, env);
+  const b = toEnum ? 'std::str' : resolutionBase(to.name, env);
+  if (a === null || b === null) return null;
+  if (fromEnum && toEnum) return null;
+  // Into a custom scalar (a DOMAIN) or enum: convert to its base, then the domain checks (item 24).
+  const toDomain = !isStdScalarName(to.name)
+    ? (v: SqlExpr) => sql.cast(v, scalarPgType(to.name))
+    : identity;
+  const base = scalarCast(a, b, env);
+  if (!base) return null;
+  return { volatility: base.volatility, sql: (v) => toDomain(base.sql(v)) };
+}
+
+/** `case when ok then v else raise end`: a narrowing cast that may fail at run time. */
+function checked(v: SqlExpr, ok: SqlExpr, type: string): SqlExpr {
+  return {
+    kind: 'Case',
+    whens: [
+      { when: sql.isNull(v), then: sql.null() },
+      { when: ok, then: v },
+    ],
+    else: raise(v, pgType('interval'), sql.text(`the value does not fit in ${type}`)),
+  };
+}
+
+const DURATIONS = new Set(['std::duration', 'cal::relative_duration', 'cal::date_duration']);
+const LOCAL = new Set(['cal::local_datetime', 'cal::local_date', 'cal::local_time']);
+
+/** Casts between std scalars (both already their resolution bases). */
+function scalarCast(
+  a: string,
+  b: string,
+  env: TypeEnv,
+): { sql: (value: SqlExpr) => SqlExpr; volatility: Volatility } | null {
+  const immutable = (f: (value: SqlExpr) => SqlExpr) => ({ sql: f, volatility: 'Immutable' as const });
+  if (a === b) return immutable(identity);
+  const from = STD_SCALARS_INFO[a as keyof typeof STD_SCALARS_INFO];
+  const to = STD_SCALARS_INFO[b as keyof typeof STD_SCALARS_INFO];
+  if (!from || !to) return null;
+  if (b === 'std::str') {
+    if (a === 'std::bytes') return null;
+    return immutable(from.toText);
+  }
+  if (a === 'std::str') {
+    if (b === 'std::bytes') return null; // item 4: a compile error; use base64_decode or b'...'
+    return immutable(to.fromText);
+  }
+  if (NUMERIC.has(a) && NUMERIC.has(b)) {
+    return immutable((v) => sql.cast(v, to.pg));
+  }
+  if (DURATIONS.has(a) && DURATIONS.has(b)) {
+    // Same storage (interval); narrowing checks the units the target cannot hold (item 3).
+    if (b === 'cal::date_duration') {
+      return immutable((v) =>
+        checked(v, sql.bin('=', v, sql.func('date_trunc', [sql.text('day'), v])), b),
+      );
+    }
+    if (b === 'std::duration' && a !== 'std::duration') {
+      return immutable((v) =>
+        checked(
+          v,
+          sql.and(
+            ...['year', 'month', 'day'].map((f) =>
+              sql.bin('=', sql.func('date_part', [sql.text(f), v]), sql.num(0)),
+            ),
+          ),
+          b,
+        ),
+      );
+    }
+    return immutable(identity);
+  }
+  if (LOCAL.has(a) && LOCAL.has(b)) {
+    if (a === 'cal::local_time') return null;
+    if (a === 'cal::local_date' && b === 'cal::local_time') return null;
+    return immutable((v) => sql.cast(v, to.pg));
+  }
+  void env;
+  return null;
+}

@@ -1,0 +1,716 @@
+/**
+ * std/functions: the std, math, cal and enc functions, one overload per row (std/define notation,
+ * signatures in Gel's spelling).
+ *
+ * Input: nothing. Output: `STD_FUNCTIONS`, overloads by qualified name (`std::len`, `math::abs`).
+ * Invariants:
+ * - aggregates (`kind: 'aggregate'`) give one row for an empty set too: `count`/`sum` 0, `all`
+ *   true, `any` false, `array_agg` `[]`, `min`/`max`/`avg` empty;
+ * - dates are computed and formatted in UTC; a format-string parse that could fall back on the
+ *   session's TimeZone (`to_datetime(s, fmt)` without a zone in `fmt`) raises instead;
+ * - `assert_exists`, `assert_distinct`, `enumerate`'s numbering order, `sequence_next/reset` and the
+ *   object-level functions are the compiler's: they need the shape of the query around them.
+ */
+import { pgType, sql, type SqlExpr } from '../sql/ast';
+import { def, table } from './define';
+import type { Card, Overload, SqlArgs } from './model';
+import { raise } from './operators';
+import { base64, jsonOf, pgTypeFor, STD_SCALARS_INFO } from './scalars';
+
+const cast = (e: SqlExpr, name: string): SqlExpr => sql.cast(e, pgType(name));
+const int8 = (e: SqlExpr): SqlExpr => cast(e, 'bigint');
+const int4 = (e: SqlExpr): SqlExpr => cast(e, 'integer');
+const f8 = (e: SqlExpr): SqlExpr => cast(e, 'double precision');
+const num = (n: number): SqlExpr => sql.num(n);
+const fn = (name: string, ...args: SqlExpr[]): SqlExpr => sql.func(name, args);
+const meta = (name: string, ...args: SqlExpr[]): SqlExpr => sql.func(name, args, 'svc_meta');
+const paren = (e: SqlExpr): SqlExpr => ({ kind: 'Paren', expr: e });
+const caseWhen = (whens: [SqlExpr, SqlExpr][], otherwise: SqlExpr | null): SqlExpr => ({
+  kind: 'Case',
+  whens: whens.map(([when, then]) => ({ when, then })),
+  else: otherwise,
+});
+/** Parameter `i`, or `fallback` when it was left out. */
+const or = (a: SqlArgs, i: number, fallback: SqlExpr): SqlExpr => a.opt(i) ?? fallback;
+
+const INTS = ['int16', 'int32', 'int64'] as const;
+const REALS = ['int16', 'int32', 'int64', 'float32', 'float64', 'bigint', 'decimal'] as const;
+const AGG = { kind: 'aggregate' } as const;
+const SRF = { kind: 'set-returning' } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Sets (aggregates)
+
+/** Types PostgreSQL's own min/max order as EdgeQL does (strings need `COLLATE "C"`). */
+const NATIVE_MINMAX = new Set([
+  ...REALS.map((t) => `std::${t}`),
+  'std::str',
+  'std::datetime',
+  'std::duration',
+  'cal::local_datetime',
+  'cal::local_date',
+  'cal::local_time',
+  'cal::relative_duration',
+  'cal::date_duration',
+]);
+
+function minMax(which: 'min' | 'max') {
+  return (a: SqlArgs): SqlExpr => {
+    const x = a.at(0);
+    const t = a.type(0);
+    const name = t?.kind === 'scalar' ? t.name : null;
+    const enumValues = name ? a.env.enumValues(name) : null;
+    const base = name ? (a.env.stdBase(name) ?? name) : null;
+    if (base === 'std::str' && !enumValues) return fn(which, { kind: 'Collate', expr: x, collation: 'C' });
+    if (base && NATIVE_MINMAX.has(base) && !enumValues) return fn(which, x);
+    if (base === 'std::bool') return fn(which === 'min' ? 'bool_and' : 'bool_or', x);
+    // Any other type: the first element in EdgeQL's order.
+    const key: SqlExpr = enumValues
+      ? fn(
+          'array_position',
+          { kind: 'ArrayExpr', elements: enumValues.map((v) => sql.text(v)), type: pgType('text', 1) },
+          cast(x, 'text'),
+        )
+      : x;
+    const agg = sql.agg(t?.kind === 'tuple' ? 'jsonb_agg' : 'array_agg', [x], {
+      orderBy: [sql.order(key, which === 'min' ? 'asc' : 'desc')],
+    });
+    return t?.kind === 'tuple'
+      ? sql.bin('->', agg, num(0))
+      : { kind: 'Subscript', expr: paren(agg), index: num(1) };
+  };
+}
+
+function sets(): Overload[] {
+  const out: Overload[] = [
+    def('std::count', 'set of anytype', 'int64', (a) => fn('count', a.at(0)), AGG),
+    def('std::min', 'set of anytype', 'optional anytype', minMax('min'), AGG),
+    def('std::max', 'set of anytype', 'optional anytype', minMax('max'), AGG),
+    def('std::all', 'set of bool', 'bool', (a) => fn('coalesce', fn('bool_and', a.at(0)), sql.bool(true)), AGG),
+    def('std::any', 'set of bool', 'bool', (a) => fn('coalesce', fn('bool_or', a.at(0)), sql.bool(false)), AGG),
+    def(
+      'std::array_agg',
+      'set of anytype',
+      'array<anytype>',
+      (a) => {
+        const t = a.type(0);
+        if (t?.kind === 'tuple') return fn('coalesce', fn('jsonb_agg', a.at(0)), cast(sql.text('[]'), 'jsonb'));
+        const arrayType = pgTypeFor({ kind: 'array', element: t ?? { kind: 'scalar', name: 'std::str' } });
+        return fn('coalesce', fn('array_agg', a.at(0)), sql.cast(sql.text('{}'), arrayType));
+      },
+      AGG,
+    ),
+    // `assert_single` as an aggregate: the set's one element, or empty, or the error (21000).
+    def(
+      'std::assert_single',
+      'set of anytype, named only message: optional str = {}',
+      'optional anytype',
+      (a) => {
+        const first =
+          a.type(0)?.kind === 'tuple'
+            ? sql.bin('->', fn('jsonb_agg', a.at(0)), num(0))
+            : ({ kind: 'Subscript', expr: paren(fn('array_agg', a.at(0))), index: num(1) } as SqlExpr);
+        return caseWhen(
+          [
+            [
+              sql.bin('>', fn('count', a.at(0)), num(1)),
+              raise(
+                first,
+                pgTypeFor(a.result ?? { kind: 'scalar', name: 'std::str' }),
+                fn(
+                  'coalesce',
+                  or(a, 1, sql.null()),
+                  sql.text('assert_single violation: more than one element returned by an expression'),
+                ),
+                '21000',
+              ),
+            ],
+          ],
+          first,
+        );
+      },
+      { ...AGG, card: (args: readonly Card[]) => ({ min: args[0]?.min ?? 0, max: args[0]?.max === 0 ? 0 : 1 }) },
+    ),
+    def(
+      'std::enumerate',
+      'set of anytype',
+      'set of tuple<int64, anytype>',
+      // One value per row of the input, numbered from 0 in the order the planner gives the rows.
+      (a) =>
+        fn(
+          'jsonb_build_array',
+          sql.bin('-', sql.agg('row_number', [], { over: { partitionBy: [], orderBy: [] } }), num(1)),
+          cast(jsonOf(a.type(0) ?? { kind: 'scalar', name: 'std::str' }, a.at(0), a.env), 'jsonb'),
+        ),
+      { kind: 'aggregate', card: (args: readonly Card[]) => args[0] ?? { min: 0, max: 'many' } },
+    ),
+  ];
+  // sum: integers add up as int64 (bigint stays), floats keep their width; empty is 0.
+  for (const t of INTS) {
+    out.push(def('std::sum', `set of ${t}`, 'int64', (a) => int8(fn('coalesce', fn('sum', a.at(0)), num(0))), AGG));
+  }
+  out.push(def('std::sum', 'set of float32', 'float32', (a) => fn('coalesce', fn('sum', a.at(0)), cast(num(0), 'real')), AGG));
+  out.push(
+    def('std::sum', 'set of float64', 'float64', (a) => fn('coalesce', fn('sum', a.at(0)), f8(num(0))), AGG),
+  );
+  out.push(def('std::sum', 'set of bigint', 'bigint', (a) => fn('coalesce', fn('sum', a.at(0)), num(0)), AGG));
+  out.push(def('std::sum', 'set of decimal', 'decimal', (a) => fn('coalesce', fn('sum', a.at(0)), num(0)), AGG));
+  for (const t of ['int64', 'float64'] as const) {
+    out.push(def('std::avg', `set of ${t}`, 'optional float64', (a) => f8(fn('avg', a.at(0))), AGG));
+    out.push(def('math::mean', `set of ${t}`, 'optional float64', (a) => f8(fn('avg', a.at(0))), AGG));
+    for (const [name, pg] of [
+      ['stddev', 'stddev_samp'],
+      ['stddev_pop', 'stddev_pop'],
+      ['var', 'var_samp'],
+      ['var_pop', 'var_pop'],
+    ] as const) {
+      out.push(def(`math::${name}`, `set of ${t}`, 'optional float64', (a) => f8(fn(pg, a.at(0))), AGG));
+    }
+  }
+  out.push(def('std::avg', 'set of decimal', 'optional decimal', (a) => fn('avg', a.at(0)), AGG));
+  out.push(def('math::mean', 'set of decimal', 'optional decimal', (a) => fn('avg', a.at(0)), AGG));
+  for (const [name, pg] of [
+    ['stddev', 'stddev_samp'],
+    ['stddev_pop', 'stddev_pop'],
+    ['var', 'var_samp'],
+    ['var_pop', 'var_pop'],
+  ] as const) {
+    out.push(def(`math::${name}`, 'set of decimal', 'optional decimal', (a) => fn(pg, a.at(0)), AGG));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generic: len, contains, find, assert
+
+function generic(): Overload[] {
+  // pg_catalog.position(haystack, needle) is `position(needle in haystack)`, for text and bytea.
+  const found = (h: SqlExpr, n: SqlExpr) => sql.func('position', [h, n], 'pg_catalog');
+  return [
+    def('std::len', 'str', 'int64', (a) => int8(fn('char_length', a.at(0)))),
+    def('std::len', 'bytes', 'int64', (a) => int8(fn('octet_length', a.at(0)))),
+    def('std::len', 'array<anytype>', 'int64', (a) => int8(fn('cardinality', a.at(0)))),
+    def('std::contains', 'str, str', 'bool', (a) => sql.bin('>', found(a.at(0), a.at(1)), num(0))),
+    def('std::contains', 'bytes, bytes', 'bool', (a) => sql.bin('>', found(a.at(0), a.at(1)), num(0))),
+    def('std::contains', 'array<anytype>, anytype', 'bool', (a) =>
+      sql.bin('@>', a.at(0), { kind: 'ArrayExpr', elements: [a.at(1)], type: null }),
+    ),
+    def('std::contains', 'json, json', 'bool', (a) => sql.bin('@>', a.at(0), a.at(1))),
+    def('std::find', 'str, str', 'int64', (a) => int8(sql.bin('-', found(a.at(0), a.at(1)), num(1)))),
+    def('std::find', 'bytes, bytes', 'int64', (a) => int8(sql.bin('-', found(a.at(0), a.at(1)), num(1)))),
+    def('std::find', 'array<anytype>, anytype, from_pos: int64 = 0', 'int64', (a) =>
+      int8(
+        fn(
+          'coalesce',
+          sql.bin('-', fn('array_position', a.at(0), a.at(1), int4(sql.bin('+', or(a, 2, num(0)), num(1)))), num(1)),
+          num(-1),
+        ),
+      ),
+    ),
+    def('std::assert', 'bool, named only message: optional str = {}', 'bool', (a) =>
+      caseWhen(
+        [[a.at(0), sql.bool(true)]],
+        raise(a.at(0), pgType('boolean'), fn('coalesce', or(a, 1, sql.null()), sql.text('assertion failed')), 'P0004'),
+      ),
+    ),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strings and regular expressions
+
+function strings(): Overload[] {
+  const space = sql.text(' ');
+  return [
+    def('std::str_lower', 'str', 'str', (a) => fn('lower', a.at(0))),
+    def('std::str_upper', 'str', 'str', (a) => fn('upper', a.at(0))),
+    def('std::str_title', 'str', 'str', (a) => fn('initcap', a.at(0))),
+    def('std::str_reverse', 'str', 'str', (a) => fn('reverse', a.at(0))),
+    def('std::str_repeat', 'str, n: int64', 'str', (a) => fn('repeat', a.at(0), int4(a.at(1)))),
+    def('std::str_replace', 'str, old: str, new: str', 'str', (a) => fn('replace', a.at(0), a.at(1), a.at(2))),
+    def('std::str_trim', 'str, tr: str = " "', 'str', (a) => fn('btrim', a.at(0), or(a, 1, space))),
+    def('std::str_trim_start', 'str, tr: str = " "', 'str', (a) => fn('ltrim', a.at(0), or(a, 1, space))),
+    def('std::str_trim_end', 'str, tr: str = " "', 'str', (a) => fn('rtrim', a.at(0), or(a, 1, space))),
+    def('std::str_pad_start', 'str, n: int64, fill: str = " "', 'str', (a) =>
+      fn('lpad', a.at(0), int4(a.at(1)), or(a, 2, space)),
+    ),
+    def('std::str_pad_end', 'str, n: int64, fill: str = " "', 'str', (a) =>
+      fn('rpad', a.at(0), int4(a.at(1)), or(a, 2, space)),
+    ),
+    // An empty delimiter splits into characters (PostgreSQL's null delimiter).
+    def('std::str_split', 's: str, delimiter: str', 'array<str>', (a) =>
+      fn('string_to_array', a.at(0), fn('nullif', a.at(1), sql.text(''))),
+    ),
+    def('std::array_join', 'array: array<str>, delimiter: str', 'str', (a) => fn('array_to_string', a.at(0), a.at(1))),
+    def('std::re_test', 'pattern: str, str: str', 'bool', (a) => sql.bin('~', a.at(1), a.at(0))),
+    def('std::re_match', 'pattern: str, str: str', 'optional array<str>', (a) => fn('regexp_match', a.at(1), a.at(0))),
+    def(
+      'std::re_match_all',
+      'pattern: str, str: str',
+      'set of array<str>',
+      (a) => fn('regexp_matches', a.at(1), a.at(0), sql.text('g')),
+      SRF,
+    ),
+    def('std::re_replace', 'pattern: str, sub: str, str: str, named only flags: str = ""', 'str', (a) =>
+      fn('regexp_replace', a.at(2), a.at(0), a.at(1), or(a, 3, sql.text(''))),
+    ),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conversions
+
+/** `to_int64('12')`: the text cast, or `to_number(s, fmt)` with a format. */
+const fromTextWithFormat = (target: string, pg: string) => (a: SqlArgs) => {
+  const fmt = a.opt(1);
+  const plain = STD_SCALARS_INFO[target as keyof typeof STD_SCALARS_INFO].fromText(a.at(0));
+  return fmt === null ? plain : cast(fn('to_number', a.at(0), fmt), pg);
+};
+
+function conversions(): Overload[] {
+  const info = STD_SCALARS_INFO;
+  const out: Overload[] = [
+    def('std::to_json', 'str', 'json', (a) => cast(a.at(0), 'jsonb')),
+    def('std::to_bytes', 'str', 'bytes', (a) => fn('convert_to', a.at(0), sql.text('UTF8'))),
+    def('std::to_str', 'bytes', 'str', (a) => fn('convert_from', a.at(0), sql.text('UTF8'))),
+    def('std::to_str', 'str', 'str', (a) => a.at(0)),
+    def('std::to_str', 'json, fmt: optional str = {}', 'str', (a) =>
+      a.opt(1) === null ? cast(a.at(0), 'text') : fn('jsonb_pretty', a.at(0)),
+    ),
+    def('std::to_str', 'array<str>, delimiter: str', 'str', (a) => fn('array_to_string', a.at(0), a.at(1))),
+    def('std::to_str', 'datetime, fmt: optional str = {}', 'str', (a) => {
+      const fmt = a.opt(1);
+      return fmt === null
+        ? info['std::datetime'].toText(a.at(0))
+        : fn('to_char', fn('timezone', sql.text('UTC'), a.at(0)), fmt);
+    }),
+    def('std::to_str', 'cal::local_datetime, fmt: optional str = {}', 'str', (a) => {
+      const fmt = a.opt(1);
+      return fmt === null ? info['cal::local_datetime'].toText(a.at(0)) : fn('to_char', a.at(0), fmt);
+    }),
+    def('std::to_str', 'cal::local_date, fmt: optional str = {}', 'str', (a) => {
+      const fmt = a.opt(1);
+      return fmt === null ? info['cal::local_date'].toText(a.at(0)) : fn('to_char', a.at(0), fmt);
+    }),
+    def('std::to_str', 'cal::local_time, fmt: optional str = {}', 'str', (a) => {
+      const fmt = a.opt(1);
+      return fmt === null
+        ? info['cal::local_time'].toText(a.at(0))
+        : fn('to_char', sql.bin('+', cast(sql.text('2000-01-01'), 'date'), a.at(0)), fmt);
+    }),
+    def('std::to_str', 'duration, fmt: optional str = {}', 'str', (a) => info['std::duration'].toText(a.at(0))),
+    def('std::to_str', 'cal::relative_duration, fmt: optional str = {}', 'str', (a) =>
+      info['cal::relative_duration'].toText(a.at(0)),
+    ),
+    def('std::to_str', 'cal::date_duration, fmt: optional str = {}', 'str', (a) =>
+      info['cal::date_duration'].toText(a.at(0)),
+    ),
+  ];
+  for (const t of ['int64', 'float64', 'bigint', 'decimal'] as const) {
+    out.push(
+      def('std::to_str', `${t}, fmt: optional str = {}`, 'str', (a) => {
+        const fmt = a.opt(1);
+        return fmt === null ? info[`std::${t}`].toText(a.at(0)) : fn('to_char', a.at(0), fmt);
+      }),
+    );
+  }
+  for (const [name, target, pg] of [
+    ['to_int16', 'std::int16', 'smallint'],
+    ['to_int32', 'std::int32', 'integer'],
+    ['to_int64', 'std::int64', 'bigint'],
+    ['to_float32', 'std::float32', 'real'],
+    ['to_float64', 'std::float64', 'double precision'],
+    ['to_decimal', 'std::decimal', 'numeric'],
+  ] as const) {
+    out.push(def(`std::${name}`, 's: str, fmt: optional str = {}', target.slice(5), fromTextWithFormat(target, pg)));
+  }
+  out.push(
+    def('std::to_bigint', 's: str, fmt: optional str = {}', 'bigint', (a) => {
+      const fmt = a.opt(1);
+      const value = fmt === null ? cast(a.at(0), 'numeric') : fn('to_number', a.at(0), fmt);
+      return sql.cast(value, info['std::bigint'].pg);
+    }),
+  );
+  // Dates and times.
+  out.push(
+    def('std::to_datetime', 's: str, fmt: optional str = {}', 'datetime', (a) => {
+      const fmt = a.opt(1);
+      if (fmt === null) return info['std::datetime'].fromText(a.at(0));
+      return caseWhen(
+        [
+          [
+            sql.bin('=', fn('strpos', fmt, sql.text('TZH')), num(0)),
+            raise(
+              fmt,
+              pgType('timestamptz'),
+              sql.text('to_datetime(): the format must include a time zone (TZH)'),
+              '22007',
+            ),
+          ],
+        ],
+        fn('to_timestamp', a.at(0), fmt),
+      );
+    }),
+    def('std::to_datetime', 'local: cal::local_datetime, zone: str', 'datetime', (a) =>
+      fn('timezone', a.at(1), a.at(0)),
+    ),
+    def(
+      'std::to_datetime',
+      'year: int64, month: int64, day: int64, hour: int64, min: int64, sec: float64, timezone: str',
+      'datetime',
+      (a) =>
+        fn(
+          'make_timestamptz',
+          int4(a.at(0)),
+          int4(a.at(1)),
+          int4(a.at(2)),
+          int4(a.at(3)),
+          int4(a.at(4)),
+          a.at(5),
+          a.at(6),
+        ),
+    ),
+    def('std::to_datetime', 'epochseconds: float64', 'datetime', (a) => fn('to_timestamp', a.at(0))),
+    def('std::to_datetime', 'epochseconds: int64', 'datetime', (a) => fn('to_timestamp', f8(a.at(0)))),
+    def('std::to_datetime', 'epochseconds: decimal', 'datetime', (a) => fn('to_timestamp', f8(a.at(0)))),
+    def(
+      'std::to_duration',
+      'named only hours: int64 = 0, named only minutes: int64 = 0, named only seconds: float64 = 0, named only microseconds: int64 = 0',
+      'duration',
+      (a) =>
+        fn(
+          'make_interval',
+          num(0),
+          num(0),
+          num(0),
+          num(0),
+          int4(or(a, 0, num(0))),
+          int4(or(a, 1, num(0))),
+          sql.bin('+', f8(or(a, 2, num(0))), sql.bin('/', f8(or(a, 3, num(0))), num(1000000))),
+        ),
+    ),
+    def('cal::to_local_datetime', 's: str, fmt: optional str = {}', 'cal::local_datetime', (a) => {
+      const fmt = a.opt(1);
+      return fmt === null
+        ? info['cal::local_datetime'].fromText(a.at(0))
+        : fn('timezone', sql.text('UTC'), fn('to_timestamp', a.at(0), fmt));
+    }),
+    def('cal::to_local_datetime', 'dt: datetime, zone: str', 'cal::local_datetime', (a) =>
+      fn('timezone', a.at(1), a.at(0)),
+    ),
+    def(
+      'cal::to_local_datetime',
+      'year: int64, month: int64, day: int64, hour: int64, min: int64, sec: float64',
+      'cal::local_datetime',
+      (a) =>
+        fn('make_timestamp', int4(a.at(0)), int4(a.at(1)), int4(a.at(2)), int4(a.at(3)), int4(a.at(4)), a.at(5)),
+    ),
+    def('cal::to_local_date', 's: str, fmt: optional str = {}', 'cal::local_date', (a) => {
+      const fmt = a.opt(1);
+      return fmt === null ? info['cal::local_date'].fromText(a.at(0)) : fn('to_date', a.at(0), fmt);
+    }),
+    def('cal::to_local_date', 'dt: datetime, zone: str', 'cal::local_date', (a) =>
+      cast(fn('timezone', a.at(1), a.at(0)), 'date'),
+    ),
+    def('cal::to_local_date', 'year: int64, month: int64, day: int64', 'cal::local_date', (a) =>
+      fn('make_date', int4(a.at(0)), int4(a.at(1)), int4(a.at(2))),
+    ),
+    def('cal::to_local_time', 's: str, fmt: optional str = {}', 'cal::local_time', (a) => {
+      const fmt = a.opt(1);
+      return fmt === null
+        ? info['cal::local_time'].fromText(a.at(0))
+        : cast(fn('timezone', sql.text('UTC'), fn('to_timestamp', a.at(0), fmt)), 'time');
+    }),
+    def('cal::to_local_time', 'dt: datetime, zone: str', 'cal::local_time', (a) =>
+      cast(fn('timezone', a.at(1), a.at(0)), 'time'),
+    ),
+    def('cal::to_local_time', 'hour: int64, min: int64, sec: float64', 'cal::local_time', (a) =>
+      fn('make_time', int4(a.at(0)), int4(a.at(1)), a.at(2)),
+    ),
+    def(
+      'cal::to_relative_duration',
+      'named only years: int64 = 0, named only months: int64 = 0, named only days: int64 = 0, named only hours: int64 = 0, named only minutes: int64 = 0, named only seconds: float64 = 0, named only microseconds: int64 = 0',
+      'cal::relative_duration',
+      (a) =>
+        fn(
+          'make_interval',
+          int4(or(a, 0, num(0))),
+          int4(or(a, 1, num(0))),
+          num(0),
+          int4(or(a, 2, num(0))),
+          int4(or(a, 3, num(0))),
+          int4(or(a, 4, num(0))),
+          sql.bin('+', f8(or(a, 5, num(0))), sql.bin('/', f8(or(a, 6, num(0))), num(1000000))),
+        ),
+    ),
+    def(
+      'cal::to_date_duration',
+      'named only years: int64 = 0, named only months: int64 = 0, named only days: int64 = 0',
+      'cal::date_duration',
+      (a) =>
+        fn('make_interval', int4(or(a, 0, num(0))), int4(or(a, 1, num(0))), num(0), int4(or(a, 2, num(0)))),
+    ),
+  );
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dates and times: current time, parts, truncation
+
+/** Gel's unit names → PostgreSQL's field names. */
+const UNIT: Readonly<Record<string, string>> = {
+  epochseconds: 'epoch',
+  microseconds: 'microseconds',
+  milliseconds: 'milliseconds',
+  seconds: 'second',
+  minutes: 'minute',
+  hours: 'hour',
+  days: 'day',
+  weeks: 'week',
+  months: 'month',
+  quarters: 'quarter',
+  years: 'year',
+  decades: 'decade',
+  centuries: 'century',
+};
+
+/** `case unit when 'minutes' then 'minute' ... else unit end`: the unit as PostgreSQL names it. */
+function pgUnit(unit: SqlExpr): SqlExpr {
+  return {
+    kind: 'Case',
+    whens: Object.entries(UNIT)
+      .filter(([gel, pg]) => gel !== pg)
+      .map(([gel, pg]) => ({ when: sql.bin('=', unit, sql.text(gel)), then: sql.text(pg) })),
+    else: unit,
+  };
+}
+
+function datetimes(): Overload[] {
+  const utc = (e: SqlExpr) => fn('timezone', sql.text('UTC'), e);
+  return [
+    def('std::datetime_current', '', 'datetime', () => fn('clock_timestamp'), { volatility: 'Volatile' }),
+    def('std::datetime_of_statement', '', 'datetime', () => fn('statement_timestamp'), { volatility: 'Stable' }),
+    def('std::datetime_of_transaction', '', 'datetime', () => fn('transaction_timestamp'), {
+      volatility: 'Stable',
+    }),
+    def('std::datetime_get', 'dt: datetime, el: str', 'float64', (a) =>
+      fn('date_part', pgUnit(a.at(1)), utc(a.at(0))),
+    ),
+    def('std::datetime_truncate', 'dt: datetime, unit: str', 'datetime', (a) =>
+      fn('date_trunc', pgUnit(a.at(1)), a.at(0), sql.text('UTC')),
+    ),
+    def('std::duration_get', 'dt: duration, el: str', 'float64', (a) => fn('date_part', pgUnit(a.at(1)), a.at(0))),
+    def('std::duration_truncate', 'dt: duration, unit: str', 'duration', (a) =>
+      fn('date_trunc', pgUnit(a.at(1)), a.at(0)),
+    ),
+    def('cal::time_get', 'dt: cal::local_time, el: str', 'float64', (a) => fn('date_part', pgUnit(a.at(1)), a.at(0))),
+    def('cal::date_get', 'dt: cal::local_date, el: str', 'float64', (a) =>
+      fn('date_part', pgUnit(a.at(1)), cast(a.at(0), 'timestamp')),
+    ),
+    def('cal::duration_normalize_hours', 'dur: cal::relative_duration', 'cal::relative_duration', (a) =>
+      fn('justify_hours', a.at(0)),
+    ),
+    def('cal::duration_normalize_days', 'dur: cal::relative_duration', 'cal::relative_duration', (a) =>
+      fn('justify_days', a.at(0)),
+    ),
+    def('cal::duration_normalize_days', 'dur: cal::date_duration', 'cal::date_duration', (a) =>
+      fn('justify_days', a.at(0)),
+    ),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+
+function json(): Overload[] {
+  const pathArray = (a: SqlArgs): SqlExpr => ({ kind: 'ArrayExpr', elements: a.rest, type: pgType('text', 1) });
+  return [
+    def('std::json_typeof', 'json', 'str', (a) => fn('jsonb_typeof', a.at(0))),
+    def('std::json_get', 'json, variadic path: str, named only default: optional json = {}', 'optional json', (a) =>
+      fn('coalesce', sql.bin('#>', a.at(0), pathArray(a)), or(a, 2, cast(sql.null(), 'jsonb'))),
+    ),
+    def(
+      'std::json_set',
+      'target: json, variadic path: str, named only value: optional json = {}, named only create_if_missing: bool = true',
+      'optional json',
+      (a) =>
+        fn(
+          'jsonb_set',
+          a.at(0),
+          pathArray(a),
+          fn('coalesce', or(a, 2, sql.null()), cast(sql.text('null'), 'jsonb')),
+          or(a, 3, sql.bool(true)),
+        ),
+    ),
+    def('std::json_array_unpack', 'json', 'set of json', (a) => fn('jsonb_array_elements', a.at(0)), SRF),
+    // Tuples are jsonb arrays: each (key, value) pair becomes `["key", value]`.
+    def(
+      'std::json_object_unpack',
+      'json',
+      'set of tuple<str, json>',
+      (a) => {
+        const pairs = sql.fromFunction(fn('jsonb_each', a.at(0)), 'p', {
+          columns: [
+            { name: 'key', type: null },
+            { name: 'value', type: null },
+          ],
+        });
+        return fn(
+          'jsonb_array_elements',
+          fn(
+            'coalesce',
+            sql.scalar(
+              sql.select({
+                targets: [
+                  sql.target(
+                    sql.agg('jsonb_agg', [fn('jsonb_build_array', sql.col('key', 'p'), sql.col('value', 'p'))], {
+                      orderBy: [sql.order(sql.col('key', 'p'))],
+                    }),
+                  ),
+                ],
+                from: [pairs],
+              }),
+            ),
+            cast(sql.text('[]'), 'jsonb'),
+          ),
+        );
+      },
+      SRF,
+    ),
+    def(
+      'std::json_object_pack',
+      'pairs: set of tuple<str, json>',
+      'json',
+      (a) =>
+        fn(
+          'coalesce',
+          fn('jsonb_object_agg', sql.bin('->>', a.at(0), num(0)), sql.bin('->', a.at(0), num(1))),
+          cast(sql.text('{}'), 'jsonb'),
+        ),
+      AGG,
+    ),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arrays
+
+function arrays(): Overload[] {
+  return [
+    def('std::array_unpack', 'array: array<anytype>', 'set of anytype', (a) => fn('unnest', a.at(0)), SRF),
+    // Past either end: empty (or the default), not an error (item 13).
+    def('std::array_get', 'array: array<anytype>, idx: int64, named only default: optional anytype = {}', 'optional anytype', (a) => {
+      const position = caseWhen(
+        [[sql.bin('<', a.at(1), num(0)), sql.bin('+', sql.bin('+', fn('cardinality', a.at(0)), a.at(1)), num(1))]],
+        sql.bin('+', a.at(1), num(1)),
+      );
+      const item: SqlExpr = {
+        kind: 'Subscript',
+        expr: paren(a.at(0)),
+        index: caseWhen([[sql.bin('<', position, num(1)), sql.null()]], position),
+      };
+      const fallback = a.opt(2);
+      return fallback === null ? item : fn('coalesce', item, fallback);
+    }),
+    def('std::array_fill', 'val: anytype, n: int64', 'array<anytype>', (a) =>
+      fn('array_fill', a.at(0), { kind: 'ArrayExpr', elements: [int4(a.at(1))], type: null }),
+    ),
+    def('std::array_replace', 'array: array<anytype>, old: anytype, new: anytype', 'array<anytype>', (a) =>
+      fn('array_replace', a.at(0), a.at(1), a.at(2)),
+    ),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Numbers: math, rounding, random, bits
+
+function numbers(): Overload[] {
+  const out: Overload[] = [
+    def('std::random', '', 'float64', () => fn('random'), { volatility: 'Volatile' }),
+    def('math::pi', '', 'float64', () => fn('pi')),
+    def('math::e', '', 'float64', () => fn('exp', f8(num(1)))),
+    def('std::round', 'int64', 'float64', (a) => fn('round', f8(a.at(0)))),
+    def('std::round', 'float64', 'float64', (a) => fn('round', a.at(0))),
+    def('std::round', 'bigint', 'bigint', (a) => a.at(0)),
+    def('std::round', 'decimal', 'decimal', (a) => fn('round', a.at(0))),
+    def('std::round', 'decimal, d: int64', 'decimal', (a) => fn('round', a.at(0), int4(a.at(1)))),
+    def('math::sqrt', 'int64', 'float64', (a) => fn('sqrt', f8(a.at(0)))),
+    def('math::sqrt', 'float64', 'float64', (a) => fn('sqrt', a.at(0))),
+    def('math::sqrt', 'decimal', 'decimal', (a) => fn('sqrt', a.at(0))),
+    def('math::log', 'decimal, named only base: decimal', 'decimal', (a) => fn('log', a.at(1), a.at(0))),
+    def('std::bytes_get_bit', 'bytes: bytes, num: int64', 'int64', (a) => int8(fn('get_bit', a.at(0), a.at(1)))),
+  ];
+  for (const t of ['int16', 'int32', 'int64', 'float32', 'float64', 'bigint', 'decimal'] as const) {
+    out.push(def('math::abs', t, t, (a) => fn('abs', a.at(0))));
+  }
+  for (const name of ['ceil', 'floor'] as const) {
+    out.push(def(`math::${name}`, 'int64', 'float64', (a) => fn(name, f8(a.at(0)))));
+    out.push(def(`math::${name}`, 'float64', 'float64', (a) => fn(name, a.at(0))));
+    out.push(def(`math::${name}`, 'bigint', 'bigint', (a) => fn(name, a.at(0))));
+    out.push(def(`math::${name}`, 'decimal', 'decimal', (a) => fn(name, a.at(0))));
+  }
+  for (const [name, pg] of [
+    ['ln', 'ln'],
+    ['lg', 'log'],
+    ['exp', 'exp'],
+  ] as const) {
+    out.push(def(`math::${name}`, 'int64', 'float64', (a) => fn(pg, f8(a.at(0)))));
+    out.push(def(`math::${name}`, 'float64', 'float64', (a) => fn(pg, a.at(0))));
+    out.push(def(`math::${name}`, 'decimal', 'decimal', (a) => fn(pg, a.at(0))));
+  }
+  for (const t of INTS) {
+    out.push(def('std::bit_and', `l: ${t}, r: ${t}`, t, (a) => sql.bin('&', a.at(0), a.at(1))));
+    out.push(def('std::bit_or', `l: ${t}, r: ${t}`, t, (a) => sql.bin('|', a.at(0), a.at(1))));
+    out.push(def('std::bit_xor', `l: ${t}, r: ${t}`, t, (a) => sql.bin('#', a.at(0), a.at(1))));
+    out.push(def('std::bit_not', `r: ${t}`, t, (a) => ({ kind: 'UnaryOp', op: '~', operand: a.at(0) })));
+    out.push(def('std::bit_lshift', `val: ${t}, n: int64`, t, (a) => sql.bin('<<', a.at(0), int4(a.at(1)))));
+    out.push(def('std::bit_rshift', `val: ${t}, n: int64`, t, (a) => sql.bin('>>', a.at(0), int4(a.at(1)))));
+    out.push(
+      def('std::bit_count', `val: ${t}`, 'int64', (a) =>
+        int8(fn('length', fn('replace', cast(cast(int8(a.at(0)), 'bit(64)'), 'text'), sql.text('0'), sql.text('')))),
+      ),
+    );
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// UUIDs, encodings, and what the server provides
+
+function misc(): Overload[] {
+  const volatile = { volatility: 'Volatile' } as const;
+  const b64encode = (a: SqlArgs) => base64(a.at(0));
+  const b64decode = (a: SqlArgs) => fn('decode', a.at(0), sql.text('base64'));
+  return [
+    def('std::uuid_generate_v4', '', 'uuid', () => fn('gen_random_uuid'), volatile),
+    // v1mc is time-ordered in Gel; UUIDv7 is the time-ordered UUID we can make without extensions.
+    def('std::uuid_generate_v1mc', '', 'uuid', () => meta('uuid_generate_v7'), volatile),
+    def('std::uuid_generate_v7', '', 'uuid', () => meta('uuid_generate_v7'), volatile),
+    def('std::enc::base64_encode', 'data: bytes', 'str', b64encode),
+    def('std::enc::base64_decode', 'data: str', 'bytes', b64decode),
+    // The neutral names (spec items 4 and 32).
+    def('std::base64_encode', 'data: bytes', 'str', b64encode),
+    def('std::base64_decode', 'data: str', 'bytes', b64decode),
+    // DECISIONS: the caller's roles arrive as the auth parameter `roles`; the compiler passes it
+    // as the named argument `roles` (schema inference leaves it out).
+    def(
+      'std::has_role',
+      'role: str, named only roles: optional array<str> = {}',
+      'bool',
+      (a) => fn('coalesce', { kind: 'AnyOp', left: a.at(0), op: '=', array: or(a, 1, sql.null()) }, sql.bool(false)),
+      { volatility: 'Stable' },
+    ),
+  ];
+}
+
+export const STD_FUNCTIONS: ReadonlyMap<string, readonly Overload[]> = table([
+  ...sets(),
+  ...generic(),
+  ...strings(),
+  ...conversions(),
+  ...datetimes(),
+  ...json(),
+  ...arrays(),
+  ...numbers(),
+  ...misc(),
+]);

@@ -1,0 +1,477 @@
+/**
+ * std/operators: every EdgeQL operator the std table resolves (the set operators `union`,
+ * `except`, `intersect`, `distinct`, `exists`, `??` and `if/else` are the compiler's: they
+ * work on sets, not values).
+ *
+ * Input: nothing. Output: `STD_OPERATORS`, overloads by operator name as written in EdgeQL
+ * (`+`, `//`, `?=`, `like`, `not in`, `[]` for indexing, `[:]` for slicing; a prefix operator has
+ * one parameter: `-`, `+`, `not`).
+ * Semantics (Gel's, where PostgreSQL's differ):
+ * - `/` of integers is float64; `//` floors; `%` takes the divisor's sign; `^` is power
+ *   (int64 ^ int64 is float64, bigint ^ bigint decimal; item 8); overflow is an error;
+ * - `<`, `>`, ... on str compare code points (`COLLATE "C"`); on enums the declaration order;
+ * - `datetime - datetime` is a duration in hours (not folded into days, item 27); arithmetic with
+ *   calendar units (relative_duration) on a datetime is done in UTC;
+ * - indexing past either end of a str, bytes, array or JSON array, a missing JSON key or the wrong
+ *   JSON kind raise InvalidValueError (22000, items 7 and 13); a key holding JSON null is empty;
+ *   slices clamp their bounds;
+ * - `in` receives its right side as an SQL array of the set (see `CallKind`).
+ */
+import { pgType, sql, type PgType, type SqlExpr } from '../sql/ast';
+import { def, infix, table } from './define';
+import type { Overload, SqlArgs } from './model';
+import { pgTypeFor } from './scalars';
+
+const INTS = ['int16', 'int32', 'int64'] as const;
+const FLOATS = ['float32', 'float64'] as const;
+const EXACT = ['bigint', 'decimal'] as const;
+const REALS = [...INTS, ...FLOATS, ...EXACT] as const;
+
+const num = (n: number): SqlExpr => sql.num(n);
+const cast = (e: SqlExpr, name: string): SqlExpr => sql.cast(e, pgType(name));
+const paren = (e: SqlExpr): SqlExpr => ({ kind: 'Paren', expr: e });
+const caseWhen = (whens: [SqlExpr, SqlExpr][], otherwise: SqlExpr | null): SqlExpr => ({
+  kind: 'Case',
+  whens: whens.map(([when, then]) => ({ when, then })),
+  else: otherwise,
+});
+/**
+ * `svc_meta.raise(...)`: an error with SQLSTATE `code`, typed as `type`. `probe` must be an input
+ * the surrounding condition depends on: PostgreSQL folds an immutable call whose arguments are all
+ * constants while planning, even in a CASE branch not taken, so the typed null is written
+ * `case when probe is null then null::type end` (constant only when the condition is too).
+ */
+export const raise = (
+  probe: SqlExpr,
+  type: PgType,
+  message: SqlExpr,
+  code = '22000',
+): SqlExpr =>
+  sql.func(
+    'raise',
+    [
+      { kind: 'Case', whens: [{ when: sql.isNull(probe), then: sql.cast(sql.null(), type) }], else: null },
+      sql.text(code),
+      message,
+    ],
+    'svc_meta',
+  );
+
+// ---------------------------------------------------------------------------------------------
+// Arithmetic
+
+function arithmetic(): Overload[] {
+  const out: Overload[] = [];
+  for (const t of REALS) {
+    out.push(def('std::+', `${t}, ${t}`, t, infix('+')));
+    out.push(def('std::-', `${t}, ${t}`, t, infix('-')));
+    out.push(def('std::*', `${t}, ${t}`, t, infix('*')));
+    out.push(def('std::-', t, t, (a) => ({ kind: 'UnaryOp', op: '-', operand: a.at(0) })));
+    out.push(def('std::+', t, t, (a) => a.at(0)));
+  }
+  // `/`: integers divide as float64; the others keep their type (bigint → decimal).
+  for (const t of INTS) {
+    out.push(
+      def('std::/', `${t}, ${t}`, 'float64', (a) =>
+        sql.bin('/', cast(a.at(0), 'double precision'), cast(a.at(1), 'double precision')),
+      ),
+    );
+  }
+  for (const t of [...FLOATS, 'decimal'] as const) out.push(def('std::/', `${t}, ${t}`, t, infix('/')));
+  out.push(
+    def('std::/', 'bigint, bigint', 'decimal', (a) =>
+      sql.bin('/', cast(a.at(0), 'numeric'), cast(a.at(1), 'numeric')),
+    ),
+  );
+  // `//`: floor division.
+  for (const t of INTS) {
+    out.push(
+      def('std:://', `${t}, ${t}`, t, (a) =>
+        sql.cast(
+          sql.func('floor', [sql.bin('/', cast(a.at(0), 'numeric'), cast(a.at(1), 'numeric'))]),
+          pgTypeFor({ kind: 'scalar', name: `std::${t}` }),
+        ),
+      ),
+    );
+  }
+  for (const t of [...FLOATS, ...EXACT] as const) {
+    out.push(def('std:://', `${t}, ${t}`, t, (a) => sql.func('floor', [sql.bin('/', a.at(0), a.at(1))])));
+  }
+  // `%`: the result has the divisor's sign.
+  for (const t of [...INTS, ...EXACT] as const) {
+    out.push(
+      def('std::%', `${t}, ${t}`, t, (a) =>
+        sql.bin('%', sql.bin('+', sql.bin('%', a.at(0), a.at(1)), a.at(1)), a.at(1)),
+      ),
+    );
+  }
+  for (const t of FLOATS) {
+    out.push(
+      def('std::%', `${t}, ${t}`, t, (a) =>
+        sql.bin('-', a.at(0), sql.bin('*', sql.func('floor', [sql.bin('/', a.at(0), a.at(1))]), a.at(1))),
+      ),
+    );
+  }
+  // `^`: power (item 8).
+  const f8 = (e: SqlExpr) => cast(e, 'double precision');
+  out.push(def('std::^', 'int64, int64', 'float64', (a) => sql.func('power', [f8(a.at(0)), f8(a.at(1))])));
+  out.push(def('std::^', 'float64, float64', 'float64', (a) => sql.func('power', [a.at(0), a.at(1)])));
+  out.push(
+    def('std::^', 'float32, float32', 'float32', (a) =>
+      cast(sql.func('power', [f8(a.at(0)), f8(a.at(1))]), 'real'),
+    ),
+  );
+  out.push(def('std::^', 'decimal, decimal', 'decimal', (a) => sql.func('power', [a.at(0), a.at(1)])));
+  out.push(
+    def('std::^', 'bigint, bigint', 'decimal', (a) =>
+      sql.func('power', [cast(a.at(0), 'numeric'), cast(a.at(1), 'numeric')]),
+    ),
+  );
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dates, times and durations
+
+/** `timestamptz ± interval` in UTC, so calendar units never depend on the session's TimeZone. */
+const utc = (op: '+' | '-') => (a: SqlArgs) =>
+  sql.func('timezone', [
+    sql.text('UTC'),
+    sql.bin(op, sql.func('timezone', [sql.text('UTC'), a.at(0)]), a.at(1)),
+  ]);
+
+function temporal(): Overload[] {
+  // PostgreSQL's timestamptz difference has a days field; fold it into hours, exactly.
+  const spanOf = (e: SqlExpr) =>
+    sql.bin(
+      '+',
+      e,
+      sql.bin(
+        '*',
+        sql.func('date_part', [sql.text('day'), e]),
+        cast(sql.text('-1 day +24:00:00'), 'interval'),
+      ),
+    );
+  const defs: Overload[] = [
+    def('std::+', 'datetime, duration', 'datetime', infix('+')),
+    def('std::+', 'duration, datetime', 'datetime', infix('+')),
+    def('std::-', 'datetime, duration', 'datetime', infix('-')),
+    def('std::-', 'datetime, datetime', 'duration', (a) => spanOf(paren(sql.bin('-', a.at(0), a.at(1))))),
+    def('std::+', 'duration, duration', 'duration', infix('+')),
+    def('std::-', 'duration, duration', 'duration', infix('-')),
+    def('std::-', 'duration', 'duration', (a) => ({ kind: 'UnaryOp', op: '-', operand: a.at(0) })),
+    def('std::+', 'datetime, cal::relative_duration', 'datetime', utc('+')),
+    def('std::+', 'cal::relative_duration, datetime', 'datetime', (a) =>
+      sql.func('timezone', [
+        sql.text('UTC'),
+        sql.bin('+', sql.func('timezone', [sql.text('UTC'), a.at(1)]), a.at(0)),
+      ]),
+    ),
+    def('std::-', 'datetime, cal::relative_duration', 'datetime', utc('-')),
+    def('std::+', 'cal::local_datetime, cal::relative_duration', 'cal::local_datetime', infix('+')),
+    def('std::+', 'cal::relative_duration, cal::local_datetime', 'cal::local_datetime', infix('+')),
+    def('std::-', 'cal::local_datetime, cal::relative_duration', 'cal::local_datetime', infix('-')),
+    def('std::+', 'cal::local_datetime, duration', 'cal::local_datetime', infix('+')),
+    def('std::+', 'duration, cal::local_datetime', 'cal::local_datetime', infix('+')),
+    def('std::-', 'cal::local_datetime, duration', 'cal::local_datetime', infix('-')),
+    def('std::-', 'cal::local_datetime, cal::local_datetime', 'cal::relative_duration', infix('-')),
+    def('std::+', 'cal::local_date, cal::date_duration', 'cal::local_date', (a) =>
+      cast(sql.bin('+', a.at(0), a.at(1)), 'date'),
+    ),
+    def('std::+', 'cal::date_duration, cal::local_date', 'cal::local_date', (a) =>
+      cast(sql.bin('+', a.at(1), a.at(0)), 'date'),
+    ),
+    def('std::-', 'cal::local_date, cal::date_duration', 'cal::local_date', (a) =>
+      cast(sql.bin('-', a.at(0), a.at(1)), 'date'),
+    ),
+    // item 28: local_date - local_date is a date_duration (whole days).
+    def('std::-', 'cal::local_date, cal::local_date', 'cal::date_duration', (a) =>
+      sql.bin('*', paren(sql.bin('-', a.at(0), a.at(1))), cast(sql.text('1 day'), 'interval')),
+    ),
+    def('std::+', 'cal::local_time, cal::relative_duration', 'cal::local_time', infix('+')),
+    def('std::+', 'cal::relative_duration, cal::local_time', 'cal::local_time', infix('+')),
+    def('std::-', 'cal::local_time, cal::relative_duration', 'cal::local_time', infix('-')),
+    def('std::+', 'cal::local_time, duration', 'cal::local_time', infix('+')),
+    def('std::+', 'duration, cal::local_time', 'cal::local_time', infix('+')),
+    def('std::-', 'cal::local_time, duration', 'cal::local_time', infix('-')),
+    def('std::-', 'cal::local_time, cal::local_time', 'cal::relative_duration', infix('-')),
+    def('std::+', 'cal::relative_duration, cal::relative_duration', 'cal::relative_duration', infix('+')),
+    def('std::-', 'cal::relative_duration, cal::relative_duration', 'cal::relative_duration', infix('-')),
+    def('std::-', 'cal::relative_duration', 'cal::relative_duration', (a) => ({
+      kind: 'UnaryOp',
+      op: '-',
+      operand: a.at(0),
+    })),
+    def('std::+', 'cal::date_duration, cal::date_duration', 'cal::date_duration', infix('+')),
+    def('std::-', 'cal::date_duration, cal::date_duration', 'cal::date_duration', infix('-')),
+    def('std::-', 'cal::date_duration', 'cal::date_duration', (a) => ({
+      kind: 'UnaryOp',
+      op: '-',
+      operand: a.at(0),
+    })),
+  ];
+  return defs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparison
+
+const ORDERED = [
+  ...REALS,
+  'str',
+  'bool',
+  'uuid',
+  'bytes',
+  'json',
+  'datetime',
+  'duration',
+  'cal::local_datetime',
+  'cal::local_date',
+  'cal::local_time',
+  'cal::relative_duration',
+  'cal::date_duration',
+];
+
+const SQL_COMPARE: Readonly<Record<string, string>> = {
+  '=': '=',
+  '!=': '<>',
+  '<': '<',
+  '>': '>',
+  '<=': '<=',
+  '>=': '>=',
+};
+
+/** Strings compare by code point, whatever the database collation. */
+const collateC = (e: SqlExpr): SqlExpr => ({ kind: 'Collate', expr: e, collation: 'C' });
+
+/** An enum value's position in its declaration order. */
+function enumOrder(a: SqlArgs, i: number): SqlExpr {
+  const t = a.type(i);
+  const values = t?.kind === 'scalar' ? (a.env.enumValues(t.name) ?? []) : [];
+  return sql.func('array_position', [
+    { kind: 'ArrayExpr', elements: values.map((v) => sql.text(v)), type: pgType('text', 1) },
+    cast(a.at(i), 'text'),
+  ]);
+}
+
+function comparison(): Overload[] {
+  const out: Overload[] = [];
+  for (const [op, pgOp] of Object.entries(SQL_COMPARE)) {
+    const ordering = op !== '=' && op !== '!=';
+    for (const t of ORDERED) {
+      const form =
+        t === 'str' && ordering
+          ? (a: SqlArgs) => sql.bin(pgOp, collateC(a.at(0)), a.at(1))
+          : infix(pgOp);
+      out.push(def(`std::${op}`, `${t}, ${t}`, 'bool', form));
+    }
+    out.push(
+      def(
+        `std::${op}`,
+        'anyenum, anyenum',
+        'bool',
+        ordering ? (a) => sql.bin(pgOp, enumOrder(a, 0), enumOrder(a, 1)) : infix(pgOp),
+      ),
+    );
+    out.push(def(`std::${op}`, 'array<anytype>, array<anytype>', 'bool', infix(pgOp)));
+    out.push(def(`std::${op}`, 'anytuple, anytuple', 'bool', infix(pgOp)));
+  }
+  for (const [op, pgOp] of [
+    ['?=', 'is not distinct from'],
+    ['?!=', 'is distinct from'],
+  ] as const) {
+    for (const t of [...ORDERED, 'anyenum', 'array<anytype>', 'anytuple']) {
+      out.push(def(`std::${op}`, `optional ${t}, optional ${t}`, 'bool', infix(pgOp)));
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Logic, strings, membership
+
+/** `a and b` with EdgeQL's element-wise meaning: empty in, empty out (SQL's `false and null`
+ * is false; EdgeQL's `false and {}` is `{}`). */
+const logical =
+  (op: 'and' | 'or') =>
+  (a: SqlArgs): SqlExpr => {
+    const plain = sql.bin(op, a.at(0), a.at(1));
+    if (!a.nullable(0) && !a.nullable(1)) return plain;
+    return caseWhen([[sql.or(sql.isNull(a.at(0)), sql.isNull(a.at(1))), sql.cast(sql.null(), pgType('boolean'))]], plain);
+  };
+
+function logicAndText(): Overload[] {
+  return [
+    def('std::and', 'bool, bool', 'bool', logical('and')),
+    def('std::or', 'bool, bool', 'bool', logical('or')),
+    def('std::not', 'bool', 'bool', (a) => sql.not(a.at(0))),
+    def('std::like', 'str, str', 'bool', infix('like')),
+    def('std::not like', 'str, str', 'bool', infix('not like')),
+    def('std::ilike', 'str, str', 'bool', infix('ilike')),
+    def('std::not ilike', 'str, str', 'bool', infix('not ilike')),
+    def('std::++', 'str, str', 'str', infix('||')),
+    def('std::++', 'bytes, bytes', 'bytes', infix('||')),
+    def('std::++', 'array<anytype>, array<anytype>', 'array<anytype>', infix('||')),
+    def('std::++', 'json, json', 'json', infix('||')),
+    // The right side arrives as an SQL array of the whole set (CallKind 'element').
+    def('std::in', 'anytype, set of anytype', 'bool', (a) => ({
+      kind: 'AnyOp',
+      left: a.at(0),
+      op: '=',
+      array: a.at(1),
+    })),
+    def('std::not in', 'anytype, set of anytype', 'bool', (a) =>
+      sql.not(paren({ kind: 'AnyOp', left: a.at(0), op: '=', array: a.at(1) })),
+    ),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Indexing and slicing (items 7 and 13)
+
+/** A 0-based EdgeQL index (negative from the end) as a 1-based SQL position, or an error. */
+function position(index: SqlExpr, length: SqlExpr, onError: SqlExpr): SqlExpr {
+  return caseWhen(
+    [
+      [sql.or(sql.bin('>=', index, length), sql.bin('<', index, paren({ kind: 'UnaryOp', op: '-', operand: length }))), onError],
+      [sql.bin('<', index, num(0)), sql.bin('+', sql.bin('+', length, index), num(1))],
+    ],
+    sql.bin('+', index, num(1)),
+  );
+}
+
+const outOfBounds = (what: string, index: SqlExpr, length: SqlExpr): SqlExpr =>
+  raise(length, pgType('bigint'), sql.bin('||', sql.bin('||', sql.text(`${what} index `), cast(index, 'text')), sql.text(' is out of bounds')));
+
+/** Clamped slice bounds → [1-based start, length] over a value of `length` elements. */
+function sliceBounds(a: SqlArgs, length: SqlExpr): { from: SqlExpr; count: SqlExpr } {
+  const bound = (i: number, fallback: SqlExpr): SqlExpr => {
+    const v = a.opt(i);
+    if (v === null) return fallback;
+    return caseWhen(
+      [
+        [sql.isNull(v), fallback],
+        [sql.bin('<', v, num(0)), sql.func('greatest', [sql.bin('+', length, v), num(0)])],
+      ],
+      sql.func('least', [v, length]),
+    );
+  };
+  const start = bound(1, num(0));
+  const stop = bound(2, length);
+  return {
+    from: cast(sql.bin('+', start, num(1)), 'integer'),
+    count: cast(sql.func('greatest', [sql.bin('-', stop, start), num(0)]), 'integer'),
+  };
+}
+
+function indexing(): Overload[] {
+  const len = (e: SqlExpr) => sql.func('char_length', [e]);
+  const octets = (e: SqlExpr) => sql.func('octet_length', [e]);
+  const cardinality = (e: SqlExpr) => sql.func('cardinality', [e]);
+  const jsonLength = (e: SqlExpr) => sql.func('jsonb_array_length', [e]);
+  const jsonType = (e: SqlExpr) => sql.func('jsonb_typeof', [e]);
+  return [
+    def('std::[]', 'str, int64', 'str', (a) =>
+      sql.func('substr', [a.at(0), cast(position(a.at(1), len(a.at(0)), outOfBounds('string', a.at(1), len(a.at(0)))), 'integer'), num(1)]),
+    ),
+    def('std::[]', 'bytes, int64', 'bytes', (a) =>
+      sql.func('substr', [a.at(0), cast(position(a.at(1), octets(a.at(0)), outOfBounds('byte string', a.at(1), octets(a.at(0)))), 'integer'), num(1)]),
+    ),
+    def('std::[]', 'array<anytype>, int64', 'anytype', (a) => ({
+      kind: 'Subscript',
+      expr: paren(a.at(0)),
+      index: position(a.at(1), cardinality(a.at(0)), outOfBounds('array', a.at(1), cardinality(a.at(0)))),
+    })),
+    def('std::[]', 'json, int64', 'json', (a) =>
+      caseWhen(
+        [
+          [
+            sql.bin('<>', jsonType(a.at(0)), sql.text('array')),
+            raise(a.at(0), pgType('jsonb'), sql.bin('||', sql.text('cannot index JSON '), jsonType(a.at(0))), '22000'),
+          ],
+          [
+            sql.or(
+              sql.bin('>=', a.at(1), jsonLength(a.at(0))),
+              sql.bin('<', a.at(1), paren({ kind: 'UnaryOp', op: '-', operand: jsonLength(a.at(0)) })),
+            ),
+            raise(a.at(0), pgType('jsonb'), sql.bin('||', sql.bin('||', sql.text('JSON index '), cast(a.at(1), 'text')), sql.text(' is out of bounds'))),
+          ],
+        ],
+        sql.func('nullif', [sql.bin('->', a.at(0), cast(a.at(1), 'integer')), cast(sql.text('null'), 'jsonb')]),
+      ),
+    ),
+    def('std::[]', 'json, str', 'json', (a) =>
+      caseWhen(
+        [
+          [
+            sql.bin('<>', jsonType(a.at(0)), sql.text('object')),
+            raise(a.at(0), pgType('jsonb'), sql.bin('||', sql.text('cannot index JSON '), sql.bin('||', jsonType(a.at(0)), sql.text(' by key')))),
+          ],
+          [
+            sql.not(paren(sql.bin('?', a.at(0), a.at(1)))),
+            raise(a.at(0), pgType('jsonb'), sql.bin('||', sql.bin('||', sql.text('JSON index '), sql.func('quote_literal', [a.at(1)])), sql.text(' is out of bounds'))),
+          ],
+        ],
+        sql.func('nullif', [sql.bin('->', a.at(0), a.at(1)), cast(sql.text('null'), 'jsonb')]),
+      ),
+    ),
+    def('std::[:]', 'str, named only start: optional int64 = {}, named only stop: optional int64 = {}', 'str', (a) => {
+      const { from, count } = sliceBounds(a, len(a.at(0)));
+      return sql.func('substr', [a.at(0), from, count]);
+    }),
+    def('std::[:]', 'bytes, named only start: optional int64 = {}, named only stop: optional int64 = {}', 'bytes', (a) => {
+      const { from, count } = sliceBounds(a, octets(a.at(0)));
+      return sql.func('substr', [a.at(0), from, count]);
+    }),
+    def('std::[:]', 'array<anytype>, named only start: optional int64 = {}, named only stop: optional int64 = {}', 'array<anytype>', (a) => {
+      const { from, count } = sliceBounds(a, cardinality(a.at(0)));
+      return caseWhen(
+        [[sql.bin('=', count, num(0)), sql.cast({ kind: 'ArrayExpr', elements: [], type: null }, pgTypeFor(a.result ?? { kind: 'array', element: { kind: 'scalar', name: 'std::str' } }))]],
+        { kind: 'Slice', expr: paren(a.at(0)), lower: from, upper: sql.bin('-', sql.bin('+', from, count), num(1)) },
+      );
+    }),
+    def('std::[:]', 'json, named only start: optional int64 = {}, named only stop: optional int64 = {}', 'json', (a) => {
+      const j = a.at(0);
+      const str = sql.bin('#>>', j, sql.text('{}'));
+      const s = sliceBounds(a, len(str));
+      const arr = sliceBounds(a, jsonLength(j));
+      const items = sql.fromFunction(sql.func('jsonb_array_elements', [j]), 'e', {
+        columns: [
+          { name: 'value', type: null },
+          { name: 'ord', type: null },
+        ],
+        withOrdinality: true,
+      });
+      const slice = sql.scalar(
+        sql.select({
+          targets: [
+            sql.target(
+              sql.func('coalesce', [
+                sql.agg('jsonb_agg', [sql.col('value', 'e')], { orderBy: [sql.order(sql.col('ord', 'e'))] }),
+                cast(sql.text('[]'), 'jsonb'),
+              ]),
+            ),
+          ],
+          from: [items],
+          where: sql.and(
+            sql.bin('>=', sql.col('ord', 'e'), arr.from),
+            sql.bin('<', sql.col('ord', 'e'), sql.bin('+', arr.from, arr.count)),
+          ),
+        }),
+      );
+      return caseWhen(
+        [
+          [sql.bin('=', jsonType(j), sql.text('array')), slice],
+          [sql.bin('=', jsonType(j), sql.text('string')), sql.func('to_jsonb', [sql.func('substr', [str, s.from, s.count])])],
+        ],
+        raise(j, pgType('jsonb'), sql.bin('||', sql.text('cannot slice JSON '), jsonType(j))),
+      );
+    }),
+  ];
+}
+
+export const STD_OPERATORS: ReadonlyMap<string, readonly Overload[]> = new Map(
+  [...table([...arithmetic(), ...temporal(), ...comparison(), ...logicAndText(), ...indexing()])].map(
+    ([name, overloads]) => [name.slice('std::'.length), overloads],
+  ),
+);

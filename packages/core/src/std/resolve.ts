@@ -1,0 +1,420 @@
+/**
+ * std/resolve: Gel's overload resolution over the std table (std/operators, std/functions).
+ *
+ * Input: an operator or a qualified function name, the arguments' types (null for an untyped
+ * empty set `{}` or a type that cannot be told), and a TypeEnv for custom scalars and enums.
+ * Output: a `ResolvedCall` — the overload, the bound parameter and result types, the SQL builder
+ * (implicit casts of the arguments applied) and the result cardinality rule.
+ * Rules:
+ * - every overload whose parameters accept the arguments (by implicit casts, polymorphic binding)
+ *   is a candidate; the one needing the fewest implicit casts wins, a polymorphic parameter
+ *   costing a little more than an exact one (so `(str, str)` beats `(anyscalar, anyscalar)`);
+ * - a tie between different overloads is an error (InvalidTypeError, "is ambiguous"), unless an
+ *   argument's type is unknown (schema inference of `{}`): then the first wins and the result
+ *   type is kept only if every tied overload agrees on it;
+ * - no candidate: operators raise InvalidTypeError (`operator '+' cannot be applied to operands of
+ *   type 'std::str' and 'std::int64'`), functions InvalidReferenceError (`function
+ *   "std::len(arg0: std::int64)" does not exist`, items 5 and 32), with the signatures as a hint.
+ */
+import { InvalidReferenceError, InvalidTypeError } from '../errors';
+import { printTypeRef, type TypeRef } from '../schema/model';
+import type { SqlExpr } from '../sql/ast';
+import { implicitDistance, commonType, resolutionBase, resolveCast } from './casts';
+import type { Card, Overload, Param, PolyName, SigType, SqlArgs, TypeEnv, Volatility } from './model';
+import { pgTypeFor, STD_ONLY } from './scalars';
+import { STD_FUNCTIONS } from './functions';
+import { STD_OPERATORS } from './operators';
+
+/** One argument as written: its type (null: unknown), and its name for `name := value`. */
+export interface CallArg {
+  readonly type: TypeRef | null;
+  readonly name?: string;
+}
+
+export interface ResolvedCall {
+  readonly overload: Overload;
+  /** The result type with polymorphic types bound; null when it cannot be told (`{}` args). */
+  readonly returnType: TypeRef | null;
+  /** The bound type of each parameter (index into `overload.params`). */
+  readonly paramTypes: readonly (TypeRef | null)[];
+  /** For each argument as written, the parameter it binds to. */
+  readonly argParams: readonly number[];
+  readonly volatility: Volatility;
+  /**
+   * The SQL of the call from the arguments' SQL in the written order. `nullable[i]` says whether
+   * argument i may be NULL (an optional or possibly empty value); omitted means "no".
+   */
+  readonly sql: (args: readonly SqlExpr[], nullable?: readonly boolean[]) => SqlExpr;
+  /** The result cardinality from the arguments' cardinalities in the written order. */
+  readonly card: (args: readonly Card[]) => Card;
+}
+
+export interface ResolveOptions {
+  readonly env?: TypeEnv;
+}
+
+const POLY_COST = 1;
+const CAST_COST = 10;
+
+export function stdOperatorOverloads(op: string): readonly Overload[] {
+  return STD_OPERATORS.get(op) ?? [];
+}
+
+export function stdFunctionOverloads(name: string): readonly Overload[] {
+  return STD_FUNCTIONS.get(name) ?? [];
+}
+
+/** True when `name` (qualified: `std::len`, `math::abs`) is a std function. */
+export function isStdFunction(name: string): boolean {
+  return STD_FUNCTIONS.has(name);
+}
+
+/** Every std function's qualified name (for "did you mean" hints). */
+export function stdFunctionNames(): readonly string[] {
+  return [...STD_FUNCTIONS.keys()];
+}
+
+export function resolveOperator(
+  op: string,
+  args: readonly CallArg[],
+  options: ResolveOptions = {},
+): ResolvedCall {
+  const env = options.env ?? STD_ONLY;
+  // A prefix and an infix operator share a name (`-`): the argument count tells them apart.
+  const overloads =
+    STD_OPERATORS.get(op)?.filter(
+      (o) => o.params.filter((p) => p.kind === 'positional').length === args.filter((a) => a.name === undefined).length,
+    ) ?? [];
+  const found = pick(overloads, args, env, () => `operator '${op}'`);
+  if (found) return found;
+  const types = args.map((a) => `'${a.type ? printTypeRef(a.type) : 'anytype'}'`);
+  throw new InvalidTypeError(
+    args.length === 1
+      ? `operator '${op}' cannot be applied to operand of type ${types[0]}`
+      : `operator '${op}' cannot be applied to operands of type ${types.join(' and ')}`,
+    { hint: signatureHint(STD_OPERATORS.get(op) ?? []) },
+  );
+}
+
+export function resolveFunction(
+  name: string,
+  args: readonly CallArg[],
+  options: ResolveOptions = {},
+): ResolvedCall {
+  const env = options.env ?? STD_ONLY;
+  const overloads = STD_FUNCTIONS.get(name);
+  if (!overloads) throw new InvalidReferenceError(`function '${name}' does not exist`);
+  const found = pick(overloads, args, env, () => `function '${name}'`);
+  if (found) return found;
+  const written = args.map((a, i) =>
+    a.name !== undefined
+      ? `NAMED ONLY ${a.name}: ${a.type ? printTypeRef(a.type) : 'anytype'}`
+      : `arg${i}: ${a.type ? printTypeRef(a.type) : 'anytype'}`,
+  );
+  throw new InvalidReferenceError(`function "${name}(${written.join(', ')})" does not exist`, {
+    hint: signatureHint(overloads),
+  });
+}
+
+/** `<to>value`: re-exported here so callers resolve everything from one module. */
+export { resolveCast };
+
+// ---------------------------------------------------------------------------------------------
+
+function printSig(type: SigType): string {
+  switch (type.kind) {
+    case 'poly':
+      return type.name;
+    case 'scalar':
+      return type.name;
+    case 'array':
+      return `array<${printSig(type.element)}>`;
+    case 'tuple':
+      return `tuple<${type.elements.map((e) => (e.name ? `${e.name}: ` : '') + printSig(e.type)).join(', ')}>`;
+  }
+}
+
+export function printSignature(o: Overload): string {
+  const params = o.params.map((p) => {
+    const mod = p.typemod === 'set-of' ? 'SET OF ' : p.typemod === 'optional' ? 'OPTIONAL ' : '';
+    const kind = p.kind === 'variadic' ? 'VARIADIC ' : p.kind === 'named-only' ? 'NAMED ONLY ' : '';
+    return `${kind}${p.name}: ${mod}${printSig(p.type)}${p.hasDefault ? ' = {}' : ''}`;
+  });
+  const ret = o.returnMod === 'set-of' ? 'SET OF ' : o.returnMod === 'optional' ? 'OPTIONAL ' : '';
+  return `${o.name}(${params.join(', ')}) -> ${ret}${printSig(o.returns)}`;
+}
+
+function signatureHint(overloads: readonly Overload[]): string | undefined {
+  if (overloads.length === 0) return undefined;
+  const shown = overloads.slice(0, 8).map(printSignature);
+  return `the signatures are:\n${shown.join('\n')}${overloads.length > 8 ? '\n...' : ''}`;
+}
+
+/** Which parameter each argument binds to, or null when the arguments do not fit. */
+function bindArgs(o: Overload, args: readonly CallArg[]): number[] | null {
+  const positional = o.params
+    .map((p, i) => ({ p, i }))
+    .filter(({ p }) => p.kind === 'positional');
+  const variadic = o.params.findIndex((p) => p.kind === 'variadic');
+  const bound: number[] = [];
+  const given = new Set<number>();
+  let next = 0;
+  for (const arg of args) {
+    if (arg.name !== undefined) {
+      const i = o.params.findIndex((p) => p.kind === 'named-only' && p.name === arg.name);
+      if (i < 0 || given.has(i)) return null;
+      bound.push(i);
+      given.add(i);
+      continue;
+    }
+    const slot = positional[next];
+    if (slot) {
+      bound.push(slot.i);
+      given.add(slot.i);
+      next++;
+    } else if (variadic >= 0) {
+      bound.push(variadic);
+      given.add(variadic);
+    } else {
+      return null;
+    }
+  }
+  for (let i = 0; i < o.params.length; i++) {
+    const p = o.params[i] as Param;
+    if (!given.has(i) && !p.hasDefault && p.kind !== 'variadic') return null;
+  }
+  return bound;
+}
+
+const FAMILY: Readonly<Record<PolyName, (base: string | null, t: TypeRef, env: TypeEnv) => boolean>> =
+  {
+    anytype: () => true,
+    anyscalar: (_b, t) => t.kind === 'scalar',
+    anyenum: (_b, t, env) => t.kind === 'scalar' && env.enumValues(t.name) !== null,
+    anytuple: (_b, t) => t.kind === 'tuple',
+    anyreal: (b) =>
+      b !== null &&
+      [
+        'std::int16',
+        'std::int32',
+        'std::int64',
+        'std::float32',
+        'std::float64',
+        'std::bigint',
+        'std::decimal',
+      ].includes(b),
+    anyint: (b) =>
+      b !== null && ['std::int16', 'std::int32', 'std::int64', 'std::bigint'].includes(b),
+    anyfloat: (b) => b !== null && ['std::float32', 'std::float64'].includes(b),
+    anynumeric: (b) => b !== null && ['std::bigint', 'std::decimal'].includes(b),
+  };
+
+interface Match {
+  readonly overload: Overload;
+  readonly cost: number;
+  readonly bindings: ReadonlyMap<PolyName, TypeRef>;
+  readonly argParams: readonly number[];
+}
+
+/** Collects, for each polymorphic name, the argument types that meet it. */
+function collectPoly(
+  sig: SigType,
+  arg: TypeRef,
+  into: Map<PolyName, TypeRef[]>,
+): boolean {
+  switch (sig.kind) {
+    case 'poly': {
+      const list = into.get(sig.name) ?? [];
+      list.push(arg);
+      into.set(sig.name, list);
+      return true;
+    }
+    case 'scalar':
+      return true;
+    case 'array':
+      return arg.kind === 'array' ? collectPoly(sig.element, arg.element, into) : false;
+    case 'tuple':
+      if (arg.kind !== 'tuple' || arg.elements.length !== sig.elements.length) return false;
+      return sig.elements.every((e, i) =>
+        collectPoly(e.type, (arg.elements[i] as { type: TypeRef }).type, into),
+      );
+  }
+}
+
+/** The concrete type of a signature type under the bindings (null if a poly is unbound). */
+export function bindSig(sig: SigType, bindings: ReadonlyMap<PolyName, TypeRef>): TypeRef | null {
+  switch (sig.kind) {
+    case 'poly':
+      return bindings.get(sig.name) ?? null;
+    case 'scalar':
+      return { kind: 'scalar', name: sig.name };
+    case 'array': {
+      const element = bindSig(sig.element, bindings);
+      return element ? { kind: 'array', element } : null;
+    }
+    case 'tuple': {
+      const elements: { name: string | null; type: TypeRef }[] = [];
+      for (const e of sig.elements) {
+        const type = bindSig(e.type, bindings);
+        if (!type) return null;
+        elements.push({ name: e.name, type });
+      }
+      return { kind: 'tuple', elements };
+    }
+  }
+}
+
+function countPoly(sig: SigType): number {
+  switch (sig.kind) {
+    case 'poly':
+      return 1;
+    case 'scalar':
+      return 0;
+    case 'array':
+      return countPoly(sig.element);
+    case 'tuple':
+      return sig.elements.reduce((n, e) => n + countPoly(e.type), 0);
+  }
+}
+
+function match(o: Overload, args: readonly CallArg[], env: TypeEnv): Match | null {
+  const argParams = bindArgs(o, args);
+  if (!argParams) return null;
+  // 1. bind each polymorphic name to the common type of the arguments meeting it.
+  const seen = new Map<PolyName, TypeRef[]>();
+  for (let i = 0; i < args.length; i++) {
+    const type = args[i]?.type;
+    if (!type) continue;
+    const param = o.params[argParams[i] as number] as Param;
+    if (!collectPoly(param.type, type, seen)) return null;
+  }
+  const bindings = new Map<PolyName, TypeRef>();
+  for (const [name, types] of seen) {
+    const common = commonType(types, env);
+    if (!common) return null;
+    const base = common.kind === 'scalar' ? resolutionBase(common.name, env) : null;
+    if (!FAMILY[name](base, common, env)) return null;
+    bindings.set(name, common);
+  }
+  // 2. the cost: implicit casts of every argument to its bound parameter type.
+  let cost = 0;
+  for (let i = 0; i < args.length; i++) {
+    const param = o.params[argParams[i] as number] as Param;
+    cost += countPoly(param.type) * POLY_COST;
+    const type = args[i]?.type;
+    if (!type) continue;
+    const target = bindSig(param.type, bindings);
+    if (!target) return null;
+    const d = implicitDistance(type, target, env);
+    if (d === null) return null;
+    cost += d * CAST_COST;
+  }
+  return { overload: o, cost, bindings, argParams };
+}
+
+function pick(
+  overloads: readonly Overload[],
+  args: readonly CallArg[],
+  env: TypeEnv,
+  what: () => string,
+): ResolvedCall | null {
+  let best: Match[] = [];
+  for (const o of overloads) {
+    const m = match(o, args, env);
+    if (!m) continue;
+    if (best.length === 0 || m.cost < (best[0] as Match).cost) best = [m];
+    else if (m.cost === (best[0] as Match).cost) best.push(m);
+  }
+  const [first] = best;
+  if (!first) return null;
+  const unknownArg = args.some((a) => a.type === null);
+  let returnType = bindSig(first.overload.returns, first.bindings);
+  if (best.length > 1) {
+    const returns = new Set(best.map((m) => printSig(m.overload.returns)));
+    if (!unknownArg) {
+      throw new InvalidTypeError(`${what()} is ambiguous for arguments of type ${args.map((a) => `'${a.type ? printTypeRef(a.type) : 'anytype'}'`).join(', ')}`, {
+        hint: `the candidates are:\n${best.map((m) => printSignature(m.overload)).join('\n')}`,
+      });
+    }
+    if (returns.size > 1) returnType = null;
+  }
+  return toResolved(first, args, env, returnType);
+}
+
+function volatilityOf(o: Overload): Volatility {
+  return o.volatility;
+}
+
+const product = (a: Card, b: Card): Card => ({
+  min: a.min === 1 && b.min === 1 ? 1 : 0,
+  max: a.max === 0 || b.max === 0 ? 0 : a.max === 'many' || b.max === 'many' ? 'many' : 1,
+});
+
+/** Gel's default result cardinality of a call (see Overload.card). */
+export function defaultCard(o: Overload, argParams: readonly number[], args: readonly Card[]): Card {
+  let card: Card = { min: 1, max: 1 };
+  for (let i = 0; i < args.length; i++) {
+    const param = o.params[argParams[i] as number] as Param;
+    const c = args[i] as Card;
+    if (param.typemod === 'set-of') continue;
+    card = product(card, param.typemod === 'optional' ? { min: 1, max: c.max === 0 ? 1 : c.max } : c);
+  }
+  if (o.returnMod === 'set-of') return { min: 0, max: card.max === 0 ? 0 : 'many' };
+  if (o.returnMod === 'optional') return { min: 0, max: card.max };
+  return card;
+}
+
+function toResolved(
+  m: Match,
+  args: readonly CallArg[],
+  env: TypeEnv,
+  returnType: TypeRef | null,
+): ResolvedCall {
+  const o = m.overload;
+  const paramTypes = o.params.map((p) => bindSig(p.type, m.bindings));
+  return {
+    overload: o,
+    returnType,
+    paramTypes,
+    argParams: m.argParams,
+    volatility: volatilityOf(o),
+    card: (cards) => (o.card ? o.card(cards) : defaultCard(o, m.argParams, cards)),
+    sql: (sqlArgs, nullable = []) => {
+      const byParam = new Map<number, SqlExpr>();
+      const nullByParam = new Map<number, boolean>();
+      const rest: SqlExpr[] = [];
+      sqlArgs.forEach((value, i) => {
+        const p = m.argParams[i] as number;
+        const from = args[i]?.type ?? null;
+        const to = paramTypes[p] ?? null;
+        const converted = from && to ? coerce(value, from, to, env) : value;
+        if ((o.params[p] as Param).kind === 'variadic') rest.push(converted);
+        else byParam.set(p, converted);
+        if (nullable[i]) nullByParam.set(p, true);
+      });
+      const argsView: SqlArgs = {
+        at: (i) => {
+          const v = byParam.get(i);
+          if (!v) throw new Error(`std: ${o.name} parameter ${i} was not given`);
+          return v;
+        },
+        opt: (i) => byParam.get(i) ?? null,
+        rest,
+        nullable: (i) => nullByParam.get(i) ?? false,
+        type: (i) => paramTypes[i] ?? null,
+        result: returnType,
+        env,
+      };
+      return o.sql(argsView);
+    },
+  };
+}
+
+/** An argument converted to its parameter's type where the SQL types differ. */
+function coerce(value: SqlExpr, from: TypeRef, to: TypeRef, env: TypeEnv): SqlExpr {
+  if (printTypeRef(from) === printTypeRef(to)) return value;
+  const a = pgTypeFor(from);
+  const b = pgTypeFor(to);
+  if (a.schema === b.schema && a.name === b.name && a.arrayDims === b.arrayDims) return value;
+  return resolveCast(from, to, env).sql(value);
+}

@@ -1,0 +1,323 @@
+/**
+ * std/scalars: every std scalar type — the PostgreSQL type that stores it, how a query parameter
+ * is decoded into it, how a value of it is rendered into the result JSON — and the same for any
+ * TypeRef built from them (arrays, tuples, custom scalars, enums).
+ *
+ * Input: EdgeQL type names / TypeRefs (and a TypeEnv for custom scalars).
+ * Output: `STD_SCALARS_INFO`, `decodeParam(type, jsonb)`, `jsonOf(type, value)`, `pgTypeFor(type)`.
+ * Invariants (spec items 23, 27, 30; ENGINE-COMMON "Scalars in JSON"):
+ * - ints, floats, bigint, decimal are JSON numbers; bool a JSON bool; str, uuid, enums strings;
+ *   json embedded; bytes base64 without line breaks; datetimes ISO 8601 in UTC with `Z`; local
+ *   types ISO 8601; durations ISO 8601 built from their fields. Nothing reads session settings.
+ * - the JSON form is a `json` value (not jsonb) so that the compiler's `json_build_object` keeps
+ *   shape order; decode forms read the parameter as `jsonb` (what the engine binds).
+ */
+import type { StdScalarName, TypeRef } from '../schema/model';
+import { STD_SCALARS } from '../schema/model';
+import { STD_PG_TYPES, scalarPgType } from '../schema/storage/types';
+import { pgArrayOf, pgType, sql, type PgType, type SqlExpr } from '../sql/ast';
+import type { TypeEnv } from './model';
+
+const meta = (name: string, args: readonly SqlExpr[]): SqlExpr => sql.func(name, args, 'svc_meta');
+/** The text inside a JSON string (or any JSON scalar): `j #>> '{}'`. */
+export const jsonText = (j: SqlExpr): SqlExpr => sql.bin('#>>', j, sql.text('{}'));
+const toJson = (e: SqlExpr): SqlExpr => sql.func('to_json', [e]);
+const cast = (e: SqlExpr, name: string): SqlExpr => sql.cast(e, pgType(name));
+
+export interface ScalarInfo {
+  readonly name: StdScalarName;
+  /** The PostgreSQL type a value is stored and computed as. */
+  readonly pg: PgType;
+  /** `jsonb` parameter value → a value of the type. */
+  readonly decode: (json: SqlExpr) => SqlExpr;
+  /** A value of the type → its `json` result form. */
+  readonly json: (value: SqlExpr) => SqlExpr;
+  /** str → the type, as `<T>'...'` reads it (ISO 8601 only for dates and times, item 3). */
+  readonly fromText: (text: SqlExpr) => SqlExpr;
+  /** The type → str, as `<str>x` and `to_str(x)` write it (the JSON form's text for most). */
+  readonly toText: (value: SqlExpr) => SqlExpr;
+}
+
+/** A JSON value with JSON null read as SQL NULL (an absent optional value). */
+const nonNull = (j: SqlExpr): SqlExpr =>
+  sql.func('nullif', [j, sql.cast(sql.text('null'), pgType('jsonb'))]);
+
+const number = (name: StdScalarName, pg: PgType): ScalarInfo => ({
+  name,
+  pg,
+  decode: (j) => sql.cast(nonNull(j), pg),
+  json: toJson,
+  fromText: (t) => sql.cast(t, pg),
+  toText: (v) => sql.cast(v, pgType('text')),
+});
+
+const textual = (
+  name: StdScalarName,
+  pg: PgType,
+  isoOut: string,
+  isoIn: string,
+): ScalarInfo => ({
+  name,
+  pg,
+  decode: (j) => meta(isoIn, [jsonText(j)]),
+  json: (v) => toJson(meta(isoOut, [v])),
+  fromText: (t) => meta(isoIn, [t]),
+  toText: (v) => meta(isoOut, [v]),
+});
+
+const INFO: Record<StdScalarName, ScalarInfo> = {
+  'std::str': {
+    name: 'std::str',
+    pg: STD_PG_TYPES['std::str'],
+    decode: jsonText,
+    json: toJson,
+    fromText: (t) => t,
+    toText: (v) => v,
+  },
+  'std::bool': {
+    name: 'std::bool',
+    pg: STD_PG_TYPES['std::bool'],
+    decode: (j) => cast(nonNull(j), 'boolean'),
+    json: toJson,
+    fromText: (t) => meta('bool_in', [t]),
+    toText: (v) => cast(v, 'text'),
+  },
+  'std::int16': number('std::int16', STD_PG_TYPES['std::int16']),
+  'std::int32': number('std::int32', STD_PG_TYPES['std::int32']),
+  'std::int64': number('std::int64', STD_PG_TYPES['std::int64']),
+  'std::sequence': number('std::sequence', STD_PG_TYPES['std::sequence']),
+  'std::float32': number('std::float32', STD_PG_TYPES['std::float32']),
+  'std::float64': number('std::float64', STD_PG_TYPES['std::float64']),
+  // Exact numbers may arrive as JSON numbers or, to keep every digit, as JSON strings.
+  'std::decimal': {
+    ...number('std::decimal', STD_PG_TYPES['std::decimal']),
+    decode: (j) => cast(jsonText(j), 'numeric'),
+  },
+  'std::bigint': {
+    ...number('std::bigint', STD_PG_TYPES['std::bigint']),
+    decode: (j) => sql.cast(cast(jsonText(j), 'numeric'), STD_PG_TYPES['std::bigint']),
+    fromText: (t) => sql.cast(cast(t, 'numeric'), STD_PG_TYPES['std::bigint']),
+  },
+  'std::uuid': {
+    name: 'std::uuid',
+    pg: STD_PG_TYPES['std::uuid'],
+    decode: (j) => cast(jsonText(j), 'uuid'),
+    json: toJson,
+    fromText: (t) => cast(t, 'uuid'),
+    toText: (v) => cast(v, 'text'),
+  },
+  'std::json': {
+    name: 'std::json',
+    pg: STD_PG_TYPES['std::json'],
+    decode: (j) => j,
+    json: (v) => cast(v, 'json'),
+    // `<json>'x'` is a JSON string (item 28); parsing is to_json's job.
+    fromText: (t) => sql.func('to_jsonb', [cast(t, 'text')]),
+    toText: (v) => cast(v, 'text'),
+  },
+  'std::bytes': {
+    name: 'std::bytes',
+    pg: STD_PG_TYPES['std::bytes'],
+    decode: (j) => sql.func('decode', [jsonText(j), sql.text('base64')]),
+    json: (v) => toJson(base64(v)),
+    fromText: (t) => sql.func('convert_to', [t, sql.text('UTF8')]),
+    toText: base64,
+  },
+  'std::datetime': textual('std::datetime', STD_PG_TYPES['std::datetime'], 'datetime_iso', 'datetime_in'),
+  'std::duration': textual('std::duration', STD_PG_TYPES['std::duration'], 'duration_iso', 'duration_in'),
+  'cal::local_datetime': textual(
+    'cal::local_datetime',
+    STD_PG_TYPES['cal::local_datetime'],
+    'local_datetime_iso',
+    'local_datetime_in',
+  ),
+  'cal::local_date': textual('cal::local_date', STD_PG_TYPES['cal::local_date'], 'local_date_iso', 'local_date_in'),
+  'cal::local_time': textual('cal::local_time', STD_PG_TYPES['cal::local_time'], 'local_time_iso', 'local_time_in'),
+  'cal::relative_duration': {
+    ...textual('cal::relative_duration', STD_PG_TYPES['cal::relative_duration'], 'relative_duration_iso', 'duration_in'),
+    fromText: (t) => cast(t, 'interval'),
+    decode: (j) => cast(jsonText(j), 'interval'),
+  },
+  'cal::date_duration': textual(
+    'cal::date_duration',
+    STD_PG_TYPES['cal::date_duration'],
+    'date_duration_iso',
+    'date_duration_in',
+  ),
+};
+
+/** base64 as RFC 4648 without the line breaks PostgreSQL's encode() inserts (item 30). */
+export function base64(bytes: SqlExpr): SqlExpr {
+  return sql.func('replace', [
+    sql.func('encode', [bytes, sql.text('base64')]),
+    sql.func('chr', [sql.num(10)]),
+    sql.text(''),
+  ]);
+}
+
+export const STD_SCALARS_INFO: Readonly<Record<StdScalarName, ScalarInfo>> = INFO;
+
+export function isStdScalarName(name: string): name is StdScalarName {
+  return Object.hasOwn(INFO, name);
+}
+
+export const STD_SCALAR_NAMES: readonly StdScalarName[] = STD_SCALARS;
+
+/** A TypeEnv that knows only std scalars (for tests and std-only callers). */
+export const STD_ONLY: TypeEnv = {
+  stdBase: (name) => (isStdScalarName(name) ? name : null),
+  enumValues: () => null,
+};
+
+/** The std scalar info for a scalar (custom scalars: their base; enums: str). */
+export function scalarInfo(name: string, env: TypeEnv): ScalarInfo | null {
+  if (isStdScalarName(name)) return INFO[name];
+  if (env.enumValues(name)) return INFO['std::str'];
+  const base = env.stdBase(name);
+  return base ? INFO[base] : null;
+}
+
+function containsTuple(type: TypeRef): boolean {
+  return type.kind === 'tuple' || (type.kind === 'array' && containsTuple(type.element));
+}
+
+/**
+ * The PostgreSQL type of a value of `type` in a query (the same as storage: schema/storage/types,
+ * tuples and arrays of tuples as jsonb, objects as their uuid).
+ */
+export function pgTypeFor(type: TypeRef): PgType {
+  switch (type.kind) {
+    case 'scalar':
+      return scalarPgType(type.name);
+    case 'object':
+      return pgType('uuid');
+    case 'tuple':
+      return pgType('jsonb');
+    case 'array':
+      return containsTuple(type.element) ? pgType('jsonb') : pgArrayOf(pgTypeFor(type.element));
+  }
+}
+
+/**
+ * Decodes a parameter (`$n::jsonb`, already a jsonb SqlExpr) into a value of `type`. Custom
+ * scalars are cast to their DOMAIN so their constraints are checked (item 24); arrays decode
+ * element by element (a parameter array keeps its order).
+ */
+export function decodeParam(type: TypeRef, json: SqlExpr, env: TypeEnv): SqlExpr {
+  switch (type.kind) {
+    case 'scalar': {
+      const info = scalarInfo(type.name, env);
+      if (!info) throw new Error(`std: unknown scalar type ${type.name}`);
+      const value = info.decode(json);
+      return isStdScalarName(type.name) ? value : sql.cast(value, scalarPgType(type.name));
+    }
+    case 'object':
+      return cast(jsonText(json), 'uuid');
+    case 'tuple':
+      return json;
+    case 'array': {
+      if (containsTuple(type.element)) return json;
+      const element = type.element;
+      // array(select decode(e.value) from jsonb_array_elements(j) with ordinality as e order by ord)
+      const items = sql.fromFunction(sql.func('jsonb_array_elements', [json]), 'e', {
+        columns: [
+          { name: 'value', type: null },
+          { name: 'ord', type: null },
+        ],
+        withOrdinality: true,
+      });
+      const decoded = sql.array(
+        sql.select({
+          targets: [sql.target(decodeParam(element, sql.col('value', 'e'), env))],
+          from: [items],
+          orderBy: [sql.order(sql.col('ord', 'e'))],
+        }),
+      );
+      return nullIfNull(json, sql.cast(decoded, pgTypeFor(type)));
+    }
+  }
+}
+
+/** `case when probe is null then null else value end`: keeps an absent value absent. */
+function nullIfNull(probe: SqlExpr, value: SqlExpr): SqlExpr {
+  return { kind: 'Case', whens: [{ when: sql.isNull(probe), then: sql.null() }], else: value };
+}
+
+/** Element types whose JSON form is PostgreSQL's own `to_json` of the value. */
+function plainJson(type: TypeRef, env: TypeEnv): boolean {
+  if (type.kind === 'object') return true;
+  if (type.kind === 'array') return plainJson(type.element, env);
+  if (type.kind !== 'scalar') return false;
+  const info = scalarInfo(type.name, env);
+  return info !== null && info.json === toJson;
+}
+
+/** The `json` result form of a value of `type` (see the module invariants). */
+export function jsonOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
+  switch (type.kind) {
+    case 'scalar': {
+      const info = scalarInfo(type.name, env);
+      if (!info) throw new Error(`std: unknown scalar type ${type.name}`);
+      return info.json(value);
+    }
+    case 'object':
+      return toJson(value);
+    case 'tuple': {
+      // A tuple value is a jsonb array of its elements (schema/storage/types): each element is
+      // read back with its decode form and rendered with its own JSON form.
+      const parts = type.elements.map((e, i) =>
+        jsonOf(e.type, decodeParam(e.type, sql.bin('->', value, sql.num(i)), env), env),
+      );
+      const named = type.elements.every((e) => e.name !== null);
+      const built = named
+        ? sql.func(
+            'json_build_object',
+            type.elements.flatMap((e, i) => [sql.text(e.name as string), parts[i] as SqlExpr]),
+          )
+        : sql.func('json_build_array', parts);
+      return nullIfNull(value, built);
+    }
+    case 'array': {
+      if (containsTuple(type.element)) {
+        const items = sql.fromFunction(sql.func('jsonb_array_elements', [value]), 'e', {
+          columns: [
+            { name: 'value', type: null },
+            { name: 'ord', type: null },
+          ],
+          withOrdinality: true,
+        });
+        const agg = sql.agg('json_agg', [jsonOf(type.element, sql.col('value', 'e'), env)], {
+          orderBy: [sql.order(sql.col('ord', 'e'))],
+        });
+        return nullIfNull(
+          value,
+          sql.scalar(
+            sql.select({
+              targets: [sql.target(sql.func('coalesce', [agg, cast(sql.text('[]'), 'json')]))],
+              from: [items],
+            }),
+          ),
+        );
+      }
+      if (plainJson(type.element, env)) return toJson(value);
+      // (select coalesce(json_agg(json(e.value) order by e.ord), '[]') from unnest(x) with ordinality as e)
+      const items = sql.fromFunction(sql.func('unnest', [value]), 'e', {
+        columns: [
+          { name: 'value', type: null },
+          { name: 'ord', type: null },
+        ],
+        withOrdinality: true,
+      });
+      const agg = sql.agg('json_agg', [jsonOf(type.element, sql.col('value', 'e'), env)], {
+        orderBy: [sql.order(sql.col('ord', 'e'))],
+      });
+      const rendered = sql.scalar(
+        sql.select({
+          targets: [sql.target(sql.func('coalesce', [agg, cast(sql.text('[]'), 'json')]))],
+          from: [items],
+        }),
+      );
+      return nullIfNull(value, rendered);
+    }
+  }
+}

@@ -1,0 +1,391 @@
+/**
+ * The std table run on a real database (PGlite or PostgreSQL, SVC_TEST_DB): each row calls an
+ * operator, function or cast on values decoded from JSON parameters (so the decode forms are
+ * exercised too) and compares the JSON result form, or the SQLSTATE of the error.
+ */
+import { STORAGE_BOOTSTRAP_SQL } from '../sql/codegen/bootstrap';
+import { pgType, sql, type SqlExpr } from '../sql/ast';
+import { printSql } from '../sql/print';
+import type { TypeRef } from '../schema/model';
+import { createTestDatabase, type TestDatabase } from '../testing';
+import {
+  STD_BOOTSTRAP_SQL,
+  decodeParam,
+  jsonOf,
+  resolveCast,
+  resolveFunction,
+  resolveOperator,
+  type CallArg,
+  type ResolvedCall,
+  type TypeEnv,
+} from './index';
+
+const t = (name: string): TypeRef => {
+  if (name.startsWith('array<')) return { kind: 'array', element: t(name.slice(6, -1)) };
+  return { kind: 'scalar', name: name.includes('::') ? name : `std::${name}` };
+};
+
+const ENV: TypeEnv = {
+  stdBase: (name) => (name.startsWith('std::') || name.startsWith('cal::') ? (name as never) : null),
+  enumValues: (name) => (name === 'default::Color' ? ['Red', 'Green', 'Blue'] : null),
+};
+
+/** An argument: its EdgeQL type and its value as the JSON a client would send. */
+type Arg = [type: string, value: unknown, name?: string];
+
+let test_: TestDatabase;
+beforeAll(async () => {
+  test_ = await createTestDatabase();
+  for (const s of [...STORAGE_BOOTSTRAP_SQL, ...STD_BOOTSTRAP_SQL]) await test_.db.query(s);
+  await test_.db.query('create schema "default"');
+  await test_.db.query(
+    `create domain "default"."Color" as text check (VALUE in ('Red', 'Green', 'Blue'))`,
+  );
+});
+afterAll(async () => {
+  await test_?.dispose();
+});
+
+function decodeArgs(args: readonly Arg[]): { values: SqlExpr[]; callArgs: CallArg[] } {
+  return {
+    values: args.map(([type, value]) =>
+      decodeParam(t(type), sql.cast(sql.text(JSON.stringify(value)), pgType('jsonb')), ENV),
+    ),
+    callArgs: args.map(([type, , name]) => (name ? { type: t(type), name } : { type: t(type) })),
+  };
+}
+
+/** `select json(result)` of an element-wise call; aggregates run over `unnest` of the values. */
+async function run(call: ResolvedCall, values: readonly SqlExpr[]): Promise<unknown> {
+  const type = call.returnType as TypeRef;
+  const text = `select ${printSql(jsonOf(type, call.sql(values), ENV))}::text as result`;
+  const { rows } = await test_.db.query(text);
+  const raw = (rows[0] as { result: string | null }).result;
+  return raw === null ? null : JSON.parse(raw);
+}
+
+async function sqlState(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    return String((error as { code?: string }).code);
+  }
+  return 'no error';
+}
+
+describe('operators', () => {
+  test.each<[string, Arg[], unknown]>([
+    ['+', [['int64', 2], ['int64', 3]], 5],
+    ['-', [['int64', 2]], -2],
+    ['/', [['int64', 7], ['int64', 2]], 3.5],
+    ['//', [['int64', 7], ['int64', 2]], 3],
+    ['//', [['int64', -7], ['int64', 2]], -4],
+    ['%', [['int64', -7], ['int64', 3]], 2],
+    ['%', [['int64', 7], ['int64', -3]], -2],
+    ['%', [['float64', -7.5], ['float64', 2]], 0.5],
+    ['^', [['int64', 2], ['int64', 3]], 8],
+    ['^', [['float64', 2], ['float64', 0.5]], Math.SQRT2],
+    ['+', [['int16', 1], ['float64', 0.5]], 1.5],
+    ['+', [['decimal', '0.1'], ['decimal', '0.2']], 0.3],
+    ['=', [['str', 'a'], ['str', 'a']], true],
+    ['<', [['str', 'B'], ['str', 'a']], true],
+    ['!=', [['int32', 1], ['float64', 1]], false],
+    ['?=', [['str', null], ['str', null]], true],
+    ['?!=', [['int64', 1], ['int64', null]], true],
+    ['and', [['bool', true], ['bool', false]], false],
+    ['or', [['bool', false], ['bool', true]], true],
+    ['not', [['bool', false]], true],
+    ['like', [['str', 'abc'], ['str', 'a%']], true],
+    ['ilike', [['str', 'ABC'], ['str', 'a%']], true],
+    ['not like', [['str', 'abc'], ['str', 'b%']], true],
+    ['++', [['str', 'ab'], ['str', 'cd']], 'abcd'],
+    ['++', [['array<int64>', [1]], ['array<int64>', [2, 3]]], [1, 2, 3]],
+    ['++', [['bytes', 'YQ=='], ['bytes', 'Yg==']], 'YWI='],
+    ['[]', [['str', 'hello'], ['int64', 1]], 'e'],
+    ['[]', [['str', 'hello'], ['int64', -1]], 'o'],
+    ['[]', [['array<int64>', [10, 20, 30]], ['int64', -3]], 10],
+    ['[]', [['json', [1, 2, 3]], ['int64', 1]], 2],
+    ['[]', [['json', { a: { b: 1 } }], ['str', 'a']], { b: 1 }],
+    ['[]', [['json', { a: null }], ['str', 'a']], null],
+    ['[:]', [['str', 'hello'], ['int64', 1, 'start'], ['int64', -1, 'stop']], 'ell'],
+    ['[:]', [['str', 'hello'], ['int64', -100, 'start']], 'hello'],
+    ['[:]', [['str', 'hello'], ['int64', 10, 'start']], ''],
+    ['[:]', [['array<int64>', [1, 2, 3, 4]], ['int64', 2, 'start']], [3, 4]],
+    ['[:]', [['array<int64>', [1, 2, 3, 4]], ['int64', 3, 'start'], ['int64', 1, 'stop']], []],
+    ['[:]', [['json', [1, 2, 3]], ['int64', 1, 'start']], [2, 3]],
+    ['[:]', [['bytes', 'aGVsbG8='], ['int64', 1, 'start'], ['int64', 3, 'stop']], 'ZWw='],
+    ['-', [['datetime', '2024-01-03T00:00:00Z'], ['datetime', '2024-01-01T12:00:00Z']], 'PT36H'],
+    ['+', [['datetime', '2024-01-01T00:00:00Z'], ['duration', 'PT1H30M']], '2024-01-01T01:30:00Z'],
+    ['+', [['datetime', '2024-01-31T00:00:00Z'], ['cal::relative_duration', 'P1M']], '2024-02-29T00:00:00Z'],
+    ['-', [['cal::local_date', '2024-03-01'], ['cal::local_date', '2024-02-01']], 'P29D'],
+    ['+', [['cal::local_date', '2024-03-01'], ['cal::date_duration', 'P2D']], '2024-03-03'],
+    ['-', [['cal::local_time', '10:00:00'], ['duration', 'PT30M']], '09:30:00'],
+  ])('%s %j → %j', async (op, args, expected) => {
+    const { values, callArgs } = decodeArgs(args);
+    const result = await run(resolveOperator(op, callArgs, { env: ENV }), values);
+    if (typeof expected === 'number' && !Number.isInteger(expected)) expect(result).toBeCloseTo(expected, 12);
+    else expect(result).toEqual(expected);
+  });
+
+  test.each<[string, Arg[], string]>([
+    ['[]', [['str', 'hello'], ['int64', 5]], '22000'],
+    ['[]', [['str', 'hello'], ['int64', -6]], '22000'],
+    ['[]', [['array<int64>', [1]], ['int64', 1]], '22000'],
+    ['[]', [['json', [1]], ['int64', 1]], '22000'],
+    ['[]', [['json', { a: 1 }], ['str', 'b']], '22000'],
+    ['[]', [['json', 'x'], ['str', 'b']], '22000'],
+    ['[]', [['json', { a: 1 }], ['int64', 0]], '22000'],
+    ['+', [['int16', 32767], ['int16', 1]], '22003'],
+    ['/', [['int64', 1], ['int64', 0]], '22012'],
+  ])('%s %j raises %s', async (op, args, code) => {
+    const { values, callArgs } = decodeArgs(args);
+    expect(await sqlState(run(resolveOperator(op, callArgs, { env: ENV }), values))).toBe(code);
+  });
+
+  test('bigint and decimal keep every digit in JSON', async () => {
+    const { values, callArgs } = decodeArgs([
+      ['bigint', '12345678901234567890'],
+      ['bigint', 1],
+    ]);
+    const call = resolveOperator('+', callArgs, { env: ENV });
+    const text = `select ${printSql(jsonOf(call.returnType as TypeRef, call.sql(values), ENV))}::text as result`;
+    const { rows } = await test_.db.query(text);
+    expect((rows[0] as { result: string }).result).toBe('12345678901234567891');
+  });
+
+  test('and/or with an empty operand are empty (EdgeQL), not SQL three-valued logic', async () => {
+    const call = resolveOperator('and', [{ type: t('bool') }, { type: t('bool') }]);
+    const { rows } = await test_.db.query(
+      `select ${printSql(call.sql([sql.bool(false), sql.cast(sql.null(), pgType('boolean'))], [false, true]))} as v`,
+    );
+    expect((rows[0] as { v: unknown }).v).toBeNull();
+  });
+
+  test('in receives the set as an array', async () => {
+    const call = resolveOperator('in', [{ type: t('int64') }, { type: t('int64') }]);
+    const set = { kind: 'ArrayExpr', elements: [sql.num(1), sql.num(2)], type: pgType('bigint', 1) } as const;
+    const { rows } = await test_.db.query(
+      `select ${printSql(call.sql([sql.cast(sql.num(2), pgType('bigint')), set]))} as v`,
+    );
+    expect((rows[0] as { v: unknown }).v).toBe(true);
+  });
+});
+
+describe('functions', () => {
+  test.each<[string, Arg[], unknown]>([
+    ['std::len', [['str', 'héllo']], 5],
+    ['std::len', [['bytes', 'aGk=']], 2],
+    ['std::len', [['array<int64>', [1, 2, 3]]], 3],
+    ['std::contains', [['str', 'hello'], ['str', 'ell']], true],
+    ['std::contains', [['array<int64>', [1, 2]], ['int64', 3]], false],
+    ['std::contains', [['json', { a: 1, b: 2 }], ['json', { a: 1 }]], true],
+    ['std::find', [['str', 'hello'], ['str', 'l']], 2],
+    ['std::find', [['str', 'hello'], ['str', 'z']], -1],
+    ['std::find', [['array<int64>', [5, 6, 5]], ['int64', 5], ['int64', 1]], 2],
+    ['std::find', [['array<int64>', [5, 6]], ['int64', 7]], -1],
+    ['std::str_lower', [['str', 'AbC']], 'abc'],
+    ['std::str_upper', [['str', 'AbC']], 'ABC'],
+    ['std::str_title', [['str', 'hello world']], 'Hello World'],
+    ['std::str_trim', [['str', '  x  ']], 'x'],
+    ['std::str_trim_start', [['str', 'xxaxx'], ['str', 'x']], 'axx'],
+    ['std::str_trim_end', [['str', 'xxaxx'], ['str', 'x']], 'xxa'],
+    ['std::str_pad_start', [['str', 'a'], ['int64', 3]], '  a'],
+    ['std::str_pad_end', [['str', 'a'], ['int64', 3], ['str', '-']], 'a--'],
+    ['std::str_repeat', [['str', 'ab'], ['int64', 3]], 'ababab'],
+    ['std::str_replace', [['str', 'a-b-c'], ['str', '-'], ['str', '+']], 'a+b+c'],
+    ['std::str_reverse', [['str', 'abc']], 'cba'],
+    ['std::str_split', [['str', 'a,b,c'], ['str', ',']], ['a', 'b', 'c']],
+    ['std::str_split', [['str', 'abc'], ['str', '']], ['a', 'b', 'c']],
+    ['std::array_join', [['array<str>', ['a', 'b']], ['str', '/']], 'a/b'],
+    ['std::re_test', [['str', '^a.c$'], ['str', 'abc']], true],
+    ['std::re_match', [['str', 'a(b)c'], ['str', 'xabcx']], ['b']],
+    ['std::re_replace', [['str', 'a'], ['str', 'X'], ['str', 'banana'], ['str', 'g', 'flags']], 'bXnXnX'],
+    ['std::to_str', [['int64', 42]], '42'],
+    ['std::to_str', [['datetime', '2024-05-06T07:08:09.5+02:00']], '2024-05-06T05:08:09.5Z'],
+    ['std::to_str', [['duration', 'PT1H30M']], 'PT1H30M'],
+    ['std::to_str', [['cal::local_date', '2024-02-29']], '2024-02-29'],
+    ['std::to_str', [['array<str>', ['a', 'b']], ['str', ', ']], 'a, b'],
+    ['std::to_int64', [['str', '42']], 42],
+    ['std::to_int16', [['str', '1,234'], ['str', '9,999']], 1234],
+    ['std::to_float64', [['str', '1.5']], 1.5],
+    ['std::to_decimal', [['str', '1.50']], 1.5],
+    ['std::to_json', [['str', '{"a": [1, 2]}']], { a: [1, 2] }],
+    ['std::to_bytes', [['str', 'hi']], 'aGk='],
+    ['std::to_datetime', [['str', '2024-01-01T00:00:00+01:00']], '2023-12-31T23:00:00Z'],
+    ['std::to_datetime', [['float64', 0]], '1970-01-01T00:00:00Z'],
+    ['std::to_datetime', [['int64', 2024], ['int64', 1], ['int64', 2], ['int64', 3], ['int64', 4], ['float64', 5.5], ['str', 'UTC']], '2024-01-02T03:04:05.5Z'],
+    ['std::to_datetime', [['cal::local_datetime', '2024-01-01T12:00:00'], ['str', 'Europe/Paris']], '2024-01-01T11:00:00Z'],
+    ['std::to_duration', [['int64', 2, 'hours'], ['int64', 5, 'minutes']], 'PT2H5M'],
+    ['std::to_duration', [['float64', 1.5, 'seconds']], 'PT1.5S'],
+    ['cal::to_local_date', [['str', '2024-02-29']], '2024-02-29'],
+    ['cal::to_local_date', [['int64', 2024], ['int64', 2], ['int64', 29]], '2024-02-29'],
+    ['cal::to_local_time', [['str', '10:11:12']], '10:11:12'],
+    ['cal::to_local_datetime', [['datetime', '2024-01-01T00:00:00Z'], ['str', 'America/New_York']], '2023-12-31T19:00:00'],
+    ['cal::to_relative_duration', [['int64', 1, 'months'], ['int64', 2, 'days']], 'P1M2D'],
+    ['cal::to_date_duration', [['int64', 1, 'years']], 'P1Y'],
+    ['std::datetime_get', [['datetime', '2024-03-04T05:06:07Z'], ['str', 'hour']], 5],
+    ['std::datetime_get', [['datetime', '1970-01-01T00:01:00Z'], ['str', 'epochseconds']], 60],
+    ['std::datetime_truncate', [['datetime', '2024-03-04T05:06:07Z'], ['str', 'days']], '2024-03-04T00:00:00Z'],
+    ['std::duration_get', [['duration', 'PT2H30M'], ['str', 'minutes']], 30],
+    ['std::duration_truncate', [['duration', 'PT2H30M'], ['str', 'hours']], 'PT2H'],
+    ['cal::duration_normalize_hours', [['cal::relative_duration', 'PT30H']], 'P1DT6H'],
+    ['std::json_typeof', [['json', [1]]], 'array'],
+    ['std::json_get', [['json', { a: { b: 7 } }], ['str', 'a'], ['str', 'b']], 7],
+    ['std::json_get', [['json', { a: 1 }], ['str', 'z']], null],
+    ['std::json_get', [['json', { a: 1 }], ['str', 'z'], ['json', 0, 'default']], 0],
+    ['std::json_set', [['json', { a: 1 }], ['str', 'b'], ['json', 2, 'value']], { a: 1, b: 2 }],
+    ['std::array_get', [['array<int64>', [1, 2, 3]], ['int64', -1]], 3],
+    ['std::array_get', [['array<int64>', [1, 2, 3]], ['int64', 3]], null],
+    ['std::array_get', [['array<int64>', [1, 2, 3]], ['int64', -4], ['int64', 0, 'default']], 0],
+    ['std::array_fill', [['str', 'x'], ['int64', 2]], ['x', 'x']],
+    ['std::array_replace', [['array<int64>', [1, 2, 1]], ['int64', 1], ['int64', 9]], [9, 2, 9]],
+    ['math::abs', [['int64', -3]], 3],
+    ['math::ceil', [['float64', 1.2]], 2],
+    ['math::floor', [['decimal', '-1.5']], -2],
+    ['math::ln', [['float64', 1]], 0],
+    ['math::lg', [['int64', 1000]], 3],
+    ['math::log', [['decimal', '8'], ['decimal', '2', 'base']], 3],
+    ['std::round', [['float64', 2.5]], 2],
+    ['std::round', [['decimal', '2.5']], 3],
+    ['std::round', [['decimal', '1.2345'], ['int64', 2]], 1.23],
+    ['std::bit_and', [['int64', 6], ['int64', 3]], 2],
+    ['std::bit_or', [['int64', 6], ['int64', 3]], 7],
+    ['std::bit_xor', [['int64', 6], ['int64', 3]], 5],
+    ['std::bit_not', [['int16', 0]], -1],
+    ['std::bit_lshift', [['int32', 1], ['int64', 4]], 16],
+    ['std::bit_rshift', [['int64', 16], ['int64', 2]], 4],
+    ['std::bit_count', [['int64', 7]], 3],
+    ['std::bytes_get_bit', [['bytes', 'AQ=='], ['int64', 0]], 1],
+    ['std::base64_encode', [['bytes', 'aGk=']], 'aGk='],
+    ['std::enc::base64_decode', [['str', 'aGk=']], 'aGk='],
+    ['std::assert', [['bool', true]], true],
+    ['std::has_role', [['str', 'admin'], ['array<str>', ['user', 'admin'], 'roles']], true],
+    ['std::has_role', [['str', 'admin']], false],
+  ])('%s %j → %j', async (name, args, expected) => {
+    const { values, callArgs } = decodeArgs(args);
+    const result = await run(resolveFunction(name, callArgs, { env: ENV }), values);
+    if (typeof expected === 'number' && !Number.isInteger(expected)) expect(result).toBeCloseTo(expected, 12);
+    else expect(result).toEqual(expected);
+  });
+
+  test.each<[string, Arg[], string]>([
+    ['std::assert', [['bool', false]], 'P0004'],
+    ['std::assert', [['bool', false], ['str', 'nope', 'message']], 'P0004'],
+    ['std::to_int64', [['str', 'x']], '22P02'],
+    ['std::to_json', [['str', '{']], '22P02'],
+    ['std::to_datetime', [['str', '2024-01-01T00:00:00']], '22007'],
+    ['std::to_datetime', [['str', '01/02/2024 10:00'], ['str', 'MM/DD/YYYY HH24:MI']], '22007'],
+    ['cal::to_local_date', [['str', '01/02/2024']], '22007'],
+  ])('%s %j raises %s', async (name, args, code) => {
+    const { values, callArgs } = decodeArgs(args);
+    expect(await sqlState(run(resolveFunction(name, callArgs, { env: ENV }), values))).toBe(code);
+  });
+
+  /** An aggregate over the rows of `values` (each a decoded JSON parameter). */
+  async function aggregate(name: string, type: string, items: unknown[], extra: Arg[] = []) {
+    const { values, callArgs } = decodeArgs([[`array<${type}>`, items], ...extra]);
+    const call = resolveFunction(name, [{ type: t(type) }, ...callArgs.slice(1)], { env: ENV });
+    const text = `select ${printSql(jsonOf(call.returnType as TypeRef, call.sql([sql.col('x', 'u'), ...values.slice(1)]), ENV))}::text as result from unnest(${printSql(values[0] as SqlExpr)}) as u(x)`;
+    const { rows } = await test_.db.query(text);
+    const raw = (rows[0] as { result: string | null }).result;
+    return raw === null ? null : JSON.parse(raw);
+  }
+
+  test.each<[string, string, unknown[], unknown]>([
+    ['std::count', 'int64', [1, 2, 3], 3],
+    ['std::count', 'int64', [], 0],
+    ['std::sum', 'int64', [1, 2, 3], 6],
+    ['std::sum', 'int32', [], 0],
+    ['std::sum', 'float64', [0.5, 0.25], 0.75],
+    ['std::sum', 'decimal', ['0.1', '0.2'], 0.3],
+    ['std::min', 'str', ['b', 'B', 'a'], 'B'],
+    ['std::max', 'int64', [3, 9, 2], 9],
+    ['std::min', 'int64', [], null],
+    ['std::max', 'bool', [false, true], true],
+    ['std::min', 'uuid', ['00000000-0000-0000-0000-000000000002', '00000000-0000-0000-0000-000000000001'], '00000000-0000-0000-0000-000000000001'],
+    ['std::max', 'datetime', ['2024-01-01T00:00:00Z', '2025-01-01T00:00:00Z'], '2025-01-01T00:00:00Z'],
+    ['std::avg', 'int64', [1, 2], 1.5],
+    ['std::avg', 'int64', [], null],
+    ['std::all', 'bool', [true, false], false],
+    ['std::all', 'bool', [], true],
+    ['std::any', 'bool', [false, true], true],
+    ['std::any', 'bool', [], false],
+    ['std::array_agg', 'str', ['a', 'b'], ['a', 'b']],
+    ['std::array_agg', 'int64', [], []],
+    ['math::mean', 'float64', [1, 2, 6], 3],
+    ['math::var_pop', 'float64', [1, 3], 1],
+    ['math::stddev', 'float64', [1, 3], Math.SQRT2],
+    ['std::assert_single', 'int64', [7], 7],
+    ['std::assert_single', 'int64', [], null],
+  ])('%s over %s %j → %j', async (name, type, items, expected) => {
+    const result = await aggregate(name, type, items);
+    if (typeof expected === 'number' && !Number.isInteger(expected)) expect(result).toBeCloseTo(expected, 12);
+    else expect(result).toEqual(expected);
+  });
+
+  test('assert_single of two raises a cardinality violation (21000)', async () => {
+    expect(await sqlState(aggregate('std::assert_single', 'int64', [1, 2]))).toBe('21000');
+  });
+
+  test('min/max of enums follow the declaration order', async () => {
+    expect(await aggregate('std::max', 'default::Color', ['Red', 'Blue', 'Green'])).toBe('Blue');
+    expect(await aggregate('std::min', 'default::Color', ['Blue', 'Green'])).toBe('Green');
+  });
+});
+
+describe('casts', () => {
+  test.each<[string, string, unknown, unknown]>([
+    ['int64', 'str', 42, '42'],
+    ['str', 'int64', '42', 42],
+    ['str', 'bool', 'TRUE', true],
+    ['str', 'bool', 'false', false],
+    ['float64', 'int64', 2.5, 2],
+    ['int64', 'int16', 7, 7],
+    ['str', 'datetime', '2024-01-01T10:00:00+02:00', '2024-01-01T08:00:00Z'],
+    ['datetime', 'str', '2024-01-01T10:00:00.120Z', '2024-01-01T10:00:00.12Z'],
+    ['str', 'duration', 'PT2H', 'PT2H'],
+    ['str', 'duration', '90 minutes', 'PT1H30M'],
+    ['duration', 'str', 'PT-3H-2M-1S', 'PT-3H-2M-1S'],
+    ['str', 'cal::relative_duration', 'P1Y2M3DT4H', 'P1Y2M3DT4H'],
+    ['cal::date_duration', 'str', 'P0D', 'P0D'],
+    ['duration', 'str', 'PT0S', 'PT0S'],
+    ['str', 'json', 'a', 'a'],
+    ['int64', 'json', 5, 5],
+    ['datetime', 'json', '2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z'],
+    ['bytes', 'json', 'aGk=', 'aGk='],
+    ['json', 'int64', 5, 5],
+    ['json', 'str', 'x', 'x'],
+    ['json', 'bool', true, true],
+    ['json', 'int64', null, null],
+    ['json', 'datetime', '2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z'],
+    ['array<int64>', 'array<str>', [1, 2], ['1', '2']],
+    ['array<str>', 'json', ['a'], ['a']],
+    ['cal::local_date', 'cal::local_datetime', '2024-01-02', '2024-01-02T00:00:00'],
+    ['cal::relative_duration', 'cal::date_duration', 'P3D', 'P3D'],
+    ['str', 'default::Color', 'Red', 'Red'],
+    ['default::Color', 'str', 'Green', 'Green'],
+  ])('<%s → %s> %j → %j', async (from, to, value, expected) => {
+    const { values } = decodeArgs([[from, value]]);
+    const cast = resolveCast(t(from), t(to), ENV);
+    const text = `select ${printSql(jsonOf(t(to), cast.sql(values[0] as SqlExpr), ENV))}::text as result`;
+    const { rows } = await test_.db.query(text);
+    const raw = (rows[0] as { result: string | null }).result;
+    expect(raw === null ? null : JSON.parse(raw)).toEqual(expected);
+  });
+
+  test.each<[string, string, unknown, string]>([
+    ['str', 'bool', 'yes', '22P02'],
+    ['str', 'datetime', '2024-01-01 10:00', '22007'],
+    ['str', 'cal::local_date', 'Jan 1 2024', '22007'],
+    ['str', 'duration', '1 day', '22007'],
+    ['str', 'cal::date_duration', 'PT1H', '22007'],
+    ['json', 'int64', 'x', '22000'],
+    ['json', 'str', 1, '22000'],
+    ['int64', 'int16', 70000, '22003'],
+  ])('<%s → %s> %j raises %s', async (from, to, value, code) => {
+    const { values } = decodeArgs([[from, value]]);
+    const cast = resolveCast(t(from), t(to), ENV);
+    const text = `select ${printSql(jsonOf(t(to), cast.sql(values[0] as SqlExpr), ENV))}::text as result`;
+    expect(await sqlState(test_.db.query(text))).toBe(code);
+  });
+});

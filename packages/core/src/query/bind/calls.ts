@@ -26,6 +26,7 @@ export function literalType(scalar: ql.ConstantScalar): TypeRef {
   return { kind: 'scalar', name: `std::${scalar}` };
 }
 
+const UUID: TypeRef = { kind: 'scalar', name: 'std::uuid' };
 const envs = new WeakMap<SchemaIndex, TypeEnv>();
 
 /** std's view of the schema's custom scalars and enums. */
@@ -90,10 +91,14 @@ export function bindOperator(
 ): IrExpr {
   const args = operands.map((o) => (o === null ? null : bindExpr(ctx, scope, o)));
   const given = args.filter((a): a is IrExpr => a !== null);
+  // Objects compare by identity: the operator sees their ids.
+  const byId = given.length > 0 && given.every((a) => a.type.kind === 'object' || a.type.kind === 'empty');
   const resolved = located(span, () =>
     resolveOperator(
       op,
-      args.map((a) => (a === null ? { type: null } : callArg(a, span))),
+      args.map((a) =>
+        a === null ? { type: null } : byId && a.type.kind === 'object' ? { type: UUID } : callArg(a, span),
+      ),
       { env: typeEnv(ctx.index) },
     ),
   );

@@ -260,6 +260,9 @@ export function pathIdOf(expr: IrExpr): string | null {
     case 'Backlink':
     case 'Intersection':
     case 'ObjectCast':
+    case 'Insert':
+    case 'Update':
+    case 'Delete':
       return expr.pathId;
     case 'Shape':
       return pathIdOf(expr.subject);

@@ -117,7 +117,7 @@ class Planner implements PlanContext {
         ),
       ],
       from: rel.from ? [rel.from] : [],
-      where: sql.and(...rel.where, ...(present ? [present] : [])),
+      where: whereOf([...rel.where, ...(present ? [present] : [])]),
     });
   }
 
@@ -168,7 +168,7 @@ class Planner implements PlanContext {
         distinct: distinct && bound.kind === 'object' ? [bound.id] : false,
         targets,
         from: rel.from ? [rel.from] : [],
-        where: sql.and(...rel.where, ...(present ? [present] : [])),
+        where: whereOf([...rel.where, ...(present ? [present] : [])]),
         orderBy: sliced ? rel.order : distinct && bound.kind === 'object' ? [sql.order(bound.id)] : [],
         limit: slice?.limit ?? null,
         offset: slice?.offset ?? null,
@@ -248,7 +248,7 @@ class Planner implements PlanContext {
         return bound.kind === 'object' ? { ...bound, link: source.link } : bound;
       }
       case 'ObjectCast': {
-        const checked = this.value(rel, expr);
+        const checked = this.objectCastId(rel, expr);
         return this.joinObject(rel, expr.objectType, checked, expr.card.min === 1 ? 'inner' : 'left');
       }
       case 'BindingRef': {
@@ -366,7 +366,7 @@ class Planner implements PlanContext {
     if (storage === 'column') {
       const alias = this.columnsOf(rel, source);
       const column = sql.col(p.name, alias);
-      if (p.kind === 'property') return { kind: 'value', type: step.type, expr: column, out: null, nullable: step.card.min === 0 || source.nullable };
+      if (p.kind === 'property') return { kind: 'value', type: step.type, expr: column, out: null, nullable: !p.required || source.nullable };
       const target = (p.target as { name: string }).name;
       const bound = this.joinObject(rel, target, column, step.card.max === 'many' || step.card.min === 1 ? 'inner' : 'left');
       return { ...(bound as Extract<Bound, { kind: 'object' }>), link: { kind: 'column', alias, pointer: p.name } };
@@ -410,7 +410,10 @@ class Planner implements PlanContext {
     const parts = expr.kind === 'SetLiteral' ? expr.elements : [expr.left, expr.right];
     if (expr.kind === 'SetOp' && expr.op !== 'union') return this.liftExceptIntersect(rel, expr);
     if (parts.length === 0) {
-      return { kind: 'value', type: expr.type, expr: sql.null(), out: null, nullable: true };
+      if (expr.type.kind === 'object') {
+        return this.joinObject(rel, expr.type.name, sql.cast(sql.null(), pgType('uuid')), 'left');
+      }
+      return { kind: 'value', type: expr.type, expr: sql.cast(sql.null(), this.pgOf(expr.type)), out: null, nullable: true };
     }
     const branches = parts.map((p) => this.rows(rel, p));
     const object = expr.type.kind === 'object';
@@ -461,7 +464,7 @@ class Planner implements PlanContext {
         sql.target(out, '~json'),
       ],
       from: [inner.from],
-      where: inner.where.length ? sql.and(...inner.where) : null,
+      where: whereOf(inner.where),
     });
     return this.liftRows(rel, expr, query, { ord: false, object });
   }
@@ -573,29 +576,36 @@ class Planner implements PlanContext {
       });
       return this.liftRows(rel, expr, checked, { ord: false, object: columns.object });
     }
-    if (expr.check === 'exists') {
-      const probe = sql.select({ targets: [sql.target(sql.num(1))], from: [sql.subquery(query, alias)] });
-      rel.where.push({
-        kind: 'Case',
-        whens: [{ when: sql.exists(probe), then: sql.bool(true) }],
-        else: raise(sql.isNull(sql.func('random', []))),
-      });
-      return this.liftRows(rel, expr, query, columns);
-    }
-    const stats = sql.select({
+    // exists / distinct: a one-row check evaluated whether or not there are rows.
+    const probe = this.fresh('ck');
+    const ok =
+      expr.check === 'exists'
+        ? sql.exists(sql.select({ targets: [sql.target(sql.num(1))], from: [sql.subquery(query, alias)] }))
+        : sql.scalar(
+            sql.select({
+              targets: [
+                sql.target(
+                  sql.bin('=', sql.agg('count', [sql.col(key, alias)]), sql.agg('count', [sql.col(key, alias)], { distinct: true })),
+                ),
+              ],
+              from: [sql.subquery(query, alias)],
+            }),
+          );
+    const check = sql.select({
       targets: [
         sql.target(
-          sql.bin('=', sql.agg('count', [sql.col(key, alias)]), sql.agg('count', [sql.col(key, alias)], { distinct: true })),
+          { kind: 'Case', whens: [{ when: ok, then: sql.bool(true) }], else: raise(sql.isNull(sql.func('random', []))) },
+          'ok',
         ),
       ],
-      from: [sql.subquery(query, alias)],
     });
-    rel.where.push({
-      kind: 'Case',
-      whens: [{ when: sql.scalar(stats), then: sql.bool(true) }],
-      else: raise(sql.isNull(sql.func('random', []))),
+    const rows = this.fresh('r');
+    const checked = sql.select({
+      targets: [sql.target(sql.star(rows))],
+      from: [sql.join('inner', sql.subquery(check, probe), sql.subquery(query, rows, { lateral: true }), sql.bool(true))],
+      where: sql.col('ok', probe),
     });
-    return this.liftRows(rel, expr, query, columns);
+    return this.liftRows(rel, expr, checked, columns);
   }
 
   private liftGroup(rel: Rel, expr: Extract<IrExpr, { kind: 'Group' }>): Bound {
@@ -618,12 +628,13 @@ class Planner implements PlanContext {
         ...(elements.columns.ord ? [sql.target(sql.col('~ord', e), 'o')] : []),
       ],
       from: [inner.from],
-      where: inner.where.length ? sql.and(...inner.where) : null,
+      where: whereOf(inner.where),
     });
     const k = this.fresh('gk');
+    const keyText = (i: number): SqlExpr => sql.cast(sql.col(`k${i}`, k), pgType('text'));
     const keyObject = sql.func(
       'json_build_object',
-      expr.keys.flatMap((key, i) => [sql.text(key.name), sql.col(`k${i}`, k)]),
+      expr.keys.flatMap((key, i) => [sql.text(key.name), sql.cast(keyText(i), JSON_T)]),
     );
     const grouping = sql.func('json_build_array', expr.keys.map((key) => sql.text(key.name)));
     const order = elements.columns.ord ? [sql.order(sql.col('o', k))] : [];
@@ -643,7 +654,7 @@ class Planner implements PlanContext {
         sql.target(sql.bool(true), 'v'),
       ],
       from: [sql.subquery(keyed, k)],
-      groupBy: expr.keys.flatMap((_, i) => [sql.col(`s${i}`, k), sql.cast(sql.col(`k${i}`, k), pgType('text'))]),
+      groupBy: expr.keys.flatMap((_, i) => [sql.col(`s${i}`, k), keyText(i)]),
       orderBy: expr.keys.map((_, i) => sql.order(sql.col(`s${i}`, k), 'asc', 'first')),
     });
     return this.liftRows(rel, { ...expr, type: { kind: 'empty' } }, groups, { ord: false, object: false });
@@ -657,8 +668,7 @@ class Planner implements PlanContext {
   }
 
   private valueOf(rel: Rel, expr: IrExpr): SqlExpr {
-    const id = pathId(expr);
-    if (id !== null || expr.card.max === 'many' || isStatement(expr)) {
+    if (needsRows(expr)) {
       const bound = this.lift(rel, expr);
       return bound.kind === 'object' ? bound.id : bound.expr;
     }
@@ -685,9 +695,6 @@ class Planner implements PlanContext {
           ? sql.col(expr.property.name, link.link.alias)
           : sql.col(`${link.link.pointer}@${expr.property.name}`, link.link.alias);
       }
-      case 'SetLiteral':
-        if (expr.elements.length === 0) return sql.cast(sql.null(), this.pgOf(expr.type));
-        return this.value(rel, expr.elements[0] as IrExpr);
       case 'ArrayLiteral': {
         const values = expr.elements.map((e) => this.value(rel, e));
         const array: SqlExpr = { kind: 'ArrayExpr', elements: values, type: this.pgOf(expr.type) };
@@ -708,8 +715,11 @@ class Planner implements PlanContext {
         const { query } = this.rows(rel, expr.expr);
         return sql.exists(query);
       }
-      case 'Coalesce':
-        return sql.func('coalesce', [this.value(rel, expr.left), this.value(rel, expr.right)]);
+      case 'Coalesce': {
+        const typed = (e: IrExpr): SqlExpr =>
+          e.type.kind === 'empty' ? sql.cast(sql.null(), this.pgOf(expr.type)) : this.value(rel, e);
+        return sql.func('coalesce', [typed(expr.left), typed(expr.right)]);
+      }
       case 'IfElse': {
         const condition = this.value(rel, expr.condition);
         const then = this.value(rel, expr.then);
@@ -731,27 +741,6 @@ class Planner implements PlanContext {
           : sql.bool(expr.negated);
         return { kind: 'Case', whens: [{ when: sql.isNull(object.id), then: sql.cast(sql.null(), pgType('boolean')) }], else: test };
       }
-      case 'ObjectCast': {
-        const id = this.value(rel, expr.expr);
-        const probe = this.fresh('oc');
-        const src = typeSource(this, expr.objectType, probe);
-        const exists = sql.exists(
-          sql.select({ targets: [sql.target(sql.num(1))], from: [src.item], where: sql.bin('=', sql.col('id', probe), id) }),
-        );
-        const message = sql.bin(
-          '||',
-          sql.text(`no ${expr.objectType} with id `),
-          sql.cast(id, pgType('text')),
-        );
-        return {
-          kind: 'Case',
-          whens: [
-            { when: sql.isNull(id), then: sql.cast(sql.null(), pgType('uuid')) },
-            { when: exists, then: id },
-          ],
-          else: sql.func('raise', [id, sql.text('21000'), message], 'svc_meta'),
-        };
-      }
       case 'FreeObject':
         return sql.cast(this.freeObjectJson(rel, expr), pgType('jsonb'));
       default: {
@@ -759,6 +748,28 @@ class Planner implements PlanContext {
         return bound.kind === 'object' ? bound.id : bound.expr;
       }
     }
+  }
+
+  /**
+   * `<T><uuid>x`: the id, after checking a T with it exists (else SQLSTATE 21000, item 12). The
+   * error is raised with the looked-up row's column as its typed argument, so PostgreSQL cannot
+   * fold the call while planning (a parameter is a constant then).
+   */
+  private objectCastId(rel: Rel, expr: Extract<IrExpr, { kind: 'ObjectCast' }>): SqlExpr {
+    const id = this.value(rel, expr.expr);
+    const probe = this.fresh('oc');
+    const src = typeSource(this, expr.objectType, probe);
+    const found = sql.col('id', probe);
+    const message = sql.bin('||', sql.text(`no ${expr.objectType} with id `), sql.cast(id, pgType('text')));
+    const lookup = sql.select({
+      targets: [sql.target(sql.func('coalesce', [found, sql.func('raise', [found, sql.text('21000'), message], 'svc_meta')]))],
+      from: [sql.join('left', sql.subquery(sql.select({ targets: [] }), 'one'), src.item, sql.bin('=', found, id))],
+    });
+    return {
+      kind: 'Case',
+      whens: [{ when: sql.isNull(id), then: sql.cast(sql.null(), pgType('uuid')) }],
+      else: sql.scalar(lookup),
+    };
   }
 
   private argValue(rel: Rel, arg: IrExpr, mode: 'element' | 'set' | 'optional'): SqlExpr {
@@ -794,7 +805,7 @@ class Planner implements PlanContext {
       sql.select({
         targets: [sql.target(ordered)],
         from: inner.from ? [inner.from] : [],
-        where: inner.where.length ? sql.and(...inner.where) : null,
+        where: whereOf(inner.where),
       }),
     );
   }
@@ -901,7 +912,7 @@ class Planner implements PlanContext {
     const expr = el.expr;
     const object = expr.type.kind === 'object';
     const shaped = hasShape(expr);
-    const many = expr.card.max === 'many';
+    const many = isMulti(expr);
     if (!many && !object && this.isInline(rel, expr)) {
       return this.scalarJson(expr.type, this.value(rel, expr));
     }
@@ -965,8 +976,33 @@ function pathId(expr: IrExpr): string | null {
   }
 }
 
-function isStatement(expr: IrExpr): boolean {
-  return expr.kind === 'Select' || expr.kind === 'For' || expr.kind === 'Group' || expr.kind === 'Shape' || expr.kind === 'Assert';
+/** Sets whose elements are rows to lift (everything `liftNew` does not compute as a value). */
+function needsRows(expr: IrExpr): boolean {
+  switch (expr.kind) {
+    case 'TypeRoot':
+    case 'PointerStep':
+    case 'Backlink':
+    case 'Intersection':
+    case 'ObjectCast':
+    case 'BindingRef':
+    case 'Shape':
+    case 'Select':
+    case 'For':
+    case 'SetLiteral':
+    case 'SetOp':
+    case 'Distinct':
+    case 'Assert':
+    case 'Group':
+      return true;
+    case 'Coalesce':
+      return expr.type.kind === 'object' || expr.left.card.max === 'many' || expr.right.card.max === 'many';
+    case 'IfElse':
+      return expr.type.kind === 'object' || expr.then.card.max === 'many' || expr.else.card.max === 'many';
+    case 'Call':
+      return expr.callKind === 'set-returning';
+    default:
+      return false;
+  }
 }
 
 function hasShape(expr: IrExpr): boolean {
@@ -994,6 +1030,25 @@ function hasShape(expr: IrExpr): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * Whether a shape element is shown as an array: a stored pointer by its declared cardinality
+ * (a multi link with `limit 1` is still a list), anything else by its inferred cardinality.
+ */
+function isMulti(expr: IrExpr): boolean {
+  switch (expr.kind) {
+    case 'Select':
+      return isMulti(expr.subject);
+    case 'Shape':
+      return isMulti(expr.subject);
+    default:
+      return expr.card.max === 'many';
+  }
+}
+
+function whereOf(conditions: readonly SqlExpr[]): SqlExpr | null {
+  return conditions.length === 0 ? null : sql.and(...conditions);
 }
 
 function nullable(expr: IrExpr): boolean {

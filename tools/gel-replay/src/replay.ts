@@ -16,7 +16,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BUCKETS, BUCKET_FILES, bucketOf, type Bucket } from './buckets';
 import { applyImplicitLimit, assertShape, sortResults, type Sort } from './gel-shape';
-import { classScript } from './script';
+import { classScript, splitStatements } from './script';
 
 // svc's core, built (`pnpm --filter @svc/core build`): loaded from its dist at run time, so this
 // tool stays outside the packages' build and CI.
@@ -266,7 +266,8 @@ async function runTest(session: ClassSession, test: GelTest): Promise<Omit<Outco
       let data: unknown[] | undefined;
       let error: unknown;
       try {
-        data = await session.runStep(db, step);
+        // Gel's execute() takes a script: each statement runs in order; the last one answers.
+        for (const query of splitStatements(step.query)) data = await session.runStep(db, { ...step, query });
       } catch (e) {
         error = e;
       }

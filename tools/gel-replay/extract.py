@@ -28,6 +28,14 @@ class Unextractable(Exception):
     pass
 
 
+# Literal local variables of the method being extracted (`q = """..."""`, `exp = [...]`),
+# so `self.assert_query_result(q, exp)` can be followed.
+LOCALS = {}
+# Helper methods of the class being extracted (`await self._setup_basic_data()` is inlined when
+# it takes no arguments).
+HELPERS = {}
+
+
 QUERY_METHODS = {'execute', 'query', 'query_single', 'query_required_single', 'query_json',
                  'query_single_json', '_fetchall', '_fetchall_json'}
 
@@ -38,6 +46,8 @@ def literal_str(node):
         return node.value
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         return literal_str(node.left) + literal_str(node.right)
+    if isinstance(node, ast.Name) and node.id in LOCALS and isinstance(LOCALS[node.id], str):
+        return LOCALS[node.id]
     if isinstance(node, ast.JoinedStr):
         raise Unextractable('query text is an f-string')
     raise Unextractable(f'query text is computed ({type(node).__name__})')
@@ -74,6 +84,8 @@ def value(node):
                 raise Unextractable('non-string dict key')
             out[key] = value(v)
         return out
+    if isinstance(node, ast.Name) and node.id in LOCALS:
+        return LOCALS[node.id]
     if isinstance(node, ast.Name) and node.id in ('str', 'int', 'float', 'bool'):
         return {'$type': node.id}
     if isinstance(node, ast.Attribute) and node.attr == 'UUID':
@@ -173,6 +185,11 @@ def step_of_call(call, error=None):
         step['expect'] = error or {'kind': 'ok'}
         return step
     name = fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, 'id', '?')
+    helper = HELPERS.get(name)
+    if (helper is not None and not call.args and not call.keywords and isinstance(fn, ast.Attribute)
+            and isinstance(fn.value, ast.Name) and fn.value.id == 'self'
+            and len(helper.args.args) == 1):
+        return steps_of(helper.body, error)
     raise Unextractable(f'call to {name}')
 
 
@@ -206,15 +223,47 @@ def steps_of(body, error=None):
                 raise Unextractable('nested assertRaises blocks')
             steps.extend(steps_of(stmt.body, inner))
             continue
+        if isinstance(stmt, (ast.For, ast.AsyncFor)) and not stmt.orelse:
+            steps.extend(unrolled(stmt, error))
+            continue
+        if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name)
+                and not isinstance(unawait(stmt.value), ast.Call)):
+            try:
+                LOCALS[stmt.targets[0].id] = value(stmt.value)
+            except Unextractable:
+                LOCALS.pop(stmt.targets[0].id, None)
+            continue
         target = None
         if isinstance(stmt, ast.Expr):
             target = unawait(stmt.value)
         elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and isinstance(unawait(stmt.value), ast.Call):
             target = unawait(stmt.value)  # result kept in a variable: only must succeed
         if isinstance(target, ast.Call):
-            steps.append(step_of_call(target, error))
+            found = step_of_call(target, error)
+            steps.extend(found if isinstance(found, list) else [found])
             continue
         raise Unextractable(f'{type(stmt).__name__} statement')
+    return steps
+
+
+def unrolled(loop, error):
+    """A loop over a literal list, unrolled: the body once per element, the target bound."""
+    items = value(loop.iter)
+    if isinstance(items, dict) or not isinstance(items, list):
+        raise Unextractable('a loop over a computed iterable')
+    steps = []
+    for item in items:
+        if isinstance(loop.target, ast.Name):
+            LOCALS[loop.target.id] = item
+        elif isinstance(loop.target, ast.Tuple) and isinstance(item, list) and len(item) == len(loop.target.elts):
+            for name, part in zip(loop.target.elts, item):
+                if not isinstance(name, ast.Name):
+                    raise Unextractable('a loop target other than names')
+                LOCALS[name.id] = part
+        else:
+            raise Unextractable('a loop target other than names')
+        steps.extend(steps_of(loop.body, error))
     return steps
 
 
@@ -270,6 +319,9 @@ def extract_file(path, tests_dir):
         info = class_info(cls, tests_dir, known)
         known[cls.name] = info
         tests = []
+        HELPERS.clear()
+        HELPERS.update({fn.name: fn for fn in cls.body
+                        if isinstance(fn, ast.AsyncFunctionDef) and not fn.name.startswith('test_')})
         for fn in cls.body:
             if not isinstance(fn, (ast.AsyncFunctionDef, ast.FunctionDef)) or not fn.name.startswith('test_'):
                 continue
@@ -277,6 +329,7 @@ def extract_file(path, tests_dir):
             skip = [d for d in fn.decorator_list if 'skip' in ast.unparse(d) or 'xfail' in ast.unparse(d)]
             if skip:
                 test['gelSkip'] = ast.unparse(skip[0])[:200]
+            LOCALS.clear()
             try:
                 test['steps'] = steps_of(fn.body)
                 test['complete'] = True

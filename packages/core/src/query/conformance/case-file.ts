@@ -156,7 +156,9 @@ function buildStep(
   sections: readonly Section[],
   source: string,
 ): Step {
-  const text = head.join('\n').trim();
+  // Comment lines before a step's query (`# pending: ...`) are notes, not part of the query.
+  const firstCode = head.findIndex((line) => line.trim() !== '' && !line.trim().startsWith('#'));
+  const text = (firstCode < 0 ? [] : head.slice(firstCode)).join('\n').trim();
   const [first, ...rest] = sections;
   if (first?.header === 'schema') {
     if (text) throw new CaseFormatError(source, headLine, 'a schema step has no query before it');

@@ -31,15 +31,20 @@ export interface CompileDetails extends CompiledQuery {
 }
 
 export function compileQuery(schema: Schema, text: string, options: CompileOptions = {}): CompiledQuery {
-  const { prettySql: _, ...compiled } = compileQueryDetails(schema, text, options);
+  const { prettySql: _, ...compiled } = compile(schema, text, options, false);
   return compiled;
 }
 
+/** compileQuery, plus the SQL printed a clause per line. */
 export function compileQueryDetails(
   schema: Schema,
   text: string,
   options: CompileOptions = {},
 ): CompileDetails {
+  return compile(schema, text, options, true);
+}
+
+function compile(schema: Schema, text: string, options: CompileOptions, pretty: boolean): CompileDetails {
   try {
     const statements = ql.parseQuery(text);
     if (statements.length !== 1) {
@@ -60,7 +65,7 @@ export function compileQueryDetails(
     const plan = planQuery(index, ir, { access: options.access ?? SERVICE, env: typeEnv(index) });
     return {
       sql: printStatement(plan),
-      prettySql: printStatement(plan, { pretty: true }),
+      prettySql: pretty ? printStatement(plan, { pretty: true }) : '',
       params: ir.params.map((p) => ({
         source: p.source,
         name: p.name,

@@ -44,6 +44,12 @@ export interface Binding {
   readonly expr: IrExpr;
   /** `for x in ...`: each element in turn; otherwise the whole set (referenced by path). */
   readonly iteration: boolean;
+  /**
+   * The compiler's own binding of a statement's or shape's subject that has no path of its own
+   * (`select (a union b) filter ...`): planned in place, so the paths inside the subject are
+   * visible to the statement's clauses, as Gel's scoping has them.
+   */
+  readonly transparent?: boolean;
 }
 
 interface Base<K extends string> {
@@ -96,8 +102,8 @@ export interface Backlink extends Base<'Backlink'> {
 
 /** `link@prop` read on a link step (its target object carries the link row). */
 export interface LinkProperty extends Base<'LinkProperty'> {
-  /** The PointerStep of the link. */
-  readonly link: PointerStep;
+  /** The step through the link: forward, a backlink, or either narrowed by `[is T]`. */
+  readonly link: PointerStep | Backlink | Intersection | BindingRef;
   readonly property: PointerInfo;
 }
 

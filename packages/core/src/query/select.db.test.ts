@@ -129,9 +129,9 @@ table('select and shapes', [
   {
     query: 'select User { name, friends: { name, @since } } order by .name',
     expected: [
-      { name: 'Ann', friends: [{ name: 'Elvis', since: null }] },
-      { name: 'Elvis', friends: [{ name: 'Yury', since: 2020 }] },
-      { name: 'Yury', friends: [{ name: 'Elvis', since: 2021 }] },
+      { name: 'Ann', friends: [{ name: 'Elvis', '@since': null }] },
+      { name: 'Elvis', friends: [{ name: 'Yury', '@since': 2020 }] },
+      { name: 'Yury', friends: [{ name: 'Elvis', '@since': 2021 }] },
     ],
   },
   {
@@ -158,7 +158,7 @@ table('select and shapes', [
     query: 'select User { name, todo: { name, @rank } order by @rank desc } order by .name',
     expected: [
       { name: 'Ann', todo: [] },
-      { name: 'Elvis', todo: [{ name: 'Docs', rank: 2 }, { name: 'Release', rank: 1 }] },
+      { name: 'Elvis', todo: [{ name: 'Docs', '@rank': 2 }, { name: 'Release', '@rank': 1 }] },
       { name: 'Yury', todo: [] },
     ],
   },
@@ -181,9 +181,9 @@ table('select and shapes', [
   {
     query: 'select Issue { name, owner: { name, @note } } order by .number',
     expected: [
-      { name: 'Release', owner: [{ name: 'Elvis', note: 'lead' }] },
-      { name: 'Bug', owner: [{ name: 'Yury', note: null }] },
-      { name: 'Docs', owner: [{ name: 'Elvis', note: null }] },
+      { name: 'Release', owner: [{ name: 'Elvis', '@note': 'lead' }] },
+      { name: 'Bug', owner: [{ name: 'Yury', '@note': null }] },
+      { name: 'Docs', owner: [{ name: 'Elvis', '@note': null }] },
     ],
   },
   {
@@ -300,6 +300,29 @@ table('paths, links, backlinks, intersections', [
   { query: "select User { name } filter 'King' in .nicknames", expected: [{ name: 'Elvis' }] },
   { query: 'select User { name } filter exists .best_friend order by .name', expected: [{ name: 'Ann' }, { name: 'Yury' }] },
   { query: 'select (User.name, User.age)', expected: [['Elvis', 30], ['Yury', 25]], unordered: true },
+  {
+    query: 'select (User.name, count(User.friends))',
+    expected: [['Ann', 1], ['Elvis', 1], ['Yury', 1]],
+    unordered: true,
+  },
+  { query: "select User.name if exists User.age else 'x'", expected: ['x', 'Elvis', 'Yury'], unordered: true },
+  { query: 'select (count(User), count(User))', expected: [[3, 3]] },
+  {
+    query: "select User { name } filter .friends.name = 'Elvis' order by .name",
+    expected: [{ name: 'Ann' }, { name: 'Yury' }],
+  },
+  { query: 'select count(User.friends)', expected: [2] },
+  { query: "select User { name } filter .name like 'E%'", expected: [{ name: 'Elvis' }] },
+  { query: 'select {1, 2} if true else {3}', expected: [1, 2] },
+  { query: "select (select User filter .name = 'Nobody').name ?? {'a', 'b'}", expected: ['a', 'b'] },
+  {
+    query: "select User { name, label := .name ++ '!' if exists .age else 'none' } order by .name",
+    expected: [
+      { name: 'Ann', label: 'none' },
+      { name: 'Elvis', label: 'Elvis!' },
+      { name: 'Yury', label: 'Yury!' },
+    ],
+  },
 ]);
 
 table('with, for, group, detached, aliases, functions', [

@@ -13,7 +13,7 @@
  *   `anyscalar`, `anytype` or itself;
  * - casts that Gel refuses (`<bytes>'x'`, item 4) throw `InvalidTypeError` naming both types.
  */
-import { InvalidTypeError } from '../errors';
+import { InvalidTypeError, type SourcePosition } from '../errors';
 import { printTypeRef, type TypeRef } from '../schema/model';
 import { scalarPgType } from '../schema/storage/types';
 import { pgType, sql, type SqlExpr } from '../sql/ast';
@@ -121,7 +121,10 @@ export function implicitDistance(from: TypeRef, to: TypeRef, env: TypeEnv): numb
     }
     return total;
   }
-  if (from.kind === 'object' && to.kind === 'object') return from.name === to.name ? 0 : null;
+  if (from.kind === 'object' && to.kind === 'object') {
+    if (from.name === to.name) return 0;
+    return env.commonObject?.(from.name, to.name) === to.name ? 1 : null;
+  }
   return null;
 }
 
@@ -149,6 +152,11 @@ export function commonType(types: readonly TypeRef[], env: TypeEnv): TypeRef | n
       // array<a> and array<b>: the arrays of the elements' common type.
     }
   };
+  if (types.every((t) => t.kind === 'object')) {
+    let name: string | null = first.kind === 'object' ? first.name : null;
+    for (const t of rest) name = name && t.kind === 'object' ? (env.commonObject?.(name, t.name) ?? null) : null;
+    return name === null ? null : { kind: 'object', name };
+  }
   for (const t of types) addCandidates(t);
   if (types.every((t) => t.kind === 'array')) {
     const element = commonType(
@@ -203,9 +211,9 @@ export interface Cast {
   readonly sql: (value: SqlExpr) => SqlExpr;
 }
 
-const cannotCast = (from: TypeRef, to: TypeRef, hint?: string): never => {
+const cannotCast = (from: TypeRef, to: TypeRef, position?: SourcePosition): never => {
   throw new InvalidTypeError(`cannot cast '${printTypeRef(from)}' to '${printTypeRef(to)}'`, {
-    hint,
+    position,
   });
 };
 
@@ -248,9 +256,14 @@ function fromJson(to: TypeRef, env: TypeEnv): (value: SqlExpr) => SqlExpr {
  * `<to>value` for a value of type `from`. Throws InvalidTypeError for a cast Gel does not allow.
  * Object casts (`<User>uuid`, item 12) are the compiler's: they need a table.
  */
-export function resolveCast(from: TypeRef, to: TypeRef, env: TypeEnv): Cast {
+export function resolveCast(
+  from: TypeRef,
+  to: TypeRef,
+  env: TypeEnv,
+  position?: SourcePosition,
+): Cast {
   const found = findCast(from, to, env);
-  if (!found) return cannotCast(from, to);
+  if (!found) return cannotCast(from, to, position);
   const distance = implicitDistance(from, to, env);
   const assignment =
     distance !== null ||

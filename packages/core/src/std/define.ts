@@ -111,7 +111,7 @@ export interface DefineOptions {
   readonly volatility?: Volatility;
   readonly kind?: CallKind;
   readonly card?: (args: readonly Card[]) => Card;
-  /** Defaults to true for immutable element functions, false otherwise. */
+  /** Usable in a DDL expression (a default, CHECK or index: one row); defaults to `kind === 'element'`. */
   readonly ddl?: boolean;
 }
 
@@ -135,7 +135,7 @@ export function def(
     kind,
     sql: form,
     card: options.card,
-    ddl: options.ddl ?? (kind === 'element' && volatility !== 'Volatile'),
+    ddl: options.ddl ?? kind === 'element',
   };
 }
 

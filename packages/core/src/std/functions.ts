@@ -12,7 +12,7 @@
  *   object-level functions are the compiler's: they need the shape of the query around them.
  */
 import { pgType, sql, type SqlExpr } from '../sql/ast';
-import { def, table } from './define';
+import { call, def, table } from './define';
 import type { Card, Overload, SqlArgs } from './model';
 import { raise } from './operators';
 import { base64, jsonOf, pgTypeFor, STD_SCALARS_INFO } from './scalars';
@@ -131,19 +131,6 @@ function sets(): Overload[] {
       },
       { ...AGG, card: (args: readonly Card[]) => ({ min: args[0]?.min ?? 0, max: args[0]?.max === 0 ? 0 : 1 }) },
     ),
-    def(
-      'std::enumerate',
-      'set of anytype',
-      'set of tuple<int64, anytype>',
-      // One value per row of the input, numbered from 0 in the order the planner gives the rows.
-      (a) =>
-        fn(
-          'jsonb_build_array',
-          sql.bin('-', sql.agg('row_number', [], { over: { partitionBy: [], orderBy: [] } }), num(1)),
-          cast(jsonOf(a.type(0) ?? { kind: 'scalar', name: 'std::str' }, a.at(0), a.env), 'jsonb'),
-        ),
-      { kind: 'aggregate', card: (args: readonly Card[]) => args[0] ?? { min: 0, max: 'many' } },
-    ),
   ];
   // sum: integers add up as int64 (bigint stays), floats keep their width; empty is 0.
   for (const t of INTS) {
@@ -180,23 +167,116 @@ function sets(): Overload[] {
   return out;
 }
 
+/**
+ * Functions over a whole set that give a set back: the set arrives as an SQL array (in order) and
+ * the form unnests it again (`CallKind` 'set-returning').
+ */
+function wholeSets(): Overload[] {
+  const items = (array: SqlExpr) =>
+    sql.fromFunction(fn('unnest', array), 'e', {
+      columns: [
+        { name: 'value', type: null },
+        { name: 'ord', type: null },
+      ],
+      withOrdinality: true,
+    });
+  const sameCard = (args: readonly Card[]): Card => args[0] ?? { min: 0, max: 'many' };
+  const message = (a: SqlArgs, fallback: string) => fn('coalesce', or(a, 1, sql.null()), sql.text(fallback));
+  return [
+    // Tuples are jsonb arrays: (index, value) is `[index, json(value)]`.
+    def(
+      'std::enumerate',
+      'set of anytype',
+      'set of tuple<int64, anytype>',
+      (a) => {
+        const element = a.type(0) ?? { kind: 'scalar' as const, name: 'std::str' };
+        const pairs = sql.scalar(
+          sql.select({
+            targets: [
+              sql.target(
+                sql.agg(
+                  'jsonb_agg',
+                  [
+                    fn(
+                      'jsonb_build_array',
+                      sql.bin('-', sql.col('ord', 'e'), num(1)),
+                      cast(jsonOf(element, sql.col('value', 'e'), a.env), 'jsonb'),
+                    ),
+                  ],
+                  { orderBy: [sql.order(sql.col('ord', 'e'))] },
+                ),
+              ),
+            ],
+            from: [items(a.at(0))],
+          }),
+        );
+        return fn('jsonb_array_elements', fn('coalesce', pairs, cast(sql.text('[]'), 'jsonb')));
+      },
+      { ...SRF, card: sameCard },
+    ),
+    def(
+      'std::assert_exists',
+      'set of anytype, named only message: optional str = {}',
+      'set of anytype',
+      (a) =>
+        fn(
+          'unnest',
+          caseWhen(
+            [
+              [
+                sql.bin('=', fn('cardinality', a.at(0)), num(0)),
+                raise(a.at(0), pgTypeFor({ kind: 'array', element: a.type(0) ?? { kind: 'scalar', name: 'std::str' } }), message(a, 'assert_exists violation: expression returned an empty set'), '21000'),
+              ],
+            ],
+            a.at(0),
+          ),
+        ),
+      { ...SRF, card: (args) => ({ min: 1, max: args[0]?.max === 0 ? 1 : (args[0]?.max ?? 'many') }) },
+    ),
+    def(
+      'std::assert_distinct',
+      'set of anytype, named only message: optional str = {}',
+      'set of anytype',
+      (a) => {
+        const distinct = sql.scalar(
+          sql.select({ targets: [sql.target(sql.agg('count', [sql.col('value', 'e')], { distinct: true }))], from: [items(a.at(0))] }),
+        );
+        return fn(
+          'unnest',
+          caseWhen(
+            [
+              [
+                sql.bin('<>', fn('cardinality', a.at(0)), distinct),
+                raise(a.at(0), pgTypeFor({ kind: 'array', element: a.type(0) ?? { kind: 'scalar', name: 'std::str' } }), message(a, 'assert_distinct violation: expression returned a set with duplicate elements'), '21000'),
+              ],
+            ],
+            a.at(0),
+          ),
+        );
+      },
+      { ...SRF, card: sameCard },
+    ),
+  ];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Generic: len, contains, find, assert
 
 function generic(): Overload[] {
-  // pg_catalog.position(haystack, needle) is `position(needle in haystack)`, for text and bytea.
+  // pg_catalog.position(haystack, needle) is `position(needle in haystack)` (bytea has no strpos).
   const found = (h: SqlExpr, n: SqlExpr) => sql.func('position', [h, n], 'pg_catalog');
   return [
-    def('std::len', 'str', 'int64', (a) => int8(fn('char_length', a.at(0)))),
-    def('std::len', 'bytes', 'int64', (a) => int8(fn('octet_length', a.at(0)))),
-    def('std::len', 'array<anytype>', 'int64', (a) => int8(fn('cardinality', a.at(0)))),
-    def('std::contains', 'str, str', 'bool', (a) => sql.bin('>', found(a.at(0), a.at(1)), num(0))),
+    // PostgreSQL's lengths are int4; they widen to int8 wherever they meet one.
+    def('std::len', 'str', 'int64', (a) => fn('char_length', a.at(0))),
+    def('std::len', 'bytes', 'int64', (a) => fn('octet_length', a.at(0))),
+    def('std::len', 'array<anytype>', 'int64', (a) => fn('cardinality', a.at(0))),
+    def('std::contains', 'str, str', 'bool', (a) => sql.bin('>', fn('strpos', a.at(0), a.at(1)), num(0))),
     def('std::contains', 'bytes, bytes', 'bool', (a) => sql.bin('>', found(a.at(0), a.at(1)), num(0))),
     def('std::contains', 'array<anytype>, anytype', 'bool', (a) =>
       sql.bin('@>', a.at(0), { kind: 'ArrayExpr', elements: [a.at(1)], type: null }),
     ),
     def('std::contains', 'json, json', 'bool', (a) => sql.bin('@>', a.at(0), a.at(1))),
-    def('std::find', 'str, str', 'int64', (a) => int8(sql.bin('-', found(a.at(0), a.at(1)), num(1)))),
+    def('std::find', 'str, str', 'int64', (a) => sql.bin('-', fn('strpos', a.at(0), a.at(1)), num(1))),
     def('std::find', 'bytes, bytes', 'int64', (a) => int8(sql.bin('-', found(a.at(0), a.at(1)), num(1)))),
     def('std::find', 'array<anytype>, anytype, from_pos: int64 = 0', 'int64', (a) =>
       int8(
@@ -220,7 +300,6 @@ function generic(): Overload[] {
 // Strings and regular expressions
 
 function strings(): Overload[] {
-  const space = sql.text(' ');
   return [
     def('std::str_lower', 'str', 'str', (a) => fn('lower', a.at(0))),
     def('std::str_upper', 'str', 'str', (a) => fn('upper', a.at(0))),
@@ -228,14 +307,15 @@ function strings(): Overload[] {
     def('std::str_reverse', 'str', 'str', (a) => fn('reverse', a.at(0))),
     def('std::str_repeat', 'str, n: int64', 'str', (a) => fn('repeat', a.at(0), int4(a.at(1)))),
     def('std::str_replace', 'str, old: str, new: str', 'str', (a) => fn('replace', a.at(0), a.at(1), a.at(2))),
-    def('std::str_trim', 'str, tr: str = " "', 'str', (a) => fn('btrim', a.at(0), or(a, 1, space))),
-    def('std::str_trim_start', 'str, tr: str = " "', 'str', (a) => fn('ltrim', a.at(0), or(a, 1, space))),
-    def('std::str_trim_end', 'str, tr: str = " "', 'str', (a) => fn('rtrim', a.at(0), or(a, 1, space))),
+    // The defaults (' ') are PostgreSQL's own: a left-out argument is left out.
+    def('std::str_trim', 'str, tr: str = " "', 'str', call('btrim')),
+    def('std::str_trim_start', 'str, tr: str = " "', 'str', call('ltrim')),
+    def('std::str_trim_end', 'str, tr: str = " "', 'str', call('rtrim')),
     def('std::str_pad_start', 'str, n: int64, fill: str = " "', 'str', (a) =>
-      fn('lpad', a.at(0), int4(a.at(1)), or(a, 2, space)),
+      sql.func('lpad', [a.at(0), int4(a.at(1)), ...(a.opt(2) ? [a.at(2)] : [])]),
     ),
     def('std::str_pad_end', 'str, n: int64, fill: str = " "', 'str', (a) =>
-      fn('rpad', a.at(0), int4(a.at(1)), or(a, 2, space)),
+      sql.func('rpad', [a.at(0), int4(a.at(1)), ...(a.opt(2) ? [a.at(2)] : [])]),
     ),
     // An empty delimiter splits into characters (PostgreSQL's null delimiter).
     def('std::str_split', 's: str, delimiter: str', 'array<str>', (a) =>
@@ -642,6 +722,8 @@ function numbers(): Overload[] {
   ];
   for (const t of ['int16', 'int32', 'int64', 'float32', 'float64', 'bigint', 'decimal'] as const) {
     out.push(def('math::abs', t, t, (a) => fn('abs', a.at(0))));
+    // svc's schemas have accepted `abs()` unqualified since before this table; Gel spells it math::abs.
+    out.push(def('std::abs', t, t, (a) => fn('abs', a.at(0))));
   }
   for (const name of ['ceil', 'floor'] as const) {
     out.push(def(`math::${name}`, 'int64', 'float64', (a) => fn(name, f8(a.at(0)))));
@@ -705,6 +787,7 @@ function misc(): Overload[] {
 
 export const STD_FUNCTIONS: ReadonlyMap<string, readonly Overload[]> = table([
   ...sets(),
+  ...wholeSets(),
   ...generic(),
   ...strings(),
   ...conversions(),

@@ -59,11 +59,13 @@ export interface Param {
 /**
  * What the compiler must do around the SQL form:
  * - `element`: call it once per combination of the singleton/optional arguments' values;
- *   set-of parameters (only `in`/`not in`) receive an SQL array of the whole argument set;
+ *   set-of parameters (`in`, `not in`) receive an SQL array of the whole argument set;
  * - `aggregate`: the form is an aggregate call over the rows of the set-of argument (the planner
  *   puts that set in FROM and the form's value in the target list); an empty set still gives a row;
  * - `set-returning`: the form returns a set (`unnest(...)`): the planner puts it in FROM
- *   (with `with ordinality` where order matters); column `value` of the FROM item is the result.
+ *   (with `with ordinality` where order matters); its one column is the result. Set-of
+ *   parameters (`enumerate`, `assert_exists`, `assert_distinct`) receive an SQL array of the
+ *   whole argument set, in the set's order.
  */
 export type CallKind = 'element' | 'aggregate' | 'set-returning';
 
@@ -109,7 +111,8 @@ export interface Overload {
    * `optional` return makes the minimum 0; `set-of` return is 0..many).
    */
   readonly card?: (args: readonly Card[]) => Card;
-  /** False for overloads a DDL expression (default, check, index) may not use. */
+  /** False for overloads a DDL expression (default, CHECK, index: one row) may not use; which of
+   * those must be immutable is the DDL compiler's rule (schema/storage/ddl-expression). */
   readonly ddl: boolean;
 }
 
@@ -131,6 +134,8 @@ export interface CastRule {
 export interface TypeEnv {
   readonly stdBase: (name: string) => StdScalarName | null;
   readonly enumValues: (name: string) => readonly string[] | null;
+  /** The nearest common ancestor of two object types (null: none); absent means "none". */
+  readonly commonObject?: (a: string, b: string) => string | null;
 }
 
 export const sigScalar = (name: string): SigType => ({ kind: 'scalar', name });

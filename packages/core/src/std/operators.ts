@@ -249,7 +249,7 @@ function enumOrder(a: SqlArgs, i: number): SqlExpr {
   const t = a.type(i);
   const values = t?.kind === 'scalar' ? (a.env.enumValues(t.name) ?? []) : [];
   return sql.func('array_position', [
-    { kind: 'ArrayExpr', elements: values.map((v) => sql.text(v)), type: pgType('text', 1) },
+    { kind: 'ArrayExpr', elements: values.map((v) => sql.text(v)), type: null },
     cast(a.at(i), 'text'),
   ]);
 }

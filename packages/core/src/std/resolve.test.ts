@@ -66,7 +66,7 @@ describe('resolveOperator: fewest implicit casts wins', () => {
   test('enums compare in declaration order', () => {
     const r = resolveOperator('<', [{ type: s('default::Color') }, { type: s('default::Color') }], { env: ENV });
     expect(printSql(r.sql([sql.col('a'), sql.col('b')]))).toBe(
-      `array_position(ARRAY['Red', 'Green', 'Blue']::text[], "a"::text) < array_position(ARRAY['Red', 'Green', 'Blue']::text[], "b"::text)`,
+      `array_position(ARRAY['Red', 'Green', 'Blue'], "a"::text) < array_position(ARRAY['Red', 'Green', 'Blue'], "b"::text)`,
     );
   });
 

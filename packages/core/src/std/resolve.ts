@@ -16,10 +16,10 @@
  *   type 'std::str' and 'std::int64'`), functions InvalidReferenceError (`function
  *   "std::len(arg0: std::int64)" does not exist`, items 5 and 32), with the signatures as a hint.
  */
-import { InvalidReferenceError, InvalidTypeError } from '../errors';
+import { InvalidReferenceError, InvalidTypeError, type SourcePosition } from '../errors';
 import { printTypeRef, type TypeRef } from '../schema/model';
 import type { SqlExpr } from '../sql/ast';
-import { implicitDistance, commonType, resolutionBase, resolveCast } from './casts';
+import { implicitDistance, commonType, resolutionBase, resolveCast, scalarDistance } from './casts';
 import type { Card, Overload, Param, PolyName, SigType, SqlArgs, TypeEnv, Volatility } from './model';
 import { pgTypeFor, STD_ONLY } from './scalars';
 import { STD_FUNCTIONS } from './functions';
@@ -51,6 +51,8 @@ export interface ResolvedCall {
 
 export interface ResolveOptions {
   readonly env?: TypeEnv;
+  /** Where the call is written: put on the errors. */
+  readonly position?: SourcePosition;
 }
 
 const POLY_COST = 1;
@@ -74,25 +76,63 @@ export function stdFunctionNames(): readonly string[] {
   return [...STD_FUNCTIONS.keys()];
 }
 
+/**
+ * Resolved calls by environment and call key (name + argument types and names). A ResolvedCall
+ * depends on nothing else, so a schema's TypeEnv reused across compilations reuses them.
+ */
+const cache = new WeakMap<TypeEnv, Map<string, ResolvedCall>>();
+
+function cacheKey(kind: string, name: string, args: readonly CallArg[]): string {
+  let key = `${kind}:${name}`;
+  for (const a of args) key += `|${a.name ?? ''}=${a.type ? printTypeRef(a.type) : '{}'}`;
+  return key;
+}
+
+function cached(
+  env: TypeEnv,
+  key: string,
+  resolve: () => ResolvedCall,
+): ResolvedCall {
+  let entries = cache.get(env);
+  if (!entries) {
+    entries = new Map();
+    cache.set(env, entries);
+  }
+  const hit = entries.get(key);
+  if (hit) return hit;
+  const resolved = resolve();
+  entries.set(key, resolved);
+  return resolved;
+}
+
 export function resolveOperator(
   op: string,
   args: readonly CallArg[],
   options: ResolveOptions = {},
 ): ResolvedCall {
   const env = options.env ?? STD_ONLY;
+  return cached(env, cacheKey('op', op, args), () => resolveOperatorUncached(op, args, env, options));
+}
+
+function resolveOperatorUncached(
+  op: string,
+  args: readonly CallArg[],
+  env: TypeEnv,
+  options: ResolveOptions,
+): ResolvedCall {
   // A prefix and an infix operator share a name (`-`): the argument count tells them apart.
   const overloads =
     STD_OPERATORS.get(op)?.filter(
       (o) => o.params.filter((p) => p.kind === 'positional').length === args.filter((a) => a.name === undefined).length,
     ) ?? [];
-  const found = pick(overloads, args, env, () => `operator '${op}'`);
+  const found = pick(overloads, args, env, () => `operator '${op}'`, options.position);
   if (found) return found;
   const types = args.map((a) => `'${a.type ? printTypeRef(a.type) : 'anytype'}'`);
   throw new InvalidTypeError(
     args.length === 1
       ? `operator '${op}' cannot be applied to operand of type ${types[0]}`
       : `operator '${op}' cannot be applied to operands of type ${types.join(' and ')}`,
-    { hint: signatureHint(STD_OPERATORS.get(op) ?? []) },
+    { hint: signatureHint(STD_OPERATORS.get(op) ?? []), position: options.position },
   );
 }
 
@@ -102,9 +142,20 @@ export function resolveFunction(
   options: ResolveOptions = {},
 ): ResolvedCall {
   const env = options.env ?? STD_ONLY;
+  return cached(env, cacheKey('fn', name, args), () => resolveFunctionUncached(name, args, env, options));
+}
+
+function resolveFunctionUncached(
+  name: string,
+  args: readonly CallArg[],
+  env: TypeEnv,
+  options: ResolveOptions,
+): ResolvedCall {
   const overloads = STD_FUNCTIONS.get(name);
-  if (!overloads) throw new InvalidReferenceError(`function '${name}' does not exist`);
-  const found = pick(overloads, args, env, () => `function '${name}'`);
+  if (!overloads) {
+    throw new InvalidReferenceError(`function '${name}' does not exist`, { position: options.position });
+  }
+  const found = pick(overloads, args, env, () => `function '${name}'`, options.position);
   if (found) return found;
   const written = args.map((a, i) =>
     a.name !== undefined
@@ -113,6 +164,7 @@ export function resolveFunction(
   );
   throw new InvalidReferenceError(`function "${name}(${written.join(', ')})" does not exist`, {
     hint: signatureHint(overloads),
+    position: options.position,
   });
 }
 
@@ -151,11 +203,22 @@ function signatureHint(overloads: readonly Overload[]): string | undefined {
 }
 
 /** Which parameter each argument binds to, or null when the arguments do not fit. */
+const shapes = new WeakMap<Overload, { positional: { i: number }[]; variadic: number }>();
+
+function shapeOf(o: Overload): { positional: { i: number }[]; variadic: number } {
+  let shape = shapes.get(o);
+  if (!shape) {
+    shape = {
+      positional: o.params.flatMap((p, i) => (p.kind === 'positional' ? [{ i }] : [])),
+      variadic: o.params.findIndex((p) => p.kind === 'variadic'),
+    };
+    shapes.set(o, shape);
+  }
+  return shape;
+}
+
 function bindArgs(o: Overload, args: readonly CallArg[]): number[] | null {
-  const positional = o.params
-    .map((p, i) => ({ p, i }))
-    .filter(({ p }) => p.kind === 'positional');
-  const variadic = o.params.findIndex((p) => p.kind === 'variadic');
+  const { positional, variadic } = shapeOf(o);
   const bound: number[] = [];
   const given = new Set<number>();
   let next = 0;
@@ -280,6 +343,17 @@ function countPoly(sig: SigType): number {
 function match(o: Overload, args: readonly CallArg[], env: TypeEnv): Match | null {
   const argParams = bindArgs(o, args);
   if (!argParams) return null;
+  // Quick reject: a std scalar argument that cannot reach a concrete scalar parameter.
+  for (let i = 0; i < args.length; i++) {
+    const type = args[i]?.type;
+    const sig = (o.params[argParams[i] as number] as Param).type;
+    if (type?.kind === 'scalar' && sig.kind === 'scalar' && type.name !== sig.name) {
+      const base = resolutionBase(type.name, env);
+      if (base === null || scalarDistance(base, sig.name) === null) return null;
+    } else if (type && sig.kind !== 'poly' && type.kind !== sig.kind) {
+      return null;
+    }
+  }
   // 1. bind each polymorphic name to the common type of the arguments meeting it.
   const seen = new Map<PolyName, TypeRef[]>();
   for (let i = 0; i < args.length; i++) {
@@ -290,6 +364,11 @@ function match(o: Overload, args: readonly CallArg[], env: TypeEnv): Match | nul
   }
   const bindings = new Map<PolyName, TypeRef>();
   for (const [name, types] of seen) {
+    // Each type must already be of the family (cheap) before the common type is sought.
+    const family = FAMILY[name];
+    for (const type of types) {
+      if (!family(type.kind === 'scalar' ? resolutionBase(type.name, env) : null, type, env)) return null;
+    }
     const common = commonType(types, env);
     if (!common) return null;
     const base = common.kind === 'scalar' ? resolutionBase(common.name, env) : null;
@@ -317,6 +396,7 @@ function pick(
   args: readonly CallArg[],
   env: TypeEnv,
   what: () => string,
+  position: SourcePosition | undefined,
 ): ResolvedCall | null {
   let best: Match[] = [];
   for (const o of overloads) {
@@ -334,6 +414,7 @@ function pick(
     if (!unknownArg) {
       throw new InvalidTypeError(`${what()} is ambiguous for arguments of type ${args.map((a) => `'${a.type ? printTypeRef(a.type) : 'anytype'}'`).join(', ')}`, {
         hint: `the candidates are:\n${best.map((m) => printSignature(m.overload)).join('\n')}`,
+        position,
       });
     }
     if (returns.size > 1) returnType = null;

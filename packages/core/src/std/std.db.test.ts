@@ -9,7 +9,6 @@ import { printSql } from '../sql/print';
 import type { TypeRef } from '../schema/model';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import {
-  STD_BOOTSTRAP_SQL,
   decodeParam,
   jsonOf,
   resolveCast,
@@ -36,7 +35,8 @@ type Arg = [type: string, value: unknown, name?: string];
 let test_: TestDatabase;
 beforeAll(async () => {
   test_ = await createTestDatabase();
-  for (const s of [...STORAGE_BOOTSTRAP_SQL, ...STD_BOOTSTRAP_SQL]) await test_.db.query(s);
+  // The storage bootstrap ends with std's (sql/codegen/bootstrap).
+  for (const s of STORAGE_BOOTSTRAP_SQL) await test_.db.query(s);
   await test_.db.query('create schema "default"');
   await test_.db.query(
     `create domain "default"."Color" as text check (VALUE in ('Red', 'Green', 'Blue'))`,
@@ -330,6 +330,48 @@ describe('functions', () => {
   test('min/max of enums follow the declaration order', async () => {
     expect(await aggregate('std::max', 'default::Color', ['Red', 'Blue', 'Green'])).toBe('Blue');
     expect(await aggregate('std::min', 'default::Color', ['Blue', 'Green'])).toBe('Green');
+  });
+});
+
+describe('set-returning functions', () => {
+  /** `select json_agg(json(v))` over the rows the form returns, in order. `callTypes` are the
+   * argument types the call is resolved with (an element type for a set-of parameter, whose SQL
+   * value is the array of the whole set). */
+  async function rowsOf(name: string, callTypes: readonly string[], args: Arg[]): Promise<unknown> {
+    const { values } = decodeArgs(args);
+    const call = resolveFunction(
+      name,
+      callTypes.map((type) => ({ type: t(type) })),
+      { env: ENV },
+    );
+    expect(call.overload.kind).toBe('set-returning');
+    const value = jsonOf(call.returnType as TypeRef, sql.col('v', 'r'), ENV);
+    const text = `select coalesce(json_agg(${printSql(value)} order by r.o), '[]')::text as result from ${printSql(call.sql(values))} with ordinality as r(v, o)`;
+    const { rows } = await test_.db.query(text);
+    return JSON.parse((rows[0] as { result: string }).result);
+  }
+
+  test.each<[string, string[], Arg[], unknown]>([
+    ['std::array_unpack', ['array<int64>'], [['array<int64>', [3, 1, 2]]], [3, 1, 2]],
+    ['std::array_unpack', ['array<str>'], [['array<str>', []]], []],
+    ['std::json_array_unpack', ['json'], [['json', [1, 'a', null]]], [1, 'a', null]],
+    ['std::json_object_unpack', ['json'], [['json', { b: 2, a: 1 }]], [['a', 1], ['b', 2]]],
+    ['std::re_match_all', ['str', 'str'], [['str', 'a(.)'], ['str', 'abacad']], [['b'], ['c'], ['d']]],
+    ['std::enumerate', ['str'], [['array<str>', ['x', 'y']]], [[0, 'x'], [1, 'y']]],
+    ['std::assert_exists', ['int64'], [['array<int64>', [1, 2]]], [1, 2]],
+    ['std::assert_distinct', ['int64'], [['array<int64>', [1, 2]]], [1, 2]],
+  ])('%s %j %j → %j', async (name, callTypes, args, expected) => {
+    expect(await rowsOf(name, callTypes, args)).toEqual(expected);
+  });
+
+  test.each<[string, unknown[]]>([
+    ['std::assert_exists', []],
+    ['std::assert_distinct', [1, 1]],
+  ])('%s of %j raises a cardinality violation (21000)', async (name, items) => {
+    const { values } = decodeArgs([['array<int64>', items]]);
+    const call = resolveFunction(name, [{ type: t('int64') }], { env: ENV });
+    const text = `select count(*) from ${printSql(call.sql(values))} as r(v)`;
+    expect(await sqlState(test_.db.query(text))).toBe('21000');
   });
 });
 

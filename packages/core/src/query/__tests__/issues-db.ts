@@ -4,14 +4,14 @@
  * compiles a query, binds its variables by name as the engine does (JSON text in `$n`), runs it
  * and parses the one `result` value.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createDefaultMigrator, buildSchema, type Schema } from '../../schema';
 import { createTestDatabase, type TestDatabase } from '../../testing';
 import type { CompileOptions } from '../api';
 import { compileQuery } from '../compile';
 
-export const ISSUES_SDL = readFileSync(join(__dirname, '../__fixtures__/issues.esdl'), 'utf8');
+import { ISSUES_SDL } from './issues-sdl';
+
+export { ISSUES_SDL };
 
 /** Stable ids: `id(7)` is `00000000-0000-0000-0000-000000000007`. */
 export const id = (n: number): string => `00000000-0000-0000-0000-${String(n).padStart(12, '0')}`;

@@ -42,6 +42,25 @@ export function typeEnv(index: SchemaIndex): TypeEnv {
   return env;
 }
 
+const resolutions = new WeakMap<SchemaIndex, Map<string, ResolvedCall>>();
+
+/**
+ * std's overload resolution, memoised per schema: a resolution depends only on the name, the
+ * argument types and names, and the schema's scalars.
+ */
+function memoised(index: SchemaIndex, key: string, resolve: () => ResolvedCall): ResolvedCall {
+  let cache = resolutions.get(index);
+  if (!cache) {
+    cache = new Map();
+    resolutions.set(index, cache);
+  }
+  const known = cache.get(key);
+  if (known) return known;
+  const resolved = resolve();
+  cache.set(key, resolved);
+  return resolved;
+}
+
 /** Runs a std lookup, giving its errors the position of the node that asked. */
 function located<T>(span: ql.Span, fn: () => T): T {
   try {
@@ -93,19 +112,37 @@ export function bindOperator(
   const given = args.filter((a): a is IrExpr => a !== null);
   // Objects compare by identity: the operator sees their ids.
   const byId = given.length > 0 && given.every((a) => a.type.kind === 'object' || a.type.kind === 'empty');
+  const callArgs = args.map((a) =>
+    a === null ? { type: null } : byId && a.type.kind === 'object' ? { type: UUID } : callArg(a, span),
+  );
   const resolved = located(span, () =>
-    resolveOperator(
-      op,
-      args.map((a) =>
-        a === null ? { type: null } : byId && a.type.kind === 'object' ? { type: UUID } : callArg(a, span),
-      ),
-      { env: typeEnv(ctx.index) },
+    memoised(ctx.index, `op ${op} ${JSON.stringify(callArgs)}`, () =>
+      resolveOperator(op, callArgs, { env: typeEnv(ctx.index) }),
     ),
   );
   if (given.length !== args.length) {
     return fail(QueryError, `operator '${op}' needs all its operands`, span);
   }
   return callNode(`std::${op}`, resolved, given);
+}
+
+/** `x[i:j]`: std's `[:]` with the bounds given as its named `start` / `stop`. */
+export function bindSlice(ctx: BindContext, scope: Scope, node: ql.Slice): IrExpr {
+  const subject = bindExpr(ctx, scope, node.subject);
+  const bounds = (
+    [
+      ['start', node.start],
+      ['stop', node.stop],
+    ] as const
+  ).flatMap(([name, e]) => (e === null ? [] : [{ name, expr: bindExpr(ctx, scope, e) }]));
+  const resolved = located(node.span, () =>
+    resolveOperator(
+      '[:]',
+      [callArg(subject, node.span), ...bounds.map((b) => callArg(b.expr, node.span, b.name))],
+      { env: typeEnv(ctx.index) },
+    ),
+  );
+  return callNode('std::[:]', resolved, [subject, ...bounds.map((b) => b.expr)]);
 }
 
 /** `<T>expr` for a scalar, array or tuple T. */
@@ -154,7 +191,11 @@ function bindStdFunction(ctx: BindContext, scope: Scope, node: ql.FunctionCall, 
     ...positional.map((a) => callArg(a, node.span)),
     ...named.map((n) => callArg(n.expr, node.span, n.name)),
   ];
-  const resolved = located(node.span, () => resolveFunction(name, callArgs, { env: typeEnv(ctx.index) }));
+  const resolved = located(node.span, () =>
+    memoised(ctx.index, `fn ${name} ${JSON.stringify(callArgs)}`, () =>
+      resolveFunction(name, callArgs, { env: typeEnv(ctx.index) }),
+    ),
+  );
   if (ctx.mode === 'ddl' && !resolved.overload.ddl) {
     return fail(QueryError, `${name} cannot be used in a schema default, check or index`, node.span);
   }

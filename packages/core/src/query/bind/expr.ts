@@ -45,7 +45,7 @@ import {
 } from './types';
 import { bindShape } from './shape';
 import { bindStatement } from './statement';
-import { bindCall, bindCast, bindOperator, literalType } from './calls';
+import { bindCall, bindCast, bindOperator, bindSlice, literalType } from './calls';
 
 const BOOL: TypeRef = { kind: 'scalar', name: 'std::bool' };
 
@@ -107,10 +107,8 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
       return bindCall(ctx, scope, node);
     case 'Index':
       return bindOperator(ctx, scope, '[]', [node.subject, node.index], node.span);
-    case 'Slice': {
-      const args = [node.subject, node.start, node.stop];
-      return bindOperator(ctx, scope, '[:]', args, node.span);
-    }
+    case 'Slice':
+      return bindSlice(ctx, scope, node);
     case 'SetLiteral':
       return bindSetLiteral(ctx, scope, node);
     case 'ArrayLiteral': {
@@ -274,7 +272,7 @@ export function pathIdOf(expr: IrExpr): string | null {
 /** `expr` itself when it has a path id; else a reference to a fresh binding of it. */
 export function withPathId(ctx: BindContext, scope: Scope, expr: IrExpr): IrExpr {
   if (pathIdOf(expr) !== null) return expr;
-  const binding: Binding = { id: ctx.freshId(), name: '(subject)', expr, iteration: false };
+  const binding: Binding = { id: ctx.freshId(), name: '(subject)', expr, iteration: false, transparent: true };
   return bindingRef(binding, scope);
 }
 
@@ -378,14 +376,35 @@ function bindBacklink(ctx: BindContext, source: IrExpr, sourceId: string, step: 
   };
 }
 
+/** The link whose row a step's objects came through (a forward link or a backlink), if any. */
+function linkPointers(expr: IrExpr): readonly PointerInfo[] {
+  switch (expr.kind) {
+    case 'PointerStep':
+      if (expr.computed) return linkPointers(expr.computed);
+      return expr.pointer.kind === 'link' ? [expr.pointer] : [];
+    case 'Backlink':
+      return expr.links.map((l) => l.pointer);
+    case 'Intersection':
+      return linkPointers(expr.source);
+    case 'BindingRef':
+      return linkPointers(expr.binding.expr);
+    default:
+      return [];
+  }
+}
+
 function bindLinkProperty(source: IrExpr, step: ql.Ptr): IrExpr {
   const link = source.kind === 'BindingRef' && source.binding.expr.kind === 'PointerStep'
     ? source.binding.expr
     : source;
-  if (link.kind !== 'PointerStep' || link.pointer.kind !== 'link') {
+  const pointers = linkPointers(link);
+  if (
+    pointers.length === 0 ||
+    (link.kind !== 'PointerStep' && link.kind !== 'Backlink' && link.kind !== 'Intersection' && link.kind !== 'BindingRef')
+  ) {
     return fail(InvalidReferenceError, `@${step.name}: link properties are read on a link`, step.span);
   }
-  const property = link.pointer.properties.get(step.name);
+  const property = pointers.map((p) => p.properties.get(step.name)).find((p) => p !== undefined);
   if (!property) {
     return unknownName('link property', step.name, step.span);
   }

@@ -78,7 +78,9 @@ function bindElement(
   const [step, ...rest] = path;
   if (!step) return fail(QueryError, 'empty shape element', el.span);
   if (step.kind === 'Splat') return splat(ctx, scope, source, onlyFor ?? typeName, onlyFor, step);
-  if (step.kind !== 'Ptr' || rest.length) {
+  // `friends[is Admin]: {...}`: the link's targets of one type.
+  const narrowing = rest.length === 1 && rest[0]?.kind === 'TypeIntersection' && !el.compExpr ? rest[0] : null;
+  if (step.kind !== 'Ptr' || (rest.length && !narrowing)) {
     return fail(QueryError, 'a shape element is a name, `@name`, `[is T].name` or `name := expr`', el.span);
   }
   if (el.operation !== null && el.operation !== ':=') {
@@ -86,7 +88,7 @@ function bindElement(
   }
   let expr: IrExpr;
   if (el.compExpr) {
-    if (step.via !== '.') {
+    if (step.via !== '.' && step.via !== '@') {
       return fail(QueryError, 'a computed element needs a plain name', step.span);
     }
     expr = bindExpr(ctx, source === subject ? scope : subjectScope(scope, source, scope.link), el.compExpr);
@@ -96,12 +98,14 @@ function bindElement(
     return fail(QueryError, `a backlink element needs a name: write name := .<${step.name}`, step.span);
   } else {
     expr = bindStep(ctx, scope, source, step);
+    if (narrowing) expr = bindStep(ctx, scope, expr, narrowing);
   }
   if (el.elements !== null) expr = bindShape(ctx, scope, expr, el.elements, el.span);
   if (el.filter || el.orderBy.length || el.offset || el.limit) {
     expr = selectOver(ctx, scope, expr, el, el.span);
   }
-  return [{ name: step.name, expr, onlyFor }];
+  // Link properties keep their `@` in the result, as Gel's JSON output writes them.
+  return [{ name: step.via === '@' ? `@${step.name}` : step.name, expr, onlyFor }];
 }
 
 function splat(

@@ -27,6 +27,8 @@ import type { TypeEnv } from '../../std/model';
 import type { AccessMode } from '../api';
 import type { IrExpr, IrQuery, IrType, ShapeElement } from '../ir';
 import type { SchemaIndex } from '../schema-index';
+import { isMutation } from '../mutation-ir';
+import { mutationOutput, planMutation } from './mutation';
 import { Rel, type Bound } from './rel';
 import { backlinkIds, junctionSource, typeSource, unionAll, type SourceContext } from './sources';
 
@@ -102,6 +104,7 @@ class Planner implements PlanContext {
 
   root(expr: IrExpr): SqlQuery {
     const rel = new Rel(null);
+    this.prebind(rel, expr);
     const bound = this.lift(rel, expr);
     const out = bound.out ?? this.outputOf(rel, expr, bound);
     const present = this.presence(bound);
@@ -148,6 +151,7 @@ class Planner implements PlanContext {
   } {
     const rel = new Rel(parent);
     hooks.before?.(rel);
+    this.prebind(rel, expr);
     const bound = this.lift(rel, expr);
     const slice = hooks.after?.(rel);
     const out = bound.out ?? this.outputOf(rel, expr, bound);
@@ -175,6 +179,20 @@ class Planner implements PlanContext {
       }),
       columns: { out: true, ord, object: bound.kind === 'object' },
     };
+  }
+
+  /**
+   * Gel's path factoring across siblings: the object paths `expr` reads element-wise (outside
+   * aggregates, EXISTS and other fences) are bound first, so a fenced use of the same path
+   * anywhere in `expr` (`count(User.friends)` beside `User.name`) sees the same element.
+   */
+  private prebind(rel: Rel, expr: IrExpr): void {
+    const paths: IrExpr[] = [];
+    collectElementPaths(expr, paths);
+    for (const p of paths) {
+      const id = pathId(p);
+      if (id !== null && rel.lookup(id) === undefined) this.lift(rel, p);
+    }
   }
 
   /** Joins a subquery of `e`'s rows into `rel` (LATERAL) and returns the bound element. */
@@ -211,12 +229,11 @@ class Planner implements PlanContext {
   lift(rel: Rel, expr: IrExpr): Bound {
     return this.guard(() => {
       const id = pathId(expr);
-      if (id !== null) {
-        const known = rel.lookup(id);
-        if (known) return known;
-      }
+      const known = id !== null ? rel.lookup(id) : rel.lookupNode(expr);
+      if (known) return known;
       const bound = this.liftNew(rel, expr);
       if (id !== null) rel.bind(id, bound);
+      else rel.bindNode(expr, bound);
       return bound;
     });
   }
@@ -240,7 +257,8 @@ class Planner implements PlanContext {
         const ids = this.fresh('bl');
         const type = (expr.type as { name: string }).name;
         rel.join('inner', sql.subquery(backlinkIds(this, expr.links, target.id), ids, { lateral: true }));
-        return this.joinObject(rel, type, sql.col('id', ids), 'inner');
+        const bound = this.joinObject(rel, type, sql.col('id', ids), 'inner');
+        return { ...(bound as Extract<Bound, { kind: 'object' }>), link: { kind: 'junction', alias: ids } };
       }
       case 'Intersection': {
         const source = this.objectOf(rel, expr.source);
@@ -252,9 +270,12 @@ class Planner implements PlanContext {
         return this.joinObject(rel, expr.objectType, checked, expr.card.min === 1 ? 'inner' : 'left');
       }
       case 'BindingRef': {
+        // A mutation's written rows are joined as they are (their columns are the new values).
+        if (isMutation(expr.binding.expr)) return this.lift(rel, expr.binding.expr);
         if (expr.binding.iteration) {
           throw new QueryError(`'${expr.binding.name}' is used outside the statement that binds it`);
         }
+        if (expr.binding.transparent) return this.lift(rel, expr.binding.expr);
         return this.subqueryLift(rel, expr.binding.expr);
       }
       case 'Shape': {
@@ -301,6 +322,10 @@ class Planner implements PlanContext {
         return this.liftAssert(rel, expr);
       case 'Group':
         return this.liftGroup(rel, expr);
+      case 'Insert':
+      case 'Update':
+      case 'Delete':
+        return planMutation(this, rel, expr);
       default:
         return this.valueBound(rel, expr);
     }
@@ -395,7 +420,7 @@ class Planner implements PlanContext {
     select: Extract<IrExpr, { kind: 'Select' }>,
   ): { limit: SqlExpr | null; offset: SqlExpr | null } {
     this.lift(rel, select.subject);
-    if (select.filter) rel.where.push(this.value(rel, select.filter));
+    if (select.filter) rel.where.push(this.condition(rel, select.filter));
     const keys: OrderItem[] = select.orderBy.map((k) =>
       sql.order(this.value(rel, k.expr), k.direction, k.empty === 'first' ? 'first' : 'last'),
     );
@@ -689,6 +714,11 @@ class Planner implements PlanContext {
       case 'Cast':
         return (expr.overload as Cast).sql(this.value(rel, expr.expr));
       case 'LinkProperty': {
+        // Read through the link rows themselves: one value per link, not per distinct target.
+        for (let step: IrExpr = expr.link; ; step = step.source) {
+          this.distinctDone.add(step);
+          if (step.kind !== 'Intersection') break;
+        }
         const link = this.objectOf(rel, expr.link);
         if (!link.link) throw new QueryError(`@${expr.property.name}: no link row in scope`);
         return link.link.kind === 'junction'
@@ -772,6 +802,23 @@ class Planner implements PlanContext {
     };
   }
 
+  /**
+   * A filter: true when the expression yields `true` for the element. A possibly-many filter is
+   * a fence (EXISTS over its own rows), so it never multiplies the rows it filters.
+   */
+  private condition(rel: Rel, filter: IrExpr): SqlExpr {
+    if (filter.card.max !== 'many') return this.value(rel, filter);
+    const inner = new Rel(rel);
+    const v = this.value(inner, filter);
+    return sql.exists(
+      sql.select({
+        targets: [sql.target(sql.num(1))],
+        from: inner.from ? [inner.from] : [],
+        where: whereOf([...inner.where, v]),
+      }),
+    );
+  }
+
   private argValue(rel: Rel, arg: IrExpr, mode: 'element' | 'set' | 'optional'): SqlExpr {
     if (mode !== 'set') return this.value(rel, arg);
     // A set-of argument of an element-wise call (`in`): the whole set as an array.
@@ -850,6 +897,7 @@ class Planner implements PlanContext {
       default:
         break;
     }
+    if (bound.kind === 'object' && isMutation(expr)) return mutationOutput(this, rel, expr, bound);
     if (bound.kind === 'object') {
       if (!bound.nullable) return sql.func('json_build_object', [sql.text('id'), bound.id]);
       return {
@@ -916,6 +964,8 @@ class Planner implements PlanContext {
     if (!many && !object && this.isInline(rel, expr)) {
       return this.scalarJson(expr.type, this.value(rel, expr));
     }
+    const ids = !shaped && object ? this.storedLinkIds(rel, expr) : null;
+    if (ids) return ids;
     const { query, columns } = this.rows(rel, expr);
     const alias = this.fresh('e');
     const item = sql.subquery(query, alias);
@@ -931,6 +981,32 @@ class Planner implements PlanContext {
       );
     }
     return sql.scalar(sql.select({ targets: [sql.target(element)], from: [item] }));
+  }
+
+  /**
+   * A stored link shown without a shape, read from where it is stored without visiting the
+   * targets: the id column of a single link, the junction's targets of a multi link.
+   */
+  private storedLinkIds(rel: Rel, expr: IrExpr): SqlExpr | null {
+    if (expr.kind !== 'PointerStep' || expr.computed || expr.pointer.kind !== 'link') return null;
+    if (expr.pointer.name === '__type__') return null;
+    const sourceId = pathId(expr.source);
+    const source = sourceId === null ? undefined : rel.lookup(sourceId);
+    if (source?.kind !== 'object') return null;
+    if (!expr.pointer.many) {
+      if (source.alias === null) return null;
+      return sql.func('to_json', [sql.col(expr.pointer.name, source.alias)]);
+    }
+    const j = this.fresh('j');
+    const junction = junctionSource(this, expr.sourceType, expr.pointer, j);
+    const agg = sql.agg('json_agg', [sql.col(junction.valueColumn, j)]);
+    return sql.scalar(
+      sql.select({
+        targets: [sql.target(sql.func('coalesce', [agg, EMPTY_ARRAY]))],
+        from: [junction.item],
+        where: sql.bin('=', sql.col('source', j), source.id),
+      }),
+    );
   }
 
   /** True when `expr` is a column or link property of an already bound row, a literal or a param. */
@@ -970,9 +1046,52 @@ function pathId(expr: IrExpr): string | null {
     case 'Backlink':
     case 'Intersection':
     case 'ObjectCast':
+    case 'Insert':
+    case 'Update':
+    case 'Delete':
       return expr.pathId;
     default:
       return null;
+  }
+}
+
+/** Object paths read element-wise by `expr` (see Planner.prebind), outermost first. */
+function collectElementPaths(expr: IrExpr, out: IrExpr[]): void {
+  switch (expr.kind) {
+    case 'BindingRef':
+      if (!expr.binding.iteration && !expr.binding.transparent) out.push(expr);
+      return;
+    case 'TypeRoot':
+    case 'PointerStep':
+    case 'Backlink':
+    case 'Intersection':
+      if (expr.type.kind === 'object') out.push(expr);
+      else if (expr.kind === 'PointerStep') collectElementPaths(expr.source, out);
+      return;
+    case 'Call':
+      if (expr.callKind !== 'element') return;
+      expr.args.forEach((a, i) => {
+        if (expr.modes[i] === 'element') collectElementPaths(a, out);
+      });
+      return;
+    case 'Cast':
+    case 'TypeCheck':
+      collectElementPaths(expr.expr, out);
+      return;
+    case 'TupleLiteral':
+    case 'ArrayLiteral':
+      for (const e of expr.elements) collectElementPaths(e, out);
+      return;
+    case 'IfElse':
+      collectElementPaths(expr.condition, out);
+      collectElementPaths(expr.then, out);
+      collectElementPaths(expr.else, out);
+      return;
+    case 'Shape':
+      collectElementPaths(expr.subject, out);
+      return;
+    default:
+      return;
   }
 }
 
@@ -1039,7 +1158,10 @@ function hasShape(expr: IrExpr): boolean {
 function isMulti(expr: IrExpr): boolean {
   switch (expr.kind) {
     case 'Select':
-      return isMulti(expr.subject);
+      // A stored link keeps its declared multiplicity even with `limit 1`.
+      return expr.subject.kind === 'PointerStep' && expr.subject.computed === null
+        ? isMulti(expr.subject)
+        : expr.card.max === 'many';
     case 'Shape':
       return isMulti(expr.subject);
     default:

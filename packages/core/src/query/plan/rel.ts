@@ -9,7 +9,7 @@
  * path factoring come out: the same path id in an inner scope is the outer row.
  */
 import { sql, type FromItem, type OrderItem, type SqlExpr } from '../../sql';
-import type { IrType } from '../ir';
+import type { IrExpr, IrType } from '../ir';
 
 /** Extra columns a lifted link row has (link properties). */
 export type LinkRow =
@@ -48,11 +48,21 @@ export class Rel {
   readonly where: SqlExpr[] = [];
   readonly order: OrderItem[] = [];
   private readonly bindings = new Map<string, Bound>();
+  /** Sets without a path id, by node: one occurrence in the query is one element per row. */
+  private readonly nodes = new Map<IrExpr, Bound>();
 
   constructor(readonly parent: Rel | null) {}
 
   bind(pathId: string, bound: Bound): void {
     this.bindings.set(pathId, bound);
+  }
+
+  bindNode(expr: IrExpr, bound: Bound): void {
+    this.nodes.set(expr, bound);
+  }
+
+  lookupNode(expr: IrExpr): Bound | undefined {
+    return this.nodes.get(expr) ?? this.parent?.lookupNode(expr);
   }
 
   /** The binding of a path id here or in an enclosing Rel. */

@@ -49,7 +49,7 @@ export interface TypeSource {
 }
 
 /** The stored single columns of a concrete type: name → PostgreSQL type. */
-function storedColumns(index: SchemaIndex, concrete: string): Map<string, ReturnType<typeof pgTypeFor>> {
+export function storedColumns(index: SchemaIndex, concrete: string): Map<string, ReturnType<typeof pgTypeFor>> {
   const out = new Map<string, ReturnType<typeof pgTypeFor>>();
   const info = index.objectType(concrete);
   for (const p of info?.pointers.values() ?? []) {
@@ -94,6 +94,29 @@ export function typeSource(ctx: SourceContext, type: string, alias: string): Typ
     });
     return { item: sql.subquery(empty, alias), alias, tag: sql.col('__type__', alias) };
   }
+  const union = ctx.access.policies ? unionOf(ctx, concrete) : memoUnion(ctx, type, concrete);
+  return { item: sql.subquery(union, alias), alias, tag: sql.col('__type__', alias) };
+}
+
+const unions = new WeakMap<SchemaIndex, Map<string, SqlQuery>>();
+
+/** The UNION ALL of a type's tables, built once per schema (it does not depend on the query). */
+function memoUnion(ctx: SourceContext, type: string, concrete: readonly string[]): SqlQuery {
+  let cache = unions.get(ctx.index);
+  if (!cache) {
+    cache = new Map();
+    unions.set(ctx.index, cache);
+  }
+  let union = cache.get(type);
+  if (!union) {
+    union = unionOf(ctx, concrete);
+    cache.set(type, union);
+  }
+  return union;
+}
+
+function unionOf(ctx: SourceContext, concrete: readonly string[]): SqlQuery {
+  const guarded = (c: string): SqlExpr | null => accessFilter(ctx, c, 'select');
   const columns = new Map<string, ReturnType<typeof pgTypeFor>>();
   for (const c of concrete) for (const [name, t] of storedColumns(ctx.index, c)) columns.set(name, t);
   const branches: SqlQuery[] = concrete.map((c) => {
@@ -111,7 +134,7 @@ export function typeSource(ctx: SourceContext, type: string, alias: string): Typ
       where: guarded(c),
     });
   });
-  return { item: sql.subquery(unionAll(branches), alias), alias, tag: sql.col('__type__', alias) };
+  return unionAll(branches);
 }
 
 export function unionAll(queries: readonly SqlQuery[]): SqlQuery {
@@ -190,15 +213,24 @@ export function backlinkIds(
   target: SqlExpr,
 ): SqlQuery {
   const branches: SqlQuery[] = [];
+  // Every link property any of the links has, so `.<link@prop` reads the link row.
+  const props = new Map<string, PointerInfo>();
+  for (const link of links) {
+    for (const p of link.pointer.properties.values()) if (!p.computed) props.set(p.name, p);
+  }
   for (const link of links) {
     for (const c of ctx.index.objectType(link.source)?.concrete ?? []) {
       const storage = ctx.index.storage(c, link.pointer);
       const filter = accessFilter(ctx, c, 'select');
+      const propTargets = (column: (name: string) => SqlExpr) =>
+        [...props].map(([name, p]) =>
+          sql.target(link.pointer.properties.has(name) ? column(name) : sql.cast(sql.null(), pgTypeFor(p.target)), name),
+        );
       if (storage.kind === 'column') {
         const t = tableName(c);
         branches.push(
           sql.select({
-            targets: [sql.target(sql.col('id'), 'id')],
+            targets: [sql.target(sql.col('id'), 'id'), ...propTargets((name) => sql.col(`${link.pointer.name}@${name}`))],
             from: [sql.table(t.schema, t.name)],
             where: sql.and(sql.bin('=', sql.col(storage.column), target), ...(filter ? [filter] : [])),
           }),
@@ -206,7 +238,7 @@ export function backlinkIds(
       } else if (storage.kind === 'junction') {
         branches.push(
           sql.select({
-            targets: [sql.target(sql.col('source'), 'id')],
+            targets: [sql.target(sql.col('source'), 'id'), ...propTargets((name) => sql.col(name))],
             from: [sql.table(storage.table.schema, storage.table.name)],
             where: sql.bin('=', sql.col('target'), target),
           }),

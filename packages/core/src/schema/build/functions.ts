@@ -23,7 +23,7 @@ import {
 } from './context';
 import { infer, rootScope } from './infer';
 import { resolveType } from './resolve';
-import { STD_FUNCTIONS } from './stdlib';
+import { stdFunctionOverloads } from '../../std';
 
 import { findNode } from './walk';
 
@@ -183,7 +183,7 @@ function volatility(fn: FunctionDraft): FunctionDef['volatility'] {
   const params = new Set(fn.params.map((p) => p.name));
   const stdVolatility = (node: ql.Node) =>
     node.kind === 'FunctionCall'
-      ? STD_FUNCTIONS[`${node.func.module ?? 'std'}::${node.func.name}`]?.volatility
+      ? stdFunctionOverloads(`${node.func.module ?? 'std'}::${node.func.name}`)[0]?.volatility
       : undefined;
   if (findNode(fn.body, (n) => VOLATILE_NODES.has(n.kind) || stdVolatility(n) === 'Volatile'))
     return 'Volatile';

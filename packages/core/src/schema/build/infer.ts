@@ -35,20 +35,24 @@ import {
   resolveType,
   unknownType,
 } from './resolve';
-import { BUILTIN_GLOBALS, NAMED_ARGS_ONLY, STD_FUNCTIONS } from './stdlib';
+import { BUILTIN_GLOBALS } from './stdlib';
+import {
+  isStdFunction,
+  resolveFunction as resolveStdFunction,
+  resolveOperator,
+  stdFunctionNames,
+  type CallArg,
+  type TypeEnv,
+} from '../../std';
 import {
   BOOL,
   BYTES,
-  DURATION,
   FLOAT64,
   INT64,
   STR,
-  isIntegral,
-  isNumeric,
   objectRef,
   scalar,
   stdBaseOf,
-  widerNumeric,
 } from './types';
 import { finishComputed, finishGlobal } from './computed';
 
@@ -186,46 +190,37 @@ const constantType: Record<ql.ConstantScalar, TypeRef> = {
   bool: BOOL,
 };
 
-const COMPARISON = new Set([
-  '=',
-  '!=',
-  '<',
-  '>',
-  '<=',
-  '>=',
-  'like',
-  'not like',
-  'ilike',
-  'not ilike',
-  'and',
-  'or',
-]);
+const typeEnvs = new WeakMap<BuildContext, TypeEnv>();
 
-function arithmetic(
+/** Custom scalars, enums and object ancestry of this schema, as std's resolver sees them. */
+function typeEnv(ctx: BuildContext): TypeEnv {
+  let env = typeEnvs.get(ctx);
+  if (!env) {
+    env = {
+      stdBase: (name) => stdBaseOf(ctx.scalars, name),
+      enumValues: (name) => ctx.scalars.get(name)?.enumValues ?? null,
+      commonObject: (a, b) => commonAncestor(ctx, a, b),
+    };
+    typeEnvs.set(ctx, env);
+  }
+  return env;
+}
+
+const positionOf = (span: ql.Span | null | undefined) =>
+  span ? { line: span.start.line, column: span.start.column } : undefined;
+
+/** An operator over inferred operands, typed by the std table (the result type, or an error). */
+function operatorType(
   ctx: BuildContext,
   op: string,
-  l: TypeRef | null,
-  r: TypeRef | null,
+  operands: readonly Inferred[],
+  span: ql.Span | null | undefined,
 ): TypeRef | null {
-  if (!l || !r) return l ?? r;
-  if (op === '++') return l;
-  const a = l.kind === 'scalar' ? stdBaseOf(ctx.scalars, l.name) : null;
-  const b = r.kind === 'scalar' ? stdBaseOf(ctx.scalars, r.name) : null;
-  if (a === null || b === null) return l;
-  if (isNumeric(a) && isNumeric(b)) {
-    if (op === '/' && isIntegral(a) && isIntegral(b)) return FLOAT64;
-    return scalar(widerNumeric(a, b));
-  }
-  const timeline = ['std::datetime', 'cal::local_datetime', 'cal::local_date', 'cal::local_time'];
-  if (op === '-' && a === b && timeline.includes(a)) {
-    return a === 'cal::local_date'
-      ? scalar('cal::date_duration')
-      : a === 'std::datetime'
-        ? DURATION
-        : scalar('cal::relative_duration');
-  }
-  if (timeline.includes(b) && !timeline.includes(a)) return scalar(b);
-  return scalar(a);
+  return resolveOperator(
+    op,
+    operands.map((o) => ({ type: o.type })),
+    { env: typeEnv(ctx), position: positionOf(span) },
+  ).returnType;
 }
 
 function bindAliases(ctx: BuildContext, items: readonly ql.WithItem[], scope: Scope): Scope {
@@ -471,7 +466,7 @@ function resolveFunction(
 ): { sdl: string } | { std: string } {
   for (const name of candidates(call.func, scope.module)) {
     if (ctx.functions.has(name)) return { sdl: name };
-    if (STD_FUNCTIONS[name]) return { std: name };
+    if (isStdFunction(name)) return { std: name };
   }
   const written =
     call.func.module === null ? call.func.name : `${call.func.module}::${call.func.name}`;
@@ -479,7 +474,7 @@ function resolveFunction(
     InvalidReferenceError,
     `function '${written}' does not exist`,
     call.func.span,
-    hintFor(call.func.name, [...Object.keys(STD_FUNCTIONS), ...ctx.functions.keys()]),
+    hintFor(call.func.name, [...stdFunctionNames(), ...ctx.functions.keys()]),
   );
 }
 
@@ -513,27 +508,15 @@ function inferCall(ctx: BuildContext, call: ql.FunctionCall, scope: Scope): Infe
           : elementwise;
     return { type: fn.returnType, card };
   }
-  const fn = STD_FUNCTIONS[target.std] as (typeof STD_FUNCTIONS)[string];
-  const count = NAMED_ARGS_ONLY.has(target.std) ? 0 : call.args.length;
-  if (count < fn.min || count > fn.max) {
-    fail(
-      InvalidReferenceError,
-      `function '${target.std}' takes ${fn.min === fn.max ? fn.min : `${fn.min} to ${fn.max}`} argument${fn.max === 1 ? '' : 's'}, got ${count}`,
-      call.func.span,
-    );
-  }
-  const type = typeof fn.returns === 'function' ? fn.returns(args) : fn.returns;
-  const first = args[0]?.card ?? ONE;
-  const card: Card = {
-    element: elementwise,
-    aggregate: ONE,
-    'optional-aggregate': AT_MOST_ONE,
-    set: MANY,
-    same: first,
-    single: atMostOne(first),
-    exists: { min: 1, max: first.max } as Card,
-  }[fn.card];
-  return { type, card };
+  const callArgs: CallArg[] = [
+    ...args.map((a) => ({ type: a.type })),
+    ...call.namedArgs.map((a, i) => ({ type: named[i]?.type ?? null, name: a.name })),
+  ];
+  const resolved = resolveStdFunction(target.std, callArgs, {
+    env: typeEnv(ctx),
+    position: positionOf(call.func.span),
+  });
+  return { type: resolved.returnType, card: resolved.card(all.map((a) => a.card)) };
 }
 
 function inferGlobal(ctx: BuildContext, ref: ql.GlobalRef, scope: Scope): Inferred {
@@ -656,13 +639,15 @@ const HANDLERS: { [K in ql.Expr['kind']]: Handler<K> } = {
         };
       case 'in':
       case 'not in':
+        operatorType(ctx, e.op, [l, r], e.span);
         return { type: BOOL, card: l.card };
       case '?=':
       case '?!=':
+        operatorType(ctx, e.op, [l, r], e.span);
         return { type: BOOL, card: ONE };
       default:
         return {
-          type: COMPARISON.has(e.op) ? BOOL : arithmetic(ctx, e.op, l.type, r.type),
+          type: operatorType(ctx, e.op, [l, r], e.span),
           card: product(l.card, r.card),
         };
     }
@@ -670,8 +655,8 @@ const HANDLERS: { [K in ql.Expr['kind']]: Handler<K> } = {
   UnaryOp: (ctx, e, scope) => {
     const operand = infer(ctx, e.operand, scope);
     if (e.op === 'exists') return { type: BOOL, card: ONE };
-    if (e.op === 'not') return { type: BOOL, card: operand.card };
-    return operand;
+    if (e.op === 'distinct') return operand;
+    return { type: operatorType(ctx, e.op, [operand], e.span), card: operand.card };
   },
   IsOp: (ctx, e, scope) => {
     const left = infer(ctx, e.left, scope);
@@ -700,16 +685,26 @@ const HANDLERS: { [K in ql.Expr['kind']]: Handler<K> } = {
   Index: (ctx, e, scope) => {
     const subject = infer(ctx, e.subject, scope);
     const index = infer(ctx, e.index, scope);
-    const t = subject.type;
-    return { type: t?.kind === 'array' ? t.element : t, card: product(subject.card, index.card) };
+    return {
+      type: operatorType(ctx, '[]', [subject, index], e.span),
+      card: product(subject.card, index.card),
+    };
   },
   Slice: (ctx, e, scope) => {
     const subject = infer(ctx, e.subject, scope);
     const bounds = [e.start, e.stop]
       .filter((x): x is ql.Expr => x !== null)
       .map((x) => infer(ctx, x, scope));
+    const named = (['start', 'stop'] as const).flatMap((name, i) =>
+      [e.start, e.stop][i] === null ? [] : [name],
+    );
+    const resolved = resolveOperator(
+      '[:]',
+      [{ type: subject.type }, ...bounds.map((b, i) => ({ type: b.type, name: named[i] }))],
+      { env: typeEnv(ctx), position: positionOf(e.span) },
+    );
     return {
-      type: subject.type,
+      type: resolved.returnType,
       card: bounds.reduce((acc, b) => product(acc, b.card), subject.card),
     };
   },

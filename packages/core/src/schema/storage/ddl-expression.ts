@@ -25,6 +25,7 @@ import {
 import type { FunctionDef, ObjectType, Pointer, Schema, TypeRef } from '../model';
 import { findScalar, isStdScalar, pgTypeOf, scalarPgType, splitName, stdBaseOf } from './types';
 import { pgType, sql, type PgType, type SqlExpr } from '../../sql/ast';
+import { isStdFunction, resolveFunction as resolveStdFunction, type TypeEnv } from '../../std';
 
 export type Volatility = 'immutable' | 'stable' | 'volatile';
 
@@ -85,7 +86,6 @@ const BIGINT = scalar('std::bigint');
 const BYTES = scalar('std::bytes');
 const JSON_T = scalar('std::json');
 const UUID = scalar('std::uuid');
-const DATETIME = scalar('std::datetime');
 
 const INTS = new Set(['std::int16', 'std::int32', 'std::int64', 'std::sequence']);
 const FLOATS = new Set(['std::float32', 'std::float64']);
@@ -106,209 +106,18 @@ function maxVolatility(...values: Volatility[]): Volatility {
 
 type Env = ReadonlyMap<string, Compiled>;
 
-interface StdFunction {
-  readonly volatility: Volatility;
-  readonly minArgs: number;
-  readonly maxArgs: number;
-  readonly compile: (
-    args: readonly Compiled[],
-    self: ScalarCompiler,
-    node: ql.FunctionCall,
-  ) => { sql: SqlExpr; type: TypeRef | null };
-}
-
-function fn(
-  name: string,
-  type: TypeRef | null | ((args: readonly Compiled[]) => TypeRef | null),
-  min = 1,
-  max = min,
-  volatility: Volatility = 'immutable',
-): StdFunction {
+/** Custom scalars, enums and object ancestry of a schema, as std's resolver sees them. */
+function typeEnv(schema: Schema): TypeEnv {
   return {
-    volatility,
-    minArgs: min,
-    maxArgs: max,
-    compile: (args) => ({
-      sql: sql.func(
-        name,
-        args.map((a) => a.sql),
-      ),
-      type: typeof type === 'function' ? type(args) : type,
-    }),
-  };
-}
-
-const sameAsFirst = (args: readonly Compiled[]): TypeRef | null => args[0]?.type ?? null;
-
-function castFn(target: TypeRef): StdFunction {
-  return {
-    volatility: 'immutable',
-    minArgs: 1,
-    maxArgs: 2,
-    compile: (args, self, node) => {
-      const [value] = args as [Compiled];
-      return { sql: self.castSql(value, target, node), type: target };
+    stdBase: (name) => stdBaseOf(schema, name),
+    enumValues: (name) => (isStdScalar(name) ? null : (findScalar(schema, name)?.enumValues ?? null)),
+    commonObject: (a, b) => {
+      const lineage = (n: string) => [n, ...(schema.objectTypes.find((t) => t.name === n)?.ancestors ?? [])];
+      const other = new Set(lineage(b));
+      return lineage(a).find((n) => other.has(n)) ?? null;
     },
   };
 }
-
-/** std functions usable in DDL, by qualified name. */
-const STD_FUNCTIONS: Readonly<Record<string, StdFunction>> = {
-  'std::len': {
-    volatility: 'immutable',
-    minArgs: 1,
-    maxArgs: 1,
-    compile: (args, self) => {
-      const [value] = args as [Compiled];
-      const base = self.baseName(value.type);
-      const name =
-        value.type?.kind === 'array'
-          ? 'cardinality'
-          : base === 'std::bytes'
-            ? 'octet_length'
-            : base === 'std::json'
-              ? 'jsonb_array_length'
-              : 'char_length';
-      return { sql: sql.func(name, [value.sql]), type: INT64 };
-    },
-  },
-  'std::str_lower': fn('lower', STR),
-  'std::str_upper': fn('upper', STR),
-  'std::str_title': fn('initcap', STR),
-  'std::str_trim': fn('btrim', STR, 1, 2),
-  'std::str_trim_start': fn('ltrim', STR, 1, 2),
-  'std::str_trim_end': fn('rtrim', STR, 1, 2),
-  'std::str_repeat': fn('repeat', STR, 2),
-  'std::str_pad_start': fn('lpad', STR, 2, 3),
-  'std::str_pad_end': fn('rpad', STR, 2, 3),
-  'std::str_replace': fn('replace', STR, 3),
-  'std::str_reverse': fn('reverse', STR),
-  'std::str_split': fn('string_to_array', { kind: 'array', element: STR }, 2),
-  'std::array_join': fn('array_to_string', STR, 2),
-  'std::re_test': {
-    volatility: 'immutable',
-    minArgs: 2,
-    maxArgs: 2,
-    compile: (args) => {
-      const [pattern, value] = args as [Compiled, Compiled];
-      return { sql: sql.bin('~', value.sql, pattern.sql), type: BOOL };
-    },
-  },
-  'std::contains': {
-    volatility: 'immutable',
-    minArgs: 2,
-    maxArgs: 2,
-    compile: (args) => {
-      const [haystack, needle] = args as [Compiled, Compiled];
-      if (haystack.type?.kind === 'array') {
-        return {
-          sql: sql.bin('@>', haystack.sql, {
-            kind: 'ArrayExpr',
-            elements: [needle.sql],
-            type: null,
-          }),
-          type: BOOL,
-        };
-      }
-      return {
-        sql: sql.bin('>', sql.func('strpos', [haystack.sql, needle.sql]), sql.num(0)),
-        type: BOOL,
-      };
-    },
-  },
-  'std::find': {
-    volatility: 'immutable',
-    minArgs: 2,
-    maxArgs: 2,
-    compile: (args) => {
-      const [haystack, needle] = args as [Compiled, Compiled];
-      return {
-        sql: sql.bin('-', sql.func('strpos', [haystack.sql, needle.sql]), sql.num(1)),
-        type: INT64,
-      };
-    },
-  },
-  'std::abs': fn('abs', sameAsFirst),
-  'math::abs': fn('abs', sameAsFirst),
-  'math::floor': fn('floor', sameAsFirst),
-  'math::ceil': fn('ceil', sameAsFirst),
-  'math::ln': fn('ln', FLOAT64),
-  'math::lg': fn('log', FLOAT64),
-  'math::sqrt': fn('sqrt', FLOAT64),
-  'std::round': {
-    volatility: 'immutable',
-    minArgs: 1,
-    maxArgs: 2,
-    compile: (args) => {
-      const [value, digits] = args as [Compiled, Compiled | undefined];
-      if (!digits) return { sql: sql.func('round', [value.sql]), type: value.type };
-      return {
-        sql: sql.func('round', [sql.cast(value.sql, pgType('numeric')), digits.sql]),
-        type: DECIMAL,
-      };
-    },
-  },
-  'std::to_str': {
-    volatility: 'immutable',
-    minArgs: 1,
-    maxArgs: 2,
-    compile: (args, self, node) => {
-      const [value, format] = args as [Compiled, Compiled | undefined];
-      if (format) return { sql: sql.func('to_char', [value.sql, format.sql]), type: STR };
-      return { sql: self.castSql(value, STR, node), type: STR };
-    },
-  },
-  'std::to_int16': castFn(scalar('std::int16')),
-  'std::to_int32': castFn(scalar('std::int32')),
-  'std::to_int64': castFn(INT64),
-  'std::to_float32': castFn(scalar('std::float32')),
-  'std::to_float64': castFn(FLOAT64),
-  'std::to_decimal': castFn(DECIMAL),
-  'std::to_bigint': castFn(BIGINT),
-  // to_json parses its argument (`<json>'x'` would make a JSON string).
-  'std::to_json': {
-    volatility: 'immutable',
-    minArgs: 1,
-    maxArgs: 1,
-    compile: (args) => ({
-      sql: sql.cast((args[0] as Compiled).sql, pgType('jsonb')),
-      type: JSON_T,
-    }),
-  },
-  'std::to_datetime': castFn(DATETIME),
-  'cal::to_local_date': castFn(scalar('cal::local_date')),
-  'cal::to_local_datetime': castFn(scalar('cal::local_datetime')),
-  'cal::to_local_time': castFn(scalar('cal::local_time')),
-  'std::to_duration': castFn(scalar('std::duration')),
-  'std::json_typeof': fn('jsonb_typeof', STR),
-  'std::datetime_current': fn('clock_timestamp', DATETIME, 0, 0, 'volatile'),
-  'std::datetime_of_statement': fn('statement_timestamp', DATETIME, 0, 0, 'stable'),
-  'std::datetime_of_transaction': fn('transaction_timestamp', DATETIME, 0, 0, 'stable'),
-  'std::random': fn('random', FLOAT64, 0, 0, 'volatile'),
-  'std::uuid_generate_v4': fn('gen_random_uuid', UUID, 0, 0, 'volatile'),
-  // v1mc is time-ordered in Gel; UUIDv7 is the time-ordered UUID we can make without extensions.
-  'std::uuid_generate_v1mc': {
-    volatility: 'volatile',
-    minArgs: 0,
-    maxArgs: 0,
-    compile: () => ({ sql: sql.func('uuid_generate_v7', [], 'svc_meta'), type: UUID }),
-  },
-};
-
-const AGGREGATES = new Set([
-  'count',
-  'sum',
-  'min',
-  'max',
-  'avg',
-  'mean',
-  'array_agg',
-  'all',
-  'any',
-  'enumerate',
-  'array_unpack',
-  'distinct',
-]);
 
 /** EdgeQL's short names of std types in casts. */
 function stdTypeName(ref: ql.ObjectRef): string | null {
@@ -972,38 +781,37 @@ export class ScalarCompiler {
     const userFunction = this.resolveFunction(ref);
     if (userFunction) return this.inline(userFunction, expr, env, depth);
     const qualified = ref.module === null ? `std::${ref.name}` : `${ref.module}::${ref.name}`;
-    if (
-      AGGREGATES.has(ref.name) &&
-      (ref.module === null || ref.module === 'std' || ref.module === 'math')
-    ) {
-      return this.fail(
-        InvalidDefinitionError,
-        `${ref.name}() works on sets and cannot be used in a schema ${this.what()}`,
-        expr,
-      );
-    }
-    const builtin = STD_FUNCTIONS[qualified];
-    if (!builtin) {
+    if (!isStdFunction(qualified)) {
       return this.fail(
         InvalidReferenceError,
         `function '${qualified}' does not exist or cannot be used in a schema ${this.what()}`,
         ref,
       );
     }
-    if (expr.namedArgs.length > 0)
-      this.fail(InvalidDefinitionError, `${qualified}() takes no named arguments here`, expr);
-    if (expr.args.length < builtin.minArgs || expr.args.length > builtin.maxArgs) {
-      this.fail(
-        InvalidTypeError,
-        `${qualified}() takes ${builtin.minArgs === builtin.maxArgs ? builtin.minArgs : `${builtin.minArgs} to ${builtin.maxArgs}`} arguments, not ${expr.args.length}`,
+    // DDL is std's restricted mode: the same overloads, element-wise ones only (a default, a
+    // CHECK or an index sees one row), immutable where PostgreSQL needs it (compileScalar).
+    const args = expr.args.map((a) => this.compile(a, env, null, depth + 1));
+    const named = expr.namedArgs.map((a) => ({ name: a.name, value: this.compile(a.value, env, null, depth + 1) }));
+    const resolved = resolveStdFunction(
+      qualified,
+      [...args.map((a) => ({ type: a.type })), ...named.map((a) => ({ type: a.value.type, name: a.name }))],
+      { env: typeEnv(this.ctx.schema), position: pos(expr) },
+    );
+    if (!resolved.overload.ddl) {
+      return this.fail(
+        InvalidDefinitionError,
+        `${ref.name}() works on sets and cannot be used in a schema ${this.what()}`,
         expr,
       );
     }
-    const args = expr.args.map((a) => this.compile(a, env, null, depth + 1));
-    const result = builtin.compile(args, this, expr);
+    const all = [...args, ...named.map((a) => a.value)];
     return {
-      ...result,
-      volatility: maxVolatility(builtin.volatility, ...args.map((a) => a.volatility)),
+      sql: resolved.sql(all.map((a) => a.sql)),
+      type: resolved.returnType,
+      volatility: maxVolatility(
+        resolved.volatility.toLowerCase() as Volatility,
+        ...all.map((a) => a.volatility),
+      ),
     };
   }
 

@@ -1,0 +1,53 @@
+# The compiler's second test schema, modelled on Gel's tests/schemas/cards.esdl (written for
+# svc): a card game with link properties, computed links (a backlink, a filtered link, a single
+# link by order), an exclusive multi link, subtypes and aliases.
+module default {
+  abstract type Named {
+    required name: str {
+      delegated constraint exclusive;
+    }
+  }
+
+  type User extending Named {
+    multi deck: Card {
+      count: int64 {
+        default := 1;
+      }
+    }
+    deck_cost := sum(.deck.cost);
+    multi friends: User {
+      nickname: str;
+    }
+    multi awards: Award {
+      constraint exclusive;
+    }
+    avatar: Card {
+      text: str;
+    }
+  }
+
+  type Bot extending User;
+
+  type Card extending Named {
+    required element: str;
+    required cost: int64;
+    text: str;
+    multi owners := .<deck[is User];
+    elemental_cost := <str>.cost ++ ' ' ++ .element;
+    multi awards: Award;
+    multi good_awards := (select .awards filter .name != '3rd');
+    single best_award := (select .awards order by .name limit 1);
+  }
+
+  type SpecialCard extending Card;
+
+  type Award extending Named {
+    multi winner := .<awards[is User];
+  }
+
+  alias AirCard := (select Card filter Card.element = 'Air');
+  alias AliceCard := (select Card filter 'Alice' in Card.<deck[is User].name);
+  alias AliasOne := 1;
+  global GlobalOne := 1;
+  global HighestCost := (select max(Card.cost));
+}

@@ -1,0 +1,1 @@
+select count(User filter .age > 20)

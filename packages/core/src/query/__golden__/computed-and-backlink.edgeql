@@ -1,0 +1,1 @@
+select User { name, n := count(.friends), issues := .<owner[is Issue] { name } }

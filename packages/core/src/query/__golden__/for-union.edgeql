@@ -1,0 +1,1 @@
+for x in {1, 2} union (x * 10)

@@ -1,0 +1,1 @@
+group Issue { name } using st := .status.name by st

@@ -1,0 +1,1 @@
+select Issue.owner.name

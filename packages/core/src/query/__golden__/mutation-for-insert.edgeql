@@ -1,0 +1,1 @@
+for n in {'One', 'Two'} union (insert Status { name := n })

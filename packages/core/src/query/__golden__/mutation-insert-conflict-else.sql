@@ -1,0 +1,67 @@
+-- one default::Issue; params: $number: std::str
+with "insert_src1" as materialized (
+  select "svc_meta"."uuid_generate_v7"() as "id", 'Dup'::text as "c0", 'b'::text as "c1", ($1::jsonb) #>> '{}' as "c2", "q3"."id" as "c3", "q5"."id" as "c4"
+  from lateral (
+    select "User2"."id" as "id", "User2"."__type__" as "__type__", json_build_object('id', "User2"."id") as "~json"
+    from (
+      (
+        select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
+        from "default"."Admin"
+      )
+      union all
+      (
+        select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
+        from "default"."User"
+      )
+    ) as "User2"
+    where "User2"."name" = ('Elvis'::text)
+    limit 1::bigint
+  ) as "q3"
+    join lateral (
+    select "Status4"."id" as "id", 'default::Status' as "__type__", json_build_object('id', "Status4"."id") as "~json"
+    from "default"."Status" as "Status4"
+    where "Status4"."name" = ('Open'::text)
+    limit 1::bigint
+  ) as "q5" on true
+),
+"insert7" as (
+  insert into "default"."Issue" ("id", "name", "body", "number", "owner", "status")
+  select "s"."id", "s"."c0", "s"."c1", "s"."c2", "s"."c3", "s"."c4"
+  from "insert_src1" as "s"
+  where not exists (
+    select 1
+    from "default"."Issue" as "x6"
+    where "x6"."number" = "s"."c2"
+  )
+  on conflict do nothing
+  returning *
+),
+"update_src10" as materialized (
+  select "q13"."id" as "id", "q13"."__type__" as "__type__", 'reopened'::text as "c0"
+  from "insert_src1" as "cs11"
+    join "default"."Issue" as "cx12" on "cx12"."number" = "cs11"."c2"
+    join lateral (
+    select "cx12"."id" as "id", 'default::Issue' as "__type__", json_build_object('id', "cx12"."id") as "~json"
+  ) as "q13" on true
+),
+"update14" as (
+  update "default"."Issue" as "t"
+  set "body" = "s"."c0"
+  from "update_src10" as "s"
+  where "t"."id" = "s"."id"
+  returning "t".*
+)
+select coalesce(json_agg(json_build_object('name', to_json("u16"."name"), 'body', to_json("u16"."body"))), '[]'::json)::text as "result"
+from lateral (
+  (
+    select "w"."id" as "id", "w"."name" as "name", "w"."owner" as "owner", "w"."owner@note" as "owner@note", "w"."body" as "body", "w"."number" as "number", "w"."status" as "status", "w"."time_estimate" as "time_estimate", "w"."tags" as "tags", "w"."due_date" as "due_date", 'default::Issue' as "__type__"
+    from "insert7" as "w"
+  )
+  union all
+  (
+    select "w15"."id" as "id", "w15"."name" as "name", "w15"."owner" as "owner", "w15"."owner@note" as "owner@note", "w15"."body" as "body", "w15"."number" as "number", "w15"."status" as "status", "w15"."time_estimate" as "time_estimate", "w15"."tags" as "tags", "w15"."due_date" as "due_date", 'default::Issue' as "__type__"
+    from "insert_src1" as "cs8"
+      join "default"."Issue" as "cx9" on "cx9"."number" = "cs8"."c2"
+      join "update14" as "w15" on true
+  )
+) as "u16"

@@ -1,0 +1,196 @@
+-- atMostOne default::User; params: $id: std::uuid
+with "update_src1" as materialized (
+  select "User2"."id" as "id", "User2"."__type__" as "__type__", "User2"."age" + (1::bigint) as "c0"
+  from (
+    (
+      select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
+      from "default"."Admin"
+    )
+    union all
+    (
+      select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
+      from "default"."User"
+    )
+  ) as "User2"
+  where "User2"."id" = ((($1::jsonb) #>> '{}')::uuid)
+),
+"update3" as (
+  update "default"."Admin" as "t"
+  set "age" = "s"."c0"
+  from "update_src1" as "s"
+  where "t"."id" = "s"."id"
+  returning "t".*
+),
+"update4" as (
+  update "default"."User" as "t"
+  set "age" = "s"."c0"
+  from "update_src1" as "s"
+  where "t"."id" = "s"."id"
+  returning "t".*
+),
+"pairs9" as materialized (
+  select "o5"."id" as "source", "q8"."id" as "target", "o5"."__type__" as "~type"
+  from "update_src1" as "o5"
+    join lateral (
+    select "User7"."id" as "id", "User7"."__type__" as "__type__", json_build_object('id', "User7"."id") as "~json"
+    from (
+      (
+        select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
+        from "default"."Admin"
+      )
+      union all
+      (
+        select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
+        from "default"."User"
+      )
+    ) as "User7"
+    where "User7"."name" = ('Ann'::text)
+  ) as "q8" on true
+  where "q8"."id" is not null
+),
+"link10" as (
+  insert into "default"."Admin.friends" ("source", "target")
+  select "p"."source", "p"."target"
+  from "pairs9" as "p"
+  where "p"."~type" = 'default::Admin'
+  on conflict ("source", "target") do nothing
+),
+"link11" as (
+  insert into "default"."User.friends" ("source", "target")
+  select "p"."source", "p"."target"
+  from "pairs9" as "p"
+  where "p"."~type" = 'default::User'
+  on conflict ("source", "target") do nothing
+),
+"pairs14" as materialized (
+  select "o12"."id" as "source", 'E'::text as "value", "o12"."__type__" as "~type"
+  from "update_src1" as "o12"
+  where ('E'::text) is not null
+),
+"unlink15" as (
+  delete from "default"."Admin.nicknames" as "j"
+  using "pairs14" as "p"
+  where ("j"."source" = "p"."source") and ("j"."value" = "p"."value")
+),
+"unlink16" as (
+  delete from "default"."User.nicknames" as "j"
+  using "pairs14" as "p"
+  where ("j"."source" = "p"."source") and ("j"."value" = "p"."value")
+)
+select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then json_build_object('id', "w17"."id", 'name', to_json("w17"."name"), 'age', to_json("w17"."age"), 'best_friend', to_json("w17"."best_friend"), 'friends', coalesce((
+  select json_agg(to_json("r"."v"))
+  from (
+    (
+      select "jr"."target" as "v"
+      from (
+        select "source", "target"
+        from "default"."Admin.friends"
+      ) as "jr"
+      where "jr"."source" = "w17"."id"
+    )
+    union
+    (
+      select "pr"."target" as "v"
+      from "pairs9" as "pr"
+      where "pr"."source" = "w17"."id"
+    )
+  ) as "r"
+), '[]'::json), 'todo', coalesce((
+  select json_agg(to_json("r"."v"))
+  from (
+    select "jr"."target" as "v"
+    from (
+      select "source", "target"
+      from "default"."Admin.todo"
+    ) as "jr"
+    where "jr"."source" = "w17"."id"
+  ) as "r"
+), '[]'::json), 'nicknames', coalesce((
+  select json_agg(to_json("r"."v"))
+  from (
+    select "jr"."value" as "v"
+    from (
+      select "source", "value"
+      from "default"."Admin.nicknames"
+    ) as "jr"
+    where ("jr"."source" = "w17"."id") and (not exists (
+      select 1
+      from "pairs14" as "pr"
+      where ("pr"."source" = "w17"."id") and ("pr"."value" = "jr"."value")
+    ))
+  ) as "r"
+), '[]'::json), 'level', to_json("w17"."level")) when "w17"."__type__" = 'default::User' then json_build_object('id', "w17"."id", 'name', to_json("w17"."name"), 'age', to_json("w17"."age"), 'best_friend', to_json("w17"."best_friend"), 'friends', coalesce((
+  select json_agg(to_json("r"."v"))
+  from (
+    (
+      select "jr"."target" as "v"
+      from (
+        (
+          select "source", "target"
+          from "default"."Admin.friends"
+        )
+        union all
+        (
+          select "source", "target"
+          from "default"."User.friends"
+        )
+      ) as "jr"
+      where "jr"."source" = "w17"."id"
+    )
+    union
+    (
+      select "pr"."target" as "v"
+      from "pairs9" as "pr"
+      where "pr"."source" = "w17"."id"
+    )
+  ) as "r"
+), '[]'::json), 'todo', coalesce((
+  select json_agg(to_json("r"."v"))
+  from (
+    select "jr"."target" as "v"
+    from (
+      (
+        select "source", "target"
+        from "default"."Admin.todo"
+      )
+      union all
+      (
+        select "source", "target"
+        from "default"."User.todo"
+      )
+    ) as "jr"
+    where "jr"."source" = "w17"."id"
+  ) as "r"
+), '[]'::json), 'nicknames', coalesce((
+  select json_agg(to_json("r"."v"))
+  from (
+    select "jr"."value" as "v"
+    from (
+      (
+        select "source", "value"
+        from "default"."Admin.nicknames"
+      )
+      union all
+      (
+        select "source", "value"
+        from "default"."User.nicknames"
+      )
+    ) as "jr"
+    where ("jr"."source" = "w17"."id") and (not exists (
+      select 1
+      from "pairs14" as "pr"
+      where ("pr"."source" = "w17"."id") and ("pr"."value" = "jr"."value")
+    ))
+  ) as "r"
+), '[]'::json)) else json_build_object('id', "w17"."id") end), '[]'::json)::text as "result"
+from (
+  (
+    select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
+    from "update3"
+  )
+  union all
+  (
+    select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
+    from "update4"
+  )
+) as "w17"

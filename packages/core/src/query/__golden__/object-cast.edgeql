@@ -1,0 +1,1 @@
+select (<User><uuid>$id) { name }

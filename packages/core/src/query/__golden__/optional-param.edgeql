@@ -1,0 +1,1 @@
+select <optional str>$x ?? 'none'

@@ -1,0 +1,1 @@
+select Named { name, [is Issue].number, [is User].age }

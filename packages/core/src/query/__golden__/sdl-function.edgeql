@@ -1,0 +1,1 @@
+select plus_one(<int64>$n)

@@ -1,0 +1,1 @@
+select User { name, age, best_friend } filter .id = <uuid>$id

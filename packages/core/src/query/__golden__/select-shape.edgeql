@@ -1,0 +1,1 @@
+select User { name, age } filter .name = <str>$name order by .name

@@ -1,0 +1,1 @@
+with u := (select User filter .age > 26) select u { name }

@@ -1,0 +1,461 @@
+/**
+ * bind/mutation: `insert`, `update` and `delete` → IR (query/mutation-ir).
+ *
+ * Input: the statement's syntax, the BindContext and Scope. Output: an `Insert`, `Update` or
+ * `Delete` node: the set of objects it writes.
+ * Rules (Gel's, and the spec's Versioning items):
+ * - only stored pointers are written; `id`, `__type__`, computed and (in an update) readonly
+ *   pointers are refused; a pointer is written once per statement;
+ * - a property's value is cast to its type when std allows the cast on assignment; a link's value
+ *   must be objects of its target type; a single pointer's value must be provably at most one
+ *   element (item 20: also when it comes from a `with` binding) — a compile error otherwise;
+ * - `+=` / `-=` only in an update and only on multi pointers;
+ * - an insert of an abstract type is refused; a required pointer with neither a value nor a
+ *   default is `MissingRequiredError` at compile time; a default the database cannot apply (on a
+ *   multi pointer, or one that reads a query or global: the storage layout's `queryDefault`) is
+ *   bound here and written like a value;
+ * - link properties are written as `@p := expr` in the value's shape
+ *   (`tags := (select Tag { @weight := 1 } filter ...)`), each bound with one target as `.`;
+ * - `unless conflict on .p` needs an exclusive constraint on `p`; `else (...)` needs `on`; inside
+ *   `else`, the inserted type's short name is the conflicting object.
+ * Invariants: pure; errors are QueryError subclasses with the position of the offending node.
+ */
+import type * as ql from '../../syntax';
+import {
+  InvalidReferenceError,
+  InvalidTypeError,
+  MissingRequiredError,
+  QueryCardinalityError,
+  QueryError,
+} from '../../errors';
+import type { TypeRef } from '../../schema/model';
+import { storageLayout, type StorageLayout } from '../../schema/storage/layout';
+import { resolveCast } from '../../std';
+import { AT_MOST_ONE, ONE, cardEither, type Binding, type IrExpr } from '../ir';
+import type { Conflict, Delete, Insert, MutationElement, Update } from '../mutation-ir';
+import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
+import { bindCast, typeEnv } from './calls';
+import { fail, rootScope, unknownName, type BindContext, type Scope } from './context';
+import { bindExpr, pathIdOf, subjectScope, withPathId } from './expr';
+import { selectOver, withScope } from './statement';
+import { isObjectType, lookupSchemaName, printIrType } from './types';
+
+const ITEM_20_HINT =
+  'filter on .id or an exclusive property, add `limit 1`, or use assert_single(...)';
+
+export function bindMutation(
+  ctx: BindContext,
+  scope: Scope,
+  node: ql.InsertQuery | ql.UpdateQuery | ql.DeleteQuery,
+): IrExpr {
+  if (ctx.mode !== 'query') {
+    return fail(QueryError, 'a schema expression cannot insert, update or delete', node.span);
+  }
+  switch (node.kind) {
+    case 'InsertQuery':
+      return bindInsert(ctx, scope, node);
+    case 'UpdateQuery':
+      return bindUpdate(ctx, scope, node);
+    case 'DeleteQuery':
+      return bindDelete(ctx, scope, node);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// insert
+
+function bindInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Insert {
+  const scope = withScope(ctx, outer, q.aliases);
+  const type = writableType(ctx, scope, q.subject, 'insert into');
+  if (type.abstract) {
+    return fail(QueryError, `cannot insert into abstract object type '${type.name}'`, q.subject.span);
+  }
+  // Values see the statement's names but no subject: `.x` means nothing in an insert.
+  const valueScope: Scope = { ...scope, subject: null, link: null };
+  const elements = bindElements(ctx, valueScope, type, q.shape, 'insert');
+  const given = new Set(elements.map((e) => e.pointer.name));
+  const defaults: MutationElement[] = [];
+  for (const pointer of type.pointers.values()) {
+    if (given.has(pointer.name) || !isStored(pointer)) continue;
+    const dflt = pointer.model?.default ?? null;
+    if (dflt === null) {
+      if (pointer.required) {
+        fail(
+          MissingRequiredError,
+          `missing value for required ${pointer.kind} '${type.name}.${pointer.name}'`,
+          q.span,
+        );
+      }
+      continue;
+    }
+    if (!pointer.many && databaseAppliesDefault(ctx, type.name, pointer.name)) continue;
+    const module = pointer.declaredIn.slice(0, pointer.declaredIn.lastIndexOf('::'));
+    const value = bindExpr(ctx, rootScope(module), dflt);
+    defaults.push(element(ctx, type, pointer, ':=', value, [], null, q.span));
+  }
+  const pathId = `insert~${ctx.freshId()}${scope.namespace}`;
+  const conflict = q.unlessConflict ? bindConflict(ctx, scope, type, q.subject, q.unlessConflict) : null;
+  const card = conflict === null ? ONE : conflict.else ? cardEither(ONE, conflict.else.card) : AT_MOST_ONE;
+  // With `else`, the answer is the new object or the else clause's: their common type.
+  const elseType = conflict?.else?.type;
+  const resultType = elseType?.kind === 'object' ? ctx.index.commonAncestor(type.name, elseType.name) : type.name;
+  return {
+    kind: 'Insert',
+    type: { kind: 'object', name: resultType },
+    card,
+    pathId,
+    objectType: type.name,
+    elements: [...elements, ...defaults],
+    conflict,
+  };
+}
+
+function bindConflict(
+  ctx: BindContext,
+  scope: Scope,
+  type: ObjectTypeInfo,
+  subject: ql.ObjectRef,
+  clause: ql.UnlessConflict,
+): Conflict {
+  const conflictPathId = `conflict~${ctx.freshId()}${scope.namespace}`;
+  if (clause.on === null) {
+    if (clause.elseExpr !== null) {
+      return fail(QueryError, '`unless conflict ... else` needs `on`', clause.elseExpr.span);
+    }
+    return { on: null, else: null, conflictPathId };
+  }
+  const on = conflictPointers(type, clause.on);
+  let elseExpr: IrExpr | null = null;
+  if (clause.elseExpr !== null) {
+    // Inside `else`, the inserted type's name is the conflicting object.
+    const root: IrExpr = {
+      kind: 'TypeRoot',
+      type: { kind: 'object', name: type.name },
+      card: ONE,
+      objectType: type.name,
+      pathId: conflictPathId,
+    };
+    const binding: Binding = { id: ctx.freshId(), name: subject.name, expr: root, iteration: false };
+    const elseScope: Scope = { ...scope, names: new Map([...scope.names, [subject.name, binding]]) };
+    elseExpr = bindExpr(ctx, elseScope, clause.elseExpr);
+    if (!isObjectType(elseExpr.type)) {
+      return fail(
+        InvalidTypeError,
+        `the else clause of an insert must yield objects, not '${printIrType(elseExpr.type)}'`,
+        clause.elseExpr.span,
+      );
+    }
+  }
+  return { on, else: elseExpr, conflictPathId };
+}
+
+/** `on .p` → [p], when `p` is exclusive (or `id`). */
+function conflictPointers(type: ObjectTypeInfo, on: ql.Expr): PointerInfo[] {
+  const step = on.kind === 'Path' && on.subject === null && on.steps.length === 1 ? on.steps[0] : null;
+  if (!step || step.kind !== 'Ptr' || step.via !== '.') {
+    return fail(QueryError, '`unless conflict on` takes one property or link of the inserted type: `on .name`', on.span);
+  }
+  const pointer = type.pointers.get(step.name);
+  if (!pointer) return unknownName('link or property', step.name, step.span);
+  const exclusive =
+    pointer.name === 'id' ||
+    (pointer.model?.constraints ?? []).some(
+      (c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null,
+    );
+  if (!exclusive || pointer.many) {
+    return fail(
+      InvalidReferenceError,
+      `'${type.name}.${pointer.name}' has no exclusive constraint: \`unless conflict on\` needs one`,
+      on.span,
+    );
+  }
+  return [pointer];
+}
+
+// ---------------------------------------------------------------------------------------------
+// update, delete
+
+function bindUpdate(ctx: BindContext, outer: Scope, q: ql.UpdateQuery): Update {
+  const scope = withScope(ctx, outer, q.aliases);
+  const { subject, subjectPathId, filter, card } = selectSubject(ctx, scope, q.subject, q, 'update');
+  const type = ctx.index.objectType((subject.type as { name: string }).name) as ObjectTypeInfo;
+  const inner = subjectScope(scope, subject, null);
+  const elements = bindElements(ctx, inner, type, q.shape, 'update');
+  return {
+    kind: 'Update',
+    type: subject.type,
+    card,
+    pathId: `update~${ctx.freshId()}${scope.namespace}`,
+    subject,
+    subjectPathId,
+    filter,
+    elements,
+  };
+}
+
+function bindDelete(ctx: BindContext, outer: Scope, q: ql.DeleteQuery): Delete {
+  const scope = withScope(ctx, outer, q.aliases);
+  const selected = selectSubject(ctx, scope, q.subject, q, 'delete');
+  return {
+    kind: 'Delete',
+    type: selected.subject.type,
+    card: selected.card,
+    pathId: `delete~${ctx.freshId()}${scope.namespace}`,
+    subject: selected.subject,
+    subjectPathId: selected.subjectPathId,
+    filter: selected.filter,
+    orderBy: selected.orderBy,
+    offset: selected.offset,
+    limit: selected.limit,
+  };
+}
+
+/** The objects an update or delete writes: its subject with filter / order by / offset / limit
+ * bound as a select's (so cardinality follows the select rules: `filter .id = ...` is at most
+ * one). */
+function selectSubject(
+  ctx: BindContext,
+  scope: Scope,
+  node: ql.Expr,
+  clauses: {
+    readonly filter: ql.Expr | null;
+    readonly orderBy?: readonly ql.SortExpr[];
+    readonly offset?: ql.Expr | null;
+    readonly limit?: ql.Expr | null;
+  },
+  verb: 'update' | 'delete',
+) {
+  const bound = bindExpr(ctx, scope, node);
+  const core = bound.kind === 'Shape' ? bound.subject : bound;
+  if (!isObjectType(core.type)) {
+    return fail(InvalidTypeError, `${verb} needs objects, not '${printIrType(core.type)}'`, node.span);
+  }
+  const info = ctx.index.objectType(core.type.name);
+  if (!info || info.name.startsWith('schema::') || info.concrete.length === 0) {
+    return fail(QueryError, `cannot ${verb} '${core.type.name}' objects`, node.span);
+  }
+  const selected = selectOver(
+    ctx,
+    scope,
+    core,
+    {
+      filter: clauses.filter,
+      orderBy: clauses.orderBy ?? [],
+      offset: clauses.offset ?? null,
+      limit: clauses.limit ?? null,
+    },
+    node.span,
+  );
+  if (selected.kind !== 'Select') {
+    const subject = withPathId(ctx, scope, core);
+    return {
+      subject,
+      subjectPathId: pathIdOf(subject) as string,
+      filter: null,
+      orderBy: [],
+      offset: null,
+      limit: null,
+      card: subject.card,
+    };
+  }
+  return {
+    subject: selected.subject,
+    subjectPathId: selected.subjectPathId,
+    filter: selected.filter,
+    orderBy: selected.orderBy,
+    offset: selected.offset,
+    limit: selected.limit,
+    card: selected.card,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Elements
+
+function bindElements(
+  ctx: BindContext,
+  scope: Scope,
+  type: ObjectTypeInfo,
+  shape: readonly ql.ShapeElement[],
+  verb: 'insert' | 'update',
+): MutationElement[] {
+  const out: MutationElement[] = [];
+  for (const el of shape) {
+    const [step, ...rest] = el.path;
+    if (!step || step.kind !== 'Ptr' || step.via !== '.' || rest.length > 0 || el.compExpr === null) {
+      return fail(QueryError, `an ${verb} shape assigns pointers: write \`name := value\``, el.span);
+    }
+    if (el.elements !== null || el.filter || el.orderBy.length || el.offset || el.limit) {
+      return fail(QueryError, `an ${verb} shape element is \`name := value\`, without a sub-shape or clauses`, el.span);
+    }
+    const pointer = type.pointers.get(step.name);
+    if (!pointer) {
+      return unknownName('link or property', step.name, step.span, `'${type.name}' has no such pointer`);
+    }
+    if (pointer.name === 'id' || pointer.name === '__type__' || pointer.model === null) {
+      return fail(QueryError, `cannot assign to '${pointer.name}'`, step.span);
+    }
+    if (pointer.computed) {
+      return fail(QueryError, `cannot assign to computed ${pointer.kind} '${type.name}.${pointer.name}'`, step.span);
+    }
+    if (verb === 'update' && pointer.model.readonly) {
+      return fail(QueryError, `cannot update read-only ${pointer.kind} '${type.name}.${pointer.name}'`, step.span);
+    }
+    if (out.some((e) => e.pointer.name === pointer.name)) {
+      return fail(QueryError, `'${pointer.name}' is assigned twice`, step.span);
+    }
+    const op = el.operation ?? ':=';
+    if (op !== ':=' && (verb === 'insert' || !pointer.many)) {
+      return fail(
+        QueryError,
+        verb === 'insert'
+          ? `'${op}' is only allowed in an update`
+          : `'${op}' applies to multi pointers; '${pointer.name}' is single: use ':='`,
+        el.span,
+      );
+    }
+    const { expr: valueNode, props } = splitLinkProperties(el.compExpr);
+    if (props.length > 0 && pointer.kind !== 'link') {
+      return fail(QueryError, `'${pointer.name}' is a property: it has no link properties`, el.span);
+    }
+    let value = bindExpr(ctx, scope, valueNode);
+    let valuePathId: string | null = null;
+    const linkProperties: { property: PointerInfo; expr: IrExpr }[] = [];
+    if (props.length > 0) {
+      value = withPathId(ctx, scope, value.kind === 'Shape' ? value.subject : value);
+      valuePathId = pathIdOf(value);
+      const targetScope = subjectScope(scope, value, null);
+      for (const prop of props) {
+        const name = (prop.path[0] as ql.Ptr).name;
+        const property = pointer.properties.get(name);
+        if (!property) return unknownName('link property', name, prop.span);
+        if (linkProperties.some((p) => p.property.name === name)) {
+          return fail(QueryError, `'@${name}' is assigned twice`, prop.span);
+        }
+        const expr = conform(ctx, property, bindExpr(ctx, targetScope, prop.compExpr as ql.Expr), `${pointer.name}@${name}`, prop.span);
+        linkProperties.push({ property, expr });
+      }
+    }
+    out.push(element(ctx, type, pointer, op, value, linkProperties, valuePathId, el.compExpr.span));
+  }
+  return out;
+}
+
+function element(
+  ctx: BindContext,
+  type: ObjectTypeInfo,
+  pointer: PointerInfo,
+  op: MutationElement['op'],
+  value: IrExpr,
+  linkProperties: MutationElement['linkProperties'],
+  valuePathId: string | null,
+  span: ql.Span,
+): MutationElement {
+  const conformed = conform(ctx, pointer, value, `${type.name}.${pointer.name}`, span);
+  if (op === ':=' && pointer.required && conformed.card.max === 0) {
+    fail(MissingRequiredError, `missing value for required ${pointer.kind} '${type.name}.${pointer.name}'`, span);
+  }
+  return { pointer, op, value: conformed, linkProperties, valuePathId };
+}
+
+/** The value as the pointer's type (cast where std allows it on assignment), checked to be at
+ * most one element for a single pointer. */
+function conform(ctx: BindContext, pointer: PointerInfo, value: IrExpr, what: string, span: ql.Span): IrExpr {
+  const target = pointer.target;
+  let out = value;
+  if (value.type.kind !== 'empty') {
+    if (pointer.kind === 'link' || target.kind === 'object') {
+      const ok =
+        isObjectType(value.type) &&
+        target.kind === 'object' &&
+        (!ctx.index.objectType(target.name) || ctx.index.isSubtype(value.type.name, target.name));
+      if (!ok) {
+        return fail(InvalidTypeError, `invalid target for '${what}': '${printIrType(value.type)}' (expecting '${printType(target)}')`, span);
+      }
+    } else if (!sameTypeRef(value.type, target)) {
+      if (value.type.kind === 'free' || value.type.kind === 'object') {
+        return fail(InvalidTypeError, `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printType(target)}')`, span);
+      }
+      const from = value.type;
+      let allowed = false;
+      try {
+        allowed = resolveCast(from, target, typeEnv(ctx.index)).assignment;
+      } catch {
+        allowed = false;
+      }
+      if (!allowed) {
+        return fail(InvalidTypeError, `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printType(target)}')`, span);
+      }
+      out = bindCast(ctx, value, target, span);
+    }
+  } else {
+    out = bindCast(ctx, value, target, span);
+  }
+  if (!pointer.many && out.card.max === 'many') {
+    fail(
+      QueryCardinalityError,
+      `possibly more than one element for single ${pointer.kind} '${what}'`,
+      span,
+      ITEM_20_HINT,
+    );
+  }
+  return out;
+}
+
+/** `T { @p := x, ... }` (also as a select's result) → the expression without the `@` elements,
+ * and those elements. */
+function splitLinkProperties(node: ql.Expr): { expr: ql.Expr; props: ql.ShapeElement[] } {
+  if (node.kind === 'SelectQuery') {
+    const inner = splitLinkProperties(node.result);
+    return { expr: { ...node, result: inner.expr }, props: inner.props };
+  }
+  if (node.kind !== 'Shape' || node.subject === null) return { expr: node, props: [] };
+  const isProp = (el: ql.ShapeElement) => {
+    const [head] = el.path;
+    return el.path.length === 1 && head?.kind === 'Ptr' && head.via === '@' && el.compExpr !== null;
+  };
+  const props = node.elements.filter(isProp);
+  if (props.length === 0) return { expr: node, props };
+  const rest = node.elements.filter((el) => !isProp(el));
+  return { expr: rest.length === 0 ? node.subject : { ...node, elements: rest }, props };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+function writableType(ctx: BindContext, scope: Scope, ref: ql.ObjectRef, verb: string): ObjectTypeInfo {
+  const found = lookupSchemaName(ctx.index, scope, ref);
+  const shown = ref.module ? `${ref.module}::${ref.name}` : ref.name;
+  if (!found) return unknownName('object type', shown, ref.span);
+  const info = found.kind === 'object' ? ctx.index.objectType(found.name) : undefined;
+  if (!info) return fail(InvalidTypeError, `cannot ${verb} '${found.name}': not an object type`, ref.span);
+  if (info.model === null) return fail(QueryError, `cannot ${verb} '${info.name}'`, ref.span);
+  return info;
+}
+
+function isStored(pointer: PointerInfo): boolean {
+  return pointer.model !== null && pointer.computed === null && pointer.name !== 'id' && pointer.name !== '__type__';
+}
+
+const layouts = new WeakMap<object, StorageLayout>();
+
+/** True when the concrete type's table has a column default for the pointer (so an insert that
+ * leaves the column out gets it from PostgreSQL). */
+function databaseAppliesDefault(ctx: BindContext, type: string, pointer: string): boolean {
+  let layout = layouts.get(ctx.index.schema);
+  if (!layout) {
+    layout = storageLayout(ctx.index.schema);
+    layouts.set(ctx.index.schema, layout);
+  }
+  const table = layout.tables.find((t) => t.type === type);
+  const column = table?.columns.find((c) => c.pointer === pointer);
+  return column !== undefined && column.column.default !== null && !column.queryDefault;
+}
+
+function sameTypeRef(a: unknown, b: TypeRef): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function printType(type: TypeRef): string {
+  return printIrType(type);
+}

@@ -1,0 +1,124 @@
+/**
+ * query/mutation-ir: the IR nodes of insert, update and delete (bound by query/bind/mutation,
+ * planned by query/plan/mutation), part of query/ir's `IrExpr`.
+ *
+ * Each node is the set of objects it writes (type: the written type; cardinality: how many), so
+ * `select (insert T {...}) {...}`, `with u := (update ...) select u {...}` and a bare mutation
+ * read the written rows like any other object set. The written objects are known inside the
+ * statement by `pathId`.
+ * Invariants: every element names a stored, non-computed pointer of the written type (never `id`
+ * or `__type__`); a value is already of the pointer's target type (casts inserted by the binder)
+ * and at most one element when the pointer is single; a required pointer of an insert either
+ * has an element, a default the database applies, or a `defaults` entry.
+ */
+import type { Card, IrExpr, IrType } from './ir';
+import type { PointerInfo } from './schema-index';
+
+/** `name := value` (also `+=`/`-=` in an update's shape, multi pointers only). */
+export interface MutationElement {
+  readonly pointer: PointerInfo;
+  readonly op: ':=' | '+=' | '-=';
+  /** The value set; for a link, objects of its target type. */
+  readonly value: IrExpr;
+  /**
+   * Link properties written with each target (`tags := (select Tag { @weight := 1 })`): bound
+   * with one target element as the subject (`valuePathId`).
+   */
+  readonly linkProperties: readonly { readonly property: PointerInfo; readonly expr: IrExpr }[];
+  /** The path id the value's elements are known by (link properties read it). */
+  readonly valuePathId: string | null;
+}
+
+interface Base<K extends string> {
+  readonly kind: K;
+  readonly type: IrType;
+  readonly card: Card;
+  /** The written objects, inside the statement. */
+  readonly pathId: string;
+}
+
+/** `unless conflict [on expr] [else expr]`. */
+export interface Conflict {
+  /**
+   * The exclusive pointers (their values in the new object) a conflict is checked on: the one
+   * named by `on .p` (or each of a tuple `on (.a, .b)`, checked together), or null for every
+   * exclusive pointer of the type, each alone.
+   */
+  readonly on: readonly PointerInfo[] | null;
+  /**
+   * What the statement yields for a conflicting object instead of a new one (`else (select T)`,
+   * `else (update T set {...})`), with the conflicting object known by `conflictPathId`; null:
+   * nothing.
+   */
+  readonly else: IrExpr | null;
+  readonly conflictPathId: string;
+}
+
+export interface Insert extends Base<'Insert'> {
+  /** The concrete object type inserted. */
+  readonly objectType: string;
+  readonly elements: readonly MutationElement[];
+  readonly conflict: Conflict | null;
+}
+
+/** `update subject filter ... set { ... }`: `subject`'s objects are known by `subjectPathId`
+ * inside filter and elements (`pathId` is the same objects after the update). */
+export interface Update extends Base<'Update'> {
+  readonly subject: IrExpr;
+  readonly subjectPathId: string;
+  readonly filter: IrExpr | null;
+  readonly elements: readonly MutationElement[];
+}
+
+/** `delete subject filter ... order by ... offset ... limit ...`. */
+export interface Delete extends Base<'Delete'> {
+  readonly subject: IrExpr;
+  readonly subjectPathId: string;
+  readonly filter: IrExpr | null;
+  readonly orderBy: readonly {
+    readonly expr: IrExpr;
+    readonly direction: 'asc' | 'desc';
+    readonly empty: 'first' | 'last';
+  }[];
+  readonly offset: IrExpr | null;
+  readonly limit: IrExpr | null;
+}
+
+export type Mutation = Insert | Update | Delete;
+
+export function isMutation(expr: { readonly kind: string }): expr is Mutation {
+  return expr.kind === 'Insert' || expr.kind === 'Update' || expr.kind === 'Delete';
+}
+
+/** The direct sub-expressions of a mutation (for analyses that walk the IR). */
+export function mutationChildren(expr: Mutation): IrExpr[] {
+  const elements = (list: readonly MutationElement[]) =>
+    list.flatMap((e) => [e.value, ...e.linkProperties.map((p) => p.expr)]);
+  switch (expr.kind) {
+    case 'Insert':
+      return [...elements(expr.elements), ...(expr.conflict?.else ? [expr.conflict.else] : [])];
+    case 'Update':
+      return [expr.subject, ...(expr.filter ? [expr.filter] : []), ...elements(expr.elements)];
+    case 'Delete':
+      return [
+        expr.subject,
+        ...(expr.filter ? [expr.filter] : []),
+        ...expr.orderBy.map((k) => k.expr),
+        ...(expr.offset ? [expr.offset] : []),
+        ...(expr.limit ? [expr.limit] : []),
+      ];
+  }
+}
+
+/** True when a mutation occurs anywhere in `root` (`children` walks the other node kinds). */
+export function containsMutation(root: IrExpr, children: (expr: IrExpr) => readonly IrExpr[]): boolean {
+  const seen = new Set<IrExpr>();
+  const visit = (expr: IrExpr): boolean => {
+    if (seen.has(expr)) return false;
+    seen.add(expr);
+    if (isMutation(expr)) return true;
+    if (expr.kind === 'BindingRef' && visit(expr.binding.expr)) return true;
+    return children(expr).some(visit);
+  };
+  return visit(root);
+}

@@ -1,0 +1,271 @@
+import {
+  InvalidTypeError,
+  MissingRequiredError,
+  QueryCardinalityError,
+  QueryError,
+} from '../../errors';
+import type { CompileOptions } from '../api';
+import { compileQuery } from '../compile';
+import { ANN, BUG, ELVIS, RELEASE, YURY, openIssuesDb, type IssuesDb } from '../__tests__/issues-db';
+
+/**
+ * Result tests of insert, update and delete on the issues fixture, on the engine under test
+ * (PGlite, or PostgreSQL with SVC_TEST_DB=postgres). Each test runs its queries in one
+ * transaction that is rolled back, so every test starts from the fixture's rows.
+ */
+
+let db: IssuesDb;
+beforeAll(async () => {
+  db = await openIssuesDb();
+}, 60_000);
+afterAll(async () => {
+  await db.tdb.dispose();
+});
+
+class Rollback extends Error {}
+
+/** Runs the queries in order in one transaction, rolled back; their results. */
+async function run(queries: readonly string[], options: CompileOptions = {}): Promise<unknown[]> {
+  const results: unknown[] = [];
+  await db.tdb.db
+    .transaction(async (tx) => {
+      for (const query of queries) {
+        const compiled = compileQuery(db.schema, query, options);
+        const { rows } = await tx.query<{ result: string }>(compiled.sql, []);
+        results.push(JSON.parse((rows[0] as { result: string }).result));
+      }
+      throw new Rollback();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof Rollback)) throw error;
+    });
+  return results;
+}
+
+const compile = (query: string, options: CompileOptions = {}) => compileQuery(db.schema, query, options);
+const UUID = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+
+describe('insert', () => {
+  test('a bare insert answers the whole stored row (item 16) and the row is stored', async () => {
+    const [inserted, selected] = await run([
+      "insert User { name := 'Zed', age := 5, nicknames := {'z', 'zz'} }",
+      "select User { name, age, nicknames } filter .name = 'Zed'",
+    ]);
+    expect(inserted).toEqual([
+      { id: UUID, name: 'Zed', age: 5, best_friend: null, friends: [], todo: [], nicknames: ['z', 'zz'] },
+    ]);
+    expect(selected).toEqual([{ name: 'Zed', age: 5, nicknames: ['z', 'zz'] }]);
+  });
+
+  test('links from subqueries, multi links with link properties', async () => {
+    const [, selected] = await run([
+      `insert User {
+         name := 'Zed',
+         best_friend := (select User filter .name = 'Elvis' limit 1),
+         friends := (select User { @since := 2001 } filter .name in {'Yury', 'Ann'})
+       }`,
+      "select User { best_friend: { name }, friends: { name, since := @since } order by .name } filter .name = 'Zed'",
+    ]);
+    expect(selected).toEqual([
+      {
+        best_friend: [{ name: 'Elvis' }],
+        friends: [
+          { name: 'Ann', since: 2001 },
+          { name: 'Yury', since: 2001 },
+        ],
+      },
+    ]);
+  });
+
+  test('nested inserts and `select (insert ...) { shape }` (item 33)', async () => {
+    const [result, status] = await run([
+      `select (insert Issue {
+         name := 'New', body := 'b', number := '99',
+         owner := (select User filter .id = <uuid>'${YURY}'),
+         status := (insert Status { name := 'Triage' })
+       }) { name, owner: { name } }`,
+      "select Issue { status: { name } } filter .number = '99'",
+    ]);
+    expect(result).toEqual([{ name: 'New', owner: [{ name: 'Yury' }] }]);
+    expect(status).toEqual([{ status: [{ name: 'Triage' }] }]);
+  });
+
+  test('`with u := (insert ...) select u { ... }` (item 33)', async () => {
+    const [result] = await run(["with u := (insert Status { name := 'Later' }) select u { name }"]);
+    expect(result).toEqual([{ name: 'Later' }]);
+  });
+
+  test('for ... union (insert ...) writes one object per iteration', async () => {
+    const [written, names] = await run([
+      "for n in {'One', 'Two'} union (insert Status { name := n })",
+      "select Status.name filter Status.name in {'One', 'Two'} order by Status.name",
+    ]);
+    expect((written as { name: string }[]).map((r) => r.name).sort()).toEqual(['One', 'Two']);
+    expect(names).toEqual(['One', 'Two']);
+  });
+
+  test('defaults: a pointer left out takes no value; a required one without default is refused', async () => {
+    expect(() => compile("insert User { age := 1 }")).toThrow(MissingRequiredError);
+    expect(() => compile("insert User { age := 1 }")).toThrow(/required property 'default::User.name'/);
+  });
+
+  test('refusals: abstract types, computed pointers, id, +=, wrong types', () => {
+    expect(() => compile("insert Named { name := 'x' }")).toThrow(/abstract object type 'default::Named'/);
+    expect(() => compile("insert Issue { num_watchers := 1 }")).toThrow(/computed property/);
+    expect(() => compile(`insert Status { id := <uuid>'${ELVIS}', name := 'x' }`)).toThrow(QueryError);
+    expect(() => compile("insert User { name := 'x', nicknames += 'y' }")).toThrow(/only allowed in an update/);
+    expect(() => compile("insert User { name := 1 }")).toThrow(InvalidTypeError);
+    expect(() => compile("insert User { name := 'x', best_friend := (select Status limit 1) }")).toThrow(InvalidTypeError);
+  });
+
+  test('item 20: a single pointer takes a provably single value, also from a `with` binding', async () => {
+    expect(() => compile("with u := (select User) insert User { name := 'x', best_friend := u }")).toThrow(
+      QueryCardinalityError,
+    );
+    expect(() => compile("insert User { name := {'a', 'b'} }")).toThrow(QueryCardinalityError);
+    const [result] = await run([
+      "with u := (select User filter .name = 'Elvis' limit 1) select (insert User { name := 'x', best_friend := u }) { best_friend: { name } }",
+    ]);
+    expect(result).toEqual([{ best_friend: [{ name: 'Elvis' }] }]);
+  });
+
+  test('unless conflict: nothing written answers [] (item 26); a new value inserts', async () => {
+    const [conflicting, fresh, count] = await run([
+      `insert Issue { name := 'Dup', body := 'b', number := '1', owner := (select User filter .id = <uuid>'${ELVIS}'), status := (select Status filter .name = 'Open' limit 1) } unless conflict on .number`,
+      `insert Issue { name := 'Fresh', body := 'b', number := '77', owner := (select User filter .id = <uuid>'${ELVIS}'), status := (select Status filter .name = 'Open' limit 1) } unless conflict`,
+      'select count(Issue)',
+    ]);
+    expect(conflicting).toEqual([]);
+    expect((fresh as { name: string }[]).map((r) => r.name)).toEqual(['Fresh']);
+    expect(count).toEqual([4]);
+  });
+
+  test('unless conflict on ... else (select ...) answers the conflicting object', async () => {
+    const [result] = await run([
+      `select (insert Issue { name := 'Dup', body := 'b', number := '1', owner := (select User filter .id = <uuid>'${ELVIS}'), status := (select Status filter .name = 'Open' limit 1) }
+       unless conflict on .number else (select Issue)) { name }`,
+    ]);
+    expect(result).toEqual([{ name: 'Release' }]);
+  });
+
+  test('unless conflict on ... else (update ...) updates only the conflicting object', async () => {
+    const [result, bodies] = await run([
+      `select (insert Issue { name := 'Dup', body := 'b', number := '2', owner := (select User filter .id = <uuid>'${ELVIS}'), status := (select Status filter .name = 'Open' limit 1) }
+       unless conflict on .number else (update Issue set { body := 'reopened' })) { name, body }`,
+      'select Issue { name, body } order by .name',
+    ]);
+    expect(result).toEqual([{ name: 'Bug', body: 'reopened' }]);
+    expect(bodies).toEqual([
+      { name: 'Bug', body: 'reopened' },
+      { name: 'Docs', body: 'Write them' },
+      { name: 'Release', body: 'Ship it' },
+    ]);
+  });
+
+  test('`unless conflict on` needs an exclusive pointer; `else` needs `on`', () => {
+    expect(() => compile("insert Status { name := 'x' } unless conflict on .name")).toThrow(/exclusive/);
+    expect(() => compile("insert Status { name := 'x' } unless conflict else (select Status)")).toThrow(QueryError);
+  });
+});
+
+describe('update', () => {
+  test(':= on properties, reading the old values; the answer is the updated rows', async () => {
+    const [updated, ages] = await run([
+      "update User filter .name = 'Elvis' set { age := .age + 1, name := 'The King' }",
+      'select User { name, age } order by .name',
+    ]);
+    expect(updated).toEqual([
+      expect.objectContaining({ id: ELVIS, name: 'The King', age: 31, nicknames: ['King', 'E'] }),
+    ]);
+    expect(ages).toEqual([
+      { name: 'Ann', age: null },
+      { name: 'The King', age: 31 },
+      { name: 'Yury', age: 25 },
+    ]);
+  });
+
+  test('+=, -= and := on multi links and multi properties', async () => {
+    const [, afterAdd, , afterRemove, , afterSet] = await run([
+      `update User filter .id = <uuid>'${YURY}' set { friends += (select detached User filter .name = 'Ann'), nicknames += 'Y' }`,
+      `select User { friends: { name } order by .name, nicknames } filter .id = <uuid>'${YURY}'`,
+      `update User filter .id = <uuid>'${YURY}' set { friends -= (select detached User filter .name = 'Elvis') }`,
+      `select User { friends: { name } } filter .id = <uuid>'${YURY}'`,
+      `update User filter .id = <uuid>'${YURY}' set { friends := (select detached User { @since := 1999 } filter .name = 'Elvis'), nicknames := {} }`,
+      `select User { friends: { name, since := @since }, nicknames } filter .id = <uuid>'${YURY}'`,
+    ]);
+    expect(afterAdd).toEqual([{ friends: [{ name: 'Ann' }, { name: 'Elvis' }], nicknames: ['Y'] }]);
+    expect(afterRemove).toEqual([{ friends: [{ name: 'Ann' }] }]);
+    expect(afterSet).toEqual([{ friends: [{ name: 'Elvis', since: 1999 }], nicknames: [] }]);
+  });
+
+  test('a single link with link properties; set anew, it loses the ones not written', async () => {
+    const [, withNote, , withoutNote] = await run([
+      `update Issue filter .id = <uuid>'${BUG}' set { owner := (select detached User { @note := 'fixer' } filter .id = <uuid>'${ANN}') }`,
+      `select Issue { owner: { name, note := @note } } filter .id = <uuid>'${BUG}'`,
+      `update Issue filter .id = <uuid>'${RELEASE}' set { owner := (select detached User filter .id = <uuid>'${YURY}') }`,
+      `select Issue { owner: { name, note := @note } } filter .id = <uuid>'${RELEASE}'`,
+    ]);
+    expect(withNote).toEqual([{ owner: [{ name: 'Ann', note: 'fixer' }] }]);
+    expect(withoutNote).toEqual([{ owner: [{ name: 'Yury', note: null }] }]);
+  });
+
+  test('the answer of a multi-link update shows the links after it', async () => {
+    const [updated] = await run([
+      `update Issue filter .id = <uuid>'${BUG}' set { watchers -= (select User filter .id = <uuid>'${ANN}') }`,
+    ]);
+    expect((updated as { watchers: string[] }[])[0]?.watchers).toEqual([ELVIS]);
+  });
+
+  test('nothing matched answers []; with u := (update ...) select u { ... } (item 33)', async () => {
+    const [none, projected] = await run([
+      "update User filter .name = 'Nobody' set { age := 1 }",
+      `with u := (update Issue filter .id = <uuid>'${RELEASE}' set { time_estimate := 10 }) select u { name, time_estimate }`,
+    ]);
+    expect(none).toEqual([]);
+    expect(projected).toEqual([{ name: 'Release', time_estimate: 10 }]);
+  });
+
+  test('an abstract subject updates every concrete table', async () => {
+    const [, names] = await run([
+      "update Named filter .name in {'Ann', 'Open'} set { name := .name ++ '!' }",
+      "select Named.name filter Named.name like '%!' order by Named.name",
+    ]);
+    expect(names).toEqual(['Ann!', 'Open!']);
+  });
+
+  test('refusals: += on a single pointer, unknown pointers, read-only mode', () => {
+    expect(() => compile("update User set { age += 1 }")).toThrow(/single/);
+    expect(() => compile("update User set { nope := 1 }")).toThrow(/nope/);
+    expect(() => compile("update User set { age := 1 }", { access: { policies: false, readOnly: true } })).toThrow(
+      /read-only/,
+    );
+  });
+});
+
+describe('delete', () => {
+  test('delete answers the deleted rows; they are gone, with their link rows', async () => {
+    const [deleted, users, friendsOfYury] = await run([
+      `delete User filter .id = <uuid>'${ANN}'`,
+      'select User.name order by User.name',
+      `select User { friends: { name } } filter .id = <uuid>'${YURY}'`,
+    ]);
+    expect(deleted).toEqual([expect.objectContaining({ id: ANN, name: 'Ann', level: 3 })]);
+    expect(users).toEqual(['Elvis', 'Yury']);
+    expect(friendsOfYury).toEqual([{ friends: [{ name: 'Elvis' }] }]);
+  });
+
+  test('delete with order by and limit', async () => {
+    const [deleted, left] = await run([
+      'delete LogEntry order by .spent_time desc limit 1',
+      'select count(LogEntry)',
+    ]);
+    expect((deleted as unknown[]).length).toBe(1);
+    expect(left).toEqual([0]);
+  });
+
+  test('read-only mode refuses a nested delete', () => {
+    expect(() =>
+      compile('select (delete LogEntry) { id }', { access: { policies: false, readOnly: true } }),
+    ).toThrow(/read-only/);
+  });
+});

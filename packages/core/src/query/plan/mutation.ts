@@ -1,0 +1,854 @@
+/**
+ * plan/mutation: insert, update and delete → data-modifying CTEs of the one top-level statement
+ * (PostgreSQL runs every data-modifying CTE once, on one snapshot; they must be top-level).
+ *
+ * Input: a Mutation IR node (query/mutation-ir) met while lifting `rel`. Output: the written
+ * objects bound in `rel` (a `Bound` whose `alias` reads the written row's stored columns where
+ * one table holds them), and CTEs added through `ctx.addCte`.
+ *
+ * Shape of the SQL, for each mutation (`N` a fresh number):
+ * - `src_N` (materialized): one row per object to write — for an insert a new id
+ *   (`svc_meta.uuid_generate_v7()`, computed once) and the single values; for update/delete the
+ *   selected objects' ids and `__type__` (and the update's new single values). Values are planned
+ *   in a fresh Rel, so the CTE is not correlated with the outer query; a `for` variable the
+ *   mutation reads is planned into it (one row per iteration) and kept as columns `~it<i>`,
+ *   through which the outer query joins back to its own iteration (Gel's approach, dml.py);
+ * - one INSERT / UPDATE / DELETE per concrete table, `returning *`;
+ * - multi pointers: `pairs_N_p` (the new junction rows: source, target|value, link properties),
+ *   then INSERT / DELETE on the junction table (`:=` deletes what is not in the new set, `+=`
+ *   inserts, `-=` deletes);
+ * - `unless conflict`: the new row is written only when no object of the constraint's declaring
+ *   type (every concrete table, so across the hierarchy) has the value, plus `on conflict do
+ *   nothing` for the same table; `else` is planned with the conflicting object bound.
+ * Reads inside the statement see the snapshot before it (PostgreSQL's rule for CTEs): the
+ * written objects' own columns come from the RETURNING rows; `mutationOutput` gives a bare
+ * mutation's whole stored row (item 16), multi pointers included, from the CTEs.
+ * Every write passes `accessFilter` (item 38) for each concrete table it touches.
+ */
+import { QueryError } from '../../errors';
+import { tableName } from '../../schema/storage/layout';
+import {
+  pgType,
+  sql,
+  type PgType,
+  type SelectStatement,
+  type SqlExpr,
+  type SqlQuery,
+  type SqlStatement,
+  type Target,
+} from '../../sql';
+import { jsonOf } from '../../std/scalars';
+import { typeEnv } from '../bind/calls';
+import { children } from '../bind/statement';
+import type { BindingRef, IrExpr } from '../ir';
+import type { Delete, Insert, Mutation, MutationElement, Update } from '../mutation-ir';
+import { isMutation, mutationChildren } from '../mutation-ir';
+import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
+import type { PlanContext } from './planner';
+import { Rel, type Bound } from './rel';
+import { accessFilter, storedColumns, typeSource } from './sources';
+
+type ObjectBound = Extract<Bound, { kind: 'object' }>;
+
+/** What the output of a mutation needs to know about its CTEs. */
+interface Written {
+  /** Concrete type → the CTE holding its written rows (`returning *`). */
+  readonly rows: ReadonlyMap<string, string>;
+  /** Multi pointer name → how to read its rows after the statement. */
+  readonly multi: ReadonlyMap<string, MultiState>;
+}
+
+/** A multi pointer's junction rows after the statement, for the written objects. */
+type MultiState =
+  | { readonly kind: 'replaced'; readonly pairs: string }
+  | { readonly kind: 'added'; readonly pairs: string }
+  | { readonly kind: 'removed'; readonly pairs: string };
+
+/** Mutations already planned in a compilation: planned (written) once, however often read. */
+const planned = new WeakMap<PlanContext, Map<string, { src: string; plan: Written }>>();
+
+/** The written objects of `m`, bound in `rel` (the planner's dispatch calls this). */
+export function planMutation(ctx: PlanContext, rel: Rel, m: Mutation): Bound {
+  const iterations = iterationRefs(m);
+  let done = planned.get(ctx);
+  if (!done) {
+    done = new Map();
+    planned.set(ctx, done);
+  }
+  // By path id: the binder copies nodes (a subject with cardinality one) but keeps their ids.
+  let entry = done.get(m.pathId);
+  if (!entry) {
+    const src = ctx.fresh(`${m.kind.toLowerCase()}_src`);
+    const plan =
+      m.kind === 'Insert'
+        ? planInsert(ctx, m, src, iterations)
+        : m.kind === 'Update'
+          ? planUpdate(ctx, m, src, iterations)
+          : planDelete(ctx, m, src, iterations);
+    entry = { src, plan };
+    done.set(m.pathId, entry);
+  }
+  return joinWritten(ctx, rel, m, entry.src, entry.plan, iterations);
+}
+
+// ---------------------------------------------------------------------------------------------
+// insert
+
+function planInsert(ctx: PlanContext, m: Insert, src: string, iterations: readonly BindingRef[]): Written {
+  const type = m.objectType;
+  guardWrite(ctx, type, 'insert');
+  const r0 = new Rel(null);
+  const keys = bindIterations(ctx, r0, iterations);
+  bindExternals(ctx, r0, m);
+  const targets: Target[] = [
+    sql.target(sql.func('uuid_generate_v7', [], 'svc_meta'), 'id'),
+    ...keys.map((k, i) => sql.target(k, `~it${i}`)),
+  ];
+  const single = m.elements.filter((e) => !e.pointer.many);
+  const columns = singleValues(ctx, r0, single, targets);
+  ctx.addCte(sql.cte(src, selectFrom(r0, targets), { materialized: true }));
+
+  const s = 's';
+  const conditions = m.conflict ? conflictChecks(ctx, m, single, s) : [];
+  const table = tableName(type);
+  const ins = ctx.fresh('insert');
+  const statement = sql.insert({
+    table,
+    columns: ['id', ...columns.map((c) => c.column)],
+    source: sql.select({
+      targets: [sql.target(sql.col('id', s)), ...columns.map((c) => sql.target(sql.col(c.source, s)))],
+      from: [sql.table(null, src, s)],
+      where: conditions.length > 0 ? sql.and(...conditions) : null,
+    }),
+    onConflict: m.conflict ? { target: null, action: { kind: 'nothing' } } : null,
+    returning: [sql.target(sql.star())],
+  });
+  ctx.addCte(sql.cte(ins, statement));
+
+  const multi = new Map<string, MultiState>();
+  for (const e of m.elements.filter((x) => x.pointer.many)) {
+    // New junction rows, for the rows actually inserted.
+    const pairs = planPairs(ctx, e, ins, src, iterations, null, sql.text(type));
+    writeJunction(ctx, type, e, pairs, 'add');
+    multi.set(e.pointer.name, { kind: 'replaced', pairs });
+  }
+  return { rows: new Map([[type, ins]]), multi };
+}
+
+/** `not exists` conditions on the `src` row `s`: no object of the constraint's declaring type
+ * (any concrete table) already has the value of an exclusive pointer. */
+function conflictChecks(ctx: PlanContext, m: Insert, single: readonly MutationElement[], s: string): SqlExpr[] {
+  const type = ctx.index.objectType(m.objectType) as ObjectTypeInfo;
+  const pointers =
+    m.conflict?.on ??
+    [...type.pointers.values()].filter(
+      (p) => !p.many && (p.model?.constraints ?? []).some((c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null),
+    );
+  const out: SqlExpr[] = [];
+  for (const pointer of pointers) {
+    const at = single.findIndex((e) => e.pointer.name === pointer.name);
+    if (at < 0) continue;
+    const owner = ctx.index.objectType(pointer.declaredIn)?.name ?? m.objectType;
+    const x = ctx.fresh('x');
+    const rows = typeSource(ctx, owner, x);
+    out.push(
+      sql.not(
+        sql.exists(
+          sql.select({
+            targets: [sql.target(sql.num(1))],
+            from: [rows.item],
+            where: sql.bin('=', sql.col(pointer.name, x), sql.col(`c${at}`, s)),
+          }),
+        ),
+      ),
+    );
+  }
+  return out;
+}
+
+/**
+ * The single elements' values as `src` columns (`c<i>`; a single link's link properties
+ * `c<i>@<j>`), appended to `targets`; the stored columns they go to.
+ */
+function singleValues(
+  ctx: PlanContext,
+  r0: Rel,
+  single: readonly MutationElement[],
+  targets: Target[],
+): { column: string; source: string }[] {
+  const columns: { column: string; source: string }[] = [];
+  single.forEach((e, i) => {
+    const name = `c${i}`;
+    if (e.linkProperties.length > 0) {
+      // Lifted (not just valued), so the link properties read the same target element.
+      const bound = ctx.lift(r0, e.value);
+      targets.push(sql.target(bound.kind === 'object' ? bound.id : bound.expr, name));
+      e.linkProperties.forEach((p, j) => {
+        targets.push(sql.target(ctx.value(r0, p.expr), `${name}@${j}`));
+        columns.push({ column: `${e.pointer.name}@${p.property.name}`, source: `${name}@${j}` });
+      });
+    } else {
+      targets.push(sql.target(ctx.value(r0, e.value), name));
+    }
+    columns.push({ column: e.pointer.name, source: name });
+  });
+  return columns;
+}
+
+// ---------------------------------------------------------------------------------------------
+// update
+
+function planUpdate(ctx: PlanContext, m: Update, src: string, iterations: readonly BindingRef[]): Written {
+  const r0 = new Rel(null);
+  const keys = bindIterations(ctx, r0, iterations);
+  bindExternals(ctx, r0, m);
+  const subject = objectOf(ctx, r0, m.subject);
+  if (m.filter) r0.where.push(ctx.value(r0, m.filter));
+  const single = m.elements.filter((e) => !e.pointer.many);
+  const targets: Target[] = [
+    sql.target(subject.id, 'id'),
+    sql.target(subject.tag, '__type__'),
+    ...keys.map((k, i) => sql.target(k, `~it${i}`)),
+  ];
+  const columns = singleValues(ctx, r0, single, targets);
+  ctx.addCte(sql.cte(src, selectFrom(r0, targets, subject), { materialized: true }));
+
+  const concrete = concreteOf(ctx, m.subject);
+  const rows = new Map<string, string>();
+  for (const c of concrete) {
+    guardWrite(ctx, c, 'update');
+    if (single.length === 0) continue;
+    const s = 's';
+    const t = 't';
+    const upd = ctx.fresh('update');
+    const table = tableName(c);
+    ctx.addCte(
+      sql.cte(
+        upd,
+        sql.update({
+          table,
+          alias: t,
+          set: [...columns.map((c) => ({ column: c.column, value: sql.col(c.source, s) })), ...resetLinkProperties(single)],
+          from: [sql.table(null, src, s)],
+          where: sql.bin('=', sql.col('id', t), sql.col('id', s)),
+          returning: [sql.target(sql.star(t))],
+        }),
+      ),
+    );
+    rows.set(c, upd);
+  }
+
+  const multi = new Map<string, MultiState>();
+  for (const e of m.elements.filter((x) => x.pointer.many)) {
+    const pairs = planPairs(ctx, e, src, src, iterations, { pathId: m.subjectPathId, type: (m.subject.type as { name: string }).name }, null);
+    for (const c of concrete) {
+      if (ctx.index.storage(c, e.pointer).kind !== 'junction') continue;
+      if (e.op === ':=') {
+        clearJunction(ctx, c, e.pointer, src, pairs);
+        writeJunction(ctx, c, e, pairs, 'add');
+      } else if (e.op === '+=') {
+        writeJunction(ctx, c, e, pairs, 'add');
+      } else {
+        writeJunction(ctx, c, e, pairs, 'remove');
+      }
+    }
+    multi.set(e.pointer.name, {
+      kind: e.op === ':=' ? 'replaced' : e.op === '+=' ? 'added' : 'removed',
+      pairs,
+    });
+  }
+  return { rows, multi };
+}
+
+/** A single link set anew loses the link properties not written with it (a new link). */
+function resetLinkProperties(single: readonly MutationElement[]): { column: string; value: SqlExpr }[] {
+  return single.flatMap((e) =>
+    e.pointer.kind !== 'link'
+      ? []
+      : [...e.pointer.properties.values()]
+          .filter((p) => !p.computed && !e.linkProperties.some((l) => l.property.name === p.name))
+          .map((p) => ({ column: `${e.pointer.name}@${p.name}`, value: sql.null() })),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// delete
+
+function planDelete(ctx: PlanContext, m: Delete, src: string, iterations: readonly BindingRef[]): Written {
+  const r0 = new Rel(null);
+  const keys = bindIterations(ctx, r0, iterations);
+  bindExternals(ctx, r0, m);
+  const subject = objectOf(ctx, r0, m.subject);
+  if (m.filter) r0.where.push(ctx.value(r0, m.filter));
+  const order = m.orderBy.map((k) => sql.order(ctx.value(r0, k.expr), k.direction, k.empty));
+  const targets: Target[] = [
+    sql.target(subject.id, 'id'),
+    sql.target(subject.tag, '__type__'),
+    ...keys.map((k, i) => sql.target(k, `~it${i}`)),
+  ];
+  const base = selectFrom(r0, targets, subject);
+  const query: SqlQuery =
+    m.limit || m.offset || order.length > 0
+      ? {
+          ...base,
+          orderBy: order,
+          limit: m.limit ? ctx.value(new Rel(null), m.limit) : null,
+          offset: m.offset ? ctx.value(new Rel(null), m.offset) : null,
+        }
+      : base;
+  ctx.addCte(sql.cte(src, query, { materialized: true }));
+  const rows = new Map<string, string>();
+  for (const c of concreteOf(ctx, m.subject)) {
+    guardWrite(ctx, c, 'delete');
+    const s = 's';
+    const t = 't';
+    const del = ctx.fresh('delete');
+    const table = tableName(c);
+    ctx.addCte(
+      sql.cte(
+        del,
+        sql.delete({
+          table,
+          alias: t,
+          using: [sql.table(null, src, s)],
+          where: sql.bin('=', sql.col('id', t), sql.col('id', s)),
+          returning: [sql.target(sql.star(t))],
+        }),
+      ),
+    );
+    rows.set(c, del);
+    deleteOwnedTargets(ctx, c, src);
+  }
+  return { rows, multi: new Map() };
+}
+
+/** `on source delete delete target`: the targets of the deleted objects' links go too (read from
+ * the statement's snapshot, before the source rows are gone). */
+function deleteOwnedTargets(ctx: PlanContext, concrete: string, src: string): void {
+  const info = ctx.index.objectType(concrete);
+  for (const p of info?.pointers.values() ?? []) {
+    const policy = p.model?.onSourceDelete;
+    if (p.kind !== 'link' || p.computed || (policy !== 'delete target' && policy !== 'delete target if orphan')) continue;
+    const target = (p.target as { name: string }).name;
+    const storage = ctx.index.storage(concrete, p);
+    const s = 's';
+    const ids: SqlQuery =
+      storage.kind === 'junction'
+        ? sql.select({
+            targets: [sql.target(sql.col(storage.valueColumn, 'j'), 'id')],
+            from: [sql.table(storage.table.schema, storage.table.name, 'j'), sql.table(null, src, s)],
+            where: sql.bin('=', sql.col('source', 'j'), sql.col('id', s)),
+          })
+        : sql.select({
+            targets: [sql.target(sql.col(p.name, 'o'), 'id')],
+            from: [sql.table(tableName(concrete).schema, tableName(concrete).name, 'o'), sql.table(null, src, s)],
+            where: sql.bin('=', sql.col('id', 'o'), sql.col('id', s)),
+          });
+    for (const c of ctx.index.objectType(target)?.concrete ?? []) {
+      guardWrite(ctx, c, 'delete');
+      const t = 't';
+      const table = tableName(c);
+      const conditions: SqlExpr[] = [sql.anySub(sql.col('id', t), '=', ids)];
+      if (policy === 'delete target if orphan') {
+        // Kept when an object that is not being deleted still links to it.
+        conditions.push(sql.not(sql.exists(otherLinks(ctx, p, sql.col('id', t), src))));
+      }
+      ctx.addCte(
+        sql.cte(
+          ctx.fresh('delete_target'),
+          sql.delete({ table, alias: t, where: sql.and(...conditions), returning: [sql.target(sql.col('id', t))] }),
+        ),
+      );
+    }
+  }
+}
+
+/** Links through `pointer` to `target` from objects not listed in `src`. */
+function otherLinks(ctx: PlanContext, pointer: PointerInfo, target: SqlExpr, src: string): SqlQuery {
+  const branches: SqlQuery[] = [];
+  for (const c of ctx.index.objectType(pointer.declaredIn)?.concrete ?? []) {
+    const storage = ctx.index.storage(c, pointer);
+    const [from, source, value] =
+      storage.kind === 'junction'
+        ? [sql.table(storage.table.schema, storage.table.name, 'k'), sql.col('source', 'k'), sql.col(storage.valueColumn, 'k')]
+        : [sql.table(tableName(c).schema, tableName(c).name, 'k'), sql.col('id', 'k'), sql.col(pointer.name, 'k')];
+    branches.push(
+      sql.select({
+        targets: [sql.target(sql.num(1))],
+        from: [from],
+        where: sql.and(
+          sql.bin('=', value, target),
+          sql.not(sql.anySub(source, '=', sql.select({ targets: [sql.target(sql.col('id'))], from: [sql.table(null, src, null)] }))),
+        ),
+      }),
+    );
+  }
+  if (branches.length === 0) return sql.select({ targets: [sql.target(sql.num(1))], where: sql.bool(false) });
+  return branches.reduce((a, b) => sql.setOp('union', true, a, b));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Multi pointers
+
+/**
+ * The new junction rows of a multi element: `pairs_N` (source, target|value, link properties by
+ * name), one row per written object (`owners`, joined to `src` for the iteration columns) and
+ * value element. The value is planned with the written object bound as `subjectPathId` (an
+ * update's `.x`) and each `for` variable bound to its `src` column.
+ */
+function planPairs(
+  ctx: PlanContext,
+  e: MutationElement,
+  owners: string,
+  src: string,
+  iterations: readonly BindingRef[],
+  subject: { readonly pathId: string; readonly type: string } | null,
+  /** The written objects' concrete type, when one (else `src`'s `__type__`). */
+  tag: SqlExpr | null,
+): string {
+  const rel = new Rel(null);
+  const o = ctx.fresh('o');
+  const s = ctx.fresh('s');
+  rel.join('inner', sql.table(null, owners, o));
+  if (owners !== src) rel.join('inner', sql.table(null, src, s), sql.bin('=', sql.col('id', s), sql.col('id', o)));
+  const row = owners === src ? o : s;
+  iterations.forEach((ref, i) => rel.bind(ref.pathId, iterationBound(ref, sql.col(`~it${i}`, row))));
+  if (subject !== null) {
+    rel.bind(subject.pathId, {
+      kind: 'object',
+      type: subject.type,
+      id: sql.col('id', row),
+      tag: sql.col('__type__', row),
+      alias: null,
+      link: null,
+      out: null,
+      nullable: false,
+    });
+  }
+  const bound = ctx.lift(rel, e.value);
+  const value = bound.kind === 'object' ? bound.id : bound.expr;
+  const valueColumn = e.pointer.kind === 'link' ? 'target' : 'value';
+  const targets: Target[] = [
+    sql.target(sql.col('id', o), 'source'),
+    sql.target(value, valueColumn),
+    sql.target(tag ?? sql.col('__type__', row), '~type'),
+  ];
+  for (const p of e.linkProperties) targets.push(sql.target(ctx.value(rel, p.expr), p.property.name));
+  rel.where.push(sql.isNull(value, true));
+  const pairs = ctx.fresh('pairs');
+  ctx.addCte(sql.cte(pairs, selectFrom(rel, targets), { materialized: true }));
+  return pairs;
+}
+
+/** Inserts (`add`) or deletes (`remove`) the pairs in the pointer's junction table of `concrete`. */
+function writeJunction(ctx: PlanContext, concrete: string, e: MutationElement, pairs: string, mode: 'add' | 'remove'): void {
+  const pointer = e.pointer;
+  const storage = ctx.index.storage(concrete, pointer);
+  if (storage.kind !== 'junction') return;
+  // The link properties written (the others keep their defaults, or NULL).
+  const props = e.linkProperties.map((p) => p.property.name);
+  const p = 'p';
+  const name = ctx.fresh(mode === 'add' ? 'link' : 'unlink');
+  let statement: SqlStatement;
+  if (mode === 'add') {
+    const columns = ['source', storage.valueColumn, ...props];
+    statement = sql.insert({
+      table: storage.table,
+      columns,
+      source: sql.select({
+        targets: columns.map((c) => sql.target(sql.col(c, p))),
+        from: [sql.table(null, pairs, p)],
+        // Only the rows of objects this table holds.
+        where: sql.bin('=', sql.col('~type', p), sql.text(concrete)),
+      }),
+      // A link row already there keeps its place; its link properties take the new values.
+      onConflict:
+        pointer.kind === 'link'
+          ? {
+              target: { kind: 'columns', columns: ['source', 'target'], where: null },
+              action:
+                props.length > 0
+                  ? { kind: 'update', set: props.map((c) => ({ column: c, value: sql.col(c, 'excluded') })), where: null }
+                  : { kind: 'nothing' },
+            }
+          : null,
+    });
+  } else {
+    const j = 'j';
+    statement = sql.delete({
+      table: storage.table,
+      alias: j,
+      using: [sql.table(null, pairs, p)],
+      where: sql.and(
+        sql.bin('=', sql.col('source', j), sql.col('source', p)),
+        sql.bin('=', sql.col(storage.valueColumn, j), sql.col(storage.valueColumn, p)),
+      ),
+    });
+  }
+  ctx.addCte(sql.cte(name, statement));
+}
+
+/** `:=` on a multi pointer: the junction rows of the written objects that are not in the new set. */
+function clearJunction(ctx: PlanContext, concrete: string, pointer: PointerInfo, src: string, pairs: string): void {
+  const storage = ctx.index.storage(concrete, pointer);
+  if (storage.kind !== 'junction') return;
+  const j = 'j';
+  const s = 's';
+  const keep = sql.exists(
+    sql.select({
+      targets: [sql.target(sql.num(1))],
+      from: [sql.table(null, pairs, 'p')],
+      where: sql.and(
+        sql.bin('=', sql.col('source', 'p'), sql.col('source', j)),
+        sql.bin('=', sql.col(storage.valueColumn, 'p'), sql.col(storage.valueColumn, j)),
+      ),
+    }),
+  );
+  ctx.addCte(
+    sql.cte(
+      ctx.fresh('unlink'),
+      sql.delete({
+        table: storage.table,
+        alias: j,
+        using: [sql.table(null, src, s)],
+        // Multi properties are multisets: every old value goes, the new ones are inserted.
+        where: sql.and(
+          sql.bin('=', sql.col('source', j), sql.col('id', s)),
+          ...(pointer.kind === 'link' ? [sql.not(keep)] : []),
+        ),
+      }),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The written objects in the outer query, and their output
+
+function joinWritten(
+  ctx: PlanContext,
+  rel: Rel,
+  m: Mutation,
+  src: string,
+  plan: Written,
+  iterations: readonly BindingRef[],
+): Bound {
+  const type = (m.type as { name: string }).name;
+  let anchor: string | null = null;
+  if (iterations.length > 0) {
+    // This iteration's rows: `src` rows whose iteration columns are the outer query's.
+    anchor = ctx.fresh('ws');
+    const conditions = iterations.map((ref, i) => {
+      const outer = rel.lookup(ref.pathId);
+      if (!outer) throw new QueryError(`'${ref.binding.name}' is used outside the statement that binds it`);
+      const value = outer.kind === 'object' ? outer.id : outer.expr;
+      return sql.bin('is not distinct from', sql.col(`~it${i}`, anchor as string), value);
+    });
+    rel.join('inner', sql.table(null, src, anchor), sql.and(...conditions));
+  }
+  if (m.kind === 'Insert' && m.conflict?.else) return withElse(ctx, rel, m, src, plan, anchor);
+  const rows = [...plan.rows];
+  const w = ctx.fresh('w');
+  const onAnchor = anchor ? sql.bin('=', sql.col('id', w), sql.col('id', anchor)) : null;
+  if (rows.length === 1) {
+    // One table: its RETURNING rows (an update's new values).
+    const [concrete, cte] = rows[0] as [string, string];
+    rel.join('inner', sql.table(null, cte, w), onAnchor);
+    return { kind: 'object', type, id: sql.col('id', w), tag: sql.text(concrete), alias: w, link: null, out: null, nullable: false };
+  }
+  if (rows.length > 1) {
+    // Several tables: their RETURNING rows with every column any of them has.
+    rel.join('inner', sql.subquery(writtenRows(ctx, plan.rows), w), onAnchor);
+    return { kind: 'object', type, id: sql.col('id', w), tag: sql.col('__type__', w), alias: w, link: null, out: null, nullable: false };
+  }
+  // Only multi pointers written: the ids and types from `src`.
+  const from = anchor ?? w;
+  if (!anchor) rel.join('inner', sql.table(null, src, w));
+  return { kind: 'object', type, id: sql.col('id', from), tag: sql.col('__type__', from), alias: null, link: null, out: null, nullable: false };
+}
+
+/** The written rows of several concrete tables (CTE each) as one relation: `id`, every stored
+ * column any of them has (NULL where a table lacks it), `__type__`. */
+function writtenRows(ctx: PlanContext, rows: ReadonlyMap<string, string>): SqlQuery {
+  const columns = new Map<string, PgType>();
+  for (const c of rows.keys()) for (const [name, t] of storedColumns(ctx.index, c)) columns.set(name, t);
+  const branches = [...rows].map(([c, cte]) => {
+    const own = storedColumns(ctx.index, c);
+    return sql.select({
+      targets: [
+        sql.target(sql.col('id'), 'id'),
+        ...[...columns].map(([name, t]) => sql.target(own.has(name) ? sql.col(name) : sql.cast(sql.null(), t), name)),
+        sql.target(sql.text(c), '__type__'),
+      ],
+      from: [sql.table(null, cte, null)],
+    }) as SqlQuery;
+  });
+  return branches.reduce((a, b) => sql.setOp('union', true, a, b));
+}
+
+/** Objects bound outside a mutation that its own CTEs must find again (the conflicting object of
+ * an `unless conflict ... else`): path id → how to join it into a fresh Rel. */
+const externals = new WeakMap<PlanContext, Map<string, (rel: Rel) => Bound>>();
+
+/**
+ * `unless conflict on .p else (...)`: the inserted object, or what `else` yields for the object
+ * that conflicted — one row either way (the insert wrote only when nothing conflicted).
+ */
+function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Written, anchor: string | null): Bound {
+  const conflict = m.conflict as NonNullable<Insert['conflict']>;
+  const pointer = (conflict.on as readonly PointerInfo[])[0] as PointerInfo;
+  const at = m.elements.filter((e) => !e.pointer.many).findIndex((e) => e.pointer.name === pointer.name);
+  if (at < 0) throw new QueryError(`\`unless conflict on .${pointer.name}\` needs a value for '${pointer.name}'`);
+  const iterations = iterationRefs(m);
+  // The conflicting object of a src row: joined wherever it is read (here, or in the CTEs of an
+  // `else (update ...)`).
+  const conflicting = (inner: Rel, s: string): Bound => {
+    const x = ctx.fresh('cx');
+    const rows = typeSource(ctx, pointer.declaredIn, x);
+    inner.join('inner', rows.item, sql.bin('=', sql.col(pointer.name, x), sql.col(`c${at}`, s)));
+    return { kind: 'object', type: m.objectType, id: sql.col('id', x), tag: rows.tag, alias: x, link: null, out: null, nullable: false };
+  };
+  let registry = externals.get(ctx);
+  if (!registry) {
+    registry = new Map();
+    externals.set(ctx, registry);
+  }
+  registry.set(conflict.conflictPathId, (fresh) => {
+    const s = ctx.fresh('cs');
+    const conditions = iterations.flatMap((ref, i) => {
+      const outer = fresh.lookup(ref.pathId);
+      return outer ? [sql.bin('is not distinct from', sql.col(`~it${i}`, s), outer.kind === 'object' ? outer.id : outer.expr)] : [];
+    });
+    fresh.join('inner', sql.table(null, src, s), conditions.length > 0 ? sql.and(...conditions) : null);
+    return conflicting(fresh, s);
+  });
+
+  const inner = new Rel(rel);
+  const s = anchor ?? ctx.fresh('cs');
+  if (!anchor) inner.join('inner', sql.table(null, src, s));
+  inner.bind(conflict.conflictPathId, conflicting(inner, s));
+  const other = ctx.lift(inner, conflict.else as IrExpr);
+  if (other.kind !== 'object') throw new QueryError('the else clause must yield objects');
+  // Both branches carry the inserted type's stored columns, so the answer reads them (the else
+  // branch's from its own rows when it wrote them, e.g. an update; else from the table).
+  const columns = [...storedColumns(ctx.index, m.objectType).keys()];
+  let elseColumns = other.alias;
+  if (elseColumns === null) {
+    // The conflicting object may be of another type under the constraint's owner.
+    elseColumns = ctx.fresh('cy');
+    const rows = typeSource(ctx, pointer.declaredIn, elseColumns);
+    inner.join('inner', rows.item, sql.bin('=', sql.col('id', elseColumns), other.id));
+  }
+  const elseRows = selectFrom(
+    inner,
+    [
+      sql.target(other.id, 'id'),
+      ...columns.map((c) => sql.target(sql.col(c, elseColumns as string), c)),
+      sql.target(other.tag, '__type__'),
+    ],
+    other,
+  );
+  const [concrete, cte] = [...plan.rows][0] as [string, string];
+  const w = 'w';
+  const newRows = sql.select({
+    targets: [
+      sql.target(sql.col('id', w), 'id'),
+      ...columns.map((c) => sql.target(sql.col(c, w), c)),
+      sql.target(sql.text(concrete), '__type__'),
+    ],
+    from: [sql.table(null, cte, w)],
+    where: anchor ? sql.bin('=', sql.col('id', w), sql.col('id', anchor)) : null,
+  });
+  const u = ctx.fresh('u');
+  rel.join('inner', sql.subquery(sql.setOp('union', true, newRows, elseRows), u, { lateral: true }));
+  return { kind: 'object', type: m.objectType, id: sql.col('id', u), tag: sql.col('__type__', u), alias: u, link: null, out: null, nullable: false };
+}
+
+/** Binds in a fresh Rel the outside objects (see `externals`) that `m` reads. */
+function bindExternals(ctx: PlanContext, rel: Rel, m: Mutation): void {
+  const registry = externals.get(ctx);
+  if (!registry || registry.size === 0) return;
+  const wanted = new Set<string>();
+  const seen = new Set<IrExpr>();
+  const visit = (expr: IrExpr): void => {
+    if (seen.has(expr)) return;
+    seen.add(expr);
+    if (expr.kind === 'TypeRoot' && registry.has(expr.pathId)) wanted.add(expr.pathId);
+    if (expr.kind === 'BindingRef') visit(expr.binding.expr);
+    for (const child of childrenOf(expr)) visit(child);
+  };
+  visit(m);
+  for (const pathId of wanted) rel.bind(pathId, (registry.get(pathId) as (r: Rel) => Bound)(rel));
+}
+
+/**
+ * The whole stored row of each written object (item 16): `id`, every stored property (std's JSON
+ * form), every single link as its id, every multi pointer as an array (ids for links) — read
+ * from the statement's CTEs, since the tables still show the snapshot before it.
+ */
+export function mutationOutput(ctx: PlanContext, rel: Rel, m: Mutation, bound: ObjectBound): SqlExpr {
+  void rel;
+  const plan = planned.get(ctx)?.get(m.pathId)?.plan;
+  const type = (m.type as { name: string }).name;
+  if (!plan) return sql.func('json_build_object', [sql.text('id'), bound.id]);
+  const concrete = plan.rows.size > 0 ? [...plan.rows.keys()] : [...(ctx.index.objectType(type)?.concrete ?? [])];
+  const rowOf = (c: string): SqlExpr => {
+    const info = ctx.index.objectType(c) as ObjectTypeInfo;
+    const env = typeEnv(ctx.index);
+    const args: SqlExpr[] = [sql.text('id'), bound.id];
+    for (const p of info.pointers.values()) {
+      if (p.model === null || p.computed || p.name === 'id') continue;
+      if (p.many) {
+        args.push(sql.text(p.name), multiJson(ctx, p, bound.id, plan.multi.get(p.name) ?? null, c));
+      } else if (bound.alias !== null) {
+        const col = sql.col(p.name, bound.alias);
+        args.push(sql.text(p.name), p.kind === 'link' ? sql.func('to_json', [col]) : jsonOf(p.target, col, env));
+      }
+    }
+    return sql.func('json_build_object', args);
+  };
+  if (concrete.length === 1) return rowOf(concrete[0] as string);
+  // Each row as its own concrete type stores it.
+  return {
+    kind: 'Case',
+    whens: concrete.map((c) => ({ when: sql.bin('=', bound.tag, sql.text(c)), then: rowOf(c) })),
+    else: sql.func('json_build_object', [sql.text('id'), bound.id]),
+  };
+}
+
+function multiJson(ctx: PlanContext, p: PointerInfo, id: SqlExpr, state: MultiState | null, type: string): SqlExpr {
+  const env = typeEnv(ctx.index);
+  const valueColumn = p.kind === 'link' ? 'target' : 'value';
+  const r = 'r';
+  const elementJson = (col: SqlExpr) => (p.kind === 'link' ? sql.func('to_json', [col]) : jsonOf(p.target, col, env));
+  const oldRows = (): SelectStatement => {
+    const j = 'jr';
+    const rows = junctionRows(ctx, type, p, j);
+    return sql.select({
+      targets: [sql.target(sql.col(valueColumn, j), 'v')],
+      from: [rows],
+      where: sql.bin('=', sql.col('source', j), id),
+    });
+  };
+  const pairRows = (pairs: string): SqlQuery =>
+    sql.select({
+      targets: [sql.target(sql.col(valueColumn, 'pr'), 'v')],
+      from: [sql.table(null, pairs, 'pr')],
+      where: sql.bin('=', sql.col('source', 'pr'), id),
+    });
+  let rows: SqlQuery;
+  if (state === null) rows = oldRows();
+  else if (state.kind === 'replaced') rows = pairRows(state.pairs);
+  else if (state.kind === 'added') rows = sql.setOp(p.kind === 'link' ? 'union' : 'union', p.kind !== 'link', oldRows(), pairRows(state.pairs));
+  else {
+    // As the DELETE did: every old row whose value was removed goes.
+    const old = oldRows() as SelectStatement;
+    const removed = sql.exists(
+      sql.select({
+        targets: [sql.target(sql.num(1))],
+        from: [sql.table(null, state.pairs, 'pr')],
+        where: sql.and(
+          sql.bin('=', sql.col('source', 'pr'), id),
+          sql.bin('=', sql.col(valueColumn, 'pr'), sql.col(valueColumn, 'jr')),
+        ),
+      }),
+    );
+    rows = { ...old, where: sql.and(old.where ?? sql.bool(true), sql.not(removed)) };
+  }
+  return sql.func('coalesce', [
+    sql.scalar(sql.select({ targets: [sql.target(sql.agg('json_agg', [elementJson(sql.col('v', r))]))], from: [sql.subquery(rows, r)] })),
+    sql.cast(sql.text('[]'), pgType('json')),
+  ]);
+}
+
+function junctionRows(ctx: PlanContext, type: string, p: PointerInfo, alias: string) {
+  const tables = (ctx.index.objectType(type)?.concrete ?? []).flatMap((c) => {
+    const storage = ctx.index.storage(c, p);
+    return storage.kind === 'junction' ? [storage.table] : [];
+  });
+  const valueColumn = p.kind === 'link' ? 'target' : 'value';
+  const branches: SqlQuery[] = tables.map((t) =>
+    sql.select({ targets: [sql.target(sql.col('source')), sql.target(sql.col(valueColumn))], from: [sql.table(t.schema, t.name)] }),
+  );
+  if (branches.length === 0) {
+    return sql.subquery(sql.select({ targets: [sql.target(sql.cast(sql.null(), pgType('uuid')), 'source'), sql.target(sql.null(), valueColumn)], where: sql.bool(false) }), alias);
+  }
+  return sql.subquery(branches.reduce((a, b) => sql.setOp('union', true, a, b)), alias);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+/** The access hook for a write of `concrete`'s rows (item 38). It refuses what it cannot allow
+ * (read-only mode, policies not enforced yet); a filter it might return is not applied to writes
+ * yet, so that is refused too rather than ignored. */
+function guardWrite(ctx: PlanContext, concrete: string, kind: 'insert' | 'update' | 'delete'): void {
+  if (accessFilter(ctx, concrete, kind) !== null) {
+    throw new QueryError(`access policies on ${kind} of ${concrete} are not enforced yet`);
+  }
+}
+
+/** `for` variables read inside the mutation (outside any nested mutation, which binds its own). */
+function iterationRefs(m: Mutation): BindingRef[] {
+  const out = new Map<string, BindingRef>();
+  const seen = new Set<IrExpr>();
+  const visit = (expr: IrExpr, top: boolean): void => {
+    if (seen.has(expr)) return;
+    seen.add(expr);
+    if (!top && isMutation(expr)) {
+      // A nested mutation plans its own CTEs; what it reads from here must still be available.
+      for (const ref of iterationRefs(expr)) out.set(ref.pathId, ref);
+      return;
+    }
+    if (expr.kind === 'BindingRef') {
+      if (expr.binding.iteration) out.set(expr.pathId, expr);
+      else visit(expr.binding.expr, false);
+      return;
+    }
+    for (const child of childrenOf(expr)) visit(child, false);
+  };
+  visit(m, true);
+  return [...out.values()];
+}
+
+/** Binds each `for` variable in `rel` by planning its iterator there; their values, in order. */
+function bindIterations(ctx: PlanContext, rel: Rel, refs: readonly BindingRef[]): SqlExpr[] {
+  return refs.map((ref) => {
+    const bound = ctx.lift(rel, ref.binding.expr);
+    rel.bind(ref.pathId, bound);
+    return bound.kind === 'object' ? bound.id : bound.expr;
+  });
+}
+
+function iterationBound(ref: BindingRef, value: SqlExpr): Bound {
+  if (ref.type.kind === 'object') {
+    return { kind: 'object', type: ref.type.name, id: value, tag: sql.null(), alias: null, link: null, out: null, nullable: false };
+  }
+  return { kind: 'value', type: ref.type, expr: value, out: null, nullable: false };
+}
+
+function objectOf(ctx: PlanContext, rel: Rel, expr: IrExpr): ObjectBound {
+  const bound = ctx.lift(rel, expr);
+  if (bound.kind !== 'object') throw new QueryError('update and delete apply to objects');
+  return bound;
+}
+
+function concreteOf(ctx: PlanContext, subject: IrExpr): readonly string[] {
+  return ctx.index.objectType((subject.type as { name: string }).name)?.concrete ?? [];
+}
+
+/** `select targets from rel's FROM where rel's conditions` (and the subject present). */
+function selectFrom(rel: Rel, targets: Target[], present?: ObjectBound): SelectStatement {
+  const where = [...rel.where];
+  if (present?.nullable) where.push(sql.isNull(present.id, true));
+  return sql.select({
+    targets,
+    from: rel.from ? [rel.from] : [],
+    where: where.length > 0 ? sql.and(...where) : null,
+  });
+}
+
+
+/** The direct sub-expressions, mutations included (the binder's IR walk). */
+function childrenOf(expr: IrExpr): readonly IrExpr[] {
+  return isMutation(expr) ? mutationChildren(expr) : children(expr);
+}

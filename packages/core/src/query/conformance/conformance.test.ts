@@ -3,16 +3,27 @@
  * a fresh database (PGlite, or PostgreSQL with SVC_TEST_DB=postgres) and set up once.
  *
  * `SVC_CONFORMANCE=pending` runs pending/*.case instead and, rather than failing, prints which
- * pending cases now pass (move those to cases/).
+ * pending cases now pass. `SVC_CONFORMANCE_MOVE=1` also moves them: with `pending`, the passing
+ * ones back to cases/; without, the failing active ones to pending/ with their failure as a note
+ * (then README.md's counts are rewritten).
  */
 import { createTestDatabase, type TestDatabase } from '../../testing';
 import { compileQuery } from '../compile';
-import { caseTitle, FIXTURES_DIR, loadCorpus, type LoadedCase } from './corpus';
+import {
+  caseTitle,
+  FIXTURES_DIR,
+  loadCorpus,
+  moveCases,
+  updateReadmeCounts,
+  type CaseMove,
+  type LoadedCase,
+} from './corpus';
 import { prepareFixture, readFixture, runCase, type PreparedFixture } from './run-case';
 
 const PENDING = process.env.SVC_CONFORMANCE === 'pending';
-const nowPassing: string[] = [];
-const stillFailing: string[] = [];
+const MOVE = process.env.SVC_CONFORMANCE_MOVE === '1';
+const passed: LoadedCase[] = [];
+const failed: (CaseMove & { title: string })[] = [];
 
 for (const group of loadCorpus(PENDING ? 'pending' : 'cases')) {
   describe(`fixture ${group.fixture}`, () => {
@@ -40,23 +51,26 @@ for (const group of loadCorpus(PENDING ? 'pending' : 'cases')) {
     for (const c of group.cases) {
       test(caseTitle(c), async () => {
         const failure = await run(c);
-        if (PENDING) {
-          (failure ? stillFailing : nowPassing).push(failure ? `${caseTitle(c)}: ${failure}` : caseTitle(c));
-          return;
-        }
-        if (failure) throw new Error(failure);
+        if (failure) failed.push({ file: c.file, name: c.name, note: failure, title: caseTitle(c) });
+        else passed.push(c);
+        if (failure && !PENDING) throw new Error(failure);
       });
     }
   });
 }
 
-if (PENDING) {
-  afterAll(() => {
+afterAll(() => {
+  if (PENDING) {
     const lines = [
-      `pending cases now passing: ${nowPassing.length} of ${nowPassing.length + stillFailing.length}`,
-      ...nowPassing.map((t) => `  PASS ${t}`),
+      `pending cases now passing: ${passed.length} of ${passed.length + failed.length}`,
+      ...passed.map((c) => `  PASS ${caseTitle(c)}`),
     ];
-    if (process.env.SVC_CONFORMANCE_VERBOSE === '1') lines.push(...stillFailing.map((t) => `  FAIL ${t}`));
+    if (process.env.SVC_CONFORMANCE_VERBOSE === '1')
+      lines.push(...failed.map((f) => `  FAIL ${f.title}: ${f.note}`));
     process.stdout.write(`${lines.join('\n')}\n`);
-  });
-}
+  }
+  if (!MOVE) return;
+  if (PENDING) moveCases('cases', passed.map((c) => ({ file: c.file, name: c.name })));
+  else moveCases('pending', failed);
+  updateReadmeCounts();
+});

@@ -77,7 +77,9 @@ export function moveCases(to: CorpusPart, moves: readonly CaseMove[]): void {
     const moved = go.map((b) => {
       const lines = b.lines.filter((l) => !l.startsWith('# pending:'));
       const note = names.get(b.name)?.note;
-      if (to === 'pending' && note) lines.splice(1, 0, `# pending: ${note.replace(/\s+/g, ' ')}`);
+      // The failure without its `line N:` prefix (lines change when the case moves).
+      const text = note?.replace(/^line \d+: /, '').replace(/\s+/g, ' ');
+      if (to === 'pending' && text) lines.splice(1, 0, `# pending: ${text}`);
       return lines;
     });
     writeFileSync(targetPath, target + joinBlocks(moved));

@@ -261,6 +261,19 @@ export interface Group extends Base<'Group'> {
   readonly keys: readonly { readonly name: string; readonly expr: IrExpr }[];
   /** The shape of each group's elements (the subject's shape, if any). */
   readonly elements: IrExpr;
+  /** Groups are referred to (`.key`, `.elements`, shapes) through this id. */
+  readonly pathId: string;
+}
+
+/** `g.key.k`: the value of grouping key `index` of group `g`. */
+export interface GroupKey extends Base<'GroupKey'> {
+  readonly group: IrExpr;
+  readonly index: number;
+}
+
+/** `g.elements`: the subject elements with group `g`'s keys. */
+export interface GroupElements extends Base<'GroupElements'> {
+  readonly group: IrExpr;
 }
 
 export type IrExpr =
@@ -290,6 +303,8 @@ export type IrExpr =
   | Select
   | For
   | Group
+  | GroupKey
+  | GroupElements
   | TupleElement
   | Insert
   | Update

@@ -45,6 +45,9 @@ export interface Conflict {
    * exclusive pointer of the type, each alone.
    */
   readonly on: readonly PointerInfo[] | null;
+  /** The type declaring the exclusive constraint `on` names: the objects a conflict is looked for
+   * among (all its concrete tables); null with `on` null. */
+  readonly owner: string | null;
   /**
    * What the statement yields for a conflicting object instead of a new one (`else (select T)`,
    * `else (update T set {...})`), with the conflicting object known by `conflictPathId`; null:
@@ -121,4 +124,38 @@ export function containsMutation(root: IrExpr, children: (expr: IrExpr) => reado
     return children(expr).some(visit);
   };
   return visit(root);
+}
+
+/**
+ * Refuses a mutation where it would be run conditionally (a branch of `if ... else`, the right
+ * side of `??`): the planner writes every mutation once per statement, unconditionally, so such a
+ * write would happen whichever branch is taken. `children` walks the other node kinds.
+ */
+export function assertMutationPlacement(
+  root: IrExpr,
+  children: (expr: IrExpr) => readonly IrExpr[],
+  refuse: (message: string) => never,
+): void {
+  const seen = new Set<IrExpr>();
+  const visit = (expr: IrExpr, conditional: boolean): void => {
+    if (seen.has(expr)) return;
+    seen.add(expr);
+    if (isMutation(expr) && conditional) {
+      refuse(`${expr.kind.toLowerCase()} inside a conditional expression (if/else, ??) is not supported yet: write it as its own statement or in a with binding`);
+    }
+    if (expr.kind === 'BindingRef') return visit(expr.binding.expr, conditional);
+    if (expr.kind === 'IfElse') {
+      visit(expr.condition, conditional);
+      visit(expr.then, true);
+      visit(expr.else, true);
+      return;
+    }
+    if (expr.kind === 'Coalesce') {
+      visit(expr.left, conditional);
+      visit(expr.right, true);
+      return;
+    }
+    for (const child of children(expr)) visit(child, conditional);
+  };
+  visit(root, false);
 }

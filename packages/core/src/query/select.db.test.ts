@@ -346,6 +346,44 @@ table('with, for, group, detached, aliases, functions', [
   },
 ]);
 
+table('views and group results', [
+  {
+    query: 'with U := User { n := count(.friends) } select U { name, n } order by .name',
+    expected: [
+      { name: 'Ann', n: 1 },
+      { name: 'Elvis', n: 1 },
+      { name: 'Yury', n: 1 },
+    ],
+  },
+  { query: "select (select User { up := str_upper(.name) } filter .name = 'Ann').up", expected: ['ANN'] },
+  { query: "select User { name := 'X' } filter .name = 'Ann'", expected: [] },
+  { query: 'select User { label := .name ++ "!" } order by .label desc limit 1', expected: [{ label: 'Yury!' }] },
+  {
+    query: 'select (group Issue using st := .status.name by st) { st := .key.st, n := count(.elements) } order by .st',
+    expected: [
+      { st: 'Closed', n: 1 },
+      { st: 'Open', n: 2 },
+    ],
+  },
+  { query: 'select (group Issue using st := .status.name by st).key.st', expected: ['Closed', 'Open'], unordered: true },
+  { query: 'select (group User by .age).grouping', expected: ['age', 'age', 'age'] },
+  {
+    query: 'for g in (group Issue using st := .status.name by st) union (g.key.st, count(g.elements))',
+    expected: [
+      ['Closed', 1],
+      ['Open', 2],
+    ],
+    unordered: true,
+  },
+  {
+    query: 'with g := (group Issue { name } using st := .status.name by st) select g { key: { st }, elements: { name } order by .name } order by .key.st',
+    expected: [
+      { key: { st: 'Closed' }, elements: [{ name: 'Bug' }] },
+      { key: { st: 'Open' }, elements: [{ name: 'Docs' }, { name: 'Release' }] },
+    ],
+  },
+]);
+
 table('object casts (item 12)', [
   { query: 'select (<User><uuid>$id) { name }', vars: { id: ELVIS }, expected: [{ name: 'Elvis' }] },
   { query: 'select Issue { name } filter .owner = <User><uuid>$id order by .name', vars: { id: YURY }, expected: [{ name: 'Bug' }] },

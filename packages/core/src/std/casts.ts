@@ -67,6 +67,28 @@ export function resolutionBase(name: string, env: TypeEnv): string | null {
   return base === 'std::sequence' ? 'std::int64' : base;
 }
 
+const reachableCache = new Map<string, readonly string[]>();
+
+/** Every std scalar `from` converts to implicitly, itself included. */
+export function implicitlyReachable(from: string): readonly string[] {
+  let found = reachableCache.get(from);
+  if (!found) {
+    const seen = new Set([from]);
+    const queue = [from];
+    for (let t = queue.shift(); t !== undefined; t = queue.shift()) {
+      for (const u of IMPLICIT[t] ?? []) {
+        if (!seen.has(u)) {
+          seen.add(u);
+          queue.push(u);
+        }
+      }
+    }
+    found = [...seen];
+    reachableCache.set(from, found);
+  }
+  return found;
+}
+
 const distanceCache = new Map<string, number | null>();
 
 /** Shortest chain of implicit casts between two std scalars (0 when equal). */
@@ -246,7 +268,7 @@ function fromJson(to: TypeRef, env: TypeEnv): (value: SqlExpr) => SqlExpr {
       else: raise(
         j,
         pg,
-        sql.bin('||', sql.text(`expected JSON ${kind}; got JSON `), sql.func('jsonb_typeof', [j])),
+        sql.bin('||', sql.text(`expected JSON ${kind} or null; got JSON `), sql.func('jsonb_typeof', [j])),
       ),
     };
   };

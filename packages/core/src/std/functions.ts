@@ -64,6 +64,8 @@ function minMax(which: 'min' | 'max') {
     if (base === 'std::str' && !enumValues) return fn(which, { kind: 'Collate', expr: x, collation: 'C' });
     if (base && NATIVE_MINMAX.has(base) && !enumValues) return fn(which, x);
     if (base === 'std::bool') return fn(which === 'min' ? 'bool_and' : 'bool_or', x);
+    // Arrays compare element by element in PostgreSQL too (array_agg of arrays would nest them).
+    if (t?.kind === 'array') return fn(which, x);
     // Any other type: the first element in EdgeQL's order.
     const key: SqlExpr = enumValues
       ? fn(
@@ -675,6 +677,34 @@ function json(): Overload[] {
 // ---------------------------------------------------------------------------------------------
 // Arrays
 
+/**
+ * `array[:p] ++ [val] ++ array[p + 1 - inserting:]` with p the 0-based position of idx (negative
+ * counts from the end); p must be in 0..len-1 to set, 0..len to insert.
+ */
+function splice(a: SqlArgs, inserting: 0 | 1): SqlExpr {
+  const array = a.at(0);
+  const n = fn('cardinality', array);
+  const p = caseWhen([[sql.bin('<', a.at(1), num(0)), sql.bin('+', n, a.at(1))]], a.at(1));
+  const slice = (lower: SqlExpr, upper: SqlExpr): SqlExpr => ({ kind: 'Slice', expr: paren(array), lower, upper });
+  const head = slice(num(1), int4(p));
+  const tail = slice(int4(sql.bin('+', p, num(2 - inserting))), int4(n));
+  const outside = sql.or(sql.bin('<', p, num(0)), sql.bin('>', p, sql.bin('-', n, num(1 - inserting))));
+  return caseWhen(
+    [
+      [
+        outside,
+        raise(
+          array,
+          pgTypeFor(a.result ?? { kind: 'array', element: { kind: 'scalar', name: 'std::str' } }),
+          sql.bin('||', sql.bin('||', sql.text('array index '), cast(a.at(1), 'text')), sql.text(' is out of bounds')),
+          '22023',
+        ),
+      ],
+    ],
+    sql.bin('||', sql.bin('||', head, { kind: 'ArrayExpr', elements: [a.at(2)], type: null }), tail),
+  );
+}
+
 function arrays(): Overload[] {
   return [
     def('std::array_unpack', 'array: array<anytype>', 'set of anytype', (a) => fn('unnest', a.at(0)), SRF),
@@ -698,6 +728,14 @@ function arrays(): Overload[] {
     def('std::array_replace', 'array: array<anytype>, old: anytype, new: anytype', 'array<anytype>', (a) =>
       fn('array_replace', a.at(0), a.at(1), a.at(2)),
     ),
+    // Replace the element at idx (negative from the end); outside the array is an error (22023).
+    def('std::array_set', 'array: array<anytype>, idx: int64, val: anytype', 'array<anytype>', (a) =>
+      splice(a, 0),
+    ),
+    // Insert before idx (len(array) appends); outside 0..len is an error (22023).
+    def('std::array_insert', 'array: array<anytype>, idx: int64, val: anytype', 'array<anytype>', (a) =>
+      splice(a, 1),
+    ),
   ];
 }
 
@@ -718,6 +756,7 @@ function numbers(): Overload[] {
     def('math::sqrt', 'float64', 'float64', (a) => fn('sqrt', a.at(0))),
     def('math::sqrt', 'decimal', 'decimal', (a) => fn('sqrt', a.at(0))),
     def('math::log', 'decimal, named only base: decimal', 'decimal', (a) => fn('log', a.at(1), a.at(0))),
+    def('math::atan2', 'y: float64, x: float64', 'float64', (a) => fn('atan2', a.at(0), a.at(1))),
     def('std::bytes_get_bit', 'bytes: bytes, num: int64', 'int64', (a) => int8(fn('get_bit', a.at(0), a.at(1)))),
   ];
   for (const t of ['int16', 'int32', 'int64', 'float32', 'float64', 'bigint', 'decimal'] as const) {
@@ -739,6 +778,9 @@ function numbers(): Overload[] {
     out.push(def(`math::${name}`, 'int64', 'float64', (a) => fn(pg, f8(a.at(0)))));
     out.push(def(`math::${name}`, 'float64', 'float64', (a) => fn(pg, a.at(0))));
     out.push(def(`math::${name}`, 'decimal', 'decimal', (a) => fn(pg, a.at(0))));
+  }
+  for (const name of ['sin', 'cos', 'tan', 'cot', 'asin', 'acos', 'atan'] as const) {
+    out.push(def(`math::${name}`, 'x: float64', 'float64', (a) => fn(name, a.at(0))));
   }
   for (const t of INTS) {
     out.push(def('std::bit_and', `l: ${t}, r: ${t}`, t, (a) => sql.bin('&', a.at(0), a.at(1))));

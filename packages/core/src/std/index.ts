@@ -45,3 +45,4 @@ export {
   type ResolveOptions,
 } from './resolve';
 export { STD_BOOTSTRAP_SQL } from './bootstrap';
+export { edgeqlMessage } from './messages';

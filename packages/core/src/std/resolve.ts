@@ -18,8 +18,15 @@
  */
 import { InvalidReferenceError, InvalidTypeError, type SourcePosition } from '../errors';
 import { printTypeRef, type TypeRef } from '../schema/model';
-import type { SqlExpr } from '../sql/ast';
-import { implicitDistance, commonType, resolutionBase, resolveCast, scalarDistance } from './casts';
+import { sql, type SqlExpr } from '../sql/ast';
+import {
+  commonType,
+  implicitDistance,
+  implicitlyReachable,
+  resolutionBase,
+  resolveCast,
+  scalarDistance,
+} from './casts';
 import type { Card, Overload, Param, PolyName, SigType, SqlArgs, TypeEnv, Volatility } from './model';
 import { pgTypeFor, STD_ONLY } from './scalars';
 import { STD_FUNCTIONS } from './functions';
@@ -114,17 +121,28 @@ export function resolveOperator(
   return cached(env, cacheKey('op', op, args), () => resolveOperatorUncached(op, args, env, options));
 }
 
+const byArity = new Map<string, readonly Overload[]>();
+
+/** A prefix and an infix operator share a name (`-`): the positional count tells them apart. */
+function operatorsTaking(op: string, positional: number): readonly Overload[] {
+  const key = `${op}/${positional}`;
+  let found = byArity.get(key);
+  if (!found) {
+    found = (STD_OPERATORS.get(op) ?? []).filter(
+      (o) => o.params.filter((p) => p.kind === 'positional').length === positional,
+    );
+    byArity.set(key, found);
+  }
+  return found;
+}
+
 function resolveOperatorUncached(
   op: string,
   args: readonly CallArg[],
   env: TypeEnv,
   options: ResolveOptions,
 ): ResolvedCall {
-  // A prefix and an infix operator share a name (`-`): the argument count tells them apart.
-  const overloads =
-    STD_OPERATORS.get(op)?.filter(
-      (o) => o.params.filter((p) => p.kind === 'positional').length === args.filter((a) => a.name === undefined).length,
-    ) ?? [];
+  const overloads = operatorsTaking(op, args.filter((a) => a.name === undefined).length);
   const found = pick(overloads, args, env, () => `operator '${op}'`, options.position);
   if (found) return found;
   const types = args.map((a) => `'${a.type ? printTypeRef(a.type) : 'anytype'}'`);
@@ -391,13 +409,47 @@ function match(o: Overload, args: readonly CallArg[], env: TypeEnv): Match | nul
   return { overload: o, cost, bindings, argParams };
 }
 
-function pick(
+/** Overloads grouped by their first parameter's concrete scalar type ('' for any other). */
+const byFirstParam = new WeakMap<readonly Overload[], Map<string, Overload[]>>();
+
+/**
+ * The overloads worth matching: when the first argument is a std scalar, only those whose first
+ * parameter it reaches by implicit casts, plus those whose first parameter is not a concrete
+ * scalar (`=` has two dozen overloads; an int32 argument reaches four of them).
+ */
+function candidatesFor(
   overloads: readonly Overload[],
+  args: readonly CallArg[],
+  env: TypeEnv,
+): readonly Overload[] {
+  const first = args[0];
+  if (!first || first.name !== undefined || first.type?.kind !== 'scalar') return overloads;
+  const base = resolutionBase(first.type.name, env);
+  let groups = byFirstParam.get(overloads);
+  if (!groups) {
+    groups = new Map();
+    for (const o of overloads) {
+      const p = o.params[0];
+      const key = p && p.kind === 'positional' && p.type.kind === 'scalar' ? p.type.name : '';
+      const list = groups.get(key) ?? [];
+      list.push(o);
+      groups.set(key, list);
+    }
+    byFirstParam.set(overloads, groups);
+  }
+  const out: Overload[] = [...(groups.get('') ?? [])];
+  if (base !== null) for (const t of implicitlyReachable(base)) out.push(...(groups.get(t) ?? []));
+  return out;
+}
+
+function pick(
+  allOverloads: readonly Overload[],
   args: readonly CallArg[],
   env: TypeEnv,
   what: () => string,
   position: SourcePosition | undefined,
 ): ResolvedCall | null {
+  const overloads = candidatesFor(allOverloads, args, env);
   let best: Match[] = [];
   for (const o of overloads) {
     const m = match(o, args, env);
@@ -468,7 +520,8 @@ function toResolved(
         const p = m.argParams[i] as number;
         const from = args[i]?.type ?? null;
         const to = paramTypes[p] ?? null;
-        const converted = from && to ? coerce(value, from, to, env) : value;
+        // An untyped `{}` gets the parameter's type (PostgreSQL would guess text).
+        const converted = from && to ? coerce(value, from, to, env) : to ? sql.cast(value, pgTypeFor(to)) : value;
         if ((o.params[p] as Param).kind === 'variadic') rest.push(converted);
         else byParam.set(p, converted);
         if (nullable[i]) nullByParam.set(p, true);

@@ -239,6 +239,15 @@ describe('functions', () => {
     ['std::array_get', [['array<int64>', [1, 2, 3]], ['int64', -4], ['int64', 0, 'default']], 0],
     ['std::array_fill', [['str', 'x'], ['int64', 2]], ['x', 'x']],
     ['std::array_replace', [['array<int64>', [1, 2, 1]], ['int64', 1], ['int64', 9]], [9, 2, 9]],
+    ['std::array_set', [['array<int64>', [1, 2, 3]], ['int64', 1], ['int64', 9]], [1, 9, 3]],
+    ['std::array_set', [['array<int64>', [1, 2, 3]], ['int64', -1], ['int64', 9]], [1, 2, 9]],
+    ['std::array_set', [['array<int64>', [1, 2, 3]], ['int64', 0], ['int64', 9]], [9, 2, 3]],
+    ['std::array_insert', [['array<int64>', [1, 2]], ['int64', 0], ['int64', 9]], [9, 1, 2]],
+    ['std::array_insert', [['array<int64>', [1, 2]], ['int64', 2], ['int64', 9]], [1, 2, 9]],
+    ['std::array_insert', [['array<int64>', [1, 2]], ['int64', -1], ['int64', 9]], [1, 9, 2]],
+    ['std::array_insert', [['array<int64>', []], ['int64', 0], ['int64', 9]], [9]],
+    ['math::atan2', [['float64', 1], ['float64', 1]], Math.PI / 4],
+    ['math::cos', [['float64', 0]], 1],
     ['math::abs', [['int64', -3]], 3],
     ['math::ceil', [['float64', 1.2]], 2],
     ['math::floor', [['decimal', '-1.5']], -2],
@@ -269,6 +278,10 @@ describe('functions', () => {
   });
 
   test.each<[string, Arg[], string]>([
+    ['std::array_set', [['array<int64>', [1]], ['int64', 1], ['int64', 9]], '22023'],
+    ['std::array_set', [['array<int64>', []], ['int64', 0], ['int64', 9]], '22023'],
+    ['std::array_insert', [['array<int64>', [1]], ['int64', 2], ['int64', 9]], '22023'],
+    ['std::array_insert', [['array<int64>', [1]], ['int64', -2], ['int64', 9]], '22023'],
     ['std::assert', [['bool', false]], 'P0004'],
     ['std::assert', [['bool', false], ['str', 'nope', 'message']], 'P0004'],
     ['std::to_int64', [['str', 'x']], '22P02'],
@@ -325,6 +338,19 @@ describe('functions', () => {
 
   test('assert_single of two raises a cardinality violation (21000)', async () => {
     expect(await sqlState(aggregate('std::assert_single', 'int64', [1, 2]))).toBe('21000');
+  });
+
+  test('min/max of arrays compare element by element', async () => {
+    const type: TypeRef = { kind: 'array', element: t('int64') };
+    for (const [name, expected] of [
+      ['std::min', [1, 2]],
+      ['std::max', [2, 1]],
+    ] as const) {
+      const call = resolveFunction(name, [{ type }], { env: ENV });
+      const text = `select ${printSql(jsonOf(type, call.sql([sql.col('x', 'u')]), ENV))}::text as result from (values (ARRAY[2, 1]::bigint[]), (ARRAY[1, 5]::bigint[]), (ARRAY[1, 2]::bigint[])) as u(x)`;
+      const { rows } = await test_.db.query(text);
+      expect(JSON.parse((rows[0] as { result: string }).result)).toEqual(expected);
+    }
   });
 
   test('min/max of enums follow the declaration order', async () => {

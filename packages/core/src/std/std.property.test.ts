@@ -12,6 +12,9 @@ import type { TypeRef } from '../schema/model';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import { jsonOf, resolveCast, resolveOperator, STD_ONLY, type CallArg } from './index';
 
+// Each run is one query; the machine may be shared, so give the batches room.
+jest.setTimeout(120_000);
+
 const t = (name: string): TypeRef => ({ kind: 'scalar', name: `std::${name}` });
 const INT64 = t('int64');
 

@@ -5,12 +5,12 @@ with "delete_src1" as materialized (
     join (
     (
       select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-      from "default"."Admin"
+      from "default"."Admin" as "Admin"
     )
     union all
     (
       select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-      from "default"."User"
+      from "default"."User" as "User"
     )
   ) as "User3" on "User3"."id" = "Issue2"."owner"
   where "User3"."name" = ('Elvis'::text)

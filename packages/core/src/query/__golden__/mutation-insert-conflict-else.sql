@@ -6,12 +6,12 @@ with "insert_src1" as materialized (
     from (
       (
         select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-        from "default"."Admin"
+        from "default"."Admin" as "Admin"
       )
       union all
       (
         select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-        from "default"."User"
+        from "default"."User" as "User"
       )
     ) as "User2"
     where "User2"."name" = ('Elvis'::text)
@@ -39,7 +39,11 @@ with "insert_src1" as materialized (
 "update_src10" as materialized (
   select "q13"."id" as "id", "q13"."__type__" as "__type__", 'reopened'::text as "c0"
   from "insert_src1" as "cs11"
-    join "default"."Issue" as "cx12" on "cx12"."number" = "cs11"."c2"
+    join "default"."Issue" as "cx12" on ("cx12"."number" = "cs11"."c2") and (not exists (
+    select 1
+    from "insert7" as "n"
+    where "n"."id" = "cx12"."id"
+  ))
     join lateral (
     select "cx12"."id" as "id", 'default::Issue' as "__type__", json_build_object('id', "cx12"."id") as "~json"
   ) as "q13" on true
@@ -51,17 +55,24 @@ with "insert_src1" as materialized (
   where "t"."id" = "s"."id"
   returning "t".*
 )
-select coalesce(json_agg(json_build_object('name', to_json("u16"."name"), 'body', to_json("u16"."body"))), '[]'::json)::text as "result"
+select coalesce(json_agg("q17"."~json"), '[]'::json)::text as "result"
 from lateral (
-  (
-    select "w"."id" as "id", "w"."name" as "name", "w"."owner" as "owner", "w"."owner@note" as "owner@note", "w"."body" as "body", "w"."number" as "number", "w"."status" as "status", "w"."time_estimate" as "time_estimate", "w"."tags" as "tags", "w"."due_date" as "due_date", 'default::Issue' as "__type__"
-    from "insert7" as "w"
-  )
-  union all
-  (
-    select "w15"."id" as "id", "w15"."name" as "name", "w15"."owner" as "owner", "w15"."owner@note" as "owner@note", "w15"."body" as "body", "w15"."number" as "number", "w15"."status" as "status", "w15"."time_estimate" as "time_estimate", "w15"."tags" as "tags", "w15"."due_date" as "due_date", 'default::Issue' as "__type__"
-    from "insert_src1" as "cs8"
-      join "default"."Issue" as "cx9" on "cx9"."number" = "cs8"."c2"
-      join "update14" as "w15" on true
-  )
-) as "u16"
+  select "u16"."id" as "id", "u16"."__type__" as "__type__", json_build_object('name', to_json("u16"."name"), 'body', to_json("u16"."body")) as "~json"
+  from lateral (
+    (
+      select "w"."id" as "id", "w"."name" as "name", "w"."owner" as "owner", "w"."owner@note" as "owner@note", "w"."body" as "body", "w"."number" as "number", "w"."status" as "status", "w"."time_estimate" as "time_estimate", "w"."tags" as "tags", "w"."due_date" as "due_date", 'default::Issue' as "__type__"
+      from "insert7" as "w"
+    )
+    union all
+    (
+      select "w15"."id" as "id", "w15"."name" as "name", "w15"."owner" as "owner", "w15"."owner@note" as "owner@note", "w15"."body" as "body", "w15"."number" as "number", "w15"."status" as "status", "w15"."time_estimate" as "time_estimate", "w15"."tags" as "tags", "w15"."due_date" as "due_date", 'default::Issue' as "__type__"
+      from "insert_src1" as "cs8"
+        join "default"."Issue" as "cx9" on ("cx9"."number" = "cs8"."c2") and (not exists (
+        select 1
+        from "insert7" as "n"
+        where "n"."id" = "cx9"."id"
+      ))
+        join "update14" as "w15" on true
+    )
+  ) as "u16"
+) as "q17"

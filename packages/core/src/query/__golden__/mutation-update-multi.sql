@@ -4,12 +4,12 @@ with "update_src1" as materialized (
   from (
     (
       select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-      from "default"."Admin"
+      from "default"."Admin" as "Admin"
     )
     union all
     (
       select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-      from "default"."User"
+      from "default"."User" as "User"
     )
   ) as "User2"
   where "User2"."id" = ((($1::jsonb) #>> '{}')::uuid)
@@ -36,12 +36,12 @@ with "update_src1" as materialized (
     from (
       (
         select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-        from "default"."Admin"
+        from "default"."Admin" as "Admin"
       )
       union all
       (
         select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-        from "default"."User"
+        from "default"."User" as "User"
       )
     ) as "User7"
     where "User7"."name" = ('Ann'::text)

@@ -11,22 +11,29 @@ with "update_src1" as materialized (
   where "t"."id" = "s"."id"
   returning "t".*
 )
-select coalesce(json_agg(json_build_object('name', to_json("w4"."name"), 'time_estimate', to_json("w4"."time_estimate"), 'owner', (
-  select json_agg("e6"."~json")
-  from (
-    select "User5"."id" as "id", "User5"."__type__" as "__type__", json_build_object('name', to_json("User5"."name")) as "~json"
+select coalesce(json_agg("q7"."~json"), '[]'::json)::text as "result"
+from (
+  select
+) as "one"
+  left join lateral (
+  select "w4"."id" as "id", 'default::Issue' as "__type__", json_build_object('name', to_json("w4"."name"), 'time_estimate', to_json("w4"."time_estimate"), 'owner', (
+    select json_agg("e6"."~json")
     from (
-      (
-        select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-        from "default"."Admin"
-      )
-      union all
-      (
-        select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-        from "default"."User"
-      )
-    ) as "User5"
-    where "User5"."id" = "w4"."owner"
-  ) as "e6"
-))), '[]'::json)::text as "result"
-from "update3" as "w4"
+      select "User5"."id" as "id", "User5"."__type__" as "__type__", json_build_object('name', to_json("User5"."name")) as "~json"
+      from (
+        (
+          select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
+          from "default"."Admin" as "Admin"
+        )
+        union all
+        (
+          select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
+          from "default"."User" as "User"
+        )
+      ) as "User5"
+      where "User5"."id" = "w4"."owner"
+    ) as "e6"
+  )) as "~json"
+  from "update3" as "w4"
+) as "q7" on true
+where "q7"."id" is not null

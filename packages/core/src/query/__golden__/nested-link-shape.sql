@@ -8,12 +8,12 @@ from lateral (
       from (
         (
           select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-          from "default"."Admin"
+          from "default"."Admin" as "Admin"
         )
         union all
         (
           select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-          from "default"."User"
+          from "default"."User" as "User"
         )
       ) as "User2"
       where "User2"."id" = "Issue1"."owner"
@@ -28,12 +28,12 @@ from lateral (
           join (
           (
             select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-            from "default"."Admin"
+            from "default"."Admin" as "Admin"
           )
           union all
           (
             select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-            from "default"."User"
+            from "default"."User" as "User"
           )
         ) as "User5" on "User5"."id" = "j4"."target"
         where "j4"."source" = "Issue1"."id"

@@ -1,5 +1,8 @@
 -- one std::int64; params: $n: std::int64
-select coalesce(json_agg(to_json("q1"."v" + (1::bigint))), '[]'::json)::text as "result"
+select coalesce(json_agg("q2"."~json"), '[]'::json)::text as "result"
 from lateral (
-  select nullif($1::jsonb, 'null'::jsonb)::bigint as "v", to_json(nullif($1::jsonb, 'null'::jsonb)::bigint) as "~json"
-) as "q1"
+  select "q1"."v" + (1::bigint) as "v", to_json("q1"."v" + (1::bigint)) as "~json"
+  from lateral (
+    select nullif($1::jsonb, 'null'::jsonb)::bigint as "v", to_json(nullif($1::jsonb, 'null'::jsonb)::bigint) as "~json"
+  ) as "q1"
+) as "q2"

@@ -5,12 +5,12 @@ from lateral (
   from (
     (
       select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-      from "default"."Admin"
+      from "default"."Admin" as "Admin"
     )
     union all
     (
       select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-      from "default"."User"
+      from "default"."User" as "User"
     )
   ) as "User1"
   where "User1"."id" = ((($1::jsonb) #>> '{}')::uuid)

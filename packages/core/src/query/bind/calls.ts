@@ -284,6 +284,9 @@ function inlineFunction(
     subject: null,
     link: null,
     singletons: new Set(),
+    pathAliases: new Map(),
+    views: new Map(),
+    aliasNamespace: '',
     namespace: `${scope.namespace}~fn${ctx.freshId()}`,
   };
   let body = ctx.computedExpr(name, '()', () => bindExpr(ctx, bodyScope, def.body));

@@ -46,6 +46,18 @@ export interface Scope {
   readonly link: PointerStep | null;
   /** Path ids bound to one element here (the subjects of enclosing shapes and statements). */
   readonly singletons: ReadonlySet<string>;
+  /**
+   * Path ids that stand for another set here: a view's computed element bound again for a new
+   * source maps the shape's original subject to that source.
+   */
+  readonly pathAliases: ReadonlyMap<string, IrExpr>;
+  /** Shapes whose computed elements `.x` reaches for a subject here (a select's own shape). */
+  readonly views: ReadonlyMap<string, IrExpr>;
+  /**
+   * Appended to the path ids of type roots that are not an enclosing subject: a `with` alias
+   * body names its sets afresh.
+   */
+  readonly aliasNamespace: string;
   /** Appended to path ids: `detached` and each statement-level rebinding start afresh. */
   readonly namespace: string;
 }
@@ -61,6 +73,11 @@ export class BindContext {
   ) {}
 
   private readonly aliases = new Map<string, IrExpr>();
+  /**
+   * Computed elements of shapes, by shape node: a shape's computed element is a pointer of the
+   * set the shape makes (`with U := User { n := 1 } select U.n`), bound again for each use.
+   */
+  readonly viewElements = new WeakMap<IrExpr, Map<string, { element: ql.ShapeElement; scope: Scope }>>();
   private readonly inProgress = new Set<string>();
 
   /** A schema alias's bound expression (bound once per query). */
@@ -138,6 +155,9 @@ export function rootScope(module = 'default'): Scope {
     subject: null,
     link: null,
     singletons: new Set(),
+    pathAliases: new Map(),
+    views: new Map(),
+    aliasNamespace: '',
     namespace: '',
   };
 }

@@ -43,7 +43,7 @@ import {
   resolveTypeExpr,
   sameType,
 } from './types';
-import { bindShape } from './shape';
+import { bindShape, viewStep } from './shape';
 import { bindStatement } from './statement';
 import { bindCall, bindCast, bindOperator, bindSlice, literalType } from './calls';
 
@@ -172,6 +172,8 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
 /** A path bound to one element in this scope (an enclosing subject) has cardinality one. */
 export function inScope(scope: Scope, expr: IrExpr): IrExpr {
   const id = pathIdOf(expr);
+  const aliased = id !== null && expr.kind !== 'Shape' ? scope.pathAliases.get(id) : undefined;
+  if (aliased) return aliased;
   return id !== null && expr.kind !== 'Shape' && scope.singletons.has(id) ? { ...expr, card: ONE } : expr;
 }
 
@@ -200,12 +202,16 @@ function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr 
     if (ctx.mode === 'ddl') {
       return fail(InvalidReferenceError, 'a DDL expression cannot read object types', ref.span);
     }
+    const aliased = scope.pathAliases.get(found.name);
+    if (aliased) return aliased;
+    // An enclosing subject is the same set wherever it is named (`User` inside `User { ... }`).
+    const namespace = (scope.singletons.has(found.name) ? '' : scope.aliasNamespace) + scope.namespace;
     return {
       kind: 'TypeRoot',
       type: { kind: 'object', name: found.name },
       card: MANY,
       objectType: found.name,
-      pathId: found.name + scope.namespace,
+      pathId: found.name + namespace,
     };
   }
   if (found?.kind === 'alias') {
@@ -235,6 +241,7 @@ function rootScopeLike(scope: Scope): Scope {
     link: null,
     moduleAliases: new Map(),
     singletons: new Set(),
+    pathAliases: new Map(),
   };
 }
 
@@ -258,6 +265,7 @@ export function pathIdOf(expr: IrExpr): string | null {
     case 'Backlink':
     case 'Intersection':
     case 'ObjectCast':
+    case 'Group':
     case 'Insert':
     case 'Update':
     case 'Delete':
@@ -267,6 +275,12 @@ export function pathIdOf(expr: IrExpr): string | null {
     default:
       return null;
   }
+}
+
+/** A fresh path id for the same element as `expr` (planned in place: the same row). */
+export function transparentRef(ctx: BindContext, expr: IrExpr): BindingRef {
+  const binding: Binding = { id: ctx.freshId(), name: '(source)', expr, iteration: false, transparent: true };
+  return { ...bindingRef(binding), card: expr.card };
 }
 
 /** `expr` itself when it has a path id; else a reference to a fresh binding of it. */
@@ -298,12 +312,16 @@ function bindPath(ctx: BindContext, scope: Scope, path: ql.Path): IrExpr {
 }
 
 export function bindStep(ctx: BindContext, scope: Scope, source: IrExpr, step: ql.PathStep): IrExpr {
+  const shaped = source;
   if (source.kind === 'Shape') source = source.subject;
   if (step.kind === 'TypeIntersection') return bindIntersection(ctx, scope, source, step);
   if (step.via === '@') return bindLinkProperty(source, step);
   if (source.type.kind === 'tuple') return bindTupleElement(source, step);
   if (source.type.kind === 'free') {
-    return fail(InvalidReferenceError, `free objects cannot be followed by .${step.name}`, step.span);
+    const id = pathIdOf(source);
+    const carrier = id === null ? undefined : scope.views.get(id);
+    const view = carrier ? viewStep(ctx, withPathId(ctx, scope, source), id as string, 'std::FreeObject', step.name, carrier) : null;
+    return view ?? bindFreeStep(ctx, scope, source, step);
   }
   if (!isObjectType(source.type)) {
     return fail(
@@ -315,6 +333,12 @@ export function bindStep(ctx: BindContext, scope: Scope, source: IrExpr, step: q
   const source_ = withPathId(ctx, scope, source);
   const sourceId = pathIdOf(source_) as string;
   if (step.via === '.<') return bindBacklink(ctx, source_, sourceId, step);
+  const carrier = scope.views.get(sourceId);
+  const view =
+    (carrier ? viewStep(ctx, source_, sourceId, source.type.name, step.name, carrier) : null) ??
+    viewStep(ctx, source_, sourceId, source.type.name, step.name) ??
+    (shaped !== source ? viewStep(ctx, shaped, sourceId, source.type.name, step.name) : null);
+  if (view) return view;
   const type = ctx.index.objectType(source.type.name);
   const pointer = type?.pointers.get(step.name);
   if (!pointer) {
@@ -341,8 +365,11 @@ export function pointerStep(
   let card: Card = { min: pointer.required ? 1 : 0, max: pointer.many ? 'many' : 1 };
   if (pointer.computed) {
     const module = pointer.declaredIn.slice(0, pointer.declaredIn.lastIndexOf('::'));
+    // The computed's own paths are its own: `.deck` in `deck_cost := sum(.deck.cost)` is not
+    // the `User.deck` a query reads beside it; only the source element is shared.
+    const own = transparentRef(ctx, source);
     computed = ctx.computedExpr(sourceType, pointer.name, () =>
-      bindExpr(ctx, { ...subjectScope(rootScopeLike(scope), source, null), module }, pointer.computed as ql.Expr),
+      bindExpr(ctx, { ...subjectScope(rootScopeLike(scope), own, null), module }, pointer.computed as ql.Expr),
     );
     card = pointer.model ? card : computed.card;
   }
@@ -354,8 +381,79 @@ export function pointerStep(
     sourceType,
     pointer,
     computed,
-    pathId: `${sourceId}.${pointer.name}`,
+    // Each use of a computed pointer is a set of its own (Gel does not factor computables).
+    pathId: computed ? `${sourceId}.${pointer.name}~${ctx.freshId()}` : `${sourceId}.${pointer.name}`,
   };
+}
+
+/** The group a set of group results comes from, through aliases and selects. */
+function groupOf(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> | null {
+  switch (expr.kind) {
+    case 'Group':
+      return expr;
+    case 'BindingRef':
+      return groupOf(expr.binding.expr);
+    case 'Select':
+      return groupOf(expr.subject);
+    case 'Shape':
+      return groupOf(expr.subject);
+    default:
+      return null;
+  }
+}
+
+function freeObjectOf(expr: IrExpr): Extract<IrExpr, { kind: 'FreeObject' }> | null {
+  if (expr.kind === 'FreeObject') return expr;
+  if (expr.kind === 'BindingRef') return freeObjectOf(expr.binding.expr);
+  if (expr.kind === 'Shape') return freeObjectOf(expr.subject);
+  return null;
+}
+
+/**
+ * A step on a free object: an element of `{a := ...}`, or on a group result (Gel's shape):
+ * `.key` (a free object of the keys), `.grouping` (the key names), `.elements`.
+ */
+function bindFreeStep(ctx: BindContext, scope: Scope, source: IrExpr, step: ql.Ptr): IrExpr {
+  const group = groupOf(source);
+  if (group && step.via === '.') {
+    const ref = withPathId(ctx, scope, source);
+    if (step.name === 'key') {
+      const elements = group.keys.map((k, index) => ({
+        name: k.name,
+        expr: { kind: 'GroupKey', type: k.expr.type, card: AT_MOST_ONE, group: ref, index } as IrExpr,
+        onlyFor: null,
+      }));
+      return {
+        kind: 'FreeObject',
+        type: { kind: 'free', elements: elements.map((e) => ({ name: e.name, type: e.expr.type, card: e.expr.card })) },
+        card: source.card,
+        elements,
+      };
+    }
+    if (step.name === 'grouping') {
+      // The key names, once per group.
+      const str = { kind: 'scalar', name: 'std::str' } as const;
+      const names = group.keys.map((k): IrExpr => ({ kind: 'Literal', type: str, card: ONE, value: k.name }));
+      const body: IrExpr =
+        names.length === 1
+          ? (names[0] as IrExpr)
+          : { kind: 'SetLiteral', type: str, card: { min: 1, max: 'many' }, elements: names };
+      const binding: Binding = { id: ctx.freshId(), name: '(group)', expr: ref, iteration: true };
+      return { kind: 'For', type: str, card: cardProduct(ref.card, body.card), binding, iterator: ref, body, optional: false };
+    }
+    if (step.name === 'elements') {
+      return {
+        kind: 'GroupElements',
+        type: group.elements.type,
+        card: cardProduct(source.card, { min: 1, max: 'many' }),
+        group: ref,
+      };
+    }
+  }
+  const free = freeObjectOf(source);
+  const element = free?.elements.find((e) => e.name === step.name);
+  if (element && step.via === '.') return element.expr;
+  return unknownName('element of a free object', step.name, step.span);
 }
 
 function bindBacklink(ctx: BindContext, source: IrExpr, sourceId: string, step: ql.Ptr): IrExpr {
@@ -502,6 +600,7 @@ function bindTypeCast(ctx: BindContext, scope: Scope, node: ql.TypeCast): IrExpr
   }
   const expr = bindExpr(ctx, scope, node.expr);
   if (type.kind === 'object') {
+    if (expr.type.kind === 'empty') return { ...expr, type };
     if (isObjectType(expr.type)) {
       if (!ctx.index.isSubtype(expr.type.name, type.name)) {
         return fail(

@@ -18,7 +18,7 @@ import { MANY } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { BindContext, rootScope, type BindMode } from './context';
 import { bindExpr, subjectScope } from './expr';
-import { containsMutation } from '../mutation-ir';
+import { assertMutationPlacement, containsMutation } from '../mutation-ir';
 import { children } from './statement';
 
 export { MAX_DEPTH, type BindMode } from './context';
@@ -26,6 +26,9 @@ export { MAX_DEPTH, type BindMode } from './context';
 export function bindQuery(index: SchemaIndex, statement: ql.Statement): IrQuery {
   const ctx = new BindContext(index, 'query');
   const root = bindExpr(ctx, rootScope(), statement);
+  assertMutationPlacement(root, children, (message) => {
+    throw new QueryError(message);
+  });
   return {
     root,
     params: [...ctx.params.values()]

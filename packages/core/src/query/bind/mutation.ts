@@ -122,9 +122,9 @@ function bindConflict(
     if (clause.elseExpr !== null) {
       return fail(QueryError, '`unless conflict ... else` needs `on`', clause.elseExpr.span);
     }
-    return { on: null, else: null, conflictPathId };
+    return { on: null, owner: null, else: null, conflictPathId };
   }
-  const on = conflictPointers(type, clause.on);
+  const { pointers: on, owner } = conflictPointers(type, clause.on);
   let elseExpr: IrExpr | null = null;
   if (clause.elseExpr !== null) {
     // Inside `else`, the inserted type's name is the conflicting object.
@@ -146,30 +146,64 @@ function bindConflict(
       );
     }
   }
-  return { on, else: elseExpr, conflictPathId };
+  return { on, owner, else: elseExpr, conflictPathId };
 }
 
-/** `on .p` → [p], when `p` is exclusive (or `id`). */
-function conflictPointers(type: ObjectTypeInfo, on: ql.Expr): PointerInfo[] {
-  const step = on.kind === 'Path' && on.subject === null && on.steps.length === 1 ? on.steps[0] : null;
-  if (!step || step.kind !== 'Ptr' || step.via !== '.') {
-    return fail(QueryError, '`unless conflict on` takes one property or link of the inserted type: `on .name`', on.span);
-  }
-  const pointer = type.pointers.get(step.name);
-  if (!pointer) return unknownName('link or property', step.name, step.span);
-  const exclusive =
-    pointer.name === 'id' ||
-    (pointer.model?.constraints ?? []).some(
-      (c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null,
-    );
-  if (!exclusive || pointer.many) {
+/**
+ * `on .p` → [p] when `p` is exclusive (or `id`); `on (.a, .b)` → [a, b] when the type (or an
+ * ancestor) has `constraint exclusive on ((.a, .b))`. Also the type declaring the constraint.
+ */
+function conflictPointers(type: ObjectTypeInfo, on: ql.Expr): { pointers: PointerInfo[]; owner: string } {
+  const isTuple = on.kind === 'TupleLiteral';
+  const parts = isTuple ? on.elements : [on];
+  const names = parts.map((part) => subjectPointerName(part));
+  if (names.some((n) => n === null)) {
     return fail(
-      InvalidReferenceError,
-      `'${type.name}.${pointer.name}' has no exclusive constraint: \`unless conflict on\` needs one`,
+      QueryError,
+      '`unless conflict on` takes a property or link of the inserted type (`on .name`) or a tuple of them (`on (.a, .b)`)',
       on.span,
     );
   }
-  return [pointer];
+  const pointers = (names as string[]).map((name) => {
+    const pointer = type.pointers.get(name);
+    if (!pointer) return unknownName('link or property', name, on.span);
+    if (pointer.many) return fail(QueryError, `'${type.name}.${name}' is multi: \`unless conflict on\` needs single pointers`, on.span);
+    return pointer;
+  });
+  const plainExclusive = (c: { name: string; except: unknown }) => c.name === 'std::exclusive' && c.except === null;
+  if (!isTuple) {
+    const pointer = pointers[0] as PointerInfo;
+    const constraint = (pointer.model?.constraints ?? []).find((c) => plainExclusive(c) && c.subjectExpr === null);
+    if (pointer.name === 'id') return { pointers, owner: type.name };
+    if (constraint) return { pointers, owner: constraint.declaredIn };
+  }
+  // A type-level `exclusive on (...)` over exactly these pointers.
+  const wanted = JSON.stringify([...(names as string[])].sort());
+  const typeLevel = (type.model?.constraints ?? []).find((c) => {
+    if (!plainExclusive(c) || c.subjectExpr === null) return false;
+    const subject = c.subjectExpr;
+    const elements = subject.kind === 'TupleLiteral' ? subject.elements : [subject];
+    const found = elements.map((e) => subjectPointerName(e));
+    return !found.includes(null) && JSON.stringify([...(found as string[])].sort()) === wanted;
+  });
+  if (!typeLevel) {
+    return fail(
+      InvalidReferenceError,
+      `'${type.name}' has no exclusive constraint on ${isTuple ? `(${names.map((n) => `.${n}`).join(', ')})` : `'${names[0]}'`}: \`unless conflict on\` needs one`,
+      on.span,
+    );
+  }
+  return { pointers, owner: typeLevel.declaredIn };
+}
+
+/** `.p` or `__subject__.p` → `p`; anything else → null. */
+function subjectPointerName(expr: ql.Expr): string | null {
+  if (expr.kind !== 'Path' || expr.steps.length !== 1) return null;
+  const [step] = expr.steps;
+  if (!step || step.kind !== 'Ptr' || step.via !== '.') return null;
+  const fromSubject =
+    expr.subject === null || (expr.subject.kind === 'Anchor' && expr.subject.name === '__subject__');
+  return fromSubject ? step.name : null;
 }
 
 // ---------------------------------------------------------------------------------------------

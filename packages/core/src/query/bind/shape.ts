@@ -28,6 +28,7 @@ export function bindShape(
   span: ql.Span,
 ): IrExpr {
   const inner = subject.kind === 'Shape' ? subject.subject : subject;
+  if (inner.type.kind === 'free') return bindFreeShape(ctx, scope, inner, elements);
   if (!isObjectType(inner.type)) {
     return fail(InvalidTypeError, `a shape applies to objects, not '${printIrType(inner.type)}'`, span);
   }
@@ -39,11 +40,122 @@ export function bindShape(
     if (at >= 0) out[at] = el;
     else out.push(el);
   };
+  const views = new Map<string, { element: ql.ShapeElement; scope: Scope }>();
   for (const el of elements) {
     const one = elementScope.subject as IrExpr;
     for (const bound of bindElement(ctx, elementScope, one, inner.type.name, el)) put(bound);
+    const [step] = el.path;
+    if (el.compExpr && el.path.length === 1 && step?.kind === 'Ptr' && step.via === '.') {
+      views.set(step.name, { element: el, scope });
+    }
   }
-  return { kind: 'Shape', type: subj.type, card: subj.card, subject: subj, elements: out };
+  const shape: IrExpr = { kind: 'Shape', type: subj.type, card: subj.card, subject: subj, elements: out };
+  if (views.size) ctx.viewElements.set(shape, views);
+  return shape;
+}
+
+/** A shape on free objects (group results, `{a := ...}`): named elements and computed ones. */
+function bindFreeShape(
+  ctx: BindContext,
+  scope: Scope,
+  subject: IrExpr,
+  elements: readonly ql.ShapeElement[],
+): IrExpr {
+  const subj = withPathId(ctx, scope, subject);
+  const inner = subjectScope(scope, subj, null);
+  const one = inner.subject as IrExpr;
+  const out: ShapeElement[] = [];
+  const views = new Map<string, { element: ql.ShapeElement; scope: Scope }>();
+  for (const el of elements) {
+    const [step, ...rest] = el.path;
+    if (el.compExpr && step?.kind === 'Ptr' && step.via === '.' && !rest.length) views.set(step.name, { element: el, scope });
+    if (step?.kind !== 'Ptr' || step.via !== '.' || rest.length) {
+      return fail(QueryError, 'a shape on free objects holds names and `name := expr` elements', el.span);
+    }
+    let expr = el.compExpr ? bindExpr(ctx, inner, el.compExpr) : bindStep(ctx, inner, one, step);
+    if (el.elements !== null) expr = bindShape(ctx, inner, expr, el.elements, el.span);
+    if (el.filter || el.orderBy.length || el.offset || el.limit) expr = selectOver(ctx, inner, expr, el, el.span);
+    const at = out.findIndex((e) => e.name === step.name);
+    if (at >= 0) out[at] = { name: step.name, expr, onlyFor: null };
+    else out.push({ name: step.name, expr, onlyFor: null });
+  }
+  const shape: IrExpr = { kind: 'Shape', type: subj.type, card: subj.card, subject: subj, elements: out };
+  if (views.size) ctx.viewElements.set(shape, views);
+  return shape;
+}
+
+/** The shape a set's objects carry (through aliases, selects and `for`), if any. */
+export function shapeOf(expr: IrExpr): IrExpr | null {
+  switch (expr.kind) {
+    case 'Shape':
+      return expr;
+    case 'BindingRef':
+      return shapeOf(expr.binding.expr);
+    case 'Select':
+      return shapeOf(expr.result);
+    case 'For':
+      return shapeOf(expr.body);
+    case 'Assert':
+    case 'Distinct':
+      return shapeOf(expr.expr);
+    default:
+      return null;
+  }
+}
+
+/**
+ * `source.name` where `name` is a computed element of the shape `source` carries: the
+ * element's expression bound again with `source` as `.`, as a computed pointer step.
+ */
+export function viewStep(
+  ctx: BindContext,
+  source: IrExpr,
+  sourceId: string,
+  sourceType: string,
+  name: string,
+  carrier: IrExpr | null = null,
+): PointerStep | null {
+  const shape = carrier ?? shapeOf(source);
+  const view = shape ? ctx.viewElements.get(shape)?.get(name) : undefined;
+  if (!view) return null;
+  const { element, scope } = view;
+  // Inside the element, the shape's subject (`Card` in `Card { slug := Card.name }`) is `source`.
+  const original = (shape as Extract<IrExpr, { kind: 'Shape' }>).subject;
+  const subjectId = pathIdOf(original) as string;
+  const one = { ...source, card: { min: 1, max: 1 } } as IrExpr;
+  const keys = original.kind === 'TypeRoot' ? [subjectId, original.objectType] : [subjectId];
+  const inner: Scope = {
+    ...subjectScope(scope, source, null),
+    pathAliases: new Map([...scope.pathAliases, ...keys.map((k) => [k, one] as const)]),
+    // Each use of a computed element is a set of its own (Gel does not factor computables).
+    aliasNamespace: `${scope.aliasNamespace}~v${ctx.freshId()}`,
+  };
+  let expr = bindExpr(ctx, inner, element.compExpr as ql.Expr);
+  if (element.elements !== null) expr = bindShape(ctx, inner, expr, element.elements, element.span);
+  if (element.filter || element.orderBy.length || element.offset || element.limit) {
+    expr = selectOver(ctx, inner, expr, element, element.span);
+  }
+  const pointer: PointerInfo = {
+    name,
+    kind: expr.type.kind === 'object' ? 'link' : 'property',
+    required: expr.card.min === 1,
+    many: expr.card.max === 'many',
+    target: expr.type.kind === 'empty' || expr.type.kind === 'free' ? { kind: 'scalar', name: 'std::str' } : expr.type,
+    computed: element.compExpr,
+    declaredIn: sourceType,
+    properties: new Map(),
+    model: null,
+  };
+  return {
+    kind: 'PointerStep',
+    type: expr.type,
+    card: { min: source.card.min === 1 && expr.card.min === 1 ? 1 : 0, max: source.card.max === 0 || expr.card.max === 0 ? 0 : source.card.max === 'many' || expr.card.max === 'many' ? 'many' : 1 },
+    source,
+    sourceType,
+    pointer,
+    computed: expr,
+    pathId: `${sourceId}.${name}~${ctx.freshId()}`,
+  };
 }
 
 /** The link step whose properties `@x` reads, when the subject is one. */

@@ -56,7 +56,10 @@ export function withScope(ctx: BindContext, scope: Scope, items: readonly ql.Wit
       else current = { ...current, moduleAliases: new Map([...current.moduleAliases, [item.alias, module]]) };
       continue;
     }
-    const expr = bindExpr(ctx, current, item.expr);
+    // An alias body names sets afresh (`with U2 := User select User {...}`: two sets of users),
+    // except the subjects enclosing the `with` (inside `User { x := (with U := User ...) }`).
+    const body: Scope = { ...current, aliasNamespace: `${current.aliasNamespace}~w${ctx.freshId()}` };
+    const expr = bindExpr(ctx, body, item.expr);
     const binding: Binding = { id: ctx.freshId(), name: item.alias, expr, iteration: false };
     current = { ...current, names: new Map([...current.names, [item.alias, binding]]) };
   }
@@ -71,7 +74,7 @@ function bindSelect(ctx: BindContext, scope: Scope, q: ql.SelectQuery): IrExpr {
     s = { ...s, names: new Map([...s.names, [q.resultAlias, binding]]) };
     result = bindingRef(binding, s);
   }
-  if (!q.filter && !q.orderBy.length && !q.offset && !q.limit) return result;
+  // A select is a fence even without clauses: paths inside it are its own (Gel's scoping).
   return selectOver(ctx, s, result, q, q.span);
 }
 
@@ -91,7 +94,9 @@ export function selectOver(
   const core = withPathId(ctx, scope, result.kind === 'Shape' ? result.subject : result);
   if (result.kind !== 'Shape') result = core;
   const subjectId = pathIdOf(core) as string;
-  const inner = subjectScope(scope, core, linkOf(core));
+  const base = subjectScope(scope, core, linkOf(core));
+  // `.x` in the clauses reaches the computed elements of the select's own shape.
+  const inner: Scope = result.kind === 'Shape' ? { ...base, views: new Map([...base.views, [subjectId, result]]) } : base;
   let filter: IrExpr | null = null;
   let card: Card = result.card;
   if (clauses.filter) {
@@ -220,6 +225,9 @@ export function children(expr: IrExpr): IrExpr[] {
       return [expr.iterator, expr.body];
     case 'Group':
       return [expr.subject, ...expr.keys.map((k) => k.expr), expr.elements];
+    case 'GroupKey':
+    case 'GroupElements':
+      return [expr.group];
     case 'Insert':
     case 'Update':
     case 'Delete':
@@ -291,5 +299,6 @@ function bindGroup(ctx: BindContext, scope: Scope, q: ql.GroupQuery): IrExpr {
     subjectPathId: pathIdOf(core) as string,
     keys,
     elements: subject,
+    pathId: `group#${ctx.freshId()}`,
   };
 }

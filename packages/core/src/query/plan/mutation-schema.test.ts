@@ -20,6 +20,20 @@ module default {
   type Bone {
     required label: str;
   }
+  global note_default: str;
+  type Note {
+    required body: str { default := global note_default };
+    required created: str { readonly := true; default := 'now' };
+  }
+  type Pair {
+    required a: str;
+    required b: str;
+    n: int64;
+    constraint exclusive on ((.a, .b));
+  }
+  type Kennel {
+    required multi dogs: Dog;
+  }
   type Dog extending Named {
     favourite: Bone { on source delete delete target; };
     multi bones: Bone { on source delete delete target if orphan; };
@@ -40,12 +54,14 @@ afterAll(async () => {
 
 class Rollback extends Error {}
 
-async function run(queries: readonly string[]): Promise<unknown[]> {
+async function run(queries: readonly string[], values: Record<string, unknown> = {}): Promise<unknown[]> {
   const results: unknown[] = [];
   await tdb.db
     .transaction(async (tx) => {
       for (const query of queries) {
-        const { rows } = await tx.query<{ result: string }>(compileQuery(schema, query).sql, []);
+        const compiled = compileQuery(schema, query);
+        const params = compiled.params.map((p) => (values[p.name] === undefined ? null : JSON.stringify(values[p.name])));
+        const { rows } = await tx.query<{ result: string }>(compiled.sql, params);
         results.push(JSON.parse((rows[0] as { result: string }).result));
       }
       throw new Rollback();
@@ -109,11 +125,10 @@ test('on source delete: delete target, and delete target if orphan', async () =>
 });
 
 test('for ... union (update ...) and for ... union (insert ... { link := (insert ...) })', async () => {
-  const [, updated, , dogs] = await run([
+  const [, updated, dogs] = await run([
     "for n in {'A', 'B', 'C'} union (insert Cat { name := n })",
     "for n in {'A', 'C'} union (update Cat filter .name = n set { lives := 1 })",
-    "for n in {'x', 'y'} union (insert Dog { name := n, favourite := (insert Bone { label := n ++ '!' }) })",
-    'select Dog { name, favourite: { label } }',
+    "for n in {'x', 'y'} union (select (insert Dog { name := n, favourite := (insert Bone { label := n ++ '!' }) }) { name, favourite: { label } })",
   ]);
   expect((updated as { name: string; lives: number }[]).map((c) => [c.name, c.lives]).sort()).toEqual([
     ['A', 1],
@@ -123,4 +138,51 @@ test('for ... union (update ...) and for ... union (insert ... { link := (insert
     { name: 'x', favourite: [{ label: 'x!' }] },
     { name: 'y', favourite: [{ label: 'y!' }] },
   ]);
+});
+
+test('a required multi link given an empty set fails at run time with MissingRequiredError (23502)', async () => {
+  const failed = run(["insert Kennel { dogs := (select Dog filter .name = 'nobody') }"]);
+  await expect(failed).rejects.toMatchObject({ code: '23502' });
+  const [kennel] = await run([
+    "insert Dog { name := 'D' }",
+    "select (insert Kennel { dogs := (select Dog filter .name = 'D') }) { dogs: { name } }",
+  ]).then((r) => [r[1]]);
+  expect(kennel).toEqual([{ dogs: [{ name: 'D' }] }]);
+});
+
+test('a default PostgreSQL cannot evaluate (a global) is applied by the compiler', async () => {
+  const [note] = await run(['insert Note'], { 'default::note_default': 'from the global' });
+  expect(note).toEqual([{ id: expect.any(String), body: 'from the global', created: 'now' }]);
+});
+
+test('a readonly property can be set on insert, not on update', async () => {
+  const [note] = await run(["insert Note { body := 'b', created := 'then' }"]);
+  expect(note).toEqual([{ id: expect.any(String), body: 'b', created: 'then' }]);
+  expect(() => compileQuery(schema, "update Note set { created := 'x' }")).toThrow(/read-only/);
+});
+
+test('for ... union (insert ... unless conflict on ... else (select ...)): per iteration', async () => {
+  const [, result] = await run([
+    "insert Cat { name := 'Rex' }",
+    "for n in {'Rex', 'Fido'} union (select (insert Dog { name := n } unless conflict on .name else (select Dog)) { name, cat := .__type__.name = 'default::Cat' })",
+  ]);
+  expect((result as { name: string }[]).sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+    { name: 'Fido', cat: false },
+    { name: 'Rex', cat: true },
+  ]);
+});
+
+test('unless conflict on a tuple needs a type-level exclusive constraint on it', async () => {
+  const [, again, other, count] = await run([
+    "insert Pair { a := 'x', b := 'y', n := 1 }",
+    "select (insert Pair { a := 'x', b := 'y', n := 2 } unless conflict on (.a, .b) else (select Pair)) { n }",
+    "insert Pair { a := 'x', b := 'z', n := 3 } unless conflict on (.a, .b)",
+    'select count(Pair)',
+  ]);
+  expect(again).toEqual([{ n: 1 }]);
+  expect((other as { n: number }[]).map((p) => p.n)).toEqual([3]);
+  expect(count).toEqual([2]);
+  expect(() => compileQuery(schema, "insert Pair { a := 'x', b := 'y' } unless conflict on (.a, .n)")).toThrow(
+    /no exclusive constraint/,
+  );
 });

@@ -20,9 +20,13 @@
  * - `unless conflict`: the new row is written only when no object of the constraint's declaring
  *   type (every concrete table, so across the hierarchy) has the value, plus `on conflict do
  *   nothing` for the same table; `else` is planned with the conflicting object bound.
- * Reads inside the statement see the snapshot before it (PostgreSQL's rule for CTEs): the
- * written objects' own columns come from the RETURNING rows; `mutationOutput` gives a bare
- * mutation's whole stored row (item 16), multi pointers included, from the CTEs.
+ * Reads inside the statement see the snapshot before it (PostgreSQL's rule for CTEs), as Gel's
+ * do, with Gel's overlays: the written objects' own columns come from the RETURNING rows; reads
+ * through links (joins by id, junction rows) also see rows inserted and links written earlier in
+ * the statement (`writtenTable`, `writtenJunction`, used by plan/sources); a type scanned as a set
+ * does not. `mutationOutput` gives a bare mutation's whole stored row (item 16).
+ * A mutation runs once per statement, unconditionally: one that reads the current element of an
+ * enclosing query is refused here, one in a conditional branch by the binder (mutation-ir).
  * Every write passes `accessFilter` (item 38) for each concrete table it touches.
  */
 import { QueryError } from '../../errors';
@@ -30,6 +34,7 @@ import { tableName } from '../../schema/storage/layout';
 import {
   pgType,
   sql,
+  type FromItem,
   type PgType,
   type SelectStatement,
   type SqlExpr,
@@ -37,7 +42,8 @@ import {
   type SqlStatement,
   type Target,
 } from '../../sql';
-import { jsonOf } from '../../std/scalars';
+import { raise } from '../../std/operators';
+import { jsonOf, pgTypeFor } from '../../std/scalars';
 import { typeEnv } from '../bind/calls';
 import { children } from '../bind/statement';
 import type { BindingRef, IrExpr } from '../ir';
@@ -69,6 +75,7 @@ const planned = new WeakMap<PlanContext, Map<string, { src: string; plan: Writte
 
 /** The written objects of `m`, bound in `rel` (the planner's dispatch calls this). */
 export function planMutation(ctx: PlanContext, rel: Rel, m: Mutation): Bound {
+  assertUncorrelated(ctx, rel, m);
   const iterations = iterationRefs(m);
   let done = planned.get(ctx);
   if (!done) {
@@ -124,46 +131,58 @@ function planInsert(ctx: PlanContext, m: Insert, src: string, iterations: readon
     returning: [sql.target(sql.star())],
   });
   ctx.addCte(sql.cte(ins, statement));
+  const overlay = overlayOf(ctx);
+  overlay.rows.set(type, [...(overlay.rows.get(type) ?? []), ins]);
 
   const multi = new Map<string, MultiState>();
   for (const e of m.elements.filter((x) => x.pointer.many)) {
     // New junction rows, for the rows actually inserted.
     const pairs = planPairs(ctx, e, ins, src, iterations, null, sql.text(type));
-    writeJunction(ctx, type, e, pairs, 'add');
+    writeJunction(ctx, type, e, pairs, 'add', requiredCheck(e, type, ins, false));
     multi.set(e.pointer.name, { kind: 'replaced', pairs });
+    registerJunctionWrite(ctx, type, e, { pairs, mode: 'add', owners: null });
   }
   return { rows: new Map([[type, ins]]), multi };
 }
 
 /** `not exists` conditions on the `src` row `s`: no object of the constraint's declaring type
- * (any concrete table) already has the value of an exclusive pointer. */
+ * (any concrete table, as it was before the statement) already has the value(s) — of the `on`
+ * pointers together, or of each exclusive pointer of the type alone. */
 function conflictChecks(ctx: PlanContext, m: Insert, single: readonly MutationElement[], s: string): SqlExpr[] {
+  const conflict = m.conflict as NonNullable<Insert['conflict']>;
   const type = ctx.index.objectType(m.objectType) as ObjectTypeInfo;
-  const pointers =
-    m.conflict?.on ??
-    [...type.pointers.values()].filter(
-      (p) => !p.many && (p.model?.constraints ?? []).some((c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null),
-    );
+  const groups: { pointers: readonly PointerInfo[]; owner: string }[] =
+    conflict.on !== null
+      ? [{ pointers: conflict.on, owner: conflict.owner ?? m.objectType }]
+      : [...type.pointers.values()]
+          .filter((p) => !p.many && p.name !== 'id')
+          .flatMap((p) => {
+            const c = (p.model?.constraints ?? []).find(
+              (k) => k.name === 'std::exclusive' && k.subjectExpr === null && k.except === null,
+            );
+            return c ? [{ pointers: [p], owner: c.declaredIn }] : [];
+          });
   const out: SqlExpr[] = [];
-  for (const pointer of pointers) {
-    const at = single.findIndex((e) => e.pointer.name === pointer.name);
-    if (at < 0) continue;
-    const owner = ctx.index.objectType(pointer.declaredIn)?.name ?? m.objectType;
+  for (const group of groups) {
     const x = ctx.fresh('x');
-    const rows = typeSource(ctx, owner, x);
-    out.push(
-      sql.not(
-        sql.exists(
-          sql.select({
-            targets: [sql.target(sql.num(1))],
-            from: [rows.item],
-            where: sql.bin('=', sql.col(pointer.name, x), sql.col(`c${at}`, s)),
-          }),
-        ),
-      ),
-    );
+    const match = conflictMatch(group.pointers, single, x, s);
+    if (match === null) continue;
+    const rows = typeSource(ctx, group.owner, x, { written: false });
+    out.push(sql.not(sql.exists(sql.select({ targets: [sql.target(sql.num(1))], from: [rows.item], where: match }))));
   }
   return out;
+}
+
+/** `x.p = s.c<i>` for each pointer (null when a pointer has no value in the insert: the database
+ * default, unknown here, is left to the unique index). */
+function conflictMatch(pointers: readonly PointerInfo[], single: readonly MutationElement[], x: string, s: string): SqlExpr | null {
+  const parts: SqlExpr[] = [];
+  for (const pointer of pointers) {
+    const at = single.findIndex((e) => e.pointer.name === pointer.name);
+    if (at < 0) return null;
+    parts.push(sql.bin('=', sql.col(pointer.name, x), sql.col(`c${at}`, s)));
+  }
+  return sql.and(...parts);
 }
 
 /**
@@ -245,12 +264,14 @@ function planUpdate(ctx: PlanContext, m: Update, src: string, iterations: readon
       if (ctx.index.storage(c, e.pointer).kind !== 'junction') continue;
       if (e.op === ':=') {
         clearJunction(ctx, c, e.pointer, src, pairs);
-        writeJunction(ctx, c, e, pairs, 'add');
+        writeJunction(ctx, c, e, pairs, 'add', requiredCheck(e, c, src, true));
       } else if (e.op === '+=') {
         writeJunction(ctx, c, e, pairs, 'add');
       } else {
         writeJunction(ctx, c, e, pairs, 'remove');
       }
+      const mode = e.op === ':=' ? 'replace' : e.op === '+=' ? 'add' : 'remove';
+      registerJunctionWrite(ctx, c, e, { pairs, mode, owners: mode === 'replace' ? src : null });
     }
     multi.set(e.pointer.name, {
       kind: e.op === ':=' ? 'replaced' : e.op === '+=' ? 'added' : 'removed',
@@ -441,34 +462,89 @@ function planPairs(
 }
 
 /** Inserts (`add`) or deletes (`remove`) the pairs in the pointer's junction table of `concrete`. */
-function writeJunction(ctx: PlanContext, concrete: string, e: MutationElement, pairs: string, mode: 'add' | 'remove'): void {
+/** For a required multi pointer given a possibly empty value: the written objects (`owners`,
+ * rows of `concrete` among them) that must get at least one row. */
+interface RequiredCheck {
+  readonly owners: string;
+  /** `owners` has a `__type__` column (an update's `src`), to pick this table's rows. */
+  readonly typed: boolean;
+  readonly concrete: string;
+  readonly message: string;
+}
+
+function requiredCheck(e: MutationElement, concrete: string, owners: string, typed: boolean): RequiredCheck | null {
+  if (!e.pointer.required || e.value.card.min === 1) return null;
+  return {
+    owners,
+    typed,
+    concrete,
+    message: `missing value for required ${e.pointer.kind} '${concrete}.${e.pointer.name}'`,
+  };
+}
+
+function writeJunction(
+  ctx: PlanContext,
+  concrete: string,
+  e: MutationElement,
+  pairs: string,
+  mode: 'add' | 'remove',
+  required: RequiredCheck | null = null,
+): void {
   const pointer = e.pointer;
   const storage = ctx.index.storage(concrete, pointer);
   if (storage.kind !== 'junction') return;
   // The link properties written (the others keep their defaults, or NULL).
   const props = e.linkProperties.map((p) => p.property.name);
+  const resetProps =
+    e.op === ':=' ? [...pointer.properties.values()].filter((p) => !p.computed).map((p) => p.name) : props;
   const p = 'p';
   const name = ctx.fresh(mode === 'add' ? 'link' : 'unlink');
   let statement: SqlStatement;
   if (mode === 'add') {
     const columns = ['source', storage.valueColumn, ...props];
+    let source: SqlQuery = sql.select({
+      targets: columns.map((c) => sql.target(sql.col(c, p))),
+      from: [sql.table(null, pairs, p)],
+      // Only the rows of objects this table holds.
+      where: sql.bin('=', sql.col('~type', p), sql.text(concrete)),
+    });
+    if (required !== null) {
+      // A written object without a row fails the statement (SQLSTATE 23502: MissingRequiredError).
+      const o = 'o';
+      const missing = sql.select({
+        targets: [
+          sql.target(raise(sql.col('id', o), pgType('uuid'), sql.text(required.message), '23502')),
+          ...columns.slice(1).map(() => sql.target(sql.null())),
+        ],
+        from: [sql.table(null, required.owners, o)],
+        where: sql.and(
+          ...(required.typed ? [sql.bin('=', sql.col('__type__', o), sql.text(concrete))] : []),
+          sql.not(
+            sql.exists(
+              sql.select({
+                targets: [sql.target(sql.num(1))],
+                from: [sql.table(null, pairs, 'q')],
+                where: sql.bin('=', sql.col('source', 'q'), sql.col('id', o)),
+              }),
+            ),
+          ),
+        ),
+      });
+      source = sql.setOp('union', true, source, missing);
+    }
     statement = sql.insert({
       table: storage.table,
       columns,
-      source: sql.select({
-        targets: columns.map((c) => sql.target(sql.col(c, p))),
-        from: [sql.table(null, pairs, p)],
-        // Only the rows of objects this table holds.
-        where: sql.bin('=', sql.col('~type', p), sql.text(concrete)),
-      }),
-      // A link row already there keeps its place; its link properties take the new values.
+      source,
+      // A link row already there stays; its link properties take the written values (`:=` links
+      // anew, so the ones not written are reset too: `excluded` has their defaults).
       onConflict:
         pointer.kind === 'link'
           ? {
               target: { kind: 'columns', columns: ['source', 'target'], where: null },
               action:
-                props.length > 0
-                  ? { kind: 'update', set: props.map((c) => ({ column: c, value: sql.col(c, 'excluded') })), where: null }
+                resetProps.length > 0
+                  ? { kind: 'update', set: resetProps.map((c) => ({ column: c, value: sql.col(c, 'excluded') })), where: null }
                   : { kind: 'nothing' },
             }
           : null,
@@ -519,6 +595,138 @@ function clearJunction(ctx: PlanContext, concrete: string, pointer: PointerInfo,
       }),
     ),
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Overlays: reads later in the statement see the rows it inserted
+
+/** One write of a junction table earlier in the statement. */
+interface JunctionWrite {
+  readonly pairs: string;
+  readonly concrete: string;
+  readonly props: readonly string[];
+  /** `add` (insert, `+=`), `replace` (`:=`: every row of the `owners` goes first), `remove` (`-=`). */
+  readonly mode: 'add' | 'replace' | 'remove';
+  /** For `replace`: the written objects (a CTE with `id` and `__type__`). */
+  readonly owners: string | null;
+}
+
+/** Per compilation: concrete type → its insert CTEs; junction table → its writes. */
+interface Overlay {
+  readonly rows: Map<string, string[]>;
+  readonly links: Map<string, JunctionWrite[]>;
+}
+
+function registerJunctionWrite(ctx: PlanContext, concrete: string, e: MutationElement, write: Omit<JunctionWrite, 'concrete' | 'props'>): void {
+  const storage = ctx.index.storage(concrete, e.pointer);
+  if (storage.kind !== 'junction') return;
+  const overlay = overlayOf(ctx);
+  const key = `${storage.table.schema}.${storage.table.name}`;
+  const entry: JunctionWrite = { ...write, concrete, props: e.linkProperties.map((p) => p.property.name) };
+  overlay.links.set(key, [...(overlay.links.get(key) ?? []), entry]);
+}
+
+const overlays = new WeakMap<object, Overlay>();
+
+function overlayOf(ctx: object): Overlay {
+  let overlay = overlays.get(ctx);
+  if (!overlay) {
+    overlay = { rows: new Map(), links: new Map() };
+    overlays.set(ctx, overlay);
+  }
+  return overlay;
+}
+
+/** True when this compilation has inserted rows that reads must include (no caching then). */
+export function hasWrittenRows(ctx: object): boolean {
+  const overlay = overlays.get(ctx);
+  return overlay !== undefined && (overlay.rows.size > 0 || overlay.links.size > 0);
+}
+
+/**
+ * The rows of `concrete`'s table as a FROM item: the table, plus (UNION ALL) the rows this
+ * statement inserted into it in CTEs planned before (PostgreSQL's snapshot would hide them), so
+ * `select (insert A { b := (insert B {...}) }) { b: { name } }` finds the new B.
+ */
+export function writtenTable(ctx: object, concrete: string, alias: string | null): FromItem {
+  const t = tableName(concrete);
+  const ctes = overlays.get(ctx)?.rows.get(concrete) ?? [];
+  if (ctes.length === 0) return sql.table(t.schema, t.name, alias);
+  const all = (from: FromItem): SqlQuery => sql.select({ targets: [sql.target(sql.star())], from: [from] });
+  const union = [all(sql.table(t.schema, t.name, null)), ...ctes.map((c) => all(sql.table(null, c, null)))];
+  return sql.subquery(union.reduce((a, b) => sql.setOp('union', true, a, b)), alias ?? t.name);
+}
+
+/**
+ * A multi pointer's junction table as a FROM item (source, target|value, the link properties) as
+ * it is after this statement's earlier writes of it: rows of objects whose pointer was replaced,
+ * and removed or re-added pairs, left out; new pairs added. (Reads through links of written
+ * objects see what was written, as Gel's overlays do.)
+ */
+export function writtenJunction(
+  ctx: object,
+  table: { readonly schema: string; readonly name: string },
+  pointer: PointerInfo,
+  alias: string | null,
+): FromItem {
+  const writes = overlays.get(ctx)?.links.get(`${table.schema}.${table.name}`) ?? [];
+  if (writes.length === 0) return sql.table(table.schema, table.name, alias);
+  const valueColumn = pointer.kind === 'link' ? 'target' : 'value';
+  const props = [...pointer.properties.values()].filter((p) => !p.computed);
+  const j = 'j';
+  const samePair = (w: JunctionWrite): SqlExpr =>
+    sql.exists(
+      sql.select({
+        targets: [sql.target(sql.num(1))],
+        from: [sql.table(null, w.pairs, 'p')],
+        where: sql.and(
+          sql.bin('=', sql.col('~type', 'p'), sql.text(w.concrete)),
+          sql.bin('=', sql.col('source', 'p'), sql.col('source', j)),
+          sql.bin('=', sql.col(valueColumn, 'p'), sql.col(valueColumn, j)),
+        ),
+      }),
+    );
+  const gone: SqlExpr[] = writes.flatMap((w) => {
+    if (w.mode === 'replace' && w.owners !== null) {
+      return [
+        sql.exists(
+          sql.select({
+            targets: [sql.target(sql.num(1))],
+            from: [sql.table(null, w.owners, 'o')],
+            where: sql.and(
+              sql.bin('=', sql.col('id', 'o'), sql.col('source', j)),
+              sql.bin('=', sql.col('__type__', 'o'), sql.text(w.concrete)),
+            ),
+          }),
+        ),
+      ];
+    }
+    // A removed pair goes; a re-added link pair comes back from the pairs with its new properties.
+    if (w.mode === 'remove' || pointer.kind === 'link') return [samePair(w)];
+    return [];
+  });
+  const own = sql.select({
+    targets: ['source', valueColumn, ...props.map((p) => p.name)].map((c) => sql.target(sql.col(c, j), c)),
+    from: [sql.table(table.schema, table.name, j)],
+    where: gone.length > 0 ? sql.not(sql.or(...gone)) : null,
+  });
+  const added = writes
+    .filter((w) => w.mode !== 'remove')
+    .map((w) =>
+      sql.select({
+        targets: [
+          sql.target(sql.col('source'), 'source'),
+          sql.target(sql.col(valueColumn), valueColumn),
+          ...props.map((p) =>
+            sql.target(w.props.includes(p.name) ? sql.col(p.name) : sql.cast(sql.null(), pgTypeFor(p.target)), p.name),
+          ),
+        ],
+        from: [sql.table(null, w.pairs, null)],
+        where: sql.bin('=', sql.col('~type'), sql.text(w.concrete)),
+      }),
+    );
+  const union = added.reduce<SqlQuery>((a, b) => sql.setOp('union', true, a, b), own);
+  return sql.subquery(union, alias ?? table.name);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -595,16 +803,33 @@ const externals = new WeakMap<PlanContext, Map<string, (rel: Rel) => Bound>>();
  */
 function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Written, anchor: string | null): Bound {
   const conflict = m.conflict as NonNullable<Insert['conflict']>;
-  const pointer = (conflict.on as readonly PointerInfo[])[0] as PointerInfo;
-  const at = m.elements.filter((e) => !e.pointer.many).findIndex((e) => e.pointer.name === pointer.name);
-  if (at < 0) throw new QueryError(`\`unless conflict on .${pointer.name}\` needs a value for '${pointer.name}'`);
+  const pointers = conflict.on as readonly PointerInfo[];
+  const owner = conflict.owner ?? m.objectType;
+  const single = m.elements.filter((e) => !e.pointer.many);
   const iterations = iterationRefs(m);
   // The conflicting object of a src row: joined wherever it is read (here, or in the CTEs of an
   // `else (update ...)`).
+  const [, insertCte] = [...plan.rows][0] as [string, string];
   const conflicting = (inner: Rel, s: string): Bound => {
     const x = ctx.fresh('cx');
-    const rows = typeSource(ctx, pointer.declaredIn, x);
-    inner.join('inner', rows.item, sql.bin('=', sql.col(pointer.name, x), sql.col(`c${at}`, s)));
+    const rows = typeSource(ctx, owner, x, { written: false });
+    const match = conflictMatch(pointers, single, x, s);
+    if (match === null) {
+      throw new QueryError(`\`unless conflict on\` needs a value for ${pointers.map((p) => `'${p.name}'`).join(', ')} in the insert`);
+    }
+    // An object that was there before the statement (not the one it just inserted).
+    const fresh = sql.exists(
+      sql.select({
+        targets: [sql.target(sql.num(1))],
+        from: [sql.table(null, insertCte, 'n')],
+        where: sql.bin('=', sql.col('id', 'n'), sql.col('id', x)),
+      }),
+    );
+    inner.join(
+      'inner',
+      rows.item,
+      sql.and(match, sql.not(fresh)),
+    );
     return { kind: 'object', type: m.objectType, id: sql.col('id', x), tag: rows.tag, alias: x, link: null, out: null, nullable: false };
   };
   let registry = externals.get(ctx);
@@ -635,7 +860,7 @@ function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Writ
   if (elseColumns === null) {
     // The conflicting object may be of another type under the constraint's owner.
     elseColumns = ctx.fresh('cy');
-    const rows = typeSource(ctx, pointer.declaredIn, elseColumns);
+    const rows = typeSource(ctx, owner, elseColumns);
     inner.join('inner', rows.item, sql.bin('=', sql.col('id', elseColumns), other.id));
   }
   const elseRows = selectFrom(
@@ -685,8 +910,7 @@ function bindExternals(ctx: PlanContext, rel: Rel, m: Mutation): void {
  * form), every single link as its id, every multi pointer as an array (ids for links) — read
  * from the statement's CTEs, since the tables still show the snapshot before it.
  */
-export function mutationOutput(ctx: PlanContext, rel: Rel, m: Mutation, bound: ObjectBound): SqlExpr {
-  void rel;
+export function mutationOutput(ctx: PlanContext, _rel: Rel, m: Mutation, bound: ObjectBound): SqlExpr {
   const plan = planned.get(ctx)?.get(m.pathId)?.plan;
   const type = (m.type as { name: string }).name;
   if (!plan) return sql.func('json_build_object', [sql.text('id'), bound.id]);
@@ -787,27 +1011,47 @@ function guardWrite(ctx: PlanContext, concrete: string, kind: 'insert' | 'update
   }
 }
 
-/** `for` variables read inside the mutation (outside any nested mutation, which binds its own). */
-function iterationRefs(m: Mutation): BindingRef[] {
-  const out = new Map<string, BindingRef>();
+/**
+ * A mutation runs once per statement, in its own CTEs: it may read `for` variables (planned into
+ * its CTEs) but not the current row of an enclosing query (`select User { x := (insert Log {
+ * user := User }) }` would need one write per row, a data-modifying CTE cannot be correlated).
+ */
+function assertUncorrelated(ctx: PlanContext, rel: Rel, m: Mutation): void {
+  const registry = externals.get(ctx);
   const seen = new Set<IrExpr>();
-  const visit = (expr: IrExpr, top: boolean): void => {
+  const visit = (expr: IrExpr): void => {
     if (seen.has(expr)) return;
     seen.add(expr);
-    if (!top && isMutation(expr)) {
-      // A nested mutation plans its own CTEs; what it reads from here must still be available.
-      for (const ref of iterationRefs(expr)) out.set(ref.pathId, ref);
-      return;
+    if ((expr.kind === 'TypeRoot' || expr.kind === 'PointerStep') && !registry?.has(expr.pathId) && rel.lookup(expr.pathId)) {
+      throw new QueryError(
+        'a mutation cannot read the current element of an enclosing query; it runs once per statement (use `for x in ... union (...)` to write per element)',
+      );
     }
-    if (expr.kind === 'BindingRef') {
-      if (expr.binding.iteration) out.set(expr.pathId, expr);
-      else visit(expr.binding.expr, false);
-      return;
-    }
-    for (const child of childrenOf(expr)) visit(child, false);
+    for (const child of childrenOf(expr)) visit(child);
   };
-  visit(m, true);
-  return [...out.values()];
+  visit(m);
+}
+
+/** `for` variables read inside the mutation whose `for` is outside it (a `for` inside, e.g. in a
+ * link's value, is planned where it is). Nested mutations included: they plan their own CTEs but
+ * their `for` variables must be available here too. */
+function iterationRefs(m: Mutation): BindingRef[] {
+  const inside = new Set<number>();
+  const refs = new Map<string, BindingRef>();
+  const seen = new Set<IrExpr>();
+  const visit = (expr: IrExpr): void => {
+    if (seen.has(expr)) return;
+    seen.add(expr);
+    if (expr.kind === 'For') inside.add(expr.binding.id);
+    if (expr.kind === 'BindingRef') {
+      if (expr.binding.iteration) refs.set(expr.pathId, expr);
+      else visit(expr.binding.expr);
+      return;
+    }
+    for (const child of childrenOf(expr)) visit(child);
+  };
+  visit(m);
+  return [...refs.values()].filter((ref) => !inside.has(ref.binding.id));
 }
 
 /** Binds each `for` variable in `rel` by planning its iterator there; their values, in order. */

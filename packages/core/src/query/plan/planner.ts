@@ -19,7 +19,7 @@
  */
 import { QueryError } from '../../errors';
 import type { TypeRef } from '../../schema/model';
-import { pgType, sql, type Cte, type OrderItem, type SqlExpr, type SqlQuery, type Target } from '../../sql';
+import { pgType, sql, type Cte, type FromItem, type OrderItem, type SqlExpr, type SqlQuery, type Target } from '../../sql';
 import type { Cast } from '../../std/casts';
 import type { ResolvedCall } from '../../std/resolve';
 import { decodeParam, jsonOf, pgTypeFor } from '../../std/scalars';
@@ -144,6 +144,8 @@ class Planner implements PlanContext {
       readonly after?: (rel: Rel) => { limit: SqlExpr | null; offset: SqlExpr | null } | undefined;
       /** Objects once each (a path through a link from many sources is a set). */
       readonly distinct?: boolean;
+      /** More columns computed per element (a group's keys). */
+      readonly extra?: (rel: Rel) => readonly Target[];
     } = {},
   ): {
     query: SqlQuery;
@@ -160,6 +162,7 @@ class Planner implements PlanContext {
         ? [sql.target(bound.id, 'id'), sql.target(bound.tag, '__type__')]
         : [sql.target(bound.expr, 'v')];
     targets.push(sql.target(out, '~json'));
+    if (hooks.extra) targets.push(...hooks.extra(rel));
     const distinct = hooks.distinct === true && bound.kind === 'object';
     const ord = rel.order.length > 0 && !distinct;
     if (ord) {
@@ -246,7 +249,7 @@ class Planner implements PlanContext {
     switch (expr.kind) {
       case 'TypeRoot': {
         const alias = this.fresh(shortName(expr.objectType));
-        const src = typeSource(this, expr.objectType, alias);
+        const src = typeSource(this, expr.objectType, alias, { written: false });
         rel.join('inner', src.item);
         return objectBound(expr.objectType, alias, src.tag, false);
       }
@@ -322,6 +325,8 @@ class Planner implements PlanContext {
         return this.liftAssert(rel, expr);
       case 'Group':
         return this.liftGroup(rel, expr);
+      case 'GroupElements':
+        return this.liftGroupElements(rel, expr);
       case 'Insert':
       case 'Update':
       case 'Delete':
@@ -376,8 +381,10 @@ class Planner implements PlanContext {
   private liftPointer(rel: Rel, step: Extract<IrExpr, { kind: 'PointerStep' }>): Bound {
     const p = step.pointer;
     if (step.computed) {
-      const bound = this.lift(rel, step.computed);
-      return bound;
+      // One set of values per source element: the source is in scope even if the expression
+      // does not read it (`cards := Card`).
+      this.lift(rel, step.source);
+      return this.lift(rel, step.computed);
     }
     const source = this.objectOf(rel, step.source);
     const storage = p.name === '__type__' ? 'type' : p.name === 'id' ? 'id' : p.many ? 'junction' : 'column';
@@ -422,7 +429,7 @@ class Planner implements PlanContext {
     this.lift(rel, select.subject);
     if (select.filter) rel.where.push(this.condition(rel, select.filter));
     const keys: OrderItem[] = select.orderBy.map((k) =>
-      sql.order(this.value(rel, k.expr), k.direction, k.empty === 'first' ? 'first' : 'last'),
+      sql.order(this.scoped(rel, k.expr), k.direction, k.empty === 'first' ? 'first' : 'last'),
     );
     rel.order.unshift(...keys);
     return {
@@ -633,38 +640,35 @@ class Planner implements PlanContext {
     return this.liftRows(rel, expr, checked, columns);
   }
 
-  private liftGroup(rel: Rel, expr: Extract<IrExpr, { kind: 'Group' }>): Bound {
-    // Each element with its keys; then one row per distinct key tuple.
-    const elements = this.rows(rel, expr.elements);
-    const inner = new Rel(rel);
-    const e = this.fresh('g');
-    inner.from = sql.subquery(elements.query, e);
-    const subjectBound: Bound = elements.columns.object
-      ? { kind: 'object', type: (expr.subject.type as { name: string }).name, id: sql.col('id', e), tag: sql.col('__type__', e), alias: null, link: null, out: sql.col('~json', e), nullable: false }
-      : { kind: 'value', type: expr.subject.type, expr: sql.col('v', e), out: sql.col('~json', e), nullable: false };
-    inner.bind(expr.subjectPathId, subjectBound);
-    const keyValues = expr.keys.map((k) => this.value(inner, k.expr));
-    const keyJson = expr.keys.map((k, i) => this.scalarJson(k.expr.type, keyValues[i] as SqlExpr));
-    const keyed = sql.select({
-      targets: [
-        sql.target(sql.col('~json', e), 'el'),
-        ...keyJson.map((j, i) => sql.target(j, `k${i}`)),
-        ...keyValues.map((v, i) => sql.target(v, `s${i}`)),
-        ...(elements.columns.ord ? [sql.target(sql.col('~ord', e), 'o')] : []),
-      ],
-      from: [inner.from],
-      where: whereOf(inner.where),
+  /**
+   * A group's subject elements with their keys: columns of `rows()` plus `~key`, the keys as
+   * one jsonb array (the group's identity, as a tuple value is stored), and `s<i>`, each key.
+   */
+  private keyedRows(rel: Rel, group: Extract<IrExpr, { kind: 'Group' }>): { query: SqlQuery; object: boolean; ord: boolean } {
+    const { query, columns } = this.rows(rel, group.elements, {
+      extra: (inner) => {
+        const values = group.keys.map((k) => this.value(inner, k.expr));
+        const json = group.keys.map((k, i) => sql.cast(this.scalarJson(k.expr.type, values[i] as SqlExpr), pgType('jsonb')));
+        return [sql.target(sql.func('jsonb_build_array', json), '~key'), ...values.map((v, i) => sql.target(v, `s${i}`))];
+      },
     });
+    return { query, object: columns.object, ord: columns.ord };
+  }
+
+  /** `group`: one row per distinct key tuple; its value is the keys' jsonb array. */
+  private liftGroup(rel: Rel, expr: Extract<IrExpr, { kind: 'Group' }>): Bound {
+    const keyed = this.keyedRows(rel, expr);
     const k = this.fresh('gk');
-    const keyText = (i: number): SqlExpr => sql.cast(sql.col(`k${i}`, k), pgType('text'));
+    const key = sql.col('~key', k);
     const keyObject = sql.func(
       'json_build_object',
-      expr.keys.flatMap((key, i) => [sql.text(key.name), sql.cast(keyText(i), JSON_T)]),
+      expr.keys.flatMap((kk, i) => [sql.text(kk.name), sql.cast(sql.bin('->', key, sql.num(i)), JSON_T)]),
     );
-    const grouping = sql.func('json_build_array', expr.keys.map((key) => sql.text(key.name)));
-    const order = elements.columns.ord ? [sql.order(sql.col('o', k))] : [];
+    const grouping = sql.func('json_build_array', expr.keys.map((kk) => sql.text(kk.name)));
+    const order = keyed.ord ? [sql.order(sql.col('~ord', k))] : [];
     const groups = sql.select({
       targets: [
+        sql.target(key, 'v'),
         sql.target(
           sql.func('json_build_object', [
             sql.text('key'),
@@ -672,17 +676,30 @@ class Planner implements PlanContext {
             sql.text('grouping'),
             grouping,
             sql.text('elements'),
-            sql.agg('json_agg', [sql.col('el', k)], { orderBy: order }),
+            sql.agg('json_agg', [sql.col('~json', k)], { orderBy: order }),
           ]),
           '~json',
         ),
-        sql.target(sql.bool(true), 'v'),
       ],
-      from: [sql.subquery(keyed, k)],
-      groupBy: expr.keys.flatMap((_, i) => [sql.col(`s${i}`, k), keyText(i)]),
+      from: [sql.subquery(keyed.query, k)],
+      groupBy: [key, ...expr.keys.map((_, i) => sql.col(`s${i}`, k))],
       orderBy: expr.keys.map((_, i) => sql.order(sql.col(`s${i}`, k), 'asc', 'first')),
     });
     return this.liftRows(rel, { ...expr, type: { kind: 'empty' } }, groups, { ord: false, object: false });
+  }
+
+  /** `g.elements`: the subject's elements whose keys are the group's. */
+  private liftGroupElements(rel: Rel, expr: Extract<IrExpr, { kind: 'GroupElements' }>): Bound {
+    const group = this.lift(rel, expr.group);
+    const source = groupNode(expr.group);
+    const keyed = this.keyedRows(rel, source);
+    const alias = this.fresh('ge');
+    const query = sql.select({
+      targets: [sql.target(sql.star(alias))],
+      from: [sql.subquery(keyed.query, alias)],
+      where: sql.bin('=', sql.col('~key', alias), group.kind === 'value' ? group.expr : group.id),
+    });
+    return this.liftRows(rel, expr, query, { ord: keyed.ord, object: keyed.object });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -735,6 +752,15 @@ class Planner implements PlanContext {
           sql.cast(this.scalarJson(e.type, this.value(rel, e)), pgType('jsonb')),
         );
         return nullIfAnyNull(expr.elements, parts, sql.func('jsonb_build_array', parts));
+      }
+      case 'GroupKey': {
+        const group = this.lift(rel, expr.group);
+        const key = sql.bin('->', group.kind === 'value' ? group.expr : group.id, sql.num(expr.index));
+        return {
+          kind: 'Case',
+          whens: [{ when: sql.bin('=', sql.func('jsonb_typeof', [key]), sql.text('null')), then: sql.cast(sql.null(), this.pgOf(expr.type)) }],
+          else: decodeParam(asRef(expr.type), key, this.env),
+        };
       }
       case 'TupleElement': {
         if (expr.tuple.kind === 'TupleLiteral') return this.value(rel, expr.tuple.elements[expr.position] as IrExpr);
@@ -807,15 +833,26 @@ class Planner implements PlanContext {
    * a fence (EXISTS over its own rows), so it never multiplies the rows it filters.
    */
   private condition(rel: Rel, filter: IrExpr): SqlExpr {
-    if (filter.card.max !== 'many') return this.value(rel, filter);
+    // The filter is a scope of its own: what it joins is not seen by the shape or other clauses.
     const inner = new Rel(rel);
     const v = this.value(inner, filter);
+    if (inner.from === null && inner.where.length === 0) return v;
     return sql.exists(
       sql.select({
         targets: [sql.target(sql.num(1))],
         from: inner.from ? [inner.from] : [],
         where: whereOf([...inner.where, v]),
       }),
+    );
+  }
+
+  /** A single value computed in a scope of its own (an order key): inline when it joins nothing. */
+  private scoped(rel: Rel, expr: IrExpr): SqlExpr {
+    const inner = new Rel(rel);
+    const v = this.value(inner, expr);
+    if (inner.from === null && inner.where.length === 0) return v;
+    return sql.scalar(
+      sql.select({ targets: [sql.target(v)], from: inner.from ? [inner.from] : [], where: whereOf(inner.where), limit: sql.num(1) }),
     );
   }
 
@@ -832,27 +869,28 @@ class Planner implements PlanContext {
     );
   }
 
-  /** An aggregate call: a scalar subquery over the set-of argument's rows. */
+  /**
+   * An aggregate call: a scalar subquery aggregating the set-of argument's rows (materialised as
+   * a subquery, so an argument reading only outer columns still aggregates here, not in the
+   * outer query), in the set's order.
+   */
   private aggregate(rel: Rel, call: Extract<IrExpr, { kind: 'Call' }>): SqlExpr {
     const setIndex = call.modes.indexOf('set');
-    const inner = new Rel(rel);
+    const alias = this.fresh('ag');
+    let from: FromItem | null = null;
+    let order: OrderItem[] = [];
     const args = call.args.map((a, i) => {
       if (i !== setIndex) return this.value(rel, a);
-      const bound = this.lift(inner, a);
-      const v = bound.kind === 'object' ? bound.id : bound.expr;
-      inner.where.push(sql.isNull(v, true));
-      return v;
+      const { query, columns } = this.rows(rel, a);
+      from = sql.subquery(query, alias);
+      if (columns.ord) order = [sql.order(sql.col('~ord', alias))];
+      return sql.col(columns.object ? 'id' : 'v', alias);
     });
     const form = (call.overload as ResolvedCall).sql(args, call.args.map(nullable));
-    const ordered =
-      form.kind === 'FuncCall' && inner.order.length > 0 && !form.orderBy
-        ? { ...form, orderBy: inner.order }
-        : form;
     return sql.scalar(
       sql.select({
-        targets: [sql.target(ordered)],
-        from: inner.from ? [inner.from] : [],
-        where: whereOf(inner.where),
+        targets: [sql.target(order.length ? orderAggregate(form, order) : form)],
+        from: from ? [from] : [],
       }),
     );
   }
@@ -916,7 +954,14 @@ class Planner implements PlanContext {
   }
 
   private shapeJson(rel: Rel, shape: Extract<IrExpr, { kind: 'Shape' }>, bound: Bound): SqlExpr {
-    const subject = bound.kind === 'object' ? bound : this.objectOf(rel, shape.subject);
+    if (bound.kind === 'value') {
+      // A shape on free objects (group results): its elements, no type tests.
+      return sql.func(
+        'json_build_object',
+        shape.elements.flatMap((el) => [sql.text(el.name), this.elementJson(rel, el)]),
+      );
+    }
+    const subject = bound;
     const args: SqlExpr[] = [];
     for (const el of shape.elements) {
       let json = this.elementJson(rel, el);
@@ -1034,12 +1079,22 @@ class Planner implements PlanContext {
 
 // ---------------------------------------------------------------------------------------------
 
+/** The Group node behind a reference to group results. */
+function groupNode(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> {
+  if (expr.kind === 'Group') return expr;
+  if (expr.kind === 'BindingRef') return groupNode(expr.binding.expr);
+  if (expr.kind === 'Select') return groupNode(expr.subject);
+  if (expr.kind === 'Shape') return groupNode(expr.subject);
+  throw new QueryError('expected group results');
+}
+
 function objectBound(type: string, alias: string, tag: SqlExpr, nullable: boolean): Bound {
   return { kind: 'object', type, id: sql.col('id', alias), tag, alias, link: null, out: null, nullable };
 }
 
 function pathId(expr: IrExpr): string | null {
   switch (expr.kind) {
+    case 'Group':
     case 'TypeRoot':
     case 'BindingRef':
     case 'PointerStep':
@@ -1059,7 +1114,8 @@ function pathId(expr: IrExpr): string | null {
 function collectElementPaths(expr: IrExpr, out: IrExpr[]): void {
   switch (expr.kind) {
     case 'BindingRef':
-      if (!expr.binding.iteration && !expr.binding.transparent) out.push(expr);
+      if (expr.binding.transparent) collectElementPaths(expr.binding.expr, out);
+      else if (!expr.binding.iteration) out.push(expr);
       return;
     case 'TypeRoot':
     case 'PointerStep':
@@ -1112,6 +1168,7 @@ function needsRows(expr: IrExpr): boolean {
     case 'Distinct':
     case 'Assert':
     case 'Group':
+    case 'GroupElements':
       return true;
     case 'Coalesce':
       return expr.type.kind === 'object' || expr.left.card.max === 'many' || expr.right.card.max === 'many';
@@ -1167,6 +1224,15 @@ function isMulti(expr: IrExpr): boolean {
     default:
       return expr.card.max === 'many';
   }
+}
+
+/** Orders the aggregate call in a std form (`coalesce(array_agg(x), '{}')` orders array_agg). */
+function orderAggregate(form: SqlExpr, order: readonly OrderItem[]): SqlExpr {
+  if (form.kind !== 'FuncCall') return form;
+  if (form.name === 'coalesce' && form.args[0]) {
+    return { ...form, args: [orderAggregate(form.args[0], order), ...form.args.slice(1)] };
+  }
+  return form.orderBy ? form : { ...form, orderBy: order };
 }
 
 function whereOf(conditions: readonly SqlExpr[]): SqlExpr | null {

@@ -16,6 +16,8 @@ import { tableName } from '../../schema/storage/layout';
 import { pgTypeFor } from '../../std/scalars';
 import { pgType, sql, type FromItem, type SqlExpr, type SqlQuery } from '../../sql';
 import type { AccessMode } from '../api';
+// Rows inserted earlier in the same statement (plan/mutation), which the snapshot would hide.
+import { hasWrittenRows, writtenJunction, writtenTable } from './mutation';
 import { SCHEMA_OBJECT_TYPE, type PointerInfo, type SchemaIndex } from '../schema-index';
 
 export type AccessKind = 'select' | 'insert' | 'update' | 'delete';
@@ -67,21 +69,32 @@ export function storedColumns(index: SchemaIndex, concrete: string): Map<string,
 }
 
 /** The rows of `type` (every concrete descendant), as a FROM item named `alias`. */
-export function typeSource(ctx: SourceContext, type: string, alias: string): TypeSource {
+/**
+ * `written` (default true): include rows this statement inserted earlier (see plan/mutation's
+ * `writtenTable`) — right when following a link to objects by id (a new link may point at a new
+ * object); a type's own rows scanned as a set (`select T`) are the snapshot before the statement,
+ * as in Gel, so the planner passes false there.
+ */
+export function typeSource(
+  ctx: SourceContext,
+  type: string,
+  alias: string,
+  options: { readonly written?: boolean } = {},
+): TypeSource {
+  const written = options.written ?? true;
   if (type === SCHEMA_OBJECT_TYPE) return catalogueSource(ctx, alias);
   const info = ctx.index.objectType(type);
   const concrete = info?.concrete ?? [];
   const guarded = (c: string): SqlExpr | null => accessFilter(ctx, c, 'select');
   if (concrete.length === 1) {
     const only = concrete[0] as string;
-    const t = tableName(only);
     const filter = guarded(only);
     const item = filter
       ? sql.subquery(
-          sql.select({ targets: [sql.target(sql.star())], from: [sql.table(t.schema, t.name)], where: filter }),
+          sql.select({ targets: [sql.target(sql.star())], from: [tableOf(ctx, only, tableName(only).name, written)], where: filter }),
           alias,
         )
-      : sql.table(t.schema, t.name, alias);
+      : tableOf(ctx, only, alias, written);
     return { item, alias, tag: sql.text(only) };
   }
   if (concrete.length === 0) {
@@ -94,7 +107,10 @@ export function typeSource(ctx: SourceContext, type: string, alias: string): Typ
     });
     return { item: sql.subquery(empty, alias), alias, tag: sql.col('__type__', alias) };
   }
-  const union = ctx.access.policies ? unionOf(ctx, concrete) : memoUnion(ctx, type, concrete);
+  const union =
+    ctx.access.policies || (written && hasWrittenRows(ctx))
+      ? unionOf(ctx, concrete, written)
+      : memoUnion(ctx, type, concrete);
   return { item: sql.subquery(union, alias), alias, tag: sql.col('__type__', alias) };
 }
 
@@ -115,13 +131,17 @@ function memoUnion(ctx: SourceContext, type: string, concrete: readonly string[]
   return union;
 }
 
-function unionOf(ctx: SourceContext, concrete: readonly string[]): SqlQuery {
+function tableOf(ctx: SourceContext, concrete: string, alias: string | null, written: boolean): FromItem {
+  const t = tableName(concrete);
+  return written ? writtenTable(ctx, concrete, alias) : sql.table(t.schema, t.name, alias);
+}
+
+function unionOf(ctx: SourceContext, concrete: readonly string[], written = false): SqlQuery {
   const guarded = (c: string): SqlExpr | null => accessFilter(ctx, c, 'select');
   const columns = new Map<string, ReturnType<typeof pgTypeFor>>();
   for (const c of concrete) for (const [name, t] of storedColumns(ctx.index, c)) columns.set(name, t);
   const branches: SqlQuery[] = concrete.map((c) => {
     const own = storedColumns(ctx.index, c);
-    const t = tableName(c);
     return sql.select({
       targets: [
         sql.target(sql.col('id'), 'id'),
@@ -130,7 +150,7 @@ function unionOf(ctx: SourceContext, concrete: readonly string[]): SqlQuery {
         ),
         sql.target(sql.text(c), '__type__'),
       ],
-      from: [sql.table(t.schema, t.name)],
+      from: [tableOf(ctx, c, tableName(c).name, written)],
       where: guarded(c),
     });
   });
@@ -175,7 +195,7 @@ export function junctionSource(
   });
   if (tables.length === 1) {
     const t = tables[0] as { schema: string; name: string };
-    return { item: sql.table(t.schema, t.name, alias), valueColumn };
+    return { item: writtenJunction(ctx, t, pointer, alias), valueColumn };
   }
   const pg = pgTypeFor(pointer.target);
   const branches: SqlQuery[] = tables.map((t) =>
@@ -185,7 +205,7 @@ export function junctionSource(
         sql.target(sql.col(valueColumn), valueColumn),
         ...props.map((p) => sql.target(sql.col(p.name), p.name)),
       ],
-      from: [sql.table(t.schema, t.name)],
+      from: [writtenJunction(ctx, t, pointer, t.name)],
     }),
   );
   if (branches.length === 0) {

@@ -39,6 +39,7 @@ import { BUILTIN_GLOBALS } from './stdlib';
 import {
   isStdFunction,
   resolveFunction as resolveStdFunction,
+  resolveCast,
   resolveOperator,
   stdFunctionNames,
   type CallArg,
@@ -48,6 +49,7 @@ import {
   BOOL,
   BYTES,
   FLOAT64,
+  containsObject,
   INT64,
   STR,
   objectRef,
@@ -666,6 +668,10 @@ const HANDLERS: { [K in ql.Expr['kind']]: Handler<K> } = {
   TypeCast: (ctx, e, scope) => {
     const type = resolveType(ctx, e.type, scope.module, { nestedArray: InvalidDefinitionError });
     const inner = infer(ctx, e.expr, scope);
+    // Casts between values are std's (`<bytes>'x'` is refused, item 4); object casts are not.
+    if (inner.type && !containsObject(inner.type) && !containsObject(type)) {
+      resolveCast(inner.type, type, typeEnv(ctx), positionOf(e.span));
+    }
     return {
       type,
       card: e.cardinality === 'required' ? { min: 1, max: inner.card.max } : inner.card,

@@ -25,7 +25,12 @@ import {
 import type { FunctionDef, ObjectType, Pointer, Schema, TypeRef } from '../model';
 import { findScalar, isStdScalar, pgTypeOf, scalarPgType, splitName, stdBaseOf } from './types';
 import { pgType, sql, type PgType, type SqlExpr } from '../../sql/ast';
-import { isStdFunction, resolveFunction as resolveStdFunction, type TypeEnv } from '../../std';
+import {
+  isStdFunction,
+  resolveFunction as resolveStdFunction,
+  resolveOperator,
+  type TypeEnv,
+} from '../../std';
 
 export type Volatility = 'immutable' | 'stable' | 'volatile';
 
@@ -106,8 +111,20 @@ function maxVolatility(...values: Volatility[]): Volatility {
 
 type Env = ReadonlyMap<string, Compiled>;
 
-/** Custom scalars, enums and object ancestry of a schema, as std's resolver sees them. */
+const typeEnvs = new WeakMap<Schema, TypeEnv>();
+
+/** Custom scalars, enums and object ancestry of a schema, as std's resolver sees them (one per
+ * schema, so std's resolution cache is shared by every expression of it). */
 function typeEnv(schema: Schema): TypeEnv {
+  let env = typeEnvs.get(schema);
+  if (!env) {
+    env = newTypeEnv(schema);
+    typeEnvs.set(schema, env);
+  }
+  return env;
+}
+
+function newTypeEnv(schema: Schema): TypeEnv {
   return {
     stdBase: (name) => stdBaseOf(schema, name),
     enumValues: (name) => (isStdScalar(name) ? null : (findScalar(schema, name)?.enumValues ?? null)),
@@ -257,6 +274,12 @@ export class ScalarCompiler {
         return this.cast(expr, env, depth);
       case 'UnaryOp': {
         const operand = sub(expr.operand);
+        if (expr.op === 'not' || expr.op === '-' || expr.op === '+') {
+          resolveOperator(expr.op, [{ type: operand.type }], {
+            env: typeEnv(this.ctx.schema),
+            position: pos(expr),
+          });
+        }
         switch (expr.op) {
           case 'not':
             return { ...operand, sql: sql.not(operand.sql), type: BOOL };
@@ -671,7 +694,20 @@ export class ScalarCompiler {
         return lb === 'std::bigint' && rb === 'std::bigint' ? BIGINT : DECIMAL;
       return left.type;
     };
-    const out = (s: SqlExpr, type: TypeRef | null): Compiled => ({ sql: s, type, volatility });
+    // The result type is std's (the same overload resolution as queries and schema inference);
+    // `??` is a set operator, not in the table.
+    const typed =
+      expr.op === '??'
+        ? null
+        : resolveOperator(expr.op, [{ type: left.type }, { type: right.type }], {
+            env: typeEnv(this.ctx.schema),
+            position: pos(expr),
+          }).returnType;
+    const out = (s: SqlExpr, type: TypeRef | null): Compiled => ({
+      sql: s,
+      type: typed ?? type,
+      volatility,
+    });
     const intOperand = (c: Compiled): SqlExpr =>
       c.sql.kind === 'Literal' && c.type && this.baseName(c.type) === 'std::int64'
         ? sql.cast(c.sql, pgType('bigint'))

@@ -1,0 +1,89 @@
+/**
+ * The std table as schema inference (schema/build) and DDL (schema/storage) use it: the same
+ * overload resolution and errors as queries, with DDL restricted to element-wise overloads.
+ */
+import { buildSchema } from '../schema/build';
+import { compileScalar, type ScalarContext } from '../schema/storage/ddl-expression';
+import { printSql } from '../sql/print';
+import * as ql from '../syntax';
+
+const schema = buildSchema(`
+  module default {
+    scalar type Color extending enum<Red, Green, Blue>;
+    type Item {
+      name: str;
+      qty: int64;
+      color: Color;
+      tags: array<str>;
+    }
+  }
+`);
+const item = schema.objectTypes.find((t) => t.name === 'default::Item');
+if (!item) throw new Error('fixture: default::Item');
+const row: ScalarContext = {
+  schema,
+  module: 'default',
+  mode: 'check',
+  subject: { kind: 'object', type: item, table: null },
+};
+const compile = (text: string) => printSql(compileScalar(ql.parseExpression(text), row).sql);
+
+function errorOf(run: () => unknown): { type?: string; message: string; position?: unknown } {
+  try {
+    run();
+  } catch (e) {
+    return e as { type?: string; message: string; position?: unknown };
+  }
+  throw new Error('expected an error');
+}
+
+describe('DDL: the restricted mode of the std table', () => {
+  test.each([
+    ["str_trim(.name, 'x')", `btrim("name", 'x')`],
+    ['str_pad_start(.name, 4)', `lpad("name", 4::integer)`],
+    ["find(.name, 'a')", `strpos("name", 'a') - 1`],
+    ["re_replace('a', 'b', .name, flags := 'g')", `regexp_replace("name", 'a', 'b', 'g')`],
+    ['len(.tags)', 'cardinality("tags")'],
+    ['math::abs(.qty)', 'abs("qty")'],
+  ])('%s → %s', (input, expected) => {
+    expect(compile(input)).toBe(expected);
+  });
+
+  test.each([
+    ["'a' + 1", 'InvalidTypeError', /operator '\+' cannot be applied to operands of type 'std::str' and 'std::int64'/],
+    ['.color = 1', 'InvalidTypeError', /operator '=' cannot be applied/],
+    ['-.name', 'InvalidTypeError', /operator '-' cannot be applied to operand of type 'std::str'/],
+    ['len(.qty)', 'InvalidReferenceError', /function "std::len\(arg0: std::int64\)" does not exist/],
+    ['array_agg(.name)', 'InvalidDefinitionError', /works on sets/],
+    ['array_unpack(.tags)', 'InvalidDefinitionError', /works on sets/],
+  ])('refuses %s', (input, type, message) => {
+    const error = errorOf(() => compile(input));
+    expect(error.type).toBe(type);
+    expect(error.message).toMatch(message);
+    expect(error.position).toMatchObject({ line: 1 });
+  });
+});
+
+describe('schema inference through the std table', () => {
+  const build = (body: string) =>
+    buildSchema(`module default { type T { a: str; n: int64; ${body} } }`);
+
+  test('result types come from the overloads', () => {
+    const t = build('property half := .n / 2; property words := str_split(.a, " "); property first := .a[0];')
+      .objectTypes.find((x) => x.name === 'default::T');
+    const target = (name: string) => t?.pointers.find((p) => p.name === name)?.target;
+    expect(target('half')).toEqual({ kind: 'scalar', name: 'std::float64' });
+    expect(target('words')).toEqual({ kind: 'array', element: { kind: 'scalar', name: 'std::str' } });
+    expect(target('first')).toEqual({ kind: 'scalar', name: 'std::str' });
+  });
+
+  test.each([
+    ['property x := .a + 1;', /operator '\+' cannot be applied/],
+    ['property x := <bytes>.a;', /cannot cast 'std::str' to 'std::bytes'/],
+    ['property x := str_upper(.n);', /function "std::str_upper\(arg0: std::int64\)" does not exist/],
+  ])('refuses %s', (body, message) => {
+    const error = errorOf(() => build(body));
+    expect(error.message).toMatch(message);
+    expect(error.position).toMatchObject({ line: 1 });
+  });
+});

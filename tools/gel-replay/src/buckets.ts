@@ -25,9 +25,22 @@ interface Row {
 }
 
 const TABLE: readonly Row[] = [
-  { file: 'test_edgeql_select.py', methods: /^test_edgeql_select_(linkproperty|reverse_link|reverse_overload|revlink|polymorphic|nested_redefined_link)/, bucket: 'links' },
-  { file: 'test_edgeql_select.py', methods: /^test_edgeql_select_(result_alias_binding|alias_indirection|for)_/, bucket: 'with' },
-  { file: 'test_edgeql_select.py', methods: /^test_edgeql_select_(setops|exists|unique|free_object_distinct|set_literal)/, bucket: 'sets' },
+  {
+    file: 'test_edgeql_select.py',
+    methods:
+      /^test_edgeql_select_(linkproperty|reverse_link|reverse_overload|revlink|polymorphic|nested_redefined_link)/,
+    bucket: 'links',
+  },
+  {
+    file: 'test_edgeql_select.py',
+    methods: /^test_edgeql_select_(result_alias_binding|alias_indirection|for)_/,
+    bucket: 'with',
+  },
+  {
+    file: 'test_edgeql_select.py',
+    methods: /^test_edgeql_select_(setops|exists|unique|free_object_distinct|set_literal)/,
+    bucket: 'sets',
+  },
   { file: 'test_edgeql_select.py', bucket: 'select and shapes' },
   { file: 'test_edgeql_filter.py', bucket: 'select and shapes' },
   { file: 'test_edgeql_coalesce.py', bucket: 'select and shapes' },
@@ -43,7 +56,11 @@ const TABLE: readonly Row[] = [
   { file: 'test_edgeql_scope.py', bucket: 'with' },
   { file: 'test_edgeql_group.py', bucket: 'group' },
   { file: 'test_edgeql_internal_group.py', bucket: 'group' },
-  { file: 'test_edgeql_expressions.py', methods: /^test_edgeql_expr_(valid_setop|setop|set_|emptyset|valid_setbool)/, bucket: 'sets' },
+  {
+    file: 'test_edgeql_expressions.py',
+    methods: /^test_edgeql_expr_(valid_setop|setop|set_|emptyset|valid_setbool)/,
+    bucket: 'sets',
+  },
 ];
 
 export function bucketOf(file: string, method: string): Bucket {

@@ -22,7 +22,8 @@ export type Sort = true | { $key: (string | number)[] } | { [field: string]: Sor
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Tagged = Record<string, unknown>;
-const isObject = (v: unknown): v is Tagged => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Tagged =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 const tag = (v: unknown, name: string): boolean => isObject(v) && name in v;
 
 export function assertShape(data: unknown, shape: unknown, path = '$'): string | null {
@@ -82,12 +83,17 @@ function listShape(data: unknown, shape: readonly unknown[], path: string): stri
 function setShape(data: unknown, shape: readonly unknown[], path: string): string | null {
   if (!Array.isArray(data)) return `${path}: expected a set, got ${show(data)}`;
   const plain = shape.filter((s) => !tag(s, '$ellipsis'));
-  return listShape([...data].sort(order), [...plain].sort(order).concat(plain.length < shape.length ? [{ $ellipsis: true }] : []), path);
+  return listShape(
+    [...data].sort(order),
+    [...plain].sort(order).concat(plain.length < shape.length ? [{ $ellipsis: true }] : []),
+    path,
+  );
 }
 
 function bagShape(data: unknown, shape: readonly unknown[], path: string): string | null {
   if (!Array.isArray(data)) return `${path}: expected a bag, got ${show(data)}`;
-  if (data.length > shape.length) return `${path}: too many elements (${data.length} > ${shape.length})`;
+  if (data.length > shape.length)
+    return `${path}: too many elements (${data.length} > ${shape.length})`;
   const left = [...data];
   for (const element of shape) {
     const at = left.findIndex((d) => assertShape(d, element) === null);
@@ -137,7 +143,8 @@ function order(a: unknown, b: unknown): number {
 function keyAt(value: unknown, keys: readonly (string | number)[]): unknown {
   let current = value;
   for (const key of keys) {
-    if (Array.isArray(current) && current.length === 1 && typeof key === 'string') current = current[0];
+    if (Array.isArray(current) && current.length === 1 && typeof key === 'string')
+      current = current[0];
     current = (current as Record<string | number, unknown> | null)?.[key];
   }
   return current;
@@ -171,7 +178,9 @@ function fieldOf(row: unknown, key: string): unknown {
 export function applyImplicitLimit(data: unknown, limit: number): unknown {
   if (Array.isArray(data)) return data.slice(0, limit).map((d) => applyImplicitLimit(d, limit));
   if (isObject(data))
-    return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, applyImplicitLimit(v, limit)]));
+    return Object.fromEntries(
+      Object.entries(data).map(([k, v]) => [k, applyImplicitLimit(v, limit)]),
+    );
   return data;
 }
 

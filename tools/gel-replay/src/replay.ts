@@ -22,10 +22,12 @@ import { classScript, splitStatements } from './script';
 // tool stays outside the packages' build and CI.
 const CORE_DIST = resolve(__dirname, '../../../packages/core/dist');
 const core = require(CORE_DIST) as typeof import('../../../packages/core/dist');
-const testing = require(join(CORE_DIST, 'testing')) as typeof import('../../../packages/core/dist/testing');
-const harness = require(join(CORE_DIST, 'query/conformance/run-query')) as typeof import(
-  '../../../packages/core/dist/query/conformance/run-query'
-);
+const testing = require(
+  join(CORE_DIST, 'testing'),
+) as typeof import('../../../packages/core/dist/testing');
+const harness = require(
+  join(CORE_DIST, 'query/conformance/run-query'),
+) as typeof import('../../../packages/core/dist/query/conformance/run-query');
 type CompileQuery = import('../../../packages/core/dist/query/api').CompileQuery;
 type Schema = import('../../../packages/core/dist').Schema;
 type Database = import('../../../packages/core/dist').Database;
@@ -78,7 +80,13 @@ interface Options {
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const options: Options = { cases: '', all: false, timeoutMs: 5000, failures: 5, schemasOnly: false };
+  const options: Options = {
+    cases: '',
+    all: false,
+    timeoutMs: 5000,
+    failures: 5,
+    schemasOnly: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const next = () => {
@@ -89,7 +97,7 @@ function parseArgs(argv: readonly string[]): Options {
     if (arg === '--cases') options.cases = next();
     else if (arg === '--url') options.url = next();
     else if (arg === '--server') options.server = next().replace(/\/$/, '');
-    else if (arg === '--file') (options.files ??= []).push(next());
+    else if (arg === '--file') options.files = [...(options.files ?? []), next()];
     else if (arg === '--all') options.all = true;
     else if (arg === '--schemas-only') options.schemasOnly = true;
     else if (arg === '--test') options.test = new RegExp(next());
@@ -98,7 +106,8 @@ function parseArgs(argv: readonly string[]): Options {
     else if (arg === '--examples') options.failures = Number(next());
     else throw new Error(`unknown argument ${arg} (see tools/gel-replay/README.md)`);
   }
-  if (!options.cases) throw new Error('--cases <extracted.json> is required (run extract.py first)');
+  if (!options.cases)
+    throw new Error('--cases <extracted.json> is required (run extract.py first)');
   return options;
 }
 
@@ -129,7 +138,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 function loadCompiler(): CompileQuery {
   try {
-    return (require(join(CORE_DIST, 'query/compile')) as { compileQuery: CompileQuery }).compileQuery;
+    return (require(join(CORE_DIST, 'query/compile')) as { compileQuery: CompileQuery })
+      .compileQuery;
   } catch (error) {
     throw new Error(
       `svc's compiler is not built (${(error as Error).message}); build @svc/core with query/compile first`,
@@ -162,7 +172,9 @@ async function localSession(
     });
     const runStep = async (tx: Queryable | null, step: GelStep) => {
       const queryable = tx as Queryable;
-      await queryable.query(`set local statement_timeout = ${Math.max(1, Math.floor(options.timeoutMs))}`);
+      await queryable.query(
+        `set local statement_timeout = ${Math.max(1, Math.floor(options.timeoutMs))}`,
+      );
       return withTimeout(
         harness.runQuery(compile, schema, queryable, {
           query: step.query,
@@ -187,11 +199,17 @@ async function localSession(
     };
   } catch (error) {
     await tdb.dispose();
-    throw error instanceof SetupError ? error : new SetupError(`schema: ${harness.describeError(error)}`);
+    throw error instanceof SetupError
+      ? error
+      : new SetupError(`schema: ${harness.describeError(error)}`);
   }
 }
 
-async function serverSession(options: Options, sdl: string, statements: readonly string[]): Promise<ClassSession> {
+async function serverSession(
+  options: Options,
+  sdl: string,
+  statements: readonly string[],
+): Promise<ClassSession> {
   const base = options.server as string;
   const post = async (path: string, body: unknown): Promise<unknown> => {
     const response = await withTimeout(
@@ -202,9 +220,17 @@ async function serverSession(options: Options, sdl: string, statements: readonly
       }),
       options.timeoutMs,
     );
-    const json = (await response.json()) as { data?: unknown; type?: string; error?: string; extensions?: { sqlState?: string } };
+    const json = (await response.json()) as {
+      data?: unknown;
+      type?: string;
+      error?: string;
+      extensions?: { sqlState?: string };
+    };
     if (!response.ok) {
-      const error = new Error(json.error ?? `HTTP ${response.status}`) as Error & { type?: string; sqlState?: string };
+      const error = new Error(json.error ?? `HTTP ${response.status}`) as Error & {
+        type?: string;
+        sqlState?: string;
+      };
       error.type = json.type ?? 'HTTP';
       if (json.extensions?.sqlState) error.sqlState = json.extensions.sqlState;
       throw error;
@@ -224,7 +250,11 @@ async function serverSession(options: Options, sdl: string, statements: readonly
     }
   }
   const runStep = async (_db: Queryable | null, step: GelStep) =>
-    ((await post('/query', { query: step.query, variables: step.variables ?? {} })) as { data: unknown[] }).data;
+    (
+      (await post('/query', { query: step.query, variables: step.variables ?? {} })) as {
+        data: unknown[];
+      }
+    ).data;
   return {
     runStep,
     // A server gives no transaction to roll back: a class's tests see each other's writes.
@@ -257,7 +287,10 @@ function failureClass(error: unknown): string {
   return (error as Error)?.name ?? 'Error';
 }
 
-async function runTest(session: ClassSession, test: GelTest): Promise<Omit<Outcome, 'file' | 'bucket' | 'test'>> {
+async function runTest(
+  session: ClassSession,
+  test: GelTest,
+): Promise<Omit<Outcome, 'file' | 'bucket' | 'test'>> {
   let result: Omit<Outcome, 'file' | 'bucket' | 'test'> = { status: 'pass' };
   await session.run(async (db) => {
     for (const [index, step] of (test.steps ?? []).entries()) {
@@ -267,19 +300,31 @@ async function runTest(session: ClassSession, test: GelTest): Promise<Omit<Outco
       let error: unknown;
       try {
         // Gel's execute() takes a script: each statement runs in order; the last one answers.
-        for (const query of splitStatements(step.query)) data = await session.runStep(db, { ...step, query });
+        for (const query of splitStatements(step.query))
+          data = await session.runStep(db, { ...step, query });
       } catch (e) {
         error = e;
       }
-      if (db) await db.query(error ? 'rollback to savepoint replay_step' : 'release savepoint replay_step');
+      if (db)
+        await db.query(
+          error ? 'rollback to savepoint replay_step' : 'release savepoint replay_step',
+        );
       const expect = step.expect;
       if (expect.kind === 'error') {
         if (error === undefined) {
-          result = { status: 'fail', failure: 'no error', detail: `${at}: expected ${expect.className}, got ${JSON.stringify(data).slice(0, 200)}` };
+          result = {
+            status: 'fail',
+            failure: 'no error',
+            detail: `${at}: expected ${expect.className}, got ${JSON.stringify(data).slice(0, 200)}`,
+          };
           return;
         }
         if (!harness.errorMatches(error, expect.className ?? 'QueryError')) {
-          result = { status: 'fail', failure: failureClass(error), detail: `${at}: expected ${expect.className}, got ${harness.describeError(error)}` };
+          result = {
+            status: 'fail',
+            failure: failureClass(error),
+            detail: `${at}: expected ${expect.className}, got ${harness.describeError(error)}`,
+          };
           return;
         }
         if (expect.regex && !new RegExp(expect.regex, 'i').test((error as Error).message ?? ''))
@@ -287,7 +332,11 @@ async function runTest(session: ClassSession, test: GelTest): Promise<Omit<Outco
         continue;
       }
       if (error !== undefined) {
-        result = { status: 'fail', failure: failureClass(error), detail: `${at}: ${harness.describeError(error)}` };
+        result = {
+          status: 'fail',
+          failure: failureClass(error),
+          detail: `${at}: ${harness.describeError(error)}`,
+        };
         return;
       }
       if (expect.kind === 'ok') continue;
@@ -322,7 +371,12 @@ async function main(): Promise<void> {
       const tests = cls.tests.filter((t) => !options.test || options.test.test(t.name));
       if (tests.length === 0) continue;
       const record = (test: GelTest, outcome: Omit<Outcome, 'file' | 'bucket' | 'test'>) =>
-        outcomes.push({ file, bucket: bucketOf(file, test.name), test: `${cls.name}.${test.name}`, ...outcome });
+        outcomes.push({
+          file,
+          bucket: bucketOf(file, test.name),
+          test: `${cls.name}.${test.name}`,
+          ...outcome,
+        });
       const runnable = tests.filter((t) => t.complete && (t.steps?.length ?? 0) > 0);
       for (const t of tests) {
         if (!t.complete) record(t, { status: 'not extracted', detail: t.reason ?? '' });
@@ -330,7 +384,8 @@ async function main(): Promise<void> {
       }
       if (runnable.length === 0) continue;
       const script = classScript(cls.schema, cls.setup);
-      for (const ddl of script.skippedDdl) skippedDdl.set(ddl.slice(0, 60), (skippedDdl.get(ddl.slice(0, 60)) ?? 0) + 1);
+      for (const ddl of script.skippedDdl)
+        skippedDdl.set(ddl.slice(0, 60), (skippedDdl.get(ddl.slice(0, 60)) ?? 0) + 1);
       let session: ClassSession;
       try {
         session = options.server
@@ -338,7 +393,12 @@ async function main(): Promise<void> {
           : await localSession(options, compile as CompileQuery, script.sdl, script.statements);
       } catch (error) {
         const message = (error as Error).message;
-        for (const t of runnable) record(t, { status: 'fail', failure: message.startsWith('schema') ? 'schema' : 'setup', detail: message });
+        for (const t of runnable)
+          record(t, {
+            status: 'fail',
+            failure: message.startsWith('schema') ? 'schema' : 'setup',
+            detail: message,
+          });
         process.stderr.write(`${file} ${cls.name}: ${message.slice(0, 300)}\n`);
         continue;
       }
@@ -347,7 +407,11 @@ async function main(): Promise<void> {
           try {
             record(t, await runTest(session, t));
           } catch (error) {
-            record(t, { status: 'fail', failure: failureClass(error), detail: harness.describeError(error) });
+            record(t, {
+              status: 'fail',
+              failure: failureClass(error),
+              detail: harness.describeError(error),
+            });
           }
         }
       } finally {
@@ -361,13 +425,21 @@ async function main(): Promise<void> {
 }
 
 /** `--schemas-only`: does each class's schema build and migrate into a fresh database? */
-async function checkSchemas(extracted: Extracted, wanted: readonly string[] | null, options: Options): Promise<void> {
+async function checkSchemas(
+  extracted: Extracted,
+  wanted: readonly string[] | null,
+  options: Options,
+): Promise<void> {
   let ok = 0;
   let failed = 0;
   for (const { file, classes } of extracted.files) {
     if (wanted && !wanted.includes(file)) continue;
     for (const cls of classes) {
-      if (Object.keys(cls.schema).length === 0 && !cls.setup.some((s) => /start\s+migration/i.test(s.text))) continue;
+      if (
+        Object.keys(cls.schema).length === 0 &&
+        !cls.setup.some((s) => /start\s+migration/i.test(s.text))
+      )
+        continue;
       const script = classScript(cls.schema, cls.setup);
       const env = options.url
         ? { SVC_TEST_DB: 'postgres', SVC_TEST_DATABASE_URL: options.url }
@@ -379,7 +451,9 @@ async function checkSchemas(extracted: Extracted, wanted: readonly string[] | nu
         process.stdout.write(`ok    ${file} ${cls.name}\n`);
       } catch (error) {
         failed++;
-        process.stdout.write(`FAIL  ${file} ${cls.name}: ${harness.describeError(error).replace(/\s+/g, ' ').slice(0, 200)}\n`);
+        process.stdout.write(
+          `FAIL  ${file} ${cls.name}: ${harness.describeError(error).replace(/\s+/g, ' ').slice(0, 200)}\n`,
+        );
       } finally {
         await tdb.dispose();
       }
@@ -388,7 +462,11 @@ async function checkSchemas(extracted: Extracted, wanted: readonly string[] | nu
   process.stdout.write(`schemas: ${ok} migrate, ${failed} fail\n`);
 }
 
-function printReport(outcomes: readonly Outcome[], skippedDdl: ReadonlyMap<string, number>, options: Options): void {
+function printReport(
+  outcomes: readonly Outcome[],
+  skippedDdl: ReadonlyMap<string, number>,
+  options: Options,
+): void {
   const lines: string[] = [];
   const row = (label: string, list: readonly Outcome[]) => {
     const total = list.length;
@@ -401,27 +479,41 @@ function printReport(outcomes: readonly Outcome[], skippedDdl: ReadonlyMap<strin
   };
   const header = `${''.padEnd(34)} ${'tests'.padStart(5)} ${'not-ext'.padStart(7)} ${'run'.padStart(5)} ${'pass'.padStart(5)} ${'%run'.padStart(6)} ${'%all'.padStart(6)}`;
   lines.push('Per file', header);
-  for (const file of [...new Set(outcomes.map((o) => o.file))]) row(file, outcomes.filter((o) => o.file === file));
-  lines.push('', 'Per bucket (issue 10 goal: 90% of Gel\'s cases)', header);
+  for (const file of [...new Set(outcomes.map((o) => o.file))])
+    row(
+      file,
+      outcomes.filter((o) => o.file === file),
+    );
+  lines.push('', "Per bucket (issue 10 goal: 90% of Gel's cases)", header);
   for (const bucket of [...BUCKETS, 'other'] as const) {
     const list = outcomes.filter((o) => o.bucket === bucket);
     if (list.length) row(bucket, list);
   }
-  row('all buckets (without other)', outcomes.filter((o) => o.bucket !== 'other'));
+  row(
+    'all buckets (without other)',
+    outcomes.filter((o) => o.bucket !== 'other'),
+  );
   const messageDiffers = outcomes.filter((o) => o.status === 'pass' && o.messageDiffers).length;
-  lines.push('', `Passing tests whose expected error message differs from Gel's regex: ${messageDiffers}`);
+  lines.push(
+    '',
+    `Passing tests whose expected error message differs from Gel's regex: ${messageDiffers}`,
+  );
   lines.push('', 'Failures by class');
   const failures = outcomes.filter((o) => o.status === 'fail');
   const byClass = new Map<string, Outcome[]>();
-  for (const o of failures) byClass.set(o.failure ?? '?', [...(byClass.get(o.failure ?? '?') ?? []), o]);
+  for (const o of failures)
+    byClass.set(o.failure ?? '?', [...(byClass.get(o.failure ?? '?') ?? []), o]);
   for (const [cls, list] of [...byClass].sort((a, b) => b[1].length - a[1].length)) {
     lines.push(`  ${String(list.length).padStart(5)}  ${cls}`);
-    for (const o of list.slice(0, options.failures)) lines.push(`         ${o.test}: ${(o.detail ?? '').replace(/\s+/g, ' ').slice(0, 160)}`);
+    for (const o of list.slice(0, options.failures))
+      lines.push(`         ${o.test}: ${(o.detail ?? '').replace(/\s+/g, ' ').slice(0, 160)}`);
   }
   const reasons = new Map<string, number>();
-  for (const o of outcomes.filter((x) => x.status === 'not extracted')) reasons.set(o.detail ?? '', (reasons.get(o.detail ?? '') ?? 0) + 1);
+  for (const o of outcomes.filter((x) => x.status === 'not extracted'))
+    reasons.set(o.detail ?? '', (reasons.get(o.detail ?? '') ?? 0) + 1);
   lines.push('', 'Not extracted (the extractor cannot follow the method), by reason');
-  for (const [reason, n] of [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 15)) lines.push(`  ${String(n).padStart(5)}  ${reason}`);
+  for (const [reason, n] of [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 15))
+    lines.push(`  ${String(n).padStart(5)}  ${reason}`);
   if (skippedDdl.size) {
     lines.push('', 'Setup DDL skipped (svc takes schemas as SDL only)');
     for (const [ddl, n] of skippedDdl) lines.push(`  ${String(n).padStart(5)}  ${ddl}`);

@@ -55,7 +55,8 @@ export function splitStatements(text: string): string[] {
   return out;
 }
 
-const DDL = /^(start|populate|commit|abort|create|alter|drop|configure|set|reset|describe|administer|declare|rollback)\b/i;
+const DDL =
+  /^(start|populate|commit|abort|create|alter|drop|configure|set|reset|describe|administer|declare|rollback)\b/i;
 
 /** The body between the first `{` and its matching `}`. */
 function braceBody(text: string): string | null {
@@ -80,7 +81,9 @@ export function classScript(
   schema: Readonly<Record<string, { text: string }>>,
   setup: readonly { text: string }[],
 ): ClassScript {
-  const sdl: string[] = Object.entries(schema).map(([module, file]) => wrapModule(module, file.text));
+  const sdl: string[] = Object.entries(schema).map(([module, file]) =>
+    wrapModule(module, file.text),
+  );
   const statements: string[] = [];
   const skippedDdl: string[] = [];
   for (const script of setup) {

@@ -52,17 +52,32 @@ describe('parseCaseFile', () => {
       className: 'InvalidReferenceError',
       message: 'nope',
     });
-    expect(file.cases[2]?.steps[0]).toMatchObject({ kind: 'schema', sdl: 'module default { type A; }' });
+    expect(file.cases[2]?.steps[0]).toMatchObject({
+      kind: 'schema',
+      sdl: 'module default { type A; }',
+    });
   });
 
   test.each([
     ['no fixture', '=== a\nselect 1;\n--- ok', /missing "fixture/],
     ['no expectation', 'fixture: f\n=== a\nselect 1;', /needs one expectation/],
-    ['two expectations', 'fixture: f\n=== a\nselect 1;\n--- ok\n--- expect\n[1]', /one expectation per step/],
+    [
+      'two expectations',
+      'fixture: f\n=== a\nselect 1;\n--- ok\n--- expect\n[1]',
+      /one expectation per step/,
+    ],
     ['bad JSON', 'fixture: f\n=== a\nselect 1;\n--- expect\n[1,', /invalid JSON/],
     ['unknown section', 'fixture: f\n=== a\nselect 1;\n--- expected\n[1]', /unknown section/],
-    ['duplicate name', 'fixture: f\n=== a\nselect 1;\n--- ok\n=== a\nselect 2;\n--- ok', /duplicate case/],
-    ['bad cardinality', 'fixture: f\n=== a\nselect 1;\n--- cardinality single\n--- ok', /cardinality must/],
+    [
+      'duplicate name',
+      'fixture: f\n=== a\nselect 1;\n--- ok\n=== a\nselect 2;\n--- ok',
+      /duplicate case/,
+    ],
+    [
+      'bad cardinality',
+      'fixture: f\n=== a\nselect 1;\n--- cardinality single\n--- ok',
+      /cardinality must/,
+    ],
     ['no query', 'fixture: f\n=== a\n--- ok', /needs a query/],
   ])('%s is a format error naming the line', (_, text, message) => {
     expect(() => parseCaseFile(text, 'x.case')).toThrow(CaseFormatError);

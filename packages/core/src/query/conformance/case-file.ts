@@ -95,16 +95,19 @@ export function parseCaseFile(text: string, source = '<case file>'): CaseFile {
     if (line.startsWith('===')) break;
     if (line === '' || line.startsWith('#')) continue;
     const match = /^fixture:\s*([\w-]+)$/.exec(line);
-    if (!match) throw new CaseFormatError(source, index + 1, `expected "fixture: <name>", got "${line}"`);
+    if (!match)
+      throw new CaseFormatError(source, index + 1, `expected "fixture: <name>", got "${line}"`);
     fixture = match[1];
   }
-  if (!fixture) throw new CaseFormatError(source, 1, 'missing "fixture: <name>" before the first case');
+  if (!fixture)
+    throw new CaseFormatError(source, 1, 'missing "fixture: <name>" before the first case');
   const names = new Set<string>();
   while (index < lines.length) {
     const caseLine = index + 1;
     const name = (lines[index] as string).replace(/^===/, '').trim();
     if (!name) throw new CaseFormatError(source, caseLine, 'a case needs a name after ===');
-    if (names.has(name)) throw new CaseFormatError(source, caseLine, `duplicate case name "${name}"`);
+    if (names.has(name))
+      throw new CaseFormatError(source, caseLine, `duplicate case name "${name}"`);
     names.add(name);
     index++;
     const start = index;
@@ -177,11 +180,19 @@ function buildStep(
     else if (word === 'cardinality') {
       const value = args.join(' ') as RequestedCardinality;
       if (!CARDINALITIES.includes(value))
-        throw new CaseFormatError(source, s.line, `cardinality must be one of ${CARDINALITIES.join(', ')}`);
+        throw new CaseFormatError(
+          source,
+          s.line,
+          `cardinality must be one of ${CARDINALITIES.join(', ')}`,
+        );
       cardinality = value;
     } else expectSections.push(s);
   }
-  const expect = expectationOf(expectSections, headLine, source, ['variables', 'globals', 'cardinality']);
+  const expect = expectationOf(expectSections, headLine, source, [
+    'variables',
+    'globals',
+    'cardinality',
+  ]);
   return {
     kind: 'query',
     text,

@@ -8,7 +8,9 @@ describe('compareResult', () => {
   });
 
   test('unordered arrays are multisets at every depth', () => {
-    expect(compareResult([{ a: [2, 1] }, { a: [] }], [{ a: [] }, { a: [1, 2] }], 'unordered')).toBeNull();
+    expect(
+      compareResult([{ a: [2, 1] }, { a: [] }], [{ a: [] }, { a: [1, 2] }], 'unordered'),
+    ).toBeNull();
     expect(compareResult([1, 1, 2], [1, 2, 2], 'unordered')).toMatch(/pairwise|no element/);
   });
 

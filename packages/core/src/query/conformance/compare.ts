@@ -27,7 +27,11 @@ const PLACEHOLDERS: Readonly<Record<string, (value: unknown) => boolean>> = {
 };
 
 /** `null` when `actual` matches `expected` under `order`, else what differs and where. */
-export function compareResult(actual: unknown, expected: unknown, order: ResultOrder): string | null {
+export function compareResult(
+  actual: unknown,
+  expected: unknown,
+  order: ResultOrder,
+): string | null {
   return diff(actual, expected, order, '$');
 }
 
@@ -87,7 +91,11 @@ function firstDiff(checks: readonly (() => string | null)[]): string | null {
 }
 
 /** Matches every expected element to a distinct actual one (backtracking; arrays are small). */
-function diffMultiset(actual: readonly unknown[], expected: readonly unknown[], path: string): string | null {
+function diffMultiset(
+  actual: readonly unknown[],
+  expected: readonly unknown[],
+  path: string,
+): string | null {
   const fits = expected.map((e) =>
     actual.map((a, j) => diff(a, e, 'unordered', `${path}[${j}]`) === null),
   );

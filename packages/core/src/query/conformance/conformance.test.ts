@@ -34,7 +34,11 @@ for (const group of loadCorpus(PENDING ? 'pending' : 'cases')) {
     beforeAll(async () => {
       tdb = await createTestDatabase();
       try {
-        prepared = await prepareFixture(tdb.db, readFixture(FIXTURES_DIR, group.fixture), compileQuery);
+        prepared = await prepareFixture(
+          tdb.db,
+          readFixture(FIXTURES_DIR, group.fixture),
+          compileQuery,
+        );
       } catch (error) {
         setupError = error;
       }
@@ -51,7 +55,8 @@ for (const group of loadCorpus(PENDING ? 'pending' : 'cases')) {
     for (const c of group.cases) {
       test(caseTitle(c), async () => {
         const failure = await run(c);
-        if (failure) failed.push({ file: c.file, name: c.name, note: failure, title: caseTitle(c) });
+        if (failure)
+          failed.push({ file: c.file, name: c.name, note: failure, title: caseTitle(c) });
         else passed.push(c);
         if (failure && !PENDING) throw new Error(failure);
       });
@@ -70,7 +75,11 @@ afterAll(() => {
     process.stdout.write(`${lines.join('\n')}\n`);
   }
   if (!MOVE) return;
-  if (PENDING) moveCases('cases', passed.map((c) => ({ file: c.file, name: c.name })));
+  if (PENDING)
+    moveCases(
+      'cases',
+      passed.map((c) => ({ file: c.file, name: c.name })),
+    );
   else moveCases('pending', failed);
   updateReadmeCounts();
 });

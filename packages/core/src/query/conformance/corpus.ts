@@ -83,7 +83,11 @@ export function moveCases(to: CorpusPart, moves: readonly CaseMove[]): void {
       return lines;
     });
     writeFileSync(targetPath, target + joinBlocks(moved));
-    if (stay.length) writeFileSync(source, `${header.replace(/\n*$/, '')}\n\n${joinBlocks(stay.map((b) => b.lines))}`);
+    if (stay.length)
+      writeFileSync(
+        source,
+        `${header.replace(/\n*$/, '')}\n\n${joinBlocks(stay.map((b) => b.lines))}`,
+      );
     else unlinkSync(source);
   }
 }
@@ -92,7 +96,10 @@ const PENDING_HEADER =
   '# Pending: cases the compiler does not pass yet, each with its first failure as a note.\n' +
   '# `SVC_CONFORMANCE=pending` re-runs them (README.md); move passing ones back to cases/.\n';
 
-function splitBlocks(text: string): { header: string; blocks: { name: string; lines: string[] }[] } {
+function splitBlocks(text: string): {
+  header: string;
+  blocks: { name: string; lines: string[] }[];
+} {
   const lines = text.split('\n');
   const starts = lines.flatMap((l, i) => (l.startsWith('===') ? [i] : []));
   const header = lines.slice(0, starts[0] ?? lines.length).join('\n');

@@ -89,7 +89,11 @@ export async function runCase(fixture: PreparedFixture, testCase: Case): Promise
   return failure;
 }
 
-async function runStep(fixture: PreparedFixture, tx: Queryable, step: Step): Promise<string | null> {
+async function runStep(
+  fixture: PreparedFixture,
+  tx: Queryable,
+  step: Step,
+): Promise<string | null> {
   const at = `line ${step.line}`;
   if (step.kind === 'schema') {
     const outcome = await attempt(async () => {

@@ -44,7 +44,8 @@ export async function runQuery(
     throw new Error(`compiled SQL returned ${rows.length} rows, the contract says exactly one`);
   const result = (rows[0] as { result: unknown }).result;
   const parsed = typeof result === 'string' ? (JSON.parse(result) as unknown) : result;
-  if (!Array.isArray(parsed)) throw new Error(`the result column is not a JSON array: ${String(result)}`);
+  if (!Array.isArray(parsed))
+    throw new Error(`the result column is not a JSON array: ${String(result)}`);
   return parsed;
 }
 
@@ -53,7 +54,12 @@ function bindParams(params: readonly QueryParam[], request: QueryRequest): (stri
   const variables = request.variables ?? {};
   const used = new Set<string>();
   const values = params.map((param) => {
-    const source = param.source === 'variable' ? variables : param.source === 'global' ? request.globals ?? {} : {};
+    const source =
+      param.source === 'variable'
+        ? variables
+        : param.source === 'global'
+          ? (request.globals ?? {})
+          : {};
     if (param.source === 'variable') used.add(param.name);
     const value = Object.hasOwn(source, param.name) ? source[param.name] : undefined;
     if (value === undefined || value === null) {
@@ -99,7 +105,7 @@ export function sqlStateOf(error: unknown): string | undefined {
 /** One line naming an error: its class (or SQLSTATE) and message. */
 export function describeError(error: unknown): string {
   const type = (error as { type?: unknown })?.type;
-  const name = typeof type === 'string' ? type : (error as Error)?.name ?? 'Error';
+  const name = typeof type === 'string' ? type : ((error as Error)?.name ?? 'Error');
   const state = sqlStateOf(error);
   const message = (error as Error)?.message ?? String(error);
   return `${name}${state ? ` [${state}]` : ''}: ${message}`;

@@ -77,7 +77,8 @@ function bindParams(params: readonly QueryParam[], request: QueryRequest): (stri
 
 /**
  * Does a thrown error stand for the error class `className` (or a subclass)? A QueryError matches
- * by class; a raw database error by the class its SQLSTATE maps to in errors/query-errors
+ * by class; an error naming its class in `type` (a server's error envelope) by that class; a raw
+ * database error by the class its SQLSTATE maps to in errors/query-errors
  * (`QUERY_ERROR_BY_SQLSTATE`: the exact SQLSTATE, else its two-character class with `000`).
  */
 export function errorMatches(error: unknown, className: string): boolean {
@@ -87,6 +88,10 @@ export function errorMatches(error: unknown, className: string): boolean {
   if (!expected) return (error as { type?: unknown } | null)?.type === className;
   if (error instanceof expected) return true;
   if (error instanceof QueryError) return false;
+  // An error that names its class (a server's error envelope, `type`) matches through the table.
+  const type = (error as { type?: unknown } | null)?.type;
+  const named = typeof type === 'string' ? queryErrorClass(type as QueryErrorName) : undefined;
+  if (named) return named === expected || named.prototype instanceof expected;
   const state = sqlStateOf(error);
   if (!state) return false;
   const mapped =

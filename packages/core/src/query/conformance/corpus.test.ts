@@ -1,12 +1,12 @@
 /**
  * The corpus itself, checked without the compiler: every case file parses, names a fixture that
- * builds, every query and setup script parses, case names are unique, and README.md states the
+ * builds (or, used only by pending cases, parses), every query and setup script parses, case names are unique, and README.md states the
  * real number of active and pending cases (so no case is dropped silently).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSchema } from '../../schema/build';
-import { parseQuery } from '../../syntax';
+import { parseQuery, parseSchema } from '../../syntax';
 import { caseTitle, CONFORMANCE_DIR, FIXTURES_DIR, loadCorpus, type CorpusPart } from './corpus';
 import { readFixture, splitScript } from './run-case';
 
@@ -18,12 +18,20 @@ const corpus = Object.fromEntries(parts.map((p) => [p, loadCorpus(p)])) as Recor
 const count = (part: CorpusPart) => corpus[part].reduce((n, g) => n + g.cases.length, 0);
 
 describe('conformance corpus', () => {
-  const fixtures = new Set(parts.flatMap((p) => corpus[p].map((g) => g.fixture)));
+  const active = new Set(corpus.cases.map((g) => g.fixture));
+  const pendingOnly = new Set(corpus.pending.map((g) => g.fixture).filter((f) => !active.has(f)));
 
-  test.each([...fixtures])('fixture %s builds and its setup parses', (name) => {
+  test.each([...active])('fixture %s builds and its setup parses', (name) => {
     expect(existsSync(join(FIXTURES_DIR, `${name}.esdl`))).toBe(true);
     const fixture = readFixture(FIXTURES_DIR, name);
     expect(() => buildSchema(fixture.sdl)).not.toThrow();
+    expect(() => splitScript(fixture.setup)).not.toThrow();
+  });
+
+  // A fixture only pending cases use may wait for a schema feature: it must parse, not build.
+  test.each([...pendingOnly])('pending fixture %s parses', (name) => {
+    const fixture = readFixture(FIXTURES_DIR, name);
+    expect(() => parseSchema(fixture.sdl)).not.toThrow();
     expect(() => splitScript(fixture.setup)).not.toThrow();
   });
 

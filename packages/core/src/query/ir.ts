@@ -321,6 +321,8 @@ export interface IrQuery {
   }[];
   /** True when the statement writes. */
   readonly writes: boolean;
+  /** `with` bindings that write: run whether or not the statement reads them (as Gel does). */
+  readonly sideEffects: readonly IrExpr[];
 }
 
 // ---------------------------------------------------------------------------------------------

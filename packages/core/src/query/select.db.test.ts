@@ -330,6 +330,20 @@ table('with, for, group, detached, aliases, functions', [
   { query: 'with module default select Status.name', expected: ['Open', 'Closed'], unordered: true },
   { query: "with u := (select User filter .age > 26) select u { name }", expected: [{ name: 'Elvis' }] },
   { query: 'for x in {1, 2, 3} union (x * 10)', expected: [10, 20, 30] },
+  {
+    query: "for x in {1, 2} union (select User { name, n := x } filter .name = 'Ann')",
+    expected: [
+      { name: 'Ann', n: 1 },
+      { name: 'Ann', n: 2 },
+    ],
+  },
+  { query: 'with X := (for x in {1, 2} union (select User { m := x })) select sum(X.m)', expected: [9] },
+  { query: 'for u in User union (u.name, count(User))', expected: [['Ann', 3], ['Elvis', 3], ['Yury', 3]], unordered: true },
+  { query: "for optional u in (select User filter .name = 'Nobody') union (u.name ?? 'none')", expected: ['none'] },
+  {
+    query: "with G := (for x in {'a', 'b'} union { key := { v := x } }) select G { key: { v } } order by .key.v",
+    expected: [{ key: { v: 'a' } }, { key: { v: 'b' } }],
+  },
   { query: "for name in {'Ann', 'Yury'} union (select User filter .name = name).age", expected: [25] },
   { query: 'select count(detached User)', expected: [3] },
   { query: 'select User { name, total := count(detached User) } order by .name limit 1', expected: [{ name: 'Ann', total: 3 }] },

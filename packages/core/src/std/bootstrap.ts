@@ -17,9 +17,10 @@
 const fn = (signature: string, returns: string, body: string, language = 'sql'): string =>
   `create or replace function "svc_meta".${signature} returns ${returns} language ${language} immutable parallel safe as $svc$ ${body} $svc$`;
 
-/** ISO 8601 date and time (`2024-01-02T03:04:05`, fraction optional), as a POSIX regex. */
-const ISO_DATE = '[0-9]{4}-[0-9]{2}-[0-9]{2}';
-const ISO_TIME = '[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?';
+/** ISO 8601 date and time, extended (`2024-01-02T03:04:05.5`) or basic (`20240102T030405`),
+ * seconds and fraction optional, as POSIX regexes. */
+const ISO_DATE = '[0-9]{4}-?[0-9]{2}-?[0-9]{2}';
+const ISO_TIME = '[0-9]{2}:?[0-9]{2}(:?[0-9]{2}(\\.[0-9]+)?)?';
 const ISO_ZONE = '(Z|z|[+-][0-9]{2}(:?[0-9]{2})?)';
 
 /** `select <text> !~ pattern`-guarded parse: raise 22007 naming the Gel type, else cast. */

@@ -170,8 +170,6 @@ export function commonType(types: readonly TypeRef[], env: TypeEnv): TypeRef | n
           if (scalarDistance(base, other) !== null)
             candidates.push({ kind: 'scalar', name: other });
       }
-    } else if (t.kind === 'array') {
-      // array<a> and array<b>: the arrays of the elements' common type.
     }
   };
   if (types.every((t) => t.kind === 'object')) {
@@ -356,7 +354,7 @@ function findCast(
   const toDomain = !isStdScalarName(to.name)
     ? (v: SqlExpr) => sql.cast(v, scalarPgType(to.name))
     : identity;
-  const base = scalarCast(a, b, env);
+  const base = scalarCast(a, b);
   if (!base) return null;
   return { volatility: base.volatility, sql: (v) => toDomain(base.sql(v)) };
 }
@@ -380,7 +378,6 @@ const LOCAL = new Set(['cal::local_datetime', 'cal::local_date', 'cal::local_tim
 function scalarCast(
   a: string,
   b: string,
-  env: TypeEnv,
 ): { sql: (value: SqlExpr) => SqlExpr; volatility: Volatility } | null {
   const immutable = (f: (value: SqlExpr) => SqlExpr) => ({ sql: f, volatility: 'Immutable' as const });
   if (a === b) return immutable(identity);
@@ -425,6 +422,5 @@ function scalarCast(
     if (a === 'cal::local_date' && b === 'cal::local_time') return null;
     return immutable((v) => sql.cast(v, to.pg));
   }
-  void env;
   return null;
 }

@@ -14,7 +14,7 @@
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import { call, def, table } from './define';
 import type { Card, Overload, SqlArgs } from './model';
-import { raise } from './operators';
+import { jsonbArray, raise } from './operators';
 import { base64, jsonOf, pgTypeFor, STD_SCALARS_INFO } from './scalars';
 
 const cast = (e: SqlExpr, name: string): SqlExpr => sql.cast(e, pgType(name));
@@ -271,7 +271,9 @@ function generic(): Overload[] {
     // PostgreSQL's lengths are int4; they widen to int8 wherever they meet one.
     def('std::len', 'str', 'int64', (a) => fn('char_length', a.at(0))),
     def('std::len', 'bytes', 'int64', (a) => fn('octet_length', a.at(0))),
-    def('std::len', 'array<anytype>', 'int64', (a) => fn('cardinality', a.at(0))),
+    def('std::len', 'array<anytype>', 'int64', (a) =>
+      jsonbArray(a, 0) ? fn('jsonb_array_length', a.at(0)) : fn('cardinality', a.at(0)),
+    ),
     def('std::contains', 'str, str', 'bool', (a) => sql.bin('>', fn('strpos', a.at(0), a.at(1)), num(0))),
     def('std::contains', 'bytes, bytes', 'bool', (a) => sql.bin('>', found(a.at(0), a.at(1)), num(0))),
     def('std::contains', 'array<anytype>, anytype', 'bool', (a) =>
@@ -707,9 +709,21 @@ function splice(a: SqlArgs, inserting: 0 | 1): SqlExpr {
 
 function arrays(): Overload[] {
   return [
-    def('std::array_unpack', 'array: array<anytype>', 'set of anytype', (a) => fn('unnest', a.at(0)), SRF),
+    def(
+      'std::array_unpack',
+      'array: array<anytype>',
+      'set of anytype',
+      (a) => (jsonbArray(a, 0) ? fn('jsonb_array_elements', a.at(0)) : fn('unnest', a.at(0))),
+      SRF,
+    ),
     // Past either end: empty (or the default), not an error (item 13).
     def('std::array_get', 'array: array<anytype>, idx: int64, named only default: optional anytype = {}', 'optional anytype', (a) => {
+      if (jsonbArray(a, 0)) {
+        // jsonb's `->` counts from the end for a negative index and is NULL past either end.
+        const item = sql.bin('->', a.at(0), int4(a.at(1)));
+        const fallback = a.opt(2);
+        return fallback === null ? item : fn('coalesce', item, fallback);
+      }
       const position = caseWhen(
         [[sql.bin('<', a.at(1), num(0)), sql.bin('+', sql.bin('+', fn('cardinality', a.at(0)), a.at(1)), num(1))]],
         sql.bin('+', a.at(1), num(1)),

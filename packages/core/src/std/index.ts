@@ -9,7 +9,6 @@
 export type {
   Card,
   CallKind,
-  CastRule,
   Overload,
   Param,
   PolyName,

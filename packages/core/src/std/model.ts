@@ -116,17 +116,6 @@ export interface Overload {
   readonly ddl: boolean;
 }
 
-export interface CastRule {
-  readonly from: string;
-  readonly to: string;
-  /** Applied silently to make an overload match (int16 → int32 → int64 → ...). */
-  readonly implicit: boolean;
-  /** Allowed when storing a value into a pointer of the target type (int64 literal → int16). */
-  readonly assignment: boolean;
-  readonly volatility: Volatility;
-  readonly sql: (value: SqlExpr) => SqlExpr;
-}
-
 /**
  * What the resolver needs to know about user scalars: the std scalar a custom scalar extends and
  * the values of an enum, plus the PostgreSQL type a custom scalar is stored as (its DOMAIN).
@@ -137,7 +126,3 @@ export interface TypeEnv {
   /** The nearest common ancestor of two object types (null: none); absent means "none". */
   readonly commonObject?: (a: string, b: string) => string | null;
 }
-
-export const sigScalar = (name: string): SigType => ({ kind: 'scalar', name });
-export const sigArray = (element: SigType): SigType => ({ kind: 'array', element });
-export const poly = (name: PolyName): SigType => ({ kind: 'poly', name });

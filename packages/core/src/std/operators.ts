@@ -364,6 +364,40 @@ function sliceBounds(a: SqlArgs, length: SqlExpr): { from: SqlExpr; count: SqlEx
   };
 }
 
+/** True when parameter `i` is an array stored as one jsonb array (its elements are tuples). */
+export function jsonbArray(a: SqlArgs, i: number): boolean {
+  const t = a.type(i);
+  return t?.kind === 'array' && pgTypeFor(t).name === 'jsonb';
+}
+
+/** Elements `from` (1-based) for `count` of a jsonb array, as a jsonb array. */
+function jsonbSlice(j: SqlExpr, from: SqlExpr, count: SqlExpr): SqlExpr {
+  const items = sql.fromFunction(sql.func('jsonb_array_elements', [j]), 'e', {
+    columns: [
+      { name: 'value', type: null },
+      { name: 'ord', type: null },
+    ],
+    withOrdinality: true,
+  });
+  return sql.scalar(
+    sql.select({
+      targets: [
+        sql.target(
+          sql.func('coalesce', [
+            sql.agg('jsonb_agg', [sql.col('value', 'e')], { orderBy: [sql.order(sql.col('ord', 'e'))] }),
+            cast(sql.text('[]'), 'jsonb'),
+          ]),
+        ),
+      ],
+      from: [items],
+      where: sql.and(
+        sql.bin('>=', sql.col('ord', 'e'), from),
+        sql.bin('<', sql.col('ord', 'e'), sql.bin('+', from, count)),
+      ),
+    }),
+  );
+}
+
 function indexing(): Overload[] {
   const len = (e: SqlExpr) => sql.func('char_length', [e]);
   const octets = (e: SqlExpr) => sql.func('octet_length', [e]);
@@ -377,14 +411,39 @@ function indexing(): Overload[] {
     def('std::[]', 'bytes, int64', 'bytes', (a) =>
       sql.func('substr', [a.at(0), cast(position(a.at(1), octets(a.at(0)), outOfBounds('byte string', a.at(1), octets(a.at(0)))), 'integer'), num(1)]),
     ),
-    def('std::[]', 'array<anytype>, int64', 'anytype', (a) => ({
-      kind: 'Subscript',
-      expr: paren(a.at(0)),
-      index: position(a.at(1), cardinality(a.at(0)), outOfBounds('array', a.at(1), cardinality(a.at(0)))),
-    })),
+    def('std::[]', 'array<anytype>, int64', 'anytype', (a) => {
+      if (jsonbArray(a, 0)) {
+        const n = jsonLength(a.at(0));
+        const at = position(a.at(1), n, outOfBounds('array', a.at(1), n));
+        return sql.bin('->', a.at(0), cast(sql.bin('-', at, num(1)), 'integer'));
+      }
+      return {
+        kind: 'Subscript',
+        expr: paren(a.at(0)),
+        index: position(a.at(1), cardinality(a.at(0)), outOfBounds('array', a.at(1), cardinality(a.at(0)))),
+      };
+    }),
     def('std::[]', 'json, int64', 'json', (a) =>
       caseWhen(
         [
+          // A JSON string indexes by character, like a str.
+          [
+            sql.bin('=', jsonType(a.at(0)), sql.text('string')),
+            sql.func('to_jsonb', [
+              sql.func('substr', [
+                sql.bin('#>>', a.at(0), sql.text('{}')),
+                cast(
+                  position(
+                    a.at(1),
+                    len(sql.bin('#>>', a.at(0), sql.text('{}'))),
+                    outOfBounds('JSON', a.at(1), len(sql.bin('#>>', a.at(0), sql.text('{}')))),
+                  ),
+                  'integer',
+                ),
+                num(1),
+              ]),
+            ]),
+          ],
           [
             sql.bin('<>', jsonType(a.at(0)), sql.text('array')),
             raise(a.at(0), pgType('jsonb'), sql.bin('||', sql.text('cannot index JSON '), jsonType(a.at(0))), '22000'),
@@ -424,6 +483,10 @@ function indexing(): Overload[] {
       return sql.func('substr', [a.at(0), from, count]);
     }),
     def('std::[:]', 'array<anytype>, named only start: optional int64 = {}, named only stop: optional int64 = {}', 'array<anytype>', (a) => {
+      if (jsonbArray(a, 0)) {
+        const b = sliceBounds(a, jsonLength(a.at(0)));
+        return jsonbSlice(a.at(0), b.from, b.count);
+      }
       const { from, count } = sliceBounds(a, cardinality(a.at(0)));
       return caseWhen(
         [[sql.bin('=', count, num(0)), sql.cast({ kind: 'ArrayExpr', elements: [], type: null }, pgTypeFor(a.result ?? { kind: 'array', element: { kind: 'scalar', name: 'std::str' } }))]],

@@ -13,8 +13,7 @@
  *   shape order; decode forms read the parameter as `jsonb` (what the engine binds).
  */
 import type { StdScalarName, TypeRef } from '../schema/model';
-import { STD_SCALARS } from '../schema/model';
-import { STD_PG_TYPES, scalarPgType } from '../schema/storage/types';
+import { STD_PG_TYPES, isStdScalar, scalarPgType } from '../schema/storage/types';
 import { pgArrayOf, pgType, sql, type PgType, type SqlExpr } from '../sql/ast';
 import type { TypeEnv } from './model';
 
@@ -157,11 +156,8 @@ export function base64(bytes: SqlExpr): SqlExpr {
 
 export const STD_SCALARS_INFO: Readonly<Record<StdScalarName, ScalarInfo>> = INFO;
 
-export function isStdScalarName(name: string): name is StdScalarName {
-  return Object.hasOwn(INFO, name);
-}
-
-export const STD_SCALAR_NAMES: readonly StdScalarName[] = STD_SCALARS;
+/** True for the std scalar names (the storage layer's list, schema/storage/types). */
+export const isStdScalarName: (name: string) => name is StdScalarName = isStdScalar;
 
 /** A TypeEnv that knows only std scalars (for tests and std-only callers). */
 export const STD_ONLY: TypeEnv = {
@@ -233,7 +229,8 @@ export function decodeParam(type: TypeRef, json: SqlExpr, env: TypeEnv): SqlExpr
           orderBy: [sql.order(sql.col('ord', 'e'))],
         }),
       );
-      return nullIfNull(json, sql.cast(decoded, pgTypeFor(type)));
+      // JSON null (or an absent parameter) is an empty set, not an empty array.
+      return nullIfNull(nonNull(json), sql.cast(decoded, pgTypeFor(type)));
     }
   }
 }

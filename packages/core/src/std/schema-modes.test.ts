@@ -56,6 +56,8 @@ describe('DDL: the restricted mode of the std table', () => {
     ['len(.qty)', 'InvalidReferenceError', /function "std::len\(arg0: std::int64\)" does not exist/],
     ['array_agg(.name)', 'InvalidDefinitionError', /works on sets/],
     ['array_unpack(.tags)', 'InvalidDefinitionError', /works on sets/],
+    ['<bytes>.name', 'InvalidTypeError', /cannot cast 'std::str' to 'std::bytes'/],
+    ['<array<bytes>>.tags', 'InvalidTypeError', /cannot cast 'array<std::str>' to 'array<std::bytes>'/],
   ])('refuses %s', (input, type, message) => {
     const error = errorOf(() => compile(input));
     expect(error.type).toBe(type);
@@ -75,6 +77,16 @@ describe('schema inference through the std table', () => {
     expect(target('half')).toEqual({ kind: 'scalar', name: 'std::float64' });
     expect(target('words')).toEqual({ kind: 'array', element: { kind: 'scalar', name: 'std::str' } });
     expect(target('first')).toEqual({ kind: 'scalar', name: 'std::str' });
+  });
+
+  test('values that meet take their common type', () => {
+    const t = build(
+      "property mixed := {.n, 2.5}; property either := .n if .a = '' else 2.5; property arr := [.n, 1.5];",
+    ).objectTypes.find((x) => x.name === 'default::T');
+    const target = (name: string) => t?.pointers.find((p) => p.name === name)?.target;
+    expect(target('mixed')).toEqual({ kind: 'scalar', name: 'std::float64' });
+    expect(target('either')).toEqual({ kind: 'scalar', name: 'std::float64' });
+    expect(target('arr')).toEqual({ kind: 'array', element: { kind: 'scalar', name: 'std::float64' } });
   });
 
   test.each([

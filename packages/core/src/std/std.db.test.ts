@@ -107,6 +107,7 @@ describe('operators', () => {
     ['[]', [['json', [1, 2, 3]], ['int64', 1]], 2],
     ['[]', [['json', { a: { b: 1 } }], ['str', 'a']], { b: 1 }],
     ['[]', [['json', { a: null }], ['str', 'a']], null],
+    ['[]', [['json', 'hello'], ['int64', -2]], 'l'],
     ['[:]', [['str', 'hello'], ['int64', 1, 'start'], ['int64', -1, 'stop']], 'ell'],
     ['[:]', [['str', 'hello'], ['int64', -100, 'start']], 'hello'],
     ['[:]', [['str', 'hello'], ['int64', 10, 'start']], ''],
@@ -359,6 +360,27 @@ describe('functions', () => {
   });
 });
 
+describe('arrays of tuples (one jsonb array)', () => {
+  const pair: TypeRef = {
+    kind: 'tuple',
+    elements: [
+      { name: null, type: t('int64') },
+      { name: null, type: t('str') },
+    ],
+  };
+  const arrayType: TypeRef = { kind: 'array', element: pair };
+  const value = decodeParam(arrayType, sql.cast(sql.text('[[1, "a"], [2, "b"], [3, "c"]]'), pgType('jsonb')), ENV);
+
+  test.each<[string, () => ResolvedCall, SqlExpr[], unknown]>([
+    ['len', () => resolveFunction('std::len', [{ type: arrayType }], { env: ENV }), [value], 3],
+    ['[-1]', () => resolveOperator('[]', [{ type: arrayType }, { type: t('int64') }], { env: ENV }), [value, sql.cast(sql.num(-1), pgType('bigint'))], [3, 'c']],
+    ['[1:]', () => resolveOperator('[:]', [{ type: arrayType }, { type: t('int64'), name: 'start' }], { env: ENV }), [value, sql.cast(sql.num(1), pgType('bigint'))], [[2, 'b'], [3, 'c']]],
+    ['array_get(, 5)', () => resolveFunction('std::array_get', [{ type: arrayType }, { type: t('int64') }], { env: ENV }), [value, sql.cast(sql.num(5), pgType('bigint'))], null],
+  ])('%s', async (_, resolve, values, expected) => {
+    expect(await run(resolve(), values)).toEqual(expected);
+  });
+});
+
 describe('set-returning functions', () => {
   /** `select json_agg(json(v))` over the rows the form returns, in order. `callTypes` are the
    * argument types the call is resolved with (an element type for a set-of parameter, whose SQL
@@ -410,6 +432,10 @@ describe('casts', () => {
     ['float64', 'int64', 2.5, 2],
     ['int64', 'int16', 7, 7],
     ['str', 'datetime', '2024-01-01T10:00:00+02:00', '2024-01-01T08:00:00Z'],
+    ['str', 'datetime', '20180507T200122.306916+00', '2018-05-07T20:01:22.306916Z'],
+    ['str', 'cal::local_date', '20180507', '2018-05-07'],
+    ['str', 'cal::local_time', '2001', '20:01:00'],
+    ['json', 'array<str>', null, null],
     ['datetime', 'str', '2024-01-01T10:00:00.120Z', '2024-01-01T10:00:00.12Z'],
     ['str', 'duration', 'PT2H', 'PT2H'],
     ['str', 'duration', '90 minutes', 'PT1H30M'],

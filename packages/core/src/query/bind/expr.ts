@@ -77,7 +77,7 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
     case 'Path':
       return bindPath(ctx, scope, node);
     case 'Shape': {
-      if (node.subject === null) return bindFreeObject(ctx, scope, node.elements, node.span);
+      if (node.subject === null) return bindFreeObject(ctx, scope, node.elements);
       const subject = bindExpr(ctx, scope, node.subject);
       return bindShape(ctx, scope, subject, node.elements, node.span);
     }
@@ -195,7 +195,7 @@ function bindName(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr {
 function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr {
   if (ref.module === null) {
     const binding = scope.names.get(ref.name);
-    if (binding) return bindingRef(binding, scope);
+    if (binding) return bindingRef(binding);
   }
   const found = lookupSchemaName(ctx.index, scope, ref);
   if (found?.kind === 'object') {
@@ -222,7 +222,7 @@ function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr 
         bindExpr(ctx, { ...rootScopeLike(scope), module }, alias.expr),
       );
       const binding: Binding = { id: ctx.freshId(), name: found.name, expr, iteration: false };
-      return { ...bindingRef(binding, scope), pathId: `alias:${found.name}${scope.namespace}` };
+      return { ...bindingRef(binding), pathId: `alias:${found.name}${scope.namespace}` };
     }
   }
   if (found?.kind === 'scalar') {
@@ -245,7 +245,7 @@ function rootScopeLike(scope: Scope): Scope {
   };
 }
 
-export function bindingRef(binding: Binding, _scope?: Scope): BindingRef {
+export function bindingRef(binding: Binding): BindingRef {
   const card = binding.iteration ? { min: 1 as const, max: 1 as const } : binding.expr.card;
   return {
     kind: 'BindingRef',
@@ -284,10 +284,10 @@ export function transparentRef(ctx: BindContext, expr: IrExpr): BindingRef {
 }
 
 /** `expr` itself when it has a path id; else a reference to a fresh binding of it. */
-export function withPathId(ctx: BindContext, scope: Scope, expr: IrExpr): IrExpr {
+export function withPathId(ctx: BindContext, _scope: Scope, expr: IrExpr): IrExpr {
   if (pathIdOf(expr) !== null) return expr;
   const binding: Binding = { id: ctx.freshId(), name: '(subject)', expr, iteration: false, transparent: true };
-  return bindingRef(binding, scope);
+  return bindingRef(binding);
 }
 
 function bindPath(ctx: BindContext, scope: Scope, path: ql.Path): IrExpr {
@@ -403,10 +403,19 @@ function groupOf(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> | null {
 }
 
 function freeObjectOf(expr: IrExpr): Extract<IrExpr, { kind: 'FreeObject' }> | null {
-  if (expr.kind === 'FreeObject') return expr;
-  if (expr.kind === 'BindingRef') return freeObjectOf(expr.binding.expr);
-  if (expr.kind === 'Shape') return freeObjectOf(expr.subject);
-  return null;
+  switch (expr.kind) {
+    case 'FreeObject':
+      return expr;
+    case 'BindingRef':
+      return freeObjectOf(expr.binding.expr);
+    case 'Shape':
+    case 'Select':
+      return freeObjectOf(expr.subject);
+    case 'For':
+      return freeObjectOf(expr.body);
+    default:
+      return null;
+  }
 }
 
 /**
@@ -705,12 +714,7 @@ function bindSetLiteral(ctx: BindContext, scope: Scope, node: ql.SetLiteral): Ir
   return { kind: 'SetLiteral', type, card, elements };
 }
 
-function bindFreeObject(
-  ctx: BindContext,
-  scope: Scope,
-  elements: readonly ql.ShapeElement[],
-  span: ql.Span,
-): IrExpr {
+function bindFreeObject(ctx: BindContext, scope: Scope, elements: readonly ql.ShapeElement[]): IrExpr {
   const bound = elements.map((el) => {
     const [step] = el.path;
     if (el.path.length !== 1 || step?.kind !== 'Ptr' || step.via !== '.' || !el.compExpr) {
@@ -720,7 +724,6 @@ function bindFreeObject(
     if (el.elements) expr = bindShape(ctx, scope, expr, el.elements, el.span);
     return { name: step.name, expr, onlyFor: null };
   });
-  void span;
   return {
     kind: 'FreeObject',
     type: {

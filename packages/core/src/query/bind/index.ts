@@ -19,6 +19,7 @@ import type { SchemaIndex } from '../schema-index';
 import { BindContext, rootScope, type BindMode } from './context';
 import { bindExpr, subjectScope } from './expr';
 import { assertMutationPlacement, containsMutation } from '../mutation-ir';
+import { writesOf } from './mutation';
 import { children } from './statement';
 
 export { MAX_DEPTH, type BindMode } from './context';
@@ -35,6 +36,7 @@ export function bindQuery(index: SchemaIndex, statement: ql.Statement): IrQuery 
       .sort((a, b) => a.index - b.index)
       .map((p) => ({ source: p.source, name: p.name, type: p.type, required: p.required })),
     writes: containsMutation(root, children),
+    sideEffects: writesOf(ctx),
   };
 }
 

@@ -33,11 +33,12 @@ import { storageLayout, type StorageLayout } from '../../schema/storage/layout';
 import { resolveCast } from '../../std';
 import { AT_MOST_ONE, ONE, cardEither, type Binding, type IrExpr } from '../ir';
 import type { Conflict, Delete, Insert, MutationElement, Update } from '../mutation-ir';
+import { containsMutation } from '../mutation-ir';
 import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
 import { bindCast, typeEnv } from './calls';
 import { fail, rootScope, unknownName, type BindContext, type Scope } from './context';
 import { bindExpr, pathIdOf, subjectScope, withPathId } from './expr';
-import { selectOver, withScope } from './statement';
+import { children, selectOver, withScope } from './statement';
 import { isObjectType, lookupSchemaName, printIrType } from './types';
 
 const ITEM_20_HINT =
@@ -59,6 +60,21 @@ export function bindMutation(
     case 'DeleteQuery':
       return bindDelete(ctx, scope, node);
   }
+}
+
+/** `with` bindings whose value writes, per binding (see IrQuery.sideEffects). */
+const writes = new WeakMap<BindContext, IrExpr[]>();
+
+/** Keeps a `with` binding's value when it writes, so it is planned even if nothing reads it. */
+export function recordWrites(ctx: BindContext, expr: IrExpr): void {
+  if (!containsMutation(expr, children)) return;
+  const list = writes.get(ctx) ?? [];
+  list.push(expr);
+  writes.set(ctx, list);
+}
+
+export function writesOf(ctx: BindContext): readonly IrExpr[] {
+  return writes.get(ctx) ?? [];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -404,21 +420,22 @@ function conform(ctx: BindContext, pointer: PointerInfo, value: IrExpr, what: st
         target.kind === 'object' &&
         (!ctx.index.objectType(target.name) || ctx.index.isSubtype(value.type.name, target.name));
       if (!ok) {
-        return fail(InvalidTypeError, `invalid target for '${what}': '${printIrType(value.type)}' (expecting '${printType(target)}')`, span);
+        return fail(InvalidTypeError, `invalid target for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`, span);
       }
     } else if (!sameTypeRef(value.type, target)) {
       if (value.type.kind === 'free' || value.type.kind === 'object') {
-        return fail(InvalidTypeError, `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printType(target)}')`, span);
+        return fail(InvalidTypeError, `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`, span);
       }
       const from = value.type;
       let allowed = false;
       try {
         allowed = resolveCast(from, target, typeEnv(ctx.index)).assignment;
-      } catch {
-        allowed = false;
+      } catch (error) {
+        // No cast at all: the same refusal as a cast not allowed on assignment.
+        if (!(error instanceof QueryError)) throw error;
       }
       if (!allowed) {
-        return fail(InvalidTypeError, `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printType(target)}')`, span);
+        return fail(InvalidTypeError, `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`, span);
       }
       out = bindCast(ctx, value, target, span);
     }
@@ -490,6 +507,3 @@ function sameTypeRef(a: unknown, b: TypeRef): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function printType(type: TypeRef): string {
-  return printIrType(type);
-}

@@ -98,6 +98,8 @@ export function shapeOf(expr: IrExpr): IrExpr | null {
     case 'Assert':
     case 'Distinct':
       return shapeOf(expr.expr);
+    case 'PointerStep':
+      return expr.computed ? shapeOf(expr.computed) : null;
     default:
       return null;
   }
@@ -216,6 +218,8 @@ function bindElement(
   if (el.filter || el.orderBy.length || el.offset || el.limit) {
     expr = selectOver(ctx, scope, expr, el, el.span);
   }
+  // `multi x := ...` is a list even when it holds one value.
+  if (el.cardinality === 'multi' && expr.card.max !== 'many') expr = { ...expr, card: { min: expr.card.min, max: 'many' } };
   // Link properties keep their `@` in the result, as Gel's JSON output writes them.
   return [{ name: step.via === '@' ? `@${step.name}` : step.name, expr, onlyFor }];
 }

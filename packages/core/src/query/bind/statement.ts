@@ -25,7 +25,7 @@ import {
 import { fail, type BindContext, type Scope } from './context';
 import { bindExpr, bindingRef, expectBool, pathIdOf, subjectScope, withPathId } from './expr';
 import { mutationChildren } from '../mutation-ir';
-import { bindMutation } from './mutation';
+import { bindMutation, recordWrites } from './mutation';
 import { linkOf } from './shape';
 import { moduleOf, printIrType } from './types';
 
@@ -60,6 +60,7 @@ export function withScope(ctx: BindContext, scope: Scope, items: readonly ql.Wit
     // except the subjects enclosing the `with` (inside `User { x := (with U := User ...) }`).
     const body: Scope = { ...current, aliasNamespace: `${current.aliasNamespace}~w${ctx.freshId()}` };
     const expr = bindExpr(ctx, body, item.expr);
+    recordWrites(ctx, expr);
     const binding: Binding = { id: ctx.freshId(), name: item.alias, expr, iteration: false };
     current = { ...current, names: new Map([...current.names, [item.alias, binding]]) };
   }
@@ -72,7 +73,7 @@ function bindSelect(ctx: BindContext, scope: Scope, q: ql.SelectQuery): IrExpr {
   if (q.resultAlias !== null) {
     const binding: Binding = { id: ctx.freshId(), name: q.resultAlias, expr: result, iteration: false };
     s = { ...s, names: new Map([...s.names, [q.resultAlias, binding]]) };
-    result = bindingRef(binding, s);
+    result = bindingRef(binding);
   }
   // A select is a fence even without clauses: paths inside it are its own (Gel's scoping).
   return selectOver(ctx, s, result, q, q.span);
@@ -108,7 +109,7 @@ export function selectOver(
   const orderBy: SortKey[] = clauses.orderBy.map((k) => {
     const expr = bindExpr(ctx, inner, k.expr);
     if (expr.card.max === 'many') {
-      fail(QueryError, 'an order by key must be a single value per element', k.span);
+      fail(QueryError, 'an order by key must be a single value per element', k.span ?? span);
     }
     const direction = k.direction ?? 'asc';
     return { expr, direction, empty: k.emptyOrder ?? (direction === 'asc' ? 'first' : 'last') };
@@ -120,7 +121,6 @@ export function selectOver(
     if (limit.value === '0') card = { min: 0, max: 0 };
     else if (limit.value === '1') card = cardAtMostOne(card);
   }
-  void span;
   return {
     kind: 'Select',
     type: result.type,
@@ -259,7 +259,7 @@ function bindGroup(ctx: BindContext, scope: Scope, q: ql.GroupQuery): IrExpr {
   if (q.subjectAlias !== null) {
     const binding: Binding = { id: ctx.freshId(), name: q.subjectAlias, expr: subject, iteration: false };
     s = { ...s, names: new Map([...s.names, [q.subjectAlias, binding]]) };
-    subject = bindingRef(binding, s);
+    subject = bindingRef(binding);
   }
   const core = withPathId(ctx, s, subject.kind === 'Shape' ? subject.subject : subject);
   const inner = subjectScope(s, core, linkOf(core));

@@ -201,6 +201,15 @@ describe('mutations in enclosing queries', () => {
     expect(() => compile("select (select Status limit 1) ?? (insert Status { name := 'b' })")).toThrow(/conditional/);
   });
 
+  test('a `with` binding that writes runs even when nothing reads it (as in Gel)', async () => {
+    const [one, count] = await run([
+      "with _ := (insert Status { name := 'Unused' }), d := (delete LogEntry) select 1",
+      "select (count(Status filter .name = 'Unused'), count(LogEntry))",
+    ]);
+    expect(one).toEqual([1]);
+    expect(count).toEqual([[1, 0]]);
+  });
+
   test('the same mutation read twice is written once', async () => {
     const [result, count] = await run([
       "with s := (insert Status { name := 'Once' }) select { a := s.name, b := s.name }",

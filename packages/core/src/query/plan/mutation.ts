@@ -73,6 +73,30 @@ type MultiState =
 /** Mutations already planned in a compilation: planned (written) once, however often read. */
 const planned = new WeakMap<PlanContext, Map<string, { src: string; plan: Written }>>();
 
+/**
+ * Plans a `with` binding that writes (IrQuery.sideEffects) on its own, so its CTEs exist even
+ * when the statement never reads it; reads of it later reuse them. One inside a `for` body (it
+ * reads the `for` variable) is planned where it is read.
+ */
+export function planSideEffect(ctx: PlanContext, expr: IrExpr): void {
+  const seen = new Set<IrExpr>();
+  const inside = new Set<number>();
+  let iterates = false;
+  const visit = (e: IrExpr): void => {
+    if (seen.has(e) || iterates) return;
+    seen.add(e);
+    if (e.kind === 'For') inside.add(e.binding.id);
+    if (e.kind === 'BindingRef') {
+      if (e.binding.iteration && !inside.has(e.binding.id)) iterates = true;
+      else visit(e.binding.expr);
+      return;
+    }
+    for (const child of childrenOf(e)) visit(child);
+  };
+  visit(expr);
+  if (!iterates) ctx.lift(new Rel(null), expr);
+}
+
 /** The written objects of `m`, bound in `rel` (the planner's dispatch calls this). */
 export function planMutation(ctx: PlanContext, rel: Rel, m: Mutation): Bound {
   assertUncorrelated(ctx, rel, m);

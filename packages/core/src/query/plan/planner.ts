@@ -28,7 +28,7 @@ import type { AccessMode } from '../api';
 import type { IrExpr, IrQuery, IrType, ShapeElement } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { isMutation } from '../mutation-ir';
-import { mutationOutput, planMutation } from './mutation';
+import { mutationOutput, planMutation, planSideEffect } from './mutation';
 import { Rel, type Bound } from './rel';
 import { backlinkIds, junctionSource, typeSource, unionAll, type SourceContext } from './sources';
 
@@ -44,6 +44,7 @@ export interface PlanOptions {
 
 export function planQuery(index: SchemaIndex, query: IrQuery, options: PlanOptions): SqlQuery {
   const planner = new Planner(index, options);
+  for (const expr of query.sideEffects) planSideEffect(planner, expr);
   return planner.root(query.root);
 }
 
@@ -149,7 +150,7 @@ class Planner implements PlanContext {
     } = {},
   ): {
     query: SqlQuery;
-    columns: { out: boolean; ord: boolean; object: boolean };
+    columns: { out: boolean; ord: boolean; object: boolean; carried: readonly CarriedColumn[] };
   } {
     const rel = new Rel(parent);
     hooks.before?.(rel);
@@ -163,6 +164,13 @@ class Planner implements PlanContext {
         : [sql.target(bound.expr, 'v')];
     targets.push(sql.target(out, '~json'));
     if (hooks.extra) targets.push(...hooks.extra(rel));
+    const carried: CarriedColumn[] = [];
+    for (const [pid, b] of rel.carried) {
+      const column = `~c${carried.length}`;
+      targets.push(sql.target(b.kind === 'object' ? b.id : b.expr, column));
+      if (b.kind === 'object') targets.push(sql.target(b.tag, `${column}t`));
+      carried.push({ pathId: pid, column, bound: b });
+    }
     const distinct = hooks.distinct === true && bound.kind === 'object';
     const ord = rel.order.length > 0 && !distinct;
     if (ord) {
@@ -180,7 +188,7 @@ class Planner implements PlanContext {
         limit: slice?.limit ?? null,
         offset: slice?.offset ?? null,
       }),
-      columns: { out: true, ord, object: bound.kind === 'object' },
+      columns: { out: true, ord, object: bound.kind === 'object', carried },
     };
   }
 
@@ -199,12 +207,26 @@ class Planner implements PlanContext {
   }
 
   /** Joins a subquery of `e`'s rows into `rel` (LATERAL) and returns the bound element. */
-  private liftRows(rel: Rel, expr: IrExpr, query: SqlQuery, columns: { ord: boolean; object: boolean }): Bound {
+  private liftRows(
+    rel: Rel,
+    expr: IrExpr,
+    query: SqlQuery,
+    columns: { ord: boolean; object: boolean; carried?: readonly CarriedColumn[] },
+    forceJoin?: 'left',
+  ): Bound {
     const alias = this.fresh('q');
-    const join = expr.card.max === 'many' || expr.card.min === 1 ? 'inner' : 'left';
+    const join = forceJoin ?? (expr.card.max === 'many' || expr.card.min === 1 ? 'inner' : 'left');
     const nullable = join === 'left';
     rel.join(join, sql.subquery(query, alias, { lateral: true }));
     if (columns.ord) rel.order.push(sql.order(sql.col('~ord', alias)));
+    for (const c of columns.carried ?? []) {
+      const carried: Bound =
+        c.bound.kind === 'object'
+          ? { ...c.bound, id: sql.col(c.column, alias), tag: sql.col(`${c.column}t`, alias), alias: null, link: null, out: null }
+          : { ...c.bound, expr: sql.col(c.column, alias), out: null };
+      if (rel.lookup(c.pathId) === undefined) rel.bind(c.pathId, carried);
+      rel.carried.set(c.pathId, carried);
+    }
     const out = sql.col('~json', alias);
     if (columns.object) {
       return {
@@ -291,7 +313,14 @@ class Planner implements PlanContext {
       }
       case 'For':
         return this.subqueryLift(rel, expr.body, {
-          before: (inner) => inner.bind(`@${expr.binding.id}`, this.lift(inner, expr.iterator)),
+          before: (inner) => {
+            // The iterator is a set of its own (its paths are not the body's), iterated row by
+            // row; `for optional` runs the body once with an empty variable when it is empty.
+            const { query, columns } = this.rows(inner, expr.iterator);
+            const iteration = this.liftRows(inner, expr.iterator, query, columns, expr.optional ? 'left' : undefined);
+            inner.bind(`@${expr.binding.id}`, iteration);
+            inner.carried.set(`@${expr.binding.id}`, iteration);
+          },
         });
       case 'SetLiteral':
       case 'SetOp':
@@ -366,7 +395,8 @@ class Planner implements PlanContext {
   /** The object's stored columns: its own alias, or a join of its type's rows by id. */
   private columnsOf(rel: Rel, bound: Extract<Bound, { kind: 'object' }>): string {
     if (bound.alias !== null) return bound.alias;
-    const joined = this.joinObject(rel, bound.type, bound.id, 'inner');
+    // An empty optional object (a left-joined NULL) keeps its row: its columns are NULL.
+    const joined = this.joinObject(rel, bound.type, bound.id, bound.nullable ? 'left' : 'inner');
     return (joined as { alias: string }).alias;
   }
 
@@ -439,8 +469,12 @@ class Planner implements PlanContext {
   }
 
   private liftUnion(rel: Rel, expr: Extract<IrExpr, { kind: 'SetLiteral' | 'SetOp' }>): Bound {
-    const parts = expr.kind === 'SetLiteral' ? expr.elements : [expr.left, expr.right];
+    // `{}` members add nothing (and have no type of their own).
+    const parts = (expr.kind === 'SetLiteral' ? expr.elements : [expr.left, expr.right]).filter(
+      (p) => p.type.kind !== 'empty',
+    );
     if (expr.kind === 'SetOp' && expr.op !== 'union') return this.liftExceptIntersect(rel, expr);
+    if (parts.length === 1 && expr.kind === 'SetOp') return this.lift(rel, parts[0] as IrExpr);
     if (parts.length === 0) {
       if (expr.type.kind === 'object') {
         return this.joinObject(rel, expr.type.name, sql.cast(sql.null(), pgType('uuid')), 'left');
@@ -744,7 +778,12 @@ class Planner implements PlanContext {
       }
       case 'ArrayLiteral': {
         const values = expr.elements.map((e) => this.value(rel, e));
-        const array: SqlExpr = { kind: 'ArrayExpr', elements: values, type: this.pgOf(expr.type) };
+        const pg = this.pgOf(expr.type);
+        // Arrays holding tuples are jsonb arrays (as stored: schema/storage/types).
+        const array: SqlExpr =
+          pg.schema === null && pg.name === 'jsonb' && pg.arrayDims === 0
+            ? sql.func('jsonb_build_array', values)
+            : { kind: 'ArrayExpr', elements: values, type: pg };
         return nullIfAnyNull(expr.elements, values, array);
       }
       case 'TupleLiteral': {
@@ -777,9 +816,11 @@ class Planner implements PlanContext {
         return sql.func('coalesce', [typed(expr.left), typed(expr.right)]);
       }
       case 'IfElse': {
+        const typed = (e: IrExpr): SqlExpr =>
+          e.type.kind === 'empty' ? sql.cast(sql.null(), this.pgOf(expr.type)) : this.value(rel, e);
         const condition = this.value(rel, expr.condition);
-        const then = this.value(rel, expr.then);
-        const otherwise = this.value(rel, expr.else);
+        const then = typed(expr.then);
+        const otherwise = typed(expr.else);
         return {
           kind: 'Case',
           whens: [
@@ -1033,6 +1074,8 @@ class Planner implements PlanContext {
    * targets: the id column of a single link, the junction's targets of a multi link.
    */
   private storedLinkIds(rel: Rel, expr: IrExpr): SqlExpr | null {
+    // Under access policies every target is read through the access hook (no shortcut).
+    if (this.access.policies) return null;
     if (expr.kind !== 'PointerStep' || expr.computed || expr.pointer.kind !== 'link') return null;
     if (expr.pointer.name === '__type__') return null;
     const sourceId = pathId(expr.source);
@@ -1078,6 +1121,13 @@ class Planner implements PlanContext {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** A `for` variable's value exposed by a subquery's rows (see Rel.carried). */
+interface CarriedColumn {
+  readonly pathId: string;
+  readonly column: string;
+  readonly bound: Bound;
+}
 
 /** The Group node behind a reference to group results. */
 function groupNode(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> {

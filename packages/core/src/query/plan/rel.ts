@@ -47,6 +47,12 @@ export class Rel {
   from: FromItem | null = null;
   readonly where: SqlExpr[] = [];
   readonly order: OrderItem[] = [];
+  /**
+   * `for` variables bound here or carried up from the rows of a subquery joined here: each row
+   * carries its iteration's value, so a view element reading the variable (`for x in ... union
+   * (User { m := x })`, then `.m` outside) finds it.
+   */
+  readonly carried = new Map<string, Bound>();
   private readonly bindings = new Map<string, Bound>();
   /** Sets without a path id, by node: one occurrence in the query is one element per row. */
   private readonly nodes = new Map<IrExpr, Bound>();

@@ -37,6 +37,7 @@ import {
 } from './resolve';
 import { BUILTIN_GLOBALS } from './stdlib';
 import {
+  commonType,
   isStdFunction,
   resolveFunction as resolveStdFunction,
   resolveCast,
@@ -206,6 +207,16 @@ function typeEnv(ctx: BuildContext): TypeEnv {
     typeEnvs.set(ctx, env);
   }
   return env;
+}
+
+/**
+ * The type several values share (a union, `??`, `if/else`, a set or array literal): std's common
+ * type (`{1, 2.5}` is float64); the first known type when they have none (`{}` is untyped).
+ */
+function commonOf(ctx: BuildContext, types: readonly (TypeRef | null)[]): TypeRef | null {
+  const known = types.filter((t): t is TypeRef => t !== null);
+  if (known.length === 0) return null;
+  return commonType(known, typeEnv(ctx)) ?? (known[0] as TypeRef);
 }
 
 const positionOf = (span: ql.Span | null | undefined) =>
@@ -627,13 +638,13 @@ const HANDLERS: { [K in ql.Expr['kind']]: Handler<K> } = {
     const r = infer(ctx, e.right, scope);
     switch (e.op) {
       case 'union':
-        return { type: l.type ?? r.type, card: unionCard(l.card, r.card) };
+        return { type: commonOf(ctx, [l.type, r.type]), card: unionCard(l.card, r.card) };
       case 'except':
       case 'intersect':
         return { type: l.type, card: optional(l.card) };
       case '??':
         return {
-          type: l.type ?? r.type,
+          type: commonOf(ctx, [l.type, r.type]),
           card: {
             min: l.card.min === 1 || r.card.min === 1 ? 1 : 0,
             max: maxOf(l.card.max, r.card.max),
@@ -685,7 +696,7 @@ const HANDLERS: { [K in ql.Expr['kind']]: Handler<K> } = {
       min: a.card.min === 1 && b.card.min === 1 ? 1 : 0,
       max: maxOf(a.card.max, b.card.max),
     };
-    return { type: a.type ?? b.type, card: product(cond.card, branches) };
+    return { type: commonOf(ctx, [a.type, b.type]), card: product(cond.card, branches) };
   },
   FunctionCall: (ctx, e, scope) => inferCall(ctx, e, scope),
   Index: (ctx, e, scope) => {
@@ -718,12 +729,15 @@ const HANDLERS: { [K in ql.Expr['kind']]: Handler<K> } = {
     e.elements
       .map((x) => infer(ctx, x, scope))
       .reduce<Inferred>(
-        (acc, x) => ({ type: acc.type ?? x.type, card: unionCard(acc.card, x.card) }),
+        (acc, x) => ({ type: commonOf(ctx, [acc.type, x.type]), card: unionCard(acc.card, x.card) }),
         { type: null, card: EMPTY },
       ),
   ArrayLiteral: (ctx, e, scope) => {
     const elements = e.elements.map((x) => infer(ctx, x, scope));
-    const element = elements.find((x) => x.type !== null)?.type ?? null;
+    const element = commonOf(
+      ctx,
+      elements.map((x) => x.type),
+    );
     return {
       type: element ? { kind: 'array', element } : null,
       card: elements.reduce<Card>((acc, x) => product(acc, x.card), ONE),

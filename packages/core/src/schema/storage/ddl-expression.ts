@@ -28,6 +28,7 @@ import { pgType, sql, type PgType, type SqlExpr } from '../../sql/ast';
 import {
   isStdFunction,
   resolveFunction as resolveStdFunction,
+  resolveCast as resolveStdCast,
   resolveOperator,
   type TypeEnv,
 } from '../../std';
@@ -607,6 +608,13 @@ export class ScalarCompiler {
   cast(expr: ql.TypeCast, env: Env, depth: number): Compiled {
     const target = this.resolveType(expr.type);
     const value = this.compile(expr.expr, env, target, depth + 1);
+    // Which casts exist is std's rule (`<bytes>'x'` is refused, item 4); tuples are stored as
+    // jsonb here and keep their own conversion.
+    const scalarLike = (t: TypeRef | null): boolean =>
+      t !== null && (t.kind === 'scalar' || (t.kind === 'array' && scalarLike(t.element)));
+    if (scalarLike(value.type) && scalarLike(target)) {
+      resolveStdCast(value.type as TypeRef, target, typeEnv(this.ctx.schema), pos(expr));
+    }
     return { sql: this.castSql(value, target, expr), type: target, volatility: value.volatility };
   }
 

@@ -362,6 +362,10 @@ table('with, for, group, detached, aliases, functions', [
 
 table('views and group results', [
   {
+    query: "with F := User { name, friends := (select User.friends order by .name limit 1) } select F { friends: { name, @since } } filter .name = 'Elvis'",
+    expected: [{ friends: [{ name: 'Yury', '@since': 2020 }] }],
+  },
+  {
     query: 'with U := User { n := count(.friends) } select U { name, n } order by .name',
     expected: [
       { name: 'Ann', n: 1 },

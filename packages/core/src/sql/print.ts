@@ -354,7 +354,8 @@ function onConflict(clause: OnConflict | null, l: Layout): string {
 }
 
 function fromList(items: readonly FromItem[], l: Layout): string {
-  return items.map((item) => fromItem(item, l)).join(`,${br(deeper(l))}`);
+  // Items after the first start on their own (deeper) line: their subqueries indent from there.
+  return items.map((item, i) => fromItem(item, i === 0 ? l : deeper(l))).join(`,${br(deeper(l))}`);
 }
 
 function fromItem(item: FromItem, l: Layout): string {
@@ -375,7 +376,8 @@ function fromItem(item: FromItem, l: Layout): string {
       return `${item.lateral ? 'lateral ' : ''}${printExpr(item.call, l)}${ordinality}${name}`;
     }
     case 'JoinFrom': {
-      const right = item.right.kind === 'JoinFrom' ? `(${fromItem(item.right, l)})` : fromItem(item.right, l);
+      const inner = deeper(l);
+      const right = item.right.kind === 'JoinFrom' ? `(${fromItem(item.right, inner)})` : fromItem(item.right, inner);
       const kind = item.type === 'inner' ? 'join' : `${item.type} join`;
       const on = item.on === null ? '' : ` on ${printExpr(item.on, l)}`;
       return `${fromItem(item.left, l)}${br(deeper(l))}${kind} ${right}${on}`;

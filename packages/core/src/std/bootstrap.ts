@@ -14,8 +14,10 @@
  *   in any expression (`coalesce(x, svc_meta.raise(null::int8, '22000', '...'))`).
  */
 
-const fn = (signature: string, returns: string, body: string, language = 'sql'): string =>
-  `create or replace function "svc_meta".${signature} returns ${returns} language ${language} immutable parallel safe as $svc$ ${body} $svc$`;
+/** A function; `strict` ones give NULL for a NULL argument without running (all but raise,
+ * whose first argument is a typed NULL). */
+const fn = (signature: string, returns: string, body: string, language = 'sql', strict = true): string =>
+  `create or replace function "svc_meta".${signature} returns ${returns} language ${language} immutable${strict ? ' strict' : ''} parallel safe as $svc$ ${body} $svc$`;
 
 /** ISO 8601 date and time, extended (`2024-01-02T03:04:05.5`) or basic (`20240102T030405`),
  * seconds and fraction optional, as POSIX regexes. */
@@ -34,6 +36,7 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
     'anyelement',
     'begin raise exception using errcode = $2, message = $3; end',
     'plpgsql',
+    false,
   ),
   // Output forms (spec items 23, 27): UTC, `Z`, trailing zeros of the fraction dropped.
   fn(
@@ -113,6 +116,12 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
     `select case when i = date_trunc('day', i) then i
        else "svc_meta".raise(null::interval, '22007', 'invalid input syntax for type cal::date_duration: ' || quote_literal($1) || ' (units smaller than days are not allowed)') end
      from (select $1::interval as i) as v`,
+  ),
+  // re_match_all: every match's groups, a group that took part in no match as '' (as Gel).
+  fn(
+    're_match_all(text, text)',
+    'setof text[]',
+    `select array_replace(m, null::text, '') from regexp_matches($1, $2, 'g') as m`,
   ),
   // `<bool>'...'` (spec item 4): true or false in any case, nothing else.
   fn(

@@ -27,6 +27,7 @@ import {
   jsonText,
   pgTypeFor,
   scalarInfo,
+  storedJson,
 } from './scalars';
 
 const IMPLICIT: Readonly<Record<string, readonly string[]>> = {
@@ -272,6 +273,71 @@ function fromJson(to: TypeRef, env: TypeEnv): (value: SqlExpr) => SqlExpr {
   };
 }
 
+/** Element i of a tuple value (a jsonb array) as a value of its type. */
+const tupleElement = (type: TypeRef, value: SqlExpr, i: number, env: TypeEnv): SqlExpr =>
+  decodeParam(type, sql.bin('->', value, sql.num(i)), env);
+
+/** `<tuple<...>>tuple`: element-wise casts; the widths must agree (names follow the target). */
+function tupleCast(
+  from: Extract<TypeRef, { kind: 'tuple' }>,
+  to: Extract<TypeRef, { kind: 'tuple' }>,
+  env: TypeEnv,
+): { sql: (value: SqlExpr) => SqlExpr; volatility: Volatility } | null {
+  if (from.elements.length !== to.elements.length) return null;
+  const parts = from.elements.map((e, i) => findCast(e.type, (to.elements[i] as { type: TypeRef }).type, env));
+  if (parts.some((p) => p === null)) return null;
+  return {
+    volatility: parts.some((p) => p?.volatility !== 'Immutable') ? 'Stable' : 'Immutable',
+    sql: (v) => ({
+      kind: 'Case',
+      whens: [{ when: sql.isNull(v), then: sql.null() }],
+      else: sql.func(
+        'jsonb_build_array',
+        to.elements.map((e, i) =>
+          storedJson(
+            e.type,
+            (parts[i] as { sql: (x: SqlExpr) => SqlExpr }).sql(
+              tupleElement((from.elements[i] as { type: TypeRef }).type, v, i, env),
+            ),
+            env,
+          ),
+        ),
+      ),
+    }),
+  };
+}
+
+/** `<tuple<...>>json`: a JSON array by position, or for a named tuple a JSON object by name. */
+function tupleFromJson(to: Extract<TypeRef, { kind: 'tuple' }>, env: TypeEnv): (j: SqlExpr) => SqlExpr {
+  const json: TypeRef = { kind: 'scalar', name: 'std::json' };
+  return (j) => {
+    const element = (key: SqlExpr, type: TypeRef): SqlExpr => {
+      const cast = findCast(json, type, env);
+      if (!cast) return cannotCast(json, type);
+      return storedJson(type, cast.sql(sql.bin('->', j, key)), env);
+    };
+    const byPosition = sql.func('jsonb_build_array', to.elements.map((e, i) => element(sql.num(i), e.type)));
+    const named = to.elements.every((e) => e.name !== null);
+    const type = sql.func('jsonb_typeof', [j]);
+    return {
+      kind: 'Case',
+      whens: [
+        { when: sql.or(sql.isNull(j), sql.bin('=', type, sql.text('null'))), then: sql.null() },
+        { when: sql.bin('=', type, sql.text('array')), then: byPosition },
+        ...(named
+          ? [
+              {
+                when: sql.bin('=', type, sql.text('object')),
+                then: sql.func('jsonb_build_array', to.elements.map((e) => element(sql.text(e.name as string), e.type))),
+              },
+            ]
+          : []),
+      ],
+      else: raise(j, pgType('jsonb'), sql.bin('||', sql.text(`expected JSON ${named ? 'object or array' : 'array'}; got JSON `), type)),
+    };
+  };
+}
+
 /**
  * `<to>value` for a value of type `from`. Throws InvalidTypeError for a cast Gel does not allow.
  * Object casts (`<User>uuid`, item 12) are the compiler's: they need a table.
@@ -313,9 +379,39 @@ function findCast(
     return immutable((v) => sql.cast(jsonOf(from, v, env), pgType('jsonb')));
   }
   if (from.kind === 'scalar' && resolutionBase(from.name, env) === 'std::json') {
-    return immutable(fromJson(to, env));
+    return immutable(to.kind === 'tuple' ? tupleFromJson(to, env) : fromJson(to, env));
   }
+  if (from.kind === 'tuple' && to.kind === 'tuple') return tupleCast(from, to, env);
   if (from.kind === 'array' && to.kind === 'array') {
+    if (from.element.kind === 'tuple' || to.element.kind === 'tuple') {
+      // Arrays of tuples are one jsonb array: convert element by element in order.
+      const element = findCast(from.element, to.element, env);
+      if (!element) return null;
+      return {
+        volatility: element.volatility,
+        sql: (v) => {
+          const items = sql.fromFunction(sql.func('jsonb_array_elements', [v]), 'e', {
+            columns: [
+              { name: 'value', type: null },
+              { name: 'ord', type: null },
+            ],
+            withOrdinality: true,
+          });
+          const converted = storedJson(to.element, element.sql(decodeParam(from.element, sql.col('value', 'e'), env)), env);
+          const agg = sql.agg('jsonb_agg', [converted], { orderBy: [sql.order(sql.col('ord', 'e'))] });
+          return {
+            kind: 'Case',
+            whens: [{ when: sql.isNull(v), then: sql.null() }],
+            else: sql.scalar(
+              sql.select({
+                targets: [sql.target(sql.func('coalesce', [agg, sql.cast(sql.text('[]'), pgType('jsonb'))]))],
+                from: [items],
+              }),
+            ),
+          };
+        },
+      };
+    }
     const element = findCast(from.element, to.element, env);
     if (!element) return null;
     return {

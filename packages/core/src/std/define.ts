@@ -163,6 +163,23 @@ export const call =
     return sql.func(name, [...args, ...a.rest], schema);
   };
 
+/**
+ * `case when p is null ... then null else form end` for the given parameters that may be NULL:
+ * keeps a form whose SQL is not strict (`coalesce`, `@>`, CASE) element-wise (empty in, empty out).
+ */
+export const strict =
+  (params: readonly number[], form: SqlForm): SqlForm =>
+  (a) => {
+    const value = form(a);
+    const nullable = params.filter((i) => a.nullable(i) && a.opt(i) !== null);
+    if (nullable.length === 0) return value;
+    return {
+      kind: 'Case',
+      whens: [{ when: sql.or(...nullable.map((i) => sql.isNull(a.at(i)))), then: sql.null() }],
+      else: value,
+    };
+  };
+
 /** `left op right` over parameters 0 and 1. */
 export const infix =
   (op: string): SqlForm =>

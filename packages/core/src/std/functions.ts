@@ -12,7 +12,7 @@
  *   object-level functions are the compiler's: they need the shape of the query around them.
  */
 import { pgType, sql, type SqlExpr } from '../sql/ast';
-import { call, def, table } from './define';
+import { call, def, strict, table } from './define';
 import type { Card, Overload, SqlArgs } from './model';
 import { jsonbArray, raise } from './operators';
 import { base64, jsonOf, pgTypeFor, STD_SCALARS_INFO } from './scalars';
@@ -144,6 +144,11 @@ function sets(): Overload[] {
   );
   out.push(def('std::sum', 'set of bigint', 'bigint', (a) => fn('coalesce', fn('sum', a.at(0)), num(0)), AGG));
   out.push(def('std::sum', 'set of decimal', 'decimal', (a) => fn('coalesce', fn('sum', a.at(0)), num(0)), AGG));
+  for (const t of ['duration', 'cal::relative_duration', 'cal::date_duration'] as const) {
+    out.push(
+      def('std::sum', `set of ${t}`, t, (a) => fn('coalesce', fn('sum', a.at(0)), cast(sql.text('0'), 'interval')), AGG),
+    );
+  }
   for (const t of ['int64', 'float64'] as const) {
     out.push(def('std::avg', `set of ${t}`, 'optional float64', (a) => f8(fn('avg', a.at(0))), AGG));
     out.push(def('math::mean', `set of ${t}`, 'optional float64', (a) => f8(fn('avg', a.at(0))), AGG));
@@ -276,13 +281,16 @@ function generic(): Overload[] {
     ),
     def('std::contains', 'str, str', 'bool', (a) => sql.bin('>', fn('strpos', a.at(0), a.at(1)), num(0))),
     def('std::contains', 'bytes, bytes', 'bool', (a) => sql.bin('>', found(a.at(0), a.at(1)), num(0))),
-    def('std::contains', 'array<anytype>, anytype', 'bool', (a) =>
-      sql.bin('@>', a.at(0), { kind: 'ArrayExpr', elements: [a.at(1)], type: null }),
+    def(
+      'std::contains',
+      'array<anytype>, anytype',
+      'bool',
+      strict([1], (a) => sql.bin('@>', a.at(0), { kind: 'ArrayExpr', elements: [a.at(1)], type: null })),
     ),
     def('std::contains', 'json, json', 'bool', (a) => sql.bin('@>', a.at(0), a.at(1))),
     def('std::find', 'str, str', 'int64', (a) => sql.bin('-', fn('strpos', a.at(0), a.at(1)), num(1))),
     def('std::find', 'bytes, bytes', 'int64', (a) => int8(sql.bin('-', found(a.at(0), a.at(1)), num(1)))),
-    def('std::find', 'array<anytype>, anytype, from_pos: int64 = 0', 'int64', (a) =>
+    def('std::find', 'array<anytype>, anytype, from_pos: int64 = 0', 'int64', strict([0, 1, 2], (a) =>
       int8(
         fn(
           'coalesce',
@@ -290,10 +298,13 @@ function generic(): Overload[] {
           num(-1),
         ),
       ),
-    ),
+    )),
     def('std::assert', 'bool, named only message: optional str = {}', 'bool', (a) =>
       caseWhen(
-        [[a.at(0), sql.bool(true)]],
+        [
+          [sql.isNull(a.at(0)), sql.cast(sql.null(), pgType('boolean'))],
+          [a.at(0), sql.bool(true)],
+        ],
         raise(a.at(0), pgType('boolean'), fn('coalesce', or(a, 1, sql.null()), sql.text('assertion failed')), 'P0004'),
       ),
     ),
@@ -327,12 +338,15 @@ function strings(): Overload[] {
     ),
     def('std::array_join', 'array: array<str>, delimiter: str', 'str', (a) => fn('array_to_string', a.at(0), a.at(1))),
     def('std::re_test', 'pattern: str, str: str', 'bool', (a) => sql.bin('~', a.at(1), a.at(0))),
-    def('std::re_match', 'pattern: str, str: str', 'optional array<str>', (a) => fn('regexp_match', a.at(1), a.at(0))),
+    // A group that took part in no match is '' (as Gel), not NULL.
+    def('std::re_match', 'pattern: str, str: str', 'optional array<str>', (a) =>
+      fn('array_replace', fn('regexp_match', a.at(1), a.at(0)), cast(sql.null(), 'text'), sql.text('')),
+    ),
     def(
       'std::re_match_all',
       'pattern: str, str: str',
       'set of array<str>',
-      (a) => fn('regexp_matches', a.at(1), a.at(0), sql.text('g')),
+      (a) => meta('re_match_all', a.at(1), a.at(0)),
       SRF,
     ),
     def('std::re_replace', 'pattern: str, sub: str, str: str, named only flags: str = ""', 'str', (a) =>
@@ -583,6 +597,10 @@ function datetimes(): Overload[] {
     def('std::datetime_truncate', 'dt: datetime, unit: str', 'datetime', (a) =>
       fn('date_trunc', pgUnit(a.at(1)), a.at(0), sql.text('UTC')),
     ),
+    // pg_catalog.extract (PostgreSQL 14+) is exact (numeric); date_part is a float.
+    def('std::duration_to_seconds', 'dur: duration', 'decimal', (a) =>
+      sql.func('extract', [sql.text('epoch'), a.at(0)], 'pg_catalog'),
+    ),
     def('std::duration_get', 'dt: duration, el: str', 'float64', (a) => fn('date_part', pgUnit(a.at(1)), a.at(0))),
     def('std::duration_truncate', 'dt: duration, unit: str', 'duration', (a) =>
       fn('date_trunc', pgUnit(a.at(1)), a.at(0)),
@@ -610,9 +628,9 @@ function json(): Overload[] {
   const pathArray = (a: SqlArgs): SqlExpr => ({ kind: 'ArrayExpr', elements: a.rest, type: pgType('text', 1) });
   return [
     def('std::json_typeof', 'json', 'str', (a) => fn('jsonb_typeof', a.at(0))),
-    def('std::json_get', 'json, variadic path: str, named only default: optional json = {}', 'optional json', (a) =>
+    def('std::json_get', 'json, variadic path: str, named only default: optional json = {}', 'optional json', strict([0], (a) =>
       fn('coalesce', sql.bin('#>', a.at(0), pathArray(a)), or(a, 2, cast(sql.null(), 'jsonb'))),
-    ),
+    )),
     def(
       'std::json_set',
       'target: json, variadic path: str, named only value: optional json = {}, named only create_if_missing: bool = true',
@@ -717,7 +735,7 @@ function arrays(): Overload[] {
       SRF,
     ),
     // Past either end: empty (or the default), not an error (item 13).
-    def('std::array_get', 'array: array<anytype>, idx: int64, named only default: optional anytype = {}', 'optional anytype', (a) => {
+    def('std::array_get', 'array: array<anytype>, idx: int64, named only default: optional anytype = {}', 'optional anytype', strict([0, 1], (a) => {
       if (jsonbArray(a, 0)) {
         // jsonb's `->` counts from the end for a negative index and is NULL past either end.
         const item = sql.bin('->', a.at(0), int4(a.at(1)));
@@ -735,13 +753,32 @@ function arrays(): Overload[] {
       };
       const fallback = a.opt(2);
       return fallback === null ? item : fn('coalesce', item, fallback);
-    }),
-    def('std::array_fill', 'val: anytype, n: int64', 'array<anytype>', (a) =>
+    })),
+    def('std::array_fill', 'val: anytype, n: int64', 'array<anytype>', strict([0], (a) =>
       fn('array_fill', a.at(0), { kind: 'ArrayExpr', elements: [int4(a.at(1))], type: null }),
-    ),
-    def('std::array_replace', 'array: array<anytype>, old: anytype, new: anytype', 'array<anytype>', (a) =>
-      fn('array_replace', a.at(0), a.at(1), a.at(2)),
-    ),
+    )),
+    def('std::array_replace', 'array: array<anytype>, old: anytype, new: anytype', 'array<anytype>', strict([1, 2], (a) => {
+      if (!jsonbArray(a, 0)) return fn('array_replace', a.at(0), a.at(1), a.at(2));
+      // An array of tuples is one jsonb array: rebuild it, element by element.
+      const items = sql.fromFunction(fn('jsonb_array_elements', a.at(0)), 'e', {
+        columns: [
+          { name: 'value', type: null },
+          { name: 'ord', type: null },
+        ],
+        withOrdinality: true,
+      });
+      const value = caseWhen([[sql.bin('=', sql.col('value', 'e'), a.at(1)), a.at(2)]], sql.col('value', 'e'));
+      return fn(
+        'coalesce',
+        sql.scalar(
+          sql.select({
+            targets: [sql.target(sql.agg('jsonb_agg', [value], { orderBy: [sql.order(sql.col('ord', 'e'))] }))],
+            from: [items],
+          }),
+        ),
+        cast(sql.text('[]'), 'jsonb'),
+      );
+    })),
     // Replace the element at idx (negative from the end); outside the array is an error (22023).
     def('std::array_set', 'array: array<anytype>, idx: int64, val: anytype', 'array<anytype>', (a) =>
       splice(a, 0),
@@ -761,7 +798,7 @@ function numbers(): Overload[] {
     def('std::random', '', 'float64', () => fn('random'), { volatility: 'Volatile' }),
     def('math::pi', '', 'float64', () => fn('pi')),
     def('math::e', '', 'float64', () => fn('exp', f8(num(1)))),
-    def('std::round', 'int64', 'float64', (a) => fn('round', f8(a.at(0)))),
+    def('std::round', 'int64', 'int64', (a) => a.at(0)),
     def('std::round', 'float64', 'float64', (a) => fn('round', a.at(0))),
     def('std::round', 'bigint', 'bigint', (a) => a.at(0)),
     def('std::round', 'decimal', 'decimal', (a) => fn('round', a.at(0))),
@@ -801,8 +838,23 @@ function numbers(): Overload[] {
     out.push(def('std::bit_or', `l: ${t}, r: ${t}`, t, (a) => sql.bin('|', a.at(0), a.at(1))));
     out.push(def('std::bit_xor', `l: ${t}, r: ${t}`, t, (a) => sql.bin('#', a.at(0), a.at(1))));
     out.push(def('std::bit_not', `r: ${t}`, t, (a) => ({ kind: 'UnaryOp', op: '~', operand: a.at(0) })));
-    out.push(def('std::bit_lshift', `val: ${t}, n: int64`, t, (a) => sql.bin('<<', a.at(0), int4(a.at(1)))));
-    out.push(def('std::bit_rshift', `val: ${t}, n: int64`, t, (a) => sql.bin('>>', a.at(0), int4(a.at(1)))));
+    // Shifting by the width or more gives 0 (-1 right-shifting a negative); a negative amount is an error.
+    const width = t === 'int64' ? 63 : 31;
+    const shift = (name: string, op: string, beyond: (v: SqlExpr) => SqlExpr) => (a: SqlArgs) =>
+      caseWhen(
+        [
+          [
+            sql.bin('<', a.at(1), num(0)),
+            raise(a.at(1), pgTypeFor({ kind: 'scalar', name: `std::${t}` }), sql.text(`${name}(): cannot shift by negative amount`), '22023'),
+          ],
+          [sql.bin('>', a.at(1), num(width)), beyond(a.at(0))],
+        ],
+        sql.bin(op, a.at(0), int4(a.at(1))),
+      );
+    out.push(def('std::bit_lshift', `val: ${t}, n: int64`, t, shift('bit_lshift', '<<', () => num(0))));
+    out.push(
+      def('std::bit_rshift', `val: ${t}, n: int64`, t, shift('bit_rshift', '>>', (v) => caseWhen([[sql.bin('<', v, num(0)), num(-1)]], num(0)))),
+    );
     out.push(
       def('std::bit_count', `val: ${t}`, 'int64', (a) =>
         int8(fn('length', fn('replace', cast(cast(int8(a.at(0)), 'bit(64)'), 'text'), sql.text('0'), sql.text('')))),

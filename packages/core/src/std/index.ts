@@ -27,6 +27,7 @@ export {
   jsonOf,
   pgTypeFor,
   scalarInfo,
+  storedJson,
   type ScalarInfo,
 } from './scalars';
 export { commonType, implicitDistance, resolveCast, type Cast } from './casts';

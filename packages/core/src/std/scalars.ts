@@ -249,6 +249,16 @@ function plainJson(type: TypeRef, env: TypeEnv): boolean {
   return info !== null && info.json === toJson;
 }
 
+/**
+ * The jsonb a value is kept as inside a tuple (tuples and arrays of tuples are jsonb arrays,
+ * schema/storage/types): a tuple or an array of tuples is already that jsonb; any other value is
+ * its JSON result form, which `decodeParam` reads back. Build tuples from these.
+ */
+export function storedJson(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
+  if (type.kind === 'tuple' || (type.kind === 'array' && containsTuple(type.element))) return value;
+  return sql.cast(jsonOf(type, value, env), pgType('jsonb'));
+}
+
 /** The `json` result form of a value of `type` (see the module invariants). */
 export function jsonOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
   switch (type.kind) {

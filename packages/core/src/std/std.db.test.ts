@@ -200,6 +200,7 @@ describe('functions', () => {
     ['std::array_join', [['array<str>', ['a', 'b']], ['str', '/']], 'a/b'],
     ['std::re_test', [['str', '^a.c$'], ['str', 'abc']], true],
     ['std::re_match', [['str', 'a(b)c'], ['str', 'xabcx']], ['b']],
+    ['std::re_match', [['str', '(foo)?bar'], ['str', 'barbar']], ['']],
     ['std::re_replace', [['str', 'a'], ['str', 'X'], ['str', 'banana'], ['str', 'g', 'flags']], 'bXnXnX'],
     ['std::to_str', [['int64', 42]], '42'],
     ['std::to_str', [['datetime', '2024-05-06T07:08:09.5+02:00']], '2024-05-06T05:08:09.5Z'],
@@ -228,6 +229,7 @@ describe('functions', () => {
     ['std::datetime_get', [['datetime', '1970-01-01T00:01:00Z'], ['str', 'epochseconds']], 60],
     ['std::datetime_truncate', [['datetime', '2024-03-04T05:06:07Z'], ['str', 'days']], '2024-03-04T00:00:00Z'],
     ['std::duration_get', [['duration', 'PT2H30M'], ['str', 'minutes']], 30],
+    ['std::duration_to_seconds', [['duration', 'PT1H2M3.000123S']], 3723.000123],
     ['std::duration_truncate', [['duration', 'PT2H30M'], ['str', 'hours']], 'PT2H'],
     ['cal::duration_normalize_hours', [['cal::relative_duration', 'PT30H']], 'P1DT6H'],
     ['std::json_typeof', [['json', [1]]], 'array'],
@@ -265,6 +267,9 @@ describe('functions', () => {
     ['std::bit_lshift', [['int32', 1], ['int64', 4]], 16],
     ['std::bit_rshift', [['int64', 16], ['int64', 2]], 4],
     ['std::bit_count', [['int64', 7]], 3],
+    ['std::bit_lshift', [['int16', 1234], ['int64', 40]], 0],
+    ['std::bit_rshift', [['int32', -1234], ['int64', 40]], -1],
+    ['std::round', [['int64', 7]], 7],
     ['std::bytes_get_bit', [['bytes', 'AQ=='], ['int64', 0]], 1],
     ['std::base64_encode', [['bytes', 'aGk=']], 'aGk='],
     ['std::enc::base64_decode', [['str', 'aGk=']], 'aGk='],
@@ -284,6 +289,7 @@ describe('functions', () => {
     ['std::array_insert', [['array<int64>', [1]], ['int64', 2], ['int64', 9]], '22023'],
     ['std::array_insert', [['array<int64>', [1]], ['int64', -2], ['int64', 9]], '22023'],
     ['std::assert', [['bool', false]], 'P0004'],
+    ['std::bit_lshift', [['int64', 1], ['int64', -1]], '22023'],
     ['std::assert', [['bool', false], ['str', 'nope', 'message']], 'P0004'],
     ['std::to_int64', [['str', 'x']], '22P02'],
     ['std::to_json', [['str', '{']], '22P02'],
@@ -325,6 +331,8 @@ describe('functions', () => {
     ['std::any', 'bool', [false, true], true],
     ['std::any', 'bool', [], false],
     ['std::array_agg', 'str', ['a', 'b'], ['a', 'b']],
+    ['std::sum', 'duration', ['PT5S', 'PT10S'], 'PT15S'],
+    ['std::sum', 'cal::date_duration', [], 'P0D'],
     ['std::array_agg', 'int64', [], []],
     ['math::mean', 'float64', [1, 2, 6], 3],
     ['math::var_pop', 'float64', [1, 3], 1],
@@ -339,6 +347,29 @@ describe('functions', () => {
 
   test('assert_single of two raises a cardinality violation (21000)', async () => {
     expect(await sqlState(aggregate('std::assert_single', 'int64', [1, 2]))).toBe('21000');
+  });
+
+  test.each<[string, Arg[], number]>([
+    ['std::contains', [['array<str>', ['a']], ['str', null]], 1],
+    ['std::find', [['array<str>', ['a']], ['str', null]], 1],
+    ['std::find', [['array<str>', null], ['str', 'a']], 0],
+    ['std::array_get', [['array<str>', null], ['int64', 0], ['str', 'x', 'default']], 0],
+    ['std::assert', [['bool', null]], 0],
+    ['std::array_fill', [['str', null], ['int64', 2]], 0],
+  ])('%s %j with an empty argument (#%s) is empty', async (name, args, empty) => {
+    const { values, callArgs } = decodeArgs(args);
+    const call = resolveFunction(name, callArgs, { env: ENV });
+    const nullable = args.map((_, i) => i === empty);
+    const text = `select ${printSql(jsonOf(call.returnType as TypeRef, call.sql(values, nullable), ENV))}::text as result`;
+    const { rows } = await test_.db.query(text);
+    expect((rows[0] as { result: unknown }).result).toBeNull();
+  });
+
+  test('parse functions give empty for empty (they are strict)', async () => {
+    const { rows } = await test_.db.query(
+      `select "svc_meta".bool_in(null) as a, "svc_meta".datetime_in(null) as b, "svc_meta".duration_in(null) as c, "svc_meta".date_duration_in(null) as d`,
+    );
+    expect(rows[0]).toEqual({ a: null, b: null, c: null, d: null });
   });
 
   test('min/max of arrays compare element by element', async () => {
@@ -375,6 +406,12 @@ describe('arrays of tuples (one jsonb array)', () => {
     ['len', () => resolveFunction('std::len', [{ type: arrayType }], { env: ENV }), [value], 3],
     ['[-1]', () => resolveOperator('[]', [{ type: arrayType }, { type: t('int64') }], { env: ENV }), [value, sql.cast(sql.num(-1), pgType('bigint'))], [3, 'c']],
     ['[1:]', () => resolveOperator('[:]', [{ type: arrayType }, { type: t('int64'), name: 'start' }], { env: ENV }), [value, sql.cast(sql.num(1), pgType('bigint'))], [[2, 'b'], [3, 'c']]],
+    [
+      'array_replace',
+      () => resolveFunction('std::array_replace', [{ type: arrayType }, { type: pair }, { type: pair }], { env: ENV }),
+      [value, sql.cast(sql.text('[2, "b"]'), pgType('jsonb')), sql.cast(sql.text('[9, "z"]'), pgType('jsonb'))],
+      [[1, 'a'], [9, 'z'], [3, 'c']],
+    ],
     ['array_get(, 5)', () => resolveFunction('std::array_get', [{ type: arrayType }, { type: t('int64') }], { env: ENV }), [value, sql.cast(sql.num(5), pgType('bigint'))], null],
   ])('%s', async (_, resolve, values, expected) => {
     expect(await run(resolve(), values)).toEqual(expected);
@@ -405,6 +442,7 @@ describe('set-returning functions', () => {
     ['std::json_array_unpack', ['json'], [['json', [1, 'a', null]]], [1, 'a', null]],
     ['std::json_object_unpack', ['json'], [['json', { b: 2, a: 1 }]], [['a', 1], ['b', 2]]],
     ['std::re_match_all', ['str', 'str'], [['str', 'a(.)'], ['str', 'abacad']], [['b'], ['c'], ['d']]],
+    ['std::re_match_all', ['str', 'str'], [['str', '(foo)?bar'], ['str', 'barbar']], [[''], ['']]],
     ['std::enumerate', ['str'], [['array<str>', ['x', 'y']]], [[0, 'x'], [1, 'y']]],
     ['std::assert_exists', ['int64'], [['array<int64>', [1, 2]]], [1, 2]],
     ['std::assert_distinct', ['int64'], [['array<int64>', [1, 2]]], [1, 2]],
@@ -462,6 +500,31 @@ describe('casts', () => {
     const { values } = decodeArgs([[from, value]]);
     const cast = resolveCast(t(from), t(to), ENV);
     const text = `select ${printSql(jsonOf(t(to), cast.sql(values[0] as SqlExpr), ENV))}::text as result`;
+    const { rows } = await test_.db.query(text);
+    const raw = (rows[0] as { result: string | null }).result;
+    expect(raw === null ? null : JSON.parse(raw)).toEqual(expected);
+  });
+
+  const tuple = (...elements: [string | null, string][]): TypeRef => ({
+    kind: 'tuple',
+    elements: elements.map(([name, type]) => ({ name, type: t(type) })),
+  });
+  test.each<[string, TypeRef, TypeRef, unknown, unknown]>([
+    ['tuple → tuple', tuple([null, 'int64'], [null, 'str']), tuple([null, 'str'], [null, 'float64']), [1, '2.5'], ['1', 2.5]],
+    ['tuple → named tuple', tuple([null, 'str'], [null, 'int64']), tuple(['a', 'str'], ['b', 'int64']), ['x', 1], { a: 'x', b: 1 }],
+    ['json object → named tuple', t('json'), tuple(['a', 'int64'], ['b', 'datetime']), { b: '2024-01-01T00:00:00Z', a: 3 }, { a: 3, b: '2024-01-01T00:00:00Z' }],
+    ['json array → tuple', t('json'), tuple([null, 'str'], [null, 'bool']), ['x', true], ['x', true]],
+    ['json null → tuple', t('json'), tuple([null, 'str']), null, null],
+    [
+      'array of tuples → array of tuples',
+      { kind: 'array', element: tuple([null, 'int64']) },
+      { kind: 'array', element: tuple([null, 'str']) },
+      [[1], [2]],
+      [['1'], ['2']],
+    ],
+  ])('<%s>', async (_, from, to, value, expected) => {
+    const source = decodeParam(from, sql.cast(sql.text(JSON.stringify(value)), pgType('jsonb')), ENV);
+    const text = `select ${printSql(jsonOf(to, resolveCast(from, to, ENV).sql(source), ENV))}::text as result`;
     const { rows } = await test_.db.query(text);
     const raw = (rows[0] as { result: string | null }).result;
     expect(raw === null ? null : JSON.parse(raw)).toEqual(expected);

@@ -64,7 +64,7 @@ test('a // b is floor(a / b), a % b has the sign of b, and (a // b) * b + a % b 
       cases.forEach(([a, b], i) => {
         const q = results[2 * i] as number;
         const r = results[2 * i + 1] as number;
-        expect(q).toBe(Math.floor(a / b));
+        expect(q).toBe(Math.floor(a / b) + 0); // + 0: JavaScript floors 0 / -1 to -0
         expect(q * b + r).toBe(a);
         if (r !== 0) expect(Math.sign(r)).toBe(Math.sign(b));
       });

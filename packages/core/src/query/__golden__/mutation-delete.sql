@@ -3,16 +3,16 @@ with "delete_src1" as materialized (
   select "Issue2"."id" as "id", 'default::Issue' as "__type__"
   from "default"."Issue" as "Issue2"
     join (
-    (
-      select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-      from "default"."Admin" as "Admin"
-    )
-    union all
-    (
-      select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-      from "default"."User" as "User"
-    )
-  ) as "User3" on "User3"."id" = "Issue2"."owner"
+      (
+        select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
+        from "default"."Admin" as "Admin"
+      )
+      union all
+      (
+        select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
+        from "default"."User" as "User"
+      )
+    ) as "User3" on "User3"."id" = "Issue2"."owner"
   where "User3"."name" = ('Elvis'::text)
   order by "Issue2"."number" desc nulls last
   limit 1::bigint

@@ -28,7 +28,7 @@ with "insert_src3" as materialized (
 )
 select coalesce(json_agg("q9"."~json" order by "q9"."~ord"), '[]'::json)::text as "result"
 from lateral (
-  select "w8"."id" as "id", 'default::Status' as "__type__", json_build_object('id', "w8"."id", 'name', to_json("w8"."name")) as "~json", row_number() over (order by "q2"."~ord") as "~ord"
+  select "w8"."id" as "id", 'default::Status' as "__type__", json_build_object('id', "w8"."id", 'name', to_json("w8"."name")) as "~json", "q2"."v" as "~c0", row_number() over (order by "q2"."~ord") as "~ord"
   from lateral (
     select "un1".*, row_number() over (order by "un1"."~u1", "un1"."~u2") as "~ord"
     from (

@@ -18,11 +18,11 @@ with "insert_src1" as materialized (
     limit 1::bigint
   ) as "q3"
     join lateral (
-    select "Status4"."id" as "id", 'default::Status' as "__type__", json_build_object('id', "Status4"."id") as "~json"
-    from "default"."Status" as "Status4"
-    where "Status4"."name" = ('Open'::text)
-    limit 1::bigint
-  ) as "q5" on true
+      select "Status4"."id" as "id", 'default::Status' as "__type__", json_build_object('id', "Status4"."id") as "~json"
+      from "default"."Status" as "Status4"
+      where "Status4"."name" = ('Open'::text)
+      limit 1::bigint
+    ) as "q5" on true
 ),
 "insert7" as (
   insert into "default"."Issue" ("id", "name", "body", "number", "owner", "status")
@@ -45,8 +45,8 @@ with "insert_src1" as materialized (
     where "n"."id" = "cx12"."id"
   ))
     join lateral (
-    select "cx12"."id" as "id", 'default::Issue' as "__type__", json_build_object('id', "cx12"."id") as "~json"
-  ) as "q13" on true
+      select "cx12"."id" as "id", 'default::Issue' as "__type__", json_build_object('id', "cx12"."id") as "~json"
+    ) as "q13" on true
 ),
 "update14" as (
   update "default"."Issue" as "t"

@@ -29,43 +29,43 @@ with "insert_src1" as materialized (
   from "insert4" as "o5"
     join "insert_src1" as "s6" on "s6"."id" = "o5"."id"
     join lateral (
-    select "User7"."id" as "id", "User7"."__type__" as "__type__", json_build_object('id', "User7"."id") as "~json"
-    from (
-      (
-        select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-        from "default"."Admin" as "Admin"
-      )
-      union all
-      (
-        select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-        from "default"."User" as "User"
-      )
-    ) as "User7"
-    where "User7"."name" = any(ARRAY(
-      select "s10"."v"
+      select "User7"."id" as "id", "User7"."__type__" as "__type__", json_build_object('id', "User7"."id") as "~json"
       from (
-        select "q9"."v" as "v", "q9"."~json" as "~json", row_number() over (order by "q9"."~ord") as "~ord"
-        from lateral (
-          select "un8".*, row_number() over (order by "un8"."~u1", "un8"."~u2") as "~ord"
-          from (
-            (
-              select "v" as "v", "~json" as "~json", 0 as "~u1", 0 as "~u2"
-              from (
-                select 'Yury'::text as "v", to_json('Yury'::text) as "~json"
-              ) as "b0"
-            )
-            union all
-            (
-              select "v" as "v", "~json" as "~json", 1 as "~u1", 0 as "~u2"
-              from (
-                select 'Ann'::text as "v", to_json('Ann'::text) as "~json"
-              ) as "b1"
-            )
-          ) as "un8"
-        ) as "q9"
-      ) as "s10"
-    ))
-  ) as "q11" on true
+        (
+          select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
+          from "default"."Admin" as "Admin"
+        )
+        union all
+        (
+          select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
+          from "default"."User" as "User"
+        )
+      ) as "User7"
+      where "User7"."name" = any(ARRAY(
+        select "s10"."v"
+        from (
+          select "q9"."v" as "v", "q9"."~json" as "~json", row_number() over (order by "q9"."~ord") as "~ord"
+          from lateral (
+            select "un8".*, row_number() over (order by "un8"."~u1", "un8"."~u2") as "~ord"
+            from (
+              (
+                select "v" as "v", "~json" as "~json", 0 as "~u1", 0 as "~u2"
+                from (
+                  select 'Yury'::text as "v", to_json('Yury'::text) as "~json"
+                ) as "b0"
+              )
+              union all
+              (
+                select "v" as "v", "~json" as "~json", 1 as "~u1", 0 as "~u2"
+                from (
+                  select 'Ann'::text as "v", to_json('Ann'::text) as "~json"
+                ) as "b1"
+              )
+            ) as "un8"
+          ) as "q9"
+        ) as "s10"
+      ))
+    ) as "q11" on true
   where "q11"."id" is not null
 ),
 "link13" as (
@@ -80,23 +80,23 @@ with "insert_src1" as materialized (
   from "insert4" as "o14"
     join "insert_src1" as "s15" on "s15"."id" = "o14"."id"
     join lateral (
-    select "un16".*, row_number() over (order by "un16"."~u1", "un16"."~u2") as "~ord"
-    from (
-      (
-        select "v" as "v", "~json" as "~json", 0 as "~u1", 0 as "~u2"
-        from (
-          select 'z'::text as "v", to_json('z'::text) as "~json"
-        ) as "b0"
-      )
-      union all
-      (
-        select "v" as "v", "~json" as "~json", 1 as "~u1", 0 as "~u2"
-        from (
-          select 'zz'::text as "v", to_json('zz'::text) as "~json"
-        ) as "b1"
-      )
-    ) as "un16"
-  ) as "q17" on true
+      select "un16".*, row_number() over (order by "un16"."~u1", "un16"."~u2") as "~ord"
+      from (
+        (
+          select "v" as "v", "~json" as "~json", 0 as "~u1", 0 as "~u2"
+          from (
+            select 'z'::text as "v", to_json('z'::text) as "~json"
+          ) as "b0"
+        )
+        union all
+        (
+          select "v" as "v", "~json" as "~json", 1 as "~u1", 0 as "~u2"
+          from (
+            select 'zz'::text as "v", to_json('zz'::text) as "~json"
+          ) as "b1"
+        )
+      ) as "un16"
+    ) as "q17" on true
   where "q17"."v" is not null
 ),
 "link19" as (
@@ -112,24 +112,7 @@ select coalesce(json_agg(json_build_object('id', "w20"."id", 'name', to_json("w2
     from "pairs12" as "pr"
     where "pr"."source" = "w20"."id"
   ) as "r"
-), '[]'::json), 'todo', coalesce((
-  select json_agg(to_json("r"."v"))
-  from (
-    select "jr"."target" as "v"
-    from (
-      (
-        select "source", "target"
-        from "default"."Admin.todo"
-      )
-      union all
-      (
-        select "source", "target"
-        from "default"."User.todo"
-      )
-    ) as "jr"
-    where "jr"."source" = "w20"."id"
-  ) as "r"
-), '[]'::json), 'nicknames', coalesce((
+), '[]'::json), 'todo', '[]'::json, 'nicknames', coalesce((
   select json_agg(to_json("r"."v"))
   from (
     select "pr"."value" as "v"

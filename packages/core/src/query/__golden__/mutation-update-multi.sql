@@ -32,20 +32,20 @@ with "update_src1" as materialized (
   select "o5"."id" as "source", "q8"."id" as "target", "o5"."__type__" as "~type"
   from "update_src1" as "o5"
     join lateral (
-    select "User7"."id" as "id", "User7"."__type__" as "__type__", json_build_object('id', "User7"."id") as "~json"
-    from (
-      (
-        select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-        from "default"."Admin" as "Admin"
-      )
-      union all
-      (
-        select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-        from "default"."User" as "User"
-      )
-    ) as "User7"
-    where "User7"."name" = ('Ann'::text)
-  ) as "q8" on true
+      select "User7"."id" as "id", "User7"."__type__" as "__type__", json_build_object('id', "User7"."id") as "~json"
+      from (
+        (
+          select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
+          from "default"."Admin" as "Admin"
+        )
+        union all
+        (
+          select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
+          from "default"."User" as "User"
+        )
+      ) as "User7"
+      where "User7"."name" = ('Ann'::text)
+    ) as "q8" on true
   where "q8"."id" is not null
 ),
 "link10" as (

@@ -11,29 +11,29 @@ with "update_src1" as materialized (
   where "t"."id" = "s"."id"
   returning "t".*
 )
-select coalesce(json_agg("q7"."~json"), '[]'::json)::text as "result"
+select coalesce(json_agg("q8"."~json"), '[]'::json)::text as "result"
 from (
   select
 ) as "one"
   left join lateral (
-  select "w4"."id" as "id", 'default::Issue' as "__type__", json_build_object('name', to_json("w4"."name"), 'time_estimate', to_json("w4"."time_estimate"), 'owner', (
-    select json_agg("e6"."~json")
-    from (
-      select "User5"."id" as "id", "User5"."__type__" as "__type__", json_build_object('name', to_json("User5"."name")) as "~json"
+    select "w5"."id" as "id", 'default::Issue' as "__type__", json_build_object('name', to_json("w5"."name"), 'time_estimate', to_json("w5"."time_estimate"), 'owner', (
+      select json_agg("e7"."~json")
       from (
-        (
-          select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-          from "default"."Admin" as "Admin"
-        )
-        union all
-        (
-          select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-          from "default"."User" as "User"
-        )
-      ) as "User5"
-      where "User5"."id" = "w4"."owner"
-    ) as "e6"
-  )) as "~json"
-  from "update3" as "w4"
-) as "q7" on true
-where "q7"."id" is not null
+        select "User6"."id" as "id", "User6"."__type__" as "__type__", json_build_object('name', to_json("User6"."name")) as "~json", "w5"."owner@note" as "note"
+        from (
+          (
+            select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
+            from "default"."Admin" as "Admin"
+          )
+          union all
+          (
+            select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
+            from "default"."User" as "User"
+          )
+        ) as "User6"
+        where "User6"."id" = "w5"."owner"
+      ) as "e7"
+    )) as "~json"
+    from "update3" as "w5"
+  ) as "q8" on true
+where "q8"."id" is not null

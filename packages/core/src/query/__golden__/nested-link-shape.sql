@@ -4,7 +4,7 @@ from lateral (
   select "Issue1"."id" as "id", 'default::Issue' as "__type__", json_build_object('name', to_json("Issue1"."name"), 'owner', (
     select json_agg("e3"."~json")
     from (
-      select "User2"."id" as "id", "User2"."__type__" as "__type__", json_build_object('name', to_json("User2"."name"), '@note', to_json("Issue1"."owner@note")) as "~json"
+      select "User2"."id" as "id", "User2"."__type__" as "__type__", json_build_object('name', to_json("User2"."name"), '@note', to_json("Issue1"."owner@note")) as "~json", "Issue1"."owner@note" as "note"
       from (
         (
           select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
@@ -26,16 +26,16 @@ from lateral (
         select "User5"."id" as "id", "User5"."__type__" as "__type__", json_build_object('name', to_json("User5"."name")) as "~json", row_number() over (order by "User5"."name" asc nulls first) as "~ord"
         from "default"."Issue.watchers" as "j4"
           join (
-          (
-            select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-            from "default"."Admin" as "Admin"
-          )
-          union all
-          (
-            select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-            from "default"."User" as "User"
-          )
-        ) as "User5" on "User5"."id" = "j4"."target"
+            (
+              select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
+              from "default"."Admin" as "Admin"
+            )
+            union all
+            (
+              select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
+              from "default"."User" as "User"
+            )
+          ) as "User5" on "User5"."id" = "j4"."target"
         where "j4"."source" = "Issue1"."id"
         order by "User5"."name" asc nulls first
         limit 2::bigint

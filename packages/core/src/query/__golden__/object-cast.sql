@@ -19,15 +19,15 @@ from lateral (
       select
     ) as "one"
       left join (
-      (
-        select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-        from "default"."Admin" as "Admin"
-      )
-      union all
-      (
-        select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-        from "default"."User" as "User"
-      )
-    ) as "oc1" on "oc1"."id" = ((($1::jsonb) #>> '{}')::uuid)
+        (
+          select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
+          from "default"."Admin" as "Admin"
+        )
+        union all
+        (
+          select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
+          from "default"."User" as "User"
+        )
+      ) as "oc1" on "oc1"."id" = ((($1::jsonb) #>> '{}')::uuid)
   ) end)
 ) as "q3"

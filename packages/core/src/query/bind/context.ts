@@ -78,6 +78,8 @@ export class BindContext {
    * set the shape makes (`with U := User { n := 1 } select U.n`), bound again for each use.
    */
   readonly viewElements = new WeakMap<IrExpr, Map<string, { element: ql.ShapeElement; scope: Scope }>>();
+  /** View elements being bound again: inside its own definition, `x` is the real pointer. */
+  readonly rebinding = new WeakMap<IrExpr, Set<string>>();
   private readonly inProgress = new Set<string>();
 
   /** A schema alias's bound expression (bound once per query). */

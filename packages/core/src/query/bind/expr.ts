@@ -315,7 +315,7 @@ export function bindStep(ctx: BindContext, scope: Scope, source: IrExpr, step: q
   const shaped = source;
   if (source.kind === 'Shape') source = source.subject;
   if (step.kind === 'TypeIntersection') return bindIntersection(ctx, scope, source, step);
-  if (step.via === '@') return bindLinkProperty(source, step);
+  if (step.via === '@') return bindLinkProperty(withPathId(ctx, scope, source), step);
   if (source.type.kind === 'tuple') return bindTupleElement(source, step);
   if (source.type.kind === 'free') {
     const id = pathIdOf(source);
@@ -495,6 +495,10 @@ function linkPointers(expr: IrExpr): readonly PointerInfo[] {
       return linkPointers(expr.source);
     case 'BindingRef':
       return linkPointers(expr.binding.expr);
+    case 'Select':
+      return linkPointers(expr.subject);
+    case 'Shape':
+      return linkPointers(expr.subject);
     default:
       return [];
   }

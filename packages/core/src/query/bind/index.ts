@@ -35,7 +35,7 @@ export function bindQuery(index: SchemaIndex, statement: ql.Statement): IrQuery 
     params: [...ctx.params.values()]
       .sort((a, b) => a.index - b.index)
       .map((p) => ({ source: p.source, name: p.name, type: p.type, required: p.required })),
-    writes: containsMutation(root, children),
+    writes: containsMutation(root, children) || writesOf(ctx).length > 0,
     sideEffects: writesOf(ctx),
   };
 }

@@ -119,7 +119,27 @@ export function viewStep(
 ): PointerStep | null {
   const shape = carrier ?? shapeOf(source);
   const view = shape ? ctx.viewElements.get(shape)?.get(name) : undefined;
-  if (!view) return null;
+  if (!view || !shape) return null;
+  const active = ctx.rebinding.get(shape) ?? new Set<string>();
+  if (active.has(name)) return null;
+  ctx.rebinding.set(shape, active);
+  active.add(name);
+  try {
+    return rebindView(ctx, shape, view, source, sourceId, sourceType, name);
+  } finally {
+    active.delete(name);
+  }
+}
+
+function rebindView(
+  ctx: BindContext,
+  shape: IrExpr,
+  view: { element: ql.ShapeElement; scope: Scope },
+  source: IrExpr,
+  sourceId: string,
+  sourceType: string,
+  name: string,
+): PointerStep {
   const { element, scope } = view;
   // Inside the element, the shape's subject (`Card` in `Card { slug := Card.name }`) is `source`.
   const original = (shape as Extract<IrExpr, { kind: 'Shape' }>).subject;

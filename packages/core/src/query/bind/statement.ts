@@ -237,7 +237,8 @@ export function children(expr: IrExpr): IrExpr[] {
 
 function bindFor(ctx: BindContext, scope: Scope, q: ql.ForQuery): IrExpr {
   const s = withScope(ctx, scope, q.aliases);
-  const iterator = bindExpr(ctx, s, q.iterator);
+  // The iterator names its sets afresh (`for C in Card union count(Card)`: two sets of cards).
+  const iterator = bindExpr(ctx, { ...s, aliasNamespace: `${s.aliasNamespace}~f${ctx.freshId()}` }, q.iterator);
   const binding: Binding = { id: ctx.freshId(), name: q.iteratorAlias, expr: iterator, iteration: true };
   const bodyScope: Scope = { ...s, names: new Map([...s.names, [q.iteratorAlias, binding]]) };
   const body = bindExpr(ctx, bodyScope, q.body);

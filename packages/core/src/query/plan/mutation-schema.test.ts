@@ -186,3 +186,13 @@ test('unless conflict on a tuple needs a type-level exclusive constraint on it',
     /no exclusive constraint/,
   );
 });
+
+test('for ... union (insert ... unless conflict ... else (update ...)): updates only the conflicting one', async () => {
+  const [, result, names] = await run([
+    "insert Dog { name := 'Rex' }",
+    "for n in {'Rex', 'New'} union (insert Dog { name := n } unless conflict on .name else (update Dog set { name := .name ++ '!' }))",
+    'select Dog.name order by Dog.name',
+  ]);
+  expect((result as { name: string }[]).map((d) => d.name).sort()).toEqual(['New', 'Rex!']);
+  expect(names).toEqual(['New', 'Rex!']);
+});

@@ -2,15 +2,15 @@ import fc from 'fast-check';
 import { QueryError } from '../../errors';
 import { buildSchema } from '../../schema';
 import { compileQuery } from '../compile';
-import { openIssuesDb, type IssuesDb } from '../__tests__/issues-db';
+import { ELVIS, openIssuesDb, type IssuesDb } from '../__tests__/issues-db';
 import { ISSUES_SDL } from '../__tests__/issues-sdl';
 
 /**
  * Mutations never crash the compiler: random insert / update / delete statements over the issues
  * fixture (right and wrong pointer names, values of every kind, nesting, `for`, `unless conflict`,
  * `with`) either compile or fail with a QueryError of their own — never the catch-all "could not
- * be compiled" an internal error becomes (which would be a compiler bug); and what compiles is SQL
- * PostgreSQL accepts (parsed and analysed with PREPARE on the engine under test).
+ * be compiled" an internal error becomes (which would be a compiler bug); and what compiles runs on
+ * the engine under test (rolled back) without any error but the data's own refusals.
  */
 
 const schema = buildSchema(ISSUES_SDL);
@@ -107,6 +107,8 @@ test('mutations compile or fail with a QueryError of their own', () => {
   );
 });
 
+class Rollback extends Error {}
+
 describe('on the database', () => {
   let db: IssuesDb;
   beforeAll(async () => {
@@ -116,29 +118,37 @@ describe('on the database', () => {
     await db.tdb.dispose();
   });
 
-  test('what compiles, PostgreSQL accepts', async () => {
-    let compiled = 0;
+  test('what compiles, PostgreSQL runs (in a transaction rolled back)', async () => {
+    let ran = 0;
+    const values: Record<string, unknown> = { n: 1, s: 'x', id: ELVIS };
     await fc.assert(
       fc.asyncProperty(statement, async (text) => {
-        let sql: string;
+        let compiled: ReturnType<typeof compileQuery>;
         try {
-          sql = compileQuery(db.schema, text).sql;
+          compiled = compileQuery(db.schema, text);
         } catch {
           return;
         }
-        compiled += 1;
+        ran += 1;
+        const params = compiled.params.map((p) => JSON.stringify(values[p.name] ?? null));
         await db.tdb.db
           .transaction(async (tx) => {
-            await tx.query(`prepare svc_mutation as ${sql}`);
-            await tx.query('deallocate svc_mutation');
+            await tx.query(compiled.sql, params);
+            throw new Rollback();
           })
-          .catch((error: Error) => {
-            throw new Error(`${error.message}\n${text}\n${sql}`);
+          .catch((error: Error & { code?: string }) => {
+            if (error instanceof Rollback) return;
+            // The data's own refusals (integrity 23xxx, invalid values 22xxx, a checked
+            // cardinality 21000 raised by the compiled SQL) are answers; anything else (a
+            // scalar subquery with two rows, an unknown column, ...) is a compiler bug.
+            const code = error.code ?? '';
+            if (/^2[23]/.test(code) || (code === '21000' && !/subquery/.test(error.message))) return;
+            throw new Error(`${code} ${error.message}\n${text}\n${compiled.sql}`);
           });
       }),
       { numRuns: 300 },
     );
     // The generator is useful only if a fair share of its statements compile.
-    expect(compiled).toBeGreaterThan(30);
+    expect(ran).toBeGreaterThan(20);
   }, 120_000);
 });

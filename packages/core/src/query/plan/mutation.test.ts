@@ -208,6 +208,10 @@ describe('mutations in enclosing queries', () => {
     ]);
     expect(one).toEqual([1]);
     expect(count).toEqual([[1, 0]]);
+    expect(compile("with _ := (insert Status { name := 'x' }) select 1").writes).toBe(true);
+    expect(() =>
+      compile("with _ := (insert Status { name := 'x' }) select 1", { access: { policies: false, readOnly: true } }),
+    ).toThrow(/read-only/);
   });
 
   test('the same mutation read twice is written once', async () => {

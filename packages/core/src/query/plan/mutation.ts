@@ -946,7 +946,10 @@ export function mutationOutput(ctx: PlanContext, _rel: Rel, m: Mutation, bound: 
     for (const p of info.pointers.values()) {
       if (p.model === null || p.computed || p.name === 'id') continue;
       if (p.many) {
-        args.push(sql.text(p.name), multiJson(ctx, p, bound.id, plan.multi.get(p.name) ?? null, c));
+        const state = plan.multi.get(p.name) ?? null;
+        // A new object has no rows but the ones written (its defaults are written too).
+        const none = m.kind === 'Insert' && state === null;
+        args.push(sql.text(p.name), none ? sql.cast(sql.text('[]'), pgType('json')) : multiJson(ctx, p, bound.id, state, c));
       } else if (bound.alias !== null) {
         const col = sql.col(p.name, bound.alias);
         args.push(sql.text(p.name), p.kind === 'link' ? sql.func('to_json', [col]) : jsonOf(p.target, col, env));

@@ -150,7 +150,7 @@ class Planner implements PlanContext {
     } = {},
   ): {
     query: SqlQuery;
-    columns: { out: boolean; ord: boolean; object: boolean; carried: readonly CarriedColumn[] };
+    columns: { out: boolean; ord: boolean; object: boolean; carried: readonly CarriedColumn[]; linkRow: boolean };
   } {
     const rel = new Rel(parent);
     hooks.before?.(rel);
@@ -164,6 +164,16 @@ class Planner implements PlanContext {
         : [sql.target(bound.expr, 'v')];
     targets.push(sql.target(out, '~json'));
     if (hooks.extra) targets.push(...hooks.extra(rel));
+    // Objects that came through a link carry its row (link properties, by name) out of the subquery.
+    const linkProps = bound.kind === 'object' && bound.link ? linkPropertyNames(expr) : [];
+    if (bound.kind === 'object' && bound.link) {
+      const link = bound.link;
+      for (const p of linkProps) {
+        targets.push(
+          sql.target(link.kind === 'junction' ? sql.col(p, link.alias) : sql.col(`${link.pointer}@${p}`, link.alias), p),
+        );
+      }
+    }
     const carried: CarriedColumn[] = [];
     for (const [pid, b] of rel.carried) {
       const column = `~c${carried.length}`;
@@ -188,7 +198,7 @@ class Planner implements PlanContext {
         limit: slice?.limit ?? null,
         offset: slice?.offset ?? null,
       }),
-      columns: { out: true, ord, object: bound.kind === 'object', carried },
+      columns: { out: true, ord, object: bound.kind === 'object', carried, linkRow: linkProps.length > 0 && !distinct },
     };
   }
 
@@ -211,7 +221,7 @@ class Planner implements PlanContext {
     rel: Rel,
     expr: IrExpr,
     query: SqlQuery,
-    columns: { ord: boolean; object: boolean; carried?: readonly CarriedColumn[] },
+    columns: { ord: boolean; object: boolean; carried?: readonly CarriedColumn[]; linkRow?: boolean },
     forceJoin?: 'left',
   ): Bound {
     const alias = this.fresh('q');
@@ -235,7 +245,7 @@ class Planner implements PlanContext {
         id: sql.col('id', alias),
         tag: sql.col('__type__', alias),
         alias: null,
-        link: null,
+        link: columns.linkRow ? { kind: 'junction', alias } : null,
         out,
         nullable,
       };
@@ -314,10 +324,15 @@ class Planner implements PlanContext {
       case 'For':
         return this.subqueryLift(rel, expr.body, {
           before: (inner) => {
-            // The iterator is a set of its own (its paths are not the body's), iterated row by
-            // row; `for optional` runs the body once with an empty variable when it is empty.
-            const { query, columns } = this.rows(inner, expr.iterator);
-            const iteration = this.liftRows(inner, expr.iterator, query, columns, expr.optional ? 'left' : undefined);
+            // Iterated row by row (the binder gave the iterator's paths names of their own, so
+            // they are not the body's); `for optional` runs the body once on an empty iterator.
+            let iteration: Bound;
+            if (expr.optional) {
+              const { query, columns } = this.rows(inner, expr.iterator);
+              iteration = this.liftRows(inner, expr.iterator, query, columns, 'left');
+            } else {
+              iteration = this.lift(inner, expr.iterator);
+            }
             inner.bind(`@${expr.binding.id}`, iteration);
             inner.carried.set(`@${expr.binding.id}`, iteration);
           },
@@ -766,10 +781,7 @@ class Planner implements PlanContext {
         return (expr.overload as Cast).sql(this.value(rel, expr.expr));
       case 'LinkProperty': {
         // Read through the link rows themselves: one value per link, not per distinct target.
-        for (let step: IrExpr = expr.link; ; step = step.source) {
-          this.distinctDone.add(step);
-          if (step.kind !== 'Intersection') break;
-        }
+        markLinkRows(this.distinctDone, expr.link);
         const link = this.objectOf(rel, expr.link);
         if (!link.link) throw new QueryError(`@${expr.property.name}: no link row in scope`);
         return link.link.kind === 'junction'
@@ -1121,6 +1133,46 @@ class Planner implements PlanContext {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** The steps whose link rows a link property reads: never made DISTINCT. */
+function markLinkRows(done: WeakSet<IrExpr>, expr: IrExpr): void {
+  done.add(expr);
+  switch (expr.kind) {
+    case 'Intersection':
+      return markLinkRows(done, expr.source);
+    case 'BindingRef':
+      if (expr.binding.transparent) markLinkRows(done, expr.binding.expr);
+      return;
+    case 'Select':
+    case 'Shape':
+      return markLinkRows(done, expr.subject);
+    default:
+      return;
+  }
+}
+
+/** The link properties an object set's elements carry (the links they came through). */
+function linkPropertyNames(expr: IrExpr): string[] {
+  switch (expr.kind) {
+    case 'PointerStep':
+      if (expr.computed) return linkPropertyNames(expr.computed);
+      return expr.pointer.kind === 'link' ? [...expr.pointer.properties.values()].filter((p) => !p.computed).map((p) => p.name) : [];
+    case 'Backlink': {
+      const names = new Set<string>();
+      for (const l of expr.links) for (const p of l.pointer.properties.values()) if (!p.computed) names.add(p.name);
+      return [...names];
+    }
+    case 'Intersection':
+      return linkPropertyNames(expr.source);
+    case 'Select':
+    case 'Shape':
+      return linkPropertyNames(expr.subject);
+    case 'BindingRef':
+      return linkPropertyNames(expr.binding.expr);
+    default:
+      return [];
+  }
+}
 
 /** A `for` variable's value exposed by a subquery's rows (see Rel.carried). */
 interface CarriedColumn {

@@ -83,6 +83,11 @@ table('aggregates and asserts', [
   { query: "select assert_single((select User filter .name = 'Elvis')).name", expected: ['Elvis'] },
   { query: "select assert_exists((select User filter .name = 'Yury')).name", expected: ['Yury'] },
   { query: 'select assert_distinct({1, 2})', expected: [1, 2] },
+  {
+    query: 'select array_agg((select User { name } order by .name))',
+    expected: [[{ name: 'Ann' }, { name: 'Elvis' }, { name: 'Yury' }]],
+  },
+  { query: "select [(select User { name } filter .name = 'Ann')]", expected: [[{ name: 'Ann' }]] },
 ]);
 
 table('select and shapes', [
@@ -289,6 +294,12 @@ table('paths, links, backlinks, intersections', [
       { name: 'Yury', admin: false },
     ],
   },
+  { query: 'select (introspect Issue) { name, abstract }', expected: [{ name: 'default::Issue', abstract: false }] },
+  { query: 'select (introspect Named).abstract', expected: [true] },
+  {
+    query: "select Issue { same := .__type__ = introspect Issue } filter .number = '1'",
+    expected: [{ same: true }],
+  },
   { query: "select Issue { __type__: { name } } filter .number = '1'", expected: [{ __type__: [{ name: 'default::Issue' }] }] },
   { query: 'select distinct User.__type__.name', expected: ['default::Admin', 'default::User'], unordered: true },
   { query: "select (select Issue filter .number = '1').status.name", expected: ['Open'] },
@@ -305,7 +316,9 @@ table('paths, links, backlinks, intersections', [
     expected: [['Ann', 1], ['Elvis', 1], ['Yury', 1]],
     unordered: true,
   },
-  { query: "select User.name if exists User.age else 'x'", expected: ['x', 'Elvis', 'Yury'], unordered: true },
+  // The branches and `exists` are fences (SET OF): their `User`s are not the same set.
+  { query: "select User.name if exists User.age else 'x'", expected: ['Ann', 'Elvis', 'Yury'], unordered: true },
+  { query: "for u in User union (u.name if exists u.age else 'x')", expected: ['x', 'Elvis', 'Yury'], unordered: true },
   { query: 'select (count(User), count(User))', expected: [[3, 3]] },
   {
     query: "select User { name } filter .friends.name = 'Elvis' order by .name",
@@ -327,6 +340,16 @@ table('paths, links, backlinks, intersections', [
 
 table('with, for, group, detached, aliases, functions', [
   { query: 'with x := {1, 2, 3} select x filter x > 1', expected: [2, 3] },
+  {
+    query: 'with X := {1, 2}, Y := X + 1 select (X, Y)',
+    expected: [
+      [1, 2],
+      [1, 3],
+      [2, 2],
+      [2, 3],
+    ],
+    unordered: true,
+  },
   { query: 'with module default select Status.name', expected: ['Open', 'Closed'], unordered: true },
   { query: "with u := (select User filter .age > 26) select u { name }", expected: [{ name: 'Elvis' }] },
   { query: 'for x in {1, 2, 3} union (x * 10)', expected: [10, 20, 30] },
@@ -385,6 +408,10 @@ table('views and group results', [
   },
   { query: 'select (group Issue using st := .status.name by st).key.st', expected: ['Closed', 'Open'], unordered: true },
   { query: 'select (group User by .age).grouping', expected: ['age', 'age', 'age'] },
+  {
+    query: 'select (group Issue using st := .status.name by (st, .owner)) { k := (.key.st, count(.elements)) } order by .k',
+    expected: [{ k: ['Closed', 1] }, { k: ['Open', 2] }],
+  },
   {
     query: 'for g in (group Issue using st := .status.name by st) union (g.key.st, count(g.elements))',
     expected: [

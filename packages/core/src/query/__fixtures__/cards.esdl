@@ -46,6 +46,33 @@ module default {
   }
 
   alias AirCard := (select Card filter Card.element = 'Air');
+  alias WaterCard := (select Card filter Card.element = 'Water');
+  alias EarthCard := (select Card filter Card.element = 'Earth');
+  alias FireCard := (select Card filter Card.element = 'Fire');
+  alias WaterOrEarthCard := (
+    select Card {
+      owned_by_alice := exists (select Card.<deck[is User].name = 'Alice')
+    }
+    filter .element = 'Water' or .element = 'Earth'
+  );
+  alias EarthOrFireCard {
+    using (select Card filter .element = 'Fire' or .element = 'Earth')
+  };
+  alias AwardAlias := (
+    Award {
+      winner := Award.<awards[is User] {
+        name_upper := str_upper(.name)
+      }
+    }
+  );
+  alias UserAlias := (
+    select User {
+      deck: { id } order by User.deck.cost desc limit 1,
+    }
+  );
+  alias SpecialCardAlias := SpecialCard {
+    el_cost := (.element, .cost)
+  };
   alias AliceCard := (select Card filter 'Alice' in Card.<deck[is User].name);
   alias AliasOne := 1;
   global GlobalOne := 1;

@@ -1,5 +1,5 @@
 -- one std::FreeObject; params: none
-select coalesce(json_agg("q3"."~json"), '[]'::json)::text as "result"
+select coalesce(json_agg("q5"."~json"), '[]'::json)::text as "result"
 from lateral (
   select json_build_object('a', to_json(1::bigint), 'users', (
     select coalesce(json_agg("e2"."~json"), '[]'::json)
@@ -17,10 +17,10 @@ from lateral (
         )
       ) as "User1"
     ) as "e2"
-  ))::jsonb as "v", (json_build_object('a', to_json(1::bigint), 'users', (
-    select coalesce(json_agg("e2"."~json"), '[]'::json)
+  ))::jsonb as "v", json_build_object('a', to_json(1::bigint), 'users', (
+    select coalesce(json_agg("e4"."~json"), '[]'::json)
     from (
-      select "User1"."name" as "v", to_json("User1"."name") as "~json"
+      select "User3"."name" as "v", to_json("User3"."name") as "~json"
       from (
         (
           select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
@@ -31,7 +31,7 @@ from lateral (
           select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
           from "default"."User" as "User"
         )
-      ) as "User1"
-    ) as "e2"
-  ))::jsonb)::json as "~json"
-) as "q3"
+      ) as "User3"
+    ) as "e4"
+  )) as "~json"
+) as "q5"

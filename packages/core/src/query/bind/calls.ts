@@ -15,7 +15,7 @@ import type { FunctionDef, TypeRef } from '../../schema/model';
 import { implicitDistance } from '../../std/casts';
 import type { TypeEnv } from '../../std/model';
 import { isStdFunction, resolveCast, resolveFunction, resolveOperator, type CallArg, type ResolvedCall } from '../../std/resolve';
-import { type ArgMode, type Binding, type Card, type IrExpr } from '../ir';
+import type { ArgMode, Binding, Card, IrExpr } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { fail, position, type BindContext, type Scope } from './context';
 import { asTypeRef, bindExpr, closest } from './expr';

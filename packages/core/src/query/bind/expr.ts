@@ -10,7 +10,7 @@
  * Errors: InvalidReferenceError (unknown names, with positions), InvalidTypeError (types that do
  * not fit), QueryError for what the compiler does not do yet; never anything else.
  */
-import type * as ql from '../../syntax';
+import * as ql from '../../syntax';
 import {
   InvalidReferenceError,
   InvalidTypeError,
@@ -35,7 +35,7 @@ import {
   type PointerStep,
 } from '../ir';
 import type { PointerInfo } from '../schema-index';
-import { BindContext, fail, unknownName, type Scope } from './context';
+import { type BindContext, fail, unknownName, type Scope } from './context';
 import {
   isObjectType,
   lookupSchemaName,
@@ -151,8 +151,17 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
       return bindExpr(ctx, { ...scope, namespace: `${scope.namespace}~${ctx.freshId()}` }, node.expr);
     case 'GlobalRef':
       return bindGlobal(ctx, scope, node);
-    case 'Introspect':
-      return fail(QueryError, '`introspect` is not supported yet', node.span);
+    case 'Introspect': {
+      // `introspect T`: T's row of schema::ObjectType (object types are what the catalogue has).
+      const type = resolveTypeExpr(ctx.index, scope, node.type);
+      if (type.kind !== 'object') {
+        return fail(QueryError, '`introspect` of a non-object type is not supported yet', node.span);
+      }
+      const query = ql.parseExpression(
+        `(select schema::ObjectType filter .name = '${type.name.replace(/'/g, "\\'")}' limit 1)`,
+      );
+      return bindExpr(ctx, rootScopeLike(scope), query);
+    }
     case 'Anchor':
       if (node.name === '__subject__' && scope.subject) return scope.subject;
       return fail(InvalidReferenceError, `'${node.name}' cannot be used here`, node.span);
@@ -195,7 +204,13 @@ function bindName(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr {
 function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr {
   if (ref.module === null) {
     const binding = scope.names.get(ref.name);
-    if (binding) return bindingRef(binding);
+    if (binding) {
+      const ref_ = bindingRef(binding);
+      // Inside another alias's body an alias is evaluated afresh (`with X := {1, 2}, Y := X + 1
+      // select (X, Y)` pairs every X with every Y); a `for` variable is always its iteration.
+      const shared = binding.iteration || !scope.aliasNamespace || scope.singletons.has(ref_.pathId);
+      return shared ? inScope(scope, ref_) : { ...ref_, pathId: `${ref_.pathId}${scope.aliasNamespace}` };
+    }
   }
   const found = lookupSchemaName(ctx.index, scope, ref);
   if (found?.kind === 'object') {

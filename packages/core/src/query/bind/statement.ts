@@ -267,20 +267,23 @@ function bindGroup(ctx: BindContext, scope: Scope, q: ql.GroupQuery): IrExpr {
   const using = new Map<string, IrExpr>();
   for (const u of q.using ?? []) using.set(u.alias, bindExpr(ctx, inner, u.expr));
   const keys: { name: string; expr: IrExpr }[] = [];
-  for (const element of q.by) {
-    if (element.kind !== 'GroupingSimple' || element.element.kind === 'GroupingIdentList') {
-      return fail(QueryError, 'only plain grouping keys are supported in `by` yet (no sets, rollup or cube)', element.span);
-    }
-    const ident = element.element;
+  const addKey = (ident: ql.GroupingIdent): void => {
     if (ident.kind === 'ObjectRef') {
       const expr = using.get(ident.name);
       if (!expr) return fail(QueryError, `'${ident.name}' is not a \`using\` alias`, ident.span);
       keys.push({ name: ident.name, expr });
     } else {
-      const step = ident.steps[0];
-      const expr = bindExpr(ctx, inner, ident);
-      keys.push({ name: step?.kind === 'Ptr' ? step.name : 'key', expr });
+      const step = ident.steps[ident.steps.length - 1];
+      keys.push({ name: step?.kind === 'Ptr' ? step.name : 'key', expr: bindExpr(ctx, inner, ident) });
     }
+  };
+  for (const element of q.by) {
+    if (element.kind !== 'GroupingSimple') {
+      return fail(QueryError, 'grouping sets, rollup and cube are not supported yet', element.span);
+    }
+    // `by (a, b)` groups by both, as `by a, b` does.
+    if (element.element.kind === 'GroupingIdentList') element.element.elements.forEach(addKey);
+    else addKey(element.element);
   }
   for (const k of keys) {
     if (k.expr.card.max === 'many') fail(QueryError, `grouping key '${k.name}' must be a single value per element`, q.span);

@@ -427,9 +427,17 @@ class Planner implements PlanContext {
     const p = step.pointer;
     if (step.computed) {
       // One set of values per source element: the source is in scope even if the expression
-      // does not read it (`cards := Card`).
-      this.lift(rel, step.source);
-      return this.lift(rel, step.computed);
+      // does not read it (`cards := Card`), and an empty source has no values.
+      const source = this.lift(rel, step.source);
+      if (!source.nullable) return this.lift(rel, step.computed);
+      const present = sql.isNull(source.kind === 'object' ? source.id : source.expr, true);
+      const { query, columns } = this.rows(rel, step.computed, {
+        after: (inner) => {
+          inner.where.push(present);
+          return undefined;
+        },
+      });
+      return this.liftRows(rel, step, query, columns);
     }
     const source = this.objectOf(rel, step.source);
     const storage = p.name === '__type__' ? 'type' : p.name === 'id' ? 'id' : p.many ? 'junction' : 'column';
@@ -973,6 +981,9 @@ class Planner implements PlanContext {
   private outputOf(rel: Rel, expr: IrExpr, bound: Bound): SqlExpr {
     if (bound.out) return bound.out;
     switch (expr.kind) {
+      case 'BindingRef':
+        if (expr.binding.transparent) return this.outputOf(rel, expr.binding.expr, bound);
+        break;
       case 'Shape':
         return this.shapeJson(rel, expr, bound);
       case 'FreeObject':
@@ -984,6 +995,25 @@ class Planner implements PlanContext {
             ? sql.func('json_build_array', parts)
             : sql.func('json_build_object', expr.names.flatMap((n, i) => [sql.text(n), parts[i] as SqlExpr]));
         return nullIfAnyNull(expr.elements, parts, json);
+      }
+      case 'ArrayLiteral': {
+        // Each element in its own result form (objects keep their shapes).
+        if (!expr.elements.some(hasObjects)) break;
+        const parts = expr.elements.map((e) => this.output(rel, e));
+        return nullIfAnyNull(expr.elements, parts, sql.func('json_build_array', parts));
+      }
+      case 'Call': {
+        // `array_agg` of objects (or tuples holding them): the elements' own result forms.
+        const [arg] = expr.args;
+        if (expr.name !== 'std::array_agg' || !arg || !hasObjects(arg)) break;
+        const { query, columns } = this.rows(rel, arg);
+        const alias = this.fresh('aa');
+        const agg = sql.agg('json_agg', [sql.col('~json', alias)], {
+          orderBy: columns.ord ? [sql.order(sql.col('~ord', alias))] : [],
+        });
+        return sql.scalar(
+          sql.select({ targets: [sql.target(sql.func('coalesce', [agg, EMPTY_ARRAY]))], from: [sql.subquery(query, alias)] }),
+        );
       }
       default:
         break;
@@ -1134,6 +1164,15 @@ class Planner implements PlanContext {
 
 // ---------------------------------------------------------------------------------------------
 
+/** Whether values of `expr` hold objects (whose result form is not their value's). */
+function hasObjects(expr: IrExpr): boolean {
+  const has = (type: IrType): boolean =>
+    type.kind === 'object' ||
+    (type.kind === 'tuple' && type.elements.some((e) => has(e.type))) ||
+    (type.kind === 'array' && has(type.element));
+  return has(expr.type);
+}
+
 /** The steps whose link rows a link property reads: never made DISTINCT. */
 function markLinkRows(done: WeakSet<IrExpr>, expr: IrExpr): void {
   done.add(expr);
@@ -1241,9 +1280,8 @@ function collectElementPaths(expr: IrExpr, out: IrExpr[]): void {
       for (const e of expr.elements) collectElementPaths(e, out);
       return;
     case 'IfElse':
+      // The branches are sets of their own (std::IF takes them as SET OF): only the condition.
       collectElementPaths(expr.condition, out);
-      collectElementPaths(expr.then, out);
-      collectElementPaths(expr.else, out);
       return;
     case 'Shape':
       collectElementPaths(expr.subject, out);

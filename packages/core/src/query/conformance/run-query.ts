@@ -1,0 +1,117 @@
+/**
+ * conformance/run-query: runs one EdgeQL query the way svc does, for the result harness and the
+ * Gel replay runner (tools/gel-replay): `compileQuery`, then the compiled SQL in one round trip
+ * with every parameter bound by name as JSON text (query/api.ts), then the `result` column parsed.
+ *
+ * Input: a compiler, the schema, a connection (database or transaction) and a request.
+ * Output: the result array, or a thrown error (a QueryError from the compiler or the binding
+ * below, or the database's own error, whose SQLSTATE `errorMatches` understands).
+ * Invariant: variables and globals are bound as parameters, never spliced. This is the minimal
+ * binding the contract needs; the query engine (query/engine, with its cache and SQLSTATE table)
+ * replaces it here once both live on one branch.
+ */
+import type { Queryable } from '../../db/types';
+import {
+  QUERY_ERROR_BY_SQLSTATE,
+  QueryArgumentError,
+  QueryError,
+  queryErrorClass,
+  type QueryErrorName,
+} from '../../errors/query-errors';
+import type { Schema } from '../../schema/model';
+import type { CompileQuery, QueryParam, RequestedCardinality } from '../api';
+
+export interface QueryRequest {
+  readonly query: string;
+  readonly variables?: Readonly<Record<string, unknown>>;
+  readonly globals?: Readonly<Record<string, unknown>>;
+  readonly cardinality?: RequestedCardinality;
+}
+
+export async function runQuery(
+  compile: CompileQuery,
+  schema: Schema,
+  db: Queryable,
+  request: QueryRequest,
+): Promise<unknown[]> {
+  const compiled = compile(schema, request.query, {
+    cardinality: request.cardinality ?? 'many',
+    access: { policies: false, readOnly: false },
+  });
+  const values = bindParams(compiled.params, request);
+  const { rows } = await db.query<{ result: unknown }>(compiled.sql, values);
+  if (rows.length !== 1)
+    throw new Error(`compiled SQL returned ${rows.length} rows, the contract says exactly one`);
+  const result = (rows[0] as { result: unknown }).result;
+  const parsed = typeof result === 'string' ? (JSON.parse(result) as unknown) : result;
+  if (!Array.isArray(parsed))
+    throw new Error(`the result column is not a JSON array: ${String(result)}`);
+  return parsed;
+}
+
+/** `$n` values in order: each a JSON text, or SQL NULL for an absent optional value. */
+function bindParams(params: readonly QueryParam[], request: QueryRequest): (string | null)[] {
+  const variables = request.variables ?? {};
+  const used = new Set<string>();
+  const values = params.map((param) => {
+    const source =
+      param.source === 'variable'
+        ? variables
+        : param.source === 'global'
+          ? (request.globals ?? {})
+          : {};
+    if (param.source === 'variable') used.add(param.name);
+    const value = Object.hasOwn(source, param.name) ? source[param.name] : undefined;
+    if (value === undefined || value === null) {
+      if (param.required && param.source === 'variable')
+        throw new QueryArgumentError(`missing a value for the required variable $${param.name}`);
+      return null;
+    }
+    return JSON.stringify(value);
+  });
+  const unknown = Object.keys(variables).filter((name) => !used.has(name));
+  if (unknown.length)
+    throw new QueryArgumentError(`unknown variable(s) ${unknown.map((n) => `$${n}`).join(', ')}`);
+  return values;
+}
+
+/**
+ * Does a thrown error stand for the error class `className` (or a subclass)? A QueryError matches
+ * by class; an error naming its class in `type` (a server's error envelope) by that class; a raw
+ * database error by the class its SQLSTATE maps to in errors/query-errors
+ * (`QUERY_ERROR_BY_SQLSTATE`: the exact SQLSTATE, else its two-character class with `000`).
+ */
+export function errorMatches(error: unknown, className: string): boolean {
+  const expected = queryErrorClass(className as QueryErrorName) as
+    | ReturnType<typeof queryErrorClass>
+    | undefined;
+  if (!expected) return (error as { type?: unknown } | null)?.type === className;
+  if (error instanceof expected) return true;
+  if (error instanceof QueryError) return false;
+  // An error that names its class (a server's error envelope, `type`) matches through the table.
+  const type = (error as { type?: unknown } | null)?.type;
+  const named = typeof type === 'string' ? queryErrorClass(type as QueryErrorName) : undefined;
+  if (named) return named === expected || named.prototype instanceof expected;
+  const state = sqlStateOf(error);
+  if (!state) return false;
+  const mapped =
+    QUERY_ERROR_BY_SQLSTATE.get(state) ?? QUERY_ERROR_BY_SQLSTATE.get(`${state.slice(0, 2)}000`);
+  return mapped !== undefined && (mapped === expected || mapped.prototype instanceof expected);
+}
+
+/** The SQLSTATE a database error carries (`pg` and PGlite both name it `code`). */
+export function sqlStateOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown; sqlState?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  const state = (error as { sqlState?: unknown } | null)?.sqlState;
+  return typeof state === 'string' ? state : undefined;
+}
+
+/** One line naming an error: its class (or SQLSTATE) and message. */
+export function describeError(error: unknown): string {
+  const type = (error as { type?: unknown })?.type;
+  const name = typeof type === 'string' ? type : ((error as Error)?.name ?? 'Error');
+  const state = sqlStateOf(error);
+  const message = (error as Error)?.message ?? String(error);
+  return `${name}${state ? ` [${state}]` : ''}: ${message}`;
+}

@@ -38,7 +38,6 @@ const QUERY_ERROR_TABLE = {
   QueryArgumentError: { parent: 'QueryError' },
   /** `cardinality: "one"` (an SDK's `queryRequiredSingle`) and the result was empty. */
   NoDataError: { parent: 'QueryError' },
-  UnsupportedFeatureError: { parent: 'QueryError' },
   ExecutionError: { parent: 'QueryError' },
   InvalidValueError: { parent: 'ExecutionError', sqlState: '22000', alsoFrom: ['22'] },
   DivisionByZeroError: { parent: 'InvalidValueError', sqlState: '22012' },
@@ -191,4 +190,3 @@ export const TransactionDeadlockError = queryErrorClass('TransactionDeadlockErro
 export const QueryTimeoutError = queryErrorClass('QueryTimeoutError');
 export const MigrationError = queryErrorClass('MigrationError');
 export const DataLossError = queryErrorClass('DataLossError');
-export const UnsupportedFeatureError = queryErrorClass('UnsupportedFeatureError');

@@ -486,8 +486,7 @@ function bindBacklink(ctx: BindContext, source: IrExpr, sourceId: string, step: 
   if (links.length === 0) {
     return unknownName('link', `.<${step.name}`, step.span, `no link named '${step.name}' points at ${target}`);
   }
-  let type = (links[0] as { source: string }).source;
-  for (const l of links.slice(1)) type = ctx.index.commonAncestor(type, l.source);
+  const type = ctx.index.unionOf(links.map((l) => l.source));
   return {
     kind: 'Backlink',
     type: { kind: 'object', name: type },
@@ -763,7 +762,7 @@ export function unifyTypes(ctx: BindContext, a: IrType, b: IrType, span: ql.Span
   if (b.kind === 'empty') return a;
   if (sameType(a, b)) return a;
   if (a.kind === 'object' && b.kind === 'object') {
-    return { kind: 'object', name: ctx.index.commonAncestor(a.name, b.name) };
+    return { kind: 'object', name: ctx.index.unionOf([a.name, b.name]) };
   }
   const common = numericCommon(a, b);
   if (common) return common;

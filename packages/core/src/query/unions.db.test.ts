@@ -1,0 +1,111 @@
+/**
+ * Result tests of union-typed sets: links whose target is `A | B` (object types with no common
+ * base), `std::Object` targets, and `[is A | B]`. The data is written through the compiler
+ * itself (inserts assigning any member), then read back: paths, shapes, `[is T]` narrowing,
+ * polymorphic shape elements, a pointer every member has, `__type__`, backlinks through union
+ * links, updates and deletes. Semantics follow Gel's (a union type has its members' shared
+ * pointers).
+ */
+import { createDefaultMigrator, buildSchema } from '../schema';
+import { createTestDatabase, type TestDatabase } from '../testing';
+import { compileQuery } from './compile';
+
+const SDL = `
+module default {
+  type A { required name: str; label: str; }
+  type SubA extending A { extra: int64; }
+  type B { title: str; label: str; }
+  type C {
+    required cname: str;
+    multi things: A | B;
+    one: A | B;
+    any: Object;
+    owned: A | B { on source delete delete target; }
+    shared: A | B { on source delete delete target if orphan; }
+  }
+}`;
+
+let tdb: TestDatabase;
+const schema = buildSchema(SDL);
+async function run(query: string, variables: Record<string, unknown> = {}): Promise<unknown> {
+  const compiled = compileQuery(schema, query);
+  const params = compiled.params.map((p) => (variables[p.name] === undefined ? null : JSON.stringify(variables[p.name])));
+  const { rows } = await tdb.db.query<{ result: string }>(compiled.sql, params);
+  return JSON.parse((rows[0] as { result: string }).result);
+}
+const sorted = (v: unknown): unknown =>
+  Array.isArray(v) ? [...v].map(sorted).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)) : v;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  await createDefaultMigrator().migrate(tdb.db, SDL);
+  await run(`insert A { name := 'a1', label := 'LA' }`);
+  await run(`insert SubA { name := 's1', label := 'LS', extra := 7 }`);
+  await run(`insert B { title := 'b1', label := 'LB' }`);
+  await run(`insert C {
+    cname := 'c1',
+    things := (select A filter .name = 'a1') union (select B filter .title = 'b1'),
+    one := (select B limit 1),
+    any := (select A filter .name = 'a1' limit 1),
+  }`);
+  await run(`insert C { cname := 'c2', things := (select SubA), one := (select A filter .name = 'a1' limit 1) }`);
+}, 120_000);
+afterAll(() => tdb?.dispose());
+
+test.each([
+  ["select C { cname, n := count(.things) } order by .cname", [{ cname: 'c1', n: 2 }, { cname: 'c2', n: 1 }]],
+  ["select C { things: { label } order by .label } filter .cname = 'c1'", [{ things: [{ label: 'LA' }, { label: 'LB' }] }]],
+  [
+    "select C { things: { [is A].name, [is B].title } order by .label } filter .cname = 'c1'",
+    [{ things: [{ name: 'a1', title: null }, { name: null, title: 'b1' }] }],
+  ],
+  ["select C { things: { __type__: { name } } order by .label } filter .cname = 'c1'", [
+    { things: [{ __type__: [{ name: 'default::A' }] }, { __type__: [{ name: 'default::B' }] }] },
+  ]],
+  ["select C { one: { label } } order by .cname", [{ one: [{ label: 'LB' }] }, { one: [{ label: 'LA' }] }]],
+  ["select C.things.label", ['LA', 'LB', 'LS']],
+  ["select C.things[is A].name", ['a1', 's1']],
+  ["select C.things[is SubA] { extra }", [{ extra: 7 }]],
+  ["select C.one.__type__.name", ['default::A', 'default::B']],
+  ["select C.any[is A].name", ['a1']],
+  ["select A { name, back := .<one[is C].cname } order by .name", [
+    { name: 'a1', back: ['c2'] },
+    { name: 's1', back: [] },
+  ]],
+  ["select B { title, n := count(.<things) }", [{ title: 'b1', n: 1 }]],
+  ["select (C.things[is A | B]) { label }", [{ label: 'LA' }, { label: 'LB' }, { label: 'LS' }]],
+  ["select C { cname } filter .one is B", [{ cname: 'c1' }]],
+])('%s', async (query, expected) => {
+  expect(sorted(await run(query))).toEqual(sorted(expected));
+});
+
+test('the direct form of a union link: ids, or null', async () => {
+  const [a1] = (await run(`select A { id } filter .name = 'a1'`)) as { id: string }[];
+  const rows = (await run(`select C { cname, one, things } order by .cname`)) as { one: string; things: string[] }[];
+  expect(rows[1]?.one).toBe(a1?.id);
+  expect(rows[0]?.things).toHaveLength(2);
+});
+
+test('a pointer not every member has is not readable on the union', async () => {
+  await expect(run('select C.things.name')).rejects.toThrow(/name/);
+});
+
+test('updates assign any member; a non-member is refused', async () => {
+  await run(`update C filter .cname = 'c2' set { one := (select B limit 1), things += (select B limit 1) }`);
+  expect(await run(`select C { one: { label }, n := count(.things) } filter .cname = 'c2'`)).toEqual([
+    { one: [{ label: 'LB' }], n: 2 },
+  ]);
+  await expect(run(`update C set { one := (select C limit 1) }`)).rejects.toThrow(/A \| default::B/);
+});
+
+test('on source delete through a union link: targets go, shared ones stay while linked', async () => {
+  await run(`insert B { title := 'owned', label := 'x' }`);
+  await run(`insert A { name := 'shared', label := 'x' }`);
+  await run(`insert C { cname := 'd1', owned := (select B filter .title = 'owned' limit 1), shared := (select A filter .name = 'shared' limit 1) }`);
+  await run(`insert C { cname := 'd2', shared := (select A filter .name = 'shared' limit 1) }`);
+  await run(`delete C filter .cname = 'd1'`);
+  expect(await run(`select count(B filter .title = 'owned')`)).toEqual([0]);
+  expect(await run(`select count(A filter .name = 'shared')`)).toEqual([1]);
+  await run(`delete C filter .cname = 'd2'`);
+  expect(await run(`select count(A filter .name = 'shared')`)).toEqual([0]);
+});

@@ -22,6 +22,7 @@ module default {
     any: Object;
     owned: A | B { on source delete delete target; }
     shared: A | B { on source delete delete target if orphan; }
+    multi kept: A | B { on source delete delete target if orphan; }
   }
 }`;
 
@@ -108,4 +109,16 @@ test('on source delete through a union link: targets go, shared ones stay while 
   expect(await run(`select count(A filter .name = 'shared')`)).toEqual([1]);
   await run(`delete C filter .cname = 'd2'`);
   expect(await run(`select count(A filter .name = 'shared')`)).toEqual([0]);
+});
+
+test('on source delete if orphan through a multi union link', async () => {
+  await run(`insert B { title := 'k1', label := 'k' }`);
+  await run(`insert A { name := 'k2', label := 'k' }`);
+  await run(`insert C { cname := 'e1', kept := (select B filter .title = 'k1') union (select A filter .name = 'k2') }`);
+  await run(`insert C { cname := 'e2', kept := (select A filter .name = 'k2') }`);
+  await run(`delete C filter .cname = 'e1'`);
+  expect(sorted(await run(`select (A union B) { label } filter .label = 'k'`))).toEqual([{ label: 'k' }]);
+  expect(await run(`select C { kept: { [is A].name } } filter .cname = 'e2'`)).toEqual([{ kept: [{ name: 'k2' }] }]);
+  await run(`delete C filter .cname = 'e2'`);
+  expect(await run(`select count((A union B) filter .label = 'k')`)).toEqual([0]);
 });

@@ -24,6 +24,13 @@ module default {
     shared: A | B { on source delete delete target if orphan; }
     multi kept: A | B { on source delete delete target if orphan; }
   }
+  type D {
+    dname: str;
+    secret: str { splat_strategy := 'Explicit'; }
+    pick: A { splat_strategy := 'Implicit'; }
+    other: A | B;
+    hidden: B { splat_strategy := 'Explicit'; }
+  }
 }`;
 
 let tdb: TestDatabase;
@@ -52,6 +59,23 @@ beforeAll(async () => {
   await run(`insert C { cname := 'c2', things := (select SubA), one := (select A filter .name = 'a1' limit 1) }`);
 }, 120_000);
 afterAll(() => tdb?.dispose());
+
+test('splats honour splat_strategy: Explicit never listed, an Implicit link listed by *', async () => {
+  await run(`insert D {
+    dname := 'd', secret := 's', pick := (select A filter .name = 'a1' limit 1),
+    other := (select B limit 1), hidden := (select B limit 1)
+  }`);
+  const [a1] = (await run(`select A { id } filter .name = 'a1'`)) as { id: string }[];
+  const [one] = (await run('select D { * }')) as Record<string, unknown>[];
+  expect(Object.keys(one ?? {})).toEqual(['id', 'dname', 'pick']);
+  expect(one?.pick).toBe(a1?.id);
+  const [two] = (await run('select D { ** }')) as Record<string, unknown>[];
+  expect(Object.keys(two ?? {})).toEqual(['id', 'dname', 'pick', 'other']);
+  expect(two?.pick).toEqual([{ id: a1?.id, name: 'a1', label: 'LA' }]);
+  expect(two?.other).toEqual([{ id: expect.any(String), label: 'LB' }]);
+  expect(await run('select D { secret, hidden: { title } }')).toEqual([{ secret: 's', hidden: [{ title: 'b1' }] }]);
+  await run('delete D');
+});
 
 test.each([
   ["select C { cname, n := count(.things) } order by .cname", [{ cname: 'c1', n: 2 }, { cname: 'c2', n: 1 }]],

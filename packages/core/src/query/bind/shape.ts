@@ -271,10 +271,10 @@ function splat(
   const src = withPathId(ctx, scope, source);
   const out: ShapeElement[] = [];
   for (const pointer of type.pointers.values()) {
-    if (pointer.name === '__type__') continue;
-    if (pointer.kind === 'link' && step.depth === 1) continue;
+    const listed = splatListing(pointer, step.depth === 1 ? 1 : 2);
+    if (listed === 'no') continue;
     let expr: IrExpr = pointerStep(ctx, scope, src, sourceId, owner, pointer);
-    if (pointer.kind === 'link') expr = withTargetProperties(ctx, scope, expr, pointer);
+    if (listed === 'with-target') expr = withTargetProperties(ctx, scope, expr, pointer);
     out.push({ name: pointer.name, expr, onlyFor });
   }
   const link = scope.link;
@@ -286,7 +286,21 @@ function splat(
   return out;
 }
 
-/** `**`: a link shown with its target's properties (and its own link properties). */
+/**
+ * How a splat of `depth` (1: `*`, 2: `**`) lists a pointer, by its `splatStrategy` (as Gel's):
+ * `Explicit` never; a `Default` link only in `**`, with its target's `*`; an `Implicit` link in
+ * `*` too (as the link itself), and in `**` with its target's `*`; properties always.
+ * `__type__` is never listed.
+ */
+function splatListing(pointer: PointerInfo, depth: 1 | 2): 'no' | 'plain' | 'with-target' {
+  const strategy = pointer.model?.splatStrategy ?? 'Default';
+  if (pointer.name === '__type__' || strategy === 'Explicit') return 'no';
+  if (pointer.kind !== 'link') return 'plain';
+  if (depth === 2) return 'with-target';
+  return strategy === 'Implicit' ? 'plain' : 'no';
+}
+
+/** `**`: a link shown with its target's `*` (and its own link properties). */
 function withTargetProperties(ctx: BindContext, scope: Scope, step: IrExpr, pointer: PointerInfo): IrExpr {
   if (pointer.target.kind !== 'object') return step;
   const target = ctx.index.objectType(pointer.target.name);
@@ -295,7 +309,7 @@ function withTargetProperties(ctx: BindContext, scope: Scope, step: IrExpr, poin
   const elements: ShapeElement[] = [];
   const stepId = pathIdOf(step) as string;
   for (const p of target.pointers.values()) {
-    if (p.kind === 'link') continue;
+    if (splatListing(p, 1) === 'no') continue;
     const one = linkScope.subject as IrExpr;
     elements.push({ name: p.name, expr: pointerStep(ctx, linkScope, one, stepId, target.name, p), onlyFor: null });
   }

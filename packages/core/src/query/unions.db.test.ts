@@ -6,32 +6,13 @@
  * links, updates and deletes. Semantics follow Gel's (a union type has its members' shared
  * pointers).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createDefaultMigrator, buildSchema } from '../schema';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import { compileQuery } from './compile';
 
-const SDL = `
-module default {
-  type A { required name: str; label: str; }
-  type SubA extending A { extra: int64; }
-  type B { title: str; label: str; }
-  type C {
-    required cname: str;
-    multi things: A | B;
-    one: A | B;
-    any: Object;
-    owned: A | B { on source delete delete target; }
-    shared: A | B { on source delete delete target if orphan; }
-    multi kept: A | B { on source delete delete target if orphan; }
-  }
-  type D {
-    dname: str;
-    secret: str { splat_strategy := 'Explicit'; }
-    pick: A { splat_strategy := 'Implicit'; }
-    other: A | B;
-    hidden: B { splat_strategy := 'Explicit'; }
-  }
-}`;
+const SDL = readFileSync(join(__dirname, '__fixtures__/unions.esdl'), 'utf8');
 
 let tdb: TestDatabase;
 const schema = buildSchema(SDL);

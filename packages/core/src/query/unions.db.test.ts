@@ -81,6 +81,27 @@ test.each([
   ["select B { title, n := count(.<things) }", [{ title: 'b1', n: 1 }]],
   ["select (C.things[is A | B]) { label }", [{ label: 'LA' }, { label: 'LB' }, { label: 'LS' }]],
   ["select C { cname } filter .one is B", [{ cname: 'c1' }]],
+  ["select C { cname } filter .one.label = 'LA'", [{ cname: 'c2' }]],
+  ["select C { cname } filter .one[is A].name = 'a1'", [{ cname: 'c2' }]],
+  ["select C.one[is SubA]", []],
+  ["select C.things[is C]", []],
+  ["select (A union B) { label, [is A].name }", [
+    { label: 'LA', name: 'a1' },
+    { label: 'LS', name: 's1' },
+    { label: 'LB', name: null },
+  ]],
+  ["select A[is A | B].name", ['a1', 's1']],
+  ["select C.things is A", [true, true, false]],
+  ["select (group C.things { label } by .label) { key: { label }, n := count(.elements) }", [
+    { key: { label: 'LA' }, n: 1 },
+    { key: { label: 'LB' }, n: 1 },
+    { key: { label: 'LS' }, n: 1 },
+  ]],
+  ["select C { cname, o := (.one ?? .things) { label } } order by .cname", [
+    { cname: 'c1', o: [{ label: 'LB' }] },
+    { cname: 'c2', o: [{ label: 'LA' }] },
+  ]],
+  ["select count(Object) > 0", [true]],
 ])('%s', async (query, expected) => {
   expect(sorted(await run(query))).toEqual(sorted(expected));
 });
@@ -102,6 +123,29 @@ test('updates assign any member; a non-member is refused', async () => {
     { one: [{ label: 'LB' }], n: 2 },
   ]);
   await expect(run(`update C set { one := (select C limit 1) }`)).rejects.toThrow(/A \| default::B/);
+});
+
+test('inserts of each member through a union link; update and delete through a union set', async () => {
+  await run(`insert C { cname := 'f1', one := (insert SubA { name := 'f-a', label := 'f', extra := 1 }),
+    things := {(insert A { name := 'f-b', label := 'f' }), (insert B { title := 'f-c', label := 'f' })} }`);
+  expect(sorted(await run(`select C { one: { __type__: { name } }, things: { label } } filter .cname = 'f1'`))).toEqual([
+    { one: [{ __type__: [{ name: 'default::SubA' }] }], things: [{ label: 'f' }, { label: 'f' }] },
+  ]);
+  await run(`update (select C filter .cname = 'f1').things set { label := 'g' }`);
+  expect(sorted(await run(`select (A union B) { label } filter .label in {'f', 'g'}`))).toEqual([
+    { label: 'f' },
+    { label: 'g' },
+    { label: 'g' },
+  ]);
+  // Still linked: the link's `on target delete restrict` (the default) refuses.
+  await expect(run(`delete (select C filter .cname = 'f1').things[is B]`)).rejects.toThrow(/link target policy/);
+  await run(`update C filter .cname = 'f1' set { things := .things[is A], one := {} }`);
+  expect(await run(`select C { one, things: { [is A].name } } filter .cname = 'f1'`)).toEqual([
+    { one: null, things: [{ name: 'f-b' }] },
+  ]);
+  await run(`delete C filter .cname = 'f1'`);
+  await run(`delete (A union B) filter .label in {'f', 'g'}`);
+  expect(await run(`select count((A union B) filter .label in {'f', 'g'})`)).toEqual([0]);
 });
 
 test('on source delete through a union link: targets go, shared ones stay while linked', async () => {

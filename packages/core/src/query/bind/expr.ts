@@ -358,12 +358,15 @@ export function bindStep(ctx: BindContext, scope: Scope, source: IrExpr, step: q
   const pointer = type?.pointers.get(step.name);
   if (!pointer) {
     const names = type ? [...type.pointers.keys()] : [];
-    return unknownName(
-      'link or property',
-      step.name,
-      step.span,
-      closest(step.name, names) ? `did you mean '${closest(step.name, names)}'?` : undefined,
-    );
+    const members = ctx.index.membersOf(source.type.name);
+    const inSome = members.filter((m) => ctx.index.objectType(m)?.pointers.has(step.name));
+    const hint =
+      members.length > 1 && inSome.length > 0
+        ? `a union has only the pointers all its members share; narrow it first: [is ${inSome[0]}].${step.name}`
+        : closest(step.name, names)
+          ? `did you mean '${closest(step.name, names)}'?`
+          : undefined;
+    return unknownName('link or property', step.name, step.span, hint);
   }
   return pointerStep(ctx, scope, source_, sourceId, source.type.name, pointer);
 }

@@ -108,8 +108,6 @@ export interface SchemaIndex {
   storage(concrete: string, pointer: PointerInfo): PointerStorage;
   /** True when `sub` is `sup` or extends it. */
   isSubtype(sub: string, sup: string): boolean;
-  /** The nearest type both are or extend (`std::BaseObject` at worst). */
-  commonAncestor(a: string, b: string): string;
   /**
    * The type holding exactly the objects of `members` (object type or union names): one member
    * when it includes the others, else the union of those no other member includes, by name.
@@ -345,11 +343,6 @@ function buildIndex(schema: Schema): SchemaIndex {
       };
     },
     isSubtype,
-    commonAncestor(a, b) {
-      const lineage = (n: string) => [n, ...(objectType(n)?.ancestors ?? [])];
-      const other = new Set(lineage(b));
-      return lineage(a).find((n) => other.has(n)) ?? BASE_OBJECT;
-    },
     unionOf,
     membersOf,
   };

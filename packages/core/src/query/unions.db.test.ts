@@ -151,6 +151,39 @@ test('inserts of each member through a union link; update and delete through a u
   expect(await run(`select count((A union B) filter .label in {'f', 'g'})`)).toEqual([0]);
 });
 
+test('link properties of a union link; a shape element narrowed to a member; member splats', async () => {
+  await run(`insert C { cname := 'w1', weighted := (select A { @weight := 2 } filter .name = 'a1' limit 1) }`);
+  await run(`update C filter .cname = 'w1' set { weighted += (select B { @weight := 5 } limit 1) }`);
+  expect(await run(`select C { weighted: { label, @weight } order by @weight } filter .cname = 'w1'`)).toEqual([
+    { weighted: [{ label: 'LA', '@weight': 2 }, { label: 'LB', '@weight': 5 }] },
+  ]);
+  expect(await run(`select C { weighted[is B]: { title, @weight } } filter .cname = 'w1'`)).toEqual([
+    { weighted: [{ title: 'b1', '@weight': 5 }] },
+  ]);
+  expect(await run(`select sum(C.weighted@weight)`)).toEqual([7]);
+  expect(await run(`select C { weighted: { [is A].*, [is B].title } order by @weight } filter .cname = 'w1'`)).toEqual([
+    {
+      weighted: [
+        { id: expect.any(String), name: 'a1', label: 'LA', title: null },
+        { id: expect.any(String), name: null, label: null, title: 'b1' },
+      ],
+    },
+  ]);
+  // Splats of related types meet on one element; of unrelated types sharing a name, an error.
+  expect(await run(`select C { weighted: { [is SubA].*, [is A].* } order by @weight } filter .cname = 'w1'`)).toEqual([
+    {
+      weighted: [
+        { id: expect.any(String), name: 'a1', label: 'LA', extra: null },
+        { id: expect.any(String), name: null, label: null, extra: null },
+      ],
+    },
+  ]);
+  await expect(run(`select C { weighted: { [is A].*, [is B].* } }`)).rejects.toThrow(
+    /'label' appears in splats for unrelated types default::A and default::B/,
+  );
+  await run(`delete C filter .cname = 'w1'`);
+});
+
 test('on source delete through a union link: targets go, shared ones stay while linked', async () => {
   await run(`insert B { title := 'owned', label := 'x' }`);
   await run(`insert A { name := 'shared', label := 'x' }`);

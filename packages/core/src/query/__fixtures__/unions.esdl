@@ -12,6 +12,7 @@ module default {
     owned: A | B { on source delete delete target; }
     shared: A | B { on source delete delete target if orphan; }
     multi kept: A | B { on source delete delete target if orphan; }
+    multi weighted: A | B { weight: int64; }
   }
   type D {
     dname: str;

@@ -47,5 +47,5 @@ select coalesce(json_agg(json_build_object('id', "w11"."id", 'cname', to_json("w
     from "pairs9" as "pr"
     where "pr"."source" = "w11"."id"
   ) as "r"
-), '[]'::json), 'one', to_json("w11"."one"), 'any', to_json("w11"."any"), 'owned', to_json("w11"."owned"), 'shared', to_json("w11"."shared"), 'kept', '[]'::json)), '[]'::json)::text as "result"
+), '[]'::json), 'one', to_json("w11"."one"), 'any', to_json("w11"."any"), 'owned', to_json("w11"."owned"), 'shared', to_json("w11"."shared"), 'kept', '[]'::json, 'weighted', '[]'::json)), '[]'::json)::text as "result"
 from "insert4" as "w11"

@@ -1,7 +1,7 @@
 /**
  * Golden files of the read compiler: each `__golden__/<name>.edgeql` (one query over the issues
- * fixture) compiles to the SQL in `<name>.sql` (pretty form), for review of what the compiler
- * emits. `UPDATE_GOLDEN=1` rewrites the `.sql` files; otherwise they must match exactly.
+ * fixture; in `__golden__/unions/`, over the unions fixture) compiles to the SQL in `<name>.sql`
+ * (pretty form), for review of what the compiler emits. `UPDATE_GOLDEN=1` rewrites the `.sql` files; otherwise they must match exactly.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,10 +10,16 @@ import { ISSUES_SDL } from './__tests__/issues-sdl';
 import { compileQueryDetails } from './compile';
 
 const dir = join(__dirname, '__golden__');
-const schema = buildSchema(ISSUES_SDL);
-const names = readdirSync(dir)
-  .filter((f) => f.endsWith('.edgeql'))
-  .map((f) => f.slice(0, -'.edgeql'.length))
+const schemas = {
+  '': buildSchema(ISSUES_SDL),
+  'unions/': buildSchema(readFileSync(join(__dirname, '__fixtures__/unions.esdl'), 'utf8')),
+};
+const names = Object.keys(schemas)
+  .flatMap((sub) =>
+    readdirSync(join(dir, sub))
+      .filter((f) => f.endsWith('.edgeql'))
+      .map((f) => `${sub}${f.slice(0, -'.edgeql'.length)}`),
+  )
   .sort();
 
 test('there are golden files', () => {
@@ -22,6 +28,7 @@ test('there are golden files', () => {
 
 test.each(names)('%s', (name) => {
   const query = readFileSync(join(dir, `${name}.edgeql`), 'utf8');
+  const schema = name.startsWith('unions/') ? schemas['unions/'] : schemas[''];
   const compiled = compileQueryDetails(schema, query);
   const text = `-- ${compiled.cardinality} ${compiled.resultType}; params: ${
     compiled.params.map((p) => `$${p.name}: ${p.type}${p.required ? '' : '?'}`).join(', ') || 'none'

@@ -338,6 +338,34 @@ table('paths, links, backlinks, intersections', [
   },
 ]);
 
+table('unions of object types (Gel: a union type has the pointers all its members share)', [
+  {
+    query: 'select (User union Status) { name, [is User].age } order by .name',
+    expected: [
+      { name: 'Ann', age: null },
+      { name: 'Closed', age: null },
+      { name: 'Elvis', age: 30 },
+      { name: 'Open', age: null },
+      { name: 'Yury', age: 25 },
+    ],
+  },
+  {
+    query: "select (Issue union LogEntry) { body, owner: { name, @note } } filter .owner.name = 'Elvis' order by .body",
+    expected: [
+      { body: 'Did it', owner: [{ name: 'Elvis', '@note': null }] },
+      { body: 'Ship it', owner: [{ name: 'Elvis', '@note': 'lead' }] },
+      { body: 'Write them', owner: [{ name: 'Elvis', '@note': null }] },
+    ],
+  },
+  {
+    query: "select User { name, texts := (select .<owner[is Issue | LogEntry] { body } order by .body) } filter .name = 'Elvis'",
+    expected: [{ name: 'Elvis', texts: [{ body: 'Did it' }, { body: 'Ship it' }, { body: 'Write them' }] }],
+  },
+  { query: 'select (Issue union LogEntry).__type__.name', expected: ['default::Issue', 'default::LogEntry'], unordered: true },
+  { query: 'select count(User[is Admin | Status])', expected: [1] },
+  { query: "select Text[is Issue | Comment] { body } filter .body like 'N%'", expected: [{ body: 'Nice' }] },
+]);
+
 table('with, for, group, detached, aliases, functions', [
   { query: 'with x := {1, 2, 3} select x filter x > 1', expected: [2, 3] },
   {

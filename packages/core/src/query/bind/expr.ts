@@ -358,12 +358,15 @@ export function bindStep(ctx: BindContext, scope: Scope, source: IrExpr, step: q
   const pointer = type?.pointers.get(step.name);
   if (!pointer) {
     const names = type ? [...type.pointers.keys()] : [];
-    return unknownName(
-      'link or property',
-      step.name,
-      step.span,
-      closest(step.name, names) ? `did you mean '${closest(step.name, names)}'?` : undefined,
-    );
+    const members = ctx.index.membersOf(source.type.name);
+    const inSome = members.filter((m) => ctx.index.objectType(m)?.pointers.has(step.name));
+    const hint =
+      members.length > 1 && inSome.length > 0
+        ? `a union has only the pointers all its members share; narrow it first: [is ${inSome[0]}].${step.name}`
+        : closest(step.name, names)
+          ? `did you mean '${closest(step.name, names)}'?`
+          : undefined;
+    return unknownName('link or property', step.name, step.span, hint);
   }
   return pointerStep(ctx, scope, source_, sourceId, source.type.name, pointer);
 }
@@ -486,8 +489,7 @@ function bindBacklink(ctx: BindContext, source: IrExpr, sourceId: string, step: 
   if (links.length === 0) {
     return unknownName('link', `.<${step.name}`, step.span, `no link named '${step.name}' points at ${target}`);
   }
-  let type = (links[0] as { source: string }).source;
-  for (const l of links.slice(1)) type = ctx.index.commonAncestor(type, l.source);
+  const type = ctx.index.unionOf(links.map((l) => l.source));
   return {
     kind: 'Backlink',
     type: { kind: 'object', name: type },
@@ -763,7 +765,7 @@ export function unifyTypes(ctx: BindContext, a: IrType, b: IrType, span: ql.Span
   if (b.kind === 'empty') return a;
   if (sameType(a, b)) return a;
   if (a.kind === 'object' && b.kind === 'object') {
-    return { kind: 'object', name: ctx.index.commonAncestor(a.name, b.name) };
+    return { kind: 'object', name: ctx.index.unionOf([a.name, b.name]) };
   }
   const common = numericCommon(a, b);
   if (common) return common;

@@ -112,9 +112,9 @@ function bindInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Insert {
   const pathId = `insert~${ctx.freshId()}${scope.namespace}`;
   const conflict = q.unlessConflict ? bindConflict(ctx, scope, type, q.subject, q.unlessConflict) : null;
   const card = conflict === null ? ONE : conflict.else ? cardEither(ONE, conflict.else.card) : AT_MOST_ONE;
-  // With `else`, the answer is the new object or the else clause's: their common type.
+  // With `else`, the answer is the new object or the else clause's: the union of their types.
   const elseType = conflict?.else?.type;
-  const resultType = elseType?.kind === 'object' ? ctx.index.commonAncestor(type.name, elseType.name) : type.name;
+  const resultType = elseType?.kind === 'object' ? ctx.index.unionOf([type.name, elseType.name]) : type.name;
   return {
     kind: 'Insert',
     type: { kind: 'object', name: resultType },

@@ -40,10 +40,40 @@ export function bindShape(
     if (at >= 0) out[at] = el;
     else out.push(el);
   };
+  // Splats meeting on one name (Gel's rule): the element of the wider type stands for both; of
+  // unrelated types (each narrowed to a type the other does not include), an error.
+  const fromSplats = new Set<string>();
+  const putSplat = (el: ShapeElement, span: ql.Span): void => {
+    const at = out.findIndex((e) => e.name === el.name);
+    const other = at >= 0 ? out[at] : undefined;
+    if (!other || !fromSplats.has(el.name)) {
+      fromSplats.add(el.name);
+      return put(el);
+    }
+    const covers = (a: string | null, b: string | null) => a === null || (b !== null && ctx.index.isSubtype(b, a));
+    if (covers(other.onlyFor, el.onlyFor)) return;
+    if (covers(el.onlyFor, other.onlyFor)) {
+      out[at] = el;
+      return;
+    }
+    fail(
+      QueryError,
+      `'${el.name}' appears in splats for unrelated types ${other.onlyFor} and ${el.onlyFor}`,
+      span,
+      `name it once for each: [is ${other.onlyFor}].${el.name}, or read it on a type both extend`,
+    );
+  };
   const views = new Map<string, { element: ql.ShapeElement; scope: Scope }>();
   for (const el of elements) {
     const one = elementScope.subject as IrExpr;
-    for (const bound of bindElement(ctx, elementScope, one, inner.type.name, el)) put(bound);
+    const splatted = el.path.some((step) => step.kind === 'Splat');
+    for (const bound of bindElement(ctx, elementScope, one, inner.type.name, el)) {
+      if (splatted) putSplat(bound, el.span);
+      else {
+        fromSplats.delete(bound.name);
+        put(bound);
+      }
+    }
     const [step] = el.path;
     if (el.compExpr && el.path.length === 1 && step?.kind === 'Ptr' && step.via === '.') {
       views.set(step.name, { element: el, scope });
@@ -211,7 +241,7 @@ function bindElement(
   }
   const [step, ...rest] = path;
   if (!step) return fail(QueryError, 'empty shape element', el.span);
-  if (step.kind === 'Splat') return splat(ctx, scope, source, onlyFor ?? typeName, onlyFor, step);
+  if (step.kind === 'Splat') return splat(ctx, scope, source, onlyFor ?? typeName, onlyFor, step, { subject, typeName });
   // `friends[is Admin]: {...}`: the link's targets of one type.
   const narrowing = rest.length === 1 && rest[0]?.kind === 'TypeIntersection' && !el.compExpr ? rest[0] : null;
   if (step.kind !== 'Ptr' || (rest.length && !narrowing)) {
@@ -251,6 +281,7 @@ function splat(
   typeName: string,
   onlyFor: string | null,
   step: ql.Splat,
+  whole: { readonly subject: IrExpr; readonly typeName: string },
 ): ShapeElement[] {
   let owner = typeName;
   if (step.type) {
@@ -271,10 +302,17 @@ function splat(
   const src = withPathId(ctx, scope, source);
   const out: ShapeElement[] = [];
   for (const pointer of type.pointers.values()) {
-    if (pointer.name === '__type__') continue;
-    if (pointer.kind === 'link' && step.depth === 1) continue;
+    const listed = splatListing(pointer, step.depth === 1 ? 1 : 2);
+    if (listed === 'no') continue;
+    if (pointer.name === 'id' && onlyFor !== null) {
+      // A narrowed splat's `id` is every object's (Gel: splats never narrow `id`).
+      const all = withPathId(ctx, scope, whole.subject);
+      const id = ctx.index.objectType(whole.typeName)?.pointers.get('id') ?? pointer;
+      out.push({ name: 'id', expr: pointerStep(ctx, scope, all, pathIdOf(all) as string, whole.typeName, id), onlyFor: null });
+      continue;
+    }
     let expr: IrExpr = pointerStep(ctx, scope, src, sourceId, owner, pointer);
-    if (pointer.kind === 'link') expr = withTargetProperties(ctx, scope, expr, pointer);
+    if (listed === 'with-target') expr = withTargetProperties(ctx, scope, expr, pointer);
     out.push({ name: pointer.name, expr, onlyFor });
   }
   const link = scope.link;
@@ -286,7 +324,21 @@ function splat(
   return out;
 }
 
-/** `**`: a link shown with its target's properties (and its own link properties). */
+/**
+ * How a splat of `depth` (1: `*`, 2: `**`) lists a pointer, by its `splatStrategy` (as Gel's):
+ * `Explicit` never; a `Default` link only in `**`, with its target's `*`; an `Implicit` link in
+ * `*` too (as the link itself), and in `**` with its target's `*`; properties always.
+ * `__type__` is never listed.
+ */
+function splatListing(pointer: PointerInfo, depth: 1 | 2): 'no' | 'plain' | 'with-target' {
+  const strategy = pointer.model?.splatStrategy ?? 'Default';
+  if (pointer.name === '__type__' || strategy === 'Explicit') return 'no';
+  if (pointer.kind !== 'link') return 'plain';
+  if (depth === 2) return 'with-target';
+  return strategy === 'Implicit' ? 'plain' : 'no';
+}
+
+/** `**`: a link shown with its target's `*` (and its own link properties). */
 function withTargetProperties(ctx: BindContext, scope: Scope, step: IrExpr, pointer: PointerInfo): IrExpr {
   if (pointer.target.kind !== 'object') return step;
   const target = ctx.index.objectType(pointer.target.name);
@@ -295,7 +347,7 @@ function withTargetProperties(ctx: BindContext, scope: Scope, step: IrExpr, poin
   const elements: ShapeElement[] = [];
   const stepId = pathIdOf(step) as string;
   for (const p of target.pointers.values()) {
-    if (p.kind === 'link') continue;
+    if (splatListing(p, 1) === 'no') continue;
     const one = linkScope.subject as IrExpr;
     elements.push({ name: p.name, expr: pointerStep(ctx, linkScope, one, stepId, target.name, p), onlyFor: null });
   }

@@ -50,7 +50,7 @@ export function lookupSchemaName(
   return null;
 }
 
-/** A type expression as a TypeRef. Object unions resolve to their nearest common ancestor. */
+/** A type expression as a TypeRef. `A | B` on object types is their union type (see schema-index). */
 export function resolveTypeExpr(index: SchemaIndex, scope: Scope, texpr: ql.TypeExpr): TypeRef {
   switch (texpr.kind) {
     case 'TypeOf':
@@ -61,7 +61,7 @@ export function resolveTypeExpr(index: SchemaIndex, scope: Scope, texpr: ql.Type
       if (texpr.op !== '|' || left.kind !== 'object' || right.kind !== 'object') {
         return fail(InvalidTypeError, 'only object types may be joined with `|`', texpr.span);
       }
-      return { kind: 'object', name: index.commonAncestor(left.name, right.name) };
+      return { kind: 'object', name: index.unionOf([left.name, right.name]) };
     }
     case 'TypeName':
       return resolveTypeName(index, scope, texpr);

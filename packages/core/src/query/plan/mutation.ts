@@ -362,74 +362,10 @@ function planDelete(ctx: PlanContext, m: Delete, src: string, iterations: readon
       ),
     );
     rows.set(c, del);
-    deleteOwnedTargets(ctx, c, src);
+    // `on source delete` (delete target, if orphan) is held by the database's triggers
+    // (schema/storage/integrity), which run as each source row goes.
   }
   return { rows, multi: new Map() };
-}
-
-/** `on source delete delete target`: the targets of the deleted objects' links go too (read from
- * the statement's snapshot, before the source rows are gone). */
-function deleteOwnedTargets(ctx: PlanContext, concrete: string, src: string): void {
-  const info = ctx.index.objectType(concrete);
-  for (const p of info?.pointers.values() ?? []) {
-    const policy = p.model?.onSourceDelete;
-    if (p.kind !== 'link' || p.computed || (policy !== 'delete target' && policy !== 'delete target if orphan')) continue;
-    const target = (p.target as { name: string }).name;
-    const storage = ctx.index.storage(concrete, p);
-    const s = 's';
-    const ids: SqlQuery =
-      storage.kind === 'junction'
-        ? sql.select({
-            targets: [sql.target(sql.col(storage.valueColumn, 'j'), 'id')],
-            from: [sql.table(storage.table.schema, storage.table.name, 'j'), sql.table(null, src, s)],
-            where: sql.bin('=', sql.col('source', 'j'), sql.col('id', s)),
-          })
-        : sql.select({
-            targets: [sql.target(sql.col(p.name, 'o'), 'id')],
-            from: [sql.table(tableName(concrete).schema, tableName(concrete).name, 'o'), sql.table(null, src, s)],
-            where: sql.bin('=', sql.col('id', 'o'), sql.col('id', s)),
-          });
-    for (const c of ctx.index.objectType(target)?.concrete ?? []) {
-      guardWrite(ctx, c, 'delete');
-      const t = 't';
-      const table = tableName(c);
-      const conditions: SqlExpr[] = [sql.anySub(sql.col('id', t), '=', ids)];
-      if (policy === 'delete target if orphan') {
-        // Kept when an object that is not being deleted still links to it.
-        conditions.push(sql.not(sql.exists(otherLinks(ctx, p, sql.col('id', t), src))));
-      }
-      ctx.addCte(
-        sql.cte(
-          ctx.fresh('delete_target'),
-          sql.delete({ table, alias: t, where: sql.and(...conditions), returning: [sql.target(sql.col('id', t))] }),
-        ),
-      );
-    }
-  }
-}
-
-/** Links through `pointer` to `target` from objects not listed in `src`. */
-function otherLinks(ctx: PlanContext, pointer: PointerInfo, target: SqlExpr, src: string): SqlQuery {
-  const branches: SqlQuery[] = [];
-  for (const c of ctx.index.objectType(pointer.declaredIn)?.concrete ?? []) {
-    const storage = ctx.index.storage(c, pointer);
-    const [from, source, value] =
-      storage.kind === 'junction'
-        ? [sql.table(storage.table.schema, storage.table.name, 'k'), sql.col('source', 'k'), sql.col(storage.valueColumn, 'k')]
-        : [sql.table(tableName(c).schema, tableName(c).name, 'k'), sql.col('id', 'k'), sql.col(pointer.name, 'k')];
-    branches.push(
-      sql.select({
-        targets: [sql.target(sql.num(1))],
-        from: [from],
-        where: sql.and(
-          sql.bin('=', value, target),
-          sql.not(sql.anySub(source, '=', sql.select({ targets: [sql.target(sql.col('id'))], from: [sql.table(null, src, null)] }))),
-        ),
-      }),
-    );
-  }
-  if (branches.length === 0) return sql.select({ targets: [sql.target(sql.num(1))], where: sql.bool(false) });
-  return branches.reduce((a, b) => sql.setOp('union', true, a, b));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,6 +9,11 @@
  * compiler provides itself: `std::BaseObject` and `std::Object` (ancestors of every user type,
  * with `id` and `__type__`) and `schema::ObjectType` (`id`, `name`, `abstract`), whose rows are
  * the schema's object types with stable ids (UUID v5 of the type name).
+ * Unions: a link target `A | B` (and a query's `[is A | B]`) is a set of several object types
+ * with no common base. The index presents it as one more object type, named as EdgeQL prints it
+ * (`default::A | default::B`): its rows are its members' rows, its ancestors the types every
+ * member extends, and its pointers those every member has alike (as Gel gives a union type the
+ * pointers its members share). Link targets are stored in PointerInfo under that name.
  * Invariants: pure; every name is fully qualified; lists keep the schema's (sorted) order, so
  * compiled SQL is deterministic.
  */
@@ -103,9 +108,17 @@ export interface SchemaIndex {
   storage(concrete: string, pointer: PointerInfo): PointerStorage;
   /** True when `sub` is `sup` or extends it. */
   isSubtype(sub: string, sup: string): boolean;
-  /** The nearest type both are or extend (`std::BaseObject` at worst). */
-  commonAncestor(a: string, b: string): string;
+  /**
+   * The type holding exactly the objects of `members` (object type or union names): one member
+   * when it includes the others, else the union of those no other member includes, by name.
+   */
+  unionOf(members: readonly string[]): string;
+  /** The member types of a union name; `[name]` for any other type. */
+  membersOf(name: string): readonly string[];
 }
+
+/** The separator in a union type's name, as EdgeQL prints it. */
+const UNION_SEPARATOR = ' | ';
 
 const memo = new WeakMap<Schema, SchemaIndex>();
 
@@ -152,13 +165,19 @@ function ownPointer(
   };
 }
 
+/** A TypeRef as the compiler types values: a union link target becomes its union type's name. */
+function indexedTarget(target: TypeRef): TypeRef {
+  if (target.kind !== 'union') return target;
+  return { kind: 'object', name: target.members.join(UNION_SEPARATOR) };
+}
+
 function pointerInfo(p: Pointer): PointerInfo {
   return {
     name: p.name,
     kind: p.kind,
     required: p.required,
     many: p.cardinality === 'many',
-    target: p.target,
+    target: indexedTarget(p.target),
     computed: p.computed,
     declaredIn: p.declaredIn,
     properties: new Map(p.properties.map((lp) => [lp.name, pointerInfo(lp)])),
@@ -236,8 +255,53 @@ function buildIndex(schema: Schema): SchemaIndex {
   const aliases = new Map(schema.aliases.map((a) => [a.name, a]));
   const globals = new Map(schema.globals.map((g) => [g.name, g]));
 
-  const isSubtype = (sub: string, sup: string): boolean =>
+  const membersOf = (name: string): readonly string[] =>
+    name.includes(UNION_SEPARATOR) ? name.split(UNION_SEPARATOR) : [name];
+  const isPlainSubtype = (sub: string, sup: string): boolean =>
     sub === sup || (types.get(sub)?.ancestors.includes(sup) ?? false);
+  // Every member of `sub` is within some member of `sup`.
+  const isSubtype = (sub: string, sup: string): boolean =>
+    sub === sup || membersOf(sub).every((m) => membersOf(sup).some((s) => isPlainSubtype(m, s)));
+
+  const unions = new Map<string, ObjectTypeInfo>();
+  const unionOf = (members: readonly string[]): string => {
+    const flat = [...new Set(members.flatMap(membersOf))];
+    const kept = flat.filter((m) => !flat.some((o) => o !== m && isPlainSubtype(m, o))).sort();
+    const name = kept.join(UNION_SEPARATOR);
+    if (kept.length > 1 && !unions.has(name)) unions.set(name, unionInfo(name, kept));
+    return name;
+  };
+  const unionInfo = (name: string, members: readonly string[]): ObjectTypeInfo => {
+    const infos = members.map((m) => types.get(m) as ObjectTypeInfo);
+    const lineage = (t: ObjectTypeInfo) => [t.name, ...t.ancestors];
+    const [first, ...rest] = infos as [ObjectTypeInfo, ...ObjectTypeInfo[]];
+    const ancestors = first.ancestors.filter((a) => rest.every((t) => lineage(t).includes(a)));
+    const sortedUnique = (names: readonly string[]) => [...new Set(names)].sort();
+    const pointers = new Map<string, PointerInfo>();
+    for (const [pname, p] of first.pointers) {
+      const others = rest.map((t) => t.pointers.get(pname));
+      const shared = sharedPointer(p, others);
+      if (shared) pointers.set(pname, shared);
+    }
+    return {
+      name,
+      id: typeId(name),
+      abstract: true,
+      ancestors,
+      descendants: sortedUnique(infos.flatMap((t) => [t.name, ...t.descendants])),
+      concrete: sortedUnique(infos.flatMap((t) => t.concrete)),
+      pointers,
+      model: null,
+      table: null,
+    };
+  };
+  const objectType = (name: string): ObjectTypeInfo | undefined => {
+    const found = types.get(name) ?? unions.get(name);
+    if (found || !name.includes(UNION_SEPARATOR)) return found;
+    const members = membersOf(name);
+    if (!members.every((m) => types.has(m))) return undefined;
+    return unions.get(unionOf(members)) ?? types.get(unionOf(members));
+  };
 
   // Backlinks: every declared link, by name; a link is listed once, on the type declaring it.
   const linksByName = new Map<string, Backlink[]>();
@@ -254,7 +318,7 @@ function buildIndex(schema: Schema): SchemaIndex {
     schema,
     modules: new Set([...schema.modules, ...BUILTIN_MODULES, 'default']),
     objectTypes: sorted,
-    objectType: (name) => types.get(name),
+    objectType,
     scalar: (name) => scalars.get(name),
     functions: (name) => functions.get(name) ?? [],
     alias: (name) => aliases.get(name),
@@ -279,10 +343,34 @@ function buildIndex(schema: Schema): SchemaIndex {
       };
     },
     isSubtype,
-    commonAncestor(a, b) {
-      const lineage = (n: string) => [n, ...(types.get(n)?.ancestors ?? [])];
-      const other = new Set(lineage(b));
-      return lineage(a).find((n) => other.has(n)) ?? BASE_OBJECT;
-    },
+    unionOf,
+    membersOf,
   };
+}
+
+/**
+ * The pointer a union type has when its first member has `p` and the others have `others`:
+ * the same pointer inherited from a common base, or stored pointers of the same kind, cardinality
+ * and target declared on each member (read by name from each member's rows). Link properties
+ * are those all have; required only when required on all. Null when some member lacks it.
+ */
+function sharedPointer(p: PointerInfo, others: readonly (PointerInfo | undefined)[]): PointerInfo | null {
+  if (others.some((o) => o === undefined)) return null;
+  const all = others as readonly PointerInfo[];
+  const sameTarget = (o: PointerInfo) => JSON.stringify(o.target) === JSON.stringify(p.target);
+  // Inherited from one declaration: the same pointer (computed ones too).
+  if (all.every((o) => o === p || (o.declaredIn === p.declaredIn && sameTarget(o)))) return p;
+  const alike = (o: PointerInfo) =>
+    o.kind === p.kind &&
+    o.many === p.many &&
+    o.computed === null &&
+    p.computed === null &&
+    sameTarget(o);
+  if (!all.every(alike)) return null;
+  const properties = new Map(
+    [...p.properties].filter(([name, lp]) =>
+      all.every((o) => JSON.stringify(o.properties.get(name)?.target) === JSON.stringify(lp.target)),
+    ),
+  );
+  return { ...p, required: p.required && all.every((o) => o.required), properties };
 }

@@ -1,0 +1,1 @@
+select (Issue union LogEntry) { body, [is Issue].number, __type__: { name } }

@@ -1,0 +1,1 @@
+select C { things: { [is SubA].*, [is A].*, [is B].title } }

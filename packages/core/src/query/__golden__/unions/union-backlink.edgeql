@@ -1,0 +1,1 @@
+select A { name, back := .<one[is C].cname }

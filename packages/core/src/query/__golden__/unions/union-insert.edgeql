@@ -1,0 +1,1 @@
+insert C { cname := 'x', one := (select A limit 1), things := (select B) }

@@ -3,7 +3,9 @@
 // Usage (by run.mjs): node bare.mjs <database-url> <cases-json>
 import { createRequire } from 'node:module';
 // The same Express and `pg` svc uses: the server's and core's own dependencies.
-const express = createRequire(new URL('../../packages/server/package.json', import.meta.url))('express');
+const express = createRequire(new URL('../../packages/server/package.json', import.meta.url))(
+  'express',
+);
 const pg = createRequire(new URL('../../packages/core/package.json', import.meta.url))('pg');
 
 const [url, casesJson] = process.argv.slice(2);

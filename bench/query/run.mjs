@@ -27,7 +27,9 @@ const { values } = parseArgs({
   },
 });
 const adminUrl =
-  values['database-url'] ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:54329/postgres';
+  values['database-url'] ??
+  process.env.DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:54329/postgres';
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
@@ -88,7 +90,11 @@ async function measureAll(schema, compiled, seed) {
     `bench/query: PostgreSQL, ${connections} connections, median of ${rounds} alternating rounds of ${duration} s, loopback`,
   );
   for (const [key, c] of Object.entries(CASES).filter(([k]) => compiled[k])) {
-    const body = JSON.stringify({ query: c.query, variables: c.variables(seed), cardinality: c.cardinality });
+    const body = JSON.stringify({
+      query: c.query,
+      variables: c.variables(seed),
+      cardinality: c.cardinality,
+    });
     const bareBody = JSON.stringify({ variables: c.variables(seed) });
     if (!compiled[key].writes) {
       // Both must answer the same bytes, or the comparison means nothing.
@@ -97,7 +103,9 @@ async function measureAll(schema, compiled, seed) {
         post(`${svc.url}/query`, body),
       ]);
       if (answers[0] !== answers[1])
-        throw new Error(`${c.label}: svc and the bare handler answer differently:\n${answers.join('\n')}`);
+        throw new Error(
+          `${c.label}: svc and the bare handler answer differently:\n${answers.join('\n')}`,
+        );
     }
     // Alternate rounds so a passing load on the machine hits both alike; report medians.
     const bs = [];
@@ -166,7 +174,11 @@ async function measure(target, body) {
 }
 
 async function post(target, body) {
-  const res = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const res = await fetch(target, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   return `${res.status} ${await res.text()}`;
 }
 

@@ -67,4 +67,8 @@ export interface CompiledQuery {
 }
 
 /** The compiler's entry point (query/compile). Throws QueryError subclasses with positions. */
-export type CompileQuery = (schema: Schema, text: string, options?: CompileOptions) => CompiledQuery;
+export type CompileQuery = (
+  schema: Schema,
+  text: string,
+  options?: CompileOptions,
+) => CompiledQuery;

@@ -18,39 +18,75 @@ const sorted = (v: unknown): unknown =>
 test.each([
   [
     "select User { name, deck: { name, @count } order by @count desc then .name limit 2 } filter .name = 'Carol'",
-    [{ name: 'Carol', deck: [{ name: 'Dwarf', '@count': 4 }, { name: 'Sprite', '@count': 4 }] }],
+    [
+      {
+        name: 'Carol',
+        deck: [
+          { name: 'Dwarf', '@count': 4 },
+          { name: 'Sprite', '@count': 4 },
+        ],
+      },
+    ],
   ],
-  ["select Card { name, owners: { name } order by .name } filter .name = 'Dragon'", [{ name: 'Dragon', owners: [{ name: 'Alice' }, { name: 'Dave' }] }]],
-  ["select Card { good_awards: { name }, best_award: { name } } filter .name = 'Dragon'", [{ good_awards: [{ name: '1st' }], best_award: [{ name: '1st' }] }]],
-  ['select User { name, deck_cost } order by .name', [
-    { name: 'Alice', deck_cost: 11 },
-    { name: 'Bob', deck_cost: 9 },
-    { name: 'Carol', deck_cost: 16 },
-    { name: 'Dave', deck_cost: 20 },
-  ]],
+  [
+    "select Card { name, owners: { name } order by .name } filter .name = 'Dragon'",
+    [{ name: 'Dragon', owners: [{ name: 'Alice' }, { name: 'Dave' }] }],
+  ],
+  [
+    "select Card { good_awards: { name }, best_award: { name } } filter .name = 'Dragon'",
+    [{ good_awards: [{ name: '1st' }], best_award: [{ name: '1st' }] }],
+  ],
+  [
+    'select User { name, deck_cost } order by .name',
+    [
+      { name: 'Alice', deck_cost: 11 },
+      { name: 'Bob', deck_cost: 9 },
+      { name: 'Carol', deck_cost: 16 },
+      { name: 'Dave', deck_cost: 20 },
+    ],
+  ],
   ["select Card { elemental_cost } filter .name = 'Imp'", [{ elemental_cost: '1 Fire' }]],
-  ["select User { name, avatar: { name, @text } } filter exists .avatar order by .name", [
-    { name: 'Alice', avatar: [{ name: 'Dragon', '@text': 'Best' }] },
-    { name: 'Dave', avatar: [{ name: 'Djinn', '@text': 'Wow' }] },
-  ]],
-  ["select User { name, friends: { name, @nickname } order by .name } filter .name = 'Alice'", [
-    { name: 'Alice', friends: [{ name: 'Bob', '@nickname': 'Swampy' }, { name: 'Carol', '@nickname': 'Firefighter' }, { name: 'Dave', '@nickname': 'Grumpy' }] },
-  ]],
-  ["select AwardAlias { name, winner: { name_upper } } order by .name", [
-    { name: '1st', winner: [{ name_upper: 'ALICE' }] },
-    { name: '2nd', winner: [{ name_upper: 'ALICE' }] },
-    { name: '3rd', winner: [{ name_upper: 'BOB' }] },
-  ]],
-  ["select WaterOrEarthCard { name, owned_by_alice } filter .name in {'Dwarf', 'Bog monster'} order by .name", [
-    // EXISTS of {false, false} is true: the alias tests that the card has owners at all.
-    { name: 'Bog monster', owned_by_alice: true },
-    { name: 'Dwarf', owned_by_alice: true },
-  ]],
+  [
+    'select User { name, avatar: { name, @text } } filter exists .avatar order by .name',
+    [
+      { name: 'Alice', avatar: [{ name: 'Dragon', '@text': 'Best' }] },
+      { name: 'Dave', avatar: [{ name: 'Djinn', '@text': 'Wow' }] },
+    ],
+  ],
+  [
+    "select User { name, friends: { name, @nickname } order by .name } filter .name = 'Alice'",
+    [
+      {
+        name: 'Alice',
+        friends: [
+          { name: 'Bob', '@nickname': 'Swampy' },
+          { name: 'Carol', '@nickname': 'Firefighter' },
+          { name: 'Dave', '@nickname': 'Grumpy' },
+        ],
+      },
+    ],
+  ],
+  [
+    'select AwardAlias { name, winner: { name_upper } } order by .name',
+    [
+      { name: '1st', winner: [{ name_upper: 'ALICE' }] },
+      { name: '2nd', winner: [{ name_upper: 'ALICE' }] },
+      { name: '3rd', winner: [{ name_upper: 'BOB' }] },
+    ],
+  ],
+  [
+    "select WaterOrEarthCard { name, owned_by_alice } filter .name in {'Dwarf', 'Bog monster'} order by .name",
+    [
+      // EXISTS of {false, false} is true: the alias tests that the card has owners at all.
+      { name: 'Bog monster', owned_by_alice: true },
+      { name: 'Dwarf', owned_by_alice: true },
+    ],
+  ],
   ['select SpecialCardAlias { name, el_cost }', [{ name: 'Djinn', el_cost: ['Air', 4] }]],
   ['select (global GlobalOne, global HighestCost)', [[1, 5]]],
   ['select count(Card.<deck[is User])', [4]],
   ["select sum((select User filter .name = 'Bob').deck@count)", [12]],
-  ["select Card.name filter Card.cost = Card.<deck[is User]@count", ['Giant turtle', 'Golem']],
+  ['select Card.name filter Card.cost = Card.<deck[is User]@count', ['Giant turtle', 'Golem']],
   [
     "select (group (select User filter .name = 'Carol').deck by @count) { count := .key.count, n := count(.elements) } order by .count",
     [

@@ -46,7 +46,7 @@ describe('inferred cardinality and type', () => {
     ['select exists User', 'one', 'std::bool'],
     ['select (<User><uuid>$id)', 'one', 'default::User'],
     ['select User.best_friend', 'many', 'default::User'],
-    ["select (select User filter .id = <uuid>$id).best_friend", 'atMostOne', 'default::User'],
+    ['select (select User filter .id = <uuid>$id).best_friend', 'atMostOne', 'default::User'],
     ['for x in {1, 2} union (x + 1)', 'atLeastOne', 'std::int64'],
     ['select {a := 1}', 'one', 'std::FreeObject'],
   ])('%s → %s %s', (query, cardinality, type) => {
@@ -74,7 +74,9 @@ describe('parameters', () => {
     ]);
   });
   test('a variable used with two types is refused', () => {
-    expect(thrown(() => compileQuery(schema, 'select (<str>$a, <int64>$a)'))).toBeInstanceOf(QueryError);
+    expect(thrown(() => compileQuery(schema, 'select (<str>$a, <int64>$a)'))).toBeInstanceOf(
+      QueryError,
+    );
   });
   test('a variable without a type is refused with its position', () => {
     const err = thrown(() => compileQuery(schema, 'select $a')) as QueryError;
@@ -82,7 +84,7 @@ describe('parameters', () => {
     expect(err.position).toEqual({ line: 1, column: 8 });
   });
   test('values never appear in the SQL text', () => {
-    const compiled = compileQuery(schema, "select User { name } filter .name = <str>$name");
+    const compiled = compileQuery(schema, 'select User { name } filter .name = <str>$name');
     expect(compiled.sql).toContain('$1');
   });
 });
@@ -121,7 +123,9 @@ describe('errors with positions', () => {
     expect(err.hint).toContain('name');
   });
   test('an unknown function', () => {
-    expect(thrown(() => compileQuery(schema, 'select nope(1)'))).toBeInstanceOf(InvalidReferenceError);
+    expect(thrown(() => compileQuery(schema, 'select nope(1)'))).toBeInstanceOf(
+      InvalidReferenceError,
+    );
   });
   test('an operator on the wrong types', () => {
     const err = thrown(() => compileQuery(schema, "select 1 + 'a'")) as QueryError;
@@ -129,10 +133,14 @@ describe('errors with positions', () => {
     expect(err.position).toEqual({ line: 1, column: 8 });
   });
   test('a partial path without a subject', () => {
-    expect(thrown(() => compileQuery(schema, 'select .name'))).toBeInstanceOf(InvalidReferenceError);
+    expect(thrown(() => compileQuery(schema, 'select .name'))).toBeInstanceOf(
+      InvalidReferenceError,
+    );
   });
   test('a filter that is not a bool', () => {
-    expect(thrown(() => compileQuery(schema, 'select User filter .name'))).toBeInstanceOf(InvalidTypeError);
+    expect(thrown(() => compileQuery(schema, 'select User filter .name'))).toBeInstanceOf(
+      InvalidTypeError,
+    );
   });
   test('a syntax error', () => {
     expect(thrown(() => compileQuery(schema, 'select User {'))).toBeInstanceOf(EdgeQLSyntaxError);
@@ -158,10 +166,12 @@ describe('the access hook (item 38)', () => {
   `);
   test('a read of a type with policies is refused when the caller is subject to them', () => {
     const access = { policies: true, readOnly: false };
-    expect(thrown(() => compileQuery(guarded, 'select Note { body }', { access }))).toBeInstanceOf(QueryError);
-    expect(thrown(() => compileQuery(guarded, 'select Tag { notes: { body } }', { access }))).toBeInstanceOf(
+    expect(thrown(() => compileQuery(guarded, 'select Note { body }', { access }))).toBeInstanceOf(
       QueryError,
     );
+    expect(
+      thrown(() => compileQuery(guarded, 'select Tag { notes: { body } }', { access })),
+    ).toBeInstanceOf(QueryError);
     expect(() => compileQuery(guarded, 'select Tag { name }', { access })).not.toThrow();
   });
   test('the service credential compiles without policies', () => {

@@ -30,7 +30,11 @@ export interface CompileDetails extends CompiledQuery {
   readonly prettySql: string;
 }
 
-export function compileQuery(schema: Schema, text: string, options: CompileOptions = {}): CompiledQuery {
+export function compileQuery(
+  schema: Schema,
+  text: string,
+  options: CompileOptions = {},
+): CompiledQuery {
   const { prettySql: _, ...compiled } = compile(schema, text, options, false);
   return compiled;
 }
@@ -44,7 +48,12 @@ export function compileQueryDetails(
   return compile(schema, text, options, true);
 }
 
-function compile(schema: Schema, text: string, options: CompileOptions, pretty: boolean): CompileDetails {
+function compile(
+  schema: Schema,
+  text: string,
+  options: CompileOptions,
+  pretty: boolean,
+): CompileDetails {
   try {
     const statements = ql.parseQuery(text);
     if (statements.length !== 1) {
@@ -59,7 +68,9 @@ function compile(schema: Schema, text: string, options: CompileOptions, pretty: 
     if (requested !== 'many' && card.max === 'many') {
       throw new ResultCardinalityMismatchError(
         `the query may return more than one element, but cardinality '${requested}' was requested`,
-        { hint: 'add `limit 1`, filter on .id or an exclusive property, or use assert_single(...)' },
+        {
+          hint: 'add `limit 1`, filter on .id or an exclusive property, or use assert_single(...)',
+        },
       );
     }
     const plan = planQuery(index, ir, { access: options.access ?? SERVICE, env: typeEnv(index) });

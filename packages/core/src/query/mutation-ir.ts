@@ -114,7 +114,10 @@ export function mutationChildren(expr: Mutation): IrExpr[] {
 }
 
 /** True when a mutation occurs anywhere in `root` (`children` walks the other node kinds). */
-export function containsMutation(root: IrExpr, children: (expr: IrExpr) => readonly IrExpr[]): boolean {
+export function containsMutation(
+  root: IrExpr,
+  children: (expr: IrExpr) => readonly IrExpr[],
+): boolean {
   const seen = new Set<IrExpr>();
   const visit = (expr: IrExpr): boolean => {
     if (seen.has(expr)) return false;
@@ -141,7 +144,9 @@ export function assertMutationPlacement(
     if (seen.has(expr)) return;
     seen.add(expr);
     if (isMutation(expr) && conditional) {
-      refuse(`${expr.kind.toLowerCase()} inside a conditional expression (if/else, ??) is not supported yet: write it as its own statement or in a with binding`);
+      refuse(
+        `${expr.kind.toLowerCase()} inside a conditional expression (if/else, ??) is not supported yet: write it as its own statement or in a with binding`,
+      );
     }
     if (expr.kind === 'BindingRef') return visit(expr.binding.expr, conditional);
     if (expr.kind === 'IfElse') {

@@ -4,7 +4,18 @@
  * variables, the expected result; `unordered` compares as multisets (no `order by` in the query).
  * Semantics follow Gel's (docs and tests/test_edgeql_select.py), conventions the spec's.
  */
-import { ANN, BUG, CLOSED, ELVIS, OPEN, RELEASE, YURY, id, openIssuesDb, type IssuesDb } from './__tests__/issues-db';
+import {
+  ANN,
+  BUG,
+  CLOSED,
+  ELVIS,
+  OPEN,
+  RELEASE,
+  YURY,
+  id,
+  openIssuesDb,
+  type IssuesDb,
+} from './__tests__/issues-db';
 
 interface Case {
   readonly query: string;
@@ -98,7 +109,11 @@ table('select and shapes', [
   { query: 'select User order by .name', expected: [{ id: ANN }, { id: ELVIS }, { id: YURY }] },
   { query: 'select User.name', expected: ['Ann', 'Elvis', 'Yury'], unordered: true },
   { query: "select User { name } filter .name = 'Elvis'", expected: [{ name: 'Elvis' }] },
-  { query: 'select User { name } filter .id = <uuid>$id', vars: { id: YURY }, expected: [{ name: 'Yury' }] },
+  {
+    query: 'select User { name } filter .id = <uuid>$id',
+    vars: { id: YURY },
+    expected: [{ name: 'Yury' }],
+  },
   {
     query: 'select User { name, age } order by .age',
     expected: [
@@ -123,7 +138,10 @@ table('select and shapes', [
     query: 'select Issue { name } order by .owner.name then .name desc',
     expected: [{ name: 'Release' }, { name: 'Docs' }, { name: 'Bug' }],
   },
-  { query: 'select User { name } order by .name offset 1', expected: [{ name: 'Elvis' }, { name: 'Yury' }] },
+  {
+    query: 'select User { name } order by .name offset 1',
+    expected: [{ name: 'Elvis' }, { name: 'Yury' }],
+  },
   { query: 'select User { name } order by .name limit 1', expected: [{ name: 'Ann' }] },
   { query: 'select User { name } order by .name offset 1 limit 1', expected: [{ name: 'Elvis' }] },
   {
@@ -144,7 +162,7 @@ table('select and shapes', [
     expected: [{ name: 'Elvis', friends: [YURY] }],
   },
   {
-    query: "select User { name, best_friend } order by .name",
+    query: 'select User { name, best_friend } order by .name',
     expected: [
       { name: 'Ann', best_friend: YURY },
       { name: 'Elvis', best_friend: null },
@@ -163,7 +181,13 @@ table('select and shapes', [
     query: 'select User { name, todo: { name, @rank } order by @rank desc } order by .name',
     expected: [
       { name: 'Ann', todo: [] },
-      { name: 'Elvis', todo: [{ name: 'Docs', '@rank': 2 }, { name: 'Release', '@rank': 1 }] },
+      {
+        name: 'Elvis',
+        todo: [
+          { name: 'Docs', '@rank': 2 },
+          { name: 'Release', '@rank': 1 },
+        ],
+      },
       { name: 'Yury', todo: [] },
     ],
   },
@@ -193,7 +217,14 @@ table('select and shapes', [
   },
   {
     query: "select Issue { name, tags, time_estimate, due_date } filter .number = '1'",
-    expected: [{ name: 'Release', tags: ['a', 'b'], time_estimate: 3000, due_date: '2020-01-15T10:00:00+00:00' }],
+    expected: [
+      {
+        name: 'Release',
+        tags: ['a', 'b'],
+        time_estimate: 3000,
+        due_date: '2020-01-15T10:00:00+00:00',
+      },
+    ],
   },
   {
     query: "select User { name, nicknames } filter .name = 'Elvis'",
@@ -232,7 +263,7 @@ table('select and shapes', [
     ],
   },
   {
-    query: "select Issue { name, num_watchers } order by .number",
+    query: 'select Issue { name, num_watchers } order by .number',
     expected: [
       { name: 'Release', num_watchers: 1 },
       { name: 'Bug', num_watchers: 2 },
@@ -252,24 +283,35 @@ table('select and shapes', [
     expected: [{ id: OPEN, name: 'Open' }],
   },
   {
-    query: "select Comment { body, parent: { body } } order by .body",
+    query: 'select Comment { body, parent: { body } } order by .body',
     expected: [
       { body: 'Nice', parent: null },
       { body: 'Thanks', parent: [{ body: 'Nice' }] },
     ],
   },
   { query: "select {a := 1, b := 'x'}", expected: [{ a: 1, b: 'x' }] },
-  { query: 'select { users := (select User.name order by User.name) }', expected: [{ users: ['Ann', 'Elvis', 'Yury'] }] },
+  {
+    query: 'select { users := (select User.name order by User.name) }',
+    expected: [{ users: ['Ann', 'Elvis', 'Yury'] }],
+  },
 ]);
 
 table('paths, links, backlinks, intersections', [
   { query: 'select Issue.owner.name', expected: ['Elvis', 'Yury'], unordered: true },
-  { query: 'select Issue.owner { name } order by .name', expected: [{ name: 'Elvis' }, { name: 'Yury' }] },
+  {
+    query: 'select Issue.owner { name } order by .name',
+    expected: [{ name: 'Elvis' }, { name: 'Yury' }],
+  },
   { query: 'select Issue.watchers.name', expected: ['Yury', 'Elvis', 'Ann'], unordered: true },
   { query: "select (select Issue filter .number = '2').related_to.name", expected: ['Release'] },
-  { query: 'select User.<owner[is Issue].name', expected: ['Release', 'Bug', 'Docs'], unordered: true },
   {
-    query: 'select User { name, issues := (select .<owner[is Issue] { name } order by .name) } order by .name',
+    query: 'select User.<owner[is Issue].name',
+    expected: ['Release', 'Bug', 'Docs'],
+    unordered: true,
+  },
+  {
+    query:
+      'select User { name, issues := (select .<owner[is Issue] { name } order by .name) } order by .name',
     expected: [
       { name: 'Ann', issues: [] },
       { name: 'Elvis', issues: [{ name: 'Docs' }, { name: 'Release' }] },
@@ -294,31 +336,64 @@ table('paths, links, backlinks, intersections', [
       { name: 'Yury', admin: false },
     ],
   },
-  { query: 'select (introspect Issue) { name, abstract }', expected: [{ name: 'default::Issue', abstract: false }] },
+  {
+    query: 'select (introspect Issue) { name, abstract }',
+    expected: [{ name: 'default::Issue', abstract: false }],
+  },
   { query: 'select (introspect Named).abstract', expected: [true] },
   {
     query: "select Issue { same := .__type__ = introspect Issue } filter .number = '1'",
     expected: [{ same: true }],
   },
-  { query: "select Issue { __type__: { name } } filter .number = '1'", expected: [{ __type__: [{ name: 'default::Issue' }] }] },
-  { query: 'select distinct User.__type__.name', expected: ['default::Admin', 'default::User'], unordered: true },
+  {
+    query: "select Issue { __type__: { name } } filter .number = '1'",
+    expected: [{ __type__: [{ name: 'default::Issue' }] }],
+  },
+  {
+    query: 'select distinct User.__type__.name',
+    expected: ['default::Admin', 'default::User'],
+    unordered: true,
+  },
   { query: "select (select Issue filter .number = '1').status.name", expected: ['Open'] },
   { query: "select Issue { name } filter .status.name = 'Closed'", expected: [{ name: 'Bug' }] },
   {
-    query: "select Issue { name } filter .owner = (select User filter .name = 'Elvis') order by .name",
+    query:
+      "select Issue { name } filter .owner = (select User filter .name = 'Elvis') order by .name",
     expected: [{ name: 'Docs' }, { name: 'Release' }],
   },
   { query: "select User { name } filter 'King' in .nicknames", expected: [{ name: 'Elvis' }] },
-  { query: 'select User { name } filter exists .best_friend order by .name', expected: [{ name: 'Ann' }, { name: 'Yury' }] },
-  { query: 'select (User.name, User.age)', expected: [['Elvis', 30], ['Yury', 25]], unordered: true },
+  {
+    query: 'select User { name } filter exists .best_friend order by .name',
+    expected: [{ name: 'Ann' }, { name: 'Yury' }],
+  },
+  {
+    query: 'select (User.name, User.age)',
+    expected: [
+      ['Elvis', 30],
+      ['Yury', 25],
+    ],
+    unordered: true,
+  },
   {
     query: 'select (User.name, count(User.friends))',
-    expected: [['Ann', 1], ['Elvis', 1], ['Yury', 1]],
+    expected: [
+      ['Ann', 1],
+      ['Elvis', 1],
+      ['Yury', 1],
+    ],
     unordered: true,
   },
   // The branches and `exists` are fences (SET OF): their `User`s are not the same set.
-  { query: "select User.name if exists User.age else 'x'", expected: ['Ann', 'Elvis', 'Yury'], unordered: true },
-  { query: "for u in User union (u.name if exists u.age else 'x')", expected: ['x', 'Elvis', 'Yury'], unordered: true },
+  {
+    query: "select User.name if exists User.age else 'x'",
+    expected: ['Ann', 'Elvis', 'Yury'],
+    unordered: true,
+  },
+  {
+    query: "for u in User union (u.name if exists u.age else 'x')",
+    expected: ['x', 'Elvis', 'Yury'],
+    unordered: true,
+  },
   { query: 'select (count(User), count(User))', expected: [[3, 3]] },
   {
     query: "select User { name } filter .friends.name = 'Elvis' order by .name",
@@ -327,7 +402,10 @@ table('paths, links, backlinks, intersections', [
   { query: 'select count(User.friends)', expected: [2] },
   { query: "select User { name } filter .name like 'E%'", expected: [{ name: 'Elvis' }] },
   { query: 'select {1, 2} if true else {3}', expected: [1, 2] },
-  { query: "select (select User filter .name = 'Nobody').name ?? {'a', 'b'}", expected: ['a', 'b'] },
+  {
+    query: "select (select User filter .name = 'Nobody').name ?? {'a', 'b'}",
+    expected: ['a', 'b'],
+  },
   {
     query: "select User { name, label := .name ++ '!' if exists .age else 'none' } order by .name",
     expected: [
@@ -350,7 +428,8 @@ table('unions of object types (Gel: a union type has the pointers all its member
     ],
   },
   {
-    query: "select (Issue union LogEntry) { body, owner: { name, @note } } filter .owner.name = 'Elvis' order by .body",
+    query:
+      "select (Issue union LogEntry) { body, owner: { name, @note } } filter .owner.name = 'Elvis' order by .body",
     expected: [
       { body: 'Did it', owner: [{ name: 'Elvis', '@note': null }] },
       { body: 'Ship it', owner: [{ name: 'Elvis', '@note': 'lead' }] },
@@ -358,12 +437,22 @@ table('unions of object types (Gel: a union type has the pointers all its member
     ],
   },
   {
-    query: "select User { name, texts := (select .<owner[is Issue | LogEntry] { body } order by .body) } filter .name = 'Elvis'",
-    expected: [{ name: 'Elvis', texts: [{ body: 'Did it' }, { body: 'Ship it' }, { body: 'Write them' }] }],
+    query:
+      "select User { name, texts := (select .<owner[is Issue | LogEntry] { body } order by .body) } filter .name = 'Elvis'",
+    expected: [
+      { name: 'Elvis', texts: [{ body: 'Did it' }, { body: 'Ship it' }, { body: 'Write them' }] },
+    ],
   },
-  { query: 'select (Issue union LogEntry).__type__.name', expected: ['default::Issue', 'default::LogEntry'], unordered: true },
+  {
+    query: 'select (Issue union LogEntry).__type__.name',
+    expected: ['default::Issue', 'default::LogEntry'],
+    unordered: true,
+  },
   { query: 'select count(User[is Admin | Status])', expected: [1] },
-  { query: "select Text[is Issue | Comment] { body } filter .body like 'N%'", expected: [{ body: 'Nice' }] },
+  {
+    query: "select Text[is Issue | Comment] { body } filter .body like 'N%'",
+    expected: [{ body: 'Nice' }],
+  },
 ]);
 
 table('with, for, group, detached, aliases, functions', [
@@ -378,8 +467,15 @@ table('with, for, group, detached, aliases, functions', [
     ],
     unordered: true,
   },
-  { query: 'with module default select Status.name', expected: ['Open', 'Closed'], unordered: true },
-  { query: "with u := (select User filter .age > 26) select u { name }", expected: [{ name: 'Elvis' }] },
+  {
+    query: 'with module default select Status.name',
+    expected: ['Open', 'Closed'],
+    unordered: true,
+  },
+  {
+    query: 'with u := (select User filter .age > 26) select u { name }',
+    expected: [{ name: 'Elvis' }],
+  },
   { query: 'for x in {1, 2, 3} union (x * 10)', expected: [10, 20, 30] },
   {
     query: "for x in {1, 2} union (select User { name, n := x } filter .name = 'Ann')",
@@ -388,20 +484,51 @@ table('with, for, group, detached, aliases, functions', [
       { name: 'Ann', n: 2 },
     ],
   },
-  { query: 'with X := (for x in {1, 2} union (select User { m := x })) select sum(X.m)', expected: [9] },
-  { query: 'for u in User union (u.name, count(User))', expected: [['Ann', 3], ['Elvis', 3], ['Yury', 3]], unordered: true },
-  { query: "for optional u in (select User filter .name = 'Nobody') union (u.name ?? 'none')", expected: ['none'] },
   {
-    query: "with G := (for x in {'a', 'b'} union { key := { v := x } }) select G { key: { v } } order by .key.v",
+    query: 'with X := (for x in {1, 2} union (select User { m := x })) select sum(X.m)',
+    expected: [9],
+  },
+  {
+    query: 'for u in User union (u.name, count(User))',
+    expected: [
+      ['Ann', 3],
+      ['Elvis', 3],
+      ['Yury', 3],
+    ],
+    unordered: true,
+  },
+  {
+    query: "for optional u in (select User filter .name = 'Nobody') union (u.name ?? 'none')",
+    expected: ['none'],
+  },
+  {
+    query:
+      "with G := (for x in {'a', 'b'} union { key := { v := x } }) select G { key: { v } } order by .key.v",
     expected: [{ key: { v: 'a' } }, { key: { v: 'b' } }],
   },
-  { query: "for name in {'Ann', 'Yury'} union (select User filter .name = name).age", expected: [25] },
+  {
+    query: "for name in {'Ann', 'Yury'} union (select User filter .name = name).age",
+    expected: [25],
+  },
   { query: 'select count(detached User)', expected: [3] },
-  { query: 'select User { name, total := count(detached User) } order by .name limit 1', expected: [{ name: 'Ann', total: 3 }] },
-  { query: 'select OpenIssues { name } order by .name', expected: [{ name: 'Docs' }, { name: 'Release' }] },
+  {
+    query: 'select User { name, total := count(detached User) } order by .name limit 1',
+    expected: [{ name: 'Ann', total: 3 }],
+  },
+  {
+    query: 'select OpenIssues { name } order by .name',
+    expected: [{ name: 'Docs' }, { name: 'Release' }],
+  },
   { query: 'select plus_one(41)', expected: [42] },
   { query: 'select plus_one({1, 2})', expected: [2, 3] },
-  { query: 'select User { name, next := plus_one(.age) } order by .name', expected: [{ name: 'Ann', next: null }, { name: 'Elvis', next: 31 }, { name: 'Yury', next: 26 }] },
+  {
+    query: 'select User { name, next := plus_one(.age) } order by .name',
+    expected: [
+      { name: 'Ann', next: null },
+      { name: 'Elvis', next: 31 },
+      { name: 'Yury', next: 26 },
+    ],
+  },
   {
     query: 'group Issue { name } using st := .status.name by st',
     expected: [
@@ -413,7 +540,8 @@ table('with, for, group, detached, aliases, functions', [
 
 table('views and group results', [
   {
-    query: "with F := User { name, friends := (select User.friends order by .name limit 1) } select F { friends: { name, @since } } filter .name = 'Elvis'",
+    query:
+      "with F := User { name, friends := (select User.friends order by .name limit 1) } select F { friends: { name, @since } } filter .name = 'Elvis'",
     expected: [{ friends: [{ name: 'Yury', '@since': 2020 }] }],
   },
   {
@@ -424,24 +552,37 @@ table('views and group results', [
       { name: 'Yury', n: 1 },
     ],
   },
-  { query: "select (select User { up := str_upper(.name) } filter .name = 'Ann').up", expected: ['ANN'] },
-  { query: "select User { name := 'X' } filter .name = 'Ann'", expected: [] },
-  { query: 'select User { label := .name ++ "!" } order by .label desc limit 1', expected: [{ label: 'Yury!' }] },
   {
-    query: 'select (group Issue using st := .status.name by st) { st := .key.st, n := count(.elements) } order by .st',
+    query: "select (select User { up := str_upper(.name) } filter .name = 'Ann').up",
+    expected: ['ANN'],
+  },
+  { query: "select User { name := 'X' } filter .name = 'Ann'", expected: [] },
+  {
+    query: 'select User { label := .name ++ "!" } order by .label desc limit 1',
+    expected: [{ label: 'Yury!' }],
+  },
+  {
+    query:
+      'select (group Issue using st := .status.name by st) { st := .key.st, n := count(.elements) } order by .st',
     expected: [
       { st: 'Closed', n: 1 },
       { st: 'Open', n: 2 },
     ],
   },
-  { query: 'select (group Issue using st := .status.name by st).key.st', expected: ['Closed', 'Open'], unordered: true },
+  {
+    query: 'select (group Issue using st := .status.name by st).key.st',
+    expected: ['Closed', 'Open'],
+    unordered: true,
+  },
   { query: 'select (group User by .age).grouping', expected: ['age', 'age', 'age'] },
   {
-    query: 'select (group Issue using st := .status.name by (st, .owner)) { k := (.key.st, count(.elements)) } order by .k',
+    query:
+      'select (group Issue using st := .status.name by (st, .owner)) { k := (.key.st, count(.elements)) } order by .k',
     expected: [{ k: ['Closed', 1] }, { k: ['Open', 2] }],
   },
   {
-    query: 'for g in (group Issue using st := .status.name by st) union (g.key.st, count(g.elements))',
+    query:
+      'for g in (group Issue using st := .status.name by st) union (g.key.st, count(g.elements))',
     expected: [
       ['Closed', 1],
       ['Open', 2],
@@ -449,7 +590,8 @@ table('views and group results', [
     unordered: true,
   },
   {
-    query: 'with g := (group Issue { name } using st := .status.name by st) select g { key: { st }, elements: { name } order by .name } order by .key.st',
+    query:
+      'with g := (group Issue { name } using st := .status.name by st) select g { key: { st }, elements: { name } order by .name } order by .key.st',
     expected: [
       { key: { st: 'Closed' }, elements: [{ name: 'Bug' }] },
       { key: { st: 'Open' }, elements: [{ name: 'Docs' }, { name: 'Release' }] },
@@ -458,8 +600,16 @@ table('views and group results', [
 ]);
 
 table('object casts (item 12)', [
-  { query: 'select (<User><uuid>$id) { name }', vars: { id: ELVIS }, expected: [{ name: 'Elvis' }] },
-  { query: 'select Issue { name } filter .owner = <User><uuid>$id order by .name', vars: { id: YURY }, expected: [{ name: 'Bug' }] },
+  {
+    query: 'select (<User><uuid>$id) { name }',
+    vars: { id: ELVIS },
+    expected: [{ name: 'Elvis' }],
+  },
+  {
+    query: 'select Issue { name } filter .owner = <User><uuid>$id order by .name',
+    vars: { id: YURY },
+    expected: [{ name: 'Bug' }],
+  },
   { query: 'select count(<Issue><uuid>$id)', vars: { id: BUG }, expected: [1] },
 ]);
 
@@ -478,7 +628,9 @@ describe('runtime errors', () => {
   });
   test('assert_single, assert_exists, assert_distinct raise 21000', async () => {
     expect(await sqlState('select assert_single(User)')).toBe('21000');
-    expect(await sqlState("select assert_exists((select User filter .name = 'Nobody'))")).toBe('21000');
+    expect(await sqlState("select assert_exists((select User filter .name = 'Nobody'))")).toBe(
+      '21000',
+    );
     expect(await sqlState('select assert_distinct({1, 1})')).toBe('21000');
   });
   test('the object cast of an existing id of another type fails', async () => {

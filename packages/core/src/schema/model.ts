@@ -265,7 +265,10 @@ export function reservedModule(module: string): boolean {
  * takes its body) and the storage layout (CHECKs).
  */
 export const STD_CONSTRAINT_BODIES: Readonly<
-  Record<string, { readonly params: readonly string[]; readonly expr: string; readonly variadic?: boolean }>
+  Record<
+    string,
+    { readonly params: readonly string[]; readonly expr: string; readonly variadic?: boolean }
+  >
 > = {
   'std::max_value': { params: ['max'], expr: '__subject__ <= max' },
   'std::min_value': { params: ['min'], expr: '__subject__ >= min' },

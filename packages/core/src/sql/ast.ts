@@ -118,7 +118,12 @@ export type SqlExpr =
       readonly query: SqlQuery;
     }
   /** `left op any (select ...)` (`=` any is SQL's `in (select ...)`). */
-  | { readonly kind: 'AnySubLink'; readonly left: SqlExpr; readonly op: string; readonly query: SqlQuery };
+  | {
+      readonly kind: 'AnySubLink';
+      readonly left: SqlExpr;
+      readonly op: string;
+      readonly query: SqlQuery;
+    };
 
 /** One ORDER BY key. `nulls` null is PostgreSQL's default (nulls last ascending, first
  * descending). PostgreSQL reads a bare integer constant here (and in GROUP BY), even `(-1)`, as
@@ -244,7 +249,11 @@ export interface OnConflict {
   /** `("a", "b") [where ...]` (an arbiter index's columns), a named constraint, or none
    * (`do nothing` only). */
   readonly target:
-    | { readonly kind: 'columns'; readonly columns: readonly string[]; readonly where: SqlExpr | null }
+    | {
+        readonly kind: 'columns';
+        readonly columns: readonly string[];
+        readonly where: SqlExpr | null;
+      }
     | { readonly kind: 'constraint'; readonly name: string }
     | null;
   /** `do nothing`, or `do update set ... [where ...]` (the proposed row is the `excluded` table). */
@@ -460,7 +469,10 @@ export const sql = {
     offset: null,
     ...parts,
   }),
-  values: (rows: readonly (readonly SqlExpr[])[], with_: WithClause | null = null): ValuesStatement => ({
+  values: (
+    rows: readonly (readonly SqlExpr[])[],
+    with_: WithClause | null = null,
+  ): ValuesStatement => ({
     kind: 'Values',
     with: with_,
     rows,

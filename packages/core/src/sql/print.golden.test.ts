@@ -16,7 +16,12 @@ const tags = (alias: string) => sql.table('app', 'Item.tags', alias);
 const int4 = pgType('int4');
 const jsonb = pgType('jsonb');
 /** `$n::jsonb` decoded as text / int4 / uuid (the compiler's parameter form). */
-const textParam = (n: number): SqlExpr => sql.bin('#>>', sql.cast(sql.param(n), jsonb), sql.cast(sql.text('{}'), pgArrayOf(pgType('text'))));
+const textParam = (n: number): SqlExpr =>
+  sql.bin(
+    '#>>',
+    sql.cast(sql.param(n), jsonb),
+    sql.cast(sql.text('{}'), pgArrayOf(pgType('text'))),
+  );
 const intParam = (n: number): SqlExpr => sql.cast(textParam(n), int4);
 const uuidParam = (n: number): SqlExpr => sql.cast(textParam(n), pgType('uuid'));
 const jsonArray = (rows: SqlExpr, order: SqlExpr[] = []): SqlExpr =>
@@ -83,7 +88,14 @@ const CASES: Record<string, SqlStatement> = {
                   ),
                 ),
               ],
-              from: [sql.join('inner', tags('l'), item('t'), sql.bin('=', sql.col('id', 't'), sql.col('target', 'l')))],
+              from: [
+                sql.join(
+                  'inner',
+                  tags('l'),
+                  item('t'),
+                  sql.bin('=', sql.col('id', 't'), sql.col('target', 'l')),
+                ),
+              ],
               where: sql.bin('=', sql.col('source', 'l'), sql.col('id', 'i')),
             }),
           ),
@@ -119,7 +131,11 @@ const CASES: Record<string, SqlStatement> = {
 
   // for x in json_array_unpack(<json>$0) union (...): a FROM function with ordinality, LATERAL.
   from_functions_lateral: sql.select({
-    targets: [sql.target(sql.col('ordinality', 'x')), sql.target(sql.col('n', 'c')), sql.target(sql.col('u', 'u'))],
+    targets: [
+      sql.target(sql.col('ordinality', 'x')),
+      sql.target(sql.col('n', 'c')),
+      sql.target(sql.col('u', 'u')),
+    ],
     from: [
       sql.fromFunction(sql.func('jsonb_array_elements', [sql.cast(sql.param(1), jsonb)]), 'x', {
         withOrdinality: true,
@@ -132,7 +148,9 @@ const CASES: Record<string, SqlStatement> = {
         'left',
         sql.subquery(
           sql.select({
-            targets: [sql.target(sql.cast(sql.bin('->>', sql.col('value', 'x'), sql.text('n')), int4), 'n')],
+            targets: [
+              sql.target(sql.cast(sql.bin('->>', sql.col('value', 'x'), sql.text('n')), int4), 'n'),
+            ],
           }),
           'c',
           { lateral: true },
@@ -181,7 +199,10 @@ const CASES: Record<string, SqlStatement> = {
     sql.setOp(
       'except',
       false,
-      sql.select({ targets: [sql.target(sql.col('n', 'i')), sql.target(sql.col('name', 'i'))], from: [item('i')] }),
+      sql.select({
+        targets: [sql.target(sql.col('n', 'i')), sql.target(sql.col('name', 'i'))],
+        from: [item('i')],
+      }),
       sql.select({ targets: [sql.target(intParam(1)), sql.target(textParam(2))] }),
     ),
     { orderBy: [sql.order(sql.num(1))], limit: sql.cast(textParam(3), pgType('int8')) },
@@ -206,7 +227,11 @@ const CASES: Record<string, SqlStatement> = {
           table: { schema: 'app', name: 'Item.tags' },
           columns: ['source', 'target', 'weight'],
           source: sql.select({
-            targets: [sql.target(sql.col('id', 'ins')), sql.target(sql.col('id', 't')), sql.target(sql.null())],
+            targets: [
+              sql.target(sql.col('id', 'ins')),
+              sql.target(sql.col('id', 't')),
+              sql.target(sql.null()),
+            ],
             from: [sql.table(null, 'ins', null), item('t')],
             where: sql.bin('>', sql.col('n', 't'), sql.num(1)),
           }),
@@ -261,9 +286,16 @@ const CASES: Record<string, SqlStatement> = {
 
   insert_default_values_on_constraint: sql.insert({
     with: sql.with([
-      sql.cte('gone', sql.delete({ table: { schema: 'app', name: 'Item.tags' }, returning: [sql.target(sql.col('source'))] }), {
-        materialized: false,
-      }),
+      sql.cte(
+        'gone',
+        sql.delete({
+          table: { schema: 'app', name: 'Item.tags' },
+          returning: [sql.target(sql.col('source'))],
+        }),
+        {
+          materialized: false,
+        },
+      ),
     ]),
     table: { schema: 'Mod ule', name: 'T"1' },
     columns: [],
@@ -282,7 +314,11 @@ const CASES: Record<string, SqlStatement> = {
     ],
     from: [
       sql.subquery(
-        sql.select({ targets: [sql.target(sql.col('id', 'o'))], from: [item('o')], limit: sql.num(1) }),
+        sql.select({
+          targets: [sql.target(sql.col('id', 'o'))],
+          from: [item('o')],
+          limit: sql.num(1),
+        }),
         'src',
       ),
     ],
@@ -299,7 +335,10 @@ const CASES: Record<string, SqlStatement> = {
           table: { schema: 'app', name: 'Item.tags' },
           alias: 'l',
           using: [item('i')],
-          where: sql.and(sql.bin('=', sql.col('source', 'l'), sql.col('id', 'i')), sql.isNull(sql.col('n', 'i'))),
+          where: sql.and(
+            sql.bin('=', sql.col('source', 'l'), sql.col('id', 'i')),
+            sql.isNull(sql.col('n', 'i')),
+          ),
           returning: [sql.target(sql.col('source', 'l'))],
         }),
       ),
@@ -307,7 +346,10 @@ const CASES: Record<string, SqlStatement> = {
     table: { schema: 'app', name: 'Item' },
     alias: 'i',
     using: [sql.table(null, 'del_links', 'd')],
-    where: sql.or(sql.bin('=', sql.col('id', 'i'), sql.col('source', 'd')), sql.not(sql.bool(true))),
+    where: sql.or(
+      sql.bin('=', sql.col('id', 'i'), sql.col('source', 'd')),
+      sql.not(sql.bool(true)),
+    ),
     returning: [sql.target(sql.col('id', 'i'))],
   }),
 
@@ -320,10 +362,21 @@ const CASES: Record<string, SqlStatement> = {
           sql.setOp(
             'union',
             true,
-            sql.select({ targets: [sql.target(sql.col('id', 'i')), sql.target(sql.col('owner', 'i'))], from: [item('i')], where: sql.bin('=', sql.col('id', 'i'), uuidParam(1)) }),
+            sql.select({
+              targets: [sql.target(sql.col('id', 'i')), sql.target(sql.col('owner', 'i'))],
+              from: [item('i')],
+              where: sql.bin('=', sql.col('id', 'i'), uuidParam(1)),
+            }),
             sql.select({
               targets: [sql.target(sql.col('id', 'o')), sql.target(sql.col('owner', 'o'))],
-              from: [sql.join('inner', sql.table(null, 'walk', 'w'), item('o'), sql.bin('=', sql.col('id', 'o'), sql.col('owner', 'w')))],
+              from: [
+                sql.join(
+                  'inner',
+                  sql.table(null, 'walk', 'w'),
+                  item('o'),
+                  sql.bin('=', sql.col('id', 'o'), sql.col('owner', 'w')),
+                ),
+              ],
             }),
           ),
           { columns: ['id', 'owner'] },
@@ -342,7 +395,12 @@ const CASES: Record<string, SqlStatement> = {
         sql.cte(
           'we"ird',
           sql.select({
-            targets: [sql.target(sql.func('row', [sql.num(1), sql.cast(sql.text("O'Brien"), pgType('text'))]), 'r')],
+            targets: [
+              sql.target(
+                sql.func('row', [sql.num(1), sql.cast(sql.text("O'Brien"), pgType('text'))]),
+                'r',
+              ),
+            ],
           }),
           { columns: ['Col"1'] },
         ),

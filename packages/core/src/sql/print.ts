@@ -174,7 +174,9 @@ function operand(expr: SqlExpr, l: Layout, subscripted = false): string {
         ? `(${printExpr(expr, l)})`
         : printExpr(expr, l);
     case 'BoolOp':
-      return expr.args.length === 1 ? operand(expr.args[0] as SqlExpr, l) : `(${printExpr(expr, l)})`;
+      return expr.args.length === 1
+        ? operand(expr.args[0] as SqlExpr, l)
+        : `(${printExpr(expr, l)})`;
     default:
       return `(${printExpr(expr, l)})`;
   }
@@ -275,7 +277,8 @@ function select(stmt: SqlQuery & { kind: 'Select' }, l: Layout): string {
   const e = (x: SqlExpr) => printExpr(x, l);
   let head = 'select';
   if (stmt.distinct === true) head += ' distinct';
-  else if (Array.isArray(stmt.distinct)) head += ` distinct on (${stmt.distinct.map(e).join(', ')})`;
+  else if (Array.isArray(stmt.distinct))
+    head += ` distinct on (${stmt.distinct.map(e).join(', ')})`;
   if (stmt.targets.length > 0) head += ` ${targetList(stmt.targets, l)}`;
   return clauses(l, [
     withClause(stmt.with, l),
@@ -309,8 +312,7 @@ function withClause(clause: WithClause | null, l: Layout): string {
 
 function cte(c: Cte, l: Layout): string {
   const columns = c.columns === null ? '' : `(${c.columns.map(quoteIdent).join(', ')})`;
-  const mat =
-    c.materialized === null ? '' : c.materialized ? ' materialized' : ' not materialized';
+  const mat = c.materialized === null ? '' : c.materialized ? ' materialized' : ' not materialized';
   return `${quoteIdent(c.name)}${columns} as${mat} ${nested(c.query, l)}`;
 }
 
@@ -377,7 +379,10 @@ function fromItem(item: FromItem, l: Layout): string {
     }
     case 'JoinFrom': {
       const inner = deeper(l);
-      const right = item.right.kind === 'JoinFrom' ? `(${fromItem(item.right, inner)})` : fromItem(item.right, inner);
+      const right =
+        item.right.kind === 'JoinFrom'
+          ? `(${fromItem(item.right, inner)})`
+          : fromItem(item.right, inner);
       const kind = item.type === 'inner' ? 'join' : `${item.type} join`;
       const on = item.on === null ? '' : ` on ${printExpr(item.on, l)}`;
       return `${fromItem(item.left, l)}${br(deeper(l))}${kind} ${right}${on}`;

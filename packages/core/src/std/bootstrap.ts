@@ -16,7 +16,13 @@
 
 /** A function; `strict` ones give NULL for a NULL argument without running (all but raise,
  * whose first argument is a typed NULL). */
-const fn = (signature: string, returns: string, body: string, language = 'sql', strict = true): string =>
+const fn = (
+  signature: string,
+  returns: string,
+  body: string,
+  language = 'sql',
+  strict = true,
+): string =>
   `create or replace function "svc_meta".${signature} returns ${returns} language ${language} immutable${strict ? ' strict' : ''} parallel safe as $svc$ ${body} $svc$`;
 
 /** ISO 8601 date and time, extended (`2024-01-02T03:04:05.5`) or basic (`20240102T030405`),

@@ -175,7 +175,8 @@ export function commonType(types: readonly TypeRef[], env: TypeEnv): TypeRef | n
   };
   if (types.every((t) => t.kind === 'object')) {
     let name: string | null = first.kind === 'object' ? first.name : null;
-    for (const t of rest) name = name && t.kind === 'object' ? (env.commonObject?.(name, t.name) ?? null) : null;
+    for (const t of rest)
+      name = name && t.kind === 'object' ? (env.commonObject?.(name, t.name) ?? null) : null;
     return name === null ? null : { kind: 'object', name };
   }
   for (const t of types) addCandidates(t);
@@ -198,7 +199,7 @@ export function commonType(types: readonly TypeRef[], env: TypeEnv): TypeRef | n
         env,
       );
       if (!type) return null;
-      elements.push({ name: names.size === 1 ? [...names][0] ?? null : null, type });
+      elements.push({ name: names.size === 1 ? ([...names][0] ?? null) : null, type });
     }
     return { kind: 'tuple', elements };
   }
@@ -267,7 +268,11 @@ function fromJson(to: TypeRef, env: TypeEnv): (value: SqlExpr) => SqlExpr {
       else: raise(
         j,
         pg,
-        sql.bin('||', sql.text(`expected JSON ${kind} or null; got JSON `), sql.func('jsonb_typeof', [j])),
+        sql.bin(
+          '||',
+          sql.text(`expected JSON ${kind} or null; got JSON `),
+          sql.func('jsonb_typeof', [j]),
+        ),
       ),
     };
   };
@@ -284,7 +289,9 @@ function tupleCast(
   env: TypeEnv,
 ): { sql: (value: SqlExpr) => SqlExpr; volatility: Volatility } | null {
   if (from.elements.length !== to.elements.length) return null;
-  const parts = from.elements.map((e, i) => findCast(e.type, (to.elements[i] as { type: TypeRef }).type, env));
+  const parts = from.elements.map((e, i) =>
+    findCast(e.type, (to.elements[i] as { type: TypeRef }).type, env),
+  );
   if (parts.some((p) => p === null)) return null;
   return {
     volatility: parts.some((p) => p?.volatility !== 'Immutable') ? 'Stable' : 'Immutable',
@@ -308,7 +315,10 @@ function tupleCast(
 }
 
 /** `<tuple<...>>json`: a JSON array by position, or for a named tuple a JSON object by name. */
-function tupleFromJson(to: Extract<TypeRef, { kind: 'tuple' }>, env: TypeEnv): (j: SqlExpr) => SqlExpr {
+function tupleFromJson(
+  to: Extract<TypeRef, { kind: 'tuple' }>,
+  env: TypeEnv,
+): (j: SqlExpr) => SqlExpr {
   const json: TypeRef = { kind: 'scalar', name: 'std::json' };
   return (j) => {
     const element = (key: SqlExpr, type: TypeRef): SqlExpr => {
@@ -316,7 +326,10 @@ function tupleFromJson(to: Extract<TypeRef, { kind: 'tuple' }>, env: TypeEnv): (
       if (!cast) return cannotCast(json, type);
       return storedJson(type, cast.sql(sql.bin('->', j, key)), env);
     };
-    const byPosition = sql.func('jsonb_build_array', to.elements.map((e, i) => element(sql.num(i), e.type)));
+    const byPosition = sql.func(
+      'jsonb_build_array',
+      to.elements.map((e, i) => element(sql.num(i), e.type)),
+    );
     const named = to.elements.every((e) => e.name !== null);
     const type = sql.func('jsonb_typeof', [j]);
     return {
@@ -328,12 +341,23 @@ function tupleFromJson(to: Extract<TypeRef, { kind: 'tuple' }>, env: TypeEnv): (
           ? [
               {
                 when: sql.bin('=', type, sql.text('object')),
-                then: sql.func('jsonb_build_array', to.elements.map((e) => element(sql.text(e.name as string), e.type))),
+                then: sql.func(
+                  'jsonb_build_array',
+                  to.elements.map((e) => element(sql.text(e.name as string), e.type)),
+                ),
               },
             ]
           : []),
       ],
-      else: raise(j, pgType('jsonb'), sql.bin('||', sql.text(`expected JSON ${named ? 'object or array' : 'array'}; got JSON `), type)),
+      else: raise(
+        j,
+        pgType('jsonb'),
+        sql.bin(
+          '||',
+          sql.text(`expected JSON ${named ? 'object or array' : 'array'}; got JSON `),
+          type,
+        ),
+      ),
     };
   };
 }
@@ -372,7 +396,10 @@ function findCast(
   to: TypeRef,
   env: TypeEnv,
 ): { sql: (value: SqlExpr) => SqlExpr; volatility: Volatility } | null {
-  const immutable = (f: (value: SqlExpr) => SqlExpr) => ({ sql: f, volatility: 'Immutable' as const });
+  const immutable = (f: (value: SqlExpr) => SqlExpr) => ({
+    sql: f,
+    volatility: 'Immutable' as const,
+  });
   if (printTypeRef(from) === printTypeRef(to)) return immutable(identity);
   if (to.kind === 'scalar' && resolutionBase(to.name, env) === 'std::json') {
     // `<json>x`: the value's JSON result form as jsonb (item 28: `<json>'a'` is a JSON string).
@@ -397,14 +424,24 @@ function findCast(
             ],
             withOrdinality: true,
           });
-          const converted = storedJson(to.element, element.sql(decodeParam(from.element, sql.col('value', 'e'), env)), env);
-          const agg = sql.agg('jsonb_agg', [converted], { orderBy: [sql.order(sql.col('ord', 'e'))] });
+          const converted = storedJson(
+            to.element,
+            element.sql(decodeParam(from.element, sql.col('value', 'e'), env)),
+            env,
+          );
+          const agg = sql.agg('jsonb_agg', [converted], {
+            orderBy: [sql.order(sql.col('ord', 'e'))],
+          });
           return {
             kind: 'Case',
             whens: [{ when: sql.isNull(v), then: sql.null() }],
             else: sql.scalar(
               sql.select({
-                targets: [sql.target(sql.func('coalesce', [agg, sql.cast(sql.text('[]'), pgType('jsonb'))]))],
+                targets: [
+                  sql.target(
+                    sql.func('coalesce', [agg, sql.cast(sql.text('[]'), pgType('jsonb'))]),
+                  ),
+                ],
                 from: [items],
               }),
             ),
@@ -475,7 +512,10 @@ function scalarCast(
   a: string,
   b: string,
 ): { sql: (value: SqlExpr) => SqlExpr; volatility: Volatility } | null {
-  const immutable = (f: (value: SqlExpr) => SqlExpr) => ({ sql: f, volatility: 'Immutable' as const });
+  const immutable = (f: (value: SqlExpr) => SqlExpr) => ({
+    sql: f,
+    volatility: 'Immutable' as const,
+  });
   if (a === b) return immutable(identity);
   const from = STD_SCALARS_INFO[a as keyof typeof STD_SCALARS_INFO];
   const to = STD_SCALARS_INFO[b as keyof typeof STD_SCALARS_INFO];

@@ -10,7 +10,13 @@ import type { TypeRef } from '../schema/model';
 import { sql, type SqlExpr } from '../sql/ast';
 import { printSql } from '../sql/print';
 import { bindSig } from './resolve';
-import { printSignature, STD_ONLY, stdFunctionNames, stdFunctionOverloads, stdOperatorOverloads } from './index';
+import {
+  printSignature,
+  STD_ONLY,
+  stdFunctionNames,
+  stdFunctionOverloads,
+  stdOperatorOverloads,
+} from './index';
 import type { Overload, PolyName, SqlArgs } from './model';
 import { STD_OPERATORS } from './operators';
 
@@ -25,7 +31,10 @@ const SAMPLE = new Map<PolyName, TypeRef>([
   ['anyfloat', { kind: 'scalar', name: 'std::float64' }],
   ['anynumeric', { kind: 'scalar', name: 'std::decimal' }],
   ['anyenum', { kind: 'scalar', name: 'std::str' }],
-  ['anytuple', { kind: 'tuple', elements: [{ name: null, type: { kind: 'scalar', name: 'std::int64' } }] }],
+  [
+    'anytuple',
+    { kind: 'tuple', elements: [{ name: null, type: { kind: 'scalar', name: 'std::int64' } }] },
+  ],
 ]);
 
 function render(o: Overload): string {

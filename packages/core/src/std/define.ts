@@ -37,20 +37,24 @@ export function type(text: string): SigType {
   if (open > 0 && s.endsWith('>')) {
     const head = s.slice(0, open).trim();
     const inner = splitTop(s.slice(open + 1, -1));
-    if (head === 'array' && inner.length === 1) return { kind: 'array', element: type(inner[0] as string) };
+    if (head === 'array' && inner.length === 1)
+      return { kind: 'array', element: type(inner[0] as string) };
     if (head === 'tuple') {
       return {
         kind: 'tuple',
         elements: inner.map((part) => {
           const m = /^([a-z_][a-z0-9_]*)\s*:(?!:)\s*(.+)$/i.exec(part.trim());
-          return m ? { name: m[1] as string, type: type(m[2] as string) } : { name: null, type: type(part) };
+          return m
+            ? { name: m[1] as string, type: type(m[2] as string) }
+            : { name: null, type: type(part) };
         }),
       };
     }
     throw new Error(`std/define: bad type ${text}`);
   }
   if (POLY.has(s)) return { kind: 'poly', name: s as PolyName };
-  if (!/^[a-z_][a-z0-9_]*(::[a-z_][a-z0-9_]*)?$/i.test(s)) throw new Error(`std/define: bad type ${text}`);
+  if (!/^[a-z_][a-z0-9_]*(::[a-z_][a-z0-9_]*)?$/i.test(s))
+    throw new Error(`std/define: bad type ${text}`);
   return { kind: 'scalar', name: s.includes('::') ? s : `std::${s}` };
 }
 

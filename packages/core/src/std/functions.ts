@@ -61,7 +61,8 @@ function minMax(which: 'min' | 'max') {
     const name = t?.kind === 'scalar' ? t.name : null;
     const enumValues = name ? a.env.enumValues(name) : null;
     const base = name ? (a.env.stdBase(name) ?? name) : null;
-    if (base === 'std::str' && !enumValues) return fn(which, { kind: 'Collate', expr: x, collation: 'C' });
+    if (base === 'std::str' && !enumValues)
+      return fn(which, { kind: 'Collate', expr: x, collation: 'C' });
     if (base && NATIVE_MINMAX.has(base) && !enumValues) return fn(which, x);
     if (base === 'std::bool') return fn(which === 'min' ? 'bool_and' : 'bool_or', x);
     // Arrays compare element by element in PostgreSQL too (array_agg of arrays would nest them).
@@ -70,7 +71,11 @@ function minMax(which: 'min' | 'max') {
     const key: SqlExpr = enumValues
       ? fn(
           'array_position',
-          { kind: 'ArrayExpr', elements: enumValues.map((v) => sql.text(v)), type: pgType('text', 1) },
+          {
+            kind: 'ArrayExpr',
+            elements: enumValues.map((v) => sql.text(v)),
+            type: pgType('text', 1),
+          },
           cast(x, 'text'),
         )
       : x;
@@ -88,16 +93,32 @@ function sets(): Overload[] {
     def('std::count', 'set of anytype', 'int64', (a) => fn('count', a.at(0)), AGG),
     def('std::min', 'set of anytype', 'optional anytype', minMax('min'), AGG),
     def('std::max', 'set of anytype', 'optional anytype', minMax('max'), AGG),
-    def('std::all', 'set of bool', 'bool', (a) => fn('coalesce', fn('bool_and', a.at(0)), sql.bool(true)), AGG),
-    def('std::any', 'set of bool', 'bool', (a) => fn('coalesce', fn('bool_or', a.at(0)), sql.bool(false)), AGG),
+    def(
+      'std::all',
+      'set of bool',
+      'bool',
+      (a) => fn('coalesce', fn('bool_and', a.at(0)), sql.bool(true)),
+      AGG,
+    ),
+    def(
+      'std::any',
+      'set of bool',
+      'bool',
+      (a) => fn('coalesce', fn('bool_or', a.at(0)), sql.bool(false)),
+      AGG,
+    ),
     def(
       'std::array_agg',
       'set of anytype',
       'array<anytype>',
       (a) => {
         const t = a.type(0);
-        if (t?.kind === 'tuple') return fn('coalesce', fn('jsonb_agg', a.at(0)), cast(sql.text('[]'), 'jsonb'));
-        const arrayType = pgTypeFor({ kind: 'array', element: t ?? { kind: 'scalar', name: 'std::str' } });
+        if (t?.kind === 'tuple')
+          return fn('coalesce', fn('jsonb_agg', a.at(0)), cast(sql.text('[]'), 'jsonb'));
+        const arrayType = pgTypeFor({
+          kind: 'array',
+          element: t ?? { kind: 'scalar', name: 'std::str' },
+        });
         return fn('coalesce', fn('array_agg', a.at(0)), sql.cast(sql.text('{}'), arrayType));
       },
       AGG,
@@ -111,7 +132,11 @@ function sets(): Overload[] {
         const first =
           a.type(0)?.kind === 'tuple'
             ? sql.bin('->', fn('jsonb_agg', a.at(0)), num(0))
-            : ({ kind: 'Subscript', expr: paren(fn('array_agg', a.at(0))), index: num(1) } as SqlExpr);
+            : ({
+                kind: 'Subscript',
+                expr: paren(fn('array_agg', a.at(0))),
+                index: num(1),
+              } as SqlExpr);
         return caseWhen(
           [
             [
@@ -122,7 +147,9 @@ function sets(): Overload[] {
                 fn(
                   'coalesce',
                   or(a, 1, sql.null()),
-                  sql.text('assert_single violation: more than one element returned by an expression'),
+                  sql.text(
+                    'assert_single violation: more than one element returned by an expression',
+                  ),
                 ),
                 '21000',
               ),
@@ -131,34 +158,90 @@ function sets(): Overload[] {
           first,
         );
       },
-      { ...AGG, card: (args: readonly Card[]) => ({ min: args[0]?.min ?? 0, max: args[0]?.max === 0 ? 0 : 1 }) },
+      {
+        ...AGG,
+        card: (args: readonly Card[]) => ({
+          min: args[0]?.min ?? 0,
+          max: args[0]?.max === 0 ? 0 : 1,
+        }),
+      },
     ),
   ];
   // sum: integers add up as int64 (bigint stays), floats keep their width; empty is 0.
   for (const t of INTS) {
-    out.push(def('std::sum', `set of ${t}`, 'int64', (a) => int8(fn('coalesce', fn('sum', a.at(0)), num(0))), AGG));
+    out.push(
+      def(
+        'std::sum',
+        `set of ${t}`,
+        'int64',
+        (a) => int8(fn('coalesce', fn('sum', a.at(0)), num(0))),
+        AGG,
+      ),
+    );
   }
-  out.push(def('std::sum', 'set of float32', 'float32', (a) => fn('coalesce', fn('sum', a.at(0)), cast(num(0), 'real')), AGG));
   out.push(
-    def('std::sum', 'set of float64', 'float64', (a) => fn('coalesce', fn('sum', a.at(0)), f8(num(0))), AGG),
+    def(
+      'std::sum',
+      'set of float32',
+      'float32',
+      (a) => fn('coalesce', fn('sum', a.at(0)), cast(num(0), 'real')),
+      AGG,
+    ),
   );
-  out.push(def('std::sum', 'set of bigint', 'bigint', (a) => fn('coalesce', fn('sum', a.at(0)), num(0)), AGG));
-  out.push(def('std::sum', 'set of decimal', 'decimal', (a) => fn('coalesce', fn('sum', a.at(0)), num(0)), AGG));
+  out.push(
+    def(
+      'std::sum',
+      'set of float64',
+      'float64',
+      (a) => fn('coalesce', fn('sum', a.at(0)), f8(num(0))),
+      AGG,
+    ),
+  );
+  out.push(
+    def(
+      'std::sum',
+      'set of bigint',
+      'bigint',
+      (a) => fn('coalesce', fn('sum', a.at(0)), num(0)),
+      AGG,
+    ),
+  );
+  out.push(
+    def(
+      'std::sum',
+      'set of decimal',
+      'decimal',
+      (a) => fn('coalesce', fn('sum', a.at(0)), num(0)),
+      AGG,
+    ),
+  );
   for (const t of ['duration', 'cal::relative_duration', 'cal::date_duration'] as const) {
     out.push(
-      def('std::sum', `set of ${t}`, t, (a) => fn('coalesce', fn('sum', a.at(0)), cast(sql.text('0'), 'interval')), AGG),
+      def(
+        'std::sum',
+        `set of ${t}`,
+        t,
+        (a) => fn('coalesce', fn('sum', a.at(0)), cast(sql.text('0'), 'interval')),
+        AGG,
+      ),
     );
   }
   for (const t of ['int64', 'float64'] as const) {
-    out.push(def('std::avg', `set of ${t}`, 'optional float64', (a) => f8(fn('avg', a.at(0))), AGG));
-    out.push(def('math::mean', `set of ${t}`, 'optional float64', (a) => f8(fn('avg', a.at(0))), AGG));
+    out.push(
+      def('std::avg', `set of ${t}`, 'optional float64', (a) => f8(fn('avg', a.at(0))), AGG),
+    );
+    out.push(
+      def('math::mean', `set of ${t}`, 'optional float64', (a) => f8(fn('avg', a.at(0))), AGG),
+    );
     for (const [name, pg] of [
       ['stddev', 'stddev_samp'],
       ['stddev_pop', 'stddev_pop'],
       ['var', 'var_samp'],
       ['var_pop', 'var_pop'],
     ] as const) {
-      out.push(def(`math::${name}`, `set of ${t}`, 'optional float64', (a) => f8(fn(pg, a.at(0))), AGG));
+      out.push(
+        def(`math::${name}`, `set of ${t}`, 'optional float64', (a) => f8(fn(pg, a.at(0))), AGG),
+      );
     }
   }
   out.push(def('std::avg', 'set of decimal', 'optional decimal', (a) => fn('avg', a.at(0)), AGG));
@@ -169,7 +252,9 @@ function sets(): Overload[] {
     ['var', 'var_samp'],
     ['var_pop', 'var_pop'],
   ] as const) {
-    out.push(def(`math::${name}`, 'set of decimal', 'optional decimal', (a) => fn(pg, a.at(0)), AGG));
+    out.push(
+      def(`math::${name}`, 'set of decimal', 'optional decimal', (a) => fn(pg, a.at(0)), AGG),
+    );
   }
   return out;
 }
@@ -188,7 +273,8 @@ function wholeSets(): Overload[] {
       withOrdinality: true,
     });
   const sameCard = (args: readonly Card[]): Card => args[0] ?? { min: 0, max: 'many' };
-  const message = (a: SqlArgs, fallback: string) => fn('coalesce', or(a, 1, sql.null()), sql.text(fallback));
+  const message = (a: SqlArgs, fallback: string) =>
+    fn('coalesce', or(a, 1, sql.null()), sql.text(fallback));
   return [
     // Tuples are jsonb arrays: (index, value) is `[index, json(value)]`.
     def(
@@ -232,13 +318,24 @@ function wholeSets(): Overload[] {
             [
               [
                 sql.bin('=', fn('cardinality', a.at(0)), num(0)),
-                raise(a.at(0), pgTypeFor({ kind: 'array', element: a.type(0) ?? { kind: 'scalar', name: 'std::str' } }), message(a, 'assert_exists violation: expression returned an empty set'), '21000'),
+                raise(
+                  a.at(0),
+                  pgTypeFor({
+                    kind: 'array',
+                    element: a.type(0) ?? { kind: 'scalar', name: 'std::str' },
+                  }),
+                  message(a, 'assert_exists violation: expression returned an empty set'),
+                  '21000',
+                ),
               ],
             ],
             a.at(0),
           ),
         ),
-      { ...SRF, card: (args) => ({ min: 1, max: args[0]?.max === 0 ? 1 : (args[0]?.max ?? 'many') }) },
+      {
+        ...SRF,
+        card: (args) => ({ min: 1, max: args[0]?.max === 0 ? 1 : (args[0]?.max ?? 'many') }),
+      },
     ),
     def(
       'std::assert_distinct',
@@ -246,7 +343,10 @@ function wholeSets(): Overload[] {
       'set of anytype',
       (a) => {
         const distinct = sql.scalar(
-          sql.select({ targets: [sql.target(sql.agg('count', [sql.col('value', 'e')], { distinct: true }))], from: [items(a.at(0))] }),
+          sql.select({
+            targets: [sql.target(sql.agg('count', [sql.col('value', 'e')], { distinct: true }))],
+            from: [items(a.at(0))],
+          }),
         );
         return fn(
           'unnest',
@@ -254,7 +354,18 @@ function wholeSets(): Overload[] {
             [
               [
                 sql.bin('<>', fn('cardinality', a.at(0)), distinct),
-                raise(a.at(0), pgTypeFor({ kind: 'array', element: a.type(0) ?? { kind: 'scalar', name: 'std::str' } }), message(a, 'assert_distinct violation: expression returned a set with duplicate elements'), '21000'),
+                raise(
+                  a.at(0),
+                  pgTypeFor({
+                    kind: 'array',
+                    element: a.type(0) ?? { kind: 'scalar', name: 'std::str' },
+                  }),
+                  message(
+                    a,
+                    'assert_distinct violation: expression returned a set with duplicate elements',
+                  ),
+                  '21000',
+                ),
               ],
             ],
             a.at(0),
@@ -279,33 +390,57 @@ function generic(): Overload[] {
     def('std::len', 'array<anytype>', 'int64', (a) =>
       jsonbArray(a, 0) ? fn('jsonb_array_length', a.at(0)) : fn('cardinality', a.at(0)),
     ),
-    def('std::contains', 'str, str', 'bool', (a) => sql.bin('>', fn('strpos', a.at(0), a.at(1)), num(0))),
-    def('std::contains', 'bytes, bytes', 'bool', (a) => sql.bin('>', found(a.at(0), a.at(1)), num(0))),
+    def('std::contains', 'str, str', 'bool', (a) =>
+      sql.bin('>', fn('strpos', a.at(0), a.at(1)), num(0)),
+    ),
+    def('std::contains', 'bytes, bytes', 'bool', (a) =>
+      sql.bin('>', found(a.at(0), a.at(1)), num(0)),
+    ),
     def(
       'std::contains',
       'array<anytype>, anytype',
       'bool',
-      strict([1], (a) => sql.bin('@>', a.at(0), { kind: 'ArrayExpr', elements: [a.at(1)], type: null })),
+      strict([1], (a) =>
+        sql.bin('@>', a.at(0), { kind: 'ArrayExpr', elements: [a.at(1)], type: null }),
+      ),
     ),
     def('std::contains', 'json, json', 'bool', (a) => sql.bin('@>', a.at(0), a.at(1))),
-    def('std::find', 'str, str', 'int64', (a) => sql.bin('-', fn('strpos', a.at(0), a.at(1)), num(1))),
-    def('std::find', 'bytes, bytes', 'int64', (a) => int8(sql.bin('-', found(a.at(0), a.at(1)), num(1)))),
-    def('std::find', 'array<anytype>, anytype, from_pos: int64 = 0', 'int64', strict([0, 1, 2], (a) =>
-      int8(
-        fn(
-          'coalesce',
-          sql.bin('-', fn('array_position', a.at(0), a.at(1), int4(sql.bin('+', or(a, 2, num(0)), num(1)))), num(1)),
-          num(-1),
+    def('std::find', 'str, str', 'int64', (a) =>
+      sql.bin('-', fn('strpos', a.at(0), a.at(1)), num(1)),
+    ),
+    def('std::find', 'bytes, bytes', 'int64', (a) =>
+      int8(sql.bin('-', found(a.at(0), a.at(1)), num(1))),
+    ),
+    def(
+      'std::find',
+      'array<anytype>, anytype, from_pos: int64 = 0',
+      'int64',
+      strict([0, 1, 2], (a) =>
+        int8(
+          fn(
+            'coalesce',
+            sql.bin(
+              '-',
+              fn('array_position', a.at(0), a.at(1), int4(sql.bin('+', or(a, 2, num(0)), num(1)))),
+              num(1),
+            ),
+            num(-1),
+          ),
         ),
       ),
-    )),
+    ),
     def('std::assert', 'bool, named only message: optional str = {}', 'bool', (a) =>
       caseWhen(
         [
           [sql.isNull(a.at(0)), sql.cast(sql.null(), pgType('boolean'))],
           [a.at(0), sql.bool(true)],
         ],
-        raise(a.at(0), pgType('boolean'), fn('coalesce', or(a, 1, sql.null()), sql.text('assertion failed')), 'P0004'),
+        raise(
+          a.at(0),
+          pgType('boolean'),
+          fn('coalesce', or(a, 1, sql.null()), sql.text('assertion failed')),
+          'P0004',
+        ),
       ),
     ),
   ];
@@ -321,7 +456,9 @@ function strings(): Overload[] {
     def('std::str_title', 'str', 'str', (a) => fn('initcap', a.at(0))),
     def('std::str_reverse', 'str', 'str', (a) => fn('reverse', a.at(0))),
     def('std::str_repeat', 'str, n: int64', 'str', (a) => fn('repeat', a.at(0), int4(a.at(1)))),
-    def('std::str_replace', 'str, old: str, new: str', 'str', (a) => fn('replace', a.at(0), a.at(1), a.at(2))),
+    def('std::str_replace', 'str, old: str, new: str', 'str', (a) =>
+      fn('replace', a.at(0), a.at(1), a.at(2)),
+    ),
     // The defaults (' ') are PostgreSQL's own: a left-out argument is left out.
     def('std::str_trim', 'str, tr: str = " "', 'str', call('btrim')),
     def('std::str_trim_start', 'str, tr: str = " "', 'str', call('ltrim')),
@@ -336,11 +473,18 @@ function strings(): Overload[] {
     def('std::str_split', 's: str, delimiter: str', 'array<str>', (a) =>
       fn('string_to_array', a.at(0), fn('nullif', a.at(1), sql.text(''))),
     ),
-    def('std::array_join', 'array: array<str>, delimiter: str', 'str', (a) => fn('array_to_string', a.at(0), a.at(1))),
+    def('std::array_join', 'array: array<str>, delimiter: str', 'str', (a) =>
+      fn('array_to_string', a.at(0), a.at(1)),
+    ),
     def('std::re_test', 'pattern: str, str: str', 'bool', (a) => sql.bin('~', a.at(1), a.at(0))),
     // A group that took part in no match is '' (as Gel), not NULL.
     def('std::re_match', 'pattern: str, str: str', 'optional array<str>', (a) =>
-      fn('array_replace', fn('regexp_match', a.at(1), a.at(0)), cast(sql.null(), 'text'), sql.text('')),
+      fn(
+        'array_replace',
+        fn('regexp_match', a.at(1), a.at(0)),
+        cast(sql.null(), 'text'),
+        sql.text(''),
+      ),
     ),
     def(
       'std::re_match_all',
@@ -349,8 +493,11 @@ function strings(): Overload[] {
       (a) => meta('re_match_all', a.at(1), a.at(0)),
       SRF,
     ),
-    def('std::re_replace', 'pattern: str, sub: str, str: str, named only flags: str = ""', 'str', (a) =>
-      fn('regexp_replace', a.at(2), a.at(0), a.at(1), or(a, 3, sql.text(''))),
+    def(
+      'std::re_replace',
+      'pattern: str, sub: str, str: str, named only flags: str = ""',
+      'str',
+      (a) => fn('regexp_replace', a.at(2), a.at(0), a.at(1), or(a, 3, sql.text(''))),
     ),
   ];
 }
@@ -375,7 +522,9 @@ function conversions(): Overload[] {
     def('std::to_str', 'json, fmt: optional str = {}', 'str', (a) =>
       a.opt(1) === null ? cast(a.at(0), 'text') : fn('jsonb_pretty', a.at(0)),
     ),
-    def('std::to_str', 'array<str>, delimiter: str', 'str', (a) => fn('array_to_string', a.at(0), a.at(1))),
+    def('std::to_str', 'array<str>, delimiter: str', 'str', (a) =>
+      fn('array_to_string', a.at(0), a.at(1)),
+    ),
     def('std::to_str', 'datetime, fmt: optional str = {}', 'str', (a) => {
       const fmt = a.opt(1);
       return fmt === null
@@ -384,7 +533,9 @@ function conversions(): Overload[] {
     }),
     def('std::to_str', 'cal::local_datetime, fmt: optional str = {}', 'str', (a) => {
       const fmt = a.opt(1);
-      return fmt === null ? info['cal::local_datetime'].toText(a.at(0)) : fn('to_char', a.at(0), fmt);
+      return fmt === null
+        ? info['cal::local_datetime'].toText(a.at(0))
+        : fn('to_char', a.at(0), fmt);
     }),
     def('std::to_str', 'cal::local_date, fmt: optional str = {}', 'str', (a) => {
       const fmt = a.opt(1);
@@ -396,7 +547,9 @@ function conversions(): Overload[] {
         ? info['cal::local_time'].toText(a.at(0))
         : fn('to_char', sql.bin('+', cast(sql.text('2000-01-01'), 'date'), a.at(0)), fmt);
     }),
-    def('std::to_str', 'duration, fmt: optional str = {}', 'str', (a) => info['std::duration'].toText(a.at(0))),
+    def('std::to_str', 'duration, fmt: optional str = {}', 'str', (a) =>
+      info['std::duration'].toText(a.at(0)),
+    ),
     def('std::to_str', 'cal::relative_duration, fmt: optional str = {}', 'str', (a) =>
       info['cal::relative_duration'].toText(a.at(0)),
     ),
@@ -420,7 +573,14 @@ function conversions(): Overload[] {
     ['to_float64', 'std::float64', 'double precision'],
     ['to_decimal', 'std::decimal', 'numeric'],
   ] as const) {
-    out.push(def(`std::${name}`, 's: str, fmt: optional str = {}', target.slice(5), fromTextWithFormat(target, pg)));
+    out.push(
+      def(
+        `std::${name}`,
+        's: str, fmt: optional str = {}',
+        target.slice(5),
+        fromTextWithFormat(target, pg),
+      ),
+    );
   }
   out.push(
     def('std::to_bigint', 's: str, fmt: optional str = {}', 'bigint', (a) => {
@@ -468,9 +628,15 @@ function conversions(): Overload[] {
           a.at(6),
         ),
     ),
-    def('std::to_datetime', 'epochseconds: float64', 'datetime', (a) => fn('to_timestamp', a.at(0))),
-    def('std::to_datetime', 'epochseconds: int64', 'datetime', (a) => fn('to_timestamp', f8(a.at(0)))),
-    def('std::to_datetime', 'epochseconds: decimal', 'datetime', (a) => fn('to_timestamp', f8(a.at(0)))),
+    def('std::to_datetime', 'epochseconds: float64', 'datetime', (a) =>
+      fn('to_timestamp', a.at(0)),
+    ),
+    def('std::to_datetime', 'epochseconds: int64', 'datetime', (a) =>
+      fn('to_timestamp', f8(a.at(0))),
+    ),
+    def('std::to_datetime', 'epochseconds: decimal', 'datetime', (a) =>
+      fn('to_timestamp', f8(a.at(0))),
+    ),
     def(
       'std::to_duration',
       'named only hours: int64 = 0, named only minutes: int64 = 0, named only seconds: float64 = 0, named only microseconds: int64 = 0',
@@ -501,7 +667,15 @@ function conversions(): Overload[] {
       'year: int64, month: int64, day: int64, hour: int64, min: int64, sec: float64',
       'cal::local_datetime',
       (a) =>
-        fn('make_timestamp', int4(a.at(0)), int4(a.at(1)), int4(a.at(2)), int4(a.at(3)), int4(a.at(4)), a.at(5)),
+        fn(
+          'make_timestamp',
+          int4(a.at(0)),
+          int4(a.at(1)),
+          int4(a.at(2)),
+          int4(a.at(3)),
+          int4(a.at(4)),
+          a.at(5),
+        ),
     ),
     def('cal::to_local_date', 's: str, fmt: optional str = {}', 'cal::local_date', (a) => {
       const fmt = a.opt(1);
@@ -546,7 +720,13 @@ function conversions(): Overload[] {
       'named only years: int64 = 0, named only months: int64 = 0, named only days: int64 = 0',
       'cal::date_duration',
       (a) =>
-        fn('make_interval', int4(or(a, 0, num(0))), int4(or(a, 1, num(0))), num(0), int4(or(a, 2, num(0)))),
+        fn(
+          'make_interval',
+          int4(or(a, 0, num(0))),
+          int4(or(a, 1, num(0))),
+          num(0),
+          int4(or(a, 2, num(0))),
+        ),
     ),
   );
   return out;
@@ -586,8 +766,12 @@ function pgUnit(unit: SqlExpr): SqlExpr {
 function datetimes(): Overload[] {
   const utc = (e: SqlExpr) => fn('timezone', sql.text('UTC'), e);
   return [
-    def('std::datetime_current', '', 'datetime', () => fn('clock_timestamp'), { volatility: 'Volatile' }),
-    def('std::datetime_of_statement', '', 'datetime', () => fn('statement_timestamp'), { volatility: 'Stable' }),
+    def('std::datetime_current', '', 'datetime', () => fn('clock_timestamp'), {
+      volatility: 'Volatile',
+    }),
+    def('std::datetime_of_statement', '', 'datetime', () => fn('statement_timestamp'), {
+      volatility: 'Stable',
+    }),
     def('std::datetime_of_transaction', '', 'datetime', () => fn('transaction_timestamp'), {
       volatility: 'Stable',
     }),
@@ -601,19 +785,29 @@ function datetimes(): Overload[] {
     def('std::duration_to_seconds', 'dur: duration', 'decimal', (a) =>
       sql.func('extract', [sql.text('epoch'), a.at(0)], 'pg_catalog'),
     ),
-    def('std::duration_get', 'dt: duration, el: str', 'float64', (a) => fn('date_part', pgUnit(a.at(1)), a.at(0))),
+    def('std::duration_get', 'dt: duration, el: str', 'float64', (a) =>
+      fn('date_part', pgUnit(a.at(1)), a.at(0)),
+    ),
     def('std::duration_truncate', 'dt: duration, unit: str', 'duration', (a) =>
       fn('date_trunc', pgUnit(a.at(1)), a.at(0)),
     ),
-    def('cal::time_get', 'dt: cal::local_time, el: str', 'float64', (a) => fn('date_part', pgUnit(a.at(1)), a.at(0))),
+    def('cal::time_get', 'dt: cal::local_time, el: str', 'float64', (a) =>
+      fn('date_part', pgUnit(a.at(1)), a.at(0)),
+    ),
     def('cal::date_get', 'dt: cal::local_date, el: str', 'float64', (a) =>
       fn('date_part', pgUnit(a.at(1)), cast(a.at(0), 'timestamp')),
     ),
-    def('cal::duration_normalize_hours', 'dur: cal::relative_duration', 'cal::relative_duration', (a) =>
-      fn('justify_hours', a.at(0)),
+    def(
+      'cal::duration_normalize_hours',
+      'dur: cal::relative_duration',
+      'cal::relative_duration',
+      (a) => fn('justify_hours', a.at(0)),
     ),
-    def('cal::duration_normalize_days', 'dur: cal::relative_duration', 'cal::relative_duration', (a) =>
-      fn('justify_days', a.at(0)),
+    def(
+      'cal::duration_normalize_days',
+      'dur: cal::relative_duration',
+      'cal::relative_duration',
+      (a) => fn('justify_days', a.at(0)),
     ),
     def('cal::duration_normalize_days', 'dur: cal::date_duration', 'cal::date_duration', (a) =>
       fn('justify_days', a.at(0)),
@@ -625,12 +819,21 @@ function datetimes(): Overload[] {
 // JSON
 
 function json(): Overload[] {
-  const pathArray = (a: SqlArgs): SqlExpr => ({ kind: 'ArrayExpr', elements: a.rest, type: pgType('text', 1) });
+  const pathArray = (a: SqlArgs): SqlExpr => ({
+    kind: 'ArrayExpr',
+    elements: a.rest,
+    type: pgType('text', 1),
+  });
   return [
     def('std::json_typeof', 'json', 'str', (a) => fn('jsonb_typeof', a.at(0))),
-    def('std::json_get', 'json, variadic path: str, named only default: optional json = {}', 'optional json', strict([0], (a) =>
-      fn('coalesce', sql.bin('#>', a.at(0), pathArray(a)), or(a, 2, cast(sql.null(), 'jsonb'))),
-    )),
+    def(
+      'std::json_get',
+      'json, variadic path: str, named only default: optional json = {}',
+      'optional json',
+      strict([0], (a) =>
+        fn('coalesce', sql.bin('#>', a.at(0), pathArray(a)), or(a, 2, cast(sql.null(), 'jsonb'))),
+      ),
+    ),
     def(
       'std::json_set',
       'target: json, variadic path: str, named only value: optional json = {}, named only create_if_missing: bool = true',
@@ -644,7 +847,13 @@ function json(): Overload[] {
           or(a, 3, sql.bool(true)),
         ),
     ),
-    def('std::json_array_unpack', 'json', 'set of json', (a) => fn('jsonb_array_elements', a.at(0)), SRF),
+    def(
+      'std::json_array_unpack',
+      'json',
+      'set of json',
+      (a) => fn('jsonb_array_elements', a.at(0)),
+      SRF,
+    ),
     // Tuples are jsonb arrays: each (key, value) pair becomes `["key", value]`.
     def(
       'std::json_object_unpack',
@@ -665,9 +874,13 @@ function json(): Overload[] {
               sql.select({
                 targets: [
                   sql.target(
-                    sql.agg('jsonb_agg', [fn('jsonb_build_array', sql.col('key', 'p'), sql.col('value', 'p'))], {
-                      orderBy: [sql.order(sql.col('key', 'p'))],
-                    }),
+                    sql.agg(
+                      'jsonb_agg',
+                      [fn('jsonb_build_array', sql.col('key', 'p'), sql.col('value', 'p'))],
+                      {
+                        orderBy: [sql.order(sql.col('key', 'p'))],
+                      },
+                    ),
                   ),
                 ],
                 from: [pairs],
@@ -705,10 +918,18 @@ function splice(a: SqlArgs, inserting: 0 | 1): SqlExpr {
   const array = a.at(0);
   const n = fn('cardinality', array);
   const p = caseWhen([[sql.bin('<', a.at(1), num(0)), sql.bin('+', n, a.at(1))]], a.at(1));
-  const slice = (lower: SqlExpr, upper: SqlExpr): SqlExpr => ({ kind: 'Slice', expr: paren(array), lower, upper });
+  const slice = (lower: SqlExpr, upper: SqlExpr): SqlExpr => ({
+    kind: 'Slice',
+    expr: paren(array),
+    lower,
+    upper,
+  });
   const head = slice(num(1), int4(p));
   const tail = slice(int4(sql.bin('+', p, num(2 - inserting))), int4(n));
-  const outside = sql.or(sql.bin('<', p, num(0)), sql.bin('>', p, sql.bin('-', n, num(1 - inserting))));
+  const outside = sql.or(
+    sql.bin('<', p, num(0)),
+    sql.bin('>', p, sql.bin('-', n, num(1 - inserting))),
+  );
   return caseWhen(
     [
       [
@@ -716,12 +937,20 @@ function splice(a: SqlArgs, inserting: 0 | 1): SqlExpr {
         raise(
           array,
           pgTypeFor(a.result ?? { kind: 'array', element: { kind: 'scalar', name: 'std::str' } }),
-          sql.bin('||', sql.bin('||', sql.text('array index '), cast(a.at(1), 'text')), sql.text(' is out of bounds')),
+          sql.bin(
+            '||',
+            sql.bin('||', sql.text('array index '), cast(a.at(1), 'text')),
+            sql.text(' is out of bounds'),
+          ),
           '22023',
         ),
       ],
     ],
-    sql.bin('||', sql.bin('||', head, { kind: 'ArrayExpr', elements: [a.at(2)], type: null }), tail),
+    sql.bin(
+      '||',
+      sql.bin('||', head, { kind: 'ArrayExpr', elements: [a.at(2)], type: null }),
+      tail,
+    ),
   );
 }
 
@@ -735,57 +964,90 @@ function arrays(): Overload[] {
       SRF,
     ),
     // Past either end: empty (or the default), not an error (item 13).
-    def('std::array_get', 'array: array<anytype>, idx: int64, named only default: optional anytype = {}', 'optional anytype', strict([0, 1], (a) => {
-      if (jsonbArray(a, 0)) {
-        // jsonb's `->` counts from the end for a negative index and is NULL past either end.
-        const item = sql.bin('->', a.at(0), int4(a.at(1)));
+    def(
+      'std::array_get',
+      'array: array<anytype>, idx: int64, named only default: optional anytype = {}',
+      'optional anytype',
+      strict([0, 1], (a) => {
+        if (jsonbArray(a, 0)) {
+          // jsonb's `->` counts from the end for a negative index and is NULL past either end.
+          const item = sql.bin('->', a.at(0), int4(a.at(1)));
+          const fallback = a.opt(2);
+          return fallback === null ? item : fn('coalesce', item, fallback);
+        }
+        const position = caseWhen(
+          [
+            [
+              sql.bin('<', a.at(1), num(0)),
+              sql.bin('+', sql.bin('+', fn('cardinality', a.at(0)), a.at(1)), num(1)),
+            ],
+          ],
+          sql.bin('+', a.at(1), num(1)),
+        );
+        const item: SqlExpr = {
+          kind: 'Subscript',
+          expr: paren(a.at(0)),
+          index: caseWhen([[sql.bin('<', position, num(1)), sql.null()]], position),
+        };
         const fallback = a.opt(2);
         return fallback === null ? item : fn('coalesce', item, fallback);
-      }
-      const position = caseWhen(
-        [[sql.bin('<', a.at(1), num(0)), sql.bin('+', sql.bin('+', fn('cardinality', a.at(0)), a.at(1)), num(1))]],
-        sql.bin('+', a.at(1), num(1)),
-      );
-      const item: SqlExpr = {
-        kind: 'Subscript',
-        expr: paren(a.at(0)),
-        index: caseWhen([[sql.bin('<', position, num(1)), sql.null()]], position),
-      };
-      const fallback = a.opt(2);
-      return fallback === null ? item : fn('coalesce', item, fallback);
-    })),
-    def('std::array_fill', 'val: anytype, n: int64', 'array<anytype>', strict([0], (a) =>
-      fn('array_fill', a.at(0), { kind: 'ArrayExpr', elements: [int4(a.at(1))], type: null }),
-    )),
-    def('std::array_replace', 'array: array<anytype>, old: anytype, new: anytype', 'array<anytype>', strict([1, 2], (a) => {
-      if (!jsonbArray(a, 0)) return fn('array_replace', a.at(0), a.at(1), a.at(2));
-      // An array of tuples is one jsonb array: rebuild it, element by element.
-      const items = sql.fromFunction(fn('jsonb_array_elements', a.at(0)), 'e', {
-        columns: [
-          { name: 'value', type: null },
-          { name: 'ord', type: null },
-        ],
-        withOrdinality: true,
-      });
-      const value = caseWhen([[sql.bin('=', sql.col('value', 'e'), a.at(1)), a.at(2)]], sql.col('value', 'e'));
-      return fn(
-        'coalesce',
-        sql.scalar(
-          sql.select({
-            targets: [sql.target(sql.agg('jsonb_agg', [value], { orderBy: [sql.order(sql.col('ord', 'e'))] }))],
-            from: [items],
-          }),
-        ),
-        cast(sql.text('[]'), 'jsonb'),
-      );
-    })),
+      }),
+    ),
+    def(
+      'std::array_fill',
+      'val: anytype, n: int64',
+      'array<anytype>',
+      strict([0], (a) =>
+        fn('array_fill', a.at(0), { kind: 'ArrayExpr', elements: [int4(a.at(1))], type: null }),
+      ),
+    ),
+    def(
+      'std::array_replace',
+      'array: array<anytype>, old: anytype, new: anytype',
+      'array<anytype>',
+      strict([1, 2], (a) => {
+        if (!jsonbArray(a, 0)) return fn('array_replace', a.at(0), a.at(1), a.at(2));
+        // An array of tuples is one jsonb array: rebuild it, element by element.
+        const items = sql.fromFunction(fn('jsonb_array_elements', a.at(0)), 'e', {
+          columns: [
+            { name: 'value', type: null },
+            { name: 'ord', type: null },
+          ],
+          withOrdinality: true,
+        });
+        const value = caseWhen(
+          [[sql.bin('=', sql.col('value', 'e'), a.at(1)), a.at(2)]],
+          sql.col('value', 'e'),
+        );
+        return fn(
+          'coalesce',
+          sql.scalar(
+            sql.select({
+              targets: [
+                sql.target(
+                  sql.agg('jsonb_agg', [value], { orderBy: [sql.order(sql.col('ord', 'e'))] }),
+                ),
+              ],
+              from: [items],
+            }),
+          ),
+          cast(sql.text('[]'), 'jsonb'),
+        );
+      }),
+    ),
     // Replace the element at idx (negative from the end); outside the array is an error (22023).
-    def('std::array_set', 'array: array<anytype>, idx: int64, val: anytype', 'array<anytype>', (a) =>
-      splice(a, 0),
+    def(
+      'std::array_set',
+      'array: array<anytype>, idx: int64, val: anytype',
+      'array<anytype>',
+      (a) => splice(a, 0),
     ),
     // Insert before idx (len(array) appends); outside 0..len is an error (22023).
-    def('std::array_insert', 'array: array<anytype>, idx: int64, val: anytype', 'array<anytype>', (a) =>
-      splice(a, 1),
+    def(
+      'std::array_insert',
+      'array: array<anytype>, idx: int64, val: anytype',
+      'array<anytype>',
+      (a) => splice(a, 1),
     ),
   ];
 }
@@ -806,9 +1068,13 @@ function numbers(): Overload[] {
     def('math::sqrt', 'int64', 'float64', (a) => fn('sqrt', f8(a.at(0)))),
     def('math::sqrt', 'float64', 'float64', (a) => fn('sqrt', a.at(0))),
     def('math::sqrt', 'decimal', 'decimal', (a) => fn('sqrt', a.at(0))),
-    def('math::log', 'decimal, named only base: decimal', 'decimal', (a) => fn('log', a.at(1), a.at(0))),
+    def('math::log', 'decimal, named only base: decimal', 'decimal', (a) =>
+      fn('log', a.at(1), a.at(0)),
+    ),
     def('math::atan2', 'y: float64, x: float64', 'float64', (a) => fn('atan2', a.at(0), a.at(1))),
-    def('std::bytes_get_bit', 'bytes: bytes, num: int64', 'int64', (a) => int8(fn('get_bit', a.at(0), a.at(1)))),
+    def('std::bytes_get_bit', 'bytes: bytes, num: int64', 'int64', (a) =>
+      int8(fn('get_bit', a.at(0), a.at(1))),
+    ),
   ];
   for (const t of ['int16', 'int32', 'int64', 'float32', 'float64', 'bigint', 'decimal'] as const) {
     out.push(def('math::abs', t, t, (a) => fn('abs', a.at(0))));
@@ -837,7 +1103,9 @@ function numbers(): Overload[] {
     out.push(def('std::bit_and', `l: ${t}, r: ${t}`, t, (a) => sql.bin('&', a.at(0), a.at(1))));
     out.push(def('std::bit_or', `l: ${t}, r: ${t}`, t, (a) => sql.bin('|', a.at(0), a.at(1))));
     out.push(def('std::bit_xor', `l: ${t}, r: ${t}`, t, (a) => sql.bin('#', a.at(0), a.at(1))));
-    out.push(def('std::bit_not', `r: ${t}`, t, (a) => ({ kind: 'UnaryOp', op: '~', operand: a.at(0) })));
+    out.push(
+      def('std::bit_not', `r: ${t}`, t, (a) => ({ kind: 'UnaryOp', op: '~', operand: a.at(0) })),
+    );
     // Shifting by the width or more gives 0 (-1 right-shifting a negative); a negative amount is an error.
     const width = t === 'int64' ? 63 : 31;
     const shift = (name: string, op: string, beyond: (v: SqlExpr) => SqlExpr) => (a: SqlArgs) =>
@@ -845,19 +1113,46 @@ function numbers(): Overload[] {
         [
           [
             sql.bin('<', a.at(1), num(0)),
-            raise(a.at(1), pgTypeFor({ kind: 'scalar', name: `std::${t}` }), sql.text(`${name}(): cannot shift by negative amount`), '22023'),
+            raise(
+              a.at(1),
+              pgTypeFor({ kind: 'scalar', name: `std::${t}` }),
+              sql.text(`${name}(): cannot shift by negative amount`),
+              '22023',
+            ),
           ],
           [sql.bin('>', a.at(1), num(width)), beyond(a.at(0))],
         ],
         sql.bin(op, a.at(0), int4(a.at(1))),
       );
-    out.push(def('std::bit_lshift', `val: ${t}, n: int64`, t, shift('bit_lshift', '<<', () => num(0))));
     out.push(
-      def('std::bit_rshift', `val: ${t}, n: int64`, t, shift('bit_rshift', '>>', (v) => caseWhen([[sql.bin('<', v, num(0)), num(-1)]], num(0)))),
+      def(
+        'std::bit_lshift',
+        `val: ${t}, n: int64`,
+        t,
+        shift('bit_lshift', '<<', () => num(0)),
+      ),
+    );
+    out.push(
+      def(
+        'std::bit_rshift',
+        `val: ${t}, n: int64`,
+        t,
+        shift('bit_rshift', '>>', (v) => caseWhen([[sql.bin('<', v, num(0)), num(-1)]], num(0))),
+      ),
     );
     out.push(
       def('std::bit_count', `val: ${t}`, 'int64', (a) =>
-        int8(fn('length', fn('replace', cast(cast(int8(a.at(0)), 'bit(64)'), 'text'), sql.text('0'), sql.text('')))),
+        int8(
+          fn(
+            'length',
+            fn(
+              'replace',
+              cast(cast(int8(a.at(0)), 'bit(64)'), 'text'),
+              sql.text('0'),
+              sql.text(''),
+            ),
+          ),
+        ),
       ),
     );
   }
@@ -895,7 +1190,12 @@ function misc(): Overload[] {
       'std::has_role',
       'role: str, named only roles: optional array<str> = {}',
       'bool',
-      (a) => fn('coalesce', { kind: 'AnyOp', left: a.at(0), op: '=', array: or(a, 1, sql.null()) }, sql.bool(false)),
+      (a) =>
+        fn(
+          'coalesce',
+          { kind: 'AnyOp', left: a.at(0), op: '=', array: or(a, 1, sql.null()) },
+          sql.bool(false),
+        ),
       { volatility: 'Stable' },
     ),
   ];

@@ -40,7 +40,10 @@ const TYPE = Object.keys(PG_NAMES)
 /** Each rule: a message shape and how it reads with the EdgeQL name. */
 const RULES: readonly [RegExp, (edgeql: string) => string][] = [
   // invalid input syntax for type bigint: "x"
-  [new RegExp(`^invalid input syntax for type (${TYPE})\\b`), (t) => `invalid input syntax for type ${t}`],
+  [
+    new RegExp(`^invalid input syntax for type (${TYPE})\\b`),
+    (t) => `invalid input syntax for type ${t}`,
+  ],
   // smallint out of range (arithmetic overflow)
   [new RegExp(`^(${TYPE}) out of range`), (t) => `value out of range for ${t}`],
   // value "99999999999" is out of range for type integer

@@ -41,16 +41,15 @@ const caseWhen = (whens: [SqlExpr, SqlExpr][], otherwise: SqlExpr | null): SqlEx
  * constants while planning, even in a CASE branch not taken, so the typed null is written
  * `case when probe is null then null::type end` (constant only when the condition is too).
  */
-export const raise = (
-  probe: SqlExpr,
-  type: PgType,
-  message: SqlExpr,
-  code = '22000',
-): SqlExpr =>
+export const raise = (probe: SqlExpr, type: PgType, message: SqlExpr, code = '22000'): SqlExpr =>
   sql.func(
     'raise',
     [
-      { kind: 'Case', whens: [{ when: sql.isNull(probe), then: sql.cast(sql.null(), type) }], else: null },
+      {
+        kind: 'Case',
+        whens: [{ when: sql.isNull(probe), then: sql.cast(sql.null(), type) }],
+        else: null,
+      },
       sql.text(code),
       message,
     ],
@@ -77,7 +76,8 @@ function arithmetic(): Overload[] {
       ),
     );
   }
-  for (const t of [...FLOATS, 'decimal'] as const) out.push(def('std::/', `${t}, ${t}`, t, infix('/')));
+  for (const t of [...FLOATS, 'decimal'] as const)
+    out.push(def('std::/', `${t}, ${t}`, t, infix('/')));
   out.push(
     def('std::/', 'bigint, bigint', 'decimal', (a) =>
       sql.bin('/', cast(a.at(0), 'numeric'), cast(a.at(1), 'numeric')),
@@ -95,7 +95,9 @@ function arithmetic(): Overload[] {
     );
   }
   for (const t of [...FLOATS, ...EXACT] as const) {
-    out.push(def('std:://', `${t}, ${t}`, t, (a) => sql.func('floor', [sql.bin('/', a.at(0), a.at(1))])));
+    out.push(
+      def('std:://', `${t}, ${t}`, t, (a) => sql.func('floor', [sql.bin('/', a.at(0), a.at(1))])),
+    );
   }
   // `%`: the result has the divisor's sign.
   for (const t of [...INTS, ...EXACT] as const) {
@@ -108,20 +110,30 @@ function arithmetic(): Overload[] {
   for (const t of FLOATS) {
     out.push(
       def('std::%', `${t}, ${t}`, t, (a) =>
-        sql.bin('-', a.at(0), sql.bin('*', sql.func('floor', [sql.bin('/', a.at(0), a.at(1))]), a.at(1))),
+        sql.bin(
+          '-',
+          a.at(0),
+          sql.bin('*', sql.func('floor', [sql.bin('/', a.at(0), a.at(1))]), a.at(1)),
+        ),
       ),
     );
   }
   // `^`: power (item 8).
   const f8 = (e: SqlExpr) => cast(e, 'double precision');
-  out.push(def('std::^', 'int64, int64', 'float64', (a) => sql.func('power', [f8(a.at(0)), f8(a.at(1))])));
-  out.push(def('std::^', 'float64, float64', 'float64', (a) => sql.func('power', [a.at(0), a.at(1)])));
+  out.push(
+    def('std::^', 'int64, int64', 'float64', (a) => sql.func('power', [f8(a.at(0)), f8(a.at(1))])),
+  );
+  out.push(
+    def('std::^', 'float64, float64', 'float64', (a) => sql.func('power', [a.at(0), a.at(1)])),
+  );
   out.push(
     def('std::^', 'float32, float32', 'float32', (a) =>
       cast(sql.func('power', [f8(a.at(0)), f8(a.at(1))]), 'real'),
     ),
   );
-  out.push(def('std::^', 'decimal, decimal', 'decimal', (a) => sql.func('power', [a.at(0), a.at(1)])));
+  out.push(
+    def('std::^', 'decimal, decimal', 'decimal', (a) => sql.func('power', [a.at(0), a.at(1)])),
+  );
   out.push(
     def('std::^', 'bigint, bigint', 'decimal', (a) =>
       sql.func('power', [cast(a.at(0), 'numeric'), cast(a.at(1), 'numeric')]),
@@ -156,7 +168,9 @@ function temporal(): Overload[] {
     def('std::+', 'datetime, duration', 'datetime', infix('+')),
     def('std::+', 'duration, datetime', 'datetime', infix('+')),
     def('std::-', 'datetime, duration', 'datetime', infix('-')),
-    def('std::-', 'datetime, datetime', 'duration', (a) => spanOf(paren(sql.bin('-', a.at(0), a.at(1))))),
+    def('std::-', 'datetime, datetime', 'duration', (a) =>
+      spanOf(paren(sql.bin('-', a.at(0), a.at(1)))),
+    ),
     def('std::+', 'duration, duration', 'duration', infix('+')),
     def('std::-', 'duration, duration', 'duration', infix('-')),
     def('std::-', 'duration', 'duration', (a) => ({ kind: 'UnaryOp', op: '-', operand: a.at(0) })),
@@ -195,8 +209,18 @@ function temporal(): Overload[] {
     def('std::+', 'duration, cal::local_time', 'cal::local_time', infix('+')),
     def('std::-', 'cal::local_time, duration', 'cal::local_time', infix('-')),
     def('std::-', 'cal::local_time, cal::local_time', 'cal::relative_duration', infix('-')),
-    def('std::+', 'cal::relative_duration, cal::relative_duration', 'cal::relative_duration', infix('+')),
-    def('std::-', 'cal::relative_duration, cal::relative_duration', 'cal::relative_duration', infix('-')),
+    def(
+      'std::+',
+      'cal::relative_duration, cal::relative_duration',
+      'cal::relative_duration',
+      infix('+'),
+    ),
+    def(
+      'std::-',
+      'cal::relative_duration, cal::relative_duration',
+      'cal::relative_duration',
+      infix('-'),
+    ),
     def('std::-', 'cal::relative_duration', 'cal::relative_duration', (a) => ({
       kind: 'UnaryOp',
       op: '-',
@@ -297,7 +321,10 @@ const logical =
   (a: SqlArgs): SqlExpr => {
     const plain = sql.bin(op, a.at(0), a.at(1));
     if (!a.nullable(0) && !a.nullable(1)) return plain;
-    return caseWhen([[sql.or(sql.isNull(a.at(0)), sql.isNull(a.at(1))), sql.cast(sql.null(), pgType('boolean'))]], plain);
+    return caseWhen(
+      [[sql.or(sql.isNull(a.at(0)), sql.isNull(a.at(1))), sql.cast(sql.null(), pgType('boolean'))]],
+      plain,
+    );
   };
 
 function logicAndText(): Overload[] {
@@ -333,7 +360,13 @@ function logicAndText(): Overload[] {
 function position(index: SqlExpr, length: SqlExpr, onError: SqlExpr): SqlExpr {
   return caseWhen(
     [
-      [sql.or(sql.bin('>=', index, length), sql.bin('<', index, paren({ kind: 'UnaryOp', op: '-', operand: length }))), onError],
+      [
+        sql.or(
+          sql.bin('>=', index, length),
+          sql.bin('<', index, paren({ kind: 'UnaryOp', op: '-', operand: length })),
+        ),
+        onError,
+      ],
       [sql.bin('<', index, num(0)), sql.bin('+', sql.bin('+', length, index), num(1))],
     ],
     sql.bin('+', index, num(1)),
@@ -341,7 +374,15 @@ function position(index: SqlExpr, length: SqlExpr, onError: SqlExpr): SqlExpr {
 }
 
 const outOfBounds = (what: string, index: SqlExpr, length: SqlExpr): SqlExpr =>
-  raise(length, pgType('bigint'), sql.bin('||', sql.bin('||', sql.text(`${what} index `), cast(index, 'text')), sql.text(' is out of bounds')));
+  raise(
+    length,
+    pgType('bigint'),
+    sql.bin(
+      '||',
+      sql.bin('||', sql.text(`${what} index `), cast(index, 'text')),
+      sql.text(' is out of bounds'),
+    ),
+  );
 
 /** Clamped slice bounds → [1-based start, length] over a value of `length` elements. */
 function sliceBounds(a: SqlArgs, length: SqlExpr): { from: SqlExpr; count: SqlExpr } {
@@ -384,7 +425,9 @@ function jsonbSlice(j: SqlExpr, from: SqlExpr, count: SqlExpr): SqlExpr {
       targets: [
         sql.target(
           sql.func('coalesce', [
-            sql.agg('jsonb_agg', [sql.col('value', 'e')], { orderBy: [sql.order(sql.col('ord', 'e'))] }),
+            sql.agg('jsonb_agg', [sql.col('value', 'e')], {
+              orderBy: [sql.order(sql.col('ord', 'e'))],
+            }),
             cast(sql.text('[]'), 'jsonb'),
           ]),
         ),
@@ -406,10 +449,24 @@ function indexing(): Overload[] {
   const jsonType = (e: SqlExpr) => sql.func('jsonb_typeof', [e]);
   return [
     def('std::[]', 'str, int64', 'str', (a) =>
-      sql.func('substr', [a.at(0), cast(position(a.at(1), len(a.at(0)), outOfBounds('string', a.at(1), len(a.at(0)))), 'integer'), num(1)]),
+      sql.func('substr', [
+        a.at(0),
+        cast(
+          position(a.at(1), len(a.at(0)), outOfBounds('string', a.at(1), len(a.at(0)))),
+          'integer',
+        ),
+        num(1),
+      ]),
     ),
     def('std::[]', 'bytes, int64', 'bytes', (a) =>
-      sql.func('substr', [a.at(0), cast(position(a.at(1), octets(a.at(0)), outOfBounds('byte string', a.at(1), octets(a.at(0)))), 'integer'), num(1)]),
+      sql.func('substr', [
+        a.at(0),
+        cast(
+          position(a.at(1), octets(a.at(0)), outOfBounds('byte string', a.at(1), octets(a.at(0)))),
+          'integer',
+        ),
+        num(1),
+      ]),
     ),
     def('std::[]', 'array<anytype>, int64', 'anytype', (a) => {
       if (jsonbArray(a, 0)) {
@@ -420,7 +477,11 @@ function indexing(): Overload[] {
       return {
         kind: 'Subscript',
         expr: paren(a.at(0)),
-        index: position(a.at(1), cardinality(a.at(0)), outOfBounds('array', a.at(1), cardinality(a.at(0)))),
+        index: position(
+          a.at(1),
+          cardinality(a.at(0)),
+          outOfBounds('array', a.at(1), cardinality(a.at(0))),
+        ),
       };
     }),
     def('std::[]', 'json, int64', 'json', (a) =>
@@ -446,17 +507,37 @@ function indexing(): Overload[] {
           ],
           [
             sql.bin('<>', jsonType(a.at(0)), sql.text('array')),
-            raise(a.at(0), pgType('jsonb'), sql.bin('||', sql.text('cannot index JSON '), jsonType(a.at(0))), '22000'),
+            raise(
+              a.at(0),
+              pgType('jsonb'),
+              sql.bin('||', sql.text('cannot index JSON '), jsonType(a.at(0))),
+              '22000',
+            ),
           ],
           [
             sql.or(
               sql.bin('>=', a.at(1), jsonLength(a.at(0))),
-              sql.bin('<', a.at(1), paren({ kind: 'UnaryOp', op: '-', operand: jsonLength(a.at(0)) })),
+              sql.bin(
+                '<',
+                a.at(1),
+                paren({ kind: 'UnaryOp', op: '-', operand: jsonLength(a.at(0)) }),
+              ),
             ),
-            raise(a.at(0), pgType('jsonb'), sql.bin('||', sql.bin('||', sql.text('JSON index '), cast(a.at(1), 'text')), sql.text(' is out of bounds'))),
+            raise(
+              a.at(0),
+              pgType('jsonb'),
+              sql.bin(
+                '||',
+                sql.bin('||', sql.text('JSON index '), cast(a.at(1), 'text')),
+                sql.text(' is out of bounds'),
+              ),
+            ),
           ],
         ],
-        sql.func('nullif', [sql.bin('->', a.at(0), cast(a.at(1), 'integer')), cast(sql.text('null'), 'jsonb')]),
+        sql.func('nullif', [
+          sql.bin('->', a.at(0), cast(a.at(1), 'integer')),
+          cast(sql.text('null'), 'jsonb'),
+        ]),
       ),
     ),
     def('std::[]', 'json, str', 'json', (a) =>
@@ -464,77 +545,133 @@ function indexing(): Overload[] {
         [
           [
             sql.bin('<>', jsonType(a.at(0)), sql.text('object')),
-            raise(a.at(0), pgType('jsonb'), sql.bin('||', sql.text('cannot index JSON '), sql.bin('||', jsonType(a.at(0)), sql.text(' by key')))),
+            raise(
+              a.at(0),
+              pgType('jsonb'),
+              sql.bin(
+                '||',
+                sql.text('cannot index JSON '),
+                sql.bin('||', jsonType(a.at(0)), sql.text(' by key')),
+              ),
+            ),
           ],
           [
             sql.not(paren(sql.bin('?', a.at(0), a.at(1)))),
-            raise(a.at(0), pgType('jsonb'), sql.bin('||', sql.bin('||', sql.text('JSON index '), sql.func('quote_literal', [a.at(1)])), sql.text(' is out of bounds'))),
+            raise(
+              a.at(0),
+              pgType('jsonb'),
+              sql.bin(
+                '||',
+                sql.bin('||', sql.text('JSON index '), sql.func('quote_literal', [a.at(1)])),
+                sql.text(' is out of bounds'),
+              ),
+            ),
           ],
         ],
         sql.func('nullif', [sql.bin('->', a.at(0), a.at(1)), cast(sql.text('null'), 'jsonb')]),
       ),
     ),
-    def('std::[:]', 'str, named only start: optional int64 = {}, named only stop: optional int64 = {}', 'str', (a) => {
-      const { from, count } = sliceBounds(a, len(a.at(0)));
-      return sql.func('substr', [a.at(0), from, count]);
-    }),
-    def('std::[:]', 'bytes, named only start: optional int64 = {}, named only stop: optional int64 = {}', 'bytes', (a) => {
-      const { from, count } = sliceBounds(a, octets(a.at(0)));
-      return sql.func('substr', [a.at(0), from, count]);
-    }),
-    def('std::[:]', 'array<anytype>, named only start: optional int64 = {}, named only stop: optional int64 = {}', 'array<anytype>', (a) => {
-      if (jsonbArray(a, 0)) {
-        const b = sliceBounds(a, jsonLength(a.at(0)));
-        return jsonbSlice(a.at(0), b.from, b.count);
-      }
-      const { from, count } = sliceBounds(a, cardinality(a.at(0)));
-      return caseWhen(
-        [[sql.bin('=', count, num(0)), sql.cast({ kind: 'ArrayExpr', elements: [], type: null }, pgTypeFor(a.result ?? { kind: 'array', element: { kind: 'scalar', name: 'std::str' } }))]],
-        { kind: 'Slice', expr: paren(a.at(0)), lower: from, upper: sql.bin('-', sql.bin('+', from, count), num(1)) },
-      );
-    }),
-    def('std::[:]', 'json, named only start: optional int64 = {}, named only stop: optional int64 = {}', 'json', (a) => {
-      const j = a.at(0);
-      const str = sql.bin('#>>', j, sql.text('{}'));
-      const s = sliceBounds(a, len(str));
-      const arr = sliceBounds(a, jsonLength(j));
-      const items = sql.fromFunction(sql.func('jsonb_array_elements', [j]), 'e', {
-        columns: [
-          { name: 'value', type: null },
-          { name: 'ord', type: null },
-        ],
-        withOrdinality: true,
-      });
-      const slice = sql.scalar(
-        sql.select({
-          targets: [
-            sql.target(
-              sql.func('coalesce', [
-                sql.agg('jsonb_agg', [sql.col('value', 'e')], { orderBy: [sql.order(sql.col('ord', 'e'))] }),
-                cast(sql.text('[]'), 'jsonb'),
-              ]),
-            ),
+    def(
+      'std::[:]',
+      'str, named only start: optional int64 = {}, named only stop: optional int64 = {}',
+      'str',
+      (a) => {
+        const { from, count } = sliceBounds(a, len(a.at(0)));
+        return sql.func('substr', [a.at(0), from, count]);
+      },
+    ),
+    def(
+      'std::[:]',
+      'bytes, named only start: optional int64 = {}, named only stop: optional int64 = {}',
+      'bytes',
+      (a) => {
+        const { from, count } = sliceBounds(a, octets(a.at(0)));
+        return sql.func('substr', [a.at(0), from, count]);
+      },
+    ),
+    def(
+      'std::[:]',
+      'array<anytype>, named only start: optional int64 = {}, named only stop: optional int64 = {}',
+      'array<anytype>',
+      (a) => {
+        if (jsonbArray(a, 0)) {
+          const b = sliceBounds(a, jsonLength(a.at(0)));
+          return jsonbSlice(a.at(0), b.from, b.count);
+        }
+        const { from, count } = sliceBounds(a, cardinality(a.at(0)));
+        return caseWhen(
+          [
+            [
+              sql.bin('=', count, num(0)),
+              sql.cast(
+                { kind: 'ArrayExpr', elements: [], type: null },
+                pgTypeFor(
+                  a.result ?? { kind: 'array', element: { kind: 'scalar', name: 'std::str' } },
+                ),
+              ),
+            ],
           ],
-          from: [items],
-          where: sql.and(
-            sql.bin('>=', sql.col('ord', 'e'), arr.from),
-            sql.bin('<', sql.col('ord', 'e'), sql.bin('+', arr.from, arr.count)),
-          ),
-        }),
-      );
-      return caseWhen(
-        [
-          [sql.bin('=', jsonType(j), sql.text('array')), slice],
-          [sql.bin('=', jsonType(j), sql.text('string')), sql.func('to_jsonb', [sql.func('substr', [str, s.from, s.count])])],
-        ],
-        raise(j, pgType('jsonb'), sql.bin('||', sql.text('cannot slice JSON '), jsonType(j))),
-      );
-    }),
+          {
+            kind: 'Slice',
+            expr: paren(a.at(0)),
+            lower: from,
+            upper: sql.bin('-', sql.bin('+', from, count), num(1)),
+          },
+        );
+      },
+    ),
+    def(
+      'std::[:]',
+      'json, named only start: optional int64 = {}, named only stop: optional int64 = {}',
+      'json',
+      (a) => {
+        const j = a.at(0);
+        const str = sql.bin('#>>', j, sql.text('{}'));
+        const s = sliceBounds(a, len(str));
+        const arr = sliceBounds(a, jsonLength(j));
+        const items = sql.fromFunction(sql.func('jsonb_array_elements', [j]), 'e', {
+          columns: [
+            { name: 'value', type: null },
+            { name: 'ord', type: null },
+          ],
+          withOrdinality: true,
+        });
+        const slice = sql.scalar(
+          sql.select({
+            targets: [
+              sql.target(
+                sql.func('coalesce', [
+                  sql.agg('jsonb_agg', [sql.col('value', 'e')], {
+                    orderBy: [sql.order(sql.col('ord', 'e'))],
+                  }),
+                  cast(sql.text('[]'), 'jsonb'),
+                ]),
+              ),
+            ],
+            from: [items],
+            where: sql.and(
+              sql.bin('>=', sql.col('ord', 'e'), arr.from),
+              sql.bin('<', sql.col('ord', 'e'), sql.bin('+', arr.from, arr.count)),
+            ),
+          }),
+        );
+        return caseWhen(
+          [
+            [sql.bin('=', jsonType(j), sql.text('array')), slice],
+            [
+              sql.bin('=', jsonType(j), sql.text('string')),
+              sql.func('to_jsonb', [sql.func('substr', [str, s.from, s.count])]),
+            ],
+          ],
+          raise(j, pgType('jsonb'), sql.bin('||', sql.text('cannot slice JSON '), jsonType(j))),
+        );
+      },
+    ),
   ];
 }
 
 export const STD_OPERATORS: ReadonlyMap<string, readonly Overload[]> = new Map(
-  [...table([...arithmetic(), ...temporal(), ...comparison(), ...logicAndText(), ...indexing()])].map(
-    ([name, overloads]) => [name.slice('std::'.length), overloads],
-  ),
+  [
+    ...table([...arithmetic(), ...temporal(), ...comparison(), ...logicAndText(), ...indexing()]),
+  ].map(([name, overloads]) => [name.slice('std::'.length), overloads]),
 );

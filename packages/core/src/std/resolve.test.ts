@@ -5,13 +5,21 @@ import { sql } from '../sql/ast';
 import { resolveCast, resolveFunction, resolveOperator } from './index';
 import type { TypeEnv } from './model';
 
-const s = (name: string): TypeRef => ({ kind: 'scalar', name: name.includes('::') ? name : `std::${name}` });
+const s = (name: string): TypeRef => ({
+  kind: 'scalar',
+  name: name.includes('::') ? name : `std::${name}`,
+});
 const arr = (element: TypeRef): TypeRef => ({ kind: 'array', element });
-const print = (t: TypeRef | null) => (t ? (t.kind === 'scalar' ? t.name : JSON.stringify(t)) : null);
+const print = (t: TypeRef | null) =>
+  t ? (t.kind === 'scalar' ? t.name : JSON.stringify(t)) : null;
 
 const ENV: TypeEnv = {
   stdBase: (name) =>
-    name === 'default::Slug' ? 'std::str' : name.startsWith('std::') || name.startsWith('cal::') ? (name as never) : null,
+    name === 'default::Slug'
+      ? 'std::str'
+      : name.startsWith('std::') || name.startsWith('cal::')
+        ? (name as never)
+        : null,
   enumValues: (name) => (name === 'default::Color' ? ['Red', 'Green', 'Blue'] : null),
 };
 
@@ -37,7 +45,9 @@ describe('resolveOperator: fewest implicit casts wins', () => {
     ['++', 'str', 'str', 'std::str'],
     ['<', 'str', 'default::Slug', 'std::bool'],
   ])('%s(%s, %s) → %s', (op, l, r, expected) => {
-    expect(print(resolveOperator(op, [{ type: s(l) }, { type: s(r) }], { env: ENV }).returnType)).toBe(expected);
+    expect(
+      print(resolveOperator(op, [{ type: s(l) }, { type: s(r) }], { env: ENV }).returnType),
+    ).toBe(expected);
   });
 
   test.each([
@@ -56,22 +66,30 @@ describe('resolveOperator: fewest implicit casts wins', () => {
   });
 
   test('polymorphic: array ++ array, indexing binds anytype', () => {
-    expect(resolveOperator('++', [{ type: arr(s('int64')) }, { type: arr(s('int64')) }]).returnType).toEqual(
-      arr(s('int64')),
-    );
-    expect(resolveOperator('[]', [{ type: arr(s('str')) }, { type: s('int64') }]).returnType).toEqual(s('str'));
-    expect(resolveOperator('[]', [{ type: arr(s('int16')) }, { type: s('int32') }]).returnType).toEqual(s('int16'));
+    expect(
+      resolveOperator('++', [{ type: arr(s('int64')) }, { type: arr(s('int64')) }]).returnType,
+    ).toEqual(arr(s('int64')));
+    expect(
+      resolveOperator('[]', [{ type: arr(s('str')) }, { type: s('int64') }]).returnType,
+    ).toEqual(s('str'));
+    expect(
+      resolveOperator('[]', [{ type: arr(s('int16')) }, { type: s('int32') }]).returnType,
+    ).toEqual(s('int16'));
   });
 
   test('enums compare in declaration order', () => {
-    const r = resolveOperator('<', [{ type: s('default::Color') }, { type: s('default::Color') }], { env: ENV });
+    const r = resolveOperator('<', [{ type: s('default::Color') }, { type: s('default::Color') }], {
+      env: ENV,
+    });
     expect(printSql(r.sql([sql.col('a'), sql.col('b')]))).toBe(
       `array_position(ARRAY['Red', 'Green', 'Blue'], "a"::text) < array_position(ARRAY['Red', 'Green', 'Blue'], "b"::text)`,
     );
   });
 
   test('an unknown ({}) argument still resolves; the result type is kept when all agree', () => {
-    expect(resolveOperator('+', [{ type: null }, { type: s('int64') }]).returnType).toEqual(s('int64'));
+    expect(resolveOperator('+', [{ type: null }, { type: s('int64') }]).returnType).toEqual(
+      s('int64'),
+    );
     expect(resolveOperator('=', [{ type: null }, { type: null }]).returnType).toEqual(s('bool'));
   });
 
@@ -99,8 +117,17 @@ describe('resolveCast', () => {
     );
   });
   test('implicit and assignment flags', () => {
-    expect(resolveCast(s('int16'), s('int64'), ENV)).toMatchObject({ implicit: true, assignment: true });
-    expect(resolveCast(s('int64'), s('int16'), ENV)).toMatchObject({ implicit: false, assignment: true });
-    expect(resolveCast(s('float64'), s('int64'), ENV)).toMatchObject({ implicit: false, assignment: false });
+    expect(resolveCast(s('int16'), s('int64'), ENV)).toMatchObject({
+      implicit: true,
+      assignment: true,
+    });
+    expect(resolveCast(s('int64'), s('int16'), ENV)).toMatchObject({
+      implicit: false,
+      assignment: true,
+    });
+    expect(resolveCast(s('float64'), s('int64'), ENV)).toMatchObject({
+      implicit: false,
+      assignment: false,
+    });
   });
 });

@@ -27,7 +27,16 @@ import {
   resolveCast,
   scalarDistance,
 } from './casts';
-import type { Card, Overload, Param, PolyName, SigType, SqlArgs, TypeEnv, Volatility } from './model';
+import type {
+  Card,
+  Overload,
+  Param,
+  PolyName,
+  SigType,
+  SqlArgs,
+  TypeEnv,
+  Volatility,
+} from './model';
 import { pgTypeFor, STD_ONLY } from './scalars';
 import { STD_FUNCTIONS } from './functions';
 import { STD_OPERATORS } from './operators';
@@ -95,11 +104,7 @@ function cacheKey(kind: string, name: string, args: readonly CallArg[]): string 
   return key;
 }
 
-function cached(
-  env: TypeEnv,
-  key: string,
-  resolve: () => ResolvedCall,
-): ResolvedCall {
+function cached(env: TypeEnv, key: string, resolve: () => ResolvedCall): ResolvedCall {
   let entries = cache.get(env);
   if (!entries) {
     entries = new Map();
@@ -118,7 +123,9 @@ export function resolveOperator(
   options: ResolveOptions = {},
 ): ResolvedCall {
   const env = options.env ?? STD_ONLY;
-  return cached(env, cacheKey('op', op, args), () => resolveOperatorUncached(op, args, env, options));
+  return cached(env, cacheKey('op', op, args), () =>
+    resolveOperatorUncached(op, args, env, options),
+  );
 }
 
 const byArity = new Map<string, readonly Overload[]>();
@@ -160,7 +167,9 @@ export function resolveFunction(
   options: ResolveOptions = {},
 ): ResolvedCall {
   const env = options.env ?? STD_ONLY;
-  return cached(env, cacheKey('fn', name, args), () => resolveFunctionUncached(name, args, env, options));
+  return cached(env, cacheKey('fn', name, args), () =>
+    resolveFunctionUncached(name, args, env, options),
+  );
 }
 
 function resolveFunctionUncached(
@@ -171,7 +180,9 @@ function resolveFunctionUncached(
 ): ResolvedCall {
   const overloads = STD_FUNCTIONS.get(name);
   if (!overloads) {
-    throw new InvalidReferenceError(`function '${name}' does not exist`, { position: options.position });
+    throw new InvalidReferenceError(`function '${name}' does not exist`, {
+      position: options.position,
+    });
   }
   const found = pick(overloads, args, env, () => `function '${name}'`, options.position);
   if (found) return found;
@@ -267,28 +278,29 @@ function bindArgs(o: Overload, args: readonly CallArg[]): number[] | null {
   return bound;
 }
 
-const FAMILY: Readonly<Record<PolyName, (base: string | null, t: TypeRef, env: TypeEnv) => boolean>> =
-  {
-    anytype: () => true,
-    anyscalar: (_b, t) => t.kind === 'scalar',
-    anyenum: (_b, t, env) => t.kind === 'scalar' && env.enumValues(t.name) !== null,
-    anytuple: (_b, t) => t.kind === 'tuple',
-    anyreal: (b) =>
-      b !== null &&
-      [
-        'std::int16',
-        'std::int32',
-        'std::int64',
-        'std::float32',
-        'std::float64',
-        'std::bigint',
-        'std::decimal',
-      ].includes(b),
-    anyint: (b) =>
-      b !== null && ['std::int16', 'std::int32', 'std::int64', 'std::bigint'].includes(b),
-    anyfloat: (b) => b !== null && ['std::float32', 'std::float64'].includes(b),
-    anynumeric: (b) => b !== null && ['std::bigint', 'std::decimal'].includes(b),
-  };
+const FAMILY: Readonly<
+  Record<PolyName, (base: string | null, t: TypeRef, env: TypeEnv) => boolean>
+> = {
+  anytype: () => true,
+  anyscalar: (_b, t) => t.kind === 'scalar',
+  anyenum: (_b, t, env) => t.kind === 'scalar' && env.enumValues(t.name) !== null,
+  anytuple: (_b, t) => t.kind === 'tuple',
+  anyreal: (b) =>
+    b !== null &&
+    [
+      'std::int16',
+      'std::int32',
+      'std::int64',
+      'std::float32',
+      'std::float64',
+      'std::bigint',
+      'std::decimal',
+    ].includes(b),
+  anyint: (b) =>
+    b !== null && ['std::int16', 'std::int32', 'std::int64', 'std::bigint'].includes(b),
+  anyfloat: (b) => b !== null && ['std::float32', 'std::float64'].includes(b),
+  anynumeric: (b) => b !== null && ['std::bigint', 'std::decimal'].includes(b),
+};
 
 interface Match {
   readonly overload: Overload;
@@ -298,11 +310,7 @@ interface Match {
 }
 
 /** Collects, for each polymorphic name, the argument types that meet it. */
-function collectPoly(
-  sig: SigType,
-  arg: TypeRef,
-  into: Map<PolyName, TypeRef[]>,
-): boolean {
+function collectPoly(sig: SigType, arg: TypeRef, into: Map<PolyName, TypeRef[]>): boolean {
   switch (sig.kind) {
     case 'poly': {
       const list = into.get(sig.name) ?? [];
@@ -385,7 +393,8 @@ function match(o: Overload, args: readonly CallArg[], env: TypeEnv): Match | nul
     // Each type must already be of the family (cheap) before the common type is sought.
     const family = FAMILY[name];
     for (const type of types) {
-      if (!family(type.kind === 'scalar' ? resolutionBase(type.name, env) : null, type, env)) return null;
+      if (!family(type.kind === 'scalar' ? resolutionBase(type.name, env) : null, type, env))
+        return null;
     }
     const common = commonType(types, env);
     if (!common) return null;
@@ -464,10 +473,13 @@ function pick(
   if (best.length > 1) {
     const returns = new Set(best.map((m) => printSig(m.overload.returns)));
     if (!unknownArg) {
-      throw new InvalidTypeError(`${what()} is ambiguous for arguments of type ${args.map((a) => `'${a.type ? printTypeRef(a.type) : 'anytype'}'`).join(', ')}`, {
-        hint: `the candidates are:\n${best.map((m) => printSignature(m.overload)).join('\n')}`,
-        position,
-      });
+      throw new InvalidTypeError(
+        `${what()} is ambiguous for arguments of type ${args.map((a) => `'${a.type ? printTypeRef(a.type) : 'anytype'}'`).join(', ')}`,
+        {
+          hint: `the candidates are:\n${best.map((m) => printSignature(m.overload)).join('\n')}`,
+          position,
+        },
+      );
     }
     if (returns.size > 1) returnType = null;
   }
@@ -484,13 +496,20 @@ const product = (a: Card, b: Card): Card => ({
 });
 
 /** Gel's default result cardinality of a call (see Overload.card). */
-export function defaultCard(o: Overload, argParams: readonly number[], args: readonly Card[]): Card {
+export function defaultCard(
+  o: Overload,
+  argParams: readonly number[],
+  args: readonly Card[],
+): Card {
   let card: Card = { min: 1, max: 1 };
   for (let i = 0; i < args.length; i++) {
     const param = o.params[argParams[i] as number] as Param;
     const c = args[i] as Card;
     if (param.typemod === 'set-of') continue;
-    card = product(card, param.typemod === 'optional' ? { min: 1, max: c.max === 0 ? 1 : c.max } : c);
+    card = product(
+      card,
+      param.typemod === 'optional' ? { min: 1, max: c.max === 0 ? 1 : c.max } : c,
+    );
   }
   if (o.returnMod === 'set-of') return { min: 0, max: card.max === 0 ? 0 : 'many' };
   if (o.returnMod === 'optional') return { min: 0, max: card.max };
@@ -521,7 +540,8 @@ function toResolved(
         const from = args[i]?.type ?? null;
         const to = paramTypes[p] ?? null;
         // An untyped `{}` gets the parameter's type (PostgreSQL would guess text).
-        const converted = from && to ? coerce(value, from, to, env) : to ? sql.cast(value, pgTypeFor(to)) : value;
+        const converted =
+          from && to ? coerce(value, from, to, env) : to ? sql.cast(value, pgTypeFor(to)) : value;
         if ((o.params[p] as Param).kind === 'variadic') rest.push(converted);
         else byParam.set(p, converted);
         if (nullable[i]) nullByParam.set(p, true);

@@ -50,12 +50,7 @@ const number = (name: StdScalarName, pg: PgType): ScalarInfo => ({
   toText: (v) => sql.cast(v, pgType('text')),
 });
 
-const textual = (
-  name: StdScalarName,
-  pg: PgType,
-  isoOut: string,
-  isoIn: string,
-): ScalarInfo => ({
+const textual = (name: StdScalarName, pg: PgType, isoOut: string, isoIn: string): ScalarInfo => ({
   name,
   pg,
   decode: (j) => meta(isoIn, [jsonText(j)]),
@@ -122,18 +117,43 @@ const INFO: Record<StdScalarName, ScalarInfo> = {
     fromText: (t) => sql.func('convert_to', [t, sql.text('UTF8')]),
     toText: base64,
   },
-  'std::datetime': textual('std::datetime', STD_PG_TYPES['std::datetime'], 'datetime_iso', 'datetime_in'),
-  'std::duration': textual('std::duration', STD_PG_TYPES['std::duration'], 'duration_iso', 'duration_in'),
+  'std::datetime': textual(
+    'std::datetime',
+    STD_PG_TYPES['std::datetime'],
+    'datetime_iso',
+    'datetime_in',
+  ),
+  'std::duration': textual(
+    'std::duration',
+    STD_PG_TYPES['std::duration'],
+    'duration_iso',
+    'duration_in',
+  ),
   'cal::local_datetime': textual(
     'cal::local_datetime',
     STD_PG_TYPES['cal::local_datetime'],
     'local_datetime_iso',
     'local_datetime_in',
   ),
-  'cal::local_date': textual('cal::local_date', STD_PG_TYPES['cal::local_date'], 'local_date_iso', 'local_date_in'),
-  'cal::local_time': textual('cal::local_time', STD_PG_TYPES['cal::local_time'], 'local_time_iso', 'local_time_in'),
+  'cal::local_date': textual(
+    'cal::local_date',
+    STD_PG_TYPES['cal::local_date'],
+    'local_date_iso',
+    'local_date_in',
+  ),
+  'cal::local_time': textual(
+    'cal::local_time',
+    STD_PG_TYPES['cal::local_time'],
+    'local_time_iso',
+    'local_time_in',
+  ),
   'cal::relative_duration': {
-    ...textual('cal::relative_duration', STD_PG_TYPES['cal::relative_duration'], 'relative_duration_iso', 'duration_in'),
+    ...textual(
+      'cal::relative_duration',
+      STD_PG_TYPES['cal::relative_duration'],
+      'relative_duration_iso',
+      'duration_in',
+    ),
     fromText: (t) => cast(t, 'interval'),
     decode: (j) => cast(jsonText(j), 'interval'),
   },

@@ -50,14 +50,26 @@ describe('DDL: the restricted mode of the std table', () => {
   });
 
   test.each([
-    ["'a' + 1", 'InvalidTypeError', /operator '\+' cannot be applied to operands of type 'std::str' and 'std::int64'/],
+    [
+      "'a' + 1",
+      'InvalidTypeError',
+      /operator '\+' cannot be applied to operands of type 'std::str' and 'std::int64'/,
+    ],
     ['.color = 1', 'InvalidTypeError', /operator '=' cannot be applied/],
     ['-.name', 'InvalidTypeError', /operator '-' cannot be applied to operand of type 'std::str'/],
-    ['len(.qty)', 'InvalidReferenceError', /function "std::len\(arg0: std::int64\)" does not exist/],
+    [
+      'len(.qty)',
+      'InvalidReferenceError',
+      /function "std::len\(arg0: std::int64\)" does not exist/,
+    ],
     ['array_agg(.name)', 'InvalidDefinitionError', /works on sets/],
     ['array_unpack(.tags)', 'InvalidDefinitionError', /works on sets/],
     ['<bytes>.name', 'InvalidTypeError', /cannot cast 'std::str' to 'std::bytes'/],
-    ['<array<bytes>>.tags', 'InvalidTypeError', /cannot cast 'array<std::str>' to 'array<std::bytes>'/],
+    [
+      '<array<bytes>>.tags',
+      'InvalidTypeError',
+      /cannot cast 'array<std::str>' to 'array<std::bytes>'/,
+    ],
   ])('refuses %s', (input, type, message) => {
     const error = errorOf(() => compile(input));
     expect(error.type).toBe(type);
@@ -71,11 +83,15 @@ describe('schema inference through the std table', () => {
     buildSchema(`module default { type T { a: str; n: int64; ${body} } }`);
 
   test('result types come from the overloads', () => {
-    const t = build('property half := .n / 2; property words := str_split(.a, " "); property first := .a[0];')
-      .objectTypes.find((x) => x.name === 'default::T');
+    const t = build(
+      'property half := .n / 2; property words := str_split(.a, " "); property first := .a[0];',
+    ).objectTypes.find((x) => x.name === 'default::T');
     const target = (name: string) => t?.pointers.find((p) => p.name === name)?.target;
     expect(target('half')).toEqual({ kind: 'scalar', name: 'std::float64' });
-    expect(target('words')).toEqual({ kind: 'array', element: { kind: 'scalar', name: 'std::str' } });
+    expect(target('words')).toEqual({
+      kind: 'array',
+      element: { kind: 'scalar', name: 'std::str' },
+    });
     expect(target('first')).toEqual({ kind: 'scalar', name: 'std::str' });
   });
 
@@ -86,13 +102,19 @@ describe('schema inference through the std table', () => {
     const target = (name: string) => t?.pointers.find((p) => p.name === name)?.target;
     expect(target('mixed')).toEqual({ kind: 'scalar', name: 'std::float64' });
     expect(target('either')).toEqual({ kind: 'scalar', name: 'std::float64' });
-    expect(target('arr')).toEqual({ kind: 'array', element: { kind: 'scalar', name: 'std::float64' } });
+    expect(target('arr')).toEqual({
+      kind: 'array',
+      element: { kind: 'scalar', name: 'std::float64' },
+    });
   });
 
   test.each([
     ['property x := .a + 1;', /operator '\+' cannot be applied/],
     ['property x := <bytes>.a;', /cannot cast 'std::str' to 'std::bytes'/],
-    ['property x := str_upper(.n);', /function "std::str_upper\(arg0: std::int64\)" does not exist/],
+    [
+      'property x := str_upper(.n);',
+      /function "std::str_upper\(arg0: std::int64\)" does not exist/,
+    ],
   ])('refuses %s', (body, message) => {
     const error = errorOf(() => build(body));
     expect(error.message).toMatch(message);

@@ -25,7 +25,8 @@ const t = (name: string): TypeRef => {
 };
 
 const ENV: TypeEnv = {
-  stdBase: (name) => (name.startsWith('std::') || name.startsWith('cal::') ? (name as never) : null),
+  stdBase: (name) =>
+    name.startsWith('std::') || name.startsWith('cal::') ? (name as never) : null,
   enumValues: (name) => (name === 'default::Color' ? ['Red', 'Green', 'Blue'] : null),
 };
 
@@ -75,69 +76,444 @@ async function sqlState(promise: Promise<unknown>): Promise<string> {
 
 describe('operators', () => {
   test.each<[string, Arg[], unknown]>([
-    ['+', [['int64', 2], ['int64', 3]], 5],
+    [
+      '+',
+      [
+        ['int64', 2],
+        ['int64', 3],
+      ],
+      5,
+    ],
     ['-', [['int64', 2]], -2],
-    ['/', [['int64', 7], ['int64', 2]], 3.5],
-    ['//', [['int64', 7], ['int64', 2]], 3],
-    ['//', [['int64', -7], ['int64', 2]], -4],
-    ['%', [['int64', -7], ['int64', 3]], 2],
-    ['%', [['int64', 7], ['int64', -3]], -2],
-    ['%', [['float64', -7.5], ['float64', 2]], 0.5],
-    ['^', [['int64', 2], ['int64', 3]], 8],
-    ['^', [['float64', 2], ['float64', 0.5]], Math.SQRT2],
-    ['+', [['int16', 1], ['float64', 0.5]], 1.5],
-    ['+', [['decimal', '0.1'], ['decimal', '0.2']], 0.3],
-    ['=', [['str', 'a'], ['str', 'a']], true],
-    ['<', [['str', 'B'], ['str', 'a']], true],
-    ['!=', [['int32', 1], ['float64', 1]], false],
-    ['?=', [['str', null], ['str', null]], true],
-    ['?!=', [['int64', 1], ['int64', null]], true],
-    ['and', [['bool', true], ['bool', false]], false],
-    ['or', [['bool', false], ['bool', true]], true],
+    [
+      '/',
+      [
+        ['int64', 7],
+        ['int64', 2],
+      ],
+      3.5,
+    ],
+    [
+      '//',
+      [
+        ['int64', 7],
+        ['int64', 2],
+      ],
+      3,
+    ],
+    [
+      '//',
+      [
+        ['int64', -7],
+        ['int64', 2],
+      ],
+      -4,
+    ],
+    [
+      '%',
+      [
+        ['int64', -7],
+        ['int64', 3],
+      ],
+      2,
+    ],
+    [
+      '%',
+      [
+        ['int64', 7],
+        ['int64', -3],
+      ],
+      -2,
+    ],
+    [
+      '%',
+      [
+        ['float64', -7.5],
+        ['float64', 2],
+      ],
+      0.5,
+    ],
+    [
+      '^',
+      [
+        ['int64', 2],
+        ['int64', 3],
+      ],
+      8,
+    ],
+    [
+      '^',
+      [
+        ['float64', 2],
+        ['float64', 0.5],
+      ],
+      Math.SQRT2,
+    ],
+    [
+      '+',
+      [
+        ['int16', 1],
+        ['float64', 0.5],
+      ],
+      1.5,
+    ],
+    [
+      '+',
+      [
+        ['decimal', '0.1'],
+        ['decimal', '0.2'],
+      ],
+      0.3,
+    ],
+    [
+      '=',
+      [
+        ['str', 'a'],
+        ['str', 'a'],
+      ],
+      true,
+    ],
+    [
+      '<',
+      [
+        ['str', 'B'],
+        ['str', 'a'],
+      ],
+      true,
+    ],
+    [
+      '!=',
+      [
+        ['int32', 1],
+        ['float64', 1],
+      ],
+      false,
+    ],
+    [
+      '?=',
+      [
+        ['str', null],
+        ['str', null],
+      ],
+      true,
+    ],
+    [
+      '?!=',
+      [
+        ['int64', 1],
+        ['int64', null],
+      ],
+      true,
+    ],
+    [
+      'and',
+      [
+        ['bool', true],
+        ['bool', false],
+      ],
+      false,
+    ],
+    [
+      'or',
+      [
+        ['bool', false],
+        ['bool', true],
+      ],
+      true,
+    ],
     ['not', [['bool', false]], true],
-    ['like', [['str', 'abc'], ['str', 'a%']], true],
-    ['ilike', [['str', 'ABC'], ['str', 'a%']], true],
-    ['not like', [['str', 'abc'], ['str', 'b%']], true],
-    ['++', [['str', 'ab'], ['str', 'cd']], 'abcd'],
-    ['++', [['array<int64>', [1]], ['array<int64>', [2, 3]]], [1, 2, 3]],
-    ['++', [['bytes', 'YQ=='], ['bytes', 'Yg==']], 'YWI='],
-    ['[]', [['str', 'hello'], ['int64', 1]], 'e'],
-    ['[]', [['str', 'hello'], ['int64', -1]], 'o'],
-    ['[]', [['array<int64>', [10, 20, 30]], ['int64', -3]], 10],
-    ['[]', [['json', [1, 2, 3]], ['int64', 1]], 2],
-    ['[]', [['json', { a: { b: 1 } }], ['str', 'a']], { b: 1 }],
-    ['[]', [['json', { a: null }], ['str', 'a']], null],
-    ['[]', [['json', 'hello'], ['int64', -2]], 'l'],
-    ['[:]', [['str', 'hello'], ['int64', 1, 'start'], ['int64', -1, 'stop']], 'ell'],
-    ['[:]', [['str', 'hello'], ['int64', -100, 'start']], 'hello'],
-    ['[:]', [['str', 'hello'], ['int64', 10, 'start']], ''],
-    ['[:]', [['array<int64>', [1, 2, 3, 4]], ['int64', 2, 'start']], [3, 4]],
-    ['[:]', [['array<int64>', [1, 2, 3, 4]], ['int64', 3, 'start'], ['int64', 1, 'stop']], []],
-    ['[:]', [['json', [1, 2, 3]], ['int64', 1, 'start']], [2, 3]],
-    ['[:]', [['bytes', 'aGVsbG8='], ['int64', 1, 'start'], ['int64', 3, 'stop']], 'ZWw='],
-    ['-', [['datetime', '2024-01-03T00:00:00Z'], ['datetime', '2024-01-01T12:00:00Z']], 'PT36H'],
-    ['+', [['datetime', '2024-01-01T00:00:00Z'], ['duration', 'PT1H30M']], '2024-01-01T01:30:00+00:00'],
-    ['+', [['datetime', '2024-01-31T00:00:00Z'], ['cal::relative_duration', 'P1M']], '2024-02-29T00:00:00+00:00'],
-    ['-', [['cal::local_date', '2024-03-01'], ['cal::local_date', '2024-02-01']], 'P29D'],
-    ['+', [['cal::local_date', '2024-03-01'], ['cal::date_duration', 'P2D']], '2024-03-03'],
-    ['-', [['cal::local_time', '10:00:00'], ['duration', 'PT30M']], '09:30:00'],
+    [
+      'like',
+      [
+        ['str', 'abc'],
+        ['str', 'a%'],
+      ],
+      true,
+    ],
+    [
+      'ilike',
+      [
+        ['str', 'ABC'],
+        ['str', 'a%'],
+      ],
+      true,
+    ],
+    [
+      'not like',
+      [
+        ['str', 'abc'],
+        ['str', 'b%'],
+      ],
+      true,
+    ],
+    [
+      '++',
+      [
+        ['str', 'ab'],
+        ['str', 'cd'],
+      ],
+      'abcd',
+    ],
+    [
+      '++',
+      [
+        ['array<int64>', [1]],
+        ['array<int64>', [2, 3]],
+      ],
+      [1, 2, 3],
+    ],
+    [
+      '++',
+      [
+        ['bytes', 'YQ=='],
+        ['bytes', 'Yg=='],
+      ],
+      'YWI=',
+    ],
+    [
+      '[]',
+      [
+        ['str', 'hello'],
+        ['int64', 1],
+      ],
+      'e',
+    ],
+    [
+      '[]',
+      [
+        ['str', 'hello'],
+        ['int64', -1],
+      ],
+      'o',
+    ],
+    [
+      '[]',
+      [
+        ['array<int64>', [10, 20, 30]],
+        ['int64', -3],
+      ],
+      10,
+    ],
+    [
+      '[]',
+      [
+        ['json', [1, 2, 3]],
+        ['int64', 1],
+      ],
+      2,
+    ],
+    [
+      '[]',
+      [
+        ['json', { a: { b: 1 } }],
+        ['str', 'a'],
+      ],
+      { b: 1 },
+    ],
+    [
+      '[]',
+      [
+        ['json', { a: null }],
+        ['str', 'a'],
+      ],
+      null,
+    ],
+    [
+      '[]',
+      [
+        ['json', 'hello'],
+        ['int64', -2],
+      ],
+      'l',
+    ],
+    [
+      '[:]',
+      [
+        ['str', 'hello'],
+        ['int64', 1, 'start'],
+        ['int64', -1, 'stop'],
+      ],
+      'ell',
+    ],
+    [
+      '[:]',
+      [
+        ['str', 'hello'],
+        ['int64', -100, 'start'],
+      ],
+      'hello',
+    ],
+    [
+      '[:]',
+      [
+        ['str', 'hello'],
+        ['int64', 10, 'start'],
+      ],
+      '',
+    ],
+    [
+      '[:]',
+      [
+        ['array<int64>', [1, 2, 3, 4]],
+        ['int64', 2, 'start'],
+      ],
+      [3, 4],
+    ],
+    [
+      '[:]',
+      [
+        ['array<int64>', [1, 2, 3, 4]],
+        ['int64', 3, 'start'],
+        ['int64', 1, 'stop'],
+      ],
+      [],
+    ],
+    [
+      '[:]',
+      [
+        ['json', [1, 2, 3]],
+        ['int64', 1, 'start'],
+      ],
+      [2, 3],
+    ],
+    [
+      '[:]',
+      [
+        ['bytes', 'aGVsbG8='],
+        ['int64', 1, 'start'],
+        ['int64', 3, 'stop'],
+      ],
+      'ZWw=',
+    ],
+    [
+      '-',
+      [
+        ['datetime', '2024-01-03T00:00:00Z'],
+        ['datetime', '2024-01-01T12:00:00Z'],
+      ],
+      'PT36H',
+    ],
+    [
+      '+',
+      [
+        ['datetime', '2024-01-01T00:00:00Z'],
+        ['duration', 'PT1H30M'],
+      ],
+      '2024-01-01T01:30:00+00:00',
+    ],
+    [
+      '+',
+      [
+        ['datetime', '2024-01-31T00:00:00Z'],
+        ['cal::relative_duration', 'P1M'],
+      ],
+      '2024-02-29T00:00:00+00:00',
+    ],
+    [
+      '-',
+      [
+        ['cal::local_date', '2024-03-01'],
+        ['cal::local_date', '2024-02-01'],
+      ],
+      'P29D',
+    ],
+    [
+      '+',
+      [
+        ['cal::local_date', '2024-03-01'],
+        ['cal::date_duration', 'P2D'],
+      ],
+      '2024-03-03',
+    ],
+    [
+      '-',
+      [
+        ['cal::local_time', '10:00:00'],
+        ['duration', 'PT30M'],
+      ],
+      '09:30:00',
+    ],
   ])('%s %j → %j', async (op, args, expected) => {
     const { values, callArgs } = decodeArgs(args);
     const result = await run(resolveOperator(op, callArgs, { env: ENV }), values);
-    if (typeof expected === 'number' && !Number.isInteger(expected)) expect(result).toBeCloseTo(expected, 12);
+    if (typeof expected === 'number' && !Number.isInteger(expected))
+      expect(result).toBeCloseTo(expected, 12);
     else expect(result).toEqual(expected);
   });
 
   test.each<[string, Arg[], string]>([
-    ['[]', [['str', 'hello'], ['int64', 5]], '22000'],
-    ['[]', [['str', 'hello'], ['int64', -6]], '22000'],
-    ['[]', [['array<int64>', [1]], ['int64', 1]], '22000'],
-    ['[]', [['json', [1]], ['int64', 1]], '22000'],
-    ['[]', [['json', { a: 1 }], ['str', 'b']], '22000'],
-    ['[]', [['json', 'x'], ['str', 'b']], '22000'],
-    ['[]', [['json', { a: 1 }], ['int64', 0]], '22000'],
-    ['+', [['int16', 32767], ['int16', 1]], '22003'],
-    ['/', [['int64', 1], ['int64', 0]], '22012'],
+    [
+      '[]',
+      [
+        ['str', 'hello'],
+        ['int64', 5],
+      ],
+      '22000',
+    ],
+    [
+      '[]',
+      [
+        ['str', 'hello'],
+        ['int64', -6],
+      ],
+      '22000',
+    ],
+    [
+      '[]',
+      [
+        ['array<int64>', [1]],
+        ['int64', 1],
+      ],
+      '22000',
+    ],
+    [
+      '[]',
+      [
+        ['json', [1]],
+        ['int64', 1],
+      ],
+      '22000',
+    ],
+    [
+      '[]',
+      [
+        ['json', { a: 1 }],
+        ['str', 'b'],
+      ],
+      '22000',
+    ],
+    [
+      '[]',
+      [
+        ['json', 'x'],
+        ['str', 'b'],
+      ],
+      '22000',
+    ],
+    [
+      '[]',
+      [
+        ['json', { a: 1 }],
+        ['int64', 0],
+      ],
+      '22000',
+    ],
+    [
+      '+',
+      [
+        ['int16', 32767],
+        ['int16', 1],
+      ],
+      '22003',
+    ],
+    [
+      '/',
+      [
+        ['int64', 1],
+        ['int64', 0],
+      ],
+      '22012',
+    ],
   ])('%s %j raises %s', async (op, args, code) => {
     const { values, callArgs } = decodeArgs(args);
     expect(await sqlState(run(resolveOperator(op, callArgs, { env: ENV }), values))).toBe(code);
@@ -164,7 +540,11 @@ describe('operators', () => {
 
   test('in receives the set as an array', async () => {
     const call = resolveOperator('in', [{ type: t('int64') }, { type: t('int64') }]);
-    const set = { kind: 'ArrayExpr', elements: [sql.num(1), sql.num(2)], type: pgType('bigint', 1) } as const;
+    const set = {
+      kind: 'ArrayExpr',
+      elements: [sql.num(1), sql.num(2)],
+      type: pgType('bigint', 1),
+    } as const;
     const { rows } = await test_.db.query(
       `select ${printSql(call.sql([sql.cast(sql.num(2), pgType('bigint')), set]))} as v`,
     );
@@ -177,124 +557,628 @@ describe('functions', () => {
     ['std::len', [['str', 'héllo']], 5],
     ['std::len', [['bytes', 'aGk=']], 2],
     ['std::len', [['array<int64>', [1, 2, 3]]], 3],
-    ['std::contains', [['str', 'hello'], ['str', 'ell']], true],
-    ['std::contains', [['array<int64>', [1, 2]], ['int64', 3]], false],
-    ['std::contains', [['json', { a: 1, b: 2 }], ['json', { a: 1 }]], true],
-    ['std::find', [['str', 'hello'], ['str', 'l']], 2],
-    ['std::find', [['str', 'hello'], ['str', 'z']], -1],
-    ['std::find', [['array<int64>', [5, 6, 5]], ['int64', 5], ['int64', 1]], 2],
-    ['std::find', [['array<int64>', [5, 6]], ['int64', 7]], -1],
+    [
+      'std::contains',
+      [
+        ['str', 'hello'],
+        ['str', 'ell'],
+      ],
+      true,
+    ],
+    [
+      'std::contains',
+      [
+        ['array<int64>', [1, 2]],
+        ['int64', 3],
+      ],
+      false,
+    ],
+    [
+      'std::contains',
+      [
+        ['json', { a: 1, b: 2 }],
+        ['json', { a: 1 }],
+      ],
+      true,
+    ],
+    [
+      'std::find',
+      [
+        ['str', 'hello'],
+        ['str', 'l'],
+      ],
+      2,
+    ],
+    [
+      'std::find',
+      [
+        ['str', 'hello'],
+        ['str', 'z'],
+      ],
+      -1,
+    ],
+    [
+      'std::find',
+      [
+        ['array<int64>', [5, 6, 5]],
+        ['int64', 5],
+        ['int64', 1],
+      ],
+      2,
+    ],
+    [
+      'std::find',
+      [
+        ['array<int64>', [5, 6]],
+        ['int64', 7],
+      ],
+      -1,
+    ],
     ['std::str_lower', [['str', 'AbC']], 'abc'],
     ['std::str_upper', [['str', 'AbC']], 'ABC'],
     ['std::str_title', [['str', 'hello world']], 'Hello World'],
     ['std::str_trim', [['str', '  x  ']], 'x'],
-    ['std::str_trim_start', [['str', 'xxaxx'], ['str', 'x']], 'axx'],
-    ['std::str_trim_end', [['str', 'xxaxx'], ['str', 'x']], 'xxa'],
-    ['std::str_pad_start', [['str', 'a'], ['int64', 3]], '  a'],
-    ['std::str_pad_end', [['str', 'a'], ['int64', 3], ['str', '-']], 'a--'],
-    ['std::str_repeat', [['str', 'ab'], ['int64', 3]], 'ababab'],
-    ['std::str_replace', [['str', 'a-b-c'], ['str', '-'], ['str', '+']], 'a+b+c'],
+    [
+      'std::str_trim_start',
+      [
+        ['str', 'xxaxx'],
+        ['str', 'x'],
+      ],
+      'axx',
+    ],
+    [
+      'std::str_trim_end',
+      [
+        ['str', 'xxaxx'],
+        ['str', 'x'],
+      ],
+      'xxa',
+    ],
+    [
+      'std::str_pad_start',
+      [
+        ['str', 'a'],
+        ['int64', 3],
+      ],
+      '  a',
+    ],
+    [
+      'std::str_pad_end',
+      [
+        ['str', 'a'],
+        ['int64', 3],
+        ['str', '-'],
+      ],
+      'a--',
+    ],
+    [
+      'std::str_repeat',
+      [
+        ['str', 'ab'],
+        ['int64', 3],
+      ],
+      'ababab',
+    ],
+    [
+      'std::str_replace',
+      [
+        ['str', 'a-b-c'],
+        ['str', '-'],
+        ['str', '+'],
+      ],
+      'a+b+c',
+    ],
     ['std::str_reverse', [['str', 'abc']], 'cba'],
-    ['std::str_split', [['str', 'a,b,c'], ['str', ',']], ['a', 'b', 'c']],
-    ['std::str_split', [['str', 'abc'], ['str', '']], ['a', 'b', 'c']],
-    ['std::array_join', [['array<str>', ['a', 'b']], ['str', '/']], 'a/b'],
-    ['std::re_test', [['str', '^a.c$'], ['str', 'abc']], true],
-    ['std::re_match', [['str', 'a(b)c'], ['str', 'xabcx']], ['b']],
-    ['std::re_match', [['str', '(foo)?bar'], ['str', 'barbar']], ['']],
-    ['std::re_replace', [['str', 'a'], ['str', 'X'], ['str', 'banana'], ['str', 'g', 'flags']], 'bXnXnX'],
+    [
+      'std::str_split',
+      [
+        ['str', 'a,b,c'],
+        ['str', ','],
+      ],
+      ['a', 'b', 'c'],
+    ],
+    [
+      'std::str_split',
+      [
+        ['str', 'abc'],
+        ['str', ''],
+      ],
+      ['a', 'b', 'c'],
+    ],
+    [
+      'std::array_join',
+      [
+        ['array<str>', ['a', 'b']],
+        ['str', '/'],
+      ],
+      'a/b',
+    ],
+    [
+      'std::re_test',
+      [
+        ['str', '^a.c$'],
+        ['str', 'abc'],
+      ],
+      true,
+    ],
+    [
+      'std::re_match',
+      [
+        ['str', 'a(b)c'],
+        ['str', 'xabcx'],
+      ],
+      ['b'],
+    ],
+    [
+      'std::re_match',
+      [
+        ['str', '(foo)?bar'],
+        ['str', 'barbar'],
+      ],
+      [''],
+    ],
+    [
+      'std::re_replace',
+      [
+        ['str', 'a'],
+        ['str', 'X'],
+        ['str', 'banana'],
+        ['str', 'g', 'flags'],
+      ],
+      'bXnXnX',
+    ],
     ['std::to_str', [['int64', 42]], '42'],
     ['std::to_str', [['datetime', '2024-05-06T07:08:09.5+02:00']], '2024-05-06T05:08:09.5+00:00'],
     ['std::to_str', [['duration', 'PT1H30M']], 'PT1H30M'],
     ['std::to_str', [['cal::local_date', '2024-02-29']], '2024-02-29'],
-    ['std::to_str', [['array<str>', ['a', 'b']], ['str', ', ']], 'a, b'],
+    [
+      'std::to_str',
+      [
+        ['array<str>', ['a', 'b']],
+        ['str', ', '],
+      ],
+      'a, b',
+    ],
     ['std::to_int64', [['str', '42']], 42],
-    ['std::to_int16', [['str', '1,234'], ['str', '9,999']], 1234],
+    [
+      'std::to_int16',
+      [
+        ['str', '1,234'],
+        ['str', '9,999'],
+      ],
+      1234,
+    ],
     ['std::to_float64', [['str', '1.5']], 1.5],
     ['std::to_decimal', [['str', '1.50']], 1.5],
     ['std::to_json', [['str', '{"a": [1, 2]}']], { a: [1, 2] }],
     ['std::to_bytes', [['str', 'hi']], 'aGk='],
     ['std::to_datetime', [['str', '2024-01-01T00:00:00+01:00']], '2023-12-31T23:00:00+00:00'],
     ['std::to_datetime', [['float64', 0]], '1970-01-01T00:00:00+00:00'],
-    ['std::to_datetime', [['int64', 2024], ['int64', 1], ['int64', 2], ['int64', 3], ['int64', 4], ['float64', 5.5], ['str', 'UTC']], '2024-01-02T03:04:05.5+00:00'],
-    ['std::to_datetime', [['cal::local_datetime', '2024-01-01T12:00:00'], ['str', 'Europe/Paris']], '2024-01-01T11:00:00+00:00'],
-    ['std::to_duration', [['int64', 2, 'hours'], ['int64', 5, 'minutes']], 'PT2H5M'],
+    [
+      'std::to_datetime',
+      [
+        ['int64', 2024],
+        ['int64', 1],
+        ['int64', 2],
+        ['int64', 3],
+        ['int64', 4],
+        ['float64', 5.5],
+        ['str', 'UTC'],
+      ],
+      '2024-01-02T03:04:05.5+00:00',
+    ],
+    [
+      'std::to_datetime',
+      [
+        ['cal::local_datetime', '2024-01-01T12:00:00'],
+        ['str', 'Europe/Paris'],
+      ],
+      '2024-01-01T11:00:00+00:00',
+    ],
+    [
+      'std::to_duration',
+      [
+        ['int64', 2, 'hours'],
+        ['int64', 5, 'minutes'],
+      ],
+      'PT2H5M',
+    ],
     ['std::to_duration', [['float64', 1.5, 'seconds']], 'PT1.5S'],
     ['cal::to_local_date', [['str', '2024-02-29']], '2024-02-29'],
-    ['cal::to_local_date', [['int64', 2024], ['int64', 2], ['int64', 29]], '2024-02-29'],
+    [
+      'cal::to_local_date',
+      [
+        ['int64', 2024],
+        ['int64', 2],
+        ['int64', 29],
+      ],
+      '2024-02-29',
+    ],
     ['cal::to_local_time', [['str', '10:11:12']], '10:11:12'],
-    ['cal::to_local_datetime', [['datetime', '2024-01-01T00:00:00Z'], ['str', 'America/New_York']], '2023-12-31T19:00:00'],
-    ['cal::to_relative_duration', [['int64', 1, 'months'], ['int64', 2, 'days']], 'P1M2D'],
+    [
+      'cal::to_local_datetime',
+      [
+        ['datetime', '2024-01-01T00:00:00Z'],
+        ['str', 'America/New_York'],
+      ],
+      '2023-12-31T19:00:00',
+    ],
+    [
+      'cal::to_relative_duration',
+      [
+        ['int64', 1, 'months'],
+        ['int64', 2, 'days'],
+      ],
+      'P1M2D',
+    ],
     ['cal::to_date_duration', [['int64', 1, 'years']], 'P1Y'],
-    ['std::datetime_get', [['datetime', '2024-03-04T05:06:07Z'], ['str', 'hour']], 5],
-    ['std::datetime_get', [['datetime', '1970-01-01T00:01:00Z'], ['str', 'epochseconds']], 60],
-    ['std::datetime_truncate', [['datetime', '2024-03-04T05:06:07Z'], ['str', 'days']], '2024-03-04T00:00:00+00:00'],
-    ['std::duration_get', [['duration', 'PT2H30M'], ['str', 'minutes']], 30],
+    [
+      'std::datetime_get',
+      [
+        ['datetime', '2024-03-04T05:06:07Z'],
+        ['str', 'hour'],
+      ],
+      5,
+    ],
+    [
+      'std::datetime_get',
+      [
+        ['datetime', '1970-01-01T00:01:00Z'],
+        ['str', 'epochseconds'],
+      ],
+      60,
+    ],
+    [
+      'std::datetime_truncate',
+      [
+        ['datetime', '2024-03-04T05:06:07Z'],
+        ['str', 'days'],
+      ],
+      '2024-03-04T00:00:00+00:00',
+    ],
+    [
+      'std::duration_get',
+      [
+        ['duration', 'PT2H30M'],
+        ['str', 'minutes'],
+      ],
+      30,
+    ],
     ['std::duration_to_seconds', [['duration', 'PT1H2M3.000123S']], 3723.000123],
-    ['std::duration_truncate', [['duration', 'PT2H30M'], ['str', 'hours']], 'PT2H'],
+    [
+      'std::duration_truncate',
+      [
+        ['duration', 'PT2H30M'],
+        ['str', 'hours'],
+      ],
+      'PT2H',
+    ],
     ['cal::duration_normalize_hours', [['cal::relative_duration', 'PT30H']], 'P1DT6H'],
     ['std::json_typeof', [['json', [1]]], 'array'],
-    ['std::json_get', [['json', { a: { b: 7 } }], ['str', 'a'], ['str', 'b']], 7],
-    ['std::json_get', [['json', { a: 1 }], ['str', 'z']], null],
-    ['std::json_get', [['json', { a: 1 }], ['str', 'z'], ['json', 0, 'default']], 0],
-    ['std::json_set', [['json', { a: 1 }], ['str', 'b'], ['json', 2, 'value']], { a: 1, b: 2 }],
-    ['std::array_get', [['array<int64>', [1, 2, 3]], ['int64', -1]], 3],
-    ['std::array_get', [['array<int64>', [1, 2, 3]], ['int64', 3]], null],
-    ['std::array_get', [['array<int64>', [1, 2, 3]], ['int64', -4], ['int64', 0, 'default']], 0],
-    ['std::array_fill', [['str', 'x'], ['int64', 2]], ['x', 'x']],
-    ['std::array_replace', [['array<int64>', [1, 2, 1]], ['int64', 1], ['int64', 9]], [9, 2, 9]],
-    ['std::array_set', [['array<int64>', [1, 2, 3]], ['int64', 1], ['int64', 9]], [1, 9, 3]],
-    ['std::array_set', [['array<int64>', [1, 2, 3]], ['int64', -1], ['int64', 9]], [1, 2, 9]],
-    ['std::array_set', [['array<int64>', [1, 2, 3]], ['int64', 0], ['int64', 9]], [9, 2, 3]],
-    ['std::array_insert', [['array<int64>', [1, 2]], ['int64', 0], ['int64', 9]], [9, 1, 2]],
-    ['std::array_insert', [['array<int64>', [1, 2]], ['int64', 2], ['int64', 9]], [1, 2, 9]],
-    ['std::array_insert', [['array<int64>', [1, 2]], ['int64', -1], ['int64', 9]], [1, 9, 2]],
-    ['std::array_insert', [['array<int64>', []], ['int64', 0], ['int64', 9]], [9]],
-    ['math::atan2', [['float64', 1], ['float64', 1]], Math.PI / 4],
+    [
+      'std::json_get',
+      [
+        ['json', { a: { b: 7 } }],
+        ['str', 'a'],
+        ['str', 'b'],
+      ],
+      7,
+    ],
+    [
+      'std::json_get',
+      [
+        ['json', { a: 1 }],
+        ['str', 'z'],
+      ],
+      null,
+    ],
+    [
+      'std::json_get',
+      [
+        ['json', { a: 1 }],
+        ['str', 'z'],
+        ['json', 0, 'default'],
+      ],
+      0,
+    ],
+    [
+      'std::json_set',
+      [
+        ['json', { a: 1 }],
+        ['str', 'b'],
+        ['json', 2, 'value'],
+      ],
+      { a: 1, b: 2 },
+    ],
+    [
+      'std::array_get',
+      [
+        ['array<int64>', [1, 2, 3]],
+        ['int64', -1],
+      ],
+      3,
+    ],
+    [
+      'std::array_get',
+      [
+        ['array<int64>', [1, 2, 3]],
+        ['int64', 3],
+      ],
+      null,
+    ],
+    [
+      'std::array_get',
+      [
+        ['array<int64>', [1, 2, 3]],
+        ['int64', -4],
+        ['int64', 0, 'default'],
+      ],
+      0,
+    ],
+    [
+      'std::array_fill',
+      [
+        ['str', 'x'],
+        ['int64', 2],
+      ],
+      ['x', 'x'],
+    ],
+    [
+      'std::array_replace',
+      [
+        ['array<int64>', [1, 2, 1]],
+        ['int64', 1],
+        ['int64', 9],
+      ],
+      [9, 2, 9],
+    ],
+    [
+      'std::array_set',
+      [
+        ['array<int64>', [1, 2, 3]],
+        ['int64', 1],
+        ['int64', 9],
+      ],
+      [1, 9, 3],
+    ],
+    [
+      'std::array_set',
+      [
+        ['array<int64>', [1, 2, 3]],
+        ['int64', -1],
+        ['int64', 9],
+      ],
+      [1, 2, 9],
+    ],
+    [
+      'std::array_set',
+      [
+        ['array<int64>', [1, 2, 3]],
+        ['int64', 0],
+        ['int64', 9],
+      ],
+      [9, 2, 3],
+    ],
+    [
+      'std::array_insert',
+      [
+        ['array<int64>', [1, 2]],
+        ['int64', 0],
+        ['int64', 9],
+      ],
+      [9, 1, 2],
+    ],
+    [
+      'std::array_insert',
+      [
+        ['array<int64>', [1, 2]],
+        ['int64', 2],
+        ['int64', 9],
+      ],
+      [1, 2, 9],
+    ],
+    [
+      'std::array_insert',
+      [
+        ['array<int64>', [1, 2]],
+        ['int64', -1],
+        ['int64', 9],
+      ],
+      [1, 9, 2],
+    ],
+    [
+      'std::array_insert',
+      [
+        ['array<int64>', []],
+        ['int64', 0],
+        ['int64', 9],
+      ],
+      [9],
+    ],
+    [
+      'math::atan2',
+      [
+        ['float64', 1],
+        ['float64', 1],
+      ],
+      Math.PI / 4,
+    ],
     ['math::cos', [['float64', 0]], 1],
     ['math::abs', [['int64', -3]], 3],
     ['math::ceil', [['float64', 1.2]], 2],
     ['math::floor', [['decimal', '-1.5']], -2],
     ['math::ln', [['float64', 1]], 0],
     ['math::lg', [['int64', 1000]], 3],
-    ['math::log', [['decimal', '8'], ['decimal', '2', 'base']], 3],
+    [
+      'math::log',
+      [
+        ['decimal', '8'],
+        ['decimal', '2', 'base'],
+      ],
+      3,
+    ],
     ['std::round', [['float64', 2.5]], 2],
     ['std::round', [['decimal', '2.5']], 3],
-    ['std::round', [['decimal', '1.2345'], ['int64', 2]], 1.23],
-    ['std::bit_and', [['int64', 6], ['int64', 3]], 2],
-    ['std::bit_or', [['int64', 6], ['int64', 3]], 7],
-    ['std::bit_xor', [['int64', 6], ['int64', 3]], 5],
+    [
+      'std::round',
+      [
+        ['decimal', '1.2345'],
+        ['int64', 2],
+      ],
+      1.23,
+    ],
+    [
+      'std::bit_and',
+      [
+        ['int64', 6],
+        ['int64', 3],
+      ],
+      2,
+    ],
+    [
+      'std::bit_or',
+      [
+        ['int64', 6],
+        ['int64', 3],
+      ],
+      7,
+    ],
+    [
+      'std::bit_xor',
+      [
+        ['int64', 6],
+        ['int64', 3],
+      ],
+      5,
+    ],
     ['std::bit_not', [['int16', 0]], -1],
-    ['std::bit_lshift', [['int32', 1], ['int64', 4]], 16],
-    ['std::bit_rshift', [['int64', 16], ['int64', 2]], 4],
+    [
+      'std::bit_lshift',
+      [
+        ['int32', 1],
+        ['int64', 4],
+      ],
+      16,
+    ],
+    [
+      'std::bit_rshift',
+      [
+        ['int64', 16],
+        ['int64', 2],
+      ],
+      4,
+    ],
     ['std::bit_count', [['int64', 7]], 3],
-    ['std::bit_lshift', [['int16', 1234], ['int64', 40]], 0],
-    ['std::bit_rshift', [['int32', -1234], ['int64', 40]], -1],
+    [
+      'std::bit_lshift',
+      [
+        ['int16', 1234],
+        ['int64', 40],
+      ],
+      0,
+    ],
+    [
+      'std::bit_rshift',
+      [
+        ['int32', -1234],
+        ['int64', 40],
+      ],
+      -1,
+    ],
     ['std::round', [['int64', 7]], 7],
-    ['std::bytes_get_bit', [['bytes', 'AQ=='], ['int64', 0]], 1],
+    [
+      'std::bytes_get_bit',
+      [
+        ['bytes', 'AQ=='],
+        ['int64', 0],
+      ],
+      1,
+    ],
     ['std::base64_encode', [['bytes', 'aGk=']], 'aGk='],
     ['std::enc::base64_decode', [['str', 'aGk=']], 'aGk='],
     ['std::assert', [['bool', true]], true],
-    ['std::has_role', [['str', 'admin'], ['array<str>', ['user', 'admin'], 'roles']], true],
+    [
+      'std::has_role',
+      [
+        ['str', 'admin'],
+        ['array<str>', ['user', 'admin'], 'roles'],
+      ],
+      true,
+    ],
     ['std::has_role', [['str', 'admin']], false],
   ])('%s %j → %j', async (name, args, expected) => {
     const { values, callArgs } = decodeArgs(args);
     const result = await run(resolveFunction(name, callArgs, { env: ENV }), values);
-    if (typeof expected === 'number' && !Number.isInteger(expected)) expect(result).toBeCloseTo(expected, 12);
+    if (typeof expected === 'number' && !Number.isInteger(expected))
+      expect(result).toBeCloseTo(expected, 12);
     else expect(result).toEqual(expected);
   });
 
   test.each<[string, Arg[], string]>([
-    ['std::array_set', [['array<int64>', [1]], ['int64', 1], ['int64', 9]], '22023'],
-    ['std::array_set', [['array<int64>', []], ['int64', 0], ['int64', 9]], '22023'],
-    ['std::array_insert', [['array<int64>', [1]], ['int64', 2], ['int64', 9]], '22023'],
-    ['std::array_insert', [['array<int64>', [1]], ['int64', -2], ['int64', 9]], '22023'],
+    [
+      'std::array_set',
+      [
+        ['array<int64>', [1]],
+        ['int64', 1],
+        ['int64', 9],
+      ],
+      '22023',
+    ],
+    [
+      'std::array_set',
+      [
+        ['array<int64>', []],
+        ['int64', 0],
+        ['int64', 9],
+      ],
+      '22023',
+    ],
+    [
+      'std::array_insert',
+      [
+        ['array<int64>', [1]],
+        ['int64', 2],
+        ['int64', 9],
+      ],
+      '22023',
+    ],
+    [
+      'std::array_insert',
+      [
+        ['array<int64>', [1]],
+        ['int64', -2],
+        ['int64', 9],
+      ],
+      '22023',
+    ],
     ['std::assert', [['bool', false]], 'P0004'],
-    ['std::bit_lshift', [['int64', 1], ['int64', -1]], '22023'],
-    ['std::assert', [['bool', false], ['str', 'nope', 'message']], 'P0004'],
+    [
+      'std::bit_lshift',
+      [
+        ['int64', 1],
+        ['int64', -1],
+      ],
+      '22023',
+    ],
+    [
+      'std::assert',
+      [
+        ['bool', false],
+        ['str', 'nope', 'message'],
+      ],
+      'P0004',
+    ],
     ['std::to_int64', [['str', 'x']], '22P02'],
     ['std::to_json', [['str', '{']], '22P02'],
     ['std::to_datetime', [['str', '2024-01-01T00:00:00']], '22007'],
-    ['std::to_datetime', [['str', '01/02/2024 10:00'], ['str', 'MM/DD/YYYY HH24:MI']], '22007'],
+    [
+      'std::to_datetime',
+      [
+        ['str', '01/02/2024 10:00'],
+        ['str', 'MM/DD/YYYY HH24:MI'],
+      ],
+      '22007',
+    ],
     ['cal::to_local_date', [['str', '01/02/2024']], '22007'],
   ])('%s %j raises %s', async (name, args, code) => {
     const { values, callArgs } = decodeArgs(args);
@@ -322,8 +1206,18 @@ describe('functions', () => {
     ['std::max', 'int64', [3, 9, 2], 9],
     ['std::min', 'int64', [], null],
     ['std::max', 'bool', [false, true], true],
-    ['std::min', 'uuid', ['00000000-0000-0000-0000-000000000002', '00000000-0000-0000-0000-000000000001'], '00000000-0000-0000-0000-000000000001'],
-    ['std::max', 'datetime', ['2024-01-01T00:00:00Z', '2025-01-01T00:00:00Z'], '2025-01-01T00:00:00+00:00'],
+    [
+      'std::min',
+      'uuid',
+      ['00000000-0000-0000-0000-000000000002', '00000000-0000-0000-0000-000000000001'],
+      '00000000-0000-0000-0000-000000000001',
+    ],
+    [
+      'std::max',
+      'datetime',
+      ['2024-01-01T00:00:00Z', '2025-01-01T00:00:00Z'],
+      '2025-01-01T00:00:00+00:00',
+    ],
     ['std::avg', 'int64', [1, 2], 1.5],
     ['std::avg', 'int64', [], null],
     ['std::all', 'bool', [true, false], false],
@@ -341,7 +1235,8 @@ describe('functions', () => {
     ['std::assert_single', 'int64', [], null],
   ])('%s over %s %j → %j', async (name, type, items, expected) => {
     const result = await aggregate(name, type, items);
-    if (typeof expected === 'number' && !Number.isInteger(expected)) expect(result).toBeCloseTo(expected, 12);
+    if (typeof expected === 'number' && !Number.isInteger(expected))
+      expect(result).toBeCloseTo(expected, 12);
     else expect(result).toEqual(expected);
   });
 
@@ -350,12 +1245,48 @@ describe('functions', () => {
   });
 
   test.each<[string, Arg[], number]>([
-    ['std::contains', [['array<str>', ['a']], ['str', null]], 1],
-    ['std::find', [['array<str>', ['a']], ['str', null]], 1],
-    ['std::find', [['array<str>', null], ['str', 'a']], 0],
-    ['std::array_get', [['array<str>', null], ['int64', 0], ['str', 'x', 'default']], 0],
+    [
+      'std::contains',
+      [
+        ['array<str>', ['a']],
+        ['str', null],
+      ],
+      1,
+    ],
+    [
+      'std::find',
+      [
+        ['array<str>', ['a']],
+        ['str', null],
+      ],
+      1,
+    ],
+    [
+      'std::find',
+      [
+        ['array<str>', null],
+        ['str', 'a'],
+      ],
+      0,
+    ],
+    [
+      'std::array_get',
+      [
+        ['array<str>', null],
+        ['int64', 0],
+        ['str', 'x', 'default'],
+      ],
+      0,
+    ],
     ['std::assert', [['bool', null]], 0],
-    ['std::array_fill', [['str', null], ['int64', 2]], 0],
+    [
+      'std::array_fill',
+      [
+        ['str', null],
+        ['int64', 2],
+      ],
+      0,
+    ],
   ])('%s %j with an empty argument (#%s) is empty', async (name, args, empty) => {
     const { values, callArgs } = decodeArgs(args);
     const call = resolveFunction(name, callArgs, { env: ENV });
@@ -400,19 +1331,60 @@ describe('arrays of tuples (one jsonb array)', () => {
     ],
   };
   const arrayType: TypeRef = { kind: 'array', element: pair };
-  const value = decodeParam(arrayType, sql.cast(sql.text('[[1, "a"], [2, "b"], [3, "c"]]'), pgType('jsonb')), ENV);
+  const value = decodeParam(
+    arrayType,
+    sql.cast(sql.text('[[1, "a"], [2, "b"], [3, "c"]]'), pgType('jsonb')),
+    ENV,
+  );
 
   test.each<[string, () => ResolvedCall, SqlExpr[], unknown]>([
     ['len', () => resolveFunction('std::len', [{ type: arrayType }], { env: ENV }), [value], 3],
-    ['[-1]', () => resolveOperator('[]', [{ type: arrayType }, { type: t('int64') }], { env: ENV }), [value, sql.cast(sql.num(-1), pgType('bigint'))], [3, 'c']],
-    ['[1:]', () => resolveOperator('[:]', [{ type: arrayType }, { type: t('int64'), name: 'start' }], { env: ENV }), [value, sql.cast(sql.num(1), pgType('bigint'))], [[2, 'b'], [3, 'c']]],
+    [
+      '[-1]',
+      () => resolveOperator('[]', [{ type: arrayType }, { type: t('int64') }], { env: ENV }),
+      [value, sql.cast(sql.num(-1), pgType('bigint'))],
+      [3, 'c'],
+    ],
+    [
+      '[1:]',
+      () =>
+        resolveOperator('[:]', [{ type: arrayType }, { type: t('int64'), name: 'start' }], {
+          env: ENV,
+        }),
+      [value, sql.cast(sql.num(1), pgType('bigint'))],
+      [
+        [2, 'b'],
+        [3, 'c'],
+      ],
+    ],
     [
       'array_replace',
-      () => resolveFunction('std::array_replace', [{ type: arrayType }, { type: pair }, { type: pair }], { env: ENV }),
-      [value, sql.cast(sql.text('[2, "b"]'), pgType('jsonb')), sql.cast(sql.text('[9, "z"]'), pgType('jsonb'))],
-      [[1, 'a'], [9, 'z'], [3, 'c']],
+      () =>
+        resolveFunction(
+          'std::array_replace',
+          [{ type: arrayType }, { type: pair }, { type: pair }],
+          { env: ENV },
+        ),
+      [
+        value,
+        sql.cast(sql.text('[2, "b"]'), pgType('jsonb')),
+        sql.cast(sql.text('[9, "z"]'), pgType('jsonb')),
+      ],
+      [
+        [1, 'a'],
+        [9, 'z'],
+        [3, 'c'],
+      ],
     ],
-    ['array_get(, 5)', () => resolveFunction('std::array_get', [{ type: arrayType }, { type: t('int64') }], { env: ENV }), [value, sql.cast(sql.num(5), pgType('bigint'))], null],
+    [
+      'array_get(, 5)',
+      () =>
+        resolveFunction('std::array_get', [{ type: arrayType }, { type: t('int64') }], {
+          env: ENV,
+        }),
+      [value, sql.cast(sql.num(5), pgType('bigint'))],
+      null,
+    ],
   ])('%s', async (_, resolve, values, expected) => {
     expect(await run(resolve(), values)).toEqual(expected);
   });
@@ -440,10 +1412,42 @@ describe('set-returning functions', () => {
     ['std::array_unpack', ['array<int64>'], [['array<int64>', [3, 1, 2]]], [3, 1, 2]],
     ['std::array_unpack', ['array<str>'], [['array<str>', []]], []],
     ['std::json_array_unpack', ['json'], [['json', [1, 'a', null]]], [1, 'a', null]],
-    ['std::json_object_unpack', ['json'], [['json', { b: 2, a: 1 }]], [['a', 1], ['b', 2]]],
-    ['std::re_match_all', ['str', 'str'], [['str', 'a(.)'], ['str', 'abacad']], [['b'], ['c'], ['d']]],
-    ['std::re_match_all', ['str', 'str'], [['str', '(foo)?bar'], ['str', 'barbar']], [[''], ['']]],
-    ['std::enumerate', ['str'], [['array<str>', ['x', 'y']]], [[0, 'x'], [1, 'y']]],
+    [
+      'std::json_object_unpack',
+      ['json'],
+      [['json', { b: 2, a: 1 }]],
+      [
+        ['a', 1],
+        ['b', 2],
+      ],
+    ],
+    [
+      'std::re_match_all',
+      ['str', 'str'],
+      [
+        ['str', 'a(.)'],
+        ['str', 'abacad'],
+      ],
+      [['b'], ['c'], ['d']],
+    ],
+    [
+      'std::re_match_all',
+      ['str', 'str'],
+      [
+        ['str', '(foo)?bar'],
+        ['str', 'barbar'],
+      ],
+      [[''], ['']],
+    ],
+    [
+      'std::enumerate',
+      ['str'],
+      [['array<str>', ['x', 'y']]],
+      [
+        [0, 'x'],
+        [1, 'y'],
+      ],
+    ],
     ['std::assert_exists', ['int64'], [['array<int64>', [1, 2]]], [1, 2]],
     ['std::assert_distinct', ['int64'], [['array<int64>', [1, 2]]], [1, 2]],
   ])('%s %j %j → %j', async (name, callTypes, args, expected) => {
@@ -510,10 +1514,34 @@ describe('casts', () => {
     elements: elements.map(([name, type]) => ({ name, type: t(type) })),
   });
   test.each<[string, TypeRef, TypeRef, unknown, unknown]>([
-    ['tuple → tuple', tuple([null, 'int64'], [null, 'str']), tuple([null, 'str'], [null, 'float64']), [1, '2.5'], ['1', 2.5]],
-    ['tuple → named tuple', tuple([null, 'str'], [null, 'int64']), tuple(['a', 'str'], ['b', 'int64']), ['x', 1], { a: 'x', b: 1 }],
-    ['json object → named tuple', t('json'), tuple(['a', 'int64'], ['b', 'datetime']), { b: '2024-01-01T00:00:00Z', a: 3 }, { a: 3, b: '2024-01-01T00:00:00+00:00' }],
-    ['json array → tuple', t('json'), tuple([null, 'str'], [null, 'bool']), ['x', true], ['x', true]],
+    [
+      'tuple → tuple',
+      tuple([null, 'int64'], [null, 'str']),
+      tuple([null, 'str'], [null, 'float64']),
+      [1, '2.5'],
+      ['1', 2.5],
+    ],
+    [
+      'tuple → named tuple',
+      tuple([null, 'str'], [null, 'int64']),
+      tuple(['a', 'str'], ['b', 'int64']),
+      ['x', 1],
+      { a: 'x', b: 1 },
+    ],
+    [
+      'json object → named tuple',
+      t('json'),
+      tuple(['a', 'int64'], ['b', 'datetime']),
+      { b: '2024-01-01T00:00:00Z', a: 3 },
+      { a: 3, b: '2024-01-01T00:00:00+00:00' },
+    ],
+    [
+      'json array → tuple',
+      t('json'),
+      tuple([null, 'str'], [null, 'bool']),
+      ['x', true],
+      ['x', true],
+    ],
     ['json null → tuple', t('json'), tuple([null, 'str']), null, null],
     [
       'array of tuples → array of tuples',
@@ -523,7 +1551,11 @@ describe('casts', () => {
       [['1'], ['2']],
     ],
   ])('<%s>', async (_, from, to, value, expected) => {
-    const source = decodeParam(from, sql.cast(sql.text(JSON.stringify(value)), pgType('jsonb')), ENV);
+    const source = decodeParam(
+      from,
+      sql.cast(sql.text(JSON.stringify(value)), pgType('jsonb')),
+      ENV,
+    );
     const text = `select ${printSql(jsonOf(to, resolveCast(from, to, ENV).sql(source), ENV))}::text as result`;
     const { rows } = await test_.db.query(text);
     const raw = (rows[0] as { result: string | null }).result;

@@ -78,36 +78,43 @@ const bound = fc.option(fc.integer({ min: -14, max: 14 }), { nil: undefined });
 
 test('string and array slices clamp like JavaScript (and Python) slices', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(fc.tuple(word, bound, bound), { minLength: 1, maxLength: 30 }), async (cases) => {
-      const exprs = cases.flatMap(([s, start, stop]) => {
-        const named: CallArg[] = [];
-        const values: SqlExpr[] = [];
-        if (start !== undefined) {
-          named.push({ type: INT64, name: 'start' });
-          values.push(int(start));
-        }
-        if (stop !== undefined) {
-          named.push({ type: INT64, name: 'stop' });
-          values.push(int(stop));
-        }
-        const chars = Array.from(s);
-        const array: SqlExpr = {
-          kind: 'ArrayExpr',
-          elements: chars.map(text),
-          type: pgType('text', 1),
-        };
-        return [
-          op('[:]', [{ type: t('str') }, ...named], [text(s), ...values]),
-          op('[:]', [{ type: { kind: 'array', element: t('str') } }, ...named], [array, ...values]),
-        ];
-      });
-      const results = await evaluate(exprs);
-      cases.forEach(([s, start, stop], i) => {
-        const expected = Array.from(s).slice(start, stop);
-        expect(results[2 * i]).toBe(expected.join(''));
-        expect(results[2 * i + 1]).toEqual(expected);
-      });
-    }),
+    fc.asyncProperty(
+      fc.array(fc.tuple(word, bound, bound), { minLength: 1, maxLength: 30 }),
+      async (cases) => {
+        const exprs = cases.flatMap(([s, start, stop]) => {
+          const named: CallArg[] = [];
+          const values: SqlExpr[] = [];
+          if (start !== undefined) {
+            named.push({ type: INT64, name: 'start' });
+            values.push(int(start));
+          }
+          if (stop !== undefined) {
+            named.push({ type: INT64, name: 'stop' });
+            values.push(int(stop));
+          }
+          const chars = Array.from(s);
+          const array: SqlExpr = {
+            kind: 'ArrayExpr',
+            elements: chars.map(text),
+            type: pgType('text', 1),
+          };
+          return [
+            op('[:]', [{ type: t('str') }, ...named], [text(s), ...values]),
+            op(
+              '[:]',
+              [{ type: { kind: 'array', element: t('str') } }, ...named],
+              [array, ...values],
+            ),
+          ];
+        });
+        const results = await evaluate(exprs);
+        cases.forEach(([s, start, stop], i) => {
+          const expected = Array.from(s).slice(start, stop);
+          expect(results[2 * i]).toBe(expected.join(''));
+          expect(results[2 * i + 1]).toEqual(expected);
+        });
+      },
+    ),
     { numRuns: 25 },
   );
 });
@@ -119,14 +126,18 @@ test('indexing inside the bounds agrees with Array.prototype.at', async () => {
       maxLength: 30,
     })
     .map((list) =>
-      list.map(([s, i]) => [s, ((i % s.length) + s.length) % s.length - (i < 0 ? s.length : 0)] as const),
+      list.map(
+        ([s, i]) => [s, (((i % s.length) + s.length) % s.length) - (i < 0 ? s.length : 0)] as const,
+      ),
     );
   await fc.assert(
     fc.asyncProperty(cases, async (list) => {
       const results = await evaluate(
         list.map(([s, i]) => op('[]', [{ type: t('str') }, { type: INT64 }], [text(s), int(i)])),
       );
-      list.forEach(([s, i], k) => expect(results[k]).toBe(Array.from(s).at(i)));
+      list.forEach(([s, i], k) => {
+        expect(results[k]).toBe(Array.from(s).at(i));
+      });
     }),
     { numRuns: 25 },
   );
@@ -140,14 +151,23 @@ test('a duration survives its ISO 8601 text: <duration><str>d = d', async () => 
       fc.array(fc.bigInt({ min: -(10n ** 14n), max: 10n ** 14n }), { minLength: 1, maxLength: 30 }),
       async (micros) => {
         const durations = micros.map((us) =>
-          sql.bin('*', sql.cast(sql.text('1 microsecond'), pgType('interval')), sql.num(String(us))),
+          sql.bin(
+            '*',
+            sql.cast(sql.text('1 microsecond'), pgType('interval')),
+            sql.num(String(us)),
+          ),
         );
         const exprs = durations.flatMap((d) => [
-          { expr: sql.func('date_part', [sql.text('epoch'), fromStr.sql(toStr.sql(d))]), type: t('float64') },
+          {
+            expr: sql.func('date_part', [sql.text('epoch'), fromStr.sql(toStr.sql(d))]),
+            type: t('float64'),
+          },
           { expr: sql.func('date_part', [sql.text('epoch'), d]), type: t('float64') },
         ]);
         const results = await evaluate(exprs);
-        micros.forEach((_, i) => expect(results[2 * i]).toBe(results[2 * i + 1]));
+        micros.forEach((_, i) => {
+          expect(results[2 * i]).toBe(results[2 * i + 1]);
+        });
       },
     ),
     { numRuns: 25 },

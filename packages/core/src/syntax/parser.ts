@@ -515,7 +515,10 @@ export class Parser {
         // `enum<'RED', 'GREEN'>`: Gel reads a quoted value as the name it spells, so the
         // subtype is the same TypeName `enum<RED, GREEN>` gives (printed back as a name).
         this.advance();
-        const name = create('ObjectRef', this.tokenSpan(token), { module: null, name: token.value });
+        const name = create('ObjectRef', this.tokenSpan(token), {
+          module: null,
+          name: token.value,
+        });
         subtypes.push(create('TypeName', this.tokenSpan(token), { name, subtypes: [] }));
       } else if (this.isIdentifierToken(token) && this.at(':', 1)) {
         const name = this.parseIdentifier();

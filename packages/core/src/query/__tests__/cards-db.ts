@@ -15,7 +15,8 @@ const uuid = (group: number, n: number): string =>
   `00000000-0000-0000-${String(group).padStart(4, '0')}-${String(n).padStart(12, '0')}`;
 
 const AWARDS = ['1st', '2nd', '3rd'] as const;
-const award = (name: string): string => uuid(1, AWARDS.indexOf(name as (typeof AWARDS)[number]) + 1);
+const award = (name: string): string =>
+  uuid(1, AWARDS.indexOf(name as (typeof AWARDS)[number]) + 1);
 
 /** name, element, cost, text, awards, special */
 const CARDS: readonly [string, string, number, string | null, readonly string[], boolean][] = [
@@ -40,7 +41,9 @@ function deck(name: string): [string, number][] {
   const all = CARDS.map((c) => c[0]);
   switch (name) {
     case 'Alice':
-      return all.filter((c) => ['Fire', 'Water'].includes(cardOf(c)[1])).map((c) => [c, cardOf(c)[1].length - 2]);
+      return all
+        .filter((c) => ['Fire', 'Water'].includes(cardOf(c)[1]))
+        .map((c) => [c, cardOf(c)[1].length - 2]);
     case 'Bob':
       return all.filter((c) => ['Earth', 'Water'].includes(cardOf(c)[1])).map((c) => [c, 3]);
     case 'Carol':
@@ -56,14 +59,18 @@ const q = (s: string | null): string => (s === null ? 'null' : `'${s.replace(/'/
 
 function data(): string[] {
   const out: string[] = [];
-  out.push(`insert into "default"."Award" (id, name) values ${AWARDS.map((a) => `('${award(a)}', '${a}')`).join(', ')}`);
+  out.push(
+    `insert into "default"."Award" (id, name) values ${AWARDS.map((a) => `('${award(a)}', '${a}')`).join(', ')}`,
+  );
   for (const [name, element, cost, text, awards, special] of CARDS) {
     const table = special ? 'SpecialCard' : 'Card';
     out.push(
       `insert into "default"."${table}" (id, name, element, cost, text) values ('${card(name)}', ${q(name)}, '${element}', ${cost}, ${q(text)})`,
     );
     for (const a of awards) {
-      out.push(`insert into "default"."${table}.awards" (source, target) values ('${card(name)}', '${award(a)}')`);
+      out.push(
+        `insert into "default"."${table}.awards" (source, target) values ('${card(name)}', '${award(a)}')`,
+      );
     }
   }
   const avatar: Record<string, [string, string] | null> = {
@@ -79,12 +86,17 @@ function data(): string[] {
       `insert into "default"."${table}" (id, name, avatar, "avatar@text") values ('${user(name)}', '${name}', ${av ? `'${card(av[0])}'` : 'null'}, ${q(av ? av[1] : null)})`,
     );
     for (const [c, count] of deck(name)) {
-      out.push(`insert into "default"."${table}.deck" (source, target, count) values ('${user(name)}', '${card(c)}', ${count})`);
+      out.push(
+        `insert into "default"."${table}.deck" (source, target, count) values ('${user(name)}', '${card(c)}', ${count})`,
+      );
     }
   }
   const awards: Record<string, string[]> = { Alice: ['1st', '2nd'], Bob: ['3rd'] };
   for (const [name, list] of Object.entries(awards)) {
-    for (const a of list) out.push(`insert into "default"."User.awards" (source, target) values ('${user(name)}', '${award(a)}')`);
+    for (const a of list)
+      out.push(
+        `insert into "default"."User.awards" (source, target) values ('${user(name)}', '${award(a)}')`,
+      );
   }
   const friends: [string, string, string | null][] = [
     ['Alice', 'Bob', 'Swampy'],

@@ -53,7 +53,11 @@ const DATA = [
 export interface IssuesDb {
   readonly schema: Schema;
   readonly tdb: TestDatabase;
-  run(query: string, variables?: Record<string, unknown>, options?: CompileOptions): Promise<unknown>;
+  run(
+    query: string,
+    variables?: Record<string, unknown>,
+    options?: CompileOptions,
+  ): Promise<unknown>;
 }
 
 export async function openIssuesDb(): Promise<IssuesDb> {

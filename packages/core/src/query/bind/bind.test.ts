@@ -52,9 +52,14 @@ describe('restricted modes', () => {
 
 describe('schema index', () => {
   test('concrete descendants, backlinks and storage', () => {
-    expect(index.objectType('default::User')?.concrete).toEqual(['default::Admin', 'default::User']);
+    expect(index.objectType('default::User')?.concrete).toEqual([
+      'default::Admin',
+      'default::User',
+    ]);
     expect(index.objectType('default::Named')?.abstract).toBe(true);
-    expect(index.backlinks('owner', 'default::User').map((b) => b.source)).toEqual(['default::Owned']);
+    expect(index.backlinks('owner', 'default::User').map((b) => b.source)).toEqual([
+      'default::Owned',
+    ]);
     const friends = index.objectType('default::User')?.pointers.get('friends');
     expect(friends && index.storage('default::Admin', friends)).toEqual({
       kind: 'junction',
@@ -66,7 +71,9 @@ describe('schema index', () => {
     expect(index.objectType('default::Issue')?.ancestors).toContain('std::Object');
     expect(index.objectType('default::Issue')?.pointers.has('__type__')).toBe(true);
     expect(typeId('default::Issue')).toBe(typeId('default::Issue'));
-    expect(typeId('default::Issue')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(typeId('default::Issue')).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
   });
   test('is built once per schema object', () => {
     expect(schemaIndex(schema)).toBe(index);

@@ -10,11 +10,23 @@
  * Errors from std carry no position; they are re-raised here with the call's.
  */
 import type * as ql from '../../syntax';
-import { InvalidReferenceError, InvalidTypeError, QueryError, type QueryErrorClass } from '../../errors';
+import {
+  InvalidReferenceError,
+  InvalidTypeError,
+  QueryError,
+  type QueryErrorClass,
+} from '../../errors';
 import type { FunctionDef, TypeRef } from '../../schema/model';
 import { implicitDistance } from '../../std/casts';
 import type { TypeEnv } from '../../std/model';
-import { isStdFunction, resolveCast, resolveFunction, resolveOperator, type CallArg, type ResolvedCall } from '../../std/resolve';
+import {
+  isStdFunction,
+  resolveCast,
+  resolveFunction,
+  resolveOperator,
+  type CallArg,
+  type ResolvedCall,
+} from '../../std/resolve';
 import type { ArgMode, Binding, Card, IrExpr } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { fail, position, type BindContext, type Scope } from './context';
@@ -34,7 +46,10 @@ export function typeEnv(index: SchemaIndex): TypeEnv {
   let env = envs.get(index);
   if (!env) {
     env = {
-      stdBase: (name) => (name.startsWith('std::') || name.startsWith('cal::') ? (name as never) : (index.scalar(name)?.stdBase ?? null)),
+      stdBase: (name) =>
+        name.startsWith('std::') || name.startsWith('cal::')
+          ? (name as never)
+          : (index.scalar(name)?.stdBase ?? null),
       enumValues: (name) => index.scalar(name)?.enumValues ?? null,
     };
     envs.set(index, env);
@@ -111,9 +126,14 @@ export function bindOperator(
   const args = operands.map((o) => (o === null ? null : bindExpr(ctx, scope, o)));
   const given = args.filter((a): a is IrExpr => a !== null);
   // Objects compare by identity: the operator sees their ids.
-  const byId = given.length > 0 && given.every((a) => a.type.kind === 'object' || a.type.kind === 'empty');
+  const byId =
+    given.length > 0 && given.every((a) => a.type.kind === 'object' || a.type.kind === 'empty');
   const callArgs = args.map((a) =>
-    a === null ? { type: null } : byId && a.type.kind === 'object' ? { type: UUID } : callArg(a, span),
+    a === null
+      ? { type: null }
+      : byId && a.type.kind === 'object'
+        ? { type: UUID }
+        : callArg(a, span),
   );
   const resolved = located(span, () =>
     memoised(ctx.index, `op ${op} ${JSON.stringify(callArgs)}`, () =>
@@ -149,7 +169,11 @@ export function bindSlice(ctx: BindContext, scope: Scope, node: ql.Slice): IrExp
 export function bindCast(ctx: BindContext, expr: IrExpr, to: TypeRef, span: ql.Span): IrExpr {
   if (expr.type.kind === 'empty') return { ...expr, type: to };
   if (expr.type.kind === 'free' || expr.type.kind === 'object') {
-    return fail(InvalidTypeError, `cannot cast '${printIrType(expr.type)}' to '${printIrType(to)}'`, span);
+    return fail(
+      InvalidTypeError,
+      `cannot cast '${printIrType(expr.type)}' to '${printIrType(to)}'`,
+      span,
+    );
   }
   const from = expr.type;
   const cast = located(span, () => resolveCast(from, to, typeEnv(ctx.index)));
@@ -176,14 +200,21 @@ export function bindCall(ctx: BindContext, scope: Scope, node: ql.FunctionCall):
     if (isStdFunction(name)) return bindStdFunction(ctx, scope, node, name);
   }
   const shown = ref.module ? `${ref.module}::${ref.name}` : ref.name;
-  const near = closest(ref.name, [...ctx.index.schema.functions.map((f) => f.name.split('::').pop() as string)]);
+  const near = closest(ref.name, [
+    ...ctx.index.schema.functions.map((f) => f.name.split('::').pop() as string),
+  ]);
   throw new InvalidReferenceError(`function '${shown}' does not exist`, {
     position: position(ref.span),
     hint: near ? `did you mean '${near}'?` : undefined,
   });
 }
 
-function bindStdFunction(ctx: BindContext, scope: Scope, node: ql.FunctionCall, name: string): IrExpr {
+function bindStdFunction(
+  ctx: BindContext,
+  scope: Scope,
+  node: ql.FunctionCall,
+  name: string,
+): IrExpr {
   const positional = node.args.map((a) => bindExpr(ctx, scope, a));
   const named = node.namedArgs.map((a) => ({ name: a.name, expr: bindExpr(ctx, scope, a.value) }));
   const args = [...positional, ...named.map((n) => n.expr)];
@@ -197,7 +228,11 @@ function bindStdFunction(ctx: BindContext, scope: Scope, node: ql.FunctionCall, 
     ),
   );
   if (ctx.mode === 'ddl' && !resolved.overload.ddl) {
-    return fail(QueryError, `${name} cannot be used in a schema default, check or index`, node.span);
+    return fail(
+      QueryError,
+      `${name} cannot be used in a schema default, check or index`,
+      node.span,
+    );
   }
   return callNode(name, resolved, args);
 }
@@ -269,7 +304,11 @@ function inlineFunction(
     let arg = args[i] ?? null;
     if (arg === null) {
       arg = p.default
-        ? bindExpr(ctx, { ...scope, module, names: new Map(), subject: null, link: null }, p.default)
+        ? bindExpr(
+            ctx,
+            { ...scope, module, names: new Map(), subject: null, link: null },
+            p.default,
+          )
         : { kind: 'SetLiteral', type: p.type, card: { min: 0, max: 0 }, elements: [] };
     }
     const iterate = p.typeModifier !== 'optional' && (arg.card.min !== 1 || arg.card.max !== 1);
@@ -296,9 +335,22 @@ function inlineFunction(
   for (const { binding } of iterations.reverse()) {
     const card: Card = {
       min: binding.expr.card.min === 1 && body.card.min === 1 ? 1 : 0,
-      max: binding.expr.card.max === 0 ? 0 : binding.expr.card.max === 'many' || body.card.max === 'many' ? 'many' : 1,
+      max:
+        binding.expr.card.max === 0
+          ? 0
+          : binding.expr.card.max === 'many' || body.card.max === 'many'
+            ? 'many'
+            : 1,
     };
-    body = { kind: 'For', type: body.type, card, binding, iterator: binding.expr, body, optional: false };
+    body = {
+      kind: 'For',
+      type: body.type,
+      card,
+      binding,
+      iterator: binding.expr,
+      body,
+      optional: false,
+    };
   }
   return body;
 }
@@ -322,7 +374,11 @@ function matchArgs(
       if (arg.type.kind === 'free') return null;
       const d =
         arg.type.kind === 'object' && p.type.kind === 'object'
-          ? arg.type.name === p.type.name ? 0 : index.isSubtype(arg.type.name, p.type.name) ? 1 : null
+          ? arg.type.name === p.type.name
+            ? 0
+            : index.isSubtype(arg.type.name, p.type.name)
+              ? 1
+              : null
           : implicitDistance(arg.type, p.type, env);
       if (d === null) return null;
       cost += d;
@@ -330,6 +386,7 @@ function matchArgs(
     args.push(arg);
   }
   if (next !== positional.length) return null;
-  for (const key of named.keys()) if (!def.params.some((p) => p.name === key && p.kind === 'named only')) return null;
+  for (const key of named.keys())
+    if (!def.params.some((p) => p.name === key && p.kind === 'named only')) return null;
   return { args, cost };
 }

@@ -77,7 +77,10 @@ export class BindContext {
    * Computed elements of shapes, by shape node: a shape's computed element is a pointer of the
    * set the shape makes (`with U := User { n := 1 } select U.n`), bound again for each use.
    */
-  readonly viewElements = new WeakMap<IrExpr, Map<string, { element: ql.ShapeElement; scope: Scope }>>();
+  readonly viewElements = new WeakMap<
+    IrExpr,
+    Map<string, { element: ql.ShapeElement; scope: Scope }>
+  >();
   /** View elements being bound again: inside its own definition, `x` is the real pointer. */
   readonly rebinding = new WeakMap<IrExpr, Set<string>>();
   private readonly inProgress = new Set<string>();
@@ -116,9 +119,12 @@ export class BindContext {
   nested<T>(span: ql.Span, fn: () => T): T {
     if (++this.depth > MAX_DEPTH) {
       this.depth = 0;
-      throw new EdgeQLSyntaxError(`the query is nested too deeply (more than ${MAX_DEPTH} levels)`, {
-        position: position(span),
-      });
+      throw new EdgeQLSyntaxError(
+        `the query is nested too deeply (more than ${MAX_DEPTH} levels)`,
+        {
+          position: position(span),
+        },
+      );
     }
     try {
       return fn();
@@ -138,7 +144,10 @@ export class BindContext {
     const key = `${source}:${name}`;
     const existing = this.params.get(key);
     if (existing) {
-      if (JSON.stringify(existing.type) !== JSON.stringify(type) || existing.required !== required) {
+      if (
+        JSON.stringify(existing.type) !== JSON.stringify(type) ||
+        existing.required !== required
+      ) {
         fail(QueryError, `parameter $${name} is used with different types`, span);
       }
       return existing;
@@ -164,12 +173,19 @@ export function rootScope(module = 'default'): Scope {
   };
 }
 
-export function position(span: ql.Span | null | undefined): { line: number; column: number } | undefined {
+export function position(
+  span: ql.Span | null | undefined,
+): { line: number; column: number } | undefined {
   return span ? { line: span.start.line, column: span.start.column } : undefined;
 }
 
 /** Throws a query error of `cls` at `span`. */
-export function fail(cls: QueryErrorClass, message: string, span: ql.Span | null, hint?: string): never {
+export function fail(
+  cls: QueryErrorClass,
+  message: string,
+  span: ql.Span | null,
+  hint?: string,
+): never {
   throw new cls(message, { position: position(span), hint });
 }
 

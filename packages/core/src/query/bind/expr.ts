@@ -36,13 +36,7 @@ import {
 } from '../ir';
 import type { PointerInfo } from '../schema-index';
 import { type BindContext, fail, unknownName, type Scope } from './context';
-import {
-  isObjectType,
-  lookupSchemaName,
-  printIrType,
-  resolveTypeExpr,
-  sameType,
-} from './types';
+import { isObjectType, lookupSchemaName, printIrType, resolveTypeExpr, sameType } from './types';
 import { bindShape, viewStep } from './shape';
 import { bindStatement } from './statement';
 import { bindCall, bindCast, bindOperator, bindSlice, literalType } from './calls';
@@ -148,14 +142,22 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
       };
     }
     case 'Detached':
-      return bindExpr(ctx, { ...scope, namespace: `${scope.namespace}~${ctx.freshId()}` }, node.expr);
+      return bindExpr(
+        ctx,
+        { ...scope, namespace: `${scope.namespace}~${ctx.freshId()}` },
+        node.expr,
+      );
     case 'GlobalRef':
       return bindGlobal(ctx, scope, node);
     case 'Introspect': {
       // `introspect T`: T's row of schema::ObjectType (object types are what the catalogue has).
       const type = resolveTypeExpr(ctx.index, scope, node.type);
       if (type.kind !== 'object') {
-        return fail(QueryError, '`introspect` of a non-object type is not supported yet', node.span);
+        return fail(
+          QueryError,
+          '`introspect` of a non-object type is not supported yet',
+          node.span,
+        );
       }
       const query = ql.parseExpression(
         `(select schema::ObjectType filter .name = '${type.name.replace(/'/g, "\\'")}' limit 1)`,
@@ -183,7 +185,9 @@ export function inScope(scope: Scope, expr: IrExpr): IrExpr {
   const id = pathIdOf(expr);
   const aliased = id !== null && expr.kind !== 'Shape' ? scope.pathAliases.get(id) : undefined;
   if (aliased) return aliased;
-  return id !== null && expr.kind !== 'Shape' && scope.singletons.has(id) ? { ...expr, card: ONE } : expr;
+  return id !== null && expr.kind !== 'Shape' && scope.singletons.has(id)
+    ? { ...expr, card: ONE }
+    : expr;
 }
 
 /** The scope inside a shape or a statement over `subject`: `.x` starts from one element of it. */
@@ -208,8 +212,11 @@ function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr 
       const ref_ = bindingRef(binding);
       // Inside another alias's body an alias is evaluated afresh (`with X := {1, 2}, Y := X + 1
       // select (X, Y)` pairs every X with every Y); a `for` variable is always its iteration.
-      const shared = binding.iteration || !scope.aliasNamespace || scope.singletons.has(ref_.pathId);
-      return shared ? inScope(scope, ref_) : { ...ref_, pathId: `${ref_.pathId}${scope.aliasNamespace}` };
+      const shared =
+        binding.iteration || !scope.aliasNamespace || scope.singletons.has(ref_.pathId);
+      return shared
+        ? inScope(scope, ref_)
+        : { ...ref_, pathId: `${ref_.pathId}${scope.aliasNamespace}` };
     }
   }
   const found = lookupSchemaName(ctx.index, scope, ref);
@@ -220,7 +227,8 @@ function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr 
     const aliased = scope.pathAliases.get(found.name);
     if (aliased) return aliased;
     // An enclosing subject is the same set wherever it is named (`User` inside `User { ... }`).
-    const namespace = (scope.singletons.has(found.name) ? '' : scope.aliasNamespace) + scope.namespace;
+    const namespace =
+      (scope.singletons.has(found.name) ? '' : scope.aliasNamespace) + scope.namespace;
     return {
       kind: 'TypeRoot',
       type: { kind: 'object', name: found.name },
@@ -245,7 +253,12 @@ function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr 
   }
   const shown = ref.module ? `${ref.module}::${ref.name}` : ref.name;
   const names = [...scope.names.keys()];
-  return unknownName('object', shown, ref.span, names.length ? `in scope: ${names.join(', ')}` : undefined);
+  return unknownName(
+    'object',
+    shown,
+    ref.span,
+    names.length ? `in scope: ${names.join(', ')}` : undefined,
+  );
 }
 
 function rootScopeLike(scope: Scope): Scope {
@@ -294,14 +307,26 @@ export function pathIdOf(expr: IrExpr): string | null {
 
 /** A fresh path id for the same element as `expr` (planned in place: the same row). */
 export function transparentRef(ctx: BindContext, expr: IrExpr): BindingRef {
-  const binding: Binding = { id: ctx.freshId(), name: '(source)', expr, iteration: false, transparent: true };
+  const binding: Binding = {
+    id: ctx.freshId(),
+    name: '(source)',
+    expr,
+    iteration: false,
+    transparent: true,
+  };
   return { ...bindingRef(binding), card: expr.card };
 }
 
 /** `expr` itself when it has a path id; else a reference to a fresh binding of it. */
 export function withPathId(ctx: BindContext, _scope: Scope, expr: IrExpr): IrExpr {
   if (pathIdOf(expr) !== null) return expr;
-  const binding: Binding = { id: ctx.freshId(), name: '(subject)', expr, iteration: false, transparent: true };
+  const binding: Binding = {
+    id: ctx.freshId(),
+    name: '(subject)',
+    expr,
+    iteration: false,
+    transparent: true,
+  };
   return bindingRef(binding);
 }
 
@@ -312,13 +337,21 @@ function bindPath(ctx: BindContext, scope: Scope, path: ql.Path): IrExpr {
     current = bindExpr(ctx, scope, path.subject);
   } else if (first?.kind === 'Ptr' && first.via === '@') {
     if (!scope.link) {
-      return fail(InvalidReferenceError, `@${first.name}: no link in scope to read a property of`, first.span);
+      return fail(
+        InvalidReferenceError,
+        `@${first.name}: no link in scope to read a property of`,
+        first.span,
+      );
     }
     current = scope.link;
   } else {
     if (!scope.subject) {
       const what = first?.kind === 'Ptr' ? `.${first.name}` : 'a partial path';
-      return fail(InvalidReferenceError, `${what}: no subject in scope for a partial path`, path.span);
+      return fail(
+        InvalidReferenceError,
+        `${what}: no subject in scope for a partial path`,
+        path.span,
+      );
     }
     current = scope.subject;
   }
@@ -326,7 +359,12 @@ function bindPath(ctx: BindContext, scope: Scope, path: ql.Path): IrExpr {
   return current;
 }
 
-export function bindStep(ctx: BindContext, scope: Scope, source: IrExpr, step: ql.PathStep): IrExpr {
+export function bindStep(
+  ctx: BindContext,
+  scope: Scope,
+  source: IrExpr,
+  step: ql.PathStep,
+): IrExpr {
   const shaped = source;
   if (source.kind === 'Shape') source = source.subject;
   if (step.kind === 'TypeIntersection') return bindIntersection(ctx, scope, source, step);
@@ -335,7 +373,16 @@ export function bindStep(ctx: BindContext, scope: Scope, source: IrExpr, step: q
   if (source.type.kind === 'free') {
     const id = pathIdOf(source);
     const carrier = id === null ? undefined : scope.views.get(id);
-    const view = carrier ? viewStep(ctx, withPathId(ctx, scope, source), id as string, 'std::FreeObject', step.name, carrier) : null;
+    const view = carrier
+      ? viewStep(
+          ctx,
+          withPathId(ctx, scope, source),
+          id as string,
+          'std::FreeObject',
+          step.name,
+          carrier,
+        )
+      : null;
     return view ?? bindFreeStep(ctx, scope, source, step);
   }
   if (!isObjectType(source.type)) {
@@ -387,7 +434,11 @@ export function pointerStep(
     // the `User.deck` a query reads beside it; only the source element is shared.
     const own = transparentRef(ctx, source);
     computed = ctx.computedExpr(sourceType, pointer.name, () =>
-      bindExpr(ctx, { ...subjectScope(rootScopeLike(scope), own, null), module }, pointer.computed as ql.Expr),
+      bindExpr(
+        ctx,
+        { ...subjectScope(rootScopeLike(scope), own, null), module },
+        pointer.computed as ql.Expr,
+      ),
     );
     card = pointer.model ? card : computed.card;
   }
@@ -400,7 +451,9 @@ export function pointerStep(
     pointer,
     computed,
     // Each use of a computed pointer is a set of its own (Gel does not factor computables).
-    pathId: computed ? `${sourceId}.${pointer.name}~${ctx.freshId()}` : `${sourceId}.${pointer.name}`,
+    pathId: computed
+      ? `${sourceId}.${pointer.name}~${ctx.freshId()}`
+      : `${sourceId}.${pointer.name}`,
   };
 }
 
@@ -447,12 +500,21 @@ function bindFreeStep(ctx: BindContext, scope: Scope, source: IrExpr, step: ql.P
     if (step.name === 'key') {
       const elements = group.keys.map((k, index) => ({
         name: k.name,
-        expr: { kind: 'GroupKey', type: k.expr.type, card: AT_MOST_ONE, group: ref, index } as IrExpr,
+        expr: {
+          kind: 'GroupKey',
+          type: k.expr.type,
+          card: AT_MOST_ONE,
+          group: ref,
+          index,
+        } as IrExpr,
         onlyFor: null,
       }));
       return {
         kind: 'FreeObject',
-        type: { kind: 'free', elements: elements.map((e) => ({ name: e.name, type: e.expr.type, card: e.expr.card })) },
+        type: {
+          kind: 'free',
+          elements: elements.map((e) => ({ name: e.name, type: e.expr.type, card: e.expr.card })),
+        },
         card: source.card,
         elements,
       };
@@ -460,13 +522,23 @@ function bindFreeStep(ctx: BindContext, scope: Scope, source: IrExpr, step: ql.P
     if (step.name === 'grouping') {
       // The key names, once per group.
       const str = { kind: 'scalar', name: 'std::str' } as const;
-      const names = group.keys.map((k): IrExpr => ({ kind: 'Literal', type: str, card: ONE, value: k.name }));
+      const names = group.keys.map(
+        (k): IrExpr => ({ kind: 'Literal', type: str, card: ONE, value: k.name }),
+      );
       const body: IrExpr =
         names.length === 1
           ? (names[0] as IrExpr)
           : { kind: 'SetLiteral', type: str, card: { min: 1, max: 'many' }, elements: names };
       const binding: Binding = { id: ctx.freshId(), name: '(group)', expr: ref, iteration: true };
-      return { kind: 'For', type: str, card: cardProduct(ref.card, body.card), binding, iterator: ref, body, optional: false };
+      return {
+        kind: 'For',
+        type: str,
+        card: cardProduct(ref.card, body.card),
+        binding,
+        iterator: ref,
+        body,
+        optional: false,
+      };
     }
     if (step.name === 'elements') {
       return {
@@ -487,7 +559,12 @@ function bindBacklink(ctx: BindContext, source: IrExpr, sourceId: string, step: 
   const target = (source.type as { name: string }).name;
   const links = ctx.index.backlinks(step.name, target);
   if (links.length === 0) {
-    return unknownName('link', `.<${step.name}`, step.span, `no link named '${step.name}' points at ${target}`);
+    return unknownName(
+      'link',
+      `.<${step.name}`,
+      step.span,
+      `no link named '${step.name}' points at ${target}`,
+    );
   }
   const type = ctx.index.unionOf(links.map((l) => l.source));
   return {
@@ -522,15 +599,23 @@ function linkPointers(expr: IrExpr): readonly PointerInfo[] {
 }
 
 function bindLinkProperty(source: IrExpr, step: ql.Ptr): IrExpr {
-  const link = source.kind === 'BindingRef' && source.binding.expr.kind === 'PointerStep'
-    ? source.binding.expr
-    : source;
+  const link =
+    source.kind === 'BindingRef' && source.binding.expr.kind === 'PointerStep'
+      ? source.binding.expr
+      : source;
   const pointers = linkPointers(link);
   if (
     pointers.length === 0 ||
-    (link.kind !== 'PointerStep' && link.kind !== 'Backlink' && link.kind !== 'Intersection' && link.kind !== 'BindingRef')
+    (link.kind !== 'PointerStep' &&
+      link.kind !== 'Backlink' &&
+      link.kind !== 'Intersection' &&
+      link.kind !== 'BindingRef')
   ) {
-    return fail(InvalidReferenceError, `@${step.name}: link properties are read on a link`, step.span);
+    return fail(
+      InvalidReferenceError,
+      `@${step.name}: link properties are read on a link`,
+      step.span,
+    );
   }
   const property = pointers.map((p) => p.properties.get(step.name)).find((p) => p !== undefined);
   if (!property) {
@@ -598,7 +683,13 @@ function bindGlobal(ctx: BindContext, scope: Scope, node: ql.GlobalRef): IrExpr 
   };
   if (!global.default) return value;
   const fallback = bindExpr(ctx, rootScopeLike(scope), global.default);
-  return { kind: 'Coalesce', type: global.target, card: { min: fallback.card.min, max: 1 }, left: value, right: fallback };
+  return {
+    kind: 'Coalesce',
+    type: global.target,
+    card: { min: fallback.card.min, max: 1 },
+    left: value,
+    right: fallback,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -643,7 +734,11 @@ function bindTypeCast(ctx: BindContext, scope: Scope, node: ql.TypeCast): IrExpr
       return expr;
     }
     if (expr.type.kind !== 'scalar' || expr.type.name !== 'std::uuid') {
-      return fail(InvalidTypeError, `cannot cast '${printIrType(expr.type)}' to '${type.name}'`, node.span);
+      return fail(
+        InvalidTypeError,
+        `cannot cast '${printIrType(expr.type)}' to '${type.name}'`,
+        node.span,
+      );
     }
     return {
       kind: 'ObjectCast',
@@ -673,7 +768,15 @@ function bindBinOp(ctx: BindContext, scope: Scope, node: ql.BinOp): IrExpr {
           ? cardUnion(left.card, right.card)
           : node.op === 'except'
             ? cardOptional(left.card)
-            : { min: 0 as const, max: left.card.max === 'many' && right.card.max === 'many' ? ('many' as const) : left.card.max === 0 || right.card.max === 0 ? (0 as const) : (1 as const) };
+            : {
+                min: 0 as const,
+                max:
+                  left.card.max === 'many' && right.card.max === 'many'
+                    ? ('many' as const)
+                    : left.card.max === 0 || right.card.max === 0
+                      ? (0 as const)
+                      : (1 as const),
+              };
       return { kind: 'SetOp', type, card, op: node.op, left, right };
     }
     case '??': {
@@ -710,7 +813,14 @@ function bindIs(ctx: BindContext, scope: Scope, node: ql.IsOp): IrExpr {
   const expr = bindExpr(ctx, scope, node.left);
   const type = resolveTypeExpr(ctx.index, scope, node.type);
   if (isObjectType(expr.type) && type.kind === 'object') {
-    return { kind: 'TypeCheck', type: BOOL, card: expr.card, expr, objectType: type.name, negated: node.negated };
+    return {
+      kind: 'TypeCheck',
+      type: BOOL,
+      card: expr.card,
+      expr,
+      objectType: type.name,
+      negated: node.negated,
+    };
   }
   // Scalars: the answer is known statically.
   const same = sameType(expr.type, type);
@@ -724,7 +834,8 @@ function bindIs(ctx: BindContext, scope: Scope, node: ql.IsOp): IrExpr {
 
 function bindSetLiteral(ctx: BindContext, scope: Scope, node: ql.SetLiteral): IrExpr {
   const elements = node.elements.map((e) => bindExpr(ctx, scope, e));
-  if (elements.length === 0) return { kind: 'SetLiteral', type: { kind: 'empty' }, card: EMPTY, elements };
+  if (elements.length === 0)
+    return { kind: 'SetLiteral', type: { kind: 'empty' }, card: EMPTY, elements };
   if (elements.length === 1) return elements[0] as IrExpr;
   let type: IrType = (elements[0] as IrExpr).type;
   let card: Card = (elements[0] as IrExpr).card;
@@ -735,7 +846,11 @@ function bindSetLiteral(ctx: BindContext, scope: Scope, node: ql.SetLiteral): Ir
   return { kind: 'SetLiteral', type, card, elements };
 }
 
-function bindFreeObject(ctx: BindContext, scope: Scope, elements: readonly ql.ShapeElement[]): IrExpr {
+function bindFreeObject(
+  ctx: BindContext,
+  scope: Scope,
+  elements: readonly ql.ShapeElement[],
+): IrExpr {
   const bound = elements.map((el) => {
     const [step] = el.path;
     if (el.path.length !== 1 || step?.kind !== 'Ptr' || step.via !== '.' || !el.compExpr) {
@@ -778,7 +893,10 @@ export function unifyTypes(ctx: BindContext, a: IrType, b: IrType, span: ql.Span
       kind: 'tuple',
       elements: a.elements.map((e, i) => ({
         name: sameNames ? e.name : null,
-        type: asTypeRef(unifyTypes(ctx, e.type, (b.elements[i] as { type: TypeRef }).type, span), span),
+        type: asTypeRef(
+          unifyTypes(ctx, e.type, (b.elements[i] as { type: TypeRef }).type, span),
+          span,
+        ),
       })),
     };
   }
@@ -807,7 +925,10 @@ function numericCommon(a: IrType, b: IrType): IrType | null {
     if (i >= 0 && j >= 0) return { kind: 'scalar', name: order[Math.max(i, j)] as string };
   }
   const ints = ['std::int16', 'std::int32', 'std::int64'];
-  if ((ints.includes(a.name) && b.name === 'std::float64') || (ints.includes(b.name) && a.name === 'std::float64')) {
+  if (
+    (ints.includes(a.name) && b.name === 'std::float64') ||
+    (ints.includes(b.name) && a.name === 'std::float64')
+  ) {
     return { kind: 'scalar', name: 'std::float64' };
   }
   return null;
@@ -815,13 +936,20 @@ function numericCommon(a: IrType, b: IrType): IrType | null {
 
 export function asTypeRef(type: IrType, span: ql.Span): TypeRef {
   if (type.kind === 'free' || type.kind === 'empty') {
-    return fail(InvalidTypeError, `'${printIrType(type)}' cannot be stored in a tuple or array`, span);
+    return fail(
+      InvalidTypeError,
+      `'${printIrType(type)}' cannot be stored in a tuple or array`,
+      span,
+    );
   }
   return type;
 }
 
 function expectBool(expr: IrExpr, span: ql.Span): void {
-  if (expr.type.kind !== 'empty' && !(expr.type.kind === 'scalar' && expr.type.name === 'std::bool')) {
+  if (
+    expr.type.kind !== 'empty' &&
+    !(expr.type.kind === 'scalar' && expr.type.name === 'std::bool')
+  ) {
     fail(InvalidTypeError, `expected a bool, got '${printIrType(expr.type)}'`, span);
   }
 }

@@ -48,7 +48,11 @@ export interface ExpressionOptions {
 }
 
 /** A schema expression (a computed, default, constraint or index expression) bound in a restricted mode. */
-export function bindExpression(index: SchemaIndex, expr: ql.Expr, options: ExpressionOptions): IrExpr {
+export function bindExpression(
+  index: SchemaIndex,
+  expr: ql.Expr,
+  options: ExpressionOptions,
+): IrExpr {
   const ctx = new BindContext(index, options.mode);
   let scope = rootScope(options.module);
   if (options.subjectType !== null) {

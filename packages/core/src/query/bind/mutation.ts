@@ -84,7 +84,11 @@ function bindInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Insert {
   const scope = withScope(ctx, outer, q.aliases);
   const type = writableType(ctx, scope, q.subject, 'insert into');
   if (type.abstract) {
-    return fail(QueryError, `cannot insert into abstract object type '${type.name}'`, q.subject.span);
+    return fail(
+      QueryError,
+      `cannot insert into abstract object type '${type.name}'`,
+      q.subject.span,
+    );
   }
   // Values see the statement's names but no subject: `.x` means nothing in an insert.
   const valueScope: Scope = { ...scope, subject: null, link: null };
@@ -110,11 +114,15 @@ function bindInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Insert {
     defaults.push(element(ctx, type, pointer, ':=', value, [], null, q.span));
   }
   const pathId = `insert~${ctx.freshId()}${scope.namespace}`;
-  const conflict = q.unlessConflict ? bindConflict(ctx, scope, type, q.subject, q.unlessConflict) : null;
-  const card = conflict === null ? ONE : conflict.else ? cardEither(ONE, conflict.else.card) : AT_MOST_ONE;
+  const conflict = q.unlessConflict
+    ? bindConflict(ctx, scope, type, q.subject, q.unlessConflict)
+    : null;
+  const card =
+    conflict === null ? ONE : conflict.else ? cardEither(ONE, conflict.else.card) : AT_MOST_ONE;
   // With `else`, the answer is the new object or the else clause's: the union of their types.
   const elseType = conflict?.else?.type;
-  const resultType = elseType?.kind === 'object' ? ctx.index.unionOf([type.name, elseType.name]) : type.name;
+  const resultType =
+    elseType?.kind === 'object' ? ctx.index.unionOf([type.name, elseType.name]) : type.name;
   return {
     kind: 'Insert',
     type: { kind: 'object', name: resultType },
@@ -151,8 +159,16 @@ function bindConflict(
       objectType: type.name,
       pathId: conflictPathId,
     };
-    const binding: Binding = { id: ctx.freshId(), name: subject.name, expr: root, iteration: false };
-    const elseScope: Scope = { ...scope, names: new Map([...scope.names, [subject.name, binding]]) };
+    const binding: Binding = {
+      id: ctx.freshId(),
+      name: subject.name,
+      expr: root,
+      iteration: false,
+    };
+    const elseScope: Scope = {
+      ...scope,
+      names: new Map([...scope.names, [subject.name, binding]]),
+    };
     elseExpr = bindExpr(ctx, elseScope, clause.elseExpr);
     if (!isObjectType(elseExpr.type)) {
       return fail(
@@ -169,7 +185,10 @@ function bindConflict(
  * `on .p` → [p] when `p` is exclusive (or `id`); `on (.a, .b)` → [a, b] when the type (or an
  * ancestor) has `constraint exclusive on ((.a, .b))`. Also the type declaring the constraint.
  */
-function conflictPointers(type: ObjectTypeInfo, on: ql.Expr): { pointers: PointerInfo[]; owner: string } {
+function conflictPointers(
+  type: ObjectTypeInfo,
+  on: ql.Expr,
+): { pointers: PointerInfo[]; owner: string } {
   const isTuple = on.kind === 'TupleLiteral';
   const parts = isTuple ? on.elements : [on];
   const names = parts.map((part) => subjectPointerName(part));
@@ -183,13 +202,21 @@ function conflictPointers(type: ObjectTypeInfo, on: ql.Expr): { pointers: Pointe
   const pointers = (names as string[]).map((name) => {
     const pointer = type.pointers.get(name);
     if (!pointer) return unknownName('link or property', name, on.span);
-    if (pointer.many) return fail(QueryError, `'${type.name}.${name}' is multi: \`unless conflict on\` needs single pointers`, on.span);
+    if (pointer.many)
+      return fail(
+        QueryError,
+        `'${type.name}.${name}' is multi: \`unless conflict on\` needs single pointers`,
+        on.span,
+      );
     return pointer;
   });
-  const plainExclusive = (c: { name: string; except: unknown }) => c.name === 'std::exclusive' && c.except === null;
+  const plainExclusive = (c: { name: string; except: unknown }) =>
+    c.name === 'std::exclusive' && c.except === null;
   if (!isTuple) {
     const pointer = pointers[0] as PointerInfo;
-    const constraint = (pointer.model?.constraints ?? []).find((c) => plainExclusive(c) && c.subjectExpr === null);
+    const constraint = (pointer.model?.constraints ?? []).find(
+      (c) => plainExclusive(c) && c.subjectExpr === null,
+    );
     if (pointer.name === 'id') return { pointers, owner: type.name };
     if (constraint) return { pointers, owner: constraint.declaredIn };
   }
@@ -218,7 +245,8 @@ function subjectPointerName(expr: ql.Expr): string | null {
   const [step] = expr.steps;
   if (!step || step.kind !== 'Ptr' || step.via !== '.') return null;
   const fromSubject =
-    expr.subject === null || (expr.subject.kind === 'Anchor' && expr.subject.name === '__subject__');
+    expr.subject === null ||
+    (expr.subject.kind === 'Anchor' && expr.subject.name === '__subject__');
   return fromSubject ? step.name : null;
 }
 
@@ -227,7 +255,13 @@ function subjectPointerName(expr: ql.Expr): string | null {
 
 function bindUpdate(ctx: BindContext, outer: Scope, q: ql.UpdateQuery): Update {
   const scope = withScope(ctx, outer, q.aliases);
-  const { subject, subjectPathId, filter, card } = selectSubject(ctx, scope, q.subject, q, 'update');
+  const { subject, subjectPathId, filter, card } = selectSubject(
+    ctx,
+    scope,
+    q.subject,
+    q,
+    'update',
+  );
   const type = ctx.index.objectType((subject.type as { name: string }).name) as ObjectTypeInfo;
   const inner = subjectScope(scope, subject, null);
   const elements = bindElements(ctx, inner, type, q.shape, 'update');
@@ -278,7 +312,11 @@ function selectSubject(
   const bound = bindExpr(ctx, scope, node);
   const core = bound.kind === 'Shape' ? bound.subject : bound;
   if (!isObjectType(core.type)) {
-    return fail(InvalidTypeError, `${verb} needs objects, not '${printIrType(core.type)}'`, node.span);
+    return fail(
+      InvalidTypeError,
+      `${verb} needs objects, not '${printIrType(core.type)}'`,
+      node.span,
+    );
   }
   const info = ctx.index.objectType(core.type.name);
   if (!info || info.name.startsWith('schema::') || info.concrete.length === 0) {
@@ -332,24 +370,51 @@ function bindElements(
   const out: MutationElement[] = [];
   for (const el of shape) {
     const [step, ...rest] = el.path;
-    if (!step || step.kind !== 'Ptr' || step.via !== '.' || rest.length > 0 || el.compExpr === null) {
-      return fail(QueryError, `an ${verb} shape assigns pointers: write \`name := value\``, el.span);
+    if (
+      !step ||
+      step.kind !== 'Ptr' ||
+      step.via !== '.' ||
+      rest.length > 0 ||
+      el.compExpr === null
+    ) {
+      return fail(
+        QueryError,
+        `an ${verb} shape assigns pointers: write \`name := value\``,
+        el.span,
+      );
     }
     if (el.elements !== null || el.filter || el.orderBy.length || el.offset || el.limit) {
-      return fail(QueryError, `an ${verb} shape element is \`name := value\`, without a sub-shape or clauses`, el.span);
+      return fail(
+        QueryError,
+        `an ${verb} shape element is \`name := value\`, without a sub-shape or clauses`,
+        el.span,
+      );
     }
     const pointer = type.pointers.get(step.name);
     if (!pointer) {
-      return unknownName('link or property', step.name, step.span, `'${type.name}' has no such pointer`);
+      return unknownName(
+        'link or property',
+        step.name,
+        step.span,
+        `'${type.name}' has no such pointer`,
+      );
     }
     if (pointer.name === 'id' || pointer.name === '__type__' || pointer.model === null) {
       return fail(QueryError, `cannot assign to '${pointer.name}'`, step.span);
     }
     if (pointer.computed) {
-      return fail(QueryError, `cannot assign to computed ${pointer.kind} '${type.name}.${pointer.name}'`, step.span);
+      return fail(
+        QueryError,
+        `cannot assign to computed ${pointer.kind} '${type.name}.${pointer.name}'`,
+        step.span,
+      );
     }
     if (verb === 'update' && pointer.model.readonly) {
-      return fail(QueryError, `cannot update read-only ${pointer.kind} '${type.name}.${pointer.name}'`, step.span);
+      return fail(
+        QueryError,
+        `cannot update read-only ${pointer.kind} '${type.name}.${pointer.name}'`,
+        step.span,
+      );
     }
     if (out.some((e) => e.pointer.name === pointer.name)) {
       return fail(QueryError, `'${pointer.name}' is assigned twice`, step.span);
@@ -366,7 +431,11 @@ function bindElements(
     }
     const { expr: valueNode, props } = splitLinkProperties(el.compExpr);
     if (props.length > 0 && pointer.kind !== 'link') {
-      return fail(QueryError, `'${pointer.name}' is a property: it has no link properties`, el.span);
+      return fail(
+        QueryError,
+        `'${pointer.name}' is a property: it has no link properties`,
+        el.span,
+      );
     }
     let value = bindExpr(ctx, scope, valueNode);
     let valuePathId: string | null = null;
@@ -382,7 +451,13 @@ function bindElements(
         if (linkProperties.some((p) => p.property.name === name)) {
           return fail(QueryError, `'@${name}' is assigned twice`, prop.span);
         }
-        const expr = conform(ctx, property, bindExpr(ctx, targetScope, prop.compExpr as ql.Expr), `${pointer.name}@${name}`, prop.span);
+        const expr = conform(
+          ctx,
+          property,
+          bindExpr(ctx, targetScope, prop.compExpr as ql.Expr),
+          `${pointer.name}@${name}`,
+          prop.span,
+        );
         linkProperties.push({ property, expr });
       }
     }
@@ -403,14 +478,24 @@ function element(
 ): MutationElement {
   const conformed = conform(ctx, pointer, value, `${type.name}.${pointer.name}`, span);
   if (op === ':=' && pointer.required && conformed.card.max === 0) {
-    fail(MissingRequiredError, `missing value for required ${pointer.kind} '${type.name}.${pointer.name}'`, span);
+    fail(
+      MissingRequiredError,
+      `missing value for required ${pointer.kind} '${type.name}.${pointer.name}'`,
+      span,
+    );
   }
   return { pointer, op, value: conformed, linkProperties, valuePathId };
 }
 
 /** The value as the pointer's type (cast where std allows it on assignment), checked to be at
  * most one element for a single pointer. */
-function conform(ctx: BindContext, pointer: PointerInfo, value: IrExpr, what: string, span: ql.Span): IrExpr {
+function conform(
+  ctx: BindContext,
+  pointer: PointerInfo,
+  value: IrExpr,
+  what: string,
+  span: ql.Span,
+): IrExpr {
   const target = pointer.target;
   let out = value;
   if (value.type.kind !== 'empty') {
@@ -420,11 +505,19 @@ function conform(ctx: BindContext, pointer: PointerInfo, value: IrExpr, what: st
         target.kind === 'object' &&
         (!ctx.index.objectType(target.name) || ctx.index.isSubtype(value.type.name, target.name));
       if (!ok) {
-        return fail(InvalidTypeError, `invalid target for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`, span);
+        return fail(
+          InvalidTypeError,
+          `invalid target for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`,
+          span,
+        );
       }
     } else if (!sameTypeRef(value.type, target)) {
       if (value.type.kind === 'free' || value.type.kind === 'object') {
-        return fail(InvalidTypeError, `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`, span);
+        return fail(
+          InvalidTypeError,
+          `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`,
+          span,
+        );
       }
       const from = value.type;
       let allowed = false;
@@ -435,7 +528,11 @@ function conform(ctx: BindContext, pointer: PointerInfo, value: IrExpr, what: st
         if (!(error instanceof QueryError)) throw error;
       }
       if (!allowed) {
-        return fail(InvalidTypeError, `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`, span);
+        return fail(
+          InvalidTypeError,
+          `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`,
+          span,
+        );
       }
       out = bindCast(ctx, value, target, span);
     }
@@ -474,18 +571,29 @@ function splitLinkProperties(node: ql.Expr): { expr: ql.Expr; props: ql.ShapeEle
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-function writableType(ctx: BindContext, scope: Scope, ref: ql.ObjectRef, verb: string): ObjectTypeInfo {
+function writableType(
+  ctx: BindContext,
+  scope: Scope,
+  ref: ql.ObjectRef,
+  verb: string,
+): ObjectTypeInfo {
   const found = lookupSchemaName(ctx.index, scope, ref);
   const shown = ref.module ? `${ref.module}::${ref.name}` : ref.name;
   if (!found) return unknownName('object type', shown, ref.span);
   const info = found.kind === 'object' ? ctx.index.objectType(found.name) : undefined;
-  if (!info) return fail(InvalidTypeError, `cannot ${verb} '${found.name}': not an object type`, ref.span);
+  if (!info)
+    return fail(InvalidTypeError, `cannot ${verb} '${found.name}': not an object type`, ref.span);
   if (info.model === null) return fail(QueryError, `cannot ${verb} '${info.name}'`, ref.span);
   return info;
 }
 
 function isStored(pointer: PointerInfo): boolean {
-  return pointer.model !== null && pointer.computed === null && pointer.name !== 'id' && pointer.name !== '__type__';
+  return (
+    pointer.model !== null &&
+    pointer.computed === null &&
+    pointer.name !== 'id' &&
+    pointer.name !== '__type__'
+  );
 }
 
 const layouts = new WeakMap<object, StorageLayout>();
@@ -506,4 +614,3 @@ function databaseAppliesDefault(ctx: BindContext, type: string, pointer: string)
 function sameTypeRef(a: unknown, b: TypeRef): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
-

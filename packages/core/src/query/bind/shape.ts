@@ -30,7 +30,11 @@ export function bindShape(
   const inner = subject.kind === 'Shape' ? subject.subject : subject;
   if (inner.type.kind === 'free') return bindFreeShape(ctx, scope, inner, elements);
   if (!isObjectType(inner.type)) {
-    return fail(InvalidTypeError, `a shape applies to objects, not '${printIrType(inner.type)}'`, span);
+    return fail(
+      InvalidTypeError,
+      `a shape applies to objects, not '${printIrType(inner.type)}'`,
+      span,
+    );
   }
   const subj = withPathId(ctx, scope, inner);
   const elementScope = subjectScope(scope, subj, linkOf(subj));
@@ -50,7 +54,8 @@ export function bindShape(
       fromSplats.add(el.name);
       return put(el);
     }
-    const covers = (a: string | null, b: string | null) => a === null || (b !== null && ctx.index.isSubtype(b, a));
+    const covers = (a: string | null, b: string | null) =>
+      a === null || (b !== null && ctx.index.isSubtype(b, a));
     if (covers(other.onlyFor, el.onlyFor)) return;
     if (covers(el.onlyFor, other.onlyFor)) {
       out[at] = el;
@@ -79,7 +84,13 @@ export function bindShape(
       views.set(step.name, { element: el, scope });
     }
   }
-  const shape: IrExpr = { kind: 'Shape', type: subj.type, card: subj.card, subject: subj, elements: out };
+  const shape: IrExpr = {
+    kind: 'Shape',
+    type: subj.type,
+    card: subj.card,
+    subject: subj,
+    elements: out,
+  };
   if (views.size) ctx.viewElements.set(shape, views);
   return shape;
 }
@@ -98,18 +109,30 @@ function bindFreeShape(
   const views = new Map<string, { element: ql.ShapeElement; scope: Scope }>();
   for (const el of elements) {
     const [step, ...rest] = el.path;
-    if (el.compExpr && step?.kind === 'Ptr' && step.via === '.' && !rest.length) views.set(step.name, { element: el, scope });
+    if (el.compExpr && step?.kind === 'Ptr' && step.via === '.' && !rest.length)
+      views.set(step.name, { element: el, scope });
     if (step?.kind !== 'Ptr' || step.via !== '.' || rest.length) {
-      return fail(QueryError, 'a shape on free objects holds names and `name := expr` elements', el.span);
+      return fail(
+        QueryError,
+        'a shape on free objects holds names and `name := expr` elements',
+        el.span,
+      );
     }
     let expr = el.compExpr ? bindExpr(ctx, inner, el.compExpr) : bindStep(ctx, inner, one, step);
     if (el.elements !== null) expr = bindShape(ctx, inner, expr, el.elements, el.span);
-    if (el.filter || el.orderBy.length || el.offset || el.limit) expr = selectOver(ctx, inner, expr, el, el.span);
+    if (el.filter || el.orderBy.length || el.offset || el.limit)
+      expr = selectOver(ctx, inner, expr, el, el.span);
     const at = out.findIndex((e) => e.name === step.name);
     if (at >= 0) out[at] = { name: step.name, expr, onlyFor: null };
     else out.push({ name: step.name, expr, onlyFor: null });
   }
-  const shape: IrExpr = { kind: 'Shape', type: subj.type, card: subj.card, subject: subj, elements: out };
+  const shape: IrExpr = {
+    kind: 'Shape',
+    type: subj.type,
+    card: subj.card,
+    subject: subj,
+    elements: out,
+  };
   if (views.size) ctx.viewElements.set(shape, views);
   return shape;
 }
@@ -192,7 +215,10 @@ function rebindView(
     kind: expr.type.kind === 'object' ? 'link' : 'property',
     required: expr.card.min === 1,
     many: expr.card.max === 'many',
-    target: expr.type.kind === 'empty' || expr.type.kind === 'free' ? { kind: 'scalar', name: 'std::str' } : expr.type,
+    target:
+      expr.type.kind === 'empty' || expr.type.kind === 'free'
+        ? { kind: 'scalar', name: 'std::str' }
+        : expr.type,
     computed: element.compExpr,
     declaredIn: sourceType,
     properties: new Map(),
@@ -201,7 +227,15 @@ function rebindView(
   return {
     kind: 'PointerStep',
     type: expr.type,
-    card: { min: source.card.min === 1 && expr.card.min === 1 ? 1 : 0, max: source.card.max === 0 || expr.card.max === 0 ? 0 : source.card.max === 'many' || expr.card.max === 'many' ? 'many' : 1 },
+    card: {
+      min: source.card.min === 1 && expr.card.min === 1 ? 1 : 0,
+      max:
+        source.card.max === 0 || expr.card.max === 0
+          ? 0
+          : source.card.max === 'many' || expr.card.max === 'many'
+            ? 'many'
+            : 1,
+    },
     source,
     sourceType,
     pointer,
@@ -241,11 +275,17 @@ function bindElement(
   }
   const [step, ...rest] = path;
   if (!step) return fail(QueryError, 'empty shape element', el.span);
-  if (step.kind === 'Splat') return splat(ctx, scope, source, onlyFor ?? typeName, onlyFor, step, { subject, typeName });
+  if (step.kind === 'Splat')
+    return splat(ctx, scope, source, onlyFor ?? typeName, onlyFor, step, { subject, typeName });
   // `friends[is Admin]: {...}`: the link's targets of one type.
-  const narrowing = rest.length === 1 && rest[0]?.kind === 'TypeIntersection' && !el.compExpr ? rest[0] : null;
+  const narrowing =
+    rest.length === 1 && rest[0]?.kind === 'TypeIntersection' && !el.compExpr ? rest[0] : null;
   if (step.kind !== 'Ptr' || (rest.length && !narrowing)) {
-    return fail(QueryError, 'a shape element is a name, `@name`, `[is T].name` or `name := expr`', el.span);
+    return fail(
+      QueryError,
+      'a shape element is a name, `@name`, `[is T].name` or `name := expr`',
+      el.span,
+    );
   }
   if (el.operation !== null && el.operation !== ':=') {
     return fail(QueryError, `'${el.operation}' is only allowed in an update's shape`, el.span);
@@ -255,11 +295,19 @@ function bindElement(
     if (step.via !== '.' && step.via !== '@') {
       return fail(QueryError, 'a computed element needs a plain name', step.span);
     }
-    expr = bindExpr(ctx, source === subject ? scope : subjectScope(scope, source, scope.link), el.compExpr);
+    expr = bindExpr(
+      ctx,
+      source === subject ? scope : subjectScope(scope, source, scope.link),
+      el.compExpr,
+    );
   } else if (step.via === '@') {
     expr = bindStep(ctx, scope, scope.link ?? subject, step);
   } else if (step.via === '.<') {
-    return fail(QueryError, `a backlink element needs a name: write name := .<${step.name}`, step.span);
+    return fail(
+      QueryError,
+      `a backlink element needs a name: write name := .<${step.name}`,
+      step.span,
+    );
   } else {
     expr = bindStep(ctx, scope, source, step);
     if (narrowing) expr = bindStep(ctx, scope, expr, narrowing);
@@ -269,7 +317,8 @@ function bindElement(
     expr = selectOver(ctx, scope, expr, el, el.span);
   }
   // `multi x := ...` is a list even when it holds one value.
-  if (el.cardinality === 'multi' && expr.card.max !== 'many') expr = { ...expr, card: { min: expr.card.min, max: 'many' } };
+  if (el.cardinality === 'multi' && expr.card.max !== 'many')
+    expr = { ...expr, card: { min: expr.card.min, max: 'many' } };
   // Link properties keep their `@` in the result, as Gel's JSON output writes them.
   return [{ name: step.via === '@' ? `@${step.name}` : step.name, expr, onlyFor }];
 }
@@ -291,7 +340,8 @@ function splat(
   }
   if (step.intersection) {
     const t = resolveTypeExpr(ctx.index, scope, step.intersection.type);
-    if (t.kind !== 'object') return fail(InvalidTypeError, '[is T].* needs an object type', step.span);
+    if (t.kind !== 'object')
+      return fail(InvalidTypeError, '[is T].* needs an object type', step.span);
     owner = t.name;
     onlyFor = t.name;
     source = bindStep(ctx, scope, source, step.intersection);
@@ -308,7 +358,11 @@ function splat(
       // A narrowed splat's `id` is every object's (Gel: splats never narrow `id`).
       const all = withPathId(ctx, scope, whole.subject);
       const id = ctx.index.objectType(whole.typeName)?.pointers.get('id') ?? pointer;
-      out.push({ name: 'id', expr: pointerStep(ctx, scope, all, pathIdOf(all) as string, whole.typeName, id), onlyFor: null });
+      out.push({
+        name: 'id',
+        expr: pointerStep(ctx, scope, all, pathIdOf(all) as string, whole.typeName, id),
+        onlyFor: null,
+      });
       continue;
     }
     let expr: IrExpr = pointerStep(ctx, scope, src, sourceId, owner, pointer);
@@ -339,7 +393,12 @@ function splatListing(pointer: PointerInfo, depth: 1 | 2): 'no' | 'plain' | 'wit
 }
 
 /** `**`: a link shown with its target's `*` (and its own link properties). */
-function withTargetProperties(ctx: BindContext, scope: Scope, step: IrExpr, pointer: PointerInfo): IrExpr {
+function withTargetProperties(
+  ctx: BindContext,
+  scope: Scope,
+  step: IrExpr,
+  pointer: PointerInfo,
+): IrExpr {
   if (pointer.target.kind !== 'object') return step;
   const target = ctx.index.objectType(pointer.target.name);
   if (!target) return step;
@@ -349,10 +408,18 @@ function withTargetProperties(ctx: BindContext, scope: Scope, step: IrExpr, poin
   for (const p of target.pointers.values()) {
     if (splatListing(p, 1) === 'no') continue;
     const one = linkScope.subject as IrExpr;
-    elements.push({ name: p.name, expr: pointerStep(ctx, linkScope, one, stepId, target.name, p), onlyFor: null });
+    elements.push({
+      name: p.name,
+      expr: pointerStep(ctx, linkScope, one, stepId, target.name, p),
+      onlyFor: null,
+    });
   }
   for (const property of pointer.properties.values()) {
-    elements.push({ name: `@${property.name}`, expr: linkProperty(step as PointerStep, property), onlyFor: null });
+    elements.push({
+      name: `@${property.name}`,
+      expr: linkProperty(step as PointerStep, property),
+      onlyFor: null,
+    });
   }
   return { kind: 'Shape', type: step.type, card: step.card, subject: step, elements };
 }

@@ -53,12 +53,19 @@ export function withScope(ctx: BindContext, scope: Scope, items: readonly ql.Wit
     if (item.kind === 'ModuleAlias') {
       const module = moduleOf(ctx.index, current, item.module, item.span);
       if (item.alias === null) current = { ...current, module };
-      else current = { ...current, moduleAliases: new Map([...current.moduleAliases, [item.alias, module]]) };
+      else
+        current = {
+          ...current,
+          moduleAliases: new Map([...current.moduleAliases, [item.alias, module]]),
+        };
       continue;
     }
     // An alias body names sets afresh (`with U2 := User select User {...}`: two sets of users),
     // except the subjects enclosing the `with` (inside `User { x := (with U := User ...) }`).
-    const body: Scope = { ...current, aliasNamespace: `${current.aliasNamespace}~w${ctx.freshId()}` };
+    const body: Scope = {
+      ...current,
+      aliasNamespace: `${current.aliasNamespace}~w${ctx.freshId()}`,
+    };
     const expr = bindExpr(ctx, body, item.expr);
     recordWrites(ctx, expr);
     const binding: Binding = { id: ctx.freshId(), name: item.alias, expr, iteration: false };
@@ -71,7 +78,12 @@ function bindSelect(ctx: BindContext, scope: Scope, q: ql.SelectQuery): IrExpr {
   let s = withScope(ctx, scope, q.aliases);
   let result = bindExpr(ctx, s, q.result);
   if (q.resultAlias !== null) {
-    const binding: Binding = { id: ctx.freshId(), name: q.resultAlias, expr: result, iteration: false };
+    const binding: Binding = {
+      id: ctx.freshId(),
+      name: q.resultAlias,
+      expr: result,
+      iteration: false,
+    };
     s = { ...s, names: new Map([...s.names, [q.resultAlias, binding]]) };
     result = bindingRef(binding);
   }
@@ -97,7 +109,10 @@ export function selectOver(
   const subjectId = pathIdOf(core) as string;
   const base = subjectScope(scope, core, linkOf(core));
   // `.x` in the clauses reaches the computed elements of the select's own shape.
-  const inner: Scope = result.kind === 'Shape' ? { ...base, views: new Map([...base.views, [subjectId, result]]) } : base;
+  const inner: Scope =
+    result.kind === 'Shape'
+      ? { ...base, views: new Map([...base.views, [subjectId, result]]) }
+      : base;
   let filter: IrExpr | null = null;
   let card: Card = result.card;
   if (clauses.filter) {
@@ -137,8 +152,15 @@ export function selectOver(
 
 function bindCount(ctx: BindContext, scope: Scope, node: ql.Expr, what: string): IrExpr {
   const expr = bindExpr(ctx, scope, node);
-  const ok = expr.type.kind === 'scalar' && ['std::int64', 'std::int32', 'std::int16'].includes(expr.type.name);
-  if (!ok) fail(InvalidTypeError, `${what} must be an integer, not '${printIrType(expr.type)}'`, node.span);
+  const ok =
+    expr.type.kind === 'scalar' &&
+    ['std::int64', 'std::int32', 'std::int16'].includes(expr.type.name);
+  if (!ok)
+    fail(
+      InvalidTypeError,
+      `${what} must be an integer, not '${printIrType(expr.type)}'`,
+      node.span,
+    );
   if (expr.card.max === 'many') fail(QueryError, `${what} must be a single value`, node.span);
   return expr;
 }
@@ -155,12 +177,15 @@ function isExclusiveFilter(ctx: BindContext, filter: IrExpr, subjectId: string):
   }
   if (filter.name !== 'std::=' || filter.args.length !== 2) return false;
   const [a, b] = filter.args as [IrExpr, IrExpr];
-  return (isExclusiveStep(a, subjectId) && isSingleOutside(b, subjectId)) ||
-    (isExclusiveStep(b, subjectId) && isSingleOutside(a, subjectId));
+  return (
+    (isExclusiveStep(a, subjectId) && isSingleOutside(b, subjectId)) ||
+    (isExclusiveStep(b, subjectId) && isSingleOutside(a, subjectId))
+  );
 }
 
 function isExclusiveStep(expr: IrExpr, subjectId: string): boolean {
-  if (expr.kind !== 'PointerStep' || pathIdOf(expr.source) !== subjectId || expr.pointer.many) return false;
+  if (expr.kind !== 'PointerStep' || pathIdOf(expr.source) !== subjectId || expr.pointer.many)
+    return false;
   if (expr.pointer.name === 'id') return true;
   return (expr.pointer.model?.constraints ?? []).some(
     (c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null,
@@ -175,7 +200,8 @@ function isSingleOutside(expr: IrExpr, subjectId: string): boolean {
 /** Whether a path with this id (or below it) occurs in `expr`. */
 function mentions(expr: IrExpr, pathId: string): boolean {
   const id = pathIdOf(expr);
-  if (id !== null && (id === pathId || id.startsWith(`${pathId}.`) || id.startsWith(`${pathId}[`))) return true;
+  if (id !== null && (id === pathId || id.startsWith(`${pathId}.`) || id.startsWith(`${pathId}[`)))
+    return true;
   for (const child of children(expr)) if (mentions(child, pathId)) return true;
   return false;
 }
@@ -220,7 +246,14 @@ export function children(expr: IrExpr): IrExpr[] {
     case 'IfElse':
       return [expr.condition, expr.then, expr.else];
     case 'Select':
-      return [expr.subject, expr.result, ...(expr.filter ? [expr.filter] : []), ...expr.orderBy.map((k) => k.expr), ...(expr.offset ? [expr.offset] : []), ...(expr.limit ? [expr.limit] : [])];
+      return [
+        expr.subject,
+        expr.result,
+        ...(expr.filter ? [expr.filter] : []),
+        ...expr.orderBy.map((k) => k.expr),
+        ...(expr.offset ? [expr.offset] : []),
+        ...(expr.limit ? [expr.limit] : []),
+      ];
     case 'For':
       return [expr.iterator, expr.body];
     case 'Group':
@@ -238,11 +271,22 @@ export function children(expr: IrExpr): IrExpr[] {
 function bindFor(ctx: BindContext, scope: Scope, q: ql.ForQuery): IrExpr {
   const s = withScope(ctx, scope, q.aliases);
   // The iterator names its sets afresh (`for C in Card union count(Card)`: two sets of cards).
-  const iterator = bindExpr(ctx, { ...s, aliasNamespace: `${s.aliasNamespace}~f${ctx.freshId()}` }, q.iterator);
-  const binding: Binding = { id: ctx.freshId(), name: q.iteratorAlias, expr: iterator, iteration: true };
+  const iterator = bindExpr(
+    ctx,
+    { ...s, aliasNamespace: `${s.aliasNamespace}~f${ctx.freshId()}` },
+    q.iterator,
+  );
+  const binding: Binding = {
+    id: ctx.freshId(),
+    name: q.iteratorAlias,
+    expr: iterator,
+    iteration: true,
+  };
   const bodyScope: Scope = { ...s, names: new Map([...s.names, [q.iteratorAlias, binding]]) };
   const body = bindExpr(ctx, bodyScope, q.body);
-  const iterations: Card = q.optional ? { min: 1, max: iterator.card.max === 0 ? 1 : iterator.card.max } : iterator.card;
+  const iterations: Card = q.optional
+    ? { min: 1, max: iterator.card.max === 0 ? 1 : iterator.card.max }
+    : iterator.card;
   return {
     kind: 'For',
     type: body.type,
@@ -258,7 +302,12 @@ function bindGroup(ctx: BindContext, scope: Scope, q: ql.GroupQuery): IrExpr {
   let s = withScope(ctx, scope, q.aliases);
   let subject = bindExpr(ctx, s, q.subject);
   if (q.subjectAlias !== null) {
-    const binding: Binding = { id: ctx.freshId(), name: q.subjectAlias, expr: subject, iteration: false };
+    const binding: Binding = {
+      id: ctx.freshId(),
+      name: q.subjectAlias,
+      expr: subject,
+      iteration: false,
+    };
     s = { ...s, names: new Map([...s.names, [q.subjectAlias, binding]]) };
     subject = bindingRef(binding);
   }
@@ -274,7 +323,10 @@ function bindGroup(ctx: BindContext, scope: Scope, q: ql.GroupQuery): IrExpr {
       keys.push({ name: ident.name, expr });
     } else {
       const step = ident.steps[ident.steps.length - 1];
-      keys.push({ name: step?.kind === 'Ptr' ? step.name : 'key', expr: bindExpr(ctx, inner, ident) });
+      keys.push({
+        name: step?.kind === 'Ptr' ? step.name : 'key',
+        expr: bindExpr(ctx, inner, ident),
+      });
     }
   };
   for (const element of q.by) {
@@ -286,14 +338,22 @@ function bindGroup(ctx: BindContext, scope: Scope, q: ql.GroupQuery): IrExpr {
     else addKey(element.element);
   }
   for (const k of keys) {
-    if (k.expr.card.max === 'many') fail(QueryError, `grouping key '${k.name}' must be a single value per element`, q.span);
+    if (k.expr.card.max === 'many')
+      fail(QueryError, `grouping key '${k.name}' must be a single value per element`, q.span);
   }
   return {
     kind: 'Group',
     type: {
       kind: 'free',
       elements: [
-        { name: 'key', type: { kind: 'free', elements: keys.map((k) => ({ name: k.name, type: k.expr.type, card: AT_MOST_ONE })) }, card: ONE },
+        {
+          name: 'key',
+          type: {
+            kind: 'free',
+            elements: keys.map((k) => ({ name: k.name, type: k.expr.type, card: AT_MOST_ONE })),
+          },
+          card: ONE,
+        },
         { name: 'grouping', type: STR, card: MANY },
         { name: 'elements', type: subject.type, card: MANY },
       ],

@@ -21,7 +21,8 @@ export function moduleOf(index: SchemaIndex, scope: Scope, module: string, span:
   const aliased = scope.moduleAliases.get(module);
   if (aliased) return aliased;
   if (module === '__std__') return 'std';
-  if (!index.modules.has(module)) fail(UnknownModuleError, `module '${module}' does not exist`, span);
+  if (!index.modules.has(module))
+    fail(UnknownModuleError, `module '${module}' does not exist`, span);
   return module;
 }
 

@@ -54,13 +54,18 @@ afterAll(async () => {
 
 class Rollback extends Error {}
 
-async function run(queries: readonly string[], values: Record<string, unknown> = {}): Promise<unknown[]> {
+async function run(
+  queries: readonly string[],
+  values: Record<string, unknown> = {},
+): Promise<unknown[]> {
   const results: unknown[] = [];
   await tdb.db
     .transaction(async (tx) => {
       for (const query of queries) {
         const compiled = compileQuery(schema, query);
-        const params = compiled.params.map((p) => (values[p.name] === undefined ? null : JSON.stringify(values[p.name])));
+        const params = compiled.params.map((p) =>
+          values[p.name] === undefined ? null : JSON.stringify(values[p.name]),
+        );
         const { rows } = await tx.query<{ result: string }>(compiled.sql, params);
         results.push(JSON.parse((rows[0] as { result: string }).result));
       }
@@ -77,7 +82,9 @@ test('defaults: a column default from PostgreSQL, a multi default from the compi
     "insert Cat { name := 'Tom' }",
     "select Cat { name, lives, toys } filter .name = 'Tom'",
   ]);
-  expect(inserted).toEqual([{ id: expect.any(String), name: 'Tom', lives: 9, toys: ['ball', 'mouse'] }]);
+  expect(inserted).toEqual([
+    { id: expect.any(String), name: 'Tom', lives: 9, toys: ['ball', 'mouse'] },
+  ]);
   expect(kept).toEqual([{ name: 'Tom', lives: 9, toys: ['ball', 'mouse'] }]);
 });
 
@@ -130,7 +137,9 @@ test('for ... union (update ...) and for ... union (insert ... { link := (insert
     "for n in {'A', 'C'} union (update Cat filter .name = n set { lives := 1 })",
     "for n in {'x', 'y'} union (select (insert Dog { name := n, favourite := (insert Bone { label := n ++ '!' }) }) { name, favourite: { label } })",
   ]);
-  expect((updated as { name: string; lives: number }[]).map((c) => [c.name, c.lives]).sort()).toEqual([
+  expect(
+    (updated as { name: string; lives: number }[]).map((c) => [c.name, c.lives]).sort(),
+  ).toEqual([
     ['A', 1],
     ['C', 1],
   ]);
@@ -182,9 +191,9 @@ test('unless conflict on a tuple needs a type-level exclusive constraint on it',
   expect(again).toEqual([{ n: 1 }]);
   expect((other as { n: number }[]).map((p) => p.n)).toEqual([3]);
   expect(count).toEqual([2]);
-  expect(() => compileQuery(schema, "insert Pair { a := 'x', b := 'y' } unless conflict on (.a, .n)")).toThrow(
-    /no exclusive constraint/,
-  );
+  expect(() =>
+    compileQuery(schema, "insert Pair { a := 'x', b := 'y' } unless conflict on (.a, .n)"),
+  ).toThrow(/no exclusive constraint/);
 });
 
 test('for ... union (insert ... unless conflict ... else (update ...)): updates only the conflicting one', async () => {

@@ -125,7 +125,12 @@ export function planMutation(ctx: PlanContext, rel: Rel, m: Mutation): Bound {
 // ---------------------------------------------------------------------------------------------
 // insert
 
-function planInsert(ctx: PlanContext, m: Insert, src: string, iterations: readonly BindingRef[]): Written {
+function planInsert(
+  ctx: PlanContext,
+  m: Insert,
+  src: string,
+  iterations: readonly BindingRef[],
+): Written {
   const type = m.objectType;
   guardWrite(ctx, type, 'insert');
   const r0 = new Rel(null);
@@ -147,7 +152,10 @@ function planInsert(ctx: PlanContext, m: Insert, src: string, iterations: readon
     table,
     columns: ['id', ...columns.map((c) => c.column)],
     source: sql.select({
-      targets: [sql.target(sql.col('id', s)), ...columns.map((c) => sql.target(sql.col(c.source, s)))],
+      targets: [
+        sql.target(sql.col('id', s)),
+        ...columns.map((c) => sql.target(sql.col(c.source, s))),
+      ],
       from: [sql.table(null, src, s)],
       where: conditions.length > 0 ? sql.and(...conditions) : null,
     }),
@@ -172,7 +180,12 @@ function planInsert(ctx: PlanContext, m: Insert, src: string, iterations: readon
 /** `not exists` conditions on the `src` row `s`: no object of the constraint's declaring type
  * (any concrete table, as it was before the statement) already has the value(s) — of the `on`
  * pointers together, or of each exclusive pointer of the type alone. */
-function conflictChecks(ctx: PlanContext, m: Insert, single: readonly MutationElement[], s: string): SqlExpr[] {
+function conflictChecks(
+  ctx: PlanContext,
+  m: Insert,
+  single: readonly MutationElement[],
+  s: string,
+): SqlExpr[] {
   const conflict = m.conflict as NonNullable<Insert['conflict']>;
   const type = ctx.index.objectType(m.objectType) as ObjectTypeInfo;
   const groups: { pointers: readonly PointerInfo[]; owner: string }[] =
@@ -192,14 +205,25 @@ function conflictChecks(ctx: PlanContext, m: Insert, single: readonly MutationEl
     const match = conflictMatch(group.pointers, single, x, s);
     if (match === null) continue;
     const rows = typeSource(ctx, group.owner, x, { written: false });
-    out.push(sql.not(sql.exists(sql.select({ targets: [sql.target(sql.num(1))], from: [rows.item], where: match }))));
+    out.push(
+      sql.not(
+        sql.exists(
+          sql.select({ targets: [sql.target(sql.num(1))], from: [rows.item], where: match }),
+        ),
+      ),
+    );
   }
   return out;
 }
 
 /** `x.p = s.c<i>` for each pointer (null when a pointer has no value in the insert: the database
  * default, unknown here, is left to the unique index). */
-function conflictMatch(pointers: readonly PointerInfo[], single: readonly MutationElement[], x: string, s: string): SqlExpr | null {
+function conflictMatch(
+  pointers: readonly PointerInfo[],
+  single: readonly MutationElement[],
+  x: string,
+  s: string,
+): SqlExpr | null {
   const parts: SqlExpr[] = [];
   for (const pointer of pointers) {
     const at = single.findIndex((e) => e.pointer.name === pointer.name);
@@ -241,7 +265,12 @@ function singleValues(
 // ---------------------------------------------------------------------------------------------
 // update
 
-function planUpdate(ctx: PlanContext, m: Update, src: string, iterations: readonly BindingRef[]): Written {
+function planUpdate(
+  ctx: PlanContext,
+  m: Update,
+  src: string,
+  iterations: readonly BindingRef[],
+): Written {
   const r0 = new Rel(null);
   const keys = bindIterations(ctx, r0, iterations);
   bindExternals(ctx, r0, m);
@@ -271,7 +300,10 @@ function planUpdate(ctx: PlanContext, m: Update, src: string, iterations: readon
         sql.update({
           table,
           alias: t,
-          set: [...columns.map((c) => ({ column: c.column, value: sql.col(c.source, s) })), ...resetLinkProperties(single)],
+          set: [
+            ...columns.map((c) => ({ column: c.column, value: sql.col(c.source, s) })),
+            ...resetLinkProperties(single),
+          ],
           from: [sql.table(null, src, s)],
           where: sql.bin('=', sql.col('id', t), sql.col('id', s)),
           returning: [sql.target(sql.star(t))],
@@ -283,7 +315,15 @@ function planUpdate(ctx: PlanContext, m: Update, src: string, iterations: readon
 
   const multi = new Map<string, MultiState>();
   for (const e of m.elements.filter((x) => x.pointer.many)) {
-    const pairs = planPairs(ctx, e, src, src, iterations, { pathId: m.subjectPathId, type: (m.subject.type as { name: string }).name }, null);
+    const pairs = planPairs(
+      ctx,
+      e,
+      src,
+      src,
+      iterations,
+      { pathId: m.subjectPathId, type: (m.subject.type as { name: string }).name },
+      null,
+    );
     for (const c of concrete) {
       if (ctx.index.storage(c, e.pointer).kind !== 'junction') continue;
       if (e.op === ':=') {
@@ -306,7 +346,9 @@ function planUpdate(ctx: PlanContext, m: Update, src: string, iterations: readon
 }
 
 /** A single link set anew loses the link properties not written with it (a new link). */
-function resetLinkProperties(single: readonly MutationElement[]): { column: string; value: SqlExpr }[] {
+function resetLinkProperties(
+  single: readonly MutationElement[],
+): { column: string; value: SqlExpr }[] {
   return single.flatMap((e) =>
     e.pointer.kind !== 'link'
       ? []
@@ -319,7 +361,12 @@ function resetLinkProperties(single: readonly MutationElement[]): { column: stri
 // ---------------------------------------------------------------------------------------------
 // delete
 
-function planDelete(ctx: PlanContext, m: Delete, src: string, iterations: readonly BindingRef[]): Written {
+function planDelete(
+  ctx: PlanContext,
+  m: Delete,
+  src: string,
+  iterations: readonly BindingRef[],
+): Written {
   const r0 = new Rel(null);
   const keys = bindIterations(ctx, r0, iterations);
   bindExternals(ctx, r0, m);
@@ -391,9 +438,12 @@ function planPairs(
   const o = ctx.fresh('o');
   const s = ctx.fresh('s');
   rel.join('inner', sql.table(null, owners, o));
-  if (owners !== src) rel.join('inner', sql.table(null, src, s), sql.bin('=', sql.col('id', s), sql.col('id', o)));
+  if (owners !== src)
+    rel.join('inner', sql.table(null, src, s), sql.bin('=', sql.col('id', s), sql.col('id', o)));
   const row = owners === src ? o : s;
-  iterations.forEach((ref, i) => rel.bind(ref.pathId, iterationBound(ref, sql.col(`~it${i}`, row))));
+  iterations.forEach((ref, i) => {
+    rel.bind(ref.pathId, iterationBound(ref, sql.col(`~it${i}`, row)));
+  });
   if (subject !== null) {
     rel.bind(subject.pathId, {
       kind: 'object',
@@ -414,7 +464,8 @@ function planPairs(
     sql.target(value, valueColumn),
     sql.target(tag ?? sql.col('__type__', row), '~type'),
   ];
-  for (const p of e.linkProperties) targets.push(sql.target(ctx.value(rel, p.expr), p.property.name));
+  for (const p of e.linkProperties)
+    targets.push(sql.target(ctx.value(rel, p.expr), p.property.name));
   rel.where.push(sql.isNull(value, true));
   const pairs = ctx.fresh('pairs');
   ctx.addCte(sql.cte(pairs, selectFrom(rel, targets), { materialized: true }));
@@ -432,7 +483,12 @@ interface RequiredCheck {
   readonly message: string;
 }
 
-function requiredCheck(e: MutationElement, concrete: string, owners: string, typed: boolean): RequiredCheck | null {
+function requiredCheck(
+  e: MutationElement,
+  concrete: string,
+  owners: string,
+  typed: boolean,
+): RequiredCheck | null {
   if (!e.pointer.required || e.value.card.min === 1) return null;
   return {
     owners,
@@ -456,7 +512,9 @@ function writeJunction(
   // The link properties written (the others keep their defaults, or NULL).
   const props = e.linkProperties.map((p) => p.property.name);
   const resetProps =
-    e.op === ':=' ? [...pointer.properties.values()].filter((p) => !p.computed).map((p) => p.name) : props;
+    e.op === ':='
+      ? [...pointer.properties.values()].filter((p) => !p.computed).map((p) => p.name)
+      : props;
   const p = 'p';
   const name = ctx.fresh(mode === 'add' ? 'link' : 'unlink');
   let statement: SqlStatement;
@@ -504,7 +562,11 @@ function writeJunction(
               target: { kind: 'columns', columns: ['source', 'target'], where: null },
               action:
                 resetProps.length > 0
-                  ? { kind: 'update', set: resetProps.map((c) => ({ column: c, value: sql.col(c, 'excluded') })), where: null }
+                  ? {
+                      kind: 'update',
+                      set: resetProps.map((c) => ({ column: c, value: sql.col(c, 'excluded') })),
+                      where: null,
+                    }
                   : { kind: 'nothing' },
             }
           : null,
@@ -525,7 +587,13 @@ function writeJunction(
 }
 
 /** `:=` on a multi pointer: the junction rows of the written objects that are not in the new set. */
-function clearJunction(ctx: PlanContext, concrete: string, pointer: PointerInfo, src: string, pairs: string): void {
+function clearJunction(
+  ctx: PlanContext,
+  concrete: string,
+  pointer: PointerInfo,
+  src: string,
+  pairs: string,
+): void {
   const storage = ctx.index.storage(concrete, pointer);
   if (storage.kind !== 'junction') return;
   const j = 'j';
@@ -577,12 +645,21 @@ interface Overlay {
   readonly links: Map<string, JunctionWrite[]>;
 }
 
-function registerJunctionWrite(ctx: PlanContext, concrete: string, e: MutationElement, write: Omit<JunctionWrite, 'concrete' | 'props'>): void {
+function registerJunctionWrite(
+  ctx: PlanContext,
+  concrete: string,
+  e: MutationElement,
+  write: Omit<JunctionWrite, 'concrete' | 'props'>,
+): void {
   const storage = ctx.index.storage(concrete, e.pointer);
   if (storage.kind !== 'junction') return;
   const overlay = overlayOf(ctx);
   const key = `${storage.table.schema}.${storage.table.name}`;
-  const entry: JunctionWrite = { ...write, concrete, props: e.linkProperties.map((p) => p.property.name) };
+  const entry: JunctionWrite = {
+    ...write,
+    concrete,
+    props: e.linkProperties.map((p) => p.property.name),
+  };
   overlay.links.set(key, [...(overlay.links.get(key) ?? []), entry]);
 }
 
@@ -612,9 +689,16 @@ export function writtenTable(ctx: object, concrete: string, alias: string | null
   const t = tableName(concrete);
   const ctes = overlays.get(ctx)?.rows.get(concrete) ?? [];
   if (ctes.length === 0) return sql.table(t.schema, t.name, alias);
-  const all = (from: FromItem): SqlQuery => sql.select({ targets: [sql.target(sql.star())], from: [from] });
-  const union = [all(sql.table(t.schema, t.name, null)), ...ctes.map((c) => all(sql.table(null, c, null)))];
-  return sql.subquery(union.reduce((a, b) => sql.setOp('union', true, a, b)), alias ?? t.name);
+  const all = (from: FromItem): SqlQuery =>
+    sql.select({ targets: [sql.target(sql.star())], from: [from] });
+  const union = [
+    all(sql.table(t.schema, t.name, null)),
+    ...ctes.map((c) => all(sql.table(null, c, null))),
+  ];
+  return sql.subquery(
+    union.reduce((a, b) => sql.setOp('union', true, a, b)),
+    alias ?? t.name,
+  );
 }
 
 /**
@@ -666,7 +750,9 @@ export function writtenJunction(
     return [];
   });
   const own = sql.select({
-    targets: ['source', valueColumn, ...props.map((p) => p.name)].map((c) => sql.target(sql.col(c, j), c)),
+    targets: ['source', valueColumn, ...props.map((p) => p.name)].map((c) =>
+      sql.target(sql.col(c, j), c),
+    ),
     from: [sql.table(table.schema, table.name, j)],
     where: gone.length > 0 ? sql.not(sql.or(...gone)) : null,
   });
@@ -678,7 +764,12 @@ export function writtenJunction(
           sql.target(sql.col('source'), 'source'),
           sql.target(sql.col(valueColumn), valueColumn),
           ...props.map((p) =>
-            sql.target(w.props.includes(p.name) ? sql.col(p.name) : sql.cast(sql.null(), pgTypeFor(p.target)), p.name),
+            sql.target(
+              w.props.includes(p.name)
+                ? sql.col(p.name)
+                : sql.cast(sql.null(), pgTypeFor(p.target)),
+              p.name,
+            ),
           ),
         ],
         from: [sql.table(null, w.pairs, null)],
@@ -707,7 +798,8 @@ function joinWritten(
     anchor = ctx.fresh('ws');
     const conditions = iterations.map((ref, i) => {
       const outer = rel.lookup(ref.pathId);
-      if (!outer) throw new QueryError(`'${ref.binding.name}' is used outside the statement that binds it`);
+      if (!outer)
+        throw new QueryError(`'${ref.binding.name}' is used outside the statement that binds it`);
       const value = outer.kind === 'object' ? outer.id : outer.expr;
       return sql.bin('is not distinct from', sql.col(`~it${i}`, anchor as string), value);
     });
@@ -721,30 +813,60 @@ function joinWritten(
     // One table: its RETURNING rows (an update's new values).
     const [concrete, cte] = rows[0] as [string, string];
     rel.join('inner', sql.table(null, cte, w), onAnchor);
-    return { kind: 'object', type, id: sql.col('id', w), tag: sql.text(concrete), alias: w, link: null, out: null, nullable: false };
+    return {
+      kind: 'object',
+      type,
+      id: sql.col('id', w),
+      tag: sql.text(concrete),
+      alias: w,
+      link: null,
+      out: null,
+      nullable: false,
+    };
   }
   if (rows.length > 1) {
     // Several tables: their RETURNING rows with every column any of them has.
     rel.join('inner', sql.subquery(writtenRows(ctx, plan.rows), w), onAnchor);
-    return { kind: 'object', type, id: sql.col('id', w), tag: sql.col('__type__', w), alias: w, link: null, out: null, nullable: false };
+    return {
+      kind: 'object',
+      type,
+      id: sql.col('id', w),
+      tag: sql.col('__type__', w),
+      alias: w,
+      link: null,
+      out: null,
+      nullable: false,
+    };
   }
   // Only multi pointers written: the ids and types from `src`.
   const from = anchor ?? w;
   if (!anchor) rel.join('inner', sql.table(null, src, w));
-  return { kind: 'object', type, id: sql.col('id', from), tag: sql.col('__type__', from), alias: null, link: null, out: null, nullable: false };
+  return {
+    kind: 'object',
+    type,
+    id: sql.col('id', from),
+    tag: sql.col('__type__', from),
+    alias: null,
+    link: null,
+    out: null,
+    nullable: false,
+  };
 }
 
 /** The written rows of several concrete tables (CTE each) as one relation: `id`, every stored
  * column any of them has (NULL where a table lacks it), `__type__`. */
 function writtenRows(ctx: PlanContext, rows: ReadonlyMap<string, string>): SqlQuery {
   const columns = new Map<string, PgType>();
-  for (const c of rows.keys()) for (const [name, t] of storedColumns(ctx.index, c)) columns.set(name, t);
+  for (const c of rows.keys())
+    for (const [name, t] of storedColumns(ctx.index, c)) columns.set(name, t);
   const branches = [...rows].map(([c, cte]) => {
     const own = storedColumns(ctx.index, c);
     return sql.select({
       targets: [
         sql.target(sql.col('id'), 'id'),
-        ...[...columns].map(([name, t]) => sql.target(own.has(name) ? sql.col(name) : sql.cast(sql.null(), t), name)),
+        ...[...columns].map(([name, t]) =>
+          sql.target(own.has(name) ? sql.col(name) : sql.cast(sql.null(), t), name),
+        ),
         sql.target(sql.text(c), '__type__'),
       ],
       from: [sql.table(null, cte, null)],
@@ -761,7 +883,14 @@ const externals = new WeakMap<PlanContext, Map<string, (rel: Rel) => Bound>>();
  * `unless conflict on .p else (...)`: the inserted object, or what `else` yields for the object
  * that conflicted — one row either way (the insert wrote only when nothing conflicted).
  */
-function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Written, anchor: string | null): Bound {
+function withElse(
+  ctx: PlanContext,
+  rel: Rel,
+  m: Insert,
+  src: string,
+  plan: Written,
+  anchor: string | null,
+): Bound {
   const conflict = m.conflict as NonNullable<Insert['conflict']>;
   const pointers = conflict.on as readonly PointerInfo[];
   const owner = conflict.owner ?? m.objectType;
@@ -775,7 +904,9 @@ function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Writ
     const rows = typeSource(ctx, owner, x, { written: false });
     const match = conflictMatch(pointers, single, x, s);
     if (match === null) {
-      throw new QueryError(`\`unless conflict on\` needs a value for ${pointers.map((p) => `'${p.name}'`).join(', ')} in the insert`);
+      throw new QueryError(
+        `\`unless conflict on\` needs a value for ${pointers.map((p) => `'${p.name}'`).join(', ')} in the insert`,
+      );
     }
     // An object that was there before the statement (not the one it just inserted).
     const fresh = sql.exists(
@@ -785,12 +916,17 @@ function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Writ
         where: sql.bin('=', sql.col('id', 'n'), sql.col('id', x)),
       }),
     );
-    inner.join(
-      'inner',
-      rows.item,
-      sql.and(match, sql.not(fresh)),
-    );
-    return { kind: 'object', type: m.objectType, id: sql.col('id', x), tag: rows.tag, alias: x, link: null, out: null, nullable: false };
+    inner.join('inner', rows.item, sql.and(match, sql.not(fresh)));
+    return {
+      kind: 'object',
+      type: m.objectType,
+      id: sql.col('id', x),
+      tag: rows.tag,
+      alias: x,
+      link: null,
+      out: null,
+      nullable: false,
+    };
   };
   let registry = externals.get(ctx);
   if (!registry) {
@@ -801,9 +937,21 @@ function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Writ
     const s = ctx.fresh('cs');
     const conditions = iterations.flatMap((ref, i) => {
       const outer = fresh.lookup(ref.pathId);
-      return outer ? [sql.bin('is not distinct from', sql.col(`~it${i}`, s), outer.kind === 'object' ? outer.id : outer.expr)] : [];
+      return outer
+        ? [
+            sql.bin(
+              'is not distinct from',
+              sql.col(`~it${i}`, s),
+              outer.kind === 'object' ? outer.id : outer.expr,
+            ),
+          ]
+        : [];
     });
-    fresh.join('inner', sql.table(null, src, s), conditions.length > 0 ? sql.and(...conditions) : null);
+    fresh.join(
+      'inner',
+      sql.table(null, src, s),
+      conditions.length > 0 ? sql.and(...conditions) : null,
+    );
     return conflicting(fresh, s);
   });
 
@@ -844,8 +992,20 @@ function withElse(ctx: PlanContext, rel: Rel, m: Insert, src: string, plan: Writ
     where: anchor ? sql.bin('=', sql.col('id', w), sql.col('id', anchor)) : null,
   });
   const u = ctx.fresh('u');
-  rel.join('inner', sql.subquery(sql.setOp('union', true, newRows, elseRows), u, { lateral: true }));
-  return { kind: 'object', type: m.objectType, id: sql.col('id', u), tag: sql.col('__type__', u), alias: u, link: null, out: null, nullable: false };
+  rel.join(
+    'inner',
+    sql.subquery(sql.setOp('union', true, newRows, elseRows), u, { lateral: true }),
+  );
+  return {
+    kind: 'object',
+    type: m.objectType,
+    id: sql.col('id', u),
+    tag: sql.col('__type__', u),
+    alias: u,
+    link: null,
+    out: null,
+    nullable: false,
+  };
 }
 
 /** Binds in a fresh Rel the outside objects (see `externals`) that `m` reads. */
@@ -870,11 +1030,17 @@ function bindExternals(ctx: PlanContext, rel: Rel, m: Mutation): void {
  * form), every single link as its id, every multi pointer as an array (ids for links) — read
  * from the statement's CTEs, since the tables still show the snapshot before it.
  */
-export function mutationOutput(ctx: PlanContext, _rel: Rel, m: Mutation, bound: ObjectBound): SqlExpr {
+export function mutationOutput(
+  ctx: PlanContext,
+  _rel: Rel,
+  m: Mutation,
+  bound: ObjectBound,
+): SqlExpr {
   const plan = planned.get(ctx)?.get(m.pathId)?.plan;
   const type = (m.type as { name: string }).name;
   if (!plan) return sql.func('json_build_object', [sql.text('id'), bound.id]);
-  const concrete = plan.rows.size > 0 ? [...plan.rows.keys()] : [...(ctx.index.objectType(type)?.concrete ?? [])];
+  const concrete =
+    plan.rows.size > 0 ? [...plan.rows.keys()] : [...(ctx.index.objectType(type)?.concrete ?? [])];
   const rowOf = (c: string): SqlExpr => {
     const info = ctx.index.objectType(c) as ObjectTypeInfo;
     const env = typeEnv(ctx.index);
@@ -885,10 +1051,16 @@ export function mutationOutput(ctx: PlanContext, _rel: Rel, m: Mutation, bound: 
         const state = plan.multi.get(p.name) ?? null;
         // A new object has no rows but the ones written (its defaults are written too).
         const none = m.kind === 'Insert' && state === null;
-        args.push(sql.text(p.name), none ? sql.cast(sql.text('[]'), pgType('json')) : multiJson(ctx, p, bound.id, state, c));
+        args.push(
+          sql.text(p.name),
+          none ? sql.cast(sql.text('[]'), pgType('json')) : multiJson(ctx, p, bound.id, state, c),
+        );
       } else if (bound.alias !== null) {
         const col = sql.col(p.name, bound.alias);
-        args.push(sql.text(p.name), p.kind === 'link' ? sql.func('to_json', [col]) : jsonOf(p.target, col, env));
+        args.push(
+          sql.text(p.name),
+          p.kind === 'link' ? sql.func('to_json', [col]) : jsonOf(p.target, col, env),
+        );
       }
     }
     return sql.func('json_build_object', args);
@@ -902,11 +1074,18 @@ export function mutationOutput(ctx: PlanContext, _rel: Rel, m: Mutation, bound: 
   };
 }
 
-function multiJson(ctx: PlanContext, p: PointerInfo, id: SqlExpr, state: MultiState | null, type: string): SqlExpr {
+function multiJson(
+  ctx: PlanContext,
+  p: PointerInfo,
+  id: SqlExpr,
+  state: MultiState | null,
+  type: string,
+): SqlExpr {
   const env = typeEnv(ctx.index);
   const valueColumn = p.kind === 'link' ? 'target' : 'value';
   const r = 'r';
-  const elementJson = (col: SqlExpr) => (p.kind === 'link' ? sql.func('to_json', [col]) : jsonOf(p.target, col, env));
+  const elementJson = (col: SqlExpr) =>
+    p.kind === 'link' ? sql.func('to_json', [col]) : jsonOf(p.target, col, env);
   const oldRows = (): SelectStatement => {
     const j = 'jr';
     const rows = junctionRows(ctx, type, p, j);
@@ -925,7 +1104,13 @@ function multiJson(ctx: PlanContext, p: PointerInfo, id: SqlExpr, state: MultiSt
   let rows: SqlQuery;
   if (state === null) rows = oldRows();
   else if (state.kind === 'replaced') rows = pairRows(state.pairs);
-  else if (state.kind === 'added') rows = sql.setOp(p.kind === 'link' ? 'union' : 'union', p.kind !== 'link', oldRows(), pairRows(state.pairs));
+  else if (state.kind === 'added')
+    rows = sql.setOp(
+      p.kind === 'link' ? 'union' : 'union',
+      p.kind !== 'link',
+      oldRows(),
+      pairRows(state.pairs),
+    );
   else {
     // As the DELETE did: every old row whose value was removed goes.
     const old = oldRows() as SelectStatement;
@@ -942,7 +1127,12 @@ function multiJson(ctx: PlanContext, p: PointerInfo, id: SqlExpr, state: MultiSt
     rows = { ...old, where: sql.and(old.where ?? sql.bool(true), sql.not(removed)) };
   }
   return sql.func('coalesce', [
-    sql.scalar(sql.select({ targets: [sql.target(sql.agg('json_agg', [elementJson(sql.col('v', r))]))], from: [sql.subquery(rows, r)] })),
+    sql.scalar(
+      sql.select({
+        targets: [sql.target(sql.agg('json_agg', [elementJson(sql.col('v', r))]))],
+        from: [sql.subquery(rows, r)],
+      }),
+    ),
     sql.cast(sql.text('[]'), pgType('json')),
   ]);
 }
@@ -954,12 +1144,27 @@ function junctionRows(ctx: PlanContext, type: string, p: PointerInfo, alias: str
   });
   const valueColumn = p.kind === 'link' ? 'target' : 'value';
   const branches: SqlQuery[] = tables.map((t) =>
-    sql.select({ targets: [sql.target(sql.col('source')), sql.target(sql.col(valueColumn))], from: [sql.table(t.schema, t.name)] }),
+    sql.select({
+      targets: [sql.target(sql.col('source')), sql.target(sql.col(valueColumn))],
+      from: [sql.table(t.schema, t.name)],
+    }),
   );
   if (branches.length === 0) {
-    return sql.subquery(sql.select({ targets: [sql.target(sql.cast(sql.null(), pgType('uuid')), 'source'), sql.target(sql.null(), valueColumn)], where: sql.bool(false) }), alias);
+    return sql.subquery(
+      sql.select({
+        targets: [
+          sql.target(sql.cast(sql.null(), pgType('uuid')), 'source'),
+          sql.target(sql.null(), valueColumn),
+        ],
+        where: sql.bool(false),
+      }),
+      alias,
+    );
   }
-  return sql.subquery(branches.reduce((a, b) => sql.setOp('union', true, a, b)), alias);
+  return sql.subquery(
+    branches.reduce((a, b) => sql.setOp('union', true, a, b)),
+    alias,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -968,7 +1173,11 @@ function junctionRows(ctx: PlanContext, type: string, p: PointerInfo, alias: str
 /** The access hook for a write of `concrete`'s rows (item 38). It refuses what it cannot allow
  * (read-only mode, policies not enforced yet); a filter it might return is not applied to writes
  * yet, so that is refused too rather than ignored. */
-function guardWrite(ctx: PlanContext, concrete: string, kind: 'insert' | 'update' | 'delete'): void {
+function guardWrite(
+  ctx: PlanContext,
+  concrete: string,
+  kind: 'insert' | 'update' | 'delete',
+): void {
   if (accessFilter(ctx, concrete, kind) !== null) {
     throw new QueryError(`access policies on ${kind} of ${concrete} are not enforced yet`);
   }
@@ -985,7 +1194,11 @@ function assertUncorrelated(ctx: PlanContext, rel: Rel, m: Mutation): void {
   const visit = (expr: IrExpr): void => {
     if (seen.has(expr)) return;
     seen.add(expr);
-    if ((expr.kind === 'TypeRoot' || expr.kind === 'PointerStep') && !registry?.has(expr.pathId) && rel.lookup(expr.pathId)) {
+    if (
+      (expr.kind === 'TypeRoot' || expr.kind === 'PointerStep') &&
+      !registry?.has(expr.pathId) &&
+      rel.lookup(expr.pathId)
+    ) {
       throw new QueryError(
         'a mutation cannot read the current element of an enclosing query; it runs once per statement (use `for x in ... union (...)` to write per element)',
       );
@@ -1028,7 +1241,16 @@ function bindIterations(ctx: PlanContext, rel: Rel, refs: readonly BindingRef[])
 
 function iterationBound(ref: BindingRef, value: SqlExpr): Bound {
   if (ref.type.kind === 'object') {
-    return { kind: 'object', type: ref.type.name, id: value, tag: sql.null(), alias: null, link: null, out: null, nullable: false };
+    return {
+      kind: 'object',
+      type: ref.type.name,
+      id: value,
+      tag: sql.null(),
+      alias: null,
+      link: null,
+      out: null,
+      nullable: false,
+    };
   }
   return { kind: 'value', type: ref.type, expr: value, out: null, nullable: false };
 }
@@ -1053,7 +1275,6 @@ function selectFrom(rel: Rel, targets: Target[], present?: ObjectBound): SelectS
     where: where.length > 0 ? sql.and(...where) : null,
   });
 }
-
 
 /** The direct sub-expressions, mutations included (the binder's IR walk). */
 function childrenOf(expr: IrExpr): readonly IrExpr[] {

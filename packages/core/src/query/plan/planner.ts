@@ -19,7 +19,16 @@
  */
 import { QueryError } from '../../errors';
 import type { TypeRef } from '../../schema/model';
-import { pgType, sql, type Cte, type FromItem, type OrderItem, type SqlExpr, type SqlQuery, type Target } from '../../sql';
+import {
+  pgType,
+  sql,
+  type Cte,
+  type FromItem,
+  type OrderItem,
+  type SqlExpr,
+  type SqlQuery,
+  type Target,
+} from '../../sql';
 import type { Cast } from '../../std/casts';
 import type { ResolvedCall } from '../../std/resolve';
 import { decodeParam, jsonOf, pgTypeFor } from '../../std/scalars';
@@ -150,7 +159,13 @@ class Planner implements PlanContext {
     } = {},
   ): {
     query: SqlQuery;
-    columns: { out: boolean; ord: boolean; object: boolean; carried: readonly CarriedColumn[]; linkRow: boolean };
+    columns: {
+      out: boolean;
+      ord: boolean;
+      object: boolean;
+      carried: readonly CarriedColumn[];
+      linkRow: boolean;
+    };
   } {
     const rel = new Rel(parent);
     hooks.before?.(rel);
@@ -170,7 +185,12 @@ class Planner implements PlanContext {
       const link = bound.link;
       for (const p of linkProps) {
         targets.push(
-          sql.target(link.kind === 'junction' ? sql.col(p, link.alias) : sql.col(`${link.pointer}@${p}`, link.alias), p),
+          sql.target(
+            link.kind === 'junction'
+              ? sql.col(p, link.alias)
+              : sql.col(`${link.pointer}@${p}`, link.alias),
+            p,
+          ),
         );
       }
     }
@@ -184,7 +204,12 @@ class Planner implements PlanContext {
     const distinct = hooks.distinct === true && bound.kind === 'object';
     const ord = rel.order.length > 0 && !distinct;
     if (ord) {
-      targets.push(sql.target(sql.agg('row_number', [], { over: { partitionBy: [], orderBy: rel.order } }), '~ord'));
+      targets.push(
+        sql.target(
+          sql.agg('row_number', [], { over: { partitionBy: [], orderBy: rel.order } }),
+          '~ord',
+        ),
+      );
     }
     const present = this.presence(bound);
     const sliced = slice !== undefined && (slice.limit !== null || slice.offset !== null);
@@ -194,11 +219,21 @@ class Planner implements PlanContext {
         targets,
         from: rel.from ? [rel.from] : [],
         where: whereOf([...rel.where, ...(present ? [present] : [])]),
-        orderBy: sliced ? rel.order : distinct && bound.kind === 'object' ? [sql.order(bound.id)] : [],
+        orderBy: sliced
+          ? rel.order
+          : distinct && bound.kind === 'object'
+            ? [sql.order(bound.id)]
+            : [],
         limit: slice?.limit ?? null,
         offset: slice?.offset ?? null,
       }),
-      columns: { out: true, ord, object: bound.kind === 'object', carried, linkRow: linkProps.length > 0 && !distinct },
+      columns: {
+        out: true,
+        ord,
+        object: bound.kind === 'object',
+        carried,
+        linkRow: linkProps.length > 0 && !distinct,
+      },
     };
   }
 
@@ -221,7 +256,12 @@ class Planner implements PlanContext {
     rel: Rel,
     expr: IrExpr,
     query: SqlQuery,
-    columns: { ord: boolean; object: boolean; carried?: readonly CarriedColumn[]; linkRow?: boolean },
+    columns: {
+      ord: boolean;
+      object: boolean;
+      carried?: readonly CarriedColumn[];
+      linkRow?: boolean;
+    },
     forceJoin?: 'left',
   ): Bound {
     const alias = this.fresh('q');
@@ -232,7 +272,14 @@ class Planner implements PlanContext {
     for (const c of columns.carried ?? []) {
       const carried: Bound =
         c.bound.kind === 'object'
-          ? { ...c.bound, id: sql.col(c.column, alias), tag: sql.col(`${c.column}t`, alias), alias: null, link: null, out: null }
+          ? {
+              ...c.bound,
+              id: sql.col(c.column, alias),
+              tag: sql.col(`${c.column}t`, alias),
+              alias: null,
+              link: null,
+              out: null,
+            }
           : { ...c.bound, expr: sql.col(c.column, alias), out: null };
       if (rel.lookup(c.pathId) === undefined) rel.bind(c.pathId, carried);
       rel.carried.set(c.pathId, carried);
@@ -291,9 +338,15 @@ class Planner implements PlanContext {
         const target = this.objectOf(rel, expr.source);
         const ids = this.fresh('bl');
         const type = (expr.type as { name: string }).name;
-        rel.join('inner', sql.subquery(backlinkIds(this, expr.links, target.id), ids, { lateral: true }));
+        rel.join(
+          'inner',
+          sql.subquery(backlinkIds(this, expr.links, target.id), ids, { lateral: true }),
+        );
         const bound = this.joinObject(rel, type, sql.col('id', ids), 'inner');
-        return { ...(bound as Extract<Bound, { kind: 'object' }>), link: { kind: 'junction', alias: ids } };
+        return {
+          ...(bound as Extract<Bound, { kind: 'object' }>),
+          link: { kind: 'junction', alias: ids },
+        };
       }
       case 'Intersection': {
         const source = this.objectOf(rel, expr.source);
@@ -302,13 +355,20 @@ class Planner implements PlanContext {
       }
       case 'ObjectCast': {
         const checked = this.objectCastId(rel, expr);
-        return this.joinObject(rel, expr.objectType, checked, expr.card.min === 1 ? 'inner' : 'left');
+        return this.joinObject(
+          rel,
+          expr.objectType,
+          checked,
+          expr.card.min === 1 ? 'inner' : 'left',
+        );
       }
       case 'BindingRef': {
         // A mutation's written rows are joined as they are (their columns are the new values).
         if (isMutation(expr.binding.expr)) return this.lift(rel, expr.binding.expr);
         if (expr.binding.iteration) {
-          throw new QueryError(`'${expr.binding.name}' is used outside the statement that binds it`);
+          throw new QueryError(
+            `'${expr.binding.name}' is used outside the statement that binds it`,
+          );
         }
         if (expr.binding.transparent) return this.lift(rel, expr.binding.expr);
         return this.subqueryLift(rel, expr.binding.expr);
@@ -318,7 +378,9 @@ class Planner implements PlanContext {
         return { ...subject, out: this.shapeJson(rel, expr, subject) };
       }
       case 'Select': {
-        const bound = this.subqueryLift(rel, expr.result, { after: (inner) => this.selectClauses(inner, expr) });
+        const bound = this.subqueryLift(rel, expr.result, {
+          after: (inner) => this.selectClauses(inner, expr),
+        });
         return bound;
       }
       case 'For':
@@ -353,12 +415,20 @@ class Planner implements PlanContext {
         return this.liftRows(rel, expr, distinct, { ord: false, object: columns.object });
       }
       case 'Coalesce':
-        if (expr.left.card.max !== 'many' && expr.right.card.max !== 'many' && expr.type.kind !== 'object') {
+        if (
+          expr.left.card.max !== 'many' &&
+          expr.right.card.max !== 'many' &&
+          expr.type.kind !== 'object'
+        ) {
           return this.valueBound(rel, expr);
         }
         return this.liftCoalesce(rel, expr);
       case 'IfElse':
-        if (expr.then.card.max !== 'many' && expr.else.card.max !== 'many' && expr.type.kind !== 'object') {
+        if (
+          expr.then.card.max !== 'many' &&
+          expr.else.card.max !== 'many' &&
+          expr.type.kind !== 'object'
+        ) {
           return this.valueBound(rel, expr);
         }
         return this.liftIfElse(rel, expr);
@@ -397,7 +467,13 @@ class Planner implements PlanContext {
       const id = this.value(rel, expr);
       return this.joinObject(rel, expr.type.name, id, expr.card.min === 1 ? 'inner' : 'left');
     }
-    return { kind: 'value', type: expr.type, expr: this.value(rel, expr), out: null, nullable: expr.card.min === 0 };
+    return {
+      kind: 'value',
+      type: expr.type,
+      expr: this.value(rel, expr),
+      out: null,
+      nullable: expr.card.min === 0,
+    };
   }
 
   /** The bound object of an object-typed expression (lifting it). */
@@ -440,31 +516,64 @@ class Planner implements PlanContext {
       return this.liftRows(rel, step, query, columns);
     }
     const source = this.objectOf(rel, step.source);
-    const storage = p.name === '__type__' ? 'type' : p.name === 'id' ? 'id' : p.many ? 'junction' : 'column';
-    if (storage === 'id') return { kind: 'value', type: step.type, expr: source.id, out: null, nullable: source.nullable };
+    const storage =
+      p.name === '__type__' ? 'type' : p.name === 'id' ? 'id' : p.many ? 'junction' : 'column';
+    if (storage === 'id')
+      return {
+        kind: 'value',
+        type: step.type,
+        expr: source.id,
+        out: null,
+        nullable: source.nullable,
+      };
     if (storage === 'type') {
       return this.joinCatalogue(rel, source.tag);
     }
     if (step.sourceType === 'schema::ObjectType') {
-      return { kind: 'value', type: step.type, expr: sql.col(p.name, this.columnsOf(rel, source)), out: null, nullable: true };
+      return {
+        kind: 'value',
+        type: step.type,
+        expr: sql.col(p.name, this.columnsOf(rel, source)),
+        out: null,
+        nullable: true,
+      };
     }
     if (storage === 'column') {
       const alias = this.columnsOf(rel, source);
       const column = sql.col(p.name, alias);
-      if (p.kind === 'property') return { kind: 'value', type: step.type, expr: column, out: null, nullable: !p.required || source.nullable };
+      if (p.kind === 'property')
+        return {
+          kind: 'value',
+          type: step.type,
+          expr: column,
+          out: null,
+          nullable: !p.required || source.nullable,
+        };
       const target = (p.target as { name: string }).name;
-      const bound = this.joinObject(rel, target, column, step.card.max === 'many' || step.card.min === 1 ? 'inner' : 'left');
-      return { ...(bound as Extract<Bound, { kind: 'object' }>), link: { kind: 'column', alias, pointer: p.name } };
+      const bound = this.joinObject(
+        rel,
+        target,
+        column,
+        step.card.max === 'many' || step.card.min === 1 ? 'inner' : 'left',
+      );
+      return {
+        ...(bound as Extract<Bound, { kind: 'object' }>),
+        link: { kind: 'column', alias, pointer: p.name },
+      };
     }
     // A multi pointer: its junction rows for this source.
     const j = this.fresh('j');
     const junction = junctionSource(this, step.sourceType, p, j);
     rel.join('inner', junction.item, sql.bin('=', sql.col('source', j), source.id));
     const value = sql.col(junction.valueColumn, j);
-    if (p.kind === 'property') return { kind: 'value', type: step.type, expr: value, out: null, nullable: false };
+    if (p.kind === 'property')
+      return { kind: 'value', type: step.type, expr: value, out: null, nullable: false };
     const target = (p.target as { name: string }).name;
     const bound = this.joinObject(rel, target, value, 'inner');
-    return { ...(bound as Extract<Bound, { kind: 'object' }>), link: { kind: 'junction', alias: j } };
+    return {
+      ...(bound as Extract<Bound, { kind: 'object' }>),
+      link: { kind: 'junction', alias: j },
+    };
   }
 
   private joinCatalogue(rel: Rel, tag: SqlExpr): Bound {
@@ -502,7 +611,13 @@ class Planner implements PlanContext {
       if (expr.type.kind === 'object') {
         return this.joinObject(rel, expr.type.name, sql.cast(sql.null(), pgType('uuid')), 'left');
       }
-      return { kind: 'value', type: expr.type, expr: sql.cast(sql.null(), this.pgOf(expr.type)), out: null, nullable: true };
+      return {
+        kind: 'value',
+        type: expr.type,
+        expr: sql.cast(sql.null(), this.pgOf(expr.type)),
+        out: null,
+        nullable: true,
+      };
     }
     const branches = parts.map((p) => this.rows(rel, p));
     const object = expr.type.kind === 'object';
@@ -518,7 +633,21 @@ class Planner implements PlanContext {
     });
     const alias = this.fresh('un');
     const union = sql.select({
-      targets: [sql.target(sql.star(alias)), sql.target(sql.agg('row_number', [], { over: { partitionBy: [], orderBy: [sql.order(sql.col(`~${ord}1`, alias)), sql.order(sql.col(`~${ord}2`, alias))] } }), '~ord')],
+      targets: [
+        sql.target(sql.star(alias)),
+        sql.target(
+          sql.agg('row_number', [], {
+            over: {
+              partitionBy: [],
+              orderBy: [
+                sql.order(sql.col(`~${ord}1`, alias)),
+                sql.order(sql.col(`~${ord}2`, alias)),
+              ],
+            },
+          }),
+          '~ord',
+        ),
+      ],
       from: [sql.subquery(unionAll(queries), alias)],
     });
     return this.liftRows(rel, expr, union, { ord: true, object });
@@ -530,7 +659,10 @@ class Planner implements PlanContext {
     const strip = (q: SqlQuery, alias: string): SqlQuery =>
       sql.select({
         targets: object
-          ? [sql.target(sql.col('id', alias), 'id'), sql.target(sql.col('__type__', alias), '__type__')]
+          ? [
+              sql.target(sql.col('id', alias), 'id'),
+              sql.target(sql.col('__type__', alias), '__type__'),
+            ]
           : [sql.target(sql.col('v', alias), 'v')],
         from: [sql.subquery(q, alias)],
       });
@@ -539,17 +671,36 @@ class Planner implements PlanContext {
     const alias = this.fresh('so');
     const combined = sql.select({
       targets: [sql.target(sql.star(alias))],
-      from: [sql.subquery(sql.setOp(expr.op === 'except' ? 'except' : 'intersect', true, left, right), alias)],
+      from: [
+        sql.subquery(
+          sql.setOp(expr.op === 'except' ? 'except' : 'intersect', true, left, right),
+          alias,
+        ),
+      ],
     });
     const inner = new Rel(rel);
     const bound: Bound = object
-      ? { kind: 'object', type: (expr.type as { name: string }).name, id: sql.col('id', alias), tag: sql.col('__type__', alias), alias: null, link: null, out: null, nullable: false }
+      ? {
+          kind: 'object',
+          type: (expr.type as { name: string }).name,
+          id: sql.col('id', alias),
+          tag: sql.col('__type__', alias),
+          alias: null,
+          link: null,
+          out: null,
+          nullable: false,
+        }
       : { kind: 'value', type: expr.type, expr: sql.col('v', alias), out: null, nullable: false };
     inner.from = sql.subquery(combined, alias);
     const out = this.outputOf(inner, expr, bound);
     const query = sql.select({
       targets: [
-        ...(object ? [sql.target(sql.col('id', alias), 'id'), sql.target(sql.col('__type__', alias), '__type__')] : [sql.target(sql.col(key, alias), 'v')]),
+        ...(object
+          ? [
+              sql.target(sql.col('id', alias), 'id'),
+              sql.target(sql.col('__type__', alias), '__type__'),
+            ]
+          : [sql.target(sql.col(key, alias), 'v')]),
         sql.target(out, '~json'),
       ],
       from: [inner.from],
@@ -573,14 +724,22 @@ class Planner implements PlanContext {
     const otherwise = this.rows(rel, expr.else);
     return this.liftAlternatives(rel, expr, [
       { query: then.query, columns: then.columns, when: sql.bin('is', condition, sql.bool(true)) },
-      { query: otherwise.query, columns: otherwise.columns, when: sql.bin('is', condition, sql.bool(false)) },
+      {
+        query: otherwise.query,
+        columns: otherwise.columns,
+        when: sql.bin('is', condition, sql.bool(false)),
+      },
     ]);
   }
 
   private liftAlternatives(
     rel: Rel,
     expr: IrExpr,
-    branches: { query: SqlQuery; columns: { ord: boolean; object: boolean }; when: SqlExpr | null }[],
+    branches: {
+      query: SqlQuery;
+      columns: { ord: boolean; object: boolean };
+      when: SqlExpr | null;
+    }[],
   ): Bound {
     const object = expr.type.kind === 'object';
     const queries = branches.map((b, i) => {
@@ -588,7 +747,10 @@ class Planner implements PlanContext {
       return sql.select({
         targets: [
           ...(object
-            ? [sql.target(sql.col('id', alias), 'id'), sql.target(sql.col('__type__', alias), '__type__')]
+            ? [
+                sql.target(sql.col('id', alias), 'id'),
+                sql.target(sql.col('__type__', alias), '__type__'),
+              ]
             : [sql.target(sql.col('v', alias), 'v')]),
           sql.target(sql.col('~json', alias), '~json'),
           sql.target(b.columns.ord ? sql.col('~ord', alias) : sql.num(0), '~ord'),
@@ -619,7 +781,13 @@ class Planner implements PlanContext {
     if (expr.type.kind === 'object') {
       return this.joinObject(rel, expr.type.name, sql.col('value', alias), 'inner');
     }
-    return { kind: 'value', type: expr.type, expr: sql.col('value', alias), out: null, nullable: false };
+    return {
+      kind: 'value',
+      type: expr.type,
+      expr: sql.col('value', alias),
+      out: null,
+      nullable: false,
+    };
   }
 
   private liftAssert(rel: Rel, expr: Extract<IrExpr, { kind: 'Assert' }>): Bound {
@@ -642,7 +810,12 @@ class Planner implements PlanContext {
                 sql.target(
                   {
                     kind: 'Case',
-                    whens: [{ when: sql.bin('>', sql.col('~n', wrapped), sql.num(1)), then: raise(sql.col('id', wrapped)) }],
+                    whens: [
+                      {
+                        when: sql.bin('>', sql.col('~n', wrapped), sql.num(1)),
+                        then: raise(sql.col('id', wrapped)),
+                      },
+                    ],
                     else: sql.col('id', wrapped),
                   },
                   'id',
@@ -653,7 +826,12 @@ class Planner implements PlanContext {
                 sql.target(
                   {
                     kind: 'Case',
-                    whens: [{ when: sql.bin('>', sql.col('~n', wrapped), sql.num(1)), then: raise(sql.col('v', wrapped)) }],
+                    whens: [
+                      {
+                        when: sql.bin('>', sql.col('~n', wrapped), sql.num(1)),
+                        then: raise(sql.col('v', wrapped)),
+                      },
+                    ],
                     else: sql.col('v', wrapped),
                   },
                   'v',
@@ -669,12 +847,18 @@ class Planner implements PlanContext {
     const probe = this.fresh('ck');
     const ok =
       expr.check === 'exists'
-        ? sql.exists(sql.select({ targets: [sql.target(sql.num(1))], from: [sql.subquery(query, alias)] }))
+        ? sql.exists(
+            sql.select({ targets: [sql.target(sql.num(1))], from: [sql.subquery(query, alias)] }),
+          )
         : sql.scalar(
             sql.select({
               targets: [
                 sql.target(
-                  sql.bin('=', sql.agg('count', [sql.col(key, alias)]), sql.agg('count', [sql.col(key, alias)], { distinct: true })),
+                  sql.bin(
+                    '=',
+                    sql.agg('count', [sql.col(key, alias)]),
+                    sql.agg('count', [sql.col(key, alias)], { distinct: true }),
+                  ),
                 ),
               ],
               from: [sql.subquery(query, alias)],
@@ -683,7 +867,11 @@ class Planner implements PlanContext {
     const check = sql.select({
       targets: [
         sql.target(
-          { kind: 'Case', whens: [{ when: ok, then: sql.bool(true) }], else: raise(sql.isNull(sql.func('random', []))) },
+          {
+            kind: 'Case',
+            whens: [{ when: ok, then: sql.bool(true) }],
+            else: raise(sql.isNull(sql.func('random', []))),
+          },
           'ok',
         ),
       ],
@@ -691,7 +879,14 @@ class Planner implements PlanContext {
     const rows = this.fresh('r');
     const checked = sql.select({
       targets: [sql.target(sql.star(rows))],
-      from: [sql.join('inner', sql.subquery(check, probe), sql.subquery(query, rows, { lateral: true }), sql.bool(true))],
+      from: [
+        sql.join(
+          'inner',
+          sql.subquery(check, probe),
+          sql.subquery(query, rows, { lateral: true }),
+          sql.bool(true),
+        ),
+      ],
       where: sql.col('ok', probe),
     });
     return this.liftRows(rel, expr, checked, columns);
@@ -701,12 +896,20 @@ class Planner implements PlanContext {
    * A group's subject elements with their keys: columns of `rows()` plus `~key`, the keys as
    * one jsonb array (the group's identity, as a tuple value is stored), and `s<i>`, each key.
    */
-  private keyedRows(rel: Rel, group: Extract<IrExpr, { kind: 'Group' }>): { query: SqlQuery; object: boolean; ord: boolean } {
+  private keyedRows(
+    rel: Rel,
+    group: Extract<IrExpr, { kind: 'Group' }>,
+  ): { query: SqlQuery; object: boolean; ord: boolean } {
     const { query, columns } = this.rows(rel, group.elements, {
       extra: (inner) => {
         const values = group.keys.map((k) => this.value(inner, k.expr));
-        const json = group.keys.map((k, i) => sql.cast(this.scalarJson(k.expr.type, values[i] as SqlExpr), pgType('jsonb')));
-        return [sql.target(sql.func('jsonb_build_array', json), '~key'), ...values.map((v, i) => sql.target(v, `s${i}`))];
+        const json = group.keys.map((k, i) =>
+          sql.cast(this.scalarJson(k.expr.type, values[i] as SqlExpr), pgType('jsonb')),
+        );
+        return [
+          sql.target(sql.func('jsonb_build_array', json), '~key'),
+          ...values.map((v, i) => sql.target(v, `s${i}`)),
+        ];
       },
     });
     return { query, object: columns.object, ord: columns.ord };
@@ -719,9 +922,15 @@ class Planner implements PlanContext {
     const key = sql.col('~key', k);
     const keyObject = sql.func(
       'json_build_object',
-      expr.keys.flatMap((kk, i) => [sql.text(kk.name), sql.cast(sql.bin('->', key, sql.num(i)), JSON_T)]),
+      expr.keys.flatMap((kk, i) => [
+        sql.text(kk.name),
+        sql.cast(sql.bin('->', key, sql.num(i)), JSON_T),
+      ]),
     );
-    const grouping = sql.func('json_build_array', expr.keys.map((kk) => sql.text(kk.name)));
+    const grouping = sql.func(
+      'json_build_array',
+      expr.keys.map((kk) => sql.text(kk.name)),
+    );
     const order = keyed.ord ? [sql.order(sql.col('~ord', k))] : [];
     const groups = sql.select({
       targets: [
@@ -742,7 +951,10 @@ class Planner implements PlanContext {
       groupBy: [key, ...expr.keys.map((_, i) => sql.col(`s${i}`, k))],
       orderBy: expr.keys.map((_, i) => sql.order(sql.col(`s${i}`, k), 'asc', 'first')),
     });
-    return this.liftRows(rel, { ...expr, type: { kind: 'empty' } }, groups, { ord: false, object: false });
+    return this.liftRows(rel, { ...expr, type: { kind: 'empty' } }, groups, {
+      ord: false,
+      object: false,
+    });
   }
 
   /** `g.elements`: the subject's elements whose keys are the group's. */
@@ -814,17 +1026,31 @@ class Planner implements PlanContext {
       }
       case 'GroupKey': {
         const group = this.lift(rel, expr.group);
-        const key = sql.bin('->', group.kind === 'value' ? group.expr : group.id, sql.num(expr.index));
+        const key = sql.bin(
+          '->',
+          group.kind === 'value' ? group.expr : group.id,
+          sql.num(expr.index),
+        );
         return {
           kind: 'Case',
-          whens: [{ when: sql.bin('=', sql.func('jsonb_typeof', [key]), sql.text('null')), then: sql.cast(sql.null(), this.pgOf(expr.type)) }],
+          whens: [
+            {
+              when: sql.bin('=', sql.func('jsonb_typeof', [key]), sql.text('null')),
+              then: sql.cast(sql.null(), this.pgOf(expr.type)),
+            },
+          ],
           else: decodeParam(asRef(expr.type), key, this.env),
         };
       }
       case 'TupleElement': {
-        if (expr.tuple.kind === 'TupleLiteral') return this.value(rel, expr.tuple.elements[expr.position] as IrExpr);
+        if (expr.tuple.kind === 'TupleLiteral')
+          return this.value(rel, expr.tuple.elements[expr.position] as IrExpr);
         const tuple = this.value(rel, expr.tuple);
-        return decodeParam(asRef(expr.type), sql.bin('->', tuple, sql.num(expr.position)), this.env);
+        return decodeParam(
+          asRef(expr.type),
+          sql.bin('->', tuple, sql.num(expr.position)),
+          this.env,
+        );
       }
       case 'Exists': {
         const { query } = this.rows(rel, expr.expr);
@@ -854,9 +1080,18 @@ class Planner implements PlanContext {
         const object = this.objectOf(rel, expr.expr);
         const concrete = this.index.objectType(expr.objectType)?.concrete ?? [];
         const test: SqlExpr = concrete.length
-          ? { kind: 'InList', expr: object.tag, list: concrete.map((c) => sql.text(c)), negated: expr.negated }
+          ? {
+              kind: 'InList',
+              expr: object.tag,
+              list: concrete.map((c) => sql.text(c)),
+              negated: expr.negated,
+            }
           : sql.bool(expr.negated);
-        return { kind: 'Case', whens: [{ when: sql.isNull(object.id), then: sql.cast(sql.null(), pgType('boolean')) }], else: test };
+        return {
+          kind: 'Case',
+          whens: [{ when: sql.isNull(object.id), then: sql.cast(sql.null(), pgType('boolean')) }],
+          else: test,
+        };
       }
       case 'FreeObject':
         return sql.cast(this.freeObjectJson(rel, expr), pgType('jsonb'));
@@ -877,10 +1112,28 @@ class Planner implements PlanContext {
     const probe = this.fresh('oc');
     const src = typeSource(this, expr.objectType, probe);
     const found = sql.col('id', probe);
-    const message = sql.bin('||', sql.text(`no ${expr.objectType} with id `), sql.cast(id, pgType('text')));
+    const message = sql.bin(
+      '||',
+      sql.text(`no ${expr.objectType} with id `),
+      sql.cast(id, pgType('text')),
+    );
     const lookup = sql.select({
-      targets: [sql.target(sql.func('coalesce', [found, sql.func('raise', [found, sql.text('21000'), message], 'svc_meta')]))],
-      from: [sql.join('left', sql.subquery(sql.select({ targets: [] }), 'one'), src.item, sql.bin('=', found, id))],
+      targets: [
+        sql.target(
+          sql.func('coalesce', [
+            found,
+            sql.func('raise', [found, sql.text('21000'), message], 'svc_meta'),
+          ]),
+        ),
+      ],
+      from: [
+        sql.join(
+          'left',
+          sql.subquery(sql.select({ targets: [] }), 'one'),
+          src.item,
+          sql.bin('=', found, id),
+        ),
+      ],
     });
     return {
       kind: 'Case',
@@ -913,7 +1166,12 @@ class Planner implements PlanContext {
     const v = this.value(inner, expr);
     if (inner.from === null && inner.where.length === 0) return v;
     return sql.scalar(
-      sql.select({ targets: [sql.target(v)], from: inner.from ? [inner.from] : [], where: whereOf(inner.where), limit: sql.num(1) }),
+      sql.select({
+        targets: [sql.target(v)],
+        from: inner.from ? [inner.from] : [],
+        where: whereOf(inner.where),
+        limit: sql.num(1),
+      }),
     );
   }
 
@@ -993,7 +1251,10 @@ class Planner implements PlanContext {
         const json =
           expr.names === null
             ? sql.func('json_build_array', parts)
-            : sql.func('json_build_object', expr.names.flatMap((n, i) => [sql.text(n), parts[i] as SqlExpr]));
+            : sql.func(
+                'json_build_object',
+                expr.names.flatMap((n, i) => [sql.text(n), parts[i] as SqlExpr]),
+              );
         return nullIfAnyNull(expr.elements, parts, json);
       }
       case 'ArrayLiteral': {
@@ -1012,7 +1273,10 @@ class Planner implements PlanContext {
           orderBy: columns.ord ? [sql.order(sql.col('~ord', alias))] : [],
         });
         return sql.scalar(
-          sql.select({ targets: [sql.target(sql.func('coalesce', [agg, EMPTY_ARRAY]))], from: [sql.subquery(query, alias)] }),
+          sql.select({
+            targets: [sql.target(sql.func('coalesce', [agg, EMPTY_ARRAY]))],
+            from: [sql.subquery(query, alias)],
+          }),
         );
       }
       default:
@@ -1054,7 +1318,12 @@ class Planner implements PlanContext {
           kind: 'Case',
           whens: [
             {
-              when: { kind: 'InList', expr: subject.tag, list: concrete.map((c) => sql.text(c)), negated: false },
+              when: {
+                kind: 'InList',
+                expr: subject.tag,
+                list: concrete.map((c) => sql.text(c)),
+                negated: false,
+              },
               then: json,
             },
           ],
@@ -1097,7 +1366,8 @@ class Planner implements PlanContext {
     const { query, columns } = this.rows(rel, expr);
     const alias = this.fresh('e');
     const item = sql.subquery(query, alias);
-    const element = object && !shaped ? sql.func('to_json', [sql.col('id', alias)]) : sql.col('~json', alias);
+    const element =
+      object && !shaped ? sql.func('to_json', [sql.col('id', alias)]) : sql.col('~json', alias);
     const order = columns.ord ? [sql.order(sql.col('~ord', alias))] : [];
     if (many || (object && shaped)) {
       const agg = sql.agg('json_agg', [element], { orderBy: order });
@@ -1195,10 +1465,13 @@ function linkPropertyNames(expr: IrExpr): string[] {
   switch (expr.kind) {
     case 'PointerStep':
       if (expr.computed) return linkPropertyNames(expr.computed);
-      return expr.pointer.kind === 'link' ? [...expr.pointer.properties.values()].filter((p) => !p.computed).map((p) => p.name) : [];
+      return expr.pointer.kind === 'link'
+        ? [...expr.pointer.properties.values()].filter((p) => !p.computed).map((p) => p.name)
+        : [];
     case 'Backlink': {
       const names = new Set<string>();
-      for (const l of expr.links) for (const p of l.pointer.properties.values()) if (!p.computed) names.add(p.name);
+      for (const l of expr.links)
+        for (const p of l.pointer.properties.values()) if (!p.computed) names.add(p.name);
       return [...names];
     }
     case 'Intersection':
@@ -1230,7 +1503,16 @@ function groupNode(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> {
 }
 
 function objectBound(type: string, alias: string, tag: SqlExpr, nullable: boolean): Bound {
-  return { kind: 'object', type, id: sql.col('id', alias), tag, alias, link: null, out: null, nullable };
+  return {
+    kind: 'object',
+    type,
+    id: sql.col('id', alias),
+    tag,
+    alias,
+    link: null,
+    out: null,
+    nullable,
+  };
 }
 
 function pathId(expr: IrExpr): string | null {
@@ -1311,9 +1593,17 @@ function needsRows(expr: IrExpr): boolean {
     case 'GroupElements':
       return true;
     case 'Coalesce':
-      return expr.type.kind === 'object' || expr.left.card.max === 'many' || expr.right.card.max === 'many';
+      return (
+        expr.type.kind === 'object' ||
+        expr.left.card.max === 'many' ||
+        expr.right.card.max === 'many'
+      );
     case 'IfElse':
-      return expr.type.kind === 'object' || expr.then.card.max === 'many' || expr.else.card.max === 'many';
+      return (
+        expr.type.kind === 'object' ||
+        expr.then.card.max === 'many' ||
+        expr.else.card.max === 'many'
+      );
     case 'Call':
       return expr.callKind === 'set-returning';
     default:
@@ -1384,14 +1674,21 @@ function nullable(expr: IrExpr): boolean {
 }
 
 /** `case when a is null or ... then null else value end` when any part may be empty. */
-function nullIfAnyNull(elements: readonly IrExpr[], values: readonly SqlExpr[], value: SqlExpr): SqlExpr {
-  const checks = values.filter((_, i) => (elements[i] as IrExpr).card.min === 0).map((v) => sql.isNull(v));
+function nullIfAnyNull(
+  elements: readonly IrExpr[],
+  values: readonly SqlExpr[],
+  value: SqlExpr,
+): SqlExpr {
+  const checks = values
+    .filter((_, i) => (elements[i] as IrExpr).card.min === 0)
+    .map((v) => sql.isNull(v));
   if (checks.length === 0) return value;
   return { kind: 'Case', whens: [{ when: sql.or(...checks), then: sql.null() }], else: value };
 }
 
 function asRef(type: IrType): TypeRef {
-  if (type.kind === 'empty' || type.kind === 'free') throw new QueryError('a value of unknown type');
+  if (type.kind === 'empty' || type.kind === 'free')
+    throw new QueryError('a value of unknown type');
   return type;
 }
 
@@ -1399,4 +1696,3 @@ function shortName(type: string): string {
   const short = type.slice(type.lastIndexOf('::') + 2);
   return /^[A-Za-z_][A-Za-z0-9_]{0,15}$/.test(short) ? short : 'o';
 }
-

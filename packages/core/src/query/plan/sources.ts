@@ -51,7 +51,10 @@ export interface TypeSource {
 }
 
 /** The stored single columns of a concrete type: name → PostgreSQL type. */
-export function storedColumns(index: SchemaIndex, concrete: string): Map<string, ReturnType<typeof pgTypeFor>> {
+export function storedColumns(
+  index: SchemaIndex,
+  concrete: string,
+): Map<string, ReturnType<typeof pgTypeFor>> {
   const out = new Map<string, ReturnType<typeof pgTypeFor>>();
   const info = index.objectType(concrete);
   for (const p of info?.pointers.values() ?? []) {
@@ -91,7 +94,11 @@ export function typeSource(
     const filter = guarded(only);
     const item = filter
       ? sql.subquery(
-          sql.select({ targets: [sql.target(sql.star())], from: [tableOf(ctx, only, tableName(only).name, written)], where: filter }),
+          sql.select({
+            targets: [sql.target(sql.star())],
+            from: [tableOf(ctx, only, tableName(only).name, written)],
+            where: filter,
+          }),
           alias,
         )
       : tableOf(ctx, only, alias, written);
@@ -131,7 +138,12 @@ function memoUnion(ctx: SourceContext, type: string, concrete: readonly string[]
   return union;
 }
 
-function tableOf(ctx: SourceContext, concrete: string, alias: string | null, written: boolean): FromItem {
+function tableOf(
+  ctx: SourceContext,
+  concrete: string,
+  alias: string | null,
+  written: boolean,
+): FromItem {
   const t = tableName(concrete);
   return written ? writtenTable(ctx, concrete, alias) : sql.table(t.schema, t.name, alias);
 }
@@ -139,7 +151,8 @@ function tableOf(ctx: SourceContext, concrete: string, alias: string | null, wri
 function unionOf(ctx: SourceContext, concrete: readonly string[], written = false): SqlQuery {
   const guarded = (c: string): SqlExpr | null => accessFilter(ctx, c, 'select');
   const columns = new Map<string, ReturnType<typeof pgTypeFor>>();
-  for (const c of concrete) for (const [name, t] of storedColumns(ctx.index, c)) columns.set(name, t);
+  for (const c of concrete)
+    for (const [name, t] of storedColumns(ctx.index, c)) columns.set(name, t);
   const branches: SqlQuery[] = concrete.map((c) => {
     const own = storedColumns(ctx.index, c);
     return sql.select({
@@ -244,15 +257,26 @@ export function backlinkIds(
       const filter = accessFilter(ctx, c, 'select');
       const propTargets = (column: (name: string) => SqlExpr) =>
         [...props].map(([name, p]) =>
-          sql.target(link.pointer.properties.has(name) ? column(name) : sql.cast(sql.null(), pgTypeFor(p.target)), name),
+          sql.target(
+            link.pointer.properties.has(name)
+              ? column(name)
+              : sql.cast(sql.null(), pgTypeFor(p.target)),
+            name,
+          ),
         );
       if (storage.kind === 'column') {
         const t = tableName(c);
         branches.push(
           sql.select({
-            targets: [sql.target(sql.col('id'), 'id'), ...propTargets((name) => sql.col(`${link.pointer.name}@${name}`))],
+            targets: [
+              sql.target(sql.col('id'), 'id'),
+              ...propTargets((name) => sql.col(`${link.pointer.name}@${name}`)),
+            ],
             from: [sql.table(t.schema, t.name)],
-            where: sql.and(sql.bin('=', sql.col(storage.column), target), ...(filter ? [filter] : [])),
+            where: sql.and(
+              sql.bin('=', sql.col(storage.column), target),
+              ...(filter ? [filter] : []),
+            ),
           }),
         );
       } else if (storage.kind === 'junction') {
@@ -267,7 +291,10 @@ export function backlinkIds(
     }
   }
   if (branches.length === 0) {
-    return sql.select({ targets: [sql.target(sql.cast(sql.null(), pgType('uuid')), 'id')], where: sql.bool(false) });
+    return sql.select({
+      targets: [sql.target(sql.cast(sql.null(), pgType('uuid')), 'id')],
+      where: sql.bool(false),
+    });
   }
   return unionAll(branches);
 }

@@ -186,13 +186,20 @@ function pointerInfo(p: Pointer): PointerInfo {
 }
 
 function buildIndex(schema: Schema): SchemaIndex {
-  const typeLink = ownPointer('__type__', { kind: 'object', name: SCHEMA_OBJECT_TYPE }, OBJECT, 'link');
+  const typeLink = ownPointer(
+    '__type__',
+    { kind: 'object', name: SCHEMA_OBJECT_TYPE },
+    OBJECT,
+    'link',
+  );
   const types = new Map<string, ObjectTypeInfo>();
   const userTypes = schema.objectTypes;
   const descendantsOf = (name: string): string[] =>
     userTypes.filter((t) => t.ancestors.includes(name)).map((t) => t.name);
   const concreteOf = (name: string): string[] =>
-    userTypes.filter((t) => !t.abstract && (t.name === name || t.ancestors.includes(name))).map((t) => t.name);
+    userTypes
+      .filter((t) => !t.abstract && (t.name === name || t.ancestors.includes(name)))
+      .map((t) => t.name);
 
   for (const t of userTypes) {
     const pointers = new Map<string, PointerInfo>();
@@ -309,7 +316,10 @@ function buildIndex(schema: Schema): SchemaIndex {
     for (const p of t.pointers) {
       if (p.kind !== 'link' || p.declaredIn !== t.name) continue;
       const list = linksByName.get(p.name) ?? [];
-      list.push({ source: t.name, pointer: types.get(t.name)?.pointers.get(p.name) as PointerInfo });
+      list.push({
+        source: t.name,
+        pointer: types.get(t.name)?.pointers.get(p.name) as PointerInfo,
+      });
       linksByName.set(p.name, list);
     }
   }
@@ -354,7 +364,10 @@ function buildIndex(schema: Schema): SchemaIndex {
  * and target declared on each member (read by name from each member's rows). Link properties
  * are those all have; required only when required on all. Null when some member lacks it.
  */
-function sharedPointer(p: PointerInfo, others: readonly (PointerInfo | undefined)[]): PointerInfo | null {
+function sharedPointer(
+  p: PointerInfo,
+  others: readonly (PointerInfo | undefined)[],
+): PointerInfo | null {
   if (others.some((o) => o === undefined)) return null;
   const all = others as readonly PointerInfo[];
   const sameTarget = (o: PointerInfo) => JSON.stringify(o.target) === JSON.stringify(p.target);
@@ -369,7 +382,9 @@ function sharedPointer(p: PointerInfo, others: readonly (PointerInfo | undefined
   if (!all.every(alike)) return null;
   const properties = new Map(
     [...p.properties].filter(([name, lp]) =>
-      all.every((o) => JSON.stringify(o.properties.get(name)?.target) === JSON.stringify(lp.target)),
+      all.every(
+        (o) => JSON.stringify(o.properties.get(name)?.target) === JSON.stringify(lp.target),
+      ),
     ),
   );
   return { ...p, required: p.required && all.every((o) => o.required), properties };

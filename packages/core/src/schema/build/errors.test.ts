@@ -240,7 +240,12 @@ const CASES: readonly Case[] = [
   },
   {
     name: 'default writing',
-    sdl: ['type Log { n: int64; }', 'type Post {', '  n: int64 { default := (insert Log { n := 1 }).n; }', '}'],
+    sdl: [
+      'type Log { n: int64; }',
+      'type Post {',
+      '  n: int64 { default := (insert Log { n := 1 }).n; }',
+      '}',
+    ],
     error: 'InvalidPropertyDefinitionError',
     line: 3,
     column: 26,

@@ -36,7 +36,8 @@ import { UnsupportedFeatureError } from '../../errors';
 function refuseUnsupported(schema: ql.Schema): void {
   const found = findNode(schema, (n) => n.kind === 'Trigger' || n.kind === 'Rewrite');
   if (!found) return;
-  const what = found.kind === 'Trigger' ? 'triggers are' : 'access rewrites (`rewrite ... using`) are';
+  const what =
+    found.kind === 'Trigger' ? 'triggers are' : 'access rewrites (`rewrite ... using`) are';
   throw new UnsupportedFeatureError(`${what} not supported yet`, {
     position: { line: found.span.start.line, column: found.span.start.column },
     hint:

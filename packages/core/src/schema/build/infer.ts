@@ -749,7 +749,10 @@ const HANDLERS: { [K in ql.Expr['kind']]: Handler<K> } = {
     e.elements
       .map((x) => infer(ctx, x, scope))
       .reduce<Inferred>(
-        (acc, x) => ({ type: commonOf(ctx, [acc.type, x.type]), card: unionCard(acc.card, x.card) }),
+        (acc, x) => ({
+          type: commonOf(ctx, [acc.type, x.type]),
+          card: unionCard(acc.card, x.card),
+        }),
         { type: null, card: EMPTY },
       ),
   ArrayLiteral: (ctx, e, scope) => {

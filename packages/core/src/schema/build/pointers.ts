@@ -192,11 +192,7 @@ function mergeInherited(
 }
 
 /** The one of two targets the other includes (equal ones: either), or null. */
-function narrowerTarget(
-  ctx: BuildContext,
-  a: TypeRef | null,
-  b: TypeRef | null,
-): TypeRef | null {
+function narrowerTarget(ctx: BuildContext, a: TypeRef | null, b: TypeRef | null): TypeRef | null {
   if (a === null || b === null) return null;
   if (sameType(a, b)) return a;
   if (a.kind === 'object' && b.kind === 'object') {

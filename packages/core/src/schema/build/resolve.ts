@@ -10,11 +10,7 @@
  */
 import type * as ql from '../../syntax';
 import { editDistance } from '../../syntax/hints';
-import {
-  InvalidDefinitionError,
-  InvalidReferenceError,
-  type QueryErrorClass,
-} from '../../errors';
+import { InvalidDefinitionError, InvalidReferenceError, type QueryErrorClass } from '../../errors';
 import { BUILTIN_ENUMS } from '../fts';
 import { ROOT_OBJECT_TYPES, targetObjectTypes, type TypeRef } from '../model';
 
@@ -213,9 +209,7 @@ function resolveUnion(ctx: BuildContext, texpr: ql.TypeOp, module: string, use: 
 /** The union of object types: members another member includes are dropped. */
 export function unionOf(ctx: BuildContext, names: readonly string[]): TypeRef {
   const unique = [...new Set(names)];
-  const kept = unique
-    .filter((n) => !unique.some((m) => m !== n && isSubtype(ctx, n, m)))
-    .sort();
+  const kept = unique.filter((n) => !unique.some((m) => m !== n && isSubtype(ctx, n, m))).sort();
   return kept.length === 1 ? objectRef(kept[0] as string) : { kind: 'union', members: kept };
 }
 

@@ -17,7 +17,12 @@ import {
   InvalidReferenceError,
   SchemaDefinitionError,
 } from '../../errors';
-import { STD_CONSTRAINT_BODIES, type AbstractConstraint, type Constraint, type TypeRef } from '../model';
+import {
+  STD_CONSTRAINT_BODIES,
+  type AbstractConstraint,
+  type Constraint,
+  type TypeRef,
+} from '../model';
 import { checkConstraint, constraintOf, type ConstraintSite } from './constraints';
 import {
   ONE,
@@ -224,9 +229,7 @@ function inheritedConstraint(
       }
       seen.add(name);
       const own = ownConstraintExpr(declared.node);
-      const inherited = own
-        ? null
-        : inheritedConstraint(ctx, declared.node, declared.module, seen);
+      const inherited = own ? null : inheritedConstraint(ctx, declared.node, declared.module, seen);
       const expr = own ?? inherited?.expr;
       if (!expr) return null;
       return {

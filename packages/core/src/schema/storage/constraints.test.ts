@@ -168,9 +168,8 @@ test('defaults never depend on session settings (TimeZone, DateStyle)', async ()
     await tx.query(`set local TimeZone = 'Asia/Tokyo'`);
     await tx.query(`set local DateStyle = 'SQL, DMY'`);
     await tx.query(`set local search_path = pg_temp`);
-    return (
-      await tx.query(`insert into "default"."T" default values returning s, d, j::text as j`)
-    ).rows;
+    return (await tx.query(`insert into "default"."T" default values returning s, d, j::text as j`))
+      .rows;
   });
   expect(rows[0]).toEqual({
     s: '2020-01-02T02:04:05+00:00',

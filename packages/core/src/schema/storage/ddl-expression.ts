@@ -146,9 +146,13 @@ function typeEnv(schema: Schema): TypeEnv {
 function newTypeEnv(schema: Schema): TypeEnv {
   return {
     stdBase: (name) => stdBaseOf(schema, name),
-    enumValues: (name) => (isStdScalar(name) ? null : (findScalar(schema, name)?.enumValues ?? null)),
+    enumValues: (name) =>
+      isStdScalar(name) ? null : (findScalar(schema, name)?.enumValues ?? null),
     commonObject: (a, b) => {
-      const lineage = (n: string) => [n, ...(schema.objectTypes.find((t) => t.name === n)?.ancestors ?? [])];
+      const lineage = (n: string) => [
+        n,
+        ...(schema.objectTypes.find((t) => t.name === n)?.ancestors ?? []),
+      ];
       const other = new Set(lineage(b));
       return lineage(a).find((n) => other.has(n)) ?? null;
     },
@@ -936,10 +940,16 @@ export class ScalarCompiler {
     // DDL is std's restricted mode: the same overloads, element-wise ones only (a default, a
     // CHECK or an index sees one row), immutable where PostgreSQL needs it (compileScalar).
     const args = expr.args.map((a) => this.compile(a, env, null, depth + 1));
-    const named = expr.namedArgs.map((a) => ({ name: a.name, value: this.compile(a.value, env, null, depth + 1) }));
+    const named = expr.namedArgs.map((a) => ({
+      name: a.name,
+      value: this.compile(a.value, env, null, depth + 1),
+    }));
     const resolved = resolveStdFunction(
       qualified,
-      [...args.map((a) => ({ type: a.type })), ...named.map((a) => ({ type: a.value.type, name: a.name }))],
+      [
+        ...args.map((a) => ({ type: a.type })),
+        ...named.map((a) => ({ type: a.value.type, name: a.name })),
+      ],
       { env: typeEnv(this.ctx.schema), position: pos(expr) },
     );
     if (!resolved.overload.ddl) {

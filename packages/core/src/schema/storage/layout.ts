@@ -522,8 +522,21 @@ function typeTable(schema: Schema, type: ObjectType): TypeTable {
           },
         });
       }
-      const linkProperties = p.kind === 'link' ? linkPropertyColumns(p, 'id', p.name, (lp) => columnName(p.name, lp)) : undefined;
-      addPointerConstraints(schema, type, p, table, sql.col(p.name), ['id'], checks, indexes, linkProperties);
+      const linkProperties =
+        p.kind === 'link'
+          ? linkPropertyColumns(p, 'id', p.name, (lp) => columnName(p.name, lp))
+          : undefined;
+      addPointerConstraints(
+        schema,
+        type,
+        p,
+        table,
+        sql.col(p.name),
+        ['id'],
+        checks,
+        indexes,
+        linkProperties,
+      );
     } else {
       const jt = pointerTableName(type.name, p.name);
       const valueColumn = p.kind === 'link' ? 'target' : 'value';
@@ -829,10 +842,7 @@ function indexMethod(kind: string | null): { method?: string } {
 function ftsDocument(expr: ql.Expr, ctx: ScalarContext): SqlExpr {
   const documents = expr.kind === 'TupleLiteral' ? expr.elements : [expr];
   const vectors = documents.map((doc) => {
-    const name =
-      doc.kind === 'FunctionCall'
-        ? `${doc.func.module ?? ''}::${doc.func.name}`
-        : '';
+    const name = doc.kind === 'FunctionCall' ? `${doc.func.module ?? ''}::${doc.func.name}` : '';
     if (doc.kind !== 'FunctionCall' || name !== FTS_WITH_OPTIONS || doc.args.length !== 1) {
       throw new InvalidDefinitionError(
         `an fts::index is on fts::with_options(...) documents, not \`${ql.printExpression(doc)}\``,

@@ -119,7 +119,9 @@ class Generator {
       : this.modification(depth, 0);
     this.ctes.length = 0;
     // The body's own WITH (if any) comes after, and may read, the top-level CTEs.
-    return ctes.length === 0 ? body : { ...body, with: sql.with([...ctes, ...(body.with?.ctes ?? [])]) };
+    return ctes.length === 0
+      ? body
+      : { ...body, with: sql.with([...ctes, ...(body.with?.ctes ?? [])]) };
   }
 
   /** A WITH list; its names stay visible until the caller pops them. */
@@ -170,11 +172,16 @@ class Generator {
           : this.chance(50)
             ? sql.values(
                 Array.from({ length: this.c.int(1, 3) }, () =>
-                  columns.map(() => (this.chance(15) ? sql.default() : this.int(empty, PLAIN, depth - 1))),
+                  columns.map(() =>
+                    this.chance(15) ? sql.default() : this.int(empty, PLAIN, depth - 1),
+                  ),
                 ),
               )
             : this.query(empty, columns.length, depth - 1);
-      const conflictScope: Scope = { rels: [self, { alias: 'excluded', columns: TABLE_COLUMNS }], outer: [] };
+      const conflictScope: Scope = {
+        rels: [self, { alias: 'excluded', columns: TABLE_COLUMNS }],
+        outer: [],
+      };
       const onConflict = this.chance(40)
         ? this.chance(50)
           ? {
@@ -203,15 +210,26 @@ class Generator {
         returning: returning({ rels: [self], outer: [] }),
       });
     }
-    const from = this.chance(50) ? this.fromList({ rels: [], outer: [] }, depth - 1) : { items: [], rels: [] };
+    const from = this.chance(50)
+      ? this.fromList({ rels: [], outer: [] }, depth - 1)
+      : { items: [], rels: [] };
     const scope: Scope = { rels: [self, ...from.rels], outer: [] };
     const where = this.chance(70) ? this.bool(scope, PLAIN, depth - 1) : null;
     if (kind === 1) {
-      const set = (this.chance(50) ? [...TABLE_COLUMNS] : [this.pick(TABLE_COLUMNS)]).map((column) => ({
-        column,
-        value: this.chance(10) ? sql.default() : this.int(scope, PLAIN, depth - 1),
-      }));
-      return sql.update({ table, alias, set, from: from.items, where, returning: returning(scope) });
+      const set = (this.chance(50) ? [...TABLE_COLUMNS] : [this.pick(TABLE_COLUMNS)]).map(
+        (column) => ({
+          column,
+          value: this.chance(10) ? sql.default() : this.int(scope, PLAIN, depth - 1),
+        }),
+      );
+      return sql.update({
+        table,
+        alias,
+        set,
+        from: from.items,
+        where,
+        returning: returning(scope),
+      });
     }
     return sql.delete({ table, alias, using: from.items, where, returning: returning(scope) });
   }
@@ -222,11 +240,25 @@ class Generator {
     if (depth > 0 && roll <= 15) {
       const left = this.query(outer, width, depth - 1);
       const right = this.query(outer, width, depth - 1);
-      const orderBy = this.chance(40) ? [sql.order(sql.num(this.c.int(1, width)), this.pick([null, 'asc', 'desc'] as const), this.pick([null, 'first', 'last'] as const))] : [];
-      return sql.setOp(this.pick(['union', 'intersect', 'except'] as const), this.chance(50), left, right, {
-        orderBy,
-        limit: this.chance(30) ? this.param(pgType('int8')) : null,
-      });
+      const orderBy = this.chance(40)
+        ? [
+            sql.order(
+              sql.num(this.c.int(1, width)),
+              this.pick([null, 'asc', 'desc'] as const),
+              this.pick([null, 'first', 'last'] as const),
+            ),
+          ]
+        : [];
+      return sql.setOp(
+        this.pick(['union', 'intersect', 'except'] as const),
+        this.chance(50),
+        left,
+        right,
+        {
+          orderBy,
+          limit: this.chance(30) ? this.param(pgType('int8')) : null,
+        },
+      );
     }
     if (roll <= 25) {
       const scope: Scope = { rels: [], outer: [...outer.rels, ...outer.outer] };
@@ -243,7 +275,9 @@ class Generator {
     const visibleOuter = [...outer.rels, ...outer.outer];
     const cteCount = this.ctes.length;
     const ctes = this.withCtes(depth, false);
-    const from = this.chance(80) ? this.fromList({ rels: [], outer: visibleOuter }, depth - 1) : { items: [], rels: [] };
+    const from = this.chance(80)
+      ? this.fromList({ rels: [], outer: visibleOuter }, depth - 1)
+      : { items: [], rels: [] };
     const scope: Scope = { rels: from.rels, outer: visibleOuter };
     const where = this.chance(50) ? this.bool(scope, PLAIN, depth - 1) : null;
     const limit = this.chance(20)
@@ -255,22 +289,29 @@ class Generator {
     let result: SqlQuery;
     if (this.chance(25)) {
       // Grouped: outputs are group keys, aggregates and constants only.
-      const keys: SqlExpr[] = from.rels.length > 0 && this.chance(70) ? [this.columnOf(from.rels)] : [];
+      const keys: SqlExpr[] =
+        from.rels.length > 0 && this.chance(70) ? [this.columnOf(from.rels)] : [];
       const grouped = (d: number): SqlExpr => this.groupedInt(scope, keys, d);
       result = sql.select({
         targets: this.columns(width).map((name) => sql.target(grouped(depth - 1), name)),
         from: from.items,
         where,
         groupBy: keys,
-        having: this.chance(40) ? sql.bin(this.pick(['>', '<=', '<>']), grouped(depth - 1), sql.num(1)) : null,
-        orderBy: this.chance(40) ? [sql.order(this.orderable(grouped(depth - 1)), this.pick([null, 'desc'] as const))] : [],
+        having: this.chance(40)
+          ? sql.bin(this.pick(['>', '<=', '<>']), grouped(depth - 1), sql.num(1))
+          : null,
+        orderBy: this.chance(40)
+          ? [sql.order(this.orderable(grouped(depth - 1)), this.pick([null, 'desc'] as const))]
+          : [],
         limit,
         offset,
       });
     } else {
       const distinctKind = this.c.int(0, 9);
       const allowed: Allowed = distinctKind < 2 ? PLAIN : { ...PLAIN, windows: true };
-      const targets = this.columns(width).map((name) => sql.target(this.int(scope, allowed, depth - 1), name));
+      const targets = this.columns(width).map((name) =>
+        sql.target(this.int(scope, allowed, depth - 1), name),
+      );
       let distinct: boolean | SqlExpr[] = false;
       let orderBy: OrderItem[] = [];
       if (distinctKind === 0) {
@@ -282,9 +323,18 @@ class Generator {
         // DISTINCT ON (k): ORDER BY starts with k.
         const key = this.columnOf(from.rels);
         distinct = [key];
-        orderBy = [sql.order(key, null, 'first'), sql.order(this.orderable(this.int(scope, NONE, 0)), 'asc')];
+        orderBy = [
+          sql.order(key, null, 'first'),
+          sql.order(this.orderable(this.int(scope, NONE, 0)), 'asc'),
+        ];
       } else if (this.chance(40)) {
-        orderBy = [sql.order(this.orderable(this.int(scope, PLAIN, depth - 1)), this.pick([null, 'asc', 'desc'] as const), this.pick([null, 'first', 'last'] as const))];
+        orderBy = [
+          sql.order(
+            this.orderable(this.int(scope, PLAIN, depth - 1)),
+            this.pick([null, 'asc', 'desc'] as const),
+            this.pick([null, 'first', 'last'] as const),
+          ),
+        ];
       }
       result = sql.select({ distinct, targets, from: from.items, where, orderBy, limit, offset });
     }
@@ -317,7 +367,11 @@ class Generator {
   }
 
   /** One FROM item; `scope.rels` are earlier items a lateral item may read (when `lateralOk`). */
-  private fromItem(scope: Scope, depth: number, lateralOk: boolean): { item: FromItem; rels: Rel[] } {
+  private fromItem(
+    scope: Scope,
+    depth: number,
+    lateralOk: boolean,
+  ): { item: FromItem; rels: Rel[] } {
     const alias = this.alias();
     const roll = this.c.int(1, 100);
     if (roll <= 15 && depth > 0) {
@@ -339,7 +393,10 @@ class Generator {
       return { item: sql.table(null, cte.alias, alias), rels: [{ alias, columns: cte.columns }] };
     }
     const lateral = lateralOk && this.chance(50);
-    const seen: Scope = { rels: [], outer: lateral ? [...scope.rels, ...scope.outer] : scope.outer };
+    const seen: Scope = {
+      rels: [],
+      outer: lateral ? [...scope.rels, ...scope.outer] : scope.outer,
+    };
     if (roll <= 45 && depth > 0) {
       const width = this.c.int(1, 2);
       const columns = this.columns(width);
@@ -348,9 +405,15 @@ class Generator {
     }
     if (roll <= 60) {
       const values = sql.values(
-        Array.from({ length: this.c.int(1, 2) }, () => [this.int(seen, NONE, 0), this.int(seen, NONE, 0)]),
+        Array.from({ length: this.c.int(1, 2) }, () => [
+          this.int(seen, NONE, 0),
+          this.int(seen, NONE, 0),
+        ]),
       );
-      return { item: sql.subquery(values, alias, { columns: ['c0', 'c1'], lateral }), rels: [{ alias, columns: ['c0', 'c1'] }] };
+      return {
+        item: sql.subquery(values, alias, { columns: ['c0', 'c1'], lateral }),
+        rels: [{ alias, columns: ['c0', 'c1'] }],
+      };
     }
     if (roll <= 75) {
       // Function arguments may read earlier items whether or not LATERAL is written.
@@ -358,7 +421,11 @@ class Generator {
       const call = this.chance(50)
         ? sql.func('unnest', [
             this.chance(50)
-              ? { kind: 'ArrayExpr', elements: [this.int(args, NONE, 1), this.int(args, NONE, 0)], type: pgType('int4', 1) }
+              ? {
+                  kind: 'ArrayExpr',
+                  elements: [this.int(args, NONE, 1), this.int(args, NONE, 0)],
+                  type: pgType('int4', 1),
+                }
               : this.param(pgType('int4', 1)),
           ])
         : sql.func('generate_series', [this.int(args, NONE, 1), this.int(args, NONE, 1)]);
@@ -374,7 +441,10 @@ class Generator {
       };
     }
     const { table } = this.pick(TABLES);
-    return { item: sql.table(table.schema, table.name, alias), rels: [{ alias, columns: TABLE_COLUMNS }] };
+    return {
+      item: sql.table(table.schema, table.name, alias),
+      rels: [{ alias, columns: TABLE_COLUMNS }],
+    };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -400,7 +470,11 @@ class Generator {
     switch (this.c.int(0, 13)) {
       case 0:
       case 1:
-        return sql.bin(this.pick(['+', '-', '*']), this.int(scope, allowed, d), this.int(scope, allowed, d));
+        return sql.bin(
+          this.pick(['+', '-', '*']),
+          this.int(scope, allowed, d),
+          this.int(scope, allowed, d),
+        );
       case 2:
         return { kind: 'UnaryOp', op: '-', operand: this.int(scope, allowed, d) };
       case 3:
@@ -417,7 +491,11 @@ class Generator {
         return {
           kind: 'Subscript',
           expr: this.chance(50)
-            ? { kind: 'ArrayExpr', elements: [this.int(scope, allowed, d)], type: pgType('int4', 1) }
+            ? {
+                kind: 'ArrayExpr',
+                elements: [this.int(scope, allowed, d)],
+                type: pgType('int4', 1),
+              }
             : this.param(pgType('int4', 1)),
           index: sql.num(1),
         };
@@ -443,7 +521,10 @@ class Generator {
         }
         return leaf();
       case 10:
-        return sql.cast(this.int(scope, allowed, d), this.pick([int4, pgType('int8'), pgType('numeric')]));
+        return sql.cast(
+          this.int(scope, allowed, d),
+          this.pick([int4, pgType('int8'), pgType('numeric')]),
+        );
       default:
         return leaf();
     }
@@ -472,7 +553,11 @@ class Generator {
     const local: Scope = { rels: scope.rels, outer: [] };
     const roll = this.c.int(1, 10);
     if (roll <= 3 && depth > 0) {
-      return sql.bin('+', this.groupedInt(scope, keys, depth - 1), this.groupedInt(scope, keys, depth - 1));
+      return sql.bin(
+        '+',
+        this.groupedInt(scope, keys, depth - 1),
+        this.groupedInt(scope, keys, depth - 1),
+      );
     }
     if (roll <= 5 && keys.length > 0) return this.pick(keys);
     if (roll <= 8) return this.aggregate(local, Math.max(depth - 1, 0));
@@ -482,12 +567,18 @@ class Generator {
   private bool(scope: Scope, allowed: Allowed, depth: number): SqlExpr {
     const int = (d: number) => this.int(scope, allowed, d);
     if (depth <= 0) {
-      return this.chance(70) ? sql.bin(this.pick(['=', '<>', '<', '>=']), int(0), int(0)) : this.param(pgType('bool'));
+      return this.chance(70)
+        ? sql.bin(this.pick(['=', '<>', '<', '>=']), int(0), int(0))
+        : this.param(pgType('bool'));
     }
     const d = depth - 1;
     switch (this.c.int(0, 9)) {
       case 0:
-        return sql.and(this.bool(scope, allowed, d), this.bool(scope, allowed, d), this.bool(scope, allowed, d));
+        return sql.and(
+          this.bool(scope, allowed, d),
+          this.bool(scope, allowed, d),
+          this.bool(scope, allowed, d),
+        );
       case 1:
         return sql.or(this.bool(scope, allowed, d), this.bool(scope, allowed, d));
       case 2:
@@ -495,7 +586,11 @@ class Generator {
       case 3:
         return sql.isNull(int(d), this.chance(50));
       case 4:
-        return sql.bin(this.chance(50) ? 'is distinct from' : 'is not distinct from', int(d), int(d));
+        return sql.bin(
+          this.chance(50) ? 'is distinct from' : 'is not distinct from',
+          int(d),
+          int(d),
+        );
       case 5:
         return { kind: 'InList', expr: int(d), list: [int(d), int(d)], negated: this.chance(50) };
       case 6:
@@ -512,7 +607,8 @@ class Generator {
         if (allowed.sublinks) return sql.exists(this.query(scope, this.c.int(1, 2), d));
         return sql.bool(this.chance(50));
       case 8:
-        if (allowed.sublinks) return sql.anySub(int(d), this.pick(['=', '>']), this.query(scope, 1, d));
+        if (allowed.sublinks)
+          return sql.anySub(int(d), this.pick(['=', '>']), this.query(scope, 1, d));
         return sql.bin('>', int(d), int(d));
       default:
         return sql.bin(this.pick(['=', '<>', '<', '>=']), int(d), int(d));

@@ -629,32 +629,7 @@ function indexing(): Overload[] {
         const str = sql.bin('#>>', j, sql.text('{}'));
         const s = sliceBounds(a, len(str));
         const arr = sliceBounds(a, jsonLength(j));
-        const items = sql.fromFunction(sql.func('jsonb_array_elements', [j]), 'e', {
-          columns: [
-            { name: 'value', type: null },
-            { name: 'ord', type: null },
-          ],
-          withOrdinality: true,
-        });
-        const slice = sql.scalar(
-          sql.select({
-            targets: [
-              sql.target(
-                sql.func('coalesce', [
-                  sql.agg('jsonb_agg', [sql.col('value', 'e')], {
-                    orderBy: [sql.order(sql.col('ord', 'e'))],
-                  }),
-                  cast(sql.text('[]'), 'jsonb'),
-                ]),
-              ),
-            ],
-            from: [items],
-            where: sql.and(
-              sql.bin('>=', sql.col('ord', 'e'), arr.from),
-              sql.bin('<', sql.col('ord', 'e'), sql.bin('+', arr.from, arr.count)),
-            ),
-          }),
-        );
+        const slice = jsonbSlice(j, arr.from, arr.count);
         return caseWhen(
           [
             [sql.bin('=', jsonType(j), sql.text('array')), slice],

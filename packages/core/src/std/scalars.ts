@@ -13,8 +13,8 @@
  *   shape order; decode forms read the parameter as `jsonb` (what the engine binds).
  */
 import type { StdScalarName, TypeRef } from '../schema/model';
-import { STD_PG_TYPES, isStdScalar, scalarPgType } from '../schema/storage/types';
-import { pgArrayOf, pgType, sql, type PgType, type SqlExpr } from '../sql/ast';
+import { STD_PG_TYPES, isStdScalar, pgTypeOf, scalarPgType } from '../schema/storage/types';
+import { pgType, sql, type PgType, type SqlExpr } from '../sql/ast';
 import type { TypeEnv } from './model';
 
 const meta = (name: string, args: readonly SqlExpr[]): SqlExpr => sql.func(name, args, 'svc_meta');
@@ -198,22 +198,10 @@ function containsTuple(type: TypeRef): boolean {
 }
 
 /**
- * The PostgreSQL type of a value of `type` in a query (the same as storage: schema/storage/types,
- * tuples and arrays of tuples as jsonb, objects as their uuid).
+ * The PostgreSQL type of a value of `type` in a query: the type it is stored as (one mapping,
+ * schema/storage/types; tuples and arrays of tuples as jsonb, objects as their uuid).
  */
-export function pgTypeFor(type: TypeRef): PgType {
-  switch (type.kind) {
-    case 'scalar':
-      return scalarPgType(type.name);
-    case 'object':
-    case 'union':
-      return pgType('uuid');
-    case 'tuple':
-      return pgType('jsonb');
-    case 'array':
-      return containsTuple(type.element) ? pgType('jsonb') : pgArrayOf(pgTypeFor(type.element));
-  }
-}
+export const pgTypeFor: (type: TypeRef) => PgType = pgTypeOf;
 
 /**
  * Decodes a parameter (`$n::jsonb`, already a jsonb SqlExpr) into a value of `type`. Custom

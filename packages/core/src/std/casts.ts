@@ -380,7 +380,8 @@ export function resolveCast(
     (from.kind === 'scalar' &&
       to.kind === 'scalar' &&
       ((ASSIGNMENT[resolutionBase(from.name, env) ?? ''] ?? []).includes(to.name) ||
-        (resolutionBase(from.name, env) === 'std::str' && env.enumValues(to.name) !== null)));
+        (resolutionBase(from.name, env) === 'std::str' && env.enumValues(to.name) !== null) ||
+        assignableToCustomScalar(from, to.name, env)));
   return {
     from,
     to,
@@ -389,6 +390,19 @@ export function resolveCast(
     volatility: found.volatility,
     sql: found.sql,
   };
+}
+
+/**
+ * A value is assignable to a custom scalar when it is assignable to the std scalar the custom one
+ * extends (Gel: `number := '1'` for `scalar type issue_num_t extending str`); the cast to the
+ * custom scalar's DOMAIN then checks its constraints (item 24).
+ */
+function assignableToCustomScalar(from: TypeRef, to: string, env: TypeEnv): boolean {
+  if (isStdScalarName(to) || env.enumValues(to) !== null) return false;
+  const base = env.stdBase(to);
+  if (!base || base === to) return false;
+  const baseType: TypeRef = { kind: 'scalar', name: base };
+  return findCast(from, baseType, env) !== null && resolveCast(from, baseType, env).assignment;
 }
 
 function findCast(

@@ -130,4 +130,9 @@ describe('resolveCast', () => {
       assignment: false,
     });
   });
+  test('a value of the base is assignable to a custom scalar (str → Slug), not implicitly', () => {
+    const slug: TypeRef = { kind: 'scalar', name: 'default::Slug' };
+    expect(resolveCast(s('str'), slug, ENV)).toMatchObject({ implicit: false, assignment: true });
+    expect(resolveCast(s('int64'), slug, ENV)).toMatchObject({ assignment: false });
+  });
 });

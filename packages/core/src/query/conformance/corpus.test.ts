@@ -29,10 +29,12 @@ describe('conformance corpus', () => {
   });
 
   // A fixture only pending cases use may wait for a schema feature: it must parse, not build.
-  test.each([...pendingOnly])('pending fixture %s parses', (name) => {
-    const fixture = readFixture(FIXTURES_DIR, name);
-    expect(() => parseSchema(fixture.sdl)).not.toThrow();
-    expect(() => splitScript(fixture.setup)).not.toThrow();
+  test('every fixture only pending cases use parses', () => {
+    for (const name of pendingOnly) {
+      const fixture = readFixture(FIXTURES_DIR, name);
+      expect(() => parseSchema(fixture.sdl)).not.toThrow();
+      expect(() => splitScript(fixture.setup)).not.toThrow();
+    }
   });
 
   test('every query of every case parses', () => {

@@ -225,7 +225,7 @@ function expectationOf(
   if (s.header === 'ok') return { kind: 'ok' };
   const order = RESULT_ORDERS[s.header];
   if (order) return { kind: 'result', order, value: json(s, source) };
-  const error = /^error\s+([A-Za-z]+)(?::\s*(.+))?$/.exec(s.header);
+  const error = /^error\s+([A-Za-z_]+)(?::\s*(.+))?$/.exec(s.header);
   if (error) {
     if (s.body) throw new CaseFormatError(source, s.line, 'an error expectation has no body');
     const message = error[2]?.trim();

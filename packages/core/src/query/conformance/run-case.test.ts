@@ -27,21 +27,21 @@ select '[3, 1, 2]'::json as result
 [1, 2, 3]
 
 === a variable bound by name as JSON text
-select json_build_array($1::jsonb ->> 0) as result
+select json_build_array($1::jsonb #>> '{}') as result
 --- variables
-{"x": ["hello"]}
+{"x": "hello"}
 --- expect
 ["hello"]
 
 === a missing variable
 select json_build_array($1::jsonb) as result
---- error QueryArgumentError: $x
+--- error VALIDATION_ERROR: $x
 
 === an unknown variable
 select '[]'::json as result
 --- variables
 {"y": 1}
---- error QueryArgumentError: $y
+--- error VALIDATION_ERROR: $y
 
 === a database error matches its class by SQLSTATE, and the next step still runs
 select json_build_array(1 / 0) as result

@@ -6,20 +6,20 @@
  * Input: a compiler, the schema, a connection (database or transaction) and a request.
  * Output: the result array, or a thrown error (a QueryError from the compiler or the binding
  * below, or the database's own error, whose SQLSTATE `errorMatches` understands).
- * Invariant: variables and globals are bound as parameters, never spliced. This is the minimal
- * binding the contract needs; the query engine (query/engine, with its cache and SQLSTATE table)
- * replaces it here once both live on one branch.
+ * Invariant: variables and globals are bound as parameters, never spliced, by the engine's own
+ * binding (query/engine/bind: the same checks and errors as POST /query); no cache here, so each
+ * case compiles afresh.
  */
 import type { Queryable } from '../../db/types';
 import {
-  QUERY_ERROR_BY_SQLSTATE,
-  QueryArgumentError,
   QueryError,
   queryErrorClass,
+  queryErrorClassForSqlState,
   type QueryErrorName,
 } from '../../errors/query-errors';
 import type { Schema } from '../../schema/model';
-import type { CompileQuery, QueryParam, RequestedCardinality } from '../api';
+import type { CompileQuery, RequestedCardinality } from '../api';
+import { ANONYMOUS_AUTH, bindParameters } from '../engine/bind';
 
 export interface QueryRequest {
   readonly query: string;
@@ -38,7 +38,11 @@ export async function runQuery(
     cardinality: request.cardinality ?? 'many',
     access: { policies: false, readOnly: false },
   });
-  const values = bindParams(compiled.params, request);
+  const values = bindParameters(
+    compiled.params,
+    { variables: request.variables ?? {}, globals: request.globals ?? {}, auth: ANONYMOUS_AUTH },
+    schema,
+  );
   const { rows } = await db.query<{ result: unknown }>(compiled.sql, values);
   if (rows.length !== 1)
     throw new Error(`compiled SQL returned ${rows.length} rows, the contract says exactly one`);
@@ -49,43 +53,22 @@ export async function runQuery(
   return parsed;
 }
 
-/** `$n` values in order: each a JSON text, or SQL NULL for an absent optional value. */
-function bindParams(params: readonly QueryParam[], request: QueryRequest): (string | null)[] {
-  const variables = request.variables ?? {};
-  const used = new Set<string>();
-  const values = params.map((param) => {
-    const source =
-      param.source === 'variable'
-        ? variables
-        : param.source === 'global'
-          ? (request.globals ?? {})
-          : {};
-    if (param.source === 'variable') used.add(param.name);
-    const value = Object.hasOwn(source, param.name) ? source[param.name] : undefined;
-    if (value === undefined || value === null) {
-      if (param.required && param.source === 'variable')
-        throw new QueryArgumentError(`missing a value for the required variable $${param.name}`);
-      return null;
-    }
-    return JSON.stringify(value);
-  });
-  const unknown = Object.keys(variables).filter((name) => !used.has(name));
-  if (unknown.length)
-    throw new QueryArgumentError(`unknown variable(s) ${unknown.map((n) => `$${n}`).join(', ')}`);
-  return values;
-}
-
 /**
- * Does a thrown error stand for the error class `className` (or a subclass)? A QueryError matches
+ * Does a thrown error stand for the error class `className` (or a subclass), or carry that
+ * envelope code? A QueryError matches
  * by class; an error naming its class in `type` (a server's error envelope) by that class; a raw
  * database error by the class its SQLSTATE maps to in errors/query-errors
- * (`QUERY_ERROR_BY_SQLSTATE`: the exact SQLSTATE, else its two-character class with `000`).
+ * (`queryErrorClassForSqlState`: the exact SQLSTATE, else its class).
  */
 export function errorMatches(error: unknown, className: string): boolean {
   const expected = queryErrorClass(className as QueryErrorName) as
     | ReturnType<typeof queryErrorClass>
     | undefined;
-  if (!expected) return (error as { type?: unknown } | null)?.type === className;
+  // Not a class: an envelope code (`VALIDATION_ERROR` for variables, spec item 34) or a type name.
+  if (!expected) {
+    const e = error as { type?: unknown; code?: unknown } | null;
+    return e?.type === className || e?.code === className;
+  }
   if (error instanceof expected) return true;
   if (error instanceof QueryError) return false;
   // An error that names its class (a server's error envelope, `type`) matches through the table.
@@ -94,8 +77,7 @@ export function errorMatches(error: unknown, className: string): boolean {
   if (named) return named === expected || named.prototype instanceof expected;
   const state = sqlStateOf(error);
   if (!state) return false;
-  const mapped =
-    QUERY_ERROR_BY_SQLSTATE.get(state) ?? QUERY_ERROR_BY_SQLSTATE.get(`${state.slice(0, 2)}000`);
+  const mapped = queryErrorClassForSqlState(state);
   return mapped !== undefined && (mapped === expected || mapped.prototype instanceof expected);
 }
 

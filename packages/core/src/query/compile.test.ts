@@ -11,6 +11,7 @@ import {
   InvalidTypeError,
   QueryError,
   ResultCardinalityMismatchError,
+  UnsupportedFeatureError,
 } from '../errors';
 import { buildSchema } from '../schema';
 import { printQuery } from '../syntax';
@@ -167,11 +168,11 @@ describe('the access hook (item 38)', () => {
   test('a read of a type with policies is refused when the caller is subject to them', () => {
     const access = { policies: true, readOnly: false };
     expect(thrown(() => compileQuery(guarded, 'select Note { body }', { access }))).toBeInstanceOf(
-      QueryError,
+      UnsupportedFeatureError,
     );
     expect(
       thrown(() => compileQuery(guarded, 'select Tag { notes: { body } }', { access })),
-    ).toBeInstanceOf(QueryError);
+    ).toBeInstanceOf(UnsupportedFeatureError);
     expect(() => compileQuery(guarded, 'select Tag { name }', { access })).not.toThrow();
   });
   test('the service credential compiles without policies', () => {

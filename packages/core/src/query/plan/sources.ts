@@ -11,7 +11,7 @@
  *   its filters; until then it refuses to compile a read of a type with policies when the caller
  *   is subject to them (never returns unfiltered rows silently).
  */
-import { QueryError } from '../../errors';
+import { QueryError, UnsupportedFeatureError } from '../../errors';
 import { tableName } from '../../schema/storage/layout';
 import { pgTypeFor } from '../../std/scalars';
 import { pgType, sql, type FromItem, type SqlExpr, type SqlQuery } from '../../sql';
@@ -37,7 +37,7 @@ export function accessFilter(ctx: SourceContext, type: string, kind: AccessKind)
     throw new QueryError(`cannot ${kind} ${type}: the query runs in read-only mode`);
   }
   if (!ctx.access.policies || !info?.model || info.model.policies.length === 0) return null;
-  throw new QueryError(
+  throw new UnsupportedFeatureError(
     `type ${type} has access policies, which svc does not enforce yet; use the service credential (no policies) to query it`,
     { hint: 'access policies arrive with the access-policy issue' },
   );

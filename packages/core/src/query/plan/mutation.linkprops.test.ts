@@ -145,6 +145,17 @@ describe('single links: the element given writes its link properties', () => {
   });
 });
 
+test('an insert: a single link from an if/else, and a multi link with one link property left out', async () => {
+  const [, read] = await run([
+    `insert Issue { name := 'x', body := 'b', number := '99', status := (select Status limit 1),
+       owner := (select User { @note := 'yes' } filter .id = <uuid>'${ANN}') if 1 > 2
+         else (select User { @note := 'no' } filter .id = <uuid>'${YURY}'),
+       watchers := {(select User filter .id = <uuid>'${ANN}')} }`,
+    "select Issue { owner: { name, note := @note }, watchers: { name } } filter .number = '99'",
+  ]);
+  expect(read).toEqual([{ owner: [{ name: 'Yury', note: 'no' }], watchers: [{ name: 'Ann' }] }]);
+});
+
 describe('forms that cannot carry link properties are refused, naming them', () => {
   const compile = (q: string) => () => compileQuery(db.schema, q);
 

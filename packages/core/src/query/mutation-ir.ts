@@ -21,12 +21,25 @@ export interface MutationElement {
   /** The value set; for a link, objects of its target type. */
   readonly value: IrExpr;
   /**
-   * Link properties written with each target (`tags := (select Tag { @weight := 1 })`): bound
-   * with one target element as the subject (`valuePathId`).
+   * The link properties written with the targets (`tags := (select Tag { @weight := 1 })`), in
+   * the order of `parts[i].props`: every one some part gives. Empty: no link properties.
    */
-  readonly linkProperties: readonly { readonly property: PointerInfo; readonly expr: IrExpr }[];
-  /** The path id the value's elements are known by (link properties read it). */
-  readonly valuePathId: string | null;
+  readonly linkProperties: readonly PointerInfo[];
+  /**
+   * With link properties: the value as its parts (a set literal's elements, a union's operands,
+   * an if/else's branches, each as written), together making up `value`. Each part's elements
+   * are known by `pathId`, and are written with `props` (aligned with `linkProperties`, bound with
+   * one element of the part as `.`; null: the part does not give it, NULL is written). Every
+   * target element belongs to exactly one part. Null when there are no link properties.
+   */
+  readonly parts: readonly ValuePart[] | null;
+}
+
+/** One part of a link's value and the link properties written with its elements. */
+export interface ValuePart {
+  readonly value: IrExpr;
+  readonly pathId: string;
+  readonly props: readonly (IrExpr | null)[];
 }
 
 interface Base<K extends string> {
@@ -96,7 +109,10 @@ export function isMutation(expr: { readonly kind: string }): expr is Mutation {
 /** The direct sub-expressions of a mutation (for analyses that walk the IR). */
 export function mutationChildren(expr: Mutation): IrExpr[] {
   const elements = (list: readonly MutationElement[]) =>
-    list.flatMap((e) => [e.value, ...e.linkProperties.map((p) => p.expr)]);
+    list.flatMap((e) => [
+      e.value,
+      ...(e.parts ?? []).flatMap((p) => p.props.filter((x) => x !== null)),
+    ]);
   switch (expr.kind) {
     case 'Insert':
       return [...elements(expr.elements), ...(expr.conflict?.else ? [expr.conflict.else] : [])];

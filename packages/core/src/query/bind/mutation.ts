@@ -15,7 +15,10 @@
  *   multi pointer, or one that reads a query or global: the storage layout's `queryDefault`) is
  *   bound here and written like a value;
  * - link properties are written as `@p := expr` in the value's shape
- *   (`tags := (select Tag { @weight := 1 } filter ...)`), each bound with one target as `.`;
+ *   (`tags := (select Tag { @weight := 1 } filter ...)`), each bound with one target as `.`; each
+ *   element of a set literal or union, and each branch of an if/else, carries its own (the value's
+ *   parts, mutation-ir `ValuePart`); `@p := x` anywhere else in the value (a `for` body, a
+ *   function argument) is refused naming the property, never dropped;
  * - `unless conflict on .p` needs an exclusive constraint on `p`; `else (...)` needs `on`; inside
  *   `else`, the inserted type's short name is the conflicting object.
  * Invariants: pure; errors are QueryError subclasses with the position of the offending node.
@@ -31,13 +34,24 @@ import {
 import type { TypeRef } from '../../schema/model';
 import { storageLayout, type StorageLayout } from '../../schema/storage/layout';
 import { resolveCast } from '../../std';
-import { AT_MOST_ONE, ONE, cardEither, type Binding, type IrExpr } from '../ir';
-import type { Conflict, Delete, Insert, MutationElement, Update } from '../mutation-ir';
+import {
+  AT_MOST_ONE,
+  EMPTY,
+  ONE,
+  cardEither,
+  cardProduct,
+  cardUnion,
+  type Binding,
+  type Card,
+  type IrExpr,
+  type IrType,
+} from '../ir';
+import type { Conflict, Delete, Insert, MutationElement, Update, ValuePart } from '../mutation-ir';
 import { containsMutation } from '../mutation-ir';
 import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
 import { bindCast, typeEnv } from './calls';
 import { fail, rootScope, unknownName, type BindContext, type Scope } from './context';
-import { bindExpr, pathIdOf, subjectScope, withPathId } from './expr';
+import { bindExpr, pathIdOf, subjectScope, unifyTypes, withPathId } from './expr';
 import { children, selectOver, withScope } from './statement';
 import { isObjectType, lookupSchemaName, printIrType } from './types';
 
@@ -429,41 +443,220 @@ function bindElements(
         el.span,
       );
     }
-    const { expr: valueNode, props } = splitLinkProperties(el.compExpr);
-    if (props.length > 0 && pointer.kind !== 'link') {
+    if (!hasLinkProperties(el.compExpr)) {
+      const value = bindExpr(ctx, scope, el.compExpr);
+      out.push(element(ctx, type, pointer, op, value, [], null, el.compExpr.span));
+      continue;
+    }
+    if (pointer.kind !== 'link') {
       return fail(
         QueryError,
         `'${pointer.name}' is a property: it has no link properties`,
         el.span,
       );
     }
-    let value = bindExpr(ctx, scope, valueNode);
-    let valuePathId: string | null = null;
-    const linkProperties: { property: PointerInfo; expr: IrExpr }[] = [];
-    if (props.length > 0) {
-      value = withPathId(ctx, scope, value.kind === 'Shape' ? value.subject : value);
-      valuePathId = pathIdOf(value);
-      const targetScope = subjectScope(scope, value, null);
-      for (const prop of props) {
-        const name = (prop.path[0] as ql.Ptr).name;
-        const property = pointer.properties.get(name);
-        if (!property) return unknownName('link property', name, prop.span);
-        if (linkProperties.some((p) => p.property.name === name)) {
-          return fail(QueryError, `'@${name}' is assigned twice`, prop.span);
-        }
-        const expr = conform(
-          ctx,
-          property,
-          bindExpr(ctx, targetScope, prop.compExpr as ql.Expr),
-          `${pointer.name}@${name}`,
-          prop.span,
-        );
-        linkProperties.push({ property, expr });
-      }
-    }
-    out.push(element(ctx, type, pointer, op, value, linkProperties, valuePathId, el.compExpr.span));
+    const { value, linkProperties, parts } = bindValueParts(ctx, scope, pointer, el.compExpr);
+    out.push(element(ctx, type, pointer, op, value, linkProperties, parts, el.compExpr.span));
   }
   return out;
+}
+
+/** The value of a link property a part of the value does not give (another part does): its
+ * default, as the database would apply it to a row written without it; null (NULL) without one. */
+function linkPropertyDefault(
+  ctx: BindContext,
+  pointer: PointerInfo,
+  property: PointerInfo,
+  span: ql.Span,
+): IrExpr | null {
+  const dflt = property.model?.default ?? null;
+  if (dflt === null) return null;
+  const module = pointer.declaredIn.slice(0, pointer.declaredIn.lastIndexOf('::'));
+  return conform(
+    ctx,
+    property,
+    bindExpr(ctx, rootScope(module), dflt),
+    `${pointer.name}@${property.name}`,
+    span,
+  );
+}
+
+/** A part of a link's value before its link properties are bound: the value (wrapped in the
+ * if/else conditions it sits under) and its `@p := x` elements. */
+interface RawPart {
+  readonly value: IrExpr;
+  readonly props: readonly ql.ShapeElement[];
+}
+
+/**
+ * A link's value written with link properties → its parts (Gel's rule: each element of a set
+ * literal, union or if/else branch carries the link properties written on it), each with its
+ * link properties bound against one of its elements, and the whole value (their union).
+ */
+function bindValueParts(
+  ctx: BindContext,
+  scope: Scope,
+  pointer: PointerInfo,
+  node: ql.Expr,
+): { value: IrExpr; linkProperties: PointerInfo[]; parts: ValuePart[] } {
+  const { parts: raw, card } = rawParts(ctx, scope, pointer, node);
+  const linkProperties: PointerInfo[] = [];
+  for (const part of raw) {
+    const seen = new Set<string>();
+    for (const prop of part.props) {
+      const name = (prop.path[0] as ql.Ptr).name;
+      const property = pointer.properties.get(name);
+      if (!property) return unknownName('link property', name, prop.span);
+      if (property.computed)
+        return fail(QueryError, `cannot assign to computed link property '@${name}'`, prop.span);
+      if (seen.has(name)) return fail(QueryError, `'@${name}' is assigned twice`, prop.span);
+      seen.add(name);
+      if (!linkProperties.includes(property)) linkProperties.push(property);
+    }
+  }
+  const parts: ValuePart[] = raw.map((part) => {
+    const value = withPathId(ctx, scope, part.value);
+    const targetScope = subjectScope(scope, value, null);
+    const props = linkProperties.map((property) => {
+      const prop = part.props.find((p) => (p.path[0] as ql.Ptr).name === property.name);
+      if (!prop) return linkPropertyDefault(ctx, pointer, property, node.span);
+      return conform(
+        ctx,
+        property,
+        bindExpr(ctx, targetScope, prop.compExpr as ql.Expr),
+        `${pointer.name}@${property.name}`,
+        prop.span,
+      );
+    });
+    return { value, pathId: pathIdOf(value) as string, props };
+  });
+  const values = parts.map((p) => p.value);
+  let value = values[0] as IrExpr;
+  if (values.length > 1) {
+    let irType: IrType = value.type;
+    for (const v of values.slice(1)) irType = unifyTypes(ctx, irType, v.type, node.span);
+    value = { kind: 'SetLiteral', type: irType, card, elements: values };
+  }
+  return { value, linkProperties, parts };
+}
+
+/** The parts of a link's value: set literal elements and union operands, flattened; each branch
+ * of an if/else, kept to the rows where its condition holds; anything else is one part. Link
+ * properties under any other form (a `for` body, a function's argument) cannot be tied to the
+ * target they go with: refused, naming the property. */
+function rawParts(
+  ctx: BindContext,
+  scope: Scope,
+  pointer: PointerInfo,
+  node: ql.Expr,
+): { parts: RawPart[]; card: Card } {
+  const union = (of: readonly ql.Expr[]) => {
+    const each = of.map((e) => rawParts(ctx, scope, pointer, e));
+    return {
+      parts: each.flatMap((e) => e.parts),
+      card: each.map((e) => e.card).reduce<Card>((a, b) => cardUnion(a, b), EMPTY),
+    };
+  };
+  if (node.kind === 'SetLiteral') return union(node.elements);
+  if (node.kind === 'BinOp' && node.op === 'union') return union([node.left, node.right]);
+  if (node.kind === 'IfElse') {
+    const condition = bindExpr(ctx, scope, node.condition);
+    if (!(condition.type.kind === 'scalar' && condition.type.name === 'std::bool')) {
+      return fail(
+        InvalidTypeError,
+        `expected a bool, got '${printIrType(condition.type)}'`,
+        node.condition.span,
+      );
+    }
+    if (condition.card.max === 'many') {
+      // Each branch's rows are kept where the condition holds: one condition per written object.
+      return fail(
+        QueryCardinalityError,
+        `cannot write link property ${nestedLinkProperty(node)} of '${pointer.name}' under an if/else whose condition may be more than one boolean`,
+        node.condition.span,
+        ITEM_20_HINT,
+      );
+    }
+    const branch = (part: RawPart, then: boolean): RawPart => {
+      const empty: IrExpr = {
+        kind: 'SetLiteral',
+        type: part.value.type,
+        card: EMPTY,
+        elements: [],
+      };
+      const card: Card = { min: 0, max: part.value.card.max };
+      return {
+        value: {
+          kind: 'IfElse',
+          type: part.value.type,
+          card,
+          condition,
+          then: then ? part.value : empty,
+          else: then ? empty : part.value,
+        },
+        props: part.props,
+      };
+    };
+    const then = rawParts(ctx, scope, pointer, node.ifExpr);
+    const otherwise = rawParts(ctx, scope, pointer, node.elseExpr);
+    return {
+      parts: [
+        ...then.parts.map((p) => branch(p, true)),
+        ...otherwise.parts.map((p) => branch(p, false)),
+      ],
+      card: cardProduct(condition.card, cardEither(then.card, otherwise.card)),
+    };
+  }
+  const { expr, props } = splitLinkProperties(node);
+  const nested = nestedLinkProperty(expr);
+  if (nested !== null) {
+    return fail(
+      QueryError,
+      `cannot write link property ${nested} of '${pointer.name}' from inside this expression: write \`(select X { @p := ... })\` as the value, or as an element of a set literal, union or if/else`,
+      node.span,
+    );
+  }
+  const bound = bindExpr(ctx, scope, expr);
+  return {
+    parts: [{ value: props.length > 0 && bound.kind === 'Shape' ? bound.subject : bound, props }],
+    card: bound.card,
+  };
+}
+
+/** True when the value assigns a link property anywhere (`@p := x` in a shape). */
+function hasLinkProperties(node: ql.Expr): boolean {
+  return nestedLinkProperty(node) !== null;
+}
+
+/** The first `@p := x` in the syntax tree (as `'@p'`), or null. */
+function nestedLinkProperty(node: unknown): string | null {
+  if (node === null || typeof node !== 'object') return null;
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      const found = nestedLinkProperty(item);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  const record = node as Record<string, unknown>;
+  // A nested insert or update writes its own links: its shape is not this value's.
+  if (record.kind === 'InsertQuery' || record.kind === 'UpdateQuery') return null;
+  if (record.kind === 'Shape' && Array.isArray(record.elements)) {
+    for (const el of record.elements as ql.ShapeElement[]) {
+      if (isLinkPropertyAssignment(el)) return `'@${(el.path[0] as ql.Ptr).name}'`;
+    }
+  }
+  for (const [key, value] of Object.entries(record)) {
+    if (key === 'span') continue;
+    const found = nestedLinkProperty(value);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+function isLinkPropertyAssignment(el: ql.ShapeElement): boolean {
+  const [head] = el.path;
+  return el.path.length === 1 && head?.kind === 'Ptr' && head.via === '@' && el.compExpr !== null;
 }
 
 function element(
@@ -473,7 +666,7 @@ function element(
   op: MutationElement['op'],
   value: IrExpr,
   linkProperties: MutationElement['linkProperties'],
-  valuePathId: string | null,
+  parts: MutationElement['parts'],
   span: ql.Span,
 ): MutationElement {
   const conformed = conform(ctx, pointer, value, `${type.name}.${pointer.name}`, span);
@@ -484,7 +677,7 @@ function element(
       span,
     );
   }
-  return { pointer, op, value: conformed, linkProperties, valuePathId };
+  return { pointer, op, value: conformed, linkProperties, parts };
 }
 
 /** The value as the pointer's type (cast where std allows it on assignment), checked to be at
@@ -558,10 +751,7 @@ function splitLinkProperties(node: ql.Expr): { expr: ql.Expr; props: ql.ShapeEle
     return { expr: { ...node, result: inner.expr }, props: inner.props };
   }
   if (node.kind !== 'Shape' || node.subject === null) return { expr: node, props: [] };
-  const isProp = (el: ql.ShapeElement) => {
-    const [head] = el.path;
-    return el.path.length === 1 && head?.kind === 'Ptr' && head.via === '@' && el.compExpr !== null;
-  };
+  const isProp = isLinkPropertyAssignment;
   const props = node.elements.filter(isProp);
   if (props.length === 0) return { expr: node, props };
   const rest = node.elements.filter((el) => !isProp(el));

@@ -246,13 +246,37 @@ function singleValues(
   const columns: { column: string; source: string }[] = [];
   single.forEach((e, i) => {
     const name = `c${i}`;
-    if (e.linkProperties.length > 0) {
-      // Lifted (not just valued), so the link properties read the same target element.
-      const bound = ctx.lift(r0, e.value);
-      targets.push(sql.target(bound.kind === 'object' ? bound.id : bound.expr, name));
-      e.linkProperties.forEach((p, j) => {
-        targets.push(sql.target(ctx.value(r0, p.expr), `${name}@${j}`));
-        columns.push({ column: `${e.pointer.name}@${p.property.name}`, source: `${name}@${j}` });
+    if (e.parts !== null) {
+      // Each part lifted (not just valued), so its link properties read the same target element;
+      // at most one element in all (a single link), so the first present part's values win.
+      const lifted = e.parts.map((part) => {
+        const bound = ctx.lift(r0, part.value);
+        return { id: bound.kind === 'object' ? bound.id : bound.expr, props: part.props };
+      });
+      const pick = (of: (l: (typeof lifted)[number]) => SqlExpr): SqlExpr =>
+        lifted.length === 1
+          ? of(lifted[0] as (typeof lifted)[number])
+          : sql.func(
+              'coalesce',
+              lifted.map((l) => caseWhen(sql.isNull(l.id, true), of(l))),
+            );
+      targets.push(
+        sql.target(
+          pick((l) => l.id),
+          name,
+        ),
+      );
+      e.linkProperties.forEach((property, j) => {
+        targets.push(
+          sql.target(
+            pick((l) => {
+              const expr = l.props[j];
+              return expr ? ctx.value(r0, expr) : sql.null();
+            }),
+            `${name}@${j}`,
+          ),
+        );
+        columns.push({ column: `${e.pointer.name}@${property.name}`, source: `${name}@${j}` });
       });
     } else {
       targets.push(sql.target(ctx.value(r0, e.value), name));
@@ -353,7 +377,7 @@ function resetLinkProperties(
     e.pointer.kind !== 'link'
       ? []
       : [...e.pointer.properties.values()]
-          .filter((p) => !p.computed && !e.linkProperties.some((l) => l.property.name === p.name))
+          .filter((p) => !p.computed && !e.linkProperties.some((l) => l.name === p.name))
           .map((p) => ({ column: `${e.pointer.name}@${p.name}`, value: sql.null() })),
   );
 }
@@ -434,41 +458,60 @@ function planPairs(
   /** The written objects' concrete type, when one (else `src`'s `__type__`). */
   tag: SqlExpr | null,
 ): string {
-  const rel = new Rel(null);
-  const o = ctx.fresh('o');
-  const s = ctx.fresh('s');
-  rel.join('inner', sql.table(null, owners, o));
-  if (owners !== src)
-    rel.join('inner', sql.table(null, src, s), sql.bin('=', sql.col('id', s), sql.col('id', o)));
-  const row = owners === src ? o : s;
-  iterations.forEach((ref, i) => {
-    rel.bind(ref.pathId, iterationBound(ref, sql.col(`~it${i}`, row)));
-  });
-  if (subject !== null) {
-    rel.bind(subject.pathId, {
-      kind: 'object',
-      type: subject.type,
-      id: sql.col('id', row),
-      tag: sql.col('__type__', row),
-      alias: null,
-      link: null,
-      out: null,
-      nullable: false,
+  // One SELECT per part of the value (the whole value when it has no link properties), each
+  // with the link properties written with its elements; UNION ALL of them.
+  const parts = e.parts ?? [{ value: e.value, pathId: '', props: [] }];
+  const selects = parts.map((part, k) => {
+    const rel = new Rel(null);
+    const o = ctx.fresh('o');
+    const s = ctx.fresh('s');
+    rel.join('inner', sql.table(null, owners, o));
+    if (owners !== src)
+      rel.join('inner', sql.table(null, src, s), sql.bin('=', sql.col('id', s), sql.col('id', o)));
+    const row = owners === src ? o : s;
+    iterations.forEach((ref, i) => {
+      rel.bind(ref.pathId, iterationBound(ref, sql.col(`~it${i}`, row)));
     });
-  }
-  const bound = ctx.lift(rel, e.value);
-  const value = bound.kind === 'object' ? bound.id : bound.expr;
-  const valueColumn = e.pointer.kind === 'link' ? 'target' : 'value';
-  const targets: Target[] = [
-    sql.target(sql.col('id', o), 'source'),
-    sql.target(value, valueColumn),
-    sql.target(tag ?? sql.col('__type__', row), '~type'),
-  ];
-  for (const p of e.linkProperties)
-    targets.push(sql.target(ctx.value(rel, p.expr), p.property.name));
-  rel.where.push(sql.isNull(value, true));
+    if (subject !== null) {
+      rel.bind(subject.pathId, {
+        kind: 'object',
+        type: subject.type,
+        id: sql.col('id', row),
+        tag: sql.col('__type__', row),
+        alias: null,
+        link: null,
+        out: null,
+        nullable: false,
+      });
+    }
+    const bound = ctx.lift(rel, part.value);
+    const value = bound.kind === 'object' ? bound.id : bound.expr;
+    const valueColumn = e.pointer.kind === 'link' ? 'target' : 'value';
+    const targets: Target[] = [
+      sql.target(sql.col('id', o), 'source'),
+      sql.target(value, valueColumn),
+      sql.target(tag ?? sql.col('__type__', row), '~type'),
+    ];
+    e.linkProperties.forEach((property, j) => {
+      const expr = part.props[j];
+      targets.push(
+        sql.target(
+          expr ? ctx.value(rel, expr) : sql.cast(sql.null(), pgTypeFor(property.target)),
+          property.name,
+        ),
+      );
+    });
+    // Which part a pair comes from: when two parts give the same target, the later one's link
+    // properties are written (see writeJunction).
+    if (parts.length > 1) targets.push(sql.target(sql.num(k), '~part'));
+    rel.where.push(sql.isNull(value, true));
+    return selectFrom(rel, targets);
+  });
   const pairs = ctx.fresh('pairs');
-  ctx.addCte(sql.cte(pairs, selectFrom(rel, targets), { materialized: true }));
+  const query = selects
+    .slice(1)
+    .reduce<SqlQuery>((acc, next) => sql.setOp('union', true, acc, next), selects[0] as SqlQuery);
+  ctx.addCte(sql.cte(pairs, query, { materialized: true }));
   return pairs;
 }
 
@@ -510,7 +553,7 @@ function writeJunction(
   const storage = ctx.index.storage(concrete, pointer);
   if (storage.kind !== 'junction') return;
   // The link properties written (the others keep their defaults, or NULL).
-  const props = e.linkProperties.map((p) => p.property.name);
+  const props = e.linkProperties.map((p) => p.name);
   const resetProps =
     e.op === ':='
       ? [...pointer.properties.values()].filter((p) => !p.computed).map((p) => p.name)
@@ -520,11 +563,23 @@ function writeJunction(
   let statement: SqlStatement;
   if (mode === 'add') {
     const columns = ['source', storage.valueColumn, ...props];
+    // A target given by several parts of the value is one link row: the last part's.
+    const byPart = e.parts !== null && e.parts.length > 1;
     let source: SqlQuery = sql.select({
       targets: columns.map((c) => sql.target(sql.col(c, p))),
       from: [sql.table(null, pairs, p)],
       // Only the rows of objects this table holds.
       where: sql.bin('=', sql.col('~type', p), sql.text(concrete)),
+      ...(byPart
+        ? {
+            distinct: [sql.col('source', p), sql.col(storage.valueColumn, p)],
+            orderBy: [
+              sql.order(sql.col('source', p)),
+              sql.order(sql.col(storage.valueColumn, p)),
+              sql.order(sql.col('~part', p), 'desc'),
+            ],
+          }
+        : {}),
     });
     if (required !== null) {
       // A written object without a row fails the statement (SQLSTATE 23502: MissingRequiredError).
@@ -655,11 +710,7 @@ function registerJunctionWrite(
   if (storage.kind !== 'junction') return;
   const overlay = overlayOf(ctx);
   const key = `${storage.table.schema}.${storage.table.name}`;
-  const entry: JunctionWrite = {
-    ...write,
-    concrete,
-    props: e.linkProperties.map((p) => p.property.name),
-  };
+  const entry: JunctionWrite = { ...write, concrete, props: e.linkProperties.map((p) => p.name) };
   overlay.links.set(key, [...(overlay.links.get(key) ?? []), entry]);
 }
 
@@ -1266,6 +1317,11 @@ function concreteOf(ctx: PlanContext, subject: IrExpr): readonly string[] {
 }
 
 /** `select targets from rel's FROM where rel's conditions` (and the subject present). */
+/** `CASE WHEN when THEN then END`. */
+function caseWhen(when: SqlExpr, then: SqlExpr): SqlExpr {
+  return { kind: 'Case', whens: [{ when, then }], else: null };
+}
+
 function selectFrom(rel: Rel, targets: Target[], present?: ObjectBound): SelectStatement {
   const where = [...rel.where];
   if (present?.nullable) where.push(sql.isNull(present.id, true));

@@ -36,6 +36,7 @@ import type { TypeEnv } from '../../std/model';
 import type { AccessMode } from '../api';
 import type { IrExpr, IrQuery, IrType, ShapeElement } from '../ir';
 import type { SchemaIndex } from '../schema-index';
+import { children } from '../bind/statement';
 import { isMutation } from '../mutation-ir';
 import { mutationOutput, planMutation, planSideEffect } from './mutation';
 import { Rel, type Bound } from './rel';
@@ -243,6 +244,10 @@ class Planner implements PlanContext {
    * anywhere in `expr` (`count(User.friends)` beside `User.name`) sees the same element.
    */
   private prebind(rel: Rel, expr: IrExpr): void {
+    // `User.friends { @since }`: the shape reads its subject's link rows, so the subject is one
+    // element per (source, target) link, not each target once (marked before anything lifts it).
+    if (expr.kind === 'Shape' && readsLinkRowsOf(expr))
+      markLinkRows(this.distinctDone, expr.subject);
     const paths: IrExpr[] = [];
     collectElementPaths(expr, paths);
     for (const p of paths) {
@@ -1458,6 +1463,15 @@ function markLinkRows(done: WeakSet<IrExpr>, expr: IrExpr): void {
     default:
       return;
   }
+}
+
+/** True when a shape's elements read link properties of its own subject's link. */
+function readsLinkRowsOf(shape: IrExpr & { kind: 'Shape' }): boolean {
+  const subject = pathId(shape.subject);
+  if (subject === null) return false;
+  const reads = (expr: IrExpr): boolean =>
+    (expr.kind === 'LinkProperty' && pathId(expr.link) === subject) || children(expr).some(reads);
+  return shape.elements.some((el) => reads(el.expr));
 }
 
 /** The link properties an object set's elements carry (the links they came through). */

@@ -1,0 +1,1 @@
+select User.friends { name, @since } order by .name

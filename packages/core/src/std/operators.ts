@@ -299,12 +299,14 @@ function comparison(): Overload[] {
     );
     out.push(def(`std::${op}`, 'array<anytype>, array<anytype>', 'bool', infix(pgOp)));
     out.push(def(`std::${op}`, 'anytuple, anytuple', 'bool', infix(pgOp)));
+    // PostgreSQL orders ranges as Gel does: by lower bound (unbounded first), then upper.
+    out.push(def(`std::${op}`, 'range<anypoint>, range<anypoint>', 'bool', infix(pgOp)));
   }
   for (const [op, pgOp] of [
     ['?=', 'is not distinct from'],
     ['?!=', 'is distinct from'],
   ] as const) {
-    for (const t of [...ORDERED, 'anyenum', 'array<anytype>', 'anytuple']) {
+    for (const t of [...ORDERED, 'anyenum', 'array<anytype>', 'anytuple', 'range<anypoint>']) {
       out.push(def(`std::${op}`, `optional ${t}, optional ${t}`, 'bool', infix(pgOp)));
     }
   }

@@ -97,6 +97,25 @@ test.each([
     ],
   ],
   ['select Bot { name, deck_size := count(.deck) }', [{ name: 'Dave', deck_size: 7 }]],
+  // Ranges: Gel's cards alias pattern, `for cost in range_unpack(range(0, max(...) + 1))`.
+  ['select range_unpack(range(1, 4))', [1, 2, 3]],
+  [
+    'select CardCountsByCost order by .0',
+    [
+      [0, 0],
+      [1, 3],
+      [2, 2],
+      [3, 2],
+      [4, 1],
+      [5, 1],
+    ],
+  ],
+  // AliasCardsByCost itself (an array of arrays) builds; reading it needs nested arrays in SQL.
+  [
+    'select range(0, max(Card.cost) + 1, inc_upper := true)',
+    [{ lower: 0, upper: 7, inc_lower: true, inc_upper: false }],
+  ],
+  ["select contains(range(1, max(Card.cost)), (select Card filter .name = 'Golem').cost)", [true]],
 ])('%s', async (query, expected) => {
   const result = await db.run(query);
   expect(query.includes('order by') || !Array.isArray(result) ? result : sorted(result)).toEqual(

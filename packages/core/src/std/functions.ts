@@ -1281,24 +1281,34 @@ function ranges(): Overload[] {
       }),
     ),
     // A discrete range is `[lower, upper)` once PostgreSQL normalises it: lower + 0, 1, ...
-    def('std::range_unpack', 'val: range<anydiscrete>', 'set of anydiscrete', (a) => {
-      const r = a.at(0);
-      const offsets = sql.fromFunction(
-        fn('generate_series', num(0), sql.bin('-', sql.bin('-', fn('upper', r), fn('lower', r)), num(1))),
-        'g',
-        { columns: [{ name: 'i', type: null }] },
-      );
-      return fn(
-        'unnest',
-        sql.array(
-          sql.select({
-            targets: [sql.target(sql.bin('+', fn('lower', r), sql.col('i', 'g')))],
-            from: [offsets],
-            orderBy: [sql.order(sql.col('i', 'g'))],
-          }),
-        ),
-      );
-    }, SRF),
+    def(
+      'std::range_unpack',
+      'val: range<anydiscrete>',
+      'set of anydiscrete',
+      (a) => {
+        const r = a.at(0);
+        const offsets = sql.fromFunction(
+          fn(
+            'generate_series',
+            num(0),
+            sql.bin('-', sql.bin('-', fn('upper', r), fn('lower', r)), num(1)),
+          ),
+          'g',
+          { columns: [{ name: 'i', type: null }] },
+        );
+        return fn(
+          'unnest',
+          sql.array(
+            sql.select({
+              targets: [sql.target(sql.bin('+', fn('lower', r), sql.col('i', 'g')))],
+              from: [offsets],
+              orderBy: [sql.order(sql.col('i', 'g'))],
+            }),
+          ),
+        );
+      },
+      SRF,
+    ),
     ...STEPS.map(([point, step]) =>
       def(
         'std::range_unpack',

@@ -60,24 +60,92 @@ const R = (lower: unknown, upper: unknown, incLower = true, incUpper = false) =>
 
 describe('range functions', () => {
   test.each<[string, Arg[], unknown]>([
-    ['std::range', [['int64', 1], ['int64', 5]], R(1, 5)],
-    // Discrete ranges are normalised to [lower, upper), as Gel prints them.
-    ['std::range', [['int64', 1], ['int64', 5], ['bool', true, 'inc_upper']], R(1, 6)],
-    ['std::range', [['int32', 1], ['int32', 5], ['bool', false, 'inc_lower']], R(2, 5)],
-    ['std::range', [['int64', null], ['int64', 5]], R(null, 5, false)],
-    ['std::range', [['int64', 3]], R(3, null, true)],
-    ['std::range', [['int64', 3], ['int64', 3]], { empty: true }],
-    ['std::range', [['int64', 1], ['int64', 9], ['bool', true, 'empty']], { empty: true }],
-    ['std::range', [['float64', 1.5], ['float64', 7.5], ['bool', false, 'inc_lower']], R(1.5, 7.5, false)],
-    ['std::range', [['decimal', 1], ['decimal', 2], ['bool', true, 'inc_upper']], R(1, 2, true, true)],
     [
       'std::range',
-      [['datetime', '2024-01-01T00:00:00Z'], ['datetime', '2024-01-02T12:00:00Z']],
+      [
+        ['int64', 1],
+        ['int64', 5],
+      ],
+      R(1, 5),
+    ],
+    // Discrete ranges are normalised to [lower, upper), as Gel prints them.
+    [
+      'std::range',
+      [
+        ['int64', 1],
+        ['int64', 5],
+        ['bool', true, 'inc_upper'],
+      ],
+      R(1, 6),
+    ],
+    [
+      'std::range',
+      [
+        ['int32', 1],
+        ['int32', 5],
+        ['bool', false, 'inc_lower'],
+      ],
+      R(2, 5),
+    ],
+    [
+      'std::range',
+      [
+        ['int64', null],
+        ['int64', 5],
+      ],
+      R(null, 5, false),
+    ],
+    ['std::range', [['int64', 3]], R(3, null, true)],
+    [
+      'std::range',
+      [
+        ['int64', 3],
+        ['int64', 3],
+      ],
+      { empty: true },
+    ],
+    [
+      'std::range',
+      [
+        ['int64', 1],
+        ['int64', 9],
+        ['bool', true, 'empty'],
+      ],
+      { empty: true },
+    ],
+    [
+      'std::range',
+      [
+        ['float64', 1.5],
+        ['float64', 7.5],
+        ['bool', false, 'inc_lower'],
+      ],
+      R(1.5, 7.5, false),
+    ],
+    [
+      'std::range',
+      [
+        ['decimal', 1],
+        ['decimal', 2],
+        ['bool', true, 'inc_upper'],
+      ],
+      R(1, 2, true, true),
+    ],
+    [
+      'std::range',
+      [
+        ['datetime', '2024-01-01T00:00:00Z'],
+        ['datetime', '2024-01-02T12:00:00Z'],
+      ],
       R('2024-01-01T00:00:00+00:00', '2024-01-02T12:00:00+00:00'),
     ],
     [
       'std::range',
-      [['cal::local_date', '2024-01-30'], ['cal::local_date', '2024-02-02'], ['bool', true, 'inc_upper']],
+      [
+        ['cal::local_date', '2024-01-30'],
+        ['cal::local_date', '2024-02-02'],
+        ['bool', true, 'inc_upper'],
+      ],
       R('2024-01-30', '2024-02-03'),
     ],
     ['std::range_get_lower', [['range<float64>', R(1.5, 2)]], 1.5],
@@ -87,12 +155,54 @@ describe('range functions', () => {
     ['std::range_is_inclusive_upper', [['range<decimal>', R(1, 2, false, true)]], true],
     ['std::range_is_empty', [['range<int64>', { empty: true }]], true],
     ['std::range_is_empty', [['range<int64>', R(1, 2)]], false],
-    ['std::contains', [['range<int64>', R(1, 5)], ['int64', 5]], false],
-    ['std::contains', [['range<float64>', R(1, 5)], ['float64', 4.5]], true],
-    ['std::contains', [['range<int64>', R(1, 5)], ['range<int64>', R(2, 3)]], true],
-    ['std::contains', [['range<int64>', R(1, 5)], ['range<int64>', { empty: true }]], true],
-    ['std::overlaps', [['range<int64>', R(1, 5)], ['range<int64>', R(4, 9)]], true],
-    ['std::overlaps', [['range<int64>', R(1, 5)], ['range<int64>', R(5, 9)]], false],
+    [
+      'std::contains',
+      [
+        ['range<int64>', R(1, 5)],
+        ['int64', 5],
+      ],
+      false,
+    ],
+    [
+      'std::contains',
+      [
+        ['range<float64>', R(1, 5)],
+        ['float64', 4.5],
+      ],
+      true,
+    ],
+    [
+      'std::contains',
+      [
+        ['range<int64>', R(1, 5)],
+        ['range<int64>', R(2, 3)],
+      ],
+      true,
+    ],
+    [
+      'std::contains',
+      [
+        ['range<int64>', R(1, 5)],
+        ['range<int64>', { empty: true }],
+      ],
+      true,
+    ],
+    [
+      'std::overlaps',
+      [
+        ['range<int64>', R(1, 5)],
+        ['range<int64>', R(4, 9)],
+      ],
+      true,
+    ],
+    [
+      'std::overlaps',
+      [
+        ['range<int64>', R(1, 5)],
+        ['range<int64>', R(5, 9)],
+      ],
+      false,
+    ],
   ])('%s %j → %j', async (name, args, expected) => {
     const { values, callArgs } = decodeArgs(args);
     const call = resolveFunction(name, callArgs);
@@ -137,7 +247,11 @@ describe('range parameters', () => {
     ['range<int64>', R(1, 5), R(1, 5)],
     ['range<int64>', { empty: true }, { empty: true }],
     ['range<int32>', { lower: 1, upper: 5, inc_lower: false, inc_upper: true }, R(2, 6)],
-    ['range<float64>', { upper: 2.5, inc_lower: false, inc_upper: true }, R(null, 2.5, false, true)],
+    [
+      'range<float64>',
+      { upper: 2.5, inc_lower: false, inc_upper: true },
+      R(null, 2.5, false, true),
+    ],
     ['range<cal::local_datetime>', R('2024-01-01T10:00:00', null), R('2024-01-01T10:00:00', null)],
     ['range<int64>', null, null],
   ])('%s %j decodes and renders as %j', async (type, value, expected) => {
@@ -165,17 +279,50 @@ describe('range_unpack', () => {
     [[['range<int64>', R(1, 4)]], [1, 2, 3]],
     [[['range<int32>', R(1, 4, false, true)]], [2, 3, 4]],
     [[['range<int64>', { empty: true }]], []],
-    [[['range<cal::local_date>', R('2024-02-28', '2024-03-02')]], ['2024-02-28', '2024-02-29', '2024-03-01']],
-    [[['range<int64>', R(0, 10)], ['int64', 4]], [0, 4, 8]],
-    [[['range<int64>', R(0, 8, true, true)], ['int64', 4]], [0, 4, 8]],
-    [[['range<float64>', R(1, 2.5, false)], ['float64', 0.5]], [1.5, 2]],
-    [[['range<decimal>', R(0, 1)], ['decimal', 0.25]], [0, 0.25, 0.5, 0.75]],
     [
-      [['range<datetime>', R('2024-01-01T00:00:00Z', '2024-01-01T02:00:00Z')], ['duration', 'PT1H']],
+      [['range<cal::local_date>', R('2024-02-28', '2024-03-02')]],
+      ['2024-02-28', '2024-02-29', '2024-03-01'],
+    ],
+    [
+      [
+        ['range<int64>', R(0, 10)],
+        ['int64', 4],
+      ],
+      [0, 4, 8],
+    ],
+    [
+      [
+        ['range<int64>', R(0, 8, true, true)],
+        ['int64', 4],
+      ],
+      [0, 4, 8],
+    ],
+    [
+      [
+        ['range<float64>', R(1, 2.5, false)],
+        ['float64', 0.5],
+      ],
+      [1.5, 2],
+    ],
+    [
+      [
+        ['range<decimal>', R(0, 1)],
+        ['decimal', 0.25],
+      ],
+      [0, 0.25, 0.5, 0.75],
+    ],
+    [
+      [
+        ['range<datetime>', R('2024-01-01T00:00:00Z', '2024-01-01T02:00:00Z')],
+        ['duration', 'PT1H'],
+      ],
       ['2024-01-01T00:00:00+00:00', '2024-01-01T01:00:00+00:00'],
     ],
     [
-      [['range<cal::local_date>', R('2024-01-01', '2024-01-20')], ['cal::date_duration', 'P7D']],
+      [
+        ['range<cal::local_date>', R('2024-01-01', '2024-01-20')],
+        ['cal::date_duration', 'P7D'],
+      ],
       ['2024-01-01', '2024-01-08', '2024-01-15'],
     ],
   ])('range_unpack %j → %j', async (args, expected) => {

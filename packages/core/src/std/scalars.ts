@@ -255,7 +255,10 @@ export function decodeParam(type: TypeRef, json: SqlExpr, env: TypeEnv): SqlExpr
 function decodeRange(element: TypeRef, json: SqlExpr, env: TypeEnv): SqlExpr {
   const field = (name: string) => sql.bin('->', json, sql.text(name));
   const flag = (name: string, fallback: boolean) =>
-    sql.func('coalesce', [cast(sql.bin('->>', json, sql.text(name)), 'boolean'), sql.bool(fallback)]);
+    sql.func('coalesce', [
+      cast(sql.bin('->>', json, sql.text(name)), 'boolean'),
+      sql.bool(fallback),
+    ]);
   const built = rangeValue(
     element,
     decodeParam(element, field('lower'), env),

@@ -11,7 +11,7 @@
  * - `assert_exists`, `assert_distinct`, `enumerate`'s numbering order, `sequence_next/reset` and the
  *   object-level functions are the compiler's: they need the shape of the query around them.
  */
-import { pgType, sql, type SqlExpr } from '../sql/ast';
+import { pgType, sql, type FromItem, type SqlExpr } from '../sql/ast';
 import { call, def, strict, table } from './define';
 import type { Card, Overload, SqlArgs } from './model';
 import { jsonbArray, raise } from './operators';
@@ -1223,8 +1223,27 @@ function asRangePoint(a: SqlArgs, range: number, point: SqlExpr): SqlExpr {
  * with `from`/`to` the range's bounds: the points of `r` from its lower bound by `step` (an
  * unbounded or empty range gives no rows: generate_series is strict).
  */
+/**
+ * `(select <r, checked> as r) as b`: the range once, for the unpacking query to read as `b.r`;
+ * InvalidValueError (22023) when it has no lower or no upper bound (Gel).
+ */
+function boundedRange(r: SqlExpr, element: TypeRef): FromItem {
+  const pg = pgTypeFor({ kind: 'range', element });
+  const checked = caseWhen(
+    [
+      [
+        sql.or(fn('lower_inf', r), fn('upper_inf', r)),
+        raise(r, pg, sql.text('cannot unpack an unbounded range'), '22023'),
+      ],
+    ],
+    r,
+  );
+  return sql.subquery(sql.select({ targets: [sql.target(checked, 'r')] }), 'b');
+}
+
 function steppedPoints(a: SqlArgs, element: TypeRef, step: SqlExpr): SqlExpr {
-  const r = a.at(0);
+  const checked = boundedRange(a.at(0), element);
+  const r = sql.col('r', 'b');
   const isDate = element.kind === 'scalar' && element.name === 'cal::local_date';
   const bound = (which: 'lower' | 'upper') => {
     const b = fn(which, r);
@@ -1243,7 +1262,7 @@ function steppedPoints(a: SqlArgs, element: TypeRef, step: SqlExpr): SqlExpr {
     sql.array(
       sql.select({
         targets: [sql.target(value)],
-        from: [series],
+        from: [checked, series],
         where: sql.bin('@>', r, point),
         orderBy: [sql.order(v)],
       }),
@@ -1286,7 +1305,8 @@ function ranges(): Overload[] {
       'val: range<anydiscrete>',
       'set of anydiscrete',
       (a) => {
-        const r = a.at(0);
+        const checked = boundedRange(a.at(0), rangeElement(a, 0));
+        const r = sql.col('r', 'b');
         const offsets = sql.fromFunction(
           fn(
             'generate_series',
@@ -1301,7 +1321,7 @@ function ranges(): Overload[] {
           sql.array(
             sql.select({
               targets: [sql.target(sql.bin('+', fn('lower', r), sql.col('i', 'g')))],
-              from: [offsets],
+              from: [checked, offsets],
               orderBy: [sql.order(sql.col('i', 'g'))],
             }),
           ),

@@ -108,7 +108,16 @@ describe('range functions', () => {
       'std::range',
       [
         ['int64', 1],
-        ['int64', 9],
+        ['int64', 1],
+        ['bool', true, 'empty'],
+      ],
+      { empty: true },
+    ],
+    [
+      'std::range',
+      [
+        ['int64', null],
+        ['int64', null],
         ['bool', true, 'empty'],
       ],
       { empty: true },
@@ -207,6 +216,40 @@ describe('range functions', () => {
     const { values, callArgs } = decodeArgs(args);
     const call = resolveFunction(name, callArgs);
     expect(await json(call.returnType as TypeRef, call.sql(values))).toEqual(expected);
+  });
+
+  test.each<[string, Arg[]]>([
+    [
+      'std::range',
+      [
+        ['int64', 1],
+        ['int64', 2],
+        ['bool', true, 'empty'],
+      ],
+    ],
+    ['std::range_unpack', [['range<int64>', R(1, null)]]],
+    [
+      'std::range_unpack',
+      [
+        ['range<float64>', R(null, 1)],
+        ['float64', 0.5],
+      ],
+    ],
+  ])('%s %j raises InvalidValueError (22023)', async (name, args) => {
+    const { values, callArgs } = decodeArgs(args);
+    const call = resolveFunction(name, callArgs);
+    const value = printSql(call.sql(values));
+    const text =
+      call.overload.kind === 'set-returning'
+        ? `select count(*) from ${value} as r(v)`
+        : `select (${value}) is null as v`;
+    let code = 'no error';
+    try {
+      await test_.db.query(text);
+    } catch (error) {
+      code = String((error as { code?: string }).code);
+    }
+    expect(code).toBe('22023');
   });
 
   test('range(1, 5) has the type range<std::int64>', () => {

@@ -37,6 +37,27 @@ export interface ScalarInfo {
   readonly toText: (value: SqlExpr) => SqlExpr;
 }
 
+/**
+ * `svc_meta.raise(...)`: an error with SQLSTATE `code`, typed as `type`. `probe` must be an input
+ * the surrounding condition depends on: PostgreSQL folds an immutable call whose arguments are all
+ * constants while planning, even in a CASE branch not taken, so the typed null is written
+ * `case when probe is null then null::type end` (constant only when the condition is too).
+ */
+export const raise = (probe: SqlExpr, type: PgType, message: SqlExpr, code = '22000'): SqlExpr =>
+  sql.func(
+    'raise',
+    [
+      {
+        kind: 'Case',
+        whens: [{ when: sql.isNull(probe), then: sql.cast(sql.null(), type) }],
+        else: null,
+      },
+      sql.text(code),
+      message,
+    ],
+    'svc_meta',
+  );
+
 /** A JSON value with JSON null read as SQL NULL (an absent optional value). */
 const nonNull = (j: SqlExpr): SqlExpr =>
   sql.func('nullif', [j, sql.cast(sql.text('null'), pgType('jsonb'))]);
@@ -291,11 +312,26 @@ export function rangeValue(
       ? sql.text(e.value === 'true' ? yes : no)
       : { kind: 'Case', whens: [{ when: e, then: sql.text(yes) }], else: sql.text(no) };
   const bounds = sql.bin('||', literal(incLower, '[', '('), literal(incUpper, ']', ')'));
-  const built = sql.func(pg.name, [sql.cast(lower, boundPg), sql.cast(upper, boundPg), bounds]);
+  const low = sql.cast(lower, boundPg);
+  const high = sql.cast(upper, boundPg);
+  const built = sql.func(pg.name, [low, high, bounds]);
   if (empty === null) return built;
+  // Gel: `empty := true` with bounds that describe a non-empty range is an error.
+  const conflicting = sql.and(
+    empty,
+    sql.or(
+      sql.bin('is distinct from', low, high),
+      sql.and(sql.isNull(low, true), incLower, incUpper),
+    ),
+  );
+  const message =
+    'conflicting arguments in range constructor: "empty" is `true` while the specified bounds suggest otherwise';
   return {
     kind: 'Case',
-    whens: [{ when: empty, then: sql.cast(sql.text('empty'), pg) }],
+    whens: [
+      { when: conflicting, then: raise(empty, pg, sql.text(message), '22023') },
+      { when: empty, then: sql.cast(sql.text('empty'), pg) },
+    ],
     else: built,
   };
 }

@@ -97,9 +97,59 @@ test.each([
     ],
   ],
   ['select Bot { name, deck_size := count(.deck) }', [{ name: 'Dave', deck_size: 7 }]],
+  // Ranges: Gel's cards alias pattern, `for cost in range_unpack(range(0, max(...) + 1))`.
+  ['select range_unpack(range(1, 4))', [1, 2, 3]],
+  [
+    'select CardCountsByCost order by .0',
+    [
+      [0, 0],
+      [1, 3],
+      [2, 2],
+      [3, 2],
+      [4, 1],
+      [5, 1],
+    ],
+  ],
+  // AliasCardsByCost itself (an array of arrays) builds; reading it needs nested arrays in SQL.
+  [
+    'select range(0, max(Card.cost) + 1, inc_upper := true)',
+    [{ lower: 0, upper: 7, inc_lower: true, inc_upper: false }],
+  ],
+  ["select contains(range(1, max(Card.cost)), (select Card filter .name = 'Golem').cost)", [true]],
 ])('%s', async (query, expected) => {
   const result = await db.run(query);
   expect(query.includes('order by') || !Array.isArray(result) ? result : sorted(result)).toEqual(
     query.includes('order by') ? expected : sorted(expected),
   );
+});
+
+describe('range values in queries', () => {
+  test('a range<T> parameter decodes from its JSON form and unpacks', async () => {
+    const query = 'select range_unpack(<range<std::int64>>$r)';
+    expect(
+      await db.run(query, { r: { lower: 2, upper: 4, inc_lower: true, inc_upper: true } }),
+    ).toEqual([2, 3, 4]);
+    expect(await db.run('select <range<int32>>$r', { r: { empty: true } })).toEqual([
+      { empty: true },
+    ]);
+  });
+
+  test('a range casts from and to json', async () => {
+    expect(
+      await db.run(
+        'select <range<float64>>to_json(\'{"lower": 1.5, "upper": null, "inc_lower": false, "inc_upper": false}\')',
+      ),
+    ).toEqual([{ lower: 1.5, upper: null, inc_lower: false, inc_upper: false }]);
+    expect(
+      await db.run(
+        'select <json>range(1, 3) = to_json(\'{"lower": 1, "upper": 3, "inc_lower": true, "inc_upper": false}\')',
+      ),
+    ).toEqual([true]);
+  });
+
+  test('a range of a type that has none is refused with its position', async () => {
+    await expect(db.run('select <range<str>>$r', { r: { empty: true } })).rejects.toMatchObject({
+      message: 'there is no range of std::str',
+    });
+  });
 });

@@ -44,6 +44,29 @@ export const STD_SCALARS = [
 ] as const;
 export type StdScalarName = (typeof STD_SCALARS)[number];
 
+/** The element types a `range<T>` may have (Gel's `anypoint`). */
+export const RANGE_ELEMENTS = [
+  'std::int32',
+  'std::int64',
+  'std::float32',
+  'std::float64',
+  'std::decimal',
+  'std::datetime',
+  'cal::local_datetime',
+  'cal::local_date',
+] as const;
+export type RangeElementName = (typeof RANGE_ELEMENTS)[number];
+const RANGE_ELEMENT_SET: ReadonlySet<string> = new Set(RANGE_ELEMENTS);
+/** The range element types whose ranges are discrete (Gel's `anydiscrete`): canonical `[lo, hi)`. */
+const DISCRETE_RANGE_ELEMENTS: ReadonlySet<string> = new Set([
+  'std::int32',
+  'std::int64',
+  'cal::local_date',
+]);
+export const isRangeElement = (name: string): name is RangeElementName =>
+  RANGE_ELEMENT_SET.has(name);
+export const isDiscreteRangeElement = (name: string): boolean => DISCRETE_RANGE_ELEMENTS.has(name);
+
 /** A reference to a type, resolved. */
 export type TypeRef =
   /** A std scalar or a custom scalar (`default::Color`). */
@@ -56,6 +79,8 @@ export type TypeRef =
    */
   | { readonly kind: 'union'; readonly members: readonly string[] }
   | { readonly kind: 'array'; readonly element: TypeRef }
+  /** `range<std::int64>`: a range over one of the range element types (`RANGE_ELEMENTS`). */
+  | { readonly kind: 'range'; readonly element: TypeRef }
   | {
       readonly kind: 'tuple';
       /** Names are all null (an unnamed tuple) or all set (a named tuple). */
@@ -73,6 +98,8 @@ export function printTypeRef(type: TypeRef): string {
       return type.members.join(' | ');
     case 'array':
       return `array<${printTypeRef(type.element)}>`;
+    case 'range':
+      return `range<${printTypeRef(type.element)}>`;
     case 'tuple':
       return `tuple<${type.elements
         .map((e) => (e.name === null ? printTypeRef(e.type) : `${e.name}: ${printTypeRef(e.type)}`))

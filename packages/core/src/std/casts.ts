@@ -131,6 +131,9 @@ export function implicitDistance(from: TypeRef, to: TypeRef, env: TypeEnv): numb
   }
   if (from.kind === 'array' && to.kind === 'array')
     return implicitDistance(from.element, to.element, env);
+  // A range converts only to a range of the same element type (PostgreSQL has no range casts).
+  if (from.kind === 'range' && to.kind === 'range')
+    return printTypeRef(from.element) === printTypeRef(to.element) ? 0 : null;
   if (from.kind === 'tuple' && to.kind === 'tuple') {
     if (from.elements.length !== to.elements.length) return null;
     let total = 0;

@@ -31,6 +31,8 @@ const SAMPLE = new Map<PolyName, TypeRef>([
   ['anyfloat', { kind: 'scalar', name: 'std::float64' }],
   ['anynumeric', { kind: 'scalar', name: 'std::decimal' }],
   ['anyenum', { kind: 'scalar', name: 'std::str' }],
+  ['anypoint', { kind: 'scalar', name: 'std::int64' }],
+  ['anydiscrete', { kind: 'scalar', name: 'std::int64' }],
   [
     'anytuple',
     { kind: 'tuple', elements: [{ name: null, type: { kind: 'scalar', name: 'std::int64' } }] },

@@ -28,6 +28,8 @@ const POLY = new Set<string>([
   'anyfloat',
   'anynumeric',
   'anytuple',
+  'anypoint',
+  'anydiscrete',
 ]);
 
 /** Parses a type: `int64`, `cal::local_date`, `array<anytype>`, `tuple<int64, anytype>`. */
@@ -39,6 +41,8 @@ export function type(text: string): SigType {
     const inner = splitTop(s.slice(open + 1, -1));
     if (head === 'array' && inner.length === 1)
       return { kind: 'array', element: type(inner[0] as string) };
+    if (head === 'range' && inner.length === 1)
+      return { kind: 'range', element: type(inner[0] as string) };
     if (head === 'tuple') {
       return {
         kind: 'tuple',

@@ -24,7 +24,9 @@ export type TypeMod = 'singleton' | 'optional' | 'set-of';
  * Polymorphic pseudo-types. `anytype` binds to any type (every `anytype` of one call binds to the
  * same type, after implicit casts); the others bind to a type of their family:
  * `anyscalar` any scalar, `anyenum` an enum, `anyreal` int/float/bigint/decimal, `anyint`
- * int16/32/64 and bigint, `anyfloat` float32/64, `anynumeric` bigint/decimal, `anytuple` any tuple.
+ * int16/32/64 and bigint, `anyfloat` float32/64, `anynumeric` bigint/decimal, `anytuple` any tuple,
+ * `anypoint` a range element type (schema/model `RANGE_ELEMENTS`), `anydiscrete` one of those
+ * whose ranges are discrete (int32, int64, cal::local_date).
  */
 export type PolyName =
   | 'anytype'
@@ -34,12 +36,15 @@ export type PolyName =
   | 'anyint'
   | 'anyfloat'
   | 'anynumeric'
-  | 'anytuple';
+  | 'anytuple'
+  | 'anypoint'
+  | 'anydiscrete';
 
 /** A type in a signature: a concrete type, or one containing a polymorphic type. */
 export type SigType =
   | { readonly kind: 'scalar'; readonly name: string }
   | { readonly kind: 'array'; readonly element: SigType }
+  | { readonly kind: 'range'; readonly element: SigType }
   | {
       readonly kind: 'tuple';
       readonly elements: readonly { readonly name: string | null; readonly type: SigType }[];

@@ -17,10 +17,10 @@
  *   slices clamp their bounds;
  * - `in` receives its right side as an SQL array of the set (see `CallKind`).
  */
-import { pgType, sql, type PgType, type SqlExpr } from '../sql/ast';
+import { pgType, sql, type SqlExpr } from '../sql/ast';
 import { def, infix, table } from './define';
 import type { Overload, SqlArgs } from './model';
-import { pgTypeFor } from './scalars';
+import { pgTypeFor, raise } from './scalars';
 
 const INTS = ['int16', 'int32', 'int64'] as const;
 const FLOATS = ['float32', 'float64'] as const;
@@ -35,26 +35,8 @@ const caseWhen = (whens: [SqlExpr, SqlExpr][], otherwise: SqlExpr | null): SqlEx
   whens: whens.map(([when, then]) => ({ when, then })),
   else: otherwise,
 });
-/**
- * `svc_meta.raise(...)`: an error with SQLSTATE `code`, typed as `type`. `probe` must be an input
- * the surrounding condition depends on: PostgreSQL folds an immutable call whose arguments are all
- * constants while planning, even in a CASE branch not taken, so the typed null is written
- * `case when probe is null then null::type end` (constant only when the condition is too).
- */
-export const raise = (probe: SqlExpr, type: PgType, message: SqlExpr, code = '22000'): SqlExpr =>
-  sql.func(
-    'raise',
-    [
-      {
-        kind: 'Case',
-        whens: [{ when: sql.isNull(probe), then: sql.cast(sql.null(), type) }],
-        else: null,
-      },
-      sql.text(code),
-      message,
-    ],
-    'svc_meta',
-  );
+/** `svc_meta.raise(...)` (std/scalars): re-exported for the std tables and the compiler. */
+export { raise } from './scalars';
 
 // ---------------------------------------------------------------------------------------------
 // Arithmetic
@@ -299,12 +281,14 @@ function comparison(): Overload[] {
     );
     out.push(def(`std::${op}`, 'array<anytype>, array<anytype>', 'bool', infix(pgOp)));
     out.push(def(`std::${op}`, 'anytuple, anytuple', 'bool', infix(pgOp)));
+    // PostgreSQL orders ranges as Gel does: by lower bound (unbounded first), then upper.
+    out.push(def(`std::${op}`, 'range<anypoint>, range<anypoint>', 'bool', infix(pgOp)));
   }
   for (const [op, pgOp] of [
     ['?=', 'is not distinct from'],
     ['?!=', 'is distinct from'],
   ] as const) {
-    for (const t of [...ORDERED, 'anyenum', 'array<anytype>', 'anytuple']) {
+    for (const t of [...ORDERED, 'anyenum', 'array<anytype>', 'anytuple', 'range<anypoint>']) {
       out.push(def(`std::${op}`, `optional ${t}, optional ${t}`, 'bool', infix(pgOp)));
     }
   }

@@ -17,7 +17,12 @@
  *   "std::len(arg0: std::int64)" does not exist`, items 5 and 32), with the signatures as a hint.
  */
 import { InvalidReferenceError, InvalidTypeError, type SourcePosition } from '../errors';
-import { printTypeRef, type TypeRef } from '../schema/model';
+import {
+  isDiscreteRangeElement,
+  isRangeElement,
+  printTypeRef,
+  type TypeRef,
+} from '../schema/model';
 import { sql, type SqlExpr } from '../sql/ast';
 import {
   commonType,
@@ -210,6 +215,8 @@ function printSig(type: SigType): string {
       return type.name;
     case 'array':
       return `array<${printSig(type.element)}>`;
+    case 'range':
+      return `range<${printSig(type.element)}>`;
     case 'tuple':
       return `tuple<${type.elements.map((e) => (e.name ? `${e.name}: ` : '') + printSig(e.type)).join(', ')}>`;
   }
@@ -300,6 +307,8 @@ const FAMILY: Readonly<
     b !== null && ['std::int16', 'std::int32', 'std::int64', 'std::bigint'].includes(b),
   anyfloat: (b) => b !== null && ['std::float32', 'std::float64'].includes(b),
   anynumeric: (b) => b !== null && ['std::bigint', 'std::decimal'].includes(b),
+  anypoint: (b, t) => t.kind === 'scalar' && isRangeElement(t.name) && b === t.name,
+  anydiscrete: (b, t) => t.kind === 'scalar' && isDiscreteRangeElement(t.name) && b === t.name,
 };
 
 interface Match {
@@ -322,6 +331,8 @@ function collectPoly(sig: SigType, arg: TypeRef, into: Map<PolyName, TypeRef[]>)
       return true;
     case 'array':
       return arg.kind === 'array' ? collectPoly(sig.element, arg.element, into) : false;
+    case 'range':
+      return arg.kind === 'range' ? collectPoly(sig.element, arg.element, into) : false;
     case 'tuple':
       if (arg.kind !== 'tuple' || arg.elements.length !== sig.elements.length) return false;
       return sig.elements.every((e, i) =>
@@ -340,6 +351,10 @@ export function bindSig(sig: SigType, bindings: ReadonlyMap<PolyName, TypeRef>):
     case 'array': {
       const element = bindSig(sig.element, bindings);
       return element ? { kind: 'array', element } : null;
+    }
+    case 'range': {
+      const element = bindSig(sig.element, bindings);
+      return element ? { kind: 'range', element } : null;
     }
     case 'tuple': {
       const elements: { name: string | null; type: TypeRef }[] = [];
@@ -360,6 +375,7 @@ function countPoly(sig: SigType): number {
     case 'scalar':
       return 0;
     case 'array':
+    case 'range':
       return countPoly(sig.element);
     case 'tuple':
       return sig.elements.reduce((n, e) => n + countPoly(e.type), 0);

@@ -37,6 +37,27 @@ export interface ScalarInfo {
   readonly toText: (value: SqlExpr) => SqlExpr;
 }
 
+/**
+ * `svc_meta.raise(...)`: an error with SQLSTATE `code`, typed as `type`. `probe` must be an input
+ * the surrounding condition depends on: PostgreSQL folds an immutable call whose arguments are all
+ * constants while planning, even in a CASE branch not taken, so the typed null is written
+ * `case when probe is null then null::type end` (constant only when the condition is too).
+ */
+export const raise = (probe: SqlExpr, type: PgType, message: SqlExpr, code = '22000'): SqlExpr =>
+  sql.func(
+    'raise',
+    [
+      {
+        kind: 'Case',
+        whens: [{ when: sql.isNull(probe), then: sql.cast(sql.null(), type) }],
+        else: null,
+      },
+      sql.text(code),
+      message,
+    ],
+    'svc_meta',
+  );
+
 /** A JSON value with JSON null read as SQL NULL (an absent optional value). */
 const nonNull = (j: SqlExpr): SqlExpr =>
   sql.func('nullif', [j, sql.cast(sql.text('null'), pgType('jsonb'))]);
@@ -221,6 +242,8 @@ export function decodeParam(type: TypeRef, json: SqlExpr, env: TypeEnv): SqlExpr
       return cast(jsonText(json), 'uuid');
     case 'tuple':
       return json;
+    case 'range':
+      return decodeRange(type.element, json, env);
     case 'array': {
       if (containsTuple(type.element)) return json;
       const element = type.element;
@@ -243,6 +266,82 @@ export function decodeParam(type: TypeRef, json: SqlExpr, env: TypeEnv): SqlExpr
       return nullIfNull(nonNull(json), sql.cast(decoded, pgTypeFor(type)));
     }
   }
+}
+
+/**
+ * A range from its JSON form (`{"lower": 1, "upper": 5, "inc_lower": true, "inc_upper": false}`,
+ * or `{"empty": true}`): a missing or null bound is unbounded; a missing inclusivity flag takes
+ * `range()`'s default (lower inclusive, upper exclusive).
+ */
+function decodeRange(element: TypeRef, json: SqlExpr, env: TypeEnv): SqlExpr {
+  const field = (name: string) => sql.bin('->', json, sql.text(name));
+  const flag = (name: string, fallback: boolean) =>
+    sql.func('coalesce', [
+      cast(sql.bin('->>', json, sql.text(name)), 'boolean'),
+      sql.bool(fallback),
+    ]);
+  const built = rangeValue(
+    element,
+    decodeParam(element, field('lower'), env),
+    decodeParam(element, field('upper'), env),
+    flag('inc_lower', true),
+    flag('inc_upper', false),
+    flag('empty', false),
+  );
+  return nullIfNull(nonNull(json), built);
+}
+
+/**
+ * The SQL of `range(lower, upper, inc_lower := ..., inc_upper := ..., empty := ...)` over a range
+ * element type: the bounds as the range's PostgreSQL element type (floats as numeric), the
+ * inclusivity as PostgreSQL's `'[)'` text; NULL bounds are unbounded. PostgreSQL normalises
+ * discrete ranges to `[lower, upper)` and an empty one to `empty`.
+ */
+export function rangeValue(
+  element: TypeRef,
+  lower: SqlExpr,
+  upper: SqlExpr,
+  incLower: SqlExpr,
+  incUpper: SqlExpr,
+  empty: SqlExpr | null,
+): SqlExpr {
+  const pg = pgTypeFor({ kind: 'range', element });
+  const boundPg = pg.name === 'numrange' ? pgType('numeric') : pgTypeFor(element);
+  const literal = (e: SqlExpr, yes: string, no: string): SqlExpr =>
+    e.kind === 'Literal' && e.type === 'bool'
+      ? sql.text(e.value === 'true' ? yes : no)
+      : { kind: 'Case', whens: [{ when: e, then: sql.text(yes) }], else: sql.text(no) };
+  const bounds = sql.bin('||', literal(incLower, '[', '('), literal(incUpper, ']', ')'));
+  const low = sql.cast(lower, boundPg);
+  const high = sql.cast(upper, boundPg);
+  const built = sql.func(pg.name, [low, high, bounds]);
+  if (empty === null) return built;
+  // Gel: `empty := true` with bounds that describe a non-empty range is an error.
+  const conflicting = sql.and(
+    empty,
+    sql.or(
+      sql.bin('is distinct from', low, high),
+      sql.and(sql.isNull(low, true), incLower, incUpper),
+    ),
+  );
+  const message =
+    'conflicting arguments in range constructor: "empty" is `true` while the specified bounds suggest otherwise';
+  return {
+    kind: 'Case',
+    whens: [
+      { when: conflicting, then: raise(empty, pg, sql.text(message), '22023') },
+      { when: empty, then: sql.cast(sql.text('empty'), pg) },
+    ],
+    else: built,
+  };
+}
+
+/** A bound of a range (`lower(r)` / `upper(r)`) as a value of the element type (NULL: unbounded). */
+export function rangeBound(element: TypeRef, which: 'lower' | 'upper', range: SqlExpr): SqlExpr {
+  const bound = sql.func(which, [range]);
+  return pgTypeFor({ kind: 'range', element }).name === 'numrange'
+    ? sql.cast(bound, pgTypeFor(element))
+    : bound;
 }
 
 /** `case when probe is null then null else value end`: keeps an absent value absent. */
@@ -280,6 +379,30 @@ export function jsonOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
     case 'object':
     case 'union':
       return toJson(value);
+    case 'range': {
+      // Gel's JSON form of a range: `{"empty": true}`, or the bounds (null: unbounded) and flags.
+      const bounds = sql.func('json_build_object', [
+        sql.text('lower'),
+        jsonOf(type.element, rangeBound(type.element, 'lower', value), env),
+        sql.text('upper'),
+        jsonOf(type.element, rangeBound(type.element, 'upper', value), env),
+        sql.text('inc_lower'),
+        sql.func('lower_inc', [value]),
+        sql.text('inc_upper'),
+        sql.func('upper_inc', [value]),
+      ]);
+      return {
+        kind: 'Case',
+        whens: [
+          { when: sql.isNull(value), then: sql.null() },
+          {
+            when: sql.func('isempty', [value]),
+            then: sql.func('json_build_object', [sql.text('empty'), sql.bool(true)]),
+          },
+        ],
+        else: bounds,
+      };
+    }
     case 'tuple': {
       // A tuple value is a jsonb array of its elements (schema/storage/types): each element is
       // read back with its decode form and rendered with its own JSON form.

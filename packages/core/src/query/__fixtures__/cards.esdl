@@ -75,6 +75,15 @@ module default {
   };
   alias AliceCard := (select Card filter 'Alice' in Card.<deck[is User].name);
   alias AliasOne := 1;
+  # Gel's cards.esdl: the cards of each cost from 0 to the highest, through a range.
+  alias AliasCardsByCost := array_agg((
+    for cost in range_unpack(range(0, max(Card.cost) + 1))
+      select array_agg((select Card filter .cost = cost))
+  ));
+  alias CardCountsByCost := (
+    for cost in range_unpack(range(0, max(Card.cost) + 1))
+      select (cost, count((select Card filter .cost = cost)))
+  );
   global GlobalOne := 1;
   global HighestCost := (select max(Card.cost));
 }

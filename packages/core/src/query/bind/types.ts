@@ -9,7 +9,13 @@
  */
 import type * as ql from '../../syntax';
 import { InvalidTypeError, UnknownModuleError } from '../../errors';
-import { printTypeRef, STD_SCALARS, type TypeRef } from '../../schema/model';
+import {
+  isRangeElement,
+  printTypeRef,
+  RANGE_ELEMENTS,
+  STD_SCALARS,
+  type TypeRef,
+} from '../../schema/model';
 import type { IrType } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { fail, unknownName, type Scope } from './context';
@@ -78,6 +84,22 @@ function resolveTypeName(index: SchemaIndex, scope: Scope, texpr: ql.TypeName): 
       return fail(InvalidTypeError, 'array<...> takes one element type', texpr.span);
     }
     return { kind: 'array', element: resolveTypeExpr(index, scope, element) };
+  }
+  if (bare === 'range') {
+    const [element, ...rest] = subtypes;
+    if (!element || rest.length || element.kind === 'NamedSubtype') {
+      return fail(InvalidTypeError, 'range<...> takes one element type', texpr.span);
+    }
+    const resolved = resolveTypeExpr(index, scope, element);
+    if (resolved.kind !== 'scalar' || !isRangeElement(resolved.name)) {
+      return fail(
+        InvalidTypeError,
+        `there is no range of ${printTypeRef(resolved)}`,
+        texpr.span,
+        `a range's element type is one of ${RANGE_ELEMENTS.join(', ')}`,
+      );
+    }
+    return { kind: 'range', element: resolved };
   }
   if (bare === 'tuple') {
     const named = subtypes.filter((s) => s.kind === 'NamedSubtype').length;

@@ -44,6 +44,7 @@ export function containsObject(type: TypeRef): boolean {
     case 'scalar':
       return false;
     case 'array':
+    case 'range':
       return containsObject(type.element);
     case 'tuple':
       return type.elements.some((e) => containsObject(e.type));

@@ -19,7 +19,15 @@
  * - a link is a `uuid` (the target's id); `std::sequence` is `bigint` (custom sequence scalars
  *   also get a pg SEQUENCE, see layout).
  */
-import type { Schema, ScalarType, StdScalarName, TypeRef } from '../model';
+import {
+  isRangeElement,
+  printTypeRef,
+  type RangeElementName,
+  type Schema,
+  type ScalarType,
+  type StdScalarName,
+  type TypeRef,
+} from '../model';
 import { pgArrayOf, pgType, pgUserType, type PgType } from '../../sql/ast';
 
 export const STD_PG_TYPES: Readonly<Record<StdScalarName, PgType>> = {
@@ -82,7 +90,30 @@ export function pgTypeOf(type: TypeRef): PgType {
       return pgType('jsonb');
     case 'array':
       return containsTuple(type.element) ? pgType('jsonb') : pgArrayOf(pgTypeOf(type.element));
+    case 'range':
+      return rangePgType(type.element);
   }
+}
+
+/**
+ * The PostgreSQL range type of a `range<T>`: PostgreSQL has no float range, so float32/float64
+ * ranges are `numrange` (their bounds are converted back to the float type when read).
+ */
+const RANGE_PG_TYPES: Readonly<Record<RangeElementName, string>> = {
+  'std::int32': 'int4range',
+  'std::int64': 'int8range',
+  'std::float32': 'numrange',
+  'std::float64': 'numrange',
+  'std::decimal': 'numrange',
+  'std::datetime': 'tstzrange',
+  'cal::local_datetime': 'tsrange',
+  'cal::local_date': 'daterange',
+};
+
+export function rangePgType(element: TypeRef): PgType {
+  if (element.kind !== 'scalar' || !isRangeElement(element.name))
+    throw new Error(`storage: no range of ${printTypeRef(element)}`);
+  return pgType(RANGE_PG_TYPES[element.name]);
 }
 
 /** The std scalar a scalar type is stored as (itself for std scalars). */

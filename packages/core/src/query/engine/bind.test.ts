@@ -85,6 +85,19 @@ test.each([
     ],
     'QueryArgumentError: variable $a expects array<tuple<std::str, std::bool>>: element 1: element 1: got the integer 1, not true or false',
   ],
+  [v('r', 'range<std::int64>'), { lower: 1, upper: 5, inc_lower: true, inc_upper: false }, 'bound'],
+  [v('r', 'range<std::int64>'), { lower: null, upper: 5 }, 'bound'],
+  [v('r', 'range<std::int64>'), { empty: true }, 'bound'],
+  [
+    v('r', 'range<std::int64>'),
+    [1, 5],
+    'QueryArgumentError: variable $r expects range<std::int64>: got an array, not a range object',
+  ],
+  [
+    v('r', 'range<std::int64>'),
+    { lower: 'a', upper: 5 },
+    'QueryArgumentError: variable $r expects range<std::int64>: lower: got a string, not an integer',
+  ],
 ])('%j with %j: %s', (param, value, outcome) => {
   expect(problem([param], { [param.name]: value })).toBe(outcome);
 });

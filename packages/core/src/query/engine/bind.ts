@@ -151,6 +151,7 @@ function encode(value: unknown, param: QueryParam, what: string, schema: Schema)
 type TypeExpr =
   | { readonly kind: 'named'; readonly name: string }
   | { readonly kind: 'array'; readonly element: TypeExpr }
+  | { readonly kind: 'range'; readonly element: TypeExpr }
   | {
       readonly kind: 'tuple';
       readonly elements: readonly { readonly name: string | null; readonly type: TypeExpr }[];
@@ -173,11 +174,11 @@ function parseType(text: string): TypeExpr {
     skip();
     if (text[at] !== '<') return { kind: 'named', name: head };
     at++;
-    if (head === 'array') {
+    if (head === 'array' || head === 'range') {
       const element = type();
       skip();
       at++; // '>'
-      return { kind: 'array', element };
+      return { kind: head, element };
     }
     const elements: { name: string | null; type: TypeExpr }[] = [];
     for (;;) {
@@ -251,6 +252,19 @@ function kindProblem(type: TypeExpr, value: unknown, schema: Schema): string | u
       for (const [i, e] of type.elements.entries()) {
         const problem = kindProblem(e.type, value[i], schema);
         if (problem !== undefined) return `element ${i}: ${problem}`;
+      }
+      return undefined;
+    }
+    case 'range': {
+      // Gel's JSON form: {"lower", "upper", "inc_lower", "inc_upper"} or {"empty": true}; a null
+      // bound is unbounded. The SQL decode checks the rest.
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return `got ${got}, not a range object`;
+      for (const bound of ['lower', 'upper'] as const) {
+        const b = (value as Record<string, unknown>)[bound];
+        const problem =
+          b === undefined || b === null ? undefined : kindProblem(type.element, b, schema);
+        if (problem !== undefined) return `${bound}: ${problem}`;
       }
       return undefined;
     }

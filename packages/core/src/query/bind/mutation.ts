@@ -486,6 +486,19 @@ function linkPropertyDefault(
 interface RawPart {
   readonly value: IrExpr;
   readonly props: readonly ql.ShapeElement[];
+  /** The object type the value selects by name (`select Card ...`): inside its `@p := ...`, that
+   * name is the element itself, as it is inside any shape on `Card` (Gel's path factoring). */
+  readonly root: string | null;
+}
+
+/** `Card`, `select Card ...`, `Card { ... }` → the type name written as the subject. */
+function subjectTypeName(node: ql.Expr): ql.ObjectRef | null {
+  if (node.kind === 'SelectQuery') return subjectTypeName(node.result);
+  if (node.kind === 'Shape') return node.subject ? subjectTypeName(node.subject) : null;
+  if (node.kind === 'ObjectRef') return node;
+  if (node.kind === 'Path' && node.steps.length === 0 && node.subject)
+    return subjectTypeName(node.subject);
+  return null;
 }
 
 /**
@@ -516,7 +529,17 @@ function bindValueParts(
   }
   const parts: ValuePart[] = raw.map((part) => {
     const value = withPathId(ctx, scope, part.value);
-    const targetScope = subjectScope(scope, value, null);
+    const subjectScoped = subjectScope(scope, value, null);
+    const targetScope: Scope =
+      part.root === null
+        ? subjectScoped
+        : {
+            ...subjectScoped,
+            pathAliases: new Map([
+              ...subjectScoped.pathAliases,
+              [part.root, subjectScoped.subject as IrExpr],
+            ]),
+          };
     const props = linkProperties.map((property) => {
       const prop = part.props.find((p) => (p.path[0] as ql.Ptr).name === property.name);
       if (!prop) return linkPropertyDefault(ctx, pointer, property, node.span);
@@ -595,6 +618,7 @@ function rawParts(
           else: then ? empty : part.value,
         },
         props: part.props,
+        root: null,
       };
     };
     const then = rawParts(ctx, scope, pointer, node.ifExpr);
@@ -617,10 +641,13 @@ function rawParts(
     );
   }
   const bound = bindExpr(ctx, scope, expr);
-  return {
-    parts: [{ value: props.length > 0 && bound.kind === 'Shape' ? bound.subject : bound, props }],
-    card: bound.card,
-  };
+  const value = props.length > 0 && bound.kind === 'Shape' ? bound.subject : bound;
+  const named = props.length > 0 ? subjectTypeName(expr) : null;
+  const root =
+    named && value.type.kind === 'object' && value.type.name.endsWith(`::${named.name}`)
+      ? value.type.name
+      : null;
+  return { parts: [{ value, props, root }], card: bound.card };
 }
 
 /** True when the value assigns a link property anywhere (`@p := x` in a shape). */

@@ -58,6 +58,22 @@ describe('multi links: each element of the value writes its own link properties'
     ]);
   });
 
+  test("the value's own type name inside @p is the element itself (Gel's cards setup: @count := len(Card.element))", async () => {
+    const [, read] = await run([
+      `insert User { name := 'Zed', friends := (
+         select User { @since := len(User.name) } filter .name in {'Ann', 'Yury'}) }`,
+      friendsOfZed,
+    ]);
+    expect(read).toEqual([
+      {
+        friends: [
+          { name: 'Ann', since: 3 },
+          { name: 'Yury', since: 4 },
+        ],
+      },
+    ]);
+  });
+
   test('a union; an element without the property writes none', async () => {
     const [, read] = await run([
       `insert User { name := 'Zed', friends :=

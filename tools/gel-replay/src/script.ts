@@ -5,7 +5,8 @@
  * Output: one SDL document (each Gel module body wrapped in `module <name> { ... }`, plus the
  * SDL of every `START MIGRATION TO { ... }` in the setup), the setup's EdgeQL statements, and the
  * DDL statements svc has no form for (CREATE ..., CONFIGURE ...), which are skipped and counted.
- * Statements are split at top-level `;` outside strings, comments and braces.
+ * Statements are split at top-level `;` outside strings, comments and braces. `SET MODULE m` in a
+ * setup script is followed: the statements after it are run as `with module m ...`.
  */
 
 export interface ClassScript {
@@ -86,9 +87,15 @@ export function classScript(
   );
   const statements: string[] = [];
   const skippedDdl: string[] = [];
+  let module: string | null = null;
   for (const script of setup) {
     for (const statement of splitStatements(script.text)) {
       const head = statement.replace(/^(\s*#[^\n]*\n)*/, '').trimStart();
+      const setModule = /^set\s+module\s+([\w:]+)\s*$/i.exec(head);
+      if (setModule) {
+        module = setModule[1] === 'default' ? null : (setModule[1] as string);
+        continue;
+      }
       if (/^start\s+migration\s+to\s*\{/i.test(head)) {
         const body = braceBody(head);
         if (body !== null) sdl.push(body);
@@ -96,8 +103,49 @@ export function classScript(
       }
       if (/^(populate|commit)\s+migration/i.test(head)) continue;
       if (DDL.test(head)) skippedDdl.push(head.split('\n')[0] as string);
-      else statements.push(statement);
+      else statements.push(module === null ? statement : withModule(module, head));
     }
   }
   return { sdl: sdl.join('\n\n'), statements, skippedDdl };
+}
+
+/** `statement` with `module` as its default module (merged into a leading `with` block). */
+function withModule(module: string, statement: string): string {
+  return /^with\b/i.test(statement)
+    ? statement.replace(/^with\b/i, `with module ${module},`)
+    : `with module ${module}\n${statement}`;
+}
+
+/**
+ * `sdl` without the `default := ...` that contains the 1-based `line`/`column` (where svc's
+ * schema error points): the default, through its end at depth 0 (`;` included, or the `}` that
+ * closes the pointer's block left in place). Null when no default precedes that point.
+ */
+export function stripDefaultAt(sdl: string, line: number, column: number): string | null {
+  const lines = sdl.split('\n');
+  let offset = column - 1;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) offset += (lines[i] as string).length + 1;
+  const before = sdl.slice(0, offset);
+  const matches = [...before.matchAll(/\bdefault\s*:=/g)];
+  const start = matches.at(-1)?.index;
+  if (start === undefined) return null;
+  let depth = 0;
+  let i = start + (matches.at(-1) as RegExpMatchArray)[0].length;
+  for (; i < sdl.length; i++) {
+    const ch = sdl[i] as string;
+    if (ch === "'" || ch === '"') {
+      i++;
+      while (i < sdl.length && sdl[i] !== ch) i += sdl[i] === '\\' ? 2 : 1;
+      continue;
+    }
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') {
+      if (depth === 0) break;
+      depth--;
+    } else if (ch === ';' && depth === 0) {
+      i++;
+      break;
+    }
+  }
+  return sdl.slice(0, start) + sdl.slice(i);
 }

@@ -486,8 +486,9 @@ function linkPropertyDefault(
 interface RawPart {
   readonly value: IrExpr;
   readonly props: readonly ql.ShapeElement[];
-  /** The object type the value selects by name (`select Card ...`): inside its `@p := ...`, that
-   * name is the element itself, as it is inside any shape on `Card` (Gel's path factoring). */
+  /** The subject the value selects by name (`select Card ...`, `select U2 ...` of a `with`
+   * alias), as a key of `Scope.pathAliases`: inside its `@p := ...`, that name is the element
+   * itself, as it is inside any shape on it (Gel's path factoring). */
   readonly root: string | null;
 }
 
@@ -643,10 +644,14 @@ function rawParts(
   const bound = bindExpr(ctx, scope, expr);
   const value = props.length > 0 && bound.kind === 'Shape' ? bound.subject : bound;
   const named = props.length > 0 ? subjectTypeName(expr) : null;
+  const subject = named && value.type.kind === 'object' ? bindExpr(ctx, scope, named) : null;
+  // A type is aliased by its name (as `bindName` looks it up), a `with` alias by its path id.
   const root =
-    named && value.type.kind === 'object' && value.type.name.endsWith(`::${named.name}`)
-      ? value.type.name
-      : null;
+    subject === null || subject.type.kind !== 'object'
+      ? null
+      : subject.kind === 'TypeRoot'
+        ? subject.objectType
+        : pathIdOf(subject);
   return { parts: [{ value, props, root }], card: bound.card };
 }
 

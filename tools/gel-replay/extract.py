@@ -102,8 +102,75 @@ def value(node):
         if name == 'Decimal' and len(node.args) == 1:
             v = value(node.args[0])
             return float(v) if isinstance(v, str) else v
-        raise Unextractable(f'call {name} in expectation')
-    raise Unextractable(f'{type(node).__name__} in expectation')
+        return evaluated(node, f'call {name} in expectation')
+    return evaluated(node, f'{type(node).__name__} in expectation')
+
+
+class Bag(list):
+    """`tb.bag(...)` when an expectation is evaluated."""
+
+
+# What an evaluated expectation may call: pure builtins and Gel's test helpers' data forms.
+SAFE_CALLS = {
+    'list': list, 'tuple': tuple, 'set': set, 'frozenset': frozenset, 'range': range,
+    'sorted': sorted, 'len': len, 'str': str, 'int': int, 'float': float, 'bool': bool,
+    'abs': abs, 'min': min, 'max': max, 'sum': sum, 'zip': zip, 'enumerate': enumerate,
+    'reversed': reversed, 'bag': Bag, 'loads': json.loads,
+}
+SAFE_NODES = (
+    ast.Expression, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Constant,
+    ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp,
+    ast.GeneratorExp, ast.comprehension, ast.Name, ast.Call, ast.Attribute, ast.Subscript,
+    ast.Slice, ast.keyword, ast.Starred, ast.Load, ast.Store, ast.operator, ast.unaryop,
+    ast.boolop, ast.cmpop, ast.expr_context,
+)
+
+
+def evaluated(node, reason):
+    """An expectation that is a pure Python expression over literals (`[1] * 3`, a list
+    comprehension, `tb.bag(range(5))`, `json.loads('...')`), evaluated with only SAFE_CALLS in
+    scope; anything else (names of the test's locals, attribute access other than `tb.bag` and
+    `json.loads`) stays unextractable with `reason`."""
+    bound = {t.id for c in ast.walk(node) if isinstance(c, ast.comprehension)
+             for t in ast.walk(c.target) if isinstance(t, ast.Name)}
+    for child in ast.walk(node):
+        if not isinstance(child, SAFE_NODES):
+            raise Unextractable(reason)
+        if isinstance(child, ast.Attribute):
+            if not (isinstance(child.value, ast.Name) and (child.value.id, child.attr) in
+                    {('tb', 'bag'), ('json', 'loads')}):
+                raise Unextractable(reason)
+        if isinstance(child, ast.Name) and child.id not in bound and child.id not in SAFE_CALLS \
+                and child.id not in ('tb', 'json'):
+            raise Unextractable(reason)
+    namespace = {'__builtins__': {}, **SAFE_CALLS,
+                 'tb': type('tb', (), {'bag': Bag}), 'json': type('json', (), {'loads': json.loads})}
+    try:
+        result = eval(compile(ast.Expression(node), '<expectation>', 'eval'), namespace)
+    except Exception:
+        raise Unextractable(reason)
+    return tagged(result)
+
+
+def tagged(v):
+    """A Python value -> the tagged JSON form `value()` produces for the same literal."""
+    if isinstance(v, Bag):
+        return {'$bag': [tagged(e) for e in v]}
+    if isinstance(v, (set, frozenset)):
+        return {'$set': [tagged(e) for e in v]}
+    if isinstance(v, (list, tuple, range)):
+        return [tagged(e) for e in v]
+    if isinstance(v, dict):
+        if not all(isinstance(k, str) for k in v):
+            raise Unextractable('non-string dict key')
+        return {k: tagged(e) for k, e in v.items()}
+    if v is Ellipsis:
+        return {'$ellipsis': True}
+    if isinstance(v, float):
+        return {'$float': v}
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    raise Unextractable(f'{type(v).__name__} value in expectation')
 
 
 def sort_spec(node):

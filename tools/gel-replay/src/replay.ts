@@ -16,7 +16,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BUCKETS, BUCKET_FILES, bucketOf, type Bucket } from './buckets';
 import { applyImplicitLimit, assertShape, sortResults, type Sort } from './gel-shape';
-import { classScript, stripDefaultAt, splitStatements } from './script';
+import { applyDdl, DdlNotTranslated, isDdl } from './ddl';
+import { classScript, splitStatements, stripDefaultAt, withModule } from './script';
 
 // svc's core, built (`pnpm --filter @svc/core build`): loaded from its dist at run time, so this
 // tool stays outside the packages' build and CI.
@@ -116,6 +117,12 @@ interface ClassSession {
   /** Runs `body` in a transaction rolled back afterwards (`null`: no transaction, a server). */
   run(body: (db: Queryable | null) => Promise<void>): Promise<void>;
   runStep(db: Queryable | null, step: GelStep): Promise<unknown[]>;
+  /** Applies a DDL statement of the test body (as the SDL it leaves, ddl.ts) in `db`'s
+   * transaction; the schema reverts when the test's transaction is rolled back. */
+  runDdl(db: Queryable | null, statement: string): Promise<void>;
+  /** The schema state, to put back when a step's savepoint is rolled back. */
+  mark(): unknown;
+  restore(mark: unknown): void;
   dispose(): Promise<void>;
 }
 
@@ -159,7 +166,9 @@ async function localSession(
   const tdb = await testing.createTestDatabase(env);
   const db: Database = tdb.db;
   try {
-    const schema: Schema = core.buildSchema(sdl);
+    const baseSchema: Schema = core.buildSchema(sdl);
+    let schema = baseSchema;
+    let currentSdl = sdl;
     await core.createDefaultMigrator().migrate(db, sdl);
     await db.transaction(async (tx) => {
       for (const query of statements) {
@@ -183,8 +192,26 @@ async function localSession(
         options.timeoutMs,
       );
     };
+    const runDdl = async (tx: Queryable | null, statement: string) => {
+      const next = applyDdl(currentSdl, statement);
+      const nextSchema: Schema = core.buildSchema(next);
+      // The migrator opens its own transaction: inside the test's, that is the test's own.
+      const inTest = {
+        ...db,
+        query: (tx as Queryable).query.bind(tx),
+        transaction: <T>(fn: (t: Queryable) => Promise<T>) => fn(tx as Queryable),
+      } as unknown as Database;
+      await core.createDefaultMigrator().migrate(inTest, next, { allowDataLoss: true });
+      currentSdl = next;
+      schema = nextSchema;
+    };
     return {
       runStep,
+      runDdl,
+      mark: () => [currentSdl, schema],
+      restore(mark) {
+        [currentSdl, schema] = mark as [string, Schema];
+      },
       async run(body) {
         await db
           .transaction(async (tx) => {
@@ -193,6 +220,10 @@ async function localSession(
           })
           .catch((error: unknown) => {
             if (!(error instanceof RollbackSignal)) throw error;
+          })
+          .finally(() => {
+            currentSdl = sdl;
+            schema = baseSchema;
           });
       },
       dispose: () => tdb.dispose(),
@@ -257,6 +288,13 @@ async function serverSession(
     ).data;
   return {
     runStep,
+    runDdl: async (_db, statement) => {
+      throw new DdlNotTranslated(
+        `DDL in a test body is replayed only locally: ${statement.slice(0, 60)}`,
+      );
+    },
+    mark: () => null,
+    restore: () => {},
     // A server gives no transaction to roll back: a class's tests see each other's writes.
     run: (body) => body(null),
     dispose: async () => {},
@@ -293,18 +331,33 @@ async function runTest(
 ): Promise<Omit<Outcome, 'file' | 'bucket' | 'test'>> {
   let result: Omit<Outcome, 'file' | 'bucket' | 'test'> = { status: 'pass' };
   await session.run(async (db) => {
+    // `set module m` in a test body: later statements run with `m` as their default module.
+    let module: string | null = null;
     for (const [index, step] of (test.steps ?? []).entries()) {
       const at = `step ${index + 1}`;
       if (db) await db.query('savepoint replay_step');
+      const mark = session.mark();
       let data: unknown[] | undefined;
       let error: unknown;
       try {
         // Gel's execute() takes a script: each statement runs in order; the last one answers.
-        for (const query of splitStatements(step.query))
-          data = await session.runStep(db, { ...step, query });
+        for (const statement of splitStatements(step.query)) {
+          const setModule = /^(?:set\s+module\s+([\w:]+)|reset\s+module)\s*$/i.exec(statement);
+          if (setModule) {
+            module = setModule[1] ?? null;
+            data = [];
+            continue;
+          }
+          const query = module === null ? statement : withModule(module, statement);
+          if (isDdl(query)) {
+            await session.runDdl(db, query);
+            data = [];
+          } else data = await session.runStep(db, { ...step, query });
+        }
       } catch (e) {
         error = e;
       }
+      if (error) session.restore(mark);
       if (db)
         await db.query(
           error ? 'rollback to savepoint replay_step' : 'release savepoint replay_step',
@@ -426,8 +479,12 @@ async function main(): Promise<void> {
   }
   printReport(outcomes, skippedDdl, options);
   if (strippedDefaults.size) {
-    const lines = ['', 'Defaults svc refuses (spec item 1), stripped from the schema (tests relying on them fail)'];
-    for (const [message, n] of strippedDefaults) lines.push(`  ${String(n).padStart(5)}  ${message}`);
+    const lines = [
+      '',
+      'Defaults svc refuses (spec item 1), stripped from the schema (tests relying on them fail)',
+    ];
+    for (const [message, n] of strippedDefaults)
+      lines.push(`  ${String(n).padStart(5)}  ${message}`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }
   if (options.report) writeFileSync(options.report, JSON.stringify(outcomes, null, 1));

@@ -110,7 +110,7 @@ export function classScript(
 }
 
 /** `statement` with `module` as its default module (merged into a leading `with` block). */
-function withModule(module: string, statement: string): string {
+export function withModule(module: string, statement: string): string {
   return /^with\b/i.test(statement)
     ? statement.replace(/^with\b/i, `with module ${module},`)
     : `with module ${module}\n${statement}`;

@@ -1,0 +1,180 @@
+/**
+ * gel-replay/ddl: Gel's DDL inside a test body, applied to the class's SDL.
+ *
+ * svc takes schemas as SDL only, and many Gel tests start with `create type Foo { ... }` or
+ * `alter type User { create link ... }`. To replay them, the runner turns each DDL statement into
+ * the SDL document it leaves behind and migrates to that document (in the test's transaction).
+ *
+ * Input: the current SDL (module blocks) and one DDL statement. Output: the new SDL, or a
+ * `DdlNotTranslated` naming the form. Covered: `create module`; `create` of a type, abstract
+ * type, scalar type, function, alias, global, abstract constraint/link/property/annotation
+ * (their bodies: `create X` → `X`, `set name := v` → `name := v`, `alter property p {...}` in a
+ * new type → `overloaded property p {...}`); `alter type T { create ...; ... }` and
+ * `alter type T create ...` (only `create` subcommands); `drop type|alias|function|global|scalar
+ * type`. Anything else (altering or dropping a pointer, access policies the schema builder
+ * refuses, `configure`) is not translated and the step fails, counted like any other failure.
+ */
+
+import { splitStatements } from './script';
+
+export class DdlNotTranslated extends Error {
+  readonly type = 'DdlNotTranslated';
+}
+
+const DDL_HEAD = /^(create|alter|drop|configure|set|reset)\b/i;
+
+/** True when the statement is DDL (or session configuration), not a query. */
+export function isDdl(statement: string): boolean {
+  return DDL_HEAD.test(stripLeadingComments(statement));
+}
+
+function stripLeadingComments(text: string): string {
+  return text.replace(/^(\s*#[^\n]*\n)*/, '').trim();
+}
+
+/** `text` with every match of `pattern` (global) outside string literals and comments
+ * replaced by `replace(match, ...groups)`. */
+function replaceOutsideStrings(
+  text: string,
+  pattern: RegExp,
+  replace: (match: string, ...groups: string[]) => string,
+): string {
+  let out = '';
+  let start = 0;
+  const code = (end: number) => {
+    out += text.slice(start, end).replace(pattern, replace as (m: string) => string);
+  };
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i] as string;
+    if (ch === "'" || ch === '"' || ch === '`' || ch === '#') {
+      code(i);
+      let j = i + 1;
+      if (ch === '#') {
+        const end = text.indexOf('\n', i);
+        j = end < 0 ? text.length : end;
+      } else {
+        while (j < text.length && text[j] !== ch) j += text[j] === '\\' && ch !== '`' ? 2 : 1;
+        j++;
+      }
+      out += text.slice(i, j);
+      start = i = j;
+      continue;
+    }
+    i++;
+  }
+  code(text.length);
+  return out;
+}
+
+/** A DDL body (or declaration) as SDL. */
+function bodyToSdl(ddl: string): string {
+  let sdl = replaceOutsideStrings(
+    ddl,
+    /\balter\s+(property|link)\b/gi,
+    (_, kind) => `overloaded ${kind}`,
+  );
+  sdl = replaceOutsideStrings(sdl, /\bcreate\s+/gi, () => '');
+  sdl = replaceOutsideStrings(sdl, /\bset\s+([A-Za-z_]\w*)\s*:=/gi, (_, name) => `${name} :=`);
+  if (/\b(drop|reset)\s+[A-Za-z_]/i.test(sdl.replace(/'[^']*'|"[^"]*"/g, ''))) {
+    throw new DdlNotTranslated(`a drop/reset inside a create: ${firstLine(ddl)}`);
+  }
+  return sdl.trim().replace(/;?$/, ';');
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n')[0] as string).slice(0, 100);
+}
+
+/** `mod::Name` → [mod, Name]; a bare name is in `default`. */
+function splitName(name: string): [string, string] {
+  const at = name.lastIndexOf('::');
+  return at < 0 ? ['default', name] : [name.slice(0, at), name.slice(at + 2)];
+}
+
+/** The index just past the declaration starting at `start`: its `;`, or its block's `}` (and
+ * a `;` right after it). */
+function declarationEnd(sdl: string, start: number): { end: number; blockClose: number | null } {
+  let depth = 0;
+  for (let i = start; i < sdl.length; i++) {
+    const ch = sdl[i] as string;
+    if (ch === "'" || ch === '"') {
+      i++;
+      while (i < sdl.length && sdl[i] !== ch) i += sdl[i] === '\\' ? 2 : 1;
+      continue;
+    }
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']') depth--;
+    else if (ch === '}') {
+      depth--;
+      if (depth === 0) {
+        const after = /^\s*;/.exec(sdl.slice(i + 1));
+        return { end: i + 1 + (after ? after[0].length : 0), blockClose: i };
+      }
+      if (depth < 0) return { end: i, blockClose: null };
+    } else if (ch === ';' && depth === 0) return { end: i + 1, blockClose: null };
+  }
+  return { end: sdl.length, blockClose: null };
+}
+
+const KINDS: Record<string, RegExp> = {
+  type: /(?:abstract\s+)?type/,
+  'scalar type': /(?:abstract\s+)?scalar\s+type/,
+  alias: /alias/,
+  function: /function/,
+  global: /(?:required\s+|optional\s+)?(?:multi\s+|single\s+)?global/,
+};
+
+/** Where `kind name` is declared in `sdl` (the first one), or null. */
+function findDeclaration(sdl: string, kind: string, name: string): number | null {
+  const [, bare] = splitName(name);
+  const head = KINDS[kind] ?? new RegExp(kind);
+  const escaped = bare.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // Keywords in any case (DDL and SDL are case-insensitive); the name as written.
+  const pattern = new RegExp(`(^|[\\s;{}])(${head.source}\\s+${escaped})(?![\\w:])`, 'gi');
+  const match = pattern.exec(sdl);
+  return match ? match.index + (match[1] as string).length : null;
+}
+
+/** The new SDL after one DDL statement. */
+export function applyDdl(sdl: string, statement: string): string {
+  const ddl = stripLeadingComments(statement);
+  const lower = ddl.toLowerCase();
+  let m = /^create\s+module\s+([\w:]+)(\s+if\s+not\s+exists)?\s*$/i.exec(ddl);
+  if (m) return `${sdl}\n\nmodule ${m[1] as string} {}`;
+  m =
+    /^create\s+((?:abstract\s+|required\s+|optional\s+|multi\s+|single\s+)*(?:scalar\s+type|type|function|alias|global|constraint|link|property|annotation))\s+([\w:]+)/i.exec(
+      ddl,
+    );
+  if (m) {
+    const [module, bare] = splitName(m[2] as string);
+    const declaration = bodyToSdl(ddl).replace(m[2] as string, bare);
+    return `${sdl}\n\nmodule ${module} {\n${declaration}\n}`;
+  }
+  m = /^alter\s+type\s+([\w:]+)\s*/i.exec(ddl);
+  if (m) {
+    const rest = ddl.slice(m[0].length).trim().replace(/;$/, '');
+    const body = rest.startsWith('{') ? rest.slice(1, rest.lastIndexOf('}')) : rest;
+    for (const sub of splitStatements(body)) {
+      if (!/^create\s/i.test(sub))
+        throw new DdlNotTranslated(`alter type with '${firstLine(sub)}'`);
+    }
+    const at = findDeclaration(sdl, 'type', m[1] as string);
+    if (at === null) throw new DdlNotTranslated(`alter of type '${m[1]}' not found in the SDL`);
+    const added = bodyToSdl(body);
+    const { end, blockClose } = declarationEnd(sdl, at);
+    if (blockClose !== null)
+      return `${sdl.slice(0, blockClose)}\n${added}\n${sdl.slice(blockClose)}`;
+    // `type X;` or `type X extending Y;`: the `;` becomes a block.
+    return `${sdl.slice(0, end - 1)} {\n${added}\n};${sdl.slice(end)}`;
+  }
+  m = /^drop\s+(type|scalar\s+type|alias|function|global)\s+([\w:]+)/i.exec(ddl);
+  if (m) {
+    const kind = (m[1] as string).toLowerCase().replace(/\s+/g, ' ');
+    const at = findDeclaration(sdl, kind, m[2] as string);
+    if (at === null) throw new DdlNotTranslated(`drop of ${kind} '${m[2]}' not found in the SDL`);
+    const { end } = declarationEnd(sdl, at);
+    return sdl.slice(0, at) + sdl.slice(end);
+  }
+  throw new DdlNotTranslated(`DDL not translated to SDL: ${firstLine(lower)}`);
+}

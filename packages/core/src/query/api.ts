@@ -8,18 +8,21 @@
  * engine: cache lookup (schema version, text, cardinality, access mode) → compile on miss →
  *         validate + bind variables and globals by name → one round trip → JSON text.
  */
-import type { Schema } from '../schema/model';
+import type { Schema, TypeRef } from '../schema/model';
 
 /** What the caller asked for (DECISIONS.md, Data plane): `many` by default. */
+
 export type RequestedCardinality = 'many' | 'atMostOne' | 'one';
 
 /** What the compiler proved about the result before running anything. */
 export type InferredCardinality = 'atMostOne' | 'one' | 'many' | 'atLeastOne';
 
 /**
- * Who runs the query, as far as compilation is concerned (part of the cache key). `service`
- * (the service credential, a superuser, or the `simple` protocol) compiles without access
- * policies; `policies` compiles them in. `readOnly` refuses every write at compile time.
+ * Who runs the query. `policies` is what compilation depends on (part of the cache key): the
+ * service credential, a superuser or the `simple` protocol compile without access policies;
+ * `policies` compiles them in. `readOnly` is enforced in one place, the engine, after compiling:
+ * a query whose `CompiledQuery.writes` is true (any insert, update or delete, however nested) is
+ * refused with 503 READ_ONLY, so one compiled query serves both modes.
  */
 export interface AccessMode {
   readonly policies: boolean;
@@ -28,8 +31,11 @@ export interface AccessMode {
 
 export interface CompileOptions {
   readonly cardinality?: RequestedCardinality;
-  readonly access?: AccessMode;
+  readonly access?: CompileAccess;
 }
+
+/** The part of `AccessMode` compilation reads. */
+export type CompileAccess = Pick<AccessMode, 'policies'>;
 
 /**
  * One SQL parameter, in `$n` order. Variables and globals are bound by name, never spliced.
@@ -46,8 +52,10 @@ export interface QueryParam {
   readonly source: 'variable' | 'global' | 'auth';
   /** The EdgeQL name as written (`$id` → `id`; positional `$0` → `0`; globals fully qualified). */
   readonly name: string;
-  /** The EdgeQL type, printed (`std::uuid`, `array<std::str>`). */
+  /** The EdgeQL type, printed (`std::uuid`, `array<std::str>`): for messages. */
   readonly type: string;
+  /** The same type, as the engine checks a value's JSON kind against it (std/params). */
+  readonly valueType: TypeRef;
   /** `<optional T>$x` and globals are optional; other variables are required. */
   readonly required: boolean;
 }

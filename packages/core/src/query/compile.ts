@@ -12,10 +12,10 @@
  * Invariant: every failure is a QueryError subclass (with a position where the text has one).
  */
 import { QueryError, ResultCardinalityMismatchError } from '../errors';
-import type { Schema } from '../schema/model';
+import type { Schema, TypeRef } from '../schema/model';
 import { printStatement } from '../sql';
 import * as ql from '../syntax';
-import type { AccessMode, CompileOptions, CompiledQuery } from './api';
+import type { CompileAccess, CompileOptions, CompiledQuery } from './api';
 import { bindQuery } from './bind';
 import { typeEnv } from './bind/calls';
 import { printIrType } from './bind/types';
@@ -23,7 +23,7 @@ import { cardName } from './ir';
 import { planQuery } from './plan/planner';
 import { schemaIndex } from './schema-index';
 
-const SERVICE: AccessMode = { policies: false, readOnly: false };
+const SERVICE: CompileAccess = { policies: false };
 
 export interface CompileDetails extends CompiledQuery {
   /** The same SQL, a clause per line (golden files, `svc query --explain`). */
@@ -81,6 +81,7 @@ function compile(
         source: p.source,
         name: p.name,
         type: printIrType(p.type),
+        valueType: p.type as TypeRef,
         required: p.required,
       })),
       cardinality: cardName(card),

@@ -28,8 +28,10 @@ export {
   pgTypeFor,
   scalarInfo,
   storedJson,
+  type ParamKind,
   type ScalarInfo,
 } from './scalars';
+export { paramValueProblem } from './params';
 export { commonType, implicitDistance, resolveCast, type Cast } from './casts';
 export {
   defaultCard,

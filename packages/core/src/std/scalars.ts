@@ -35,7 +35,25 @@ export interface ScalarInfo {
   readonly fromText: (text: SqlExpr) => SqlExpr;
   /** The type → str, as `<str>x` and `to_str(x)` write it (the JSON form's text for most). */
   readonly toText: (value: SqlExpr) => SqlExpr;
+  /** The JSON kind a parameter value of the type must have (checked before anything runs). */
+  readonly param: ParamKind;
 }
+
+/**
+ * The JSON kind of a parameter value: what the engine checks before running, so a wrong kind is
+ * a QueryArgumentError naming the variable. What a kind cannot tell (a malformed uuid or
+ * datetime string) the decode form rejects in the database.
+ */
+export type ParamKind =
+  | { readonly kind: 'string' }
+  | { readonly kind: 'boolean' }
+  /** A JSON number that is an integer in [min, max] (int64 within JSON's exact integers). */
+  | { readonly kind: 'integer'; readonly min: number; readonly max: number }
+  | { readonly kind: 'number' }
+  /** A JSON number, or a string of digits to keep every digit (`integer`: no fraction). */
+  | { readonly kind: 'exact'; readonly integer: boolean }
+  /** Any JSON value (std::json). */
+  | { readonly kind: 'any' };
 
 /**
  * `svc_meta.raise(...)`: an error with SQLSTATE `code`, typed as `type`. `probe` must be an input
@@ -62,9 +80,13 @@ export const raise = (probe: SqlExpr, type: PgType, message: SqlExpr, code = '22
 const nonNull = (j: SqlExpr): SqlExpr =>
   sql.func('nullif', [j, sql.cast(sql.text('null'), pgType('jsonb'))]);
 
-const number = (name: StdScalarName, pg: PgType): ScalarInfo => ({
+const INT_KIND = (min: number, max: number): ParamKind => ({ kind: 'integer', min, max });
+const EXACT_INT = Number.MAX_SAFE_INTEGER;
+
+const number = (name: StdScalarName, pg: PgType, param: ParamKind): ScalarInfo => ({
   name,
   pg,
+  param,
   decode: (j) => sql.cast(nonNull(j), pg),
   json: toJson,
   fromText: (t) => sql.cast(t, pg),
@@ -74,6 +96,7 @@ const number = (name: StdScalarName, pg: PgType): ScalarInfo => ({
 const textual = (name: StdScalarName, pg: PgType, isoOut: string, isoIn: string): ScalarInfo => ({
   name,
   pg,
+  param: { kind: 'string' },
   decode: (j) => meta(isoIn, [jsonText(j)]),
   json: (v) => toJson(meta(isoOut, [v])),
   fromText: (t) => meta(isoIn, [t]),
@@ -83,6 +106,7 @@ const textual = (name: StdScalarName, pg: PgType, isoOut: string, isoIn: string)
 const INFO: Record<StdScalarName, ScalarInfo> = {
   'std::str': {
     name: 'std::str',
+    param: { kind: 'string' },
     pg: STD_PG_TYPES['std::str'],
     decode: jsonText,
     json: toJson,
@@ -91,30 +115,36 @@ const INFO: Record<StdScalarName, ScalarInfo> = {
   },
   'std::bool': {
     name: 'std::bool',
+    param: { kind: 'boolean' },
     pg: STD_PG_TYPES['std::bool'],
     decode: (j) => cast(nonNull(j), 'boolean'),
     json: toJson,
     fromText: (t) => meta('bool_in', [t]),
     toText: (v) => cast(v, 'text'),
   },
-  'std::int16': number('std::int16', STD_PG_TYPES['std::int16']),
-  'std::int32': number('std::int32', STD_PG_TYPES['std::int32']),
-  'std::int64': number('std::int64', STD_PG_TYPES['std::int64']),
-  'std::sequence': number('std::sequence', STD_PG_TYPES['std::sequence']),
-  'std::float32': number('std::float32', STD_PG_TYPES['std::float32']),
-  'std::float64': number('std::float64', STD_PG_TYPES['std::float64']),
+  'std::int16': number('std::int16', STD_PG_TYPES['std::int16'], INT_KIND(-32768, 32767)),
+  'std::int32': number('std::int32', STD_PG_TYPES['std::int32'], INT_KIND(-2147483648, 2147483647)),
+  'std::int64': number('std::int64', STD_PG_TYPES['std::int64'], INT_KIND(-EXACT_INT, EXACT_INT)),
+  'std::sequence': number(
+    'std::sequence',
+    STD_PG_TYPES['std::sequence'],
+    INT_KIND(-EXACT_INT, EXACT_INT),
+  ),
+  'std::float32': number('std::float32', STD_PG_TYPES['std::float32'], { kind: 'number' }),
+  'std::float64': number('std::float64', STD_PG_TYPES['std::float64'], { kind: 'number' }),
   // Exact numbers may arrive as JSON numbers or, to keep every digit, as JSON strings.
   'std::decimal': {
-    ...number('std::decimal', STD_PG_TYPES['std::decimal']),
+    ...number('std::decimal', STD_PG_TYPES['std::decimal'], { kind: 'exact', integer: false }),
     decode: (j) => cast(jsonText(j), 'numeric'),
   },
   'std::bigint': {
-    ...number('std::bigint', STD_PG_TYPES['std::bigint']),
+    ...number('std::bigint', STD_PG_TYPES['std::bigint'], { kind: 'exact', integer: true }),
     decode: (j) => sql.cast(cast(jsonText(j), 'numeric'), STD_PG_TYPES['std::bigint']),
     fromText: (t) => sql.cast(cast(t, 'numeric'), STD_PG_TYPES['std::bigint']),
   },
   'std::uuid': {
     name: 'std::uuid',
+    param: { kind: 'string' },
     pg: STD_PG_TYPES['std::uuid'],
     decode: (j) => cast(jsonText(j), 'uuid'),
     json: toJson,
@@ -123,6 +153,7 @@ const INFO: Record<StdScalarName, ScalarInfo> = {
   },
   'std::json': {
     name: 'std::json',
+    param: { kind: 'any' },
     pg: STD_PG_TYPES['std::json'],
     decode: (j) => j,
     json: (v) => cast(v, 'json'),
@@ -132,6 +163,7 @@ const INFO: Record<StdScalarName, ScalarInfo> = {
   },
   'std::bytes': {
     name: 'std::bytes',
+    param: { kind: 'string' },
     pg: STD_PG_TYPES['std::bytes'],
     decode: (j) => sql.func('decode', [jsonText(j), sql.text('base64')]),
     json: (v) => toJson(base64(v)),

@@ -11,7 +11,15 @@ import { prepareFixture, runCase, type PreparedFixture } from './run-case';
 const sqlAsIs: CompileQuery = (_schema, text) => ({
   sql: text,
   params: text.includes('$1')
-    ? [{ source: 'variable', name: 'x', type: 'std::str', required: true }]
+    ? [
+        {
+          source: 'variable',
+          name: 'x',
+          type: 'std::str',
+          valueType: { kind: 'scalar', name: 'std::str' },
+          required: true,
+        },
+      ]
     : [],
   cardinality: 'many',
   resultType: 'json',

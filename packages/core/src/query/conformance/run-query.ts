@@ -36,7 +36,7 @@ export async function runQuery(
 ): Promise<unknown[]> {
   const compiled = compile(schema, request.query, {
     cardinality: request.cardinality ?? 'many',
-    access: { policies: false, readOnly: false },
+    access: { policies: false },
   });
   const values = bindParameters(
     compiled.params,

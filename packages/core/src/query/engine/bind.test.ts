@@ -5,6 +5,7 @@
  */
 import { buildSchema } from '../../schema/build';
 import type { QueryParam } from '../api';
+import { compileQuery } from '../compile';
 import { ANONYMOUS_AUTH, bindParameters } from './bind';
 
 const schema = buildSchema(`
@@ -13,12 +14,14 @@ scalar type Color extending enum<Red, Green>;
 scalar type Small extending int16;
 global tenant: str;
 `);
-const v = (name: string, type: string, required = true): QueryParam => ({
-  source: 'variable',
-  name,
-  type,
-  required,
-});
+/** The parameter the compiler emits for `<type>$name` (`<optional type>$name`). */
+const v = (name: string, type: string, required = true): QueryParam => {
+  const param = compileQuery(schema, `select <${required ? '' : 'optional '}${type}>$${name}`)
+    .params[0] as QueryParam;
+  if (param.name !== name || param.type !== type || param.required !== required)
+    throw new Error(`compiled ${JSON.stringify(param)} for <${type}>$${name}`);
+  return param;
+};
 const bind = (params: QueryParam[], variables: Record<string, unknown>, auth = ANONYMOUS_AUTH) =>
   bindParameters(params, { variables, globals: {}, auth }, schema);
 const problem = (params: QueryParam[], variables: Record<string, unknown>) => {
@@ -57,7 +60,7 @@ test.each([
   [
     v('d', 'std::bigint'),
     'lots',
-    'QueryArgumentError: variable $d expects std::bigint: got a string, not a number',
+    'QueryArgumentError: variable $d expects std::bigint: got a string, not an integer',
   ],
   [v('f', 'std::float64'), 1.5, 'bound'],
   [
@@ -118,7 +121,13 @@ test('auth parameters come from the caller', () => {
     'current_user_email',
     'current_role',
     'roles',
-  ].map((name) => ({ source: 'auth', name, type: 'std::str', required: false }));
+  ].map((name) => ({
+    source: 'auth',
+    name,
+    type: 'std::str',
+    valueType: { kind: 'scalar', name: 'std::str' },
+    required: false,
+  }));
   expect(bind(params, {}, auth)).toEqual([
     '"u-1"',
     '"a@example.com"',

@@ -12,12 +12,16 @@
  * - `globals` may set declared, non-computed globals only, and never the caller's own
  *   (`current_user_id`, `current_user_email`, `current_role`): 400 VALIDATION_ERROR naming it;
  * - a value of the wrong JSON kind for its declared type (a string for `std::int64`, a
- *   fraction for an integer, an object for an array) is a QueryArgumentError naming it; what
- *   the kind cannot tell (a malformed uuid or datetime) the database rejects as InvalidValueError.
+ *   fraction for an integer, an object for an array: std's `paramValueProblem`, from the std
+ *   table) is a QueryArgumentError naming it; what the kind cannot tell (a malformed uuid or
+ *   datetime) the database rejects as InvalidValueError.
  */
 import { commonError, QueryArgumentError } from '../../errors';
 import type { Schema } from '../../schema/model';
+import { paramValueProblem } from '../../std';
 import type { QueryParam } from '../api';
+import { typeEnv } from '../bind/calls';
+import { schemaIndex } from '../schema-index';
 
 /** What the caller's credentials say (DECISIONS.md, Access), fed to `auth` parameters. */
 export interface AuthValues {
@@ -129,188 +133,10 @@ function authValue(name: string, auth: AuthValues): string | null {
   }
 }
 
-/** Parsed type texts: a process sees few distinct ones, and every request binds them again. */
-const parsedTypes = new Map<string, TypeExpr>();
-
 function encode(value: unknown, param: QueryParam, what: string, schema: Schema): string {
-  let type = parsedTypes.get(param.type);
-  if (type === undefined) {
-    type = parseType(param.type);
-    if (parsedTypes.size < 10_000) parsedTypes.set(param.type, type);
-  }
-  const problem = kindProblem(type, value, schema);
+  const problem = paramValueProblem(param.valueType, value, typeEnv(schemaIndex(schema)));
   if (problem !== undefined) {
     throw new QueryArgumentError(`${what} expects ${param.type}: ${problem}`);
   }
   return JSON.stringify(value);
-}
-
-// ---------------------------------------------------------------------------------------------
-// JSON kinds of EdgeQL types
-
-type TypeExpr =
-  | { readonly kind: 'named'; readonly name: string }
-  | { readonly kind: 'array'; readonly element: TypeExpr }
-  | { readonly kind: 'range'; readonly element: TypeExpr }
-  | {
-      readonly kind: 'tuple';
-      readonly elements: readonly { readonly name: string | null; readonly type: TypeExpr }[];
-    };
-
-/** `array<tuple<a: std::str, std::int64>>` → a TypeExpr; anything unreadable is a named type. */
-function parseType(text: string): TypeExpr {
-  let at = 0;
-  const skip = () => {
-    while (text[at] === ' ') at++;
-  };
-  const name = (): string => {
-    skip();
-    const start = at;
-    while (at < text.length && !'<>,'.includes(text[at] as string)) at++;
-    return text.slice(start, at).trim();
-  };
-  const type = (): TypeExpr => {
-    const head = name();
-    skip();
-    if (text[at] !== '<') return { kind: 'named', name: head };
-    at++;
-    if (head === 'array' || head === 'range') {
-      const element = type();
-      skip();
-      at++; // '>'
-      return { kind: head, element };
-    }
-    const elements: { name: string | null; type: TypeExpr }[] = [];
-    for (;;) {
-      skip();
-      const label = /^(\w+)\s*:(?!:)/.exec(text.slice(at));
-      let elementName: string | null = null;
-      if (label) {
-        elementName = label[1] as string;
-        at += label[0].length;
-      }
-      elements.push({ name: elementName, type: type() });
-      skip();
-      const sep = text[at++];
-      if (sep !== ',') break;
-    }
-    return { kind: 'tuple', elements };
-  };
-  return type();
-}
-
-const STRING_TYPES = new Set([
-  'std::str',
-  'std::uuid',
-  'std::bytes',
-  'std::datetime',
-  'std::duration',
-  'cal::local_datetime',
-  'cal::local_date',
-  'cal::local_time',
-  'cal::relative_duration',
-  'cal::date_duration',
-]);
-const INTEGER_RANGES: Readonly<Record<string, readonly [number, number]>> = {
-  'std::int16': [-32768, 32767],
-  'std::int32': [-2147483648, 2147483647],
-  'std::int64': [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
-  'std::sequence': [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
-};
-/** Exact numbers too large for a JSON number travel as a string of digits. */
-const DECIMAL_TEXT = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
-
-/** Why `value` cannot be a `type`, or undefined when its JSON kind fits. */
-function kindProblem(type: TypeExpr, value: unknown, schema: Schema): string | undefined {
-  const got = describe(value);
-  switch (type.kind) {
-    case 'array': {
-      if (!Array.isArray(value)) return `got ${got}, not an array`;
-      for (const [i, element] of value.entries()) {
-        const problem = element === null ? 'null' : kindProblem(type.element, element, schema);
-        if (problem !== undefined) return `element ${i}: ${problem}`;
-      }
-      return undefined;
-    }
-    case 'tuple': {
-      const named = type.elements.every((e) => e.name !== null);
-      if (named) {
-        if (typeof value !== 'object' || value === null || Array.isArray(value))
-          return `got ${got}, not an object`;
-        for (const e of type.elements) {
-          const problem = kindProblem(
-            e.type,
-            (value as Record<string, unknown>)[e.name as string],
-            schema,
-          );
-          if (problem !== undefined) return `element ${e.name}: ${problem}`;
-        }
-        return undefined;
-      }
-      if (!Array.isArray(value) || value.length !== type.elements.length)
-        return `got ${got}, not an array of ${type.elements.length} elements`;
-      for (const [i, e] of type.elements.entries()) {
-        const problem = kindProblem(e.type, value[i], schema);
-        if (problem !== undefined) return `element ${i}: ${problem}`;
-      }
-      return undefined;
-    }
-    case 'range': {
-      // Gel's JSON form: {"lower", "upper", "inc_lower", "inc_upper"} or {"empty": true}; a null
-      // bound is unbounded. The SQL decode checks the rest.
-      if (typeof value !== 'object' || value === null || Array.isArray(value))
-        return `got ${got}, not a range object`;
-      for (const bound of ['lower', 'upper'] as const) {
-        const b = (value as Record<string, unknown>)[bound];
-        const problem =
-          b === undefined || b === null ? undefined : kindProblem(type.element, b, schema);
-        if (problem !== undefined) return `${bound}: ${problem}`;
-      }
-      return undefined;
-    }
-    case 'named':
-      return scalarProblem(storedAs(type.name, schema), value, got);
-  }
-}
-
-function scalarProblem(name: string, value: unknown, got: string): string | undefined {
-  if (name === 'std::json') return value === undefined ? 'got nothing' : undefined;
-  if (STRING_TYPES.has(name))
-    return typeof value === 'string' ? undefined : `got ${got}, not a string`;
-  if (name === 'std::bool')
-    return typeof value === 'boolean' ? undefined : `got ${got}, not true or false`;
-  const range = INTEGER_RANGES[name];
-  if (range) {
-    if (typeof value !== 'number' || !Number.isInteger(value)) return `got ${got}, not an integer`;
-    return value < range[0] || value > range[1] ? `${value} is out of range` : undefined;
-  }
-  if (name === 'std::float32' || name === 'std::float64')
-    return typeof value === 'number' ? undefined : `got ${got}, not a number`;
-  if (name === 'std::bigint' || name === 'std::decimal') {
-    if (typeof value === 'number')
-      return name === 'std::bigint' && !Number.isInteger(value)
-        ? `got ${got}, not an integer`
-        : undefined;
-    return typeof value === 'string' && DECIMAL_TEXT.test(value)
-      ? undefined
-      : `got ${got}, not a number`;
-  }
-  return undefined; // a type the kinds cannot judge: the database decides
-}
-
-/** The std scalar a type is stored as (custom scalars and enums through the schema). */
-function storedAs(name: string, schema: Schema): string {
-  const scalar = schema.scalarTypes.find((s) => s.name === name);
-  return scalar ? scalar.stdBase : name;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'nothing';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return `a string`;
-  if (typeof value === 'number')
-    return Number.isInteger(value) ? `the integer ${value}` : `the number ${value}`;
-  return `${typeof value} ${String(value)}`;
 }

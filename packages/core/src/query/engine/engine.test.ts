@@ -69,7 +69,15 @@ function compiled(schema: Schema, text: string): Omit<CompiledQuery, 'resultType
     case 'select User { name } filter .name = <str>$name':
       return {
         sql: `select coalesce(json_agg(json_build_object('name', u."name")), '[]')::text as result from "default"."User" u where u."name" = ($1::jsonb #>> '{}')`,
-        params: [{ source: 'variable', name: 'name', type: 'std::str', required: true }],
+        params: [
+          {
+            source: 'variable',
+            name: 'name',
+            type: 'std::str',
+            valueType: { kind: 'scalar', name: 'std::str' },
+            required: true,
+          },
+        ],
         cardinality: 'atMostOne',
         writes: false,
       };
@@ -77,8 +85,20 @@ function compiled(schema: Schema, text: string): Omit<CompiledQuery, 'resultType
       return {
         sql: `with i as (insert into "default"."User" ("name", "${ageColumn}") values ($1::jsonb #>> '{}', ($2::jsonb)::int4) returning *) select coalesce(json_agg(json_build_object('name', i."name", 'age', i."${ageColumn}")), '[]')::text as result from i`,
         params: [
-          { source: 'variable', name: 'name', type: 'std::str', required: true },
-          { source: 'variable', name: 'age', type: 'std::int32', required: false },
+          {
+            source: 'variable',
+            name: 'name',
+            type: 'std::str',
+            valueType: { kind: 'scalar', name: 'std::str' },
+            required: true,
+          },
+          {
+            source: 'variable',
+            name: 'age',
+            type: 'std::int32',
+            valueType: { kind: 'scalar', name: 'std::int32' },
+            required: false,
+          },
         ],
         cardinality: 'one',
         writes: true,
@@ -86,7 +106,15 @@ function compiled(schema: Schema, text: string): Omit<CompiledQuery, 'resultType
     case 'for n in array_unpack(<array<str>>$names) union (insert User { name := n })':
       return {
         sql: `with i as (insert into "default"."User" ("name") select jsonb_array_elements_text($1::jsonb) returning *) select coalesce(json_agg(json_build_object('name', i."name")), '[]')::text as result from i`,
-        params: [{ source: 'variable', name: 'names', type: 'array<std::str>', required: true }],
+        params: [
+          {
+            source: 'variable',
+            name: 'names',
+            type: 'array<std::str>',
+            valueType: { kind: 'array', element: { kind: 'scalar', name: 'std::str' } },
+            required: true,
+          },
+        ],
         cardinality: 'many',
         writes: true,
       };
@@ -94,8 +122,20 @@ function compiled(schema: Schema, text: string): Omit<CompiledQuery, 'resultType
       return {
         sql: `select json_build_array(json_build_array($1::jsonb #>> '{}', $2::jsonb #>> '{}'))::text as result`,
         params: [
-          { source: 'global', name: 'default::tenant', type: 'std::str', required: false },
-          { source: 'auth', name: 'current_user_id', type: 'std::uuid', required: false },
+          {
+            source: 'global',
+            name: 'default::tenant',
+            type: 'std::str',
+            valueType: { kind: 'scalar', name: 'std::str' },
+            required: false,
+          },
+          {
+            source: 'auth',
+            name: 'current_user_id',
+            type: 'std::uuid',
+            valueType: { kind: 'scalar', name: 'std::uuid' },
+            required: false,
+          },
         ],
         cardinality: 'one',
         writes: false,
@@ -103,7 +143,15 @@ function compiled(schema: Schema, text: string): Omit<CompiledQuery, 'resultType
     case 'select 1 / <int64>$d':
       return {
         sql: `select json_build_array(1 / ($1::jsonb)::int8)::text as result`,
-        params: [{ source: 'variable', name: 'd', type: 'std::int64', required: true }],
+        params: [
+          {
+            source: 'variable',
+            name: 'd',
+            type: 'std::int64',
+            valueType: { kind: 'scalar', name: 'std::int64' },
+            required: true,
+          },
+        ],
         cardinality: 'one',
         writes: false,
       };
@@ -220,11 +268,11 @@ describe('the compile cache', () => {
     expect(compiles).toEqual([
       {
         text: 'select User { name }',
-        options: { cardinality: 'many', access: { policies: true, readOnly: false } },
+        options: { cardinality: 'many', access: { policies: true } },
       },
       {
         text: 'select User { name }',
-        options: { cardinality: 'atMostOne', access: { policies: false, readOnly: false } },
+        options: { cardinality: 'atMostOne', access: { policies: false } },
       },
     ]);
     const after = engine.cacheStats();

@@ -120,12 +120,11 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
     let entry = cache.get(key);
     options.onCompileCache?.(entry !== undefined);
     if (!entry) {
-      // Read-only mode is the engine's to enforce, from `compiled.writes` (nested writes
-      // included), so a refused write is 503 READ_ONLY as DECISIONS.md says, and one compiled
-      // query serves both modes.
+      // Read-only mode is enforced below, from `compiled.writes` (nested writes included), so
+      // a refused write is 503 READ_ONLY as DECISIONS.md says: compilation reads only `policies`.
       const compiled = compile(snapshot.schema, request.query, {
         cardinality,
-        access: { policies, readOnly: false },
+        access: { policies },
       });
       entry = { compiled, statement: statementName(compiled.sql) };
       cache.set(key, entry);

@@ -33,7 +33,7 @@ import type { Cast } from '../../std/casts';
 import type { ResolvedCall } from '../../std/resolve';
 import { decodeParam, jsonOf, pgTypeFor } from '../../std/scalars';
 import type { TypeEnv } from '../../std/model';
-import type { AccessMode } from '../api';
+import type { CompileAccess } from '../api';
 import type { IrExpr, IrQuery, IrType, ShapeElement } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { children } from '../bind/statement';
@@ -48,7 +48,7 @@ const EMPTY_ARRAY: SqlExpr = sql.cast(sql.text('[]'), JSON_T);
 const MAX_PLAN_DEPTH = 400;
 
 export interface PlanOptions {
-  readonly access: AccessMode;
+  readonly access: CompileAccess;
   readonly env: TypeEnv;
 }
 
@@ -80,7 +80,7 @@ class Planner implements PlanContext {
   private readonly distinctDone = new WeakSet<IrExpr>();
   private aliasCount = 0;
   private depth = 0;
-  readonly access: AccessMode;
+  readonly access: CompileAccess;
   private readonly env: TypeEnv;
 
   constructor(

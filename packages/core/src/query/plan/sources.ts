@@ -11,11 +11,11 @@
  *   its filters; until then it refuses to compile a read of a type with policies when the caller
  *   is subject to them (never returns unfiltered rows silently).
  */
-import { QueryError, UnsupportedFeatureError } from '../../errors';
+import { UnsupportedFeatureError } from '../../errors';
 import { tableName } from '../../schema/storage/layout';
 import { pgTypeFor } from '../../std/scalars';
 import { pgType, sql, type FromItem, type SqlExpr, type SqlQuery } from '../../sql';
-import type { AccessMode } from '../api';
+import type { CompileAccess } from '../api';
 // Rows inserted earlier in the same statement (plan/mutation), which the snapshot would hide.
 import { hasWrittenRows, writtenJunction, writtenTable } from './mutation';
 import { SCHEMA_OBJECT_TYPE, type PointerInfo, type SchemaIndex } from '../schema-index';
@@ -24,18 +24,15 @@ export type AccessKind = 'select' | 'insert' | 'update' | 'delete';
 
 export interface SourceContext {
   readonly index: SchemaIndex;
-  readonly access: AccessMode;
+  readonly access: CompileAccess;
 }
 
 /**
  * The access hook (item 38): the condition the rows of concrete type `type` must meet for
  * `kind`, or null for none. Every read and write of a type's rows calls it.
  */
-export function accessFilter(ctx: SourceContext, type: string, kind: AccessKind): SqlExpr | null {
+export function accessFilter(ctx: SourceContext, type: string, _kind: AccessKind): SqlExpr | null {
   const info = ctx.index.objectType(type);
-  if (ctx.access.readOnly && kind !== 'select') {
-    throw new QueryError(`cannot ${kind} ${type}: the query runs in read-only mode`);
-  }
   if (!ctx.access.policies || !info?.model || info.model.policies.length === 0) return null;
   throw new UnsupportedFeatureError(
     `type ${type} has access policies, which svc does not enforce yet; use the service credential (no policies) to query it`,

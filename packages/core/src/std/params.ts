@@ -1,0 +1,104 @@
+/**
+ * std/params: does a JSON parameter value have the JSON kind its EdgeQL type needs?
+ *
+ * Input: the parameter's type (a TypeRef), the value the request sent (parsed JSON), and the
+ * TypeEnv (custom scalars and enums are checked as the std scalar they are stored as). Output:
+ * why the value cannot be of that type, or undefined when its kind fits. The kinds come from the
+ * std table (`ScalarInfo.param`); containers follow query/api's encoding: an array is a JSON
+ * array, an unnamed tuple an array of its elements, a named tuple an object, a range Gel's
+ * `{"lower", "upper", "inc_lower", "inc_upper"}` (or `{"empty": true}`) object.
+ * Invariant: pure; no knowledge of a scalar type outside the std table.
+ */
+import type { TypeRef } from '../schema/model';
+import type { TypeEnv } from './model';
+import { scalarInfo, type ParamKind } from './scalars';
+
+/** Exact numbers too large for a JSON number travel as a string of digits. */
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
+const INTEGER_TEXT = /^-?\d+$/;
+
+/** Why `value` cannot be a parameter of `type`, or undefined when its JSON kind fits. */
+export function paramValueProblem(type: TypeRef, value: unknown, env: TypeEnv): string | undefined {
+  const got = describe(value);
+  switch (type.kind) {
+    case 'array': {
+      if (!Array.isArray(value)) return `got ${got}, not an array`;
+      for (const [i, element] of value.entries()) {
+        const problem = element === null ? 'null' : paramValueProblem(type.element, element, env);
+        if (problem !== undefined) return `element ${i}: ${problem}`;
+      }
+      return undefined;
+    }
+    case 'tuple': {
+      if (type.elements.every((e) => e.name !== null)) {
+        if (typeof value !== 'object' || value === null || Array.isArray(value))
+          return `got ${got}, not an object`;
+        for (const e of type.elements) {
+          const field = (value as Record<string, unknown>)[e.name as string];
+          const problem = paramValueProblem(e.type, field, env);
+          if (problem !== undefined) return `element ${e.name}: ${problem}`;
+        }
+        return undefined;
+      }
+      if (!Array.isArray(value) || value.length !== type.elements.length)
+        return `got ${got}, not an array of ${type.elements.length} elements`;
+      for (const [i, e] of type.elements.entries()) {
+        const problem = paramValueProblem(e.type, value[i], env);
+        if (problem !== undefined) return `element ${i}: ${problem}`;
+      }
+      return undefined;
+    }
+    case 'range': {
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return `got ${got}, not a range object`;
+      for (const bound of ['lower', 'upper'] as const) {
+        const b = (value as Record<string, unknown>)[bound];
+        const problem =
+          b === undefined || b === null ? undefined : paramValueProblem(type.element, b, env);
+        if (problem !== undefined) return `${bound}: ${problem}`;
+      }
+      return undefined;
+    }
+    case 'scalar': {
+      const info = scalarInfo(type.name, env);
+      return info ? kindProblem(info.param, value, got) : undefined;
+    }
+    default:
+      // Objects, unions: not a parameter type the binder emits; the database decides.
+      return undefined;
+  }
+}
+
+function kindProblem(kind: ParamKind, value: unknown, got: string): string | undefined {
+  switch (kind.kind) {
+    case 'any':
+      return value === undefined ? 'got nothing' : undefined;
+    case 'string':
+      return typeof value === 'string' ? undefined : `got ${got}, not a string`;
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : `got ${got}, not true or false`;
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isInteger(value))
+        return `got ${got}, not an integer`;
+      return value < kind.min || value > kind.max ? `${value} is out of range` : undefined;
+    case 'number':
+      return typeof value === 'number' ? undefined : `got ${got}, not a number`;
+    case 'exact':
+      if (typeof value === 'number')
+        return kind.integer && !Number.isInteger(value) ? `got ${got}, not an integer` : undefined;
+      return typeof value === 'string' && (kind.integer ? INTEGER_TEXT : DECIMAL_TEXT).test(value)
+        ? undefined
+        : `got ${got}, not ${kind.integer ? 'an integer' : 'a number'}`;
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'number')
+    return Number.isInteger(value) ? `the integer ${value}` : `the number ${value}`;
+  return `${typeof value} ${String(value)}`;
+}

@@ -113,6 +113,7 @@ function planTriggers(p: Planner): void {
   const before = new Map(p.before.triggers.map((t) => [key(t), t]));
   const after = new Map(p.after.triggers.map((t) => [key(t), t]));
   const subject = (t: TriggerSpec) => `${t.table.schema}::${t.table.name}`;
+  const storedTables = new Set(p.before.tables.map((t) => qkey(t.table)));
   for (const [k, t] of before) {
     const next = after.get(k);
     if (next && text(next) === text(t)) continue;
@@ -132,7 +133,7 @@ function planTriggers(p: Planner): void {
       [triggerDdl.createFunction(t), triggerDdl.createTrigger(t)],
     );
     // Rows stored before the trigger existed may already break what it holds.
-    const duplicates = sharedDuplicates(t);
+    const duplicates = sharedDuplicates(t, (table) => storedTables.has(qkey(table)));
     if (duplicates && p.from !== null) {
       p.check(
         'violation',

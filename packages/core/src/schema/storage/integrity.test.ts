@@ -274,6 +274,20 @@ describe('migrating to a shared exclusive', () => {
     await db.query(`update "default"."Robot" set name = 'bo'`);
     expect((await migrator.migrate(db, exclusive)).applied).toBe(true);
   });
+
+  it('adds a subtype of two exclusive types (its new table holds no rows to check)', async () => {
+    const bases = `type Foo { required name: str { constraint exclusive; } }
+      type Bar { required name: str { constraint exclusive; } }`;
+    await migrator.migrate(db, bases);
+    await insert('Foo', { name: 'both' });
+    await insert('Bar', { name: 'both' });
+    expect((await migrator.migrate(db, `${bases} type Baz extending Foo, Bar;`)).applied).toBe(
+      true,
+    );
+    await expect(insert('Baz', { name: 'both' })).rejects.toMatchObject({ code: '23505' });
+    await insert('Baz', { name: 'baz' });
+    expect(await count('Baz')).toBe(1);
+  });
 });
 
 describe('delete source within one statement', () => {

@@ -228,13 +228,21 @@ const functionName = (spec: TriggerSpec): QName => ({ schema: spec.table.schema,
  * For a migration's data check on a new `exclusive` trigger: the values it would refuse among
  * stored rows (one value in several tables of the hierarchy, or twice in one), at most 20.
  * Every table of a hierarchy has such a trigger; the check comes with the first table's only.
+ * `stored` tells which tables exist before the migration: the check runs before any step, and
+ * a table the migration creates holds no rows yet (null when no table of the hierarchy exists).
  */
-export function sharedDuplicates(spec: TriggerSpec): string | null {
+export function sharedDuplicates(
+  spec: TriggerSpec,
+  stored: (table: QName) => boolean,
+): string | null {
   const a = spec.actions.find((x) => x.kind === 'exclusive');
   if (!a || a.kind !== 'exclusive') return null;
-  const tables = [{ table: spec.table, elements: a.elements, where: a.where }, ...a.others];
   const order = (t: QName) => `${t.schema}\u0000${t.name}`;
   if (a.others.some((o) => order(o.table) < order(spec.table))) return null;
+  const tables = [{ table: spec.table, elements: a.elements, where: a.where }, ...a.others].filter(
+    (o) => stored(o.table),
+  );
+  if (tables.length === 0) return null;
   const selects = tables.map((o) => {
     const printed = o.elements.map((e) => printSql(qualifyColumns(e, 't')));
     const values = printed.map((e, i) => `${e} as ${quoteIdent(`value${i + 1}`)}`);

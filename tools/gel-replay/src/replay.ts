@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { BUCKETS, BUCKET_FILES, bucketOf, type Bucket } from './buckets';
 import { applyImplicitLimit, assertShape, sortResults, type Sort } from './gel-shape';
 import { applyDdl, DdlNotTranslated, isDdl } from './ddl';
+import { LiveDriver } from './live';
 import { classScript, splitStatements, stripDefaultAt, withModule } from './script';
 
 // svc's core, built (`pnpm --filter @svc/core build`): loaded from its dist at run time, so this
@@ -63,6 +64,7 @@ interface GelClass {
   tests: GelTest[];
 }
 interface Extracted {
+  gel: string;
   files: { file: string; classes: GelClass[] }[];
 }
 
@@ -78,6 +80,9 @@ interface Options {
   failures: number;
   /** Only build and migrate each class's schema (no compiler needed). */
   schemasOnly: boolean;
+  /** Run the methods extract.py cannot follow as Python (live.py); `--no-live` counts them as
+   * "not extracted" instead. Local modes only. */
+  live: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Options {
@@ -87,6 +92,7 @@ function parseArgs(argv: readonly string[]): Options {
     timeoutMs: 5000,
     failures: 5,
     schemasOnly: false,
+    live: true,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -101,6 +107,7 @@ function parseArgs(argv: readonly string[]): Options {
     else if (arg === '--file') options.files = [...(options.files ?? []), next()];
     else if (arg === '--all') options.all = true;
     else if (arg === '--schemas-only') options.schemasOnly = true;
+    else if (arg === '--no-live') options.live = false;
     else if (arg === '--test') options.test = new RegExp(next());
     else if (arg === '--timeout') options.timeoutMs = Number(next());
     else if (arg === '--report') options.report = next();
@@ -314,6 +321,8 @@ interface Outcome {
   detail?: string;
   /** An expected error of the right class whose message does not match Gel's regex. */
   messageDiffers?: boolean;
+  /** Run as Python by live.py (extract.py could not follow the method). */
+  live?: boolean;
 }
 
 function failureClass(error: unknown): string {
@@ -325,43 +334,119 @@ function failureClass(error: unknown): string {
   return (error as Error)?.name ?? 'Error';
 }
 
+/** The methods extract.py cannot follow, run as Python by live.py, answered from `session`. */
+async function runLive(
+  gel: string,
+  file: string,
+  cls: string,
+  session: ClassSession,
+  tests: readonly GelTest[],
+  options: Options,
+  record: (test: GelTest, outcome: Omit<Outcome, 'file' | 'bucket' | 'test'>) => void,
+): Promise<void> {
+  const driver = new LiveDriver(gel, file, cls);
+  try {
+    const problem = await driver.ready();
+    if (problem !== null) {
+      for (const t of tests)
+        record(t, { status: 'fail', failure: 'driver', detail: problem, live: true });
+      return;
+    }
+    for (const t of tests) {
+      let state: ScriptState = { module: null };
+      const marks: unknown[] = [];
+      const outcome = await driver.run(
+        {
+          run: (body) => {
+            state = { module: null };
+            return session.run(body);
+          },
+          script: (db, query, variables) =>
+            runScript(session, db, { query, ...(variables ? { variables } : {}) }, state),
+          className: (error) => {
+            const type = (error as { type?: unknown })?.type;
+            if (typeof type === 'string') return type;
+            const sqlState = harness.sqlStateOf(error);
+            return (sqlState && core.queryErrorClassForSqlState(sqlState)?.name) || 'QueryError';
+          },
+          describe: (error) => harness.describeError(error),
+          begin: async (db) => {
+            if (db) await db.query(`savepoint live_tx_${marks.length}`);
+            marks.push(session.mark());
+          },
+          end: async (db, rollback) => {
+            const mark = marks.pop();
+            if (mark === undefined) return;
+            if (rollback) session.restore(mark);
+            if (db)
+              await db.query(
+                `${rollback ? 'rollback to' : 'release'} savepoint live_tx_${marks.length}`,
+              );
+          },
+        },
+        t.name,
+        options.timeoutMs,
+      );
+      record(t, { ...outcome, live: true });
+    }
+  } finally {
+    driver.close();
+  }
+}
+
+/** What a test body's earlier statements leave for later ones: `set module m`. */
+export interface ScriptState {
+  module: string | null;
+}
+
+/**
+ * One step's text, as Gel's `execute()` takes a script: each statement in order under one
+ * savepoint (rolled back, with the schema, when one fails); `set module m` applies to later
+ * statements; DDL goes to `session.runDdl`. The last statement's data answers.
+ */
+export async function runScript(
+  session: ClassSession,
+  db: Queryable | null,
+  step: Pick<GelStep, 'query' | 'variables'>,
+  state: ScriptState,
+): Promise<{ data: unknown[] | undefined; error: unknown }> {
+  if (db) await db.query('savepoint replay_step');
+  const mark = session.mark();
+  let data: unknown[] | undefined;
+  let error: unknown;
+  try {
+    for (const statement of splitStatements(step.query)) {
+      const setModule = /^(?:set\s+module\s+([\w:]+)|reset\s+module)\s*$/i.exec(statement);
+      if (setModule) {
+        state.module = setModule[1] ?? null;
+        data = [];
+        continue;
+      }
+      const query = state.module === null ? statement : withModule(state.module, statement);
+      if (isDdl(query)) {
+        await session.runDdl(db, query);
+        data = [];
+      } else data = await session.runStep(db, { ...step, query } as GelStep);
+    }
+  } catch (e) {
+    error = e;
+  }
+  if (error) session.restore(mark);
+  if (db)
+    await db.query(error ? 'rollback to savepoint replay_step' : 'release savepoint replay_step');
+  return { data, error };
+}
+
 async function runTest(
   session: ClassSession,
   test: GelTest,
 ): Promise<Omit<Outcome, 'file' | 'bucket' | 'test'>> {
   let result: Omit<Outcome, 'file' | 'bucket' | 'test'> = { status: 'pass' };
   await session.run(async (db) => {
-    // `set module m` in a test body: later statements run with `m` as their default module.
-    let module: string | null = null;
+    const state: ScriptState = { module: null };
     for (const [index, step] of (test.steps ?? []).entries()) {
       const at = `step ${index + 1}`;
-      if (db) await db.query('savepoint replay_step');
-      const mark = session.mark();
-      let data: unknown[] | undefined;
-      let error: unknown;
-      try {
-        // Gel's execute() takes a script: each statement runs in order; the last one answers.
-        for (const statement of splitStatements(step.query)) {
-          const setModule = /^(?:set\s+module\s+([\w:]+)|reset\s+module)\s*$/i.exec(statement);
-          if (setModule) {
-            module = setModule[1] ?? null;
-            data = [];
-            continue;
-          }
-          const query = module === null ? statement : withModule(module, statement);
-          if (isDdl(query)) {
-            await session.runDdl(db, query);
-            data = [];
-          } else data = await session.runStep(db, { ...step, query });
-        }
-      } catch (e) {
-        error = e;
-      }
-      if (error) session.restore(mark);
-      if (db)
-        await db.query(
-          error ? 'rollback to savepoint replay_step' : 'release savepoint replay_step',
-        );
+      const { data, error } = await runScript(session, db, step, state);
       const expect = step.expect;
       if (expect.kind === 'error') {
         if (error === undefined) {
@@ -432,11 +517,13 @@ async function main(): Promise<void> {
           ...outcome,
         });
       const runnable = tests.filter((t) => t.complete && (t.steps?.length ?? 0) > 0);
+      const live = options.live && !options.server ? tests.filter((t) => !t.complete) : [];
       for (const t of tests) {
-        if (!t.complete) record(t, { status: 'not extracted', detail: t.reason ?? '' });
-        else if (!t.steps?.length) record(t, { status: 'no queries' });
+        if (!t.complete && !live.includes(t))
+          record(t, { status: 'not extracted', detail: t.reason ?? '' });
+        else if (t.complete && !t.steps?.length) record(t, { status: 'no queries' });
       }
-      if (runnable.length === 0) continue;
+      if (runnable.length === 0 && live.length === 0) continue;
       const script = classScript(cls.schema, cls.setup);
       for (const ddl of script.skippedDdl)
         skippedDdl.set(ddl.slice(0, 60), (skippedDdl.get(ddl.slice(0, 60)) ?? 0) + 1);
@@ -450,7 +537,7 @@ async function main(): Promise<void> {
           : await localSession(options, compile as CompileQuery, sdl, script.statements);
       } catch (error) {
         const message = (error as Error).message;
-        for (const t of runnable)
+        for (const t of [...runnable, ...live])
           record(t, {
             status: 'fail',
             failure: message.startsWith('schema') ? 'schema' : 'setup',
@@ -471,6 +558,8 @@ async function main(): Promise<void> {
             });
           }
         }
+        if (live.length > 0)
+          await runLive(extracted.gel, file, cls.name, session, live, options, record);
       } finally {
         await session.dispose();
       }
@@ -589,9 +678,11 @@ function printReport(
     outcomes.filter((o) => o.bucket !== 'other' && o.failure !== 'schema' && o.failure !== 'setup'),
   );
   const messageDiffers = outcomes.filter((o) => o.status === 'pass' && o.messageDiffers).length;
+  const live = outcomes.filter((o) => o.bucket !== 'other' && o.live);
   lines.push(
     '',
     `Passing tests whose expected error message differs from Gel's regex: ${messageDiffers}`,
+    `Bucket tests run as Python by live.py (not extractable as data): ${live.length}, passed ${live.filter((o) => o.status === 'pass').length}`,
   );
   lines.push('', 'Failures by class');
   const failures = outcomes.filter((o) => o.status === 'fail');

@@ -1,0 +1,422 @@
+"""Runs Gel's test methods themselves against svc: the tests extract.py cannot follow.
+
+extract.py reads test methods as data; a method that computes its queries or checks results in
+Python (`res = await self.con.query(...)`, `self.assertEqual(len(res), 3)`, expectations built
+from earlier results) is "not extracted". This driver runs such methods as Python, with small
+stand-ins for the modules they import (Gel's test base, its client library's error classes and
+`edb.tools.test` decorators): every query and every result check is sent to the replay runner
+(replay.ts), which owns the database, the transaction and the comparison rules (gel-shape.ts).
+
+Protocol (one JSON object per line; requests on stdout, answers on stdin):
+  -> {"op": "query", "query", "variables", "single": bool}   <- {"data": [...]} | {"error": {...}}
+  -> {"op": "ddl", "query"}                                   <- {} | {"error": {...}}
+  -> {"op": "assert", "query", "expected", "sort", "implicitLimit", "variables"}
+                                                              <- {"difference": str | null} | {"error"}
+  -> {"op": "shape", "data", "expected"}                      <- {"difference": str | null}
+  <- {"op": "run", "test": name}        (from the runner: run one method)
+  -> {"op": "done", "test", "status": "pass" | "fail", "failure", "detail", "messageDiffers"}
+The driver reads the test file as Python (it is imported, unlike in extract.py) with Gel's
+checkout only on the path for the stand-ins' data (the error class hierarchy is read from
+edb/errors/__init__.py with `ast`); nothing of Gel's server or client is imported.
+"""
+import argparse
+import ast
+import asyncio
+import contextlib
+import datetime
+import decimal
+import importlib.util
+import json
+import re
+import sys
+import types
+import unittest
+import uuid
+
+PROTOCOL_OUT = sys.stdout
+sys.stdout = sys.stderr  # the test module's prints must not reach the protocol stream
+
+
+def ask(message):
+    PROTOCOL_OUT.write(json.dumps(message, default=str) + '\n')
+    PROTOCOL_OUT.flush()
+    line = sys.stdin.readline()
+    if not line:
+        raise SystemExit(0)
+    return json.loads(line)
+
+
+# --- values -----------------------------------------------------------------------------------
+
+class Bag(list):
+    """`tb.bag(...)`: a list compared without order."""
+
+
+class Record(dict):
+    """A result object: `o.name` and `o['name']` both read a field (Gel's client objects)."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def from_json(value):
+    if isinstance(value, dict):
+        return Record({k: from_json(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return [from_json(v) for v in value]
+    return value
+
+
+def tagged(v):
+    """A Python expectation -> the tagged JSON extract.py writes (see its docstring)."""
+    if isinstance(v, Bag):
+        return {'$bag': [tagged(e) for e in v]}
+    if isinstance(v, (set, frozenset)):
+        return {'$set': [tagged(e) for e in v]}
+    if isinstance(v, (list, tuple, range)):
+        return [tagged(e) for e in v]
+    if isinstance(v, dict):
+        return {str(k): tagged(e) for k, e in v.items()}
+    if v is Ellipsis:
+        return {'$ellipsis': True}
+    if isinstance(v, bool) or v is None or isinstance(v, (int, str)):
+        return v
+    if isinstance(v, float):
+        return {'$float': v}
+    if isinstance(v, decimal.Decimal):
+        return {'$float': float(v)}
+    if isinstance(v, uuid.UUID):
+        return str(v)
+    if isinstance(v, type):
+        return {'$type': {'str': 'str', 'int': 'int', 'float': 'float', 'bool': 'bool',
+                          'UUID': 'uuid'}.get(v.__name__, 'any')}
+    if isinstance(v, (datetime.datetime, datetime.date, datetime.time)):
+        return v.isoformat()
+    if isinstance(v, datetime.timedelta):
+        return {'$type': 'any'}
+    if isinstance(v, Range):
+        return ({'empty': True} if v.empty else
+                {'lower': tagged(v.lower), 'upper': tagged(v.upper),
+                 'inc_lower': v.inc_lower, 'inc_upper': v.inc_upper})
+    raise TypeError(f'cannot send a {type(v).__name__} expectation')
+
+
+class Range:
+    """The client library's `Range`, as Gel's JSON writes it."""
+
+    def __init__(self, lower=None, upper=None, *, inc_lower=True, inc_upper=False, empty=False):
+        self.lower, self.upper = lower, upper
+        self.inc_lower, self.inc_upper, self.empty = inc_lower, inc_upper, empty
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+class EdgeDBError(Exception):
+    def __init__(self, message='', svc=None):
+        super().__init__(message)
+        self.svc = svc or {}
+
+
+def error_classes(gel):
+    """Gel's error classes, with their hierarchy, read from edb/errors/__init__.py."""
+    classes = {'EdgeDBError': EdgeDBError, 'GelError': EdgeDBError}
+    with open(f'{gel}/edb/errors/__init__.py') as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            bases = [classes.get(getattr(b, 'id', ''), EdgeDBError) for b in node.bases]
+            classes[node.name] = type(node.name, tuple(bases) or (EdgeDBError,), {})
+    return classes
+
+
+ERRORS = {}
+
+
+def raise_svc(error):
+    cls = ERRORS.get(error.get('className') or '', None) or ERRORS.get('QueryError', EdgeDBError)
+    raise cls(error.get('message', ''), error)
+
+
+# --- the connection and the test base ---------------------------------------------------------
+
+class Connection:
+    def __init__(self, case):
+        self.case = case
+
+    async def _run(self, query, args, kwargs, single=False):
+        variables = {k: v for k, v in kwargs.items() if not k.startswith('__')}
+        for i, a in enumerate(args):
+            variables[str(i)] = a
+        answer = ask({'op': 'query', 'query': query, 'variables': tagged_vars(variables)})
+        if 'error' in answer:
+            raise_svc(answer['error'])
+        data = from_json(answer['data'])
+        if single:
+            return data[0] if data else None
+        return data
+
+    async def query(self, query, *args, **kwargs):
+        return await self._run(query, args, kwargs)
+
+    async def _fetchall(self, query, *args, **kwargs):
+        return await self._run(query, args, kwargs)
+
+    async def query_single(self, query, *args, **kwargs):
+        return await self._run(query, args, kwargs, single=True)
+
+    async def query_required_single(self, query, *args, **kwargs):
+        result = await self._run(query, args, kwargs, single=True)
+        if result is None:
+            raise ERRORS['NoDataError']('query returned no data')
+        return result
+
+    async def query_json(self, query, *args, **kwargs):
+        return json.dumps(await self._run(query, args, kwargs))
+
+    _fetchall_json = query_json
+
+    async def query_single_json(self, query, *args, **kwargs):
+        return json.dumps(await self._run(query, args, kwargs, single=True))
+
+    async def execute(self, query, *args, **kwargs):
+        await self._run(query, args, kwargs)
+
+    def transaction(self):
+        return Transaction()
+
+    def _clear_codecs_cache(self):
+        pass
+
+    def is_closed(self):
+        return False
+
+
+class Transaction:
+    """A transaction inside the test's own: a savepoint the runner keeps (and the schema with
+    it, after DDL), rolled back or released."""
+
+    def __init__(self, rollback_on_exit=False):
+        self.rollback_on_exit = rollback_on_exit
+        self.open = False
+
+    async def start(self):
+        ask({'op': 'begin'})
+        self.open = True
+
+    async def rollback(self):
+        if self.open:
+            ask({'op': 'rollback'})
+            self.open = False
+
+    async def commit(self):
+        if self.open:
+            ask({'op': 'commit'})
+            self.open = False
+
+    async def __aenter__(self):
+        await self.start()
+        return self
+
+    async def __aexit__(self, kind, *exc):
+        if kind is not None or self.rollback_on_exit:
+            await self.rollback()
+        else:
+            await self.commit()
+        return False
+
+
+def tagged_vars(variables):
+    return {k: tagged(v) for k, v in variables.items()}
+
+
+MESSAGE_DIFFERS = []
+
+
+class QueryTestCase(unittest.TestCase):
+    SCHEMA = None
+    SETUP = None
+
+    def __init__(self, method='runTest'):
+        super().__init__(method if hasattr(self, method) else 'runTest')
+        self.con = Connection(self)
+
+    def runTest(self):
+        pass
+
+    async def assert_query_result(self, query, exp_result_json, exp_result_binary=..., *,
+                                  sort=None, implicit_limit=0, variables=None, msg=None,
+                                  json_only=False, binary_only=False, **_):
+        variables = variables or {}
+        if isinstance(variables, tuple):
+            variables = {str(i): v for i, v in enumerate(variables)}
+        answer = ask({
+            'op': 'assert', 'query': query, 'expected': tagged(exp_result_json),
+            'sort': sort_spec(sort), 'implicitLimit': implicit_limit,
+            'variables': tagged_vars(variables), 'okOnly': bool(binary_only),
+        })
+        if 'error' in answer:
+            raise_svc(answer['error'])
+        if answer.get('difference'):
+            raise AssertionError(answer['difference'])
+
+    def assert_data_shape(self, data, shape, message=None, **_):
+        answer = ask({'op': 'shape', 'data': data, 'expected': tagged(shape)})
+        if answer.get('difference'):
+            raise AssertionError(answer['difference'])
+
+    def _run_and_rollback(self):
+        return Transaction(rollback_on_exit=True)
+
+    def assertRaisesRegex(self, exception, regex=None, msg=None, **_):
+        return raises(exception, regex)
+
+    @contextlib.asynccontextmanager
+    async def assertRaisesRegexTx(self, exception, regex=None, msg=None, **_):
+        with raises(exception, regex):
+            async with Transaction(rollback_on_exit=True):
+                yield
+
+    def assertRaises(self, exception, *args, **kwargs):
+        return raises(exception, None)
+
+
+@contextlib.contextmanager
+def raises(exception, regex):
+    """Like unittest's, but a message not matching Gel's regex is noted, not failed (svc's
+    messages are its own; the class must match)."""
+    try:
+        yield
+    except exception as e:
+        if regex and not re.search(regex, str(e), re.I):
+            MESSAGE_DIFFERS.append(True)
+        return
+    except EdgeDBError as e:
+        raise AssertionError(
+            f'expected {exception.__name__}, got {type(e).__name__}: {e}') from None
+    raise AssertionError(f'expected {exception.__name__}, got no error')
+
+
+def sort_spec(sort):
+    """`sort=` as replay.ts reads it: True, a key path, or a dict of those; a lambda is probed
+    with a recording object to learn the path it reads."""
+    if sort is None or sort is True:
+        return sort
+    if isinstance(sort, dict):
+        return {k: sort_spec(v) for k, v in sort.items()}
+    if callable(sort):
+        path = []
+
+        class Probe:
+            def __getitem__(self, key):
+                path.append(key)
+                return self
+
+            def __getattr__(self, key):
+                path.append(key)
+                return self
+        try:
+            sort(Probe())
+        except Exception:
+            raise NotImplementedError('a sort key the driver cannot follow')
+        return {'$key': path}
+    raise NotImplementedError('a sort key the driver cannot follow')
+
+
+def identity_decorator(*args, **kwargs):
+    if len(args) == 1 and callable(args[0]) and not kwargs:
+        return args[0]
+    return lambda f: f
+
+
+def install_stand_ins(gel):
+    ERRORS.update(error_classes(gel))
+    client = types.ModuleType('edgedb')
+    for name, cls in ERRORS.items():
+        setattr(client, name, cls)
+    client.errors = client
+    client.Set = list
+    client.Object = Record
+    client.NamedTuple = tuple
+    client.Tuple = tuple
+    client.Range = Range
+    sys.modules['edgedb'] = client
+    sys.modules['gel'] = client
+    edb = types.ModuleType('edb')
+    edb.__path__ = []
+    edb.errors = client
+    testbase = types.ModuleType('edb.testbase')
+    server = types.ModuleType('edb.testbase.server')
+    server.QueryTestCase = QueryTestCase
+    server.DDLTestCase = QueryTestCase
+    server.BaseQueryTestCase = QueryTestCase
+    server.bag = Bag
+    server.needs_factoring = identity_decorator
+    server.needs_factoring_weakly = identity_decorator
+    server.ignore_warnings = identity_decorator
+    testbase.server = server
+    tools = types.ModuleType('edb.tools')
+    test = types.ModuleType('edb.tools.test')
+    for name in ('xfail', 'xerror', 'not_implemented', 'skip', 'async_timeout'):
+        setattr(test, name, identity_decorator)
+    tools.test = test
+    common = types.ModuleType('edb.common')
+    shape = types.ModuleType('edb.common.assert_data_shape')
+
+    def assert_data_shape(data, expected, fail, message=None, **_):
+        answer = ask({'op': 'shape', 'data': data, 'expected': tagged(expected)})
+        if answer.get('difference'):
+            fail(answer['difference'])
+    shape.assert_data_shape = assert_data_shape
+    common.assert_data_shape = shape
+    edb.testbase, edb.tools, edb.common = testbase, tools, common
+    for name, module in {'edb': edb, 'edb.errors': client, 'edb.testbase': testbase,
+                         'edb.testbase.server': server, 'edb.tools': tools,
+                         'edb.tools.test': test, 'edb.common': common,
+                         'edb.common.assert_data_shape': shape}.items():
+        sys.modules[name] = module
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--gel', required=True)
+    parser.add_argument('--file', required=True)
+    parser.add_argument('--class', dest='cls', required=True)
+    args = parser.parse_args()
+    install_stand_ins(args.gel)
+    spec = importlib.util.spec_from_file_location('gel_test', f'{args.gel}/tests/{args.file}')
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    cls = getattr(module, args.cls)
+    loop = asyncio.new_event_loop()
+    PROTOCOL_OUT.write(json.dumps({'op': 'ready'}) + '\n')
+    PROTOCOL_OUT.flush()
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            return
+        request = json.loads(line)
+        name = request['test']
+        MESSAGE_DIFFERS.clear()
+        outcome = {'op': 'done', 'test': name, 'status': 'pass'}
+        try:
+            case = cls(name)
+            loop.run_until_complete(asyncio.wait_for(getattr(case, name)(), request.get('timeout', 30)))
+            if MESSAGE_DIFFERS:
+                outcome['messageDiffers'] = True
+        except AssertionError as e:
+            outcome.update(status='fail', failure='wrong result', detail=str(e)[:500])
+        except EdgeDBError as e:
+            outcome.update(status='fail', failure=type(e).__name__,
+                           detail=f'{type(e).__name__}: {e}'[:500])
+        except BaseException as e:  # the driver's own limits: counted as failures, named
+            outcome.update(status='fail', failure='driver',
+                           detail=f'{type(e).__name__}: {e}'[:500])
+        PROTOCOL_OUT.write(json.dumps(outcome) + '\n')
+        PROTOCOL_OUT.flush()
+
+
+if __name__ == '__main__':
+    main()

@@ -14,7 +14,8 @@ describe('quote', () => {
 
   it.each([
     ["it's", "'it''s'"],
-    ['back\\slash', "'back\\slash'"],
+    ['back\\slash', "E'back\\\\slash'"],
+    ["it's a \\", "E'it''s a \\\\'"],
     ['', "''"],
   ])('quoteLiteral(%j) = %s', (input, expected) => {
     expect(quoteLiteral(input)).toBe(expected);
@@ -26,7 +27,7 @@ describe('quote', () => {
   });
 
   it('writes bytea in hex', () => {
-    expect(quoteBytea(new Uint8Array([0, 255, 97]))).toBe("'\\x00ff61'::bytea");
+    expect(quoteBytea(new Uint8Array([0, 255, 97]))).toBe("E'\\\\x00ff61'::bytea");
   });
 
   const text = fc.string({ unit: 'binary' }).filter((s) => !s.includes('\u0000'));
@@ -35,8 +36,11 @@ describe('quote', () => {
     fc.assert(
       fc.property(text, (s) => {
         const quoted = quoteLiteral(s);
+        const body = quoted.startsWith('E') ? quoted.slice(1) : quoted;
         // Every quote inside is doubled: removing the pairs leaves only the two delimiters.
-        expect(quoted.slice(1, -1).replace(/''/g, '')).not.toContain("'");
+        expect(body.slice(1, -1).replace(/''/g, '')).not.toContain("'");
+        // An escape string exactly when there is a backslash, which it then doubles.
+        expect(quoted.startsWith('E')).toBe(s.includes('\\'));
         expect(unquoteLiteral(quoted)).toBe(s);
       }),
     );

@@ -4,8 +4,10 @@
  * Input: a name or a value. Output: its SQL spelling.
  * Invariants:
  * - `quoteIdent` always double-quotes (so case and reserved words never matter) and doubles `"`;
- * - `quoteLiteral` assumes `standard_conforming_strings = on` (the default since PostgreSQL 9.1):
- *   a backslash is an ordinary character, only `'` is doubled, and `E'...'` is never needed;
+ * - literals read the same whatever the session's `standard_conforming_strings` (a pooler may
+ *   hand svc a connection with it off): a value with a backslash is written `E'...'` with the
+ *   backslash doubled (an escape string reads backslashes the same under both settings); any
+ *   other value is a plain `'...'`; `'` is always doubled;
  * - NUL cannot be stored in PostgreSQL text, so both functions refuse it.
  *
  * Queries bind values as `$n` parameters. DDL cannot take parameters, so literals in DDL
@@ -30,12 +32,13 @@ export function quoteLiteral(value: string): string {
       'a string value cannot contain NUL (PostgreSQL text cannot hold it)',
     );
   }
-  return `'${value.replace(/'/g, "''")}'`;
+  const quoted = value.replace(/'/g, "''");
+  return value.includes('\\') ? `E'${quoted.replace(/\\/g, '\\\\')}'` : `'${quoted}'`;
 }
 
-/** Bytes as a bytea literal in hex form: `'\x0aff'::bytea`. */
+/** Bytes as a bytea literal in hex form: `E'\\x0aff'::bytea` (an escape string: see above). */
 export function quoteBytea(value: Uint8Array): string {
-  return `'\\x${Buffer.from(value).toString('hex')}'::bytea`;
+  return `E'\\\\x${Buffer.from(value).toString('hex')}'::bytea`;
 }
 
 /** Inverse of quoteIdent, for tests and introspection: `"a""b"` → `a"b`. */
@@ -49,12 +52,15 @@ export function unquoteIdent(text: string): string {
   return inner.replace(/""/g, '"');
 }
 
-/** Inverse of quoteLiteral. */
+/** Inverse of quoteLiteral (`'...'`, or `E'...'` with only `\\` and `''` escaped). */
 export function unquoteLiteral(text: string): string {
-  if (text.length < 2 || !text.startsWith("'") || !text.endsWith("'")) {
+  const escaped = text.startsWith("E'");
+  const body = escaped ? text.slice(1) : text;
+  if (body.length < 2 || !body.startsWith("'") || !body.endsWith("'")) {
     throw new Error(`not a quoted literal: ${text}`);
   }
-  const inner = text.slice(1, -1);
+  const inner = body.slice(1, -1);
   if (inner.replace(/''/g, '').includes("'")) throw new Error(`unbalanced quotes: ${text}`);
-  return inner.replace(/''/g, "'");
+  const value = inner.replace(/''/g, "'");
+  return escaped ? value.replace(/\\\\/g, '\\') : value;
 }

@@ -170,6 +170,7 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
     case 'SelectQuery':
     case 'ForQuery':
     case 'GroupQuery':
+    case 'InternalGroupQuery':
     case 'InsertQuery':
     case 'UpdateQuery':
     case 'DeleteQuery':
@@ -520,24 +521,13 @@ function bindFreeStep(ctx: BindContext, scope: Scope, source: IrExpr, step: ql.P
       };
     }
     if (step.name === 'grouping') {
-      // The key names, once per group.
-      const str = { kind: 'scalar', name: 'std::str' } as const;
-      const names = group.keys.map(
-        (k): IrExpr => ({ kind: 'Literal', type: str, card: ONE, value: k.name }),
-      );
-      const body: IrExpr =
-        names.length === 1
-          ? (names[0] as IrExpr)
-          : { kind: 'SetLiteral', type: str, card: { min: 1, max: 'many' }, elements: names };
-      const binding: Binding = { id: ctx.freshId(), name: '(group)', expr: ref, iteration: true };
+      // The names of the keys of each group's grouping set.
       return {
-        kind: 'For',
-        type: str,
-        card: cardProduct(ref.card, body.card),
-        binding,
-        iterator: ref,
-        body,
-        optional: false,
+        kind: 'GroupGrouping',
+        type: { kind: 'scalar', name: 'std::str' },
+        card: cardProduct(source.card, MANY),
+        group: ref,
+        array: false,
       };
     }
     if (step.name === 'elements') {

@@ -459,7 +459,7 @@ export function pointerStep(
 }
 
 /** The group a set of group results comes from, through aliases and selects. */
-function groupOf(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> | null {
+export function groupOf(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> | null {
   switch (expr.kind) {
     case 'Group':
       return expr;
@@ -485,6 +485,13 @@ function freeObjectOf(expr: IrExpr): Extract<IrExpr, { kind: 'FreeObject' }> | n
       return freeObjectOf(expr.subject);
     case 'For':
       return freeObjectOf(expr.body);
+    case 'PointerStep':
+      return expr.computed ? freeObjectOf(expr.computed) : null;
+    case 'GroupElements': {
+      // A group's elements are its subject's.
+      const group = groupOf(expr.group);
+      return group ? freeObjectOf(group.elements) : null;
+    }
     default:
       return null;
   }

@@ -16,7 +16,15 @@ import { InvalidReferenceError, InvalidTypeError, QueryError } from '../../error
 import type { IrExpr, PointerStep, ShapeElement } from '../ir';
 import type { PointerInfo } from '../schema-index';
 import { fail, type BindContext, type Scope } from './context';
-import { bindExpr, bindStep, pathIdOf, pointerStep, subjectScope, withPathId } from './expr';
+import {
+  bindExpr,
+  bindStep,
+  groupOf,
+  pathIdOf,
+  pointerStep,
+  subjectScope,
+  withPathId,
+} from './expr';
 import { selectOver } from './statement';
 import { isObjectType, printIrType, resolveTypeExpr } from './types';
 
@@ -153,6 +161,11 @@ export function shapeOf(expr: IrExpr): IrExpr | null {
       return shapeOf(expr.expr);
     case 'PointerStep':
       return expr.computed ? shapeOf(expr.computed) : null;
+    case 'GroupElements': {
+      // A group's elements carry its subject's shape (`group User { b := ... } by .name`).
+      const group = groupOf(expr.group);
+      return group ? shapeOf(group.elements) : null;
+    }
     default:
       return null;
   }

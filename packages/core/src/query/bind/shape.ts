@@ -183,8 +183,16 @@ export function viewStep(
   name: string,
   carrier: IrExpr | null = null,
 ): PointerStep | null {
-  const shape = carrier ?? shapeOf(source);
-  const view = shape ? ctx.viewElements.get(shape)?.get(name) : undefined;
+  let shape = carrier ?? shapeOf(source);
+  let view = shape ? ctx.viewElements.get(shape)?.get(name) : undefined;
+  // A shape on a set that carries a shape (`X { name, b }` with `X := User { b := ... }`) keeps
+  // the inner shape's computed elements it does not define again.
+  while (shape && !view && shape.kind === 'Shape') {
+    const inner = shapeOf(shape.subject);
+    if (!inner || inner === shape) break;
+    shape = inner;
+    view = ctx.viewElements.get(shape)?.get(name);
+  }
   if (!view || !shape) return null;
   const active = ctx.rebinding.get(shape) ?? new Set<string>();
   if (active.has(name)) return null;

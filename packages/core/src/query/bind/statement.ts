@@ -404,7 +404,12 @@ function groupOver(
     subject = bindingRef(binding);
   }
   const core = withPathId(ctx, s, subject.kind === 'Shape' ? subject.subject : subject);
-  const inner = subjectScope(s, core, linkOf(core));
+  const base = subjectScope(s, core, linkOf(core));
+  // `.x` in `using` reaches the computed elements of the subject's shape.
+  const inner: Scope =
+    subject.kind === 'Shape'
+      ? { ...base, views: new Map([...base.views, [pathIdOf(core) as string, subject]]) }
+      : base;
   // Each `using` alias sees the ones before it (`using x := count(.owners), n := x`).
   let usingScope = inner;
   const using = new Map<string, IrExpr>();

@@ -474,23 +474,35 @@ export function groupOf(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> | null
   }
 }
 
-function freeObjectOf(expr: IrExpr): Extract<IrExpr, { kind: 'FreeObject' }> | null {
+/**
+ * Element `name` of the free objects `expr` makes. Objects made in a `for` body read as a value
+ * give it inside that `for` (`(for n in {9} union {d := n}).d` is `for n in {9} union n`), so
+ * the body's iteration variables stay bound; through a name (`X.d`, a partial path on the
+ * objects), the `for` is already iterated where the name's elements are.
+ */
+function freeElementOf(expr: IrExpr, name: string, direct = true): IrExpr | null {
   switch (expr.kind) {
     case 'FreeObject':
-      return expr;
+      return expr.elements.find((e) => e.name === name)?.expr ?? null;
     case 'BindingRef':
-      return freeObjectOf(expr.binding.expr);
+      return freeElementOf(expr.binding.expr, name, false);
     case 'Shape':
     case 'Select':
-      return freeObjectOf(expr.subject);
-    case 'For':
-      return freeObjectOf(expr.body);
+      return freeElementOf(expr.subject, name, direct);
+    case 'For': {
+      const body = freeElementOf(expr.body, name, direct);
+      if (!body || !direct) return body;
+      const iterations: Card = expr.optional
+        ? { min: 1, max: expr.iterator.card.max === 0 ? 1 : expr.iterator.card.max }
+        : expr.iterator.card;
+      return { ...expr, type: body.type, card: cardProduct(iterations, body.card), body };
+    }
     case 'PointerStep':
-      return expr.computed ? freeObjectOf(expr.computed) : null;
+      return expr.computed ? freeElementOf(expr.computed, name, direct) : null;
     case 'GroupElements': {
       // A group's elements are its subject's.
       const group = groupOf(expr.group);
-      return group ? freeObjectOf(group.elements) : null;
+      return group ? freeElementOf(group.elements, name, false) : null;
     }
     default:
       return null;
@@ -546,9 +558,8 @@ function bindFreeStep(ctx: BindContext, scope: Scope, source: IrExpr, step: ql.P
       };
     }
   }
-  const free = freeObjectOf(source);
-  const element = free?.elements.find((e) => e.name === step.name);
-  if (element && step.via === '.') return element.expr;
+  const element = step.via === '.' ? freeElementOf(source, step.name) : null;
+  if (element) return element;
   return unknownName('element of a free object', step.name, step.span);
 }
 

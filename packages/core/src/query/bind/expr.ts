@@ -384,7 +384,15 @@ export function bindStep(
           carrier,
         )
       : null;
-    return view ?? bindFreeStep(ctx, scope, source, step);
+    // Or a computed element of the shape the free objects carry (`with g := groups { m := ... }
+    // select g { m }`).
+    const carried =
+      view ??
+      (step.via === '.' && id !== null
+        ? (viewStep(ctx, source, id, 'std::FreeObject', step.name) ??
+          (shaped !== source ? viewStep(ctx, shaped, id, 'std::FreeObject', step.name) : null))
+        : null);
+    return carried ?? bindFreeStep(ctx, scope, source, step);
   }
   if (!isObjectType(source.type)) {
     return fail(

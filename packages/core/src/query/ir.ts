@@ -259,6 +259,11 @@ export interface Group extends Base<'Group'> {
   readonly subjectPathId: string;
   /** Keys in `by` order: name and expression (evaluated per subject element). */
   readonly keys: readonly { readonly name: string; readonly expr: IrExpr }[];
+  /**
+   * The grouping sets, each the indices of the keys it groups by (`by a, b`: one set of both;
+   * `by {a, b}`, `rollup`, `cube`: several). With more than one, a group's value records its set.
+   */
+  readonly sets: readonly (readonly number[])[];
   /** The shape of each group's elements (the subject's shape, if any). */
   readonly elements: IrExpr;
   /** Groups are referred to (`.key`, `.elements`, shapes) through this id. */
@@ -269,6 +274,12 @@ export interface Group extends Base<'Group'> {
 export interface GroupKey extends Base<'GroupKey'> {
   readonly group: IrExpr;
   readonly index: number;
+}
+
+/** `g.grouping`: the names of the keys group `g`'s grouping set groups by (a set, or an array). */
+export interface GroupGrouping extends Base<'GroupGrouping'> {
+  readonly group: IrExpr;
+  readonly array: boolean;
 }
 
 /** `g.elements`: the subject elements with group `g`'s keys. */
@@ -304,6 +315,7 @@ export type IrExpr =
   | For
   | Group
   | GroupKey
+  | GroupGrouping
   | GroupElements
   | TupleElement
   | Insert

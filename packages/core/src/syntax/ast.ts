@@ -404,7 +404,33 @@ export interface GroupQuery extends NodeBase<'GroupQuery'> {
   readonly by: readonly GroupingElement[];
 }
 
-export type Query = SelectQuery | InsertQuery | UpdateQuery | DeleteQuery | ForQuery | GroupQuery;
+/**
+ * `for group [alias :=] subject using ... by ... in g [, grouping] union [alias :=] result
+ * [filter ...] [order by ...]`: Gel's internal form of `group`, the result evaluated once per
+ * group with `g` the group's elements and each `using` alias its key.
+ */
+export interface InternalGroupQuery extends NodeBase<'InternalGroupQuery'> {
+  readonly aliases: readonly WithItem[];
+  readonly subject: Expr;
+  readonly subjectAlias: string | null;
+  readonly using: readonly AliasedExpr[];
+  readonly by: readonly GroupingElement[];
+  readonly groupAlias: string;
+  readonly groupingAlias: string | null;
+  readonly resultAlias: string | null;
+  readonly result: Expr;
+  readonly filter: Expr | null;
+  readonly orderBy: readonly SortExpr[];
+}
+
+export type Query =
+  | SelectQuery
+  | InsertQuery
+  | UpdateQuery
+  | DeleteQuery
+  | ForQuery
+  | GroupQuery
+  | InternalGroupQuery;
 
 export type Expr =
   | Constant
@@ -732,6 +758,7 @@ export type Node =
   | GroupingSets
   | GroupingOperation
   | GroupQuery
+  | InternalGroupQuery
   | SetField
   | AnnotationValue
   | Using
@@ -779,6 +806,7 @@ export const QUERY_KINDS: ReadonlySet<NodeKind> = new Set<NodeKind>([
   'DeleteQuery',
   'ForQuery',
   'GroupQuery',
+  'InternalGroupQuery',
 ]);
 
 export function isQuery(node: Node): node is Query {

@@ -12,6 +12,7 @@ import { EdgeQLSyntaxError, type QueryErrorClass } from '../errors';
 import { MAX_NESTING_DEPTH, nestingError } from './depth';
 import {
   create,
+  isQuery,
   type AliasedExpr,
   type AnchorName,
   type BinaryOperator,
@@ -24,6 +25,7 @@ import {
   type GroupingElement,
   type GroupingIdent,
   type GroupQuery,
+  type InternalGroupQuery,
   type IfElse,
   type InsertQuery,
   type NamedArg,
@@ -1005,6 +1007,12 @@ export class Parser {
     if (this.isIdentifierToken(this.peek()) && this.at(':=', 1)) return this.parseNamedTuple(start);
     const first = this.parseGenExpr();
     if (this.eat(')')) return first;
+    // A statement in parentheses may end with `;`, as in Gel: `select (group X by .a;) {...}`.
+    if (isQuery(first) && this.at(';') && this.at(')', 1)) {
+      this.advance();
+      this.advance();
+      return first;
+    }
     if (!this.at(',')) return this.listError(')');
     const elements: Expr[] = [first];
     while (this.eat(',')) {
@@ -1418,6 +1426,7 @@ export class Parser {
         case 'delete':
           return this.parseDelete(start, aliases);
         case 'for':
+          if (this.atKeyword('group', 1)) return this.parseInternalGroup(start, aliases);
           return this.parseFor(start, aliases);
         case 'group':
           return this.parseGroup(start, aliases);
@@ -1640,19 +1649,35 @@ export class Parser {
     this.advance(); // group
     const subjectAlias = this.parseOptionalAlias();
     const subject = this.parseExpr();
-    let using: AliasedExpr[] | null = null;
-    if (this.eatKeyword('using')) {
-      using = [];
-      do {
-        if (this.atKeyword('by')) break;
-        const itemStart = this.peek().start;
-        const alias = this.parseIdentifier('a grouping alias');
-        if (!this.eat(':='))
-          return this.missing("':='", 'using aliases are written name := expression');
-        const expr = this.parseExpr();
-        using.push(create('AliasedExpr', this.spanFrom(itemStart), { alias, expr }));
-      } while (this.eat(','));
-    }
+    const using = this.parseGroupUsing();
+    const by = this.parseGroupBy();
+    return create('GroupQuery', this.spanFrom(start), {
+      aliases,
+      subject,
+      subjectAlias,
+      using,
+      by,
+    });
+  }
+
+  /** `[using k := e, ...]` of a group. */
+  private parseGroupUsing(): AliasedExpr[] | null {
+    if (!this.eatKeyword('using')) return null;
+    const using: AliasedExpr[] = [];
+    do {
+      if (this.atKeyword('by')) break;
+      const itemStart = this.peek().start;
+      const alias = this.parseIdentifier('a grouping alias');
+      if (!this.eat(':='))
+        return this.missing("':='", 'using aliases are written name := expression');
+      const expr = this.parseExpr();
+      using.push(create('AliasedExpr', this.spanFrom(itemStart), { alias, expr }));
+    } while (this.eat(','));
+    return using;
+  }
+
+  /** `by element, ...` of a group. */
+  private parseGroupBy(): GroupingElement[] {
     this.expectKeyword('by', 'a group query is written: group X using k := ... by k');
     const by: GroupingElement[] = [];
     do {
@@ -1660,12 +1685,39 @@ export class Parser {
       by.push(this.parseGroupingElement());
     } while (this.eat(','));
     if (by.length === 0) return this.unexpected(this.peek(), 'expected a grouping key after by');
-    return create('GroupQuery', this.spanFrom(start), {
+    return by;
+  }
+
+  /** `for group X using ... by ... in g [, grouping] union [r :=] result [filter] [order by]`. */
+  private parseInternalGroup(start: Position, aliases: WithItem[]): InternalGroupQuery {
+    this.advance(); // for
+    this.advance(); // group
+    const subjectAlias = this.parseOptionalAlias();
+    const subject = this.parseExpr();
+    if (!this.atKeyword('using'))
+      return this.missing("keyword 'USING'", 'for group X using k := ... by k in g union ...');
+    const using = this.parseGroupUsing() ?? [];
+    const by = this.parseGroupBy();
+    this.expectKeyword('in');
+    const groupAlias = this.parseIdentifier('a group name');
+    const groupingAlias = this.eat(',') ? this.parseIdentifier('a grouping name') : null;
+    this.expectKeyword('union');
+    const resultAlias = this.parseOptionalAlias();
+    const result = this.parseExpr();
+    const filter = this.parseFilter();
+    const orderBy = this.parseOrderBy();
+    return create('InternalGroupQuery', this.spanFrom(start), {
       aliases,
       subject,
       subjectAlias,
       using,
       by,
+      groupAlias,
+      groupingAlias,
+      resultAlias,
+      result,
+      filter,
+      orderBy,
     });
   }
 

@@ -219,6 +219,7 @@ function bindingPower(node: Expr): number {
     case 'DeleteQuery':
     case 'ForQuery':
     case 'GroupQuery':
+    case 'InternalGroupQuery':
       return -1;
     default:
       return Precedence.atom;
@@ -498,6 +499,17 @@ function query(node: Query): string {
         out += ` using ${node.using.map((u) => `${ident(u.alias)} := ${value(u.expr)}`).join(', ')}`;
       }
       return `${out} by ${node.by.map(groupingElement).join(', ')}`;
+    }
+    case 'InternalGroupQuery': {
+      const alias = node.subjectAlias === null ? '' : `${ident(node.subjectAlias)} := `;
+      const using = node.using.map((u) => `${ident(u.alias)} := ${value(u.expr)}`).join(', ');
+      const grouping = node.groupingAlias === null ? '' : `, ${ident(node.groupingAlias)}`;
+      const result = node.resultAlias === null ? '' : `${ident(node.resultAlias)} := `;
+      return (
+        `${withBlock(node.aliases)}for group ${alias}${value(node.subject)} using ${using}` +
+        ` by ${node.by.map(groupingElement).join(', ')} in ${ident(node.groupAlias)}${grouping}` +
+        ` union ${result}${value(node.result)}${clauses(node.filter, node.orderBy, null, null)}`
+      );
     }
   }
 }

@@ -170,6 +170,7 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
     case 'SelectQuery':
     case 'ForQuery':
     case 'GroupQuery':
+    case 'InternalGroupQuery':
     case 'InsertQuery':
     case 'UpdateQuery':
     case 'DeleteQuery':
@@ -383,7 +384,15 @@ export function bindStep(
           carrier,
         )
       : null;
-    return view ?? bindFreeStep(ctx, scope, source, step);
+    // Or a computed element of the shape the free objects carry (`with g := groups { m := ... }
+    // select g { m }`).
+    const carried =
+      view ??
+      (step.via === '.' && id !== null
+        ? (viewStep(ctx, source, id, 'std::FreeObject', step.name) ??
+          (shaped !== source ? viewStep(ctx, shaped, id, 'std::FreeObject', step.name) : null))
+        : null);
+    return carried ?? bindFreeStep(ctx, scope, source, step);
   }
   if (!isObjectType(source.type)) {
     return fail(
@@ -458,7 +467,7 @@ export function pointerStep(
 }
 
 /** The group a set of group results comes from, through aliases and selects. */
-function groupOf(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> | null {
+export function groupOf(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> | null {
   switch (expr.kind) {
     case 'Group':
       return expr;
@@ -473,17 +482,36 @@ function groupOf(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> | null {
   }
 }
 
-function freeObjectOf(expr: IrExpr): Extract<IrExpr, { kind: 'FreeObject' }> | null {
+/**
+ * Element `name` of the free objects `expr` makes. Objects made in a `for` body read as a value
+ * give it inside that `for` (`(for n in {9} union {d := n}).d` is `for n in {9} union n`), so
+ * the body's iteration variables stay bound; through a name (`X.d`, a partial path on the
+ * objects), the `for` is already iterated where the name's elements are.
+ */
+function freeElementOf(expr: IrExpr, name: string, direct = true): IrExpr | null {
   switch (expr.kind) {
     case 'FreeObject':
-      return expr;
+      return expr.elements.find((e) => e.name === name)?.expr ?? null;
     case 'BindingRef':
-      return freeObjectOf(expr.binding.expr);
+      return freeElementOf(expr.binding.expr, name, false);
     case 'Shape':
     case 'Select':
-      return freeObjectOf(expr.subject);
-    case 'For':
-      return freeObjectOf(expr.body);
+      return freeElementOf(expr.subject, name, direct);
+    case 'For': {
+      const body = freeElementOf(expr.body, name, direct);
+      if (!body || !direct) return body;
+      const iterations: Card = expr.optional
+        ? { min: 1, max: expr.iterator.card.max === 0 ? 1 : expr.iterator.card.max }
+        : expr.iterator.card;
+      return { ...expr, type: body.type, card: cardProduct(iterations, body.card), body };
+    }
+    case 'PointerStep':
+      return expr.computed ? freeElementOf(expr.computed, name, direct) : null;
+    case 'GroupElements': {
+      // A group's elements are its subject's.
+      const group = groupOf(expr.group);
+      return group ? freeElementOf(group.elements, name, false) : null;
+    }
     default:
       return null;
   }
@@ -520,24 +548,13 @@ function bindFreeStep(ctx: BindContext, scope: Scope, source: IrExpr, step: ql.P
       };
     }
     if (step.name === 'grouping') {
-      // The key names, once per group.
-      const str = { kind: 'scalar', name: 'std::str' } as const;
-      const names = group.keys.map(
-        (k): IrExpr => ({ kind: 'Literal', type: str, card: ONE, value: k.name }),
-      );
-      const body: IrExpr =
-        names.length === 1
-          ? (names[0] as IrExpr)
-          : { kind: 'SetLiteral', type: str, card: { min: 1, max: 'many' }, elements: names };
-      const binding: Binding = { id: ctx.freshId(), name: '(group)', expr: ref, iteration: true };
+      // The names of the keys of each group's grouping set.
       return {
-        kind: 'For',
-        type: str,
-        card: cardProduct(ref.card, body.card),
-        binding,
-        iterator: ref,
-        body,
-        optional: false,
+        kind: 'GroupGrouping',
+        type: { kind: 'scalar', name: 'std::str' },
+        card: cardProduct(source.card, MANY),
+        group: ref,
+        array: false,
       };
     }
     if (step.name === 'elements') {
@@ -549,9 +566,8 @@ function bindFreeStep(ctx: BindContext, scope: Scope, source: IrExpr, step: ql.P
       };
     }
   }
-  const free = freeObjectOf(source);
-  const element = free?.elements.find((e) => e.name === step.name);
-  if (element && step.via === '.') return element.expr;
+  const element = step.via === '.' ? freeElementOf(source, step.name) : null;
+  if (element) return element;
   return unknownName('element of a free object', step.name, step.span);
 }
 

@@ -16,7 +16,15 @@ import { InvalidReferenceError, InvalidTypeError, QueryError } from '../../error
 import type { IrExpr, PointerStep, ShapeElement } from '../ir';
 import type { PointerInfo } from '../schema-index';
 import { fail, type BindContext, type Scope } from './context';
-import { bindExpr, bindStep, pathIdOf, pointerStep, subjectScope, withPathId } from './expr';
+import {
+  bindExpr,
+  bindStep,
+  groupOf,
+  pathIdOf,
+  pointerStep,
+  subjectScope,
+  withPathId,
+} from './expr';
 import { selectOver } from './statement';
 import { isObjectType, printIrType, resolveTypeExpr } from './types';
 
@@ -153,6 +161,11 @@ export function shapeOf(expr: IrExpr): IrExpr | null {
       return shapeOf(expr.expr);
     case 'PointerStep':
       return expr.computed ? shapeOf(expr.computed) : null;
+    case 'GroupElements': {
+      // A group's elements carry its subject's shape (`group User { b := ... } by .name`).
+      const group = groupOf(expr.group);
+      return group ? shapeOf(group.elements) : null;
+    }
     default:
       return null;
   }
@@ -170,8 +183,16 @@ export function viewStep(
   name: string,
   carrier: IrExpr | null = null,
 ): PointerStep | null {
-  const shape = carrier ?? shapeOf(source);
-  const view = shape ? ctx.viewElements.get(shape)?.get(name) : undefined;
+  let shape = carrier ?? shapeOf(source);
+  let view = shape ? ctx.viewElements.get(shape)?.get(name) : undefined;
+  // A shape on a set that carries a shape (`X { name, b }` with `X := User { b := ... }`) keeps
+  // the inner shape's computed elements it does not define again.
+  while (shape && !view && shape.kind === 'Shape') {
+    const inner = shapeOf(shape.subject);
+    if (!inner || inner === shape) break;
+    shape = inner;
+    view = ctx.viewElements.get(shape)?.get(name);
+  }
   if (!view || !shape) return null;
   const active = ctx.rebinding.get(shape) ?? new Set<string>();
   if (active.has(name)) return null;

@@ -9,7 +9,12 @@
  * `limit 0` empties, `limit 1` makes at most one; offset or limit makes the minimum 0.
  */
 import type * as ql from '../../syntax';
-import { InvalidTypeError, QueryError } from '../../errors';
+import {
+  InvalidReferenceError,
+  InvalidTypeError,
+  QueryError,
+  UnsupportedFeatureError,
+} from '../../errors';
 import {
   AT_MOST_ONE,
   MANY,
@@ -39,6 +44,8 @@ export function bindStatement(ctx: BindContext, scope: Scope, node: ql.Query): I
       return bindFor(ctx, scope, node);
     case 'GroupQuery':
       return bindGroup(ctx, scope, node);
+    case 'InternalGroupQuery':
+      return bindInternalGroup(ctx, scope, node);
     case 'InsertQuery':
     case 'UpdateQuery':
     case 'DeleteQuery':
@@ -259,6 +266,7 @@ export function children(expr: IrExpr): IrExpr[] {
     case 'Group':
       return [expr.subject, ...expr.keys.map((k) => k.expr), expr.elements];
     case 'GroupKey':
+    case 'GroupGrouping':
     case 'GroupElements':
       return [expr.group];
     case 'Insert':
@@ -299,7 +307,91 @@ function bindFor(ctx: BindContext, scope: Scope, q: ql.ForQuery): IrExpr {
 }
 
 function bindGroup(ctx: BindContext, scope: Scope, q: ql.GroupQuery): IrExpr {
-  let s = withScope(ctx, scope, q.aliases);
+  return groupOver(ctx, withScope(ctx, scope, q.aliases), q);
+}
+
+/**
+ * `for group X using k := e by k in g [, grouping] union result [filter] [order by]`: a `for`
+ * over the groups of `group X using ... by ...`, the result bound once per group with `g` the
+ * group's elements, each key alias its key and `grouping` the names of the keys it groups by.
+ * The filter and order by see the result (`.x`, its alias) and the key aliases.
+ */
+function bindInternalGroup(ctx: BindContext, scope: Scope, q: ql.InternalGroupQuery): IrExpr {
+  const s = withScope(ctx, scope, q.aliases);
+  // The subject names its sets afresh: in the result, `Card` is every card again.
+  const group = groupOver(
+    ctx,
+    { ...s, aliasNamespace: `${s.aliasNamespace}~g${ctx.freshId()}` },
+    q,
+  ) as Extract<IrExpr, { kind: 'Group' }>;
+  const iteration: Binding = { id: ctx.freshId(), name: '(group)', expr: group, iteration: true };
+  const ref = bindingRef(iteration);
+  const keyNames = new Map<string, Binding>();
+  group.keys.forEach((k, index) => {
+    const key: IrExpr = { kind: 'GroupKey', type: k.expr.type, card: AT_MOST_ONE, group: ref, index };
+    keyNames.set(k.name, { id: ctx.freshId(), name: k.name, expr: key, iteration: false, transparent: true });
+  });
+  const elements: IrExpr = {
+    kind: 'GroupElements',
+    type: group.elements.type,
+    card: { min: 1, max: 'many' },
+    group: ref,
+  };
+  const body = new Map([...s.names, ...keyNames]);
+  body.set(q.groupAlias, { id: ctx.freshId(), name: q.groupAlias, expr: elements, iteration: false });
+  if (q.groupingAlias !== null) {
+    body.set(q.groupingAlias, {
+      id: ctx.freshId(),
+      name: q.groupingAlias,
+      expr: {
+        kind: 'GroupGrouping',
+        type: { kind: 'array', element: STR },
+        card: ONE,
+        group: ref,
+        array: true,
+      },
+      iteration: false,
+      transparent: true,
+    });
+  }
+  const result = bindExpr(ctx, { ...s, names: body }, q.result);
+  let over: IrExpr = {
+    kind: 'For',
+    type: result.type,
+    card: cardProduct(group.card, result.card),
+    binding: iteration,
+    iterator: group,
+    body: result,
+    optional: false,
+  };
+  const clauses = new Map([...s.names, ...keyNames]);
+  if (q.resultAlias !== null) {
+    const binding: Binding = { id: ctx.freshId(), name: q.resultAlias, expr: over, iteration: false };
+    clauses.set(q.resultAlias, binding);
+    over = bindingRef(binding);
+  }
+  return selectOver(
+    ctx,
+    { ...s, names: clauses },
+    over,
+    { filter: q.filter, orderBy: q.orderBy, offset: null, limit: null },
+    q.span,
+  );
+}
+
+/** `group X using ... by ...`: the groups, each {key, grouping, elements}. */
+function groupOver(
+  ctx: BindContext,
+  scope: Scope,
+  q: {
+    readonly subject: ql.Expr;
+    readonly subjectAlias: string | null;
+    readonly using: readonly ql.AliasedExpr[] | null;
+    readonly by: readonly ql.GroupingElement[];
+    readonly span: ql.Span;
+  },
+): IrExpr {
+  let s = scope;
   let subject = bindExpr(ctx, s, q.subject);
   if (q.subjectAlias !== null) {
     const binding: Binding = {
@@ -312,34 +404,51 @@ function bindGroup(ctx: BindContext, scope: Scope, q: ql.GroupQuery): IrExpr {
     subject = bindingRef(binding);
   }
   const core = withPathId(ctx, s, subject.kind === 'Shape' ? subject.subject : subject);
-  const inner = subjectScope(s, core, linkOf(core));
+  const base = subjectScope(s, core, linkOf(core));
+  // `.x` in `using` reaches the computed elements of the subject's shape.
+  const inner: Scope =
+    subject.kind === 'Shape'
+      ? { ...base, views: new Map([...base.views, [pathIdOf(core) as string, subject]]) }
+      : base;
+  // Each `using` alias sees the ones before it (`using x := count(.owners), n := x`).
+  let usingScope = inner;
   const using = new Map<string, IrExpr>();
-  for (const u of q.using ?? []) using.set(u.alias, bindExpr(ctx, inner, u.expr));
-  const keys: { name: string; expr: IrExpr }[] = [];
-  const addKey = (ident: ql.GroupingIdent): void => {
+  for (const u of q.using ?? []) {
+    if (u.alias === 'id')
+      fail(UnsupportedFeatureError, "may not name a grouping alias 'id'", u.span);
+    const expr = bindExpr(ctx, usingScope, u.expr);
+    using.set(u.alias, expr);
+    const binding: Binding = {
+      id: ctx.freshId(),
+      name: u.alias,
+      expr,
+      iteration: false,
+      transparent: true,
+    };
+    usingScope = { ...usingScope, names: new Map([...usingScope.names, [u.alias, binding]]) };
+  }
+  const { keys, sets } = groupingSets(q.by, (ident) => {
     if (ident.kind === 'ObjectRef') {
       const expr = using.get(ident.name);
-      if (!expr) return fail(QueryError, `'${ident.name}' is not a \`using\` alias`, ident.span);
-      keys.push({ name: ident.name, expr });
-    } else {
-      const step = ident.steps[ident.steps.length - 1];
-      keys.push({
-        name: step?.kind === 'Ptr' ? step.name : 'key',
-        expr: bindExpr(ctx, inner, ident),
-      });
+      if (!expr)
+        return fail(
+          InvalidReferenceError,
+          `variable '${ident.name}' referenced in BY but not declared in USING`,
+          ident.span,
+        );
+      return { name: ident.name, expr };
     }
-  };
-  for (const element of q.by) {
-    if (element.kind !== 'GroupingSimple') {
-      return fail(QueryError, 'grouping sets, rollup and cube are not supported yet', element.span);
-    }
-    // `by (a, b)` groups by both, as `by a, b` does.
-    if (element.element.kind === 'GroupingIdentList') element.element.elements.forEach(addKey);
-    else addKey(element.element);
-  }
+    const step = ident.steps[ident.steps.length - 1];
+    const name = step?.kind === 'Ptr' ? step.name : 'key';
+    if (name === 'id')
+      fail(UnsupportedFeatureError, 'may not group by a field named id', ident.span, "try 'using id_ := .id'");
+    return { name, expr: bindExpr(ctx, inner, ident) };
+  });
   for (const k of keys) {
     if (k.expr.card.max === 'many')
       fail(QueryError, `grouping key '${k.name}' must be a single value per element`, q.span);
+    if (k.expr.type.kind === 'free')
+      fail(QueryError, `grouping key '${k.name}' is a free object: group by its elements`, q.span);
   }
   return {
     kind: 'Group',
@@ -362,7 +471,53 @@ function bindGroup(ctx: BindContext, scope: Scope, q: ql.GroupQuery): IrExpr {
     subject: core,
     subjectPathId: pathIdOf(core) as string,
     keys,
+    sets,
     elements: subject,
     pathId: `group#${ctx.freshId()}`,
   };
+}
+
+/**
+ * The keys and grouping sets of `by ...` (Gel's GROUP): an element `a` or `(a, b)` is one set,
+ * `{e, ...}` the sets of each `e`, `rollup(a, b)` the prefixes {(), (a), (a, b)}, `cube(a, b)`
+ * every subset; elements side by side multiply (`a, {b, c}` is {(a, b), (a, c)}). Keys are
+ * numbered in order of first appearance, one per name.
+ */
+function groupingSets(
+  by: readonly ql.GroupingElement[],
+  resolve: (ident: ql.GroupingIdent) => { name: string; expr: IrExpr },
+): { keys: { name: string; expr: IrExpr }[]; sets: number[][] } {
+  const keys: { name: string; expr: IrExpr }[] = [];
+  const keyIndex = (ident: ql.GroupingIdent): number => {
+    const key = resolve(ident);
+    const known = keys.findIndex((k) => k.name === key.name);
+    if (known >= 0) return known;
+    keys.push(key);
+    return keys.length - 1;
+  };
+  const atom = (a: ql.GroupingAtom): number[] =>
+    a.kind === 'GroupingIdentList' ? a.elements.map(keyIndex) : [keyIndex(a)];
+  const expand = (element: ql.GroupingElement): number[][] => {
+    switch (element.kind) {
+      case 'GroupingSimple':
+        return [atom(element.element)];
+      case 'GroupingSets':
+        return element.sets.flatMap(expand);
+      case 'GroupingOperation': {
+        const parts = element.elements.map(atom);
+        if (element.op === 'rollup')
+          return parts.map((_, i) => parts.slice(0, i).flat()).concat([parts.flat()]);
+        const subsets: number[][] = [];
+        for (let mask = 0; mask < 1 << parts.length; mask++)
+          subsets.push(parts.filter((_, i) => (mask & (1 << i)) !== 0).flat());
+        return subsets;
+      }
+    }
+  };
+  let sets: number[][] = [[]];
+  for (const element of by) {
+    const options = expand(element);
+    sets = sets.flatMap((set) => options.map((o) => [...set, ...o]));
+  }
+  return { keys, sets: sets.map((set) => [...new Set(set)].sort((a, b) => a - b)) };
 }

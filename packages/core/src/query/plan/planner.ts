@@ -446,6 +446,12 @@ class Planner implements PlanContext {
         return this.liftGroup(rel, expr);
       case 'GroupElements':
         return this.liftGroupElements(rel, expr);
+      case 'GroupGrouping':
+        if (expr.array) return this.valueBound(rel, expr);
+        return this.liftRows(rel, expr, this.groupingNames(rel, expr), {
+          ord: false,
+          object: false,
+        });
       case 'Insert':
       case 'Update':
       case 'Delete':
@@ -899,7 +905,8 @@ class Planner implements PlanContext {
 
   /**
    * A group's subject elements with their keys: columns of `rows()` plus `~key`, the keys as
-   * one jsonb array (the group's identity, as a tuple value is stored), and `s<i>`, each key.
+   * one jsonb array (the group's identity, as a tuple value is stored), `s<i>`, each key, and
+   * with several grouping sets `j<i>`, each key's jsonb.
    */
   private keyedRows(
     rel: Rel,
@@ -914,49 +921,67 @@ class Planner implements PlanContext {
         return [
           sql.target(sql.func('jsonb_build_array', json), '~key'),
           ...values.map((v, i) => sql.target(v, `s${i}`)),
+          ...(singleSet(group) ? [] : json.map((j, i) => sql.target(j, `j${i}`))),
         ];
       },
     });
     return { query, object: columns.object, ord: columns.ord };
   }
 
-  /** `group`: one row per distinct key tuple; its value is the keys' jsonb array. */
+  /**
+   * `group`: one row per grouping set and distinct key tuple of the set. Its value is the keys'
+   * jsonb array (a key outside the set is JSON null), followed by the set's index when there are
+   * several sets.
+   */
   private liftGroup(rel: Rel, expr: Extract<IrExpr, { kind: 'Group' }>): Bound {
     const keyed = this.keyedRows(rel, expr);
-    const k = this.fresh('gk');
-    const key = sql.col('~key', k);
-    const keyObject = sql.func(
-      'json_build_object',
-      expr.keys.flatMap((kk, i) => [
-        sql.text(kk.name),
-        sql.cast(sql.bin('->', key, sql.num(i)), JSON_T),
-      ]),
-    );
-    const grouping = sql.func(
-      'json_build_array',
-      expr.keys.map((kk) => sql.text(kk.name)),
-    );
-    const order = keyed.ord ? [sql.order(sql.col('~ord', k))] : [];
-    const groups = sql.select({
-      targets: [
-        sql.target(key, 'v'),
-        sql.target(
-          sql.func('json_build_object', [
-            sql.text('key'),
-            keyObject,
-            sql.text('grouping'),
-            grouping,
-            sql.text('elements'),
-            sql.agg('json_agg', [sql.col('~json', k)], { orderBy: order }),
-          ]),
-          '~json',
-        ),
-      ],
-      from: [sql.subquery(keyed.query, k)],
-      groupBy: [key, ...expr.keys.map((_, i) => sql.col(`s${i}`, k))],
-      orderBy: expr.keys.map((_, i) => sql.order(sql.col(`s${i}`, k), 'asc', 'first')),
+    const single = singleSet(expr);
+    const queries = expr.sets.map((set, index) => {
+      const k = this.fresh('gk');
+      const keyJson = expr.keys.map((_, i) =>
+        single
+          ? sql.bin('->', sql.col('~key', k), sql.num(i))
+          : set.includes(i)
+            ? sql.col(`j${i}`, k)
+            : sql.cast(sql.text('null'), pgType('jsonb')),
+      );
+      const value = single
+        ? sql.col('~key', k)
+        : sql.func('jsonb_build_array', [...keyJson, sql.num(index)]);
+      const keyObject = sql.func(
+        'json_build_object',
+        expr.keys.flatMap((kk, i) => [sql.text(kk.name), sql.cast(keyJson[i] as SqlExpr, JSON_T)]),
+      );
+      const grouping = sql.func(
+        'json_build_array',
+        set.map((i) => sql.text((expr.keys[i] as { name: string }).name)),
+      );
+      const order = keyed.ord ? [sql.order(sql.col('~ord', k))] : [];
+      return sql.select({
+        targets: [
+          sql.target(value, 'v'),
+          sql.target(
+            sql.func('json_build_object', [
+              sql.text('key'),
+              keyObject,
+              sql.text('grouping'),
+              grouping,
+              sql.text('elements'),
+              sql.agg('json_agg', [sql.col('~json', k)], { orderBy: order }),
+            ]),
+            '~json',
+          ),
+        ],
+        from: [sql.subquery(keyed.query, k)],
+        groupBy: single
+          ? [sql.col('~key', k), ...expr.keys.map((_, i) => sql.col(`s${i}`, k))]
+          : set.flatMap((i) => [sql.col(`j${i}`, k), sql.col(`s${i}`, k)]),
+        orderBy: single
+          ? expr.keys.map((_, i) => sql.order(sql.col(`s${i}`, k), 'asc', 'first'))
+          : [],
+      });
     });
-    return this.liftRows(rel, { ...expr, type: { kind: 'empty' } }, groups, {
+    return this.liftRows(rel, { ...expr, type: { kind: 'empty' } }, unionAll(queries), {
       ord: false,
       object: false,
     });
@@ -968,12 +993,49 @@ class Planner implements PlanContext {
     const source = groupNode(expr.group);
     const keyed = this.keyedRows(rel, source);
     const alias = this.fresh('ge');
+    const value = group.kind === 'value' ? group.expr : group.id;
+    const key = sql.col('~key', alias);
     const query = sql.select({
       targets: [sql.target(sql.star(alias))],
       from: [sql.subquery(keyed.query, alias)],
-      where: sql.bin('=', sql.col('~key', alias), group.kind === 'value' ? group.expr : group.id),
+      where: singleSet(source)
+        ? sql.bin('=', key, value)
+        : sql.or(
+            ...source.sets.map((set, j) =>
+              sql.and(
+                groupSetIs(source, value, j),
+                ...set.map((i) =>
+                  sql.bin('=', sql.bin('->', key, sql.num(i)), sql.bin('->', value, sql.num(i))),
+                ),
+              ),
+            ),
+          ),
     });
     return this.liftRows(rel, expr, query, { ord: keyed.ord, object: keyed.object });
+  }
+
+  /** The names of the keys of a group's grouping set: rows `v` and `~json`. */
+  private groupingNames(rel: Rel, expr: Extract<IrExpr, { kind: 'GroupGrouping' }>): SqlQuery {
+    const group = this.lift(rel, expr.group);
+    const value = group.kind === 'value' ? group.expr : group.id;
+    const source = groupNode(expr.group);
+    return unionAll(
+      source.keys.map((k, i) =>
+        sql.select({
+          targets: [
+            sql.target(sql.text(k.name), 'v'),
+            sql.target(sql.func('to_json', [sql.cast(sql.text(k.name), pgType('text'))]), '~json'),
+          ],
+          where: singleSet(source)
+            ? null
+            : sql.or(
+                ...source.sets.flatMap((set, j) =>
+                  set.includes(i) ? [groupSetIs(source, value, j)] : [],
+                ),
+              ),
+        }),
+      ),
+    );
   }
 
   // -------------------------------------------------------------------------------------------
@@ -1028,6 +1090,18 @@ class Planner implements PlanContext {
           sql.cast(this.scalarJson(e.type, this.value(rel, e)), pgType('jsonb')),
         );
         return nullIfAnyNull(expr.elements, parts, sql.func('jsonb_build_array', parts));
+      }
+      case 'GroupGrouping': {
+        const names = this.fresh('gn');
+        return sql.func('coalesce', [
+          sql.array(
+            sql.select({
+              targets: [sql.target(sql.col('v', names))],
+              from: [sql.subquery(this.groupingNames(rel, expr), names)],
+            }),
+          ),
+          sql.cast(sql.text('{}'), pgType('text', 1)),
+        ]);
       }
       case 'GroupKey': {
         const group = this.lift(rel, expr.group);
@@ -1508,6 +1582,24 @@ interface CarriedColumn {
 }
 
 /** The Group node behind a reference to group results. */
+/** A group with one grouping set of all its keys (`by a, b`): its value is the keys' array. */
+function singleSet(group: Extract<IrExpr, { kind: 'Group' }>): boolean {
+  return group.sets.length === 1 && group.sets[0]?.length === group.keys.length;
+}
+
+/** That a group's value (with several grouping sets) belongs to set `index`. */
+function groupSetIs(
+  group: Extract<IrExpr, { kind: 'Group' }>,
+  value: SqlExpr,
+  index: number,
+): SqlExpr {
+  return sql.bin(
+    '=',
+    sql.bin('->', value, sql.num(group.keys.length)),
+    sql.cast(sql.text(String(index)), pgType('jsonb')),
+  );
+}
+
 function groupNode(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> {
   if (expr.kind === 'Group') return expr;
   if (expr.kind === 'BindingRef') return groupNode(expr.binding.expr);
@@ -1606,6 +1698,8 @@ function needsRows(expr: IrExpr): boolean {
     case 'Group':
     case 'GroupElements':
       return true;
+    case 'GroupGrouping':
+      return !expr.array;
     case 'Coalesce':
       return (
         expr.type.kind === 'object' ||

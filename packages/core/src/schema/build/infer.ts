@@ -862,4 +862,6 @@ const HANDLERS: { [K in ql.Expr['kind']]: Handler<K> } = {
   },
   GroupQuery: (_ctx, e) =>
     fail(InvalidDefinitionError, 'group is not supported in schema expressions', e.span),
+  InternalGroupQuery: (_ctx, e) =>
+    fail(InvalidDefinitionError, 'for group is not supported in schema expressions', e.span),
 };

@@ -198,8 +198,21 @@ export function subjectScope(scope: Scope, subject: IrExpr, link: PointerStep | 
     ...scope,
     subject: { ...subject, card: ONE } as IrExpr,
     link: link ? ({ ...link, card: ONE } as PointerStep) : null,
-    singletons: new Set([...scope.singletons, id]),
+    singletons: new Set([...scope.singletons, id, ...narrowedFrom(subject)]),
   };
+}
+
+/**
+ * The paths a narrowed subject (`Object[is A]`) was narrowed from: the same object, so one
+ * element wherever the subject is (`Object[is A] { a := Object is B }`).
+ */
+function narrowedFrom(subject: IrExpr): string[] {
+  const out: string[] = [];
+  for (let e = subject; e.kind === 'Intersection'; e = e.source) {
+    const id = pathIdOf(e.source);
+    if (id !== null) out.push(id);
+  }
+  return out;
 }
 
 function bindName(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr {
@@ -668,12 +681,14 @@ function bindIntersection(
   }
   const source_ = withPathId(ctx, scope, source);
   if (ctx.index.isSubtype(source.type.name, target.name)) return source_;
+  // The objects of both: they have the source type's pointers and the target's.
+  const both = ctx.index.intersectionOf(source.type.name, target.name);
   return {
     kind: 'Intersection',
-    type: target,
+    type: { kind: 'object', name: both },
     card: cardOptional(source.card),
     source: source_,
-    objectType: target.name,
+    objectType: both,
     pathId: `${pathIdOf(source_)}[is ${target.name}]`,
   };
 }

@@ -91,6 +91,8 @@ export function bindShape(
     if (el.compExpr && el.path.length === 1 && step?.kind === 'Ptr' && step.via === '.') {
       views.set(step.name, { element: el, scope });
     }
+    const narrowed = narrowedView(el);
+    if (narrowed) views.set(narrowed.name, { element: narrowed.element, scope });
   }
   const shape: IrExpr = {
     kind: 'Shape',
@@ -101,6 +103,18 @@ export function bindShape(
   };
   if (views.size) ctx.viewElements.set(shape, views);
   return shape;
+}
+
+/**
+ * `[is T].name` in a shape names an element of the set the shape makes, as a computed one does:
+ * `.name` on its objects (in the select's order by, or through an alias) is `.[is T].name`.
+ */
+function narrowedView(el: ql.ShapeElement): { name: string; element: ql.ShapeElement } | null {
+  const [head, step, ...rest] = el.path;
+  if (el.compExpr || rest.length || head?.kind !== 'TypeIntersection') return null;
+  if (step?.kind !== 'Ptr' || step.via !== '.') return null;
+  const compExpr: ql.Path = { kind: 'Path', span: el.span, subject: null, steps: [head, step] };
+  return { name: step.name, element: { ...el, path: [step], compExpr } };
 }
 
 /** A shape on free objects (group results, `{a := ...}`): named elements and computed ones. */

@@ -57,7 +57,10 @@ export function lookupSchemaName(
   return null;
 }
 
-/** A type expression as a TypeRef. `A | B` on object types is their union type (see schema-index). */
+/**
+ * A type expression as a TypeRef. `A | B` and `A & B` on object types are their union and
+ * intersection types (see schema-index).
+ */
 export function resolveTypeExpr(index: SchemaIndex, scope: Scope, texpr: ql.TypeExpr): TypeRef {
   switch (texpr.kind) {
     case 'TypeOf':
@@ -65,10 +68,20 @@ export function resolveTypeExpr(index: SchemaIndex, scope: Scope, texpr: ql.Type
     case 'TypeOp': {
       const left = resolveTypeExpr(index, scope, texpr.left);
       const right = resolveTypeExpr(index, scope, texpr.right);
-      if (texpr.op !== '|' || left.kind !== 'object' || right.kind !== 'object') {
-        return fail(InvalidTypeError, 'only object types may be joined with `|`', texpr.span);
+      if (left.kind !== 'object' || right.kind !== 'object') {
+        return fail(
+          InvalidTypeError,
+          `only object types may be combined with \`${texpr.op}\``,
+          texpr.span,
+        );
       }
-      return { kind: 'object', name: index.unionOf([left.name, right.name]) };
+      return {
+        kind: 'object',
+        name:
+          texpr.op === '|'
+            ? index.unionOf([left.name, right.name])
+            : index.intersectionOf(left.name, right.name),
+      };
     }
     case 'TypeName':
       return resolveTypeName(index, scope, texpr);

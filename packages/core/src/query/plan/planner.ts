@@ -37,6 +37,7 @@ import type { CompileAccess } from '../api';
 import type { IrExpr, IrQuery, IrType, ShapeElement } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { children } from '../bind/statement';
+import { optionalCallArgs, sharedPaths } from '../bind/factoring';
 import { isMutation } from '../mutation-ir';
 import { mutationOutput, planMutation, planSideEffect } from './mutation';
 import { Rel, type Bound } from './rel';
@@ -250,9 +251,10 @@ class Planner implements PlanContext {
       markLinkRows(this.distinctDone, expr.subject);
     const paths: IrExpr[] = [];
     collectElementPaths(expr, paths);
+    const covered = boundPrefixes(rel, expr);
     for (const p of paths) {
       const id = pathId(p);
-      if (id !== null && rel.lookup(id) === undefined) this.lift(rel, p);
+      if (id !== null && rel.lookup(id) === undefined && !covered.has(id)) this.lift(rel, p);
     }
   }
 
@@ -420,6 +422,7 @@ class Planner implements PlanContext {
         return this.liftRows(rel, expr, distinct, { ord: false, object: columns.object });
       }
       case 'Coalesce':
+        this.bindShared(rel, expr);
         if (
           expr.left.card.max !== 'many' &&
           expr.right.card.max !== 'many' &&
@@ -1061,6 +1064,7 @@ class Planner implements PlanContext {
         );
       case 'Call': {
         if (expr.callKind === 'aggregate') return this.aggregate(rel, expr);
+        this.bindShared(rel, expr);
         const args = expr.args.map((a, i) => this.argValue(rel, a, expr.modes[i] ?? 'element'));
         return (expr.overload as ResolvedCall).sql(args, expr.args.map(nullable));
       }
@@ -1136,8 +1140,11 @@ class Planner implements PlanContext {
         return sql.exists(query);
       }
       case 'Coalesce': {
+        this.bindShared(rel, expr);
         const typed = (e: IrExpr): SqlExpr =>
-          e.type.kind === 'empty' ? sql.cast(sql.null(), this.pgOf(expr.type)) : this.value(rel, e);
+          e.type.kind === 'empty'
+            ? sql.cast(sql.null(), this.pgOf(expr.type))
+            : this.optionalValue(rel, e);
         return sql.func('coalesce', [typed(expr.left), typed(expr.right)]);
       }
       case 'IfElse': {
@@ -1254,7 +1261,40 @@ class Planner implements PlanContext {
     );
   }
 
+  /**
+   * Gel's factoring around a call taking arguments optionally (bind/factoring): the paths its
+   * arguments share are bound here, once per element, or once as `{}` when empty (left join).
+   */
+  private bindShared(rel: Rel, expr: IrExpr): void {
+    if (!optionalCallArgs(expr)) return;
+    for (const node of sharedPaths(optionalCallArgs(expr) ?? [])) {
+      const id = pathId(node);
+      if (id === null || rel.lookup(id) !== undefined) continue;
+      const { query, columns } = this.rows(rel, node);
+      rel.bind(id, this.liftRows(rel, node, query, columns, 'left'));
+    }
+  }
+
+  /**
+   * An argument taken optionally: each of its elements, or NULL once when it is empty. What is
+   * bound here or at most one value is read in place (lifted optionally); a set that may hold
+   * several, or that narrows an object with `[is T]` (lifted with an inner join), is a set of its
+   * own, left joined (lifting it here would drop the row when it is empty).
+   */
+  private optionalValue(rel: Rel, arg: IrExpr): SqlExpr {
+    const id = pathId(arg);
+    const known = id !== null ? rel.lookup(id) : rel.lookupNode(arg);
+    if (known) return known.kind === 'object' ? known.id : known.expr;
+    if (arg.card.max !== 'many' && !narrowsUnbound(rel, arg)) return this.value(rel, arg);
+    const { query, columns } = this.rows(rel, arg);
+    const bound = this.liftRows(rel, arg, query, columns, 'left');
+    if (id !== null) rel.bind(id, bound);
+    else rel.bindNode(arg, bound);
+    return bound.kind === 'object' ? bound.id : bound.expr;
+  }
+
   private argValue(rel: Rel, arg: IrExpr, mode: 'element' | 'set' | 'optional'): SqlExpr {
+    if (mode === 'optional') return this.optionalValue(rel, arg);
     if (mode !== 'set') return this.value(rel, arg);
     // A set-of argument of an element-wise call (`in`): the whole set as an array.
     const { query } = this.rows(rel, arg);
@@ -1677,6 +1717,43 @@ function collectElementPaths(expr: IrExpr, out: IrExpr[]): void {
     default:
       return;
   }
+}
+
+/**
+ * Path ids that are prefixes of a path bound in `rel` (or a parent) somewhere in `expr`: a path
+ * bound as a whole (`Issue.time_estimate`, around a `??`) needs no binding of its prefix.
+ */
+function boundPrefixes(rel: Rel, expr: IrExpr): Set<string> {
+  const out = new Set<string>();
+  const walk = (e: IrExpr): void => {
+    const id = pathId(e);
+    if (id !== null && rel.lookup(id) !== undefined) {
+      for (let s = sourceOf(e); s !== null; s = sourceOf(s)) {
+        const sid = pathId(s);
+        if (sid !== null) out.add(sid);
+      }
+    }
+    for (const c of children(e)) walk(c);
+  };
+  walk(expr);
+  return out;
+}
+
+/** Whether reading `expr` element-wise lifts an `[is T]` not bound yet (an inner join). */
+function narrowsUnbound(rel: Rel, expr: IrExpr): boolean {
+  const found: IrExpr[] = [];
+  collectElementPaths(expr, found);
+  const narrowing = (e: IrExpr | null): boolean =>
+    e !== null &&
+    (pathId(e) === null || rel.lookup(pathId(e) as string) === undefined) &&
+    (e.kind === 'Intersection' || narrowing(sourceOf(e)));
+  return found.some(narrowing);
+}
+
+function sourceOf(expr: IrExpr): IrExpr | null {
+  return expr.kind === 'PointerStep' || expr.kind === 'Backlink' || expr.kind === 'Intersection'
+    ? expr.source
+    : null;
 }
 
 /** Sets whose elements are rows to lift (everything `liftNew` does not compute as a value). */

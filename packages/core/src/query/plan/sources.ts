@@ -102,9 +102,14 @@ export function typeSource(
     return { item, alias, tag: sql.text(only) };
   }
   if (concrete.length === 0) {
+    // No rows (`A[is B]` where no type extends both), with the columns the type's pointers read.
+    const columns = [...storedColumns(ctx.index, type)].map(([name, pg]) =>
+      sql.target(sql.cast(sql.null(), pg), name),
+    );
     const empty = sql.select({
       targets: [
         sql.target(sql.cast(sql.null(), pgType('uuid')), 'id'),
+        ...columns,
         sql.target(sql.cast(sql.null(), pgType('text')), '__type__'),
       ],
       where: sql.bool(false),

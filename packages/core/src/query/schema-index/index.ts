@@ -14,6 +14,10 @@
  * (`default::A | default::B`): its rows are its members' rows, its ancestors the types every
  * member extends, and its pointers those every member has alike (as Gel gives a union type the
  * pointers its members share). Link targets are stored in PointerInfo under that name.
+ * Intersections: `A[is B]` and `A & B` are the objects of both, presented as an object type
+ * named `default::A & default::B` whose rows are the concrete types extending every part and
+ * whose pointers are every part's. Unions of intersections are kept in disjunctive normal form
+ * (`(A & B) | C` is named `default::A & default::B | default::C`).
  * Invariants: pure; every name is fully qualified; lists keep the schema's (sorted) order, so
  * compiled SQL is deterministic.
  */
@@ -115,10 +119,18 @@ export interface SchemaIndex {
   unionOf(members: readonly string[]): string;
   /** The member types of a union name; `[name]` for any other type. */
   membersOf(name: string): readonly string[];
+  /**
+   * The type holding exactly the objects that are of both `a` and `b` (`a[is b]`, `a & b`): `a`
+   * when it is within `b` (and the reverse), else the union over their members of each pair's
+   * intersection (`default::Ba & default::Bb`, parts sorted, a part another part extends dropped).
+   */
+  intersectionOf(a: string, b: string): string;
 }
 
 /** The separator in a union type's name, as EdgeQL prints it. */
 const UNION_SEPARATOR = ' | ';
+/** The separator in an intersection type's name (binds tighter than the union's). */
+const INTERSECTION_SEPARATOR = ' & ';
 
 const memo = new WeakMap<Schema, SchemaIndex>();
 
@@ -262,24 +274,74 @@ function buildIndex(schema: Schema): SchemaIndex {
   const aliases = new Map(schema.aliases.map((a) => [a.name, a]));
   const globals = new Map(schema.globals.map((g) => [g.name, g]));
 
+  // A derived type's name is a union (` | `) of members, each a plain type or an intersection
+  // (` & `) of plain types: the disjunctive normal form of `|` and `&` over object types.
   const membersOf = (name: string): readonly string[] =>
     name.includes(UNION_SEPARATOR) ? name.split(UNION_SEPARATOR) : [name];
+  const partsOf = (member: string): readonly string[] =>
+    member.includes(INTERSECTION_SEPARATOR) ? member.split(INTERSECTION_SEPARATOR) : [member];
   const isPlainSubtype = (sub: string, sup: string): boolean =>
     sub === sup || (types.get(sub)?.ancestors.includes(sup) ?? false);
+  // A member is within another when each part of the other is extended by one of its parts.
+  const isMemberSubtype = (sub: string, sup: string): boolean =>
+    sub === sup || partsOf(sup).every((s) => partsOf(sub).some((p) => isPlainSubtype(p, s)));
   // Every member of `sub` is within some member of `sup`.
   const isSubtype = (sub: string, sup: string): boolean =>
-    sub === sup || membersOf(sub).every((m) => membersOf(sup).some((s) => isPlainSubtype(m, s)));
+    sub === sup || membersOf(sub).every((m) => membersOf(sup).some((s) => isMemberSubtype(m, s)));
 
   const unions = new Map<string, ObjectTypeInfo>();
   const unionOf = (members: readonly string[]): string => {
     const flat = [...new Set(members.flatMap(membersOf))];
-    const kept = flat.filter((m) => !flat.some((o) => o !== m && isPlainSubtype(m, o))).sort();
+    const kept = flat.filter((m) => !flat.some((o) => o !== m && isMemberSubtype(m, o))).sort();
     const name = kept.join(UNION_SEPARATOR);
     if (kept.length > 1 && !unions.has(name)) unions.set(name, unionInfo(name, kept));
     return name;
   };
+  // One intersection member: its parts without those another part extends, sorted.
+  const intersectionMember = (parts: readonly string[]): string => {
+    const flat = [...new Set(parts)];
+    const kept = flat.filter((p) => !flat.some((o) => o !== p && isPlainSubtype(o, p))).sort();
+    const name = kept.join(INTERSECTION_SEPARATOR);
+    if (kept.length > 1 && !unions.has(name)) unions.set(name, intersectionInfo(name, kept));
+    return name;
+  };
+  const intersectionOf = (a: string, b: string): string => {
+    if (isSubtype(a, b)) return a;
+    if (isSubtype(b, a)) return b;
+    const pairs = membersOf(a).flatMap((ma) =>
+      membersOf(b).map((mb) => intersectionMember([...partsOf(ma), ...partsOf(mb)])),
+    );
+    return unionOf(pairs);
+  };
+  // The objects of every part: the concrete types extending all of them; every part's pointers.
+  const intersectionInfo = (name: string, parts: readonly string[]): ObjectTypeInfo => {
+    const infos = parts.map((m) => types.get(m) as ObjectTypeInfo);
+    const within = (t: string) => parts.every((p) => isPlainSubtype(t, p));
+    const pointers = new Map<string, PointerInfo>();
+    for (const info of infos) {
+      for (const [pname, p] of info.pointers) if (!pointers.has(pname)) pointers.set(pname, p);
+    }
+    const typeLink = pointers.get('__type__');
+    if (typeLink) {
+      pointers.delete('__type__');
+      pointers.set('__type__', typeLink);
+    }
+    return {
+      name,
+      id: typeId(name),
+      abstract: true,
+      ancestors: [...new Set(infos.flatMap((t) => [t.name, ...t.ancestors]))],
+      descendants: userTypes.map((t) => t.name).filter(within),
+      concrete: allConcrete.filter(within),
+      pointers,
+      model: null,
+      table: null,
+    };
+  };
+  const memberInfo = (member: string): ObjectTypeInfo =>
+    (types.get(member) ?? unions.get(intersectionMember(partsOf(member)))) as ObjectTypeInfo;
   const unionInfo = (name: string, members: readonly string[]): ObjectTypeInfo => {
-    const infos = members.map((m) => types.get(m) as ObjectTypeInfo);
+    const infos = members.map(memberInfo);
     const lineage = (t: ObjectTypeInfo) => [t.name, ...t.ancestors];
     const [first, ...rest] = infos as [ObjectTypeInfo, ...ObjectTypeInfo[]];
     const ancestors = first.ancestors.filter((a) => rest.every((t) => lineage(t).includes(a)));
@@ -304,10 +366,12 @@ function buildIndex(schema: Schema): SchemaIndex {
   };
   const objectType = (name: string): ObjectTypeInfo | undefined => {
     const found = types.get(name) ?? unions.get(name);
-    if (found || !name.includes(UNION_SEPARATOR)) return found;
+    if (found || (!name.includes(UNION_SEPARATOR) && !name.includes(INTERSECTION_SEPARATOR)))
+      return found;
     const members = membersOf(name);
-    if (!members.every((m) => types.has(m))) return undefined;
-    return unions.get(unionOf(members)) ?? types.get(unionOf(members));
+    if (!members.every((m) => partsOf(m).every((p) => types.has(p)))) return undefined;
+    const normal = unionOf(members.map((m) => intersectionMember(partsOf(m))));
+    return unions.get(normal) ?? types.get(normal);
   };
 
   // Backlinks: every declared link, by name; a link is listed once, on the type declaring it.
@@ -355,6 +419,7 @@ function buildIndex(schema: Schema): SchemaIndex {
     isSubtype,
     unionOf,
     membersOf,
+    intersectionOf,
   };
 }
 

@@ -48,6 +48,19 @@ interface Base<K extends string> {
   readonly card: Card;
   /** The written objects, inside the statement. */
   readonly pathId: string;
+  /**
+   * For a mutation in a branch of `if ... else` or on the right of `??` (Gel's conditional DML):
+   * the conditions under which it runs, all of which must hold; absent or empty: always.
+   */
+  readonly guards?: readonly Guard[];
+}
+
+/** A condition a conditional mutation runs under: `expr` (a boolean, bound where the branch
+ * is) is `when` — the branch's `if` condition (true for `then`, false for `else`), or `exists
+ * left` false for the right side of `left ?? right`. */
+export interface Guard {
+  readonly expr: IrExpr;
+  readonly when: boolean;
 }
 
 /** `unless conflict [on expr] [else expr]`. */
@@ -106,8 +119,12 @@ export function isMutation(expr: { readonly kind: string }): expr is Mutation {
   return expr.kind === 'Insert' || expr.kind === 'Update' || expr.kind === 'Delete';
 }
 
-/** The direct sub-expressions of a mutation (for analyses that walk the IR). */
+/** The direct sub-expressions of a mutation (for analyses that walk the IR), its guards' included. */
 export function mutationChildren(expr: Mutation): IrExpr[] {
+  return [...(expr.guards ?? []).map((g) => g.expr), ...ownChildren(expr)];
+}
+
+function ownChildren(expr: Mutation): IrExpr[] {
   const elements = (list: readonly MutationElement[]) =>
     list.flatMap((e) => [
       e.value,
@@ -147,8 +164,10 @@ export function containsMutation(
 
 /**
  * Refuses a mutation where it would be run conditionally (a branch of `if ... else`, the right
- * side of `??`): the planner writes every mutation once per statement, unconditionally, so such a
- * write would happen whichever branch is taken. `children` walks the other node kinds.
+ * side of `??`) but carries no guards (the binder gives a mutation bound inside a branch the
+ * branch's conditions; the planner writes it only when they hold): without them it would be
+ * written whichever branch is taken. A `with` binding's mutation runs whether or not a branch
+ * reads it (as in Gel). `children` walks the other node kinds.
  */
 export function assertMutationPlacement(
   root: IrExpr,
@@ -159,12 +178,14 @@ export function assertMutationPlacement(
   const visit = (expr: IrExpr, conditional: boolean): void => {
     if (seen.has(expr)) return;
     seen.add(expr);
-    if (isMutation(expr) && conditional) {
+    if (isMutation(expr) && conditional && (expr.guards ?? []).length === 0) {
       refuse(
         `${expr.kind.toLowerCase()} inside a conditional expression (if/else, ??) is not supported yet: write it as its own statement or in a with binding`,
       );
     }
-    if (expr.kind === 'BindingRef') return visit(expr.binding.expr, conditional);
+    if (expr.kind === 'BindingRef') {
+      return visit(expr.binding.expr, expr.binding.transparent === true && conditional);
+    }
     if (expr.kind === 'IfElse') {
       visit(expr.condition, conditional);
       visit(expr.then, true);

@@ -46,7 +46,15 @@ import {
   type IrExpr,
   type IrType,
 } from '../ir';
-import type { Conflict, Delete, Insert, MutationElement, Update, ValuePart } from '../mutation-ir';
+import type {
+  Conflict,
+  Delete,
+  Guard,
+  Insert,
+  MutationElement,
+  Update,
+  ValuePart,
+} from '../mutation-ir';
 import { containsMutation } from '../mutation-ir';
 import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
 import { bindCast, typeEnv } from './calls';
@@ -145,6 +153,7 @@ function bindInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Insert {
     objectType: type.name,
     elements: [...elements, ...defaults],
     conflict,
+    ...guardsOf(scope),
   };
 }
 
@@ -288,6 +297,7 @@ function bindUpdate(ctx: BindContext, outer: Scope, q: ql.UpdateQuery): Update {
     subjectPathId,
     filter,
     elements,
+    ...guardsOf(scope),
   };
 }
 
@@ -305,7 +315,13 @@ function bindDelete(ctx: BindContext, outer: Scope, q: ql.DeleteQuery): Delete {
     orderBy: selected.orderBy,
     offset: selected.offset,
     limit: selected.limit,
+    ...guardsOf(scope),
   };
+}
+
+/** The conditions of the branches a mutation is bound in (Gel's conditional DML). */
+function guardsOf(scope: Scope): { guards?: readonly Guard[] } {
+  return scope.guards && scope.guards.length > 0 ? { guards: scope.guards } : {};
 }
 
 /** The objects an update or delete writes: its subject with filter / order by / offset / limit
@@ -622,8 +638,12 @@ function rawParts(
         root: null,
       };
     };
-    const then = rawParts(ctx, scope, pointer, node.ifExpr);
-    const otherwise = rawParts(ctx, scope, pointer, node.elseExpr);
+    const guarded = (when: boolean): Scope => ({
+      ...scope,
+      guards: [...(scope.guards ?? []), { expr: condition, when }],
+    });
+    const then = rawParts(ctx, guarded(true), pointer, node.ifExpr);
+    const otherwise = rawParts(ctx, guarded(false), pointer, node.elseExpr);
     return {
       parts: [
         ...then.parts.map((p) => branch(p, true)),

@@ -25,8 +25,9 @@
  * through links (joins by id, junction rows) also see rows inserted and links written earlier in
  * the statement (`writtenTable`, `writtenJunction`, used by plan/sources); a type scanned as a set
  * does not. `mutationOutput` gives a bare mutation's whole stored row (item 16).
- * A mutation runs once per statement, unconditionally: one that reads the current element of an
- * enclosing query is refused here, one in a conditional branch by the binder (mutation-ir).
+ * A mutation runs once per statement: one that reads the current element of an enclosing query
+ * is refused here; one in a conditional branch (if/else, `??`) writes only the rows whose branch
+ * conditions hold (`applyGuards`: its `src` rows are filtered by them).
  * Every write passes `accessFilter` (item 38) for each concrete table it touches.
  */
 import { QueryError } from '../../errors';
@@ -136,6 +137,7 @@ function planInsert(
   const r0 = new Rel(null);
   const keys = bindIterations(ctx, r0, iterations);
   bindExternals(ctx, r0, m);
+  applyGuards(ctx, r0, m);
   const targets: Target[] = [
     sql.target(sql.func('uuid_generate_v7', [], 'svc_meta'), 'id'),
     ...keys.map((k, i) => sql.target(k, `~it${i}`)),
@@ -298,6 +300,7 @@ function planUpdate(
   const r0 = new Rel(null);
   const keys = bindIterations(ctx, r0, iterations);
   bindExternals(ctx, r0, m);
+  applyGuards(ctx, r0, m);
   const subject = objectOf(ctx, r0, m.subject);
   if (m.filter) r0.where.push(ctx.value(r0, m.filter));
   const single = m.elements.filter((e) => !e.pointer.many);
@@ -335,6 +338,8 @@ function planUpdate(
       ),
     );
     rows.set(c, upd);
+    const overlay = overlayOf(ctx);
+    overlay.updated.set(c, [...(overlay.updated.get(c) ?? []), upd]);
   }
 
   const multi = new Map<string, MultiState>();
@@ -394,6 +399,7 @@ function planDelete(
   const r0 = new Rel(null);
   const keys = bindIterations(ctx, r0, iterations);
   bindExternals(ctx, r0, m);
+  applyGuards(ctx, r0, m);
   const subject = objectOf(ctx, r0, m.subject);
   if (m.filter) r0.where.push(ctx.value(r0, m.filter));
   const order = m.orderBy.map((k) => sql.order(ctx.value(r0, k.expr), k.direction, k.empty));
@@ -694,9 +700,11 @@ interface JunctionWrite {
   readonly owners: string | null;
 }
 
-/** Per compilation: concrete type → its insert CTEs; junction table → its writes. */
+/** Per compilation: concrete type → its insert CTEs, its update CTEs; junction table → its
+ * writes. */
 interface Overlay {
   readonly rows: Map<string, string[]>;
+  readonly updated: Map<string, string[]>;
   readonly links: Map<string, JunctionWrite[]>;
 }
 
@@ -719,7 +727,7 @@ const overlays = new WeakMap<object, Overlay>();
 function overlayOf(ctx: object): Overlay {
   let overlay = overlays.get(ctx);
   if (!overlay) {
-    overlay = { rows: new Map(), links: new Map() };
+    overlay = { rows: new Map(), updated: new Map(), links: new Map() };
     overlays.set(ctx, overlay);
   }
   return overlay;
@@ -728,22 +736,51 @@ function overlayOf(ctx: object): Overlay {
 /** True when this compilation has inserted rows that reads must include (no caching then). */
 export function hasWrittenRows(ctx: object): boolean {
   const overlay = overlays.get(ctx);
-  return overlay !== undefined && (overlay.rows.size > 0 || overlay.links.size > 0);
+  return (
+    overlay !== undefined &&
+    (overlay.rows.size > 0 || overlay.updated.size > 0 || overlay.links.size > 0)
+  );
 }
 
 /**
  * The rows of `concrete`'s table as a FROM item: the table, plus (UNION ALL) the rows this
  * statement inserted into it in CTEs planned before (PostgreSQL's snapshot would hide them), so
- * `select (insert A { b := (insert B {...}) }) { b: { name } }` finds the new B.
+ * `select (insert A { b := (insert B {...}) }) { b: { name } }` finds the new B; rows updated
+ * earlier in the statement are read as updated (the last update's RETURNING row replaces the
+ * table's), as Gel's overlays have them: `insert A { b := (update B ...) }` links the new B.
  */
 export function writtenTable(ctx: object, concrete: string, alias: string | null): FromItem {
   const t = tableName(concrete);
-  const ctes = overlays.get(ctx)?.rows.get(concrete) ?? [];
-  if (ctes.length === 0) return sql.table(t.schema, t.name, alias);
+  const overlay = overlays.get(ctx);
+  const ctes = overlay?.rows.get(concrete) ?? [];
+  const updates = overlay?.updated.get(concrete) ?? [];
+  if (ctes.length === 0 && updates.length === 0) return sql.table(t.schema, t.name, alias);
   const all = (from: FromItem): SqlQuery =>
     sql.select({ targets: [sql.target(sql.star())], from: [from] });
+  // A row of `from` (aliased `r`) not updated by any of `later`.
+  const notIn = (later: readonly string[]): SqlExpr[] =>
+    later.map((u) =>
+      sql.not(
+        sql.exists(
+          sql.select({
+            targets: [sql.target(sql.num(1))],
+            from: [sql.table(null, u, 'u')],
+            where: sql.bin('=', sql.col('id', 'u'), sql.col('id', 'r')),
+          }),
+        ),
+      ),
+    );
+  const kept = (from: FromItem, later: readonly string[]): SqlQuery =>
+    later.length === 0
+      ? all(from)
+      : sql.select({
+          targets: [sql.target(sql.star('r'))],
+          from: [from],
+          where: sql.and(...notIn(later)),
+        });
   const union = [
-    all(sql.table(t.schema, t.name, null)),
+    kept(sql.table(t.schema, t.name, updates.length > 0 ? 'r' : null), updates),
+    ...updates.map((u, i) => kept(sql.table(null, u, 'r'), updates.slice(i + 1))),
     ...ctes.map((c) => all(sql.table(null, c, null))),
   ];
   return sql.subquery(
@@ -1057,6 +1094,15 @@ function withElse(
     out: null,
     nullable: false,
   };
+}
+
+/** A conditional mutation (mutation-ir `Guard`) writes only the `src` rows where its branch's
+ * conditions hold: the condition (true/false for an if/else branch, `exists left` false for the
+ * right of `??`) is evaluated in the mutation's own Rel, per `for` iteration when it reads one. */
+function applyGuards(ctx: PlanContext, rel: Rel, m: Mutation): void {
+  for (const guard of m.guards ?? []) {
+    rel.where.push(sql.bin('is', ctx.value(rel, guard.expr), sql.bool(guard.when)));
+  }
 }
 
 /** Binds in a fresh Rel the outside objects (see `externals`) that `m` reads. */

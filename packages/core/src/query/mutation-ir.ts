@@ -11,7 +11,7 @@
  * and at most one element when the pointer is single; a required pointer of an insert either
  * has an element, a default the database applies, or a `defaults` entry.
  */
-import type { Card, IrExpr, IrType } from './ir';
+import type { BindingRef, Card, IrExpr, IrType } from './ir';
 import type { PointerInfo } from './schema-index';
 
 /** `name := value` (also `+=`/`-=` in an update's shape, multi pointers only). */
@@ -53,6 +53,12 @@ interface Base<K extends string> {
    * the conditions under which it runs, all of which must hold; absent or empty: always.
    */
   readonly guards?: readonly Guard[];
+  /**
+   * The `for` variables whose body the mutation is written in: it runs once per iteration of
+   * each, whether or not it reads the variable (Gel: `for x in {1, 2} union (insert T)` inserts
+   * two objects). Absent or empty: none.
+   */
+  readonly within?: readonly BindingRef[];
 }
 
 /** A condition a conditional mutation runs under: `expr` (a boolean, bound where the branch
@@ -121,7 +127,7 @@ export function isMutation(expr: { readonly kind: string }): expr is Mutation {
 
 /** The direct sub-expressions of a mutation (for analyses that walk the IR), its guards' included. */
 export function mutationChildren(expr: Mutation): IrExpr[] {
-  return [...(expr.guards ?? []).map((g) => g.expr), ...ownChildren(expr)];
+  return [...(expr.guards ?? []).map((g) => g.expr), ...(expr.within ?? []), ...ownChildren(expr)];
 }
 
 function ownChildren(expr: Mutation): IrExpr[] {

@@ -42,6 +42,7 @@ import {
   cardProduct,
   cardUnion,
   type Binding,
+  type BindingRef,
   type Card,
   type IrExpr,
   type IrType,
@@ -59,7 +60,7 @@ import { containsMutation } from '../mutation-ir';
 import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
 import { bindCast, typeEnv } from './calls';
 import { fail, rootScope, unknownName, type BindContext, type Scope } from './context';
-import { bindExpr, pathIdOf, subjectScope, unifyTypes, withPathId } from './expr';
+import { bindExpr, bindingRef, pathIdOf, subjectScope, unifyTypes, withPathId } from './expr';
 import { children, selectOver, withScope } from './statement';
 import { isObjectType, lookupSchemaName, printIrType } from './types';
 
@@ -319,9 +320,14 @@ function bindDelete(ctx: BindContext, outer: Scope, q: ql.DeleteQuery): Delete {
   };
 }
 
-/** The conditions of the branches a mutation is bound in (Gel's conditional DML). */
-function guardsOf(scope: Scope): { guards?: readonly Guard[] } {
-  return scope.guards && scope.guards.length > 0 ? { guards: scope.guards } : {};
+/** The conditions of the branches a mutation is bound in (Gel's conditional DML), and the `for`
+ * variables whose bodies it is in (it runs once per iteration). */
+function guardsOf(scope: Scope): { guards?: readonly Guard[]; within?: readonly BindingRef[] } {
+  const within = [...scope.names.values()].filter((b) => b.iteration).map(bindingRef);
+  return {
+    ...(scope.guards && scope.guards.length > 0 ? { guards: scope.guards } : {}),
+    ...(within.length > 0 ? { within } : {}),
+  };
 }
 
 /** The objects an update or delete writes: its subject with filter / order by / offset / limit

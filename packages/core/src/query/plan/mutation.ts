@@ -49,7 +49,7 @@ import { typeEnv } from '../bind/calls';
 import { children } from '../bind/statement';
 import type { BindingRef, IrExpr } from '../ir';
 import type { Delete, Insert, Mutation, MutationElement, Update } from '../mutation-ir';
-import { isMutation, mutationChildren } from '../mutation-ir';
+import { containsMutation, isMutation, mutationChildren } from '../mutation-ir';
 import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
 import type { PlanContext } from './planner';
 import { Rel, type Bound } from './rel';
@@ -143,7 +143,10 @@ function planInsert(
     ...keys.map((k, i) => sql.target(k, `~it${i}`)),
   ];
   const single = m.elements.filter((e) => !e.pointer.many);
-  const columns = singleValues(ctx, r0, single, targets);
+  // Mutations nested in the values run only for an object that is inserted (no conflict).
+  const guard = m.conflict ? conflictGuard(ctx, m, single) : null;
+  if (guard) nestedGuardsOf(ctx).push(guard);
+  const columns = singleValues(ctx, r0, single, targets, guard !== null);
   ctx.addCte(sql.cte(src, selectFrom(r0, targets), { materialized: true }));
 
   const s = 's';
@@ -176,7 +179,41 @@ function planInsert(
     multi.set(e.pointer.name, { kind: 'replaced', pairs });
     registerJunctionWrite(ctx, type, e, { pairs, mode: 'add', owners: null });
   }
+  if (guard) nestedGuardsOf(ctx).pop();
   return { rows: new Map([[type, ins]]), multi };
+}
+
+/** Per compilation: the conditions of the `unless conflict` inserts whose values are being
+ * planned, innermost last (see `conflictGuard`). */
+const nestedGuards = new WeakMap<PlanContext, ((rel: Rel) => SqlExpr[])[]>();
+
+function nestedGuardsOf(ctx: PlanContext): ((rel: Rel) => SqlExpr[])[] {
+  let list = nestedGuards.get(ctx);
+  if (!list) {
+    list = [];
+    nestedGuards.set(ctx, list);
+  }
+  return list;
+}
+
+/**
+ * For an insert with `unless conflict`: the condition that its object is inserted (nothing
+ * conflicts with the values of its exclusive pointers), evaluated in the Rel of a mutation nested
+ * in its values (which binds the same `for` variables), so that mutation writes only then, as in
+ * Gel (`insert T { n := x, notes := (insert Note {...}) } unless conflict` inserts no note for an
+ * existing `x`). Null when no exclusive pointer has a value to conflict on.
+ */
+function conflictGuard(
+  ctx: PlanContext,
+  m: Insert,
+  single: readonly MutationElement[],
+): ((rel: Rel) => SqlExpr[]) | null {
+  const conflict = m.conflict as NonNullable<Insert['conflict']>;
+  const pointers =
+    conflict.on ?? single.map((e) => e.pointer).filter((p) => p.model?.constraints.length);
+  if (!pointers.some((p) => single.some((e) => e.pointer.name === p.name))) return null;
+  return (rel) =>
+    conflictChecks(ctx, m, single, (at) => ctx.value(rel, (single[at] as MutationElement).value));
 }
 
 /** `not exists` conditions on the `src` row `s`: no object of the constraint's declaring type
@@ -186,7 +223,7 @@ function conflictChecks(
   ctx: PlanContext,
   m: Insert,
   single: readonly MutationElement[],
-  s: string,
+  s: string | ((at: number) => SqlExpr),
 ): SqlExpr[] {
   const conflict = m.conflict as NonNullable<Insert['conflict']>;
   const type = ctx.index.objectType(m.objectType) as ObjectTypeInfo;
@@ -224,13 +261,15 @@ function conflictMatch(
   pointers: readonly PointerInfo[],
   single: readonly MutationElement[],
   x: string,
-  s: string,
+  /** The `src` row's alias (values in its `c<i>` columns), or the value of `single[at]`. */
+  s: string | ((at: number) => SqlExpr),
 ): SqlExpr | null {
   const parts: SqlExpr[] = [];
   for (const pointer of pointers) {
     const at = single.findIndex((e) => e.pointer.name === pointer.name);
     if (at < 0) return null;
-    parts.push(sql.bin('=', sql.col(pointer.name, x), sql.col(`c${at}`, s)));
+    const value = typeof s === 'string' ? sql.col(`c${at}`, s) : s(at);
+    parts.push(sql.bin('=', sql.col(pointer.name, x), value));
   }
   return sql.and(...parts);
 }
@@ -244,6 +283,8 @@ function singleValues(
   r0: Rel,
   single: readonly MutationElement[],
   targets: Target[],
+  /** Values that write are read as at most one element (the write may be skipped). */
+  optionalWrites = false,
 ): { column: string; source: string }[] {
   const columns: { column: string; source: string }[] = [];
   single.forEach((e, i) => {
@@ -280,6 +321,16 @@ function singleValues(
         );
         columns.push({ column: `${e.pointer.name}@${property.name}`, source: `${name}@${j}` });
       });
+    } else if (optionalWrites && containsMutation(e.value, childrenOf)) {
+      // A nested mutation that may write nothing (see `conflictGuard`) leaves the row, NULL.
+      const { query, columns: shape } = ctx.rows(r0, e.value);
+      const v = ctx.fresh('nv');
+      const select = sql.select({
+        targets: [sql.target(sql.col(shape.object ? 'id' : 'v', v))],
+        from: [sql.subquery(query, v)],
+        limit: sql.num(1),
+      });
+      targets.push(sql.target(sql.scalar(select), name));
     } else {
       targets.push(sql.target(ctx.value(r0, e.value), name));
     }
@@ -1103,6 +1154,8 @@ function applyGuards(ctx: PlanContext, rel: Rel, m: Mutation): void {
   for (const guard of m.guards ?? []) {
     rel.where.push(sql.bin('is', ctx.value(rel, guard.expr), sql.bool(guard.when)));
   }
+  // Nested in the values of `unless conflict` inserts: only for the objects they insert.
+  for (const guard of nestedGuardsOf(ctx)) rel.where.push(...guard(rel));
 }
 
 /** Binds in a fresh Rel the outside objects (see `externals`) that `m` reads. */

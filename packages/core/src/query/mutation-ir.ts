@@ -87,6 +87,24 @@ export interface Conflict {
    */
   readonly else: IrExpr | null;
   readonly conflictPathId: string;
+  /**
+   * Exclusive constraints on an expression of a pointer (`constraint exclusive on
+   * (str_lower(__subject__))`): with `on`, the one it names (compared instead of the pointer's
+   * value); without, each one whose pointer the insert gives, checked alone besides the plain
+   * ones. Absent: none.
+   */
+  readonly keys?: readonly ConflictKey[];
+}
+
+/** An exclusive constraint's expression, over an existing object and over the new values. */
+export interface ConflictKey {
+  /** The expression for an existing object of `owner`, known by `pathId`. */
+  readonly existing: IrExpr;
+  readonly pathId: string;
+  /** The same expression over the inserted values. */
+  readonly fresh: IrExpr;
+  /** The type declaring the constraint: the objects a conflict is looked for among. */
+  readonly owner: string;
 }
 
 export interface Insert extends Base<'Insert'> {
@@ -138,7 +156,11 @@ function ownChildren(expr: Mutation): IrExpr[] {
     ]);
   switch (expr.kind) {
     case 'Insert':
-      return [...elements(expr.elements), ...(expr.conflict?.else ? [expr.conflict.else] : [])];
+      return [
+        ...elements(expr.elements),
+        ...(expr.conflict?.else ? [expr.conflict.else] : []),
+        ...(expr.conflict?.keys ?? []).map((k) => k.fresh),
+      ];
     case 'Update':
       return [expr.subject, ...(expr.filter ? [expr.filter] : []), ...elements(expr.elements)];
     case 'Delete':

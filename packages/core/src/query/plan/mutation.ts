@@ -48,7 +48,14 @@ import { jsonOf, pgTypeFor } from '../../std/scalars';
 import { typeEnv } from '../bind/calls';
 import { children } from '../bind/statement';
 import type { BindingRef, IrExpr } from '../ir';
-import type { Delete, Insert, Mutation, MutationElement, Update } from '../mutation-ir';
+import type {
+  ConflictKey,
+  Delete,
+  Insert,
+  Mutation,
+  MutationElement,
+  Update,
+} from '../mutation-ir';
 import { containsMutation, isMutation, mutationChildren } from '../mutation-ir';
 import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
 import type { PlanContext } from './planner';
@@ -147,6 +154,9 @@ function planInsert(
   const guard = m.conflict ? conflictGuard(ctx, m, single) : null;
   if (guard) nestedGuardsOf(ctx).push(guard);
   const columns = singleValues(ctx, r0, single, targets, guard !== null);
+  (m.conflict?.keys ?? []).forEach((key, j) => {
+    targets.push(sql.target(ctx.value(r0, key.fresh), `k${j}`));
+  });
   ctx.addCte(sql.cte(src, selectFrom(r0, targets), { materialized: true }));
 
   const s = 's';
@@ -213,22 +223,40 @@ function conflictGuard(
     conflict.on ?? single.map((e) => e.pointer).filter((p) => p.model?.constraints.length);
   if (!pointers.some((p) => single.some((e) => e.pointer.name === p.name))) return null;
   return (rel) =>
-    conflictChecks(ctx, m, single, (at) => ctx.value(rel, (single[at] as MutationElement).value));
+    conflictChecks(ctx, m, single, {
+      single: (at) => ctx.value(rel, (single[at] as MutationElement).value),
+      key: (j) => ctx.value(rel, (m.conflict?.keys?.[j] as ConflictKey).fresh),
+    });
+}
+
+/** Where an insert's values are read: the `src` row's alias (`c<i>` columns for the single
+ * elements, `k<j>` for the conflict keys), or expressions for them. */
+type ConflictValues =
+  | string
+  | { readonly single: (at: number) => SqlExpr; readonly key: (j: number) => SqlExpr };
+
+function valuesOf(s: ConflictValues): Exclude<ConflictValues, string> {
+  return typeof s === 'string'
+    ? { single: (at) => sql.col(`c${at}`, s), key: (j) => sql.col(`k${j}`, s) }
+    : s;
 }
 
 /** `not exists` conditions on the `src` row `s`: no object of the constraint's declaring type
  * (any concrete table, as it was before the statement) already has the value(s) — of the `on`
- * pointers together, or of each exclusive pointer of the type alone. */
+ * pointers together, or of each exclusive pointer of the type alone; for a constraint on an
+ * expression (`keys`), the expression's value. */
 function conflictChecks(
   ctx: PlanContext,
   m: Insert,
   single: readonly MutationElement[],
-  s: string | ((at: number) => SqlExpr),
+  s: ConflictValues,
 ): SqlExpr[] {
   const conflict = m.conflict as NonNullable<Insert['conflict']>;
   const type = ctx.index.objectType(m.objectType) as ObjectTypeInfo;
-  const groups: { pointers: readonly PointerInfo[]; owner: string }[] =
-    conflict.on !== null
+  const byKeys = conflict.on !== null && conflict.keys !== undefined;
+  const groups: { pointers: readonly PointerInfo[]; owner: string }[] = byKeys
+    ? []
+    : conflict.on !== null
       ? [{ pointers: conflict.on, owner: conflict.owner ?? m.objectType }]
       : [...type.pointers.values()]
           .filter((p) => !p.many && p.name !== 'id')
@@ -238,21 +266,54 @@ function conflictChecks(
             );
             return c ? [{ pointers: [p], owner: c.declaredIn }] : [];
           });
+  const exists = (owner: string, match: (x: string, tag: SqlExpr) => SqlExpr | null) => {
+    const x = ctx.fresh('x');
+    const rows = typeSource(ctx, owner, x, { written: false });
+    const where = match(x, rows.tag);
+    if (where === null) return [];
+    return [
+      sql.not(
+        sql.exists(sql.select({ targets: [sql.target(sql.num(1))], from: [rows.item], where })),
+      ),
+    ];
+  };
   const out: SqlExpr[] = [];
   for (const group of groups) {
-    const x = ctx.fresh('x');
-    const match = conflictMatch(group.pointers, single, x, s);
-    if (match === null) continue;
-    const rows = typeSource(ctx, group.owner, x, { written: false });
-    out.push(
-      sql.not(
-        sql.exists(
-          sql.select({ targets: [sql.target(sql.num(1))], from: [rows.item], where: match }),
-        ),
-      ),
+    out.push(...exists(group.owner, (x) => conflictMatch(group.pointers, single, x, s)));
+  }
+  (conflict.keys ?? []).forEach((key, j) => {
+    out.push(...exists(key.owner, (x, tag) => keyMatch(ctx, key, j, x, tag, s)));
+  });
+  return out;
+}
+
+/** `<the key's expression over the existing object x> = <its value over the new values>`. */
+function keyMatch(
+  ctx: PlanContext,
+  key: ConflictKey,
+  j: number,
+  x: string,
+  tag: SqlExpr,
+  s: ConflictValues,
+): SqlExpr {
+  const rel = new Rel(null);
+  rel.bind(key.pathId, {
+    kind: 'object',
+    type: key.owner,
+    id: sql.col('id', x),
+    tag,
+    alias: x,
+    link: null,
+    out: null,
+    nullable: false,
+  });
+  const existing = ctx.value(rel, key.existing);
+  if (rel.from !== null || rel.where.length > 0) {
+    throw new QueryError(
+      `\`unless conflict\` on an exclusive constraint over '${key.owner}' whose expression reads more than the object's own properties is not supported yet`,
     );
   }
-  return out;
+  return sql.bin('=', existing, valuesOf(s).key(j));
 }
 
 /** `x.p = s.c<i>` for each pointer (null when a pointer has no value in the insert: the database
@@ -261,15 +322,13 @@ function conflictMatch(
   pointers: readonly PointerInfo[],
   single: readonly MutationElement[],
   x: string,
-  /** The `src` row's alias (values in its `c<i>` columns), or the value of `single[at]`. */
-  s: string | ((at: number) => SqlExpr),
+  s: ConflictValues,
 ): SqlExpr | null {
   const parts: SqlExpr[] = [];
   for (const pointer of pointers) {
     const at = single.findIndex((e) => e.pointer.name === pointer.name);
     if (at < 0) return null;
-    const value = typeof s === 'string' ? sql.col(`c${at}`, s) : s(at);
-    parts.push(sql.bin('=', sql.col(pointer.name, x), value));
+    parts.push(sql.bin('=', sql.col(pointer.name, x), valuesOf(s).single(at)));
   }
   return sql.and(...parts);
 }
@@ -1041,12 +1100,13 @@ function withElse(
   const conflicting = (inner: Rel, s: string): Bound => {
     const x = ctx.fresh('cx');
     const rows = typeSource(ctx, owner, x, { written: false });
-    const match = conflictMatch(pointers, single, x, s);
-    if (match === null) {
-      throw new QueryError(
-        `\`unless conflict on\` needs a value for ${pointers.map((p) => `'${p.name}'`).join(', ')} in the insert`,
-      );
-    }
+    // A pointer the insert leaves empty conflicts with nothing.
+    const match =
+      (conflict.keys !== undefined
+        ? conflict.keys.length > 0
+          ? sql.and(...conflict.keys.map((k, j) => keyMatch(ctx, k, j, x, rows.tag, s)))
+          : null
+        : conflictMatch(pointers, single, x, s)) ?? sql.bool(false);
     // An object that was there before the statement (not the one it just inserted).
     const fresh = sql.exists(
       sql.select({

@@ -11,7 +11,7 @@
  * and at most one element when the pointer is single; a required pointer of an insert either
  * has an element, a default the database applies, or a `defaults` entry.
  */
-import type { Card, IrExpr, IrType } from './ir';
+import type { BindingRef, Card, IrExpr, IrType } from './ir';
 import type { PointerInfo } from './schema-index';
 
 /** `name := value` (also `+=`/`-=` in an update's shape, multi pointers only). */
@@ -48,6 +48,25 @@ interface Base<K extends string> {
   readonly card: Card;
   /** The written objects, inside the statement. */
   readonly pathId: string;
+  /**
+   * For a mutation in a branch of `if ... else` or on the right of `??` (Gel's conditional DML):
+   * the conditions under which it runs, all of which must hold; absent or empty: always.
+   */
+  readonly guards?: readonly Guard[];
+  /**
+   * The `for` variables whose body the mutation is written in: it runs once per iteration of
+   * each, whether or not it reads the variable (Gel: `for x in {1, 2} union (insert T)` inserts
+   * two objects). Absent or empty: none.
+   */
+  readonly within?: readonly BindingRef[];
+}
+
+/** A condition a conditional mutation runs under: `expr` (a boolean, bound where the branch
+ * is) is `when` — the branch's `if` condition (true for `then`, false for `else`), or `exists
+ * left` false for the right side of `left ?? right`. */
+export interface Guard {
+  readonly expr: IrExpr;
+  readonly when: boolean;
 }
 
 /** `unless conflict [on expr] [else expr]`. */
@@ -68,6 +87,24 @@ export interface Conflict {
    */
   readonly else: IrExpr | null;
   readonly conflictPathId: string;
+  /**
+   * Exclusive constraints on an expression of a pointer (`constraint exclusive on
+   * (str_lower(__subject__))`): with `on`, the one it names (compared instead of the pointer's
+   * value); without, each one whose pointer the insert gives, checked alone besides the plain
+   * ones. Absent: none.
+   */
+  readonly keys?: readonly ConflictKey[];
+}
+
+/** An exclusive constraint's expression, over an existing object and over the new values. */
+export interface ConflictKey {
+  /** The expression for an existing object of `owner`, known by `pathId`. */
+  readonly existing: IrExpr;
+  readonly pathId: string;
+  /** The same expression over the inserted values. */
+  readonly fresh: IrExpr;
+  /** The type declaring the constraint: the objects a conflict is looked for among. */
+  readonly owner: string;
 }
 
 export interface Insert extends Base<'Insert'> {
@@ -106,8 +143,12 @@ export function isMutation(expr: { readonly kind: string }): expr is Mutation {
   return expr.kind === 'Insert' || expr.kind === 'Update' || expr.kind === 'Delete';
 }
 
-/** The direct sub-expressions of a mutation (for analyses that walk the IR). */
+/** The direct sub-expressions of a mutation (for analyses that walk the IR), its guards' included. */
 export function mutationChildren(expr: Mutation): IrExpr[] {
+  return [...(expr.guards ?? []).map((g) => g.expr), ...(expr.within ?? []), ...ownChildren(expr)];
+}
+
+function ownChildren(expr: Mutation): IrExpr[] {
   const elements = (list: readonly MutationElement[]) =>
     list.flatMap((e) => [
       e.value,
@@ -115,7 +156,11 @@ export function mutationChildren(expr: Mutation): IrExpr[] {
     ]);
   switch (expr.kind) {
     case 'Insert':
-      return [...elements(expr.elements), ...(expr.conflict?.else ? [expr.conflict.else] : [])];
+      return [
+        ...elements(expr.elements),
+        ...(expr.conflict?.else ? [expr.conflict.else] : []),
+        ...(expr.conflict?.keys ?? []).map((k) => k.fresh),
+      ];
     case 'Update':
       return [expr.subject, ...(expr.filter ? [expr.filter] : []), ...elements(expr.elements)];
     case 'Delete':
@@ -147,8 +192,10 @@ export function containsMutation(
 
 /**
  * Refuses a mutation where it would be run conditionally (a branch of `if ... else`, the right
- * side of `??`): the planner writes every mutation once per statement, unconditionally, so such a
- * write would happen whichever branch is taken. `children` walks the other node kinds.
+ * side of `??`) but carries no guards (the binder gives a mutation bound inside a branch the
+ * branch's conditions; the planner writes it only when they hold): without them it would be
+ * written whichever branch is taken. A `with` binding's mutation runs whether or not a branch
+ * reads it (as in Gel). `children` walks the other node kinds.
  */
 export function assertMutationPlacement(
   root: IrExpr,
@@ -159,12 +206,14 @@ export function assertMutationPlacement(
   const visit = (expr: IrExpr, conditional: boolean): void => {
     if (seen.has(expr)) return;
     seen.add(expr);
-    if (isMutation(expr) && conditional) {
+    if (isMutation(expr) && conditional && (expr.guards ?? []).length === 0) {
       refuse(
         `${expr.kind.toLowerCase()} inside a conditional expression (if/else, ??) is not supported yet: write it as its own statement or in a with binding`,
       );
     }
-    if (expr.kind === 'BindingRef') return visit(expr.binding.expr, conditional);
+    if (expr.kind === 'BindingRef') {
+      return visit(expr.binding.expr, expr.binding.transparent === true && conditional);
+    }
     if (expr.kind === 'IfElse') {
       visit(expr.condition, conditional);
       visit(expr.then, true);

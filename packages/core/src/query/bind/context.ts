@@ -18,6 +18,7 @@ import {
 } from '../../errors';
 import type { TypeRef } from '../../schema/model';
 import type { Binding, IrExpr, PointerStep } from '../ir';
+import type { Guard } from '../mutation-ir';
 import type { SchemaIndex } from '../schema-index';
 
 /** Deeper than this, a query is refused instead of overflowing the stack. */
@@ -60,6 +61,9 @@ export interface Scope {
   readonly aliasNamespace: string;
   /** Appended to path ids: `detached` and each statement-level rebinding start afresh. */
   readonly namespace: string;
+  /** Inside a branch of `if ... else` or the right of `??`: the conditions a mutation bound
+   * here runs under (mutation-ir `Guard`). */
+  readonly guards?: readonly Guard[];
 }
 
 export class BindContext {

@@ -83,8 +83,8 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
       return bindIs(ctx, scope, node);
     case 'IfElse': {
       const condition = bindExpr(ctx, scope, node.condition);
-      const then = bindExpr(ctx, scope, node.ifExpr);
-      const otherwise = bindExpr(ctx, scope, node.elseExpr);
+      const then = bindExpr(ctx, guardedScope(scope, condition, true), node.ifExpr);
+      const otherwise = bindExpr(ctx, guardedScope(scope, condition, false), node.elseExpr);
       expectBool(condition, node.condition.span);
       const type = unifyTypes(ctx, then.type, otherwise.type, node.span);
       const branches = cardEither(then.card, otherwise.card);
@@ -812,7 +812,14 @@ function bindBinOp(ctx: BindContext, scope: Scope, node: ql.BinOp): IrExpr {
     }
     case '??': {
       const left = bindExpr(ctx, scope, node.left);
-      const right = bindExpr(ctx, scope, node.right);
+      const leftExists: IrExpr = {
+        kind: 'Exists',
+        type: BOOL,
+        card: ONE,
+        expr: left,
+        negated: false,
+      };
+      const right = bindExpr(ctx, guardedScope(scope, leftExists, false), node.right);
       const type = unifyTypes(ctx, left.type, right.type, node.span);
       const card: Card = {
         min: left.card.min === 1 || right.card.min === 1 ? 1 : 0,
@@ -823,6 +830,12 @@ function bindBinOp(ctx: BindContext, scope: Scope, node: ql.BinOp): IrExpr {
     default:
       return bindOperator(ctx, scope, node.op, [node.left, node.right], node.span);
   }
+}
+
+/** The scope of a conditional branch: a mutation bound in it runs only where `condition` is
+ * `when` (Gel's conditional DML; see mutation-ir `Guard`). */
+function guardedScope(scope: Scope, condition: IrExpr, when: boolean): Scope {
+  return { ...scope, guards: [...(scope.guards ?? []), { expr: condition, when }] };
 }
 
 function bindUnary(ctx: BindContext, scope: Scope, node: ql.UnaryOp): IrExpr {

@@ -42,16 +42,26 @@ import {
   cardProduct,
   cardUnion,
   type Binding,
+  type BindingRef,
   type Card,
   type IrExpr,
   type IrType,
 } from '../ir';
-import type { Conflict, Delete, Insert, MutationElement, Update, ValuePart } from '../mutation-ir';
+import type {
+  Conflict,
+  ConflictKey,
+  Delete,
+  Guard,
+  Insert,
+  MutationElement,
+  Update,
+  ValuePart,
+} from '../mutation-ir';
 import { containsMutation } from '../mutation-ir';
 import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
 import { bindCast, typeEnv } from './calls';
 import { fail, rootScope, unknownName, type BindContext, type Scope } from './context';
-import { bindExpr, pathIdOf, subjectScope, unifyTypes, withPathId } from './expr';
+import { bindExpr, bindingRef, pathIdOf, subjectScope, unifyTypes, withPathId } from './expr';
 import { children, selectOver, withScope } from './statement';
 import { isObjectType, lookupSchemaName, printIrType } from './types';
 
@@ -108,6 +118,9 @@ function bindInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Insert {
   const valueScope: Scope = { ...scope, subject: null, link: null };
   const elements = bindElements(ctx, valueScope, type, q.shape, 'insert');
   const given = new Set(elements.map((e) => e.pointer.name));
+  // A default of a pointer `unless conflict` compares is bound here (its value is needed for
+  // the conflict check before the row is written), not left to the database.
+  const conflictKeys = conflictKeyNames(type, q.unlessConflict);
   const defaults: MutationElement[] = [];
   for (const pointer of type.pointers.values()) {
     if (given.has(pointer.name) || !isStored(pointer)) continue;
@@ -122,14 +135,19 @@ function bindInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Insert {
       }
       continue;
     }
-    if (!pointer.many && databaseAppliesDefault(ctx, type.name, pointer.name)) continue;
+    if (
+      !pointer.many &&
+      !conflictKeys.has(pointer.name) &&
+      databaseAppliesDefault(ctx, type.name, pointer.name)
+    )
+      continue;
     const module = pointer.declaredIn.slice(0, pointer.declaredIn.lastIndexOf('::'));
     const value = bindExpr(ctx, rootScope(module), dflt);
     defaults.push(element(ctx, type, pointer, ':=', value, [], null, q.span));
   }
   const pathId = `insert~${ctx.freshId()}${scope.namespace}`;
   const conflict = q.unlessConflict
-    ? bindConflict(ctx, scope, type, q.subject, q.unlessConflict)
+    ? bindConflict(ctx, scope, type, q.subject, q.unlessConflict, [...elements, ...defaults])
     : null;
   const card =
     conflict === null ? ONE : conflict.else ? cardEither(ONE, conflict.else.card) : AT_MOST_ONE;
@@ -145,6 +163,7 @@ function bindInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Insert {
     objectType: type.name,
     elements: [...elements, ...defaults],
     conflict,
+    ...guardsOf(scope),
   };
 }
 
@@ -154,15 +173,26 @@ function bindConflict(
   type: ObjectTypeInfo,
   subject: ql.ObjectRef,
   clause: ql.UnlessConflict,
+  elements: readonly MutationElement[],
 ): Conflict {
   const conflictPathId = `conflict~${ctx.freshId()}${scope.namespace}`;
+  const keyOf = (pointer: PointerInfo, constraint: ExpressionConstraint): ConflictKey | null => {
+    const given = elements.find((e) => e.pointer.name === pointer.name);
+    return given ? conflictKey(ctx, pointer, constraint, given.value) : null;
+  };
   if (clause.on === null) {
     if (clause.elseExpr !== null) {
       return fail(QueryError, '`unless conflict ... else` needs `on`', clause.elseExpr.span);
     }
-    return { on: null, owner: null, else: null, conflictPathId };
+    const keys = [...type.pointers.values()]
+      .filter((p) => !p.many)
+      .flatMap((p) => expressionConstraints(p).map((c) => keyOf(p, c)))
+      .filter((k): k is ConflictKey => k !== null);
+    return { on: null, owner: null, else: null, conflictPathId, ...(keys.length ? { keys } : {}) };
   }
-  const { pointers: on, owner } = conflictPointers(type, clause.on);
+  const { pointers: on, owner, constraint } = conflictPointers(type, clause.on);
+  const key = constraint ? keyOf(on[0] as PointerInfo, constraint) : null;
+  const keys = constraint ? { keys: key ? [key] : [] } : {};
   let elseExpr: IrExpr | null = null;
   if (clause.elseExpr !== null) {
     // Inside `else`, the inserted type's name is the conflicting object.
@@ -192,7 +222,50 @@ function bindConflict(
       );
     }
   }
-  return { on, owner, else: elseExpr, conflictPathId };
+  return { on, owner, else: elseExpr, conflictPathId, ...keys };
+}
+
+type ExpressionConstraint = NonNullable<PointerInfo['model']>['constraints'][number];
+
+/** A pointer's exclusive constraints on an expression of its value. */
+function expressionConstraints(pointer: PointerInfo): ExpressionConstraint[] {
+  return (pointer.model?.constraints ?? []).filter(
+    (c) => c.name === 'std::exclusive' && c.except === null && c.subjectExpr !== null,
+  );
+}
+
+/** The constraint's expression bound over an existing object's value of the pointer and over
+ * the inserted value (`__subject__` each). */
+function conflictKey(
+  ctx: BindContext,
+  pointer: PointerInfo,
+  constraint: ExpressionConstraint,
+  value: IrExpr,
+): ConflictKey {
+  const owner = constraint.declaredIn;
+  const module = owner.slice(0, owner.lastIndexOf('::'));
+  const pathId = `conflict-key~${ctx.freshId()}`;
+  const root: IrExpr = {
+    kind: 'TypeRoot',
+    type: { kind: 'object', name: owner },
+    card: ONE,
+    objectType: owner,
+    pathId,
+  };
+  const step: IrExpr = {
+    kind: 'PointerStep',
+    type: pointer.target,
+    card: AT_MOST_ONE,
+    source: root,
+    sourceType: owner,
+    pointer,
+    computed: null,
+    pathId: `${pathId}.${pointer.name}`,
+  };
+  const subjectExpr = constraint.subjectExpr as ql.Expr;
+  const existing = bindExpr(ctx, subjectScope(rootScope(module), step, null), subjectExpr);
+  const fresh = bindExpr(ctx, { ...rootScope(module), subject: value }, subjectExpr);
+  return { existing, pathId, fresh, owner };
 }
 
 /**
@@ -202,7 +275,7 @@ function bindConflict(
 function conflictPointers(
   type: ObjectTypeInfo,
   on: ql.Expr,
-): { pointers: PointerInfo[]; owner: string } {
+): { pointers: PointerInfo[]; owner: string; constraint?: ExpressionConstraint } {
   const isTuple = on.kind === 'TupleLiteral';
   const parts = isTuple ? on.elements : [on];
   const names = parts.map((part) => subjectPointerName(part));
@@ -233,6 +306,8 @@ function conflictPointers(
     );
     if (pointer.name === 'id') return { pointers, owner: type.name };
     if (constraint) return { pointers, owner: constraint.declaredIn };
+    const [onExpression] = expressionConstraints(pointer);
+    if (onExpression) return { pointers, owner: onExpression.declaredIn, constraint: onExpression };
   }
   // A type-level `exclusive on (...)` over exactly these pointers.
   const wanted = JSON.stringify([...(names as string[])].sort());
@@ -251,6 +326,24 @@ function conflictPointers(
     );
   }
   return { pointers, owner: typeLevel.declaredIn };
+}
+
+/** The pointers an `unless conflict` clause may compare: the ones `on` names, or every pointer
+ * with an exclusive constraint. */
+function conflictKeyNames(
+  type: ObjectTypeInfo,
+  clause: ql.UnlessConflict | null,
+): ReadonlySet<string> {
+  if (clause === null) return new Set();
+  if (clause.on !== null) {
+    const parts = clause.on.kind === 'TupleLiteral' ? clause.on.elements : [clause.on];
+    return new Set(parts.map(subjectPointerName).filter((n): n is string => n !== null));
+  }
+  return new Set(
+    [...type.pointers.values()]
+      .filter((p) => (p.model?.constraints ?? []).some((c) => c.name === 'std::exclusive'))
+      .map((p) => p.name),
+  );
 }
 
 /** `.p` or `__subject__.p` → `p`; anything else → null. */
@@ -288,6 +381,7 @@ function bindUpdate(ctx: BindContext, outer: Scope, q: ql.UpdateQuery): Update {
     subjectPathId,
     filter,
     elements,
+    ...guardsOf(scope),
   };
 }
 
@@ -305,6 +399,17 @@ function bindDelete(ctx: BindContext, outer: Scope, q: ql.DeleteQuery): Delete {
     orderBy: selected.orderBy,
     offset: selected.offset,
     limit: selected.limit,
+    ...guardsOf(scope),
+  };
+}
+
+/** The conditions of the branches a mutation is bound in (Gel's conditional DML), and the `for`
+ * variables whose bodies it is in (it runs once per iteration). */
+function guardsOf(scope: Scope): { guards?: readonly Guard[]; within?: readonly BindingRef[] } {
+  const within = [...scope.names.values()].filter((b) => b.iteration).map(bindingRef);
+  return {
+    ...(scope.guards && scope.guards.length > 0 ? { guards: scope.guards } : {}),
+    ...(within.length > 0 ? { within } : {}),
   };
 }
 
@@ -622,8 +727,12 @@ function rawParts(
         root: null,
       };
     };
-    const then = rawParts(ctx, scope, pointer, node.ifExpr);
-    const otherwise = rawParts(ctx, scope, pointer, node.elseExpr);
+    const guarded = (when: boolean): Scope => ({
+      ...scope,
+      guards: [...(scope.guards ?? []), { expr: condition, when }],
+    });
+    const then = rawParts(ctx, guarded(true), pointer, node.ifExpr);
+    const otherwise = rawParts(ctx, guarded(false), pointer, node.elseExpr);
     return {
       parts: [
         ...then.parts.map((p) => branch(p, true)),

@@ -34,6 +34,10 @@ module default {
   type Kennel {
     required multi dogs: Dog;
   }
+  type Handle {
+    required nick: str { constraint exclusive on (str_lower(__subject__)); }
+    required slot: str { constraint exclusive; default := 'main' }
+  }
   type Dog extending Named {
     favourite: Bone { on source delete delete target; };
     multi bones: Bone { on source delete delete target if orphan; };
@@ -109,6 +113,28 @@ test('unless conflict ... else (select ...) finds the conflicting object in a si
     "select (insert Dog { name := 'Rex' } unless conflict on .name else (select Dog)) { name, is_cat := .__type__.name = 'default::Cat' }",
   ]);
   expect(found).toEqual([{ name: 'Rex', is_cat: true }]);
+});
+
+test('unless conflict on a pointer with an exclusive constraint on an expression compares the expression', async () => {
+  const [, found, none, count] = await run([
+    "insert Handle { nick := 'Ada', slot := 'a' }",
+    "select (insert Handle { nick := 'ADA', slot := 'b' } unless conflict on .nick else (select Handle)) { nick }",
+    "insert Handle { nick := 'aDa', slot := 'c' } unless conflict",
+    'select count(Handle)',
+  ]);
+  expect(found).toEqual([{ nick: 'Ada' }]);
+  expect(none).toEqual([]);
+  expect(count).toEqual([1]);
+});
+
+test('unless conflict on a pointer the insert leaves to its default compares the default', async () => {
+  const [, again, count] = await run([
+    "insert Handle { nick := 'x' }",
+    "select (insert Handle { nick := 'y' } unless conflict on .slot else (select Handle)) { nick, slot }",
+    'select count(Handle)',
+  ]);
+  expect(again).toEqual([{ nick: 'x', slot: 'main' }]);
+  expect(count).toEqual([1]);
 });
 
 test('on source delete: delete target, and delete target if orphan', async () => {

@@ -25,8 +25,9 @@
  * through links (joins by id, junction rows) also see rows inserted and links written earlier in
  * the statement (`writtenTable`, `writtenJunction`, used by plan/sources); a type scanned as a set
  * does not. `mutationOutput` gives a bare mutation's whole stored row (item 16).
- * A mutation runs once per statement, unconditionally: one that reads the current element of an
- * enclosing query is refused here, one in a conditional branch by the binder (mutation-ir).
+ * A mutation runs once per statement: one that reads the current element of an enclosing query
+ * is refused here; one in a conditional branch (if/else, `??`) writes only the rows whose branch
+ * conditions hold (`applyGuards`: its `src` rows are filtered by them).
  * Every write passes `accessFilter` (item 38) for each concrete table it touches.
  */
 import { QueryError } from '../../errors';
@@ -47,8 +48,15 @@ import { jsonOf, pgTypeFor } from '../../std/scalars';
 import { typeEnv } from '../bind/calls';
 import { children } from '../bind/statement';
 import type { BindingRef, IrExpr } from '../ir';
-import type { Delete, Insert, Mutation, MutationElement, Update } from '../mutation-ir';
-import { isMutation, mutationChildren } from '../mutation-ir';
+import type {
+  ConflictKey,
+  Delete,
+  Insert,
+  Mutation,
+  MutationElement,
+  Update,
+} from '../mutation-ir';
+import { containsMutation, isMutation, mutationChildren } from '../mutation-ir';
 import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
 import type { PlanContext } from './planner';
 import { Rel, type Bound } from './rel';
@@ -136,12 +144,19 @@ function planInsert(
   const r0 = new Rel(null);
   const keys = bindIterations(ctx, r0, iterations);
   bindExternals(ctx, r0, m);
+  applyGuards(ctx, r0, m);
   const targets: Target[] = [
     sql.target(sql.func('uuid_generate_v7', [], 'svc_meta'), 'id'),
     ...keys.map((k, i) => sql.target(k, `~it${i}`)),
   ];
   const single = m.elements.filter((e) => !e.pointer.many);
-  const columns = singleValues(ctx, r0, single, targets);
+  // Mutations nested in the values run only for an object that is inserted (no conflict).
+  const guard = m.conflict ? conflictGuard(ctx, m, single) : null;
+  if (guard) nestedGuardsOf(ctx).push(guard);
+  const columns = singleValues(ctx, r0, single, targets, guard !== null);
+  (m.conflict?.keys ?? []).forEach((key, j) => {
+    targets.push(sql.target(ctx.value(r0, key.fresh), `k${j}`));
+  });
   ctx.addCte(sql.cte(src, selectFrom(r0, targets), { materialized: true }));
 
   const s = 's';
@@ -174,22 +189,74 @@ function planInsert(
     multi.set(e.pointer.name, { kind: 'replaced', pairs });
     registerJunctionWrite(ctx, type, e, { pairs, mode: 'add', owners: null });
   }
+  if (guard) nestedGuardsOf(ctx).pop();
   return { rows: new Map([[type, ins]]), multi };
+}
+
+/** Per compilation: the conditions of the `unless conflict` inserts whose values are being
+ * planned, innermost last (see `conflictGuard`). */
+const nestedGuards = new WeakMap<PlanContext, ((rel: Rel) => SqlExpr[])[]>();
+
+function nestedGuardsOf(ctx: PlanContext): ((rel: Rel) => SqlExpr[])[] {
+  let list = nestedGuards.get(ctx);
+  if (!list) {
+    list = [];
+    nestedGuards.set(ctx, list);
+  }
+  return list;
+}
+
+/**
+ * For an insert with `unless conflict`: the condition that its object is inserted (nothing
+ * conflicts with the values of its exclusive pointers), evaluated in the Rel of a mutation nested
+ * in its values (which binds the same `for` variables), so that mutation writes only then, as in
+ * Gel (`insert T { n := x, notes := (insert Note {...}) } unless conflict` inserts no note for an
+ * existing `x`). Null when no exclusive pointer has a value to conflict on.
+ */
+function conflictGuard(
+  ctx: PlanContext,
+  m: Insert,
+  single: readonly MutationElement[],
+): ((rel: Rel) => SqlExpr[]) | null {
+  const conflict = m.conflict as NonNullable<Insert['conflict']>;
+  const pointers =
+    conflict.on ?? single.map((e) => e.pointer).filter((p) => p.model?.constraints.length);
+  if (!pointers.some((p) => single.some((e) => e.pointer.name === p.name))) return null;
+  return (rel) =>
+    conflictChecks(ctx, m, single, {
+      single: (at) => ctx.value(rel, (single[at] as MutationElement).value),
+      key: (j) => ctx.value(rel, (m.conflict?.keys?.[j] as ConflictKey).fresh),
+    });
+}
+
+/** Where an insert's values are read: the `src` row's alias (`c<i>` columns for the single
+ * elements, `k<j>` for the conflict keys), or expressions for them. */
+type ConflictValues =
+  | string
+  | { readonly single: (at: number) => SqlExpr; readonly key: (j: number) => SqlExpr };
+
+function valuesOf(s: ConflictValues): Exclude<ConflictValues, string> {
+  return typeof s === 'string'
+    ? { single: (at) => sql.col(`c${at}`, s), key: (j) => sql.col(`k${j}`, s) }
+    : s;
 }
 
 /** `not exists` conditions on the `src` row `s`: no object of the constraint's declaring type
  * (any concrete table, as it was before the statement) already has the value(s) — of the `on`
- * pointers together, or of each exclusive pointer of the type alone. */
+ * pointers together, or of each exclusive pointer of the type alone; for a constraint on an
+ * expression (`keys`), the expression's value. */
 function conflictChecks(
   ctx: PlanContext,
   m: Insert,
   single: readonly MutationElement[],
-  s: string,
+  s: ConflictValues,
 ): SqlExpr[] {
   const conflict = m.conflict as NonNullable<Insert['conflict']>;
   const type = ctx.index.objectType(m.objectType) as ObjectTypeInfo;
-  const groups: { pointers: readonly PointerInfo[]; owner: string }[] =
-    conflict.on !== null
+  const byKeys = conflict.on !== null && conflict.keys !== undefined;
+  const groups: { pointers: readonly PointerInfo[]; owner: string }[] = byKeys
+    ? []
+    : conflict.on !== null
       ? [{ pointers: conflict.on, owner: conflict.owner ?? m.objectType }]
       : [...type.pointers.values()]
           .filter((p) => !p.many && p.name !== 'id')
@@ -199,21 +266,54 @@ function conflictChecks(
             );
             return c ? [{ pointers: [p], owner: c.declaredIn }] : [];
           });
+  const exists = (owner: string, match: (x: string, tag: SqlExpr) => SqlExpr | null) => {
+    const x = ctx.fresh('x');
+    const rows = typeSource(ctx, owner, x, { written: false });
+    const where = match(x, rows.tag);
+    if (where === null) return [];
+    return [
+      sql.not(
+        sql.exists(sql.select({ targets: [sql.target(sql.num(1))], from: [rows.item], where })),
+      ),
+    ];
+  };
   const out: SqlExpr[] = [];
   for (const group of groups) {
-    const x = ctx.fresh('x');
-    const match = conflictMatch(group.pointers, single, x, s);
-    if (match === null) continue;
-    const rows = typeSource(ctx, group.owner, x, { written: false });
-    out.push(
-      sql.not(
-        sql.exists(
-          sql.select({ targets: [sql.target(sql.num(1))], from: [rows.item], where: match }),
-        ),
-      ),
+    out.push(...exists(group.owner, (x) => conflictMatch(group.pointers, single, x, s)));
+  }
+  (conflict.keys ?? []).forEach((key, j) => {
+    out.push(...exists(key.owner, (x, tag) => keyMatch(ctx, key, j, x, tag, s)));
+  });
+  return out;
+}
+
+/** `<the key's expression over the existing object x> = <its value over the new values>`. */
+function keyMatch(
+  ctx: PlanContext,
+  key: ConflictKey,
+  j: number,
+  x: string,
+  tag: SqlExpr,
+  s: ConflictValues,
+): SqlExpr {
+  const rel = new Rel(null);
+  rel.bind(key.pathId, {
+    kind: 'object',
+    type: key.owner,
+    id: sql.col('id', x),
+    tag,
+    alias: x,
+    link: null,
+    out: null,
+    nullable: false,
+  });
+  const existing = ctx.value(rel, key.existing);
+  if (rel.from !== null || rel.where.length > 0) {
+    throw new QueryError(
+      `\`unless conflict\` on an exclusive constraint over '${key.owner}' whose expression reads more than the object's own properties is not supported yet`,
     );
   }
-  return out;
+  return sql.bin('=', existing, valuesOf(s).key(j));
 }
 
 /** `x.p = s.c<i>` for each pointer (null when a pointer has no value in the insert: the database
@@ -222,13 +322,13 @@ function conflictMatch(
   pointers: readonly PointerInfo[],
   single: readonly MutationElement[],
   x: string,
-  s: string,
+  s: ConflictValues,
 ): SqlExpr | null {
   const parts: SqlExpr[] = [];
   for (const pointer of pointers) {
     const at = single.findIndex((e) => e.pointer.name === pointer.name);
     if (at < 0) return null;
-    parts.push(sql.bin('=', sql.col(pointer.name, x), sql.col(`c${at}`, s)));
+    parts.push(sql.bin('=', sql.col(pointer.name, x), valuesOf(s).single(at)));
   }
   return sql.and(...parts);
 }
@@ -242,6 +342,8 @@ function singleValues(
   r0: Rel,
   single: readonly MutationElement[],
   targets: Target[],
+  /** Values that write are read as at most one element (the write may be skipped). */
+  optionalWrites = false,
 ): { column: string; source: string }[] {
   const columns: { column: string; source: string }[] = [];
   single.forEach((e, i) => {
@@ -278,6 +380,16 @@ function singleValues(
         );
         columns.push({ column: `${e.pointer.name}@${property.name}`, source: `${name}@${j}` });
       });
+    } else if (optionalWrites && containsMutation(e.value, childrenOf)) {
+      // A nested mutation that may write nothing (see `conflictGuard`) leaves the row, NULL.
+      const { query, columns: shape } = ctx.rows(r0, e.value);
+      const v = ctx.fresh('nv');
+      const select = sql.select({
+        targets: [sql.target(sql.col(shape.object ? 'id' : 'v', v))],
+        from: [sql.subquery(query, v)],
+        limit: sql.num(1),
+      });
+      targets.push(sql.target(sql.scalar(select), name));
     } else {
       targets.push(sql.target(ctx.value(r0, e.value), name));
     }
@@ -298,6 +410,7 @@ function planUpdate(
   const r0 = new Rel(null);
   const keys = bindIterations(ctx, r0, iterations);
   bindExternals(ctx, r0, m);
+  applyGuards(ctx, r0, m);
   const subject = objectOf(ctx, r0, m.subject);
   if (m.filter) r0.where.push(ctx.value(r0, m.filter));
   const single = m.elements.filter((e) => !e.pointer.many);
@@ -335,6 +448,8 @@ function planUpdate(
       ),
     );
     rows.set(c, upd);
+    const overlay = overlayOf(ctx);
+    overlay.updated.set(c, [...(overlay.updated.get(c) ?? []), upd]);
   }
 
   const multi = new Map<string, MultiState>();
@@ -394,6 +509,7 @@ function planDelete(
   const r0 = new Rel(null);
   const keys = bindIterations(ctx, r0, iterations);
   bindExternals(ctx, r0, m);
+  applyGuards(ctx, r0, m);
   const subject = objectOf(ctx, r0, m.subject);
   if (m.filter) r0.where.push(ctx.value(r0, m.filter));
   const order = m.orderBy.map((k) => sql.order(ctx.value(r0, k.expr), k.direction, k.empty));
@@ -694,9 +810,11 @@ interface JunctionWrite {
   readonly owners: string | null;
 }
 
-/** Per compilation: concrete type → its insert CTEs; junction table → its writes. */
+/** Per compilation: concrete type → its insert CTEs, its update CTEs; junction table → its
+ * writes. */
 interface Overlay {
   readonly rows: Map<string, string[]>;
+  readonly updated: Map<string, string[]>;
   readonly links: Map<string, JunctionWrite[]>;
 }
 
@@ -719,7 +837,7 @@ const overlays = new WeakMap<object, Overlay>();
 function overlayOf(ctx: object): Overlay {
   let overlay = overlays.get(ctx);
   if (!overlay) {
-    overlay = { rows: new Map(), links: new Map() };
+    overlay = { rows: new Map(), updated: new Map(), links: new Map() };
     overlays.set(ctx, overlay);
   }
   return overlay;
@@ -728,22 +846,51 @@ function overlayOf(ctx: object): Overlay {
 /** True when this compilation has inserted rows that reads must include (no caching then). */
 export function hasWrittenRows(ctx: object): boolean {
   const overlay = overlays.get(ctx);
-  return overlay !== undefined && (overlay.rows.size > 0 || overlay.links.size > 0);
+  return (
+    overlay !== undefined &&
+    (overlay.rows.size > 0 || overlay.updated.size > 0 || overlay.links.size > 0)
+  );
 }
 
 /**
  * The rows of `concrete`'s table as a FROM item: the table, plus (UNION ALL) the rows this
  * statement inserted into it in CTEs planned before (PostgreSQL's snapshot would hide them), so
- * `select (insert A { b := (insert B {...}) }) { b: { name } }` finds the new B.
+ * `select (insert A { b := (insert B {...}) }) { b: { name } }` finds the new B; rows updated
+ * earlier in the statement are read as updated (the last update's RETURNING row replaces the
+ * table's), as Gel's overlays have them: `insert A { b := (update B ...) }` links the new B.
  */
 export function writtenTable(ctx: object, concrete: string, alias: string | null): FromItem {
   const t = tableName(concrete);
-  const ctes = overlays.get(ctx)?.rows.get(concrete) ?? [];
-  if (ctes.length === 0) return sql.table(t.schema, t.name, alias);
+  const overlay = overlays.get(ctx);
+  const ctes = overlay?.rows.get(concrete) ?? [];
+  const updates = overlay?.updated.get(concrete) ?? [];
+  if (ctes.length === 0 && updates.length === 0) return sql.table(t.schema, t.name, alias);
   const all = (from: FromItem): SqlQuery =>
     sql.select({ targets: [sql.target(sql.star())], from: [from] });
+  // A row of `from` (aliased `r`) not updated by any of `later`.
+  const notIn = (later: readonly string[]): SqlExpr[] =>
+    later.map((u) =>
+      sql.not(
+        sql.exists(
+          sql.select({
+            targets: [sql.target(sql.num(1))],
+            from: [sql.table(null, u, 'u')],
+            where: sql.bin('=', sql.col('id', 'u'), sql.col('id', 'r')),
+          }),
+        ),
+      ),
+    );
+  const kept = (from: FromItem, later: readonly string[]): SqlQuery =>
+    later.length === 0
+      ? all(from)
+      : sql.select({
+          targets: [sql.target(sql.star('r'))],
+          from: [from],
+          where: sql.and(...notIn(later)),
+        });
   const union = [
-    all(sql.table(t.schema, t.name, null)),
+    kept(sql.table(t.schema, t.name, updates.length > 0 ? 'r' : null), updates),
+    ...updates.map((u, i) => kept(sql.table(null, u, 'r'), updates.slice(i + 1))),
     ...ctes.map((c) => all(sql.table(null, c, null))),
   ];
   return sql.subquery(
@@ -953,12 +1100,13 @@ function withElse(
   const conflicting = (inner: Rel, s: string): Bound => {
     const x = ctx.fresh('cx');
     const rows = typeSource(ctx, owner, x, { written: false });
-    const match = conflictMatch(pointers, single, x, s);
-    if (match === null) {
-      throw new QueryError(
-        `\`unless conflict on\` needs a value for ${pointers.map((p) => `'${p.name}'`).join(', ')} in the insert`,
-      );
-    }
+    // A pointer the insert leaves empty conflicts with nothing.
+    const match =
+      (conflict.keys !== undefined
+        ? conflict.keys.length > 0
+          ? sql.and(...conflict.keys.map((k, j) => keyMatch(ctx, k, j, x, rows.tag, s)))
+          : null
+        : conflictMatch(pointers, single, x, s)) ?? sql.bool(false);
     // An object that was there before the statement (not the one it just inserted).
     const fresh = sql.exists(
       sql.select({
@@ -1057,6 +1205,17 @@ function withElse(
     out: null,
     nullable: false,
   };
+}
+
+/** A conditional mutation (mutation-ir `Guard`) writes only the `src` rows where its branch's
+ * conditions hold: the condition (true/false for an if/else branch, `exists left` false for the
+ * right of `??`) is evaluated in the mutation's own Rel, per `for` iteration when it reads one. */
+function applyGuards(ctx: PlanContext, rel: Rel, m: Mutation): void {
+  for (const guard of m.guards ?? []) {
+    rel.where.push(sql.bin('is', ctx.value(rel, guard.expr), sql.bool(guard.when)));
+  }
+  // Nested in the values of `unless conflict` inserts: only for the objects they insert.
+  for (const guard of nestedGuardsOf(ctx)) rel.where.push(...guard(rel));
 }
 
 /** Binds in a fresh Rel the outside objects (see `externals`) that `m` reads. */

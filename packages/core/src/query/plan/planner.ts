@@ -758,12 +758,20 @@ class Planner implements PlanContext {
     const object = expr.type.kind === 'object';
     const queries = branches.map((b, i) => {
       const alias = `a${i}`;
+      // A branch that is `{}` (no rows, no object columns) in an if/else of objects.
+      const none = object && !b.columns.object;
       return sql.select({
         targets: [
           ...(object
             ? [
-                sql.target(sql.col('id', alias), 'id'),
-                sql.target(sql.col('__type__', alias), '__type__'),
+                sql.target(
+                  none ? sql.cast(sql.null(), pgType('uuid')) : sql.col('id', alias),
+                  'id',
+                ),
+                sql.target(
+                  none ? sql.cast(sql.null(), pgType('text')) : sql.col('__type__', alias),
+                  '__type__',
+                ),
               ]
             : [sql.target(sql.col('v', alias), 'v')]),
           sql.target(sql.col('~json', alias), '~json'),

@@ -239,6 +239,11 @@ class QueryTestCase(unittest.TestCase):
     SCHEMA = None
     SETUP = None
 
+    @classmethod
+    def setUpClass(cls):
+        """Gel's class set-up (schema and SETUP) is the runner's; a test class's own
+        `setUpClass` runs its queries through `cls.con` on `cls.loop`."""
+
     def __init__(self, method='runTest'):
         super().__init__(method if hasattr(self, method) else 'runTest')
         self.con = Connection(self)
@@ -391,6 +396,9 @@ def main():
     spec.loader.exec_module(module)
     cls = getattr(module, args.cls)
     loop = asyncio.new_event_loop()
+    cls.loop = loop
+    cls.con = Connection(None)
+    class_ready = False
     PROTOCOL_OUT.write(json.dumps({'op': 'ready'}) + '\n')
     PROTOCOL_OUT.flush()
     while True:
@@ -402,6 +410,10 @@ def main():
         MESSAGE_DIFFERS.clear()
         outcome = {'op': 'done', 'test': name, 'status': 'pass'}
         try:
+            if not class_ready:
+                # Inside the first test's transaction: class set-ups read (Gel's keep ids).
+                class_ready = True
+                cls.setUpClass()
             case = cls(name)
             loop.run_until_complete(asyncio.wait_for(getattr(case, name)(), request.get('timeout', 30)))
             if MESSAGE_DIFFERS:

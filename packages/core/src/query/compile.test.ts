@@ -59,11 +59,12 @@ describe('inferred cardinality and type', () => {
 });
 
 describe('parameters', () => {
+  const STR = { kind: 'scalar', name: 'std::str' };
   test('are bound by name: the same variable twice is one parameter', () => {
     const compiled = compileQuery(schema, 'select <str>$a ++ <str>$b ++ <str>$a');
     expect(compiled.params).toEqual([
-      { source: 'variable', name: 'a', type: 'std::str', required: true },
-      { source: 'variable', name: 'b', type: 'std::str', required: true },
+      { source: 'variable', name: 'a', type: 'std::str', valueType: STR, required: true },
+      { source: 'variable', name: 'b', type: 'std::str', valueType: STR, required: true },
     ]);
     expect(compiled.sql).toContain('$1');
     expect(compiled.sql).toContain('$2');
@@ -71,7 +72,13 @@ describe('parameters', () => {
   });
   test('<optional T>$x is not required', () => {
     expect(compileQuery(schema, 'select <optional int64>$n').params).toEqual([
-      { source: 'variable', name: 'n', type: 'std::int64', required: false },
+      {
+        source: 'variable',
+        name: 'n',
+        type: 'std::int64',
+        valueType: { kind: 'scalar', name: 'std::int64' },
+        required: false,
+      },
     ]);
   });
   test('a variable used with two types is refused', () => {

@@ -327,8 +327,14 @@ class Planner implements PlanContext {
 
   private liftNew(rel: Rel, expr: IrExpr): Bound {
     if (this.needsDistinct(rel, expr)) {
+      // Marked while its DISTINCT subquery lifts it; planned again elsewhere (a value and its
+      // JSON output), it is made distinct again.
       this.distinctDone.add(expr);
-      return this.subqueryLift(rel, expr, { distinct: true });
+      try {
+        return this.subqueryLift(rel, expr, { distinct: true });
+      } finally {
+        this.distinctDone.delete(expr);
+      }
     }
     switch (expr.kind) {
       case 'TypeRoot': {
@@ -1741,6 +1747,8 @@ function hasShape(expr: IrExpr): boolean {
       return hasShape(expr.then) || hasShape(expr.else);
     case 'PointerStep':
       return expr.computed !== null && hasShape(expr.computed);
+    case 'GroupElements':
+      return hasShape(groupNode(expr.group).elements);
     default:
       return false;
   }

@@ -609,6 +609,11 @@ function linkPointers(expr: IrExpr): readonly PointerInfo[] {
       return linkPointers(expr.subject);
     case 'Shape':
       return linkPointers(expr.subject);
+    case 'GroupElements': {
+      // A group of a link's targets keeps each one's link row.
+      const group = groupOf(expr.group);
+      return group ? linkPointers(group.elements) : [];
+    }
     default:
       return [];
   }

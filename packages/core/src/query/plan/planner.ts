@@ -917,7 +917,7 @@ class Planner implements PlanContext {
   private keyedRows(
     rel: Rel,
     group: Extract<IrExpr, { kind: 'Group' }>,
-  ): { query: SqlQuery; object: boolean; ord: boolean } {
+  ): { query: SqlQuery; object: boolean; ord: boolean; linkRow: boolean } {
     const { query, columns } = this.rows(rel, group.elements, {
       extra: (inner) => {
         const values = group.keys.map((k) => this.value(inner, k.expr));
@@ -931,7 +931,7 @@ class Planner implements PlanContext {
         ];
       },
     });
-    return { query, object: columns.object, ord: columns.ord };
+    return { query, object: columns.object, ord: columns.ord, linkRow: columns.linkRow };
   }
 
   /**
@@ -1017,7 +1017,11 @@ class Planner implements PlanContext {
             ),
           ),
     });
-    return this.liftRows(rel, expr, query, { ord: keyed.ord, object: keyed.object });
+    return this.liftRows(rel, expr, query, {
+      ord: keyed.ord,
+      object: keyed.object,
+      linkRow: keyed.linkRow,
+    });
   }
 
   /** The names of the keys of a group's grouping set: rows `v` and `~json`. */
@@ -1575,6 +1579,8 @@ function linkPropertyNames(expr: IrExpr): string[] {
       return linkPropertyNames(expr.subject);
     case 'BindingRef':
       return linkPropertyNames(expr.binding.expr);
+    case 'GroupElements':
+      return linkPropertyNames(groupNode(expr.group).elements);
     default:
       return [];
   }

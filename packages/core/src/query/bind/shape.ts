@@ -117,6 +117,24 @@ function bindFreeShape(
   const views = new Map<string, { element: ql.ShapeElement; scope: Scope }>();
   for (const el of elements) {
     const [step, ...rest] = el.path;
+    if (
+      step?.kind === 'Splat' &&
+      step.depth === 1 &&
+      step.type === null &&
+      step.intersection === null &&
+      !rest.length &&
+      subj.type.kind === 'free'
+    ) {
+      // `*`: every element of the free objects.
+      for (const e of subj.type.elements) {
+        const ptr: ql.Ptr = { kind: 'Ptr', span: el.span, name: e.name, via: '.' };
+        const expr = bindStep(ctx, inner, one, ptr);
+        const at = out.findIndex((o) => o.name === e.name);
+        if (at >= 0) out[at] = { name: e.name, expr, onlyFor: null };
+        else out.push({ name: e.name, expr, onlyFor: null });
+      }
+      continue;
+    }
     if (el.compExpr && step?.kind === 'Ptr' && step.via === '.' && !rest.length)
       views.set(step.name, { element: el, scope });
     if (step?.kind !== 'Ptr' || step.via !== '.' || rest.length) {

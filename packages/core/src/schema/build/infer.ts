@@ -199,8 +199,7 @@ function exclusiveBacklink(ctx: BuildContext, name: string, only: string | null)
   const links = new Map<string, PointerDraft>();
   for (const t of ctx.objectTypes.values()) {
     for (const p of t.pointers) {
-      if (p.name === name && p.kind === 'link' && related(p.declaredIn))
-        links.set(p.declaredIn, p);
+      if (p.name === name && p.kind === 'link' && related(p.declaredIn)) links.set(p.declaredIn, p);
     }
   }
   const [link, ...rest] = links.values();

@@ -4,6 +4,7 @@ import type {
   DeleteQuery,
   ForQuery,
   GroupQuery,
+  InternalGroupQuery,
   InsertQuery,
   Path,
   SelectQuery,
@@ -354,6 +355,14 @@ describe('statements: canonical printed form', () => {
       'group User by .a, @b, (.c, .d), {e, (f, g)}, rollup(.h, i), cube(j)',
       'group User by .a, @b, (.c, .d), {e, (f, g)}, rollup(.h, i), cube(j);',
     ],
+    ['group User by .a, {b, ()}', 'group User by .a, {b, ()};'],
+    // a statement in parentheses may end with `;`
+    ['select (group User by .name;) { key }', 'select (group User by .name) { key };'],
+    // for group (Gel's internal form of group)
+    [
+      'for group u := User { name } using k := .name by k in g, gr union r := count(g) filter r > 1 order by k',
+      'for group u := User { name } using k := .name by k in g, gr union r := count(g) filter r > 1 order by k;',
+    ],
     // top-level if
     ['if c then (select 1) else (insert Foo)', 'if c then (select 1) else (insert Foo);'],
     // several statements, separators and comments
@@ -458,6 +467,21 @@ describe('statements: structure', () => {
     expect(g.subjectAlias).toBe('u');
     expect(g.using?.map((u) => u.alias)).toEqual(['k']);
     expect(g.by.map((b) => b.kind)).toEqual(['GroupingSimple', 'GroupingSimple']);
+  });
+
+  test('for group: subject, keys, group and grouping names, result and clauses', () => {
+    const g = only<InternalGroupQuery>(
+      'with module cards for group Card using e := .element by e in g union x := count(g) order by e',
+    );
+    expect([g.subjectAlias, g.groupAlias, g.groupingAlias, g.resultAlias]).toEqual([
+      null,
+      'g',
+      null,
+      'x',
+    ]);
+    expect(g.using.map((u) => u.alias)).toEqual(['e']);
+    expect([g.aliases.length, g.filter, g.orderBy.length]).toEqual([1, null, 1]);
+    expect(() => parseQuery('for group Card by .x in g union 1')).toThrow(/USING/);
   });
 
   test('with: module aliases', () => {

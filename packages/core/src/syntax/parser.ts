@@ -1764,6 +1764,8 @@ export class Parser {
     const start = this.peek().start;
     if (this.eat('(')) {
       const elements: GroupingIdent[] = [];
+      // `()`: the grouping set of no key (every element in one group).
+      if (this.eat(')')) return create('GroupingIdentList', this.spanFrom(start), { elements });
       for (;;) {
         elements.push(this.parseGroupingIdent());
         if (this.eat(',')) continue;

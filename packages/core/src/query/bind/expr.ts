@@ -584,6 +584,31 @@ function bindFreeStep(ctx: BindContext, scope: Scope, source: IrExpr, step: ql.P
   return unknownName('element of a free object', step.name, step.span);
 }
 
+/**
+ * A backlink's targets have at most one source when it comes through one link with an exclusive
+ * constraint (each target is linked from one object at most).
+ */
+function singleSource(links: readonly { readonly pointer: PointerInfo }[]): boolean {
+  const [link] = links;
+  return (
+    links.length === 1 &&
+    link !== undefined &&
+    (link.pointer.model?.constraints ?? []).some(
+      (c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null,
+    )
+  );
+}
+
+/** `x.<l[is T]`: the backlink's cardinality counting only the links from T (or null). */
+function backlinkCard(ctx: BindContext, source: IrExpr, target: string): Card | null {
+  const inner = source.kind === 'Shape' ? source.subject : source;
+  if (inner.kind !== 'Backlink') return null;
+  const links = inner.links.filter(
+    (l) => ctx.index.isSubtype(l.source, target) || ctx.index.isSubtype(target, l.source),
+  );
+  return singleSource(links) ? cardProduct(inner.source.card, AT_MOST_ONE) : null;
+}
+
 function bindBacklink(ctx: BindContext, source: IrExpr, sourceId: string, step: ql.Ptr): IrExpr {
   const target = (source.type as { name: string }).name;
   const links = ctx.index.backlinks(step.name, target);
@@ -599,7 +624,7 @@ function bindBacklink(ctx: BindContext, source: IrExpr, sourceId: string, step: 
   return {
     kind: 'Backlink',
     type: { kind: 'object', name: type },
-    card: cardProduct(source.card, MANY),
+    card: cardProduct(source.card, singleSource(links) ? AT_MOST_ONE : MANY),
     source,
     links,
     pathId: `${sourceId}.<${step.name}`,
@@ -622,6 +647,11 @@ function linkPointers(expr: IrExpr): readonly PointerInfo[] {
       return linkPointers(expr.subject);
     case 'Shape':
       return linkPointers(expr.subject);
+    case 'GroupElements': {
+      // A group of a link's targets keeps each one's link row.
+      const group = groupOf(expr.group);
+      return group ? linkPointers(group.elements) : [];
+    }
     default:
       return [];
   }
@@ -686,7 +716,7 @@ function bindIntersection(
   return {
     kind: 'Intersection',
     type: { kind: 'object', name: both },
-    card: cardOptional(source.card),
+    card: cardOptional(backlinkCard(ctx, source, target.name) ?? source.card),
     source: source_,
     objectType: both,
     pathId: `${pathIdOf(source_)}[is ${target.name}]`,

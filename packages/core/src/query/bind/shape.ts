@@ -131,6 +131,24 @@ function bindFreeShape(
   const views = new Map<string, { element: ql.ShapeElement; scope: Scope }>();
   for (const el of elements) {
     const [step, ...rest] = el.path;
+    if (
+      step?.kind === 'Splat' &&
+      step.depth === 1 &&
+      step.type === null &&
+      step.intersection === null &&
+      !rest.length &&
+      subj.type.kind === 'free'
+    ) {
+      // `*`: every element of the free objects.
+      for (const e of subj.type.elements) {
+        const ptr: ql.Ptr = { kind: 'Ptr', span: el.span, name: e.name, via: '.' };
+        const expr = bindStep(ctx, inner, one, ptr);
+        const at = out.findIndex((o) => o.name === e.name);
+        if (at >= 0) out[at] = { name: e.name, expr, onlyFor: null };
+        else out.push({ name: e.name, expr, onlyFor: null });
+      }
+      continue;
+    }
     if (el.compExpr && step?.kind === 'Ptr' && step.via === '.' && !rest.length)
       views.set(step.name, { element: el, scope });
     if (step?.kind !== 'Ptr' || step.via !== '.' || rest.length) {
@@ -173,8 +191,16 @@ export function shapeOf(expr: IrExpr): IrExpr | null {
     case 'Assert':
     case 'Distinct':
       return shapeOf(expr.expr);
-    case 'PointerStep':
-      return expr.computed ? shapeOf(expr.computed) : null;
+    case 'PointerStep': {
+      if (expr.computed) return shapeOf(expr.computed);
+      // A link with a sub-shape in its source's shape (`U.deck` with `U := User { deck: {...} }`).
+      const source = shapeOf(expr.source);
+      const element =
+        source?.kind === 'Shape'
+          ? source.elements.find((e) => e.name === expr.pointer.name && e.onlyFor === null)
+          : undefined;
+      return element && element.expr !== expr ? shapeOf(element.expr) : null;
+    }
     case 'GroupElements': {
       // A group's elements carry its subject's shape (`group User { b := ... } by .name`).
       const group = groupOf(expr.group);
@@ -234,9 +260,18 @@ function rebindView(
   const subjectId = pathIdOf(original) as string;
   const one = { ...source, card: { min: 1, max: 1 } } as IrExpr;
   const keys = original.kind === 'TypeRoot' ? [subjectId, original.objectType] : [subjectId];
+  const aliases: [string, IrExpr][] = keys.map((k) => [k, one]);
+  // A link's sub-shape (`User { deck: { n := User.deck@count } }`): its subject's sources are the
+  // new source's sources (`U.deck.n`: `User` is `U`'s element).
+  for (const [o, n] of linkSources(original, source)) {
+    const id = pathIdOf(o);
+    const alias = { ...n, card: { min: 1, max: 1 } } as IrExpr;
+    if (id !== null) aliases.push([id, alias]);
+    if (o.kind === 'TypeRoot') aliases.push([o.objectType, alias]);
+  }
   const inner: Scope = {
     ...subjectScope(scope, source, null),
-    pathAliases: new Map([...scope.pathAliases, ...keys.map((k) => [k, one] as const)]),
+    pathAliases: new Map([...scope.pathAliases, ...aliases]),
     // Each use of a computed element is a set of its own (Gel does not factor computables).
     aliasNamespace: `${scope.aliasNamespace}~v${ctx.freshId()}`,
   };
@@ -467,4 +502,17 @@ function linkProperty(link: PointerStep, property: PointerInfo): IrExpr {
     link,
     property,
   };
+}
+
+/** The pairs of sources of two link paths, step by step back (`a.b.c`, `x.y.c`: (a.b, x.y), (a, x)). */
+function linkSources(original: IrExpr, source: IrExpr): [IrExpr, IrExpr][] {
+  const out: [IrExpr, IrExpr][] = [];
+  let o = original;
+  let n = source;
+  while (o.kind === 'PointerStep' && !o.computed && n.kind === 'PointerStep') {
+    o = o.source;
+    n = n.source;
+    out.push([o, n]);
+  }
+  return out;
 }

@@ -328,8 +328,20 @@ function bindInternalGroup(ctx: BindContext, scope: Scope, q: ql.InternalGroupQu
   const ref = bindingRef(iteration);
   const keyNames = new Map<string, Binding>();
   group.keys.forEach((k, index) => {
-    const key: IrExpr = { kind: 'GroupKey', type: k.expr.type, card: AT_MOST_ONE, group: ref, index };
-    keyNames.set(k.name, { id: ctx.freshId(), name: k.name, expr: key, iteration: false, transparent: true });
+    const key: IrExpr = {
+      kind: 'GroupKey',
+      type: k.expr.type,
+      card: AT_MOST_ONE,
+      group: ref,
+      index,
+    };
+    keyNames.set(k.name, {
+      id: ctx.freshId(),
+      name: k.name,
+      expr: key,
+      iteration: false,
+      transparent: true,
+    });
   });
   const elements: IrExpr = {
     kind: 'GroupElements',
@@ -338,7 +350,12 @@ function bindInternalGroup(ctx: BindContext, scope: Scope, q: ql.InternalGroupQu
     group: ref,
   };
   const body = new Map([...s.names, ...keyNames]);
-  body.set(q.groupAlias, { id: ctx.freshId(), name: q.groupAlias, expr: elements, iteration: false });
+  body.set(q.groupAlias, {
+    id: ctx.freshId(),
+    name: q.groupAlias,
+    expr: elements,
+    iteration: false,
+  });
   if (q.groupingAlias !== null) {
     body.set(q.groupingAlias, {
       id: ctx.freshId(),
@@ -366,7 +383,12 @@ function bindInternalGroup(ctx: BindContext, scope: Scope, q: ql.InternalGroupQu
   };
   const clauses = new Map([...s.names, ...keyNames]);
   if (q.resultAlias !== null) {
-    const binding: Binding = { id: ctx.freshId(), name: q.resultAlias, expr: over, iteration: false };
+    const binding: Binding = {
+      id: ctx.freshId(),
+      name: q.resultAlias,
+      expr: over,
+      iteration: false,
+    };
     clauses.set(q.resultAlias, binding);
     over = bindingRef(binding);
   }
@@ -441,7 +463,12 @@ function groupOver(
     const step = ident.steps[ident.steps.length - 1];
     const name = step?.kind === 'Ptr' ? step.name : 'key';
     if (name === 'id')
-      fail(UnsupportedFeatureError, 'may not group by a field named id', ident.span, "try 'using id_ := .id'");
+      fail(
+        UnsupportedFeatureError,
+        'may not group by a field named id',
+        ident.span,
+        "try 'using id_ := .id'",
+      );
     return { name, expr: bindExpr(ctx, inner, ident) };
   });
   for (const k of keys) {

@@ -329,8 +329,14 @@ class Planner implements PlanContext {
 
   private liftNew(rel: Rel, expr: IrExpr): Bound {
     if (this.needsDistinct(rel, expr)) {
+      // Marked while its DISTINCT subquery lifts it; planned again elsewhere (a value and its
+      // JSON output), it is made distinct again.
       this.distinctDone.add(expr);
-      return this.subqueryLift(rel, expr, { distinct: true });
+      try {
+        return this.subqueryLift(rel, expr, { distinct: true });
+      } finally {
+        this.distinctDone.delete(expr);
+      }
     }
     switch (expr.kind) {
       case 'TypeRoot': {
@@ -922,7 +928,7 @@ class Planner implements PlanContext {
   private keyedRows(
     rel: Rel,
     group: Extract<IrExpr, { kind: 'Group' }>,
-  ): { query: SqlQuery; object: boolean; ord: boolean } {
+  ): { query: SqlQuery; object: boolean; ord: boolean; linkRow: boolean } {
     const { query, columns } = this.rows(rel, group.elements, {
       extra: (inner) => {
         const values = group.keys.map((k) => this.value(inner, k.expr));
@@ -936,7 +942,7 @@ class Planner implements PlanContext {
         ];
       },
     });
-    return { query, object: columns.object, ord: columns.ord };
+    return { query, object: columns.object, ord: columns.ord, linkRow: columns.linkRow };
   }
 
   /**
@@ -1022,7 +1028,11 @@ class Planner implements PlanContext {
             ),
           ),
     });
-    return this.liftRows(rel, expr, query, { ord: keyed.ord, object: keyed.object });
+    return this.liftRows(rel, expr, query, {
+      ord: keyed.ord,
+      object: keyed.object,
+      linkRow: keyed.linkRow,
+    });
   }
 
   /** The names of the keys of a group's grouping set: rows `v` and `~json`. */
@@ -1617,6 +1627,8 @@ function linkPropertyNames(expr: IrExpr): string[] {
       return linkPropertyNames(expr.subject);
     case 'BindingRef':
       return linkPropertyNames(expr.binding.expr);
+    case 'GroupElements':
+      return linkPropertyNames(groupNode(expr.group).elements);
     default:
       return [];
   }
@@ -1826,6 +1838,8 @@ function hasShape(expr: IrExpr): boolean {
       return hasShape(expr.then) || hasShape(expr.else);
     case 'PointerStep':
       return expr.computed !== null && hasShape(expr.computed);
+    case 'GroupElements':
+      return hasShape(groupNode(expr.group).elements);
     default:
       return false;
   }

@@ -186,6 +186,32 @@ function backlink(ctx: BuildContext, step: ql.Ptr, next: ql.PathStep | undefined
   return unionOf(ctx, sources);
 }
 
+/**
+ * `.<name` (from types related to `only`, if given) comes through one link with an exclusive
+ * constraint: each target has at most one source.
+ */
+function exclusiveBacklink(ctx: BuildContext, name: string, only: string | null): boolean {
+  const related = (t: string): boolean =>
+    only === null ||
+    t === only ||
+    (ctx.objectTypes.get(t)?.ancestors.includes(only) ?? false) ||
+    (ctx.objectTypes.get(only)?.ancestors.includes(t) ?? false);
+  const links = new Map<string, PointerDraft>();
+  for (const t of ctx.objectTypes.values()) {
+    for (const p of t.pointers) {
+      if (p.name === name && p.kind === 'link' && related(p.declaredIn)) links.set(p.declaredIn, p);
+    }
+  }
+  const [link, ...rest] = links.values();
+  return (
+    link !== undefined &&
+    rest.length === 0 &&
+    link.constraints.some(
+      (c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null,
+    )
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Expressions
 
@@ -453,7 +479,17 @@ function inferPath(ctx: BuildContext, path: ql.Path, scope: Scope): Inferred {
       continue;
     }
     if (step.via === '.<') {
-      cur = { type: backlink(ctx, step, steps[i + 1]), card: MANY };
+      const next = steps[i + 1];
+      const only =
+        next?.kind === 'TypeIntersection'
+          ? resolveType(ctx, next.type, scope.module, { nestedArray: InvalidDefinitionError })
+          : null;
+      cur = {
+        type: backlink(ctx, step, next),
+        card: exclusiveBacklink(ctx, step.name, only?.kind === 'object' ? only.name : null)
+          ? product(cur.card, AT_MOST_ONE)
+          : MANY,
+      };
       link = null;
       continue;
     }

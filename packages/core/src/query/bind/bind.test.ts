@@ -2,7 +2,7 @@
  * The binder alone: schema expressions bound in the restricted modes schema inference and DDL
  * expressions are meant to use (`bindExpression`), and the schema index it reads.
  */
-import { QueryError, InvalidReferenceError } from '../../errors';
+import { QueryError, InvalidDefinitionError } from '../../errors';
 import { buildSchema } from '../../schema';
 import * as ql from '../../syntax';
 import { ISSUES_SDL } from '../__tests__/issues-sdl';
@@ -37,7 +37,7 @@ describe('restricted modes', () => {
         module: 'default',
         subjectType: null,
       }),
-    ).toThrow(InvalidReferenceError);
+    ).toThrow(InvalidDefinitionError);
   });
   test('schema mode refuses parameters', () => {
     expect(() =>

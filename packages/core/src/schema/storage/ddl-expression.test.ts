@@ -210,7 +210,7 @@ describe('compileScalar: checks and indexes', () => {
     expect(compile('__subject__ >= 0', ctx)).toBe('VALUE >= (0::bigint)');
   });
 
-  it('reads a pointer constraint\'s subject from its column, or from its own table', () => {
+  it("reads a pointer constraint's subject from its column, or from its own table", () => {
     const single: ScalarContext = {
       ...row,
       subject: { kind: 'pointer', type: 'default::Item', pointer: 'qty', junction: false },

@@ -50,6 +50,42 @@ describe('restricted modes', () => {
   });
 });
 
+describe('names of the schema', () => {
+  const enums = schemaIndex(
+    buildSchema(
+      `module default { scalar type Color extending enum<Red, Green>; type T { c: Color; } }`,
+    ),
+  );
+  test('an enum member is the str cast to the enum', () => {
+    const ir = bindExpression(enums, ql.parseExpression('Color.Green'), {
+      mode: 'schema',
+      module: 'default',
+      subjectType: null,
+    });
+    expect(ir.kind).toBe('Cast');
+    expect(ir.type).toEqual({ kind: 'scalar', name: 'default::Color' });
+    expect(ir.card).toEqual({ min: 1, max: 1 });
+  });
+  test('an unknown enum member is an InvalidReferenceError naming the members', () => {
+    expect(() =>
+      bindExpression(enums, ql.parseExpression('Color.Blue'), {
+        mode: 'schema',
+        module: 'default',
+        subjectType: null,
+      }),
+    ).toThrow(/has no value 'Blue'/);
+  });
+  test('a cast gives an empty array its type', () => {
+    const ir = bindExpression(enums, ql.parseExpression('<array<str>>[]'), {
+      mode: 'schema',
+      module: 'default',
+      subjectType: null,
+    });
+    expect(ir).toMatchObject({ kind: 'ArrayLiteral', elements: [] });
+    expect(ir.type).toEqual({ kind: 'array', element: { kind: 'scalar', name: 'std::str' } });
+  });
+});
+
 describe('schema index', () => {
   test('concrete descendants, backlinks and storage', () => {
     expect(index.objectType('default::User')?.concrete).toEqual([

@@ -3,8 +3,8 @@
  * (`SqlStatement`: SELECT / set operations / VALUES / INSERT / UPDATE / DELETE, each with its own
  * WITH list), printed in one place (./print).
  *
- * Input: built by the compilers (schema/storage/ddl-expression for DDL expressions, the EdgeQL
- * compiler in query/ for whole statements), best through the `sql` builders below.
+ * Input: built by the EdgeQL compiler in query/ (whole statements, and DDL expressions through
+ * schema/storage/ddl-expression) and schema/storage, best through the `sql` builders below.
  * Output: `printSql(expr)` / `printStatement(stmt)` text. Every node is a plain object with a
  * `kind`.
  * Invariants: identifiers are stored unquoted and quoted only by the printer; literal values are

@@ -44,6 +44,9 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
     'plpgsql',
     false,
   ),
+  // A str as a JSON string: to_jsonb is only stable (for its other types), so an index or a
+  // CHECK indexing a JSON string needs this immutable form.
+  fn('json_string(text)', 'jsonb', 'select to_jsonb($1)'),
   // Output forms (spec items 23, 27): UTC as `+00:00` (as Gel prints it), trailing zeros of the fraction dropped.
   fn(
     'datetime_iso(timestamptz)',

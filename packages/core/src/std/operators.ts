@@ -474,20 +474,24 @@ function indexing(): Overload[] {
           // A JSON string indexes by character, like a str.
           [
             sql.bin('=', jsonType(a.at(0)), sql.text('string')),
-            sql.func('to_jsonb', [
-              sql.func('substr', [
-                sql.bin('#>>', a.at(0), sql.text('{}')),
-                cast(
-                  position(
-                    a.at(1),
-                    len(sql.bin('#>>', a.at(0), sql.text('{}'))),
-                    outOfBounds('JSON', a.at(1), len(sql.bin('#>>', a.at(0), sql.text('{}')))),
+            sql.func(
+              'json_string',
+              [
+                sql.func('substr', [
+                  sql.bin('#>>', a.at(0), sql.text('{}')),
+                  cast(
+                    position(
+                      a.at(1),
+                      len(sql.bin('#>>', a.at(0), sql.text('{}'))),
+                      outOfBounds('JSON', a.at(1), len(sql.bin('#>>', a.at(0), sql.text('{}')))),
+                    ),
+                    'integer',
                   ),
-                  'integer',
-                ),
-                num(1),
-              ]),
-            ]),
+                  num(1),
+                ]),
+              ],
+              'svc_meta',
+            ),
           ],
           [
             sql.bin('<>', jsonType(a.at(0)), sql.text('array')),
@@ -608,23 +612,14 @@ function indexing(): Overload[] {
       'std::[:]',
       'json, named only start: optional int64 = {}, named only stop: optional int64 = {}',
       'json',
-      (a) => {
-        const j = a.at(0);
-        const str = sql.bin('#>>', j, sql.text('{}'));
-        const s = sliceBounds(a, len(str));
-        const arr = sliceBounds(a, jsonLength(j));
-        const slice = jsonbSlice(j, arr.from, arr.count);
-        return caseWhen(
-          [
-            [sql.bin('=', jsonType(j), sql.text('array')), slice],
-            [
-              sql.bin('=', jsonType(j), sql.text('string')),
-              sql.func('to_jsonb', [sql.func('substr', [str, s.from, s.count])]),
-            ],
-          ],
-          raise(j, pgType('jsonb'), sql.bin('||', sql.text('cannot slice JSON '), jsonType(j))),
-        );
-      },
+      // svc_meta.json_slice (sql/codegen/bootstrap): one immutable function, so an index or a
+      // CHECK can slice JSON too; another kind of JSON value raises 22023.
+      (a) =>
+        sql.func(
+          'json_slice',
+          [a.at(0), a.opt(1) ?? cast(sql.null(), 'bigint'), a.opt(2) ?? cast(sql.null(), 'bigint')],
+          'svc_meta',
+        ),
     ),
   ];
 }

@@ -24,7 +24,7 @@ const row: ScalarContext = {
   schema,
   module: 'default',
   mode: 'check',
-  subject: { kind: 'object', type: item, table: null },
+  subject: { kind: 'object', type: item.name },
 };
 const compile = (text: string) => printSql(compileScalar(ql.parseExpression(text), row).sql);
 
@@ -39,10 +39,13 @@ function errorOf(run: () => unknown): { type?: string; message: string; position
 
 describe('DDL: the restricted mode of the std table', () => {
   test.each([
-    ["str_trim(.name, 'x')", `btrim("name", 'x')`],
-    ['str_pad_start(.name, 4)', `lpad("name", 4::integer)`],
-    ["find(.name, 'a')", `strpos("name", 'a') - 1`],
-    ["re_replace('a', 'b', .name, flags := 'g')", `regexp_replace("name", 'a', 'b', 'g')`],
+    ["str_trim(.name, 'x')", `btrim("name", 'x'::text)`],
+    ['str_pad_start(.name, 4)', `lpad("name", (4::bigint)::integer)`],
+    ["find(.name, 'a')", `strpos("name", 'a'::text) - 1`],
+    [
+      "re_replace('a', 'b', .name, flags := 'g')",
+      `regexp_replace("name", 'a'::text, 'b'::text, 'g'::text)`,
+    ],
     ['len(.tags)', 'cardinality("tags")'],
     ['math::abs(.qty)', 'abs("qty")'],
   ])('%s → %s', (input, expected) => {

@@ -3,7 +3,7 @@ create schema if not exists "default";
 create domain "default"."PostStatus" as text constraint "PostStatus.enum" check (VALUE in ('Draft', 'Published', 'Archived'));
 
 -- step: create scalar default::Slug (std::str)
-create domain "default"."Slug" as text constraint "Slug.regexp" check (VALUE ~ '^[a-z0-9]+(-[a-z0-9]+)*$') constraint "Slug.max_len_value" check (char_length(VALUE) <= 80);
+create domain "default"."Slug" as text constraint "Slug.regexp" check (VALUE ~ ('^[a-z0-9]+(-[a-z0-9]+)*$'::text)) constraint "Slug.max_len_value" check (char_length(VALUE) <= (80::bigint));
 
 -- step: create type default::Author
 create table "default"."Author" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "created_at" timestamptz not null default clock_timestamp(), "updated_at" timestamptz, "email" text not null, "display_name" text not null, "bio" text, "website" text);
@@ -12,10 +12,10 @@ create table "default"."Author" ("id" uuid primary key default "svc_meta"."uuid_
 create table "default"."Comment" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "created_at" timestamptz not null default clock_timestamp(), "updated_at" timestamptz, "body" text not null, "post" uuid not null, "author" uuid, "reply_to" uuid);
 
 -- step: create type default::Post
-create table "default"."Post" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "created_at" timestamptz not null default clock_timestamp(), "updated_at" timestamptz, "title" text not null, "slug" "default"."Slug" not null, "body" text not null, "status" "default"."PostStatus" not null default 'Draft'::"default"."PostStatus", "published_at" timestamptz, "author" uuid not null, "view_count" bigint not null default 0);
+create table "default"."Post" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "created_at" timestamptz not null default clock_timestamp(), "updated_at" timestamptz, "title" text not null, "slug" "default"."Slug" not null, "body" text not null, "status" "default"."PostStatus" not null default ('Draft'::text)::"default"."PostStatus", "published_at" timestamptz, "author" uuid not null, "view_count" bigint not null default 0::bigint);
 
 -- step: create type default::Tag
-create table "default"."Tag" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "name" text not null, "color" text default '#888888');
+create table "default"."Tag" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "name" text not null, "color" text default '#888888'::text);
 
 -- step: create link default::Comment.post -> default::Post (required)
 alter table "default"."Comment" add constraint "Comment.post.fk" foreign key ("post") references "default"."Post" ("id") on delete cascade;
@@ -40,22 +40,22 @@ alter table "default"."Post.tags" add constraint "Post.tags.target.fk" foreign k
 create index "Post.tags.target.index" on "default"."Post.tags" ("target");
 
 -- step: create constraint std::max_len_value(320) on default::Author.email
-alter table "default"."Author" add constraint "Author.email.max_len_value" check (char_length("email") <= 320);
+alter table "default"."Author" add constraint "Author.email.max_len_value" check (char_length("email") <= (320::bigint));
 
 -- step: create constraint std::max_len_value(10000) on default::Comment.body
-alter table "default"."Comment" add constraint "Comment.body.max_len_value" check (char_length("body") <= 10000);
+alter table "default"."Comment" add constraint "Comment.body.max_len_value" check (char_length("body") <= (10000::bigint));
 
 -- step: create constraint std::min_len_value(1) on default::Post.title
-alter table "default"."Post" add constraint "Post.title.min_len_value" check (char_length("title") >= 1);
+alter table "default"."Post" add constraint "Post.title.min_len_value" check (char_length("title") >= (1::bigint));
 
 -- step: create constraint std::max_len_value(200) on default::Post.title
-alter table "default"."Post" add constraint "Post.title.max_len_value" check (char_length("title") <= 200);
+alter table "default"."Post" add constraint "Post.title.max_len_value" check (char_length("title") <= (200::bigint));
 
 -- step: create constraint std::min_value(0) on default::Post.view_count
-alter table "default"."Post" add constraint "Post.view_count.min_value" check ("view_count" >= 0);
+alter table "default"."Post" add constraint "Post.view_count.min_value" check ("view_count" >= (0::bigint));
 
 -- step: create constraint std::expression on (.status != <PostStatus>'Published' or exists .published_at) on default::Post
-alter table "default"."Post" add constraint "Post.expression.9b48f26f" check (("status" <> ('Published'::"default"."PostStatus")) or ("published_at" is not null));
+alter table "default"."Post" add constraint "Post.expression.9b48f26f" check (("status" <> (('Published'::text)::"default"."PostStatus")) or ("published_at" is not null));
 
 -- step: create constraint std::exclusive on default::Author.email
 create unique index "Author.email.exclusive" on "default"."Author" ("email");

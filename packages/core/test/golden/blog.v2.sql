@@ -2,7 +2,7 @@
 alter table "default"."Author" drop column "website";
 
 -- step: create property default::Author.handle (std::str, required)
-alter table "default"."Author" add column "handle" text not null default 'anonymous';
+alter table "default"."Author" add column "handle" text not null default 'anonymous'::text;
 
 -- step: create property default::Comment.edited (std::bool)
 alter table "default"."Comment" add column "edited" boolean default false;
@@ -12,9 +12,9 @@ create table "default"."Comment.reactions" ("source" uuid not null, "value" text
 alter table "default"."Comment.reactions" add constraint "Comment.reactions.source.fk" foreign key ("source") references "default"."Comment" ("id") on delete cascade;
 create index "Comment.reactions.source.index" on "default"."Comment.reactions" ("source");
 
--- step: alter property default::Tag.color: default '#cccccc', required
-alter table "default"."Tag" alter column "color" set default '#cccccc';
-update "default"."Tag" set "color" = '#cccccc' where "color" is null;
+-- step: alter property default::Tag.color: default '#cccccc'::text, required
+alter table "default"."Tag" alter column "color" set default '#cccccc'::text;
+update "default"."Tag" set "color" = '#cccccc'::text where "color" is null;
 alter table "default"."Tag" alter column "color" set not null;
 
 -- step: create property default::Tag.description (std::str)

@@ -7,19 +7,19 @@ create domain "default"."BookingNumber" as bigint default nextval('"default"."Bo
 create domain "default"."BookingState" as text constraint "BookingState.enum" check (VALUE in ('Requested', 'Confirmed', 'CheckedIn', 'CheckedOut', 'Cancelled'));
 
 -- step: create scalar default::Email (std::str)
-create domain "default"."Email" as text constraint "Email.regexp" check (VALUE ~ '^[^@\s]+@[^@\s]+$');
+create domain "default"."Email" as text constraint "Email.regexp" check (VALUE ~ ('^[^@\s]+@[^@\s]+$'::text));
 
 -- step: create scalar default::Nights (std::int16)
-create domain "default"."Nights" as smallint constraint "Nights.min_value" check (VALUE >= 1) constraint "Nights.max_value" check (VALUE <= 365);
+create domain "default"."Nights" as smallint constraint "Nights.min_value" check ((VALUE::bigint) >= (1::bigint)) constraint "Nights.max_value" check ((VALUE::bigint) <= (365::bigint));
 
 -- step: create scalar default::RoomKind (enum Standard, Double, Suite)
 create domain "default"."RoomKind" as text constraint "RoomKind.enum" check (VALUE in ('Standard', 'Double', 'Suite'));
 
 -- step: create scalar default::RoomNumber (std::str)
-create domain "default"."RoomNumber" as text constraint "RoomNumber.max_len_value" check (char_length(VALUE) <= 6);
+create domain "default"."RoomNumber" as text constraint "RoomNumber.max_len_value" check (char_length(VALUE) <= (6::bigint));
 
 -- step: create type default::Booking
-create table "default"."Booking" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "number" "default"."BookingNumber" not null, "state" "default"."BookingState" not null default 'Requested'::"default"."BookingState", "nights" "default"."Nights" not null, "arrival" date not null, "room" uuid not null, "guest" uuid not null);
+create table "default"."Booking" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "number" "default"."BookingNumber" not null, "state" "default"."BookingState" not null default ('Requested'::text)::"default"."BookingState", "nights" "default"."Nights" not null, "arrival" date not null, "room" uuid not null, "guest" uuid not null);
 
 -- step: create type default::Guest
 create table "default"."Guest" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "email" "default"."Email" not null, "name" text not null, "preferred_kind" "default"."RoomKind");
@@ -28,7 +28,7 @@ create table "default"."Guest" ("id" uuid primary key default "svc_meta"."uuid_g
 create table "default"."Hotel" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "name" text not null, "city" text not null, "stars" smallint not null);
 
 -- step: create type default::Room
-create table "default"."Room" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "number" "default"."RoomNumber" not null, "kind" "default"."RoomKind" not null default 'Double'::"default"."RoomKind", "hotel" uuid not null, "rate_cents" integer not null);
+create table "default"."Room" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "number" "default"."RoomNumber" not null, "kind" "default"."RoomKind" not null default ('Double'::text)::"default"."RoomKind", "hotel" uuid not null, "rate_cents" integer not null);
 
 -- step: create link default::Booking.room -> default::Room (required)
 alter table "default"."Booking" add constraint "Booking.room.fk" foreign key ("room") references "default"."Room" ("id") on delete no action;
@@ -43,13 +43,13 @@ alter table "default"."Room" add constraint "Room.hotel.fk" foreign key ("hotel"
 create index "Room.hotel.index" on "default"."Room" ("hotel");
 
 -- step: create constraint std::min_value(1) on default::Hotel.stars
-alter table "default"."Hotel" add constraint "Hotel.stars.min_value" check ("stars" >= 1);
+alter table "default"."Hotel" add constraint "Hotel.stars.min_value" check (("stars"::bigint) >= (1::bigint));
 
 -- step: create constraint std::max_value(5) on default::Hotel.stars
-alter table "default"."Hotel" add constraint "Hotel.stars.max_value" check ("stars" <= 5);
+alter table "default"."Hotel" add constraint "Hotel.stars.max_value" check (("stars"::bigint) <= (5::bigint));
 
 -- step: create constraint std::min_value(0) on default::Room.rate_cents
-alter table "default"."Room" add constraint "Room.rate_cents.min_value" check ("rate_cents" >= 0);
+alter table "default"."Room" add constraint "Room.rate_cents.min_value" check (("rate_cents"::bigint) >= (0::bigint));
 
 -- step: create constraint std::exclusive on default::Booking.number
 create unique index "Booking.number.exclusive" on "default"."Booking" ("number");

@@ -12,7 +12,7 @@ create table "default"."Speaker" ("id" uuid primary key default "svc_meta"."uuid
 create table "default"."Sponsor" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "name" text not null);
 
 -- step: create type default::Ticket
-create table "default"."Ticket" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "code" text not null, "event" uuid not null, "holder" uuid, "price_cents" integer not null default 0, "issued_at" timestamptz not null default clock_timestamp());
+create table "default"."Ticket" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "code" text not null, "event" uuid not null, "holder" uuid, "price_cents" integer not null default 0::bigint, "issued_at" timestamptz not null default clock_timestamp());
 
 -- step: create type default::Venue
 create table "default"."Venue" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "name" text not null, "capacity" integer not null);
@@ -26,7 +26,7 @@ alter table "default"."Event" add constraint "Event.organizer.fk" foreign key ("
 create index "Event.organizer.index" on "default"."Event" ("organizer");
 
 -- step: create link default::Event.speakers -> default::Speaker (multi)
-create table "default"."Event.speakers" ("source" uuid not null, "target" uuid not null, "role" text, "order" smallint default 0::smallint, constraint "Event.speakers.pkey" primary key ("source", "target"));
+create table "default"."Event.speakers" ("source" uuid not null, "target" uuid not null, "role" text, "order" smallint default (0::bigint)::smallint, constraint "Event.speakers.pkey" primary key ("source", "target"));
 alter table "default"."Event.speakers" add constraint "Event.speakers.source.fk" foreign key ("source") references "default"."Event" ("id") on delete cascade;
 alter table "default"."Event.speakers" add constraint "Event.speakers.target.fk" foreign key ("target") references "default"."Speaker" ("id") on delete cascade;
 create index "Event.speakers.target.index" on "default"."Event.speakers" ("target");
@@ -46,7 +46,7 @@ alter table "default"."Ticket" add constraint "Ticket.holder.fk" foreign key ("h
 create index "Ticket.holder.index" on "default"."Ticket" ("holder");
 
 -- step: create constraint std::min_value(1) on default::Venue.capacity
-alter table "default"."Venue" add constraint "Venue.capacity.min_value" check ("capacity" >= 1);
+alter table "default"."Venue" add constraint "Venue.capacity.min_value" check (("capacity"::bigint) >= (1::bigint));
 
 -- step: create constraint std::exclusive on default::Attendee.email
 create unique index "Attendee.email.exclusive" on "default"."Attendee" ("email");

@@ -6,7 +6,7 @@ create table "default"."Account" ("id" uuid primary key default "svc_meta"."uuid
 create table "default"."Article" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "name" text not null, "created_at" timestamptz not null default clock_timestamp(), "modified_at" timestamptz, "published" boolean not null default false, "owner" uuid, "body" text not null, "summary" text);
 
 -- step: create type default::FeaturedArticle
-create table "default"."FeaturedArticle" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "name" text not null, "created_at" timestamptz not null default clock_timestamp(), "modified_at" timestamptz, "published" boolean not null default false, "owner" uuid, "body" text not null, "summary" text, "rank" smallint not null default 0::smallint);
+create table "default"."FeaturedArticle" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "name" text not null, "created_at" timestamptz not null default clock_timestamp(), "modified_at" timestamptz, "published" boolean not null default false, "owner" uuid, "body" text not null, "summary" text, "rank" smallint not null default (0::bigint)::smallint);
 
 -- step: create type default::Folder
 create table "default"."Folder" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "name" text not null, "parent" uuid);
@@ -52,19 +52,19 @@ alter table "default"."Video" add constraint "Video.owner.fk" foreign key ("owne
 create index "Video.owner.index" on "default"."Video" ("owner");
 
 -- step: create constraint std::expression on (.published or not exists .modified_at or .modified_at >= .created_at) on default::Article
-alter table "default"."Article" add constraint "Article.expression.b519b16b" check (("published" or (not ("modified_at" is not null))) or ("modified_at" >= "created_at"));
+alter table "default"."Article" add constraint "Article.expression.b519b16b" check (case when (("published" or (not ("modified_at" is not null))) is null) or (("modified_at" >= "created_at") is null) then null::boolean else ("published" or (not ("modified_at" is not null))) or ("modified_at" >= "created_at") end);
 
 -- step: create constraint std::expression on (.published or not exists .modified_at or .modified_at >= .created_at) on default::FeaturedArticle
-alter table "default"."FeaturedArticle" add constraint "FeaturedArticle.expression.b519b16b" check (("published" or (not ("modified_at" is not null))) or ("modified_at" >= "created_at"));
+alter table "default"."FeaturedArticle" add constraint "FeaturedArticle.expression.b519b16b" check (case when (("published" or (not ("modified_at" is not null))) is null) or (("modified_at" >= "created_at") is null) then null::boolean else ("published" or (not ("modified_at" is not null))) or ("modified_at" >= "created_at") end);
 
 -- step: create constraint std::expression on (.published or not exists .modified_at or .modified_at >= .created_at) on default::Gallery
-alter table "default"."Gallery" add constraint "Gallery.expression.b519b16b" check (("published" or (not ("modified_at" is not null))) or ("modified_at" >= "created_at"));
+alter table "default"."Gallery" add constraint "Gallery.expression.b519b16b" check (case when (("published" or (not ("modified_at" is not null))) is null) or (("modified_at" >= "created_at") is null) then null::boolean else ("published" or (not ("modified_at" is not null))) or ("modified_at" >= "created_at") end);
 
 -- step: create constraint std::min_value(0) on default::Video.duration_seconds
-alter table "default"."Video" add constraint "Video.duration_seconds.min_value" check ("duration_seconds" >= 0);
+alter table "default"."Video" add constraint "Video.duration_seconds.min_value" check (("duration_seconds"::bigint) >= (0::bigint));
 
 -- step: create constraint std::expression on (.published or not exists .modified_at or .modified_at >= .created_at) on default::Video
-alter table "default"."Video" add constraint "Video.expression.b519b16b" check (("published" or (not ("modified_at" is not null))) or ("modified_at" >= "created_at"));
+alter table "default"."Video" add constraint "Video.expression.b519b16b" check (case when (("published" or (not ("modified_at" is not null))) is null) or (("modified_at" >= "created_at") is null) then null::boolean else ("published" or (not ("modified_at" is not null))) or ("modified_at" >= "created_at") end);
 
 -- step: create constraint std::exclusive on default::Account.email
 create unique index "Account.email.exclusive" on "default"."Account" ("email");

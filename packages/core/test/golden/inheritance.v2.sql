@@ -60,7 +60,7 @@ create index "Image.tags.source.index" on "default"."Image.tags" ("source");
 alter table "default"."Video" add column "slug" text;
 
 -- step: create constraint std::expression on (.published or not exists .modified_at or .modified_at >= .created_at) on default::Podcast
-alter table "default"."Podcast" add constraint "Podcast.expression.b519b16b" check (("published" or (not ("modified_at" is not null))) or ("modified_at" >= "created_at"));
+alter table "default"."Podcast" add constraint "Podcast.expression.b519b16b" check (case when (("published" or (not ("modified_at" is not null))) is null) or (("modified_at" >= "created_at") is null) then null::boolean else ("published" or (not ("modified_at" is not null))) or ("modified_at" >= "created_at") end);
 
 -- step: create index on (.name) on default::Podcast
 create index "Podcast.name.index" on "default"."Podcast" ("name");

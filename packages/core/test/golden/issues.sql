@@ -7,7 +7,7 @@ create domain "default"."IssueNumber" as bigint default nextval('"default"."Issu
 create domain "default"."Priority" as text constraint "Priority.enum" check (VALUE in ('Low', 'Medium', 'High', 'Urgent'));
 
 -- step: create type default::Issue
-create table "default"."Issue" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "number" "default"."IssueNumber" not null, "title" text not null, "body" text, "priority" "default"."Priority" not null default 'Medium'::"default"."Priority", "opened_at" timestamptz not null default clock_timestamp(), "closed_at" timestamptz, "estimate_hours" real, "project" uuid not null, "assignee" uuid, "reporter" uuid not null);
+create table "default"."Issue" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "number" "default"."IssueNumber" not null, "title" text not null, "body" text, "priority" "default"."Priority" not null default ('Medium'::text)::"default"."Priority", "opened_at" timestamptz not null default clock_timestamp(), "closed_at" timestamptz, "estimate_hours" real, "project" uuid not null, "assignee" uuid, "reporter" uuid not null);
 
 -- step: create type default::IssueComment
 create table "default"."IssueComment" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "body" text not null, "created_at" timestamptz not null default clock_timestamp(), "issue" uuid not null, "author" uuid);
@@ -58,22 +58,22 @@ alter table "default"."Label" add constraint "Label.project.fk" foreign key ("pr
 create index "Label.project.index" on "default"."Label" ("project");
 
 -- step: create link default::Project.members -> default::Member (multi)
-create table "default"."Project.members" ("source" uuid not null, "target" uuid not null, "role" text default 'developer', "joined" timestamptz, constraint "Project.members.pkey" primary key ("source", "target"));
+create table "default"."Project.members" ("source" uuid not null, "target" uuid not null, "role" text default 'developer'::text, "joined" timestamptz, constraint "Project.members.pkey" primary key ("source", "target"));
 alter table "default"."Project.members" add constraint "Project.members.source.fk" foreign key ("source") references "default"."Project" ("id") on delete cascade;
 alter table "default"."Project.members" add constraint "Project.members.target.fk" foreign key ("target") references "default"."Member" ("id") on delete no action;
 create index "Project.members.target.index" on "default"."Project.members" ("target");
 
 -- step: create constraint std::max_len_value(255) on default::Issue.title
-alter table "default"."Issue" add constraint "Issue.title.max_len_value" check (char_length("title") <= 255);
+alter table "default"."Issue" add constraint "Issue.title.max_len_value" check (char_length("title") <= (255::bigint));
 
 -- step: create constraint std::min_value(0) on default::Issue.estimate_hours
-alter table "default"."Issue" add constraint "Issue.estimate_hours.min_value" check ("estimate_hours" >= 0);
+alter table "default"."Issue" add constraint "Issue.estimate_hours.min_value" check (("estimate_hours"::double precision) >= ((0::bigint)::double precision));
 
 -- step: create constraint std::expression on (not exists .closed_at or .closed_at >= .opened_at) on default::Issue
-alter table "default"."Issue" add constraint "Issue.expression.51c3edd4" check ((not ("closed_at" is not null)) or ("closed_at" >= "opened_at"));
+alter table "default"."Issue" add constraint "Issue.expression.51c3edd4" check (case when ((not ("closed_at" is not null)) is null) or (("closed_at" >= "opened_at") is null) then null::boolean else (not ("closed_at" is not null)) or ("closed_at" >= "opened_at") end);
 
 -- step: create constraint std::regexp('^[A-Z][A-Z0-9]{1,9}$') on default::Project.key
-alter table "default"."Project" add constraint "Project.key.regexp" check ("key" ~ '^[A-Z][A-Z0-9]{1,9}$');
+alter table "default"."Project" add constraint "Project.key.regexp" check ("key" ~ ('^[A-Z][A-Z0-9]{1,9}$'::text));
 
 -- step: create constraint std::exclusive on default::Issue.number
 create unique index "Issue.number.exclusive" on "default"."Issue" ("number");

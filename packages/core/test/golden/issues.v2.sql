@@ -9,16 +9,16 @@ alter table "default"."Issue" add column "milestone" uuid;
 alter table "default"."Issue" add constraint "Issue.milestone.fk" foreign key ("milestone") references "default"."Milestone" ("id") on delete set null;
 create index "Issue.milestone.index" on "default"."Issue" ("milestone");
 
--- step: alter property default::Member.full_name: default '', required
-alter table "default"."Member" alter column "full_name" set default '';
-update "default"."Member" set "full_name" = '' where "full_name" is null;
+-- step: alter property default::Member.full_name: default ''::text, required
+alter table "default"."Member" alter column "full_name" set default ''::text;
+update "default"."Member" set "full_name" = ''::text where "full_name" is null;
 alter table "default"."Member" alter column "full_name" set not null;
 
 -- step: create property default::Member.email (std::str)
 alter table "default"."Member" add column "email" text;
 
 -- step: alter link default::Project.members
-alter table "default"."Project.members" alter column "role" set default 'reporter';
+alter table "default"."Project.members" alter column "role" set default 'reporter'::text;
 
 -- step: create link default::Milestone.project -> default::Project (required)
 alter table "default"."Milestone" add constraint "Milestone.project.fk" foreign key ("project") references "default"."Project" ("id") on delete cascade;

@@ -1,12 +1,12 @@
 -- step: create type default::Book
 create schema if not exists "default";
-create table "default"."Book" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "title" text not null, "isbn" text not null, "published_year" smallint not null, "copies" bigint not null default case when 1 < 1 then 1 else case when 1 > 100 then 100 else 1 end end);
+create table "default"."Book" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "title" text not null, "isbn" text not null, "published_year" smallint not null, "copies" bigint not null default case when ((1::bigint) < (1::bigint)) is null then null::bigint when (1::bigint) < (1::bigint) then 1::bigint else case when ((1::bigint) > (100::bigint)) is null then null::bigint when (1::bigint) > (100::bigint) then 100::bigint else 1::bigint end end);
 
 -- step: create type default::Loan
-create table "default"."Loan" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "book" uuid not null, "member" uuid not null, "loaned_at" timestamptz not null default clock_timestamp(), "days" bigint not null default 14, "returned_at" timestamptz);
+create table "default"."Loan" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "book" uuid not null, "member" uuid not null, "loaned_at" timestamptz not null default clock_timestamp(), "days" bigint not null default 14::bigint, "returned_at" timestamptz);
 
 -- step: create type default::Member
-create table "default"."Member" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "card_number" text not null, "name" text not null, "max_loans" bigint not null default floor((14::numeric) / 2)::bigint);
+create table "default"."Member" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "card_number" text not null, "name" text not null, "max_loans" bigint not null default floor(((14::bigint)::numeric) / ((2::bigint)::numeric))::bigint);
 
 -- step: create type default::Writer
 create table "default"."Writer" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "name" text not null, "born" smallint);
@@ -26,7 +26,7 @@ alter table "default"."Loan" add constraint "Loan.member.fk" foreign key ("membe
 create index "Loan.member.index" on "default"."Loan" ("member");
 
 -- step: create constraint std::expression on (__subject__ = clamp(__subject__, 0, 100)) on default::Book.copies
-alter table "default"."Book" add constraint "Book.copies.expression.cd32e60f" check ("copies" = (case when "copies" < 0 then 0 else case when "copies" > 100 then 100 else "copies" end end));
+alter table "default"."Book" add constraint "Book.copies.expression.cd32e60f" check ("copies" = (case when ("copies" < (0::bigint)) is null then null::bigint when "copies" < (0::bigint) then 0::bigint else case when ("copies" > (100::bigint)) is null then null::bigint when "copies" > (100::bigint) then 100::bigint else "copies" end end));
 
 -- step: create constraint std::exclusive on (normalize(__subject__)) on default::Book.isbn
 create unique index "Book.isbn.exclusive.36008d18" on "default"."Book" ((lower(btrim("isbn"))));

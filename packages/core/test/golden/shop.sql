@@ -3,7 +3,7 @@ create schema if not exists "default";
 create domain "default"."Currency" as text constraint "Currency.enum" check (VALUE in ('EUR', 'USD', 'GBP'));
 
 -- step: create scalar default::Money (std::decimal)
-create domain "default"."Money" as numeric constraint "Money.min_value" check (VALUE >= 0);
+create domain "default"."Money" as numeric constraint "Money.min_value" check (VALUE >= ((0::bigint)::numeric));
 
 -- step: create scalar default::OrderStatus (enum Pending, Paid, Shipped, Delivered, Cancelled)
 create domain "default"."OrderStatus" as text constraint "OrderStatus.enum" check (VALUE in ('Pending', 'Paid', 'Shipped', 'Delivered', 'Cancelled'));
@@ -12,16 +12,16 @@ create domain "default"."OrderStatus" as text constraint "OrderStatus.enum" chec
 create table "default"."Category" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "name" text not null, "parent" uuid);
 
 -- step: create type default::Customer
-create table "default"."Customer" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "email" text not null, "name" text not null, "phone" text, "created_at" timestamptz not null default clock_timestamp(), "loyalty_points" bigint not null default 0);
+create table "default"."Customer" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "email" text not null, "name" text not null, "phone" text, "created_at" timestamptz not null default clock_timestamp(), "loyalty_points" bigint not null default 0::bigint);
 
 -- step: create type default::Order
-create table "default"."Order" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "customer" uuid not null, "status" "default"."OrderStatus" not null default 'Pending'::"default"."OrderStatus", "placed_at" timestamptz not null default clock_timestamp(), "total" "default"."Money" not null, "currency" "default"."Currency" not null, "shipping_address" text);
+create table "default"."Order" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "customer" uuid not null, "status" "default"."OrderStatus" not null default ('Pending'::text)::"default"."OrderStatus", "placed_at" timestamptz not null default clock_timestamp(), "total" "default"."Money" not null, "currency" "default"."Currency" not null, "shipping_address" text);
 
 -- step: create type default::OrderLine
 create table "default"."OrderLine" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "product" uuid not null, "quantity" integer not null, "unit_price" "default"."Money" not null, "discount_pct" double precision default 0.0::double precision);
 
 -- step: create type default::Product
-create table "default"."Product" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "sku" text not null, "name" text not null, "description" text, "price" "default"."Money" not null, "currency" "default"."Currency" not null default 'EUR'::"default"."Currency", "stock" integer not null default 0, "weight_grams" integer not null default 0, "vendor" uuid, "tags" text[]);
+create table "default"."Product" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "sku" text not null, "name" text not null, "description" text, "price" "default"."Money" not null, "currency" "default"."Currency" not null default ('EUR'::text)::"default"."Currency", "stock" integer not null default 0::bigint, "weight_grams" integer not null default 0::bigint, "vendor" uuid, "tags" text[]);
 
 -- step: create type default::Vendor
 create table "default"."Vendor" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "name" text not null, "country" text);
@@ -55,22 +55,22 @@ alter table "default"."Product.categories" add constraint "Product.categories.ta
 create index "Product.categories.target.index" on "default"."Product.categories" ("target");
 
 -- step: create constraint std::min_value(1) on default::OrderLine.quantity
-alter table "default"."OrderLine" add constraint "OrderLine.quantity.min_value" check ("quantity" >= 1);
+alter table "default"."OrderLine" add constraint "OrderLine.quantity.min_value" check (("quantity"::bigint) >= (1::bigint));
 
 -- step: create constraint std::min_value(0) on default::OrderLine.discount_pct
-alter table "default"."OrderLine" add constraint "OrderLine.discount_pct.min_value" check ("discount_pct" >= 0);
+alter table "default"."OrderLine" add constraint "OrderLine.discount_pct.min_value" check ("discount_pct" >= ((0::bigint)::double precision));
 
 -- step: create constraint std::max_value(100) on default::OrderLine.discount_pct
-alter table "default"."OrderLine" add constraint "OrderLine.discount_pct.max_value" check ("discount_pct" <= 100);
+alter table "default"."OrderLine" add constraint "OrderLine.discount_pct.max_value" check ("discount_pct" <= ((100::bigint)::double precision));
 
 -- step: create constraint std::min_value(0) on default::Product.stock
-alter table "default"."Product" add constraint "Product.stock.min_value" check ("stock" >= 0);
+alter table "default"."Product" add constraint "Product.stock.min_value" check (("stock"::bigint) >= (0::bigint));
 
 -- step: create constraint std::min_len_value(2) on default::Vendor.country
-alter table "default"."Vendor" add constraint "Vendor.country.min_len_value" check (char_length("country") >= 2);
+alter table "default"."Vendor" add constraint "Vendor.country.min_len_value" check (char_length("country") >= (2::bigint));
 
 -- step: create constraint std::max_len_value(2) on default::Vendor.country
-alter table "default"."Vendor" add constraint "Vendor.country.max_len_value" check (char_length("country") <= 2);
+alter table "default"."Vendor" add constraint "Vendor.country.max_len_value" check (char_length("country") <= (2::bigint));
 
 -- step: create constraint std::exclusive on default::Category.name
 create unique index "Category.name.exclusive" on "default"."Category" ("name");

@@ -47,16 +47,16 @@ alter table "default"."Status.mentions" add constraint "Status.mentions.target.f
 create index "Status.mentions.target.index" on "default"."Status.mentions" ("target");
 
 -- step: create constraint std::regexp('^[a-z0-9_]{3,30}$') on default::Person.username
-alter table "default"."Person" add constraint "Person.username.regexp" check ("username" ~ '^[a-z0-9_]{3,30}$');
+alter table "default"."Person" add constraint "Person.username.regexp" check ("username" ~ ('^[a-z0-9_]{3,30}$'::text));
 
 -- step: create constraint std::max_len_value(500) on default::Person.bio
-alter table "default"."Person" add constraint "Person.bio.max_len_value" check (char_length("bio") <= 500);
+alter table "default"."Person" add constraint "Person.bio.max_len_value" check (char_length("bio") <= (500::bigint));
 
 -- step: create constraint std::expression on (.username != str_lower(.display_name) or len(.display_name) > 0) on default::Person
-alter table "default"."Person" add constraint "Person.expression.d61cc790" check (("username" <> lower("display_name")) or (char_length("display_name") > 0));
+alter table "default"."Person" add constraint "Person.expression.d61cc790" check (("username" <> lower("display_name")) or (char_length("display_name") > (0::bigint)));
 
 -- step: create constraint std::max_len_value(280) on default::Status.text
-alter table "default"."Status" add constraint "Status.text.max_len_value" check (char_length("text") <= 280);
+alter table "default"."Status" add constraint "Status.text.max_len_value" check (char_length("text") <= (280::bigint));
 
 -- step: create constraint std::exclusive on (str_lower(__subject__)) on default::Hashtag.tag
 create unique index "Hashtag.tag.exclusive.f4ce9c50" on "default"."Hashtag" ((lower("tag")));

@@ -8,7 +8,7 @@ alter table "default"."Person.mutes" add constraint "Person.mutes.target.fk" for
 create index "Person.mutes.target.index" on "default"."Person.mutes" ("target");
 
 -- step: create property default::Status.language (std::str, required)
-alter table "default"."Status" add column "language" text not null default 'en';
+alter table "default"."Status" add column "language" text not null default 'en'::text;
 
 -- step: create index on (.posted_at) on default::Status
 create index "Status.posted_at.index" on "default"."Status" ("posted_at");

@@ -3,7 +3,7 @@ create schema if not exists "default";
 create table "default"."Note" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "title" text not null, "body" text, "owner" uuid not null, "shared" boolean not null default false);
 
 -- step: create type default::Tenant
-create table "default"."Tenant" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "name" text not null, "plan" text not null default 'free');
+create table "default"."Tenant" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "name" text not null, "plan" text not null default 'free'::text);
 
 -- step: create type default::User
 create table "default"."User" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "email" text not null, "tenant" uuid not null, "is_admin" boolean not null default false);

@@ -2,7 +2,7 @@
  * The binder alone: schema expressions bound in the restricted modes schema inference and DDL
  * expressions are meant to use (`bindExpression`), and the schema index it reads.
  */
-import { QueryError, InvalidReferenceError } from '../../errors';
+import { QueryError, InvalidDefinitionError } from '../../errors';
 import { buildSchema } from '../../schema';
 import * as ql from '../../syntax';
 import { ISSUES_SDL } from '../__tests__/issues-sdl';
@@ -37,7 +37,7 @@ describe('restricted modes', () => {
         module: 'default',
         subjectType: null,
       }),
-    ).toThrow(InvalidReferenceError);
+    ).toThrow(InvalidDefinitionError);
   });
   test('schema mode refuses parameters', () => {
     expect(() =>
@@ -47,6 +47,42 @@ describe('restricted modes', () => {
         subjectType: null,
       }),
     ).toThrow(QueryError);
+  });
+});
+
+describe('names of the schema', () => {
+  const enums = schemaIndex(
+    buildSchema(
+      `module default { scalar type Color extending enum<Red, Green>; type T { c: Color; } }`,
+    ),
+  );
+  test('an enum member is the str cast to the enum', () => {
+    const ir = bindExpression(enums, ql.parseExpression('Color.Green'), {
+      mode: 'schema',
+      module: 'default',
+      subjectType: null,
+    });
+    expect(ir.kind).toBe('Cast');
+    expect(ir.type).toEqual({ kind: 'scalar', name: 'default::Color' });
+    expect(ir.card).toEqual({ min: 1, max: 1 });
+  });
+  test('an unknown enum member is an InvalidReferenceError naming the members', () => {
+    expect(() =>
+      bindExpression(enums, ql.parseExpression('Color.Blue'), {
+        mode: 'schema',
+        module: 'default',
+        subjectType: null,
+      }),
+    ).toThrow(/has no value 'Blue'/);
+  });
+  test('a cast gives an empty array its type', () => {
+    const ir = bindExpression(enums, ql.parseExpression('<array<str>>[]'), {
+      mode: 'schema',
+      module: 'default',
+      subjectType: null,
+    });
+    expect(ir).toMatchObject({ kind: 'ArrayLiteral', elements: [] });
+    expect(ir.type).toEqual({ kind: 'array', element: { kind: 'scalar', name: 'std::str' } });
   });
 });
 

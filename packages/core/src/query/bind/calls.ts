@@ -11,6 +11,7 @@
  */
 import type * as ql from '../../syntax';
 import {
+  InvalidDefinitionError,
   InvalidReferenceError,
   InvalidTypeError,
   QueryError,
@@ -229,8 +230,8 @@ function bindStdFunction(
   );
   if (ctx.mode === 'ddl' && !resolved.overload.ddl) {
     return fail(
-      QueryError,
-      `${name} cannot be used in a schema default, check or index`,
+      InvalidDefinitionError,
+      `${name}() works on sets and cannot be used in a schema default, check or index`,
       node.span,
     );
   }
@@ -311,8 +312,18 @@ function inlineFunction(
           )
         : { kind: 'SetLiteral', type: p.type, card: { min: 0, max: 0 }, elements: [] };
     }
-    const iterate = p.typeModifier !== 'optional' && (arg.card.min !== 1 || arg.card.max !== 1);
-    const binding: Binding = { id: ctx.freshId(), name: p.name, expr: arg, iteration: iterate };
+    // In a DDL expression (one row, element-wise) a parameter is its argument's value in place,
+    // as PostgreSQL evaluates it: no iteration, no set of its own.
+    const ddl = ctx.mode === 'ddl';
+    const iterate =
+      !ddl && p.typeModifier !== 'optional' && (arg.card.min !== 1 || arg.card.max !== 1);
+    const binding: Binding = {
+      id: ctx.freshId(),
+      name: p.name,
+      expr: arg,
+      iteration: iterate,
+      ...(ddl ? { transparent: true } : {}),
+    };
     names.set(p.name, binding);
     if (iterate) iterations.push({ binding, optional: false });
   });

@@ -4,10 +4,12 @@
  * depth guard, the binding mode, and the lexical `Scope` (module, names in scope, what a partial
  * path `.x` and `@x` start from, the path-id namespace `detached` opens).
  *
- * Modes: `query` binds a whole statement. Schema inference and DDL expressions are meant to bind
- * through the same code as restricted modes: `schema` (no parameters, no mutations; `.x` is the
- * declaring type) and `ddl` (additionally: only immutable std overloads marked `ddl`, no object
- * type roots, no subqueries). The mode is consulted where a node kind is refused.
+ * Modes: `query` binds a whole statement. Schema expressions bind through the same code as
+ * restricted modes: `schema` (no parameters, no mutations; `.x` is the declaring type; meant for
+ * schema inference, which does not use it yet) and `ddl` (DDL expressions, ./ddl: additionally
+ * only std overloads marked `ddl`, no object type roots, no globals, InvalidDefinitionError;
+ * what still needs a table is refused by the planner's row mode). The mode is consulted where a
+ * node kind is refused.
  */
 import type * as ql from '../../syntax';
 import {

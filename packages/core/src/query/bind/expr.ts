@@ -12,6 +12,7 @@
  */
 import * as ql from '../../syntax';
 import {
+  InvalidDefinitionError,
   InvalidReferenceError,
   InvalidTypeError,
   QueryError,
@@ -60,7 +61,7 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
       };
     case 'Parameter':
       return fail(
-        QueryArgumentError,
+        ctx.mode === 'ddl' ? InvalidDefinitionError : QueryArgumentError,
         `parameter $${node.name} needs a type: write <type>$${node.name}`,
         node.span,
       );
@@ -236,7 +237,12 @@ function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr 
   const found = lookupSchemaName(ctx.index, scope, ref);
   if (found?.kind === 'object') {
     if (ctx.mode === 'ddl') {
-      return fail(InvalidReferenceError, 'a DDL expression cannot read object types', ref.span);
+      return fail(
+        InvalidDefinitionError,
+        `a schema default, check or index cannot read object type '${found.name}'`,
+        ref.span,
+        'PostgreSQL defaults, CHECKs and indexes see only the row',
+      );
     }
     const aliased = scope.pathAliases.get(found.name);
     if (aliased) return aliased;
@@ -345,6 +351,8 @@ export function withPathId(ctx: BindContext, _scope: Scope, expr: IrExpr): IrExp
 }
 
 function bindPath(ctx: BindContext, scope: Scope, path: ql.Path): IrExpr {
+  const member = bindEnumMember(ctx, scope, path);
+  if (member) return member;
   let current: IrExpr;
   const [first] = path.steps;
   if (path.subject !== null) {
@@ -370,6 +378,32 @@ function bindPath(ctx: BindContext, scope: Scope, path: ql.Path): IrExpr {
     current = scope.subject;
   }
   for (const step of path.steps) current = inScope(scope, bindStep(ctx, scope, current, step));
+  return current;
+}
+
+/**
+ * `Color.Red`, `default::Color.Red`: a member of an enum — the str cast to the enum (std's cast
+ * checks membership too); an unknown member is an InvalidReferenceError listing the members.
+ */
+function bindEnumMember(ctx: BindContext, scope: Scope, path: ql.Path): IrExpr | null {
+  const [step, ...rest] = path.steps;
+  const ref = path.subject;
+  if (ref?.kind !== 'ObjectRef' || step?.kind !== 'Ptr' || step.via !== '.') return null;
+  if (ref.module === null && scope.names.has(ref.name)) return null;
+  const found = lookupSchemaName(ctx.index, scope, ref);
+  const values = found?.kind === 'scalar' ? ctx.index.scalar(found.name)?.enumValues : null;
+  if (!found || !values) return null;
+  if (!values.includes(step.name)) {
+    return fail(
+      InvalidReferenceError,
+      `${found.name} has no value '${step.name}'`,
+      step.span,
+      `its values are ${values.join(', ')}`,
+    );
+  }
+  const text: IrExpr = { kind: 'Literal', type: literalType('str'), card: ONE, value: step.name };
+  let current = bindCast(ctx, text, { kind: 'scalar', name: found.name }, path.span);
+  for (const next of rest) current = inScope(scope, bindStep(ctx, scope, current, next));
   return current;
 }
 
@@ -677,6 +711,9 @@ function bindLinkProperty(source: IrExpr, step: ql.Ptr): IrExpr {
     );
   }
   const property = pointers.map((p) => p.properties.get(step.name)).find((p) => p !== undefined);
+  // Every link has `@source` (the object it leaves) and `@target` (the object it reaches).
+  if (!property && link.kind === 'PointerStep' && step.name === 'source') return link.source;
+  if (!property && link.kind === 'PointerStep' && step.name === 'target') return link;
   if (!property) {
     return unknownName('link property', step.name, step.span);
   }
@@ -731,7 +768,14 @@ function bindGlobal(ctx: BindContext, scope: Scope, node: ql.GlobalRef): IrExpr 
   if (!global) return unknownName('global', node.name.name, node.span);
   if (global.computed) return bindExpr(ctx, rootScopeLike(scope), global.computed);
   if (ctx.mode !== 'query') {
-    return fail(InvalidReferenceError, 'globals cannot be read here', node.span);
+    return fail(
+      ctx.mode === 'ddl' ? InvalidDefinitionError : InvalidReferenceError,
+      `global ${global.name} cannot be read here`,
+      node.span,
+      ctx.mode === 'ddl'
+        ? 'globals are per-request values; PostgreSQL defaults, checks and indexes cannot see them'
+        : undefined,
+    );
   }
   const slot = ctx.param('global', global.name, global.target, false, node.span);
   const value: IrExpr = {
@@ -760,7 +804,11 @@ function bindTypeCast(ctx: BindContext, scope: Scope, node: ql.TypeCast): IrExpr
   const type = resolveTypeExpr(ctx.index, scope, node.type);
   if (node.expr.kind === 'Parameter') {
     if (ctx.mode !== 'query') {
-      return fail(QueryError, 'parameters cannot be used here', node.expr.span);
+      return fail(
+        ctx.mode === 'ddl' ? InvalidDefinitionError : QueryError,
+        `query parameters ($${node.expr.name}) cannot be used here`,
+        node.expr.span,
+      );
     }
     if (type.kind === 'object') {
       return fail(
@@ -780,6 +828,9 @@ function bindTypeCast(ctx: BindContext, scope: Scope, node: ql.TypeCast): IrExpr
       name: node.expr.name,
     };
   }
+  // `<array<T>>[]`: the cast gives the empty array its type.
+  if (node.expr.kind === 'ArrayLiteral' && node.expr.elements.length === 0 && type.kind === 'array')
+    return { kind: 'ArrayLiteral', type, card: ONE, elements: [] };
   const expr = bindExpr(ctx, scope, node.expr);
   if (type.kind === 'object') {
     if (expr.type.kind === 'empty') return { ...expr, type };

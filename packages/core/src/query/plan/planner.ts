@@ -17,9 +17,10 @@
  * Invariants: values are `$n` parameters, never spliced; identifiers only through the SQL AST
  * printer; every read of a type's rows goes through plan/sources (the access hook).
  */
-import { QueryError } from '../../errors';
+import { InvalidDefinitionError, QueryError } from '../../errors';
 import type { TypeRef } from '../../schema/model';
 import {
+  pgArrayOf,
   pgType,
   sql,
   type Cte,
@@ -51,12 +52,79 @@ const MAX_PLAN_DEPTH = 400;
 export interface PlanOptions {
   readonly access: CompileAccess;
   readonly env: TypeEnv;
+  /** One row's expression (`planRowExpression`): sets of at most one value are values in place. */
+  readonly row?: boolean;
 }
 
 export function planQuery(index: SchemaIndex, query: IrQuery, options: PlanOptions): SqlQuery {
   const planner = new Planner(index, options);
   for (const expr of query.sideEffects) planSideEffect(planner, expr);
   return planner.root(query.root);
+}
+
+/** The alias a DDL expression's row is read from; `planRowExpression` prints its columns bare. */
+export const ROW_ALIAS = '~row';
+
+/**
+ * A schema expression bound in `ddl` mode (bind/ddl) as one SQL expression over one row: a
+ * column default, a CHECK, an index element or a domain check, with the same operator, cast and
+ * function SQL as queries. `row` binds the row's sets (by path id) to its columns, read from
+ * `ROW_ALIAS`; anything that would read another table (a path through a link, a query, a
+ * possibly-many set) is refused with `InvalidDefinitionError` at `position`.
+ */
+export function planRowExpression(
+  index: SchemaIndex,
+  expr: IrExpr,
+  options: {
+    readonly env: TypeEnv;
+    readonly row: ReadonlyMap<string, Bound>;
+    readonly position?: { line: number; column: number };
+  },
+): SqlExpr {
+  const planner = new Planner(index, {
+    access: { policies: false, readOnly: true },
+    env: options.env,
+    row: true,
+  });
+  const rel = new Rel(null);
+  for (const [pathId, bound] of options.row) rel.bind(pathId, bound);
+  const refuse = (): never => {
+    throw new InvalidDefinitionError(
+      'a schema default, check or index can read only the row itself, not another table or a query',
+      {
+        position: options.position,
+        hint: 'PostgreSQL defaults, CHECKs and indexes see one row; a path through a link needs another table',
+      },
+    );
+  };
+  let value: SqlExpr;
+  try {
+    value = planner.value(rel, expr);
+  } catch (error) {
+    // What only a query can do (reading a table the row does not have) is not a DDL expression.
+    if (error instanceof QueryError && !(error instanceof InvalidDefinitionError)) refuse();
+    throw error;
+  }
+  if (rel.from !== null || rel.where.length > 0 || planner.hasCtes() || readsRows(value)) refuse();
+  return unqualifyRow(value) as SqlExpr;
+}
+
+/** True when `e` holds a subquery (a CHECK or an index may not). */
+function readsRows(e: unknown): boolean {
+  if (e === null || typeof e !== 'object') return false;
+  if (Array.isArray(e)) return e.some(readsRows);
+  const node = e as { kind?: string };
+  if (node.kind === 'SubLink' || node.kind === 'AnySubLink') return true;
+  return Object.values(node).some(readsRows);
+}
+
+/** The row's columns unqualified (a default, a CHECK and an index name them bare). */
+function unqualifyRow(e: unknown): unknown {
+  if (e === null || typeof e !== 'object' || e instanceof Uint8Array) return e;
+  if (Array.isArray(e)) return e.map(unqualifyRow);
+  const node = e as { kind?: string; table?: string | null };
+  if (node.kind === 'ColumnRef' && node.table === ROW_ALIAS) return { ...node, table: null };
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, unqualifyRow(v)]));
 }
 
 /** What other planner modules (mutations: plan/mutation*.ts) use of the planner. */
@@ -83,6 +151,7 @@ class Planner implements PlanContext {
   private depth = 0;
   readonly access: CompileAccess;
   private readonly env: TypeEnv;
+  private readonly row: boolean;
 
   constructor(
     readonly index: SchemaIndex,
@@ -90,6 +159,11 @@ class Planner implements PlanContext {
   ) {
     this.access = options.access;
     this.env = options.env;
+    this.row = options.row === true;
+  }
+
+  hasCtes(): boolean {
+    return this.ctes.length > 0;
   }
 
   fresh(prefix: string): string {
@@ -570,6 +644,19 @@ class Planner implements PlanContext {
           nullable: !p.required || source.nullable,
         };
       const target = (p.target as { name: string }).name;
+      // One row's expression: a single link is its column (the target's columns are elsewhere).
+      if (this.row) {
+        return {
+          kind: 'object',
+          type: target,
+          id: column,
+          tag: sql.cast(sql.null(), pgType('text')),
+          alias: null,
+          link: { kind: 'column', alias, pointer: p.name },
+          out: null,
+          nullable: !p.required || source.nullable,
+        };
+      }
       const bound = this.joinObject(
         rel,
         target,
@@ -626,7 +713,8 @@ class Planner implements PlanContext {
       (p) => p.type.kind !== 'empty',
     );
     if (expr.kind === 'SetOp' && expr.op !== 'union') return this.liftExceptIntersect(rel, expr);
-    if (parts.length === 1 && expr.kind === 'SetOp') return this.lift(rel, parts[0] as IrExpr);
+    if (parts.length === 1 && (expr.kind === 'SetOp' || this.row))
+      return this.lift(rel, parts[0] as IrExpr);
     if (parts.length === 0) {
       if (expr.type.kind === 'object') {
         return this.joinObject(rel, expr.type.name, sql.cast(sql.null(), pgType('uuid')), 'left');
@@ -1154,6 +1242,9 @@ class Planner implements PlanContext {
         );
       }
       case 'Exists': {
+        // One row's value: exists is its presence.
+        if (this.row && expr.expr.card.max !== 'many')
+          return sql.isNull(this.value(rel, expr.expr), true);
         const { query } = this.rows(rel, expr.expr);
         return sql.exists(query);
       }
@@ -1314,6 +1405,16 @@ class Planner implements PlanContext {
   private argValue(rel: Rel, arg: IrExpr, mode: 'element' | 'set' | 'optional'): SqlExpr {
     if (mode === 'optional') return this.optionalValue(rel, arg);
     if (mode !== 'set') return this.value(rel, arg);
+    // One row's expression: a set literal of values (`x in {1, 2}`) is an array of them.
+    if (this.row && arg.kind === 'SetLiteral' && arg.elements.every((e) => e.card.max !== 'many'))
+      return {
+        kind: 'ArrayExpr',
+        elements: arg.elements.map((e) => this.value(rel, e)),
+        type: arg.elements.length ? null : pgArrayOf(this.pgOf(arg.type)),
+      };
+    if (this.row && arg.card.max !== 'many') {
+      return { kind: 'ArrayExpr', elements: [this.value(rel, arg)], type: null };
+    }
     // A set-of argument of an element-wise call (`in`): the whole set as an array.
     const { query } = this.rows(rel, arg);
     const alias = this.fresh('s');

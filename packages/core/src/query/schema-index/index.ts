@@ -32,7 +32,7 @@ import type {
   Schema,
   TypeRef,
 } from '../../schema/model';
-import { columnName, pointerTableName, tableName } from '../../schema/storage/layout';
+import { columnName, pointerTableName, tableName } from '../../schema/storage/names';
 import type { QName } from '../../sql';
 
 export const BASE_OBJECT = 'std::BaseObject';

@@ -79,8 +79,8 @@ describe('planMigration', () => {
       `type User { required name: str; required email: str { default := 'x'; } }`,
     );
     expect(withDefault.steps[0]?.sql).toEqual([
-      `alter table "default"."User" alter column "email" set default 'x'`,
-      `update "default"."User" set "email" = 'x' where "email" is null`,
+      `alter table "default"."User" alter column "email" set default 'x'::text`,
+      `update "default"."User" set "email" = 'x'::text where "email" is null`,
       'alter table "default"."User" alter column "email" set not null',
     ]);
     expect(withDefault.checks).toEqual([]);
@@ -111,7 +111,7 @@ describe('planMigration', () => {
       allSql(
         plan(`type T { n: int64 { default := 1; } }`, `type T { n: int64 { default := 2; } }`),
       ),
-    ).toBe('alter table "default"."T" alter column "n" set default 2');
+    ).toBe('alter table "default"."T" alter column "n" set default 2::bigint');
     expect(allSql(plan(`type T { n: int64 { default := 1; } }`, `type T { n: int64; }`))).toBe(
       'alter table "default"."T" alter column "n" drop default',
     );
@@ -137,10 +137,10 @@ describe('planMigration', () => {
   it('adds a CHECK with a check listing the rows that break it', () => {
     const p = plan(`type T { n: int64; }`, `type T { n: int64 { constraint min_value(0); } }`);
     expect(allSql(p)).toBe(
-      'alter table "default"."T" add constraint "T.n.min_value" check ("n" >= 0)',
+      'alter table "default"."T" add constraint "T.n.min_value" check ("n" >= (0::bigint))',
     );
     expect(p.checks[0]?.sql).toBe(
-      'select "id" from "default"."T" where not ("n" >= 0) order by "id" limit 20',
+      'select "id" from "default"."T" where not ("n" >= (0::bigint)) order by "id" limit 20',
     );
   });
 
@@ -239,7 +239,7 @@ describe('planMigration', () => {
       `function f() -> int64 using (1); type T { n: int64 { default := f(); } }`,
       `function f() -> int64 using (2); type T { n: int64 { default := f(); } }`,
     );
-    expect(allSql(p)).toBe('alter table "default"."T" alter column "n" set default 2');
+    expect(allSql(p)).toBe('alter table "default"."T" alter column "n" set default 2::bigint');
   });
 
   it('overloaded functions are told apart by signature: the same schema plans nothing', () => {

@@ -67,7 +67,18 @@ const schema: Schema = {
       span,
     },
   ],
-  globals: [],
+  globals: [
+    {
+      name: 'default::current_user_id',
+      target: s('std::uuid'),
+      required: false,
+      cardinality: 'one',
+      default: null,
+      computed: null,
+      annotations: {},
+      span,
+    },
+  ],
   functions: [
     {
       name: 'default::double',
@@ -91,7 +102,7 @@ const row: ScalarContext = {
   schema,
   module: 'default',
   mode: 'check',
-  subject: { kind: 'object', type: item, table: null },
+  subject: { kind: 'object', type: item.name },
 };
 const none: ScalarContext = {
   schema,
@@ -105,40 +116,43 @@ const compile = (text: string, ctx: ScalarContext) =>
 
 describe('compileScalar: defaults', () => {
   it.each([
-    ["'it''s'".replace("''", "\\'"), "'it''s'"],
-    ['42', '42'],
+    ["'it''s'".replace("''", "\\'"), "'it''s'::text"],
+    ['42', `42::bigint`],
     ['1.5', '1.5::double precision'],
-    ['12n', '12::numeric'],
+    ['12n', `12::"svc_meta"."bigint"`],
     ['1.5n', '1.5::numeric'],
     ['true', 'true'],
     ["b'ab'", "'\\x6162'::bytea"],
-    ['[1, 2]', 'ARRAY[1, 2]'],
+    ['[1, 2]', `ARRAY[1::bigint, 2::bigint]::bigint[]`],
     ['<array<str>>[]', 'ARRAY[]::text[]'],
-    ["(1, 'a')", "jsonb_build_array(1, 'a')"],
+    ["(1, 'a')", `jsonb_build_array(to_json(1::bigint)::jsonb, to_json('a'::text)::jsonb)`],
     ['1 + 2', '(1::bigint) + (2::bigint)'],
-    ['7 / 2', '(7::double precision) / 2'],
-    ['7 // 2', 'floor((7::numeric) / 2)::bigint'],
+    ['7 / 2', `((7::bigint)::double precision) / ((2::bigint)::double precision)`],
+    ['7 // 2', `floor(((7::bigint)::numeric) / ((2::bigint)::numeric))::bigint`],
     ['-7 % 3', '((((-7)::bigint) % (3::bigint)) + (3::bigint)) % (3::bigint)'],
-    ['2 ^ 3', 'power(2::double precision, 3::double precision)'],
-    ["'a' ++ 'b'", "'a' || 'b'"],
-    ['[1] ++ [2]', 'ARRAY[1] || ARRAY[2]'],
-    ["<str>{} ?? 'x'", "coalesce(null::text, 'x')"],
-    ["'a' if true else 'b'", "case when true then 'a' else 'b' end"],
+    ['2 ^ 3', `power((2::bigint)::double precision, (3::bigint)::double precision)`],
+    ["'a' ++ 'b'", `('a'::text) || ('b'::text)`],
+    ['[1] ++ [2]', `ARRAY[1::bigint]::bigint[] || ARRAY[2::bigint]::bigint[]`],
+    ["<str>{} ?? 'x'", `coalesce(null::text, 'x'::text)`],
+    [
+      "'a' if true else 'b'",
+      `case when true is null then null::text when true then 'a'::text else 'b'::text end`,
+    ],
     ['datetime_current()', 'clock_timestamp()'],
     ['uuid_generate_v4()', 'gen_random_uuid()'],
     ['uuid_generate_v1mc()', '"svc_meta"."uuid_generate_v7"()'],
-    ["<int64>'12'", "'12'::bigint"],
-    ["<datetime>'2024-01-01T00:00:00Z'", "'2024-01-01T00:00:00Z'::timestamptz"],
-    ["<Color>'Red'", `'Red'::"default"."Color"`],
-    ['Color.Green', "'Green'"],
-    ["to_json('[1]')", "'[1]'::jsonb"],
-    ["<json>'x'", "to_jsonb('x'::text)"],
+    ["<int64>'12'", `('12'::text)::bigint`],
+    ["<datetime>'2024-01-01T00:00:00Z'", `"svc_meta"."datetime_in"('2024-01-01T00:00:00Z'::text)`],
+    ["<Color>'Red'", `('Red'::text)::"default"."Color"`],
+    ['Color.Green', `('Green'::text)::"default"."Color"`],
+    ["to_json('[1]')", `('[1]'::text)::jsonb`],
+    ["<json>'x'", `to_json('x'::text)::jsonb`],
     ['double(21)', '(21::bigint) * (2::bigint)'],
-    ["len('abc')", "char_length('abc')"],
-    ["str_lower(str_trim(' A '))", "lower(btrim(' A '))"],
+    ["len('abc')", `char_length('abc'::text)`],
+    ["str_lower(str_trim(' A '))", `lower(btrim(' A '::text))`],
     ['round(2.5)', 'round(2.5::double precision)'],
-    ['abs(-3)', 'abs(-3)'],
-    ['to_str(42)', '42::text'],
+    ['abs(-3)', `abs((-3)::bigint)`],
+    ['to_str(42)', `(42::bigint)::text`],
   ])('%s → %s', (input, expected) => {
     expect(compile(input, none)).toBe(expected);
   });
@@ -146,32 +160,43 @@ describe('compileScalar: defaults', () => {
 
 describe('compileScalar: checks and indexes', () => {
   it.each([
-    ['.qty > 0', '"qty" > 0'],
-    ['__subject__.qty >= 1', '"qty" >= 1'],
-    [".name < 'm'", `("name" COLLATE "C") < 'm'`],
+    ['.qty > 0', `"qty" > (0::bigint)`],
+    ['__subject__.qty >= 1', `"qty" >= (1::bigint)`],
+    [".name < 'm'", `("name" COLLATE "C") < ('m'::text)`],
     [
       '.color < Color.Blue',
-      `array_position(ARRAY['Red', 'Green', 'Blue'], "color"::text) < array_position(ARRAY['Red', 'Green', 'Blue'], 'Blue'::text)`,
+      `array_position(ARRAY['Red', 'Green', 'Blue'], "color"::text) < array_position(ARRAY['Red', 'Green', 'Blue'], (('Blue'::text)::"default"."Color")::text)`,
     ],
-    ["contains(.tags, 'x')", `"tags" @> ARRAY['x']`],
-    ["contains(.name, 'x')", `strpos("name", 'x') > 0`],
-    ["re_test('^a', .name)", `"name" ~ '^a'`],
-    ["exists .name and not (.name like 'x%')", `("name" is not null) and (not ("name" like 'x%'))`],
-    ['.qty in {1, 2, 3}', '"qty" in (1, 2, 3)'],
+    ["contains(.tags, 'x')", `"tags" @> ARRAY['x'::text]`],
+    ["contains(.name, 'x')", `strpos("name", 'x'::text) > 0`],
+    ["re_test('^a', .name)", `"name" ~ ('^a'::text)`],
+    [
+      "exists .name and not (.name like 'x%')",
+      `case when (("name" is not null) is null) or ((not ("name" like ('x%'::text))) is null) then null::boolean else ("name" is not null) and (not ("name" like ('x%'::text))) end`,
+    ],
+    ['.qty in {1, 2, 3}', `"qty" = any(ARRAY[1::bigint, 2::bigint, 3::bigint])`],
     ['.price ?= 1.5', '"price" is not distinct from (1.5::double precision)'],
     [
       '.price % 2.0',
       '"price" - (floor("price" / (2.0::double precision)) * (2.0::double precision))',
     ],
-    ['.tags[0]', '"tags"[1]'],
-    ['.name[-1]', `substr("name", char_length("name") + 0, 1)`],
+    [
+      '.tags[0]',
+      `("tags")[case when ((0::bigint) >= cardinality("tags")) or ((0::bigint) < (- cardinality("tags"))) then "svc_meta"."raise"(case when cardinality("tags") is null then null::bigint end, '22000', ('array index ' || ((0::bigint)::text)) || ' is out of bounds') when (0::bigint) < 0 then (cardinality("tags") + (0::bigint)) + 1 else (0::bigint) + 1 end]`,
+    ],
+    [
+      '.name[-1]',
+      `substr("name", (case when (((-1)::bigint) >= char_length("name")) or (((-1)::bigint) < (- char_length("name"))) then "svc_meta"."raise"(case when char_length("name") is null then null::bigint end, '22000', ('string index ' || (((-1)::bigint)::text)) || ' is out of bounds') when ((-1)::bigint) < 0 then (char_length("name") + ((-1)::bigint)) + 1 else ((-1)::bigint) + 1 end)::integer, 1)`,
+    ],
     ['double(.qty)', '"qty" * (2::bigint)'],
     // A single computed property over the row is its expression.
     ['.upper', 'upper("name")'],
+    // A multi computed whose value is one per row is that value.
+    ['.uppers', 'upper("name")'],
     // Slices: Gel's bounds, clamped, negative from the end.
     [
       '.name[-1:]',
-      `substr("name", (case when (-1) < 0 then greatest(char_length("name") + (-1), 0) else least(-1, char_length("name")) end) + 1, greatest(char_length("name") - (case when (-1) < 0 then greatest(char_length("name") + (-1), 0) else least(-1, char_length("name")) end), 0))`,
+      `substr("name", ((case when ((-1)::bigint) is null then 0 when ((-1)::bigint) < 0 then greatest(char_length("name") + ((-1)::bigint), 0) else least((-1)::bigint, char_length("name")) end) + 1)::integer, greatest(char_length("name") - (case when ((-1)::bigint) is null then 0 when ((-1)::bigint) < 0 then greatest(char_length("name") + ((-1)::bigint), 0) else least((-1)::bigint, char_length("name")) end), 0)::integer)`,
     ],
   ])('%s → %s', (input, expected) => {
     expect(compile(input, row)).toBe(expected);
@@ -180,23 +205,49 @@ describe('compileScalar: checks and indexes', () => {
   it('binds __subject__ to a value in pointer constraints and domains', () => {
     const ctx: ScalarContext = {
       ...row,
-      subject: { kind: 'value', sql: { kind: 'DomainValue' }, type: s('std::int64') },
+      subject: { kind: 'value', type: s('std::int64') },
     };
-    expect(compile('__subject__ >= 0', ctx)).toBe('VALUE >= 0');
+    expect(compile('__subject__ >= 0', ctx)).toBe('VALUE >= (0::bigint)');
+  });
+
+  it("reads a pointer constraint's subject from its column, or from its own table", () => {
+    const single: ScalarContext = {
+      ...row,
+      subject: { kind: 'pointer', type: 'default::Item', pointer: 'qty', junction: false },
+    };
+    expect(compile('__subject__ > 0', single)).toBe('"qty" > (0::bigint)');
+    const link: ScalarContext = {
+      ...row,
+      subject: { kind: 'pointer', type: 'default::Item', pointer: 'owner', junction: false },
+    };
+    // A link's value is its column; @source is the row's own object.
+    expect(compile('(__subject__, __subject__@source)', link)).toBe(
+      'jsonb_build_array(to_json("owner")::jsonb, to_json("id")::jsonb)',
+    );
+    const multi: ScalarContext = {
+      ...row,
+      subject: { kind: 'pointer', type: 'default::Item', pointer: 'notes', junction: true },
+    };
+    expect(compile('len(__subject__) < 10', multi)).toBe('char_length("value") < (10::bigint)');
+  });
+
+  it('a set literal on the right of `in` is an array of its values', () => {
+    expect(compile(".name in {'a', 'b'}", row)).toBe(`"name" = any(ARRAY['a'::text, 'b'::text])`);
   });
 
   it.each([
     ['datetime_current() > <datetime>.name', 'InvalidDefinitionError', /immutable/],
     ['global current_user_id', 'InvalidDefinitionError', /global/],
-    ['.owner.name', 'InvalidDefinitionError', /own properties/],
-    ['.notes', 'InvalidDefinitionError', /multi/],
-    ['.uppers', 'InvalidDefinitionError', /computed/],
-    ['.missing', 'InvalidReferenceError', /no property or link 'missing'/],
+    // Another table: the target's columns, a multi property's own table.
+    ['.owner.name', 'InvalidDefinitionError', /only the row itself/],
+    ['.notes', 'InvalidDefinitionError', /only the row itself/],
+    ['.missing', 'InvalidReferenceError', /'missing' does not exist/],
     ['count(.tags)', 'InvalidDefinitionError', /sets/],
     ['nosuch(1)', 'InvalidReferenceError', /does not exist/],
     ['Color.Purple', 'InvalidReferenceError', /no value 'Purple'/],
     ['(select 1)', 'InvalidDefinitionError', /query/],
-    ['$x', 'InvalidDefinitionError', /parameters/],
+    ['$x', 'InvalidDefinitionError', /parameter/],
+    ['<str>$x', 'InvalidDefinitionError', /parameters/],
   ])('refuses %s', (input, type, message) => {
     let error: unknown;
     try {

@@ -37,7 +37,7 @@
  */
 import * as ql from '../../syntax';
 import { InvalidConstraintDefinitionError, InvalidDefinitionError } from '../../errors';
-import { ROOT_OBJECT_TYPES, STD_CONSTRAINT_BODIES, targetObjectTypes } from '../model';
+import { ROOT_OBJECT_TYPES, targetObjectTypes } from '../model';
 import type {
   Constraint,
   Index,
@@ -49,7 +49,7 @@ import type {
   TypeRef,
 } from '../model';
 import { pgType, sql, type PgType, type SqlExpr } from '../../sql/ast';
-import { compileScalar, ScalarCompiler, type ScalarContext } from './ddl-expression';
+import { compileConstraint, compileScalar, type ScalarContext } from './ddl-expression';
 import type {
   CheckSpec,
   ColumnSpec,
@@ -61,6 +61,7 @@ import type {
   ViewSpec,
 } from '../../sql/codegen/ddl';
 import { pgName, shortHash } from '../../sql/codegen/names';
+import { columnName, domainName, pointerTableName, sequenceName, tableName } from './names';
 import { quoteQualified } from '../../sql/codegen/quote';
 import { findScalar, pgTypeOf, splitName } from './types';
 import type { TriggerSpec } from '../../sql/codegen/triggers';
@@ -152,34 +153,9 @@ export interface ViewLayout {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Names
+// Names (./names: the structure the query compiler's schema index reads, without expressions)
 
-/** `default::User` → `{schema: 'default', name: 'User'}`. */
-export function tableName(type: string): QName {
-  const [schema, short] = splitName(type);
-  return { schema, name: pgName(short) };
-}
-
-/** The table of a multi pointer: `"default"."User.friends"`. */
-export function pointerTableName(type: string, pointer: string): QName {
-  const [schema, short] = splitName(type);
-  return { schema, name: pgName(`${short}.${pointer}`) };
-}
-
-export function domainName(scalar: string): QName {
-  const [schema, short] = splitName(scalar);
-  return { schema, name: pgName(short) };
-}
-
-export function sequenceName(scalar: string): QName {
-  const [schema, short] = splitName(scalar);
-  return { schema, name: pgName(`${short}.seq`) };
-}
-
-/** The column of a stored single pointer (link properties of single links: `link@prop`). */
-export function columnName(pointer: string, linkProperty?: string): string {
-  return linkProperty === undefined ? pointer : `${pointer}@${linkProperty}`;
-}
+export { columnName, domainName, pointerTableName, sequenceName, tableName } from './names';
 
 const ID_DEFAULT: SqlExpr = sql.func('uuid_generate_v7', [], 'svc_meta');
 
@@ -252,6 +228,12 @@ function domainLayout(schema: Schema, scalar: ScalarType): DomainLayout {
     });
   }
   const valueType: TypeRef = { kind: 'scalar', name: scalar.stdBase };
+  const ctx: ScalarContext = {
+    schema,
+    module,
+    mode: 'domain',
+    subject: { kind: 'value', type: valueType },
+  };
   const own = scalar.constraints.filter(
     (c) => c.declaredIn === scalar.name || !baseScalar || baseScalar.abstract,
   );
@@ -263,13 +245,7 @@ function domainLayout(schema: Schema, scalar: ScalarType): DomainLayout {
         { position: spanPos(c.span) },
       );
     }
-    const ctx: ScalarContext = {
-      schema,
-      module,
-      mode: 'domain',
-      subject: { kind: 'value', sql: { kind: 'DomainValue' }, type: valueType },
-    };
-    checks.push({ name: named[i] as string, expr: constraintCheck(schema, c, ctx) });
+    checks.push({ name: named[i] as string, expr: compileConstraint(c, ctx) });
   });
   const sequence = scalar.stdBase === 'std::sequence' ? sequenceName(scalar.name) : null;
   const dflt = sequence
@@ -314,70 +290,6 @@ function constraintNames(constraints: readonly Constraint[], prefix: string): st
   });
 }
 
-const STD_CONSTRAINTS = STD_CONSTRAINT_BODIES;
-
-function constraintCheck(schema: Schema, c: Constraint, ctx: ScalarContext): SqlExpr {
-  let subjectCtx = ctx;
-  if (c.name === 'std::expression') {
-    const expr = c.subjectExpr ?? c.args[0];
-    if (!expr)
-      throw new InvalidConstraintDefinitionError('constraint expression needs `on (...)`', {
-        position: spanPos(c.span),
-      });
-    return withExcept(compileScalar(expr, ctx).sql, c, ctx);
-  }
-  if (c.subjectExpr) {
-    const subject = compileScalar(c.subjectExpr, ctx);
-    subjectCtx = {
-      ...ctx,
-      subject: {
-        kind: 'value',
-        sql: subject.sql,
-        type: subject.type ?? { kind: 'scalar', name: 'std::str' },
-      },
-    };
-  }
-  const compiler = new ScalarCompiler(subjectCtx);
-  const args = c.args.map((a) => compiler.compile(a, new Map(), null, 0));
-  let check: SqlExpr;
-  if (c.name === 'std::one_of') {
-    const subject = compiler.compile(ql.parseExpression('__subject__'), new Map(), null, 0);
-    check = { kind: 'InList', expr: subject.sql, list: args.map((a) => a.sql), negated: false };
-  } else {
-    const std = STD_CONSTRAINTS[c.name];
-    const user = std ? null : schema.constraints.find((a) => a.name === c.name);
-    if (!std && !user) {
-      throw new InvalidConstraintDefinitionError(`constraint '${c.name}' does not exist`, {
-        position: spanPos(c.span),
-      });
-    }
-    const params = std ? std.params : (user?.params ?? []).map((p) => p.name);
-    const env = new Map(
-      params.map((p, i) => [
-        p,
-        args[i] ?? { sql: sql.null(), type: null, volatility: 'immutable' as const },
-      ]),
-    );
-    const body = std ? ql.parseExpression(std.expr) : (user?.expr as ql.Expr);
-    const module = user ? splitName(user.name)[0] : ctx.module;
-    const result = new ScalarCompiler({ ...subjectCtx, module }).compile(body, env, null, 0);
-    if (result.volatility !== 'immutable') {
-      throw new InvalidDefinitionError(`constraint ${c.name} must be immutable`, {
-        position: spanPos(c.span),
-      });
-    }
-    check = result.sql;
-  }
-  return withExcept(check, c, ctx);
-}
-
-/** `except (e)`: the constraint holds where `e` is not true. */
-function withExcept(check: SqlExpr, c: Constraint, ctx: ScalarContext): SqlExpr {
-  if (!c.except) return check;
-  const except = compileScalar(c.except, ctx).sql;
-  return sql.bin('or', { kind: 'UnaryOp', op: 'is true', operand: except, postfix: true }, check);
-}
-
 function onDelete(
   policy: OnTargetDelete | null,
   multi: boolean,
@@ -420,7 +332,6 @@ function compileDefault(
       module,
       mode: 'default',
       subject: { kind: 'none' },
-      expected: p.target,
     });
     return { sql: compiled.sql, queryDefault: false };
   } catch (error) {
@@ -522,21 +433,7 @@ function typeTable(schema: Schema, type: ObjectType): TypeTable {
           },
         });
       }
-      const linkProperties =
-        p.kind === 'link'
-          ? linkPropertyColumns(p, 'id', p.name, (lp) => columnName(p.name, lp))
-          : undefined;
-      addPointerConstraints(
-        schema,
-        type,
-        p,
-        table,
-        sql.col(p.name),
-        ['id'],
-        checks,
-        indexes,
-        linkProperties,
-      );
+      addPointerConstraints(schema, type, p, table, false, ['id'], checks, indexes);
     } else {
       const jt = pointerTableName(type.name, p.name);
       const valueColumn = p.kind === 'link' ? 'target' : 'value';
@@ -603,17 +500,7 @@ function typeTable(schema: Schema, type: ObjectType): TypeTable {
           where: null,
         },
       });
-      addPointerConstraints(
-        schema,
-        type,
-        p,
-        jt,
-        sql.col(valueColumn),
-        ['source', valueColumn],
-        checks,
-        indexes,
-        p.kind === 'link' ? linkPropertyColumns(p, 'source', 'target', (lp) => lp) : undefined,
-      );
+      addPointerConstraints(schema, type, p, jt, true, ['source', valueColumn], checks, indexes);
     }
   }
   addTypeConstraints(schema, type, table, checks, indexes);
@@ -631,31 +518,7 @@ function computedConstraints(
   indexes: OwnedIndex[],
 ): void {
   if (p.kind !== 'property' || p.cardinality !== 'one' || p.constraints.length === 0) return;
-  const value = compileScalar(p.computed as ql.Expr, {
-    schema,
-    module: splitName(type.name)[0],
-    mode: 'index',
-    subject: { kind: 'object', type, table: null },
-  }).sql;
-  addPointerConstraints(schema, type, p, table, value, ['id'], checks, indexes);
-}
-
-/** What `@prop`, `@source` and `@target` read in a link's constraint: columns of its row. */
-function linkPropertyColumns(
-  p: Pointer,
-  source: string,
-  target: string,
-  propColumn: (name: string) => string,
-): ReadonlyMap<string, { sql: SqlExpr; type: TypeRef }> {
-  const uuid: TypeRef = { kind: 'scalar', name: 'std::uuid' };
-  const map = new Map<string, { sql: SqlExpr; type: TypeRef }>([
-    ['source', { sql: sql.col(source), type: uuid }],
-    ['target', { sql: sql.col(target), type: uuid }],
-  ]);
-  for (const lp of p.properties) {
-    if (isStored(lp)) map.set(lp.name, { sql: sql.col(propColumn(lp.name)), type: lp.target });
-  }
-  return map;
+  addPointerConstraints(schema, type, p, table, false, ['id'], checks, indexes);
 }
 
 /** The identity of an exclusive constraint across the tables of a hierarchy (not delegated). */
@@ -664,6 +527,9 @@ function sharedExclusive(c: Constraint, subject: string): { shared?: string } {
   const except = c.except ? ` except ${ql.printExpression(c.except)}` : '';
   return { shared: `${subject}: ${constraintLabel(c)}${except}` };
 }
+
+/** `__subject__`: a pointer constraint's value (an exclusive constraint's index element). */
+const SUBJECT = ql.parseExpression('__subject__');
 
 function applies(type: ObjectType, c: Constraint): boolean {
   return !(c.delegated && c.declaredIn === type.name);
@@ -674,29 +540,28 @@ function addPointerConstraints(
   type: ObjectType,
   p: Pointer,
   table: QName,
-  value: SqlExpr,
+  junction: boolean,
   keys: readonly string[],
   checks: OwnedCheck[],
   indexes: OwnedIndex[],
-  linkProperties?: ReadonlyMap<string, { sql: SqlExpr; type: TypeRef }>,
 ): void {
   const [module, short] = splitName(type.name);
   const subject = `${type.name}.${p.name}`;
   const list = p.constraints.filter((c) => applies(type, c));
+  if (list.length === 0) return;
   const names = constraintNames(list, `${short}.${p.name}`);
-  const valueType: TypeRef = p.kind === 'link' ? { kind: 'scalar', name: 'std::uuid' } : p.target;
   const ctx: ScalarContext = {
     schema,
     module,
     mode: 'check',
-    subject: { kind: 'value', sql: value, type: valueType, linkProperties },
+    subject: { kind: 'pointer', type: type.name, pointer: p.name, junction },
   };
   list.forEach((c, i) => {
     const name = names[i] as string;
     if (c.name === 'std::exclusive') {
       const elements = c.subjectExpr
         ? indexElements(schema, type, c.subjectExpr, { ...ctx, mode: 'index' })
-        : [value];
+        : [compileScalar(SUBJECT, { ...ctx, mode: 'index' }).sql];
       const where = c.except
         ? sql.not(
             sql.func('coalesce', [
@@ -716,7 +581,7 @@ function addPointerConstraints(
       checks.push({
         subject,
         label: constraintLabel(c),
-        spec: { table, name, expr: constraintCheck(schema, c, ctx) },
+        spec: { table, name, expr: compileConstraint(c, ctx) },
         keys,
       });
     }
@@ -737,7 +602,7 @@ function addTypeConstraints(
     schema,
     module,
     mode: 'check',
-    subject: { kind: 'object', type, table: null },
+    subject: { kind: 'object', type: type.name },
   };
   list.forEach((c, i) => {
     const name = names[i] as string;
@@ -768,7 +633,7 @@ function addTypeConstraints(
       checks.push({
         subject: type.name,
         label: constraintLabel(c),
-        spec: { table, name, expr: constraintCheck(schema, c, ctx) },
+        spec: { table, name, expr: compileConstraint(c, ctx) },
         keys: ['id'],
       });
     }
@@ -799,7 +664,7 @@ function addIndexes(schema: Schema, type: ObjectType, table: QName, indexes: Own
     schema,
     module,
     mode: 'index',
-    subject: { kind: 'object', type, table: null },
+    subject: { kind: 'object', type: type.name },
   };
   const seen = new Set<string>();
   for (const index of type.indexes) {

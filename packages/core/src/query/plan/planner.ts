@@ -82,7 +82,7 @@ export function planRowExpression(
   },
 ): SqlExpr {
   const planner = new Planner(index, {
-    access: { policies: false, readOnly: true },
+    access: { policies: false },
     env: options.env,
     row: true,
   });

@@ -734,6 +734,8 @@ function bindTypeCast(ctx: BindContext, scope: Scope, node: ql.TypeCast): IrExpr
       name: node.expr.name,
     };
   }
+  const empty = emptyArrayOf(node.expr, type);
+  if (empty) return empty;
   const expr = bindExpr(ctx, scope, node.expr);
   if (type.kind === 'object') {
     if (expr.type.kind === 'empty') return { ...expr, type };
@@ -775,8 +777,7 @@ function bindBinOp(ctx: BindContext, scope: Scope, node: ql.BinOp): IrExpr {
     case 'union':
     case 'except':
     case 'intersect': {
-      const left = bindExpr(ctx, scope, node.left);
-      const right = bindExpr(ctx, scope, node.right);
+      const [left, right] = bindOperands(ctx, scope, node.left, node.right);
       const type = unifyTypes(ctx, left.type, right.type, node.span);
       const card =
         node.op === 'union'
@@ -795,8 +796,7 @@ function bindBinOp(ctx: BindContext, scope: Scope, node: ql.BinOp): IrExpr {
       return { kind: 'SetOp', type, card, op: node.op, left, right };
     }
     case '??': {
-      const left = bindExpr(ctx, scope, node.left);
-      const right = bindExpr(ctx, scope, node.right);
+      const [left, right] = bindOperands(ctx, scope, node.left, node.right);
       const type = unifyTypes(ctx, left.type, right.type, node.span);
       const card: Card = {
         min: left.card.min === 1 || right.card.min === 1 ? 1 : 0,
@@ -807,6 +807,27 @@ function bindBinOp(ctx: BindContext, scope: Scope, node: ql.BinOp): IrExpr {
     default:
       return bindOperator(ctx, scope, node.op, [node.left, node.right], node.span);
   }
+}
+
+/** `[]` where an array of `type` is expected: an empty array of that type; else null. */
+function emptyArrayOf(node: ql.Expr, type: IrType): IrExpr | null {
+  if (node.kind !== 'ArrayLiteral' || node.elements.length !== 0 || type.kind !== 'array')
+    return null;
+  return { kind: 'ArrayLiteral', type, card: ONE, elements: [] };
+}
+
+/**
+ * Two operands of one set (`??`, `union`, ...): an empty array literal takes the array type of
+ * the other operand (`x ?? []`), as Gel infers it; anything else is bound on its own.
+ */
+function bindOperands(ctx: BindContext, scope: Scope, a: ql.Expr, b: ql.Expr): [IrExpr, IrExpr] {
+  const isEmptyArray = (n: ql.Expr) => n.kind === 'ArrayLiteral' && n.elements.length === 0;
+  if (isEmptyArray(a) && !isEmptyArray(b)) {
+    const right = bindExpr(ctx, scope, b);
+    return [emptyArrayOf(a, right.type) ?? bindExpr(ctx, scope, a), right];
+  }
+  const left = bindExpr(ctx, scope, a);
+  return [left, emptyArrayOf(b, left.type) ?? bindExpr(ctx, scope, b)];
 }
 
 function bindUnary(ctx: BindContext, scope: Scope, node: ql.UnaryOp): IrExpr {

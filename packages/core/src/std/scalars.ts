@@ -441,7 +441,8 @@ export function jsonOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
       const parts = type.elements.map((e, i) =>
         jsonOf(e.type, decodeParam(e.type, sql.bin('->', value, sql.num(i)), env), env),
       );
-      const named = type.elements.every((e) => e.name !== null);
+      // `()` has no names: an empty array, as Gel writes it.
+      const named = type.elements.length > 0 && type.elements.every((e) => e.name !== null);
       const built = named
         ? sql.func(
             'json_build_object',

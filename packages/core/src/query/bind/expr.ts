@@ -829,8 +829,8 @@ function bindTypeCast(ctx: BindContext, scope: Scope, node: ql.TypeCast): IrExpr
     };
   }
   // `<array<T>>[]`: the cast gives the empty array its type.
-  if (node.expr.kind === 'ArrayLiteral' && node.expr.elements.length === 0 && type.kind === 'array')
-    return { kind: 'ArrayLiteral', type, card: ONE, elements: [] };
+  const empty = emptyArrayOf(node.expr, type);
+  if (empty) return empty;
   const expr = bindExpr(ctx, scope, node.expr);
   if (type.kind === 'object') {
     if (expr.type.kind === 'empty') return { ...expr, type };
@@ -872,8 +872,7 @@ function bindBinOp(ctx: BindContext, scope: Scope, node: ql.BinOp): IrExpr {
     case 'union':
     case 'except':
     case 'intersect': {
-      const left = bindExpr(ctx, scope, node.left);
-      const right = bindExpr(ctx, scope, node.right);
+      const [left, right] = bindOperands(ctx, scope, node.left, node.right);
       const type = unifyTypes(ctx, left.type, right.type, node.span);
       const card =
         node.op === 'union'
@@ -892,15 +891,14 @@ function bindBinOp(ctx: BindContext, scope: Scope, node: ql.BinOp): IrExpr {
       return { kind: 'SetOp', type, card, op: node.op, left, right };
     }
     case '??': {
-      const left = bindExpr(ctx, scope, node.left);
-      const leftExists: IrExpr = {
-        kind: 'Exists',
-        type: BOOL,
-        card: ONE,
-        expr: left,
-        negated: false,
-      };
-      const right = bindExpr(ctx, guardedScope(scope, leftExists, false), node.right);
+      // The right side is evaluated only where the left is empty (a mutation there is guarded).
+      const [left, right] = bindOperands(ctx, scope, node.left, node.right, (l) =>
+        guardedScope(
+          scope,
+          { kind: 'Exists', type: BOOL, card: ONE, expr: l, negated: false },
+          false,
+        ),
+      );
       const type = unifyTypes(ctx, left.type, right.type, node.span);
       const card: Card = {
         min: left.card.min === 1 || right.card.min === 1 ? 1 : 0,
@@ -917,6 +915,35 @@ function bindBinOp(ctx: BindContext, scope: Scope, node: ql.BinOp): IrExpr {
  * `when` (Gel's conditional DML; see mutation-ir `Guard`). */
 function guardedScope(scope: Scope, condition: IrExpr, when: boolean): Scope {
   return { ...scope, guards: [...(scope.guards ?? []), { expr: condition, when }] };
+}
+
+/** `[]` where an array of `type` is expected: an empty array of that type; else null. */
+function emptyArrayOf(node: ql.Expr, type: IrType): IrExpr | null {
+  if (node.kind !== 'ArrayLiteral' || node.elements.length !== 0 || type.kind !== 'array')
+    return null;
+  return { kind: 'ArrayLiteral', type, card: ONE, elements: [] };
+}
+
+/**
+ * Two operands of one set (`??`, `union`, ...): an empty array literal takes the array type of
+ * the other operand (`x ?? []`), as Gel infers it; anything else is bound on its own (the right
+ * one in `rightScope(left)` when given).
+ */
+function bindOperands(
+  ctx: BindContext,
+  scope: Scope,
+  a: ql.Expr,
+  b: ql.Expr,
+  rightScope?: (left: IrExpr) => Scope,
+): [IrExpr, IrExpr] {
+  const isEmptyArray = (n: ql.Expr) => n.kind === 'ArrayLiteral' && n.elements.length === 0;
+  if (isEmptyArray(a) && !isEmptyArray(b)) {
+    const right = bindExpr(ctx, scope, b);
+    return [emptyArrayOf(a, right.type) ?? bindExpr(ctx, scope, a), right];
+  }
+  const left = bindExpr(ctx, scope, a);
+  const inRight = rightScope ? rightScope(left) : scope;
+  return [left, emptyArrayOf(b, left.type) ?? bindExpr(ctx, inRight, b)];
 }
 
 function bindUnary(ctx: BindContext, scope: Scope, node: ql.UnaryOp): IrExpr {

@@ -9,8 +9,9 @@
  * (a subquery, a set-of argument such as `count(x)` or the right side of `??`) is shared with
  * an occurrence outside a fence in another argument, never with another fenced one.
  *
- * Input: a bound IR node. Output: the longest such shared paths (a prefix of another shared
- * path is not listed: it is bound inside it), one node each, in order of first occurrence.
+ * Input: a bound IR node. Output: the shared paths each written path is bound at (its longest
+ * shared prefix; a shared prefix only ever reached through a longer shared path is bound inside
+ * that one), one node each, prefixes first.
  * Pure; used by the binder (what a statement's clauses see as one element) and the planner (what
  * it binds around the call, optionally: an empty shared path is one iteration with `{}`).
  */
@@ -25,32 +26,39 @@ export function optionalCallArgs(expr: IrExpr): readonly IrExpr[] | null {
   return null;
 }
 
-interface Occurrence {
-  readonly node: IrExpr;
-  /** Path ids of the node's prefixes (the sources it was reached from). */
-  readonly prefixes: readonly string[];
+/** One path as written: its nodes from the path itself down to its root (the longest first). */
+type Chain = readonly { readonly id: string; readonly node: IrExpr }[];
+
+interface ArgPaths {
+  readonly open: Chain[];
+  readonly ids: { readonly open: Set<string>; readonly fenced: Set<string> };
 }
 
-/** The paths several of `args` reach (see the module comment), longest first-occurring. */
+/**
+ * The paths several of `args` reach (see the module comment), prefixes first. A path is shared
+ * when it occurs outside a fence in one argument and anywhere in another; each path written
+ * outside a fence is bound at its longest shared prefix (`Issue.time_estimate ?= Issue.
+ * time_estimate * 2`: the time estimate; `(Issue.name, Issue.time_estimate) ?? (Issue.name, -1)`:
+ * the issue, and its name).
+ */
 export function sharedPaths(args: readonly IrExpr[]): IrExpr[] {
-  const perArg = args.map((arg) => {
-    const open = new Map<string, Occurrence>();
-    const fenced = new Map<string, Occurrence>();
-    visit(arg, false, open, fenced);
-    return { open, fenced };
+  const perArg: ArgPaths[] = args.map((arg) => {
+    const paths: ArgPaths = { open: [], ids: { open: new Set(), fenced: new Set() } };
+    visit(arg, false, paths);
+    return paths;
   });
-  const shared = new Map<string, Occurrence>();
+  const shared = (id: string, i: number): boolean =>
+    perArg.some((b, j) => j !== i && (b.ids.open.has(id) || b.ids.fenced.has(id)));
+  const hoisted = new Map<string, { node: IrExpr; depth: number }>();
   perArg.forEach((a, i) => {
-    for (const [id, occurrence] of a.open) {
-      if (shared.has(id)) continue;
-      const elsewhere = perArg.some((b, j) => j !== i && (b.open.has(id) || b.fenced.has(id)));
-      if (elsewhere) shared.set(id, occurrence);
+    for (const chain of a.open) {
+      const at = chain.findIndex((p) => p.id !== '' && shared(p.id, i));
+      const found = chain[at];
+      if (found && !hoisted.has(found.id))
+        hoisted.set(found.id, { node: found.node, depth: chain.length - at });
     }
   });
-  const prefixesOfShared = new Set([...shared.values()].flatMap((o) => o.prefixes));
-  return [...shared]
-    .filter(([id]) => !prefixesOfShared.has(id))
-    .map(([, occurrence]) => occurrence.node);
+  return [...hoisted.values()].sort((a, b) => a.depth - b.depth).map((h) => h.node);
 }
 
 function pathOf(expr: IrExpr): { id: string; source: IrExpr | null } | null {
@@ -72,63 +80,128 @@ function pathOf(expr: IrExpr): { id: string; source: IrExpr | null } | null {
   }
 }
 
-function visit(
-  expr: IrExpr,
-  fenced: boolean,
-  open: Map<string, Occurrence>,
-  closed: Map<string, Occurrence>,
-): void {
+function visit(expr: IrExpr, fenced: boolean, paths: ArgPaths): void {
   const path = pathOf(expr);
   if (path) {
-    const prefixes: string[] = [];
-    for (let s = path.source; s !== null; s = pathOf(s)?.source ?? null) {
-      const p = pathOf(s);
-      if (p === null) break;
-      if (p.id) prefixes.push(p.id);
+    const chain: { id: string; node: IrExpr }[] = [];
+    let root: IrExpr | null = null;
+    for (let e: IrExpr | null = expr; e !== null; ) {
+      const p = pathOf(e);
+      if (p === null) {
+        root = e;
+        break;
+      }
+      chain.push({ id: p.id, node: e });
+      e = p.source;
     }
-    const into = fenced ? closed : open;
-    if (path.id && !into.has(path.id)) into.set(path.id, { node: expr, prefixes });
-    if (path.source) visit(path.source, fenced, open, closed);
+    for (const p of chain) if (p.id) (fenced ? paths.ids.fenced : paths.ids.open).add(p.id);
+    if (!fenced) paths.open.push(chain);
+    if (root) visit(root, fenced, paths);
     return;
   }
   switch (expr.kind) {
     case 'BindingRef':
-      visit(expr.binding.expr, fenced, open, closed);
+      visit(expr.binding.expr, fenced, paths);
       return;
     case 'Call':
       expr.args.forEach((a, i) => {
         const mode = expr.modes[i] ?? 'element';
-        visit(a, fenced || mode === 'set' || expr.callKind !== 'element', open, closed);
+        visit(a, fenced || mode === 'set' || expr.callKind !== 'element', paths);
       });
       return;
     case 'Coalesce':
-      visit(expr.left, fenced, open, closed);
-      visit(expr.right, true, open, closed);
+      visit(expr.left, fenced, paths);
+      visit(expr.right, true, paths);
       return;
     case 'IfElse':
-      visit(expr.condition, fenced, open, closed);
-      visit(expr.then, true, open, closed);
-      visit(expr.else, true, open, closed);
+      visit(expr.condition, fenced, paths);
+      visit(expr.then, true, paths);
+      visit(expr.else, true, paths);
       return;
     case 'Cast':
     case 'TypeCheck':
-      visit(expr.expr, fenced, open, closed);
+      visit(expr.expr, fenced, paths);
       return;
     case 'TupleLiteral':
     case 'ArrayLiteral':
-      for (const e of expr.elements) visit(e, fenced, open, closed);
+      for (const e of expr.elements) visit(e, fenced, paths);
       return;
     case 'TupleElement':
-      visit(expr.tuple, fenced, open, closed);
+      visit(expr.tuple, fenced, paths);
       return;
     case 'LinkProperty':
-      visit(expr.link, fenced, open, closed);
+      visit(expr.link, fenced, paths);
       return;
     case 'Shape':
-      visit(expr.subject, fenced, open, closed);
-      for (const e of expr.elements) visit(e.expr, true, open, closed);
+      visit(expr.subject, fenced, paths);
+      for (const e of expr.elements) visit(e.expr, true, paths);
       return;
     default:
-      for (const c of children(expr)) visit(c, true, open, closed);
+      for (const c of children(expr)) visit(c, true, paths);
   }
+}
+
+/**
+ * The path ids a set's expression binds once per element where it is evaluated, as the planner
+ * binds them (plan/planner's `collectElementPaths` and its factoring around optional calls): the
+ * object paths it reads element-wise, outside fences. A statement's clauses over a subject with no
+ * path of its own (`select (Issue.number, Issue.name) order by Issue.number`) see each of these
+ * as one element, the one the subject's element was computed from.
+ */
+export function elementPathIds(expr: IrExpr): Set<string> {
+  const out = new Set<string>();
+  const walk = (e: IrExpr): void => {
+    switch (e.kind) {
+      case 'BindingRef':
+        if (e.binding.transparent) walk(e.binding.expr);
+        else if (!e.binding.iteration) out.add(e.pathId);
+        return;
+      case 'TypeRoot':
+      case 'PointerStep':
+      case 'Backlink':
+      case 'Intersection':
+        if (e.type.kind === 'object') out.add(e.pathId);
+        else if (e.kind === 'PointerStep') walk(e.source);
+        return;
+      case 'Call': {
+        if (e.callKind !== 'element') return;
+        e.args.forEach((a, i) => {
+          if (e.modes[i] === 'element') walk(a);
+        });
+        break;
+      }
+      case 'Cast':
+      case 'TypeCheck':
+        walk(e.expr);
+        return;
+      case 'TupleLiteral':
+      case 'ArrayLiteral':
+        for (const x of e.elements) walk(x);
+        return;
+      case 'IfElse':
+        walk(e.condition);
+        return;
+      case 'Shape':
+        walk(e.subject);
+        return;
+      case 'Coalesce':
+        break;
+      default:
+        return;
+    }
+    const args = optionalCallArgs(e);
+    if (args) {
+      for (const node of sharedPaths(args)) {
+        const id = pathIdOfPath(node);
+        if (id !== null) out.add(id);
+      }
+    }
+  };
+  walk(expr);
+  return out;
+}
+
+function pathIdOfPath(expr: IrExpr): string | null {
+  const path = pathOf(expr);
+  return path?.id ? path.id : null;
 }

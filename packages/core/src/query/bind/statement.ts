@@ -32,6 +32,7 @@ import { bindExpr, bindingRef, expectBool, pathIdOf, subjectScope, withPathId } 
 import { mutationChildren } from '../mutation-ir';
 import { bindMutation, recordWrites } from './mutation';
 import { linkOf } from './shape';
+import { elementPathIds } from './factoring';
 import { moduleOf, printIrType } from './types';
 
 const STR = { kind: 'scalar', name: 'std::str' } as const;
@@ -114,7 +115,7 @@ export function selectOver(
   const core = withPathId(ctx, scope, result.kind === 'Shape' ? result.subject : result);
   if (result.kind !== 'Shape') result = core;
   const subjectId = pathIdOf(core) as string;
-  const base = subjectScope(scope, core, linkOf(core));
+  const base = withSubjectPaths(subjectScope(scope, core, linkOf(core)), core);
   // `.x` in the clauses reaches the computed elements of the select's own shape.
   const inner: Scope =
     result.kind === 'Shape'
@@ -155,6 +156,17 @@ export function selectOver(
     offset,
     limit,
   };
+}
+
+/**
+ * A subject with no path of its own (`select (Issue.number, Issue.name)`) is computed from one
+ * element of each path it reads element-wise: the clauses see those paths as that element.
+ */
+function withSubjectPaths(scope: Scope, core: IrExpr): Scope {
+  if (core.kind !== 'BindingRef' || !core.binding.transparent) return scope;
+  const ids = elementPathIds(core.binding.expr);
+  if (ids.size === 0) return scope;
+  return { ...scope, singletons: new Set([...scope.singletons, ...ids]) };
 }
 
 function bindCount(ctx: BindContext, scope: Scope, node: ql.Expr, what: string): IrExpr {

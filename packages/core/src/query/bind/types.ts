@@ -5,10 +5,11 @@
  * → TypeRef; and small helpers over IR types.
  *
  * Input: a syntax node and a Scope. Output: fully qualified names / TypeRefs.
- * Errors: InvalidReferenceError (unknown name, with a hint when one is close), InvalidTypeError.
+ * Errors: InvalidReferenceError (unknown name, with a hint when one is close), InvalidTypeError,
+ * UnsupportedFeatureError (`|` or `&` over non-object types, as Gel; `typeof`, not built yet).
  */
 import type * as ql from '../../syntax';
-import { InvalidTypeError, UnknownModuleError } from '../../errors';
+import { InvalidTypeError, UnknownModuleError, UnsupportedFeatureError } from '../../errors';
 import {
   isRangeElement,
   printTypeRef,
@@ -64,14 +65,14 @@ export function lookupSchemaName(
 export function resolveTypeExpr(index: SchemaIndex, scope: Scope, texpr: ql.TypeExpr): TypeRef {
   switch (texpr.kind) {
     case 'TypeOf':
-      return fail(InvalidTypeError, '`typeof` is not supported in queries yet', texpr.span);
+      return fail(UnsupportedFeatureError, '`typeof` is not supported in queries yet', texpr.span);
     case 'TypeOp': {
       const left = resolveTypeExpr(index, scope, texpr.left);
       const right = resolveTypeExpr(index, scope, texpr.right);
       if (left.kind !== 'object' || right.kind !== 'object') {
         return fail(
-          InvalidTypeError,
-          `only object types may be combined with \`${texpr.op}\``,
+          UnsupportedFeatureError,
+          `cannot use type operator '${texpr.op}' with non-object type ${printTypeRef(left.kind !== 'object' ? left : right)}`,
           texpr.span,
         );
       }

@@ -481,6 +481,9 @@ class Planner implements PlanContext {
               iteration = this.liftRows(inner, expr.iterator, query, columns, 'left');
             } else {
               iteration = this.lift(inner, expr.iterator);
+              // An element computed in place may be NULL (`<str>.x` of an unset x): no iteration.
+              const present = this.presence(iteration);
+              if (present) inner.where.push(present);
             }
             inner.bind(`@${expr.binding.id}`, iteration);
             inner.carried.set(`@${expr.binding.id}`, iteration);
@@ -1387,14 +1390,14 @@ class Planner implements PlanContext {
   /**
    * An argument taken optionally: each of its elements, or NULL once when it is empty. What is
    * bound here or at most one value is read in place (lifted optionally); a set that may hold
-   * several, or that narrows an object with `[is T]` (lifted with an inner join), is a set of its
-   * own, left joined (lifting it here would drop the row when it is empty).
+   * several, or whose lifting here would drop the row when it is empty (`dropsRowWhenEmpty`), is
+   * a set of its own, left joined.
    */
   private optionalValue(rel: Rel, arg: IrExpr): SqlExpr {
     const id = pathId(arg);
     const known = id !== null ? rel.lookup(id) : rel.lookupNode(arg);
     if (known) return known.kind === 'object' ? known.id : known.expr;
-    if (arg.card.max !== 'many' && !narrowsUnbound(rel, arg)) return this.value(rel, arg);
+    if (arg.card.max !== 'many' && !dropsRowWhenEmpty(rel, arg)) return this.value(rel, arg);
     const { query, columns } = this.rows(rel, arg);
     const bound = this.liftRows(rel, arg, query, columns, 'left');
     if (id !== null) rel.bind(id, bound);
@@ -1860,15 +1863,44 @@ function boundPrefixes(rel: Rel, expr: IrExpr): Set<string> {
   return out;
 }
 
-/** Whether reading `expr` element-wise lifts an `[is T]` not bound yet (an inner join). */
-function narrowsUnbound(rel: Rel, expr: IrExpr): boolean {
-  const found: IrExpr[] = [];
-  collectElementPaths(expr, found);
-  const narrowing = (e: IrExpr | null): boolean =>
-    e !== null &&
-    (pathId(e) === null || rel.lookup(pathId(e) as string) === undefined) &&
-    (e.kind === 'Intersection' || narrowing(sourceOf(e)));
-  return found.some(narrowing);
+/**
+ * Whether lifting `expr` element-wise here may drop the row when it is empty: it reads an
+ * `[is T]` not bound yet, or a select or `for` (joined by their result's cardinality).
+ */
+function dropsRowWhenEmpty(rel: Rel, expr: IrExpr): boolean {
+  const unbound = (e: IrExpr): boolean => {
+    const id = pathId(e);
+    return id === null ? rel.lookupNode(e) === undefined : rel.lookup(id) === undefined;
+  };
+  const walk = (e: IrExpr): boolean => {
+    if (!unbound(e)) return false;
+    switch (e.kind) {
+      case 'Intersection':
+      case 'Select':
+      case 'For':
+        return true;
+      case 'PointerStep':
+      case 'Backlink':
+        return walk(e.source);
+      case 'BindingRef':
+        return e.binding.transparent === true && walk(e.binding.expr);
+      case 'Call':
+        return (
+          e.callKind === 'element' && e.args.some((a, i) => e.modes[i] === 'element' && walk(a))
+        );
+      case 'Cast':
+      case 'TypeCheck':
+        return walk(e.expr);
+      case 'TupleLiteral':
+      case 'ArrayLiteral':
+        return e.elements.some(walk);
+      case 'TupleElement':
+        return walk(e.tuple);
+      default:
+        return false;
+    }
+  };
+  return walk(expr);
 }
 
 function sourceOf(expr: IrExpr): IrExpr | null {

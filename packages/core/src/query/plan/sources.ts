@@ -155,6 +155,11 @@ function unionOf(ctx: SourceContext, concrete: readonly string[], written = fals
   const columns = new Map<string, ReturnType<typeof pgTypeFor>>();
   for (const c of concrete)
     for (const [name, t] of storedColumns(ctx.index, c)) columns.set(name, t);
+  // A name the tables store with different types (unrelated types' own pointers, as under
+  // `Object`) is no pointer of the union: left out, so the UNION ALL's columns match.
+  for (const c of concrete)
+    for (const [name, t] of storedColumns(ctx.index, c))
+      if (JSON.stringify(columns.get(name)) !== JSON.stringify(t)) columns.delete(name);
   const branches: SqlQuery[] = concrete.map((c) => {
     const own = storedColumns(ctx.index, c);
     return sql.select({

@@ -122,7 +122,7 @@ describe('compileScalar: defaults', () => {
     ['12n', `12::"svc_meta"."bigint"`],
     ['1.5n', '1.5::numeric'],
     ['true', 'true'],
-    ["b'ab'", "'\\x6162'::bytea"],
+    ["b'ab'", "E'\\\\x6162'::bytea"],
     ['[1, 2]', `ARRAY[1::bigint, 2::bigint]::bigint[]`],
     ['<array<str>>[]', 'ARRAY[]::text[]'],
     ["(1, 'a')", `jsonb_build_array(to_json(1::bigint)::jsonb, to_json('a'::text)::jsonb)`],

@@ -25,6 +25,8 @@
  */
 import type * as ql from '../../syntax';
 import {
+  InvalidLinkTargetError,
+  InvalidPropertyTargetError,
   InvalidReferenceError,
   InvalidTypeError,
   MissingRequiredError,
@@ -780,8 +782,13 @@ function nestedLinkProperty(node: unknown): string | null {
     return null;
   }
   const record = node as Record<string, unknown>;
-  // A nested insert or update writes its own links: its shape is not this value's.
-  if (record.kind === 'InsertQuery' || record.kind === 'UpdateQuery') return null;
+  // A nested insert or update writes its own links: its shape is not this value's, but for the
+  // `@p := x` elements of an insert's shape, which go with the link to the new object.
+  if (record.kind === 'InsertQuery') {
+    const own = (record.shape as ql.ShapeElement[]).find(isLinkPropertyAssignment);
+    return own ? `'@${(own.path[0] as ql.Ptr).name}'` : null;
+  }
+  if (record.kind === 'UpdateQuery') return null;
   if (record.kind === 'Shape' && Array.isArray(record.elements)) {
     for (const el of record.elements as ql.ShapeElement[]) {
       if (isLinkPropertyAssignment(el)) return `'@${(el.path[0] as ql.Ptr).name}'`;
@@ -840,7 +847,7 @@ function conform(
         (!ctx.index.objectType(target.name) || ctx.index.isSubtype(value.type.name, target.name));
       if (!ok) {
         return fail(
-          InvalidTypeError,
+          InvalidLinkTargetError,
           `invalid target for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`,
           span,
         );
@@ -848,7 +855,7 @@ function conform(
     } else if (!sameTypeRef(value.type, target)) {
       if (value.type.kind === 'free' || value.type.kind === 'object') {
         return fail(
-          InvalidTypeError,
+          InvalidPropertyTargetError,
           `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`,
           span,
         );
@@ -863,7 +870,7 @@ function conform(
       }
       if (!allowed) {
         return fail(
-          InvalidTypeError,
+          InvalidPropertyTargetError,
           `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`,
           span,
         );
@@ -884,9 +891,18 @@ function conform(
   return out;
 }
 
-/** `T { @p := x, ... }` (also as a select's result) → the expression without the `@` elements,
- * and those elements. */
+/** `T { @p := x, ... }` (also as a select's result, or an insert's shape) → the expression without
+ * the `@` elements, and those elements. */
 function splitLinkProperties(node: ql.Expr): { expr: ql.Expr; props: ql.ShapeElement[] } {
+  if (node.kind === 'InsertQuery') {
+    // `(insert T { name := ..., @p := ... })`: the new object, linked with `@p`.
+    const props = node.shape.filter(isLinkPropertyAssignment);
+    if (props.length === 0) return { expr: node, props };
+    return {
+      expr: { ...node, shape: node.shape.filter((el) => !isLinkPropertyAssignment(el)) },
+      props,
+    };
+  }
   if (node.kind === 'SelectQuery') {
     const inner = splitLinkProperties(node.result);
     return { expr: { ...node, result: inner.expr }, props: inner.props };

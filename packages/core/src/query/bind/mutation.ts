@@ -117,7 +117,7 @@ function bindInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Insert {
     );
   }
   // Values see the statement's names but no subject: `.x` means nothing in an insert.
-  const valueScope: Scope = { ...scope, subject: null, link: null };
+  const valueScope: Scope = { ...scope, subject: null, link: null, inserting: type.name };
   const elements = bindElements(ctx, valueScope, type, q.shape, 'insert');
   const given = new Set(elements.map((e) => e.pointer.name));
   // A default of a pointer `unless conflict` compares is bound here (its value is needed for
@@ -408,7 +408,10 @@ function bindDelete(ctx: BindContext, outer: Scope, q: ql.DeleteQuery): Delete {
 /** The conditions of the branches a mutation is bound in (Gel's conditional DML), and the `for`
  * variables whose bodies it is in (it runs once per iteration). */
 function guardsOf(scope: Scope): { guards?: readonly Guard[]; within?: readonly BindingRef[] } {
-  const within = [...scope.names.values()].filter((b) => b.iteration).map(bindingRef);
+  // (Not a `for optional` variable: its iterations are planned only where it is read.)
+  const within = [...scope.names.values()]
+    .filter((b) => b.iteration && !b.optional)
+    .map(bindingRef);
   return {
     ...(scope.guards && scope.guards.length > 0 ? { guards: scope.guards } : {}),
     ...(within.length > 0 ? { within } : {}),
@@ -599,9 +602,11 @@ interface RawPart {
   readonly root: string | null;
 }
 
-/** `Card`, `select Card ...`, `Card { ... }` → the type name written as the subject. */
+/** `Card`, `select Card ...`, `Card { ... }` (also `detached Card`) → the type name written as
+ * the subject. */
 function subjectTypeName(node: ql.Expr): ql.ObjectRef | null {
-  if (node.kind === 'SelectQuery') return subjectTypeName(node.result);
+  if (node.kind === 'SelectQuery' || node.kind === 'Detached')
+    return subjectTypeName(node.kind === 'Detached' ? node.expr : node.result);
   if (node.kind === 'Shape') return node.subject ? subjectTypeName(node.subject) : null;
   if (node.kind === 'ObjectRef') return node;
   if (node.kind === 'Path' && node.steps.length === 0 && node.subject)
@@ -755,7 +760,10 @@ function rawParts(
   const bound = bindExpr(ctx, scope, expr);
   const value = props.length > 0 && bound.kind === 'Shape' ? bound.subject : bound;
   const named = props.length > 0 ? subjectTypeName(expr) : null;
-  const subject = named && value.type.kind === 'object' ? bindExpr(ctx, scope, named) : null;
+  const subject =
+    named && value.type.kind === 'object'
+      ? bindExpr(ctx, { ...scope, inserting: undefined }, named)
+      : null;
   // A type is aliased by its name (as `bindName` looks it up), a `with` alias by its path id.
   const root =
     subject === null || subject.type.kind !== 'object'

@@ -222,10 +222,11 @@ function conflictGuard(
   const pointers =
     conflict.on ?? single.map((e) => e.pointer).filter((p) => p.model?.constraints.length);
   if (!pointers.some((p) => single.some((e) => e.pointer.name === p.name))) return null;
+  const keys = conflict.keys ?? [];
   return (rel) =>
     conflictChecks(ctx, m, single, {
       single: (at) => ctx.value(rel, (single[at] as MutationElement).value),
-      key: (j) => ctx.value(rel, (m.conflict?.keys?.[j] as ConflictKey).fresh),
+      key: (j) => ctx.value(rel, (keys[j] as ConflictKey).fresh),
     });
 }
 

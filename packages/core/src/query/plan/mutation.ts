@@ -1507,7 +1507,10 @@ function bindIterations(ctx: PlanContext, rel: Rel, refs: readonly BindingRef[])
   return refs.map((ref) => {
     const bound = ctx.lift(rel, ref.binding.expr);
     rel.bind(ref.pathId, bound);
-    return bound.kind === 'object' ? bound.id : bound.expr;
+    const value = bound.kind === 'object' ? bound.id : bound.expr;
+    // An empty iterator (lifted as a NULL row) has no iterations.
+    if (bound.nullable) rel.where.push(sql.isNull(value, true));
+    return value;
   });
 }
 

@@ -223,9 +223,12 @@ describe('insert', () => {
 });
 
 describe('mutations in enclosing queries', () => {
-  test('a mutation reading the current element of an enclosing query is refused', () => {
+  test('a mutation in a shape element is refused (as in Gel: it would run once per element)', () => {
     expect(() => compile('select User { copy := (insert Status { name := User.name }) }')).toThrow(
-      /once per statement/,
+      /mutations are invalid in a shape's computed expression/,
+    );
+    expect(() => compile("select { a := 1 } { copy := (insert Status { name := 'x' }) }")).toThrow(
+      /mutations are invalid in a shape's computed expression/,
     );
   });
 

@@ -21,6 +21,10 @@ const QUERY_ERROR_TABLE = {
   SchemaSyntaxError: { parent: 'InvalidSyntaxError' },
   InvalidTypeError: { parent: 'QueryError' },
   InvalidTargetError: { parent: 'InvalidTypeError' },
+  /** A value of the wrong type for a property (in an insert or update). */
+  InvalidPropertyTargetError: { parent: 'InvalidTargetError' },
+  /** Objects of the wrong type for a link (in an insert or update). */
+  InvalidLinkTargetError: { parent: 'InvalidTargetError' },
   InvalidReferenceError: { parent: 'QueryError' },
   UnknownModuleError: { parent: 'InvalidReferenceError' },
   UnknownParameterError: { parent: 'InvalidReferenceError' },
@@ -159,6 +163,8 @@ export const EdgeQLSyntaxError = queryErrorClass('EdgeQLSyntaxError');
 export const SchemaSyntaxError = queryErrorClass('SchemaSyntaxError');
 export const InvalidTypeError = queryErrorClass('InvalidTypeError');
 export const InvalidTargetError = queryErrorClass('InvalidTargetError');
+export const InvalidPropertyTargetError = queryErrorClass('InvalidPropertyTargetError');
+export const InvalidLinkTargetError = queryErrorClass('InvalidLinkTargetError');
 export const InvalidReferenceError = queryErrorClass('InvalidReferenceError');
 export const UnknownModuleError = queryErrorClass('UnknownModuleError');
 export const UnknownParameterError = queryErrorClass('UnknownParameterError');

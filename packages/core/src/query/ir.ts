@@ -50,6 +50,8 @@ export interface Binding {
    * visible to the statement's clauses, as Gel's scoping has them.
    */
   readonly transparent?: boolean;
+  /** `for optional x in ...`: the body runs once with `x` empty when the iterator is empty. */
+  readonly optional?: boolean;
 }
 
 interface Base<K extends string> {

@@ -1,6 +1,6 @@
 insert User {
   name := <str>$name,
-  best_friend := (select User filter .name = 'Elvis' limit 1),
-  friends := (select User { @since := 2001 } filter .name in {'Yury', 'Ann'}),
+  best_friend := (select detached User filter .name = 'Elvis' limit 1),
+  friends := (select detached User { @since := 2001 } filter .name in {'Yury', 'Ann'}),
   nicknames := {'z', 'zz'}
 }

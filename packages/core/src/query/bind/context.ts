@@ -66,6 +66,9 @@ export interface Scope {
   /** Inside a branch of `if ... else` or the right of `??`: the conditions a mutation bound
    * here runs under (mutation-ir `Guard`). */
   readonly guards?: readonly Guard[];
+  /** Inside an insert's shape: the type inserted, which may not be read there (Gel refuses a
+   * self-referencing insert; `detached T` reads the type's objects). */
+  readonly inserting?: string;
 }
 
 export class BindContext {

@@ -145,7 +145,7 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
     case 'Detached':
       return bindExpr(
         ctx,
-        { ...scope, namespace: `${scope.namespace}~${ctx.freshId()}` },
+        { ...scope, namespace: `${scope.namespace}~${ctx.freshId()}`, inserting: undefined },
         node.expr,
       );
     case 'GlobalRef':
@@ -246,6 +246,14 @@ function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr 
     }
     const aliased = scope.pathAliases.get(found.name);
     if (aliased) return aliased;
+    if (scope.inserting === found.name) {
+      return fail(
+        QueryError,
+        `invalid reference to ${found.name}: self-referencing INSERTs are not allowed`,
+        ref.span,
+        `use DETACHED if you meant to refer to an uncorrelated ${found.name} set`,
+      );
+    }
     // An enclosing subject is the same set wherever it is named (`User` inside `User { ... }`).
     const namespace =
       (scope.singletons.has(found.name) ? '' : scope.aliasNamespace) + scope.namespace;

@@ -25,6 +25,8 @@
  */
 import type * as ql from '../../syntax';
 import {
+  InvalidLinkTargetError,
+  InvalidPropertyTargetError,
   InvalidReferenceError,
   InvalidTypeError,
   MissingRequiredError,
@@ -115,7 +117,7 @@ function bindInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Insert {
     );
   }
   // Values see the statement's names but no subject: `.x` means nothing in an insert.
-  const valueScope: Scope = { ...scope, subject: null, link: null };
+  const valueScope: Scope = { ...scope, subject: null, link: null, inserting: type.name };
   const elements = bindElements(ctx, valueScope, type, q.shape, 'insert');
   const given = new Set(elements.map((e) => e.pointer.name));
   // A default of a pointer `unless conflict` compares is bound here (its value is needed for
@@ -406,7 +408,10 @@ function bindDelete(ctx: BindContext, outer: Scope, q: ql.DeleteQuery): Delete {
 /** The conditions of the branches a mutation is bound in (Gel's conditional DML), and the `for`
  * variables whose bodies it is in (it runs once per iteration). */
 function guardsOf(scope: Scope): { guards?: readonly Guard[]; within?: readonly BindingRef[] } {
-  const within = [...scope.names.values()].filter((b) => b.iteration).map(bindingRef);
+  // (Not a `for optional` variable: its iterations are planned only where it is read.)
+  const within = [...scope.names.values()]
+    .filter((b) => b.iteration && !b.optional)
+    .map(bindingRef);
   return {
     ...(scope.guards && scope.guards.length > 0 ? { guards: scope.guards } : {}),
     ...(within.length > 0 ? { within } : {}),
@@ -597,9 +602,11 @@ interface RawPart {
   readonly root: string | null;
 }
 
-/** `Card`, `select Card ...`, `Card { ... }` → the type name written as the subject. */
+/** `Card`, `select Card ...`, `Card { ... }` (also `detached Card`) → the type name written as
+ * the subject. */
 function subjectTypeName(node: ql.Expr): ql.ObjectRef | null {
-  if (node.kind === 'SelectQuery') return subjectTypeName(node.result);
+  if (node.kind === 'SelectQuery' || node.kind === 'Detached')
+    return subjectTypeName(node.kind === 'Detached' ? node.expr : node.result);
   if (node.kind === 'Shape') return node.subject ? subjectTypeName(node.subject) : null;
   if (node.kind === 'ObjectRef') return node;
   if (node.kind === 'Path' && node.steps.length === 0 && node.subject)
@@ -753,7 +760,10 @@ function rawParts(
   const bound = bindExpr(ctx, scope, expr);
   const value = props.length > 0 && bound.kind === 'Shape' ? bound.subject : bound;
   const named = props.length > 0 ? subjectTypeName(expr) : null;
-  const subject = named && value.type.kind === 'object' ? bindExpr(ctx, scope, named) : null;
+  const subject =
+    named && value.type.kind === 'object'
+      ? bindExpr(ctx, { ...scope, inserting: undefined }, named)
+      : null;
   // A type is aliased by its name (as `bindName` looks it up), a `with` alias by its path id.
   const root =
     subject === null || subject.type.kind !== 'object'
@@ -780,8 +790,13 @@ function nestedLinkProperty(node: unknown): string | null {
     return null;
   }
   const record = node as Record<string, unknown>;
-  // A nested insert or update writes its own links: its shape is not this value's.
-  if (record.kind === 'InsertQuery' || record.kind === 'UpdateQuery') return null;
+  // A nested insert or update writes its own links: its shape is not this value's, but for the
+  // `@p := x` elements of an insert's shape, which go with the link to the new object.
+  if (record.kind === 'InsertQuery') {
+    const own = (record.shape as ql.ShapeElement[]).find(isLinkPropertyAssignment);
+    return own ? `'@${(own.path[0] as ql.Ptr).name}'` : null;
+  }
+  if (record.kind === 'UpdateQuery') return null;
   if (record.kind === 'Shape' && Array.isArray(record.elements)) {
     for (const el of record.elements as ql.ShapeElement[]) {
       if (isLinkPropertyAssignment(el)) return `'@${(el.path[0] as ql.Ptr).name}'`;
@@ -840,7 +855,7 @@ function conform(
         (!ctx.index.objectType(target.name) || ctx.index.isSubtype(value.type.name, target.name));
       if (!ok) {
         return fail(
-          InvalidTypeError,
+          InvalidLinkTargetError,
           `invalid target for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`,
           span,
         );
@@ -848,7 +863,7 @@ function conform(
     } else if (!sameTypeRef(value.type, target)) {
       if (value.type.kind === 'free' || value.type.kind === 'object') {
         return fail(
-          InvalidTypeError,
+          InvalidPropertyTargetError,
           `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`,
           span,
         );
@@ -863,7 +878,7 @@ function conform(
       }
       if (!allowed) {
         return fail(
-          InvalidTypeError,
+          InvalidPropertyTargetError,
           `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`,
           span,
         );
@@ -884,9 +899,18 @@ function conform(
   return out;
 }
 
-/** `T { @p := x, ... }` (also as a select's result) → the expression without the `@` elements,
- * and those elements. */
+/** `T { @p := x, ... }` (also as a select's result, or an insert's shape) → the expression without
+ * the `@` elements, and those elements. */
 function splitLinkProperties(node: ql.Expr): { expr: ql.Expr; props: ql.ShapeElement[] } {
+  if (node.kind === 'InsertQuery') {
+    // `(insert T { name := ..., @p := ... })`: the new object, linked with `@p`.
+    const props = node.shape.filter(isLinkPropertyAssignment);
+    if (props.length === 0) return { expr: node, props };
+    return {
+      expr: { ...node, shape: node.shape.filter((el) => !isLinkPropertyAssignment(el)) },
+      props,
+    };
+  }
   if (node.kind === 'SelectQuery') {
     const inner = splitLinkProperties(node.result);
     return { expr: { ...node, result: inner.expr }, props: inner.props };

@@ -158,6 +158,7 @@ function bindFreeShape(
         el.span,
       );
     }
+    refuseMutation(el);
     let expr = el.compExpr ? bindExpr(ctx, inner, el.compExpr) : bindStep(ctx, inner, one, step);
     if (el.elements !== null) expr = bindShape(ctx, inner, expr, el.elements, el.span);
     if (el.filter || el.orderBy.length || el.offset || el.limit)
@@ -330,6 +331,7 @@ function bindElement(
   typeName: string,
   el: ql.ShapeElement,
 ): ShapeElement[] {
+  refuseMutation(el);
   let path = el.path;
   let onlyFor: string | null = null;
   let source = subject;
@@ -515,4 +517,46 @@ function linkSources(original: IrExpr, source: IrExpr): [IrExpr, IrExpr][] {
     out.push([o, n]);
   }
   return out;
+}
+
+/**
+ * A shape's computed element may not write (Gel: it would run once per element of the shape's
+ * subject); a mutation bound by `with` and read there is fine.
+ */
+function refuseMutation(el: ql.ShapeElement): void {
+  const found = writeIn(el.compExpr);
+  if (found !== null) {
+    fail(
+      QueryError,
+      "mutations are invalid in a shape's computed expression",
+      found.span,
+      "factor the mutation out into the statement's `with` block",
+    );
+  }
+}
+
+/** The first insert, update or delete in the syntax tree, or null. */
+function writeIn(node: unknown): { span: ql.Span } | null {
+  if (node === null || typeof node !== 'object') return null;
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      const found = writeIn(item);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  const record = node as Record<string, unknown>;
+  if (
+    record.kind === 'InsertQuery' ||
+    record.kind === 'UpdateQuery' ||
+    record.kind === 'DeleteQuery'
+  ) {
+    return record as unknown as { span: ql.Span };
+  }
+  for (const [key, value] of Object.entries(record)) {
+    if (key === 'span') continue;
+    const found = writeIn(value);
+    if (found !== null) return found;
+  }
+  return null;
 }

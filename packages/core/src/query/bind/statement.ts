@@ -301,6 +301,7 @@ function bindFor(ctx: BindContext, scope: Scope, q: ql.ForQuery): IrExpr {
     name: q.iteratorAlias,
     expr: iterator,
     iteration: true,
+    ...(q.optional ? { optional: true } : {}),
   };
   const bodyScope: Scope = { ...s, names: new Map([...s.names, [q.iteratorAlias, binding]]) };
   const body = bindExpr(ctx, bodyScope, q.body);

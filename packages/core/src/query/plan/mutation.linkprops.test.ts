@@ -44,8 +44,8 @@ describe('multi links: each element of the value writes its own link properties'
   test('a set literal of selects', async () => {
     const [, read] = await run([
       `insert User { name := 'Zed', friends := {
-         (select User { @since := 1 } filter .name = 'Ann'),
-         (select User { @since := 2 } filter .name = 'Yury') } }`,
+         (select detached User { @since := 1 } filter .name = 'Ann'),
+         (select detached User { @since := 2 } filter .name = 'Yury') } }`,
       friendsOfZed,
     ]);
     expect(read).toEqual([
@@ -61,7 +61,7 @@ describe('multi links: each element of the value writes its own link properties'
   test("the value's own type name inside @p is the element itself (Gel's cards setup: @count := len(Card.element))", async () => {
     const [, read] = await run([
       `insert User { name := 'Zed', friends := (
-         select User { @since := len(User.name) } filter .name in {'Ann', 'Yury'}) }`,
+         select detached User { @since := len(User.name) } filter .name in {'Ann', 'Yury'}) }`,
       friendsOfZed,
     ]);
     expect(read).toEqual([
@@ -77,9 +77,9 @@ describe('multi links: each element of the value writes its own link properties'
   test('a union; an element without the property writes none', async () => {
     const [, read] = await run([
       `insert User { name := 'Zed', friends :=
-         (select User { @since := 1 } filter .name = 'Ann')
-         union (select User filter .name = 'Elvis')
-         union (select User { @since := .age } filter .name = 'Yury') }`,
+         (select detached User { @since := 1 } filter .name = 'Ann')
+         union (select detached User filter .name = 'Elvis')
+         union (select detached User { @since := .age } filter .name = 'Yury') }`,
       "select User { friends: { name, since := @since, age } order by .name } filter .name = 'Zed'",
     ]);
     const [zed] = read as {
@@ -95,8 +95,8 @@ describe('multi links: each element of the value writes its own link properties'
   test("a target given by two elements is one link, with the later element's properties", async () => {
     const [, read] = await run([
       `insert User { name := 'Zed', friends := {
-         (select User { @since := 1 } filter .name = 'Ann'),
-         (select User { @since := 2 } filter .name = 'Ann') } }`,
+         (select detached User { @since := 1 } filter .name = 'Ann'),
+         (select detached User { @since := 2 } filter .name = 'Ann') } }`,
       friendsOfZed,
     ]);
     expect(read).toEqual([{ friends: [{ name: 'Ann', since: 2 }] }]);
@@ -106,7 +106,7 @@ describe('multi links: each element of the value writes its own link properties'
     const [, read] = await run([
       `insert User { name := 'Zed', friends := {
          (insert User { name := 'Newcomer' }) { @since := 7 },
-         (select User { @since := 8 } filter .name = 'Ann') } }`,
+         (select detached User { @since := 8 } filter .name = 'Ann') } }`,
       friendsOfZed,
     ]);
     expect(read).toEqual([
@@ -148,8 +148,8 @@ describe('multi links: each element of the value writes its own link properties'
   test('if/else branches, each with its own link properties', async () => {
     const [, read] = await run([
       `for flag in {true, false} union (insert User { name := 'Zed' ++ <str>flag, friends :=
-         (select User { @since := 1 } filter .name = 'Ann') if flag
-         else (select User { @since := 2 } filter .name = 'Yury') })`,
+         (select detached User { @since := 1 } filter .name = 'Ann') if flag
+         else (select detached User { @since := 2 } filter .name = 'Yury') })`,
       "select User { name, friends: { name, since := @since } } filter .name like 'Zed%' order by .name",
     ]);
     expect(read).toEqual([
@@ -161,8 +161,8 @@ describe('multi links: each element of the value writes its own link properties'
   test('inside a for body, the link properties read the iteration variable', async () => {
     const [, read] = await run([
       `for n in {1, 2} union (insert User { name := 'Zed' ++ <str>n, friends := {
-         (select User { @since := n } filter .name = 'Ann'),
-         (select User { @since := n * 100 } filter .name = 'Elvis') } })`,
+         (select detached User { @since := n } filter .name = 'Ann'),
+         (select detached User { @since := n * 100 } filter .name = 'Elvis') } })`,
       "select User { name, friends: { name, since := @since } order by .name } filter .name like 'Zed%' order by .name",
     ]);
     expect(read).toEqual([
@@ -225,7 +225,7 @@ describe('forms that cannot carry link properties are refused, naming them', () 
   test('a link property inside a for value', () => {
     expect(
       compile(
-        `insert User { name := 'Zed', friends := (for n in {1} union (select User { @since := n } filter .name = 'Ann')) }`,
+        `insert User { name := 'Zed', friends := (for n in {1} union (select detached User { @since := n } filter .name = 'Ann')) }`,
       ),
     ).toThrow(/cannot write link property '@since' of 'friends'/);
   });
@@ -233,7 +233,7 @@ describe('forms that cannot carry link properties are refused, naming them', () 
   test('an if/else over a set of conditions', () => {
     expect(
       compile(
-        `insert User { name := 'Zed', friends := (select User { @since := 1 } filter .name = 'Ann') if {true, false} else (select User filter .name = 'Yury') }`,
+        `insert User { name := 'Zed', friends := (select detached User { @since := 1 } filter .name = 'Ann') if {true, false} else (select detached User filter .name = 'Yury') }`,
       ),
     ).toThrow(QueryCardinalityError);
   });
@@ -241,7 +241,7 @@ describe('forms that cannot carry link properties are refused, naming them', () 
   test('an unknown link property on one element', () => {
     expect(
       compile(
-        `insert User { name := 'Zed', friends := {(select User { @since := 1 } filter .name = 'Ann'), (select User { @nope := 1 } filter .name = 'Yury')} }`,
+        `insert User { name := 'Zed', friends := {(select detached User { @since := 1 } filter .name = 'Ann'), (select detached User { @nope := 1 } filter .name = 'Yury')} }`,
       ),
     ).toThrow(QueryError);
   });

@@ -222,10 +222,11 @@ function conflictGuard(
   const pointers =
     conflict.on ?? single.map((e) => e.pointer).filter((p) => p.model?.constraints.length);
   if (!pointers.some((p) => single.some((e) => e.pointer.name === p.name))) return null;
+  const keys = conflict.keys ?? [];
   return (rel) =>
     conflictChecks(ctx, m, single, {
       single: (at) => ctx.value(rel, (single[at] as MutationElement).value),
-      key: (j) => ctx.value(rel, (m.conflict?.keys?.[j] as ConflictKey).fresh),
+      key: (j) => ctx.value(rel, (keys[j] as ConflictKey).fresh),
     });
 }
 
@@ -855,15 +856,21 @@ export function hasWrittenRows(ctx: object): boolean {
 /**
  * The rows of `concrete`'s table as a FROM item: the table, plus (UNION ALL) the rows this
  * statement inserted into it in CTEs planned before (PostgreSQL's snapshot would hide them), so
- * `select (insert A { b := (insert B {...}) }) { b: { name } }` finds the new B; rows updated
- * earlier in the statement are read as updated (the last update's RETURNING row replaces the
- * table's), as Gel's overlays have them: `insert A { b := (update B ...) }` links the new B.
+ * `select (insert A { b := (insert B {...}) }) { b: { name } }` finds the new B; with `updated`
+ * (a link's targets), rows updated earlier in the statement are read as updated (the last
+ * update's RETURNING row replaces the table's), as Gel's overlays have them:
+ * `select (insert A { b := (update B ...) }) { b: { x } }` reads the new x.
  */
-export function writtenTable(ctx: object, concrete: string, alias: string | null): FromItem {
+export function writtenTable(
+  ctx: object,
+  concrete: string,
+  alias: string | null,
+  updated = false,
+): FromItem {
   const t = tableName(concrete);
   const overlay = overlays.get(ctx);
   const ctes = overlay?.rows.get(concrete) ?? [];
-  const updates = overlay?.updated.get(concrete) ?? [];
+  const updates = updated ? (overlay?.updated.get(concrete) ?? []) : [];
   if (ctes.length === 0 && updates.length === 0) return sql.table(t.schema, t.name, alias);
   const all = (from: FromItem): SqlQuery =>
     sql.select({ targets: [sql.target(sql.star())], from: [from] });
@@ -1214,8 +1221,63 @@ function applyGuards(ctx: PlanContext, rel: Rel, m: Mutation): void {
   for (const guard of m.guards ?? []) {
     rel.where.push(sql.bin('is', ctx.value(rel, guard.expr), sql.bool(guard.when)));
   }
-  // Nested in the values of `unless conflict` inserts: only for the objects they insert.
+  // Nested in the values of `unless conflict` inserts: only for the objects they insert (a
+  // `with` binding's mutation read there runs whatever happens, as in Gel).
+  if (unconditional.get(ctx)?.has(m.pathId)) return;
   for (const guard of nestedGuardsOf(ctx)) rel.where.push(...guard(rel));
+}
+
+/** Per compilation: the path ids of the mutations of `with` bindings (IrQuery.sideEffects). */
+const unconditional = new WeakMap<PlanContext, Set<string>>();
+
+/** Records the mutations of the statement's `with` bindings that write: they run
+ * unconditionally, wherever they are first read. */
+export function markSideEffects(ctx: PlanContext, exprs: readonly IrExpr[]): void {
+  const ids = new Set<string>();
+  const seen = new Set<IrExpr>();
+  const visit = (expr: IrExpr): void => {
+    if (seen.has(expr)) return;
+    seen.add(expr);
+    if (isMutation(expr) && (expr.guards ?? []).length === 0) ids.add(expr.pathId);
+    if (expr.kind === 'BindingRef') visit(expr.binding.expr);
+    for (const child of childrenOf(expr)) visit(child);
+  };
+  for (const expr of exprs) visit(expr);
+  unconditional.set(ctx, ids);
+}
+
+/** True when `expr`'s elements come from a mutation's written objects (through bindings,
+ * `??`, if/else, unions, selects and shapes of them, links and `[is T]` from them). */
+export function derivesFromMutation(expr: IrExpr): boolean {
+  switch (expr.kind) {
+    case 'Insert':
+    case 'Update':
+    case 'Delete':
+      return true;
+    case 'BindingRef':
+      return !expr.binding.iteration && derivesFromMutation(expr.binding.expr);
+    case 'Coalesce':
+    case 'SetOp':
+      return derivesFromMutation(expr.left) || derivesFromMutation(expr.right);
+    case 'IfElse':
+      return derivesFromMutation(expr.then) || derivesFromMutation(expr.else);
+    case 'SetLiteral':
+      return expr.elements.some(derivesFromMutation);
+    case 'Select':
+    case 'Shape':
+      return derivesFromMutation(expr.subject);
+    case 'Intersection':
+    case 'PointerStep':
+    case 'Backlink':
+      return derivesFromMutation(expr.source);
+    case 'Assert':
+    case 'Distinct':
+      return derivesFromMutation(expr.expr);
+    case 'For':
+      return derivesFromMutation(expr.body);
+    default:
+      return false;
+  }
 }
 
 /** Binds in a fresh Rel the outside objects (see `externals`) that `m` reads. */
@@ -1445,7 +1507,10 @@ function bindIterations(ctx: PlanContext, rel: Rel, refs: readonly BindingRef[])
   return refs.map((ref) => {
     const bound = ctx.lift(rel, ref.binding.expr);
     rel.bind(ref.pathId, bound);
-    return bound.kind === 'object' ? bound.id : bound.expr;
+    const value = bound.kind === 'object' ? bound.id : bound.expr;
+    // An empty iterator (lifted as a NULL row) has no iterations.
+    if (bound.nullable) rel.where.push(sql.isNull(value, true));
+    return value;
   });
 }
 

@@ -40,7 +40,13 @@ import type { SchemaIndex } from '../schema-index';
 import { children } from '../bind/statement';
 import { optionalCallArgs, sharedPaths } from '../bind/factoring';
 import { isMutation } from '../mutation-ir';
-import { mutationOutput, planMutation, planSideEffect } from './mutation';
+import {
+  derivesFromMutation,
+  markSideEffects,
+  mutationOutput,
+  planMutation,
+  planSideEffect,
+} from './mutation';
 import { Rel, type Bound } from './rel';
 import { backlinkIds, junctionSource, typeSource, unionAll, type SourceContext } from './sources';
 
@@ -58,6 +64,7 @@ export interface PlanOptions {
 
 export function planQuery(index: SchemaIndex, query: IrQuery, options: PlanOptions): SqlQuery {
   const planner = new Planner(index, options);
+  markSideEffects(planner, query.sideEffects);
   for (const expr of query.sideEffects) planSideEffect(planner, expr);
   return planner.root(query.root);
 }
@@ -420,7 +427,7 @@ class Planner implements PlanContext {
         return objectBound(expr.objectType, alias, src.tag, false);
       }
       case 'PointerStep':
-        return this.liftPointer(rel, expr);
+        return this.overlaid(expr.source, () => this.liftPointer(rel, expr));
       case 'Backlink': {
         const target = this.objectOf(rel, expr.source);
         const ids = this.fresh('bl');
@@ -435,11 +442,12 @@ class Planner implements PlanContext {
           link: { kind: 'junction', alias: ids },
         };
       }
-      case 'Intersection': {
-        const source = this.objectOf(rel, expr.source);
-        const bound = this.joinObject(rel, expr.objectType, source.id, 'inner');
-        return bound.kind === 'object' ? { ...bound, link: source.link } : bound;
-      }
+      case 'Intersection':
+        return this.overlaid(expr.source, () => {
+          const source = this.objectOf(rel, expr.source);
+          const bound = this.joinObject(rel, expr.objectType, source.id, 'inner');
+          return bound.kind === 'object' ? { ...bound, link: source.link } : bound;
+        });
       case 'ObjectCast': {
         const checked = this.objectCastId(rel, expr);
         return this.joinObject(
@@ -460,10 +468,11 @@ class Planner implements PlanContext {
         if (expr.binding.transparent) return this.lift(rel, expr.binding.expr);
         return this.subqueryLift(rel, expr.binding.expr);
       }
-      case 'Shape': {
-        const subject = this.lift(rel, expr.subject);
-        return { ...subject, out: this.shapeJson(rel, expr, subject) };
-      }
+      case 'Shape':
+        return this.overlaid(expr.subject, () => {
+          const subject = this.lift(rel, expr.subject);
+          return { ...subject, out: this.shapeJson(rel, expr, subject) };
+        });
       case 'Select': {
         const bound = this.subqueryLift(rel, expr.result, {
           after: (inner) => this.selectClauses(inner, expr),
@@ -588,10 +597,29 @@ class Planner implements PlanContext {
     return (joined as { alias: string }).alias;
   }
 
+  /** Reads of objects derived from a mutation's result, while `fn` plans them (see `overlaid`). */
+  private overlayDepth = 0;
+
+  /**
+   * Plans `fn` with rows updated earlier in the statement read as updated when `source` derives
+   * from a mutation's result (`(update T ...) { x }`, `.link` of a new object, `[is S]` of it),
+   * as Gel applies a mutation's overlays to the sets that come from it; other reads (`select T`
+   * beside an update of T) see the rows as they were.
+   */
+  private overlaid<T>(source: IrExpr, fn: () => T): T {
+    if (!derivesFromMutation(source)) return fn();
+    this.overlayDepth++;
+    try {
+      return fn();
+    } finally {
+      this.overlayDepth--;
+    }
+  }
+
   /** Joins the rows of `type` whose id is `id` (one row per id). */
   private joinObject(rel: Rel, type: string, id: SqlExpr, join: 'inner' | 'left'): Bound {
     const alias = this.fresh(shortName(type));
-    const src = typeSource(this, type, alias);
+    const src = typeSource(this, type, alias, { updated: this.overlayDepth > 0 });
     rel.join(join, src.item, sql.bin('=', sql.col('id', alias), id));
     return objectBound(type, alias, src.tag, join === 'left');
   }

@@ -73,15 +73,18 @@ export function storedColumns(
  * `written` (default true): include rows this statement inserted earlier (see plan/mutation's
  * `writtenTable`) — right when following a link to objects by id (a new link may point at a new
  * object); a type's own rows scanned as a set (`select T`) are the snapshot before the statement,
- * as in Gel, so the planner passes false there.
+ * as in Gel, so the planner passes false there. `updated` (default false): rows updated earlier
+ * are read as updated — for a link's targets (`insert P { notes := (update Note ...) }` links
+ * the updated notes).
  */
 export function typeSource(
   ctx: SourceContext,
   type: string,
   alias: string,
-  options: { readonly written?: boolean } = {},
+  options: { readonly written?: boolean; readonly updated?: boolean } = {},
 ): TypeSource {
   const written = options.written ?? true;
+  const updated = written && (options.updated ?? false);
   if (type === SCHEMA_OBJECT_TYPE) return catalogueSource(ctx, alias);
   const info = ctx.index.objectType(type);
   const concrete = info?.concrete ?? [];
@@ -93,12 +96,12 @@ export function typeSource(
       ? sql.subquery(
           sql.select({
             targets: [sql.target(sql.star())],
-            from: [tableOf(ctx, only, tableName(only).name, written)],
+            from: [tableOf(ctx, only, tableName(only).name, written, updated)],
             where: filter,
           }),
           alias,
         )
-      : tableOf(ctx, only, alias, written);
+      : tableOf(ctx, only, alias, written, updated);
     return { item, alias, tag: sql.text(only) };
   }
   if (concrete.length === 0) {
@@ -118,7 +121,7 @@ export function typeSource(
   }
   const union =
     ctx.access.policies || (written && hasWrittenRows(ctx))
-      ? unionOf(ctx, concrete, written)
+      ? unionOf(ctx, concrete, written, updated)
       : memoUnion(ctx, type, concrete);
   return { item: sql.subquery(union, alias), alias, tag: sql.col('__type__', alias) };
 }
@@ -145,12 +148,18 @@ function tableOf(
   concrete: string,
   alias: string | null,
   written: boolean,
+  updated = false,
 ): FromItem {
   const t = tableName(concrete);
-  return written ? writtenTable(ctx, concrete, alias) : sql.table(t.schema, t.name, alias);
+  return written ? writtenTable(ctx, concrete, alias, updated) : sql.table(t.schema, t.name, alias);
 }
 
-function unionOf(ctx: SourceContext, concrete: readonly string[], written = false): SqlQuery {
+function unionOf(
+  ctx: SourceContext,
+  concrete: readonly string[],
+  written = false,
+  updated = false,
+): SqlQuery {
   const guarded = (c: string): SqlExpr | null => accessFilter(ctx, c, 'select');
   const columns = new Map<string, ReturnType<typeof pgTypeFor>>();
   for (const c of concrete)
@@ -170,7 +179,7 @@ function unionOf(ctx: SourceContext, concrete: readonly string[], written = fals
         ),
         sql.target(sql.text(c), '__type__'),
       ],
-      from: [tableOf(ctx, c, tableName(c).name, written)],
+      from: [tableOf(ctx, c, tableName(c).name, written, updated)],
       where: guarded(c),
     });
   });

@@ -16,7 +16,16 @@ import { InvalidReferenceError, InvalidTypeError, QueryError } from '../../error
 import type { IrExpr, PointerStep, ShapeElement } from '../ir';
 import type { PointerInfo } from '../schema-index';
 import { fail, type BindContext, type Scope } from './context';
-import { bindExpr, bindStep, pathIdOf, pointerStep, subjectScope, withPathId } from './expr';
+import {
+  bindExpr,
+  bindStep,
+  computedLinkProperty,
+  isLinkForProperties,
+  pathIdOf,
+  pointerStep,
+  subjectScope,
+  withPathId,
+} from './expr';
 import { selectOver } from './statement';
 import { isObjectType, printIrType, resolveTypeExpr } from './types';
 
@@ -37,7 +46,7 @@ export function bindShape(
     );
   }
   const subj = withPathId(ctx, scope, inner);
-  const elementScope = subjectScope(scope, subj, linkOf(subj));
+  const elementScope = subjectScope(scope, subj, linkOf(ctx, subj));
   const out: ShapeElement[] = [];
   const put = (el: ShapeElement): void => {
     const at = out.findIndex((e) => e.name === el.name && e.onlyFor === el.onlyFor);
@@ -244,13 +253,17 @@ function rebindView(
   };
 }
 
-/** The link step whose properties `@x` reads, when the subject is one. */
-export function linkOf(subject: IrExpr): PointerStep | null {
+/**
+ * The link whose properties `@x` reads, when the subject is one: a link step, or a backlink
+ * narrowed to a type that has the link (`.<deck[is User] { @count }`).
+ */
+export function linkOf(ctx: BindContext, subject: IrExpr): IrExpr | null {
   const step =
     subject.kind === 'BindingRef' && subject.binding.expr.kind === 'PointerStep'
       ? subject.binding.expr
       : subject;
-  return step.kind === 'PointerStep' && step.pointer.kind === 'link' ? step : null;
+  if (step.kind === 'PointerStep') return step.pointer.kind === 'link' ? step : null;
+  return isLinkForProperties(ctx, subject) ? subject : null;
 }
 
 function bindElement(
@@ -370,9 +383,12 @@ function splat(
     out.push({ name: pointer.name, expr, onlyFor });
   }
   const link = scope.link;
-  if (link && source === scope.subject) {
+  if (link?.kind === 'PointerStep' && source === scope.subject) {
     for (const property of link.pointer.properties.values()) {
-      out.push({ name: `@${property.name}`, expr: linkProperty(link, property), onlyFor });
+      const expr = property.computed
+        ? computedLinkProperty(ctx, scope, link, property)
+        : linkProperty(link, property);
+      out.push({ name: `@${property.name}`, expr, onlyFor });
     }
   }
   return out;
@@ -417,7 +433,9 @@ function withTargetProperties(
   for (const property of pointer.properties.values()) {
     elements.push({
       name: `@${property.name}`,
-      expr: linkProperty(step as PointerStep, property),
+      expr: property.computed
+        ? computedLinkProperty(ctx, linkScope, step, property)
+        : linkProperty(step as PointerStep, property),
       onlyFor: null,
     });
   }

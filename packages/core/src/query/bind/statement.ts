@@ -107,7 +107,7 @@ export function selectOver(
   const core = withPathId(ctx, scope, result.kind === 'Shape' ? result.subject : result);
   if (result.kind !== 'Shape') result = core;
   const subjectId = pathIdOf(core) as string;
-  const base = subjectScope(scope, core, linkOf(core));
+  const base = subjectScope(scope, core, linkOf(ctx, core));
   // `.x` in the clauses reaches the computed elements of the select's own shape.
   const inner: Scope =
     result.kind === 'Shape'
@@ -312,7 +312,7 @@ function bindGroup(ctx: BindContext, scope: Scope, q: ql.GroupQuery): IrExpr {
     subject = bindingRef(binding);
   }
   const core = withPathId(ctx, s, subject.kind === 'Shape' ? subject.subject : subject);
-  const inner = subjectScope(s, core, linkOf(core));
+  const inner = subjectScope(s, core, linkOf(ctx, core));
   const using = new Map<string, IrExpr>();
   for (const u of q.using ?? []) using.set(u.alias, bindExpr(ctx, inner, u.expr));
   const keys: { name: string; expr: IrExpr }[] = [];

@@ -26,6 +26,8 @@ export {
   SchemaSyntaxError,
   InvalidTypeError,
   InvalidTargetError,
+  InvalidPropertyTargetError,
+  InvalidLinkTargetError,
   InvalidReferenceError,
   UnknownModuleError,
   UnknownParameterError,

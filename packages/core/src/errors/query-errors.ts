@@ -21,6 +21,10 @@ const QUERY_ERROR_TABLE = {
   SchemaSyntaxError: { parent: 'InvalidSyntaxError' },
   InvalidTypeError: { parent: 'QueryError' },
   InvalidTargetError: { parent: 'InvalidTypeError' },
+  /** A value of the wrong type written to a property (`set { name := <int64>{} }`). */
+  InvalidPropertyTargetError: { parent: 'InvalidTargetError' },
+  /** An object of the wrong type written to a link (`set { status := <Object>{} }`). */
+  InvalidLinkTargetError: { parent: 'InvalidTargetError' },
   InvalidReferenceError: { parent: 'QueryError' },
   UnknownModuleError: { parent: 'InvalidReferenceError' },
   UnknownParameterError: { parent: 'InvalidReferenceError' },
@@ -159,6 +163,8 @@ export const EdgeQLSyntaxError = queryErrorClass('EdgeQLSyntaxError');
 export const SchemaSyntaxError = queryErrorClass('SchemaSyntaxError');
 export const InvalidTypeError = queryErrorClass('InvalidTypeError');
 export const InvalidTargetError = queryErrorClass('InvalidTargetError');
+export const InvalidPropertyTargetError = queryErrorClass('InvalidPropertyTargetError');
+export const InvalidLinkTargetError = queryErrorClass('InvalidLinkTargetError');
 export const InvalidReferenceError = queryErrorClass('InvalidReferenceError');
 export const UnknownModuleError = queryErrorClass('UnknownModuleError');
 export const UnknownParameterError = queryErrorClass('UnknownParameterError');

@@ -25,6 +25,8 @@
  */
 import type * as ql from '../../syntax';
 import {
+  InvalidLinkTargetError,
+  InvalidPropertyTargetError,
   InvalidReferenceError,
   InvalidTypeError,
   MissingRequiredError,
@@ -731,7 +733,7 @@ function conform(
         (!ctx.index.objectType(target.name) || ctx.index.isSubtype(value.type.name, target.name));
       if (!ok) {
         return fail(
-          InvalidTypeError,
+          InvalidLinkTargetError,
           `invalid target for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`,
           span,
         );
@@ -739,7 +741,7 @@ function conform(
     } else if (!sameTypeRef(value.type, target)) {
       if (value.type.kind === 'free' || value.type.kind === 'object') {
         return fail(
-          InvalidTypeError,
+          InvalidPropertyTargetError,
           `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`,
           span,
         );
@@ -754,7 +756,7 @@ function conform(
       }
       if (!allowed) {
         return fail(
-          InvalidTypeError,
+          InvalidPropertyTargetError,
           `invalid value for '${what}': '${printIrType(value.type)}' (expecting '${printIrType(target)}')`,
           span,
         );

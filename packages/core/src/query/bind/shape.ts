@@ -89,7 +89,14 @@ export function bindShape(
       }
     }
     const [step] = el.path;
-    if (el.compExpr && el.path.length === 1 && step?.kind === 'Ptr' && step.via === '.') {
+    // A computed element, or a link with its own sub-shape (`deck: { a := ... }`): a path
+    // through the shaped set (`U.deck.a`) reads the element as the shape wrote it.
+    if (
+      (el.compExpr || el.elements !== null) &&
+      el.path.length === 1 &&
+      step?.kind === 'Ptr' &&
+      step.via === '.'
+    ) {
       views.set(step.name, { element: el, scope });
     }
   }
@@ -162,9 +169,30 @@ export function shapeOf(expr: IrExpr): IrExpr | null {
       return shapeOf(expr.expr);
     case 'PointerStep':
       return expr.computed ? shapeOf(expr.computed) : null;
+    case 'TupleElement':
+      return shapeOf(tupleElementOf(expr.tuple, expr.position) ?? expr.tuple);
     default:
       return null;
   }
+}
+
+/** Element `position` of a tuple literal (through aliases), if `tuple` is one. */
+function tupleElementOf(tuple: IrExpr, position: number): IrExpr | null {
+  if (tuple.kind === 'BindingRef') return tupleElementOf(tuple.binding.expr, position);
+  return tuple.kind === 'TupleLiteral' ? (tuple.elements[position] ?? null) : null;
+}
+
+/**
+ * The shapes a set's objects carry, outermost first: a shape on a set that already carries one
+ * (`(select U {name}) {name}`) keeps the computed elements of the one beneath it.
+ */
+function shapeChain(first: IrExpr | null): IrExpr[] {
+  const out: IrExpr[] = [];
+  for (let shape = first; shape !== null && !out.includes(shape); ) {
+    out.push(shape);
+    shape = shapeOf((shape as Extract<IrExpr, { kind: 'Shape' }>).subject);
+  }
+  return out;
 }
 
 /**
@@ -179,7 +207,9 @@ export function viewStep(
   name: string,
   carrier: IrExpr | null = null,
 ): PointerStep | null {
-  const shape = carrier ?? shapeOf(source);
+  const shape = shapeChain(carrier ?? shapeOf(source)).find((s) =>
+    ctx.viewElements.get(s)?.has(name),
+  );
   const view = shape ? ctx.viewElements.get(shape)?.get(name) : undefined;
   if (!view || !shape) return null;
   const active = ctx.rebinding.get(shape) ?? new Set<string>();
@@ -214,7 +244,9 @@ function rebindView(
     // Each use of a computed element is a set of its own (Gel does not factor computables).
     aliasNamespace: `${scope.aliasNamespace}~v${ctx.freshId()}`,
   };
-  let expr = bindExpr(ctx, inner, element.compExpr as ql.Expr);
+  let expr = element.compExpr
+    ? bindExpr(ctx, inner, element.compExpr)
+    : bindStep(ctx, inner, inner.subject as IrExpr, element.path[0] as ql.Ptr);
   if (element.elements !== null) expr = bindShape(ctx, inner, expr, element.elements, element.span);
   if (element.filter || element.orderBy.length || element.offset || element.limit) {
     expr = selectOver(ctx, inner, expr, element, element.span);

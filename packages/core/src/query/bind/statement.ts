@@ -276,6 +276,14 @@ function bindFor(ctx: BindContext, scope: Scope, q: ql.ForQuery): IrExpr {
     { ...s, aliasNamespace: `${s.aliasNamespace}~f${ctx.freshId()}` },
     q.iterator,
   );
+  if (iterator.type.kind === 'empty') {
+    // `for x in {} ...`: the iterator's elements have no type to bind `x` with (Gel's rule).
+    return fail(
+      QueryError,
+      'FOR statement has iterator of indeterminate type: cast the empty set, e.g. <int64>{}',
+      q.iterator.span,
+    );
+  }
   const binding: Binding = {
     id: ctx.freshId(),
     name: q.iteratorAlias,

@@ -167,7 +167,8 @@ function bindCount(ctx: BindContext, scope: Scope, node: ql.Expr, what: string):
 
 /**
  * True when the filter pins the subject to at most one object: `.id = x`, `.p = x` for an
- * exclusive pointer `p` of the subject, `x = .p`, or a conjunction containing one, with `x`
+ * exclusive pointer `p` of the subject, the subject itself `= x`, `x = .p`, or a conjunction
+ * containing one, with `x`
  * at most one value not read from the subject.
  */
 function isExclusiveFilter(ctx: BindContext, filter: IrExpr, subjectId: string): boolean {
@@ -184,6 +185,8 @@ function isExclusiveFilter(ctx: BindContext, filter: IrExpr, subjectId: string):
 }
 
 function isExclusiveStep(expr: IrExpr, subjectId: string): boolean {
+  // The subject object itself (`filter Status = x`): objects compare by their id.
+  if (expr.type.kind === 'object' && pathIdOf(expr) === subjectId) return true;
   if (expr.kind !== 'PointerStep' || pathIdOf(expr.source) !== subjectId || expr.pointer.many)
     return false;
   if (expr.pointer.name === 'id') return true;

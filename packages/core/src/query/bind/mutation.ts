@@ -738,7 +738,13 @@ function subtractFromSingle(
     type: current.type,
     card: { min: 0, max: current.card.max === 0 ? 0 : 1 },
     left: current,
-    right: conform(ctx, { ...pointer, many: true }, value, `${type.name}.${pointer.name}`, node.span),
+    right: conform(
+      ctx,
+      { ...pointer, many: true },
+      value,
+      `${type.name}.${pointer.name}`,
+      node.span,
+    ),
   };
   return element(ctx, type, pointer, ':=', remaining, [], null, node.span);
 }

@@ -197,8 +197,19 @@ export function subjectScope(scope: Scope, subject: IrExpr, link: IrExpr | null)
     ...scope,
     subject: { ...subject, card: ONE } as IrExpr,
     link: link ? ({ ...link, card: ONE } as IrExpr) : null,
-    singletons: new Set([...scope.singletons, id]),
+    singletons: new Set([...scope.singletons, id, ...tuplePrefixIds(subject)]),
   };
+}
+
+/**
+ * The tuples an element of `expr` is an element of (`tup` for `tup.1`): one element of `tup.1`
+ * comes from one `tup`, so inside a shape on it `tup.0` is a single value too (Gel's prefixes).
+ */
+function tuplePrefixIds(expr: IrExpr): string[] {
+  const e = expr.kind === 'BindingRef' && expr.binding.transparent ? expr.binding.expr : expr;
+  if (e.kind !== 'TupleElement') return [];
+  const id = pathIdOf(e.tuple);
+  return id === null ? [] : [id, ...tuplePrefixIds(e.tuple)];
 }
 
 function bindName(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr {

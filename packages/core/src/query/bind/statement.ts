@@ -116,12 +116,14 @@ export function selectOver(
   let filter: IrExpr | null = null;
   let card: Card = result.card;
   if (clauses.filter) {
+    refuseMutationIn(clauses.filter, 'a FILTER clause');
     filter = bindExpr(ctx, inner, clauses.filter);
     expectBool(filter, clauses.filter.span);
     card = cardOptional(card);
     if (isExclusiveFilter(ctx, filter, subjectId)) card = cardAtMostOne(card);
   }
   const orderBy: SortKey[] = clauses.orderBy.map((k) => {
+    refuseMutationIn(k.expr, 'an ORDER BY clause');
     const expr = bindExpr(ctx, inner, k.expr);
     if (expr.card.max === 'many') {
       fail(QueryError, 'an order by key must be a single value per element', k.span ?? span);
@@ -163,6 +165,41 @@ function bindCount(ctx: BindContext, scope: Scope, node: ql.Expr, what: string):
     );
   if (expr.card.max === 'many') fail(QueryError, `${what} must be a single value`, node.span);
   return expr;
+}
+
+/** Gel: a FILTER or ORDER BY clause only reads; an insert, update or delete written in one is refused. */
+function refuseMutationIn(node: ql.Expr, clause: string): void {
+  const kinds: Record<string, string> = {
+    InsertQuery: 'INSERT',
+    UpdateQuery: 'UPDATE',
+    DeleteQuery: 'DELETE',
+  };
+  const find = (value: unknown): { kind: string; span: ql.Span } | null => {
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        const found = find(item);
+        if (found) return found;
+      }
+      return null;
+    }
+    if (value === null || typeof value !== 'object') return null;
+    const kind = (value as { kind?: unknown }).kind;
+    if (typeof kind === 'string' && kind in kinds) return value as { kind: string; span: ql.Span };
+    for (const [key, child] of Object.entries(value)) {
+      if (key === 'span') continue;
+      const found = find(child);
+      if (found) return found;
+    }
+    return null;
+  };
+  const mutation = find(node);
+  if (mutation) {
+    fail(
+      QueryError,
+      `${kinds[mutation.kind]} statements cannot be used in ${clause}`,
+      mutation.span,
+    );
+  }
 }
 
 /**

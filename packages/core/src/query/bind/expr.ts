@@ -960,6 +960,9 @@ function bindFreeObject(
     }
     let expr = bindExpr(ctx, scope, el.compExpr);
     if (el.elements) expr = bindShape(ctx, scope, expr, el.elements, el.span);
+    // `multi x := ...` is a list even when it holds one value or none.
+    if (el.cardinality === 'multi' && expr.card.max !== 'many')
+      expr = { ...expr, card: { min: expr.card.min, max: 'many' } };
     return { name: step.name, expr, onlyFor: null };
   });
   return {

@@ -138,6 +138,9 @@ function bindFreeShape(
     if (el.elements !== null) expr = bindShape(ctx, inner, expr, el.elements, el.span);
     if (el.filter || el.orderBy.length || el.offset || el.limit)
       expr = selectOver(ctx, inner, expr, el, el.span);
+    // `multi x := ...` is a list even when it holds one value (as in an object's shape).
+    if (el.cardinality === 'multi' && expr.card.max !== 'many')
+      expr = { ...expr, card: { min: expr.card.min, max: 'many' } };
     const at = out.findIndex((e) => e.name === step.name);
     if (at >= 0) out[at] = { name: step.name, expr, onlyFor: null };
     else out.push({ name: step.name, expr, onlyFor: null });

@@ -21,9 +21,9 @@ const QUERY_ERROR_TABLE = {
   SchemaSyntaxError: { parent: 'InvalidSyntaxError' },
   InvalidTypeError: { parent: 'QueryError' },
   InvalidTargetError: { parent: 'InvalidTypeError' },
-  /** A value of the wrong type for a property (in an insert or update). */
+  /** A value of the wrong type written to a property (`set { name := <int64>{} }`). */
   InvalidPropertyTargetError: { parent: 'InvalidTargetError' },
-  /** Objects of the wrong type for a link (in an insert or update). */
+  /** An object of the wrong type written to a link (`set { status := <Object>{} }`). */
   InvalidLinkTargetError: { parent: 'InvalidTargetError' },
   InvalidReferenceError: { parent: 'QueryError' },
   UnknownModuleError: { parent: 'InvalidReferenceError' },

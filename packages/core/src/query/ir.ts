@@ -100,6 +100,11 @@ export interface Backlink extends Base<'Backlink'> {
   readonly source: IrExpr;
   readonly links: readonly { readonly source: string; readonly pointer: PointerInfo }[];
   readonly pathId: string;
+  /**
+   * Narrowed by `[is T]` to a type with the link (`.<deck[is User]`): only then are its link
+   * properties readable (a bare `.<deck` is of any type with a link of that name).
+   */
+  readonly narrowed?: boolean;
 }
 
 /** `link@prop` read on a link step (its target object carries the link row). */

@@ -19,7 +19,7 @@ import {
   type QueryErrorClass,
 } from '../../errors';
 import type { TypeRef } from '../../schema/model';
-import type { Binding, IrExpr, PointerStep } from '../ir';
+import type { Binding, IrExpr } from '../ir';
 import type { Guard } from '../mutation-ir';
 import type { SchemaIndex } from '../schema-index';
 
@@ -46,7 +46,7 @@ export interface Scope {
   /** What `.x` starts from; null where a partial path means nothing. */
   readonly subject: IrExpr | null;
   /** The link `@x` reads properties of (inside a link's sub-shape or filter). */
-  readonly link: PointerStep | null;
+  readonly link: IrExpr | null;
   /** Path ids bound to one element here (the subjects of enclosing shapes and statements). */
   readonly singletons: ReadonlySet<string>;
   /**

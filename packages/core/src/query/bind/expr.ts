@@ -193,13 +193,18 @@ export function inScope(scope: Scope, expr: IrExpr): IrExpr {
 }
 
 /** The scope inside a shape or a statement over `subject`: `.x` starts from one element of it. */
-export function subjectScope(scope: Scope, subject: IrExpr, link: PointerStep | null): Scope {
+export function subjectScope(scope: Scope, subject: IrExpr, link: IrExpr | null): Scope {
   const id = pathIdOf(subject) as string;
   return {
     ...scope,
     subject: { ...subject, card: ONE } as IrExpr,
-    link: link ? ({ ...link, card: ONE } as PointerStep) : null,
-    singletons: new Set([...scope.singletons, id, ...narrowedFrom(subject)]),
+    link: link ? ({ ...link, card: ONE } as IrExpr) : null,
+    singletons: new Set([
+      ...scope.singletons,
+      id,
+      ...narrowedFrom(subject),
+      ...tuplePrefixIds(subject),
+    ]),
   };
 }
 
@@ -214,6 +219,17 @@ function narrowedFrom(subject: IrExpr): string[] {
     if (id !== null) out.push(id);
   }
   return out;
+}
+
+/**
+ * The tuples an element of `expr` is an element of (`tup` for `tup.1`): one element of `tup.1`
+ * comes from one `tup`, so inside a shape on it `tup.0` is a single value too (Gel's prefixes).
+ */
+function tuplePrefixIds(expr: IrExpr): string[] {
+  const e = expr.kind === 'BindingRef' && expr.binding.transparent ? expr.binding.expr : expr;
+  if (e.kind !== 'TupleElement') return [];
+  const id = pathIdOf(e.tuple);
+  return id === null ? [] : [id, ...tuplePrefixIds(e.tuple)];
 }
 
 function bindName(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr {
@@ -424,7 +440,7 @@ export function bindStep(
   const shaped = source;
   if (source.kind === 'Shape') source = source.subject;
   if (step.kind === 'TypeIntersection') return bindIntersection(ctx, scope, source, step);
-  if (step.via === '@') return bindLinkProperty(withPathId(ctx, scope, source), step);
+  if (step.via === '@') return bindLinkProperty(ctx, scope, withPathId(ctx, scope, source), step);
   if (source.type.kind === 'tuple') return bindTupleElement(source, step);
   if (source.type.kind === 'free') {
     const id = pathIdOf(source);
@@ -653,7 +669,17 @@ function backlinkCard(ctx: BindContext, source: IrExpr, target: string): Card | 
 
 function bindBacklink(ctx: BindContext, source: IrExpr, sourceId: string, step: ql.Ptr): IrExpr {
   const target = (source.type as { name: string }).name;
-  const links = ctx.index.backlinks(step.name, target);
+  const named = ctx.index.backlinks(step.name, target);
+  // Only stored links can be followed back (Gel's rule); a computed one of the name is left out.
+  const links = named.filter((l) => l.pointer.computed === null);
+  if (links.length === 0 && named.length > 0) {
+    const computed = named[0] as (typeof named)[number];
+    return fail(
+      InvalidReferenceError,
+      `cannot follow backlink '${step.name}' because link '${step.name}' of object type '${computed.source}' is computed`,
+      step.span,
+    );
+  }
   if (links.length === 0) {
     return unknownName(
       'link',
@@ -673,38 +699,81 @@ function bindBacklink(ctx: BindContext, source: IrExpr, sourceId: string, step: 
   };
 }
 
-/** The link whose row a step's objects came through (a forward link or a backlink), if any. */
-function linkPointers(expr: IrExpr): readonly PointerInfo[] {
+/**
+ * The link whose row a step's objects came through (a forward link or a backlink), if any.
+ * A bare backlink (`.<deck`) has no link properties: its objects are of any type with a link of
+ * that name (Gel types them `Object`); `.<deck[is User]` has those of the links `User` has.
+ */
+function linkPointers(ctx: BindContext, expr: IrExpr): readonly PointerInfo[] {
   switch (expr.kind) {
     case 'PointerStep':
-      if (expr.computed) return linkPointers(expr.computed);
+      if (expr.computed) return linkPointers(ctx, expr.computed);
       return expr.pointer.kind === 'link' ? [expr.pointer] : [];
     case 'Backlink':
-      return expr.links.map((l) => l.pointer);
-    case 'Intersection':
-      return linkPointers(expr.source);
+      return expr.narrowed ? expr.links.map((l) => l.pointer) : [];
+    case 'Intersection': {
+      const back = backlinkOf(expr.source);
+      if (!back) return linkPointers(ctx, expr.source);
+      return back.links
+        .filter((l) => ctx.index.isSubtype(expr.objectType, l.source))
+        .map((l) => l.pointer);
+    }
     case 'BindingRef':
-      return linkPointers(expr.binding.expr);
+      return linkPointers(ctx, expr.binding.expr);
     case 'Select':
-      return linkPointers(expr.subject);
+      return linkPointers(ctx, expr.subject);
     case 'Shape':
-      return linkPointers(expr.subject);
+      return linkPointers(ctx, expr.subject);
     case 'GroupElements': {
       // A group of a link's targets keeps each one's link row.
       const group = groupOf(expr.group);
-      return group ? linkPointers(group.elements) : [];
+      return group ? linkPointers(ctx, group.elements) : [];
     }
     default:
       return [];
   }
 }
 
-function bindLinkProperty(source: IrExpr, step: ql.Ptr): IrExpr {
+/** The backlink step `expr` is (through aliases, selects and shapes), if it is one. */
+function backlinkOf(expr: IrExpr): Extract<IrExpr, { kind: 'Backlink' }> | null {
+  switch (expr.kind) {
+    case 'Backlink':
+      return expr;
+    case 'Intersection':
+      return backlinkOf(expr.source);
+    case 'BindingRef':
+      return backlinkOf(expr.binding.expr);
+    case 'Select':
+    case 'Shape':
+      return backlinkOf(expr.subject);
+    case 'PointerStep':
+      return expr.computed ? backlinkOf(expr.computed) : null;
+    default:
+      return null;
+  }
+}
+
+/** A link `@x` can read properties of: a link step, or a backlink narrowed to its source type. */
+export function isLinkForProperties(ctx: BindContext, expr: IrExpr): boolean {
+  return linkPointers(ctx, expr).length > 0;
+}
+
+function bindLinkProperty(ctx: BindContext, scope: Scope, source: IrExpr, step: ql.Ptr): IrExpr {
   const link =
     source.kind === 'BindingRef' && source.binding.expr.kind === 'PointerStep'
       ? source.binding.expr
       : source;
-  const pointers = linkPointers(link);
+  const pointers = linkPointers(ctx, link);
+  const back = pointers.length === 0 ? backlinkOf(link) : null;
+  if (back) {
+    const name = back.links[0]?.pointer.name ?? '';
+    return fail(
+      InvalidReferenceError,
+      `@${step.name}: the backlink .<${name} has no property '${step.name}'`,
+      step.span,
+      `narrow it to a type with the link first: .<${name}[is ${back.links[0]?.source ?? 'T'}]@${step.name}`,
+    );
+  }
   if (
     pointers.length === 0 ||
     (link.kind !== 'PointerStep' &&
@@ -725,6 +794,17 @@ function bindLinkProperty(source: IrExpr, step: ql.Ptr): IrExpr {
   if (!property) {
     return unknownName('link property', step.name, step.span);
   }
+  if (property.computed) {
+    // Its `.` is the link's target: a backlink's objects are the link's sources.
+    if (backlinkOf(link)) {
+      return fail(
+        QueryError,
+        `@${step.name}: a computed link property is not readable through a backlink (it has no property '${step.name}')`,
+        step.span,
+      );
+    }
+    return computedLinkProperty(ctx, scope, link, property);
+  }
   return {
     kind: 'LinkProperty',
     type: property.target,
@@ -732,6 +812,28 @@ function bindLinkProperty(source: IrExpr, step: ql.Ptr): IrExpr {
     link,
     property,
   };
+}
+
+/**
+ * A computed link property (`property total_cost := @count * .cost`): its expression bound with
+ * the link's target element as `.` and the link itself as the link `@` reads, for each element
+ * of the link (the link's own path: the same row the stored link properties come from).
+ */
+export function computedLinkProperty(
+  ctx: BindContext,
+  scope: Scope,
+  link: IrExpr,
+  property: PointerInfo,
+): IrExpr {
+  const module = property.declaredIn.slice(0, property.declaredIn.lastIndexOf('::'));
+  const expr = ctx.computedExpr(`${property.declaredIn} link`, `@${property.name}`, () =>
+    bindExpr(
+      ctx,
+      { ...subjectScope(rootScopeLike(scope), withPathId(ctx, scope, link), link), module },
+      property.computed as ql.Expr,
+    ),
+  );
+  return { ...expr, card: cardProduct(link.card, expr.card) } as IrExpr;
 }
 
 function bindTupleElement(source: IrExpr, step: ql.Ptr): IrExpr {
@@ -755,7 +857,12 @@ function bindIntersection(
     return fail(InvalidTypeError, '[is T] applies to objects and object types', step.span);
   }
   const source_ = withPathId(ctx, scope, source);
-  if (ctx.index.isSubtype(source.type.name, target.name)) return source_;
+  if (ctx.index.isSubtype(source.type.name, target.name)) {
+    return source_.kind === 'Backlink' &&
+      source_.links.some((l) => ctx.index.isSubtype(target.name, l.source))
+      ? { ...source_, narrowed: true }
+      : source_;
+  }
   // The objects of both: they have the source type's pointers and the target's.
   const both = ctx.index.intersectionOf(source.type.name, target.name);
   return {
@@ -1018,6 +1125,9 @@ function bindFreeObject(
     }
     let expr = bindExpr(ctx, scope, el.compExpr);
     if (el.elements) expr = bindShape(ctx, scope, expr, el.elements, el.span);
+    // `multi x := ...` is a list even when it holds one value or none.
+    if (el.cardinality === 'multi' && expr.card.max !== 'many')
+      expr = { ...expr, card: { min: expr.card.min, max: 'many' } };
     return { name: step.name, expr, onlyFor: null };
   });
   return {

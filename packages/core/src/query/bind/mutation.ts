@@ -63,7 +63,15 @@ import { containsMutation } from '../mutation-ir';
 import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
 import { bindCast, typeEnv } from './calls';
 import { fail, rootScope, unknownName, type BindContext, type Scope } from './context';
-import { bindExpr, bindingRef, pathIdOf, subjectScope, unifyTypes, withPathId } from './expr';
+import {
+  bindExpr,
+  bindingRef,
+  bindStep,
+  pathIdOf,
+  subjectScope,
+  unifyTypes,
+  withPathId,
+} from './expr';
 import { children, selectOver, withScope } from './statement';
 import { isObjectType, lookupSchemaName, printIrType } from './types';
 
@@ -544,6 +552,10 @@ function bindElements(
       return fail(QueryError, `'${pointer.name}' is assigned twice`, step.span);
     }
     const op = el.operation ?? ':=';
+    if (op === '-=' && verb === 'update' && !pointer.many && scope.subject) {
+      out.push(subtractFromSingle(ctx, scope, type, pointer, step, el.compExpr));
+      continue;
+    }
     if (op !== ':=' && (verb === 'insert' || !pointer.many)) {
       return fail(
         QueryError,
@@ -834,6 +846,37 @@ function element(
     );
   }
   return { pointer, op, value: conformed, linkProperties, parts };
+}
+
+/**
+ * `p -= v` on a single pointer (Gel): `p` becomes empty when its value is among `v`, else stays;
+ * written as `p := .p except v`.
+ */
+function subtractFromSingle(
+  ctx: BindContext,
+  scope: Scope,
+  type: ObjectTypeInfo,
+  pointer: PointerInfo,
+  step: ql.Ptr,
+  node: ql.Expr,
+): MutationElement {
+  const value = bindExpr(ctx, scope, node);
+  const current = bindStep(ctx, scope, scope.subject as IrExpr, step);
+  const remaining: IrExpr = {
+    kind: 'SetOp',
+    op: 'except',
+    type: current.type,
+    card: { min: 0, max: current.card.max === 0 ? 0 : 1 },
+    left: current,
+    right: conform(
+      ctx,
+      { ...pointer, many: true },
+      value,
+      `${type.name}.${pointer.name}`,
+      node.span,
+    ),
+  };
+  return element(ctx, type, pointer, ':=', remaining, [], null, node.span);
 }
 
 /** The value as the pointer's type (cast where std allows it on assignment), checked to be at

@@ -19,7 +19,9 @@ import { fail, type BindContext, type Scope } from './context';
 import {
   bindExpr,
   bindStep,
+  computedLinkProperty,
   groupOf,
+  isLinkForProperties,
   pathIdOf,
   pointerStep,
   subjectScope,
@@ -45,7 +47,7 @@ export function bindShape(
     );
   }
   const subj = withPathId(ctx, scope, inner);
-  const elementScope = subjectScope(scope, subj, linkOf(subj));
+  const elementScope = subjectScope(scope, subj, linkOf(ctx, subj));
   const out: ShapeElement[] = [];
   const put = (el: ShapeElement): void => {
     const at = out.findIndex((e) => e.name === el.name && e.onlyFor === el.onlyFor);
@@ -88,7 +90,14 @@ export function bindShape(
       }
     }
     const [step] = el.path;
-    if (el.compExpr && el.path.length === 1 && step?.kind === 'Ptr' && step.via === '.') {
+    // A computed element, or a link with its own sub-shape (`deck: { a := ... }`): a path
+    // through the shaped set (`U.deck.a`) reads the element as the shape wrote it.
+    if (
+      (el.compExpr || el.elements !== null) &&
+      el.path.length === 1 &&
+      step?.kind === 'Ptr' &&
+      step.via === '.'
+    ) {
       views.set(step.name, { element: el, scope });
     }
     const narrowed = narrowedView(el);
@@ -163,6 +172,9 @@ function bindFreeShape(
     if (el.elements !== null) expr = bindShape(ctx, inner, expr, el.elements, el.span);
     if (el.filter || el.orderBy.length || el.offset || el.limit)
       expr = selectOver(ctx, inner, expr, el, el.span);
+    // `multi x := ...` is a list even when it holds one value (as in an object's shape).
+    if (el.cardinality === 'multi' && expr.card.max !== 'many')
+      expr = { ...expr, card: { min: expr.card.min, max: 'many' } };
     const at = out.findIndex((e) => e.name === step.name);
     if (at >= 0) out[at] = { name: step.name, expr, onlyFor: null };
     else out.push({ name: step.name, expr, onlyFor: null });
@@ -207,9 +219,30 @@ export function shapeOf(expr: IrExpr): IrExpr | null {
       const group = groupOf(expr.group);
       return group ? shapeOf(group.elements) : null;
     }
+    case 'TupleElement':
+      return shapeOf(tupleElementOf(expr.tuple, expr.position) ?? expr.tuple);
     default:
       return null;
   }
+}
+
+/** Element `position` of a tuple literal (through aliases), if `tuple` is one. */
+function tupleElementOf(tuple: IrExpr, position: number): IrExpr | null {
+  if (tuple.kind === 'BindingRef') return tupleElementOf(tuple.binding.expr, position);
+  return tuple.kind === 'TupleLiteral' ? (tuple.elements[position] ?? null) : null;
+}
+
+/**
+ * The shapes a set's objects carry, outermost first: a shape on a set that already carries one
+ * (`(select U {name}) {name}`) keeps the computed elements of the one beneath it.
+ */
+function shapeChain(first: IrExpr | null): IrExpr[] {
+  const out: IrExpr[] = [];
+  for (let shape = first; shape !== null && !out.includes(shape); ) {
+    out.push(shape);
+    shape = shape.kind === 'Shape' ? shapeOf(shape.subject) : null;
+  }
+  return out;
 }
 
 /**
@@ -224,16 +257,12 @@ export function viewStep(
   name: string,
   carrier: IrExpr | null = null,
 ): PointerStep | null {
-  let shape = carrier ?? shapeOf(source);
-  let view = shape ? ctx.viewElements.get(shape)?.get(name) : undefined;
   // A shape on a set that carries a shape (`X { name, b }` with `X := User { b := ... }`) keeps
   // the inner shape's computed elements it does not define again.
-  while (shape && !view && shape.kind === 'Shape') {
-    const inner = shapeOf(shape.subject);
-    if (!inner || inner === shape) break;
-    shape = inner;
-    view = ctx.viewElements.get(shape)?.get(name);
-  }
+  const shape = shapeChain(carrier ?? shapeOf(source)).find((s) =>
+    ctx.viewElements.get(s)?.has(name),
+  );
+  const view = shape ? ctx.viewElements.get(shape)?.get(name) : undefined;
   if (!view || !shape) return null;
   const active = ctx.rebinding.get(shape) ?? new Set<string>();
   if (active.has(name)) return null;
@@ -276,7 +305,9 @@ function rebindView(
     // Each use of a computed element is a set of its own (Gel does not factor computables).
     aliasNamespace: `${scope.aliasNamespace}~v${ctx.freshId()}`,
   };
-  let expr = bindExpr(ctx, inner, element.compExpr as ql.Expr);
+  let expr = element.compExpr
+    ? bindExpr(ctx, inner, element.compExpr)
+    : bindStep(ctx, inner, inner.subject as IrExpr, element.path[0] as ql.Ptr);
   if (element.elements !== null) expr = bindShape(ctx, inner, expr, element.elements, element.span);
   if (element.filter || element.orderBy.length || element.offset || element.limit) {
     expr = selectOver(ctx, inner, expr, element, element.span);
@@ -315,13 +346,17 @@ function rebindView(
   };
 }
 
-/** The link step whose properties `@x` reads, when the subject is one. */
-export function linkOf(subject: IrExpr): PointerStep | null {
+/**
+ * The link whose properties `@x` reads, when the subject is one: a link step, or a backlink
+ * narrowed to a type that has the link (`.<deck[is User] { @count }`).
+ */
+export function linkOf(ctx: BindContext, subject: IrExpr): IrExpr | null {
   const step =
     subject.kind === 'BindingRef' && subject.binding.expr.kind === 'PointerStep'
       ? subject.binding.expr
       : subject;
-  return step.kind === 'PointerStep' && step.pointer.kind === 'link' ? step : null;
+  if (step.kind === 'PointerStep') return step.pointer.kind === 'link' ? step : null;
+  return isLinkForProperties(ctx, subject) ? subject : null;
 }
 
 function bindElement(
@@ -442,9 +477,12 @@ function splat(
     out.push({ name: pointer.name, expr, onlyFor });
   }
   const link = scope.link;
-  if (link && source === scope.subject) {
+  if (link?.kind === 'PointerStep' && source === scope.subject) {
     for (const property of link.pointer.properties.values()) {
-      out.push({ name: `@${property.name}`, expr: linkProperty(link, property), onlyFor });
+      const expr = property.computed
+        ? computedLinkProperty(ctx, scope, link, property)
+        : linkProperty(link, property);
+      out.push({ name: `@${property.name}`, expr, onlyFor });
     }
   }
   return out;
@@ -489,7 +527,9 @@ function withTargetProperties(
   for (const property of pointer.properties.values()) {
     elements.push({
       name: `@${property.name}`,
-      expr: linkProperty(step as PointerStep, property),
+      expr: property.computed
+        ? computedLinkProperty(ctx, linkScope, step, property)
+        : linkProperty(step as PointerStep, property),
       onlyFor: null,
     });
   }

@@ -115,7 +115,7 @@ export function selectOver(
   const core = withPathId(ctx, scope, result.kind === 'Shape' ? result.subject : result);
   if (result.kind !== 'Shape') result = core;
   const subjectId = pathIdOf(core) as string;
-  const base = withSubjectPaths(subjectScope(scope, core, linkOf(core)), core);
+  const base = withSubjectPaths(subjectScope(scope, core, linkOf(ctx, core)), core);
   // `.x` in the clauses reaches the computed elements of the select's own shape.
   const inner: Scope =
     result.kind === 'Shape'
@@ -124,12 +124,14 @@ export function selectOver(
   let filter: IrExpr | null = null;
   let card: Card = result.card;
   if (clauses.filter) {
+    refuseMutationIn(clauses.filter, 'a FILTER clause');
     filter = bindExpr(ctx, inner, clauses.filter);
     expectBool(filter, clauses.filter.span);
     card = cardOptional(card);
     if (isExclusiveFilter(ctx, filter, subjectId)) card = cardAtMostOne(card);
   }
   const orderBy: SortKey[] = clauses.orderBy.map((k) => {
+    refuseMutationIn(k.expr, 'an ORDER BY clause');
     const expr = bindExpr(ctx, inner, k.expr);
     if (expr.card.max === 'many') {
       fail(QueryError, 'an order by key must be a single value per element', k.span ?? span);
@@ -184,9 +186,45 @@ function bindCount(ctx: BindContext, scope: Scope, node: ql.Expr, what: string):
   return expr;
 }
 
+/** Gel: a FILTER or ORDER BY clause only reads; an insert, update or delete written in one is refused. */
+function refuseMutationIn(node: ql.Expr, clause: string): void {
+  const kinds: Record<string, string> = {
+    InsertQuery: 'INSERT',
+    UpdateQuery: 'UPDATE',
+    DeleteQuery: 'DELETE',
+  };
+  const find = (value: unknown): { kind: string; span: ql.Span } | null => {
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        const found = find(item);
+        if (found) return found;
+      }
+      return null;
+    }
+    if (value === null || typeof value !== 'object') return null;
+    const kind = (value as { kind?: unknown }).kind;
+    if (typeof kind === 'string' && kind in kinds) return value as { kind: string; span: ql.Span };
+    for (const [key, child] of Object.entries(value)) {
+      if (key === 'span') continue;
+      const found = find(child);
+      if (found) return found;
+    }
+    return null;
+  };
+  const mutation = find(node);
+  if (mutation) {
+    fail(
+      QueryError,
+      `${kinds[mutation.kind]} statements cannot be used in ${clause}`,
+      mutation.span,
+    );
+  }
+}
+
 /**
  * True when the filter pins the subject to at most one object: `.id = x`, `.p = x` for an
- * exclusive pointer `p` of the subject, `x = .p`, or a conjunction containing one, with `x`
+ * exclusive pointer `p` of the subject, the subject itself `= x`, `x = .p`, or a conjunction
+ * containing one, with `x`
  * at most one value not read from the subject.
  */
 function isExclusiveFilter(ctx: BindContext, filter: IrExpr, subjectId: string): boolean {
@@ -203,6 +241,8 @@ function isExclusiveFilter(ctx: BindContext, filter: IrExpr, subjectId: string):
 }
 
 function isExclusiveStep(expr: IrExpr, subjectId: string): boolean {
+  // The subject object itself (`filter Status = x`): objects compare by their id.
+  if (expr.type.kind === 'object' && pathIdOf(expr) === subjectId) return true;
   if (expr.kind !== 'PointerStep' || pathIdOf(expr.source) !== subjectId || expr.pointer.many)
     return false;
   if (expr.pointer.name === 'id') return true;
@@ -296,6 +336,14 @@ function bindFor(ctx: BindContext, scope: Scope, q: ql.ForQuery): IrExpr {
     { ...s, aliasNamespace: `${s.aliasNamespace}~f${ctx.freshId()}` },
     q.iterator,
   );
+  if (iterator.type.kind === 'empty') {
+    // `for x in {} ...`: the iterator's elements have no type to bind `x` with (Gel's rule).
+    return fail(
+      QueryError,
+      'FOR statement has iterator of indeterminate type: cast the empty set, e.g. <int64>{}',
+      q.iterator.span,
+    );
+  }
   const binding: Binding = {
     id: ctx.freshId(),
     name: q.iteratorAlias,
@@ -439,7 +487,7 @@ function groupOver(
     subject = bindingRef(binding);
   }
   const core = withPathId(ctx, s, subject.kind === 'Shape' ? subject.subject : subject);
-  const base = subjectScope(s, core, linkOf(core));
+  const base = subjectScope(s, core, linkOf(ctx, core));
   // `.x` in `using` reaches the computed elements of the subject's shape.
   const inner: Scope =
     subject.kind === 'Shape'

@@ -185,6 +185,25 @@ test('a required multi link given an empty set fails at run time with MissingReq
   expect(kennel).toEqual([{ dogs: [{ name: 'D' }] }]);
 });
 
+test('-= on a required multi link may not remove its last target (MissingRequiredError, 23502)', async () => {
+  const setup = [
+    "insert Dog { name := 'A' }",
+    "insert Dog { name := 'B' }",
+    "insert Kennel { dogs := (select Dog filter .name in {'A', 'B'}) }",
+  ];
+  const [, , , , kept] = await run([
+    ...setup,
+    "update Kennel set { dogs -= (select Dog filter .name = 'A') }",
+    'select Kennel { dogs: { name } }',
+  ]);
+  expect(kept).toEqual([{ dogs: [{ name: 'B' }] }]);
+  const emptied = run([
+    ...setup,
+    "update Kennel set { dogs -= (select Dog filter .name in {'A', 'B'}) }",
+  ]);
+  await expect(emptied).rejects.toMatchObject({ code: '23502' });
+});
+
 test('a default PostgreSQL cannot evaluate (a global) is applied by the compiler', async () => {
   const [note] = await run(['insert Note'], { 'default::note_default': 'from the global' });
   expect(note).toEqual([{ id: expect.any(String), body: 'from the global', created: 'now' }]);

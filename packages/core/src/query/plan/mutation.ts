@@ -57,7 +57,7 @@ import type {
   Update,
 } from '../mutation-ir';
 import { containsMutation, isMutation, mutationChildren } from '../mutation-ir';
-import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
+import type { ObjectTypeInfo, PointerInfo, PointerStorage } from '../schema-index';
 import type { PlanContext } from './planner';
 import { Rel, type Bound } from './rel';
 import { accessFilter, storedColumns, typeSource } from './sources';
@@ -752,10 +752,49 @@ function writeJunction(
       where: sql.and(
         sql.bin('=', sql.col('source', j), sql.col('source', p)),
         sql.bin('=', sql.col(storage.valueColumn, j), sql.col(storage.valueColumn, p)),
+        ...(pointer.required ? [keepsOneRow(storage, pairs, j, concrete, pointer)] : []),
       ),
     });
   }
   ctx.addCte(sql.cte(name, statement));
+}
+
+/**
+ * `-=` on a required multi pointer: true while the object `j.source` keeps a row the removal does
+ * not take; else the statement fails (SQLSTATE 23502: MissingRequiredError, as Gel).
+ */
+function keepsOneRow(
+  storage: Extract<PointerStorage, { kind: 'junction' }>,
+  pairs: string,
+  j: string,
+  concrete: string,
+  pointer: PointerInfo,
+): SqlExpr {
+  const k = 'k';
+  const q = 'q';
+  const removed = sql.exists(
+    sql.select({
+      targets: [sql.target(sql.num(1))],
+      from: [sql.table(null, pairs, q)],
+      where: sql.and(
+        sql.bin('=', sql.col('source', q), sql.col('source', k)),
+        sql.bin('=', sql.col(storage.valueColumn, q), sql.col(storage.valueColumn, k)),
+      ),
+    }),
+  );
+  const remains = sql.exists(
+    sql.select({
+      targets: [sql.target(sql.num(1))],
+      from: [sql.table(storage.table.schema, storage.table.name, k)],
+      where: sql.and(sql.bin('=', sql.col('source', k), sql.col('source', j)), sql.not(removed)),
+    }),
+  );
+  const message = `missing value for required ${pointer.kind} '${concrete}.${pointer.name}'`;
+  return {
+    kind: 'Case',
+    whens: [{ when: remains, then: sql.bool(true) }],
+    else: raise(sql.col('source', j), pgType('bool'), sql.text(message), '23502'),
+  };
 }
 
 /** `:=` on a multi pointer: the junction rows of the written objects that are not in the new set. */

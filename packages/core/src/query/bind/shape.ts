@@ -259,8 +259,10 @@ export function viewStep(
 ): PointerStep | null {
   // A shape on a set that carries a shape (`X { name, b }` with `X := User { b := ... }`) keeps
   // the inner shape's computed elements it does not define again.
-  const shape = shapeChain(carrier ?? shapeOf(source)).find((s) =>
-    ctx.viewElements.get(s)?.has(name),
+  // The first shape that defines `name` and is not already rebinding it (a sub-shape written on
+  // an element, `X { b: { c } }`, reads `b` from the shape beneath, `X := User { b := ... }`).
+  const shape = shapeChain(carrier ?? shapeOf(source)).find(
+    (s) => ctx.viewElements.get(s)?.has(name) && !ctx.rebinding.get(s)?.has(name),
   );
   const view = shape ? ctx.viewElements.get(shape)?.get(name) : undefined;
   if (!view || !shape) return null;

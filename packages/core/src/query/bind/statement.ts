@@ -26,6 +26,7 @@ import { fail, type BindContext, type Scope } from './context';
 import { bindExpr, bindingRef, expectBool, pathIdOf, subjectScope, withPathId } from './expr';
 import { mutationChildren } from '../mutation-ir';
 import { bindMutation, recordWrites } from './mutation';
+import { visiblePathIds } from './factoring';
 import { linkOf } from './shape';
 import { moduleOf, printIrType } from './types';
 
@@ -107,7 +108,12 @@ export function selectOver(
   const core = withPathId(ctx, scope, result.kind === 'Shape' ? result.subject : result);
   if (result.kind !== 'Shape') result = core;
   const subjectId = pathIdOf(core) as string;
-  const base = subjectScope(scope, core, linkOf(core));
+  const subjectBase = subjectScope(scope, core, linkOf(core));
+  // The paths the subject reads element-wise are one element in the clauses (Gel's factoring).
+  const base: Scope = {
+    ...subjectBase,
+    singletons: new Set([...subjectBase.singletons, ...visiblePathIds(core)]),
+  };
   // `.x` in the clauses reaches the computed elements of the select's own shape.
   const inner: Scope =
     result.kind === 'Shape'

@@ -40,6 +40,7 @@ import { children } from '../bind/statement';
 import { isMutation } from '../mutation-ir';
 import { mutationOutput, planMutation, planSideEffect } from './mutation';
 import { Rel, type Bound } from './rel';
+import { sharedPrefixes } from './factoring';
 import { backlinkIds, junctionSource, typeSource, unionAll, type SourceContext } from './sources';
 
 const JSON_T = pgType('json');
@@ -157,6 +158,8 @@ class Planner implements PlanContext {
       readonly distinct?: boolean;
       /** More columns computed per element (a group's keys). */
       readonly extra?: (rel: Rel) => readonly Target[];
+      /** The statement's clauses: their paths factor with `expr`'s (a select's filter, order). */
+      readonly clauses?: readonly IrExpr[];
     } = {},
   ): {
     query: SqlQuery;
@@ -170,7 +173,7 @@ class Planner implements PlanContext {
   } {
     const rel = new Rel(parent);
     hooks.before?.(rel);
-    this.prebind(rel, expr);
+    this.prebind(rel, expr, hooks.clauses);
     const bound = this.lift(rel, expr);
     const slice = hooks.after?.(rel);
     const out = bound.out ?? this.outputOf(rel, expr, bound);
@@ -243,13 +246,19 @@ class Planner implements PlanContext {
    * aggregates, EXISTS and other fences) are bound first, so a fenced use of the same path
    * anywhere in `expr` (`count(User.friends)` beside `User.name`) sees the same element.
    */
-  private prebind(rel: Rel, expr: IrExpr): void {
+  private prebind(rel: Rel, expr: IrExpr, clauses: readonly IrExpr[] = []): void {
     // `User.friends { @since }`: the shape reads its subject's link rows, so the subject is one
     // element per (source, target) link, not each target once (marked before anything lifts it).
     if (expr.kind === 'Shape' && readsLinkRowsOf(expr))
       markLinkRows(this.distinctDone, expr.subject);
     const paths: IrExpr[] = [];
     collectElementPaths(expr, paths);
+    // Prefixes other paths of the scope share are one element (`Issue` in
+    // `Issue.owner.name ++ Issue.watchers.name`): bound before the paths through them.
+    for (const p of sharedPrefixes(paths, [expr, ...clauses])) {
+      const id = pathId(p);
+      if (id !== null && rel.lookup(id) === undefined) this.lift(rel, p);
+    }
     for (const p of paths) {
       const id = pathId(p);
       if (id !== null && rel.lookup(id) === undefined) this.lift(rel, p);
@@ -385,6 +394,7 @@ class Planner implements PlanContext {
       case 'Select': {
         const bound = this.subqueryLift(rel, expr.result, {
           after: (inner) => this.selectClauses(inner, expr),
+          clauses: [...(expr.filter ? [expr.filter] : []), ...expr.orderBy.map((k) => k.expr)],
         });
         return bound;
       }

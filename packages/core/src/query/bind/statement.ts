@@ -137,7 +137,9 @@ export function selectOver(
   });
   const offset = clauses.offset ? bindCount(ctx, scope, clauses.offset, 'offset') : null;
   const limit = clauses.limit ? bindCount(ctx, scope, clauses.limit, 'limit') : null;
-  if (offset || limit) card = cardOptional(card);
+  // Gel's bounds: an offset, `limit 0` or a limit not written as a literal may leave nothing; a
+  // literal positive limit keeps the lower bound.
+  if (offset || (limit && limit.kind !== 'Literal')) card = cardOptional(card);
   if (limit?.kind === 'Literal') {
     if (limit.value === '0') card = { min: 0, max: 0 };
     else if (limit.value === '1') card = cardAtMostOne(card);

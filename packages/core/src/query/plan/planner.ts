@@ -252,7 +252,9 @@ class Planner implements PlanContext {
     if (expr.kind === 'Shape' && readsLinkRowsOf(expr))
       markLinkRows(this.distinctDone, expr.subject);
     const paths: IrExpr[] = [];
-    collectElementPaths(expr, paths);
+    const links: IrExpr[] = [];
+    collectElementPaths(expr, paths, links);
+    for (const link of links) markLinkRows(this.distinctDone, link);
     // Prefixes other paths of the scope share are one element (`Issue` in
     // `Issue.owner.name ++ Issue.watchers.name`): bound before the paths through them.
     for (const p of sharedPrefixes(paths, [expr, ...clauses])) {
@@ -1558,10 +1560,10 @@ function pathId(expr: IrExpr): string | null {
 }
 
 /** Object paths read element-wise by `expr` (see Planner.prebind), outermost first. */
-function collectElementPaths(expr: IrExpr, out: IrExpr[]): void {
+function collectElementPaths(expr: IrExpr, out: IrExpr[], links: IrExpr[] = []): void {
   switch (expr.kind) {
     case 'BindingRef':
-      if (expr.binding.transparent) collectElementPaths(expr.binding.expr, out);
+      if (expr.binding.transparent) collectElementPaths(expr.binding.expr, out, links);
       else if (!expr.binding.iteration) out.push(expr);
       return;
     case 'TypeRoot':
@@ -1569,28 +1571,33 @@ function collectElementPaths(expr: IrExpr, out: IrExpr[]): void {
     case 'Backlink':
     case 'Intersection':
       if (expr.type.kind === 'object') out.push(expr);
-      else if (expr.kind === 'PointerStep') collectElementPaths(expr.source, out);
+      else if (expr.kind === 'PointerStep') collectElementPaths(expr.source, out, links);
       return;
     case 'Call':
       if (expr.callKind !== 'element') return;
       expr.args.forEach((a, i) => {
-        if (expr.modes[i] === 'element') collectElementPaths(a, out);
+        if (expr.modes[i] === 'element') collectElementPaths(a, out, links);
       });
+      return;
+    case 'LinkProperty':
+      // Read through the link rows: the link's objects are one per link, not distinct.
+      links.push(expr.link);
+      collectElementPaths(expr.link, out, links);
       return;
     case 'Cast':
     case 'TypeCheck':
-      collectElementPaths(expr.expr, out);
+      collectElementPaths(expr.expr, out, links);
       return;
     case 'TupleLiteral':
     case 'ArrayLiteral':
-      for (const e of expr.elements) collectElementPaths(e, out);
+      for (const e of expr.elements) collectElementPaths(e, out, links);
       return;
     case 'IfElse':
       // The branches are sets of their own (std::IF takes them as SET OF): only the condition.
-      collectElementPaths(expr.condition, out);
+      collectElementPaths(expr.condition, out, links);
       return;
     case 'Shape':
-      collectElementPaths(expr.subject, out);
+      collectElementPaths(expr.subject, out, links);
       return;
     default:
       return;

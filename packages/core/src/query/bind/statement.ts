@@ -31,6 +31,7 @@ import { linkOf } from './shape';
 import { moduleOf, printIrType } from './types';
 
 const STR = { kind: 'scalar', name: 'std::str' } as const;
+const BOOL = { kind: 'scalar', name: 'std::bool' } as const;
 
 export function bindStatement(ctx: BindContext, scope: Scope, node: ql.Query): IrExpr {
   switch (node.kind) {
@@ -124,6 +125,9 @@ export function selectOver(
   if (clauses.filter) {
     filter = bindExpr(ctx, inner, clauses.filter);
     expectBool(filter, clauses.filter.span);
+    // `filter {}` is never true: nothing is kept.
+    if (filter.type.kind === 'empty')
+      filter = { kind: 'Literal', type: BOOL, card: ONE, value: 'false' };
     card = cardOptional(card);
     if (isExclusiveFilter(ctx, filter, subjectId)) card = cardAtMostOne(card);
   }

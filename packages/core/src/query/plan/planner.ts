@@ -571,7 +571,9 @@ class Planner implements PlanContext {
         rel,
         target,
         column,
-        step.card.max === 'many' || step.card.min === 1 ? 'inner' : 'left',
+        // Per row the source is one object: an optional link keeps the row (NULL = empty), so
+        // an optional argument (`?=`, `??`) sees the empty value instead of losing the row.
+        (p.required && !source.nullable) || step.card.min === 1 ? 'inner' : 'left',
       );
       return {
         ...(bound as Extract<Bound, { kind: 'object' }>),

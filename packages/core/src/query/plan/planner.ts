@@ -1195,6 +1195,8 @@ class Planner implements PlanContext {
   }
 
   private argValue(rel: Rel, arg: IrExpr, mode: 'element' | 'set' | 'optional'): SqlExpr {
+    if (mode === 'optional' && arg.kind === 'Select' && arg.card.min === 0)
+      return this.optionalStatement(rel, arg);
     if (mode !== 'set') return this.value(rel, arg);
     // A set-of argument of an element-wise call (`in`): the whole set as an array.
     const { query } = this.rows(rel, arg);
@@ -1205,6 +1207,20 @@ class Planner implements PlanContext {
         from: [sql.subquery(query, alias)],
       }),
     );
+  }
+
+  /**
+   * A statement given as an optional argument (`(select ...) ?= x`): its rows left-joined, so
+   * an empty statement is one row with the empty value (NULL) rather than no row.
+   */
+  private optionalStatement(rel: Rel, arg: Extract<IrExpr, { kind: 'Select' }>): SqlExpr {
+    let bound = rel.lookupNode(arg);
+    if (!bound) {
+      const { query, columns } = this.rows(rel, arg);
+      bound = this.liftRows(rel, arg, query, columns, 'left');
+      rel.bindNode(arg, bound);
+    }
+    return bound.kind === 'object' ? bound.id : bound.expr;
   }
 
   /**

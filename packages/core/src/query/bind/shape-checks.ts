@@ -19,6 +19,7 @@ import type { TypeRef } from '../../schema/model';
 import type { IrExpr, IrType } from '../ir';
 import type { PointerInfo, SchemaIndex } from '../schema-index';
 import { fail } from './context';
+import { scalarExtends } from './type-pattern';
 import { printIrType } from './types';
 
 /** `property 'name' of object type 'default::User'`, as Gel names a pointer in messages. */
@@ -40,16 +41,6 @@ function typeWord(type: IrType): string {
   if (type.kind === 'object') return `object type '${printIrType(type)}'`;
   if (type.kind === 'scalar') return `scalar type '${printIrType(type)}'`;
   return `'${printIrType(type)}'`;
-}
-
-/** True when a value of `sub` is a value of the scalar `sup` (the same, or a scalar extending it). */
-function scalarExtends(index: SchemaIndex, sub: string, sup: string): boolean {
-  let current: string | undefined = sub;
-  for (let guard = 0; current && guard < 64; guard++) {
-    if (current === sup) return true;
-    current = index.scalar(current)?.base;
-  }
-  return false;
 }
 
 /** Whether a computed element of type `type` may stand for a pointer targeting `target`. */

@@ -55,7 +55,7 @@ export function resolveTypePattern(
 }
 
 /** True when a value of the scalar `sub` is a value of `sup` (the same, or extending it). */
-function scalarExtends(index: SchemaIndex, sub: string, sup: string): boolean {
+export function scalarExtends(index: SchemaIndex, sub: string, sup: string): boolean {
   let current: string | undefined = sub;
   for (let guard = 0; current && guard < 64; guard++) {
     if (current === sup) return true;

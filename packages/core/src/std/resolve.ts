@@ -311,6 +311,16 @@ const FAMILY: Readonly<
   anydiscrete: (b, t) => t.kind === 'scalar' && isDiscreteRangeElement(t.name) && b === t.name,
 };
 
+/** Whether a value of `type` belongs to the pseudo-type `name` (`5 is anyint`, `x is anytype`). */
+export function isOfPolyType(name: PolyName, type: TypeRef, env: TypeEnv): boolean {
+  return FAMILY[name](type.kind === 'scalar' ? resolutionBase(type.name, env) : null, type, env);
+}
+
+/** The polymorphic pseudo-type a bare type name spells, or null. */
+export function polyTypeName(name: string): PolyName | null {
+  return Object.hasOwn(FAMILY, name) ? (name as PolyName) : null;
+}
+
 interface Match {
   readonly overload: Overload;
   readonly cost: number;

@@ -39,6 +39,7 @@ import type { PointerInfo } from '../schema-index';
 import { type BindContext, fail, unknownName, type Scope } from './context';
 import { isObjectType, lookupSchemaName, printIrType, resolveTypeExpr, sameType } from './types';
 import { bindShape, viewStep } from './shape';
+import { matchesPattern, resolveTypePattern } from './type-pattern';
 import { bindStatement } from './statement';
 import { bindCall, bindCast, bindOperator, bindSlice, literalType } from './calls';
 
@@ -1078,19 +1079,19 @@ function bindUnary(ctx: BindContext, scope: Scope, node: ql.UnaryOp): IrExpr {
 
 function bindIs(ctx: BindContext, scope: Scope, node: ql.IsOp): IrExpr {
   const expr = bindExpr(ctx, scope, node.left);
-  const type = resolveTypeExpr(ctx.index, scope, node.type);
-  if (isObjectType(expr.type) && type.kind === 'object') {
+  const pattern = resolveTypePattern(ctx.index, scope, node.type);
+  if (isObjectType(expr.type) && pattern.kind === 'type' && pattern.type.kind === 'object') {
     return {
       kind: 'TypeCheck',
       type: BOOL,
       card: expr.card,
       expr,
-      objectType: type.name,
+      objectType: pattern.type.name,
       negated: node.negated,
     };
   }
-  // Scalars: the answer is known statically.
-  const same = sameType(expr.type, type);
+  // Scalars, collections and pseudo-types (`5 is anyint`): the answer is known statically.
+  const same = matchesPattern(ctx.index, expr.type, pattern);
   return {
     kind: 'Literal',
     type: BOOL,

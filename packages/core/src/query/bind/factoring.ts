@@ -205,3 +205,65 @@ function pathIdOfPath(expr: IrExpr): string | null {
   const path = pathOf(expr);
   return path?.id ? path.id : null;
 }
+
+/**
+ * The paths a statement's subject makes visible to its clauses: in `select len(User.name) order
+ * by User.name` the subject reads `User` and `User.name` one element at a time, so inside its
+ * filter and order by those paths (and every prefix: `Issue` in `Issue.status.name`) are the
+ * element the clause is evaluated for. Fences (aggregates, subqueries, EXISTS, if/else branches)
+ * keep their paths to themselves; a computed pointer's source is not factored (as in Gel).
+ * Close kin of `elementPathIds` (which the planner's binding rules shape): the two walks should
+ * become one.
+ */
+export function visiblePathIds(expr: IrExpr): Set<string> {
+  const out = new Set<string>();
+  collectVisible(expr, out);
+  return out;
+}
+
+function collectVisible(expr: IrExpr, out: Set<string>): void {
+  switch (expr.kind) {
+    case 'BindingRef':
+      if (expr.binding.transparent) collectVisible(expr.binding.expr, out);
+      else out.add(expr.pathId);
+      return;
+    case 'TypeRoot':
+      out.add(expr.pathId);
+      return;
+    case 'PointerStep':
+    case 'Backlink':
+    case 'Intersection':
+      out.add(expr.pathId);
+      // A computed pointer's source is not a path of the scope (Gel does not factor computables).
+      if (expr.kind !== 'PointerStep' || expr.computed === null) collectVisible(expr.source, out);
+      return;
+    case 'LinkProperty':
+      collectVisible(expr.link, out);
+      return;
+    case 'Call':
+      if (expr.callKind !== 'element') return;
+      expr.args.forEach((a, i) => {
+        if (expr.modes[i] === 'element') collectVisible(a, out);
+      });
+      return;
+    case 'Cast':
+    case 'TypeCheck':
+      collectVisible(expr.expr, out);
+      return;
+    case 'TupleElement':
+      collectVisible(expr.tuple, out);
+      return;
+    case 'TupleLiteral':
+    case 'ArrayLiteral':
+      for (const e of expr.elements) collectVisible(e, out);
+      return;
+    case 'IfElse':
+      collectVisible(expr.condition, out);
+      return;
+    case 'Shape':
+      collectVisible(expr.subject, out);
+      return;
+    default:
+      return;
+  }
+}

@@ -27,6 +27,7 @@ import {
   subjectScope,
   withPathId,
 } from './expr';
+import { checkComputedElement, checkDuplicate } from './shape-checks';
 import { selectOver } from './statement';
 import { isObjectType, printIrType, resolveTypeExpr } from './types';
 
@@ -85,6 +86,14 @@ export function bindShape(
     for (const bound of bindElement(ctx, elementScope, one, inner.type.name, el)) {
       if (splatted) putSplat(bound, el.span);
       else {
+        const prior = out.some((e) => e.name === bound.name && e.onlyFor === bound.onlyFor);
+        if (prior && !fromSplats.has(bound.name) && !bound.name.startsWith('@')) {
+          const pointer = ctx.index.objectType(inner.type.name)?.pointers.get(bound.name);
+          const kind = (pointer?.kind ?? (isObjectType(bound.expr.type) ? 'link' : 'property')) as
+            | 'link'
+            | 'property';
+          checkDuplicate(kind, bound.name, inner.type.name, el.span);
+        }
         fromSplats.delete(bound.name);
         put(bound);
       }
@@ -422,8 +431,23 @@ function bindElement(
     if (narrowing) expr = bindStep(ctx, scope, expr, narrowing);
   }
   if (el.elements !== null) expr = bindShape(ctx, scope, expr, el.elements, el.span);
-  if (el.filter || el.orderBy.length || el.offset || el.limit) {
-    expr = selectOver(ctx, scope, expr, el, el.span);
+  const clauses = el.filter || el.orderBy.length || el.offset || el.limit;
+  if (clauses) expr = selectOver(ctx, scope, expr, el, el.span);
+  if (step.via === '.' && onlyFor === null && (el.compExpr || clauses)) {
+    checkComputedElement(
+      ctx.index,
+      {
+        name: step.name,
+        owner: typeName,
+        base: ctx.index.objectType(typeName)?.pointers.get(step.name) ?? null,
+        computed: el.compExpr !== null,
+        required: el.required,
+        cardinality: el.cardinality,
+        span: el.span,
+        exprSpan: el.compExpr?.span ?? el.span,
+      },
+      expr,
+    );
   }
   // `multi x := ...` is a list even when it holds one value.
   if (el.cardinality === 'multi' && expr.card.max !== 'many')

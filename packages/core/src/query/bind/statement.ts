@@ -31,11 +31,12 @@ import { fail, type BindContext, type Scope } from './context';
 import { bindExpr, bindingRef, expectBool, pathIdOf, subjectScope, withPathId } from './expr';
 import { mutationChildren } from '../mutation-ir';
 import { bindMutation, recordWrites } from './mutation';
+import { visiblePathIds } from './factoring';
 import { linkOf } from './shape';
-import { elementPathIds } from './factoring';
 import { moduleOf, printIrType } from './types';
 
 const STR = { kind: 'scalar', name: 'std::str' } as const;
+const BOOL = { kind: 'scalar', name: 'std::bool' } as const;
 
 export function bindStatement(ctx: BindContext, scope: Scope, node: ql.Query): IrExpr {
   switch (node.kind) {
@@ -115,7 +116,12 @@ export function selectOver(
   const core = withPathId(ctx, scope, result.kind === 'Shape' ? result.subject : result);
   if (result.kind !== 'Shape') result = core;
   const subjectId = pathIdOf(core) as string;
-  const base = withSubjectPaths(subjectScope(scope, core, linkOf(ctx, core)), core);
+  const subjectBase = subjectScope(scope, core, linkOf(ctx, core));
+  // The paths the subject reads element-wise are one element in the clauses (Gel's factoring).
+  const base: Scope = {
+    ...subjectBase,
+    singletons: new Set([...subjectBase.singletons, ...visiblePathIds(core)]),
+  };
   // `.x` in the clauses reaches the computed elements of the select's own shape.
   const inner: Scope =
     result.kind === 'Shape'
@@ -127,6 +133,9 @@ export function selectOver(
     refuseMutationIn(clauses.filter, 'a FILTER clause');
     filter = bindExpr(ctx, inner, clauses.filter);
     expectBool(filter, clauses.filter.span);
+    // `filter {}` is never true: nothing is kept.
+    if (filter.type.kind === 'empty')
+      filter = { kind: 'Literal', type: BOOL, card: ONE, value: 'false' };
     card = cardOptional(card);
     if (isExclusiveFilter(ctx, filter, subjectId)) card = cardAtMostOne(card);
   }
@@ -141,7 +150,9 @@ export function selectOver(
   });
   const offset = clauses.offset ? bindCount(ctx, scope, clauses.offset, 'offset') : null;
   const limit = clauses.limit ? bindCount(ctx, scope, clauses.limit, 'limit') : null;
-  if (offset || limit) card = cardOptional(card);
+  // Gel's bounds: an offset, `limit 0` or a limit not written as a literal may leave nothing; a
+  // literal positive limit keeps the lower bound.
+  if (offset || (limit && limit.kind !== 'Literal')) card = cardOptional(card);
   if (limit?.kind === 'Literal') {
     if (limit.value === '0') card = { min: 0, max: 0 };
     else if (limit.value === '1') card = cardAtMostOne(card);
@@ -158,17 +169,6 @@ export function selectOver(
     offset,
     limit,
   };
-}
-
-/**
- * A subject with no path of its own (`select (Issue.number, Issue.name)`) is computed from one
- * element of each path it reads element-wise: the clauses see those paths as that element.
- */
-function withSubjectPaths(scope: Scope, core: IrExpr): Scope {
-  if (core.kind !== 'BindingRef' || !core.binding.transparent) return scope;
-  const ids = elementPathIds(core.binding.expr);
-  if (ids.size === 0) return scope;
-  return { ...scope, singletons: new Set([...scope.singletons, ...ids]) };
 }
 
 function bindCount(ctx: BindContext, scope: Scope, node: ql.Expr, what: string): IrExpr {

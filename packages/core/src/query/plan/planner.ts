@@ -48,6 +48,7 @@ import {
   planSideEffect,
 } from './mutation';
 import { Rel, type Bound } from './rel';
+import { sharedPrefixes } from './factoring';
 import { backlinkIds, junctionSource, typeSource, unionAll, type SourceContext } from './sources';
 
 const JSON_T = pgType('json');
@@ -239,6 +240,8 @@ class Planner implements PlanContext {
       readonly distinct?: boolean;
       /** More columns computed per element (a group's keys). */
       readonly extra?: (rel: Rel) => readonly Target[];
+      /** The statement's clauses: their paths factor with `expr`'s (a select's filter, order). */
+      readonly clauses?: readonly IrExpr[];
     } = {},
   ): {
     query: SqlQuery;
@@ -252,7 +255,7 @@ class Planner implements PlanContext {
   } {
     const rel = new Rel(parent);
     hooks.before?.(rel);
-    this.prebind(rel, expr);
+    this.prebind(rel, expr, hooks.clauses);
     const bound = this.lift(rel, expr);
     const slice = hooks.after?.(rel);
     const out = bound.out ?? this.outputOf(rel, expr, bound);
@@ -325,14 +328,22 @@ class Planner implements PlanContext {
    * aggregates, EXISTS and other fences) are bound first, so a fenced use of the same path
    * anywhere in `expr` (`count(User.friends)` beside `User.name`) sees the same element.
    */
-  private prebind(rel: Rel, expr: IrExpr): void {
+  private prebind(rel: Rel, expr: IrExpr, clauses: readonly IrExpr[] = []): void {
     // `User.friends { @since }`: the shape reads its subject's link rows, so the subject is one
     // element per (source, target) link, not each target once (marked before anything lifts it).
     if (expr.kind === 'Shape' && readsLinkRowsOf(expr))
       markLinkRows(this.distinctDone, expr.subject);
     const paths: IrExpr[] = [];
-    collectElementPaths(expr, paths);
+    const links: IrExpr[] = [];
+    collectElementPaths(expr, paths, links);
+    for (const link of links) markLinkRows(this.distinctDone, link);
     const covered = boundPrefixes(rel, expr);
+    // Prefixes other paths of the scope share are one element (`Issue` in
+    // `Issue.owner.name ++ Issue.watchers.name`): bound before the paths through them.
+    for (const p of sharedPrefixes(paths, [expr, ...clauses])) {
+      const id = pathId(p);
+      if (id !== null && rel.lookup(id) === undefined && !covered.has(id)) this.lift(rel, p);
+    }
     for (const p of paths) {
       const id = pathId(p);
       if (id !== null && rel.lookup(id) === undefined && !covered.has(id)) this.lift(rel, p);
@@ -476,6 +487,7 @@ class Planner implements PlanContext {
       case 'Select': {
         const bound = this.subqueryLift(rel, expr.result, {
           after: (inner) => this.selectClauses(inner, expr),
+          clauses: [...(expr.filter ? [expr.filter] : []), ...expr.orderBy.map((k) => k.expr)],
         });
         return bound;
       }
@@ -692,7 +704,9 @@ class Planner implements PlanContext {
         rel,
         target,
         column,
-        step.card.max === 'many' || step.card.min === 1 ? 'inner' : 'left',
+        // Per row the source is one object: an optional link keeps the row (NULL = empty), so
+        // an optional argument (`?=`, `??`) sees the empty value instead of losing the row.
+        (p.required && !source.nullable) || step.card.min === 1 ? 'inner' : 'left',
       );
       return {
         ...(bound as Extract<Bound, { kind: 'object' }>),
@@ -1434,6 +1448,8 @@ class Planner implements PlanContext {
   }
 
   private argValue(rel: Rel, arg: IrExpr, mode: 'element' | 'set' | 'optional'): SqlExpr {
+    if (mode === 'optional' && arg.kind === 'Select' && arg.card.min === 0)
+      return this.optionalStatement(rel, arg);
     if (mode === 'optional') return this.optionalValue(rel, arg);
     if (mode !== 'set') return this.value(rel, arg);
     // One row's expression: a set literal of values (`x in {1, 2}`) is an array of them.
@@ -1455,6 +1471,20 @@ class Planner implements PlanContext {
         from: [sql.subquery(query, alias)],
       }),
     );
+  }
+
+  /**
+   * A statement given as an optional argument (`(select ...) ?= x`): its rows left-joined, so
+   * an empty statement is one row with the empty value (NULL) rather than no row.
+   */
+  private optionalStatement(rel: Rel, arg: Extract<IrExpr, { kind: 'Select' }>): SqlExpr {
+    let bound = rel.lookupNode(arg);
+    if (!bound) {
+      const { query, columns } = this.rows(rel, arg);
+      bound = this.liftRows(rel, arg, query, columns, 'left');
+      rel.bindNode(arg, bound);
+    }
+    return bound.kind === 'object' ? bound.id : bound.expr;
   }
 
   /**
@@ -1832,10 +1862,10 @@ function pathId(expr: IrExpr): string | null {
 }
 
 /** Object paths read element-wise by `expr` (see Planner.prebind), outermost first. */
-function collectElementPaths(expr: IrExpr, out: IrExpr[]): void {
+function collectElementPaths(expr: IrExpr, out: IrExpr[], links: IrExpr[] = []): void {
   switch (expr.kind) {
     case 'BindingRef':
-      if (expr.binding.transparent) collectElementPaths(expr.binding.expr, out);
+      if (expr.binding.transparent) collectElementPaths(expr.binding.expr, out, links);
       else if (!expr.binding.iteration) out.push(expr);
       return;
     case 'TypeRoot':
@@ -1843,28 +1873,33 @@ function collectElementPaths(expr: IrExpr, out: IrExpr[]): void {
     case 'Backlink':
     case 'Intersection':
       if (expr.type.kind === 'object') out.push(expr);
-      else if (expr.kind === 'PointerStep') collectElementPaths(expr.source, out);
+      else if (expr.kind === 'PointerStep') collectElementPaths(expr.source, out, links);
       return;
     case 'Call':
       if (expr.callKind !== 'element') return;
       expr.args.forEach((a, i) => {
-        if (expr.modes[i] === 'element') collectElementPaths(a, out);
+        if (expr.modes[i] === 'element') collectElementPaths(a, out, links);
       });
+      return;
+    case 'LinkProperty':
+      // Read through the link rows: the link's objects are one per link, not distinct.
+      links.push(expr.link);
+      collectElementPaths(expr.link, out, links);
       return;
     case 'Cast':
     case 'TypeCheck':
-      collectElementPaths(expr.expr, out);
+      collectElementPaths(expr.expr, out, links);
       return;
     case 'TupleLiteral':
     case 'ArrayLiteral':
-      for (const e of expr.elements) collectElementPaths(e, out);
+      for (const e of expr.elements) collectElementPaths(e, out, links);
       return;
     case 'IfElse':
       // The branches are sets of their own (std::IF takes them as SET OF): only the condition.
-      collectElementPaths(expr.condition, out);
+      collectElementPaths(expr.condition, out, links);
       return;
     case 'Shape':
-      collectElementPaths(expr.subject, out);
+      collectElementPaths(expr.subject, out, links);
       return;
     default:
       return;

@@ -313,8 +313,11 @@ function rebindView(
   const inner: Scope = {
     ...subjectScope(scope, source, null),
     pathAliases: new Map([...scope.pathAliases, ...aliases]),
-    // Each use of a computed element is a set of its own (Gel does not factor computables).
-    aliasNamespace: `${scope.aliasNamespace}~v${ctx.freshId()}`,
+    // Each use of a computed element is a set of its own (Gel does not factor computables); a
+    // stored link written with a sub-shape (`deck: { n := ... }`) is the link itself.
+    aliasNamespace: element.compExpr
+      ? `${scope.aliasNamespace}~v${ctx.freshId()}`
+      : scope.aliasNamespace,
   };
   let expr = element.compExpr
     ? bindExpr(ctx, inner, element.compExpr)
@@ -353,7 +356,7 @@ function rebindView(
     sourceType,
     pointer,
     computed: expr,
-    pathId: `${sourceId}.${name}~${ctx.freshId()}`,
+    pathId: element.compExpr ? `${sourceId}.${name}~${ctx.freshId()}` : `${sourceId}.${name}`,
   };
 }
 

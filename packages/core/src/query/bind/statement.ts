@@ -590,6 +590,9 @@ function groupingSets(
       case 'GroupingSimple':
         return [atom(element.element)];
       case 'GroupingSets':
+        // Gel's grammar has no empty `{}` here: it would leave no grouping set at all.
+        if (element.sets.length === 0)
+          return fail(QueryError, 'a grouping set list `{...}` cannot be empty', element.span);
         return element.sets.flatMap(expand);
       case 'GroupingOperation': {
         const parts = element.elements.map(atom);

@@ -40,7 +40,8 @@ for (const f of files.filter((f) => f.endsWith('.test.ts'))) {
     units.push({ name: `${path.relative(root, f)}#${i}`, sdl, literal: true });
   }
 }
-for (const u of discoverUnits(path.resolve(values.gel))) units.push({ name: `gel:${u.name}`, sdl: u.sdl });
+for (const u of discoverUnits(path.resolve(values.gel)))
+  units.push({ name: `gel:${u.name}`, sdl: u.sdl });
 
 function render(from, to) {
   return planMigration(from, to)
@@ -54,13 +55,17 @@ for (const u of units) {
     schema = buildSchema(u.sdl);
   } catch (err) {
     if (u.literal) continue;
-    console.log(`=== ${u.name}\n!! build: ${err?.type ?? ''} ${String(err?.message).split('\n')[0]}`);
+    console.log(
+      `=== ${u.name}\n!! build: ${err?.type ?? ''} ${String(err?.message).split('\n')[0]}`,
+    );
     continue;
   }
   try {
     console.log(`=== ${u.name}\n${render(null, schema)}`);
   } catch (err) {
-    console.log(`=== ${u.name}\n!! plan: ${err?.type ?? ''} ${String(err?.message).split('\n')[0]}`);
+    console.log(
+      `=== ${u.name}\n!! plan: ${err?.type ?? ''} ${String(err?.message).split('\n')[0]}`,
+    );
   }
   const v2 = u.name.replace(/\.esdl$/, '.v2.esdl');
   if (!u.literal && v2 !== u.name && fs.existsSync(path.join(root, v2))) {

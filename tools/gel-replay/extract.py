@@ -23,6 +23,8 @@ import os
 import re
 import sys
 
+from expectations import Bag, tagged
+
 
 class Unextractable(Exception):
     pass
@@ -106,10 +108,6 @@ def value(node):
     return evaluated(node, f'{type(node).__name__} in expectation')
 
 
-class Bag(list):
-    """`tb.bag(...)` when an expectation is evaluated."""
-
-
 # What an evaluated expectation may call: pure builtins and Gel's test helpers' data forms.
 SAFE_CALLS = {
     'list': list, 'tuple': tuple, 'set': set, 'frozenset': frozenset, 'range': range,
@@ -149,28 +147,10 @@ def evaluated(node, reason):
         result = eval(compile(ast.Expression(node), '<expectation>', 'eval'), namespace)
     except Exception:
         raise Unextractable(reason)
-    return tagged(result)
-
-
-def tagged(v):
-    """A Python value -> the tagged JSON form `value()` produces for the same literal."""
-    if isinstance(v, Bag):
-        return {'$bag': [tagged(e) for e in v]}
-    if isinstance(v, (set, frozenset)):
-        return {'$set': [tagged(e) for e in v]}
-    if isinstance(v, (list, tuple, range)):
-        return [tagged(e) for e in v]
-    if isinstance(v, dict):
-        if not all(isinstance(k, str) for k in v):
-            raise Unextractable('non-string dict key')
-        return {k: tagged(e) for k, e in v.items()}
-    if v is Ellipsis:
-        return {'$ellipsis': True}
-    if isinstance(v, float):
-        return {'$float': v}
-    if v is None or isinstance(v, (bool, int, str)):
-        return v
-    raise Unextractable(f'{type(v).__name__} value in expectation')
+    try:
+        return tagged(result)
+    except TypeError as e:
+        raise Unextractable(str(e))
 
 
 def sort_spec(node):

@@ -23,15 +23,14 @@ import argparse
 import ast
 import asyncio
 import contextlib
-import datetime
-import decimal
 import importlib.util
 import json
 import re
 import sys
 import types
 import unittest
-import uuid
+
+from expectations import Bag, Range, tagged
 
 PROTOCOL_OUT = sys.stdout
 sys.stdout = sys.stderr  # the test module's prints must not reach the protocol stream
@@ -47,10 +46,6 @@ def ask(message):
 
 
 # --- values -----------------------------------------------------------------------------------
-
-class Bag(list):
-    """`tb.bag(...)`: a list compared without order."""
-
 
 class Record(dict):
     """A result object: `o.name` and `o['name']` both read a field (Gel's client objects)."""
@@ -68,48 +63,6 @@ def from_json(value):
     if isinstance(value, list):
         return [from_json(v) for v in value]
     return value
-
-
-def tagged(v):
-    """A Python expectation -> the tagged JSON extract.py writes (see its docstring)."""
-    if isinstance(v, Bag):
-        return {'$bag': [tagged(e) for e in v]}
-    if isinstance(v, (set, frozenset)):
-        return {'$set': [tagged(e) for e in v]}
-    if isinstance(v, (list, tuple, range)):
-        return [tagged(e) for e in v]
-    if isinstance(v, dict):
-        return {str(k): tagged(e) for k, e in v.items()}
-    if v is Ellipsis:
-        return {'$ellipsis': True}
-    if isinstance(v, bool) or v is None or isinstance(v, (int, str)):
-        return v
-    if isinstance(v, float):
-        return {'$float': v}
-    if isinstance(v, decimal.Decimal):
-        return {'$float': float(v)}
-    if isinstance(v, uuid.UUID):
-        return str(v)
-    if isinstance(v, type):
-        return {'$type': {'str': 'str', 'int': 'int', 'float': 'float', 'bool': 'bool',
-                          'UUID': 'uuid'}.get(v.__name__, 'any')}
-    if isinstance(v, (datetime.datetime, datetime.date, datetime.time)):
-        return v.isoformat()
-    if isinstance(v, datetime.timedelta):
-        return {'$type': 'any'}
-    if isinstance(v, Range):
-        return ({'empty': True} if v.empty else
-                {'lower': tagged(v.lower), 'upper': tagged(v.upper),
-                 'inc_lower': v.inc_lower, 'inc_upper': v.inc_upper})
-    raise TypeError(f'cannot send a {type(v).__name__} expectation')
-
-
-class Range:
-    """The client library's `Range`, as Gel's JSON writes it."""
-
-    def __init__(self, lower=None, upper=None, *, inc_lower=True, inc_upper=False, empty=False):
-        self.lower, self.upper = lower, upper
-        self.inc_lower, self.inc_upper, self.empty = inc_lower, inc_upper, empty
 
 
 # --- errors -----------------------------------------------------------------------------------

@@ -1,0 +1,59 @@
+"""The expectation values Gel's tests write, as the replay runner reads them (tagged JSON).
+
+Shared by extract.py (expectations evaluated from the test source) and live.py (expectations
+built while a test runs): `Bag` is `tb.bag(...)`, `Range` the client's range, and `tagged`
+turns a Python value into JSON with tags for what JSON lacks: {"$bag": [...]} (unordered),
+{"$set": [...]}, {"$ellipsis": true}, {"$type": "str"} (any value of a type), {"$float": x}.
+A value it cannot express raises TypeError.
+"""
+import datetime
+import decimal
+import uuid
+
+
+class Bag(list):
+    """`tb.bag(...)`: a list compared without order."""
+
+
+class Range:
+    """The client library's `Range`, as Gel's JSON writes it."""
+
+    def __init__(self, lower=None, upper=None, *, inc_lower=True, inc_upper=False, empty=False):
+        self.lower, self.upper = lower, upper
+        self.inc_lower, self.inc_upper, self.empty = inc_lower, inc_upper, empty
+
+
+def tagged(v):
+    """A Python expectation -> the tagged JSON extract.py writes (see its docstring)."""
+    if isinstance(v, Bag):
+        return {'$bag': [tagged(e) for e in v]}
+    if isinstance(v, (set, frozenset)):
+        return {'$set': [tagged(e) for e in v]}
+    if isinstance(v, (list, tuple, range)):
+        return [tagged(e) for e in v]
+    if isinstance(v, dict):
+        if not all(isinstance(k, str) for k in v):
+            raise TypeError('non-string dict key in an expectation')
+        return {k: tagged(e) for k, e in v.items()}
+    if v is Ellipsis:
+        return {'$ellipsis': True}
+    if isinstance(v, bool) or v is None or isinstance(v, (int, str)):
+        return v
+    if isinstance(v, float):
+        return {'$float': v}
+    if isinstance(v, decimal.Decimal):
+        return {'$float': float(v)}
+    if isinstance(v, uuid.UUID):
+        return str(v)
+    if isinstance(v, type):
+        return {'$type': {'str': 'str', 'int': 'int', 'float': 'float', 'bool': 'bool',
+                          'UUID': 'uuid'}.get(v.__name__, 'any')}
+    if isinstance(v, (datetime.datetime, datetime.date, datetime.time)):
+        return v.isoformat()
+    if isinstance(v, datetime.timedelta):
+        return {'$type': 'any'}
+    if isinstance(v, Range):
+        return ({'empty': True} if v.empty else
+                {'lower': tagged(v.lower), 'upper': tagged(v.upper),
+                 'inc_lower': v.inc_lower, 'inc_upper': v.inc_upper})
+    raise TypeError(f'cannot send a {type(v).__name__} expectation')

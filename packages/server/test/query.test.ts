@@ -60,7 +60,15 @@ const compileQuery: CompileQuery = (schema: Schema, text, options) => {
     case 'insert Item { name := <str>$name }':
       return {
         sql: `with i as (insert into "default"."Item" ("name") values ($1::jsonb #>> '{}') returning *) select coalesce(json_agg(json_build_object('id', i.id, 'name', i."name")), '[]')::text as result from i`,
-        params: [{ source: 'variable', name: 'name', type: 'std::str', required: true }],
+        params: [
+          {
+            source: 'variable',
+            name: 'name',
+            type: 'std::str',
+            valueType: { kind: 'scalar', name: 'std::str' },
+            required: true,
+          },
+        ],
         cardinality: 'one',
         resultType: 'default::Item',
         writes: true,
@@ -69,8 +77,20 @@ const compileQuery: CompileQuery = (schema: Schema, text, options) => {
       return {
         sql: `select json_build_array(json_build_array($1::jsonb #>> '{}', $2::jsonb #>> '{}'))::text as result`,
         params: [
-          { source: 'global', name: 'default::tenant', type: 'std::str', required: false },
-          { source: 'auth', name: 'current_user_id', type: 'std::uuid', required: false },
+          {
+            source: 'global',
+            name: 'default::tenant',
+            type: 'std::str',
+            valueType: { kind: 'scalar', name: 'std::str' },
+            required: false,
+          },
+          {
+            source: 'auth',
+            name: 'current_user_id',
+            type: 'std::uuid',
+            valueType: { kind: 'scalar', name: 'std::uuid' },
+            required: false,
+          },
         ],
         cardinality: 'one',
         resultType: 'tuple<std::str, std::uuid>',
@@ -218,8 +238,8 @@ describe('POST /query', () => {
         { authorization: `Bearer ${SERVICE_KEY}` },
       );
       expect(calls.map((c) => c.options)).toEqual([
-        { cardinality: 'many', access: { policies: true, readOnly: false } },
-        { cardinality: 'many', access: { policies: false, readOnly: false } },
+        { cardinality: 'many', access: { policies: true } },
+        { cardinality: 'many', access: { policies: false } },
       ]);
     } finally {
       await fresh.close();
@@ -264,7 +284,7 @@ describe('POST /query: who runs without access policies', () => {
     const server = await serverWith({ protocol: 'simple' });
     try {
       await post(server, '/query', { query: 'select Item { name }' });
-      expect(calls[0]?.options?.access).toEqual({ policies: false, readOnly: false });
+      expect(calls[0]?.options?.access).toEqual({ policies: false });
     } finally {
       await server.close();
     }

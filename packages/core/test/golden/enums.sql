@@ -7,7 +7,7 @@ create domain "default"."BookingNumber" as bigint default nextval('"default"."Bo
 create domain "default"."BookingState" as text constraint "BookingState.enum" check (VALUE in ('Requested', 'Confirmed', 'CheckedIn', 'CheckedOut', 'Cancelled'));
 
 -- step: create scalar default::Email (std::str)
-create domain "default"."Email" as text constraint "Email.regexp" check (VALUE ~ ('^[^@\s]+@[^@\s]+$'::text));
+create domain "default"."Email" as text constraint "Email.regexp" check (VALUE ~ (E'^[^@\\s]+@[^@\\s]+$'::text));
 
 -- step: create scalar default::Nights (std::int16)
 create domain "default"."Nights" as smallint constraint "Nights.min_value" check ((VALUE::bigint) >= (1::bigint)) constraint "Nights.max_value" check ((VALUE::bigint) <= (365::bigint));

@@ -3,7 +3,7 @@ alter domain "default"."BookingState" drop constraint "BookingState.enum";
 alter domain "default"."BookingState" add constraint "BookingState.enum" check (VALUE in ('Requested', 'Confirmed', 'CheckedIn', 'CheckedOut', 'Cancelled', 'NoShow'));
 
 -- step: create scalar default::Phone (std::str)
-create domain "default"."Phone" as text constraint "Phone.regexp" check (VALUE ~ ('^\+?[0-9 ]{6,20}$'::text));
+create domain "default"."Phone" as text constraint "Phone.regexp" check (VALUE ~ (E'^\\+?[0-9 ]{6,20}$'::text));
 
 -- step: alter scalar default::RoomKind (enum Standard, Double, Twin, Suite, Family)
 alter domain "default"."RoomKind" drop constraint "RoomKind.enum";

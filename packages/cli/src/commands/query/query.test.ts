@@ -28,8 +28,20 @@ const compileQuery: CompileQuery = (_schema, text) => {
     return {
       sql: `select coalesce(json_agg(json_build_object('name', i."name", 'count', i."count") order by i."name"), '[]')::text as result from "default"."Item" i where i."name" = ($1::jsonb #>> '{}') or i."count" = ($2::jsonb)::int8`,
       params: [
-        { source: 'variable', name: 'name', type: 'std::str', required: true },
-        { source: 'variable', name: 'count', type: 'std::int64', required: true },
+        {
+          source: 'variable',
+          name: 'name',
+          type: 'std::str',
+          valueType: { kind: 'scalar', name: 'std::str' },
+          required: true,
+        },
+        {
+          source: 'variable',
+          name: 'count',
+          type: 'std::int64',
+          valueType: { kind: 'scalar', name: 'std::int64' },
+          required: true,
+        },
       ],
       cardinality: 'many',
       resultType: 'default::Item',

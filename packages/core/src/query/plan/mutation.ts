@@ -222,6 +222,11 @@ function conflictGuard(
   const pointers =
     conflict.on ?? single.map((e) => e.pointer).filter((p) => p.model?.constraints.length);
   if (!pointers.some((p) => single.some((e) => e.pointer.name === p.name))) return null;
+  // A value that is itself a write (`l := (insert X {...} unless conflict ...)`) runs before the
+  // check can be made, as in Gel: the check cannot guard it (nor read it: it would plan itself).
+  const written = (p: PointerInfo) =>
+    single.some((e) => e.pointer.name === p.name && containsMutation(e.value, childrenOf));
+  if (pointers.some(written)) return null;
   const keys = conflict.keys ?? [];
   return (rel) =>
     conflictChecks(ctx, m, single, {

@@ -15,21 +15,12 @@
  * refuses, `configure`) is not translated and the step fails, counted like any other failure.
  */
 
-import { splitStatements } from './script';
+import { splitStatements, statementHead } from './script';
+
+export { isDdl } from './script';
 
 export class DdlNotTranslated extends Error {
   readonly type = 'DdlNotTranslated';
-}
-
-const DDL_HEAD = /^(create|alter|drop|configure|set|reset)\b/i;
-
-/** True when the statement is DDL (or session configuration), not a query. */
-export function isDdl(statement: string): boolean {
-  return DDL_HEAD.test(stripLeadingComments(statement));
-}
-
-function stripLeadingComments(text: string): string {
-  return text.replace(/^(\s*#[^\n]*\n)*/, '').trim();
 }
 
 /** `text` with every match of `pattern` (global) outside string literals and comments
@@ -138,7 +129,7 @@ function findDeclaration(sdl: string, kind: string, name: string): number | null
 
 /** The new SDL after one DDL statement. */
 export function applyDdl(sdl: string, statement: string): string {
-  const ddl = stripLeadingComments(statement);
+  const ddl = statementHead(statement);
   const lower = ddl.toLowerCase();
   let m = /^create\s+module\s+([\w:]+)(\s+if\s+not\s+exists)?\s*$/i.exec(ddl);
   if (m) return `${sdl}\n\nmodule ${m[1] as string} {}`;

@@ -59,6 +59,16 @@ export function splitStatements(text: string): string[] {
 const DDL =
   /^(start|populate|commit|abort|create|alter|drop|configure|set|reset|describe|administer|declare|rollback)\b/i;
 
+/** A statement without its leading `#` comment lines. */
+export function statementHead(statement: string): string {
+  return statement.replace(/^(\s*#[^\n]*\n)*/, '').trim();
+}
+
+/** True when the statement is DDL or session configuration (svc takes no such statement). */
+export function isDdl(statement: string): boolean {
+  return DDL.test(statementHead(statement));
+}
+
 /** The body between the first `{` and its matching `}`. */
 function braceBody(text: string): string | null {
   const open = text.indexOf('{');
@@ -90,7 +100,7 @@ export function classScript(
   let module: string | null = null;
   for (const script of setup) {
     for (const statement of splitStatements(script.text)) {
-      const head = statement.replace(/^(\s*#[^\n]*\n)*/, '').trimStart();
+      const head = statementHead(statement);
       const setModule = /^set\s+module\s+([\w:]+)\s*$/i.exec(head);
       if (setModule) {
         module = setModule[1] === 'default' ? null : (setModule[1] as string);
@@ -102,7 +112,7 @@ export function classScript(
         continue;
       }
       if (/^(populate|commit)\s+migration/i.test(head)) continue;
-      if (DDL.test(head)) skippedDdl.push(head.split('\n')[0] as string);
+      if (isDdl(head)) skippedDdl.push(head.split('\n')[0] as string);
       else statements.push(module === null ? statement : withModule(module, head));
     }
   }

@@ -18,7 +18,7 @@
  */
 import { commonError, QueryArgumentError } from '../../errors';
 import type { Schema } from '../../schema/model';
-import { paramValueProblem } from '../../std';
+import { paramValueProblem, type TypeEnv } from '../../std';
 import type { QueryParam } from '../api';
 import { typeEnv } from '../bind/calls';
 import { schemaIndex } from '../schema-index';
@@ -56,6 +56,12 @@ export function bindParameters(
   schema: Schema,
 ): (string | null)[] {
   const globals = resolveGlobals(input.globals, schema);
+  // Custom scalars' and enums' std bases, looked up once per request (only when a value is).
+  let env: TypeEnv | undefined;
+  const envOf = (): TypeEnv => {
+    env ??= typeEnv(schemaIndex(schema));
+    return env;
+  };
   const used = new Set<string>();
   const bindOne = (param: QueryParam): string | null => {
     switch (param.source) {
@@ -74,12 +80,12 @@ export function bindParameters(
               : `missing variable $${param.name} (${param.type})`,
           );
         }
-        return encode(value, param, `variable $${param.name}`, schema);
+        return encode(value, param, `variable $${param.name}`, envOf());
       }
       case 'global': {
         const value = globals.get(param.name);
         if (value === undefined || value === null) return null;
-        return encode(value, param, `global ${param.name}`, schema);
+        return encode(value, param, `global ${param.name}`, envOf());
       }
       case 'auth':
         return authValue(param.name, input.auth);
@@ -133,8 +139,8 @@ function authValue(name: string, auth: AuthValues): string | null {
   }
 }
 
-function encode(value: unknown, param: QueryParam, what: string, schema: Schema): string {
-  const problem = paramValueProblem(param.valueType, value, typeEnv(schemaIndex(schema)));
+function encode(value: unknown, param: QueryParam, what: string, env: TypeEnv): string {
+  const problem = paramValueProblem(param.valueType, value, env);
   if (problem !== undefined) {
     throw new QueryArgumentError(`${what} expects ${param.type}: ${problem}`);
   }

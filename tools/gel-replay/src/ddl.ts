@@ -9,10 +9,12 @@
  * `DdlNotTranslated` naming the form. Covered: `create module`; `create` of a type, abstract
  * type, scalar type, function, alias, global, abstract constraint/link/property/annotation
  * (their bodies: `create X` → `X`, `set name := v` → `name := v`, `alter property p {...}` in a
- * new type → `overloaded property p {...}`); `alter type T { create ...; ... }` and
- * `alter type T create ...` (only `create` subcommands); `drop type|alias|function|global|scalar
- * type`. Anything else (altering or dropping a pointer, access policies the schema builder
- * refuses, `configure`) is not translated and the step fails, counted like any other failure.
+ * new type → `overloaded property p {...}`); `alter type T { ... }` and `alter type T <one
+ * subcommand>` with `create ...`, `alter property|link p ...` (nested), `set default := e`,
+ * `drop constraint ...` and `drop property|link p` (members found as written); `drop
+ * type|alias|function|global|scalar type`. Anything else (other pointer changes, access
+ * policies the schema builder refuses, `configure`) is not translated and the step fails,
+ * counted like any other failure.
  */
 
 import { splitStatements, statementHead } from './script';
@@ -127,6 +129,119 @@ function findDeclaration(sdl: string, kind: string, name: string): number | null
   return match ? match.index + (match[1] as string).length : null;
 }
 
+/** The subcommands of an `alter`: `{ a; b; }`, or one subcommand written without braces. */
+function subcommands(rest: string): string[] {
+  const text = rest.trim().replace(/;$/, '').trim();
+  if (!text.startsWith('{')) return [text];
+  return splitStatements(text.slice(1, text.lastIndexOf('}')));
+}
+
+/** The `{` opening the block of the declaration at `at`, or null when it has none. */
+function blockOpen(sdl: string, at: number): number | null {
+  let depth = 0;
+  for (let i = at; i < sdl.length; i++) {
+    const ch = sdl[i] as string;
+    if (ch === "'" || ch === '"') {
+      i++;
+      while (i < sdl.length && sdl[i] !== ch) i += sdl[i] === '\\' ? 2 : 1;
+      continue;
+    }
+    if (ch === '(' || ch === '[') depth++;
+    else if (ch === ')' || ch === ']') depth--;
+    else if (depth === 0 && ch === '{') return i;
+    else if (depth === 0 && ch === ';') return null;
+  }
+  return null;
+}
+
+/** The declarations directly inside the block of the declaration at `at`, as [start, end). */
+function members(sdl: string, at: number): Array<[number, number]> {
+  const open = blockOpen(sdl, at);
+  if (open === null) return [];
+  const close = declarationEnd(sdl, at).blockClose ?? sdl.length;
+  const out: Array<[number, number]> = [];
+  let pos = open + 1;
+  while (pos < close) {
+    const skip = /^(\s+|#[^\n]*)+/.exec(sdl.slice(pos, close));
+    if (skip) pos += skip[0].length;
+    if (pos >= close) break;
+    const { end } = declarationEnd(sdl, pos);
+    out.push([pos, Math.min(end, close)]);
+    pos = Math.min(end, close);
+  }
+  return out;
+}
+
+/** The SDL with `text` added as the last member of the declaration at `at`. */
+function addMember(sdl: string, at: number, text: string): string {
+  const { end, blockClose } = declarationEnd(sdl, at);
+  if (blockClose !== null && blockOpen(sdl, at) !== null)
+    return `${sdl.slice(0, blockClose)}\n${text}\n${sdl.slice(blockClose)}`;
+  // `property p -> T;` or `type X extending Y;`: the `;` becomes a block.
+  return `${sdl.slice(0, end - 1)} {\n${text}\n};${sdl.slice(end)}`;
+}
+
+const squash = (text: string) =>
+  text.replace(/\s+/g, ' ').replace(/;\s*$/, '').trim().toLowerCase();
+
+/**
+ * The SDL after `alter` subcommands on the declaration at `at` (a type, or a pointer in one):
+ * `create ...` adds a member, `alter property|link p ...` recurses into the pointer,
+ * `set default := e` sets the pointer's default, `drop constraint ...` / `drop property|link p`
+ * removes the member written the same way. Anything else is not translated.
+ */
+function alterDeclaration(sdl: string, at: number, subs: readonly string[]): string {
+  let out = sdl;
+  for (const sub of subs) {
+    if (/^create\s/i.test(sub)) {
+      out = addMember(out, at, bodyToSdl(sub));
+      continue;
+    }
+    let m = /^alter\s+(property|link)\s+([A-Za-z_]\w*)\s*([\s\S]*)$/i.exec(sub);
+    if (m) {
+      const name = (m[2] as string).toLowerCase();
+      const member = members(out, at).find(
+        ([start, end]) => pointerName(out.slice(start, end)) === name,
+      );
+      if (!member) throw new DdlNotTranslated(`alter of pointer '${m[2]}' not found in the SDL`);
+      out = alterDeclaration(out, member[0], subcommands(m[3] as string));
+      continue;
+    }
+    m = /^set\s+default\s*:=\s*([\s\S]*)$/i.exec(sub);
+    if (m) {
+      out = addMember(out, at, `default := ${(m[1] as string).trim()};`);
+      continue;
+    }
+    m = /^drop\s+((?:constraint|property|link)\s[\s\S]*)$/i.exec(sub);
+    if (m) {
+      const wanted = squash(m[1] as string);
+      const isPointer = /^(property|link)\s+(\w+)$/.exec(wanted);
+      const member = members(out, at).find(([start, end]) => {
+        const text = out.slice(start, end);
+        return isPointer ? pointerName(text) === isPointer[2] : squash(text) === wanted;
+      });
+      if (!member) throw new DdlNotTranslated(`drop of '${firstLine(sub)}' not found in the SDL`);
+      out = out.slice(0, member[0]) + out.slice(member[1]);
+      continue;
+    }
+    throw new DdlNotTranslated(`alter with '${firstLine(sub)}'`);
+  }
+  return out;
+}
+
+/** The pointer a member declaration declares (`[required] [multi] property|link name ...` or
+ * `name: T`), lower-cased, or null. */
+function pointerName(text: string): string | null {
+  const m =
+    /^(?:(?:required|optional|multi|single|overloaded)\s+)*(?:(?:property|link)\s+([A-Za-z_]\w*)|([A-Za-z_]\w*)\s*(?::|->))/i.exec(
+      text,
+    );
+  const name = m ? (m[1] ?? m[2]) : undefined;
+  return name && !/^(constraint|index|annotation|access|trigger|rewrite|default)$/i.test(name)
+    ? name.toLowerCase()
+    : null;
+}
+
 /** The new SDL after one DDL statement. */
 export function applyDdl(sdl: string, statement: string): string {
   const ddl = statementHead(statement);
@@ -144,20 +259,9 @@ export function applyDdl(sdl: string, statement: string): string {
   }
   m = /^alter\s+type\s+([\w:]+)\s*/i.exec(ddl);
   if (m) {
-    const rest = ddl.slice(m[0].length).trim().replace(/;$/, '');
-    const body = rest.startsWith('{') ? rest.slice(1, rest.lastIndexOf('}')) : rest;
-    for (const sub of splitStatements(body)) {
-      if (!/^create\s/i.test(sub))
-        throw new DdlNotTranslated(`alter type with '${firstLine(sub)}'`);
-    }
     const at = findDeclaration(sdl, 'type', m[1] as string);
     if (at === null) throw new DdlNotTranslated(`alter of type '${m[1]}' not found in the SDL`);
-    const added = bodyToSdl(body);
-    const { end, blockClose } = declarationEnd(sdl, at);
-    if (blockClose !== null)
-      return `${sdl.slice(0, blockClose)}\n${added}\n${sdl.slice(blockClose)}`;
-    // `type X;` or `type X extending Y;`: the `;` becomes a block.
-    return `${sdl.slice(0, end - 1)} {\n${added}\n};${sdl.slice(end)}`;
+    return alterDeclaration(sdl, at, subcommands(ddl.slice(m[0].length)));
   }
   m = /^drop\s+(type|scalar\s+type|alias|function|global)\s+([\w:]+)/i.exec(ddl);
   if (m) {

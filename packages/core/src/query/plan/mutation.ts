@@ -31,7 +31,8 @@
  * Every write passes `accessFilter` (item 38) for each concrete table it touches.
  */
 import { QueryError } from '../../errors';
-import { tableName } from '../../schema/storage/layout';
+import type { Schema } from '../../schema';
+import { storageLayout, tableName } from '../../schema/storage/layout';
 import {
   pgType,
   sql,
@@ -957,7 +958,7 @@ export function writtenTable(
  * objects see what was written, as Gel's overlays do.)
  */
 export function writtenJunction(
-  ctx: object,
+  ctx: { readonly index: { readonly schema: Schema } },
   table: { readonly schema: string; readonly name: string },
   pointer: PointerInfo,
   alias: string | null,
@@ -1005,6 +1006,13 @@ export function writtenJunction(
     from: [sql.table(table.schema, table.name, j)],
     where: gone.length > 0 ? sql.not(sql.or(...gone)) : null,
   });
+  // A link property the write left out has the column's default (PostgreSQL applies it to the
+  // junction row; the pairs CTE does not have it).
+  const columns = storageLayout(ctx.index.schema)
+    .tables.flatMap((t) => t.junctions)
+    .find((jt) => jt.table.schema === table.schema && jt.table.name === table.name)?.columns;
+  const unwritten = (p: PointerInfo): SqlExpr =>
+    sql.cast(columns?.find((c) => c.name === p.name)?.default ?? sql.null(), pgTypeFor(p.target));
   const added = writes
     .filter((w) => w.mode !== 'remove')
     .map((w) =>
@@ -1013,12 +1021,7 @@ export function writtenJunction(
           sql.target(sql.col('source'), 'source'),
           sql.target(sql.col(valueColumn), valueColumn),
           ...props.map((p) =>
-            sql.target(
-              w.props.includes(p.name)
-                ? sql.col(p.name)
-                : sql.cast(sql.null(), pgTypeFor(p.target)),
-              p.name,
-            ),
+            sql.target(w.props.includes(p.name) ? sql.col(p.name) : unwritten(p), p.name),
           ),
         ],
         from: [sql.table(null, w.pairs, null)],

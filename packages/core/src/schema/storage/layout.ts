@@ -161,7 +161,19 @@ const ID_DEFAULT: SqlExpr = sql.func('uuid_generate_v7', [], 'svc_meta');
 
 // ---------------------------------------------------------------------------------------------
 
+const layouts = new WeakMap<Schema, StorageLayout>();
+
+/** The storage layout of a schema (memoised per Schema object: schemas are immutable). */
 export function storageLayout(schema: Schema): StorageLayout {
+  let layout = layouts.get(schema);
+  if (!layout) {
+    layout = buildLayout(schema);
+    layouts.set(schema, layout);
+  }
+  return layout;
+}
+
+function buildLayout(schema: Schema): StorageLayout {
   const modules = new Set<string>();
   const domains = orderDomains(schema).map((s) => domainLayout(schema, s));
   for (const d of domains) modules.add(d.spec.name.schema);

@@ -228,6 +228,13 @@ class QueryTestCase(unittest.TestCase):
     def _run_and_rollback(self):
         return Transaction(rollback_on_exit=True)
 
+    async def migrate(self, migration, *, module='default'):
+        """Gel's `migrate`: the schema becomes `migration` (in `module`), as a migration script."""
+        if module:
+            migration = f'module {module} {{ {migration} }}'
+        await self.con.execute(
+            f'start migration to {{ {migration} }}; populate migration; commit migration;')
+
     def assertRaisesRegex(self, exception, regex=None, msg=None, **_):
         return raises(exception, regex)
 

@@ -6,7 +6,8 @@
  * the SDL document it leaves behind and migrates to that document (in the test's transaction).
  *
  * Input: the current SDL (module blocks) and one DDL statement. Output: the new SDL, or a
- * `DdlNotTranslated` naming the form. Covered: `create module`; `create` of a type, abstract
+ * `DdlNotTranslated` naming the form. Covered: a migration script (`start migration to { SDL }`
+ * is the whole new schema; `populate`/`commit migration`); `create module`; `create` of a type, abstract
  * type, scalar type, function, alias, global, abstract constraint/link/property/annotation
  * (their bodies: `create X` → `X`, `set name := v` → `name := v`, `alter property p {...}` in a
  * new type → `overloaded property p {...}`); `alter type T { ... }` and `alter type T <one
@@ -257,6 +258,11 @@ export function applyDdl(sdl: string, statement: string): string {
     const declaration = bodyToSdl(ddl).replace(m[2] as string, bare);
     return `${sdl}\n\nmodule ${module} {\n${declaration}\n}`;
   }
+  // A migration script: `start migration to { SDL }` is the whole new schema; the rest of it
+  // (`populate`, `commit`) changes nothing more.
+  m = /^start\s+migration\s+to\s*\{/i.exec(ddl);
+  if (m) return ddl.slice(m[0].length, ddl.lastIndexOf('}')).trim();
+  if (/^(populate|commit)\s+migration$/i.test(ddl)) return sdl;
   m = /^alter\s+type\s+([\w:]+)\s*/i.exec(ddl);
   if (m) {
     const at = findDeclaration(sdl, 'type', m[1] as string);

@@ -57,7 +57,21 @@ class Record(dict):
             raise AttributeError(name) from None
 
 
+UUID = re.compile(r'^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$', re.I)
+
+
+class IdRef(str):
+    """A link selected without a sub-shape: the id string in svc, an object with `id` in Gel's
+    client (the comparison rule 2 of gel-shape.ts, for code that reads `.id`)."""
+
+    @property
+    def id(self):
+        return str(self)
+
+
 def from_json(value):
+    if isinstance(value, str) and UUID.match(value):
+        return IdRef(value)
     if isinstance(value, dict):
         return Record({k: from_json(v) for k, v in value.items()})
     if isinstance(value, list):

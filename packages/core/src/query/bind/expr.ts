@@ -19,6 +19,7 @@ import {
   QueryArgumentError,
 } from '../../errors';
 import type { TypeRef } from '../../schema/model';
+import { BUILTIN_GLOBALS } from '../../schema/build/stdlib';
 import {
   AT_MOST_ONE,
   EMPTY,
@@ -421,7 +422,7 @@ function bindEnumMember(ctx: BindContext, scope: Scope, path: ql.Path): IrExpr |
   if (!values.includes(step.name)) {
     return fail(
       InvalidReferenceError,
-      `${found.name} has no value '${step.name}'`,
+      `'${found.name}' enum has no member called '${step.name}'`,
       step.span,
       `its values are ${values.join(', ')}`,
     );
@@ -494,7 +495,14 @@ export function bindStep(
         : closest(step.name, names)
           ? `did you mean '${closest(step.name, names)}'?`
           : undefined;
-    return unknownName('link or property', step.name, step.span, hint);
+    return type
+      ? fail(
+          InvalidReferenceError,
+          `object type '${source.type.name}' has no link or property '${step.name}'`,
+          step.span,
+          hint,
+        )
+      : unknownName('link or property', step.name, step.span, hint);
   }
   return pointerStep(ctx, scope, source_, sourceId, source.type.name, pointer);
 }
@@ -876,21 +884,41 @@ function bindIntersection(
   };
 }
 
+/**
+ * A global the server provides (`current_user_id`, ...: schema/build/stdlib): a schema
+ * expression (a policy) reads it as a value of its type, as it reads a declared global.
+ */
+function builtinGlobal(ctx: BindContext, node: ql.GlobalRef): IrExpr | null {
+  const type =
+    node.name.module === null || node.name.module === 'default'
+      ? BUILTIN_GLOBALS[node.name.name]
+      : undefined;
+  if (ctx.mode !== 'schema' || type === undefined) return null;
+  const slot = ctx.param('global', node.name.name, type, false, node.span);
+  return {
+    kind: 'Param',
+    type,
+    card: AT_MOST_ONE,
+    index: slot.index,
+    source: 'global',
+    name: node.name.name,
+  };
+}
+
 function bindGlobal(ctx: BindContext, scope: Scope, node: ql.GlobalRef): IrExpr {
   const candidates = node.name.module
     ? [`${node.name.module}::${node.name.name}`]
     : [`${scope.module}::${node.name.name}`, `default::${node.name.name}`];
   const global = candidates.map((n) => ctx.index.global(n)).find((g) => g !== undefined);
-  if (!global) return unknownName('global', node.name.name, node.span);
+  if (!global) return builtinGlobal(ctx, node) ?? unknownName('global', node.name.name, node.span);
   if (global.computed) return bindExpr(ctx, rootScopeLike(scope), global.computed);
-  if (ctx.mode !== 'query') {
+  // A schema expression reads a global as a query does (a policy's `global current_user`).
+  if (ctx.mode === 'ddl') {
     return fail(
-      ctx.mode === 'ddl' ? InvalidDefinitionError : InvalidReferenceError,
+      InvalidDefinitionError,
       `global ${global.name} cannot be read here`,
       node.span,
-      ctx.mode === 'ddl'
-        ? 'globals are per-request values; PostgreSQL defaults, checks and indexes cannot see them'
-        : undefined,
+      'globals are per-request values; PostgreSQL defaults, checks and indexes cannot see them',
     );
   }
   const slot = ctx.param('global', global.name, global.target, false, node.span);

@@ -32,6 +32,7 @@ import type {
   Schema,
   TypeRef,
 } from '../../schema/model';
+import { BUILTIN_ENUMS } from '../../schema/fts';
 import { columnName, pointerTableName, tableName } from '../../schema/storage/names';
 import type { QName } from '../../sql';
 
@@ -39,7 +40,21 @@ export const BASE_OBJECT = 'std::BaseObject';
 export const OBJECT = 'std::Object';
 export const SCHEMA_OBJECT_TYPE = 'schema::ObjectType';
 /** Modules the compiler knows without the schema declaring them. */
-export const BUILTIN_MODULES: readonly string[] = ['std', 'cal', 'math', 'schema', 'sys'];
+export const BUILTIN_MODULES: readonly string[] = ['std', 'cal', 'math', 'schema', 'sys', 'fts'];
+
+/** `fts::Language` and `fts::Weight`: enums every schema has without declaring them. */
+const BUILTIN_SCALARS: readonly ScalarType[] = Object.entries(BUILTIN_ENUMS).map(
+  ([name, values]) => ({
+    name,
+    abstract: false,
+    base: 'std::anyenum',
+    stdBase: 'std::str',
+    enumValues: values,
+    constraints: [],
+    annotations: {},
+    span: null,
+  }),
+);
 
 /** Where one pointer's values live for rows of one concrete type. */
 export type PointerStorage =
@@ -268,7 +283,7 @@ function buildIndex(schema: Schema): SchemaIndex {
   });
   const sorted = [...types.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
 
-  const scalars = new Map(schema.scalarTypes.map((s) => [s.name, s]));
+  const scalars = new Map([...BUILTIN_SCALARS, ...schema.scalarTypes].map((s) => [s.name, s]));
   const functions = new Map<string, FunctionDef[]>();
   for (const f of schema.functions) functions.set(f.name, [...(functions.get(f.name) ?? []), f]);
   const aliases = new Map(schema.aliases.map((a) => [a.name, a]));

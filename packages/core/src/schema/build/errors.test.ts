@@ -450,6 +450,58 @@ const CASES: readonly Case[] = [
     column: 5,
     message: 'access rewrites (`rewrite ... using`) are not supported yet',
   },
+  // expressions bound after assembly by the query binder (./bound): the errors a query gives
+  {
+    name: 'unknown pointer in an access policy',
+    sdl: [
+      'type User {',
+      '  access policy own allow all using (.owner = global current_user_id);',
+      '}',
+    ],
+    error: 'InvalidReferenceError',
+    line: 2,
+    column: 38,
+    message: "object type 'default::User' has no link or property 'owner'",
+  },
+  {
+    name: 'unknown pointer in a link property constraint',
+    sdl: [
+      'type Card;',
+      'type User {',
+      '  multi deck: Card {',
+      '    count: int64 { constraint expression on (__subject__ > @nope); }',
+      '  }',
+      '}',
+    ],
+    error: 'InvalidReferenceError',
+    line: 4,
+    column: 60,
+    message: 'nope',
+  },
+  {
+    name: 'a function body applying an operator to the wrong types',
+    sdl: ['function plus(x: str) -> int64 using (x + 1);'],
+    error: 'InvalidTypeError',
+    line: 1,
+    column: 39,
+    message: "operator '+' cannot be applied",
+  },
+  {
+    name: 'a scalar constraint comparing with the wrong type',
+    sdl: ["scalar type Pos extending int64 { constraint expression on (__subject__ > 'a'); }"],
+    error: 'InvalidTypeError',
+    line: 1,
+    column: 61,
+    message: "operator '>' cannot be applied",
+  },
+  {
+    name: 'an index on an unknown pointer',
+    sdl: ['type User {', '  name: str;', '  index on (str_lower(.nmae));', '}'],
+    error: 'InvalidReferenceError',
+    line: 3,
+    column: 23,
+    message: "object type 'default::User' has no link or property 'nmae'",
+  },
   // reserved module names
   ...['svc_auth', 'pg_temp', 'public', 'std', 'schema', 'sys', 'cal', 'math'].map((module) => ({
     name: `the reserved module name ${module}`,

@@ -411,7 +411,7 @@ function enumMember(ctx: BuildContext, path: ql.Path, scope: Scope): Inferred | 
   if (!values.includes(first.name)) {
     return fail(
       InvalidReferenceError,
-      `'${first.name}' is not a member of the enum '${found.name}'`,
+      `'${found.name}' enum has no member called '${first.name}'`,
       first.span,
       `its members are ${values.join(', ')}`,
     );

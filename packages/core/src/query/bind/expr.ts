@@ -167,9 +167,13 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
       );
       return bindExpr(ctx, rootScopeLike(scope), query);
     }
-    case 'Anchor':
+    case 'Anchor': {
       if (node.name === '__subject__' && scope.subject) return scope.subject;
+      // A schema expression binds the other anchors it has by name (`__source__` of a computed).
+      const anchor = ctx.mode === 'query' ? undefined : scope.names.get(node.name);
+      if (anchor) return inScope(scope, bindingRef(anchor));
       return fail(InvalidReferenceError, `'${node.name}' cannot be used here`, node.span);
+    }
     case 'SelectQuery':
     case 'ForQuery':
     case 'GroupQuery':
@@ -300,7 +304,7 @@ function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr 
   const shown = ref.module ? `${ref.module}::${ref.name}` : ref.name;
   const names = [...scope.names.keys()];
   return unknownName(
-    'object',
+    'object type or alias',
     shown,
     ref.span,
     names.length ? `in scope: ${names.join(', ')}` : undefined,
@@ -910,7 +914,12 @@ function bindGlobal(ctx: BindContext, scope: Scope, node: ql.GlobalRef): IrExpr 
     ? [`${node.name.module}::${node.name.name}`]
     : [`${scope.module}::${node.name.name}`, `default::${node.name.name}`];
   const global = candidates.map((n) => ctx.index.global(n)).find((g) => g !== undefined);
-  if (!global) return builtinGlobal(ctx, node) ?? unknownName('global', node.name.name, node.span);
+  if (!global) {
+    return (
+      builtinGlobal(ctx, node) ??
+      unknownName('global', candidates[0] as string, node.name.span ?? node.span)
+    );
+  }
   if (global.computed) return bindExpr(ctx, rootScopeLike(scope), global.computed);
   // A schema expression reads a global as a query does (a policy's `global current_user`).
   if (ctx.mode === 'ddl') {

@@ -54,8 +54,54 @@ function bind(at: Site, expr: ql.Expr): Inferred {
     );
   }
   const ir = bindExpr(at.ctx, at.scope, expr);
-  const type = ir.type.kind === 'free' || ir.type.kind === 'empty' ? null : ir.type;
-  return { type, card: ir.card };
+  return { type: modelType(ir.type), card: ir.card };
+}
+
+/**
+ * An IR type as the schema model writes it: a union of object types (`default::A | default::B`
+ * to the binder) is a `union`; a free object or `{}` has no type a pointer can have (null).
+ */
+function modelType(type: IrExpr['type']): TypeRef | null {
+  if (type.kind === 'free' || type.kind === 'empty') return null;
+  if (type.kind === 'object' && type.name.includes(' | ')) {
+    return { kind: 'union', members: type.name.split(' | ') };
+  }
+  return type;
+}
+
+/** A global's computed expression (or any expression with no subject) in `module`. */
+export function bindSchemaExpression(index: SchemaIndex, module: string, expr: ql.Expr): Inferred {
+  return bind(site(index, module), expr);
+}
+
+/**
+ * A computed pointer's expression: `.x` and `__subject__` are an object of the declaring type,
+ * `__source__` too; a link property's read the link's target (`@count * .cost`), `@x` the
+ * link's properties and `__source__` the object the link starts from.
+ */
+export function bindComputed(index: SchemaIndex, p: PointerDraft): Inferred {
+  const at = objectSite(index, p.module, p.home);
+  const source: Binding = {
+    id: at.ctx.freshId(),
+    name: '__source__',
+    expr: at.object,
+    // One object, as the subject is.
+    iteration: true,
+  };
+  const names = new Map(at.scope.names).set('__source__', source);
+  if (p.ownerLink === null)
+    return bind({ ...at, scope: { ...at.scope, names } }, p.computed as ql.Expr);
+  const link = index.objectType(p.home)?.pointers.get(p.ownerLink.name);
+  const base = { ...rootScope(p.module), names };
+  if (!link) return bind({ ...at, scope: base }, p.computed as ql.Expr);
+  const step = pointerStep(at.ctx, at.scope, at.object, `__subject__:${p.home}`, p.home, link);
+  // The link starts from one object (`@source`).
+  const from = { ...base, singletons: new Set([...at.scope.singletons]) };
+  const scope =
+    link.target.kind === 'object'
+      ? subjectScope(from, step, step)
+      : { ...from, link: { ...step, card: ONE } as IrExpr };
+  return bind({ ...at, scope }, p.computed as ql.Expr);
 }
 
 /** A typed value bound to `name` (a scalar constraint's `__subject__`, a function parameter). */

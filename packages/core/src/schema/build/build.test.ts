@@ -515,7 +515,7 @@ describe("constructs of Gel's test schemas", () => {
     });
     expect(pointer(issue, 'names').target).toEqual({ kind: 'scalar', name: 'std::str' });
     expect(() => buildSchema('type A; type B { x: str; } type C { l: A | B; y := .l.x; }')).toThrow(
-      "object type 'default::A' has no link or property 'x'",
+      "object type 'default::A | default::B' has no link or property 'x'",
     );
   });
 

@@ -22,6 +22,8 @@ import { STD_CONSTRAINT_BODIES, type AbstractConstraint, type Constraint } from 
 import { constraintOf } from './constraints';
 import { ONE, fail, type BuildContext, type Inferred, type PointerDraft } from './context';
 import { finishComputed, finishGlobal } from './computed';
+import { bindSchemaExpression } from './bound';
+import { draftIndex } from './draft-index';
 import { checkFunctionCalls } from './functions';
 import { infer, rootScope } from './infer';
 import { candidates, lookupType, resolveType } from './resolve';
@@ -38,7 +40,7 @@ export function validate(ctx: BuildContext): void {
   for (const alias of ctx.aliases.values()) {
     if (alias.inference === 'pending') {
       alias.inference = 'running';
-      alias.inferred = infer(ctx, alias.expr, rootScope(alias.module));
+      alias.inferred = bindSchemaExpression(draftIndex(ctx), alias.module, alias.expr);
       alias.inference = 'done';
     }
   }

@@ -169,9 +169,13 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
     }
     case 'Anchor': {
       if (node.name === '__subject__' && scope.subject) return scope.subject;
-      // A schema expression binds the other anchors it has by name (`__source__` of a computed).
-      const anchor = ctx.mode === 'query' ? undefined : scope.names.get(node.name);
-      if (anchor) return inScope(scope, bindingRef(anchor));
+      if (node.name === '__source__') {
+        // A computed's source: the object it is read from (bound by name where it is not the
+        // subject: a link property's computed, schema/build/bound.ts).
+        const source = scope.names.get(node.name);
+        if (source) return inScope(scope, bindingRef(source));
+        if (scope.subject && isObjectType(scope.subject.type)) return scope.subject;
+      }
       return fail(InvalidReferenceError, `'${node.name}' cannot be used here`, node.span);
     }
     case 'SelectQuery':

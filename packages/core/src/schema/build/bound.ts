@@ -20,7 +20,7 @@ import { AT_MOST_ONE, MANY, ONE } from '../../query/ir';
 import { schemaIndex, type SchemaIndex } from '../../query/schema-index';
 import { BindContext, rootScope, type BindMode, type Scope } from '../../query/bind/context';
 import { bindExpr, bindingRef, pointerStep, subjectScope } from '../../query/bind/expr';
-import type { Constraint, Schema, TypeRef } from '../model';
+import type { AbstractConstraint, Constraint, Schema, TypeRef } from '../model';
 import { checkConstraint, type ConstraintSite } from './constraints';
 import {
   fail,
@@ -44,6 +44,11 @@ function site(index: SchemaIndex, module: string, mode: BindMode = 'schema'): Si
 
 /** Binds `expr` at `at`; a query parameter is refused first (a schema has no request). */
 function bind(at: Site, expr: ql.Expr): Inferred {
+  const ir = bindIr(at, expr);
+  return { type: modelType(ir.type), card: ir.card };
+}
+
+function bindIr(at: Site, expr: ql.Expr): IrExpr {
   const param = findNode(expr, (n) => n.kind === 'Parameter');
   if (param) {
     fail(
@@ -53,8 +58,7 @@ function bind(at: Site, expr: ql.Expr): Inferred {
       'use a global instead',
     );
   }
-  const ir = bindExpr(at.ctx, at.scope, expr);
-  return { type: modelType(ir.type), card: ir.card };
+  return bindExpr(at.ctx, at.scope, expr);
 }
 
 /**
@@ -187,11 +191,43 @@ function checkOne(
   at: Site,
 ): void {
   let type: TypeRef | null = subject.type;
-  if (c.subjectExpr !== null) type = bind(at, c.subjectExpr).type;
+  const on = c.subjectExpr === null ? null : bindIr(at, c.subjectExpr);
+  if (on !== null) type = modelType(on.type);
   if (c.except !== null) bind(at, c.except);
-  const module = at.scope.module;
-  const args = c.args.map((a) => bind(site(index, module), a));
-  checkConstraint(c, where, owner, type, args, ctx);
+  const args = c.args.map((a) => bindIr({ ...at, scope: rootScope(at.scope.module) }, a));
+  const typed = args.map((a) => ({ type: modelType(a.type), card: a.card }));
+  checkConstraint(c, where, owner, type, typed, ctx);
+  const abstract = index.schema.constraints.find((a) => a.name === c.name);
+  if (abstract) checkAbstractBody(at, abstract, on, args);
+}
+
+/**
+ * A declared abstract constraint's body, where it is used (as Gel compiles it for each concrete
+ * constraint, and as storage compiles it): `__subject__` the concrete subject (its `on (...)`
+ * expression, if any), each parameter the argument given for it, names in the constraint's
+ * module. Its parameters may be generic (`array<anytype>`), so the body has no type of its own.
+ */
+function checkAbstractBody(
+  at: Site,
+  abstract: AbstractConstraint,
+  on: IrExpr | null,
+  args: readonly IrExpr[],
+): void {
+  const names = new Map(at.scope.names);
+  abstract.params.forEach((p, i) => {
+    const value = args[i];
+    if (value === undefined) return;
+    names.set(p.name, {
+      id: at.ctx.freshId(),
+      name: p.name,
+      expr: value,
+      iteration: false,
+      transparent: true,
+    });
+  });
+  const module = abstract.name.slice(0, abstract.name.lastIndexOf('::'));
+  const scope = on === null ? at.scope : { ...at.scope, subject: { ...on, card: ONE } as IrExpr };
+  bind({ ...at, scope: { ...scope, module, names } }, abstract.expr);
 }
 
 function checkTypeMembers(ctx: BuildContext, index: SchemaIndex, draft: ObjectDraft): void {

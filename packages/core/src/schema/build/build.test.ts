@@ -452,6 +452,43 @@ describe("constructs of Gel's test schemas", () => {
     ).toThrow("object type 'default::Card' has no link or property 'nope'");
   });
 
+  test('computeds are typed by the query binder, on demand, through the drafts', () => {
+    const schema = buildSchema(`
+      type Person {
+        required first_name: str;
+        last_name: str;
+        full_name := __source__.first_name ++ ((' ' ++ .last_name) ?? '');
+        initial := .full_name_len > 0;
+        full_name_len := len(.full_name);
+      }
+      type Tree { parent: Tree; multi link children := .<parent[is Tree]; }
+      type Eert { link parent := (select .<children[is Eert] limit 1); multi children: Eert; }`);
+    const person = type(schema, 'Person');
+    expect(pointer(person, 'full_name')).toMatchObject({
+      kind: 'property',
+      cardinality: 'one',
+      target: { kind: 'scalar', name: 'std::str' },
+    });
+    expect(pointer(type(schema, 'Tree'), 'children')).toMatchObject({
+      kind: 'link',
+      cardinality: 'many',
+      target: { kind: 'object', name: 'default::Tree' },
+    });
+    expect(pointer(type(schema, 'Eert'), 'parent')).toMatchObject({
+      cardinality: 'one',
+      target: { kind: 'object', name: 'default::Eert' },
+    });
+  });
+
+  test('computeds reading each other are a cycle: InvalidDefinitionError', () => {
+    expect(() => buildSchema('type T { a := .b ++ "x"; b := .a; }')).toThrow(
+      "computed 'a' of 'default::T' is defined recursively",
+    );
+    expect(() => buildSchema('global g := (global h); global h := (global g);')).toThrow(
+      'is defined recursively',
+    );
+  });
+
   test('@prop, @source and __subject__@prop in link constraints', () => {
     const schema = buildSchema(`
       abstract link labelled { lang: str; constraint exclusive on (@lang); }

@@ -20,12 +20,11 @@ import {
 } from '../../errors';
 import { STD_CONSTRAINT_BODIES, type AbstractConstraint, type Constraint } from '../model';
 import { constraintOf } from './constraints';
-import { ONE, fail, type BuildContext, type Inferred, type PointerDraft } from './context';
+import { fail, type BuildContext, type PointerDraft } from './context';
 import { finishComputed, finishGlobal } from './computed';
 import { bindSchemaExpression } from './bound';
 import { draftIndex } from './draft-index';
 import { checkFunctionCalls } from './functions';
-import { infer, rootScope } from './infer';
 import { candidates, lookupType, resolveType } from './resolve';
 import { findNode } from './walk';
 
@@ -231,10 +230,6 @@ export function abstractConstraints(ctx: BuildContext): AbstractConstraint[] {
         'add: using (__subject__ ...)',
       );
     }
-    const vars = new Map<string, Inferred>(
-      params.map((p) => [p.name, { type: p.type, card: ONE }]),
-    );
-    infer(ctx, expr, { ...rootScope(module, { type: null, card: ONE }), vars });
     let errmessage: string | null = inherited?.errmessage ?? null;
     for (const m of node.members) {
       if (m.kind !== 'SetField') continue;

@@ -1,10 +1,13 @@
 /**
- * build/bound: the schema expressions nothing else in the schema depends on — pointer and global
- * defaults, pointer, type and scalar constraints (their `on (...)` subject, `except` and
- * arguments), index expressions, access policy conditions and function bodies — bound by the
- * query binder (query/bind) against the finished schema, after assembly. Binding resolves every
- * name and types every operator and call by the same rules as a query, so a schema error here is
- * the error the expression would give in a query (one binder, one std table).
+ * build/bound: schema expressions bound by the query binder (query/bind), the one expression
+ * walker. `bindComputed` and `bindSchemaExpression` type computeds, computed globals and aliases
+ * while the schema is built (./computed, against ./draft-index). `checkBoundExpressions` binds,
+ * after assembly and against the finished schema, the expressions nothing else depends on:
+ * pointer and global defaults, pointer, type and scalar constraints (their `on (...)` subject,
+ * `except`, arguments, and a declared abstract constraint's body), index expressions, access
+ * policy conditions and function bodies. Binding resolves every name and types every operator
+ * and call by the same rules as a query, so a schema error is the error the expression would
+ * give in a query (one binder, one std table).
  *
  * Input: the context (for declaration order, modules and constraint arguments) and the assembled
  * `Schema`. Output: nothing; throws the first error found, in declaration order.
@@ -79,22 +82,21 @@ export function bindSchemaExpression(index: SchemaIndex, module: string, expr: q
 }
 
 /**
- * A computed pointer's expression: `.x` and `__subject__` are an object of the declaring type,
- * `__source__` too; a link property's read the link's target (`@count * .cost`), `@x` the
- * link's properties and `__source__` the object the link starts from.
+ * A computed pointer's expression: `.x`, `__subject__` and `__source__` are an object of the
+ * declaring type; a link property's read the link's target (`@count * .cost`), `@x` the link's
+ * properties and `__source__` (bound by name) the object the link starts from.
  */
 export function bindComputed(index: SchemaIndex, p: PointerDraft): Inferred {
   const at = objectSite(index, p.module, p.home);
+  if (p.ownerLink === null) return bind(at, p.computed as ql.Expr);
+  // One object, as the subject is.
   const source: Binding = {
     id: at.ctx.freshId(),
     name: '__source__',
     expr: at.object,
-    // One object, as the subject is.
     iteration: true,
   };
   const names = new Map(at.scope.names).set('__source__', source);
-  if (p.ownerLink === null)
-    return bind({ ...at, scope: { ...at.scope, names } }, p.computed as ql.Expr);
   const link = index.objectType(p.home)?.pointers.get(p.ownerLink.name);
   const base = { ...rootScope(p.module), names };
   if (!link) return bind({ ...at, scope: base }, p.computed as ql.Expr);

@@ -502,6 +502,14 @@ const CASES: readonly Case[] = [
     column: 23,
     message: "object type 'default::User' has no link or property 'nmae'",
   },
+  {
+    name: 'aliases reading each other',
+    sdl: ['alias A := (select B);', 'alias B := A;'],
+    error: 'InvalidDefinitionError',
+    line: 2,
+    column: 12,
+    message: "alias 'default::A' is defined recursively",
+  },
   // reserved module names
   ...['svc_auth', 'pg_temp', 'public', 'std', 'schema', 'sys', 'cal', 'math'].map((module) => ({
     name: `the reserved module name ${module}`,

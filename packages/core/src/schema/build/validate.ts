@@ -20,7 +20,7 @@ import {
 } from '../../errors';
 import { STD_CONSTRAINT_BODIES, type AbstractConstraint, type Constraint } from '../model';
 import { constraintOf } from './constraints';
-import { fail, type BuildContext, type PointerDraft } from './context';
+import { fail, type AliasDraft, type BuildContext, type PointerDraft } from './context';
 import { finishComputed, finishGlobal } from './computed';
 import { bindSchemaExpression } from './bound';
 import { draftIndex } from './draft-index';
@@ -36,12 +36,9 @@ export function validate(ctx: BuildContext): void {
     }
   }
   for (const g of ctx.globals.values()) finishGlobal(ctx, g);
+  for (const alias of ctx.aliases.values()) checkAliasReferences(ctx, alias);
   for (const alias of ctx.aliases.values()) {
-    if (alias.inference === 'pending') {
-      alias.inference = 'running';
-      alias.inferred = bindSchemaExpression(draftIndex(ctx), alias.module, alias.expr);
-      alias.inference = 'done';
-    }
+    alias.inferred = bindSchemaExpression(draftIndex(ctx), alias.module, alias.expr);
   }
   const seen = new Set<PointerDraft>();
   for (const draft of ctx.objectTypes.values()) {
@@ -49,6 +46,26 @@ export function validate(ctx: BuildContext): void {
   }
   checkScalarConstraints(ctx);
   checkFunctionCalls(ctx);
+}
+
+/**
+ * An alias reading itself, directly or through other aliases, is an error (checked on the
+ * names it reads, before binding, which inlines the aliases an alias reads).
+ */
+function checkAliasReferences(ctx: BuildContext, alias: AliasDraft): void {
+  if (alias.inference === 'done') return;
+  alias.inference = 'running';
+  findNode(alias.expr, (n, field) => {
+    if (n.kind !== 'ObjectRef' || field === 'func' || field === 'name') return false;
+    const found = lookupType(ctx, n, alias.module);
+    const read = found?.kind === 'alias' ? ctx.aliases.get(found.name) : undefined;
+    if (read?.inference === 'running') {
+      fail(InvalidDefinitionError, `alias '${read.name}' is defined recursively`, n.span);
+    }
+    if (read) checkAliasReferences(ctx, read);
+    return false;
+  });
+  alias.inference = 'done';
 }
 
 /** Item 1: what makes a default more than a value — the offending node and why. */

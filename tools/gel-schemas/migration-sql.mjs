@@ -6,42 +6,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadCore } from './load-core.mjs';
-import { discoverUnits } from './discover.mjs';
+import { root, schemaUnits } from './units.mjs';
 
 const { values } = parseArgs({
   options: { gel: { type: 'string', default: process.env.GEL_DIR ?? '/work/gel/gel' } },
 });
-const here = path.dirname(new URL(import.meta.url).pathname);
-const root = path.resolve(here, '../..');
 const { buildSchema, planMigration } = loadCore().schema;
 
-function walk(dir, out) {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (e.name === 'node_modules' || e.name === 'dist' || e.name.startsWith('.')) continue;
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(p, out);
-    else out.push(p);
-  }
-  return out;
-}
-
-const units = [];
-const files = walk(path.join(root, 'packages'), []).sort();
-for (const f of files.filter((f) => f.endsWith('.esdl'))) {
-  units.push({ name: path.relative(root, f), sdl: fs.readFileSync(f, 'utf8') });
-}
-for (const f of files.filter((f) => f.endsWith('.test.ts'))) {
-  const text = fs.readFileSync(f, 'utf8');
-  let i = 0;
-  for (const m of text.matchAll(/`([^`]*)`/gs)) {
-    const sdl = m[1];
-    i += 1;
-    if (sdl.includes('${') || !/\b(type|scalar|function|constraint)\s/.test(sdl)) continue;
-    units.push({ name: `${path.relative(root, f)}#${i}`, sdl, literal: true });
-  }
-}
-for (const u of discoverUnits(path.resolve(values.gel)))
-  units.push({ name: `gel:${u.name}`, sdl: u.sdl });
+const units = schemaUnits(values.gel);
 
 function render(from, to) {
   return planMigration(from, to)

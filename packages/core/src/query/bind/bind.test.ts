@@ -73,7 +73,7 @@ describe('names of the schema', () => {
         module: 'default',
         subjectType: null,
       }),
-    ).toThrow(/has no value 'Blue'/);
+    ).toThrow(/enum has no member called 'Blue'/);
   });
   test('a cast gives an empty array its type', () => {
     const ir = bindExpression(enums, ql.parseExpression('<array<str>>[]'), {

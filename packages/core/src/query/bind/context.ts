@@ -5,8 +5,8 @@
  * path `.x` and `@x` start from, the path-id namespace `detached` opens).
  *
  * Modes: `query` binds a whole statement. Schema expressions bind through the same code as
- * restricted modes: `schema` (no parameters, no mutations; `.x` is the declaring type; meant for
- * schema inference, which does not use it yet) and `ddl` (DDL expressions, ./ddl: additionally
+ * restricted modes: `schema` (no parameters, no mutations; `.x` is the declaring type; schema
+ * inference: schema/build/computed.ts and bound.ts) and `ddl` (DDL expressions, ./ddl: additionally
  * only std overloads marked `ddl`, no object type roots, no globals, InvalidDefinitionError;
  * what still needs a table is refused by the planner's row mode). The mode is consulted where a
  * node kind is refused.

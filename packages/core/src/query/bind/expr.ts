@@ -19,6 +19,7 @@ import {
   QueryArgumentError,
 } from '../../errors';
 import type { TypeRef } from '../../schema/model';
+import { BUILTIN_GLOBALS } from '../../schema/build/stdlib';
 import {
   AT_MOST_ONE,
   EMPTY,
@@ -166,9 +167,17 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
       );
       return bindExpr(ctx, rootScopeLike(scope), query);
     }
-    case 'Anchor':
+    case 'Anchor': {
       if (node.name === '__subject__' && scope.subject) return scope.subject;
+      if (node.name === '__source__') {
+        // A computed's source: the object it is read from (bound by name where it is not the
+        // subject: a link property's computed, schema/build/bound.ts).
+        const source = scope.names.get(node.name);
+        if (source) return inScope(scope, bindingRef(source));
+        if (scope.subject && isObjectType(scope.subject.type)) return scope.subject;
+      }
       return fail(InvalidReferenceError, `'${node.name}' cannot be used here`, node.span);
+    }
     case 'SelectQuery':
     case 'ForQuery':
     case 'GroupQuery':
@@ -299,7 +308,7 @@ function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr 
   const shown = ref.module ? `${ref.module}::${ref.name}` : ref.name;
   const names = [...scope.names.keys()];
   return unknownName(
-    'object',
+    'object type or alias',
     shown,
     ref.span,
     names.length ? `in scope: ${names.join(', ')}` : undefined,
@@ -421,7 +430,7 @@ function bindEnumMember(ctx: BindContext, scope: Scope, path: ql.Path): IrExpr |
   if (!values.includes(step.name)) {
     return fail(
       InvalidReferenceError,
-      `${found.name} has no value '${step.name}'`,
+      `'${found.name}' enum has no member called '${step.name}'`,
       step.span,
       `its values are ${values.join(', ')}`,
     );
@@ -494,7 +503,14 @@ export function bindStep(
         : closest(step.name, names)
           ? `did you mean '${closest(step.name, names)}'?`
           : undefined;
-    return unknownName('link or property', step.name, step.span, hint);
+    return type
+      ? fail(
+          InvalidReferenceError,
+          `object type '${source.type.name}' has no link or property '${step.name}'`,
+          step.span,
+          hint,
+        )
+      : unknownName('link or property', step.name, step.span, hint);
   }
   return pointerStep(ctx, scope, source_, sourceId, source.type.name, pointer);
 }
@@ -876,21 +892,46 @@ function bindIntersection(
   };
 }
 
+/**
+ * A global the server provides (`current_user_id`, ...: schema/build/stdlib): a schema
+ * expression (a policy) reads it as a value of its type, as it reads a declared global.
+ */
+function builtinGlobal(ctx: BindContext, node: ql.GlobalRef): IrExpr | null {
+  const type =
+    node.name.module === null || node.name.module === 'default'
+      ? BUILTIN_GLOBALS[node.name.name]
+      : undefined;
+  if (ctx.mode !== 'schema' || type === undefined) return null;
+  const slot = ctx.param('global', node.name.name, type, false, node.span);
+  return {
+    kind: 'Param',
+    type,
+    card: AT_MOST_ONE,
+    index: slot.index,
+    source: 'global',
+    name: node.name.name,
+  };
+}
+
 function bindGlobal(ctx: BindContext, scope: Scope, node: ql.GlobalRef): IrExpr {
   const candidates = node.name.module
     ? [`${node.name.module}::${node.name.name}`]
     : [`${scope.module}::${node.name.name}`, `default::${node.name.name}`];
   const global = candidates.map((n) => ctx.index.global(n)).find((g) => g !== undefined);
-  if (!global) return unknownName('global', node.name.name, node.span);
+  if (!global) {
+    return (
+      builtinGlobal(ctx, node) ??
+      unknownName('global', candidates[0] as string, node.name.span ?? node.span)
+    );
+  }
   if (global.computed) return bindExpr(ctx, rootScopeLike(scope), global.computed);
-  if (ctx.mode !== 'query') {
+  // A schema expression reads a global as a query does (a policy's `global current_user`).
+  if (ctx.mode === 'ddl') {
     return fail(
-      ctx.mode === 'ddl' ? InvalidDefinitionError : InvalidReferenceError,
+      InvalidDefinitionError,
       `global ${global.name} cannot be read here`,
       node.span,
-      ctx.mode === 'ddl'
-        ? 'globals are per-request values; PostgreSQL defaults, checks and indexes cannot see them'
-        : undefined,
+      'globals are per-request values; PostgreSQL defaults, checks and indexes cannot see them',
     );
   }
   const slot = ctx.param('global', global.name, global.target, false, node.span);

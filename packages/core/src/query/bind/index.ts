@@ -6,7 +6,7 @@
  * Invariants: pure; throws only QueryError subclasses with positions; recursion depth bounded.
  *
  * Modes (./context): `query` for statements sent to /query; `schema` and `ddl` are the
- * restricted modes schema inference (schema/build/infer.ts, not yet) and DDL expressions
+ * restricted modes schema inference (schema/build/computed.ts, bound.ts) and DDL expressions
  * (schema/storage/ddl-expression.ts through ./ddl) bind through, so the three share one set of
  * name, path, cardinality and std rules: `bindExpression(index, expr, { mode, module, subject })`
  * binds a schema expression with `.x` meaning the given object type.

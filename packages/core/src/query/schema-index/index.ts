@@ -32,6 +32,7 @@ import type {
   Schema,
   TypeRef,
 } from '../../schema/model';
+import { BUILTIN_ENUMS } from '../../schema/fts';
 import { columnName, pointerTableName, tableName } from '../../schema/storage/names';
 import type { QName } from '../../sql';
 
@@ -39,7 +40,21 @@ export const BASE_OBJECT = 'std::BaseObject';
 export const OBJECT = 'std::Object';
 export const SCHEMA_OBJECT_TYPE = 'schema::ObjectType';
 /** Modules the compiler knows without the schema declaring them. */
-export const BUILTIN_MODULES: readonly string[] = ['std', 'cal', 'math', 'schema', 'sys'];
+export const BUILTIN_MODULES: readonly string[] = ['std', 'cal', 'math', 'schema', 'sys', 'fts'];
+
+/** `fts::Language` and `fts::Weight`: enums every schema has without declaring them. */
+const BUILTIN_SCALARS: readonly ScalarType[] = Object.entries(BUILTIN_ENUMS).map(
+  ([name, values]) => ({
+    name,
+    abstract: false,
+    base: 'std::anyenum',
+    stdBase: 'std::str',
+    enumValues: values,
+    constraints: [],
+    annotations: {},
+    span: null,
+  }),
+);
 
 /** Where one pointer's values live for rows of one concrete type. */
 export type PointerStorage =
@@ -107,7 +122,11 @@ export interface SchemaIndex {
   /** Every object type, user and compiler-provided, sorted by name. */
   readonly objectTypes: readonly ObjectTypeInfo[];
   /** Links named `name` whose target may hold objects of `target` (for `.<name`). */
-  backlinks(name: string, target: string): readonly Backlink[];
+  backlinks(
+    name: string,
+    target: string,
+    readable?: (link: Pointer) => boolean,
+  ): readonly Backlink[];
   /** Where `pointer` of rows of concrete type `concrete` is stored. */
   storage(concrete: string, pointer: PointerInfo): PointerStorage;
   /** True when `sub` is `sup` or extends it. */
@@ -183,13 +202,28 @@ function indexedTarget(target: TypeRef): TypeRef {
   return { kind: 'object', name: target.members.join(UNION_SEPARATOR) };
 }
 
+/**
+ * A pointer as the index shows it. Its kind, cardinality and target are read from the model
+ * when first asked for: a schema being built (schema/build/computed) gives a computed's on
+ * demand, inferred through this index.
+ */
 function pointerInfo(p: Pointer): PointerInfo {
+  let target: TypeRef | undefined;
   return {
     name: p.name,
-    kind: p.kind,
-    required: p.required,
-    many: p.cardinality === 'many',
-    target: indexedTarget(p.target),
+    get kind() {
+      return p.kind;
+    },
+    get required() {
+      return p.required;
+    },
+    get many() {
+      return p.cardinality === 'many';
+    },
+    get target() {
+      target ??= indexedTarget(p.target);
+      return target;
+    },
     computed: p.computed,
     declaredIn: p.declaredIn,
     properties: new Map(p.properties.map((lp) => [lp.name, pointerInfo(lp)])),
@@ -268,7 +302,7 @@ function buildIndex(schema: Schema): SchemaIndex {
   });
   const sorted = [...types.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
 
-  const scalars = new Map(schema.scalarTypes.map((s) => [s.name, s]));
+  const scalars = new Map([...BUILTIN_SCALARS, ...schema.scalarTypes].map((s) => [s.name, s]));
   const functions = new Map<string, FunctionDef[]>();
   for (const f of schema.functions) functions.set(f.name, [...(functions.get(f.name) ?? []), f]);
   const aliases = new Map(schema.aliases.map((a) => [a.name, a]));
@@ -375,18 +409,24 @@ function buildIndex(schema: Schema): SchemaIndex {
   };
 
   // Backlinks: every declared link, by name; a link is listed once, on the type declaring it.
+  // Gathered per name on first use (only pointers of that name are asked their kind).
   const linksByName = new Map<string, Backlink[]>();
-  for (const t of userTypes) {
-    for (const p of t.pointers) {
-      if (p.kind !== 'link' || p.declaredIn !== t.name) continue;
-      const list = linksByName.get(p.name) ?? [];
-      list.push({
-        source: t.name,
-        pointer: types.get(t.name)?.pointers.get(p.name) as PointerInfo,
-      });
-      linksByName.set(p.name, list);
+  const linksNamed = (name: string): Backlink[] => {
+    let list = linksByName.get(name);
+    if (list) return list;
+    list = [];
+    for (const t of userTypes) {
+      for (const p of t.pointers) {
+        if (p.name !== name || p.declaredIn !== t.name || p.kind !== 'link') continue;
+        list.push({
+          source: t.name,
+          pointer: types.get(t.name)?.pointers.get(p.name) as PointerInfo,
+        });
+      }
     }
-  }
+    linksByName.set(name, list);
+    return list;
+  };
 
   return {
     schema,
@@ -397,8 +437,11 @@ function buildIndex(schema: Schema): SchemaIndex {
     functions: (name) => functions.get(name) ?? [],
     alias: (name) => aliases.get(name),
     global: (name) => globals.get(name),
-    backlinks(name, target) {
-      return (linksByName.get(name) ?? []).filter((b) => {
+    // `readable`: a schema being built leaves out a computed link being typed (its target is
+    // what is being found).
+    backlinks(name, target, readable) {
+      return linksNamed(name).filter((b) => {
+        if (readable && b.pointer.model && !readable(b.pointer.model)) return false;
         const to = b.pointer.target;
         // The link may point at `target`, at one of its ancestors or at one of its descendants.
         return to.kind === 'object' && (isSubtype(target, to.name) || isSubtype(to.name, target));

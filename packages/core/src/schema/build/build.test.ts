@@ -395,7 +395,7 @@ describe('enum members', () => {
 
   test('an unknown member is an InvalidReferenceError at the member', () => {
     expect(() => buildSchema(sdl('Status.Gone'))).toThrow(
-      "'Gone' is not a member of the enum 'default::Status'",
+      "'default::Status' enum has no member called 'Gone'",
     );
     try {
       buildSchema(sdl('Status.Gone'));
@@ -450,6 +450,43 @@ describe("constructs of Gel's test schemas", () => {
     expect(() =>
       buildSchema('type Card; type User { multi deck: Card { property bad := .nope; } }'),
     ).toThrow("object type 'default::Card' has no link or property 'nope'");
+  });
+
+  test('computeds are typed by the query binder, on demand, through the drafts', () => {
+    const schema = buildSchema(`
+      type Person {
+        required first_name: str;
+        last_name: str;
+        full_name := __source__.first_name ++ ((' ' ++ .last_name) ?? '');
+        initial := .full_name_len > 0;
+        full_name_len := len(.full_name);
+      }
+      type Tree { parent: Tree; multi link children := .<parent[is Tree]; }
+      type Eert { link parent := (select .<children[is Eert] limit 1); multi children: Eert; }`);
+    const person = type(schema, 'Person');
+    expect(pointer(person, 'full_name')).toMatchObject({
+      kind: 'property',
+      cardinality: 'one',
+      target: { kind: 'scalar', name: 'std::str' },
+    });
+    expect(pointer(type(schema, 'Tree'), 'children')).toMatchObject({
+      kind: 'link',
+      cardinality: 'many',
+      target: { kind: 'object', name: 'default::Tree' },
+    });
+    expect(pointer(type(schema, 'Eert'), 'parent')).toMatchObject({
+      cardinality: 'one',
+      target: { kind: 'object', name: 'default::Eert' },
+    });
+  });
+
+  test('computeds reading each other are a cycle: InvalidDefinitionError', () => {
+    expect(() => buildSchema('type T { a := .b ++ "x"; b := .a; }')).toThrow(
+      "computed 'a' of 'default::T' is defined recursively",
+    );
+    expect(() => buildSchema('global g := (global h); global h := (global g);')).toThrow(
+      'is defined recursively',
+    );
   });
 
   test('@prop, @source and __subject__@prop in link constraints', () => {
@@ -515,7 +552,7 @@ describe("constructs of Gel's test schemas", () => {
     });
     expect(pointer(issue, 'names').target).toEqual({ kind: 'scalar', name: 'std::str' });
     expect(() => buildSchema('type A; type B { x: str; } type C { l: A | B; y := .l.x; }')).toThrow(
-      "object type 'default::A' has no link or property 'x'",
+      "object type 'default::A | default::B' has no link or property 'x'",
     );
   });
 
@@ -548,6 +585,6 @@ describe('index kinds', () => {
       buildSchema(
         'type T { a: str; index fts::index on (fts::with_options(.a, language := fts::Language.xx)); }',
       ),
-    ).toThrow("'xx' is not a member of the enum 'fts::Language'");
+    ).toThrow("'fts::Language' enum has no member called 'xx'");
   });
 });

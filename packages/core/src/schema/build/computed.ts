@@ -1,5 +1,6 @@
 /**
- * build/computed: finishes computed pointers and globals once their expression is inferred.
+ * build/computed: finishes computed pointers and globals once their expression is bound (by the
+ * query binder, against the index of the drafts: ./draft-index, ./bound).
  *
  * Input: a pointer or global draft whose expression has not been inferred. Output: the draft
  * with its `target`, `kind` (current syntax: an object result makes a link) and cardinality
@@ -17,17 +18,11 @@ import {
 } from '../../errors';
 import type { TypeRef } from '../model';
 import { annotationsOf } from './annotations';
-import {
-  fail,
-  ONE,
-  type BuildContext,
-  type GlobalDraft,
-  type Inferred,
-  type PointerDraft,
-} from './context';
-import { infer, rootScope, type Scope } from './infer';
+import { fail, type BuildContext, type GlobalDraft, type PointerDraft } from './context';
+import { bindComputed, bindSchemaExpression } from './bound';
+import { draftIndex } from './draft-index';
 import { resolveType } from './resolve';
-import { containsObject, objectRef } from './types';
+import { containsObject } from './types';
 
 const SINGLE_HINT =
   'declare it multi, or make the expression single: assert_single(...), limit 1, or a filter on an exclusive property';
@@ -37,20 +32,6 @@ function nestedArray(type: TypeRef): boolean {
   if (type.kind === 'array') return type.element.kind === 'array' || nestedArray(type.element);
   if (type.kind === 'tuple') return type.elements.some((e) => nestedArray(e.type));
   return false;
-}
-
-/**
- * The scope a pointer's expressions (computed, default, constraints) are read in. A link
- * property's expressions see the link (`@x`); a link's own constraints see its properties too
- * (`constraint exclusive on (@lang)`).
- */
-export function pointerScope(ptr: PointerDraft, subject: Inferred | null): Scope {
-  const object: Inferred = { type: objectRef(ptr.home), card: ONE };
-  if (ptr.ownerLink !== null) {
-    return { ...rootScope(ptr.module), subject, source: object, link: ptr.ownerLink };
-  }
-  const link = ptr.kind === 'link' ? ptr : null;
-  return { ...rootScope(ptr.module, subject), source: object, link };
 }
 
 export function finishComputed(ctx: BuildContext, ptr: PointerDraft): void {
@@ -67,15 +48,7 @@ export function finishComputed(ctx: BuildContext, ptr: PointerDraft): void {
     );
   }
   ptr.inference = 'running';
-  // A link property's computed reads the link's target as its subject (`@count * .cost`).
-  const linkTarget = ptr.ownerLink?.target ?? null;
-  const subject: Inferred | null =
-    ptr.ownerLink === null
-      ? { type: objectRef(ptr.home), card: ONE }
-      : linkTarget?.kind === 'object'
-        ? { type: linkTarget, card: ONE }
-        : null;
-  const inferred = infer(ctx, ptr.computed, pointerScope(ptr, subject));
+  const inferred = bindComputed(draftIndex(ctx), ptr);
   const declaredKind = ptr.ownerLink !== null ? 'property' : (ptr.node?.pointerKind ?? null);
   const target = ptr.target ?? inferred.type;
   const Err = (kind: string | null) =>
@@ -153,7 +126,7 @@ export function finishGlobal(ctx: BuildContext, g: GlobalDraft): void {
     g.default = member.value;
   }
   if (g.computed !== null) {
-    const inferred = infer(ctx, g.computed, rootScope(g.module));
+    const inferred = bindSchemaExpression(draftIndex(ctx), g.module, g.computed);
     g.target ??= inferred.type;
     if (g.target === null) {
       fail(
@@ -189,6 +162,5 @@ export function finishGlobal(ctx: BuildContext, g: GlobalDraft): void {
       NESTED_HINT,
     );
   }
-  if (g.default !== null) infer(ctx, g.default, rootScope(g.module));
   g.inference = 'done';
 }

@@ -178,9 +178,3 @@ export function fail(
   const position = span ? { line: span.start.line, column: span.start.column } : undefined;
   throw new Cls(message, { position, ...(hint === undefined ? {} : { hint }) });
 }
-
-export const ONE: Card = { min: 1, max: 1 };
-export const AT_MOST_ONE: Card = { min: 0, max: 1 };
-export const MANY: Card = { min: 0, max: 'many' };
-export const AT_LEAST_ONE: Card = { min: 1, max: 'many' };
-export const EMPTY: Card = { min: 0, max: 0 };

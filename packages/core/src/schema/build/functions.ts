@@ -13,17 +13,9 @@ import type * as ql from '../../syntax';
 import { DuplicateDefinitionError, InvalidFunctionDefinitionError } from '../../errors';
 import type { FunctionDef } from '../model';
 import { annotationsOf } from './annotations';
-import {
-  AT_MOST_ONE,
-  ONE,
-  fail,
-  type BuildContext,
-  type FunctionDraft,
-  type Inferred,
-} from './context';
-import { infer, rootScope } from './infer';
-import { resolveType } from './resolve';
-import { stdFunctionOverloads } from '../../std';
+import { fail, type BuildContext, type FunctionDraft } from './context';
+import { candidates, resolveType } from './resolve';
+import { isStdFunction, stdFunctionOverloads } from '../../std';
 
 import { findNode } from './walk';
 
@@ -94,25 +86,22 @@ export function buildFunctions(ctx: BuildContext): void {
 }
 
 /**
- * Infers every body (which resolves its names) with its parameters bound, recording calls of
- * SDL functions, then looks for a cycle in that call graph.
+ * The SDL call graph (item 6): every call in a body resolves its name (as the binder does: the
+ * module's, then `std`); a cycle back to the caller is an error. Checked on the syntax, before
+ * any body is bound, since binding inlines the bodies it calls.
  */
-export function checkFunctionBodies(ctx: BuildContext): void {
+export function checkFunctionCalls(ctx: BuildContext): void {
   const calls = new Map<FunctionDraft, { callee: string; call: ql.FunctionCall }[]>();
   for (const overloads of ctx.functions.values()) {
     for (const fn of overloads) {
       const edges: { callee: string; call: ql.FunctionCall }[] = [];
-      const vars = new Map<string, Inferred>(
-        fn.params.map((p) => [
-          p.name,
-          { type: p.type, card: p.typeModifier === 'optional' ? AT_MOST_ONE : ONE },
-        ]),
-      );
-      for (const p of fn.params) if (p.default) infer(ctx, p.default, rootScope(fn.module));
-      infer(ctx, fn.body, {
-        ...rootScope(fn.module),
-        vars,
-        onCall: (callee, call) => edges.push({ callee, call }),
+      findNode(fn.body, (n) => {
+        if (n.kind !== 'FunctionCall') return false;
+        const callee = candidates(n.func, fn.module).find(
+          (name) => ctx.functions.has(name) || isStdFunction(name),
+        );
+        if (callee !== undefined && ctx.functions.has(callee)) edges.push({ callee, call: n });
+        return false;
       });
       calls.set(fn, edges);
     }

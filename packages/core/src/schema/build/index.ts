@@ -12,7 +12,9 @@
  * The phases, each a pure function over one `BuildContext`:
  *   collect (names, duplicates) → annotations → scalars → bases + C3 → function signatures →
  *   pointers (flattened through inheritance) → type-level members → validate (inference of
- *   computeds, defaults, constraints, indexes, policies, globals, bodies) → assemble.
+ *   computeds, globals and aliases; what defaults read; the SDL call graph) → assemble → bound
+ *   (defaults, constraint, index and policy expressions and function bodies bound by the query
+ *   binder against the assembled schema).
  *
  * @example
  * const schema = buildSchema('type User { required name: str; multi friends: User; }');
@@ -22,6 +24,7 @@ import * as ql from '../../syntax';
 import type { Schema } from '../model';
 import { buildAnnotationDecls } from './annotations';
 import { assemble } from './assemble';
+import { checkBoundExpressions } from './bound';
 import { collect } from './collect';
 import { buildFunctions } from './functions';
 import { resolveBases } from './inherit';
@@ -58,5 +61,7 @@ export function buildSchema(sdl: string): Schema {
   buildPointers(ctx);
   buildObjectMembers(ctx);
   validate(ctx);
-  return assemble(ctx);
+  const schema = assemble(ctx);
+  checkBoundExpressions(ctx, schema);
+  return schema;
 }

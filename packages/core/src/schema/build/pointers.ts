@@ -10,7 +10,7 @@
  * identical; `overloaded` needs an inherited pointer; an overload may narrow a link's target to
  * a subtype (a property's to a scalar extending it) but not widen it, nor make a required
  * pointer optional; one name inherited from two bases must agree on kind and target.
- * A computed's target and, for the current syntax, its kind are set later by infer.ts.
+ * A computed's target and, for the current syntax, its kind are set later by computed.ts (bound by the query binder).
  */
 import { printTypeRef, SPLAT_STRATEGIES, type SplatStrategy } from '../model';
 import type * as ql from '../../syntax';

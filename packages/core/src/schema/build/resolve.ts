@@ -213,13 +213,6 @@ export function unionOf(ctx: BuildContext, names: readonly string[]): TypeRef {
   return kept.length === 1 ? objectRef(kept[0] as string) : { kind: 'union', members: kept };
 }
 
-/** The nearest type both object types extend (or are), or null: std's common object type. */
-export function commonAncestor(ctx: BuildContext, a: string, b: string): string | null {
-  const lineage = (n: string) => [n, ...(ctx.objectTypes.get(n)?.ancestors ?? [])];
-  const other = new Set(lineage(b));
-  return lineage(a).find((n) => other.has(n)) ?? null;
-}
-
 /** True when object type `sub` is `sup` or extends it (every type extends the roots). */
 export function isSubtype(ctx: BuildContext, sub: string, sup: string): boolean {
   if (sub === sup) return true;

@@ -1,7 +1,9 @@
 /**
  * build/validate: the checks that need every type, pointer and function in place — computeds
- * finished, defaults (item 1), constraint, index and policy expressions (items 24, 25, 37),
- * scalar constraints, abstract constraints, globals, aliases and function bodies (item 6).
+ * finished, defaults (item 1: what they may read), computed pointers' members, scalar
+ * constraints resolved, globals, aliases and the SDL call graph (item 6). The expressions
+ * nothing else depends on (defaults, constraint, index and policy expressions, function bodies)
+ * are bound after assembly by the query binder (./bound).
  *
  * Input: a context after pointers, object members and function signatures are built.
  * Output: nothing new but finished drafts; throws the first error found, in declaration order.
@@ -15,28 +17,15 @@ import {
   InvalidLinkDefinitionError,
   InvalidPropertyDefinitionError,
   InvalidReferenceError,
-  SchemaDefinitionError,
 } from '../../errors';
-import {
-  STD_CONSTRAINT_BODIES,
-  type AbstractConstraint,
-  type Constraint,
-  type TypeRef,
-} from '../model';
-import { checkConstraint, constraintOf, type ConstraintSite } from './constraints';
-import {
-  ONE,
-  fail,
-  type BuildContext,
-  type Inferred,
-  type ObjectDraft,
-  type PointerDraft,
-} from './context';
-import { finishComputed, finishGlobal, pointerScope } from './computed';
-import { checkFunctionBodies } from './functions';
-import { infer, rootScope, type Scope } from './infer';
+import { STD_CONSTRAINT_BODIES, type AbstractConstraint, type Constraint } from '../model';
+import { constraintOf } from './constraints';
+import { fail, type AliasDraft, type BuildContext, type PointerDraft } from './context';
+import { finishComputed, finishGlobal } from './computed';
+import { bindSchemaExpression } from './bound';
+import { draftIndex } from './draft-index';
+import { checkFunctionCalls } from './functions';
 import { candidates, lookupType, resolveType } from './resolve';
-import { objectRef, scalar, stdBaseOf } from './types';
 import { findNode } from './walk';
 
 export function validate(ctx: BuildContext): void {
@@ -47,20 +36,36 @@ export function validate(ctx: BuildContext): void {
     }
   }
   for (const g of ctx.globals.values()) finishGlobal(ctx, g);
+  for (const alias of ctx.aliases.values()) checkAliasReferences(ctx, alias);
   for (const alias of ctx.aliases.values()) {
-    if (alias.inference === 'pending') {
-      alias.inference = 'running';
-      alias.inferred = infer(ctx, alias.expr, rootScope(alias.module));
-      alias.inference = 'done';
-    }
+    alias.inferred = bindSchemaExpression(draftIndex(ctx), alias.module, alias.expr);
   }
   const seen = new Set<PointerDraft>();
   for (const draft of ctx.objectTypes.values()) {
     for (const p of draft.pointers) checkPointer(ctx, p, seen);
-    checkTypeMembers(ctx, draft);
   }
   checkScalarConstraints(ctx);
-  checkFunctionBodies(ctx);
+  checkFunctionCalls(ctx);
+}
+
+/**
+ * An alias reading itself, directly or through other aliases, is an error (checked on the
+ * names it reads, before binding, which inlines the aliases an alias reads).
+ */
+function checkAliasReferences(ctx: BuildContext, alias: AliasDraft): void {
+  if (alias.inference === 'done') return;
+  alias.inference = 'running';
+  findNode(alias.expr, (n, field) => {
+    if (n.kind !== 'ObjectRef' || field === 'func' || field === 'name') return false;
+    const found = lookupType(ctx, n, alias.module);
+    const read = found?.kind === 'alias' ? ctx.aliases.get(found.name) : undefined;
+    if (read?.inference === 'running') {
+      fail(InvalidDefinitionError, `alias '${read.name}' is defined recursively`, n.span);
+    }
+    if (read) checkAliasReferences(ctx, read);
+    return false;
+  });
+  alias.inference = 'done';
 }
 
 /** Item 1: what makes a default more than a value — the offending node and why. */
@@ -137,72 +142,18 @@ function checkPointer(ctx: BuildContext, p: PointerDraft, seen: Set<PointerDraft
         'a default is a value or a function call; set it in the insert (or use a computed)',
       );
     }
-    infer(ctx, p.default, pointerScope(p, null));
-  }
-  for (const c of p.constraints) {
-    if (c.span === null || c.declaredIn !== p.home) continue;
-    const value: Inferred = { type: p.target, card: ONE };
-    checkOne(ctx, c, 'pointer', `${p.home}.${p.name}`, value, pointerScope(p, value));
   }
   for (const lp of p.properties) checkPointer(ctx, lp, seen);
-}
-
-function checkOne(
-  ctx: BuildContext,
-  c: Constraint,
-  site: ConstraintSite,
-  owner: string,
-  subject: Inferred,
-  scope: Scope,
-): void {
-  let type: TypeRef | null = subject.type;
-  if (c.subjectExpr !== null) type = infer(ctx, c.subjectExpr, scope).type;
-  if (c.except !== null) infer(ctx, c.except, scope);
-  const args = c.args.map((a) => infer(ctx, a, rootScope(scope.module)));
-  checkConstraint(c, site, owner, type, args, ctx);
-}
-
-function checkTypeMembers(ctx: BuildContext, draft: ObjectDraft): void {
-  const self: Inferred = { type: objectRef(draft.name), card: ONE };
-  const scope: Scope = { ...rootScope(draft.module, self), source: self };
-  for (const c of draft.constraints) {
-    if (c.declaredIn === draft.name) checkOne(ctx, c, 'object', draft.name, self, scope);
-  }
-  for (const index of draft.indexes) {
-    if (index.declaredIn !== draft.name) continue;
-    infer(ctx, index.expr, scope);
-    if (index.except) infer(ctx, index.except, scope);
-  }
-  for (const policy of draft.policies) {
-    if (policy.declaredIn !== draft.name) continue;
-    for (const [what, expr] of [
-      ['when', policy.when],
-      ['using', policy.using],
-    ] as const) {
-      if (!expr) continue;
-      const t = infer(ctx, expr, scope).type;
-      if (t && !(t.kind === 'scalar' && stdBaseOf(ctx.scalars, t.name) === 'std::bool')) {
-        fail(
-          SchemaDefinitionError,
-          `${what} expression of access policy '${policy.name}' must be a bool`,
-          expr.span,
-        );
-      }
-    }
-  }
 }
 
 function checkScalarConstraints(ctx: BuildContext): void {
   for (const [name, decl] of ctx.scalarDecls) {
     const built = ctx.scalars.get(name);
     if (!built) continue;
-    const self: Inferred = { type: scalar(name), card: ONE };
     const constraints: Constraint[] = [];
     for (const member of decl.node.members) {
       if (member.kind !== 'ConcreteConstraint') continue;
-      const c = constraintOf(ctx, member, decl.module, name);
-      checkOne(ctx, c, 'scalar', name, self, rootScope(decl.module, self));
-      constraints.push(c);
+      constraints.push(constraintOf(ctx, member, decl.module, name));
     }
     ctx.scalars.set(name, { ...built, constraints });
   }
@@ -296,10 +247,6 @@ export function abstractConstraints(ctx: BuildContext): AbstractConstraint[] {
         'add: using (__subject__ ...)',
       );
     }
-    const vars = new Map<string, Inferred>(
-      params.map((p) => [p.name, { type: p.type, card: ONE }]),
-    );
-    infer(ctx, expr, { ...rootScope(module, { type: null, card: ONE }), vars });
     let errmessage: string | null = inherited?.errmessage ?? null;
     for (const m of node.members) {
       if (m.kind !== 'SetField') continue;

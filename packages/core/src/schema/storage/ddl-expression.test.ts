@@ -241,10 +241,10 @@ describe('compileScalar: checks and indexes', () => {
     // Another table: the target's columns, a multi property's own table.
     ['.owner.name', 'InvalidDefinitionError', /only the row itself/],
     ['.notes', 'InvalidDefinitionError', /only the row itself/],
-    ['.missing', 'InvalidReferenceError', /'missing' does not exist/],
+    ['.missing', 'InvalidReferenceError', /has no link or property 'missing'/],
     ['count(.tags)', 'InvalidDefinitionError', /sets/],
     ['nosuch(1)', 'InvalidReferenceError', /does not exist/],
-    ['Color.Purple', 'InvalidReferenceError', /no value 'Purple'/],
+    ['Color.Purple', 'InvalidReferenceError', /enum has no member called 'Purple'/],
     ['(select 1)', 'InvalidDefinitionError', /query/],
     ['$x', 'InvalidDefinitionError', /parameter/],
     ['<str>$x', 'InvalidDefinitionError', /parameters/],

@@ -69,6 +69,9 @@ export interface Scope {
   /** Inside an insert's shape: the type inserted, which may not be read there (Gel refuses a
    * self-referencing insert; `detached T` reads the type's objects). */
   readonly inserting?: string;
+  /** Inside an insert or update shape element that uses `__default__`: the pointer's default
+   * (bind/dunder-default). */
+  readonly dunderDefault?: IrExpr;
 }
 
 export class BindContext {

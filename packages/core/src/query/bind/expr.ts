@@ -168,6 +168,7 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
     }
     case 'Anchor':
       if (node.name === '__subject__' && scope.subject) return scope.subject;
+      if (node.name === '__default__' && scope.dunderDefault) return scope.dunderDefault;
       return fail(InvalidReferenceError, `'${node.name}' cannot be used here`, node.span);
     case 'SelectQuery':
     case 'ForQuery':

@@ -72,6 +72,7 @@ import {
   unifyTypes,
   withPathId,
 } from './expr';
+import { elementScope } from './dunder-default';
 import { children, selectOver, withScope } from './statement';
 import { isObjectType, lookupSchemaName, printIrType } from './types';
 
@@ -552,8 +553,9 @@ function bindElements(
       return fail(QueryError, `'${pointer.name}' is assigned twice`, step.span);
     }
     const op = el.operation ?? ':=';
+    const valueScope = elementScope(ctx, scope, pointer, el.compExpr);
     if (op === '-=' && verb === 'update' && !pointer.many && scope.subject) {
-      out.push(subtractFromSingle(ctx, scope, type, pointer, step, el.compExpr));
+      out.push(subtractFromSingle(ctx, valueScope, type, pointer, step, el.compExpr));
       continue;
     }
     if (op !== ':=' && (verb === 'insert' || !pointer.many)) {
@@ -566,7 +568,7 @@ function bindElements(
       );
     }
     if (!hasLinkProperties(el.compExpr)) {
-      const value = bindExpr(ctx, scope, el.compExpr);
+      const value = bindExpr(ctx, valueScope, el.compExpr);
       out.push(element(ctx, type, pointer, op, value, [], null, el.compExpr.span));
       continue;
     }
@@ -577,7 +579,7 @@ function bindElements(
         el.span,
       );
     }
-    const { value, linkProperties, parts } = bindValueParts(ctx, scope, pointer, el.compExpr);
+    const { value, linkProperties, parts } = bindValueParts(ctx, valueScope, pointer, el.compExpr);
     out.push(element(ctx, type, pointer, op, value, linkProperties, parts, el.compExpr.span));
   }
   return out;
@@ -668,10 +670,11 @@ function bindValueParts(
     const props = linkProperties.map((property) => {
       const prop = part.props.find((p) => (p.path[0] as ql.Ptr).name === property.name);
       if (!prop) return linkPropertyDefault(ctx, pointer, property, node.span);
+      const propScope = elementScope(ctx, targetScope, property, prop.compExpr as ql.Expr, pointer);
       return conform(
         ctx,
         property,
-        bindExpr(ctx, targetScope, prop.compExpr as ql.Expr),
+        bindExpr(ctx, propScope, prop.compExpr as ql.Expr),
         `${pointer.name}@${property.name}`,
         prop.span,
       );

@@ -41,7 +41,8 @@ import { isObjectType, lookupSchemaName, printIrType, resolveTypeExpr, sameType 
 import { bindShape, viewStep } from './shape';
 import { matchesPattern, resolveTypePattern } from './type-pattern';
 import { bindStatement } from './statement';
-import { bindCall, bindCast, bindOperator, bindSlice, literalType } from './calls';
+import { commonType } from '../../std';
+import { bindCall, bindCast, bindOperator, bindSlice, literalType, typeEnv } from './calls';
 
 const BOOL: TypeRef = { kind: 'scalar', name: 'std::bool' };
 
@@ -1154,7 +1155,7 @@ export function unifyTypes(ctx: BindContext, a: IrType, b: IrType, span: ql.Span
   if (a.kind === 'object' && b.kind === 'object') {
     return { kind: 'object', name: ctx.index.unionOf([a.name, b.name]) };
   }
-  const common = numericCommon(a, b);
+  const common = numericCommon(a, b) ?? stdScalarCommon(ctx, a, b);
   if (common) return common;
   if (a.kind === 'array' && b.kind === 'array') {
     return { kind: 'array', element: asTypeRef(unifyTypes(ctx, a.element, b.element, span), span) };
@@ -1204,6 +1205,15 @@ function numericCommon(a: IrType, b: IrType): IrType | null {
     return { kind: 'scalar', name: 'std::float64' };
   }
   return null;
+}
+
+/** Two std scalars meeting through std's implicit casts (int64 ∪ float32 is float64; local_date
+ * ∪ local_datetime is local_datetime): std's common type, or null. */
+function stdScalarCommon(ctx: BindContext, a: IrType, b: IrType): IrType | null {
+  if (a.kind !== 'scalar' || b.kind !== 'scalar') return null;
+  const std = (name: string) => name.startsWith('std::') || name.startsWith('cal::');
+  if (!std(a.name) || !std(b.name)) return null;
+  return commonType([a, b], typeEnv(ctx.index));
 }
 
 export function asTypeRef(type: IrType, span: ql.Span): TypeRef {

@@ -42,7 +42,15 @@ import { bindShape, viewStep } from './shape';
 import { matchesPattern, resolveTypePattern } from './type-pattern';
 import { bindStatement } from './statement';
 import { commonType } from '../../std';
-import { bindCall, bindCast, bindOperator, bindSlice, literalType, typeEnv } from './calls';
+import {
+  bindCall,
+  bindCast,
+  bindOperator,
+  bindOperatorOn,
+  bindSlice,
+  literalType,
+  typeEnv,
+} from './calls';
 
 const BOOL: TypeRef = { kind: 'scalar', name: 'std::bool' };
 
@@ -1025,6 +1033,11 @@ function bindBinOp(ctx: BindContext, scope: Scope, node: ql.BinOp): IrExpr {
       return { kind: 'Coalesce', type, card, left, right };
     }
     default:
+      if (isEmptyArray(node.left) !== isEmptyArray(node.right)) {
+        // `x ++ []`: the empty array takes the other operand's array type.
+        const operands = bindOperands(ctx, scope, node.left, node.right);
+        return bindOperatorOn(ctx, node.op, operands, node.span);
+      }
       return bindOperator(ctx, scope, node.op, [node.left, node.right], node.span);
   }
 }
@@ -1036,7 +1049,10 @@ function guardedScope(scope: Scope, condition: IrExpr, when: boolean): Scope {
 }
 
 /** `[]` where an array of `type` is expected: an empty array of that type; else null. */
-function emptyArrayOf(node: ql.Expr, type: IrType): IrExpr | null {
+const isEmptyArray = (n: ql.Expr) => n.kind === 'ArrayLiteral' && n.elements.length === 0;
+
+/** `[]` given the array type its context expects (an operand's, a pointer's), or null. */
+export function emptyArrayOf(node: ql.Expr, type: IrType): IrExpr | null {
   if (node.kind !== 'ArrayLiteral' || node.elements.length !== 0 || type.kind !== 'array')
     return null;
   return { kind: 'ArrayLiteral', type, card: ONE, elements: [] };
@@ -1054,7 +1070,6 @@ function bindOperands(
   b: ql.Expr,
   rightScope?: (left: IrExpr) => Scope,
 ): [IrExpr, IrExpr] {
-  const isEmptyArray = (n: ql.Expr) => n.kind === 'ArrayLiteral' && n.elements.length === 0;
   if (isEmptyArray(a) && !isEmptyArray(b)) {
     const right = bindExpr(ctx, scope, b);
     return [emptyArrayOf(a, right.type) ?? bindExpr(ctx, scope, a), right];

@@ -67,6 +67,7 @@ import {
   bindExpr,
   bindingRef,
   bindStep,
+  emptyArrayOf,
   pathIdOf,
   subjectScope,
   unifyTypes,
@@ -568,7 +569,9 @@ function bindElements(
       );
     }
     if (!hasLinkProperties(el.compExpr)) {
-      const value = bindExpr(ctx, valueScope, el.compExpr);
+      // `[]` takes the property's array type.
+      const value =
+        emptyArrayOf(el.compExpr, pointer.target) ?? bindExpr(ctx, valueScope, el.compExpr);
       out.push(element(ctx, type, pointer, op, value, [], null, el.compExpr.span));
       continue;
     }
@@ -674,7 +677,8 @@ function bindValueParts(
       return conform(
         ctx,
         property,
-        bindExpr(ctx, propScope, prop.compExpr as ql.Expr),
+        emptyArrayOf(prop.compExpr as ql.Expr, property.target) ??
+          bindExpr(ctx, propScope, prop.compExpr as ql.Expr),
         `${pointer.name}@${property.name}`,
         prop.span,
       );

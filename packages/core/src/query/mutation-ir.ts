@@ -40,6 +40,12 @@ export interface ValuePart {
   readonly value: IrExpr;
   readonly pathId: string;
   readonly props: readonly (IrExpr | null)[];
+  /**
+   * Link properties that ride on the value's own shapes (`for x in ... union (select T { @p :=
+   * x })`, `assert_single(T { @p := 1 })`): per link property, the key of the value's JSON
+   * output holding it (`'@p'`), or null; `props` are then all null. Absent for other parts.
+   */
+  readonly carried?: readonly (string | null)[];
 }
 
 interface Base<K extends string> {

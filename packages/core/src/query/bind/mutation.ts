@@ -63,6 +63,7 @@ import { containsMutation } from '../mutation-ir';
 import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
 import { bindCast, typeEnv } from './calls';
 import { fail, rootScope, unknownName, type BindContext, type Scope } from './context';
+import { bindShape } from './shape';
 import {
   bindExpr,
   bindingRef,
@@ -116,7 +117,17 @@ export function writesOf(ctx: BindContext): readonly IrExpr[] {
 // ---------------------------------------------------------------------------------------------
 // insert
 
-function bindInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Insert {
+function bindInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): IrExpr {
+  const props = outer.linkWrite ? q.shape.filter(isLinkPropertyAssignment) : [];
+  if (props.length === 0) return bindPlainInsert(ctx, outer, q);
+  // `insert T { ..., @p := x }` in a link's value: the new object, shaped with its link
+  // properties (bound where the insert is, as Gel binds them).
+  const rest = q.shape.filter((el) => !isLinkPropertyAssignment(el));
+  const inserted = bindPlainInsert(ctx, { ...outer, linkWrite: undefined }, { ...q, shape: rest });
+  return bindShape(ctx, outer, inserted, props, q.span);
+}
+
+function bindPlainInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Insert {
   const scope = withScope(ctx, outer, q.aliases);
   const type = writableType(ctx, scope, q.subject, 'insert into');
   if (type.abstract) {
@@ -502,6 +513,7 @@ function bindElements(
   verb: 'insert' | 'update',
 ): MutationElement[] {
   const out: MutationElement[] = [];
+  if (scope.linkWrite) scope = { ...scope, linkWrite: undefined };
   for (const el of shape) {
     const [step, ...rest] = el.path;
     if (
@@ -617,6 +629,8 @@ interface RawPart {
    * alias), as a key of `Scope.pathAliases`: inside its `@p := ...`, that name is the element
    * itself, as it is inside any shape on it (Gel's path factoring). */
   readonly root: string | null;
+  /** The link properties written on the value's own shapes (see ValuePart.carried), by name. */
+  readonly carried?: ReadonlySet<string>;
 }
 
 /** `Card`, `select Card ...`, `Card { ... }` (also `detached Card`) → the type name written as
@@ -645,11 +659,15 @@ function bindValueParts(
   const { parts: raw, card } = rawParts(ctx, scope, pointer, node);
   const linkProperties: PointerInfo[] = [];
   for (const part of raw) {
+    for (const name of part.carried ?? []) {
+      const property = pointer.properties.get(name) as PointerInfo;
+      if (!linkProperties.includes(property)) linkProperties.push(property);
+    }
     const seen = new Set<string>();
     for (const prop of part.props) {
       const name = (prop.path[0] as ql.Ptr).name;
       const property = pointer.properties.get(name);
-      if (!property) return unknownName('link property', name, prop.span);
+      if (!property) return unknownLinkProperty(pointer, name, prop.span);
       if (property.computed)
         return fail(QueryError, `cannot assign to computed link property '@${name}'`, prop.span);
       if (seen.has(name)) return fail(QueryError, `'@${name}' is assigned twice`, prop.span);
@@ -659,6 +677,15 @@ function bindValueParts(
   }
   const parts: ValuePart[] = raw.map((part) => {
     const value = withPathId(ctx, scope, part.value);
+    if (part.carried) {
+      const carried = part.carried;
+      return {
+        value,
+        pathId: pathIdOf(value) as string,
+        props: linkProperties.map(() => null),
+        carried: linkProperties.map((p) => (carried.has(p.name) ? `@${p.name}` : null)),
+      };
+    }
     const subjectScoped = subjectScope(scope, value, null);
     const targetScope: Scope =
       part.root === null
@@ -768,14 +795,7 @@ function rawParts(
     };
   }
   const { expr, props } = splitLinkProperties(node);
-  const nested = nestedLinkProperty(expr);
-  if (nested !== null) {
-    return fail(
-      QueryError,
-      `cannot write link property ${nested} of '${pointer.name}' from inside this expression: write \`(select X { @p := ... })\` as the value, or as an element of a set literal, union or if/else`,
-      node.span,
-    );
-  }
+  if (nestedLinkProperty(expr) !== null) return carriedPart(ctx, scope, pointer, node);
   const bound = bindExpr(ctx, scope, expr);
   const value = props.length > 0 && bound.kind === 'Shape' ? bound.subject : bound;
   const named = props.length > 0 ? subjectTypeName(expr) : null;
@@ -791,6 +811,61 @@ function rawParts(
         ? subject.objectType
         : pathIdOf(subject);
   return { parts: [{ value, props, root }], card: bound.card };
+}
+
+/**
+ * A value whose link properties are written inside it (a `for` body, a function's argument, a
+ * nested insert's shape): bound whole, each shape's `@p := x` an element of the shape (bound by
+ * `linkPropertyWriter`), so the link properties go with each element wherever the value takes it
+ * (Gel's rule: they belong to the value's shape, not to a place in the syntax).
+ */
+function carriedPart(
+  ctx: BindContext,
+  scope: Scope,
+  pointer: PointerInfo,
+  node: ql.Expr,
+): { parts: RawPart[]; card: Card } {
+  const names = new Set<string>();
+  const value = bindExpr(
+    ctx,
+    { ...scope, linkWrite: linkPropertyWriter(ctx, pointer, names) },
+    node,
+  );
+  return { parts: [{ value, props: [], root: null, carried: names }], card: value.card };
+}
+
+/** Binds `@p := x` as a write of `pointer`'s link property `p` (its type, its `__default__`),
+ * recording the name in `names`. */
+function linkPropertyWriter(
+  ctx: BindContext,
+  pointer: PointerInfo,
+  names: Set<string>,
+): NonNullable<Scope['linkWrite']> {
+  return (el, scope) => {
+    const name = (el.path[0] as ql.Ptr).name;
+    const property = pointer.properties.get(name);
+    if (!property) return unknownLinkProperty(pointer, name, el.span);
+    if (property.computed)
+      return fail(QueryError, `cannot assign to computed link property '@${name}'`, el.span);
+    names.add(name);
+    const node = el.compExpr as ql.Expr;
+    const valueScope = elementScope(ctx, scope, property, node, pointer);
+    return conform(
+      ctx,
+      property,
+      emptyArrayOf(node, property.target) ?? bindExpr(ctx, valueScope, node),
+      `${pointer.name}@${name}`,
+      el.span,
+    );
+  };
+}
+
+function unknownLinkProperty(pointer: PointerInfo, name: string, span: ql.Span): never {
+  return fail(
+    InvalidReferenceError,
+    `link '${pointer.name}' of object type '${pointer.declaredIn}' has no property '${name}'`,
+    span,
+  );
 }
 
 /** True when the value assigns a link property anywhere (`@p := x` in a shape). */

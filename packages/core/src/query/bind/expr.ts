@@ -94,8 +94,7 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
       return bindIs(ctx, scope, node);
     case 'IfElse': {
       const condition = bindExpr(ctx, scope, node.condition);
-      const then = bindExpr(ctx, guardedScope(scope, condition, true), node.ifExpr);
-      const otherwise = bindExpr(ctx, guardedScope(scope, condition, false), node.elseExpr);
+      const { then, otherwise } = bindBranches(ctx, scope, condition, node);
       expectBool(condition, node.condition.span);
       const type = unifyTypes(ctx, then.type, otherwise.type, node.span);
       const branches = cardEither(then.card, otherwise.card);
@@ -1050,6 +1049,24 @@ function guardedScope(scope: Scope, condition: IrExpr, when: boolean): Scope {
 
 /** `[]` where an array of `type` is expected: an empty array of that type; else null. */
 const isEmptyArray = (n: ql.Expr) => n.kind === 'ArrayLiteral' && n.elements.length === 0;
+
+/** The branches of `a if c else b`, each under its condition; an empty array literal takes the
+ * other branch's array type (`if c then [10] else []`). */
+function bindBranches(
+  ctx: BindContext,
+  scope: Scope,
+  condition: IrExpr,
+  node: ql.IfElse,
+): { then: IrExpr; otherwise: IrExpr } {
+  const bindThen = () => bindExpr(ctx, guardedScope(scope, condition, true), node.ifExpr);
+  const bindElse = () => bindExpr(ctx, guardedScope(scope, condition, false), node.elseExpr);
+  if (isEmptyArray(node.ifExpr) && !isEmptyArray(node.elseExpr)) {
+    const otherwise = bindElse();
+    return { then: emptyArrayOf(node.ifExpr, otherwise.type) ?? bindThen(), otherwise };
+  }
+  const then = bindThen();
+  return { then, otherwise: emptyArrayOf(node.elseExpr, then.type) ?? bindElse() };
+}
 
 /** `[]` given the array type its context expects (an operand's, a pointer's), or null. */
 export function emptyArrayOf(node: ql.Expr, type: IrType): IrExpr | null {

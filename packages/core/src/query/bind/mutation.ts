@@ -18,7 +18,10 @@
  *   (`tags := (select Tag { @weight := 1 } filter ...)`), each bound with one target as `.`; each
  *   element of a set literal or union, and each branch of an if/else, carries its own (the value's
  *   parts, mutation-ir `ValuePart`); `@p := x` anywhere else in the value (a `for` body, a
- *   function argument) is refused naming the property, never dropped;
+ *   function argument, a nested insert's shape) rides on the value's own shapes and goes with
+ *   each element the value yields (a carried part); an unknown property is InvalidReferenceError;
+ * - `__default__` in an element's value is the pointer's (or link property's) default
+ *   (bind/dunder-default); `[]` takes the property's array type;
  * - `unless conflict on .p` needs an exclusive constraint on `p`; `else (...)` needs `on`; inside
  *   `else`, the inserted type's short name is the conflicting object.
  * Invariants: pure; errors are QueryError subclasses with the position of the offending node.
@@ -724,8 +727,7 @@ function bindValueParts(
 
 /** The parts of a link's value: set literal elements and union operands, flattened; each branch
  * of an if/else, kept to the rows where its condition holds; anything else is one part. Link
- * properties under any other form (a `for` body, a function's argument) cannot be tied to the
- * target they go with: refused, naming the property. */
+ * properties under any other form (a `for` body, a function's argument) make a carried part. */
 function rawParts(
   ctx: BindContext,
   scope: Scope,

@@ -43,7 +43,8 @@ export interface ValuePart {
   /**
    * Link properties that ride on the value's own shapes (`for x in ... union (select T { @p :=
    * x })`, `assert_single(T { @p := 1 })`): per link property, the key of the value's JSON
-   * output holding it (`'@p'`), or null; `props` are then all null. Absent for other parts.
+   * output holding it (`'@p'`), or null; `props` are then what is written for an element whose
+   * output lacks the key (the property's default, or null: NULL). Absent for other parts.
    */
   readonly carried?: readonly (string | null)[];
 }

@@ -9,7 +9,7 @@ with "insert_src1" as materialized (
   returning *
 ),
 "pairs12" as materialized (
-  select "o3"."id" as "source", "lv11"."id" as "target", 'default::User' as "~type", case when jsonb_typeof(("lv11"."~json"::jsonb) -> '@since') <> 'null' then (nullif(("lv11"."~json"::jsonb) -> '@since', 'null'::jsonb)::bigint)::bigint end as "since"
+  select "o3"."id" as "source", "lv11"."id" as "target", 'default::User' as "~type", case when jsonb_typeof(("lv11"."~json"::jsonb) -> '@since') <> 'null' then (nullif(("lv11"."~json"::jsonb) -> '@since', 'null'::jsonb)::bigint)::bigint when (("lv11"."~json"::jsonb) -> '@since') is not null then null::bigint else null::bigint end as "since"
   from "insert2" as "o3"
     join "insert_src1" as "s4" on "s4"."id" = "o3"."id"
     join lateral (

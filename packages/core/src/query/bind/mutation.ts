@@ -685,7 +685,7 @@ function bindValueParts(
       return {
         value,
         pathId: pathIdOf(value) as string,
-        props: linkProperties.map(() => null),
+        props: linkProperties.map((p) => linkPropertyDefault(ctx, pointer, p, node.span)),
         carried: linkProperties.map((p) => (carried.has(p.name) ? `@${p.name}` : null)),
       };
     }

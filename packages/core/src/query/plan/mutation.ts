@@ -673,16 +673,25 @@ function liftCarried(
   rel.join(join, sql.subquery(query, alias, { lateral: true }));
   const json = sql.cast(sql.col('~json', alias), pgType('jsonb'));
   const env = typeEnv(ctx.index);
-  const props = e.linkProperties.map((property, j) => {
+  const props = e.linkProperties.map((property, j): SqlExpr => {
     const key = part.carried?.[j] ?? null;
     const pg = pgTypeFor(property.target);
-    if (key === null) return sql.cast(sql.null(), pg);
+    const dflt = part.props[j];
+    const otherwise = dflt ? ctx.value(rel, dflt) : sql.cast(sql.null(), pg);
+    if (key === null) return otherwise;
     const item = sql.bin('->', json, sql.text(key));
-    // JSON null (an empty value) or no key: NULL; else the value decoded as the property's type.
-    return caseWhen(
-      sql.bin('<>', sql.func('jsonb_typeof', [item]), sql.text('null')),
-      sql.cast(decodeParam(property.target, item, env), pg),
-    );
+    // JSON null (an empty value): NULL; no key (an element no shape wrote it on): `otherwise`.
+    return {
+      kind: 'Case',
+      whens: [
+        {
+          when: sql.bin('<>', sql.func('jsonb_typeof', [item]), sql.text('null')),
+          then: sql.cast(decodeParam(property.target, item, env), pg),
+        },
+        { when: sql.isNull(item, true), then: sql.cast(sql.null(), pg) },
+      ],
+      else: otherwise,
+    };
   });
   return { id: sql.col('id', alias), props };
 }

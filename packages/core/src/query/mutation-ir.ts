@@ -40,6 +40,13 @@ export interface ValuePart {
   readonly value: IrExpr;
   readonly pathId: string;
   readonly props: readonly (IrExpr | null)[];
+  /**
+   * Link properties that ride on the value's own shapes (`for x in ... union (select T { @p :=
+   * x })`, `assert_single(T { @p := 1 })`): per link property, the key of the value's JSON
+   * output holding it (`'@p'`), or null; `props` are then what is written for an element whose
+   * output lacks the key (the property's default, or null: NULL). Absent for other parts.
+   */
+  readonly carried?: readonly (string | null)[];
 }
 
 interface Base<K extends string> {

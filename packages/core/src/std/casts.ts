@@ -384,7 +384,8 @@ export function resolveCast(
       to.kind === 'scalar' &&
       ((ASSIGNMENT[resolutionBase(from.name, env) ?? ''] ?? []).includes(to.name) ||
         (resolutionBase(from.name, env) === 'std::str' && env.enumValues(to.name) !== null) ||
-        assignableToCustomScalar(from, to.name, env)));
+        assignableToCustomScalar(from, to.name, env))) ||
+    assignableByElement(from, to, env);
   return {
     from,
     to,
@@ -393,6 +394,27 @@ export function resolveCast(
     volatility: found.volatility,
     sql: found.sql,
   };
+}
+
+/** Arrays and tuples are assignable element by element (Gel: `[3, 1234.5]` into an
+ * `array<float32>`). */
+function assignableByElement(from: TypeRef, to: TypeRef, env: TypeEnv): boolean {
+  const assignable = (a: TypeRef, b: TypeRef): boolean => {
+    try {
+      return resolveCast(a, b, env).assignment;
+    } catch (error) {
+      if (error instanceof InvalidTypeError) return false;
+      throw error;
+    }
+  };
+  if (from.kind === 'array' && to.kind === 'array') return assignable(from.element, to.element);
+  if (from.kind === 'tuple' && to.kind === 'tuple') {
+    return (
+      from.elements.length === to.elements.length &&
+      from.elements.every((e, i) => assignable(e.type, (to.elements[i] as { type: TypeRef }).type))
+    );
+  }
+  return false;
 }
 
 /**

@@ -130,6 +130,18 @@ describe('resolveCast', () => {
       assignment: false,
     });
   });
+  test('arrays and tuples are assignable element by element', () => {
+    const array = (e: TypeRef): TypeRef => ({ kind: 'array', element: e });
+    const tuple = (...es: TypeRef[]): TypeRef => ({
+      kind: 'tuple',
+      elements: es.map((type) => ({ name: null, type })),
+    });
+    expect(resolveCast(array(s('float64')), array(s('float32')), ENV).assignment).toBe(true);
+    expect(resolveCast(array(s('float64')), array(s('int64')), ENV).assignment).toBe(false);
+    expect(
+      resolveCast(tuple(s('int64'), s('str')), tuple(s('int16'), s('str')), ENV),
+    ).toMatchObject({ implicit: false, assignment: true });
+  });
   test('a value of the base is assignable to a custom scalar (str → Slug), not implicitly', () => {
     const slug: TypeRef = { kind: 'scalar', name: 'default::Slug' };
     expect(resolveCast(s('str'), slug, ENV)).toMatchObject({ implicit: false, assignment: true });

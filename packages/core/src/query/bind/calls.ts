@@ -125,6 +125,16 @@ export function bindOperator(
   span: ql.Span,
 ): IrExpr {
   const args = operands.map((o) => (o === null ? null : bindExpr(ctx, scope, o)));
+  return bindOperatorOn(ctx, op, args, span);
+}
+
+/** An operator over operands already bound (null: not given). */
+export function bindOperatorOn(
+  ctx: BindContext,
+  op: string,
+  args: readonly (IrExpr | null)[],
+  span: ql.Span,
+): IrExpr {
   const given = args.filter((a): a is IrExpr => a !== null);
   // Objects compare by identity: the operator sees their ids.
   const byId =

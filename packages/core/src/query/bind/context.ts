@@ -69,6 +69,12 @@ export interface Scope {
   /** Inside an insert's shape: the type inserted, which may not be read there (Gel refuses a
    * self-referencing insert; `detached T` reads the type's objects). */
   readonly inserting?: string;
+  /** Inside an insert or update shape element that uses `__default__`: the pointer's default
+   * (bind/dunder-default). */
+  readonly dunderDefault?: IrExpr;
+  /** Inside a link's value whose link properties ride on the value's shapes (bind/mutation's
+   * carried parts): binds a shape's `@p := x` element as a write of the link property. */
+  readonly linkWrite?: (el: ql.ShapeElement, scope: Scope) => IrExpr;
 }
 
 export class BindContext {

@@ -42,7 +42,16 @@ import { isObjectType, lookupSchemaName, printIrType, resolveTypeExpr, sameType 
 import { bindShape, viewStep } from './shape';
 import { matchesPattern, resolveTypePattern } from './type-pattern';
 import { bindStatement } from './statement';
-import { bindCall, bindCast, bindOperator, bindSlice, literalType } from './calls';
+import { commonType } from '../../std';
+import {
+  bindCall,
+  bindCast,
+  bindOperator,
+  bindOperatorOn,
+  bindSlice,
+  literalType,
+  typeEnv,
+} from './calls';
 
 const BOOL: TypeRef = { kind: 'scalar', name: 'std::bool' };
 
@@ -86,8 +95,7 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
       return bindIs(ctx, scope, node);
     case 'IfElse': {
       const condition = bindExpr(ctx, scope, node.condition);
-      const then = bindExpr(ctx, guardedScope(scope, condition, true), node.ifExpr);
-      const otherwise = bindExpr(ctx, guardedScope(scope, condition, false), node.elseExpr);
+      const { then, otherwise } = bindBranches(ctx, scope, condition, node);
       expectBool(condition, node.condition.span);
       const type = unifyTypes(ctx, then.type, otherwise.type, node.span);
       const branches = cardEither(then.card, otherwise.card);
@@ -176,6 +184,7 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
         if (source) return inScope(scope, bindingRef(source));
         if (scope.subject && isObjectType(scope.subject.type)) return scope.subject;
       }
+      if (node.name === '__default__' && scope.dunderDefault) return scope.dunderDefault;
       return fail(InvalidReferenceError, `'${node.name}' cannot be used here`, node.span);
     }
     case 'SelectQuery':
@@ -1064,6 +1073,11 @@ function bindBinOp(ctx: BindContext, scope: Scope, node: ql.BinOp): IrExpr {
       return { kind: 'Coalesce', type, card, left, right };
     }
     default:
+      if (isEmptyArray(node.left) !== isEmptyArray(node.right)) {
+        // `x ++ []`: the empty array takes the other operand's array type.
+        const operands = bindOperands(ctx, scope, node.left, node.right);
+        return bindOperatorOn(ctx, node.op, operands, node.span);
+      }
       return bindOperator(ctx, scope, node.op, [node.left, node.right], node.span);
   }
 }
@@ -1075,7 +1089,28 @@ function guardedScope(scope: Scope, condition: IrExpr, when: boolean): Scope {
 }
 
 /** `[]` where an array of `type` is expected: an empty array of that type; else null. */
-function emptyArrayOf(node: ql.Expr, type: IrType): IrExpr | null {
+const isEmptyArray = (n: ql.Expr) => n.kind === 'ArrayLiteral' && n.elements.length === 0;
+
+/** The branches of `a if c else b`, each under its condition; an empty array literal takes the
+ * other branch's array type (`if c then [10] else []`). */
+function bindBranches(
+  ctx: BindContext,
+  scope: Scope,
+  condition: IrExpr,
+  node: ql.IfElse,
+): { then: IrExpr; otherwise: IrExpr } {
+  const bindThen = () => bindExpr(ctx, guardedScope(scope, condition, true), node.ifExpr);
+  const bindElse = () => bindExpr(ctx, guardedScope(scope, condition, false), node.elseExpr);
+  if (isEmptyArray(node.ifExpr) && !isEmptyArray(node.elseExpr)) {
+    const otherwise = bindElse();
+    return { then: emptyArrayOf(node.ifExpr, otherwise.type) ?? bindThen(), otherwise };
+  }
+  const then = bindThen();
+  return { then, otherwise: emptyArrayOf(node.elseExpr, then.type) ?? bindElse() };
+}
+
+/** `[]` given the array type its context expects (an operand's, a pointer's), or null. */
+export function emptyArrayOf(node: ql.Expr, type: IrType): IrExpr | null {
   if (node.kind !== 'ArrayLiteral' || node.elements.length !== 0 || type.kind !== 'array')
     return null;
   return { kind: 'ArrayLiteral', type, card: ONE, elements: [] };
@@ -1093,7 +1128,6 @@ function bindOperands(
   b: ql.Expr,
   rightScope?: (left: IrExpr) => Scope,
 ): [IrExpr, IrExpr] {
-  const isEmptyArray = (n: ql.Expr) => n.kind === 'ArrayLiteral' && n.elements.length === 0;
   if (isEmptyArray(a) && !isEmptyArray(b)) {
     const right = bindExpr(ctx, scope, b);
     return [emptyArrayOf(a, right.type) ?? bindExpr(ctx, scope, a), right];
@@ -1194,7 +1228,7 @@ export function unifyTypes(ctx: BindContext, a: IrType, b: IrType, span: ql.Span
   if (a.kind === 'object' && b.kind === 'object') {
     return { kind: 'object', name: ctx.index.unionOf([a.name, b.name]) };
   }
-  const common = numericCommon(a, b);
+  const common = numericCommon(a, b) ?? stdScalarCommon(ctx, a, b);
   if (common) return common;
   if (a.kind === 'array' && b.kind === 'array') {
     return { kind: 'array', element: asTypeRef(unifyTypes(ctx, a.element, b.element, span), span) };
@@ -1244,6 +1278,15 @@ function numericCommon(a: IrType, b: IrType): IrType | null {
     return { kind: 'scalar', name: 'std::float64' };
   }
   return null;
+}
+
+/** Two std scalars meeting through std's implicit casts (int64 ∪ float32 is float64; local_date
+ * ∪ local_datetime is local_datetime): std's common type, or null. */
+function stdScalarCommon(ctx: BindContext, a: IrType, b: IrType): IrType | null {
+  if (a.kind !== 'scalar' || b.kind !== 'scalar') return null;
+  const std = (name: string) => name.startsWith('std::') || name.startsWith('cal::');
+  if (!std(a.name) || !std(b.name)) return null;
+  return commonType([a, b], typeEnv(ctx.index));
 }
 
 export function asTypeRef(type: IrType, span: ql.Span): TypeRef {

@@ -18,7 +18,10 @@
  *   (`tags := (select Tag { @weight := 1 } filter ...)`), each bound with one target as `.`; each
  *   element of a set literal or union, and each branch of an if/else, carries its own (the value's
  *   parts, mutation-ir `ValuePart`); `@p := x` anywhere else in the value (a `for` body, a
- *   function argument) is refused naming the property, never dropped;
+ *   function argument, a nested insert's shape) rides on the value's own shapes and goes with
+ *   each element the value yields (a carried part); an unknown property is InvalidReferenceError;
+ * - `__default__` in an element's value is the pointer's (or link property's) default
+ *   (bind/dunder-default); `[]` takes the property's array type;
  * - `unless conflict on .p` needs an exclusive constraint on `p`; `else (...)` needs `on`; inside
  *   `else`, the inserted type's short name is the conflicting object.
  * Invariants: pure; errors are QueryError subclasses with the position of the offending node.
@@ -63,15 +66,18 @@ import { containsMutation } from '../mutation-ir';
 import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
 import { bindCast, typeEnv } from './calls';
 import { fail, rootScope, unknownName, type BindContext, type Scope } from './context';
+import { bindShape } from './shape';
 import {
   bindExpr,
   bindingRef,
   bindStep,
+  emptyArrayOf,
   pathIdOf,
   subjectScope,
   unifyTypes,
   withPathId,
 } from './expr';
+import { elementScope } from './dunder-default';
 import { children, selectOver, withScope } from './statement';
 import { isObjectType, lookupSchemaName, printIrType } from './types';
 
@@ -114,7 +120,17 @@ export function writesOf(ctx: BindContext): readonly IrExpr[] {
 // ---------------------------------------------------------------------------------------------
 // insert
 
-function bindInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Insert {
+function bindInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): IrExpr {
+  const props = outer.linkWrite ? q.shape.filter(isLinkPropertyAssignment) : [];
+  if (props.length === 0) return bindPlainInsert(ctx, outer, q);
+  // `insert T { ..., @p := x }` in a link's value: the new object, shaped with its link
+  // properties (bound where the insert is, as Gel binds them).
+  const rest = q.shape.filter((el) => !isLinkPropertyAssignment(el));
+  const inserted = bindPlainInsert(ctx, { ...outer, linkWrite: undefined }, { ...q, shape: rest });
+  return bindShape(ctx, outer, inserted, props, q.span);
+}
+
+function bindPlainInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Insert {
   const scope = withScope(ctx, outer, q.aliases);
   const type = writableType(ctx, scope, q.subject, 'insert into');
   if (type.abstract) {
@@ -500,6 +516,7 @@ function bindElements(
   verb: 'insert' | 'update',
 ): MutationElement[] {
   const out: MutationElement[] = [];
+  if (scope.linkWrite) scope = { ...scope, linkWrite: undefined };
   for (const el of shape) {
     const [step, ...rest] = el.path;
     if (
@@ -552,8 +569,9 @@ function bindElements(
       return fail(QueryError, `'${pointer.name}' is assigned twice`, step.span);
     }
     const op = el.operation ?? ':=';
+    const valueScope = elementScope(ctx, scope, pointer, el.compExpr);
     if (op === '-=' && verb === 'update' && !pointer.many && scope.subject) {
-      out.push(subtractFromSingle(ctx, scope, type, pointer, step, el.compExpr));
+      out.push(subtractFromSingle(ctx, valueScope, type, pointer, step, el.compExpr));
       continue;
     }
     if (op !== ':=' && (verb === 'insert' || !pointer.many)) {
@@ -566,7 +584,9 @@ function bindElements(
       );
     }
     if (!hasLinkProperties(el.compExpr)) {
-      const value = bindExpr(ctx, scope, el.compExpr);
+      // `[]` takes the property's array type.
+      const value =
+        emptyArrayOf(el.compExpr, pointer.target) ?? bindExpr(ctx, valueScope, el.compExpr);
       out.push(element(ctx, type, pointer, op, value, [], null, el.compExpr.span));
       continue;
     }
@@ -577,7 +597,7 @@ function bindElements(
         el.span,
       );
     }
-    const { value, linkProperties, parts } = bindValueParts(ctx, scope, pointer, el.compExpr);
+    const { value, linkProperties, parts } = bindValueParts(ctx, valueScope, pointer, el.compExpr);
     out.push(element(ctx, type, pointer, op, value, linkProperties, parts, el.compExpr.span));
   }
   return out;
@@ -612,6 +632,8 @@ interface RawPart {
    * alias), as a key of `Scope.pathAliases`: inside its `@p := ...`, that name is the element
    * itself, as it is inside any shape on it (Gel's path factoring). */
   readonly root: string | null;
+  /** The link properties written on the value's own shapes (see ValuePart.carried), by name. */
+  readonly carried?: ReadonlySet<string>;
 }
 
 /** `Card`, `select Card ...`, `Card { ... }` (also `detached Card`) → the type name written as
@@ -640,11 +662,15 @@ function bindValueParts(
   const { parts: raw, card } = rawParts(ctx, scope, pointer, node);
   const linkProperties: PointerInfo[] = [];
   for (const part of raw) {
+    for (const name of part.carried ?? []) {
+      const property = pointer.properties.get(name) as PointerInfo;
+      if (!linkProperties.includes(property)) linkProperties.push(property);
+    }
     const seen = new Set<string>();
     for (const prop of part.props) {
       const name = (prop.path[0] as ql.Ptr).name;
       const property = pointer.properties.get(name);
-      if (!property) return unknownName('link property', name, prop.span);
+      if (!property) return unknownLinkProperty(pointer, name, prop.span);
       if (property.computed)
         return fail(QueryError, `cannot assign to computed link property '@${name}'`, prop.span);
       if (seen.has(name)) return fail(QueryError, `'@${name}' is assigned twice`, prop.span);
@@ -654,6 +680,15 @@ function bindValueParts(
   }
   const parts: ValuePart[] = raw.map((part) => {
     const value = withPathId(ctx, scope, part.value);
+    if (part.carried) {
+      const carried = part.carried;
+      return {
+        value,
+        pathId: pathIdOf(value) as string,
+        props: linkProperties.map((p) => linkPropertyDefault(ctx, pointer, p, node.span)),
+        carried: linkProperties.map((p) => (carried.has(p.name) ? `@${p.name}` : null)),
+      };
+    }
     const subjectScoped = subjectScope(scope, value, null);
     const targetScope: Scope =
       part.root === null
@@ -668,10 +703,12 @@ function bindValueParts(
     const props = linkProperties.map((property) => {
       const prop = part.props.find((p) => (p.path[0] as ql.Ptr).name === property.name);
       if (!prop) return linkPropertyDefault(ctx, pointer, property, node.span);
+      const propScope = elementScope(ctx, targetScope, property, prop.compExpr as ql.Expr, pointer);
       return conform(
         ctx,
         property,
-        bindExpr(ctx, targetScope, prop.compExpr as ql.Expr),
+        emptyArrayOf(prop.compExpr as ql.Expr, property.target) ??
+          bindExpr(ctx, propScope, prop.compExpr as ql.Expr),
         `${pointer.name}@${property.name}`,
         prop.span,
       );
@@ -690,8 +727,7 @@ function bindValueParts(
 
 /** The parts of a link's value: set literal elements and union operands, flattened; each branch
  * of an if/else, kept to the rows where its condition holds; anything else is one part. Link
- * properties under any other form (a `for` body, a function's argument) cannot be tied to the
- * target they go with: refused, naming the property. */
+ * properties under any other form (a `for` body, a function's argument) make a carried part. */
 function rawParts(
   ctx: BindContext,
   scope: Scope,
@@ -761,14 +797,7 @@ function rawParts(
     };
   }
   const { expr, props } = splitLinkProperties(node);
-  const nested = nestedLinkProperty(expr);
-  if (nested !== null) {
-    return fail(
-      QueryError,
-      `cannot write link property ${nested} of '${pointer.name}' from inside this expression: write \`(select X { @p := ... })\` as the value, or as an element of a set literal, union or if/else`,
-      node.span,
-    );
-  }
+  if (nestedLinkProperty(expr) !== null) return carriedPart(ctx, scope, pointer, node);
   const bound = bindExpr(ctx, scope, expr);
   const value = props.length > 0 && bound.kind === 'Shape' ? bound.subject : bound;
   const named = props.length > 0 ? subjectTypeName(expr) : null;
@@ -784,6 +813,61 @@ function rawParts(
         ? subject.objectType
         : pathIdOf(subject);
   return { parts: [{ value, props, root }], card: bound.card };
+}
+
+/**
+ * A value whose link properties are written inside it (a `for` body, a function's argument, a
+ * nested insert's shape): bound whole, each shape's `@p := x` an element of the shape (bound by
+ * `linkPropertyWriter`), so the link properties go with each element wherever the value takes it
+ * (Gel's rule: they belong to the value's shape, not to a place in the syntax).
+ */
+function carriedPart(
+  ctx: BindContext,
+  scope: Scope,
+  pointer: PointerInfo,
+  node: ql.Expr,
+): { parts: RawPart[]; card: Card } {
+  const names = new Set<string>();
+  const value = bindExpr(
+    ctx,
+    { ...scope, linkWrite: linkPropertyWriter(ctx, pointer, names) },
+    node,
+  );
+  return { parts: [{ value, props: [], root: null, carried: names }], card: value.card };
+}
+
+/** Binds `@p := x` as a write of `pointer`'s link property `p` (its type, its `__default__`),
+ * recording the name in `names`. */
+function linkPropertyWriter(
+  ctx: BindContext,
+  pointer: PointerInfo,
+  names: Set<string>,
+): NonNullable<Scope['linkWrite']> {
+  return (el, scope) => {
+    const name = (el.path[0] as ql.Ptr).name;
+    const property = pointer.properties.get(name);
+    if (!property) return unknownLinkProperty(pointer, name, el.span);
+    if (property.computed)
+      return fail(QueryError, `cannot assign to computed link property '@${name}'`, el.span);
+    names.add(name);
+    const node = el.compExpr as ql.Expr;
+    const valueScope = elementScope(ctx, scope, property, node, pointer);
+    return conform(
+      ctx,
+      property,
+      emptyArrayOf(node, property.target) ?? bindExpr(ctx, valueScope, node),
+      `${pointer.name}@${name}`,
+      el.span,
+    );
+  };
+}
+
+function unknownLinkProperty(pointer: PointerInfo, name: string, span: ql.Span): never {
+  return fail(
+    InvalidReferenceError,
+    `link '${pointer.name}' of object type '${pointer.declaredIn}' has no property '${name}'`,
+    span,
+  );
 }
 
 /** True when the value assigns a link property anywhere (`@p := x` in a shape). */

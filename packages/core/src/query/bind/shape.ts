@@ -80,10 +80,15 @@ export function bindShape(
     );
   };
   const views = new Map<string, { element: ql.ShapeElement; scope: Scope }>();
+  // A link property written with the value of a link (`@p := x`, see Scope.linkWrite); the
+  // elements' own expressions write nothing.
+  const write = scope.linkWrite;
+  const elScope = write ? { ...elementScope, linkWrite: undefined } : elementScope;
   for (const el of elements) {
     const one = elementScope.subject as IrExpr;
     const splatted = el.path.some((step) => step.kind === 'Splat');
-    for (const bound of bindElement(ctx, elementScope, one, inner.type.name, el)) {
+    const written = write ? linkPropertyWrite(el, elScope, write) : null;
+    for (const bound of written ?? bindElement(ctx, elScope, one, inner.type.name, el)) {
       if (splatted) putSplat(bound, el.span);
       else {
         const prior = out.some((e) => e.name === bound.name && e.onlyFor === bound.onlyFor);
@@ -121,6 +126,18 @@ export function bindShape(
   };
   if (views.size) ctx.viewElements.set(shape, views);
   return shape;
+}
+
+/** `@p := x` bound by `write` (Scope.linkWrite) as the element `@p`; null for other elements. */
+function linkPropertyWrite(
+  el: ql.ShapeElement,
+  scope: Scope,
+  write: NonNullable<Scope['linkWrite']>,
+): ShapeElement[] | null {
+  const [head] = el.path;
+  if (el.path.length !== 1 || head?.kind !== 'Ptr' || head.via !== '@' || el.compExpr === null)
+    return null;
+  return [{ name: `@${head.name}`, expr: write(el, scope), onlyFor: null }];
 }
 
 /**

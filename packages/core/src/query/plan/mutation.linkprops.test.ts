@@ -211,6 +211,25 @@ test('an insert: a single link from an if/else, and a multi link with one link p
   expect(read).toEqual([{ owner: [{ name: 'Yury', note: 'no' }], watchers: [{ name: 'Ann' }] }]);
 });
 
+test('link properties written inside a for body and a function argument go with each element', async () => {
+  const [, , read] = await run([
+    `insert User { name := 'Zed', friends := (for x in {('Ann', 1), ('Yury', 2)}
+       union (select detached User { @since := x.1 } filter .name = x.0)) }`,
+    `update User filter .name = 'Zed' set { friends += assert_distinct(
+       (select detached User { @since := 3 } filter .name = 'Elvis')) }`,
+    "select User { friends: { name, since := @since } order by .name } filter .name = 'Zed'",
+  ]);
+  expect(read).toEqual([
+    {
+      friends: [
+        { name: 'Ann', since: 1 },
+        { name: 'Elvis', since: 3 },
+        { name: 'Yury', since: 2 },
+      ],
+    },
+  ]);
+});
+
 describe('forms that cannot carry link properties are refused, naming them', () => {
   const compile = (q: string) => () => compileQuery(db.schema, q);
 
@@ -222,12 +241,12 @@ describe('forms that cannot carry link properties are refused, naming them', () 
     ).toThrow(QueryCardinalityError);
   });
 
-  test('a link property inside a for value', () => {
+  test('an unknown link property inside a for value', () => {
     expect(
       compile(
-        `insert User { name := 'Zed', friends := (for n in {1} union (select detached User { @since := n } filter .name = 'Ann')) }`,
+        `insert User { name := 'Zed', friends := (for n in {1} union (select detached User { @nope := n } filter .name = 'Ann')) }`,
       ),
-    ).toThrow(/cannot write link property '@since' of 'friends'/);
+    ).toThrow(/link 'friends' of object type 'default::User' has no property 'nope'/);
   });
 
   test('an if/else over a set of conditions', () => {

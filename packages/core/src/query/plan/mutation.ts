@@ -45,7 +45,7 @@ import {
   type Target,
 } from '../../sql';
 import { raise } from '../../std/operators';
-import { jsonOf, pgTypeFor } from '../../std/scalars';
+import { decodeParam, jsonOf, pgTypeFor } from '../../std/scalars';
 import { typeEnv } from '../bind/calls';
 import { children } from '../bind/statement';
 import type { BindingRef, IrExpr } from '../ir';
@@ -56,6 +56,7 @@ import type {
   Mutation,
   MutationElement,
   Update,
+  ValuePart,
 } from '../mutation-ir';
 import { containsMutation, isMutation, mutationChildren } from '../mutation-ir';
 import type { ObjectTypeInfo, PointerInfo, PointerStorage } from '../schema-index';
@@ -359,8 +360,16 @@ function singleValues(
       // Each part lifted (not just valued), so its link properties read the same target element;
       // at most one element in all (a single link), so the first present part's values win.
       const lifted = e.parts.map((part) => {
+        if (part.carried) {
+          const carried = liftCarried(ctx, r0, e, part, 'left');
+          return { id: carried.id, props: part.props, values: carried.props };
+        }
         const bound = ctx.lift(r0, part.value);
-        return { id: bound.kind === 'object' ? bound.id : bound.expr, props: part.props };
+        return {
+          id: bound.kind === 'object' ? bound.id : bound.expr,
+          props: part.props,
+          values: null,
+        };
       });
       const pick = (of: (l: (typeof lifted)[number]) => SqlExpr): SqlExpr =>
         lifted.length === 1
@@ -379,6 +388,7 @@ function singleValues(
         targets.push(
           sql.target(
             pick((l) => {
+              if (l.values) return l.values[j] as SqlExpr;
               const expr = l.props[j];
               return expr ? ctx.value(r0, expr) : sql.null();
             }),
@@ -607,8 +617,13 @@ function planPairs(
         nullable: false,
       });
     }
-    const bound = ctx.lift(rel, part.value);
-    const value = bound.kind === 'object' ? bound.id : bound.expr;
+    const carried = part.carried ? liftCarried(ctx, rel, e, part, 'inner') : null;
+    const bound = carried ? null : ctx.lift(rel, part.value);
+    const value = carried
+      ? carried.id
+      : bound?.kind === 'object'
+        ? bound.id
+        : (bound?.expr as SqlExpr);
     const valueColumn = e.pointer.kind === 'link' ? 'target' : 'value';
     const targets: Target[] = [
       sql.target(sql.col('id', o), 'source'),
@@ -619,7 +634,11 @@ function planPairs(
       const expr = part.props[j];
       targets.push(
         sql.target(
-          expr ? ctx.value(rel, expr) : sql.cast(sql.null(), pgTypeFor(property.target)),
+          carried
+            ? (carried.props[j] as SqlExpr)
+            : expr
+              ? ctx.value(rel, expr)
+              : sql.cast(sql.null(), pgTypeFor(property.target)),
           property.name,
         ),
       );
@@ -636,6 +655,46 @@ function planPairs(
     .reduce<SqlQuery>((acc, next) => sql.setOp('union', true, acc, next), selects[0] as SqlQuery);
   ctx.addCte(sql.cte(pairs, query, { materialized: true }));
   return pairs;
+}
+
+/**
+ * A part whose link properties ride on its shapes (ValuePart.carried): its elements joined into
+ * `rel` as rows (`join`: `left` keeps a row without a value), each target's id and its link
+ * properties read back from the element's JSON output (JSON null or a missing key: NULL).
+ */
+function liftCarried(
+  ctx: PlanContext,
+  rel: Rel,
+  e: MutationElement,
+  part: ValuePart,
+  join: 'inner' | 'left',
+): { id: SqlExpr; props: SqlExpr[] } {
+  const { query } = ctx.rows(rel, part.value);
+  const alias = ctx.fresh('lv');
+  rel.join(join, sql.subquery(query, alias, { lateral: true }));
+  const json = sql.cast(sql.col('~json', alias), pgType('jsonb'));
+  const env = typeEnv(ctx.index);
+  const props = e.linkProperties.map((property, j): SqlExpr => {
+    const key = part.carried?.[j] ?? null;
+    const pg = pgTypeFor(property.target);
+    const dflt = part.props[j];
+    const otherwise = dflt ? ctx.value(rel, dflt) : sql.cast(sql.null(), pg);
+    if (key === null) return otherwise;
+    const item = sql.bin('->', json, sql.text(key));
+    // JSON null (an empty value): NULL; no key (an element no shape wrote it on): `otherwise`.
+    return {
+      kind: 'Case',
+      whens: [
+        {
+          when: sql.bin('<>', sql.func('jsonb_typeof', [item]), sql.text('null')),
+          then: sql.cast(decodeParam(property.target, item, env), pg),
+        },
+        { when: sql.isNull(item, true), then: sql.cast(sql.null(), pg) },
+      ],
+      else: otherwise,
+    };
+  });
+  return { id: sql.col('id', alias), props };
 }
 
 /** Inserts (`add`) or deletes (`remove`) the pairs in the pointer's junction table of `concrete`. */

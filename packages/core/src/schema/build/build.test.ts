@@ -328,6 +328,20 @@ describe('buildSchema, arrow syntax and bare declarations', () => {
     });
   });
 
+  test('a link property redeclared in an overloaded link keeps its type', () => {
+    const schema = buildSchema(`
+      type T { n: int64; }
+      type S { l: T { x: int64 { default := -1; } } }
+      type S2 extending S { overloaded l { overloaded x { default := -2; } } }
+    `);
+    const [x] = ptr(type(schema, 'default::S2'), 'l').properties;
+    expect(x).toMatchObject({
+      name: 'x',
+      target: { kind: 'scalar', name: 'std::int64' },
+      default: { kind: 'Constant', value: '-2' },
+    });
+  });
+
   test('diamond inheritance keeps one copy, in C3 order', () => {
     const schema = buildSchema(`
       abstract type R { r: str; }

@@ -254,7 +254,7 @@ function overload(
   const properties = [...inherited.properties];
   for (const p of mine.properties) {
     const at = properties.findIndex((q) => q.name === p.name);
-    if (at >= 0) properties[at] = p;
+    if (at >= 0) properties[at] = overloadLinkProperty(properties[at] as PointerDraft, p);
     else properties.push(p);
   }
   return {
@@ -282,6 +282,21 @@ function overload(
     node: decl,
     module: mine.module,
     inference: mine.computed !== null ? 'pending' : inherited.inference,
+  };
+}
+
+/** A link property redeclared in an overloaded link: what the redeclaration leaves out (its
+ * type, a default, required, cardinality, constraints) is the inherited property's. */
+function overloadLinkProperty(inherited: PointerDraft, mine: PointerDraft): PointerDraft {
+  return {
+    ...mine,
+    target: mine.target ?? (mine.computed !== null ? null : inherited.target),
+    required: mine.declaredRequired ?? inherited.required,
+    cardinality: mine.declaredCardinality ?? inherited.cardinality,
+    declaredCardinality: mine.declaredCardinality ?? inherited.declaredCardinality,
+    declaredRequired: mine.declaredRequired ?? inherited.declaredRequired,
+    default: mine.default ?? inherited.default,
+    constraints: [...inherited.constraints, ...mine.constraints],
   };
 }
 

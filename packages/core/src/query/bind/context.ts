@@ -69,6 +69,10 @@ export interface Scope {
   /** Inside an insert's shape: the type inserted, which may not be read there (Gel refuses a
    * self-referencing insert; `detached T` reads the type's objects). */
   readonly inserting?: string;
+  /** Inside the `else` of an insert's `unless conflict`: the type inserted and the path-id
+   * namespace there (an insert of the same type in the same namespace is a self-referencing
+   * insert, as in Gel; `detached` opens another namespace). */
+  readonly conflictElse?: { readonly type: string; readonly namespace: string };
 }
 
 export class BindContext {

@@ -42,6 +42,7 @@ import { bindShape, viewStep } from './shape';
 import { matchesPattern, resolveTypePattern } from './type-pattern';
 import { bindStatement } from './statement';
 import { bindCall, bindCast, bindOperator, bindSlice, literalType } from './calls';
+import { refuseCorrelatedWrites } from './dml-correlation';
 
 const BOOL: TypeRef = { kind: 'scalar', name: 'std::bool' };
 
@@ -109,6 +110,7 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
       return bindSetLiteral(ctx, scope, node);
     case 'ArrayLiteral': {
       const elements = node.elements.map((e) => bindExpr(ctx, scope, e));
+      refuseCorrelatedWrites(elements, node.span);
       if (elements.length === 0) {
         return fail(InvalidTypeError, 'an empty array needs a type: write <array<T>>[]', node.span);
       }
@@ -131,6 +133,7 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
         ? node.elements.map((e) => ({ name: e.name as string | null, value: e.value }))
         : node.elements.map((e) => ({ name: null as string | null, value: e }));
       const elements = parts.map((p) => bindExpr(ctx, scope, p.value));
+      refuseCorrelatedWrites(elements, node.span);
       const types = elements.map((e, i) => ({
         name: parts[i]?.name ?? null,
         type: asTypeRef(e.type, node.span),

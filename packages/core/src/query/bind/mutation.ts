@@ -32,6 +32,7 @@ import {
   MissingRequiredError,
   QueryCardinalityError,
   QueryError,
+  UnsupportedFeatureError,
 } from '../../errors';
 import type { TypeRef } from '../../schema/model';
 import { storageLayout, type StorageLayout } from '../../schema/storage/layout';
@@ -59,7 +60,7 @@ import type {
   Update,
   ValuePart,
 } from '../mutation-ir';
-import { containsMutation } from '../mutation-ir';
+import { containsMutation, isMutation } from '../mutation-ir';
 import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
 import { bindCast, typeEnv } from './calls';
 import { fail, rootScope, unknownName, type BindContext, type Scope } from './context';
@@ -117,6 +118,7 @@ export function writesOf(ctx: BindContext): readonly IrExpr[] {
 function bindInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Insert {
   const scope = withScope(ctx, outer, q.aliases);
   const type = writableType(ctx, scope, q.subject, 'insert into');
+  refuseSelfInsertInElse(outer, type.name, q.subject.span);
   if (type.abstract) {
     return fail(
       QueryError,
@@ -201,6 +203,15 @@ function bindConflict(
     return { on: null, owner: null, else: null, conflictPathId, ...(keys.length ? { keys } : {}) };
   }
   const { pointers: on, owner, constraint } = conflictPointers(type, clause.on);
+  refuseVolatileConflictValues(on, elements, clause.on.span);
+  if (clause.elseExpr !== null && owner !== type.name) {
+    // Gel's rule: the conflicting object may be of another type than the one inserted.
+    return fail(
+      UnsupportedFeatureError,
+      `UNLESS CONFLICT can not use ELSE when constraint is from a parent type ('${owner}')`,
+      clause.elseExpr.span,
+    );
+  }
   const key = constraint ? keyOf(on[0] as PointerInfo, constraint) : null;
   const keys = constraint ? { keys: key ? [key] : [] } : {};
   let elseExpr: IrExpr | null = null;
@@ -222,6 +233,7 @@ function bindConflict(
     const elseScope: Scope = {
       ...scope,
       names: new Map([...scope.names, [subject.name, binding]]),
+      conflictElse: { type: type.name, namespace: scope.namespace },
     };
     elseExpr = bindExpr(ctx, elseScope, clause.elseExpr);
     if (!isObjectType(elseExpr.type)) {
@@ -233,6 +245,54 @@ function bindConflict(
     }
   }
   return { on, owner, else: elseExpr, conflictPathId, ...keys };
+}
+
+/** An insert of `type` directly inside the `else` of an insert of the same type (Gel refuses
+ * it; `detached (insert T ...)` inserts independently). */
+function refuseSelfInsertInElse(scope: Scope, type: string, span: ql.Span): void {
+  const inElse = scope.conflictElse;
+  if (inElse && inElse.type === type && inElse.namespace === scope.namespace) {
+    fail(
+      QueryError,
+      `invalid reference to ${type}: self-referencing INSERTs are not allowed`,
+      span,
+      `use DETACHED if you meant to refer to an uncorrelated ${type} set`,
+    );
+  }
+}
+
+/** A conflict on a value that differs at each evaluation cannot be checked before the insert
+ * writes it (Gel: unsupported). */
+function refuseVolatileConflictValues(
+  on: readonly PointerInfo[],
+  elements: readonly MutationElement[],
+  span: ql.Span,
+): void {
+  for (const pointer of on) {
+    const given = elements.find((e) => e.pointer.name === pointer.name);
+    if (given && isVolatile(given.value)) {
+      fail(
+        UnsupportedFeatureError,
+        'INSERT UNLESS CONFLICT ON does not support volatile properties',
+        span,
+      );
+    }
+  }
+}
+
+/** True when `expr` calls a volatile function (`random()`), outside nested mutations (those run
+ * once, before the statement reads them). */
+function isVolatile(expr: IrExpr): boolean {
+  const seen = new Set<IrExpr>();
+  const visit = (e: IrExpr): boolean => {
+    if (seen.has(e) || isMutation(e)) return false;
+    seen.add(e);
+    if (e.kind === 'Call' && (e.overload as { volatility?: string }).volatility === 'Volatile')
+      return true;
+    if (e.kind === 'BindingRef' && visit(e.binding.expr)) return true;
+    return children(e).some(visit);
+  };
+  return visit(expr);
 }
 
 type ExpressionConstraint = NonNullable<PointerInfo['model']>['constraints'][number];

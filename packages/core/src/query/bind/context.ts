@@ -72,7 +72,12 @@ export interface Scope {
   /** Inside the `else` of an insert's `unless conflict`: the type inserted and the path-id
    * namespace there (an insert of the same type in the same namespace is a self-referencing
    * insert, as in Gel; `detached` opens another namespace). */
-  readonly conflictElse?: { readonly type: string; readonly namespace: string };
+  readonly conflictElse?: {
+    readonly type: string;
+    readonly namespace: string;
+    /** The name standing for the conflicting object there (`detached` reads the type again). */
+    readonly binding: Binding;
+  };
 }
 
 export class BindContext {

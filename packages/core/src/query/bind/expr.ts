@@ -43,6 +43,7 @@ import { matchesPattern, resolveTypePattern } from './type-pattern';
 import { bindStatement } from './statement';
 import { bindCall, bindCast, bindOperator, bindSlice, literalType } from './calls';
 import { refuseCorrelatedWrites } from './dml-correlation';
+import { checkComputedElement } from './shape-checks';
 
 const BOOL: TypeRef = { kind: 'scalar', name: 'std::bool' };
 
@@ -149,7 +150,11 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
     case 'Detached':
       return bindExpr(
         ctx,
-        { ...scope, namespace: `${scope.namespace}~${ctx.freshId()}`, inserting: undefined },
+        {
+          ...detachedFromConflict(scope),
+          namespace: `${scope.namespace}~${ctx.freshId()}`,
+          inserting: undefined,
+        },
         node.expr,
       );
     case 'GlobalRef':
@@ -1132,6 +1137,20 @@ function bindFreeObject(
     // `multi x := ...` is a list even when it holds one value or none.
     if (el.cardinality === 'multi' && expr.card.max !== 'many')
       expr = { ...expr, card: { min: expr.card.min, max: 'many' } };
+    checkComputedElement(
+      ctx.index,
+      {
+        name: step.name,
+        owner: 'std::FreeObject',
+        base: null,
+        computed: true,
+        required: el.required,
+        cardinality: el.cardinality,
+        span: el.span,
+        exprSpan: el.compExpr.span,
+      },
+      expr,
+    );
     return { name: step.name, expr, onlyFor: null };
   });
   return {
@@ -1143,6 +1162,16 @@ function bindFreeObject(
     card: ONE,
     elements: bound,
   };
+}
+
+/** In the `else` of `unless conflict`, the inserted type's name is the conflicting object;
+ * `detached T` there reads every object of T again (as in Gel). */
+function detachedFromConflict(scope: Scope): Scope {
+  const inElse = scope.conflictElse;
+  if (!inElse || scope.names.get(inElse.binding.name) !== inElse.binding) return scope;
+  const names = new Map(scope.names);
+  names.delete(inElse.binding.name);
+  return { ...scope, names };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -60,7 +60,7 @@ import type {
   Update,
   ValuePart,
 } from '../mutation-ir';
-import { containsMutation, isMutation } from '../mutation-ir';
+import { containsMutation } from '../mutation-ir';
 import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
 import { bindCast, typeEnv } from './calls';
 import { fail, rootScope, unknownName, type BindContext, type Scope } from './context';
@@ -203,8 +203,7 @@ function bindConflict(
     return { on: null, owner: null, else: null, conflictPathId, ...(keys.length ? { keys } : {}) };
   }
   const { pointers: on, owner, constraint } = conflictPointers(type, clause.on);
-  refuseVolatileConflictValues(on, elements, clause.on.span);
-  if (clause.elseExpr !== null && owner !== type.name) {
+  if (clause.elseExpr !== null && constraintFromParent(type, on, owner)) {
     // Gel's rule: the conflicting object may be of another type than the one inserted.
     return fail(
       UnsupportedFeatureError,
@@ -233,7 +232,7 @@ function bindConflict(
     const elseScope: Scope = {
       ...scope,
       names: new Map([...scope.names, [subject.name, binding]]),
-      conflictElse: { type: type.name, namespace: scope.namespace },
+      conflictElse: { type: type.name, namespace: scope.namespace, binding },
     };
     elseExpr = bindExpr(ctx, elseScope, clause.elseExpr);
     if (!isObjectType(elseExpr.type)) {
@@ -245,6 +244,23 @@ function bindConflict(
     }
   }
   return { on, owner, else: elseExpr, conflictPathId, ...keys };
+}
+
+/** True when the exclusive constraint `unless conflict on` names is declared on an ancestor of
+ * `type` (and not delegated: a delegated constraint holds per concrete type). */
+function constraintFromParent(
+  type: ObjectTypeInfo,
+  on: readonly PointerInfo[],
+  owner: string,
+): boolean {
+  if (owner === type.name) return false;
+  const constraints = [
+    ...on.flatMap((p) => p.model?.constraints ?? []),
+    ...(type.model?.constraints ?? []),
+  ];
+  return !constraints.some(
+    (c) => c.name === 'std::exclusive' && c.declaredIn === owner && c.delegated,
+  );
 }
 
 /** An insert of `type` directly inside the `else` of an insert of the same type (Gel refuses
@@ -259,40 +275,6 @@ function refuseSelfInsertInElse(scope: Scope, type: string, span: ql.Span): void
       `use DETACHED if you meant to refer to an uncorrelated ${type} set`,
     );
   }
-}
-
-/** A conflict on a value that differs at each evaluation cannot be checked before the insert
- * writes it (Gel: unsupported). */
-function refuseVolatileConflictValues(
-  on: readonly PointerInfo[],
-  elements: readonly MutationElement[],
-  span: ql.Span,
-): void {
-  for (const pointer of on) {
-    const given = elements.find((e) => e.pointer.name === pointer.name);
-    if (given && isVolatile(given.value)) {
-      fail(
-        UnsupportedFeatureError,
-        'INSERT UNLESS CONFLICT ON does not support volatile properties',
-        span,
-      );
-    }
-  }
-}
-
-/** True when `expr` calls a volatile function (`random()`), outside nested mutations (those run
- * once, before the statement reads them). */
-function isVolatile(expr: IrExpr): boolean {
-  const seen = new Set<IrExpr>();
-  const visit = (e: IrExpr): boolean => {
-    if (seen.has(e) || isMutation(e)) return false;
-    seen.add(e);
-    if (e.kind === 'Call' && (e.overload as { volatility?: string }).volatility === 'Volatile')
-      return true;
-    if (e.kind === 'BindingRef' && visit(e.binding.expr)) return true;
-    return children(e).some(visit);
-  };
-  return visit(expr);
 }
 
 type ExpressionConstraint = NonNullable<PointerInfo['model']>['constraints'][number];

@@ -33,11 +33,10 @@ with "insert_src1" as materialized (
     from "default"."Issue" as "x6"
     where "x6"."number" = "s"."c2"
   )
-  on conflict do nothing
   returning *
 ),
 "update_src10" as materialized (
-  select "q13"."id" as "id", "q13"."__type__" as "__type__", 'reopened'::text as "c0"
+  select "q14"."id" as "id", "q14"."__type__" as "__type__", 'reopened'::text as "c0"
   from "insert_src1" as "cs11"
     join "default"."Issue" as "cx12" on ("cx12"."number" = "cs11"."c2") and (not exists (
     select 1
@@ -46,18 +45,23 @@ with "insert_src1" as materialized (
   ))
     join lateral (
       select "cx12"."id" as "id", 'default::Issue' as "__type__", json_build_object('id', "cx12"."id") as "~json"
-    ) as "q13" on true
+    ) as "q14" on true
+  where not (not exists (
+    select 1
+    from "default"."Issue" as "x13"
+    where "x13"."number" = (($1::jsonb) #>> '{}')
+  ))
 ),
-"update14" as (
+"update15" as (
   update "default"."Issue" as "t"
   set "body" = "s"."c0"
   from "update_src10" as "s"
   where "t"."id" = "s"."id"
   returning "t".*
 )
-select coalesce(json_agg("q17"."~json"), '[]'::json)::text as "result"
+select coalesce(json_agg("q18"."~json"), '[]'::json)::text as "result"
 from lateral (
-  select "u16"."id" as "id", "u16"."__type__" as "__type__", json_build_object('name', to_json("u16"."name"), 'body', to_json("u16"."body")) as "~json"
+  select "u17"."id" as "id", "u17"."__type__" as "__type__", json_build_object('name', to_json("u17"."name"), 'body', to_json("u17"."body")) as "~json"
   from lateral (
     (
       select "w"."id" as "id", "w"."name" as "name", "w"."owner" as "owner", "w"."owner@note" as "owner@note", "w"."body" as "body", "w"."number" as "number", "w"."status" as "status", "w"."time_estimate" as "time_estimate", "w"."tags" as "tags", "w"."due_date" as "due_date", 'default::Issue' as "__type__"
@@ -65,14 +69,14 @@ from lateral (
     )
     union all
     (
-      select "w15"."id" as "id", "w15"."name" as "name", "w15"."owner" as "owner", "w15"."owner@note" as "owner@note", "w15"."body" as "body", "w15"."number" as "number", "w15"."status" as "status", "w15"."time_estimate" as "time_estimate", "w15"."tags" as "tags", "w15"."due_date" as "due_date", 'default::Issue' as "__type__"
+      select "w16"."id" as "id", "w16"."name" as "name", "w16"."owner" as "owner", "w16"."owner@note" as "owner@note", "w16"."body" as "body", "w16"."number" as "number", "w16"."status" as "status", "w16"."time_estimate" as "time_estimate", "w16"."tags" as "tags", "w16"."due_date" as "due_date", 'default::Issue' as "__type__"
       from "insert_src1" as "cs8"
         join "default"."Issue" as "cx9" on ("cx9"."number" = "cs8"."c2") and (not exists (
         select 1
         from "insert7" as "n"
         where "n"."id" = "cx9"."id"
       ))
-        join "update14" as "w15" on true
+        join "update15" as "w16" on true
     )
-  ) as "u16"
-) as "q17"
+  ) as "u17"
+) as "q18"

@@ -18,8 +18,9 @@
  *   then INSERT / DELETE on the junction table (`:=` deletes what is not in the new set, `+=`
  *   inserts, `-=` deletes);
  * - `unless conflict`: the new row is written only when no object of the constraint's declaring
- *   type (every concrete table, so across the hierarchy) has the value, plus `on conflict do
- *   nothing` for the same table; `else` is planned with the conflicting object bound.
+ *   type (every concrete table, so across the hierarchy) had the value before the statement;
+ *   objects the statement itself writes with the same value violate the constraint (as in Gel);
+ *   `else` is planned with the conflicting object bound.
  * Reads inside the statement see the snapshot before it (PostgreSQL's rule for CTEs), as Gel's
  * do, with Gel's overlays: the written objects' own columns come from the RETURNING rows; reads
  * through links (joins by id, junction rows) also see rows inserted and links written earlier in
@@ -47,6 +48,7 @@ import { raise } from '../../std/operators';
 import { jsonOf, pgTypeFor } from '../../std/scalars';
 import { typeEnv } from '../bind/calls';
 import { children } from '../bind/statement';
+import { typeLevelConflictGroups } from '../bind/conflict-groups';
 import type { BindingRef, IrExpr } from '../ir';
 import type {
   ConflictKey,
@@ -174,7 +176,10 @@ function planInsert(
       from: [sql.table(null, src, s)],
       where: conditions.length > 0 ? sql.and(...conditions) : null,
     }),
-    onConflict: m.conflict ? { target: null, action: { kind: 'nothing' } } : null,
+    // No `on conflict do nothing`: the check is against the objects there before the statement
+    // (Gel's rule); two objects the statement itself writes with one value, or a conflicting
+    // object the check cannot see (an access policy hides it), violate the constraint.
+    onConflict: null,
     returning: [sql.target(sql.star())],
   });
   ctx.addCte(sql.cte(ins, statement));
@@ -220,7 +225,16 @@ function conflictGuard(
 ): ((rel: Rel) => SqlExpr[]) | null {
   const conflict = m.conflict as NonNullable<Insert['conflict']>;
   const pointers =
-    conflict.on ?? single.map((e) => e.pointer).filter((p) => p.model?.constraints.length);
+    conflict.on ??
+    single
+      .map((e) => e.pointer)
+      .filter(
+        (p) =>
+          p.model?.constraints.length ||
+          typeLevelConflictGroups(ctx.index.objectType(m.objectType) as ObjectTypeInfo).some(
+            (g) => g.pointers.some((q) => q.name === p.name),
+          ),
+      );
   if (!pointers.some((p) => single.some((e) => e.pointer.name === p.name))) return null;
   // A value that is itself a write (`l := (insert X {...} unless conflict ...)`) runs before the
   // check can be made, as in Gel: the check cannot guard it (nor read it: it would plan itself).
@@ -270,8 +284,13 @@ function conflictChecks(
             const c = (p.model?.constraints ?? []).find(
               (k) => k.name === 'std::exclusive' && k.subjectExpr === null && k.except === null,
             );
-            return c ? [{ pointers: [p], owner: c.declaredIn }] : [];
-          });
+            const group: { pointers: readonly PointerInfo[]; owner: string } = {
+              pointers: [p],
+              owner: c?.declaredIn ?? '',
+            };
+            return c ? [group] : [];
+          })
+          .concat(typeLevelConflictGroups(type));
   const exists = (owner: string, match: (x: string, tag: SqlExpr) => SqlExpr | null) => {
     const x = ctx.fresh('x');
     const rows = typeSource(ctx, owner, x, { written: false });
@@ -1209,7 +1228,18 @@ function withElse(
   const s = anchor ?? ctx.fresh('cs');
   if (!anchor) inner.join('inner', sql.table(null, src, s));
   inner.bind(conflict.conflictPathId, conflicting(inner, s));
+  // A mutation in `else` writes only when there is a conflict (Gel: `else (detached (insert T
+  // {...}))` inserts nothing for a new object).
+  const noConflict = conflictGuard(ctx, m, single);
+  const onConflict = noConflict
+    ? (r: Rel) => {
+        const checks = noConflict(r);
+        return checks.length > 0 ? [sql.not(sql.and(...checks))] : [];
+      }
+    : null;
+  if (onConflict) nestedGuardsOf(ctx).push(onConflict);
   const other = ctx.lift(inner, conflict.else as IrExpr);
+  if (onConflict) nestedGuardsOf(ctx).pop();
   if (other.kind !== 'object') throw new QueryError('the else clause must yield objects');
   // Both branches carry the inserted type's stored columns, so the answer reads them (the else
   // branch's from its own rows when it wrote them, e.g. an update; else from the table).

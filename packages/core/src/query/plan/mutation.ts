@@ -277,7 +277,10 @@ function conflictChecks(
   const groups: { pointers: readonly PointerInfo[]; owner: string }[] = byKeys
     ? []
     : conflict.on !== null
-      ? [{ pointers: conflict.on, owner: conflict.owner ?? m.objectType }]
+      ? conflictOwners(conflict, m.objectType).map((owner) => ({
+          pointers: conflict.on as readonly PointerInfo[],
+          owner,
+        }))
       : [...type.pointers.values()]
           .filter((p) => !p.many && p.name !== 'id')
           .flatMap((p) => {
@@ -310,6 +313,23 @@ function conflictChecks(
     out.push(...exists(key.owner, (x, tag) => keyMatch(ctx, key, j, x, tag, s)));
   });
   return out;
+}
+
+/**
+ * The types whose objects an `unless conflict on .p` looks among: the declaring type of each
+ * plain exclusive constraint on `p` (a type extending two types that each declare one, as
+ * `Baz extending Foo, Bar`, conflicts with the objects of either), `conflict.owner` first.
+ */
+function conflictOwners(conflict: NonNullable<Insert['conflict']>, inserted: string): string[] {
+  const owners = [conflict.owner ?? inserted];
+  const [pointer, ...more] = conflict.on ?? [];
+  if (pointer && more.length === 0) {
+    for (const c of pointer.model?.constraints ?? []) {
+      if (c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null)
+        if (!owners.includes(c.declaredIn)) owners.push(c.declaredIn);
+    }
+  }
+  return owners;
 }
 
 /** `<the key's expression over the existing object x> = <its value over the new values>`. */

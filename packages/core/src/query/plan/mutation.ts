@@ -435,6 +435,10 @@ function singleValues(
         limit: sql.num(1),
       });
       targets.push(sql.target(sql.scalar(select), name));
+    } else if (e.value.card.min === 0 && dropsRowWhenEmpty(e.value)) {
+      // A possibly empty statement (`status := (select Status filter ...)`) writes NULL when
+      // empty; joined, it would drop the object's row (nothing inserted or updated).
+      targets.push(sql.target(atMostOneValue(ctx, r0, e.value), name));
     } else {
       targets.push(sql.target(ctx.value(r0, e.value), name));
     }
@@ -527,6 +531,37 @@ function planUpdate(
     });
   }
   return { rows, multi };
+}
+
+/** Value kinds the planner binds as joined rows (an empty one leaves no row). */
+function dropsRowWhenEmpty(expr: IrExpr): boolean {
+  switch (expr.kind) {
+    case 'Select':
+    case 'Shape':
+    case 'For':
+    case 'SetOp':
+    case 'Distinct':
+    case 'Backlink':
+    case 'Intersection':
+      return true;
+    case 'BindingRef':
+      return !expr.binding.iteration && !expr.binding.transparent;
+    default:
+      return false;
+  }
+}
+
+/** The value of a set of at most one element as a scalar subquery: NULL when it is empty. */
+function atMostOneValue(ctx: PlanContext, r0: Rel, value: IrExpr): SqlExpr {
+  const { query, columns: shape } = ctx.rows(r0, value);
+  const v = ctx.fresh('ov');
+  return sql.scalar(
+    sql.select({
+      targets: [sql.target(sql.col(shape.object ? 'id' : 'v', v))],
+      from: [sql.subquery(query, v)],
+      limit: sql.num(1),
+    }),
+  );
 }
 
 /** A single link set anew loses the link properties not written with it (a new link). */

@@ -822,6 +822,8 @@ function writeJunction(
             }
           : null,
     });
+  } else if (pointer.kind === 'property') {
+    statement = removeOccurrences(storage, pairs, concrete, pointer);
   } else {
     const j = 'j';
     statement = sql.delete({
@@ -836,6 +838,85 @@ function writeJunction(
     });
   }
   ctx.addCte(sql.cte(name, statement));
+}
+
+/**
+ * `-=` on a multi property: multiset subtraction (Gel's `except`), one stored occurrence per
+ * occurrence in the removed set (`{'1', '1', '2'} -= {'1'}` leaves `{'1', '2'}`). Each row of an
+ * object's value is ranked among the rows holding the same value; the first `count` rows go,
+ * `count` being how often the removed set holds the value. A required property keeps a row or the
+ * statement fails (SQLSTATE 23502), as for links.
+ */
+function removeOccurrences(
+  storage: Extract<PointerStorage, { kind: 'junction' }>,
+  pairs: string,
+  concrete: string,
+  pointer: PointerInfo,
+): SqlStatement {
+  const value = storage.valueColumn;
+  const ranked = (k: string): FromItem =>
+    sql.subquery(
+      sql.select({
+        targets: [
+          sql.target(sql.col('ctid', 'r0'), 'rid'),
+          sql.target(sql.col('source', 'r0'), 'source'),
+          sql.target(sql.col(value, 'r0'), 'v'),
+          sql.target(
+            sql.agg('row_number', [], {
+              over: {
+                partitionBy: [sql.col('source', 'r0'), sql.col(value, 'r0')],
+                orderBy: [sql.order(sql.col('ctid', 'r0'))],
+              },
+            }),
+            'n',
+          ),
+        ],
+        from: [sql.table(storage.table.schema, storage.table.name, 'r0')],
+      }),
+      k,
+    );
+  const taken = (k: string): SqlExpr =>
+    sql.bin(
+      '<=',
+      sql.col('n', k),
+      sql.scalar(
+        sql.select({
+          targets: [sql.target(sql.agg('count', [sql.star()]))],
+          from: [sql.table(null, pairs, 'q')],
+          where: sql.and(
+            sql.bin('=', sql.col('source', 'q'), sql.col('source', k)),
+            sql.bin('=', sql.col(value, 'q'), sql.col('v', k)),
+          ),
+        }),
+      ),
+    );
+  const j = 'j';
+  const r = 'r';
+  const conditions: SqlExpr[] = [sql.bin('=', sql.col('ctid', j), sql.col('rid', r)), taken(r)];
+  if (pointer.required) {
+    const remains = sql.exists(
+      sql.select({
+        targets: [sql.target(sql.num(1))],
+        from: [ranked('k')],
+        where: sql.and(
+          sql.bin('=', sql.col('source', 'k'), sql.col('source', j)),
+          sql.not(taken('k')),
+        ),
+      }),
+    );
+    const message = `missing value for required ${pointer.kind} '${concrete}.${pointer.name}'`;
+    conditions.push({
+      kind: 'Case',
+      whens: [{ when: remains, then: sql.bool(true) }],
+      else: raise(sql.col('source', j), pgType('bool'), sql.text(message), '23502'),
+    });
+  }
+  return sql.delete({
+    table: storage.table,
+    alias: j,
+    using: [ranked(r)],
+    where: sql.and(...conditions),
+  });
 }
 
 /**

@@ -32,7 +32,6 @@ import {
   MissingRequiredError,
   QueryCardinalityError,
   QueryError,
-  UnsupportedFeatureError,
 } from '../../errors';
 import type { TypeRef } from '../../schema/model';
 import { storageLayout, type StorageLayout } from '../../schema/storage/layout';
@@ -203,14 +202,6 @@ function bindConflict(
     return { on: null, owner: null, else: null, conflictPathId, ...(keys.length ? { keys } : {}) };
   }
   const { pointers: on, owner, constraint } = conflictPointers(type, clause.on);
-  if (clause.elseExpr !== null && constraintFromParent(type, on, owner)) {
-    // Gel's rule: the conflicting object may be of another type than the one inserted.
-    return fail(
-      UnsupportedFeatureError,
-      `UNLESS CONFLICT can not use ELSE when constraint is from a parent type ('${owner}')`,
-      clause.elseExpr.span,
-    );
-  }
   const key = constraint ? keyOf(on[0] as PointerInfo, constraint) : null;
   const keys = constraint ? { keys: key ? [key] : [] } : {};
   let elseExpr: IrExpr | null = null;
@@ -244,23 +235,6 @@ function bindConflict(
     }
   }
   return { on, owner, else: elseExpr, conflictPathId, ...keys };
-}
-
-/** True when the exclusive constraint `unless conflict on` names is declared on an ancestor of
- * `type` (and not delegated: a delegated constraint holds per concrete type). */
-function constraintFromParent(
-  type: ObjectTypeInfo,
-  on: readonly PointerInfo[],
-  owner: string,
-): boolean {
-  if (owner === type.name) return false;
-  const constraints = [
-    ...on.flatMap((p) => p.model?.constraints ?? []),
-    ...(type.model?.constraints ?? []),
-  ];
-  return !constraints.some(
-    (c) => c.name === 'std::exclusive' && c.declaredIn === owner && c.delegated,
-  );
 }
 
 /** An insert of `type` directly inside the `else` of an insert of the same type (Gel refuses

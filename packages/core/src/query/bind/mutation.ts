@@ -388,7 +388,7 @@ function subjectPointerName(expr: ql.Expr): string | null {
 
 function bindUpdate(ctx: BindContext, outer: Scope, q: ql.UpdateQuery): Update {
   const scope = withScope(ctx, outer, q.aliases);
-  const { subject, subjectPathId, filter, card } = selectSubject(
+  const { set, subject, subjectPathId, filter, card } = selectSubject(
     ctx,
     scope,
     q.subject,
@@ -396,8 +396,21 @@ function bindUpdate(ctx: BindContext, outer: Scope, q: ql.UpdateQuery): Update {
     'update',
   );
   const type = ctx.index.objectType((subject.type as { name: string }).name) as ObjectTypeInfo;
-  const inner = subjectScope(scope, subject, null);
+  // A mutation in a value runs once per updated object (Gel evaluates an update's shape per
+  // object): it is bound inside an iteration over the updated objects (mutation-ir `each`).
+  const each: Binding = {
+    id: ctx.freshId(),
+    name: `~each${ctx.freshId()}`,
+    expr: set,
+    iteration: true,
+  };
+  const subjectInner = subjectScope(scope, subject, null);
+  const inner: Scope = {
+    ...subjectInner,
+    names: new Map([...subjectInner.names, [each.name, each]]),
+  };
   const elements = bindElements(ctx, inner, type, q.shape, 'update');
+  const writesPerObject = elements.some((e) => containsMutation(e.value, children));
   return {
     kind: 'Update',
     type: subject.type,
@@ -408,6 +421,7 @@ function bindUpdate(ctx: BindContext, outer: Scope, q: ql.UpdateQuery): Update {
     filter,
     elements,
     ...guardsOf(scope),
+    ...(writesPerObject ? { each: bindingRef(each) } : {}),
   };
 }
 
@@ -485,6 +499,7 @@ function selectSubject(
   if (selected.kind !== 'Select') {
     const subject = withPathId(ctx, scope, core);
     return {
+      set: subject,
       subject,
       subjectPathId: pathIdOf(subject) as string,
       filter: null,
@@ -495,6 +510,7 @@ function selectSubject(
     };
   }
   return {
+    set: selected as IrExpr,
     subject: selected.subject,
     subjectPathId: selected.subjectPathId,
     filter: selected.filter,

@@ -96,6 +96,7 @@ export function planSideEffect(ctx: PlanContext, expr: IrExpr): void {
     if (seen.has(e) || iterates) return;
     seen.add(e);
     if (e.kind === 'For') inside.add(e.binding.id);
+    if (e.kind === 'Update' && e.each) inside.add(e.each.binding.id);
     if (e.kind === 'BindingRef') {
       if (e.binding.iteration && !inside.has(e.binding.id)) iterates = true;
       else visit(e.binding.expr);
@@ -231,8 +232,8 @@ function conflictGuard(
       .filter(
         (p) =>
           p.model?.constraints.length ||
-          typeLevelConflictGroups(ctx.index.objectType(m.objectType) as ObjectTypeInfo).some(
-            (g) => g.pointers.some((q) => q.name === p.name),
+          typeLevelConflictGroups(ctx.index.objectType(m.objectType) as ObjectTypeInfo).some((g) =>
+            g.pointers.some((q) => q.name === p.name),
           ),
       );
   if (!pointers.some((p) => single.some((e) => e.pointer.name === p.name))) return null;
@@ -462,6 +463,12 @@ function planUpdate(
   applyGuards(ctx, r0, m);
   const subject = objectOf(ctx, r0, m.subject);
   if (m.filter) r0.where.push(ctx.value(r0, m.filter));
+  // The writes in the values iterate over the updated objects: this object is their iteration.
+  const perObject = m.each ? [...iterations, m.each] : iterations;
+  if (m.each) {
+    r0.bind(m.each.pathId, subject);
+    keys.push(subject.id);
+  }
   const single = m.elements.filter((e) => !e.pointer.many);
   const targets: Target[] = [
     sql.target(subject.id, 'id'),
@@ -508,7 +515,7 @@ function planUpdate(
       e,
       src,
       src,
-      iterations,
+      perObject,
       { pathId: m.subjectPathId, type: (m.subject.type as { name: string }).name },
       null,
     );
@@ -1701,6 +1708,7 @@ function iterationRefs(m: Mutation): BindingRef[] {
     if (seen.has(expr)) return;
     seen.add(expr);
     if (expr.kind === 'For') inside.add(expr.binding.id);
+    if (expr.kind === 'Update' && expr.each) inside.add(expr.each.binding.id);
     if (expr.kind === 'BindingRef') {
       if (expr.binding.iteration) refs.set(expr.pathId, expr);
       else visit(expr.binding.expr);

@@ -861,7 +861,7 @@ function removeOccurrences(
   pointer: PointerInfo,
 ): SqlStatement {
   const value = storage.valueColumn;
-  const ranked = (k: string): FromItem =>
+  const ranked = (k: string, touchedOnly: boolean): FromItem =>
     sql.subquery(
       sql.select({
         targets: [
@@ -879,6 +879,19 @@ function removeOccurrences(
           ),
         ],
         from: [sql.table(storage.table.schema, storage.table.name, 'r0')],
+        // Only the (object, value) groups the removal touches (all: whether a row remains).
+        where: !touchedOnly
+          ? null
+          : sql.exists(
+              sql.select({
+                targets: [sql.target(sql.num(1))],
+                from: [sql.table(null, pairs, 'q0')],
+                where: sql.and(
+                  sql.bin('=', sql.col('source', 'q0'), sql.col('source', 'r0')),
+                  sql.bin('=', sql.col(value, 'q0'), sql.col(value, 'r0')),
+                ),
+              }),
+            ),
       }),
       k,
     );
@@ -904,7 +917,7 @@ function removeOccurrences(
     const remains = sql.exists(
       sql.select({
         targets: [sql.target(sql.num(1))],
-        from: [ranked('k')],
+        from: [ranked('k', false)],
         where: sql.and(
           sql.bin('=', sql.col('source', 'k'), sql.col('source', j)),
           sql.not(taken('k')),
@@ -921,7 +934,7 @@ function removeOccurrences(
   return sql.delete({
     table: storage.table,
     alias: j,
-    using: [ranked(r)],
+    using: [ranked(r, true)],
     where: sql.and(...conditions),
   });
 }
@@ -1502,16 +1515,22 @@ function bindExternals(ctx: PlanContext, rel: Rel, m: Mutation): void {
   const registry = externals.get(ctx);
   if (!registry || registry.size === 0) return;
   const wanted = new Set<string>();
+  // The conflicting objects of the inserts inside `m` (one it reads through a `with` binding
+  // included) are theirs, not external to `m`.
+  const owned = new Set<string>();
   const seen = new Set<IrExpr>();
   const visit = (expr: IrExpr): void => {
     if (seen.has(expr)) return;
     seen.add(expr);
     if (expr.kind === 'TypeRoot' && registry.has(expr.pathId)) wanted.add(expr.pathId);
+    if (expr.kind === 'Insert' && expr.conflict) owned.add(expr.conflict.conflictPathId);
     if (expr.kind === 'BindingRef') visit(expr.binding.expr);
     for (const child of childrenOf(expr)) visit(child);
   };
   visit(m);
-  for (const pathId of wanted) rel.bind(pathId, (registry.get(pathId) as (r: Rel) => Bound)(rel));
+  for (const pathId of wanted) {
+    if (!owned.has(pathId)) rel.bind(pathId, (registry.get(pathId) as (r: Rel) => Bound)(rel));
+  }
 }
 
 /**

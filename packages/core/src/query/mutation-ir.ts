@@ -128,6 +128,12 @@ export interface Update extends Base<'Update'> {
   readonly subjectPathId: string;
   readonly filter: IrExpr | null;
   readonly elements: readonly MutationElement[];
+  /**
+   * When a value writes (`tags := (insert Tag {...})`): the iteration over the updated objects
+   * those writes are bound in (their `within`), so they run once per updated object, as in Gel.
+   * The update binds it to its own subject; absent when no value writes.
+   */
+  readonly each?: BindingRef;
 }
 
 /** `delete subject filter ... order by ... offset ... limit ...`. */

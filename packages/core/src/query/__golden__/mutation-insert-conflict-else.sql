@@ -1,78 +1,94 @@
 -- one default::Issue; params: $number: std::str
 with "insert_src1" as materialized (
-  select "svc_meta"."uuid_generate_v7"() as "id", 'Dup'::text as "c0", 'b'::text as "c1", ($1::jsonb) #>> '{}' as "c2", "q3"."id" as "c3", "q5"."id" as "c4"
-  from lateral (
-    select "User2"."id" as "id", "User2"."__type__" as "__type__", json_build_object('id', "User2"."id") as "~json"
+  select "svc_meta"."uuid_generate_v7"() as "id", 'Dup'::text as "c0", 'b'::text as "c1", ($1::jsonb) #>> '{}' as "c2", (
+    select "ov4"."id"
     from (
-      (
-        select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-        from "default"."Admin" as "Admin"
-      )
-      union all
-      (
-        select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-        from "default"."User" as "User"
-      )
-    ) as "User2"
-    where "User2"."name" = ('Elvis'::text)
-    limit 1::bigint
-  ) as "q3"
-    join lateral (
-      select "Status4"."id" as "id", 'default::Status' as "__type__", json_build_object('id', "Status4"."id") as "~json"
-      from "default"."Status" as "Status4"
-      where "Status4"."name" = ('Open'::text)
-      limit 1::bigint
-    ) as "q5" on true
+      select "q3"."id" as "id", "q3"."__type__" as "__type__", "q3"."~json" as "~json"
+      from lateral (
+        select "User2"."id" as "id", "User2"."__type__" as "__type__", json_build_object('id', "User2"."id") as "~json"
+        from (
+          (
+            select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
+            from "default"."Admin" as "Admin"
+          )
+          union all
+          (
+            select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
+            from "default"."User" as "User"
+          )
+        ) as "User2"
+        where "User2"."name" = ('Elvis'::text)
+        limit 1::bigint
+      ) as "q3"
+    ) as "ov4"
+    limit 1
+  ) as "c3", (
+    select "ov7"."id"
+    from (
+      select "q6"."id" as "id", "q6"."__type__" as "__type__", "q6"."~json" as "~json"
+      from lateral (
+        select "Status5"."id" as "id", 'default::Status' as "__type__", json_build_object('id', "Status5"."id") as "~json"
+        from "default"."Status" as "Status5"
+        where "Status5"."name" = ('Open'::text)
+        limit 1::bigint
+      ) as "q6"
+    ) as "ov7"
+    limit 1
+  ) as "c4"
 ),
-"insert7" as (
+"insert9" as (
   insert into "default"."Issue" ("id", "name", "body", "number", "owner", "status")
   select "s"."id", "s"."c0", "s"."c1", "s"."c2", "s"."c3", "s"."c4"
   from "insert_src1" as "s"
   where not exists (
     select 1
-    from "default"."Issue" as "x6"
-    where "x6"."number" = "s"."c2"
+    from "default"."Issue" as "x8"
+    where "x8"."number" = "s"."c2"
   )
-  on conflict do nothing
   returning *
 ),
-"update_src10" as materialized (
-  select "q13"."id" as "id", "q13"."__type__" as "__type__", 'reopened'::text as "c0"
-  from "insert_src1" as "cs11"
-    join "default"."Issue" as "cx12" on ("cx12"."number" = "cs11"."c2") and (not exists (
+"update_src12" as materialized (
+  select "q16"."id" as "id", "q16"."__type__" as "__type__", 'reopened'::text as "c0"
+  from "insert_src1" as "cs13"
+    join "default"."Issue" as "cx14" on ("cx14"."number" = "cs13"."c2") and (not exists (
     select 1
-    from "insert7" as "n"
-    where "n"."id" = "cx12"."id"
+    from "insert9" as "n"
+    where "n"."id" = "cx14"."id"
   ))
     join lateral (
-      select "cx12"."id" as "id", 'default::Issue' as "__type__", json_build_object('id', "cx12"."id") as "~json"
-    ) as "q13" on true
+      select "cx14"."id" as "id", 'default::Issue' as "__type__", json_build_object('id', "cx14"."id") as "~json"
+    ) as "q16" on true
+  where not (not exists (
+    select 1
+    from "default"."Issue" as "x15"
+    where "x15"."number" = (($1::jsonb) #>> '{}')
+  ))
 ),
-"update14" as (
+"update17" as (
   update "default"."Issue" as "t"
   set "body" = "s"."c0"
-  from "update_src10" as "s"
+  from "update_src12" as "s"
   where "t"."id" = "s"."id"
   returning "t".*
 )
-select coalesce(json_agg("q17"."~json"), '[]'::json)::text as "result"
+select coalesce(json_agg("q20"."~json"), '[]'::json)::text as "result"
 from lateral (
-  select "u16"."id" as "id", "u16"."__type__" as "__type__", json_build_object('name', to_json("u16"."name"), 'body', to_json("u16"."body")) as "~json"
+  select "u19"."id" as "id", "u19"."__type__" as "__type__", json_build_object('name', to_json("u19"."name"), 'body', to_json("u19"."body")) as "~json"
   from lateral (
     (
       select "w"."id" as "id", "w"."name" as "name", "w"."owner" as "owner", "w"."owner@note" as "owner@note", "w"."body" as "body", "w"."number" as "number", "w"."status" as "status", "w"."time_estimate" as "time_estimate", "w"."tags" as "tags", "w"."due_date" as "due_date", 'default::Issue' as "__type__"
-      from "insert7" as "w"
+      from "insert9" as "w"
     )
     union all
     (
-      select "w15"."id" as "id", "w15"."name" as "name", "w15"."owner" as "owner", "w15"."owner@note" as "owner@note", "w15"."body" as "body", "w15"."number" as "number", "w15"."status" as "status", "w15"."time_estimate" as "time_estimate", "w15"."tags" as "tags", "w15"."due_date" as "due_date", 'default::Issue' as "__type__"
-      from "insert_src1" as "cs8"
-        join "default"."Issue" as "cx9" on ("cx9"."number" = "cs8"."c2") and (not exists (
+      select "w18"."id" as "id", "w18"."name" as "name", "w18"."owner" as "owner", "w18"."owner@note" as "owner@note", "w18"."body" as "body", "w18"."number" as "number", "w18"."status" as "status", "w18"."time_estimate" as "time_estimate", "w18"."tags" as "tags", "w18"."due_date" as "due_date", 'default::Issue' as "__type__"
+      from "insert_src1" as "cs10"
+        join "default"."Issue" as "cx11" on ("cx11"."number" = "cs10"."c2") and (not exists (
         select 1
-        from "insert7" as "n"
-        where "n"."id" = "cx9"."id"
+        from "insert9" as "n"
+        where "n"."id" = "cx11"."id"
       ))
-        join "update14" as "w15" on true
+        join "update17" as "w18" on true
     )
-  ) as "u16"
-) as "q17"
+  ) as "u19"
+) as "q20"

@@ -69,13 +69,37 @@ with "update_src1" as materialized (
 ),
 "unlink15" as (
   delete from "default"."Admin.nicknames" as "j"
-  using "pairs14" as "p"
-  where ("j"."source" = "p"."source") and ("j"."value" = "p"."value")
+  using (
+    select "r0"."ctid" as "rid", "r0"."source" as "source", "r0"."value" as "v", row_number() over (partition by "r0"."source", "r0"."value" order by "r0"."ctid") as "n"
+    from "default"."Admin.nicknames" as "r0"
+    where exists (
+      select 1
+      from "pairs14" as "q0"
+      where ("q0"."source" = "r0"."source") and ("q0"."value" = "r0"."value")
+    )
+  ) as "r"
+  where ("j"."ctid" = "r"."rid") and ("r"."n" <= (
+    select count(*)
+    from "pairs14" as "q"
+    where ("q"."source" = "r"."source") and ("q"."value" = "r"."v")
+  ))
 ),
 "unlink16" as (
   delete from "default"."User.nicknames" as "j"
-  using "pairs14" as "p"
-  where ("j"."source" = "p"."source") and ("j"."value" = "p"."value")
+  using (
+    select "r0"."ctid" as "rid", "r0"."source" as "source", "r0"."value" as "v", row_number() over (partition by "r0"."source", "r0"."value" order by "r0"."ctid") as "n"
+    from "default"."User.nicknames" as "r0"
+    where exists (
+      select 1
+      from "pairs14" as "q0"
+      where ("q0"."source" = "r0"."source") and ("q0"."value" = "r0"."value")
+    )
+  ) as "r"
+  where ("j"."ctid" = "r"."rid") and ("r"."n" <= (
+    select count(*)
+    from "pairs14" as "q"
+    where ("q"."source" = "r"."source") and ("q"."value" = "r"."v")
+  ))
 )
 select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then json_build_object('id', "w17"."id", 'name', to_json("w17"."name"), 'age', to_json("w17"."age"), 'best_friend', to_json("w17"."best_friend"), 'friends', coalesce((
   select json_agg(to_json("r"."v"))

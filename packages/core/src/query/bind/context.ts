@@ -75,6 +75,15 @@ export interface Scope {
   /** Inside a link's value whose link properties ride on the value's shapes (bind/mutation's
    * carried parts): binds a shape's `@p := x` element as a write of the link property. */
   readonly linkWrite?: (el: ql.ShapeElement, scope: Scope) => IrExpr;
+  /** Inside the `else` of an insert's `unless conflict`: the type inserted and the path-id
+   * namespace there (an insert of the same type in the same namespace is a self-referencing
+   * insert, as in Gel; `detached` opens another namespace). */
+  readonly conflictElse?: {
+    readonly type: string;
+    readonly namespace: string;
+    /** The name standing for the conflicting object there (`detached` reads the type again). */
+    readonly binding: Binding;
+  };
 }
 
 export class BindContext {

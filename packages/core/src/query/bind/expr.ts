@@ -52,6 +52,8 @@ import {
   literalType,
   typeEnv,
 } from './calls';
+import { refuseCorrelatedWrites } from './dml-correlation';
+import { checkComputedElement } from './shape-checks';
 
 const BOOL: TypeRef = { kind: 'scalar', name: 'std::bool' };
 
@@ -118,6 +120,7 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
       return bindSetLiteral(ctx, scope, node);
     case 'ArrayLiteral': {
       const elements = node.elements.map((e) => bindExpr(ctx, scope, e));
+      refuseCorrelatedWrites(elements, node.span);
       if (elements.length === 0) {
         return fail(InvalidTypeError, 'an empty array needs a type: write <array<T>>[]', node.span);
       }
@@ -140,6 +143,7 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
         ? node.elements.map((e) => ({ name: e.name as string | null, value: e.value }))
         : node.elements.map((e) => ({ name: null as string | null, value: e }));
       const elements = parts.map((p) => bindExpr(ctx, scope, p.value));
+      refuseCorrelatedWrites(elements, node.span);
       const types = elements.map((e, i) => ({
         name: parts[i]?.name ?? null,
         type: asTypeRef(e.type, node.span),
@@ -155,7 +159,11 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
     case 'Detached':
       return bindExpr(
         ctx,
-        { ...scope, namespace: `${scope.namespace}~${ctx.freshId()}`, inserting: undefined },
+        {
+          ...detachedFromConflict(scope),
+          namespace: `${scope.namespace}~${ctx.freshId()}`,
+          inserting: undefined,
+        },
         node.expr,
       );
     case 'GlobalRef':
@@ -1204,6 +1212,20 @@ function bindFreeObject(
     // `multi x := ...` is a list even when it holds one value or none.
     if (el.cardinality === 'multi' && expr.card.max !== 'many')
       expr = { ...expr, card: { min: expr.card.min, max: 'many' } };
+    checkComputedElement(
+      ctx.index,
+      {
+        name: step.name,
+        owner: 'std::FreeObject',
+        base: null,
+        computed: true,
+        required: el.required,
+        cardinality: el.cardinality,
+        span: el.span,
+        exprSpan: el.compExpr.span,
+      },
+      expr,
+    );
     return { name: step.name, expr, onlyFor: null };
   });
   return {
@@ -1215,6 +1237,16 @@ function bindFreeObject(
     card: ONE,
     elements: bound,
   };
+}
+
+/** In the `else` of `unless conflict`, the inserted type's name is the conflicting object;
+ * `detached T` there reads every object of T again (as in Gel). */
+function detachedFromConflict(scope: Scope): Scope {
+  const inElse = scope.conflictElse;
+  if (!inElse || scope.names.get(inElse.binding.name) !== inElse.binding) return scope;
+  const names = new Map(scope.names);
+  names.delete(inElse.binding.name);
+  return { ...scope, names };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -133,6 +133,7 @@ function bindInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): IrExpr {
 function bindPlainInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Insert {
   const scope = withScope(ctx, outer, q.aliases);
   const type = writableType(ctx, scope, q.subject, 'insert into');
+  refuseSelfInsertInElse(outer, type.name, q.subject.span);
   if (type.abstract) {
     return fail(
       QueryError,
@@ -238,6 +239,7 @@ function bindConflict(
     const elseScope: Scope = {
       ...scope,
       names: new Map([...scope.names, [subject.name, binding]]),
+      conflictElse: { type: type.name, namespace: scope.namespace, binding },
     };
     elseExpr = bindExpr(ctx, elseScope, clause.elseExpr);
     if (!isObjectType(elseExpr.type)) {
@@ -249,6 +251,20 @@ function bindConflict(
     }
   }
   return { on, owner, else: elseExpr, conflictPathId, ...keys };
+}
+
+/** An insert of `type` directly inside the `else` of an insert of the same type (Gel refuses
+ * it; `detached (insert T ...)` inserts independently). */
+function refuseSelfInsertInElse(scope: Scope, type: string, span: ql.Span): void {
+  const inElse = scope.conflictElse;
+  if (inElse && inElse.type === type && inElse.namespace === scope.namespace) {
+    fail(
+      QueryError,
+      `invalid reference to ${type}: self-referencing INSERTs are not allowed`,
+      span,
+      `use DETACHED if you meant to refer to an uncorrelated ${type} set`,
+    );
+  }
 }
 
 type ExpressionConstraint = NonNullable<PointerInfo['model']>['constraints'][number];
@@ -388,7 +404,7 @@ function subjectPointerName(expr: ql.Expr): string | null {
 
 function bindUpdate(ctx: BindContext, outer: Scope, q: ql.UpdateQuery): Update {
   const scope = withScope(ctx, outer, q.aliases);
-  const { subject, subjectPathId, filter, card } = selectSubject(
+  const { set, subject, subjectPathId, filter, card } = selectSubject(
     ctx,
     scope,
     q.subject,
@@ -396,8 +412,21 @@ function bindUpdate(ctx: BindContext, outer: Scope, q: ql.UpdateQuery): Update {
     'update',
   );
   const type = ctx.index.objectType((subject.type as { name: string }).name) as ObjectTypeInfo;
-  const inner = subjectScope(scope, subject, null);
+  // A mutation in a value runs once per updated object (Gel evaluates an update's shape per
+  // object): it is bound inside an iteration over the updated objects (mutation-ir `each`).
+  const each: Binding = {
+    id: ctx.freshId(),
+    name: `~each${ctx.freshId()}`,
+    expr: set,
+    iteration: true,
+  };
+  const subjectInner = subjectScope(scope, subject, null);
+  const inner: Scope = {
+    ...subjectInner,
+    names: new Map([...subjectInner.names, [each.name, each]]),
+  };
   const elements = bindElements(ctx, inner, type, q.shape, 'update');
+  const writesPerObject = elements.some((e) => containsMutation(e.value, children));
   return {
     kind: 'Update',
     type: subject.type,
@@ -408,6 +437,7 @@ function bindUpdate(ctx: BindContext, outer: Scope, q: ql.UpdateQuery): Update {
     filter,
     elements,
     ...guardsOf(scope),
+    ...(writesPerObject ? { each: bindingRef(each) } : {}),
   };
 }
 
@@ -485,6 +515,7 @@ function selectSubject(
   if (selected.kind !== 'Select') {
     const subject = withPathId(ctx, scope, core);
     return {
+      set: subject,
       subject,
       subjectPathId: pathIdOf(subject) as string,
       filter: null,
@@ -495,6 +526,7 @@ function selectSubject(
     };
   }
   return {
+    set: selected as IrExpr,
     subject: selected.subject,
     subjectPathId: selected.subjectPathId,
     filter: selected.filter,

@@ -28,6 +28,7 @@ import {
   withPathId,
 } from './expr';
 import { checkComputedElement, checkDuplicate } from './shape-checks';
+import { refuseWritingElement } from './shape-writes';
 import { selectOver } from './statement';
 import { isObjectType, printIrType, resolveTypeExpr } from './types';
 
@@ -438,6 +439,7 @@ function bindElement(
       source === subject ? scope : subjectScope(scope, source, scope.link),
       el.compExpr,
     );
+    if (step.via === '.') refuseWritingElement(expr, subject, el.compExpr.span);
   } else if (step.via === '@') {
     expr = bindStep(ctx, scope, scope.link ?? subject, step);
   } else if (step.via === '.<') {

@@ -31,6 +31,7 @@ import { fail, type BindContext, type Scope } from './context';
 import { bindExpr, bindingRef, expectBool, pathIdOf, subjectScope, withPathId } from './expr';
 import { mutationChildren } from '../mutation-ir';
 import { bindMutation, recordWrites } from './mutation';
+import { refuseWritingFreeObjectBinding } from './shape-writes';
 import { visiblePathIds } from './factoring';
 import { linkOf } from './shape';
 import { moduleOf, printIrType } from './types';
@@ -76,6 +77,7 @@ export function withScope(ctx: BindContext, scope: Scope, items: readonly ql.Wit
       aliasNamespace: `${current.aliasNamespace}~w${ctx.freshId()}`,
     };
     const expr = bindExpr(ctx, body, item.expr);
+    refuseWritingFreeObjectBinding(expr, item.expr.span);
     recordWrites(ctx, expr);
     const binding: Binding = { id: ctx.freshId(), name: item.alias, expr, iteration: false };
     current = { ...current, names: new Map([...current.names, [item.alias, binding]]) };

@@ -204,6 +204,15 @@ test('-= on a required multi link may not remove its last target (MissingRequire
   await expect(emptied).rejects.toMatchObject({ code: '23502' });
 });
 
+test('-= on a multi property removes one stored occurrence per removed occurrence (multiset)', async () => {
+  const [, , left] = await run([
+    "insert Cat { name := 'Tom', toys := {'a', 'a', 'b', 'c', 'b', 'b'} }",
+    "update Cat filter .name = 'Tom' set { toys -= {'a', 'b', 'b', 'z'} }",
+    "select Cat { toys order by Cat.toys } filter .name = 'Tom'",
+  ]);
+  expect(left).toEqual([{ toys: ['a', 'b', 'c'] }]);
+});
+
 test('a default PostgreSQL cannot evaluate (a global) is applied by the compiler', async () => {
   const [note] = await run(['insert Note'], { 'default::note_default': 'from the global' });
   expect(note).toEqual([{ id: expect.any(String), body: 'from the global', created: 'now' }]);

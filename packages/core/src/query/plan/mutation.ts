@@ -18,8 +18,9 @@
  *   then INSERT / DELETE on the junction table (`:=` deletes what is not in the new set, `+=`
  *   inserts, `-=` deletes);
  * - `unless conflict`: the new row is written only when no object of the constraint's declaring
- *   type (every concrete table, so across the hierarchy) has the value, plus `on conflict do
- *   nothing` for the same table; `else` is planned with the conflicting object bound.
+ *   type (every concrete table, so across the hierarchy) had the value before the statement;
+ *   objects the statement itself writes with the same value violate the constraint (as in Gel);
+ *   `else` is planned with the conflicting object bound.
  * Reads inside the statement see the snapshot before it (PostgreSQL's rule for CTEs), as Gel's
  * do, with Gel's overlays: the written objects' own columns come from the RETURNING rows; reads
  * through links (joins by id, junction rows) also see rows inserted and links written earlier in
@@ -48,6 +49,7 @@ import { raise } from '../../std/operators';
 import { decodeParam, jsonOf, pgTypeFor } from '../../std/scalars';
 import { typeEnv } from '../bind/calls';
 import { children } from '../bind/statement';
+import { typeLevelConflictGroups } from '../bind/conflict-groups';
 import type { BindingRef, IrExpr } from '../ir';
 import type {
   ConflictKey,
@@ -96,6 +98,7 @@ export function planSideEffect(ctx: PlanContext, expr: IrExpr): void {
     if (seen.has(e) || iterates) return;
     seen.add(e);
     if (e.kind === 'For') inside.add(e.binding.id);
+    if (e.kind === 'Update' && e.each) inside.add(e.each.binding.id);
     if (e.kind === 'BindingRef') {
       if (e.binding.iteration && !inside.has(e.binding.id)) iterates = true;
       else visit(e.binding.expr);
@@ -176,7 +179,10 @@ function planInsert(
       from: [sql.table(null, src, s)],
       where: conditions.length > 0 ? sql.and(...conditions) : null,
     }),
-    onConflict: m.conflict ? { target: null, action: { kind: 'nothing' } } : null,
+    // No `on conflict do nothing`: the check is against the objects there before the statement
+    // (Gel's rule); two objects the statement itself writes with one value, or a conflicting
+    // object the check cannot see (an access policy hides it), violate the constraint.
+    onConflict: null,
     returning: [sql.target(sql.star())],
   });
   ctx.addCte(sql.cte(ins, statement));
@@ -222,7 +228,16 @@ function conflictGuard(
 ): ((rel: Rel) => SqlExpr[]) | null {
   const conflict = m.conflict as NonNullable<Insert['conflict']>;
   const pointers =
-    conflict.on ?? single.map((e) => e.pointer).filter((p) => p.model?.constraints.length);
+    conflict.on ??
+    single
+      .map((e) => e.pointer)
+      .filter(
+        (p) =>
+          p.model?.constraints.length ||
+          typeLevelConflictGroups(ctx.index.objectType(m.objectType) as ObjectTypeInfo).some((g) =>
+            g.pointers.some((q) => q.name === p.name),
+          ),
+      );
   if (!pointers.some((p) => single.some((e) => e.pointer.name === p.name))) return null;
   // A value that is itself a write (`l := (insert X {...} unless conflict ...)`) runs before the
   // check can be made, as in Gel: the check cannot guard it (nor read it: it would plan itself).
@@ -265,15 +280,23 @@ function conflictChecks(
   const groups: { pointers: readonly PointerInfo[]; owner: string }[] = byKeys
     ? []
     : conflict.on !== null
-      ? [{ pointers: conflict.on, owner: conflict.owner ?? m.objectType }]
+      ? conflictOwners(conflict, m.objectType).map((owner) => ({
+          pointers: conflict.on as readonly PointerInfo[],
+          owner,
+        }))
       : [...type.pointers.values()]
           .filter((p) => !p.many && p.name !== 'id')
           .flatMap((p) => {
             const c = (p.model?.constraints ?? []).find(
               (k) => k.name === 'std::exclusive' && k.subjectExpr === null && k.except === null,
             );
-            return c ? [{ pointers: [p], owner: c.declaredIn }] : [];
-          });
+            const group: { pointers: readonly PointerInfo[]; owner: string } = {
+              pointers: [p],
+              owner: c?.declaredIn ?? '',
+            };
+            return c ? [group] : [];
+          })
+          .concat(typeLevelConflictGroups(type));
   const exists = (owner: string, match: (x: string, tag: SqlExpr) => SqlExpr | null) => {
     const x = ctx.fresh('x');
     const rows = typeSource(ctx, owner, x, { written: false });
@@ -293,6 +316,23 @@ function conflictChecks(
     out.push(...exists(key.owner, (x, tag) => keyMatch(ctx, key, j, x, tag, s)));
   });
   return out;
+}
+
+/**
+ * The types whose objects an `unless conflict on .p` looks among: the declaring type of each
+ * plain exclusive constraint on `p` (a type extending two types that each declare one, as
+ * `Baz extending Foo, Bar`, conflicts with the objects of either), `conflict.owner` first.
+ */
+function conflictOwners(conflict: NonNullable<Insert['conflict']>, inserted: string): string[] {
+  const owners = [conflict.owner ?? inserted];
+  const [pointer, ...more] = conflict.on ?? [];
+  if (pointer && more.length === 0) {
+    for (const c of pointer.model?.constraints ?? []) {
+      if (c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null)
+        if (!owners.includes(c.declaredIn)) owners.push(c.declaredIn);
+    }
+  }
+  return owners;
 }
 
 /** `<the key's expression over the existing object x> = <its value over the new values>`. */
@@ -407,6 +447,10 @@ function singleValues(
         limit: sql.num(1),
       });
       targets.push(sql.target(sql.scalar(select), name));
+    } else if (e.value.card.min === 0 && dropsRowWhenEmpty(e.value)) {
+      // A possibly empty statement (`status := (select Status filter ...)`) writes NULL when
+      // empty; joined, it would drop the object's row (nothing inserted or updated).
+      targets.push(sql.target(atMostOneValue(ctx, r0, e.value), name));
     } else {
       targets.push(sql.target(ctx.value(r0, e.value), name));
     }
@@ -430,6 +474,12 @@ function planUpdate(
   applyGuards(ctx, r0, m);
   const subject = objectOf(ctx, r0, m.subject);
   if (m.filter) r0.where.push(ctx.value(r0, m.filter));
+  // The writes in the values iterate over the updated objects: this object is their iteration.
+  const perObject = m.each ? [...iterations, m.each] : iterations;
+  if (m.each) {
+    r0.bind(m.each.pathId, subject);
+    keys.push(subject.id);
+  }
   const single = m.elements.filter((e) => !e.pointer.many);
   const targets: Target[] = [
     sql.target(subject.id, 'id'),
@@ -476,7 +526,7 @@ function planUpdate(
       e,
       src,
       src,
-      iterations,
+      perObject,
       { pathId: m.subjectPathId, type: (m.subject.type as { name: string }).name },
       null,
     );
@@ -499,6 +549,37 @@ function planUpdate(
     });
   }
   return { rows, multi };
+}
+
+/** Value kinds the planner binds as joined rows (an empty one leaves no row). */
+function dropsRowWhenEmpty(expr: IrExpr): boolean {
+  switch (expr.kind) {
+    case 'Select':
+    case 'Shape':
+    case 'For':
+    case 'SetOp':
+    case 'Distinct':
+    case 'Backlink':
+    case 'Intersection':
+      return true;
+    case 'BindingRef':
+      return !expr.binding.iteration && !expr.binding.transparent;
+    default:
+      return false;
+  }
+}
+
+/** The value of a set of at most one element as a scalar subquery: NULL when it is empty. */
+function atMostOneValue(ctx: PlanContext, r0: Rel, value: IrExpr): SqlExpr {
+  const { query, columns: shape } = ctx.rows(r0, value);
+  const v = ctx.fresh('ov');
+  return sql.scalar(
+    sql.select({
+      targets: [sql.target(sql.col(shape.object ? 'id' : 'v', v))],
+      from: [sql.subquery(query, v)],
+      limit: sql.num(1),
+    }),
+  );
 }
 
 /** A single link set anew loses the link properties not written with it (a new link). */
@@ -808,6 +889,8 @@ function writeJunction(
             }
           : null,
     });
+  } else if (pointer.kind === 'property') {
+    statement = removeOccurrences(storage, pairs, concrete, pointer);
   } else {
     const j = 'j';
     statement = sql.delete({
@@ -822,6 +905,98 @@ function writeJunction(
     });
   }
   ctx.addCte(sql.cte(name, statement));
+}
+
+/**
+ * `-=` on a multi property: multiset subtraction (Gel's `except`), one stored occurrence per
+ * occurrence in the removed set (`{'1', '1', '2'} -= {'1'}` leaves `{'1', '2'}`). Each row of an
+ * object's value is ranked among the rows holding the same value; the first `count` rows go,
+ * `count` being how often the removed set holds the value. A required property keeps a row or the
+ * statement fails (SQLSTATE 23502), as for links.
+ */
+function removeOccurrences(
+  storage: Extract<PointerStorage, { kind: 'junction' }>,
+  pairs: string,
+  concrete: string,
+  pointer: PointerInfo,
+): SqlStatement {
+  const value = storage.valueColumn;
+  const ranked = (k: string, touchedOnly: boolean): FromItem =>
+    sql.subquery(
+      sql.select({
+        targets: [
+          sql.target(sql.col('ctid', 'r0'), 'rid'),
+          sql.target(sql.col('source', 'r0'), 'source'),
+          sql.target(sql.col(value, 'r0'), 'v'),
+          sql.target(
+            sql.agg('row_number', [], {
+              over: {
+                partitionBy: [sql.col('source', 'r0'), sql.col(value, 'r0')],
+                orderBy: [sql.order(sql.col('ctid', 'r0'))],
+              },
+            }),
+            'n',
+          ),
+        ],
+        from: [sql.table(storage.table.schema, storage.table.name, 'r0')],
+        // Only the (object, value) groups the removal touches (all: whether a row remains).
+        where: !touchedOnly
+          ? null
+          : sql.exists(
+              sql.select({
+                targets: [sql.target(sql.num(1))],
+                from: [sql.table(null, pairs, 'q0')],
+                where: sql.and(
+                  sql.bin('=', sql.col('source', 'q0'), sql.col('source', 'r0')),
+                  sql.bin('=', sql.col(value, 'q0'), sql.col(value, 'r0')),
+                ),
+              }),
+            ),
+      }),
+      k,
+    );
+  const taken = (k: string): SqlExpr =>
+    sql.bin(
+      '<=',
+      sql.col('n', k),
+      sql.scalar(
+        sql.select({
+          targets: [sql.target(sql.agg('count', [sql.star()]))],
+          from: [sql.table(null, pairs, 'q')],
+          where: sql.and(
+            sql.bin('=', sql.col('source', 'q'), sql.col('source', k)),
+            sql.bin('=', sql.col(value, 'q'), sql.col('v', k)),
+          ),
+        }),
+      ),
+    );
+  const j = 'j';
+  const r = 'r';
+  const conditions: SqlExpr[] = [sql.bin('=', sql.col('ctid', j), sql.col('rid', r)), taken(r)];
+  if (pointer.required) {
+    const remains = sql.exists(
+      sql.select({
+        targets: [sql.target(sql.num(1))],
+        from: [ranked('k', false)],
+        where: sql.and(
+          sql.bin('=', sql.col('source', 'k'), sql.col('source', j)),
+          sql.not(taken('k')),
+        ),
+      }),
+    );
+    const message = `missing value for required ${pointer.kind} '${concrete}.${pointer.name}'`;
+    conditions.push({
+      kind: 'Case',
+      whens: [{ when: remains, then: sql.bool(true) }],
+      else: raise(sql.col('source', j), pgType('bool'), sql.text(message), '23502'),
+    });
+  }
+  return sql.delete({
+    table: storage.table,
+    alias: j,
+    using: [ranked(r, true)],
+    where: sql.and(...conditions),
+  });
 }
 
 /**
@@ -1271,7 +1446,18 @@ function withElse(
   const s = anchor ?? ctx.fresh('cs');
   if (!anchor) inner.join('inner', sql.table(null, src, s));
   inner.bind(conflict.conflictPathId, conflicting(inner, s));
+  // A mutation in `else` writes only when there is a conflict (Gel: `else (detached (insert T
+  // {...}))` inserts nothing for a new object).
+  const noConflict = conflictGuard(ctx, m, single);
+  const onConflict = noConflict
+    ? (r: Rel) => {
+        const checks = noConflict(r);
+        return checks.length > 0 ? [sql.not(sql.and(...checks))] : [];
+      }
+    : null;
+  if (onConflict) nestedGuardsOf(ctx).push(onConflict);
   const other = ctx.lift(inner, conflict.else as IrExpr);
+  if (onConflict) nestedGuardsOf(ctx).pop();
   if (other.kind !== 'object') throw new QueryError('the else clause must yield objects');
   // Both branches carry the inserted type's stored columns, so the answer reads them (the else
   // branch's from its own rows when it wrote them, e.g. an update; else from the table).
@@ -1391,16 +1577,22 @@ function bindExternals(ctx: PlanContext, rel: Rel, m: Mutation): void {
   const registry = externals.get(ctx);
   if (!registry || registry.size === 0) return;
   const wanted = new Set<string>();
+  // The conflicting objects of the inserts inside `m` (one it reads through a `with` binding
+  // included) are theirs, not external to `m`.
+  const owned = new Set<string>();
   const seen = new Set<IrExpr>();
   const visit = (expr: IrExpr): void => {
     if (seen.has(expr)) return;
     seen.add(expr);
     if (expr.kind === 'TypeRoot' && registry.has(expr.pathId)) wanted.add(expr.pathId);
+    if (expr.kind === 'Insert' && expr.conflict) owned.add(expr.conflict.conflictPathId);
     if (expr.kind === 'BindingRef') visit(expr.binding.expr);
     for (const child of childrenOf(expr)) visit(child);
   };
   visit(m);
-  for (const pathId of wanted) rel.bind(pathId, (registry.get(pathId) as (r: Rel) => Bound)(rel));
+  for (const pathId of wanted) {
+    if (!owned.has(pathId)) rel.bind(pathId, (registry.get(pathId) as (r: Rel) => Bound)(rel));
+  }
 }
 
 /**
@@ -1597,6 +1789,7 @@ function iterationRefs(m: Mutation): BindingRef[] {
     if (seen.has(expr)) return;
     seen.add(expr);
     if (expr.kind === 'For') inside.add(expr.binding.id);
+    if (expr.kind === 'Update' && expr.each) inside.add(expr.each.binding.id);
     if (expr.kind === 'BindingRef') {
       if (expr.binding.iteration) refs.set(expr.pathId, expr);
       else visit(expr.binding.expr);

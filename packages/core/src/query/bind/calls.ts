@@ -163,7 +163,11 @@ export function bindSlice(ctx: BindContext, scope: Scope, node: ql.Slice): IrExp
       { env: typeEnv(ctx.index) },
     ),
   );
-  return callNode('std::[:]', resolved, [subject, ...bounds.map((b) => b.expr)]);
+  const call = callNode('std::[:]', resolved, [subject, ...bounds.map((b) => b.expr)]);
+  // A bound that is given is an operand: when it is empty, so is the slice (Gel).
+  return bounds.some((b) => b.expr.card.min === 0) && call.card.min === 1
+    ? { ...call, card: { ...call.card, min: 0 } }
+    : call;
 }
 
 /** `<T>expr` for a scalar, array or tuple T. */

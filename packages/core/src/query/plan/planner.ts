@@ -1343,8 +1343,12 @@ class Planner implements PlanContext {
         };
       }
       case 'TupleElement': {
-        if (expr.tuple.kind === 'TupleLiteral')
+        if (expr.tuple.kind === 'TupleLiteral') {
+          // The other elements are siblings still: their sets multiply the rows and their
+          // paths factor with this one's (`(z, array_agg(array_unpack(z))).1`).
+          this.lift(rel, expr.tuple);
           return this.value(rel, expr.tuple.elements[expr.position] as IrExpr);
+        }
         const tuple = this.value(rel, expr.tuple);
         return decodeParam(
           asRef(expr.type),

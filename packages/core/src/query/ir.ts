@@ -162,6 +162,11 @@ export interface Cast extends Base<'Cast'> {
   readonly overload: unknown;
 }
 
+/** `<json>x` of objects or free objects: each one's result form (its shape, else its id). */
+export interface ObjectJson extends Base<'ObjectJson'> {
+  readonly expr: IrExpr;
+}
+
 /** `<T><uuid>x`: the objects of T with that id; a missing one is an error (item 12). */
 export interface ObjectCast extends Base<'ObjectCast'> {
   readonly expr: IrExpr;
@@ -307,6 +312,7 @@ export type IrExpr =
   | FreeObject
   | Call
   | Cast
+  | ObjectJson
   | ObjectCast
   | SetLiteral
   | ArrayLiteral

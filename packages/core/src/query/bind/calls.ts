@@ -173,6 +173,14 @@ export function bindSlice(ctx: BindContext, scope: Scope, node: ql.Slice): IrExp
 /** `<T>expr` for a scalar, array or tuple T. */
 export function bindCast(ctx: BindContext, expr: IrExpr, to: TypeRef, span: ql.Span): IrExpr {
   if (expr.type.kind === 'empty') return { ...expr, type: to };
+  // `<json>` of objects: each object as the result shows it (Gel serialises its shape).
+  if (
+    (expr.type.kind === 'free' || expr.type.kind === 'object') &&
+    to.kind === 'scalar' &&
+    to.name === 'std::json'
+  ) {
+    return { kind: 'ObjectJson', type: to, card: expr.card, expr };
+  }
   if (expr.type.kind === 'free' || expr.type.kind === 'object') {
     return fail(
       InvalidTypeError,

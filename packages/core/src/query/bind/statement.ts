@@ -287,6 +287,7 @@ export function children(expr: IrExpr): IrExpr[] {
     case 'Call':
       return [...expr.args];
     case 'Cast':
+    case 'ObjectJson':
     case 'ObjectCast':
     case 'Distinct':
     case 'Exists':

@@ -1287,6 +1287,8 @@ class Planner implements PlanContext {
       }
       case 'Cast':
         return (expr.overload as Cast).sql(this.value(rel, expr.expr));
+      case 'ObjectJson':
+        return sql.cast(this.output(rel, expr.expr), this.pgOf(expr.type));
       case 'LinkProperty': {
         // Read through the link rows themselves: one value per link, not per distinct target.
         markLinkRows(this.distinctDone, expr.link);
@@ -2002,6 +2004,7 @@ function collectElementPaths(expr: IrExpr, out: IrExpr[], links: IrExpr[] = []):
       return;
     case 'Cast':
     case 'TypeCheck':
+    case 'ObjectJson':
       collectElementPaths(expr.expr, out, links);
       return;
     case 'TupleLiteral':
@@ -2067,6 +2070,7 @@ function dropsRowWhenEmpty(rel: Rel, expr: IrExpr): boolean {
         );
       case 'Cast':
       case 'TypeCheck':
+      case 'ObjectJson':
         return walk(e.expr);
       case 'TupleLiteral':
       case 'ArrayLiteral':

@@ -52,6 +52,8 @@ export interface Binding {
   readonly transparent?: boolean;
   /** `for optional x in ...`: the body runs once with `x` empty when the iterator is empty. */
   readonly optional?: boolean;
+  /** An inlined function's parameter (still visible inside `detached`, unlike an alias). */
+  readonly parameter?: boolean;
 }
 
 interface Base<K extends string> {

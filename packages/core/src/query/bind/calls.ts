@@ -334,6 +334,7 @@ function inlineFunction(
       name: p.name,
       expr: arg,
       iteration: iterate,
+      parameter: true,
       ...(ddl ? { transparent: true } : {}),
     };
     names.set(p.name, binding);

@@ -146,7 +146,12 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
     case 'Detached':
       return bindExpr(
         ctx,
-        { ...scope, namespace: `${scope.namespace}~${ctx.freshId()}`, inserting: undefined },
+        {
+          ...scope,
+          namespace: `${scope.namespace}~${ctx.freshId()}`,
+          inserting: undefined,
+          names: detachedNames(scope.names),
+        },
         node.expr,
       );
     case 'GlobalRef':
@@ -1203,6 +1208,15 @@ function numericCommon(a: IrType, b: IrType): IrType | null {
     return { kind: 'scalar', name: 'std::float64' };
   }
   return null;
+}
+
+/**
+ * The names a `detached` expression sees: not the aliases around it (`with`, `for`, select
+ * aliases), so `detached Card` under `with Card := ...` is every Card, as in Gel; an inlined
+ * function's parameters stay (they are the function's inputs, not aliases).
+ */
+function detachedNames(names: ReadonlyMap<string, Binding>): ReadonlyMap<string, Binding> {
+  return new Map([...names].filter(([, b]) => b.parameter === true));
 }
 
 export function asTypeRef(type: IrType, span: ql.Span): TypeRef {

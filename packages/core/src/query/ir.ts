@@ -54,6 +54,11 @@ export interface Binding {
   readonly optional?: boolean;
   /** An inlined function's parameter (still visible inside `detached`, unlike an alias). */
   readonly parameter?: boolean;
+  /**
+   * A `with` alias: a reference to it is its objects, not the shape written inside it
+   * (`with z := (select User {name}) select z` shows ids, as Gel); collections keep theirs.
+   */
+  readonly withAlias?: boolean;
 }
 
 interface Base<K extends string> {

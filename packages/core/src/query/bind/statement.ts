@@ -77,7 +77,13 @@ export function withScope(ctx: BindContext, scope: Scope, items: readonly ql.Wit
     };
     const expr = bindExpr(ctx, body, item.expr);
     recordWrites(ctx, expr);
-    const binding: Binding = { id: ctx.freshId(), name: item.alias, expr, iteration: false };
+    const binding: Binding = {
+      id: ctx.freshId(),
+      name: item.alias,
+      expr,
+      iteration: false,
+      withAlias: true,
+    };
     current = { ...current, names: new Map([...current.names, [item.alias, binding]]) };
   }
   return current;

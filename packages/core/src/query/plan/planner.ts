@@ -478,7 +478,8 @@ class Planner implements PlanContext {
           );
         }
         if (expr.binding.transparent) return this.lift(rel, expr.binding.expr);
-        return this.subqueryLift(rel, expr.binding.expr);
+        const bound = this.subqueryLift(rel, expr.binding.expr);
+        return expr.binding.withAlias && bound.kind === 'object' ? { ...bound, out: null } : bound;
       }
       case 'Shape':
         return this.overlaid(expr.subject, () => {
@@ -2157,7 +2158,7 @@ function hasShape(expr: IrExpr): boolean {
     case 'Select':
       return hasShape(expr.result);
     case 'BindingRef':
-      return hasShape(expr.binding.expr);
+      return expr.binding.withAlias !== true && hasShape(expr.binding.expr);
     case 'For':
       return hasShape(expr.body);
     case 'Assert':

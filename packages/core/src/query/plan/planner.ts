@@ -999,10 +999,7 @@ class Planner implements PlanContext {
     const numbered = sql.select({
       targets: [
         sql.target(number, 'i'),
-        sql.target(
-          sql.cast(jsonOf(elementType, element, this.env), pgType('jsonb')),
-          'v',
-        ),
+        sql.target(sql.cast(jsonOf(elementType, element, this.env), pgType('jsonb')), 'v'),
         sql.target(sql.col('~json', inner), 'j'),
       ],
       from: [sql.subquery(query, inner)],

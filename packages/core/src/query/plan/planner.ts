@@ -32,7 +32,7 @@ import {
 } from '../../sql';
 import type { Cast } from '../../std/casts';
 import type { ResolvedCall } from '../../std/resolve';
-import { decodeParam, jsonOf, pgTypeFor } from '../../std/scalars';
+import { decodeParam, jsonOf, pgTypeFor, storedJson } from '../../std/scalars';
 import type { TypeEnv } from '../../std/model';
 import type { CompileAccess } from '../api';
 import type { IrExpr, IrQuery, IrType, ShapeElement } from '../ir';
@@ -999,7 +999,7 @@ class Planner implements PlanContext {
     const numbered = sql.select({
       targets: [
         sql.target(number, 'i'),
-        sql.target(sql.cast(jsonOf(elementType, element, this.env), pgType('jsonb')), 'v'),
+        sql.target(storedJson(elementType, element, this.env), 'v'),
         sql.target(sql.col('~json', inner), 'j'),
       ],
       from: [sql.subquery(query, inner)],
@@ -1307,8 +1307,12 @@ class Planner implements PlanContext {
         return nullIfAnyNull(expr.elements, values, array);
       }
       case 'TupleLiteral': {
+        // Each element as a tuple keeps it (a nested tuple is its own jsonb array, not its
+        // result form).
         const parts = expr.elements.map((e) =>
-          sql.cast(this.scalarJson(e.type, this.value(rel, e)), pgType('jsonb')),
+          e.type.kind === 'empty' || e.type.kind === 'free'
+            ? sql.cast(this.scalarJson(e.type, this.value(rel, e)), pgType('jsonb'))
+            : storedJson(e.type, this.value(rel, e), this.env),
         );
         return nullIfAnyNull(expr.elements, parts, sql.func('jsonb_build_array', parts));
       }

@@ -52,6 +52,13 @@ export interface Binding {
   readonly transparent?: boolean;
   /** `for optional x in ...`: the body runs once with `x` empty when the iterator is empty. */
   readonly optional?: boolean;
+  /** An inlined function's parameter (still visible inside `detached`, unlike an alias). */
+  readonly parameter?: boolean;
+  /**
+   * A `with` alias: a reference to it is its objects, not the shape written inside it
+   * (`with z := (select User {name}) select z` shows ids, as Gel); collections keep theirs.
+   */
+  readonly withAlias?: boolean;
 }
 
 interface Base<K extends string> {
@@ -160,6 +167,11 @@ export interface Call extends Base<'Call'> {
 export interface Cast extends Base<'Cast'> {
   readonly expr: IrExpr;
   readonly overload: unknown;
+}
+
+/** `<json>x` of objects or free objects: each one's result form (its shape, else its id). */
+export interface ObjectJson extends Base<'ObjectJson'> {
+  readonly expr: IrExpr;
 }
 
 /** `<T><uuid>x`: the objects of T with that id; a missing one is an error (item 12). */
@@ -307,6 +319,7 @@ export type IrExpr =
   | FreeObject
   | Call
   | Cast
+  | ObjectJson
   | ObjectCast
   | SetLiteral
   | ArrayLiteral

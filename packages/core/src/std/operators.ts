@@ -18,7 +18,7 @@
  * - `in` receives its right side as an SQL array of the set (see `CallKind`).
  */
 import { pgType, sql, type SqlExpr } from '../sql/ast';
-import { def, infix, table } from './define';
+import { def, infix, strict, table } from './define';
 import type { Overload, SqlArgs } from './model';
 import { pgTypeFor, raise } from './scalars';
 
@@ -563,25 +563,28 @@ function indexing(): Overload[] {
       'std::[:]',
       'str, named only start: optional int64 = {}, named only stop: optional int64 = {}',
       'str',
-      (a) => {
+      // A bound that is given and empty makes the slice empty (only a bound left out is open).
+      strict([1, 2], (a) => {
         const { from, count } = sliceBounds(a, len(a.at(0)));
         return sql.func('substr', [a.at(0), from, count]);
-      },
+      }),
     ),
     def(
       'std::[:]',
       'bytes, named only start: optional int64 = {}, named only stop: optional int64 = {}',
       'bytes',
-      (a) => {
+      // A bound that is given and empty makes the slice empty (only a bound left out is open).
+      strict([1, 2], (a) => {
         const { from, count } = sliceBounds(a, octets(a.at(0)));
         return sql.func('substr', [a.at(0), from, count]);
-      },
+      }),
     ),
     def(
       'std::[:]',
       'array<anytype>, named only start: optional int64 = {}, named only stop: optional int64 = {}',
       'array<anytype>',
-      (a) => {
+      // A bound that is given and empty makes the slice empty (only a bound left out is open).
+      strict([1, 2], (a) => {
         if (jsonbArray(a, 0)) {
           const b = sliceBounds(a, jsonLength(a.at(0)));
           return jsonbSlice(a.at(0), b.from, b.count);
@@ -606,7 +609,7 @@ function indexing(): Overload[] {
             upper: sql.bin('-', sql.bin('+', from, count), num(1)),
           },
         );
-      },
+      }),
     ),
     def(
       'std::[:]',
@@ -614,12 +617,13 @@ function indexing(): Overload[] {
       'json',
       // svc_meta.json_slice (sql/codegen/bootstrap): one immutable function, so an index or a
       // CHECK can slice JSON too; another kind of JSON value raises 22023.
-      (a) =>
+      strict([1, 2], (a) =>
         sql.func(
           'json_slice',
           [a.at(0), a.opt(1) ?? cast(sql.null(), 'bigint'), a.opt(2) ?? cast(sql.null(), 'bigint')],
           'svc_meta',
         ),
+      ),
     ),
   ];
 }

@@ -173,12 +173,24 @@ export function bindSlice(ctx: BindContext, scope: Scope, node: ql.Slice): IrExp
       { env: typeEnv(ctx.index) },
     ),
   );
-  return callNode('std::[:]', resolved, [subject, ...bounds.map((b) => b.expr)]);
+  const call = callNode('std::[:]', resolved, [subject, ...bounds.map((b) => b.expr)]);
+  // A bound that is given is an operand: when it is empty, so is the slice (Gel).
+  return bounds.some((b) => b.expr.card.min === 0) && call.card.min === 1
+    ? { ...call, card: { ...call.card, min: 0 } }
+    : call;
 }
 
 /** `<T>expr` for a scalar, array or tuple T. */
 export function bindCast(ctx: BindContext, expr: IrExpr, to: TypeRef, span: ql.Span): IrExpr {
   if (expr.type.kind === 'empty') return { ...expr, type: to };
+  // `<json>` of objects: each object as the result shows it (Gel serialises its shape).
+  if (
+    (expr.type.kind === 'free' || expr.type.kind === 'object') &&
+    to.kind === 'scalar' &&
+    to.name === 'std::json'
+  ) {
+    return { kind: 'ObjectJson', type: to, card: expr.card, expr };
+  }
   if (expr.type.kind === 'free' || expr.type.kind === 'object') {
     return fail(
       InvalidTypeError,
@@ -332,6 +344,7 @@ function inlineFunction(
       name: p.name,
       expr: arg,
       iteration: iterate,
+      parameter: true,
       ...(ddl ? { transparent: true } : {}),
     };
     names.set(p.name, binding);

@@ -160,9 +160,10 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
       return bindExpr(
         ctx,
         {
-          ...detachedFromConflict(scope),
+          ...scope,
           namespace: `${scope.namespace}~${ctx.freshId()}`,
           inserting: undefined,
+          names: detachedNames(scope.names),
         },
         node.expr,
       );
@@ -1239,16 +1240,6 @@ function bindFreeObject(
   };
 }
 
-/** In the `else` of `unless conflict`, the inserted type's name is the conflicting object;
- * `detached T` there reads every object of T again (as in Gel). */
-function detachedFromConflict(scope: Scope): Scope {
-  const inElse = scope.conflictElse;
-  if (!inElse || scope.names.get(inElse.binding.name) !== inElse.binding) return scope;
-  const names = new Map(scope.names);
-  names.delete(inElse.binding.name);
-  return { ...scope, names };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Types of combined sets
 
@@ -1319,6 +1310,15 @@ function stdScalarCommon(ctx: BindContext, a: IrType, b: IrType): IrType | null 
   const std = (name: string) => name.startsWith('std::') || name.startsWith('cal::');
   if (!std(a.name) || !std(b.name)) return null;
   return commonType([a, b], typeEnv(ctx.index));
+}
+
+/**
+ * The names a `detached` expression sees: not the aliases around it (`with`, `for`, select
+ * aliases), so `detached Card` under `with Card := ...` is every Card, as in Gel; an inlined
+ * function's parameters stay (they are the function's inputs, not aliases).
+ */
+function detachedNames(names: ReadonlyMap<string, Binding>): ReadonlyMap<string, Binding> {
+  return new Map([...names].filter(([, b]) => b.parameter === true));
 }
 
 export function asTypeRef(type: IrType, span: ql.Span): TypeRef {

@@ -120,6 +120,7 @@ function visit(expr: IrExpr, fenced: boolean, paths: ArgPaths): void {
       return;
     case 'Cast':
     case 'TypeCheck':
+    case 'ObjectJson':
       visit(expr.expr, fenced, paths);
       return;
     case 'TupleLiteral':
@@ -172,6 +173,7 @@ export function elementPathIds(expr: IrExpr): Set<string> {
       }
       case 'Cast':
       case 'TypeCheck':
+      case 'ObjectJson':
         walk(e.expr);
         return;
       case 'TupleLiteral':
@@ -248,6 +250,7 @@ function collectVisible(expr: IrExpr, out: Set<string>): void {
       return;
     case 'Cast':
     case 'TypeCheck':
+    case 'ObjectJson':
       collectVisible(expr.expr, out);
       return;
     case 'TupleElement':

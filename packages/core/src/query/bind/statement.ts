@@ -79,7 +79,13 @@ export function withScope(ctx: BindContext, scope: Scope, items: readonly ql.Wit
     const expr = bindExpr(ctx, body, item.expr);
     refuseWritingFreeObjectBinding(expr, item.expr.span);
     recordWrites(ctx, expr);
-    const binding: Binding = { id: ctx.freshId(), name: item.alias, expr, iteration: false };
+    const binding: Binding = {
+      id: ctx.freshId(),
+      name: item.alias,
+      expr,
+      iteration: false,
+      withAlias: true,
+    };
     current = { ...current, names: new Map([...current.names, [item.alias, binding]]) };
   }
   return current;
@@ -289,6 +295,7 @@ export function children(expr: IrExpr): IrExpr[] {
     case 'Call':
       return [...expr.args];
     case 'Cast':
+    case 'ObjectJson':
     case 'ObjectCast':
     case 'Distinct':
     case 'Exists':

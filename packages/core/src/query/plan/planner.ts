@@ -32,7 +32,7 @@ import {
 } from '../../sql';
 import type { Cast } from '../../std/casts';
 import type { ResolvedCall } from '../../std/resolve';
-import { decodeParam, jsonOf, pgTypeFor } from '../../std/scalars';
+import { decodeParam, jsonOf, pgTypeFor, storedJson } from '../../std/scalars';
 import type { TypeEnv } from '../../std/model';
 import type { CompileAccess } from '../api';
 import type { IrExpr, IrQuery, IrType, ShapeElement } from '../ir';
@@ -50,6 +50,7 @@ import {
 import { Rel, type Bound } from './rel';
 import { sharedPrefixes } from './factoring';
 import { backlinkIds, junctionSource, typeSource, unionAll, type SourceContext } from './sources';
+import { resultJson } from './collections';
 
 const JSON_T = pgType('json');
 const EMPTY_ARRAY: SqlExpr = sql.cast(sql.text('[]'), JSON_T);
@@ -477,7 +478,8 @@ class Planner implements PlanContext {
           );
         }
         if (expr.binding.transparent) return this.lift(rel, expr.binding.expr);
-        return this.subqueryLift(rel, expr.binding.expr);
+        const bound = this.subqueryLift(rel, expr.binding.expr);
+        return expr.binding.withAlias && bound.kind === 'object' ? { ...bound, out: null } : bound;
       }
       case 'Shape':
         return this.overlaid(expr.subject, () => {
@@ -924,9 +926,18 @@ class Planner implements PlanContext {
   }
 
   private liftSetReturning(rel: Rel, expr: Extract<IrExpr, { kind: 'Call' }>): Bound {
+    const [first] = expr.args;
+    if (expr.name === 'std::enumerate' && first && hasObjects(first))
+      return this.liftEnumerate(rel, expr, first);
     const args = expr.args.map((a, i) => this.argValue(rel, a, expr.modes[i] ?? 'element'));
     const call = (expr.overload as ResolvedCall).sql(args, expr.args.map(nullable));
     const alias = this.fresh('f');
+    // The items of an array holding objects keep the shapes they were put in with: each row
+    // reads its item of the array's result form (computed once per array, beside it).
+    const items =
+      expr.name === 'std::array_unpack' && first && hasObjects(expr) && carriesShape(first)
+        ? this.arrayJsonItems(rel, first, alias)
+        : null;
     rel.join(
       'inner',
       sql.fromFunction(call, alias, {
@@ -940,13 +951,66 @@ class Planner implements PlanContext {
     );
     rel.order.push(sql.order(sql.col('~ord', alias)));
     if (expr.type.kind === 'object') {
-      return this.joinObject(rel, expr.type.name, sql.col('value', alias), 'inner');
+      const bound = this.joinObject(rel, expr.type.name, sql.col('value', alias), 'inner');
+      return items ? { ...bound, out: items } : bound;
     }
     return {
       kind: 'value',
       type: expr.type,
       expr: sql.col('value', alias),
-      out: null,
+      out: items,
+      nullable: false,
+    };
+  }
+
+  /**
+   * The JSON of the current item of `array_unpack(array)` (the function's rows are `alias`):
+   * the array's result form, joined once per array, indexed by the item's ordinality.
+   */
+  private arrayJsonItems(rel: Rel, array: IrExpr, alias: string): SqlExpr {
+    const json = this.output(rel, array);
+    const holder = this.fresh('aj');
+    rel.join(
+      'inner',
+      sql.subquery(sql.select({ targets: [sql.target(json, 'j')] }), holder, { lateral: true }),
+    );
+    const at = sql.cast(sql.bin('-', sql.col('~ord', alias), sql.num(1)), pgType('integer'));
+    return sql.bin('->', sql.col('j', holder), at);
+  }
+
+  /**
+   * `enumerate(s)` of objects (or values holding them): each element numbered from 0 in the
+   * set's order, beside the element's own result form (its shape), as std's enumerate numbers
+   * them (std/functions); the tuple value is std's `[index, element]` jsonb.
+   */
+  private liftEnumerate(rel: Rel, expr: IrExpr, arg: IrExpr): Bound {
+    const { query, columns } = this.rows(rel, arg);
+    const inner = this.fresh('en');
+    const alias = this.fresh('f');
+    const number = sql.bin(
+      '-',
+      sql.agg('row_number', [], {
+        over: { partitionBy: [], orderBy: columns.ord ? [sql.order(sql.col('~ord', inner))] : [] },
+      }),
+      sql.num(1),
+    );
+    const element = sql.col(columns.object ? 'id' : 'v', inner);
+    const elementType = asRef(arg.type);
+    const numbered = sql.select({
+      targets: [
+        sql.target(number, 'i'),
+        sql.target(storedJson(elementType, element, this.env), 'v'),
+        sql.target(sql.col('~json', inner), 'j'),
+      ],
+      from: [sql.subquery(query, inner)],
+    });
+    rel.join('inner', sql.subquery(numbered, alias, { lateral: true }));
+    rel.order.push(sql.order(sql.col('i', alias)));
+    return {
+      kind: 'value',
+      type: expr.type,
+      expr: sql.func('jsonb_build_array', [sql.col('i', alias), sql.col('v', alias)]),
+      out: sql.func('json_build_array', [sql.col('i', alias), sql.col('j', alias)]),
       nullable: false,
     };
   }
@@ -1221,6 +1285,8 @@ class Planner implements PlanContext {
       }
       case 'Cast':
         return (expr.overload as Cast).sql(this.value(rel, expr.expr));
+      case 'ObjectJson':
+        return sql.cast(this.output(rel, expr.expr), this.pgOf(expr.type));
       case 'LinkProperty': {
         // Read through the link rows themselves: one value per link, not per distinct target.
         markLinkRows(this.distinctDone, expr.link);
@@ -1241,8 +1307,12 @@ class Planner implements PlanContext {
         return nullIfAnyNull(expr.elements, values, array);
       }
       case 'TupleLiteral': {
+        // Each element as a tuple keeps it (a nested tuple is its own jsonb array, not its
+        // result form).
         const parts = expr.elements.map((e) =>
-          sql.cast(this.scalarJson(e.type, this.value(rel, e)), pgType('jsonb')),
+          e.type.kind === 'empty' || e.type.kind === 'free'
+            ? sql.cast(this.scalarJson(e.type, this.value(rel, e)), pgType('jsonb'))
+            : storedJson(e.type, this.value(rel, e), this.env),
         );
         return nullIfAnyNull(expr.elements, parts, sql.func('jsonb_build_array', parts));
       }
@@ -1277,8 +1347,12 @@ class Planner implements PlanContext {
         };
       }
       case 'TupleElement': {
-        if (expr.tuple.kind === 'TupleLiteral')
+        if (expr.tuple.kind === 'TupleLiteral') {
+          // The other elements are siblings still: their sets multiply the rows and their
+          // paths factor with this one's (`(z, array_agg(array_unpack(z))).1`).
+          this.lift(rel, expr.tuple);
           return this.value(rel, expr.tuple.elements[expr.position] as IrExpr);
+        }
         const tuple = this.value(rel, expr.tuple);
         return decodeParam(
           asRef(expr.type),
@@ -1545,6 +1619,13 @@ class Planner implements PlanContext {
         return this.shapeJson(rel, expr, bound);
       case 'FreeObject':
         return this.freeObjectJson(rel, expr);
+      case 'TupleElement': {
+        // The element in the form it had in the tuple (an object keeps the shape it carried).
+        if (!hasObjects(expr)) break;
+        if (expr.tuple.kind === 'TupleLiteral')
+          return this.output(rel, expr.tuple.elements[expr.position] as IrExpr);
+        return this.collectionItemJson(rel, expr.tuple, expr.position);
+      }
       case 'TupleLiteral': {
         const parts = expr.elements.map((e) => this.output(rel, e));
         const json =
@@ -1563,8 +1644,11 @@ class Planner implements PlanContext {
         return nullIfAnyNull(expr.elements, parts, sql.func('json_build_array', parts));
       }
       case 'Call': {
-        // `array_agg` of objects (or tuples holding them): the elements' own result forms.
         const [arg] = expr.args;
+        // `a[i]` of an array holding objects: the element as the array's result form has it.
+        if ((expr.name === 'std::[]' || expr.name === 'std::array_get') && hasObjects(expr))
+          return this.arrayItemJson(rel, expr, bound);
+        // `array_agg` of objects (or tuples holding them): the elements' own result forms.
         if (expr.name !== 'std::array_agg' || !arg || !hasObjects(arg)) break;
         const { query, columns } = this.rows(rel, arg);
         const alias = this.fresh('aa');
@@ -1590,7 +1674,41 @@ class Planner implements PlanContext {
         else: sql.func('json_build_object', [sql.text('id'), bound.id]),
       };
     }
-    return this.scalarJson(expr.type, bound.expr);
+    return expr.type.kind === 'empty' || expr.type.kind === 'free'
+      ? this.scalarJson(expr.type, bound.expr)
+      : resultJson(expr.type, bound.expr, this.env);
+  }
+
+  /**
+   * Item `position` of a tuple's result form (by name for a named tuple): objects in the tuple
+   * keep the shapes they were put in with.
+   */
+  private collectionItemJson(rel: Rel, tuple: IrExpr, position: number): SqlExpr {
+    const json = this.output(rel, tuple);
+    const type = tuple.type;
+    const name = type.kind === 'tuple' ? type.elements[position]?.name : null;
+    return sql.bin('->', json, name ? sql.text(name) : sql.num(position));
+  }
+
+  /** `a[i]` / `array_get(a, i)` of an array holding objects: item i of the array's result form. */
+  private arrayItemJson(rel: Rel, call: Extract<IrExpr, { kind: 'Call' }>, bound: Bound): SqlExpr {
+    const [array, index] = call.args as [IrExpr, IrExpr];
+    const json = this.output(rel, array);
+    const item = sql.bin('->', json, sql.cast(this.value(rel, index), pgType('integer')));
+    // Past either end (array_get's default): the element as it is.
+    const present = bound.kind === 'object' ? bound.id : bound.expr;
+    const fallback =
+      bound.kind === 'object'
+        ? sql.func('json_build_object', [sql.text('id'), bound.id])
+        : resultJson(asRef(call.type), bound.expr, this.env);
+    return {
+      kind: 'Case',
+      whens: [
+        { when: sql.isNull(present), then: sql.cast(sql.null(), JSON_T) },
+        { when: sql.isNull(item), then: fallback },
+      ],
+      else: item,
+    };
   }
 
   private scalarJson(type: IrType, value: SqlExpr): SqlExpr {
@@ -1888,6 +2006,7 @@ function collectElementPaths(expr: IrExpr, out: IrExpr[], links: IrExpr[] = []):
       return;
     case 'Cast':
     case 'TypeCheck':
+    case 'ObjectJson':
       collectElementPaths(expr.expr, out, links);
       return;
     case 'TupleLiteral':
@@ -1953,6 +2072,7 @@ function dropsRowWhenEmpty(rel: Rel, expr: IrExpr): boolean {
         );
       case 'Cast':
       case 'TypeCheck':
+      case 'ObjectJson':
         return walk(e.expr);
       case 'TupleLiteral':
       case 'ArrayLiteral':
@@ -2012,6 +2132,26 @@ function needsRows(expr: IrExpr): boolean {
   }
 }
 
+/**
+ * Whether `expr` (a collection) may carry shapes or free objects in its items: anything it is
+ * built from has one (a quick syntactic bound; a collection without is rendered the same way).
+ */
+function carriesShape(expr: IrExpr): boolean {
+  const seen = new Set<unknown>();
+  const visit = (node: unknown): boolean => {
+    if (node === null || typeof node !== 'object' || seen.has(node)) return false;
+    seen.add(node);
+    const kind = (node as { kind?: unknown }).kind;
+    if (kind === 'Shape' || kind === 'FreeObject') return true;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'type' || key === 'overload' || key === 'pointer') continue;
+      if (Array.isArray(value) ? value.some(visit) : visit(value)) return true;
+    }
+    return false;
+  };
+  return visit(expr);
+}
+
 function hasShape(expr: IrExpr): boolean {
   switch (expr.kind) {
     case 'Shape':
@@ -2019,7 +2159,7 @@ function hasShape(expr: IrExpr): boolean {
     case 'Select':
       return hasShape(expr.result);
     case 'BindingRef':
-      return hasShape(expr.binding.expr);
+      return expr.binding.withAlias !== true && hasShape(expr.binding.expr);
     case 'For':
       return hasShape(expr.body);
     case 'Assert':

@@ -1,0 +1,1 @@
+select array_unpack([(select User { name } filter .name = 'Elvis')])

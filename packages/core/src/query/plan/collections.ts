@@ -1,0 +1,87 @@
+/**
+ * plan/collections: the result form of collection values that hold objects.
+ *
+ * A tuple or array value holds its objects as ids (tuples are jsonb: the id as a JSON string;
+ * arrays of objects are uuid[]). In a result an object is always a JSON object: with the shape
+ * it carried when it was put into the collection (the planner materialises that where it can),
+ * else just `{"id": ...}`, as Gel writes an object without a shape. `resultJson` renders a value
+ * of any type in that form; a type without objects is std's JSON form (std/scalars `jsonOf`).
+ */
+import { pgType, sql, type SqlExpr } from '../../sql';
+import type { TypeRef } from '../../schema/model';
+import type { TypeEnv } from '../../std/model';
+import { decodeParam, jsonOf } from '../../std/scalars';
+
+/** Whether values of `type` hold objects. */
+export function holdsObjects(type: TypeRef): boolean {
+  switch (type.kind) {
+    case 'object':
+    case 'union':
+      return true;
+    case 'tuple':
+      return type.elements.some((e) => holdsObjects(e.type));
+    case 'array':
+      return holdsObjects(type.element);
+    default:
+      return false;
+  }
+}
+
+/** Whether a value of `type` is stored as jsonb (a tuple, or an array of tuples). */
+function jsonbValued(type: TypeRef): boolean {
+  return type.kind === 'tuple' || (type.kind === 'array' && jsonbValued(type.element));
+}
+
+const nullIfNull = (probe: SqlExpr, value: SqlExpr): SqlExpr => ({
+  kind: 'Case',
+  whens: [{ when: sql.isNull(probe), then: sql.cast(sql.null(), pgType('json')) }],
+  else: value,
+});
+
+/** The result JSON of one value of `type` (objects as `{"id": ...}`). */
+export function resultJson(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
+  if (!holdsObjects(type)) return jsonOf(type, value, env);
+  switch (type.kind) {
+    case 'object':
+    case 'union':
+      return nullIfNull(value, sql.func('json_build_object', [sql.text('id'), value]));
+    case 'tuple': {
+      const parts = type.elements.map((e, i) =>
+        resultJson(e.type, decodeParam(e.type, sql.bin('->', value, sql.num(i)), env), env),
+      );
+      const named = type.elements.length > 0 && type.elements.every((e) => e.name !== null);
+      const built = named
+        ? sql.func(
+            'json_build_object',
+            type.elements.flatMap((e, i) => [sql.text(e.name as string), parts[i] as SqlExpr]),
+          )
+        : sql.func('json_build_array', parts);
+      return nullIfNull(value, built);
+    }
+    case 'array': {
+      const items = sql.fromFunction(
+        sql.func(jsonbValued(type.element) ? 'jsonb_array_elements' : 'unnest', [value]),
+        'e',
+        {
+          columns: [
+            { name: 'value', type: null },
+            { name: 'ord', type: null },
+          ],
+          withOrdinality: true,
+        },
+      );
+      const agg = sql.agg('json_agg', [resultJson(type.element, sql.col('value', 'e'), env)], {
+        orderBy: [sql.order(sql.col('ord', 'e'))],
+      });
+      const empty = sql.cast(sql.text('[]'), pgType('json'));
+      return nullIfNull(
+        value,
+        sql.scalar(
+          sql.select({ targets: [sql.target(sql.func('coalesce', [agg, empty]))], from: [items] }),
+        ),
+      );
+    }
+    default:
+      return jsonOf(type, value, env);
+  }
+}

@@ -17,8 +17,10 @@ import {
   InvalidTypeError,
   QueryError,
   QueryArgumentError,
+  UnsupportedFeatureError,
 } from '../../errors';
-import type { TypeRef } from '../../schema/model';
+import { printTypeRef, type TypeRef } from '../../schema/model';
+import { implicitJoin } from '../../std/casts';
 import {
   AT_MOST_ONE,
   EMPTY,
@@ -35,7 +37,8 @@ import {
   type IrType,
   type PointerStep,
 } from '../ir';
-import type { PointerInfo } from '../schema-index';
+import { typeId, type PointerInfo } from '../schema-index';
+import { catalogueRows, catalogueTypeName, catalogueTypeOf } from '../schema-index/catalogue';
 import { type BindContext, fail, unknownName, type Scope } from './context';
 import { isObjectType, lookupSchemaName, printIrType, resolveTypeExpr, sameType } from './types';
 import { bindShape, viewStep } from './shape';
@@ -151,21 +154,8 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
       );
     case 'GlobalRef':
       return bindGlobal(ctx, scope, node);
-    case 'Introspect': {
-      // `introspect T`: T's row of schema::ObjectType (object types are what the catalogue has).
-      const type = resolveTypeExpr(ctx.index, scope, node.type);
-      if (type.kind !== 'object') {
-        return fail(
-          QueryError,
-          '`introspect` of a non-object type is not supported yet',
-          node.span,
-        );
-      }
-      const query = ql.parseExpression(
-        `(select schema::ObjectType filter .name = '${type.name.replace(/'/g, "\\'")}' limit 1)`,
-      );
-      return bindExpr(ctx, rootScopeLike(scope), query);
-    }
+    case 'Introspect':
+      return bindIntrospect(ctx, scope, node);
     case 'Anchor':
       if (node.name === '__subject__' && scope.subject) return scope.subject;
       return fail(InvalidReferenceError, `'${node.name}' cannot be used here`, node.span);
@@ -789,7 +779,15 @@ function bindLinkProperty(ctx: BindContext, scope: Scope, source: IrExpr, step: 
     );
   }
   const property = pointers.map((p) => p.properties.get(step.name)).find((p) => p !== undefined);
-  // Every link has `@source` (the object it leaves) and `@target` (the object it reaches).
+  // Every link has `@source` (the object it leaves) and `@target` (the object it reaches), which
+  // Gel allows only in index and constraint definitions (the binder's `ddl` mode).
+  if (!property && (step.name === 'source' || step.name === 'target') && ctx.mode === 'query') {
+    return fail(
+      QueryError,
+      `@${step.name} may only be used in index and constraint definitions`,
+      step.span,
+    );
+  }
   if (!property && link.kind === 'PointerStep' && step.name === 'source') return link.source;
   if (!property && link.kind === 'PointerStep' && step.name === 'target') return link;
   if (!property) {
@@ -1178,31 +1176,39 @@ export function unifyTypes(ctx: BindContext, a: IrType, b: IrType, span: ql.Span
   );
 }
 
-const NUMERIC_ORDER = [
-  'std::int16',
-  'std::int32',
-  'std::int64',
-  'std::bigint',
-  'std::decimal',
-] as const;
-const FLOAT_ORDER = ['std::int16', 'std::int32', 'std::float32', 'std::float64'] as const;
-
-/** The implicit-cast join of two numeric scalars (int64 ∪ float64 is float64), or null. */
+/** The implicit-cast join of two std scalars (int64 ∪ float32 is float64), or null. */
 function numericCommon(a: IrType, b: IrType): IrType | null {
   if (a.kind !== 'scalar' || b.kind !== 'scalar') return null;
-  for (const order of [NUMERIC_ORDER, FLOAT_ORDER] as readonly (readonly string[])[]) {
-    const i = order.indexOf(a.name);
-    const j = order.indexOf(b.name);
-    if (i >= 0 && j >= 0) return { kind: 'scalar', name: order[Math.max(i, j)] as string };
+  const joined = implicitJoin(a.name, b.name);
+  return joined === null ? null : { kind: 'scalar', name: joined };
+}
+
+/**
+ * `introspect T` / `introspect typeof e`: the type's row of the schema catalogue (its
+ * `schema::ObjectType`, `schema::ScalarType`, `schema::Array`, ... by its stable id). `typeof e`
+ * is the static type of `e`, which is bound but never evaluated.
+ */
+function bindIntrospect(
+  ctx: BindContext,
+  scope: Scope,
+  node: Extract<ql.Expr, { kind: 'Introspect' }>,
+): IrExpr {
+  const type =
+    node.type.kind === 'TypeOf'
+      ? asTypeRef(bindExpr(ctx, scope, node.type.expr).type, node.type.span)
+      : resolveTypeExpr(ctx.index, scope, node.type);
+  const row = catalogueTypeOf(type);
+  const id = typeId(catalogueTypeName(type));
+  if (!catalogueRows(ctx.index, typeId).rows.get(row)?.some((r) => r.id === id)) {
+    return fail(
+      UnsupportedFeatureError,
+      `\`introspect\` of ${printTypeRef(type)}: the schema catalogue has only the types the schema uses`,
+      node.span,
+    );
   }
-  const ints = ['std::int16', 'std::int32', 'std::int64'];
-  if (
-    (ints.includes(a.name) && b.name === 'std::float64') ||
-    (ints.includes(b.name) && a.name === 'std::float64')
-  ) {
-    return { kind: 'scalar', name: 'std::float64' };
-  }
-  return null;
+  const query = ql.parseExpression(`(select ${row} filter .id = <uuid>'${id}' limit 1)`);
+  // The catalogue has exactly one row with this id.
+  return { ...bindExpr(ctx, rootScopeLike(scope), query), card: ONE };
 }
 
 export function asTypeRef(type: IrType, span: ql.Span): TypeRef {

@@ -28,6 +28,8 @@ export function moduleOf(index: SchemaIndex, scope: Scope, module: string, span:
   const aliased = scope.moduleAliases.get(module);
   if (aliased) return aliased;
   if (module === '__std__') return 'std';
+  // Gel's spelling of the standard library's submodules (`std::cal`, `std::math`).
+  if (module.startsWith('std::') && index.modules.has(module.slice(5))) return module.slice(5);
   if (!index.modules.has(module))
     fail(UnknownModuleError, `module '${module}' does not exist`, span);
   return module;

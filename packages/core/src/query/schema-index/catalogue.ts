@@ -18,7 +18,7 @@
  * properties, `module:<name>` for modules.
  * Invariants: pure; rows in a deterministic order (types by name, pointers as the index orders them).
  */
-import { STD_SCALARS, type TypeRef } from '../../schema/model';
+import { RANGE_ELEMENTS, STD_SCALARS, type TypeRef } from '../../schema/model';
 import type { ObjectTypeInfo, PointerInfo, SchemaIndex } from './index';
 
 /** The module of the catalogue types, and the schema name their storage is given under. */
@@ -600,6 +600,10 @@ function buildRows(index: SchemaIndex, typeId: (name: string) => string): Catalo
       link('schema::ScalarType', 'annotations', id, typeId(key), { value, owned: true });
     }
   }
+
+  // Arrays and ranges of every std scalar (the standard library's own signatures use them).
+  for (const name of STD_SCALARS) typeRow({ kind: 'array', element: { kind: 'scalar', name } });
+  for (const name of RANGE_ELEMENTS) typeRow({ kind: 'range', element: { kind: 'scalar', name } });
 
   // Annotations: the standard ones and the schema's.
   const annotations = new Map<string, boolean>(STD_ANNOTATIONS.map((a) => [a, true]));

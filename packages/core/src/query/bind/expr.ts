@@ -1199,7 +1199,11 @@ function bindIntrospect(
       : resolveTypeExpr(ctx.index, scope, node.type);
   const row = catalogueTypeOf(type);
   const id = typeId(catalogueTypeName(type));
-  if (!catalogueRows(ctx.index, typeId).rows.get(row)?.some((r) => r.id === id)) {
+  if (
+    !catalogueRows(ctx.index, typeId)
+      .rows.get(row)
+      ?.some((r) => r.id === id)
+  ) {
     return fail(
       UnsupportedFeatureError,
       `\`introspect\` of ${printTypeRef(type)}: the schema catalogue has only the types the schema uses`,

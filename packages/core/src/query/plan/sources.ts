@@ -260,8 +260,9 @@ function catalogueJunction(
   ];
   return valuesOf(
     columns,
-    rows.map((r) => (name) =>
-      name === 'source' ? r.source : name === valueColumn ? r.target : (r.props?.[name] ?? null),
+    rows.map(
+      (r) => (name) =>
+        name === 'source' ? r.source : name === valueColumn ? r.target : (r.props?.[name] ?? null),
     ),
     alias,
   );
@@ -362,7 +363,9 @@ export function backlinkIds(
               sql.target(sql.col('id'), 'id'),
               ...propTargets((name) => sql.col(`${link.pointer.name}@${name}`)),
             ],
-            from: [isCatalogueType(c) ? catalogueTable(ctx, c, t.name) : sql.table(t.schema, t.name)],
+            from: [
+              isCatalogueType(c) ? catalogueTable(ctx, c, t.name) : sql.table(t.schema, t.name),
+            ],
             where: sql.and(
               sql.bin('=', sql.col(storage.column), target),
               ...(filter ? [filter] : []),

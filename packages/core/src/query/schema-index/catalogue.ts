@@ -18,6 +18,11 @@
  * properties, `module:<name>` for modules.
  * Invariants: pure; rows in a deterministic order (types by name, pointers as the index orders them).
  */
+import {
+  SCHEMA_MODULE_TYPES as DECLS,
+  isSchemaModuleType,
+  type SchemaModuleType,
+} from '../../schema/introspection';
 import { RANGE_ELEMENTS, STD_SCALARS, type TypeRef } from '../../schema/model';
 import type { ObjectTypeInfo, PointerInfo, SchemaIndex } from './index';
 
@@ -25,196 +30,12 @@ import type { ObjectTypeInfo, PointerInfo, SchemaIndex } from './index';
 export const CATALOGUE_MODULE = 'schema';
 export const CATALOGUE_SCHEMA = 'svc_catalogue';
 
-/** `name`, target, flags: `many`, `required`, `index` (an ordered link: `@index`), `value`
- * (`@value`, an annotation's value). A target `schema::X` / `std::BaseObject` makes a link. */
-type PointerDecl = readonly [string, string, ...('many' | 'required' | 'index' | 'value')[]];
-interface TypeDecl {
-  readonly name: string;
-  readonly abstract: boolean;
-  readonly bases: readonly string[];
-  readonly pointers: readonly PointerDecl[];
-}
-
-const T = (
-  name: string,
-  abstract: boolean,
-  bases: readonly string[],
-  pointers: readonly PointerDecl[] = [],
-): TypeDecl => ({
-  name: `schema::${name}`,
-  abstract,
-  bases: bases.map((b) => (b.includes('::') ? b : `schema::${b}`)),
-  pointers,
-});
-
-/** Gel's schema module (edb/lib/schema.edgeql): types, bases, own pointers. */
-const DECLS: readonly TypeDecl[] = [
-  T('Object', true, ['std::BaseObject'], [
-    ['name', 'str', 'required'],
-    ['internal', 'bool', 'required'],
-    ['builtin', 'bool', 'required'],
-  ]),
-  T('SubclassableObject', true, ['Object'], [
-    ['abstract', 'bool'],
-    ['is_abstract', 'bool'],
-    ['final', 'bool'],
-    ['is_final', 'bool'],
-  ]),
-  T('Type', true, ['SubclassableObject'], [
-    ['expr', 'str'],
-    ['from_alias', 'bool'],
-    ['is_from_alias', 'bool'],
-  ]),
-  T('PseudoType', false, ['Type']),
-  T('Module', false, ['Object']),
-  T('PrimitiveType', true, ['Type']),
-  T('CollectionType', true, ['PrimitiveType']),
-  T('Array', false, ['CollectionType'], [['element_type', 'schema::Type', 'required']]),
-  T('ArrayExprAlias', false, ['Array']),
-  T('TupleElement', false, ['std::BaseObject'], [
-    ['type', 'schema::Type', 'required'],
-    ['name', 'str'],
-  ]),
-  T('Tuple', false, ['CollectionType'], [
-    ['named', 'bool', 'required'],
-    ['element_types', 'schema::TupleElement', 'many', 'index'],
-  ]),
-  T('TupleExprAlias', false, ['Tuple']),
-  T('Range', false, ['CollectionType'], [['element_type', 'schema::Type', 'required']]),
-  T('RangeExprAlias', false, ['Range']),
-  T('MultiRange', false, ['CollectionType'], [['element_type', 'schema::Type', 'required']]),
-  T('MultiRangeExprAlias', false, ['MultiRange']),
-  T('Delta', false, ['Object'], [['parents', 'schema::Delta', 'many']]),
-  T('AnnotationSubject', true, ['Object'], [
-    ['annotations', 'schema::Annotation', 'many', 'value'],
-  ]),
-  T('Annotation', false, ['AnnotationSubject'], [['inheritable', 'bool']]),
-  T('InheritingObject', true, ['SubclassableObject'], [
-    ['bases', 'schema::InheritingObject', 'many', 'index'],
-    ['ancestors', 'schema::InheritingObject', 'many', 'index'],
-  ]),
-  T('Parameter', false, ['Object'], [
-    ['type', 'schema::Type', 'required'],
-    ['typemod', 'str'],
-    ['kind', 'str'],
-    ['num', 'int64'],
-    ['default', 'str'],
-  ]),
-  T('CallableObject', true, ['AnnotationSubject'], [
-    ['params', 'schema::Parameter', 'many', 'index'],
-    ['return_type', 'schema::Type'],
-    ['return_typemod', 'str'],
-  ]),
-  T('VolatilitySubject', true, ['Object'], [['volatility', 'str']]),
-  T('ConsistencySubject', true, ['InheritingObject'], [
-    ['constraints', 'schema::Constraint', 'many'],
-  ]),
-  T('Constraint', false, ['CallableObject', 'InheritingObject'], [
-    ['expr', 'str'],
-    ['subjectexpr', 'str'],
-    ['finalexpr', 'str'],
-    ['errmessage', 'str'],
-    ['delegated', 'bool'],
-    ['except_expr', 'str'],
-    ['subject', 'schema::ConsistencySubject'],
-  ]),
-  T('Index', false, ['InheritingObject', 'AnnotationSubject'], [
-    ['expr', 'str'],
-    ['except_expr', 'str'],
-  ]),
-  T('Source', true, ['Object'], [
-    ['indexes', 'schema::Index', 'many'],
-    ['pointers', 'schema::Pointer', 'many'],
-  ]),
-  T('Pointer', true, ['ConsistencySubject', 'AnnotationSubject'], [
-    ['cardinality', 'str'],
-    ['required', 'bool'],
-    ['readonly', 'bool'],
-    ['default', 'str'],
-    ['expr', 'str'],
-    ['secret', 'bool'],
-    ['source', 'schema::Source'],
-    ['target', 'schema::Type'],
-  ]),
-  T('AccessPolicy', false, ['InheritingObject', 'AnnotationSubject'], [
-    ['subject', 'schema::ObjectType', 'required'],
-    ['access_kinds', 'str', 'many'],
-    ['condition', 'str'],
-    ['action', 'str', 'required'],
-    ['expr', 'str'],
-    ['errmessage', 'str'],
-  ]),
-  T('Trigger', false, ['InheritingObject', 'AnnotationSubject']),
-  T('Rewrite', false, ['InheritingObject', 'AnnotationSubject']),
-  T('Alias', false, ['AnnotationSubject'], [
-    ['expr', 'str', 'required'],
-    ['type', 'schema::Type'],
-  ]),
-  T('ScalarType', false, ['PrimitiveType', 'ConsistencySubject', 'AnnotationSubject'], [
-    ['default', 'str'],
-  ]),
-  T('ObjectType', false, [
-    'Source',
-    'ConsistencySubject',
-    'InheritingObject',
-    'Type',
-    'AnnotationSubject',
-  ], [
-    ['union_of', 'schema::ObjectType', 'many'],
-    ['intersection_of', 'schema::ObjectType', 'many'],
-    ['access_policies', 'schema::AccessPolicy', 'many'],
-    ['triggers', 'schema::Trigger', 'many'],
-    ['compound_type', 'bool'],
-    ['is_compound_type', 'bool'],
-    ['links', 'schema::Link', 'many'],
-    ['properties', 'schema::Property', 'many'],
-  ]),
-  T('Link', false, ['Pointer', 'Source'], [
-    ['properties', 'schema::Property', 'many'],
-    ['on_target_delete', 'str'],
-    ['on_source_delete', 'str'],
-  ]),
-  T('Property', false, ['Pointer']),
-  T('Global', false, ['AnnotationSubject'], [
-    ['target', 'schema::Type'],
-    ['required', 'bool'],
-    ['cardinality', 'str'],
-    ['expr', 'str'],
-    ['default', 'str'],
-  ]),
-  T('Permission', false, ['AnnotationSubject']),
-  T('Function', false, ['CallableObject', 'VolatilitySubject'], [
-    ['preserves_optionality', 'bool'],
-    ['body', 'str'],
-    ['language', 'str'],
-  ]),
-  T('Operator', false, ['CallableObject', 'VolatilitySubject'], [
-    ['operator_kind', 'str'],
-    ['abstract', 'bool'],
-    ['is_abstract', 'bool'],
-  ]),
-  T('Cast', false, ['AnnotationSubject', 'VolatilitySubject'], [
-    ['from_type', 'schema::Type'],
-    ['to_type', 'schema::Type'],
-    ['allow_implicit', 'bool'],
-    ['allow_assignment', 'bool'],
-  ]),
-  T('Migration', false, ['AnnotationSubject'], [
-    ['parents', 'schema::Migration', 'many'],
-    ['script', 'str', 'required'],
-    ['sdl', 'str'],
-    ['message', 'str'],
-  ]),
-  T('Extension', false, ['AnnotationSubject']),
-  T('FutureBehavior', false, ['Object']),
-];
-
 const DECL_BY_NAME = new Map(DECLS.map((d) => [d.name, d]));
+type TypeDecl = SchemaModuleType;
+type PointerDecl = SchemaModuleType['pointers'][number];
 
 /** True for a type of the schema module (its rows are the catalogue's). */
-export function isCatalogueType(name: string): boolean {
-  return DECL_BY_NAME.has(name);
-}
+export const isCatalogueType = isSchemaModuleType;
 
 /** C3 linearisation of a catalogue type's ancestors (nearest first), without itself. */
 function linearise(name: string, base: readonly string[]): string[] {
@@ -508,7 +329,8 @@ function buildRows(index: SchemaIndex, typeId: (name: string) => string): Catalo
   const objectTypeRow = (info: ObjectTypeInfo) => {
     seen.add(`rows:${info.name}`);
     seen.add(info.name);
-    const builtin = info.model === null && index.schema.objectTypes.every((t) => t.name !== info.name);
+    const builtin =
+      info.model === null && index.schema.objectTypes.every((t) => t.name !== info.name);
     const compound = info.name.includes(' | ') || info.name.includes(' & ');
     add('schema::ObjectType', {
       ...object(info.name, builtin),
@@ -531,10 +353,12 @@ function buildRows(index: SchemaIndex, typeId: (name: string) => string): Catalo
         : info.ancestors.length > 0
           ? [info.model ? 'std::Object' : (info.ancestors[0] as string)]
           : [];
-    bases.forEach((b, i) => link('schema::ObjectType', 'bases', id, typeId(b), { index: i }));
-    info.ancestors.forEach((a, i) =>
-      link('schema::ObjectType', 'ancestors', id, typeId(a), { index: i }),
-    );
+    for (const [i, b] of bases.entries()) {
+      link('schema::ObjectType', 'bases', id, typeId(b), { index: i });
+    }
+    for (const [i, a] of info.ancestors.entries()) {
+      link('schema::ObjectType', 'ancestors', id, typeId(a), { index: i });
+    }
     for (const [key, value] of Object.entries(info.model?.annotations ?? {})) {
       link('schema::ObjectType', 'annotations', id, typeId(key), { value, owned: true });
     }
@@ -591,9 +415,15 @@ function buildRows(index: SchemaIndex, typeId: (name: string) => string): Catalo
     link('schema::ScalarType', 'bases', id, typeId(base), { index: 0 });
     let ancestor: string | undefined = s.base;
     for (let i = 0; ancestor !== undefined && i < 64; i++) {
-      link('schema::ScalarType', 'ancestors', id, typeId(catalogueTypeName({ kind: 'scalar', name: ancestor })), {
-        index: i,
-      });
+      link(
+        'schema::ScalarType',
+        'ancestors',
+        id,
+        typeId(catalogueTypeName({ kind: 'scalar', name: ancestor })),
+        {
+          index: i,
+        },
+      );
       ancestor = index.scalar(ancestor)?.base;
     }
     for (const [key, value] of Object.entries(s.annotations)) {
@@ -617,7 +447,10 @@ function buildRows(index: SchemaIndex, typeId: (name: string) => string): Catalo
 
   // Modules.
   for (const name of [...index.modules].sort()) {
-    add('schema::Module', { ...object(name, name !== 'default' && !index.schema.modules.includes(name)), id: typeId(`module:${name}`) });
+    add('schema::Module', {
+      ...object(name, name !== 'default' && !index.schema.modules.includes(name)),
+      id: typeId(`module:${name}`),
+    });
   }
   return { rows, junctions };
 }

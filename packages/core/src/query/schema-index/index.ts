@@ -251,10 +251,7 @@ function buildIndex(schema: Schema): SchemaIndex {
   }
   // The schema module: a read-only catalogue of the schema (./catalogue), its types rows of
   // `std::BaseObject` too.
-  const catalogue = catalogueTypes(
-    (types.get(BASE_OBJECT) as ObjectTypeInfo).pointers,
-    typeId,
-  );
+  const catalogue = catalogueTypes((types.get(BASE_OBJECT) as ObjectTypeInfo).pointers, typeId);
   for (const info of catalogue) types.set(info.name, info);
   const base = types.get(BASE_OBJECT) as ObjectTypeInfo;
   types.set(BASE_OBJECT, {

@@ -11,6 +11,7 @@
  * exclusive pointer compared with a single value. Everything else "may be many".
  * Invariant: pure apart from memoising computeds, aliases and globals in the context.
  */
+import { isSchemaModuleType } from '../introspection';
 import { printTypeRef, ROOT_OBJECT_TYPES, targetObjectTypes } from '../model';
 import type * as ql from '../../syntax';
 import { InvalidDefinitionError, InvalidReferenceError, QueryError } from '../../errors';
@@ -111,7 +112,8 @@ function objectDraft(ctx: BuildContext, name: string): ObjectDraft {
 
 /** The pointers of an object type (of a root: `id` alone). */
 function pointersOf(ctx: BuildContext, type: string): readonly PointerDraft[] {
-  const root = (ROOT_OBJECT_TYPES as readonly string[]).includes(type);
+  // A schema-module type's pointers are the query compiler's (schema inference sees its `id`).
+  const root = (ROOT_OBJECT_TYPES as readonly string[]).includes(type) || isSchemaModuleType(type);
   return root ? [idPointer(type, 'std')] : objectDraft(ctx, type).pointers;
 }
 

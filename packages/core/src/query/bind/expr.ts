@@ -39,14 +39,27 @@ import {
 } from '../ir';
 import { typeId, type PointerInfo } from '../schema-index';
 import { catalogueRows, catalogueTypeName, catalogueTypeOf } from '../schema-index/catalogue';
-import { type BindContext, fail, unknownName, type Scope } from './context';
-import { isObjectType, lookupSchemaName, printIrType, resolveTypeExpr, sameType } from './types';
+import { BindContext, fail, unknownName, type Scope } from './context';
+import {
+  isObjectType,
+  lookupSchemaName,
+  printIrType,
+  registerTypeOfBinder,
+  resolveTypeExpr,
+  sameType,
+} from './types';
 import { bindShape, viewStep } from './shape';
 import { matchesPattern, resolveTypePattern } from './type-pattern';
 import { bindStatement } from './statement';
 import { bindCall, bindCast, bindOperator, bindSlice, literalType } from './calls';
 
 const BOOL: TypeRef = { kind: 'scalar', name: 'std::bool' };
+
+// `typeof e` in a type position (bind/types): e's static type, bound apart (its parameters and
+// sets are never evaluated, so a context of its own).
+registerTypeOfBinder((index, scope, expr) =>
+  asTypeRef(bindExpr(new BindContext(index, 'query'), scope, expr).type, expr.span),
+);
 
 export function bindExpr(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
   return ctx.nested(node.span, () => bindNode(ctx, scope, node));

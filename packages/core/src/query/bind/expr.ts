@@ -1213,7 +1213,7 @@ function bindIntrospect(
   const row = catalogueTypeOf(type);
   const id = typeId(catalogueTypeName(type));
   if (
-    !catalogueRows(ctx.index, typeId)
+    !catalogueRows(ctx.index, typeId, [])
       .rows.get(row)
       ?.some((r) => r.id === id)
   ) {

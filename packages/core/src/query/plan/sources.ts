@@ -19,6 +19,7 @@ import { pgType, sql, type FromItem, type SqlExpr, type SqlQuery } from '../../s
 import type { CompileAccess } from '../api';
 // Rows inserted earlier in the same statement (plan/mutation), which the snapshot would hide.
 import { hasWrittenRows, writtenJunction, writtenTable } from './mutation';
+import { aliasTypes } from '../bind/alias-types';
 import { typeId, type PointerInfo, type SchemaIndex } from '../schema-index';
 import {
   CATALOGUE_SCHEMA,
@@ -234,7 +235,7 @@ function valuesOf(
 
 /** The rows of a concrete catalogue type (query/schema-index/catalogue), as VALUES. */
 function catalogueTable(ctx: SourceContext, concrete: string, alias: string): FromItem {
-  const rows = catalogueRows(ctx.index, typeId).rows.get(concrete) ?? [];
+  const rows = catalogueRows(ctx.index, typeId, aliasTypes(ctx.index)).rows.get(concrete) ?? [];
   const columns = [['id', pgType('uuid')] as const, ...storedColumns(ctx.index, concrete)];
   return valuesOf(
     columns,
@@ -250,7 +251,7 @@ function catalogueJunction(
   pointer: PointerInfo,
   alias: string,
 ): FromItem {
-  const rows = catalogueRows(ctx.index, typeId).junctions.get(table) ?? [];
+  const rows = catalogueRows(ctx.index, typeId, aliasTypes(ctx.index)).junctions.get(table) ?? [];
   const valueColumn = pointer.kind === 'link' ? 'target' : 'value';
   const props = [...pointer.properties.values()].filter((p) => !p.computed);
   const columns = [

@@ -188,21 +188,53 @@ export function catalogueTypeOf(type: TypeRef): string {
   }
 }
 
+/** A schema alias as the catalogue lists it (query/bind/alias-types gives its type). */
+export interface CatalogueAlias {
+  readonly name: string;
+  readonly type: TypeRef;
+  /** Its top-level shape's view type (Gel's `__<alias>__<Type>`), or null. */
+  readonly view: CatalogueView | null;
+}
+/** A shape's view type: its object type's pointers and the elements it adds or changes. */
+export interface CatalogueView {
+  readonly name: string;
+  readonly base: string;
+  readonly elements: readonly {
+    readonly name: string;
+    readonly kind: 'link' | 'property';
+    readonly type: TypeRef;
+    readonly many: boolean;
+    readonly required: boolean;
+    readonly view: CatalogueView | null;
+  }[];
+}
+
 const STD_ANNOTATIONS = ['std::deprecated', 'std::description', 'std::title'];
 
 const rowsMemo = new WeakMap<SchemaIndex, CatalogueRows>();
+/** Without the aliases' rows: what `introspect` checks (binding an alias may need it). */
+const typeRowsMemo = new WeakMap<SchemaIndex, CatalogueRows>();
 
-/** The catalogue's rows for `index` (built once per index). */
-export function catalogueRows(index: SchemaIndex, typeId: (name: string) => string): CatalogueRows {
-  let rows = rowsMemo.get(index);
+/** The catalogue's rows for `index` (built once per index; `aliases` are the index's aliases). */
+export function catalogueRows(
+  index: SchemaIndex,
+  typeId: (name: string) => string,
+  aliases: readonly CatalogueAlias[],
+): CatalogueRows {
+  const memo = aliases.length === 0 ? typeRowsMemo : rowsMemo;
+  let rows = memo.get(index);
   if (!rows) {
-    rows = buildRows(index, typeId);
-    rowsMemo.set(index, rows);
+    rows = buildRows(index, typeId, aliases);
+    memo.set(index, rows);
   }
   return rows;
 }
 
-function buildRows(index: SchemaIndex, typeId: (name: string) => string): CatalogueRows {
+function buildRows(
+  index: SchemaIndex,
+  typeId: (name: string) => string,
+  aliases: readonly CatalogueAlias[],
+): CatalogueRows {
   const rows = new Map<string, Record<string, CatalogueValue>[]>();
   const junctions = new Map<string, CatalogueJunctionRow[]>();
   const add = (type: string, row: Record<string, CatalogueValue>) => {
@@ -434,6 +466,85 @@ function buildRows(index: SchemaIndex, typeId: (name: string) => string): Catalo
   // Arrays and ranges of every std scalar (the standard library's own signatures use them).
   for (const name of STD_SCALARS) typeRow({ kind: 'array', element: { kind: 'scalar', name } });
   for (const name of RANGE_ELEMENTS) typeRow({ kind: 'range', element: { kind: 'scalar', name } });
+
+  // A view's pointers: its object type's, then the elements its shape adds or changes.
+  const viewPointers = (owner: string, ownerId: string, view: CatalogueView) => {
+    const own = new Set(view.elements.map((e) => e.name));
+    for (const p of index.objectType(view.base)?.pointers.values() ?? []) {
+      if (!own.has(p.name)) pointerRows(owner, ownerId, p, false, 'schema::ObjectType');
+    }
+    for (const e of view.elements) {
+      const p: PointerInfo = {
+        name: e.name,
+        kind: e.kind,
+        required: e.required,
+        many: e.many,
+        target: e.type,
+        computed: null,
+        declaredIn: owner,
+        properties: new Map(),
+        model: null,
+      };
+      pointerRows(owner, ownerId, p, false, 'schema::ObjectType');
+    }
+  };
+  // A view type's row (from_alias), based on its object type, and its elements' views.
+  const viewRows = (view: CatalogueView) => {
+    const id = typeId(view.name);
+    add('schema::ObjectType', {
+      ...object(view.name, false),
+      ...subclassable(false),
+      expr: null,
+      from_alias: true,
+      is_from_alias: true,
+      compound_type: false,
+      is_compound_type: false,
+    });
+    link('schema::ObjectType', 'bases', id, typeId(view.base), { index: 0 });
+    viewPointers(view.name, id, view);
+    for (const e of view.elements) if (e.view) viewRows(e.view);
+  };
+
+  // Aliases: a type of their own each (from_alias), based on the type of their expression.
+  for (const alias of aliases) {
+    const fromAlias = (name: string) => ({
+      ...object(name, false),
+      ...subclassable(false),
+      expr: null,
+      from_alias: true,
+      is_from_alias: true,
+    });
+    const id = typeId(alias.name);
+    const base = typeRow(alias.type);
+    const kind = catalogueTypeOf(alias.type);
+    const t = alias.type;
+    if (t.kind === 'scalar') add(kind, { ...fromAlias(alias.name), default: null });
+    else if (t.kind === 'array' || t.kind === 'range') {
+      add(kind, { ...fromAlias(alias.name), element_type: typeRow(t.element) });
+    } else if (t.kind === 'tuple') {
+      add(kind, { ...fromAlias(alias.name), named: t.elements.some((e) => e.name !== null) });
+      for (const [i, e] of t.elements.entries()) {
+        const elementId = typeId(`${alias.name}[${i}]`);
+        add('schema::TupleElement', {
+          id: elementId,
+          type: typeRow(e.type),
+          name: e.name ?? String(i),
+        });
+        link(kind, 'element_types', id, elementId, { index: i });
+      }
+    } else {
+      add(kind, { ...fromAlias(alias.name), compound_type: false, is_compound_type: false });
+      if (alias.view) {
+        viewRows(alias.view);
+        viewPointers(alias.name, id, alias.view);
+      } else if (t.kind === 'object') {
+        viewPointers(alias.name, id, { name: alias.name, base: t.name, elements: [] });
+      }
+    }
+    if (kind === 'schema::ObjectType' || kind === 'schema::ScalarType') {
+      link(kind, 'bases', id, base, { index: 0 });
+    }
+  }
 
   // Annotations: the standard ones and the schema's.
   const annotations = new Map<string, boolean>(STD_ANNOTATIONS.map((a) => [a, true]));

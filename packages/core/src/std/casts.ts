@@ -68,6 +68,17 @@ export function resolutionBase(name: string, env: TypeEnv): string | null {
   return base === 'std::sequence' ? 'std::int64' : base;
 }
 
+/**
+ * The least std scalar both `a` and `b` convert to implicitly (Gel's type of `{a, b}`: int16 and
+ * float32 join at float32, int64 and float32 at float64, local_date and local_datetime at
+ * local_datetime), or null when they never meet (decimal and float64).
+ */
+export function implicitJoin(a: string, b: string): string | null {
+  const fromB = new Set(implicitlyReachable(b));
+  const common = implicitlyReachable(a).filter((t) => fromB.has(t));
+  return common.find((t) => common.every((u) => implicitlyReachable(t).includes(u))) ?? null;
+}
+
 const reachableCache = new Map<string, readonly string[]>();
 
 /** Every std scalar `from` converts to implicitly, itself included. */

@@ -32,7 +32,7 @@ export {
   type ScalarInfo,
 } from './scalars';
 export { paramValueProblem } from './params';
-export { commonType, implicitDistance, resolveCast, type Cast } from './casts';
+export { commonType, implicitDistance, implicitJoin, resolveCast, type Cast } from './casts';
 export {
   defaultCard,
   isStdFunction,

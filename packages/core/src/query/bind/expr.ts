@@ -17,9 +17,11 @@ import {
   InvalidTypeError,
   QueryError,
   QueryArgumentError,
+  UnsupportedFeatureError,
 } from '../../errors';
-import type { TypeRef } from '../../schema/model';
+import { printTypeRef, type TypeRef } from '../../schema/model';
 import { BUILTIN_GLOBALS } from '../../schema/build/stdlib';
+import { implicitJoin } from '../../std/casts';
 import {
   AT_MOST_ONE,
   EMPTY,
@@ -36,9 +38,17 @@ import {
   type IrType,
   type PointerStep,
 } from '../ir';
-import type { PointerInfo } from '../schema-index';
-import { type BindContext, fail, unknownName, type Scope } from './context';
-import { isObjectType, lookupSchemaName, printIrType, resolveTypeExpr, sameType } from './types';
+import { typeId, type PointerInfo } from '../schema-index';
+import { catalogueRows, catalogueTypeName, catalogueTypeOf } from '../schema-index/catalogue';
+import { BindContext, fail, unknownName, type Scope } from './context';
+import {
+  isObjectType,
+  lookupSchemaName,
+  printIrType,
+  registerTypeOfBinder,
+  resolveTypeExpr,
+  sameType,
+} from './types';
 import { bindShape, viewStep } from './shape';
 import { matchesPattern, resolveTypePattern } from './type-pattern';
 import { bindStatement } from './statement';
@@ -56,6 +66,12 @@ import { refuseCorrelatedWrites } from './dml-correlation';
 import { checkComputedElement } from './shape-checks';
 
 const BOOL: TypeRef = { kind: 'scalar', name: 'std::bool' };
+
+// `typeof e` in a type position (bind/types): e's static type, bound apart (its parameters and
+// sets are never evaluated, so a context of its own).
+registerTypeOfBinder((index, scope, expr) =>
+  asTypeRef(bindExpr(new BindContext(index, 'query'), scope, expr).type, expr.span),
+);
 
 export function bindExpr(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
   return ctx.nested(node.span, () => bindNode(ctx, scope, node));
@@ -169,21 +185,8 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
       );
     case 'GlobalRef':
       return bindGlobal(ctx, scope, node);
-    case 'Introspect': {
-      // `introspect T`: T's row of schema::ObjectType (object types are what the catalogue has).
-      const type = resolveTypeExpr(ctx.index, scope, node.type);
-      if (type.kind !== 'object') {
-        return fail(
-          QueryError,
-          '`introspect` of a non-object type is not supported yet',
-          node.span,
-        );
-      }
-      const query = ql.parseExpression(
-        `(select schema::ObjectType filter .name = '${type.name.replace(/'/g, "\\'")}' limit 1)`,
-      );
-      return bindExpr(ctx, rootScopeLike(scope), query);
-    }
+    case 'Introspect':
+      return bindIntrospect(ctx, scope, node);
     case 'Anchor': {
       if (node.name === '__subject__' && scope.subject) return scope.subject;
       if (node.name === '__source__') {
@@ -823,7 +826,15 @@ function bindLinkProperty(ctx: BindContext, scope: Scope, source: IrExpr, step: 
     );
   }
   const property = pointers.map((p) => p.properties.get(step.name)).find((p) => p !== undefined);
-  // Every link has `@source` (the object it leaves) and `@target` (the object it reaches).
+  // Every link has `@source` (the object it leaves) and `@target` (the object it reaches), which
+  // Gel allows only in index and constraint definitions (the binder's `ddl` mode).
+  if (!property && (step.name === 'source' || step.name === 'target') && ctx.mode === 'query') {
+    return fail(
+      QueryError,
+      `@${step.name} may only be used in index and constraint definitions`,
+      step.span,
+    );
+  }
   if (!property && link.kind === 'PointerStep' && step.name === 'source') return link.source;
   if (!property && link.kind === 'PointerStep' && step.name === 'target') return link;
   if (!property) {
@@ -1276,31 +1287,43 @@ export function unifyTypes(ctx: BindContext, a: IrType, b: IrType, span: ql.Span
   );
 }
 
-const NUMERIC_ORDER = [
-  'std::int16',
-  'std::int32',
-  'std::int64',
-  'std::bigint',
-  'std::decimal',
-] as const;
-const FLOAT_ORDER = ['std::int16', 'std::int32', 'std::float32', 'std::float64'] as const;
-
-/** The implicit-cast join of two numeric scalars (int64 ∪ float64 is float64), or null. */
+/** The implicit-cast join of two std scalars (int64 ∪ float32 is float64), or null. */
 function numericCommon(a: IrType, b: IrType): IrType | null {
   if (a.kind !== 'scalar' || b.kind !== 'scalar') return null;
-  for (const order of [NUMERIC_ORDER, FLOAT_ORDER] as readonly (readonly string[])[]) {
-    const i = order.indexOf(a.name);
-    const j = order.indexOf(b.name);
-    if (i >= 0 && j >= 0) return { kind: 'scalar', name: order[Math.max(i, j)] as string };
-  }
-  const ints = ['std::int16', 'std::int32', 'std::int64'];
+  const joined = implicitJoin(a.name, b.name);
+  return joined === null ? null : { kind: 'scalar', name: joined };
+}
+
+/**
+ * `introspect T` / `introspect typeof e`: the type's row of the schema catalogue (its
+ * `schema::ObjectType`, `schema::ScalarType`, `schema::Array`, ... by its stable id). `typeof e`
+ * is the static type of `e`, which is bound but never evaluated.
+ */
+function bindIntrospect(
+  ctx: BindContext,
+  scope: Scope,
+  node: Extract<ql.Expr, { kind: 'Introspect' }>,
+): IrExpr {
+  const type =
+    node.type.kind === 'TypeOf'
+      ? asTypeRef(bindExpr(ctx, scope, node.type.expr).type, node.type.span)
+      : resolveTypeExpr(ctx.index, scope, node.type);
+  const row = catalogueTypeOf(type);
+  const id = typeId(catalogueTypeName(type));
   if (
-    (ints.includes(a.name) && b.name === 'std::float64') ||
-    (ints.includes(b.name) && a.name === 'std::float64')
+    !catalogueRows(ctx.index, typeId, [])
+      .rows.get(row)
+      ?.some((r) => r.id === id)
   ) {
-    return { kind: 'scalar', name: 'std::float64' };
+    return fail(
+      UnsupportedFeatureError,
+      `\`introspect\` of ${printTypeRef(type)}: the schema catalogue has only the types the schema uses`,
+      node.span,
+    );
   }
-  return null;
+  const query = ql.parseExpression(`(select ${row} filter .id = <uuid>'${id}' limit 1)`);
+  // The catalogue has exactly one row with this id.
+  return { ...bindExpr(ctx, rootScopeLike(scope), query), card: ONE };
 }
 
 /** Two std scalars meeting through std's implicit casts (int64 ∪ float32 is float64; local_date

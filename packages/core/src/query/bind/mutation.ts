@@ -64,6 +64,7 @@ import type {
 } from '../mutation-ir';
 import { containsMutation } from '../mutation-ir';
 import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
+import { isCatalogueType } from '../schema-index/catalogue';
 import { bindCast, typeEnv } from './calls';
 import { fail, rootScope, unknownName, type BindContext, type Scope } from './context';
 import { bindShape } from './shape';
@@ -497,6 +498,11 @@ function selectSubject(
     );
   }
   const info = ctx.index.objectType(core.type.name);
+  // The schema catalogue is read-only (a set that may hold its objects, too).
+  const catalogue = info?.concrete.find(isCatalogueType);
+  if (catalogue) {
+    return fail(QueryError, `cannot ${verb} standard library type '${catalogue}'`, node.span);
+  }
   if (!info || info.name.startsWith('schema::') || info.concrete.length === 0) {
     return fail(QueryError, `cannot ${verb} '${core.type.name}' objects`, node.span);
   }

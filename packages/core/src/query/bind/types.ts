@@ -6,7 +6,8 @@
  *
  * Input: a syntax node and a Scope. Output: fully qualified names / TypeRefs.
  * Errors: InvalidReferenceError (unknown name, with a hint when one is close), InvalidTypeError,
- * UnsupportedFeatureError (`|` or `&` over non-object types, as Gel; `typeof`, not built yet).
+ * UnsupportedFeatureError (`|` or `&` over non-object types, as Gel). `typeof e` is bound by ./expr
+ * (registerTypeOfBinder).
  */
 import type * as ql from '../../syntax';
 import { InvalidTypeError, UnknownModuleError, UnsupportedFeatureError } from '../../errors';
@@ -23,11 +24,24 @@ import { fail, unknownName, type Scope } from './context';
 
 const STD_SCALAR_SET: ReadonlySet<string> = new Set(STD_SCALARS);
 
+/**
+ * `typeof e` in a type position: the static type of `e` (bound, never evaluated). The binder of
+ * expressions (./expr) registers itself here: it imports this module, so this one cannot import it.
+ */
+let typeOfBinder: ((index: SchemaIndex, scope: Scope, expr: ql.Expr) => TypeRef) | null = null;
+export function registerTypeOfBinder(
+  bind: (index: SchemaIndex, scope: Scope, expr: ql.Expr) => TypeRef,
+): void {
+  typeOfBinder = bind;
+}
+
 /** The module a written module name means in this scope. */
 export function moduleOf(index: SchemaIndex, scope: Scope, module: string, span: ql.Span): string {
   const aliased = scope.moduleAliases.get(module);
   if (aliased) return aliased;
   if (module === '__std__') return 'std';
+  // Gel's spelling of the standard library's submodules (`std::cal`, `std::math`).
+  if (module.startsWith('std::') && index.modules.has(module.slice(5))) return module.slice(5);
   if (!index.modules.has(module))
     fail(UnknownModuleError, `module '${module}' does not exist`, span);
   return module;
@@ -65,7 +79,10 @@ export function lookupSchemaName(
 export function resolveTypeExpr(index: SchemaIndex, scope: Scope, texpr: ql.TypeExpr): TypeRef {
   switch (texpr.kind) {
     case 'TypeOf':
-      return fail(UnsupportedFeatureError, '`typeof` is not supported in queries yet', texpr.span);
+      if (!typeOfBinder) {
+        return fail(UnsupportedFeatureError, '`typeof` is not supported here', texpr.span);
+      }
+      return typeOfBinder(index, scope, texpr.expr);
     case 'TypeOp': {
       const left = resolveTypeExpr(index, scope, texpr.left);
       const right = resolveTypeExpr(index, scope, texpr.right);

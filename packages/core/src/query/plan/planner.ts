@@ -668,15 +668,6 @@ class Planner implements PlanContext {
     if (storage === 'type') {
       return this.joinCatalogue(rel, source.tag);
     }
-    if (step.sourceType === 'schema::ObjectType') {
-      return {
-        kind: 'value',
-        type: step.type,
-        expr: sql.col(p.name, this.columnsOf(rel, source)),
-        out: null,
-        nullable: true,
-      };
-    }
     if (storage === 'column') {
       const alias = this.columnsOf(rel, source);
       const column = sql.col(p.name, alias);

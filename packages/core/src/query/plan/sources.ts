@@ -5,7 +5,8 @@
  * - A type's rows: its concrete descendants' tables (one table: the table itself; several: a
  *   UNION ALL of them with every stored single column any of them has, NULL where one lacks it,
  *   and `__type__` naming the concrete type; none: an empty relation). Never the abstract-type
- *   views. `schema::ObjectType` rows are the schema's object types (VALUES).
+ *   views. The `schema` module's types (and their multi pointers) are the catalogue's rows
+ *   (query/schema-index/catalogue), as VALUES.
  * - A multi pointer's rows: its table `"<Concrete>.<ptr>"` for each concrete source type.
  * - Every one of these passes `accessFilter` (item 38), the place the access-policy issue adds
  *   its filters; until then it refuses to compile a read of a type with policies when the caller
@@ -18,7 +19,14 @@ import { pgType, sql, type FromItem, type SqlExpr, type SqlQuery } from '../../s
 import type { CompileAccess } from '../api';
 // Rows inserted earlier in the same statement (plan/mutation), which the snapshot would hide.
 import { hasWrittenRows, writtenJunction, writtenTable } from './mutation';
-import { SCHEMA_OBJECT_TYPE, type PointerInfo, type SchemaIndex } from '../schema-index';
+import { aliasTypes } from '../bind/alias-types';
+import { typeId, type PointerInfo, type SchemaIndex } from '../schema-index';
+import {
+  CATALOGUE_SCHEMA,
+  type CatalogueValue,
+  catalogueRows,
+  isCatalogueType,
+} from '../schema-index/catalogue';
 
 export type AccessKind = 'select' | 'insert' | 'update' | 'delete';
 
@@ -85,7 +93,6 @@ export function typeSource(
 ): TypeSource {
   const written = options.written ?? true;
   const updated = written && (options.updated ?? false);
-  if (type === SCHEMA_OBJECT_TYPE) return catalogueSource(ctx, alias);
   const info = ctx.index.objectType(type);
   const concrete = info?.concrete ?? [];
   const guarded = (c: string): SqlExpr | null => accessFilter(ctx, c, 'select');
@@ -151,6 +158,7 @@ function tableOf(
   updated = false,
 ): FromItem {
   const t = tableName(concrete);
+  if (isCatalogueType(concrete)) return catalogueTable(ctx, concrete, alias ?? t.name);
   return written ? writtenTable(ctx, concrete, alias, updated) : sql.table(t.schema, t.name, alias);
 }
 
@@ -192,17 +200,85 @@ export function unionAll(queries: readonly SqlQuery[]): SqlQuery {
   return out;
 }
 
-function catalogueSource(ctx: SourceContext, alias: string): TypeSource {
-  const rows = ctx.index.objectTypes.map((t) => [
-    sql.cast(sql.text(t.id), pgType('uuid')),
-    sql.text(t.name),
-    sql.bool(t.abstract),
-  ]);
-  return {
-    item: sql.subquery(sql.values(rows), alias, { columns: ['id', 'name', 'abstract'] }),
+/** A catalogue value as a SQL literal of type `pg`. */
+function literal(value: CatalogueValue, pg: ReturnType<typeof pgTypeFor>): SqlExpr {
+  if (value === null) return sql.cast(sql.null(), pg);
+  if (typeof value === 'boolean') return sql.bool(value);
+  return sql.cast(sql.text(String(value)), pg);
+}
+
+function untyped(value: CatalogueValue): SqlExpr {
+  if (value === null) return sql.null();
+  if (typeof value === 'boolean') return sql.bool(value);
+  return sql.text(String(value));
+}
+
+/** Rows as a FROM item: VALUES with `columns`, or an empty SELECT of them. */
+function valuesOf(
+  columns: readonly (readonly [string, ReturnType<typeof pgTypeFor>])[],
+  rows: readonly ((name: string) => CatalogueValue)[],
+  alias: string,
+): FromItem {
+  if (rows.length === 0) {
+    const empty = sql.select({
+      targets: columns.map(([name, pg]) => sql.target(sql.cast(sql.null(), pg), name)),
+      where: sql.bool(false),
+    });
+    return sql.subquery(empty, alias);
+  }
+  // The first row's casts type the columns; PostgreSQL reads the other rows' literals as those.
+  const values = rows.map((row, i) =>
+    columns.map(([name, pg]) => (i === 0 ? literal(row(name), pg) : untyped(row(name)))),
+  );
+  return sql.subquery(sql.values(values), alias, { columns: columns.map(([name]) => name) });
+}
+
+/** The rows of a concrete catalogue type (query/schema-index/catalogue), as VALUES. */
+function catalogueTable(ctx: SourceContext, concrete: string, alias: string): FromItem {
+  const rows = catalogueRows(ctx.index, typeId, aliasTypes(ctx.index)).rows.get(concrete) ?? [];
+  const columns = [['id', pgType('uuid')] as const, ...storedColumns(ctx.index, concrete)];
+  return valuesOf(
+    columns,
+    rows.map((r) => (name) => r[name] ?? null),
     alias,
-    tag: sql.text(SCHEMA_OBJECT_TYPE),
-  };
+  );
+}
+
+/** A catalogue multi pointer's rows `(source, target|value, link properties)`, as VALUES. */
+function catalogueJunction(
+  ctx: SourceContext,
+  table: string,
+  pointer: PointerInfo,
+  alias: string,
+): FromItem {
+  const rows = catalogueRows(ctx.index, typeId, aliasTypes(ctx.index)).junctions.get(table) ?? [];
+  const valueColumn = pointer.kind === 'link' ? 'target' : 'value';
+  const props = [...pointer.properties.values()].filter((p) => !p.computed);
+  const columns = [
+    ['source', pgType('uuid')] as const,
+    [valueColumn, pgTypeFor(pointer.target)] as const,
+    ...props.map((p) => [p.name, pgTypeFor(p.target)] as const),
+  ];
+  return valuesOf(
+    columns,
+    rows.map(
+      (r) => (name) =>
+        name === 'source' ? r.source : name === valueColumn ? r.target : (r.props?.[name] ?? null),
+    ),
+    alias,
+  );
+}
+
+/** A junction table's rows: the stored table (with this statement's writes) or the catalogue's. */
+function junctionRows(
+  ctx: SourceContext,
+  table: { readonly schema: string; readonly name: string },
+  pointer: PointerInfo,
+  alias: string,
+): FromItem {
+  return table.schema === CATALOGUE_SCHEMA
+    ? catalogueJunction(ctx, table.name, pointer, alias)
+    : writtenJunction(ctx, table, pointer, alias);
 }
 
 /**
@@ -224,7 +300,7 @@ export function junctionSource(
   });
   if (tables.length === 1) {
     const t = tables[0] as { schema: string; name: string };
-    return { item: writtenJunction(ctx, t, pointer, alias), valueColumn };
+    return { item: junctionRows(ctx, t, pointer, alias), valueColumn };
   }
   const pg = pgTypeFor(pointer.target);
   const branches: SqlQuery[] = tables.map((t) =>
@@ -234,7 +310,7 @@ export function junctionSource(
         sql.target(sql.col(valueColumn), valueColumn),
         ...props.map((p) => sql.target(sql.col(p.name), p.name)),
       ],
-      from: [writtenJunction(ctx, t, pointer, t.name)],
+      from: [junctionRows(ctx, t, pointer, t.name)],
     }),
   );
   if (branches.length === 0) {
@@ -288,7 +364,9 @@ export function backlinkIds(
               sql.target(sql.col('id'), 'id'),
               ...propTargets((name) => sql.col(`${link.pointer.name}@${name}`)),
             ],
-            from: [sql.table(t.schema, t.name)],
+            from: [
+              isCatalogueType(c) ? catalogueTable(ctx, c, t.name) : sql.table(t.schema, t.name),
+            ],
             where: sql.and(
               sql.bin('=', sql.col(storage.column), target),
               ...(filter ? [filter] : []),
@@ -299,7 +377,11 @@ export function backlinkIds(
         branches.push(
           sql.select({
             targets: [sql.target(sql.col('source'), 'id'), ...propTargets((name) => sql.col(name))],
-            from: [sql.table(storage.table.schema, storage.table.name)],
+            from: [
+              storage.table.schema === CATALOGUE_SCHEMA
+                ? catalogueJunction(ctx, storage.table.name, link.pointer, storage.table.name)
+                : sql.table(storage.table.schema, storage.table.name),
+            ],
             where: sql.bin('=', sql.col('target'), target),
           }),
         );

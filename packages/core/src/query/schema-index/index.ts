@@ -7,8 +7,10 @@
  * where each is stored in each concrete table, backlinks (which pointers of which types target a
  * type), scalars, functions, aliases and globals by name, and the introspection types the
  * compiler provides itself: `std::BaseObject` and `std::Object` (ancestors of every user type,
- * with `id` and `__type__`) and `schema::ObjectType` (`id`, `name`, `abstract`), whose rows are
- * the schema's object types with stable ids (UUID v5 of the type name).
+ * with `id` and `__type__`) and Gel's `schema` module (./catalogue: `schema::ObjectType`,
+ * `schema::Pointer`, ... with stable ids, UUID v5 of the type name), whose rows are a read-only
+ * catalogue of this schema: single pointers are its "columns", multi pointers its "junctions",
+ * both under the `svc_catalogue` storage names that plan/sources reads as VALUES.
  * Unions: a link target `A | B` (and a query's `[is A | B]`) is a set of several object types
  * with no common base. The index presents it as one more object type, named as EdgeQL prints it
  * (`default::A | default::B`): its rows are its members' rows, its ancestors the types every
@@ -35,6 +37,7 @@ import type {
 import { BUILTIN_ENUMS } from '../../schema/fts';
 import { columnName, pointerTableName, tableName } from '../../schema/storage/names';
 import type { QName } from '../../sql';
+import { CATALOGUE_SCHEMA, catalogueTypes, isCatalogueType } from './catalogue';
 
 export const BASE_OBJECT = 'std::BaseObject';
 export const OBJECT = 'std::Object';
@@ -67,9 +70,7 @@ export type PointerStorage =
   /** `__type__`: the concrete type itself (a constant per table). */
   | { readonly kind: 'type' }
   /** A computed pointer: its expression, compiled where it is used. */
-  | { readonly kind: 'computed' }
-  /** A `schema::ObjectType` field, read from the compiler's catalogue rows. */
-  | { readonly kind: 'catalogue'; readonly column: string };
+  | { readonly kind: 'computed' };
 
 export interface PointerInfo {
   readonly name: string;
@@ -174,8 +175,6 @@ export function typeId(name: string): string {
 }
 
 const UUID_T: TypeRef = { kind: 'scalar', name: 'std::uuid' };
-const STR_T: TypeRef = { kind: 'scalar', name: 'std::str' };
-const BOOL_T: TypeRef = { kind: 'scalar', name: 'std::bool' };
 
 function ownPointer(
   name: string,
@@ -284,21 +283,15 @@ function buildIndex(schema: Schema): SchemaIndex {
       table: null,
     });
   }
-  types.set(SCHEMA_OBJECT_TYPE, {
-    name: SCHEMA_OBJECT_TYPE,
-    id: typeId(SCHEMA_OBJECT_TYPE),
-    abstract: false,
-    ancestors: [BASE_OBJECT],
-    descendants: [],
-    concrete: [SCHEMA_OBJECT_TYPE],
-    pointers: new Map([
-      ['id', ownPointer('id', UUID_T, SCHEMA_OBJECT_TYPE)],
-      ['name', ownPointer('name', STR_T, SCHEMA_OBJECT_TYPE)],
-      ['abstract', ownPointer('abstract', BOOL_T, SCHEMA_OBJECT_TYPE)],
-      ['__type__', typeLink],
-    ]),
-    model: null,
-    table: null,
+  // The schema module: a read-only catalogue of the schema (./catalogue), its types rows of
+  // `std::BaseObject` too.
+  const catalogue = catalogueTypes((types.get(BASE_OBJECT) as ObjectTypeInfo).pointers, typeId);
+  for (const info of catalogue) types.set(info.name, info);
+  const base = types.get(BASE_OBJECT) as ObjectTypeInfo;
+  types.set(BASE_OBJECT, {
+    ...base,
+    descendants: [...base.descendants, ...catalogue.map((t) => t.name)],
+    concrete: [...base.concrete, ...catalogue.filter((t) => !t.abstract).map((t) => t.name)],
   });
   const sorted = [...types.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
 
@@ -415,6 +408,11 @@ function buildIndex(schema: Schema): SchemaIndex {
     let list = linksByName.get(name);
     if (list) return list;
     list = [];
+    for (const t of catalogue) {
+      const p = t.pointers.get(name);
+      if (!p || p.kind !== 'link' || p.declaredIn !== t.name || p.name === '__type__') continue;
+      list.push({ source: t.name, pointer: p });
+    }
     for (const t of userTypes) {
       for (const p of t.pointers) {
         if (p.name !== name || p.declaredIn !== t.name || p.kind !== 'link') continue;
@@ -449,8 +447,13 @@ function buildIndex(schema: Schema): SchemaIndex {
     },
     storage(concrete, pointer) {
       if (pointer.name === '__type__' && pointer.model === null) return { kind: 'type' };
-      if (concrete === SCHEMA_OBJECT_TYPE) return { kind: 'catalogue', column: pointer.name };
       if (pointer.name === 'id') return { kind: 'id' };
+      if (isCatalogueType(concrete)) {
+        if (!pointer.many) return { kind: 'column', column: pointer.name };
+        const name = `${concrete}.${pointer.name}`;
+        const valueColumn = pointer.kind === 'link' ? 'target' : 'value';
+        return { kind: 'junction', table: { schema: CATALOGUE_SCHEMA, name }, valueColumn };
+      }
       if (pointer.computed) return { kind: 'computed' };
       if (!pointer.many) return { kind: 'column', column: columnName(pointer.name) };
       return {

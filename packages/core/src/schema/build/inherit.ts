@@ -7,6 +7,7 @@
  * extends itself (directly or not), or bases with no consistent order (`InvalidDefinitionError`).
  */
 import { InvalidDefinitionError, InvalidReferenceError } from '../../errors';
+import { isSchemaModuleType } from '../introspection';
 import { ROOT_OBJECT_TYPES } from '../model';
 import { fail, type BuildContext, type ObjectDraft } from './context';
 import { allTypeNames, candidates, hintFor, lookupType } from './resolve';
@@ -30,6 +31,13 @@ export function resolveBases(ctx: BuildContext): void {
           `object type '${draft.name}' cannot extend ${found.kind} type '${found.name}'`,
           base.span,
           'an object type extends object types only',
+        );
+      }
+      if (isSchemaModuleType(found.name)) {
+        fail(
+          InvalidDefinitionError,
+          `object type '${draft.name}' cannot extend '${found.name}': the schema module's types are the compiler's`,
+          base.span,
         );
       }
       if ((ROOT_OBJECT_TYPES as readonly string[]).includes(found.name)) continue; // implicit

@@ -12,6 +12,7 @@ import type * as ql from '../../syntax';
 import { editDistance } from '../../syntax/hints';
 import { InvalidDefinitionError, InvalidReferenceError, type QueryErrorClass } from '../../errors';
 import { BUILTIN_ENUMS } from '../fts';
+import { isSchemaModuleType } from '../introspection';
 import { ROOT_OBJECT_TYPES, targetObjectTypes, type TypeRef } from '../model';
 
 const ROOTS: ReadonlySet<string> = new Set(ROOT_OBJECT_TYPES);
@@ -36,7 +37,9 @@ export function lookupType(
   module: string,
 ): { kind: TypeKind; name: string } | null {
   for (const name of candidates(ref, module)) {
-    if (ctx.objectTypes.has(name) || ROOTS.has(name)) return { kind: 'object', name };
+    if (ctx.objectTypes.has(name) || ROOTS.has(name) || isSchemaModuleType(name)) {
+      return { kind: 'object', name };
+    }
     if (ctx.scalarDecls.has(name) || STD_SCALAR_SET.has(name) || BUILTIN_ENUMS[name]) {
       return { kind: 'scalar', name };
     }

@@ -23,7 +23,8 @@
  *   under a transaction-scoped advisory lock on the constraint (23505).
  */
 import { createHash } from 'node:crypto';
-import type { ObjectType, Pointer, Schema } from '../model';
+import { isSchemaModuleType } from '../introspection';
+import { type ObjectType, type Pointer, type Schema, targetObjectTypes } from '../model';
 import type { QName } from '../../sql/codegen/ddl';
 import { pgName } from '../../sql/codegen/names';
 import type { TriggerAction, TriggerSpec } from '../../sql/codegen/triggers';
@@ -86,6 +87,8 @@ export function integrityTriggers(schema: Schema, tables: readonly TypeTable[]):
   const out: TriggerSpec[] = [];
   const links = storedLinks(schema);
   for (const link of links) {
+    // A link to the schema module's catalogue (schema/introspection) is not checked here.
+    if (targetObjectTypes(link.pointer.target).some(isSchemaModuleType)) continue;
     const subject = subjectOf(link);
     const polymorphic = singleTable(schema, link.pointer.target) === null;
     const targets = targetTablesOf(schema, link.pointer.target);

@@ -12,6 +12,7 @@
  */
 import * as ql from '../../syntax';
 import {
+  EdgeQLSyntaxError,
   InvalidDefinitionError,
   InvalidReferenceError,
   InvalidTypeError,
@@ -42,6 +43,7 @@ import { bindShape, viewStep } from './shape';
 import { matchesPattern, resolveTypePattern } from './type-pattern';
 import { bindStatement } from './statement';
 import { bindCall, bindCast, bindOperator, bindSlice, literalType } from './calls';
+import { checkIntersectionPointer, checkUnionOperands, checkUnionType } from './union-check';
 
 const BOOL: TypeRef = { kind: 'scalar', name: 'std::bool' };
 
@@ -381,6 +383,20 @@ function bindPath(ctx: BindContext, scope: Scope, path: ql.Path): IrExpr {
   let current: IrExpr;
   const [first] = path.steps;
   if (path.subject !== null) {
+    // `@p` reads the link a path step went through: on any other expression (`(select .l)@p`,
+    // `[.l]@p`) it is outside of a path (Gel's syntax error).
+    if (
+      first?.kind === 'Ptr' &&
+      first.via === '@' &&
+      path.subject.kind !== 'Path' &&
+      path.subject.kind !== 'ObjectRef'
+    ) {
+      return fail(
+        EdgeQLSyntaxError,
+        `unexpected reference to link property '${first.name}' outside of a path expression`,
+        first.span,
+      );
+    }
     current = bindExpr(ctx, scope, path.subject);
   } else if (first?.kind === 'Ptr' && first.via === '@') {
     if (!scope.link) {
@@ -402,8 +418,46 @@ function bindPath(ctx: BindContext, scope: Scope, path: ql.Path): IrExpr {
     }
     current = scope.subject;
   }
-  for (const step of path.steps) current = inScope(scope, bindStep(ctx, scope, current, step));
+  path.steps.forEach((step, i) => {
+    if (step.kind === 'Ptr' && step.via === '.<')
+      checkComputedBacklinks(ctx, scope, current, step, path.steps.slice(i + 1));
+    current = inScope(scope, bindStep(ctx, scope, current, step));
+  });
   return current;
+}
+
+/**
+ * `x.<l[is A][is B]`: a computed link named `l` may not be followed back (Gel's rule). It is
+ * left out only when the intersections after the step leave its source out (and a stored link
+ * of the name remains); otherwise following the backlink is an InvalidReferenceError.
+ */
+function checkComputedBacklinks(
+  ctx: BindContext,
+  scope: Scope,
+  source: IrExpr,
+  step: ql.Ptr,
+  after: readonly ql.PathStep[],
+): void {
+  if (!isObjectType(source.type)) return;
+  const upcoming: string[] = [];
+  for (const next of after) {
+    if (next.kind !== 'TypeIntersection') break;
+    const t = resolveTypeExpr(ctx.index, scope, next.type);
+    if (t.kind === 'object') upcoming.push(t.name);
+  }
+  const named = ctx.index.backlinks(step.name, source.type.name);
+  const stored = named.some((l) => l.pointer.computed === null);
+  for (const link of named) {
+    if (link.pointer.computed === null) continue;
+    const picked = upcoming.every((t) => ctx.index.isSubtype(link.source, t));
+    if (picked || !stored) {
+      fail(
+        InvalidReferenceError,
+        `cannot follow backlink '${step.name}' because link '${step.name}' of object type '${link.source}' is computed`,
+        step.span,
+      );
+    }
+  }
 }
 
 /**
@@ -496,6 +550,7 @@ export function bindStep(
           : undefined;
     return unknownName('link or property', step.name, step.span, hint);
   }
+  checkIntersectionPointer(ctx.index, source.type.name, step.name, step.span);
   return pointerStep(ctx, scope, source_, sourceId, source.type.name, pointer);
 }
 
@@ -990,6 +1045,7 @@ function bindBinOp(ctx: BindContext, scope: Scope, node: ql.BinOp): IrExpr {
     case 'intersect': {
       const [left, right] = bindOperands(ctx, scope, node.left, node.right);
       const type = unifyTypes(ctx, left.type, right.type, node.span);
+      if (node.op === 'union') checkUnionOperands(ctx, [left, right], node.span);
       const card =
         node.op === 'union'
           ? cardUnion(left.card, right.card)
@@ -1111,6 +1167,7 @@ function bindSetLiteral(ctx: BindContext, scope: Scope, node: ql.SetLiteral): Ir
     type = unifyTypes(ctx, type, e.type, node.span);
     card = cardUnion(card, e.card);
   }
+  checkUnionOperands(ctx, elements, node.span);
   return { kind: 'SetLiteral', type, card, elements };
 }
 
@@ -1151,7 +1208,9 @@ export function unifyTypes(ctx: BindContext, a: IrType, b: IrType, span: ql.Span
   if (b.kind === 'empty') return a;
   if (sameType(a, b)) return a;
   if (a.kind === 'object' && b.kind === 'object') {
-    return { kind: 'object', name: ctx.index.unionOf([a.name, b.name]) };
+    const name = ctx.index.unionOf([a.name, b.name]);
+    checkUnionType(ctx.index, name, span);
+    return { kind: 'object', name };
   }
   const common = numericCommon(a, b);
   if (common) return common;

@@ -245,7 +245,7 @@ function tupleElementOf(tuple: IrExpr, position: number): IrExpr | null {
  * The shapes a set's objects carry, outermost first: a shape on a set that already carries one
  * (`(select U {name}) {name}`) keeps the computed elements of the one beneath it.
  */
-function shapeChain(first: IrExpr | null): IrExpr[] {
+export function shapeChain(first: IrExpr | null): IrExpr[] {
   const out: IrExpr[] = [];
   for (let shape = first; shape !== null && !out.includes(shape); ) {
     out.push(shape);
@@ -410,6 +410,10 @@ function bindElement(
   }
   if (el.operation !== null && el.operation !== ':=') {
     return fail(QueryError, `'${el.operation}' is only allowed in an update's shape`, el.span);
+  }
+  // A polymorphic element is empty on objects of other types: `id` may not be (Gel's rule).
+  if (onlyFor !== null && step.via === '.' && step.name === 'id') {
+    return fail(QueryError, "cannot access property 'id' on a polymorphic shape element", el.span);
   }
   let expr: IrExpr;
   if (el.compExpr) {

@@ -772,7 +772,7 @@ function linkPointers(ctx: BindContext, expr: IrExpr): readonly PointerInfo[] {
       if (!back) return linkPointers(ctx, expr.source);
       return back.links
         .filter((l) => ctx.index.isSubtype(expr.objectType, l.source))
-        .map((l) => l.pointer);
+        .map((l) => narrowedLink(ctx, expr.objectType, l.pointer));
     }
     case 'BindingRef':
       return linkPointers(ctx, expr.binding.expr);
@@ -788,6 +788,27 @@ function linkPointers(ctx: BindContext, expr: IrExpr): readonly PointerInfo[] {
     default:
       return [];
   }
+}
+
+/**
+ * A link as the objects of `narrowed` have it (`.<owner[is Issue]`): each of its concrete types'
+ * own version (an overload may add link properties); the link properties are those every
+ * version has alike (Gel's union of the links the narrowing picks).
+ */
+function narrowedLink(ctx: BindContext, narrowed: string, link: PointerInfo): PointerInfo {
+  const concrete = ctx.index.objectType(narrowed)?.concrete ?? [];
+  const versions = concrete
+    .map((c) => ctx.index.objectType(c)?.pointers.get(link.name))
+    .filter((p): p is PointerInfo => p !== undefined);
+  const [first, ...rest] = versions;
+  if (!first) return link;
+  if (rest.every((p) => p === first)) return first;
+  const same = (a: PointerInfo, b: PointerInfo | undefined) =>
+    b !== undefined && JSON.stringify(a.target) === JSON.stringify(b.target);
+  const properties = new Map(
+    [...first.properties].filter(([name, p]) => rest.every((o) => same(p, o.properties.get(name)))),
+  );
+  return { ...first, properties };
 }
 
 /** The backlink step `expr` is (through aliases, selects and shapes), if it is one. */

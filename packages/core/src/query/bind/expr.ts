@@ -538,6 +538,14 @@ export function bindStep(
   if (view) return view;
   const type = ctx.index.objectType(source.type.name);
   const pointer = type?.pointers.get(step.name);
+  if (pointer && isBareBacklink(source) && !BASE_OBJECT_POINTERS.has(step.name)) {
+    return unknownName(
+      'link or property',
+      step.name,
+      step.span,
+      `a backlink's objects are of any type with the link: narrow them first: .<link[is T].${step.name}`,
+    );
+  }
   if (!pointer) {
     const names = type ? [...type.pointers.keys()] : [];
     const members = ctx.index.membersOf(source.type.name);
@@ -811,6 +819,28 @@ function narrowedLink(ctx: BindContext, narrowed: string, link: PointerInfo): Po
   return { ...first, properties };
 }
 
+/** The pointers every object has (`std::BaseObject`'s). */
+const BASE_OBJECT_POINTERS = new Set(['id', '__type__']);
+
+/**
+ * A backlink not narrowed by `[is T]` (through aliases, selects and shapes): its objects are of
+ * an opaque union of the links' source types (Gel's), with only `std::BaseObject`'s pointers.
+ */
+function isBareBacklink(expr: IrExpr): boolean {
+  switch (expr.kind) {
+    case 'Backlink':
+      return expr.narrowed !== true && expr.typed !== true;
+    case 'BindingRef':
+      return isBareBacklink(expr.binding.expr);
+    case 'Select':
+      return isBareBacklink(expr.result);
+    case 'Shape':
+      return isBareBacklink(expr.subject);
+    default:
+      return false;
+  }
+}
+
 /** The backlink step `expr` is (through aliases, selects and shapes), if it is one. */
 function backlinkOf(expr: IrExpr): Extract<IrExpr, { kind: 'Backlink' }> | null {
   switch (expr.kind) {
@@ -935,10 +965,10 @@ function bindIntersection(
   }
   const source_ = withPathId(ctx, scope, source);
   if (ctx.index.isSubtype(source.type.name, target.name)) {
-    return source_.kind === 'Backlink' &&
-      source_.links.some((l) => ctx.index.isSubtype(target.name, l.source))
-      ? { ...source_, narrowed: true }
-      : source_;
+    if (source_.kind !== 'Backlink') return source_;
+    return source_.links.some((l) => ctx.index.isSubtype(target.name, l.source))
+      ? { ...source_, narrowed: true, typed: true }
+      : { ...source_, typed: true };
   }
   // The objects of both: they have the source type's pointers and the target's.
   const both = ctx.index.intersectionOf(source.type.name, target.name);

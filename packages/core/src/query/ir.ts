@@ -112,6 +112,11 @@ export interface Backlink extends Base<'Backlink'> {
    * properties readable (a bare `.<deck` is of any type with a link of that name).
    */
   readonly narrowed?: boolean;
+  /**
+   * Followed by some `[is T]` (even one its type is already within): its objects have the
+   * pointers of its type; a bare backlink is of an opaque union (only `std::BaseObject`'s).
+   */
+  readonly typed?: boolean;
 }
 
 /** `link@prop` read on a link step (its target object carries the link row). */

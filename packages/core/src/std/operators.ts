@@ -322,7 +322,7 @@ function logicAndText(): Overload[] {
     def('std::not ilike', 'str, str', 'bool', infix('not ilike')),
     def('std::++', 'str, str', 'str', infix('||')),
     def('std::++', 'bytes, bytes', 'bytes', infix('||')),
-    def('std::++', 'array<anytype>, array<anytype>', 'array<anytype>', infix('||')),
+    def('std::++', 'array<anytype>, array<anytype>', 'array<anytype>', strict([0, 1], infix('||'))),
     def('std::++', 'json, json', 'json', infix('||')),
     // The right side arrives as an SQL array of the whole set (CallKind 'element').
     def('std::in', 'anytype, set of anytype', 'bool', (a) => ({

@@ -12,6 +12,7 @@
  */
 import * as ql from '../../syntax';
 import {
+  EdgeQLSyntaxError,
   InvalidDefinitionError,
   InvalidReferenceError,
   InvalidTypeError,
@@ -64,6 +65,7 @@ import {
 } from './calls';
 import { refuseCorrelatedWrites } from './dml-correlation';
 import { checkComputedElement } from './shape-checks';
+import { checkIntersectionPointer, checkUnionOperands, checkUnionType } from './union-check';
 
 const BOOL: TypeRef = { kind: 'scalar', name: 'std::bool' };
 
@@ -411,6 +413,20 @@ function bindPath(ctx: BindContext, scope: Scope, path: ql.Path): IrExpr {
   let current: IrExpr;
   const [first] = path.steps;
   if (path.subject !== null) {
+    // `@p` reads the link a path step went through: on any other expression (`(select .l)@p`,
+    // `[.l]@p`) it is outside of a path (Gel's syntax error).
+    if (
+      first?.kind === 'Ptr' &&
+      first.via === '@' &&
+      path.subject.kind !== 'Path' &&
+      path.subject.kind !== 'ObjectRef'
+    ) {
+      return fail(
+        EdgeQLSyntaxError,
+        `unexpected reference to link property '${first.name}' outside of a path expression`,
+        first.span,
+      );
+    }
     current = bindExpr(ctx, scope, path.subject);
   } else if (first?.kind === 'Ptr' && first.via === '@') {
     if (!scope.link) {
@@ -432,8 +448,46 @@ function bindPath(ctx: BindContext, scope: Scope, path: ql.Path): IrExpr {
     }
     current = scope.subject;
   }
-  for (const step of path.steps) current = inScope(scope, bindStep(ctx, scope, current, step));
+  path.steps.forEach((step, i) => {
+    if (step.kind === 'Ptr' && step.via === '.<')
+      checkComputedBacklinks(ctx, scope, current, step, path.steps.slice(i + 1));
+    current = inScope(scope, bindStep(ctx, scope, current, step));
+  });
   return current;
+}
+
+/**
+ * `x.<l[is A][is B]`: a computed link named `l` may not be followed back (Gel's rule). It is
+ * left out only when the intersections after the step leave its source out (and a stored link
+ * of the name remains); otherwise following the backlink is an InvalidReferenceError.
+ */
+function checkComputedBacklinks(
+  ctx: BindContext,
+  scope: Scope,
+  source: IrExpr,
+  step: ql.Ptr,
+  after: readonly ql.PathStep[],
+): void {
+  if (!isObjectType(source.type)) return;
+  const upcoming: string[] = [];
+  for (const next of after) {
+    if (next.kind !== 'TypeIntersection') break;
+    const t = resolveTypeExpr(ctx.index, scope, next.type);
+    if (t.kind === 'object') upcoming.push(t.name);
+  }
+  const named = ctx.index.backlinks(step.name, source.type.name);
+  const stored = named.some((l) => l.pointer.computed === null);
+  for (const link of named) {
+    if (link.pointer.computed === null) continue;
+    const picked = upcoming.every((t) => ctx.index.isSubtype(link.source, t));
+    if (picked || !stored) {
+      fail(
+        InvalidReferenceError,
+        `cannot follow backlink '${step.name}' because link '${step.name}' of object type '${link.source}' is computed`,
+        step.span,
+      );
+    }
+  }
 }
 
 /**
@@ -514,6 +568,14 @@ export function bindStep(
   if (view) return view;
   const type = ctx.index.objectType(source.type.name);
   const pointer = type?.pointers.get(step.name);
+  if (pointer && isBareBacklink(source) && !BASE_OBJECT_POINTERS.has(step.name)) {
+    return unknownName(
+      'link or property',
+      step.name,
+      step.span,
+      `a backlink's objects are of any type with the link: narrow them first: .<link[is T].${step.name}`,
+    );
+  }
   if (!pointer) {
     const names = type ? [...type.pointers.keys()] : [];
     const members = ctx.index.membersOf(source.type.name);
@@ -533,6 +595,7 @@ export function bindStep(
         )
       : unknownName('link or property', step.name, step.span, hint);
   }
+  checkIntersectionPointer(ctx.index, source.type.name, step.name, step.span);
   return pointerStep(ctx, scope, source_, sourceId, source.type.name, pointer);
 }
 
@@ -754,7 +817,7 @@ function linkPointers(ctx: BindContext, expr: IrExpr): readonly PointerInfo[] {
       if (!back) return linkPointers(ctx, expr.source);
       return back.links
         .filter((l) => ctx.index.isSubtype(expr.objectType, l.source))
-        .map((l) => l.pointer);
+        .map((l) => narrowedLink(ctx, expr.objectType, l.pointer));
     }
     case 'BindingRef':
       return linkPointers(ctx, expr.binding.expr);
@@ -769,6 +832,49 @@ function linkPointers(ctx: BindContext, expr: IrExpr): readonly PointerInfo[] {
     }
     default:
       return [];
+  }
+}
+
+/**
+ * A link as the objects of `narrowed` have it (`.<owner[is Issue]`): each of its concrete types'
+ * own version (an overload may add link properties); the link properties are those every
+ * version has alike (Gel's union of the links the narrowing picks).
+ */
+function narrowedLink(ctx: BindContext, narrowed: string, link: PointerInfo): PointerInfo {
+  const concrete = ctx.index.objectType(narrowed)?.concrete ?? [];
+  const versions = concrete
+    .map((c) => ctx.index.objectType(c)?.pointers.get(link.name))
+    .filter((p): p is PointerInfo => p !== undefined);
+  const [first, ...rest] = versions;
+  if (!first) return link;
+  if (rest.every((p) => p === first)) return first;
+  const same = (a: PointerInfo, b: PointerInfo | undefined) =>
+    b !== undefined && JSON.stringify(a.target) === JSON.stringify(b.target);
+  const properties = new Map(
+    [...first.properties].filter(([name, p]) => rest.every((o) => same(p, o.properties.get(name)))),
+  );
+  return { ...first, properties };
+}
+
+/** The pointers every object has (`std::BaseObject`'s). */
+const BASE_OBJECT_POINTERS = new Set(['id', '__type__']);
+
+/**
+ * A backlink not narrowed by `[is T]` (through aliases, selects and shapes): its objects are of
+ * an opaque union of the links' source types (Gel's), with only `std::BaseObject`'s pointers.
+ */
+function isBareBacklink(expr: IrExpr): boolean {
+  switch (expr.kind) {
+    case 'Backlink':
+      return expr.narrowed !== true && expr.typed !== true;
+    case 'BindingRef':
+      return isBareBacklink(expr.binding.expr);
+    case 'Select':
+      return isBareBacklink(expr.result);
+    case 'Shape':
+      return isBareBacklink(expr.subject);
+    default:
+      return false;
   }
 }
 
@@ -904,10 +1010,10 @@ function bindIntersection(
   }
   const source_ = withPathId(ctx, scope, source);
   if (ctx.index.isSubtype(source.type.name, target.name)) {
-    return source_.kind === 'Backlink' &&
-      source_.links.some((l) => ctx.index.isSubtype(target.name, l.source))
-      ? { ...source_, narrowed: true }
-      : source_;
+    if (source_.kind !== 'Backlink') return source_;
+    return source_.links.some((l) => ctx.index.isSubtype(target.name, l.source))
+      ? { ...source_, narrowed: true, typed: true }
+      : { ...source_, typed: true };
   }
   // The objects of both: they have the source type's pointers and the target's.
   const both = ctx.index.intersectionOf(source.type.name, target.name);
@@ -1060,6 +1166,7 @@ function bindBinOp(ctx: BindContext, scope: Scope, node: ql.BinOp): IrExpr {
     case 'intersect': {
       const [left, right] = bindOperands(ctx, scope, node.left, node.right);
       const type = unifyTypes(ctx, left.type, right.type, node.span);
+      if (node.op === 'union') checkUnionOperands(ctx, [left, right], node.span);
       const card =
         node.op === 'union'
           ? cardUnion(left.card, right.card)
@@ -1206,6 +1313,7 @@ function bindSetLiteral(ctx: BindContext, scope: Scope, node: ql.SetLiteral): Ir
     type = unifyTypes(ctx, type, e.type, node.span);
     card = cardUnion(card, e.card);
   }
+  checkUnionOperands(ctx, elements, node.span);
   return { kind: 'SetLiteral', type, card, elements };
 }
 
@@ -1260,7 +1368,9 @@ export function unifyTypes(ctx: BindContext, a: IrType, b: IrType, span: ql.Span
   if (b.kind === 'empty') return a;
   if (sameType(a, b)) return a;
   if (a.kind === 'object' && b.kind === 'object') {
-    return { kind: 'object', name: ctx.index.unionOf([a.name, b.name]) };
+    const name = ctx.index.unionOf([a.name, b.name]);
+    checkUnionType(ctx.index, name, span);
+    return { kind: 'object', name };
   }
   const common = numericCommon(a, b) ?? stdScalarCommon(ctx, a, b);
   if (common) return common;

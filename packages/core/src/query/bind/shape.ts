@@ -118,6 +118,13 @@ export function bindShape(
     const narrowed = narrowedView(el);
     if (narrowed) views.set(narrowed.name, { element: narrowed.element, scope });
   }
+  // `[is T].*` names each element it adds as `[is T].name` does (`order by .name` reads it).
+  for (const el of out) {
+    if (el.onlyFor === null || !fromSplats.has(el.name) || views.has(el.name)) continue;
+    const from = elements.find((e) => splatNarrowedTo(ctx, scope, e) === el.onlyFor);
+    const narrowed = from ? narrowedSplatView(from, el.name) : null;
+    if (narrowed) views.set(el.name, { element: narrowed.element, scope });
+  }
   const shape: IrExpr = {
     kind: 'Shape',
     type: subj.type,
@@ -151,6 +158,32 @@ function narrowedView(el: ql.ShapeElement): { name: string; element: ql.ShapeEle
   if (step?.kind !== 'Ptr' || step.via !== '.') return null;
   const compExpr: ql.Path = { kind: 'Path', span: el.span, subject: null, steps: [head, step] };
   return { name: step.name, element: { ...el, path: [step], compExpr } };
+}
+
+/** The `[is T]` of a `[is T].*` element (null for any other element). */
+function splatIntersection(el: ql.ShapeElement): ql.TypeIntersection | null {
+  const [step, ...rest] = el.path;
+  if (step?.kind !== 'Splat' || step.type !== null || rest.length) return null;
+  return step.intersection;
+}
+
+/** The type `[is T].*` narrows to (null for any other element). */
+function splatNarrowedTo(ctx: BindContext, scope: Scope, el: ql.ShapeElement): string | null {
+  const head = splatIntersection(el);
+  if (!head) return null;
+  const target = resolveTypeExpr(ctx.index, scope, head.type);
+  return target.kind === 'object' ? target.name : null;
+}
+
+/** Element `name` of a `[is T].*` splat, as the `[is T].name` element it stands for. */
+function narrowedSplatView(
+  el: ql.ShapeElement,
+  name: string,
+): { name: string; element: ql.ShapeElement } | null {
+  const head = splatIntersection(el);
+  if (!head || name.startsWith('@')) return null;
+  const step: ql.Ptr = { kind: 'Ptr', span: el.span, name, via: '.' };
+  return narrowedView({ ...el, path: [head, step], elements: null });
 }
 
 /** A shape on free objects (group results, `{a := ...}`): named elements and computed ones. */
@@ -263,7 +296,7 @@ function tupleElementOf(tuple: IrExpr, position: number): IrExpr | null {
  * The shapes a set's objects carry, outermost first: a shape on a set that already carries one
  * (`(select U {name}) {name}`) keeps the computed elements of the one beneath it.
  */
-function shapeChain(first: IrExpr | null): IrExpr[] {
+export function shapeChain(first: IrExpr | null): IrExpr[] {
   const out: IrExpr[] = [];
   for (let shape = first; shape !== null && !out.includes(shape); ) {
     out.push(shape);
@@ -428,6 +461,10 @@ function bindElement(
   }
   if (el.operation !== null && el.operation !== ':=') {
     return fail(QueryError, `'${el.operation}' is only allowed in an update's shape`, el.span);
+  }
+  // A polymorphic element is empty on objects of other types: `id` may not be (Gel's rule).
+  if (onlyFor !== null && step.via === '.' && step.name === 'id') {
+    return fail(QueryError, "cannot access property 'id' on a polymorphic shape element", el.span);
   }
   let expr: IrExpr;
   if (el.compExpr) {

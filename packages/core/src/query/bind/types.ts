@@ -21,6 +21,7 @@ import {
 import type { IrType } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { fail, unknownName, type Scope } from './context';
+import { checkUnionType } from './union-check';
 
 const STD_SCALAR_SET: ReadonlySet<string> = new Set(STD_SCALARS);
 
@@ -93,13 +94,12 @@ export function resolveTypeExpr(index: SchemaIndex, scope: Scope, texpr: ql.Type
           texpr.span,
         );
       }
-      return {
-        kind: 'object',
-        name:
-          texpr.op === '|'
-            ? index.unionOf([left.name, right.name])
-            : index.intersectionOf(left.name, right.name),
-      };
+      const name =
+        texpr.op === '|'
+          ? index.unionOf([left.name, right.name])
+          : index.intersectionOf(left.name, right.name);
+      if (texpr.op === '|') checkUnionType(index, name, texpr.span);
+      return { kind: 'object', name };
     }
     case 'TypeName':
       return resolveTypeName(index, scope, texpr);

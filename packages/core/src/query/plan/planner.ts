@@ -1367,8 +1367,12 @@ class Planner implements PlanContext {
         return sql.func('coalesce', [typed(expr.left), typed(expr.right)]);
       }
       case 'IfElse': {
+        // A branch is a set of its own (std::IF takes it as SET OF): where it is empty, the row
+        // stays (`Text[is Issue].name if Text is Issue else 'x'` on a non-issue is 'x').
         const typed = (e: IrExpr): SqlExpr =>
-          e.type.kind === 'empty' ? sql.cast(sql.null(), this.pgOf(expr.type)) : this.value(rel, e);
+          e.type.kind === 'empty'
+            ? sql.cast(sql.null(), this.pgOf(expr.type))
+            : this.optionalValue(rel, e);
         const condition = this.value(rel, expr.condition);
         const then = typed(expr.then);
         const otherwise = typed(expr.else);

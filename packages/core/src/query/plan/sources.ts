@@ -339,18 +339,24 @@ export function backlinkIds(
 ): SqlQuery {
   const branches: SqlQuery[] = [];
   // Every link property any of the links has, so `.<link@prop` reads the link row.
+  // A concrete type's own version of a link (an overload may add link properties).
+  const own = (c: string, link: { readonly pointer: PointerInfo }): PointerInfo =>
+    ctx.index.objectType(c)?.pointers.get(link.pointer.name) ?? link.pointer;
   const props = new Map<string, PointerInfo>();
   for (const link of links) {
-    for (const p of link.pointer.properties.values()) if (!p.computed) props.set(p.name, p);
+    for (const c of ctx.index.objectType(link.source)?.concrete ?? []) {
+      for (const p of own(c, link).properties.values()) if (!p.computed) props.set(p.name, p);
+    }
   }
   for (const link of links) {
     for (const c of ctx.index.objectType(link.source)?.concrete ?? []) {
       const storage = ctx.index.storage(c, link.pointer);
       const filter = accessFilter(ctx, c, 'select');
+      const pointer = own(c, link);
       const propTargets = (column: (name: string) => SqlExpr) =>
         [...props].map(([name, p]) =>
           sql.target(
-            link.pointer.properties.has(name)
+            pointer.properties.has(name) && !pointer.properties.get(name)?.computed
               ? column(name)
               : sql.cast(sql.null(), pgTypeFor(p.target)),
             name,

@@ -414,12 +414,14 @@ function bindPath(ctx: BindContext, scope: Scope, path: ql.Path): IrExpr {
   const [first] = path.steps;
   if (path.subject !== null) {
     // `@p` reads the link a path step went through: on any other expression (`(select .l)@p`,
-    // `[.l]@p`) it is outside of a path (Gel's syntax error).
+    // `[.l]@p`) it is outside of a path (Gel's syntax error). An anchor (`__subject__@p` in a
+    // link constraint) stands for the link's target.
     if (
       first?.kind === 'Ptr' &&
       first.via === '@' &&
       path.subject.kind !== 'Path' &&
-      path.subject.kind !== 'ObjectRef'
+      path.subject.kind !== 'ObjectRef' &&
+      path.subject.kind !== 'Anchor'
     ) {
       return fail(
         EdgeQLSyntaxError,

@@ -69,6 +69,12 @@ export interface Scope {
   /** Inside an insert's shape: the type inserted, which may not be read there (Gel refuses a
    * self-referencing insert; `detached T` reads the type's objects). */
   readonly inserting?: string;
+  /**
+   * Gel's simple scoping (bind/scoping): the roots (a type, an alias, a `with` name, each by its
+   * occurrence key) bound to one element here, the subjects of enclosing shapes and statements,
+   * mapped to the path id of that occurrence. A root named elsewhere is a set of its own.
+   */
+  readonly roots?: ReadonlyMap<string, string>;
 }
 
 export class BindContext {

@@ -38,6 +38,7 @@ import {
 import type { PointerInfo } from '../schema-index';
 import { type BindContext, fail, unknownName, type Scope } from './context';
 import { isObjectType, lookupSchemaName, printIrType, resolveTypeExpr, sameType } from './types';
+import { occurrenceId, withSubjectRoot } from './scoping';
 import { bindShape, viewStep } from './shape';
 import { matchesPattern, resolveTypePattern } from './type-pattern';
 import { bindStatement } from './statement';
@@ -197,7 +198,7 @@ export function inScope(scope: Scope, expr: IrExpr): IrExpr {
 export function subjectScope(scope: Scope, subject: IrExpr, link: IrExpr | null): Scope {
   const id = pathIdOf(subject) as string;
   return {
-    ...scope,
+    ...withSubjectRoot(scope, subject),
     subject: { ...subject, card: ONE } as IrExpr,
     link: link ? ({ ...link, card: ONE } as IrExpr) : null,
     singletons: new Set([
@@ -242,13 +243,13 @@ function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr 
     const binding = scope.names.get(ref.name);
     if (binding) {
       const ref_ = bindingRef(binding);
-      // Inside another alias's body an alias is evaluated afresh (`with X := {1, 2}, Y := X + 1
-      // select (X, Y)` pairs every X with every Y); a `for` variable is always its iteration.
-      const shared =
-        binding.iteration || !scope.aliasNamespace || scope.singletons.has(ref_.pathId);
-      return shared
-        ? inScope(scope, ref_)
-        : { ...ref_, pathId: `${ref_.pathId}${scope.aliasNamespace}` };
+      // A `for` variable is always its iteration; any other name is a set of its own at each
+      // use, except where an enclosing shape or statement has it as its subject (bind/scoping).
+      if (binding.iteration || scope.singletons.has(ref_.pathId)) return inScope(scope, ref_);
+      const key = `${ref_.pathId}${scope.namespace}`;
+      const aliased = scope.pathAliases.get(key);
+      if (aliased) return aliased;
+      return inScope(scope, { ...ref_, pathId: occurrenceId(ctx, scope, key) });
     }
   }
   const found = lookupSchemaName(ctx.index, scope, ref);
@@ -271,15 +272,15 @@ function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr 
         `use DETACHED if you meant to refer to an uncorrelated ${found.name} set`,
       );
     }
-    // An enclosing subject is the same set wherever it is named (`User` inside `User { ... }`).
-    const namespace =
-      (scope.singletons.has(found.name) ? '' : scope.aliasNamespace) + scope.namespace;
+    // An enclosing subject is the same set wherever it is named (`User` inside `User { ... }`);
+    // elsewhere each occurrence is a set of its own (bind/scoping).
+    const key = found.name + scope.namespace;
     return {
       kind: 'TypeRoot',
       type: { kind: 'object', name: found.name },
       card: MANY,
       objectType: found.name,
-      pathId: found.name + namespace,
+      pathId: scope.singletons.has(found.name) ? key : occurrenceId(ctx, scope, key),
     };
   }
   if (found?.kind === 'alias') {
@@ -290,7 +291,10 @@ function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr 
         bindExpr(ctx, { ...rootScopeLike(scope), module }, alias.expr),
       );
       const binding: Binding = { id: ctx.freshId(), name: found.name, expr, iteration: false };
-      return { ...bindingRef(binding), pathId: `alias:${found.name}${scope.namespace}` };
+      const key = `alias:${found.name}${scope.namespace}`;
+      const aliased = scope.pathAliases.get(key);
+      if (aliased) return aliased;
+      return inScope(scope, { ...bindingRef(binding), pathId: occurrenceId(ctx, scope, key) });
     }
   }
   if (found?.kind === 'scalar') {
@@ -315,6 +319,7 @@ function rootScopeLike(scope: Scope): Scope {
     moduleAliases: new Map(),
     singletons: new Set(),
     pathAliases: new Map(),
+    roots: new Map(),
   };
 }
 
@@ -499,6 +504,23 @@ export function bindStep(
   return pointerStep(ctx, scope, source_, sourceId, source.type.name, pointer);
 }
 
+/**
+ * The scope a schema computed is bound in: `.x` and `__source__` are the source element, and so
+ * is the declaring type named as a root (`lcards := (select Card filter Card.name[0] =
+ * User.name[0])` on User: `User` is the user whose cards these are; schema expressions keep
+ * Gel's factoring of the source). Any other root is a set of its own (`count(User)` on another
+ * type counts every user).
+ */
+function computedScope(scope: Scope, own: IrExpr, pointer: PointerInfo, module: string): Scope {
+  const inner = subjectScope(scope, own, null);
+  const one = { ...own, card: ONE } as IrExpr;
+  return {
+    ...inner,
+    module,
+    pathAliases: new Map([...inner.pathAliases, [pointer.declaredIn, one]]),
+  };
+}
+
 export function pointerStep(
   ctx: BindContext,
   scope: Scope,
@@ -515,11 +537,7 @@ export function pointerStep(
     // the `User.deck` a query reads beside it; only the source element is shared.
     const own = transparentRef(ctx, source);
     computed = ctx.computedExpr(sourceType, pointer.name, () =>
-      bindExpr(
-        ctx,
-        { ...subjectScope(rootScopeLike(scope), own, null), module },
-        pointer.computed as ql.Expr,
-      ),
+      bindExpr(ctx, computedScope(rootScopeLike(scope), own, pointer, module), pointer.computed as ql.Expr),
     );
     card = pointer.model ? card : computed.card;
   }

@@ -23,6 +23,7 @@
  *   `else`, the inserted type's short name is the conflicting object.
  * Invariants: pure; errors are QueryError subclasses with the position of the offending node.
  */
+import { rootKeyOf } from './scoping';
 import type * as ql from '../../syntax';
 import {
   InvalidLinkTargetError,
@@ -782,7 +783,7 @@ function rawParts(
       ? null
       : subject.kind === 'TypeRoot'
         ? subject.objectType
-        : pathIdOf(subject);
+        : rootKeyOf(pathIdOf(subject) as string);
   return { parts: [{ value, props, root }], card: bound.card };
 }
 

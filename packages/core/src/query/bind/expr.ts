@@ -38,7 +38,7 @@ import {
 import type { PointerInfo } from '../schema-index';
 import { type BindContext, fail, unknownName, type Scope } from './context';
 import { isObjectType, lookupSchemaName, printIrType, resolveTypeExpr, sameType } from './types';
-import { occurrenceId, withSubjectRoot } from './scoping';
+import { isMaterialized, occurrenceId, withSubjectRoot } from './scoping';
 import { bindShape, viewStep } from './shape';
 import { matchesPattern, resolveTypePattern } from './type-pattern';
 import { bindStatement } from './statement';
@@ -247,6 +247,7 @@ function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr 
       // use, except where an enclosing shape or statement has it as its subject (bind/scoping).
       if (binding.iteration || scope.singletons.has(ref_.pathId)) return inScope(scope, ref_);
       const key = `${ref_.pathId}${scope.namespace}`;
+      if (isMaterialized(binding)) return inScope(scope, { ...ref_, pathId: key });
       const aliased = scope.pathAliases.get(key);
       if (aliased) return aliased;
       return inScope(scope, { ...ref_, pathId: occurrenceId(ctx, scope, key) });

@@ -13,8 +13,9 @@
  * Pure helpers over the binder's Scope; the planner needs nothing new (distinct path ids are
  * distinct sets, an id bound in an enclosing Rel is that element).
  */
-import type { IrExpr } from '../ir';
+import type { Binding, IrExpr } from '../ir';
 import type { BindContext, Scope } from './context';
+import { children } from './statement';
 
 const OCCURRENCE = /~s\d+$/;
 
@@ -75,4 +76,41 @@ export function withSubjectRoot(scope: Scope, subject: IrExpr): Scope {
   const key = id.replace(OCCURRENCE, '');
   if (scope.roots?.get(key) === id) return scope;
   return { ...scope, roots: new Map([...(scope.roots ?? []), [key, id]]) };
+}
+
+const materialized = new WeakMap<Binding, boolean>();
+
+/**
+ * Whether a `with` binding is computed once for all its uses (Gel materialises it): its
+ * expression calls a volatile function (`random()`, `uuid_generate_v4()`) or writes, so
+ * `with name := <str>random() insert Person { name := name, tag := name }` stores one value
+ * twice. Such a binding is the same set at every use.
+ */
+export function isMaterialized(binding: Binding): boolean {
+  const known = materialized.get(binding);
+  if (known !== undefined) return known;
+  materialized.set(binding, false);
+  const result = volatile(binding.expr, new Set());
+  materialized.set(binding, result);
+  return result;
+}
+
+function volatile(expr: IrExpr, seen: Set<IrExpr>): boolean {
+  if (seen.has(expr)) return false;
+  seen.add(expr);
+  switch (expr.kind) {
+    case 'Insert':
+    case 'Update':
+    case 'Delete':
+      return true;
+    case 'Call':
+    case 'Cast':
+      if ((expr.overload as { volatility?: string } | null)?.volatility === 'Volatile') return true;
+      break;
+    case 'BindingRef':
+      return !expr.binding.iteration && isMaterialized(expr.binding);
+    default:
+      break;
+  }
+  return children(expr).some((c) => volatile(c, seen));
 }

@@ -1277,8 +1277,14 @@ class Planner implements PlanContext {
         };
       }
       case 'TupleElement': {
-        if (expr.tuple.kind === 'TupleLiteral')
-          return this.value(rel, expr.tuple.elements[expr.position] as IrExpr);
+        if (expr.tuple.kind === 'TupleLiteral') {
+          // `(X, X + 1).1`: the other elements still make the tuples (a set multiplies them, an
+          // empty one leaves none), though only this one is read.
+          const { elements } = expr.tuple;
+          const others = elements.filter((_, i) => i !== expr.position);
+          const values = others.map((e) => this.value(rel, e));
+          return nullIfAnyNull(others, values, this.value(rel, elements[expr.position] as IrExpr));
+        }
         const tuple = this.value(rel, expr.tuple);
         return decodeParam(
           asRef(expr.type),

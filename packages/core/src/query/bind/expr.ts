@@ -325,7 +325,10 @@ function rootScopeLike(scope: Scope): Scope {
 }
 
 export function bindingRef(binding: Binding): BindingRef {
-  const card = binding.iteration ? { min: 1 as const, max: 1 as const } : binding.expr.card;
+  // A `for optional` variable is empty in the one iteration over an empty iterator.
+  const card = binding.iteration
+    ? { min: binding.optional ? (0 as const) : (1 as const), max: 1 as const }
+    : binding.expr.card;
   return {
     kind: 'BindingRef',
     type: binding.expr.type,
@@ -519,6 +522,8 @@ function computedScope(scope: Scope, own: IrExpr, pointer: PointerInfo, module: 
     ...inner,
     module,
     pathAliases: new Map([...inner.pathAliases, [pointer.declaredIn, one]]),
+    // The source's own path (`User` of `select User { foo }`) is not a root of the computed.
+    roots: new Map(),
   };
 }
 

@@ -1520,11 +1520,14 @@ function assertUncorrelated(ctx: PlanContext, rel: Rel, m: Mutation): void {
         'a mutation cannot read the current element of an enclosing query; it runs once per statement (use `for x in ... union (...)` to write per element)',
       );
     }
-    // Another occurrence of the same root beside the mutation (`select (Subordinate, (insert T {
-    // subordinates := Subordinate }))`): Gel refuses to factor it into the mutation.
+    // Another occurrence of the same root beside the mutation, in the same row (`select
+    // (Subordinate, (insert T { subordinates := Subordinate }))`): Gel refuses to factor it in.
     if (expr.kind === 'TypeRoot' && !registry?.has(expr.pathId)) {
       const key = rootKeyOf(expr.pathId);
-      if (key !== expr.pathId && rel.someBound((id) => id !== expr.pathId && rootKeyOf(id) === key))
+      if (
+        key !== expr.pathId &&
+        rel.someBoundHere((id) => id !== expr.pathId && rootKeyOf(id) === key)
+      )
         throw new InvalidReferenceError(`cannot reference correlated set '${expr.objectType}' here`);
     }
     for (const child of childrenOf(expr)) visit(child);

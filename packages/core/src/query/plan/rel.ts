@@ -76,10 +76,10 @@ export class Rel {
     return this.bindings.get(pathId) ?? this.parent?.lookup(pathId);
   }
 
-  /** Whether a path id bound here or in an enclosing Rel satisfies `test`. */
-  someBound(test: (pathId: string) => boolean): boolean {
+  /** Whether a path id bound in this Rel (not an enclosing one) satisfies `test`. */
+  someBoundHere(test: (pathId: string) => boolean): boolean {
     for (const id of this.bindings.keys()) if (test(id)) return true;
-    return this.parent?.someBound(test) ?? false;
+    return false;
   }
 
   /** Adds a FROM item: `inner` (rows multiply; `on` becomes a condition) or `left` (rows kept). */

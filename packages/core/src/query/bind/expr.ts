@@ -543,7 +543,11 @@ export function pointerStep(
     // the `User.deck` a query reads beside it; only the source element is shared.
     const own = transparentRef(ctx, source);
     computed = ctx.computedExpr(sourceType, pointer.name, () =>
-      bindExpr(ctx, computedScope(rootScopeLike(scope), own, pointer, module), pointer.computed as ql.Expr),
+      bindExpr(
+        ctx,
+        computedScope(rootScopeLike(scope), own, pointer, module),
+        pointer.computed as ql.Expr,
+      ),
     );
     card = pointer.model ? card : computed.card;
   }

@@ -1528,7 +1528,9 @@ function assertUncorrelated(ctx: PlanContext, rel: Rel, m: Mutation): void {
         key !== expr.pathId &&
         rel.someBoundHere((id) => id !== expr.pathId && rootKeyOf(id) === key)
       )
-        throw new InvalidReferenceError(`cannot reference correlated set '${expr.objectType}' here`);
+        throw new InvalidReferenceError(
+          `cannot reference correlated set '${expr.objectType}' here`,
+        );
     }
     for (const child of childrenOf(expr)) visit(child);
   };

@@ -642,6 +642,12 @@ class Planner implements PlanContext {
       // One set of values per source element: the source is in scope even if the expression
       // does not read it (`cards := Card`), and an empty source has no values.
       const source = this.lift(rel, step.source);
+      // A single optional computed (`parent := (select .<children limit 1)`) may be empty per
+      // source: the source's row is kept (an optional argument sees `{}`).
+      if (!source.nullable && step.card.max !== 'many' && step.card.min === 0) {
+        const { query, columns } = this.rows(rel, step.computed);
+        return this.liftRows(rel, step, query, columns, 'left');
+      }
       if (!source.nullable) return this.lift(rel, step.computed);
       const present = sql.isNull(source.kind === 'object' ? source.id : source.expr, true);
       const { query, columns } = this.rows(rel, step.computed, {

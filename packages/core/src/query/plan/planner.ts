@@ -644,7 +644,7 @@ class Planner implements PlanContext {
       const source = this.lift(rel, step.source);
       // A single optional computed (`parent := (select .<children limit 1)`) may be empty per
       // source: the source's row is kept (an optional argument sees `{}`).
-      if (!source.nullable && step.card.max !== 'many' && step.card.min === 0) {
+      if (!this.row && !source.nullable && step.card.max !== 'many' && step.card.min === 0) {
         const { query, columns } = this.rows(rel, step.computed);
         return this.liftRows(rel, step, query, columns, 'left');
       }

@@ -366,8 +366,9 @@ table('paths, links, backlinks, intersections', [
     query: 'select User { name } filter exists .best_friend order by .name',
     expected: [{ name: 'Ann' }, { name: 'Yury' }],
   },
+  // Per element of a `for` (Gel's simple scoping: `(User.name, User.age)` would be a cross product).
   {
-    query: 'select (User.name, User.age)',
+    query: 'for u in User union (u.name, u.age)',
     expected: [
       ['Elvis', 30],
       ['Yury', 25],
@@ -375,7 +376,7 @@ table('paths, links, backlinks, intersections', [
     unordered: true,
   },
   {
-    query: 'select (User.name, count(User.friends))',
+    query: 'for u in User union (u.name, count(u.friends))',
     expected: [
       ['Ann', 1],
       ['Elvis', 1],

@@ -84,6 +84,12 @@ export interface Scope {
     /** The name standing for the conflicting object there (`detached` reads the type again). */
     readonly binding: Binding;
   };
+  /**
+   * Gel's simple scoping (bind/scoping): the roots (a type, an alias, a `with` name, each by its
+   * occurrence key) bound to one element here, the subjects of enclosing shapes and statements,
+   * mapped to the path id of that occurrence. A root named elsewhere is a set of its own.
+   */
+  readonly roots?: ReadonlyMap<string, string>;
 }
 
 export class BindContext {

@@ -20,7 +20,7 @@ import { children } from './statement';
 /** Refuses `elements` when one reads, fenced by a write, a path another reads openly. */
 export function refuseCorrelatedWrites(elements: readonly IrExpr[], span: ql.Span | null): void {
   if (elements.length < 2) return;
-  const fenced = elements.map((e) => fencedPaths(e));
+  const fenced = elements.map((e) => new Set([...fencedPaths(e)].map(unfreshened)));
   if (fenced.every((f) => f.size === 0)) return;
   elements.forEach((element, i) => {
     const open = new Map<string, string>();
@@ -58,9 +58,11 @@ function fencedPaths(expr: IrExpr): Set<string> {
 }
 
 /** A path id without the fresh names a `for` iterator gives its sets (bind/statement's
- * `bindFor`: `~f<n>` in the alias namespace), as the enclosing expression would name them. */
+ * `bindFor`: `~f<n>` in the alias namespace), as the enclosing expression would name them, and
+ * without the occurrence marks of simple scoping (bind/scoping: `~s<n>`): the fence is about
+ * the same set, however many occurrences name it. */
 function unfreshened(id: string): string {
-  return id.replace(/~f\d+/g, '');
+  return id.replace(/~[fs]\d+/g, '');
 }
 
 /** The namespace suffix of an insert's path id (`insert~<n><namespace>`, bind/mutation). */

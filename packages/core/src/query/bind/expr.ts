@@ -50,6 +50,7 @@ import {
   resolveTypeExpr,
   sameType,
 } from './types';
+import { isMaterialized, occurrenceId, withSubjectRoot } from './scoping';
 import { bindShape, viewStep } from './shape';
 import { matchesPattern, resolveTypePattern } from './type-pattern';
 import { bindStatement } from './statement';
@@ -229,7 +230,7 @@ export function inScope(scope: Scope, expr: IrExpr): IrExpr {
 export function subjectScope(scope: Scope, subject: IrExpr, link: IrExpr | null): Scope {
   const id = pathIdOf(subject) as string;
   return {
-    ...scope,
+    ...withSubjectRoot(scope, subject),
     subject: { ...subject, card: ONE } as IrExpr,
     link: link ? ({ ...link, card: ONE } as IrExpr) : null,
     singletons: new Set([
@@ -274,13 +275,14 @@ function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr 
     const binding = scope.names.get(ref.name);
     if (binding) {
       const ref_ = bindingRef(binding);
-      // Inside another alias's body an alias is evaluated afresh (`with X := {1, 2}, Y := X + 1
-      // select (X, Y)` pairs every X with every Y); a `for` variable is always its iteration.
-      const shared =
-        binding.iteration || !scope.aliasNamespace || scope.singletons.has(ref_.pathId);
-      return shared
-        ? inScope(scope, ref_)
-        : { ...ref_, pathId: `${ref_.pathId}${scope.aliasNamespace}` };
+      // A `for` variable is always its iteration; any other name is a set of its own at each
+      // use, except where an enclosing shape or statement has it as its subject (bind/scoping).
+      if (binding.iteration || scope.singletons.has(ref_.pathId)) return inScope(scope, ref_);
+      const key = `${ref_.pathId}${scope.namespace}`;
+      if (isMaterialized(binding)) return inScope(scope, { ...ref_, pathId: key });
+      const aliased = scope.pathAliases.get(key);
+      if (aliased) return aliased;
+      return inScope(scope, { ...ref_, pathId: occurrenceId(ctx, scope, key) });
     }
   }
   const found = lookupSchemaName(ctx.index, scope, ref);
@@ -303,15 +305,15 @@ function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr 
         `use DETACHED if you meant to refer to an uncorrelated ${found.name} set`,
       );
     }
-    // An enclosing subject is the same set wherever it is named (`User` inside `User { ... }`).
-    const namespace =
-      (scope.singletons.has(found.name) ? '' : scope.aliasNamespace) + scope.namespace;
+    // An enclosing subject is the same set wherever it is named (`User` inside `User { ... }`);
+    // elsewhere each occurrence is a set of its own (bind/scoping).
+    const key = found.name + scope.namespace;
     return {
       kind: 'TypeRoot',
       type: { kind: 'object', name: found.name },
       card: MANY,
       objectType: found.name,
-      pathId: found.name + namespace,
+      pathId: scope.singletons.has(found.name) ? key : occurrenceId(ctx, scope, key),
     };
   }
   if (found?.kind === 'alias') {
@@ -322,7 +324,10 @@ function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr 
         bindExpr(ctx, { ...rootScopeLike(scope), module }, alias.expr),
       );
       const binding: Binding = { id: ctx.freshId(), name: found.name, expr, iteration: false };
-      return { ...bindingRef(binding), pathId: `alias:${found.name}${scope.namespace}` };
+      const key = `alias:${found.name}${scope.namespace}`;
+      const aliased = scope.pathAliases.get(key);
+      if (aliased) return aliased;
+      return inScope(scope, { ...bindingRef(binding), pathId: occurrenceId(ctx, scope, key) });
     }
   }
   if (found?.kind === 'scalar') {
@@ -347,11 +352,15 @@ function rootScopeLike(scope: Scope): Scope {
     moduleAliases: new Map(),
     singletons: new Set(),
     pathAliases: new Map(),
+    roots: new Map(),
   };
 }
 
 export function bindingRef(binding: Binding): BindingRef {
-  const card = binding.iteration ? { min: 1 as const, max: 1 as const } : binding.expr.card;
+  // A `for optional` variable is empty in the one iteration over an empty iterator.
+  const card = binding.iteration
+    ? { min: binding.optional ? (0 as const) : (1 as const), max: 1 as const }
+    : binding.expr.card;
   return {
     kind: 'BindingRef',
     type: binding.expr.type,
@@ -601,6 +610,25 @@ export function bindStep(
   return pointerStep(ctx, scope, source_, sourceId, source.type.name, pointer);
 }
 
+/**
+ * The scope a schema computed is bound in: `.x` and `__source__` are the source element, and so
+ * is the declaring type named as a root (`lcards := (select Card filter Card.name[0] =
+ * User.name[0])` on User: `User` is the user whose cards these are; schema expressions keep
+ * Gel's factoring of the source). Any other root is a set of its own (`count(User)` on another
+ * type counts every user).
+ */
+function computedScope(scope: Scope, own: IrExpr, pointer: PointerInfo, module: string): Scope {
+  const inner = subjectScope(scope, own, null);
+  const one = { ...own, card: ONE } as IrExpr;
+  return {
+    ...inner,
+    module,
+    pathAliases: new Map([...inner.pathAliases, [pointer.declaredIn, one]]),
+    // The source's own path (`User` of `select User { foo }`) is not a root of the computed.
+    roots: new Map(),
+  };
+}
+
 export function pointerStep(
   ctx: BindContext,
   scope: Scope,
@@ -619,7 +647,7 @@ export function pointerStep(
     computed = ctx.computedExpr(sourceType, pointer.name, () =>
       bindExpr(
         ctx,
-        { ...subjectScope(rootScopeLike(scope), own, null), module },
+        computedScope(rootScopeLike(scope), own, pointer, module),
         pointer.computed as ql.Expr,
       ),
     );

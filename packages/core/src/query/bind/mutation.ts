@@ -26,6 +26,7 @@
  *   `else`, the inserted type's short name is the conflicting object.
  * Invariants: pure; errors are QueryError subclasses with the position of the offending node.
  */
+import { rootKeyOf } from './scoping';
 import type * as ql from '../../syntax';
 import {
   InvalidLinkTargetError,
@@ -849,7 +850,7 @@ function rawParts(
       ? null
       : subject.kind === 'TypeRoot'
         ? subject.objectType
-        : pathIdOf(subject);
+        : rootKeyOf(pathIdOf(subject) as string);
   return { parts: [{ value, props, root }], card: bound.card };
 }
 

@@ -11,6 +11,7 @@
  * link `@x` reads when the subject is a link step). A later element replaces an earlier one of
  * the same name in place (so `{ *, name := upper(.name) }` keeps the splat's order).
  */
+import { rootKeyOf } from './scoping';
 import type * as ql from '../../syntax';
 import { InvalidReferenceError, InvalidTypeError, QueryError } from '../../errors';
 import type { IrExpr, PointerStep, ShapeElement } from '../ir';
@@ -351,14 +352,18 @@ function rebindView(
   const original = (shape as Extract<IrExpr, { kind: 'Shape' }>).subject;
   const subjectId = pathIdOf(original) as string;
   const one = { ...source, card: { min: 1, max: 1 } } as IrExpr;
-  const keys = original.kind === 'TypeRoot' ? [subjectId, original.objectType] : [subjectId];
+  // By the occurrence and by its root key (another occurrence of the same name, bind/scoping).
+  const keys =
+    original.kind === 'TypeRoot'
+      ? [subjectId, original.objectType]
+      : [subjectId, rootKeyOf(subjectId)];
   const aliases: [string, IrExpr][] = keys.map((k) => [k, one]);
   // A link's sub-shape (`User { deck: { n := User.deck@count } }`): its subject's sources are the
   // new source's sources (`U.deck.n`: `User` is `U`'s element).
   for (const [o, n] of linkSources(original, source)) {
     const id = pathIdOf(o);
     const alias = { ...n, card: { min: 1, max: 1 } } as IrExpr;
-    if (id !== null) aliases.push([id, alias]);
+    if (id !== null) aliases.push([id, alias], [rootKeyOf(id), alias]);
     if (o.kind === 'TypeRoot') aliases.push([o.objectType, alias]);
   }
   const inner: Scope = {

@@ -31,7 +31,7 @@
  * conditions hold (`applyGuards`: its `src` rows are filtered by them).
  * Every write passes `accessFilter` (item 38) for each concrete table it touches.
  */
-import { QueryError } from '../../errors';
+import { InvalidReferenceError, QueryError } from '../../errors';
 import type { Schema } from '../../schema';
 import { storageLayout, tableName } from '../../schema/storage/layout';
 import {
@@ -48,6 +48,7 @@ import {
 import { raise } from '../../std/operators';
 import { decodeParam, jsonOf, pgTypeFor } from '../../std/scalars';
 import { typeEnv } from '../bind/calls';
+import { rootKeyOf } from '../bind/scoping';
 import { children } from '../bind/statement';
 import { typeLevelConflictGroups } from '../bind/conflict-groups';
 import type { BindingRef, IrExpr } from '../ir';
@@ -1772,6 +1773,18 @@ function assertUncorrelated(ctx: PlanContext, rel: Rel, m: Mutation): void {
       throw new QueryError(
         'a mutation cannot read the current element of an enclosing query; it runs once per statement (use `for x in ... union (...)` to write per element)',
       );
+    }
+    // Another occurrence of the same root beside the mutation, in the same row (`select
+    // (Subordinate, (insert T { subordinates := Subordinate }))`): Gel refuses to factor it in.
+    if (expr.kind === 'TypeRoot' && !registry?.has(expr.pathId)) {
+      const key = rootKeyOf(expr.pathId);
+      if (
+        key !== expr.pathId &&
+        rel.someBoundHere((id) => id !== expr.pathId && rootKeyOf(id) === key)
+      )
+        throw new InvalidReferenceError(
+          `cannot reference correlated set '${expr.objectType}' here`,
+        );
     }
     for (const child of childrenOf(expr)) visit(child);
   };

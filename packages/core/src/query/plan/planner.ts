@@ -644,6 +644,12 @@ class Planner implements PlanContext {
       // One set of values per source element: the source is in scope even if the expression
       // does not read it (`cards := Card`), and an empty source has no values.
       const source = this.lift(rel, step.source);
+      // A single optional computed (`parent := (select .<children limit 1)`) may be empty per
+      // source: the source's row is kept (an optional argument sees `{}`).
+      if (!this.row && !source.nullable && step.card.max !== 'many' && step.card.min === 0) {
+        const { query, columns } = this.rows(rel, step.computed);
+        return this.liftRows(rel, step, query, columns, 'left');
+      }
       if (!source.nullable) return this.lift(rel, step.computed);
       const present = sql.isNull(source.kind === 'object' ? source.id : source.expr, true);
       const { query, columns } = this.rows(rel, step.computed, {
@@ -1339,10 +1345,12 @@ class Planner implements PlanContext {
       }
       case 'TupleElement': {
         if (expr.tuple.kind === 'TupleLiteral') {
-          // The other elements are siblings still: their sets multiply the rows and their
-          // paths factor with this one's (`(z, array_agg(array_unpack(z))).1`).
-          this.lift(rel, expr.tuple);
-          return this.value(rel, expr.tuple.elements[expr.position] as IrExpr);
+          // `(X, X + 1).1`: the other elements still make the tuples (a set multiplies them, an
+          // empty one leaves none), though only this one is read.
+          const { elements } = expr.tuple;
+          const others = elements.filter((_, i) => i !== expr.position);
+          const values = others.map((e) => this.value(rel, e));
+          return nullIfAnyNull(others, values, this.value(rel, elements[expr.position] as IrExpr));
         }
         const tuple = this.value(rel, expr.tuple);
         return decodeParam(

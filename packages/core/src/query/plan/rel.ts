@@ -76,6 +76,12 @@ export class Rel {
     return this.bindings.get(pathId) ?? this.parent?.lookup(pathId);
   }
 
+  /** Whether a path id bound in this Rel (not an enclosing one) satisfies `test`. */
+  someBoundHere(test: (pathId: string) => boolean): boolean {
+    for (const id of this.bindings.keys()) if (test(id)) return true;
+    return false;
+  }
+
   /** Adds a FROM item: `inner` (rows multiply; `on` becomes a condition) or `left` (rows kept). */
   join(type: 'inner' | 'left', item: FromItem, on: SqlExpr | null = null): void {
     if (this.from === null) {

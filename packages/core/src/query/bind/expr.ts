@@ -54,16 +54,7 @@ import { isMaterialized, occurrenceId, withSubjectRoot } from './scoping';
 import { bindShape, viewStep } from './shape';
 import { matchesPattern, resolveTypePattern } from './type-pattern';
 import { bindStatement } from './statement';
-import { commonType } from '../../std';
-import {
-  bindCall,
-  bindCast,
-  bindOperator,
-  bindOperatorOn,
-  bindSlice,
-  literalType,
-  typeEnv,
-} from './calls';
+import { bindCall, bindCast, bindOperator, bindOperatorOn, bindSlice, literalType } from './calls';
 import { refuseCorrelatedWrites } from './dml-correlation';
 import { checkComputedElement } from './shape-checks';
 import { checkIntersectionPointer, checkUnionOperands, checkUnionType } from './union-check';
@@ -1402,7 +1393,7 @@ export function unifyTypes(ctx: BindContext, a: IrType, b: IrType, span: ql.Span
     checkUnionType(ctx.index, name, span);
     return { kind: 'object', name };
   }
-  const common = numericCommon(a, b) ?? stdScalarCommon(ctx, a, b);
+  const common = numericCommon(a, b);
   if (common) return common;
   if (a.kind === 'array' && b.kind === 'array') {
     return { kind: 'array', element: asTypeRef(unifyTypes(ctx, a.element, b.element, span), span) };
@@ -1464,15 +1455,6 @@ function bindIntrospect(
   const query = ql.parseExpression(`(select ${row} filter .id = <uuid>'${id}' limit 1)`);
   // The catalogue has exactly one row with this id.
   return { ...bindExpr(ctx, rootScopeLike(scope), query), card: ONE };
-}
-
-/** Two std scalars meeting through std's implicit casts (int64 ∪ float32 is float64; local_date
- * ∪ local_datetime is local_datetime): std's common type, or null. */
-function stdScalarCommon(ctx: BindContext, a: IrType, b: IrType): IrType | null {
-  if (a.kind !== 'scalar' || b.kind !== 'scalar') return null;
-  const std = (name: string) => name.startsWith('std::') || name.startsWith('cal::');
-  if (!std(a.name) || !std(b.name)) return null;
-  return commonType([a, b], typeEnv(ctx.index));
 }
 
 /**

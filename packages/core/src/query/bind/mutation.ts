@@ -38,7 +38,7 @@ import {
   QueryError,
 } from '../../errors';
 import type { TypeRef } from '../../schema/model';
-import { storageLayout, type StorageLayout } from '../../schema/storage/layout';
+import { storageLayout } from '../../schema/storage/layout';
 import { resolveCast } from '../../std';
 import {
   AT_MOST_ONE,
@@ -1117,17 +1117,10 @@ function isStored(pointer: PointerInfo): boolean {
   );
 }
 
-const layouts = new WeakMap<object, StorageLayout>();
-
 /** True when the concrete type's table has a column default for the pointer (so an insert that
  * leaves the column out gets it from PostgreSQL). */
 function databaseAppliesDefault(ctx: BindContext, type: string, pointer: string): boolean {
-  let layout = layouts.get(ctx.index.schema);
-  if (!layout) {
-    layout = storageLayout(ctx.index.schema);
-    layouts.set(ctx.index.schema, layout);
-  }
-  const table = layout.tables.find((t) => t.type === type);
+  const table = storageLayout(ctx.index.schema).tables.find((t) => t.type === type);
   const column = table?.columns.find((c) => c.pointer === pointer);
   return column !== undefined && column.column.default !== null && !column.queryDefault;
 }

@@ -8,8 +8,8 @@
  * declaring it. Pure; used by plan/mutation (the conflict checks and the guard of writes nested
  * in the values).
  */
-import type * as ql from '../../syntax';
 import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
+import { subjectPointerName } from './mutation';
 
 export interface ConflictGroup {
   readonly pointers: readonly PointerInfo[];
@@ -23,7 +23,7 @@ export function typeLevelConflictGroups(type: ObjectTypeInfo): ConflictGroup[] {
     const subject = c.subjectExpr;
     const parts = subject.kind === 'TupleLiteral' ? subject.elements : [subject];
     const pointers = parts.map((p) => {
-      const name = pointerName(p);
+      const name = subjectPointerName(p);
       const pointer = name === null ? undefined : type.pointers.get(name);
       return pointer && !pointer.many && pointer.computed === null ? pointer : null;
     });
@@ -31,15 +31,4 @@ export function typeLevelConflictGroups(type: ObjectTypeInfo): ConflictGroup[] {
     out.push({ pointers: pointers as PointerInfo[], owner: c.declaredIn });
   }
   return out;
-}
-
-/** `.p` or `__subject__.p`: the pointer's name; null for anything else. */
-function pointerName(expr: ql.Expr): string | null {
-  if (expr.kind !== 'Path' || expr.steps.length !== 1) return null;
-  const [step] = expr.steps;
-  if (!step || step.kind !== 'Ptr' || step.via !== '.') return null;
-  const fromSubject =
-    expr.subject === null ||
-    (expr.subject.kind === 'Anchor' && expr.subject.name === '__subject__');
-  return fromSubject ? step.name : null;
 }

@@ -15,6 +15,7 @@ import { InvalidReferenceError } from '../../errors';
 import type { IrExpr } from '../ir';
 import { isMutation } from '../mutation-ir';
 import { fail } from './context';
+import { visitVisiblePaths } from './factoring';
 import { children } from './statement';
 
 /** Refuses `elements` when one reads, fenced by a write, a path another reads openly. */
@@ -84,7 +85,7 @@ function writes(expr: IrExpr): boolean {
 
 /**
  * The object paths `expr` reads one element at a time outside any fence (bind/factoring's
- * `visiblePathIds`, with names to report), without `for` variables (Gel allows correlating with
+ * visible paths, with names to report), without `for` variables (Gel allows correlating with
  * an enclosing iterator).
  */
 function collectOpen(expr: IrExpr, out: Map<string, string> | Set<string>): void {
@@ -92,49 +93,15 @@ function collectOpen(expr: IrExpr, out: Map<string, string> | Set<string>): void
     if (out instanceof Map) out.set(id, name);
     else out.add(id);
   };
-  switch (expr.kind) {
-    case 'BindingRef':
-      if (expr.binding.transparent) collectOpen(expr.binding.expr, out);
-      else if (!expr.binding.iteration) add(expr.pathId, expr.binding.name);
-      return;
-    case 'TypeRoot':
-      add(expr.pathId, shortName(expr.objectType));
-      return;
-    case 'PointerStep':
-    case 'Backlink':
-    case 'Intersection':
-      if (expr.type.kind === 'object') add(expr.pathId, expr.pathId.replace(/^\w+::/, ''));
-      if (expr.kind !== 'PointerStep' || expr.computed === null) collectOpen(expr.source, out);
-      return;
-    case 'LinkProperty':
-      collectOpen(expr.link, out);
-      return;
-    case 'Call':
-      if (expr.callKind !== 'element') return;
-      expr.args.forEach((a, i) => {
-        if (expr.modes[i] === 'element') collectOpen(a, out);
-      });
-      return;
-    case 'Cast':
-    case 'TypeCheck':
-      collectOpen(expr.expr, out);
-      return;
-    case 'TupleElement':
-      collectOpen(expr.tuple, out);
-      return;
-    case 'TupleLiteral':
-    case 'ArrayLiteral':
-      for (const e of expr.elements) collectOpen(e, out);
-      return;
-    case 'IfElse':
-      collectOpen(expr.condition, out);
-      return;
-    case 'Shape':
-      collectOpen(expr.subject, out);
-      return;
-    default:
-      return;
-  }
+  visitVisiblePaths(expr, (path) => {
+    if (path.kind === 'BindingRef') {
+      if (!path.binding.iteration) add(path.pathId, path.binding.name);
+    } else if (path.kind === 'TypeRoot') {
+      add(path.pathId, shortName(path.objectType));
+    } else if (path.type.kind === 'object') {
+      add(path.pathId, path.pathId.replace(/^\w+::/, ''));
+    }
+  });
 }
 
 function shortName(name: string): string {

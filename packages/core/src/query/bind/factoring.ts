@@ -219,54 +219,68 @@ function pathIdOfPath(expr: IrExpr): string | null {
  */
 export function visiblePathIds(expr: IrExpr): Set<string> {
   const out = new Set<string>();
-  collectVisible(expr, out);
+  visitVisiblePaths(expr, (path) => out.add(path.pathId));
   return out;
 }
 
-function collectVisible(expr: IrExpr, out: Set<string>): void {
-  switch (expr.kind) {
-    case 'BindingRef':
-      if (expr.binding.transparent) collectVisible(expr.binding.expr, out);
-      else out.add(expr.pathId);
-      return;
-    case 'TypeRoot':
-      out.add(expr.pathId);
-      return;
-    case 'PointerStep':
-    case 'Backlink':
-    case 'Intersection':
-      out.add(expr.pathId);
-      // A computed pointer's source is not a path of the scope (Gel does not factor computables).
-      if (expr.kind !== 'PointerStep' || expr.computed === null) collectVisible(expr.source, out);
-      return;
-    case 'LinkProperty':
-      collectVisible(expr.link, out);
-      return;
-    case 'Call':
-      if (expr.callKind !== 'element') return;
-      expr.args.forEach((a, i) => {
-        if (expr.modes[i] === 'element') collectVisible(a, out);
-      });
-      return;
-    case 'Cast':
-    case 'TypeCheck':
-    case 'ObjectJson':
-      collectVisible(expr.expr, out);
-      return;
-    case 'TupleElement':
-      collectVisible(expr.tuple, out);
-      return;
-    case 'TupleLiteral':
-    case 'ArrayLiteral':
-      for (const e of expr.elements) collectVisible(e, out);
-      return;
-    case 'IfElse':
-      collectVisible(expr.condition, out);
-      return;
-    case 'Shape':
-      collectVisible(expr.subject, out);
-      return;
-    default:
-      return;
-  }
+/** The path nodes `visiblePathIds` collects, each given to `visit` (the root of a binding, a
+ * type root, a pointer step, backlink or intersection), for callers that need more than ids
+ * (bind/dml-correlation names them). */
+export function visitVisiblePaths(
+  expr: IrExpr,
+  visit: (
+    path: Extract<
+      IrExpr,
+      { kind: 'BindingRef' | 'TypeRoot' | 'PointerStep' | 'Backlink' | 'Intersection' }
+    >,
+  ) => void,
+): void {
+  const walk = (e: IrExpr): void => {
+    switch (e.kind) {
+      case 'BindingRef':
+        if (e.binding.transparent) walk(e.binding.expr);
+        else visit(e);
+        return;
+      case 'TypeRoot':
+        visit(e);
+        return;
+      case 'PointerStep':
+      case 'Backlink':
+      case 'Intersection':
+        visit(e);
+        // A computed pointer's source is not a path of the scope (Gel does not factor computables).
+        if (e.kind !== 'PointerStep' || e.computed === null) walk(e.source);
+        return;
+      case 'LinkProperty':
+        walk(e.link);
+        return;
+      case 'Call':
+        if (e.callKind !== 'element') return;
+        e.args.forEach((a, i) => {
+          if (e.modes[i] === 'element') walk(a);
+        });
+        return;
+      case 'Cast':
+      case 'TypeCheck':
+      case 'ObjectJson':
+        walk(e.expr);
+        return;
+      case 'TupleElement':
+        walk(e.tuple);
+        return;
+      case 'TupleLiteral':
+      case 'ArrayLiteral':
+        for (const x of e.elements) walk(x);
+        return;
+      case 'IfElse':
+        walk(e.condition);
+        return;
+      case 'Shape':
+        walk(e.subject);
+        return;
+      default:
+        return;
+    }
+  };
+  walk(expr);
 }

@@ -391,7 +391,7 @@ function conflictKeyNames(
 }
 
 /** `.p` or `__subject__.p` → `p`; anything else → null. */
-function subjectPointerName(expr: ql.Expr): string | null {
+export function subjectPointerName(expr: ql.Expr): string | null {
   if (expr.kind !== 'Path' || expr.steps.length !== 1) return null;
   const [step] = expr.steps;
   if (!step || step.kind !== 'Ptr' || step.via !== '.') return null;

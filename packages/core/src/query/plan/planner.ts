@@ -68,7 +68,9 @@ export function planQuery(index: SchemaIndex, query: IrQuery, options: PlanOptio
   const planner = new Planner(index, options);
   markSideEffects(planner, query.sideEffects);
   for (const expr of query.sideEffects) planSideEffect(planner, expr);
-  return planner.root(query.root);
+  // A parameter the query names but never evaluates (inside `typeof`) is still sent by the
+  // engine: an unread CTE declares it, so the statement takes every value it is given.
+  return planner.root(query.root, query.params.length);
 }
 
 /** The alias a DDL expression's row is read from; `planRowExpression` prints its columns bare. */
@@ -197,12 +199,31 @@ class Planner implements PlanContext {
   // -------------------------------------------------------------------------------------------
   // The statement
 
-  root(expr: IrExpr): SqlQuery {
+  /** Params read so far (1-based SQL numbers). */
+  private readonly paramsRead = new Set<number>();
+
+  private declareUnreadParams(count: number): void {
+    const unread = Array.from({ length: count }, (_, i) => i + 1).filter(
+      (n) => !this.paramsRead.has(n),
+    );
+    if (unread.length === 0) return;
+    this.ctes.push(
+      sql.cte(
+        this.fresh('params'),
+        sql.select({
+          targets: unread.map((n) => sql.target(sql.cast(sql.param(n), pgType('jsonb')), `p${n}`)),
+        }),
+      ),
+    );
+  }
+
+  root(expr: IrExpr, paramCount = 0): SqlQuery {
     const rel = new Rel(null);
     this.prebind(rel, expr);
     const bound = this.lift(rel, expr);
     const out = bound.out ?? this.outputOf(rel, expr, bound);
     const present = this.presence(bound);
+    this.declareUnreadParams(paramCount);
     return sql.select({
       with: sql.with(this.ctes),
       targets: [
@@ -1269,6 +1290,7 @@ class Planner implements PlanContext {
       case 'Literal':
         return this.literal(expr);
       case 'Param':
+        this.paramsRead.add(expr.index + 1);
         return decodeParam(
           expr.type as TypeRef,
           sql.cast(sql.param(expr.index + 1), pgType('jsonb')),

@@ -3,11 +3,13 @@ import {
   ConstraintViolationError,
   EdgeQLSyntaxError,
   InvalidSyntaxError,
+  InvalidValueError,
   QUERY_ERROR_BY_SQLSTATE,
   QueryError,
   SvcError,
   commonError,
   defineErrorCodes,
+  queryErrorClassForSqlState,
   registeredErrorCodes,
   renderError,
 } from './index';
@@ -39,6 +41,8 @@ describe('query error classes', () => {
   test('SQLSTATE maps back to the most specific class', () => {
     expect(QUERY_ERROR_BY_SQLSTATE.get('21000')).toBe(CardinalityViolationError);
     expect(QUERY_ERROR_BY_SQLSTATE.get('42601')).toBe(EdgeQLSyntaxError);
+    // std::assert raises assert_failure: Gel's InvalidValueError, never an internal error.
+    expect(queryErrorClassForSqlState('P0004')).toBe(InvalidValueError);
   });
 });
 

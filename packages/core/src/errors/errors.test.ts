@@ -7,6 +7,7 @@ import {
   QUERY_ERROR_BY_SQLSTATE,
   QueryError,
   SvcError,
+  UnsupportedFeatureError,
   commonError,
   defineErrorCodes,
   queryErrorClassForSqlState,
@@ -43,6 +44,9 @@ describe('query error classes', () => {
     expect(QUERY_ERROR_BY_SQLSTATE.get('42601')).toBe(EdgeQLSyntaxError);
     // std::assert raises assert_failure: Gel's InvalidValueError, never an internal error.
     expect(queryErrorClassForSqlState('P0004')).toBe(InvalidValueError);
+    // SQL the compiler produced with types PostgreSQL has no operator for: not a 500.
+    expect(queryErrorClassForSqlState('42883')).toBe(UnsupportedFeatureError);
+    expect(queryErrorClassForSqlState('42P01')).toBeUndefined();
   });
 });
 

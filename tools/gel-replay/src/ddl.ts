@@ -18,7 +18,7 @@
  * counted like any other failure.
  */
 
-import { splitStatements, statementHead } from './script';
+import { splitStatements, statementHead, stringEnd } from './script';
 
 export { isDdl } from './script';
 
@@ -93,8 +93,7 @@ function declarationEnd(sdl: string, start: number): { end: number; blockClose: 
   for (let i = start; i < sdl.length; i++) {
     const ch = sdl[i] as string;
     if (ch === "'" || ch === '"') {
-      i++;
-      while (i < sdl.length && sdl[i] !== ch) i += sdl[i] === '\\' ? 2 : 1;
+      i = stringEnd(sdl, i) - 1;
       continue;
     }
     if (ch === '(' || ch === '[' || ch === '{') depth++;
@@ -143,8 +142,7 @@ function blockOpen(sdl: string, at: number): number | null {
   for (let i = at; i < sdl.length; i++) {
     const ch = sdl[i] as string;
     if (ch === "'" || ch === '"') {
-      i++;
-      while (i < sdl.length && sdl[i] !== ch) i += sdl[i] === '\\' ? 2 : 1;
+      i = stringEnd(sdl, i) - 1;
       continue;
     }
     if (ch === '(' || ch === '[') depth++;

@@ -56,6 +56,15 @@ export function splitStatements(text: string): string[] {
   return out;
 }
 
+/** The index just past the quoted string (`'...'` or `"..."`, backslash escapes) opening at
+ * `start`. */
+export function stringEnd(text: string, start: number): number {
+  const quote = text[start];
+  let i = start + 1;
+  while (i < text.length && text[i] !== quote) i += text[i] === '\\' ? 2 : 1;
+  return i + 1;
+}
+
 const DDL =
   /^(start|populate|commit|abort|create|alter|drop|configure|set|reset|describe|administer|declare|rollback)\b/i;
 
@@ -144,8 +153,7 @@ export function stripDefaultAt(sdl: string, line: number, column: number): strin
   for (; i < sdl.length; i++) {
     const ch = sdl[i] as string;
     if (ch === "'" || ch === '"') {
-      i++;
-      while (i < sdl.length && sdl[i] !== ch) i += sdl[i] === '\\' ? 2 : 1;
+      i = stringEnd(sdl, i) - 1;
       continue;
     }
     if (ch === '(' || ch === '[' || ch === '{') depth++;

@@ -1,21 +1,45 @@
 /**
  * gel-replay/buckets: the one table mapping Gel's test files (and, where a file mixes topics, test
- * method names) to the buckets issue 10 is measured by. First matching row wins; a file without
- * a row is `other` (std, casts, DDL, policies, ...: later issues), reported but not in the goal.
+ * method names) to the buckets the issues are measured by. First matching row wins; a file
+ * without a row is `other` (DDL, policies, ...: later issues), reported but not in a goal.
+ *
+ * Issue 10 (the query engine): 90% in each of its buckets. Issue 11 (the std library, casts and
+ * scalar semantics): 95% in casts, json, arrays, strings and errors; 90% in math, ranges,
+ * datetime, duration and tuples. The std files also hold tests of other topics (paths, `if`,
+ * aliases, user function calls): those are `std other`, reported with issue 11 but not in a goal.
  */
 
-export const BUCKETS = [
-  'select and shapes',
-  'links',
-  'insert',
-  'update',
-  'delete',
-  'for',
-  'with',
-  'group',
-  'sets',
-] as const;
-export type Bucket = (typeof BUCKETS)[number] | 'other';
+interface BucketGoal {
+  readonly issue: 10 | 11;
+  /** The share of the bucket's tests the issue asks for, in percent. */
+  readonly target: number | null;
+}
+
+export const BUCKET_GOALS = {
+  'select and shapes': { issue: 10, target: 90 },
+  links: { issue: 10, target: 90 },
+  insert: { issue: 10, target: 90 },
+  update: { issue: 10, target: 90 },
+  delete: { issue: 10, target: 90 },
+  for: { issue: 10, target: 90 },
+  with: { issue: 10, target: 90 },
+  group: { issue: 10, target: 90 },
+  sets: { issue: 10, target: 90 },
+  casts: { issue: 11, target: 95 },
+  json: { issue: 11, target: 95 },
+  arrays: { issue: 11, target: 95 },
+  strings: { issue: 11, target: 95 },
+  errors: { issue: 11, target: 95 },
+  math: { issue: 11, target: 90 },
+  ranges: { issue: 11, target: 90 },
+  datetime: { issue: 11, target: 90 },
+  duration: { issue: 11, target: 90 },
+  tuples: { issue: 11, target: 90 },
+  'std other': { issue: 11, target: null },
+} as const satisfies Record<string, BucketGoal>;
+
+export type Bucket = keyof typeof BUCKET_GOALS | 'other';
+export const BUCKETS = Object.keys(BUCKET_GOALS) as readonly (keyof typeof BUCKET_GOALS)[];
 
 interface Row {
   readonly file: string;
@@ -24,7 +48,12 @@ interface Row {
   readonly bucket: Bucket;
 }
 
+/** Method names of the std files that test what an invalid expression raises. */
+const ERROR_METHODS =
+  /^test_edgeql_(expr_(valid|invalid|error|cannot)|overflow_error|assert_|expr_static|normalization_mismatch)|_(illegal|invalid|error|errors|bad)(_|\d|$)/;
+
 const TABLE: readonly Row[] = [
+  // ---- issue 10
   {
     file: 'test_edgeql_select.py',
     methods:
@@ -61,6 +90,83 @@ const TABLE: readonly Row[] = [
     methods: /^test_edgeql_expr_(valid_setop|setop|set_|emptyset|valid_setbool)/,
     bucket: 'sets',
   },
+  // ---- issue 11
+  { file: 'test_edgeql_expressions.py', methods: ERROR_METHODS, bucket: 'errors' },
+  { file: 'test_edgeql_functions.py', methods: ERROR_METHODS, bucket: 'errors' },
+  { file: 'test_edgeql_casts.py', methods: /^test_edgeql_casts_illegal/, bucket: 'errors' },
+  { file: 'test_edgeql_casts.py', methods: /json/, bucket: 'json' },
+  { file: 'test_edgeql_casts.py', methods: /tuple/, bucket: 'tuples' },
+  { file: 'test_edgeql_casts.py', methods: /multirange|range/, bucket: 'ranges' },
+  { file: 'test_edgeql_casts.py', bucket: 'casts' },
+  { file: 'test_edgeql_enums.py', methods: /json/, bucket: 'json' },
+  { file: 'test_edgeql_enums.py', bucket: 'casts' },
+  { file: 'test_edgeql_json.py', bucket: 'json' },
+  {
+    file: 'test_edgeql_expressions.py',
+    methods: /^test_edgeql_(expr_cast|cast_to|expr_implicit|expr_idempotent)/,
+    bucket: 'casts',
+  },
+  {
+    file: 'test_edgeql_expressions.py',
+    methods: /^test_edgeql_expr_(array|slice|index)/,
+    bucket: 'arrays',
+  },
+  {
+    file: 'test_edgeql_expressions.py',
+    methods: /^test_edgeql_(expr_(string|str|bytes|literals)|str_concat)/,
+    bucket: 'strings',
+  },
+  {
+    file: 'test_edgeql_expressions.py',
+    methods: /^test_edgeql_expr_(op|mod|comparison|aggregate)/,
+    bucket: 'math',
+  },
+  { file: 'test_edgeql_expressions.py', methods: /^test_edgeql_expr_range/, bucket: 'ranges' },
+  { file: 'test_edgeql_expressions.py', methods: /^test_edgeql_expr_tuple/, bucket: 'tuples' },
+  { file: 'test_edgeql_expressions.py', bucket: 'std other' },
+  {
+    file: 'test_edgeql_functions.py',
+    methods: /^test_edgeql_functions_(array|enumerate)/,
+    bucket: 'arrays',
+  },
+  { file: 'test_edgeql_functions.py', methods: /json/, bucket: 'json' },
+  {
+    file: 'test_edgeql_functions.py',
+    methods: /^test_edgeql_functions_(range|multirange)/,
+    bucket: 'ranges',
+  },
+  {
+    file: 'test_edgeql_functions.py',
+    methods: /^test_edgeql_functions_duration|_to_(relative|date)_duration|_duration/,
+    bucket: 'duration',
+  },
+  {
+    file: 'test_edgeql_functions.py',
+    methods: /^test_edgeql_functions_(datetime|date|time|unix|to_datetime|to_local)|local_/,
+    bucket: 'datetime',
+  },
+  {
+    file: 'test_edgeql_functions.py',
+    methods:
+      /^test_edgeql_(functions_(str|re|string|len|find|contains|encoding|to_str|to_bytes)|str_)/,
+    bucket: 'strings',
+  },
+  {
+    file: 'test_edgeql_functions.py',
+    methods:
+      /^test_edgeql_(functions?_(math|sum|max|min|round|int|bitwise|approximate|count|any|all|to_(int|float|bigint|decimal)|complex)|math)/,
+    bucket: 'math',
+  },
+  { file: 'test_edgeql_functions.py', bucket: 'std other' },
+  {
+    file: 'test_edgeql_datatypes.py',
+    methods: /duration|relativedelta|realativedelta/,
+    bucket: 'duration',
+  },
+  { file: 'test_edgeql_datatypes.py', methods: /datetime|local/, bucket: 'datetime' },
+  { file: 'test_edgeql_datatypes.py', methods: /decimal|bigint/, bucket: 'math' },
+  { file: 'test_edgeql_datatypes.py', methods: /tuple/, bucket: 'tuples' },
+  { file: 'test_edgeql_datatypes.py', bucket: 'std other' },
 ];
 
 export function bucketOf(file: string, method: string): Bucket {
@@ -70,5 +176,13 @@ export function bucketOf(file: string, method: string): Bucket {
   return 'other';
 }
 
-/** The files the default run replays: every file with a row above. */
-export const BUCKET_FILES: readonly string[] = [...new Set(TABLE.map((r) => r.file))];
+/** The files of one issue's buckets (every issue's when absent). */
+export function bucketFiles(issue?: 10 | 11): readonly string[] {
+  return [
+    ...new Set(
+      TABLE.filter(
+        (r) => r.bucket !== 'other' && (!issue || BUCKET_GOALS[r.bucket].issue === issue),
+      ).map((r) => r.file),
+    ),
+  ];
+}

@@ -1851,9 +1851,22 @@ class Planner implements PlanContext {
     );
   }
 
-  /** True when `expr` is a column or link property of an already bound row, a literal or a param. */
+  /**
+   * True when `expr` is a column or link property of an already bound row, a literal, a param, or
+   * a scalar cast or element-wise std call of such values: one value per row, computed in the
+   * target list (a subquery per element would be a SubPlan per row to PostgreSQL).
+   */
   private isInline(rel: Rel, expr: IrExpr): boolean {
     switch (expr.kind) {
+      case 'Call':
+        return (
+          expr.callKind === 'element' &&
+          expr.card.max !== 'many' &&
+          expr.modes.every((m) => m !== 'set') &&
+          expr.args.every((a) => this.isInline(rel, a))
+        );
+      case 'Cast':
+        return expr.card.max !== 'many' && this.isInline(rel, expr.expr);
       case 'Literal':
       case 'Param':
         return true;

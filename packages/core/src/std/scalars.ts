@@ -136,11 +136,12 @@ const INFO: Record<StdScalarName, ScalarInfo> = {
   'std::decimal': {
     ...number('std::decimal', STD_PG_TYPES['std::decimal'], { kind: 'exact', integer: false }),
     decode: (j) => cast(jsonText(j), 'numeric'),
+    fromText: (t) => meta('decimal_in', [t]),
   },
   'std::bigint': {
     ...number('std::bigint', STD_PG_TYPES['std::bigint'], { kind: 'exact', integer: true }),
     decode: (j) => sql.cast(cast(jsonText(j), 'numeric'), STD_PG_TYPES['std::bigint']),
-    fromText: (t) => sql.cast(cast(t, 'numeric'), STD_PG_TYPES['std::bigint']),
+    fromText: (t) => sql.cast(meta('bigint_in', [t]), STD_PG_TYPES['std::bigint']),
   },
   'std::uuid': {
     name: 'std::uuid',

@@ -148,6 +148,13 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
        then "svc_meta".raise(null::numeric, '22P02', 'invalid input syntax for type std::decimal: ' || quote_literal($1)) else v end
      from (select $1::numeric as v) as n`,
   ),
+  // The bytes in reverse order (little-endian <-> big-endian).
+  fn(
+    'bytes_reverse(bytea)',
+    'bytea',
+    `select coalesce(string_agg(substring($1 from i for 1), ''::bytea order by i desc), ''::bytea)
+     from generate_series(1, length($1)) as i`,
+  ),
   // `<bool>'...'` (spec item 4): true or false in any case, nothing else.
   fn(
     'bool_in(text)',

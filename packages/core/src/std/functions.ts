@@ -777,6 +777,58 @@ function conversions(): Overload[] {
   return out;
 }
 
+/**
+ * Integers to and from their bytes (Gel's `to_bytes(int, Endian)`, `to_int16(bytes, Endian)`):
+ * PostgreSQL's `int2send`/`int4send`/`int8send` give the big-endian bytes; little-endian is their
+ * reverse. Bytes of the wrong length are an InvalidValueError (22023).
+ */
+function intBytes(): Overload[] {
+  const out: Overload[] = [];
+  const little = (a: SqlArgs) => sql.bin('=', a.at(1), sql.text('Little'));
+  for (const [t, width, pg] of [
+    ['int16', 2, 'smallint'],
+    ['int32', 4, 'integer'],
+    ['int64', 8, 'bigint'],
+  ] as const) {
+    const bits = width * 8;
+    out.push(
+      def('std::to_bytes', `val: ${t}, endian: Endian`, 'bytes', (a) => {
+        const big = fn(`int${width}send`, a.at(0));
+        return caseWhen([[little(a), meta('bytes_reverse', big)]], big);
+      }),
+    );
+    out.push(
+      def(`std::to_${t}`, `val: bytes, endian: Endian`, t, (a) => {
+        const ordered = caseWhen([[little(a), meta('bytes_reverse', a.at(0))]], a.at(0));
+        const asBits = cast(
+          sql.bin('||', sql.text('x'), fn('encode', ordered, sql.text('hex'))),
+          `bit(${bits})`,
+        );
+        // bit(16) reads as an unsigned integer: shift it to the top and back to extend the sign.
+        const value =
+          width === 2
+            ? cast(paren(sql.bin('>>', paren(sql.bin('<<', int4(asBits), num(16))), num(16))), pg)
+            : cast(asBits, pg);
+        return caseWhen(
+          [
+            [
+              sql.bin('<>', fn('length', a.at(0)), num(width)),
+              raise(
+                a.at(0),
+                pgType(pg),
+                sql.text(`to_${t}(): the argument must be exactly ${width} bytes long`),
+                '22023',
+              ),
+            ],
+          ],
+          value,
+        );
+      }),
+    );
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Dates and times: current time, parts, truncation
 
@@ -1145,6 +1197,8 @@ function numbers(): Overload[] {
   for (const name of ['sin', 'cos', 'tan', 'cot', 'asin', 'acos', 'atan'] as const) {
     out.push(def(`math::${name}`, 'x: float64', 'float64', (a) => fn(name, a.at(0))));
   }
+  // PostgreSQL 14+ counts the set bits of a bytea itself.
+  out.push(def('std::bit_count', 'bytes: bytes', 'int64', (a) => fn('bit_count', a.at(0))));
   for (const t of INTS) {
     out.push(def('std::bit_and', `l: ${t}, r: ${t}`, t, (a) => sql.bin('&', a.at(0), a.at(1))));
     out.push(def('std::bit_or', `l: ${t}, r: ${t}`, t, (a) => sql.bin('|', a.at(0), a.at(1))));
@@ -1423,6 +1477,7 @@ export const STD_FUNCTIONS: ReadonlyMap<string, readonly Overload[]> = table([
   ...generic(),
   ...strings(),
   ...conversions(),
+  ...intBytes(),
   ...datetimes(),
   ...json(),
   ...arrays(),

@@ -6,7 +6,7 @@
 import { STORAGE_BOOTSTRAP_SQL } from '../sql/codegen/bootstrap';
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import { printSql } from '../sql/print';
-import type { TypeRef } from '../schema/model';
+import { STD_ENUMS, type TypeRef } from '../schema/model';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import {
   decodeParam,
@@ -27,7 +27,8 @@ const t = (name: string): TypeRef => {
 const ENV: TypeEnv = {
   stdBase: (name) =>
     name.startsWith('std::') || name.startsWith('cal::') ? (name as never) : null,
-  enumValues: (name) => (name === 'default::Color' ? ['Red', 'Green', 'Blue'] : null),
+  enumValues: (name) =>
+    name === 'default::Color' ? ['Red', 'Green', 'Blue'] : (STD_ENUMS[name] ?? null),
 };
 
 /** An argument: its EdgeQL type and its value as the JSON a client would send. */
@@ -1104,6 +1105,39 @@ describe('functions', () => {
     ],
     ['std::bit_count', [['int64', 7]], 3],
     ['std::bit_count', [['int16', -32768]], 1],
+    ['std::bit_count', [['bytes', 'DwE=']], 5],
+    [
+      'std::to_bytes',
+      [
+        ['int16', 1],
+        ['Endian', 'Big'],
+      ],
+      'AAE=',
+    ],
+    [
+      'std::to_bytes',
+      [
+        ['int32', -2],
+        ['Endian', 'Little'],
+      ],
+      '/v///w==',
+    ],
+    [
+      'std::to_int16',
+      [
+        ['bytes', '/v8='],
+        ['Endian', 'Little'],
+      ],
+      -2,
+    ],
+    [
+      'std::to_int64',
+      [
+        ['bytes', 'AAAAAAAAAQA='],
+        ['Endian', 'Big'],
+      ],
+      256,
+    ],
     ['std::bit_count', [['int32', -1]], 32],
     ['math::ceil', [['int16', 2]], 2],
     [
@@ -1225,6 +1259,14 @@ describe('functions', () => {
       '22023',
     ],
     ['std::to_bigint', [['str', '1.02']], '22P02'],
+    [
+      'std::to_int32',
+      [
+        ['bytes', 'AQ=='],
+        ['Endian', 'Big'],
+      ],
+      '22023',
+    ],
     ['std::to_bigint', [['str', 'NaN']], '22P02'],
     ['std::to_decimal', [['str', 'Infinity']], '22P02'],
     ['std::to_json', [['str', '{']], '22P02'],

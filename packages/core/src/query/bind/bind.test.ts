@@ -115,3 +115,25 @@ describe('schema index', () => {
     expect(schemaIndex(schema)).toBe(index);
   });
 });
+
+describe('SDL functions over a union of object types', () => {
+  const sdl = `module default {
+    type File { required name: str; }
+    type URL { required name: str; required address: str; }
+    function label(x: File | URL) -> str using (x.name);
+  }`;
+  test('the body reads what the members share (the schema builds)', () => {
+    expect(() => buildSchema(sdl)).not.toThrow();
+  });
+  test('a member is an argument for the union parameter', () => {
+    const unions = schemaIndex(buildSchema(sdl));
+    for (const arg of ['(select File)', '<URL>{}', '<File | URL>{}']) {
+      const ir = bindExpression(unions, ql.parseExpression(`label(${arg})`), {
+        mode: 'query',
+        module: 'default',
+        subjectType: null,
+      });
+      expect(ir.type).toEqual({ kind: 'scalar', name: 'std::str' });
+    }
+  });
+});

@@ -1401,6 +1401,39 @@ describe('functions', () => {
       ],
       0,
     ],
+    [
+      'std::to_int64',
+      [
+        ['str', null],
+        ['str', '999'],
+      ],
+      0,
+    ],
+    [
+      'std::to_int16',
+      [
+        ['bytes', null],
+        ['Endian', 'Big'],
+      ],
+      0,
+    ],
+    [
+      'std::to_bytes',
+      [
+        ['int32', null],
+        ['Endian', 'Little'],
+      ],
+      0,
+    ],
+    ['std::bit_count', [['int16', null]], 0],
+    [
+      'std::bit_lshift',
+      [
+        ['int16', null],
+        ['int64', 3],
+      ],
+      0,
+    ],
   ])('%s %j with an empty argument (#%s) is empty', async (name, args, empty) => {
     const { values, callArgs } = decodeArgs(args);
     const call = resolveFunction(name, callArgs, { env: ENV });
@@ -1408,6 +1441,17 @@ describe('functions', () => {
     const text = `select ${printSql(jsonOf(call.returnType as TypeRef, call.sql(values, nullable), ENV))}::text as result`;
     const { rows } = await test_.db.query(text);
     expect((rows[0] as { result: unknown }).result).toBeNull();
+  });
+
+  test('to_int64 with an empty optional format reads the text without one', async () => {
+    const { values, callArgs } = decodeArgs([
+      ['str', '12'],
+      ['str', null],
+    ]);
+    const call = resolveFunction('std::to_int64', callArgs, { env: ENV });
+    const text = `select ${printSql(jsonOf(call.returnType as TypeRef, call.sql(values, [false, true]), ENV))}::text as result`;
+    const { rows } = await test_.db.query(text);
+    expect((rows[0] as { result: unknown }).result).toBe('12');
   });
 
   test('parse functions give empty for empty (they are strict)', async () => {

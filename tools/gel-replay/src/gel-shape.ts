@@ -130,10 +130,20 @@ function close(a: number, b: number, rel = 0, abs = 0): boolean {
 }
 
 /** A total order on JSON values (numbers, then strings, then the rest by their text). */
+/** A number, or an expected float (`{"$float": x}`): Python sorts ints and floats together. */
+const numeric = (v: unknown): number | null =>
+  typeof v === 'number'
+    ? v
+    : tag(v, '$float') && typeof (v as Tagged).$float === 'number'
+      ? ((v as Tagged).$float as number)
+      : null;
+
 function order(a: unknown, b: unknown): number {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const m = numeric(a);
+  const n = numeric(b);
+  if (m !== null && n !== null) return m - n;
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
-  const rank = (v: unknown) => (typeof v === 'number' ? 0 : typeof v === 'string' ? 1 : 2);
+  const rank = (v: unknown) => (numeric(v) !== null ? 0 : typeof v === 'string' ? 1 : 2);
   if (rank(a) !== rank(b)) return rank(a) - rank(b);
   const x = JSON.stringify(a);
   const y = JSON.stringify(b);

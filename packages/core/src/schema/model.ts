@@ -44,6 +44,14 @@ export const STD_SCALARS = [
 ] as const;
 export type StdScalarName = (typeof STD_SCALARS)[number];
 
+/**
+ * Gel's std enums, which every schema has without declaring them, with their values in order.
+ * Each is stored as a text DOMAIN in `svc_meta` (schema/storage/types, sql/codegen/bootstrap).
+ */
+export const STD_ENUMS: Readonly<Record<string, readonly string[]>> = {
+  'std::Endian': ['Little', 'Big'],
+};
+
 /** The element types a `range<T>` may have (Gel's `anypoint`). */
 export const RANGE_ELEMENTS = [
   'std::int32',

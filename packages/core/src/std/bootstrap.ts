@@ -132,6 +132,29 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
     'setof text[]',
     `select array_replace(m, null::text, '') from regexp_matches($1, $2, 'g') as m`,
   ),
+  // `<bigint>'...'`, `<decimal>'...'`: PostgreSQL's numeric input, without what the types cannot
+  // hold (a fraction for bigint; NaN and the infinities for both): 22P02 naming the Gel type.
+  fn(
+    'bigint_in(text)',
+    'numeric',
+    `select case when scale(v) = 0 then v
+       else "svc_meta".raise(null::numeric, '22P02', 'invalid input syntax for type std::bigint: ' || quote_literal($1)) end
+     from (select $1::numeric as v) as n`,
+  ),
+  fn(
+    'decimal_in(text)',
+    'numeric',
+    `select case when v in ('NaN', 'Infinity', '-Infinity')
+       then "svc_meta".raise(null::numeric, '22P02', 'invalid input syntax for type std::decimal: ' || quote_literal($1)) else v end
+     from (select $1::numeric as v) as n`,
+  ),
+  // The bytes in reverse order (little-endian <-> big-endian).
+  fn(
+    'bytes_reverse(bytea)',
+    'bytea',
+    `select coalesce(string_agg(substring($1 from i for 1), ''::bytea order by i desc), ''::bytea)
+     from generate_series(1, length($1)) as i`,
+  ),
   // `<bool>'...'` (spec item 4): true or false in any case, nothing else.
   fn(
     'bool_in(text)',

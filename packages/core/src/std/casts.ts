@@ -554,6 +554,58 @@ function checked(v: SqlExpr, ok: SqlExpr, type: string): SqlExpr {
   };
 }
 
+const FLOATS = new Set(['std::float32', 'std::float64']);
+const EXACT = new Set(['std::bigint', 'std::decimal']);
+
+/**
+ * Between numeric types (Gel's casts): into bigint a float or a decimal is rounded; into bigint
+ * or decimal, NaN and the infinities are InvalidValueError (22P02); the rest is PostgreSQL's cast
+ * (out of range: 22003).
+ */
+function numericCast(a: string, b: string): (value: SqlExpr) => SqlExpr {
+  const from = STD_SCALARS_INFO[a as keyof typeof STD_SCALARS_INFO].pg;
+  const to = STD_SCALARS_INFO[b as keyof typeof STD_SCALARS_INFO].pg;
+  const rounded = (v: SqlExpr) => (b === 'std::bigint' ? sql.func('round', [v]) : v);
+  if (FLOATS.has(a) && EXACT.has(b)) {
+    return (v) => {
+      const value = rounded(v);
+      return sql.cast(
+        {
+          kind: 'Case',
+          whens: [
+            {
+              when: {
+                kind: 'AnyOp',
+                left: value,
+                op: '=',
+                array: {
+                  kind: 'ArrayExpr',
+                  elements: ['NaN', 'Infinity', '-Infinity'].map((t) => sql.text(t)),
+                  type: { ...from, arrayDims: 1 },
+                },
+              },
+              then: raise(
+                value,
+                from,
+                sql.bin(
+                  '||',
+                  sql.text(`invalid value for ${b}: `),
+                  sql.func('quote_literal', [sql.cast(value, pgType('text'))]),
+                ),
+                '22P02',
+              ),
+            },
+          ],
+          else: value,
+        },
+        to,
+      );
+    };
+  }
+  if (a === 'std::decimal' && b === 'std::bigint') return (v) => sql.cast(rounded(v), to);
+  return (v) => sql.cast(v, to);
+}
+
 const DURATIONS = new Set(['std::duration', 'cal::relative_duration', 'cal::date_duration']);
 const LOCAL = new Set(['cal::local_datetime', 'cal::local_date', 'cal::local_time']);
 
@@ -578,9 +630,7 @@ function scalarCast(
     if (b === 'std::bytes') return null; // item 4: a compile error; use base64_decode or b'...'
     return immutable(to.fromText);
   }
-  if (NUMERIC.has(a) && NUMERIC.has(b)) {
-    return immutable((v) => sql.cast(v, to.pg));
-  }
+  if (NUMERIC.has(a) && NUMERIC.has(b)) return immutable(numericCast(a, b));
   if (DURATIONS.has(a) && DURATIONS.has(b)) {
     // Same storage (interval); narrowing checks the units the target cannot hold (item 3).
     if (b === 'cal::date_duration') {

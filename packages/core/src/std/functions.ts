@@ -231,33 +231,49 @@ function sets(): Overload[] {
     out.push(
       def('std::avg', `set of ${t}`, 'optional float64', (a) => f8(fn('avg', a.at(0))), AGG),
     );
-    out.push(
-      def('math::mean', `set of ${t}`, 'optional float64', (a) => f8(fn('avg', a.at(0))), AGG),
-    );
-    for (const [name, pg] of [
-      ['stddev', 'stddev_samp'],
-      ['stddev_pop', 'stddev_pop'],
-      ['var', 'var_samp'],
-      ['var_pop', 'var_pop'],
-    ] as const) {
-      out.push(
-        def(`math::${name}`, `set of ${t}`, 'optional float64', (a) => f8(fn(pg, a.at(0))), AGG),
-      );
-    }
   }
   out.push(def('std::avg', 'set of decimal', 'optional decimal', (a) => fn('avg', a.at(0)), AGG));
-  out.push(def('math::mean', 'set of decimal', 'optional decimal', (a) => fn('avg', a.at(0)), AGG));
+  // Gel's statistics: integers give float64, decimal stays decimal; a set too small for the
+  // statistic (empty; one element for the sample ones) is an InvalidValueError, never empty.
   for (const [name, pg] of [
+    ['mean', 'avg'],
     ['stddev', 'stddev_samp'],
     ['stddev_pop', 'stddev_pop'],
     ['var', 'var_samp'],
     ['var_pop', 'var_pop'],
   ] as const) {
-    out.push(
-      def(`math::${name}`, 'set of decimal', 'optional decimal', (a) => fn(pg, a.at(0)), AGG),
-    );
+    for (const [t, result, pgResult] of [
+      ['int64', 'float64', 'double precision'],
+      ['float64', 'float64', 'double precision'],
+      ['decimal', 'decimal', 'numeric'],
+    ] as const) {
+      out.push(
+        def(
+          `math::${name}`,
+          `set of ${t}`,
+          result,
+          (a) => statistic(fn(pg, a.at(0)), pgResult, name),
+          AGG,
+        ),
+      );
+    }
   }
   return out;
+}
+
+/** `value`, or InvalidValueError when the statistic is undefined for the set (SQL NULL). */
+function statistic(aggregate: SqlExpr, pg: string, name: string): SqlExpr {
+  const value = cast(aggregate, pg);
+  return fn(
+    'coalesce',
+    value,
+    raise(
+      value,
+      pgType(pg),
+      sql.text(`invalid input to ${name}(): not enough elements in input set`),
+      '22023',
+    ),
+  );
 }
 
 /**
@@ -506,12 +522,46 @@ function strings(): Overload[] {
 // ---------------------------------------------------------------------------------------------
 // Conversions
 
-/** `to_int64('12')`: the text cast, or `to_number(s, fmt)` with a format. */
-const fromTextWithFormat = (target: string, pg: string) => (a: SqlArgs) => {
-  const fmt = a.opt(1);
-  const plain = STD_SCALARS_INFO[target as keyof typeof STD_SCALARS_INFO].fromText(a.at(0));
-  return fmt === null ? plain : cast(fn('to_number', a.at(0), fmt), pg);
-};
+/**
+ * `to_int64('12')`: the text cast; with a format, `to_number(s, fmt)` as the type. An empty
+ * format, or one PostgreSQL reads as nothing, is an InvalidValueError (22023), as in Gel.
+ */
+const fromTextWithFormat = (name: string, target: string) =>
+  strict([0], (a: SqlArgs) => {
+    const info = STD_SCALARS_INFO[target as keyof typeof STD_SCALARS_INFO];
+    const fmt = a.opt(1);
+    if (fmt === null) return info.fromText(a.at(0));
+    const value = sql.cast(fn('to_number', a.at(0), fmt), info.pg);
+    return caseWhen(
+      [
+        // An optional format given as an empty set is no format.
+        ...(a.nullable(1) ? [[sql.isNull(fmt), info.fromText(a.at(0))] as [SqlExpr, SqlExpr]] : []),
+        [
+          sql.bin('=', fmt, sql.text('')),
+          raise(
+            fmt,
+            info.pg,
+            sql.text(`${name}(): "fmt" argument must be a non-empty string`),
+            '22023',
+          ),
+        ],
+      ],
+      fn(
+        'coalesce',
+        value,
+        raise(
+          value,
+          info.pg,
+          sql.bin(
+            '||',
+            sql.text(`${name}(): format '`),
+            sql.bin('||', fmt, sql.text(`' is invalid`)),
+          ),
+          '22023',
+        ),
+      ),
+    );
+  });
 
 function conversions(): Overload[] {
   const info = STD_SCALARS_INFO;
@@ -566,30 +616,24 @@ function conversions(): Overload[] {
       }),
     );
   }
-  for (const [name, target, pg] of [
-    ['to_int16', 'std::int16', 'smallint'],
-    ['to_int32', 'std::int32', 'integer'],
-    ['to_int64', 'std::int64', 'bigint'],
-    ['to_float32', 'std::float32', 'real'],
-    ['to_float64', 'std::float64', 'double precision'],
-    ['to_decimal', 'std::decimal', 'numeric'],
+  for (const [name, target] of [
+    ['to_int16', 'std::int16'],
+    ['to_int32', 'std::int32'],
+    ['to_int64', 'std::int64'],
+    ['to_float32', 'std::float32'],
+    ['to_float64', 'std::float64'],
+    ['to_decimal', 'std::decimal'],
+    ['to_bigint', 'std::bigint'],
   ] as const) {
     out.push(
       def(
         `std::${name}`,
         's: str, fmt: optional str = {}',
         target.slice(5),
-        fromTextWithFormat(target, pg),
+        fromTextWithFormat(name, target),
       ),
     );
   }
-  out.push(
-    def('std::to_bigint', 's: str, fmt: optional str = {}', 'bigint', (a) => {
-      const fmt = a.opt(1);
-      const value = fmt === null ? cast(a.at(0), 'numeric') : fn('to_number', a.at(0), fmt);
-      return sql.cast(value, info['std::bigint'].pg);
-    }),
-  );
   // Dates and times.
   out.push(
     def('std::to_datetime', 's: str, fmt: optional str = {}', 'datetime', (a) => {
@@ -730,6 +774,58 @@ function conversions(): Overload[] {
         ),
     ),
   );
+  return out;
+}
+
+/**
+ * Integers to and from their bytes (Gel's `to_bytes(int, Endian)`, `to_int16(bytes, Endian)`):
+ * PostgreSQL's `int2send`/`int4send`/`int8send` give the big-endian bytes; little-endian is their
+ * reverse. Bytes of the wrong length are an InvalidValueError (22023).
+ */
+function intBytes(): Overload[] {
+  const out: Overload[] = [];
+  const little = (a: SqlArgs) => sql.bin('=', a.at(1), sql.text('Little'));
+  for (const [t, width, pg] of [
+    ['int16', 2, 'smallint'],
+    ['int32', 4, 'integer'],
+    ['int64', 8, 'bigint'],
+  ] as const) {
+    const bits = width * 8;
+    out.push(
+      def('std::to_bytes', `val: ${t}, endian: Endian`, 'bytes', (a) => {
+        const big = fn(`int${width}send`, a.at(0));
+        return caseWhen([[little(a), meta('bytes_reverse', big)]], big);
+      }),
+    );
+    out.push(
+      def(`std::to_${t}`, `val: bytes, endian: Endian`, t, (a) => {
+        const ordered = caseWhen([[little(a), meta('bytes_reverse', a.at(0))]], a.at(0));
+        const asBits = cast(
+          sql.bin('||', sql.text('x'), fn('encode', ordered, sql.text('hex'))),
+          `bit(${bits})`,
+        );
+        // bit(16) reads as an unsigned integer: shift it to the top and back to extend the sign.
+        const value =
+          width === 2
+            ? cast(paren(sql.bin('>>', paren(sql.bin('<<', int4(asBits), num(16))), num(16))), pg)
+            : cast(asBits, pg);
+        return caseWhen(
+          [
+            [
+              sql.bin('<>', fn('length', a.at(0)), num(width)),
+              raise(
+                a.at(0),
+                pgType(pg),
+                sql.text(`to_${t}(): the argument must be exactly ${width} bytes long`),
+                '22023',
+              ),
+            ],
+          ],
+          value,
+        );
+      }),
+    );
+  }
   return out;
 }
 
@@ -1082,8 +1178,9 @@ function numbers(): Overload[] {
     // svc's schemas have accepted `abs()` unqualified since before this table; Gel spells it math::abs.
     out.push(def('std::abs', t, t, (a) => fn('abs', a.at(0))));
   }
+  // Integers are already whole: ceil and floor give them back (Gel: int64 → int64).
   for (const name of ['ceil', 'floor'] as const) {
-    out.push(def(`math::${name}`, 'int64', 'float64', (a) => fn(name, f8(a.at(0)))));
+    out.push(def(`math::${name}`, 'int64', 'int64', (a) => a.at(0)));
     out.push(def(`math::${name}`, 'float64', 'float64', (a) => fn(name, a.at(0))));
     out.push(def(`math::${name}`, 'bigint', 'bigint', (a) => fn(name, a.at(0))));
     out.push(def(`math::${name}`, 'decimal', 'decimal', (a) => fn(name, a.at(0))));
@@ -1100,6 +1197,8 @@ function numbers(): Overload[] {
   for (const name of ['sin', 'cos', 'tan', 'cot', 'asin', 'acos', 'atan'] as const) {
     out.push(def(`math::${name}`, 'x: float64', 'float64', (a) => fn(name, a.at(0))));
   }
+  // PostgreSQL 14+ counts the set bits of a bytea itself.
+  out.push(def('std::bit_count', 'bytes: bytes', 'int64', (a) => fn('bit_count', a.at(0))));
   for (const t of INTS) {
     out.push(def('std::bit_and', `l: ${t}, r: ${t}`, t, (a) => sql.bin('&', a.at(0), a.at(1))));
     out.push(def('std::bit_or', `l: ${t}, r: ${t}`, t, (a) => sql.bin('|', a.at(0), a.at(1))));
@@ -1108,22 +1207,27 @@ function numbers(): Overload[] {
       def('std::bit_not', `r: ${t}`, t, (a) => ({ kind: 'UnaryOp', op: '~', operand: a.at(0) })),
     );
     // Shifting by the width or more gives 0 (-1 right-shifting a negative); a negative amount is an error.
+    // The result keeps the type's width (a bare `0` branch would make an int16 CASE an integer).
     const width = t === 'int64' ? 63 : 31;
+    const pgT = pgTypeFor({ kind: 'scalar', name: `std::${t}` });
     const shift = (name: string, op: string, beyond: (v: SqlExpr) => SqlExpr) => (a: SqlArgs) =>
-      caseWhen(
-        [
+      sql.cast(
+        caseWhen(
           [
-            sql.bin('<', a.at(1), num(0)),
-            raise(
-              a.at(1),
-              pgTypeFor({ kind: 'scalar', name: `std::${t}` }),
-              sql.text(`${name}(): cannot shift by negative amount`),
-              '22023',
-            ),
+            [
+              sql.bin('<', a.at(1), num(0)),
+              raise(
+                a.at(1),
+                pgTypeFor({ kind: 'scalar', name: `std::${t}` }),
+                sql.text(`${name}(): cannot shift by negative amount`),
+                '22023',
+              ),
+            ],
+            [sql.bin('>', a.at(1), num(width)), beyond(a.at(0))],
           ],
-          [sql.bin('>', a.at(1), num(width)), beyond(a.at(0))],
-        ],
-        sql.bin(op, a.at(0), int4(a.at(1))),
+          sql.bin(op, a.at(0), int4(a.at(1))),
+        ),
+        pgT,
       );
     out.push(
       def(
@@ -1142,13 +1246,14 @@ function numbers(): Overload[] {
       ),
     );
     out.push(
+      // The bits of the type's own width (a negative int16 has 16 bits, not 64, set at most).
       def('std::bit_count', `val: ${t}`, 'int64', (a) =>
         int8(
           fn(
             'length',
             fn(
               'replace',
-              cast(cast(int8(a.at(0)), 'bit(64)'), 'text'),
+              cast(cast(t === 'int64' ? a.at(0) : int4(a.at(0)), `bit(${t.slice(3)})`), 'text'),
               sql.text('0'),
               sql.text(''),
             ),
@@ -1372,6 +1477,7 @@ export const STD_FUNCTIONS: ReadonlyMap<string, readonly Overload[]> = table([
   ...generic(),
   ...strings(),
   ...conversions(),
+  ...intBytes(),
   ...datetimes(),
   ...json(),
   ...arrays(),

@@ -81,8 +81,21 @@ function arithmetic(): Overload[] {
       def('std:://', `${t}, ${t}`, t, (a) => sql.func('floor', [sql.bin('/', a.at(0), a.at(1))])),
     );
   }
-  // `%`: the result has the divisor's sign.
-  for (const t of [...INTS, ...EXACT] as const) {
+  // `%`: the result has the divisor's sign. For fixed-width integers the divisor is added only
+  // when the remainder's sign differs from it, so no intermediate sum can overflow.
+  for (const t of INTS) {
+    out.push(
+      def('std::%', `${t}, ${t}`, t, (a) => {
+        const rem = paren(sql.bin('%', a.at(0), a.at(1)));
+        const signsDiffer = sql.bin('<>', sql.bin('<', rem, num(0)), sql.bin('<', a.at(1), num(0)));
+        return caseWhen(
+          [[sql.and(sql.bin('<>', rem, num(0)), signsDiffer), sql.bin('+', rem, a.at(1))]],
+          rem,
+        );
+      }),
+    );
+  }
+  for (const t of EXACT) {
     out.push(
       def('std::%', `${t}, ${t}`, t, (a) =>
         sql.bin('%', sql.bin('+', sql.bin('%', a.at(0), a.at(1)), a.at(1)), a.at(1)),
@@ -324,15 +337,24 @@ function logicAndText(): Overload[] {
     def('std::++', 'bytes, bytes', 'bytes', infix('||')),
     def('std::++', 'array<anytype>, array<anytype>', 'array<anytype>', strict([0, 1], infix('||'))),
     def('std::++', 'json, json', 'json', infix('||')),
-    // The right side arrives as an SQL array of the whole set (CallKind 'element').
-    def('std::in', 'anytype, set of anytype', 'bool', (a) => ({
-      kind: 'AnyOp',
-      left: a.at(0),
-      op: '=',
-      array: a.at(1),
-    })),
-    def('std::not in', 'anytype, set of anytype', 'bool', (a) =>
-      sql.not(paren({ kind: 'AnyOp', left: a.at(0), op: '=', array: a.at(1) })),
+    // The right side arrives as an SQL array of the whole set (CallKind 'element'); an empty
+    // left side gives an empty result (`= any('{}')` alone would be false even for NULL).
+    def(
+      'std::in',
+      'anytype, set of anytype',
+      'bool',
+      strict([0], (a) => ({
+        kind: 'AnyOp',
+        left: a.at(0),
+        op: '=',
+        array: a.at(1),
+      })),
+    ),
+    def(
+      'std::not in',
+      'anytype, set of anytype',
+      'bool',
+      strict([0], (a) => sql.not(paren({ kind: 'AnyOp', left: a.at(0), op: '=', array: a.at(1) }))),
     ),
   ];
 }

@@ -108,6 +108,21 @@ describe('resolveFunction', () => {
       'function "std::len(arg0: std::int64)" does not exist',
     );
   });
+  // int16 reaches int64 and float64 in two implicit casts each; Gel then prefers the parameter
+  // nearest in the scalar hierarchy (int16 and int64 share anyint, float64 only anyreal).
+  test.each([
+    ['math::ceil', 'int16', 'std::int64'],
+    ['math::floor', 'int32', 'std::int64'],
+    ['math::ceil', 'float32', 'std::float64'],
+    ['math::mean', 'int16', 'std::float64'],
+    ['math::var', 'int32', 'std::float64'],
+    ['math::stddev', 'bigint', 'std::decimal'],
+    ['math::abs', 'int16', 'std::int16'],
+  ])('%s(%s) → %s: ties on casts go to the nearest type', (name, arg, expected) => {
+    expect(print(resolveFunction(name, [{ type: s(arg) }], { env: ENV }).returnType)).toBe(
+      expected,
+    );
+  });
 });
 
 describe('resolveCast', () => {

@@ -492,6 +492,7 @@ function pick(
     if (best.length === 0 || m.cost < (best[0] as Match).cost) best = [m];
     else if (m.cost === (best[0] as Match).cost) best.push(m);
   }
+  if (best.length > 1) best = nearestInHierarchy(best, args, env);
   const [first] = best;
   if (!first) return null;
   const unknownArg = args.some((a) => a.type === null);
@@ -510,6 +511,86 @@ function pick(
     if (returns.size > 1) returnType = null;
   }
   return toResolved(first, args, env, returnType);
+}
+
+/**
+ * Gel's scalar hierarchy (edb/lib/std/10-scalars.edgeql, cal.edgeql): each scalar's ancestors,
+ * nearest first (C3 order). Only the abstract pseudo-types are ancestors of std scalars.
+ */
+const SCALAR_ANCESTORS: Readonly<Record<string, readonly string[]>> = (() => {
+  const point = ['std::anypoint', 'std::anyscalar'];
+  const discrete = ['std::anydiscrete', ...point];
+  const contiguous = ['std::anycontiguous', ...point];
+  const real = ['std::anyreal', 'std::anyscalar'];
+  return {
+    'std::anyreal': ['std::anyscalar'],
+    'std::anyint': real,
+    'std::anyfloat': ['std::anyreal', ...contiguous],
+    'std::anynumeric': real,
+    'std::anypoint': ['std::anyscalar'],
+    'std::anydiscrete': point,
+    'std::anycontiguous': point,
+    'std::anyenum': ['std::anyscalar'],
+    'std::int16': ['std::anyint', ...real],
+    'std::int32': ['std::anyint', 'std::anyreal', ...discrete],
+    'std::int64': ['std::anyint', 'std::anyreal', ...discrete],
+    'std::float32': ['std::anyfloat', 'std::anyreal', ...contiguous],
+    'std::float64': ['std::anyfloat', 'std::anyreal', ...contiguous],
+    'std::decimal': ['std::anynumeric', 'std::anyreal', ...contiguous],
+    'std::bigint': ['std::anynumeric', 'std::anyint', ...real],
+    'std::datetime': contiguous,
+    'std::duration': contiguous,
+    'cal::local_datetime': contiguous,
+    'cal::local_date': discrete,
+  };
+})();
+
+const ancestorsOf = (name: string): readonly string[] =>
+  SCALAR_ANCESTORS[name] ?? (name === 'std::anyscalar' ? [] : ['std::anyscalar']);
+
+/**
+ * How far up the argument's type hierarchy its nearest common ancestor with the parameter's
+ * declared type is (Gel's `get_common_parent_type_distance`): 0 when they are the same type, 1
+ * when they share a parent (`int16` and `int64`: `anyint`), more further up (`int16` and
+ * `float64`: `anyreal`, 2).
+ */
+function parentDistance(arg: TypeRef | null, param: SigType, env: TypeEnv): number {
+  if (arg?.kind !== 'scalar') return 0;
+  if (param.kind === 'poly' && param.name === 'anytype') return 1000;
+  const declared =
+    param.kind === 'scalar' ? param.name : param.kind === 'poly' ? `std::${param.name}` : null;
+  if (declared === null) return 0;
+  const base = resolutionBase(arg.name, env) ?? arg.name;
+  if (base === declared) return 0;
+  const paramLine = new Set([declared, ...ancestorsOf(declared)]);
+  if (ancestorsOf(declared).includes(base)) return 0;
+  const at = ancestorsOf(base).findIndex((a) => paramLine.has(a));
+  return at < 0 ? 1000 : at + 1;
+}
+
+/**
+ * Overloads tied on implicit casts: keep those whose parameters' declared types sit nearest to the
+ * arguments' types in the scalar hierarchy (Gel's second round of overload resolution), so
+ * `math::ceil(<int16>x)` takes the int64 overload, not the float64 one.
+ */
+function nearestInHierarchy(tied: Match[], args: readonly CallArg[], env: TypeEnv): Match[] {
+  let kept: Match[] = [];
+  let least = Number.POSITIVE_INFINITY;
+  for (const m of tied) {
+    let total = 0;
+    args.forEach((a, i) => {
+      total += parentDistance(
+        a.type,
+        (m.overload.params[m.argParams[i] as number] as Param).type,
+        env,
+      );
+    });
+    if (total < least) {
+      least = total;
+      kept = [m];
+    } else if (total === least) kept.push(m);
+  }
+  return kept;
 }
 
 function volatilityOf(o: Overload): Volatility {

@@ -12,7 +12,7 @@
  * - the JSON form is a `json` value (not jsonb) so that the compiler's `json_build_object` keeps
  *   shape order; decode forms read the parameter as `jsonb` (what the engine binds).
  */
-import type { StdScalarName, TypeRef } from '../schema/model';
+import { STD_ENUMS, type StdScalarName, type TypeRef } from '../schema/model';
 import { STD_PG_TYPES, isStdScalar, pgTypeOf, scalarPgType } from '../schema/storage/types';
 import { pgType, sql, type PgType, type SqlExpr } from '../sql/ast';
 import type { TypeEnv } from './model';
@@ -136,11 +136,12 @@ const INFO: Record<StdScalarName, ScalarInfo> = {
   'std::decimal': {
     ...number('std::decimal', STD_PG_TYPES['std::decimal'], { kind: 'exact', integer: false }),
     decode: (j) => cast(jsonText(j), 'numeric'),
+    fromText: (t) => meta('decimal_in', [t]),
   },
   'std::bigint': {
     ...number('std::bigint', STD_PG_TYPES['std::bigint'], { kind: 'exact', integer: true }),
     decode: (j) => sql.cast(cast(jsonText(j), 'numeric'), STD_PG_TYPES['std::bigint']),
-    fromText: (t) => sql.cast(cast(t, 'numeric'), STD_PG_TYPES['std::bigint']),
+    fromText: (t) => sql.cast(meta('bigint_in', [t]), STD_PG_TYPES['std::bigint']),
   },
   'std::uuid': {
     name: 'std::uuid',
@@ -235,7 +236,7 @@ export const isStdScalarName: (name: string) => name is StdScalarName = isStdSca
 /** A TypeEnv that knows only std scalars (for tests and std-only callers). */
 export const STD_ONLY: TypeEnv = {
   stdBase: (name) => (isStdScalarName(name) ? name : null),
-  enumValues: () => null,
+  enumValues: (name) => STD_ENUMS[name] ?? null,
 };
 
 /** The std scalar info for a scalar (custom scalars: their base; enums: str). */

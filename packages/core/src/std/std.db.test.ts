@@ -6,7 +6,7 @@
 import { STORAGE_BOOTSTRAP_SQL } from '../sql/codegen/bootstrap';
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import { printSql } from '../sql/print';
-import type { TypeRef } from '../schema/model';
+import { STD_ENUMS, type TypeRef } from '../schema/model';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import {
   decodeParam,
@@ -27,7 +27,8 @@ const t = (name: string): TypeRef => {
 const ENV: TypeEnv = {
   stdBase: (name) =>
     name.startsWith('std::') || name.startsWith('cal::') ? (name as never) : null,
-  enumValues: (name) => (name === 'default::Color' ? ['Red', 'Green', 'Blue'] : null),
+  enumValues: (name) =>
+    name === 'default::Color' ? ['Red', 'Green', 'Blue'] : (STD_ENUMS[name] ?? null),
 };
 
 /** An argument: its EdgeQL type and its value as the JSON a client would send. */
@@ -116,6 +117,31 @@ describe('operators', () => {
         ['int64', 3],
       ],
       2,
+    ],
+    // No intermediate sum may overflow the type (Gel's expr_mod_02).
+    [
+      '%',
+      [
+        ['int16', 20000],
+        ['int16', 32000],
+      ],
+      20000,
+    ],
+    [
+      '%',
+      [
+        ['int16', -20000],
+        ['int16', -32000],
+      ],
+      -20000,
+    ],
+    [
+      '%',
+      [
+        ['int64', 2000000],
+        ['int64', 9223372036854770000],
+      ],
+      2000000,
     ],
     [
       '%',
@@ -549,6 +575,15 @@ describe('operators', () => {
       `select ${printSql(call.sql([sql.cast(sql.num(2), pgType('bigint')), set]))} as v`,
     );
     expect((rows[0] as { v: unknown }).v).toBe(true);
+  });
+
+  test.each(['in', 'not in'])('an empty left side of %s is empty, even against {}', async (op) => {
+    const call = resolveOperator(op, [{ type: t('int64') }, { type: t('int64') }]);
+    const none = sql.cast(sql.text('{}'), pgType('bigint', 1));
+    const { rows } = await test_.db.query(
+      `select ${printSql(call.sql([sql.cast(sql.null(), pgType('bigint')), none], [true, false]))} as v`,
+    );
+    expect((rows[0] as { v: unknown }).v).toBeNull();
   });
 });
 
@@ -1069,6 +1104,52 @@ describe('functions', () => {
       4,
     ],
     ['std::bit_count', [['int64', 7]], 3],
+    ['std::bit_count', [['int16', -32768]], 1],
+    ['std::bit_count', [['bytes', 'DwE=']], 5],
+    [
+      'std::to_bytes',
+      [
+        ['int16', 1],
+        ['Endian', 'Big'],
+      ],
+      'AAE=',
+    ],
+    [
+      'std::to_bytes',
+      [
+        ['int32', -2],
+        ['Endian', 'Little'],
+      ],
+      '/v///w==',
+    ],
+    [
+      'std::to_int16',
+      [
+        ['bytes', '/v8='],
+        ['Endian', 'Little'],
+      ],
+      -2,
+    ],
+    [
+      'std::to_int64',
+      [
+        ['bytes', 'AAAAAAAAAQA='],
+        ['Endian', 'Big'],
+      ],
+      256,
+    ],
+    ['std::bit_count', [['int32', -1]], 32],
+    ['math::ceil', [['int16', 2]], 2],
+    [
+      'std::to_int64',
+      [
+        ['str', ' 123'],
+        ['str', '999'],
+      ],
+      123,
+    ],
+    ['std::to_bigint', [['str', '12']], 12],
+    ['std::to_decimal', [['str', '1.25']], 1.25],
     [
       'std::bit_lshift',
       [
@@ -1169,6 +1250,25 @@ describe('functions', () => {
       'P0004',
     ],
     ['std::to_int64', [['str', 'x']], '22P02'],
+    [
+      'std::to_int64',
+      [
+        ['str', '1'],
+        ['str', ''],
+      ],
+      '22023',
+    ],
+    ['std::to_bigint', [['str', '1.02']], '22P02'],
+    [
+      'std::to_int32',
+      [
+        ['bytes', 'AQ=='],
+        ['Endian', 'Big'],
+      ],
+      '22023',
+    ],
+    ['std::to_bigint', [['str', 'NaN']], '22P02'],
+    ['std::to_decimal', [['str', 'Infinity']], '22P02'],
     ['std::to_json', [['str', '{']], '22P02'],
     ['std::to_datetime', [['str', '2024-01-01T00:00:00']], '22007'],
     [
@@ -1231,6 +1331,8 @@ describe('functions', () => {
     ['math::mean', 'float64', [1, 2, 6], 3],
     ['math::var_pop', 'float64', [1, 3], 1],
     ['math::stddev', 'float64', [1, 3], Math.SQRT2],
+    ['math::mean', 'decimal', ['1', '2'], 1.5],
+    ['math::var', 'int64', [1, 3], 2],
     ['std::assert_single', 'int64', [7], 7],
     ['std::assert_single', 'int64', [], null],
   ])('%s over %s %j → %j', async (name, type, items, expected) => {
@@ -1238,6 +1340,18 @@ describe('functions', () => {
     if (typeof expected === 'number' && !Number.isInteger(expected))
       expect(result).toBeCloseTo(expected, 12);
     else expect(result).toEqual(expected);
+  });
+
+  // Gel: a statistic of too few elements is InvalidValueError, not an empty result.
+  test.each<[string, string, unknown[]]>([
+    ['math::mean', 'int64', []],
+    ['math::stddev', 'decimal', []],
+    ['math::var', 'float64', [1]],
+    ['math::stddev', 'int64', [5]],
+    ['math::var_pop', 'int64', []],
+    ['math::stddev_pop', 'float64', []],
+  ])('%s over %s %j raises 22023', async (name, type, items) => {
+    expect(await sqlState(aggregate(name, type, items))).toBe('22023');
   });
 
   test('assert_single of two raises a cardinality violation (21000)', async () => {
@@ -1287,6 +1401,39 @@ describe('functions', () => {
       ],
       0,
     ],
+    [
+      'std::to_int64',
+      [
+        ['str', null],
+        ['str', '999'],
+      ],
+      0,
+    ],
+    [
+      'std::to_int16',
+      [
+        ['bytes', null],
+        ['Endian', 'Big'],
+      ],
+      0,
+    ],
+    [
+      'std::to_bytes',
+      [
+        ['int32', null],
+        ['Endian', 'Little'],
+      ],
+      0,
+    ],
+    ['std::bit_count', [['int16', null]], 0],
+    [
+      'std::bit_lshift',
+      [
+        ['int16', null],
+        ['int64', 3],
+      ],
+      0,
+    ],
   ])('%s %j with an empty argument (#%s) is empty', async (name, args, empty) => {
     const { values, callArgs } = decodeArgs(args);
     const call = resolveFunction(name, callArgs, { env: ENV });
@@ -1294,6 +1441,17 @@ describe('functions', () => {
     const text = `select ${printSql(jsonOf(call.returnType as TypeRef, call.sql(values, nullable), ENV))}::text as result`;
     const { rows } = await test_.db.query(text);
     expect((rows[0] as { result: unknown }).result).toBeNull();
+  });
+
+  test('to_int64 with an empty optional format reads the text without one', async () => {
+    const { values, callArgs } = decodeArgs([
+      ['str', '12'],
+      ['str', null],
+    ]);
+    const call = resolveFunction('std::to_int64', callArgs, { env: ENV });
+    const text = `select ${printSql(jsonOf(call.returnType as TypeRef, call.sql(values, [false, true]), ENV))}::text as result`;
+    const { rows } = await test_.db.query(text);
+    expect((rows[0] as { result: unknown }).result).toBe('12');
   });
 
   test('parse functions give empty for empty (they are strict)', async () => {
@@ -1500,6 +1658,11 @@ describe('casts', () => {
     ['cal::relative_duration', 'cal::date_duration', 'P3D', 'P3D'],
     ['str', 'default::Color', 'Red', 'Red'],
     ['default::Color', 'str', 'Green', 'Green'],
+    ['float64', 'bigint', 2.6, 3],
+    ['decimal', 'bigint', '2.5', 3],
+    ['float64', 'decimal', 0.5, 0.5],
+    ['str', 'bigint', '12', 12],
+    ['str', 'decimal', '-1.5', -1.5],
   ])('<%s → %s> %j → %j', async (from, to, value, expected) => {
     const { values } = decodeArgs([[from, value]]);
     const cast = resolveCast(t(from), t(to), ENV);
@@ -1571,10 +1734,28 @@ describe('casts', () => {
     ['json', 'int64', 'x', '22000'],
     ['json', 'str', 1, '22000'],
     ['int64', 'int16', 70000, '22003'],
+    ['str', 'bigint', 'NaN', '22P02'],
+    ['str', 'bigint', '1.5', '22P02'],
+    ['str', 'decimal', 'NaN', '22P02'],
+    ['str', 'decimal', '-Infinity', '22P02'],
   ])('<%s → %s> %j raises %s', async (from, to, value, code) => {
     const { values } = decodeArgs([[from, value]]);
     const cast = resolveCast(t(from), t(to), ENV);
     const text = `select ${printSql(jsonOf(t(to), cast.sql(values[0] as SqlExpr), ENV))}::text as result`;
     expect(await sqlState(test_.db.query(text))).toBe(code);
+  });
+
+  test.each<[string, string]>([
+    ['NaN', 'decimal'],
+    ['Infinity', 'decimal'],
+    ['-Infinity', 'bigint'],
+    ['NaN', 'bigint'],
+  ])('<%s → float64 → %s> raises 22P02 (neither type holds it)', async (text, to) => {
+    const float = resolveCast(t('str'), t('float64'), ENV).sql(
+      sql.cast(sql.text(text), pgType('text')),
+    );
+    const cast = resolveCast(t('float64'), t(to), ENV);
+    const query = `select ${printSql(jsonOf(t(to), cast.sql(float), ENV))}::text as result`;
+    expect(await sqlState(test_.db.query(query))).toBe('22P02');
   });
 });

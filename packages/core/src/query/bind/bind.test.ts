@@ -8,6 +8,7 @@ import * as ql from '../../syntax';
 import { ISSUES_SDL } from '../__tests__/issues-sdl';
 import { schemaIndex, typeId } from '../schema-index';
 import { bindExpression } from './index';
+import { compileQuery } from '../compile';
 
 const schema = buildSchema(ISSUES_SDL);
 const index = schemaIndex(schema);
@@ -113,5 +114,22 @@ describe('schema index', () => {
   });
   test('is built once per schema object', () => {
     expect(schemaIndex(schema)).toBe(index);
+  });
+});
+
+describe('SDL functions over a union of object types', () => {
+  const sdl = `module default {
+    type File { required name: str; }
+    type URL { required name: str; required address: str; }
+    function label(x: File | URL) -> str using (x.name);
+  }`;
+  test('the body reads what the members share (the schema builds)', () => {
+    expect(() => buildSchema(sdl)).not.toThrow();
+  });
+  test('a member is an argument for the union parameter', () => {
+    const schema = buildSchema(sdl);
+    for (const arg of ['(select File)', '<URL>{}', '<File | URL>{}']) {
+      expect(compileQuery(schema, `select label(${arg})`).resultType).toBe('std::str');
+    }
   });
 });

@@ -32,7 +32,7 @@ import type { ArgMode, Binding, Card, IrExpr } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { fail, position, type BindContext, type Scope } from './context';
 import { asTypeRef, bindExpr, closest } from './expr';
-import { moduleOf, printIrType } from './types';
+import { bindableType, moduleOf, printIrType } from './types';
 
 /** The type of a literal as the parser classified it. */
 export function literalType(scalar: ql.ConstantScalar): TypeRef {
@@ -332,7 +332,12 @@ function inlineFunction(
             { ...scope, module, names: new Map(), subject: null, link: null },
             p.default,
           )
-        : { kind: 'SetLiteral', type: p.type, card: { min: 0, max: 0 }, elements: [] };
+        : {
+            kind: 'SetLiteral',
+            type: bindableType(ctx.index, p.type),
+            card: { min: 0, max: 0 },
+            elements: [],
+          };
     }
     // In a DDL expression (one row, element-wise) a parameter is its argument's value in place,
     // as PostgreSQL evaluates it: no iteration, no set of its own.
@@ -406,14 +411,15 @@ function matchArgs(
     if (arg === null && !p.default && p.typeModifier !== 'optional') return null;
     if (arg !== null && arg.type.kind !== 'empty') {
       if (arg.type.kind === 'free') return null;
+      const type = bindableType(index, p.type);
       const d =
-        arg.type.kind === 'object' && p.type.kind === 'object'
-          ? arg.type.name === p.type.name
+        arg.type.kind === 'object' && type.kind === 'object'
+          ? arg.type.name === type.name
             ? 0
-            : index.isSubtype(arg.type.name, p.type.name)
+            : index.isSubtype(arg.type.name, type.name)
               ? 1
               : null
-          : implicitDistance(arg.type, p.type, env);
+          : implicitDistance(arg.type, type, env);
       if (d === null) return null;
       cost += d;
     }

@@ -74,6 +74,23 @@ export function lookupSchemaName(
 }
 
 /**
+ * A schema TypeRef as the binder types values: a stored union (`File | URL`, an SDL function's
+ * parameter or result) is the object type the index presents for it (see schema-index).
+ */
+export function bindableType(index: SchemaIndex, type: TypeRef): TypeRef {
+  switch (type.kind) {
+    case 'union':
+      return { kind: 'object', name: index.unionOf(type.members) };
+    case 'array': {
+      const element = bindableType(index, type.element);
+      return element === type.element ? type : { kind: 'array', element };
+    }
+    default:
+      return type;
+  }
+}
+
+/**
  * A type expression as a TypeRef. `A | B` and `A & B` on object types are their union and
  * intersection types (see schema-index).
  */

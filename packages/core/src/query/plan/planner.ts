@@ -1618,6 +1618,9 @@ class Planner implements PlanContext {
     const name = type.kind === 'scalar' ? type.name : '';
     if (name === 'std::str') return sql.cast(sql.text(expr.value), pgType('text'));
     if (name === 'std::bool') return sql.bool(expr.value === 'true');
+    // A float literal is read as text: numeric has no negative zero (`-0.0` keeps its sign).
+    if (name === 'std::float64' || name === 'std::float32')
+      return sql.cast(sql.text(expr.value), pgTypeFor(type));
     return sql.cast(sql.num(expr.value), pgTypeFor(type));
   }
 

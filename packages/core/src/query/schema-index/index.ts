@@ -35,6 +35,7 @@ import type {
   TypeRef,
 } from '../../schema/model';
 import { BUILTIN_ENUMS } from '../../schema/fts';
+import { STD_ENUMS } from '../../schema/model';
 import { columnName, pointerTableName, tableName } from '../../schema/storage/names';
 import type { QName } from '../../sql';
 import { CATALOGUE_SCHEMA, catalogueTypes, isCatalogueType } from './catalogue';
@@ -45,19 +46,20 @@ export const SCHEMA_OBJECT_TYPE = 'schema::ObjectType';
 /** Modules the compiler knows without the schema declaring them. */
 export const BUILTIN_MODULES: readonly string[] = ['std', 'cal', 'math', 'schema', 'sys', 'fts'];
 
-/** `fts::Language` and `fts::Weight`: enums every schema has without declaring them. */
-const BUILTIN_SCALARS: readonly ScalarType[] = Object.entries(BUILTIN_ENUMS).map(
-  ([name, values]) => ({
-    name,
-    abstract: false,
-    base: 'std::anyenum',
-    stdBase: 'std::str',
-    enumValues: values,
-    constraints: [],
-    annotations: {},
-    span: null,
-  }),
-);
+/** `fts::Language`, `fts::Weight`, `std::Endian`: enums every schema has without declaring them. */
+const BUILTIN_SCALARS: readonly ScalarType[] = Object.entries({
+  ...BUILTIN_ENUMS,
+  ...STD_ENUMS,
+}).map(([name, values]) => ({
+  name,
+  abstract: false,
+  base: 'std::anyenum',
+  stdBase: 'std::str',
+  enumValues: values,
+  constraints: [],
+  annotations: {},
+  span: null,
+}));
 
 /** Where one pointer's values live for rows of one concrete type. */
 export type PointerStorage =

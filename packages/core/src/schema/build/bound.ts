@@ -23,6 +23,7 @@ import { AT_MOST_ONE, MANY, ONE } from '../../query/ir';
 import { schemaIndex, type SchemaIndex } from '../../query/schema-index';
 import { BindContext, rootScope, type BindMode, type Scope } from '../../query/bind/context';
 import { bindExpr, bindingRef, pointerStep, subjectScope } from '../../query/bind/expr';
+import { bindableType } from '../../query/bind/types';
 import type { AbstractConstraint, Constraint, Schema, TypeRef } from '../model';
 import { checkConstraint, type ConstraintSite } from './constraints';
 import {
@@ -111,7 +112,8 @@ export function bindComputed(index: SchemaIndex, p: PointerDraft): Inferred {
 }
 
 /** A typed value bound to `name` (a scalar constraint's `__subject__`, a function parameter). */
-function valueBinding(at: Site, name: string, type: TypeRef, optional: boolean): IrExpr {
+function valueBinding(at: Site, name: string, declared: TypeRef, optional: boolean): IrExpr {
+  const type = bindableType(at.ctx.index, declared);
   const binding: Binding = {
     id: at.ctx.freshId(),
     name,

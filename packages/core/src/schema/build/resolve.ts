@@ -13,7 +13,7 @@ import { editDistance } from '../../syntax/hints';
 import { InvalidDefinitionError, InvalidReferenceError, type QueryErrorClass } from '../../errors';
 import { BUILTIN_ENUMS } from '../fts';
 import { isSchemaModuleType } from '../introspection';
-import { ROOT_OBJECT_TYPES, targetObjectTypes, type TypeRef } from '../model';
+import { ROOT_OBJECT_TYPES, STD_ENUMS, targetObjectTypes, type TypeRef } from '../model';
 
 const ROOTS: ReadonlySet<string> = new Set(ROOT_OBJECT_TYPES);
 import { fail, type BuildContext } from './context';
@@ -40,7 +40,12 @@ export function lookupType(
     if (ctx.objectTypes.has(name) || ROOTS.has(name) || isSchemaModuleType(name)) {
       return { kind: 'object', name };
     }
-    if (ctx.scalarDecls.has(name) || STD_SCALAR_SET.has(name) || BUILTIN_ENUMS[name]) {
+    if (
+      ctx.scalarDecls.has(name) ||
+      STD_SCALAR_SET.has(name) ||
+      BUILTIN_ENUMS[name] ||
+      STD_ENUMS[name]
+    ) {
       return { kind: 'scalar', name };
     }
     if (ctx.aliases.has(name)) return { kind: 'alias', name };

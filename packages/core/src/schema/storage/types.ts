@@ -20,6 +20,7 @@
  *   also get a pg SEQUENCE, see layout).
  */
 import {
+  STD_ENUMS,
   isRangeElement,
   printTypeRef,
   type RangeElementName,
@@ -71,6 +72,8 @@ export function findScalar(schema: Schema, name: string): ScalarType | undefined
 export function scalarPgType(name: string): PgType {
   if (isStdScalar(name)) return STD_PG_TYPES[name];
   const [module, short] = splitName(name);
+  // A std enum (`std::Endian`): its DOMAIN is in svc_meta, made by the storage bootstrap.
+  if (STD_ENUMS[name]) return pgUserType('svc_meta', short);
   return pgUserType(module, short);
 }
 

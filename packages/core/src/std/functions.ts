@@ -523,7 +523,8 @@ const fromTextWithFormat = (target: string, pg: string) => (a: SqlArgs) => {
 
 /**
  * A function of a value and an optional format (parameter 1): `plain` without a format, else
- * `withFormat(fmt)`. Gel refuses an empty format string (InvalidValueError, 22023).
+ * `withFormat(fmt)`; an empty optional format at run time is no format. Gel refuses an empty
+ * format string (InvalidValueError, 22023).
  */
 function formatted(
   a: SqlArgs,
@@ -535,10 +536,12 @@ function formatted(
   if (fmt === null) return plain;
   const result = pgTypeFor(a.result ?? { kind: 'scalar', name: 'std::str' });
   const message = `${name}(): "fmt" argument must be a non-empty string`;
-  return caseWhen(
-    [[sql.bin('=', fmt, sql.text('')), raise(fmt, result, sql.text(message), '22023')]],
-    withFormat(fmt),
-  );
+  const empty: [SqlExpr, SqlExpr] = [
+    sql.bin('=', fmt, sql.text('')),
+    raise(fmt, result, sql.text(message), '22023'),
+  ];
+  // An empty optional format (`{}` at run time) is no format.
+  return caseWhen(a.nullable(1) ? [[sql.isNull(fmt), plain], empty] : [empty], withFormat(fmt));
 }
 
 function conversions(): Overload[] {
@@ -850,12 +853,13 @@ function pgUnit(
 
 function datetimes(): Overload[] {
   const utc = (e: SqlExpr) => fn('timezone', sql.text('UTC'), e);
-  const get =
-    (name: string, units: keyof typeof DATE_UNITS, value: (a: SqlArgs) => SqlExpr) =>
-    (a: SqlArgs) =>
-      fn('date_part', pgUnit(name, DATE_UNITS[units], a.at(1)), value(a));
-  const truncate = (units: keyof typeof DATE_UNITS) => (a: SqlArgs) =>
-    fn('date_trunc', pgUnit('std::duration_truncate', DATE_UNITS[units], a.at(1)), a.at(0));
+  // An empty unit is an empty result, not an invalid unit (`strict`).
+  const get = (name: string, units: keyof typeof DATE_UNITS, value: (a: SqlArgs) => SqlExpr) =>
+    strict([1], (a) => fn('date_part', pgUnit(name, DATE_UNITS[units], a.at(1)), value(a)));
+  const truncate = (units: keyof typeof DATE_UNITS) =>
+    strict([1], (a) =>
+      fn('date_trunc', pgUnit('std::duration_truncate', DATE_UNITS[units], a.at(1)), a.at(0)),
+    );
   return [
     def('std::datetime_current', '', 'datetime', () => fn('clock_timestamp'), {
       volatility: 'Volatile',
@@ -878,12 +882,17 @@ function datetimes(): Overload[] {
       'float64',
       get('std::datetime_get', 'datetimeGet', (a) => a.at(0)),
     ),
-    def('std::datetime_truncate', 'dt: datetime, unit: str', 'datetime', (a) =>
-      fn(
-        'date_trunc',
-        pgUnit('std::datetime_truncate', DATE_UNITS.datetimeTruncate, a.at(1)),
-        a.at(0),
-        sql.text('UTC'),
+    def(
+      'std::datetime_truncate',
+      'dt: datetime, unit: str',
+      'datetime',
+      strict([1], (a) =>
+        fn(
+          'date_trunc',
+          pgUnit('std::datetime_truncate', DATE_UNITS.datetimeTruncate, a.at(1)),
+          a.at(0),
+          sql.text('UTC'),
+        ),
       ),
     ),
     // pg_catalog.extract (PostgreSQL 14+) is exact (numeric); date_part is a float.

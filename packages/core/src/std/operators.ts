@@ -50,14 +50,13 @@ function arithmetic(): Overload[] {
     out.push(def('std::-', t, t, (a) => ({ kind: 'UnaryOp', op: '-', operand: a.at(0) })));
     out.push(def('std::+', t, t, (a) => a.at(0)));
   }
-  // `/`: integers divide as float64; the others keep their type (bigint → decimal).
-  for (const t of INTS) {
-    out.push(
-      def('std::/', `${t}, ${t}`, 'float64', (a) =>
-        sql.bin('/', cast(a.at(0), 'double precision'), cast(a.at(1), 'double precision')),
-      ),
-    );
-  }
+  // `/`: int64 divides as float64 (as Gel, only int64 among the integers: int16 reaches float32
+  // first, so `<int16>1 / <int16>2` is a float32); the others keep their type (bigint → decimal).
+  out.push(
+    def('std::/', 'int64, int64', 'float64', (a) =>
+      sql.bin('/', cast(a.at(0), 'double precision'), cast(a.at(1), 'double precision')),
+    ),
+  );
   for (const t of [...FLOATS, 'decimal'] as const)
     out.push(def('std::/', `${t}, ${t}`, t, infix('/')));
   out.push(

@@ -630,6 +630,21 @@ describe('operators', () => {
     );
     expect((rows[0] as { v: unknown }).v).toBe(true);
   });
+
+  test('in converts the set as a whole (local_datetime in a set of local_date)', async () => {
+    const call = resolveOperator('in', [
+      { type: t('cal::local_datetime') },
+      { type: t('cal::local_date') },
+    ]);
+    const set = {
+      kind: 'ArrayExpr',
+      elements: [sql.cast(sql.text('2024-01-02'), pgType('date'))],
+      type: pgType('date', 1),
+    } as const;
+    const value = sql.cast(sql.text('2024-01-02T00:00:00'), pgType('timestamp'));
+    const { rows } = await test_.db.query(`select ${printSql(call.sql([value, set]))} as v`);
+    expect((rows[0] as { v: unknown }).v).toBe(true);
+  });
 });
 
 describe('functions', () => {

@@ -156,8 +156,9 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
   // `to_datetime(s, fmt)` and the local forms: `to_timestamp` read in UTC, whether or not the
   // format (outside its quoted text) and the input carry a time zone checked against `zoned`.
   // A zone the input leaves out would be the session's: reading it again in another zone tells.
-  // The function's own `set timezone` keeps both readings from touching the session.
-  `create or replace function "svc_meta".to_timestamp_checked(val text, fmt text, zoned boolean) returns timestamptz language plpgsql volatile strict parallel safe set timezone = 'UTC' as $svc$
+  // The function's own `set timezone` keeps both readings from touching the session (it sets a
+  // setting, so it is parallel unsafe).
+  `create or replace function "svc_meta".to_timestamp_checked(val text, fmt text, zoned boolean) returns timestamptz language plpgsql volatile strict parallel unsafe set timezone = 'UTC' as $svc$
    declare result timestamptz; other timestamptz; has boolean;
    begin
      has := fmt ~ ('^(("([^"\\\\]|\\\\.)*")|([^"]+))*(' || case when zoned then 'TZH' else 'TZH|TZM' end || ').*$');

@@ -98,11 +98,34 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
        || case when d <> 0 then d::text || 'D' else '' end end
      from (select extract(year from $1) as y, extract(month from $1) as mo, extract(day from $1) as d) as v`,
   ),
+  // Gel's range of dates and times: years 1 to 9999 (PostgreSQL's reach further); a value out
+  // of it raises 22008 naming the Gel type. A local time stops before 24:00:00, which PostgreSQL
+  // accepts (and rounds 23:59:59.9999999 to).
+  ...(
+    [
+      ['datetime_range(timestamptz)', 'timestamptz', `$1 at time zone 'UTC'`, 'std::datetime'],
+      ['local_datetime_range(timestamp)', 'timestamp', '$1', 'cal::local_datetime'],
+      ['local_date_range(date)', 'date', '$1', 'cal::local_date'],
+    ] as const
+  ).map(([signature, pg, utc, type]) =>
+    fn(
+      signature,
+      pg,
+      `select case when extract(year from ${utc}) between 1 and 9999 then $1
+         else "svc_meta".raise(null::${pg}, '22008', '''${type}'' value out of range: ' || quote_literal($1::text)) end`,
+    ),
+  ),
+  fn(
+    'local_time_range(time)',
+    'time',
+    `select case when $1 < '24:00:00'::time then $1
+       else "svc_meta".raise(null::time, '22008', 'cal::local_time field value out of range: ' || quote_literal($1::text)) end`,
+  ),
   // Input forms (spec item 3): ISO 8601 only; a datetime needs its zone, local types have none.
   fn(
     'datetime_in(text)',
     'timestamptz',
-    parse('std::datetime', `${ISO_DATE}[Tt ]${ISO_TIME}${ISO_ZONE}`, 'timestamptz'),
+    `select "svc_meta".datetime_range(t) from (${parse('std::datetime', `${ISO_DATE}[Tt ]${ISO_TIME}${ISO_ZONE}`, 'timestamptz')}) as v(t)`,
   ),
   fn(
     'local_datetime_in(text)',
@@ -110,7 +133,11 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
     parse('cal::local_datetime', `${ISO_DATE}[Tt ]${ISO_TIME}`, 'timestamp'),
   ),
   fn('local_date_in(text)', 'date', parse('cal::local_date', ISO_DATE, 'date')),
-  fn('local_time_in(text)', 'time', parse('cal::local_time', ISO_TIME, 'time')),
+  fn(
+    'local_time_in(text)',
+    'time',
+    `select "svc_meta".local_time_range(t) from (${parse('cal::local_time', ISO_TIME, 'time')}) as v(t)`,
+  ),
   // Durations: PostgreSQL's interval input (ISO 8601 or `1 hour 30 minutes`), then the units rule.
   fn(
     'duration_in(text)',
@@ -126,6 +153,26 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
        else "svc_meta".raise(null::interval, '22007', 'invalid input syntax for type cal::date_duration: ' || quote_literal($1) || ' (units smaller than days are not allowed)') end
      from (select $1::interval as i) as v`,
   ),
+  // `to_datetime(s, fmt)` and the local forms: `to_timestamp` read in UTC, whether or not the
+  // format (outside its quoted text) and the input carry a time zone checked against `zoned`.
+  // A zone the input leaves out would be the session's: reading it again in another zone tells.
+  // The function's own `set timezone` keeps both readings from touching the session (it sets a
+  // setting, so it is parallel unsafe).
+  `create or replace function "svc_meta".to_timestamp_checked(val text, fmt text, zoned boolean) returns timestamptz language plpgsql volatile strict parallel unsafe set timezone = 'UTC' as $svc$
+   declare result timestamptz; other timestamptz; has boolean;
+   begin
+     has := fmt ~ ('^(("([^"\\\\]|\\\\.)*")|([^"]+))*(' || case when zoned then 'TZH' else 'TZH|TZM' end || ').*$');
+     if has <> zoned then
+       raise exception using errcode = '22007', message = case when zoned then 'missing required' else 'unexpected' end || ' time zone in format: ' || quote_literal(fmt);
+     end if;
+     result := to_timestamp(val, fmt);
+     perform set_config('TimeZone', 'Etc/GMT+5', true);
+     other := to_timestamp(val, fmt);
+     if (result = other) <> zoned then
+       raise exception using errcode = '22007', message = case when zoned then 'missing required' else 'unexpected' end || ' time zone in input ' || quote_literal(val);
+     end if;
+     return result;
+   end $svc$`,
   // re_match_all: every match's groups, a group that took part in no match as '' (as Gel).
   fn(
     're_match_all(text, text)',

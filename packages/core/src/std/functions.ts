@@ -15,7 +15,15 @@ import { pgType, sql, type FromItem, type SqlExpr } from '../sql/ast';
 import { call, def, strict, table } from './define';
 import type { Card, Overload, SqlArgs } from './model';
 import { jsonbArray, raise } from './operators';
-import { base64, jsonOf, pgTypeFor, rangeBound, rangeValue, STD_SCALARS_INFO } from './scalars';
+import {
+  base64,
+  inRange,
+  jsonOf,
+  pgTypeFor,
+  rangeBound,
+  rangeValue,
+  STD_SCALARS_INFO,
+} from './scalars';
 import type { TypeRef } from '../schema/model';
 
 const cast = (e: SqlExpr, name: string): SqlExpr => sql.cast(e, pgType(name));
@@ -563,6 +571,29 @@ const fromTextWithFormat = (name: string, target: string) =>
     );
   });
 
+/**
+ * A function of a value and an optional format (parameter 1): `plain` without a format, else
+ * `withFormat(fmt)`; an empty optional format at run time is no format. Gel refuses an empty
+ * format string (InvalidValueError, 22023).
+ */
+function formatted(
+  a: SqlArgs,
+  name: string,
+  plain: SqlExpr,
+  withFormat: (fmt: SqlExpr) => SqlExpr,
+): SqlExpr {
+  const fmt = a.opt(1);
+  if (fmt === null) return plain;
+  const result = pgTypeFor(a.result ?? { kind: 'scalar', name: 'std::str' });
+  const message = `${name}(): "fmt" argument must be a non-empty string`;
+  const empty: [SqlExpr, SqlExpr] = [
+    sql.bin('=', fmt, sql.text('')),
+    raise(fmt, result, sql.text(message), '22023'),
+  ];
+  // An empty optional format (`{}` at run time) is no format.
+  return caseWhen(a.nullable(1) ? [[sql.isNull(fmt), plain], empty] : [empty], withFormat(fmt));
+}
+
 function conversions(): Overload[] {
   const info = STD_SCALARS_INFO;
   const out: Overload[] = [
@@ -576,36 +607,37 @@ function conversions(): Overload[] {
     def('std::to_str', 'array<str>, delimiter: str', 'str', (a) =>
       fn('array_to_string', a.at(0), a.at(1)),
     ),
-    def('std::to_str', 'datetime, fmt: optional str = {}', 'str', (a) => {
-      const fmt = a.opt(1);
-      return fmt === null
-        ? info['std::datetime'].toText(a.at(0))
-        : fn('to_char', fn('timezone', sql.text('UTC'), a.at(0)), fmt);
-    }),
-    def('std::to_str', 'cal::local_datetime, fmt: optional str = {}', 'str', (a) => {
-      const fmt = a.opt(1);
-      return fmt === null
-        ? info['cal::local_datetime'].toText(a.at(0))
-        : fn('to_char', a.at(0), fmt);
-    }),
-    def('std::to_str', 'cal::local_date, fmt: optional str = {}', 'str', (a) => {
-      const fmt = a.opt(1);
-      return fmt === null ? info['cal::local_date'].toText(a.at(0)) : fn('to_char', a.at(0), fmt);
-    }),
-    def('std::to_str', 'cal::local_time, fmt: optional str = {}', 'str', (a) => {
-      const fmt = a.opt(1);
-      return fmt === null
-        ? info['cal::local_time'].toText(a.at(0))
-        : fn('to_char', sql.bin('+', cast(sql.text('2000-01-01'), 'date'), a.at(0)), fmt);
-    }),
-    def('std::to_str', 'duration, fmt: optional str = {}', 'str', (a) =>
-      info['std::duration'].toText(a.at(0)),
+    def('std::to_str', 'datetime, fmt: optional str = {}', 'str', (a) =>
+      formatted(a, 'to_str', info['std::datetime'].toText(a.at(0)), (fmt) =>
+        fn('to_char', fn('timezone', sql.text('UTC'), a.at(0)), fmt),
+      ),
     ),
-    def('std::to_str', 'cal::relative_duration, fmt: optional str = {}', 'str', (a) =>
-      info['cal::relative_duration'].toText(a.at(0)),
+    def('std::to_str', 'cal::local_datetime, fmt: optional str = {}', 'str', (a) =>
+      formatted(a, 'to_str', info['cal::local_datetime'].toText(a.at(0)), (fmt) =>
+        fn('to_char', a.at(0), fmt),
+      ),
     ),
-    def('std::to_str', 'cal::date_duration, fmt: optional str = {}', 'str', (a) =>
-      info['cal::date_duration'].toText(a.at(0)),
+    def('std::to_str', 'cal::local_date, fmt: optional str = {}', 'str', (a) =>
+      formatted(a, 'to_str', info['cal::local_date'].toText(a.at(0)), (fmt) =>
+        fn('to_char', a.at(0), fmt),
+      ),
+    ),
+    def('std::to_str', 'cal::local_time, fmt: optional str = {}', 'str', (a) =>
+      formatted(a, 'to_str', info['cal::local_time'].toText(a.at(0)), (fmt) =>
+        fn('to_char', sql.bin('+', cast(sql.text('2000-01-01'), 'date'), a.at(0)), fmt),
+      ),
+    ),
+    // Without a format a duration is its ISO 8601 text (item 27); with one, PostgreSQL's
+    // to_char of the interval's fields (`'YYYY"y"HH24"h"'`), as Gel.
+    ...(['duration', 'cal::relative_duration', 'cal::date_duration'] as const).map((t) =>
+      def('std::to_str', `${t}, fmt: optional str = {}`, 'str', (a) =>
+        formatted(
+          a,
+          'to_str',
+          info[t === 'duration' ? 'std::duration' : t].toText(a.at(0)),
+          (fmt) => fn('to_char', a.at(0), fmt),
+        ),
+      ),
     ),
   ];
   for (const t of ['int64', 'float64', 'bigint', 'decimal'] as const) {
@@ -634,53 +666,49 @@ function conversions(): Overload[] {
       ),
     );
   }
-  // Dates and times.
+  // Dates and times: every value computed here is checked against Gel's range (`inRange`).
+  const utc = (e: SqlExpr) => fn('timezone', sql.text('UTC'), e);
+  /** `to_timestamp(s, fmt)` with Gel's time zone rule (std/bootstrap `to_timestamp_checked`). */
+  const parsed = (a: SqlArgs, fmt: SqlExpr, zoned: boolean) =>
+    meta('to_timestamp_checked', a.at(0), fmt, sql.bool(zoned));
+  const localParsed = (a: SqlArgs, fmt: SqlExpr) => utc(parsed(a, fmt, false));
   out.push(
-    def('std::to_datetime', 's: str, fmt: optional str = {}', 'datetime', (a) => {
-      const fmt = a.opt(1);
-      if (fmt === null) return info['std::datetime'].fromText(a.at(0));
-      return caseWhen(
-        [
-          [
-            sql.bin('=', fn('strpos', fmt, sql.text('TZH')), num(0)),
-            raise(
-              fmt,
-              pgType('timestamptz'),
-              sql.text('to_datetime(): the format must include a time zone (TZH)'),
-              '22007',
-            ),
-          ],
-        ],
-        fn('to_timestamp', a.at(0), fmt),
-      );
-    }),
+    def(
+      'std::to_datetime',
+      's: str, fmt: optional str = {}',
+      'datetime',
+      (a) =>
+        formatted(a, 'to_datetime', info['std::datetime'].fromText(a.at(0)), (fmt) =>
+          inRange('std::datetime', parsed(a, fmt, true)),
+        ),
+      { volatility: 'Volatile' },
+    ),
     def('std::to_datetime', 'local: cal::local_datetime, zone: str', 'datetime', (a) =>
-      fn('timezone', a.at(1), a.at(0)),
+      inRange('std::datetime', fn('timezone', a.at(1), a.at(0))),
     ),
     def(
       'std::to_datetime',
       'year: int64, month: int64, day: int64, hour: int64, min: int64, sec: float64, timezone: str',
       'datetime',
       (a) =>
-        fn(
-          'make_timestamptz',
-          int4(a.at(0)),
-          int4(a.at(1)),
-          int4(a.at(2)),
-          int4(a.at(3)),
-          int4(a.at(4)),
-          a.at(5),
-          a.at(6),
+        inRange(
+          'std::datetime',
+          fn(
+            'make_timestamptz',
+            int4(a.at(0)),
+            int4(a.at(1)),
+            int4(a.at(2)),
+            int4(a.at(3)),
+            int4(a.at(4)),
+            a.at(5),
+            a.at(6),
+          ),
         ),
     ),
-    def('std::to_datetime', 'epochseconds: float64', 'datetime', (a) =>
-      fn('to_timestamp', a.at(0)),
-    ),
-    def('std::to_datetime', 'epochseconds: int64', 'datetime', (a) =>
-      fn('to_timestamp', f8(a.at(0))),
-    ),
-    def('std::to_datetime', 'epochseconds: decimal', 'datetime', (a) =>
-      fn('to_timestamp', f8(a.at(0))),
+    ...(['float64', 'int64', 'decimal'] as const).map((t) =>
+      def('std::to_datetime', `epochseconds: ${t}`, 'datetime', (a) =>
+        inRange('std::datetime', fn('to_timestamp', t === 'float64' ? a.at(0) : f8(a.at(0)))),
+      ),
     ),
     def(
       'std::to_duration',
@@ -698,51 +726,68 @@ function conversions(): Overload[] {
           sql.bin('+', f8(or(a, 2, num(0))), sql.bin('/', f8(or(a, 3, num(0))), num(1000000))),
         ),
     ),
-    def('cal::to_local_datetime', 's: str, fmt: optional str = {}', 'cal::local_datetime', (a) => {
-      const fmt = a.opt(1);
-      return fmt === null
-        ? info['cal::local_datetime'].fromText(a.at(0))
-        : fn('timezone', sql.text('UTC'), fn('to_timestamp', a.at(0), fmt));
-    }),
+    def(
+      'cal::to_local_datetime',
+      's: str, fmt: optional str = {}',
+      'cal::local_datetime',
+      (a) =>
+        formatted(a, 'to_local_datetime', info['cal::local_datetime'].fromText(a.at(0)), (fmt) =>
+          inRange('cal::local_datetime', localParsed(a, fmt)),
+        ),
+      { volatility: 'Volatile' },
+    ),
     def('cal::to_local_datetime', 'dt: datetime, zone: str', 'cal::local_datetime', (a) =>
-      fn('timezone', a.at(1), a.at(0)),
+      inRange('cal::local_datetime', fn('timezone', a.at(1), a.at(0))),
     ),
     def(
       'cal::to_local_datetime',
       'year: int64, month: int64, day: int64, hour: int64, min: int64, sec: float64',
       'cal::local_datetime',
       (a) =>
-        fn(
-          'make_timestamp',
-          int4(a.at(0)),
-          int4(a.at(1)),
-          int4(a.at(2)),
-          int4(a.at(3)),
-          int4(a.at(4)),
-          a.at(5),
+        inRange(
+          'cal::local_datetime',
+          fn(
+            'make_timestamp',
+            int4(a.at(0)),
+            int4(a.at(1)),
+            int4(a.at(2)),
+            int4(a.at(3)),
+            int4(a.at(4)),
+            a.at(5),
+          ),
         ),
     ),
-    def('cal::to_local_date', 's: str, fmt: optional str = {}', 'cal::local_date', (a) => {
-      const fmt = a.opt(1);
-      return fmt === null ? info['cal::local_date'].fromText(a.at(0)) : fn('to_date', a.at(0), fmt);
-    }),
+    def(
+      'cal::to_local_date',
+      's: str, fmt: optional str = {}',
+      'cal::local_date',
+      (a) =>
+        formatted(a, 'to_local_date', info['cal::local_date'].fromText(a.at(0)), (fmt) =>
+          inRange('cal::local_date', cast(localParsed(a, fmt), 'date')),
+        ),
+      { volatility: 'Volatile' },
+    ),
     def('cal::to_local_date', 'dt: datetime, zone: str', 'cal::local_date', (a) =>
-      cast(fn('timezone', a.at(1), a.at(0)), 'date'),
+      inRange('cal::local_date', cast(fn('timezone', a.at(1), a.at(0)), 'date')),
     ),
     def('cal::to_local_date', 'year: int64, month: int64, day: int64', 'cal::local_date', (a) =>
-      fn('make_date', int4(a.at(0)), int4(a.at(1)), int4(a.at(2))),
+      inRange('cal::local_date', fn('make_date', int4(a.at(0)), int4(a.at(1)), int4(a.at(2)))),
     ),
-    def('cal::to_local_time', 's: str, fmt: optional str = {}', 'cal::local_time', (a) => {
-      const fmt = a.opt(1);
-      return fmt === null
-        ? info['cal::local_time'].fromText(a.at(0))
-        : cast(fn('timezone', sql.text('UTC'), fn('to_timestamp', a.at(0), fmt)), 'time');
-    }),
+    def(
+      'cal::to_local_time',
+      's: str, fmt: optional str = {}',
+      'cal::local_time',
+      (a) =>
+        formatted(a, 'to_local_time', info['cal::local_time'].fromText(a.at(0)), (fmt) =>
+          cast(localParsed(a, fmt), 'time'),
+        ),
+      { volatility: 'Volatile' },
+    ),
     def('cal::to_local_time', 'dt: datetime, zone: str', 'cal::local_time', (a) =>
       cast(fn('timezone', a.at(1), a.at(0)), 'time'),
     ),
     def('cal::to_local_time', 'hour: int64, min: int64, sec: float64', 'cal::local_time', (a) =>
-      fn('make_time', int4(a.at(0)), int4(a.at(1)), a.at(2)),
+      inRange('cal::local_time', fn('make_time', int4(a.at(0)), int4(a.at(1)), a.at(2))),
     ),
     def(
       'cal::to_relative_duration',
@@ -832,36 +877,85 @@ function intBytes(): Overload[] {
 // ---------------------------------------------------------------------------------------------
 // Dates and times: current time, parts, truncation
 
-/** Gel's unit names → PostgreSQL's field names. */
-const UNIT: Readonly<Record<string, string>> = {
-  epochseconds: 'epoch',
-  microseconds: 'microseconds',
-  milliseconds: 'milliseconds',
-  seconds: 'second',
-  minutes: 'minute',
-  hours: 'hour',
-  days: 'day',
-  weeks: 'week',
-  months: 'month',
-  quarters: 'quarter',
-  years: 'year',
-  decades: 'decade',
-  centuries: 'century',
-};
+/**
+ * Gel's unit names for each date/time function, each with the PostgreSQL field `date_part` or
+ * `date_trunc` reads it as (Gel's names are mostly PostgreSQL's; a few are renamed). A unit not
+ * listed is an InvalidValueError (22007) naming the function, as in Gel.
+ */
+const same = (...units: string[]): [string, string][] => units.map((u) => [u, u]);
+const DATE_PARTS = same('century', 'day', 'decade', 'dow', 'doy', 'isodow', 'isoyear');
+const DATE_UNITS = {
+  datetimeGet: [
+    ...DATE_PARTS,
+    ...same('hour', 'microseconds', 'millennium', 'milliseconds', 'minutes', 'month'),
+    ...same('quarter', 'seconds', 'week', 'year'),
+    ['epochseconds', 'epoch'],
+  ],
+  datetimeTruncate: [
+    ...same('microseconds', 'milliseconds', 'seconds', 'minutes', 'hours', 'days', 'weeks'),
+    ...same('months', 'years', 'decades', 'centuries'),
+    ['quarters', 'quarter'],
+  ],
+  durationGet: [
+    ...same('hour', 'minutes', 'seconds', 'milliseconds', 'microseconds'),
+    ['totalseconds', 'epoch'],
+  ],
+  dateDurationGet: [
+    ...same('millennium', 'century', 'decade', 'year', 'quarter', 'month', 'day'),
+    ['totalseconds', 'epoch'],
+  ],
+  relativeDurationGet: [
+    ...same('millennium', 'century', 'decade', 'year', 'quarter', 'month', 'day', 'hour'),
+    ...same('minutes', 'seconds', 'milliseconds', 'microseconds'),
+    ['totalseconds', 'epoch'],
+  ],
+  durationTruncate: same('microseconds', 'milliseconds', 'seconds', 'minutes', 'hours'),
+  dateDurationTruncate: [
+    ...same('days', 'weeks', 'months', 'years', 'decades', 'centuries'),
+    ['quarters', 'quarter'],
+  ],
+  relativeDurationTruncate: [
+    ...same('microseconds', 'milliseconds', 'seconds', 'minutes', 'hours', 'days', 'weeks'),
+    ...same('months', 'years', 'decades', 'centuries'),
+    ['quarters', 'quarter'],
+  ],
+  timeGet: [
+    ...same('hour', 'microseconds', 'milliseconds', 'minutes', 'seconds'),
+    ['midnightseconds', 'epoch'],
+  ],
+  dateGet: [...DATE_PARTS, ...same('millennium', 'month', 'quarter', 'week', 'year')],
+} as const satisfies Record<string, readonly (readonly [string, string])[]>;
 
-/** `case unit when 'minutes' then 'minute' ... else unit end`: the unit as PostgreSQL names it. */
-function pgUnit(unit: SqlExpr): SqlExpr {
-  return {
-    kind: 'Case',
-    whens: Object.entries(UNIT)
-      .filter(([gel, pg]) => gel !== pg)
-      .map(([gel, pg]) => ({ when: sql.bin('=', unit, sql.text(gel)), then: sql.text(pg) })),
-    else: unit,
-  };
+/**
+ * `case unit when 'minutes' then 'minutes' ... else raise end`: the unit as PostgreSQL names it,
+ * or InvalidValueError (`invalid unit for std::datetime_get: 'x'`) listing the supported units.
+ */
+function pgUnit(
+  name: string,
+  units: readonly (readonly [string, string])[],
+  unit: SqlExpr,
+): SqlExpr {
+  const supported = units.map(([gel]) => gel).join(', ');
+  const message = sql.bin(
+    '||',
+    sql.bin('||', sql.text(`invalid unit for ${name}: `), fn('quote_literal', unit)),
+    sql.text(` (supported units: ${supported})`),
+  );
+  return caseWhen(
+    units.map(([gel, pg]) => [sql.bin('=', unit, sql.text(gel)), sql.text(pg)]),
+    raise(unit, pgType('text'), message, '22007'),
+  );
 }
 
 function datetimes(): Overload[] {
   const utc = (e: SqlExpr) => fn('timezone', sql.text('UTC'), e);
+  // An empty unit is an empty result, not an invalid unit (`strict`).
+  const get = (name: string, units: keyof typeof DATE_UNITS, value: (a: SqlArgs) => SqlExpr) =>
+    strict([1], (a) => fn('date_part', pgUnit(name, DATE_UNITS[units], a.at(1)), value(a)));
+  const truncate = (units: keyof typeof DATE_UNITS) =>
+    strict([1], (a) =>
+      fn('date_trunc', pgUnit('std::duration_truncate', DATE_UNITS[units], a.at(1)), a.at(0)),
+    );
   return [
     def('std::datetime_current', '', 'datetime', () => fn('clock_timestamp'), {
       volatility: 'Volatile',
@@ -872,27 +966,82 @@ function datetimes(): Overload[] {
     def('std::datetime_of_transaction', '', 'datetime', () => fn('transaction_timestamp'), {
       volatility: 'Stable',
     }),
-    def('std::datetime_get', 'dt: datetime, el: str', 'float64', (a) =>
-      fn('date_part', pgUnit(a.at(1)), utc(a.at(0))),
+    def(
+      'std::datetime_get',
+      'dt: datetime, el: str',
+      'float64',
+      get('std::datetime_get', 'datetimeGet', (a) => utc(a.at(0))),
     ),
-    def('std::datetime_truncate', 'dt: datetime, unit: str', 'datetime', (a) =>
-      fn('date_trunc', pgUnit(a.at(1)), a.at(0), sql.text('UTC')),
+    def(
+      'std::datetime_get',
+      'dt: cal::local_datetime, el: str',
+      'float64',
+      get('std::datetime_get', 'datetimeGet', (a) => a.at(0)),
+    ),
+    def(
+      'std::datetime_truncate',
+      'dt: datetime, unit: str',
+      'datetime',
+      strict([1], (a) =>
+        fn(
+          'date_trunc',
+          pgUnit('std::datetime_truncate', DATE_UNITS.datetimeTruncate, a.at(1)),
+          a.at(0),
+          sql.text('UTC'),
+        ),
+      ),
     ),
     // pg_catalog.extract (PostgreSQL 14+) is exact (numeric); date_part is a float.
     def('std::duration_to_seconds', 'dur: duration', 'decimal', (a) =>
       sql.func('extract', [sql.text('epoch'), a.at(0)], 'pg_catalog'),
     ),
-    def('std::duration_get', 'dt: duration, el: str', 'float64', (a) =>
-      fn('date_part', pgUnit(a.at(1)), a.at(0)),
+    def(
+      'std::duration_get',
+      'dt: duration, el: str',
+      'float64',
+      get('std::duration_get', 'durationGet', (a) => a.at(0)),
     ),
-    def('std::duration_truncate', 'dt: duration, unit: str', 'duration', (a) =>
-      fn('date_trunc', pgUnit(a.at(1)), a.at(0)),
+    def(
+      'std::duration_get',
+      'dt: cal::relative_duration, el: str',
+      'float64',
+      get('std::duration_get', 'relativeDurationGet', (a) => a.at(0)),
     ),
-    def('cal::time_get', 'dt: cal::local_time, el: str', 'float64', (a) =>
-      fn('date_part', pgUnit(a.at(1)), a.at(0)),
+    def(
+      'std::duration_get',
+      'dt: cal::date_duration, el: str',
+      'float64',
+      get('std::duration_get', 'dateDurationGet', (a) => a.at(0)),
     ),
-    def('cal::date_get', 'dt: cal::local_date, el: str', 'float64', (a) =>
-      fn('date_part', pgUnit(a.at(1)), cast(a.at(0), 'timestamp')),
+    def(
+      'std::duration_truncate',
+      'dt: duration, unit: str',
+      'duration',
+      truncate('durationTruncate'),
+    ),
+    def(
+      'std::duration_truncate',
+      'dt: cal::relative_duration, unit: str',
+      'cal::relative_duration',
+      truncate('relativeDurationTruncate'),
+    ),
+    def(
+      'std::duration_truncate',
+      'dt: cal::date_duration, unit: str',
+      'cal::date_duration',
+      truncate('dateDurationTruncate'),
+    ),
+    def(
+      'cal::time_get',
+      'dt: cal::local_time, el: str',
+      'float64',
+      get('cal::time_get', 'timeGet', (a) => a.at(0)),
+    ),
+    def(
+      'cal::date_get',
+      'dt: cal::local_date, el: str',
+      'float64',
+      get('cal::date_get', 'dateGet', (a) => cast(a.at(0), 'timestamp')),
     ),
     def(
       'cal::duration_normalize_hours',

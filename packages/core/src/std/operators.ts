@@ -20,7 +20,7 @@
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import { def, infix, strict, table } from './define';
 import type { Overload, SqlArgs } from './model';
-import { pgTypeFor, raise } from './scalars';
+import { inRange, pgTypeFor, raise, type BoundedTemporal } from './scalars';
 
 const INTS = ['int16', 'int32', 'int64'] as const;
 const FLOATS = ['float32', 'float64'] as const;
@@ -50,14 +50,13 @@ function arithmetic(): Overload[] {
     out.push(def('std::-', t, t, (a) => ({ kind: 'UnaryOp', op: '-', operand: a.at(0) })));
     out.push(def('std::+', t, t, (a) => a.at(0)));
   }
-  // `/`: integers divide as float64; the others keep their type (bigint → decimal).
-  for (const t of INTS) {
-    out.push(
-      def('std::/', `${t}, ${t}`, 'float64', (a) =>
-        sql.bin('/', cast(a.at(0), 'double precision'), cast(a.at(1), 'double precision')),
-      ),
-    );
-  }
+  // `/`: int64 divides as float64 (as Gel, only int64 among the integers: int16 reaches float32
+  // first, so `<int16>1 / <int16>2` is a float32); the others keep their type (bigint → decimal).
+  out.push(
+    def('std::/', 'int64, int64', 'float64', (a) =>
+      sql.bin('/', cast(a.at(0), 'double precision'), cast(a.at(1), 'double precision')),
+    ),
+  );
   for (const t of [...FLOATS, 'decimal'] as const)
     out.push(def('std::/', `${t}, ${t}`, t, infix('/')));
   out.push(
@@ -147,6 +146,12 @@ const utc = (op: '+' | '-') => (a: SqlArgs) =>
     sql.bin(op, sql.func('timezone', [sql.text('UTC'), a.at(0)]), a.at(1)),
   ]);
 
+/** A form whose date or time result is checked against Gel's range (scalars `inRange`). */
+const checked =
+  (type: BoundedTemporal, form: (a: SqlArgs) => SqlExpr) =>
+  (a: SqlArgs): SqlExpr =>
+    inRange(type, form(a));
+
 function temporal(): Overload[] {
   // PostgreSQL's timestamptz difference has a days field; fold it into hours, exactly.
   const spanOf = (e: SqlExpr) =>
@@ -160,43 +165,74 @@ function temporal(): Overload[] {
       ),
     );
   const defs: Overload[] = [
-    def('std::+', 'datetime, duration', 'datetime', infix('+')),
-    def('std::+', 'duration, datetime', 'datetime', infix('+')),
-    def('std::-', 'datetime, duration', 'datetime', infix('-')),
+    def('std::+', 'datetime, duration', 'datetime', checked('std::datetime', infix('+'))),
+    def('std::+', 'duration, datetime', 'datetime', checked('std::datetime', infix('+'))),
+    def('std::-', 'datetime, duration', 'datetime', checked('std::datetime', infix('-'))),
     def('std::-', 'datetime, datetime', 'duration', (a) =>
       spanOf(paren(sql.bin('-', a.at(0), a.at(1)))),
     ),
     def('std::+', 'duration, duration', 'duration', infix('+')),
     def('std::-', 'duration, duration', 'duration', infix('-')),
     def('std::-', 'duration', 'duration', (a) => ({ kind: 'UnaryOp', op: '-', operand: a.at(0) })),
-    def('std::+', 'datetime, cal::relative_duration', 'datetime', utc('+')),
-    def('std::+', 'cal::relative_duration, datetime', 'datetime', (a) =>
-      sql.func('timezone', [
-        sql.text('UTC'),
-        sql.bin('+', sql.func('timezone', [sql.text('UTC'), a.at(1)]), a.at(0)),
-      ]),
+    def(
+      'std::+',
+      'datetime, cal::relative_duration',
+      'datetime',
+      checked('std::datetime', utc('+')),
     ),
-    def('std::-', 'datetime, cal::relative_duration', 'datetime', utc('-')),
-    def('std::+', 'cal::local_datetime, cal::relative_duration', 'cal::local_datetime', infix('+')),
-    def('std::+', 'cal::relative_duration, cal::local_datetime', 'cal::local_datetime', infix('+')),
-    def('std::-', 'cal::local_datetime, cal::relative_duration', 'cal::local_datetime', infix('-')),
-    def('std::+', 'cal::local_datetime, duration', 'cal::local_datetime', infix('+')),
-    def('std::+', 'duration, cal::local_datetime', 'cal::local_datetime', infix('+')),
-    def('std::-', 'cal::local_datetime, duration', 'cal::local_datetime', infix('-')),
+    def('std::+', 'cal::relative_duration, datetime', 'datetime', (a) =>
+      inRange(
+        'std::datetime',
+        sql.func('timezone', [
+          sql.text('UTC'),
+          sql.bin('+', sql.func('timezone', [sql.text('UTC'), a.at(1)]), a.at(0)),
+        ]),
+      ),
+    ),
+    def(
+      'std::-',
+      'datetime, cal::relative_duration',
+      'datetime',
+      checked('std::datetime', utc('-')),
+    ),
+  ];
+  // A local datetime, or a local date with a duration that may hold hours (a local datetime),
+  // plus or minus a duration or relative duration.
+  for (const left of ['cal::local_datetime', 'cal::local_date']) {
+    for (const dur of ['cal::relative_duration', 'duration']) {
+      const plus = checked('cal::local_datetime', infix('+'));
+      defs.push(
+        def('std::+', `${left}, ${dur}`, 'cal::local_datetime', plus),
+        def('std::+', `${dur}, ${left}`, 'cal::local_datetime', plus),
+        def(
+          'std::-',
+          `${left}, ${dur}`,
+          'cal::local_datetime',
+          checked('cal::local_datetime', infix('-')),
+        ),
+      );
+    }
+  }
+  defs.push(
     def('std::-', 'cal::local_datetime, cal::local_datetime', 'cal::relative_duration', infix('-')),
     def('std::+', 'cal::local_date, cal::date_duration', 'cal::local_date', (a) =>
-      cast(sql.bin('+', a.at(0), a.at(1)), 'date'),
+      inRange('cal::local_date', cast(sql.bin('+', a.at(0), a.at(1)), 'date')),
     ),
     def('std::+', 'cal::date_duration, cal::local_date', 'cal::local_date', (a) =>
-      cast(sql.bin('+', a.at(1), a.at(0)), 'date'),
+      inRange('cal::local_date', cast(sql.bin('+', a.at(1), a.at(0)), 'date')),
     ),
     def('std::-', 'cal::local_date, cal::date_duration', 'cal::local_date', (a) =>
-      cast(sql.bin('-', a.at(0), a.at(1)), 'date'),
+      inRange('cal::local_date', cast(sql.bin('-', a.at(0), a.at(1)), 'date')),
     ),
     // item 28: local_date - local_date is a date_duration (whole days).
     def('std::-', 'cal::local_date, cal::local_date', 'cal::date_duration', (a) =>
       sql.bin('*', paren(sql.bin('-', a.at(0), a.at(1))), cast(sql.text('1 day'), 'interval')),
     ),
+    // A duration with a relative duration is a relative duration (Gel).
+    def('std::+', 'duration, cal::relative_duration', 'cal::relative_duration', infix('+')),
+    def('std::+', 'cal::relative_duration, duration', 'cal::relative_duration', infix('+')),
+    def('std::-', 'duration, cal::relative_duration', 'cal::relative_duration', infix('-')),
+    def('std::-', 'cal::relative_duration, duration', 'cal::relative_duration', infix('-')),
     def('std::+', 'cal::local_time, cal::relative_duration', 'cal::local_time', infix('+')),
     def('std::+', 'cal::relative_duration, cal::local_time', 'cal::local_time', infix('+')),
     def('std::-', 'cal::local_time, cal::relative_duration', 'cal::local_time', infix('-')),
@@ -228,7 +264,7 @@ function temporal(): Overload[] {
       op: '-',
       operand: a.at(0),
     })),
-  ];
+  );
   return defs;
 }
 

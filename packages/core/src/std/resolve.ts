@@ -644,8 +644,13 @@ function toResolved(
       const rest: SqlExpr[] = [];
       sqlArgs.forEach((value, i) => {
         const p = m.argParams[i] as number;
-        const from = args[i]?.type ?? null;
-        const to = paramTypes[p] ?? null;
+        // A set-of parameter of a call that is not an aggregate receives the whole set as an
+        // SQL array (`CallKind`): it converts as an array of the element conversion.
+        const whole = (o.params[p] as Param).typemod === 'set-of' && o.kind !== 'aggregate';
+        const asSet = (t: TypeRef | null): TypeRef | null =>
+          t && whole ? { kind: 'array', element: t } : t;
+        const from = asSet(args[i]?.type ?? null);
+        const to = asSet(paramTypes[p] ?? null);
         // An untyped `{}` gets the parameter's type (PostgreSQL would guess text).
         const converted =
           from && to ? coerce(value, from, to, env) : to ? sql.cast(value, pgTypeFor(to)) : value;

@@ -76,6 +76,28 @@ export const raise = (probe: SqlExpr, type: PgType, message: SqlExpr, code = '22
     'svc_meta',
   );
 
+/** The date and time types whose values Gel bounds (years 1 to 9999; a local time below 24:00). */
+export type BoundedTemporal =
+  | 'std::datetime'
+  | 'cal::local_datetime'
+  | 'cal::local_date'
+  | 'cal::local_time';
+
+const RANGE_CHECK: Readonly<Record<BoundedTemporal, string>> = {
+  'std::datetime': 'datetime_range',
+  'cal::local_datetime': 'local_datetime_range',
+  'cal::local_date': 'local_date_range',
+  'cal::local_time': 'local_time_range',
+};
+
+/**
+ * `value` checked against its type's range (std/bootstrap): PostgreSQL computes dates to years
+ * far beyond Gel's; a result out of Gel's range raises InvalidValueError (22008). Wraps every
+ * form that computes a date or time (arithmetic, constructors, conversions) rather than reads one.
+ */
+export const inRange = (type: BoundedTemporal, value: SqlExpr): SqlExpr =>
+  meta(RANGE_CHECK[type], [value]);
+
 /** A JSON value with JSON null read as SQL NULL (an absent optional value). */
 const nonNull = (j: SqlExpr): SqlExpr =>
   sql.func('nullif', [j, sql.cast(sql.text('null'), pgType('jsonb'))]);

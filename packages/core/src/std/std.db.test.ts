@@ -459,6 +459,46 @@ describe('operators', () => {
       ],
       '09:30:00',
     ],
+    [
+      '+',
+      [
+        ['duration', 'PT1H'],
+        ['cal::relative_duration', 'P1D'],
+      ],
+      'P1DT1H',
+    ],
+    [
+      '-',
+      [
+        ['cal::relative_duration', 'P1M'],
+        ['duration', 'PT2H'],
+      ],
+      'P1MT-2H',
+    ],
+    [
+      '+',
+      [
+        ['cal::local_date', '2024-01-01'],
+        ['duration', 'PT30H'],
+      ],
+      '2024-01-02T06:00:00',
+    ],
+    [
+      '-',
+      [
+        ['cal::local_date', '2024-01-01'],
+        ['cal::relative_duration', 'P1M'],
+      ],
+      '2023-12-01T00:00:00',
+    ],
+    [
+      '+',
+      [
+        ['cal::local_datetime', '9999-12-31T00:00:00'],
+        ['duration', 'PT23H'],
+      ],
+      '9999-12-31T23:00:00',
+    ],
   ])('%s %j → %j', async (op, args, expected) => {
     const { values, callArgs } = decodeArgs(args);
     const result = await run(resolveOperator(op, callArgs, { env: ENV }), values);
@@ -540,6 +580,46 @@ describe('operators', () => {
       ],
       '22012',
     ],
+    [
+      '+',
+      [
+        ['datetime', '9999-12-31T00:00:00Z'],
+        ['duration', 'PT30H'],
+      ],
+      '22008',
+    ],
+    [
+      '-',
+      [
+        ['datetime', '0001-01-01T00:00:00Z'],
+        ['cal::relative_duration', 'P1D'],
+      ],
+      '22008',
+    ],
+    [
+      '+',
+      [
+        ['cal::local_datetime', '9999-12-31T00:00:00'],
+        ['cal::relative_duration', 'P1W'],
+      ],
+      '22008',
+    ],
+    [
+      '+',
+      [
+        ['cal::local_date', '9999-12-31'],
+        ['cal::date_duration', 'P1D'],
+      ],
+      '22008',
+    ],
+    [
+      '+',
+      [
+        ['cal::local_date', '9999-12-31'],
+        ['duration', 'PT30H'],
+      ],
+      '22008',
+    ],
   ])('%s %j raises %s', async (op, args, code) => {
     const { values, callArgs } = decodeArgs(args);
     expect(await sqlState(run(resolveOperator(op, callArgs, { env: ENV }), values))).toBe(code);
@@ -584,6 +664,21 @@ describe('operators', () => {
       `select ${printSql(call.sql([sql.cast(sql.null(), pgType('bigint')), none], [true, false]))} as v`,
     );
     expect((rows[0] as { v: unknown }).v).toBeNull();
+  });
+
+  test('in converts the set as a whole (local_datetime in a set of local_date)', async () => {
+    const call = resolveOperator('in', [
+      { type: t('cal::local_datetime') },
+      { type: t('cal::local_date') },
+    ]);
+    const set = {
+      kind: 'ArrayExpr',
+      elements: [sql.cast(sql.text('2024-01-02'), pgType('date'))],
+      type: pgType('date', 1),
+    } as const;
+    const value = sql.cast(sql.text('2024-01-02T00:00:00'), pgType('timestamp'));
+    const { rows } = await test_.db.query(`select ${printSql(call.sql([value, set]))} as v`);
+    expect((rows[0] as { v: unknown }).v).toBe(true);
   });
 });
 
@@ -1187,6 +1282,145 @@ describe('functions', () => {
       true,
     ],
     ['std::has_role', [['str', 'admin']], false],
+    [
+      'std::datetime_get',
+      [
+        ['cal::local_datetime', '1970-01-01T00:01:00'],
+        ['str', 'epochseconds'],
+      ],
+      60,
+    ],
+    [
+      'std::datetime_get',
+      [
+        ['datetime', '2018-05-07T15:01:22.306916-05'],
+        ['str', 'isodow'],
+      ],
+      1,
+    ],
+    [
+      'std::datetime_truncate',
+      [
+        ['datetime', '2024-05-15T05:06:07Z'],
+        ['str', 'quarters'],
+      ],
+      '2024-04-01T00:00:00+00:00',
+    ],
+    [
+      'std::duration_get',
+      [
+        ['duration', 'PT1H30M'],
+        ['str', 'totalseconds'],
+      ],
+      5400,
+    ],
+    [
+      'std::duration_get',
+      [
+        ['cal::relative_duration', 'P1Y2MT3H'],
+        ['str', 'month'],
+      ],
+      2,
+    ],
+    [
+      'std::duration_get',
+      [
+        ['cal::date_duration', 'P10D'],
+        ['str', 'totalseconds'],
+      ],
+      864000,
+    ],
+    [
+      'std::duration_truncate',
+      [
+        ['cal::relative_duration', 'P1312Y'],
+        ['str', 'centuries'],
+      ],
+      'P1300Y',
+    ],
+    [
+      'std::duration_truncate',
+      [
+        ['cal::date_duration', 'P1Y2M3D'],
+        ['str', 'months'],
+      ],
+      'P1Y2M',
+    ],
+    [
+      'cal::time_get',
+      [
+        ['cal::local_time', '15:01:22.306916'],
+        ['str', 'midnightseconds'],
+      ],
+      54082.306916,
+    ],
+    [
+      'cal::date_get',
+      [
+        ['cal::local_date', '2018-05-07'],
+        ['str', 'doy'],
+      ],
+      127,
+    ],
+    [
+      'std::to_datetime',
+      [
+        ['str', '2019/01/01 00:00:00 0715'],
+        ['str', 'YYYY/MM/DD HH24:MI:SS TZHTZM'],
+      ],
+      '2018-12-31T16:45:00+00:00',
+    ],
+    [
+      'std::to_datetime',
+      [
+        ['str', 'TZH 2019/01/01 00:00:00 07'],
+        ['str', '"TZH" YYYY/MM/DD HH24:MI:SS TZH'],
+      ],
+      '2018-12-31T17:00:00+00:00',
+    ],
+    [
+      'cal::to_local_datetime',
+      [
+        ['str', '2019/01/02 03:04:05'],
+        ['str', 'YYYY/MM/DD HH24:MI:SS'],
+      ],
+      '2019-01-02T03:04:05',
+    ],
+    [
+      'cal::to_local_date',
+      [
+        ['str', '2019/01/02'],
+        ['str', 'YYYY/MM/DD'],
+      ],
+      '2019-01-02',
+    ],
+    [
+      'cal::to_local_time',
+      [
+        ['str', '03:04:05'],
+        ['str', 'HH24:MI:SS'],
+      ],
+      '03:04:05',
+    ],
+    [
+      'std::to_str',
+      [
+        ['cal::relative_duration', 'P3YT1H'],
+        ['str', 'YYYY"y"HH24"h"'],
+      ],
+      '0003y01h',
+    ],
+    ['std::to_str', [['cal::relative_duration', 'P3YT1H']], 'P3YT1H'],
+    ['std::to_datetime', [['int64', 1]], '1970-01-01T00:00:01+00:00'],
+    [
+      'cal::to_local_date',
+      [
+        ['int64', 9999],
+        ['int64', 12],
+        ['int64', 31],
+      ],
+      '9999-12-31',
+    ],
   ])('%s %j → %j', async (name, args, expected) => {
     const { values, callArgs } = decodeArgs(args);
     const result = await run(resolveFunction(name, callArgs, { env: ENV }), values);
@@ -1280,6 +1514,166 @@ describe('functions', () => {
       '22007',
     ],
     ['cal::to_local_date', [['str', '01/02/2024']], '22007'],
+    [
+      'std::datetime_get',
+      [
+        ['datetime', '2018-05-07T15:01:22Z'],
+        ['str', 'epoch'],
+      ],
+      '22007',
+    ],
+    [
+      'std::datetime_get',
+      [
+        ['datetime', '2018-05-07T15:01:22Z'],
+        ['str', 'timezone_hour'],
+      ],
+      '22007',
+    ],
+    [
+      'std::datetime_get',
+      [
+        ['cal::local_datetime', '2018-05-07T15:01:22'],
+        ['str', 'hours'],
+      ],
+      '22007',
+    ],
+    [
+      'std::datetime_truncate',
+      [
+        ['datetime', '2018-05-07T15:01:22Z'],
+        ['str', 'second'],
+      ],
+      '22007',
+    ],
+    [
+      'std::duration_get',
+      [
+        ['duration', 'PT15H'],
+        ['str', 'days'],
+      ],
+      '22007',
+    ],
+    [
+      'std::duration_get',
+      [
+        ['cal::date_duration', 'P1D'],
+        ['str', 'hour'],
+      ],
+      '22007',
+    ],
+    [
+      'std::duration_get',
+      [
+        ['cal::relative_duration', 'PT15H'],
+        ['str', 'epochseconds'],
+      ],
+      '22007',
+    ],
+    [
+      'std::duration_truncate',
+      [
+        ['duration', 'PT73H'],
+        ['str', 'days'],
+      ],
+      '22007',
+    ],
+    [
+      'std::duration_truncate',
+      [
+        ['cal::date_duration', 'P42D'],
+        ['str', 'hours'],
+      ],
+      '22007',
+    ],
+    [
+      'cal::time_get',
+      [
+        ['cal::local_time', '15:01:22'],
+        ['str', 'epoch'],
+      ],
+      '22007',
+    ],
+    [
+      'cal::date_get',
+      [
+        ['cal::local_date', '2018-05-07'],
+        ['str', 'epoch'],
+      ],
+      '22007',
+    ],
+    ['std::to_datetime', [['int64', 999999999999]], '22008'],
+    [
+      'std::to_datetime',
+      [
+        ['int64', 10000],
+        ['int64', 1],
+        ['int64', 1],
+        ['int64', 1],
+        ['int64', 1],
+        ['float64', 1],
+        ['str', 'UTC'],
+      ],
+      '22008',
+    ],
+    [
+      'cal::to_local_date',
+      [
+        ['int64', 10000],
+        ['int64', 1],
+        ['int64', 1],
+      ],
+      '22008',
+    ],
+    [
+      'cal::to_local_time',
+      [
+        ['int64', 23],
+        ['int64', 59],
+        ['float64', 60],
+      ],
+      '22008',
+    ],
+    [
+      'cal::to_local_date',
+      [
+        ['str', '2017-10-10'],
+        ['str', ''],
+      ],
+      '22023',
+    ],
+    [
+      'std::to_str',
+      [
+        ['cal::relative_duration', 'P1Y'],
+        ['str', ''],
+      ],
+      '22023',
+    ],
+    [
+      'std::to_datetime',
+      [
+        ['str', '2019/01/01 00:00:00 TZH07'],
+        ['str', 'YYYY/MM/DD HH24:MI:SS "TZH"TZM'],
+      ],
+      '22007',
+    ],
+    [
+      'std::to_datetime',
+      [
+        ['str', '2019/01/01 00:00:00 0715'],
+        ['str', 'YYYY/MM/DD H24:MI:SS "NOPE"TZHTZM'],
+      ],
+      '22007',
+    ],
+    [
+      'cal::to_local_datetime',
+      [
+        ['str', '2019/01/01 00:00:00 07'],
+        ['str', 'YYYY/MM/DD HH24:MI:SS TZH'],
+      ],
+      '22007',
+    ],
   ])('%s %j raises %s', async (name, args, code) => {
     const { values, callArgs } = decodeArgs(args);
     expect(await sqlState(run(resolveFunction(name, callArgs, { env: ENV }), values))).toBe(code);
@@ -1410,10 +1804,50 @@ describe('functions', () => {
       0,
     ],
     [
+      'std::datetime_get',
+      [
+        ['cal::local_datetime', null],
+        ['str', 'year'],
+      ],
+      0,
+    ],
+    [
+      'std::duration_get',
+      [
+        ['cal::relative_duration', null],
+        ['str', 'year'],
+      ],
+      0,
+    ],
+    [
+      'std::duration_truncate',
+      [
+        ['cal::date_duration', null],
+        ['str', 'days'],
+      ],
+      0,
+    ],
+    [
+      'cal::to_local_date',
+      [
+        ['str', null],
+        ['str', 'YYYY/MM/DD'],
+      ],
+      0,
+    ],
+    [
       'std::to_int16',
       [
         ['bytes', null],
         ['Endian', 'Big'],
+      ],
+      0,
+    ],
+    [
+      'std::to_datetime',
+      [
+        ['str', null],
+        ['str', 'YYYY TZH'],
       ],
       0,
     ],
@@ -1434,6 +1868,30 @@ describe('functions', () => {
       ],
       0,
     ],
+    [
+      'std::duration_get',
+      [
+        ['duration', 'PT1H'],
+        ['str', null],
+      ],
+      1,
+    ],
+    [
+      'std::datetime_truncate',
+      [
+        ['datetime', '2024-01-01T00:00:00Z'],
+        ['str', null],
+      ],
+      1,
+    ],
+    [
+      'cal::time_get',
+      [
+        ['cal::local_time', '10:00:00'],
+        ['str', null],
+      ],
+      1,
+    ],
   ])('%s %j with an empty argument (#%s) is empty', async (name, args, empty) => {
     const { values, callArgs } = decodeArgs(args);
     const call = resolveFunction(name, callArgs, { env: ENV });
@@ -1452,6 +1910,33 @@ describe('functions', () => {
     const text = `select ${printSql(jsonOf(call.returnType as TypeRef, call.sql(values, [false, true]), ENV))}::text as result`;
     const { rows } = await test_.db.query(text);
     expect((rows[0] as { result: unknown }).result).toBe('12');
+  });
+
+  test('an empty optional format is no format (to_str, to_local_date)', async () => {
+    for (const [name, args, expected] of [
+      [
+        'std::to_str',
+        [
+          ['cal::relative_duration', 'P1Y'],
+          ['str', null],
+        ],
+        'P1Y',
+      ],
+      [
+        'cal::to_local_date',
+        [
+          ['str', '2024-01-02'],
+          ['str', null],
+        ],
+        '2024-01-02',
+      ],
+    ] as [string, Arg[], unknown][]) {
+      const { values, callArgs } = decodeArgs(args);
+      const call = resolveFunction(name, callArgs, { env: ENV });
+      const text = `select ${printSql(jsonOf(call.returnType as TypeRef, call.sql(values, [false, true]), ENV))}::text as result`;
+      const { rows } = await test_.db.query(text);
+      expect(JSON.parse((rows[0] as { result: string }).result)).toBe(expected);
+    }
   });
 
   test('parse functions give empty for empty (they are strict)', async () => {
@@ -1738,6 +2223,10 @@ describe('casts', () => {
     ['str', 'bigint', '1.5', '22P02'],
     ['str', 'decimal', 'NaN', '22P02'],
     ['str', 'decimal', '-Infinity', '22P02'],
+    ['str', 'cal::local_time', '24:00:00', '22008'],
+    ['json', 'cal::local_time', '24:00:00', '22008'],
+    ['str', 'cal::local_time', '23:59:59.999999999', '22008'],
+    ['str', 'datetime', '0001-01-01T00:00:00+01:00', '22008'],
   ])('<%s → %s> %j raises %s', async (from, to, value, code) => {
     const { values } = decodeArgs([[from, value]]);
     const cast = resolveCast(t(from), t(to), ENV);

@@ -14,6 +14,7 @@
 import { pgType, sql, type FromItem, type SqlExpr } from '../sql/ast';
 import { call, def, strict, table } from './define';
 import type { Card, Overload, SqlArgs } from './model';
+import { multirangeFunctions } from './multiranges';
 import { jsonbArray, raise } from './operators';
 import { base64, jsonOf, pgTypeFor, rangeBound, rangeValue, STD_SCALARS_INFO } from './scalars';
 import type { TypeRef } from '../schema/model';
@@ -1378,4 +1379,5 @@ export const STD_FUNCTIONS: ReadonlyMap<string, readonly Overload[]> = table([
   ...numbers(),
   ...misc(),
   ...ranges(),
+  ...multirangeFunctions(),
 ]);

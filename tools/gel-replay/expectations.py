@@ -2,8 +2,9 @@
 
 Shared by extract.py (expectations evaluated from the test source) and live.py (expectations
 built while a test runs): `Bag` is `tb.bag(...)`, `Range` the client's range, `MultiRange` its
-multirange (a JSON array of ranges), and `tagged` turns a Python value into JSON with tags for what JSON lacks: {"$bag": [...]} (unordered),
-{"$set": [...]}, {"$ellipsis": true}, {"$type": "str"} (any value of a type), {"$float": x}.
+multirange (a JSON array of ranges), and `tagged` turns a Python value into JSON with tags for
+what JSON lacks: {"$bag": [...]} (unordered), {"$set": [...]}, {"$ellipsis": true},
+{"$type": "str"} (any value of a type), {"$float": x}.
 A value it cannot express raises TypeError.
 """
 import datetime

@@ -1,9 +1,10 @@
 """The expectation values Gel's tests write, as the replay runner reads them (tagged JSON).
 
 Shared by extract.py (expectations evaluated from the test source) and live.py (expectations
-built while a test runs): `Bag` is `tb.bag(...)`, `Range` the client's range, and `tagged`
-turns a Python value into JSON with tags for what JSON lacks: {"$bag": [...]} (unordered),
-{"$set": [...]}, {"$ellipsis": true}, {"$type": "str"} (any value of a type), {"$float": x}.
+built while a test runs): `Bag` is `tb.bag(...)`, `Range` the client's range, `MultiRange` its
+multirange (a JSON array of ranges), and `tagged` turns a Python value into JSON with tags for
+what JSON lacks: {"$bag": [...]} (unordered), {"$set": [...]}, {"$ellipsis": true},
+{"$type": "str"} (any value of a type), {"$float": x}.
 A value it cannot express raises TypeError.
 """
 import datetime
@@ -21,6 +22,13 @@ class Range:
     def __init__(self, lower=None, upper=None, *, inc_lower=True, inc_upper=False, empty=False):
         self.lower, self.upper = lower, upper
         self.inc_lower, self.inc_upper, self.empty = inc_lower, inc_upper, empty
+
+
+class MultiRange:
+    """The client library's `MultiRange`: its ranges, as Gel's JSON writes it (an array)."""
+
+    def __init__(self, iterable=()):
+        self.ranges = list(iterable)
 
 
 def tagged(v):
@@ -56,4 +64,6 @@ def tagged(v):
         return ({'empty': True} if v.empty else
                 {'lower': tagged(v.lower), 'upper': tagged(v.upper),
                  'inc_lower': v.inc_lower, 'inc_upper': v.inc_upper})
+    if isinstance(v, MultiRange):
+        return [tagged(r) for r in v.ranges]
     raise TypeError(f'cannot send a {type(v).__name__} expectation')

@@ -30,7 +30,7 @@ import sys
 import types
 import unittest
 
-from expectations import Bag, Range, tagged
+from expectations import Bag, MultiRange, Range, tagged
 
 PROTOCOL_OUT = sys.stdout
 sys.stdout = sys.stderr  # the test module's prints must not reach the protocol stream
@@ -321,6 +321,7 @@ def install_stand_ins(gel):
     client.NamedTuple = tuple
     client.Tuple = tuple
     client.Range = Range
+    client.MultiRange = MultiRange
     sys.modules['edgedb'] = client
     sys.modules['gel'] = client
     edb = types.ModuleType('edb')

@@ -89,6 +89,8 @@ export type TypeRef =
   | { readonly kind: 'array'; readonly element: TypeRef }
   /** `range<std::int64>`: a range over one of the range element types (`RANGE_ELEMENTS`). */
   | { readonly kind: 'range'; readonly element: TypeRef }
+  /** `multirange<std::int64>`: a set of non-overlapping ranges of one range element type. */
+  | { readonly kind: 'multirange'; readonly element: TypeRef }
   | {
       readonly kind: 'tuple';
       /** Names are all null (an unnamed tuple) or all set (a named tuple). */
@@ -108,6 +110,8 @@ export function printTypeRef(type: TypeRef): string {
       return `array<${printTypeRef(type.element)}>`;
     case 'range':
       return `range<${printTypeRef(type.element)}>`;
+    case 'multirange':
+      return `multirange<${printTypeRef(type.element)}>`;
     case 'tuple':
       return `tuple<${type.elements
         .map((e) => (e.name === null ? printTypeRef(e.type) : `${e.name}: ${printTypeRef(e.type)}`))

@@ -14,11 +14,12 @@
  * - casts that Gel refuses (`<bytes>'x'`, item 4) throw `InvalidTypeError` naming both types.
  */
 import { InvalidTypeError, type SourcePosition } from '../errors';
-import { printTypeRef, type TypeRef } from '../schema/model';
+import { isRangeElement, printTypeRef, type TypeRef } from '../schema/model';
 import { scalarPgType } from '../schema/storage/types';
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import type { TypeEnv, Volatility } from './model';
 import { raise } from './operators';
+import { rangeCast, rangeFromJson } from './range-casts';
 import {
   STD_SCALARS_INFO,
   decodeParam,
@@ -142,9 +143,17 @@ export function implicitDistance(from: TypeRef, to: TypeRef, env: TypeEnv): numb
   }
   if (from.kind === 'array' && to.kind === 'array')
     return implicitDistance(from.element, to.element, env);
-  // A range converts only to a range of the same element type (PostgreSQL has no range casts).
-  if (from.kind === 'range' && to.kind === 'range')
-    return printTypeRef(from.element) === printTypeRef(to.element) ? 0 : null;
+  // Ranges and multiranges follow their element types (range<int32> → range<float64>, Gel's
+  // implicit range casts); a range is also a one-range multirange, one cast further.
+  if (
+    (from.kind === 'range' || from.kind === 'multirange') &&
+    (to.kind === 'range' || to.kind === 'multirange')
+  ) {
+    if (from.kind === 'multirange' && to.kind === 'range') return null;
+    if (to.element.kind !== 'scalar' || !isRangeElement(to.element.name)) return null;
+    const d = implicitDistance(from.element, to.element, env);
+    return d === null ? null : d + (from.kind === to.kind ? 0 : 1);
+  }
   if (from.kind === 'tuple' && to.kind === 'tuple') {
     if (from.elements.length !== to.elements.length) return null;
     let total = 0;
@@ -200,6 +209,16 @@ export function commonType(types: readonly TypeRef[], env: TypeEnv): TypeRef | n
       env,
     );
     return element ? { kind: 'array', element } : null;
+  }
+  if (types.every((t) => t.kind === 'range' || t.kind === 'multirange')) {
+    // Ranges meet at the range of their elements' common type; with a multirange among them,
+    // at the multirange of it.
+    const element = commonType(
+      types.map((t) => (t as { element: TypeRef }).element),
+      env,
+    );
+    if (!element || element.kind !== 'scalar' || !isRangeElement(element.name)) return null;
+    return { kind: types.some((t) => t.kind === 'multirange') ? 'multirange' : 'range', element };
   }
   if (types.every((t) => t.kind === 'tuple')) {
     const tuples = types as readonly Extract<TypeRef, { kind: 'tuple' }>[];
@@ -270,7 +289,8 @@ function fromJson(to: TypeRef, env: TypeEnv): (value: SqlExpr) => SqlExpr {
     const info = scalarInfo(to.name, env);
     if (!info) return cannotCast({ kind: 'scalar', name: 'std::json' }, to);
     const kind = env.enumValues(to.name) ? 'string' : jsonKind(info.name);
-    const converted = kind === 'string' ? info.fromText(jsonText(j)) : info.decode(j);
+    // Gel reads a JSON number as its text (`<int64>to_json('2.5')` is invalid input, not 3).
+    const converted = kind === 'boolean' ? info.decode(j) : info.fromText(jsonText(j));
     const typed = isStdScalarName(to.name) ? converted : sql.cast(converted, pg);
     return {
       kind: 'Case',
@@ -456,9 +476,13 @@ function findCast(
     return immutable((v) => sql.cast(jsonOf(from, v, env), pgType('jsonb')));
   }
   if (from.kind === 'scalar' && resolutionBase(from.name, env) === 'std::json') {
+    if (to.kind === 'range' || to.kind === 'multirange')
+      return immutable(rangeFromJson(to, fromJson(to.element, env)));
     return immutable(to.kind === 'tuple' ? tupleFromJson(to, env) : fromJson(to, env));
   }
   if (from.kind === 'tuple' && to.kind === 'tuple') return tupleCast(from, to, env);
+  const ranges = rangeCast(from, to, (a, b) => findCast(a, b, env));
+  if (ranges) return ranges;
   if (from.kind === 'array' && to.kind === 'array') {
     if (from.element.kind === 'tuple' || to.element.kind === 'tuple') {
       // Arrays of tuples are one jsonb array: convert element by element in order.

@@ -43,6 +43,8 @@ export function type(text: string): SigType {
       return { kind: 'array', element: type(inner[0] as string) };
     if (head === 'range' && inner.length === 1)
       return { kind: 'range', element: type(inner[0] as string) };
+    if (head === 'multirange' && inner.length === 1)
+      return { kind: 'multirange', element: type(inner[0] as string) };
     if (head === 'tuple') {
       return {
         kind: 'tuple',

@@ -14,6 +14,7 @@
 import { pgType, sql, type FromItem, type SqlExpr } from '../sql/ast';
 import { call, def, strict, table } from './define';
 import type { Card, Overload, SqlArgs } from './model';
+import { multirangeFunctions } from './multiranges';
 import { jsonbArray, raise } from './operators';
 import {
   base64,
@@ -1633,4 +1634,5 @@ export const STD_FUNCTIONS: ReadonlyMap<string, readonly Overload[]> = table([
   ...numbers(),
   ...misc(),
   ...ranges(),
+  ...multirangeFunctions(),
 ]);

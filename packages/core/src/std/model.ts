@@ -45,6 +45,7 @@ export type SigType =
   | { readonly kind: 'scalar'; readonly name: string }
   | { readonly kind: 'array'; readonly element: SigType }
   | { readonly kind: 'range'; readonly element: SigType }
+  | { readonly kind: 'multirange'; readonly element: SigType }
   | {
       readonly kind: 'tuple';
       readonly elements: readonly { readonly name: string | null; readonly type: SigType }[];

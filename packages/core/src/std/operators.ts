@@ -20,6 +20,7 @@
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import { def, infix, strict, table } from './define';
 import type { Overload, SqlArgs } from './model';
+import { rangeOperators } from './multiranges';
 import { inRange, pgTypeFor, raise, type BoundedTemporal } from './scalars';
 
 const INTS = ['int16', 'int32', 'int64'] as const;
@@ -688,6 +689,13 @@ function indexing(): Overload[] {
 
 export const STD_OPERATORS: ReadonlyMap<string, readonly Overload[]> = new Map(
   [
-    ...table([...arithmetic(), ...temporal(), ...comparison(), ...logicAndText(), ...indexing()]),
+    ...table([
+      ...arithmetic(),
+      ...temporal(),
+      ...comparison(),
+      ...logicAndText(),
+      ...indexing(),
+      ...rangeOperators(),
+    ]),
   ].map(([name, overloads]) => [name.slice('std::'.length), overloads]),
 );

@@ -6,7 +6,8 @@
  * why the value cannot be of that type, or undefined when its kind fits. The kinds come from the
  * std table (`ScalarInfo.param`); containers follow query/api's encoding: an array is a JSON
  * array, an unnamed tuple an array of its elements, a named tuple an object, a range Gel's
- * `{"lower", "upper", "inc_lower", "inc_upper"}` (or `{"empty": true}`) object.
+ * `{"lower", "upper", "inc_lower", "inc_upper"}` (or `{"empty": true}`) object, a multirange a
+ * JSON array of range objects.
  * Invariant: pure; no knowledge of a scalar type outside the std table.
  */
 import type { TypeRef } from '../schema/model';
@@ -56,6 +57,16 @@ export function paramValueProblem(type: TypeRef, value: unknown, env: TypeEnv): 
         const problem =
           b === undefined || b === null ? undefined : paramValueProblem(type.element, b, env);
         if (problem !== undefined) return `${bound}: ${problem}`;
+      }
+      return undefined;
+    }
+    case 'multirange': {
+      // A JSON array of range objects.
+      if (!Array.isArray(value)) return `got ${got}, not an array of range objects`;
+      const range: TypeRef = { kind: 'range', element: type.element };
+      for (const [i, element] of value.entries()) {
+        const problem = paramValueProblem(range, element, env);
+        if (problem !== undefined) return `element ${i}: ${problem}`;
       }
       return undefined;
     }

@@ -217,6 +217,8 @@ function printSig(type: SigType): string {
       return `array<${printSig(type.element)}>`;
     case 'range':
       return `range<${printSig(type.element)}>`;
+    case 'multirange':
+      return `multirange<${printSig(type.element)}>`;
     case 'tuple':
       return `tuple<${type.elements.map((e) => (e.name ? `${e.name}: ` : '') + printSig(e.type)).join(', ')}>`;
   }
@@ -343,6 +345,11 @@ function collectPoly(sig: SigType, arg: TypeRef, into: Map<PolyName, TypeRef[]>)
       return arg.kind === 'array' ? collectPoly(sig.element, arg.element, into) : false;
     case 'range':
       return arg.kind === 'range' ? collectPoly(sig.element, arg.element, into) : false;
+    case 'multirange':
+      // A range converts to a multirange implicitly (std/casts): its element binds the same.
+      return arg.kind === 'multirange' || arg.kind === 'range'
+        ? collectPoly(sig.element, arg.element, into)
+        : false;
     case 'tuple':
       if (arg.kind !== 'tuple' || arg.elements.length !== sig.elements.length) return false;
       return sig.elements.every((e, i) =>
@@ -362,9 +369,10 @@ export function bindSig(sig: SigType, bindings: ReadonlyMap<PolyName, TypeRef>):
       const element = bindSig(sig.element, bindings);
       return element ? { kind: 'array', element } : null;
     }
-    case 'range': {
+    case 'range':
+    case 'multirange': {
       const element = bindSig(sig.element, bindings);
-      return element ? { kind: 'range', element } : null;
+      return element ? { kind: sig.kind, element } : null;
     }
     case 'tuple': {
       const elements: { name: string | null; type: TypeRef }[] = [];
@@ -386,6 +394,7 @@ function countPoly(sig: SigType): number {
       return 0;
     case 'array':
     case 'range':
+    case 'multirange':
       return countPoly(sig.element);
     case 'tuple':
       return sig.elements.reduce((n, e) => n + countPoly(e.type), 0);
@@ -402,7 +411,12 @@ function match(o: Overload, args: readonly CallArg[], env: TypeEnv): Match | nul
     if (type?.kind === 'scalar' && sig.kind === 'scalar' && type.name !== sig.name) {
       const base = resolutionBase(type.name, env);
       if (base === null || scalarDistance(base, sig.name) === null) return null;
-    } else if (type && sig.kind !== 'poly' && type.kind !== sig.kind) {
+    } else if (
+      type &&
+      sig.kind !== 'poly' &&
+      type.kind !== sig.kind &&
+      !(type.kind === 'range' && sig.kind === 'multirange')
+    ) {
       return null;
     }
   }

@@ -14,7 +14,7 @@
  */
 import { STD_ENUMS, type StdScalarName, type TypeRef } from '../schema/model';
 import { STD_PG_TYPES, isStdScalar, pgTypeOf, scalarPgType } from '../schema/storage/types';
-import { pgType, sql, type PgType, type SqlExpr } from '../sql/ast';
+import { pgType, sql, type FromItem, type PgType, type SqlExpr } from '../sql/ast';
 import type { TypeEnv } from './model';
 
 const meta = (name: string, args: readonly SqlExpr[]): SqlExpr => sql.func(name, args, 'svc_meta');
@@ -299,6 +299,8 @@ export function decodeParam(type: TypeRef, json: SqlExpr, env: TypeEnv): SqlExpr
       return json;
     case 'range':
       return decodeRange(type.element, json, env);
+    case 'multirange':
+      return decodeMultirange(type.element, json, (j) => decodeRange(type.element, j, env));
     case 'array': {
       if (containsTuple(type.element)) return json;
       const element = type.element;
@@ -344,6 +346,40 @@ function decodeRange(element: TypeRef, json: SqlExpr, env: TypeEnv): SqlExpr {
     flag('empty', false),
   );
   return nullIfNull(nonNull(json), built);
+}
+
+/**
+ * A multirange from its JSON form, an array of range objects (`[]`: the empty multirange);
+ * `decode` reads one range object. JSON null (or an absent parameter) is an empty set.
+ */
+export function decodeMultirange(
+  element: TypeRef,
+  json: SqlExpr,
+  decode: (range: SqlExpr) => SqlExpr,
+): SqlExpr {
+  const items = sql.fromFunction(sql.func('jsonb_array_elements', [json]), 'e', {
+    columns: [{ name: 'value', type: null }],
+  });
+  return nullIfNull(nonNull(json), multirangeOf(element, decode(sql.col('value', 'e')), [items]));
+}
+
+/**
+ * `(select coalesce(range_agg(<range>), '{}'::<multirange>) from <from>)`: the multirange of the
+ * ranges `range` yields over the rows of `from` (overlapping and adjacent ones merged, empty
+ * ones dropped, as PostgreSQL's multirange constructor does).
+ */
+export function multirangeOf(element: TypeRef, range: SqlExpr, from: readonly FromItem[]): SqlExpr {
+  const pg = pgTypeFor({ kind: 'multirange', element });
+  return sql.scalar(
+    sql.select({
+      targets: [
+        sql.target(
+          sql.func('coalesce', [sql.agg('range_agg', [range]), sql.cast(sql.text('{}'), pg)]),
+        ),
+      ],
+      from,
+    }),
+  );
 }
 
 /**
@@ -457,6 +493,29 @@ export function jsonOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
         ],
         else: bounds,
       };
+    }
+    case 'multirange': {
+      // Gel's JSON form of a multirange: an array of its ranges' JSON forms, in order.
+      const items = sql.fromFunction(sql.func('unnest', [value]), 'e', {
+        columns: [
+          { name: 'value', type: null },
+          { name: 'ord', type: null },
+        ],
+        withOrdinality: true,
+      });
+      const range: TypeRef = { kind: 'range', element: type.element };
+      const agg = sql.agg('json_agg', [jsonOf(range, sql.col('value', 'e'), env)], {
+        orderBy: [sql.order(sql.col('ord', 'e'))],
+      });
+      return nullIfNull(
+        value,
+        sql.scalar(
+          sql.select({
+            targets: [sql.target(sql.func('coalesce', [agg, cast(sql.text('[]'), 'json')]))],
+            from: [items],
+          }),
+        ),
+      );
     }
     case 'tuple': {
       // A tuple value is a jsonb array of its elements (schema/storage/types): each element is

@@ -1174,7 +1174,21 @@ function bindTypeCast(ctx: BindContext, scope: Scope, node: ql.TypeCast): IrExpr
       pathId: `<${type.name}>#${ctx.freshId()}`,
     };
   }
-  return bindCast(ctx, expr, type, node.span);
+  return castFromJsonMayBeEmpty(bindCast(ctx, expr, type, node.span), expr, node.cardinality);
+}
+
+/**
+ * Gel: a JSON `null` casts to the empty set, so `<T>json` may be empty (unless written
+ * `<required T>`): its minimum cardinality is 0, and `exists` / `??` evaluate it.
+ */
+function castFromJsonMayBeEmpty(
+  cast: IrExpr,
+  from: IrExpr,
+  mod: 'optional' | 'required' | null,
+): IrExpr {
+  const json = from.type.kind === 'scalar' && from.type.name === 'std::json';
+  if (!json || mod === 'required' || cast.card.min === 0 || cast.kind !== 'Cast') return cast;
+  return { ...cast, card: { ...cast.card, min: 0 } };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -133,21 +133,22 @@ function resolveTypeName(index: SchemaIndex, scope: Scope, texpr: ql.TypeName): 
     }
     return { kind: 'array', element: resolveTypeExpr(index, scope, element) };
   }
-  if (bare === 'range') {
+  if (bare === 'range' || bare === 'multirange') {
     const [element, ...rest] = subtypes;
     if (!element || rest.length || element.kind === 'NamedSubtype') {
-      return fail(InvalidTypeError, 'range<...> takes one element type', texpr.span);
+      return fail(InvalidTypeError, `${bare}<...> takes one element type`, texpr.span);
     }
     const resolved = resolveTypeExpr(index, scope, element);
     if (resolved.kind !== 'scalar' || !isRangeElement(resolved.name)) {
+      // Gel: a range of a type that is not `anypoint` is an unsupported feature.
       return fail(
-        InvalidTypeError,
-        `there is no range of ${printTypeRef(resolved)}`,
+        UnsupportedFeatureError,
+        `unsupported range subtype: ${printTypeRef(resolved)}`,
         texpr.span,
         `a range's element type is one of ${RANGE_ELEMENTS.join(', ')}`,
       );
     }
-    return { kind: 'range', element: resolved };
+    return { kind: bare, element: resolved };
   }
   if (bare === 'tuple') {
     const named = subtypes.filter((s) => s.kind === 'NamedSubtype').length;

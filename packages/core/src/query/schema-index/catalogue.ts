@@ -164,6 +164,8 @@ export function catalogueTypeName(type: TypeRef): string {
       return `array<${catalogueTypeName(type.element)}>`;
     case 'range':
       return `range<${catalogueTypeName(type.element)}>`;
+    case 'multirange':
+      return `multirange<${catalogueTypeName(type.element)}>`;
     case 'tuple':
       return `tuple<${type.elements
         .map((e) => (e.name ? `${e.name}: ` : '') + catalogueTypeName(e.type))
@@ -183,6 +185,8 @@ export function catalogueTypeOf(type: TypeRef): string {
       return 'schema::Array';
     case 'range':
       return 'schema::Range';
+    case 'multirange':
+      return 'schema::MultiRange';
     case 'tuple':
       return 'schema::Tuple';
   }
@@ -278,7 +282,8 @@ function buildRows(
     seen.add(name);
     switch (type.kind) {
       case 'array':
-      case 'range': {
+      case 'range':
+      case 'multirange': {
         const element = typeRow(type.element);
         add(catalogueTypeOf(type), {
           ...object(name, true),
@@ -466,6 +471,8 @@ function buildRows(
   // Arrays and ranges of every std scalar (the standard library's own signatures use them).
   for (const name of STD_SCALARS) typeRow({ kind: 'array', element: { kind: 'scalar', name } });
   for (const name of RANGE_ELEMENTS) typeRow({ kind: 'range', element: { kind: 'scalar', name } });
+  for (const name of RANGE_ELEMENTS)
+    typeRow({ kind: 'multirange', element: { kind: 'scalar', name } });
 
   // A view's pointers: its object type's, then the elements its shape adds or changes.
   const viewPointers = (owner: string, ownerId: string, view: CatalogueView) => {
@@ -519,7 +526,7 @@ function buildRows(
     const kind = catalogueTypeOf(alias.type);
     const t = alias.type;
     if (t.kind === 'scalar') add(kind, { ...fromAlias(alias.name), default: null });
-    else if (t.kind === 'array' || t.kind === 'range') {
+    else if (t.kind === 'array' || t.kind === 'range' || t.kind === 'multirange') {
       add(kind, { ...fromAlias(alias.name), element_type: typeRow(t.element) });
     } else if (t.kind === 'tuple') {
       add(kind, { ...fromAlias(alias.name), named: t.elements.some((e) => e.name !== null) });

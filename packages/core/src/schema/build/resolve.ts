@@ -10,10 +10,23 @@
  */
 import type * as ql from '../../syntax';
 import { editDistance } from '../../syntax/hints';
-import { InvalidDefinitionError, InvalidReferenceError, type QueryErrorClass } from '../../errors';
+import {
+  InvalidDefinitionError,
+  InvalidReferenceError,
+  UnsupportedFeatureError,
+  type QueryErrorClass,
+} from '../../errors';
 import { BUILTIN_ENUMS } from '../fts';
 import { isSchemaModuleType } from '../introspection';
-import { ROOT_OBJECT_TYPES, STD_ENUMS, targetObjectTypes, type TypeRef } from '../model';
+import {
+  RANGE_ELEMENTS,
+  ROOT_OBJECT_TYPES,
+  STD_ENUMS,
+  isRangeElement,
+  printTypeRef,
+  targetObjectTypes,
+  type TypeRef,
+} from '../model';
 
 const ROOTS: ReadonlySet<string> = new Set(ROOT_OBJECT_TYPES);
 import { fail, type BuildContext } from './context';
@@ -173,7 +186,7 @@ function resolveTypeName(
     );
   }
   if (collection === 'range' || collection === 'multirange') {
-    return fail(InvalidDefinitionError, `${collection} types are not supported`, texpr.span);
+    return resolveRangeType(ctx, texpr, collection, module, use);
   }
   if (texpr.subtypes.length > 0) {
     return fail(InvalidDefinitionError, `type '${ref.name}' takes no type arguments`, texpr.span);
@@ -191,6 +204,37 @@ function resolveTypeName(
     );
   }
   return found.kind === 'object' ? objectRef(found.name) : scalar(found.name);
+}
+
+/**
+ * `range<T>` / `multirange<T>`: T must be one of the range element types (Gel's `anypoint`),
+ * else Gel's UnsupportedFeatureError.
+ */
+function resolveRangeType(
+  ctx: BuildContext,
+  texpr: ql.TypeName,
+  kind: 'range' | 'multirange',
+  module: string,
+  use: TypeUse,
+): TypeRef {
+  const [only, ...rest] = texpr.subtypes;
+  if (!only || rest.length > 0 || only.kind === 'NamedSubtype') {
+    return fail(
+      InvalidDefinitionError,
+      `${kind} takes exactly one element type: ${kind}<T>`,
+      texpr.span,
+    );
+  }
+  const element = resolveType(ctx, only, module, use);
+  if (element.kind !== 'scalar' || !isRangeElement(element.name)) {
+    return fail(
+      UnsupportedFeatureError,
+      `unsupported range subtype: ${printTypeRef(element)}`,
+      only.span,
+      `a range's element type is one of ${RANGE_ELEMENTS.join(', ')}`,
+    );
+  }
+  return { kind, element };
 }
 
 /**

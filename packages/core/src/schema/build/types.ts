@@ -45,6 +45,7 @@ export function containsObject(type: TypeRef): boolean {
       return false;
     case 'array':
     case 'range':
+    case 'multirange':
       return containsObject(type.element);
     case 'tuple':
       return type.elements.some((e) => containsObject(e.type));

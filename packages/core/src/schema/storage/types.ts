@@ -95,6 +95,8 @@ export function pgTypeOf(type: TypeRef): PgType {
       return containsTuple(type.element) ? pgType('jsonb') : pgArrayOf(pgTypeOf(type.element));
     case 'range':
       return rangePgType(type.element);
+    case 'multirange':
+      return multirangePgType(type.element);
   }
 }
 
@@ -117,6 +119,11 @@ export function rangePgType(element: TypeRef): PgType {
   if (element.kind !== 'scalar' || !isRangeElement(element.name))
     throw new Error(`storage: no range of ${printTypeRef(element)}`);
   return pgType(RANGE_PG_TYPES[element.name]);
+}
+
+/** The PostgreSQL multirange type of a `multirange<T>` (`int4multirange`, ...: the range's). */
+export function multirangePgType(element: TypeRef): PgType {
+  return pgType(rangePgType(element).name.replace(/range$/, 'multirange'));
 }
 
 /** The std scalar a scalar type is stored as (itself for std scalars). */

@@ -1,0 +1,5 @@
+/** Every area's result rows, for the coverage check (coverage.test.ts). */
+import type { Row } from './harness';
+import { OPERATOR_ROWS } from './operators.rows';
+
+export const ALL_ROWS: readonly Row[] = [...OPERATOR_ROWS];

@@ -270,7 +270,9 @@ function fromJson(to: TypeRef, env: TypeEnv): (value: SqlExpr) => SqlExpr {
     const info = scalarInfo(to.name, env);
     if (!info) return cannotCast({ kind: 'scalar', name: 'std::json' }, to);
     const kind = env.enumValues(to.name) ? 'string' : jsonKind(info.name);
-    const converted = kind === 'string' ? info.fromText(jsonText(j)) : info.decode(j);
+    // A JSON string is the value's text, but bytes' JSON form is base64 (its decode form).
+    const converted =
+      kind === 'string' && info.name !== 'std::bytes' ? info.fromText(jsonText(j)) : info.decode(j);
     const typed = isStdScalarName(to.name) ? converted : sql.cast(converted, pg);
     return {
       kind: 'Case',
@@ -554,6 +556,26 @@ function checked(v: SqlExpr, ok: SqlExpr, type: string): SqlExpr {
   };
 }
 
+/** A float into bigint / decimal: NaN and the infinities are no value of the target (Gel's
+ * InvalidValueError), where PostgreSQL's numeric would keep them. */
+function finite(v: SqlExpr, type: string, pg: ReturnType<typeof pgType>): SqlExpr {
+  const special = (text: string) => sql.cast(sql.text(text), pgType('double precision'));
+  return {
+    kind: 'Case',
+    whens: [
+      { when: sql.isNull(v), then: sql.null() },
+      {
+        when: sql.or(
+          sql.bin('=', v, special('NaN')),
+          sql.bin('=', sql.func('abs', [v]), special('Infinity')),
+        ),
+        then: raise(v, pg, sql.text(`invalid value for ${type}`)),
+      },
+    ],
+    else: sql.cast(v, pg),
+  };
+}
+
 const DURATIONS = new Set(['std::duration', 'cal::relative_duration', 'cal::date_duration']);
 const LOCAL = new Set(['cal::local_datetime', 'cal::local_date', 'cal::local_time']);
 
@@ -579,6 +601,8 @@ function scalarCast(
     return immutable(to.fromText);
   }
   if (NUMERIC.has(a) && NUMERIC.has(b)) {
+    if ((a === 'std::float32' || a === 'std::float64') && (b === 'std::bigint' || b === 'std::decimal'))
+      return immutable((v) => finite(v, b, to.pg));
     return immutable((v) => sql.cast(v, to.pg));
   }
   if (DURATIONS.has(a) && DURATIONS.has(b)) {

@@ -232,32 +232,63 @@ function sets(): Overload[] {
       def('std::avg', `set of ${t}`, 'optional float64', (a) => f8(fn('avg', a.at(0))), AGG),
     );
     out.push(
-      def('math::mean', `set of ${t}`, 'optional float64', (a) => f8(fn('avg', a.at(0))), AGG),
+      def('math::mean', `set of ${t}`, 'float64', (a) => enough('mean', f8(fn('avg', a.at(0)))), AGG),
     );
-    for (const [name, pg] of [
-      ['stddev', 'stddev_samp'],
-      ['stddev_pop', 'stddev_pop'],
-      ['var', 'var_samp'],
-      ['var_pop', 'var_pop'],
-    ] as const) {
+    for (const [name, pg] of MATH_SPREAD) {
       out.push(
-        def(`math::${name}`, `set of ${t}`, 'optional float64', (a) => f8(fn(pg, a.at(0))), AGG),
+        def(
+          `math::${name}`,
+          `set of ${t}`,
+          name.startsWith('var') ? 'optional float64' : 'float64',
+          (a) => enough(name, f8(fn(pg, a.at(0)))),
+          AGG,
+        ),
       );
     }
   }
   out.push(def('std::avg', 'set of decimal', 'optional decimal', (a) => fn('avg', a.at(0)), AGG));
-  out.push(def('math::mean', 'set of decimal', 'optional decimal', (a) => fn('avg', a.at(0)), AGG));
-  for (const [name, pg] of [
-    ['stddev', 'stddev_samp'],
-    ['stddev_pop', 'stddev_pop'],
-    ['var', 'var_samp'],
-    ['var_pop', 'var_pop'],
-  ] as const) {
+  out.push(
+    def('math::mean', 'set of decimal', 'decimal', (a) => enough('mean', fn('avg', a.at(0))), AGG),
+  );
+  for (const [name, pg] of MATH_SPREAD) {
     out.push(
-      def(`math::${name}`, 'set of decimal', 'optional decimal', (a) => fn(pg, a.at(0)), AGG),
+      def(
+        `math::${name}`,
+        'set of decimal',
+        name.startsWith('var') ? 'optional decimal' : 'decimal',
+        (a) => enough(name, fn(pg, a.at(0))),
+        AGG,
+      ),
     );
   }
   return out;
+}
+
+const MATH_SPREAD = [
+  ['stddev', 'stddev_samp'],
+  ['stddev_pop', 'stddev_pop'],
+  ['var', 'var_samp'],
+  ['var_pop', 'var_pop'],
+] as const;
+
+/**
+ * math's statistics over too few elements (none; one for the sample forms) raise
+ * InvalidValueError, as Gel's do (`error_on_null_result`), instead of giving an empty set.
+ */
+function enough(name: string, aggregate: SqlExpr): SqlExpr {
+  return caseWhen(
+    [
+      [
+        sql.isNull(aggregate),
+        raise(
+          aggregate,
+          pgType('numeric'),
+          sql.text(`invalid input to ${name}(): not enough elements in input set`),
+        ),
+      ],
+    ],
+    aggregate,
+  );
 }
 
 /**

@@ -2,5 +2,6 @@
 import { CAST_ROWS } from './casts.rows';
 import type { Row } from './harness';
 import { OPERATOR_ROWS } from './operators.rows';
+import { SET_ROWS } from './sets.rows';
 
-export const ALL_ROWS: readonly Row[] = [...OPERATOR_ROWS, ...CAST_ROWS];
+export const ALL_ROWS: readonly Row[] = [...OPERATOR_ROWS, ...CAST_ROWS, ...SET_ROWS];

@@ -551,9 +551,24 @@ function conversions(): Overload[] {
     def('std::to_bytes', 'str', 'bytes', (a) => fn('convert_to', a.at(0), sql.text('UTF8'))),
     def('std::to_str', 'bytes', 'str', (a) => fn('convert_from', a.at(0), sql.text('UTF8'))),
     def('std::to_str', 'str', 'str', (a) => a.at(0)),
-    def('std::to_str', 'json, fmt: optional str = {}', 'str', (a) =>
-      a.opt(1) === null ? cast(a.at(0), 'text') : fn('jsonb_pretty', a.at(0)),
-    ),
+    // The one JSON format is 'pretty'; any other raises InvalidValueError (22023), as Gel's.
+    def('std::to_str', 'json, fmt: optional str = {}', 'str', (a) => {
+      const fmt = a.opt(1);
+      if (fmt === null) return cast(a.at(0), 'text');
+      return caseWhen(
+        [[sql.bin('=', fmt, sql.text('pretty')), fn('jsonb_pretty', a.at(0))]],
+        raise(
+          fmt,
+          pgType('text'),
+          sql.bin(
+            '||',
+            sql.bin('||', sql.text("to_str(): format '"), fmt),
+            sql.text("' is invalid for JSON"),
+          ),
+          '22023',
+        ),
+      );
+    }),
     def('std::to_str', 'array<str>, delimiter: str', 'str', (a) =>
       fn('array_to_string', a.at(0), a.at(1)),
     ),
@@ -1222,12 +1237,14 @@ function misc(): Overload[] {
       'std::has_role',
       'role: str, named only roles: optional array<str> = {}',
       'bool',
-      (a) =>
+      // An empty role is empty (element-wise); no roles at all is false.
+      strict([0], (a) =>
         fn(
           'coalesce',
           { kind: 'AnyOp', left: a.at(0), op: '=', array: or(a, 1, sql.null()) },
           sql.bool(false),
         ),
+      ),
       { volatility: 'Stable' },
     ),
   ];
@@ -1409,4 +1426,37 @@ export const STD_FUNCTIONS: ReadonlyMap<string, readonly Overload[]> = table([
   ...numbers(),
   ...misc(),
   ...ranges(),
-]);
+].map(nonEmptyFmt));
+
+/**
+ * A `fmt` argument that is given must be a non-empty string (Gel's rule for every function
+ * taking one): `''` raises InvalidValueError (22023) before the row's form sees it.
+ */
+function nonEmptyFmt(o: Overload): Overload {
+  const i = o.params.findIndex((p) => p.name === 'fmt');
+  if (i < 0) return o;
+  const short = o.name.slice(o.name.indexOf('::') + 2);
+  return {
+    ...o,
+    sql: (a) => {
+      const fmt = a.opt(i);
+      if (fmt === null) return o.sql(a);
+      const checked = caseWhen(
+        [
+          [
+            sql.bin('=', fmt, sql.text('')),
+            raise(
+              fmt,
+              pgType('text'),
+              sql.text(`${short}(): "fmt" argument must be a non-empty string`),
+              '22023',
+            ),
+          ],
+        ],
+        fmt,
+      );
+      const pick = (j: number) => (j === i ? checked : null);
+      return o.sql({ ...a, at: (j) => pick(j) ?? a.at(j), opt: (j) => pick(j) ?? a.opt(j) });
+    },
+  };
+}

@@ -1087,14 +1087,16 @@ function arrays(): Overload[] {
       'std::array_set',
       'array: array<anytype>, idx: int64, val: anytype',
       'array<anytype>',
-      (a) => splice(a, 0),
+      // Element-wise: an empty argument is an empty result (the concatenation would not be).
+      strict([0, 1, 2], (a) => splice(a, 0)),
     ),
     // Insert before idx (len(array) appends); outside 0..len is an error (22023).
     def(
       'std::array_insert',
       'array: array<anytype>, idx: int64, val: anytype',
       'array<anytype>',
-      (a) => splice(a, 1),
+      // Element-wise: an empty argument is an empty result (the concatenation would not be).
+      strict([0, 1, 2], (a) => splice(a, 1)),
     ),
   ];
 }

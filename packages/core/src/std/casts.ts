@@ -601,7 +601,10 @@ function scalarCast(
     return immutable(to.fromText);
   }
   if (NUMERIC.has(a) && NUMERIC.has(b)) {
-    if ((a === 'std::float32' || a === 'std::float64') && (b === 'std::bigint' || b === 'std::decimal'))
+    if (
+      (a === 'std::float32' || a === 'std::float64') &&
+      (b === 'std::bigint' || b === 'std::decimal')
+    )
       return immutable((v) => finite(v, b, to.pg));
     return immutable((v) => sql.cast(v, to.pg));
   }

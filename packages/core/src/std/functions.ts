@@ -232,7 +232,13 @@ function sets(): Overload[] {
       def('std::avg', `set of ${t}`, 'optional float64', (a) => f8(fn('avg', a.at(0))), AGG),
     );
     out.push(
-      def('math::mean', `set of ${t}`, 'float64', (a) => enough('mean', f8(fn('avg', a.at(0)))), AGG),
+      def(
+        'math::mean',
+        `set of ${t}`,
+        'float64',
+        (a) => enough('mean', f8(fn('avg', a.at(0)))),
+        AGG,
+      ),
     );
     for (const [name, pg] of MATH_SPREAD) {
       out.push(
@@ -1416,19 +1422,21 @@ function ranges(): Overload[] {
   ];
 }
 
-export const STD_FUNCTIONS: ReadonlyMap<string, readonly Overload[]> = table([
-  ...sets(),
-  ...wholeSets(),
-  ...generic(),
-  ...strings(),
-  ...conversions(),
-  ...datetimes(),
-  ...json(),
-  ...arrays(),
-  ...numbers(),
-  ...misc(),
-  ...ranges(),
-].map(nonEmptyFmt));
+export const STD_FUNCTIONS: ReadonlyMap<string, readonly Overload[]> = table(
+  [
+    ...sets(),
+    ...wholeSets(),
+    ...generic(),
+    ...strings(),
+    ...conversions(),
+    ...datetimes(),
+    ...json(),
+    ...arrays(),
+    ...numbers(),
+    ...misc(),
+    ...ranges(),
+  ].map(nonEmptyFmt),
+);
 
 /**
  * A `fmt` argument that is given must be a non-empty string (Gel's rule for every function

@@ -336,9 +336,7 @@ function logicAndText(): Overload[] {
       'std::not in',
       'anytype, set of anytype',
       'bool',
-      strict([0], (a) =>
-        sql.not(paren({ kind: 'AnyOp', left: a.at(0), op: '=', array: a.at(1) })),
-      ),
+      strict([0], (a) => sql.not(paren({ kind: 'AnyOp', left: a.at(0), op: '=', array: a.at(1) }))),
     ),
   ];
 }

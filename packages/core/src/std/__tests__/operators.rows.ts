@@ -1,5 +1,5 @@
 /**
- * std/tests/operators.rows: result rows for every std operator overload (comparisons generated
+ * std/__tests__/operators.rows: result rows for every std operator overload (comparisons generated
  * over samples.ts, arithmetic per numeric type, the temporal arithmetic, indexing, slicing,
  * concatenation, logic, pattern matching and membership).
  */
@@ -43,7 +43,12 @@ interface Numeric {
   readonly v: (n: number) => string;
   readonly int: boolean;
   /** An operation that leaves the type's range, per operator; null: none does. */
-  readonly overflow: { add: [string, string]; sub: [string, string]; mul: [string, string]; neg: string } | null;
+  readonly overflow: {
+    add: [string, string];
+    sub: [string, string];
+    mul: [string, string];
+    neg: string;
+  } | null;
 }
 
 const NUMERICS: readonly Numeric[] = [
@@ -119,7 +124,11 @@ function arithmetic(): Row[] {
       ['-', 5, 'sub'],
       ['*', 14, 'mul'],
     ] as const) {
-      if (o) rows.push(ok(op(name, a, b), [result]), fails(op(name, ...o[key]), 'NumericOutOfRangeError'));
+      if (o)
+        rows.push(
+          ok(op(name, a, b), [result]),
+          fails(op(name, ...o[key]), 'NumericOutOfRangeError'),
+        );
       else rows.push(ok(op(name, a, b), [result], { never: EXACT }));
     }
     if (o?.neg) rows.push(ok(op('-', a), [-7]), fails(op('-', o.neg), 'NumericOutOfRangeError'));

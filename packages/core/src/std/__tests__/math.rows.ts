@@ -1,5 +1,5 @@
 /**
- * std/tests/math.rows: numbers (round, abs, ceil, floor, sqrt, ln, lg, log, exp, trigonometry),
+ * std/__tests__/math.rows: numbers (round, abs, ceil, floor, sqrt, ln, lg, log, exp, trigonometry),
  * bitwise functions, and the generators (random, math::pi, math::e, uuid_generate_*).
  * Failing inputs: outside the function's domain (sqrt / ln / lg of negatives, log base 1, asin
  * past ±1, trigonometry of infinity), a result out of range (abs of the least int, exp of a
@@ -25,7 +25,13 @@ function abs(name: string): Row[] {
   ];
 }
 
-function unaryReal(name: string, int64: unknown, float64: unknown, decimal: unknown, arg: number): Row[] {
+function unaryReal(
+  name: string,
+  int64: unknown,
+  float64: unknown,
+  decimal: unknown,
+  arg: number,
+): Row[] {
   return [
     ok(f(name, `<int64>${arg}`), [int64]),
     ok(f(name, `<float64>${arg}`), [float64]),

@@ -1,5 +1,5 @@
 /**
- * std/tests/samples: two ordered values of every std scalar and of the polymorphic kinds (enum,
+ * std/__tests__/samples: two ordered values of every std scalar and of the polymorphic kinds (enum,
  * array, tuple, range), as EdgeQL text with their JSON result form: `lo` < `hi`.
  */
 export interface Sample {
@@ -74,13 +74,7 @@ export const SCALAR_SAMPLES: readonly Sample[] = [
     'PT1H',
     'PT2H',
   ),
-  s(
-    'cal::date_duration',
-    `<cal::date_duration>'P1D'`,
-    `<cal::date_duration>'P2D'`,
-    'P1D',
-    'P2D',
-  ),
+  s('cal::date_duration', `<cal::date_duration>'P1D'`, `<cal::date_duration>'P2D'`, 'P1D', 'P2D'),
 ];
 
 /** The polymorphic kinds the comparison operators take (`anyenum`, arrays, tuples, ranges). */

@@ -1,5 +1,5 @@
 /**
- * std/tests/harness: result tests for the std table, written as rows and run through the real
+ * std/__tests__/harness: result tests for the std table, written as rows and run through the real
  * compiler (`compileQuery`) on a real database (PGlite or PostgreSQL, SVC_TEST_DB).
  *
  * A row names one call as EdgeQL (a function, an operator or a cast, with its arguments as EdgeQL
@@ -20,6 +20,7 @@
  * the two for every overload.
  */
 import type { Database } from '../../db/types';
+import { createTestDatabase } from '../../testing';
 import type { QueryErrorName } from '../../errors/query-errors';
 import { buildSchema } from '../../schema/build';
 import { createDefaultMigrator } from '../../schema/default';
@@ -166,7 +167,12 @@ export function covered(call: CallSpec, schema: Schema = stdTestSchema()): Cover
   if (!node) throw new Error(`${render(call)}: no std call or cast in the query`);
   if (node.kind === 'Cast') {
     const c = node.overload as Cast;
-    return { key: castKey(c.from, c.to), overload: null, argTypes: [c.from], argMods: ['singleton'] };
+    return {
+      key: castKey(c.from, c.to),
+      overload: null,
+      argTypes: [c.from],
+      argMods: ['singleton'],
+    };
   }
   if (node.kind === 'Assert') {
     // assert_single / exists / distinct are the compiler's (they need the query around them):
@@ -175,7 +181,9 @@ export function covered(call: CallSpec, schema: Schema = stdTestSchema()): Cover
     return {
       key: printSignature(o),
       overload: o,
-      argTypes: [node.expr.type.kind === 'free' || node.expr.type.kind === 'empty' ? null : node.expr.type],
+      argTypes: [
+        node.expr.type.kind === 'free' || node.expr.type.kind === 'empty' ? null : node.expr.type,
+      ],
       argMods: ['set-of'],
     };
   }
@@ -202,8 +210,7 @@ export function emptyVariant(
   const kind = cov.overload?.kind ?? 'element';
   const wanted = kind === 'aggregate' ? 'set-of' : 'singleton';
   let index = cov.argMods.findIndex((m, i) => m === wanted && !row.call.args[i]?.includes(':='));
-  if (index < 0 && kind === 'set-returning')
-    index = cov.argMods.findIndex((m) => m === 'set-of');
+  if (index < 0 && kind === 'set-returning') index = cov.argMods.findIndex((m) => m === 'set-of');
   if (index < 0) return null;
   const type = cov.argTypes[index];
   if (!type) return null;
@@ -225,7 +232,9 @@ export async function prepareStdDb(db: Database): Promise<StdDb> {
 }
 
 /** The outcome of one query: its result, or the error it raised. */
-export type Outcome = { readonly ok: true; readonly value: unknown[] } | { readonly ok: false; readonly error: unknown };
+export type Outcome =
+  | { readonly ok: true; readonly value: unknown[] }
+  | { readonly ok: false; readonly error: unknown };
 
 async function runOne(std: StdDb, text: string): Promise<Outcome> {
   try {
@@ -300,30 +309,34 @@ export function describeRows(title: string, rows: readonly Row[]): void {
     let std: StdDb;
     const okRows = rows.filter((r): r is OkRow => r.kind === 'ok');
     const failRows = rows.filter((r): r is FailRow => r.kind === 'fails');
-    const empties: { row: OkRow; text: string; expect: readonly unknown[] | null; problem?: string }[] =
-      okRows.map((row) => {
-        try {
-          const variant = emptyVariant(row, covered(row.call));
-          return variant
-            ? { row, text: render(variant.call), expect: variant.expect }
-            : { row, text: row.text, expect: null };
-        } catch (error) {
-          return { row, text: row.text, expect: null, problem: describeError(error) };
-        }
-      });
+    const empties: {
+      row: OkRow;
+      text: string;
+      expect: readonly unknown[] | null;
+      problem?: string;
+    }[] = okRows.map((row) => {
+      try {
+        const variant = emptyVariant(row, covered(row.call));
+        return variant
+          ? { row, text: render(variant.call), expect: variant.expect }
+          : { row, text: row.text, expect: null };
+      } catch (error) {
+        return { row, text: row.text, expect: null, problem: describeError(error) };
+      }
+    });
     const withEmpty = empties.filter((e) => e.expect !== null || e.problem);
     const results = new Map<string, Outcome>();
     const emptyResults = new Map<string, Outcome>();
 
     beforeAll(async () => {
-      const { createTestDatabase } = await import('../../testing');
-      tdb = await createTestDatabase();
-      std = await prepareStdDb(tdb.db);
+      const opened = await createTestDatabase();
+      tdb = opened;
+      std = await prepareStdDb(opened.db);
       const ran = await runBatch(
         std,
         okRows.map((r) => r.text),
       );
-      okRows.forEach((r, i) => results.set(r.text, ran[i] as Outcome));
+      for (const [i, r] of okRows.entries()) results.set(r.text, ran[i] as Outcome);
       // Variants expected to raise run alone (one raising element would fail a whole batch).
       for (const e of withEmpty.filter((x) => !x.problem && x.row.emptyError))
         emptyResults.set(e.text, await runOne(std, `select ${e.text}`));
@@ -332,7 +345,7 @@ export function describeRows(title: string, rows: readonly Row[]): void {
         std,
         runnable.map((e) => e.text),
       );
-      runnable.forEach((e, i) => emptyResults.set(e.text, ranEmpty[i] as Outcome));
+      for (const [i, e] of runnable.entries()) emptyResults.set(e.text, ranEmpty[i] as Outcome);
     }, 120_000);
     afterAll(async () => {
       await tdb?.dispose();

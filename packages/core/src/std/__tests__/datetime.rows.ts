@@ -1,5 +1,5 @@
 /**
- * std/tests/datetime.rows: datetime, duration and cal functions. Failing inputs: text that is not
+ * std/__tests__/datetime.rows: datetime, duration and cal functions. Failing inputs: text that is not
  * the type's ISO form or does not match `fmt`, a format for a datetime without a zone, an unknown
  * time zone, an impossible date or time, a result outside years 1-9999 (Gel's range), an
  * argument past int32 (the SQL forms' `::integer`), an element or unit the type does not have.
@@ -22,7 +22,9 @@ export const DATETIME_ROWS: readonly Row[] = [
   fails(f('std::to_datetime', `'2024-02-03'`, `'YYYY-MM-DD'`), 'InvalidValueError'),
   ok(f('std::to_datetime', ldt, `'Europe/Paris'`), ['2024-02-03T03:05:06+00:00']),
   fails(f('std::to_datetime', ldt, `'Nowhere/Zone'`), 'InvalidValueError'),
-  ok(f('std::to_datetime', '2024', '2', '3', '4', '5', '6.5', `'UTC'`), ['2024-02-03T04:05:06.5+00:00']),
+  ok(f('std::to_datetime', '2024', '2', '3', '4', '5', '6.5', `'UTC'`), [
+    '2024-02-03T04:05:06.5+00:00',
+  ]),
   fails(f('std::to_datetime', '2024', '13', '3', '4', '5', '6.5', `'UTC'`), 'InvalidValueError'),
   ok(f('std::to_datetime', '<float64>1.5'), ['1970-01-01T00:00:01.5+00:00']),
   fails(f('std::to_datetime', '<float64>999999999999'), 'InvalidValueError'),
@@ -67,7 +69,9 @@ export const DATETIME_ROWS: readonly Row[] = [
   fails(f('std::datetime_get', dt, `'fortnight'`), 'InvalidValueError'),
   ok(f('std::datetime_truncate', dt, `'days'`), ['2024-02-03T00:00:00+00:00']),
   fails(f('std::datetime_truncate', dt, `'fortnight'`), 'InvalidValueError'),
-  ok(f('std::duration_to_seconds', dur), [5400], { never: 'every duration has a length in seconds' }),
+  ok(f('std::duration_to_seconds', dur), [5400], {
+    never: 'every duration has a length in seconds',
+  }),
   ok(f('std::duration_get', dur, `'minutes'`), [30]),
   fails(f('std::duration_get', dur, `'fortnight'`), 'InvalidValueError'),
   ok(f('std::duration_truncate', dur, `'hours'`), ['PT1H']),

@@ -1,5 +1,5 @@
 /**
- * std/tests/collections.rows: array and JSON functions. Failing inputs: an index past either end
+ * std/__tests__/collections.rows: array and JSON functions. Failing inputs: an index past either end
  * (array_set, array_insert), a negative count (array_fill), JSON of the wrong kind
  * (json_array_unpack, json_object_unpack, json_set on a scalar): InvalidValueError.
  */
@@ -29,10 +29,14 @@ export const COLLECTION_ROWS: readonly Row[] = [
   fails(f('std::json_set', `to_json('1')`, `'a'`, `value := to_json('2')`), 'InvalidValueError'),
   ok(f('std::json_array_unpack', `to_json('[1, "a", null]')`), [1, 'a', null]),
   fails(f('std::json_array_unpack', `to_json('{"a": 1}')`), 'InvalidValueError'),
-  ok(f('std::json_object_unpack', `to_json('{"b": 2, "a": 1}')`), [
-    ['a', 1],
-    ['b', 2],
-  ], { unordered: true }),
+  ok(
+    f('std::json_object_unpack', `to_json('{"b": 2, "a": 1}')`),
+    [
+      ['a', 1],
+      ['b', 2],
+    ],
+    { unordered: true },
+  ),
   fails(f('std::json_object_unpack', `to_json('[1]')`), 'InvalidValueError'),
   ok(f('std::json_object_pack', `{('a', to_json('1')), ('b', to_json('[]'))}`), [{ a: 1, b: [] }], {
     never: 'every set of (str, json) pairs packs (a repeated key keeps the last)',

@@ -1,5 +1,5 @@
 /**
- * std/tests/casts.rows: a result row for every cast between two distinct std scalars that svc
+ * std/__tests__/casts.rows: a result row for every cast between two distinct std scalars that svc
  * allows (generated per pair from one value per type), with the failing input where the pair can
  * fail, and the rule that says when it cannot.
  *
@@ -118,7 +118,8 @@ const NUMERIC = [
 
 /** A value of `from` that does not fit in `to` (text for `<from>'...'`), or null: every value fits. */
 function overflow(from: string, to: string): string | null {
-  const int = (t: string) => ['std::int16', 'std::int32', 'std::int64', 'std::sequence'].includes(t);
+  const int = (t: string) =>
+    ['std::int16', 'std::int32', 'std::int64', 'std::sequence'].includes(t);
   const width: Record<string, number> = {
     'std::int16': 16,
     'std::int32': 32,
@@ -171,9 +172,13 @@ function rows(): Row[] {
     const v = VALUES[from] as Value;
     if (from !== 'std::str' && from !== 'std::bytes' && from !== 'std::json')
       out.push(ok(cast('std::str', v.literal), [v.text], { never: NEVER_TEXT }));
-    if (from !== 'std::json') out.push(ok(cast('std::json', v.literal), [v.json], { never: NEVER_JSON }));
+    if (from !== 'std::json')
+      out.push(ok(cast('std::json', v.literal), [v.json], { never: NEVER_JSON }));
   }
-  out.push(ok(cast('std::str', `to_json('"x"')`), ['x']), fails(cast('std::str', `to_json('1')`), 'InvalidValueError'));
+  out.push(
+    ok(cast('std::str', `to_json('"x"')`), ['x']),
+    fails(cast('std::str', `to_json('1')`), 'InvalidValueError'),
+  );
   for (const to of types) {
     if (to === 'std::str' || to === 'std::json') continue;
     const v = VALUES[to] as Value;
@@ -194,7 +199,11 @@ function rows(): Row[] {
       if (from === to) continue;
       const bad = overflow(from, to);
       if (bad === null)
-        out.push(ok(cast(to, (VALUES[from] as Value).literal), [7], { never: 'the target holds every value of the source' }));
+        out.push(
+          ok(cast(to, (VALUES[from] as Value).literal), [7], {
+            never: 'the target holds every value of the source',
+          }),
+        );
       else
         out.push(
           ok(cast(to, (VALUES[from] as Value).literal), [7]),
@@ -205,7 +214,12 @@ function rows(): Row[] {
   for (const [from, to, result, bad] of TEMPORAL) {
     const special = TEMPORAL_OK[`${from}>${to}`];
     if (special) out.push(ok(cast(to, special[0]), [special[1]]));
-    else out.push(ok(cast(to, (VALUES[from] as Value).literal), [result], { never: 'the target holds every value of the source' }));
+    else
+      out.push(
+        ok(cast(to, (VALUES[from] as Value).literal), [result], {
+          never: 'the target holds every value of the source',
+        }),
+      );
     if (bad) out.push(fails(cast(to, bad), 'InvalidValueError'));
   }
   out.push(

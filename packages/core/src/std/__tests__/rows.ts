@@ -9,7 +9,12 @@ import { RANGE_ROWS } from './ranges.rows';
 import { SET_ROWS } from './sets.rows';
 import { STRING_ROWS } from './strings.rows';
 
-export const ALL_ROWS: readonly Row[] = [...OPERATOR_ROWS, ...CAST_ROWS, ...SET_ROWS, ...STRING_ROWS, ...COLLECTION_ROWS,
+export const ALL_ROWS: readonly Row[] = [
+  ...OPERATOR_ROWS,
+  ...CAST_ROWS,
+  ...SET_ROWS,
+  ...STRING_ROWS,
+  ...COLLECTION_ROWS,
   ...MATH_ROWS,
   ...DATETIME_ROWS,
   ...RANGE_ROWS,

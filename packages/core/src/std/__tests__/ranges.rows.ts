@@ -1,5 +1,5 @@
 /**
- * std/tests/ranges.rows: the range constructor and functions. Failing inputs: bounds in the wrong
+ * std/__tests__/ranges.rows: the range constructor and functions. Failing inputs: bounds in the wrong
  * order or conflicting with `empty := true`, unpacking an unbounded range: InvalidValueError.
  */
 import { f, fails, ok, type Row } from './harness';
@@ -18,10 +18,10 @@ export const RANGE_ROWS: readonly Row[] = [
   fails(f('std::range', '5', '1'), 'InvalidValueError'),
   fails(f('std::range', '1', '5', 'empty := true'), 'InvalidValueError'),
   ok(f('std::range_unpack', 'range(1, 4)'), [1, 2, 3]),
-  ok(f('std::range_unpack', `range(<cal::local_date>'2024-01-30', <cal::local_date>'2024-02-01')`), [
-    '2024-01-30',
-    '2024-01-31',
-  ]),
+  ok(
+    f('std::range_unpack', `range(<cal::local_date>'2024-01-30', <cal::local_date>'2024-02-01')`),
+    ['2024-01-30', '2024-01-31'],
+  ),
   fails(f('std::range_unpack', 'range(1)'), 'InvalidValueError'),
   ok(f('std::range_unpack', 'range(<int32>1, <int32>6)', '<int32>2'), [1, 3, 5]),
   fails(f('std::range_unpack', 'range(<int32>1)', '<int32>2'), 'InvalidValueError'),

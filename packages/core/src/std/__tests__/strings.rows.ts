@@ -1,5 +1,5 @@
 /**
- * std/tests/strings.rows: str and bytes functions, regular expressions, to_str and the parsers
+ * std/__tests__/strings.rows: str and bytes functions, regular expressions, to_str and the parsers
  * (to_int16 ... to_bigint, to_json, to_bytes), base64, has_role, fts::with_options.
  * Failing inputs: an invalid regular expression (InvalidValueError), a count past int32 (the
  * SQL forms' `::integer`), bytes that are not UTF-8, text that is not a number, and Gel's rule
@@ -10,7 +10,13 @@ import { f, fails, ok, type Row } from './harness';
 const TOTAL = 'defined for every value of its argument types';
 const BAD_RE = `'('`;
 
-function fmtRows(name: string, value: string, plain: unknown, fmt: string, formatted: unknown): Row[] {
+function fmtRows(
+  name: string,
+  value: string,
+  plain: unknown,
+  fmt: string,
+  formatted: unknown,
+): Row[] {
   return [
     ok(f(name, value), [plain]),
     ok(f(name, value, `'${fmt}'`), [formatted]),
@@ -71,8 +77,20 @@ export const STRING_ROWS: readonly Row[] = [
   ok(f('std::to_str', `to_json('[1]')`, `'pretty'`), ['[\n    1\n]']),
   fails(f('std::to_str', `to_json('[1]')`, `'ugly'`), 'InvalidValueError'),
   ok(f('std::to_str', `['a', 'b']`, `', '`), ['a, b'], { never: TOTAL }),
-  ...fmtRows('std::to_str', `<datetime>'2024-01-02T03:04:05Z'`, '2024-01-02T03:04:05+00:00', 'YYYY', '2024'),
-  ...fmtRows('std::to_str', `<cal::local_datetime>'2024-01-02T03:04:05'`, '2024-01-02T03:04:05', 'YYYY-MM', '2024-01'),
+  ...fmtRows(
+    'std::to_str',
+    `<datetime>'2024-01-02T03:04:05Z'`,
+    '2024-01-02T03:04:05+00:00',
+    'YYYY',
+    '2024',
+  ),
+  ...fmtRows(
+    'std::to_str',
+    `<cal::local_datetime>'2024-01-02T03:04:05'`,
+    '2024-01-02T03:04:05',
+    'YYYY-MM',
+    '2024-01',
+  ),
   ...fmtRows('std::to_str', `<cal::local_date>'2024-01-02'`, '2024-01-02', 'DD', '02'),
   ...fmtRows('std::to_str', `<cal::local_time>'03:04:05'`, '03:04:05', 'HH24:MI', '03:04'),
   ...fmtRows('std::to_str', `<duration>'PT1H30M'`, 'PT1H30M', 'HH24:MI', '01:30'),

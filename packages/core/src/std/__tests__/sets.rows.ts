@@ -1,5 +1,5 @@
 /**
- * std/tests/sets.rows: aggregates and the set functions (count, sum, min, max, all, any,
+ * std/__tests__/sets.rows: aggregates and the set functions (count, sum, min, max, all, any,
  * array_agg, avg, math's mean / stddev / var, enumerate, assert_single / exists / distinct).
  * Empty input gives the identity (`empty:`), or for Gel's `error_on_null_result` aggregates
  * (math::mean, stddev, stddev_pop, var, var_pop) an InvalidValueError (`emptyError:`).
@@ -56,10 +56,14 @@ export const SET_ROWS: readonly Row[] = [
       ok(f('math::var_pop', set(2, 4)), [1], { emptyError }),
     ];
   }),
-  ok(f('std::enumerate', `{'a', 'b'}`), [
-    [0, 'a'],
-    [1, 'b'],
-  ], { never: ANY_SET }),
+  ok(
+    f('std::enumerate', `{'a', 'b'}`),
+    [
+      [0, 'a'],
+      [1, 'b'],
+    ],
+    { never: ANY_SET },
+  ),
   ok(f('std::assert', 'true'), [true]),
   ok(f('std::assert', `1 < 2`, `message := 'no'`), [true]),
   fails(f('std::assert', 'false'), 'InvalidValueError'),

@@ -6,7 +6,7 @@
  * - a failing input with its error class (a `fails` row), or, on an `ok` row, `never:` saying why
  *   no input can make it fail. `never` is refused when the row's SQL form raises
  *   (`svc_meta.raise` in std/catalogue.golden.txt, or in the cast's SQL).
- * The rows are the area files' (std/tests/*.rows.ts, listed in ./rows). The check binds each
+ * The rows are the area files' (std/__tests__/*.rows.ts, listed in ./rows). The check binds each
  * row's query (no database): the overload it covers is the one the binder picked.
  * A row added to the std table without a result test fails here, named by its signature.
  */
@@ -97,7 +97,11 @@ const overloads: Overload[] = [
   ...[...STD_FUNCTIONS.values()].flat(),
 ];
 
-function missing(keys: Iterable<[string, string]>): { happy: string[]; failure: string[]; refused: string[] } {
+function missing(keys: Iterable<[string, string]>): {
+  happy: string[];
+  failure: string[];
+  refused: string[];
+} {
   const happy: string[] = [];
   const failure: string[] = [];
   const refused: string[] = [];
@@ -113,7 +117,9 @@ function missing(keys: Iterable<[string, string]>): { happy: string[]; failure: 
 
 const sqlBySignature = catalogueSql();
 const opsAndFunctions = missing(
-  overloads.map((o) => [printSignature(o), sqlBySignature.get(printSignature(o)) ?? ''] as [string, string]),
+  overloads.map(
+    (o) => [printSignature(o), sqlBySignature.get(printSignature(o)) ?? ''] as [string, string],
+  ),
 );
 const casts = missing(allowedCasts());
 

@@ -19,7 +19,7 @@
  */
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import { def, infix, strict, table } from './define';
-import type { Overload, SqlArgs } from './model';
+import type { Overload, SqlArgs, SqlForm } from './model';
 import { pgTypeFor, raise } from './scalars';
 
 const INTS = ['int16', 'int32', 'int64'] as const;
@@ -324,21 +324,26 @@ function logicAndText(): Overload[] {
     def('std::++', 'bytes, bytes', 'bytes', infix('||')),
     def('std::++', 'array<anytype>, array<anytype>', 'array<anytype>', strict([0, 1], infix('||'))),
     def('std::++', 'json, json', 'json', strict([0, 1], jsonConcat)),
-    // The right side arrives as an SQL array of the whole set (CallKind 'element'); an empty left
-    // side is empty (`NULL = ANY('{}')` would be false).
-    def(
-      'std::in',
-      'anytype, set of anytype',
-      'bool',
-      strict([0], (a) => ({ kind: 'AnyOp', left: a.at(0), op: '=', array: a.at(1) })),
-    ),
-    def(
-      'std::not in',
-      'anytype, set of anytype',
-      'bool',
-      strict([0], (a) => sql.not(paren({ kind: 'AnyOp', left: a.at(0), op: '=', array: a.at(1) }))),
-    ),
+    // The right side arrives as an SQL array of the whole set (CallKind 'element').
+    def('std::in', 'anytype, set of anytype', 'bool', membership(false)),
+    def('std::not in', 'anytype, set of anytype', 'bool', membership(true)),
   ];
+}
+
+/**
+ * `x in set`: `x = any(array)`. An empty `x` is an empty result, but `NULL = any('{}')` is
+ * false: unless the array is a literal with elements, the form says so itself.
+ */
+function membership(negate: boolean): SqlForm {
+  const test: SqlForm = (a) => {
+    const any: SqlExpr = { kind: 'AnyOp', left: a.at(0), op: '=', array: a.at(1) };
+    return negate ? sql.not(paren(any)) : any;
+  };
+  const guarded = strict([0], test);
+  return (a) => {
+    const right = a.at(1);
+    return right.kind === 'ArrayExpr' && right.elements.length > 0 ? test(a) : guarded(a);
+  };
 }
 
 /**

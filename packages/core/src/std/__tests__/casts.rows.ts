@@ -222,6 +222,27 @@ function rows(): Row[] {
       );
     if (bad) out.push(fails(cast(to, bad), 'InvalidValueError'));
   }
+  // Enums, constrained scalars (item 24: checked, per element for arrays), arrays, tuples.
+  out.push(
+    ok(cast('default::Color', `'Green'`), ['Green']),
+    fails(cast('default::Color', `'Purple'`), 'InvalidValueError'),
+    ok(cast('std::str', `<default::Color>'Red'`), ['Red']),
+    ok(cast('default::Color', `to_json('"Blue"')`), ['Blue']),
+    ok(cast('std::json', `<default::Color>'Blue'`), ['Blue']),
+    ok(cast('default::Short', `'abc'`), ['abc']),
+    fails(cast('default::Short', `'abcd'`), 'ConstraintViolationError'),
+    ok(cast('default::Small', '7'), [7]),
+    fails(cast('default::Small', '10'), 'ConstraintViolationError'),
+    ok(cast('array<default::Short>', `['a', 'bc']`), [['a', 'bc']]),
+    fails(cast('array<default::Short>', `['a', 'abcd']`), 'ConstraintViolationError'),
+    ok(cast('array<std::str>', '[1, 2]'), [['1', '2']]),
+    fails(cast('array<std::int16>', '[1, 70000]'), 'NumericOutOfRangeError'),
+    ok(cast('tuple<std::str, std::int64>', `(1, '2')`), [['1', 2]]),
+    fails(cast('tuple<std::str, std::int64>', `(1, 'x')`), 'InvalidValueError'),
+    ok(cast('tuple<a: std::int64, b: std::bool>', `to_json('{"a": 1, "b": true}')`), [
+      { a: 1, b: true },
+    ]),
+  );
   out.push(
     fails(cast('std::decimal', `<std::float64>'-Infinity'`), 'InvalidValueError'),
     fails(cast('std::bigint', `<std::float32>'Infinity'`), 'InvalidValueError'),

@@ -289,8 +289,12 @@ function fromJson(to: TypeRef, env: TypeEnv): (value: SqlExpr) => SqlExpr {
     const info = scalarInfo(to.name, env);
     if (!info) return cannotCast({ kind: 'scalar', name: 'std::json' }, to);
     const kind = env.enumValues(to.name) ? 'string' : jsonKind(info.name);
-    // Gel reads a JSON number as its text (`<int64>to_json('2.5')` is invalid input, not 3).
-    const converted = kind === 'boolean' ? info.decode(j) : info.fromText(jsonText(j));
+    // Gel reads a JSON number as its text (`<int64>to_json('2.5')` is invalid input, not 3); a
+    // JSON string is the value's text, but bytes' JSON form is base64 (its decode form).
+    const converted =
+      kind === 'boolean' || info.name === 'std::bytes'
+        ? info.decode(j)
+        : info.fromText(jsonText(j));
     const typed = isStdScalarName(to.name) ? converted : sql.cast(converted, pg);
     return {
       kind: 'Case',

@@ -532,8 +532,9 @@ function strings(): Overload[] {
 // Conversions
 
 /**
- * `to_int64('12')`: the text cast; with a format, `to_number(s, fmt)` as the type. An empty
- * format, or one PostgreSQL reads as nothing, is an InvalidValueError (22023), as in Gel.
+ * `to_int64('12')`: the text cast; with a format, `to_number(s, fmt)` as the type. A format
+ * PostgreSQL reads as nothing is an InvalidValueError (22023), as in Gel (an empty one is refused
+ * for every function by `nonEmptyFmt`).
  */
 const fromTextWithFormat = (name: string, target: string) =>
   strict([0], (a: SqlArgs) => {
@@ -541,58 +542,34 @@ const fromTextWithFormat = (name: string, target: string) =>
     const fmt = a.opt(1);
     if (fmt === null) return info.fromText(a.at(0));
     const value = sql.cast(fn('to_number', a.at(0), fmt), info.pg);
-    return caseWhen(
-      [
-        // An optional format given as an empty set is no format.
-        ...(a.nullable(1) ? [[sql.isNull(fmt), info.fromText(a.at(0))] as [SqlExpr, SqlExpr]] : []),
-        [
-          sql.bin('=', fmt, sql.text('')),
-          raise(
-            fmt,
-            info.pg,
-            sql.text(`${name}(): "fmt" argument must be a non-empty string`),
-            '22023',
-          ),
-        ],
-      ],
-      fn(
-        'coalesce',
+    const checked = fn(
+      'coalesce',
+      value,
+      raise(
         value,
-        raise(
-          value,
-          info.pg,
-          sql.bin(
-            '||',
-            sql.text(`${name}(): format '`),
-            sql.bin('||', fmt, sql.text(`' is invalid`)),
-          ),
-          '22023',
+        info.pg,
+        sql.bin(
+          '||',
+          sql.text(`${name}(): format '`),
+          sql.bin('||', fmt, sql.text(`' is invalid`)),
         ),
+        '22023',
       ),
     );
+    // An optional format given as an empty set is no format.
+    return a.nullable(1) ? caseWhen([[sql.isNull(fmt), info.fromText(a.at(0))]], checked) : checked;
   });
 
 /**
  * A function of a value and an optional format (parameter 1): `plain` without a format, else
- * `withFormat(fmt)`; an empty optional format at run time is no format. Gel refuses an empty
- * format string (InvalidValueError, 22023).
+ * `withFormat(fmt)`; an empty optional format at run time is no format (an empty string is
+ * refused for every function by `nonEmptyFmt`).
  */
-function formatted(
-  a: SqlArgs,
-  name: string,
-  plain: SqlExpr,
-  withFormat: (fmt: SqlExpr) => SqlExpr,
-): SqlExpr {
+function formatted(a: SqlArgs, plain: SqlExpr, withFormat: (fmt: SqlExpr) => SqlExpr): SqlExpr {
   const fmt = a.opt(1);
   if (fmt === null) return plain;
-  const result = pgTypeFor(a.result ?? { kind: 'scalar', name: 'std::str' });
-  const message = `${name}(): "fmt" argument must be a non-empty string`;
-  const empty: [SqlExpr, SqlExpr] = [
-    sql.bin('=', fmt, sql.text('')),
-    raise(fmt, result, sql.text(message), '22023'),
-  ];
   // An empty optional format (`{}` at run time) is no format.
-  return caseWhen(a.nullable(1) ? [[sql.isNull(fmt), plain], empty] : [empty], withFormat(fmt));
+  return a.nullable(1) ? caseWhen([[sql.isNull(fmt), plain]], withFormat(fmt)) : withFormat(fmt);
 }
 
 function conversions(): Overload[] {
@@ -602,29 +579,42 @@ function conversions(): Overload[] {
     def('std::to_bytes', 'str', 'bytes', (a) => fn('convert_to', a.at(0), sql.text('UTF8'))),
     def('std::to_str', 'bytes', 'str', (a) => fn('convert_from', a.at(0), sql.text('UTF8'))),
     def('std::to_str', 'str', 'str', (a) => a.at(0)),
-    def('std::to_str', 'json, fmt: optional str = {}', 'str', (a) =>
-      a.opt(1) === null ? cast(a.at(0), 'text') : fn('jsonb_pretty', a.at(0)),
-    ),
+    // The one JSON format is 'pretty'; any other raises InvalidValueError (22023), as Gel's.
+    def('std::to_str', 'json, fmt: optional str = {}', 'str', (a) => {
+      const fmt = a.opt(1);
+      if (fmt === null) return cast(a.at(0), 'text');
+      return caseWhen(
+        [[sql.bin('=', fmt, sql.text('pretty')), fn('jsonb_pretty', a.at(0))]],
+        raise(
+          fmt,
+          pgType('text'),
+          sql.bin(
+            '||',
+            sql.bin('||', sql.text("to_str(): format '"), fmt),
+            sql.text("' is invalid for JSON"),
+          ),
+          '22023',
+        ),
+      );
+    }),
     def('std::to_str', 'array<str>, delimiter: str', 'str', (a) =>
       fn('array_to_string', a.at(0), a.at(1)),
     ),
     def('std::to_str', 'datetime, fmt: optional str = {}', 'str', (a) =>
-      formatted(a, 'to_str', info['std::datetime'].toText(a.at(0)), (fmt) =>
+      formatted(a, info['std::datetime'].toText(a.at(0)), (fmt) =>
         fn('to_char', fn('timezone', sql.text('UTC'), a.at(0)), fmt),
       ),
     ),
     def('std::to_str', 'cal::local_datetime, fmt: optional str = {}', 'str', (a) =>
-      formatted(a, 'to_str', info['cal::local_datetime'].toText(a.at(0)), (fmt) =>
+      formatted(a, info['cal::local_datetime'].toText(a.at(0)), (fmt) =>
         fn('to_char', a.at(0), fmt),
       ),
     ),
     def('std::to_str', 'cal::local_date, fmt: optional str = {}', 'str', (a) =>
-      formatted(a, 'to_str', info['cal::local_date'].toText(a.at(0)), (fmt) =>
-        fn('to_char', a.at(0), fmt),
-      ),
+      formatted(a, info['cal::local_date'].toText(a.at(0)), (fmt) => fn('to_char', a.at(0), fmt)),
     ),
     def('std::to_str', 'cal::local_time, fmt: optional str = {}', 'str', (a) =>
-      formatted(a, 'to_str', info['cal::local_time'].toText(a.at(0)), (fmt) =>
+      formatted(a, info['cal::local_time'].toText(a.at(0)), (fmt) =>
         fn('to_char', sql.bin('+', cast(sql.text('2000-01-01'), 'date'), a.at(0)), fmt),
       ),
     ),
@@ -632,11 +622,8 @@ function conversions(): Overload[] {
     // to_char of the interval's fields (`'YYYY"y"HH24"h"'`), as Gel.
     ...(['duration', 'cal::relative_duration', 'cal::date_duration'] as const).map((t) =>
       def('std::to_str', `${t}, fmt: optional str = {}`, 'str', (a) =>
-        formatted(
-          a,
-          'to_str',
-          info[t === 'duration' ? 'std::duration' : t].toText(a.at(0)),
-          (fmt) => fn('to_char', a.at(0), fmt),
+        formatted(a, info[t === 'duration' ? 'std::duration' : t].toText(a.at(0)), (fmt) =>
+          fn('to_char', a.at(0), fmt),
         ),
       ),
     ),
@@ -679,7 +666,7 @@ function conversions(): Overload[] {
       's: str, fmt: optional str = {}',
       'datetime',
       (a) =>
-        formatted(a, 'to_datetime', info['std::datetime'].fromText(a.at(0)), (fmt) =>
+        formatted(a, info['std::datetime'].fromText(a.at(0)), (fmt) =>
           inRange('std::datetime', parsed(a, fmt, true)),
         ),
       { volatility: 'Volatile' },
@@ -732,7 +719,7 @@ function conversions(): Overload[] {
       's: str, fmt: optional str = {}',
       'cal::local_datetime',
       (a) =>
-        formatted(a, 'to_local_datetime', info['cal::local_datetime'].fromText(a.at(0)), (fmt) =>
+        formatted(a, info['cal::local_datetime'].fromText(a.at(0)), (fmt) =>
           inRange('cal::local_datetime', localParsed(a, fmt)),
         ),
       { volatility: 'Volatile' },
@@ -763,7 +750,7 @@ function conversions(): Overload[] {
       's: str, fmt: optional str = {}',
       'cal::local_date',
       (a) =>
-        formatted(a, 'to_local_date', info['cal::local_date'].fromText(a.at(0)), (fmt) =>
+        formatted(a, info['cal::local_date'].fromText(a.at(0)), (fmt) =>
           inRange('cal::local_date', cast(localParsed(a, fmt), 'date')),
         ),
       { volatility: 'Volatile' },
@@ -779,7 +766,7 @@ function conversions(): Overload[] {
       's: str, fmt: optional str = {}',
       'cal::local_time',
       (a) =>
-        formatted(a, 'to_local_time', info['cal::local_time'].fromText(a.at(0)), (fmt) =>
+        formatted(a, info['cal::local_time'].fromText(a.at(0)), (fmt) =>
           cast(localParsed(a, fmt), 'time'),
         ),
       { volatility: 'Volatile' },
@@ -1287,14 +1274,16 @@ function arrays(): Overload[] {
       'std::array_set',
       'array: array<anytype>, idx: int64, val: anytype',
       'array<anytype>',
-      (a) => splice(a, 0),
+      // Element-wise: an empty argument is an empty result (the concatenation would not be).
+      strict([0, 1, 2], (a) => splice(a, 0)),
     ),
     // Insert before idx (len(array) appends); outside 0..len is an error (22023).
     def(
       'std::array_insert',
       'array: array<anytype>, idx: int64, val: anytype',
       'array<anytype>',
-      (a) => splice(a, 1),
+      // Element-wise: an empty argument is an empty result (the concatenation would not be).
+      strict([0, 1, 2], (a) => splice(a, 1)),
     ),
   ];
 }
@@ -1446,12 +1435,14 @@ function misc(): Overload[] {
       'std::has_role',
       'role: str, named only roles: optional array<str> = {}',
       'bool',
-      (a) =>
+      // An empty role is empty (element-wise); no roles at all is false.
+      strict([0], (a) =>
         fn(
           'coalesce',
           { kind: 'AnyOp', left: a.at(0), op: '=', array: or(a, 1, sql.null()) },
           sql.bool(false),
         ),
+      ),
       { volatility: 'Stable' },
     ),
   ];
@@ -1621,18 +1612,53 @@ function ranges(): Overload[] {
   ];
 }
 
-export const STD_FUNCTIONS: ReadonlyMap<string, readonly Overload[]> = table([
-  ...sets(),
-  ...wholeSets(),
-  ...generic(),
-  ...strings(),
-  ...conversions(),
-  ...intBytes(),
-  ...datetimes(),
-  ...json(),
-  ...arrays(),
-  ...numbers(),
-  ...misc(),
-  ...ranges(),
-  ...multirangeFunctions(),
-]);
+export const STD_FUNCTIONS: ReadonlyMap<string, readonly Overload[]> = table(
+  [
+    ...sets(),
+    ...wholeSets(),
+    ...generic(),
+    ...strings(),
+    ...conversions(),
+    ...intBytes(),
+    ...datetimes(),
+    ...json(),
+    ...arrays(),
+    ...numbers(),
+    ...misc(),
+    ...ranges(),
+    ...multirangeFunctions(),
+  ].map(nonEmptyFmt),
+);
+
+/**
+ * A `fmt` argument that is given must be a non-empty string (Gel's rule for every function
+ * taking one): `''` raises InvalidValueError (22023) before the row's form sees it.
+ */
+function nonEmptyFmt(o: Overload): Overload {
+  const i = o.params.findIndex((p) => p.name === 'fmt');
+  if (i < 0) return o;
+  const short = o.name.slice(o.name.indexOf('::') + 2);
+  return {
+    ...o,
+    sql: (a) => {
+      const fmt = a.opt(i);
+      if (fmt === null) return o.sql(a);
+      const checked = caseWhen(
+        [
+          [
+            sql.bin('=', fmt, sql.text('')),
+            raise(
+              fmt,
+              pgType('text'),
+              sql.text(`${short}(): "fmt" argument must be a non-empty string`),
+              '22023',
+            ),
+          ],
+        ],
+        fmt,
+      );
+      const pick = (j: number) => (j === i ? checked : null);
+      return o.sql({ ...a, at: (j) => pick(j) ?? a.at(j), opt: (j) => pick(j) ?? a.opt(j) });
+    },
+  };
+}

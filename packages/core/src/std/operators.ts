@@ -19,7 +19,7 @@
  */
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import { def, infix, strict, table } from './define';
-import type { Overload, SqlArgs } from './model';
+import type { Overload, SqlArgs, SqlForm } from './model';
 import { rangeOperators } from './multiranges';
 import { inRange, pgTypeFor, raise, type BoundedTemporal } from './scalars';
 
@@ -373,27 +373,56 @@ function logicAndText(): Overload[] {
     def('std::++', 'str, str', 'str', infix('||')),
     def('std::++', 'bytes, bytes', 'bytes', infix('||')),
     def('std::++', 'array<anytype>, array<anytype>', 'array<anytype>', strict([0, 1], infix('||'))),
-    def('std::++', 'json, json', 'json', infix('||')),
-    // The right side arrives as an SQL array of the whole set (CallKind 'element'); an empty
-    // left side gives an empty result (`= any('{}')` alone would be false even for NULL).
-    def(
-      'std::in',
-      'anytype, set of anytype',
-      'bool',
-      strict([0], (a) => ({
-        kind: 'AnyOp',
-        left: a.at(0),
-        op: '=',
-        array: a.at(1),
-      })),
-    ),
-    def(
-      'std::not in',
-      'anytype, set of anytype',
-      'bool',
-      strict([0], (a) => sql.not(paren({ kind: 'AnyOp', left: a.at(0), op: '=', array: a.at(1) }))),
-    ),
+    def('std::++', 'json, json', 'json', strict([0, 1], jsonConcat)),
+    // The right side arrives as an SQL array of the whole set (CallKind 'element').
+    def('std::in', 'anytype, set of anytype', 'bool', membership(false)),
+    def('std::not in', 'anytype, set of anytype', 'bool', membership(true)),
   ];
+}
+
+/**
+ * `x in set`: `x = any(array)`. An empty `x` is an empty result, but `NULL = any('{}')` is
+ * false: unless the array is a literal with elements, the form says so itself.
+ */
+function membership(negate: boolean): SqlForm {
+  const test: SqlForm = (a) => {
+    const any: SqlExpr = { kind: 'AnyOp', left: a.at(0), op: '=', array: a.at(1) };
+    return negate ? sql.not(paren(any)) : any;
+  };
+  const guarded = strict([0], test);
+  return (a) => {
+    const right = a.at(1);
+    return right.kind === 'ArrayExpr' && right.elements.length > 0 ? test(a) : guarded(a);
+  };
+}
+
+/**
+ * `json ++ json`: two arrays or two objects concatenate (the right object's keys win), two
+ * strings join; any other pair raises InvalidValueError (22023), as Gel's does. Strict: the
+ * raise below does not look at NULLs.
+ */
+function jsonConcat(a: SqlArgs): SqlExpr {
+  const [l, r] = [a.at(0), a.at(1)];
+  const both = (kind: string) =>
+    sql.and(
+      sql.bin('=', sql.func('jsonb_typeof', [l]), sql.text(kind)),
+      sql.bin('=', sql.func('jsonb_typeof', [r]), sql.text(kind)),
+    );
+  const text = (j: SqlExpr) => sql.bin('#>>', j, sql.text('{}'));
+  return caseWhen(
+    [
+      [sql.or(both('array'), both('object')), sql.bin('||', l, r)],
+      [both('string'), sql.func('to_jsonb', [sql.bin('||', text(l), text(r))])],
+    ],
+    raise(
+      sql.bin('||', l, r),
+      pgType('jsonb'),
+      sql.text(
+        'invalid JSON values for ++ operator (array ++ array, object ++ object, string ++ string)',
+      ),
+      '22023',
+    ),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -642,8 +671,9 @@ function indexing(): Overload[] {
       'std::[:]',
       'array<anytype>, named only start: optional int64 = {}, named only stop: optional int64 = {}',
       'array<anytype>',
-      // A bound that is given and empty makes the slice empty (only a bound left out is open).
-      strict([1, 2], (a) => {
+      // A bound that is given and empty makes the slice empty (only a bound left out is open);
+      // so does an empty array (the clamped bounds below would make it `[]`).
+      strict([0, 1, 2], (a) => {
         if (jsonbArray(a, 0)) {
           const b = sliceBounds(a, jsonLength(a.at(0)));
           return jsonbSlice(a.at(0), b.from, b.count);

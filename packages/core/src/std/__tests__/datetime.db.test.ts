@@ -1,0 +1,4 @@
+import { DATETIME_ROWS } from './datetime.rows';
+import { describeRows } from './harness';
+
+describeRows('std datetime, duration and cal functions', DATETIME_ROWS);

@@ -1,0 +1,131 @@
+/**
+ * std/__tests__/strings.rows: str and bytes functions, regular expressions, to_str and the parsers
+ * (to_int16 ... to_bigint, to_json, to_bytes), base64, has_role, fts::with_options.
+ * Failing inputs: an invalid regular expression (InvalidValueError), a count past int32 (the
+ * SQL forms' `::integer`), bytes that are not UTF-8, text that is not a number, and Gel's rule
+ * that a given `fmt` must be a non-empty string (InvalidValueError).
+ */
+import { f, fails, ok, type Row } from './harness';
+
+const TOTAL = 'defined for every value of its argument types';
+const BAD_RE = `'('`;
+
+function fmtRows(
+  name: string,
+  value: string,
+  plain: unknown,
+  fmt: string,
+  formatted: unknown,
+): Row[] {
+  return [
+    ok(f(name, value), [plain]),
+    ok(f(name, value, `'${fmt}'`), [formatted]),
+    fails(f(name, value, `''`), 'InvalidValueError'),
+  ];
+}
+
+export const STRING_ROWS: readonly Row[] = [
+  ok(f('std::len', `'héllo'`), [5], { never: TOTAL }),
+  ok(f('std::len', `b'abc'`), [3], { never: TOTAL }),
+  ok(f('std::len', '[1, 2]'), [2], { never: TOTAL }),
+  ok(f('std::contains', `'hello'`, `'ell'`), [true], { never: TOTAL }),
+  ok(f('std::contains', `b'hello'`, `b'lo'`), [true], { never: TOTAL }),
+  ok(f('std::contains', '[1, 2]', '3'), [false], { never: TOTAL }),
+  ok(f('std::contains', `to_json('{"a": 1, "b": 2}')`, `to_json('{"a": 1}')`), [true], {
+    never: TOTAL,
+  }),
+  ok(f('std::find', `'hello'`, `'l'`), [2], { never: TOTAL }),
+  ok(f('std::find', `b'hello'`, `b'z'`), [-1], { never: TOTAL }),
+  ok(f('std::find', '[5, 6, 5]', '5', '1'), [2], { never: TOTAL }),
+  ok(f('std::str_lower', `'AbC'`), ['abc'], { never: TOTAL }),
+  ok(f('std::str_upper', `'AbC'`), ['ABC'], { never: TOTAL }),
+  ok(f('std::str_title', `'hello wORLD'`), ['Hello World'], { never: TOTAL }),
+  ok(f('std::str_reverse', `'abc'`), ['cba'], { never: TOTAL }),
+  ok(f('std::str_repeat', `'ab'`, '3'), ['ababab']),
+  ok(f('std::str_repeat', `'ab'`, '-1'), ['']),
+  fails(f('std::str_repeat', `'ab'`, '9223372036854775807'), 'NumericOutOfRangeError'),
+  ok(f('std::str_replace', `'a-b-c'`, `'-'`, `'+'`), ['a+b+c'], { never: TOTAL }),
+  ok(f('std::str_trim', `'  x  '`), ['x'], { never: TOTAL }),
+  ok(f('std::str_trim', `'xxaxx'`, `'x'`), ['a']),
+  ok(f('std::str_trim_start', `'  x  '`), ['x  '], { never: TOTAL }),
+  ok(f('std::str_trim_end', `'xxaxx'`, `'x'`), ['xxa'], { never: TOTAL }),
+  ok(f('std::str_pad_start', `'7'`, '3', `'0'`), ['007']),
+  ok(f('std::str_pad_start', `'abc'`, '2'), ['ab']),
+  fails(f('std::str_pad_start', `'7'`, '9223372036854775807'), 'NumericOutOfRangeError'),
+  ok(f('std::str_pad_end', `'7'`, '3'), ['7  ']),
+  fails(f('std::str_pad_end', `'7'`, '9223372036854775807', `'0'`), 'NumericOutOfRangeError'),
+  ok(f('std::str_split', `'a,b'`, `','`), [['a', 'b']], { never: TOTAL }),
+  ok(f('std::str_split', `'ab'`, `''`), [['a', 'b']]),
+  ok(f('std::array_join', `['a', 'b']`, `'-'`), ['a-b'], { never: TOTAL }),
+  ok(f('std::re_test', `'a.c'`, `'xabcx'`), [true]),
+  fails(f('std::re_test', BAD_RE, `'x'`), 'InvalidValueError'),
+  ok(f('std::re_match', `'(\\\\d+)-(\\\\d+)'`, `'x 12-34'`), [['12', '34']]),
+  ok(f('std::re_match', `'z'`, `'abc'`), []),
+  fails(f('std::re_match', BAD_RE, `'x'`), 'InvalidValueError'),
+  ok(f('std::re_match_all', `'a(.)'`, `'abacad'`), [['b'], ['c'], ['d']]),
+  fails(f('std::re_match_all', BAD_RE, `'x'`), 'InvalidValueError'),
+  ok(f('std::re_replace', `'a'`, `'X'`, `'banana'`), ['bXnana']),
+  ok(f('std::re_replace', `'a'`, `'X'`, `'banana'`, `flags := 'g'`), ['bXnXnX']),
+  fails(f('std::re_replace', BAD_RE, `'X'`, `'x'`), 'InvalidValueError'),
+  ok(f('std::to_json', `'{"a": [1, null]}'`), [{ a: [1, null] }]),
+  fails(f('std::to_json', `'{a: 1}'`), 'InvalidValueError'),
+  ok(f('std::to_bytes', `'hé'`), ['aMOp'], { never: 'every str is valid UTF-8' }),
+  ok(f('std::to_str', `b'hi'`), ['hi']),
+  fails(f('std::to_str', `b'\\xff'`), 'InvalidValueError'),
+  ok(f('std::to_str', `'x'`), ['x'], { never: 'the identity' }),
+  ok(f('std::to_str', `to_json('{"a": 1}')`), ['{"a": 1}']),
+  ok(f('std::to_str', `to_json('[1]')`, `'pretty'`), ['[\n    1\n]']),
+  fails(f('std::to_str', `to_json('[1]')`, `'ugly'`), 'InvalidValueError'),
+  ok(f('std::to_str', `['a', 'b']`, `', '`), ['a, b'], { never: TOTAL }),
+  ...fmtRows(
+    'std::to_str',
+    `<datetime>'2024-01-02T03:04:05Z'`,
+    '2024-01-02T03:04:05+00:00',
+    'YYYY',
+    '2024',
+  ),
+  ...fmtRows(
+    'std::to_str',
+    `<cal::local_datetime>'2024-01-02T03:04:05'`,
+    '2024-01-02T03:04:05',
+    'YYYY-MM',
+    '2024-01',
+  ),
+  ...fmtRows('std::to_str', `<cal::local_date>'2024-01-02'`, '2024-01-02', 'DD', '02'),
+  ...fmtRows('std::to_str', `<cal::local_time>'03:04:05'`, '03:04:05', 'HH24:MI', '03:04'),
+  ...fmtRows('std::to_str', `<duration>'PT1H30M'`, 'PT1H30M', 'HH24:MI', '01:30'),
+  ...fmtRows('std::to_str', `<cal::relative_duration>'P1M2D'`, 'P1M2D', 'MM', '01'),
+  ...fmtRows('std::to_str', `<cal::date_duration>'P3D'`, 'P3D', 'DD', '03'),
+  ...fmtRows('std::to_str', '1234', '1234', '999G999', '   1,234'),
+  ...fmtRows('std::to_str', '1.5', '1.5', '0.00', ' 1.50'),
+  ...fmtRows('std::to_str', '1234n', '1234', '999999', '   1234'),
+  ...fmtRows('std::to_str', '1.5n', '1.5', '0.00', ' 1.50'),
+  ...(
+    [
+      ['std::to_int16', 7],
+      ['std::to_int32', 7],
+      ['std::to_int64', 7],
+      ['std::to_float32', 7],
+      ['std::to_float64', 7],
+      ['std::to_bigint', 7],
+      ['std::to_decimal', 7],
+    ] as const
+  ).flatMap(([name, value]): Row[] => [
+    ok(f(name, `'7'`), [value]),
+    ok(f(name, `'  7'`, `'999'`), [value]),
+    fails(f(name, `'seven'`), 'InvalidValueError'),
+    fails(f(name, `'7'`, `''`), 'InvalidValueError'),
+  ]),
+  fails(f('std::to_int16', `'70000'`), 'NumericOutOfRangeError'),
+  ok(f('std::bytes_get_bit', `b'\\x01'`, '0'), [1]),
+  ok(f('std::bytes_get_bit', `b'\\x01'`, '7'), [0]),
+  fails(f('std::bytes_get_bit', `b'\\x01'`, '8'), 'InvalidValueError'),
+  ok(f('std::enc::base64_encode', `b'hi'`), ['aGk='], { never: TOTAL }),
+  ok(f('std::enc::base64_decode', `'aGk='`), ['aGk=']),
+  fails(f('std::enc::base64_decode', `'a'`), 'InvalidValueError'),
+  ok(f('std::base64_encode', `b'hi'`), ['aGk='], { never: TOTAL }),
+  ok(f('std::base64_decode', `'aGk='`), ['aGk=']),
+  fails(f('std::base64_decode', `'!!'`), 'InvalidValueError'),
+  ok(f('std::has_role', `'admin'`, `roles := ['admin']`), [true], { never: TOTAL }),
+  ok(f('fts::with_options', `'x'`, `language := 'english'`), ['x'], { never: TOTAL }),
+];

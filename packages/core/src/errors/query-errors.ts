@@ -43,7 +43,12 @@ const QUERY_ERROR_TABLE = {
   /** `cardinality: "one"` (an SDK's `queryRequiredSingle`) and the result was empty. */
   NoDataError: { parent: 'QueryError' },
   ExecutionError: { parent: 'QueryError' },
-  InvalidValueError: { parent: 'ExecutionError', sqlState: '22000', alsoFrom: ['22', 'P0004'] },
+  // 54000 program_limit_exceeded (an array past PostgreSQL's size limit): Gel's class for it.
+  InvalidValueError: {
+    parent: 'ExecutionError',
+    sqlState: '22000',
+    alsoFrom: ['22', 'P0004', '54000'],
+  },
   DivisionByZeroError: { parent: 'InvalidValueError', sqlState: '22012' },
   NumericOutOfRangeError: { parent: 'InvalidValueError', sqlState: '22003' },
   IntegrityError: { parent: 'ExecutionError', sqlState: '23000', alsoFrom: ['23'] },

@@ -15,7 +15,7 @@
  */
 import { InvalidTypeError, type SourcePosition } from '../errors';
 import { printTypeRef, type TypeRef } from '../schema/model';
-import { scalarPgType } from '../schema/storage/types';
+import { jsonbArrayOf, scalarPgType } from '../schema/storage/types';
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import type { TypeEnv, Volatility } from './model';
 import { raise } from './operators';
@@ -460,8 +460,8 @@ function findCast(
   }
   if (from.kind === 'tuple' && to.kind === 'tuple') return tupleCast(from, to, env);
   if (from.kind === 'array' && to.kind === 'array') {
-    if (from.element.kind === 'tuple' || to.element.kind === 'tuple') {
-      // Arrays of tuples are one jsonb array: convert element by element in order.
+    if (jsonbArrayOf(from.element) || jsonbArrayOf(to.element)) {
+      // Arrays of tuples or arrays are one jsonb array: convert element by element in order.
       const element = findCast(from.element, to.element, env);
       if (!element) return null;
       return {

@@ -20,6 +20,7 @@
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import { def, infix, strict, table } from './define';
 import type { Overload, SqlArgs } from './model';
+import { isJsonbArray, itemValue, setItem } from './jsonb-arrays';
 import { pgTypeFor, raise } from './scalars';
 
 const INTS = ['int16', 'int32', 'int64'] as const;
@@ -311,6 +312,12 @@ const logical =
     );
   };
 
+/** The left side of `in` as an item of the right side's SQL array. */
+function memberItem(a: SqlArgs): SqlExpr {
+  const t = a.type(0);
+  return t ? setItem(t, a.at(0), a.env) : a.at(0);
+}
+
 function logicAndText(): Overload[] {
   return [
     def('std::and', 'bool, bool', 'bool', logical('and')),
@@ -325,14 +332,15 @@ function logicAndText(): Overload[] {
     def('std::++', 'array<anytype>, array<anytype>', 'array<anytype>', strict([0, 1], infix('||'))),
     def('std::++', 'json, json', 'json', infix('||')),
     // The right side arrives as an SQL array of the whole set (CallKind 'element').
+    // An array-typed element is compared as its stored JSON (std/jsonb-arrays `setItem`).
     def('std::in', 'anytype, set of anytype', 'bool', (a) => ({
       kind: 'AnyOp',
-      left: a.at(0),
+      left: memberItem(a),
       op: '=',
       array: a.at(1),
     })),
     def('std::not in', 'anytype, set of anytype', 'bool', (a) =>
-      sql.not(paren({ kind: 'AnyOp', left: a.at(0), op: '=', array: a.at(1) })),
+      sql.not(paren({ kind: 'AnyOp', left: memberItem(a), op: '=', array: a.at(1) })),
     ),
   ];
 }
@@ -389,11 +397,8 @@ function sliceBounds(a: SqlArgs, length: SqlExpr): { from: SqlExpr; count: SqlEx
   };
 }
 
-/** True when parameter `i` is an array stored as one jsonb array (its elements are tuples). */
-export function jsonbArray(a: SqlArgs, i: number): boolean {
-  const t = a.type(i);
-  return t?.kind === 'array' && pgTypeFor(t).name === 'jsonb';
-}
+/** True when parameter `i` is an array stored as one jsonb array (std/jsonb-arrays). */
+export const jsonbArray = isJsonbArray;
 
 /** Elements `from` (1-based) for `count` of a jsonb array, as a jsonb array. */
 function jsonbSlice(j: SqlExpr, from: SqlExpr, count: SqlExpr): SqlExpr {
@@ -456,7 +461,7 @@ function indexing(): Overload[] {
       if (jsonbArray(a, 0)) {
         const n = jsonLength(a.at(0));
         const at = position(a.at(1), n, outOfBounds('array', a.at(1), n));
-        return sql.bin('->', a.at(0), cast(sql.bin('-', at, num(1)), 'integer'));
+        return itemValue(a, 0, sql.bin('->', a.at(0), cast(sql.bin('-', at, num(1)), 'integer')));
       }
       return {
         kind: 'Subscript',

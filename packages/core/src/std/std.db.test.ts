@@ -1390,6 +1390,78 @@ describe('arrays of tuples (one jsonb array)', () => {
   });
 });
 
+describe('arrays of arrays (one jsonb array of stored JSON items)', () => {
+  const call = (name: string, args: Arg[]) => {
+    const { values, callArgs } = decodeArgs(args);
+    return run(resolveFunction(name, callArgs, { env: ENV }), values);
+  };
+  const jagged: Arg = ['array<array<int64>>', [[1], [2, 3], [4, 5, 6]]];
+  const none: Arg = ['array<array<int64>>', []];
+
+  test.each<[string, Arg[], unknown]>([
+    ['std::len', [jagged], 3],
+    ['std::len', [none], 0],
+    ['std::contains', [jagged, ['array<int64>', [2, 3]]], true],
+    ['std::contains', [jagged, ['array<int64>', [2]]], false],
+    ['std::contains', [none, ['array<int64>', [2]]], false],
+    ['std::find', [jagged, ['array<int64>', [4, 5, 6]]], 2],
+    ['std::find', [jagged, ['array<int64>', [1]], ['int64', 1]], -1],
+    ['std::find', [none, ['array<int64>', [1]]], -1],
+    [
+      'std::array_fill',
+      [
+        ['array<str>', ['a']],
+        ['int64', 2],
+      ],
+      [['a'], ['a']],
+    ],
+    [
+      'std::array_fill',
+      [
+        ['array<str>', ['a']],
+        ['int64', 0],
+      ],
+      [],
+    ],
+    [
+      'std::array_insert',
+      [jagged, ['int64', 3], ['array<int64>', [9]]],
+      [[1], [2, 3], [4, 5, 6], [9]],
+    ],
+    ['std::array_insert', [none, ['int64', 0], ['array<int64>', [9]]], [[9]]],
+    ['std::array_set', [jagged, ['int64', -1], ['array<int64>', []]], [[1], [2, 3], []]],
+    ['std::array_get', [jagged, ['int64', 1]], [2, 3]],
+    ['std::array_get', [jagged, ['int64', 3]], null],
+    [
+      'std::array_replace',
+      [jagged, ['array<int64>', [2, 3]], ['array<int64>', [0]]],
+      [[1], [0], [4, 5, 6]],
+    ],
+    [
+      'std::array_get',
+      [
+        ['array<array<bytes>>', [['YQ==']]],
+        ['int64', 0],
+      ],
+      ['YQ=='],
+    ],
+  ])('%s %j', async (name, args, expected) => {
+    expect(await call(name, args)).toEqual(expected);
+  });
+
+  test.each<[string, Arg[], string]>([
+    ['std::array_insert', [jagged, ['int64', 4], ['array<int64>', [9]]], '22023'],
+    ['std::array_set', [none, ['int64', 0], ['array<int64>', [9]]], '22023'],
+  ])('%s %j raises %s', async (name, args, state) => {
+    expect(await sqlState(call(name, args))).toBe(state);
+  });
+
+  test('[] reads an item back as an array', async () => {
+    const { values, callArgs } = decodeArgs([jagged, ['int64', -2]]);
+    expect(await run(resolveOperator('[]', callArgs, { env: ENV }), values)).toEqual([2, 3]);
+  });
+});
+
 describe('set-returning functions', () => {
   /** `select json_agg(json(v))` over the rows the form returns, in order. `callTypes` are the
    * argument types the call is resolved with (an element type for a set-of parameter, whose SQL

@@ -500,12 +500,44 @@ function strings(): Overload[] {
     def('std::str_pad_end', 'str, n: int64, fill: str = " "', 'str', (a) =>
       sql.func('rpad', [a.at(0), int4(a.at(1)), ...(a.opt(2) ? [a.at(2)] : [])]),
     ),
+    // Gel's deprecated spellings of the four above, kept as Gel keeps them.
+    def('std::str_ltrim', 'str, tr: str = " "', 'str', call('ltrim')),
+    def('std::str_rtrim', 'str, tr: str = " "', 'str', call('rtrim')),
+    def('std::str_lpad', 'str, n: int64, fill: str = " "', 'str', (a) =>
+      sql.func('lpad', [a.at(0), int4(a.at(1)), ...(a.opt(2) ? [a.at(2)] : [])]),
+    ),
+    def('std::str_rpad', 'str, n: int64, fill: str = " "', 'str', (a) =>
+      sql.func('rpad', [a.at(0), int4(a.at(1)), ...(a.opt(2) ? [a.at(2)] : [])]),
+    ),
     // An empty delimiter splits into characters (PostgreSQL's null delimiter).
     def('std::str_split', 's: str, delimiter: str', 'array<str>', (a) =>
       fn('string_to_array', a.at(0), fn('nullif', a.at(1), sql.text(''))),
     ),
     def('std::array_join', 'array: array<str>, delimiter: str', 'str', (a) =>
       fn('array_to_string', a.at(0), a.at(1)),
+    ),
+    // bytea has no array_to_string: the elements joined in order, `b''` for an empty array.
+    def(
+      'std::array_join',
+      'array: array<bytes>, delimiter: bytes',
+      'bytes',
+      strict([0, 1], (a) => {
+        const items = sql.fromFunction(fn('unnest', a.at(0)), 'e', {
+          columns: [
+            { name: 'value', type: null },
+            { name: 'ord', type: null },
+          ],
+          withOrdinality: true,
+        });
+        const joined = sql.agg('string_agg', [sql.col('value', 'e'), a.at(1)], {
+          orderBy: [sql.order(sql.col('ord', 'e'))],
+        });
+        return fn(
+          'coalesce',
+          sql.scalar(sql.select({ targets: [sql.target(joined)], from: [items] })),
+          sql.cast(sql.text(''), pgType('bytea')),
+        );
+      }),
     ),
     def('std::re_test', 'pattern: str, str: str', 'bool', (a) => sql.bin('~', a.at(1), a.at(0))),
     // A group that took part in no match is '' (as Gel), not NULL.
@@ -543,6 +575,39 @@ const fromTextWithFormat = (target: string, pg: string) => (a: SqlArgs) => {
   return fmt === null ? plain : cast(fn('to_number', a.at(0), fmt), pg);
 };
 
+/**
+ * `to_str(x, fmt)` as Gel writes it: no (or an empty) `fmt` is the plain text; `''` is an
+ * InvalidValueError (22023); otherwise `formatted(fmt)`.
+ */
+function withFormat(a: SqlArgs, plain: SqlExpr, formatted: (fmt: SqlExpr) => SqlExpr): SqlExpr {
+  const fmt = a.opt(1);
+  if (fmt === null) return plain;
+  return caseWhen(
+    [
+      [sql.isNull(fmt), plain],
+      [
+        sql.bin('=', fmt, sql.text('')),
+        raise(
+          fmt,
+          pgType('text'),
+          sql.text('to_str(): "fmt" argument must be a non-empty string'),
+          '22023',
+        ),
+      ],
+    ],
+    formatted(fmt),
+  );
+}
+
+/** Gel's message for a format `to_str` does not know. */
+const invalidFormat = (fmt: SqlExpr): SqlExpr =>
+  raise(
+    fmt,
+    pgType('text'),
+    sql.bin('||', sql.bin('||', sql.text("to_str(): format '"), fmt), sql.text("' is invalid")),
+    '22023',
+  );
+
 function conversions(): Overload[] {
   const info = STD_SCALARS_INFO;
   const out: Overload[] = [
@@ -550,39 +615,43 @@ function conversions(): Overload[] {
     def('std::to_bytes', 'str', 'bytes', (a) => fn('convert_to', a.at(0), sql.text('UTF8'))),
     def('std::to_str', 'bytes', 'str', (a) => fn('convert_from', a.at(0), sql.text('UTF8'))),
     def('std::to_str', 'str', 'str', (a) => a.at(0)),
+    // `fmt` is `'pretty'` or nothing.
     def('std::to_str', 'json, fmt: optional str = {}', 'str', (a) =>
-      a.opt(1) === null ? cast(a.at(0), 'text') : fn('jsonb_pretty', a.at(0)),
+      withFormat(a, cast(a.at(0), 'text'), (fmt) =>
+        caseWhen(
+          [[sql.bin('=', fmt, sql.text('pretty')), fn('jsonb_pretty', a.at(0))]],
+          invalidFormat(fmt),
+        ),
+      ),
     ),
     def('std::to_str', 'array<str>, delimiter: str', 'str', (a) =>
       fn('array_to_string', a.at(0), a.at(1)),
     ),
-    def('std::to_str', 'datetime, fmt: optional str = {}', 'str', (a) => {
-      const fmt = a.opt(1);
-      return fmt === null
-        ? info['std::datetime'].toText(a.at(0))
-        : fn('to_char', fn('timezone', sql.text('UTC'), a.at(0)), fmt);
-    }),
-    def('std::to_str', 'cal::local_datetime, fmt: optional str = {}', 'str', (a) => {
-      const fmt = a.opt(1);
-      return fmt === null
-        ? info['cal::local_datetime'].toText(a.at(0))
-        : fn('to_char', a.at(0), fmt);
-    }),
-    def('std::to_str', 'cal::local_date, fmt: optional str = {}', 'str', (a) => {
-      const fmt = a.opt(1);
-      return fmt === null ? info['cal::local_date'].toText(a.at(0)) : fn('to_char', a.at(0), fmt);
-    }),
-    def('std::to_str', 'cal::local_time, fmt: optional str = {}', 'str', (a) => {
-      const fmt = a.opt(1);
-      return fmt === null
-        ? info['cal::local_time'].toText(a.at(0))
-        : fn('to_char', sql.bin('+', cast(sql.text('2000-01-01'), 'date'), a.at(0)), fmt);
-    }),
+    def('std::to_str', 'datetime, fmt: optional str = {}', 'str', (a) =>
+      withFormat(a, info['std::datetime'].toText(a.at(0)), (fmt) =>
+        fn('to_char', fn('timezone', sql.text('UTC'), a.at(0)), fmt),
+      ),
+    ),
+    def('std::to_str', 'cal::local_datetime, fmt: optional str = {}', 'str', (a) =>
+      withFormat(a, info['cal::local_datetime'].toText(a.at(0)), (fmt) =>
+        fn('to_char', a.at(0), fmt),
+      ),
+    ),
+    def('std::to_str', 'cal::local_date, fmt: optional str = {}', 'str', (a) =>
+      withFormat(a, info['cal::local_date'].toText(a.at(0)), (fmt) => fn('to_char', a.at(0), fmt)),
+    ),
+    def('std::to_str', 'cal::local_time, fmt: optional str = {}', 'str', (a) =>
+      withFormat(a, info['cal::local_time'].toText(a.at(0)), (fmt) =>
+        fn('to_char', sql.bin('+', cast(sql.text('2000-01-01'), 'date'), a.at(0)), fmt),
+      ),
+    ),
     def('std::to_str', 'duration, fmt: optional str = {}', 'str', (a) =>
-      info['std::duration'].toText(a.at(0)),
+      withFormat(a, info['std::duration'].toText(a.at(0)), (fmt) => fn('to_char', a.at(0), fmt)),
     ),
     def('std::to_str', 'cal::relative_duration, fmt: optional str = {}', 'str', (a) =>
-      info['cal::relative_duration'].toText(a.at(0)),
+      withFormat(a, info['cal::relative_duration'].toText(a.at(0)), (fmt) =>
+        fn('to_char', a.at(0), fmt),
+      ),
     ),
     def('std::to_str', 'cal::date_duration, fmt: optional str = {}', 'str', (a) =>
       info['cal::date_duration'].toText(a.at(0)),
@@ -590,10 +659,9 @@ function conversions(): Overload[] {
   ];
   for (const t of ['int64', 'float64', 'bigint', 'decimal'] as const) {
     out.push(
-      def('std::to_str', `${t}, fmt: optional str = {}`, 'str', (a) => {
-        const fmt = a.opt(1);
-        return fmt === null ? info[`std::${t}`].toText(a.at(0)) : fn('to_char', a.at(0), fmt);
-      }),
+      def('std::to_str', `${t}, fmt: optional str = {}`, 'str', (a) =>
+        withFormat(a, info[`std::${t}`].toText(a.at(0)), (fmt) => fn('to_char', a.at(0), fmt)),
+      ),
     );
   }
   for (const [name, target, pg] of [

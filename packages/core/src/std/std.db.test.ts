@@ -1280,6 +1280,14 @@ describe('functions', () => {
     ],
     ['std::assert', [['bool', null]], 0],
     [
+      'std::array_join',
+      [
+        ['array<bytes>', null],
+        ['bytes', 'LA=='],
+      ],
+      0,
+    ],
+    [
       'std::array_fill',
       [
         ['str', null],
@@ -1459,6 +1467,121 @@ describe('arrays of arrays (one jsonb array of stored JSON items)', () => {
   test('[] reads an item back as an array', async () => {
     const { values, callArgs } = decodeArgs([jagged, ['int64', -2]]);
     expect(await run(resolveOperator('[]', callArgs, { env: ENV }), values)).toEqual([2, 3]);
+  });
+});
+
+describe('strings: to_str formats, deprecated spellings, array_join of bytes', () => {
+  const call = (name: string, args: Arg[]) => {
+    const { values, callArgs } = decodeArgs(args);
+    return run(resolveFunction(name, callArgs, { env: ENV }), values);
+  };
+
+  test.each<[string, Arg[], unknown]>([
+    [
+      'std::to_str',
+      [
+        ['int64', 42],
+        ['str', '0000'],
+      ],
+      ' 0042',
+    ],
+    [
+      'std::to_str',
+      [
+        ['int64', 42],
+        ['str', null],
+      ],
+      '42',
+    ],
+    [
+      'std::to_str',
+      [
+        ['json', [1]],
+        ['str', 'pretty'],
+      ],
+      '[\n    1\n]',
+    ],
+    [
+      'std::to_str',
+      [
+        ['duration', 'PT1H'],
+        ['str', 'HH24'],
+      ],
+      '01',
+    ],
+    [
+      'std::str_lpad',
+      [
+        ['str', 'ab'],
+        ['int64', 4],
+      ],
+      '  ab',
+    ],
+    [
+      'std::str_rpad',
+      [
+        ['str', 'ab'],
+        ['int64', 3],
+        ['str', '*'],
+      ],
+      'ab*',
+    ],
+    ['std::str_ltrim', [['str', '  ab ']], 'ab '],
+    [
+      'std::str_rtrim',
+      [
+        ['str', 'abxx'],
+        ['str', 'x'],
+      ],
+      'ab',
+    ],
+    [
+      'std::array_join',
+      [
+        ['array<bytes>', ['YQ==', 'Yg==']],
+        ['bytes', 'LA=='],
+      ],
+      'YSxi',
+    ],
+    [
+      'std::array_join',
+      [
+        ['array<bytes>', []],
+        ['bytes', 'LA=='],
+      ],
+      '',
+    ],
+  ])('%s %j', async (name, args, expected) => {
+    expect(await call(name, args)).toEqual(expected);
+  });
+
+  test.each<[string, Arg[], string]>([
+    [
+      'std::to_str',
+      [
+        ['int64', 42],
+        ['str', ''],
+      ],
+      '22023',
+    ],
+    [
+      'std::to_str',
+      [
+        ['datetime', '2020-01-01T00:00:00Z'],
+        ['str', ''],
+      ],
+      '22023',
+    ],
+    [
+      'std::to_str',
+      [
+        ['json', [1]],
+        ['str', 'compact'],
+      ],
+      '22023',
+    ],
+  ])('%s %j raises %s', async (name, args, state) => {
+    expect(await sqlState(call(name, args))).toBe(state);
   });
 });
 

@@ -257,21 +257,7 @@ function bindStdFunction(
       node.span,
     );
   }
-  refuseIndeterminate(resolved, node.span);
   return callNode(name, resolved, args);
-}
-
-/**
- * A call that must give a value (a singleton result) whose type its arguments cannot tell
- * (`array_agg({})`: an array of what?) is Gel's QueryError; an optional or set result of such a
- * call is simply empty, as an untyped `{}` is.
- */
-function refuseIndeterminate(resolved: ResolvedCall, span: ql.Span): void {
-  if (resolved.returnType !== null || resolved.overload.returnMod !== 'singleton') return;
-  throw new QueryError('expression returns value of indeterminate type', {
-    position: position(span),
-    hint: 'Consider using an explicit type cast.',
-  });
 }
 
 function bindAssert(

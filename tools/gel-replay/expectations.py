@@ -7,6 +7,7 @@ what JSON lacks: {"$bag": [...]} (unordered), {"$set": [...]}, {"$ellipsis": tru
 {"$type": "str"} (any value of a type), {"$float": x}.
 A value it cannot express raises TypeError.
 """
+import base64
 import datetime
 import decimal
 import uuid
@@ -60,6 +61,9 @@ def tagged(v):
         return v.isoformat()
     if isinstance(v, datetime.timedelta):
         return {'$type': 'any'}
+    if isinstance(v, (bytes, bytearray)):
+        # svc's JSON form of std::bytes (spec item 30): base64 without line breaks.
+        return base64.b64encode(bytes(v)).decode('ascii')
     if isinstance(v, Range):
         return ({'empty': True} if v.empty else
                 {'lower': tagged(v.lower), 'upper': tagged(v.upper),

@@ -50,7 +50,8 @@ const QUERY_ERROR_TABLE = {
     alsoFrom: ['22', 'P0004', '54000'],
   },
   DivisionByZeroError: { parent: 'InvalidValueError', sqlState: '22012' },
-  NumericOutOfRangeError: { parent: 'InvalidValueError', sqlState: '22003' },
+  // 22015 interval_field_overflow (`<duration>'13074457345618258602us'`): Gel's class for it.
+  NumericOutOfRangeError: { parent: 'InvalidValueError', sqlState: '22003', alsoFrom: ['22015'] },
   IntegrityError: { parent: 'ExecutionError', sqlState: '23000', alsoFrom: ['23'] },
   ConstraintViolationError: {
     parent: 'IntegrityError',

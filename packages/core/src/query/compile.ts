@@ -19,7 +19,7 @@ import type { CompileAccess, CompileOptions, CompiledQuery } from './api';
 import { bindQuery } from './bind';
 import { typeEnv } from './bind/calls';
 import { printIrType } from './bind/types';
-import { cardName } from './ir';
+import { cardName, type IrExpr } from './ir';
 import { planQuery } from './plan/planner';
 import { schemaIndex } from './schema-index';
 
@@ -48,6 +48,19 @@ export function compileQueryDetails(
   return compile(schema, text, options, true);
 }
 
+/**
+ * A result that has values but no type anything determines (`array_agg({})`: an array of
+ * what?) is Gel's QueryError. An untyped `{}` has no values and answers `[]`; the same call
+ * inside a typed expression (`count(array_agg({}))`) is fine, as in Gel.
+ */
+function refuseIndeterminate(root: IrExpr): void {
+  if (root.type.kind === 'empty' && root.card.min > 0) {
+    throw new QueryError('expression returns value of indeterminate type', {
+      hint: 'Consider using an explicit type cast.',
+    });
+  }
+}
+
 function compile(
   schema: Schema,
   text: string,
@@ -63,6 +76,7 @@ function compile(
     }
     const index = schemaIndex(schema);
     const ir = bindQuery(index, statements[0] as ql.Statement);
+    refuseIndeterminate(ir.root);
     const card = ir.root.card;
     const requested = options.cardinality ?? 'many';
     if (requested !== 'many' && card.max === 'many') {

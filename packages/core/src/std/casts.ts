@@ -15,7 +15,7 @@
  */
 import { InvalidTypeError, type SourcePosition } from '../errors';
 import { isRangeElement, printTypeRef, type TypeRef } from '../schema/model';
-import { scalarPgType } from '../schema/storage/types';
+import { jsonbArrayOf, scalarPgType } from '../schema/storage/types';
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import type { TypeEnv, Volatility } from './model';
 import { raise } from './operators';
@@ -488,8 +488,8 @@ function findCast(
   const ranges = rangeCast(from, to, (a, b) => findCast(a, b, env));
   if (ranges) return ranges;
   if (from.kind === 'array' && to.kind === 'array') {
-    if (from.element.kind === 'tuple' || to.element.kind === 'tuple') {
-      // Arrays of tuples are one jsonb array: convert element by element in order.
+    if (jsonbArrayOf(from.element) || jsonbArrayOf(to.element)) {
+      // Arrays of tuples or arrays are one jsonb array: convert element by element in order.
       const element = findCast(from.element, to.element, env);
       if (!element) return null;
       return {

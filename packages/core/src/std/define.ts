@@ -121,6 +121,8 @@ export interface DefineOptions {
   readonly volatility?: Volatility;
   readonly kind?: CallKind;
   readonly card?: (args: readonly Card[]) => Card;
+  /** Set-returning forms: one row's value from the form's column (Overload.rows). */
+  readonly rows?: Overload['rows'];
   /** Usable in a DDL expression (a default, CHECK or index: one row); defaults to `kind === 'element'`. */
   readonly ddl?: boolean;
 }
@@ -145,6 +147,7 @@ export function def(
     kind,
     sql: form,
     card: options.card,
+    ...(options.rows ? { rows: options.rows } : {}),
     ddl: options.ddl ?? kind === 'element',
   };
 }

@@ -14,18 +14,30 @@
 import { pgType, sql, type FromItem, type SqlExpr } from '../sql/ast';
 import { call, def, strict, table } from './define';
 import type { Card, Overload, SqlArgs } from './model';
+import {
+  itemValue,
+  jsonbContains,
+  jsonbFill,
+  jsonbFind,
+  jsonbGet,
+  jsonbReplace,
+  jsonbSplice,
+  setArrayType,
+  setItemValue,
+} from './jsonb-arrays';
 import { multirangeFunctions } from './multiranges';
 import { jsonbArray, raise } from './operators';
 import {
   base64,
   inRange,
-  jsonOf,
   pgTypeFor,
   rangeBound,
   rangeValue,
   STD_SCALARS_INFO,
+  storedJson,
 } from './scalars';
 import type { TypeRef } from '../schema/model';
+import { jsonbArrayOf } from '../schema/storage/types';
 
 const cast = (e: SqlExpr, name: string): SqlExpr => sql.cast(e, pgType(name));
 const int8 = (e: SqlExpr): SqlExpr => cast(e, 'bigint');
@@ -76,7 +88,7 @@ function minMax(which: 'min' | 'max') {
     if (base && NATIVE_MINMAX.has(base) && !enumValues) return fn(which, x);
     if (base === 'std::bool') return fn(which === 'min' ? 'bool_and' : 'bool_or', x);
     // Arrays compare element by element in PostgreSQL too (array_agg of arrays would nest them).
-    if (t?.kind === 'array') return fn(which, x);
+    if (t?.kind === 'array' && !jsonbArrayOf(t.element)) return fn(which, x);
     // Any other type: the first element in EdgeQL's order.
     const key: SqlExpr = enumValues
       ? fn(
@@ -89,10 +101,12 @@ function minMax(which: 'min' | 'max') {
           cast(x, 'text'),
         )
       : x;
-    const agg = sql.agg(t?.kind === 'tuple' ? 'jsonb_agg' : 'array_agg', [x], {
+    // Tuples and arrays of them or of arrays are jsonb: the first of a jsonb_agg.
+    const asJsonb = t?.kind === 'tuple' || t?.kind === 'array';
+    const agg = sql.agg(asJsonb ? 'jsonb_agg' : 'array_agg', [x], {
       orderBy: [sql.order(key, which === 'min' ? 'asc' : 'desc')],
     });
-    return t?.kind === 'tuple'
+    return asJsonb
       ? sql.bin('->', agg, num(0))
       : { kind: 'Subscript', expr: paren(agg), index: num(1) };
   };
@@ -123,8 +137,13 @@ function sets(): Overload[] {
       'array<anytype>',
       (a) => {
         const t = a.type(0);
-        if (t?.kind === 'tuple')
-          return fn('coalesce', fn('jsonb_agg', a.at(0)), cast(sql.text('[]'), 'jsonb'));
+        // Tuples and arrays: one jsonb array of their stored JSON (std/jsonb-arrays).
+        if (t && jsonbArrayOf(t))
+          return fn(
+            'coalesce',
+            fn('jsonb_agg', storedJson(t, a.at(0), a.env)),
+            cast(sql.text('[]'), 'jsonb'),
+          );
         const arrayType = pgTypeFor({
           kind: 'array',
           element: t ?? { kind: 'scalar', name: 'std::str' },
@@ -284,6 +303,8 @@ function statistic(aggregate: SqlExpr, pg: string, name: string): SqlExpr {
     ),
   );
 }
+/** The rows of a set-of argument's SQL array unnested again (std/jsonb-arrays `setItem`). */
+const setRows: Overload['rows'] = (row, a) => setItemValue(a.type(0), row, a.env);
 
 /**
  * Functions over a whole set that give a set back: the set arrives as an SQL array (in order) and
@@ -302,7 +323,7 @@ function wholeSets(): Overload[] {
   const message = (a: SqlArgs, fallback: string) =>
     fn('coalesce', or(a, 1, sql.null()), sql.text(fallback));
   return [
-    // Tuples are jsonb arrays: (index, value) is `[index, json(value)]`.
+    // Tuples are jsonb arrays: (index, value) is `[index, value's stored JSON]`.
     def(
       'std::enumerate',
       'set of anytype',
@@ -319,7 +340,11 @@ function wholeSets(): Overload[] {
                     fn(
                       'jsonb_build_array',
                       sql.bin('-', sql.col('ord', 'e'), num(1)),
-                      cast(jsonOf(element, sql.col('value', 'e'), a.env), 'jsonb'),
+                      storedJson(
+                        element,
+                        setItemValue(element, sql.col('value', 'e'), a.env),
+                        a.env,
+                      ),
                     ),
                   ],
                   { orderBy: [sql.order(sql.col('ord', 'e'))] },
@@ -346,10 +371,7 @@ function wholeSets(): Overload[] {
                 sql.bin('=', fn('cardinality', a.at(0)), num(0)),
                 raise(
                   a.at(0),
-                  pgTypeFor({
-                    kind: 'array',
-                    element: a.type(0) ?? { kind: 'scalar', name: 'std::str' },
-                  }),
+                  setArrayType(a.type(0)),
                   message(a, 'assert_exists violation: expression returned an empty set'),
                   '21000',
                 ),
@@ -361,6 +383,7 @@ function wholeSets(): Overload[] {
       {
         ...SRF,
         card: (args) => ({ min: 1, max: args[0]?.max === 0 ? 1 : (args[0]?.max ?? 'many') }),
+        rows: setRows,
       },
     ),
     def(
@@ -382,10 +405,7 @@ function wholeSets(): Overload[] {
                 sql.bin('<>', fn('cardinality', a.at(0)), distinct),
                 raise(
                   a.at(0),
-                  pgTypeFor({
-                    kind: 'array',
-                    element: a.type(0) ?? { kind: 'scalar', name: 'std::str' },
-                  }),
+                  setArrayType(a.type(0)),
                   message(
                     a,
                     'assert_distinct violation: expression returned a set with duplicate elements',
@@ -398,7 +418,7 @@ function wholeSets(): Overload[] {
           ),
         );
       },
-      { ...SRF, card: sameCard },
+      { ...SRF, card: sameCard, rows: setRows },
     ),
   ];
 }
@@ -427,7 +447,9 @@ function generic(): Overload[] {
       'array<anytype>, anytype',
       'bool',
       strict([1], (a) =>
-        sql.bin('@>', a.at(0), { kind: 'ArrayExpr', elements: [a.at(1)], type: null }),
+        jsonbArray(a, 0)
+          ? jsonbContains(a)
+          : sql.bin('@>', a.at(0), { kind: 'ArrayExpr', elements: [a.at(1)], type: null }),
       ),
     ),
     def('std::contains', 'json, json', 'bool', (a) => sql.bin('@>', a.at(0), a.at(1))),
@@ -442,17 +464,24 @@ function generic(): Overload[] {
       'array<anytype>, anytype, from_pos: int64 = 0',
       'int64',
       strict([0, 1, 2], (a) =>
-        int8(
-          fn(
-            'coalesce',
-            sql.bin(
-              '-',
-              fn('array_position', a.at(0), a.at(1), int4(sql.bin('+', or(a, 2, num(0)), num(1)))),
-              num(1),
+        jsonbArray(a, 0)
+          ? jsonbFind(a, or(a, 2, num(0)))
+          : int8(
+              fn(
+                'coalesce',
+                sql.bin(
+                  '-',
+                  fn(
+                    'array_position',
+                    a.at(0),
+                    a.at(1),
+                    int4(sql.bin('+', or(a, 2, num(0)), num(1))),
+                  ),
+                  num(1),
+                ),
+                num(-1),
+              ),
             ),
-            num(-1),
-          ),
-        ),
       ),
     ),
     def('std::assert', 'bool, named only message: optional str = {}', 'bool', (a) =>
@@ -495,12 +524,44 @@ function strings(): Overload[] {
     def('std::str_pad_end', 'str, n: int64, fill: str = " "', 'str', (a) =>
       sql.func('rpad', [a.at(0), int4(a.at(1)), ...(a.opt(2) ? [a.at(2)] : [])]),
     ),
+    // Gel's deprecated spellings of the four above, kept as Gel keeps them.
+    def('std::str_ltrim', 'str, tr: str = " "', 'str', call('ltrim')),
+    def('std::str_rtrim', 'str, tr: str = " "', 'str', call('rtrim')),
+    def('std::str_lpad', 'str, n: int64, fill: str = " "', 'str', (a) =>
+      sql.func('lpad', [a.at(0), int4(a.at(1)), ...(a.opt(2) ? [a.at(2)] : [])]),
+    ),
+    def('std::str_rpad', 'str, n: int64, fill: str = " "', 'str', (a) =>
+      sql.func('rpad', [a.at(0), int4(a.at(1)), ...(a.opt(2) ? [a.at(2)] : [])]),
+    ),
     // An empty delimiter splits into characters (PostgreSQL's null delimiter).
     def('std::str_split', 's: str, delimiter: str', 'array<str>', (a) =>
       fn('string_to_array', a.at(0), fn('nullif', a.at(1), sql.text(''))),
     ),
     def('std::array_join', 'array: array<str>, delimiter: str', 'str', (a) =>
       fn('array_to_string', a.at(0), a.at(1)),
+    ),
+    // bytea has no array_to_string: the elements joined in order, `b''` for an empty array.
+    def(
+      'std::array_join',
+      'array: array<bytes>, delimiter: bytes',
+      'bytes',
+      strict([0, 1], (a) => {
+        const items = sql.fromFunction(fn('unnest', a.at(0)), 'e', {
+          columns: [
+            { name: 'value', type: null },
+            { name: 'ord', type: null },
+          ],
+          withOrdinality: true,
+        });
+        const joined = sql.agg('string_agg', [sql.col('value', 'e'), a.at(1)], {
+          orderBy: [sql.order(sql.col('ord', 'e'))],
+        });
+        return fn(
+          'coalesce',
+          sql.scalar(sql.select({ targets: [sql.target(joined)], from: [items] })),
+          sql.cast(sql.text(''), pgType('bytea')),
+        );
+      }),
     ),
     def('std::re_test', 'pattern: str, str: str', 'bool', (a) => sql.bin('~', a.at(1), a.at(0))),
     // A group that took part in no match is '' (as Gel), not NULL.
@@ -630,10 +691,9 @@ function conversions(): Overload[] {
   ];
   for (const t of ['int64', 'float64', 'bigint', 'decimal'] as const) {
     out.push(
-      def('std::to_str', `${t}, fmt: optional str = {}`, 'str', (a) => {
-        const fmt = a.opt(1);
-        return fmt === null ? info[`std::${t}`].toText(a.at(0)) : fn('to_char', a.at(0), fmt);
-      }),
+      def('std::to_str', `${t}, fmt: optional str = {}`, 'str', (a) =>
+        formatted(a, info[`std::${t}`].toText(a.at(0)), (fmt) => fn('to_char', a.at(0), fmt)),
+      ),
     );
   }
   for (const [name, target] of [
@@ -1195,7 +1255,8 @@ function arrays(): Overload[] {
       'array: array<anytype>',
       'set of anytype',
       (a) => (jsonbArray(a, 0) ? fn('jsonb_array_elements', a.at(0)) : fn('unnest', a.at(0))),
-      SRF,
+      // The rows of a jsonb array are its items: read each as a value of the element type.
+      { ...SRF, rows: (item, a) => (jsonbArray(a, 0) ? itemValue(a, 0, item) : item) },
     ),
     // Past either end: empty (or the default), not an error (item 13).
     def(
@@ -1204,8 +1265,7 @@ function arrays(): Overload[] {
       'optional anytype',
       strict([0, 1], (a) => {
         if (jsonbArray(a, 0)) {
-          // jsonb's `->` counts from the end for a negative index and is NULL past either end.
-          const item = sql.bin('->', a.at(0), int4(a.at(1)));
+          const item = jsonbGet(a);
           const fallback = a.opt(2);
           return fallback === null ? item : fn('coalesce', item, fallback);
         }
@@ -1231,9 +1291,14 @@ function arrays(): Overload[] {
       'std::array_fill',
       'val: anytype, n: int64',
       'array<anytype>',
-      strict([0], (a) =>
-        fn('array_fill', a.at(0), { kind: 'ArrayExpr', elements: [int4(a.at(1))], type: null }),
-      ),
+      strict([0], (a) => {
+        // Past int4, n is PostgreSQL's largest, so the size limit raises (as Gel does).
+        const n = int4(fn('least', a.at(1), num(2147483647)));
+        const element = a.type(0);
+        if (element && jsonbArrayOf(element))
+          return jsonbFill(storedJson(element, a.at(0), a.env), n);
+        return fn('array_fill', a.at(0), { kind: 'ArrayExpr', elements: [n], type: null });
+      }),
     ),
     def(
       'std::array_replace',
@@ -1241,6 +1306,7 @@ function arrays(): Overload[] {
       'array<anytype>',
       strict([1, 2], (a) => {
         if (!jsonbArray(a, 0)) return fn('array_replace', a.at(0), a.at(1), a.at(2));
+        if (a.type(1)?.kind === 'array') return jsonbReplace(a);
         // An array of tuples is one jsonb array: rebuild it, element by element.
         const items = sql.fromFunction(fn('jsonb_array_elements', a.at(0)), 'e', {
           columns: [
@@ -1275,7 +1341,7 @@ function arrays(): Overload[] {
       'array: array<anytype>, idx: int64, val: anytype',
       'array<anytype>',
       // Element-wise: an empty argument is an empty result (the concatenation would not be).
-      strict([0, 1, 2], (a) => splice(a, 0)),
+      strict([0, 1, 2], (a) => (jsonbArray(a, 0) ? jsonbSplice(a, 0) : splice(a, 0))),
     ),
     // Insert before idx (len(array) appends); outside 0..len is an error (22023).
     def(
@@ -1283,7 +1349,7 @@ function arrays(): Overload[] {
       'array: array<anytype>, idx: int64, val: anytype',
       'array<anytype>',
       // Element-wise: an empty argument is an empty result (the concatenation would not be).
-      strict([0, 1, 2], (a) => splice(a, 1)),
+      strict([0, 1, 2], (a) => (jsonbArray(a, 0) ? jsonbSplice(a, 1) : splice(a, 1))),
     ),
   ];
 }

@@ -95,6 +95,9 @@ export interface SqlArgs {
 
 export type SqlForm = (args: SqlArgs) => SqlExpr;
 
+/** What a form knows of its call without the arguments' SQL: the bound types and the TypeEnv. */
+export type TypeArgs = Pick<SqlArgs, 'type' | 'result' | 'env'>;
+
 /** Bounds on how many values an expression yields (as in schema/build: 0 | 1 | many). */
 export interface Card {
   readonly min: 0 | 1;
@@ -117,6 +120,11 @@ export interface Overload {
    * `optional` return makes the minimum 0; `set-of` return is 0..many).
    */
   readonly card?: (args: readonly Card[]) => Card;
+  /**
+   * Set-returning forms: the value of one row from the form's column (default: the column
+   * itself); e.g. the items of a jsonb-stored array read as values of the element type.
+   */
+  readonly rows?: (row: SqlExpr, types: TypeArgs) => SqlExpr;
   /** False for overloads a DDL expression (default, CHECK, index: one row) may not use; which of
    * those must be immutable is the DDL compiler's rule (schema/storage/ddl-expression). */
   readonly ddl: boolean;

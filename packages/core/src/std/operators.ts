@@ -20,6 +20,7 @@
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import { def, infix, strict, table } from './define';
 import type { Overload, SqlArgs, SqlForm } from './model';
+import { isJsonbArray, itemValue, setItem } from './jsonb-arrays';
 import { rangeOperators } from './multiranges';
 import { inRange, pgTypeFor, raise, type BoundedTemporal } from './scalars';
 
@@ -361,6 +362,12 @@ const logical =
     );
   };
 
+/** The left side of `in` as an item of the right side's SQL array. */
+function memberItem(a: SqlArgs): SqlExpr {
+  const t = a.type(0);
+  return t ? setItem(t, a.at(0), a.env) : a.at(0);
+}
+
 function logicAndText(): Overload[] {
   return [
     def('std::and', 'bool, bool', 'bool', logical('and')),
@@ -375,6 +382,7 @@ function logicAndText(): Overload[] {
     def('std::++', 'array<anytype>, array<anytype>', 'array<anytype>', strict([0, 1], infix('||'))),
     def('std::++', 'json, json', 'json', strict([0, 1], jsonConcat)),
     // The right side arrives as an SQL array of the whole set (CallKind 'element').
+    // An array-typed element is compared as its stored JSON (std/jsonb-arrays `setItem`).
     def('std::in', 'anytype, set of anytype', 'bool', membership(false)),
     def('std::not in', 'anytype, set of anytype', 'bool', membership(true)),
   ];
@@ -386,7 +394,7 @@ function logicAndText(): Overload[] {
  */
 function membership(negate: boolean): SqlForm {
   const test: SqlForm = (a) => {
-    const any: SqlExpr = { kind: 'AnyOp', left: a.at(0), op: '=', array: a.at(1) };
+    const any: SqlExpr = { kind: 'AnyOp', left: memberItem(a), op: '=', array: a.at(1) };
     return negate ? sql.not(paren(any)) : any;
   };
   const guarded = strict([0], test);
@@ -477,11 +485,8 @@ function sliceBounds(a: SqlArgs, length: SqlExpr): { from: SqlExpr; count: SqlEx
   };
 }
 
-/** True when parameter `i` is an array stored as one jsonb array (its elements are tuples). */
-export function jsonbArray(a: SqlArgs, i: number): boolean {
-  const t = a.type(i);
-  return t?.kind === 'array' && pgTypeFor(t).name === 'jsonb';
-}
+/** True when parameter `i` is an array stored as one jsonb array (std/jsonb-arrays). */
+export const jsonbArray = isJsonbArray;
 
 /** Elements `from` (1-based) for `count` of a jsonb array, as a jsonb array. */
 function jsonbSlice(j: SqlExpr, from: SqlExpr, count: SqlExpr): SqlExpr {
@@ -544,7 +549,7 @@ function indexing(): Overload[] {
       if (jsonbArray(a, 0)) {
         const n = jsonLength(a.at(0));
         const at = position(a.at(1), n, outOfBounds('array', a.at(1), n));
-        return sql.bin('->', a.at(0), cast(sql.bin('-', at, num(1)), 'integer'));
+        return itemValue(a, 0, sql.bin('->', a.at(0), cast(sql.bin('-', at, num(1)), 'integer')));
       }
       return {
         kind: 'Subscript',

@@ -68,6 +68,8 @@ export interface ResolvedCall {
   readonly sql: (args: readonly SqlExpr[], nullable?: readonly boolean[]) => SqlExpr;
   /** The result cardinality from the arguments' cardinalities in the written order. */
   readonly card: (args: readonly Card[]) => Card;
+  /** A set-returning call: one row's value from the form's column (Overload.rows). */
+  readonly rowValue: (row: SqlExpr) => SqlExpr;
 }
 
 export interface ResolveOptions {
@@ -652,6 +654,8 @@ function toResolved(
     argParams: m.argParams,
     volatility: volatilityOf(o),
     card: (cards) => (o.card ? o.card(cards) : defaultCard(o, m.argParams, cards)),
+    rowValue: (row) =>
+      o.rows ? o.rows(row, { type: (i) => paramTypes[i] ?? null, result: returnType, env }) : row,
     sql: (sqlArgs, nullable = []) => {
       const byParam = new Map<number, SqlExpr>();
       const nullByParam = new Map<number, boolean>();

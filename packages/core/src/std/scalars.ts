@@ -13,7 +13,13 @@
  *   shape order; decode forms read the parameter as `jsonb` (what the engine binds).
  */
 import { STD_ENUMS, type StdScalarName, type TypeRef } from '../schema/model';
-import { STD_PG_TYPES, isStdScalar, pgTypeOf, scalarPgType } from '../schema/storage/types';
+import {
+  STD_PG_TYPES,
+  isStdScalar,
+  jsonbArrayOf,
+  pgTypeOf,
+  scalarPgType,
+} from '../schema/storage/types';
 import { pgType, sql, type FromItem, type PgType, type SqlExpr } from '../sql/ast';
 import type { TypeEnv } from './model';
 
@@ -269,10 +275,6 @@ export function scalarInfo(name: string, env: TypeEnv): ScalarInfo | null {
   return base ? INFO[base] : null;
 }
 
-function containsTuple(type: TypeRef): boolean {
-  return type.kind === 'tuple' || (type.kind === 'array' && containsTuple(type.element));
-}
-
 /**
  * The PostgreSQL type of a value of `type` in a query: the type it is stored as (one mapping,
  * schema/storage/types; tuples and arrays of tuples as jsonb, objects as their uuid).
@@ -302,7 +304,7 @@ export function decodeParam(type: TypeRef, json: SqlExpr, env: TypeEnv): SqlExpr
     case 'multirange':
       return decodeMultirange(type.element, json, (j) => decodeRange(type.element, j, env));
     case 'array': {
-      if (containsTuple(type.element)) return json;
+      if (jsonbArrayOf(type.element)) return json;
       const element = type.element;
       // array(select decode(e.value) from jsonb_array_elements(j) with ordinality as e order by ord)
       const items = sql.fromFunction(sql.func('jsonb_array_elements', [json]), 'e', {
@@ -455,7 +457,7 @@ function plainJson(type: TypeRef, env: TypeEnv): boolean {
  * its JSON result form, which `decodeParam` reads back. Build tuples from these.
  */
 export function storedJson(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
-  if (type.kind === 'tuple' || (type.kind === 'array' && containsTuple(type.element))) return value;
+  if (type.kind === 'tuple' || (type.kind === 'array' && jsonbArrayOf(type.element))) return value;
   return sql.cast(jsonOf(type, value, env), pgType('jsonb'));
 }
 
@@ -534,7 +536,8 @@ export function jsonOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
       return nullIfNull(value, built);
     }
     case 'array': {
-      if (containsTuple(type.element)) {
+      if (jsonbArrayOf(type.element)) {
+        // Each item is its element's stored JSON (storedJson), read back with decodeParam.
         const items = sql.fromFunction(sql.func('jsonb_array_elements', [value]), 'e', {
           columns: [
             { name: 'value', type: null },
@@ -542,7 +545,8 @@ export function jsonOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
           ],
           withOrdinality: true,
         });
-        const agg = sql.agg('json_agg', [jsonOf(type.element, sql.col('value', 'e'), env)], {
+        const item = decodeParam(type.element, sql.col('value', 'e'), env);
+        const agg = sql.agg('json_agg', [jsonOf(type.element, item, env)], {
           orderBy: [sql.order(sql.col('ord', 'e'))],
         });
         return nullIfNull(

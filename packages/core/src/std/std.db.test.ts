@@ -1788,6 +1788,14 @@ describe('functions', () => {
     ],
     ['std::assert', [['bool', null]], 0],
     [
+      'std::array_join',
+      [
+        ['array<bytes>', null],
+        ['bytes', 'LA=='],
+      ],
+      0,
+    ],
+    [
       'std::array_fill',
       [
         ['str', null],
@@ -1917,6 +1925,14 @@ describe('functions', () => {
       [
         'std::to_str',
         [
+          ['int64', 42],
+          ['str', null],
+        ],
+        '42',
+      ],
+      [
+        'std::to_str',
+        [
           ['cal::relative_duration', 'P1Y'],
           ['str', null],
         ],
@@ -2030,6 +2046,185 @@ describe('arrays of tuples (one jsonb array)', () => {
     ],
   ])('%s', async (_, resolve, values, expected) => {
     expect(await run(resolve(), values)).toEqual(expected);
+  });
+});
+
+describe('arrays of arrays (one jsonb array of stored JSON items)', () => {
+  const call = (name: string, args: Arg[]) => {
+    const { values, callArgs } = decodeArgs(args);
+    return run(resolveFunction(name, callArgs, { env: ENV }), values);
+  };
+  const jagged: Arg = ['array<array<int64>>', [[1], [2, 3], [4, 5, 6]]];
+  const none: Arg = ['array<array<int64>>', []];
+
+  test.each<[string, Arg[], unknown]>([
+    ['std::len', [jagged], 3],
+    ['std::len', [none], 0],
+    ['std::contains', [jagged, ['array<int64>', [2, 3]]], true],
+    ['std::contains', [jagged, ['array<int64>', [2]]], false],
+    ['std::contains', [none, ['array<int64>', [2]]], false],
+    ['std::find', [jagged, ['array<int64>', [4, 5, 6]]], 2],
+    ['std::find', [jagged, ['array<int64>', [1]], ['int64', 1]], -1],
+    ['std::find', [none, ['array<int64>', [1]]], -1],
+    [
+      'std::array_fill',
+      [
+        ['array<str>', ['a']],
+        ['int64', 2],
+      ],
+      [['a'], ['a']],
+    ],
+    [
+      'std::array_fill',
+      [
+        ['array<str>', ['a']],
+        ['int64', 0],
+      ],
+      [],
+    ],
+    [
+      'std::array_insert',
+      [jagged, ['int64', 3], ['array<int64>', [9]]],
+      [[1], [2, 3], [4, 5, 6], [9]],
+    ],
+    ['std::array_insert', [none, ['int64', 0], ['array<int64>', [9]]], [[9]]],
+    ['std::array_set', [jagged, ['int64', -1], ['array<int64>', []]], [[1], [2, 3], []]],
+    ['std::array_get', [jagged, ['int64', 1]], [2, 3]],
+    ['std::array_get', [jagged, ['int64', 3]], null],
+    [
+      'std::array_replace',
+      [jagged, ['array<int64>', [2, 3]], ['array<int64>', [0]]],
+      [[1], [0], [4, 5, 6]],
+    ],
+    [
+      'std::array_get',
+      [
+        ['array<array<bytes>>', [['YQ==']]],
+        ['int64', 0],
+      ],
+      ['YQ=='],
+    ],
+  ])('%s %j', async (name, args, expected) => {
+    expect(await call(name, args)).toEqual(expected);
+  });
+
+  test.each<[string, Arg[], string]>([
+    ['std::array_insert', [jagged, ['int64', 4], ['array<int64>', [9]]], '22023'],
+    ['std::array_set', [none, ['int64', 0], ['array<int64>', [9]]], '22023'],
+  ])('%s %j raises %s', async (name, args, state) => {
+    expect(await sqlState(call(name, args))).toBe(state);
+  });
+
+  test('[] reads an item back as an array', async () => {
+    const { values, callArgs } = decodeArgs([jagged, ['int64', -2]]);
+    expect(await run(resolveOperator('[]', callArgs, { env: ENV }), values)).toEqual([2, 3]);
+  });
+});
+
+describe('strings: to_str formats, deprecated spellings, array_join of bytes', () => {
+  const call = (name: string, args: Arg[]) => {
+    const { values, callArgs } = decodeArgs(args);
+    return run(resolveFunction(name, callArgs, { env: ENV }), values);
+  };
+
+  test.each<[string, Arg[], unknown]>([
+    [
+      'std::to_str',
+      [
+        ['int64', 42],
+        ['str', '0000'],
+      ],
+      ' 0042',
+    ],
+    [
+      'std::to_str',
+      [
+        ['json', [1]],
+        ['str', 'pretty'],
+      ],
+      '[\n    1\n]',
+    ],
+    [
+      'std::to_str',
+      [
+        ['duration', 'PT1H'],
+        ['str', 'HH24'],
+      ],
+      '01',
+    ],
+    [
+      'std::str_lpad',
+      [
+        ['str', 'ab'],
+        ['int64', 4],
+      ],
+      '  ab',
+    ],
+    [
+      'std::str_rpad',
+      [
+        ['str', 'ab'],
+        ['int64', 3],
+        ['str', '*'],
+      ],
+      'ab*',
+    ],
+    ['std::str_ltrim', [['str', '  ab ']], 'ab '],
+    [
+      'std::str_rtrim',
+      [
+        ['str', 'abxx'],
+        ['str', 'x'],
+      ],
+      'ab',
+    ],
+    [
+      'std::array_join',
+      [
+        ['array<bytes>', ['YQ==', 'Yg==']],
+        ['bytes', 'LA=='],
+      ],
+      'YSxi',
+    ],
+    [
+      'std::array_join',
+      [
+        ['array<bytes>', []],
+        ['bytes', 'LA=='],
+      ],
+      '',
+    ],
+  ])('%s %j', async (name, args, expected) => {
+    expect(await call(name, args)).toEqual(expected);
+  });
+
+  test.each<[string, Arg[], string]>([
+    [
+      'std::to_str',
+      [
+        ['int64', 42],
+        ['str', ''],
+      ],
+      '22023',
+    ],
+    [
+      'std::to_str',
+      [
+        ['datetime', '2020-01-01T00:00:00Z'],
+        ['str', ''],
+      ],
+      '22023',
+    ],
+    [
+      'std::to_str',
+      [
+        ['json', [1]],
+        ['str', 'compact'],
+      ],
+      '22023',
+    ],
+  ])('%s %j raises %s', async (name, args, state) => {
+    expect(await sqlState(call(name, args))).toBe(state);
   });
 });
 

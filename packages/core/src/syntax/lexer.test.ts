@@ -115,6 +115,8 @@ describe('lexer: numbers', () => {
     ['1.5n', 'DecimalConst', '1.5'],
     ['1e-3n', 'DecimalConst', '1e-3'],
     ['0.5', 'FloatConst', '0.5'],
+    ['0.0e-999', 'FloatConst', '0.0e-999'],
+    ['1e999n', 'BigIntConst', '1e999'],
   ])('%s is %s %s', (text, kind, value) => {
     expect(only(text)).toMatchObject({ kind, value, text });
   });
@@ -154,6 +156,58 @@ describe('lexer: strings and bytes', () => {
   test('line numbers continue after a multi-line string', () => {
     const tokens = tokenize("'a\nb' x");
     expect(tokens[1]?.start).toEqual({ line: 2, column: 4, offset: 6 });
+  });
+});
+
+describe('lexer: string interpolation', () => {
+  test('a string with interpolations is start, continuation and end tokens around the expressions', () => {
+    expect(kinds(String.raw`"a \(x) b \(1 + f(2)) c"`)).toEqual([
+      'StrInterpStart:a ',
+      'Ident:x',
+      'StrInterpCont: b ',
+      'IntConst:1',
+      '+',
+      'Ident:f',
+      '(',
+      'IntConst:2',
+      ')',
+      'StrInterpEnd: c',
+    ]);
+  });
+
+  test('either quote; escapes decode in every part; parentheses nest', () => {
+    expect(kinds(String.raw`'\t\((1))\n'`)).toEqual([
+      'StrInterpStart:\t',
+      '(',
+      'IntConst:1',
+      ')',
+      'StrInterpEnd:\n',
+    ]);
+  });
+
+  test('interpolations nest, each closing its own string', () => {
+    expect(kinds(String.raw`"x \('y \(z)') w"`)).toEqual([
+      'StrInterpStart:x ',
+      'StrInterpStart:y ',
+      'Ident:z',
+      'StrInterpEnd:',
+      'StrInterpEnd: w',
+    ]);
+  });
+
+  test('raw strings, bytes and dollar quotes do not interpolate; an escaped backslash does not either', () => {
+    expect(kinds(String.raw`r'\(x)'`)).toEqual([String.raw`Str:\(x)`]);
+    expect(kinds(String.raw`$$\(x)$$`)).toEqual([String.raw`Str:\(x)`]);
+    expect(kinds(String.raw`'\\(x)'`)).toEqual([String.raw`Str:\(x)`]);
+    expect(lexError(String.raw`b'\(x)'`).message).toBe(
+      String.raw`invalid bytes literal: invalid escape sequence '\('`,
+    );
+  });
+
+  test('an interpolated string left open is an error naming its quote', () => {
+    expect(lexError(String.raw`'a \(x) b`).message).toBe(
+      "unterminated string with interpolations, quoted by `'`",
+    );
   });
 });
 
@@ -253,6 +307,8 @@ describe('lexer: errors', () => {
     ['select 1._5', 'expected digit after dot, found underscore', 1, 8],
     ['select 1.e5', 'expected digit after dot, found exponent', 1, 8],
     ['select 1.2.3', 'unexpected extra decimal dot in number', 1, 8],
+    ['select 1e999', 'number is out of range for std::float64', 1, 8],
+    ['select 1.5e-400', 'number is out of range for std::float64', 1, 8],
     [
       'select 1e',
       'unexpected optional `+` or `-` followed by digits must follow `e` in float const',

@@ -88,6 +88,10 @@ class Lexer {
   /** The previous token was `.`: digits are a tuple index, never a float. */
   private afterDot = false;
   private readonly tokens: Token[] = [];
+  /** Open parentheses, to tell the `)` that resumes an interpolated string. */
+  private parens = 0;
+  /** Open string interpolations: the string's quote and `parens` when it opened (Gel's stack). */
+  private readonly interpolations: { quote: number; parens: number }[] = [];
 
   constructor(
     private readonly src: string,
@@ -232,9 +236,16 @@ class Lexer {
       case CH_COMMA:
         return this.punct(',', 1, startIdx, start);
       case CH_LPAREN:
+        this.parens++;
         return this.punct('(', 1, startIdx, start);
-      case CH_RPAREN:
+      case CH_RPAREN: {
+        const open = this.interpolations[this.interpolations.length - 1];
+        if (open && open.parens === this.parens) {
+          return this.scanString(startIdx, start, startIdx, false, false, open.quote);
+        }
+        if (this.parens > 0) this.parens--;
         return this.punct(')', 1, startIdx, start);
+      }
       case CH_LBRACKET:
         return this.punct('[', 1, startIdx, start);
       case CH_RBRACKET:
@@ -435,26 +446,50 @@ class Lexer {
 
   // --- strings and bytes -------------------------------------------------------------------
 
-  /** `quoteIdx` is the opening quote (after a `r`/`b`/`rb` prefix, if any). */
+  /**
+   * `quoteIdx` is the opening quote (after a `r`/`b`/`rb` prefix, if any). With `resumed` (the
+   * quote of an open interpolation) `quoteIdx` is the `)` that ends an interpolated expression
+   * and the string goes on after it. In a plain string (not raw, not bytes) `\(` ends the text
+   * before an interpolated expression (Gel 6).
+   */
   private scanString(
     startIdx: number,
     start: Position,
     quoteIdx: number,
     raw: boolean,
     binary: boolean,
+    resumed?: number,
   ): void {
     const src = this.src;
-    const quote = src.charCodeAt(quoteIdx);
+    const quote = resumed ?? src.charCodeAt(quoteIdx);
     const bytes: number[] | null = binary ? [] : null;
     let value = '';
     let chunk = quoteIdx + 1;
     let j = quoteIdx + 1;
     for (;;) {
       if (j >= src.length) {
-        return this.fail(`unterminated string, quoted by \`${String.fromCharCode(quote)}\``, start);
+        const q = String.fromCharCode(quote);
+        return this.fail(
+          resumed === undefined
+            ? `unterminated string, quoted by \`${q}\``
+            : `unterminated string with interpolations, quoted by \`${q}\``,
+          start,
+        );
       }
       const c = src.charCodeAt(j);
       if (c === quote) break;
+      if (c === CH_BACKSLASH && !raw && !binary && src.charCodeAt(j + 1) === CH_LPAREN) {
+        value += src.slice(chunk, j);
+        this.i = j + 2;
+        if (resumed === undefined) this.interpolations.push({ quote, parens: this.parens });
+        this.push(
+          resumed === undefined ? 'StrInterpStart' : 'StrInterpCont',
+          startIdx,
+          start,
+          value,
+        );
+        return;
+      }
       if (c === CH_BACKSLASH && !raw) {
         value += src.slice(chunk, j);
         j = this.scanEscape(j, start, quote, binary, (s) => (value += s), bytes);
@@ -486,6 +521,9 @@ class Lexer {
     this.i = j + 1;
     if (binary) {
       this.push('Bytes', startIdx, start, value, Uint8Array.from(bytes ?? []));
+    } else if (resumed !== undefined) {
+      this.interpolations.pop();
+      this.push('StrInterpEnd', startIdx, start, value);
     } else {
       this.push('Str', startIdx, start, value);
     }
@@ -711,8 +749,23 @@ class Lexer {
     this.i = j;
     let value = src.slice(startIdx, numberEnd);
     if (value.includes('_')) value = value.replaceAll('_', '');
+    if (kind === 'FloatConst' && !floatInRange(value)) {
+      return this.fail('number is out of range for std::float64', start);
+    }
     this.push(kind, startIdx, start, value);
   }
+}
+
+/**
+ * Whether a float literal is a finite float64 that does not underflow to zero (Gel refuses
+ * both as a syntax error; `1e999n`, a decimal, is not a float literal).
+ */
+function floatInRange(text: string): boolean {
+  const n = Number(text);
+  if (!Number.isFinite(n)) return false;
+  if (n !== 0) return true;
+  const mantissa = text.split(/[eE]/)[0] ?? '';
+  return /^[0.]*$/.test(mantissa);
 }
 
 /** Shows control characters in a message as escapes. */

@@ -151,6 +151,32 @@ describe('expressions: precedence and associativity (Gel precedence.py)', () => 
   });
 });
 
+describe('expressions: string interpolation (Gel 6)', () => {
+  test.each([
+    [String.raw`"a \(x) b"`, "(call std::array_join ['a ' (cast std::str x) ' b'] '')"],
+    [
+      String.raw`'\(1 + 2)\(.name)'`,
+      "(call std::array_join ['' (cast std::str (+ 1 2)) '' (cast std::str (path .name)) ''] '')",
+    ],
+    [
+      String.raw`"x \('y \(z)')"`,
+      "(call std::array_join ['x ' (cast std::str (call std::array_join ['y ' (cast std::str z) ''] '')) ''] '')",
+    ],
+  ])('%s', (text, expected) => {
+    expect(expr(text)).toBe(expected);
+  });
+
+  test('an interpolation is an expression wherever a string is', () => {
+    expect(printQuery(only(String.raw`select "n = \(count(User))" ++ "!"`))).toBe(
+      "select std::array_join(['n = ', <std::str>count(User), ''], '') ++ '!';",
+    );
+  });
+
+  test('the expression must end with the `)` that resumes the string', () => {
+    expect(syntaxError(String.raw`select "a \(1 2)"`).message).toMatch(/unexpected/i);
+  });
+});
+
 describe('expressions: atoms, paths and names', () => {
   test.each([
     ['User', 'User'],

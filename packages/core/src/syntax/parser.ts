@@ -352,6 +352,7 @@ export class Parser {
       case 'BigIntConst':
       case 'DecimalConst':
       case 'Str':
+      case 'StrInterpStart':
       case 'Bytes':
       case 'Parameter':
       case 'Ident':
@@ -871,6 +872,8 @@ export class Parser {
         return this.constant('decimal');
       case 'Str':
         return this.constant('str');
+      case 'StrInterpStart':
+        return this.parseStringInterpolation();
       case 'Bytes':
         this.advance();
         return create('BytesConstant', this.tokenSpan(token), {
@@ -925,6 +928,43 @@ export class Parser {
       default:
         return this.unexpected(token, 'expected an expression');
     }
+  }
+
+  /**
+   * `"a \(x) b"` (Gel 6): each interpolated expression is any expression, cast to `str`; the
+   * string is Gel's own reading of it, `std::array_join(['a ', <std::str>x, ' b'], '')` (so an
+   * empty expression makes the whole string empty, as any element-wise call does).
+   */
+  private parseStringInterpolation(): Expr {
+    const first = this.advance();
+    const str = (token: Token): Expr =>
+      create('Constant', this.tokenSpan(token), { scalar: 'str', value: token.value });
+    const stdRef = (name: string, span: Span): ObjectRef =>
+      create('ObjectRef', span, { module: 'std', name });
+    const parts: Expr[] = [str(first)];
+    for (;;) {
+      const exprStart = this.peek().start;
+      const expr = this.parseExpr();
+      const span = this.spanFrom(exprStart);
+      const type = create('TypeName', span, { name: stdRef('str', span), subtypes: [] });
+      parts.push(create('TypeCast', span, { type, expr, cardinality: null }));
+      const next = this.peek();
+      if (next.kind !== 'StrInterpCont' && next.kind !== 'StrInterpEnd') {
+        return this.unexpected(next, 'expected `)` to end the interpolated expression');
+      }
+      this.advance();
+      parts.push(str(next));
+      if (next.kind === 'StrInterpEnd') break;
+    }
+    const span = this.spanFrom(first.start);
+    return create('FunctionCall', span, {
+      func: stdRef('array_join', span),
+      args: [
+        create('ArrayLiteral', span, { elements: parts }),
+        create('Constant', span, { scalar: 'str', value: '' }),
+      ],
+      namedArgs: [],
+    });
   }
 
   private constant(scalar: ConstantScalar): Expr {

@@ -68,6 +68,14 @@ export type TokenKind =
   | 'DecimalConst'
   /** `'...'`, `"..."`, `r'...'`, `$$...$$`: `value` is the decoded string. */
   | 'Str'
+  /**
+   * A string with interpolations, `"a \(x) b \(y) c"`, is three kinds of tokens around the
+   * expressions' own: `"a \(` (StrInterpStart), `) b \(` (StrInterpCont), `) c"`
+   * (StrInterpEnd); `value` is each one's decoded text (`a `, ` b `, ` c`).
+   */
+  | 'StrInterpStart'
+  | 'StrInterpCont'
+  | 'StrInterpEnd'
   /** `b'...'`: `bytes` holds the decoded bytes. */
   | 'Bytes'
   /** `$name`, `$0`, `` $`name` ``: `value` is the name. */

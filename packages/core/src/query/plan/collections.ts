@@ -9,6 +9,7 @@
  */
 import { pgType, sql, type SqlExpr } from '../../sql';
 import type { TypeRef } from '../../schema/model';
+import { jsonbArrayOf } from '../../schema/storage/types';
 import type { TypeEnv } from '../../std/model';
 import { decodeParam, jsonOf } from '../../std/scalars';
 
@@ -25,11 +26,6 @@ export function holdsObjects(type: TypeRef): boolean {
     default:
       return false;
   }
-}
-
-/** Whether a value of `type` is stored as jsonb (a tuple, or an array of tuples). */
-function jsonbValued(type: TypeRef): boolean {
-  return type.kind === 'tuple' || (type.kind === 'array' && jsonbValued(type.element));
 }
 
 const nullIfNull = (probe: SqlExpr, value: SqlExpr): SqlExpr => ({
@@ -59,8 +55,9 @@ export function resultJson(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr
       return nullIfNull(value, built);
     }
     case 'array': {
+      const stored = jsonbArrayOf(type.element);
       const items = sql.fromFunction(
-        sql.func(jsonbValued(type.element) ? 'jsonb_array_elements' : 'unnest', [value]),
+        sql.func(stored ? 'jsonb_array_elements' : 'unnest', [value]),
         'e',
         {
           columns: [
@@ -70,7 +67,10 @@ export function resultJson(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr
           withOrdinality: true,
         },
       );
-      const agg = sql.agg('json_agg', [resultJson(type.element, sql.col('value', 'e'), env)], {
+      const item = stored
+        ? decodeParam(type.element, sql.col('value', 'e'), env)
+        : sql.col('value', 'e');
+      const agg = sql.agg('json_agg', [resultJson(type.element, item, env)], {
         orderBy: [sql.order(sql.col('ord', 'e'))],
       });
       const empty = sql.cast(sql.text('[]'), pgType('json'));

@@ -31,6 +31,7 @@ import {
   type Target,
 } from '../../sql';
 import type { Cast } from '../../std/casts';
+import { setItem } from '../../std/jsonb-arrays';
 import type { ResolvedCall } from '../../std/resolve';
 import { decodeParam, jsonOf, pgTypeFor, storedJson } from '../../std/scalars';
 import type { TypeEnv } from '../../std/model';
@@ -975,7 +976,7 @@ class Planner implements PlanContext {
     return {
       kind: 'value',
       type: expr.type,
-      expr: sql.col('value', alias),
+      expr: (expr.overload as ResolvedCall).rowValue(sql.col('value', alias)),
       out: items,
       nullable: false,
     };
@@ -1318,10 +1319,11 @@ class Planner implements PlanContext {
       case 'ArrayLiteral': {
         const values = expr.elements.map((e) => this.value(rel, e));
         const pg = this.pgOf(expr.type);
-        // Arrays holding tuples are jsonb arrays (as stored: schema/storage/types).
+        // Arrays holding tuples or arrays are jsonb arrays of their elements' stored JSON (as
+        // stored: schema/storage/types).
         const array: SqlExpr =
           pg.schema === null && pg.name === 'jsonb' && pg.arrayDims === 0
-            ? sql.func('jsonb_build_array', values)
+            ? sql.func('jsonb_build_array', jsonbItems(expr, values, this.env))
             : { kind: 'ArrayExpr', elements: values, type: pg };
         return nullIfAnyNull(expr.elements, values, array);
       }
@@ -1552,21 +1554,25 @@ class Planner implements PlanContext {
     if (mode === 'optional') return this.optionalValue(rel, arg);
     if (mode !== 'set') return this.value(rel, arg);
     // One row's expression: a set literal of values (`x in {1, 2}`) is an array of them.
+    // An array-typed element is its stored JSON (std/jsonb-arrays `setItem`).
+    const item = (value: SqlExpr): SqlExpr =>
+      arg.type.kind === 'array' ? setItem(arg.type, value, this.env) : value;
+    const itemPg = arg.type.kind === 'array' ? pgType('jsonb') : this.pgOf(arg.type);
     if (this.row && arg.kind === 'SetLiteral' && arg.elements.every((e) => e.card.max !== 'many'))
       return {
         kind: 'ArrayExpr',
-        elements: arg.elements.map((e) => this.value(rel, e)),
-        type: arg.elements.length ? null : pgArrayOf(this.pgOf(arg.type)),
+        elements: arg.elements.map((e) => item(this.value(rel, e))),
+        type: arg.elements.length ? null : pgArrayOf(itemPg),
       };
     if (this.row && arg.card.max !== 'many') {
-      return { kind: 'ArrayExpr', elements: [this.value(rel, arg)], type: null };
+      return { kind: 'ArrayExpr', elements: [item(this.value(rel, arg))], type: null };
     }
     // A set-of argument of an element-wise call (`in`): the whole set as an array.
     const { query } = this.rows(rel, arg);
     const alias = this.fresh('s');
     return sql.array(
       sql.select({
-        targets: [sql.target(sql.col(arg.type.kind === 'object' ? 'id' : 'v', alias))],
+        targets: [sql.target(item(sql.col(arg.type.kind === 'object' ? 'id' : 'v', alias)))],
         from: [sql.subquery(query, alias)],
       }),
     );
@@ -2279,4 +2285,16 @@ function asRef(type: IrType): TypeRef {
 function shortName(type: string): string {
   const short = type.slice(type.lastIndexOf('::') + 2);
   return /^[A-Za-z_][A-Za-z0-9_]{0,15}$/.test(short) ? short : 'o';
+}
+
+/** The items of a jsonb array literal: each element's stored JSON (a tuple is its own jsonb). */
+function jsonbItems(
+  literal: Extract<IrExpr, { kind: 'ArrayLiteral' }>,
+  values: readonly SqlExpr[],
+  env: TypeEnv,
+): SqlExpr[] {
+  const type = literal.type;
+  const element = type.kind === 'array' ? type.element : null;
+  if (!element || element.kind !== 'array') return [...values];
+  return values.map((v) => storedJson(element, v, env));
 }

@@ -16,6 +16,9 @@
  * - tuples (and arrays of tuples) are `jsonb`: a JSON array of the elements in order, names
  *   coming from the schema. No composite types to create, alter or drop when a tuple changes,
  *   and it works on Citus/CockroachDB/YugabyteDB. The cost: no per-element type check in storage;
+ * - an array whose element is an array (queries only: schema types refuse them, spec item 9) is
+ *   `jsonb` too, a JSON array of its elements' stored JSON (std/scalars `storedJson`): an SQL
+ *   array of arrays would be a multidimensional array (no jagged arrays, `unnest` flattening);
  * - a link is a `uuid` (the target's id); `std::sequence` is `bigint` (custom sequence scalars
  *   also get a pg SEQUENCE, see layout).
  */
@@ -77,8 +80,12 @@ export function scalarPgType(name: string): PgType {
   return pgUserType(module, short);
 }
 
-function containsTuple(type: TypeRef): boolean {
-  return type.kind === 'tuple' || (type.kind === 'array' && containsTuple(type.element));
+/**
+ * Whether an array of `element` is one jsonb array rather than an SQL array: its element is a
+ * tuple (itself jsonb) or an array (an SQL array cannot hold arrays).
+ */
+export function jsonbArrayOf(element: TypeRef): boolean {
+  return element.kind === 'tuple' || element.kind === 'array';
 }
 
 /** The PostgreSQL type of a stored value of `type` (a column or a junction `value`). */
@@ -92,7 +99,7 @@ export function pgTypeOf(type: TypeRef): PgType {
     case 'tuple':
       return pgType('jsonb');
     case 'array':
-      return containsTuple(type.element) ? pgType('jsonb') : pgArrayOf(pgTypeOf(type.element));
+      return jsonbArrayOf(type.element) ? pgType('jsonb') : pgArrayOf(pgTypeOf(type.element));
     case 'range':
       return rangePgType(type.element);
     case 'multirange':

@@ -101,8 +101,15 @@ const positiveNumber = fc.oneof(
     .map((value) => node('Constant', { scalar: 'decimal', value })),
 );
 const negativeNumber = positiveNumber.map((c) => ({ ...c, value: `-${c.value}` }));
+// Also strings built from what an interpolation is made of (`\(`, `)`, quotes, backslashes): a
+// string constant holding them must print as a plain string, never as an interpolation.
 const stringConstant = fc
-  .string({ unit: 'binary', maxLength: 8 })
+  .oneof(
+    fc.string({ unit: 'binary', maxLength: 8 }),
+    fc
+      .array(fc.constantFrom('\\(', '\\', '(', ')', '"', "'", 'a', ' '), { maxLength: 6 })
+      .map((parts) => parts.join('')),
+  )
   .map((s) => s.replaceAll('\0', ''))
   .map((value) => node('Constant', { scalar: 'str', value }));
 const constant = fc.oneof(

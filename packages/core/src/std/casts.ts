@@ -244,6 +244,8 @@ export interface Cast {
   /** Allowed silently when storing into a pointer of type `to`. */
   readonly assignment: boolean;
   readonly volatility: Volatility;
+  /** The cast may turn a value into no value (Gel: JSON null cast from json is empty). */
+  readonly mayBeEmpty: boolean;
   readonly sql: (value: SqlExpr) => SqlExpr;
 }
 
@@ -266,12 +268,15 @@ function jsonKind(std: string): 'string' | 'number' | 'boolean' {
 function fromJson(to: TypeRef, env: TypeEnv): (value: SqlExpr) => SqlExpr {
   return (j) => {
     const pg = pgTypeFor(to);
-    if (to.kind !== 'scalar') return decodeParam(to, j, env);
+    if (to.kind !== 'scalar') return decodeParam(to, checkJsonCollection(to, j, env), env);
     const info = scalarInfo(to.name, env);
     if (!info) return cannotCast({ kind: 'scalar', name: 'std::json' }, to);
     const kind = env.enumValues(to.name) ? 'string' : jsonKind(info.name);
     const converted = kind === 'string' ? info.fromText(jsonText(j)) : info.decode(j);
-    const typed = isStdScalarName(to.name) ? converted : sql.cast(converted, pg);
+    const labels = env.enumValues(to.name);
+    const typed = isStdScalarName(to.name)
+      ? converted
+      : sql.cast(labels ? enumLabel(converted, to.name, labels) : converted, pg);
     return {
       kind: 'Case',
       whens: [
@@ -290,6 +295,53 @@ function fromJson(to: TypeRef, env: TypeEnv): (value: SqlExpr) => SqlExpr {
       ),
     };
   };
+}
+
+/** Gel's context for an error inside a collection cast: `while casting 'A' to 'B', `. */
+const castContext = (from: TypeRef, to: TypeRef): SqlExpr =>
+  sql.text(`while casting '${printTypeRef(from)}' to '${printTypeRef(to)}', `);
+
+/**
+ * The JSON value a collection cast from json decodes, checked as Gel checks it (std/bootstrap's
+ * svc_meta.json_expect, json_array_elements_not_null, json_range_check): an array needs a JSON
+ * array (without JSON null elements unless they become json), a range a JSON object with Gel's
+ * keys; JSON null stays an empty set.
+ */
+function checkJsonCollection(to: TypeRef, j: SqlExpr, env: TypeEnv): SqlExpr {
+  const from: TypeRef = { kind: 'scalar', name: 'std::json' };
+  const meta = (name: string, args: SqlExpr[]) => sql.func(name, args, 'svc_meta');
+  if (to.kind === 'range') return meta('json_range_check', [j, castContext(from, to)]);
+  if (to.kind !== 'array') return j;
+  const array = meta('json_expect', [j, sql.text('array'), sql.text('')]);
+  return isJson(to.element, env)
+    ? array
+    : meta('json_array_elements_not_null', [array, castContext(from, to)]);
+}
+
+/** `<array<T>>` of an `array<json>`: a JSON null element cannot become a T (Gel). */
+function notNullElement(
+  from: TypeRef,
+  to: TypeRef,
+  element: (value: SqlExpr) => SqlExpr,
+): (value: SqlExpr) => SqlExpr {
+  return (e) => ({
+    kind: 'Case',
+    whens: [
+      {
+        when: sql.bin('=', sql.func('jsonb_typeof', [e]), sql.text('null')),
+        then: raise(
+          e,
+          pgTypeFor((to as Extract<TypeRef, { kind: 'array' }>).element),
+          sql.bin(
+            '||',
+            castContext(from, to),
+            sql.text('in array elements, invalid null value in cast'),
+          ),
+        ),
+      },
+    ],
+    else: element(e),
+  });
 }
 
 /** Element i of a tuple value (a jsonb array) as a value of its type. */
@@ -403,9 +455,13 @@ export function resolveCast(
     implicit: distance !== null,
     assignment,
     volatility: found.volatility,
+    mayBeEmpty: isJson(from, env) && !isJson(to, env),
     sql: found.sql,
   };
 }
+
+const isJson = (t: TypeRef, env: TypeEnv): boolean =>
+  t.kind === 'scalar' && resolutionBase(t.name, env) === 'std::json';
 
 /** Arrays and tuples are assignable element by element (Gel: `[3, 1234.5]` into an
  * `array<float32>`). */
@@ -499,8 +555,12 @@ function findCast(
         },
       };
     }
-    const element = findCast(from.element, to.element, env);
-    if (!element) return null;
+    const found = findCast(from.element, to.element, env);
+    if (!found) return null;
+    const element =
+      isJson(from.element, env) && !isJson(to.element, env)
+        ? { ...found, sql: notNullElement(from, to, found.sql) }
+        : found;
     return {
       volatility: element.volatility,
       sql: (v) => {
@@ -535,12 +595,24 @@ function findCast(
   if (fromEnum && toEnum) return null;
   // Into a custom scalar (a DOMAIN) or enum: convert to its base, then the domain checks (item 24).
   const toDomain = !isStdScalarName(to.name)
-    ? (v: SqlExpr) => sql.cast(v, scalarPgType(to.name))
+    ? (v: SqlExpr) => sql.cast(toEnum ? enumLabel(v, to.name, toEnum) : v, scalarPgType(to.name))
     : identity;
   const base = scalarCast(a, b);
   if (!base) return null;
   return { volatility: base.volatility, sql: (v) => toDomain(base.sql(v)) };
 }
+
+/** A text that must be one of an enum's labels (std/bootstrap's svc_meta.enum_in). */
+const enumLabel = (v: SqlExpr, name: string, labels: readonly string[]): SqlExpr =>
+  sql.func(
+    'enum_in',
+    [
+      v,
+      { kind: 'ArrayExpr', elements: labels.map((l) => sql.text(l)), type: pgType('text', 1) },
+      sql.text(name),
+    ],
+    'svc_meta',
+  );
 
 /** `case when ok then v else raise end`: a narrowing cast that may fail at run time. */
 function checked(v: SqlExpr, ok: SqlExpr, type: string): SqlExpr {

@@ -839,14 +839,16 @@ function json(): Overload[] {
       'std::json_set',
       'target: json, variadic path: str, named only value: optional json = {}, named only create_if_missing: bool = true',
       'optional json',
-      (a) =>
-        fn(
-          'jsonb_set',
-          a.at(0),
-          pathArray(a),
-          fn('coalesce', or(a, 2, sql.null()), cast(sql.text('null'), 'jsonb')),
-          or(a, 3, sql.bool(true)),
-        ),
+      // An empty `value` makes the result empty (Gel's default `empty_treatment`, ReturnEmpty).
+      (a) => {
+        const value = a.opt(2);
+        if (!value) return cast(sql.null(), 'jsonb');
+        return {
+          kind: 'Case',
+          whens: [{ when: sql.isNull(value), then: sql.null() }],
+          else: fn('jsonb_set', a.at(0), pathArray(a), value, or(a, 3, sql.bool(true))),
+        };
+      },
     ),
     def(
       'std::json_array_unpack',

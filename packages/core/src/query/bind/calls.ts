@@ -200,7 +200,8 @@ export function bindCast(ctx: BindContext, expr: IrExpr, to: TypeRef, span: ql.S
   }
   const from = expr.type;
   const cast = located(span, () => resolveCast(from, to, typeEnv(ctx.index)));
-  return { kind: 'Cast', type: to, card: expr.card, expr, overload: cast };
+  const card = cast.mayBeEmpty ? { ...expr.card, min: 0 as const } : expr.card;
+  return { kind: 'Cast', type: to, card, expr, overload: cast };
 }
 
 const ASSERTS: Readonly<Record<string, 'single' | 'exists' | 'distinct'>> = {

@@ -179,6 +179,17 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
        return $1; end`,
     'plpgsql',
   ),
+  // A tuple element read from JSON for a cast: present and not JSON null (Gel), else 22000 with
+  // the cast's context ($2).
+  fn(
+    'json_element_not_null(jsonb, text)',
+    'jsonb',
+    `begin if $1 is null or jsonb_typeof($1) = 'null' then
+       raise exception using errcode = '22000', message = $2 || 'invalid null value in cast'; end if;
+       return $1; end`,
+    'plpgsql',
+    false,
+  ),
   // A JSON object cast to a range (Gel's rules): inc_lower and inc_upper are required unless
   // empty, empty conflicts with bounds, no other keys; JSON null is an empty set.
   fn(

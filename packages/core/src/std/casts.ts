@@ -387,14 +387,25 @@ function tupleFromJson(
 ): (j: SqlExpr) => SqlExpr {
   const json: TypeRef = { kind: 'scalar', name: 'std::json' };
   return (j) => {
-    const element = (key: SqlExpr, type: TypeRef): SqlExpr => {
+    // Each element must be there and not JSON null (Gel), unlike the tuple itself.
+    const element = (key: SqlExpr, type: TypeRef, name: string): SqlExpr => {
       const cast = findCast(json, type, env);
       if (!cast) return cannotCast(json, type);
-      return storedJson(type, cast.sql(sql.bin('->', j, key)), env);
+      const present = sql.func(
+        'json_element_not_null',
+        [
+          sql.bin('->', j, key),
+          sql.text(
+            `while casting '${printTypeRef(json)}' to '${printTypeRef(to)}', at tuple element '${name}', `,
+          ),
+        ],
+        'svc_meta',
+      );
+      return storedJson(type, cast.sql(present), env);
     };
     const byPosition = sql.func(
       'jsonb_build_array',
-      to.elements.map((e, i) => element(sql.num(i), e.type)),
+      to.elements.map((e, i) => element(sql.num(i), e.type, e.name ?? String(i))),
     );
     const named = to.elements.every((e) => e.name !== null);
     const type = sql.func('jsonb_typeof', [j]);
@@ -409,7 +420,9 @@ function tupleFromJson(
                 when: sql.bin('=', type, sql.text('object')),
                 then: sql.func(
                   'jsonb_build_array',
-                  to.elements.map((e) => element(sql.text(e.name as string), e.type)),
+                  to.elements.map((e) =>
+                    element(sql.text(e.name as string), e.type, e.name as string),
+                  ),
                 ),
               },
             ]
@@ -478,7 +491,12 @@ function assignableByElement(from: TypeRef, to: TypeRef, env: TypeEnv): boolean 
   if (from.kind === 'tuple' && to.kind === 'tuple') {
     return (
       from.elements.length === to.elements.length &&
-      from.elements.every((e, i) => assignable(e.type, (to.elements[i] as { type: TypeRef }).type))
+      from.elements.every((e, i) => {
+        const target = to.elements[i] as { name: string | null; type: TypeRef };
+        // Named elements match by name: `(b := 1, a := 2)` is not a `tuple<a: ..., b: ...>`.
+        if (e.name !== null && target.name !== null && e.name !== target.name) return false;
+        return assignable(e.type, target.type);
+      })
     );
   }
   return false;

@@ -184,11 +184,7 @@ export function bindSlice(ctx: BindContext, scope: Scope, node: ql.Slice): IrExp
 export function bindCast(ctx: BindContext, expr: IrExpr, to: TypeRef, span: ql.Span): IrExpr {
   if (expr.type.kind === 'empty') return { ...expr, type: to };
   // `<json>` of objects: each object as the result shows it (Gel serialises its shape).
-  if (
-    (expr.type.kind === 'free' || expr.type.kind === 'object') &&
-    to.kind === 'scalar' &&
-    to.name === 'std::json'
-  ) {
+  if (holdsObjects(expr.type) && to.kind === 'scalar' && to.name === 'std::json') {
     return { kind: 'ObjectJson', type: to, card: expr.card, expr };
   }
   if (expr.type.kind === 'free' || expr.type.kind === 'object') {
@@ -202,6 +198,14 @@ export function bindCast(ctx: BindContext, expr: IrExpr, to: TypeRef, span: ql.S
   const cast = located(span, () => resolveCast(from, to, typeEnv(ctx.index)));
   const card = cast.mayBeEmpty ? { ...expr.card, min: 0 as const } : expr.card;
   return { kind: 'Cast', type: to, card, expr, overload: cast };
+}
+
+/** Objects, free objects, or arrays and tuples of them: `<json>` shows them as output does. */
+function holdsObjects(type: IrExpr['type']): boolean {
+  if (type.kind === 'free' || type.kind === 'object') return true;
+  if (type.kind === 'array') return holdsObjects(type.element);
+  if (type.kind === 'tuple') return type.elements.some((e) => holdsObjects(e.type));
+  return false;
 }
 
 const ASSERTS: Readonly<Record<string, 'single' | 'exists' | 'distinct'>> = {

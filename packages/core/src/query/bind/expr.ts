@@ -152,6 +152,7 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
       const parts = named
         ? node.elements.map((e) => ({ name: e.name as string | null, value: e.value }))
         : node.elements.map((e) => ({ name: null as string | null, value: e }));
+      if (named) refuseDuplicateFields(node.elements);
       const elements = parts.map((p) => bindExpr(ctx, scope, p.value));
       refuseCorrelatedWrites(elements, node.span);
       const types = elements.map((e, i) => ({
@@ -1007,6 +1008,15 @@ export function computedLinkProperty(
     ),
   );
   return { ...expr, card: cardProduct(link.card, expr.card) } as IrExpr;
+}
+
+/** `(a := 1, a := 2)`: a named tuple's fields are distinct (Gel: QueryError). */
+function refuseDuplicateFields(elements: readonly ql.TupleElement[]): void {
+  const seen = new Set<string>();
+  for (const e of elements) {
+    if (seen.has(e.name)) fail(QueryError, `named tuple has duplicate field '${e.name}'`, e.span);
+    seen.add(e.name);
+  }
 }
 
 function bindTupleElement(source: IrExpr, step: ql.Ptr): IrExpr {

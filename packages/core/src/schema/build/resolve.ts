@@ -10,7 +10,12 @@
  */
 import type * as ql from '../../syntax';
 import { editDistance } from '../../syntax/hints';
-import { InvalidDefinitionError, InvalidReferenceError, type QueryErrorClass } from '../../errors';
+import {
+  InvalidDefinitionError,
+  InvalidPropertyDefinitionError,
+  InvalidReferenceError,
+  type QueryErrorClass,
+} from '../../errors';
 import { BUILTIN_ENUMS } from '../fts';
 import { isSchemaModuleType } from '../introspection';
 import { ROOT_OBJECT_TYPES, targetObjectTypes, type TypeRef } from '../model';
@@ -161,8 +166,8 @@ function resolveTypeName(
   }
   if (collection === 'enum') {
     return fail(
-      InvalidDefinitionError,
-      'an enum must be declared as a scalar type',
+      InvalidPropertyDefinitionError,
+      'this type cannot be anonymous: an enum must be declared as a scalar type',
       texpr.span,
       'declare it as: scalar type Name extending enum<A, B>;',
     );

@@ -268,11 +268,19 @@ function jsonKind(std: string): 'string' | 'number' | 'boolean' {
 function fromJson(to: TypeRef, env: TypeEnv): (value: SqlExpr) => SqlExpr {
   return (j) => {
     const pg = pgTypeFor(to);
+    if (to.kind === 'array' && to.element.kind === 'tuple') {
+      return tuplesFromJson(to, checkJsonCollection(to, j, env), env);
+    }
+    if (to.kind === 'array' && to.element.kind === 'scalar' && !isJson(to.element, env)) {
+      return scalarsFromJson(to, checkJsonCollection(to, j, env), env);
+    }
     if (to.kind !== 'scalar') return decodeParam(to, checkJsonCollection(to, j, env), env);
     const info = scalarInfo(to.name, env);
     if (!info) return cannotCast({ kind: 'scalar', name: 'std::json' }, to);
     const kind = env.enumValues(to.name) ? 'string' : jsonKind(info.name);
-    const converted = kind === 'string' ? info.fromText(jsonText(j)) : info.decode(j);
+    // bytes travel in JSON as base64 (item 30): their JSON form is decoded, not their text.
+    const converted =
+      kind === 'string' && info.name !== 'std::bytes' ? info.fromText(jsonText(j)) : info.decode(j);
     const labels = env.enumValues(to.name);
     const typed = isStdScalarName(to.name)
       ? converted
@@ -342,6 +350,78 @@ function notNullElement(
     ],
     else: element(e),
   });
+}
+
+/** `<array<T>>json` for a scalar T: each element cast as `<T>json` is (its JSON kind checked). */
+function scalarsFromJson(
+  to: Extract<TypeRef, { kind: 'array' }>,
+  j: SqlExpr,
+  env: TypeEnv,
+): SqlExpr {
+  const element = fromJson(to.element, env);
+  const items = sql.fromFunction(sql.func('jsonb_array_elements', [j]), 'e', {
+    columns: [
+      { name: 'value', type: null },
+      { name: 'ord', type: null },
+    ],
+    withOrdinality: true,
+  });
+  const converted = sql.array(
+    sql.select({
+      targets: [sql.target(element(sql.col('value', 'e')))],
+      from: [items],
+      orderBy: [sql.order(sql.col('ord', 'e'))],
+    }),
+  );
+  return {
+    kind: 'Case',
+    whens: [
+      {
+        when: sql.or(sql.isNull(j), sql.bin('=', sql.func('jsonb_typeof', [j]), sql.text('null'))),
+        then: sql.null(),
+      },
+    ],
+    else: sql.cast(converted, pgTypeFor(to)),
+  };
+}
+
+/**
+ * `<array<tuple<...>>>json`: each element cast from json as a tuple (checked as Gel checks it),
+ * kept as the one jsonb array an array of tuples is.
+ */
+function tuplesFromJson(
+  to: Extract<TypeRef, { kind: 'array' }>,
+  j: SqlExpr,
+  env: TypeEnv,
+): SqlExpr {
+  const json: TypeRef = { kind: 'scalar', name: 'std::json' };
+  const element = findCast(json, to.element, env);
+  if (!element) return cannotCast(json, to);
+  const items = sql.fromFunction(sql.func('jsonb_array_elements', [j]), 'e', {
+    columns: [
+      { name: 'value', type: null },
+      { name: 'ord', type: null },
+    ],
+    withOrdinality: true,
+  });
+  const agg = sql.agg(
+    'jsonb_agg',
+    [storedJson(to.element, element.sql(sql.col('value', 'e')), env)],
+    { orderBy: [sql.order(sql.col('ord', 'e'))] },
+  );
+  return {
+    kind: 'Case',
+    whens: [
+      {
+        when: sql.or(sql.isNull(j), sql.bin('=', sql.func('jsonb_typeof', [j]), sql.text('null'))),
+        then: sql.null(),
+      },
+    ],
+    else: sql.func('coalesce', [
+      sql.scalar(sql.select({ targets: [sql.target(agg)], from: [items] })),
+      sql.cast(sql.text('[]'), pgType('jsonb')),
+    ]),
+  };
 }
 
 /** Element i of a tuple value (a jsonb array) as a value of its type. */

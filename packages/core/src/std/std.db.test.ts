@@ -327,6 +327,30 @@ describe('operators', () => {
       'l',
     ],
     [
+      '++',
+      [
+        ['json', { a: 1, b: 1 }],
+        ['json', { a: 2 }],
+      ],
+      { a: 2, b: 1 },
+    ],
+    [
+      '++',
+      [
+        ['json', [1]],
+        ['json', [2]],
+      ],
+      [1, 2],
+    ],
+    [
+      '++',
+      [
+        ['json', 'ab'],
+        ['json', 'c'],
+      ],
+      'abc',
+    ],
+    [
       '[:]',
       [
         ['str', 'hello'],
@@ -497,6 +521,30 @@ describe('operators', () => {
         ['int64', 0],
       ],
       '22000',
+    ],
+    [
+      '[]',
+      [
+        ['json', null],
+        ['int64', 0],
+      ],
+      '22000',
+    ],
+    [
+      '++',
+      [
+        ['json', 'a'],
+        ['json', 1],
+      ],
+      '22023',
+    ],
+    [
+      '++',
+      [
+        ['json', [1]],
+        ['json', { a: 1 }],
+      ],
+      '22023',
     ],
     [
       '+',
@@ -889,6 +937,15 @@ describe('functions', () => {
         ['json', 2, 'value'],
       ],
       { a: 1, b: 2 },
+    ],
+    [
+      'std::json_set',
+      [
+        ['json', { a: 1 }],
+        ['str', 'a'],
+        ['json', null, 'value'],
+      ],
+      null,
     ],
     [
       'std::array_get',
@@ -1500,6 +1557,11 @@ describe('casts', () => {
     ['cal::relative_duration', 'cal::date_duration', 'P3D', 'P3D'],
     ['str', 'default::Color', 'Red', 'Red'],
     ['default::Color', 'str', 'Green', 'Green'],
+    ['json', 'default::Color', 'Blue', 'Blue'],
+    ['json', 'bytes', 'aGk=', 'aGk='],
+    ['json', 'array<int64>', [1, 2], [1, 2]],
+    ['json', 'array<json>', [1, null], [1, null]],
+    ['json', 'array<int64>', [], []],
   ])('<%s → %s> %j → %j', async (from, to, value, expected) => {
     const { values } = decodeArgs([[from, value]]);
     const cast = resolveCast(t(from), t(to), ENV);
@@ -1544,6 +1606,14 @@ describe('casts', () => {
     ],
     ['json null → tuple', t('json'), tuple([null, 'str']), null, null],
     [
+      'json → range',
+      t('json'),
+      { kind: 'range', element: t('int64') },
+      { lower: 1, upper: 5, inc_lower: true, inc_upper: false },
+      { lower: 1, upper: 5, inc_lower: true, inc_upper: false },
+    ],
+    ['json null → range', t('json'), { kind: 'range', element: t('int64') }, null, null],
+    [
       'array of tuples → array of tuples',
       { kind: 'array', element: tuple([null, 'int64']) },
       { kind: 'array', element: tuple([null, 'str']) },
@@ -1562,6 +1632,39 @@ describe('casts', () => {
     expect(raw === null ? null : JSON.parse(raw)).toEqual(expected);
   });
 
+  test.each<[string, TypeRef, TypeRef, unknown]>([
+    ['json → tuple, an element missing', t('json'), tuple(['a', 'str'], ['b', 'int64']), { a: 'x' }],
+    ['json → tuple, a JSON null element', t('json'), tuple([null, 'str']), [null]],
+    ['json → tuple, a JSON number', t('json'), tuple([null, 'str']), 1],
+    ['json → range, a JSON array', t('json'), { kind: 'range', element: t('int64') }, [1]],
+    [
+      'json → range, no inc_lower',
+      t('json'),
+      { kind: 'range', element: t('int64') },
+      { inc_upper: false },
+    ],
+    [
+      'json → range, unknown keys',
+      t('json'),
+      { kind: 'range', element: t('int64') },
+      { inc_lower: true, inc_upper: false, x: 1 },
+    ],
+    [
+      'json → range, empty with bounds',
+      t('json'),
+      { kind: 'range', element: t('int64') },
+      { empty: true, lower: 1, upper: 2 },
+    ],
+  ])('<%s> raises 22000', async (_, from, to, value) => {
+    const source = decodeParam(
+      from,
+      sql.cast(sql.text(JSON.stringify(value)), pgType('jsonb')),
+      ENV,
+    );
+    const text = `select ${printSql(jsonOf(to, resolveCast(from, to, ENV).sql(source), ENV))}::text as result`;
+    expect(await sqlState(test_.db.query(text))).toBe('22000');
+  });
+
   test.each<[string, string, unknown, string]>([
     ['str', 'bool', 'yes', '22P02'],
     ['str', 'datetime', '2024-01-01 10:00', '22007'],
@@ -1571,6 +1674,13 @@ describe('casts', () => {
     ['json', 'int64', 'x', '22000'],
     ['json', 'str', 1, '22000'],
     ['int64', 'int16', 70000, '22003'],
+    ['str', 'default::Color', 'Purple', '22P02'],
+    ['json', 'default::Color', 'Purple', '22P02'],
+    ['json', 'bytes', 1, '22000'],
+    ['json', 'bytes', 'not base64!', '22023'],
+    ['json', 'array<int64>', [1, null], '22000'],
+    ['json', 'array<int64>', 'x', '22000'],
+    ['array<json>', 'array<int64>', [1, null], '22000'],
   ])('<%s → %s> %j raises %s', async (from, to, value, code) => {
     const { values } = decodeArgs([[from, value]]);
     const cast = resolveCast(t(from), t(to), ENV);

@@ -28,7 +28,7 @@ import {
   type CallArg,
   type ResolvedCall,
 } from '../../std/resolve';
-import type { ArgMode, Binding, Card, IrExpr } from '../ir';
+import { cardProduct, type ArgMode, type Binding, type Card, type IrExpr } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { fail, position, type BindContext, type Scope } from './context';
 import { asTypeRef, bindExpr, closest } from './expr';
@@ -184,6 +184,26 @@ export function bindSlice(ctx: BindContext, scope: Scope, node: ql.Slice): IrExp
 export function bindCast(ctx: BindContext, expr: IrExpr, to: TypeRef, span: ql.Span): IrExpr {
   if (expr.type.kind === 'empty') return { ...expr, type: to };
   // `<json>` of objects: each object as the result shows it (Gel serialises its shape).
+  // A tuple literal holding objects casts element by element (`<tuple<json>>(obj,)` shows obj).
+  if (
+    expr.kind === 'TupleLiteral' &&
+    to.kind === 'tuple' &&
+    to.elements.length === expr.elements.length &&
+    holdsObjects(expr.type)
+  ) {
+    const elements = expr.elements.map((e, i) => {
+      const target = (to.elements[i] as { type: TypeRef }).type;
+      return printIrType(e.type) === printIrType(target) ? e : bindCast(ctx, e, target, span);
+    });
+    const named = to.elements.every((e) => e.name !== null);
+    return {
+      ...expr,
+      type: to,
+      card: elements.reduce<Card>((c, e) => cardProduct(c, e.card), { min: 1, max: 1 }),
+      elements,
+      names: named ? to.elements.map((e) => e.name as string) : null,
+    };
+  }
   if (holdsObjects(expr.type) && to.kind === 'scalar' && to.name === 'std::json') {
     return { kind: 'ObjectJson', type: to, card: expr.card, expr };
   }

@@ -156,6 +156,15 @@ function resolveTypeName(
         texpr.span,
       );
     }
+    const names = texpr.subtypes.flatMap((s) => (s.kind === 'NamedSubtype' ? [s.name] : []));
+    const duplicate = names.find((n, i) => names.indexOf(n) !== i);
+    if (duplicate !== undefined) {
+      return fail(
+        InvalidDefinitionError,
+        `named tuple has duplicate field '${duplicate}'`,
+        texpr.span,
+      );
+    }
     return {
       kind: 'tuple',
       elements: texpr.subtypes.map((s) => ({

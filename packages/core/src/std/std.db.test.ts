@@ -945,7 +945,8 @@ describe('functions', () => {
         ['str', 'a'],
         ['json', null, 'value'],
       ],
-      null,
+      // JSON null is a value (not the empty set): it is set.
+      { a: null },
     ],
     [
       'std::array_get',
@@ -1633,7 +1634,12 @@ describe('casts', () => {
   });
 
   test.each<[string, TypeRef, TypeRef, unknown]>([
-    ['json → tuple, an element missing', t('json'), tuple(['a', 'str'], ['b', 'int64']), { a: 'x' }],
+    [
+      'json → tuple, an element missing',
+      t('json'),
+      tuple(['a', 'str'], ['b', 'int64']),
+      { a: 'x' },
+    ],
     ['json → tuple, a JSON null element', t('json'), tuple([null, 'str']), [null]],
     ['json → tuple, a JSON number', t('json'), tuple([null, 'str']), 1],
     ['json → range, a JSON array', t('json'), { kind: 'range', element: t('int64') }, [1]],

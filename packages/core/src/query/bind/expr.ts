@@ -1129,7 +1129,8 @@ const MAX_PARAM_NESTING = 20;
 /** How many tuples and arrays enclose the deepest scalar of `type`. */
 function nestingDepth(type: TypeRef): number {
   if (type.kind === 'array') return 1 + nestingDepth(type.element);
-  if (type.kind === 'tuple') return 1 + Math.max(0, ...type.elements.map((e) => nestingDepth(e.type)));
+  if (type.kind === 'tuple')
+    return 1 + Math.max(0, ...type.elements.map((e) => nestingDepth(e.type)));
   return 0;
 }
 

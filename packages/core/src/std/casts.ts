@@ -700,9 +700,21 @@ function findCast(
   return { volatility: base.volatility, sql: (v) => toDomain(base.sql(v)) };
 }
 
-/** A text that must be one of an enum's labels (std/bootstrap's svc_meta.enum_in). */
-const enumLabel = (v: SqlExpr, name: string, labels: readonly string[]): SqlExpr =>
-  sql.func(
+/** The value of a text constant (`'x'`, `'x'::text`), or null. */
+function constantText(v: SqlExpr): string | null {
+  if (v.kind === 'Cast' && v.type.name === 'text' && v.type.arrayDims === 0)
+    return constantText(v.expr);
+  return v.kind === 'Literal' && v.type === 'text' && typeof v.value === 'string' ? v.value : null;
+}
+
+/**
+ * A text that must be one of an enum's labels (std/bootstrap's svc_meta.enum_in); a constant
+ * label (`Color.Red`, checked when bound) needs no check at run time.
+ */
+const enumLabel = (v: SqlExpr, name: string, labels: readonly string[]): SqlExpr => {
+  const constant = constantText(v);
+  if (constant !== null && labels.includes(constant)) return v;
+  return sql.func(
     'enum_in',
     [
       v,
@@ -711,6 +723,7 @@ const enumLabel = (v: SqlExpr, name: string, labels: readonly string[]): SqlExpr
     ],
     'svc_meta',
   );
+};
 
 /** `case when ok then v else raise end`: a narrowing cast that may fail at run time. */
 function checked(v: SqlExpr, ok: SqlExpr, type: string): SqlExpr {

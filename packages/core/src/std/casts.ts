@@ -278,9 +278,12 @@ function fromJson(to: TypeRef, env: TypeEnv): (value: SqlExpr) => SqlExpr {
     const info = scalarInfo(to.name, env);
     if (!info) return cannotCast({ kind: 'scalar', name: 'std::json' }, to);
     const kind = env.enumValues(to.name) ? 'string' : jsonKind(info.name);
-    // bytes travel in JSON as base64 (item 30): their JSON form is decoded, not their text.
+    // A JSON string or number converts from its text (Gel: `<int64>to_json('1.5')` is invalid
+    // input, not rounded); bytes travel in JSON as base64 (item 30): their JSON form is decoded.
     const converted =
-      kind === 'string' && info.name !== 'std::bytes' ? info.fromText(jsonText(j)) : info.decode(j);
+      kind !== 'boolean' && info.name !== 'std::bytes'
+        ? info.fromText(jsonText(j))
+        : info.decode(j);
     const labels = env.enumValues(to.name);
     const typed = isStdScalarName(to.name)
       ? converted

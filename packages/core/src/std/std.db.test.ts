@@ -1683,6 +1683,7 @@ describe('casts', () => {
     ['str', 'default::Color', 'Purple', '22P02'],
     ['json', 'default::Color', 'Purple', '22P02'],
     ['json', 'bytes', 1, '22000'],
+    ['json', 'int64', 1.5, '22P02'],
     ['json', 'bytes', 'not base64!', '22023'],
     ['json', 'array<int64>', [1, null], '22000'],
     ['json', 'array<int64>', 'x', '22000'],

@@ -264,8 +264,11 @@ function jsonKind(std: string): 'string' | 'number' | 'boolean' {
   return 'string';
 }
 
-/** `<T>json`: JSON null → empty (NULL), the wrong JSON kind → InvalidValueError (22000). */
-function fromJson(to: TypeRef, env: TypeEnv): (value: SqlExpr) => SqlExpr {
+/**
+ * `<T>json`: JSON null → empty (NULL), the wrong JSON kind → InvalidValueError (22000), its
+ * message prefixed by `context` (Gel's "while casting ..., in array elements, ").
+ */
+function fromJson(to: TypeRef, env: TypeEnv, context = ''): (value: SqlExpr) => SqlExpr {
   return (j) => {
     const pg = pgTypeFor(to);
     if (to.kind === 'array' && to.element.kind === 'tuple') {
@@ -300,7 +303,7 @@ function fromJson(to: TypeRef, env: TypeEnv): (value: SqlExpr) => SqlExpr {
         pg,
         sql.bin(
           '||',
-          sql.text(`expected JSON ${kind} or null; got JSON `),
+          sql.text(`${context}expected JSON ${kind} or null; got JSON `),
           sql.func('jsonb_typeof', [j]),
         ),
       ),
@@ -361,7 +364,12 @@ function scalarsFromJson(
   j: SqlExpr,
   env: TypeEnv,
 ): SqlExpr {
-  const element = fromJson(to.element, env);
+  const json: TypeRef = { kind: 'scalar', name: 'std::json' };
+  const element = fromJson(
+    to.element,
+    env,
+    `while casting '${printTypeRef(json)}' to '${printTypeRef(to)}', in array elements, `,
+  );
   const items = sql.fromFunction(sql.func('jsonb_array_elements', [j]), 'e', {
     columns: [
       { name: 'value', type: null },

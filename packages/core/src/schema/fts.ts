@@ -43,10 +43,14 @@ export const FTS_LANGUAGES: Readonly<Record<string, string>> = {
 /** `fts::Weight` members: PostgreSQL's tsvector weights. */
 export const FTS_WEIGHTS = ['A', 'B', 'C', 'D'] as const;
 
-/** The enums of `fts`, known without being declared (not listed in `Schema.scalarTypes`). */
+/** The enums known without being declared (not listed in `Schema.scalarTypes`); their values
+ * are text in SQL (no DOMAIN: std's enum cast checks the label). */
 export const BUILTIN_ENUMS: Readonly<Record<string, readonly string[]>> = {
   'fts::Language': Object.keys(FTS_LANGUAGES),
   'fts::Weight': FTS_WEIGHTS,
+  // std's and schema's own enums (Gel's): json_set's `empty_treatment`, a pointer's cardinality.
+  'std::JsonEmpty': ['ReturnEmpty', 'ReturnTarget', 'Error', 'UseNull', 'DeleteKey'],
+  'schema::Cardinality': ['One', 'Many'],
 };
 
 export const FTS_INDEX = 'fts::index';

@@ -202,6 +202,81 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
     `select coalesce(string_agg(substring($1 from i for 1), ''::bytea order by i desc), ''::bytea)
      from generate_series(1, length($1)) as i`,
   ),
+  // `j[i]` and `j['k']` (spec item 7): one function each, so a chain of accessors stays one call
+  // per step (inline, each step would repeat its operand several times). A JSON string indexes
+  // by character; a key present with JSON null reads as empty (NULL); the wrong kind of JSON
+  // value, a missing key or an index past either end raises 22000 (InvalidValueError).
+  fn(
+    'json_index(jsonb, bigint)',
+    'jsonb',
+    `declare t text := jsonb_typeof($1); n bigint; begin
+       if t = 'string' then n := char_length($1 #>> '{}');
+       elsif t = 'array' then n := jsonb_array_length($1);
+       elsif t = 'object' then raise exception using errcode = '22000', message = 'cannot index JSON object by std::int64';
+       else raise exception using errcode = '22000', message = 'cannot index JSON ' || t; end if;
+       if $2 >= n or $2 < -n then raise exception using errcode = '22000', message = 'JSON index ' || $2 || ' is out of bounds'; end if;
+       if t = 'string' then return to_jsonb(substr($1 #>> '{}', (case when $2 < 0 then n + $2 else $2 end + 1)::integer, 1)); end if;
+       return nullif($1 -> (case when $2 < 0 then n + $2 else $2 end)::integer, 'null'::jsonb); end`,
+    'plpgsql',
+  ),
+  fn(
+    'json_key(jsonb, text)',
+    'jsonb',
+    `declare t text := jsonb_typeof($1); begin
+       if t = 'array' then raise exception using errcode = '22000', message = 'cannot index JSON array by std::str';
+       elsif t <> 'object' then raise exception using errcode = '22000', message = 'cannot index JSON ' || t; end if;
+       if not ($1 ? $2) then raise exception using errcode = '22000', message = 'JSON index ' || quote_literal($2) || ' is out of bounds'; end if;
+       return nullif($1 -> $2, 'null'::jsonb); end`,
+    'plpgsql',
+  ),
+  // `<T>json` checks (Gel's casts from json): the JSON kind a collection cast needs ($2, as
+  // Gel words it: 'array', 'object or null'), else 22000 `expected JSON ...; got JSON ...`
+  // prefixed by the cast's context ($3: "while casting 'std::json' to '...', "). JSON null
+  // passes (it is an empty set).
+  fn(
+    'json_expect(jsonb, text, text)',
+    'jsonb',
+    `begin if jsonb_typeof($1) = 'null' or position(jsonb_typeof($1) in $2) > 0 then return $1; end if;
+       raise exception using errcode = '22000', message = $3 || 'expected JSON ' || $2 || '; got JSON ' || jsonb_typeof($1); end`,
+    'plpgsql',
+  ),
+  // A JSON array cast to an array of a non-json type: JSON null elements are refused.
+  fn(
+    'json_array_elements_not_null(jsonb, text)',
+    'jsonb',
+    `begin if jsonb_typeof($1) = 'array' and exists (select 1 from jsonb_array_elements($1) as e where jsonb_typeof(e) = 'null') then
+       raise exception using errcode = '22000', message = $2 || 'in array elements, invalid null value in cast'; end if;
+       return $1; end`,
+    'plpgsql',
+  ),
+  // A tuple element read from JSON for a cast: present and not JSON null (Gel), else 22000 with
+  // the cast's context ($2).
+  fn(
+    'json_element_not_null(jsonb, text)',
+    'jsonb',
+    `begin if $1 is null or jsonb_typeof($1) = 'null' then
+       raise exception using errcode = '22000', message = $2 || 'invalid null value in cast'; end if;
+       return $1; end`,
+    'plpgsql',
+    false,
+  ),
+  // `<E>str` for an enum E: a label of E ($2) or 22P02 (InvalidValueError) naming E ($3), as
+  // Gel words it; the DOMAIN's own check would be a 23514 constraint violation.
+  fn(
+    'enum_in(text, text[], text)',
+    'text',
+    `select case when $1 = any($2) then $1
+       else "svc_meta".raise(null::text, '22P02', 'invalid input value for enum ' || quote_literal($3) || ': ' || to_json($1)::text) end`,
+  ),
+  // json `++` (Gel): array ++ array, object ++ object (the right side's keys win), string ++
+  // string; any other pair raises 22023 (InvalidValueError).
+  fn(
+    'json_concat(jsonb, jsonb)',
+    'jsonb',
+    `select case when jsonb_typeof($1) = jsonb_typeof($2) and jsonb_typeof($1) in ('array', 'object') then $1 || $2
+       when jsonb_typeof($1) = 'string' and jsonb_typeof($2) = 'string' then to_jsonb(($1 #>> '{}') || ($2 #>> '{}'))
+       else "svc_meta".raise(null::jsonb, '22023', 'invalid JSON values for ++ operator (supported: array ++ array, object ++ object, string ++ string; got ' || jsonb_typeof($1) || ' ++ ' || jsonb_typeof($2) || ')') end`,
+  ),
   // `<bool>'...'` (spec item 4): true or false in any case, nothing else.
   fn(
     'bool_in(text)',

@@ -263,6 +263,8 @@ export interface Cast {
   /** Allowed silently when storing into a pointer of type `to`. */
   readonly assignment: boolean;
   readonly volatility: Volatility;
+  /** The cast may turn a value into no value (Gel: JSON null cast from json is empty). */
+  readonly mayBeEmpty: boolean;
   readonly sql: (value: SqlExpr) => SqlExpr;
 }
 
@@ -281,21 +283,33 @@ function jsonKind(std: string): 'string' | 'number' | 'boolean' {
   return 'string';
 }
 
-/** `<T>json`: JSON null → empty (NULL), the wrong JSON kind → InvalidValueError (22000). */
-function fromJson(to: TypeRef, env: TypeEnv): (value: SqlExpr) => SqlExpr {
+/**
+ * `<T>json`: JSON null → empty (NULL), the wrong JSON kind → InvalidValueError (22000), its
+ * message prefixed by `context` (Gel's "while casting ..., in array elements, ").
+ */
+function fromJson(to: TypeRef, env: TypeEnv, context = ''): (value: SqlExpr) => SqlExpr {
   return (j) => {
     const pg = pgTypeFor(to);
-    if (to.kind !== 'scalar') return decodeParam(to, j, env);
+    if (to.kind === 'array' && to.element.kind === 'tuple') {
+      return tuplesFromJson(to, checkJsonCollection(to, j, env), env);
+    }
+    if (to.kind === 'array' && to.element.kind === 'scalar' && !isJson(to.element, env)) {
+      return scalarsFromJson(to, checkJsonCollection(to, j, env), env);
+    }
+    if (to.kind !== 'scalar') return decodeParam(to, checkJsonCollection(to, j, env), env);
     const info = scalarInfo(to.name, env);
     if (!info) return cannotCast({ kind: 'scalar', name: 'std::json' }, to);
     const kind = env.enumValues(to.name) ? 'string' : jsonKind(info.name);
-    // Gel reads a JSON number as its text (`<int64>to_json('2.5')` is invalid input, not 3); a
-    // JSON string is the value's text, but bytes' JSON form is base64 (its decode form).
+    // A JSON string or number converts from its text (Gel: `<int64>to_json('1.5')` is invalid
+    // input, not rounded); bytes travel in JSON as base64 (item 30): their JSON form is decoded.
     const converted =
-      kind === 'boolean' || info.name === 'std::bytes'
-        ? info.decode(j)
-        : info.fromText(jsonText(j));
-    const typed = isStdScalarName(to.name) ? converted : sql.cast(converted, pg);
+      kind !== 'boolean' && info.name !== 'std::bytes'
+        ? info.fromText(jsonText(j))
+        : info.decode(j);
+    const labels = env.enumValues(to.name);
+    const typed = isStdScalarName(to.name)
+      ? converted
+      : sql.cast(labels ? enumLabel(converted, to.name, labels) : converted, pg);
     return {
       kind: 'Case',
       whens: [
@@ -308,11 +322,134 @@ function fromJson(to: TypeRef, env: TypeEnv): (value: SqlExpr) => SqlExpr {
         pg,
         sql.bin(
           '||',
-          sql.text(`expected JSON ${kind} or null; got JSON `),
+          sql.text(`${context}expected JSON ${kind} or null; got JSON `),
           sql.func('jsonb_typeof', [j]),
         ),
       ),
     };
+  };
+}
+
+/** Gel's context for an error inside a collection cast: `while casting 'A' to 'B', `. */
+const castContext = (from: TypeRef, to: TypeRef): SqlExpr =>
+  sql.text(`while casting '${printTypeRef(from)}' to '${printTypeRef(to)}', `);
+
+/**
+ * The JSON value a collection cast from json decodes, checked as Gel checks it (std/bootstrap's
+ * svc_meta.json_expect, json_array_elements_not_null): an array needs a JSON array (without JSON
+ * null elements unless they become json); JSON null stays an empty set. (Ranges: std/range-casts
+ * `rangeFromJson`.)
+ */
+function checkJsonCollection(to: TypeRef, j: SqlExpr, env: TypeEnv): SqlExpr {
+  const from: TypeRef = { kind: 'scalar', name: 'std::json' };
+  const meta = (name: string, args: SqlExpr[]) => sql.func(name, args, 'svc_meta');
+  if (to.kind !== 'array') return j;
+  const array = meta('json_expect', [j, sql.text('array'), sql.text('')]);
+  return isJson(to.element, env)
+    ? array
+    : meta('json_array_elements_not_null', [array, castContext(from, to)]);
+}
+
+/** `<array<T>>` of an `array<json>`: a JSON null element cannot become a T (Gel). */
+function notNullElement(
+  from: TypeRef,
+  to: TypeRef,
+  element: (value: SqlExpr) => SqlExpr,
+): (value: SqlExpr) => SqlExpr {
+  return (e) => ({
+    kind: 'Case',
+    whens: [
+      {
+        when: sql.bin('=', sql.func('jsonb_typeof', [e]), sql.text('null')),
+        then: raise(
+          e,
+          pgTypeFor((to as Extract<TypeRef, { kind: 'array' }>).element),
+          sql.bin(
+            '||',
+            castContext(from, to),
+            sql.text('in array elements, invalid null value in cast'),
+          ),
+        ),
+      },
+    ],
+    else: element(e),
+  });
+}
+
+/** `<array<T>>json` for a scalar T: each element cast as `<T>json` is (its JSON kind checked). */
+function scalarsFromJson(
+  to: Extract<TypeRef, { kind: 'array' }>,
+  j: SqlExpr,
+  env: TypeEnv,
+): SqlExpr {
+  const json: TypeRef = { kind: 'scalar', name: 'std::json' };
+  const element = fromJson(
+    to.element,
+    env,
+    `while casting '${printTypeRef(json)}' to '${printTypeRef(to)}', in array elements, `,
+  );
+  const items = sql.fromFunction(sql.func('jsonb_array_elements', [j]), 'e', {
+    columns: [
+      { name: 'value', type: null },
+      { name: 'ord', type: null },
+    ],
+    withOrdinality: true,
+  });
+  const converted = sql.array(
+    sql.select({
+      targets: [sql.target(element(sql.col('value', 'e')))],
+      from: [items],
+      orderBy: [sql.order(sql.col('ord', 'e'))],
+    }),
+  );
+  return {
+    kind: 'Case',
+    whens: [
+      {
+        when: sql.or(sql.isNull(j), sql.bin('=', sql.func('jsonb_typeof', [j]), sql.text('null'))),
+        then: sql.null(),
+      },
+    ],
+    else: sql.cast(converted, pgTypeFor(to)),
+  };
+}
+
+/**
+ * `<array<tuple<...>>>json`: each element cast from json as a tuple (checked as Gel checks it),
+ * kept as the one jsonb array an array of tuples is.
+ */
+function tuplesFromJson(
+  to: Extract<TypeRef, { kind: 'array' }>,
+  j: SqlExpr,
+  env: TypeEnv,
+): SqlExpr {
+  const json: TypeRef = { kind: 'scalar', name: 'std::json' };
+  const element = findCast(json, to.element, env);
+  if (!element) return cannotCast(json, to);
+  const items = sql.fromFunction(sql.func('jsonb_array_elements', [j]), 'e', {
+    columns: [
+      { name: 'value', type: null },
+      { name: 'ord', type: null },
+    ],
+    withOrdinality: true,
+  });
+  const agg = sql.agg(
+    'jsonb_agg',
+    [storedJson(to.element, element.sql(sql.col('value', 'e')), env)],
+    { orderBy: [sql.order(sql.col('ord', 'e'))] },
+  );
+  return {
+    kind: 'Case',
+    whens: [
+      {
+        when: sql.or(sql.isNull(j), sql.bin('=', sql.func('jsonb_typeof', [j]), sql.text('null'))),
+        then: sql.null(),
+      },
+    ],
+    else: sql.func('coalesce', [
+      sql.scalar(sql.select({ targets: [sql.target(agg)], from: [items] })),
+      sql.cast(sql.text('[]'), pgType('jsonb')),
+    ]),
   };
 }
 
@@ -359,14 +496,25 @@ function tupleFromJson(
 ): (j: SqlExpr) => SqlExpr {
   const json: TypeRef = { kind: 'scalar', name: 'std::json' };
   return (j) => {
-    const element = (key: SqlExpr, type: TypeRef): SqlExpr => {
+    // Each element must be there and not JSON null (Gel), unlike the tuple itself.
+    const element = (key: SqlExpr, type: TypeRef, name: string): SqlExpr => {
       const cast = findCast(json, type, env);
       if (!cast) return cannotCast(json, type);
-      return storedJson(type, cast.sql(sql.bin('->', j, key)), env);
+      const present = sql.func(
+        'json_element_not_null',
+        [
+          sql.bin('->', j, key),
+          sql.text(
+            `while casting '${printTypeRef(json)}' to '${printTypeRef(to)}', at tuple element '${name}', `,
+          ),
+        ],
+        'svc_meta',
+      );
+      return storedJson(type, cast.sql(present), env);
     };
     const byPosition = sql.func(
       'jsonb_build_array',
-      to.elements.map((e, i) => element(sql.num(i), e.type)),
+      to.elements.map((e, i) => element(sql.num(i), e.type, e.name ?? String(i))),
     );
     const named = to.elements.every((e) => e.name !== null);
     const type = sql.func('jsonb_typeof', [j]);
@@ -381,7 +529,9 @@ function tupleFromJson(
                 when: sql.bin('=', type, sql.text('object')),
                 then: sql.func(
                   'jsonb_build_array',
-                  to.elements.map((e) => element(sql.text(e.name as string), e.type)),
+                  to.elements.map((e) =>
+                    element(sql.text(e.name as string), e.type, e.name as string),
+                  ),
                 ),
               },
             ]
@@ -427,9 +577,13 @@ export function resolveCast(
     implicit: distance !== null,
     assignment,
     volatility: found.volatility,
+    mayBeEmpty: isJson(from, env) && !isJson(to, env),
     sql: found.sql,
   };
 }
+
+const isJson = (t: TypeRef, env: TypeEnv): boolean =>
+  t.kind === 'scalar' && resolutionBase(t.name, env) === 'std::json';
 
 /** Arrays and tuples are assignable element by element (Gel: `[3, 1234.5]` into an
  * `array<float32>`). */
@@ -446,7 +600,12 @@ function assignableByElement(from: TypeRef, to: TypeRef, env: TypeEnv): boolean 
   if (from.kind === 'tuple' && to.kind === 'tuple') {
     return (
       from.elements.length === to.elements.length &&
-      from.elements.every((e, i) => assignable(e.type, (to.elements[i] as { type: TypeRef }).type))
+      from.elements.every((e, i) => {
+        const target = to.elements[i] as { name: string | null; type: TypeRef };
+        // Named elements match by name: `(b := 1, a := 2)` is not a `tuple<a: ..., b: ...>`.
+        if (e.name !== null && target.name !== null && e.name !== target.name) return false;
+        return assignable(e.type, target.type);
+      })
     );
   }
   return false;
@@ -527,8 +686,12 @@ function findCast(
         },
       };
     }
-    const element = findCast(from.element, to.element, env);
-    if (!element) return null;
+    const found = findCast(from.element, to.element, env);
+    if (!found) return null;
+    const element =
+      isJson(from.element, env) && !isJson(to.element, env)
+        ? { ...found, sql: notNullElement(from, to, found.sql) }
+        : found;
     return {
       volatility: element.volatility,
       sql: (v) => {
@@ -563,12 +726,37 @@ function findCast(
   if (fromEnum && toEnum) return null;
   // Into a custom scalar (a DOMAIN) or enum: convert to its base, then the domain checks (item 24).
   const toDomain = !isStdScalarName(to.name)
-    ? (v: SqlExpr) => sql.cast(v, scalarPgType(to.name))
+    ? (v: SqlExpr) => sql.cast(toEnum ? enumLabel(v, to.name, toEnum) : v, scalarPgType(to.name))
     : identity;
   const base = scalarCast(a, b);
   if (!base) return null;
   return { volatility: base.volatility, sql: (v) => toDomain(base.sql(v)) };
 }
+
+/** The value of a text constant (`'x'`, `'x'::text`), or null. */
+function constantText(v: SqlExpr): string | null {
+  if (v.kind === 'Cast' && v.type.name === 'text' && v.type.arrayDims === 0)
+    return constantText(v.expr);
+  return v.kind === 'Literal' && v.type === 'text' && typeof v.value === 'string' ? v.value : null;
+}
+
+/**
+ * A text that must be one of an enum's labels (std/bootstrap's svc_meta.enum_in); a constant
+ * label (`Color.Red`, checked when bound) needs no check at run time.
+ */
+const enumLabel = (v: SqlExpr, name: string, labels: readonly string[]): SqlExpr => {
+  const constant = constantText(v);
+  if (constant !== null && labels.includes(constant)) return v;
+  return sql.func(
+    'enum_in',
+    [
+      v,
+      { kind: 'ArrayExpr', elements: labels.map((l) => sql.text(l)), type: pgType('text', 1) },
+      sql.text(name),
+    ],
+    'svc_meta',
+  );
+};
 
 /** `case when ok then v else raise end`: a narrowing cast that may fail at run time. */
 function checked(v: SqlExpr, ok: SqlExpr, type: string): SqlExpr {

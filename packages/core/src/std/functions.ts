@@ -1130,16 +1130,39 @@ function json(): Overload[] {
     ),
     def(
       'std::json_set',
-      'target: json, variadic path: str, named only value: optional json = {}, named only create_if_missing: bool = true',
+      'target: json, variadic path: str, named only value: optional json = {}, named only create_if_missing: bool = true, named only empty_treatment: JsonEmpty = {}',
       'optional json',
-      (a) =>
-        fn(
-          'jsonb_set',
-          a.at(0),
-          pathArray(a),
-          fn('coalesce', or(a, 2, sql.null()), cast(sql.text('null'), 'jsonb')),
-          or(a, 3, sql.bool(true)),
-        ),
+      // An empty `value` is handled as `empty_treatment` says (Gel; ReturnEmpty by default).
+      (a) => {
+        const value = a.opt(2) ?? cast(sql.null(), 'jsonb');
+        const treatment = or(a, 4, sql.text('ReturnEmpty'));
+        const empty = (name: string) =>
+          sql.and(sql.isNull(value), sql.bin('=', treatment, sql.text(name)));
+        const createIfMissing = or(a, 3, sql.bool(true));
+        return {
+          kind: 'Case',
+          whens: [
+            { when: empty('ReturnEmpty'), then: sql.null() },
+            { when: empty('ReturnTarget'), then: a.at(0) },
+            {
+              when: empty('Error'),
+              then: raise(a.at(0), pgType('jsonb'), sql.text('invalid empty JSON value'), '22023'),
+            },
+            {
+              when: empty('UseNull'),
+              then: fn(
+                'jsonb_set',
+                a.at(0),
+                pathArray(a),
+                cast(sql.text('null'), 'jsonb'),
+                createIfMissing,
+              ),
+            },
+            { when: empty('DeleteKey'), then: sql.bin('#-', a.at(0), pathArray(a)) },
+          ],
+          else: fn('jsonb_set', a.at(0), pathArray(a), value, createIfMissing),
+        };
+      },
     ),
     def(
       'std::json_array_unpack',

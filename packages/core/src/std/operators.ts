@@ -380,7 +380,9 @@ function logicAndText(): Overload[] {
     def('std::++', 'str, str', 'str', infix('||')),
     def('std::++', 'bytes, bytes', 'bytes', infix('||')),
     def('std::++', 'array<anytype>, array<anytype>', 'array<anytype>', strict([0, 1], infix('||'))),
-    def('std::++', 'json, json', 'json', strict([0, 1], jsonConcat)),
+    def('std::++', 'json, json', 'json', (a) =>
+      sql.func('json_concat', [a.at(0), a.at(1)], 'svc_meta'),
+    ),
     // The right side arrives as an SQL array of the whole set (CallKind 'element').
     // An array-typed element is compared as its stored JSON (std/jsonb-arrays `setItem`).
     def('std::in', 'anytype, set of anytype', 'bool', membership(false)),
@@ -402,35 +404,6 @@ function membership(negate: boolean): SqlForm {
     const right = a.at(1);
     return right.kind === 'ArrayExpr' && right.elements.length > 0 ? test(a) : guarded(a);
   };
-}
-
-/**
- * `json ++ json`: two arrays or two objects concatenate (the right object's keys win), two
- * strings join; any other pair raises InvalidValueError (22023), as Gel's does. Strict: the
- * raise below does not look at NULLs.
- */
-function jsonConcat(a: SqlArgs): SqlExpr {
-  const [l, r] = [a.at(0), a.at(1)];
-  const both = (kind: string) =>
-    sql.and(
-      sql.bin('=', sql.func('jsonb_typeof', [l]), sql.text(kind)),
-      sql.bin('=', sql.func('jsonb_typeof', [r]), sql.text(kind)),
-    );
-  const text = (j: SqlExpr) => sql.bin('#>>', j, sql.text('{}'));
-  return caseWhen(
-    [
-      [sql.or(both('array'), both('object')), sql.bin('||', l, r)],
-      [both('string'), sql.func('to_jsonb', [sql.bin('||', text(l), text(r))])],
-    ],
-    raise(
-      sql.bin('||', l, r),
-      pgType('jsonb'),
-      sql.text(
-        'invalid JSON values for ++ operator (array ++ array, object ++ object, string ++ string)',
-      ),
-      '22023',
-    ),
-  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -523,7 +496,6 @@ function indexing(): Overload[] {
   const octets = (e: SqlExpr) => sql.func('octet_length', [e]);
   const cardinality = (e: SqlExpr) => sql.func('cardinality', [e]);
   const jsonLength = (e: SqlExpr) => sql.func('jsonb_array_length', [e]);
-  const jsonType = (e: SqlExpr) => sql.func('jsonb_typeof', [e]);
   return [
     def('std::[]', 'str, int64', 'str', (a) =>
       sql.func('substr', [
@@ -561,96 +533,12 @@ function indexing(): Overload[] {
         ),
       };
     }),
+    // svc_meta.json_index / json_key (std/bootstrap): the checks of spec item 7 in one call.
     def('std::[]', 'json, int64', 'json', (a) =>
-      caseWhen(
-        [
-          // A JSON string indexes by character, like a str.
-          [
-            sql.bin('=', jsonType(a.at(0)), sql.text('string')),
-            sql.func(
-              'json_string',
-              [
-                sql.func('substr', [
-                  sql.bin('#>>', a.at(0), sql.text('{}')),
-                  cast(
-                    position(
-                      a.at(1),
-                      len(sql.bin('#>>', a.at(0), sql.text('{}'))),
-                      outOfBounds('JSON', a.at(1), len(sql.bin('#>>', a.at(0), sql.text('{}')))),
-                    ),
-                    'integer',
-                  ),
-                  num(1),
-                ]),
-              ],
-              'svc_meta',
-            ),
-          ],
-          [
-            sql.bin('<>', jsonType(a.at(0)), sql.text('array')),
-            raise(
-              a.at(0),
-              pgType('jsonb'),
-              sql.bin('||', sql.text('cannot index JSON '), jsonType(a.at(0))),
-              '22000',
-            ),
-          ],
-          [
-            sql.or(
-              sql.bin('>=', a.at(1), jsonLength(a.at(0))),
-              sql.bin(
-                '<',
-                a.at(1),
-                paren({ kind: 'UnaryOp', op: '-', operand: jsonLength(a.at(0)) }),
-              ),
-            ),
-            raise(
-              a.at(0),
-              pgType('jsonb'),
-              sql.bin(
-                '||',
-                sql.bin('||', sql.text('JSON index '), cast(a.at(1), 'text')),
-                sql.text(' is out of bounds'),
-              ),
-            ),
-          ],
-        ],
-        sql.func('nullif', [
-          sql.bin('->', a.at(0), cast(a.at(1), 'integer')),
-          cast(sql.text('null'), 'jsonb'),
-        ]),
-      ),
+      sql.func('json_index', [a.at(0), a.at(1)], 'svc_meta'),
     ),
     def('std::[]', 'json, str', 'json', (a) =>
-      caseWhen(
-        [
-          [
-            sql.bin('<>', jsonType(a.at(0)), sql.text('object')),
-            raise(
-              a.at(0),
-              pgType('jsonb'),
-              sql.bin(
-                '||',
-                sql.text('cannot index JSON '),
-                sql.bin('||', jsonType(a.at(0)), sql.text(' by key')),
-              ),
-            ),
-          ],
-          [
-            sql.not(paren(sql.bin('?', a.at(0), a.at(1)))),
-            raise(
-              a.at(0),
-              pgType('jsonb'),
-              sql.bin(
-                '||',
-                sql.bin('||', sql.text('JSON index '), sql.func('quote_literal', [a.at(1)])),
-                sql.text(' is out of bounds'),
-              ),
-            ),
-          ],
-        ],
-        sql.func('nullif', [sql.bin('->', a.at(0), a.at(1)), cast(sql.text('null'), 'jsonb')]),
-      ),
+      sql.func('json_key', [a.at(0), a.at(1)], 'svc_meta'),
     ),
     def(
       'std::[:]',

@@ -5,7 +5,8 @@
  * TypeEnv (custom scalars and enums are checked as the std scalar they are stored as). Output:
  * why the value cannot be of that type, or undefined when its kind fits. The kinds come from the
  * std table (`ScalarInfo.param`); containers follow query/api's encoding: an array is a JSON
- * array, an unnamed tuple an array of its elements, a named tuple an object, a range Gel's
+ * array, an unnamed tuple an array of its elements, a named tuple an object (or an array by
+ * position, as Gel's protocol sends it), a range Gel's
  * `{"lower", "upper", "inc_lower", "inc_upper"}` (or `{"empty": true}`) object, a multirange a
  * JSON array of range objects.
  * Invariant: pure; no knowledge of a scalar type outside the std table.
@@ -31,9 +32,10 @@ export function paramValueProblem(type: TypeRef, value: unknown, env: TypeEnv): 
       return undefined;
     }
     case 'tuple': {
-      if (type.elements.every((e) => e.name !== null)) {
-        if (typeof value !== 'object' || value === null || Array.isArray(value))
-          return `got ${got}, not an object`;
+      // A named tuple is an object, or (as Gel's protocol sends it) an array by position.
+      if (type.elements.every((e) => e.name !== null) && !Array.isArray(value)) {
+        if (typeof value !== 'object' || value === null)
+          return `got ${got}, not an object or an array of ${type.elements.length} elements`;
         for (const e of type.elements) {
           const field = (value as Record<string, unknown>)[e.name as string];
           const problem = paramValueProblem(e.type, field, env);

@@ -275,6 +275,65 @@ export function scalarInfo(name: string, env: TypeEnv): ScalarInfo | null {
   return base ? INFO[base] : null;
 }
 
+/** Whether a value of `type` holds a named tuple (sent as an object or an array). */
+function containsNamedTuple(type: TypeRef): boolean {
+  if (type.kind === 'array') return containsNamedTuple(type.element);
+  if (type.kind !== 'tuple') return false;
+  return type.elements.some((e) => e.name !== null || containsNamedTuple(e.type));
+}
+
+/**
+ * A tuple parameter in its stored form, a jsonb array by position: a named tuple may be sent as
+ * an object (by name) or, as Gel's protocol sends it, an array (by position); nested tuples and
+ * arrays of tuples likewise. Other values are left as sent.
+ */
+function positionalTuples(type: TypeRef, j: SqlExpr): SqlExpr {
+  if (!containsNamedTuple(type)) return j;
+  const typeOf = sql.func('jsonb_typeof', [j]);
+  if (type.kind === 'array') {
+    const items = sql.fromFunction(sql.func('jsonb_array_elements', [j]), 'e', {
+      columns: [
+        { name: 'value', type: null },
+        { name: 'ord', type: null },
+      ],
+      withOrdinality: true,
+    });
+    const agg = sql.agg('jsonb_agg', [positionalTuples(type.element, sql.col('value', 'e'))], {
+      orderBy: [sql.order(sql.col('ord', 'e'))],
+    });
+    return {
+      kind: 'Case',
+      whens: [
+        {
+          when: sql.bin('=', typeOf, sql.text('array')),
+          then: sql.func('coalesce', [
+            sql.scalar(sql.select({ targets: [sql.target(agg)], from: [items] })),
+            cast(sql.text('[]'), 'jsonb'),
+          ]),
+        },
+      ],
+      else: j,
+    };
+  }
+  if (type.kind !== 'tuple') return j;
+  const build = (key: (name: string | null, i: number) => SqlExpr) =>
+    sql.func(
+      'jsonb_build_array',
+      type.elements.map((e, i) => positionalTuples(e.type, sql.bin('->', j, key(e.name, i)))),
+    );
+  return {
+    kind: 'Case',
+    whens: [
+      { when: sql.bin('=', typeOf, sql.text('array')), then: build((_, i) => sql.num(i)) },
+      {
+        when: sql.bin('=', typeOf, sql.text('object')),
+        then: build((name, i) => (name === null ? sql.num(i) : sql.text(name))),
+      },
+    ],
+    else: j,
+  };
+}
+
 /**
  * The PostgreSQL type of a value of `type` in a query: the type it is stored as (one mapping,
  * schema/storage/types; tuples and arrays of tuples as jsonb, objects as their uuid).
@@ -298,13 +357,13 @@ export function decodeParam(type: TypeRef, json: SqlExpr, env: TypeEnv): SqlExpr
     case 'union':
       return cast(jsonText(json), 'uuid');
     case 'tuple':
-      return json;
+      return positionalTuples(type, json);
     case 'range':
       return decodeRange(type.element, json, env);
     case 'multirange':
       return decodeMultirange(type.element, json, (j) => decodeRange(type.element, j, env));
     case 'array': {
-      if (jsonbArrayOf(type.element)) return json;
+      if (jsonbArrayOf(type.element)) return positionalTuples(type, json);
       const element = type.element;
       // array(select decode(e.value) from jsonb_array_elements(j) with ordinality as e order by ord)
       const items = sql.fromFunction(sql.func('jsonb_array_elements', [json]), 'e', {

@@ -353,6 +353,30 @@ describe('operators', () => {
       'l',
     ],
     [
+      '++',
+      [
+        ['json', { a: 1, b: 1 }],
+        ['json', { a: 2 }],
+      ],
+      { a: 2, b: 1 },
+    ],
+    [
+      '++',
+      [
+        ['json', [1]],
+        ['json', [2]],
+      ],
+      [1, 2],
+    ],
+    [
+      '++',
+      [
+        ['json', 'ab'],
+        ['json', 'c'],
+      ],
+      'abc',
+    ],
+    [
       '[:]',
       [
         ['str', 'hello'],
@@ -563,6 +587,30 @@ describe('operators', () => {
         ['int64', 0],
       ],
       '22000',
+    ],
+    [
+      '[]',
+      [
+        ['json', null],
+        ['int64', 0],
+      ],
+      '22000',
+    ],
+    [
+      '++',
+      [
+        ['json', 'a'],
+        ['json', 1],
+      ],
+      '22023',
+    ],
+    [
+      '++',
+      [
+        ['json', [1]],
+        ['json', { a: 1 }],
+      ],
+      '22023',
     ],
     [
       '+',
@@ -1019,6 +1067,16 @@ describe('functions', () => {
         ['json', 2, 'value'],
       ],
       { a: 1, b: 2 },
+    ],
+    [
+      'std::json_set',
+      [
+        ['json', { a: 1 }],
+        ['str', 'a'],
+        ['json', null, 'value'],
+      ],
+      // JSON null is a value (not the empty set): it is set.
+      { a: null },
     ],
     [
       'std::array_get',
@@ -2343,6 +2401,11 @@ describe('casts', () => {
     ['float64', 'decimal', 0.5, 0.5],
     ['str', 'bigint', '12', 12],
     ['str', 'decimal', '-1.5', -1.5],
+    ['json', 'default::Color', 'Blue', 'Blue'],
+    ['json', 'bytes', 'aGk=', 'aGk='],
+    ['json', 'array<int64>', [1, 2], [1, 2]],
+    ['json', 'array<json>', [1, null], [1, null]],
+    ['json', 'array<int64>', [], []],
   ])('<%s → %s> %j → %j', async (from, to, value, expected) => {
     const { values } = decodeArgs([[from, value]]);
     const cast = resolveCast(t(from), t(to), ENV);
@@ -2387,6 +2450,14 @@ describe('casts', () => {
     ],
     ['json null → tuple', t('json'), tuple([null, 'str']), null, null],
     [
+      'json → range',
+      t('json'),
+      { kind: 'range', element: t('int64') },
+      { lower: 1, upper: 5, inc_lower: true, inc_upper: false },
+      { lower: 1, upper: 5, inc_lower: true, inc_upper: false },
+    ],
+    ['json null → range', t('json'), { kind: 'range', element: t('int64') }, null, null],
+    [
       'array of tuples → array of tuples',
       { kind: 'array', element: tuple([null, 'int64']) },
       { kind: 'array', element: tuple([null, 'str']) },
@@ -2403,6 +2474,26 @@ describe('casts', () => {
     const { rows } = await test_.db.query(text);
     const raw = (rows[0] as { result: string | null }).result;
     expect(raw === null ? null : JSON.parse(raw)).toEqual(expected);
+  });
+
+  test.each<[string, TypeRef, TypeRef, unknown]>([
+    [
+      'json → tuple, an element missing',
+      t('json'),
+      tuple(['a', 'str'], ['b', 'int64']),
+      { a: 'x' },
+    ],
+    ['json → tuple, a JSON null element', t('json'), tuple([null, 'str']), [null]],
+    ['json → tuple, a JSON number', t('json'), tuple([null, 'str']), 1],
+    ['json → range, a JSON array', t('json'), { kind: 'range', element: t('int64') }, [1]],
+  ])('<%s> raises 22000', async (_, from, to, value) => {
+    const source = decodeParam(
+      from,
+      sql.cast(sql.text(JSON.stringify(value)), pgType('jsonb')),
+      ENV,
+    );
+    const text = `select ${printSql(jsonOf(to, resolveCast(from, to, ENV).sql(source), ENV))}::text as result`;
+    expect(await sqlState(test_.db.query(text))).toBe('22000');
   });
 
   test.each<[string, string, unknown, string]>([
@@ -2422,6 +2513,14 @@ describe('casts', () => {
     ['json', 'cal::local_time', '24:00:00', '22008'],
     ['str', 'cal::local_time', '23:59:59.999999999', '22008'],
     ['str', 'datetime', '0001-01-01T00:00:00+01:00', '22008'],
+    ['str', 'default::Color', 'Purple', '22P02'],
+    ['json', 'default::Color', 'Purple', '22P02'],
+    ['json', 'bytes', 1, '22000'],
+    ['json', 'int64', 1.5, '22P02'],
+    ['json', 'bytes', 'not base64!', '22023'],
+    ['json', 'array<int64>', [1, null], '22000'],
+    ['json', 'array<int64>', 'x', '22000'],
+    ['array<json>', 'array<int64>', [1, null], '22000'],
   ])('<%s → %s> %j raises %s', async (from, to, value, code) => {
     const { values } = decodeArgs([[from, value]]);
     const cast = resolveCast(t(from), t(to), ENV);

@@ -28,7 +28,7 @@ import {
   type CallArg,
   type ResolvedCall,
 } from '../../std/resolve';
-import type { ArgMode, Binding, Card, IrExpr } from '../ir';
+import { cardProduct, type ArgMode, type Binding, type Card, type IrExpr } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { fail, position, type BindContext, type Scope } from './context';
 import { asTypeRef, bindExpr, closest } from './expr';
@@ -184,11 +184,27 @@ export function bindSlice(ctx: BindContext, scope: Scope, node: ql.Slice): IrExp
 export function bindCast(ctx: BindContext, expr: IrExpr, to: TypeRef, span: ql.Span): IrExpr {
   if (expr.type.kind === 'empty') return { ...expr, type: to };
   // `<json>` of objects: each object as the result shows it (Gel serialises its shape).
+  // A tuple literal holding objects casts element by element (`<tuple<json>>(obj,)` shows obj).
   if (
-    (expr.type.kind === 'free' || expr.type.kind === 'object') &&
-    to.kind === 'scalar' &&
-    to.name === 'std::json'
+    expr.kind === 'TupleLiteral' &&
+    to.kind === 'tuple' &&
+    to.elements.length === expr.elements.length &&
+    holdsObjects(expr.type)
   ) {
+    const elements = expr.elements.map((e, i) => {
+      const target = (to.elements[i] as { type: TypeRef }).type;
+      return printIrType(e.type) === printIrType(target) ? e : bindCast(ctx, e, target, span);
+    });
+    const named = to.elements.every((e) => e.name !== null);
+    return {
+      ...expr,
+      type: to,
+      card: elements.reduce<Card>((c, e) => cardProduct(c, e.card), { min: 1, max: 1 }),
+      elements,
+      names: named ? to.elements.map((e) => e.name as string) : null,
+    };
+  }
+  if (holdsObjects(expr.type) && to.kind === 'scalar' && to.name === 'std::json') {
     return { kind: 'ObjectJson', type: to, card: expr.card, expr };
   }
   if (expr.type.kind === 'free' || expr.type.kind === 'object') {
@@ -200,7 +216,16 @@ export function bindCast(ctx: BindContext, expr: IrExpr, to: TypeRef, span: ql.S
   }
   const from = expr.type;
   const cast = located(span, () => resolveCast(from, to, typeEnv(ctx.index)));
-  return { kind: 'Cast', type: to, card: expr.card, expr, overload: cast };
+  const card = cast.mayBeEmpty ? { ...expr.card, min: 0 as const } : expr.card;
+  return { kind: 'Cast', type: to, card, expr, overload: cast };
+}
+
+/** Objects, free objects, or arrays and tuples of them: `<json>` shows them as output does. */
+function holdsObjects(type: IrExpr['type']): boolean {
+  if (type.kind === 'free' || type.kind === 'object') return true;
+  if (type.kind === 'array') return holdsObjects(type.element);
+  if (type.kind === 'tuple') return type.elements.some((e) => holdsObjects(e.type));
+  return false;
 }
 
 const ASSERTS: Readonly<Record<string, 'single' | 'exists' | 'distinct'>> = {

@@ -152,6 +152,7 @@ function bindNode(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
       const parts = named
         ? node.elements.map((e) => ({ name: e.name as string | null, value: e.value }))
         : node.elements.map((e) => ({ name: null as string | null, value: e }));
+      if (named) refuseDuplicateFields(node.elements);
       const elements = parts.map((p) => bindExpr(ctx, scope, p.value));
       refuseCorrelatedWrites(elements, node.span);
       const types = elements.map((e, i) => ({
@@ -1009,6 +1010,15 @@ export function computedLinkProperty(
   return { ...expr, card: cardProduct(link.card, expr.card) } as IrExpr;
 }
 
+/** `(a := 1, a := 2)`: a named tuple's fields are distinct (Gel: QueryError). */
+function refuseDuplicateFields(elements: readonly ql.TupleElement[]): void {
+  const seen = new Set<string>();
+  for (const e of elements) {
+    if (seen.has(e.name)) fail(QueryError, `named tuple has duplicate field '${e.name}'`, e.span);
+    seen.add(e.name);
+  }
+}
+
 function bindTupleElement(source: IrExpr, step: ql.Ptr): IrExpr {
   const type = source.type as Extract<IrType, { kind: 'tuple' }>;
   const position = /^\d+$/.test(step.name)
@@ -1113,6 +1123,17 @@ function bindGlobal(ctx: BindContext, scope: Scope, node: ql.GlobalRef): IrExpr 
 // ---------------------------------------------------------------------------------------------
 // Casts and parameters
 
+/** Gel's limit on the tuples and arrays nested in a parameter's type. */
+const MAX_PARAM_NESTING = 20;
+
+/** How many tuples and arrays enclose the deepest scalar of `type`. */
+function nestingDepth(type: TypeRef): number {
+  if (type.kind === 'array') return 1 + nestingDepth(type.element);
+  if (type.kind === 'tuple')
+    return 1 + Math.max(0, ...type.elements.map((e) => nestingDepth(e.type)));
+  return 0;
+}
+
 function bindTypeCast(ctx: BindContext, scope: Scope, node: ql.TypeCast): IrExpr {
   const type = resolveTypeExpr(ctx.index, scope, node.type);
   if (node.expr.kind === 'Parameter') {
@@ -1123,14 +1144,31 @@ function bindTypeCast(ctx: BindContext, scope: Scope, node: ql.TypeCast): IrExpr
         node.expr.span,
       );
     }
-    if (type.kind === 'object') {
-      return fail(
-        QueryArgumentError,
-        `parameter $${node.expr.name} cannot be of object type: pass the id, <${type.name}><uuid>$${node.expr.name}`,
-        node.span,
-      );
+    if (nestingDepth(type) > MAX_PARAM_NESTING) {
+      return fail(QueryError, 'type of parameter is too deeply nested', node.span);
     }
     const required = node.cardinality !== 'optional';
+    if (type.kind === 'object') {
+      // `<T>$p` of an object type: the parameter is the id, as `<T><uuid>$p` (Gel; item 12).
+      const uuid: TypeRef = { kind: 'scalar', name: 'std::uuid' };
+      const slot = ctx.param('variable', node.expr.name, uuid, required, node.expr.span);
+      const id: IrExpr = {
+        kind: 'Param',
+        type: uuid,
+        card: required ? ONE : AT_MOST_ONE,
+        index: slot.index,
+        source: 'variable',
+        name: node.expr.name,
+      };
+      return {
+        kind: 'ObjectCast',
+        type,
+        card: id.card,
+        expr: id,
+        objectType: type.name,
+        pathId: `<${type.name}>#${ctx.freshId()}`,
+      };
+    }
     const slot = ctx.param('variable', node.expr.name, type, required, node.expr.span);
     return {
       kind: 'Param',

@@ -800,7 +800,7 @@ class Planner implements PlanContext {
       const cols: Target[] = object
         ? [sql.target(sql.col('id'), 'id'), sql.target(sql.col('__type__'), '__type__')]
         : [sql.target(sql.col('v'), 'v')];
-      cols.push(sql.target(sql.col('~json'), '~json'));
+      cols.push(sql.target(this.unionMemberJson(expr.type, parts[i] as IrExpr), '~json'));
       cols.push(sql.target(sql.num(i), `~${ord}1`));
       cols.push(sql.target(b.columns.ord ? sql.col('~ord') : sql.num(0), `~${ord}2`));
       return sql.select({ targets: cols, from: [sql.subquery(b.query, `b${i}`)] }) as SqlQuery;
@@ -825,6 +825,19 @@ class Planner implements PlanContext {
       from: [sql.subquery(unionAll(queries), alias)],
     });
     return this.liftRows(rel, expr, union, { ord: true, object });
+  }
+
+  /**
+   * A union member's output: its own, except a tuple whose element names the union dropped
+   * (spec item 15: names are kept only when every member has the same), shown as the union's.
+   */
+  private unionMemberJson(type: IrType, part: IrExpr): SqlExpr {
+    const renamed =
+      type.kind === 'tuple' &&
+      part.type.kind === 'tuple' &&
+      type.elements.some((e, i) => e.name !== (part.type as typeof type).elements[i]?.name) &&
+      type.elements.every((e) => e.type.kind !== 'object');
+    return renamed ? this.scalarJson(type, sql.col('v')) : sql.col('~json');
   }
 
   private liftExceptIntersect(rel: Rel, expr: Extract<IrExpr, { kind: 'SetOp' }>): Bound {

@@ -12,6 +12,7 @@ import type * as ql from '../../syntax';
 import { editDistance } from '../../syntax/hints';
 import {
   InvalidDefinitionError,
+  InvalidPropertyDefinitionError,
   InvalidReferenceError,
   UnsupportedFeatureError,
   type QueryErrorClass,
@@ -169,6 +170,15 @@ function resolveTypeName(
         texpr.span,
       );
     }
+    const names = texpr.subtypes.flatMap((s) => (s.kind === 'NamedSubtype' ? [s.name] : []));
+    const duplicate = names.find((n, i) => names.indexOf(n) !== i);
+    if (duplicate !== undefined) {
+      return fail(
+        InvalidDefinitionError,
+        `named tuple has duplicate field '${duplicate}'`,
+        texpr.span,
+      );
+    }
     return {
       kind: 'tuple',
       elements: texpr.subtypes.map((s) => ({
@@ -179,8 +189,8 @@ function resolveTypeName(
   }
   if (collection === 'enum') {
     return fail(
-      InvalidDefinitionError,
-      'an enum must be declared as a scalar type',
+      InvalidPropertyDefinitionError,
+      'this type cannot be anonymous: an enum must be declared as a scalar type',
       texpr.span,
       'declare it as: scalar type Name extending enum<A, B>;',
     );

@@ -33,6 +33,7 @@ import {
   type TypeRef,
 } from '../model';
 import { pgArrayOf, pgType, pgUserType, type PgType } from '../../sql/ast';
+import { BUILTIN_ENUMS } from '../fts';
 
 export const STD_PG_TYPES: Readonly<Record<StdScalarName, PgType>> = {
   'std::str': pgType('text'),
@@ -74,6 +75,7 @@ export function findScalar(schema: Schema, name: string): ScalarType | undefined
 /** The PostgreSQL type a scalar (std or custom) is stored as. */
 export function scalarPgType(name: string): PgType {
   if (isStdScalar(name)) return STD_PG_TYPES[name];
+  if (BUILTIN_ENUMS[name]) return pgType('text');
   const [module, short] = splitName(name);
   // A std enum (`std::Endian`): its DOMAIN is in svc_meta, made by the storage bootstrap.
   if (STD_ENUMS[name]) return pgUserType('svc_meta', short);

@@ -43,7 +43,9 @@ const QUERY_ERROR_TABLE = {
   /** `cardinality: "one"` (an SDK's `queryRequiredSingle`) and the result was empty. */
   NoDataError: { parent: 'QueryError' },
   ExecutionError: { parent: 'QueryError' },
-  InvalidValueError: { parent: 'ExecutionError', sqlState: '22000', alsoFrom: ['22', 'P0004'] },
+  InvalidValueError: { parent: 'ExecutionError', sqlState: '22000', alsoFrom: ['22'] },
+  /** `assert()` found its condition false (Gel's class for it; raised as SQLSTATE P0004). */
+  QueryAssertionError: { parent: 'InvalidValueError', sqlState: 'P0004' },
   DivisionByZeroError: { parent: 'InvalidValueError', sqlState: '22012' },
   NumericOutOfRangeError: { parent: 'InvalidValueError', sqlState: '22003' },
   IntegrityError: { parent: 'ExecutionError', sqlState: '23000', alsoFrom: ['23'] },
@@ -189,6 +191,7 @@ export const NoDataError = queryErrorClass('NoDataError');
 export const UnsupportedFeatureError = queryErrorClass('UnsupportedFeatureError');
 export const ExecutionError = queryErrorClass('ExecutionError');
 export const InvalidValueError = queryErrorClass('InvalidValueError');
+export const QueryAssertionError = queryErrorClass('QueryAssertionError');
 export const DivisionByZeroError = queryErrorClass('DivisionByZeroError');
 export const NumericOutOfRangeError = queryErrorClass('NumericOutOfRangeError');
 export const IntegrityError = queryErrorClass('IntegrityError');

@@ -32,6 +32,7 @@ import type { ArgMode, Binding, Card, IrExpr } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { fail, position, type BindContext, type Scope } from './context';
 import { asTypeRef, bindExpr, closest } from './expr';
+import { bindSequenceCall, SEQUENCE_FUNCTIONS } from './sequence';
 import { moduleOf, printIrType } from './types';
 
 /** The type of a literal as the parser classified it. */
@@ -90,7 +91,7 @@ function located<T>(span: ql.Span, fn: () => T): T {
   }
 }
 
-function callArg(expr: IrExpr, span: ql.Span, name?: string): CallArg {
+export function callArg(expr: IrExpr, span: ql.Span, name?: string): CallArg {
   const type = expr.type.kind === 'empty' ? null : asTypeRef(expr.type, span);
   return name === undefined ? { type } : { type, name };
 }
@@ -102,7 +103,7 @@ function modesOf(resolved: ResolvedCall): ArgMode[] {
   });
 }
 
-function callNode(name: string, resolved: ResolvedCall, args: IrExpr[]): IrExpr {
+export function callNode(name: string, resolved: ResolvedCall, args: IrExpr[]): IrExpr {
   const card: Card = resolved.card(args.map((a) => a.card));
   return {
     kind: 'Call',
@@ -218,6 +219,7 @@ export function bindCall(ctx: BindContext, scope: Scope, node: ql.FunctionCall):
   for (const name of candidates) {
     const check = ASSERTS[name];
     if (check) return bindAssert(ctx, scope, node, check);
+    if (SEQUENCE_FUNCTIONS.has(name)) return bindSequenceCall(ctx, scope, node, name);
     const defs = ctx.index.functions(name);
     if (defs.length) return inlineFunction(ctx, scope, node, name, defs);
     if (isStdFunction(name)) return bindStdFunction(ctx, scope, node, name);

@@ -539,7 +539,44 @@ function findCast(
     : identity;
   const base = scalarCast(a, b);
   if (!base) return null;
+  if (toEnum && a === 'std::str') {
+    const into = enumFromText(to.name, toEnum);
+    return { volatility: base.volatility, sql: (v) => into(base.sql(v)) };
+  }
   return { volatility: base.volatility, sql: (v) => toDomain(base.sql(v)) };
+}
+
+/**
+ * Text into an enum: one of its values, else Gel's InvalidValueError (22P02, `invalid input
+ * value for enum 'default::Color': "bad"`) rather than the domain's CHECK violation.
+ */
+function enumFromText(name: string, values: readonly string[]): (v: SqlExpr) => SqlExpr {
+  const pg = scalarPgType(name);
+  return (v) => ({
+    kind: 'Case',
+    whens: [
+      { when: sql.isNull(v), then: sql.cast(sql.null(), pg) },
+      {
+        when: {
+          kind: 'AnyOp',
+          left: v,
+          op: '=',
+          array: { kind: 'ArrayExpr', elements: values.map((e) => sql.text(e)), type: null },
+        },
+        then: sql.cast(v, pg),
+      },
+    ],
+    else: raise(
+      v,
+      pg,
+      sql.bin(
+        '||',
+        sql.bin('||', sql.text(`invalid input value for enum '${name}': "`), v),
+        sql.text('"'),
+      ),
+      '22P02',
+    ),
+  });
 }
 
 /** `case when ok then v else raise end`: a narrowing cast that may fail at run time. */

@@ -1096,6 +1096,13 @@ describe('functions', () => {
     ],
     ['std::base64_encode', [['bytes', 'aGk=']], 'aGk='],
     ['std::enc::base64_decode', [['str', 'aGk=']], 'aGk='],
+    ['std::enc::base64_encode', [['bytes', 'aGk=']], 'aGk='],
+    ['std::enc::base64_decode', [['str', null]], null],
+    ['std::to_bytes', [['uuid', '77841036-8e35-49ce-b509-2cafa0c25c4f']], 'd4QQNo41Sc61CSyvoMJcTw=='],
+    ['std::to_bytes', [['uuid', null]], null],
+    ['std::to_bytes', [['json', { a: 1 }]], 'eyJhIjogMX0='],
+    ['std::to_uuid', [['bytes', 'd4QQNo41Sc61CSyvoMJcTw==']], '77841036-8e35-49ce-b509-2cafa0c25c4f'],
+    ['std::to_uuid', [['bytes', null]], null],
     ['std::assert', [['bool', true]], true],
     [
       'std::has_role',
@@ -1169,6 +1176,10 @@ describe('functions', () => {
       'P0004',
     ],
     ['std::to_int64', [['str', 'x']], '22P02'],
+    // 10 bytes: InvalidValueError (Gel: `to_uuid(): the argument must be exactly 16 bytes long`).
+    ['std::to_uuid', [['bytes', 'AAAAAAAAAAAAAA==']], '22000'],
+    // Not base64: InvalidValueError (22023).
+    ['std::enc::base64_decode', [['str', '~']], '22023'],
     ['std::to_json', [['str', '{']], '22P02'],
     ['std::to_datetime', [['str', '2024-01-01T00:00:00']], '22007'],
     [
@@ -1572,6 +1583,8 @@ describe('casts', () => {
     ['json', 'int64', 'x', '22000'],
     ['json', 'str', 1, '22000'],
     ['int64', 'int16', 70000, '22003'],
+    // Not one of the enum's values: InvalidValueError (22P02), not the domain's CHECK (23514).
+    ['str', 'default::Color', 'Purple', '22P02'],
   ])('<%s → %s> %j raises %s', async (from, to, value, code) => {
     const { values } = decodeArgs([[from, value]]);
     const cast = resolveCast(t(from), t(to), ENV);

@@ -1098,10 +1098,18 @@ describe('functions', () => {
     ['std::enc::base64_decode', [['str', 'aGk=']], 'aGk='],
     ['std::enc::base64_encode', [['bytes', 'aGk=']], 'aGk='],
     ['std::enc::base64_decode', [['str', null]], null],
-    ['std::to_bytes', [['uuid', '77841036-8e35-49ce-b509-2cafa0c25c4f']], 'd4QQNo41Sc61CSyvoMJcTw=='],
+    [
+      'std::to_bytes',
+      [['uuid', '77841036-8e35-49ce-b509-2cafa0c25c4f']],
+      'd4QQNo41Sc61CSyvoMJcTw==',
+    ],
     ['std::to_bytes', [['uuid', null]], null],
     ['std::to_bytes', [['json', { a: 1 }]], 'eyJhIjogMX0='],
-    ['std::to_uuid', [['bytes', 'd4QQNo41Sc61CSyvoMJcTw==']], '77841036-8e35-49ce-b509-2cafa0c25c4f'],
+    [
+      'std::to_uuid',
+      [['bytes', 'd4QQNo41Sc61CSyvoMJcTw==']],
+      '77841036-8e35-49ce-b509-2cafa0c25c4f',
+    ],
     ['std::to_uuid', [['bytes', null]], null],
     ['std::assert', [['bool', true]], true],
     [

@@ -158,6 +158,8 @@ export interface PlanContext extends SourceContext {
 class Planner implements PlanContext {
   private readonly ctes: Cte[] = [];
   private readonly distinctDone = new WeakSet<IrExpr>();
+  /** A Rel's FROM when it holds only one-row volatile subqueries (liftVolatile). */
+  private readonly volatileFrom = new WeakMap<Rel, FromItem | null>();
   private aliasCount = 0;
   private depth = 0;
   readonly access: CompileAccess;
@@ -569,7 +571,7 @@ class Planner implements PlanContext {
         return this.liftIfElse(rel, expr);
       case 'Call':
         if (expr.callKind === 'set-returning') return this.liftSetReturning(rel, expr);
-        if (this.volatileElement(expr)) return this.liftVolatile(rel, expr);
+        if (this.volatileElement(rel, expr)) return this.liftVolatile(rel, expr);
         return this.valueBound(rel, expr);
       case 'Assert':
         return this.liftAssert(rel, expr);
@@ -604,9 +606,16 @@ class Planner implements PlanContext {
     return source === null || rel.lookup(source) === undefined;
   }
 
-  /** An element-wise call of a volatile std form with a value (not object) result, in a
-   * query (a row expression has no relation to join; its calls run once per row anyway). */
-  private volatileElement(expr: Extract<IrExpr, { kind: 'Call' }>): boolean {
+  /**
+   * An element-wise call of a volatile std form with a value (not object) result, planned where
+   * there is one row so far (no relation joined in `rel` or around it): there an uncorrelated
+   * lateral subquery runs once, as the call should. Where rows are already joined, PostgreSQL
+   * would run an uncorrelated subquery once for all of them, so the call stays in place (its
+   * value and its JSON output each evaluate it). A row expression has no relation to join.
+   */
+  private volatileElement(rel: Rel, expr: Extract<IrExpr, { kind: 'Call' }>): boolean {
+    for (let r: Rel | null = rel; r; r = r.parent)
+      if (r.from !== null && this.volatileFrom.get(r) !== r.from) return false;
     return (
       !this.row &&
       expr.callKind === 'element' &&
@@ -634,6 +643,8 @@ class Planner implements PlanContext {
         lateral: true,
       }),
     );
+    // Still one row: a further volatile call here is lifted the same way.
+    this.volatileFrom.set(rel, rel.from);
     return {
       kind: 'value',
       type: expr.type,
@@ -1355,7 +1366,8 @@ class Planner implements PlanContext {
         if (expr.callKind === 'aggregate') return this.aggregate(rel, expr);
         // A volatile call is evaluated once per element: its value is a lateral column
         // (liftVolatile), read by both the value and the JSON output.
-        if (this.volatileElement(expr)) return (this.lift(rel, expr) as { expr: SqlExpr }).expr;
+        if (this.volatileElement(rel, expr))
+          return (this.lift(rel, expr) as { expr: SqlExpr }).expr;
         return this.callSql(rel, expr);
       }
       case 'Cast':

@@ -279,19 +279,44 @@ function bindAssert(
       : check === 'exists'
         ? 'assert_exists violation: expression returned an empty set'
         : 'assert_distinct violation: expression returned a set with duplicate elements';
+  let messageExpr: IrExpr | undefined;
   for (const arg of node.namedArgs) {
-    if (arg.name !== 'message' || arg.value.kind !== 'Constant' || arg.value.scalar !== 'str') {
-      return fail(QueryError, `assert_${check} takes only \`message := '...'\``, arg.span);
+    if (arg.name !== 'message') {
+      return fail(QueryError, `assert_${check} takes only \`message := ...\``, arg.span);
     }
-    message = arg.value.value;
+    if (arg.value.kind === 'Constant' && arg.value.scalar === 'str') {
+      message = arg.value.value;
+      continue;
+    }
+    // Any other str expression: the call runs once per message (an optional parameter).
+    messageExpr = bindExpr(ctx, scope, arg.value);
+    const t = messageExpr.type;
+    if (t.kind !== 'empty' && !(t.kind === 'scalar' && t.name === 'std::str')) {
+      return fail(
+        InvalidTypeError,
+        `assert_${check}'s message must be a str, not ${printIrType(t)}`,
+        arg.span,
+      );
+    }
   }
-  const card: Card =
+  const own: Card =
     check === 'single'
       ? { min: expr.card.min, max: expr.card.max === 'many' ? 1 : expr.card.max }
       : check === 'exists'
         ? { min: 1, max: expr.card.max === 0 ? 1 : expr.card.max }
         : expr.card;
-  return { kind: 'Assert', type: expr.type, card, check, expr, message };
+  // A set of messages multiplies the calls; an empty one is one call with the default.
+  const card: Card =
+    messageExpr && messageExpr.card.max === 'many' ? { min: own.min, max: 'many' } : own;
+  return {
+    kind: 'Assert',
+    type: expr.type,
+    card,
+    check,
+    expr,
+    message,
+    ...(messageExpr ? { messageExpr } : {}),
+  };
 }
 
 /**

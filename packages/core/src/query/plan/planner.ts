@@ -1091,8 +1091,20 @@ class Planner implements PlanContext {
     // Gel's classes: assert_single / assert_exists a CardinalityViolationError (21000),
     // assert_distinct a ConstraintViolationError (23514 with no constraint named).
     const state = expr.check === 'distinct' ? '23514' : '21000';
+    // A message expression is this call's argument: a set of messages joins here (a call per
+    // message), an empty one is NULL (the default message).
+    const message = expr.messageExpr
+      ? sql.func('coalesce', [
+          this.argValue(
+            rel,
+            expr.messageExpr,
+            expr.messageExpr.card.max === 'many' ? 'element' : 'optional',
+          ),
+          sql.text(expr.message),
+        ])
+      : sql.text(expr.message);
     const raise = (probe: SqlExpr): SqlExpr =>
-      sql.func('raise', [probe, sql.text(state), sql.text(expr.message)], 'svc_meta');
+      sql.func('raise', [probe, sql.text(state), message], 'svc_meta');
     const tooMany = (wrapped: string) => sql.bin('>', sql.col('~n', wrapped), sql.num(1));
     if (expr.check === 'single') {
       const count = sql.agg('count', [sql.star()], { over: { partitionBy: [], orderBy: [] } });

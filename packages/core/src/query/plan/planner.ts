@@ -530,6 +530,10 @@ class Planner implements PlanContext {
               // An element computed in place may be NULL (`<str>.x` of an unset x): no iteration.
               const present = this.presence(iteration);
               if (present) inner.where.push(present);
+              // A value computed in place is evaluated even when the body never reads it (Gel
+              // runs the iterator first: `for _ in assert(...) union (...)` raises).
+              else if (iteration.kind === 'value' && iteration.expr.kind !== 'ColumnRef')
+                inner.where.push(sql.isNull(iteration.expr, true));
             }
             inner.bind(`@${expr.binding.id}`, iteration);
             inner.carried.set(`@${expr.binding.id}`, iteration);

@@ -2,9 +2,11 @@
 
 Shared by extract.py (expectations evaluated from the test source) and live.py (expectations
 built while a test runs): `Bag` is `tb.bag(...)`, `Range` the client's range, `MultiRange` its
-multirange (a JSON array of ranges), and `tagged` turns a Python value into JSON with tags for
-what JSON lacks: {"$bag": [...]} (unordered), {"$set": [...]}, {"$ellipsis": true},
-{"$type": "str"} (any value of a type), {"$float": x}.
+multirange (a list of ranges: Gel's JSON writes an array), and `tagged` turns a Python value into
+JSON with tags for what JSON lacks: {"$bag": [...]} (unordered), {"$set": [...]},
+{"$ellipsis": true}, {"$type": "str"} (any value of a type), {"$float": x}.
+`bytes` are their base64 text (RFC 4648, padded, no line breaks): the JSON form svc gives bytes
+and takes for `<bytes>` variables (spec item 30), and the form Gel's own JSON output has.
 A value it cannot express raises TypeError.
 """
 import base64
@@ -25,15 +27,17 @@ class Range:
         self.inc_lower, self.inc_upper, self.empty = inc_lower, inc_upper, empty
 
 
-class MultiRange:
-    """The client library's `MultiRange`: its ranges, as Gel's JSON writes it (an array)."""
+class MultiRange(list):
+    """The client library's `MultiRange`: its ranges, as a list (Gel's JSON: an array of ranges)."""
 
     def __init__(self, iterable=()):
-        self.ranges = list(iterable)
+        super().__init__(iterable)
 
 
 def tagged(v):
     """A Python expectation -> the tagged JSON extract.py writes (see its docstring)."""
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return base64.b64encode(bytes(v)).decode('ascii')
     if isinstance(v, Bag):
         return {'$bag': [tagged(e) for e in v]}
     if isinstance(v, (set, frozenset)):
@@ -61,13 +65,26 @@ def tagged(v):
         return v.isoformat()
     if isinstance(v, datetime.timedelta):
         return {'$type': 'any'}
-    if isinstance(v, (bytes, bytearray)):
-        # svc's JSON form of std::bytes (spec item 30): base64 without line breaks.
-        return base64.b64encode(bytes(v)).decode('ascii')
     if isinstance(v, Range):
         return ({'empty': True} if v.empty else
                 {'lower': tagged(v.lower), 'upper': tagged(v.upper),
                  'inc_lower': v.inc_lower, 'inc_upper': v.inc_upper})
-    if isinstance(v, MultiRange):
-        return [tagged(r) for r in v.ranges]
     raise TypeError(f'cannot send a {type(v).__name__} expectation')
+
+
+def variable(v):
+    """A Python query argument -> the JSON svc takes for it (query/api.ts: values by name as JSON;
+    std/params.ts: exact numbers may be digit strings, bytes base64, ranges as objects)."""
+    if isinstance(v, float):
+        return v
+    if isinstance(v, decimal.Decimal):
+        return str(v)
+    if isinstance(v, (list, tuple)) and not isinstance(v, Bag):
+        return [variable(e) for e in v]
+    if isinstance(v, dict):
+        return {k: variable(e) for k, e in v.items()}
+    if isinstance(v, Range):
+        return ({'empty': True} if v.empty else
+                {'lower': variable(v.lower), 'upper': variable(v.upper),
+                 'inc_lower': v.inc_lower, 'inc_upper': v.inc_upper})
+    return tagged(v)

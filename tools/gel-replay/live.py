@@ -30,7 +30,7 @@ import sys
 import types
 import unittest
 
-from expectations import Bag, MultiRange, Range, tagged
+from expectations import Bag, MultiRange, Range, tagged, variable
 
 PROTOCOL_OUT = sys.stdout
 sys.stdout = sys.stderr  # the test module's prints must not reach the protocol stream
@@ -88,23 +88,73 @@ class EdgeDBError(Exception):
 
 
 def error_classes(gel):
-    """Gel's error classes, with their hierarchy, read from edb/errors/__init__.py."""
+    """Gel's error classes, with their hierarchy and `_code`, read from edb/errors/__init__.py
+    with `ast`, plus the client-side classes Gel's list of codes (edb/api/errors.txt) suggests
+    to clients (`ClientError`, `InterfaceError`, `QueryArgumentError`, `InvalidArgumentError`,
+    ...), each the child of the class whose code is its own with the last non-zero byte
+    cleared, as Gel's client libraries generate them."""
     classes = {'EdgeDBError': EdgeDBError, 'GelError': EdgeDBError}
     with open(f'{gel}/edb/errors/__init__.py') as f:
         tree = ast.parse(f.read())
+    by_code = {}
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
             bases = [classes.get(getattr(b, 'id', ''), EdgeDBError) for b in node.bases]
-            classes[node.name] = type(node.name, tuple(bases) or (EdgeDBError,), {})
+            attrs = {}
+            for item in node.body:
+                if (isinstance(item, ast.Assign) and len(item.targets) == 1
+                        and getattr(item.targets[0], 'id', None) == '_code'
+                        and isinstance(item.value, ast.Constant)):
+                    attrs['_code'] = item.value.value
+            classes[node.name] = type(node.name, tuple(bases) or (EdgeDBError,), attrs)
+            if '_code' in attrs:
+                by_code[attrs['_code']] = classes[node.name]
+    with open(f'{gel}/edb/api/errors.txt') as f:
+        listed = [line.split()[:2] for line in f if line.startswith('0x')]
+    for code_text, name in listed:
+        code = int(code_text.replace('_', ''), 16)
+        if name in classes:
+            continue
+        parent = EdgeDBError
+        for low_bytes in (1, 2, 3):
+            candidate = code & ~((1 << (8 * low_bytes)) - 1)
+            if candidate != code and candidate in by_code:
+                parent = by_code[candidate]
+                break
+        classes[name] = by_code[code] = type(name, (parent,), {'_code': code})
     return classes
 
 
 ERRORS = {}
 
 
+# svc's refusals of a request's variables (query/engine/bind: spec item 34's 400
+# VALIDATION_ERROR, and QueryArgumentError for a value of the wrong kind) are what Gel's client
+# checks itself before sending (its argument encoder): the client's argument error classes.
+ARGUMENT_ERRORS = [
+    (re.compile(r'^missing variable \$'), 'MissingArgumentError'),
+    (re.compile(r'^unknown variable \$'), 'UnknownArgumentError'),
+    (re.compile(r'^variable \$\S+ is required'), 'InvalidArgumentError'),
+]
+
+
+def svc_error_class(error):
+    """The Gel (client) error class an svc error stands for."""
+    name = error.get('className') or ''
+    message = error.get('svcMessage') or ''
+    if error.get('code') == 'VALIDATION_ERROR':
+        for pattern, client_class in ARGUMENT_ERRORS:
+            if pattern.search(message):
+                return ERRORS[client_class]
+    if name == 'QueryArgumentError':
+        # svc's class of that name is a value not fitting its variable's type: in Gel's client
+        # that is InvalidArgumentError (its own QueryArgumentError is the family's parent).
+        return ERRORS['InvalidArgumentError']
+    return ERRORS.get(name, None) or ERRORS.get('QueryError', EdgeDBError)
+
+
 def raise_svc(error):
-    cls = ERRORS.get(error.get('className') or '', None) or ERRORS.get('QueryError', EdgeDBError)
-    raise cls(error.get('message', ''), error)
+    raise svc_error_class(error)(error.get('message', ''), error)
 
 
 # --- the connection and the test base ---------------------------------------------------------
@@ -114,6 +164,9 @@ class Connection:
         self.case = case
 
     async def _run(self, query, args, kwargs, single=False):
+        if kwargs.get('__typenames__'):
+            raise NotImplementedError(
+                '__typenames__: the binary protocol\'s type names (__tname__), not in svc\'s JSON')
         variables = {k: v for k, v in kwargs.items() if not k.startswith('__')}
         for i, a in enumerate(args):
             variables[str(i)] = a
@@ -196,7 +249,7 @@ class Transaction:
 
 
 def tagged_vars(variables):
-    return {k: tagged(v) for k, v in variables.items()}
+    return {k: variable(v) for k, v in variables.items()}
 
 
 MESSAGE_DIFFERS = []
@@ -205,6 +258,8 @@ MESSAGE_DIFFERS = []
 class QueryTestCase(unittest.TestCase):
     SCHEMA = None
     SETUP = None
+    # Gel's harness may run a method a second time (`is_repeat`); the runner runs each once.
+    is_repeat = False
 
     @classmethod
     def setUpClass(cls):
@@ -248,6 +303,15 @@ class QueryTestCase(unittest.TestCase):
             migration = f'module {module} {{ {migration} }}'
         await self.con.execute(
             f'start migration to {{ {migration} }}; populate migration; commit migration;')
+
+    @contextlib.contextmanager
+    def annotate(self, **kwargs):
+        """Gel's test base: notes for a failure inside the block (added to its message)."""
+        try:
+            yield
+        except AssertionError as e:
+            notes = ', '.join(f'{k}={v!r}' for k, v in kwargs.items())
+            raise AssertionError(f'{e} [{notes}]') from None
 
     def assertRaisesRegex(self, exception, regex=None, msg=None, **_):
         return raises(exception, regex)
@@ -304,6 +368,56 @@ def sort_spec(sort):
     raise NotImplementedError('a sort key the driver cannot follow')
 
 
+class NamedTuple(Record):
+    """The client's named tuple: svc answers a named tuple as an object (spec item 17)."""
+
+    def __init__(self, **fields):
+        super().__init__(fields)
+
+
+class FrozenMap(dict):
+    """`immutables.Map` as the tests use it: an immutable, hashable mapping."""
+
+    def __hash__(self):
+        return hash(frozenset(self.items()))
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError('immutables.Map is immutable')
+
+    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _refuse
+
+
+def constants(path):
+    """The module-level constants of a Python file of Gel's (`NAME = <expression>` over earlier
+    constants), read with `ast`: what `edb.schema.defines` gives the tests."""
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    values = {}
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)):
+            try:
+                values[node.targets[0].id] = eval(  # noqa: S307 - Gel's constants file
+                    compile(ast.Expression(node.value), path, 'eval'), {'__builtins__': {}},
+                    dict(values))
+            except Exception:
+                pass
+    return values
+
+
+def server_module(name):
+    """A module of Gel's server (`edb.ir.statypes`, `edb.server.config`): its code needs Gel's
+    server and Python 3.12, so any use of it fails the test as `driver`, naming it."""
+    module = types.ModuleType(name)
+
+    def missing(attr):
+        if attr.startswith('__'):
+            raise AttributeError(attr)
+        raise NotImplementedError(f'{name}.{attr}: Gel\'s server code, not available to the driver')
+    module.__getattr__ = missing
+    return module
+
+
 def identity_decorator(*args, **kwargs):
     if len(args) == 1 and callable(args[0]) and not kwargs:
         return args[0]
@@ -318,7 +432,7 @@ def install_stand_ins(gel):
     client.errors = client
     client.Set = list
     client.Object = Record
-    client.NamedTuple = tuple
+    client.NamedTuple = NamedTuple
     client.Tuple = tuple
     client.Range = Range
     client.MultiRange = MultiRange
@@ -352,10 +466,25 @@ def install_stand_ins(gel):
     shape.assert_data_shape = assert_data_shape
     common.assert_data_shape = shape
     edb.testbase, edb.tools, edb.common = testbase, tools, common
+    schema = types.ModuleType('edb.schema')
+    defines = types.ModuleType('edb.schema.defines')
+    defines.__dict__.update(constants(f'{gel}/edb/schema/defines.py'))
+    schema.defines = defines
+    ir = types.ModuleType('edb.ir')
+    ir.statypes = server_module('edb.ir.statypes')
+    edb_server = types.ModuleType('edb.server')
+    edb_server.config = server_module('edb.server.config')
+    edb.schema, edb.ir, edb.server = schema, ir, edb_server
+    immutables = types.ModuleType('immutables')
+    immutables.Map = FrozenMap
     for name, module in {'edb': edb, 'edb.errors': client, 'edb.testbase': testbase,
                          'edb.testbase.server': server, 'edb.tools': tools,
                          'edb.tools.test': test, 'edb.common': common,
-                         'edb.common.assert_data_shape': shape}.items():
+                         'edb.common.assert_data_shape': shape, 'edb.schema': schema,
+                         'edb.schema.defines': defines, 'edb.ir': ir,
+                         'edb.ir.statypes': ir.statypes, 'edb.server': edb_server,
+                         'edb.server.config': edb_server.config,
+                         'immutables': immutables}.items():
         sys.modules[name] = module
 
 

@@ -155,10 +155,15 @@ export class LiveDriver {
       return session.end(db, request.op === 'rollback').then(() => ({}));
     const { data, error } = await session.script(db, request.query ?? '', request.variables);
     if (error !== undefined) {
+      const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
       return {
         error: {
           className: session.className(error),
           message: session.describe(error),
+          // svc's envelope code and own message: live.py names the client's argument errors
+          // from svc's variable refusals (VALIDATION_ERROR) with them.
+          ...(typeof code === 'string' ? { code } : {}),
+          ...(typeof message === 'string' ? { svcMessage: message } : {}),
         },
       };
     }

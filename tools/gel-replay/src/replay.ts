@@ -200,7 +200,7 @@ async function localSession(
       return withTimeout(
         harness.runQuery(compile, schema, queryable, {
           query: step.query,
-          ...(step.variables ? { variables: step.variables } : {}),
+          ...(step.variables ? { variables: plainVariables(step.variables) } : {}),
         }),
         options.timeoutMs,
       );
@@ -295,7 +295,10 @@ async function serverSession(
   }
   const runStep = async (_db: Queryable | null, step: GelStep) =>
     (
-      (await post('/query', { query: step.query, variables: step.variables ?? {} })) as {
+      (await post('/query', {
+        query: step.query,
+        variables: plainVariables(step.variables ?? {}),
+      })) as {
         data: unknown[];
       }
     ).data;
@@ -312,6 +315,21 @@ async function serverSession(
     run: (body) => body(null),
     dispose: async () => {},
   };
+}
+
+/** Extracted variables are tagged like expectations (expectations.py): a float is
+ * `{"$float": x}`; the query takes the number itself. */
+function plainVariables(value: unknown): Record<string, unknown> {
+  const plain = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(plain);
+    if (v !== null && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      if (Object.keys(o).length === 1 && typeof o.$float === 'number') return o.$float;
+      return Object.fromEntries(Object.entries(o).map(([k, e]) => [k, plain(e)]));
+    }
+    return v;
+  };
+  return plain(value) as Record<string, unknown>;
 }
 
 class SetupError extends Error {}

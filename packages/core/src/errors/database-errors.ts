@@ -109,7 +109,10 @@ export function fromDatabaseError(
       );
     case '23514':
       return new ConstraintViolationError(
-        vocabulary.constraintMessage(fields) ?? 'a value violates a constraint',
+        vocabulary.constraintMessage(fields) ??
+          // No constraint named: a check of the compiled query itself (`assert_distinct`,
+          // raised by svc_meta.raise with its own message), not a schema constraint.
+          (fields.constraint ? 'a value violates a constraint' : fields.message),
         options,
       );
     case '23502': {

@@ -4,6 +4,7 @@ import {
   EdgeQLSyntaxError,
   InvalidSyntaxError,
   InvalidValueError,
+  QueryAssertionError,
   QUERY_ERROR_BY_SQLSTATE,
   QueryError,
   SvcError,
@@ -42,8 +43,9 @@ describe('query error classes', () => {
   test('SQLSTATE maps back to the most specific class', () => {
     expect(QUERY_ERROR_BY_SQLSTATE.get('21000')).toBe(CardinalityViolationError);
     expect(QUERY_ERROR_BY_SQLSTATE.get('42601')).toBe(EdgeQLSyntaxError);
-    // std::assert raises assert_failure: Gel's InvalidValueError, never an internal error.
-    expect(queryErrorClassForSqlState('P0004')).toBe(InvalidValueError);
+    // std::assert raises assert_failure: Gel's QueryAssertionError (an InvalidValueError).
+    expect(queryErrorClassForSqlState('P0004')).toBe(QueryAssertionError);
+    expect(new QueryAssertionError('assertion failed')).toBeInstanceOf(InvalidValueError);
     // SQL the compiler produced with types PostgreSQL has no operator for: not a 500.
     expect(queryErrorClassForSqlState('42883')).toBe(UnsupportedFeatureError);
     expect(queryErrorClassForSqlState('42P01')).toBeUndefined();

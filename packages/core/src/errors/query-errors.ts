@@ -44,11 +44,9 @@ const QUERY_ERROR_TABLE = {
   NoDataError: { parent: 'QueryError' },
   ExecutionError: { parent: 'QueryError' },
   // 54000 (program_limit_exceeded: `array_fill(1, -1)`, a too long value) is Gel's InvalidValueError.
-  InvalidValueError: {
-    parent: 'ExecutionError',
-    sqlState: '22000',
-    alsoFrom: ['22', 'P0004', '54000'],
-  },
+  InvalidValueError: { parent: 'ExecutionError', sqlState: '22000', alsoFrom: ['22', '54000'] },
+  /** `assert()` found its condition false (Gel's class for it; raised as SQLSTATE P0004). */
+  QueryAssertionError: { parent: 'InvalidValueError', sqlState: 'P0004' },
   DivisionByZeroError: { parent: 'InvalidValueError', sqlState: '22012' },
   // 22015 interval_field_overflow (`<duration>'13074457345618258602us'`): Gel's class for it.
   NumericOutOfRangeError: { parent: 'InvalidValueError', sqlState: '22003', alsoFrom: ['22015'] },
@@ -195,6 +193,7 @@ export const NoDataError = queryErrorClass('NoDataError');
 export const UnsupportedFeatureError = queryErrorClass('UnsupportedFeatureError');
 export const ExecutionError = queryErrorClass('ExecutionError');
 export const InvalidValueError = queryErrorClass('InvalidValueError');
+export const QueryAssertionError = queryErrorClass('QueryAssertionError');
 export const DivisionByZeroError = queryErrorClass('DivisionByZeroError');
 export const NumericOutOfRangeError = queryErrorClass('NumericOutOfRangeError');
 export const IntegrityError = queryErrorClass('IntegrityError');

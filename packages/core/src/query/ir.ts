@@ -244,7 +244,11 @@ export interface TypeCheck extends Base<'TypeCheck'> {
 export interface Assert extends Base<'Assert'> {
   readonly check: 'single' | 'exists' | 'distinct';
   readonly expr: IrExpr;
+  /** The message when none is given, or the literal one. */
   readonly message: string;
+  /** `message := <expression>` other than a literal: an optional str per call (Gel calls the
+   * function once per element of a set of messages; an empty one gives `message`). */
+  readonly messageExpr?: IrExpr;
 }
 
 export interface SortKey {

@@ -627,12 +627,17 @@ describe('runtime errors', () => {
     expect(await sqlState('select (<User><uuid>$id) { name }', { id: id(99) })).toBe('21000');
     expect(await sqlState('select count(<Issue><uuid>$id)', { id: CLOSED })).toBe('21000');
   });
-  test('assert_single, assert_exists, assert_distinct raise 21000', async () => {
+  // Gel's classes: CardinalityViolationError (21000); assert_distinct ConstraintViolationError.
+  test('assert_single and assert_exists raise 21000, assert_distinct 23514', async () => {
     expect(await sqlState('select assert_single(User)')).toBe('21000');
     expect(await sqlState("select assert_exists((select User filter .name = 'Nobody'))")).toBe(
       '21000',
     );
-    expect(await sqlState('select assert_distinct({1, 1})')).toBe('21000');
+    expect(await sqlState('select assert_distinct({1, 1})')).toBe('23514');
+    // Raised even when nothing reads the checked value but its JSON, or the set is empty.
+    expect(await sqlState('select assert_single({1, 2})')).toBe('21000');
+    expect(await sqlState('select assert_exists(<str>{})')).toBe('21000');
+    expect(await sqlState('select User { name, x := assert_exists(.todo) }')).toBe('21000');
   });
   test('the object cast of an existing id of another type fails', async () => {
     expect(await sqlState('select (<Issue><uuid>$id) { name }', { id: RELEASE })).toBe('no error');

@@ -410,7 +410,8 @@ function wholeSets(): Overload[] {
                     a,
                     'assert_distinct violation: expression returned a set with duplicate elements',
                   ),
-                  '21000',
+                  // Gel's ConstraintViolationError (23514, no constraint named).
+                  '23514',
                 ),
               ],
             ],
@@ -638,6 +639,33 @@ function conversions(): Overload[] {
   const out: Overload[] = [
     def('std::to_json', 'str', 'json', (a) => cast(a.at(0), 'jsonb')),
     def('std::to_bytes', 'str', 'bytes', (a) => fn('convert_to', a.at(0), sql.text('UTF8'))),
+    // A json value's text (to_str), as UTF-8.
+    def('std::to_bytes', 'json', 'bytes', (a) =>
+      fn('convert_to', cast(a.at(0), 'text'), sql.text('UTF8')),
+    ),
+    // A UUID's 16 bytes, and back (exactly 16 bytes, else InvalidValueError).
+    def('std::to_bytes', 'uuid', 'bytes', (a) =>
+      fn(
+        'decode',
+        fn('replace', cast(a.at(0), 'text'), sql.text('-'), sql.text('')),
+        sql.text('hex'),
+      ),
+    ),
+    def('std::to_uuid', 'bytes', 'uuid', (a) =>
+      caseWhen(
+        [
+          [
+            sql.bin('<>', fn('octet_length', a.at(0)), num(16)),
+            raise(
+              a.at(0),
+              pgType('uuid'),
+              sql.text('to_uuid(): the argument must be exactly 16 bytes long'),
+            ),
+          ],
+        ],
+        cast(fn('encode', a.at(0), sql.text('hex')), 'uuid'),
+      ),
+    ),
     def('std::to_str', 'bytes', 'str', (a) => fn('convert_from', a.at(0), sql.text('UTF8'))),
     def('std::to_str', 'str', 'str', (a) => a.at(0)),
     // The one JSON format is 'pretty'; any other raises InvalidValueError (22023), as Gel's.
@@ -1501,6 +1529,41 @@ function misc(): Overload[] {
   const b64encode = (a: SqlArgs) => base64(a.at(0));
   const b64decode = (a: SqlArgs) => fn('decode', a.at(0), sql.text('base64'));
   return [
+    // A sequence scalar's PostgreSQL sequence, named by the compiler from `introspect T`
+    // (query/bind/sequence.ts; a caller's own str never reaches these rows).
+    def(
+      'std::sequence_next',
+      'seq: str',
+      'int64',
+      (a) => fn('nextval', cast(a.at(0), 'regclass')),
+      volatile,
+    ),
+    def(
+      'std::sequence_reset',
+      'seq: str',
+      'int64',
+      (a) =>
+        fn(
+          'setval',
+          cast(a.at(0), 'regclass'),
+          sql.scalar(
+            sql.select({
+              targets: [sql.target(sql.col('seqstart'))],
+              from: [sql.table('pg_catalog', 'pg_sequence')],
+              where: sql.bin('=', sql.col('seqrelid'), cast(a.at(0), 'regclass')),
+            }),
+          ),
+          sql.bool(false),
+        ),
+      volatile,
+    ),
+    def(
+      'std::sequence_reset',
+      'seq: str, value: int64',
+      'int64',
+      (a) => fn('setval', cast(a.at(0), 'regclass'), a.at(1), sql.bool(true)),
+      volatile,
+    ),
     def('std::uuid_generate_v4', '', 'uuid', () => fn('gen_random_uuid'), volatile),
     // v1mc is time-ordered in Gel; UUIDv7 is the time-ordered UUID we can make without extensions.
     def('std::uuid_generate_v1mc', '', 'uuid', () => meta('uuid_generate_v7'), volatile),

@@ -36,6 +36,7 @@ export { commonType, implicitDistance, implicitJoin, resolveCast, type Cast } fr
 export {
   defaultCard,
   isStdFunction,
+  isStdSubmodule,
   printSignature,
   resolveFunction,
   resolveOperator,

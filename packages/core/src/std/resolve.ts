@@ -94,6 +94,18 @@ export function isStdFunction(name: string): boolean {
   return STD_FUNCTIONS.has(name);
 }
 
+/** The std library's submodules named by its functions (`std::enc`), as Gel names them. */
+const STD_SUBMODULES: ReadonlySet<string> = new Set(
+  [...STD_FUNCTIONS.keys()]
+    .filter((name) => name.startsWith('std::') && name.split('::').length === 3)
+    .map((name) => name.slice(0, name.lastIndexOf('::'))),
+);
+
+/** Is `module` a submodule of std the table has functions in (`std::enc`)? */
+export function isStdSubmodule(module: string): boolean {
+  return STD_SUBMODULES.has(module);
+}
+
 /** Every std function's qualified name (for "did you mean" hints). */
 export function stdFunctionNames(): readonly string[] {
   return [...STD_FUNCTIONS.keys()];
@@ -662,16 +674,19 @@ function toResolved(
       const rest: SqlExpr[] = [];
       sqlArgs.forEach((value, i) => {
         const p = m.argParams[i] as number;
-        // A set-of parameter of a call that is not an aggregate receives the whole set as an
-        // SQL array (`CallKind`): it converts as an array of the element conversion.
-        const whole = (o.params[p] as Param).typemod === 'set-of' && o.kind !== 'aggregate';
-        const asSet = (t: TypeRef | null): TypeRef | null =>
-          t && whole ? { kind: 'array', element: t } : t;
-        const from = asSet(args[i]?.type ?? null);
-        const to = asSet(paramTypes[p] ?? null);
+        const from = args[i]?.type ?? null;
+        const to = paramTypes[p] ?? null;
+        // A set-of parameter of an element-wise or set-returning form receives the whole set
+        // as an SQL array (model.ts CallKind): it is converted element by element.
+        const asArray = (o.params[p] as Param).typemod === 'set-of' && o.kind !== 'aggregate';
+        const arrayOf = (t: TypeRef): TypeRef => (asArray ? { kind: 'array', element: t } : t);
         // An untyped `{}` gets the parameter's type (PostgreSQL would guess text).
         const converted =
-          from && to ? coerce(value, from, to, env) : to ? sql.cast(value, pgTypeFor(to)) : value;
+          from && to
+            ? coerce(value, arrayOf(from), arrayOf(to), env)
+            : to
+              ? sql.cast(value, pgTypeFor(arrayOf(to)))
+              : value;
         if ((o.params[p] as Param).kind === 'variadic') rest.push(converted);
         else byParam.set(p, converted);
         if (nullable[i]) nullByParam.set(p, true);

@@ -1330,6 +1330,21 @@ describe('functions', () => {
     ],
     ['std::base64_encode', [['bytes', 'aGk=']], 'aGk='],
     ['std::enc::base64_decode', [['str', 'aGk=']], 'aGk='],
+    ['std::enc::base64_encode', [['bytes', 'aGk=']], 'aGk='],
+    ['std::enc::base64_decode', [['str', null]], null],
+    [
+      'std::to_bytes',
+      [['uuid', '77841036-8e35-49ce-b509-2cafa0c25c4f']],
+      'd4QQNo41Sc61CSyvoMJcTw==',
+    ],
+    ['std::to_bytes', [['uuid', null]], null],
+    ['std::to_bytes', [['json', { a: 1 }]], 'eyJhIjogMX0='],
+    [
+      'std::to_uuid',
+      [['bytes', 'd4QQNo41Sc61CSyvoMJcTw==']],
+      '77841036-8e35-49ce-b509-2cafa0c25c4f',
+    ],
+    ['std::to_uuid', [['bytes', null]], null],
     ['std::assert', [['bool', true]], true],
     [
       'std::has_role',
@@ -1561,6 +1576,10 @@ describe('functions', () => {
     ],
     ['std::to_bigint', [['str', 'NaN']], '22P02'],
     ['std::to_decimal', [['str', 'Infinity']], '22P02'],
+    // 10 bytes: InvalidValueError (Gel: `to_uuid(): the argument must be exactly 16 bytes long`).
+    ['std::to_uuid', [['bytes', 'AAAAAAAAAAAAAA==']], '22000'],
+    // Not base64: InvalidValueError (22023).
+    ['std::enc::base64_decode', [['str', '~']], '22023'],
     ['std::to_json', [['str', '{']], '22P02'],
     ['std::to_datetime', [['str', '2024-01-01T00:00:00']], '22007'],
     [
@@ -2350,14 +2369,15 @@ describe('set-returning functions', () => {
     expect(await rowsOf(name, callTypes, args)).toEqual(expected);
   });
 
-  test.each<[string, unknown[]]>([
-    ['std::assert_exists', []],
-    ['std::assert_distinct', [1, 1]],
-  ])('%s of %j raises a cardinality violation (21000)', async (name, items) => {
+  // Gel's classes: CardinalityViolationError (21000), ConstraintViolationError (23514).
+  test.each<[string, unknown[], string]>([
+    ['std::assert_exists', [], '21000'],
+    ['std::assert_distinct', [1, 1], '23514'],
+  ])('%s of %j raises SQLSTATE %s', async (name, items, state) => {
     const { values } = decodeArgs([['array<int64>', items]]);
     const call = resolveFunction(name, [{ type: t('int64') }], { env: ENV });
     const text = `select count(*) from ${printSql(call.sql(values))} as r(v)`;
-    expect(await sqlState(test_.db.query(text))).toBe('21000');
+    expect(await sqlState(test_.db.query(text))).toBe(state);
   });
 });
 

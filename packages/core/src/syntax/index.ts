@@ -12,7 +12,7 @@
  * const [stmt] = ql.parseQuery('select User { name } filter .id = <uuid>$id');
  * ql.printQuery(stmt); // "select User { name } filter .id = <uuid>$id;"
  */
-import { EdgeQLSyntaxError, SchemaSyntaxError } from '../errors';
+import { EdgeQLSyntaxError, SchemaSyntaxError, UnsupportedFeatureError } from '../errors';
 import type { Expr, Schema, Statement, TypeExpr } from './ast';
 import { checkNestingDepth } from './depth';
 import { Parser } from './parser';
@@ -27,19 +27,23 @@ export { MAX_NESTING_DEPTH } from './depth';
 
 // Every entry point bounds the tree's depth (syntax/depth): operator chains such as
 // `1 + 1 + ... + 1` nest without nesting the parser, and every later stage recurses over them.
+// Nesting the parser itself refuses is a syntax error; a query the parser took whole but that is
+// too deep for the compiler's stages is valid EdgeQL svc does not compile (Gel's
+// UnsupportedFeatureError for a query that overflows its compiler).
 function bounded<T>(tree: T, errorClass: typeof EdgeQLSyntaxError): T {
   checkNestingDepth(tree, errorClass);
   return tree;
 }
 
-/** Parses an EdgeQL script: statements separated by `;`. Throws `EdgeQLSyntaxError`. */
+/** Parses an EdgeQL script: statements separated by `;`. Throws `EdgeQLSyntaxError` (and
+ * `UnsupportedFeatureError` for an operator chain too deep to compile). */
 export function parseQuery(text: string): Statement[] {
-  return bounded(new Parser(text).parseScript(), EdgeQLSyntaxError);
+  return bounded(new Parser(text).parseScript(), UnsupportedFeatureError);
 }
 
 /** Parses one EdgeQL expression (or query), e.g. a default or a filter. Throws `EdgeQLSyntaxError`. */
 export function parseExpression(text: string): Expr {
-  return bounded(new Parser(text).parseStandaloneExpression(), EdgeQLSyntaxError);
+  return bounded(new Parser(text).parseStandaloneExpression(), UnsupportedFeatureError);
 }
 
 /** Parses a type expression such as `array<str>` or `A | B`. Throws `EdgeQLSyntaxError`. */

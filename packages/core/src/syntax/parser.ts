@@ -500,11 +500,12 @@ export class Parser {
     }
     const name = this.parseNodeName(true);
     let subtypes: TypeSubtype[] = [];
-    if (full && this.at('<')) subtypes = this.parseTypeArguments();
+    // Quoted subtypes name enum values (`enum<'a', 'b'>`); elsewhere they are not types.
+    if (full && this.at('<')) subtypes = this.parseTypeArguments(name.name === 'enum');
     return create('TypeName', this.spanFrom(start), { name, subtypes });
   }
 
-  protected parseTypeArguments(): TypeSubtype[] {
+  protected parseTypeArguments(quotedNames = true): TypeSubtype[] {
     const open = this.advance();
     if (this.at('>')) {
       return this.fail('parametrized type must have at least one argument', open.start);
@@ -514,6 +515,9 @@ export class Parser {
     for (;;) {
       const start = this.peek().start;
       const token = this.peek();
+      if (token.kind === 'Str' && !quotedNames) {
+        return this.fail('Unexpected type expression', token.start);
+      }
       if (token.kind === 'Str') {
         // `enum<'RED', 'GREEN'>`: Gel reads a quoted value as the name it spells, so the
         // subtype is the same TypeName `enum<RED, GREEN>` gives (printed back as a name).

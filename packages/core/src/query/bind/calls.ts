@@ -32,6 +32,7 @@ import { cardProduct, type ArgMode, type Binding, type Card, type IrExpr } from 
 import type { SchemaIndex } from '../schema-index';
 import { fail, position, type BindContext, type Scope } from './context';
 import { asTypeRef, bindExpr, closest } from './expr';
+import { bindSequenceCall, SEQUENCE_FUNCTIONS } from './sequence';
 import { bindableType, moduleOf, printIrType } from './types';
 
 /** The type of a literal as the parser classified it. */
@@ -90,7 +91,7 @@ function located<T>(span: ql.Span, fn: () => T): T {
   }
 }
 
-function callArg(expr: IrExpr, span: ql.Span, name?: string): CallArg {
+export function callArg(expr: IrExpr, span: ql.Span, name?: string): CallArg {
   const type = expr.type.kind === 'empty' ? null : asTypeRef(expr.type, span);
   return name === undefined ? { type } : { type, name };
 }
@@ -102,7 +103,7 @@ function modesOf(resolved: ResolvedCall): ArgMode[] {
   });
 }
 
-function callNode(name: string, resolved: ResolvedCall, args: IrExpr[]): IrExpr {
+export function callNode(name: string, resolved: ResolvedCall, args: IrExpr[]): IrExpr {
   const card: Card = resolved.card(args.map((a) => a.card));
   return {
     kind: 'Call',
@@ -243,6 +244,7 @@ export function bindCall(ctx: BindContext, scope: Scope, node: ql.FunctionCall):
   for (const name of candidates) {
     const check = ASSERTS[name];
     if (check) return bindAssert(ctx, scope, node, check);
+    if (SEQUENCE_FUNCTIONS.has(name)) return bindSequenceCall(ctx, scope, node, name);
     const defs = ctx.index.functions(name);
     if (defs.length) return inlineFunction(ctx, scope, node, name, defs);
     if (isStdFunction(name)) return bindStdFunction(ctx, scope, node, name);
@@ -302,19 +304,44 @@ function bindAssert(
       : check === 'exists'
         ? 'assert_exists violation: expression returned an empty set'
         : 'assert_distinct violation: expression returned a set with duplicate elements';
+  let messageExpr: IrExpr | undefined;
   for (const arg of node.namedArgs) {
-    if (arg.name !== 'message' || arg.value.kind !== 'Constant' || arg.value.scalar !== 'str') {
-      return fail(QueryError, `assert_${check} takes only \`message := '...'\``, arg.span);
+    if (arg.name !== 'message') {
+      return fail(QueryError, `assert_${check} takes only \`message := ...\``, arg.span);
     }
-    message = arg.value.value;
+    if (arg.value.kind === 'Constant' && arg.value.scalar === 'str') {
+      message = arg.value.value;
+      continue;
+    }
+    // Any other str expression: the call runs once per message (an optional parameter).
+    messageExpr = bindExpr(ctx, scope, arg.value);
+    const t = messageExpr.type;
+    if (t.kind !== 'empty' && !(t.kind === 'scalar' && t.name === 'std::str')) {
+      return fail(
+        InvalidTypeError,
+        `assert_${check}'s message must be a str, not ${printIrType(t)}`,
+        arg.span,
+      );
+    }
   }
-  const card: Card =
+  const own: Card =
     check === 'single'
       ? { min: expr.card.min, max: expr.card.max === 'many' ? 1 : expr.card.max }
       : check === 'exists'
         ? { min: 1, max: expr.card.max === 0 ? 1 : expr.card.max }
         : expr.card;
-  return { kind: 'Assert', type: expr.type, card, check, expr, message };
+  // A set of messages multiplies the calls; an empty one is one call with the default.
+  const card: Card =
+    messageExpr && messageExpr.card.max === 'many' ? { min: own.min, max: 'many' } : own;
+  return {
+    kind: 'Assert',
+    type: expr.type,
+    card,
+    check,
+    expr,
+    message,
+    ...(messageExpr ? { messageExpr } : {}),
+  };
 }
 
 /**

@@ -1134,8 +1134,24 @@ function nestingDepth(type: TypeRef): number {
   return 0;
 }
 
+/** Abstract scalars a value cannot be cast into (Gel: only a concrete type extending one). */
+const GENERIC_SCALARS: ReadonlySet<string> = new Set(['std::sequence']);
+
+/** `<sequence>x`, `<array<sequence>>x`: Gel's QueryError, casting into a generic type. */
+function refuseGenericCast(type: TypeRef, span: ql.Span): void {
+  const visit = (t: TypeRef): void => {
+    if (t.kind === 'scalar' && GENERIC_SCALARS.has(t.name)) {
+      fail(QueryError, `cannot cast into generic scalar type '${t.name}'`, span);
+    }
+    if (t.kind === 'array' || t.kind === 'range') visit(t.element);
+    if (t.kind === 'tuple') for (const e of t.elements) visit(e.type);
+  };
+  visit(type);
+}
+
 function bindTypeCast(ctx: BindContext, scope: Scope, node: ql.TypeCast): IrExpr {
   const type = resolveTypeExpr(ctx.index, scope, node.type);
+  refuseGenericCast(type, node.type.span);
   if (node.expr.kind === 'Parameter') {
     if (ctx.mode !== 'query') {
       return fail(

@@ -20,6 +20,7 @@ import { BindContext, rootScope, type BindMode } from './context';
 import { bindExpr, subjectScope } from './expr';
 import { assertMutationPlacement, containsMutation } from '../mutation-ir';
 import { writesOf } from './mutation';
+import { checkSubjectPrefixes } from './prefix-check';
 import { children } from './statement';
 
 export { MAX_DEPTH, type BindMode } from './context';
@@ -30,6 +31,7 @@ export function bindQuery(index: SchemaIndex, statement: ql.Statement): IrQuery 
   assertMutationPlacement(root, children, (message) => {
     throw new QueryError(message);
   });
+  checkSubjectPrefixes(root);
   return {
     root,
     params: [...ctx.params.values()]

@@ -471,6 +471,10 @@ function bindElement(
   if (onlyFor !== null && step.via === '.' && step.name === 'id') {
     return fail(QueryError, "cannot access property 'id' on a polymorphic shape element", el.span);
   }
+  // An object's identity is not a shape's to define (Gel: `Text { id := <uuid>'...' }`).
+  if (el.compExpr && step.via === '.' && step.name === 'id') {
+    return fail(QueryError, "cannot assign to property 'id'", el.span);
+  }
   let expr: IrExpr;
   if (el.compExpr) {
     if (step.via !== '.' && step.via !== '@') {

@@ -300,8 +300,9 @@ export function children(expr: IrExpr): IrExpr[] {
     case 'Distinct':
     case 'Exists':
     case 'TypeCheck':
-    case 'Assert':
       return [expr.expr];
+    case 'Assert':
+      return expr.messageExpr ? [expr.expr, expr.messageExpr] : [expr.expr];
     case 'SetLiteral':
     case 'ArrayLiteral':
     case 'TupleLiteral':

@@ -22,6 +22,7 @@ import type { IrType } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { fail, unknownName, type Scope } from './context';
 import { checkUnionType } from './union-check';
+import { isStdSubmodule } from '../../std';
 
 const STD_SCALAR_SET: ReadonlySet<string> = new Set(STD_SCALARS);
 
@@ -43,6 +44,8 @@ export function moduleOf(index: SchemaIndex, scope: Scope, module: string, span:
   if (module === '__std__') return 'std';
   // Gel's spelling of the standard library's submodules (`std::cal`, `std::math`).
   if (module.startsWith('std::') && index.modules.has(module.slice(5))) return module.slice(5);
+  // A submodule of the std table's own (`std::enc`): its functions are named under it.
+  if (isStdSubmodule(module)) return module;
   if (!index.modules.has(module))
     fail(UnknownModuleError, `module '${module}' does not exist`, span);
   return module;

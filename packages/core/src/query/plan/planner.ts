@@ -159,6 +159,8 @@ export interface PlanContext extends SourceContext {
 class Planner implements PlanContext {
   private readonly ctes: Cte[] = [];
   private readonly distinctDone = new WeakSet<IrExpr>();
+  /** A Rel's FROM when it holds only one-row volatile subqueries (liftVolatile). */
+  private readonly volatileFrom = new WeakMap<Rel, FromItem | null>();
   private aliasCount = 0;
   private depth = 0;
   readonly access: CompileAccess;
@@ -529,6 +531,10 @@ class Planner implements PlanContext {
               // An element computed in place may be NULL (`<str>.x` of an unset x): no iteration.
               const present = this.presence(iteration);
               if (present) inner.where.push(present);
+              // A value computed in place is evaluated even when the body never reads it (Gel
+              // runs the iterator first: `for _ in assert(...) union (...)` raises).
+              else if (iteration.kind === 'value' && iteration.expr.kind !== 'ColumnRef')
+                inner.where.push(sql.isNull(iteration.expr, true));
             }
             inner.bind(`@${expr.binding.id}`, iteration);
             inner.carried.set(`@${expr.binding.id}`, iteration);
@@ -570,6 +576,7 @@ class Planner implements PlanContext {
         return this.liftIfElse(rel, expr);
       case 'Call':
         if (expr.callKind === 'set-returning') return this.liftSetReturning(rel, expr);
+        if (this.volatileElement(rel, expr)) return this.liftVolatile(rel, expr);
         return this.valueBound(rel, expr);
       case 'Assert':
         return this.liftAssert(rel, expr);
@@ -602,6 +609,54 @@ class Planner implements PlanContext {
     if (expr.type.kind !== 'object' || expr.source.card.max !== 'many') return false;
     const source = pathId(expr.source);
     return source === null || rel.lookup(source) === undefined;
+  }
+
+  /**
+   * An element-wise call of a volatile std form with a value (not object) result, planned where
+   * there is one row so far (no relation joined in `rel` or around it): there an uncorrelated
+   * lateral subquery runs once, as the call should. Where rows are already joined, PostgreSQL
+   * would run an uncorrelated subquery once for all of them, so the call stays in place (its
+   * value and its JSON output each evaluate it). A row expression has no relation to join.
+   */
+  private volatileElement(rel: Rel, expr: Extract<IrExpr, { kind: 'Call' }>): boolean {
+    for (let r: Rel | null = rel; r; r = r.parent)
+      if (r.from !== null && this.volatileFrom.get(r) !== r.from) return false;
+    return (
+      !this.row &&
+      expr.callKind === 'element' &&
+      expr.type.kind !== 'object' &&
+      (expr.overload as ResolvedCall | null)?.volatility === 'Volatile'
+    );
+  }
+
+  /** An element-wise call's SQL over its arguments' values. */
+  private callSql(rel: Rel, expr: Extract<IrExpr, { kind: 'Call' }>): SqlExpr {
+    this.bindShared(rel, expr);
+    const args = expr.args.map((a, i) => this.argValue(rel, a, expr.modes[i] ?? 'element'));
+    return (expr.overload as ResolvedCall).sql(args, expr.args.map(nullable));
+  }
+
+  /**
+   * A volatile call (`sequence_next`, `random()`): computed once in a lateral subquery, so the
+   * element's value and its JSON output read one evaluation (a side effect happens once).
+   */
+  private liftVolatile(rel: Rel, expr: Extract<IrExpr, { kind: 'Call' }>): Bound {
+    const alias = this.fresh('vo');
+    rel.join(
+      'inner',
+      sql.subquery(sql.select({ targets: [sql.target(this.callSql(rel, expr), 'v')] }), alias, {
+        lateral: true,
+      }),
+    );
+    // Still one row: a further volatile call here is lifted the same way.
+    this.volatileFrom.set(rel, rel.from);
+    return {
+      kind: 'value',
+      type: expr.type,
+      expr: sql.col('v', alias),
+      out: null,
+      nullable: expr.card.min === 0,
+    };
   }
 
   private valueBound(rel: Rel, expr: IrExpr): Bound {
@@ -1051,8 +1106,24 @@ class Planner implements PlanContext {
     const { query, columns } = this.rows(rel, expr.expr);
     const alias = this.fresh('as');
     const key = columns.object ? 'id' : 'v';
+    // Gel's classes: assert_single / assert_exists a CardinalityViolationError (21000),
+    // assert_distinct a ConstraintViolationError (23514 with no constraint named).
+    const state = expr.check === 'distinct' ? '23514' : '21000';
+    // A message expression is this call's argument: a set of messages joins here (a call per
+    // message), an empty one is NULL (the default message).
+    const message = expr.messageExpr
+      ? sql.func('coalesce', [
+          this.argValue(
+            rel,
+            expr.messageExpr,
+            expr.messageExpr.card.max === 'many' ? 'element' : 'optional',
+          ),
+          sql.text(expr.message),
+        ])
+      : sql.text(expr.message);
     const raise = (probe: SqlExpr): SqlExpr =>
-      sql.func('raise', [probe, sql.text('21000'), sql.text(expr.message)], 'svc_meta');
+      sql.func('raise', [probe, sql.text(state), message], 'svc_meta');
+    const tooMany = (wrapped: string) => sql.bin('>', sql.col('~n', wrapped), sql.num(1));
     if (expr.check === 'single') {
       const count = sql.agg('count', [sql.star()], { over: { partitionBy: [], orderBy: [] } });
       const wrapped = this.fresh('ck');
@@ -1069,7 +1140,7 @@ class Planner implements PlanContext {
                     kind: 'Case',
                     whens: [
                       {
-                        when: sql.bin('>', sql.col('~n', wrapped), sql.num(1)),
+                        when: tooMany(wrapped),
                         then: raise(sql.col('id', wrapped)),
                       },
                     ],
@@ -1085,7 +1156,7 @@ class Planner implements PlanContext {
                     kind: 'Case',
                     whens: [
                       {
-                        when: sql.bin('>', sql.col('~n', wrapped), sql.num(1)),
+                        when: tooMany(wrapped),
                         then: raise(sql.col('v', wrapped)),
                       },
                     ],
@@ -1094,7 +1165,15 @@ class Planner implements PlanContext {
                   'v',
                 ),
               ]),
-          sql.target(sql.col('~json', wrapped), '~json'),
+          // The output form is checked too: a query reading only the JSON must still raise.
+          sql.target(
+            {
+              kind: 'Case',
+              whens: [{ when: tooMany(wrapped), then: raise(sql.col('~json', wrapped)) }],
+              else: sql.col('~json', wrapped),
+            },
+            '~json',
+          ),
         ],
         from: [sql.subquery(counted, wrapped)],
       });
@@ -1134,11 +1213,14 @@ class Planner implements PlanContext {
       ],
     });
     const rows = this.fresh('r');
+    // exists: a left join, so the check's row stays (and is evaluated) even when PostgreSQL
+    // proves the rows empty while planning (an empty set raises; a non-empty one has no null
+    // row). distinct: an empty set passes, so an inner join.
     const checked = sql.select({
       targets: [sql.target(sql.star(rows))],
       from: [
         sql.join(
-          'inner',
+          expr.check === 'exists' ? 'left' : 'inner',
           sql.subquery(check, probe),
           sql.subquery(query, rows, { lateral: true }),
           sql.bool(true),
@@ -1312,9 +1394,11 @@ class Planner implements PlanContext {
         );
       case 'Call': {
         if (expr.callKind === 'aggregate') return this.aggregate(rel, expr);
-        this.bindShared(rel, expr);
-        const args = expr.args.map((a, i) => this.argValue(rel, a, expr.modes[i] ?? 'element'));
-        return (expr.overload as ResolvedCall).sql(args, expr.args.map(nullable));
+        // A volatile call is evaluated once per element: its value is a lateral column
+        // (liftVolatile), read by both the value and the JSON output.
+        if (this.volatileElement(rel, expr))
+          return (this.lift(rel, expr) as { expr: SqlExpr }).expr;
+        return this.callSql(rel, expr);
       }
       case 'Cast':
         return (expr.overload as Cast).sql(this.value(rel, expr.expr));

@@ -24,6 +24,7 @@ import ast
 import asyncio
 import contextlib
 import importlib.util
+import base64
 import json
 import re
 import sys
@@ -76,6 +77,72 @@ def from_json(value):
         return Record({k: from_json(v) for k, v in value.items()})
     if isinstance(value, list):
         return [from_json(v) for v in value]
+    return value
+
+
+# --- the binary protocol's values ------------------------------------------------------------
+
+TYPE_TOKEN = re.compile(r'\s*([A-Za-z_]\w*(?:::\w+)*|<|>|,|:)')
+
+
+def result_type(text):
+    """svc's printed result type (`tuple<a: std::int64, array<std::json>>`) as a tree:
+    ('scalar', name) | ('array', t) | ('tuple', [(name | None, t)]) | ('other', text)."""
+    tokens = [m.group(1) for m in TYPE_TOKEN.finditer(text)]
+    pos = 0
+
+    def parse():
+        nonlocal pos
+        name = tokens[pos]
+        pos += 1
+        if pos < len(tokens) and tokens[pos] == '<':
+            pos += 1
+            args = []
+            while True:
+                label = None
+                if pos + 1 < len(tokens) and tokens[pos + 1] == ':':
+                    label = tokens[pos]
+                    pos += 2
+                args.append((label, parse()))
+                sep = tokens[pos]
+                pos += 1
+                if sep == '>':
+                    break
+            if name == 'array':
+                return ('array', args[0][1])
+            if name == 'tuple':
+                return ('tuple', args)
+            return ('other', name)
+        return ('scalar', name)
+
+    try:
+        tree = parse()
+        return tree if pos == len(tokens) else ('other', text)
+    except (IndexError, ValueError):
+        return ('other', text)
+
+
+def binary_value(value, t):
+    """A value of svc's JSON result as Gel's binary protocol decodes it in the client: `json`
+    is its text (Python's json.dumps separators are PostgreSQL's jsonb text form), `bytes` are
+    bytes, an unnamed tuple is a Python tuple; other values are as svc's JSON has them."""
+    kind = t[0]
+    if kind == 'scalar' and t[1] == 'std::json':
+        # A json value is never empty here (set elements, array and tuple elements): JSON null
+        # is the text 'null'.
+        return json.dumps(value)
+    if value is None:
+        return None
+    if kind == 'scalar' and t[1] == 'std::bytes' and isinstance(value, str):
+        return base64.b64decode(value)
+    if kind == 'array' and isinstance(value, list):
+        return [binary_value(v, t[1]) for v in value]
+    if kind == 'tuple':
+        elements = t[1]
+        if isinstance(value, list) and all(n is None for n, _ in elements):
+            return tuple(binary_value(v, et) for v, (_, et) in zip(value, elements))
+        if isinstance(value, dict):
+            return {n: binary_value(value.get(n), et) for n, et in elements if n in value}
     return value
 
 
@@ -163,7 +230,7 @@ class Connection:
     def __init__(self, case):
         self.case = case
 
-    async def _run(self, query, args, kwargs, single=False):
+    async def _run(self, query, args, kwargs, single=False, binary=False):
         if kwargs.get('__typenames__'):
             raise NotImplementedError(
                 '__typenames__: the binary protocol\'s type names (__tname__), not in svc\'s JSON')
@@ -173,22 +240,25 @@ class Connection:
         answer = ask({'op': 'query', 'query': query, 'variables': tagged_vars(variables)})
         if 'error' in answer:
             raise_svc(answer['error'])
-        data = from_json(answer['data'])
+        data = answer['data']
+        if binary and answer.get('type'):
+            data = [binary_value(v, result_type(answer['type'])) for v in data]
+        data = from_json(data)
         if single:
             return data[0] if data else None
         return data
 
     async def query(self, query, *args, **kwargs):
-        return await self._run(query, args, kwargs)
+        return await self._run(query, args, kwargs, binary=True)
 
     async def _fetchall(self, query, *args, **kwargs):
-        return await self._run(query, args, kwargs)
+        return await self._run(query, args, kwargs, binary=True)
 
     async def query_single(self, query, *args, **kwargs):
-        return await self._run(query, args, kwargs, single=True)
+        return await self._run(query, args, kwargs, single=True, binary=True)
 
     async def query_required_single(self, query, *args, **kwargs):
-        result = await self._run(query, args, kwargs, single=True)
+        result = await self._run(query, args, kwargs, single=True, binary=True)
         if result is None:
             raise ERRORS['NoDataError']('query returned no data')
         return result

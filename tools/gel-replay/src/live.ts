@@ -23,6 +23,8 @@ export interface LiveSession {
     query: string,
     variables: Record<string, unknown> | undefined,
   ): Promise<{ data: unknown[] | undefined; error: unknown }>;
+  /** The printed result type of a script's last statement (null: not known). */
+  resultType(query: string): string | null;
   /** A transaction inside the test's (a savepoint, the schema state with it). */
   begin(db: Queryable | null): Promise<void>;
   end(db: Queryable | null, rollback: boolean): Promise<void>;
@@ -167,7 +169,8 @@ export class LiveDriver {
         },
       };
     }
-    if (request.op !== 'assert' || request.okOnly) return { data: data ?? [] };
+    if (request.op !== 'assert' || request.okOnly)
+      return { data: data ?? [], type: session.resultType(request.query ?? '') };
     let actual: unknown = data ?? [];
     if (request.implicitLimit) actual = applyImplicitLimit(actual, request.implicitLimit);
     if (request.sort !== undefined && request.sort !== null) sortResults(actual, request.sort);

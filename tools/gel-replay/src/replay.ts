@@ -133,6 +133,8 @@ interface ClassSession {
   /** Applies a DDL statement of the test body (as the SDL it leaves, ddl.ts) in `db`'s
    * transaction; the schema reverts when the test's transaction is rolled back. */
   runDdl(db: Queryable | null, statement: string): Promise<void>;
+  /** The result type svc's compiler gives a statement, printed (null: not known, a server). */
+  resultType(statement: string): string | null;
   /** The schema state, to put back when a step's savepoint is rolled back. */
   mark(): unknown;
   restore(mark: unknown): void;
@@ -221,6 +223,13 @@ async function localSession(
     return {
       runStep,
       runDdl,
+      resultType: (statement) => {
+        try {
+          return compile(schema, statement).resultType;
+        } catch {
+          return null;
+        }
+      },
       mark: () => [currentSdl, schema],
       restore(mark) {
         [currentSdl, schema] = mark as [string, Schema];
@@ -309,6 +318,7 @@ async function serverSession(
         `DDL in a test body is replayed only locally: ${statement.slice(0, 60)}`,
       );
     },
+    resultType: () => null,
     mark: () => null,
     restore: () => {},
     // A server gives no transaction to roll back: a class's tests see each other's writes.
@@ -387,6 +397,13 @@ async function runLive(
           },
           script: (db, query, variables) =>
             runScript(session, db, { query, ...(variables ? { variables } : {}) }, state),
+          resultType: (query) => {
+            const last = splitStatements(query).at(-1);
+            if (last === undefined) return null;
+            return session.resultType(
+              state.module === null ? last : withModule(state.module, last),
+            );
+          },
           className: (error) => {
             const type = (error as { type?: unknown })?.type;
             if (typeof type === 'string') return type;

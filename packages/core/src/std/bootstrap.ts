@@ -260,6 +260,16 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
     'plpgsql',
     false,
   ),
+  // The same for a json element: JSON null is a json value, only a missing element fails.
+  fn(
+    'json_element_present(jsonb, text)',
+    'jsonb',
+    `begin if $1 is null then
+       raise exception using errcode = '22000', message = $2 || 'invalid null value in cast'; end if;
+       return $1; end`,
+    'plpgsql',
+    false,
+  ),
   // `<E>str` for an enum E: a label of E ($2) or 22P02 (InvalidValueError) naming E ($3), as
   // Gel words it; the DOMAIN's own check would be a 23514 constraint violation.
   fn(

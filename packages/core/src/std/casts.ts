@@ -496,12 +496,13 @@ function tupleFromJson(
 ): (j: SqlExpr) => SqlExpr {
   const json: TypeRef = { kind: 'scalar', name: 'std::json' };
   return (j) => {
-    // Each element must be there and not JSON null (Gel), unlike the tuple itself.
+    // Each element must be there and, unless it is a json, not JSON null (Gel), unlike the
+    // tuple itself.
     const element = (key: SqlExpr, type: TypeRef, name: string): SqlExpr => {
       const cast = findCast(json, type, env);
       if (!cast) return cannotCast(json, type);
       const present = sql.func(
-        'json_element_not_null',
+        isJson(type, env) ? 'json_element_present' : 'json_element_not_null',
         [
           sql.bin('->', j, key),
           sql.text(
@@ -518,24 +519,19 @@ function tupleFromJson(
     );
     const named = to.elements.every((e) => e.name !== null);
     const type = sql.func('jsonb_typeof', [j]);
+    // A named tuple reads its elements by name, from an object; in an array they are missing
+    // (Gel's cast; a parameter may send a named tuple by position: std/params).
+    const byName = () =>
+      sql.func(
+        'jsonb_build_array',
+        to.elements.map((e) => element(sql.text(e.name as string), e.type, e.name as string)),
+      );
     return {
       kind: 'Case',
       whens: [
         { when: sql.or(sql.isNull(j), sql.bin('=', type, sql.text('null'))), then: sql.null() },
-        { when: sql.bin('=', type, sql.text('array')), then: byPosition },
-        ...(named
-          ? [
-              {
-                when: sql.bin('=', type, sql.text('object')),
-                then: sql.func(
-                  'jsonb_build_array',
-                  to.elements.map((e) =>
-                    element(sql.text(e.name as string), e.type, e.name as string),
-                  ),
-                ),
-              },
-            ]
-          : []),
+        { when: sql.bin('=', type, sql.text('array')), then: named ? byName() : byPosition },
+        ...(named ? [{ when: sql.bin('=', type, sql.text('object')), then: byName() }] : []),
       ],
       else: raise(
         j,

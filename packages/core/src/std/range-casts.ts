@@ -170,6 +170,24 @@ export function rangeFromJson(
             sql.bin('||', sql.text('expected JSON object or null; got JSON '), type),
           ),
         },
+        // A flag given must be a JSON boolean or null (`"empty": 1` is not true).
+        ...(['inc_lower', 'inc_upper', 'empty'] as const).map((name) => {
+          const kind = sql.func('jsonb_typeof', [field(name)]);
+          return {
+            when: sql.and(
+              sql.isNull(field(name), true),
+              sql.bin('<>', kind, sql.text('boolean')),
+              sql.bin('<>', kind, sql.text('null')),
+            ),
+            then: fail(
+              sql.bin(
+                '||',
+                sql.text(`in range parameter '${name}', expected JSON boolean or null; got JSON `),
+                kind,
+              ),
+            ),
+          };
+        }),
         {
           when: missing('inc_lower'),
           then: fail(sql.text(`${RANGE_JSON} must include an 'inc_lower' boolean property`)),

@@ -230,6 +230,30 @@ function temporal(): Row[] {
     ok(op('-', rd('P1M')), ['P-1M'], { never: SIGN }),
     ok(op('-', dd('P3D'), dd('P1D')), ['P2D'], { never: DURATIONS }),
     ok(op('-', dd('P3D')), ['P-3D'], { never: SIGN }),
+    // local_date with a duration or relative_duration is a local_datetime (Gel's cal.edgeql).
+    ok(op('+', ld('2024-01-31'), rd('P1M')), ['2024-02-29T00:00:00']),
+    ok(op('+', ld('2024-01-31'), rd('P1DT2H')), ['2024-02-01T02:00:00']),
+    fails(op('+', ld('9999-12-31'), rd('P1D')), 'InvalidValueError'),
+    ok(op('+', rd('PT2H'), ld('2024-01-31')), ['2024-01-31T02:00:00']),
+    fails(op('+', rd('P1D'), ld('9999-12-31')), 'InvalidValueError'),
+    ok(op('+', ld('2024-01-31'), dur('PT25H')), ['2024-02-01T01:00:00']),
+    fails(op('+', ld('9999-12-31'), dur('PT24H')), 'InvalidValueError'),
+    ok(op('+', dur('PT1H'), ld('2024-01-31')), ['2024-01-31T01:00:00']),
+    fails(op('+', dur('PT24H'), ld('9999-12-31')), 'InvalidValueError'),
+    ok(op('-', ld('2024-03-31'), rd('P1M')), ['2024-02-29T00:00:00']),
+    fails(op('-', ld('0001-01-01'), rd('P1D')), 'InvalidValueError'),
+    ok(op('-', ld('2024-03-01'), dur('PT1H')), ['2024-02-29T23:00:00']),
+    fails(op('-', ld('0001-01-01'), dur('PT1H')), 'InvalidValueError'),
+    // duration with relative_duration is a relative_duration; past PostgreSQL's interval range
+    // (microseconds in an int64): InvalidValueError, as in Gel (the same interval arithmetic).
+    ok(op('+', dur('PT1H'), rd('P1M')), ['P1MT1H']),
+    fails(op('+', dur('PT2562047788H'), rd('PT2562047788H')), 'InvalidValueError'),
+    ok(op('+', rd('P1M'), dur('PT1H')), ['P1MT1H']),
+    fails(op('+', rd('PT2562047788H'), dur('PT2562047788H')), 'InvalidValueError'),
+    ok(op('-', dur('PT1H'), rd('P1M')), ['P-1MT1H']),
+    fails(op('-', dur('PT-2562047788H'), rd('PT2562047788H')), 'InvalidValueError'),
+    ok(op('-', rd('P1M'), dur('PT1H')), ['P1MT-1H']),
+    fails(op('-', rd('PT-2562047788H'), dur('PT2562047788H')), 'InvalidValueError'),
   ];
 }
 

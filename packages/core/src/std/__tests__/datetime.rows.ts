@@ -76,6 +76,38 @@ export const DATETIME_ROWS: readonly Row[] = [
   fails(f('std::duration_get', dur, `'fortnight'`), 'InvalidValueError'),
   ok(f('std::duration_truncate', dur, `'hours'`), ['PT1H']),
   fails(f('std::duration_truncate', dur, `'days'`), 'InvalidValueError'),
+  // Gel's documented and tested values (datetime.rst, test_edgeql_functions duration_get /
+  // duration_truncate / datetime_get); a unit the type does not have: InvalidValueError.
+  ok(
+    f('std::datetime_get', `<cal::local_datetime>'2018-05-07T15:01:22.306916'`, `'epochseconds'`),
+    [1525705282.306916],
+  ),
+  ok(f('std::datetime_get', `<cal::local_datetime>'2018-05-07T15:01:22.306916'`, `'doy'`), [127]),
+  fails(f('std::datetime_get', ldt, `'timezone_hour'`), 'InvalidValueError'),
+  ok(f('std::duration_get', `<cal::relative_duration>'400 months'`, `'year'`), [33]),
+  ok(
+    f('std::duration_get', `<cal::relative_duration>'1 month 20 days 30 hours'`, `'totalseconds'`),
+    [4428000],
+  ),
+  fails(f('std::duration_get', `<cal::relative_duration>'PT1H'`, `'epoch'`), 'InvalidValueError'),
+  ok(f('std::duration_get', `<cal::date_duration>'400 months'`, `'month'`), [4]),
+  ok(f('std::duration_get', `<cal::date_duration>'13 months 12 days'`, `'day'`), [12]),
+  ok(f('std::duration_get', `<cal::date_duration>'2 days'`, `'totalseconds'`), [172800]),
+  fails(f('std::duration_get', `<cal::date_duration>'2 days'`, `'hour'`), 'InvalidValueError'),
+  ok(f('std::duration_truncate', `<cal::relative_duration>'400 months'`, `'years'`), ['P33Y']),
+  ok(f('std::duration_truncate', `<cal::relative_duration>'400 months'`, `'decades'`), ['P30Y']),
+  ok(f('std::duration_truncate', `<cal::relative_duration>'15:01:22.306916'`, `'minutes'`), [
+    'PT15H1M',
+  ]),
+  fails(
+    f('std::duration_truncate', `<cal::relative_duration>'P1312Y'`, `'fortnight'`),
+    'InvalidValueError',
+  ),
+  ok(f('std::duration_truncate', `<cal::date_duration>'P1312Y'`, `'centuries'`), ['P1300Y']),
+  fails(
+    f('std::duration_truncate', `<cal::date_duration>'P1312Y'`, `'hours'`),
+    'InvalidValueError',
+  ),
   ok(f('cal::time_get', lt, `'minutes'`), [5]),
   fails(f('cal::time_get', lt, `'year'`), 'InvalidValueError'),
   ok(f('cal::date_get', ld, `'day'`), [3]),

@@ -10,8 +10,8 @@
  * The row's call is bound by the binder: the overload (or cast) it resolves to is the one the row
  * covers, so the coverage check (coverage.test.ts) needs no hand-written signature.
  *
- * Empty input is derived, not written: the first argument whose parameter is a singleton is
- * replaced by `<T>{}` (T its bound type); an element-wise call then gives `[]`, an aggregate its
+ * Empty input is derived, not written: the first argument whose parameter is a singleton (not a
+ * named argument, not `introspect T`) is replaced by `<T>{}` (T its bound type); an element-wise call then gives `[]`, an aggregate its
  * identity (`empty:` on the row when that is not `[]`), a cast `[]`.
  *
  * Which overloads can fail is stated per overload, never guessed: every overload has either a
@@ -39,12 +39,16 @@ import type { Overload } from '../model';
 import type { ResolvedCall } from '../resolve';
 import { printSignature, stdFunctionOverloads } from '../resolve';
 
-/** The schema every std result test runs against: an enum and a constrained scalar. */
+/** The schema every std result test runs against: an enum, constrained scalars, and sequences
+ * (`sequence_next` / `sequence_reset` take `introspect T` of one; math.rows.ts). */
 export const STD_TEST_SDL = `
 module default {
   scalar type Color extending enum<Red, Green, Blue>;
   scalar type Short extending str { constraint max_len_value(3); };
   scalar type Small extending int64 { constraint max_value(9); };
+  scalar type Counter extending sequence;
+  scalar type Ticket extending sequence;
+  scalar type Spent extending sequence;
 }
 `;
 
@@ -209,7 +213,10 @@ export function emptyVariant(
 ): { call: CallSpec; expect: readonly unknown[] } | null {
   const kind = cov.overload?.kind ?? 'element';
   const wanted = kind === 'aggregate' ? 'set-of' : 'singleton';
-  let index = cov.argMods.findIndex((m, i) => m === wanted && !row.call.args[i]?.includes(':='));
+  // Named arguments and `introspect T` (sequence_next's type, not a value) are kept.
+  const kept = (arg: string | undefined) =>
+    arg !== undefined && (arg.includes(':=') || arg.startsWith('introspect '));
+  let index = cov.argMods.findIndex((m, i) => m === wanted && !kept(row.call.args[i]));
   if (index < 0 && kind === 'set-returning') index = cov.argMods.findIndex((m) => m === 'set-of');
   if (index < 0) return null;
   const type = cov.argTypes[index];

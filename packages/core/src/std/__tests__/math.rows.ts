@@ -1,9 +1,11 @@
 /**
  * std/__tests__/math.rows: numbers (round, abs, ceil, floor, sqrt, ln, lg, log, exp, trigonometry),
- * bitwise functions, and the generators (random, math::pi, math::e, uuid_generate_*).
+ * bitwise functions, the generators (random, math::pi, math::e, uuid_generate_*) and sequences
+ * (sequence_next / sequence_reset).
  * Failing inputs: outside the function's domain (sqrt / ln / lg of negatives, log base 1, asin
  * past ±1, trigonometry of infinity), a result out of range (abs of the least int, exp of a
- * large number), a negative shift: InvalidValueError or its subclasses.
+ * large number), a negative shift, a sequence reset below its minimum or advanced past its
+ * maximum: InvalidValueError or its subclasses.
  */
 import { f, fails, ok, type Row } from './harness';
 
@@ -94,6 +96,19 @@ export const MATH_ROWS: readonly Row[] = [
   ok(f('std::uuid_generate_v4'), ['<uuid>'], { never: GENERATOR }),
   ok(f('std::uuid_generate_v1mc'), ['<uuid>'], { never: GENERATOR }),
   ok(f('std::uuid_generate_v7'), ['<uuid>'], { never: GENERATOR }),
+  // Sequences (harness STD_TEST_SDL), one per row whose result depends on its state: the ok rows
+  // run in one batch before the failing ones, so Spent is at int64's maximum when
+  // `sequence_next(introspect Spent)` runs. Counter: resets (Gel's sequence.rst: reset gives the
+  // start, 1; a value below the sequence's minimum, 1, is out of range); Ticket: next, fresh.
+  ok(f('std::sequence_next', 'introspect Ticket'), [1]),
+  ok(f('std::sequence_reset', 'introspect Counter'), [1], {
+    never: "resets to the sequence's own start value, always within its bounds",
+  }),
+  ok(f('std::sequence_reset', 'introspect Counter', '22'), [22]),
+  fails(f('std::sequence_reset', 'introspect Counter', '0'), 'NumericOutOfRangeError'),
+  // int64's maximum, as the JSON result parses (a double).
+  ok(f('std::sequence_reset', 'introspect Spent', '9223372036854775807'), [2 ** 63]),
+  fails(f('std::sequence_next', 'introspect Spent'), 'InvalidValueError'),
   ...(['int16', 'int32', 'int64'] as const).flatMap((t): Row[] => {
     const v = (n: number) => `<${t}>${n}`;
     return [

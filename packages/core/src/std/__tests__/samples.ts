@@ -1,6 +1,6 @@
 /**
  * std/__tests__/samples: two ordered values of every std scalar and of the polymorphic kinds (enum,
- * array, tuple, range), as EdgeQL text with their JSON result form: `lo` < `hi`.
+ * array, tuple, range, multirange), as EdgeQL text with their JSON result form: `lo` < `hi`.
  */
 export interface Sample {
   /** The type as EdgeQL names it. */
@@ -77,7 +77,8 @@ export const SCALAR_SAMPLES: readonly Sample[] = [
   s('cal::date_duration', `<cal::date_duration>'P1D'`, `<cal::date_duration>'P2D'`, 'P1D', 'P2D'),
 ];
 
-/** The polymorphic kinds the comparison operators take (`anyenum`, arrays, tuples, ranges). */
+/** The polymorphic kinds the comparison operators take (`anyenum`, arrays, tuples, ranges,
+ * multiranges). */
 export const POLY_SAMPLES: readonly Sample[] = [
   s('default::Color', `<Color>'Red'`, `<Color>'Green'`, 'Red', 'Green'),
   s('array<std::int64>', '[1, 2]', '[1, 3]', [1, 2], [1, 3]),
@@ -88,6 +89,20 @@ export const POLY_SAMPLES: readonly Sample[] = [
     'range(2, 5)',
     { lower: 1, upper: 5, inc_lower: true, inc_upper: false },
     { lower: 2, upper: 5, inc_lower: true, inc_upper: false },
+  ),
+  // Multiranges order range by range (Gel's std/31-rangefuncs, as PostgreSQL's).
+  s(
+    'multirange<std::int64>',
+    'multirange([range(1, 3), range(5, 7)])',
+    'multirange([range(1, 3), range(6, 7)])',
+    [
+      { lower: 1, upper: 3, inc_lower: true, inc_upper: false },
+      { lower: 5, upper: 7, inc_lower: true, inc_upper: false },
+    ],
+    [
+      { lower: 1, upper: 3, inc_lower: true, inc_upper: false },
+      { lower: 6, upper: 7, inc_lower: true, inc_upper: false },
+    ],
   ),
 ];
 

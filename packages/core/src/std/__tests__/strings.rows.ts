@@ -1,9 +1,11 @@
 /**
  * std/__tests__/strings.rows: str and bytes functions, regular expressions, to_str and the parsers
- * (to_int16 ... to_bigint, to_json, to_bytes), base64, has_role, fts::with_options.
+ * (to_int16 ... to_bigint, to_json, to_bytes, to_uuid), the bytes <-> integer conversions with
+ * std::Endian, bit_count of bytes, base64, has_role, fts::with_options.
  * Failing inputs: an invalid regular expression (InvalidValueError), a count past int32 (the
- * SQL forms' `::integer`), bytes that are not UTF-8, text that is not a number, and Gel's rule
- * that a given `fmt` must be a non-empty string (InvalidValueError).
+ * SQL forms' `::integer`), bytes that are not UTF-8, text that is not a number, bytes of the
+ * wrong length for to_uuid / to_int16 / to_int32 / to_int64, and Gel's rule that a given `fmt`
+ * must be a non-empty string (InvalidValueError).
  */
 import { f, fails, ok, type Row } from './harness';
 
@@ -54,9 +56,25 @@ export const STRING_ROWS: readonly Row[] = [
   fails(f('std::str_pad_start', `'7'`, '9223372036854775807'), 'NumericOutOfRangeError'),
   ok(f('std::str_pad_end', `'7'`, '3'), ['7  ']),
   fails(f('std::str_pad_end', `'7'`, '9223372036854775807', `'0'`), 'NumericOutOfRangeError'),
+  // The deprecated names (Gel: str_trim_start / str_trim_end / str_pad_start / str_pad_end).
+  ok(f('std::str_ltrim', `'  x  '`), ['x  '], { never: TOTAL }),
+  ok(f('std::str_ltrim', `'xxaxx'`, `'x'`), ['axx']),
+  ok(f('std::str_rtrim', `'  x  '`), ['  x'], { never: TOTAL }),
+  ok(f('std::str_rtrim', `'xxaxx'`, `'x'`), ['xxa']),
+  ok(f('std::str_lpad', `'7'`, '3', `'0'`), ['007']),
+  ok(f('std::str_lpad', `'7'`, '3'), ['  7']),
+  fails(f('std::str_lpad', `'7'`, '9223372036854775807'), 'NumericOutOfRangeError'),
+  ok(f('std::str_rpad', `'7'`, '3', `'0'`), ['700']),
+  ok(f('std::str_rpad', `'7'`, '3'), ['7  ']),
+  fails(f('std::str_rpad', `'7'`, '9223372036854775807'), 'NumericOutOfRangeError'),
   ok(f('std::str_split', `'a,b'`, `','`), [['a', 'b']], { never: TOTAL }),
   ok(f('std::str_split', `'ab'`, `''`), [['a', 'b']]),
   ok(f('std::array_join', `['a', 'b']`, `'-'`), ['a-b'], { never: TOTAL }),
+  // b'one, two, three', b'' (Gel's test_edgeql_functions_array_join).
+  ok(f('std::array_join', `[b'one', b'two', b'three']`, `b', '`), ['b25lLCB0d28sIHRocmVl'], {
+    never: TOTAL,
+  }),
+  ok(f('std::array_join', `<array<bytes>>[]`, `b', '`), ['']),
   ok(f('std::re_test', `'a.c'`, `'xabcx'`), [true]),
   fails(f('std::re_test', BAD_RE, `'x'`), 'InvalidValueError'),
   ok(f('std::re_match', `'(\\\\d+)-(\\\\d+)'`, `'x 12-34'`), [['12', '34']]),
@@ -70,6 +88,46 @@ export const STRING_ROWS: readonly Row[] = [
   ok(f('std::to_json', `'{"a": [1, null]}'`), [{ a: [1, null] }]),
   fails(f('std::to_json', `'{a: 1}'`), 'InvalidValueError'),
   ok(f('std::to_bytes', `'hé'`), ['aMOp'], { never: 'every str is valid UTF-8' }),
+  // Gel's documented values (bytes.rst, uuid.rst, numbers.rst), as base64: b'{"a": 1}',
+  // 92673afc-9c4f-42b3-8273-afe0053f0f48's 16 bytes, b'\x00\x1f', b'\x1f\x00',
+  // b'\x00\x00\x00\x1f', b'\x01\xb6\x9bK\xac\xd0_\x15' and its reverse.
+  ok(f('std::to_bytes', `to_json('{"a": 1}')`), ['eyJhIjogMX0='], {
+    never: 'json text is valid UTF-8',
+  }),
+  ok(
+    f('std::to_bytes', `<uuid>'92673afc-9c4f-42b3-8273-afe0053f0f48'`),
+    ['kmc6/JxPQrOCc6/gBT8PSA=='],
+    { never: 'every uuid is 16 bytes' },
+  ),
+  ok(f('std::to_bytes', '<int16>31', 'Endian.Big'), ['AB8='], { never: TOTAL }),
+  ok(f('std::to_bytes', '<int16>31', 'Endian.Little'), ['HwA=']),
+  ok(f('std::to_bytes', '<int32>31', 'Endian.Big'), ['AAAAHw=='], { never: TOTAL }),
+  ok(f('std::to_bytes', '<int32>31', 'Endian.Little'), ['HwAAAA==']),
+  ok(f('std::to_bytes', '123456789123456789', 'Endian.Big'), ['AbabS6zQXxU='], { never: TOTAL }),
+  ok(f('std::to_bytes', '123456789123456789', 'Endian.Little'), ['FV/QrEubtgE=']),
+  ok(
+    f(
+      'std::to_uuid',
+      `b'\\x92\\x67\\x3a\\xfc\\x9c\\x4f\\x42\\xb3\\x82\\x73\\xaf\\xe0\\x05\\x3f\\x0f\\x48'`,
+    ),
+    ['92673afc-9c4f-42b3-8273-afe0053f0f48'],
+  ),
+  fails(f('std::to_uuid', `b'\\x92\\x67'`), 'InvalidValueError'),
+  ok(f('std::to_int16', `b'\\x00\\x07'`, 'Endian.Big'), [7]),
+  ok(f('std::to_int16', `b'\\x07\\x00'`, 'Endian.Little'), [7]),
+  ok(f('std::to_int16', `b'\\xff\\xfe'`, 'Endian.Big'), [-2]),
+  fails(f('std::to_int16', `b'\\x01'`, 'Endian.Big'), 'InvalidValueError'),
+  ok(f('std::to_int32', `b'\\x00\\x00\\x00\\x07'`, 'Endian.Big'), [7]),
+  ok(f('std::to_int32', `b'\\x07\\x00\\x00\\x00'`, 'Endian.Little'), [7]),
+  fails(f('std::to_int32', `b'\\x00\\x07'`, 'Endian.Big'), 'InvalidValueError'),
+  ok(f('std::to_int64', `b'\\x00\\x00\\x00\\x00\\x01\\x02\\x03\\x04'`, 'Endian.Big'), [16909060]),
+  ok(
+    f('std::to_int64', `b'\\x04\\x03\\x02\\x01\\x00\\x00\\x00\\x00'`, 'Endian.Little'),
+    [16909060],
+  ),
+  fails(f('std::to_int64', `b'\\x00\\x07'`, 'Endian.Big'), 'InvalidValueError'),
+  ok(f('std::bit_count', `b'\\xff\\xff'`), [16], { never: TOTAL }),
+  ok(f('std::bit_count', `b''`), [0]),
   ok(f('std::to_str', `b'hi'`), ['hi']),
   fails(f('std::to_str', `b'\\xff'`), 'InvalidValueError'),
   ok(f('std::to_str', `'x'`), ['x'], { never: 'the identity' }),

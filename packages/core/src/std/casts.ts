@@ -473,7 +473,7 @@ function tupleCast(
     sql: (v) => ({
       kind: 'Case',
       whens: [{ when: sql.isNull(v), then: sql.null() }],
-      else: sql.func(
+      else: sql.jsonBuild(
         'jsonb_build_array',
         to.elements.map((e, i) =>
           storedJson(
@@ -512,7 +512,7 @@ function tupleFromJson(
       );
       return storedJson(type, cast.sql(present), env);
     };
-    const byPosition = sql.func(
+    const byPosition = sql.jsonBuild(
       'jsonb_build_array',
       to.elements.map((e, i) => element(sql.num(i), e.type, e.name ?? String(i))),
     );
@@ -527,7 +527,7 @@ function tupleFromJson(
           ? [
               {
                 when: sql.bin('=', type, sql.text('object')),
-                then: sql.func(
+                then: sql.jsonBuild(
                   'jsonb_build_array',
                   to.elements.map((e) =>
                     element(sql.text(e.name as string), e.type, e.name as string),

@@ -177,10 +177,7 @@ describe('compileScalar: checks and indexes', () => {
       "exists .name and not (.name like 'x%')",
       `case when (("name" is not null) is null) or ((not ("name" like ('x%'::text))) is null) then null::boolean else ("name" is not null) and (not ("name" like ('x%'::text))) end`,
     ],
-    [
-      '.qty in {1, 2, 3}',
-      `"qty" = any(ARRAY[1::bigint, 2::bigint, 3::bigint])`,
-    ],
+    ['.qty in {1, 2, 3}', `"qty" = any(ARRAY[1::bigint, 2::bigint, 3::bigint])`],
     ['.price ?= 1.5', `"price" is not distinct from ('1.5'::double precision)`],
     [
       '.price % 2.0',
@@ -238,9 +235,7 @@ describe('compileScalar: checks and indexes', () => {
   });
 
   it('a set literal on the right of `in` is an array of its values', () => {
-    expect(compile(".name in {'a', 'b'}", row)).toBe(
-      `"name" = any(ARRAY['a'::text, 'b'::text])`,
-    );
+    expect(compile(".name in {'a', 'b'}", row)).toBe(`"name" = any(ARRAY['a'::text, 'b'::text])`);
   });
 
   it.each([

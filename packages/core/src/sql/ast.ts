@@ -319,6 +319,46 @@ function boolOp(op: 'and' | 'or', args: readonly SqlExpr[]): SqlExpr {
 
 type Optional<T, K extends keyof T> = Omit<T, K | 'kind'> & Partial<Pick<T, K>>;
 
+/** PostgreSQL passes at most this many arguments to a function (FUNC_MAX_ARGS; SQLSTATE 54023). */
+export const MAX_FUNCTION_ARGS = 100;
+
+/** The JSON constructors `jsonBuild` splits. */
+export type JsonBuildFunction =
+  | 'json_build_object'
+  | 'jsonb_build_object'
+  | 'json_build_array'
+  | 'jsonb_build_array';
+
+/**
+ * `name(args)` for a JSON constructor of any size. Up to MAX_FUNCTION_ARGS arguments it is that
+ * one call; past it the arguments are split into calls of at most MAX_FUNCTION_ARGS (whole
+ * key/value pairs for objects) joined in order: jsonb chunks with `||` (arrays append, objects
+ * merge), json chunks through their text — every chunk but the last loses its closing bracket,
+ * every chunk but the first its opening one, joined by `, ` and cast back to json — so key order
+ * (and duplicate keys) of a json object stay as one call would write them.
+ */
+export function jsonBuild(name: JsonBuildFunction, args: readonly SqlExpr[]): SqlExpr {
+  if (args.length <= MAX_FUNCTION_ARGS) return sql.func(name, args);
+  const object = name.endsWith('_object');
+  if (object && args.length % 2 !== 0) throw new Error(`${name}: an odd number of arguments`);
+  const chunks: SqlExpr[] = [];
+  for (let i = 0; i < args.length; i += MAX_FUNCTION_ARGS)
+    chunks.push(sql.func(name, args.slice(i, i + MAX_FUNCTION_ARGS)));
+  if (name.startsWith('jsonb')) {
+    return chunks.reduce((acc, c) => sql.bin('||', acc, c));
+  }
+  const text = pgType('text');
+  const last = chunks.length - 1;
+  const pieces = chunks.map((c, i) => {
+    let t = sql.cast(c, text);
+    if (i < last) t = sql.func('left', [t, sql.num(-1)]);
+    if (i > 0) t = sql.func('substr', [t, sql.num(2)]);
+    return t;
+  });
+  const joined = pieces.reduce((acc, p) => sql.bin('||', sql.bin('||', acc, sql.text(', ')), p));
+  return sql.cast(joined, pgType('json'));
+}
+
 export const sql = {
   col: (name: string, table: string | null = null): SqlExpr => ({ kind: 'ColumnRef', table, name }),
   text: (value: string): SqlExpr => ({ kind: 'Literal', type: 'text', value }),
@@ -336,6 +376,8 @@ export const sql = {
     name,
     args,
   }),
+  /** A JSON constructor call of any size (`jsonBuild`): split past MAX_FUNCTION_ARGS. */
+  jsonBuild: (name: JsonBuildFunction, args: readonly SqlExpr[]): SqlExpr => jsonBuild(name, args),
   /** An aggregate or window call: `sql.agg('json_agg', [x], { orderBy: [...] })`. */
   agg: (
     name: string,

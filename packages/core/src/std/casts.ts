@@ -473,7 +473,7 @@ function tupleCast(
     sql: (v) => ({
       kind: 'Case',
       whens: [{ when: sql.isNull(v), then: sql.null() }],
-      else: sql.func(
+      else: sql.jsonBuild(
         'jsonb_build_array',
         to.elements.map((e, i) =>
           storedJson(
@@ -513,7 +513,7 @@ function tupleFromJson(
       );
       return storedJson(type, cast.sql(present), env);
     };
-    const byPosition = sql.func(
+    const byPosition = sql.jsonBuild(
       'jsonb_build_array',
       to.elements.map((e, i) => element(sql.num(i), e.type, e.name ?? String(i))),
     );
@@ -522,7 +522,7 @@ function tupleFromJson(
     // A named tuple reads its elements by name, from an object; in an array they are missing
     // (Gel's cast; a parameter may send a named tuple by position: std/params).
     const byName = () =>
-      sql.func(
+      sql.jsonBuild(
         'jsonb_build_array',
         to.elements.map((e) => element(sql.text(e.name as string), e.type, e.name as string)),
       );

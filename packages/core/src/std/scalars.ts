@@ -317,7 +317,7 @@ function positionalTuples(type: TypeRef, j: SqlExpr): SqlExpr {
   }
   if (type.kind !== 'tuple') return j;
   const build = (key: (name: string | null, i: number) => SqlExpr) =>
-    sql.func(
+    sql.jsonBuild(
       'jsonb_build_array',
       type.elements.map((e, i) => positionalTuples(e.type, sql.bin('->', j, key(e.name, i)))),
     );
@@ -587,11 +587,11 @@ export function jsonOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
       // `()` has no names: an empty array, as Gel writes it.
       const named = type.elements.length > 0 && type.elements.every((e) => e.name !== null);
       const built = named
-        ? sql.func(
+        ? sql.jsonBuild(
             'json_build_object',
             type.elements.flatMap((e, i) => [sql.text(e.name as string), parts[i] as SqlExpr]),
           )
-        : sql.func('json_build_array', parts);
+        : sql.jsonBuild('json_build_array', parts);
       return nullIfNull(value, built);
     }
     case 'array': {

@@ -47,11 +47,11 @@ export function resultJson(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr
       );
       const named = type.elements.length > 0 && type.elements.every((e) => e.name !== null);
       const built = named
-        ? sql.func(
+        ? sql.jsonBuild(
             'json_build_object',
             type.elements.flatMap((e, i) => [sql.text(e.name as string), parts[i] as SqlExpr]),
           )
-        : sql.func('json_build_array', parts);
+        : sql.jsonBuild('json_build_array', parts);
       return nullIfNull(value, built);
     }
     case 'array': {

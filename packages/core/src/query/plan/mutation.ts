@@ -1634,7 +1634,7 @@ export function mutationOutput(
         );
       }
     }
-    return sql.func('json_build_object', args);
+    return sql.jsonBuild('json_build_object', args);
   };
   if (concrete.length === 1) return rowOf(concrete[0] as string);
   // Each row as its own concrete type stores it.

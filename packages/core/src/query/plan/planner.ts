@@ -1247,7 +1247,7 @@ class Planner implements PlanContext {
           sql.cast(this.scalarJson(k.expr.type, values[i] as SqlExpr), pgType('jsonb')),
         );
         return [
-          sql.target(sql.func('jsonb_build_array', json), '~key'),
+          sql.target(sql.jsonBuild('jsonb_build_array', json), '~key'),
           ...values.map((v, i) => sql.target(v, `s${i}`)),
           ...(singleSet(group) ? [] : json.map((j, i) => sql.target(j, `j${i}`))),
         ];
@@ -1275,12 +1275,12 @@ class Planner implements PlanContext {
       );
       const value = single
         ? sql.col('~key', k)
-        : sql.func('jsonb_build_array', [...keyJson, sql.num(index)]);
-      const keyObject = sql.func(
+        : sql.jsonBuild('jsonb_build_array', [...keyJson, sql.num(index)]);
+      const keyObject = sql.jsonBuild(
         'json_build_object',
         expr.keys.flatMap((kk, i) => [sql.text(kk.name), sql.cast(keyJson[i] as SqlExpr, JSON_T)]),
       );
-      const grouping = sql.func(
+      const grouping = sql.jsonBuild(
         'json_build_array',
         set.map((i) => sql.text((expr.keys[i] as { name: string }).name)),
       );
@@ -1420,7 +1420,7 @@ class Planner implements PlanContext {
         // stored: schema/storage/types).
         const array: SqlExpr =
           pg.schema === null && pg.name === 'jsonb' && pg.arrayDims === 0
-            ? sql.func('jsonb_build_array', jsonbItems(expr, values, this.env))
+            ? sql.jsonBuild('jsonb_build_array', jsonbItems(expr, values, this.env))
             : { kind: 'ArrayExpr', elements: values, type: pg };
         return nullIfAnyNull(expr.elements, values, array);
       }
@@ -1432,7 +1432,7 @@ class Planner implements PlanContext {
             ? sql.cast(this.scalarJson(e.type, this.value(rel, e)), pgType('jsonb'))
             : storedJson(e.type, this.value(rel, e), this.env),
         );
-        return nullIfAnyNull(expr.elements, parts, sql.func('jsonb_build_array', parts));
+        return nullIfAnyNull(expr.elements, parts, sql.jsonBuild('jsonb_build_array', parts));
       }
       case 'GroupGrouping': {
         const names = this.fresh('gn');
@@ -1761,8 +1761,8 @@ class Planner implements PlanContext {
         const parts = expr.elements.map((e) => this.output(rel, e));
         const json =
           expr.names === null
-            ? sql.func('json_build_array', parts)
-            : sql.func(
+            ? sql.jsonBuild('json_build_array', parts)
+            : sql.jsonBuild(
                 'json_build_object',
                 expr.names.flatMap((n, i) => [sql.text(n), parts[i] as SqlExpr]),
               );
@@ -1772,7 +1772,7 @@ class Planner implements PlanContext {
         // Each element in its own result form (objects keep their shapes).
         if (!expr.elements.some(hasObjects)) break;
         const parts = expr.elements.map((e) => this.output(rel, e));
-        return nullIfAnyNull(expr.elements, parts, sql.func('json_build_array', parts));
+        return nullIfAnyNull(expr.elements, parts, sql.jsonBuild('json_build_array', parts));
       }
       case 'Call': {
         const [arg] = expr.args;
@@ -1851,7 +1851,7 @@ class Planner implements PlanContext {
   private shapeJson(rel: Rel, shape: Extract<IrExpr, { kind: 'Shape' }>, bound: Bound): SqlExpr {
     if (bound.kind === 'value') {
       // A shape on free objects (group results): its elements, no type tests.
-      return sql.func(
+      return sql.jsonBuild(
         'json_build_object',
         shape.elements.flatMap((el) => [sql.text(el.name), this.elementJson(rel, el)]),
       );
@@ -1880,7 +1880,7 @@ class Planner implements PlanContext {
       }
       args.push(sql.text(el.name), json);
     }
-    const object = sql.func('json_build_object', args);
+    const object = sql.jsonBuild('json_build_object', args);
     if (!subject.nullable) return object;
     return {
       kind: 'Case',
@@ -1890,7 +1890,7 @@ class Planner implements PlanContext {
   }
 
   private freeObjectJson(rel: Rel, expr: Extract<IrExpr, { kind: 'FreeObject' }>): SqlExpr {
-    return sql.func(
+    return sql.jsonBuild(
       'json_build_object',
       expr.elements.flatMap((el) => [sql.text(el.name), this.elementJson(rel, el)]),
     );

@@ -1,0 +1,124 @@
+import { createTestDatabase, type TestDatabase } from '../testing';
+import { jsonBuild, MAX_FUNCTION_ARGS, pgType, type SqlExpr, sql } from './ast';
+import { printSql } from './print';
+
+/**
+ * `jsonBuild` (sql/ast): JSON constructors of any size. PostgreSQL passes at most 100 arguments
+ * to a function, so past that the call is split into chunks and joined: objects keep their key
+ * order (json) and arrays their element order, whatever the chunk boundaries.
+ */
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db.dispose();
+});
+
+const pairs = (n: number): SqlExpr[] =>
+  Array.from({ length: n }, (_, i) => [
+    sql.text(`k${i}`),
+    // A nested object: its own key order must survive too (jsonb would sort it).
+    i % 7 === 0
+      ? sql.func('json_build_object', [sql.text('z'), sql.num(i), sql.text('a'), sql.text('}{')])
+      : sql.cast(sql.num(i), pgType('bigint')),
+  ]).flat();
+const items = (n: number): SqlExpr[] => Array.from({ length: n }, (_, i) => sql.num(i));
+
+/** The expression's value as PostgreSQL prints it, and its type. */
+async function evaluate(expr: SqlExpr): Promise<{ text: string; type: string }> {
+  const { rows } = await db.db.query(
+    `select (${printSql(expr)})::text as text, pg_typeof(${printSql(expr)})::text as type`,
+  );
+  return rows[0] as { text: string; type: string };
+}
+
+/** The argument counts of every call in `expr`. */
+const argCounts = (expr: SqlExpr): number[] => {
+  const found: number[] = [];
+  const walk = (e: SqlExpr): void => {
+    if (e.kind === 'FuncCall') {
+      found.push(e.args.length);
+      e.args.forEach(walk);
+    } else if (e.kind === 'BinOp') {
+      walk(e.left);
+      walk(e.right);
+    } else if (e.kind === 'Cast') walk(e.expr);
+  };
+  walk(expr);
+  return found;
+};
+
+test('up to the limit it is one plain call', () => {
+  expect(jsonBuild('json_build_object', pairs(50))).toEqual(
+    sql.func('json_build_object', pairs(50)),
+  );
+  expect(jsonBuild('jsonb_build_array', items(100))).toEqual(
+    sql.func('jsonb_build_array', items(100)),
+  );
+});
+
+test('no call passes more than the limit', () => {
+  for (const expr of [
+    jsonBuild('json_build_object', pairs(51)),
+    jsonBuild('jsonb_build_object', pairs(160)),
+    jsonBuild('json_build_array', items(101)),
+    jsonBuild('jsonb_build_array', items(250)),
+  ]) {
+    const counts = argCounts(expr);
+    expect(counts.length).toBeGreaterThan(1);
+    for (const n of counts) expect(n).toBeLessThanOrEqual(MAX_FUNCTION_ARGS);
+  }
+});
+
+describe.each([49, 50, 51, 100, 101, 160])('objects of %i pairs', (n) => {
+  test('json: the same text, key order and type as one call', async () => {
+    const got = await evaluate(jsonBuild('json_build_object', pairs(n)));
+    expect(got.type).toBe('json');
+    const parsed = JSON.parse(got.text) as Record<string, unknown>;
+    expect(Object.keys(parsed)).toEqual(Array.from({ length: n }, (_, i) => `k${i}`));
+    expect(got.text).toContain('{"z" : 0, "a" : "}{"}');
+    if (n <= 50) {
+      // One call: compare to PostgreSQL's own text (past 50 pairs one call does not run).
+      const one = await db.db.query(
+        `select json_build_object(${pairs(n)
+          .map((a) => printSql(a))
+          .join(', ')})::text as text`,
+      );
+      expect(got.text).toBe((one.rows[0] as { text: string }).text);
+    }
+  });
+  test('jsonb: the same value', async () => {
+    const got = await evaluate(jsonBuild('jsonb_build_object', pairs(n)));
+    expect(got.type).toBe('jsonb');
+    expect(Object.keys(JSON.parse(got.text) as object)).toHaveLength(n);
+  });
+});
+
+describe.each([99, 100, 101, 200, 250])('arrays of %i elements', (n) => {
+  test.each(['json_build_array', 'jsonb_build_array'] as const)('%s keeps order', async (name) => {
+    const got = await evaluate(jsonBuild(name, items(n)));
+    expect(got.type).toBe(name.startsWith('jsonb') ? 'jsonb' : 'json');
+    expect(JSON.parse(got.text)).toEqual(Array.from({ length: n }, (_, i) => i));
+  });
+});
+
+test('json text joins like one call would write it', async () => {
+  // 120 pairs: three chunks; the text equals the one-call pattern `{"k" : v, ...}`.
+  const got = await evaluate(jsonBuild('json_build_object', pairs(120)));
+  const one = Array.from({ length: 120 }, (_, i) =>
+    i % 7 === 0 ? `"k${i}" : {"z" : ${i}, "a" : "}{"}` : `"k${i}" : ${i}`,
+  ).join(', ');
+  expect(got.text).toBe(`{${one}}`);
+  const array = await evaluate(jsonBuild('json_build_array', items(150)));
+  expect(array.text).toBe(
+    `[${items(150)
+      .map((_, i) => i)
+      .join(', ')}]`,
+  );
+});
+
+test('an odd argument count for an object is refused', () => {
+  expect(() => jsonBuild('json_build_object', items(101))).toThrow(/odd/);
+});

@@ -45,11 +45,14 @@ export const STD_SCALARS = [
 export type StdScalarName = (typeof STD_SCALARS)[number];
 
 /**
- * Gel's std enums, which every schema has without declaring them, with their values in order.
- * Each is stored as a text DOMAIN in `svc_meta` (schema/storage/types, sql/codegen/bootstrap).
+ * Gel's std and sys enums, which every schema has without declaring them, with their values in
+ * order. Each is stored as a text DOMAIN in `svc_meta` named by its short name (schema/storage/
+ * types, sql/codegen/bootstrap), so no two of them may share one.
  */
 export const STD_ENUMS: Readonly<Record<string, readonly string[]>> = {
   'std::Endian': ['Little', 'Big'],
+  // sys::get_version()'s `stage` (std/version).
+  'sys::VersionStage': ['dev', 'alpha', 'beta', 'rc', 'final'],
 };
 
 /** The element types a `range<T>` may have (Gel's `anypoint`). */

@@ -19,6 +19,7 @@ import {
 } from './index';
 import type { Overload, PolyName, SqlArgs } from './model';
 import { STD_OPERATORS } from './operators';
+import { SERVER_VERSION, versionString, versionTupleJson } from './version';
 
 const FILE = join(__dirname, 'catalogue.golden.txt');
 
@@ -39,6 +40,22 @@ const SAMPLE = new Map<PolyName, TypeRef>([
   ],
 ]);
 
+/**
+ * svc's version (sys::get_version's constants) is named, not spelled out, so a release changes
+ * the listing only where a form does.
+ */
+const VERSION_LITERALS: readonly [string, string][] = [
+  [`'${versionTupleJson(SERVER_VERSION)}'`, "'<svc version tuple>'"],
+  [`'${versionString(SERVER_VERSION)}'`, "'<svc version>'"],
+];
+
+function printForm(o: Overload, args: SqlArgs): string {
+  let printed = printSql(o.sql(args));
+  if (o.name.startsWith('sys::get_version'))
+    for (const [literal, name] of VERSION_LITERALS) printed = printed.replace(literal, name);
+  return printed;
+}
+
 function render(o: Overload): string {
   const placeholder = (i: number): SqlExpr => sql.param(i + 1);
   const variadic = o.params.findIndex((p) => p.kind === 'variadic');
@@ -52,7 +69,7 @@ function render(o: Overload): string {
     env: STD_ONLY,
   };
   const tags = [o.kind, o.volatility].filter((t) => t !== 'element' && t !== 'Immutable');
-  return `${printSignature(o)}${tags.length ? `  [${tags.join(', ')}]` : ''}\n    ${printSql(o.sql(args))}`;
+  return `${printSignature(o)}${tags.length ? `  [${tags.join(', ')}]` : ''}\n    ${printForm(o, args)}`;
 }
 
 test('the std catalogue matches catalogue.golden.txt', () => {

@@ -1,6 +1,6 @@
 /**
- * std/functions: the std, math, cal and enc functions, one overload per row (std/define notation,
- * signatures in Gel's spelling).
+ * std/functions: the std, math, cal, enc and sys functions, one overload per row (std/define
+ * notation, signatures in Gel's spelling).
  *
  * Input: nothing. Output: `STD_FUNCTIONS`, overloads by qualified name (`std::len`, `math::abs`).
  * Invariants:
@@ -38,6 +38,7 @@ import {
 } from './scalars';
 import type { TypeRef } from '../schema/model';
 import { jsonbArrayOf } from '../schema/storage/types';
+import { SERVER_VERSION, versionString, versionTupleJson } from './version';
 
 const cast = (e: SqlExpr, name: string): SqlExpr => sql.cast(e, pgType(name));
 const int8 = (e: SqlExpr): SqlExpr => cast(e, 'bigint');
@@ -1764,6 +1765,35 @@ function ranges(): Overload[] {
   ];
 }
 
+// ---------------------------------------------------------------------------------------------
+// sys
+
+/**
+ * svc's own version (std/version: @svc/core's package.json, read once at start-up), as constants
+ * the forms emit. The tuple is stored as tuples are, a jsonb array in element order:
+ * `[major, minor, "stage", stage_no, [local...]]`. Stable, as Gel marks them (Gel reads a setting).
+ */
+function sys(): Overload[] {
+  const v = SERVER_VERSION;
+  const stable = { volatility: 'Stable' } as const;
+  return [
+    def(
+      'sys::get_version',
+      '',
+      'tuple<major: int64, minor: int64, stage: sys::VersionStage, stage_no: int64, local: array<str>>',
+      () => cast(sql.text(versionTupleJson(v)), 'jsonb'),
+      stable,
+    ),
+    def(
+      'sys::get_version_as_str',
+      '',
+      'str',
+      () => cast(sql.text(versionString(v)), 'text'),
+      stable,
+    ),
+  ];
+}
+
 export const STD_FUNCTIONS: ReadonlyMap<string, readonly Overload[]> = table(
   [
     ...sets(),
@@ -1779,6 +1809,7 @@ export const STD_FUNCTIONS: ReadonlyMap<string, readonly Overload[]> = table(
     ...misc(),
     ...ranges(),
     ...multirangeFunctions(),
+    ...sys(),
   ].map(nonEmptyFmt),
 );
 

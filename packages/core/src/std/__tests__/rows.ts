@@ -8,6 +8,7 @@ import { OPERATOR_ROWS } from './operators.rows';
 import { RANGE_ROWS } from './ranges.rows';
 import { SET_ROWS } from './sets.rows';
 import { STRING_ROWS } from './strings.rows';
+import { SYS_ROWS } from './sys.rows';
 
 export const ALL_ROWS: readonly Row[] = [
   ...OPERATOR_ROWS,
@@ -18,4 +19,5 @@ export const ALL_ROWS: readonly Row[] = [
   ...MATH_ROWS,
   ...DATETIME_ROWS,
   ...RANGE_ROWS,
+  ...SYS_ROWS,
 ];

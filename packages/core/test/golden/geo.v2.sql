@@ -5,7 +5,7 @@ alter table "default"."Measurement" add column "labels" text[];
 alter table "default"."Route" alter column "elevations" type bigint[] using "elevations"::bigint[];
 
 -- step: create property default::Route.bounds (tuple<std::float64, std::float64>, required)
-alter table "default"."Route" add column "bounds" jsonb not null default jsonb_build_array(to_json(0.0::double precision)::jsonb, to_json(0.0::double precision)::jsonb);
+alter table "default"."Route" add column "bounds" jsonb not null default jsonb_build_array(to_json('0.0'::double precision)::jsonb, to_json('0.0'::double precision)::jsonb);
 
 -- step: create index on (.taken_at) on default::Measurement
 create index "Measurement.taken_at.index" on "default"."Measurement" ("taken_at");

@@ -18,7 +18,7 @@ create table "default"."Customer" ("id" uuid primary key default "svc_meta"."uui
 create table "default"."Order" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "customer" uuid not null, "status" "default"."OrderStatus" not null default ('Pending'::text)::"default"."OrderStatus", "placed_at" timestamptz not null default clock_timestamp(), "total" "default"."Money" not null, "currency" "default"."Currency" not null, "shipping_address" text);
 
 -- step: create type default::OrderLine
-create table "default"."OrderLine" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "product" uuid not null, "quantity" integer not null, "unit_price" "default"."Money" not null, "discount_pct" double precision default 0.0::double precision);
+create table "default"."OrderLine" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "product" uuid not null, "quantity" integer not null, "unit_price" "default"."Money" not null, "discount_pct" double precision default '0.0'::double precision);
 
 -- step: create type default::Product
 create table "default"."Product" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "sku" text not null, "name" text not null, "description" text, "price" "default"."Money" not null, "currency" "default"."Currency" not null default ('EUR'::text)::"default"."Currency", "stock" integer not null default 0::bigint, "weight_grams" integer not null default 0::bigint, "vendor" uuid, "tags" text[]);

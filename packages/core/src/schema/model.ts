@@ -78,6 +78,20 @@ export const isRangeElement = (name: string): name is RangeElementName =>
   RANGE_ELEMENT_SET.has(name);
 export const isDiscreteRangeElement = (name: string): boolean => DISCRETE_RANGE_ELEMENTS.has(name);
 
+/**
+ * Why `range<element>` / `multirange<element>` is no type (Gel's UnsupportedFeatureError, in
+ * schemas and queries alike), or null when it is one.
+ */
+export function rangeElementProblem(
+  element: TypeRef,
+): { readonly message: string; readonly hint: string } | null {
+  if (element.kind === 'scalar' && isRangeElement(element.name)) return null;
+  return {
+    message: `unsupported range subtype: ${printTypeRef(element)}`,
+    hint: `a range's element type is one of ${RANGE_ELEMENTS.join(', ')}`,
+  };
+}
+
 /** A reference to a type, resolved. */
 export type TypeRef =
   /** A std scalar or a custom scalar (`default::Color`). */

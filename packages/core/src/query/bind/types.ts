@@ -11,13 +11,7 @@
  */
 import type * as ql from '../../syntax';
 import { InvalidTypeError, UnknownModuleError, UnsupportedFeatureError } from '../../errors';
-import {
-  isRangeElement,
-  printTypeRef,
-  RANGE_ELEMENTS,
-  STD_SCALARS,
-  type TypeRef,
-} from '../../schema/model';
+import { printTypeRef, rangeElementProblem, STD_SCALARS, type TypeRef } from '../../schema/model';
 import type { IrType } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { fail, unknownName, type Scope } from './context';
@@ -142,15 +136,9 @@ function resolveTypeName(index: SchemaIndex, scope: Scope, texpr: ql.TypeName): 
       return fail(InvalidTypeError, `${bare}<...> takes one element type`, texpr.span);
     }
     const resolved = resolveTypeExpr(index, scope, element);
-    if (resolved.kind !== 'scalar' || !isRangeElement(resolved.name)) {
-      // Gel: a range of a type that is not `anypoint` is an unsupported feature.
-      return fail(
-        UnsupportedFeatureError,
-        `unsupported range subtype: ${printTypeRef(resolved)}`,
-        texpr.span,
-        `a range's element type is one of ${RANGE_ELEMENTS.join(', ')}`,
-      );
-    }
+    // Gel: a range of a type that is not `anypoint` is an unsupported feature.
+    const problem = rangeElementProblem(resolved);
+    if (problem) return fail(UnsupportedFeatureError, problem.message, texpr.span, problem.hint);
     return { kind: bare, element: resolved };
   }
   if (bare === 'tuple') {

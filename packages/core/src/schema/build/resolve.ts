@@ -20,11 +20,9 @@ import {
 import { BUILTIN_ENUMS } from '../fts';
 import { isSchemaModuleType } from '../introspection';
 import {
-  RANGE_ELEMENTS,
   ROOT_OBJECT_TYPES,
   STD_ENUMS,
-  isRangeElement,
-  printTypeRef,
+  rangeElementProblem,
   targetObjectTypes,
   type TypeRef,
 } from '../model';
@@ -236,14 +234,8 @@ function resolveRangeType(
     );
   }
   const element = resolveType(ctx, only, module, use);
-  if (element.kind !== 'scalar' || !isRangeElement(element.name)) {
-    return fail(
-      UnsupportedFeatureError,
-      `unsupported range subtype: ${printTypeRef(element)}`,
-      only.span,
-      `a range's element type is one of ${RANGE_ELEMENTS.join(', ')}`,
-    );
-  }
+  const problem = rangeElementProblem(element);
+  if (problem) return fail(UnsupportedFeatureError, problem.message, only.span, problem.hint);
   return { kind, element };
 }
 

@@ -77,6 +77,8 @@ def from_json(value):
         return Record({k: from_json(v) for k, v in value.items()})
     if isinstance(value, list):
         return [from_json(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(from_json(v) for v in value)
     return value
 
 

@@ -48,4 +48,3 @@ export {
   type ResolveOptions,
 } from './resolve';
 export { STD_BOOTSTRAP_SQL } from './bootstrap';
-export { edgeqlMessage } from './messages';

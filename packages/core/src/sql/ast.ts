@@ -449,6 +449,21 @@ export const sql = {
     withOrdinality: options.withOrdinality ?? false,
     lateral: options.lateral ?? false,
   }),
+  /**
+   * The elements of an array in order: `<call> with ordinality as alias(value, ord)`, where
+   * `call` unnests it (`unnest(a)`, `jsonb_array_elements(j)`).
+   */
+  items: (call: SqlExpr, alias: string): FromItem => ({
+    kind: 'FunctionFrom',
+    call,
+    alias,
+    columns: [
+      { name: 'value', type: null },
+      { name: 'ord', type: null },
+    ],
+    withOrdinality: true,
+    lateral: false,
+  }),
   join: (
     type: 'inner' | 'left' | 'right' | 'full',
     left: FromItem,

@@ -388,13 +388,7 @@ function scalarsFromJson(
     env,
     `while casting '${printTypeRef(json)}' to '${printTypeRef(to)}', in array elements, `,
   );
-  const items = sql.fromFunction(sql.func('jsonb_array_elements', [j]), 'e', {
-    columns: [
-      { name: 'value', type: null },
-      { name: 'ord', type: null },
-    ],
-    withOrdinality: true,
-  });
+  const items = sql.items(sql.func('jsonb_array_elements', [j]), 'e');
   const converted = sql.array(
     sql.select({
       targets: [sql.target(element(sql.col('value', 'e')))],
@@ -426,13 +420,7 @@ function tuplesFromJson(
   const json: TypeRef = { kind: 'scalar', name: 'std::json' };
   const element = findCast(json, to.element, env);
   if (!element) return cannotCast(json, to);
-  const items = sql.fromFunction(sql.func('jsonb_array_elements', [j]), 'e', {
-    columns: [
-      { name: 'value', type: null },
-      { name: 'ord', type: null },
-    ],
-    withOrdinality: true,
-  });
+  const items = sql.items(sql.func('jsonb_array_elements', [j]), 'e');
   const agg = sql.agg(
     'jsonb_agg',
     [storedJson(to.element, element.sql(sql.col('value', 'e')), env)],
@@ -650,13 +638,7 @@ function findCast(
       return {
         volatility: element.volatility,
         sql: (v) => {
-          const items = sql.fromFunction(sql.func('jsonb_array_elements', [v]), 'e', {
-            columns: [
-              { name: 'value', type: null },
-              { name: 'ord', type: null },
-            ],
-            withOrdinality: true,
-          });
+          const items = sql.items(sql.func('jsonb_array_elements', [v]), 'e');
           const converted = storedJson(
             to.element,
             element.sql(decodeParam(from.element, sql.col('value', 'e'), env)),
@@ -691,13 +673,7 @@ function findCast(
     return {
       volatility: element.volatility,
       sql: (v) => {
-        const items = sql.fromFunction(sql.func('unnest', [v]), 'e', {
-          columns: [
-            { name: 'value', type: null },
-            { name: 'ord', type: null },
-          ],
-          withOrdinality: true,
-        });
+        const items = sql.items(sql.func('unnest', [v]), 'e');
         const converted = sql.array(
           sql.select({
             targets: [sql.target(element.sql(sql.col('value', 'e')))],

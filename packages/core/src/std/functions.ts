@@ -312,14 +312,7 @@ const setRows: Overload['rows'] = (row, a) => setItemValue(a.type(0), row, a.env
  * the form unnests it again (`CallKind` 'set-returning').
  */
 function wholeSets(): Overload[] {
-  const items = (array: SqlExpr) =>
-    sql.fromFunction(fn('unnest', array), 'e', {
-      columns: [
-        { name: 'value', type: null },
-        { name: 'ord', type: null },
-      ],
-      withOrdinality: true,
-    });
+  const items = (array: SqlExpr) => sql.items(fn('unnest', array), 'e');
   const sameCard = (args: readonly Card[]): Card => args[0] ?? { min: 0, max: 'many' };
   const message = (a: SqlArgs, fallback: string) =>
     fn('coalesce', or(a, 1, sql.null()), sql.text(fallback));
@@ -548,13 +541,7 @@ function strings(): Overload[] {
       'array: array<bytes>, delimiter: bytes',
       'bytes',
       strict([0, 1], (a) => {
-        const items = sql.fromFunction(fn('unnest', a.at(0)), 'e', {
-          columns: [
-            { name: 'value', type: null },
-            { name: 'ord', type: null },
-          ],
-          withOrdinality: true,
-        });
+        const items = sql.items(fn('unnest', a.at(0)), 'e');
         const joined = sql.agg('string_agg', [sql.col('value', 'e'), a.at(1)], {
           orderBy: [sql.order(sql.col('ord', 'e'))],
         });
@@ -1360,13 +1347,7 @@ function arrays(): Overload[] {
         if (!jsonbArray(a, 0)) return fn('array_replace', a.at(0), a.at(1), a.at(2));
         if (a.type(1)?.kind === 'array') return jsonbReplace(a);
         // An array of tuples is one jsonb array: rebuild it, element by element.
-        const items = sql.fromFunction(fn('jsonb_array_elements', a.at(0)), 'e', {
-          columns: [
-            { name: 'value', type: null },
-            { name: 'ord', type: null },
-          ],
-          withOrdinality: true,
-        });
+        const items = sql.items(fn('jsonb_array_elements', a.at(0)), 'e');
         const value = caseWhen(
           [[sql.bin('=', sql.col('value', 'e'), a.at(1)), a.at(2)]],
           sql.col('value', 'e'),

@@ -46,13 +46,7 @@ export function asItem(a: TypeArgs, i: number, value: SqlExpr): SqlExpr {
 
 /** `jsonb_array_elements(array) with ordinality as e(value, ord)`. */
 export function jsonbItems(array: SqlExpr, alias = 'e') {
-  return sql.fromFunction(fn('jsonb_array_elements', array), alias, {
-    columns: [
-      { name: 'value', type: null },
-      { name: 'ord', type: null },
-    ],
-    withOrdinality: true,
-  });
+  return sql.items(fn('jsonb_array_elements', array), alias);
 }
 
 /** `coalesce((select jsonb_agg(value order by ord) from ... where ...), '[]')`. */

@@ -463,13 +463,7 @@ export const jsonbArray = isJsonbArray;
 
 /** Elements `from` (1-based) for `count` of a jsonb array, as a jsonb array. */
 function jsonbSlice(j: SqlExpr, from: SqlExpr, count: SqlExpr): SqlExpr {
-  const items = sql.fromFunction(sql.func('jsonb_array_elements', [j]), 'e', {
-    columns: [
-      { name: 'value', type: null },
-      { name: 'ord', type: null },
-    ],
-    withOrdinality: true,
-  });
+  const items = sql.items(sql.func('jsonb_array_elements', [j]), 'e');
   return sql.scalar(
     sql.select({
       targets: [

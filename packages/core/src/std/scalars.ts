@@ -291,13 +291,7 @@ function positionalTuples(type: TypeRef, j: SqlExpr): SqlExpr {
   if (!containsNamedTuple(type)) return j;
   const typeOf = sql.func('jsonb_typeof', [j]);
   if (type.kind === 'array') {
-    const items = sql.fromFunction(sql.func('jsonb_array_elements', [j]), 'e', {
-      columns: [
-        { name: 'value', type: null },
-        { name: 'ord', type: null },
-      ],
-      withOrdinality: true,
-    });
+    const items = sql.items(sql.func('jsonb_array_elements', [j]), 'e');
     const agg = sql.agg('jsonb_agg', [positionalTuples(type.element, sql.col('value', 'e'))], {
       orderBy: [sql.order(sql.col('ord', 'e'))],
     });
@@ -366,13 +360,7 @@ export function decodeParam(type: TypeRef, json: SqlExpr, env: TypeEnv): SqlExpr
       if (jsonbArrayOf(type.element)) return positionalTuples(type, json);
       const element = type.element;
       // array(select decode(e.value) from jsonb_array_elements(j) with ordinality as e order by ord)
-      const items = sql.fromFunction(sql.func('jsonb_array_elements', [json]), 'e', {
-        columns: [
-          { name: 'value', type: null },
-          { name: 'ord', type: null },
-        ],
-        withOrdinality: true,
-      });
+      const items = sql.items(sql.func('jsonb_array_elements', [json]), 'e');
       const decoded = sql.array(
         sql.select({
           targets: [sql.target(decodeParam(element, sql.col('value', 'e'), env))],
@@ -557,13 +545,7 @@ export function jsonOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
     }
     case 'multirange': {
       // Gel's JSON form of a multirange: an array of its ranges' JSON forms, in order.
-      const items = sql.fromFunction(sql.func('unnest', [value]), 'e', {
-        columns: [
-          { name: 'value', type: null },
-          { name: 'ord', type: null },
-        ],
-        withOrdinality: true,
-      });
+      const items = sql.items(sql.func('unnest', [value]), 'e');
       const range: TypeRef = { kind: 'range', element: type.element };
       const agg = sql.agg('json_agg', [jsonOf(range, sql.col('value', 'e'), env)], {
         orderBy: [sql.order(sql.col('ord', 'e'))],
@@ -597,13 +579,7 @@ export function jsonOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
     case 'array': {
       if (jsonbArrayOf(type.element)) {
         // Each item is its element's stored JSON (storedJson), read back with decodeParam.
-        const items = sql.fromFunction(sql.func('jsonb_array_elements', [value]), 'e', {
-          columns: [
-            { name: 'value', type: null },
-            { name: 'ord', type: null },
-          ],
-          withOrdinality: true,
-        });
+        const items = sql.items(sql.func('jsonb_array_elements', [value]), 'e');
         const item = decodeParam(type.element, sql.col('value', 'e'), env);
         const agg = sql.agg('json_agg', [jsonOf(type.element, item, env)], {
           orderBy: [sql.order(sql.col('ord', 'e'))],
@@ -620,13 +596,7 @@ export function jsonOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
       }
       if (plainJson(type.element, env)) return toJson(value);
       // (select coalesce(json_agg(json(e.value) order by e.ord), '[]') from unnest(x) with ordinality as e)
-      const items = sql.fromFunction(sql.func('unnest', [value]), 'e', {
-        columns: [
-          { name: 'value', type: null },
-          { name: 'ord', type: null },
-        ],
-        withOrdinality: true,
-      });
+      const items = sql.items(sql.func('unnest', [value]), 'e');
       const agg = sql.agg('json_agg', [jsonOf(type.element, sql.col('value', 'e'), env)], {
         orderBy: [sql.order(sql.col('ord', 'e'))],
       });

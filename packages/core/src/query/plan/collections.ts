@@ -56,17 +56,7 @@ export function resultJson(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr
     }
     case 'array': {
       const stored = jsonbArrayOf(type.element);
-      const items = sql.fromFunction(
-        sql.func(stored ? 'jsonb_array_elements' : 'unnest', [value]),
-        'e',
-        {
-          columns: [
-            { name: 'value', type: null },
-            { name: 'ord', type: null },
-          ],
-          withOrdinality: true,
-        },
-      );
+      const items = sql.items(sql.func(stored ? 'jsonb_array_elements' : 'unnest', [value]), 'e');
       const item = stored
         ? decodeParam(type.element, sql.col('value', 'e'), env)
         : sql.col('value', 'e');

@@ -249,22 +249,15 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
        return $1; end`,
     'plpgsql',
   ),
-  // A tuple element read from JSON for a cast: present and not JSON null (Gel), else 22000 with
-  // the cast's context ($2).
+  // A tuple element read from JSON for a cast ($1): present (else 22000 `missing value in JSON
+  // object`) and, unless $3 (the element is a json), not JSON null (else 22000 `invalid null
+  // value in cast`), as Gel checks it; $2 is the cast's context.
   fn(
-    'json_element_not_null(jsonb, text)',
-    'jsonb',
-    `begin if $1 is null or jsonb_typeof($1) = 'null' then
-       raise exception using errcode = '22000', message = $2 || 'invalid null value in cast'; end if;
-       return $1; end`,
-    'plpgsql',
-    false,
-  ),
-  // The same for a json element: JSON null is a json value, only a missing element fails.
-  fn(
-    'json_element_present(jsonb, text)',
+    'json_element(jsonb, text, boolean)',
     'jsonb',
     `begin if $1 is null then
+       raise exception using errcode = '22000', message = $2 || 'missing value in JSON object'; end if;
+       if not $3 and jsonb_typeof($1) = 'null' then
        raise exception using errcode = '22000', message = $2 || 'invalid null value in cast'; end if;
        return $1; end`,
     'plpgsql',

@@ -485,17 +485,18 @@ function tupleFromJson(
   const json: TypeRef = { kind: 'scalar', name: 'std::json' };
   return (j) => {
     // Each element must be there and, unless it is a json, not JSON null (Gel), unlike the
-    // tuple itself.
+    // tuple itself (std/bootstrap `json_element`).
     const element = (key: SqlExpr, type: TypeRef, name: string): SqlExpr => {
       const cast = findCast(json, type, env);
       if (!cast) return cannotCast(json, type);
       const present = sql.func(
-        isJson(type, env) ? 'json_element_present' : 'json_element_not_null',
+        'json_element',
         [
           sql.bin('->', j, key),
           sql.text(
             `while casting '${printTypeRef(json)}' to '${printTypeRef(to)}', at tuple element '${name}', `,
           ),
+          sql.bool(isJson(type, env)),
         ],
         'svc_meta',
       );

@@ -22,8 +22,9 @@ const fn = (
   body: string,
   language = 'sql',
   strict = true,
+  volatility: 'immutable' | 'stable' = 'immutable',
 ): string =>
-  `create or replace function "svc_meta".${signature} returns ${returns} language ${language} immutable${strict ? ' strict' : ''} parallel safe as $svc$ ${body} $svc$`;
+  `create or replace function "svc_meta".${signature} returns ${returns} language ${language} ${volatility}${strict ? ' strict' : ''} parallel safe as $svc$ ${body} $svc$`;
 
 /** ISO 8601 date and time, extended (`2024-01-02T03:04:05.5`) or basic (`20240102T030405`),
  * seconds and fraction optional, as POSIX regexes. */
@@ -37,12 +38,16 @@ const parse = (type: string, pattern: string, pg: string): string =>
 
 export const STD_BOOTSTRAP_SQL: readonly string[] = [
   'create schema if not exists "svc_meta"',
+  // Stable, not immutable (as Gel's own raise): PostgreSQL evaluates an immutable call with
+  // constant arguments while planning, even in a CASE branch or COALESCE argument that never
+  // runs, so `case when <not known yet> then raise(<constants>) ...` would always raise.
   fn(
     'raise(anyelement, text, text)',
     'anyelement',
     'begin raise exception using errcode = $2, message = $3; end',
     'plpgsql',
     false,
+    'stable',
   ),
   // A str as a JSON string: to_jsonb is only stable (for its other types), so an index or a
   // CHECK indexing a JSON string needs this immutable form.

@@ -48,9 +48,6 @@ export const FTS_WEIGHTS = ['A', 'B', 'C', 'D'] as const;
 export const BUILTIN_ENUMS: Readonly<Record<string, readonly string[]>> = {
   'fts::Language': Object.keys(FTS_LANGUAGES),
   'fts::Weight': FTS_WEIGHTS,
-  // std's and schema's own enums (Gel's): json_set's `empty_treatment`, a pointer's cardinality.
-  'std::JsonEmpty': ['ReturnEmpty', 'ReturnTarget', 'Error', 'UseNull', 'DeleteKey'],
-  'schema::Cardinality': ['One', 'Many'],
 };
 
 export const FTS_INDEX = 'fts::index';

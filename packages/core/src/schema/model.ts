@@ -51,6 +51,9 @@ export type StdScalarName = (typeof STD_SCALARS)[number];
  */
 export const STD_ENUMS: Readonly<Record<string, readonly string[]>> = {
   'std::Endian': ['Little', 'Big'],
+  // json_set's `empty_treatment`; a pointer's cardinality (introspection).
+  'std::JsonEmpty': ['ReturnEmpty', 'ReturnTarget', 'Error', 'UseNull', 'DeleteKey'],
+  'schema::Cardinality': ['One', 'Many'],
   // sys::get_version()'s `stage` (std/version).
   'sys::VersionStage': ['dev', 'alpha', 'beta', 'rc', 'final'],
 };

@@ -545,19 +545,10 @@ export function jsonOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
     }
     case 'multirange': {
       // Gel's JSON form of a multirange: an array of its ranges' JSON forms, in order.
-      const items = sql.items(sql.func('unnest', [value]), 'e');
       const range: TypeRef = { kind: 'range', element: type.element };
-      const agg = sql.agg('json_agg', [jsonOf(range, sql.col('value', 'e'), env)], {
-        orderBy: [sql.order(sql.col('ord', 'e'))],
-      });
       return nullIfNull(
         value,
-        sql.scalar(
-          sql.select({
-            targets: [sql.target(sql.func('coalesce', [agg, cast(sql.text('[]'), 'json')]))],
-            from: [items],
-          }),
-        ),
+        jsonArrayOfItems(sql.func('unnest', [value]), (v) => jsonOf(range, v, env)),
       );
     }
     case 'tuple': {
@@ -579,34 +570,35 @@ export function jsonOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
     case 'array': {
       if (jsonbArrayOf(type.element)) {
         // Each item is its element's stored JSON (storedJson), read back with decodeParam.
-        const items = sql.items(sql.func('jsonb_array_elements', [value]), 'e');
-        const item = decodeParam(type.element, sql.col('value', 'e'), env);
-        const agg = sql.agg('json_agg', [jsonOf(type.element, item, env)], {
-          orderBy: [sql.order(sql.col('ord', 'e'))],
-        });
         return nullIfNull(
           value,
-          sql.scalar(
-            sql.select({
-              targets: [sql.target(sql.func('coalesce', [agg, cast(sql.text('[]'), 'json')]))],
-              from: [items],
-            }),
+          jsonArrayOfItems(sql.func('jsonb_array_elements', [value]), (v) =>
+            jsonOf(type.element, decodeParam(type.element, v, env), env),
           ),
         );
       }
       if (plainJson(type.element, env)) return toJson(value);
-      // (select coalesce(json_agg(json(e.value) order by e.ord), '[]') from unnest(x) with ordinality as e)
-      const items = sql.items(sql.func('unnest', [value]), 'e');
-      const agg = sql.agg('json_agg', [jsonOf(type.element, sql.col('value', 'e'), env)], {
-        orderBy: [sql.order(sql.col('ord', 'e'))],
-      });
-      const rendered = sql.scalar(
-        sql.select({
-          targets: [sql.target(sql.func('coalesce', [agg, cast(sql.text('[]'), 'json')]))],
-          from: [items],
-        }),
+      return nullIfNull(
+        value,
+        jsonArrayOfItems(sql.func('unnest', [value]), (v) => jsonOf(type.element, v, env)),
       );
-      return nullIfNull(value, rendered);
     }
   }
+}
+
+/**
+ * `(select coalesce(json_agg(each(e.value) order by e.ord), '[]') from <unnesting> ...)`: a JSON
+ * array of an array's elements in order, `unnesting` being `unnest(a)` or
+ * `jsonb_array_elements(j)` (sql.items).
+ */
+function jsonArrayOfItems(unnesting: SqlExpr, each: (value: SqlExpr) => SqlExpr): SqlExpr {
+  const agg = sql.agg('json_agg', [each(sql.col('value', 'e'))], {
+    orderBy: [sql.order(sql.col('ord', 'e'))],
+  });
+  return sql.scalar(
+    sql.select({
+      targets: [sql.target(sql.func('coalesce', [agg, cast(sql.text('[]'), 'json')]))],
+      from: [sql.items(unnesting, 'e')],
+    }),
+  );
 }

@@ -76,7 +76,8 @@ try {
   // What compiles is measured; a case the compiler refuses is reported above (exit code 1).
   if (Object.keys(compiled).length > 0) await measureAll(schema, compiled, seed);
 } finally {
-  for (const child of children) child.kill('SIGTERM');
+  // The servers close their pools before the database is dropped under them (bounded: 10 s).
+  await Promise.all(children.map(stopChild));
   await db.close();
   await admin.query(`drop database if exists ${name} with (force)`);
   await admin.close();
@@ -147,6 +148,21 @@ async function measureAll(schema, compiled, seed) {
     const cached = await medianMicrosAsync(2000, () => engine.prepare(request, caller));
     console.log(`  ${key}: cold ${cold.toFixed(0)} us, cached ${cached.toFixed(1)} us`);
   }
+}
+
+function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve();
+    }, 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
 }
 
 function startServer(script, args) {

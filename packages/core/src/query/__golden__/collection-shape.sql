@@ -1,7 +1,7 @@
 -- many default::User; params: none
-select coalesce(json_agg("q6"."~json" order by "q6"."~ord"), '[]'::json)::text as "result"
+select coalesce(json_agg("q6"."~json" order by "q6"."~o0"), '[]'::json)::text as "result"
 from lateral (
-  select "User5"."id" as "id", "User5"."__type__" as "__type__", "aj4"."j" -> (("f3"."~ord" - 1)::integer) as "~json", row_number() over (order by "f3"."~ord") as "~ord"
+  select "User5"."id" as "id", "User5"."__type__" as "__type__", "aj4"."j" -> (("f3"."~ord" - 1)::integer) as "~json", "f3"."~ord" as "~o0"
   from lateral (
     select "User1"."id" as "id", "User1"."__type__" as "__type__", json_build_object('name', to_json("User1"."name")) as "~json"
     from (

@@ -1,52 +1,46 @@
 -- atLeastOne default::Status; params: none
-with "insert_src3" as materialized (
-  select "svc_meta"."uuid_generate_v7"() as "id", "q5"."v" as "~it0", "q5"."v" as "c0"
+with "insert_src2" as materialized (
+  select "svc_meta"."uuid_generate_v7"() as "id", "q3"."v" as "~it0", "q3"."v" as "c0"
   from lateral (
-    select "un4".*, row_number() over (order by "un4"."~u1", "un4"."~u2") as "~ord"
-    from (
-      (
-        select "v" as "v", "~json" as "~json", 0 as "~u1", 0 as "~u2"
-        from (
-          select 'One'::text as "v", to_json('One'::text) as "~json"
-        ) as "b0"
-      )
-      union all
-      (
-        select "v" as "v", "~json" as "~json", 1 as "~u1", 0 as "~u2"
-        from (
-          select 'Two'::text as "v", to_json('Two'::text) as "~json"
-        ) as "b1"
-      )
-    ) as "un4"
-  ) as "q5"
+    (
+      select "v" as "v", "~json" as "~json", 0 as "~u1", 0 as "~u2"
+      from (
+        select 'One'::text as "v", to_json('One'::text) as "~json"
+      ) as "b0"
+    )
+    union all
+    (
+      select "v" as "v", "~json" as "~json", 1 as "~u1", 0 as "~u2"
+      from (
+        select 'Two'::text as "v", to_json('Two'::text) as "~json"
+      ) as "b1"
+    )
+  ) as "q3"
 ),
-"insert6" as (
+"insert4" as (
   insert into "default"."Status" ("id", "name")
   select "s"."id", "s"."c0"
-  from "insert_src3" as "s"
+  from "insert_src2" as "s"
   returning *
 )
-select coalesce(json_agg("q9"."~json" order by "q9"."~ord"), '[]'::json)::text as "result"
+select coalesce(json_agg("q7"."~json" order by "q7"."~o0", "q7"."~o1"), '[]'::json)::text as "result"
 from lateral (
-  select "w8"."id" as "id", 'default::Status' as "__type__", json_build_object('id', "w8"."id", 'name', to_json("w8"."name")) as "~json", "q2"."v" as "~c0", row_number() over (order by "q2"."~ord") as "~ord"
+  select "w6"."id" as "id", 'default::Status' as "__type__", json_build_object('id', "w6"."id", 'name', to_json("w6"."name")) as "~json", "q1"."v" as "~c0", "q1"."~u1" as "~o0", "q1"."~u2" as "~o1"
   from lateral (
-    select "un1".*, row_number() over (order by "un1"."~u1", "un1"."~u2") as "~ord"
-    from (
-      (
-        select "v" as "v", "~json" as "~json", 0 as "~u1", 0 as "~u2"
-        from (
-          select 'One'::text as "v", to_json('One'::text) as "~json"
-        ) as "b0"
-      )
-      union all
-      (
-        select "v" as "v", "~json" as "~json", 1 as "~u1", 0 as "~u2"
-        from (
-          select 'Two'::text as "v", to_json('Two'::text) as "~json"
-        ) as "b1"
-      )
-    ) as "un1"
-  ) as "q2"
-    join "insert_src3" as "ws7" on "ws7"."~it0" is not distinct from "q2"."v"
-    join "insert6" as "w8" on "w8"."id" = "ws7"."id"
-) as "q9"
+    (
+      select "v" as "v", "~json" as "~json", 0 as "~u1", 0 as "~u2"
+      from (
+        select 'One'::text as "v", to_json('One'::text) as "~json"
+      ) as "b0"
+    )
+    union all
+    (
+      select "v" as "v", "~json" as "~json", 1 as "~u1", 0 as "~u2"
+      from (
+        select 'Two'::text as "v", to_json('Two'::text) as "~json"
+      ) as "b1"
+    )
+  ) as "q1"
+    join "insert_src2" as "ws5" on "ws5"."~it0" is not distinct from "q1"."v"
+    join "insert4" as "w6" on "w6"."id" = "ws5"."id"
+) as "q7"

@@ -30,8 +30,8 @@ with "insert_src1" as materialized (
   from "insert_src1" as "s"
   returning *
 ),
-"pairs13" as materialized (
-  select "o6"."id" as "source", "q12"."id" as "target", 'default::User' as "~type", 2001::bigint as "since"
+"pairs12" as materialized (
+  select "o6"."id" as "source", "q11"."id" as "target", 'default::User' as "~type", 2001::bigint as "since"
   from "insert5" as "o6"
     join "insert_src1" as "s7" on "s7"."id" = "o6"."id"
     join lateral (
@@ -48,82 +48,76 @@ with "insert_src1" as materialized (
         )
       ) as "User8"
       where "User8"."name" = any(ARRAY(
-        select "s11"."v"
+        select "s10"."v"
         from (
-          select "q10"."v" as "v", "q10"."~json" as "~json", row_number() over (order by "q10"."~ord") as "~ord"
+          select "q9"."v" as "v", "q9"."~json" as "~json", "q9"."~u1" as "~o0", "q9"."~u2" as "~o1"
           from lateral (
-            select "un9".*, row_number() over (order by "un9"."~u1", "un9"."~u2") as "~ord"
-            from (
-              (
-                select "v" as "v", "~json" as "~json", 0 as "~u1", 0 as "~u2"
-                from (
-                  select 'Yury'::text as "v", to_json('Yury'::text) as "~json"
-                ) as "b0"
-              )
-              union all
-              (
-                select "v" as "v", "~json" as "~json", 1 as "~u1", 0 as "~u2"
-                from (
-                  select 'Ann'::text as "v", to_json('Ann'::text) as "~json"
-                ) as "b1"
-              )
-            ) as "un9"
-          ) as "q10"
-        ) as "s11"
+            (
+              select "v" as "v", "~json" as "~json", 0 as "~u1", 0 as "~u2"
+              from (
+                select 'Yury'::text as "v", to_json('Yury'::text) as "~json"
+              ) as "b0"
+            )
+            union all
+            (
+              select "v" as "v", "~json" as "~json", 1 as "~u1", 0 as "~u2"
+              from (
+                select 'Ann'::text as "v", to_json('Ann'::text) as "~json"
+              ) as "b1"
+            )
+          ) as "q9"
+        ) as "s10"
       ))
-    ) as "q12" on true
-  where "q12"."id" is not null
+    ) as "q11" on true
+  where "q11"."id" is not null
 ),
-"link14" as (
+"link13" as (
   insert into "default"."User.friends" ("source", "target", "since")
   select "p"."source", "p"."target", "p"."since"
-  from "pairs13" as "p"
+  from "pairs12" as "p"
   where "p"."~type" = 'default::User'
   on conflict ("source", "target") do update set "since" = "excluded"."since"
 ),
-"pairs19" as materialized (
-  select "o15"."id" as "source", "q18"."v" as "value", 'default::User' as "~type"
-  from "insert5" as "o15"
-    join "insert_src1" as "s16" on "s16"."id" = "o15"."id"
+"pairs17" as materialized (
+  select "o14"."id" as "source", "q16"."v" as "value", 'default::User' as "~type"
+  from "insert5" as "o14"
+    join "insert_src1" as "s15" on "s15"."id" = "o14"."id"
     join lateral (
-      select "un17".*, row_number() over (order by "un17"."~u1", "un17"."~u2") as "~ord"
-      from (
-        (
-          select "v" as "v", "~json" as "~json", 0 as "~u1", 0 as "~u2"
-          from (
-            select 'z'::text as "v", to_json('z'::text) as "~json"
-          ) as "b0"
-        )
-        union all
-        (
-          select "v" as "v", "~json" as "~json", 1 as "~u1", 0 as "~u2"
-          from (
-            select 'zz'::text as "v", to_json('zz'::text) as "~json"
-          ) as "b1"
-        )
-      ) as "un17"
-    ) as "q18" on true
-  where "q18"."v" is not null
+      (
+        select "v" as "v", "~json" as "~json", 0 as "~u1", 0 as "~u2"
+        from (
+          select 'z'::text as "v", to_json('z'::text) as "~json"
+        ) as "b0"
+      )
+      union all
+      (
+        select "v" as "v", "~json" as "~json", 1 as "~u1", 0 as "~u2"
+        from (
+          select 'zz'::text as "v", to_json('zz'::text) as "~json"
+        ) as "b1"
+      )
+    ) as "q16" on true
+  where "q16"."v" is not null
 ),
-"link20" as (
+"link18" as (
   insert into "default"."User.nicknames" ("source", "value")
   select "p"."source", "p"."value"
-  from "pairs19" as "p"
+  from "pairs17" as "p"
   where "p"."~type" = 'default::User'
 )
-select coalesce(json_agg(json_build_object('id', "w21"."id", 'name', to_json("w21"."name"), 'age', to_json("w21"."age"), 'best_friend', to_json("w21"."best_friend"), 'friends', coalesce((
+select coalesce(json_agg(json_build_object('id', "w19"."id", 'name', to_json("w19"."name"), 'age', to_json("w19"."age"), 'best_friend', to_json("w19"."best_friend"), 'friends', coalesce((
   select json_agg(to_json("r"."v"))
   from (
     select "pr"."target" as "v"
-    from "pairs13" as "pr"
-    where "pr"."source" = "w21"."id"
+    from "pairs12" as "pr"
+    where "pr"."source" = "w19"."id"
   ) as "r"
 ), '[]'::json), 'todo', '[]'::json, 'nicknames', coalesce((
   select json_agg(to_json("r"."v"))
   from (
     select "pr"."value" as "v"
-    from "pairs19" as "pr"
-    where "pr"."source" = "w21"."id"
+    from "pairs17" as "pr"
+    where "pr"."source" = "w19"."id"
   ) as "r"
 ), '[]'::json))), '[]'::json)::text as "result"
-from "insert5" as "w21"
+from "insert5" as "w19"

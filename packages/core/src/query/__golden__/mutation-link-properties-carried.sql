@@ -8,38 +8,35 @@ with "insert_src1" as materialized (
   from "insert_src1" as "s"
   returning *
 ),
-"pairs12" as materialized (
-  select "o3"."id" as "source", "lv11"."id" as "target", 'default::User' as "~type", case when jsonb_typeof(("lv11"."~json"::jsonb) -> '@since') <> 'null' then (nullif(("lv11"."~json"::jsonb) -> '@since', 'null'::jsonb)::bigint)::bigint when (("lv11"."~json"::jsonb) -> '@since') is not null then null::bigint else null::bigint end as "since"
+"pairs11" as materialized (
+  select "o3"."id" as "source", "lv10"."id" as "target", 'default::User' as "~type", case when jsonb_typeof(("lv10"."~json"::jsonb) -> '@since') <> 'null' then (nullif(("lv10"."~json"::jsonb) -> '@since', 'null'::jsonb)::bigint)::bigint when (("lv10"."~json"::jsonb) -> '@since') is not null then null::bigint else null::bigint end as "since"
   from "insert2" as "o3"
     join "insert_src1" as "s4" on "s4"."id" = "o3"."id"
     join lateral (
-      select "q10"."id" as "id", "q10"."__type__" as "__type__", "q10"."~json" as "~json", "q10"."~c0" as "~c0", row_number() over (order by "q10"."~ord") as "~ord"
+      select "q9"."id" as "id", "q9"."__type__" as "__type__", "q9"."~json" as "~json", "q9"."~c0" as "~c0", "q9"."~o0" as "~o0", "q9"."~o1" as "~o1"
       from lateral (
-        select "q9"."id" as "id", "q9"."__type__" as "__type__", "q9"."~json" as "~json", "q6"."v" as "~c0", row_number() over (order by "q6"."~ord") as "~ord"
+        select "q8"."id" as "id", "q8"."__type__" as "__type__", "q8"."~json" as "~json", "q5"."v" as "~c0", "q5"."~u1" as "~o0", "q5"."~u2" as "~o1"
         from lateral (
-          select "un5".*, row_number() over (order by "un5"."~u1", "un5"."~u2") as "~ord"
-          from (
-            (
-              select "v" as "v", "~json" as "~json", 0 as "~u1", 0 as "~u2"
-              from (
-                select jsonb_build_array(to_json('Ann'::text)::jsonb, to_json(1::bigint)::jsonb) as "v", json_build_array(to_json('Ann'::text), to_json(1::bigint)) as "~json"
-              ) as "b0"
-            )
-            union all
-            (
-              select "v" as "v", "~json" as "~json", 1 as "~u1", 0 as "~u2"
-              from (
-                select jsonb_build_array(to_json('Yury'::text)::jsonb, to_json(2::bigint)::jsonb) as "v", json_build_array(to_json('Yury'::text), to_json(2::bigint)) as "~json"
-              ) as "b1"
-            )
-          ) as "un5"
-        ) as "q6"
+          (
+            select "v" as "v", "~json" as "~json", 0 as "~u1", 0 as "~u2"
+            from (
+              select jsonb_build_array(to_json('Ann'::text)::jsonb, to_json(1::bigint)::jsonb) as "v", json_build_array(to_json('Ann'::text), to_json(1::bigint)) as "~json"
+            ) as "b0"
+          )
+          union all
+          (
+            select "v" as "v", "~json" as "~json", 1 as "~u1", 0 as "~u2"
+            from (
+              select jsonb_build_array(to_json('Yury'::text)::jsonb, to_json(2::bigint)::jsonb) as "v", json_build_array(to_json('Yury'::text), to_json(2::bigint)) as "~json"
+            ) as "b1"
+          )
+        ) as "q5"
           join lateral (
-            select "User7"."id" as "id", "User7"."__type__" as "__type__", json_build_object('@since', (
-              select "e8"."~json"
+            select "User6"."id" as "id", "User6"."__type__" as "__type__", json_build_object('@since', (
+              select "e7"."~json"
               from (
-                select nullif("q6"."v" -> 1, 'null'::jsonb)::bigint as "v", to_json(nullif("q6"."v" -> 1, 'null'::jsonb)::bigint) as "~json"
-              ) as "e8"
+                select nullif("q5"."v" -> 1, 'null'::jsonb)::bigint as "v", to_json(nullif("q5"."v" -> 1, 'null'::jsonb)::bigint) as "~json"
+              ) as "e7"
             )) as "~json"
             from (
               (
@@ -51,26 +48,26 @@ with "insert_src1" as materialized (
                 select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
                 from "default"."User" as "User"
               )
-            ) as "User7"
-            where "User7"."name" = (("q6"."v" -> 0) #>> '{}')
-          ) as "q9" on true
-      ) as "q10"
-    ) as "lv11" on true
-  where "lv11"."id" is not null
+            ) as "User6"
+            where "User6"."name" = (("q5"."v" -> 0) #>> '{}')
+          ) as "q8" on true
+      ) as "q9"
+    ) as "lv10" on true
+  where "lv10"."id" is not null
 ),
-"link13" as (
+"link12" as (
   insert into "default"."User.friends" ("source", "target", "since")
   select "p"."source", "p"."target", "p"."since"
-  from "pairs12" as "p"
+  from "pairs11" as "p"
   where "p"."~type" = 'default::User'
   on conflict ("source", "target") do update set "since" = "excluded"."since"
 )
-select coalesce(json_agg(json_build_object('id', "w14"."id", 'name', to_json("w14"."name"), 'age', to_json("w14"."age"), 'best_friend', to_json("w14"."best_friend"), 'friends', coalesce((
+select coalesce(json_agg(json_build_object('id', "w13"."id", 'name', to_json("w13"."name"), 'age', to_json("w13"."age"), 'best_friend', to_json("w13"."best_friend"), 'friends', coalesce((
   select json_agg(to_json("r"."v"))
   from (
     select "pr"."target" as "v"
-    from "pairs12" as "pr"
-    where "pr"."source" = "w14"."id"
+    from "pairs11" as "pr"
+    where "pr"."source" = "w13"."id"
   ) as "r"
 ), '[]'::json), 'todo', '[]'::json, 'nicknames', '[]'::json)), '[]'::json)::text as "result"
-from "insert2" as "w14"
+from "insert2" as "w13"

@@ -1,5 +1,5 @@
 -- many default::Issue; params: none
-select coalesce(json_agg("q8"."~json" order by "q8"."~ord"), '[]'::json)::text as "result"
+select coalesce(json_agg("q8"."~json" order by "q8"."~o0" asc nulls first), '[]'::json)::text as "result"
 from lateral (
   select "Issue1"."id" as "id", 'default::Issue' as "__type__", json_build_object('name', to_json("Issue1"."name"), 'owner', (
     select json_agg("e3"."~json")
@@ -19,11 +19,11 @@ from lateral (
       where "User2"."id" = "Issue1"."owner"
     ) as "e3"
   ), 'watchers', (
-    select coalesce(json_agg("e7"."~json" order by "e7"."~ord"), '[]'::json)
+    select coalesce(json_agg("e7"."~json" order by "e7"."~o0" asc nulls first), '[]'::json)
     from (
-      select "q6"."id" as "id", "q6"."__type__" as "__type__", "q6"."~json" as "~json", row_number() over (order by "q6"."~ord") as "~ord"
+      select "q6"."id" as "id", "q6"."__type__" as "__type__", "q6"."~json" as "~json", "q6"."~o0" as "~o0"
       from lateral (
-        select "User5"."id" as "id", "User5"."__type__" as "__type__", json_build_object('name', to_json("User5"."name")) as "~json", row_number() over (order by "User5"."name" asc nulls first) as "~ord"
+        select "User5"."id" as "id", "User5"."__type__" as "__type__", json_build_object('name', to_json("User5"."name")) as "~json", "User5"."name" as "~o0"
         from "default"."Issue.watchers" as "j4"
           join (
             (
@@ -41,6 +41,6 @@ from lateral (
         limit 2::bigint
       ) as "q6"
     ) as "e7"
-  )) as "~json", row_number() over (order by "Issue1"."number" asc nulls first) as "~ord"
+  )) as "~json", "Issue1"."number" as "~o0"
   from "default"."Issue" as "Issue1"
 ) as "q8"

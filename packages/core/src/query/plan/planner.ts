@@ -151,9 +151,13 @@ export interface PlanContext extends SourceContext {
   value(rel: Rel, expr: IrExpr): SqlExpr;
   /**
    * `expr`'s elements as a subquery correlated with `parent`: columns `id` and `__type__`
-   * (objects) or `v` (values), `~json` (each element's JSON output), `~ord` when ordered.
+   * (objects) or `v` (values), `~json` (each element's JSON output) and, when ordered, the
+   * columns of its order keys (`ord`).
    */
-  rows(parent: Rel, expr: IrExpr): { query: SqlQuery; columns: { ord: boolean; object: boolean } };
+  rows(
+    parent: Rel,
+    expr: IrExpr,
+  ): { query: SqlQuery; columns: { ord: readonly OrderKey[]; object: boolean } };
 }
 
 class Planner implements PlanContext {
@@ -251,7 +255,9 @@ class Planner implements PlanContext {
 
   /**
    * `e`'s elements as the rows of a subquery correlated with `parent`: columns `id` and
-   * `__type__` (objects) or `v` (values), `~json` (their output) and `~ord` (their order).
+   * `__type__` (objects) or `v` (values), `~json` (their output) and their order keys `~o<i>`
+   * (`columns.ord`): the consumer sorts by the keys themselves (once, where it aggregates),
+   * not by a row number computed here, which would cost a second sort of the same rows.
    */
   rows(
     parent: Rel,
@@ -272,7 +278,7 @@ class Planner implements PlanContext {
     query: SqlQuery;
     columns: {
       out: boolean;
-      ord: boolean;
+      ord: readonly OrderKey[];
       object: boolean;
       carried: readonly CarriedColumn[];
       linkRow: boolean;
@@ -313,15 +319,12 @@ class Planner implements PlanContext {
       carried.push({ pathId: pid, column, bound: b });
     }
     const distinct = hooks.distinct === true && bound.kind === 'object';
-    const ord = rel.order.length > 0 && !distinct;
-    if (ord) {
-      targets.push(
-        sql.target(
-          sql.agg('row_number', [], { over: { partitionBy: [], orderBy: rel.order } }),
-          '~ord',
-        ),
-      );
-    }
+    const ord: OrderKey[] = distinct
+      ? []
+      : rel.order.map((o, i) => ({ column: `~o${i}`, direction: o.direction, nulls: o.nulls }));
+    rel.order.forEach((o, i) => {
+      if (!distinct) targets.push(sql.target(o.expr, `~o${i}`));
+    });
     const present = this.presence(bound);
     const sliced = slice !== undefined && (slice.limit !== null || slice.offset !== null);
     return {
@@ -381,7 +384,7 @@ class Planner implements PlanContext {
     expr: IrExpr,
     query: SqlQuery,
     columns: {
-      ord: boolean;
+      ord: readonly OrderKey[];
       object: boolean;
       carried?: readonly CarriedColumn[];
       linkRow?: boolean;
@@ -392,7 +395,7 @@ class Planner implements PlanContext {
     const join = forceJoin ?? (expr.card.max === 'many' || expr.card.min === 1 ? 'inner' : 'left');
     const nullable = join === 'left';
     rel.join(join, sql.subquery(query, alias, { lateral: true }));
-    if (columns.ord) rel.order.push(sql.order(sql.col('~ord', alias)));
+    rel.order.push(...orderBy(columns.ord, alias));
     for (const c of columns.carried ?? []) {
       const carried: Bound =
         c.bound.kind === 'object'
@@ -553,7 +556,7 @@ class Planner implements PlanContext {
           from: [sql.subquery(query, alias)],
           orderBy: [sql.order(sql.col(key, alias))],
         });
-        return this.liftRows(rel, expr, distinct, { ord: false, object: columns.object });
+        return this.liftRows(rel, expr, distinct, { ord: [], object: columns.object });
       }
       case 'Coalesce':
         this.bindShared(rel, expr);
@@ -587,7 +590,7 @@ class Planner implements PlanContext {
       case 'GroupGrouping':
         if (expr.array) return this.valueBound(rel, expr);
         return this.liftRows(rel, expr, this.groupingNames(rel, expr), {
-          ord: false,
+          ord: [],
           object: false,
         });
       case 'Insert':
@@ -850,36 +853,18 @@ class Planner implements PlanContext {
     }
     const branches = parts.map((p) => this.rows(rel, p));
     const object = expr.type.kind === 'object';
-    const ord = 'u';
     const queries = branches.map((b, i) => {
       const cols: Target[] = object
         ? [sql.target(sql.col('id'), 'id'), sql.target(sql.col('__type__'), '__type__')]
         : [sql.target(sql.col('v'), 'v')];
       cols.push(sql.target(this.unionMemberJson(expr.type, parts[i] as IrExpr), '~json'));
-      cols.push(sql.target(sql.num(i), `~${ord}1`));
-      cols.push(sql.target(b.columns.ord ? sql.col('~ord') : sql.num(0), `~${ord}2`));
+      // Ordered by member, then by each member's own order (its rows numbered: the members'
+      // keys differ in number and type).
+      cols.push(sql.target(sql.num(i), '~u1'));
+      cols.push(sql.target(ordinal(b.columns.ord, `b${i}`), '~u2'));
       return sql.select({ targets: cols, from: [sql.subquery(b.query, `b${i}`)] }) as SqlQuery;
     });
-    const alias = this.fresh('un');
-    const union = sql.select({
-      targets: [
-        sql.target(sql.star(alias)),
-        sql.target(
-          sql.agg('row_number', [], {
-            over: {
-              partitionBy: [],
-              orderBy: [
-                sql.order(sql.col(`~${ord}1`, alias)),
-                sql.order(sql.col(`~${ord}2`, alias)),
-              ],
-            },
-          }),
-          '~ord',
-        ),
-      ],
-      from: [sql.subquery(unionAll(queries), alias)],
-    });
-    return this.liftRows(rel, expr, union, { ord: true, object });
+    return this.liftRows(rel, expr, unionAll(queries), { ord: UNION_ORDER, object });
   }
 
   /**
@@ -948,7 +933,7 @@ class Planner implements PlanContext {
       from: [inner.from],
       where: whereOf(inner.where),
     });
-    return this.liftRows(rel, expr, query, { ord: false, object });
+    return this.liftRows(rel, expr, query, { ord: [], object });
   }
 
   private liftCoalesce(rel: Rel, expr: Extract<IrExpr, { kind: 'Coalesce' }>): Bound {
@@ -979,7 +964,7 @@ class Planner implements PlanContext {
     expr: IrExpr,
     branches: {
       query: SqlQuery;
-      columns: { ord: boolean; object: boolean };
+      columns: { ord: readonly OrderKey[]; object: boolean };
       when: SqlExpr | null;
     }[],
   ): Bound {
@@ -1003,13 +988,13 @@ class Planner implements PlanContext {
               ]
             : [sql.target(sql.col('v', alias), 'v')]),
           sql.target(sql.col('~json', alias), '~json'),
-          sql.target(b.columns.ord ? sql.col('~ord', alias) : sql.num(0), '~ord'),
+          sql.target(ordinal(b.columns.ord, alias), '~ord'),
         ],
         from: [sql.subquery(b.query, alias)],
         where: b.when,
       }) as SqlQuery;
     });
-    return this.liftRows(rel, expr, unionAll(queries), { ord: true, object });
+    return this.liftRows(rel, expr, unionAll(queries), { ord: ORDINAL, object });
   }
 
   private liftSetReturning(rel: Rel, expr: Extract<IrExpr, { kind: 'Call' }>): Bound {
@@ -1077,7 +1062,7 @@ class Planner implements PlanContext {
     const number = sql.bin(
       '-',
       sql.agg('row_number', [], {
-        over: { partitionBy: [], orderBy: columns.ord ? [sql.order(sql.col('~ord', inner))] : [] },
+        over: { partitionBy: [], orderBy: orderBy(columns.ord, inner) },
       }),
       sql.num(1),
     );
@@ -1177,7 +1162,7 @@ class Planner implements PlanContext {
         ],
         from: [sql.subquery(counted, wrapped)],
       });
-      return this.liftRows(rel, expr, checked, { ord: false, object: columns.object });
+      return this.liftRows(rel, expr, checked, { ord: [], object: columns.object });
     }
     // exists / distinct: a one-row check evaluated whether or not there are rows.
     const probe = this.fresh('ck');
@@ -1239,7 +1224,7 @@ class Planner implements PlanContext {
   private keyedRows(
     rel: Rel,
     group: Extract<IrExpr, { kind: 'Group' }>,
-  ): { query: SqlQuery; object: boolean; ord: boolean; linkRow: boolean } {
+  ): { query: SqlQuery; object: boolean; ord: readonly OrderKey[]; linkRow: boolean } {
     const { query, columns } = this.rows(rel, group.elements, {
       extra: (inner) => {
         const values = group.keys.map((k) => this.value(inner, k.expr));
@@ -1284,7 +1269,7 @@ class Planner implements PlanContext {
         'json_build_array',
         set.map((i) => sql.text((expr.keys[i] as { name: string }).name)),
       );
-      const order = keyed.ord ? [sql.order(sql.col('~ord', k))] : [];
+      const order = orderBy(keyed.ord, k);
       return sql.select({
         targets: [
           sql.target(value, 'v'),
@@ -1310,7 +1295,7 @@ class Planner implements PlanContext {
       });
     });
     return this.liftRows(rel, { ...expr, type: { kind: 'empty' } }, unionAll(queries), {
-      ord: false,
+      ord: [],
       object: false,
     });
   }
@@ -1703,7 +1688,7 @@ class Planner implements PlanContext {
       if (i !== setIndex) return this.value(rel, a);
       const { query, columns } = this.rows(rel, a);
       from = sql.subquery(query, alias);
-      if (columns.ord) order = [sql.order(sql.col('~ord', alias))];
+      order = orderBy(columns.ord, alias);
       return sql.col(columns.object ? 'id' : 'v', alias);
     });
     const form = (call.overload as ResolvedCall).sql(args, call.args.map(nullable));
@@ -1784,7 +1769,7 @@ class Planner implements PlanContext {
         const { query, columns } = this.rows(rel, arg);
         const alias = this.fresh('aa');
         const agg = sql.agg('json_agg', [sql.col('~json', alias)], {
-          orderBy: columns.ord ? [sql.order(sql.col('~ord', alias))] : [],
+          orderBy: orderBy(columns.ord, alias),
         });
         return sql.scalar(
           sql.select({
@@ -1916,7 +1901,7 @@ class Planner implements PlanContext {
     const item = sql.subquery(query, alias);
     const element =
       object && !shaped ? sql.func('to_json', [sql.col('id', alias)]) : sql.col('~json', alias);
-    const order = columns.ord ? [sql.order(sql.col('~ord', alias))] : [];
+    const order = orderBy(columns.ord, alias);
     if (many || (object && shaped)) {
       const agg = sql.agg('json_agg', [element], { orderBy: order });
       return sql.scalar(
@@ -2344,6 +2329,32 @@ function isMulti(expr: IrExpr): boolean {
 }
 
 /** Orders the aggregate call in a std form (`coalesce(array_agg(x), '{}')` orders array_agg). */
+/** One order key of a subquery's rows: a column and how it sorts. */
+export interface OrderKey {
+  readonly column: string;
+  readonly direction: OrderItem['direction'];
+  readonly nulls: OrderItem['nulls'];
+}
+
+/** Rows numbered in order, in one column `~ord`. */
+const ORDINAL: readonly OrderKey[] = [{ column: '~ord', direction: null, nulls: null }];
+/** A union's rows: by member, then by the member's row number. */
+const UNION_ORDER: readonly OrderKey[] = [
+  { column: '~u1', direction: null, nulls: null },
+  { column: '~u2', direction: null, nulls: null },
+];
+
+/** Sorting by a subquery's order keys (`alias`: the subquery). */
+function orderBy(keys: readonly OrderKey[], alias: string): OrderItem[] {
+  return keys.map((k) => sql.order(sql.col(k.column, alias), k.direction, k.nulls));
+}
+
+/** The rows' position in their order (`0` for all when unordered). */
+function ordinal(keys: readonly OrderKey[], alias: string): SqlExpr {
+  if (keys.length === 0) return sql.num(0);
+  return sql.agg('row_number', [], { over: { partitionBy: [], orderBy: orderBy(keys, alias) } });
+}
+
 function orderAggregate(form: SqlExpr, order: readonly OrderItem[]): SqlExpr {
   if (form.kind !== 'FuncCall') return form;
   if (form.name === 'coalesce' && form.args[0]) {

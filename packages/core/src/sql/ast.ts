@@ -337,9 +337,13 @@ export type JsonBuildFunction =
  * every chunk but the first its opening one, joined by `, ` and cast back to json — so key order
  * (and duplicate keys) of a json object stay as one call would write them.
  */
-export function jsonBuild(name: JsonBuildFunction, args: readonly SqlExpr[]): SqlExpr {
-  if (args.length <= MAX_FUNCTION_ARGS) return sql.func(name, args);
+export function jsonBuild(name: JsonBuildFunction, given: readonly SqlExpr[]): SqlExpr {
   const object = name.endsWith('_object');
+  // A value already converted by `to_json(x)` (`to_jsonb` for jsonb) is `x` here: the
+  // constructor converts each value by the same rule, so the call would be work done twice.
+  const convert = name.startsWith('jsonb') ? 'to_jsonb' : 'to_json';
+  const args = given.map((a, i) => (object && i % 2 === 0 ? a : unwrapConversion(a, convert)));
+  if (args.length <= MAX_FUNCTION_ARGS) return sql.func(name, args);
   if (object && args.length % 2 !== 0) throw new Error(`${name}: an odd number of arguments`);
   const chunks: SqlExpr[] = [];
   for (let i = 0; i < args.length; i += MAX_FUNCTION_ARGS)
@@ -357,6 +361,13 @@ export function jsonBuild(name: JsonBuildFunction, args: readonly SqlExpr[]): Sq
   });
   const joined = pieces.reduce((acc, p) => sql.bin('||', sql.bin('||', acc, sql.text(', ')), p));
   return sql.cast(joined, pgType('json'));
+}
+
+/** `x` for a plain `convert(x)` call, else `e` itself. */
+function unwrapConversion(e: SqlExpr, convert: string): SqlExpr {
+  if (e.kind !== 'FuncCall' || e.name !== convert || e.schema !== null) return e;
+  if (e.args.length !== 1 || e.distinct || e.orderBy || e.filter || e.over) return e;
+  return e.args[0] as SqlExpr;
 }
 
 export const sql = {

@@ -122,3 +122,42 @@ test('json text joins like one call would write it', async () => {
 test('an odd argument count for an object is refused', () => {
   expect(() => jsonBuild('json_build_object', items(101))).toThrow(/odd/);
 });
+
+describe('a value converted by to_json/to_jsonb is passed as it is', () => {
+  const values: SqlExpr[] = [
+    sql.cast(sql.text('a "quoted"\ntext'), pgType('text')),
+    sql.cast(sql.text('1.5e300'), pgType('double precision')),
+    sql.cast(sql.text('NaN'), pgType('double precision')),
+    sql.cast(sql.text('12345678901234567890.5'), pgType('numeric')),
+    sql.cast(sql.text('2024-06-01T00:00:00Z'), pgType('timestamptz')),
+    sql.cast(sql.text('{1,2,NULL}'), pgType('bigint', 1)),
+    sql.cast(sql.text('{"b": 1, "a": [true, null]}'), pgType('json')),
+    sql.cast(sql.null(), pgType('text')),
+  ];
+  test.each([
+    ['json_build_object', 'to_json'],
+    ['json_build_array', 'to_json'],
+    ['jsonb_build_object', 'to_jsonb'],
+    ['jsonb_build_array', 'to_jsonb'],
+  ] as const)('%s: no %s call left, the same text', async (name, convert) => {
+    const object = name.endsWith('_object');
+    const wrapped = values.flatMap((v, i) => [
+      ...(object ? [sql.text(`k${i}`)] : []),
+      sql.func(convert, [v]),
+    ]);
+    const built = jsonBuild(name, wrapped);
+    expect(printSql(built)).not.toContain(convert);
+    const oneCall = await db.db.query(
+      `select ${name}(${wrapped.map((a) => printSql(a)).join(', ')})::text as text`,
+    );
+    expect((await evaluate(built)).text).toBe((oneCall.rows[0] as { text: string }).text);
+  });
+  test('keys, aggregates and other functions are left alone', () => {
+    const key = sql.func('to_json', [sql.text('k')]);
+    const agg = sql.agg('to_json', [sql.col('x')], { orderBy: [sql.order(sql.col('x'))] });
+    const other = sql.func('to_jsonb', [sql.col('x')]);
+    expect(jsonBuild('json_build_object', [key, agg, sql.text('b'), other])).toEqual(
+      sql.func('json_build_object', [key, agg, sql.text('b'), other]),
+    );
+  });
+});

@@ -1,7 +1,7 @@
 -- many default::User; params: none
 select coalesce(json_agg("q10"."~json"), '[]'::json)::text as "result"
 from lateral (
-  select "User1"."id" as "id", "User1"."__type__" as "__type__", json_build_object('name', to_json("User1"."name"), 'n', (
+  select "User1"."id" as "id", "User1"."__type__" as "__type__", json_build_object('name', "User1"."name", 'n', (
     select "e5"."~json"
     from (
       select (
@@ -65,7 +65,7 @@ from lateral (
   ), 'issues', (
     select coalesce(json_agg("e9"."~json"), '[]'::json)
     from (
-      select "Issue8"."id" as "id", 'default::Issue' as "__type__", json_build_object('name', to_json("Issue8"."name")) as "~json", "bl6"."note" as "note"
+      select "Issue8"."id" as "id", 'default::Issue' as "__type__", json_build_object('name', "Issue8"."name") as "~json", "bl6"."note" as "note"
       from lateral (
         (
           (

@@ -1,7 +1,7 @@
 -- one std::FreeObject; params: none
 select coalesce(json_agg("q5"."~json"), '[]'::json)::text as "result"
 from lateral (
-  select json_build_object('a', to_json(1::bigint), 'users', (
+  select json_build_object('a', 1::bigint, 'users', (
     select coalesce(json_agg("e2"."~json"), '[]'::json)
     from (
       select "User1"."name" as "v", to_json("User1"."name") as "~json"
@@ -17,7 +17,7 @@ from lateral (
         )
       ) as "User1"
     ) as "e2"
-  ))::jsonb as "v", json_build_object('a', to_json(1::bigint), 'users', (
+  ))::jsonb as "v", json_build_object('a', 1::bigint, 'users', (
     select coalesce(json_agg("e4"."~json"), '[]'::json)
     from (
       select "User3"."name" as "v", to_json("User3"."name") as "~json"

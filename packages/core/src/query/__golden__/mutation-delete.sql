@@ -23,7 +23,7 @@ with "delete_src1" as materialized (
   where "t"."id" = "s"."id"
   returning "t".*
 )
-select coalesce(json_agg(json_build_object('id', "w5"."id", 'name', to_json("w5"."name"), 'owner', to_json("w5"."owner"), 'body', to_json("w5"."body"), 'number', to_json("w5"."number"), 'status', to_json("w5"."status"), 'watchers', coalesce((
+select coalesce(json_agg(json_build_object('id', "w5"."id", 'name', "w5"."name", 'owner', "w5"."owner", 'body', "w5"."body", 'number', "w5"."number", 'status', "w5"."status", 'watchers', coalesce((
   select json_agg(to_json("r"."v"))
   from (
     select "jr"."target" as "v"
@@ -33,7 +33,7 @@ select coalesce(json_agg(json_build_object('id', "w5"."id", 'name', to_json("w5"
     ) as "jr"
     where "jr"."source" = "w5"."id"
   ) as "r"
-), '[]'::json), 'time_estimate', to_json("w5"."time_estimate"), 'tags', to_json("w5"."tags"), 'due_date', to_json("svc_meta"."datetime_iso"("w5"."due_date")), 'related_to', coalesce((
+), '[]'::json), 'time_estimate', "w5"."time_estimate", 'tags', "w5"."tags", 'due_date', "svc_meta"."datetime_iso"("w5"."due_date"), 'related_to', coalesce((
   select json_agg(to_json("r"."v"))
   from (
     select "jr"."target" as "v"

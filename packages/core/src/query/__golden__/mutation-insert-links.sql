@@ -105,7 +105,7 @@ with "insert_src1" as materialized (
   from "pairs17" as "p"
   where "p"."~type" = 'default::User'
 )
-select coalesce(json_agg(json_build_object('id', "w19"."id", 'name', to_json("w19"."name"), 'age', to_json("w19"."age"), 'best_friend', to_json("w19"."best_friend"), 'friends', coalesce((
+select coalesce(json_agg(json_build_object('id', "w19"."id", 'name', "w19"."name", 'age', "w19"."age", 'best_friend', "w19"."best_friend", 'friends', coalesce((
   select json_agg(to_json("r"."v"))
   from (
     select "pr"."target" as "v"

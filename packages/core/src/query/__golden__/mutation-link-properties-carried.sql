@@ -20,14 +20,14 @@ with "insert_src1" as materialized (
           (
             select "v" as "v", "~json" as "~json", 0 as "~u1", 0 as "~u2"
             from (
-              select jsonb_build_array(to_json('Ann'::text)::jsonb, to_json(1::bigint)::jsonb) as "v", json_build_array(to_json('Ann'::text), to_json(1::bigint)) as "~json"
+              select jsonb_build_array(to_json('Ann'::text)::jsonb, to_json(1::bigint)::jsonb) as "v", json_build_array('Ann'::text, 1::bigint) as "~json"
             ) as "b0"
           )
           union all
           (
             select "v" as "v", "~json" as "~json", 1 as "~u1", 0 as "~u2"
             from (
-              select jsonb_build_array(to_json('Yury'::text)::jsonb, to_json(2::bigint)::jsonb) as "v", json_build_array(to_json('Yury'::text), to_json(2::bigint)) as "~json"
+              select jsonb_build_array(to_json('Yury'::text)::jsonb, to_json(2::bigint)::jsonb) as "v", json_build_array('Yury'::text, 2::bigint) as "~json"
             ) as "b1"
           )
         ) as "q5"
@@ -62,7 +62,7 @@ with "insert_src1" as materialized (
   where "p"."~type" = 'default::User'
   on conflict ("source", "target") do update set "since" = "excluded"."since"
 )
-select coalesce(json_agg(json_build_object('id', "w13"."id", 'name', to_json("w13"."name"), 'age', to_json("w13"."age"), 'best_friend', to_json("w13"."best_friend"), 'friends', coalesce((
+select coalesce(json_agg(json_build_object('id', "w13"."id", 'name', "w13"."name", 'age', "w13"."age", 'best_friend', "w13"."best_friend", 'friends', coalesce((
   select json_agg(to_json("r"."v"))
   from (
     select "pr"."target" as "v"

@@ -107,7 +107,7 @@ with "insert_src1" as materialized (
   order by "p"."source", "p"."target", "p"."~part" desc
   on conflict ("source", "target") do update set "since" = "excluded"."since"
 )
-select coalesce(json_agg(json_build_object('id', "w20"."id", 'name', to_json("w20"."name"), 'age', to_json("w20"."age"), 'best_friend', to_json("w20"."best_friend"), 'friends', coalesce((
+select coalesce(json_agg(json_build_object('id', "w20"."id", 'name', "w20"."name", 'age', "w20"."age", 'best_friend', "w20"."best_friend", 'friends', coalesce((
   select json_agg(to_json("r"."v"))
   from (
     select "pr"."target" as "v"

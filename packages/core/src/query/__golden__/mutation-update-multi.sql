@@ -101,7 +101,7 @@ with "update_src1" as materialized (
     where ("q"."source" = "r"."source") and ("q"."value" = "r"."v")
   ))
 )
-select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then json_build_object('id', "w17"."id", 'name', to_json("w17"."name"), 'age', to_json("w17"."age"), 'best_friend', to_json("w17"."best_friend"), 'friends', coalesce((
+select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then json_build_object('id', "w17"."id", 'name', "w17"."name", 'age', "w17"."age", 'best_friend', "w17"."best_friend", 'friends', coalesce((
   select json_agg(to_json("r"."v"))
   from (
     (
@@ -143,7 +143,7 @@ select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then json
       where ("pr"."source" = "w17"."id") and ("pr"."value" = "jr"."value")
     ))
   ) as "r"
-), '[]'::json), 'level', to_json("w17"."level")) when "w17"."__type__" = 'default::User' then json_build_object('id', "w17"."id", 'name', to_json("w17"."name"), 'age', to_json("w17"."age"), 'best_friend', to_json("w17"."best_friend"), 'friends', coalesce((
+), '[]'::json), 'level', "w17"."level") when "w17"."__type__" = 'default::User' then json_build_object('id', "w17"."id", 'name', "w17"."name", 'age', "w17"."age", 'best_friend', "w17"."best_friend", 'friends', coalesce((
   select json_agg(to_json("r"."v"))
   from (
     (

@@ -16,10 +16,10 @@ from (
   select
 ) as "one"
   left join lateral (
-    select "w5"."id" as "id", 'default::Issue' as "__type__", json_build_object('name', to_json("w5"."name"), 'time_estimate', to_json("w5"."time_estimate"), 'owner', (
+    select "w5"."id" as "id", 'default::Issue' as "__type__", json_build_object('name', "w5"."name", 'time_estimate', "w5"."time_estimate", 'owner', (
       select json_agg("e7"."~json")
       from (
-        select "User6"."id" as "id", "User6"."__type__" as "__type__", json_build_object('name', to_json("User6"."name")) as "~json", "w5"."owner@note" as "note"
+        select "User6"."id" as "id", "User6"."__type__" as "__type__", json_build_object('name', "User6"."name") as "~json", "w5"."owner@note" as "note"
         from (
           (
             select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"

@@ -1,10 +1,10 @@
 -- many default::Issue; params: none
 select coalesce(json_agg("q8"."~json" order by "q8"."~o0" asc nulls first), '[]'::json)::text as "result"
 from lateral (
-  select "Issue1"."id" as "id", 'default::Issue' as "__type__", json_build_object('name', to_json("Issue1"."name"), 'owner', (
+  select "Issue1"."id" as "id", 'default::Issue' as "__type__", json_build_object('name', "Issue1"."name", 'owner', (
     select json_agg("e3"."~json")
     from (
-      select "User2"."id" as "id", "User2"."__type__" as "__type__", json_build_object('name', to_json("User2"."name"), '@note', to_json("Issue1"."owner@note")) as "~json", "Issue1"."owner@note" as "note"
+      select "User2"."id" as "id", "User2"."__type__" as "__type__", json_build_object('name', "User2"."name", '@note', "Issue1"."owner@note") as "~json", "Issue1"."owner@note" as "note"
       from (
         (
           select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
@@ -23,7 +23,7 @@ from lateral (
     from (
       select "q6"."id" as "id", "q6"."__type__" as "__type__", "q6"."~json" as "~json", "q6"."~o0" as "~o0"
       from lateral (
-        select "User5"."id" as "id", "User5"."__type__" as "__type__", json_build_object('name', to_json("User5"."name")) as "~json", "User5"."name" as "~o0"
+        select "User5"."id" as "id", "User5"."__type__" as "__type__", json_build_object('name', "User5"."name") as "~json", "User5"."name" as "~o0"
         from "default"."Issue.watchers" as "j4"
           join (
             (

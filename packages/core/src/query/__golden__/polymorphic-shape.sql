@@ -1,7 +1,7 @@
 -- many default::Named; params: none
 select coalesce(json_agg("q6"."~json"), '[]'::json)::text as "result"
 from lateral (
-  select "Named1"."id" as "id", "Named1"."__type__" as "__type__", json_build_object('name', to_json("Named1"."name"), 'number', case when "Named1"."__type__" in ('default::Issue') then (
+  select "Named1"."id" as "id", "Named1"."__type__" as "__type__", json_build_object('name', "Named1"."name", 'number', case when "Named1"."__type__" in ('default::Issue') then (
     select "e3"."~json"
     from (
       select "Issue2"."number" as "v", to_json("Issue2"."number") as "~json"

@@ -4,7 +4,7 @@ from lateral (
   select "C1"."id" as "id", 'default::C' as "__type__", json_build_object('things', (
     select coalesce(json_agg("e12"."~json"), '[]'::json)
     from (
-      select "B3"."id" as "id", "B3"."__type__" as "__type__", json_build_object('id', to_json("B3"."id"), 'name', case when "B3"."__type__" in ('default::A', 'default::SubA') then (
+      select "B3"."id" as "id", "B3"."__type__" as "__type__", json_build_object('id', "B3"."id", 'name', case when "B3"."__type__" in ('default::A', 'default::SubA') then (
         select "e5"."~json"
         from (
           select "A4"."name" as "v", to_json("A4"."name") as "~json"

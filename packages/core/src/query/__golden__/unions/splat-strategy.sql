@@ -1,10 +1,10 @@
 -- many default::D; params: none
 select coalesce(json_agg("q6"."~json"), '[]'::json)::text as "result"
 from lateral (
-  select "D1"."id" as "id", 'default::D' as "__type__", json_build_object('id', to_json("D1"."id"), 'dname', to_json("D1"."dname"), 'pick', (
+  select "D1"."id" as "id", 'default::D' as "__type__", json_build_object('id', "D1"."id", 'dname', "D1"."dname", 'pick', (
     select json_agg("e3"."~json")
     from (
-      select "A2"."id" as "id", "A2"."__type__" as "__type__", case when "A2"."id" is null then null::json else json_build_object('id', to_json("A2"."id"), 'name', to_json("A2"."name"), 'label', to_json("A2"."label")) end as "~json"
+      select "A2"."id" as "id", "A2"."__type__" as "__type__", case when "A2"."id" is null then null::json else json_build_object('id', "A2"."id", 'name', "A2"."name", 'label', "A2"."label") end as "~json"
       from (
         select
       ) as "one"
@@ -24,7 +24,7 @@ from lateral (
   ), 'other', (
     select json_agg("e5"."~json")
     from (
-      select "B4"."id" as "id", "B4"."__type__" as "__type__", case when "B4"."id" is null then null::json else json_build_object('id', to_json("B4"."id"), 'label', to_json("B4"."label")) end as "~json"
+      select "B4"."id" as "id", "B4"."__type__" as "__type__", case when "B4"."id" is null then null::json else json_build_object('id', "B4"."id", 'label', "B4"."label") end as "~json"
       from (
         select
       ) as "one"

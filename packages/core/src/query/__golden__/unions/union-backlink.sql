@@ -1,7 +1,7 @@
 -- many default::A; params: none
 select coalesce(json_agg("q5"."~json"), '[]'::json)::text as "result"
 from lateral (
-  select "A1"."id" as "id", "A1"."__type__" as "__type__", json_build_object('name', to_json("A1"."name"), 'back', (
+  select "A1"."id" as "id", "A1"."__type__" as "__type__", json_build_object('name', "A1"."name", 'back', (
     select coalesce(json_agg("e4"."~json"), '[]'::json)
     from (
       select "C3"."cname" as "v", to_json("C3"."cname") as "~json"

@@ -46,12 +46,12 @@ with "insert_src1" as materialized (
   where "p"."~type" = 'default::C'
   on conflict ("source", "target") do nothing
 )
-select coalesce(json_agg(json_build_object('id', "w12"."id", 'cname', to_json("w12"."cname"), 'things', coalesce((
+select coalesce(json_agg(json_build_object('id', "w12"."id", 'cname', "w12"."cname", 'things', coalesce((
   select json_agg(to_json("r"."v"))
   from (
     select "pr"."target" as "v"
     from "pairs10" as "pr"
     where "pr"."source" = "w12"."id"
   ) as "r"
-), '[]'::json), 'one', to_json("w12"."one"), 'any', to_json("w12"."any"), 'owned', to_json("w12"."owned"), 'shared', to_json("w12"."shared"), 'kept', '[]'::json, 'weighted', '[]'::json)), '[]'::json)::text as "result"
+), '[]'::json), 'one', "w12"."one", 'any', "w12"."any", 'owned', "w12"."owned", 'shared', "w12"."shared", 'kept', '[]'::json, 'weighted', '[]'::json)), '[]'::json)::text as "result"
 from "insert5" as "w12"

@@ -12,8 +12,9 @@
  *   order; links and multi values by the result conventions of ENGINE-COMMON/DECISIONS).
  * Sets that must not multiply the current rows (shape elements, aggregate arguments, statements
  * used as values) are planned in a child Rel as a subquery (scalar, EXISTS, ARRAY or LATERAL).
- * Order: an ordered set lifted into a Rel adds its order keys (`~ord`) to the Rel's, and the
- * final `json_agg` orders by them.
+ * Order: an ordered set lifted into a Rel adds its order keys (the subquery's `~o<i>` columns,
+ * with their directions) to the Rel's, and the final `json_agg` sorts by them, once; only where
+ * differently ordered sets meet (union members, if/else branches) are rows numbered.
  * Invariants: values are `$n` parameters, never spliced; identifiers only through the SQL AST
  * printer; every read of a type's rows goes through plan/sources (the access hook).
  */

@@ -39,6 +39,23 @@ export interface AuthResult {
   readonly user: User;
 }
 
+/**
+ * DECISIONS "MFA challenge": what a sign-in answers instead of an Auth result while the user owes
+ * a second factor; `challengeToken` goes to `/auth/mfa/totp/login` or
+ * `/auth/mfa/recovery-codes/login` within 5 minutes.
+ */
+export interface MfaChallenge {
+  readonly mfaRequired: true;
+  readonly challengeToken: string;
+  /** `totp`, then `recovery_code` when the user has unused recovery codes. */
+  readonly methods: readonly ('totp' | 'recovery_code')[];
+  /** ISO 8601. */
+  readonly expiresAt: string;
+}
+
+/** What a sign-in answers: a session, or the MFA challenge the session waits behind. */
+export type SignInResult = AuthResult | MfaChallenge;
+
 export interface Role {
   readonly name: string;
   readonly description: string | null;
@@ -201,8 +218,11 @@ export interface Auth {
   migrate(): Promise<void>;
 
   register(input: RegisterInput, info?: RequestInfo): Promise<AuthResult>;
-  /** Over the `login` rate limit (per email and per `info.ip`): RATE_LIMITED before any password check. */
-  login(input: LoginInput, info?: RequestInfo): Promise<AuthResult>;
+  /**
+   * An Auth result, or an MFA challenge when the user has confirmed TOTP. Over the `login` rate
+   * limit (per email and per `info.ip`): RATE_LIMITED before any password check.
+   */
+  login(input: LoginInput, info?: RequestInfo): Promise<SignInResult>;
   refresh(refreshToken: string, info?: RequestInfo): Promise<AuthResult>;
   logout(accessToken: string): Promise<void>;
   profile(accessToken: string): Promise<User>;

@@ -5,7 +5,7 @@
  */
 import { createTestDatabase, type TestDatabase } from '@svc/core/testing';
 import { createAuth } from '../create-auth';
-import type { Auth, AuthConfig, AuthEvent } from '../types';
+import type { Auth, AuthConfig, AuthEvent, AuthResult, SignInResult } from '../types';
 
 const QUIET = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -83,3 +83,10 @@ export const tokenOf = (
   type: AuthEvent['eventType'],
   key: 'resetToken' | 'verificationToken',
 ) => events.filter((e) => e.eventType === type).at(-1)?.[key] as string;
+
+/** The Auth result of a sign-in that must not have asked for a second factor (fails the test if it did). */
+export async function session(result: Promise<SignInResult> | SignInResult): Promise<AuthResult> {
+  const r = await result;
+  if ('mfaRequired' in r) throw new Error('expected a session, got an MFA challenge');
+  return r;
+}

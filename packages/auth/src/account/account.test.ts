@@ -1,6 +1,6 @@
 import bcrypt from 'bcrypt';
 import jwt from 'jsonwebtoken';
-import { SECRET, codeOf, useCoreHarness } from '../__tests__/harness';
+import { SECRET, codeOf, useCoreHarness, session } from '../__tests__/harness';
 
 const h = useCoreHarness();
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -203,7 +203,7 @@ describe('register', () => {
         auth.register({ email: 'other@example.com', password: 'password1', username: 'MIX_1' }),
       ),
     ).toBe('USER_ALREADY_EXISTS');
-    expect((await auth.login({ username: 'mix_1', password: 'password1' })).user.id).toBe(
+    expect((await session(auth.login({ username: 'mix_1', password: 'password1' }))).user.id).toBe(
       r.user.id,
     );
     expect((await auth.findUser('ADA@EXAMPLE.COM'))?.id).toBe(r.user.id);
@@ -311,11 +311,10 @@ describe('login', () => {
       password: 'password1',
       username: 'ann',
     });
-    const a = await auth.login(
-      { email: 'ANN@Example.com', password: 'password1' },
-      { ip: '1.1.1.1' },
+    const a = await session(
+      auth.login({ email: 'ANN@Example.com', password: 'password1' }, { ip: '1.1.1.1' }),
     );
-    const b = await auth.login({ username: 'ann', password: 'password1' });
+    const b = await session(auth.login({ username: 'ann', password: 'password1' }));
     expect(a.user.id).toBe(reg.user.id);
     expect(b.user.id).toBe(reg.user.id);
     expect(new Set([reg.token, a.token, b.token]).size).toBe(3);
@@ -338,7 +337,7 @@ describe('login', () => {
   ])('401 INVALID_CREDENTIALS for %s', async (_name, input) => {
     const { auth, events } = await h.make();
     await auth.register({ email: 'ann@example.com', password: 'password1', username: 'ann' });
-    const err = await auth.login(input).catch((e) => e);
+    const err = await session(auth.login(input)).catch((e) => e);
     expect(err).toMatchObject({ code: 'INVALID_CREDENTIALS', status: 401 });
     await auth.settle();
     expect(events.filter((e) => e.eventType === 'IdentityAuthenticated')).toEqual([]);

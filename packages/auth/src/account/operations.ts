@@ -15,8 +15,16 @@ import { authError } from '../errors';
 import { requirePassword } from '../password';
 import { hashNewPassword } from '../password/operations';
 import { checkAccess, issueSession } from '../session/operations';
+import { completeSignIn } from '../session/sign-in';
 import type { UserRecord } from '../store/types';
-import type { AuthResult, LoginInput, RegisterInput, RequestInfo, User } from '../types';
+import type {
+  AuthResult,
+  LoginInput,
+  RegisterInput,
+  RequestInfo,
+  SignInResult,
+  User,
+} from '../types';
 import { issueVerification } from '../verification/operations';
 import {
   checkMetadata,
@@ -69,7 +77,7 @@ export async function login(
   ctx: OperationContext,
   input: LoginInput,
   info?: RequestInfo,
-): Promise<AuthResult> {
+): Promise<SignInResult> {
   const { store, passwords } = ctx;
   if (typeof input !== 'object' || input === null)
     throw commonError('VALIDATION_ERROR', 'a login body is required');
@@ -104,9 +112,7 @@ export async function login(
   // (only if no one changed the password meanwhile). The password is the same, so sessions stay.
   if (match === 'legacy' && user.passwordHash)
     await store.rehashPassword(user.id, user.passwordHash, await passwords.hash(password));
-  const result = await issueSession(ctx, user, info);
-  ctx.bus.emit({ eventType: 'IdentityAuthenticated', userId: user.id, email: user.email });
-  return result;
+  return completeSignIn(ctx, user, info, 'password');
 }
 
 /** `auth.profile`: the user of a live session. */

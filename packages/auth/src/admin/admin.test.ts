@@ -1,6 +1,6 @@
 import bcrypt from 'bcrypt';
 import { createAuthAdmin } from '../create-auth';
-import { SECRET, codeOf, useCoreHarness } from '../__tests__/harness';
+import { SECRET, codeOf, useCoreHarness, session } from '../__tests__/harness';
 
 const h = useCoreHarness();
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
@@ -53,7 +53,7 @@ describe('administrative operations', () => {
   test('revokeAllSessions ends every session of that user only', async () => {
     const { auth } = await h.make();
     const a = await auth.register({ email: 'ra@example.com', password: 'password1' });
-    const b = await auth.login({ email: 'ra@example.com', password: 'password1' });
+    const b = await session(auth.login({ email: 'ra@example.com', password: 'password1' }));
     const other = await auth.register({ email: 'rb@example.com', password: 'password1' });
     expect(await auth.revokeAllSessions('ra@example.com')).toBe(2);
     expect(await auth.revokeAllSessions('ra@example.com')).toBe(0);
@@ -67,7 +67,7 @@ describe('administrative operations', () => {
     const u = await auth.createSuperuser('Root@Example.com', 'password1');
     expect(u).toMatchObject({ email: 'root@example.com', emailVerified: true, active: true });
     expect(await auth.roles.getUserRoles(u.id)).toEqual(['superuser']);
-    const login = await auth.login({ email: 'root@example.com', password: 'password1' });
+    const login = await session(auth.login({ email: 'root@example.com', password: 'password1' }));
     expect((await auth.verifyToken(login.token)).roles).toEqual(['superuser']);
     await auth.settle();
     expect(events[0]).toMatchObject({ eventType: 'IdentityCreated', userId: u.id });

@@ -2,7 +2,15 @@ import { SvcError, commonError, notInThisRelease, renderError } from '@svc/core'
 import { AUTH_ROUTES, matchAuthRoute } from '../routes/table';
 import { AUTH_COOKIE, extractToken } from '../token/extract';
 import { checkCookieRequestOrigin, parseOrigin } from '../csrf';
-import type { Auth, AuthResult, LoginInput, RegisterInput, RequestInfo } from '../types';
+import { isAuthResult } from '../session/sign-in';
+import type {
+  Auth,
+  AuthResult,
+  LoginInput,
+  RegisterInput,
+  RequestInfo,
+  SignInResult,
+} from '../types';
 import { DEFAULT_BODY_LIMIT, readJsonObject, requiredString } from './body';
 
 export interface HandlerOptions {
@@ -36,7 +44,7 @@ interface Call {
 type Operation = (
   auth: Omit<Auth, 'handler'>,
   call: Call,
-) => Promise<{ status: number; body: unknown; session?: AuthResult | 'clear' }>;
+) => Promise<{ status: number; body: unknown; session?: SignInResult | 'clear' }>;
 
 const SUCCESS = { success: true } as const;
 
@@ -182,7 +190,11 @@ export function createHandler(
       };
       const outcome = await operation(auth, call);
       const headers = new Headers(RESPONSE_HEADERS);
-      if (options.cookie && outcome.session)
+      if (
+        options.cookie &&
+        outcome.session &&
+        (outcome.session === 'clear' || isAuthResult(outcome.session))
+      )
         headers.append('Set-Cookie', cookieFor(outcome.session, url, auth.config.tokenExpiry));
       return new Response(request.method === 'HEAD' ? null : JSON.stringify(outcome.body), {
         status: outcome.status,

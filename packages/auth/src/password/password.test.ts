@@ -1,4 +1,4 @@
-import { codeOf, tokenOf, useCoreHarness } from '../__tests__/harness';
+import { codeOf, tokenOf, useCoreHarness, session } from '../__tests__/harness';
 
 const h = useCoreHarness();
 
@@ -6,7 +6,7 @@ describe('changePassword', () => {
   test("success revokes ALL the user's sessions; the new password logs in, the old does not", async () => {
     const { auth } = await h.make();
     const a = await auth.register({ email: 'cp@example.com', password: 'password1' });
-    const b = await auth.login({ email: 'cp@example.com', password: 'password1' });
+    const b = await session(auth.login({ email: 'cp@example.com', password: 'password1' }));
     const other = await auth.register({ email: 'other@example.com', password: 'password1' });
     await auth.changePassword(a.token, 'password1', 'password2');
     for (const t of [a.token, b.token])

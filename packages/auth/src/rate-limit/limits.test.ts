@@ -4,7 +4,7 @@
  * the work they protect: a refused login runs no bcrypt compare, a refused reset sends no mail.
  */
 import bcrypt from 'bcrypt';
-import { codeOf, useCoreHarness } from '../__tests__/harness';
+import { codeOf, useCoreHarness, session } from '../__tests__/harness';
 
 const h = useCoreHarness();
 const PASSWORD = 'correct horse battery';
@@ -40,7 +40,7 @@ describe('login', () => {
     expect(events.filter((e) => e.eventType === 'IdentityAuthenticated')).toEqual([]);
 
     clock.advance(60);
-    const ok = await auth.login({ email: 'ann@example.com', password: PASSWORD });
+    const ok = await session(auth.login({ email: 'ann@example.com', password: PASSWORD }));
     expect(ok.user.email).toBe('ann@example.com');
   });
 

@@ -1,4 +1,4 @@
-import { codeOf, useCoreHarness } from '../__tests__/harness';
+import { codeOf, useCoreHarness, session } from '../__tests__/harness';
 
 const h = useCoreHarness();
 
@@ -63,7 +63,7 @@ describe('roles', () => {
     await auth.roles.create('admin');
     await auth.roles.assign(r.user.id, 'admin');
     expect((await auth.verifyToken(r.token)).roles).toEqual([]);
-    const again = await auth.login({ email: 's@example.com', password: 'password1' });
+    const again = await session(auth.login({ email: 's@example.com', password: 'password1' }));
     expect((await auth.verifyToken(again.token)).roles).toEqual(['admin']);
     const refreshed = await auth.refresh(r.refreshToken);
     expect((await auth.verifyToken(refreshed.token)).roles).toEqual(['admin']);

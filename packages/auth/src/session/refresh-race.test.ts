@@ -5,7 +5,7 @@
  */
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import { createAuth } from '../create-auth';
-import { SECRET } from '../__tests__/harness';
+import { SECRET, session } from '../__tests__/harness';
 
 describe(`concurrent refresh on ${testDatabaseKind()}`, () => {
   let tdb: TestDatabase | undefined;
@@ -23,7 +23,8 @@ describe(`concurrent refresh on ${testDatabaseKind()}`, () => {
       const token =
         round === 0
           ? r.refreshToken
-          : (await auth.login({ email: 'race@example.com', password: 'password1' })).refreshToken;
+          : (await session(auth.login({ email: 'race@example.com', password: 'password1' })))
+              .refreshToken;
       const results = await Promise.allSettled(
         Array.from({ length: 10 }, () => auth.refresh(token)),
       );

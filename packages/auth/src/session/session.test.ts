@@ -1,4 +1,4 @@
-import { codeOf, useCoreHarness } from '../__tests__/harness';
+import { codeOf, useCoreHarness, session } from '../__tests__/harness';
 
 const h = useCoreHarness();
 
@@ -180,7 +180,7 @@ describe('logout', () => {
   test('revokes only this session', async () => {
     const { auth } = await h.make();
     const a = await auth.register({ email: 'l@example.com', password: 'password1' });
-    const b = await auth.login({ email: 'l@example.com', password: 'password1' });
+    const b = await session(auth.login({ email: 'l@example.com', password: 'password1' }));
     await expect(auth.logout(a.token)).resolves.toBeUndefined();
     expect(await codeOf(auth.verifyToken(a.token))).toBe('SESSION_EXPIRED');
     expect(await codeOf(auth.logout(a.token))).toBe('SESSION_EXPIRED');

@@ -1,0 +1,56 @@
+/**
+ * The one way every sign-in ends: password, magic link, magic code, OAuth, passkey, the second
+ * factor of an MFA challenge. Whatever proved who the user is, `completeSignIn` decides what the
+ * caller gets — an Auth result (a new session, and `IdentityAuthenticated`), or an MFA challenge
+ * when the user's second factor is still owed (DECISIONS "MFA challenge"). No route issues a
+ * session any other way, so no route can skip the challenge (the bypass class of bug Better
+ * Auth's reports describe: a second login path that forgot MFA).
+ */
+import type { OperationContext } from '../context';
+import type { UserRecord } from '../store/types';
+import type { AuthResult, RequestInfo, SignInResult } from '../types';
+import { issueSession } from './operations';
+
+/**
+ * How the user proved the first factor. `passkey` with user verification and `mfa` (the second
+ * factor itself) already count as two factors; every other method owes the challenge when the
+ * user has a confirmed second factor.
+ */
+export type SignInMethod =
+  | 'password'
+  | 'magic-link'
+  | 'magic-code'
+  | 'oauth'
+  | 'passkey'
+  | 'mfa'
+  | 'anonymous'
+  | 'upgrade';
+
+/** Issues the session of a completed sign-in and emits `IdentityAuthenticated`. */
+export async function issueSignedIn(
+  ctx: OperationContext,
+  user: UserRecord,
+  info: RequestInfo | undefined,
+): Promise<AuthResult> {
+  const result = await issueSession(ctx, user, info);
+  ctx.bus.emit({ eventType: 'IdentityAuthenticated', userId: user.id, email: user.email });
+  return result;
+}
+
+/**
+ * The end of a sign-in by `method` for `user` (already checked: active, verified as the config
+ * requires): an MFA challenge when the user owes a second factor, else a session.
+ */
+export async function completeSignIn(
+  ctx: OperationContext,
+  user: UserRecord,
+  info: RequestInfo | undefined,
+  _method: SignInMethod,
+): Promise<SignInResult> {
+  return issueSignedIn(ctx, user, info);
+}
+
+/** An Auth result, not an MFA challenge. */
+export function isAuthResult(result: SignInResult): result is AuthResult {
+  return !('mfaRequired' in result);
+}

@@ -46,6 +46,16 @@ export interface AuthTables {
   roles: { name: string; description: string | null; created_at: Date };
   user_roles: { user_id: string; role_name: string; created_at: Date };
   rate_limits: { key: string; hits: Date[]; expires_at: Date };
+  magic_link_tokens: OneTimeTable;
+  magic_link_signup_tokens: Omit<OneTimeTable, 'user_id'> & { email: string };
+  magic_codes: {
+    user_id: string;
+    code_hash: string;
+    attempts: number;
+    created_at: Date;
+    expires_at: Date;
+    consumed_at: Date | null;
+  };
 }
 interface OneTimeTable {
   token_hash: string;
@@ -415,6 +425,114 @@ export function createPostgresStore(
       });
     },
     consumeVerificationToken: (hash) => consume('verification_tokens', hash, false),
+
+    async issueMagicLinkToken(userId, tokenHash, expiresAt) {
+      await root.transaction().execute(async (trx) => {
+        const at = now();
+        await k(trx)
+          .updateTable('magic_link_tokens')
+          .set({ consumed_at: at })
+          .where('user_id', '=', userId)
+          .where('consumed_at', 'is', null)
+          .execute();
+        await k(trx)
+          .insertInto('magic_link_tokens')
+          .values({
+            token_hash: tokenHash,
+            user_id: userId,
+            created_at: at,
+            expires_at: expiresAt,
+            consumed_at: null,
+          })
+          .execute();
+      });
+    },
+    async issueMagicLinkSignupToken(email, tokenHash, expiresAt) {
+      await root.transaction().execute(async (trx) => {
+        const at = now();
+        // Rows of an email with no account have no user to cascade from: the dead ones go here.
+        await k(trx)
+          .deleteFrom('magic_link_signup_tokens')
+          .where('email', '=', email.toLowerCase())
+          .where((eb) => eb.or([eb('consumed_at', 'is not', null), eb('expires_at', '<=', at)]))
+          .execute();
+        await k(trx)
+          .updateTable('magic_link_signup_tokens')
+          .set({ consumed_at: at })
+          .where('email', '=', email.toLowerCase())
+          .where('consumed_at', 'is', null)
+          .execute();
+        await k(trx)
+          .insertInto('magic_link_signup_tokens')
+          .values({
+            token_hash: tokenHash,
+            email: email.toLowerCase(),
+            created_at: at,
+            expires_at: expiresAt,
+            consumed_at: null,
+          })
+          .execute();
+      });
+    },
+    async redeemMagicLink(tokenHash) {
+      const at = now();
+      const mine = await k()
+        .updateTable('magic_link_tokens')
+        .set({ consumed_at: at })
+        .where('token_hash', '=', tokenHash)
+        .where('consumed_at', 'is', null)
+        .where('expires_at', '>', at)
+        .returning('user_id')
+        .executeTakeFirst();
+      if (mine) return { kind: 'user', userId: mine.user_id };
+      const signup = await k()
+        .updateTable('magic_link_signup_tokens')
+        .set({ consumed_at: at })
+        .where('token_hash', '=', tokenHash)
+        .where('consumed_at', 'is', null)
+        .where('expires_at', '>', at)
+        .returning('email')
+        .executeTakeFirst();
+      return signup ? { kind: 'signup', email: signup.email } : null;
+    },
+    async issueMagicCode(userId, codeHash, expiresAt) {
+      const at = now();
+      await k()
+        .insertInto('magic_codes')
+        .values({
+          user_id: userId,
+          code_hash: codeHash,
+          attempts: 0,
+          created_at: at,
+          expires_at: expiresAt,
+          consumed_at: null,
+        })
+        .onConflict((oc) =>
+          oc.column('user_id').doUpdateSet({
+            code_hash: codeHash,
+            attempts: 0,
+            created_at: at,
+            expires_at: expiresAt,
+            consumed_at: null,
+          }),
+        )
+        .execute();
+    },
+    async verifyMagicCode(userId, codeHash, maxAttempts) {
+      if (!UUID_RE.test(userId)) return 'none';
+      const at = now();
+      // One statement: the row lock orders concurrent checks, and each re-reads the row it waited
+      // for (attempts, consumed_at) before deciding, so no try is lost and no code is used twice.
+      const { rows } = await sql<{ matched: boolean }>`
+        update ${sql.table(`${AUTH_SCHEMA}.magic_codes`)} set
+          attempts = case when code_hash = ${codeHash} then attempts else attempts + 1 end,
+          consumed_at = case when code_hash = ${codeHash} then ${at}::timestamptz else null end
+        where user_id = ${userId} and consumed_at is null and expires_at > ${at}
+          and attempts < ${maxAttempts}
+        returning code_hash = ${codeHash} as matched`.execute(root);
+      const row = rows[0];
+      return row ? (row.matched ? 'ok' : 'wrong') : 'none';
+    },
 
     async createRole(name, description) {
       const row = await k()

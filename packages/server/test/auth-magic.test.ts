@@ -4,7 +4,9 @@
  * peer, every route's statuses and codes, the rate limits of DECISIONS.md shared by two servers
  * over one database, and single use holding when two servers race for one link or code.
  */
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import { parseMail, startPeer, type Peer } from '@svc/smtp/testing';
 import type { CreateServerOptions, SvcServer } from '../src';
@@ -94,9 +96,11 @@ async function lastMail(server: SvcServer, email: string) {
 }
 /** The token of the newest magic link mailed to `email`, read from the link itself. */
 async function mailedToken(server: SvcServer, email: string, prefix = `${BASE}/auth/magic?token=`) {
-  const { text } = await lastMail(server, email);
+  const text = (await mailsTo(server, email))
+    .map((m) => m.text)
+    .findLast((t) => t.includes(prefix));
+  if (!text) throw new Error(`no magic link mailed to ${email}`);
   const at = text.indexOf(prefix);
-  expect(at).toBeGreaterThanOrEqual(0);
   const encoded = /^[A-Za-z0-9_%.~-]+/.exec(text.slice(at + prefix.length))?.[0] ?? '';
   return decodeURIComponent(encoded);
 }
@@ -427,5 +431,69 @@ describe(`two servers over one database on ${testDatabaseKind()}`, () => {
       ),
     );
     expect(codes.map((r) => r.status).sort()).toEqual([200, 401, 401, 401, 401, 401]);
+  });
+});
+
+describe(`passwordless events reach webhooks on ${testDatabaseKind()}`, () => {
+  test('MagicLinkRequested, MagicLinkSignupRequested and MagicCodeRequested carry their secrets, signed', async () => {
+    const secret = `whsec-${randomUUID()}`;
+    const bodies: Array<{ body: Record<string, unknown>; signed: boolean }> = [];
+    const receiver = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        const expected = Buffer.from(
+          `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`,
+        );
+        const given = Buffer.from(String(req.headers['x-svc-signature-256'] ?? ''));
+        bodies.push({
+          body: JSON.parse(raw.toString('utf8')),
+          signed: given.length === expected.length && timingSafeEqual(given, expected),
+        });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = receiver.address() as AddressInfo;
+      const server = await started({
+        allowImplicitSignup: true,
+        webhooks: [
+          {
+            url: `http://127.0.0.1:${port}/hooks`,
+            events: ['MagicLinkRequested', 'MagicLinkSignupRequested', 'MagicCodeRequested'],
+            secret,
+          },
+        ],
+      });
+      const known = fresh('hooked');
+      const userId = await register(server, known);
+      const pending = fresh('pending');
+      await post(server, '/auth/magic-link/request', { email: known });
+      await post(server, '/auth/magic-link/request', { email: pending });
+      await post(server, '/auth/magic-code/request', { email: known });
+      await server.auth?.settle();
+      const byType = (type: string) => bodies.find((b) => b.body.eventType === type);
+      expect(byType('MagicLinkRequested')?.body).toMatchObject({
+        userId,
+        email: known,
+        magicLinkToken: await mailedToken(server, known),
+      });
+      const signup = byType('MagicLinkSignupRequested')?.body;
+      expect(signup).toMatchObject({ pendingEmail: pending, magicLinkToken: expect.any(String) });
+      expect(signup).not.toHaveProperty('userId');
+      expect(byType('MagicCodeRequested')?.body).toMatchObject({
+        userId,
+        email: known,
+        magicCode: await mailedCode(server, known),
+      });
+      expect(bodies).toHaveLength(3);
+      expect(bodies.every((b) => b.signed)).toBe(true);
+      // The webhook's signup token is the mailed one, and it works.
+      expect(signup?.magicLinkToken).toBe(await mailedToken(server, pending));
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createAuth } from '../create-auth';
 import { SECRET, codeOf, session, useCoreHarness } from '../__tests__/harness';
 import { sha256Hex } from '../session/tokens';
+import { createMemoryStore } from '../store/memory';
 import type { Auth, AuthConfig, AuthEvent } from '../types';
 import { readCode, sixDigitCode } from './codes';
 
@@ -395,5 +396,53 @@ describe('codes.ts', () => {
     expect(readCode(' 123-456 ')).toBe('123456');
     expect(readCode('12345')).toBeNull();
     expect(readCode('١٢٣٤٥٦')).toBeNull(); // digits of other scripts are not codes
+  });
+});
+
+describe('unknown emails cost what known ones do', () => {
+  /** An instance over a memory store that records which verbs each request called. */
+  async function counted(config: Partial<AuthConfig> = {}) {
+    const calls: string[] = [];
+    const inner = createMemoryStore();
+    const store = new Proxy(inner, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        return typeof value === 'function'
+          ? (...args: unknown[]) => {
+              calls.push(String(key));
+              return value.apply(target, args);
+            }
+          : value;
+      },
+    });
+    const auth = await createAuth(
+      { jwtSecret: SECRET, bcryptRounds: 4, rateLimits: false, ...config },
+      { database: undefined as never, logger: { warn: () => {}, error: () => {}, info: () => {} } },
+      { store },
+    );
+    await auth.register({ email: 'ann@example.com', password: PASSWORD });
+    const run = async (fn: () => Promise<unknown>) => {
+      calls.length = 0;
+      await fn();
+      return calls.length;
+    };
+    return { auth, run };
+  }
+
+  test('a link request: as many store calls for an unknown email as for a known one', async () => {
+    const { auth, run } = await counted();
+    try {
+      const known = await run(() => auth.requestMagicLink('ann@example.com'));
+      const unknown = await run(() => auth.requestMagicLink('nobody@example.com'));
+      expect(unknown).toBe(known);
+      const knownCode = await run(() => auth.requestMagicCode('ann@example.com'));
+      const unknownCode = await run(() => auth.requestMagicCode('nobody@example.com'));
+      expect(unknownCode).toBe(knownCode);
+      const wrong = await run(() => codeOf(auth.verifyMagicCode('ann@example.com', '000000')));
+      const nobody = await run(() => codeOf(auth.verifyMagicCode('nobody@example.com', '000000')));
+      expect(nobody).toBe(wrong);
+    } finally {
+      await auth.close();
+    }
   });
 });

@@ -426,74 +426,48 @@ export function createPostgresStore(
     },
     consumeVerificationToken: (hash) => consume('verification_tokens', hash, false),
 
+    // The magic-link verbs are one statement each (data-modifying CTEs): one round trip, atomic.
     async issueMagicLinkToken(userId, tokenHash, expiresAt) {
-      await root.transaction().execute(async (trx) => {
-        const at = now();
-        await k(trx)
-          .updateTable('magic_link_tokens')
-          .set({ consumed_at: at })
-          .where('user_id', '=', userId)
-          .where('consumed_at', 'is', null)
-          .execute();
-        await k(trx)
-          .insertInto('magic_link_tokens')
-          .values({
-            token_hash: tokenHash,
-            user_id: userId,
-            created_at: at,
-            expires_at: expiresAt,
-            consumed_at: null,
-          })
-          .execute();
-      });
+      const at = now();
+      const table = sql.table(`${AUTH_SCHEMA}.magic_link_tokens`);
+      await sql`with superseded as (
+          update ${table} set consumed_at = ${at}
+          where user_id = ${userId} and consumed_at is null)
+        insert into ${table} (token_hash, user_id, created_at, expires_at, consumed_at)
+        values (${tokenHash}, ${userId}, ${at}, ${expiresAt}, null)`.execute(root);
     },
     async issueMagicLinkSignupToken(email, tokenHash, expiresAt) {
-      await root.transaction().execute(async (trx) => {
-        const at = now();
-        // Rows of an email with no account have no user to cascade from: the dead ones go here.
-        await k(trx)
-          .deleteFrom('magic_link_signup_tokens')
-          .where('email', '=', email.toLowerCase())
-          .where((eb) => eb.or([eb('consumed_at', 'is not', null), eb('expires_at', '<=', at)]))
-          .execute();
-        await k(trx)
-          .updateTable('magic_link_signup_tokens')
-          .set({ consumed_at: at })
-          .where('email', '=', email.toLowerCase())
-          .where('consumed_at', 'is', null)
-          .execute();
-        await k(trx)
-          .insertInto('magic_link_signup_tokens')
-          .values({
-            token_hash: tokenHash,
-            email: email.toLowerCase(),
-            created_at: at,
-            expires_at: expiresAt,
-            consumed_at: null,
-          })
-          .execute();
-      });
+      const at = now();
+      const e = email.toLowerCase();
+      const table = sql.table(`${AUTH_SCHEMA}.magic_link_signup_tokens`);
+      // Rows of an email with no account have no user to cascade from: its dead ones go here.
+      await sql`with dead as (
+          delete from ${table}
+          where email = ${e} and (consumed_at is not null or expires_at <= ${at})),
+        superseded as (
+          update ${table} set consumed_at = ${at}
+          where email = ${e} and consumed_at is null and expires_at > ${at})
+        insert into ${table} (token_hash, email, created_at, expires_at, consumed_at)
+        values (${tokenHash}, ${e}, ${at}, ${expiresAt}, null)`.execute(root);
     },
     async redeemMagicLink(tokenHash) {
       const at = now();
-      const mine = await k()
-        .updateTable('magic_link_tokens')
-        .set({ consumed_at: at })
-        .where('token_hash', '=', tokenHash)
-        .where('consumed_at', 'is', null)
-        .where('expires_at', '>', at)
-        .returning('user_id')
-        .executeTakeFirst();
-      if (mine) return { kind: 'user', userId: mine.user_id };
-      const signup = await k()
-        .updateTable('magic_link_signup_tokens')
-        .set({ consumed_at: at })
-        .where('token_hash', '=', tokenHash)
-        .where('consumed_at', 'is', null)
-        .where('expires_at', '>', at)
-        .returning('email')
-        .executeTakeFirst();
-      return signup ? { kind: 'signup', email: signup.email } : null;
+      const { rows } = await sql<{ user_id: string | null; email: string | null }>`
+        with mine as (
+          update ${sql.table(`${AUTH_SCHEMA}.magic_link_tokens`)} set consumed_at = ${at}
+          where token_hash = ${tokenHash} and consumed_at is null and expires_at > ${at}
+          returning user_id),
+        signup as (
+          update ${sql.table(`${AUTH_SCHEMA}.magic_link_signup_tokens`)} set consumed_at = ${at}
+          where token_hash = ${tokenHash} and consumed_at is null and expires_at > ${at}
+            and not exists (select 1 from mine)
+          returning email)
+        select (select user_id from mine) as user_id, (select email from signup) as email`.execute(
+        root,
+      );
+      const row = rows[0];
+      if (row?.user_id) return { kind: 'user', userId: row.user_id };
+      return row?.email ? { kind: 'signup', email: row.email } : null;
     },
     async issueMagicCode(userId, codeHash, expiresAt) {
       const at = now();

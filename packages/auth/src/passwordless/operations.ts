@@ -12,7 +12,8 @@
  *   one conditional UPDATE before anything else, so also when a challenge is answered); a newer
  *   link kills the user's earlier ones. With `allowImplicitSignup`, an unknown email gets a
  *   signup token kept apart (its own table) carrying the pending email; redeeming it creates the
- *   user with `emailVerified` true (IdentityCreated) and signs it in.
+ *   user with `emailVerified` true (IdentityCreated) and signs it in. `allowRegistration` false
+ *   closes this door too.
  * - Magic codes: 6 uniform digits, an HMAC under a key derived from `jwtSecret` at rest (see
  *   codes.ts), 10 minutes, single use, dead after 5 wrong tries (counted in the same UPDATE that
  *   checks), and a new request kills the old code. Codes sign in existing accounts only.
@@ -43,6 +44,14 @@ export const MAGIC_CODE_MAX_ATTEMPTS = 5;
 
 const LINK_REFUSED = 'the magic link is invalid, used or expired';
 const CODE_REFUSED = 'the code is invalid, used or expired';
+
+/**
+ * Whether an unknown email may sign up by magic link: `allowImplicitSignup`, and registration
+ * open (`allowRegistration` false closes implicit signup too, as Supabase's signup switch does).
+ */
+function implicitSignup(ctx: OperationContext): boolean {
+  return ctx.config.allowImplicitSignup && ctx.config.allowRegistration;
+}
 
 /** The email of a request: a string is required; any string is then looked up (null: cannot be an address). */
 function requestedEmail(email: unknown): string | null {
@@ -79,7 +88,7 @@ export async function requestMagicLink(
     });
     return;
   }
-  if (!user && ctx.config.allowImplicitSignup) {
+  if (!user && implicitSignup(ctx)) {
     await ctx.store.issueMagicLinkSignupToken(normalized, hash, expiresAt);
     ctx.bus.emit({
       eventType: 'MagicLinkSignupRequested',
@@ -208,8 +217,8 @@ async function signUpByLink(
   email: string,
   info: RequestInfo | undefined,
 ): Promise<SignInResult> {
-  // The switch is read when the link is used too: turning implicit signup off stops links in flight.
-  if (!ctx.config.allowImplicitSignup) throw authError('INVALID_TOKEN', LINK_REFUSED);
+  // The switches are read when the link is used too: turning signup off stops links in flight.
+  if (!implicitSignup(ctx)) throw authError('INVALID_TOKEN', LINK_REFUSED);
   let user: UserRecord;
   try {
     user = await ctx.store.createUser({ email, passwordHash: null, emailVerified: true });

@@ -175,6 +175,14 @@ describe('magic links', () => {
     }
   });
 
+  test('allowRegistration false closes implicit signup too', async () => {
+    const { auth, events } = await make({ allowImplicitSignup: true, allowRegistration: false });
+    await auth.requestMagicLink('new@example.com');
+    await auth.settle();
+    expect(events).toEqual([]);
+    expect(await count('magic_link_signup_tokens')).toBe(0);
+  });
+
   test('inactive accounts: no link is sent; a link redeemed after deactivation is refused and used up', async () => {
     const { auth, events } = await make();
     await registered(auth);

@@ -11,6 +11,7 @@
  *   verification/  verifyEmail, resendVerification
  *   roles/         roles.create, assign, revoke, list, getUserRoles, userHasRole, delete
  *   admin/         setPassword, revokeAllSessions, setActive, findUser, listUsers, createSuperuser
+ *   passwordless/  requestMagicLink, consumeMagicLink, requestMagicCode, verifyMagicCode
  *   rate-limit/, csrf/, events/, email/, webhooks/   what the operations and the handler use
  *
  * `handler` is the same operations behind the Fetch standard (`http/`).
@@ -32,6 +33,12 @@ import { createEventBus, type EventBus } from './events';
 import { createHandler } from './http/handler';
 import { changePassword, confirmReset, requestReset } from './password/operations';
 import { createPasswordHasher } from './password';
+import {
+  consumeMagicLink,
+  requestMagicCode,
+  requestMagicLink,
+  verifyMagicCode,
+} from './passwordless/operations';
 import { createRateLimiter } from './rate-limit';
 import {
   assignRole,
@@ -181,6 +188,10 @@ async function assemble(
     verifyEmail: (verificationToken) => verifyEmail(ctx, verificationToken),
     resendVerification: (email, info) => resendVerification(ctx, email, info),
     verifyToken: (accessToken) => verifyToken(ctx, accessToken),
+    requestMagicLink: (email, info) => requestMagicLink(ctx, email, info),
+    consumeMagicLink: (token, info) => consumeMagicLink(ctx, token, info),
+    requestMagicCode: (email, info) => requestMagicCode(ctx, email, info),
+    verifyMagicCode: (email, code, info) => verifyMagicCode(ctx, email, code, info),
     setPassword: (emailOrId, password) => setPassword(ctx, emailOrId, password),
     revokeAllSessions: (emailOrId) => revokeAllSessions(ctx, emailOrId),
     setActive: (emailOrId, active) => setActive(ctx, emailOrId, active),

@@ -97,3 +97,9 @@ export {
   type ResolvedRateLimits,
 } from './rate-limit';
 export type { AuthStore, UserRecord, SessionRecord, SessionState, RoleRecord } from './store/types';
+export type { MagicCodeOutcome, MagicLinkRedemption } from './store/types';
+export {
+  MAGIC_CODE_MAX_ATTEMPTS,
+  MAGIC_CODE_TTL_SECONDS,
+  MAGIC_LINK_TTL_SECONDS,
+} from './passwordless/operations';

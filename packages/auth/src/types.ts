@@ -242,6 +242,31 @@ export interface Auth {
   /** Signature, expiry, audience, issuer, then a live session: the caller's context. */
   verifyToken(accessToken: string): Promise<AuthContext>;
 
+  // --- passwordless (magic links and codes) ---------------------------------------------------
+  /**
+   * Resolves for any email (no enumeration); a known active account gets a 15-minute link in a
+   * MagicLinkRequested event, an unknown email a signup link (MagicLinkSignupRequested) when
+   * `allowImplicitSignup` is on; otherwise nothing is stored. Over the `magicLinkRequest` rate
+   * limit: RATE_LIMITED.
+   */
+  requestMagicLink(email: string, info?: RequestInfo): Promise<void>;
+  /**
+   * Redeems a link (single use, consumed even when an MFA challenge is answered): an Auth result
+   * or the challenge; a signup link creates the verified account first. INVALID_TOKEN for an
+   * unknown, used, superseded or expired link; USER_INACTIVE for a deactivated account.
+   */
+  consumeMagicLink(token: string, info?: RequestInfo): Promise<SignInResult>;
+  /**
+   * Resolves for any email; a known active account gets a new 6-digit code (10 minutes; the
+   * earlier code dies) in a MagicCodeRequested event. Over `magicCodeRequest`: RATE_LIMITED.
+   */
+  requestMagicCode(email: string, info?: RequestInfo): Promise<void>;
+  /**
+   * The email's live code: an Auth result or an MFA challenge. INVALID_TOKEN for a wrong, used,
+   * expired or exhausted code (5 wrong tries), VALIDATION_ERROR when `code` is not 6 digits.
+   */
+  verifyMagicCode(email: string, code: string, info?: RequestInfo): Promise<SignInResult>;
+
   /** Administrative (CLI, host program). */
   setPassword(emailOrId: string, password: string): Promise<void>;
   /** Revokes every live session of the user; resolves with how many there were. */

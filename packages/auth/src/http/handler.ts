@@ -121,6 +121,43 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
     await auth.resendVerification(requiredString(body, 'email'), call.info);
     return { status: 200, body: SUCCESS };
   },
+  // Passwordless (passwordless/): the same answer for every email; the secret never in a response.
+  'POST /magic-link/request': async (auth, call) => {
+    const body = await call.body();
+    await auth.requestMagicLink(requiredString(body, 'email'), call.info);
+    return {
+      status: 200,
+      body: {
+        success: true,
+        message: 'If that email can sign in, a sign-in link has been sent to it.',
+      },
+    };
+  },
+  'POST /magic-link/consume': async (auth, call) => {
+    const body = await call.body();
+    const result = await auth.consumeMagicLink(requiredString(body, 'token'), call.info);
+    return { status: 200, body: result, session: result };
+  },
+  'POST /magic-code/request': async (auth, call) => {
+    const body = await call.body();
+    await auth.requestMagicCode(requiredString(body, 'email'), call.info);
+    return {
+      status: 200,
+      body: {
+        success: true,
+        message: 'If that email can sign in, a sign-in code has been sent to it.',
+      },
+    };
+  },
+  'POST /magic-code/verify': async (auth, call) => {
+    const body = await call.body();
+    const result = await auth.verifyMagicCode(
+      requiredString(body, 'email'),
+      requiredString(body, 'code'),
+      call.info,
+    );
+    return { status: 200, body: result, session: result };
+  },
 };
 
 const CHALLENGE = 'Bearer realm="svc"';

@@ -5,6 +5,8 @@ import type {
   AssignResult,
   AuthStore,
   LoginKey,
+  MagicCodeOutcome,
+  MagicLinkRedemption,
   NewSession,
   NewUser,
   RefreshState,
@@ -45,6 +47,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
   const roles = new Map<string, RoleRecord>();
   const userRoles = new Map<string, Set<string>>();
   const rateLimits = new Map<string, { hits: number[]; expiresAt: number }>();
+  const magicLinkTokens = new Map<string, OneTimeRow>();
+  const magicSignupTokens = new Map<
+    string,
+    { email: string; expiresAt: Date; consumedAt: Date | null }
+  >();
+  const magicCodes = new Map<
+    string,
+    { codeHash: string; attempts: number; expiresAt: Date; consumedAt: Date | null }
+  >();
 
   const copyUser = (u: UserRecord): UserRecord => ({ ...u, metadata: structuredClone(u.metadata) });
   const copySession = ({ refreshHash: _h, ...s }: SessionRow): SessionRecord => ({ ...s });
@@ -258,6 +269,53 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
     },
     async consumeVerificationToken(tokenHash) {
       return consume(verificationTokens, tokenHash, false);
+    },
+
+    async issueMagicLinkToken(userId, tokenHash, expiresAt) {
+      if (!users.has(userId)) throw new Error(`no user ${userId}`);
+      consumeAll(magicLinkTokens, userId, now());
+      magicLinkTokens.set(tokenHash, { userId, expiresAt, consumedAt: null });
+    },
+    async issueMagicLinkSignupToken(email, tokenHash, expiresAt) {
+      const e = email.toLowerCase();
+      const at = now();
+      for (const [hash, row] of magicSignupTokens) {
+        if (row.email !== e) continue;
+        if (row.consumedAt || row.expiresAt.getTime() <= at.getTime())
+          magicSignupTokens.delete(hash);
+        else row.consumedAt = at;
+      }
+      magicSignupTokens.set(tokenHash, { email: e, expiresAt, consumedAt: null });
+    },
+    async redeemMagicLink(tokenHash): Promise<MagicLinkRedemption | null> {
+      const userId = consume(magicLinkTokens, tokenHash, false);
+      if (userId) return { kind: 'user', userId };
+      const row = magicSignupTokens.get(tokenHash);
+      const at = now();
+      if (!row || row.consumedAt || row.expiresAt.getTime() <= at.getTime()) return null;
+      row.consumedAt = at;
+      return { kind: 'signup', email: row.email };
+    },
+    async issueMagicCode(userId, codeHash, expiresAt) {
+      if (!users.has(userId)) throw new Error(`no user ${userId}`);
+      magicCodes.set(userId, { codeHash, attempts: 0, expiresAt, consumedAt: null });
+    },
+    async verifyMagicCode(userId, codeHash, maxAttempts): Promise<MagicCodeOutcome> {
+      const row = magicCodes.get(userId);
+      const at = now();
+      if (
+        !row ||
+        row.consumedAt ||
+        row.expiresAt.getTime() <= at.getTime() ||
+        row.attempts >= maxAttempts
+      )
+        return 'none';
+      if (row.codeHash === codeHash) {
+        row.consumedAt = at;
+        return 'ok';
+      }
+      row.attempts++;
+      return 'wrong';
     },
 
     async createRole(name, description) {

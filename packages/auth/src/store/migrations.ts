@@ -146,6 +146,53 @@ export const AUTH_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freez
       }
     },
   },
+  /**
+   * Passwordless sign-in (issue 12): magic-link tokens of users, magic-link signup tokens of
+   * emails with no account yet (`allowImplicitSignup`; kept apart, they carry the pending email),
+   * and one live magic code per user. Every secret is stored as a digest: SHA-256 of the link
+   * token, a keyed HMAC of the 6-digit code (see passwordless/codes.ts).
+   */
+  '0005_passwordless': {
+    async up(db: Kysely<any>) {
+      const s = db.schema.withSchema(AUTH_SCHEMA);
+      const users = `${AUTH_SCHEMA}.users.id`;
+      await s
+        .createTable('magic_link_tokens')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'uuid', (c) => c.notNull().references(users).onDelete('cascade'))
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('consumed_at', 'timestamptz')
+        .execute();
+      await s
+        .createIndex('magic_link_tokens_user_id_idx')
+        .on('magic_link_tokens')
+        .column('user_id')
+        .execute();
+      await s
+        .createTable('magic_link_signup_tokens')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('email', 'text', (c) => c.notNull().check(sql`email = lower(email)`))
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('consumed_at', 'timestamptz')
+        .execute();
+      await s
+        .createIndex('magic_link_signup_tokens_email_idx')
+        .on('magic_link_signup_tokens')
+        .column('email')
+        .execute();
+      await s
+        .createTable('magic_codes')
+        .addColumn('user_id', 'uuid', (c) => c.primaryKey().references(users).onDelete('cascade'))
+        .addColumn('code_hash', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('consumed_at', 'timestamptz')
+        .execute();
+    },
+  },
 });
 
 /**

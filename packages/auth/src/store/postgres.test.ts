@@ -15,7 +15,9 @@ defineStoreConformance(
       await createPostgresStore(tdb.db).migrate();
     },
     async open(now) {
-      await tdb.db.query('truncate svc_auth.users, svc_auth.roles, svc_auth.rate_limits cascade');
+      await tdb.db.query(
+        'truncate svc_auth.users, svc_auth.roles, svc_auth.rate_limits, svc_auth.magic_link_signup_tokens cascade',
+      );
       return createPostgresStore(tdb.db, { now });
     },
     teardown: () => tdb.dispose(),
@@ -40,6 +42,9 @@ describe('svc_auth migrations', () => {
     );
     expect(rows.map((r) => r.table_name)).toEqual([
       'kysely_migration',
+      'magic_codes',
+      'magic_link_signup_tokens',
+      'magic_link_tokens',
       'rate_limits',
       'reset_tokens',
       'roles',

@@ -46,6 +46,16 @@ export interface AuthTables {
   roles: { name: string; description: string | null; created_at: Date };
   user_roles: { user_id: string; role_name: string; created_at: Date };
   rate_limits: { key: string; hits: Date[]; expires_at: Date };
+  magic_link_tokens: OneTimeTable;
+  magic_link_signup_tokens: Omit<OneTimeTable, 'user_id'> & { email: string };
+  magic_codes: {
+    user_id: string;
+    code_hash: string;
+    attempts: number;
+    created_at: Date;
+    expires_at: Date;
+    consumed_at: Date | null;
+  };
 }
 interface OneTimeTable {
   token_hash: string;
@@ -415,6 +425,88 @@ export function createPostgresStore(
       });
     },
     consumeVerificationToken: (hash) => consume('verification_tokens', hash, false),
+
+    // The magic-link verbs are one statement each (data-modifying CTEs): one round trip, atomic.
+    async issueMagicLinkToken(userId, tokenHash, expiresAt) {
+      const at = now();
+      const table = sql.table(`${AUTH_SCHEMA}.magic_link_tokens`);
+      await sql`with superseded as (
+          update ${table} set consumed_at = ${at}
+          where user_id = ${userId} and consumed_at is null)
+        insert into ${table} (token_hash, user_id, created_at, expires_at, consumed_at)
+        values (${tokenHash}, ${userId}, ${at}, ${expiresAt}, null)`.execute(root);
+    },
+    async issueMagicLinkSignupToken(email, tokenHash, expiresAt) {
+      const at = now();
+      const e = email.toLowerCase();
+      const table = sql.table(`${AUTH_SCHEMA}.magic_link_signup_tokens`);
+      // Rows of an email with no account have no user to cascade from: its dead ones go here.
+      await sql`with dead as (
+          delete from ${table}
+          where email = ${e} and (consumed_at is not null or expires_at <= ${at})),
+        superseded as (
+          update ${table} set consumed_at = ${at}
+          where email = ${e} and consumed_at is null and expires_at > ${at})
+        insert into ${table} (token_hash, email, created_at, expires_at, consumed_at)
+        values (${tokenHash}, ${e}, ${at}, ${expiresAt}, null)`.execute(root);
+    },
+    async redeemMagicLink(tokenHash) {
+      const at = now();
+      const { rows } = await sql<{ user_id: string | null; email: string | null }>`
+        with mine as (
+          update ${sql.table(`${AUTH_SCHEMA}.magic_link_tokens`)} set consumed_at = ${at}
+          where token_hash = ${tokenHash} and consumed_at is null and expires_at > ${at}
+          returning user_id),
+        signup as (
+          update ${sql.table(`${AUTH_SCHEMA}.magic_link_signup_tokens`)} set consumed_at = ${at}
+          where token_hash = ${tokenHash} and consumed_at is null and expires_at > ${at}
+            and not exists (select 1 from mine)
+          returning email)
+        select (select user_id from mine) as user_id, (select email from signup) as email`.execute(
+        root,
+      );
+      const row = rows[0];
+      if (row?.user_id) return { kind: 'user', userId: row.user_id };
+      return row?.email ? { kind: 'signup', email: row.email } : null;
+    },
+    async issueMagicCode(userId, codeHash, expiresAt) {
+      const at = now();
+      await k()
+        .insertInto('magic_codes')
+        .values({
+          user_id: userId,
+          code_hash: codeHash,
+          attempts: 0,
+          created_at: at,
+          expires_at: expiresAt,
+          consumed_at: null,
+        })
+        .onConflict((oc) =>
+          oc.column('user_id').doUpdateSet({
+            code_hash: codeHash,
+            attempts: 0,
+            created_at: at,
+            expires_at: expiresAt,
+            consumed_at: null,
+          }),
+        )
+        .execute();
+    },
+    async verifyMagicCode(userId, codeHash, maxAttempts) {
+      if (!UUID_RE.test(userId)) return 'none';
+      const at = now();
+      // One statement: the row lock orders concurrent checks, and each re-reads the row it waited
+      // for (attempts, consumed_at) before deciding, so no try is lost and no code is used twice.
+      const { rows } = await sql<{ matched: boolean }>`
+        update ${sql.table(`${AUTH_SCHEMA}.magic_codes`)} set
+          attempts = case when code_hash = ${codeHash} then attempts else attempts + 1 end,
+          consumed_at = case when code_hash = ${codeHash} then ${at}::timestamptz else null end
+        where user_id = ${userId} and consumed_at is null and expires_at > ${at}
+          and attempts < ${maxAttempts}
+        returning code_hash = ${codeHash} as matched`.execute(root);
+      const row = rows[0];
+      return row ? (row.matched ? 'ok' : 'wrong') : 'none';
+    },
 
     async createRole(name, description) {
       const row = await k()

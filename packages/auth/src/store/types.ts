@@ -88,6 +88,14 @@ export type LoginKey = { readonly email: string } | { readonly username: string 
 
 export type AssignResult = 'assigned' | 'already-assigned' | 'no-such-role' | 'no-such-user';
 
+/** What a redeemed magic link named: a user's sign-in, or the signup of an email with no account. */
+export type MagicLinkRedemption =
+  | { readonly kind: 'user'; readonly userId: string }
+  | { readonly kind: 'signup'; readonly email: string };
+
+/** A magic code check: `ok` (now consumed), `wrong` (one try counted), `none` (no live code). */
+export type MagicCodeOutcome = 'ok' | 'wrong' | 'none';
+
 export interface AuthStore {
   /** Creates or upgrades the storage; idempotent. */
   migrate(): Promise<void>;
@@ -160,6 +168,29 @@ export interface AuthStore {
   /** Issues a verification token, consuming the user's earlier ones (they stop working). */
   issueVerificationToken(userId: string, tokenHash: string, expiresAt: Date): Promise<void>;
   consumeVerificationToken(tokenHash: string): Promise<string | null>;
+
+  // --- passwordless: magic links and magic codes ---------------------------------------------
+  /** Issues a magic-link token (SHA-256 hex) for a user, consuming the user's earlier live ones. */
+  issueMagicLinkToken(userId: string, tokenHash: string, expiresAt: Date): Promise<void>;
+  /**
+   * Issues a magic-link signup token for an email that has no account (kept apart from users'
+   * tokens), consuming the earlier live ones of that email. `email` arrives canonical.
+   */
+  issueMagicLinkSignupToken(email: string, tokenHash: string, expiresAt: Date): Promise<void>;
+  /**
+   * Consumes an unconsumed, unexpired magic-link token of either kind with one conditional UPDATE
+   * (single use: of concurrent callers exactly one gets it); what it named, or null.
+   */
+  redeemMagicLink(tokenHash: string): Promise<MagicLinkRedemption | null>;
+  /** Stores the user's magic code (a keyed digest), replacing any earlier one (which dies). */
+  issueMagicCode(userId: string, codeHash: string, expiresAt: Date): Promise<void>;
+  /**
+   * Checks `codeHash` against the user's live code (unconsumed, unexpired, fewer than
+   * `maxAttempts` wrong tries) in one conditional UPDATE: a match consumes it (`ok`), a mismatch
+   * counts one try (`wrong`); no live code is `none`. Concurrent callers never count past the limit
+   * nor consume a code twice.
+   */
+  verifyMagicCode(userId: string, codeHash: string, maxAttempts: number): Promise<MagicCodeOutcome>;
 
   // --- roles ----------------------------------------------------------------------------------
   /** Null when the name is taken. */

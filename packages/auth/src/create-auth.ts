@@ -16,6 +16,7 @@
  * `handler` is the same operations behind the Fetch standard (`http/`).
  */
 import { randomBytes } from 'node:crypto';
+import { commonError } from '@svc/core';
 import { login, profile, register } from './account/operations';
 import {
   createSuperuser,
@@ -43,6 +44,9 @@ import {
   userHasRole,
 } from './roles/operations';
 import { logout, refresh, verifyToken } from './session/operations';
+import { verifyCaptcha } from './captcha';
+import { signInAnonymously, upgrade } from './guest/operations';
+import { listSessions, revokeOtherSessions, revokeSession } from './session/list';
 import { createPostgresStore } from './store/postgres';
 import type { AuthStore } from './store/types';
 import { createTokenVerifier } from './token/verify';
@@ -181,6 +185,18 @@ async function assemble(
     verifyEmail: (verificationToken) => verifyEmail(ctx, verificationToken),
     resendVerification: (email, info) => resendVerification(ctx, email, info),
     verifyToken: (accessToken) => verifyToken(ctx, accessToken),
+    signInAnonymously: (info) => signInAnonymously(ctx, info),
+    upgrade: (accessToken, input, info) => upgrade(ctx, accessToken, input, info),
+    listSessions: (accessToken) => listSessions(ctx, accessToken),
+    revokeSession: (accessToken, sessionId) => revokeSession(ctx, accessToken, sessionId),
+    revokeOtherSessions: (accessToken) => revokeOtherSessions(ctx, accessToken),
+    async verifyCaptcha(captchaToken, info) {
+      if (!cfg.captcha) throw commonError('INVALID_OPERATION', 'captcha is not configured');
+      await verifyCaptcha(cfg.captcha, captchaToken, {
+        ip: info?.ip,
+        logger: options.logger,
+      });
+    },
     setPassword: (emailOrId, password) => setPassword(ctx, emailOrId, password),
     revokeAllSessions: (emailOrId) => revokeAllSessions(ctx, emailOrId),
     setActive: (emailOrId, active) => setActive(ctx, emailOrId, active),

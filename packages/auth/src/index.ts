@@ -97,3 +97,19 @@ export {
   type ResolvedRateLimits,
 } from './rate-limit';
 export type { AuthStore, UserRecord, SessionRecord, SessionState, RoleRecord } from './store/types';
+// --- guests, sessions, captcha (issue 12) -------------------------------------------------------
+export type { SessionInfo, UpgradeInput } from './types';
+export { ANONYMOUS_EMAIL_DOMAIN, isAnonymousEmail } from './guest/operations';
+export { describeDevice } from './session/device';
+export { REFRESH_REUSE_GRACE_SECONDS } from './session/operations';
+export {
+  CAPTCHA_GATED_ROUTES,
+  CAPTCHA_GATES,
+  CAPTCHA_PROVIDERS,
+  resolveCaptchaConfig,
+  verifyCaptcha,
+  type CaptchaConfig,
+  type CaptchaGate,
+  type CaptchaProvider,
+  type ResolvedCaptchaConfig,
+} from './captcha';

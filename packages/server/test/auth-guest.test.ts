@@ -522,3 +522,47 @@ describe(`two servers over one database (${testDatabaseKind()})`, () => {
     );
   });
 });
+
+describe(`guest and session routes under random input (${testDatabaseKind()})`, () => {
+  let server: SvcServer;
+  let c: ReturnType<typeof authClient>;
+  beforeAll(async () => {
+    server = await build(db.get(), {
+      ...AUTH,
+      authConfig: { rateLimits: { anonymous: { perIp: 10_000 } } },
+    });
+    c = authClient(server);
+  });
+  afterAll(() => server.close());
+
+  test('with a valid guest token, no body or id gets a 500', async () => {
+    const fc = (await import('fast-check')).default;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
+          fc
+            .record({ email: fc.jsonValue(), password: fc.jsonValue() })
+            .map((v) => JSON.stringify(v)),
+          fc.string({ maxLength: 200 }),
+        ),
+        fc.oneof(fc.string({ maxLength: 60 }), fc.uuid()),
+        async (body, id) => {
+          const g = (await c.call('POST', '/auth/anonymous')).body;
+          expect(g.token).toBeDefined();
+          const up = await c.call('POST', '/auth/upgrade', body, c.bearer(g.token));
+          expect(up.status).not.toBe(500);
+          expect(typeof up.body?.code === 'string' || up.status === 200).toBe(true);
+          const del = await c.call(
+            'DELETE',
+            `/auth/sessions/${encodeURIComponent(id)}`,
+            undefined,
+            c.bearer(g.token),
+          );
+          expect(del.status).not.toBe(500);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 60_000);
+});

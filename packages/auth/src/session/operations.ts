@@ -161,23 +161,26 @@ export async function refresh(
   // rotation itself (one conditional UPDATE with the same conditions) decides who wins.
   const state = await store.refreshState(hash);
   const t = ctx.now();
+  // Reuse first: a retired token is a replay however long ago it expired, while its family may
+  // live on through later refreshes.
+  if (
+    state?.revoked &&
+    state.rotatedAt &&
+    ctx.config.refreshTokenReuseDetection &&
+    t - state.rotatedAt.getTime() > REFRESH_REUSE_GRACE_SECONDS * 1000
+  ) {
+    const revoked = await store.revokeSessionFamily(state.familyId);
+    ctx.logger?.warn(
+      { userId: state.userId, familyId: state.familyId, revoked, ip: info?.ip ?? null },
+      'refresh token reuse: the session family is revoked',
+    );
+    throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
+  }
   if (!state || state.expiresAt.getTime() <= t)
     throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
   if (!state.userActive) throw authError('USER_INACTIVE', 'the account is deactivated');
-  if (state.revoked) {
-    if (
-      ctx.config.refreshTokenReuseDetection &&
-      state.rotatedAt &&
-      t - state.rotatedAt.getTime() > REFRESH_REUSE_GRACE_SECONDS * 1000
-    ) {
-      const revoked = await store.revokeSessionFamily(state.familyId);
-      ctx.logger?.warn(
-        { userId: state.userId, familyId: state.familyId, revoked, ip: info?.ip ?? null },
-        'refresh token reuse: the session family is revoked',
-      );
-    }
+  if (state.revoked)
     throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
-  }
   const activeSince = new Date(t - ctx.config.sessionTimeout * 1000);
   if (state.lastActivityAt.getTime() <= activeSince.getTime())
     throw authError('SESSION_EXPIRED', 'the session has ended');

@@ -125,6 +125,17 @@ describe('refresh-token reuse detection', () => {
     await expect(auth.refresh(second.refreshToken)).resolves.toBeDefined();
   });
 
+  test('a retired token replayed after its own expiry still ends the family that lives on', async () => {
+    const { auth, clock } = await h.make({ refreshTokenExpiry: 100 });
+    const first = await auth.register({ email: 'x@example.com', password: 'password1' });
+    clock.advance(50);
+    const second = await auth.refresh(first.refreshToken);
+    clock.advance(70); // first token expired at 100 s; second lives until 150 s
+    expect(await codeOf(auth.refresh(first.refreshToken))).toBe('INVALID_REFRESH_TOKEN');
+    expect(await codeOf(auth.verifyToken(second.token))).toBe('SESSION_EXPIRED');
+    expect(await codeOf(auth.refresh(second.refreshToken))).toBe('INVALID_REFRESH_TOKEN');
+  });
+
   test('a token of a session ended by logout is no reuse (nothing else is revoked)', async () => {
     const { auth, clock } = await h.make();
     const a = await auth.register({ email: 'h@example.com', password: 'password1' });

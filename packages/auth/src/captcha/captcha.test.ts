@@ -244,6 +244,9 @@ describe('the handler gates the configured routes before any data access', () =>
     // anonymous: gated too
     res = await post(auth, '/anonymous', {});
     expect(res.status).toBe(400);
+    res = await auth.handler(new Request('http://127.0.0.1/auth/anonymous', { method: 'POST' }));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'CAPTCHA_FAILED' });
     res = await post(auth, '/anonymous', { captchaToken: 'good' });
     expect(res.status).toBe(201);
     await auth.settle();

@@ -210,8 +210,11 @@ export function createHandler(
       let parsed: Promise<Record<string, unknown>> | undefined;
       const body = () => (parsed ??= readJsonObject(request, limit));
       // Captcha (spec Authentication 8): on a gated route, before anything else touches data.
-      if (captchaGateOf(auth.config.captcha, routeKey))
-        await auth.verifyCaptcha((await body()).captchaToken, info);
+      if (captchaGateOf(auth.config.captcha, routeKey)) {
+        // No body at all: the token is missing (CAPTCHA_FAILED), not the JSON.
+        const given = request.body === null ? undefined : (await body()).captchaToken;
+        await auth.verifyCaptcha(given, info);
+      }
       const token =
         match.route.access === 'auth'
           ? await requireToken(auth, request, url, trustedOrigins)

@@ -5,7 +5,10 @@
  * /auth/sessions/:id, POST /auth/sessions/revoke-others, and reuse detection; the last two also
  * across two servers over one database.
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { testDatabaseKind, type TestDatabase } from '@svc/core/testing';
@@ -312,6 +315,50 @@ describe.each(['hcaptcha', 'recaptcha', 'turnstile'])(
     });
   },
 );
+
+test('configured from TOML: [auth.captcha], refresh_token_reuse_detection, [auth.rate_limits.anonymous]', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-guest-'));
+  const file = path.join(dir, 'svc.toml');
+  fs.writeFileSync(
+    file,
+    [
+      '[auth]',
+      'refresh_token_reuse_detection = false',
+      '[auth.captcha]',
+      'gate = ["register", "magic_link"]',
+      'provider = "turnstile"',
+      'secret = "toml-secret"',
+      'verify_url = "http://127.0.0.1:9/siteverify"',
+      'timeout_ms = 500',
+      '[auth.rate_limits.anonymous]',
+      'per_ip = 7',
+    ].join('\n'),
+  );
+  // gate values are operation names, not keys: a snake_case spelling is refused, not converted
+  await expect(build(db.get(), { ...AUTH, configFile: file })).rejects.toThrow(
+    /unknown captcha.gate operation "magic_link"/,
+  );
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"magic_link"', '"magicLink"'));
+  const server = await build(db.get(), { ...AUTH, configFile: file });
+  try {
+    expect(server.auth!.config.refreshTokenReuseDetection).toBe(false);
+    expect(server.auth!.config.captcha).toEqual({
+      gate: ['register', 'magicLink'],
+      provider: 'turnstile',
+      secret: 'toml-secret',
+      verifyUrl: 'http://127.0.0.1:9/siteverify',
+      timeoutMs: 500,
+    });
+    expect(server.auth!.config.rateLimits.anonymous).toEqual({
+      windowSeconds: 60,
+      perEmail: 0,
+      perIp: 7,
+    });
+  } finally {
+    await server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test('a server refuses an unknown captcha provider or gate at start', async () => {
   await expect(

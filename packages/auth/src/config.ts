@@ -5,6 +5,7 @@
  */
 import { JWT_SECRET_MIN_LENGTH } from './token/verify';
 import { resolveRateLimits, type ResolvedRateLimits } from './rate-limit';
+import { resolveCaptchaConfig, type ResolvedCaptchaConfig } from './captcha';
 import type { Auth, AuthAdminConfig, AuthConfig } from './types';
 
 export const AUTH_CONFIG_DEFAULTS = Object.freeze({
@@ -24,6 +25,8 @@ export const AUTH_CONFIG_DEFAULTS = Object.freeze({
   cookie: false,
   /** Largest `metadata` of a user, in UTF-8 bytes of its JSON. */
   maxMetadataBytes: 16384,
+  /** A retired refresh token presented again revokes its whole rotation family (issue 12). */
+  refreshTokenReuseDetection: true,
 });
 
 export const AUTH_CONFIG_KEYS: readonly string[] = Object.freeze([
@@ -56,8 +59,11 @@ export type ResolvedAuthConfig = Auth['config'] &
       | 'passwordRequireUppercase'
       | 'cookie'
       | 'maxMetadataBytes'
+      | 'refreshTokenReuseDetection'
     >
-  > & { readonly rateLimits: ResolvedRateLimits };
+  > & { readonly rateLimits: ResolvedRateLimits } & {
+    readonly captcha?: ResolvedCaptchaConfig;
+  };
 
 const INTEGER_KEYS = {
   tokenExpiry: { min: 1, max: 10 * 365 * 24 * 3600 },
@@ -75,6 +81,7 @@ const BOOLEAN_KEYS = [
   'passwordRequireSpecial',
   'passwordRequireUppercase',
   'cookie',
+  'refreshTokenReuseDetection',
 ] as const;
 
 /** Fills in the defaults and refuses wrong types with a TypeError naming the key. */
@@ -123,5 +130,6 @@ export function resolveSettings(
     throw new TypeError('auth config: claims must be a function (user) => object');
   }
   out.rateLimits = resolveRateLimits(out.rateLimits);
+  if (out.captcha !== undefined) out.captcha = resolveCaptchaConfig(out.captcha);
   return Object.freeze(out) as unknown as ResolvedAuthConfig;
 }

@@ -17,6 +17,7 @@
  * `handler` is the same operations behind the Fetch standard (`http/`).
  */
 import { randomBytes } from 'node:crypto';
+import { commonError } from '@svc/core';
 import { login, profile, register } from './account/operations';
 import {
   createSuperuser,
@@ -50,6 +51,9 @@ import {
   userHasRole,
 } from './roles/operations';
 import { logout, refresh, verifyToken } from './session/operations';
+import { verifyCaptcha } from './captcha';
+import { signInAnonymously, upgrade } from './guest/operations';
+import { listSessions, revokeOtherSessions, revokeSession } from './session/list';
 import { createPostgresStore } from './store/postgres';
 import type { AuthStore } from './store/types';
 import { createTokenVerifier } from './token/verify';
@@ -192,6 +196,18 @@ async function assemble(
     consumeMagicLink: (token, info) => consumeMagicLink(ctx, token, info),
     requestMagicCode: (email, info) => requestMagicCode(ctx, email, info),
     verifyMagicCode: (email, code, info) => verifyMagicCode(ctx, email, code, info),
+    signInAnonymously: (info) => signInAnonymously(ctx, info),
+    upgrade: (accessToken, input, info) => upgrade(ctx, accessToken, input, info),
+    listSessions: (accessToken) => listSessions(ctx, accessToken),
+    revokeSession: (accessToken, sessionId) => revokeSession(ctx, accessToken, sessionId),
+    revokeOtherSessions: (accessToken) => revokeOtherSessions(ctx, accessToken),
+    async verifyCaptcha(captchaToken, info) {
+      if (!cfg.captcha) throw commonError('INVALID_OPERATION', 'captcha is not configured');
+      await verifyCaptcha(cfg.captcha, captchaToken, {
+        ip: info?.ip,
+        logger: options.logger,
+      });
+    },
     setPassword: (emailOrId, password) => setPassword(ctx, emailOrId, password),
     revokeAllSessions: (emailOrId) => revokeAllSessions(ctx, emailOrId),
     setActive: (emailOrId, active) => setActive(ctx, emailOrId, active),

@@ -103,3 +103,19 @@ export {
   MAGIC_CODE_TTL_SECONDS,
   MAGIC_LINK_TTL_SECONDS,
 } from './passwordless/operations';
+// --- guests, sessions, captcha (issue 12) -------------------------------------------------------
+export type { SessionInfo, UpgradeInput } from './types';
+export { ANONYMOUS_EMAIL_DOMAIN, isAnonymousEmail } from './guest/operations';
+export { describeDevice } from './session/device';
+export { REFRESH_REUSE_GRACE_SECONDS } from './session/operations';
+export {
+  CAPTCHA_GATED_ROUTES,
+  CAPTCHA_GATES,
+  CAPTCHA_PROVIDERS,
+  resolveCaptchaConfig,
+  verifyCaptcha,
+  type CaptchaConfig,
+  type CaptchaGate,
+  type CaptchaProvider,
+  type ResolvedCaptchaConfig,
+} from './captcha';

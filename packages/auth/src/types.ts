@@ -8,6 +8,7 @@ import type { Database } from '@svc/core';
 import type { Mailer, SmtpConfig } from '@svc/smtp';
 import type { AuthContext } from './token/verify';
 import type { RateLimitsConfig } from './rate-limit';
+import type { CaptchaConfig } from './captcha';
 
 /** Spec "User object". Dates are ISO 8601 UTC with milliseconds. */
 export interface User {
@@ -136,10 +137,18 @@ export interface AuthConfig {
    * @default RATE_LIMIT_DEFAULTS
    */
   readonly rateLimits?: RateLimitsConfig;
+  /**
+   * A refresh token presented again after a refresh retired it revokes every session of its
+   * rotation family (the sign-in it descends from) and answers INVALID_REFRESH_TOKEN; within 10 s
+   * of the rotation (a lost race of concurrent refreshes) it only answers INVALID_REFRESH_TOKEN.
+   * @default true
+   */
+  readonly refreshTokenReuseDetection?: boolean;
   // Configured by later features; accepted so configuration files validate: webauthn, captcha,
   // oauth.
   readonly webauthn?: unknown;
-  readonly captcha?: unknown;
+  /** Captcha gate (spec Authentication 8): see `CaptchaConfig`. Absent: no captcha. */
+  readonly captcha?: CaptchaConfig;
   readonly oauth?: unknown;
 }
 
@@ -197,6 +206,27 @@ export type LoginInput = { readonly password: string } & (
   | { readonly email: string }
   | { readonly username: string }
 );
+
+/** `auth.upgrade`: the guest's new identity. */
+export interface UpgradeInput {
+  readonly email: string;
+  readonly password: string;
+}
+
+/** One entry of `GET /auth/sessions` (issue 12). Dates ISO 8601. */
+export interface SessionInfo {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly lastActivityAt: string;
+  /** When the session's refresh token dies. */
+  readonly expiresAt: string;
+  readonly ip: string | null;
+  readonly userAgent: string | null;
+  /** A short description read from the user agent ("Firefox on Linux"), or null. */
+  readonly device: string | null;
+  /** The session of the token that asked. */
+  readonly current: boolean;
+}
 
 /** The instance `createAuth` returns. */
 export interface Auth {
@@ -266,6 +296,29 @@ export interface Auth {
    * expired or exhausted code (5 wrong tries), VALIDATION_ERROR when `code` is not 6 digits.
    */
   verifyMagicCode(email: string, code: string, info?: RequestInfo): Promise<SignInResult>;
+  // --- guests, sessions, captcha (issue 12) -----------------------------------------------------
+  /**
+   * A new guest user (`<uuid>@anonymous.invalid`, no password) and its session. Over the
+   * `anonymous` rate limit (per `info.ip`): RATE_LIMITED; REGISTRATION_DISABLED when registration is off.
+   */
+  signInAnonymously(info?: RequestInfo): Promise<AuthResult>;
+  /**
+   * The caller's guest account gets an email and password, same user id; every earlier session
+   * ends and a new one is issued. INVALID_OPERATION when the caller is not a guest.
+   */
+  upgrade(accessToken: string, input: UpgradeInput, info?: RequestInfo): Promise<SignInResult>;
+  /** The caller's live sessions, most recently active first. */
+  listSessions(accessToken: string): Promise<SessionInfo[]>;
+  /** Ends one of the caller's sessions (NOT_FOUND for any other id); says if it was the current one. */
+  revokeSession(accessToken: string, sessionId: string): Promise<{ current: boolean }>;
+  /** Ends every session of the caller but the current one; resolves with how many. */
+  revokeOtherSessions(accessToken: string): Promise<number>;
+  /**
+   * Checks a captcha token with the configured provider: CAPTCHA_FAILED (400) when missing or
+   * refused, SERVICE_UNAVAILABLE (503) when the provider cannot answer, INVALID_OPERATION
+   * without `captcha` configured. The handler calls it on the gated routes.
+   */
+  verifyCaptcha(captchaToken: unknown, info?: RequestInfo): Promise<void>;
 
   /** Administrative (CLI, host program). */
   setPassword(emailOrId: string, password: string): Promise<void>;

@@ -41,5 +41,7 @@ export async function userForEmailRequest(
   const normalized = emailForLookup(email);
   if (normalized === null) return null;
   await ctx.limiter.check(rule, { email: normalized, ip: info?.ip });
-  return ctx.store.findUserByEmail(normalized);
+  const user = await ctx.store.findUserByEmail(normalized);
+  // A guest's synthetic address reaches no one: no mail is ever sent for it.
+  return user?.isAnonymous ? null : user;
 }

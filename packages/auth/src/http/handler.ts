@@ -3,6 +3,7 @@ import { AUTH_ROUTES, matchAuthRoute } from '../routes/table';
 import { AUTH_COOKIE, extractToken } from '../token/extract';
 import { checkCookieRequestOrigin, parseOrigin } from '../csrf';
 import { isAuthResult } from '../session/sign-in';
+import { captchaGateOf } from '../captcha';
 import type {
   Auth,
   AuthResult,
@@ -38,6 +39,8 @@ interface Call {
   readonly info: RequestInfo;
   /** The access token, present on routes that need one (already verified there). */
   readonly token: string | undefined;
+  /** The route's `:param` segments. */
+  readonly params: Readonly<Record<string, string>>;
   body(): Promise<Record<string, unknown>>;
 }
 
@@ -158,6 +161,35 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
     );
     return { status: 200, body: result, session: result };
   },
+
+  // --- guests and sessions (issue 12) -----------------------------------------------------------
+  'POST /anonymous': async (auth, call) => {
+    // A body is optional here (it may carry only a captchaToken); one that is sent must be JSON.
+    if (call.request.body !== null) await call.body();
+    const result = await auth.signInAnonymously(call.info);
+    return { status: 201, body: result, session: result };
+  },
+  'POST /upgrade': async (auth, call) => {
+    const { email, password } = await call.body();
+    const result = await auth.upgrade(
+      call.token as string,
+      { email, password } as { email: string; password: string },
+      call.info,
+    );
+    return { status: 200, body: result, session: result };
+  },
+  'GET /sessions': async (auth, call) => ({
+    status: 200,
+    body: { sessions: await auth.listSessions(call.token as string) },
+  }),
+  'DELETE /sessions/:id': async (auth, call) => {
+    const { current } = await auth.revokeSession(call.token as string, call.params.id as string);
+    return { status: 200, body: SUCCESS, ...(current ? { session: 'clear' as const } : {}) };
+  },
+  'POST /sessions/revoke-others': async (auth, call) => ({
+    status: 200,
+    body: { revoked: await auth.revokeOtherSessions(call.token as string) },
+  }),
 };
 
 const CHALLENGE = 'Bearer realm="svc"';
@@ -211,20 +243,22 @@ export function createHandler(
           headers: { Allow: match.allow.join(', ') },
         });
       }
+      const routeKey = `${match.route.method} ${match.route.path}`;
+      let parsed: Promise<Record<string, unknown>> | undefined;
+      const body = () => (parsed ??= readJsonObject(request, limit));
+      // Captcha (spec Authentication 8): on a gated route, before anything else touches data.
+      if (captchaGateOf(auth.config.captcha, routeKey)) {
+        // No body at all: the token is missing (CAPTCHA_FAILED), not the JSON.
+        const given = request.body === null ? undefined : (await body()).captchaToken;
+        await auth.verifyCaptcha(given, info);
+      }
       const token =
         match.route.access === 'auth'
           ? await requireToken(auth, request, url, trustedOrigins)
           : undefined;
-      const operation = OPERATIONS[`${match.route.method} ${match.route.path}`];
+      const operation = OPERATIONS[routeKey];
       if (!operation) notInThisRelease(`${match.route.method} /auth${match.route.path}`);
-      let parsed: Promise<Record<string, unknown>> | undefined;
-      const call: Call = {
-        request,
-        url,
-        info,
-        token,
-        body: () => (parsed ??= readJsonObject(request, limit)),
-      };
+      const call: Call = { request, url, info, token, params: match.params, body };
       const outcome = await operation(auth, call);
       const headers = new Headers(RESPONSE_HEADERS);
       if (

@@ -29,6 +29,7 @@ import { commonError } from '@svc/core';
 import { emailForLookup } from '../account';
 import type { OperationContext } from '../context';
 import { authError } from '../errors';
+import { isAnonymousEmail } from '../guest/operations';
 import { isTokenShape, randomToken, sha256Hex } from '../session/tokens';
 import { completeSignIn, type SignInMethod } from '../session/sign-in';
 import type { UserRecord } from '../store/types';
@@ -53,11 +54,15 @@ function implicitSignup(ctx: OperationContext): boolean {
   return ctx.config.allowImplicitSignup && ctx.config.allowRegistration;
 }
 
-/** The email of a request: a string is required; any string is then looked up (null: cannot be an address). */
+/**
+ * The email of a request: a string is required; any string is then looked up (null: cannot be an
+ * address, or a guest's synthetic address, which reaches no one and may not sign up).
+ */
 function requestedEmail(email: unknown): string | null {
   if (typeof email !== 'string' || email.length === 0)
     throw commonError('VALIDATION_ERROR', '"email" is required and must be a non-empty string');
-  return emailForLookup(email);
+  const normalized = emailForLookup(email);
+  return normalized === null || isAnonymousEmail(normalized) ? null : normalized;
 }
 
 /**

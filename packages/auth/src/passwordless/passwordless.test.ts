@@ -253,6 +253,23 @@ describe('magic links', () => {
   });
 });
 
+describe('guests', () => {
+  test("a guest's synthetic address gets no link or code, and cannot sign up by link", async () => {
+    const { auth, events } = await make({ allowImplicitSignup: true });
+    const guest = await auth.signInAnonymously({ ip: '10.0.0.9' });
+    await auth.requestMagicLink(guest.user.email);
+    await auth.requestMagicCode(guest.user.email);
+    await auth.requestMagicLink(
+      `${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}@anonymous.invalid`,
+    );
+    await auth.settle();
+    expect(events.filter((e) => e.magicLinkToken || e.magicCode)).toEqual([]);
+    expect(await count('magic_link_tokens')).toBe(0);
+    expect(await count('magic_link_signup_tokens')).toBe(0);
+    expect(await count('magic_codes')).toBe(0);
+  });
+});
+
 describe('magic codes', () => {
   test('a known email gets a 6-digit code by event; it signs in once', async () => {
     const { auth, events } = await make();

@@ -34,6 +34,7 @@ export const RATE_LIMIT_RULES = [
   'magicCodeVerify',
   'webauthnLoginBegin',
   'webauthnLoginFinish',
+  'anonymous',
 ] as const;
 export type RateLimitRuleName = (typeof RATE_LIMIT_RULES)[number];
 
@@ -75,6 +76,8 @@ export const RATE_LIMIT_DEFAULTS: Readonly<Record<RateLimitRuleName, RateLimitRu
     magicCodeVerify: rule(60, 10, 10),
     webauthnLoginBegin: rule(60, 20, 20),
     webauthnLoginFinish: rule(60, 20, 20),
+    /** Guest creation (`POST /auth/anonymous`): 30 a minute per client address. */
+    anonymous: rule(60, 0, 30),
   });
 
 // A key's counter holds one timestamp per hit in its window (a sliding log), so the largest limit

@@ -43,6 +43,9 @@ describe('matchAuthRoute', () => {
       'GET /webauthn/credentials',
       'POST /webauthn/credentials/delete',
       'POST /upgrade',
+      'GET /sessions',
+      'DELETE /sessions/:id',
+      'POST /sessions/revoke-others',
     ]);
   });
 

@@ -19,6 +19,7 @@ export interface AuthRoute {
     | 'magic-code'
     | 'webauthn'
     | 'guest'
+    | 'session'
     | 'oauth';
 }
 
@@ -58,6 +59,9 @@ export const AUTH_ROUTES: readonly AuthRoute[] = Object.freeze([
   route('POST', '/webauthn/credentials/delete', 'auth', 'webauthn'),
   route('POST', '/anonymous', 'public', 'guest'),
   route('POST', '/upgrade', 'auth', 'guest'),
+  route('GET', '/sessions', 'auth', 'session'),
+  route('DELETE', '/sessions/:id', 'auth', 'session'),
+  route('POST', '/sessions/revoke-others', 'auth', 'session'),
   route('GET', '/oauth/:provider/authorize', 'public', 'oauth'),
   route('GET', '/oauth/:provider/callback', 'public', 'oauth'),
   route('POST', '/oauth/token', 'public', 'oauth'),

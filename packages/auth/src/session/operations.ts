@@ -13,6 +13,13 @@
  *   SESSION_EXPIRED to any request using it), a deactivated user USER_INACTIVE.
  * - Roles are copied into the access token when it is issued; a role assigned later shows after
  *   the next login or refresh.
+ * - Reuse detection (`refreshTokenReuseDetection`, on by default): every session carries the
+ *   family of the sign-in it descends from. A refresh token presented after a refresh retired it
+ *   (a stolen copy, or the thief's, whichever comes second) revokes every live session of the
+ *   family and answers INVALID_REFRESH_TOKEN. Within `REFRESH_REUSE_GRACE_SECONDS` of the rotation
+ *   the token only answers INVALID_REFRESH_TOKEN: that is the loser of a race of concurrent
+ *   refreshes (two tabs, a retry after a lost response), not a replay worth ending the user's
+ *   sign-in for. A session ended any other way (logout, password change) is no reuse.
  */
 import { randomUUID } from 'node:crypto';
 import { toPublicUser } from '../account';
@@ -30,6 +37,12 @@ import { isTokenShape, randomToken, sha256Hex } from './tokens';
 
 /** `lastActivityAt` is written at most this often (and at most every sessionTimeout/10). */
 export const SESSION_TOUCH_INTERVAL_SECONDS = 60;
+
+/**
+ * A retired refresh token presented within this many seconds of its rotation is refused without
+ * revoking its family: the loser of concurrent refreshes, not a replay.
+ */
+export const REFRESH_REUSE_GRACE_SECONDS = 10;
 
 /** Without a secret (`createAuthAdmin`) nothing may sign or verify: no admin operation does. */
 function tokensOf(ctx: OperationContext): TokenVerifier {
@@ -148,6 +161,21 @@ export async function refresh(
   // rotation itself (one conditional UPDATE with the same conditions) decides who wins.
   const state = await store.refreshState(hash);
   const t = ctx.now();
+  // Reuse first: a retired token is a replay however long ago it expired, while its family may
+  // live on through later refreshes.
+  if (
+    state?.revoked &&
+    state.rotatedAt &&
+    ctx.config.refreshTokenReuseDetection &&
+    t - state.rotatedAt.getTime() > REFRESH_REUSE_GRACE_SECONDS * 1000
+  ) {
+    const revoked = await store.revokeSessionFamily(state.familyId);
+    ctx.logger?.warn(
+      { userId: state.userId, familyId: state.familyId, revoked, ip: info?.ip ?? null },
+      'refresh token reuse: the session family is revoked',
+    );
+    throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
+  }
   if (!state || state.expiresAt.getTime() <= t)
     throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
   if (!state.userActive) throw authError('USER_INACTIVE', 'the account is deactivated');

@@ -268,6 +268,8 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
           expiresAt: old.expiresAt,
           lastActivityAt: new Date(T0),
           userActive: true,
+          familyId: created.id,
+          rotatedAt: null,
         });
         const next = {
           accessJti: randomUUID(),
@@ -381,6 +383,145 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         expect((await store.sessionState(b.accessJti))?.revoked).toBe(true);
         expect((await store.sessionState(c.accessJti))?.revoked).toBe(false);
         expect(await store.revokeUserSessions(randomUUID())).toBe(0);
+      });
+    });
+
+    describe('sessions: families, lists, guests (issue 12)', () => {
+      const next = () => ({
+        accessJti: randomUUID(),
+        refreshHash: fresh(),
+        expiresAt: new Date(t + 7_200_000),
+      });
+      test('rotation carries the family and stamps rotatedAt; revokeSessionFamily ends the chain only', async () => {
+        const u = await user();
+        const first = session(u.id);
+        const a = await store.createSession(first);
+        expect(a.familyId).toBe(a.id);
+        const other = await store.createSession(session(u.id));
+        t += 1000;
+        const n1 = next();
+        const r1 = await store.rotateSession(first.refreshHash, n1, hourAgo());
+        expect(r1?.next.familyId).toBe(a.id);
+        const n2 = next();
+        const r2 = await store.rotateSession(n1.refreshHash, n2, hourAgo());
+        expect(r2?.next.familyId).toBe(a.id);
+        expect(await store.refreshState(first.refreshHash)).toMatchObject({
+          revoked: true,
+          familyId: a.id,
+          rotatedAt: new Date(T0 + 1000),
+        });
+        expect((await store.refreshState(n2.refreshHash))?.rotatedAt).toBeNull();
+        // a session ended another way is not "rotated"
+        await store.revokeSession(other.id);
+        expect(await store.revokeSessionFamily(a.id)).toBe(1);
+        expect((await store.sessionState(n2.accessJti))?.revoked).toBe(true);
+        expect(await store.revokeSessionFamily(a.id)).toBe(0);
+        expect(await store.revokeSessionFamily(randomUUID())).toBe(0);
+        const c = await store.createSession(session(u.id));
+        expect(await store.revokeSessionFamily(a.id)).toBe(0);
+        expect((await store.sessionState(c.accessJti))?.revoked).toBe(false);
+        const otherState = await store.refreshState(fresh());
+        expect(otherState).toBeNull();
+      });
+
+      test('listLiveSessions: live ones of the user only, most recent activity first', async () => {
+        const u = await user();
+        const v = await user();
+        const a = await store.createSession(session(u.id, { ip: '10.0.0.1', userAgent: 'A' }));
+        t += 1000;
+        const b = await store.createSession(session(u.id));
+        const revoked = await store.createSession(session(u.id));
+        await store.revokeSession(revoked.id);
+        await store.createSession(session(u.id, { expiresAt: new Date(t + 10) }));
+        await store.createSession(session(v.id));
+        t += 20;
+        let list = await store.listLiveSessions(u.id, hourAgo());
+        expect(list.map((s) => s.id)).toEqual([b.id, a.id]);
+        expect(list[1]).toMatchObject({ ip: '10.0.0.1', userAgent: 'A', revokedAt: null });
+        t += 500;
+        await store.touchSession(a.id);
+        list = await store.listLiveSessions(u.id, hourAgo());
+        expect(list.map((s) => s.id)).toEqual([a.id, b.id]);
+        // idle past activeSince: not live
+        expect((await store.listLiveSessions(u.id, new Date(T0 + 1000))).map((s) => s.id)).toEqual([
+          a.id,
+        ]);
+        expect(await store.listLiveSessions(randomUUID(), hourAgo())).toEqual([]);
+      });
+
+      test("revokeUserSession ends only the user's own unrevoked session", async () => {
+        const u = await user();
+        const v = await user();
+        const a = await store.createSession(session(u.id));
+        const w = await store.createSession(session(v.id));
+        expect(await store.revokeUserSession(u.id, w.id)).toBe(false);
+        expect((await store.sessionState(w.accessJti))?.revoked).toBe(false);
+        expect(await store.revokeUserSession(u.id, a.id)).toBe(true);
+        expect(await store.revokeUserSession(u.id, a.id)).toBe(false);
+        expect(await store.revokeUserSession(u.id, randomUUID())).toBe(false);
+        expect((await store.sessionState(a.accessJti))?.revoked).toBe(true);
+      });
+
+      test('revokeOtherSessions keeps the current one and counts the rest', async () => {
+        const u = await user();
+        const v = await user();
+        const keep = await store.createSession(session(u.id));
+        const x = await store.createSession(session(u.id));
+        await store.createSession(session(u.id));
+        const w = await store.createSession(session(v.id));
+        await store.revokeSession(x.id);
+        expect(await store.revokeOtherSessions(u.id, keep.id)).toBe(1);
+        expect((await store.sessionState(keep.accessJti))?.revoked).toBe(false);
+        expect((await store.sessionState(w.accessJti))?.revoked).toBe(false);
+        expect(await store.revokeOtherSessions(u.id, keep.id)).toBe(0);
+      });
+
+      test('guests: createUser isAnonymous; upgradeAnonymousUser once, same id, sessions revoked', async () => {
+        const g = await store.createUser({
+          email: `${randomUUID()}@anonymous.invalid`,
+          passwordHash: null,
+          isAnonymous: true,
+        });
+        expect(g).toMatchObject({ isAnonymous: true, passwordHash: null });
+        expect(
+          (await store.createUser({ email: 'plain@example.com', passwordHash: 'h' })).isAnonymous,
+        ).toBe(false);
+        const s = await store.createSession(session(g.id));
+        await expect(
+          store.upgradeAnonymousUser(g.id, 'plain@example.com', '$2b$04$x'),
+        ).rejects.toMatchObject({ code: 'USER_ALREADY_EXISTS' });
+        expect((await store.findUserById(g.id))?.isAnonymous).toBe(true);
+        expect((await store.sessionState(s.accessJti))?.revoked).toBe(false);
+        t += 1000;
+        const up = await store.upgradeAnonymousUser(g.id, 'Guest@Example.com', '$2b$04$x');
+        expect(up).toMatchObject({
+          id: g.id,
+          email: 'guest@example.com',
+          passwordHash: '$2b$04$x',
+          isAnonymous: false,
+          emailVerified: false,
+        });
+        expect(up?.updatedAt.getTime()).toBe(T0 + 1000);
+        expect((await store.sessionState(s.accessJti))?.revoked).toBe(true);
+        expect(await store.upgradeAnonymousUser(g.id, 'again@example.com', 'h')).toBeNull();
+        expect(await store.upgradeAnonymousUser(randomUUID(), 'x@example.com', 'h')).toBeNull();
+        const plain = await store.findUserByEmail('plain@example.com');
+        expect(await store.upgradeAnonymousUser(plain!.id, 'y@example.com', 'h')).toBeNull();
+      });
+
+      test('concurrent upgrades of one guest: exactly one wins', async () => {
+        const g = await store.createUser({
+          email: `${randomUUID()}@anonymous.invalid`,
+          passwordHash: null,
+          isAnonymous: true,
+        });
+        const results = await Promise.allSettled(
+          Array.from({ length: 5 }, (_, i) =>
+            store.upgradeAnonymousUser(g.id, `race${i}@example.com`, 'h'),
+          ),
+        );
+        const won = results.filter((r) => r.status === 'fulfilled' && r.value !== null);
+        expect(won).toHaveLength(1);
       });
     });
 

@@ -25,6 +25,7 @@ export interface MemoryStoreOptions {
 
 interface SessionRow extends SessionRecord {
   refreshHash: string;
+  rotatedAt: Date | null;
 }
 interface OneTimeRow {
   userId: string;
@@ -58,7 +59,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
   >();
 
   const copyUser = (u: UserRecord): UserRecord => ({ ...u, metadata: structuredClone(u.metadata) });
-  const copySession = ({ refreshHash: _h, ...s }: SessionRow): SessionRecord => ({ ...s });
+  const copySession = ({ refreshHash: _h, rotatedAt: _r, ...s }: SessionRow): SessionRecord => ({
+    ...s,
+  });
   const byEmail = (email: string) => {
     const e = email.toLowerCase();
     for (const u of users.values()) if (u.email === e) return u;
@@ -98,7 +101,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
     if (siblings) consumeAll(table, row.userId, at);
     return row.userId;
   };
-  const insertSession = (s: NewSession): SessionRow => {
+  const insertSession = (s: NewSession, familyId?: string): SessionRow => {
     for (const other of sessions.values()) {
       if (other.accessJti === s.accessJti || other.refreshHash === s.refreshHash) {
         throw new Error('session jti or refresh hash already in use');
@@ -106,8 +109,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
     }
     if (!users.has(s.userId)) throw new Error(`no user ${s.userId}`);
     const at = now();
+    const id = uuid();
     const row: SessionRow = {
-      id: uuid(),
+      id,
+      familyId: familyId ?? id,
+      rotatedAt: null,
       userId: s.userId,
       accessJti: s.accessJti,
       refreshHash: s.refreshHash,
@@ -140,7 +146,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
         passwordHash: input.passwordHash,
         emailVerified: input.emailVerified ?? false,
         active: input.active ?? true,
-        isAnonymous: false,
+        isAnonymous: input.isAnonymous ?? false,
         metadata: structuredClone(input.metadata ?? {}),
         createdAt: at,
         updatedAt: at,
@@ -222,6 +228,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
           expiresAt: s.expiresAt,
           lastActivityAt: s.lastActivityAt,
           userActive: u.active,
+          familyId: s.familyId,
+          rotatedAt: s.rotatedAt,
         };
       }
       return null;
@@ -239,9 +247,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
         if (s.revokedAt || s.expiresAt.getTime() <= at.getTime()) return null;
         if (s.lastActivityAt.getTime() <= activeSince.getTime() || !users.get(s.userId)?.active)
           return null;
-        const previous = { ...s, revokedAt: at };
+        const previous = { ...s, revokedAt: at, rotatedAt: at };
         sessions.set(id, previous);
-        const created = insertSession({ ...next, userId: s.userId });
+        const created = insertSession({ ...next, userId: s.userId }, s.familyId);
         return { previous: copySession(previous), next: copySession(created) };
       }
       return null;
@@ -252,6 +260,65 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
     },
     async revokeUserSessions(userId) {
       return revokeAll(userId);
+    },
+
+    // --- sessions: families, lists, guests (issue 12) -----------------------------------------
+    async revokeSessionFamily(familyId) {
+      let n = 0;
+      const at = now();
+      for (const [id, s] of sessions) {
+        if (s.familyId === familyId && !s.revokedAt) {
+          sessions.set(id, { ...s, revokedAt: at });
+          n++;
+        }
+      }
+      return n;
+    },
+    async listLiveSessions(userId, activeSince) {
+      const at = now().getTime();
+      return [...sessions.values()]
+        .filter(
+          (s) =>
+            s.userId === userId &&
+            !s.revokedAt &&
+            s.expiresAt.getTime() > at &&
+            s.lastActivityAt.getTime() > activeSince.getTime(),
+        )
+        .sort(
+          (a, b) =>
+            b.lastActivityAt.getTime() - a.lastActivityAt.getTime() ||
+            b.createdAt.getTime() - a.createdAt.getTime() ||
+            compare(a.id, b.id),
+        )
+        .map(copySession);
+    },
+    async revokeUserSession(userId, sessionId) {
+      const s = sessions.get(sessionId);
+      if (!s || s.userId !== userId || s.revokedAt) return false;
+      sessions.set(sessionId, { ...s, revokedAt: now() });
+      return true;
+    },
+    async revokeOtherSessions(userId, keepSessionId) {
+      let n = 0;
+      const at = now();
+      for (const [id, s] of sessions) {
+        if (s.userId === userId && id !== keepSessionId && !s.revokedAt) {
+          sessions.set(id, { ...s, revokedAt: at });
+          n++;
+        }
+      }
+      return n;
+    },
+    async upgradeAnonymousUser(userId, email, passwordHash) {
+      const u = users.get(userId);
+      if (!u || !u.isAnonymous) return null;
+      const lower = email.toLowerCase();
+      const holder = byEmail(lower);
+      if (holder && holder.id !== userId)
+        throw authError('USER_ALREADY_EXISTS', 'a user with this email already exists');
+      update(userId, { email: lower, passwordHash, isAnonymous: false, emailVerified: false });
+      revokeAll(userId);
+      return copyUser(users.get(userId) as UserRecord);
     },
 
     async issueResetToken(userId, tokenHash, expiresAt) {

@@ -193,6 +193,24 @@ export const AUTH_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freez
         .execute();
     },
   },
+  /**
+   * Guests and session families (issue 12). `family_id` names the sign-in a session descends
+   * from: a refresh carries it to the next session, so a reused refresh token can revoke the whole
+   * chain. `rotated_at` tells a session retired by a refresh from one ended any other way (logout,
+   * password change...): only presenting the refresh token of a rotated session is reuse. Both are
+   * nullable so a process of the previous release can still insert sessions during a rolling
+   * upgrade; a null family reads as the session's own id.
+   */
+  '0008_sessions_guests': {
+    async up(db: Kysely<any>) {
+      const sessions = sql.table(`${AUTH_SCHEMA}.sessions`);
+      await sql`alter table ${sessions} add column family_id uuid, add column rotated_at timestamptz`.execute(
+        db,
+      );
+      await sql`update ${sessions} set family_id = id where family_id is null`.execute(db);
+      await sql`create index sessions_family_id_idx on ${sessions} (family_id)`.execute(db);
+    },
+  },
 });
 
 /**

@@ -40,6 +40,9 @@ export interface AuthTables {
     expires_at: Date;
     last_activity_at: Date;
     revoked_at: Date | null;
+    /** Migration 0008; null on rows a previous release inserted (reads as `id`). */
+    family_id: string | null;
+    rotated_at: Date | null;
   };
   reset_tokens: OneTimeTable;
   verification_tokens: OneTimeTable;
@@ -103,11 +106,19 @@ export function createPostgresStore(
       .executeTakeFirst();
     return Number(r.numUpdatedRows);
   };
-  const insertSession = async (db: Kysely<AuthTables>, s: NewSession, at: Date) => {
+  const insertSession = async (
+    db: Kysely<AuthTables>,
+    s: NewSession,
+    at: Date,
+    familyId?: string,
+  ) => {
+    const id = randomUUID();
     const row = await k(db)
       .insertInto('sessions')
       .values({
-        id: randomUUID(),
+        id,
+        family_id: familyId ?? id,
+        rotated_at: null,
         user_id: s.userId,
         access_jti: s.accessJti,
         refresh_token_hash: s.refreshHash,
@@ -189,7 +200,7 @@ export function createPostgresStore(
             password_hash: input.passwordHash,
             email_verified: input.emailVerified ?? false,
             active: input.active ?? true,
-            is_anonymous: false,
+            is_anonymous: input.isAnonymous ?? false,
             metadata: JSON.stringify(input.metadata ?? {}) as never,
             created_at: at,
             updated_at: at,
@@ -330,6 +341,8 @@ export function createPostgresStore(
           's.revoked_at',
           's.expires_at',
           's.last_activity_at',
+          's.family_id',
+          's.rotated_at',
           'u.active',
         ])
         .where('s.refresh_token_hash', '=', refreshHash)
@@ -342,6 +355,8 @@ export function createPostgresStore(
             expiresAt: new Date(row.expires_at),
             lastActivityAt: new Date(row.last_activity_at),
             userActive: row.active,
+            familyId: row.family_id ?? row.id,
+            rotatedAt: row.rotated_at ? new Date(row.rotated_at) : null,
           }
         : null;
     },
@@ -359,7 +374,7 @@ export function createPostgresStore(
         const at = now();
         const previous = await k(trx)
           .updateTable('sessions')
-          .set({ revoked_at: at })
+          .set({ revoked_at: at, rotated_at: at })
           .where('refresh_token_hash', '=', refreshHash)
           .where('revoked_at', 'is', null)
           .where('expires_at', '>', at)
@@ -375,7 +390,12 @@ export function createPostgresStore(
           .returningAll()
           .executeTakeFirst();
         if (!previous) return null;
-        const created = await insertSession(trx, { ...next, userId: previous.user_id }, at);
+        const created = await insertSession(
+          trx,
+          { ...next, userId: previous.user_id },
+          at,
+          previous.family_id ?? previous.id,
+        );
         return { previous: toSession(previous), next: created };
       });
     },
@@ -389,6 +409,85 @@ export function createPostgresStore(
     },
     async revokeUserSessions(userId) {
       return UUID_RE.test(userId) ? revokeAll(root, userId, now()) : 0;
+    },
+
+    // --- sessions: families, lists, guests (issue 12) -----------------------------------------
+    async revokeSessionFamily(familyId) {
+      if (!UUID_RE.test(familyId)) return 0;
+      const r = await k()
+        .updateTable('sessions')
+        .set({ revoked_at: now() })
+        .where((eb) => eb(eb.fn.coalesce('family_id', 'id'), '=', familyId))
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
+    async listLiveSessions(userId, activeSince) {
+      if (!UUID_RE.test(userId)) return [];
+      const rows = await k()
+        .selectFrom('sessions')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now())
+        .where('last_activity_at', '>', activeSince)
+        .orderBy('last_activity_at', 'desc')
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .execute();
+      return rows.map(toSession);
+    },
+    async revokeUserSession(userId, sessionId) {
+      if (!UUID_RE.test(userId) || !UUID_RE.test(sessionId)) return false;
+      const r = await k()
+        .updateTable('sessions')
+        .set({ revoked_at: now() })
+        .where('id', '=', sessionId)
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+    async revokeOtherSessions(userId, keepSessionId) {
+      if (!UUID_RE.test(userId)) return 0;
+      const r = await k()
+        .updateTable('sessions')
+        .set({ revoked_at: now() })
+        .where('user_id', '=', userId)
+        .where('id', '<>', UUID_RE.test(keepSessionId) ? keepSessionId : userId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
+    async upgradeAnonymousUser(userId, email, passwordHash) {
+      if (!UUID_RE.test(userId)) return null;
+      try {
+        return await root.transaction().execute(async (trx) => {
+          const at = now();
+          const row = await k(trx)
+            .updateTable('users')
+            .set({
+              email: email.toLowerCase(),
+              password_hash: passwordHash,
+              is_anonymous: false,
+              email_verified: false,
+              updated_at: at,
+            })
+            .where('id', '=', userId)
+            .where('is_anonymous', '=', true)
+            .returningAll()
+            .executeTakeFirst();
+          if (!row) return null;
+          await revokeAll(trx, userId, at);
+          return toUser(row);
+        });
+      } catch (err) {
+        if (isPgError(err, '23505'))
+          throw authError('USER_ALREADY_EXISTS', 'a user with this email already exists', {
+            cause: err,
+          });
+        throw err;
+      }
     },
 
     async issueResetToken(userId, tokenHash, expiresAt) {
@@ -648,6 +747,7 @@ function toSession(r: Selectable<AuthTables['sessions']>): SessionRecord {
     expiresAt: new Date(r.expires_at),
     lastActivityAt: new Date(r.last_activity_at),
     revokedAt: r.revoked_at ? new Date(r.revoked_at) : null,
+    familyId: r.family_id ?? r.id,
   };
 }
 

@@ -31,6 +31,8 @@ export interface NewUser {
   readonly emailVerified?: boolean;
   readonly active?: boolean;
   readonly metadata?: Record<string, unknown>;
+  /** A guest (`POST /auth/anonymous`): no password, a synthetic email. @default false */
+  readonly isAnonymous?: boolean;
 }
 
 export interface SessionRecord {
@@ -44,6 +46,8 @@ export interface SessionRecord {
   readonly expiresAt: Date;
   readonly lastActivityAt: Date;
   readonly revokedAt: Date | null;
+  /** The sign-in this session descends from (refreshes carry it on); its own id when it began one. */
+  readonly familyId: string;
 }
 
 export interface NewSession {
@@ -74,6 +78,10 @@ export interface RefreshState {
   readonly expiresAt: Date;
   readonly lastActivityAt: Date;
   readonly userActive: boolean;
+  /** The session's rotation family (see `SessionRecord.familyId`). */
+  readonly familyId: string;
+  /** When a refresh retired this session (null: live, or ended another way). */
+  readonly rotatedAt: Date | null;
 }
 
 export interface RoleRecord {
@@ -156,6 +164,29 @@ export interface AuthStore {
   revokeSession(sessionId: string): Promise<void>;
   /** Revokes every live session of the user; returns how many. */
   revokeUserSessions(userId: string): Promise<number>;
+
+  // --- sessions: families, lists, guests (issue 12) -------------------------------------------
+  /** Revokes every live session of the rotation family; returns how many. */
+  revokeSessionFamily(familyId: string): Promise<number>;
+  /**
+   * The user's live sessions (not revoked, refresh token unexpired, active after `activeSince`),
+   * newest activity first.
+   */
+  listLiveSessions(userId: string, activeSince: Date): Promise<SessionRecord[]>;
+  /** Revokes one unrevoked session of the user; false when the user has no such session. */
+  revokeUserSession(userId: string, sessionId: string): Promise<boolean>;
+  /** Revokes every live session of the user but `keepSessionId`; returns how many. */
+  revokeOtherSessions(userId: string, keepSessionId: string): Promise<number>;
+  /**
+   * Turns a guest into a regular account, atomically: email and password hash replaced,
+   * `isAnonymous` false, `emailVerified` false, every session of the user revoked. Null when the
+   * user is not (or no longer) a guest. A taken email throws `USER_ALREADY_EXISTS`.
+   */
+  upgradeAnonymousUser(
+    userId: string,
+    email: string,
+    passwordHash: string,
+  ): Promise<UserRecord | null>;
 
   // --- one-time tokens ------------------------------------------------------------------------
   /** Issues a reset token, consuming the user's earlier ones (only the newest link works). */

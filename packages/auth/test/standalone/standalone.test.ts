@@ -4,6 +4,7 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import express from 'express';
+import { Hono } from 'hono';
 import { createTestDatabase, type TestDatabase } from '@svc/core/testing';
 import { createAuth, type Auth } from '../../src';
 import { authRouter, toNodeListener } from '../../src/express';
@@ -388,5 +389,150 @@ describe('cross-site requests authenticated by the cookie (CSRF)', () => {
     expect(await profileStatus(token)).toBe(200);
     expect((await post('https://db.example.com')).status).toBe(200);
     expect(await profileStatus(token)).toBe(401);
+  });
+});
+
+// Issue 12: guests, sessions, reuse detection and the captcha gate, standalone.
+describe('guests and sessions standalone', () => {
+  // biome-ignore lint/suspicious/noExplicitAny: replies are read loosely, as in the other tests
+  type Reply = { status: number; body: any };
+  /** Runs the guest and session flow against `send` (Express over loopback, or Hono's fetch). */
+  async function guestAndSessionFlow(
+    send: (method: string, path: string, body?: unknown, token?: string) => Promise<Reply>,
+    agent: string,
+  ) {
+    const guest = await send('POST', '/auth/anonymous');
+    expect(guest.status).toBe(201);
+    expect(guest.body.user.email).toMatch(/@anonymous\.invalid$/);
+    const address = `${agent}-${Date.now()}@example.com`;
+    const up = await send(
+      'POST',
+      '/auth/upgrade',
+      { email: address, password: 'long enough pw' },
+      guest.body.token,
+    );
+    expect(up.status).toBe(200);
+    expect(up.body.user).toMatchObject({ id: guest.body.user.id, email: address });
+    expect((await send('GET', '/auth/profile', undefined, guest.body.token)).status).toBe(401);
+
+    const second = await send('POST', '/auth/login', {
+      email: address,
+      password: 'long enough pw',
+    });
+    expect(second.status).toBe(200);
+    const list = await send('GET', '/auth/sessions', undefined, up.body.token);
+    expect(list.status).toBe(200);
+    expect(list.body.sessions.map((s: { id: string }) => s.id).sort()).toEqual(
+      [up.body.session.id, second.body.session.id].sort(),
+    );
+    expect(list.body.sessions.find((s: { current: boolean }) => s.current).id).toBe(
+      up.body.session.id,
+    );
+    const del = await send(
+      'DELETE',
+      `/auth/sessions/${second.body.session.id}`,
+      undefined,
+      up.body.token,
+    );
+    expect([del.status, del.body]).toEqual([200, { success: true }]);
+    expect((await send('GET', '/auth/profile', undefined, second.body.token)).status).toBe(401);
+    const third = await send('POST', '/auth/login', { email: address, password: 'long enough pw' });
+    const others = await send('POST', '/auth/sessions/revoke-others', undefined, third.body.token);
+    expect(others.body).toEqual({ revoked: 1 });
+
+    // refresh reuse: a retired token, replayed after the grace, ends the family
+    const rotated = await send('POST', '/auth/refresh', { refreshToken: third.body.refreshToken });
+    expect(rotated.status).toBe(200);
+    await t.db.query(
+      "update svc_auth.sessions set rotated_at = rotated_at - interval '1 minute' where rotated_at is not null",
+    );
+    const replay = await send('POST', '/auth/refresh', { refreshToken: third.body.refreshToken });
+    expect([replay.status, replay.body.code]).toEqual([401, 'INVALID_REFRESH_TOKEN']);
+    expect((await send('GET', '/auth/profile', undefined, rotated.body.token)).status).toBe(401);
+  }
+
+  test('through authRouter in a bare Express app', async () => {
+    await withApp(
+      (app) => void app.use('/auth', authRouter(auth)),
+      async (base) => {
+        await guestAndSessionFlow(async (method, path, body, token) => {
+          const res = await fetch(`${base}${path}`, {
+            method,
+            headers: {
+              ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+              ...(token ? { authorization: `Bearer ${token}` } : {}),
+            },
+            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          });
+          return { status: res.status, body: await res.json().catch(() => null) };
+        }, 'express');
+      },
+    );
+  });
+
+  test('through the Fetch handler in a Hono app', async () => {
+    const app = new Hono();
+    app.all('/auth/*', (c) => auth.handler(c.req.raw, { ip: '10.0.0.9', userAgent: 'hono-test' }));
+    app.get('/hello', (c) => c.text('hono'));
+    await guestAndSessionFlow(async (method, path, body, token) => {
+      const res = await app.fetch(
+        new Request(`http://app.local${path}`, {
+          method,
+          headers: {
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        }),
+      );
+      return { status: res.status, body: await res.json().catch(() => null) };
+    }, 'hono');
+    expect(await (await app.fetch(new Request('http://app.local/hello'))).text()).toBe('hono');
+  });
+
+  test('the captcha gate in a Hono app, against a verifier on 127.0.0.1', async () => {
+    const seen: Record<string, string>[] = [];
+    const verifier = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (d) => {
+        raw += d;
+      });
+      req.on('end', () => {
+        const form = Object.fromEntries(new URLSearchParams(raw));
+        seen.push(form);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ success: form.response === 'ok' }));
+      });
+    });
+    await new Promise<void>((resolve) => verifier.listen(0, '127.0.0.1', resolve));
+    const gated = await createAuth(
+      {
+        jwtSecret: SECRET,
+        bcryptRounds: 4,
+        captcha: {
+          gate: ['anonymous'],
+          provider: 'turnstile',
+          secret: 'ts-secret',
+          verifyUrl: `http://127.0.0.1:${(verifier.address() as AddressInfo).port}/siteverify`,
+        },
+      },
+      { database: t.db },
+    );
+    try {
+      const app = new Hono();
+      app.all('/auth/*', (c) => gated.handler(c.req.raw, { ip: '10.0.0.8' }));
+      const post = (body: unknown) =>
+        app.fetch(new Request('http://app.local/auth/anonymous', json(body)));
+      const refused = await post({});
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { code: string }).code).toBe('CAPTCHA_FAILED');
+      expect((await post({ captchaToken: 'nope' })).status).toBe(400);
+      expect((await post({ captchaToken: 'ok' })).status).toBe(201);
+      expect(seen.at(-1)).toEqual({ secret: 'ts-secret', response: 'ok', remoteip: '10.0.0.8' });
+    } finally {
+      await gated.close();
+      verifier.closeAllConnections();
+      await new Promise((resolve) => verifier.close(resolve));
+    }
   });
 });

@@ -5,6 +5,7 @@
  */
 import { JWT_SECRET_MIN_LENGTH } from './token/verify';
 import { resolveRateLimits, type ResolvedRateLimits } from './rate-limit';
+import { resolveWebAuthnConfig, type ResolvedWebAuthnConfig } from './webauthn/config';
 import type { Auth, AuthAdminConfig, AuthConfig } from './types';
 
 export const AUTH_CONFIG_DEFAULTS = Object.freeze({
@@ -57,7 +58,10 @@ export type ResolvedAuthConfig = Auth['config'] &
       | 'cookie'
       | 'maxMetadataBytes'
     >
-  > & { readonly rateLimits: ResolvedRateLimits };
+  > & { readonly rateLimits: ResolvedRateLimits } & {
+    /** Absent: every WebAuthn operation answers INVALID_OPERATION. */
+    readonly webauthn?: ResolvedWebAuthnConfig;
+  };
 
 const INTEGER_KEYS = {
   tokenExpiry: { min: 1, max: 10 * 365 * 24 * 3600 },
@@ -123,5 +127,7 @@ export function resolveSettings(
     throw new TypeError('auth config: claims must be a function (user) => object');
   }
   out.rateLimits = resolveRateLimits(out.rateLimits);
+  out.webauthn = resolveWebAuthnConfig(out.webauthn);
+  if (out.webauthn === undefined) delete out.webauthn;
   return Object.freeze(out) as unknown as ResolvedAuthConfig;
 }

@@ -97,3 +97,34 @@ export {
   type ResolvedRateLimits,
 } from './rate-limit';
 export type { AuthStore, UserRecord, SessionRecord, SessionState, RoleRecord } from './store/types';
+export type {
+  NewWebAuthnChallenge,
+  NewWebAuthnCredential,
+  WebAuthnCeremony,
+  WebAuthnChallengeRecord,
+  WebAuthnCredentialRecord,
+} from './store/types';
+export { AUDIT_EVENT_TYPES } from './events';
+export {
+  resolveWebAuthnConfig,
+  type ResolvedWebAuthnConfig,
+  type WebAuthnConfig,
+} from './webauthn/config';
+export {
+  WEBAUTHN_CHALLENGE_TTL_MS,
+  type PublicKeyCredentialDescriptorJSON,
+  type WebAuthnBegin,
+  type WebAuthnCredentialInfo,
+  type WebAuthnLoginFinishInput,
+  type WebAuthnLoginOptions,
+  type WebAuthnRegisterFinishInput,
+  type WebAuthnRegistrationOptions,
+} from './webauthn/operations';
+export {
+  decodeCbor,
+  decodeCborPrefix,
+  encodeCbor,
+  CborError,
+  type CborValue,
+} from './webauthn/cbor';
+export { WebAuthnError } from './webauthn/verify';

@@ -117,6 +117,7 @@ export {
   type WebAuthnCredentialInfo,
   type WebAuthnLoginFinishInput,
   type WebAuthnLoginOptions,
+  type WebAuthnRegisteredCredential,
   type WebAuthnRegisterFinishInput,
   type WebAuthnRegistrationOptions,
 } from './webauthn/operations';

@@ -14,6 +14,7 @@ import type {
   WebAuthnCredentialInfo,
   WebAuthnLoginFinishInput,
   WebAuthnLoginOptions,
+  WebAuthnRegisteredCredential,
   WebAuthnRegisterFinishInput,
   WebAuthnRegistrationOptions,
 } from './webauthn/operations';
@@ -293,7 +294,7 @@ export interface Auth {
     registerFinish(
       accessToken: string,
       input: WebAuthnRegisterFinishInput,
-    ): Promise<{ credential: WebAuthnCredentialInfo }>;
+    ): Promise<{ credential: WebAuthnRegisteredCredential }>;
     /**
      * Options for `navigator.credentials.get`: without an email any discoverable credential may
      * answer; with one, that user's passkeys (an unknown email answers the same shape).

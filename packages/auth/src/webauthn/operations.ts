@@ -113,6 +113,14 @@ export interface WebAuthnLoginFinishInput {
   readonly userHandle?: string | null;
 }
 
+/** What `register/finish` answers of the new credential (DECISIONS). */
+export interface WebAuthnRegisteredCredential {
+  readonly id: string;
+  readonly name: string;
+  /** ISO 8601. */
+  readonly createdAt: string;
+}
+
 /** One credential of `credentials` (DECISIONS): dates ISO 8601. */
 export interface WebAuthnCredentialInfo {
   readonly id: string;
@@ -248,7 +256,7 @@ export async function registerFinish(
   ctx: OperationContext,
   accessToken: string,
   raw: WebAuthnRegisterFinishInput,
-): Promise<{ credential: WebAuthnCredentialInfo }> {
+): Promise<{ credential: WebAuthnRegisteredCredential }> {
   const cfg = configOf(ctx);
   const user = await callerOf(ctx, accessToken);
   const input = inputObject(raw, 'the registration');
@@ -293,7 +301,8 @@ export async function registerFinish(
     ...stored,
   });
   if (!created) throw commonError('VALIDATION_ERROR', 'this passkey is already registered');
-  return { credential: credentialInfo(created) };
+  const { id, name: storedName, createdAt } = credentialInfo(created);
+  return { credential: { id, name: storedName, createdAt } };
 }
 
 function credentialName(value: unknown): string {

@@ -170,11 +170,10 @@ describe('registration', () => {
           id: credentialId,
           name: 'Laptop',
           createdAt: new Date(T0).toISOString(),
-          lastUsedAt: null,
         },
       });
       expect(await auth.webauthn.listCredentials(u.token)).toEqual({
-        credentials: [result.credential],
+        credentials: [{ ...result.credential, lastUsedAt: null }],
       });
       const next = await auth.webauthn.registerBegin(u.token);
       expect(next.options.excludeCredentials).toEqual([{ type: 'public-key', id: credentialId }]);

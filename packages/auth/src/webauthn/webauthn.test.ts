@@ -413,6 +413,7 @@ describe('sign-in', () => {
     const { auth, clock, events } = await setup();
     const u = await user(auth);
     const { authenticator, credentialId } = await enroll(auth, u.token);
+    clock.advance(1); // oldest first: the second passkey is listed second
     const { credentialId: second } = await enroll(auth, u.token, {}, authenticator);
     const begin = await auth.webauthn.loginBegin({ email: u.email.toUpperCase() });
     expect(begin.options).toEqual({
@@ -438,7 +439,7 @@ describe('sign-in', () => {
     });
     const { credentials } = await auth.webauthn.listCredentials(u.token);
     expect(credentials.find((c) => c.id === credentialId)?.lastUsedAt).toBe(
-      new Date(T0 + 10_000).toISOString(),
+      new Date(T0 + 11_000).toISOString(),
     );
   });
 

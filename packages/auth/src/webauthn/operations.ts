@@ -353,7 +353,8 @@ export async function loginBegin(
     const key = email ?? given.trim().toLowerCase();
     await ctx.limiter.check('webauthnLoginBegin', { email: key, ip: info?.ip });
     const user = email ? await ctx.store.findUserByEmail(email) : null;
-    const creds = user ? await ctx.store.listWebAuthnCredentials(user.id) : [];
+    // The same two queries whether or not the account exists (the nil UUID holds no passkey).
+    const creds = await ctx.store.listWebAuthnCredentials(user?.id ?? NIL_UUID);
     if (user && creds.length > 0) {
       userId = user.id;
       allow = creds.map((c) => descriptor(c.credentialId));
@@ -375,6 +376,8 @@ export async function loginBegin(
     },
   };
 }
+
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 /** A credential id no authenticator holds, the same for one email every time. */
 function pseudoCredentialId(ctx: OperationContext, email: string): string {

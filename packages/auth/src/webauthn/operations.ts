@@ -415,6 +415,10 @@ export async function loginFinish(
   if (!credential) throw failed('unknown credential');
   if (challenge.userId !== null && challenge.userId !== credential.userId)
     throw failed('the credential is not one the ceremony allowed');
+  // §7.2 step 6: a sign-in that named no user is identified by the user handle, which must be
+  // there and name the credential's owner.
+  if (challenge.userId === null && !userHandle)
+    throw failed('userHandle is required when the sign-in named no user');
   if (userHandle && !userHandle.equals(Buffer.from(userHandleOf(credential.userId), 'base64url')))
     throw failed('userHandle does not match the credential');
 

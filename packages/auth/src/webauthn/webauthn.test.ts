@@ -534,6 +534,15 @@ describe('sign-in', () => {
         }),
       ),
     ).toBe('INVALID_CREDENTIALS');
+    // Usernameless: the user handle is required; with an email it may be left out.
+    const unnamed = await auth.webauthn.loginBegin();
+    const bare = ua.get(unnamed.options, { origin: ORIGIN, userHandle: false });
+    const err = await auth.webauthn
+      .loginFinish({ challengeId: unnamed.challengeId, ...bare })
+      .catch((e) => e);
+    expect(err.code).toBe('INVALID_CREDENTIALS');
+    expect(err.message).toMatch(/userHandle is required/);
+    await session(signIn(auth, ua, { userHandle: false }, u.email));
   });
 
   test('a sign-in challenge is single use and lives 5 minutes', async () => {

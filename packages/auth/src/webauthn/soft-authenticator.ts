@@ -32,6 +32,11 @@ export interface CertificateOptions {
   readonly aaguidExtension?: boolean | Uint8Array;
   readonly notBefore?: Date;
   readonly notAfter?: Date;
+  /**
+   * What x5c carries after the leaf: nothing, the root that signed it, or a root that did not.
+   * @default 'leaf'
+   */
+  readonly chain?: 'leaf' | 'leaf+root' | 'leaf+unrelated';
 }
 
 export interface CreateOptions {
@@ -183,7 +188,7 @@ export class SoftAuthenticator {
       stmt = new Map<string | number, CborValue>([
         ['alg', -7],
         ['sig', sign('sha256', signed, leaf.privateKey)],
-        ['x5c', [leafDer]],
+        ['x5c', [leafDer, ...chainAfterLeaf(certOpts.chain ?? 'leaf', root, now)]],
       ]);
     }
     if (opts.attStmt) stmt = opts.attStmt(stmt);
@@ -237,6 +242,29 @@ export class SoftAuthenticator {
       ...(opts.userHandle === false ? {} : { userHandle: credential.userHandle }),
     };
   }
+}
+
+/** The certificates x5c carries after the leaf (`CertificateOptions.chain`). */
+function chainAfterLeaf(
+  chain: 'leaf' | 'leaf+root' | 'leaf+unrelated',
+  root: { publicKey: KeyObject; privateKey: KeyObject },
+  now: number,
+): Buffer[] {
+  if (chain === 'leaf') return [];
+  const key = chain === 'leaf+root' ? root : generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const name = { C: 'SE', O: 'svc test authenticators', CN: 'svc test attestation root' };
+  return [
+    issueCertificate({
+      subject: name,
+      issuer: name,
+      publicKey: key.publicKey,
+      signingKey: key.privateKey,
+      version: 3,
+      ca: true,
+      notBefore: new Date(now - 86_400_000),
+      notAfter: new Date(now + 3650 * 86_400_000),
+    }),
+  ];
 }
 
 function clientData(

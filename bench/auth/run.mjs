@@ -2,7 +2,8 @@
 // the same cost and concurrency, in the same run (goal: ratio >= 0.95), with the event loop's
 // worst delay during logins (bcrypt runs on libuv's pool: the loop must stay free); (2) the CPU
 // cost of verifying an access token: the HMAC floor, jsonwebtoken with a string secret, ours
-// (KeyObject; goal < 30 us), and ours plus the session check.
+// (KeyObject; goal < 30 us), and ours plus the session check; (3) passkey sign-in latency
+// (login/begin, a software authenticator's assertion, login/finish), server time per step.
 // Usage: pnpm build && node bench/auth/run.mjs [--seconds 5] [--concurrency 4]
 import { createHmac, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -14,6 +15,7 @@ const bcrypt = require('bcrypt');
 const jwt = require('jsonwebtoken');
 const { createAuth, createTokenVerifier } = require('../../packages/auth/dist/index.js');
 const { openDatabase } = require('../../packages/core/dist/index.js');
+const { SoftAuthenticator } = require('../../packages/auth/dist/testing.js');
 
 const { values } = parseArgs({
   options: {
@@ -46,8 +48,17 @@ const database = process.env.DATABASE_URL
   : await openDatabase({ memory: true });
 // One account logs in over and over: limits high enough never to refuse, so the rate limiter's
 // cost is measured with the rest of a login.
-const rateLimits = { login: { perEmail: 10_000, perIp: 10_000 } };
-const auth = await createAuth({ jwtSecret: SECRET, bcryptRounds: 12, rateLimits }, { database });
+const rateLimits = {
+  login: { perEmail: 10_000, perIp: 10_000 },
+  webauthnLoginBegin: { perEmail: 10_000, perIp: 10_000 },
+  webauthnLoginFinish: { perEmail: 10_000, perIp: 10_000 },
+};
+const ORIGIN = 'https://app.example.test';
+const webauthn = { origin: ORIGIN, rpId: 'example.test', rpName: 'bench' };
+const auth = await createAuth(
+  { jwtSecret: SECRET, bcryptRounds: 12, rateLimits, webauthn },
+  { database },
+);
 const email = `bench-${randomUUID()}@example.com`;
 await auth.register({ email, password: PASSWORD });
 const hash = await bcrypt.hash(PASSWORD, 12);
@@ -124,6 +135,56 @@ console.log(
 );
 console.log(
   `  @svc/auth verifyToken + session     ${withSession.toFixed(1)} us CPU, ${(wall * 1000).toFixed(1)} us wall (${database.kind})`,
+);
+
+// Passkey sign-in: begin, the authenticator's ECDSA signature (client side, reported apart),
+// finish (challenge consumed, assertion verified, counter moved, session issued). Sequential, so
+// each figure is one request's latency; the counter starts at 1 so its conditional update runs.
+const passkeyUser = await auth.login({ email, password: PASSWORD });
+const softKey = new SoftAuthenticator();
+const regBegin = await auth.webauthn.registerBegin(passkeyUser.token);
+const reg = softKey.create(regBegin.options, { origin: ORIGIN, counter: 1 });
+await auth.webauthn.registerFinish(passkeyUser.token, {
+  challengeId: regBegin.challengeId,
+  ...reg,
+});
+const beginMs = [];
+const signMs = [];
+const finishMs = [];
+const ip = '192.0.2.10';
+for (let i = 0; i < 20; i++) {
+  const b = await auth.webauthn.loginBegin({}, { ip });
+  await auth.webauthn.loginFinish(
+    { challengeId: b.challengeId, ...softKey.get(b.options, { origin: ORIGIN }) },
+    { ip },
+  );
+}
+const passkeyRuns = Math.max(50, seconds * 40);
+for (let i = 0; i < passkeyRuns; i++) {
+  const t1 = performance.now();
+  const b = await auth.webauthn.loginBegin({}, { ip });
+  const t2 = performance.now();
+  const assertion = softKey.get(b.options, { origin: ORIGIN });
+  const t3 = performance.now();
+  await auth.webauthn.loginFinish({ challengeId: b.challengeId, ...assertion }, { ip });
+  const t4 = performance.now();
+  beginMs.push(t2 - t1);
+  signMs.push(t3 - t2);
+  finishMs.push(t4 - t3);
+}
+const pct = (xs, p) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+const row = (label, xs) =>
+  `  ${label.padEnd(40)}p50 ${pct(xs, 0.5).toFixed(2)} ms   p95 ${pct(xs, 0.95).toFixed(2)} ms`;
+console.log(`passkey sign-in latency, ${passkeyRuns} sequential sign-ins (${database.kind})`);
+console.log(row('webauthn.loginBegin (server)', beginMs));
+console.log(row('soft authenticator assertion (client)', signMs));
+console.log(row('webauthn.loginFinish (server)', finishMs));
+console.log(
+  row(
+    'begin + finish (server total)',
+    beginMs.map((b, i) => b + finishMs[i]),
+  ),
 );
 
 await auth.close();

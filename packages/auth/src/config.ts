@@ -6,6 +6,7 @@
 import { JWT_SECRET_MIN_LENGTH } from './token/verify';
 import { resolveRateLimits, type ResolvedRateLimits } from './rate-limit';
 import { resolveCaptchaConfig, type ResolvedCaptchaConfig } from './captcha';
+import { resolveWebAuthnConfig, type ResolvedWebAuthnConfig } from './webauthn/config';
 import type { Auth, AuthAdminConfig, AuthConfig } from './types';
 
 export const AUTH_CONFIG_DEFAULTS = Object.freeze({
@@ -63,6 +64,8 @@ export type ResolvedAuthConfig = Auth['config'] &
     >
   > & { readonly rateLimits: ResolvedRateLimits } & {
     readonly captcha?: ResolvedCaptchaConfig;
+    /** Absent: every WebAuthn operation answers INVALID_OPERATION. */
+    readonly webauthn?: ResolvedWebAuthnConfig;
   };
 
 const INTEGER_KEYS = {
@@ -131,5 +134,7 @@ export function resolveSettings(
   }
   out.rateLimits = resolveRateLimits(out.rateLimits);
   if (out.captcha !== undefined) out.captcha = resolveCaptchaConfig(out.captcha);
+  out.webauthn = resolveWebAuthnConfig(out.webauthn);
+  if (out.webauthn === undefined) delete out.webauthn;
   return Object.freeze(out) as unknown as ResolvedAuthConfig;
 }

@@ -59,6 +59,14 @@ import type { AuthStore } from './store/types';
 import { createTokenVerifier } from './token/verify';
 import type { Auth, AuthAdmin, AuthAdminConfig, AuthConfig, CreateAuthOptions } from './types';
 import { resendVerification, verifyEmail } from './verification/operations';
+import {
+  deleteCredential,
+  listCredentials,
+  loginBegin as webauthnLoginBegin,
+  loginFinish as webauthnLoginFinish,
+  registerBegin as webauthnRegisterBegin,
+  registerFinish as webauthnRegisterFinish,
+} from './webauthn/operations';
 import { installWebhooks } from './webhooks';
 
 /** Options beyond the contract's, for tests and for hosts with their own storage. */
@@ -222,6 +230,15 @@ async function assemble(
       getUserRoles: (emailOrId) => getUserRoles(ctx, emailOrId),
       userHasRole: (emailOrId, role) => userHasRole(ctx, emailOrId, role),
       delete: (name) => deleteRole(ctx, name),
+    },
+    webauthn: {
+      registerBegin: (accessToken) => webauthnRegisterBegin(ctx, accessToken),
+      registerFinish: (accessToken, input) => webauthnRegisterFinish(ctx, accessToken, input),
+      loginBegin: (input, info) => webauthnLoginBegin(ctx, input, info),
+      loginFinish: (input, info) => webauthnLoginFinish(ctx, input, info),
+      listCredentials: (accessToken) => listCredentials(ctx, accessToken),
+      deleteCredential: (accessToken, credentialId) =>
+        deleteCredential(ctx, accessToken, credentialId),
     },
     on: (listener) => bus.on(listener),
     settle: () => bus.settle(),

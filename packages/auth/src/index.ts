@@ -119,3 +119,35 @@ export {
   type CaptchaProvider,
   type ResolvedCaptchaConfig,
 } from './captcha';
+export type {
+  NewWebAuthnChallenge,
+  NewWebAuthnCredential,
+  WebAuthnCeremony,
+  WebAuthnChallengeRecord,
+  WebAuthnCredentialRecord,
+} from './store/types';
+export { AUDIT_EVENT_TYPES } from './events';
+export {
+  resolveWebAuthnConfig,
+  type ResolvedWebAuthnConfig,
+  type WebAuthnConfig,
+} from './webauthn/config';
+export {
+  WEBAUTHN_CHALLENGE_TTL_MS,
+  type PublicKeyCredentialDescriptorJSON,
+  type WebAuthnBegin,
+  type WebAuthnCredentialInfo,
+  type WebAuthnLoginFinishInput,
+  type WebAuthnLoginOptions,
+  type WebAuthnRegisteredCredential,
+  type WebAuthnRegisterFinishInput,
+  type WebAuthnRegistrationOptions,
+} from './webauthn/operations';
+export {
+  decodeCbor,
+  decodeCborPrefix,
+  encodeCbor,
+  CborError,
+  type CborValue,
+} from './webauthn/cbor';
+export { WebAuthnError } from './webauthn/verify';

@@ -9,3 +9,15 @@
  *   { describe, test, expect, beforeAll, afterAll, beforeEach });
  */
 export { defineStoreConformance, type StoreHarness, type TestApi } from './store/conformance';
+export {
+  SoftAuthenticator,
+  coseKeyOf,
+  issueCertificate,
+  type AssertionResponse,
+  type CertificateOptions,
+  type CreateOptions,
+  type GetOptions,
+  type RegistrationResponse,
+  type SoftAttestation,
+  type SoftCredential,
+} from './webauthn/soft-authenticator';

@@ -9,6 +9,16 @@ import type { Mailer, SmtpConfig } from '@svc/smtp';
 import type { AuthContext } from './token/verify';
 import type { RateLimitsConfig } from './rate-limit';
 import type { CaptchaConfig } from './captcha';
+import type { WebAuthnConfig } from './webauthn/config';
+import type {
+  WebAuthnBegin,
+  WebAuthnCredentialInfo,
+  WebAuthnLoginFinishInput,
+  WebAuthnLoginOptions,
+  WebAuthnRegisteredCredential,
+  WebAuthnRegisterFinishInput,
+  WebAuthnRegistrationOptions,
+} from './webauthn/operations';
 
 /** Spec "User object". Dates are ISO 8601 UTC with milliseconds. */
 export interface User {
@@ -146,7 +156,8 @@ export interface AuthConfig {
   readonly refreshTokenReuseDetection?: boolean;
   // Configured by later features; accepted so configuration files validate: webauthn, captcha,
   // oauth.
-  readonly webauthn?: unknown;
+  /** Passkeys (spec "Rules for WebAuthn"); absent: every WebAuthn operation is INVALID_OPERATION. */
+  readonly webauthn?: WebAuthnConfig;
   /** Captcha gate (spec Authentication 8): see `CaptchaConfig`. Absent: no captcha. */
   readonly captcha?: CaptchaConfig;
   readonly oauth?: unknown;
@@ -160,7 +171,9 @@ export type AuthEventType =
   | 'MagicCodeRequested'
   | 'MagicLinkRequested'
   | 'MagicLinkSignupRequested'
-  | 'PasswordResetRequested';
+  | 'PasswordResetRequested'
+  // Audit events (spec "Events": "Also an audit event webauthn_counter_regression").
+  | 'webauthn_counter_regression';
 
 /**
  * An event (spec "Events"; DECISIONS.md "Webhooks"): the webhook body is this object as JSON.
@@ -179,6 +192,10 @@ export interface AuthEvent {
   readonly magicLinkToken?: string;
   readonly magicCode?: string;
   readonly pendingEmail?: string;
+  /** `webauthn_counter_regression`: the credential (base64url id) and the two counters. */
+  readonly credentialId?: string;
+  readonly storedCounter?: number;
+  readonly receivedCounter?: number;
 }
 
 /** A listener on the event stream: called after the write, never awaited by the request. */
@@ -342,6 +359,38 @@ export interface Auth {
     userHasRole(emailOrId: string, role: string): Promise<boolean>;
     /** Deletes the role and every assignment of it. */
     delete(name: string): Promise<void>;
+  };
+
+  /**
+   * Passkeys (WebAuthn L2, ES256, attestation `none` and `packed`). Without `webauthn` in the
+   * configuration every one answers INVALID_OPERATION (400). Binary values are base64url.
+   */
+  webauthn: {
+    /** Options for `navigator.credentials.create`, bound to the caller; the challenge lives 5 minutes. */
+    registerBegin(accessToken: string): Promise<WebAuthnBegin<WebAuthnRegistrationOptions>>;
+    /** Verifies the attestation and stores the passkey. */
+    registerFinish(
+      accessToken: string,
+      input: WebAuthnRegisterFinishInput,
+    ): Promise<{ credential: WebAuthnRegisteredCredential }>;
+    /**
+     * Options for `navigator.credentials.get`: without an email any discoverable credential may
+     * answer; with one, that user's passkeys (an unknown email answers the same shape).
+     * Rate-limited (`webauthnLoginBegin`).
+     */
+    loginBegin(
+      input?: { readonly email?: string | null },
+      info?: RequestInfo,
+    ): Promise<WebAuthnBegin<WebAuthnLoginOptions>>;
+    /**
+     * Verifies the assertion: an Auth result, or an MFA challenge when the authenticator did not
+     * verify the user and a second factor is owed. Rate-limited (`webauthnLoginFinish`).
+     */
+    loginFinish(input: WebAuthnLoginFinishInput, info?: RequestInfo): Promise<SignInResult>;
+    /** The caller's passkeys, oldest first. */
+    listCredentials(accessToken: string): Promise<{ credentials: WebAuthnCredentialInfo[] }>;
+    /** Deletes one of the caller's passkeys (NOT_FOUND for anyone else's). */
+    deleteCredential(accessToken: string, credentialId: string): Promise<void>;
   };
 
   /** Subscribes to the event stream; returns the unsubscribe function. */

@@ -51,9 +51,17 @@ export const AUTH_EVENT_TYPES: readonly AuthEventType[] = Object.freeze([
   'PasswordResetRequested',
 ] as const satisfies readonly AuthEventType[]);
 
+/**
+ * Audit events (spec "Events": "Also an audit event `webauthn_counter_regression`"): on the same
+ * stream, so `auth.on` listeners and webhook subscriptions naming them receive them; no email.
+ */
+export const AUDIT_EVENT_TYPES: readonly AuthEventType[] = Object.freeze([
+  'webauthn_counter_regression',
+] as const satisfies readonly AuthEventType[]);
+
 const MAX_SETTLE_ROUNDS = 100;
 
-const EVENT_TYPE_SET: ReadonlySet<string> = new Set(AUTH_EVENT_TYPES);
+const EVENT_TYPE_SET: ReadonlySet<string> = new Set([...AUTH_EVENT_TYPES, ...AUDIT_EVENT_TYPES]);
 
 export function isAuthEventType(value: unknown): value is AuthEventType {
   return typeof value === 'string' && EVENT_TYPE_SET.has(value);

@@ -13,6 +13,7 @@ import type {
   SignInResult,
 } from '../types';
 import { DEFAULT_BODY_LIMIT, readJsonObject, requiredString } from './body';
+import type { WebAuthnLoginFinishInput, WebAuthnRegisterFinishInput } from '../webauthn/operations';
 
 export interface HandlerOptions {
   /** Where the routes are mounted. @default '/auth' */
@@ -178,6 +179,34 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
     );
     return { status: 200, body: result, session: result };
   },
+  // --- webauthn (DECISIONS "WebAuthn"): bodies go to the operations, which validate them.
+  'POST /webauthn/register/begin': async (auth, call) => ({
+    status: 200,
+    body: await auth.webauthn.registerBegin(call.token as string),
+  }),
+  'POST /webauthn/register/finish': async (auth, call) => {
+    const body = await call.body();
+    const result = await auth.webauthn.registerFinish(
+      call.token as string,
+      body as unknown as WebAuthnRegisterFinishInput,
+    );
+    return { status: 200, body: result };
+  },
+  'POST /webauthn/login/begin': async (auth, call) => {
+    const { email } = await call.body();
+    return {
+      status: 200,
+      body: await auth.webauthn.loginBegin({ email: email as string | undefined }, call.info),
+    };
+  },
+  'POST /webauthn/login/finish': async (auth, call) => {
+    const body = await call.body();
+    const result = await auth.webauthn.loginFinish(
+      body as unknown as WebAuthnLoginFinishInput,
+      call.info,
+    );
+    return { status: 200, body: result, session: result };
+  },
   'GET /sessions': async (auth, call) => ({
     status: 200,
     body: { sessions: await auth.listSessions(call.token as string) },
@@ -190,6 +219,18 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
     status: 200,
     body: { revoked: await auth.revokeOtherSessions(call.token as string) },
   }),
+  'GET /webauthn/credentials': async (auth, call) => ({
+    status: 200,
+    body: await auth.webauthn.listCredentials(call.token as string),
+  }),
+  'POST /webauthn/credentials/delete': async (auth, call) => {
+    const body = await call.body();
+    await auth.webauthn.deleteCredential(
+      call.token as string,
+      requiredString(body, 'credentialId'),
+    );
+    return { status: 200, body: SUCCESS };
+  },
 };
 
 const CHALLENGE = 'Bearer realm="svc"';

@@ -22,6 +22,8 @@ export type SignInMethod =
   | 'magic-code'
   | 'oauth'
   | 'passkey'
+  // A passkey assertion without the user-verified flag: one factor only (the MFA challenge applies).
+  | 'passkey-unverified'
   | 'mfa'
   | 'anonymous'
   | 'upgrade';

@@ -858,5 +858,97 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         await expect(store.hitRateLimit([{ ...k, windowMs: 1.5 }])).rejects.toThrow(TypeError);
       });
     });
+
+    describe('webauthn', () => {
+      const challenge = (userId: string | null, ceremony: 'register' | 'login' = 'register') => ({
+        ceremony,
+        userId,
+        challengeHash: fresh(),
+        expiresAt: new Date(t + 300_000),
+      });
+      const credential = (userId: string, credentialId = `cred-${randomUUID()}`) => ({
+        credentialId,
+        userId,
+        publicKey: Uint8Array.from([0x30, 0x59, 1, 2, 3]),
+        signCount: 0,
+        name: 'Laptop',
+        aaguid: '00'.repeat(16),
+        backupEligible: true,
+      });
+
+      test('a challenge is consumed once, only for its ceremony, only before it expires', async () => {
+        const u = await user();
+        const c = challenge(u.id);
+        const id = await store.createWebAuthnChallenge(c);
+        expect(id).toMatch(/^[0-9a-f-]{36}$/);
+        expect(await store.consumeWebAuthnChallenge(id, 'login')).toBeNull();
+        expect(await store.consumeWebAuthnChallenge(id, 'register')).toEqual({
+          id,
+          ceremony: 'register',
+          userId: u.id,
+          challengeHash: c.challengeHash,
+          expiresAt: c.expiresAt,
+        });
+        expect(await store.consumeWebAuthnChallenge(id, 'register')).toBeNull();
+        const late = await store.createWebAuthnChallenge(challenge(null, 'login'));
+        t += 300_000;
+        expect(await store.consumeWebAuthnChallenge(late, 'login')).toBeNull();
+        expect(await store.consumeWebAuthnChallenge('not-a-uuid', 'login')).toBeNull();
+        expect(await store.consumeWebAuthnChallenge(randomUUID(), 'login')).toBeNull();
+      });
+
+      test('concurrent consumers of one challenge: exactly one gets it', async () => {
+        const id = await store.createWebAuthnChallenge(challenge(null, 'login'));
+        const got = await Promise.all(
+          Array.from({ length: 6 }, () => store.consumeWebAuthnChallenge(id, 'login')),
+        );
+        expect(got.filter((g) => g !== null)).toHaveLength(1);
+      });
+
+      test("credentials: create (unique id across users), find, list oldest first, delete only the owner's", async () => {
+        const u = await user();
+        const v = await user();
+        const a = await store.createWebAuthnCredential(credential(u.id, 'cred-a'));
+        expect(a).toEqual({
+          ...credential(u.id, 'cred-a'),
+          createdAt: new Date(t),
+          lastUsedAt: null,
+        });
+        t += 1000;
+        await store.createWebAuthnCredential(credential(u.id, 'cred-b'));
+        expect(await store.createWebAuthnCredential(credential(v.id, 'cred-a'))).toBeNull();
+        expect(await store.findWebAuthnCredential('cred-a')).toEqual(a);
+        expect(await store.findWebAuthnCredential('cred-z')).toBeNull();
+        expect((await store.listWebAuthnCredentials(u.id)).map((c) => c.credentialId)).toEqual([
+          'cred-a',
+          'cred-b',
+        ]);
+        expect(await store.listWebAuthnCredentials(v.id)).toEqual([]);
+        expect(await store.listWebAuthnCredentials('not-a-uuid')).toEqual([]);
+        expect(await store.deleteWebAuthnCredential(v.id, 'cred-a')).toBe(false);
+        expect(await store.deleteWebAuthnCredential(u.id, 'cred-a')).toBe(true);
+        expect(await store.deleteWebAuthnCredential(u.id, 'cred-a')).toBe(false);
+        expect(await store.findWebAuthnCredential('cred-a')).toBeNull();
+      });
+
+      test('a use moves the counter forward only (0 and 0 always pass) and stamps lastUsedAt', async () => {
+        const u = await user();
+        await store.createWebAuthnCredential(credential(u.id, 'c0'));
+        t += 5000;
+        expect(await store.useWebAuthnCredential('c0', 0)).toBe(true);
+        expect(await store.useWebAuthnCredential('c0', 0)).toBe(true);
+        expect((await store.findWebAuthnCredential('c0'))?.lastUsedAt).toEqual(new Date(t));
+        expect(await store.useWebAuthnCredential('c0', 4)).toBe(true);
+        for (const n of [4, 3, 0]) expect(await store.useWebAuthnCredential('c0', n)).toBe(false);
+        expect((await store.findWebAuthnCredential('c0'))?.signCount).toBe(4);
+        expect(await store.useWebAuthnCredential('c0', 2 ** 32 - 1)).toBe(true);
+        expect((await store.findWebAuthnCredential('c0'))?.signCount).toBe(2 ** 32 - 1);
+        expect(await store.useWebAuthnCredential('missing', 9)).toBe(false);
+        const racing = await Promise.all(
+          Array.from({ length: 4 }, () => store.useWebAuthnCredential('c0', 2 ** 32 - 1)),
+        );
+        expect(racing.filter(Boolean)).toHaveLength(0);
+      });
+    });
   });
 }

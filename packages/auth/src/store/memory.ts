@@ -14,6 +14,8 @@ import type {
   SessionRecord,
   SessionState,
   UserRecord,
+  WebAuthnChallengeRecord,
+  WebAuthnCredentialRecord,
 } from './types';
 
 export interface MemoryStoreOptions {
@@ -57,6 +59,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
     string,
     { codeHash: string; attempts: number; expiresAt: Date; consumedAt: Date | null }
   >();
+  const webauthnChallenges = new Map<string, WebAuthnChallengeRecord & { consumed: boolean }>();
+  const webauthnCredentials = new Map<string, WebAuthnCredentialRecord>();
+  const copyCredential = (c: WebAuthnCredentialRecord): WebAuthnCredentialRecord => ({
+    ...c,
+    publicKey: new Uint8Array(c.publicKey),
+  });
 
   const copyUser = (u: UserRecord): UserRecord => ({ ...u, metadata: structuredClone(u.metadata) });
   const copySession = ({ refreshHash: _h, rotatedAt: _r, ...s }: SessionRow): SessionRecord => ({
@@ -439,6 +447,64 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
         }
       }
       return n;
+    },
+
+    async createWebAuthnChallenge(c) {
+      const t = now().getTime();
+      for (const [id, row] of webauthnChallenges)
+        if (row.expiresAt.getTime() < t - 3600_000) webauthnChallenges.delete(id);
+      if (c.userId !== null && !users.has(c.userId)) throw new Error(`no user ${c.userId}`);
+      const id = uuid();
+      webauthnChallenges.set(id, { id, ...c, consumed: false });
+      return id;
+    },
+    async consumeWebAuthnChallenge(id, ceremony) {
+      const row = webauthnChallenges.get(id);
+      if (!row || row.consumed || row.ceremony !== ceremony) return null;
+      if (row.expiresAt.getTime() <= now().getTime()) return null;
+      if (row.userId !== null && !users.has(row.userId)) return null;
+      row.consumed = true;
+      const { consumed: _c, ...record } = row;
+      return record;
+    },
+    async createWebAuthnCredential(c) {
+      if (webauthnCredentials.has(c.credentialId)) return null;
+      if (!users.has(c.userId)) throw new Error(`no user ${c.userId}`);
+      const record: WebAuthnCredentialRecord = {
+        ...c,
+        publicKey: new Uint8Array(c.publicKey),
+        createdAt: now(),
+        lastUsedAt: null,
+      };
+      webauthnCredentials.set(c.credentialId, record);
+      return copyCredential(record);
+    },
+    async findWebAuthnCredential(credentialId) {
+      const c = webauthnCredentials.get(credentialId);
+      return c && users.has(c.userId) ? copyCredential(c) : null;
+    },
+    async listWebAuthnCredentials(userId) {
+      return [...webauthnCredentials.values()]
+        .filter((c) => c.userId === userId)
+        .sort(
+          (a, b) =>
+            a.createdAt.getTime() - b.createdAt.getTime() ||
+            compare(a.credentialId, b.credentialId),
+        )
+        .map(copyCredential);
+    },
+    async useWebAuthnCredential(credentialId, signCount) {
+      const c = webauthnCredentials.get(credentialId);
+      if (!c || !users.has(c.userId)) return false;
+      if (!(c.signCount < signCount || (c.signCount === 0 && signCount === 0))) return false;
+      webauthnCredentials.set(credentialId, { ...c, signCount, lastUsedAt: now() });
+      return true;
+    },
+    async deleteWebAuthnCredential(userId, credentialId) {
+      const c = webauthnCredentials.get(credentialId);
+      if (!c || c.userId !== userId) return false;
+      webauthnCredentials.delete(credentialId);
+      return true;
     },
   };
 }

@@ -194,6 +194,51 @@ export const AUTH_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freez
     },
   },
   /**
+   * Passkeys (issue 12). Credentials: the id (base64url, unique across users, as authenticators
+   * make them), the public key as SPKI DER, the signature counter (bigint: a uint32). Challenges:
+   * one row per begun ceremony, consumed by one conditional UPDATE at finish.
+   */
+  '0006_webauthn': {
+    async up(db: Kysely<any>) {
+      const s = db.schema.withSchema(AUTH_SCHEMA);
+      const users = `${AUTH_SCHEMA}.users.id`;
+      await s
+        .createTable('webauthn_credentials')
+        .addColumn('credential_id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'uuid', (c) => c.notNull().references(users).onDelete('cascade'))
+        .addColumn('public_key', 'bytea', (c) => c.notNull())
+        .addColumn('sign_count', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('aaguid', 'text', (c) => c.notNull())
+        .addColumn('backup_eligible', 'boolean', (c) => c.notNull().defaultTo(false))
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('last_used_at', 'timestamptz')
+        .execute();
+      await s
+        .createIndex('webauthn_credentials_user_id_idx')
+        .on('webauthn_credentials')
+        .column('user_id')
+        .execute();
+      await s
+        .createTable('webauthn_challenges')
+        .addColumn('id', 'uuid', (c) => c.primaryKey())
+        .addColumn('ceremony', 'text', (c) =>
+          c.notNull().check(sql`ceremony in ('register', 'login')`),
+        )
+        .addColumn('user_id', 'uuid', (c) => c.references(users).onDelete('cascade'))
+        .addColumn('challenge_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('consumed_at', 'timestamptz')
+        .execute();
+      await s
+        .createIndex('webauthn_challenges_expires_at_idx')
+        .on('webauthn_challenges')
+        .column('expires_at')
+        .execute();
+    },
+  },
+  /**
    * Guests and session families (issue 12). `family_id` names the sign-in a session descends
    * from: a refresh carries it to the next session, so a reused refresh token can revoke the whole
    * chain. `rotated_at` tells a session retired by a refresh from one ended any other way (logout,

@@ -52,6 +52,8 @@ describe('svc_auth migrations', () => {
       'user_roles',
       'users',
       'verification_tokens',
+      'webauthn_challenges',
+      'webauthn_credentials',
     ]);
     const { rows: public_ } = await db.db.query(
       "select table_name from information_schema.tables where table_schema = 'public' and table_name like 'kysely%'",

@@ -13,6 +13,8 @@ import type {
   SessionRecord,
   SessionState,
   UserRecord,
+  WebAuthnCeremony,
+  WebAuthnCredentialRecord,
 } from './types';
 
 /** The `svc_auth` tables as Kysely sees them. */
@@ -55,6 +57,26 @@ export interface AuthTables {
     user_id: string;
     code_hash: string;
     attempts: number;
+    created_at: Date;
+    expires_at: Date;
+    consumed_at: Date | null;
+  };
+  webauthn_credentials: {
+    credential_id: string;
+    user_id: string;
+    public_key: Uint8Array;
+    sign_count: string | number;
+    name: string;
+    aaguid: string;
+    backup_eligible: boolean;
+    created_at: Date;
+    last_used_at: Date | null;
+  };
+  webauthn_challenges: {
+    id: string;
+    ceremony: WebAuthnCeremony;
+    user_id: string | null;
+    challenge_hash: string;
     created_at: Date;
     expires_at: Date;
     consumed_at: Date | null;
@@ -713,7 +735,127 @@ export function createPostgresStore(
       );
       return Number(r.numAffectedRows ?? 0n);
     },
+
+    async createWebAuthnChallenge(c) {
+      const at = now();
+      const id = randomUUID();
+      // Expired challenges go as new ones come: the table holds about five minutes of ceremonies.
+      await k()
+        .deleteFrom('webauthn_challenges')
+        .where('expires_at', '<', new Date(at.getTime() - 3600_000))
+        .execute();
+      await k()
+        .insertInto('webauthn_challenges')
+        .values({
+          id,
+          ceremony: c.ceremony,
+          user_id: c.userId,
+          challenge_hash: c.challengeHash,
+          created_at: at,
+          expires_at: c.expiresAt,
+          consumed_at: null,
+        })
+        .execute();
+      return id;
+    },
+    async consumeWebAuthnChallenge(id, ceremony) {
+      if (!UUID_RE.test(id)) return null;
+      const at = now();
+      const row = await k()
+        .updateTable('webauthn_challenges')
+        .set({ consumed_at: at })
+        .where('id', '=', id)
+        .where('ceremony', '=', ceremony)
+        .where('consumed_at', 'is', null)
+        .where('expires_at', '>', at)
+        .returning(['id', 'ceremony', 'user_id', 'challenge_hash', 'expires_at'])
+        .executeTakeFirst();
+      return row
+        ? {
+            id: row.id,
+            ceremony: row.ceremony,
+            userId: row.user_id,
+            challengeHash: row.challenge_hash,
+            expiresAt: new Date(row.expires_at),
+          }
+        : null;
+    },
+    async createWebAuthnCredential(c) {
+      const row = await k()
+        .insertInto('webauthn_credentials')
+        .values({
+          credential_id: c.credentialId,
+          user_id: c.userId,
+          public_key: Buffer.from(c.publicKey),
+          sign_count: c.signCount,
+          name: c.name,
+          aaguid: c.aaguid,
+          backup_eligible: c.backupEligible,
+          created_at: now(),
+          last_used_at: null,
+        })
+        .onConflict((oc) => oc.column('credential_id').doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toCredential(row) : null;
+    },
+    async findWebAuthnCredential(credentialId) {
+      const row = await k()
+        .selectFrom('webauthn_credentials')
+        .selectAll()
+        .where('credential_id', '=', credentialId)
+        .executeTakeFirst();
+      return row ? toCredential(row) : null;
+    },
+    async listWebAuthnCredentials(userId) {
+      if (!UUID_RE.test(userId)) return [];
+      const rows = await k()
+        .selectFrom('webauthn_credentials')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('credential_id')
+        .execute();
+      return rows.map(toCredential);
+    },
+    async useWebAuthnCredential(credentialId, signCount) {
+      const r = await k()
+        .updateTable('webauthn_credentials')
+        .set({ sign_count: signCount, last_used_at: now() })
+        .where('credential_id', '=', credentialId)
+        .where((eb) =>
+          eb.or([
+            eb('sign_count', '<', signCount),
+            eb.and([eb('sign_count', '=', 0), eb(eb.val(signCount), '=', 0)]),
+          ]),
+        )
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+    async deleteWebAuthnCredential(userId, credentialId) {
+      if (!UUID_RE.test(userId)) return false;
+      const r = await k()
+        .deleteFrom('webauthn_credentials')
+        .where('user_id', '=', userId)
+        .where('credential_id', '=', credentialId)
+        .executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
   });
+}
+
+function toCredential(r: Selectable<AuthTables['webauthn_credentials']>): WebAuthnCredentialRecord {
+  return {
+    credentialId: r.credential_id,
+    userId: r.user_id,
+    publicKey: new Uint8Array(r.public_key),
+    signCount: Number(r.sign_count),
+    name: r.name,
+    aaguid: r.aaguid,
+    backupEligible: r.backup_eligible,
+    createdAt: new Date(r.created_at),
+    lastUsedAt: r.last_used_at ? new Date(r.last_used_at) : null,
+  };
 }
 
 /** Code-point order (the memory store's and `collate "C"`'s). */

@@ -103,6 +103,44 @@ export type MagicLinkRedemption =
 
 /** A magic code check: `ok` (now consumed), `wrong` (one try counted), `none` (no live code). */
 export type MagicCodeOutcome = 'ok' | 'wrong' | 'none';
+// --- webauthn records ----------------------------------------------------------------------------
+/** The WebAuthn ceremony a challenge was issued for. */
+export type WebAuthnCeremony = 'register' | 'login';
+
+export interface NewWebAuthnChallenge {
+  readonly ceremony: WebAuthnCeremony;
+  /** The user it is bound to: always for `register`; for `login` only when an email named one. */
+  readonly userId: string | null;
+  /** SHA-256 hex of the challenge bytes. */
+  readonly challengeHash: string;
+  readonly expiresAt: Date;
+}
+
+export interface WebAuthnChallengeRecord {
+  readonly id: string;
+  readonly ceremony: WebAuthnCeremony;
+  readonly userId: string | null;
+  readonly challengeHash: string;
+  readonly expiresAt: Date;
+}
+
+export interface NewWebAuthnCredential {
+  /** base64url of the credential id bytes. */
+  readonly credentialId: string;
+  readonly userId: string;
+  /** The public key, SubjectPublicKeyInfo DER. */
+  readonly publicKey: Uint8Array;
+  readonly signCount: number;
+  readonly name: string;
+  /** The authenticator's AAGUID, 32 hex digits. */
+  readonly aaguid: string;
+  readonly backupEligible: boolean;
+}
+
+export interface WebAuthnCredentialRecord extends NewWebAuthnCredential {
+  readonly createdAt: Date;
+  readonly lastUsedAt: Date | null;
+}
 
 export interface AuthStore {
   /** Creates or upgrades the storage; idempotent. */
@@ -249,4 +287,31 @@ export interface AuthStore {
   hitRateLimit(keys: readonly RateLimitKey[]): Promise<RateLimitOutcome>;
   /** Deletes the counters whose every hit has left its window; returns how many. */
   pruneRateLimits(): Promise<number>;
+
+  // --- webauthn -------------------------------------------------------------------------------
+  /** Stores a challenge and returns its id (a UUID); also deletes challenges long expired. */
+  createWebAuthnChallenge(challenge: NewWebAuthnChallenge): Promise<string>;
+  /**
+   * Consumes the unconsumed, unexpired challenge `id` of `ceremony` (one conditional UPDATE:
+   * single use even across processes) and returns it; null when there is none.
+   */
+  consumeWebAuthnChallenge(
+    id: string,
+    ceremony: WebAuthnCeremony,
+  ): Promise<WebAuthnChallengeRecord | null>;
+  /** Stores a credential; null when the credential id is already registered (to anyone). */
+  createWebAuthnCredential(
+    credential: NewWebAuthnCredential,
+  ): Promise<WebAuthnCredentialRecord | null>;
+  findWebAuthnCredential(credentialId: string): Promise<WebAuthnCredentialRecord | null>;
+  /** The user's credentials, oldest first. */
+  listWebAuthnCredentials(userId: string): Promise<WebAuthnCredentialRecord[]>;
+  /**
+   * Records a use: stores `signCount` and stamps `lastUsedAt`, only while the stored counter is
+   * below `signCount`, or both are 0 (an authenticator without a counter). One conditional UPDATE;
+   * false (and nothing changed) otherwise: the counter did not move forward.
+   */
+  useWebAuthnCredential(credentialId: string, signCount: number): Promise<boolean>;
+  /** Deletes the user's credential; false when the user holds no such credential. */
+  deleteWebAuthnCredential(userId: string, credentialId: string): Promise<boolean>;
 }

@@ -11,6 +11,8 @@
  *   verification/  verifyEmail, resendVerification
  *   roles/         roles.create, assign, revoke, list, getUserRoles, userHasRole, delete
  *   admin/         setPassword, revokeAllSessions, setActive, findUser, listUsers, createSuperuser
+ *   mfa/           mfa.enrollTotp, confirmTotp, disableTotp, generateRecoveryCodes, totpLogin,
+ *                  recoveryCodeLogin (and the MFA challenge completeSignIn returns)
  *   rate-limit/, csrf/, events/, email/, webhooks/   what the operations and the handler use
  *
  * `handler` is the same operations behind the Fetch standard (`http/`).
@@ -30,6 +32,14 @@ import type { OperationContext } from './context';
 import { installEmailListener } from './email';
 import { createEventBus, type EventBus } from './events';
 import { createHandler } from './http/handler';
+import {
+  confirmTotp,
+  disableTotp,
+  enrollTotp,
+  generateRecoveryCodes,
+  recoveryCodeLogin,
+  totpLogin,
+} from './mfa/operations';
 import { changePassword, confirmReset, requestReset } from './password/operations';
 import { createPasswordHasher } from './password';
 import { createRateLimiter } from './rate-limit';
@@ -195,6 +205,15 @@ async function assemble(
       getUserRoles: (emailOrId) => getUserRoles(ctx, emailOrId),
       userHasRole: (emailOrId, role) => userHasRole(ctx, emailOrId, role),
       delete: (name) => deleteRole(ctx, name),
+    },
+    mfa: {
+      enrollTotp: (accessToken) => enrollTotp(ctx, accessToken),
+      confirmTotp: (accessToken, code, info) => confirmTotp(ctx, accessToken, code, info),
+      disableTotp: (accessToken, code, info) => disableTotp(ctx, accessToken, code, info),
+      generateRecoveryCodes: (accessToken) => generateRecoveryCodes(ctx, accessToken),
+      totpLogin: (challengeToken, code, info) => totpLogin(ctx, challengeToken, code, info),
+      recoveryCodeLogin: (challengeToken, code, info) =>
+        recoveryCodeLogin(ctx, challengeToken, code, info),
     },
     on: (listener) => bus.on(listener),
     settle: () => bus.settle(),

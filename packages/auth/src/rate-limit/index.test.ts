@@ -122,6 +122,7 @@ describe('rate limiter (injected clock, memory store)', () => {
       magicCodeVerify: '10/10 per 60s',
       webauthnLoginBegin: '20/20 per 60s',
       webauthnLoginFinish: '20/20 per 60s',
+      mfaVerify: '10/100 per 60s',
     });
   });
 

@@ -34,6 +34,7 @@ export const RATE_LIMIT_RULES = [
   'magicCodeVerify',
   'webauthnLoginBegin',
   'webauthnLoginFinish',
+  'mfaVerify',
 ] as const;
 export type RateLimitRuleName = (typeof RATE_LIMIT_RULES)[number];
 
@@ -75,6 +76,9 @@ export const RATE_LIMIT_DEFAULTS: Readonly<Record<RateLimitRuleName, RateLimitRu
     magicCodeVerify: rule(60, 10, 10),
     webauthnLoginBegin: rule(60, 20, 20),
     webauthnLoginFinish: rule(60, 20, 20),
+    // Not in DECISIONS (which names none for MFA): every check of a TOTP or recovery code (confirm,
+    // disable, the two challenge logins), per account and per address, against code guessing.
+    mfaVerify: rule(60, 10, 100),
   });
 
 // A key's counter holds one timestamp per hit in its window (a sliding log), so the largest limit

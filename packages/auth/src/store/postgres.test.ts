@@ -40,10 +40,13 @@ describe('svc_auth migrations', () => {
     );
     expect(rows.map((r) => r.table_name)).toEqual([
       'kysely_migration',
+      'mfa_challenges',
       'rate_limits',
+      'recovery_codes',
       'reset_tokens',
       'roles',
       'sessions',
+      'totp_factors',
       'user_roles',
       'users',
       'verification_tokens',

@@ -209,6 +209,18 @@ describe(`MFA over HTTP on ${testDatabaseKind()}`, () => {
     expect(r).toMatchObject({ status: 401, body: { code: 'INVALID_TOKEN' } });
   });
 
+  test('a user deactivated while a challenge is open: 403 USER_INACTIVE', async () => {
+    const u = await userWithTotp(c);
+    const login = await c.login({ email: u.address, password: PASSWORD });
+    await server.auth?.setActive(u.address, false);
+    expect(
+      await c.call('POST', '/auth/mfa/totp/login', {
+        challengeToken: login.body.challengeToken,
+        code: nextCode(u.key),
+      }),
+    ).toMatchObject({ status: 403, body: { code: 'USER_INACTIVE' } });
+  });
+
   test('recovery codes: generate → 200 {codes: 8}; recovery-codes/login → Auth result; a code burns once', async () => {
     const u = await userWithTotp(c);
     const gen = await c.call(
@@ -416,7 +428,7 @@ describe(`MFA across two servers over one database (${testDatabaseKind()})`, () 
     });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
-    expect((await res.json()).code).toBe('RATE_LIMITED');
+    expect(((await res.json()) as { code: string }).code).toBe('RATE_LIMITED');
     await db.get().db.query('truncate svc_auth.rate_limits');
   });
 });

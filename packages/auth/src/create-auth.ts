@@ -12,6 +12,8 @@
  *   roles/         roles.create, assign, revoke, list, getUserRoles, userHasRole, delete
  *   admin/         setPassword, revokeAllSessions, setActive, findUser, listUsers, createSuperuser
  *   passwordless/  requestMagicLink, consumeMagicLink, requestMagicCode, verifyMagicCode
+ *   mfa/           mfa.enrollTotp, confirmTotp, disableTotp, generateRecoveryCodes, totpLogin,
+ *                  recoveryCodeLogin (and the MFA challenge completeSignIn returns)
  *   rate-limit/, csrf/, events/, email/, webhooks/   what the operations and the handler use
  *
  * `handler` is the same operations behind the Fetch standard (`http/`).
@@ -32,6 +34,14 @@ import type { OperationContext } from './context';
 import { installEmailListener } from './email';
 import { createEventBus, type EventBus } from './events';
 import { createHandler } from './http/handler';
+import {
+  confirmTotp,
+  disableTotp,
+  enrollTotp,
+  generateRecoveryCodes,
+  recoveryCodeLogin,
+  totpLogin,
+} from './mfa/operations';
 import { changePassword, confirmReset, requestReset } from './password/operations';
 import { createPasswordHasher } from './password';
 import {
@@ -239,6 +249,15 @@ async function assemble(
       listCredentials: (accessToken) => listCredentials(ctx, accessToken),
       deleteCredential: (accessToken, credentialId) =>
         deleteCredential(ctx, accessToken, credentialId),
+    },
+    mfa: {
+      enrollTotp: (accessToken) => enrollTotp(ctx, accessToken),
+      confirmTotp: (accessToken, code, info) => confirmTotp(ctx, accessToken, code, info),
+      disableTotp: (accessToken, code, info) => disableTotp(ctx, accessToken, code, info),
+      generateRecoveryCodes: (accessToken) => generateRecoveryCodes(ctx, accessToken),
+      totpLogin: (challengeToken, code, info) => totpLogin(ctx, challengeToken, code, info),
+      recoveryCodeLogin: (challengeToken, code, info) =>
+        recoveryCodeLogin(ctx, challengeToken, code, info),
     },
     on: (listener) => bus.on(listener),
     settle: () => bus.settle(),

@@ -19,6 +19,7 @@ export type {
   EmailTemplates,
   LoginInput,
   MfaChallenge,
+  RecoveryCodes,
   RegisterInput,
   RenderedEmail,
   RequestInfo,
@@ -26,6 +27,7 @@ export type {
   Session,
   SignInResult,
   TemplateContext,
+  TotpEnrollment,
   User,
   UserList,
   WebhookSubscription,
@@ -151,3 +153,15 @@ export {
   type CborValue,
 } from './webauthn/cbor';
 export { WebAuthnError } from './webauthn/verify';
+// MFA (src/mfa): the primitives, for hosts and tests (RFC 6238 codes, recovery-code format).
+export {
+  MFA_CHALLENGE_MAX_ATTEMPTS,
+  MFA_CHALLENGE_TTL_SECONDS,
+  RECOVERY_CODE_ALPHABET,
+  base32Decode,
+  base32Encode,
+  hotp,
+  normaliseRecoveryCode,
+  totp,
+} from './mfa';
+export type { MfaProof, MfaState, TotpFactorRecord } from './store/types';

@@ -67,6 +67,19 @@ export interface MfaChallenge {
 /** What a sign-in answers: a session, or the MFA challenge the session waits behind. */
 export type SignInResult = AuthResult | MfaChallenge;
 
+/** DECISIONS "TOTP": what enrolling answers (shown once; the secret is stored encrypted). */
+export interface TotpEnrollment {
+  /** The shared secret, RFC 4648 base32 without padding (160 bits). */
+  readonly secret: string;
+  /** `otpauth://totp/<appName>:<email>?secret=..&issuer=<appName>&algorithm=SHA1&digits=6&period=30` */
+  readonly otpauthUri: string;
+}
+
+/** DECISIONS "Recovery codes": a new batch, shown once (`XXXXX-XXXXX`, 8 of them). */
+export interface RecoveryCodes {
+  readonly codes: readonly string[];
+}
+
 export interface Role {
   readonly name: string;
   readonly description: string | null;
@@ -391,6 +404,31 @@ export interface Auth {
     listCredentials(accessToken: string): Promise<{ credentials: WebAuthnCredentialInfo[] }>;
     /** Deletes one of the caller's passkeys (NOT_FOUND for anyone else's). */
     deleteCredential(accessToken: string, credentialId: string): Promise<void>;
+  };
+
+  /**
+   * Multi-factor authentication (src/mfa). The access-token operations act on the token's user;
+   * the two logins answer the MFA challenge a sign-in returned. Wrong codes: INVALID_CREDENTIALS;
+   * a dead challenge (unknown, used, expired, 5 tries spent): INVALID_TOKEN; over the `mfaVerify`
+   * rate limit: RATE_LIMITED.
+   */
+  mfa: {
+    /** A new TOTP secret, pending until confirmed; any earlier secret stops working. */
+    enrollTotp(accessToken: string): Promise<TotpEnrollment>;
+    /** A 6-digit code of the pending secret confirms it: later sign-ins owe the challenge. */
+    confirmTotp(accessToken: string, code: string, info?: RequestInfo): Promise<void>;
+    /** A current TOTP code or an unused recovery code removes confirmed TOTP. */
+    disableTotp(accessToken: string, code: string, info?: RequestInfo): Promise<void>;
+    /** A new batch of 8 recovery codes; every earlier code dies. */
+    generateRecoveryCodes(accessToken: string): Promise<RecoveryCodes>;
+    /** The challenge token and a current TOTP code: the session the sign-in waited for. */
+    totpLogin(challengeToken: string, code: string, info?: RequestInfo): Promise<AuthResult>;
+    /** The challenge token and an unused recovery code (burned): the session. */
+    recoveryCodeLogin(
+      challengeToken: string,
+      code: string,
+      info?: RequestInfo,
+    ): Promise<AuthResult>;
   };
 
   /** Subscribes to the event stream; returns the unsubscribe function. */

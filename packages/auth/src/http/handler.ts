@@ -231,6 +231,39 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
     );
     return { status: 200, body: SUCCESS };
   },
+  // MFA (DECISIONS "TOTP"): the operations validate `code` and `challengeToken`.
+  'POST /mfa/totp/enroll': async (auth, call) => ({
+    status: 200,
+    body: await auth.mfa.enrollTotp(call.token as string),
+  }),
+  'POST /mfa/totp/confirm': async (auth, call) => {
+    const { code } = await call.body();
+    await auth.mfa.confirmTotp(call.token as string, code as string, call.info);
+    return { status: 200, body: SUCCESS };
+  },
+  'POST /mfa/totp/disable': async (auth, call) => {
+    const { code } = await call.body();
+    await auth.mfa.disableTotp(call.token as string, code as string, call.info);
+    return { status: 200, body: SUCCESS };
+  },
+  'POST /mfa/totp/login': async (auth, call) => {
+    const { challengeToken, code } = await call.body();
+    const result = await auth.mfa.totpLogin(challengeToken as string, code as string, call.info);
+    return { status: 200, body: result, session: result };
+  },
+  'POST /mfa/recovery-codes/generate': async (auth, call) => ({
+    status: 200,
+    body: await auth.mfa.generateRecoveryCodes(call.token as string),
+  }),
+  'POST /mfa/recovery-codes/login': async (auth, call) => {
+    const { challengeToken, code } = await call.body();
+    const result = await auth.mfa.recoveryCodeLogin(
+      challengeToken as string,
+      code as string,
+      call.info,
+    );
+    return { status: 200, body: result, session: result };
+  },
 };
 
 const CHALLENGE = 'Bearer realm="svc"';

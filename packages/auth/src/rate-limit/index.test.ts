@@ -123,6 +123,7 @@ describe('rate limiter (injected clock, memory store)', () => {
       webauthnLoginBegin: '20/20 per 60s',
       webauthnLoginFinish: '20/20 per 60s',
       anonymous: '0/30 per 60s',
+      mfaVerify: '10/100 per 60s',
     });
   });
 

@@ -35,6 +35,7 @@ export const RATE_LIMIT_RULES = [
   'webauthnLoginBegin',
   'webauthnLoginFinish',
   'anonymous',
+  'mfaVerify',
 ] as const;
 export type RateLimitRuleName = (typeof RATE_LIMIT_RULES)[number];
 
@@ -78,6 +79,9 @@ export const RATE_LIMIT_DEFAULTS: Readonly<Record<RateLimitRuleName, RateLimitRu
     webauthnLoginFinish: rule(60, 20, 20),
     /** Guest creation (`POST /auth/anonymous`): 30 a minute per client address. */
     anonymous: rule(60, 0, 30),
+    // Not in DECISIONS (which names none for MFA): every check of a TOTP or recovery code (confirm,
+    // disable, the two challenge logins), per account and per address, against code guessing.
+    mfaVerify: rule(60, 10, 100),
   });
 
 // A key's counter holds one timestamp per hit in its window (a sliding log), so the largest limit

@@ -7,6 +7,7 @@
  * Auth's reports describe: a second login path that forgot MFA).
  */
 import type { OperationContext } from '../context';
+import { challengeFor } from '../mfa/challenge';
 import type { UserRecord } from '../store/types';
 import type { AuthResult, RequestInfo, SignInResult } from '../types';
 import { issueSession } from './operations';
@@ -40,15 +41,26 @@ export async function issueSignedIn(
 }
 
 /**
+ * Methods that are already two factors (a user-verified passkey; the MFA step itself) or that
+ * cannot have a second factor behind them (a new guest): they never owe the challenge.
+ */
+const SECOND_FACTOR_DONE: ReadonlySet<SignInMethod> = new Set(['passkey', 'mfa', 'anonymous']);
+
+/**
  * The end of a sign-in by `method` for `user` (already checked: active, verified as the config
- * requires): an MFA challenge when the user owes a second factor, else a session.
+ * requires): an MFA challenge when the user has confirmed TOTP and `method` is a single factor
+ * (everything but `passkey`, `mfa`, `anonymous`), else a session.
  */
 export async function completeSignIn(
   ctx: OperationContext,
   user: UserRecord,
   info: RequestInfo | undefined,
-  _method: SignInMethod,
+  method: SignInMethod,
 ): Promise<SignInResult> {
+  if (!SECOND_FACTOR_DONE.has(method)) {
+    const challenge = await challengeFor(ctx, user);
+    if (challenge) return challenge;
+  }
   return issueSignedIn(ctx, user, info);
 }
 

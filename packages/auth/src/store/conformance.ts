@@ -950,5 +950,131 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         expect(racing.filter(Boolean)).toHaveLength(0);
       });
     });
+    describe('mfa', () => {
+      test('a TOTP enrolment is pending until confirmed; enrolling again replaces it', async () => {
+        const u = await user();
+        expect(await store.totpFactor(u.id)).toBeNull();
+        expect(await store.mfaState(u.id)).toEqual({
+          totpConfirmed: false,
+          unusedRecoveryCodes: 0,
+        });
+        await store.putTotpSecret(u.id, 'sealed-1');
+        expect(await store.totpFactor(u.id)).toEqual({
+          userId: u.id,
+          secretCiphertext: 'sealed-1',
+          confirmedAt: null,
+          lastUsedStep: null,
+        });
+        // Pending: no step can be used, the state owes nothing.
+        expect(await store.useTotpStep(u.id, 5)).toBe(false);
+        expect((await store.mfaState(u.id)).totpConfirmed).toBe(false);
+        await store.putTotpSecret(u.id, 'sealed-2');
+        // The first secret is gone: confirming it fails.
+        expect(await store.confirmTotp(u.id, 'sealed-1', 10)).toBe(false);
+        expect(await store.confirmTotp(u.id, 'sealed-2', 10)).toBe(true);
+        expect(await store.confirmTotp(u.id, 'sealed-2', 11)).toBe(false);
+        expect(await store.totpFactor(u.id)).toMatchObject({
+          confirmedAt: new Date(T0),
+          lastUsedStep: 10,
+        });
+        expect((await store.mfaState(u.id)).totpConfirmed).toBe(true);
+        await store.putTotpSecret(u.id, 'sealed-3');
+        expect(await store.totpFactor(u.id)).toMatchObject({
+          confirmedAt: null,
+          lastUsedStep: null,
+        });
+        expect(await store.deleteTotp(u.id)).toBe(true);
+        expect(await store.deleteTotp(u.id)).toBe(false);
+        expect(await store.totpFactor(u.id)).toBeNull();
+      });
+
+      test('TOTP steps only go forward, and of concurrent uses of one step exactly one wins', async () => {
+        const u = await user();
+        await store.putTotpSecret(u.id, 's');
+        await store.confirmTotp(u.id, 's', 100);
+        expect(await store.useTotpStep(u.id, 100)).toBe(false);
+        expect(await store.useTotpStep(u.id, 99)).toBe(false);
+        const wins = await Promise.all(
+          Array.from({ length: 6 }, () => store.useTotpStep(u.id, 101)),
+        );
+        expect(wins.filter(Boolean)).toHaveLength(1);
+        expect((await store.totpFactor(u.id))?.lastUsedStep).toBe(101);
+        // Steps beyond 2^31 (bigint column) round-trip.
+        expect(await store.useTotpStep(u.id, 3_000_000_000)).toBe(true);
+        expect((await store.totpFactor(u.id))?.lastUsedStep).toBe(3_000_000_000);
+      });
+
+      test('recovery codes: a new batch kills the old; each code burns once, concurrently too', async () => {
+        const u = await user();
+        const other = await user();
+        await store.replaceRecoveryCodes(u.id, ['a', 'b', 'c']);
+        await store.replaceRecoveryCodes(other.id, ['a']);
+        expect((await store.mfaState(u.id)).unusedRecoveryCodes).toBe(3);
+        const wins = await Promise.all(
+          Array.from({ length: 5 }, () => store.consumeRecoveryCode(u.id, 'a')),
+        );
+        expect(wins.filter(Boolean)).toHaveLength(1);
+        expect((await store.mfaState(u.id)).unusedRecoveryCodes).toBe(2);
+        // Another user's code of the same hash is untouched.
+        expect((await store.mfaState(other.id)).unusedRecoveryCodes).toBe(1);
+        await store.replaceRecoveryCodes(u.id, ['d']);
+        expect(await store.consumeRecoveryCode(u.id, 'b')).toBe(false);
+        expect(await store.consumeRecoveryCode(u.id, 'd')).toBe(true);
+        expect((await store.mfaState(u.id)).unusedRecoveryCodes).toBe(0);
+      });
+
+      test('challenges: tries are counted up to the bound; expiry and consumption end them', async () => {
+        const u = await user();
+        await store.createMfaChallenge('h1', u.id, new Date(t + 300_000));
+        for (let i = 0; i < 3; i++) expect(await store.attemptMfaChallenge('h1', 3)).toBe(u.id);
+        expect(await store.attemptMfaChallenge('h1', 3)).toBeNull();
+        expect(await store.attemptMfaChallenge('nope', 3)).toBeNull();
+
+        await store.createMfaChallenge('h2', u.id, new Date(t + 300_000));
+        const tries = await Promise.all(
+          Array.from({ length: 8 }, () => store.attemptMfaChallenge('h2', 5)),
+        );
+        expect(tries.filter((x) => x === u.id)).toHaveLength(5);
+
+        await store.createMfaChallenge('h3', u.id, new Date(t + 300_000));
+        t += 300_000;
+        expect(await store.attemptMfaChallenge('h3', 5)).toBeNull();
+        expect(await store.completeMfaChallenge('h3', { kind: 'totp', step: 1 })).toBe(
+          'challenge-dead',
+        );
+      });
+
+      test('completing a challenge spends the proof with it, both or neither', async () => {
+        const u = await user();
+        await store.putTotpSecret(u.id, 's');
+        await store.confirmTotp(u.id, 's', 100);
+        await store.replaceRecoveryCodes(u.id, ['code']);
+        await store.createMfaChallenge('c1', u.id, new Date(t + 300_000));
+        // A replayed step: refused, and the challenge stays open.
+        expect(await store.completeMfaChallenge('c1', { kind: 'totp', step: 100 })).toBe(
+          'proof-refused',
+        );
+        expect(
+          await store.completeMfaChallenge('c1', { kind: 'recovery-code', codeHash: 'x' }),
+        ).toBe('proof-refused');
+        expect(await store.completeMfaChallenge('c1', { kind: 'totp', step: 101 })).toBe(
+          'completed',
+        );
+        expect(await store.completeMfaChallenge('c1', { kind: 'totp', step: 102 })).toBe(
+          'challenge-dead',
+        );
+        // The dead challenge did not spend step 102.
+        expect((await store.totpFactor(u.id))?.lastUsedStep).toBe(101);
+
+        await store.createMfaChallenge('c2', u.id, new Date(t + 300_000));
+        const results = await Promise.all(
+          Array.from({ length: 4 }, () =>
+            store.completeMfaChallenge('c2', { kind: 'recovery-code', codeHash: 'code' }),
+          ),
+        );
+        expect(results.filter((r) => r === 'completed')).toHaveLength(1);
+        expect((await store.mfaState(u.id)).unusedRecoveryCodes).toBe(0);
+      });
+    });
   });
 }

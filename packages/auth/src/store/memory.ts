@@ -13,6 +13,7 @@ import type {
   RoleRecord,
   SessionRecord,
   SessionState,
+  TotpFactorRecord,
   UserRecord,
   WebAuthnChallengeRecord,
   WebAuthnCredentialRecord,
@@ -65,6 +66,29 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
     ...c,
     publicKey: new Uint8Array(c.publicKey),
   });
+  const totpFactors = new Map<string, TotpFactorRecord>();
+  /** Per user: code hash → when it was used (null: unused). */
+  const recoveryCodes = new Map<string, Map<string, Date | null>>();
+  const mfaChallenges = new Map<
+    string,
+    { userId: string; expiresAt: Date; consumedAt: Date | null; attempts: number }
+  >();
+  const useTotpStep = (userId: string, step: number) => {
+    const f = totpFactors.get(userId);
+    if (!f?.confirmedAt || (f.lastUsedStep !== null && f.lastUsedStep >= step)) return false;
+    totpFactors.set(userId, { ...f, lastUsedStep: step });
+    return true;
+  };
+  const useRecoveryCode = (userId: string, codeHash: string) => {
+    const codes = recoveryCodes.get(userId);
+    if (!codes || codes.get(codeHash) !== null) return false;
+    codes.set(codeHash, now());
+    return true;
+  };
+  const liveChallenge = (tokenHash: string) => {
+    const c = mfaChallenges.get(tokenHash);
+    return c && !c.consumedAt && c.expiresAt.getTime() > now().getTime() ? c : undefined;
+  };
 
   const copyUser = (u: UserRecord): UserRecord => ({ ...u, metadata: structuredClone(u.metadata) });
   const copySession = ({ refreshHash: _h, rotatedAt: _r, ...s }: SessionRow): SessionRecord => ({
@@ -505,6 +529,73 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
       if (!c || c.userId !== userId) return false;
       webauthnCredentials.delete(credentialId);
       return true;
+    },
+    // --- MFA (src/mfa) ---------------------------------------------------------------------------
+    async putTotpSecret(userId, secretCiphertext) {
+      if (!users.has(userId)) throw new Error(`no user ${userId}`);
+      totpFactors.set(userId, {
+        userId,
+        secretCiphertext,
+        confirmedAt: null,
+        lastUsedStep: null,
+      });
+    },
+    async totpFactor(userId) {
+      const f = totpFactors.get(userId);
+      return f ? { ...f } : null;
+    },
+    async confirmTotp(userId, secretCiphertext, step) {
+      const f = totpFactors.get(userId);
+      if (!f || f.secretCiphertext !== secretCiphertext || f.confirmedAt) return false;
+      totpFactors.set(userId, { ...f, confirmedAt: now(), lastUsedStep: step });
+      return true;
+    },
+    async useTotpStep(userId, step) {
+      return useTotpStep(userId, step);
+    },
+    async deleteTotp(userId) {
+      return totpFactors.delete(userId);
+    },
+    async replaceRecoveryCodes(userId, codeHashes) {
+      if (!users.has(userId)) throw new Error(`no user ${userId}`);
+      recoveryCodes.set(userId, new Map(codeHashes.map((h) => [h, null])));
+    },
+    async consumeRecoveryCode(userId, codeHash) {
+      return useRecoveryCode(userId, codeHash);
+    },
+    async mfaState(userId) {
+      let unused = 0;
+      for (const usedAt of recoveryCodes.get(userId)?.values() ?? []) if (!usedAt) unused++;
+      return {
+        totpConfirmed: Boolean(totpFactors.get(userId)?.confirmedAt),
+        unusedRecoveryCodes: unused,
+      };
+    },
+    async createMfaChallenge(tokenHash, userId, expiresAt) {
+      if (!users.has(userId)) throw new Error(`no user ${userId}`);
+      const at = now().getTime();
+      for (const [hash, c] of mfaChallenges) {
+        if (c.userId === userId && (c.consumedAt || c.expiresAt.getTime() <= at))
+          mfaChallenges.delete(hash);
+      }
+      mfaChallenges.set(tokenHash, { userId, expiresAt, consumedAt: null, attempts: 0 });
+    },
+    async attemptMfaChallenge(tokenHash, maxAttempts) {
+      const c = liveChallenge(tokenHash);
+      if (!c || c.attempts >= maxAttempts) return null;
+      c.attempts++;
+      return c.userId;
+    },
+    async completeMfaChallenge(tokenHash, proof) {
+      const c = liveChallenge(tokenHash);
+      if (!c) return 'challenge-dead';
+      const spent =
+        proof.kind === 'totp'
+          ? useTotpStep(c.userId, proof.step)
+          : useRecoveryCode(c.userId, proof.codeHash);
+      if (!spent) return 'proof-refused';
+      c.consumedAt = now();
+      return 'completed';
     },
   };
 }

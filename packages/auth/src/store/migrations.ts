@@ -147,6 +147,47 @@ export const AUTH_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freez
     },
   },
   /**
+   * MFA (src/mfa): one TOTP enrolment per user (the secret AES-256-GCM sealed, `confirmed_at`
+   * null while pending, the last accepted time step against replay), recovery codes as SHA-256
+   * of user id and code, and MFA challenges (token SHA-256, 5 minutes, tries counted).
+   */
+  '0004_mfa': {
+    async up(db: Kysely<any>) {
+      const s = db.schema.withSchema(AUTH_SCHEMA);
+      const userRef = `${AUTH_SCHEMA}.users.id`;
+      await s
+        .createTable('totp_factors')
+        .addColumn('user_id', 'uuid', (c) => c.primaryKey().references(userRef).onDelete('cascade'))
+        .addColumn('secret_ciphertext', 'text', (c) => c.notNull())
+        .addColumn('confirmed_at', 'timestamptz')
+        .addColumn('last_used_step', 'bigint')
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+      await s
+        .createTable('recovery_codes')
+        .addColumn('user_id', 'uuid', (c) => c.notNull().references(userRef).onDelete('cascade'))
+        .addColumn('code_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('used_at', 'timestamptz')
+        .addPrimaryKeyConstraint('recovery_codes_pkey', ['user_id', 'code_hash'])
+        .execute();
+      await s
+        .createTable('mfa_challenges')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'uuid', (c) => c.notNull().references(userRef).onDelete('cascade'))
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('consumed_at', 'timestamptz')
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await s
+        .createIndex('mfa_challenges_user_id_idx')
+        .on('mfa_challenges')
+        .column('user_id')
+        .execute();
+    },
+  },
+  /**
    * Passwordless sign-in (issue 12): magic-link tokens of users, magic-link signup tokens of
    * emails with no account yet (`allowImplicitSignup`; kept apart, they carry the pending email),
    * and one live magic code per user. Every secret is stored as a digest: SHA-256 of the link

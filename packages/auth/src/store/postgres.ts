@@ -7,6 +7,7 @@ import { AUTH_SCHEMA, migrateAuthSchema } from './migrations';
 import type {
   AssignResult,
   AuthStore,
+  MfaProof,
   NewSession,
   RefreshState,
   RoleRecord,
@@ -80,6 +81,22 @@ export interface AuthTables {
     created_at: Date;
     expires_at: Date;
     consumed_at: Date | null;
+  };
+  totp_factors: {
+    user_id: string;
+    secret_ciphertext: string;
+    confirmed_at: Date | null;
+    last_used_step: string | number | null;
+    created_at: Date;
+  };
+  recovery_codes: { user_id: string; code_hash: string; created_at: Date; used_at: Date | null };
+  mfa_challenges: {
+    token_hash: string;
+    user_id: string;
+    created_at: Date;
+    expires_at: Date;
+    consumed_at: Date | null;
+    attempts: number;
   };
 }
 interface OneTimeTable {
@@ -841,6 +858,154 @@ export function createPostgresStore(
         .executeTakeFirst();
       return Number(r.numDeletedRows) > 0;
     },
+    // --- MFA (src/mfa) ---------------------------------------------------------------------------
+    async putTotpSecret(userId, secretCiphertext) {
+      const at = now();
+      await k()
+        .insertInto('totp_factors')
+        .values({
+          user_id: userId,
+          secret_ciphertext: secretCiphertext,
+          confirmed_at: null,
+          last_used_step: null,
+          created_at: at,
+        })
+        .onConflict((oc) =>
+          oc.column('user_id').doUpdateSet({
+            secret_ciphertext: secretCiphertext,
+            confirmed_at: null,
+            last_used_step: null,
+            created_at: at,
+          }),
+        )
+        .execute();
+    },
+    async totpFactor(userId) {
+      if (!UUID_RE.test(userId)) return null;
+      const row = await k()
+        .selectFrom('totp_factors')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row
+        ? {
+            userId: row.user_id,
+            secretCiphertext: row.secret_ciphertext,
+            confirmedAt: row.confirmed_at ? new Date(row.confirmed_at) : null,
+            lastUsedStep: row.last_used_step === null ? null : Number(row.last_used_step),
+          }
+        : null;
+    },
+    async confirmTotp(userId, secretCiphertext, step) {
+      if (!UUID_RE.test(userId)) return false;
+      const r = await k()
+        .updateTable('totp_factors')
+        .set({ confirmed_at: now(), last_used_step: step })
+        .where('user_id', '=', userId)
+        .where('secret_ciphertext', '=', secretCiphertext)
+        .where('confirmed_at', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+    async useTotpStep(userId, step) {
+      return UUID_RE.test(userId) ? useTotpStepIn(root, userId, step) : false;
+    },
+    async deleteTotp(userId) {
+      if (!UUID_RE.test(userId)) return false;
+      const r = await k()
+        .deleteFrom('totp_factors')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+    async replaceRecoveryCodes(userId, codeHashes) {
+      await root.transaction().execute(async (trx) => {
+        const at = now();
+        await k(trx).deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+        if (codeHashes.length === 0) return;
+        await k(trx)
+          .insertInto('recovery_codes')
+          .values(
+            codeHashes.map((code_hash) => ({
+              user_id: userId,
+              code_hash,
+              created_at: at,
+              used_at: null,
+            })),
+          )
+          .execute();
+      });
+    },
+    async consumeRecoveryCode(userId, codeHash) {
+      return UUID_RE.test(userId) ? useRecoveryCodeIn(root, userId, codeHash, now()) : false;
+    },
+    async mfaState(userId) {
+      if (!UUID_RE.test(userId)) return { totpConfirmed: false, unusedRecoveryCodes: 0 };
+      const { rows } = await database.query<{ confirmed: boolean; codes: number }>(MFA_STATE_SQL, [
+        userId,
+      ]);
+      const r = rows[0];
+      return { totpConfirmed: r?.confirmed === true, unusedRecoveryCodes: Number(r?.codes ?? 0) };
+    },
+    async createMfaChallenge(tokenHash, userId, expiresAt) {
+      await root.transaction().execute(async (trx) => {
+        const at = now();
+        await k(trx)
+          .deleteFrom('mfa_challenges')
+          .where('user_id', '=', userId)
+          .where((eb) => eb.or([eb('expires_at', '<=', at), eb('consumed_at', 'is not', null)]))
+          .execute();
+        await k(trx)
+          .insertInto('mfa_challenges')
+          .values({
+            token_hash: tokenHash,
+            user_id: userId,
+            created_at: at,
+            expires_at: expiresAt,
+            consumed_at: null,
+            attempts: 0,
+          })
+          .execute();
+      });
+    },
+    async attemptMfaChallenge(tokenHash, maxAttempts) {
+      const row = await k()
+        .updateTable('mfa_challenges')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+        .where('token_hash', '=', tokenHash)
+        .where('consumed_at', 'is', null)
+        .where('expires_at', '>', now())
+        .where('attempts', '<', maxAttempts)
+        .returning('user_id')
+        .executeTakeFirst();
+      return row?.user_id ?? null;
+    },
+    async completeMfaChallenge(tokenHash, proof: MfaProof) {
+      try {
+        return await root.transaction().execute(async (trx) => {
+          const at = now();
+          const row = await k(trx)
+            .updateTable('mfa_challenges')
+            .set({ consumed_at: at })
+            .where('token_hash', '=', tokenHash)
+            .where('consumed_at', 'is', null)
+            .where('expires_at', '>', at)
+            .returning('user_id')
+            .executeTakeFirst();
+          if (!row) return 'challenge-dead' as const;
+          const spent =
+            proof.kind === 'totp'
+              ? await useTotpStepIn(trx, row.user_id, proof.step)
+              : await useRecoveryCodeIn(trx, row.user_id, proof.codeHash, at);
+          // Neither happens without the other: the rollback gives the challenge back.
+          if (!spent) throw PROOF_REFUSED;
+          return 'completed' as const;
+        });
+      } catch (err) {
+        if (err === PROOF_REFUSED) return 'proof-refused';
+        throw err;
+      }
+    },
   });
 }
 
@@ -856,6 +1021,49 @@ function toCredential(r: Selectable<AuthTables['webauthn_credentials']>): WebAut
     createdAt: new Date(r.created_at),
     lastUsedAt: r.last_used_at ? new Date(r.last_used_at) : null,
   };
+}
+
+/** Thrown inside `completeMfaChallenge`'s transaction to roll it back. */
+const PROOF_REFUSED = Symbol('proof refused');
+
+/** Whether a user owes a second factor and how many recovery codes remain, in one round trip. */
+const MFA_STATE_SQL = `select
+    exists (select 1 from ${AUTH_SCHEMA}.totp_factors where user_id = $1 and confirmed_at is not null) as confirmed,
+    (select count(*)::int from ${AUTH_SCHEMA}.recovery_codes where user_id = $1 and used_at is null) as codes`;
+
+/** The step only goes forward: a code whose step is at or below the last accepted one is a replay. */
+async function useTotpStepIn(
+  db: Kysely<AuthTables>,
+  userId: string,
+  step: number,
+): Promise<boolean> {
+  const r = await db
+    .withSchema(AUTH_SCHEMA)
+    .updateTable('totp_factors')
+    .set({ last_used_step: step })
+    .where('user_id', '=', userId)
+    .where('confirmed_at', 'is not', null)
+    .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', step)]))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Burns an unused recovery code: of concurrent callers with one code, one wins. */
+async function useRecoveryCodeIn(
+  db: Kysely<AuthTables>,
+  userId: string,
+  codeHash: string,
+  at: Date,
+): Promise<boolean> {
+  const r = await db
+    .withSchema(AUTH_SCHEMA)
+    .updateTable('recovery_codes')
+    .set({ used_at: at })
+    .where('user_id', '=', userId)
+    .where('code_hash', '=', codeHash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
 }
 
 /** Code-point order (the memory store's and `collate "C"`'s). */

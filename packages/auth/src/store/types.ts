@@ -314,4 +314,67 @@ export interface AuthStore {
   useWebAuthnCredential(credentialId: string, signCount: number): Promise<boolean>;
   /** Deletes the user's credential; false when the user holds no such credential. */
   deleteWebAuthnCredential(userId: string, credentialId: string): Promise<boolean>;
+  // --- MFA: TOTP, recovery codes, challenges (src/mfa) ----------------------------------------
+  /**
+   * Stores a new TOTP secret (already encrypted: opaque to the store) for the user, pending
+   * (`confirmedAt` null, no step used), replacing any earlier enrolment, confirmed or not.
+   */
+  putTotpSecret(userId: string, secretCiphertext: string): Promise<void>;
+  totpFactor(userId: string): Promise<TotpFactorRecord | null>;
+  /**
+   * Confirms the pending enrolment holding exactly `secretCiphertext` (a later enroll replaced it:
+   * false) and records `step` as used, in one conditional UPDATE.
+   */
+  confirmTotp(userId: string, secretCiphertext: string, step: number): Promise<boolean>;
+  /**
+   * Records `step` as the user's last accepted TOTP step if the factor is confirmed and `step` is
+   * above the last one (one conditional UPDATE: of concurrent callers with one code, one wins).
+   */
+  useTotpStep(userId: string, step: number): Promise<boolean>;
+  /** Removes the user's TOTP enrolment; false when there was none. */
+  deleteTotp(userId: string): Promise<boolean>;
+  /** Replaces every recovery code of the user (used or not) by this batch of hashes, atomically. */
+  replaceRecoveryCodes(userId: string, codeHashes: readonly string[]): Promise<void>;
+  /** Burns an unused code of the user (conditional UPDATE); false when none matched. */
+  consumeRecoveryCode(userId: string, codeHash: string): Promise<boolean>;
+  /** Whether the user owes a second factor, and how many recovery codes are left: one query. */
+  mfaState(userId: string): Promise<MfaState>;
+  /** Opens a challenge (and deletes the user's expired or consumed ones). */
+  createMfaChallenge(tokenHash: string, userId: string, expiresAt: Date): Promise<void>;
+  /**
+   * Counts one try against a live challenge (unconsumed, unexpired, fewer than `maxAttempts`
+   * tries so far) in one conditional UPDATE; the user id, or null when the challenge is dead.
+   */
+  attemptMfaChallenge(tokenHash: string, maxAttempts: number): Promise<string | null>;
+  /**
+   * Consumes the challenge and spends the proof (the TOTP step, or the recovery code) in one
+   * transaction: both or neither. `challenge-dead`: consumed (by a concurrent caller), expired or
+   * unknown; `proof-refused`: the step was not above the last one or the code was used.
+   */
+  completeMfaChallenge(
+    tokenHash: string,
+    proof: MfaProof,
+  ): Promise<'completed' | 'challenge-dead' | 'proof-refused'>;
 }
+
+/** A user's TOTP enrolment. */
+export interface TotpFactorRecord {
+  readonly userId: string;
+  /** The secret as `mfa/secret-box` sealed it. */
+  readonly secretCiphertext: string;
+  /** Null while pending. */
+  readonly confirmedAt: Date | null;
+  /** The last accepted RFC 6238 time step, or null. */
+  readonly lastUsedStep: number | null;
+}
+
+/** What `completeSignIn` needs to decide on an MFA challenge. */
+export interface MfaState {
+  readonly totpConfirmed: boolean;
+  readonly unusedRecoveryCodes: number;
+}
+
+/** How an MFA challenge is answered. */
+export type MfaProof =
+  | { readonly kind: 'totp'; readonly step: number }
+  | { readonly kind: 'recovery-code'; readonly codeHash: string };

@@ -1,0 +1,250 @@
+/**
+ * MFA operations (`auth.mfa.*`): TOTP enrolment, confirmation and removal, recovery codes, and
+ * the two ways of answering the MFA challenge a sign-in returns (spec "States and transitions",
+ * DECISIONS "MFA challenge" and "TOTP").
+ *
+ * - Enroll stores a NEW secret each time, pending (a confirmed factor goes back to pending, as
+ *   the spec's transition says; the previous secret stops working at once).
+ * - A TOTP code is accepted once: the step it matched is recorded and a later code must match a
+ *   higher step (one conditional UPDATE, so several processes agree).
+ * - Every check of a code passes the `mfaVerify` rate limit first (per account and per address),
+ *   and at the challenge each try is also counted against the challenge (5 tries, then it dies).
+ * - Errors: a wrong code is 401 INVALID_CREDENTIALS; a challenge that is unknown, used, expired or
+ *   out of tries 401 INVALID_TOKEN; malformed input 400 VALIDATION_ERROR; confirming without a
+ *   pending enrolment, or disabling without a confirmed one, 400 INVALID_OPERATION.
+ * - Guest (anonymous) accounts cannot enroll or hold recovery codes: INVALID_OPERATION.
+ * - Disabling TOTP leaves the recovery codes in place (they gate nothing without TOTP, and work
+ *   again if the user enrolls anew); generating a batch replaces them.
+ */
+import { commonError } from '@svc/core';
+import { validateBranding } from '../branding';
+import type { OperationContext } from '../context';
+import { authError } from '../errors';
+import { checkAccess } from '../session/operations';
+import { completeSignIn, isAuthResult } from '../session/sign-in';
+import { isTokenShape, sha256Hex } from '../session/tokens';
+import type { MfaProof, UserRecord } from '../store/types';
+import type { AuthResult, RecoveryCodes, RequestInfo, TotpEnrollment } from '../types';
+import { MFA_CHALLENGE_MAX_ATTEMPTS } from './challenge';
+import {
+  generateRecoveryCodes as newRecoveryCodes,
+  hashRecoveryCode,
+  normaliseRecoveryCode,
+} from './recovery-codes';
+import { secretBoxFor } from './secret-box';
+import { TOTP_SECRET_BYTES, base32Encode, matchTotp, normaliseTotpCode, otpauthUri } from './totp';
+
+/** Longest code text looked at (a recovery code with generous spacing); longer is malformed. */
+const MAX_CODE_INPUT = 64;
+
+const WRONG_CODE = 'the code is wrong or has expired';
+const DEAD_CHALLENGE = 'the MFA challenge is invalid, used or expired';
+
+function box(ctx: OperationContext) {
+  const secret = ctx.config.jwtSecret;
+  if (typeof secret !== 'string') throw new Error('@svc/auth: MFA needs a jwtSecret');
+  return secretBoxFor(secret);
+}
+
+/** The user of a live session, refused when it is a guest. */
+async function accountOf(ctx: OperationContext, accessToken: string): Promise<UserRecord> {
+  const { claims } = await checkAccess(ctx, accessToken);
+  const user = await ctx.store.findUserById(claims.sub);
+  if (!user) throw authError('SESSION_EXPIRED', 'the session has ended');
+  if (user.isAnonymous)
+    throw commonError(
+      'INVALID_OPERATION',
+      'a guest account cannot use multi-factor authentication',
+    );
+  return user;
+}
+
+function codeInput(code: unknown): string {
+  if (typeof code !== 'string' || code.length === 0 || code.length > MAX_CODE_INPUT) {
+    throw commonError(
+      'VALIDATION_ERROR',
+      `"code" is required and must be a string of at most ${MAX_CODE_INPUT} characters`,
+    );
+  }
+  return code;
+}
+
+function totpCodeInput(code: unknown): string {
+  const text = codeInput(code);
+  const clean = normaliseTotpCode(text);
+  if (!clean) throw commonError('VALIDATION_ERROR', '"code" must be the 6-digit TOTP code');
+  return clean;
+}
+
+function challengeInput(challengeToken: unknown): string {
+  if (typeof challengeToken !== 'string' || challengeToken.length === 0) {
+    throw commonError('VALIDATION_ERROR', '"challengeToken" is required and must be a string');
+  }
+  if (!isTokenShape(challengeToken)) throw authError('INVALID_TOKEN', DEAD_CHALLENGE);
+  return challengeToken;
+}
+
+function failed(
+  ctx: OperationContext,
+  reason: string,
+  userId: string,
+  info: RequestInfo | undefined,
+): never {
+  ctx.logger?.warn({ reason, userId, ip: info?.ip ?? null }, 'mfa verification failed');
+  throw authError('INVALID_CREDENTIALS', WRONG_CODE);
+}
+
+/** The step a TOTP code matches for a confirmed or pending factor, or null. */
+async function totpStep(
+  ctx: OperationContext,
+  user: UserRecord,
+  code: string,
+  factor: { secretCiphertext: string; lastUsedStep: number | null },
+): Promise<number | null> {
+  const key = box(ctx).open(factor.secretCiphertext, user.id);
+  if (!key) {
+    // Sealed under another server secret (jwtSecret changed): the factor cannot be used.
+    ctx.logger?.warn({ userId: user.id }, 'a TOTP secret could not be opened (jwtSecret changed?)');
+    return null;
+  }
+  return matchTotp(key, code, ctx.now(), factor.lastUsedStep);
+}
+
+/** `auth.mfa.enrollTotp`: a new secret, pending until confirmed; the previous one dies. */
+export async function enrollTotp(
+  ctx: OperationContext,
+  accessToken: string,
+): Promise<TotpEnrollment> {
+  const user = await accountOf(ctx, accessToken);
+  const key = ctx.random(TOTP_SECRET_BYTES);
+  await ctx.store.putTotpSecret(user.id, box(ctx).seal(key, user.id));
+  const secret = base32Encode(key);
+  const issuer = validateBranding(ctx.config.branding).appName;
+  return { secret, otpauthUri: otpauthUri(issuer, user.email, secret) };
+}
+
+/** `auth.mfa.confirmTotp`: a code of the pending secret confirms it (and is used up). */
+export async function confirmTotp(
+  ctx: OperationContext,
+  accessToken: string,
+  code: string,
+  info?: RequestInfo,
+): Promise<void> {
+  const user = await accountOf(ctx, accessToken);
+  const clean = totpCodeInput(code);
+  await ctx.limiter.check('mfaVerify', { email: user.email, ip: info?.ip });
+  const factor = await ctx.store.totpFactor(user.id);
+  if (!factor) throw commonError('INVALID_OPERATION', 'no TOTP enrolment to confirm: enroll first');
+  if (factor.confirmedAt) throw commonError('INVALID_OPERATION', 'TOTP is already confirmed');
+  const step = await totpStep(ctx, user, clean, factor);
+  if (step === null) failed(ctx, 'totp-confirm', user.id, info);
+  // Refused when a concurrent enroll replaced the secret or a concurrent confirm won.
+  if (!(await ctx.store.confirmTotp(user.id, factor.secretCiphertext, step)))
+    failed(ctx, 'totp-confirm-raced', user.id, info);
+}
+
+/**
+ * `auth.mfa.disableTotp`: a current TOTP code (used up) or an unused recovery code (burned)
+ * removes the confirmed enrolment.
+ */
+export async function disableTotp(
+  ctx: OperationContext,
+  accessToken: string,
+  code: string,
+  info?: RequestInfo,
+): Promise<void> {
+  const user = await accountOf(ctx, accessToken);
+  const text = codeInput(code);
+  await ctx.limiter.check('mfaVerify', { email: user.email, ip: info?.ip });
+  const factor = await ctx.store.totpFactor(user.id);
+  if (!factor?.confirmedAt) throw commonError('INVALID_OPERATION', 'TOTP is not enabled');
+  const totpCode = normaliseTotpCode(text);
+  let spent = false;
+  if (totpCode) {
+    const step = await totpStep(ctx, user, totpCode, factor);
+    spent = step !== null && (await ctx.store.useTotpStep(user.id, step));
+  } else {
+    const recovery = normaliseRecoveryCode(text);
+    spent =
+      recovery !== null &&
+      (await ctx.store.consumeRecoveryCode(user.id, hashRecoveryCode(user.id, recovery)));
+  }
+  if (!spent) failed(ctx, 'totp-disable', user.id, info);
+  await ctx.store.deleteTotp(user.id);
+}
+
+/** `auth.mfa.generateRecoveryCodes`: 8 new codes, shown this once; every earlier code dies. */
+export async function generateRecoveryCodes(
+  ctx: OperationContext,
+  accessToken: string,
+): Promise<RecoveryCodes> {
+  const user = await accountOf(ctx, accessToken);
+  const codes = newRecoveryCodes(ctx.random);
+  await ctx.store.replaceRecoveryCodes(
+    user.id,
+    codes.map((c) => hashRecoveryCode(user.id, normaliseRecoveryCode(c) as string)),
+  );
+  return { codes };
+}
+
+/**
+ * Answers a challenge: counts the try, checks the user and the rate limit, asks `prove` for the
+ * proof, then consumes the challenge and spends the proof together and finishes the sign-in.
+ */
+async function answerChallenge(
+  ctx: OperationContext,
+  challengeToken: string,
+  info: RequestInfo | undefined,
+  prove: (user: UserRecord) => Promise<MfaProof | null>,
+): Promise<AuthResult> {
+  const hash = sha256Hex(challengeToken);
+  const userId = await ctx.store.attemptMfaChallenge(hash, MFA_CHALLENGE_MAX_ATTEMPTS);
+  if (!userId) throw authError('INVALID_TOKEN', DEAD_CHALLENGE);
+  const user = await ctx.store.findUserById(userId);
+  if (!user) throw authError('INVALID_TOKEN', DEAD_CHALLENGE);
+  if (!user.active) throw authError('USER_INACTIVE', 'the account is deactivated');
+  await ctx.limiter.check('mfaVerify', { email: user.email, ip: info?.ip });
+  const proof = await prove(user);
+  if (!proof) failed(ctx, 'mfa-challenge', user.id, info);
+  const outcome = await ctx.store.completeMfaChallenge(hash, proof);
+  if (outcome === 'challenge-dead') throw authError('INVALID_TOKEN', DEAD_CHALLENGE);
+  if (outcome === 'proof-refused') failed(ctx, 'mfa-challenge-replay', user.id, info);
+  const result = await completeSignIn(ctx, user, info, 'mfa');
+  // 'mfa' never owes a challenge (sign-in.ts); a challenge here would be a bug, not a session.
+  if (!isAuthResult(result)) throw new Error('an MFA sign-in returned a challenge');
+  return result;
+}
+
+/** `auth.mfa.totpLogin`: the challenge token and a current TOTP code → Auth result. */
+export async function totpLogin(
+  ctx: OperationContext,
+  challengeToken: string,
+  code: string,
+  info?: RequestInfo,
+): Promise<AuthResult> {
+  const token = challengeInput(challengeToken);
+  const clean = totpCodeInput(code);
+  return answerChallenge(ctx, token, info, async (user) => {
+    const factor = await ctx.store.totpFactor(user.id);
+    if (!factor?.confirmedAt) return null;
+    const step = await totpStep(ctx, user, clean, factor);
+    return step === null ? null : { kind: 'totp', step };
+  });
+}
+
+/** `auth.mfa.recoveryCodeLogin`: the challenge token and an unused recovery code (burned) → Auth result. */
+export async function recoveryCodeLogin(
+  ctx: OperationContext,
+  challengeToken: string,
+  code: string,
+  info?: RequestInfo,
+): Promise<AuthResult> {
+  const token = challengeInput(challengeToken);
+  const text = codeInput(code);
+  return answerChallenge(ctx, token, info, async (user) => {
+    const clean = normaliseRecoveryCode(text);
+    return clean === null
+      ? null
+      : { kind: 'recovery-code', codeHash: hashRecoveryCode(user.id, clean) };
+  });
+}

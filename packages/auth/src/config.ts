@@ -5,6 +5,7 @@
  */
 import { JWT_SECRET_MIN_LENGTH } from './token/verify';
 import { resolveRateLimits, type ResolvedRateLimits } from './rate-limit';
+import { resolveOAuthConfig } from './oauth/config';
 import type { Auth, AuthAdminConfig, AuthConfig } from './types';
 
 export const AUTH_CONFIG_DEFAULTS = Object.freeze({
@@ -123,5 +124,7 @@ export function resolveSettings(
     throw new TypeError('auth config: claims must be a function (user) => object');
   }
   out.rateLimits = resolveRateLimits(out.rateLimits);
+  // OAuth / OIDC: checked here (TypeError at construction); oauth/ resolves it again for use.
+  if (out.oauth !== undefined) resolveOAuthConfig(out.oauth);
   return Object.freeze(out) as unknown as ResolvedAuthConfig;
 }

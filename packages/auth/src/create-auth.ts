@@ -30,6 +30,8 @@ import type { OperationContext } from './context';
 import { installEmailListener } from './email';
 import { createEventBus, type EventBus } from './events';
 import { createHandler } from './http/handler';
+import { resolveOAuthConfig } from './oauth/config';
+import { createOAuthOperations } from './oauth/operations';
 import { changePassword, confirmReset, requestReset } from './password/operations';
 import { createPasswordHasher } from './password';
 import { createRateLimiter } from './rate-limit';
@@ -196,6 +198,10 @@ async function assemble(
       userHasRole: (emailOrId, role) => userHasRole(ctx, emailOrId, role),
       delete: (name) => deleteRole(ctx, name),
     },
+    oauth: createOAuthOperations(
+      ctx,
+      cfg.oauth === undefined ? undefined : resolveOAuthConfig(cfg.oauth),
+    ),
     on: (listener) => bus.on(listener),
     settle: () => bus.settle(),
     async close() {

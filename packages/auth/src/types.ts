@@ -8,6 +8,8 @@ import type { Database } from '@svc/core';
 import type { Mailer, SmtpConfig } from '@svc/smtp';
 import type { AuthContext } from './token/verify';
 import type { RateLimitsConfig } from './rate-limit';
+import type { OAuthConfig } from './oauth/config';
+import type { OAuthOperations } from './oauth/operations';
 
 /** Spec "User object". Dates are ISO 8601 UTC with milliseconds. */
 export interface User {
@@ -140,7 +142,11 @@ export interface AuthConfig {
   // oauth.
   readonly webauthn?: unknown;
   readonly captcha?: unknown;
-  readonly oauth?: unknown;
+  /**
+   * OAuth / OIDC sign-in: `{providers: {name: google({...}) | github({...}) | ... | oidc({...})},
+   * redirectUris: [...], baseUrl?}` (see oauth/config.ts). Unset: the `/auth/oauth/*` routes answer 404.
+   */
+  readonly oauth?: OAuthConfig;
 }
 
 export type AuthEventType =
@@ -265,6 +271,14 @@ export interface Auth {
     /** Deletes the role and every assignment of it. */
     delete(name: string): Promise<void>;
   };
+
+  /**
+   * OAuth / OIDC sign-in (oauth/operations.ts): `authorize` (the provider URL to send the browser
+   * to), `callback` (where to send it back: the app's redirectUri with a one-time `code` or an
+   * `error`), `token` (that code for an Auth result or an MFA challenge), `identities` (a user's
+   * linked provider accounts). Without `oauth` config: INVALID_OPERATION.
+   */
+  oauth: OAuthOperations;
 
   /** Subscribes to the event stream; returns the unsubscribe function. */
   on(listener: AuthEventListener): () => void;

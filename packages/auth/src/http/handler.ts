@@ -39,12 +39,22 @@ interface Call {
   /** The access token, present on routes that need one (already verified there). */
   readonly token: string | undefined;
   body(): Promise<Record<string, unknown>>;
+  /** The route's `:param` segments (`provider` of the OAuth routes). */
+  readonly params: Readonly<Record<string, string>>;
+  /** Where the routes are mounted (`/auth`). */
+  readonly basePath: string;
 }
 
 type Operation = (
   auth: Omit<Auth, 'handler'>,
   call: Call,
-) => Promise<{ status: number; body: unknown; session?: SignInResult | 'clear' }>;
+) => Promise<{
+  status: number;
+  body: unknown;
+  session?: SignInResult | 'clear';
+  /** A 302 to this address, without a body (the OAuth redirects). */
+  redirect?: string;
+}>;
 
 const SUCCESS = { success: true } as const;
 
@@ -121,6 +131,50 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
     await auth.resendVerification(requiredString(body, 'email'), call.info);
     return { status: 200, body: SUCCESS };
   },
+  // OAuth / OIDC (oauth/operations.ts): the browser legs answer 302s; the token leg JSON.
+  'GET /oauth/:provider/authorize': async (auth, call) => {
+    const q = call.url.searchParams;
+    const provider = call.params.provider as string;
+    const { url } = await auth.oauth.authorize(provider, {
+      redirectUri: q.get('redirectUri') as string,
+      ...(q.has('codeChallenge') ? { codeChallenge: q.get('codeChallenge') as string } : {}),
+      ...(q.has('codeChallengeMethod')
+        ? { codeChallengeMethod: q.get('codeChallengeMethod') as string }
+        : {}),
+      callbackUrl: `${call.url.origin}${call.basePath}/oauth/${provider}/callback`,
+    });
+    return { status: 302, body: null, redirect: url };
+  },
+  'GET /oauth/:provider/callback': async (auth, call) => {
+    const q = call.url.searchParams;
+    const { location } = await auth.oauth.callback(
+      call.params.provider as string,
+      { state: q.get('state'), code: q.get('code'), error: q.get('error') },
+      call.info,
+    );
+    return { status: 302, body: null, redirect: location };
+  },
+  'POST /oauth/:provider/callback': async (auth, call) => {
+    const form = await readForm(call.request);
+    const { location } = await auth.oauth.callback(
+      call.params.provider as string,
+      { state: form.get('state'), code: form.get('code'), error: form.get('error') },
+      call.info,
+    );
+    // 303: the browser follows a POST's redirect with a GET.
+    return { status: 303, body: null, redirect: location };
+  },
+  'POST /oauth/token': async (auth, call) => {
+    const body = await call.body();
+    const result = await auth.oauth.token(
+      { code: body.code, codeVerifier: body.codeVerifier } as {
+        code: string;
+        codeVerifier?: string;
+      },
+      call.info,
+    );
+    return { status: 200, body: result, session: result };
+  },
 };
 
 const CHALLENGE = 'Bearer realm="svc"';
@@ -187,8 +241,20 @@ export function createHandler(
         info,
         token,
         body: () => (parsed ??= readJsonObject(request, limit)),
+        params: match.params,
+        basePath,
       };
       const outcome = await operation(auth, call);
+      if (outcome.redirect !== undefined) {
+        return new Response(null, {
+          status: outcome.status,
+          headers: {
+            Location: outcome.redirect,
+            'Cache-Control': 'no-store',
+            'Referrer-Policy': 'no-referrer',
+          },
+        });
+      }
       const headers = new Headers(RESPONSE_HEADERS);
       if (
         options.cookie &&
@@ -256,6 +322,22 @@ async function requireToken(
 /** The request's own origin: what the adapter (or the Fetch runtime) saw as scheme and Host. */
 function originOfUrl(url: URL): string | undefined {
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+}
+
+/** An `application/x-www-form-urlencoded` body (a provider's form_post callback), at most 64 KiB. */
+async function readForm(request: Request): Promise<URLSearchParams> {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded')
+    throw commonError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'the callback body must be application/x-www-form-urlencoded',
+    );
+  if (Number(request.headers.get('content-length') ?? 0) > 64 * 1024)
+    throw commonError('PAYLOAD_TOO_LARGE', 'the callback body is too large');
+  const text = await request.text();
+  if (Buffer.byteLength(text) > 64 * 1024)
+    throw commonError('PAYLOAD_TOO_LARGE', 'the callback body is too large');
+  return new URLSearchParams(text);
 }
 
 /** DECISIONS.md: HttpOnly, SameSite=Lax, Path=/, Secure under TLS. */

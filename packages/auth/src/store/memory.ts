@@ -333,6 +333,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
     },
     // --- OAuth / OIDC (oauth/) ------------------------------------------------------------------
     async createOAuthState(st) {
+      const at = now().getTime();
+      for (const [h, row] of oauthStates) if (row.expiresAt.getTime() <= at) oauthStates.delete(h);
       if (oauthStates.has(st.stateHash)) throw new Error('oauth state already in use');
       oauthStates.set(st.stateHash, { ...st, consumedAt: null });
     },
@@ -421,6 +423,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
         .map((i) => ({ ...i }));
     },
     async issueOAuthCode(code) {
+      const at = now().getTime();
+      for (const [h, row] of oauthCodes) if (row.expiresAt.getTime() <= at) oauthCodes.delete(h);
       if (oauthCodes.has(code.codeHash)) throw new Error('oauth code already in use');
       if (!users.has(code.userId)) throw new Error(`no user ${code.userId}`);
       oauthCodes.set(code.codeHash, {

@@ -198,6 +198,11 @@ export const AUTH_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freez
         .addColumn('consumed_at', 'timestamptz')
         .execute();
       await s.createIndex('oauth_codes_user_id_idx').on('oauth_codes').column('user_id').execute();
+      await s
+        .createIndex('oauth_codes_expires_at_idx')
+        .on('oauth_codes')
+        .column('expires_at')
+        .execute();
     },
   },
 });

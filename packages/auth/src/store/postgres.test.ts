@@ -40,6 +40,9 @@ describe('svc_auth migrations', () => {
     );
     expect(rows.map((r) => r.table_name)).toEqual([
       'kysely_migration',
+      'oauth_codes',
+      'oauth_identities',
+      'oauth_states',
       'rate_limits',
       'reset_tokens',
       'roles',

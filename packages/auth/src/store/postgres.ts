@@ -571,6 +571,9 @@ export function createPostgresStore(
     },
     // --- OAuth / OIDC (oauth/) ------------------------------------------------------------------
     async createOAuthState(st) {
+      const at = now();
+      // Expired requests go as new ones come (indexed on expires_at): the table stays small.
+      await k().deleteFrom('oauth_states').where('expires_at', '<=', at).execute();
       await k()
         .insertInto('oauth_states')
         .values({
@@ -581,7 +584,7 @@ export function createPostgresStore(
           nonce_hash: st.nonceHash,
           verifier_sealed: st.verifierSealed,
           code_challenge: st.codeChallenge,
-          created_at: now(),
+          created_at: at,
           expires_at: st.expiresAt,
           consumed_at: null,
         })
@@ -724,6 +727,7 @@ export function createPostgresStore(
       }));
     },
     async issueOAuthCode(code) {
+      await k().deleteFrom('oauth_codes').where('expires_at', '<=', now()).execute();
       await k()
         .insertInto('oauth_codes')
         .values({

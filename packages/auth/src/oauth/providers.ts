@@ -15,6 +15,7 @@
 import { createPrivateKey, sign as cryptoSign, type KeyObject } from 'node:crypto';
 import { parseEmailVerified, stringClaim, subjectClaim } from './claims';
 import { fetchJson, type FetchLike, isObject, OAuthProviderError } from './http';
+import { IdTokenError } from './id-token';
 
 export type OAuthProviderType =
   | 'google'
@@ -181,7 +182,7 @@ async function oidcProfile(input: ProfileInput): Promise<OAuthProfile> {
   if (!isObject(info)) throw new OAuthProviderError('the userinfo response is not an object');
   const fromInfo = mapOidcClaims(info);
   if (fromToken && fromToken.subject !== fromInfo.subject)
-    throw new OAuthProviderError('the userinfo subject differs from the ID token subject');
+    throw new IdTokenError('the userinfo subject differs from the ID token subject');
   if (!fromToken) return fromInfo;
   // Email and its verification travel together: never one source's address with the other's flag.
   const emailSource = fromInfo.email ? fromInfo : fromToken;

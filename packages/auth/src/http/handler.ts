@@ -324,9 +324,19 @@ function originOfUrl(url: URL): string | undefined {
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
 }
 
-/** An `application/x-www-form-urlencoded` body (a provider's form_post callback), at most 64 KiB. */
+/**
+ * The body of a provider's form_post callback: `application/x-www-form-urlencoded`, at most
+ * 64 KiB; or JSON, which is how the Node adapter re-sends a form an earlier body parser
+ * (`express.urlencoded()`) already consumed.
+ */
 async function readForm(request: Request): Promise<URLSearchParams> {
   const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type === 'application/json') {
+    const body = await readJsonObject(request, 64 * 1024);
+    const form = new URLSearchParams();
+    for (const [k, v] of Object.entries(body)) if (typeof v === 'string') form.set(k, v);
+    return form;
+  }
   if (type !== 'application/x-www-form-urlencoded')
     throw commonError(
       'UNSUPPORTED_MEDIA_TYPE',

@@ -393,6 +393,32 @@ describe('OAuth / OIDC code flow with a real oidc-provider', () => {
     }
   }, 60_000);
 
+  test('a flow begun on one process finishes on another (state and code live in PostgreSQL)', async () => {
+    const other = await start(db.get(), {
+      enableAuth: true,
+      jwtSecret: SECRET,
+      authConfig: { oauth: oauthConfig() },
+    });
+    try {
+      const v = verifier();
+      const begun = await authorize({ redirectUri: APP, codeChallenge: challengeOf(v) });
+      const callback = new URL(await atProvider(locationOf(begun, server.url), 'alice'));
+      const back = await get(`${other.url}${callback.pathname}${callback.search}`);
+      expect(back.status).toBe(302);
+      const code = new URL(locationOf(back, other.url)).searchParams.get('code');
+      // ...and the code is exchanged at the first process, once.
+      expect((await token({ code, codeVerifier: v })).status).toBe(200);
+      const replay = await fetch(`${other.url}/auth/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code, codeVerifier: v }),
+      });
+      expect(replay.status).toBe(401);
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
+
   test('the user declining at the provider comes back as error=ACCESS_DENIED', async () => {
     const back = await signInAt('alice', {}, { abort: true });
     expect(back.origin + back.pathname).toBe(APP);

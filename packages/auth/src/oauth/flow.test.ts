@@ -95,6 +95,8 @@ describe('OAuth flow against a scripted provider', () => {
     const { signIn } = await setup();
     expect(errorOf((await signIn({ tokenStatus: 400 })).location)).toBe('INVALID_CREDENTIALS');
     expect(errorOf((await signIn({ tokenStatus: 502 })).location)).toBe('SERVICE_UNAVAILABLE');
+    // 401: svc's own client credentials are refused, a configuration fault, not the user's.
+    expect(errorOf((await signIn({ tokenStatus: 401 })).location)).toBe('SERVICE_UNAVAILABLE');
   });
 
   test('discovery without userinfo_endpoint, or down: 503 at authorize', async () => {

@@ -199,12 +199,25 @@ export function createOAuthOperations(
         body: form.toString(),
       });
     } catch (err) {
-      if (err instanceof OAuthProviderError && (err.status === 400 || err.status === 401))
+      // 400: the code (invalid_grant: expired, used, not ours). 401 and the rest: svc's client
+      // credentials or the provider itself are at fault, which the operator must hear about.
+      if (err instanceof OAuthProviderError && err.status === 400) {
+        ctx.logger?.warn({ provider: name, status: 400 }, 'oauth provider refused a code');
         throw authError('INVALID_CREDENTIALS', 'the provider refused the authorization code');
+      }
       throw unavailable(ctx, name, err);
     }
-    if (!isObject(body) || body.error !== undefined)
+    // Some providers (GitHub) answer a refused code with 200 and an `error` member.
+    if (!isObject(body) || body.error !== undefined) {
+      ctx.logger?.warn(
+        {
+          provider: name,
+          error: isObject(body) ? String(body.error).slice(0, 64) : 'not an object',
+        },
+        'oauth provider refused a code',
+      );
       throw authError('INVALID_CREDENTIALS', 'the provider refused the authorization code');
+    }
     if (typeof body.access_token !== 'string' || body.access_token.length === 0)
       throw authError('INVALID_CREDENTIALS', 'the provider answered no access token');
     return body;

@@ -99,6 +99,12 @@ describe('OAuth flow against a scripted provider', () => {
     expect(errorOf((await signIn({ tokenStatus: 401 })).location)).toBe('SERVICE_UNAVAILABLE');
   });
 
+  test('a key set that cannot be read: error=SERVICE_UNAVAILABLE', async () => {
+    idp.reset({ jwks_uri: `${idp.issuer}/no-such-key-set` });
+    const { signIn } = await setup();
+    expect(errorOf((await signIn()).location)).toBe('SERVICE_UNAVAILABLE');
+  });
+
   test('discovery without userinfo_endpoint, or down: 503 at authorize', async () => {
     idp.reset({ userinfo_endpoint: undefined });
     const { auth } = await setup();

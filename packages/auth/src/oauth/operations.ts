@@ -134,7 +134,12 @@ export function createOAuthOperations(
   async function jwksFor(name: string, uri: string, refresh: boolean): Promise<unknown> {
     const hit = jwksCache.get(name);
     if (hit && !refresh && Date.now() - hit.at < JWKS_TTL_MS) return hit.jwks;
-    const jwks = await fetchJson(fetchImpl, uri);
+    let jwks: unknown;
+    try {
+      jwks = await fetchJson(fetchImpl, uri);
+    } catch (err) {
+      throw unavailable(ctx, name, err);
+    }
     jwksCache.set(name, { at: Date.now(), jwks });
     return jwks;
   }
@@ -473,7 +478,6 @@ function describeFailure(
     );
     return { code: 'INVALID_TOKEN', message: err.message };
   }
-  if (err instanceof SvcError && err.status < 500) return { code: err.code, message: err.message };
   if (err instanceof SvcError) return { code: err.code, message: err.message };
   ctx.logger?.error({ err, provider: name }, 'unexpected error in the oauth callback');
   return { code: 'INTERNAL_ERROR', message: 'the sign-in failed' };

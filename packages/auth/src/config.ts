@@ -7,6 +7,7 @@ import { JWT_SECRET_MIN_LENGTH } from './token/verify';
 import { resolveRateLimits, type ResolvedRateLimits } from './rate-limit';
 import { resolveCaptchaConfig, type ResolvedCaptchaConfig } from './captcha';
 import { resolveWebAuthnConfig, type ResolvedWebAuthnConfig } from './webauthn/config';
+import { resolveOAuthConfig } from './oauth/config';
 import type { Auth, AuthAdminConfig, AuthConfig } from './types';
 
 export const AUTH_CONFIG_DEFAULTS = Object.freeze({
@@ -136,5 +137,7 @@ export function resolveSettings(
   if (out.captcha !== undefined) out.captcha = resolveCaptchaConfig(out.captcha);
   out.webauthn = resolveWebAuthnConfig(out.webauthn);
   if (out.webauthn === undefined) delete out.webauthn;
+  // OAuth / OIDC: checked here (TypeError at construction); oauth/ resolves it again for use.
+  if (out.oauth !== undefined) resolveOAuthConfig(out.oauth);
   return Object.freeze(out) as unknown as ResolvedAuthConfig;
 }

@@ -42,6 +42,8 @@ import {
   recoveryCodeLogin,
   totpLogin,
 } from './mfa/operations';
+import { resolveOAuthConfig } from './oauth/config';
+import { createOAuthOperations } from './oauth/operations';
 import { changePassword, confirmReset, requestReset } from './password/operations';
 import { createPasswordHasher } from './password';
 import {
@@ -259,6 +261,10 @@ async function assemble(
       recoveryCodeLogin: (challengeToken, code, info) =>
         recoveryCodeLogin(ctx, challengeToken, code, info),
     },
+    oauth: createOAuthOperations(
+      ctx,
+      cfg.oauth === undefined ? undefined : resolveOAuthConfig(cfg.oauth),
+    ),
     on: (listener) => bus.on(listener),
     settle: () => bus.settle(),
     async close() {

@@ -165,3 +165,31 @@ export {
   totp,
 } from './mfa';
 export type { MfaProof, MfaState, TotpFactorRecord } from './store/types';
+// OAuth / OIDC (oauth/)
+export {
+  apple,
+  discord,
+  github,
+  gitlab,
+  google,
+  microsoft,
+  oidc,
+  type AppleOptions,
+  type ClientCredentials,
+  type GitlabOptions,
+  type MicrosoftOptions,
+  type OAuthProfile,
+  type OAuthProvider,
+  type OAuthProviderType,
+  type OidcOptions,
+} from './oauth/providers';
+export type { OAuthConfig } from './oauth/config';
+export type {
+  OAuthAuthorizeInput,
+  OAuthCallbackInput,
+  OAuthCallbackResult,
+  OAuthOperations,
+  OAuthTokenInput,
+} from './oauth/operations';
+export { parseEmailVerified } from './oauth/claims';
+export { s256Challenge } from './oauth/pkce';

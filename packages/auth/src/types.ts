@@ -19,6 +19,8 @@ import type {
   WebAuthnRegisterFinishInput,
   WebAuthnRegistrationOptions,
 } from './webauthn/operations';
+import type { OAuthConfig } from './oauth/config';
+import type { OAuthOperations } from './oauth/operations';
 
 /** Spec "User object". Dates are ISO 8601 UTC with milliseconds. */
 export interface User {
@@ -167,13 +169,15 @@ export interface AuthConfig {
    * @default true
    */
   readonly refreshTokenReuseDetection?: boolean;
-  // Configured by later features; accepted so configuration files validate: webauthn, captcha,
-  // oauth.
   /** Passkeys (spec "Rules for WebAuthn"); absent: every WebAuthn operation is INVALID_OPERATION. */
   readonly webauthn?: WebAuthnConfig;
   /** Captcha gate (spec Authentication 8): see `CaptchaConfig`. Absent: no captcha. */
   readonly captcha?: CaptchaConfig;
-  readonly oauth?: unknown;
+  /**
+   * OAuth / OIDC sign-in: `{providers: {name: google({...}) | github({...}) | ... | oidc({...})},
+   * redirectUris: [...], baseUrl?}` (see oauth/config.ts). Unset: the `/auth/oauth/*` routes answer 404.
+   */
+  readonly oauth?: OAuthConfig;
 }
 
 export type AuthEventType =
@@ -430,6 +434,14 @@ export interface Auth {
       info?: RequestInfo,
     ): Promise<AuthResult>;
   };
+
+  /**
+   * OAuth / OIDC sign-in (oauth/operations.ts): `authorize` (the provider URL to send the browser
+   * to), `callback` (where to send it back: the app's redirectUri with a one-time `code` or an
+   * `error`), `token` (that code for an Auth result or an MFA challenge), `identities` (a user's
+   * linked provider accounts). Without `oauth` config: INVALID_OPERATION.
+   */
+  oauth: OAuthOperations;
 
   /** Subscribes to the event stream; returns the unsubscribe function. */
   on(listener: AuthEventListener): () => void;

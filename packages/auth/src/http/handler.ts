@@ -40,15 +40,23 @@ interface Call {
   readonly info: RequestInfo;
   /** The access token, present on routes that need one (already verified there). */
   readonly token: string | undefined;
-  /** The route's `:param` segments. */
-  readonly params: Readonly<Record<string, string>>;
   body(): Promise<Record<string, unknown>>;
+  /** The route's `:param` segments (a session's `id`, the OAuth routes' `provider`). */
+  readonly params: Readonly<Record<string, string>>;
+  /** Where the routes are mounted (`/auth`). */
+  readonly basePath: string;
 }
 
 type Operation = (
   auth: Omit<Auth, 'handler'>,
   call: Call,
-) => Promise<{ status: number; body: unknown; session?: SignInResult | 'clear' }>;
+) => Promise<{
+  status: number;
+  body: unknown;
+  session?: SignInResult | 'clear';
+  /** A 302 to this address, without a body (the OAuth redirects). */
+  redirect?: string;
+}>;
 
 const SUCCESS = { success: true } as const;
 
@@ -264,6 +272,50 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
     );
     return { status: 200, body: result, session: result };
   },
+  // OAuth / OIDC (oauth/operations.ts): the browser legs answer 302s; the token leg JSON.
+  'GET /oauth/:provider/authorize': async (auth, call) => {
+    const q = call.url.searchParams;
+    const provider = call.params.provider as string;
+    const { url } = await auth.oauth.authorize(provider, {
+      redirectUri: q.get('redirectUri') as string,
+      ...(q.has('codeChallenge') ? { codeChallenge: q.get('codeChallenge') as string } : {}),
+      ...(q.has('codeChallengeMethod')
+        ? { codeChallengeMethod: q.get('codeChallengeMethod') as string }
+        : {}),
+      callbackUrl: `${call.url.origin}${call.basePath}/oauth/${provider}/callback`,
+    });
+    return { status: 302, body: null, redirect: url };
+  },
+  'GET /oauth/:provider/callback': async (auth, call) => {
+    const q = call.url.searchParams;
+    const { location } = await auth.oauth.callback(
+      call.params.provider as string,
+      { state: q.get('state'), code: q.get('code'), error: q.get('error') },
+      call.info,
+    );
+    return { status: 302, body: null, redirect: location };
+  },
+  'POST /oauth/:provider/callback': async (auth, call) => {
+    const form = await readForm(call.request);
+    const { location } = await auth.oauth.callback(
+      call.params.provider as string,
+      { state: form.get('state'), code: form.get('code'), error: form.get('error') },
+      call.info,
+    );
+    // 303: the browser follows a POST's redirect with a GET.
+    return { status: 303, body: null, redirect: location };
+  },
+  'POST /oauth/token': async (auth, call) => {
+    const body = await call.body();
+    const result = await auth.oauth.token(
+      { code: body.code, codeVerifier: body.codeVerifier } as {
+        code: string;
+        codeVerifier?: string;
+      },
+      call.info,
+    );
+    return { status: 200, body: result, session: result };
+  },
 };
 
 const CHALLENGE = 'Bearer realm="svc"';
@@ -332,8 +384,18 @@ export function createHandler(
           : undefined;
       const operation = OPERATIONS[routeKey];
       if (!operation) notInThisRelease(`${match.route.method} /auth${match.route.path}`);
-      const call: Call = { request, url, info, token, params: match.params, body };
+      const call: Call = { request, url, info, token, body, params: match.params, basePath };
       const outcome = await operation(auth, call);
+      if (outcome.redirect !== undefined) {
+        return new Response(null, {
+          status: outcome.status,
+          headers: {
+            Location: outcome.redirect,
+            'Cache-Control': 'no-store',
+            'Referrer-Policy': 'no-referrer',
+          },
+        });
+      }
       const headers = new Headers(RESPONSE_HEADERS);
       if (
         options.cookie &&
@@ -401,6 +463,32 @@ async function requireToken(
 /** The request's own origin: what the adapter (or the Fetch runtime) saw as scheme and Host. */
 function originOfUrl(url: URL): string | undefined {
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+}
+
+/**
+ * The body of a provider's form_post callback: `application/x-www-form-urlencoded`, at most
+ * 64 KiB; or JSON, which is how the Node adapter re-sends a form an earlier body parser
+ * (`express.urlencoded()`) already consumed.
+ */
+async function readForm(request: Request): Promise<URLSearchParams> {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type === 'application/json') {
+    const body = await readJsonObject(request, 64 * 1024);
+    const form = new URLSearchParams();
+    for (const [k, v] of Object.entries(body)) if (typeof v === 'string') form.set(k, v);
+    return form;
+  }
+  if (type !== 'application/x-www-form-urlencoded')
+    throw commonError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'the callback body must be application/x-www-form-urlencoded',
+    );
+  if (Number(request.headers.get('content-length') ?? 0) > 64 * 1024)
+    throw commonError('PAYLOAD_TOO_LARGE', 'the callback body is too large');
+  const text = await request.text();
+  if (Buffer.byteLength(text) > 64 * 1024)
+    throw commonError('PAYLOAD_TOO_LARGE', 'the callback body is too large');
+  return new URLSearchParams(text);
 }
 
 /** DECISIONS.md: HttpOnly, SameSite=Lax, Path=/, Secure under TLS. */

@@ -64,6 +64,8 @@ export const AUTH_ROUTES: readonly AuthRoute[] = Object.freeze([
   route('POST', '/sessions/revoke-others', 'auth', 'session'),
   route('GET', '/oauth/:provider/authorize', 'public', 'oauth'),
   route('GET', '/oauth/:provider/callback', 'public', 'oauth'),
+  // Providers answering with response_mode=form_post (Apple, when it is asked for name or email).
+  route('POST', '/oauth/:provider/callback', 'public', 'oauth'),
   route('POST', '/oauth/token', 'public', 'oauth'),
 ]);
 

@@ -11,7 +11,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createHash } from 'node:crypto';
-import type { AuthStore, NewSession } from './types';
+import type { AuthStore, NewOAuthState, NewSession } from './types';
 
 export interface StoreHarness {
   /** Once per file (open a database, migrate...). */
@@ -1074,6 +1074,173 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         );
         expect(results.filter((r) => r === 'completed')).toHaveLength(1);
         expect((await store.mfaState(u.id)).unusedRecoveryCodes).toBe(0);
+      });
+    });
+    // OAuth / OIDC (oauth/): states, identities, one-time codes.
+    describe('oauth', () => {
+      const newState = (over: Partial<NewOAuthState> = {}): NewOAuthState => ({
+        stateHash: fresh(),
+        provider: 'idp',
+        redirectUri: 'https://app.example.com/cb',
+        callbackUrl: 'https://api.example.com/auth/oauth/idp/callback',
+        nonceHash: fresh(),
+        verifierSealed: 'sealed',
+        codeChallenge: null,
+        expiresAt: new Date(t + 600_000),
+        ...over,
+      });
+
+      test('a state is consumed once, by its provider, before it expires', async () => {
+        const st = newState({ codeChallenge: 'c'.repeat(43) });
+        await store.createOAuthState(st);
+        expect(await store.consumeOAuthState(st.stateHash, 'other')).toBeNull();
+        expect(await store.consumeOAuthState(st.stateHash, 'idp')).toEqual({
+          provider: 'idp',
+          redirectUri: st.redirectUri,
+          callbackUrl: st.callbackUrl,
+          nonceHash: st.nonceHash,
+          verifierSealed: 'sealed',
+          codeChallenge: 'c'.repeat(43),
+        });
+        expect(await store.consumeOAuthState(st.stateHash, 'idp')).toBeNull();
+        const late = newState();
+        await store.createOAuthState(late);
+        t += 600_000;
+        expect(await store.consumeOAuthState(late.stateHash, 'idp')).toBeNull();
+        expect(await store.consumeOAuthState(fresh(), 'idp')).toBeNull();
+      });
+
+      test('concurrent callbacks with one state: exactly one consumes it', async () => {
+        const st = newState();
+        await store.createOAuthState(st);
+        const results = await Promise.all(
+          Array.from({ length: 5 }, () => store.consumeOAuthState(st.stateHash, 'idp')),
+        );
+        expect(results.filter((r) => r !== null)).toHaveLength(1);
+      });
+
+      test('createUserWithIdentity makes both; findUserByIdentity finds the user', async () => {
+        const u = await store.createUserWithIdentity(
+          { email: 'Oa@Example.com', passwordHash: null, emailVerified: true },
+          { provider: 'idp', subject: 's-1', email: 'Oa@Example.com' },
+        );
+        expect(u).toMatchObject({
+          email: 'oa@example.com',
+          passwordHash: null,
+          emailVerified: true,
+        });
+        expect((await store.findUserByIdentity('idp', 's-1'))?.id).toBe(u.id);
+        expect(await store.findUserByIdentity('idp', 's-2')).toBeNull();
+        expect(await store.findUserByIdentity('other', 's-1')).toBeNull();
+        expect(await store.listIdentities(u.id)).toEqual([
+          {
+            provider: 'idp',
+            subject: 's-1',
+            email: 'oa@example.com',
+            userId: u.id,
+            createdAt: new Date(T0),
+          },
+        ]);
+      });
+
+      test('createUserWithIdentity: a taken email or identity writes nothing', async () => {
+        await store.createUserWithIdentity(
+          { email: 'one@example.com', passwordHash: null },
+          { provider: 'idp', subject: 's-1', email: null },
+        );
+        await expect(
+          store.createUserWithIdentity(
+            { email: 'two@example.com', passwordHash: null },
+            { provider: 'idp', subject: 's-1', email: null },
+          ),
+        ).rejects.toMatchObject({ code: 'USER_ALREADY_EXISTS' });
+        expect(await store.findUserByEmail('two@example.com')).toBeNull();
+        await expect(
+          store.createUserWithIdentity(
+            { email: 'one@example.com', passwordHash: null },
+            { provider: 'idp', subject: 's-2', email: null },
+          ),
+        ).rejects.toMatchObject({ code: 'USER_ALREADY_EXISTS' });
+        expect(await store.findUserByIdentity('idp', 's-2')).toBeNull();
+      });
+
+      test('linkIdentity: a user may have several; one identity belongs to one user', async () => {
+        const a = await user();
+        const b = await user();
+        expect(
+          (await store.linkIdentity(a.id, { provider: 'idp', subject: 'x', email: null }, false))
+            ?.id,
+        ).toBe(a.id);
+        t += 1;
+        await store.linkIdentity(a.id, { provider: 'gh', subject: '42', email: null }, false);
+        // Linking the same identity again is a no-op.
+        await store.linkIdentity(a.id, { provider: 'idp', subject: 'x', email: null }, false);
+        expect((await store.listIdentities(a.id)).map((i) => `${i.provider}:${i.subject}`)).toEqual(
+          ['idp:x', 'gh:42'],
+        );
+        await expect(
+          store.linkIdentity(b.id, { provider: 'idp', subject: 'x', email: null }, false),
+        ).rejects.toMatchObject({ code: 'USER_ALREADY_EXISTS' });
+        expect(await store.listIdentities(b.id)).toEqual([]);
+        expect(
+          await store.linkIdentity(
+            randomUUID(),
+            { provider: 'idp', subject: 'y', email: null },
+            false,
+          ),
+        ).toBeNull();
+      });
+
+      test('linkIdentity claiming the email of an unverified account verifies it and drops its password and sessions', async () => {
+        const a = await user();
+        await store.createSession(session(a.id));
+        const resetHash = fresh();
+        await store.issueResetToken(a.id, resetHash, new Date(t + 3_600_000));
+        const after = await store.linkIdentity(
+          a.id,
+          { provider: 'idp', subject: 'z', email: a.email },
+          true,
+        );
+        expect(after).toMatchObject({ id: a.id, emailVerified: true, passwordHash: null });
+        expect(await store.revokeUserSessions(a.id)).toBe(0);
+        expect(await store.consumeResetToken(resetHash)).toBeNull();
+        // A verified account keeps its password.
+        const b = await user();
+        await store.markEmailVerified(b.id);
+        const kept = await store.linkIdentity(
+          b.id,
+          { provider: 'idp', subject: 'w', email: b.email },
+          true,
+        );
+        expect(kept).toMatchObject({ emailVerified: true, passwordHash: '$2b$04$hash' });
+      });
+
+      test('a code is consumed once before it expires', async () => {
+        const u = await user();
+        const codeHash = fresh();
+        await store.issueOAuthCode({
+          codeHash,
+          userId: u.id,
+          provider: 'idp',
+          codeChallenge: null,
+          expiresAt: new Date(t + 120_000),
+        });
+        const results = await Promise.all(
+          Array.from({ length: 4 }, () => store.consumeOAuthCode(codeHash)),
+        );
+        expect(results.filter((r) => r !== null)).toEqual([
+          { userId: u.id, provider: 'idp', codeChallenge: null },
+        ]);
+        const late = fresh();
+        await store.issueOAuthCode({
+          codeHash: late,
+          userId: u.id,
+          provider: 'idp',
+          codeChallenge: 'c'.repeat(43),
+          expiresAt: new Date(t + 120_000),
+        });
+        t += 120_000;
+        expect(await store.consumeOAuthCode(late)).toBeNull();
       });
     });
   });

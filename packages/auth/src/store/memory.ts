@@ -9,6 +9,8 @@ import type {
   MagicLinkRedemption,
   NewSession,
   NewUser,
+  NewOAuthState,
+  OAuthIdentityRecord,
   RefreshState,
   RoleRecord,
   SessionRecord,
@@ -90,6 +92,20 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
     return c && !c.consumedAt && c.expiresAt.getTime() > now().getTime() ? c : undefined;
   };
 
+  // OAuth / OIDC (oauth/)
+  const oauthStates = new Map<string, NewOAuthState & { consumedAt: Date | null }>();
+  const oauthIdentities = new Map<string, OAuthIdentityRecord>();
+  const oauthCodes = new Map<
+    string,
+    {
+      userId: string;
+      provider: string;
+      codeChallenge: string | null;
+      expiresAt: Date;
+      consumedAt: Date | null;
+    }
+  >();
+  const identityKey = (provider: string, subject: string) => JSON.stringify([provider, subject]);
   const copyUser = (u: UserRecord): UserRecord => ({ ...u, metadata: structuredClone(u.metadata) });
   const copySession = ({ refreshHash: _h, rotatedAt: _r, ...s }: SessionRow): SessionRecord => ({
     ...s,
@@ -596,6 +612,117 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
       if (!spent) return 'proof-refused';
       c.consumedAt = now();
       return 'completed';
+    },
+    // --- OAuth / OIDC (oauth/) ------------------------------------------------------------------
+    async createOAuthState(st) {
+      const at = now().getTime();
+      for (const [h, row] of oauthStates) if (row.expiresAt.getTime() <= at) oauthStates.delete(h);
+      if (oauthStates.has(st.stateHash)) throw new Error('oauth state already in use');
+      oauthStates.set(st.stateHash, { ...st, consumedAt: null });
+    },
+    async consumeOAuthState(stateHash, provider) {
+      const row = oauthStates.get(stateHash);
+      const at = now();
+      if (
+        !row ||
+        row.provider !== provider ||
+        row.consumedAt ||
+        row.expiresAt.getTime() <= at.getTime()
+      )
+        return null;
+      row.consumedAt = at;
+      const { stateHash: _h, expiresAt: _e, consumedAt: _c, ...record } = row;
+      return { ...record };
+    },
+    async findUserByIdentity(provider, subject) {
+      const identity = oauthIdentities.get(identityKey(provider, subject));
+      const u = identity ? users.get(identity.userId) : undefined;
+      return u ? copyUser(u) : null;
+    },
+    async createUserWithIdentity(input, identity) {
+      const key = identityKey(identity.provider, identity.subject);
+      if (oauthIdentities.has(key))
+        throw authError('USER_ALREADY_EXISTS', 'a user with this provider account already exists');
+      const email = input.email.toLowerCase();
+      if (byEmail(email))
+        throw authError('USER_ALREADY_EXISTS', 'a user with this email already exists');
+      if (input.username != null && byUsername(input.username))
+        throw authError('USER_ALREADY_EXISTS', 'a user with this username already exists');
+      const at = now();
+      const user: UserRecord = {
+        id: uuid(),
+        email,
+        username: input.username ?? null,
+        passwordHash: input.passwordHash,
+        emailVerified: input.emailVerified ?? false,
+        active: input.active ?? true,
+        isAnonymous: false,
+        metadata: structuredClone(input.metadata ?? {}),
+        createdAt: at,
+        updatedAt: at,
+      };
+      users.set(user.id, user);
+      oauthIdentities.set(key, {
+        provider: identity.provider,
+        subject: identity.subject,
+        email: identity.email?.toLowerCase() ?? null,
+        userId: user.id,
+        createdAt: at,
+      });
+      return copyUser(user);
+    },
+    async linkIdentity(userId, identity, claimEmail) {
+      const user = users.get(userId);
+      if (!user) return null;
+      const key = identityKey(identity.provider, identity.subject);
+      const existing = oauthIdentities.get(key);
+      if (existing && existing.userId !== userId)
+        throw authError('USER_ALREADY_EXISTS', 'this provider account is linked to another user');
+      const at = now();
+      if (!existing)
+        oauthIdentities.set(key, {
+          provider: identity.provider,
+          subject: identity.subject,
+          email: identity.email?.toLowerCase() ?? null,
+          userId,
+          createdAt: at,
+        });
+      if (!claimEmail || user.emailVerified) return copyUser(user);
+      update(userId, { emailVerified: true, passwordHash: null });
+      revokeAll(userId);
+      consumeAll(resetTokens, userId, at);
+      return copyUser(users.get(userId) as UserRecord);
+    },
+    async listIdentities(userId) {
+      return [...oauthIdentities.values()]
+        .filter((i) => i.userId === userId)
+        .sort(
+          (a, b) =>
+            a.createdAt.getTime() - b.createdAt.getTime() ||
+            compare(a.provider, b.provider) ||
+            compare(a.subject, b.subject),
+        )
+        .map((i) => ({ ...i }));
+    },
+    async issueOAuthCode(code) {
+      const at = now().getTime();
+      for (const [h, row] of oauthCodes) if (row.expiresAt.getTime() <= at) oauthCodes.delete(h);
+      if (oauthCodes.has(code.codeHash)) throw new Error('oauth code already in use');
+      if (!users.has(code.userId)) throw new Error(`no user ${code.userId}`);
+      oauthCodes.set(code.codeHash, {
+        userId: code.userId,
+        provider: code.provider,
+        codeChallenge: code.codeChallenge,
+        expiresAt: code.expiresAt,
+        consumedAt: null,
+      });
+    },
+    async consumeOAuthCode(codeHash) {
+      const row = oauthCodes.get(codeHash);
+      const at = now();
+      if (!row || row.consumedAt || row.expiresAt.getTime() <= at.getTime()) return null;
+      row.consumedAt = at;
+      return { userId: row.userId, provider: row.provider, codeChallenge: row.codeChallenge };
     },
   };
 }

@@ -280,6 +280,65 @@ export const AUTH_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freez
     },
   },
   /**
+   * OAuth / OIDC (oauth/): authorization requests in flight (by the SHA-256 of their `state`),
+   * provider identities linked to users (a user may have several; one provider account links to
+   * one user), and the one-time codes the callback hands the app (by their SHA-256).
+   */
+  '0007_oauth': {
+    async up(db: Kysely<any>) {
+      const s = db.schema.withSchema(AUTH_SCHEMA);
+      const users = `${AUTH_SCHEMA}.users.id`;
+      await s
+        .createTable('oauth_states')
+        .addColumn('state_hash', 'text', (c) => c.primaryKey())
+        .addColumn('provider', 'text', (c) => c.notNull())
+        .addColumn('redirect_uri', 'text', (c) => c.notNull())
+        .addColumn('callback_url', 'text', (c) => c.notNull())
+        .addColumn('nonce_hash', 'text')
+        .addColumn('verifier_sealed', 'text', (c) => c.notNull())
+        .addColumn('code_challenge', 'text')
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('consumed_at', 'timestamptz')
+        .execute();
+      await s
+        .createIndex('oauth_states_expires_at_idx')
+        .on('oauth_states')
+        .column('expires_at')
+        .execute();
+      await s
+        .createTable('oauth_identities')
+        .addColumn('provider', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'uuid', (c) => c.notNull().references(users).onDelete('cascade'))
+        .addColumn('email', 'text')
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addPrimaryKeyConstraint('oauth_identities_pkey', ['provider', 'subject'])
+        .execute();
+      await s
+        .createIndex('oauth_identities_user_id_idx')
+        .on('oauth_identities')
+        .column('user_id')
+        .execute();
+      await s
+        .createTable('oauth_codes')
+        .addColumn('code_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'uuid', (c) => c.notNull().references(users).onDelete('cascade'))
+        .addColumn('provider', 'text', (c) => c.notNull())
+        .addColumn('code_challenge', 'text')
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('consumed_at', 'timestamptz')
+        .execute();
+      await s.createIndex('oauth_codes_user_id_idx').on('oauth_codes').column('user_id').execute();
+      await s
+        .createIndex('oauth_codes_expires_at_idx')
+        .on('oauth_codes')
+        .column('expires_at')
+        .execute();
+    },
+  },
+  /**
    * Guests and session families (issue 12). `family_id` names the sign-in a session descends
    * from: a refresh carries it to the next session, so a reused refresh token can revoke the whole
    * chain. `rotated_at` tells a session retired by a refresh from one ended any other way (logout,

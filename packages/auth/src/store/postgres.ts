@@ -9,6 +9,7 @@ import type {
   AuthStore,
   MfaProof,
   NewSession,
+  OAuthIdentity,
   RefreshState,
   RoleRecord,
   SessionRecord,
@@ -58,6 +59,34 @@ export interface AuthTables {
     user_id: string;
     code_hash: string;
     attempts: number;
+    created_at: Date;
+    expires_at: Date;
+    consumed_at: Date | null;
+  };
+  oauth_states: {
+    state_hash: string;
+    provider: string;
+    redirect_uri: string;
+    callback_url: string;
+    nonce_hash: string | null;
+    verifier_sealed: string;
+    code_challenge: string | null;
+    created_at: Date;
+    expires_at: Date;
+    consumed_at: Date | null;
+  };
+  oauth_identities: {
+    provider: string;
+    subject: string;
+    user_id: string;
+    email: string | null;
+    created_at: Date;
+  };
+  oauth_codes: {
+    code_hash: string;
+    user_id: string;
+    provider: string;
+    code_challenge: string | null;
     created_at: Date;
     expires_at: Date;
     consumed_at: Date | null;
@@ -220,6 +249,24 @@ export function createPostgresStore(
       .where(column, '=', value)
       .executeTakeFirst();
     return row ? toUser(row) : null;
+  };
+
+  const insertIdentity = async (
+    db: Kysely<AuthTables>,
+    userId: string,
+    identity: OAuthIdentity,
+    at: Date,
+  ) => {
+    await k(db)
+      .insertInto('oauth_identities')
+      .values({
+        provider: identity.provider,
+        subject: identity.subject,
+        user_id: userId,
+        email: identity.email?.toLowerCase() ?? null,
+        created_at: at,
+      })
+      .execute();
   };
 
   return refuseUnstorableText({
@@ -1005,6 +1052,192 @@ export function createPostgresStore(
         if (err === PROOF_REFUSED) return 'proof-refused';
         throw err;
       }
+    },
+    // --- OAuth / OIDC (oauth/) ------------------------------------------------------------------
+    async createOAuthState(st) {
+      const at = now();
+      // Expired requests go as new ones come (indexed on expires_at): the table stays small.
+      await k().deleteFrom('oauth_states').where('expires_at', '<=', at).execute();
+      await k()
+        .insertInto('oauth_states')
+        .values({
+          state_hash: st.stateHash,
+          provider: st.provider,
+          redirect_uri: st.redirectUri,
+          callback_url: st.callbackUrl,
+          nonce_hash: st.nonceHash,
+          verifier_sealed: st.verifierSealed,
+          code_challenge: st.codeChallenge,
+          created_at: at,
+          expires_at: st.expiresAt,
+          consumed_at: null,
+        })
+        .execute();
+    },
+    async consumeOAuthState(stateHash, provider) {
+      const at = now();
+      const row = await k()
+        .updateTable('oauth_states')
+        .set({ consumed_at: at })
+        .where('state_hash', '=', stateHash)
+        .where('provider', '=', provider)
+        .where('consumed_at', 'is', null)
+        .where('expires_at', '>', at)
+        .returningAll()
+        .executeTakeFirst();
+      return row
+        ? {
+            provider: row.provider,
+            redirectUri: row.redirect_uri,
+            callbackUrl: row.callback_url,
+            nonceHash: row.nonce_hash,
+            verifierSealed: row.verifier_sealed,
+            codeChallenge: row.code_challenge,
+          }
+        : null;
+    },
+    async findUserByIdentity(provider, subject) {
+      const row = await k()
+        .selectFrom('oauth_identities as i')
+        .innerJoin('users as u', 'u.id', 'i.user_id')
+        .selectAll('u')
+        .where('i.provider', '=', provider)
+        .where('i.subject', '=', subject)
+        .executeTakeFirst();
+      return row ? toUser(row) : null;
+    },
+    async createUserWithIdentity(input, identity) {
+      const at = now();
+      try {
+        return await root.transaction().execute(async (trx) => {
+          const row = await k(trx)
+            .insertInto('users')
+            .values({
+              id: randomUUID(),
+              email: input.email.toLowerCase(),
+              username: input.username ?? null,
+              password_hash: input.passwordHash,
+              email_verified: input.emailVerified ?? false,
+              active: input.active ?? true,
+              is_anonymous: false,
+              metadata: JSON.stringify(input.metadata ?? {}) as never,
+              created_at: at,
+              updated_at: at,
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          await insertIdentity(trx, row.id, identity, at);
+          return toUser(row);
+        });
+      } catch (err) {
+        if (isPgError(err, '23505')) {
+          const which = /oauth_identities/.test(pgErrorText(err))
+            ? 'this provider account'
+            : /username/.test(pgErrorText(err))
+              ? 'this username'
+              : 'this email';
+          throw authError('USER_ALREADY_EXISTS', `a user with ${which} already exists`, {
+            cause: err,
+          });
+        }
+        throw err;
+      }
+    },
+    async linkIdentity(userId, identity, claimEmail) {
+      if (!UUID_RE.test(userId)) return null;
+      return root.transaction().execute(async (trx) => {
+        const at = now();
+        // Locks the user row: a concurrent link or password change waits for this one.
+        const user = await k(trx)
+          .selectFrom('users')
+          .selectAll()
+          .where('id', '=', userId)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!user) return null;
+        const inserted = await k(trx)
+          .insertInto('oauth_identities')
+          .values({
+            provider: identity.provider,
+            subject: identity.subject,
+            user_id: userId,
+            email: identity.email?.toLowerCase() ?? null,
+            created_at: at,
+          })
+          .onConflict((oc) => oc.columns(['provider', 'subject']).doNothing())
+          .returning('user_id')
+          .executeTakeFirst();
+        if (!inserted) {
+          const owner = await k(trx)
+            .selectFrom('oauth_identities')
+            .select('user_id')
+            .where('provider', '=', identity.provider)
+            .where('subject', '=', identity.subject)
+            .executeTakeFirst();
+          if (owner && owner.user_id !== userId)
+            throw authError(
+              'USER_ALREADY_EXISTS',
+              'this provider account is linked to another user',
+            );
+        }
+        if (!claimEmail || user.email_verified) return toUser(user);
+        const updated = await k(trx)
+          .updateTable('users')
+          .set({ email_verified: true, password_hash: null, updated_at: at })
+          .where('id', '=', userId)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await revokeAll(trx, userId, at);
+        await consumeAll(trx, 'reset_tokens', userId, at);
+        return toUser(updated);
+      });
+    },
+    async listIdentities(userId) {
+      if (!UUID_RE.test(userId)) return [];
+      const rows = await k()
+        .selectFrom('oauth_identities')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy(sql`provider collate "C"`)
+        .orderBy(sql`subject collate "C"`)
+        .execute();
+      return rows.map((r) => ({
+        provider: r.provider,
+        subject: r.subject,
+        email: r.email,
+        userId: r.user_id,
+        createdAt: new Date(r.created_at),
+      }));
+    },
+    async issueOAuthCode(code) {
+      await k().deleteFrom('oauth_codes').where('expires_at', '<=', now()).execute();
+      await k()
+        .insertInto('oauth_codes')
+        .values({
+          code_hash: code.codeHash,
+          user_id: code.userId,
+          provider: code.provider,
+          code_challenge: code.codeChallenge,
+          created_at: now(),
+          expires_at: code.expiresAt,
+          consumed_at: null,
+        })
+        .execute();
+    },
+    async consumeOAuthCode(codeHash) {
+      const at = now();
+      const row = await k()
+        .updateTable('oauth_codes')
+        .set({ consumed_at: at })
+        .where('code_hash', '=', codeHash)
+        .where('consumed_at', 'is', null)
+        .where('expires_at', '>', at)
+        .returning(['user_id', 'provider', 'code_challenge'])
+        .executeTakeFirst();
+      return row
+        ? { userId: row.user_id, provider: row.provider, codeChallenge: row.code_challenge }
+        : null;
     },
   });
 }

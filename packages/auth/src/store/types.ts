@@ -141,6 +141,53 @@ export interface WebAuthnCredentialRecord extends NewWebAuthnCredential {
   readonly createdAt: Date;
   readonly lastUsedAt: Date | null;
 }
+// --- OAuth / OIDC (oauth/) ----------------------------------------------------------------------
+
+/** One authorization request in flight (`/auth/oauth/:provider/authorize` → its callback). */
+export interface NewOAuthState {
+  /** SHA-256 hex of the `state` parameter. */
+  readonly stateHash: string;
+  readonly provider: string;
+  /** The app address to return to (already checked against the allow-list). */
+  readonly redirectUri: string;
+  /** svc's own callback URL sent to the provider (the token request repeats it). */
+  readonly callbackUrl: string;
+  /** SHA-256 hex of the OIDC nonce; null for plain OAuth 2.0 providers. */
+  readonly nonceHash: string | null;
+  /** The PKCE verifier, encrypted under a key derived from the raw state. */
+  readonly verifierSealed: string;
+  /** The app's own S256 challenge (PKCE between the app and svc), or null. */
+  readonly codeChallenge: string | null;
+  readonly expiresAt: Date;
+}
+export type OAuthStateRecord = Omit<NewOAuthState, 'stateHash' | 'expiresAt'>;
+
+/** A provider account linked to a user. */
+export interface OAuthIdentity {
+  readonly provider: string;
+  readonly subject: string;
+  /** The address the provider gave at link time (lower-cased), or null. */
+  readonly email: string | null;
+}
+export interface OAuthIdentityRecord extends OAuthIdentity {
+  readonly userId: string;
+  readonly createdAt: Date;
+}
+
+/** The one-time code the callback hands the app, exchanged at `/auth/oauth/token`. */
+export interface NewOAuthCode {
+  /** SHA-256 hex of the code. */
+  readonly codeHash: string;
+  readonly userId: string;
+  readonly provider: string;
+  readonly codeChallenge: string | null;
+  readonly expiresAt: Date;
+}
+export interface OAuthCodeRecord {
+  readonly userId: string;
+  readonly provider: string;
+  readonly codeChallenge: string | null;
+}
 
 export interface AuthStore {
   /** Creates or upgrades the storage; idempotent. */
@@ -355,6 +402,37 @@ export interface AuthStore {
     tokenHash: string,
     proof: MfaProof,
   ): Promise<'completed' | 'challenge-dead' | 'proof-refused'>;
+  // --- OAuth / OIDC (oauth/) --------------------------------------------------------------------
+  createOAuthState(state: NewOAuthState): Promise<void>;
+  /**
+   * Consumes the unconsumed, unexpired state of `provider` with this hash (one conditional UPDATE:
+   * of concurrent callers one gets the record, the others null).
+   */
+  consumeOAuthState(stateHash: string, provider: string): Promise<OAuthStateRecord | null>;
+  /** The user a provider account is linked to, or null. */
+  findUserByIdentity(provider: string, subject: string): Promise<UserRecord | null>;
+  /**
+   * Creates the user and links the identity, atomically. An email or an identity already taken
+   * throws `USER_ALREADY_EXISTS` and writes nothing.
+   */
+  createUserWithIdentity(user: NewUser, identity: OAuthIdentity): Promise<UserRecord>;
+  /**
+   * Links the identity to an existing user (a no-op when that exact link exists; an identity linked
+   * to another user throws `USER_ALREADY_EXISTS`). With `claimEmail`, the provider vouched for the
+   * user's address: when it was not verified yet it becomes verified, and the password and every
+   * session of the account are dropped (whoever set them never proved the address), atomically.
+   * Returns the user as it is after, or null when there is no such user.
+   */
+  linkIdentity(
+    userId: string,
+    identity: OAuthIdentity,
+    claimEmail: boolean,
+  ): Promise<UserRecord | null>;
+  /** The identities of a user, oldest first. */
+  listIdentities(userId: string): Promise<OAuthIdentityRecord[]>;
+  issueOAuthCode(code: NewOAuthCode): Promise<void>;
+  /** Consumes an unconsumed, unexpired code (single use, one conditional UPDATE), or null. */
+  consumeOAuthCode(codeHash: string): Promise<OAuthCodeRecord | null>;
 }
 
 /** A user's TOTP enrolment. */

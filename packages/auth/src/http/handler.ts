@@ -276,14 +276,18 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
   'GET /oauth/:provider/authorize': async (auth, call) => {
     const q = call.url.searchParams;
     const provider = call.params.provider as string;
-    const { url } = await auth.oauth.authorize(provider, {
-      redirectUri: q.get('redirectUri') as string,
-      ...(q.has('codeChallenge') ? { codeChallenge: q.get('codeChallenge') as string } : {}),
-      ...(q.has('codeChallengeMethod')
-        ? { codeChallengeMethod: q.get('codeChallengeMethod') as string }
-        : {}),
-      callbackUrl: `${call.url.origin}${call.basePath}/oauth/${provider}/callback`,
-    });
+    const { url } = await auth.oauth.authorize(
+      provider,
+      {
+        redirectUri: q.get('redirectUri') as string,
+        ...(q.has('codeChallenge') ? { codeChallenge: q.get('codeChallenge') as string } : {}),
+        ...(q.has('codeChallengeMethod')
+          ? { codeChallengeMethod: q.get('codeChallengeMethod') as string }
+          : {}),
+        callbackUrl: `${call.url.origin}${call.basePath}/oauth/${provider}/callback`,
+      },
+      call.info,
+    );
     return { status: 302, body: null, redirect: url };
   },
   'GET /oauth/:provider/callback': async (auth, call) => {

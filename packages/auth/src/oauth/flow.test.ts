@@ -290,4 +290,29 @@ describe('OAuth flow against a scripted provider', () => {
     expect(again.status).toBe(303);
     expect(codeIn(again.headers.get('location') as string)).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
+
+  test('rate limit: authorize and token share one counter per client address (oauth, 60 a minute)', async () => {
+    const { auth, clock } = await setup({ rateLimits: { oauth: { perIp: 3 } } });
+    const at = { ip: '198.51.100.4' };
+    const go = () => auth.oauth.authorize('idp', { redirectUri: APP, callbackUrl: CALLBACK }, at);
+    await go();
+    await go();
+    await expect(auth.oauth.token({ code: 'x'.repeat(43) }, at)).rejects.toMatchObject({
+      code: 'INVALID_TOKEN',
+    });
+    await expect(go()).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    await expect(auth.oauth.token({ code: 'x'.repeat(43) }, at)).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    });
+    // Another address is counted apart; a minute later the first may go again.
+    await expect(
+      auth.oauth.authorize(
+        'idp',
+        { redirectUri: APP, callbackUrl: CALLBACK },
+        { ip: '198.51.100.5' },
+      ),
+    ).resolves.toHaveProperty('url');
+    clock.advance(61);
+    await expect(go()).resolves.toHaveProperty('url');
+  });
 });

@@ -93,7 +93,12 @@ export interface OAuthTokenInput {
 }
 
 export interface OAuthOperations {
-  authorize(provider: string, input: OAuthAuthorizeInput): Promise<{ url: string }>;
+  /** Over the `oauth` rate limit (per `info.ip`, shared with `token`): RATE_LIMITED. */
+  authorize(
+    provider: string,
+    input: OAuthAuthorizeInput,
+    info?: RequestInfo,
+  ): Promise<{ url: string }>;
   callback(
     provider: string,
     input: OAuthCallbackInput,
@@ -282,9 +287,11 @@ export function createOAuthOperations(
   }
 
   return {
-    async authorize(name, input) {
+    async authorize(name, input, info) {
       const cfg = configured();
       const p = providerNamed(cfg, name);
+      // Each authorize writes a state row: counted per client address before anything else.
+      await ctx.limiter.check('oauth', { ip: info?.ip });
       if (!isObject(input)) throw commonError('VALIDATION_ERROR', 'redirectUri is required');
       const { redirectUri, codeChallenge, codeChallengeMethod } = input;
       if (typeof redirectUri !== 'string' || redirectUri.length === 0)
@@ -409,6 +416,7 @@ export function createOAuthOperations(
 
     async token(input, info) {
       configured();
+      await ctx.limiter.check('oauth', { ip: info?.ip });
       if (!isObject(input)) throw commonError('VALIDATION_ERROR', 'code is required');
       const { code, codeVerifier } = input;
       if (typeof code !== 'string' || code.length === 0)

@@ -124,6 +124,7 @@ describe('rate limiter (injected clock, memory store)', () => {
       webauthnLoginFinish: '20/20 per 60s',
       anonymous: '0/30 per 60s',
       mfaVerify: '10/100 per 60s',
+      oauth: '0/60 per 60s',
     });
   });
 

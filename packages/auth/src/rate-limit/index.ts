@@ -36,6 +36,7 @@ export const RATE_LIMIT_RULES = [
   'webauthnLoginFinish',
   'anonymous',
   'mfaVerify',
+  'oauth',
 ] as const;
 export type RateLimitRuleName = (typeof RATE_LIMIT_RULES)[number];
 
@@ -82,6 +83,9 @@ export const RATE_LIMIT_DEFAULTS: Readonly<Record<RateLimitRuleName, RateLimitRu
     // Not in DECISIONS (which names none for MFA): every check of a TOTP or recovery code (confirm,
     // disable, the two challenge logins), per account and per address, against code guessing.
     mfaVerify: rule(60, 10, 100),
+    // Not in DECISIONS either: OAuth's authorize (each writes a state row) and token exchange,
+    // one counter per client address for both (a sign-in spends two).
+    oauth: rule(60, 0, 60),
   });
 
 // A key's counter holds one timestamp per hit in its window (a sliding log), so the largest limit

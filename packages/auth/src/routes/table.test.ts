@@ -63,4 +63,15 @@ describe('matchAuthRoute', () => {
     expect(m).toMatchObject({ kind: 'route', params: { provider: 'github' } });
     expect(matchAuthRoute('GET', '/oauth//authorize')).toEqual({ kind: 'not-found' });
   });
+
+  test('HEAD does not run a GET that spends a one-time secret (405, Allow: GET)', () => {
+    for (const path of ['/verify', '/oauth/github/callback']) {
+      expect(matchAuthRoute('HEAD', path)).toMatchObject({ kind: 'method-not-allowed' });
+      expect(matchAuthRoute('GET', path)).toMatchObject({ kind: 'route' });
+    }
+    expect(matchAuthRoute('HEAD', '/oauth/github/callback')).toEqual({
+      kind: 'method-not-allowed',
+      allow: ['GET', 'POST'],
+    });
+  });
 });

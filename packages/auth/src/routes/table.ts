@@ -21,6 +21,11 @@ export interface AuthRoute {
     | 'guest'
     | 'session'
     | 'oauth';
+  /**
+   * A GET that spends a one-time secret (a verification link, an OAuth state): HEAD is not
+   * answered as GET there (405), so a link checker's HEAD cannot use up the user's link.
+   */
+  readonly spends?: true;
 }
 
 const route = (
@@ -28,7 +33,8 @@ const route = (
   path: string,
   access: AuthRouteAccess,
   feature: AuthRoute['feature'],
-): AuthRoute => Object.freeze({ method, path, access, feature });
+  spends = false,
+): AuthRoute => Object.freeze({ method, path, access, feature, ...(spends ? { spends } : {}) });
 
 export const AUTH_ROUTES: readonly AuthRoute[] = Object.freeze([
   route('POST', '/register', 'public', 'account'),
@@ -39,7 +45,7 @@ export const AUTH_ROUTES: readonly AuthRoute[] = Object.freeze([
   route('PUT', '/password', 'auth', 'account'),
   route('POST', '/reset', 'public', 'account'),
   route('POST', '/reset/confirm', 'public', 'account'),
-  route('GET', '/verify', 'public', 'account'),
+  route('GET', '/verify', 'public', 'account', true),
   route('POST', '/verify/resend', 'public', 'account'),
   route('POST', '/mfa/totp/enroll', 'auth', 'mfa'),
   route('POST', '/mfa/totp/confirm', 'auth', 'mfa'),
@@ -63,7 +69,7 @@ export const AUTH_ROUTES: readonly AuthRoute[] = Object.freeze([
   route('DELETE', '/sessions/:id', 'auth', 'session'),
   route('POST', '/sessions/revoke-others', 'auth', 'session'),
   route('GET', '/oauth/:provider/authorize', 'public', 'oauth'),
-  route('GET', '/oauth/:provider/callback', 'public', 'oauth'),
+  route('GET', '/oauth/:provider/callback', 'public', 'oauth', true),
   // Providers answering with response_mode=form_post (Apple, when it is asked for name or email).
   route('POST', '/oauth/:provider/callback', 'public', 'oauth'),
   route('POST', '/oauth/token', 'public', 'oauth'),
@@ -91,7 +97,7 @@ export function matchAuthRoute(
   for (const r of routes) {
     const params = matchPath(r.path, path);
     if (!params) continue;
-    if (r.method === method || (method === 'HEAD' && r.method === 'GET')) {
+    if (r.method === method || (method === 'HEAD' && r.method === 'GET' && !r.spends)) {
       return { kind: 'route', route: r, params };
     }
     allow.push(r.method);

@@ -126,17 +126,19 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
     users.set(id, { ...u, ...patch, updatedAt: now() });
     return true;
   };
-  const revokeAll = (userId: string) => {
+  /** Revokes every live session `which` picks; returns how many. */
+  const revokeWhere = (which: (s: SessionRow) => boolean) => {
     let n = 0;
     const at = now();
     for (const [id, s] of sessions) {
-      if (s.userId === userId && !s.revokedAt) {
+      if (which(s) && !s.revokedAt) {
         sessions.set(id, { ...s, revokedAt: at });
         n++;
       }
     }
     return n;
   };
+  const revokeAll = (userId: string) => revokeWhere((s) => s.userId === userId);
   const consumeAll = (table: Map<string, OneTimeRow>, userId: string, at: Date) => {
     for (const row of table.values())
       if (row.userId === userId && !row.consumedAt) row.consumedAt = at;
@@ -312,15 +314,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
 
     // --- sessions: families, lists, guests (issue 12) -----------------------------------------
     async revokeSessionFamily(familyId) {
-      let n = 0;
-      const at = now();
-      for (const [id, s] of sessions) {
-        if (s.familyId === familyId && !s.revokedAt) {
-          sessions.set(id, { ...s, revokedAt: at });
-          n++;
-        }
-      }
-      return n;
+      return revokeWhere((s) => s.familyId === familyId);
     },
     async listLiveSessions(userId, activeSince) {
       const at = now().getTime();

@@ -141,11 +141,14 @@ export { compileQuery } from './query/compile';
 export {
   ANONYMOUS_AUTH,
   createQueryEngine,
+  scalarValueKind,
   storedSchemaSource,
+  valueProblem,
   type AuthValues,
   type QueryCaller,
   type QueryEngine,
   type QueryEngineOptions,
+  type ParamKind,
   type QueryRequest,
   type SchemaSource,
 } from './query/engine';

@@ -1,8 +1,9 @@
 /**
  * @svc/rest: the REST API and OpenAPI 3.1 description generated from an svc schema.
- * Stages (PostgREST's shape): parseRequest (HTTP → ApiRequest, here) → plan (with the schema)
- * → EdgeQL text + variables → render. Only the first stage exists yet: the others need
- * @svc/core's schema model and compiler. See README.md.
+ * Stages (PostgREST's shape): parseRequest (HTTP → ApiRequest) → plan (ApiRequest + RestModel →
+ * EdgeQL text + variables) → the server runs it through the `/query` engine → the answer.
+ * The RestModel (model/) is the one view of the schema both the planner and the OpenAPI
+ * document read. See README.md.
  */
 export { parseRequest, type HttpRequestParts } from './request/parse';
 export {
@@ -14,3 +15,14 @@ export {
   type OrderTerm,
   type Page,
 } from './request/api-request';
+export {
+  EXPAND,
+  HIDDEN,
+  restModel,
+  routeName,
+  type RestField,
+  type RestModel,
+  type RestType,
+  type Shape,
+  type ShapeField,
+} from './model';

@@ -18,7 +18,8 @@
  */
 import { commonError, QueryArgumentError } from '../../errors';
 import type { Schema } from '../../schema/model';
-import { paramValueProblem, type TypeEnv } from '../../std';
+import type { TypeRef } from '../../schema/model';
+import { paramValueProblem, scalarInfo, type ParamKind, type TypeEnv } from '../../std';
 import type { QueryParam } from '../api';
 import { typeEnv } from '../bind/calls';
 import { schemaIndex } from '../schema-index';
@@ -145,4 +146,24 @@ function encode(value: unknown, param: QueryParam, what: string, env: TypeEnv): 
     throw new QueryArgumentError(`${what} expects ${param.type}: ${problem}`);
   }
   return JSON.stringify(value);
+}
+
+/**
+ * What is wrong with `value` as a JSON value of `type` (the check `bindParameters` makes on a
+ * variable), or undefined. For layers that build queries from JSON input and name the field
+ * themselves (REST bodies and filters).
+ *
+ * @example
+ * valueProblem(schema, { kind: 'scalar', name: 'std::int16' }, 70000); // '70000 is out of range'
+ */
+export function valueProblem(schema: Schema, type: TypeRef, value: unknown): string | undefined {
+  return paramValueProblem(type, value, typeEnv(schemaIndex(schema)));
+}
+
+/**
+ * The JSON kind a value of scalar `name` (std, custom or enum) takes as a variable, or null for
+ * a name the schema does not know. One table with the binder's check (std/scalars `param`).
+ */
+export function scalarValueKind(schema: Schema, name: string): ParamKind | null {
+  return scalarInfo(name, typeEnv(schemaIndex(schema)))?.param ?? null;
 }

@@ -16,6 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Database } from '../../db/types';
+import type { Schema } from '../../schema/model';
 import {
   commonError,
   databaseErrorFields,
@@ -29,7 +30,15 @@ import { bindParameters, type AuthValues } from './bind';
 import { LruCache } from './cache';
 import { SchemaTracker, type SchemaSnapshot, type SchemaSource } from './schema-tracker';
 
-export { ANONYMOUS_AUTH, bindParameters, type AuthValues, type BindInput } from './bind';
+export {
+  ANONYMOUS_AUTH,
+  bindParameters,
+  scalarValueKind,
+  valueProblem,
+  type AuthValues,
+  type BindInput,
+} from './bind';
+export type { ParamKind } from '../../std';
 export { LruCache } from './cache';
 export {
   SchemaTracker,
@@ -70,6 +79,8 @@ export interface QueryEngine {
   run(request: QueryRequest, caller: QueryCaller): Promise<string>;
   /** Compiles (or finds in the cache) without running: tools, bench/query. */
   prepare(request: QueryRequest, caller: QueryCaller): Promise<CompiledQuery>;
+  /** The schema queries compile against now (the REST layer plans its requests with it). */
+  schema(): Promise<{ readonly version: string; readonly schema: Schema }>;
   /** After a migration in this process: the next query reads the stored schema. */
   schemaChanged(): void;
   /** Compile-cache figures. */
@@ -214,6 +225,7 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
       }
     },
     prepare,
+    schema: async () => await schemas.current(),
     schemaChanged: () => schemas.invalidate(),
     cacheStats: () => ({ hits: cache.hits, misses: cache.misses, size: cache.size }),
   };

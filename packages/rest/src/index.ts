@@ -26,3 +26,11 @@ export {
   type Shape,
   type ShapeField,
 } from './model';
+export {
+  planRequest,
+  shapeText,
+  type RestAnswer,
+  type RestQuery,
+  type RestStatement,
+} from './plan';
+export { answerBody, isEmptyResult } from './plan/answer';

@@ -87,7 +87,12 @@ export function restModel(schema: Schema): RestModel {
     const fields = fieldsOf.get(type) ?? new Map<string, RestField>();
     const out: ShapeField[] = [];
     for (const field of fields.values()) {
-      if (field.expand && field.target && !path.includes(field.target) && objects.has(field.target)) {
+      if (
+        field.expand &&
+        field.target &&
+        !path.includes(field.target) &&
+        objects.has(field.target)
+      ) {
         out.push({ ...field, expanded: shapeOf(field.target, [...path, field.target]) });
       } else {
         out.push(field);

@@ -55,8 +55,8 @@ const model = restModel(schema);
 const ID = '0190a5b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b';
 const ID2 = '0190a5b2-7c3d-7e4f-8a9b-0c1d2e3f4a5c';
 
-/** [title, method, path, query, body] */
-const CASES: [string, string, string, string?, unknown?][] = [
+/** [title, method, path, query, body, what the compiler says when it refuses the plan] */
+const CASES: [string, string, string, string?, unknown?, string?][] = [
   ['get: the default shape (hidden left out, expand with the cycle guard)', 'GET', `/User/${ID}`],
   ['get: expanded links inline the target shape, recursively', 'GET', `/Post/${ID}`],
   ['get: a type outside default', 'GET', `/blog::Note/${ID}`],
@@ -129,8 +129,22 @@ const CASES: [string, string, string, string?, unknown?][] = [
     },
   ],
   ['insert: links of an expanded type', 'POST', '/Post', '', { title: 't', author: ID, tags: [] }],
-  ['insert: an empty body (required fields are the compiler’s business)', 'POST', '/Tag', '', {}],
-  ['insert: id is left to downstream', 'POST', '/Tag', '', { id: ID, label: 'x' }],
+  [
+    'insert: an empty body (required fields are the compiler’s business)',
+    'POST',
+    '/Tag',
+    '',
+    {},
+    "missing value for required property 'default::Tag.label'",
+  ],
+  [
+    'insert: id is left to downstream',
+    'POST',
+    '/Tag',
+    '',
+    { id: ID, label: 'x' },
+    "cannot assign to 'id'",
+  ],
   ['insert: unknown field', 'POST', '/User', '', { name: 'a', nope: 1 }],
   ['insert: hidden field', 'POST', '/User', '', { name: 'a', email: 'a@b' }],
   ['insert: computed field', 'POST', '/User', '', { name: 'a', shout: 'A' }],
@@ -144,7 +158,14 @@ const CASES: [string, string, string, string?, unknown?][] = [
   ['insert: multi property not an array', 'POST', '/User', '', { name: 'a', aliases: 'x' }],
   ['insert: link to several types', 'POST', '/Post', '', { title: 't', pinned: ID }],
   ['update: set and unset', 'PATCH', `/User/${ID}`, '', { age: 37, best: null, friends: [] }],
-  ['update: a body field named id gets its own variable', 'PATCH', `/Tag/${ID}`, '', { id: ID2 }],
+  [
+    'update: a body field named id gets its own variable',
+    'PATCH',
+    `/Tag/${ID}`,
+    '',
+    { id: ID2 },
+    "cannot assign to 'id'",
+  ],
   [
     'update: readonly and required are the compiler’s business',
     'PATCH',
@@ -193,17 +214,23 @@ test('the golden plans', () => {
 
 describe('every planned statement compiles, with and without access policies', () => {
   const planned = CASES.flatMap((c) => {
-    const [title, method, path, query = '', body] = c;
+    const [title, method, path, query = '', body, refused] = c;
     try {
       const request = parseRequest({ method, path, query, body });
       if (request.kind === 'openapi') return [];
       const plan = planRequest(request, model, schema);
-      return [[title, plan] as const];
+      return [[title, plan, refused] as const];
     } catch {
       return [];
     }
   });
-  test.each(planned)('%s', (_title, plan) => {
+  test.each(planned)('%s', (_title, plan, refused) => {
+    if (refused !== undefined) {
+      expect(() => compileQuery(schema, plan.query, { cardinality: plan.cardinality })).toThrow(
+        refused,
+      );
+      return;
+    }
     for (const policies of [false, true]) {
       const compiled = compileQuery(schema, plan.query, {
         cardinality: plan.cardinality,

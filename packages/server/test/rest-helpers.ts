@@ -4,6 +4,7 @@
  * answers can be checked against the served OpenAPI document. A server that listens is called
  * over its socket (real HTTP on 127.0.0.1); one that does not, in-process (`call`).
  */
+import { appendFileSync } from 'node:fs';
 import type { SvcServer } from '../src';
 import { call } from './helpers';
 
@@ -30,8 +31,18 @@ export interface ApiOptions {
   readonly raw?: string;
 }
 
-/** Every answer the REST suites received, in order. */
+/** Every answer the REST suites received, in order (per test file: Jest isolates modules). */
 export const recordedAnswers: RecordedAnswer[] = [];
+
+// `SVC_REST_ANSWERS=<file>`: each suite appends its answers there, one JSON line each, to be
+// checked against the OpenAPI document after the run.
+const answersFile = process.env.SVC_REST_ANSWERS;
+if (answersFile) {
+  afterAll(() => {
+    const lines = recordedAnswers.map((a) => `${JSON.stringify(a)}\n`).join('');
+    appendFileSync(answersFile, lines);
+  });
+}
 
 export async function api(
   server: SvcServer,

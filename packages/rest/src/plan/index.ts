@@ -161,7 +161,7 @@ function linked(
   missing: string,
 ): RestQuery {
   const link = type.fields.get(name);
-  if (!link || link.kind !== 'link') {
+  if (link?.kind !== 'link') {
     throw commonError('NOT_FOUND', `${type.route} has no link "${name}"`);
   }
   // The target's default shape; a link to several types reads each object as its id only.

@@ -34,3 +34,4 @@ export {
   type RestStatement,
 } from './plan';
 export { answerBody, isEmptyResult } from './plan/answer';
+export { filterOperators, linkedShape, orderable } from './model';

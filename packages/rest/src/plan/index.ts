@@ -27,9 +27,17 @@
  */
 import { commonError, valueProblem, type Schema, type TypeRef } from '@svc/core';
 import type { ApiRequest, Filter, OrderTerm, Page } from '../request/api-request';
-import type { RestField, RestModel, RestType, Shape } from '../model';
+import {
+  filterOperators,
+  linkedShape,
+  orderable,
+  type RestField,
+  type RestModel,
+  type RestType,
+  type Shape,
+} from '../model';
 import { ident, typeName, typeText } from './names';
-import { fromText, isUuid, scalarFacts } from './values';
+import { fromText, isUuid, type ScalarFacts, scalarFacts } from './values';
 
 /** What the handler does with the engine's answer. */
 export type RestAnswer =
@@ -164,9 +172,7 @@ function linked(
   if (link?.kind !== 'link') {
     throw commonError('NOT_FOUND', `${type.route} has no link "${name}"`);
   }
-  // The target's default shape; a link to several types reads each object as its id only.
-  const target = link.target === null ? undefined : model.types.find((t) => t.name === link.target);
-  const shape: Shape = target ? target.shape : { type: type.name, fields: [idField(type)] };
+  const shape = linkedShape(model, link);
   const t = typeName(type.name);
   return {
     query: `select (select ${t} filter .id = <uuid>$id).${ident(link.name)} ${shapeText(shape)} order by .id${PAGE}`,
@@ -181,12 +187,6 @@ function linked(
     },
     missing,
   };
-}
-
-function idField(type: RestType): RestField {
-  const id = type.fields.get('id');
-  if (!id) throw commonError('NOT_FOUND', `${type.route} has no readable id`);
-  return id;
 }
 
 /** A field by the name a client gave, or the 400 naming it (hidden fields are not there). */
@@ -214,12 +214,11 @@ function filterText(
 ): string {
   const param = paramName(filter);
   const field = fieldOf(type, filter.property, param);
-  if (field.many) throw invalid(param, `"${field.name}" is multi; filters take single fields only`);
+  if (!filterOperators(field, schema).includes(filter.operator)) {
+    throw invalid(param, filterRefusal(field, filter.operator));
+  }
   const path = `.${ident(field.name)}`;
   if (field.kind === 'link') {
-    if (filter.operator === 'contains') {
-      throw invalid(param, `"${field.name}" is a link: filter it by id with = or __in`);
-    }
     const ids = filter.values.map((v) => {
       if (!isUuid(v)) throw invalid(param, `${JSON.stringify(v)} is not a UUID`);
       return v;
@@ -231,23 +230,12 @@ function filterText(
     variables[name] = ids;
     return `${path}.id in array_unpack(<array<uuid>>$${name})`;
   }
-  if (field.type.kind !== 'scalar') {
-    throw invalid(
-      param,
-      `"${field.name}" is not of a scalar type; filters take scalar fields only`,
-    );
-  }
-  const facts = scalarFacts(schema, field.type.name);
-  if (!facts || facts.kind.kind === 'any') {
-    throw invalid(param, `"${field.name}" (${field.type.name}) cannot be filtered`);
-  }
+  const scalar = field.type as Extract<TypeRef, { kind: 'scalar' }>;
+  const facts = scalarFacts(schema, scalar.name) as ScalarFacts;
   const cast = typeText(field.type);
   if (filter.operator === 'contains') {
-    if (facts.std !== 'std::str') {
-      throw invalid(param, `__contains takes text fields; "${field.name}" is ${field.type.name}`);
-    }
     variables[name] = filter.values[0] as string;
-    const subject = field.type.name === 'std::str' ? path : `<str>${path}`;
+    const subject = scalar.name === 'std::str' ? path : `<str>${path}`;
     return `contains(str_lower(${subject}), str_lower(<str>$${name}))`;
   }
   const values = filter.values.map((v) => fromText(facts, v, param));
@@ -259,11 +247,24 @@ function filterText(
   return `${path} in array_unpack(<array<${cast}>>$${name})`;
 }
 
+/** Why `field` does not take `operator` (the model's `filterOperators` said it does not). */
+function filterRefusal(field: RestField, operator: Filter['operator']): string {
+  if (field.many) return `"${field.name}" is multi; filters take single fields only`;
+  if (field.kind === 'link') return `"${field.name}" is a link: filter it by id with = or __in`;
+  if (field.type.kind !== 'scalar') {
+    return `"${field.name}" is not of a scalar type; filters take scalar fields only`;
+  }
+  if (operator === 'contains') {
+    return `__contains takes text fields; "${field.name}" is ${field.type.name}`;
+  }
+  return `"${field.name}" (${field.type.name}) cannot be filtered`;
+}
+
 /** `order by` terms, `.id` always last so pages are stable. */
 function orderText(type: RestType, order: readonly OrderTerm[]): string {
   const terms = order.map((term) => {
     const field = fieldOf(type, term.property, 'order_by');
-    if (field.kind === 'link' || field.many || field.type.kind !== 'scalar') {
+    if (!orderable(field)) {
       throw invalid('order_by', `"${field.name}" is not a single scalar field and cannot order`);
     }
     return `.${ident(field.name)}${term.direction === 'desc' ? ' desc' : ''}`;
@@ -287,7 +288,10 @@ function assignments(
   const out: string[] = [];
   for (const [key, value] of Object.entries(body)) {
     const field = fieldOf(type, key, key);
-    if (field.computed) throw invalid(key, `"${key}" is computed and cannot be written`);
+    // `id` is not writable, but a body naming it is left to the compiler (spec "Write bodies").
+    if (!type.writable.includes(field) && field.name !== 'id') {
+      throw invalid(key, notWritable(field));
+    }
     const target = ident(field.name);
     if (value === null) {
       if (field.required) throw invalid(key, `"${key}" is required and cannot be null`);
@@ -299,6 +303,14 @@ function assignments(
     out.push(`${target} := ${valueText(field, value, variable, key, schema)}`);
   }
   return out;
+}
+
+function notWritable(field: RestField): string {
+  if (field.computed) return `"${field.name}" is computed and cannot be written`;
+  if (field.kind === 'link' && field.target === null) {
+    return `"${field.name}" links to several types and cannot be written through REST`;
+  }
+  return `"${field.name}" cannot be written`;
 }
 
 function variableName(name: string, taken: Set<string>): string {
@@ -317,10 +329,7 @@ function valueText(
   schema: Schema,
 ): string {
   if (field.kind === 'link') {
-    if (field.target === null) {
-      throw invalid(key, `"${key}" links to several types and cannot be written through REST`);
-    }
-    const target = typeName(field.target);
+    const target = typeName(field.target as string);
     if (field.many) {
       if (!Array.isArray(value) || !value.every(isUuid)) {
         throw invalid(key, 'expects an array of id strings (UUIDs)');

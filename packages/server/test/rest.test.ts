@@ -37,6 +37,8 @@ type Post {
 type Comment {
   required text: str;
   post: Post { annotation rest::expand := 'true'; }
+  multi likes: Tag { annotation rest::expand := 'true'; }
+  stamp: str { readonly := true; }
 }
 `;
 
@@ -240,6 +242,45 @@ describe('the default shape', () => {
       'VALIDATION_ERROR',
       '"secret"',
     );
+  });
+});
+
+describe('more of the shape', () => {
+  test('an unset expanded single link is null, an empty expanded multi link []', async () => {
+    const c = await insert('Comment', { text: 'bare' });
+    expect(c).toEqual({ id: c.id, text: 'bare', post: null, likes: [], stamp: null });
+    expect((await api(server, 'GET', `/api/Comment/${c.id}`)).body).toEqual(c);
+  });
+
+  test('an expanded multi link is an array of the targets in their shape', async () => {
+    const a = await insert('Tag', { label: 'like-a' });
+    const b = await insert('Tag', { label: 'like-b' });
+    const c = await insert('Comment', { text: 'liked', likes: [a.id, b.id] });
+    const byId = (rows: unknown) => [...(rows as Row[])].sort((x, y) => (x.id < y.id ? -1 : 1));
+    expect(byId(c.likes)).toEqual(byId([a, b]));
+    const listed = await api(server, 'GET', '/api/Comment?text=liked');
+    expect(listed.body).toEqual([c]);
+    const linked = await api(server, 'GET', `/api/Comment/${c.id}/likes`);
+    expect(linked.body).toEqual(byId([a, b]));
+  });
+
+  test('a readonly property is written on insert and refused by the compiler on update', async () => {
+    const c = await insert('Comment', { text: 'ro', stamp: 'first' });
+    expect(c.stamp).toBe('first');
+    const res = await api(server, 'PATCH', `/api/Comment/${c.id}`, { stamp: 'second' });
+    expect(res.status).toBe(400);
+    expect(envelope(res).code).toBe('QUERY_ERROR');
+    expect((await api(server, 'GET', `/api/Comment/${c.id}`)).body).toEqual(c);
+  });
+
+  test('HEAD of one object and of a linked collection: the GET status, no body', async () => {
+    const c = await insert('Comment', { text: 'head' });
+    const one = await api(server, 'HEAD', `/api/Comment/${c.id}`);
+    expect([one.status, one.text]).toEqual([200, '']);
+    const missing = await api(server, 'HEAD', `/api/Comment/${MISSING}`);
+    expect([missing.status, missing.text]).toEqual([404, '']);
+    const linked = await api(server, 'HEAD', `/api/Comment/${c.id}/likes`);
+    expect([linked.status, linked.text]).toEqual([200, '']);
   });
 });
 
@@ -610,13 +651,21 @@ describe('hostile values stay data', () => {
 });
 
 describe('schema changes', () => {
-  test('a migration is seen by the next REST request without a restart', async () => {
-    const extra = `${REST_SDL}\ntype Late { required note: str; }`;
+  test('a migration is seen by the next REST request without a restart; other modules route as module::Name', async () => {
+    const extra = `module default {\n${REST_SDL}\ntype Late { required note: str; }\n}\nmodule blog { type Note { body: str; } }`;
     expectError(await api(server, 'GET', '/api/Late'), 404, 'NOT_FOUND');
     const migrated = await api(server, 'POST', '/migrations', { schema: extra });
     expect(migrated.status).toBe(200);
     const late = await api(server, 'POST', '/api/Late', { note: 'here' });
     expect(late.status).toBe(201);
     expect((await api(server, 'GET', '/api/Late')).body).toEqual([late.body]);
+    const note = await api(server, 'POST', '/api/blog::Note', { body: 'elsewhere' });
+    expect(note.status).toBe(201);
+    const id = (note.body as Row).id;
+    expect((await api(server, 'GET', `/api/blog::Note/${id}`)).body).toEqual(note.body);
+    expect((await api(server, 'GET', '/api/blog%3A%3ANote?body=elsewhere')).body).toEqual([
+      note.body,
+    ]);
+    expectError(await api(server, 'GET', '/api/Note'), 404, 'NOT_FOUND');
   });
 });

@@ -34,6 +34,7 @@ describe('parseRequest: routes', () => {
       { kind: 'insert', type: 'User', body: { name: 'a' } },
     ],
     [req('GET', `/User/${ID}`), { kind: 'get', type: 'User', id: ID }],
+    [req('HEAD', `/User/${ID}`), { kind: 'get', type: 'User', id: ID }],
     [
       req('PATCH', `/User/${ID}`, '', { name: 'b' }),
       { kind: 'update', type: 'User', id: ID, body: { name: 'b' } },

@@ -82,7 +82,7 @@ export function parseRequest(http: HttpRequestParts): ApiRequest {
 
   allow(http.method, ['GET', 'PATCH', 'DELETE']);
   noParameters(http.query);
-  if (http.method === 'GET') return { kind: 'get', type, id };
+  if (http.method === 'GET' || http.method === 'HEAD') return { kind: 'get', type, id };
   if (http.method === 'DELETE') return { kind: 'delete', type, id };
   return { kind: 'update', type, id, body: objectBody(http.body, true) };
 }

@@ -192,9 +192,11 @@ export function buildApp(deps: AppDeps): Express {
   // REST: registered unless disabled (spec "REST routes"). Writes are refused here in read-only
   // mode (every REST write is one); the handler plans and runs through the `/query` engine.
   if (config.enableRest) {
+    // One model per schema version, for the data routes (and the OpenAPI document).
+    const restModels = restModelSource(deps.queryEngine);
     const rest = restHandler({
       engine: deps.queryEngine,
-      models: restModelSource(deps.queryEngine),
+      models: restModels,
       protocol: config.protocol,
       readOnly: config.readOnly,
     });

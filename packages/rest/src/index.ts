@@ -29,6 +29,7 @@ export {
 export {
   planRequest,
   shapeText,
+  type DataRequest,
   type RestAnswer,
   type RestQuery,
   type RestStatement,

@@ -69,7 +69,8 @@ export interface RestQuery extends RestStatement {
   readonly missing?: string;
 }
 
-type DataRequest = Exclude<ApiRequest, { kind: 'openapi' }>;
+/** The requests `planRequest` plans: every route but the OpenAPI document. */
+export type DataRequest = Exclude<ApiRequest, { kind: 'openapi' }>;
 
 /**
  * Plans one REST request. Throws 404 NOT_FOUND for a type (or a linked collection's link) the

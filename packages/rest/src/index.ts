@@ -26,3 +26,13 @@ export {
   type Shape,
   type ShapeField,
 } from './model';
+export {
+  planRequest,
+  shapeText,
+  type DataRequest,
+  type RestAnswer,
+  type RestQuery,
+  type RestStatement,
+} from './plan';
+export { answerBody, isEmptyResult } from './plan/answer';
+export { filterOperators, linkedShape, orderable } from './model';

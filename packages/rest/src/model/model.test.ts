@@ -1,5 +1,5 @@
 import { buildSchema } from '@svc/core';
-import { restModel, type Shape } from '.';
+import { filterOperators, linkedShape, orderable, restModel, type Shape } from '.';
 
 const schema = buildSchema(`
 module default {
@@ -65,4 +65,62 @@ test('an annotation value of false turns it off', () => {
   }`);
   const a = restModel(s).byRoute.get('A') as { shape: Shape };
   expect(print(a.shape)).toBe('id x b');
+});
+
+describe('what a list route filters and orders by, what a linked collection reads', () => {
+  const s = buildSchema(`module default {
+    scalar type Mood extending enum<a, b>;
+    scalar type Slug extending str;
+    type T {
+      s: str; slug: Slug; mood: Mood; n: int32; j: json; arr: array<str>; multi many: str;
+      one: U; multi several: U; either: U | V; c := str_upper(.s);
+    }
+    type U { x: str; }
+    type V { y: str; }
+  }`);
+  const m = restModel(s);
+  const t = m.byRoute.get('T') as NonNullable<ReturnType<typeof m.byRoute.get>>;
+  const field = (name: string) =>
+    t.fields.get(name) as NonNullable<ReturnType<typeof t.fields.get>>;
+
+  test('filterOperators: text takes __contains, other scalars and single links = and __in', () => {
+    const ops = Object.fromEntries(
+      [...t.fields.keys()].map((n) => [n, filterOperators(field(n), s)]),
+    );
+    expect(ops).toEqual({
+      id: ['eq', 'in'],
+      s: ['eq', 'in', 'contains'],
+      slug: ['eq', 'in', 'contains'],
+      mood: ['eq', 'in', 'contains'],
+      n: ['eq', 'in'],
+      j: [],
+      arr: [],
+      many: [],
+      one: ['eq', 'in'],
+      several: [],
+      either: ['eq', 'in'],
+      c: ['eq', 'in', 'contains'],
+    });
+  });
+
+  test('orderable: single scalar properties, computeds included', () => {
+    expect([...t.fields.keys()].filter((n) => orderable(field(n)))).toEqual([
+      'id',
+      's',
+      'slug',
+      'mood',
+      'n',
+      'j',
+      'c',
+    ]);
+  });
+
+  test('a link to a union is read (as ids), not written; its linked collection reads { id }', () => {
+    expect(t.writable.map((f) => f.name)).not.toContain('either');
+    expect(linkedShape(m, field('either'))).toMatchObject({
+      type: 'default::U | default::V',
+      fields: [{ name: 'id' }],
+    });
+    expect(linkedShape(m, field('one'))).toBe(m.byRoute.get('U')?.shape);
+  });
 });

@@ -34,11 +34,17 @@ describe('parseRequest: routes', () => {
       { kind: 'insert', type: 'User', body: { name: 'a' } },
     ],
     [req('GET', `/User/${ID}`), { kind: 'get', type: 'User', id: ID }],
+    [req('HEAD', `/User/${ID}`), { kind: 'get', type: 'User', id: ID }],
     [
       req('PATCH', `/User/${ID}`, '', { name: 'b' }),
       { kind: 'update', type: 'User', id: ID, body: { name: 'b' } },
     ],
     [req('DELETE', `/User/${ID}`), { kind: 'delete', type: 'User', id: ID }],
+    [req('GET', `/blog::Post/${ID}`), { kind: 'get', type: 'blog::Post', id: ID }],
+    [
+      req('GET', '/blog%3A%3APost'),
+      { kind: 'list', type: 'blog::Post', filters: [], order: [], page: { limit: 100, offset: 0 } },
+    ],
     [
       req('GET', `/User/${ID}/friends`, 'limit=5&offset=10'),
       { kind: 'linked', type: 'User', id: ID, link: 'friends', page: { limit: 5, offset: 10 } },
@@ -61,6 +67,8 @@ describe('parseRequest: routes', () => {
       '400 VALIDATION_ERROR: malformed percent-encoding in the path segment "Us%er"',
     ],
     [req('GET', '/User-Type'), '400 VALIDATION_ERROR: "User-Type" is not a valid type name'],
+    [req('GET', '/blog::'), '400 VALIDATION_ERROR: "blog::" is not a valid type name'],
+    [req('GET', '/blog:Post'), '400 VALIDATION_ERROR: "blog:Post" is not a valid type name'],
   ])('%j is refused: %s', (parts, message) => expect(failure(parts)).toBe(message));
 
   test('405 lists what is allowed', () => {

@@ -7,7 +7,6 @@ import express, {
 } from 'express';
 import {
   commonError,
-  notInThisRelease,
   type Database,
   type Migrator,
   type QueryEngine,
@@ -15,11 +14,11 @@ import {
 } from '@svc/core';
 import { matchAuthRoute, type Auth } from '@svc/auth';
 import { toNodeListener } from '@svc/auth/express';
-import { parseRequest } from '@svc/rest';
 import { proxyItems, type ResolvedConfig } from '../config';
 import { errorHandler } from '../http/errors';
 import { sendJson } from '../http/respond';
 import { queryHandler } from '../handlers/query';
+import { restHandler, restModelSource } from '../handlers/rest';
 import { schemaHandlers } from '../handlers/schema';
 import { authenticate } from '../middleware/authenticate';
 import { jsonBody } from '../middleware/body';
@@ -190,19 +189,20 @@ export function buildApp(deps: AppDeps): Express {
     });
   }
 
-  // REST: registered unless disabled (spec "REST routes"). The request is parsed (400/404/405
-  // for malformed ones); planning and execution need the schema model and are not here yet.
+  // REST: registered unless disabled (spec "REST routes"). Writes are refused here in read-only
+  // mode (every REST write is one); the handler plans and runs through the `/query` engine.
   if (config.enableRest) {
-    app.use('/api', timeout, gate, readOnly, body, (req: Request, res: Response) => {
+    // One model per schema version, for the data routes (and the OpenAPI document).
+    const restModels = restModelSource(deps.queryEngine);
+    const rest = restHandler({
+      engine: deps.queryEngine,
+      models: restModels,
+      protocol: config.protocol,
+      readOnly: config.readOnly,
+    });
+    app.use('/api', timeout, gate, readOnly, body, async (req: Request, res: Response) => {
       res.locals.route = '/api/*';
-      const queryAt = req.url.indexOf('?');
-      parseRequest({
-        method: req.method,
-        path: queryAt < 0 ? req.url : req.url.slice(0, queryAt),
-        query: queryAt < 0 ? '' : req.url.slice(queryAt + 1),
-        body: req.body,
-      });
-      notInThisRelease('The REST API (/api)');
+      await rest(req, res);
     });
   }
 

@@ -1,0 +1,54 @@
+/**
+ * plan/names: schema names as EdgeQL text. Only names the REST model found reach here (the
+ * model's lookup is the gate); they are still quoted by the EdgeQL printer's own rule, so a
+ * property named `select` or `limit` prints as `` `select` `` and a plain one stays plain.
+ */
+import { ql, type TypeRef } from '@svc/core';
+
+const printed = new Map<string, string>();
+
+/** A pointer name as EdgeQL text: quoted by the printer's rule when it is a keyword. */
+export function ident(name: string): string {
+  let text = printed.get(name);
+  if (text === undefined) {
+    text = ql.printExpression(ql.parseExpression(backticked(name)));
+    printed.set(name, text);
+  }
+  return text;
+}
+
+/** A qualified type name (`default::User`, `blog::Post`) as EdgeQL text. */
+export function typeName(qualified: string): string {
+  const key = `::${qualified}`;
+  let text = printed.get(key);
+  if (text === undefined) {
+    text = ql.printType(ql.parseType(qualified.split('::').map(backticked).join('::')));
+    printed.set(key, text);
+  }
+  return text;
+}
+
+/** A type as the cast of a variable names it: `std::str`, `array<default::Mood>`, ... */
+export function typeText(type: TypeRef): string {
+  switch (type.kind) {
+    case 'scalar':
+    case 'object':
+      return typeName(type.name);
+    case 'union':
+      return type.members.map(typeName).join(' | ');
+    case 'array':
+      return `array<${typeText(type.element)}>`;
+    case 'range':
+      return `range<${typeText(type.element)}>`;
+    case 'multirange':
+      return `multirange<${typeText(type.element)}>`;
+    case 'tuple':
+      return `tuple<${type.elements
+        .map((e) => (e.name === null ? typeText(e.type) : `${ident(e.name)}: ${typeText(e.type)}`))
+        .join(', ')}>`;
+  }
+}
+
+function backticked(name: string): string {
+  return `\`${name.replaceAll('`', '``')}\``;
+}

@@ -1,0 +1,113 @@
+/**
+ * `/api/*` (spec "REST routes", DECISIONS "REST"): parseRequest (@svc/rest) → the REST model of
+ * the schema queries compile against now (built once per schema version: `restModelSource`) →
+ * planRequest → the `/query` engine with the same caller (`queryCaller`: access policies,
+ * read-only, the auth values) → the answer.
+ *
+ * Answers: a list and a linked collection the bare array PostgreSQL built; one object the bare
+ * object (the array's text without its brackets; @svc/rest `answerBody` parses only shapes with
+ * a single expanded link, which the engine reads as an array of one object); 201 for POST; 204
+ * with no body for DELETE whether or not the row existed; 404 NOT_FOUND for GET or PATCH of an
+ * id that is not there (or that the caller's access policies hide), and for a linked
+ * collection whose parent is not there (checked only when the page is empty).
+ * Errors keep their class (the engine's): QUERY_ERROR 400 with `type`, CONSTRAINT_VIOLATION
+ * 409, ACCESS_DENIED 403, READ_ONLY 503.
+ */
+import type { Request, Response } from 'express';
+import { commonError, type QueryEngine, type Schema } from '@svc/core';
+import {
+  answerBody,
+  isEmptyResult,
+  parseRequest,
+  planRequest,
+  restModel,
+  type RestModel,
+} from '@svc/rest';
+import type { Protocol } from '../config';
+import { sendJson } from '../http/respond';
+import type { Caller } from '../middleware/authenticate';
+import { queryCaller } from './query';
+
+/** The schema queries compile against now, with its REST model. */
+export interface RestSchema {
+  readonly version: string;
+  readonly schema: Schema;
+  readonly model: RestModel;
+}
+
+export interface RestModelSource {
+  /** The current schema and its REST model; the model is built once per schema version. */
+  current(): Promise<RestSchema>;
+}
+
+/**
+ * One REST model per schema version, shared by the data routes and the OpenAPI document, so
+ * both read the same view and a migration is seen by both without a restart.
+ */
+export function restModelSource(engine: Pick<QueryEngine, 'schema'>): RestModelSource {
+  let cached: RestSchema | undefined;
+  return {
+    async current() {
+      const { version, schema } = await engine.schema();
+      if (cached?.version !== version || cached.schema !== schema) {
+        cached = { version, schema, model: restModel(schema) };
+      }
+      return cached;
+    },
+  };
+}
+
+export interface RestHandlerDeps {
+  readonly engine: QueryEngine;
+  readonly models: RestModelSource;
+  readonly protocol: Protocol;
+  readonly readOnly: boolean;
+}
+
+export function restHandler(deps: RestHandlerDeps) {
+  const { engine, models } = deps;
+  return async (req: Request, res: Response): Promise<void> => {
+    const queryAt = req.url.indexOf('?');
+    const request = parseRequest({
+      method: req.method,
+      path: queryAt < 0 ? req.url : req.url.slice(0, queryAt),
+      query: queryAt < 0 ? '' : req.url.slice(queryAt + 1),
+      body: req.body,
+    });
+    if (request.kind === 'openapi') {
+      throw commonError('NOT_FOUND', 'the OpenAPI document is not served by this route');
+    }
+    const { schema, model } = await models.current();
+    const plan = planRequest(request, model, schema);
+    const caller = queryCaller(res.locals.caller as Caller | undefined, deps);
+    const text = await engine.run(plan, caller);
+    switch (plan.answer) {
+      case 'deleted':
+        res.status(204).end();
+        return;
+      case 'list': {
+        if (
+          plan.parent &&
+          isEmptyResult(text) &&
+          isEmptyResult(await engine.run(plan.parent, caller))
+        ) {
+          throw commonError('NOT_FOUND', plan.missing ?? 'not found');
+        }
+        sendJson(res, 200, answerBody(plan, text) ?? '[]');
+        return;
+      }
+      case 'object':
+      case 'created': {
+        const body = answerBody(plan, text);
+        if (body === null) {
+          if (plan.answer === 'object') throw commonError('NOT_FOUND', plan.missing ?? 'not found');
+          // Written, but the caller's access policies do not let it read the row back.
+          sendJson(res, 201, 'null');
+          return;
+        }
+        sendJson(res, plan.answer === 'created' ? 201 : 200, body);
+        return;
+      }
+    }
+  };
+}

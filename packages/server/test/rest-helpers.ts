@@ -1,0 +1,91 @@
+/**
+ * The one way the REST suites talk to a server: `api(server, method, path, body?)`. Every answer
+ * is recorded (`recordedAnswers`: method, path, status, content type, body) so the suite's
+ * answers can be checked against the served OpenAPI document. A server that listens is called
+ * over its socket (real HTTP on 127.0.0.1); one that does not, in-process (`call`).
+ */
+import { appendFileSync } from 'node:fs';
+import type { SvcServer } from '../src';
+import { call } from './helpers';
+
+export interface RecordedAnswer {
+  readonly method: string;
+  /** The path as requested, query string included. */
+  readonly path: string;
+  readonly status: number;
+  readonly contentType: string | null;
+  /** The parsed JSON body; null for an empty one. */
+  readonly body: unknown;
+}
+
+export interface ApiAnswer extends RecordedAnswer {
+  readonly headers: Headers;
+  readonly text: string;
+}
+
+export interface ApiOptions {
+  /** Sent as `Authorization: Bearer <token>`. */
+  readonly token?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** A body sent as written (for bodies `JSON.stringify` would not produce). */
+  readonly raw?: string;
+}
+
+/** Every answer the REST suites received, in order (per test file: Jest isolates modules). */
+export const recordedAnswers: RecordedAnswer[] = [];
+
+// `SVC_REST_ANSWERS=<file>`: each suite appends its answers there, one JSON line each, to be
+// checked against the OpenAPI document after the run.
+const answersFile = process.env.SVC_REST_ANSWERS;
+if (answersFile) {
+  afterAll(() => {
+    const lines = recordedAnswers.map((a) => `${JSON.stringify(a)}\n`).join('');
+    appendFileSync(answersFile, lines);
+  });
+}
+
+export async function api(
+  server: SvcServer,
+  method: string,
+  path: string,
+  body?: unknown,
+  options: ApiOptions = {},
+): Promise<ApiAnswer> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const payload = options.raw ?? (body === undefined ? undefined : JSON.stringify(body));
+  if (payload !== undefined) headers['content-type'] ??= 'application/json';
+  const base = listeningUrl(server);
+  const init = { method, headers, ...(payload === undefined ? {} : { body: payload }) };
+  const res = base ? await fetch(`${base}${path}`, init) : await call(server, path, init);
+  const text = await res.text();
+  const contentType = res.headers.get('content-type');
+  let parsed: unknown = null;
+  if (text !== '') {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+  }
+  const answer = { method, path, status: res.status, contentType, body: parsed };
+  recordedAnswers.push(answer);
+  return { ...answer, headers: res.headers, text };
+}
+
+function listeningUrl(server: SvcServer): string | undefined {
+  try {
+    return server.url;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Asserts the envelope of DECISIONS "One error envelope everywhere" and returns it. */
+export function envelope(answer: ApiAnswer): { code: string; error: string; type?: string } {
+  const body = answer.body as { code: string; error: string; type?: string };
+  expect(answer.contentType).toMatch(/^application\/json/);
+  expect(typeof body.code).toBe('string');
+  expect(body.error.startsWith(`${body.code}: `)).toBe(true);
+  return body;
+}

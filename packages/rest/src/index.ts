@@ -26,3 +26,14 @@ export {
   type Shape,
   type ShapeField,
 } from './model';
+// API reference page (`GET /api/docs`): Swagger UI served from this package.
+export {
+  DOCS_ASSET_CACHE_CONTROL,
+  DOCS_ASSET_NAMES,
+  DOCS_PAGE_CSP,
+  docsAsset,
+  docsAssetsVersion,
+  docsPage,
+  type DocsAsset,
+  type DocsPageOptions,
+} from './docs';

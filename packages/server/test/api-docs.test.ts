@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { DOCS_PAGE_CSP, docsAssetsVersion } from '@svc/rest';
 import type { SvcServer } from '../src';
 import { SECRET, build, call, readJson, sharedDatabase } from './helpers';
@@ -58,6 +59,29 @@ describe('GET /api/docs', () => {
     const body = Buffer.from(await res.arrayBuffer());
     expect(body.equals(readFileSync(join(SWAGGER_DIR, name)))).toBe(true);
     expect(Number(res.headers.get('content-length'))).toBe(body.length);
+  });
+
+  test('gzipped for a client that accepts it, and HEAD', async () => {
+    const path = `${assets()}/swagger-ui-bundle.js`;
+    const file = readFileSync(join(SWAGGER_DIR, 'swagger-ui-bundle.js'));
+    const res = await call(server, path, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(res.headers.get('vary')).toContain('Accept-Encoding');
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(Number(res.headers.get('content-length'))).toBe(body.length);
+    expect(body.length).toBeLessThan(file.length / 2);
+    expect(gunzipSync(body).equals(file)).toBe(true);
+
+    const refused = await call(server, path, { headers: { 'accept-encoding': 'gzip;q=0' } });
+    expect(refused.headers.get('content-encoding')).toBeNull();
+    expect(Buffer.from(await refused.arrayBuffer()).equals(file)).toBe(true);
+
+    const head = await call(server, path, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(Number(head.headers.get('content-length'))).toBe(file.length);
+    expect(await head.text()).toBe('');
   });
 
   test('svc-docs.js: the init script, pointing at nothing outside the page', async () => {

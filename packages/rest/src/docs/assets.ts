@@ -1,12 +1,18 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { constants, gzipSync } from 'node:zlib';
 import { INIT_SCRIPT } from './init-script';
 
 /** A file the API reference page loads: its bytes and `Content-Type`. */
 export interface DocsAsset {
   readonly body: Buffer;
   readonly contentType: string;
+  /**
+   * The body gzipped, once, for clients that accept it (the bundle: 1.7 MB → 0.46 MB). Unset
+   * for images, already compressed.
+   */
+  readonly gzip?: Buffer;
 }
 
 /** Our init script's file name; the other assets keep their swagger-ui-dist names. */
@@ -50,7 +56,10 @@ export function docsAsset(name: string): DocsAsset | undefined {
       name === INIT_SCRIPT_NAME
         ? Buffer.from(INIT_SCRIPT, 'utf8')
         : readFileSync(join(swaggerUiDir(), name));
-    asset = { body, contentType: TYPES[name] as string };
+    const contentType = TYPES[name] as string;
+    asset = contentType.startsWith('image/')
+      ? { body, contentType }
+      : { body, contentType, gzip: gzipSync(body, { level: constants.Z_BEST_COMPRESSION }) };
     loaded.set(name, asset);
   }
   return asset;

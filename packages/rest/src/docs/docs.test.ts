@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { DOCS_ASSET_NAMES, DOCS_PAGE_CSP, docsAsset, docsAssetsVersion, docsPage } from './index';
 import { INIT_SCRIPT } from './init-script';
 
@@ -30,6 +31,14 @@ describe('docsAsset: the allow-list', () => {
     const asset = docsAsset(name);
     expect(asset?.contentType).toBe(contentType);
     expect(asset?.body.equals(readFileSync(join(SWAGGER_DIR, name)))).toBe(true);
+  });
+
+  test('text assets are also kept gzipped; images are not', () => {
+    for (const name of ['swagger-ui.css', 'swagger-ui-bundle.js', 'svc-docs.js']) {
+      const asset = docsAsset(name);
+      expect(asset?.gzip && gunzipSync(asset.gzip).equals(asset.body)).toBe(true);
+    }
+    expect(docsAsset('favicon-32x32.png')?.gzip).toBeUndefined();
   });
 
   test('svc-docs.js: the init script', () => {

@@ -27,7 +27,7 @@ export const DEFAULT_DOCS: DocsOptions = {
  * document and the data routes it calls keep their own gate. The page is built once; it is
  * never cached stale (`no-cache`: its asset URLs change with a new version), and it carries its
  * own Content-Security-Policy. Assets answer only for the current version and the allow-list of
- * @svc/rest (anything else is 404), cached for a year.
+ * @svc/rest (anything else is 404), cached for a year, gzipped (once) when the client accepts it.
  */
 export function docsHandlers(options: DocsOptions = DEFAULT_DOCS) {
   const page = Buffer.from(
@@ -57,11 +57,15 @@ export function docsHandlers(options: DocsOptions = DEFAULT_DOCS) {
       const { version: requested, name } = req.params as { version: string; name: string };
       const asset = requested === version ? docsAsset(name) : undefined;
       if (!asset) throw commonError('NOT_FOUND', `no API reference asset ${req.path}`);
+      const gzip = asset.gzip && req.acceptsEncodings('gzip', 'identity') === 'gzip';
+      const body = gzip ? (asset.gzip as Buffer) : asset.body;
       res.statusCode = 200;
       res.setHeader('Content-Type', asset.contentType);
       res.setHeader('Cache-Control', DOCS_ASSET_CACHE_CONTROL);
-      res.setHeader('Content-Length', asset.body.length);
-      res.end(asset.body);
+      if (asset.gzip) res.vary('Accept-Encoding');
+      if (gzip) res.setHeader('Content-Encoding', 'gzip');
+      res.setHeader('Content-Length', body.length);
+      res.end(body);
     },
   };
 }

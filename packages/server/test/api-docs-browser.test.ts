@@ -1,14 +1,17 @@
 /**
  * The API reference page in a real browser (issue 13): Debian's chromium, driven by
- * playwright-core, opens svc's own `GET /api/docs` (svc on 127.0.0.1, see HOST). The page loads with no console
- * error and no request leaving 127.0.0.1, lists the document's tags and operations, and
- * "Try it out" → "Execute" runs a real request against svc and shows its status and body. A
- * bearer token entered under "Authorize" is sent, and kept across a reload.
+ * playwright-core, opens svc's own `GET /api/docs` (svc on 127.0.0.1, see HOST). The page loads
+ * with no console error and no request leaving svc, lists the document's tags, operations and
+ * schemas, and "Try it out" → "Execute" runs a real request against svc, with a bearer token
+ * entered under "Authorize", and shows its status and body; the token is kept across a reload.
+ * svc runs as `requireAuth` deployments do: auth on, every data route gated.
  *
- * The document: until `GET /api/openapi.json` is served by svc, this test answers that one path
- * itself, in front of svc, with FIXTURE (one GET operation on svc's real `/health`). Everything
- * else, the page and its assets included, is svc's. To use svc's document: drop the fixture route
- * in `beforeAll` and point `OPERATION` at a data route.
+ * THE DOCUMENT. Until svc serves `GET /api/openapi.json` itself, this test answers that one path
+ * in front of svc with FIXTURE, whose one operation is svc's real `GET /health`. Everything else,
+ * the page and its assets included, is svc's. To test svc's own document, change only the block
+ * marked "THE DOCUMENT" below: delete FIXTURE and its route in `beforeAll`, migrate a schema and
+ * insert rows there, and set LISTED and OPERATION to one of its types and its list route.
+ *
  * If chromium cannot start, the tests fail: nothing here is skipped.
  */
 import http from 'node:http';
@@ -22,22 +25,29 @@ import {
   type Page,
 } from 'playwright-core';
 import type { SvcServer } from '../src';
-import { build, sharedDatabase } from './helpers';
+import { SECRET, build, sharedDatabase, signUp } from './helpers';
 
 const CHROMIUM = '/usr/bin/chromium';
 /**
- * The name the browser uses for the server; chromium maps it to 127.0.0.1 and fails every other
- * name. Not `127.0.0.1` or `localhost` themselves: Swagger UI treats a document on those as
- * local (no online validator), and the page must call nothing outside on any host.
+ * The name the browser uses for svc; chromium maps it to 127.0.0.1 and fails every other name.
+ * Not `127.0.0.1` or `localhost` themselves: Swagger UI treats a document on those as local (no
+ * online validator), and the page must call nothing outside on any host.
  */
 const HOST = 'svc-under-test.test';
 const db = sharedDatabase();
 
-/** What the page must list: the document's tags and its component schemas (svc's types). */
+// ---- THE DOCUMENT --------------------------------------------------------------------------
+/** What the page must list: tags and component schemas (one per type in svc's document). */
 const LISTED = { tags: ['Health'], schemas: ['Health'] };
-/** The operation "Try it out" runs: its tag, its operationId, what svc answers. */
-const OPERATION = { tag: 'Health', operationId: 'getHealth', status: 200, body: { status: 'ok' } };
-
+/** The operation "Try it out" runs, and what svc answers it. */
+const OPERATION = {
+  tag: 'Health',
+  method: 'get',
+  path: '/health',
+  operationId: 'Health.get',
+  status: 200,
+  body: (): unknown => ({ status: 'ok' }),
+};
 const FIXTURE = {
   openapi: '3.1.0',
   info: { title: 'svc fixture document', version: '0' },
@@ -46,7 +56,7 @@ const FIXTURE = {
     '/health': {
       get: {
         tags: ['Health'],
-        operationId: 'getHealth',
+        operationId: 'Health.get',
         summary: 'Liveness',
         responses: {
           '200': {
@@ -67,23 +77,30 @@ const FIXTURE = {
         required: ['status'],
       },
     },
-    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
   },
   security: [{ bearerAuth: [] }],
 };
+/** Serves FIXTURE at svc's document path, in front of svc. */
+function serveFixture(app: express.Express): void {
+  app.get('/api/openapi.json', (_req, res) => {
+    res.json(FIXTURE);
+  });
+}
+// ---- end of THE DOCUMENT -------------------------------------------------------------------
 
 interface Observed {
   /** Console errors and uncaught exceptions of the page. */
   errors: string[];
-  /** Every request the page made that was not to the server under test. */
+  /** Every request of the page to anywhere but svc. */
   outside: string[];
-  /** Every request the page made, in order. */
+  /** Every request of the page, in order. */
   requests: { url: string; authorization: string | undefined }[];
 }
 
 /**
- * Opens the API reference at `baseUrl` and waits until the document is rendered (its title is
- * shown). What the page does meanwhile and later is recorded in the returned `Observed`.
+ * Opens the API reference of the svc at `baseUrl` and waits until the document is rendered.
+ * What the page does from then on is recorded in the returned `Observed`.
  */
 async function openDocs(page: Page, baseUrl: string): Promise<Observed> {
   const observed: Observed = { errors: [], outside: [], requests: [] };
@@ -100,8 +117,13 @@ async function openDocs(page: Page, baseUrl: string): Promise<Observed> {
   });
   const res = await page.goto(`${baseUrl}/api/docs`, { timeout: 30_000 });
   expect(res?.status()).toBe(200);
-  await page.locator('.information-container .title').waitFor({ timeout: 30_000 });
+  await rendered(page);
   return observed;
+}
+
+/** Waits until Swagger UI has rendered the document (its title shows). */
+async function rendered(page: Page): Promise<void> {
+  await page.locator('.information-container .title').waitFor({ timeout: 30_000 });
 }
 
 /** The text of an element, trimmed (empty when there is none). */
@@ -109,9 +131,18 @@ async function text(locator: Locator): Promise<string> {
   return ((await locator.textContent()) ?? '').trim();
 }
 
-/** The operation block of `tag` / `operationId`, expanded. */
-async function expandOperation(page: Page, tag: string, operationId: string) {
-  const block = page.locator(`#operations-${tag}-${operationId}`);
+/** The block of OPERATION under its tag (found by method and path, as the page shows them). */
+function operationBlock(page: Page): Locator {
+  return page
+    .locator('.opblock-tag-section')
+    .filter({ has: page.locator(`h3[data-tag="${OPERATION.tag}"]`) })
+    .locator(`.opblock.opblock-${OPERATION.method}`)
+    .filter({ has: page.locator(`.opblock-summary [data-path="${OPERATION.path}"]`) });
+}
+
+/** OPERATION's block, expanded. */
+async function expandOperation(page: Page): Promise<Locator> {
+  const block = operationBlock(page);
   await block.waitFor({ timeout: 10_000 });
   if (!(await block.locator('.opblock-body').isVisible())) {
     await block.locator('.opblock-summary').first().click();
@@ -120,9 +151,9 @@ async function expandOperation(page: Page, tag: string, operationId: string) {
   return block;
 }
 
-/** "Try it out" (when not already on) → "Execute"; the status and body the page shows. */
-async function execute(page: Page, tag: string, operationId: string) {
-  const block = await expandOperation(page, tag, operationId);
+/** "Try it out" (when not already on) → "Execute" on OPERATION; the status and body shown. */
+async function execute(page: Page): Promise<{ status: number; body: string }> {
+  const block = await expandOperation(page);
   const tryOut = block.locator('button.try-out__btn', { hasText: 'Try it out' });
   if (await tryOut.isVisible()) await tryOut.click();
   await block.locator('button.execute').click();
@@ -133,20 +164,29 @@ async function execute(page: Page, tag: string, operationId: string) {
   return { status: Number(status), body };
 }
 
+/** "Authorize" → the bearer token → "Authorize" → close. */
+async function authorize(page: Page, token: string): Promise<void> {
+  await page.locator('.auth-wrapper button.authorize').click();
+  const dialog = page.locator('.dialog-ux .modal-ux');
+  await dialog.locator('input').first().fill(token);
+  await dialog.locator('.auth-btn-wrapper button.authorize').click();
+  await dialog.locator('.auth-btn-wrapper button.btn-done').click();
+  await dialog.waitFor({ state: 'detached', timeout: 10_000 });
+}
+
 describe('GET /api/docs in Debian chromium', () => {
   let server: SvcServer;
   let front: http.Server;
   let baseUrl: string;
+  let token: string;
   let browser: Browser;
   let context: BrowserContext;
 
   beforeAll(async () => {
-    server = await build(db.get());
+    server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, requireAuth: true });
+    token = await signUp(server);
     const app = express();
-    // The fixture document, until svc serves its own (see the header).
-    app.get('/api/openapi.json', (_req, res) => {
-      res.json(FIXTURE);
-    });
+    serveFixture(app);
     app.use(server.app);
     front = http.createServer(app);
     await new Promise<void>((resolve, reject) => {
@@ -159,7 +199,6 @@ describe('GET /api/docs in Debian chromium', () => {
       executablePath: CHROMIUM,
       headless: true,
       timeout: 60_000,
-      // HOST is 127.0.0.1; every other name fails to resolve, so nothing could leave anyway.
       args: [`--host-resolver-rules=MAP ${HOST} 127.0.0.1, MAP * ~NOTFOUND`, '--no-sandbox'],
     });
   }, 120_000);
@@ -177,22 +216,17 @@ describe('GET /api/docs in Debian chromium', () => {
     await server?.close();
   });
 
-  test('loads with no console error and nothing fetched outside 127.0.0.1, and lists the operations', async () => {
+  test('loads with no console error and nothing fetched outside svc; lists the tags, the operation and the schemas', async () => {
     const page = await context.newPage();
     const observed = await openDocs(page, baseUrl);
     await expect(page.title()).resolves.toBe('svc API reference');
-    await expect(text(page.locator('.information-container .title'))).resolves.toContain(
-      FIXTURE.info.title,
-    );
     await expect(
       page.locator('h3.opblock-tag').evaluateAll((tags) => tags.map((t) => t.dataset.tag)),
     ).resolves.toEqual(expect.arrayContaining(LISTED.tags));
-    await expect(
-      page.locator(`#operations-${OPERATION.tag}-${OPERATION.operationId}`).count(),
-    ).resolves.toBe(1);
+    await expect(operationBlock(page).count()).resolves.toBe(1);
     const schemas = page.locator('section.models article[data-json-schema-level="0"]');
     await expect(
-      schemas.locator(':scope > div > button .json-schema-2020-12__title').allInnerTexts(),
+      schemas.locator(':scope > div > button .json-schema-2020-12__title').allTextContents(),
     ).resolves.toEqual(expect.arrayContaining(LISTED.schemas));
     // A schema opens, its properties rendered.
     const first = schemas.first();
@@ -213,52 +247,39 @@ describe('GET /api/docs in Debian chromium', () => {
     expect(observed.errors).toEqual([]);
   }, 60_000);
 
-  test('"Try it out" → "Execute" runs the request on svc and shows the status and body', async () => {
+  test('"Try it out" → "Execute" runs the request on svc, with the token, and shows the status and body', async () => {
     const page = await context.newPage();
     const observed = await openDocs(page, baseUrl);
+    await authorize(page, token);
     // "Try it out" is on from the start (tryItOutEnabled): the button offers to cancel it.
-    const block = await expandOperation(page, OPERATION.tag, OPERATION.operationId);
+    const block = await expandOperation(page);
     await expect(text(block.locator('button.try-out__btn'))).resolves.toBe('Cancel');
     await block.locator('button.try-out__btn').click();
     await expect(text(block.locator('button.try-out__btn'))).resolves.toBe('Try it out');
     await expect(block.locator('button.execute').count()).resolves.toBe(0);
-    const shown = await execute(page, OPERATION.tag, OPERATION.operationId);
+
+    const shown = await execute(page);
     expect(shown.status).toBe(OPERATION.status);
-    expect(JSON.parse(shown.body)).toEqual(OPERATION.body);
+    expect(JSON.parse(shown.body)).toEqual(OPERATION.body());
+    const sent = observed.requests.filter((r) => new URL(r.url).pathname === OPERATION.path);
+    expect(sent.map((r) => r.authorization)).toEqual([`Bearer ${token}`]);
     expect(observed.outside).toEqual([]);
     expect(observed.errors).toEqual([]);
   }, 60_000);
 
-  test('a deep link opens its operation; a bearer token entered once is sent and kept across a reload', async () => {
+  test('the token entered once is kept across a reload; a deep link opens its operation', async () => {
     const page = await context.newPage();
     const observed = await openDocs(page, baseUrl);
-    await page.locator('button.authorize').click();
-    const dialog = page.locator('.dialog-ux .modal-ux');
-    await dialog
-      .locator('input[type=text], input[type=password]')
-      .first()
-      .fill('token-from-the-test');
-    await dialog.locator('button.authorize').click();
-    await dialog.locator('button.btn-done, button.close-modal').first().click();
-
-    let shown = await execute(page, OPERATION.tag, OPERATION.operationId);
-    expect(shown.status).toBe(OPERATION.status);
-    const sent = () => observed.requests.filter((r) => new URL(r.url).pathname === '/health');
-    expect(sent().map((r) => r.authorization)).toEqual(['Bearer token-from-the-test']);
-
-    // Reload on the operation's deep link: it opens expanded, the token still set.
+    await authorize(page, token);
     await page.goto(`${baseUrl}/api/docs#/${OPERATION.tag}/${OPERATION.operationId}`);
     await page.reload();
-    await page.locator('.information-container .title').waitFor({ timeout: 30_000 });
-    await page
-      .locator(`#operations-${OPERATION.tag}-${OPERATION.operationId} .opblock-body`)
-      .waitFor({ timeout: 10_000 });
-    shown = await execute(page, OPERATION.tag, OPERATION.operationId);
+    await rendered(page);
+    // Open without a click: the deep link expanded it.
+    await operationBlock(page).locator('.opblock-body').waitFor({ timeout: 10_000 });
+    const shown = await execute(page);
     expect(shown.status).toBe(OPERATION.status);
-    expect(sent().map((r) => r.authorization)).toEqual([
-      'Bearer token-from-the-test',
-      'Bearer token-from-the-test',
-    ]);
+    const sent = observed.requests.filter((r) => new URL(r.url).pathname === OPERATION.path);
+    expect(sent.map((r) => r.authorization)).toEqual([`Bearer ${token}`]);
     expect(observed.outside).toEqual([]);
     expect(observed.errors).toEqual([]);
   }, 60_000);

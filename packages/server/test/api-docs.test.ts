@@ -127,6 +127,14 @@ describe('GET /api/docs', () => {
     }
   });
 
+  test('other methods on /api/docs are left to the REST routes (a type routed `docs`)', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      const res = await call(server, '/api/docs', { method });
+      expect(res.headers.get('content-security-policy')).toBeNull();
+      expect(res.headers.get('allow')).not.toBe('GET, HEAD');
+    }
+  });
+
   test('assets take GET and HEAD only: 405 with Allow', async () => {
     const res = await call(server, `${assets()}/swagger-ui.css`, { method: 'POST' });
     expect(res.status).toBe(405);

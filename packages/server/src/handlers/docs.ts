@@ -57,13 +57,14 @@ export function docsHandlers(options: DocsOptions = DEFAULT_DOCS) {
       const { version: requested, name } = req.params as { version: string; name: string };
       const asset = requested === version ? docsAsset(name) : undefined;
       if (!asset) throw commonError('NOT_FOUND', `no API reference asset ${req.path}`);
-      const gzip = asset.gzip && req.acceptsEncodings('gzip', 'identity') === 'gzip';
-      const body = gzip ? (asset.gzip as Buffer) : asset.body;
+      const gzipped =
+        asset.gzip && req.acceptsEncodings('gzip', 'identity') === 'gzip' ? asset.gzip : undefined;
+      const body = gzipped ?? asset.body;
       res.statusCode = 200;
       res.setHeader('Content-Type', asset.contentType);
       res.setHeader('Cache-Control', DOCS_ASSET_CACHE_CONTROL);
       if (asset.gzip) res.vary('Accept-Encoding');
-      if (gzip) res.setHeader('Content-Encoding', 'gzip');
+      if (gzipped) res.setHeader('Content-Encoding', 'gzip');
       res.setHeader('Content-Length', body.length);
       res.end(body);
     },

@@ -36,3 +36,14 @@ export {
 } from './plan';
 export { answerBody, isEmptyResult } from './plan/answer';
 export { filterOperators, linkedShape, orderable } from './model';
+// API reference page (`GET /api/docs`): Swagger UI served from this package.
+export {
+  DOCS_ASSET_CACHE_CONTROL,
+  DOCS_ASSET_NAMES,
+  DOCS_PAGE_CSP,
+  docsAsset,
+  docsAssetsVersion,
+  docsPage,
+  type DocsAsset,
+  type DocsPageOptions,
+} from './docs';

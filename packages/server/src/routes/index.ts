@@ -18,6 +18,7 @@ import { proxyItems, type ResolvedConfig } from '../config';
 import { errorHandler } from '../http/errors';
 import { sendJson } from '../http/respond';
 import { queryHandler } from '../handlers/query';
+import { DEFAULT_DOCS, docsHandlers } from '../handlers/docs';
 import { restHandler, restModelSource } from '../handlers/rest';
 import { schemaHandlers } from '../handlers/schema';
 import { authenticate } from '../middleware/authenticate';
@@ -187,6 +188,14 @@ export function buildApp(deps: AppDeps): Express {
       res.locals.route = match.kind === 'route' ? `/auth${match.route.path}` : '/auth/*';
       void listener(req, res, next);
     });
+  }
+
+  // API reference page (issue 13): public, only with REST (404 otherwise, as all of /api). Only
+  // GET is taken on /api/docs: other methods go on to the REST routes below.
+  if (config.enableRest) {
+    const docs = docsHandlers();
+    app.get(DEFAULT_DOCS.path, docs.page);
+    route(docs.assetsRoute, { GET: docs.asset });
   }
 
   // REST: registered unless disabled (spec "REST routes"). Writes are refused here in read-only

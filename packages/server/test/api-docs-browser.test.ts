@@ -1,0 +1,388 @@
+/**
+ * The API reference page in a real browser (issue 13): Debian's chromium, driven by
+ * playwright-core, opens svc's own `GET /api/docs` (svc on 127.0.0.1, see HOST). The page loads
+ * with no console error and no request leaving svc, lists the document's tags, operations and
+ * schemas, and "Try it out" → "Execute" runs a real request against svc and shows its status and
+ * body. With `requireAuth` (the document and the data gated) the page asks for a token when the
+ * document is refused, and that one token, kept across reloads, serves the document and every
+ * "Try it out"; Swagger UI's own "Authorize" dialog shares it.
+ *
+ * THE DOCUMENT. Until svc serves `GET /api/openapi.json` itself, this test answers that one path
+ * in front of svc with FIXTURE (gated as svc gates it: a bearer token when `requireAuth`), whose
+ * one operation is svc's real `GET /health`. Everything else, the page and its assets included,
+ * is svc's. To test svc's own document, change only the block marked "THE DOCUMENT" below:
+ * delete FIXTURE, make `serveDocument` migrate a schema and insert rows instead of serving
+ * FIXTURE, and set LISTED and OPERATION to one of its types and its list route.
+ *
+ * If chromium cannot start, the tests fail: nothing here is skipped.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from 'playwright-core';
+import { commonError, renderError } from '@svc/core';
+import type { SvcServer } from '../src';
+import { SECRET, build, sharedDatabase, signUp } from './helpers';
+
+const CHROMIUM = '/usr/bin/chromium';
+/**
+ * The name the browser uses for svc; chromium maps it to 127.0.0.1 and fails every other name.
+ * Not `127.0.0.1` or `localhost` themselves: Swagger UI treats a document on those as local (no
+ * online validator), and the page must call nothing outside on any host.
+ */
+const HOST = 'svc-under-test.test';
+const db = sharedDatabase();
+
+// ---- THE DOCUMENT --------------------------------------------------------------------------
+/** What the page must list: tags and component schemas (one per type in svc's document). */
+const LISTED = { tags: ['Health'], schemas: ['Health'] };
+/** The operation "Try it out" runs, and what svc answers it. */
+const OPERATION = {
+  tag: 'Health',
+  method: 'get',
+  path: '/health',
+  operationId: 'Health.get',
+  status: 200,
+  body: (): unknown => ({ status: 'ok' }),
+};
+const FIXTURE = {
+  openapi: '3.1.0',
+  info: { title: 'svc fixture document', version: '0' },
+  tags: [{ name: 'Health', description: 'Probes' }],
+  paths: {
+    '/health': {
+      get: {
+        tags: ['Health'],
+        operationId: 'Health.get',
+        summary: 'Liveness',
+        responses: {
+          '200': {
+            description: 'The server is up',
+            content: {
+              'application/json': { schema: { $ref: '#/components/schemas/Health' } },
+            },
+          },
+        },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      Health: {
+        type: 'object',
+        properties: { status: { type: 'string', const: 'ok' } },
+        required: ['status'],
+      },
+    },
+    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+  },
+  security: [{ bearerAuth: [] }],
+};
+/**
+ * Readies the document of `server`, in front of it on `app`: serves FIXTURE, gated as svc gates
+ * its document (with `requireAuth`, only for a valid bearer token).
+ */
+async function serveDocument(
+  app: express.Express,
+  server: SvcServer,
+  requireAuth: boolean,
+): Promise<void> {
+  app.get('/api/openapi.json', async (req, res) => {
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (requireAuth && !(token && (await server.auth?.verifyToken(token)))) {
+      const refused = renderError(commonError('UNAUTHORIZED', 'an access token is required'));
+      res.status(refused.status).json(refused.body);
+      return;
+    }
+    res.json(FIXTURE);
+  });
+}
+// ---- end of THE DOCUMENT -------------------------------------------------------------------
+
+interface Observed {
+  /** Console errors and uncaught exceptions of the page. */
+  errors: string[];
+  /** Every request of the page to anywhere but svc. */
+  outside: string[];
+  /** Every request of the page, in order. */
+  requests: { url: string; authorization: string | undefined }[];
+}
+
+/**
+ * Opens the API reference of the svc at `baseUrl` and waits until Swagger UI has run (the
+ * document rendered, or refused). What the page does from then on is recorded in `Observed`.
+ */
+async function openDocs(page: Page, baseUrl: string): Promise<Observed> {
+  const observed: Observed = { errors: [], outside: [], requests: [] };
+  const { host } = new URL(baseUrl);
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') observed.errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => observed.errors.push(String(err)));
+  page.on('request', (req) => {
+    const url = new URL(req.url());
+    observed.requests.push({ url: req.url(), authorization: req.headers().authorization });
+    if (url.protocol === 'data:' || url.protocol === 'blob:') return;
+    if (url.host !== host) observed.outside.push(req.url());
+  });
+  const res = await page.goto(`${baseUrl}/api/docs`, { timeout: 30_000 });
+  expect(res?.status()).toBe(200);
+  // Swagger UI has run: the document is rendered, or its loading failed (a refused document).
+  await page
+    .locator('.information-container .title, .swagger-ui .errors-wrapper, #svc-token-form')
+    .first()
+    .waitFor({ timeout: 30_000 });
+  return observed;
+}
+
+/** Waits until Swagger UI has rendered the document (its title shows). */
+async function rendered(page: Page): Promise<void> {
+  await page.locator('.information-container .title').waitFor({ timeout: 30_000 });
+}
+
+/** The text of an element, trimmed (empty when there is none). */
+async function text(locator: Locator): Promise<string> {
+  return ((await locator.textContent()) ?? '').trim();
+}
+
+/** The block of OPERATION under its tag (found by method and path, as the page shows them). */
+function operationBlock(page: Page): Locator {
+  return page
+    .locator('.opblock-tag-section')
+    .filter({ has: page.locator(`h3[data-tag="${OPERATION.tag}"]`) })
+    .locator(`.opblock.opblock-${OPERATION.method}`)
+    .filter({ has: page.locator(`.opblock-summary [data-path="${OPERATION.path}"]`) });
+}
+
+/** OPERATION's block, expanded. */
+async function expandOperation(page: Page): Promise<Locator> {
+  const block = operationBlock(page);
+  await block.waitFor({ timeout: 10_000 });
+  if (!(await block.locator('.opblock-body').isVisible())) {
+    await block.locator('.opblock-summary').first().click();
+  }
+  await block.locator('.opblock-body').waitFor({ timeout: 10_000 });
+  return block;
+}
+
+/** "Try it out" (when not already on) → "Execute" on OPERATION; the status and body shown. */
+async function execute(page: Page): Promise<{ status: number; body: string }> {
+  const block = await expandOperation(page);
+  const tryOut = block.locator('button.try-out__btn', { hasText: 'Try it out' });
+  if (await tryOut.isVisible()) await tryOut.click();
+  await block.locator('button.execute').click();
+  const response = block.locator('.live-responses-table tbody .response').first();
+  await response.waitFor({ timeout: 10_000 });
+  const status = await text(response.locator('.response-col_status'));
+  const body = await text(response.locator('.response-col_description pre').first());
+  return { status: Number(status), body };
+}
+
+/** The page's own token form (shown when the document is refused) → the token → the reload. */
+async function submitToken(page: Page, token: string): Promise<void> {
+  const form = page.locator('#svc-token-form');
+  await form.waitFor({ timeout: 30_000 });
+  await form.locator('input#svc-token').fill(token);
+  await Promise.all([page.waitForEvent('load'), form.locator('button[type=submit]').click()]);
+}
+
+/** A token through the page's form, and the document rendered with it. */
+async function enterToken(page: Page, token: string): Promise<void> {
+  await submitToken(page, token);
+  await rendered(page);
+}
+
+/** Every request of `observed` to `path`, by the Authorization it carried. */
+function sentTo(observed: Observed, path: string): (string | undefined)[] {
+  return observed.requests
+    .filter((r) => new URL(r.url).pathname === path)
+    .map((r) => r.authorization);
+}
+
+/** A svc on 127.0.0.1 with its document served (see THE DOCUMENT), and a user's token. */
+async function startSvc(requireAuth: boolean) {
+  const server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, requireAuth });
+  const token = await signUp(server);
+  const app = express();
+  await serveDocument(app, server, requireAuth);
+  app.use(server.app);
+  const front = http.createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    front.once('error', reject);
+    front.listen(0, '127.0.0.1', () => resolve());
+  });
+  return {
+    baseUrl: `http://${HOST}:${(front.address() as AddressInfo).port}`,
+    token,
+    async close() {
+      await new Promise<void>((resolve) => front.close(() => resolve()));
+      await server.close();
+    },
+  };
+}
+
+/** The assertions of a page that has loaded the document: what it lists, where it fetched. */
+async function expectListed(page: Page, observed: Observed): Promise<void> {
+  await expect(page.title()).resolves.toBe('svc API reference');
+  await expect(
+    page.locator('h3.opblock-tag').evaluateAll((tags) => tags.map((t) => t.dataset.tag)),
+  ).resolves.toEqual(expect.arrayContaining(LISTED.tags));
+  await expect(operationBlock(page).count()).resolves.toBe(1);
+  const schemas = page.locator('section.models article[data-json-schema-level="0"]');
+  await expect(
+    schemas.locator(':scope > div > button .json-schema-2020-12__title').allTextContents(),
+  ).resolves.toEqual(expect.arrayContaining(LISTED.schemas));
+  // A schema opens, its properties rendered.
+  const first = schemas.first();
+  await first.locator('button.json-schema-2020-12-expand-deep-button').click();
+  await first.locator('.json-schema-2020-12-property').first().waitFor({ timeout: 10_000 });
+  // Everything the page loaded came from svc: the page, its assets, the document.
+  const paths = observed.requests.map((r) => new URL(r.url).pathname);
+  expect(paths).toEqual(
+    expect.arrayContaining([
+      '/api/docs',
+      expect.stringMatching(/^\/api\/docs\/assets\/[^/]+\/swagger-ui-bundle\.js$/),
+      expect.stringMatching(/^\/api\/docs\/assets\/[^/]+\/svc-docs\.js$/),
+      expect.stringMatching(/^\/api\/docs\/assets\/[^/]+\/swagger-ui\.css$/),
+      '/api/openapi.json',
+    ]),
+  );
+  expect(observed.outside).toEqual([]);
+}
+
+/** The console error chromium logs for a refused document (and nothing else may be logged). */
+const REFUSED = expect.stringMatching(/status of 401/);
+
+let browser: Browser;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  // No skip: a chromium that cannot start fails every test below.
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    timeout: 60_000,
+    args: [`--host-resolver-rules=MAP ${HOST} 127.0.0.1, MAP * ~NOTFOUND`, '--no-sandbox'],
+  });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+});
+beforeEach(async () => {
+  context = await browser.newContext();
+});
+afterEach(async () => {
+  await context?.close();
+});
+
+describe('GET /api/docs in Debian chromium, svc open (no requireAuth)', () => {
+  let svc: Awaited<ReturnType<typeof startSvc>>;
+  beforeAll(async () => {
+    svc = await startSvc(false);
+  });
+  afterAll(() => svc?.close());
+
+  test('loads with no console error and nothing fetched outside svc; lists the tags, the operation and the schemas', async () => {
+    const page = await context.newPage();
+    const observed = await openDocs(page, svc.baseUrl);
+    await expectListed(page, observed);
+    await expect(page.locator('#svc-token-form').count()).resolves.toBe(0);
+    expect(observed.errors).toEqual([]);
+  }, 60_000);
+
+  test('"Try it out" → "Execute" runs the request on svc and shows the status and body', async () => {
+    const page = await context.newPage();
+    const observed = await openDocs(page, svc.baseUrl);
+    // "Try it out" is on from the start (tryItOutEnabled): the button offers to cancel it.
+    const block = await expandOperation(page);
+    await expect(text(block.locator('button.try-out__btn'))).resolves.toBe('Cancel');
+    await block.locator('button.try-out__btn').click();
+    await expect(text(block.locator('button.try-out__btn'))).resolves.toBe('Try it out');
+    await expect(block.locator('button.execute').count()).resolves.toBe(0);
+
+    const shown = await execute(page);
+    expect(shown.status).toBe(OPERATION.status);
+    expect(JSON.parse(shown.body)).toEqual(OPERATION.body());
+    expect(sentTo(observed, OPERATION.path)).toEqual([undefined]);
+    expect(observed.outside).toEqual([]);
+    expect(observed.errors).toEqual([]);
+  }, 60_000);
+});
+
+describe('GET /api/docs in Debian chromium, svc with requireAuth', () => {
+  let svc: Awaited<ReturnType<typeof startSvc>>;
+  beforeAll(async () => {
+    svc = await startSvc(true);
+  });
+  afterAll(() => svc?.close());
+
+  test('the document refused, the page asks for a token; with it the document loads and is listed', async () => {
+    const page = await context.newPage();
+    const observed = await openDocs(page, svc.baseUrl);
+    await expect(text(page.locator('#svc-token-form label'))).resolves.toMatch(
+      /signed-in callers only/,
+    );
+    expect(sentTo(observed, '/api/openapi.json')).toEqual([undefined]);
+    expect(observed.errors.splice(0)).toEqual([REFUSED]);
+
+    await enterToken(page, svc.token);
+    expect(sentTo(observed, '/api/openapi.json')).toEqual([undefined, `Bearer ${svc.token}`]);
+    await expectListed(page, observed);
+    await expect(page.locator('#svc-token-form').count()).resolves.toBe(0);
+    expect(observed.errors).toEqual([]);
+  }, 60_000);
+
+  test('"Try it out" → "Execute" sends the token entered once, and shows the status and body', async () => {
+    const page = await context.newPage();
+    const observed = await openDocs(page, svc.baseUrl);
+    await enterToken(page, svc.token);
+    const shown = await execute(page);
+    expect(shown.status).toBe(OPERATION.status);
+    expect(JSON.parse(shown.body)).toEqual(OPERATION.body());
+    expect(sentTo(observed, OPERATION.path)).toEqual([`Bearer ${svc.token}`]);
+    expect(observed.outside).toEqual([]);
+    expect(observed.errors).toEqual([REFUSED]);
+  }, 60_000);
+
+  test('the token is kept across a reload; a deep link opens its operation', async () => {
+    const page = await context.newPage();
+    const observed = await openDocs(page, svc.baseUrl);
+    await enterToken(page, svc.token);
+    await page.goto(`${svc.baseUrl}/api/docs#/${OPERATION.tag}/${OPERATION.operationId}`);
+    await page.reload();
+    await rendered(page);
+    // Open without a click: the deep link expanded it.
+    await operationBlock(page).locator('.opblock-body').waitFor({ timeout: 10_000 });
+    const shown = await execute(page);
+    expect(shown.status).toBe(OPERATION.status);
+    expect(sentTo(observed, OPERATION.path)).toEqual([`Bearer ${svc.token}`]);
+    expect(observed.errors).toEqual([REFUSED]);
+  }, 60_000);
+
+  test('a wrong token is asked for again; "Logout" in Swagger UI\'s dialog forgets the kept token', async () => {
+    const page = await context.newPage();
+    const observed = await openDocs(page, svc.baseUrl);
+    await submitToken(page, 'not-a-token');
+    await page.locator('#svc-token-form').waitFor({ timeout: 30_000 });
+    await expect(text(page.locator('#svc-token-form label'))).resolves.toMatch(/was refused/);
+    expect(sentTo(observed, '/api/openapi.json')).toEqual([undefined, 'Bearer not-a-token']);
+
+    await enterToken(page, svc.token);
+    // Swagger UI shows the kept token as its own authorization, and its logout drops it.
+    await page.locator('.auth-wrapper button.authorize').click();
+    const dialog = page.locator('.dialog-ux .modal-ux');
+    await dialog.locator('.auth-btn-wrapper button', { hasText: 'Logout' }).click();
+    await dialog.locator('.auth-btn-wrapper button.btn-done').click();
+    await page.reload();
+    await page.locator('#svc-token-form').waitFor({ timeout: 30_000 });
+    expect(sentTo(observed, '/api/openapi.json').at(-1)).toBeUndefined();
+    expect(observed.outside).toEqual([]);
+    expect(observed.errors).toEqual([REFUSED, REFUSED, REFUSED]);
+  }, 60_000);
+});

@@ -207,6 +207,55 @@ describe('authOpenApi', () => {
     expect(text).toBe(readFileSync(file, 'utf8'));
   });
 
+  test('the validator the driving suite uses refuses what the document does not describe', () => {
+    const v = openApiValidator(authOpenApiDocument(ALL));
+    const json = { 'content-type': 'application/json' };
+    const answer = (status: number, body: unknown, headers: Record<string, string> = json) => ({
+      status,
+      headers: new Headers(headers),
+      text: JSON.stringify(body),
+    });
+    const user = {
+      id: '6f1c2d3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f',
+      email: 'a@example.com',
+      emailVerified: false,
+      active: true,
+      metadata: {},
+      createdAt: '2030-01-01T12:00:00.000Z',
+      updatedAt: '2030-01-01T12:00:00.000Z',
+    };
+    expect(() => v.checkAnswer('GET', '/auth/profile', answer(200, user))).not.toThrow();
+    expect(() =>
+      v.checkAnswer('GET', '/auth/profile', answer(200, { ...user, passwordHash: 'x' })),
+    ).toThrow(
+      /GET \/auth\/profile answered 200 with a body the document refuses: .*additional properties/,
+    );
+    expect(() => v.checkAnswer('GET', '/auth/profile', answer(418, {}))).toThrow(/not documented/);
+    const err = (code: string) => ({ code, error: `${code}: no` });
+    expect(() =>
+      v.checkAnswer('GET', '/auth/profile', answer(401, err('UNAUTHORIZED'))),
+    ).not.toThrow();
+    expect(() =>
+      v.checkAnswer('GET', '/auth/profile', answer(401, err('INVALID_CREDENTIALS'))),
+    ).toThrow(/allowed values/);
+    expect(() => v.checkAnswer('POST', '/auth/login', answer(429, err('RATE_LIMITED')))).toThrow(
+      /Retry-After/,
+    );
+    expect(() =>
+      v.checkAnswer(
+        'POST',
+        '/auth/login',
+        answer(429, err('RATE_LIMITED'), { ...json, 'retry-after': '60' }),
+      ),
+    ).not.toThrow();
+    expect(() => v.checkRequest('POST', '/auth/login', { password: 'x' })).toThrow(
+      /refuses a body/,
+    );
+    expect(() =>
+      v.checkRequest('POST', '/auth/login', { username: 'ada', password: 'x' }),
+    ).not.toThrow();
+  });
+
   test('Redocly lints the document with 0 errors', () => {
     const file = join(__dirname, '__golden__', 'auth-openapi.json');
     const cli = join(__dirname, '../../../../node_modules/.bin/redocly');

@@ -17,7 +17,12 @@ import { AUTH_ROUTES } from '../routes/table';
 import type { Auth, AuthConfig, AuthEvent } from '../types';
 import { SoftAuthenticator } from '../webauthn/soft-authenticator';
 import { openApiValidator } from './__tests__/validator';
-import { type AuthOpenApiOptions, authOpenApiDocument, authOpenApiOptions } from './index';
+import {
+  AUTH_OPERATION_DOCS,
+  type AuthOpenApiOptions,
+  authOpenApiDocument,
+  authOpenApiOptions,
+} from './index';
 
 const h = useCoreHarness();
 const idp = scriptedProvider();
@@ -101,6 +106,7 @@ function caller(auth: Auth) {
     const docPath = `/auth${route.replace(/:(\w+)/g, '{$1}')}`;
     v.checkAnswer(method, docPath, { status: res.status, headers: res.headers, text });
     if (res.status < 400) {
+      v.checkParameters(method, docPath, { ...pathParams(route, url.pathname), ...o.query });
       if (o.form) v.checkRequest(method, docPath, o.form, 'application/x-www-form-urlencoded');
       else v.checkRequest(method, docPath, o.body);
     }
@@ -112,6 +118,18 @@ function caller(auth: Auth) {
   };
 }
 type Call = ReturnType<typeof caller>;
+
+/** The `:param` values of a concrete `/auth/...` path. */
+function pathParams(route: string, pathname: string): Record<string, string> {
+  const got = pathname.replace(/^\/auth/, '').split('/');
+  return Object.fromEntries(
+    route
+      .split('/')
+      .map((segment, i) => [segment, got[i]] as const)
+      .filter(([segment]) => segment.startsWith(':'))
+      .map(([segment, value]) => [segment.slice(1), decodeURIComponent(value ?? '')]),
+  );
+}
 
 async function register(call: Call, email: string): Promise<Body> {
   const r = await call('POST', '/register', { body: { email, password: PASSWORD } });
@@ -443,6 +461,37 @@ describe('every /auth route answers as its OpenAPI fragment says', () => {
     const call = caller(auth);
     const r = await call('POST', '/webauthn/login/begin', { body: {} });
     expect(r.body.code).toBe('INVALID_OPERATION');
+  });
+
+  test('every route answers its documented token and body errors', async () => {
+    const { auth } = await h.make(fullConfig());
+    const call = caller(auth);
+    const { token } = await register(call, 'alan@example.com');
+    const concrete = (path: string) =>
+      path.replace(':id', '00000000-0000-4000-8000-000000000000').replace(':provider', 'idp');
+    const tooLarge = `{"a":"${'x'.repeat(1024 * 1024)}"}`;
+    for (const route of AUTH_ROUTES) {
+      const at = { path: concrete(route.path) };
+      if (route.access === 'auth') {
+        const r = await call(route.method, route.path, at);
+        expect([route.path, r.status, r.headers.get('www-authenticate')]).toEqual([
+          route.path,
+          401,
+          'Bearer realm="svc"',
+        ]);
+      }
+      const doc = AUTH_OPERATION_DOCS[`${route.method} ${route.path}`];
+      if (!doc?.body && !doc?.form) continue;
+      const withToken = route.access === 'auth' ? { ...at, token } : at;
+      const send = (type: string, text: string) =>
+        call(route.method, route.path, { ...withToken, raw: { type, text } });
+      expect([route.path, (await send('application/json', '{')).status]).toEqual([route.path, 400]);
+      expect([route.path, (await send('text/plain', 'x')).status]).toEqual([route.path, 415]);
+      expect([route.path, (await send('application/json', tooLarge)).status]).toEqual([
+        route.path,
+        413,
+      ]);
+    }
   });
 
   test('every route of the table was driven to a success and to an error', () => {

@@ -254,6 +254,18 @@ describe('authOpenApi', () => {
     expect(() =>
       v.checkRequest('POST', '/auth/login', { username: 'ada', password: 'x' }),
     ).not.toThrow();
+    const authorize = '/auth/oauth/{provider}/authorize';
+    const good = { provider: 'idp', redirectUri: 'https://a.example/' };
+    expect(() => v.checkParameters('GET', authorize, good)).not.toThrow();
+    expect(() => v.checkParameters('GET', authorize, { ...good, provider: 'nope' })).toThrow(
+      /provider/,
+    );
+    expect(() => v.checkParameters('GET', authorize, { provider: 'idp' })).toThrow(
+      /redirectUri is missing/,
+    );
+    expect(() => v.checkParameters('GET', authorize, { ...good, other: '1' })).toThrow(
+      /other is not documented/,
+    );
   });
 
   test('Redocly lints the document with 0 errors', () => {

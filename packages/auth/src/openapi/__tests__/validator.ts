@@ -144,6 +144,37 @@ export function openApiValidator(document: Json) {
         );
     },
 
+    /**
+     * Throws unless `values` (path and query parameters by name) are ones the document accepts
+     * for `method path`: every required parameter present, each value valid, none unknown.
+     */
+    checkParameters(method: string, path: string, values: Readonly<Record<string, string>>): void {
+      const params = (operationOf(method, path).parameters ?? []) as Json[];
+      for (const [i, p] of params.entries()) {
+        const value = values[p.name as string];
+        if (value === undefined) {
+          if (p.required)
+            throw new Error(`${method} ${path}: the required parameter ${p.name} is missing`);
+          continue;
+        }
+        const problem = problemOf(value, [
+          'paths',
+          path,
+          method.toLowerCase(),
+          'parameters',
+          String(i),
+          'schema',
+        ]);
+        if (problem)
+          throw new Error(
+            `${method} ${path}: the document refuses the ${p.name} the server accepted: ${problem}`,
+          );
+      }
+      for (const name of Object.keys(values))
+        if (!params.some((p) => p.name === name))
+          throw new Error(`${method} ${path}: the parameter ${name} is not documented`);
+    },
+
     /** Compiles every schema of the document (strict mode): unknown keywords, broken $refs. */
     compileAll(): void {
       for (const name of Object.keys((document.components as Json).schemas as Json))

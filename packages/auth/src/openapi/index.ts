@@ -351,7 +351,8 @@ function errorResponse(
         schema: {
           type: 'object',
           allOf: [ref('Error')],
-          properties: { code: { enum: [...codes] } },
+          properties: { code: { type: 'string', enum: [...codes] } },
+          required: ['code'],
         },
       },
     },

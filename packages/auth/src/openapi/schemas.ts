@@ -264,18 +264,20 @@ export const AUTH_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     ['email', 'password'],
   ),
   AuthLoginRequest: {
-    ...body(
-      {
-        email: { type: ['string', 'null'], minLength: 1, maxLength: 320 },
-        username: { type: ['string', 'null'], minLength: 1, maxLength: 320 },
-        password: nonEmpty(),
-      },
-      ['password'],
-      'By `email` or, when no email is given, by `username`.',
-    ),
+    description: 'By `email`; when `email` is absent or null, by `username`.',
     anyOf: [
-      { required: ['email'], properties: { email: nonEmpty() } },
-      { required: ['username'], properties: { username: nonEmpty() } },
+      body({ email: nonEmpty(undefined, { maxLength: 320 }), password: nonEmpty() }, [
+        'email',
+        'password',
+      ]),
+      body(
+        {
+          email: { type: 'null' },
+          username: nonEmpty(undefined, { maxLength: 320 }),
+          password: nonEmpty(),
+        },
+        ['username', 'password'],
+      ),
     ],
   },
   AuthRefreshRequest: body({ refreshToken: nonEmpty() }, ['refreshToken']),

@@ -463,6 +463,34 @@ describe('every /auth route answers as its OpenAPI fragment says', () => {
     expect(r.body.code).toBe('INVALID_OPERATION');
   });
 
+  test('refusals of the account rules answer documented statuses and codes', async () => {
+    const closed = await h.make({ ...fullConfig(), allowRegistration: false });
+    const closedCall = caller(closed.auth);
+    const refusedSignup = await closedCall('POST', '/register', {
+      body: { email: 'no@example.com', password: PASSWORD },
+    });
+    expect(refusedSignup.body.code).toBe('REGISTRATION_DISABLED');
+    expect((await closedCall('POST', '/anonymous')).body.code).toBe('REGISTRATION_DISABLED');
+
+    const { auth } = await h.make({ ...fullConfig(), requireEmailVerification: true });
+    const call = caller(auth);
+    const email = 'ken@example.com';
+    const reg = await register(call, email);
+    const login = () => call('POST', '/login', { body: { email, password: PASSWORD } });
+    expect((await login()).body.code).toBe('EMAIL_NOT_VERIFIED');
+    await auth.setActive(email, false);
+    expect((await call('GET', '/profile', { token: reg.token })).body.code).toBe('USER_INACTIVE');
+    const refresh = await call('POST', '/refresh', { body: { refreshToken: reg.refreshToken } });
+    expect(refresh.body.code).toBe('USER_INACTIVE');
+    expect((await register(call, 'ken2@example.com')).user.emailVerified).toBe(false);
+    const guest = await call('POST', '/anonymous');
+    const taken = await call('POST', '/upgrade', {
+      token: guest.body.token,
+      body: { email: 'ken2@example.com', password: PASSWORD },
+    });
+    expect(taken.body.code).toBe('USER_ALREADY_EXISTS');
+  });
+
   test('every route answers its documented token and body errors', async () => {
     const { auth } = await h.make(fullConfig());
     const call = caller(auth);

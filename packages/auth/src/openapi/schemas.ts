@@ -56,14 +56,16 @@ function body(
   };
 }
 
-/** DECISIONS "One error envelope everywhere". */
+/**
+ * DECISIONS "One error envelope everywhere", bare (no descriptions): the REST document defines
+ * the same `Error`, and the merged document keeps one, so the two must be equal.
+ */
 export const ERROR_SCHEMA: JsonSchema = {
   type: 'object',
-  description: 'The error envelope of every svc surface.',
   properties: {
-    code: { type: 'string', description: 'Machine-readable code (UPPER_SNAKE).' },
-    error: { type: 'string', description: '`<CODE>: <message>`' },
-    type: { type: 'string', description: 'The error class, for query errors.' },
+    code: { type: 'string' },
+    error: { type: 'string' },
+    type: { type: 'string' },
     hint: { type: 'string' },
     extensions: {
       type: 'object',

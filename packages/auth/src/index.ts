@@ -193,3 +193,16 @@ export type {
 } from './oauth/operations';
 export { parseEmailVerified } from './oauth/claims';
 export { s256Challenge } from './oauth/pkce';
+// OpenAPI (openapi/): the /auth/* routes as an OpenAPI 3.1 fragment the server merges into its document.
+export {
+  AUTH_OPERATION_DOCS,
+  AUTH_SCHEMAS,
+  authOpenApi,
+  authOpenApiDocument,
+  authOpenApiOptions,
+  type AuthOpenApiFragment,
+  type AuthOpenApiOptions,
+  type JsonSchema,
+  type OpenApiTag,
+  type OperationDoc,
+} from './openapi';

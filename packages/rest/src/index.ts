@@ -26,3 +26,12 @@ export {
   type Shape,
   type ShapeField,
 } from './model';
+export {
+  OPENAPI_PATH,
+  openApiDocument,
+  type JsonSchema,
+  type OpenApiDocument,
+  type OpenApiFragment,
+  type OpenApiOptions,
+  type OpenApiTag,
+} from './openapi';

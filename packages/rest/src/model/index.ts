@@ -14,11 +14,27 @@
  *   default shape, recursively, except when the target is already being expanded on the way
  *   down (the cycle guard): then it reads as ids again.
  * - Written: stored (non-computed) fields other than `id`; readonly ones too, which the compiler
- *   then refuses on update (spec "Write bodies").
+ *   then refuses on update (spec "Write bodies"). Not links to a union of types (`A | B`): an id
+ *   alone does not say which type to cast it to; they are read (as ids) only.
+ * - Filters (`filterOperators`): a single property of a scalar type takes `=` and `__in`, and
+ *   `__contains` when it is text (`str`, a custom str scalar, an enum); a single link takes `=`
+ *   and `__in` by the target's id (`?author=<uuid>`); multi fields, `json` and collection-typed
+ *   properties are not filters. `order_by` (`orderable`) takes single scalar properties,
+ *   computeds included.
+ * - A linked collection (`linkedShape`) answers the target's default shape; a link to a union
+ *   of types answers `{ id }` objects. A single expanded link is answered as the object (or
+ *   null), a multi one as an array of objects.
  * - A type in module `default` is routed by its short name (`/api/User`); any other module's
  *   type by its qualified name (`/api/blog::Post`).
  */
-import type { ObjectType, Pointer, Schema, TypeRef } from '@svc/core';
+import {
+  scalarValueKind,
+  type ObjectType,
+  type Pointer,
+  type Schema,
+  type TypeRef,
+} from '@svc/core';
+import type { FilterOperator } from '../request/api-request';
 
 export const HIDDEN = 'rest::hidden';
 export const EXPAND = 'rest::expand';
@@ -87,7 +103,12 @@ export function restModel(schema: Schema): RestModel {
     const fields = fieldsOf.get(type) ?? new Map<string, RestField>();
     const out: ShapeField[] = [];
     for (const field of fields.values()) {
-      if (field.expand && field.target && !path.includes(field.target) && objects.has(field.target)) {
+      if (
+        field.expand &&
+        field.target &&
+        !path.includes(field.target) &&
+        objects.has(field.target)
+      ) {
         out.push({ ...field, expanded: shapeOf(field.target, [...path, field.target]) });
       } else {
         out.push(field);
@@ -104,7 +125,9 @@ export function restModel(schema: Schema): RestModel {
         name: t.name,
         route: routeName(t.name),
         fields,
-        writable: [...fields.values()].filter((f) => !f.computed && f.name !== 'id'),
+        writable: [...fields.values()].filter(
+          (f) => !f.computed && f.name !== 'id' && !(f.kind === 'link' && f.target === null),
+        ),
         shape: shapeOf(t.name, [t.name]),
       };
     })
@@ -149,3 +172,48 @@ function field(p: Pointer): RestField {
     expand: p.kind === 'link' && target !== null && annotated(p, EXPAND),
   };
 }
+
+/** The list-route filter operators `field` takes (none: it is not a filter). See the header. */
+export function filterOperators(field: RestField, schema: Schema): readonly FilterOperator[] {
+  if (field.many) return [];
+  if (field.kind === 'link') return ['eq', 'in'];
+  const type = field.type;
+  if (type.kind !== 'scalar') return [];
+  const kind = scalarValueKind(schema, type.name);
+  if (kind === null || kind.kind === 'any') return [];
+  const custom = schema.scalarTypes.find((s) => s.name === type.name);
+  const std = custom ? custom.stdBase : type.name;
+  return std === 'std::str' ? ['eq', 'in', 'contains'] : ['eq', 'in'];
+}
+
+/** Whether `order_by` takes `field`: a single property of a scalar type. */
+export function orderable(field: RestField): boolean {
+  return field.kind === 'property' && !field.many && field.type.kind === 'scalar';
+}
+
+/** The shape a linked collection answers: the target's default shape, `{ id }` for a union. */
+export function linkedShape(model: RestModel, link: RestField): Shape {
+  const target = link.target === null ? undefined : model.types.find((t) => t.name === link.target);
+  if (target) return target.shape;
+  let shape = idShapes.get(link);
+  if (!shape) {
+    const type = link.type.kind === 'union' ? link.type.members.join(' | ') : 'std::BaseObject';
+    shape = { type, fields: [ID_FIELD] };
+    idShapes.set(link, shape);
+  }
+  return shape;
+}
+
+const idShapes = new WeakMap<RestField, Shape>();
+const ID_FIELD: RestField = {
+  name: 'id',
+  kind: 'property',
+  many: false,
+  required: true,
+  computed: false,
+  readonly: true,
+  hasDefault: true,
+  type: { kind: 'scalar', name: 'std::uuid' },
+  target: null,
+  expand: false,
+};

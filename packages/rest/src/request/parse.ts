@@ -26,6 +26,8 @@ const RESERVED = new Set(['limit', 'offset', 'order_by', 'token']);
 const OPERATORS: Readonly<Record<string, Filter['operator']>> = { in: 'in', contains: 'contains' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A type's route segment: `User`, or `module::Name` outside the default module. */
+const TYPE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*$/;
 
 /**
  * Stage 1 of REST: HTTP request → ApiRequest. Pure, and schema-free: it checks the form of
@@ -43,7 +45,8 @@ export function parseRequest(http: HttpRequestParts): ApiRequest {
     throw commonError('NOT_FOUND', `no REST route ${http.method} /api${http.path}`);
   }
   const [type, id, link] = segments as [string, string | undefined, string | undefined];
-  checkName(type, 'type name');
+  if (!TYPE_NAME.test(type))
+    throw commonError('VALIDATION_ERROR', `"${type}" is not a valid type name`);
 
   if (id === undefined) {
     allow(http.method, ['GET', 'POST']);

@@ -19,6 +19,7 @@ import { parseRequest } from '@svc/rest';
 import { proxyItems, type ResolvedConfig } from '../config';
 import { errorHandler } from '../http/errors';
 import { sendJson } from '../http/respond';
+import { openApiHandler } from '../handlers/openapi';
 import { queryHandler } from '../handlers/query';
 import { schemaHandlers } from '../handlers/schema';
 import { authenticate } from '../middleware/authenticate';
@@ -188,6 +189,22 @@ export function buildApp(deps: AppDeps): Express {
       res.locals.route = match.kind === 'route' ? `/auth${match.route.path}` : '/auth/*';
       void listener(req, res, next);
     });
+  }
+
+  // The OpenAPI document of the REST API: with the REST routes (404 when REST is off), behind
+  // the same gate, before the `/api` catch-all; built once per schema version.
+  if (config.enableRest) {
+    route(
+      '/api/openapi.json',
+      {
+        GET: openApiHandler({
+          engine: deps.queryEngine,
+          version,
+          requireAuth: config.requireAuth,
+        }),
+      },
+      gated,
+    );
   }
 
   // REST: registered unless disabled (spec "REST routes"). The request is parsed (400/404/405

@@ -5,16 +5,11 @@
  * off, rebuilt when `POST /migrations` changes the schema (no restart; that it is built once
  * per schema version is src/handlers/openapi.test.ts). Its own answers validate against it.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { SvcServer } from '../src';
 import { build, call, readJson, SECRET, sharedDatabase } from './helpers';
+import { FIXTURE_SDL } from './openapi-fixture';
 import { documentValidator } from './openapi-validator';
 
-export const FIXTURE_SDL = readFileSync(
-  join(__dirname, '../../rest/src/openapi/__fixtures__/schema.esdl'),
-  'utf8',
-);
 const db = sharedDatabase();
 // biome-ignore lint/suspicious/noExplicitAny: walking a JSON document in assertions
 type Any = any;

@@ -178,19 +178,6 @@ export function buildApp(deps: AppDeps): Express {
     next(commonError('NOT_FOUND', `no extension route ${req.method} ${req.baseUrl}${req.path}`));
   });
 
-  // Auth: registered only when enabled with a secret (spec rule 1). @svc/auth's own handler
-  // classifies the routes (404/405), demands tokens at the router and renders its errors.
-  if (auth) {
-    const listener = toNodeListener((request, info) => auth.handler(request, info), {
-      bodyLimit: config.bodyLimit,
-    });
-    app.use('/auth', timeout, (req: Request, res: Response, next: NextFunction) => {
-      const match = matchAuthRoute(req.method, req.path);
-      res.locals.route = match.kind === 'route' ? `/auth${match.route.path}` : '/auth/*';
-      void listener(req, res, next);
-    });
-  }
-
   // The OpenAPI document of the REST API: with the REST routes (404 when REST is off), behind
   // the same gate, before the `/api` catch-all; built once per schema version.
   if (config.enableRest) {
@@ -205,6 +192,19 @@ export function buildApp(deps: AppDeps): Express {
       },
       gated,
     );
+  }
+
+  // Auth: registered only when enabled with a secret (spec rule 1). @svc/auth's own handler
+  // classifies the routes (404/405), demands tokens at the router and renders its errors.
+  if (auth) {
+    const listener = toNodeListener((request, info) => auth.handler(request, info), {
+      bodyLimit: config.bodyLimit,
+    });
+    app.use('/auth', timeout, (req: Request, res: Response, next: NextFunction) => {
+      const match = matchAuthRoute(req.method, req.path);
+      res.locals.route = match.kind === 'route' ? `/auth${match.route.path}` : '/auth/*';
+      void listener(req, res, next);
+    });
   }
 
   // REST: registered unless disabled (spec "REST routes"). The request is parsed (400/404/405

@@ -94,6 +94,31 @@ test('good answers pass: templated and literal paths, $ref responses, no-body re
     contentType: JSON_TYPE,
     body: { openapi: '3.1.0' },
   });
+  v.check({
+    method: 'HEAD',
+    path: `/api/blog::Note/${ID}`,
+    status: 200,
+    contentType: JSON_TYPE,
+    body: null,
+  });
+});
+
+test('undocumented requests refused in the envelope pass: unknown path 404, unknown method 405', () => {
+  const refusal = (code: string) => ({ code, error: `${code}: no` });
+  v.check({
+    method: 'GET',
+    path: '/api/Other',
+    status: 404,
+    contentType: JSON_TYPE,
+    body: refusal('NOT_FOUND'),
+  });
+  v.check({
+    method: 'PUT',
+    path: `/api/blog::Note/${ID}`,
+    status: 405,
+    contentType: JSON_TYPE,
+    body: JSON.stringify(refusal('METHOD_NOT_ALLOWED')),
+  });
 });
 
 test.each([
@@ -118,7 +143,21 @@ test.each([
     { method: 'GET', status: 500, body: { code: 'X', error: 'X: y' } },
     /status 500 is not documented .*200, 404/,
   ],
-  ['an undocumented method', { method: 'PATCH', status: 200, body: {} }, /documents no PATCH/],
+  [
+    'an undocumented method answered',
+    { method: 'PATCH', status: 200, body: {} },
+    /documents no PATCH, so only 405/,
+  ],
+  [
+    'an undocumented method refused outside the envelope',
+    { method: 'PATCH', status: 405, body: { no: 1 } },
+    /not in the Error envelope/,
+  ],
+  [
+    'a HEAD with a body',
+    { method: 'HEAD', status: 200, body: { id: ID, at: null } },
+    /has no body/,
+  ],
   [
     'an error outside the envelope',
     { method: 'GET', status: 404, body: { message: 'no' } },
@@ -135,10 +174,10 @@ test.each([
   ).toThrow(message);
 });
 
-test('an unknown path and an undocumented content type fail', () => {
+test('an unknown path answered, and an undocumented content type, fail', () => {
   expect(() =>
     v.check({ method: 'GET', path: '/api/Other', status: 200, contentType: JSON_TYPE, body: [] }),
-  ).toThrow(/GET \/api\/Other → 200: no path of the document matches/);
+  ).toThrow(/GET \/api\/Other → 200: no path of the document matches, so only 400 or 404/);
   expect(() =>
     v.check({
       method: 'GET',

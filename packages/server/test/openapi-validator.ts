@@ -3,6 +3,10 @@
  * hits, the response documented for its status (an undocumented status is a mismatch), the media
  * type, and the body against the response's JSON Schema with Ajv 2020-12 and formats. Any
  * mismatch throws an error naming the request, the status and what differs.
+ * - HEAD is checked as the GET of the same path, with no body.
+ * - A request the document does not describe (no path matches: 400 or 404; no such method on
+ *   a documented path: 405) must be refused in the document's `Error` envelope: that is the
+ *   only answer the document allows it.
  */
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -86,6 +90,16 @@ export function documentValidator(document: Any): DocumentValidator {
       const fail = (message: string): never => {
         throw new Error(`${what}: ${message}`);
       };
+      /** An undocumented request: only a refusal in the envelope is right. */
+      const refused = (statuses: readonly number[], why: string): void => {
+        if (!statuses.includes(answer.status)) {
+          fail(`${why}, so only ${statuses.join(' or ')} in the Error envelope is allowed`);
+        }
+        const validate = validatorAt('/components/schemas/Error');
+        const body = typeof answer.body === 'string' ? safeParse(answer.body) : answer.body;
+        if (!validate(body))
+          fail(`${why}; the refusal is not in the Error envelope: ${preview(answer.body)}`);
+      };
       const segments = path.split('/').map((s) => safeDecode(s));
       const match = templates.find(
         (t) =>
@@ -94,10 +108,11 @@ export function documentValidator(document: Any): DocumentValidator {
             s.startsWith('{') && s.endsWith('}') ? segments[i] !== '' : s === segments[i],
           ),
       );
-      if (!match) return fail('no path of the document matches');
-      const method = answer.method.toLowerCase();
+      if (!match) return refused([400, 404], 'no path of the document matches');
+      const head = answer.method.toUpperCase() === 'HEAD';
+      const method = head ? 'get' : answer.method.toLowerCase();
       const operation = document.paths[match.template][method];
-      if (!operation) return fail(`${match.template} documents no ${answer.method}`);
+      if (!operation) return refused([405], `${match.template} documents no ${answer.method}`);
       const responses = operation.responses ?? {};
       const status = String(answer.status);
       const key =
@@ -116,7 +131,7 @@ export function documentValidator(document: Any): DocumentValidator {
       const base = `/paths/${escapePointer(match.template)}/${method}/responses/${escapePointer(key)}`;
       const [response, at] = resolve(responses[key], base);
       const content = response?.content as Record<string, Any> | undefined;
-      if (!content || Object.keys(content).length === 0) {
+      if (!content || Object.keys(content).length === 0 || head) {
         if (answer.body !== null && answer.body !== undefined && answer.body !== '') {
           fail(`the documented response has no body, got ${preview(answer.body)}`);
         }
@@ -171,6 +186,14 @@ function pointerGet(document: Any, pointer: string): Any {
     at = at?.[part.replaceAll('~1', '/').replaceAll('~0', '~')];
   }
   return at;
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 function safeDecode(segment: string): string {

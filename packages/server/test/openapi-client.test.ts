@@ -102,17 +102,33 @@ test('the generated client compiles against the program: 0 diagnostics', () => {
 }, 60_000);
 
 test.each([
-  ['a field the shape does not have', 'const x: string = posts[0]!.nope;', /Property 'nope' does not exist/],
-  ['a hidden field in a body', "const y: NewPost = { title: 't', author: 'a', secret_note: 'x' };", /secret_note/],
-  ['a body without a required field', "const z: NewPost = { title: 't' };", /Property 'author' is missing/],
+  [
+    'a field the shape does not have',
+    'const x: string = posts[0]!.nope;',
+    /Property 'nope' does not exist/,
+  ],
+  [
+    'a hidden field in a body',
+    "const y: NewPost = { title: 't', author: 'a', secret_note: 'x' };",
+    /secret_note/,
+  ],
+  [
+    'a body without a required field',
+    "const z: NewPost = { title: 't' };",
+    /Property 'author' is missing/,
+  ],
   ['a computed field in a PATCH body', "const w: PostPatch = { title_upper: 'T' };", /title_upper/],
   ['an unknown filter', "const q: ListQuery = { author__contains: 'x' };", /author__contains/],
-] as const)('%s does not compile', (_what, line, message) => {
-  const program = PROGRAM.replace(
-    'export function message',
-    `export function broken(posts: PostList) { ${line} }\nexport function message`,
-  );
-  const found = diagnostics(program);
-  expect(found.length).toBeGreaterThan(0);
-  expect(found.join('\n')).toMatch(message);
-}, 60_000);
+] as const)(
+  '%s does not compile',
+  (_what, line, message) => {
+    const program = PROGRAM.replace(
+      'export function message',
+      `export function broken(posts: PostList) { ${line} }\nexport function message`,
+    );
+    const found = diagnostics(program);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.join('\n')).toMatch(message);
+  },
+  60_000,
+);

@@ -24,6 +24,7 @@ export const ERROR_SCHEMA_NAME = 'Error';
 /** DECISIONS "One error envelope everywhere". */
 export const ERROR_SCHEMA: JsonSchema = {
   type: 'object',
+  description: 'The error envelope of every svc surface.',
   properties: {
     code: { type: 'string', description: 'Machine-readable code (UPPER_SNAKE).' },
     error: { type: 'string', description: '`<CODE>: <message>`' },

@@ -42,7 +42,8 @@ try {
   if (res.status !== 200)
     throw new Error(`GET /api/openapi.json: ${res.status} ${await res.text()}`);
   const file = join(dir, 'openapi.json');
-  writeFileSync(file, await res.text());
+  // Pretty-printed, so Redocly's findings point at readable lines.
+  writeFileSync(file, `${JSON.stringify(await res.json(), null, 2)}\n`);
   const lint = spawnSync(join(root, 'node_modules/.bin/redocly'), ['lint', file], {
     cwd: root,
     encoding: 'utf8',

@@ -123,7 +123,7 @@ describe('requireAuth', () => {
     });
   });
 
-  test('bearerAuth declared and required by every data operation', async () => {
+  test('bearerAuth (or the cookie, or ?token) declared and required by every data operation', async () => {
     const doc = JSON.parse((await served(server, serviceKey)).text);
     expect(doc.components.securitySchemes.bearerAuth).toEqual(
       expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
@@ -134,7 +134,22 @@ describe('requireAuth', () => {
       ['get', 'post', 'patch', 'delete'].filter((m) => item[m]).map((m) => [path, item[m]]),
     );
     expect(operations.length).toBeGreaterThan(20);
-    for (const [, op] of operations) expect(op.security).toEqual([{ bearerAuth: [] }]);
+    for (const [, op] of operations) {
+      expect(op.security).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }, { tokenQuery: [] }]);
+    }
+    expect(doc.components.securitySchemes.tokenQuery).toMatchObject({ in: 'query', name: 'token' });
+    expect(doc.components.securitySchemes.cookieAuth).toMatchObject({
+      in: 'cookie',
+      name: 'auth_token',
+    });
+  });
+
+  test('each documented scheme passes the gate: header, cookie, query', async () => {
+    const ok = async (path: string, headers: Record<string, string> = {}) =>
+      (await call(server, path, { headers })).status;
+    expect(await ok('/api/openapi.json', { authorization: `Bearer ${serviceKey}` })).toBe(200);
+    expect(await ok('/api/openapi.json', { cookie: `auth_token=${serviceKey}` })).toBe(200);
+    expect(await ok(`/api/openapi.json?token=${serviceKey}`)).toBe(200);
   });
 });
 

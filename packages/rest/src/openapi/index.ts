@@ -10,6 +10,7 @@
  * - Every non-abstract type: its routes (openapi/paths), its shape and body schemas
  *   (openapi/schemas), one tag per type; the `Error` envelope and the error responses.
  * - `requireAuth`: a `bearerAuth` scheme (HTTP bearer: an access token, or the service key),
+ *   or, as the gate also reads them, `cookieAuth` (`auth_token`) or `tokenQuery` (`?token=`),
  *   required by every data operation; otherwise none is declared for them (a token still
  *   narrows or widens what access policies let through, and `extra` may declare the scheme).
  */
@@ -48,6 +49,8 @@ export type OpenApiDocument = { readonly openapi: '3.1.0' } & Readonly<Record<st
 export const OPENAPI_PATH = '/api/openapi.json';
 const DOCUMENT_TAG = 'API description';
 const BEARER = 'bearerAuth';
+const COOKIE = 'cookieAuth';
+const QUERY = 'tokenQuery';
 
 /**
  * The OpenAPI 3.1.0 document of the REST API over `model`.
@@ -66,16 +69,34 @@ export function openApiDocument(
   const extra = options.extra;
   const extraSchemas = extra?.schemas ?? {};
   const names = componentNames(model, new Set([ERROR_SCHEMA_NAME, ...Object.keys(extraSchemas)]));
-  const security = options.requireAuth ? [{ [BEARER]: [] }] : undefined;
-  const securitySchemes: Record<string, unknown> = { ...extra?.securitySchemes };
-  if (options.requireAuth) {
-    securitySchemes[BEARER] = {
-      type: 'http',
-      scheme: 'bearer',
-      bearerFormat: 'JWT',
-      description: 'An access token from /auth (or the service key).',
-    };
-  }
+  // The gate reads the token from the Authorization header, else the `auth_token` cookie, else
+  // the `token` query parameter: any one of them satisfies requireAuth.
+  const security = options.requireAuth
+    ? [{ [BEARER]: [] }, { [COOKIE]: [] }, { [QUERY]: [] }]
+    : undefined;
+  const securitySchemes: Record<string, unknown> = options.requireAuth
+    ? {
+        [COOKIE]: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'auth_token',
+          description: 'The cookie the auth routes set (when enabled).',
+        },
+        [QUERY]: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'token',
+          description: 'An access token in the query string (for clients that cannot set headers).',
+        },
+        ...extra?.securitySchemes,
+        [BEARER]: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'An access token from /auth (or the service key).',
+        },
+      }
+    : { ...extra?.securitySchemes };
 
   const tags: OpenApiTag[] = [
     ...model.types.map((t) => ({ name: t.route, description: `The ${t.name} objects.` })),

@@ -262,7 +262,7 @@ test('bearerAuth iff requireAuth; extra paths, schemas, tags and schemes merged'
     scheme: 'bearer',
   });
   expect(new Set(secured(doc).map((s) => JSON.stringify(s)))).toEqual(
-    new Set(['[{"bearerAuth":[]}]']),
+    new Set(['[{"bearerAuth":[]},{"cookieAuth":[]},{"tokenQuery":[]}]']),
   );
 
   const open = openApiDocument(model, schema, { ...options, requireAuth: false });

@@ -25,6 +25,8 @@ export interface Answer {
 export interface DocumentValidator {
   /** Throws a readable error unless `answer` is what the document says. */
   check(answer: Answer): void;
+  /** Throws a readable error unless `value` is valid for the component schema `name`. */
+  checkSchema(name: string, value: unknown): void;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: walking an OpenAPI document
@@ -84,6 +86,15 @@ export function documentValidator(document: Any): DocumentValidator {
   };
 
   return {
+    checkSchema(name: string, value: unknown): void {
+      if (document.components?.schemas?.[name] === undefined) {
+        throw new Error(`no component schema ${name}`);
+      }
+      const validate = validatorAt(`/components/schemas/${escapePointer(name)}`);
+      if (!validate(value)) {
+        throw new Error(`${name}: ${errorsText(validate)}\nvalue: ${preview(value)}`);
+      }
+    },
     check(answer: Answer): void {
       const path = answer.path.split('?')[0] as string;
       const what = `${answer.method} ${answer.path} → ${answer.status}`;
@@ -154,17 +165,22 @@ export function documentValidator(document: Any): DocumentValidator {
       if (content[mediaType].schema === undefined) return;
       const validate = validatorAt(`${at}/content/${escapePointer(mediaType)}/schema`);
       if (!validate(body)) {
-        const errors = (validate.errors ?? [])
-          .slice(0, 8)
-          .map(
-            (e) =>
-              `  ${e.instancePath || '(body)'} ${e.message}${paramsText(e.params)} [${e.schemaPath}]`,
-          )
-          .join('\n');
-        fail(`the body does not match the documented schema:\n${errors}\nbody: ${preview(body)}`);
+        fail(
+          `the body does not match the documented schema:\n${errorsText(validate)}\nbody: ${preview(body)}`,
+        );
       }
     },
   };
+}
+
+function errorsText(validate: ValidateFunction): string {
+  return (validate.errors ?? [])
+    .slice(0, 8)
+    .map(
+      (e) =>
+        `  ${e.instancePath || '(body)'} ${e.message}${paramsText(e.params)} [${e.schemaPath}]`,
+    )
+    .join('\n');
 }
 
 function paramsText(params: Record<string, unknown>): string {

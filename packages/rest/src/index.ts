@@ -7,6 +7,15 @@
  */
 export { parseRequest, type HttpRequestParts } from './request/parse';
 export {
+  OPENAPI_PATH,
+  openApiDocument,
+  type JsonSchema,
+  type OpenApiDocument,
+  type OpenApiFragment,
+  type OpenApiOptions,
+  type OpenApiTag,
+} from './openapi';
+export {
   DEFAULT_LIMIT,
   MAX_LIMIT,
   type ApiRequest,

@@ -275,7 +275,8 @@ describe('route gating', () => {
           error: `NOT_FOUND: no route GET ${path}`,
         });
       }
-      // On: the REST handler answers (this schema has no type User).
+      // On: the document is served, and the REST handler answers (this schema has no type User).
+      expect((await call(on, '/api/openapi.json')).status).toBe(200);
       expect(await readJson(await call(on, '/api/User'))).toEqual({
         code: 'NOT_FOUND',
         error: 'NOT_FOUND: no type User in the schema',

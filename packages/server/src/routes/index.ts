@@ -12,11 +12,12 @@ import {
   type QueryEngine,
   type Schema,
 } from '@svc/core';
-import { matchAuthRoute, type Auth } from '@svc/auth';
+import { authOpenApi, authOpenApiOptions, matchAuthRoute, type Auth } from '@svc/auth';
 import { toNodeListener } from '@svc/auth/express';
 import { proxyItems, type ResolvedConfig } from '../config';
 import { errorHandler } from '../http/errors';
 import { sendJson } from '../http/respond';
+import { openApiHandler } from '../handlers/openapi';
 import { queryHandler } from '../handlers/query';
 import { DEFAULT_DOCS, docsHandlers } from '../handlers/docs';
 import { restHandler, restModelSource } from '../handlers/rest';
@@ -201,8 +202,22 @@ export function buildApp(deps: AppDeps): Express {
   // REST: registered unless disabled (spec "REST routes"). Writes are refused here in read-only
   // mode (every REST write is one); the handler plans and runs through the `/query` engine.
   if (config.enableRest) {
-    // One model per schema version, for the data routes (and the OpenAPI document).
+    // One model per schema version, for the data routes and the OpenAPI document.
     const restModels = restModelSource(deps.queryEngine);
+    // The OpenAPI document: behind the same gate as the data routes, before their catch-all,
+    // with @svc/auth's `/auth/*` routes merged in when auth is on.
+    route(
+      '/api/openapi.json',
+      {
+        GET: openApiHandler({
+          models: restModels,
+          version,
+          requireAuth: config.requireAuth,
+          ...(auth ? { extra: authOpenApi(authOpenApiOptions(auth.config)) } : {}),
+        }),
+      },
+      gated,
+    );
     const rest = restHandler({
       engine: deps.queryEngine,
       models: restModels,

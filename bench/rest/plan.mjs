@@ -5,8 +5,8 @@
 // inlined). The bare handler sends the SQL svc's compiler makes of it.
 //
 // It stands in for @svc/rest's `planRequest(request, model, schema)` (same arguments, the same
-// `{query, variables, cardinality}`) until the planner is merged; then run.mjs calls
-// `planRequest` itself and this file goes.
+// `{query, variables, cardinality}`) while @svc/rest does not export it: run.mjs calls
+// `planRequest` itself as soon as it does (its header says which ran); this file can go then.
 
 /** @returns {{query: string, variables: Record<string, unknown>, cardinality: 'many' | 'atMostOne'}} */
 export function planRest(request, model) {

@@ -22,6 +22,10 @@ const core = require('../../packages/core/dist/index.js');
 const rest = require('../../packages/rest/dist/index.js');
 const { compileQuery } = require('../../packages/server/dist/index.js');
 const here = new URL('.', import.meta.url).pathname;
+// The REST planner's EdgeQL for a request: @svc/rest's own `planRequest` once it is built,
+// until then plan.mjs's stand-in for the same forms (the header says which one ran).
+const plan = rest.planRequest ?? planRest;
+const planner = rest.planRequest ? "@svc/rest's planRequest" : 'the stand-in bench/rest/plan.mjs';
 
 const SERVERS = ['svc', 'bare', 'platformatic'];
 const { values } = parseArgs({
@@ -91,8 +95,9 @@ async function measureAll(id) {
     list: rest.parseRequest({ method: 'GET', path: `/${TYPE}`, query: 'limit=100' }),
   };
   const plans = {};
+  const edgeql = {};
   for (const [key, request] of Object.entries(requests)) {
-    const planned = planRest(request, model, schema);
+    const planned = plan(request, model, schema);
     const compiled = await engine.prepare(planned, caller);
     const foreign = compiled.params.filter((p) => p.source !== 'variable');
     if (foreign.length > 0)
@@ -100,6 +105,7 @@ async function measureAll(id) {
         `${key}: the SQL reads ${foreign.map((p) => p.name)}; the bare handler binds variables only`,
       );
     plans[key] = { sql: compiled.sql, params: compiled.params.map((p) => p.name) };
+    edgeql[key] = planned.query;
   }
 
   const servers = {};
@@ -142,7 +148,7 @@ async function measureAll(id) {
         .version
     : null;
   console.log(
-    `bench/rest: PostgreSQL, ${ROWS} rows, ${connections} connections, median of ${rounds} alternating rounds of ${duration} s, loopback` +
+    `bench/rest: PostgreSQL, ${ROWS} rows, ${connections} connections, median of ${rounds} alternating rounds of ${duration} s, loopback, EdgeQL from ${planner}` +
       (platformaticVersion ? `; Platformatic DB ${platformaticVersion}` : ''),
   );
   const results = {};
@@ -154,7 +160,7 @@ async function measureAll(id) {
         runs[s].push(await measure(server.url + path[key][s]));
     }
     results[key] = Object.fromEntries(Object.entries(runs).map(([s, ms]) => [s, medianOf(ms)]));
-    console.log(label);
+    console.log(`${label}\n  EdgeQL: ${edgeql[key]}`);
     for (const s of Object.keys(servers)) console.log(`  ${s.padEnd(14)} ${row(results[key][s])}`);
   }
 

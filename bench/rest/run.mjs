@@ -209,12 +209,12 @@ function checkAnswers(key, answers) {
     const keys = Object.keys(w).sort().join();
     if (Object.keys(g).sort().join() !== keys)
       throw new Error(
-        `${key}: row ${i}: Platformatic's fields ${Object.keys(g)}, svc's ${Object.keys(w)}`,
+        `${key}: row ${i}: Platformatic's fields ${Object.keys(g)}, svc's SQL's ${Object.keys(w)}`,
       );
     for (const [field, value] of Object.entries(w)) {
       if (!sameValue(value, g[field]))
         throw new Error(
-          `${key}: row ${i} (${w.id}) ${field}: svc ${JSON.stringify(value)}, Platformatic ${JSON.stringify(g[field])}`,
+          `${key}: row ${i} (${w.id}) ${field}: svc's SQL ${JSON.stringify(value)}, Platformatic ${JSON.stringify(g[field])}`,
         );
     }
   });

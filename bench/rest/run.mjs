@@ -1,0 +1,300 @@
+// bench/rest: svc's REST routes against a bare Express + `pg` handler sending the same SQL, and
+// against Platformatic DB over the same table, on real PostgreSQL, in one run: `GET /api/Item/{id}`
+// and a 100-row list `GET /api/Item?limit=100` (Item: 8 scalar properties, 10,000 rows). Prints
+// req/s and p50 of each server per case (medians of alternating rounds) and the ratios svc/bare
+// (by id, goal >= 0.9) and svc/platformatic (list, goal >= 1.5), PASS or FAIL; the exit code is 1
+// when a goal fails or an answer is wrong.
+// Usage: pnpm build && node bench/rest/run.mjs [--database-url URL] [--duration 10]
+//          [--connections 32] [--rounds 3] [--only svc,bare,platformatic]
+//   URL: a PostgreSQL server where the user may create databases (default $DATABASE_URL, else
+//   postgres://postgres@127.0.0.1:54329/postgres); a database of its own is created and dropped.
+//   The first run with Platformatic installs it (npm ci into bench/rest/platformatic).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+import { planRest } from './plan.mjs';
+import { ROWS, SDL, SEED_SQL, TYPE } from './schema.mjs';
+
+const require = createRequire(import.meta.url);
+const autocannon = require('autocannon');
+const core = require('../../packages/core/dist/index.js');
+const rest = require('../../packages/rest/dist/index.js');
+const { compileQuery } = require('../../packages/server/dist/index.js');
+const here = new URL('.', import.meta.url).pathname;
+// The REST planner's EdgeQL for a request: @svc/rest's own `planRequest` once it is built,
+// until then plan.mjs's stand-in for the same forms (the header says which one ran).
+const plan = rest.planRequest ?? planRest;
+const planner = rest.planRequest ? "@svc/rest's planRequest" : 'the stand-in bench/rest/plan.mjs';
+
+const SERVERS = ['svc', 'bare', 'platformatic'];
+const { values } = parseArgs({
+  options: {
+    'database-url': { type: 'string' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+    rounds: { type: 'string', default: '3' },
+    only: { type: 'string', default: SERVERS.join(',') },
+  },
+});
+const adminUrl =
+  values['database-url'] ??
+  process.env.DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:54329/postgres';
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const rounds = Number(values.rounds);
+const only = values.only.split(',').map((s) => s.trim());
+for (const s of only) {
+  if (!SERVERS.includes(s)) throw new Error(`--only: unknown server ${s} (${SERVERS.join(', ')})`);
+}
+if (only.includes('platformatic')) installPlatformatic();
+
+// A database of our own, migrated and seeded.
+const name = `svc_bench_rest_${process.pid}`;
+const admin = await core.openDatabase({ url: adminUrl, poolSize: 1 });
+await admin.query(`create database ${name}`);
+const url = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
+const db = await core.openDatabase({ url });
+const children = [];
+try {
+  await core.createDefaultMigrator().migrate(db, SDL);
+  await db.query(SEED_SQL, [ROWS]);
+  await db.query(`analyze "default"."${TYPE}"`);
+  // A row from the middle of the table.
+  const { rows } = await db.query(
+    `select id from "default"."${TYPE}" order by id offset $1::int limit 1`,
+    [ROWS / 2],
+  );
+  await measureAll(rows[0].id);
+} catch (err) {
+  console.error(`bench/rest: ${err.message}`);
+  process.exitCode = 1;
+} finally {
+  // The servers close their pools before the database is dropped under them (bounded: 10 s).
+  await Promise.all(children.map(stopChild));
+  await db.close();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.close();
+}
+
+async function measureAll(id) {
+  // What svc's REST runs for each request: the planner's EdgeQL, compiled by svc's engine for
+  // the caller an anonymous request is on a default server (access policies on, not read-only).
+  // The bare handler sends exactly this SQL.
+  const engine = core.createQueryEngine({
+    db,
+    compile: compileQuery,
+    schema: core.storedSchemaSource(db, core.createDefaultMigrator(), core.buildSchema),
+  });
+  const caller = { access: { policies: true, readOnly: false }, auth: core.ANONYMOUS_AUTH };
+  const { schema } = await engine.schema();
+  const model = rest.restModel(schema);
+  const requests = {
+    get: rest.parseRequest({ method: 'GET', path: `/${TYPE}/${id}`, query: '' }),
+    list: rest.parseRequest({ method: 'GET', path: `/${TYPE}`, query: 'limit=100' }),
+  };
+  const plans = {};
+  const edgeql = {};
+  for (const [key, request] of Object.entries(requests)) {
+    const planned = plan(request, model, schema);
+    const compiled = await engine.prepare(planned, caller);
+    const foreign = compiled.params.filter((p) => p.source !== 'variable');
+    if (foreign.length > 0)
+      throw new Error(
+        `${key}: the SQL reads ${foreign.map((p) => p.name)}; the bare handler binds variables only`,
+      );
+    plans[key] = { sql: compiled.sql, params: compiled.params.map((p) => p.name) };
+    edgeql[key] = planned.query;
+  }
+
+  const servers = {};
+  if (only.includes('svc')) servers.svc = await startServer(`${here}svc.mjs`, [url]);
+  if (only.includes('bare'))
+    servers.bare = await startServer(`${here}bare.mjs`, [url, JSON.stringify(plans)]);
+  if (only.includes('platformatic'))
+    servers.platformatic = await startServer(`${here}platformatic/server.mjs`, [url]);
+  const path = {
+    get: {
+      svc: `/api/${TYPE}/${id}`,
+      bare: `/api/${TYPE}/${id}`,
+      platformatic: `/default${TYPE}/${id}`,
+    },
+    list: {
+      svc: `/api/${TYPE}?limit=100`,
+      bare: `/api/${TYPE}?limit=100`,
+      platformatic: `/default${TYPE}/?limit=100&orderby.id=asc`,
+    },
+  };
+  const cases = { get: `GET /api/${TYPE}/{id}`, list: `GET /api/${TYPE}?limit=100 (100 rows)` };
+
+  // Every server must answer 200 with the same rows before anything is measured.
+  for (const key of Object.keys(cases)) {
+    const answers = {};
+    for (const [s, server] of Object.entries(servers)) {
+      const res = await fetch(server.url + path[key][s]);
+      const text = await res.text();
+      if (res.status !== 200)
+        throw new Error(
+          `${s} answers ${res.status} to ${cases[key]}, not 200:\n${text.slice(0, 500)}`,
+        );
+      answers[s] = text;
+    }
+    checkAnswers(key, answers);
+  }
+
+  const platformaticVersion = only.includes('platformatic')
+    ? JSON.parse(readFileSync(`${here}platformatic/node_modules/@platformatic/db/package.json`))
+        .version
+    : null;
+  console.log(
+    `bench/rest: PostgreSQL, ${ROWS} rows, ${connections} connections, median of ${rounds} alternating rounds of ${duration} s, loopback, EdgeQL from ${planner}` +
+      (platformaticVersion ? `; Platformatic DB ${platformaticVersion}` : ''),
+  );
+  const results = {};
+  for (const [key, label] of Object.entries(cases)) {
+    // Alternate rounds so a passing load on the machine hits every server alike; report medians.
+    const runs = Object.fromEntries(Object.keys(servers).map((s) => [s, []]));
+    for (let round = 0; round < rounds; round++) {
+      for (const [s, server] of Object.entries(servers))
+        runs[s].push(await measure(server.url + path[key][s]));
+    }
+    results[key] = Object.fromEntries(Object.entries(runs).map(([s, ms]) => [s, medianOf(ms)]));
+    console.log(`${label}\n  EdgeQL: ${edgeql[key]}`);
+    for (const s of Object.keys(servers)) console.log(`  ${s.padEnd(14)} ${row(results[key][s])}`);
+  }
+
+  console.log('goals');
+  goal('by id', results.get, 'svc', 'bare', 0.9);
+  goal('list ', results.list, 'svc', 'platformatic', 1.5);
+  if (servers.bare && servers.platformatic) {
+    const r = results.list.bare.rps / results.list.platformatic.rps;
+    console.log(`  (for reference) list bare/platformatic = ${r.toFixed(2)}`);
+  }
+}
+
+/** Prints `a/b` against its goal; a goal that fails sets the exit code. */
+function goal(label, result, a, b, target) {
+  if (!result[a] || !result[b]) {
+    console.log(`  ${label} ${a}/${b}: not measured (${[a, b].filter((s) => !result[s])} not run)`);
+    return;
+  }
+  const ratio = result[a].rps / result[b].rps;
+  const pass = ratio >= target;
+  if (!pass) process.exitCode = 1;
+  console.log(
+    `  ${label} ${a}/${b} = ${ratio.toFixed(2)} (goal >= ${target}) ${pass ? 'PASS' : 'FAIL'}`,
+  );
+}
+
+/**
+ * svc and the bare handler must answer the same bytes (the same SQL, the same unwrapping);
+ * Platformatic the same rows in the same order, its values as it writes them (int64 as strings,
+ * datetimes with milliseconds).
+ */
+function checkAnswers(key, answers) {
+  if (answers.svc !== undefined && answers.bare !== undefined && answers.svc !== answers.bare)
+    throw new Error(
+      `${key}: svc and the bare handler answer differently:\n${answers.svc}\n${answers.bare}`,
+    );
+  const reference = answers.svc ?? answers.bare;
+  if (reference === undefined || answers.platformatic === undefined) return;
+  const want = [JSON.parse(reference)].flat();
+  const got = [JSON.parse(answers.platformatic)].flat();
+  if (key === 'list' && want.length !== 100) throw new Error(`list: ${want.length} rows, not 100`);
+  if (got.length !== want.length)
+    throw new Error(`${key}: Platformatic answers ${got.length} rows, svc's SQL ${want.length}`);
+  want.forEach((w, i) => {
+    const g = got[i];
+    const keys = Object.keys(w).sort().join();
+    if (Object.keys(g).sort().join() !== keys)
+      throw new Error(
+        `${key}: row ${i}: Platformatic's fields ${Object.keys(g)}, svc's SQL's ${Object.keys(w)}`,
+      );
+    for (const [field, value] of Object.entries(w)) {
+      if (!sameValue(value, g[field]))
+        throw new Error(
+          `${key}: row ${i} (${w.id}) ${field}: svc's SQL ${JSON.stringify(value)}, Platformatic ${JSON.stringify(g[field])}`,
+        );
+    }
+  });
+}
+
+function sameValue(svc, other) {
+  if (svc === other) return true;
+  if (typeof svc === 'number' && typeof other === 'string') return String(svc) === other;
+  if (typeof svc === 'string' && typeof other === 'string') {
+    const [a, b] = [Date.parse(svc), Date.parse(other)];
+    return /^\d{4}-\d\d-\d\dT/.test(svc) && !Number.isNaN(a) && a === b;
+  }
+  return false;
+}
+
+/** Platformatic lives outside the pnpm workspace: its own lock file, installed on first use. */
+function installPlatformatic() {
+  const dir = `${here}platformatic`;
+  if (existsSync(`${dir}/node_modules/@platformatic/db/package.json`)) return;
+  console.log(
+    'bench/rest: first run: installing Platformatic DB (npm ci in bench/rest/platformatic)',
+  );
+  // No install scripts: over PostgreSQL it needs none (they build optional SQLite bindings).
+  const r = spawnSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], {
+    cwd: dir,
+    stdio: 'inherit',
+    timeout: 600_000,
+  });
+  if (r.status !== 0) throw new Error(`npm ci in ${dir} failed (${r.error?.message ?? r.status})`);
+}
+
+function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve();
+    }, 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+function startServer(script, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    const timer = setTimeout(() => reject(new Error(`${script} did not start in 60 s`)), 60000);
+    child.stdout.on('data', (d) => {
+      const m = /port=(\d+)/.exec(String(d));
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: `http://127.0.0.1:${m[1]}` });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+async function measure(target) {
+  const options = { url: target, method: 'GET', connections };
+  await autocannon({ ...options, duration: 2 }); // warm up: JIT, connections, prepared plans
+  const r = await autocannon({ ...options, duration });
+  if (r.non2xx || r.errors) throw new Error(`${target}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return { rps: r.requests.average, p50: r.latency.p50 };
+}
+
+function medianOf(ms) {
+  return { rps: median(ms.map((m) => m.rps)), p50: median(ms.map((m) => m.p50)) };
+}
+
+function row(m) {
+  return `${m.rps.toFixed(0).padStart(7)} req/s   p50 ${m.p50} ms`;
+}
+
+function median(xs) {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+}

@@ -4,9 +4,9 @@
  * type, and the body against the response's JSON Schema with Ajv 2020-12 and formats. Any
  * mismatch throws an error naming the request, the status and what differs.
  * - HEAD is checked as the GET of the same path, with no body.
- * - A request the document does not describe (no path matches: 400 or 404; no such method on
- *   a documented path: 405) must be refused in the document's `Error` envelope: that is the
- *   only answer the document allows it.
+ * - A request the document does not describe (no path matches: 400 or 404, and 401 when the
+ *   `/api` routes are gated; no such method on a documented path: 405) must be refused in the
+ *   document's `Error` envelope: that is the only answer the document allows it.
  */
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -56,6 +56,14 @@ export function documentValidator(document: Any): DocumentValidator {
   addFormats(ajv);
   ajv.addVocabulary(OPENAPI_KEYWORDS);
   ajv.addSchema(document, ROOT);
+  /** Whether the `/api` routes need credentials (requireAuth): some operation there has security. */
+  const apiGated = Object.entries(document.paths ?? {}).some(
+    ([template, item]) =>
+      template.startsWith('/api/') &&
+      Object.values(item as Any).some(
+        (op: Any) => Array.isArray(op?.security) && op.security.length > 0,
+      ),
+  );
   const templates = Object.keys(document.paths ?? {}).map((template) => ({
     template,
     segments: template.split('/'),
@@ -119,7 +127,9 @@ export function documentValidator(document: Any): DocumentValidator {
             s.startsWith('{') && s.endsWith('}') ? segments[i] !== '' : s === segments[i],
           ),
       );
-      if (!match) return refused([400, 404], 'no path of the document matches');
+      // Under requireAuth the gate answers before routing: an unknown path without a token is 401.
+      if (!match)
+        return refused(apiGated ? [400, 401, 404] : [400, 404], 'no path of the document matches');
       const head = answer.method.toUpperCase() === 'HEAD';
       const method = head ? 'get' : answer.method.toLowerCase();
       const operation = document.paths[match.template][method];

@@ -1,12 +1,14 @@
 /**
  * The one way the REST suites talk to a server: `api(server, method, path, body?)`. Every answer
- * is recorded (`recordedAnswers`: method, path, status, content type, body) so the suite's
- * answers can be checked against the served OpenAPI document. A server that listens is called
- * over its socket (real HTTP on 127.0.0.1); one that does not, in-process (`call`).
+ * of an `/api/...` route is checked against the OpenAPI document the server serves at that moment
+ * (`checkServedAnswer`: Ajv 2020-12; a mismatch fails the test), and recorded
+ * (`recordedAnswers`). A server that listens is called over its socket (real HTTP on
+ * 127.0.0.1); one that does not, in-process (`call`).
  */
 import { appendFileSync } from 'node:fs';
 import type { SvcServer } from '../src';
 import { call } from './helpers';
+import { checkServedAnswer } from './openapi-served';
 
 export interface RecordedAnswer {
   readonly method: string;
@@ -70,6 +72,16 @@ export async function api(
   }
   const answer = { method, path, status: res.status, contentType, body: parsed };
   recordedAnswers.push(answer);
+  // Every answer must be one the served document allows (issue 13). The document is fetched with
+  // the service key where the server has one (it is gated like the data routes), else the token.
+  // With REST off there is no document, and every /api answer is the 404 the suites assert.
+  if (
+    server.config.enableRest &&
+    path.startsWith('/api/') &&
+    !path.startsWith('/api/openapi.json')
+  ) {
+    await checkServedAnswer(server, answer, server.config.serviceKey ?? options.token);
+  }
   return { ...answer, headers: res.headers, text };
 }
 

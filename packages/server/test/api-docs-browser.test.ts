@@ -7,12 +7,9 @@
  * document is refused, and that one token, kept across reloads, serves the document and every
  * "Try it out"; Swagger UI's own "Authorize" dialog shares it.
  *
- * THE DOCUMENT. Until svc serves `GET /api/openapi.json` itself, this test answers that one path
- * in front of svc with FIXTURE (gated as svc gates it: a bearer token when `requireAuth`), whose
- * one operation is svc's real `GET /health`. Everything else, the page and its assets included,
- * is svc's. To test svc's own document, change only the block marked "THE DOCUMENT" below:
- * delete FIXTURE, make `serveDocument` migrate a schema and insert rows instead of serving
- * FIXTURE, and set LISTED and OPERATION to one of its types and its list route.
+ * THE DOCUMENT: everything is svc's own: the page, its assets, `GET /api/openapi.json` (gated
+ * by `requireAuth` like the data routes) and the data route "Try it out" calls (`GET /api/Book`,
+ * over rows written through REST).
  *
  * If chromium cannot start, the tests fail: nothing here is skipped.
  */
@@ -26,9 +23,8 @@ import {
   type Locator,
   type Page,
 } from 'playwright-core';
-import { commonError, renderError } from '@svc/core';
 import type { SvcServer } from '../src';
-import { SECRET, build, sharedDatabase, signUp } from './helpers';
+import { SECRET, build, call, sharedDatabase, signUp } from './helpers';
 
 const CHROMIUM = '/usr/bin/chromium';
 /**
@@ -40,68 +36,40 @@ const HOST = 'svc-under-test.test';
 const db = sharedDatabase();
 
 // ---- THE DOCUMENT --------------------------------------------------------------------------
+/** The schema the svc under test serves; its document is svc's own `GET /api/openapi.json`. */
+const SDL = 'module default { type Book { required title: str; pages: int32; } }';
 /** What the page must list: tags and component schemas (one per type in svc's document). */
-const LISTED = { tags: ['Health'], schemas: ['Health'] };
+const LISTED = { tags: ['Book'], schemas: ['Book'] };
+/** Every Book as `GET /api/Book` answers it, read after the rows are written. */
+let books: unknown = [];
 /** The operation "Try it out" runs, and what svc answers it. */
 const OPERATION = {
-  tag: 'Health',
+  tag: 'Book',
   method: 'get',
-  path: '/health',
-  operationId: 'Health.get',
+  path: '/api/Book',
+  operationId: 'Book.list',
   status: 200,
-  body: (): unknown => ({ status: 'ok' }),
+  body: (): unknown => books,
 };
-const FIXTURE = {
-  openapi: '3.1.0',
-  info: { title: 'svc fixture document', version: '0' },
-  tags: [{ name: 'Health', description: 'Probes' }],
-  paths: {
-    '/health': {
-      get: {
-        tags: ['Health'],
-        operationId: 'Health.get',
-        summary: 'Liveness',
-        responses: {
-          '200': {
-            description: 'The server is up',
-            content: {
-              'application/json': { schema: { $ref: '#/components/schemas/Health' } },
-            },
-          },
-        },
-      },
-    },
-  },
-  components: {
-    schemas: {
-      Health: {
-        type: 'object',
-        properties: { status: { type: 'string', const: 'ok' } },
-        required: ['status'],
-      },
-    },
-    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-  },
-  security: [{ bearerAuth: [] }],
-};
-/**
- * Readies the document of `server`, in front of it on `app`: serves FIXTURE, gated as svc gates
- * its document (with `requireAuth`, only for a valid bearer token).
- */
+/** Readies svc's document and data: two Books written through REST, the list read back. */
 async function serveDocument(
-  app: express.Express,
+  _app: express.Express,
   server: SvcServer,
-  requireAuth: boolean,
+  _requireAuth: boolean,
+  token: string,
 ): Promise<void> {
-  app.get('/api/openapi.json', async (req, res) => {
-    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    if (requireAuth && !(token && (await server.auth?.verifyToken(token)))) {
-      const refused = renderError(commonError('UNAUTHORIZED', 'an access token is required'));
-      res.status(refused.status).json(refused.body);
-      return;
-    }
-    res.json(FIXTURE);
-  });
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  for (const book of [{ title: 'Dune', pages: 412 }, { title: "It's \\ 100% _done_" }]) {
+    const res = await call(server, '/api/Book', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(book),
+    });
+    expect(res.status).toBe(201);
+  }
+  const list = await call(server, '/api/Book', { headers });
+  expect(list.status).toBe(200);
+  books = await list.json();
 }
 // ---- end of THE DOCUMENT -------------------------------------------------------------------
 
@@ -207,10 +175,15 @@ function sentTo(observed: Observed, path: string): (string | undefined)[] {
 
 /** A svc on 127.0.0.1 with its document served (see THE DOCUMENT), and a user's token. */
 async function startSvc(requireAuth: boolean) {
-  const server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, requireAuth });
+  const server = await build(db.get(), {
+    enableAuth: true,
+    jwtSecret: SECRET,
+    requireAuth,
+    schema: SDL,
+  });
   const token = await signUp(server);
   const app = express();
-  await serveDocument(app, server, requireAuth);
+  await serveDocument(app, server, requireAuth, token);
   app.use(server.app);
   const front = http.createServer(app);
   await new Promise<void>((resolve, reject) => {
@@ -378,7 +351,7 @@ describe('GET /api/docs in Debian chromium, svc with requireAuth', () => {
     await page.locator('.auth-wrapper button.authorize').click();
     const dialog = page.locator('.dialog-ux .modal-ux');
     await dialog.locator('.auth-btn-wrapper button', { hasText: 'Logout' }).click();
-    await dialog.locator('.auth-btn-wrapper button.btn-done').click();
+    await dialog.locator('.auth-btn-wrapper button.btn-done').first().click();
     await page.reload();
     await page.locator('#svc-token-form').waitFor({ timeout: 30_000 });
     expect(sentTo(observed, '/api/openapi.json').at(-1)).toBeUndefined();

@@ -1,5 +1,5 @@
 -- many default::User; params: none
-select coalesce(json_agg("q4"."~json" order by "q4"."~o0" asc nulls first), '[]'::json)::text as "result"
+select coalesce(json_agg("q4"."~json" order by "q4"."~o0" asc), '[]'::json)::text as "result"
 from lateral (
   select "User3"."id" as "id", "User3"."__type__" as "__type__", json_build_object('name', "User3"."name", '@since', "j2"."since") as "~json", "j2"."since" as "since", "User3"."name" as "~o0"
   from (

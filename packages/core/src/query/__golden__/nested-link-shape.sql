@@ -1,5 +1,5 @@
 -- many default::Issue; params: none
-select coalesce(json_agg("q8"."~json" order by "q8"."~o0" asc nulls first), '[]'::json)::text as "result"
+select coalesce(json_agg("q8"."~json" order by "q8"."~o0" asc), '[]'::json)::text as "result"
 from lateral (
   select "Issue1"."id" as "id", 'default::Issue' as "__type__", json_build_object('name', "Issue1"."name", 'owner', (
     select json_agg("e3"."~json")
@@ -19,7 +19,7 @@ from lateral (
       where "User2"."id" = "Issue1"."owner"
     ) as "e3"
   ), 'watchers', (
-    select coalesce(json_agg("e7"."~json" order by "e7"."~o0" asc nulls first), '[]'::json)
+    select coalesce(json_agg("e7"."~json" order by "e7"."~o0" asc), '[]'::json)
     from (
       select "q6"."id" as "id", "q6"."__type__" as "__type__", "q6"."~json" as "~json", "q6"."~o0" as "~o0"
       from lateral (
@@ -37,7 +37,7 @@ from lateral (
             )
           ) as "User5" on "User5"."id" = "j4"."target"
         where "j4"."source" = "Issue1"."id"
-        order by "User5"."name" asc nulls first
+        order by "User5"."name" asc
         limit 2::bigint
       ) as "q6"
     ) as "e7"

@@ -1,5 +1,5 @@
 -- many default::User; params: $name: std::str
-select coalesce(json_agg("q2"."~json" order by "q2"."~o0" asc nulls first), '[]'::json)::text as "result"
+select coalesce(json_agg("q2"."~json" order by "q2"."~o0" asc), '[]'::json)::text as "result"
 from lateral (
   select "User1"."id" as "id", "User1"."__type__" as "__type__", json_build_object('name', "User1"."name", 'age', "User1"."age") as "~json", "User1"."name" as "~o0"
   from (

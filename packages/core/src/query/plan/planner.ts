@@ -822,8 +822,14 @@ class Planner implements PlanContext {
   ): { limit: SqlExpr | null; offset: SqlExpr | null } {
     this.lift(rel, select.subject);
     if (select.filter) rel.where.push(this.condition(rel, select.filter));
+    // A key that is never empty (`.id`, a required property) needs no NULLS clause, and without
+    // one PostgreSQL can walk a plain btree index in either direction instead of sorting the table.
     const keys: OrderItem[] = select.orderBy.map((k) =>
-      sql.order(this.scoped(rel, k.expr), k.direction, k.empty === 'first' ? 'first' : 'last'),
+      sql.order(
+        this.scoped(rel, k.expr),
+        k.direction,
+        k.expr.card.min >= 1 ? null : k.empty === 'first' ? 'first' : 'last',
+      ),
     );
     rel.order.unshift(...keys);
     return {

@@ -52,23 +52,18 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
   // A str as a JSON string: to_jsonb is only stable (for its other types), so an index or a
   // CHECK indexing a JSON string needs this immutable form.
   fn('json_string(text)', 'jsonb', 'select to_jsonb($1)'),
-  // Output forms (spec items 23, 27): UTC as `+00:00` (as Gel prints it), trailing zeros of the fraction dropped.
+  // Output forms (spec items 23, 27): UTC as `+00:00` (as Gel prints it), trailing zeros of the
+  // fraction dropped. JSON's encoding of timestamp and time is ISO 8601 whatever DateStyle says,
+  // with the fraction's trailing zeros already dropped: the same text as to_char + regexp_replace
+  // at well under half the cost per value (bench/rest), and no session setting read.
   fn(
     'datetime_iso(timestamptz)',
     'text',
-    `select regexp_replace(to_char($1 at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'), '\\.?0+$', '') || '+00:00'`,
+    `select (to_json($1 at time zone 'UTC') #>> '{}') || '+00:00'`,
   ),
-  fn(
-    'local_datetime_iso(timestamp)',
-    'text',
-    `select regexp_replace(to_char($1, 'YYYY-MM-DD"T"HH24:MI:SS.US'), '\\.?0+$', '')`,
-  ),
+  fn('local_datetime_iso(timestamp)', 'text', `select to_json($1) #>> '{}'`),
   fn('local_date_iso(date)', 'text', `select to_char($1, 'YYYY-MM-DD')`),
-  fn(
-    'local_time_iso(time)',
-    'text',
-    `select regexp_replace(to_char(date '2000-01-01' + $1, 'HH24:MI:SS.US'), '\\.?0+$', '')`,
-  ),
+  fn('local_time_iso(time)', 'text', `select to_json($1) #>> '{}'`),
   // A duration is a span of time: everything folded into hours, minutes and seconds.
   fn(
     'duration_iso(interval)',

@@ -13,7 +13,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { planRest } from './plan.mjs';
 import { ROWS, SDL, SEED_SQL, TYPE } from './schema.mjs';
 
 const require = createRequire(import.meta.url);
@@ -22,10 +21,9 @@ const core = require('../../packages/core/dist/index.js');
 const rest = require('../../packages/rest/dist/index.js');
 const { compileQuery } = require('../../packages/server/dist/index.js');
 const here = new URL('.', import.meta.url).pathname;
-// The REST planner's EdgeQL for a request: @svc/rest's own `planRequest` once it is built,
-// until then plan.mjs's stand-in for the same forms (the header says which one ran).
-const plan = rest.planRequest ?? planRest;
-const planner = rest.planRequest ? "@svc/rest's planRequest" : 'the stand-in bench/rest/plan.mjs';
+// The REST planner's EdgeQL for a request: @svc/rest's own `planRequest`, as svc runs it.
+const plan = rest.planRequest;
+const planner = "@svc/rest's planRequest";
 
 const SERVERS = ['svc', 'bare', 'platformatic'];
 const { values } = parseArgs({

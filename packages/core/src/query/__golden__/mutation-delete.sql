@@ -33,7 +33,7 @@ select coalesce(json_agg(json_build_object('id', "w5"."id", 'name', "w5"."name",
     ) as "jr"
     where "jr"."source" = "w5"."id"
   ) as "r"
-), '[]'::json), 'time_estimate', "w5"."time_estimate", 'tags', "w5"."tags", 'due_date', "svc_meta"."datetime_iso"("w5"."due_date"), 'related_to', coalesce((
+), '[]'::json), 'time_estimate', "w5"."time_estimate", 'tags', "w5"."tags", 'due_date', (to_json("w5"."due_date" at time zone 'UTC') #>> '{}') || '+00:00', 'related_to', coalesce((
   select json_agg(to_json("r"."v"))
   from (
     select "jr"."target" as "v"

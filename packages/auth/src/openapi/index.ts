@@ -189,7 +189,7 @@ export function authOpenApi(options: AuthOpenApiOptions = {}): AuthOpenApiFragme
 
   return {
     paths,
-    schemas: { ...AUTH_SCHEMAS },
+    schemas: referencedSchemas(paths),
     tags: [...features].map((f) => TAGS[f]),
     securitySchemes: {
       bearerAuth: {
@@ -357,4 +357,35 @@ function errorResponse(
       },
     },
   };
+}
+
+/**
+ * The component schemas the paths use, followed through their own references: a feature that is
+ * off (OAuth without providers) leaves none of its schemas behind.
+ */
+function referencedSchemas(paths: unknown): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  const prefix = '#/components/schemas/';
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith(prefix)) {
+        const name = value.slice(prefix.length);
+        const schema = AUTH_SCHEMAS[name];
+        if (schema !== undefined && !(name in out)) {
+          out[name] = schema;
+          visit(schema);
+        }
+      } else {
+        visit(value);
+      }
+    }
+  };
+  visit(paths);
+  // In the table's order, so the document reads the same from one release to the next.
+  return Object.fromEntries(Object.entries(AUTH_SCHEMAS).filter(([name]) => name in out));
 }

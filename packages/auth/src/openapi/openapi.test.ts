@@ -284,3 +284,13 @@ describe('authOpenApi', () => {
     expect(out).not.toMatch(/\berror\b/);
   }, 90_000);
 });
+
+test('only the schemas the paths use: OAuth off leaves none of its schemas behind', () => {
+  const off = authOpenApi({ oauth: false });
+  const on = authOpenApi({ oauth: { providers: ['github'] } });
+  expect(Object.keys(off.schemas).filter((n) => n.startsWith('AuthOAuth'))).toEqual([]);
+  expect(Object.keys(on.schemas).filter((n) => n.startsWith('AuthOAuth')).length).toBeGreaterThan(
+    0,
+  );
+  expect(off.schemas.Error).toBeDefined();
+});

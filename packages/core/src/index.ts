@@ -18,7 +18,12 @@ export {
   type SvcErrorOptions,
 } from './errors/svc-error';
 export { commonError, notInThisRelease, type CommonErrorCode } from './errors/codes';
-export { renderError, type ErrorEnvelope, type RenderedError } from './errors/render';
+export {
+  ERROR_ENVELOPE_SCHEMA,
+  renderError,
+  type ErrorEnvelope,
+  type RenderedError,
+} from './errors/render';
 export {
   QueryError,
   InvalidSyntaxError,

@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ERROR_ENVELOPE_SCHEMA } from '@svc/core';
 import { AUTH_ROUTES } from '../routes/table';
 import { AUTH_OPERATION_DOCS, authOpenApi, authOpenApiDocument, authOpenApiOptions } from './index';
 import { openApiValidator } from './__tests__/validator';
@@ -58,31 +59,8 @@ describe('authOpenApi', () => {
     expect(fragment.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
-  test('Error is the envelope of DECISIONS, exactly', () => {
-    expect(authOpenApi().schemas.Error).toEqual({
-      type: 'object',
-      properties: {
-        code: { type: 'string' },
-        error: { type: 'string' },
-        type: { type: 'string' },
-        hint: { type: 'string' },
-        extensions: {
-          type: 'object',
-          properties: {
-            sqlState: { type: 'string' },
-            position: {
-              type: 'object',
-              properties: { line: { type: 'integer' }, column: { type: 'integer' } },
-              required: ['line', 'column'],
-              additionalProperties: false,
-            },
-          },
-          additionalProperties: false,
-        },
-      },
-      required: ['code', 'error'],
-      additionalProperties: false,
-    });
+  test("Error is core's one envelope schema (DECISIONS), shared with the REST document", () => {
+    expect(authOpenApi().schemas.Error).toBe(ERROR_ENVELOPE_SCHEMA);
     for (const name of Object.keys(authOpenApi().schemas))
       expect(name === 'Error' || name.startsWith('Auth')).toBe(true);
   });

@@ -7,8 +7,9 @@
  *
  * Names start with `Auth` so they cannot clash with the data types the REST document names after
  * the schema; `Error` is the one envelope of every surface (DECISIONS "One error envelope
- * everywhere") and is defined identically by the REST document.
+ * everywhere"), @svc/core's `ERROR_ENVELOPE_SCHEMA`, which the REST document uses too.
  */
+import { ERROR_ENVELOPE_SCHEMA } from '@svc/core';
 
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
@@ -56,34 +57,8 @@ function body(
   };
 }
 
-/**
- * DECISIONS "One error envelope everywhere", bare (no descriptions): the REST document defines
- * the same `Error`, and the merged document keeps one, so the two must be equal.
- */
-export const ERROR_SCHEMA: JsonSchema = {
-  type: 'object',
-  properties: {
-    code: { type: 'string' },
-    error: { type: 'string' },
-    type: { type: 'string' },
-    hint: { type: 'string' },
-    extensions: {
-      type: 'object',
-      properties: {
-        sqlState: { type: 'string' },
-        position: {
-          type: 'object',
-          properties: { line: { type: 'integer' }, column: { type: 'integer' } },
-          required: ['line', 'column'],
-          additionalProperties: false,
-        },
-      },
-      additionalProperties: false,
-    },
-  },
-  required: ['code', 'error'],
-  additionalProperties: false,
-};
+/** DECISIONS "One error envelope everywhere": core's one description of it, as in the REST document. */
+export const ERROR_SCHEMA: JsonSchema = ERROR_ENVELOPE_SCHEMA;
 
 /** A 6-digit TOTP code or a recovery code (`XXXXX-XXXXX`), as the MFA routes read `code`. */
 const MFA_CODE = nonEmpty('The code as typed (spaces and dashes are ignored).', { maxLength: 64 });

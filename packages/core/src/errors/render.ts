@@ -9,6 +9,36 @@ export interface ErrorEnvelope {
   extensions?: { sqlState?: string; position?: { line: number; column: number } };
 }
 
+/**
+ * The JSON Schema (2020-12) of `ErrorEnvelope`: the one description of the envelope that every
+ * OpenAPI document of svc uses (the REST document and @svc/auth's fragment share it as `Error`).
+ */
+export const ERROR_ENVELOPE_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({
+  type: 'object',
+  description: 'The error envelope of every svc surface.',
+  properties: {
+    code: { type: 'string', description: 'Machine-readable code (UPPER_SNAKE).' },
+    error: { type: 'string', description: '`<CODE>: <message>`' },
+    type: { type: 'string', description: 'The error class, for query errors.' },
+    hint: { type: 'string' },
+    extensions: {
+      type: 'object',
+      properties: {
+        sqlState: { type: 'string' },
+        position: {
+          type: 'object',
+          properties: { line: { type: 'integer' }, column: { type: 'integer' } },
+          required: ['line', 'column'],
+          additionalProperties: false,
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+  required: ['code', 'error'],
+  additionalProperties: false,
+});
+
 export interface RenderedError {
   status: number;
   headers: Readonly<Record<string, string>>;

@@ -14,39 +14,15 @@
  * the body names cannot meet a type's; a type whose name is taken (by `Error` or a schema of
  * `extra`) is `<name>-object`.
  */
-import type { Schema } from '@svc/core';
+import { ERROR_ENVELOPE_SCHEMA, type Schema } from '@svc/core';
 import type { RestField, RestModel, RestType, Shape, ShapeField } from '../model';
 import { nullable, typeSchema, type JsonSchema } from './json-schema';
 
 export const UUID: JsonSchema = { type: 'string', format: 'uuid' };
 export const ERROR_SCHEMA_NAME = 'Error';
 
-/** DECISIONS "One error envelope everywhere". */
-export const ERROR_SCHEMA: JsonSchema = {
-  type: 'object',
-  description: 'The error envelope of every svc surface.',
-  properties: {
-    code: { type: 'string', description: 'Machine-readable code (UPPER_SNAKE).' },
-    error: { type: 'string', description: '`<CODE>: <message>`' },
-    type: { type: 'string', description: 'The error class, for query errors.' },
-    hint: { type: 'string' },
-    extensions: {
-      type: 'object',
-      properties: {
-        sqlState: { type: 'string' },
-        position: {
-          type: 'object',
-          properties: { line: { type: 'integer' }, column: { type: 'integer' } },
-          required: ['line', 'column'],
-          additionalProperties: false,
-        },
-      },
-      additionalProperties: false,
-    },
-  },
-  required: ['code', 'error'],
-  additionalProperties: false,
-};
+/** DECISIONS "One error envelope everywhere": core's one description of it. */
+export const ERROR_SCHEMA: JsonSchema = ERROR_ENVELOPE_SCHEMA;
 
 /** Component names of the types, and where a schema `$ref`s them. */
 export interface Names {

@@ -10,6 +10,7 @@ import type { AuthEvent } from '@svc/auth';
 import { createTestDatabase, type TestDatabase } from '@svc/core/testing';
 import { createServer, type CreateServerOptions, type SvcServer } from '../src';
 import { request, type InProcessInit } from '../src/testing';
+import { checkServedAnswer } from './openapi-served';
 
 export const SECRET = 'test-secret-0123456789-abcdefghijklmnop';
 
@@ -70,9 +71,39 @@ export async function start(
   return server;
 }
 
-/** One request to the server's app in-process (no socket), answered as a Fetch `Response`. */
-export function call(server: SvcServer, path: string, init?: InProcessInit): Promise<Response> {
-  return request(server.app, path, init);
+/**
+ * One request to the server's app in-process (no socket), answered as a Fetch `Response`. Every
+ * answer of an `/auth/...` route is checked against the OpenAPI document the server serves
+ * (issue 13: every answer of the suite validates against it; fetched with the service key when
+ * the server has one), unless REST, and so the document, is off.
+ */
+export async function call(
+  server: SvcServer,
+  path: string,
+  init?: InProcessInit,
+): Promise<Response> {
+  const res = await request(server.app, path, init);
+  if (path.startsWith('/auth/') && server.config.enableRest) {
+    const text = await res.clone().text();
+    let body: unknown = null;
+    try {
+      body = text === '' ? null : JSON.parse(text);
+    } catch {
+      body = text;
+    }
+    await checkServedAnswer(
+      server,
+      {
+        method: init?.method ?? 'GET',
+        path,
+        status: res.status,
+        contentType: res.headers.get('content-type'),
+        body,
+      },
+      server.config.serviceKey,
+    );
+  }
+  return res;
 }
 
 export interface RawResponse {

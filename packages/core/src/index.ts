@@ -146,6 +146,7 @@ export { compileQuery } from './query/compile';
 export {
   ANONYMOUS_AUTH,
   createQueryEngine,
+  EXACT_TEXT,
   scalarValueKind,
   storedSchemaSource,
   valueProblem,

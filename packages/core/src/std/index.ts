@@ -31,7 +31,7 @@ export {
   type ParamKind,
   type ScalarInfo,
 } from './scalars';
-export { paramValueProblem } from './params';
+export { EXACT_TEXT, paramValueProblem } from './params';
 export { commonType, implicitDistance, implicitJoin, resolveCast, type Cast } from './casts';
 export {
   defaultCard,

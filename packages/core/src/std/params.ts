@@ -15,9 +15,15 @@ import type { TypeRef } from '../schema/model';
 import type { TypeEnv } from './model';
 import { scalarInfo, type ParamKind } from './scalars';
 
-/** Exact numbers too large for a JSON number travel as a string of digits. */
-const DECIMAL_TEXT = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
-const INTEGER_TEXT = /^-?\d+$/;
+/**
+ * Exact numbers too large for a JSON number travel as a string of digits: the text forms the
+ * binder accepts for an `exact` kind (bigint, decimal), for layers that make such text (REST
+ * filters) or describe it (the OpenAPI document).
+ */
+export const EXACT_TEXT = Object.freeze({
+  integer: /^-?\d+$/,
+  decimal: /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/,
+});
 
 /** Why `value` cannot be a parameter of `type`, or undefined when its JSON kind fits. */
 export function paramValueProblem(type: TypeRef, value: unknown, env: TypeEnv): string | undefined {
@@ -99,7 +105,8 @@ function kindProblem(kind: ParamKind, value: unknown, got: string): string | und
     case 'exact':
       if (typeof value === 'number')
         return kind.integer && !Number.isInteger(value) ? `got ${got}, not an integer` : undefined;
-      return typeof value === 'string' && (kind.integer ? INTEGER_TEXT : DECIMAL_TEXT).test(value)
+      return typeof value === 'string' &&
+        (kind.integer ? EXACT_TEXT.integer : EXACT_TEXT.decimal).test(value)
         ? undefined
         : `got ${got}, not ${kind.integer ? 'an integer' : 'a number'}`;
   }

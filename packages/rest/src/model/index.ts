@@ -30,6 +30,7 @@
 import {
   scalarValueKind,
   type ObjectType,
+  type ParamKind,
   type Pointer,
   type Schema,
   type TypeRef,
@@ -217,3 +218,27 @@ const ID_FIELD: RestField = {
   target: null,
   expand: false,
 };
+
+/** What a scalar's values are: the JSON kind, the std base they are stored as, enum labels. */
+export interface ScalarFacts {
+  readonly kind: ParamKind;
+  /** The std scalar the values are stored as (`std::str` for enums). */
+  readonly std: string;
+  readonly enumValues: readonly string[] | null;
+}
+
+/**
+ * The facts of scalar `name` (std, custom or enum), or null for a name the schema does not know:
+ * what the planner converts filter text by and the OpenAPI document describes values with. The
+ * kind is core's `scalarValueKind`, the table the binder checks.
+ */
+export function scalarFacts(schema: Schema, name: string): ScalarFacts | null {
+  const kind = scalarValueKind(schema, name);
+  if (kind === null) return null;
+  const custom = schema.scalarTypes.find((s) => s.name === name);
+  return {
+    kind,
+    std: custom ? custom.stdBase : name,
+    enumValues: custom ? custom.enumValues : null,
+  };
+}

@@ -3,13 +3,14 @@
  * (`read`: the result JSON conventions of spec Versioning) or as a body or filter may give it
  * (`write`: what the binder accepts).
  *
- * The JSON kind comes from @svc/core's `scalarValueKind`, the table the binder checks, so the
+ * The JSON kind comes from the model's `scalarFacts` (core's `scalarValueKind`, the table the
+ * binder checks; exact numbers' text forms are core's `EXACT_TEXT`), so the
  * document cannot promise a kind the server refuses; `FORMATS` adds, per std scalar, what the
  * kind alone does not say (a uuid, a date, int32 bounds, base64). Custom scalars are their std
  * base, enums their labels.
  */
-import type { ParamKind, Schema, TypeRef } from '@svc/core';
-import { scalarValueKind } from '@svc/core';
+import { EXACT_TEXT, type ParamKind, type Schema, type TypeRef } from '@svc/core';
+import { scalarFacts } from '../model';
 
 /** A JSON Schema object (2020-12); OpenAPI 3.1 component schemas are exactly these. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
@@ -22,8 +23,6 @@ const LOCAL_TIME = '^\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?$';
 /** Each field may carry its own sign and seconds a fraction (`PT-1H30M`, `PT0.5S`, `P1Y-2M`). */
 const DURATION =
   '^P(?!$)(-?\\d+Y)?(-?\\d+M)?(-?\\d+W)?(-?\\d+D)?(T(?=-?\\d)(-?\\d+H)?(-?\\d+M)?(-?\\d+(\\.\\d+)?S)?)?$';
-const INTEGER_TEXT = '^-?\\d+$';
-const DECIMAL_TEXT = '^-?\\d+(\\.\\d+)?([eE][-+]?\\d+)?$';
 
 /**
  * Per std scalar: what the JSON kind does not say. `pattern`s describe the form the engine
@@ -122,13 +121,11 @@ function rangeSchema(schema: Schema, element: TypeRef, direction: Direction): Js
 }
 
 function scalarSchema(schema: Schema, name: string, direction: Direction): JsonSchema {
-  const custom = schema.scalarTypes.find((s) => s.name === name);
-  if (custom?.enumValues) return { type: 'string', enum: [...custom.enumValues] };
-  const kind = scalarValueKind(schema, name);
-  const std = custom ? custom.stdBase : name;
-  const formats = FORMATS[std];
+  const facts = scalarFacts(schema, name);
+  if (facts?.enumValues) return { type: 'string', enum: [...facts.enumValues] };
+  const formats = FORMATS[facts?.std ?? name];
   return {
-    ...kindSchema(kind, direction),
+    ...kindSchema(facts?.kind ?? null, direction),
     ...formats?.both,
     ...(direction === 'read' ? formats?.read : undefined),
   };
@@ -152,7 +149,7 @@ function kindSchema(kind: ParamKind | null, direction: Direction): JsonSchema {
       if (direction === 'read') return { type: kind.integer ? 'integer' : 'number' };
       return {
         type: [kind.integer ? 'integer' : 'number', 'string'],
-        pattern: kind.integer ? INTEGER_TEXT : DECIMAL_TEXT,
+        pattern: (kind.integer ? EXACT_TEXT.integer : EXACT_TEXT.decimal).source,
       };
     case 'any':
     case undefined:

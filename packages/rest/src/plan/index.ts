@@ -31,13 +31,16 @@ import {
   filterOperators,
   linkedShape,
   orderable,
+  scalarFacts,
   type RestField,
   type RestModel,
   type RestType,
+  type ScalarFacts,
   type Shape,
 } from '../model';
 import { ident, typeName, typeText } from './names';
-import { fromText, isUuid, type ScalarFacts, scalarFacts } from './values';
+import { isUuid } from '../request/parse';
+import { fromText } from './values';
 
 /** What the handler does with the engine's answer. */
 export type RestAnswer =

@@ -101,6 +101,13 @@ const CASES: [string, string, string, string?, unknown?, string?][] = [
   ['list: not a bool', 'GET', '/User', 'active=yes'],
   ['list: not a number', 'GET', '/User', 'score=abc'],
   ['list: not a decimal', 'GET', '/User', 'price=1e'],
+  [
+    'list: a decimal without digits before the point (the binder refuses it)',
+    'GET',
+    '/User',
+    'price=.5',
+  ],
+  ['list: a bigint with a plus sign (dropped)', 'GET', '/User', 'big=%2B12'],
   ['list: not a uuid', 'GET', '/User', 'ref=abc'],
   ['list: token is the access token, never a filter', 'GET', '/User', 'token=abc'],
   ['list: a datetime without zone', 'GET', '/User', 'born=2024-05-01T12:00:00'],

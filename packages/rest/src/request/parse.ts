@@ -25,6 +25,11 @@ export interface HttpRequestParts {
 const RESERVED = new Set(['limit', 'offset', 'order_by', 'token']);
 const OPERATORS: Readonly<Record<string, Filter['operator']>> = { in: 'in', contains: 'contains' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `value` is a UUID's text (ids in paths, filters and bodies). */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** A type's route segment: `User`, or `module::Name` outside the default module. */
 const TYPE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*$/;
@@ -113,7 +118,7 @@ function checkName(name: string, what: string): void {
 }
 
 function checkUuid(id: string): void {
-  if (!UUID.test(id)) throw commonError('VALIDATION_ERROR', `"${id}" is not a valid UUID`);
+  if (!isUuid(id)) throw commonError('VALIDATION_ERROR', `"${id}" is not a valid UUID`);
 }
 
 /** Parameters by name; a name given twice is ambiguous and refused. */

@@ -39,6 +39,7 @@ export {
   type BindInput,
 } from './bind';
 export type { ParamKind } from '../../std';
+export { EXACT_TEXT } from '../../std';
 export { LruCache } from './cache';
 export {
   SchemaTracker,

@@ -614,6 +614,38 @@ table('object casts (item 12)', [
   { query: 'select count(<Issue><uuid>$id)', vars: { id: BUG }, expected: [1] },
 ]);
 
+// A page (`order by ... offset ... limit`) aggregated straight from its sorted subquery carries
+// no second ORDER BY (plan/planner aggregateOrder): its rows must still come in order. The values
+// arrive shuffled, so an order kept by accident would not pass.
+const SHUFFLED = Array.from({ length: 400 }, (_, i) => (i * 7919) % 400);
+const sortedDesc = [...SHUFFLED].sort((a, b) => b - a);
+table('pages keep their order', [
+  {
+    query: 'with x := array_unpack(<array<int64>>$a) select x order by x desc offset 7 limit 300',
+    vars: { a: SHUFFLED },
+    expected: sortedDesc.slice(7, 307),
+  },
+  {
+    query: 'with x := array_unpack(<array<int64>>$a) select x order by x % 10 then x limit 50',
+    vars: { a: SHUFFLED },
+    expected: [...SHUFFLED].sort((a, b) => (a % 10) - (b % 10) || a - b).slice(0, 50),
+  },
+  {
+    query:
+      'select (for x in array_unpack(<array<int64>>$a) union (v := x, s := <str>x)) order by .s desc limit 5',
+    vars: { a: SHUFFLED },
+    expected: SHUFFLED.map(String)
+      .sort()
+      .reverse()
+      .slice(0, 5)
+      .map((s) => ({ v: Number(s), s })),
+  },
+  {
+    query: 'select User { name } order by .name desc offset 1 limit 2',
+    expected: [{ name: 'Elvis' }, { name: 'Ann' }],
+  },
+]);
+
 describe('runtime errors', () => {
   const sqlState = async (query: string, vars: Record<string, unknown> = {}): Promise<string> => {
     try {

@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '../testing';
-import { jsonBuild, MAX_FUNCTION_ARGS, pgType, type SqlExpr, sql } from './ast';
+import { jsonBuild, jsonObject, MAX_FUNCTION_ARGS, pgType, type SqlExpr, sql } from './ast';
 import { printSql } from './print';
 
 /**
@@ -159,5 +159,89 @@ describe('a value converted by to_json/to_jsonb is passed as it is', () => {
     expect(jsonBuild('json_build_object', [key, agg, sql.text('b'), other])).toEqual(
       sql.func('json_build_object', [key, agg, sql.text('b'), other]),
     );
+  });
+});
+
+/**
+ * `jsonObject`: an object written as `to_json` of a one-row subquery (PostgreSQL's compact
+ * `{"k":v}`), with the same keys in the same order and the same values as `json_build_object`;
+ * `json_build_object` itself where a column cannot carry the key.
+ */
+describe('jsonObject', () => {
+  const values: [string, SqlExpr][] = [
+    ['text', sql.cast(sql.text('a "quoted"\ntext \\ \u0001'), pgType('text'))],
+    ['float', sql.cast(sql.text('NaN'), pgType('double precision'))],
+    ['big', sql.cast(sql.text('12345678901234567890.5'), pgType('numeric'))],
+    ['at', sql.cast(sql.text('2024-06-01T00:00:00Z'), pgType('timestamptz'))],
+    ['uuid', sql.cast(sql.text('01a20efe-6923-700a-80f8-9b05fba92db4'), pgType('uuid'))],
+    ['array', sql.cast(sql.text('{1,2,NULL}'), pgType('bigint', 1))],
+    ['json', sql.cast(sql.text('{"b": 1, "a": [true, null]}'), pgType('json'))],
+    ['converted', sql.func('to_json', [sql.cast(sql.text('x'), pgType('text'))])],
+    ['none', sql.cast(sql.null(), pgType('text'))],
+    ['literal', sql.text('plain')],
+    ['bare null', sql.null()],
+    ['"quoted key"', sql.num(1)],
+    ['ключ', sql.bool(true)],
+  ];
+  const asBuilt = async (entries: [string, SqlExpr][]) =>
+    (
+      await evaluate(
+        sql.func(
+          'json_build_object',
+          entries.flatMap(([k, v]) => [sql.text(k), v]),
+        ),
+      )
+    ).text;
+
+  test('the row form: the same keys, order and values as json_build_object', async () => {
+    const expr = jsonObject(values);
+    expect(printSql(expr)).toContain('to_json("~row".*)');
+    const got = await evaluate(expr);
+    expect(got.type).toBe('json');
+    expect(Object.keys(JSON.parse(got.text))).toEqual(values.map(([k]) => k));
+    expect(JSON.parse(got.text)).toEqual(JSON.parse(await asBuilt(values)));
+    // Compact: PostgreSQL's row text, no spaces around `:` and `,`.
+    expect(got.text.startsWith('{"text":"a \\"quoted\\"\\ntext \\\\ \\u0001","float":"NaN"')).toBe(
+      true,
+    );
+  });
+
+  test('a key a column cannot carry: json_build_object, the same value', async () => {
+    const long = 'k'.repeat(64);
+    const cases: [string, SqlExpr][][] = [
+      [],
+      [
+        [long, sql.num(1)],
+        ['b', sql.num(2)],
+      ],
+      // 63 bytes is the limit in bytes, not characters: 32 two-byte letters are 64 bytes.
+      [['я'.repeat(32), sql.num(1)]],
+      [
+        ['a', sql.num(1)],
+        ['a', sql.num(2)],
+      ],
+    ];
+    for (const entries of cases) {
+      const expr = jsonObject(entries);
+      expect(printSql(expr)).not.toContain('~row');
+      expect((await evaluate(expr)).text).toBe(await asBuilt(entries));
+    }
+    // 63 bytes still fits a column.
+    const fits = jsonObject([['k'.repeat(63), sql.num(1)]]);
+    expect(printSql(fits)).toContain('~row');
+    expect(JSON.parse((await evaluate(fits)).text)).toEqual({ ['k'.repeat(63)]: 1 });
+  });
+
+  test('a key named like the row or a column of it stays a key', async () => {
+    const entries: [string, SqlExpr][] = [
+      ['~row', sql.num(1)],
+      ['to_json', sql.num(2)],
+      ['*', sql.num(3)],
+    ];
+    expect(JSON.parse((await evaluate(jsonObject(entries))).text)).toEqual({
+      '~row': 1,
+      to_json: 2,
+      '*': 3,
+    });
   });
 });

@@ -3,7 +3,12 @@ select coalesce(json_agg("q6"."~json" order by "q6"."~o0"), '[]'::json)::text as
 from lateral (
   select "User5"."id" as "id", "User5"."__type__" as "__type__", "aj4"."j" -> (("f3"."~ord" - 1)::integer) as "~json", "f3"."~ord" as "~o0"
   from lateral (
-    select "User1"."id" as "id", "User1"."__type__" as "__type__", json_build_object('name', "User1"."name") as "~json"
+    select "User1"."id" as "id", "User1"."__type__" as "__type__", (
+      select to_json("~row".*)
+      from (
+        select "User1"."name" as "name"
+      ) as "~row"
+    ) as "~json"
     from (
       (
         select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"

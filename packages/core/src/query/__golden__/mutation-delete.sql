@@ -23,25 +23,30 @@ with "delete_src1" as materialized (
   where "t"."id" = "s"."id"
   returning "t".*
 )
-select coalesce(json_agg(json_build_object('id', "w5"."id", 'name', "w5"."name", 'owner', "w5"."owner", 'body', "w5"."body", 'number', "w5"."number", 'status', "w5"."status", 'watchers', coalesce((
-  select json_agg(to_json("r"."v"))
+select coalesce(json_agg((
+  select to_json("~row".*)
   from (
-    select "jr"."target" as "v"
-    from (
-      select "source", "target"
-      from "default"."Issue.watchers"
-    ) as "jr"
-    where "jr"."source" = "w5"."id"
-  ) as "r"
-), '[]'::json), 'time_estimate', "w5"."time_estimate", 'tags', "w5"."tags", 'due_date', (to_json("w5"."due_date" at time zone 'UTC') #>> '{}') || '+00:00', 'related_to', coalesce((
-  select json_agg(to_json("r"."v"))
-  from (
-    select "jr"."target" as "v"
-    from (
-      select "source", "target"
-      from "default"."Issue.related_to"
-    ) as "jr"
-    where "jr"."source" = "w5"."id"
-  ) as "r"
-), '[]'::json))), '[]'::json)::text as "result"
+    select "w5"."id" as "id", "w5"."name" as "name", "w5"."owner" as "owner", "w5"."body" as "body", "w5"."number" as "number", "w5"."status" as "status", coalesce((
+      select json_agg(to_json("r"."v"))
+      from (
+        select "jr"."target" as "v"
+        from (
+          select "source", "target"
+          from "default"."Issue.watchers"
+        ) as "jr"
+        where "jr"."source" = "w5"."id"
+      ) as "r"
+    ), '[]'::json) as "watchers", "w5"."time_estimate" as "time_estimate", "w5"."tags" as "tags", (to_json("w5"."due_date" at time zone 'UTC') #>> '{}') || '+00:00' as "due_date", coalesce((
+      select json_agg(to_json("r"."v"))
+      from (
+        select "jr"."target" as "v"
+        from (
+          select "source", "target"
+          from "default"."Issue.related_to"
+        ) as "jr"
+        where "jr"."source" = "w5"."id"
+      ) as "r"
+    ), '[]'::json) as "related_to"
+  ) as "~row"
+)), '[]'::json)::text as "result"
 from "delete4" as "w5"

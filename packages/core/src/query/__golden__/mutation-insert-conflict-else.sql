@@ -73,7 +73,12 @@ with "insert_src1" as materialized (
 )
 select coalesce(json_agg("q20"."~json"), '[]'::json)::text as "result"
 from lateral (
-  select "u19"."id" as "id", "u19"."__type__" as "__type__", json_build_object('name', "u19"."name", 'body', "u19"."body") as "~json"
+  select "u19"."id" as "id", "u19"."__type__" as "__type__", (
+    select to_json("~row".*)
+    from (
+      select "u19"."name" as "name", "u19"."body" as "body"
+    ) as "~row"
+  ) as "~json"
   from lateral (
     (
       select "w"."id" as "id", "w"."name" as "name", "w"."owner" as "owner", "w"."owner@note" as "owner@note", "w"."body" as "body", "w"."number" as "number", "w"."status" as "status", "w"."time_estimate" as "time_estimate", "w"."tags" as "tags", "w"."due_date" as "due_date", 'default::Issue' as "__type__"

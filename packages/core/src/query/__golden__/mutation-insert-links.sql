@@ -105,19 +105,24 @@ with "insert_src1" as materialized (
   from "pairs17" as "p"
   where "p"."~type" = 'default::User'
 )
-select coalesce(json_agg(json_build_object('id', "w19"."id", 'name', "w19"."name", 'age', "w19"."age", 'best_friend', "w19"."best_friend", 'friends', coalesce((
-  select json_agg(to_json("r"."v"))
+select coalesce(json_agg((
+  select to_json("~row".*)
   from (
-    select "pr"."target" as "v"
-    from "pairs12" as "pr"
-    where "pr"."source" = "w19"."id"
-  ) as "r"
-), '[]'::json), 'todo', '[]'::json, 'nicknames', coalesce((
-  select json_agg(to_json("r"."v"))
-  from (
-    select "pr"."value" as "v"
-    from "pairs17" as "pr"
-    where "pr"."source" = "w19"."id"
-  ) as "r"
-), '[]'::json))), '[]'::json)::text as "result"
+    select "w19"."id" as "id", "w19"."name" as "name", "w19"."age" as "age", "w19"."best_friend" as "best_friend", coalesce((
+      select json_agg(to_json("r"."v"))
+      from (
+        select "pr"."target" as "v"
+        from "pairs12" as "pr"
+        where "pr"."source" = "w19"."id"
+      ) as "r"
+    ), '[]'::json) as "friends", '[]'::json as "todo", coalesce((
+      select json_agg(to_json("r"."v"))
+      from (
+        select "pr"."value" as "v"
+        from "pairs17" as "pr"
+        where "pr"."source" = "w19"."id"
+      ) as "r"
+    ), '[]'::json) as "nicknames"
+  ) as "~row"
+)), '[]'::json)::text as "result"
 from "insert5" as "w19"

@@ -32,12 +32,17 @@ with "insert_src1" as materialized (
           )
         ) as "q5"
           join lateral (
-            select "User6"."id" as "id", "User6"."__type__" as "__type__", json_build_object('@since', (
-              select "e7"."~json"
+            select "User6"."id" as "id", "User6"."__type__" as "__type__", (
+              select to_json("~row".*)
               from (
-                select nullif("q5"."v" -> 1, 'null'::jsonb)::bigint as "v", to_json(nullif("q5"."v" -> 1, 'null'::jsonb)::bigint) as "~json"
-              ) as "e7"
-            )) as "~json"
+                select (
+                  select "e7"."~json"
+                  from (
+                    select nullif("q5"."v" -> 1, 'null'::jsonb)::bigint as "v", to_json(nullif("q5"."v" -> 1, 'null'::jsonb)::bigint) as "~json"
+                  ) as "e7"
+                ) as "@since"
+              ) as "~row"
+            ) as "~json"
             from (
               (
                 select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
@@ -62,12 +67,17 @@ with "insert_src1" as materialized (
   where "p"."~type" = 'default::User'
   on conflict ("source", "target") do update set "since" = "excluded"."since"
 )
-select coalesce(json_agg(json_build_object('id', "w13"."id", 'name', "w13"."name", 'age', "w13"."age", 'best_friend', "w13"."best_friend", 'friends', coalesce((
-  select json_agg(to_json("r"."v"))
+select coalesce(json_agg((
+  select to_json("~row".*)
   from (
-    select "pr"."target" as "v"
-    from "pairs11" as "pr"
-    where "pr"."source" = "w13"."id"
-  ) as "r"
-), '[]'::json), 'todo', '[]'::json, 'nicknames', '[]'::json)), '[]'::json)::text as "result"
+    select "w13"."id" as "id", "w13"."name" as "name", "w13"."age" as "age", "w13"."best_friend" as "best_friend", coalesce((
+      select json_agg(to_json("r"."v"))
+      from (
+        select "pr"."target" as "v"
+        from "pairs11" as "pr"
+        where "pr"."source" = "w13"."id"
+      ) as "r"
+    ), '[]'::json) as "friends", '[]'::json as "todo", '[]'::json as "nicknames"
+  ) as "~row"
+)), '[]'::json)::text as "result"
 from "insert2" as "w13"

@@ -107,12 +107,17 @@ with "insert_src1" as materialized (
   order by "p"."source", "p"."target", "p"."~part" desc
   on conflict ("source", "target") do update set "since" = "excluded"."since"
 )
-select coalesce(json_agg(json_build_object('id', "w20"."id", 'name', "w20"."name", 'age', "w20"."age", 'best_friend', "w20"."best_friend", 'friends', coalesce((
-  select json_agg(to_json("r"."v"))
+select coalesce(json_agg((
+  select to_json("~row".*)
   from (
-    select "pr"."target" as "v"
-    from "pairs18" as "pr"
-    where "pr"."source" = "w20"."id"
-  ) as "r"
-), '[]'::json), 'todo', '[]'::json, 'nicknames', '[]'::json)), '[]'::json)::text as "result"
+    select "w20"."id" as "id", "w20"."name" as "name", "w20"."age" as "age", "w20"."best_friend" as "best_friend", coalesce((
+      select json_agg(to_json("r"."v"))
+      from (
+        select "pr"."target" as "v"
+        from "pairs18" as "pr"
+        where "pr"."source" = "w20"."id"
+      ) as "r"
+    ), '[]'::json) as "friends", '[]'::json as "todo", '[]'::json as "nicknames"
+  ) as "~row"
+)), '[]'::json)::text as "result"
 from "insert5" as "w20"

@@ -16,24 +16,34 @@ from (
   select
 ) as "one"
   left join lateral (
-    select "w5"."id" as "id", 'default::Issue' as "__type__", json_build_object('name', "w5"."name", 'time_estimate', "w5"."time_estimate", 'owner', (
-      select json_agg("e7"."~json")
+    select "w5"."id" as "id", 'default::Issue' as "__type__", (
+      select to_json("~row".*)
       from (
-        select "User6"."id" as "id", "User6"."__type__" as "__type__", json_build_object('name', "User6"."name") as "~json", "w5"."owner@note" as "note"
-        from (
-          (
-            select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-            from "default"."Admin" as "Admin"
-          )
-          union all
-          (
-            select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-            from "default"."User" as "User"
-          )
-        ) as "User6"
-        where "User6"."id" = "w5"."owner"
-      ) as "e7"
-    )) as "~json"
+        select "w5"."name" as "name", "w5"."time_estimate" as "time_estimate", (
+          select json_agg("e7"."~json")
+          from (
+            select "User6"."id" as "id", "User6"."__type__" as "__type__", (
+              select to_json("~row".*)
+              from (
+                select "User6"."name" as "name"
+              ) as "~row"
+            ) as "~json", "w5"."owner@note" as "note"
+            from (
+              (
+                select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
+                from "default"."Admin" as "Admin"
+              )
+              union all
+              (
+                select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
+                from "default"."User" as "User"
+              )
+            ) as "User6"
+            where "User6"."id" = "w5"."owner"
+          ) as "e7"
+        ) as "owner"
+      ) as "~row"
+    ) as "~json"
     from "update3" as "w5"
   ) as "q8" on true
 where "q8"."id" is not null

@@ -1,7 +1,12 @@
 -- one default::User; params: $id: std::uuid
 select coalesce(json_agg("q3"."~json"), '[]'::json)::text as "result"
 from lateral (
-  select "User2"."id" as "id", "User2"."__type__" as "__type__", json_build_object('name', "User2"."name") as "~json"
+  select "User2"."id" as "id", "User2"."__type__" as "__type__", (
+    select to_json("~row".*)
+    from (
+      select "User2"."name" as "name"
+    ) as "~row"
+  ) as "~json"
   from (
     (
       select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"

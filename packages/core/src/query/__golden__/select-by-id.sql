@@ -1,7 +1,12 @@
 -- atMostOne default::User; params: $id: std::uuid
 select coalesce(json_agg("q2"."~json"), '[]'::json)::text as "result"
 from lateral (
-  select "User1"."id" as "id", "User1"."__type__" as "__type__", json_build_object('name', "User1"."name", 'age', "User1"."age", 'best_friend', "User1"."best_friend") as "~json"
+  select "User1"."id" as "id", "User1"."__type__" as "__type__", (
+    select to_json("~row".*)
+    from (
+      select "User1"."name" as "name", "User1"."age" as "age", "User1"."best_friend" as "best_friend"
+    ) as "~row"
+  ) as "~json"
   from (
     (
       select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"

@@ -1615,26 +1615,26 @@ export function mutationOutput(
   const rowOf = (c: string): SqlExpr => {
     const info = ctx.index.objectType(c) as ObjectTypeInfo;
     const env = typeEnv(ctx.index);
-    const args: SqlExpr[] = [sql.text('id'), bound.id];
+    const entries: [string, SqlExpr][] = [['id', bound.id]];
     for (const p of info.pointers.values()) {
       if (p.model === null || p.computed || p.name === 'id') continue;
       if (p.many) {
         const state = plan.multi.get(p.name) ?? null;
         // A new object has no rows but the ones written (its defaults are written too).
         const none = m.kind === 'Insert' && state === null;
-        args.push(
-          sql.text(p.name),
+        entries.push([
+          p.name,
           none ? sql.cast(sql.text('[]'), pgType('json')) : multiJson(ctx, p, bound.id, state, c),
-        );
+        ]);
       } else if (bound.alias !== null) {
         const col = sql.col(p.name, bound.alias);
-        args.push(
-          sql.text(p.name),
+        entries.push([
+          p.name,
           p.kind === 'link' ? sql.func('to_json', [col]) : jsonOf(p.target, col, env),
-        );
+        ]);
       }
     }
-    return sql.jsonBuild('json_build_object', args);
+    return sql.jsonObject(entries);
   };
   if (concrete.length === 1) return rowOf(concrete[0] as string);
   // Each row as its own concrete type stores it.

@@ -8,13 +8,14 @@
  *   (left join, NULL = empty). A path already bound in `rel` or an enclosing Rel is reused: that
  *   is Gel's path factoring, and correlation of subqueries with their outer rows;
  * - `value(rel, e)`: the SQL value of one element (objects: their id), lifting what it needs;
- * - `output(rel, e)`: the element's JSON result form (shapes as `json_build_object` in shape
- *   order; links and multi values by the result conventions of ENGINE-COMMON/DECISIONS).
+ * - `output(rel, e)`: the element's JSON result form (shapes as `sql.jsonObject` in shape order;
+ *   links and multi values by the result conventions of ENGINE-COMMON/DECISIONS).
  * Sets that must not multiply the current rows (shape elements, aggregate arguments, statements
  * used as values) are planned in a child Rel as a subquery (scalar, EXISTS, ARRAY or LATERAL).
  * Order: an ordered set lifted into a Rel adds its order keys (the subquery's `~o<i>` columns,
- * with their directions) to the Rel's, and the final `json_agg` sorts by them, once; only where
- * differently ordered sets meet (union members, if/else branches) are rows numbered.
+ * with their directions) to the Rel's, and the final `json_agg` sorts by them, once (not at all
+ * over one page subquery already sorted by them: `aggregateOrder`); only where differently
+ * ordered sets meet (union members, if/else branches) are rows numbered.
  * Invariants: values are `$n` parameters, never spliced; identifiers only through the SQL AST
  * printer; every read of a type's rows goes through plan/sources (the access hook).
  */
@@ -237,7 +238,10 @@ class Planner implements PlanContext {
       targets: [
         sql.target(
           sql.cast(
-            sql.func('coalesce', [sql.agg('json_agg', [out], { orderBy: rel.order }), EMPTY_ARRAY]),
+            sql.func('coalesce', [
+              sql.agg('json_agg', [out], { orderBy: aggregateOrder(rel.from, rel.order) }),
+              EMPTY_ARRAY,
+            ]),
             pgType('text'),
           ),
           'result',
@@ -1843,13 +1847,10 @@ class Planner implements PlanContext {
   private shapeJson(rel: Rel, shape: Extract<IrExpr, { kind: 'Shape' }>, bound: Bound): SqlExpr {
     if (bound.kind === 'value') {
       // A shape on free objects (group results): its elements, no type tests.
-      return sql.jsonBuild(
-        'json_build_object',
-        shape.elements.flatMap((el) => [sql.text(el.name), this.elementJson(rel, el)]),
-      );
+      return sql.jsonObject(shape.elements.map((el) => [el.name, this.elementJson(rel, el)]));
     }
     const subject = bound;
-    const args: SqlExpr[] = [];
+    const entries: [string, SqlExpr][] = [];
     for (const el of shape.elements) {
       let json = this.elementJson(rel, el);
       if (el.onlyFor !== null) {
@@ -1870,9 +1871,9 @@ class Planner implements PlanContext {
           else: sql.cast(sql.null(), JSON_T),
         };
       }
-      args.push(sql.text(el.name), json);
+      entries.push([el.name, json]);
     }
-    const object = sql.jsonBuild('json_build_object', args);
+    const object = sql.jsonObject(entries);
     if (!subject.nullable) return object;
     return {
       kind: 'Case',
@@ -1882,10 +1883,7 @@ class Planner implements PlanContext {
   }
 
   private freeObjectJson(rel: Rel, expr: Extract<IrExpr, { kind: 'FreeObject' }>): SqlExpr {
-    return sql.jsonBuild(
-      'json_build_object',
-      expr.elements.flatMap((el) => [sql.text(el.name), this.elementJson(rel, el)]),
-    );
+    return sql.jsonObject(expr.elements.map((el) => [el.name, this.elementJson(rel, el)]));
   }
 
   /**
@@ -1908,7 +1906,7 @@ class Planner implements PlanContext {
     const item = sql.subquery(query, alias);
     const element =
       object && !shaped ? sql.func('to_json', [sql.col('id', alias)]) : sql.col('~json', alias);
-    const order = orderBy(columns.ord, alias);
+    const order = aggregateOrder(item, orderBy(columns.ord, alias));
     if (many || (object && shaped)) {
       const agg = sql.agg('json_agg', [element], { orderBy: order });
       return sql.scalar(
@@ -2354,6 +2352,35 @@ const UNION_ORDER: readonly OrderKey[] = [
 /** Sorting by a subquery's order keys (`alias`: the subquery). */
 function orderBy(keys: readonly OrderKey[], alias: string): OrderItem[] {
   return keys.map((k) => sql.order(sql.col(k.column, alias), k.direction, k.nulls));
+}
+
+/**
+ * The ORDER BY of an aggregate over the rows of `from` that must come in `order`: none when
+ * `from` is one subquery already sorted by exactly those keys (a sliced set: `order by ...
+ * limit`), since a scan of one sorted subquery with no join above it hands the aggregate its rows
+ * in that order (PostgreSQL documents that only a join, or other processing, above the subquery
+ * may reorder them). On PostgreSQL 15 this saves a sort of the page per aggregate; 16 and later
+ * skip a sort of presorted input themselves.
+ */
+function aggregateOrder(from: FromItem | null, order: readonly OrderItem[]): OrderItem[] {
+  if (order.length === 0) return [];
+  if (from?.kind !== 'SubqueryFrom' || from.query.kind !== 'Select') return [...order];
+  const sub = from.query;
+  if (sub.orderBy.length !== order.length || sub.distinct !== false) return [...order];
+  const sorted = order.every((o, i) => {
+    const by = sub.orderBy[i] as OrderItem;
+    if (o.direction !== by.direction || o.nulls !== by.nulls) return false;
+    if (o.expr.kind !== 'ColumnRef' || o.expr.table !== from.alias) return false;
+    const column = o.expr.name;
+    const target = sub.targets.find((t) => t.alias === column);
+    return target !== undefined && sameExpr(target.expr, by.expr);
+  });
+  return sorted ? [] : [...order];
+}
+
+/** Structural equality of two SQL expressions (both are plain data). */
+function sameExpr(a: SqlExpr, b: SqlExpr): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** The rows' position in their order (`0` for all when unordered). */

@@ -46,12 +46,17 @@ with "insert_src1" as materialized (
   where "p"."~type" = 'default::C'
   on conflict ("source", "target") do nothing
 )
-select coalesce(json_agg(json_build_object('id', "w12"."id", 'cname', "w12"."cname", 'things', coalesce((
-  select json_agg(to_json("r"."v"))
+select coalesce(json_agg((
+  select to_json("~row".*)
   from (
-    select "pr"."target" as "v"
-    from "pairs10" as "pr"
-    where "pr"."source" = "w12"."id"
-  ) as "r"
-), '[]'::json), 'one', "w12"."one", 'any', "w12"."any", 'owned', "w12"."owned", 'shared', "w12"."shared", 'kept', '[]'::json, 'weighted', '[]'::json)), '[]'::json)::text as "result"
+    select "w12"."id" as "id", "w12"."cname" as "cname", coalesce((
+      select json_agg(to_json("r"."v"))
+      from (
+        select "pr"."target" as "v"
+        from "pairs10" as "pr"
+        where "pr"."source" = "w12"."id"
+      ) as "r"
+    ), '[]'::json) as "things", "w12"."one" as "one", "w12"."any" as "any", "w12"."owned" as "owned", "w12"."shared" as "shared", '[]'::json as "kept", '[]'::json as "weighted"
+  ) as "~row"
+)), '[]'::json)::text as "result"
 from "insert5" as "w12"

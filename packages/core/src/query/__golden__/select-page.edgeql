@@ -1,0 +1,1 @@
+select User { name, age } order by .name desc then .age offset <int64>$offset limit <int64>$limit

@@ -1,0 +1,24 @@
+-- many default::User; params: $offset: std::int64, $limit: std::int64
+select coalesce(json_agg("q2"."~json"), '[]'::json)::text as "result"
+from lateral (
+  select "User1"."id" as "id", "User1"."__type__" as "__type__", (
+    select to_json("~row".*)
+    from (
+      select "User1"."name" as "name", "User1"."age" as "age"
+    ) as "~row"
+  ) as "~json", "User1"."name" as "~o0", "User1"."age" as "~o1"
+  from (
+    (
+      select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
+      from "default"."Admin" as "Admin"
+    )
+    union all
+    (
+      select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
+      from "default"."User" as "User"
+    )
+  ) as "User1"
+  order by "User1"."name" desc, "User1"."age" asc nulls first
+  limit nullif($2::jsonb, 'null'::jsonb)::bigint
+  offset nullif($1::jsonb, 'null'::jsonb)::bigint
+) as "q2"

@@ -6,12 +6,12 @@
  * The forms (the bench and the OpenAPI document rely on them):
  *   get     select default::T { <shape> } filter .id = <uuid>$id                  (atMostOne)
  *   list    select default::T { <shape> } [filter <f> and ...] order by [<terms> then] .id
- *             offset <int64>$offset limit <int64>$limit
+ *             [offset <int64>$offset] limit <int64>$limit   (`limit 100` at the default: pageText)
  *   insert  select (insert default::T { f := <type>$f, ... }) { <shape> }
  *   update  select (update default::T filter .id = <uuid>$id set { ... }) { <shape> }
  *   delete  delete default::T filter .id = <uuid>$id
  *   linked  select (select default::T filter .id = <uuid>$id).link { <target shape> }
- *             order by .id offset <int64>$offset limit <int64>$limit
+ *             order by .id [offset <int64>$offset] limit <int64>$limit
  * A shape names properties and computeds, a link read as ids by its bare name (`author`: the
  * compiler reads a link without a sub-shape as its id, a multi link as an array of ids, `[]`
  * when empty; `author := .author.id` is refused as a redefinition of the link), and an expanded
@@ -26,7 +26,13 @@
  * `order_by` takes single scalar properties (computeds included) only.
  */
 import { commonError, valueProblem, type Schema, type TypeRef } from '@svc/core';
-import type { ApiRequest, Filter, OrderTerm, Page } from '../request/api-request';
+import {
+  DEFAULT_LIMIT,
+  type ApiRequest,
+  type Filter,
+  type OrderTerm,
+  type Page,
+} from '../request/api-request';
 import {
   filterOperators,
   linkedShape,
@@ -99,13 +105,11 @@ export function planRequest(request: DataRequest, model: RestModel, schema: Sche
     case 'list': {
       const variables: Record<string, unknown> = {};
       const where = request.filters.map((f, i) => filterText(type, f, `f${i}`, variables, schema));
-      variables.offset = request.page.offset;
-      variables.limit = request.page.limit;
       return {
         query:
           `select ${t} ${shape}` +
           (where.length > 0 ? ` filter ${where.join(' and ')}` : '') +
-          ` order by ${orderText(type, request.order)}${PAGE}`,
+          ` order by ${orderText(type, request.order)}${pageText(request.page, variables)}`,
         variables,
         cardinality: 'many',
         answer: 'list',
@@ -148,7 +152,24 @@ export function planRequest(request: DataRequest, model: RestModel, schema: Sche
   }
 }
 
-const PAGE = ' offset <int64>$offset limit <int64>$limit';
+/**
+ * ` [offset <int64>$offset] limit <int64>$limit`, with the server's defaults written as constants:
+ * no offset clause for offset 0, `limit 100` for the default page size. PostgreSQL cannot keep
+ * one plan for a statement whose page size is a parameter (its generic plan must guess the
+ * size, so it plans the statement again on every run); the first page at the default size, the
+ * request most lists get, is then one statement it plans once per connection. Any other value a
+ * client gives travels as a variable, like every value.
+ */
+function pageText(page: Page, variables: Record<string, unknown>): string {
+  let text = '';
+  if (page.offset !== 0) {
+    variables.offset = page.offset;
+    text += ' offset <int64>$offset';
+  }
+  if (page.limit === DEFAULT_LIMIT) return `${text} limit ${DEFAULT_LIMIT}`;
+  variables.limit = page.limit;
+  return `${text} limit <int64>$limit`;
+}
 
 /** `{ id, name, author: { ... } }`, once per shape (the model is cached per schema version). */
 const shapeTexts = new WeakMap<Shape, string>();
@@ -178,9 +199,10 @@ function linked(
   }
   const shape = linkedShape(model, link);
   const t = typeName(type.name);
+  const variables: Record<string, unknown> = { id };
   return {
-    query: `select (select ${t} filter .id = <uuid>$id).${ident(link.name)} ${shapeText(shape)} order by .id${PAGE}`,
-    variables: { id, offset: page.offset, limit: page.limit },
+    query: `select (select ${t} filter .id = <uuid>$id).${ident(link.name)} ${shapeText(shape)} order by .id${pageText(page, variables)}`,
+    variables,
     cardinality: 'many',
     answer: 'list',
     shape,

@@ -62,6 +62,16 @@ const CASES: [string, string, string, string?, unknown?, string?][] = [
   ['get: a type outside default', 'GET', `/blog::Note/${ID}`],
   ['list: no parameters', 'GET', '/Post'],
   ['list: page and order', 'GET', '/User', 'order_by=-age,name&limit=5&offset=10'],
+  // The server's defaults are constants (pageText); what a client gives is a variable.
+  [
+    'list: the default page size given explicitly is the same statement',
+    'GET',
+    '/Post',
+    'limit=100&offset=0',
+  ],
+  ['list: an offset alone', 'GET', '/Post', 'offset=200'],
+  ['list: a page size alone', 'GET', '/Post', 'limit=1000'],
+  ['linked: a second page', 'GET', `/Post/${ID}/tags`, 'offset=5&limit=5'],
   ['list: ordering by id explicitly adds no second id term', 'GET', '/User', 'order_by=-id'],
   ['list: a computed orders', 'GET', '/User', 'order_by=shout'],
   ['list: filters AND together', 'GET', '/User', 'name=Ann&age=36&active=TRUE'],

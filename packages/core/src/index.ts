@@ -109,8 +109,10 @@ export type {
   Schema,
   SourceSpan,
   StdScalarName,
+  TypeNamePrinter,
   TypeRef,
 } from './schema/model';
+export { printTypeRef } from './schema/model';
 export type { DataCheck, MigrationPlan, MigrationStep, MigrationStepKind } from './schema/plan';
 export { buildSchema } from './schema/build';
 export { planMigration } from './schema/diff';

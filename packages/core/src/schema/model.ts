@@ -117,24 +117,38 @@ export type TypeRef =
       readonly elements: readonly { readonly name: string | null; readonly type: TypeRef }[];
     };
 
+/** How `printTypeRef` writes names: as they are, or quoted for EdgeQL text a parser reads back. */
+export interface TypeNamePrinter {
+  /** A qualified type name (`default::User`). */
+  readonly type: (qualified: string) => string;
+  /** A named tuple element's name. */
+  readonly element: (name: string) => string;
+}
+
+const PLAIN_NAMES: TypeNamePrinter = { type: (q) => q, element: (n) => n };
+
 /** The EdgeQL spelling of a type, as Gel prints it in messages and catalogues: `std::str`,
- * `array<std::int64>`, `tuple<a: std::str, b: default::User>`. The one type printer. */
-export function printTypeRef(type: TypeRef): string {
+ * `array<std::int64>`, `tuple<a: std::str, b: default::User>`. The one type printer; `names`
+ * quotes the names where the text is EdgeQL to be parsed (@svc/rest's casts). */
+export function printTypeRef(type: TypeRef, names: TypeNamePrinter = PLAIN_NAMES): string {
+  const print = (t: TypeRef): string => printTypeRef(t, names);
   switch (type.kind) {
     case 'scalar':
     case 'object':
-      return type.name;
+      return names.type(type.name);
     case 'union':
-      return type.members.join(' | ');
+      return type.members.map(names.type).join(' | ');
     case 'array':
-      return `array<${printTypeRef(type.element)}>`;
+      return `array<${print(type.element)}>`;
     case 'range':
-      return `range<${printTypeRef(type.element)}>`;
+      return `range<${print(type.element)}>`;
     case 'multirange':
-      return `multirange<${printTypeRef(type.element)}>`;
+      return `multirange<${print(type.element)}>`;
     case 'tuple':
       return `tuple<${type.elements
-        .map((e) => (e.name === null ? printTypeRef(e.type) : `${e.name}: ${printTypeRef(e.type)}`))
+        .map((e) =>
+          e.name === null ? print(e.type) : `${names.element(e.name)}: ${print(e.type)}`,
+        )
         .join(', ')}>`;
   }
 }

@@ -3,7 +3,7 @@
  * model's lookup is the gate); they are still quoted by the EdgeQL printer's own rule, so a
  * property named `select` or `limit` prints as `` `select` `` and a plain one stays plain.
  */
-import { ql, type TypeRef } from '@svc/core';
+import { printTypeRef, ql, type TypeNamePrinter, type TypeRef } from '@svc/core';
 
 const printed = new Map<string, string>();
 
@@ -28,26 +28,13 @@ export function typeName(qualified: string): string {
   return text;
 }
 
-/** A type as the cast of a variable names it: `std::str`, `array<default::Mood>`, ... */
+/** A type as the cast of a variable names it: `std::str`, `array<default::Mood>`, ... (core's
+ * type printer, with the names quoted by the EdgeQL printer's rule). */
 export function typeText(type: TypeRef): string {
-  switch (type.kind) {
-    case 'scalar':
-    case 'object':
-      return typeName(type.name);
-    case 'union':
-      return type.members.map(typeName).join(' | ');
-    case 'array':
-      return `array<${typeText(type.element)}>`;
-    case 'range':
-      return `range<${typeText(type.element)}>`;
-    case 'multirange':
-      return `multirange<${typeText(type.element)}>`;
-    case 'tuple':
-      return `tuple<${type.elements
-        .map((e) => (e.name === null ? typeText(e.type) : `${ident(e.name)}: ${typeText(e.type)}`))
-        .join(', ')}>`;
-  }
+  return printTypeRef(type, QUOTED);
 }
+
+const QUOTED: TypeNamePrinter = { type: typeName, element: ident };
 
 function backticked(name: string): string {
   return `\`${name.replaceAll('`', '``')}\``;

@@ -74,7 +74,7 @@ function pointerConflict(index: SchemaIndex, versions: readonly PointerInfo[]): 
 }
 
 const typeList = (types: readonly TypeRef[]): string =>
-  [...new Set(types.map(printTypeRef))].sort().join(', ');
+  [...new Set(types.map((t) => printTypeRef(t)))].sort().join(', ');
 
 /**
  * The union type `name` (as the index names it) must be one Gel can build: throws SchemaError

@@ -499,6 +499,29 @@ export function rangeBound(element: TypeRef, which: 'lower' | 'upper', range: Sq
     : bound;
 }
 
+/**
+ * The JSON form of a tuple, its elements rendered by `each` (`jsonOf`, or the planner's result
+ * form where elements hold objects). A tuple value is a jsonb array of its elements
+ * (schema/storage/types): each element is read back with its decode form. A named tuple is an
+ * object (`sql.jsonObject`, as shapes are), an unnamed one an array; `()` has no names: an empty
+ * array, as Gel writes it.
+ */
+export function tupleJson(
+  type: Extract<TypeRef, { kind: 'tuple' }>,
+  value: SqlExpr,
+  env: TypeEnv,
+  each: (type: TypeRef, value: SqlExpr) => SqlExpr,
+): SqlExpr {
+  const parts = type.elements.map((e, i) =>
+    each(e.type, decodeParam(e.type, sql.bin('->', value, sql.num(i)), env)),
+  );
+  const named = type.elements.length > 0 && type.elements.every((e) => e.name !== null);
+  const built = named
+    ? sql.jsonObject(type.elements.map((e, i) => [e.name as string, parts[i] as SqlExpr]))
+    : sql.jsonBuild('json_build_array', parts);
+  return nullIfNull(value, built);
+}
+
 /** `case when probe is null then null else value end`: keeps an absent value absent. */
 function nullIfNull(probe: SqlExpr, value: SqlExpr): SqlExpr {
   return { kind: 'Case', whens: [{ when: sql.isNull(probe), then: sql.null() }], else: value };
@@ -566,22 +589,8 @@ export function jsonOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
         jsonArrayOfItems(sql.func('unnest', [value]), (v) => jsonOf(range, v, env)),
       );
     }
-    case 'tuple': {
-      // A tuple value is a jsonb array of its elements (schema/storage/types): each element is
-      // read back with its decode form and rendered with its own JSON form.
-      const parts = type.elements.map((e, i) =>
-        jsonOf(e.type, decodeParam(e.type, sql.bin('->', value, sql.num(i)), env), env),
-      );
-      // `()` has no names: an empty array, as Gel writes it.
-      const named = type.elements.length > 0 && type.elements.every((e) => e.name !== null);
-      const built = named
-        ? sql.jsonBuild(
-            'json_build_object',
-            type.elements.flatMap((e, i) => [sql.text(e.name as string), parts[i] as SqlExpr]),
-          )
-        : sql.jsonBuild('json_build_array', parts);
-      return nullIfNull(value, built);
-    }
+    case 'tuple':
+      return tupleJson(type, value, env, (t, v) => jsonOf(t, v, env));
     case 'array': {
       if (jsonbArrayOf(type.element)) {
         // Each item is its element's stored JSON (storedJson), read back with decodeParam.

@@ -11,7 +11,7 @@ import { pgType, sql, type SqlExpr } from '../../sql';
 import type { TypeRef } from '../../schema/model';
 import { jsonbArrayOf } from '../../schema/storage/types';
 import type { TypeEnv } from '../../std/model';
-import { decodeParam, jsonOf } from '../../std/scalars';
+import { decodeParam, jsonOf, tupleJson } from '../../std/scalars';
 
 /** Whether values of `type` hold objects. */
 export function holdsObjects(type: TypeRef): boolean {
@@ -41,19 +41,8 @@ export function resultJson(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr
     case 'object':
     case 'union':
       return nullIfNull(value, sql.func('json_build_object', [sql.text('id'), value]));
-    case 'tuple': {
-      const parts = type.elements.map((e, i) =>
-        resultJson(e.type, decodeParam(e.type, sql.bin('->', value, sql.num(i)), env), env),
-      );
-      const named = type.elements.length > 0 && type.elements.every((e) => e.name !== null);
-      const built = named
-        ? sql.jsonBuild(
-            'json_build_object',
-            type.elements.flatMap((e, i) => [sql.text(e.name as string), parts[i] as SqlExpr]),
-          )
-        : sql.jsonBuild('json_build_array', parts);
-      return nullIfNull(value, built);
-    }
+    case 'tuple':
+      return tupleJson(type, value, env, (t, v) => resultJson(t, v, env));
     case 'array': {
       const stored = jsonbArrayOf(type.element);
       const items = sql.items(sql.func(stored ? 'jsonb_array_elements' : 'unnest', [value]), 'e');

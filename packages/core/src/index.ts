@@ -18,6 +18,7 @@ export {
   type SvcErrorOptions,
 } from './errors/svc-error';
 export { commonError, notInThisRelease, type CommonErrorCode } from './errors/codes';
+export { escapeHtml } from './html';
 export {
   ERROR_ENVELOPE_SCHEMA,
   renderError,

@@ -1,7 +1,6 @@
 import { validateBranding } from '../branding';
 import type { RenderedEmail, TemplateContext } from '../types';
 import {
-  escapeHtml,
   magicCodeEmail,
   magicLinkEmail,
   magicLinkSignupEmail,
@@ -32,14 +31,6 @@ const builtIns: [string, (t: string, c: TemplateContext) => RenderedEmail][] = [
   ['magicLinkSignup', (t, c) => magicLinkSignupEmail({ ...c, baseUrl: base, magicLinkToken: t })],
   ['magicCode', (t, c) => magicCodeEmail({ ...c, code: t })],
 ];
-
-describe('escapeHtml', () => {
-  it.each([
-    ['<script>alert(1)</script>', '&lt;script&gt;alert(1)&lt;/script&gt;'],
-    [`"'&`, '&quot;&#39;&amp;'],
-    ['plain', 'plain'],
-  ])('%s → %s', (input, expected) => expect(escapeHtml(input)).toBe(expected));
-});
 
 describe('links', () => {
   it('URL-encodes tokens', () => {

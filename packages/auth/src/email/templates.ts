@@ -15,6 +15,7 @@
  * pass unvalidated branding): an invalid colour falls back to the default, an invalid logo URL is
  * left out.
  */
+import { escapeHtml } from '@svc/core';
 import { isBrandColor, secureUrlProblem } from '../branding';
 import type { RenderedEmail, TemplateContext } from '../types';
 
@@ -29,22 +30,6 @@ export type MagicLinkContext = TemplateContext & {
   link?: string;
 };
 export type MagicCodeContext = TemplateContext & { code: string };
-
-const HTML_ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/**
- * Escapes text for HTML content and for quoted attribute values (every attribute here is
- * double-quoted, so `=` and backticks need nothing).
- */
-export function escapeHtml(value: string): string {
-  return String(value).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
-}
 
 function trimBase(baseUrl: string): string {
   return baseUrl.replace(/\/+$/, '');

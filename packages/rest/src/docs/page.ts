@@ -1,3 +1,4 @@
+import { escapeHtml } from '@svc/core';
 import { docsAssetsVersion, INIT_SCRIPT_NAME } from './assets';
 
 export interface DocsPageOptions {
@@ -53,16 +54,4 @@ export function docsPage(options: DocsPageOptions): string {
 </body>
 </html>
 `;
-}
-
-const HTML_ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
 }

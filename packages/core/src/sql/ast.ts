@@ -65,7 +65,14 @@ export type SqlExpr =
       readonly operand: SqlExpr;
       readonly postfix?: boolean;
     }
-  | { readonly kind: 'Cast'; readonly expr: SqlExpr; readonly type: PgType }
+  /** `expr::type`. `jsonText` (set by `jsonFromText` only): `expr` is a `text` value holding JSON
+   * text the compiler built, which `jsonAsText` takes back without PostgreSQL's parse. */
+  | {
+      readonly kind: 'Cast';
+      readonly expr: SqlExpr;
+      readonly type: PgType;
+      readonly jsonText?: true;
+    }
   | {
       readonly kind: 'Case';
       readonly whens: readonly { readonly when: SqlExpr; readonly then: SqlExpr }[];
@@ -363,48 +370,171 @@ export function jsonBuild(name: JsonBuildFunction, given: readonly SqlExpr[]): S
   return sql.cast(joined, pgType('json'));
 }
 
-/** PostgreSQL truncates an identifier past this many bytes (NAMEDATALEN - 1). */
-const MAX_IDENTIFIER_BYTES = 63;
-/** At most this many columns go into one row (PostgreSQL's limit is 1664 target entries). */
-const MAX_ROW_COLUMNS = 1600;
-/** The alias of `jsonObject`'s row; a shape key never reaches it (it names columns, not tables). */
-const OBJECT_ROW = '~row';
-const utf8 = new TextEncoder();
+// ---------------------------------------------------------------------------------------------
+// JSON text
+//
+// PostgreSQL 15 writes a value into JSON by looking up its type's JSON category and output
+// function on every call (`json_categorize_type`), for every value of every object: most of the
+// time a result takes. Results are therefore built as JSON text where they can be: an object is
+// its pieces joined with `||` (`'{"id":"' || id::text || '","n":' || ... || '}'`), an array of
+// them `string_agg` of their texts, with the same bytes `to_json` and `json_agg` write. Such a
+// value is a `json` cast of its text marked `jsonText` (`jsonFromText`), so every consumer still
+// sees a `json` value and gets the right answer; consumers that work on text (`jsonAsText`: the
+// objects, arrays and results built here) take the text itself and skip the parse.
+
+const JSON_TYPE = pgType('json');
+const TEXT_TYPE = pgType('text');
+
+/** `text::json`, marked as JSON text the compiler built (`text` may be SQL NULL: NULL json). */
+export function jsonFromText(text: SqlExpr): SqlExpr {
+  return { kind: 'Cast', expr: text, type: JSON_TYPE, jsonText: true };
+}
+
+/** The JSON text inside `e` when it is `jsonFromText(text)`, else null. */
+function markedText(e: SqlExpr): SqlExpr | null {
+  return e.kind === 'Cast' && e.jsonText === true ? e.expr : null;
+}
+
+/** A `json` NULL (`null::json`): an absent value in JSON-valued CASE branches. */
+function isJsonNull(e: SqlExpr): boolean {
+  return (
+    e.kind === 'Cast' &&
+    e.expr.kind === 'Literal' &&
+    e.expr.type === 'null' &&
+    e.type.schema === null &&
+    e.type.name === 'json' &&
+    e.type.arrayDims === 0
+  );
+}
+
+/** True when `e` is JSON text (`jsonFromText`) or a CASE choosing between such texts and NULL. */
+export function isJsonText(e: SqlExpr): boolean {
+  if (markedText(e) !== null) return true;
+  if (e.kind !== 'Case') return false;
+  const branches = [...e.whens.map((w) => w.then), ...(e.else ? [e.else] : [])];
+  return (
+    branches.some((b) => markedText(b) !== null) &&
+    branches.every((b) => markedText(b) !== null || isJsonNull(b))
+  );
+}
 
 /**
- * A JSON object of `entries`, in their order: `to_json` of a one-row subquery whose columns are
- * the entries, `(select to_json("~row".*) from (select v1 as "k1", ...) as "~row")`, which
- * PostgreSQL writes `{"k1":v1,...}`. `json_build_object('k1', v1, ...)` says the same but
- * looks up every argument's type and output function on every call: at eight keys the row form
- * builds a 100-object page about a third faster (pgbench; bench/rest). Values convert to JSON
- * by the same rule either way (`to_json(x)` is `x` here, as in `jsonBuild`).
- *
- * Where a column cannot carry the key (no entries, a key of more than 63 bytes, a repeated key,
- * too many columns) it is `json_build_object` through `jsonBuild`. The values must be one per row
- * of the enclosing query: no aggregate or window call of that query, which would move into the
- * subquery.
+ * The JSON text of `e`, as an element of an object or array writes it: never SQL NULL (an absent
+ * value is `null`). `e` is a `json` value or any value `to_json` converts (a uuid, a number): the
+ * text inside `jsonFromText`, a CASE of such texts branch by branch, else `to_json(e)::text`.
+ */
+export function jsonAsText(e: SqlExpr): SqlExpr {
+  const marked = markedText(e);
+  if (marked !== null) return orNullText(marked);
+  if (e.kind === 'Case' && isJsonText(e)) {
+    return {
+      kind: 'Case',
+      whens: e.whens.map((w) => ({ when: w.when, then: jsonAsText(w.then) })),
+      else: e.else ? jsonAsText(e.else) : NULL_TEXT,
+    };
+  }
+  if (isJsonNull(e) || (e.kind === 'Literal' && e.type === 'null')) return NULL_TEXT;
+  // A bare text literal has no type `to_json` could take (SQLSTATE 42804): it is text.
+  const value =
+    e.kind === 'Literal' && e.type === 'text'
+      ? sql.cast(e, TEXT_TYPE)
+      : unwrapConversion(e, 'to_json');
+  return orNullText(sql.cast(sql.func('to_json', [value]), TEXT_TYPE));
+}
+
+const NULL_TEXT: SqlExpr = { kind: 'Literal', type: 'text', value: 'null' };
+
+function orNullText(text: SqlExpr): SqlExpr {
+  return neverNull(text) ? text : sql.func('coalesce', [text, NULL_TEXT]);
+}
+
+/** True when `e` cannot be SQL NULL, by its form: text literals, `||` of such, `coalesce(..., x)`. */
+function neverNull(e: SqlExpr): boolean {
+  switch (e.kind) {
+    case 'Literal':
+      return e.value !== null;
+    case 'BinOp':
+      return e.op === '||' && neverNull(e.left) && neverNull(e.right);
+    case 'FuncCall':
+      return (
+        e.name === 'coalesce' &&
+        e.schema === null &&
+        neverNull(e.args[e.args.length - 1] as SqlExpr)
+      );
+    case 'Case':
+      return e.else !== null && neverNull(e.else) && e.whens.every((w) => neverNull(w.then));
+    default:
+      return false;
+  }
+}
+
+/**
+ * `a || b || ...` of text pieces, adjacent literals merged, nested as a balanced tree: PostgreSQL
+ * copies the left operand at each `||`, so a chain of n pieces copies O(n^2) bytes and nests n
+ * deep; a balanced tree copies O(n log n) and nests log n deep.
+ */
+export function concatText(pieces: readonly SqlExpr[]): SqlExpr {
+  const merged: SqlExpr[] = [];
+  for (const p of pieces) {
+    const last = merged[merged.length - 1];
+    if (
+      last?.kind === 'Literal' &&
+      last.type === 'text' &&
+      p.kind === 'Literal' &&
+      p.type === 'text'
+    ) {
+      merged[merged.length - 1] = sql.text(`${last.value as string}${p.value as string}`);
+    } else merged.push(p);
+  }
+  if (merged.length === 0) return sql.text('');
+  const join = (from: number, to: number): SqlExpr => {
+    if (to - from === 1) return merged[from] as SqlExpr;
+    const mid = (from + to) >> 1;
+    return sql.bin('||', join(from, mid), join(mid, to));
+  };
+  return join(0, merged.length);
+}
+
+/**
+ * A JSON object of `entries`, in their order, as JSON text (`jsonFromText`):
+ * `'{"k1":' || text(v1) || ',"k2":' || ... || '}'`, each value's text by `jsonAsText` (values
+ * are `json`, or any value `to_json` converts). The bytes are those of `to_json` of a row with
+ * these columns (`{"k1":v1,"k2":v2}`), for any key (keys are escaped as PostgreSQL escapes them:
+ * `JSON.stringify` writes the same escapes) and any number of entries, repeated keys kept.
  */
 export function jsonObject(entries: readonly (readonly [string, SqlExpr])[]): SqlExpr {
-  const keys = new Set(entries.map(([k]) => k));
-  const rowForm =
-    entries.length > 0 &&
-    entries.length <= MAX_ROW_COLUMNS &&
-    keys.size === entries.length &&
-    entries.every(([k]) => utf8.encode(k).length <= MAX_IDENTIFIER_BYTES);
-  if (!rowForm)
-    return jsonBuild(
-      'json_build_object',
-      entries.flatMap(([k, v]) => [sql.text(k), v]),
-    );
-  const row = sql.select({
-    targets: entries.map(([k, v]) => sql.target(unwrapConversion(v, 'to_json'), k)),
+  if (entries.length === 0) return jsonFromText(sql.text('{}'));
+  const pieces: SqlExpr[] = [];
+  entries.forEach(([key, value], i) => {
+    pieces.push(sql.text(`${i === 0 ? '{' : ','}${JSON.stringify(key)}:`));
+    pieces.push(jsonAsText(value));
   });
-  return sql.scalar(
-    sql.select({
-      targets: [sql.target(sql.func('to_json', [sql.star(OBJECT_ROW)]))],
-      from: [sql.subquery(row, OBJECT_ROW)],
-    }),
+  pieces.push(sql.text('}'));
+  return jsonFromText(concatText(pieces));
+}
+
+/**
+ * A JSON array of `element` over the rows aggregated, in `orderBy`; with `orEmpty`, `[]` for no
+ * rows, else NULL (as `json_agg`). JSON text elements (`isJsonText`) are joined as text,
+ * `'[' || string_agg(text, ', ') || ']'`, the bytes `json_agg` writes for `json` values; any
+ * other element is `json_agg(element)`.
+ */
+export function jsonArrayAgg(
+  element: SqlExpr,
+  parts: { readonly orderBy?: readonly OrderItem[]; readonly orEmpty: boolean },
+): SqlExpr {
+  const orderBy = parts.orderBy && parts.orderBy.length > 0 ? parts.orderBy : undefined;
+  if (!isJsonText(element)) {
+    const agg = sql.agg('json_agg', [element], orderBy ? { orderBy } : {});
+    return parts.orEmpty ? sql.func('coalesce', [agg, sql.cast(sql.text('[]'), JSON_TYPE)]) : agg;
+  }
+  const joined = sql.agg(
+    'string_agg',
+    [jsonAsText(element), sql.text(', ')],
+    orderBy ? { orderBy } : {},
   );
+  const array = concatText([sql.text('['), joined, sql.text(']')]);
+  return jsonFromText(parts.orEmpty ? sql.func('coalesce', [array, sql.text('[]')]) : array);
 }
 
 /** `x` for a plain `convert(x)` call, else `e` itself. */
@@ -433,8 +563,15 @@ export const sql = {
   }),
   /** A JSON constructor call of any size (`jsonBuild`): split past MAX_FUNCTION_ARGS. */
   jsonBuild: (name: JsonBuildFunction, args: readonly SqlExpr[]): SqlExpr => jsonBuild(name, args),
-  /** A JSON object of key/value entries in order (`jsonObject`: the row form where it can be). */
+  /** A JSON object of key/value entries in order, as JSON text (`jsonObject`). */
   jsonObject: (entries: readonly (readonly [string, SqlExpr])[]): SqlExpr => jsonObject(entries),
+  /** `text::json` for JSON text the compiler built (`jsonFromText`). */
+  jsonFromText: (text: SqlExpr): SqlExpr => jsonFromText(text),
+  /** A JSON array aggregate, as text for JSON text elements (`jsonArrayAgg`). */
+  jsonArrayAgg: (
+    element: SqlExpr,
+    parts: { readonly orderBy?: readonly OrderItem[]; readonly orEmpty: boolean },
+  ): SqlExpr => jsonArrayAgg(element, parts),
   /** An aggregate or window call: `sql.agg('json_agg', [x], { orderBy: [...] })`. */
   agg: (
     name: string,
@@ -454,7 +591,22 @@ export const sql = {
     operand,
     postfix: true,
   }),
-  cast: (expr: SqlExpr, type: PgType): SqlExpr => ({ kind: 'Cast', expr, type }),
+  /** `expr::type`; JSON text (`jsonFromText`) casts from its text: to `text` it is the text. */
+  cast: (expr: SqlExpr, type: PgType): SqlExpr => {
+    const marked = markedText(expr);
+    if (marked !== null && type.schema === null && type.arrayDims === 0) {
+      if (type.name === 'text') return marked;
+      if (type.name === 'jsonb') return { kind: 'Cast', expr: marked, type };
+    }
+    if (expr.kind === 'Case' && isJsonText(expr) && type.name === 'text' && type.schema === null) {
+      return {
+        kind: 'Case',
+        whens: expr.whens.map((w) => ({ when: w.when, then: sql.cast(w.then, type) })),
+        else: expr.else ? sql.cast(expr.else, type) : null,
+      };
+    }
+    return { kind: 'Cast', expr, type };
+  },
   param: (index: number): SqlExpr => ({ kind: 'Param', index }),
   star: (table: string | null = null): SqlExpr => ({ kind: 'Star', table }),
   field: (expr: SqlExpr, field: string): SqlExpr => ({ kind: 'FieldSelect', expr, field }),

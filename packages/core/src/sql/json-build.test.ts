@@ -1,5 +1,15 @@
 import { createTestDatabase, type TestDatabase } from '../testing';
-import { jsonBuild, jsonObject, MAX_FUNCTION_ARGS, pgType, type SqlExpr, sql } from './ast';
+import {
+  jsonArrayAgg,
+  jsonAsText,
+  jsonBuild,
+  jsonFromText,
+  jsonObject,
+  MAX_FUNCTION_ARGS,
+  pgType,
+  type SqlExpr,
+  sql,
+} from './ast';
 import { printSql } from './print';
 
 /**
@@ -163,9 +173,9 @@ describe('a value converted by to_json/to_jsonb is passed as it is', () => {
 });
 
 /**
- * `jsonObject`: an object written as `to_json` of a one-row subquery (PostgreSQL's compact
- * `{"k":v}`), with the same keys in the same order and the same values as `json_build_object`;
- * `json_build_object` itself where a column cannot carry the key.
+ * `jsonObject`: an object written as JSON text (`'{"k":' || text || ...`), byte for byte what
+ * PostgreSQL writes for `to_json` of a row with those columns (compact `{"k":v}`), with the keys
+ * of `json_build_object` in the same order and the same values, for any key.
  */
 describe('jsonObject', () => {
   const values: [string, SqlExpr][] = [
@@ -178,11 +188,35 @@ describe('jsonObject', () => {
     ['json', sql.cast(sql.text('{"b": 1, "a": [true, null]}'), pgType('json'))],
     ['converted', sql.func('to_json', [sql.cast(sql.text('x'), pgType('text'))])],
     ['none', sql.cast(sql.null(), pgType('text'))],
+    ['json none', sql.cast(sql.null(), pgType('json'))],
     ['literal', sql.text('plain')],
     ['bare null', sql.null()],
     ['"quoted key"', sql.num(1)],
     ['ключ', sql.bool(true)],
+    ['text json', jsonFromText(sql.text('[1, {"x":2}]'))],
+    ['text json none', jsonFromText(sql.cast(sql.null(), pgType('text')))],
+    [
+      'a case',
+      {
+        kind: 'Case',
+        whens: [{ when: sql.bool(false), then: jsonFromText(sql.text('1')) }],
+        else: sql.cast(sql.null(), pgType('json')),
+      },
+    ],
   ];
+  /** The same columns as one row, as PostgreSQL's `to_json` writes it (keys up to 63 bytes). */
+  const asRow = async (entries: [string, SqlExpr][]) => {
+    const targets = entries.map(([, v], i) => {
+      let value = v;
+      if (v.kind === 'Literal' && v.type === 'text') value = sql.cast(v, pgType('text'));
+      return `${printSql(value)} as c${i}`;
+    });
+    const names = entries.map(([k]) => `"${k.replaceAll('"', '""')}"`).join(', ');
+    const { rows } = await db.db.query(
+      `select to_json(r)::text as text from (select ${targets.join(', ')}) as r(${names})`,
+    );
+    return (rows[0] as { text: string }).text;
+  };
   const asBuilt = async (entries: [string, SqlExpr][]) =>
     (
       await evaluate(
@@ -193,55 +227,126 @@ describe('jsonObject', () => {
       )
     ).text;
 
-  test('the row form: the same keys, order and values as json_build_object', async () => {
+  test("PostgreSQL's row text, byte for byte; json_build_object's keys, order and values", async () => {
     const expr = jsonObject(values);
-    expect(printSql(expr)).toContain('to_json("~row".*)');
+    expect(printSql(expr)).not.toContain('json_build_object');
     const got = await evaluate(expr);
     expect(got.type).toBe('json');
+    expect(got.text).toBe(await asRow(values));
     expect(Object.keys(JSON.parse(got.text))).toEqual(values.map(([k]) => k));
     expect(JSON.parse(got.text)).toEqual(JSON.parse(await asBuilt(values)));
-    // Compact: PostgreSQL's row text, no spaces around `:` and `,`.
     expect(got.text.startsWith('{"text":"a \\"quoted\\"\\ntext \\\\ \\u0001","float":"NaN"')).toBe(
       true,
     );
   });
 
-  test('a key a column cannot carry: json_build_object, the same value', async () => {
-    const long = 'k'.repeat(64);
+  test('any key: long, multi-byte, repeated, control characters; no entries', async () => {
     const cases: [string, SqlExpr][][] = [
       [],
       [
-        [long, sql.num(1)],
+        ['k'.repeat(64), sql.num(1)],
         ['b', sql.num(2)],
       ],
-      // 63 bytes is the limit in bytes, not characters: 32 two-byte letters are 64 bytes.
       [['я'.repeat(32), sql.num(1)]],
       [
         ['a', sql.num(1)],
         ['a', sql.num(2)],
       ],
+      [
+        ['\u0001\b\f\n\r\t\u001f"\\/\u007f\u2028', sql.num(1)],
+        ['~row', sql.num(2)],
+        ['*', sql.num(3)],
+      ],
     ];
     for (const entries of cases) {
-      const expr = jsonObject(entries);
-      expect(printSql(expr)).not.toContain('~row');
-      expect((await evaluate(expr)).text).toBe(await asBuilt(entries));
+      const text = (await evaluate(jsonObject(entries))).text;
+      // json_build_object writes `{"k" : v, ...}`: the same text, compact.
+      expect(text).toBe(
+        (await asBuilt(entries))
+          .replace(/^\{\}$|" : /g, (m) => (m === '{}' ? m : '":'))
+          .replaceAll(', "', ',"'),
+      );
+      expect(text).toBe(
+        `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${printSql(v)}`).join(',')}}`,
+      );
     }
-    // 63 bytes still fits a column.
-    const fits = jsonObject([['k'.repeat(63), sql.num(1)]]);
-    expect(printSql(fits)).toContain('~row');
-    expect(JSON.parse((await evaluate(fits)).text)).toEqual({ ['k'.repeat(63)]: 1 });
   });
 
-  test('a key named like the row or a column of it stays a key', async () => {
-    const entries: [string, SqlExpr][] = [
-      ['~row', sql.num(1)],
-      ['to_json', sql.num(2)],
-      ['*', sql.num(3)],
-    ];
-    expect(JSON.parse((await evaluate(jsonObject(entries))).text)).toEqual({
-      '~row': 1,
-      to_json: 2,
-      '*': 3,
-    });
+  test('many entries nest as a balanced tree of ||', async () => {
+    const entries = Array.from({ length: 2000 }, (_, i): [string, SqlExpr] => [
+      `k${i}`,
+      sql.cast(sql.num(i), pgType('bigint')),
+    ]);
+    let depth = 0;
+    const walk = (e: SqlExpr, d: number): void => {
+      depth = Math.max(depth, d);
+      if (e.kind === 'BinOp') {
+        walk(e.left, d + 1);
+        walk(e.right, d + 1);
+      } else if (e.kind === 'Cast') walk(e.expr, d + 1);
+    };
+    const expr = jsonObject(entries);
+    walk(expr, 0);
+    expect(depth).toBeLessThan(20);
+    const parsed = JSON.parse((await evaluate(expr)).text) as Record<string, number>;
+    expect(Object.keys(parsed)).toHaveLength(2000);
+    expect(parsed.k1999).toBe(1999);
+  });
+});
+
+/**
+ * JSON text (`jsonFromText`): a json value consumers of text take back without a parse
+ * (`jsonAsText`, `sql.cast` to text or jsonb); arrays of it aggregate as text with the bytes
+ * `json_agg` writes.
+ */
+describe('JSON text', () => {
+  const object = (i: SqlExpr) =>
+    jsonObject([
+      ['i', i],
+      ['s', sql.func('repeat', [sql.text('"'), i])],
+    ]);
+
+  test('jsonArrayAgg of JSON text: the bytes of json_agg, NULL or [] for no rows', async () => {
+    for (const n of [0, 1, 5]) {
+      const from = `from generate_series(1, ${n}) as g(i)`;
+      const i = sql.col('i', 'g');
+      const order = [sql.order(i, 'desc')];
+      const asText = sql.cast(
+        jsonArrayAgg(object(i), { orderBy: order, orEmpty: false }),
+        pgType('text'),
+      );
+      const orEmpty = sql.cast(
+        jsonArrayAgg(object(i), { orderBy: order, orEmpty: true }),
+        pgType('text'),
+      );
+      const parsed = sql.agg(
+        'json_agg',
+        [sql.cast(sql.cast(object(i), pgType('text')), pgType('json'))],
+        {
+          orderBy: order,
+        },
+      );
+      const { rows } = await db.db.query(
+        `select ${printSql(asText)} as a, ${printSql(orEmpty)} as b, (${printSql(parsed)})::text as c ${from}`,
+      );
+      const row = rows[0] as { a: string | null; b: string; c: string | null };
+      expect(printSql(asText)).toContain('string_agg');
+      expect(row.a).toBe(row.c);
+      expect(row.b).toBe(row.c ?? '[]');
+    }
+  });
+
+  test('a JSON text value is json; to text and to jsonb it skips the json parse', async () => {
+    const value = jsonFromText(sql.text('{"b": 1, "a": 2}'));
+    expect(printSql(value)).toBe(`'{"b": 1, "a": 2}'::json`);
+    expect(printSql(sql.cast(value, pgType('text')))).toBe(`'{"b": 1, "a": 2}'`);
+    expect(printSql(sql.cast(value, pgType('jsonb')))).toBe(`'{"b": 1, "a": 2}'::jsonb`);
+    const got = await evaluate(value);
+    expect(got).toEqual({ text: '{"b": 1, "a": 2}', type: 'json' });
+    const none = jsonFromText(sql.cast(sql.null(), pgType('text')));
+    const { rows } = await db.db.query(
+      `select ${printSql(none)} is null as a, ${printSql(sql.cast(none, pgType('text')))} is null as b, ${printSql(jsonAsText(none))} as c`,
+    );
+    expect(rows[0]).toEqual({ a: true, b: true, c: 'null' });
   });
 });

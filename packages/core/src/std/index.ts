@@ -25,6 +25,7 @@ export {
   decodeParam,
   isStdScalarName,
   jsonOf,
+  jsonTextOf,
   pgTypeFor,
   scalarInfo,
   storedJson,

@@ -4,13 +4,16 @@
  * TypeRef built from them (arrays, tuples, custom scalars, enums).
  *
  * Input: EdgeQL type names / TypeRefs (and a TypeEnv for custom scalars).
- * Output: `STD_SCALARS_INFO`, `decodeParam(type, jsonb)`, `jsonOf(type, value)`, `pgTypeFor(type)`.
+ * Output: `STD_SCALARS_INFO`, `decodeParam(type, jsonb)`, `jsonOf(type, value)`,
+ * `jsonTextOf(type, value)` (the same JSON as text, for results built as text: sql `jsonObject`),
+ * `pgTypeFor(type)`.
  * Invariants (spec items 23, 27, 30; ENGINE-COMMON "Scalars in JSON"):
  * - ints, floats, bigint, decimal are JSON numbers; bool a JSON bool; str, uuid, enums strings;
  *   json embedded; bytes base64 without line breaks; datetimes ISO 8601 in UTC with `Z`; local
  *   types ISO 8601; durations ISO 8601 built from their fields. Nothing reads session settings.
- * - the JSON form is a `json` value (not jsonb) so that the compiler's `json_build_object` keeps
- *   shape order; decode forms read the parameter as `jsonb` (what the engine binds).
+ * - the JSON form is a `json` value (not jsonb) so that the compiler's objects keep shape order;
+ *   decode forms read the parameter as `jsonb` (what the engine binds).
+ * - `jsonTextOf(t, v)` is `jsonOf(t, v)::text`, byte for byte, NULL for NULL (std.db.test).
  */
 import { STD_ENUMS, type StdScalarName, type TypeRef } from '../schema/model';
 import {
@@ -37,6 +40,8 @@ export interface ScalarInfo {
   readonly decode: (json: SqlExpr) => SqlExpr;
   /** A value of the type → its `json` result form. */
   readonly json: (value: SqlExpr) => SqlExpr;
+  /** `json(value)::text` written directly, where the type has a cheaper way (`jsonTextOf`). */
+  readonly jsonText?: (value: SqlExpr) => SqlExpr;
   /** str → the type, as `<T>'...'` reads it (ISO 8601 only for dates and times, item 3). */
   readonly fromText: (text: SqlExpr) => SqlExpr;
   /** The type → str, as `<str>x` and `to_str(x)` write it (the JSON form's text for most). */
@@ -121,6 +126,12 @@ const number = (name: StdScalarName, pg: PgType, param: ParamKind): ScalarInfo =
   toText: (v) => sql.cast(v, pgType('text')),
 });
 
+/** An integer's text is its JSON number. */
+const integer = (name: StdScalarName, pg: PgType, param: ParamKind): ScalarInfo => ({
+  ...number(name, pg, param),
+  jsonText: (v) => cast(v, 'text'),
+});
+
 const textual = (name: StdScalarName, pg: PgType, isoOut: string, isoIn: string): ScalarInfo => ({
   name,
   pg,
@@ -147,13 +158,19 @@ const INFO: Record<StdScalarName, ScalarInfo> = {
     pg: STD_PG_TYPES['std::bool'],
     decode: (j) => cast(nonNull(j), 'boolean'),
     json: toJson,
+    // bool's text cast writes `true` / `false`.
+    jsonText: (v) => cast(v, 'text'),
     fromText: (t) => meta('bool_in', [t]),
     toText: (v) => cast(v, 'text'),
   },
-  'std::int16': number('std::int16', STD_PG_TYPES['std::int16'], INT_KIND(-32768, 32767)),
-  'std::int32': number('std::int32', STD_PG_TYPES['std::int32'], INT_KIND(-2147483648, 2147483647)),
-  'std::int64': number('std::int64', STD_PG_TYPES['std::int64'], INT_KIND(-EXACT_INT, EXACT_INT)),
-  'std::sequence': number(
+  'std::int16': integer('std::int16', STD_PG_TYPES['std::int16'], INT_KIND(-32768, 32767)),
+  'std::int32': integer(
+    'std::int32',
+    STD_PG_TYPES['std::int32'],
+    INT_KIND(-2147483648, 2147483647),
+  ),
+  'std::int64': integer('std::int64', STD_PG_TYPES['std::int64'], INT_KIND(-EXACT_INT, EXACT_INT)),
+  'std::sequence': integer(
     'std::sequence',
     STD_PG_TYPES['std::sequence'],
     INT_KIND(-EXACT_INT, EXACT_INT),
@@ -177,6 +194,8 @@ const INFO: Record<StdScalarName, ScalarInfo> = {
     pg: STD_PG_TYPES['std::uuid'],
     decode: (j) => cast(jsonText(j), 'uuid'),
     json: toJson,
+    // A uuid's text needs no escaping.
+    jsonText: (v) => sql.bin('||', sql.bin('||', sql.text('"'), cast(v, 'text')), sql.text('"')),
     fromText: (t) => cast(t, 'uuid'),
     toText: (v) => cast(v, 'text'),
   },
@@ -210,6 +229,16 @@ const INFO: Record<StdScalarName, ScalarInfo> = {
           jsonText(toJson(sql.bin('at time zone', v, sql.text('UTC')))),
           sql.text('+00:00'),
         ),
+      ),
+    // The same string, its closing quote moved past the offset: a datetime's JSON needs no escapes.
+    jsonText: (v) =>
+      sql.bin(
+        '||',
+        sql.func('left', [
+          cast(toJson(sql.bin('at time zone', v, sql.text('UTC'))), 'text'),
+          sql.num(-1),
+        ]),
+        sql.text('+00:00"'),
       ),
   },
   'std::duration': textual(
@@ -544,6 +573,16 @@ function plainJson(type: TypeRef, env: TypeEnv): boolean {
 export function storedJson(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
   if (type.kind === 'tuple' || (type.kind === 'array' && jsonbArrayOf(type.element))) return value;
   return sql.cast(jsonOf(type, value, env), pgType('jsonb'));
+}
+
+/**
+ * The JSON text of a value of `type`: `jsonOf(type, value)::text`, NULL for NULL, written
+ * directly where the type's own text is (or quotes to) its JSON: integers, bool, uuid, datetime.
+ */
+export function jsonTextOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
+  const info = type.kind === 'scalar' ? scalarInfo(type.name, env) : null;
+  if (info?.jsonText) return info.jsonText(value);
+  return cast(jsonOf(type, value, env), 'text');
 }
 
 /** The `json` result form of a value of `type` (see the module invariants). */

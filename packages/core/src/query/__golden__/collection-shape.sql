@@ -3,12 +3,7 @@ select coalesce(json_agg("q6"."~json" order by "q6"."~o0"), '[]'::json)::text as
 from lateral (
   select "User5"."id" as "id", "User5"."__type__" as "__type__", "aj4"."j" -> (("f3"."~ord" - 1)::integer) as "~json", "f3"."~ord" as "~o0"
   from lateral (
-    select "User1"."id" as "id", "User1"."__type__" as "__type__", (
-      select to_json("~row".*)
-      from (
-        select "User1"."name" as "name"
-      ) as "~row"
-    ) as "~json"
+    select "User1"."id" as "id", "User1"."__type__" as "__type__", '{"name":' || (coalesce(to_json("User1"."name")::text, 'null') || '}') as "~text"
     from (
       (
         select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
@@ -23,7 +18,7 @@ from lateral (
     where "User1"."name" = ('Elvis'::text)
   ) as "q2"
     join lateral (
-      select case when "q2"."~json" is null then null else json_build_array("q2"."~json") end as "j"
+      select case when ("q2"."~text"::json) is null then null else json_build_array("q2"."~text"::json) end as "j"
     ) as "aj4" on true
     join lateral unnest(case when "q2"."id" is null then null else ARRAY["q2"."id"]::uuid[] end) with ordinality as "f3"("value", "~ord") on true
     join (

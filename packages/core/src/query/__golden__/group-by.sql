@@ -3,12 +3,7 @@ select coalesce(json_agg("q4"."~json"), '[]'::json)::text as "result"
 from lateral (
   select "gk3"."~key" as "v", json_build_object('key', json_build_object('st', ("gk3"."~key" -> 0)::json), 'grouping', json_build_array('st'), 'elements', json_agg("gk3"."~json")) as "~json"
   from (
-    select "Issue1"."id" as "id", 'default::Issue' as "__type__", (
-      select to_json("~row".*)
-      from (
-        select "Issue1"."name" as "name"
-      ) as "~row"
-    ) as "~json", jsonb_build_array(to_json("Status2"."name")::jsonb) as "~key", "Status2"."name" as "s0"
+    select "Issue1"."id" as "id", 'default::Issue' as "__type__", ('{"name":' || (coalesce(to_json("Issue1"."name")::text, 'null') || '}'))::json as "~json", jsonb_build_array(to_json("Status2"."name")::jsonb) as "~key", "Status2"."name" as "s0"
     from "default"."Issue" as "Issue1"
       join "default"."Status" as "Status2" on "Status2"."id" = "Issue1"."status"
   ) as "gk3"

@@ -1,100 +1,85 @@
 -- many std::FreeObject; params: none
-select coalesce(json_agg("q21"."~json"), '[]'::json)::text as "result"
+select coalesce('[' || (string_agg(coalesce("q21"."~text", 'null'), ', ') || ']'), '[]') as "result"
 from lateral (
-  select "q7"."v" as "v", (
-    select to_json("~row".*)
+  select "q7"."v" as "v", ('{"key":' || (coalesce((
+    select "e12"."~text"
+    from (
+      select (('{"st":' || coalesce(to_json((
+        select "e8"."~json"
+        from (
+          select case when jsonb_typeof("q7"."v" -> 0) = 'null' then null::text else ("q7"."v" -> 0) #>> '{}' end as "v", to_json(case when jsonb_typeof("q7"."v" -> 0) = 'null' then null::text else ("q7"."v" -> 0) #>> '{}' end) as "~json"
+          where (case when jsonb_typeof("q7"."v" -> 0) = 'null' then null::text else ("q7"."v" -> 0) #>> '{}' end) is not null
+        ) as "e8"
+      ))::text, 'null')) || (',"est":' || (coalesce(to_json((
+        select "e9"."~json"
+        from (
+          select case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else nullif("q7"."v" -> 1, 'null'::jsonb)::bigint end as "v", to_json(case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else nullif("q7"."v" -> 1, 'null'::jsonb)::bigint end) as "~json"
+          where (case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else nullif("q7"."v" -> 1, 'null'::jsonb)::bigint end) is not null
+        ) as "e9"
+      ))::text, 'null') || '}')))::jsonb as "v", ('{"st":' || coalesce(to_json((
+        select "e10"."~json"
+        from (
+          select case when jsonb_typeof("q7"."v" -> 0) = 'null' then null::text else ("q7"."v" -> 0) #>> '{}' end as "v", to_json(case when jsonb_typeof("q7"."v" -> 0) = 'null' then null::text else ("q7"."v" -> 0) #>> '{}' end) as "~json"
+          where (case when jsonb_typeof("q7"."v" -> 0) = 'null' then null::text else ("q7"."v" -> 0) #>> '{}' end) is not null
+        ) as "e10"
+      ))::text, 'null')) || (',"est":' || (coalesce(to_json((
+        select "e11"."~json"
+        from (
+          select case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else nullif("q7"."v" -> 1, 'null'::jsonb)::bigint end as "v", to_json(case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else nullif("q7"."v" -> 1, 'null'::jsonb)::bigint end) as "~json"
+          where (case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else nullif("q7"."v" -> 1, 'null'::jsonb)::bigint end) is not null
+        ) as "e11"
+      ))::text, 'null') || '}')) as "~text"
+    ) as "e12"
+  ), 'null') || ',"grouping":')) || ((coalesce(to_json((
+    select coalesce(json_agg("e14"."~json"), '[]'::json)
+    from (
+      select "q13"."v" as "v", "q13"."~json" as "~json"
+      from lateral (
+        (
+          select 'st' as "v", to_json('st'::text) as "~json"
+          where (("q7"."v" -> 2) = ('1'::jsonb)) or (("q7"."v" -> 2) = ('3'::jsonb))
+        )
+        union all
+        (
+          select 'est' as "v", to_json('est'::text) as "~json"
+          where (("q7"."v" -> 2) = ('2'::jsonb)) or (("q7"."v" -> 2) = ('3'::jsonb))
+        )
+      ) as "q13"
+    ) as "e14"
+  ))::text, 'null') || ',"n":') || (coalesce(to_json((
+    select "e20"."~json"
     from (
       select (
-        select "e12"."~json"
+        select count("ag15"."id")
         from (
-          select (
-            select to_json("~row".*)
-            from (
-              select (
-                select "e8"."~json"
-                from (
-                  select case when jsonb_typeof("q7"."v" -> 0) = 'null' then null::text else ("q7"."v" -> 0) #>> '{}' end as "v", to_json(case when jsonb_typeof("q7"."v" -> 0) = 'null' then null::text else ("q7"."v" -> 0) #>> '{}' end) as "~json"
-                  where (case when jsonb_typeof("q7"."v" -> 0) = 'null' then null::text else ("q7"."v" -> 0) #>> '{}' end) is not null
-                ) as "e8"
-              ) as "st", (
-                select "e9"."~json"
-                from (
-                  select case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else nullif("q7"."v" -> 1, 'null'::jsonb)::bigint end as "v", to_json(case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else nullif("q7"."v" -> 1, 'null'::jsonb)::bigint end) as "~json"
-                  where (case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else nullif("q7"."v" -> 1, 'null'::jsonb)::bigint end) is not null
-                ) as "e9"
-              ) as "est"
-            ) as "~row"
-          )::jsonb as "v", (
-            select to_json("~row".*)
-            from (
-              select (
-                select "e10"."~json"
-                from (
-                  select case when jsonb_typeof("q7"."v" -> 0) = 'null' then null::text else ("q7"."v" -> 0) #>> '{}' end as "v", to_json(case when jsonb_typeof("q7"."v" -> 0) = 'null' then null::text else ("q7"."v" -> 0) #>> '{}' end) as "~json"
-                  where (case when jsonb_typeof("q7"."v" -> 0) = 'null' then null::text else ("q7"."v" -> 0) #>> '{}' end) is not null
-                ) as "e10"
-              ) as "st", (
-                select "e11"."~json"
-                from (
-                  select case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else nullif("q7"."v" -> 1, 'null'::jsonb)::bigint end as "v", to_json(case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else nullif("q7"."v" -> 1, 'null'::jsonb)::bigint end) as "~json"
-                  where (case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else nullif("q7"."v" -> 1, 'null'::jsonb)::bigint end) is not null
-                ) as "e11"
-              ) as "est"
-            ) as "~row"
-          ) as "~json"
-        ) as "e12"
-      ) as "key", (
-        select coalesce(json_agg("e14"."~json"), '[]'::json)
-        from (
-          select "q13"."v" as "v", "q13"."~json" as "~json"
+          select "q19"."id" as "id", "q19"."__type__" as "__type__", "q19"."~json" as "~json"
           from lateral (
-            (
-              select 'st' as "v", to_json('st'::text) as "~json"
-              where (("q7"."v" -> 2) = ('1'::jsonb)) or (("q7"."v" -> 2) = ('3'::jsonb))
-            )
-            union all
-            (
-              select 'est' as "v", to_json('est'::text) as "~json"
-              where (("q7"."v" -> 2) = ('2'::jsonb)) or (("q7"."v" -> 2) = ('3'::jsonb))
-            )
-          ) as "q13"
-        ) as "e14"
-      ) as "grouping", (
-        select "e20"."~json"
+            select "ge18".*
+            from (
+              select "Issue16"."id" as "id", 'default::Issue' as "__type__", json_build_object('id', "Issue16"."id") as "~json", jsonb_build_array(to_json("Status17"."name")::jsonb, to_json("Issue16"."time_estimate")::jsonb) as "~key", "Status17"."name" as "s0", "Issue16"."time_estimate" as "s1", to_json("Status17"."name")::jsonb as "j0", to_json("Issue16"."time_estimate")::jsonb as "j1"
+              from "default"."Issue" as "Issue16"
+                join "default"."Status" as "Status17" on "Status17"."id" = "Issue16"."status"
+            ) as "ge18"
+            where (("q7"."v" -> 2) = ('0'::jsonb)) or ((("q7"."v" -> 2) = ('1'::jsonb)) and (("ge18"."~key" -> 0) = ("q7"."v" -> 0))) or ((("q7"."v" -> 2) = ('2'::jsonb)) and (("ge18"."~key" -> 1) = ("q7"."v" -> 1))) or ((("q7"."v" -> 2) = ('3'::jsonb)) and (("ge18"."~key" -> 0) = ("q7"."v" -> 0)) and (("ge18"."~key" -> 1) = ("q7"."v" -> 1)))
+          ) as "q19"
+        ) as "ag15"
+      ) as "v", to_json((
+        select count("ag15"."id")
         from (
-          select (
-            select count("ag15"."id")
+          select "q19"."id" as "id", "q19"."__type__" as "__type__", "q19"."~json" as "~json"
+          from lateral (
+            select "ge18".*
             from (
-              select "q19"."id" as "id", "q19"."__type__" as "__type__", "q19"."~json" as "~json"
-              from lateral (
-                select "ge18".*
-                from (
-                  select "Issue16"."id" as "id", 'default::Issue' as "__type__", json_build_object('id', "Issue16"."id") as "~json", jsonb_build_array(to_json("Status17"."name")::jsonb, to_json("Issue16"."time_estimate")::jsonb) as "~key", "Status17"."name" as "s0", "Issue16"."time_estimate" as "s1", to_json("Status17"."name")::jsonb as "j0", to_json("Issue16"."time_estimate")::jsonb as "j1"
-                  from "default"."Issue" as "Issue16"
-                    join "default"."Status" as "Status17" on "Status17"."id" = "Issue16"."status"
-                ) as "ge18"
-                where (("q7"."v" -> 2) = ('0'::jsonb)) or ((("q7"."v" -> 2) = ('1'::jsonb)) and (("ge18"."~key" -> 0) = ("q7"."v" -> 0))) or ((("q7"."v" -> 2) = ('2'::jsonb)) and (("ge18"."~key" -> 1) = ("q7"."v" -> 1))) or ((("q7"."v" -> 2) = ('3'::jsonb)) and (("ge18"."~key" -> 0) = ("q7"."v" -> 0)) and (("ge18"."~key" -> 1) = ("q7"."v" -> 1)))
-              ) as "q19"
-            ) as "ag15"
-          ) as "v", to_json((
-            select count("ag15"."id")
-            from (
-              select "q19"."id" as "id", "q19"."__type__" as "__type__", "q19"."~json" as "~json"
-              from lateral (
-                select "ge18".*
-                from (
-                  select "Issue16"."id" as "id", 'default::Issue' as "__type__", json_build_object('id', "Issue16"."id") as "~json", jsonb_build_array(to_json("Status17"."name")::jsonb, to_json("Issue16"."time_estimate")::jsonb) as "~key", "Status17"."name" as "s0", "Issue16"."time_estimate" as "s1", to_json("Status17"."name")::jsonb as "j0", to_json("Issue16"."time_estimate")::jsonb as "j1"
-                  from "default"."Issue" as "Issue16"
-                    join "default"."Status" as "Status17" on "Status17"."id" = "Issue16"."status"
-                ) as "ge18"
-                where (("q7"."v" -> 2) = ('0'::jsonb)) or ((("q7"."v" -> 2) = ('1'::jsonb)) and (("ge18"."~key" -> 0) = ("q7"."v" -> 0))) or ((("q7"."v" -> 2) = ('2'::jsonb)) and (("ge18"."~key" -> 1) = ("q7"."v" -> 1))) or ((("q7"."v" -> 2) = ('3'::jsonb)) and (("ge18"."~key" -> 0) = ("q7"."v" -> 0)) and (("ge18"."~key" -> 1) = ("q7"."v" -> 1)))
-              ) as "q19"
-            ) as "ag15"
-          )) as "~json"
-        ) as "e20"
-      ) as "n"
-    ) as "~row"
-  ) as "~json"
+              select "Issue16"."id" as "id", 'default::Issue' as "__type__", json_build_object('id', "Issue16"."id") as "~json", jsonb_build_array(to_json("Status17"."name")::jsonb, to_json("Issue16"."time_estimate")::jsonb) as "~key", "Status17"."name" as "s0", "Issue16"."time_estimate" as "s1", to_json("Status17"."name")::jsonb as "j0", to_json("Issue16"."time_estimate")::jsonb as "j1"
+              from "default"."Issue" as "Issue16"
+                join "default"."Status" as "Status17" on "Status17"."id" = "Issue16"."status"
+            ) as "ge18"
+            where (("q7"."v" -> 2) = ('0'::jsonb)) or ((("q7"."v" -> 2) = ('1'::jsonb)) and (("ge18"."~key" -> 0) = ("q7"."v" -> 0))) or ((("q7"."v" -> 2) = ('2'::jsonb)) and (("ge18"."~key" -> 1) = ("q7"."v" -> 1))) or ((("q7"."v" -> 2) = ('3'::jsonb)) and (("ge18"."~key" -> 0) = ("q7"."v" -> 0)) and (("ge18"."~key" -> 1) = ("q7"."v" -> 1)))
+          ) as "q19"
+        ) as "ag15"
+      )) as "~json"
+    ) as "e20"
+  ))::text, 'null') || '}')) as "~text"
   from lateral (
     (
       (

@@ -1,12 +1,7 @@
 -- many default::User; params: none
-select coalesce(json_agg("q4"."~json" order by "q4"."~o0" asc), '[]'::json)::text as "result"
+select coalesce('[' || (string_agg(coalesce("q4"."~text", 'null'), ', ' order by "q4"."~o0" asc) || ']'), '[]') as "result"
 from lateral (
-  select "User3"."id" as "id", "User3"."__type__" as "__type__", (
-    select to_json("~row".*)
-    from (
-      select "User3"."name" as "name", "j2"."since" as "@since"
-    ) as "~row"
-  ) as "~json", "j2"."since" as "since", "User3"."name" as "~o0"
+  select "User3"."id" as "id", "User3"."__type__" as "__type__", ('{"name":' || coalesce(to_json("User3"."name")::text, 'null')) || (',"@since":' || (coalesce("j2"."since"::text, 'null') || '}')) as "~text", "j2"."since" as "since", "User3"."name" as "~o0"
   from (
     (
       select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"

@@ -23,30 +23,25 @@ with "delete_src1" as materialized (
   where "t"."id" = "s"."id"
   returning "t".*
 )
-select coalesce(json_agg((
-  select to_json("~row".*)
+select coalesce('[' || (string_agg(((('{"id":' || coalesce(to_json("w5"."id")::text, 'null')) || (',"name":' || (coalesce(to_json("w5"."name")::text, 'null') || ',"owner":'))) || ((coalesce(to_json("w5"."owner")::text, 'null') || (',"body":' || coalesce(to_json("w5"."body")::text, 'null'))) || (',"number":' || (coalesce(to_json("w5"."number")::text, 'null') || ',"status":')))) || (((coalesce(to_json("w5"."status")::text, 'null') || (',"watchers":' || coalesce(to_json(coalesce((
+  select json_agg(to_json("r"."v"))
   from (
-    select "w5"."id" as "id", "w5"."name" as "name", "w5"."owner" as "owner", "w5"."body" as "body", "w5"."number" as "number", "w5"."status" as "status", coalesce((
-      select json_agg(to_json("r"."v"))
-      from (
-        select "jr"."target" as "v"
-        from (
-          select "source", "target"
-          from "default"."Issue.watchers"
-        ) as "jr"
-        where "jr"."source" = "w5"."id"
-      ) as "r"
-    ), '[]'::json) as "watchers", "w5"."time_estimate" as "time_estimate", "w5"."tags" as "tags", (to_json("w5"."due_date" at time zone 'UTC') #>> '{}') || '+00:00' as "due_date", coalesce((
-      select json_agg(to_json("r"."v"))
-      from (
-        select "jr"."target" as "v"
-        from (
-          select "source", "target"
-          from "default"."Issue.related_to"
-        ) as "jr"
-        where "jr"."source" = "w5"."id"
-      ) as "r"
-    ), '[]'::json) as "related_to"
-  ) as "~row"
-)), '[]'::json)::text as "result"
+    select "jr"."target" as "v"
+    from (
+      select "source", "target"
+      from "default"."Issue.watchers"
+    ) as "jr"
+    where "jr"."source" = "w5"."id"
+  ) as "r"
+), '[]'::json))::text, 'null'))) || (',"time_estimate":' || (coalesce(to_json("w5"."time_estimate")::text, 'null') || ',"tags":'))) || ((coalesce(to_json("w5"."tags")::text, 'null') || (',"due_date":' || coalesce(to_json((to_json("w5"."due_date" at time zone 'UTC') #>> '{}') || '+00:00')::text, 'null'))) || (',"related_to":' || (coalesce(to_json(coalesce((
+  select json_agg(to_json("r"."v"))
+  from (
+    select "jr"."target" as "v"
+    from (
+      select "source", "target"
+      from "default"."Issue.related_to"
+    ) as "jr"
+    where "jr"."source" = "w5"."id"
+  ) as "r"
+), '[]'::json))::text, 'null') || '}')))), ', ') || ']'), '[]') as "result"
 from "delete4" as "w5"

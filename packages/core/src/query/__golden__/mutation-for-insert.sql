@@ -23,14 +23,9 @@ with "insert_src2" as materialized (
   from "insert_src2" as "s"
   returning *
 )
-select coalesce(json_agg("q7"."~json" order by "q7"."~o0", "q7"."~o1"), '[]'::json)::text as "result"
+select coalesce('[' || (string_agg(coalesce("q7"."~text", 'null'), ', ' order by "q7"."~o0", "q7"."~o1") || ']'), '[]') as "result"
 from lateral (
-  select "w6"."id" as "id", 'default::Status' as "__type__", (
-    select to_json("~row".*)
-    from (
-      select "w6"."id" as "id", "w6"."name" as "name"
-    ) as "~row"
-  ) as "~json", "q1"."v" as "~c0", "q1"."~u1" as "~o0", "q1"."~u2" as "~o1"
+  select "w6"."id" as "id", 'default::Status' as "__type__", ('{"id":' || coalesce(to_json("w6"."id")::text, 'null')) || (',"name":' || (coalesce(to_json("w6"."name")::text, 'null') || '}')) as "~text", "q1"."v" as "~c0", "q1"."~u1" as "~o0", "q1"."~u2" as "~o1"
   from lateral (
     (
       select "v" as "v", "~json" as "~json", 0 as "~u1", 0 as "~u2"

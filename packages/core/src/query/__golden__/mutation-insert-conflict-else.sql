@@ -71,14 +71,9 @@ with "insert_src1" as materialized (
   where "t"."id" = "s"."id"
   returning "t".*
 )
-select coalesce(json_agg("q20"."~json"), '[]'::json)::text as "result"
+select coalesce('[' || (string_agg(coalesce("q20"."~text", 'null'), ', ') || ']'), '[]') as "result"
 from lateral (
-  select "u19"."id" as "id", "u19"."__type__" as "__type__", (
-    select to_json("~row".*)
-    from (
-      select "u19"."name" as "name", "u19"."body" as "body"
-    ) as "~row"
-  ) as "~json"
+  select "u19"."id" as "id", "u19"."__type__" as "__type__", ('{"name":' || coalesce(to_json("u19"."name")::text, 'null')) || (',"body":' || (coalesce(to_json("u19"."body")::text, 'null') || '}')) as "~text"
   from lateral (
     (
       select "w"."id" as "id", "w"."name" as "name", "w"."owner" as "owner", "w"."owner@note" as "owner@note", "w"."body" as "body", "w"."number" as "number", "w"."status" as "status", "w"."time_estimate" as "time_estimate", "w"."tags" as "tags", "w"."due_date" as "due_date", 'default::Issue' as "__type__"

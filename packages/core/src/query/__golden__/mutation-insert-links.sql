@@ -105,24 +105,19 @@ with "insert_src1" as materialized (
   from "pairs17" as "p"
   where "p"."~type" = 'default::User'
 )
-select coalesce(json_agg((
-  select to_json("~row".*)
+select coalesce('[' || (string_agg((('{"id":' || (coalesce(to_json("w19"."id")::text, 'null') || ',"name":')) || ((coalesce(to_json("w19"."name")::text, 'null') || ',"age":') || (coalesce(to_json("w19"."age")::text, 'null') || ',"best_friend":'))) || (((coalesce(to_json("w19"."best_friend")::text, 'null') || ',"friends":') || (coalesce(to_json(coalesce((
+  select json_agg(to_json("r"."v"))
   from (
-    select "w19"."id" as "id", "w19"."name" as "name", "w19"."age" as "age", "w19"."best_friend" as "best_friend", coalesce((
-      select json_agg(to_json("r"."v"))
-      from (
-        select "pr"."target" as "v"
-        from "pairs12" as "pr"
-        where "pr"."source" = "w19"."id"
-      ) as "r"
-    ), '[]'::json) as "friends", '[]'::json as "todo", coalesce((
-      select json_agg(to_json("r"."v"))
-      from (
-        select "pr"."value" as "v"
-        from "pairs17" as "pr"
-        where "pr"."source" = "w19"."id"
-      ) as "r"
-    ), '[]'::json) as "nicknames"
-  ) as "~row"
-)), '[]'::json)::text as "result"
+    select "pr"."target" as "v"
+    from "pairs12" as "pr"
+    where "pr"."source" = "w19"."id"
+  ) as "r"
+), '[]'::json))::text, 'null') || ',"todo":')) || ((coalesce(to_json('[]'::json)::text, 'null') || ',"nicknames":') || (coalesce(to_json(coalesce((
+  select json_agg(to_json("r"."v"))
+  from (
+    select "pr"."value" as "v"
+    from "pairs17" as "pr"
+    where "pr"."source" = "w19"."id"
+  ) as "r"
+), '[]'::json))::text, 'null') || '}'))), ', ') || ']'), '[]') as "result"
 from "insert5" as "w19"

@@ -13,9 +13,9 @@ with "insert_src1" as materialized (
   from "insert2" as "o3"
     join "insert_src1" as "s4" on "s4"."id" = "o3"."id"
     join lateral (
-      select "q9"."id" as "id", "q9"."__type__" as "__type__", "q9"."~json" as "~json", "q9"."~c0" as "~c0", "q9"."~o0" as "~o0", "q9"."~o1" as "~o1"
+      select "q9"."id" as "id", "q9"."__type__" as "__type__", "q9"."~text"::json as "~json", "q9"."~c0" as "~c0", "q9"."~o0" as "~o0", "q9"."~o1" as "~o1"
       from lateral (
-        select "q8"."id" as "id", "q8"."__type__" as "__type__", "q8"."~json" as "~json", "q5"."v" as "~c0", "q5"."~u1" as "~o0", "q5"."~u2" as "~o1"
+        select "q8"."id" as "id", "q8"."__type__" as "__type__", "q8"."~text" as "~text", "q5"."v" as "~c0", "q5"."~u1" as "~o0", "q5"."~u2" as "~o1"
         from lateral (
           (
             select "v" as "v", "~json" as "~json", 0 as "~u1", 0 as "~u2"
@@ -32,17 +32,12 @@ with "insert_src1" as materialized (
           )
         ) as "q5"
           join lateral (
-            select "User6"."id" as "id", "User6"."__type__" as "__type__", (
-              select to_json("~row".*)
+            select "User6"."id" as "id", "User6"."__type__" as "__type__", '{"@since":' || (coalesce(to_json((
+              select "e7"."~json"
               from (
-                select (
-                  select "e7"."~json"
-                  from (
-                    select nullif("q5"."v" -> 1, 'null'::jsonb)::bigint as "v", to_json(nullif("q5"."v" -> 1, 'null'::jsonb)::bigint) as "~json"
-                  ) as "e7"
-                ) as "@since"
-              ) as "~row"
-            ) as "~json"
+                select nullif("q5"."v" -> 1, 'null'::jsonb)::bigint as "v", to_json(nullif("q5"."v" -> 1, 'null'::jsonb)::bigint) as "~json"
+              ) as "e7"
+            ))::text, 'null') || '}') as "~text"
             from (
               (
                 select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
@@ -67,17 +62,12 @@ with "insert_src1" as materialized (
   where "p"."~type" = 'default::User'
   on conflict ("source", "target") do update set "since" = "excluded"."since"
 )
-select coalesce(json_agg((
-  select to_json("~row".*)
+select coalesce('[' || (string_agg((('{"id":' || (coalesce(to_json("w13"."id")::text, 'null') || ',"name":')) || ((coalesce(to_json("w13"."name")::text, 'null') || ',"age":') || (coalesce(to_json("w13"."age")::text, 'null') || ',"best_friend":'))) || (((coalesce(to_json("w13"."best_friend")::text, 'null') || ',"friends":') || (coalesce(to_json(coalesce((
+  select json_agg(to_json("r"."v"))
   from (
-    select "w13"."id" as "id", "w13"."name" as "name", "w13"."age" as "age", "w13"."best_friend" as "best_friend", coalesce((
-      select json_agg(to_json("r"."v"))
-      from (
-        select "pr"."target" as "v"
-        from "pairs11" as "pr"
-        where "pr"."source" = "w13"."id"
-      ) as "r"
-    ), '[]'::json) as "friends", '[]'::json as "todo", '[]'::json as "nicknames"
-  ) as "~row"
-)), '[]'::json)::text as "result"
+    select "pr"."target" as "v"
+    from "pairs11" as "pr"
+    where "pr"."source" = "w13"."id"
+  ) as "r"
+), '[]'::json))::text, 'null') || ',"todo":')) || ((coalesce(to_json('[]'::json)::text, 'null') || ',"nicknames":') || (coalesce(to_json('[]'::json)::text, 'null') || '}'))), ', ') || ']'), '[]') as "result"
 from "insert2" as "w13"

@@ -107,17 +107,12 @@ with "insert_src1" as materialized (
   order by "p"."source", "p"."target", "p"."~part" desc
   on conflict ("source", "target") do update set "since" = "excluded"."since"
 )
-select coalesce(json_agg((
-  select to_json("~row".*)
+select coalesce('[' || (string_agg((('{"id":' || (coalesce(to_json("w20"."id")::text, 'null') || ',"name":')) || ((coalesce(to_json("w20"."name")::text, 'null') || ',"age":') || (coalesce(to_json("w20"."age")::text, 'null') || ',"best_friend":'))) || (((coalesce(to_json("w20"."best_friend")::text, 'null') || ',"friends":') || (coalesce(to_json(coalesce((
+  select json_agg(to_json("r"."v"))
   from (
-    select "w20"."id" as "id", "w20"."name" as "name", "w20"."age" as "age", "w20"."best_friend" as "best_friend", coalesce((
-      select json_agg(to_json("r"."v"))
-      from (
-        select "pr"."target" as "v"
-        from "pairs18" as "pr"
-        where "pr"."source" = "w20"."id"
-      ) as "r"
-    ), '[]'::json) as "friends", '[]'::json as "todo", '[]'::json as "nicknames"
-  ) as "~row"
-)), '[]'::json)::text as "result"
+    select "pr"."target" as "v"
+    from "pairs18" as "pr"
+    where "pr"."source" = "w20"."id"
+  ) as "r"
+), '[]'::json))::text, 'null') || ',"todo":')) || ((coalesce(to_json('[]'::json)::text, 'null') || ',"nicknames":') || (coalesce(to_json('[]'::json)::text, 'null') || '}'))), ', ') || ']'), '[]') as "result"
 from "insert5" as "w20"

@@ -101,122 +101,112 @@ with "update_src1" as materialized (
     where ("q"."source" = "r"."source") and ("q"."value" = "r"."v")
   ))
 )
-select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then (
-  select to_json("~row".*)
+select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then (((('{"id":' || coalesce(to_json("w17"."id")::text, 'null')) || (',"name":' || coalesce(to_json("w17"."name")::text, 'null'))) || ((',"age":' || coalesce(to_json("w17"."age")::text, 'null')) || (',"best_friend":' || coalesce(to_json("w17"."best_friend")::text, 'null')))) || (((',"friends":' || coalesce(to_json(coalesce((
+  select json_agg(to_json("r"."v"))
   from (
-    select "w17"."id" as "id", "w17"."name" as "name", "w17"."age" as "age", "w17"."best_friend" as "best_friend", coalesce((
-      select json_agg(to_json("r"."v"))
+    (
+      select "jr"."target" as "v"
+      from (
+        select "source", "target"
+        from "default"."Admin.friends"
+      ) as "jr"
+      where "jr"."source" = "w17"."id"
+    )
+    union
+    (
+      select "pr"."target" as "v"
+      from "pairs9" as "pr"
+      where "pr"."source" = "w17"."id"
+    )
+  ) as "r"
+), '[]'::json))::text, 'null')) || (',"todo":' || coalesce(to_json(coalesce((
+  select json_agg(to_json("r"."v"))
+  from (
+    select "jr"."target" as "v"
+    from (
+      select "source", "target"
+      from "default"."Admin.todo"
+    ) as "jr"
+    where "jr"."source" = "w17"."id"
+  ) as "r"
+), '[]'::json))::text, 'null'))) || ((',"nicknames":' || coalesce(to_json(coalesce((
+  select json_agg(to_json("r"."v"))
+  from (
+    select "jr"."value" as "v"
+    from (
+      select "source", "value"
+      from "default"."Admin.nicknames"
+    ) as "jr"
+    where ("jr"."source" = "w17"."id") and (not exists (
+      select 1
+      from "pairs14" as "pr"
+      where ("pr"."source" = "w17"."id") and ("pr"."value" = "jr"."value")
+    ))
+  ) as "r"
+), '[]'::json))::text, 'null')) || (',"level":' || (coalesce(to_json("w17"."level")::text, 'null') || '}')))))::json when "w17"."__type__" = 'default::User' then ((('{"id":' || (coalesce(to_json("w17"."id")::text, 'null') || ',"name":')) || ((coalesce(to_json("w17"."name")::text, 'null') || ',"age":') || (coalesce(to_json("w17"."age")::text, 'null') || ',"best_friend":'))) || (((coalesce(to_json("w17"."best_friend")::text, 'null') || ',"friends":') || (coalesce(to_json(coalesce((
+  select json_agg(to_json("r"."v"))
+  from (
+    (
+      select "jr"."target" as "v"
       from (
         (
-          select "jr"."target" as "v"
-          from (
-            select "source", "target"
-            from "default"."Admin.friends"
-          ) as "jr"
-          where "jr"."source" = "w17"."id"
-        )
-        union
-        (
-          select "pr"."target" as "v"
-          from "pairs9" as "pr"
-          where "pr"."source" = "w17"."id"
-        )
-      ) as "r"
-    ), '[]'::json) as "friends", coalesce((
-      select json_agg(to_json("r"."v"))
-      from (
-        select "jr"."target" as "v"
-        from (
           select "source", "target"
-          from "default"."Admin.todo"
-        ) as "jr"
-        where "jr"."source" = "w17"."id"
-      ) as "r"
-    ), '[]'::json) as "todo", coalesce((
-      select json_agg(to_json("r"."v"))
-      from (
-        select "jr"."value" as "v"
-        from (
-          select "source", "value"
-          from "default"."Admin.nicknames"
-        ) as "jr"
-        where ("jr"."source" = "w17"."id") and (not exists (
-          select 1
-          from "pairs14" as "pr"
-          where ("pr"."source" = "w17"."id") and ("pr"."value" = "jr"."value")
-        ))
-      ) as "r"
-    ), '[]'::json) as "nicknames", "w17"."level" as "level"
-  ) as "~row"
-) when "w17"."__type__" = 'default::User' then (
-  select to_json("~row".*)
+          from "default"."Admin.friends"
+        )
+        union all
+        (
+          select "source", "target"
+          from "default"."User.friends"
+        )
+      ) as "jr"
+      where "jr"."source" = "w17"."id"
+    )
+    union
+    (
+      select "pr"."target" as "v"
+      from "pairs9" as "pr"
+      where "pr"."source" = "w17"."id"
+    )
+  ) as "r"
+), '[]'::json))::text, 'null') || ',"todo":')) || ((coalesce(to_json(coalesce((
+  select json_agg(to_json("r"."v"))
   from (
-    select "w17"."id" as "id", "w17"."name" as "name", "w17"."age" as "age", "w17"."best_friend" as "best_friend", coalesce((
-      select json_agg(to_json("r"."v"))
-      from (
-        (
-          select "jr"."target" as "v"
-          from (
-            (
-              select "source", "target"
-              from "default"."Admin.friends"
-            )
-            union all
-            (
-              select "source", "target"
-              from "default"."User.friends"
-            )
-          ) as "jr"
-          where "jr"."source" = "w17"."id"
-        )
-        union
-        (
-          select "pr"."target" as "v"
-          from "pairs9" as "pr"
-          where "pr"."source" = "w17"."id"
-        )
-      ) as "r"
-    ), '[]'::json) as "friends", coalesce((
-      select json_agg(to_json("r"."v"))
-      from (
-        select "jr"."target" as "v"
-        from (
-          (
-            select "source", "target"
-            from "default"."Admin.todo"
-          )
-          union all
-          (
-            select "source", "target"
-            from "default"."User.todo"
-          )
-        ) as "jr"
-        where "jr"."source" = "w17"."id"
-      ) as "r"
-    ), '[]'::json) as "todo", coalesce((
-      select json_agg(to_json("r"."v"))
-      from (
-        select "jr"."value" as "v"
-        from (
-          (
-            select "source", "value"
-            from "default"."Admin.nicknames"
-          )
-          union all
-          (
-            select "source", "value"
-            from "default"."User.nicknames"
-          )
-        ) as "jr"
-        where ("jr"."source" = "w17"."id") and (not exists (
-          select 1
-          from "pairs14" as "pr"
-          where ("pr"."source" = "w17"."id") and ("pr"."value" = "jr"."value")
-        ))
-      ) as "r"
-    ), '[]'::json) as "nicknames"
-  ) as "~row"
-) else json_build_object('id', "w17"."id") end), '[]'::json)::text as "result"
+    select "jr"."target" as "v"
+    from (
+      (
+        select "source", "target"
+        from "default"."Admin.todo"
+      )
+      union all
+      (
+        select "source", "target"
+        from "default"."User.todo"
+      )
+    ) as "jr"
+    where "jr"."source" = "w17"."id"
+  ) as "r"
+), '[]'::json))::text, 'null') || ',"nicknames":') || (coalesce(to_json(coalesce((
+  select json_agg(to_json("r"."v"))
+  from (
+    select "jr"."value" as "v"
+    from (
+      (
+        select "source", "value"
+        from "default"."Admin.nicknames"
+      )
+      union all
+      (
+        select "source", "value"
+        from "default"."User.nicknames"
+      )
+    ) as "jr"
+    where ("jr"."source" = "w17"."id") and (not exists (
+      select 1
+      from "pairs14" as "pr"
+      where ("pr"."source" = "w17"."id") and ("pr"."value" = "jr"."value")
+    ))
+  ) as "r"
+), '[]'::json))::text, 'null') || '}'))))::json else json_build_object('id', "w17"."id") end), '[]'::json)::text as "result"
 from (
   (
     select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"

@@ -11,39 +11,29 @@ with "update_src1" as materialized (
   where "t"."id" = "s"."id"
   returning "t".*
 )
-select coalesce(json_agg("q8"."~json"), '[]'::json)::text as "result"
+select coalesce('[' || (string_agg(coalesce("q8"."~text", 'null'), ', ') || ']'), '[]') as "result"
 from (
   select
 ) as "one"
   left join lateral (
-    select "w5"."id" as "id", 'default::Issue' as "__type__", (
-      select to_json("~row".*)
+    select "w5"."id" as "id", 'default::Issue' as "__type__", ('{"name":' || (coalesce(to_json("w5"."name")::text, 'null') || ',"time_estimate":')) || ((coalesce("w5"."time_estimate"::text, 'null') || ',"owner":') || (coalesce((
+      select '[' || (string_agg(coalesce("e7"."~text", 'null'), ', ') || ']')
       from (
-        select "w5"."name" as "name", "w5"."time_estimate" as "time_estimate", (
-          select json_agg("e7"."~json")
-          from (
-            select "User6"."id" as "id", "User6"."__type__" as "__type__", (
-              select to_json("~row".*)
-              from (
-                select "User6"."name" as "name"
-              ) as "~row"
-            ) as "~json", "w5"."owner@note" as "note"
-            from (
-              (
-                select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-                from "default"."Admin" as "Admin"
-              )
-              union all
-              (
-                select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-                from "default"."User" as "User"
-              )
-            ) as "User6"
-            where "User6"."id" = "w5"."owner"
-          ) as "e7"
-        ) as "owner"
-      ) as "~row"
-    ) as "~json"
+        select "User6"."id" as "id", "User6"."__type__" as "__type__", '{"name":' || (coalesce(to_json("User6"."name")::text, 'null') || '}') as "~text", "w5"."owner@note" as "note"
+        from (
+          (
+            select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
+            from "default"."Admin" as "Admin"
+          )
+          union all
+          (
+            select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
+            from "default"."User" as "User"
+          )
+        ) as "User6"
+        where "User6"."id" = "w5"."owner"
+      ) as "e7"
+    ), 'null') || '}')) as "~text"
     from "update3" as "w5"
   ) as "q8" on true
 where "q8"."id" is not null

@@ -1,12 +1,7 @@
 -- one default::User; params: $id: std::uuid
-select coalesce(json_agg("q3"."~json"), '[]'::json)::text as "result"
+select coalesce('[' || (string_agg(coalesce("q3"."~text", 'null'), ', ') || ']'), '[]') as "result"
 from lateral (
-  select "User2"."id" as "id", "User2"."__type__" as "__type__", (
-    select to_json("~row".*)
-    from (
-      select "User2"."name" as "name"
-    ) as "~row"
-  ) as "~json"
+  select "User2"."id" as "id", "User2"."__type__" as "__type__", '{"name":' || (coalesce(to_json("User2"."name")::text, 'null') || '}') as "~text"
   from (
     (
       select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"

@@ -1,36 +1,31 @@
 -- many default::Named; params: none
-select coalesce(json_agg("q6"."~json"), '[]'::json)::text as "result"
+select coalesce('[' || (string_agg(coalesce("q6"."~text", 'null'), ', ') || ']'), '[]') as "result"
 from lateral (
-  select "Named1"."id" as "id", "Named1"."__type__" as "__type__", (
-    select to_json("~row".*)
+  select "Named1"."id" as "id", "Named1"."__type__" as "__type__", ('{"name":' || (coalesce(to_json("Named1"."name")::text, 'null') || ',"number":')) || ((coalesce(to_json(case when "Named1"."__type__" in ('default::Issue') then (
+    select "e3"."~json"
     from (
-      select "Named1"."name" as "name", case when "Named1"."__type__" in ('default::Issue') then (
-        select "e3"."~json"
-        from (
-          select "Issue2"."number" as "v", to_json("Issue2"."number") as "~json"
-          from "default"."Issue" as "Issue2"
-          where "Issue2"."id" = "Named1"."id"
-        ) as "e3"
-      ) else null::json end as "number", case when "Named1"."__type__" in ('default::Admin', 'default::User') then (
-        select "e5"."~json"
-        from (
-          select "User4"."age" as "v", to_json("User4"."age") as "~json"
-          from (
-            (
-              select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-              from "default"."Admin" as "Admin"
-            )
-            union all
-            (
-              select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-              from "default"."User" as "User"
-            )
-          ) as "User4"
-          where ("User4"."id" = "Named1"."id") and ("User4"."age" is not null)
-        ) as "e5"
-      ) else null::json end as "age"
-    ) as "~row"
-  ) as "~json"
+      select "Issue2"."number" as "v", to_json("Issue2"."number") as "~json"
+      from "default"."Issue" as "Issue2"
+      where "Issue2"."id" = "Named1"."id"
+    ) as "e3"
+  ) else null::json end)::text, 'null') || ',"age":') || (coalesce(to_json(case when "Named1"."__type__" in ('default::Admin', 'default::User') then (
+    select "e5"."~json"
+    from (
+      select "User4"."age" as "v", to_json("User4"."age") as "~json"
+      from (
+        (
+          select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
+          from "default"."Admin" as "Admin"
+        )
+        union all
+        (
+          select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
+          from "default"."User" as "User"
+        )
+      ) as "User4"
+      where ("User4"."id" = "Named1"."id") and ("User4"."age" is not null)
+    ) as "e5"
+  ) else null::json end)::text, 'null') || '}')) as "~text"
   from (
     (
       (

@@ -1,12 +1,7 @@
 -- many default::User; params: $offset: std::int64, $limit: std::int64
-select coalesce(json_agg("q2"."~json"), '[]'::json)::text as "result"
+select coalesce('[' || (string_agg(coalesce("q2"."~text", 'null'), ', ') || ']'), '[]') as "result"
 from lateral (
-  select "User1"."id" as "id", "User1"."__type__" as "__type__", (
-    select to_json("~row".*)
-    from (
-      select "User1"."name" as "name", "User1"."age" as "age"
-    ) as "~row"
-  ) as "~json", "User1"."name" as "~o0", "User1"."age" as "~o1"
+  select "User1"."id" as "id", "User1"."__type__" as "__type__", ('{"name":' || coalesce(to_json("User1"."name")::text, 'null')) || (',"age":' || (coalesce("User1"."age"::text, 'null') || '}')) as "~text", "User1"."name" as "~o0", "User1"."age" as "~o1"
   from (
     (
       select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"

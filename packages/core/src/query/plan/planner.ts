@@ -9,11 +9,13 @@
  *   is Gel's path factoring, and correlation of subqueries with their outer rows;
  * - `value(rel, e)`: the SQL value of one element (objects: their id), lifting what it needs;
  * - `output(rel, e)`: the element's JSON result form (shapes as `sql.jsonObject` in shape order;
- *   links and multi values by the result conventions of ENGINE-COMMON/DECISIONS).
+ *   links and multi values by the result conventions of ENGINE-COMMON/DECISIONS). Objects and
+ *   arrays of them are JSON text (sql `jsonFromText`), aggregated as text (`sql.jsonArrayAgg`);
+ *   a subquery asked for text (`rows(..., { text: true })`) hands it on as column `~text`.
  * Sets that must not multiply the current rows (shape elements, aggregate arguments, statements
  * used as values) are planned in a child Rel as a subquery (scalar, EXISTS, ARRAY or LATERAL).
  * Order: an ordered set lifted into a Rel adds its order keys (the subquery's `~o<i>` columns,
- * with their directions) to the Rel's, and the final `json_agg` sorts by them, once (not at all
+ * with their directions) to the Rel's, and the final aggregate sorts by them, once (not at all
  * over one page subquery already sorted by them: `aggregateOrder`); only where differently
  * ordered sets meet (union members, if/else branches) are rows numbered.
  * Invariants: values are `$n` parameters, never spliced; identifiers only through the SQL AST
@@ -22,12 +24,14 @@
 import { InvalidDefinitionError, QueryError } from '../../errors';
 import type { TypeRef } from '../../schema/model';
 import {
+  isJsonText,
   pgArrayOf,
   pgType,
   sql,
   type Cte,
   type FromItem,
   type OrderItem,
+  type SelectStatement,
   type SqlExpr,
   type SqlQuery,
   type Target,
@@ -35,7 +39,7 @@ import {
 import type { Cast } from '../../std/casts';
 import { setItem } from '../../std/jsonb-arrays';
 import type { ResolvedCall } from '../../std/resolve';
-import { decodeParam, jsonOf, pgTypeFor, storedJson } from '../../std/scalars';
+import { decodeParam, jsonOf, jsonTextOf, pgTypeFor, storedJson } from '../../std/scalars';
 import type { TypeEnv } from '../../std/model';
 import type { CompileAccess } from '../api';
 import type { IrExpr, IrQuery, IrType, ShapeElement } from '../ir';
@@ -238,10 +242,7 @@ class Planner implements PlanContext {
       targets: [
         sql.target(
           sql.cast(
-            sql.func('coalesce', [
-              sql.agg('json_agg', [out], { orderBy: aggregateOrder(rel.from, rel.order) }),
-              EMPTY_ARRAY,
-            ]),
+            sql.jsonArrayAgg(out, { orderBy: aggregateOrder(rel.from, rel.order), orEmpty: true }),
             pgType('text'),
           ),
           'result',
@@ -278,11 +279,15 @@ class Planner implements PlanContext {
       readonly extra?: (rel: Rel) => readonly Target[];
       /** The statement's clauses: their paths factor with `expr`'s (a select's filter, order). */
       readonly clauses?: readonly IrExpr[];
+      /** The consumer reads JSON text: an output built as text is column `~text` (`columns.text`). */
+      readonly text?: boolean;
     } = {},
   ): {
     query: SqlQuery;
     columns: {
       out: boolean;
+      /** The output is JSON text in column `~text` (sql `jsonFromText` it), not `~json`. */
+      text: boolean;
       ord: readonly OrderKey[];
       object: boolean;
       carried: readonly CarriedColumn[];
@@ -299,7 +304,10 @@ class Planner implements PlanContext {
       bound.kind === 'object'
         ? [sql.target(bound.id, 'id'), sql.target(bound.tag, '__type__')]
         : [sql.target(bound.expr, 'v')];
-    targets.push(sql.target(out, '~json'));
+    const text = hooks.text === true && isJsonText(out);
+    targets.push(
+      text ? sql.target(sql.cast(out, pgType('text')), '~text') : sql.target(out, '~json'),
+    );
     if (hooks.extra) targets.push(...hooks.extra(rel));
     // Objects that came through a link carry its row (link properties, by name) out of the subquery.
     const linkProps = bound.kind === 'object' && bound.link ? linkPropertyNames(expr) : [];
@@ -348,6 +356,7 @@ class Planner implements PlanContext {
       }),
       columns: {
         out: true,
+        text,
         ord,
         object: bound.kind === 'object',
         carried,
@@ -393,6 +402,7 @@ class Planner implements PlanContext {
       object: boolean;
       carried?: readonly CarriedColumn[];
       linkRow?: boolean;
+      text?: boolean;
     },
     forceJoin?: 'left',
   ): Bound {
@@ -416,7 +426,7 @@ class Planner implements PlanContext {
       if (rel.lookup(c.pathId) === undefined) rel.bind(c.pathId, carried);
       rel.carried.set(c.pathId, carried);
     }
-    const out = sql.col('~json', alias);
+    const out = columns.text ? sql.jsonFromText(sql.col('~text', alias)) : sql.col('~json', alias);
     if (columns.object) {
       return {
         kind: 'object',
@@ -433,7 +443,7 @@ class Planner implements PlanContext {
   }
 
   private subqueryLift(rel: Rel, expr: IrExpr, hooks: Parameters<Planner['rows']>[2] = {}): Bound {
-    const { query, columns } = this.rows(rel, expr, hooks);
+    const { query, columns } = this.rows(rel, expr, { ...hooks, text: true });
     return this.liftRows(rel, expr, query, columns);
   }
 
@@ -1897,26 +1907,45 @@ class Planner implements PlanContext {
     const shaped = hasShape(expr);
     const many = isMulti(expr);
     if (!many && !object && this.isInline(rel, expr)) {
-      return this.scalarJson(expr.type, this.value(rel, expr));
+      const value = this.value(rel, expr);
+      const type = expr.type;
+      if (type.kind === 'empty' || type.kind === 'free') return this.scalarJson(type, value);
+      return sql.jsonFromText(jsonTextOf(type, value, this.env));
     }
     const ids = !shaped && object ? this.storedLinkIds(rel, expr) : null;
     if (ids) return ids;
-    const { query, columns } = this.rows(rel, expr);
+    const { query, columns } = this.rows(rel, expr, { text: true });
     const alias = this.fresh('e');
     const item = sql.subquery(query, alias);
     const element =
-      object && !shaped ? sql.func('to_json', [sql.col('id', alias)]) : sql.col('~json', alias);
+      object && !shaped
+        ? this.idJson(sql.col('id', alias))
+        : columns.text
+          ? sql.jsonFromText(sql.col('~text', alias))
+          : sql.col('~json', alias);
     const order = aggregateOrder(item, orderBy(columns.ord, alias));
     if (many || (object && shaped)) {
-      const agg = sql.agg('json_agg', [element], { orderBy: order });
-      return sql.scalar(
-        sql.select({
-          targets: [sql.target(many ? sql.func('coalesce', [agg, EMPTY_ARRAY]) : agg)],
-          from: [item],
-        }),
-      );
+      const agg = sql.jsonArrayAgg(element, { orderBy: order, orEmpty: many });
+      return this.scalarJsonQuery(agg, sql.select({ targets: [], from: [item] }));
     }
-    return sql.scalar(sql.select({ targets: [sql.target(element)], from: [item] }));
+    return this.scalarJsonQuery(element, sql.select({ targets: [], from: [item] }));
+  }
+
+  /** An object's id as a JSON string (JSON text). */
+  private idJson(id: SqlExpr): SqlExpr {
+    return sql.jsonFromText(jsonTextOf({ kind: 'scalar', name: 'std::uuid' }, id, this.env));
+  }
+
+  /**
+   * `(select json from ...)` as a value: for JSON text the subquery selects the text and the
+   * value is that text marked (`jsonFromText`), so a consumer of text never parses it.
+   */
+  private scalarJsonQuery(json: SqlExpr, from: SelectStatement): SqlExpr {
+    if (isJsonText(json)) {
+      const text = sql.cast(json, pgType('text'));
+      return sql.jsonFromText(sql.scalar({ ...from, targets: [sql.target(text)] }));
+    }
+    return sql.scalar({ ...from, targets: [sql.target(json)] });
   }
 
   /**
@@ -1933,14 +1962,15 @@ class Planner implements PlanContext {
     if (source?.kind !== 'object') return null;
     if (!expr.pointer.many) {
       if (source.alias === null) return null;
-      return sql.func('to_json', [sql.col(expr.pointer.name, source.alias)]);
+      return this.idJson(sql.col(expr.pointer.name, source.alias));
     }
     const j = this.fresh('j');
     const junction = junctionSource(this, expr.sourceType, expr.pointer, j);
-    const agg = sql.agg('json_agg', [sql.col(junction.valueColumn, j)]);
-    return sql.scalar(
+    const agg = sql.jsonArrayAgg(this.idJson(sql.col(junction.valueColumn, j)), { orEmpty: true });
+    return this.scalarJsonQuery(
+      agg,
       sql.select({
-        targets: [sql.target(sql.func('coalesce', [agg, EMPTY_ARRAY]))],
+        targets: [],
         from: [junction.item],
         where: sql.bin('=', sql.col('source', j), source.id),
       }),

@@ -46,17 +46,12 @@ with "insert_src1" as materialized (
   where "p"."~type" = 'default::C'
   on conflict ("source", "target") do nothing
 )
-select coalesce(json_agg((
-  select to_json("~row".*)
+select coalesce('[' || (string_agg(((('{"id":' || coalesce(to_json("w12"."id")::text, 'null')) || (',"cname":' || coalesce(to_json("w12"."cname")::text, 'null'))) || ((',"things":' || coalesce(to_json(coalesce((
+  select json_agg(to_json("r"."v"))
   from (
-    select "w12"."id" as "id", "w12"."cname" as "cname", coalesce((
-      select json_agg(to_json("r"."v"))
-      from (
-        select "pr"."target" as "v"
-        from "pairs10" as "pr"
-        where "pr"."source" = "w12"."id"
-      ) as "r"
-    ), '[]'::json) as "things", "w12"."one" as "one", "w12"."any" as "any", "w12"."owned" as "owned", "w12"."shared" as "shared", '[]'::json as "kept", '[]'::json as "weighted"
-  ) as "~row"
-)), '[]'::json)::text as "result"
+    select "pr"."target" as "v"
+    from "pairs10" as "pr"
+    where "pr"."source" = "w12"."id"
+  ) as "r"
+), '[]'::json))::text, 'null')) || (',"one":' || (coalesce(to_json("w12"."one")::text, 'null') || ',"any":')))) || (((coalesce(to_json("w12"."any")::text, 'null') || ',"owned":') || (coalesce(to_json("w12"."owned")::text, 'null') || (',"shared":' || coalesce(to_json("w12"."shared")::text, 'null')))) || ((',"kept":' || coalesce(to_json('[]'::json)::text, 'null')) || (',"weighted":' || (coalesce(to_json('[]'::json)::text, 'null') || '}')))), ', ') || ']'), '[]') as "result"
 from "insert5" as "w12"

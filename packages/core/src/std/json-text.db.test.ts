@@ -42,6 +42,17 @@ const float = fc.oneof(
   fc.constantFrom('NaN', 'Infinity', '-Infinity', '0', '-0'),
 );
 
+const float32 = fc.oneof(
+  fc.float({ noNaN: true, noDefaultInfinity: true }).map(String),
+  fc.constantFrom('NaN', 'Infinity', '-Infinity', '0', '-0'),
+);
+const decimal = fc.oneof(
+  fc
+    .tuple(bigint, fc.nat({ max: 10 ** 9 }), fc.integer({ min: -30, max: 30 }))
+    .map(([i, f, e]) => `${i}.${f}e${e}`),
+  fc.constantFrom('NaN', 'Infinity', '-Infinity', '0', '-0.000'),
+);
+
 /** Each type measured: its PostgreSQL type and random literals of it. */
 const CASES: [string, string, fc.Arbitrary<string>][] = [
   ['std::int16', 'smallint', int(-32768, 32767)],
@@ -53,6 +64,9 @@ const CASES: [string, string, fc.Arbitrary<string>][] = [
   ['std::datetime', 'timestamptz', datetime],
   ['std::str', 'text', text],
   ['std::float64', 'double precision', float],
+  ['std::float32', 'real', float32],
+  ['std::decimal', 'numeric', decimal],
+  ['std::bigint', 'numeric', bigint.map((b) => `${b}${'0'.repeat(12)}`)],
 ];
 
 test('every type with a text form of its own is measured here', () => {

@@ -116,17 +116,36 @@ const nonNull = (j: SqlExpr): SqlExpr =>
 const INT_KIND = (min: number, max: number): ParamKind => ({ kind: 'integer', min, max });
 const EXACT_INT = Number.MAX_SAFE_INTEGER;
 
+/**
+ * A number's JSON text: its own text, which is a JSON number, but for NaN and the infinities,
+ * which `to_json` writes as strings (`"NaN"`): the same text quoted.
+ */
+const numberText = (v: SqlExpr): SqlExpr => {
+  const text = cast(v, 'text');
+  const special = sql.or(
+    ...['NaN', 'Infinity', '-Infinity'].map((s) => sql.bin('=', v, sql.text(s))),
+  );
+  return {
+    kind: 'Case',
+    whens: [
+      { when: special, then: sql.bin('||', sql.bin('||', sql.text('"'), text), sql.text('"')) },
+    ],
+    else: text,
+  };
+};
+
 const number = (name: StdScalarName, pg: PgType, param: ParamKind): ScalarInfo => ({
   name,
   pg,
   param,
   decode: (j) => sql.cast(nonNull(j), pg),
   json: toJson,
+  jsonText: numberText,
   fromText: (t) => sql.cast(t, pg),
   toText: (v) => sql.cast(v, pgType('text')),
 });
 
-/** An integer's text is its JSON number. */
+/** An integer's text is its JSON number (no NaN, no infinity). */
 const integer = (name: StdScalarName, pg: PgType, param: ParamKind): ScalarInfo => ({
   ...number(name, pg, param),
   jsonText: (v) => cast(v, 'text'),
@@ -577,7 +596,7 @@ export function storedJson(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr
 
 /**
  * The JSON text of a value of `type`: `jsonOf(type, value)::text`, NULL for NULL, written
- * directly where the type's own text is (or quotes to) its JSON: integers, bool, uuid, datetime.
+ * directly where the type's own text is (or quotes to) its JSON: numbers, bool, uuid, datetime.
  */
 export function jsonTextOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
   const info = type.kind === 'scalar' ? scalarInfo(type.name, env) : null;

@@ -5,9 +5,9 @@
  */
 import type { SvcServer } from '../src';
 import { call } from './helpers';
-import { type Answer, type DocumentValidator, documentValidator } from './openapi-validator';
+import { type OpenApiAnswer, type OpenApiValidator, openApiValidator } from '@svc/test-support';
 
-const validators = new Map<string, DocumentValidator>();
+const validators = new Map<string, OpenApiValidator>();
 
 /**
  * Throws unless `answer` (a request to `/api/...` of `server`) is what the served document says.
@@ -16,7 +16,7 @@ const validators = new Map<string, DocumentValidator>();
  */
 export async function checkServedAnswer(
   server: SvcServer,
-  answer: Answer,
+  answer: OpenApiAnswer,
   documentToken?: string,
 ): Promise<void> {
   const res = await call(server, '/api/openapi.json', {
@@ -31,7 +31,7 @@ export async function checkServedAnswer(
   let validator = validators.get(text);
   if (!validator) {
     if (validators.size >= 32) validators.clear();
-    validator = documentValidator(JSON.parse(text));
+    validator = openApiValidator(JSON.parse(text));
     validators.set(text, validator);
   }
   validator.check(answer);

@@ -10,18 +10,18 @@
 import type { SvcServer } from '../src';
 import { build, call, readJson, sharedDatabase } from './helpers';
 import { FIXTURE_SDL } from './openapi-fixture';
-import { type DocumentValidator, documentValidator } from './openapi-validator';
+import { type OpenApiValidator, openApiValidator } from '@svc/test-support';
 
 const db = sharedDatabase();
 let server: SvcServer;
-let validator: DocumentValidator;
+let validator: OpenApiValidator;
 // biome-ignore lint/suspicious/noExplicitAny: a JSON document
 let doc: any;
 
 beforeAll(async () => {
   server = await build(db.get(), { schema: FIXTURE_SDL });
   doc = await readJson(await call(server, '/api/openapi.json'));
-  validator = documentValidator(doc);
+  validator = openApiValidator(doc);
 });
 afterAll(() => server.close());
 

@@ -8,7 +8,7 @@
 import type { SvcServer } from '../src';
 import { build, call, readJson, SECRET, sharedDatabase } from './helpers';
 import { FIXTURE_SDL } from './openapi-fixture';
-import { documentValidator } from './openapi-validator';
+import { openApiValidator } from '@svc/test-support';
 
 const db = sharedDatabase();
 // biome-ignore lint/suspicious/noExplicitAny: walking a JSON document in assertions
@@ -55,7 +55,7 @@ describe('the served document', () => {
     expect(text).not.toContain('"email"');
     expect(doc.components.securitySchemes).toBeUndefined();
 
-    documentValidator(doc).check({
+    openApiValidator(doc).check({
       method: 'GET',
       path: '/api/openapi.json',
       status: 200,
@@ -114,7 +114,7 @@ describe('requireAuth', () => {
     const withKey = JSON.parse((await served(server, serviceKey)).text);
     const { res, text } = await served(server);
     expect(res.status).toBe(401);
-    documentValidator(withKey).check({
+    openApiValidator(withKey).check({
       method: 'GET',
       path: '/api/openapi.json',
       status: 401,

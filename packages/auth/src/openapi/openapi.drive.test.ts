@@ -16,7 +16,7 @@ import { oidc } from '../oauth/providers';
 import { AUTH_ROUTES } from '../routes/table';
 import type { Auth, AuthConfig, AuthEvent } from '../types';
 import { SoftAuthenticator } from '../webauthn/soft-authenticator';
-import { openApiValidator } from './__tests__/validator';
+import { openApiValidator } from '@svc/test-support';
 import {
   AUTH_OPERATION_DOCS,
   type AuthOpenApiOptions,
@@ -104,7 +104,7 @@ function caller(auth: Auth) {
     });
     const text = await res.text();
     const docPath = `/auth${route.replace(/:(\w+)/g, '{$1}')}`;
-    v.checkAnswer(method, docPath, { status: res.status, headers: res.headers, text });
+    v.check({ method, path: docPath, status: res.status, headers: res.headers, body: text });
     if (res.status < 400) {
       v.checkParameters(method, docPath, { ...pathParams(route, url.pathname), ...o.query });
       if (o.form) v.checkRequest(method, docPath, o.form, 'application/x-www-form-urlencoded');

@@ -1,4 +1,4 @@
-import { documentValidator } from './openapi-validator';
+import { openApiValidator } from './openapi-validator';
 
 const ERROR = {
   type: 'object',
@@ -56,7 +56,7 @@ const document = {
 };
 const ID = '0190c6e4-5b8a-7c3e-9d2f-1a2b3c4d5e6f';
 const JSON_TYPE = 'application/json; charset=utf-8';
-const v = documentValidator(document);
+const v = openApiValidator(document);
 
 test('good answers pass: templated and literal paths, $ref responses, no-body responses, text bodies', () => {
   v.check({

@@ -1,0 +1,5 @@
+/**
+ * @svc/test-support: helpers the packages' test suites share, in one place (private; never
+ * published, never imported by shipped code).
+ */
+export { openApiValidator, type OpenApiAnswer, type OpenApiValidator } from './openapi-validator';

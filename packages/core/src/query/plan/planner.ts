@@ -426,7 +426,7 @@ class Planner implements PlanContext {
       if (rel.lookup(c.pathId) === undefined) rel.bind(c.pathId, carried);
       rel.carried.set(c.pathId, carried);
     }
-    const out = columns.text ? sql.jsonFromText(sql.col('~text', alias)) : sql.col('~json', alias);
+    const out = outputColumn(columns, alias);
     if (columns.object) {
       return {
         kind: 'object',
@@ -1918,11 +1918,7 @@ class Planner implements PlanContext {
     const alias = this.fresh('e');
     const item = sql.subquery(query, alias);
     const element =
-      object && !shaped
-        ? this.idJson(sql.col('id', alias))
-        : columns.text
-          ? sql.jsonFromText(sql.col('~text', alias))
-          : sql.col('~json', alias);
+      object && !shaped ? this.idJson(sql.col('id', alias)) : outputColumn(columns, alias);
     const order = aggregateOrder(item, orderBy(columns.ord, alias));
     if (many || (object && shaped)) {
       const agg = sql.jsonArrayAgg(element, { orderBy: order, orEmpty: many });
@@ -2411,6 +2407,11 @@ function aggregateOrder(from: FromItem | null, order: readonly OrderItem[]): Ord
 /** Structural equality of two SQL expressions (both are plain data). */
 function sameExpr(a: SqlExpr, b: SqlExpr): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** A `rows` subquery's output read from `alias`: its `~text` as JSON text, or its `~json`. */
+function outputColumn(columns: { readonly text?: boolean }, alias: string): SqlExpr {
+  return columns.text ? sql.jsonFromText(sql.col('~text', alias)) : sql.col('~json', alias);
 }
 
 /** The rows' position in their order (`0` for all when unordered). */

@@ -672,3 +672,27 @@ describe('schema changes', () => {
     expectError(await api(server, 'GET', '/api/Note'), 404, 'NOT_FOUND');
   });
 });
+
+describe('links to several types', () => {
+  test('are written as the id of an object of any of them; a missing id or another type’s is 400', async () => {
+    // After "schema changes": its types stay, and Pin is added.
+    const extra = `module default {\n${REST_SDL}\ntype Late { required note: str; }\ntype Pin { one: Tag | User; multi many: Tag | User; }\n}\nmodule blog { type Note { body: str; } }`;
+    expect((await api(server, 'POST', '/migrations', { schema: extra })).status).toBe(200);
+    const tag = await insert('Tag', { label: 'pinned-tag' });
+    const user = await insert('User', { name: 'Pinned User' });
+    const pin = await insert('Pin', { one: tag.id, many: [tag.id, user.id] });
+    expect(pin.one).toBe(tag.id);
+    expect([...(pin.many as string[])].sort()).toEqual([tag.id, user.id].sort());
+    const moved = await api(server, 'PATCH', `/api/Pin/${pin.id}`, { one: user.id, many: [] });
+    expect(moved.body).toMatchObject({ one: user.id, many: [] });
+    expect((await api(server, 'GET', `/api/Pin?one=${user.id}`)).body).toEqual([moved.body]);
+    const linked = await api(server, 'GET', `/api/Pin/${pin.id}/one`);
+    expect(linked.body).toEqual([{ id: user.id }]);
+    for (const body of [{ one: MISSING }, { many: [tag.id, MISSING] }, { one: pin.id }]) {
+      const res = await api(server, 'PATCH', `/api/Pin/${pin.id}`, body);
+      expect(expectError(res, 400, 'QUERY_ERROR').type).toBe('CardinalityViolationError');
+    }
+    // Nothing of the refused writes stayed.
+    expect((await api(server, 'GET', `/api/Pin/${pin.id}`)).body).toEqual(moved.body);
+  });
+});

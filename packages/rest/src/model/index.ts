@@ -14,8 +14,8 @@
  *   default shape, recursively, except when the target is already being expanded on the way
  *   down (the cycle guard): then it reads as ids again.
  * - Written: stored (non-computed) fields other than `id`; readonly ones too, which the compiler
- *   then refuses on update (spec "Write bodies"). Not links to a union of types (`A | B`): an id
- *   alone does not say which type to cast it to; they are read (as ids) only.
+ *   then refuses on update (spec "Write bodies"). A link to a union of types (`A | B`) takes the
+ *   id of an object of any of them (the planner casts it to the union, `<A | B><uuid>$v`).
  * - Filters (`filterOperators`): a single property of a scalar type takes `=` and `__in`, and
  *   `__contains` when it is text (`str`, a custom str scalar, an enum); a single link takes `=`
  *   and `__in` by the target's id (`?author=<uuid>`); multi fields, `json` and collection-typed
@@ -54,7 +54,7 @@ export interface RestField {
   readonly hasDefault: boolean;
   /** The property's type, or the link's target (an object type or a union of them). */
   readonly type: TypeRef;
-  /** For links: the object type written ids must belong to (null for a union target). */
+  /** For links to one object type: that type (null for a union target; `type` has its members). */
   readonly target: string | null;
   /** `rest::expand` on a link to one object type. */
   readonly expand: boolean;
@@ -126,9 +126,7 @@ export function restModel(schema: Schema): RestModel {
         name: t.name,
         route: routeName(t.name),
         fields,
-        writable: [...fields.values()].filter(
-          (f) => !f.computed && f.name !== 'id' && !(f.kind === 'link' && f.target === null),
-        ),
+        writable: [...fields.values()].filter((f) => !f.computed && f.name !== 'id'),
         shape: shapeOf(t.name, [t.name]),
       };
     })

@@ -115,8 +115,9 @@ describe('what a list route filters and orders by, what a linked collection read
     ]);
   });
 
-  test('a link to a union is read (as ids), not written; its linked collection reads { id }', () => {
-    expect(t.writable.map((f) => f.name)).not.toContain('either');
+  test('a link to a union is read (as ids) and written; its linked collection reads { id }', () => {
+    expect(t.writable.map((f) => f.name)).toContain('either');
+    expect(field('either')).toMatchObject({ kind: 'link', target: null });
     expect(linkedShape(m, field('either'))).toMatchObject({
       type: 'default::U | default::V',
       fields: [{ name: 'id' }],

@@ -9,7 +9,7 @@
  *   accepts: the model's `writable` fields (no `id`, no computeds, nothing hidden), links as
  *   target ids, `null` for fields that are not required; POST requires the required fields
  *   without a default; PATCH leaves out readonly fields (the compiler refuses them) and needs one
- *   field. (The model leaves links to several types out of `writable`.)
+ *   field. A link to several types takes the id of an object of any of them.
  * Names: a type's route with `::` as `.` (`blog.Post`); `-` never occurs in a type name, so
  * the body names cannot meet a type's; a type whose name is taken (by `Error` or a schema of
  * `extra`) is `<name>-object`.

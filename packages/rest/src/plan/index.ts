@@ -333,9 +333,6 @@ function assignments(
 
 function notWritable(field: RestField): string {
   if (field.computed) return `"${field.name}" is computed and cannot be written`;
-  if (field.kind === 'link' && field.target === null) {
-    return `"${field.name}" links to several types and cannot be written through REST`;
-  }
   return `"${field.name}" cannot be written`;
 }
 
@@ -355,7 +352,9 @@ function valueText(
   schema: Schema,
 ): string {
   if (field.kind === 'link') {
-    const target = typeName(field.target as string);
+    // The target's type, or the union of its types: an id of an object of any of them (a
+    // missing id is a CardinalityViolationError, as for one type).
+    const target = field.target === null ? typeText(field.type) : typeName(field.target);
     if (field.many) {
       if (!Array.isArray(value) || !value.every(isUuid)) {
         throw invalid(key, 'expects an array of id strings (UUIDs)');

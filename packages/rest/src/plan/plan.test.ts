@@ -174,6 +174,7 @@ const CASES: [string, string, string, string?, unknown?, string?][] = [
   ['insert: multi link element not an id', 'POST', '/Post', '', { title: 't', tags: [ID, 3] }],
   ['insert: multi property not an array', 'POST', '/User', '', { name: 'a', aliases: 'x' }],
   ['insert: link to several types', 'POST', '/Post', '', { title: 't', pinned: ID }],
+  ['update: link to several types', 'PATCH', `/Post/${ID}`, '', { pinned: null }],
   ['update: set and unset', 'PATCH', `/User/${ID}`, '', { age: 37, best: null, friends: [] }],
   [
     'update: a body field named id gets its own variable',

@@ -593,12 +593,13 @@ export const sql = {
   }),
   /** `expr::type`; JSON text (`jsonFromText`) casts from its text: to `text` it is the text. */
   cast: (expr: SqlExpr, type: PgType): SqlExpr => {
+    const builtIn = type.schema === null && type.arrayDims === 0;
     const marked = markedText(expr);
-    if (marked !== null && type.schema === null && type.arrayDims === 0) {
+    if (marked !== null && builtIn) {
       if (type.name === 'text') return marked;
       if (type.name === 'jsonb') return { kind: 'Cast', expr: marked, type };
     }
-    if (expr.kind === 'Case' && isJsonText(expr) && type.name === 'text' && type.schema === null) {
+    if (expr.kind === 'Case' && builtIn && type.name === 'text' && isJsonText(expr)) {
       return {
         kind: 'Case',
         whens: expr.whens.map((w) => ({ when: w.when, then: sql.cast(w.then, type) })),

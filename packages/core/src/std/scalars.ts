@@ -23,7 +23,7 @@ import {
   pgTypeOf,
   scalarPgType,
 } from '../schema/storage/types';
-import { pgType, sql, type FromItem, type PgType, type SqlExpr } from '../sql/ast';
+import { concatText, pgType, sql, type FromItem, type PgType, type SqlExpr } from '../sql/ast';
 import type { TypeEnv } from './model';
 
 const meta = (name: string, args: readonly SqlExpr[]): SqlExpr => sql.func(name, args, 'svc_meta');
@@ -125,14 +125,11 @@ const numberText = (v: SqlExpr): SqlExpr => {
   const special = sql.or(
     ...['NaN', 'Infinity', '-Infinity'].map((s) => sql.bin('=', v, sql.text(s))),
   );
-  return {
-    kind: 'Case',
-    whens: [
-      { when: special, then: sql.bin('||', sql.bin('||', sql.text('"'), text), sql.text('"')) },
-    ],
-    else: text,
-  };
+  return { kind: 'Case', whens: [{ when: special, then: quoted(text) }], else: text };
 };
+
+/** `'"' || text || '"'`: a JSON string of text that needs no escaping. */
+const quoted = (text: SqlExpr): SqlExpr => concatText([sql.text('"'), text, sql.text('"')]);
 
 const number = (name: StdScalarName, pg: PgType, param: ParamKind): ScalarInfo => ({
   name,
@@ -214,7 +211,7 @@ const INFO: Record<StdScalarName, ScalarInfo> = {
     decode: (j) => cast(jsonText(j), 'uuid'),
     json: toJson,
     // A uuid's text needs no escaping.
-    jsonText: (v) => sql.bin('||', sql.bin('||', sql.text('"'), cast(v, 'text')), sql.text('"')),
+    jsonText: (v) => quoted(cast(v, 'text')),
     fromText: (t) => cast(t, 'uuid'),
     toText: (v) => cast(v, 'text'),
   },
@@ -670,17 +667,13 @@ export function jsonOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
 
 /**
  * `(select coalesce(json_agg(each(e.value) order by e.ord), '[]') from <unnesting> ...)`: a JSON
- * array of an array's elements in order, `unnesting` being `unnest(a)` or
+ * array of an array's elements in order (`sql.jsonArrayAgg`), `unnesting` being `unnest(a)` or
  * `jsonb_array_elements(j)` (sql.items).
  */
-function jsonArrayOfItems(unnesting: SqlExpr, each: (value: SqlExpr) => SqlExpr): SqlExpr {
-  const agg = sql.agg('json_agg', [each(sql.col('value', 'e'))], {
+export function jsonArrayOfItems(unnesting: SqlExpr, each: (value: SqlExpr) => SqlExpr): SqlExpr {
+  const agg = sql.jsonArrayAgg(each(sql.col('value', 'e')), {
     orderBy: [sql.order(sql.col('ord', 'e'))],
+    orEmpty: true,
   });
-  return sql.scalar(
-    sql.select({
-      targets: [sql.target(sql.func('coalesce', [agg, cast(sql.text('[]'), 'json')]))],
-      from: [sql.items(unnesting, 'e')],
-    }),
-  );
+  return sql.scalar(sql.select({ targets: [sql.target(agg)], from: [sql.items(unnesting, 'e')] }));
 }

@@ -11,7 +11,7 @@ import { pgType, sql, type SqlExpr } from '../../sql';
 import type { TypeRef } from '../../schema/model';
 import { jsonbArrayOf } from '../../schema/storage/types';
 import type { TypeEnv } from '../../std/model';
-import { decodeParam, jsonOf, tupleJson } from '../../std/scalars';
+import { decodeParam, jsonArrayOfItems, jsonOf, tupleJson } from '../../std/scalars';
 
 /** Whether values of `type` hold objects. */
 export function holdsObjects(type: TypeRef): boolean {
@@ -45,18 +45,11 @@ export function resultJson(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr
       return tupleJson(type, value, env, (t, v) => resultJson(t, v, env));
     case 'array': {
       const stored = jsonbArrayOf(type.element);
-      const items = sql.items(sql.func(stored ? 'jsonb_array_elements' : 'unnest', [value]), 'e');
-      const item = stored
-        ? decodeParam(type.element, sql.col('value', 'e'), env)
-        : sql.col('value', 'e');
-      const agg = sql.agg('json_agg', [resultJson(type.element, item, env)], {
-        orderBy: [sql.order(sql.col('ord', 'e'))],
-      });
-      const empty = sql.cast(sql.text('[]'), pgType('json'));
+      const unnesting = sql.func(stored ? 'jsonb_array_elements' : 'unnest', [value]);
       return nullIfNull(
         value,
-        sql.scalar(
-          sql.select({ targets: [sql.target(sql.func('coalesce', [agg, empty]))], from: [items] }),
+        jsonArrayOfItems(unnesting, (item) =>
+          resultJson(type.element, stored ? decodeParam(type.element, item, env) : item, env),
         ),
       );
     }

@@ -60,7 +60,6 @@ import { backlinkIds, junctionSource, typeSource, unionAll, type SourceContext }
 import { resultJson } from './collections';
 
 const JSON_T = pgType('json');
-const EMPTY_ARRAY: SqlExpr = sql.cast(sql.text('[]'), JSON_T);
 /** Deeper than this, planning stops with a clear error instead of overflowing the stack. */
 const MAX_PLAN_DEPTH = 400;
 
@@ -1789,14 +1788,12 @@ class Planner implements PlanContext {
         if (expr.name !== 'std::array_agg' || !arg || !hasObjects(arg)) break;
         const { query, columns } = this.rows(rel, arg);
         const alias = this.fresh('aa');
-        const agg = sql.agg('json_agg', [sql.col('~json', alias)], {
+        const agg = sql.jsonArrayAgg(sql.col('~json', alias), {
           orderBy: orderBy(columns.ord, alias),
+          orEmpty: true,
         });
         return sql.scalar(
-          sql.select({
-            targets: [sql.target(sql.func('coalesce', [agg, EMPTY_ARRAY]))],
-            from: [sql.subquery(query, alias)],
-          }),
+          sql.select({ targets: [sql.target(agg)], from: [sql.subquery(query, alias)] }),
         );
       }
       default:

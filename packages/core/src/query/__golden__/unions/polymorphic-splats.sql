@@ -4,7 +4,7 @@ from lateral (
   select "C1"."id" as "id", 'default::C' as "__type__", '{"things":' || (coalesce((
     select coalesce('[' || (string_agg(coalesce("e12"."~text", 'null'), ', ') || ']'), '[]')
     from (
-      select "B3"."id" as "id", "B3"."__type__" as "__type__", (('{"id":' || coalesce(('"' || ("B3"."id"::text)) || '"', 'null')) || (',"name":' || (coalesce(to_json(case when "B3"."__type__" in ('default::A', 'default::SubA') then (
+      select "B3"."id" as "id", "B3"."__type__" as "__type__", (('{"id":' || coalesce('"' || (("B3"."id"::text) || '"'), 'null')) || (',"name":' || (coalesce(to_json(case when "B3"."__type__" in ('default::A', 'default::SubA') then (
         select "e5"."~json"
         from (
           select "A4"."name" as "v", to_json("A4"."name") as "~json"

@@ -1,10 +1,10 @@
 -- many default::D; params: none
 select coalesce('[' || (string_agg(coalesce("q6"."~text", 'null'), ', ') || ']'), '[]') as "result"
 from lateral (
-  select "D1"."id" as "id", 'default::D' as "__type__", (('{"id":' || coalesce(('"' || ("D1"."id"::text)) || '"', 'null')) || (',"dname":' || coalesce(to_json("D1"."dname")::text, 'null'))) || ((',"pick":' || coalesce((
+  select "D1"."id" as "id", 'default::D' as "__type__", (('{"id":' || coalesce('"' || (("D1"."id"::text) || '"'), 'null')) || (',"dname":' || coalesce(to_json("D1"."dname")::text, 'null'))) || ((',"pick":' || coalesce((
     select '[' || (string_agg(coalesce("e3"."~text", 'null'), ', ') || ']')
     from (
-      select "A2"."id" as "id", "A2"."__type__" as "__type__", case when "A2"."id" is null then (null::json)::text else ('{"id":' || (coalesce(('"' || ("A2"."id"::text)) || '"', 'null') || ',"name":')) || ((coalesce(to_json("A2"."name")::text, 'null') || ',"label":') || (coalesce(to_json("A2"."label")::text, 'null') || '}')) end as "~text"
+      select "A2"."id" as "id", "A2"."__type__" as "__type__", case when "A2"."id" is null then (null::json)::text else ('{"id":' || (coalesce('"' || (("A2"."id"::text) || '"'), 'null') || ',"name":')) || ((coalesce(to_json("A2"."name")::text, 'null') || ',"label":') || (coalesce(to_json("A2"."label")::text, 'null') || '}')) end as "~text"
       from (
         select
       ) as "one"
@@ -24,7 +24,7 @@ from lateral (
   ), 'null')) || (',"other":' || (coalesce((
     select '[' || (string_agg(coalesce("e5"."~text", 'null'), ', ') || ']')
     from (
-      select "B4"."id" as "id", "B4"."__type__" as "__type__", case when "B4"."id" is null then (null::json)::text else ('{"id":' || coalesce(('"' || ("B4"."id"::text)) || '"', 'null')) || (',"label":' || (coalesce(to_json("B4"."label")::text, 'null') || '}')) end as "~text"
+      select "B4"."id" as "id", "B4"."__type__" as "__type__", case when "B4"."id" is null then (null::json)::text else ('{"id":' || coalesce('"' || (("B4"."id"::text) || '"'), 'null')) || (',"label":' || (coalesce(to_json("B4"."label")::text, 'null') || '}')) end as "~text"
       from (
         select
       ) as "one"

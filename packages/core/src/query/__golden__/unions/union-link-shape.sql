@@ -59,7 +59,7 @@ from lateral (
         ) as "B3" on "B3"."id" = "j2"."target"
       where "j2"."source" = "C1"."id"
     ) as "e10"
-  ), 'null') || ',"one":') || (coalesce(('"' || ("C1"."one"::text)) || '"', 'null') || '}')) as "~text"
+  ), 'null') || ',"one":') || (coalesce('"' || (("C1"."one"::text) || '"'), 'null') || '}')) as "~text"
   from "default"."C" as "C1"
   where "C1"."cname" = ('c1'::text)
 ) as "q11"

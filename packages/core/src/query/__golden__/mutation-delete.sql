@@ -23,8 +23,8 @@ with "delete_src1" as materialized (
   where "t"."id" = "s"."id"
   returning "t".*
 )
-select coalesce('[' || (string_agg(((('{"id":' || coalesce(to_json("w5"."id")::text, 'null')) || (',"name":' || (coalesce(to_json("w5"."name")::text, 'null') || ',"owner":'))) || ((coalesce(to_json("w5"."owner")::text, 'null') || (',"body":' || coalesce(to_json("w5"."body")::text, 'null'))) || (',"number":' || (coalesce(to_json("w5"."number")::text, 'null') || ',"status":')))) || (((coalesce(to_json("w5"."status")::text, 'null') || (',"watchers":' || coalesce(to_json(coalesce((
-  select json_agg(to_json("r"."v"))
+select coalesce('[' || (string_agg(((('{"id":' || coalesce(to_json("w5"."id")::text, 'null')) || (',"name":' || (coalesce(to_json("w5"."name")::text, 'null') || ',"owner":'))) || ((coalesce(to_json("w5"."owner")::text, 'null') || (',"body":' || coalesce(to_json("w5"."body")::text, 'null'))) || (',"number":' || (coalesce(to_json("w5"."number")::text, 'null') || ',"status":')))) || (((coalesce(to_json("w5"."status")::text, 'null') || (',"watchers":' || coalesce(to_json((
+  select coalesce(json_agg(to_json("r"."v")), '[]'::json)
   from (
     select "jr"."target" as "v"
     from (
@@ -33,8 +33,8 @@ select coalesce('[' || (string_agg(((('{"id":' || coalesce(to_json("w5"."id")::t
     ) as "jr"
     where "jr"."source" = "w5"."id"
   ) as "r"
-), '[]'::json))::text, 'null'))) || (',"time_estimate":' || (coalesce(to_json("w5"."time_estimate")::text, 'null') || ',"tags":'))) || ((coalesce(to_json("w5"."tags")::text, 'null') || (',"due_date":' || coalesce(to_json((to_json("w5"."due_date" at time zone 'UTC') #>> '{}') || '+00:00')::text, 'null'))) || (',"related_to":' || (coalesce(to_json(coalesce((
-  select json_agg(to_json("r"."v"))
+))::text, 'null'))) || (',"time_estimate":' || (coalesce(to_json("w5"."time_estimate")::text, 'null') || ',"tags":'))) || ((coalesce(to_json("w5"."tags")::text, 'null') || (',"due_date":' || coalesce(to_json((to_json("w5"."due_date" at time zone 'UTC') #>> '{}') || '+00:00')::text, 'null'))) || (',"related_to":' || (coalesce(to_json((
+  select coalesce(json_agg(to_json("r"."v")), '[]'::json)
   from (
     select "jr"."target" as "v"
     from (
@@ -43,5 +43,5 @@ select coalesce('[' || (string_agg(((('{"id":' || coalesce(to_json("w5"."id")::t
     ) as "jr"
     where "jr"."source" = "w5"."id"
   ) as "r"
-), '[]'::json))::text, 'null') || '}')))), ', ') || ']'), '[]') as "result"
+))::text, 'null') || '}')))), ', ') || ']'), '[]') as "result"
 from "delete4" as "w5"

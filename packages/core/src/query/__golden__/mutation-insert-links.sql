@@ -105,19 +105,19 @@ with "insert_src1" as materialized (
   from "pairs17" as "p"
   where "p"."~type" = 'default::User'
 )
-select coalesce('[' || (string_agg((('{"id":' || (coalesce(to_json("w19"."id")::text, 'null') || ',"name":')) || ((coalesce(to_json("w19"."name")::text, 'null') || ',"age":') || (coalesce(to_json("w19"."age")::text, 'null') || ',"best_friend":'))) || (((coalesce(to_json("w19"."best_friend")::text, 'null') || ',"friends":') || (coalesce(to_json(coalesce((
-  select json_agg(to_json("r"."v"))
+select coalesce('[' || (string_agg((('{"id":' || (coalesce(to_json("w19"."id")::text, 'null') || ',"name":')) || ((coalesce(to_json("w19"."name")::text, 'null') || ',"age":') || (coalesce(to_json("w19"."age")::text, 'null') || ',"best_friend":'))) || (((coalesce(to_json("w19"."best_friend")::text, 'null') || ',"friends":') || (coalesce(to_json((
+  select coalesce(json_agg(to_json("r"."v")), '[]'::json)
   from (
     select "pr"."target" as "v"
     from "pairs12" as "pr"
     where "pr"."source" = "w19"."id"
   ) as "r"
-), '[]'::json))::text, 'null') || ',"todo":')) || ((coalesce(to_json('[]'::json)::text, 'null') || ',"nicknames":') || (coalesce(to_json(coalesce((
-  select json_agg(to_json("r"."v"))
+))::text, 'null') || ',"todo":')) || ((coalesce(to_json('[]'::json)::text, 'null') || ',"nicknames":') || (coalesce(to_json((
+  select coalesce(json_agg(to_json("r"."v")), '[]'::json)
   from (
     select "pr"."value" as "v"
     from "pairs17" as "pr"
     where "pr"."source" = "w19"."id"
   ) as "r"
-), '[]'::json))::text, 'null') || '}'))), ', ') || ']'), '[]') as "result"
+))::text, 'null') || '}'))), ', ') || ']'), '[]') as "result"
 from "insert5" as "w19"

@@ -62,12 +62,12 @@ with "insert_src1" as materialized (
   where "p"."~type" = 'default::User'
   on conflict ("source", "target") do update set "since" = "excluded"."since"
 )
-select coalesce('[' || (string_agg((('{"id":' || (coalesce(to_json("w13"."id")::text, 'null') || ',"name":')) || ((coalesce(to_json("w13"."name")::text, 'null') || ',"age":') || (coalesce(to_json("w13"."age")::text, 'null') || ',"best_friend":'))) || (((coalesce(to_json("w13"."best_friend")::text, 'null') || ',"friends":') || (coalesce(to_json(coalesce((
-  select json_agg(to_json("r"."v"))
+select coalesce('[' || (string_agg((('{"id":' || (coalesce(to_json("w13"."id")::text, 'null') || ',"name":')) || ((coalesce(to_json("w13"."name")::text, 'null') || ',"age":') || (coalesce(to_json("w13"."age")::text, 'null') || ',"best_friend":'))) || (((coalesce(to_json("w13"."best_friend")::text, 'null') || ',"friends":') || (coalesce(to_json((
+  select coalesce(json_agg(to_json("r"."v")), '[]'::json)
   from (
     select "pr"."target" as "v"
     from "pairs11" as "pr"
     where "pr"."source" = "w13"."id"
   ) as "r"
-), '[]'::json))::text, 'null') || ',"todo":')) || ((coalesce(to_json('[]'::json)::text, 'null') || ',"nicknames":') || (coalesce(to_json('[]'::json)::text, 'null') || '}'))), ', ') || ']'), '[]') as "result"
+))::text, 'null') || ',"todo":')) || ((coalesce(to_json('[]'::json)::text, 'null') || ',"nicknames":') || (coalesce(to_json('[]'::json)::text, 'null') || '}'))), ', ') || ']'), '[]') as "result"
 from "insert2" as "w13"

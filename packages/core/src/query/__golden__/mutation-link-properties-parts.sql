@@ -107,12 +107,12 @@ with "insert_src1" as materialized (
   order by "p"."source", "p"."target", "p"."~part" desc
   on conflict ("source", "target") do update set "since" = "excluded"."since"
 )
-select coalesce('[' || (string_agg((('{"id":' || (coalesce(to_json("w20"."id")::text, 'null') || ',"name":')) || ((coalesce(to_json("w20"."name")::text, 'null') || ',"age":') || (coalesce(to_json("w20"."age")::text, 'null') || ',"best_friend":'))) || (((coalesce(to_json("w20"."best_friend")::text, 'null') || ',"friends":') || (coalesce(to_json(coalesce((
-  select json_agg(to_json("r"."v"))
+select coalesce('[' || (string_agg((('{"id":' || (coalesce(to_json("w20"."id")::text, 'null') || ',"name":')) || ((coalesce(to_json("w20"."name")::text, 'null') || ',"age":') || (coalesce(to_json("w20"."age")::text, 'null') || ',"best_friend":'))) || (((coalesce(to_json("w20"."best_friend")::text, 'null') || ',"friends":') || (coalesce(to_json((
+  select coalesce(json_agg(to_json("r"."v")), '[]'::json)
   from (
     select "pr"."target" as "v"
     from "pairs18" as "pr"
     where "pr"."source" = "w20"."id"
   ) as "r"
-), '[]'::json))::text, 'null') || ',"todo":')) || ((coalesce(to_json('[]'::json)::text, 'null') || ',"nicknames":') || (coalesce(to_json('[]'::json)::text, 'null') || '}'))), ', ') || ']'), '[]') as "result"
+))::text, 'null') || ',"todo":')) || ((coalesce(to_json('[]'::json)::text, 'null') || ',"nicknames":') || (coalesce(to_json('[]'::json)::text, 'null') || '}'))), ', ') || ']'), '[]') as "result"
 from "insert5" as "w20"

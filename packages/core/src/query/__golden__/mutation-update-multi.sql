@@ -101,8 +101,8 @@ with "update_src1" as materialized (
     where ("q"."source" = "r"."source") and ("q"."value" = "r"."v")
   ))
 )
-select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then (((('{"id":' || coalesce(to_json("w17"."id")::text, 'null')) || (',"name":' || coalesce(to_json("w17"."name")::text, 'null'))) || ((',"age":' || coalesce(to_json("w17"."age")::text, 'null')) || (',"best_friend":' || coalesce(to_json("w17"."best_friend")::text, 'null')))) || (((',"friends":' || coalesce(to_json(coalesce((
-  select json_agg(to_json("r"."v"))
+select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then (((('{"id":' || coalesce(to_json("w17"."id")::text, 'null')) || (',"name":' || coalesce(to_json("w17"."name")::text, 'null'))) || ((',"age":' || coalesce(to_json("w17"."age")::text, 'null')) || (',"best_friend":' || coalesce(to_json("w17"."best_friend")::text, 'null')))) || (((',"friends":' || coalesce(to_json((
+  select coalesce(json_agg(to_json("r"."v")), '[]'::json)
   from (
     (
       select "jr"."target" as "v"
@@ -119,8 +119,8 @@ select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then ((((
       where "pr"."source" = "w17"."id"
     )
   ) as "r"
-), '[]'::json))::text, 'null')) || (',"todo":' || coalesce(to_json(coalesce((
-  select json_agg(to_json("r"."v"))
+))::text, 'null')) || (',"todo":' || coalesce(to_json((
+  select coalesce(json_agg(to_json("r"."v")), '[]'::json)
   from (
     select "jr"."target" as "v"
     from (
@@ -129,8 +129,8 @@ select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then ((((
     ) as "jr"
     where "jr"."source" = "w17"."id"
   ) as "r"
-), '[]'::json))::text, 'null'))) || ((',"nicknames":' || coalesce(to_json(coalesce((
-  select json_agg(to_json("r"."v"))
+))::text, 'null'))) || ((',"nicknames":' || coalesce(to_json((
+  select coalesce(json_agg(to_json("r"."v")), '[]'::json)
   from (
     select "jr"."value" as "v"
     from (
@@ -143,8 +143,8 @@ select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then ((((
       where ("pr"."source" = "w17"."id") and ("pr"."value" = "jr"."value")
     ))
   ) as "r"
-), '[]'::json))::text, 'null')) || (',"level":' || (coalesce(to_json("w17"."level")::text, 'null') || '}')))))::json when "w17"."__type__" = 'default::User' then ((('{"id":' || (coalesce(to_json("w17"."id")::text, 'null') || ',"name":')) || ((coalesce(to_json("w17"."name")::text, 'null') || ',"age":') || (coalesce(to_json("w17"."age")::text, 'null') || ',"best_friend":'))) || (((coalesce(to_json("w17"."best_friend")::text, 'null') || ',"friends":') || (coalesce(to_json(coalesce((
-  select json_agg(to_json("r"."v"))
+))::text, 'null')) || (',"level":' || (coalesce(to_json("w17"."level")::text, 'null') || '}')))))::json when "w17"."__type__" = 'default::User' then ((('{"id":' || (coalesce(to_json("w17"."id")::text, 'null') || ',"name":')) || ((coalesce(to_json("w17"."name")::text, 'null') || ',"age":') || (coalesce(to_json("w17"."age")::text, 'null') || ',"best_friend":'))) || (((coalesce(to_json("w17"."best_friend")::text, 'null') || ',"friends":') || (coalesce(to_json((
+  select coalesce(json_agg(to_json("r"."v")), '[]'::json)
   from (
     (
       select "jr"."target" as "v"
@@ -168,8 +168,8 @@ select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then ((((
       where "pr"."source" = "w17"."id"
     )
   ) as "r"
-), '[]'::json))::text, 'null') || ',"todo":')) || ((coalesce(to_json(coalesce((
-  select json_agg(to_json("r"."v"))
+))::text, 'null') || ',"todo":')) || ((coalesce(to_json((
+  select coalesce(json_agg(to_json("r"."v")), '[]'::json)
   from (
     select "jr"."target" as "v"
     from (
@@ -185,8 +185,8 @@ select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then ((((
     ) as "jr"
     where "jr"."source" = "w17"."id"
   ) as "r"
-), '[]'::json))::text, 'null') || ',"nicknames":') || (coalesce(to_json(coalesce((
-  select json_agg(to_json("r"."v"))
+))::text, 'null') || ',"nicknames":') || (coalesce(to_json((
+  select coalesce(json_agg(to_json("r"."v")), '[]'::json)
   from (
     select "jr"."value" as "v"
     from (
@@ -206,7 +206,7 @@ select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then ((((
       where ("pr"."source" = "w17"."id") and ("pr"."value" = "jr"."value")
     ))
   ) as "r"
-), '[]'::json))::text, 'null') || '}'))))::json else json_build_object('id', "w17"."id") end), '[]'::json)::text as "result"
+))::text, 'null') || '}'))))::json else json_build_object('id', "w17"."id") end), '[]'::json)::text as "result"
 from (
   (
     select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"

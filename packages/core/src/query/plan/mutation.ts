@@ -1697,15 +1697,12 @@ function multiJson(
     );
     rows = { ...old, where: sql.and(old.where ?? sql.bool(true), sql.not(removed)) };
   }
-  return sql.func('coalesce', [
-    sql.scalar(
-      sql.select({
-        targets: [sql.target(sql.agg('json_agg', [elementJson(sql.col('v', r))]))],
-        from: [sql.subquery(rows, r)],
-      }),
-    ),
-    sql.cast(sql.text('[]'), pgType('json')),
-  ]);
+  return sql.scalar(
+    sql.select({
+      targets: [sql.target(sql.jsonArrayAgg(elementJson(sql.col('v', r)), { orEmpty: true }))],
+      from: [sql.subquery(rows, r)],
+    }),
+  );
 }
 
 function junctionRows(ctx: PlanContext, type: string, p: PointerInfo, alias: string) {

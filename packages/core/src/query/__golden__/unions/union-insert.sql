@@ -46,12 +46,12 @@ with "insert_src1" as materialized (
   where "p"."~type" = 'default::C'
   on conflict ("source", "target") do nothing
 )
-select coalesce('[' || (string_agg(((('{"id":' || coalesce(to_json("w12"."id")::text, 'null')) || (',"cname":' || coalesce(to_json("w12"."cname")::text, 'null'))) || ((',"things":' || coalesce(to_json(coalesce((
-  select json_agg(to_json("r"."v"))
+select coalesce('[' || (string_agg(((('{"id":' || coalesce(to_json("w12"."id")::text, 'null')) || (',"cname":' || coalesce(to_json("w12"."cname")::text, 'null'))) || ((',"things":' || coalesce(to_json((
+  select coalesce(json_agg(to_json("r"."v")), '[]'::json)
   from (
     select "pr"."target" as "v"
     from "pairs10" as "pr"
     where "pr"."source" = "w12"."id"
   ) as "r"
-), '[]'::json))::text, 'null')) || (',"one":' || (coalesce(to_json("w12"."one")::text, 'null') || ',"any":')))) || (((coalesce(to_json("w12"."any")::text, 'null') || ',"owned":') || (coalesce(to_json("w12"."owned")::text, 'null') || (',"shared":' || coalesce(to_json("w12"."shared")::text, 'null')))) || ((',"kept":' || coalesce(to_json('[]'::json)::text, 'null')) || (',"weighted":' || (coalesce(to_json('[]'::json)::text, 'null') || '}')))), ', ') || ']'), '[]') as "result"
+))::text, 'null')) || (',"one":' || (coalesce(to_json("w12"."one")::text, 'null') || ',"any":')))) || (((coalesce(to_json("w12"."any")::text, 'null') || ',"owned":') || (coalesce(to_json("w12"."owned")::text, 'null') || (',"shared":' || coalesce(to_json("w12"."shared")::text, 'null')))) || ((',"kept":' || coalesce(to_json('[]'::json)::text, 'null')) || (',"weighted":' || (coalesce(to_json('[]'::json)::text, 'null') || '}')))), ', ') || ']'), '[]') as "result"
 from "insert5" as "w12"

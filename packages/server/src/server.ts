@@ -15,6 +15,7 @@ import { createAuth, type Auth, type AuthConfig } from '@svc/auth';
 import type { Express } from 'express';
 import { resolveConfig, type ResolvedConfig, type ServerConfig } from './config';
 import { refuseConnect } from './http/connect';
+import { expressShapedClasses } from './http/shaped';
 import { Lifecycle } from './middleware/request-context';
 import { createLogger, type Logger } from './observability/logger';
 import { ServerMetrics } from './observability/metrics';
@@ -167,9 +168,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       if (closing) throw new Error('the server is closed');
       const port = listenOptions.port ?? config.port;
       const host = listenOptions.host ?? config.host;
+      // Requests and responses born with Express's prototypes (http/shaped).
+      const classes = expressShapedClasses(app);
       const s = config.tls
-        ? https.createServer({ cert: config.tls.cert, key: config.tls.key }, app)
-        : http.createServer(app);
+        ? https.createServer({ ...classes, cert: config.tls.cert, key: config.tls.key }, app)
+        : http.createServer(classes, app);
       httpServer = s;
       s.on('connect', refuseConnect);
       await new Promise<void>((resolve, reject) => {

@@ -666,8 +666,9 @@ export function jsonOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
 }
 
 /**
- * `(select coalesce(json_agg(each(e.value) order by e.ord), '[]') from <unnesting> ...)`: a JSON
- * array of an array's elements in order (`sql.jsonArrayAgg`), `unnesting` being `unnest(a)` or
+ * `(select <each(e.value) aggregated in e.ord order, '[]' for none> from <unnesting> ...)`: a
+ * JSON array of an array's elements in order, built by `sql.jsonArrayAgg` (`string_agg` of
+ * their texts when `each` gives JSON text, else `json_agg`), `unnesting` being `unnest(a)` or
  * `jsonb_array_elements(j)` (sql.items).
  */
 export function jsonArrayOfItems(unnesting: SqlExpr, each: (value: SqlExpr) => SqlExpr): SqlExpr {

@@ -128,6 +128,9 @@ export type {
 } from './schema/migrate';
 export {
   describeSchema,
+  openObjectTypes,
+  openToEveryone,
+  type DefaultAccess,
   type CatalogueLink,
   type CataloguePointer,
   type CatalogueType,

@@ -8,6 +8,7 @@
  * engine: cache lookup (schema version, text, cardinality, access mode) → compile on miss →
  *         validate + bind variables and globals by name → one round trip → JSON text.
  */
+import type { DefaultAccess } from '../schema/catalogue';
 import type { Schema, TypeRef } from '../schema/model';
 
 /** What the caller asked for (DECISIONS.md, Data plane): `many` by default. */
@@ -27,7 +28,16 @@ export type InferredCardinality = 'atMostOne' | 'one' | 'many' | 'atLeastOne';
 export interface AccessMode {
   readonly policies: boolean;
   readonly readOnly: boolean;
+  /**
+   * Under `policies`, what a type without access policies allows: `open` (Gel's rule, the
+   * default) lets every caller read and write it; `deny` makes it reachable only by the service
+   * credential (DECISIONS, "Added 2026-11-29").
+   * @default 'open'
+   */
+  readonly defaultAccess?: DefaultAccess;
 }
+
+export type { DefaultAccess };
 
 export interface CompileOptions {
   readonly cardinality?: RequestedCardinality;
@@ -35,7 +45,7 @@ export interface CompileOptions {
 }
 
 /** The part of `AccessMode` compilation reads. */
-export type CompileAccess = Pick<AccessMode, 'policies'>;
+export type CompileAccess = Pick<AccessMode, 'policies' | 'defaultAccess'>;
 
 /**
  * One SQL parameter, in `$n` order. Variables and globals are bound by name, never spliced.
@@ -47,7 +57,8 @@ export interface QueryParam {
   /**
    * `variable` for `$name` / `<type>$name`; `global` for a declared `global name`; `auth` for what
    * the caller's auth context provides (DECISIONS.md, Access): `name` is `current_user_id` (uuid),
-   * `current_user_email` (str), `current_role` (str) or `roles` (array<str>, read by `has_role`).
+   * `current_user_email` (str), `current_role` (str), `current_user_is_anonymous` (bool) or
+   * `roles` (array<str>, read by `has_role`).
    */
   readonly source: 'variable' | 'global' | 'auth';
   /** The EdgeQL name as written (`$id` → `id`; positional `$0` → `0`; globals fully qualified). */

@@ -4,7 +4,25 @@
  * with EdgeQL type names and expressions printed back as EdgeQL text.
  */
 import { printExpression } from '../syntax';
-import { printTypeRef, type Constraint, type Pointer, type Schema } from './model';
+import { printTypeRef, type Constraint, type ObjectType, type Pointer, type Schema } from './model';
+
+/** What a type without access policies allows a caller subject to them (query/api). */
+export type DefaultAccess = 'open' | 'deny';
+
+/**
+ * True when every caller (anonymous ones included) may read and write objects of `type` under
+ * `defaultAccess`: it has no access policy (its own or inherited) and the default is `open`.
+ */
+export function openToEveryone(type: ObjectType, defaultAccess: DefaultAccess): boolean {
+  return defaultAccess === 'open' && type.policies.length === 0;
+}
+
+/** The concrete object types open to every caller (the server's start-up warning names them). */
+export function openObjectTypes(schema: Schema, defaultAccess: DefaultAccess): string[] {
+  return schema.objectTypes
+    .filter((t) => !t.abstract && openToEveryone(t, defaultAccess))
+    .map((t) => t.name);
+}
 
 export interface CataloguePointer {
   name: string;
@@ -33,6 +51,8 @@ export interface CatalogueType {
   constraints: string[];
   indexes: string[];
   annotations: Record<string, string>;
+  /** Reachable by every caller: no access policy and `defaultAccess` open (DECISIONS). */
+  open: boolean;
   policies: Array<{
     name: string;
     action: string;
@@ -87,7 +107,12 @@ function pointer(p: Pointer, owner: string): CataloguePointer {
   };
 }
 
-export function describeSchema(schema: Schema, version: string): TypeCatalogue {
+export function describeSchema(
+  schema: Schema,
+  version: string,
+  options: { readonly defaultAccess?: DefaultAccess } = {},
+): TypeCatalogue {
+  const defaultAccess = options.defaultAccess ?? 'open';
   return {
     version,
     types: schema.objectTypes.map((t) => ({
@@ -105,6 +130,7 @@ export function describeSchema(schema: Schema, version: string): TypeCatalogue {
       constraints: t.constraints.map(printConstraint),
       indexes: t.indexes.map((i) => printExpression(i.expr)),
       annotations: { ...t.annotations },
+      open: openToEveryone(t, defaultAccess),
       policies: t.policies.map((p) => ({
         name: p.name,
         action: p.action,

@@ -30,6 +30,10 @@ export interface AuthValues {
   readonly userId?: string;
   readonly email?: string;
   readonly roles: readonly string[];
+  /** A guest session's token (`is_anonymous` claim); false or absent otherwise. */
+  readonly isAnonymous?: boolean;
+  /** The token's `permissions` claim (DECISIONS, Auth); empty when absent. */
+  readonly permissions?: readonly string[];
 }
 
 export const ANONYMOUS_AUTH: AuthValues = Object.freeze({ roles: Object.freeze([]) });

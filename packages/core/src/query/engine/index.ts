@@ -128,7 +128,9 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
     }
     const cardinality = request.cardinality ?? 'many';
     const { policies } = caller.access;
-    const key = `${policies ? 'p' : 's'}${cardinality}\u0000${request.query}`;
+    const defaultAccess = caller.access.defaultAccess ?? 'open';
+    const mode = policies ? (defaultAccess === 'deny' ? 'd' : 'p') : 's';
+    const key = `${mode}${cardinality}\u0000${request.query}`;
     let entry = cache.get(key);
     options.onCompileCache?.(entry !== undefined);
     if (!entry) {
@@ -136,7 +138,7 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
       // a refused write is 503 READ_ONLY as DECISIONS.md says: compilation reads only `policies`.
       const compiled = compile(snapshot.schema, request.query, {
         cardinality,
-        access: { policies },
+        access: { policies, defaultAccess },
       });
       entry = { compiled, statement: statementName(compiled.sql) };
       cache.set(key, entry);

@@ -1,8 +1,17 @@
+import { commonError } from './codes';
 import { SvcError, defineErrorCodes, type SourcePosition } from './svc-error';
 
 /** The two envelope codes query errors render with (DECISIONS.md "One error envelope everywhere"). */
 const queryErrorCodes = defineErrorCodes('query', { QUERY_ERROR: 400, CONSTRAINT_VIOLATION: 409 });
-type QueryErrorCode = keyof typeof queryErrorCodes.statuses;
+/**
+ * The codes a query error class may render with: the two above, and the common `ACCESS_DENIED`
+ * (403) an access policy's refusal renders with (DECISIONS.md: access policy denial).
+ */
+const QUERY_ERROR_STATUSES = {
+  ...queryErrorCodes.statuses,
+  ACCESS_DENIED: commonError.statuses.ACCESS_DENIED,
+} as const;
+type QueryErrorCode = keyof typeof QUERY_ERROR_STATUSES;
 
 /**
  * The query-language error classes, named as Gel names them because users see the names
@@ -50,6 +59,11 @@ const QUERY_ERROR_TABLE = {
   DivisionByZeroError: { parent: 'InvalidValueError', sqlState: '22012' },
   // 22015 interval_field_overflow (`<duration>'13074457345618258602us'`): Gel's class for it.
   NumericOutOfRangeError: { parent: 'InvalidValueError', sqlState: '22003', alsoFrom: ['22015'] },
+  /**
+   * An insert or update refused by an access policy (Gel's class, a kind of InvalidValueError):
+   * raised by the compiled query's check with SQLSTATE 42501 (insufficient_privilege), 403.
+   */
+  AccessPolicyError: { parent: 'InvalidValueError', code: 'ACCESS_DENIED', sqlState: '42501' },
   IntegrityError: { parent: 'ExecutionError', sqlState: '23000', alsoFrom: ['23'] },
   ConstraintViolationError: {
     parent: 'IntegrityError',
@@ -123,7 +137,7 @@ function lookup(name: QueryErrorName): ResolvedRow {
     cursor = row.parent;
   }
   const resolved = code ?? 'QUERY_ERROR';
-  return { code: resolved, status: queryErrorCodes.statuses[resolved], sqlState: own.sqlState };
+  return { code: resolved, status: QUERY_ERROR_STATUSES[resolved], sqlState: own.sqlState };
 }
 
 const classes = new Map<QueryErrorName, QueryErrorClass>([['QueryError', QueryError]]);
@@ -196,6 +210,7 @@ export const InvalidValueError = queryErrorClass('InvalidValueError');
 export const QueryAssertionError = queryErrorClass('QueryAssertionError');
 export const DivisionByZeroError = queryErrorClass('DivisionByZeroError');
 export const NumericOutOfRangeError = queryErrorClass('NumericOutOfRangeError');
+export const AccessPolicyError = queryErrorClass('AccessPolicyError');
 export const IntegrityError = queryErrorClass('IntegrityError');
 export const ConstraintViolationError = queryErrorClass('ConstraintViolationError');
 export const CardinalityViolationError = queryErrorClass('CardinalityViolationError');

@@ -11,7 +11,6 @@ import {
   InvalidTypeError,
   QueryError,
   ResultCardinalityMismatchError,
-  UnsupportedFeatureError,
 } from '../errors';
 import { buildSchema } from '../schema';
 import { printQuery } from '../syntax';
@@ -168,22 +167,25 @@ describe('the access hook (item 38)', () => {
   const guarded = buildSchema(`
     type Note {
       required body: str;
-      access policy mine allow all using (true);
+      access policy mine allow all using (.body ?= global current_user_email);
     }
     type Tag { required name: str; multi notes: Note; }
   `);
-  test('a read of a type with policies is refused when the caller is subject to them', () => {
-    const access = { policies: true, readOnly: false };
-    expect(thrown(() => compileQuery(guarded, 'select Note { body }', { access }))).toBeInstanceOf(
-      UnsupportedFeatureError,
-    );
-    expect(
-      thrown(() => compileQuery(guarded, 'select Tag { notes: { body } }', { access })),
-    ).toBeInstanceOf(UnsupportedFeatureError);
-    expect(() => compileQuery(guarded, 'select Tag { name }', { access })).not.toThrow();
+  const access = { policies: true };
+  test('a read of a type with policies carries its filter, evaluated by PostgreSQL', () => {
+    const { sql, params } = compileQuery(guarded, 'select Note { body }', { access });
+    expect(sql).toMatch(/where coalesce\(/);
+    expect(params.map((p) => [p.source, p.name])).toEqual([['auth', 'current_user_email']]);
+    const nested = compileQuery(guarded, 'select Tag { notes: { body } }', { access });
+    expect(nested.params.map((p) => p.name)).toEqual(['current_user_email']);
+  });
+  test('a read that does not reach the type has no filter, and no parameter', () => {
+    expect(compileQuery(guarded, 'select Tag { name }', { access }).params).toEqual([]);
   });
   test('the service credential compiles without policies', () => {
-    expect(() => compileQuery(guarded, 'select Note { body }')).not.toThrow();
+    const { sql, params } = compileQuery(guarded, 'select Note { body }');
+    expect(params).toEqual([]);
+    expect(sql).not.toMatch(/where coalesce\(/);
   });
 });
 

@@ -16,7 +16,7 @@ import type { Schema, TypeRef } from '../schema/model';
 import { printStatement } from '../sql';
 import * as ql from '../syntax';
 import type { CompileAccess, CompileOptions, CompiledQuery } from './api';
-import { bindQuery } from './bind';
+import { bindStatement } from './bind';
 import { typeEnv } from './bind/calls';
 import { printIrType } from './bind/types';
 import { cardName, type IrExpr } from './ir';
@@ -75,7 +75,8 @@ function compile(
       );
     }
     const index = schemaIndex(schema);
-    const ir = bindQuery(index, statements[0] as ql.Statement);
+    const bound = bindStatement(index, statements[0] as ql.Statement);
+    const ir = bound.query;
     refuseIndeterminate(ir.root);
     const card = ir.root.card;
     const requested = options.cardinality ?? 'many';
@@ -87,11 +88,17 @@ function compile(
         },
       );
     }
-    const plan = planQuery(index, ir, { access: options.access ?? SERVICE, env: typeEnv(index) });
+    const plan = planQuery(index, ir, {
+      access: options.access ?? SERVICE,
+      env: typeEnv(index),
+      policies: bound.policies,
+      paramCount: () => bound.params().length,
+    });
     return {
       sql: printStatement(plan),
       prettySql: pretty ? printStatement(plan, { pretty: true }) : '',
-      params: ir.params.map((p) => ({
+      // The statement's parameters, then the globals its access policies read.
+      params: bound.params().map((p) => ({
         source: p.source,
         name: p.name,
         type: printIrType(p.type),

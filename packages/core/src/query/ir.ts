@@ -75,8 +75,11 @@ export interface Literal extends Base<'Literal'> {
 /** `$name` (with its cast); `index` is its 0-based slot in CompiledQuery.params. */
 export interface Param extends Base<'Param'> {
   readonly index: number;
-  readonly source: 'variable' | 'global';
+  /** `auth`: a value of the caller's credentials (std/caller), filled by the engine. */
+  readonly source: 'variable' | 'global' | 'auth';
   readonly name: string;
+  /** A global's default: its value when the request leaves the global out (not when it is null). */
+  readonly fallback?: IrExpr;
 }
 
 /** `User`: every object of a type (its concrete descendants). */
@@ -100,6 +103,8 @@ export interface PointerStep extends Base<'PointerStep'> {
   /** For a computed pointer: its expression, bound with the source as `.` (null if stored). */
   readonly computed: IrExpr | null;
   readonly pathId: string;
+  /** `.?>link`: optional even when required (a target hidden by access policies is none). */
+  readonly optional?: boolean;
 }
 
 /** `source.<name`: objects of the links' declaring types whose `name` points at the source. */
@@ -355,7 +360,7 @@ export type IrExpr =
 export interface IrQuery {
   readonly root: IrExpr;
   readonly params: readonly {
-    readonly source: 'variable' | 'global';
+    readonly source: 'variable' | 'global' | 'auth';
     readonly name: string;
     readonly type: TypeRef;
     readonly required: boolean;

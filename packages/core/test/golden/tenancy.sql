@@ -38,6 +38,4 @@ create unique index "User.email.exclusive" on "default"."User" ("email");
 
 -- step: create global default::current_user
 
--- step: create global default::current_user_id
-
 -- step: create global default::read_only

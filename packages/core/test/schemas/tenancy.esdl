@@ -1,7 +1,6 @@
 # Access policies and globals: a multi-tenant notes app.
 module default {
     global current_tenant: uuid;
-    global current_user_id: uuid;
     required global read_only: bool {
         default := false;
     }

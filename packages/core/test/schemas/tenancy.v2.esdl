@@ -3,7 +3,6 @@
 module default {
     global current_tenant: uuid;
     global current_locale: str;
-    global current_user_id: uuid;
     required global read_only: bool {
         default := false;
     }

@@ -18,6 +18,7 @@ import {
   type QueryErrorClass,
 } from '../../errors';
 import type { FunctionDef, TypeRef } from '../../schema/model';
+import { ROLES_PARAM, ROLES_TYPE } from '../../std/caller';
 import { implicitDistance } from '../../std/casts';
 import type { TypeEnv } from '../../std/model';
 import {
@@ -267,6 +268,7 @@ function bindStdFunction(
 ): IrExpr {
   const positional = node.args.map((a) => bindExpr(ctx, scope, a));
   const named = node.namedArgs.map((a) => ({ name: a.name, expr: bindExpr(ctx, scope, a.value) }));
+  if (name === 'std::has_role') named.push(...callerRoles(ctx, node));
   const args = [...positional, ...named.map((n) => n.expr)];
   const callArgs = [
     ...positional.map((a) => callArg(a, node.span)),
@@ -285,6 +287,33 @@ function bindStdFunction(
     );
   }
   return callNode(name, resolved, args);
+}
+
+/**
+ * `has_role('<name>')` reads the caller's roles (DECISIONS "Access"): the compiler passes them
+ * as the named argument `roles`, the auth parameter the engine fills from the token. A query
+ * cannot pass its own. Schema inference (`schema` mode) types the call without them.
+ */
+function callerRoles(ctx: BindContext, node: ql.FunctionCall): { name: string; expr: IrExpr }[] {
+  const given = node.namedArgs.find((a) => a.name === ROLES_PARAM);
+  if (given) {
+    return fail(
+      QueryError,
+      "has_role() takes the role's name only; the caller's roles come from their credentials",
+      given.span,
+    );
+  }
+  if (ctx.mode !== 'query') return [];
+  const slot = ctx.param('auth', ROLES_PARAM, ROLES_TYPE, true, node.span);
+  const roles: IrExpr = {
+    kind: 'Param',
+    type: ROLES_TYPE,
+    card: { min: 1, max: 1 },
+    index: slot.index,
+    source: 'auth',
+    name: ROLES_PARAM,
+  };
+  return [{ name: ROLES_PARAM, expr: roles }];
 }
 
 function bindAssert(

@@ -30,7 +30,7 @@ export type BindMode = 'query' | 'schema' | 'ddl';
 
 export interface ParamSlot {
   readonly index: number;
-  readonly source: 'variable' | 'global';
+  readonly source: 'variable' | 'global' | 'auth';
   readonly name: string;
   readonly type: TypeRef;
   readonly required: boolean;
@@ -165,7 +165,7 @@ export class BindContext {
 
   /** Registers `$name` (or a global): one slot per name; a second use must agree on the type. */
   param(
-    source: 'variable' | 'global',
+    source: 'variable' | 'global' | 'auth',
     name: string,
     type: TypeRef,
     required: boolean,

@@ -21,7 +21,7 @@ import {
   UnsupportedFeatureError,
 } from '../../errors';
 import { printTypeRef, type TypeRef } from '../../schema/model';
-import { BUILTIN_GLOBALS } from '../../schema/build/stdlib';
+import { CALLER_GLOBALS } from '../../std/caller';
 import { implicitJoin } from '../../std/casts';
 import {
   AT_MOST_ONE,
@@ -599,7 +599,16 @@ export function bindStep(
       : unknownName('link or property', step.name, step.span, hint);
   }
   checkIntersectionPointer(ctx.index, source.type.name, step.name, step.span);
-  return pointerStep(ctx, scope, source_, sourceId, source.type.name, pointer);
+  const bound = pointerStep(ctx, scope, source_, sourceId, source.type.name, pointer);
+  // `.?>link`: the link read as optional, a target the caller may not see being no target (a
+  // required `.link` to one is an error under access policies: plan/planner).
+  if (step.via !== '.?>' || pointer.kind !== 'link' || bound.computed) return bound;
+  return {
+    ...bound,
+    card: { ...bound.card, min: 0 },
+    optional: true,
+    pathId: `${bound.pathId}?`,
+  };
 }
 
 /**
@@ -1059,22 +1068,31 @@ function bindIntersection(
 }
 
 /**
- * A global the server provides (`current_user_id`, ...: schema/build/stdlib): a schema
- * expression (a policy) reads it as a value of its type, as it reads a declared global.
+ * A global the caller's credentials provide (`current_user_id`, ...: std/caller): an `auth`
+ * parameter the engine fills from the request's auth context, read in queries, computeds,
+ * defaults and policies alike. PostgreSQL defaults, checks and indexes cannot read it.
  */
-function builtinGlobal(ctx: BindContext, node: ql.GlobalRef): IrExpr | null {
-  const type =
+function callerGlobal(ctx: BindContext, node: ql.GlobalRef): IrExpr | null {
+  const global =
     node.name.module === null || node.name.module === 'default'
-      ? BUILTIN_GLOBALS[node.name.name]
+      ? CALLER_GLOBALS[node.name.name]
       : undefined;
-  if (ctx.mode !== 'schema' || type === undefined) return null;
-  const slot = ctx.param('global', node.name.name, type, false, node.span);
+  if (global === undefined) return null;
+  if (ctx.mode === 'ddl') {
+    return fail(
+      InvalidDefinitionError,
+      `global ${node.name.name} cannot be read here`,
+      node.span,
+      "the caller's globals are per-request values; PostgreSQL defaults, checks and indexes cannot see them",
+    );
+  }
+  const slot = ctx.param('auth', node.name.name, global.type, global.required, node.span);
   return {
     kind: 'Param',
-    type,
-    card: AT_MOST_ONE,
+    type: global.type,
+    card: global.required ? ONE : AT_MOST_ONE,
     index: slot.index,
-    source: 'global',
+    source: 'auth',
     name: node.name.name,
   };
 }
@@ -1086,7 +1104,7 @@ function bindGlobal(ctx: BindContext, scope: Scope, node: ql.GlobalRef): IrExpr 
   const global = candidates.map((n) => ctx.index.global(n)).find((g) => g !== undefined);
   if (!global) {
     return (
-      builtinGlobal(ctx, node) ??
+      callerGlobal(ctx, node) ??
       unknownName('global', candidates[0] as string, node.name.span ?? node.span)
     );
   }
@@ -1100,23 +1118,18 @@ function bindGlobal(ctx: BindContext, scope: Scope, node: ql.GlobalRef): IrExpr 
       'globals are per-request values; PostgreSQL defaults, checks and indexes cannot see them',
     );
   }
-  const slot = ctx.param('global', global.name, global.target, false, node.span);
-  const value: IrExpr = {
+  // A global the request leaves out takes its default; one it sets to null is empty, as Gel's
+  // `set global x := {}` (the engine refuses null for a required global).
+  const slot = ctx.param('global', global.name, global.target, global.required, node.span);
+  const fallback = global.default ? bindExpr(ctx, rootScopeLike(scope), global.default) : null;
+  return {
     kind: 'Param',
     type: global.target,
-    card: AT_MOST_ONE,
+    card: { min: global.required && fallback && fallback.card.min === 1 ? 1 : 0, max: 1 },
     index: slot.index,
     source: 'global',
     name: global.name,
-  };
-  if (!global.default) return value;
-  const fallback = bindExpr(ctx, rootScopeLike(scope), global.default);
-  return {
-    kind: 'Coalesce',
-    type: global.target,
-    card: { min: fallback.card.min, max: 1 },
-    left: value,
-    right: fallback,
+    ...(fallback ? { fallback } : {}),
   };
 }
 

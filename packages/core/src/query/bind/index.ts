@@ -20,25 +20,49 @@ import { BindContext, rootScope, type BindMode } from './context';
 import { bindExpr, subjectScope } from './expr';
 import { assertMutationPlacement, containsMutation } from '../mutation-ir';
 import { writesOf } from './mutation';
+import { PolicyBinder } from './policies';
 import { checkSubjectPrefixes } from './prefix-check';
 import { children } from './statement';
 
 export { MAX_DEPTH, type BindMode } from './context';
+export type { BoundPolicy, PolicyBinder, TypePolicies } from './policies';
 
 export function bindQuery(index: SchemaIndex, statement: ql.Statement): IrQuery {
+  return bindStatement(index, statement).query;
+}
+
+/** A bound statement, with what binding may still add while it is planned. */
+export interface BoundStatement {
+  readonly query: IrQuery;
+  /**
+   * The access policies of the types the statement reads or writes, bound in the statement's
+   * context when the planner first asks (./policies): the globals they read join its parameters.
+   */
+  readonly policies: PolicyBinder;
+  /** Every parameter in slot order: the statement's, then any its policies read (after planning). */
+  params(): IrQuery['params'];
+}
+
+export function bindStatement(index: SchemaIndex, statement: ql.Statement): BoundStatement {
   const ctx = new BindContext(index, 'query');
   const root = bindExpr(ctx, rootScope(), statement);
   assertMutationPlacement(root, children, (message) => {
     throw new QueryError(message);
   });
   checkSubjectPrefixes(root);
-  return {
-    root,
-    params: [...ctx.params.values()]
+  const params = (): IrQuery['params'] =>
+    [...ctx.params.values()]
       .sort((a, b) => a.index - b.index)
-      .map((p) => ({ source: p.source, name: p.name, type: p.type, required: p.required })),
-    writes: containsMutation(root, children) || writesOf(ctx).length > 0,
-    sideEffects: writesOf(ctx),
+      .map((p) => ({ source: p.source, name: p.name, type: p.type, required: p.required }));
+  return {
+    query: {
+      root,
+      params: params(),
+      writes: containsMutation(root, children) || writesOf(ctx).length > 0,
+      sideEffects: writesOf(ctx),
+    },
+    policies: new PolicyBinder(ctx),
+    params,
   };
 }
 

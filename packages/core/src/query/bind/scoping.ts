@@ -95,6 +95,11 @@ export function isMaterialized(binding: Binding): boolean {
   return result;
 }
 
+/** Whether `expr` calls a volatile function or writes anywhere in it. */
+export function isVolatile(expr: IrExpr): boolean {
+  return volatile(expr, new Set());
+}
+
 function volatile(expr: IrExpr, seen: Set<IrExpr>): boolean {
   if (seen.has(expr)) return false;
   seen.add(expr);

@@ -276,8 +276,9 @@ function mentions(expr: IrExpr, pathId: string): boolean {
 /** The direct sub-expressions of a node (for analyses that walk the IR). */
 export function children(expr: IrExpr): IrExpr[] {
   switch (expr.kind) {
-    case 'Literal':
     case 'Param':
+      return expr.fallback ? [expr.fallback] : [];
+    case 'Literal':
     case 'TypeRoot':
     case 'BindingRef':
       return [];

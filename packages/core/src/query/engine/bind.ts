@@ -10,7 +10,10 @@
  * - a missing required variable, and a variable the query does not use, are 400
  *   VALIDATION_ERROR naming it;
  * - `globals` may set declared, non-computed globals only, and never the caller's own
- *   (`current_user_id`, `current_user_email`, `current_role`): 400 VALIDATION_ERROR naming it;
+ *   (std/caller: `current_user_id`, `current_user_email`, `current_role`,
+ *   `current_user_is_anonymous`): 400 VALIDATION_ERROR naming it. A global left out takes its
+ *   default; one given as null is empty (Gel's `set global x := {}`), which a `required` global
+ *   refuses (400);
  * - a value of the wrong JSON kind for its declared type (a string for `std::int64`, a
  *   fraction for an integer, an object for an array: std's `paramValueProblem`, from the std
  *   table) is a QueryArgumentError naming it; what the kind cannot tell (a malformed uuid or
@@ -20,6 +23,7 @@ import { commonError, QueryArgumentError } from '../../errors';
 import type { Schema } from '../../schema/model';
 import type { TypeRef } from '../../schema/model';
 import { paramValueProblem, scalarInfo, type ParamKind, type TypeEnv } from '../../std';
+import { isCallerName } from '../../std/caller';
 import type { QueryParam } from '../api';
 import { typeEnv } from '../bind/calls';
 import { schemaIndex } from '../schema-index';
@@ -37,9 +41,6 @@ export interface AuthValues {
 }
 
 export const ANONYMOUS_AUTH: AuthValues = Object.freeze({ roles: Object.freeze([]) });
-
-/** Names the body's `globals` may never set: the caller's credentials provide them. */
-const AUTH_GLOBALS = new Set(['current_user_id', 'current_user_email', 'current_role', 'roles']);
 
 export interface BindInput {
   readonly variables: Readonly<Record<string, unknown>>;
@@ -88,8 +89,18 @@ export function bindParameters(
         return encode(value, param, `variable $${param.name}`, envOf());
       }
       case 'global': {
+        if (!globals.has(param.name)) return null;
         const value = globals.get(param.name);
-        if (value === undefined || value === null) return null;
+        if (value === null || value === undefined) {
+          if (param.required)
+            throw commonError(
+              'VALIDATION_ERROR',
+              `global ${param.name} is required (${param.type}) and cannot be null`,
+            );
+          // Set empty: JSON null, told apart from "left out" (SQL NULL) where a default applies.
+          const declared = schema.globals.find((g) => g.name === param.name);
+          return declared?.default ? 'null' : null;
+        }
         return encode(value, param, `global ${param.name}`, envOf());
       }
       case 'auth':
@@ -113,7 +124,7 @@ function resolveGlobals(
   for (const [written, value] of Object.entries(given)) {
     const name = written.includes('::') ? written : `default::${written}`;
     const short = name.slice(name.lastIndexOf('::') + 2);
-    if (AUTH_GLOBALS.has(short) && (name === `default::${short}` || !written.includes('::'))) {
+    if (isCallerName(short) && (name === `default::${short}` || !written.includes('::'))) {
       throw commonError(
         'VALIDATION_ERROR',
         `global ${written} comes from the caller's credentials and cannot be set in "globals"`,
@@ -136,6 +147,8 @@ function authValue(name: string, auth: AuthValues): string | null {
       return auth.email === undefined ? null : JSON.stringify(auth.email);
     case 'current_role':
       return auth.roles[0] === undefined ? null : JSON.stringify(auth.roles[0]);
+    case 'current_user_is_anonymous':
+      return JSON.stringify(auth.isAnonymous === true);
     case 'roles':
       return JSON.stringify(auth.roles);
     default:

@@ -249,7 +249,7 @@ describe('running a query', () => {
 });
 
 describe('the compile cache', () => {
-  test('compiles once per (text, cardinality, policies on or off), counting hits and misses', async () => {
+  test('compiles once per (text, cardinality, policies on or off, default access), counting hits and misses', async () => {
     const before = engine.cacheStats();
     await engine.run({ query: 'select User { name }' }, service);
     await engine.run({ query: 'select User { name }' }, service);
@@ -265,19 +265,27 @@ describe('the compile cache', () => {
     await engine
       .run({ query: 'select User { name }', cardinality: 'atMostOne' }, service)
       .catch(() => {});
+    await engine.run(
+      { query: 'select User { name }' },
+      { access: { policies: true, readOnly: false, defaultAccess: 'deny' }, auth: ANONYMOUS_AUTH },
+    );
     expect(compiles).toEqual([
       {
         text: 'select User { name }',
-        options: { cardinality: 'many', access: { policies: true } },
+        options: { cardinality: 'many', access: { policies: true, defaultAccess: 'open' } },
       },
       {
         text: 'select User { name }',
-        options: { cardinality: 'atMostOne', access: { policies: false } },
+        options: { cardinality: 'atMostOne', access: { policies: false, defaultAccess: 'open' } },
+      },
+      {
+        text: 'select User { name }',
+        options: { cardinality: 'many', access: { policies: true, defaultAccess: 'deny' } },
       },
     ]);
     const after = engine.cacheStats();
     expect(after.hits - before.hits).toBe(4);
-    expect(after.misses - before.misses).toBe(2);
+    expect(after.misses - before.misses).toBe(3);
   });
 
   test('is bounded: the least recently used entry goes first', async () => {

@@ -29,7 +29,10 @@
  * A mutation runs once per statement: one that reads the current element of an enclosing query
  * is refused here; one in a conditional branch (if/else, `??`) writes only the rows whose branch
  * conditions hold (`applyGuards`: its `src` rows are filtered by them).
- * Every write passes `accessFilter` (item 38) for each concrete table it touches.
+ * Access policies (item 38, plan/access): what an update or delete reaches is what the caller may
+ * select and `update read` / `delete`; every inserted and updated row is checked against the
+ * `insert` / `update write` policies after the statement's writes (a failure raises, nothing is
+ * written). An upsert whose `else` updates a type with update policies is refused here.
  */
 import { InvalidReferenceError, QueryError } from '../../errors';
 import type { Schema } from '../../schema';
@@ -65,7 +68,8 @@ import { containsMutation, isMutation, mutationChildren } from '../mutation-ir';
 import type { ObjectTypeInfo, PointerInfo, PointerStorage } from '../schema-index';
 import type { PlanContext } from './planner';
 import { Rel, type Bound } from './rel';
-import { accessFilter, storedColumns, typeSource } from './sources';
+import { storedColumns, typeSource } from './sources';
+import { addWriteCheck, rowsFiltered, subjectCondition } from './access';
 
 type ObjectBound = Extract<Bound, { kind: 'object' }>;
 
@@ -146,7 +150,7 @@ function planInsert(
   iterations: readonly BindingRef[],
 ): Written {
   const type = m.objectType;
-  guardWrite(ctx, type, 'insert');
+  refuseGuardedUpsert(ctx, m);
   const r0 = new Rel(null);
   const keys = bindIterations(ctx, r0, iterations);
   bindExternals(ctx, r0, m);
@@ -198,6 +202,8 @@ function planInsert(
     multi.set(e.pointer.name, { kind: 'replaced', pairs });
     registerJunctionWrite(ctx, type, e, { pairs, mode: 'add', owners: null });
   }
+  // The new rows as written (defaults, links written with them): the `insert` policies.
+  addWriteCheck(ctx, type, 'insert', (alias) => sql.table(null, ins, alias));
   if (guard) nestedGuardsOf(ctx).pop();
   return { rows: new Map([[type, ins]]), multi };
 }
@@ -475,6 +481,9 @@ function planUpdate(
   applyGuards(ctx, r0, m);
   const subject = objectOf(ctx, r0, m.subject);
   if (m.filter) r0.where.push(ctx.value(r0, m.filter));
+  // Visible (the subject's rows pass `select`) and reachable by an update (`update read`).
+  const reach = subjectCondition(ctx, subject.type, 'update read', subject);
+  if (reach) r0.where.push(reach);
   // The writes in the values iterate over the updated objects: this object is their iteration.
   const perObject = m.each ? [...iterations, m.each] : iterations;
   if (m.each) {
@@ -493,7 +502,6 @@ function planUpdate(
   const concrete = concreteOf(ctx, m.subject);
   const rows = new Map<string, string>();
   for (const c of concrete) {
-    guardWrite(ctx, c, 'update');
     if (single.length === 0) continue;
     const s = 's';
     const t = 't';
@@ -548,6 +556,28 @@ function planUpdate(
       kind: e.op === ':=' ? 'replaced' : e.op === '+=' ? 'added' : 'removed',
       pairs,
     });
+  }
+  // Each updated row as the statement leaves it: the `update write` policies.
+  for (const c of concrete) {
+    addWriteCheck(ctx, c, 'update write', (alias) =>
+      sql.subquery(
+        sql.select({
+          targets: [sql.target(sql.star('w'))],
+          from: [
+            sql.join(
+              'inner',
+              sql.table(null, src, 's'),
+              writtenTable(ctx, c, 'w', true),
+              sql.and(
+                sql.bin('=', sql.col('id', 'w'), sql.col('id', 's')),
+                sql.bin('=', sql.col('__type__', 's'), sql.text(c)),
+              ),
+            ),
+          ],
+        }),
+        alias,
+      ),
+    );
   }
   return { rows, multi };
 }
@@ -611,6 +641,9 @@ function planDelete(
   applyGuards(ctx, r0, m);
   const subject = objectOf(ctx, r0, m.subject);
   if (m.filter) r0.where.push(ctx.value(r0, m.filter));
+  // Visible (the subject's rows pass `select`) and deletable (`delete`).
+  const reach = subjectCondition(ctx, subject.type, 'delete', subject);
+  if (reach) r0.where.push(reach);
   const order = m.orderBy.map((k) => sql.order(ctx.value(r0, k.expr), k.direction, k.empty));
   const targets: Target[] = [
     sql.target(subject.id, 'id'),
@@ -630,7 +663,6 @@ function planDelete(
   ctx.addCte(sql.cte(src, query, { materialized: true }));
   const rows = new Map<string, string>();
   for (const c of concreteOf(ctx, m.subject)) {
-    guardWrite(ctx, c, 'delete');
     const s = 's';
     const t = 't';
     const del = ctx.fresh('delete');
@@ -1738,17 +1770,44 @@ function junctionRows(ctx: PlanContext, type: string, p: PointerInfo, alias: str
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-/** The access hook for a write of `concrete`'s rows (item 38). It refuses what it cannot allow
- * (read-only mode, policies not enforced yet); a filter it might return is not applied to writes
- * yet, so that is refused too rather than ignored. */
-function guardWrite(
-  ctx: PlanContext,
-  concrete: string,
-  kind: 'insert' | 'update' | 'delete',
-): void {
-  if (accessFilter(ctx, concrete, kind) !== null) {
-    throw new QueryError(`access policies on ${kind} of ${concrete} are not enforced yet`);
+/**
+ * Spec item 38: `insert ... unless conflict ... else (update ...)` on a type whose update is
+ * restricted by access policies is refused before anything runs (the conflicting object, which
+ * the caller may not see, would decide between two differently checked writes).
+ */
+function refuseGuardedUpsert(ctx: PlanContext, m: Insert): void {
+  const otherwise = m.conflict?.else;
+  if (!otherwise || !ctx.access.policies) return;
+  const updates: Update[] = [];
+  const visit = (e: IrExpr): void => {
+    if (e.kind === 'Update') updates.push(e);
+    for (const c of childrenOf(e)) visit(c);
+  };
+  visit(otherwise);
+  for (const u of updates) {
+    const type = (u.subject.type as { name: string }).name;
+    if (restrictsUpdates(ctx, type)) {
+      throw new QueryError(
+        `an upsert (\`unless conflict ... else (update ...)\`) cannot update ${type}: its updates are restricted by access policies`,
+        {
+          hint: 'select the conflicting object and update it in a separate statement, or run it with the service credential',
+        },
+      );
+    }
   }
+}
+
+/** True when a concrete type of `type` has a row-level update policy, or is closed to the caller. */
+function restrictsUpdates(ctx: PlanContext, type: string): boolean {
+  if (!rowsFiltered(ctx, type)) return false;
+  return (ctx.index.objectType(type)?.concrete ?? []).some((c) => {
+    const policies = ctx.index.objectType(c)?.model?.policies;
+    if (policies === undefined) return false;
+    if (policies.length === 0) return ctx.access.defaultAccess === 'deny';
+    return policies.some(
+      (p) => p.kinds.includes('update read') || p.kinds.includes('update write'),
+    );
+  });
 }
 
 /**

@@ -39,7 +39,7 @@ import {
 import type { Cast } from '../../std/casts';
 import { setItem } from '../../std/jsonb-arrays';
 import type { ResolvedCall } from '../../std/resolve';
-import { decodeParam, jsonOf, jsonTextOf, pgTypeFor, storedJson } from '../../std/scalars';
+import { decodeParam, jsonOf, jsonTextOf, pgTypeFor, raise, storedJson } from '../../std/scalars';
 import type { TypeEnv } from '../../std/model';
 import type { CompileAccess } from '../api';
 import type { IrExpr, IrQuery, IrType, ShapeElement } from '../ir';
@@ -57,6 +57,8 @@ import {
 import { Rel, type Bound } from './rel';
 import { sharedPrefixes } from './factoring';
 import { backlinkIds, junctionSource, typeSource, unionAll, type SourceContext } from './sources';
+import { rowCondition, rowOf, rowsFiltered, type AccessContext } from './access';
+import type { PolicyBinder } from '../bind/policies';
 import { resultJson } from './collections';
 
 const JSON_T = pgType('json');
@@ -66,6 +68,10 @@ const MAX_PLAN_DEPTH = 400;
 export interface PlanOptions {
   readonly access: CompileAccess;
   readonly env: TypeEnv;
+  /** The statement's access policies (bind/policies), read when `access.policies` is on. */
+  readonly policies?: PolicyBinder | null;
+  /** Every parameter of the compiled statement, counted after planning (policies add some). */
+  readonly paramCount?: () => number;
   /** One row's expression (`planRowExpression`): sets of at most one value are values in place. */
   readonly row?: boolean;
 }
@@ -76,7 +82,8 @@ export function planQuery(index: SchemaIndex, query: IrQuery, options: PlanOptio
   for (const expr of query.sideEffects) planSideEffect(planner, expr);
   // A parameter the query names but never evaluates (inside `typeof`) is still sent by the
   // engine: an unread CTE declares it, so the statement takes every value it is given.
-  return planner.root(query.root, query.params.length);
+  // Policies bound while planning may add parameters: the count is read after planning.
+  return planner.root(query.root, () => options.paramCount?.() ?? query.params.length);
 }
 
 /** The alias a DDL expression's row is read from; `planRowExpression` prints its columns bare. */
@@ -145,9 +152,7 @@ function unqualifyRow(e: unknown): unknown {
 }
 
 /** What other planner modules (mutations: plan/mutation*.ts) use of the planner. */
-export interface PlanContext extends SourceContext {
-  /** A fresh SQL alias starting with `prefix`. */
-  fresh(prefix: string): string;
+export interface PlanContext extends SourceContext, AccessContext {
   /** Adds a CTE to the top-level statement (data-modifying CTEs must be top-level), in order. */
   addCte(cte: Cte): void;
   /** Binds `expr`'s elements as rows of `rel` (see the module doc). */
@@ -167,6 +172,10 @@ export interface PlanContext extends SourceContext {
 
 class Planner implements PlanContext {
   private readonly ctes: Cte[] = [];
+  /** Check CTEs the result depends on (plan/access write checks): they always run. */
+  private readonly checks: string[] = [];
+  readonly policies: PolicyBinder | null;
+  private suppressed = 0;
   private readonly distinctDone = new WeakSet<IrExpr>();
   /** A Rel's FROM when it holds only one-row volatile subqueries (liftVolatile). */
   private readonly volatileFrom = new WeakMap<Rel, FromItem | null>();
@@ -183,6 +192,35 @@ class Planner implements PlanContext {
     this.access = options.access;
     this.env = options.env;
     this.row = options.row === true;
+    this.policies = options.access.policies ? (options.policies ?? null) : null;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Access policies (plan/access)
+
+  get policiesSuppressed(): boolean {
+    return this.suppressed > 0;
+  }
+
+  withoutPolicies<T>(fn: () => T): T {
+    this.suppressed++;
+    try {
+      return fn();
+    } finally {
+      this.suppressed--;
+    }
+  }
+
+  selectFilter(concrete: string, alias: string): SqlExpr | null {
+    return rowCondition(this, concrete, 'select', rowOf(concrete, alias));
+  }
+
+  rowsFiltered(type: string): boolean {
+    return rowsFiltered(this, type);
+  }
+
+  addCheck(cte: string): void {
+    this.checks.push(cte);
   }
 
   hasCtes(): boolean {
@@ -229,27 +267,45 @@ class Planner implements PlanContext {
     );
   }
 
-  root(expr: IrExpr, paramCount = 0): SqlQuery {
+  root(expr: IrExpr, paramCount: () => number = () => 0): SqlQuery {
     const rel = new Rel(null);
     this.prebind(rel, expr);
     const bound = this.lift(rel, expr);
     const out = bound.out ?? this.outputOf(rel, expr, bound);
     const present = this.presence(bound);
-    this.declareUnreadParams(paramCount);
+    this.declareUnreadParams(paramCount());
+    const result = sql.cast(
+      sql.jsonArrayAgg(out, { orderBy: aggregateOrder(rel.from, rel.order), orEmpty: true }),
+      pgType('text'),
+    );
     return sql.select({
       with: sql.with(this.ctes),
-      targets: [
-        sql.target(
-          sql.cast(
-            sql.jsonArrayAgg(out, { orderBy: aggregateOrder(rel.from, rel.order), orEmpty: true }),
-            pgType('text'),
-          ),
-          'result',
-        ),
-      ],
+      targets: [sql.target(this.afterChecks(result), 'result')],
       from: rel.from ? [rel.from] : [],
       where: whereOf([...rel.where, ...(present ? [present] : [])]),
     });
+  }
+
+  /**
+   * The result, computed once every check CTE has run: PostgreSQL runs a plain CTE only when
+   * something reads it, so the one row's result reads each (materialized: every row's check is
+   * evaluated; one that fails raises and the statement writes nothing).
+   */
+  private afterChecks(result: SqlExpr): SqlExpr {
+    if (this.checks.length === 0) return result;
+    const ran = this.checks.map((c) =>
+      sql.bin(
+        '>=',
+        sql.scalar(
+          sql.select({
+            targets: [sql.target(sql.agg('count', [sql.star()]))],
+            from: [sql.table(null, c)],
+          }),
+        ),
+        sql.num(0),
+      ),
+    );
+    return { kind: 'Case', whens: [{ when: sql.and(...ran), then: result }], else: null };
   }
 
   /** The condition that a lifted element exists (NULL stands for "empty"). */
@@ -732,28 +788,49 @@ class Planner implements PlanContext {
     return objectBound(type, alias, src.tag, join === 'left');
   }
 
+  /** The computed pointers being planned, innermost last (for the messages of checks). */
+  private readonly computing: string[] = [];
+
   private liftPointer(rel: Rel, step: Extract<IrExpr, { kind: 'PointerStep' }>): Bound {
     const p = step.pointer;
     if (step.computed) {
-      // One set of values per source element: the source is in scope even if the expression
-      // does not read it (`cards := Card`), and an empty source has no values.
-      const source = this.lift(rel, step.source);
-      // A single optional computed (`parent := (select .<children limit 1)`) may be empty per
-      // source: the source's row is kept (an optional argument sees `{}`).
-      if (!this.row && !source.nullable && step.card.max !== 'many' && step.card.min === 0) {
-        const { query, columns } = this.rows(rel, step.computed);
-        return this.liftRows(rel, step, query, columns, 'left');
+      this.computing.push(`computed ${p.kind} '${p.name}' of object type '${step.sourceType}'`);
+      try {
+        return this.liftComputed(rel, step, step.computed);
+      } finally {
+        this.computing.pop();
       }
-      if (!source.nullable) return this.lift(rel, step.computed);
-      const present = sql.isNull(source.kind === 'object' ? source.id : source.expr, true);
-      const { query, columns } = this.rows(rel, step.computed, {
-        after: (inner) => {
-          inner.where.push(present);
-          return undefined;
-        },
-      });
-      return this.liftRows(rel, step, query, columns);
     }
+    return this.liftStored(rel, step);
+  }
+
+  private liftComputed(
+    rel: Rel,
+    step: Extract<IrExpr, { kind: 'PointerStep' }>,
+    computed: IrExpr,
+  ): Bound {
+    // One set of values per source element: the source is in scope even if the expression
+    // does not read it (`cards := Card`), and an empty source has no values.
+    const source = this.lift(rel, step.source);
+    // A single optional computed (`parent := (select .<children limit 1)`) may be empty per
+    // source: the source's row is kept (an optional argument sees `{}`).
+    if (!this.row && !source.nullable && step.card.max !== 'many' && step.card.min === 0) {
+      const { query, columns } = this.rows(rel, computed);
+      return this.liftRows(rel, step, query, columns, 'left');
+    }
+    if (!source.nullable) return this.lift(rel, computed);
+    const present = sql.isNull(source.kind === 'object' ? source.id : source.expr, true);
+    const { query, columns } = this.rows(rel, computed, {
+      after: (inner) => {
+        inner.where.push(present);
+        return undefined;
+      },
+    });
+    return this.liftRows(rel, step, query, columns);
+  }
+
+  private liftStored(rel: Rel, step: Extract<IrExpr, { kind: 'PointerStep' }>): Bound {
+    const p = step.pointer;
     const source = this.objectOf(rel, step.source);
     const storage =
       p.name === '__type__' ? 'type' : p.name === 'id' ? 'id' : p.many ? 'junction' : 'column';
@@ -793,16 +870,23 @@ class Planner implements PlanContext {
           nullable: !p.required || source.nullable,
         };
       }
+      // A required link whose target the caller may not see is an error, not a lost row (Gel:
+      // `.?>link` reads it as optional instead).
+      const hidden = p.required && !step.optional && this.rowsFiltered(target);
       const bound = this.joinObject(
         rel,
         target,
         column,
         // Per row the source is one object: an optional link keeps the row (NULL = empty), so
         // an optional argument (`?=`, `??`) sees the empty value instead of losing the row.
-        (p.required && !source.nullable) || step.card.min === 1 ? 'inner' : 'left',
+        !hidden && ((p.required && !source.nullable) || step.card.min === 1) ? 'inner' : 'left',
       );
+      if (hidden) rel.where.push(this.hiddenLinkCheck(step, column, (bound as { id: SqlExpr }).id));
       return {
         ...(bound as Extract<Bound, { kind: 'object' }>),
+        // Checked: where the link is set, its target is there or the statement fails. A NULL
+        // test of the target beside the check would let PostgreSQL drop the row without it.
+        ...(hidden ? { nullable: source.nullable } : {}),
         link: { kind: 'column', alias, pointer: p.name },
       };
     }
@@ -818,6 +902,32 @@ class Planner implements PlanContext {
     return {
       ...(bound as Extract<Bound, { kind: 'object' }>),
       link: { kind: 'junction', alias: j },
+    };
+  }
+
+  /**
+   * The condition that a required single link's target (`target`, left joined through the
+   * access hook) is visible where the link is set (`column`): else CardinalityViolationError
+   * naming the link, and the computed being evaluated if any (Gel's words).
+   */
+  private hiddenLinkCheck(
+    step: Extract<IrExpr, { kind: 'PointerStep' }>,
+    column: SqlExpr,
+    target: SqlExpr,
+  ): SqlExpr {
+    const within = this.computing.at(-1);
+    const message =
+      `required link '${step.pointer.name}' of object type '${step.sourceType}' is hidden by access policy` +
+      (within ? ` (while evaluating ${within})` : '');
+    return {
+      kind: 'Case',
+      whens: [
+        {
+          when: sql.and(sql.isNull(target), sql.isNull(column, true)),
+          then: raise(column, pgType('boolean'), sql.text(message), '21000'),
+        },
+      ],
+      else: sql.bool(true),
     };
   }
 
@@ -1390,13 +1500,24 @@ class Planner implements PlanContext {
     switch (expr.kind) {
       case 'Literal':
         return this.literal(expr);
-      case 'Param':
+      case 'Param': {
         this.paramsRead.add(expr.index + 1);
-        return decodeParam(
-          expr.type as TypeRef,
-          sql.cast(sql.param(expr.index + 1), pgType('jsonb')),
-          this.env,
-        );
+        const json = sql.cast(sql.param(expr.index + 1), pgType('jsonb'));
+        const value = decodeParam(expr.type as TypeRef, json, this.env);
+        if (!expr.fallback) return value;
+        // A global's default when the request left it out (SQL NULL); JSON null: set empty.
+        return {
+          kind: 'Case',
+          whens: [
+            { when: sql.isNull(json), then: this.optionalValue(rel, expr.fallback) },
+            {
+              when: sql.bin('=', sql.func('jsonb_typeof', [json]), sql.text('null')),
+              then: sql.cast(sql.null(), this.pgOf(expr.type)),
+            },
+          ],
+          else: value,
+        };
+      }
       case 'Call': {
         if (expr.callKind === 'aggregate') return this.aggregate(rel, expr);
         // A volatile call is evaluated once per element: its value is a lateral column
@@ -1589,7 +1710,7 @@ class Planner implements PlanContext {
    * A filter: true when the expression yields `true` for the element. A possibly-many filter is
    * a fence (EXISTS over its own rows), so it never multiplies the rows it filters.
    */
-  private condition(rel: Rel, filter: IrExpr): SqlExpr {
+  condition(rel: Rel, filter: IrExpr): SqlExpr {
     // The filter is a scope of its own: what it joins is not seen by the shape or other clauses.
     const inner = new Rel(rel);
     const v = this.value(inner, filter);
@@ -1946,9 +2067,9 @@ class Planner implements PlanContext {
    * targets: the id column of a single link, the junction's targets of a multi link.
    */
   private storedLinkIds(rel: Rel, expr: IrExpr): SqlExpr | null {
-    // Under access policies every target is read through the access hook (no shortcut).
-    if (this.access.policies) return null;
     if (expr.kind !== 'PointerStep' || expr.computed || expr.pointer.kind !== 'link') return null;
+    // Targets the caller may not see are read through the access hook (no shortcut).
+    if (this.rowsFiltered((expr.type as { name: string }).name)) return null;
     if (expr.pointer.name === '__type__') return null;
     const sourceId = pathId(expr.source);
     const source = sourceId === null ? undefined : rel.lookup(sourceId);
@@ -1987,8 +2108,9 @@ class Planner implements PlanContext {
       case 'Cast':
         return expr.card.max !== 'many' && this.isInline(rel, expr.expr);
       case 'Literal':
-      case 'Param':
         return true;
+      case 'Param':
+        return expr.fallback === undefined;
       case 'PointerStep': {
         if (expr.computed || expr.pointer.many) return false;
         const source = pathId(expr.source);

@@ -8,11 +8,10 @@
  *   views. The `schema` module's types (and their multi pointers) are the catalogue's rows
  *   (query/schema-index/catalogue), as VALUES.
  * - A multi pointer's rows: its table `"<Concrete>.<ptr>"` for each concrete source type.
- * - Every one of these passes `accessFilter` (item 38), the place the access-policy issue adds
- *   its filters; until then it refuses to compile a read of a type with policies when the caller
- *   is subject to them (never returns unfiltered rows silently).
+ * - Every one of these passes the access hook (`SourceContext.selectFilter`, plan/access): under
+ *   access policies a type's rows are those the caller may select (item 38); the filter is a
+ *   WHERE over the table's row, evaluated by PostgreSQL.
  */
-import { UnsupportedFeatureError } from '../../errors';
 import { tableName } from '../../schema/storage/layout';
 import { pgTypeFor } from '../../std/scalars';
 import { pgType, sql, type FromItem, type SqlExpr, type SqlQuery } from '../../sql';
@@ -28,24 +27,18 @@ import {
   isCatalogueType,
 } from '../schema-index/catalogue';
 
-export type AccessKind = 'select' | 'insert' | 'update' | 'delete';
-
 export interface SourceContext {
   readonly index: SchemaIndex;
   readonly access: CompileAccess;
-}
-
-/**
- * The access hook (item 38): the condition the rows of concrete type `type` must meet for
- * `kind`, or null for none. Every read and write of a type's rows calls it.
- */
-export function accessFilter(ctx: SourceContext, type: string, _kind: AccessKind): SqlExpr | null {
-  const info = ctx.index.objectType(type);
-  if (!ctx.access.policies || !info?.model || info.model.policies.length === 0) return null;
-  throw new UnsupportedFeatureError(
-    `type ${type} has access policies, which svc does not enforce yet; use the service credential (no policies) to query it`,
-    { hint: 'access policies arrive with the access-policy issue' },
-  );
+  /** A fresh SQL alias starting with `prefix`. */
+  fresh(prefix: string): string;
+  /**
+   * The access hook (item 38): the condition a row of concrete type `concrete`, read from
+   * `alias`, must meet for the caller to select it, or null for none (plan/access).
+   */
+  selectFilter(concrete: string, alias: string): SqlExpr | null;
+  /** True when some row of `type` may be hidden from the caller (no shortcut past the hook). */
+  rowsFiltered(type: string): boolean;
 }
 
 export interface TypeSource {
@@ -95,15 +88,15 @@ export function typeSource(
   const updated = written && (options.updated ?? false);
   const info = ctx.index.objectType(type);
   const concrete = info?.concrete ?? [];
-  const guarded = (c: string): SqlExpr | null => accessFilter(ctx, c, 'select');
   if (concrete.length === 1) {
     const only = concrete[0] as string;
-    const filter = guarded(only);
+    const row = ctx.rowsFiltered(only) ? ctx.fresh('r') : alias;
+    const filter = ctx.selectFilter(only, row);
     const item = filter
       ? sql.subquery(
           sql.select({
-            targets: [sql.target(sql.star())],
-            from: [tableOf(ctx, only, tableName(only).name, written, updated)],
+            targets: [sql.target(sql.star(row))],
+            from: [tableOf(ctx, only, row, written, updated)],
             where: filter,
           }),
           alias,
@@ -127,7 +120,7 @@ export function typeSource(
     return { item: sql.subquery(empty, alias), alias, tag: sql.col('__type__', alias) };
   }
   const union =
-    ctx.access.policies || (written && hasWrittenRows(ctx))
+    ctx.rowsFiltered(type) || (written && hasWrittenRows(ctx))
       ? unionOf(ctx, concrete, written, updated)
       : memoUnion(ctx, type, concrete);
   return { item: sql.subquery(union, alias), alias, tag: sql.col('__type__', alias) };
@@ -168,7 +161,6 @@ function unionOf(
   written = false,
   updated = false,
 ): SqlQuery {
-  const guarded = (c: string): SqlExpr | null => accessFilter(ctx, c, 'select');
   const columns = new Map<string, ReturnType<typeof pgTypeFor>>();
   for (const c of concrete)
     for (const [name, t] of storedColumns(ctx.index, c)) columns.set(name, t);
@@ -179,6 +171,8 @@ function unionOf(
       if (JSON.stringify(columns.get(name)) !== JSON.stringify(t)) columns.delete(name);
   const branches: SqlQuery[] = concrete.map((c) => {
     const own = storedColumns(ctx.index, c);
+    const row = ctx.rowsFiltered(c) ? ctx.fresh('r') : tableName(c).name;
+    // The one FROM item's columns, unqualified (the filter's own subqueries name theirs).
     return sql.select({
       targets: [
         sql.target(sql.col('id'), 'id'),
@@ -187,8 +181,8 @@ function unionOf(
         ),
         sql.target(sql.text(c), '__type__'),
       ],
-      from: [tableOf(ctx, c, tableName(c).name, written, updated)],
-      where: guarded(c),
+      from: [tableOf(ctx, c, row, written, updated)],
+      where: ctx.selectFilter(c, row),
     });
   });
   return unionAll(branches);
@@ -330,7 +324,8 @@ export function junctionSource(
 
 /**
  * The ids of objects whose link `pointer` (declared on `sourceType`) points at `target`: one
- * SELECT per concrete source table, united.
+ * SELECT per concrete source table, united. The planner joins the objects themselves by these
+ * ids through `typeSource`, which applies the access hook: the ids alone are not filtered here.
  */
 export function backlinkIds(
   ctx: SourceContext,
@@ -351,7 +346,7 @@ export function backlinkIds(
   for (const link of links) {
     for (const c of ctx.index.objectType(link.source)?.concrete ?? []) {
       const storage = ctx.index.storage(c, link.pointer);
-      const filter = accessFilter(ctx, c, 'select');
+
       const pointer = own(c, link);
       const propTargets = (column: (name: string) => SqlExpr) =>
         [...props].map(([name, p]) =>
@@ -373,10 +368,7 @@ export function backlinkIds(
             from: [
               isCatalogueType(c) ? catalogueTable(ctx, c, t.name) : sql.table(t.schema, t.name),
             ],
-            where: sql.and(
-              sql.bin('=', sql.col(storage.column), target),
-              ...(filter ? [filter] : []),
-            ),
+            where: sql.bin('=', sql.col(storage.column), target),
           }),
         );
       } else if (storage.kind === 'junction') {

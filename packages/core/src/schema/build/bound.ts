@@ -23,6 +23,7 @@ import { AT_MOST_ONE, MANY, ONE } from '../../query/ir';
 import { schemaIndex, type SchemaIndex } from '../../query/schema-index';
 import { BindContext, rootScope, type BindMode, type Scope } from '../../query/bind/context';
 import { bindExpr, bindingRef, pointerStep, subjectScope } from '../../query/bind/expr';
+import { isVolatile } from '../../query/bind/scoping';
 import { bindableType } from '../../query/bind/types';
 import type { AbstractConstraint, Constraint, Schema, TypeRef } from '../model';
 import { checkConstraint, type ConstraintSite } from './constraints';
@@ -253,11 +254,37 @@ function checkTypeMembers(ctx: BuildContext, index: SchemaIndex, draft: ObjectDr
       ['using', policy.using],
     ] as const) {
       if (!expr) continue;
-      const t = bind(at(), expr).type;
+      const ir = bindIr(at(), expr);
+      const t = modelType(ir.type);
+      // Gel's rules: one bool per object, computed the same way each time it is asked.
+      const of = `${what} expression for the access policy '${policy.name}' of object type '${draft.name}'`;
       if (t && !(t.kind === 'scalar' && stdBaseOf(ctx.scalars, t.name) === 'std::bool')) {
         fail(
           SchemaDefinitionError,
           `${what} expression of access policy '${policy.name}' must be a bool`,
+          expr.span,
+        );
+      }
+      if (ir.card.min === 0) {
+        fail(
+          SchemaDefinitionError,
+          `possibly an empty set returned by ${of}`,
+          expr.span,
+          'use `?=`, `??` or `exists` so the expression has a value for every object (an empty global or link is no value)',
+        );
+      }
+      if (ir.card.max === 'many') {
+        fail(
+          SchemaDefinitionError,
+          `possibly more than one element returned by ${of}`,
+          expr.span,
+          'use `in`, `exists` or an aggregate (`any`, `all`, `count`) over a set',
+        );
+      }
+      if (isVolatile(ir)) {
+        fail(
+          SchemaDefinitionError,
+          `the access policy '${policy.name}' of object type '${draft.name}' has a volatile ${what} expression, which is not allowed`,
           expr.span,
         );
       }

@@ -42,7 +42,7 @@ module default {
     best_friend := (select .friends order by .name limit 1);
     me_again := (select User filter .email = 'x');
     constraint exclusive on ((.name, .email));
-    access policy own allow all using (.id = global current_user_id);
+    access policy own allow all using (.id ?= global current_user_id);
     access policy no_update deny update;
     annotation rest::hidden := 'true';
   }

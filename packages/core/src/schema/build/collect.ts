@@ -11,6 +11,7 @@
  */
 import type * as ql from '../../syntax';
 import { DuplicateDefinitionError, SchemaDefinitionError } from '../../errors';
+import { CALLER_GLOBALS } from '../../std/caller';
 import { reservedModule } from '../model';
 import { fail, newContext, type BuildContext, type Decl } from './context';
 
@@ -82,6 +83,15 @@ const HANDLERS: { [K in Exclude<ql.Declaration['kind'], 'ModuleDecl'>]: Handler<
     ctx.aliases.set(decl.name, { ...decl, expr, inferred: null, inference: 'pending' });
   },
   GlobalDecl: (ctx, decl, seen) => {
+    const short = decl.name.slice(decl.name.lastIndexOf('::') + 2);
+    if (Object.hasOwn(CALLER_GLOBALS, short)) {
+      fail(
+        SchemaDefinitionError,
+        `global '${short}' is provided by svc from the caller's credentials and cannot be declared`,
+        decl.node.span,
+        `read it as \`global ${short}\` without declaring it, or choose another name`,
+      );
+    }
     claim(seen, decl.name, 'GlobalDecl', decl.node.span);
     ctx.globals.set(decl.name, {
       ...decl,

@@ -1,7 +1,8 @@
 """Extracts Gel's EdgeQL result tests into JSON for the replay runner (replay.ts).
 
-Input: a Gel checkout (tests/test_edgeql_*.py, tests/schemas/). Output (stdout or --out): JSON
-{"gel": <checkout>, "files": [{"file", "classes": [{"name", "schema", "setup", "tests"}]}]}.
+Input: a Gel checkout (tests/test_edgeql_*.py, tests/schemas/, edb/errors/__init__.py). Output
+(stdout or --out): JSON {"gel": <checkout>, "errors": {class: parent}, "files": [{"file",
+"classes": [{"name", "schema", "setup", "tests"}]}]}.
 
 Read with Python's `ast` module, never imported or run. Per test class: the SDL of each module
 (SCHEMA -> default, SCHEMA_<NAME> -> <name>; inherited from base classes in the same file) and
@@ -36,6 +37,14 @@ LOCALS = {}
 # Helper methods of the class being extracted (`await self._setup_basic_data()` is inlined when
 # it takes no arguments).
 HELPERS = {}
+# The assertions of the method being extracted, numbered in order: each `assert_query_result`
+# and each `assertRaises*` block (its steps share the number); a step outside both has none.
+ASSERTIONS = [0]
+
+
+def next_assertion():
+    ASSERTIONS[0] += 1
+    return ASSERTIONS[0]
 
 
 QUERY_METHODS = {'execute', 'query', 'query_single', 'query_required_single', 'query_json',
@@ -218,6 +227,8 @@ def step_of_call(call, error=None):
             step['variables'] = variables
         if error:
             step['expect'] = error
+        else:
+            step['assertion'] = next_assertion()
         return step
     if is_self_call(call, QUERY_METHODS):
         if not call.args:
@@ -268,7 +279,11 @@ def steps_of(body, error=None):
             inner = error_of(stmt.items[0])
             if error:
                 raise Unextractable('nested assertRaises blocks')
-            steps.extend(steps_of(stmt.body, inner))
+            block = next_assertion()
+            inner_steps = steps_of(stmt.body, inner)
+            for step in inner_steps:
+                step['assertion'] = block
+            steps.extend(inner_steps)
             continue
         if isinstance(stmt, (ast.For, ast.AsyncFor)) and not stmt.orelse:
             steps.extend(unrolled(stmt, error))
@@ -312,6 +327,36 @@ def unrolled(loop, error):
             raise Unextractable('a loop target other than names')
         steps.extend(steps_of(loop.body, error))
     return steps
+
+
+ASSERT_RAISES = {'assertRaises', 'assertRaisesRegex', 'assertRaisesRegexTx'}
+
+
+def written_assertions(fn):
+    """The assertions written in a method's source: its `self.assert_query_result(...)` calls
+    outside `assertRaises*` blocks and its `with self.assertRaises*(...)` blocks (a loop's body
+    counted once). The runner's count for a method it runs as Python (live.py), whose
+    assertions after a failure are not reached."""
+    count = 0
+
+    def visit(node, in_block):
+        nonlocal count
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            raises = [i for i in node.items if isinstance(i.context_expr, ast.Call)
+                      and is_self_call(i.context_expr, ASSERT_RAISES)]
+            count += len(raises)
+            for child in node.body:
+                visit(child, in_block or bool(raises))
+            return
+        if (isinstance(node, ast.Call) and not in_block
+                and is_self_call(node, {'assert_query_result'})):
+            count += 1
+        for child in ast.iter_child_nodes(node):
+            visit(child, in_block)
+
+    for stmt in fn.body:
+        visit(stmt, False)
+    return count
 
 
 def resolve_path(node, tests_dir):
@@ -377,6 +422,8 @@ def extract_file(path, tests_dir):
             if skip:
                 test['gelSkip'] = ast.unparse(skip[0])[:200]
             LOCALS.clear()
+            ASSERTIONS[0] = 0
+            test['assertions'] = written_assertions(fn)
             try:
                 test['steps'] = steps_of(fn.body)
                 test['complete'] = True
@@ -396,6 +443,19 @@ def extract_file(path, tests_dir):
     return classes
 
 
+def error_parents(gel):
+    """Gel's error classes, each with its parent class (edb/errors/__init__.py, read with
+    `ast`): the runner judges an expected error by Gel's hierarchy, as live.py does."""
+    with open(os.path.join(gel, 'edb', 'errors', '__init__.py')) as f:
+        tree = ast.parse(f.read())
+    parents = {'EdgeDBError': None}  # the root (edb/errors/base.py)
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            bases = [b.id for b in node.bases if isinstance(b, ast.Name)]
+            parents[node.name] = bases[0] if bases else None
+    return parents
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--gel', default='/work/gel/gel', help='Gel checkout')
@@ -405,7 +465,7 @@ def main():
     tests_dir = os.path.join(args.gel, 'tests')
     names = args.files or sorted(f for f in os.listdir(tests_dir)
                                  if re.match(r'test_edgeql_.*\.py$', f))
-    out = {'gel': os.path.abspath(args.gel), 'files': []}
+    out = {'gel': os.path.abspath(args.gel), 'errors': error_parents(args.gel), 'files': []}
     for name in names:
         out['files'].append({'file': name, 'classes': extract_file(os.path.join(tests_dir, name), tests_dir)})
     text = json.dumps(out, indent=1)

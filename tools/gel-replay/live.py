@@ -8,13 +8,17 @@ stand-ins for the modules they import (Gel's test base, its client library's err
 (replay.ts), which owns the database, the transaction and the comparison rules (gel-shape.ts).
 
 Protocol (one JSON object per line; requests on stdout, answers on stdin):
-  -> {"op": "query", "query", "variables", "single": bool}   <- {"data": [...]} | {"error": {...}}
+  -> {"op": "query", "query", "variables", "client"?}         <- {"data": [...]} | {"error": {...}}
+     ("client": {"globals": {...}}: a second client's request, under its own session state)
   -> {"op": "ddl", "query"}                                   <- {} | {"error": {...}}
   -> {"op": "assert", "query", "expected", "sort", "implicitLimit", "variables"}
                                                               <- {"difference": str | null} | {"error"}
   -> {"op": "shape", "data", "expected"}                      <- {"difference": str | null}
   <- {"op": "run", "test": name}        (from the runner: run one method)
-  -> {"op": "done", "test", "status": "pass" | "fail", "failure", "detail", "messageDiffers"}
+  -> {"op": "done", "test", "status": "pass" | "fail", "failure", "detail", "messageDiffers",
+      "assertions": {"reached", "passed"}}
+The assertions are the method's `assert_query_result` calls and `assertRaises*` blocks as they
+run (one inside a block is the block's): those reached, and those of them that passed.
 The driver reads the test file as Python (it is imported, unlike in extract.py) with Gel's
 checkout only on the path for the stand-ins' data (the error class hierarchy is read from
 edb/errors/__init__.py with `ast`); nothing of Gel's server or client is imported.
@@ -23,9 +27,11 @@ import argparse
 import ast
 import asyncio
 import contextlib
+import dataclasses
 import importlib.util
 import base64
 import json
+import keyword
 import re
 import sys
 import types
@@ -70,11 +76,32 @@ class IdRef(str):
         return str(self)
 
 
+RECORD_TYPES = {}
+
+
+def record_of(fields):
+    """A result object with these fields. Gel's client objects are dataclass instances
+    (`dataclasses.asdict(obj)` gives their fields): each set of field names gets a Record
+    subclass that is a dataclass of them (fields read through the dict, no class defaults).
+    Names that cannot be dataclass fields (`@note`) leave a plain Record."""
+    keys = tuple(fields)
+    cls = RECORD_TYPES.get(keys)
+    if cls is None:
+        if all(k.isidentifier() and not keyword.iskeyword(k) for k in keys):
+            cls = dataclasses.make_dataclass(
+                'Object', [(k, object) for k in keys], bases=(Record,),
+                init=False, repr=False, eq=False)
+        else:
+            cls = Record
+        RECORD_TYPES[keys] = cls
+    return cls(fields)
+
+
 def from_json(value):
     if isinstance(value, str) and UUID.match(value):
         return IdRef(value)
     if isinstance(value, dict):
-        return Record({k: from_json(v) for k, v in value.items()})
+        return record_of({k: from_json(v) for k, v in value.items()})
     if isinstance(value, list):
         return [from_json(v) for v in value]
     if isinstance(value, tuple):
@@ -207,14 +234,29 @@ ARGUMENT_ERRORS = [
 ]
 
 
-def svc_error_class(error):
-    """The Gel (client) error class an svc error stands for."""
+# svc's refusals of a request's `globals` entry (query/engine/bind: a global of the caller's
+# credentials, a computed one, an undeclared one). For a second client's `with_globals`, Gel's
+# client checks its globals against the server's state description before sending and refuses
+# such a name itself (QueryArgumentError, "got {...}, extra {...}"): the same meaning. (On the
+# test's connection, `set global` of such a name is replay.ts's, session.ts GLOBAL_REFUSALS.)
+CLIENT_GLOBAL_ERRORS = [
+    re.compile(r"comes from the caller's credentials"),
+    re.compile(r' is computed and cannot be set'),
+    re.compile(r'^unknown global '),
+]
+
+
+def svc_error_class(error, client=False):
+    """The Gel (client) error class an svc error stands for (`client`: a second client's
+    request, carrying its `with_globals`)."""
     name = error.get('className') or ''
     message = error.get('svcMessage') or ''
     if error.get('code') == 'VALIDATION_ERROR':
         for pattern, client_class in ARGUMENT_ERRORS:
             if pattern.search(message):
                 return ERRORS[client_class]
+        if client and any(p.search(message) for p in CLIENT_GLOBAL_ERRORS):
+            return ERRORS['QueryArgumentError']
     if name == 'QueryArgumentError':
         # svc's class of that name is a value not fitting its variable's type: in Gel's client
         # that is InvalidArgumentError (its own QueryArgumentError is the family's parent).
@@ -222,13 +264,16 @@ def svc_error_class(error):
     return ERRORS.get(name, None) or ERRORS.get('QueryError', EdgeDBError)
 
 
-def raise_svc(error):
-    raise svc_error_class(error)(error.get('message', ''), error)
+def raise_svc(error, client=False):
+    raise svc_error_class(error, client)(error.get('message', ''), error)
 
 
 # --- the connection and the test base ---------------------------------------------------------
 
 class Connection:
+    # A second client's globals (qualified names), or None: the test's own connection.
+    client_globals = None
+
     def __init__(self, case):
         self.case = case
 
@@ -236,12 +281,19 @@ class Connection:
         if kwargs.get('__typenames__'):
             raise NotImplementedError(
                 '__typenames__: the binary protocol\'s type names (__tname__), not in svc\'s JSON')
+        if kwargs.get('__typeids__'):
+            raise NotImplementedError(
+                '__typeids__: the binary protocol\'s type ids (__tid__), not in svc\'s JSON')
         variables = {k: v for k, v in kwargs.items() if not k.startswith('__')}
         for i, a in enumerate(args):
             variables[str(i)] = a
-        answer = ask({'op': 'query', 'query': query, 'variables': tagged_vars(variables)})
+        request = {'op': 'query', 'query': query, 'variables': tagged_vars(variables)}
+        client = self.client_globals is not None
+        if client:
+            request['client'] = {'globals': tagged_vars(self.client_globals)}
+        answer = ask(request)
         if 'error' in answer:
-            raise_svc(answer['error'])
+            raise_svc(answer['error'], client)
         data = answer['data']
         if binary and answer.get('type'):
             data = [binary_value(v, result_type(answer['type'])) for v in data]
@@ -286,6 +338,33 @@ class Connection:
         return False
 
 
+class AsyncClient(Connection):
+    """A second client (`edgedb.create_async_client(**self.get_connect_args())`): its own
+    session, whose state is Gel's defaults plus what `with_globals` gives it (a name without a
+    module is `default::name`, as the client qualifies it). Its queries run in the test's
+    transaction under that state (Gel's second client would not see the test's uncommitted
+    writes; the tests using one write nothing before). `with_globals` returns a new client.
+    Anything else of the client's API is absent (AttributeError: a `driver` failure)."""
+
+    def __init__(self, globals_=None):
+        super().__init__(None)
+        self.client_globals = dict(globals_ or {})
+
+    def with_globals(self, *args, **kwargs):
+        merged = dict(self.client_globals)
+        for source in (*args, kwargs):
+            for name, value in dict(source).items():
+                merged[name if '::' in name else f'default::{name}'] = value
+        return AsyncClient(merged)
+
+    async def aclose(self):
+        pass
+
+
+def create_async_client(*args, **kwargs):
+    return AsyncClient()
+
+
 class Transaction:
     """A transaction inside the test's own: a savepoint the runner keeps (and the schema with
     it, after DDL), rolled back or released."""
@@ -325,6 +404,10 @@ def tagged_vars(variables):
 
 
 MESSAGE_DIFFERS = []
+# The assertions of the running method (assert_query_result calls, assertRaises* blocks):
+# reached and passed; IN_RAISES > 0 inside an assertRaises* block (whose calls are the block's).
+TALLY = {'reached': 0, 'passed': 0}
+IN_RAISES = [0]
 
 
 class QueryTestCase(unittest.TestCase):
@@ -337,6 +420,17 @@ class QueryTestCase(unittest.TestCase):
     def setUpClass(cls):
         """Gel's class set-up (schema and SETUP) is the runner's; a test class's own
         `setUpClass` runs its queries through `cls.con` on `cls.loop`."""
+
+    @classmethod
+    def get_set_up(cls):
+        """Gel's harness sets each class up in its own database ('separate'), as the runner
+        does (a fresh database per class)."""
+        return 'separate'
+
+    def get_connect_args(self, **kwargs):
+        """What `edgedb.create_async_client` takes to reach the test database: the stand-in
+        client needs nothing."""
+        return {}
 
     def __init__(self, method='runTest'):
         super().__init__(method if hasattr(self, method) else 'runTest')
@@ -351,6 +445,9 @@ class QueryTestCase(unittest.TestCase):
         variables = variables or {}
         if isinstance(variables, tuple):
             variables = {str(i): v for i, v in enumerate(variables)}
+        counted = IN_RAISES[0] == 0
+        if counted:
+            TALLY['reached'] += 1
         answer = ask({
             'op': 'assert', 'query': query, 'expected': tagged(exp_result_json),
             'sort': sort_spec(sort), 'implicitLimit': implicit_limit,
@@ -360,6 +457,8 @@ class QueryTestCase(unittest.TestCase):
             raise_svc(answer['error'])
         if answer.get('difference'):
             raise AssertionError(answer['difference'])
+        if counted:
+            TALLY['passed'] += 1
 
     def assert_data_shape(self, data, shape, message=None, **_):
         answer = ask({'op': 'shape', 'data': data, 'expected': tagged(shape)})
@@ -401,16 +500,21 @@ class QueryTestCase(unittest.TestCase):
 @contextlib.contextmanager
 def raises(exception, regex):
     """Like unittest's, but a message not matching Gel's regex is noted, not failed (svc's
-    messages are its own; the class must match)."""
+    messages are its own; the class must match). One assertion (TALLY)."""
+    TALLY['reached'] += 1
+    IN_RAISES[0] += 1
     try:
         yield
     except exception as e:
         if regex and not re.search(regex, str(e), re.I):
             MESSAGE_DIFFERS.append(True)
+        TALLY['passed'] += 1
         return
     except EdgeDBError as e:
         raise AssertionError(
             f'expected {exception.__name__}, got {type(e).__name__}: {e}') from None
+    finally:
+        IN_RAISES[0] -= 1
     raise AssertionError(f'expected {exception.__name__}, got no error')
 
 
@@ -508,6 +612,7 @@ def install_stand_ins(gel):
     client.Tuple = tuple
     client.Range = Range
     client.MultiRange = MultiRange
+    client.create_async_client = create_async_client
     sys.modules['edgedb'] = client
     sys.modules['gel'] = client
     edb = types.ModuleType('edb')
@@ -584,6 +689,8 @@ def main():
         request = json.loads(line)
         name = request['test']
         MESSAGE_DIFFERS.clear()
+        TALLY.update(reached=0, passed=0)
+        IN_RAISES[0] = 0
         outcome = {'op': 'done', 'test': name, 'status': 'pass'}
         try:
             if not class_ready:
@@ -602,6 +709,7 @@ def main():
         except BaseException as e:  # the driver's own limits: counted as failures, named
             outcome.update(status='fail', failure='driver',
                            detail=f'{type(e).__name__}: {e}'[:500])
+        outcome['assertions'] = dict(TALLY)
         PROTOCOL_OUT.write(json.dumps(outcome) + '\n')
         PROTOCOL_OUT.flush()
 

@@ -1,21 +1,25 @@
 /**
- * gel-replay/ddl: Gel's DDL inside a test body, applied to the class's SDL.
+ * gel-replay/ddl: Gel's DDL in a setup or a test body, applied to the class's SDL.
  *
  * svc takes schemas as SDL only, and many Gel tests start with `create type Foo { ... }` or
  * `alter type User { create link ... }`. To replay them, the runner turns each DDL statement into
  * the SDL document it leaves behind and migrates to that document (in the test's transaction).
  *
- * Input: the current SDL (module blocks) and one DDL statement. Output: the new SDL, or a
- * `DdlNotTranslated` naming the form. Covered: a migration script (`start migration to { SDL }`
- * is the whole new schema; `populate`/`commit migration`); `create module`; `create` of a type, abstract
- * type, scalar type, function, alias, global, abstract constraint/link/property/annotation
- * (their bodies: `create X` → `X`, `set name := v` → `name := v`, `alter property p {...}` in a
- * new type → `overloaded property p {...}`); `alter type T { ... }` and `alter type T <one
+ * Input: the current SDL (module blocks), one DDL statement and the session's default module.
+ * Output: the new SDL, or a `DdlNotTranslated` naming the form. Covered: a migration script
+ * (`start migration to { SDL }` is the whole new schema; `populate`/`commit migration`); `create
+ * module`; `create` of a type, abstract type, scalar type, function, alias, global, abstract
+ * constraint/link/property/annotation (their bodies: `create X` → `X`, `set name := v` → `name :=
+ * v`, `alter property p {...}` in a new type → `overloaded property p {...}`; so `create access
+ * policy ...` → `access policy ...`); `alter type|global X { ... }` and `alter type T <one
  * subcommand>` with `create ...`, `alter property|link p ...` (nested), `set default := e`,
- * `drop constraint ...` and `drop property|link p` (members found as written); `drop
- * type|alias|function|global|scalar type`. Anything else (other pointer changes, access
- * policies the schema builder refuses, `configure`) is not translated and the step fails,
- * counted like any other failure.
+ * `reset default`, `set required|optional`, `set|reset abstract`, `drop constraint ...` and `drop
+ * property|link p` (members found as written); `alter function f(params) using (...)` (the
+ * overload declared with those parameters); `drop type|alias|function|global|scalar type`;
+ * `create|drop future warn_old_scoping|simple_scoping` (nothing to change: svc's scoping is
+ * simple scoping's, the other only warns). Anything else (other pointer changes, other futures,
+ * access policies the schema builder refuses, `configure`) is not translated and the step fails,
+ * counted.
  */
 
 import { splitStatements, statementHead, stringEnd } from './script';
@@ -80,10 +84,11 @@ function firstLine(text: string): string {
   return (text.split('\n')[0] as string).slice(0, 100);
 }
 
-/** `mod::Name` → [mod, Name]; a bare name is in `default`. */
-function splitName(name: string): [string, string] {
+/** `mod::Name` → [mod, Name]; a bare name is in `module` (`default` unless the session's
+ * `set module` says otherwise). */
+function splitName(name: string, module = 'default'): [string, string] {
   const at = name.lastIndexOf('::');
-  return at < 0 ? ['default', name] : [name.slice(0, at), name.slice(at + 2)];
+  return at < 0 ? [module, name] : [name.slice(0, at), name.slice(at + 2)];
 }
 
 /** The index just past the declaration starting at `start`: its `;`, or its block's `}` (and
@@ -180,6 +185,13 @@ function addMember(sdl: string, at: number, text: string): string {
   return `${sdl.slice(0, end - 1)} {\n${text}\n};${sdl.slice(end)}`;
 }
 
+/** The SDL without the `default := ...` member of the declaration at `at` (unchanged when it
+ * has none). */
+function withoutDefault(sdl: string, at: number): string {
+  const member = members(sdl, at).find(([start]) => /^default\s*:=/i.test(sdl.slice(start)));
+  return member ? sdl.slice(0, member[0]) + sdl.slice(member[1]) : sdl;
+}
+
 const squash = (text: string) =>
   text.replace(/\s+/g, ' ').replace(/;\s*$/, '').trim().toLowerCase();
 
@@ -208,7 +220,24 @@ function alterDeclaration(sdl: string, at: number, subs: readonly string[]): str
     }
     m = /^set\s+default\s*:=\s*([\s\S]*)$/i.exec(sub);
     if (m) {
-      out = addMember(out, at, `default := ${(m[1] as string).trim()};`);
+      out = addMember(withoutDefault(out, at), at, `default := ${(m[1] as string).trim()};`);
+      continue;
+    }
+    if (/^reset\s+default$/i.test(sub)) {
+      out = withoutDefault(out, at);
+      continue;
+    }
+    m = /^set\s+(required|optional)$/i.exec(sub);
+    if (m) {
+      const head = /^(?:(?:required|optional)\s+)?/i.exec(out.slice(at)) as RegExpExecArray;
+      const keep = (m[1] as string).toLowerCase() === 'required' ? 'required ' : '';
+      out = out.slice(0, at) + keep + out.slice(at + head[0].length);
+      continue;
+    }
+    if (/^(set|reset)\s+abstract$/i.test(sub)) {
+      const head = /^(?:abstract\s+)?/i.exec(out.slice(at)) as RegExpExecArray;
+      const keep = /^set/i.test(sub) ? 'abstract ' : '';
+      out = out.slice(0, at) + keep + out.slice(at + head[0].length);
       continue;
     }
     m = /^drop\s+((?:constraint|property|link)\s[\s\S]*)$/i.exec(sub);
@@ -241,8 +270,56 @@ function pointerName(text: string): string | null {
     : null;
 }
 
-/** The new SDL after one DDL statement. */
-export function applyDdl(sdl: string, statement: string): string {
+/** The index just past the parenthesis (or bracket) group opening at `open`. */
+function groupEnd(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const ch = text[i] as string;
+    if (ch === "'" || ch === '"') {
+      i = stringEnd(text, i) - 1;
+      continue;
+    }
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return text.length;
+}
+
+/**
+ * `alter function name(params) using (...)` (or `{ using (...); }`): the body of the function
+ * declared with the same parameters (an overload is found by its parameter list as written,
+ * whitespace aside) replaced. Other function changes are not translated.
+ */
+function alterFunction(sdl: string, name: string, rest: string): string {
+  const paramsEnd = groupEnd(rest, 0);
+  const params = squash(rest.slice(0, paramsEnd));
+  const subs = subcommands(rest.slice(paramsEnd));
+  const body = subs.length === 1 ? /^using\s*\(/i.exec(subs[0] as string) : null;
+  if (!body) throw new DdlNotTranslated(`alter function with '${firstLine(subs.join('; '))}'`);
+  const [, bare] = splitName(name);
+  const escaped = bare.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`(^|[\\s;{}])function\\s+${escaped}\\s*\\(`, 'gi');
+  for (const match of sdl.matchAll(pattern)) {
+    const open = (match.index as number) + match[0].length - 1;
+    const close = groupEnd(sdl, open);
+    if (squash(sdl.slice(open, close)) !== params) continue;
+    // The declaration's own `using (` (at depth 0 after the parameters, or inside its block).
+    const declStart = (match.index as number) + (match[1] as string).length;
+    const { end } = declarationEnd(sdl, declStart);
+    const using = /\busing\s*\(/i.exec(sdl.slice(close, end));
+    if (!using) throw new DdlNotTranslated(`alter function: '${name}' has no using (...) body`);
+    const usingStart = close + using.index;
+    const usingEnd = groupEnd(sdl, usingStart + using[0].length - 1);
+    return sdl.slice(0, usingStart) + (subs[0] as string).trim() + sdl.slice(usingEnd);
+  }
+  throw new DdlNotTranslated(`alter of function '${name}${params}' not found in the SDL`);
+}
+
+/** The new SDL after one DDL statement (`module`: the session's default module). */
+export function applyDdl(sdl: string, statement: string, module: string | null = null): string {
   const ddl = statementHead(statement);
   const lower = ddl.toLowerCase();
   let m = /^create\s+module\s+([\w:]+)(\s+if\s+not\s+exists)?\s*$/i.exec(ddl);
@@ -252,21 +329,27 @@ export function applyDdl(sdl: string, statement: string): string {
       ddl,
     );
   if (m) {
-    const [module, bare] = splitName(m[2] as string);
+    const [inModule, bare] = splitName(m[2] as string, module ?? 'default');
     const declaration = bodyToSdl(ddl).replace(m[2] as string, bare);
-    return `${sdl}\n\nmodule ${module} {\n${declaration}\n}`;
+    return `${sdl}\n\nmodule ${inModule} {\n${declaration}\n}`;
   }
   // A migration script: `start migration to { SDL }` is the whole new schema; the rest of it
   // (`populate`, `commit`) changes nothing more.
   m = /^start\s+migration\s+to\s*\{/i.exec(ddl);
   if (m) return ddl.slice(m[0].length, ddl.lastIndexOf('}')).trim();
   if (/^(populate|commit)\s+migration$/i.test(ddl)) return sdl;
-  m = /^alter\s+type\s+([\w:]+)\s*/i.exec(ddl);
+  m = /^alter\s+(type|global)\s+([\w:]+)\s*/i.exec(ddl);
   if (m) {
-    const at = findDeclaration(sdl, 'type', m[1] as string);
-    if (at === null) throw new DdlNotTranslated(`alter of type '${m[1]}' not found in the SDL`);
+    const kind = (m[1] as string).toLowerCase();
+    const at = findDeclaration(sdl, kind, m[2] as string);
+    if (at === null) throw new DdlNotTranslated(`alter of ${kind} '${m[2]}' not found in the SDL`);
     return alterDeclaration(sdl, at, subcommands(ddl.slice(m[0].length)));
   }
+  m = /^alter\s+function\s+([\w:]+)\s*\(/i.exec(ddl);
+  if (m) return alterFunction(sdl, m[1] as string, ddl.slice(m[0].length - 1));
+  // Futures svc has no switch for: `warn_old_scoping` only adds warnings, and svc's scoping is
+  // `simple_scoping`'s (Gel's harness runs every test with it).
+  if (/^(create|drop)\s+future\s+(warn_old_scoping|simple_scoping)$/i.test(ddl)) return sdl;
   m = /^drop\s+(type|scalar\s+type|alias|function|global)\s+([\w:]+)/i.exec(ddl);
   if (m) {
     const kind = (m[1] as string).toLowerCase().replace(/\s+/g, ' ');

@@ -5,7 +5,10 @@
  * One Python process per test class (`live.py --file F --class C`); per method, `run` asks the
  * driver to run it inside `session.run` (the test's transaction), and serves its requests
  * (query, ddl, assert, shape: see live.py's protocol) until it reports `done`. The comparison
- * rules are the extracted tests' (gel-shape.ts), so both paths judge results alike.
+ * rules are the extracted tests' (gel-shape.ts), so both paths judge results alike. A request
+ * from a second client (`create_async_client().with_globals(...)`) carries that client's
+ * globals: it runs under its own session state (Gel's defaults and those globals), not the
+ * test connection's.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
@@ -14,17 +17,24 @@ import { applyImplicitLimit, assertShape, sortResults, type Sort } from './gel-s
 
 type Queryable = import('../../../packages/core/dist').Queryable;
 
+/** A second client's state: its globals (`with_globals`), by qualified name. */
+export interface LiveClient {
+  globals: Record<string, unknown>;
+}
+
 /** What the runner gives the driver: a session's statements and its error naming. */
 export interface LiveSession {
   run(body: (db: Queryable | null) => Promise<void>): Promise<void>;
-  /** Runs a script (statements, DDL, `set module`) as one step; the last statement answers. */
+  /** Runs a script (statements, DDL, session statements) as one step, on the test's
+   * connection or as `client`; the last statement answers. */
   script(
     db: Queryable | null,
     query: string,
     variables: Record<string, unknown> | undefined,
+    client: LiveClient | undefined,
   ): Promise<{ data: unknown[] | undefined; error: unknown }>;
   /** The printed result type of a script's last statement (null: not known). */
-  resultType(query: string): string | null;
+  resultType(query: string, client: LiveClient | undefined): string | null;
   /** A transaction inside the test's (a savepoint, the schema state with it). */
   begin(db: Queryable | null): Promise<void>;
   end(db: Queryable | null, rollback: boolean): Promise<void>;
@@ -38,6 +48,9 @@ export interface LiveOutcome {
   failure?: string;
   detail?: string;
   messageDiffers?: boolean;
+  /** The assertions the method reached (`assert_query_result` calls and `assertRaises*`
+   * blocks) and how many of them passed. */
+  assertions?: { reached: number; passed: number };
 }
 
 interface Request {
@@ -53,6 +66,8 @@ interface Request {
   failure?: string;
   detail?: string;
   messageDiffers?: boolean;
+  assertions?: { reached: number; passed: number };
+  client?: LiveClient;
 }
 
 export class LiveDriver {
@@ -134,6 +149,7 @@ export class LiveDriver {
             ...(request.failure ? { failure: request.failure } : {}),
             ...(request.detail ? { detail: request.detail } : {}),
             ...(request.messageDiffers ? { messageDiffers: true } : {}),
+            ...(request.assertions ? { assertions: request.assertions } : {}),
           };
           return;
         }
@@ -155,7 +171,12 @@ export class LiveDriver {
     if (request.op === 'begin') return session.begin(db).then(() => ({}));
     if (request.op === 'rollback' || request.op === 'commit')
       return session.end(db, request.op === 'rollback').then(() => ({}));
-    const { data, error } = await session.script(db, request.query ?? '', request.variables);
+    const { data, error } = await session.script(
+      db,
+      request.query ?? '',
+      request.variables,
+      request.client,
+    );
     if (error !== undefined) {
       const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
       return {
@@ -170,7 +191,7 @@ export class LiveDriver {
       };
     }
     if (request.op !== 'assert' || request.okOnly)
-      return { data: data ?? [], type: session.resultType(request.query ?? '') };
+      return { data: data ?? [], type: session.resultType(request.query ?? '', request.client) };
     let actual: unknown = data ?? [];
     if (request.implicitLimit) actual = applyImplicitLimit(actual, request.implicitLimit);
     if (request.sort !== undefined && request.sort !== null) sortResults(actual, request.sort);

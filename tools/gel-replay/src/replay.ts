@@ -5,35 +5,55 @@
  * Input: the extractor's JSON; a backend: svc's real `compileQuery` + a database (PGlite in
  * memory by default, `--url` a PostgreSQL server where a database per test class is created and
  * dropped), or `--server URL`, a running svc whose `/migrations` and `/query` are used.
- * Per test class: a fresh database, the class's schema migrated, its setup run; per test method:
- * its steps in order, in a transaction rolled back afterwards (local backends), each step bound
- * by `--timeout` (statement_timeout in the database, and a wall-clock bound).
+ * Per test class: a fresh database, the class's schema migrated, its setup run in Gel's order
+ * (DDL migrated as the SDL it leaves, before the statements after it); per test method: its steps
+ * in order under the method's session state (session.ts: globals, access policies, module), in a
+ * transaction rolled back afterwards (local backends), each step bound by `--timeout`
+ * (statement_timeout in the database, and a wall-clock bound).
  * A method passes when every step meets Gel's expectation (gel-shape.ts: Gel's comparison plus
- * the documented normalisation); an expected error passes when svc raises that class (or a
- * subclass, or its SQLSTATE); whether the message also matches Gel's regex is counted apart.
+ * the documented normalisation); an expected error passes when svc raises that class or a
+ * subclass in Gel's hierarchy; whether the message also matches Gel's regex is counted apart.
+ * Methods and assertions (each `assert_query_result` and `assertRaises*` block) are both
+ * counted (README.md, "Counting").
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { BUCKETS, BUCKET_GOALS, bucketFiles, bucketOf, type Bucket } from './buckets';
+import { join } from 'node:path';
+import {
+  BUCKETS,
+  BUCKET_GOALS,
+  ISSUES,
+  bucketFiles,
+  bucketOf,
+  type Bucket,
+  type Issue,
+} from './buckets';
+import {
+  core,
+  harness,
+  loadCompiler,
+  testing,
+  type CompileQuery,
+  type Database,
+  type Queryable,
+  type Schema,
+} from './core';
 import { applyImplicitLimit, assertShape, sortResults, type Sort } from './gel-shape';
 import { applyDdl, DdlNotTranslated, isDdl } from './ddl';
 import { LiveDriver } from './live';
-import { classScript, splitStatements, stripDefaultAt, withModule } from './script';
-
-// svc's core, built (`pnpm --filter @svc/core build`): loaded from its dist at run time, so this
-// tool stays outside the packages' build and CI.
-const CORE_DIST = resolve(__dirname, '../../../packages/core/dist');
-const core = require(CORE_DIST) as typeof import('../../../packages/core/dist');
-const testing = require(
-  join(CORE_DIST, 'testing'),
-) as typeof import('../../../packages/core/dist/testing');
-const harness = require(
-  join(CORE_DIST, 'query/conformance/run-query'),
-) as typeof import('../../../packages/core/dist/query/conformance/run-query');
-type CompileQuery = import('../../../packages/core/dist/query/api').CompileQuery;
-type Schema = import('../../../packages/core/dist').Schema;
-type Database = import('../../../packages/core/dist').Database;
-type Queryable = import('../../../packages/core/dist').Queryable;
+import { classScript, splitStatements, statementHead, stripDefaultAt, withModule } from './script';
+import {
+  checkGlobals,
+  compileUnder,
+  copyState,
+  globalValue,
+  initialState,
+  qualifiedGlobal,
+  refuseSessionGlobal,
+  restoreState,
+  runUnder,
+  sessionStatement,
+  type SessionState,
+} from './session';
 
 interface Expect {
   kind: 'ok' | 'result' | 'error';
@@ -47,6 +67,8 @@ interface GelStep {
   sort?: Sort;
   implicitLimit?: number;
   variables?: Record<string, unknown>;
+  /** The assertion (`assert_query_result` or `assertRaises*` block) the step belongs to. */
+  assertion?: number;
 }
 interface GelTest {
   name: string;
@@ -55,6 +77,8 @@ interface GelTest {
   reason?: string;
   gelSkip?: string;
   steps?: GelStep[];
+  /** The assertions written in the method's source (extract.py). */
+  assertions?: number;
 }
 interface GelClass {
   name: string;
@@ -65,6 +89,8 @@ interface GelClass {
 }
 interface Extracted {
   gel: string;
+  /** Gel's error classes and each one's parent (edb/errors/__init__.py). */
+  errors?: Record<string, string | null>;
   files: { file: string; classes: GelClass[] }[];
 }
 
@@ -74,8 +100,8 @@ interface Options {
   server?: string;
   files?: string[];
   all: boolean;
-  /** Only the files of this issue's buckets (both issues' when absent). */
-  issue?: 10 | 11;
+  /** Only the files of this issue's buckets (every issue's when absent). */
+  issue?: Issue;
   test?: RegExp;
   timeoutMs: number;
   report?: string;
@@ -109,8 +135,8 @@ function parseArgs(argv: readonly string[]): Options {
     else if (arg === '--file') options.files = [...(options.files ?? []), next()];
     else if (arg === '--all') options.all = true;
     else if (arg === '--issue') {
-      const issue = Number(next());
-      if (issue !== 10 && issue !== 11) throw new Error('--issue takes 10 or 11');
+      const issue = Number(next()) as Issue;
+      if (!ISSUES.includes(issue)) throw new Error(`--issue takes ${ISSUES.join(', ')}`);
       options.issue = issue;
     } else if (arg === '--schemas-only') options.schemasOnly = true;
     else if (arg === '--no-live') options.live = false;
@@ -129,12 +155,30 @@ function parseArgs(argv: readonly string[]): Options {
 interface ClassSession {
   /** Runs `body` in a transaction rolled back afterwards (`null`: no transaction, a server). */
   run(body: (db: Queryable | null) => Promise<void>): Promise<void>;
-  runStep(db: Queryable | null, step: GelStep): Promise<unknown[]>;
+  /** Runs one statement under the session state (its access mode and globals). */
+  runStep(db: Queryable | null, step: GelStep, state: SessionState): Promise<unknown[]>;
   /** Applies a DDL statement of the test body (as the SDL it leaves, ddl.ts) in `db`'s
    * transaction; the schema reverts when the test's transaction is rolled back. */
-  runDdl(db: Queryable | null, statement: string): Promise<void>;
+  runDdl(db: Queryable | null, statement: string, module: string | null): Promise<void>;
+  /** The current SDL, and a migration to a new one (in `db`'s transaction). */
+  sdl(): string;
+  /** The globals the current schema declares (null: not known, a server). */
+  declaredGlobals(): ReadonlySet<string> | null;
+  migrateTo(db: Queryable | null, sdl: string): Promise<void>;
+  /** The value `set global name := expr` gives the global (session.ts `globalValue`). */
+  globalValue(
+    db: Queryable | null,
+    name: string,
+    expr: string,
+    variables: Record<string, unknown> | undefined,
+    state: SessionState,
+  ): Promise<unknown>;
+  /** Refuses `reset global name` as Gel does when svc refuses the global in `globals`. */
+  checkReset(name: string): void;
+  /** svc's own refusal of a client's globals (a second client's `with_globals`), if any. */
+  checkGlobals(globals: Readonly<Record<string, unknown>>): void;
   /** The result type svc's compiler gives a statement, printed (null: not known, a server). */
-  resultType(statement: string): string | null;
+  resultType(statement: string, state: SessionState): string | null;
   /** The schema state, to put back when a step's savepoint is rolled back. */
   mark(): unknown;
   restore(mark: unknown): void;
@@ -158,15 +202,53 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   ]).finally(() => clearTimeout(timer));
 }
 
-function loadCompiler(): CompileQuery {
-  try {
-    return (require(join(CORE_DIST, 'query/compile')) as { compileQuery: CompileQuery })
-      .compileQuery;
-  } catch (error) {
-    throw new Error(
-      `svc's compiler is not built (${(error as Error).message}); build @svc/core with query/compile first`,
-    );
+/**
+ * The class's setup, in Gel's order (script.ts): queries and session statements run through
+ * `runScript` under one session state (Gel's defaults: policies on); consecutive DDL statements
+ * are turned into the SDL they leave (ddl.ts) and migrated together before the next statement,
+ * so each statement meets the schema of its point in the setup. A DDL statement the runner
+ * cannot translate, or whose SDL svc's schema builder refuses, is skipped and returned (listed
+ * in the report); the tests relying on it fail and are counted.
+ */
+async function runSetup(
+  session: ClassSession,
+  db: Queryable | null,
+  statements: readonly string[],
+): Promise<string[]> {
+  const state = initialState();
+  const skipped: string[] = [];
+  let pending: string | null = null;
+  const flush = async () => {
+    if (pending === null) return;
+    const next = pending;
+    pending = null;
+    try {
+      await session.migrateTo(db, next);
+    } catch (error) {
+      throw new SetupError(`setup: ${harness.describeError(error)} (migrating the setup's DDL)`);
+    }
+  };
+  for (const statement of statements) {
+    if (sessionStatement(statement) === null && isDdl(statement)) {
+      try {
+        const next = applyDdl(pending ?? session.sdl(), statement, state.module);
+        core.buildSchema(next);
+        pending = next;
+      } catch (error) {
+        const head = statementHead(statement).split('\n')[0] as string;
+        skipped.push(`${head.slice(0, 60)} (${(error as Error).message.slice(0, 100)})`);
+      }
+      continue;
+    }
+    await flush();
+    const { error } = await runScript(session, db, { query: statement }, state);
+    if (error !== undefined)
+      throw new SetupError(
+        `setup: ${harness.describeError(error)} in: ${statementHead(statement).slice(0, 120)}`,
+      );
   }
+  await flush();
+  return skipped;
 }
 
 async function localSession(
@@ -174,41 +256,20 @@ async function localSession(
   compile: CompileQuery,
   sdl: string,
   statements: readonly string[],
-): Promise<ClassSession> {
+): Promise<{ session: ClassSession; skipped: string[] }> {
   const env = options.url
     ? { SVC_TEST_DB: 'postgres', SVC_TEST_DATABASE_URL: options.url }
     : { SVC_TEST_DB: 'pglite' };
   const tdb = await testing.createTestDatabase(env);
   const db: Database = tdb.db;
   try {
-    const baseSchema: Schema = core.buildSchema(sdl);
-    let schema = baseSchema;
+    let schema: Schema = core.buildSchema(sdl);
     let currentSdl = sdl;
     await core.createDefaultMigrator().migrate(db, sdl);
-    await db.transaction(async (tx) => {
-      for (const query of statements) {
-        try {
-          await harness.runQuery(compile, schema, tx, { query });
-        } catch (error) {
-          throw new SetupError(`setup: ${harness.describeError(error)} in: ${query.slice(0, 120)}`);
-        }
-      }
-    });
-    const runStep = async (tx: Queryable | null, step: GelStep) => {
-      const queryable = tx as Queryable;
-      await queryable.query(
-        `set local statement_timeout = ${Math.max(1, Math.floor(options.timeoutMs))}`,
-      );
-      return withTimeout(
-        harness.runQuery(compile, schema, queryable, {
-          query: step.query,
-          ...(step.variables ? { variables: plainVariables(step.variables) } : {}),
-        }),
-        options.timeoutMs,
-      );
-    };
-    const runDdl = async (tx: Queryable | null, statement: string) => {
-      const next = applyDdl(currentSdl, statement);
+    // What each test starts from (and returns to): the schema after the setup.
+    let baseSchema = schema;
+    let baseSdl = sdl;
+    const migrateTo = async (tx: Queryable | null, next: string) => {
       const nextSchema: Schema = core.buildSchema(next);
       // The migrator opens its own transaction: inside the test's, that is the test's own.
       const inTest = {
@@ -220,12 +281,39 @@ async function localSession(
       currentSdl = next;
       schema = nextSchema;
     };
-    return {
-      runStep,
-      runDdl,
-      resultType: (statement) => {
+    const bounded = async <T>(tx: Queryable | null, work: () => Promise<T>): Promise<T> => {
+      const queryable = tx as Queryable;
+      await queryable.query(
+        `set local statement_timeout = ${Math.max(1, Math.floor(options.timeoutMs))}`,
+      );
+      return withTimeout(work(), options.timeoutMs);
+    };
+    const session: ClassSession = {
+      runStep: (tx, step, state) =>
+        bounded(tx, async () =>
+          runUnder(
+            compileUnder(compile, schema, step.query, state),
+            schema,
+            tx as Queryable,
+            plainVariables(step.variables ?? {}),
+            state,
+          ),
+        ),
+      runDdl: (tx, statement, module) => migrateTo(tx, applyDdl(currentSdl, statement, module)),
+      sdl: () => currentSdl,
+      declaredGlobals: () => new Set(schema.globals.map((g) => g.name)),
+      migrateTo,
+      globalValue: (tx, name, expr, variables, state) =>
+        globalValue(compile, schema, name, expr, state, (compiled) =>
+          bounded(tx, () =>
+            runUnder(compiled, schema, tx as Queryable, plainVariables(variables ?? {}), state),
+          ),
+        ),
+      checkReset: (name) => refuseSessionGlobal(schema, name),
+      checkGlobals: (globals) => checkGlobals(schema, globals),
+      resultType: (statement, state) => {
         try {
-          return compile(schema, statement).resultType;
+          return compileUnder(compile, schema, statement, state).resultType;
         } catch {
           return null;
         }
@@ -244,12 +332,19 @@ async function localSession(
             if (!(error instanceof RollbackSignal)) throw error;
           })
           .finally(() => {
-            currentSdl = sdl;
+            currentSdl = baseSdl;
             schema = baseSchema;
           });
       },
       dispose: () => tdb.dispose(),
     };
+    let skipped: string[] = [];
+    await db.transaction(async (tx) => {
+      skipped = await runSetup(session, tx, statements);
+    });
+    baseSchema = schema;
+    baseSdl = currentSdl;
+    return { session, skipped };
   } catch (error) {
     await tdb.dispose();
     throw error instanceof SetupError
@@ -258,11 +353,16 @@ async function localSession(
   }
 }
 
+/** A session statement or DDL in a test body through `--server`: not replayed. */
+function onlyLocally(what: string): never {
+  throw new DdlNotTranslated(`${what} is replayed only locally (not through --server)`);
+}
+
 async function serverSession(
   options: Options,
   sdl: string,
   statements: readonly string[],
-): Promise<ClassSession> {
+): Promise<{ session: ClassSession; skipped: string[] }> {
   const base = options.server as string;
   const post = async (path: string, body: unknown): Promise<unknown> => {
     const response = await withTimeout(
@@ -295,29 +395,29 @@ async function serverSession(
   } catch (error) {
     throw new SetupError(`schema: ${harness.describeError(error)}`);
   }
-  for (const query of statements) {
-    try {
-      await post('/query', { query });
-    } catch (error) {
-      throw new SetupError(`setup: ${harness.describeError(error)} in: ${query.slice(0, 120)}`);
-    }
-  }
-  const runStep = async (_db: Queryable | null, step: GelStep) =>
-    (
-      (await post('/query', {
-        query: step.query,
-        variables: plainVariables(step.variables ?? {}),
-      })) as {
-        data: unknown[];
-      }
-    ).data;
-  return {
-    runStep,
-    runDdl: async (_db, statement) => {
-      throw new DdlNotTranslated(
-        `DDL in a test body is replayed only locally: ${statement.slice(0, 60)}`,
-      );
+  let currentSdl = sdl;
+  const session: ClassSession = {
+    runStep: async (_db, step, state) => {
+      if (!state.policies) onlyLocally('configure session set apply_access_policies');
+      return (
+        (await post('/query', {
+          query: step.query,
+          variables: plainVariables(step.variables ?? {}),
+          globals: state.globals,
+        })) as { data: unknown[] }
+      ).data;
     },
+    runDdl: async (_db, statement) => onlyLocally(`DDL in a test body (${statement.slice(0, 60)})`),
+    sdl: () => currentSdl,
+    declaredGlobals: () => null,
+    migrateTo: async (_db, next) => {
+      await post('/migrations', { schema: next });
+      currentSdl = next;
+    },
+    globalValue: async () => onlyLocally('set global'),
+    checkReset: () => onlyLocally('reset global'),
+    // The server checks a request's globals itself.
+    checkGlobals: () => {},
     resultType: () => null,
     mark: () => null,
     restore: () => {},
@@ -325,6 +425,8 @@ async function serverSession(
     run: (body) => body(null),
     dispose: async () => {},
   };
+  const skipped = await runSetup(session, null, statements);
+  return { session, skipped };
 }
 
 /** Extracted variables are tagged like expectations (expectations.py): a float is
@@ -357,6 +459,63 @@ interface Outcome {
   messageDiffers?: boolean;
   /** Run as Python by live.py (extract.py could not follow the method). */
   live?: boolean;
+  /** The method's assertions (README, "Counting") and how many of them passed. */
+  assertions: number;
+  assertionsPassed: number;
+}
+
+type MethodOutcome = Omit<Outcome, 'file' | 'bucket' | 'test'>;
+
+/**
+ * The assertions of a method as written: its `assert_query_result` calls and `assertRaises*`
+ * blocks. An extracted method's are its steps' groups (extract.py numbers them; a literal loop
+ * is unrolled, so each iteration's are counted); a method extract.py cannot follow has the
+ * count of its source. A method with none counts as one assertion: the method itself.
+ */
+function assertionCount(test: GelTest): number {
+  if (test.complete) {
+    const groups = new Set(
+      (test.steps ?? []).flatMap((s) => (s.assertion === undefined ? [] : [s.assertion])),
+    );
+    return Math.max(1, groups.size);
+  }
+  return Math.max(1, test.assertions ?? 0);
+}
+
+/** An outcome whose assertions all count alike: every one passed, or none (failed or not run). */
+function whole(
+  test: GelTest,
+  outcome: Omit<MethodOutcome, 'assertions' | 'assertionsPassed'>,
+): MethodOutcome {
+  const n = assertionCount(test);
+  return { ...outcome, assertions: n, assertionsPassed: outcome.status === 'pass' ? n : 0 };
+}
+
+/** Gel's error hierarchy (class → parent), from the extracted JSON; empty when it has none. */
+let gelErrorParents: Readonly<Record<string, string | null>> = {};
+
+/**
+ * Does svc's error meet an expected Gel error class? By Gel's hierarchy, as live.py judges
+ * (its classes are Gel's): svc's class (its `type`, or the class its SQLSTATE maps to) must be
+ * the expected class or a descendant of it there. svc's own table nests some classes
+ * differently (ExecutionError and UnsupportedFeatureError under QueryError; in Gel they are not
+ * QueryErrors), so it decides only for a class Gel lacks (svc's own, or an envelope code).
+ */
+function errorMeets(error: unknown, expected: string): boolean {
+  const type = (error as { type?: unknown } | null)?.type;
+  const state = harness.sqlStateOf(error);
+  const actual =
+    typeof type === 'string'
+      ? type
+      : state
+        ? (core.queryErrorClassForSqlState(state)?.name ?? null)
+        : null;
+  const known = (name: string) => Object.hasOwn(gelErrorParents, name);
+  if (actual === null || !known(actual) || !known(expected))
+    return harness.errorMatches(error, expected);
+  for (let c: string | null | undefined = actual; c; c = gelErrorParents[c])
+    if (c === expected) return true;
+  return false;
 }
 
 function failureClass(error: unknown): string {
@@ -376,32 +535,53 @@ async function runLive(
   session: ClassSession,
   tests: readonly GelTest[],
   options: Options,
-  record: (test: GelTest, outcome: Omit<Outcome, 'file' | 'bucket' | 'test'>) => void,
+  record: (test: GelTest, outcome: MethodOutcome) => void,
 ): Promise<void> {
   const driver = new LiveDriver(gel, file, cls);
   try {
     const problem = await driver.ready();
     if (problem !== null) {
       for (const t of tests)
-        record(t, { status: 'fail', failure: 'driver', detail: problem, live: true });
+        record(t, whole(t, { status: 'fail', failure: 'driver', detail: problem, live: true }));
       return;
     }
     for (const t of tests) {
-      let state: ScriptState = { module: null };
-      const marks: unknown[] = [];
+      let state = initialState();
+      const marks: { schema: unknown; state: SessionState }[] = [];
+      /** A second client's state: Gel's defaults with its `with_globals`. */
+      const clientState = (globals: Record<string, unknown>): SessionState => ({
+        ...initialState(),
+        globals,
+      });
       const outcome = await driver.run(
         {
           run: (body) => {
-            state = { module: null };
+            state = initialState();
             return session.run(body);
           },
-          script: (db, query, variables) =>
-            runScript(session, db, { query, ...(variables ? { variables } : {}) }, state),
-          resultType: (query) => {
+          script: async (db, query, variables, client) => {
+            if (client) {
+              try {
+                session.checkGlobals(client.globals);
+              } catch (error) {
+                return { data: undefined, error };
+              }
+            }
+            return runScript(
+              session,
+              db,
+              { query, ...(variables ? { variables } : {}) },
+              client ? clientState(client.globals) : state,
+            );
+          },
+          resultType: (query, client) => {
             const last = splitStatements(query).at(-1);
             if (last === undefined) return null;
+            const under = client ? clientState(client.globals) : state;
+            const head = statementHead(last);
             return session.resultType(
-              state.module === null ? last : withModule(state.module, last),
+              under.module === null ? head : withModule(under.module, head),
+              under,
             );
           },
           className: (error) => {
@@ -413,12 +593,15 @@ async function runLive(
           describe: (error) => harness.describeError(error),
           begin: async (db) => {
             if (db) await db.query(`savepoint live_tx_${marks.length}`);
-            marks.push(session.mark());
+            marks.push({ schema: session.mark(), state: copyState(state) });
           },
           end: async (db, rollback) => {
             const mark = marks.pop();
             if (mark === undefined) return;
-            if (rollback) session.restore(mark);
+            if (rollback) {
+              session.restore(mark.schema);
+              restoreState(state, mark.state);
+            }
             if (db)
               await db.query(
                 `${rollback ? 'rollback to' : 'release'} savepoint live_tx_${marks.length}`,
@@ -428,82 +611,120 @@ async function runLive(
         t.name,
         options.timeoutMs,
       );
-      record(t, { ...outcome, live: true });
+      // Assertions: those the method reached, and (when it failed) those of its source it did
+      // not reach, counted as failed; a method without any counts as one, itself.
+      const reached = outcome.assertions?.reached ?? 0;
+      const passed = outcome.assertions?.passed ?? 0;
+      const written = outcome.status === 'pass' ? 0 : (t.assertions ?? 0);
+      const total = Math.max(reached, written);
+      const { assertions: _, ...rest } = outcome;
+      record(t, {
+        ...rest,
+        live: true,
+        ...(total === 0
+          ? { assertions: 1, assertionsPassed: Number(outcome.status === 'pass') }
+          : { assertions: total, assertionsPassed: passed }),
+      });
     }
   } finally {
     driver.close();
   }
 }
 
-/** What a test body's earlier statements leave for later ones: `set module m`. */
-export interface ScriptState {
-  module: string | null;
+/** A global the schema no longer declares (`drop global`) has no value in the session any
+ * more, as in Gel, whose session state holds values of the schema's globals only. */
+function forgetDropped(state: SessionState, declared: ReadonlySet<string> | null): void {
+  if (declared === null) return;
+  state.globals = Object.fromEntries(
+    Object.entries(state.globals).filter(([name]) => declared.has(name)),
+  );
 }
 
 /**
  * One step's text, as Gel's `execute()` takes a script: each statement in order under one
- * savepoint (rolled back, with the schema, when one fails); `set module m` applies to later
- * statements; DDL goes to `session.runDdl`. The last statement's data answers.
+ * savepoint (rolled back, with the schema and the session state, when one fails); session
+ * statements (`set module`, `set global`, `reset global`, `configure session set
+ * apply_access_policies`: session.ts) change `state`; DDL goes to `session.runDdl`; queries run
+ * under `state`. The last statement's data answers.
  */
 export async function runScript(
   session: ClassSession,
   db: Queryable | null,
   step: Pick<GelStep, 'query' | 'variables'>,
-  state: ScriptState,
+  state: SessionState,
 ): Promise<{ data: unknown[] | undefined; error: unknown }> {
   if (db) await db.query('savepoint replay_step');
   const mark = session.mark();
+  const saved = copyState(state);
   let data: unknown[] | undefined;
   let error: unknown;
   try {
     for (const statement of splitStatements(step.query)) {
-      const setModule = /^(?:set\s+module\s+([\w:]+)|reset\s+module)\s*$/i.exec(statement);
-      if (setModule) {
-        state.module = setModule[1] ?? null;
-        data = [];
+      const change = sessionStatement(statement);
+      if (change?.kind === 'module') state.module = change.module;
+      else if (change?.kind === 'policies') state.policies = change.apply;
+      else if (change?.kind === 'set global') {
+        const name = qualifiedGlobal(change.name, state.module);
+        const value = await session.globalValue(db, name, change.expr, step.variables, state);
+        state.globals = { ...state.globals, [name]: value };
+      } else if (change?.kind === 'reset global') {
+        const name = qualifiedGlobal(change.name, state.module);
+        session.checkReset(name);
+        const { [name]: _, ...rest } = state.globals;
+        state.globals = rest;
+      } else if (isDdl(statement)) {
+        await session.runDdl(db, statement, state.module);
+        forgetDropped(state, session.declaredGlobals());
+      } else {
+        const head = statementHead(statement);
+        const query = state.module === null ? head : withModule(state.module, head);
+        data = await session.runStep(db, { ...step, query } as GelStep, state);
         continue;
       }
-      const query = state.module === null ? statement : withModule(state.module, statement);
-      if (isDdl(query)) {
-        await session.runDdl(db, query);
-        data = [];
-      } else data = await session.runStep(db, { ...step, query } as GelStep);
+      data = [];
     }
   } catch (e) {
     error = e;
   }
-  if (error) session.restore(mark);
+  if (error) {
+    session.restore(mark);
+    restoreState(state, saved);
+  }
   if (db)
     await db.query(error ? 'rollback to savepoint replay_step' : 'release savepoint replay_step');
   return { data, error };
 }
 
-async function runTest(
-  session: ClassSession,
-  test: GelTest,
-): Promise<Omit<Outcome, 'file' | 'bucket' | 'test'>> {
-  let result: Omit<Outcome, 'file' | 'bucket' | 'test'> = { status: 'pass' };
+async function runTest(session: ClassSession, test: GelTest): Promise<MethodOutcome> {
+  let result: Omit<MethodOutcome, 'assertions' | 'assertionsPassed'> = { status: 'pass' };
+  const steps = test.steps ?? [];
+  // The index of the step the method failed at (none: past the last).
+  let failedAt = steps.length;
   await session.run(async (db) => {
-    const state: ScriptState = { module: null };
-    for (const [index, step] of (test.steps ?? []).entries()) {
+    const state = initialState();
+    for (const [index, step] of steps.entries()) {
       const at = `step ${index + 1}`;
       const { data, error } = await runScript(session, db, step, state);
       const expect = step.expect;
+      const fail = (outcome: typeof result) => {
+        result = outcome;
+        failedAt = index;
+      };
       if (expect.kind === 'error') {
         if (error === undefined) {
-          result = {
+          fail({
             status: 'fail',
             failure: 'no error',
             detail: `${at}: expected ${expect.className}, got ${JSON.stringify(data).slice(0, 200)}`,
-          };
+          });
           return;
         }
-        if (!harness.errorMatches(error, expect.className ?? 'QueryError')) {
-          result = {
+        if (!errorMeets(error, expect.className ?? 'QueryError')) {
+          fail({
             status: 'fail',
             failure: failureClass(error),
             detail: `${at}: expected ${expect.className}, got ${harness.describeError(error)}`,
-          };
+          });
           return;
         }
         if (expect.regex && !new RegExp(expect.regex, 'i').test((error as Error).message ?? ''))
@@ -511,11 +732,11 @@ async function runTest(
         continue;
       }
       if (error !== undefined) {
-        result = {
+        fail({
           status: 'fail',
           failure: failureClass(error),
           detail: `${at}: ${harness.describeError(error)}`,
-        };
+        });
         return;
       }
       if (expect.kind === 'ok') continue;
@@ -524,12 +745,22 @@ async function runTest(
       if (step.sort !== undefined) sortResults(actual, step.sort);
       const difference = assertShape(actual, expect.value);
       if (difference) {
-        result = { status: 'fail', failure: 'wrong result', detail: `${at}: ${difference}` };
+        fail({ status: 'fail', failure: 'wrong result', detail: `${at}: ${difference}` });
         return;
       }
     }
   });
-  return result;
+  // An assertion passes when all its steps ran and passed before the method's first failure;
+  // the failing one and every one after it count as failed.
+  const total = assertionCount(test);
+  const lastStep = new Map<number, number>();
+  for (const [index, step] of steps.entries())
+    if (step.assertion !== undefined) lastStep.set(step.assertion, index);
+  const passed =
+    lastStep.size === 0
+      ? Number(result.status === 'pass')
+      : [...lastStep.values()].filter((last) => last < failedAt).length;
+  return { ...result, assertions: total, assertionsPassed: passed };
 }
 
 function percent(n: number, d: number): string {
@@ -539,6 +770,7 @@ function percent(n: number, d: number): string {
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const extracted = JSON.parse(readFileSync(options.cases, 'utf8')) as Extracted;
+  gelErrorParents = extracted.errors ?? {};
   const wanted = options.files ?? (options.all ? null : bucketFiles(options.issue));
   if (options.schemasOnly) return checkSchemas(extracted, wanted, options);
   const compile = options.server ? null : loadCompiler();
@@ -551,7 +783,7 @@ async function main(): Promise<void> {
       const tests = cls.tests.filter((t) => !options.test || options.test.test(t.name));
       if (tests.length === 0) continue;
       const factoring = needsFactoring(extracted.gel, file);
-      const record = (test: GelTest, outcome: Omit<Outcome, 'file' | 'bucket' | 'test'>) =>
+      const record = (test: GelTest, outcome: MethodOutcome) =>
         outcomes.push({
           file,
           bucket: bucketOf(file, test.name),
@@ -562,29 +794,33 @@ async function main(): Promise<void> {
       const live = options.live && !options.server ? tests.filter((t) => !t.complete) : [];
       for (const t of tests) {
         if (!t.complete && !live.includes(t))
-          record(t, { status: 'not extracted', detail: t.reason ?? '' });
-        else if (t.complete && !t.steps?.length) record(t, { status: 'no queries' });
+          record(t, whole(t, { status: 'not extracted', detail: t.reason ?? '' }));
+        else if (t.complete && !t.steps?.length)
+          record(t, { status: 'no queries', assertions: 0, assertionsPassed: 0 });
       }
       if (runnable.length === 0 && live.length === 0) continue;
       const script = classScript(cls.schema, cls.setup);
-      for (const ddl of script.skippedDdl)
-        skippedDdl.set(ddl.slice(0, 60), (skippedDdl.get(ddl.slice(0, 60)) ?? 0) + 1);
       const { sdl, stripped } = withoutRefusedDefaults(script.sdl);
       for (const message of stripped)
         strippedDefaults.set(message, (strippedDefaults.get(message) ?? 0) + 1);
       let session: ClassSession;
       try {
-        session = options.server
+        const made = options.server
           ? await serverSession(options, sdl, script.statements)
           : await localSession(options, compile as CompileQuery, sdl, script.statements);
+        session = made.session;
+        for (const ddl of made.skipped) skippedDdl.set(ddl, (skippedDdl.get(ddl) ?? 0) + 1);
       } catch (error) {
         const message = (error as Error).message;
         for (const t of [...runnable, ...live])
-          record(t, {
-            status: 'fail',
-            failure: message.startsWith('schema') ? 'schema' : 'setup',
-            detail: message,
-          });
+          record(
+            t,
+            whole(t, {
+              status: 'fail',
+              failure: message.startsWith('schema') ? 'schema' : 'setup',
+              detail: message,
+            }),
+          );
         process.stderr.write(`${file} ${cls.name}: ${message.slice(0, 300)}\n`);
         continue;
       }
@@ -593,11 +829,14 @@ async function main(): Promise<void> {
           try {
             record(t, await runTest(session, t));
           } catch (error) {
-            record(t, {
-              status: 'fail',
-              failure: failureClass(error),
-              detail: harness.describeError(error),
-            });
+            record(
+              t,
+              whole(t, {
+                status: 'fail',
+                failure: failureClass(error),
+                detail: harness.describeError(error),
+              }),
+            );
           }
         }
         if (live.length > 0)
@@ -641,18 +880,23 @@ function needsFactoring(gel: string, file: string): Set<string> {
 }
 
 /** Gel's harness outcome for a `needs_factoring` method: run, it must fail (see needsFactoring). */
-function expectedToFail(
-  outcome: Omit<Outcome, 'file' | 'bucket' | 'test'>,
-): Omit<Outcome, 'file' | 'bucket' | 'test'> {
+function expectedToFail(outcome: MethodOutcome): MethodOutcome {
+  // The method is Gel's one assertion here: all of its assertions pass or fail with it.
   if (outcome.status === 'pass')
     return {
       ...outcome,
       status: 'fail',
       failure: 'factored',
       detail: 'needs_factoring: Gel (simple scoping) expects this method to fail; it passed',
+      assertionsPassed: 0,
     };
   if (outcome.status === 'fail' && outcome.failure !== 'schema' && outcome.failure !== 'setup')
-    return { ...outcome, status: 'pass', detail: `fails as Gel expects: ${outcome.detail ?? ''}` };
+    return {
+      ...outcome,
+      status: 'pass',
+      detail: `fails as Gel expects: ${outcome.detail ?? ''}`,
+      assertionsPassed: outcome.assertions,
+    };
   return outcome;
 }
 
@@ -726,21 +970,52 @@ function printReport(
   const lines: string[] = [];
   const row = (label: string, list: readonly Outcome[], suffix = '') => {
     const total = list.length;
-    const run = list.filter((o) => o.status === 'pass' || o.status === 'fail').length;
+    const ran = list.filter((o) => o.status === 'pass' || o.status === 'fail');
     const pass = list.filter((o) => o.status === 'pass').length;
     const notExtracted = list.filter((o) => o.status === 'not extracted').length;
-    lines.push(
-      `${label.padEnd(34)} ${String(total).padStart(5)} ${String(notExtracted).padStart(7)} ${String(run).padStart(5)} ${String(pass).padStart(5)} ${percent(pass, run)} ${percent(pass, total - list.filter((o) => o.status === 'no queries').length)}${suffix}`,
-    );
+    const sum = (l: readonly Outcome[], f: (o: Outcome) => number) =>
+      l.reduce((n, o) => n + f(o), 0);
+    const aRun = sum(ran, (o) => o.assertions);
+    const aPass = sum(ran, (o) => o.assertionsPassed);
+    const aAll = sum(list, (o) => o.assertions);
+    const cells = [
+      String(total).padStart(5),
+      String(notExtracted).padStart(7),
+      String(ran.length).padStart(5),
+      String(pass).padStart(5),
+      percent(pass, ran.length),
+      percent(pass, total - list.filter((o) => o.status === 'no queries').length),
+      String(aRun).padStart(6),
+      String(aPass).padStart(6),
+      percent(aPass, aRun),
+      percent(aPass, aAll),
+    ];
+    lines.push(`${label.padEnd(34)} ${cells.join(' ')}${suffix}`);
   };
-  const header = `${''.padEnd(34)} ${'tests'.padStart(5)} ${'not-ext'.padStart(7)} ${'run'.padStart(5)} ${'pass'.padStart(5)} ${'%run'.padStart(6)} ${'%all'.padStart(6)}`;
+  const header = `${''.padEnd(34)} ${[
+    'tests'.padStart(5),
+    'not-ext'.padStart(7),
+    'run'.padStart(5),
+    'pass'.padStart(5),
+    '%run'.padStart(6),
+    '%all'.padStart(6),
+    'a-run'.padStart(6),
+    'a-pass'.padStart(6),
+    'a%run'.padStart(6),
+    'a%all'.padStart(6),
+  ].join(' ')}`;
+  lines.push(
+    'Methods (tests: run, passed) and assertions (a-: each assert_query_result and assertRaises*',
+    'block; after a failed step, counted as failed) per file and per bucket',
+    '',
+  );
   lines.push('Per file', header);
   for (const file of [...new Set(outcomes.map((o) => o.file))])
     row(
       file,
       outcomes.filter((o) => o.file === file),
     );
-  for (const issue of [10, 11] as const) {
+  for (const issue of ISSUES) {
     const buckets = BUCKETS.filter((b) => BUCKET_GOALS[b].issue === issue);
     const inIssue = outcomes.filter(
       (o) => o.bucket !== 'other' && BUCKET_GOALS[o.bucket].issue === issue,
@@ -792,7 +1067,7 @@ function printReport(
   for (const [reason, n] of [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 15))
     lines.push(`  ${String(n).padStart(5)}  ${reason}`);
   if (skippedDdl.size) {
-    lines.push('', 'Setup DDL skipped (svc takes schemas as SDL only)');
+    lines.push('', 'Setup DDL skipped (not translated to SDL, or its SDL refused by svc)');
     for (const [ddl, n] of skippedDdl) lines.push(`  ${String(n).padStart(5)}  ${ddl}`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);

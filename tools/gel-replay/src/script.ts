@@ -3,16 +3,16 @@
  *
  * Input: the extractor's `schema` (module → SDL file text) and `setup` (EdgeQL scripts).
  * Output: one SDL document (each Gel module body wrapped in `module <name> { ... }`, plus the
- * SDL of every `START MIGRATION TO { ... }` in the setup), the setup's EdgeQL statements, and the
- * DDL statements svc has no form for (CREATE ..., CONFIGURE ...), which are skipped and counted.
- * Statements are split at top-level `;` outside strings, comments and braces. `SET MODULE m` in a
- * setup script is followed: the statements after it are run as `with module m ...`.
+ * SDL of every `START MIGRATION TO { ... }` in the setup) and the setup's other statements in
+ * the order Gel runs them (queries, DDL, session statements such as `set module m`): the runner
+ * runs them in that order (replay.ts `runSetup`), so data meets the schema of its point in the
+ * setup. Statements are split at top-level `;` outside strings, comments and braces.
  */
 
 export interface ClassScript {
   readonly sdl: string;
+  /** The setup's other statements, in order: queries, DDL and session statements. */
   readonly statements: readonly string[];
-  readonly skippedDdl: readonly string[];
 }
 
 /** Splits EdgeQL text at top-level semicolons (quotes, `$tag$` strings, `#` comments, nesting). */
@@ -105,27 +105,19 @@ export function classScript(
     wrapModule(module, file.text),
   );
   const statements: string[] = [];
-  const skippedDdl: string[] = [];
-  let module: string | null = null;
   for (const script of setup) {
     for (const statement of splitStatements(script.text)) {
       const head = statementHead(statement);
-      const setModule = /^set\s+module\s+([\w:]+)\s*$/i.exec(head);
-      if (setModule) {
-        module = setModule[1] === 'default' ? null : (setModule[1] as string);
-        continue;
-      }
       if (/^start\s+migration\s+to\s*\{/i.test(head)) {
         const body = braceBody(head);
         if (body !== null) sdl.push(body);
         continue;
       }
       if (/^(populate|commit)\s+migration/i.test(head)) continue;
-      if (isDdl(head)) skippedDdl.push(head.split('\n')[0] as string);
-      else statements.push(module === null ? statement : withModule(module, head));
+      statements.push(statement);
     }
   }
-  return { sdl: sdl.join('\n\n'), statements, skippedDdl };
+  return { sdl: sdl.join('\n\n'), statements };
 }
 
 /** `statement` with `module` as its default module (merged into a leading `with` block). */

@@ -14,25 +14,11 @@ with "update_src1" as materialized (
   ) as "User2"
   where "User2"."id" = ((($1::jsonb) #>> '{}')::uuid)
 ),
-"update3" as (
-  update "default"."Admin" as "t"
-  set "age" = "s"."c0"
-  from "update_src1" as "s"
-  where "t"."id" = "s"."id"
-  returning "t".*
-),
-"update4" as (
-  update "default"."User" as "t"
-  set "age" = "s"."c0"
-  from "update_src1" as "s"
-  where "t"."id" = "s"."id"
-  returning "t".*
-),
-"pairs9" as materialized (
-  select "o5"."id" as "source", "q8"."id" as "target", "o5"."__type__" as "~type"
-  from "update_src1" as "o5"
+"pairs7" as materialized (
+  select "o3"."id" as "source", "q6"."id" as "target", "o3"."__type__" as "~type"
+  from "update_src1" as "o3"
     join lateral (
-      select "User7"."id" as "id", "User7"."__type__" as "__type__", json_build_object('id', "User7"."id") as "~json"
+      select "User5"."id" as "id", "User5"."__type__" as "__type__", json_build_object('id', "User5"."id") as "~json"
       from (
         (
           select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
@@ -43,29 +29,43 @@ with "update_src1" as materialized (
           select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
           from "default"."User" as "User"
         )
-      ) as "User7"
-      where "User7"."name" = ('Ann'::text)
-    ) as "q8" on true
-  where "q8"."id" is not null
+      ) as "User5"
+      where "User5"."name" = ('Ann'::text)
+    ) as "q6" on true
+  where "q6"."id" is not null
 ),
-"link10" as (
+"pairs10" as materialized (
+  select "o8"."id" as "source", 'E'::text as "value", "o8"."__type__" as "~type"
+  from "update_src1" as "o8"
+  where ('E'::text) is not null
+),
+"update11" as (
+  update "default"."Admin" as "t"
+  set "age" = "s"."c0"
+  from "update_src1" as "s"
+  where "t"."id" = "s"."id"
+  returning "t".*
+),
+"update12" as (
+  update "default"."User" as "t"
+  set "age" = "s"."c0"
+  from "update_src1" as "s"
+  where "t"."id" = "s"."id"
+  returning "t".*
+),
+"link13" as (
   insert into "default"."Admin.friends" ("source", "target")
   select "p"."source", "p"."target"
-  from "pairs9" as "p"
+  from "pairs7" as "p"
   where "p"."~type" = 'default::Admin'
   on conflict ("source", "target") do nothing
 ),
-"link11" as (
+"link14" as (
   insert into "default"."User.friends" ("source", "target")
   select "p"."source", "p"."target"
-  from "pairs9" as "p"
+  from "pairs7" as "p"
   where "p"."~type" = 'default::User'
   on conflict ("source", "target") do nothing
-),
-"pairs14" as materialized (
-  select "o12"."id" as "source", 'E'::text as "value", "o12"."__type__" as "~type"
-  from "update_src1" as "o12"
-  where ('E'::text) is not null
 ),
 "unlink15" as (
   delete from "default"."Admin.nicknames" as "j"
@@ -74,13 +74,13 @@ with "update_src1" as materialized (
     from "default"."Admin.nicknames" as "r0"
     where exists (
       select 1
-      from "pairs14" as "q0"
+      from "pairs10" as "q0"
       where ("q0"."source" = "r0"."source") and ("q0"."value" = "r0"."value")
     )
   ) as "r"
   where ("j"."ctid" = "r"."rid") and ("r"."n" <= (
     select count(*)
-    from "pairs14" as "q"
+    from "pairs10" as "q"
     where ("q"."source" = "r"."source") and ("q"."value" = "r"."v")
   ))
 ),
@@ -91,13 +91,13 @@ with "update_src1" as materialized (
     from "default"."User.nicknames" as "r0"
     where exists (
       select 1
-      from "pairs14" as "q0"
+      from "pairs10" as "q0"
       where ("q0"."source" = "r0"."source") and ("q0"."value" = "r0"."value")
     )
   ) as "r"
   where ("j"."ctid" = "r"."rid") and ("r"."n" <= (
     select count(*)
-    from "pairs14" as "q"
+    from "pairs10" as "q"
     where ("q"."source" = "r"."source") and ("q"."value" = "r"."v")
   ))
 )
@@ -115,7 +115,7 @@ select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then ((((
     union
     (
       select "pr"."target" as "v"
-      from "pairs9" as "pr"
+      from "pairs7" as "pr"
       where "pr"."source" = "w17"."id"
     )
   ) as "r"
@@ -139,7 +139,7 @@ select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then ((((
     ) as "jr"
     where ("jr"."source" = "w17"."id") and (not exists (
       select 1
-      from "pairs14" as "pr"
+      from "pairs10" as "pr"
       where ("pr"."source" = "w17"."id") and ("pr"."value" = "jr"."value")
     ))
   ) as "r"
@@ -164,7 +164,7 @@ select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then ((((
     union
     (
       select "pr"."target" as "v"
-      from "pairs9" as "pr"
+      from "pairs7" as "pr"
       where "pr"."source" = "w17"."id"
     )
   ) as "r"
@@ -202,7 +202,7 @@ select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then ((((
     ) as "jr"
     where ("jr"."source" = "w17"."id") and (not exists (
       select 1
-      from "pairs14" as "pr"
+      from "pairs10" as "pr"
       where ("pr"."source" = "w17"."id") and ("pr"."value" = "jr"."value")
     ))
   ) as "r"
@@ -210,11 +210,11 @@ select coalesce(json_agg(case when "w17"."__type__" = 'default::Admin' then ((((
 from (
   (
     select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", "level" as "level", 'default::Admin' as "__type__"
-    from "update3"
+    from "update11"
   )
   union all
   (
     select "id" as "id", "name" as "name", "age" as "age", "best_friend" as "best_friend", null::bigint as "level", 'default::User' as "__type__"
-    from "update4"
+    from "update12"
   )
 ) as "w17"

@@ -8,13 +8,16 @@
  *   plan/sources applies `select` to every read of a type's rows (types, links, backlinks, object
  *   casts, the subjects of updates and deletes); plan/mutation adds `update read` and `delete`
  *   to what an update or delete reaches (`subjectCondition`).
- * - Writes (`addWriteCheck`): every inserted row (`insert`) and every updated row, as it is after
- *   the statement's writes (`update write`), is checked; a row that fails makes the statement
- *   raise AccessPolicyError (SQLSTATE 42501) with Gel's message: `access policy violation on
- *   insert of default::T`, followed by the `errmessage`s of the allow policies when none allowed
- *   it and of the deny policies that denied it, never the row's content. The check is a
- *   materialized CTE the statement's result depends on (the planner's `addCheck`), so it always
- *   runs, after the rows are written and before the statement can succeed.
+ * - Writes (`addWriteCheck`): every row an insert is about to write (`insert`) and every row an
+ *   update is about to leave (`update write`), with the values, defaults and multi pointers the
+ *   statement gives it, is checked before anything is written (as Gel's contents CTE): a row
+ *   that fails makes the statement raise AccessPolicyError (SQLSTATE 42501) with Gel's message,
+ *   `access policy violation on insert of default::T`, followed by the `errmessage`s of the allow
+ *   policies when none allowed it and of the deny policies that denied it, never the row's
+ *   content. The check is a materialized CTE every write statement of the mutation reads first
+ *   (`afterCheck`), and the statement's result reads too (the planner's `addCheck`), so it runs
+ *   before any row is written: a refused insert never reaches a unique index, so it cannot tell
+ *   the caller that a row it may not see holds the value.
  * - A type without policies is open (Gel), or reachable only with policies off when the caller's
  *   `defaultAccess` is `deny`. Policy expressions are planned with policies off (no recursion:
  *   Gel since 3.0), with the row bound as their subject.
@@ -164,15 +167,43 @@ function policyTerm(
 }
 
 /**
- * Checks the rows of `concrete` that `rows` yields (a FROM item given its alias: the written
- * rows, with every stored column) against the `insert` or `update write` policies; a row that
- * fails raises AccessPolicyError. Nothing is added when the type is open to the caller.
+ * The name of the check a write of `concrete`'s rows needs under the caller's policies (reserved
+ * before the write is planned, so its statements can depend on it), or null when none is needed.
+ */
+export function reserveWriteCheck(ctx: AccessContext, concrete: string): string | null {
+  return policiesOf(ctx, concrete) === 'open' ? null : ctx.fresh('policy');
+}
+
+/**
+ * `(select count(*) from <check>) > -1`: a write statement carrying this condition reads the
+ * check first (an InitPlan, before its first row), so a refused row raises before anything is
+ * written, and before a unique index could report a conflict with a row the caller cannot see.
+ */
+export function afterCheck(check: string): SqlExpr {
+  return sql.bin(
+    '>',
+    sql.scalar(
+      sql.select({
+        targets: [sql.target(sql.agg('count', [sql.star()]))],
+        from: [sql.table(null, check)],
+      }),
+    ),
+    sql.num(-1),
+  );
+}
+
+/**
+ * The check named `name` (see `reserveWriteCheck`): the rows `rows` yields (a FROM item given
+ * its alias: each row as it will be written, with every stored column) against the `insert` or
+ * `update write` policies of `concrete`; a row that fails raises AccessPolicyError. The
+ * statement's result depends on it too (`addCheck`), so it runs even when nothing is written.
  */
 export function addWriteCheck(
   ctx: AccessContext,
   concrete: string,
   kind: WriteKind,
   rows: (alias: string) => FromItem,
+  name: string,
 ): void {
   const policies = policiesOf(ctx, concrete);
   if (policies === 'open') return;
@@ -238,10 +269,9 @@ export function addWriteCheck(
     ],
     from: [rows(r)],
   });
-  const check = ctx.fresh('policy');
   ctx.addCte(
     sql.cte(
-      check,
+      name,
       sql.select({
         targets: [sql.target(raise(sql.col('id', c), pgType('uuid'), message, '42501'), 'v')],
         from: [sql.subquery(evaluated, c)],
@@ -250,7 +280,7 @@ export function addWriteCheck(
       { materialized: true },
     ),
   );
-  ctx.addCheck(check);
+  ctx.addCheck(name);
 }
 
 function caseWhen(when: SqlExpr, then: SqlExpr): SqlExpr {

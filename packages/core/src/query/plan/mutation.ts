@@ -69,7 +69,13 @@ import type { ObjectTypeInfo, PointerInfo, PointerStorage } from '../schema-inde
 import type { PlanContext } from './planner';
 import { Rel, type Bound } from './rel';
 import { storedColumns, typeSource } from './sources';
-import { addWriteCheck, rowsFiltered, subjectCondition } from './access';
+import {
+  addWriteCheck,
+  afterCheck,
+  reserveWriteCheck,
+  rowsFiltered,
+  subjectCondition,
+} from './access';
 
 type ObjectBound = Extract<Bound, { kind: 'object' }>;
 
@@ -167,19 +173,50 @@ function planInsert(
   (m.conflict?.keys ?? []).forEach((key, j) => {
     targets.push(sql.target(ctx.value(r0, key.fresh), `k${j}`));
   });
+  // Under policies that restrict inserts, the rows are checked before they are written (plan/
+  // access): a stored column the insert does not give takes its default here, in `src`, so the
+  // check reads the very values the insert writes.
+  const check = reserveWriteCheck(ctx, type);
+  const defaults = check ? columnDefaults(ctx, type, columns) : [];
+  defaults.forEach((d, j) => {
+    targets.push(sql.target(d.value, `d${j}`));
+  });
   ctx.addCte(sql.cte(src, selectFrom(r0, targets), { materialized: true }));
+  const written = [...columns, ...defaults.map((d, j) => ({ column: d.column, source: `d${j}` }))];
+
+  const multiElements = m.elements.filter((x) => x.pointer.many);
+  const multi = new Map<string, MultiState>();
+  // Checked inserts: the new junction rows come from `src` (they are part of what is checked),
+  // and are written for the rows actually inserted (`ins`); otherwise from `ins` itself.
+  const prospective = check
+    ? multiElements.map((e) => {
+        const pairs = planPairs(ctx, e, src, src, iterations, null, sql.text(type));
+        registerJunctionWrite(ctx, type, e, { pairs, mode: 'add', owners: null });
+        return pairs;
+      })
+    : [];
+  if (check) {
+    addWriteCheck(
+      ctx,
+      type,
+      'insert',
+      (alias) => sql.subquery(wouldBeRows(ctx, type, src, written), alias),
+      check,
+    );
+  }
 
   const s = 's';
   const conditions = m.conflict ? conflictChecks(ctx, m, single, s) : [];
+  if (check) conditions.push(afterCheck(check));
   const table = tableName(type);
   const ins = ctx.fresh('insert');
   const statement = sql.insert({
     table,
-    columns: ['id', ...columns.map((c) => c.column)],
+    columns: ['id', ...written.map((c) => c.column)],
     source: sql.select({
       targets: [
         sql.target(sql.col('id', s)),
-        ...columns.map((c) => sql.target(sql.col(c.source, s))),
+        ...written.map((c) => sql.target(sql.col(c.source, s))),
       ],
       from: [sql.table(null, src, s)],
       where: conditions.length > 0 ? sql.and(...conditions) : null,
@@ -194,18 +231,80 @@ function planInsert(
   const overlay = overlayOf(ctx);
   overlay.rows.set(type, [...(overlay.rows.get(type) ?? []), ins]);
 
-  const multi = new Map<string, MultiState>();
-  for (const e of m.elements.filter((x) => x.pointer.many)) {
+  multiElements.forEach((e, i) => {
+    const checked = prospective[i];
     // New junction rows, for the rows actually inserted.
-    const pairs = planPairs(ctx, e, ins, src, iterations, null, sql.text(type));
-    writeJunction(ctx, type, e, pairs, 'add', requiredCheck(e, type, ins, false));
+    const pairs = checked ?? planPairs(ctx, e, ins, src, iterations, null, sql.text(type));
+    const gate = checked ? { written: ins, check } : null;
+    writeJunction(ctx, type, e, pairs, 'add', requiredCheck(e, type, ins, false), gate);
     multi.set(e.pointer.name, { kind: 'replaced', pairs });
-    registerJunctionWrite(ctx, type, e, { pairs, mode: 'add', owners: null });
-  }
-  // The new rows as written (defaults, links written with them): the `insert` policies.
-  addWriteCheck(ctx, type, 'insert', (alias) => sql.table(null, ins, alias));
+    if (!checked) registerJunctionWrite(ctx, type, e, { pairs, mode: 'add', owners: null });
+  });
   if (guard) nestedGuardsOf(ctx).pop();
   return { rows: new Map([[type, ins]]), multi };
+}
+
+/**
+ * The stored single columns of `concrete` an insert does not give (`given`) and whose column
+ * has a default: the default's SQL, computed once per new row in `src` and written explicitly.
+ */
+function columnDefaults(
+  ctx: PlanContext,
+  concrete: string,
+  given: readonly { column: string }[],
+): { column: string; value: SqlExpr }[] {
+  const table = storageLayout(ctx.index.schema).tables.find((t) => t.type === concrete);
+  const named = new Set(given.map((c) => c.column));
+  return (table?.columns ?? []).flatMap((c) =>
+    c.column.name === 'id' || named.has(c.column.name) || c.column.default === null
+      ? []
+      : [{ column: c.column.name, value: c.column.default }],
+  );
+}
+
+/**
+ * The rows a write is about to leave in `concrete`'s table, with every stored single column:
+ * for an insert, `src`'s values (`given`: column ← src column), NULL for the others; for an
+ * update (`from`: the table's current rows), the given columns replaced.
+ */
+function wouldBeRows(
+  ctx: PlanContext,
+  concrete: string,
+  src: string,
+  given: readonly { column: string; source: string }[],
+  update: { readonly reset: ReadonlySet<string> } | null = null,
+): SqlQuery {
+  const s = 's';
+  const t = 't';
+  const sources = new Map(given.map((c) => [c.column, c.source]));
+  const columns = [...storedColumns(ctx.index, concrete)];
+  const value = (name: string, pg: PgType): SqlExpr => {
+    const source = sources.get(name);
+    if (source !== undefined) return sql.col(source, s);
+    if (update === null || update.reset.has(name)) return sql.cast(sql.null(), pg);
+    return sql.col(name, t);
+  };
+  const table = tableName(concrete);
+  return sql.select({
+    targets: [
+      sql.target(sql.col('id', s), 'id'),
+      ...columns.map(([name, pg]) => sql.target(value(name, pg), name)),
+    ],
+    from:
+      update === null
+        ? [sql.table(null, src, s)]
+        : [
+            sql.join(
+              'inner',
+              sql.table(null, src, s),
+              sql.table(table.schema, table.name, t),
+              sql.and(
+                sql.bin('=', sql.col('id', t), sql.col('id', s)),
+                sql.bin('=', sql.col('__type__', s), sql.text(concrete)),
+              ),
+            ),
+          ],
+  });
 }
 
 /** Per compilation: the conditions of the `unless conflict` inserts whose values are being
@@ -500,6 +599,48 @@ function planUpdate(
   ctx.addCte(sql.cte(src, selectFrom(r0, targets, subject), { materialized: true }));
 
   const concrete = concreteOf(ctx, m.subject);
+  // The new junction rows of each multi element, and what reads later in the statement see of
+  // them (registered before the checks, which read them too).
+  const multiElements = m.elements.filter((x) => x.pointer.many);
+  const multi = new Map<string, MultiState>();
+  const multiPairs = multiElements.map((e) => {
+    const pairs = planPairs(
+      ctx,
+      e,
+      src,
+      src,
+      perObject,
+      { pathId: m.subjectPathId, type: (m.subject.type as { name: string }).name },
+      null,
+    );
+    const mode = e.op === ':=' ? 'replace' : e.op === '+=' ? 'add' : 'remove';
+    for (const c of concrete) {
+      if (ctx.index.storage(c, e.pointer).kind !== 'junction') continue;
+      registerJunctionWrite(ctx, c, e, { pairs, mode, owners: mode === 'replace' ? src : null });
+    }
+    multi.set(e.pointer.name, {
+      kind: e.op === ':=' ? 'replaced' : e.op === '+=' ? 'added' : 'removed',
+      pairs,
+    });
+    return pairs;
+  });
+
+  // Each row as the update leaves it, checked before anything is written (`update write`).
+  const checks = new Map<string, string>();
+  const reset = new Set(resetLinkProperties(single).map((r) => r.column));
+  for (const c of concrete) {
+    const check = reserveWriteCheck(ctx, c);
+    if (check === null) continue;
+    checks.set(c, check);
+    addWriteCheck(
+      ctx,
+      c,
+      'update write',
+      (alias) => sql.subquery(wouldBeRows(ctx, c, src, columns, { reset }), alias),
+      check,
+    );
+  }
+
   const rows = new Map<string, string>();
   for (const c of concrete) {
     if (single.length === 0) continue;
@@ -507,6 +648,7 @@ function planUpdate(
     const t = 't';
     const upd = ctx.fresh('update');
     const table = tableName(c);
+    const check = checks.get(c);
     ctx.addCte(
       sql.cte(
         upd,
@@ -518,7 +660,10 @@ function planUpdate(
             ...resetLinkProperties(single),
           ],
           from: [sql.table(null, src, s)],
-          where: sql.bin('=', sql.col('id', t), sql.col('id', s)),
+          where: sql.and(
+            sql.bin('=', sql.col('id', t), sql.col('id', s)),
+            ...(check ? [afterCheck(check)] : []),
+          ),
           returning: [sql.target(sql.star(t))],
         }),
       ),
@@ -528,57 +673,22 @@ function planUpdate(
     overlay.updated.set(c, [...(overlay.updated.get(c) ?? []), upd]);
   }
 
-  const multi = new Map<string, MultiState>();
-  for (const e of m.elements.filter((x) => x.pointer.many)) {
-    const pairs = planPairs(
-      ctx,
-      e,
-      src,
-      src,
-      perObject,
-      { pathId: m.subjectPathId, type: (m.subject.type as { name: string }).name },
-      null,
-    );
+  multiElements.forEach((e, i) => {
+    const pairs = multiPairs[i] as string;
     for (const c of concrete) {
       if (ctx.index.storage(c, e.pointer).kind !== 'junction') continue;
+      const check = checks.get(c);
+      const gate = check ? { written: null, check } : null;
       if (e.op === ':=') {
-        clearJunction(ctx, c, e.pointer, src, pairs);
-        writeJunction(ctx, c, e, pairs, 'add', requiredCheck(e, c, src, true));
+        clearJunction(ctx, c, e.pointer, src, pairs, gate);
+        writeJunction(ctx, c, e, pairs, 'add', requiredCheck(e, c, src, true), gate);
       } else if (e.op === '+=') {
-        writeJunction(ctx, c, e, pairs, 'add');
+        writeJunction(ctx, c, e, pairs, 'add', null, gate);
       } else {
-        writeJunction(ctx, c, e, pairs, 'remove');
+        writeJunction(ctx, c, e, pairs, 'remove', null, gate);
       }
-      const mode = e.op === ':=' ? 'replace' : e.op === '+=' ? 'add' : 'remove';
-      registerJunctionWrite(ctx, c, e, { pairs, mode, owners: mode === 'replace' ? src : null });
     }
-    multi.set(e.pointer.name, {
-      kind: e.op === ':=' ? 'replaced' : e.op === '+=' ? 'added' : 'removed',
-      pairs,
-    });
-  }
-  // Each updated row as the statement leaves it: the `update write` policies.
-  for (const c of concrete) {
-    addWriteCheck(ctx, c, 'update write', (alias) =>
-      sql.subquery(
-        sql.select({
-          targets: [sql.target(sql.star('w'))],
-          from: [
-            sql.join(
-              'inner',
-              sql.table(null, src, 's'),
-              writtenTable(ctx, c, 'w', true),
-              sql.and(
-                sql.bin('=', sql.col('id', 'w'), sql.col('id', 's')),
-                sql.bin('=', sql.col('__type__', 's'), sql.text(c)),
-              ),
-            ),
-          ],
-        }),
-        alias,
-      ),
-    );
-  }
+  });
   return { rows, multi };
 }
 
@@ -837,6 +947,43 @@ function requiredCheck(
   };
 }
 
+/**
+ * What a junction write waits for under access policies (plan/access): `check`, the write check
+ * its statement reads first; `written`, the CTE of the rows actually inserted, whose pairs alone
+ * are written (checked inserts plan their pairs from every row they are about to insert).
+ */
+interface JunctionGate {
+  readonly written: string | null;
+  readonly check: string | null;
+}
+
+/** `statement` with `conditions` added to what it writes (an insert's rows, a WHERE). */
+function gated(statement: SqlStatement, conditions: readonly SqlExpr[]): SqlStatement {
+  if (conditions.length === 0) return statement;
+  switch (statement.kind) {
+    case 'Insert': {
+      const g = 'g';
+      const source = statement.source as SqlQuery;
+      return {
+        ...statement,
+        source: sql.select({
+          targets: [sql.target(sql.star(g))],
+          from: [sql.subquery(source, g)],
+          where: sql.and(...conditions),
+        }),
+      };
+    }
+    case 'Update':
+    case 'Delete':
+      return {
+        ...statement,
+        where: statement.where ? sql.and(statement.where, ...conditions) : sql.and(...conditions),
+      };
+    default:
+      return statement;
+  }
+}
+
 function writeJunction(
   ctx: PlanContext,
   concrete: string,
@@ -844,6 +991,7 @@ function writeJunction(
   pairs: string,
   mode: 'add' | 'remove',
   required: RequiredCheck | null = null,
+  gate: JunctionGate | null = null,
 ): void {
   const pointer = e.pointer;
   const storage = ctx.index.storage(concrete, pointer);
@@ -864,8 +1012,21 @@ function writeJunction(
     let source: SqlQuery = sql.select({
       targets: columns.map((c) => sql.target(sql.col(c, p))),
       from: [sql.table(null, pairs, p)],
-      // Only the rows of objects this table holds.
-      where: sql.bin('=', sql.col('~type', p), sql.text(concrete)),
+      // Only the rows of objects this table holds (and, for a checked insert, inserted).
+      where: sql.and(
+        sql.bin('=', sql.col('~type', p), sql.text(concrete)),
+        ...(gate?.written
+          ? [
+              sql.exists(
+                sql.select({
+                  targets: [sql.target(sql.num(1))],
+                  from: [sql.table(null, gate.written, 'w')],
+                  where: sql.bin('=', sql.col('id', 'w'), sql.col('source', p)),
+                }),
+              ),
+            ]
+          : []),
+      ),
       ...(byPart
         ? {
             distinct: [sql.col('source', p), sql.col(storage.valueColumn, p)],
@@ -937,7 +1098,7 @@ function writeJunction(
       ),
     });
   }
-  ctx.addCte(sql.cte(name, statement));
+  ctx.addCte(sql.cte(name, gated(statement, gate?.check ? [afterCheck(gate.check)] : [])));
 }
 
 /**
@@ -1077,6 +1238,7 @@ function clearJunction(
   pointer: PointerInfo,
   src: string,
   pairs: string,
+  gate: JunctionGate | null = null,
 ): void {
   const storage = ctx.index.storage(concrete, pointer);
   if (storage.kind !== 'junction') return;
@@ -1103,6 +1265,7 @@ function clearJunction(
         where: sql.and(
           sql.bin('=', sql.col('source', j), sql.col('id', s)),
           ...(pointer.kind === 'link' ? [sql.not(keep)] : []),
+          ...(gate?.check ? [afterCheck(gate.check)] : []),
         ),
       }),
     ),

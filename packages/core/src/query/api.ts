@@ -57,8 +57,9 @@ export interface QueryParam {
   /**
    * `variable` for `$name` / `<type>$name`; `global` for a declared `global name`; `auth` for what
    * the caller's auth context provides (DECISIONS.md, Access): `name` is `current_user_id` (uuid),
-   * `current_user_email` (str), `current_role` (str), `current_user_is_anonymous` (bool) or
-   * `roles` (array<str>, read by `has_role`).
+   * `current_user_email` (str), `current_role` (str), `current_user_is_anonymous` (bool),
+   * `permissions` (array<str>, `global sys::current_permissions`) or `roles` (array<str>, read by
+   * `has_role`): std/caller.
    */
   readonly source: 'variable' | 'global' | 'auth';
   /** The EdgeQL name as written (`$id` → `id`; positional `$0` → `0`; globals fully qualified). */

@@ -75,7 +75,10 @@ function compile(
       );
     }
     const index = schemaIndex(schema);
-    const bound = bindStatement(index, statements[0] as ql.Statement);
+    const access = options.access ?? SERVICE;
+    const bound = bindStatement(index, statements[0] as ql.Statement, {
+      policies: access.policies,
+    });
     const ir = bound.query;
     refuseIndeterminate(ir.root);
     const card = ir.root.card;
@@ -89,7 +92,7 @@ function compile(
       );
     }
     const plan = planQuery(index, ir, {
-      access: options.access ?? SERVICE,
+      access,
       env: typeEnv(index),
       policies: bound.policies,
       paramCount: () => bound.params().length,

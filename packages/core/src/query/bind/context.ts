@@ -100,6 +100,8 @@ export class BindContext {
   constructor(
     readonly index: SchemaIndex,
     readonly mode: BindMode,
+    /** The statement is compiled with access policies applied (cardinality depends on it). */
+    readonly policies = false,
   ) {}
 
   private readonly aliases = new Map<string, IrExpr>();

@@ -21,7 +21,7 @@ import {
   UnsupportedFeatureError,
 } from '../../errors';
 import { printTypeRef, type TypeRef } from '../../schema/model';
-import { CALLER_GLOBALS } from '../../std/caller';
+import { callerGlobal } from '../../std/caller';
 import { implicitJoin } from '../../std/casts';
 import {
   AT_MOST_ONE,
@@ -1072,11 +1072,8 @@ function bindIntersection(
  * parameter the engine fills from the request's auth context, read in queries, computeds,
  * defaults and policies alike. PostgreSQL defaults, checks and indexes cannot read it.
  */
-function callerGlobal(ctx: BindContext, node: ql.GlobalRef): IrExpr | null {
-  const global =
-    node.name.module === null || node.name.module === 'default'
-      ? CALLER_GLOBALS[node.name.name]
-      : undefined;
+function bindCallerGlobal(ctx: BindContext, node: ql.GlobalRef): IrExpr | null {
+  const global = callerGlobal(node.name.module, node.name.name);
   if (global === undefined) return null;
   if (ctx.mode === 'ddl') {
     return fail(
@@ -1086,14 +1083,14 @@ function callerGlobal(ctx: BindContext, node: ql.GlobalRef): IrExpr | null {
       "the caller's globals are per-request values; PostgreSQL defaults, checks and indexes cannot see them",
     );
   }
-  const slot = ctx.param('auth', node.name.name, global.type, global.required, node.span);
+  const slot = ctx.param('auth', global.param, global.type, global.required, node.span);
   return {
     kind: 'Param',
     type: global.type,
     card: global.required ? ONE : AT_MOST_ONE,
     index: slot.index,
     source: 'auth',
-    name: node.name.name,
+    name: global.param,
   };
 }
 
@@ -1104,7 +1101,7 @@ function bindGlobal(ctx: BindContext, scope: Scope, node: ql.GlobalRef): IrExpr 
   const global = candidates.map((n) => ctx.index.global(n)).find((g) => g !== undefined);
   if (!global) {
     return (
-      callerGlobal(ctx, node) ??
+      bindCallerGlobal(ctx, node) ??
       unknownName('global', candidates[0] as string, node.name.span ?? node.span)
     );
   }

@@ -43,8 +43,12 @@ export interface BoundStatement {
   params(): IrQuery['params'];
 }
 
-export function bindStatement(index: SchemaIndex, statement: ql.Statement): BoundStatement {
-  const ctx = new BindContext(index, 'query');
+export function bindStatement(
+  index: SchemaIndex,
+  statement: ql.Statement,
+  options: { readonly policies?: boolean } = {},
+): BoundStatement {
+  const ctx = new BindContext(index, 'query', options.policies === true);
   const root = bindExpr(ctx, rootScope(), statement);
   assertMutationPlacement(root, children, (message) => {
     throw new QueryError(message);

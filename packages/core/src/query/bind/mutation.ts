@@ -179,7 +179,16 @@ function bindPlainInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Ins
     ? bindConflict(ctx, scope, type, q.subject, q.unlessConflict, [...elements, ...defaults])
     : null;
   const card =
-    conflict === null ? ONE : conflict.else ? cardEither(ONE, conflict.else.card) : AT_MOST_ONE;
+    conflict === null
+      ? ONE
+      : conflict.else
+        ? // Under access policies the object the `else` reads may be one the caller cannot
+          // see: none (Gel's inference, for a type with policies).
+          cardEither(
+            ctx.policies && hasPolicies(ctx, type.name) ? AT_MOST_ONE : ONE,
+            conflict.else.card,
+          )
+        : AT_MOST_ONE;
   // With `else`, the answer is the new object or the else clause's: the union of their types.
   const elseType = conflict?.else?.type;
   const resultType =
@@ -194,6 +203,13 @@ function bindPlainInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Ins
     conflict,
     ...guardsOf(scope),
   };
+}
+
+/** True when a concrete type of `type` has access policies. */
+function hasPolicies(ctx: BindContext, type: string): boolean {
+  return (ctx.index.objectType(type)?.concrete ?? []).some(
+    (c) => (ctx.index.objectType(c)?.model?.policies.length ?? 0) > 0,
+  );
 }
 
 function bindConflict(

@@ -123,8 +123,7 @@ function resolveGlobals(
   const out = new Map<string, unknown>();
   for (const [written, value] of Object.entries(given)) {
     const name = written.includes('::') ? written : `default::${written}`;
-    const short = name.slice(name.lastIndexOf('::') + 2);
-    if (isCallerName(short) && (name === `default::${short}` || !written.includes('::'))) {
+    if (isCallerName(written)) {
       throw commonError(
         'VALIDATION_ERROR',
         `global ${written} comes from the caller's credentials and cannot be set in "globals"`,
@@ -151,6 +150,8 @@ function authValue(name: string, auth: AuthValues): string | null {
       return JSON.stringify(auth.isAnonymous === true);
     case 'roles':
       return JSON.stringify(auth.roles);
+    case 'permissions':
+      return JSON.stringify(auth.permissions ?? []);
     default:
       // The compiler only emits the names query/api lists; anything else is a bug, not input.
       throw new Error(`query/engine: unknown auth parameter ${name}`);

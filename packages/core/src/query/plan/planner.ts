@@ -554,16 +554,18 @@ class Planner implements PlanContext {
       case 'Intersection':
         return this.overlaid(expr.source, () => {
           const source = this.objectOf(rel, expr.source);
-          const bound = this.joinObject(rel, expr.objectType, source.id, 'inner');
+          const bound = this.joinObject(rel, expr.objectType, source.id, 'inner', true);
           return bound.kind === 'object' ? { ...bound, link: source.link } : bound;
         });
       case 'ObjectCast': {
         const checked = this.objectCastId(rel, expr);
+        // objectCastId looked the id up through the access hook.
         return this.joinObject(
           rel,
           expr.objectType,
           checked,
           expr.card.min === 1 ? 'inner' : 'left',
+          true,
         );
       }
       case 'BindingRef': {
@@ -735,7 +737,7 @@ class Planner implements PlanContext {
   private valueBound(rel: Rel, expr: IrExpr): Bound {
     if (expr.type.kind === 'object') {
       const id = this.value(rel, expr);
-      return this.joinObject(rel, expr.type.name, id, expr.card.min === 1 ? 'inner' : 'left');
+      return this.joinObject(rel, expr.type.name, id, expr.card.min === 1 ? 'inner' : 'left', true);
     }
     return {
       kind: 'value',
@@ -757,7 +759,13 @@ class Planner implements PlanContext {
   private columnsOf(rel: Rel, bound: Extract<Bound, { kind: 'object' }>): string {
     if (bound.alias !== null) return bound.alias;
     // An empty optional object (a left-joined NULL) keeps its row: its columns are NULL.
-    const joined = this.joinObject(rel, bound.type, bound.id, bound.nullable ? 'left' : 'inner');
+    const joined = this.joinObject(
+      rel,
+      bound.type,
+      bound.id,
+      bound.nullable ? 'left' : 'inner',
+      true,
+    );
     return (joined as { alias: string }).alias;
   }
 
@@ -780,10 +788,19 @@ class Planner implements PlanContext {
     }
   }
 
-  /** Joins the rows of `type` whose id is `id` (one row per id). */
-  private joinObject(rel: Rel, type: string, id: SqlExpr, join: 'inner' | 'left'): Bound {
+  /**
+   * Joins the rows of `type` whose id is `id` (one row per id). `visible`: `id` is an object the
+   * query already holds (it passed the access hook where it was read), not a stored reference.
+   */
+  private joinObject(
+    rel: Rel,
+    type: string,
+    id: SqlExpr,
+    join: 'inner' | 'left',
+    visible = false,
+  ): Bound {
     const alias = this.fresh(shortName(type));
-    const src = typeSource(this, type, alias, { updated: this.overlayDepth > 0 });
+    const src = typeSource(this, type, alias, { updated: this.overlayDepth > 0, visible });
     rel.join(join, src.item, sql.bin('=', sql.col('id', alias), id));
     return objectBound(type, alias, src.tag, join === 'left');
   }
@@ -1153,7 +1170,7 @@ class Planner implements PlanContext {
     );
     rel.order.push(sql.order(sql.col('~ord', alias)));
     if (expr.type.kind === 'object') {
-      const bound = this.joinObject(rel, expr.type.name, sql.col('value', alias), 'inner');
+      const bound = this.joinObject(rel, expr.type.name, sql.col('value', alias), 'inner', true);
       return items ? { ...bound, out: items } : bound;
     }
     return {

@@ -82,16 +82,26 @@ export function typeSource(
   ctx: SourceContext,
   type: string,
   alias: string,
-  options: { readonly written?: boolean; readonly updated?: boolean } = {},
+  options: {
+    readonly written?: boolean;
+    readonly updated?: boolean;
+    /**
+     * The rows are joined by the ids of objects the query already holds, which passed the access
+     * hook where they were read: no filter again (policies are per concrete type, so an object
+     * the caller may see stays visible whatever its static type).
+     */
+    readonly visible?: boolean;
+  } = {},
 ): TypeSource {
   const written = options.written ?? true;
   const updated = written && (options.updated ?? false);
   const info = ctx.index.objectType(type);
   const concrete = info?.concrete ?? [];
+  const filtered = (c: string): boolean => options.visible !== true && ctx.rowsFiltered(c);
   if (concrete.length === 1) {
     const only = concrete[0] as string;
-    const row = ctx.rowsFiltered(only) ? ctx.fresh('r') : alias;
-    const filter = ctx.selectFilter(only, row);
+    const row = filtered(only) ? ctx.fresh('r') : alias;
+    const filter = filtered(only) ? ctx.selectFilter(only, row) : null;
     const item = filter
       ? sql.subquery(
           sql.select({
@@ -120,8 +130,8 @@ export function typeSource(
     return { item: sql.subquery(empty, alias), alias, tag: sql.col('__type__', alias) };
   }
   const union =
-    ctx.rowsFiltered(type) || (written && hasWrittenRows(ctx))
-      ? unionOf(ctx, concrete, written, updated)
+    concrete.some(filtered) || (written && hasWrittenRows(ctx))
+      ? unionOf(ctx, concrete, written, updated, filtered)
       : memoUnion(ctx, type, concrete);
   return { item: sql.subquery(union, alias), alias, tag: sql.col('__type__', alias) };
 }
@@ -160,6 +170,7 @@ function unionOf(
   concrete: readonly string[],
   written = false,
   updated = false,
+  filtered: (concrete: string) => boolean = () => false,
 ): SqlQuery {
   const columns = new Map<string, ReturnType<typeof pgTypeFor>>();
   for (const c of concrete)
@@ -171,7 +182,7 @@ function unionOf(
       if (JSON.stringify(columns.get(name)) !== JSON.stringify(t)) columns.delete(name);
   const branches: SqlQuery[] = concrete.map((c) => {
     const own = storedColumns(ctx.index, c);
-    const row = ctx.rowsFiltered(c) ? ctx.fresh('r') : tableName(c).name;
+    const row = filtered(c) ? ctx.fresh('r') : tableName(c).name;
     // The one FROM item's columns, unqualified (the filter's own subqueries name theirs).
     return sql.select({
       targets: [
@@ -182,7 +193,7 @@ function unionOf(
         sql.target(sql.text(c), '__type__'),
       ],
       from: [tableOf(ctx, c, row, written, updated)],
-      where: ctx.selectFilter(c, row),
+      where: filtered(c) ? ctx.selectFilter(c, row) : null,
     });
   });
   return unionAll(branches);

@@ -11,7 +11,7 @@
  */
 import type * as ql from '../../syntax';
 import { DuplicateDefinitionError, SchemaDefinitionError } from '../../errors';
-import { CALLER_GLOBALS } from '../../std/caller';
+import { callerGlobal } from '../../std/caller';
 import { reservedModule } from '../model';
 import { fail, newContext, type BuildContext, type Decl } from './context';
 
@@ -84,7 +84,7 @@ const HANDLERS: { [K in Exclude<ql.Declaration['kind'], 'ModuleDecl'>]: Handler<
   },
   GlobalDecl: (ctx, decl, seen) => {
     const short = decl.name.slice(decl.name.lastIndexOf('::') + 2);
-    if (Object.hasOwn(CALLER_GLOBALS, short)) {
+    if (callerGlobal(null, short)) {
       fail(
         SchemaDefinitionError,
         `global '${short}' is provided by svc from the caller's credentials and cannot be declared`,

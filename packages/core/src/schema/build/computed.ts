@@ -93,7 +93,8 @@ export function finishComputed(ctx: BuildContext, ptr: PointerDraft): void {
   ptr.kind = kind;
   ptr.target = target;
   ptr.cardinality = ptr.declaredCardinality ?? (inferred.card.max === 'many' ? 'many' : 'one');
-  ptr.required = ptr.declaredRequired ?? false;
+  // Gel infers a computed's requiredness from its expression, as its cardinality.
+  ptr.required = ptr.declaredRequired ?? inferred.card.min === 1;
   ptr.inference = 'done';
 }
 

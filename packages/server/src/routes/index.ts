@@ -156,6 +156,7 @@ export function buildApp(deps: AppDeps): Express {
         engine: deps.queryEngine,
         protocol: config.protocol,
         readOnly: config.readOnly,
+        defaultAccess: config.defaultAccess,
       }),
     },
     { ...gated, body: ['POST'] },
@@ -223,6 +224,7 @@ export function buildApp(deps: AppDeps): Express {
       models: restModels,
       protocol: config.protocol,
       readOnly: config.readOnly,
+      defaultAccess: config.defaultAccess,
     });
     app.use('/api', timeout, gate, readOnly, body, async (req: Request, res: Response) => {
       res.locals.route = '/api/*';

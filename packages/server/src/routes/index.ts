@@ -46,6 +46,8 @@ export interface AppDeps {
   readonly buildSchema: (sdl: string) => Schema;
   /** Runs `POST /query`; told when `POST /migrations` changed the schema. */
   readonly queryEngine: QueryEngine;
+  /** Called with the schema after `POST /migrations` changed it (the open-types warning). */
+  readonly onSchema?: (schema: Schema) => void;
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -166,7 +168,17 @@ export function buildApp(deps: AppDeps): Express {
     migrator,
     build: deps.buildSchema,
     guarded: Boolean(auth || config.serviceKey),
-    onMigrated: () => deps.queryEngine.schemaChanged(),
+    access: config,
+    onMigrated: async () => {
+      deps.queryEngine.schemaChanged();
+      if (!deps.onSchema) return;
+      // Read as the next query will (then cached for it); the migration stands whatever happens here.
+      try {
+        deps.onSchema((await deps.queryEngine.schema()).schema);
+      } catch (err) {
+        logger.error({ err }, 'could not read the migrated schema');
+      }
+    },
   });
   route('/schema', { GET: schema.getSchema }, gated);
   route('/schema/types', { GET: schema.getTypes }, gated);

@@ -10,7 +10,14 @@
  * none (`defaultAccess`). `readOnly` servers refuse compiled writes (503 READ_ONLY).
  */
 import type { Request, Response } from 'express';
-import type { AccessMode, AuthValues, DefaultAccess, QueryCaller, QueryEngine } from '@svc/core';
+import {
+  ANONYMOUS_AUTH,
+  type AccessMode,
+  type AuthValues,
+  type DefaultAccess,
+  type QueryCaller,
+  type QueryEngine,
+} from '@svc/core';
 import type { Protocol } from '../config';
 import { sendJson } from '../http/respond';
 import { isAdministrator, type Caller } from '../middleware/authenticate';
@@ -38,6 +45,8 @@ export function queryCaller(
   caller: Caller | undefined,
   deps: Pick<QueryHandlerDeps, 'protocol' | 'readOnly' | 'defaultAccess'>,
 ): QueryCaller {
+  // Everything here comes from the verified token (@svc/auth authContextFromClaims), never from
+  // the request body: these are the caller's globals (DECISIONS.md, Access).
   const auth: AuthValues =
     caller?.kind === 'user'
       ? {
@@ -46,8 +55,10 @@ export function queryCaller(
             ? {}
             : { email: caller.context.jwtClaims.email }),
           roles: caller.context.roles,
+          isAnonymous: caller.context.isAnonymous,
+          permissions: caller.context.permissions,
         }
-      : { roles: [] };
+      : ANONYMOUS_AUTH;
   const unrestricted = deps.protocol === 'simple' || isAdministrator(caller);
   const access: AccessMode = {
     policies: !unrestricted,

@@ -7,6 +7,7 @@ import {
   type TypeCatalogue,
 } from '@svc/core';
 import { isAdministrator, type Caller } from '../middleware/authenticate';
+import { readOnlyError } from '../middleware/read-only';
 import { sendJson } from '../http/respond';
 import { typeCatalogue, type ServerAccess } from '../observability/open-types';
 import { jsonObjectBody } from './json-body';
@@ -23,6 +24,8 @@ export function schemaHandlers(deps: {
   readonly build: (sdl: string) => Schema;
   /** True when the server has any credential (auth or a service key): migrations then need one. */
   readonly guarded: boolean;
+  /** Read-only mode: a migration is 503 READ_ONLY; a dry run, which writes nothing, runs. */
+  readonly readOnly: boolean;
   readonly access: ServerAccess;
   /** Called, and awaited, after a migration changed the stored schema (the query engine's cue). */
   readonly onMigrated?: () => void | Promise<void>;
@@ -58,6 +61,8 @@ export function schemaHandlers(deps: {
     },
     async postMigration(req: Request, res: Response) {
       const body = parseMigrationRequest(req.body);
+      // A dry run rolls its transaction back: it plans and checks, and changes nothing.
+      if (deps.readOnly && !body.dryRun) throw readOnlyError();
       const caller = res.locals.caller as Caller | undefined;
       if (guarded && !isAdministrator(caller)) {
         throw commonError('ACCESS_DENIED', 'migrations need the service key or a superuser');

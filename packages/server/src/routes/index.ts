@@ -58,8 +58,6 @@ interface RouteOptions {
   readonly gated?: boolean;
   /** Methods whose JSON body is parsed. */
   readonly body?: readonly Method[];
-  /** Methods that always write, refused in read-only mode. */
-  readonly writes?: readonly Method[];
 }
 
 const READY_TIMEOUT_MS = 2000;
@@ -99,7 +97,6 @@ export function buildApp(deps: AppDeps): Express {
     for (const method of allowed) {
       const chain: RequestHandler[] = [];
       if (options.gated) chain.push(timeout, gate);
-      if (options.writes?.includes(method)) chain.push(readOnly);
       if (options.body?.includes(method)) chain.push(body);
       const handler = handlers[method] as Handler;
       chain.push(async (req, res) => {
@@ -168,6 +165,7 @@ export function buildApp(deps: AppDeps): Express {
     migrator,
     build: deps.buildSchema,
     guarded: Boolean(auth || config.serviceKey),
+    readOnly: config.readOnly,
     access: config,
     onMigrated: async () => {
       deps.queryEngine.schemaChanged();
@@ -182,10 +180,11 @@ export function buildApp(deps: AppDeps): Express {
   });
   route('/schema', { GET: schema.getSchema }, gated);
   route('/schema/types', { GET: schema.getTypes }, gated);
+  // Read-only mode refuses a migration in the handler, once the body says it is no dry run.
   route(
     '/migrations',
     { GET: schema.getHistory, POST: schema.postMigration },
-    { ...gated, body: ['POST'], writes: ['POST'] },
+    { ...gated, body: ['POST'] },
   );
   app.use('/ext', timeout, gate, (req: Request, _res: Response, next: NextFunction) => {
     next(commonError('NOT_FOUND', `no extension route ${req.method} ${req.baseUrl}${req.path}`));

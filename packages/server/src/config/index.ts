@@ -51,7 +51,8 @@ export interface ServerSettings {
   protocol: Protocol;
   /**
    * Under access policies, what a type without any allows: `open` (every caller may read and
-   * write it, as in Gel) or `deny` (only the service credential reaches it).
+   * write it, as in Gel) or `deny` (only callers without policies reach it: the service key, a
+   * superuser).
    * @default 'open'
    */
   defaultAccess: DefaultAccess;

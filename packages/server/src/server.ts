@@ -19,6 +19,7 @@ import { expressShapedClasses } from './http/shaped';
 import { Lifecycle } from './middleware/request-context';
 import { createLogger, type Logger } from './observability/logger';
 import { ServerMetrics } from './observability/metrics';
+import { openTypesWarning } from './observability/open-types';
 import { buildApp } from './routes';
 import { compileQuery as defaultCompileQuery } from './query-compiler';
 
@@ -133,6 +134,18 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     schema: storedSchemaSource(database, migrator, buildSchema),
     onCompileCache: (hit) => metrics.compileCache(hit),
   });
+  // With auth on, name the types every caller may read and write (DECISIONS "Added 2026-11-29"):
+  // once now, for the schema just migrated or stored, and after each migration that changes them.
+  const warnOpenTypes = auth ? openTypesWarning(logger, config) : undefined;
+  if (warnOpenTypes) {
+    try {
+      warnOpenTypes((await queryEngine.schema()).schema);
+    } catch (err) {
+      await auth?.close();
+      if (ownsDatabase) await database.close();
+      throw err;
+    }
+  }
   const lifecycle = new Lifecycle();
   const app = buildApp({
     config,
@@ -145,6 +158,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     migrator,
     buildSchema,
     queryEngine,
+    ...(warnOpenTypes ? { onSchema: warnOpenTypes } : {}),
   });
 
   let httpServer: http.Server | https.Server | undefined;

@@ -18,8 +18,10 @@ import {
   SECRET,
   authClient,
   build,
+  call,
   captureEvents,
   readJson,
+  recordCallers,
   sharedDatabase,
   start,
 } from './helpers';
@@ -166,6 +168,61 @@ describe(`guests over HTTP (${testDatabaseKind()})`, () => {
     expect([r.status, r.body.code]).toEqual([401, 'UNAUTHORIZED']);
     // the guest is still a guest
     expect((await c.profile(g.token)).status).toBe(200);
+  });
+});
+
+describe(`what a guest's token makes of a query's caller (${testDatabaseKind()})`, () => {
+  const query = (server: SvcServer, token?: string) =>
+    call(server, '/query', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? bearer(token) : {}) },
+      body: JSON.stringify({ query: 'select 1' }),
+    });
+
+  test('isAnonymous for a guest and its refreshes; not after the upgrade, nor for no token', async () => {
+    const server = await build(db.get(), AUTH);
+    try {
+      const c = authClient(server);
+      const callers = recordCallers(server);
+      const g = (await c.call('POST', '/auth/anonymous')).body;
+      expect((await query(server, g.token)).status).toBe(200);
+      const refreshed = (await c.refresh(g.refreshToken)).body;
+      expect((await query(server, refreshed.token)).status).toBe(200);
+      const address = email();
+      const up = await c.call(
+        'POST',
+        '/auth/upgrade',
+        { email: address, password: PASSWORD },
+        c.bearer(refreshed.token),
+      );
+      expect((await query(server, up.body.token)).status).toBe(200);
+      expect((await query(server)).status).toBe(200);
+      const guest = { userId: g.user.id, email: g.user.email, roles: [], permissions: [] };
+      expect(callers.map((caller) => caller.auth)).toEqual([
+        { ...guest, isAnonymous: true },
+        { ...guest, isAnonymous: true },
+        { ...guest, email: address, isAnonymous: false },
+        { roles: [] },
+      ]);
+      expect(callers.map((caller) => caller.access.policies)).toEqual([true, true, true, true]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("permissions come from the token's permissions claim (authConfig.claims)", async () => {
+    const server = await build(db.get(), {
+      ...AUTH,
+      authConfig: { claims: () => ({ permissions: ['notes:read'] }) },
+    });
+    try {
+      const callers = recordCallers(server);
+      const g = (await authClient(server).call('POST', '/auth/anonymous')).body;
+      await query(server, g.token);
+      expect(callers[0]?.auth).toMatchObject({ isAnonymous: true, permissions: ['notes:read'] });
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { AuthEvent } from '@svc/auth';
+import type { QueryCaller } from '@svc/core';
 import { createTestDatabase, type TestDatabase } from '@svc/core/testing';
 import { createServer, type CreateServerOptions, type SvcServer } from '../src';
 import { request, type InProcessInit } from '../src/testing';
@@ -59,6 +60,23 @@ export async function build(
     // bcrypt at cost 4 keeps tests fast; the default (12) is tested in @svc/auth.
     ...(options.enableAuth ? { authConfig: { bcryptRounds: 4, ...options.authConfig } } : {}),
   });
+}
+
+/**
+ * Records who each query the server runs (`/query` and REST alike) runs as: the access mode and
+ * the auth values its engine is given.
+ */
+export function recordCallers(server: SvcServer): QueryCaller[] {
+  const callers: QueryCaller[] = [];
+  const engine = server.queryEngine;
+  const run = engine.run.bind(engine);
+  Object.assign(engine, {
+    run: (request: Parameters<typeof run>[0], caller: QueryCaller) => {
+      callers.push(caller);
+      return run(request, caller);
+    },
+  });
+  return callers;
 }
 
 /** Starts a server on 127.0.0.1, port 0: for what needs a real socket (TLS, drain, several processes). */

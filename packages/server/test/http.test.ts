@@ -455,6 +455,36 @@ describe('route gating', () => {
       await server.close();
     }
   });
+
+  test('readOnly lets a dry run of a migration through: it plans, checks and writes nothing', async () => {
+    const server = await build(db.get(), { readOnly: true });
+    try {
+      const schema = 'type ReadOnlyDryRun { name: str; }';
+      const before = await readJson(await call(server, '/schema'));
+      const dry = await call(server, '/migrations', {
+        ...json({ schema, dryRun: true }),
+        method: 'POST',
+      });
+      expect(dry.status).toBe(200);
+      const body = await readJson(dry);
+      expect(body.applied).toBe(false);
+      expect(body.steps.map((s: { subject: string }) => s.subject)).toContain(
+        'default::ReadOnlyDryRun',
+      );
+      expect(await readJson(await call(server, '/schema'))).toEqual(before);
+      // The same migration for real is refused, a dry run that says false included.
+      for (const dryRun of [false, undefined]) {
+        const real = await call(server, '/migrations', {
+          ...json({ schema, dryRun }),
+          method: 'POST',
+        });
+        expect(real.status).toBe(503);
+        expect((await readJson(real)).code).toBe('READ_ONLY');
+      }
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('readiness', () => {

@@ -151,6 +151,40 @@ describe('POST /query with the EdgeQL compiler, read-only', () => {
       await server.close();
     }
   });
+
+  // Spec Authentication 12: read-only mode rejects writes, including nested writes.
+  test.each([
+    ['update', "update User filter .name = 'ro-kept' set { age := 1 }"],
+    ['delete', "delete User filter .name = 'ro-kept'"],
+    ['a select of an insert', "select (insert User { name := 'ro-nested' }) { name }"],
+    ['a with-bound insert', "with u := (insert User { name := 'ro-with' }) select u { name }"],
+    ['a for over inserts', "for n in {'ro-a', 'ro-b'} union (insert User { name := n })"],
+    [
+      'an insert in a shape',
+      "select (insert Post { title := 'ro', author := (insert User { name := 'ro-in' }) }) { title }",
+    ],
+    ['an insert in a condition', "select 1 if exists (insert User { name := 'ro-if' }) else 2"],
+  ])('%s is 503 READ_ONLY before anything runs', async (_what, text) => {
+    const writer = await build(db.get(), { schema: SDL });
+    const server = await build(db.get(), { schema: SDL, readOnly: true });
+    try {
+      await query(writer, { query: "insert User { name := 'ro-kept', age := 7 } unless conflict" });
+      const count = async () =>
+        (
+          await readJson(
+            await query(writer, { query: 'select (count(User), count(Post), sum(User.age))' }),
+          )
+        ).data;
+      const before = await count();
+      const res = await query(server, { query: text });
+      expect(res.status).toBe(503);
+      expect((await readJson(res)).code).toBe('READ_ONLY');
+      expect(await count()).toEqual(before);
+    } finally {
+      await server.close();
+      await writer.close();
+    }
+  });
 });
 
 describe('POST /query across svc processes sharing the database', () => {

@@ -238,8 +238,20 @@ describe('POST /query', () => {
         { authorization: `Bearer ${SERVICE_KEY}` },
       );
       expect(calls.map((c) => c.options)).toEqual([
-        { cardinality: 'many', access: { policies: true } },
-        { cardinality: 'many', access: { policies: false } },
+        { cardinality: 'many', access: { policies: true, defaultAccess: 'open' } },
+        { cardinality: 'many', access: { policies: false, defaultAccess: 'open' } },
+      ]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test("defaultAccess: 'deny' reaches the compiler of callers under access policies", async () => {
+    const fresh = await serverWith({ serviceKey: SERVICE_KEY, defaultAccess: 'deny' });
+    try {
+      await post(fresh, '/query', { query: 'select Item { name }' });
+      expect(calls.map((c) => c.options?.access)).toEqual([
+        { policies: true, defaultAccess: 'deny' },
       ]);
     } finally {
       await fresh.close();
@@ -284,7 +296,7 @@ describe('POST /query: who runs without access policies', () => {
     const server = await serverWith({ protocol: 'simple' });
     try {
       await post(server, '/query', { query: 'select Item { name }' });
-      expect(calls[0]?.options?.access).toEqual({ policies: false });
+      expect(calls[0]?.options?.access).toEqual({ policies: false, defaultAccess: 'open' });
     } finally {
       await server.close();
     }

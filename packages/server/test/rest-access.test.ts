@@ -6,7 +6,7 @@
  * (404), and 200 parallel POSTs over a real socket with nothing lost.
  */
 import type { SvcServer } from '../src';
-import { SECRET, build, call, sharedDatabase, signUp, start } from './helpers';
+import { SECRET, build, call, recordCallers, sharedDatabase, signUp, start } from './helpers';
 import { api, envelope } from './rest-helpers';
 
 const db = sharedDatabase();
@@ -145,6 +145,29 @@ describe('access policies', () => {
     const id = (made.body as { id: string }).id;
     const got = await api(server, 'GET', `/api/Secret/${id}`, undefined, { token: SERVICE_KEY });
     expect(got.body).toEqual({ id, text: 'hush' });
+  });
+});
+
+describe('defaultAccess', () => {
+  test("REST runs a caller's queries with the server's defaultAccess, as /query does", async () => {
+    const server = await build(db.get(), { schema: SDL, defaultAccess: 'deny' });
+    try {
+      const callers = recordCallers(server);
+      await api(server, 'GET', '/api/Item');
+      await api(server, 'POST', '/api/Item', { name: 'x' });
+      await call(server, '/query', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'select Item { name }' }),
+      });
+      expect(callers.map((c) => c.access)).toEqual([
+        { policies: true, readOnly: false, defaultAccess: 'deny' },
+        { policies: true, readOnly: false, defaultAccess: 'deny' },
+        { policies: true, readOnly: false, defaultAccess: 'deny' },
+      ]);
+    } finally {
+      await server.close();
+    }
   });
 });
 

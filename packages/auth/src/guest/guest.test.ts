@@ -137,3 +137,61 @@ describe('upgrade', () => {
     ).toBe('INVALID_TOKEN');
   });
 });
+
+describe('guest tokens say so (DECISIONS "Added 2026-11-29": "is_anonymous": true, as Supabase)', () => {
+  const payload = (token: string) =>
+    JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString()) as Record<
+      string,
+      unknown
+    >;
+
+  test('a guest session and its refreshes carry is_anonymous: true; the context says isAnonymous', async () => {
+    const { auth } = await h.make();
+    const g = await auth.signInAnonymously();
+    expect(payload(g.token).is_anonymous).toBe(true);
+    await expect(auth.verifyToken(g.token)).resolves.toMatchObject({ isAnonymous: true });
+    const refreshed = await auth.refresh(g.refreshToken);
+    expect(payload(refreshed.token).is_anonymous).toBe(true);
+    await expect(auth.verifyToken(refreshed.token)).resolves.toMatchObject({ isAnonymous: true });
+  });
+
+  test('signed-in users carry no such claim; after the upgrade neither do the new tokens', async () => {
+    const { auth } = await h.make();
+    const r = await auth.register({ email: 'member@example.com', password: 'password1' });
+    expect(payload(r.token)).not.toHaveProperty('is_anonymous');
+    await expect(auth.verifyToken(r.token)).resolves.toMatchObject({ isAnonymous: false });
+    const login = await session(auth.login({ email: 'member@example.com', password: 'password1' }));
+    expect(payload(login.token)).not.toHaveProperty('is_anonymous');
+
+    const g = await auth.signInAnonymously();
+    const up = await session(
+      auth.upgrade(g.token, { email: 'upgraded@example.com', password: 'password1' }),
+    );
+    expect(payload(up.token)).not.toHaveProperty('is_anonymous');
+    await expect(auth.verifyToken(up.token)).resolves.toMatchObject({
+      userId: g.user.id,
+      isAnonymous: false,
+    });
+    const refreshed = await auth.refresh(up.refreshToken);
+    expect(payload(refreshed.token)).not.toHaveProperty('is_anonymous');
+  });
+
+  // Attack: a `claims(user)` hook (host code fed by user data) writes is_anonymous, making a
+  // member pass for a guest or a guest for a member in the policies that read it.
+  test('the claims hook can neither add nor remove the flag', async () => {
+    const { auth } = await h.make({
+      claims: (user) => ({
+        is_anonymous: !user.email.endsWith('@anonymous.invalid'),
+        permissions: ['notes:read'],
+      }),
+    });
+    const r = await auth.register({ email: 'hooked@example.com', password: 'password1' });
+    expect(payload(r.token)).not.toHaveProperty('is_anonymous');
+    await expect(auth.verifyToken(r.token)).resolves.toMatchObject({
+      isAnonymous: false,
+      permissions: ['notes:read'],
+    });
+    const g = await auth.signInAnonymously();
+    expect(payload(g.token).is_anonymous).toBe(true);
+  });
+});

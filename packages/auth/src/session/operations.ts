@@ -12,7 +12,8 @@
  *   `sessionTimeout` answers SESSION_EXPIRED (spec: a timed-out session answers 401
  *   SESSION_EXPIRED to any request using it), a deactivated user USER_INACTIVE.
  * - Roles are copied into the access token when it is issued; a role assigned later shows after
- *   the next login or refresh.
+ *   the next login or refresh. So is the guest flag: a guest's tokens carry `is_anonymous: true`,
+ *   those issued after its upgrade do not.
  * - Reuse detection (`refreshTokenReuseDetection`, on by default): every session carries the
  *   family of the sign-in it descends from. A refresh token presented after a refresh retired it
  *   (a stolen copy, or the thief's, whichever comes second) revokes every live session of the
@@ -53,11 +54,16 @@ function tokensOf(ctx: OperationContext): TokenVerifier {
   return ctx.tokens;
 }
 
-/** A signed access token for `user` (roles and `claims(user)` copied in) and a fresh refresh token. */
+/**
+ * A signed access token for `user` (roles and `claims(user)` copied in; `is_anonymous: true` for a
+ * guest, which the `claims` hook can neither set nor remove) and a fresh refresh token.
+ */
 async function mintTokens(ctx: OperationContext, user: UserRecord) {
   const { config } = ctx;
   const roles = await ctx.store.userRoles(user.id);
-  const extra = config.claims ? await config.claims(toPublicUser(user)) : {};
+  const { is_anonymous: _fromHook, ...extra } = config.claims
+    ? await config.claims(toPublicUser(user))
+    : {};
   const iat = Math.floor(ctx.now() / 1000);
   const jti = randomUUID();
   const claims: Omit<AccessTokenClaims, 'aud' | 'iss'> = {
@@ -69,6 +75,7 @@ async function mintTokens(ctx: OperationContext, user: UserRecord) {
     exp: iat + config.tokenExpiry,
     jti,
     roles,
+    ...(user.isAnonymous ? { is_anonymous: true } : {}),
   };
   const token = tokensOf(ctx).sign(claims);
   return { claims, jti, refreshToken: randomToken(ctx.random), token };

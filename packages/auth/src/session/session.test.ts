@@ -14,6 +14,7 @@ describe('verifyToken', () => {
       userId: r.user.id,
       roles: [],
       permissions: [],
+      isAnonymous: false,
       jwtClaims: {
         sub: r.user.id,
         email: 'a@example.com',

@@ -94,10 +94,30 @@ describe('authContextFromClaims', () => {
       userId: c.sub,
       roles: ['editor'],
       permissions: [],
+      isAnonymous: false,
       jwtClaims: { sub: c.sub, email: c.email, aud: 'svc-api', iss: 'svc' },
     });
     expect(authContextFromClaims({ ...c, permissions: ['posts:write'] }).permissions).toEqual([
       'posts:write',
     ]);
+  });
+
+  test('isAnonymous is the is_anonymous claim when exactly true, else false', () => {
+    const c = { ...claims(), aud: 'svc-api', iss: 'svc' };
+    expect(authContextFromClaims({ ...c, is_anonymous: true }).isAnonymous).toBe(true);
+    expect(authContextFromClaims({ ...c, is_anonymous: false }).isAnonymous).toBe(false);
+    for (const odd of ['true', 1, null]) {
+      expect(authContextFromClaims({ ...c, is_anonymous: odd as never }).isAnonymous).toBe(false);
+    }
+  });
+
+  // Attack: a member edits its token's payload to pass for a guest (or the reverse) and keeps
+  // the signature; the flag is read only from verified claims.
+  test('is_anonymous added to a signed payload is INVALID_TOKEN', () => {
+    const [h, , s] = verifier.sign(claims()).split('.');
+    const forged = `${h}.${b64({ ...claims(), is_anonymous: true, aud: 'svc-api', iss: 'svc' })}.${s}`;
+    expect(codeOf(() => verifier.verify(forged))).toBe('401 INVALID_TOKEN');
+    const signed = verifier.sign({ ...claims(), is_anonymous: true });
+    expect(authContextFromClaims(verifier.verify(signed)).isAnonymous).toBe(true);
   });
 });

@@ -14,6 +14,8 @@ export interface AccessTokenClaims {
   readonly jti: string;
   readonly roles: readonly string[];
   readonly permissions?: readonly string[];
+  /** `true` in a guest session's tokens (as Supabase writes it); absent otherwise. */
+  readonly is_anonymous?: boolean;
 }
 
 /** What query handling learns of the caller (spec, "Auth context passed to query handling"). */
@@ -21,6 +23,8 @@ export interface AuthContext {
   readonly userId?: string;
   readonly roles: readonly string[];
   readonly permissions: readonly string[];
+  /** A guest's session: the verified token's `is_anonymous` claim is `true`. */
+  readonly isAnonymous: boolean;
   readonly jwtClaims?: {
     readonly sub: string;
     readonly email: string;
@@ -109,12 +113,16 @@ function isAccessClaims(p: Jwt.JwtPayload): p is Jwt.JwtPayload & AccessTokenCla
   );
 }
 
-/** The auth context of verified claims (spec: `userId` from `sub`, permissions from the claim). */
+/**
+ * The auth context of verified claims (spec: `userId` from `sub`, permissions from the claim;
+ * `isAnonymous` from the `is_anonymous` claim, true only when it is exactly `true`).
+ */
 export function authContextFromClaims(claims: AccessTokenClaims): AuthContext {
   return {
     userId: claims.sub,
     roles: [...claims.roles],
     permissions: Array.isArray(claims.permissions) ? [...claims.permissions] : [],
+    isAnonymous: claims.is_anonymous === true,
     jwtClaims: {
       sub: claims.sub,
       email: claims.email,

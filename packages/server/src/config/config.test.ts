@@ -32,6 +32,7 @@ describe('defaults (DECISIONS.md, "Service defaults")', () => {
       readOnly: false,
       requestTimeout: 30000,
       protocol: 'full',
+      defaultAccess: 'open',
       bodyLimit: 1048576,
       database: { dataDir: './.svc/data' },
       databaseSource: 'default',
@@ -458,6 +459,36 @@ describe('[server] trust_proxy / SVC_TRUST_PROXY', () => {
     ]);
     expect(problems({ env: {}, trustProxy: '::1/129' })).toEqual([
       'trustProxy: not an address, CIDR or loopback/linklocal/uniquelocal: "::1/129"',
+    ]);
+  });
+});
+
+describe('[server] default_access / SVC_DEFAULT_ACCESS (DECISIONS "Added 2026-11-29")', () => {
+  test('open by default; deny from the file, the environment and the code, by precedence', () => {
+    expect(resolveConfig({ env: {} }).defaultAccess).toBe('open');
+    const file = tomlFile('[server]\ndefault_access = "deny"\n');
+    expect(resolveConfig({ env: {}, configFile: file }).defaultAccess).toBe('deny');
+    expect(
+      resolveConfig({ env: { SVC_DEFAULT_ACCESS: 'open' }, configFile: file }).defaultAccess,
+    ).toBe('open');
+    expect(
+      resolveConfig({ env: { SVC_DEFAULT_ACCESS: 'open' }, defaultAccess: 'deny' }).defaultAccess,
+    ).toBe('deny');
+  });
+
+  test('anything but open or deny is refused at start, from every source', () => {
+    const file = tomlFile('[server]\ndefault_access = "closed"\n');
+    const name = path.basename(file);
+    expect(
+      problems({
+        configFile: file,
+        env: { SVC_DEFAULT_ACCESS: 'Deny' },
+        defaultAccess: true as never,
+      }),
+    ).toEqual([
+      'defaultAccess must be one of open, deny, got true',
+      'SVC_DEFAULT_ACCESS must be one of open, deny, got "Deny"',
+      `${name} [server] default_access must be one of open, deny, got "closed"`,
     ]);
   });
 });

@@ -9,6 +9,7 @@ export type FieldType =
   | 'positiveInt'
   | 'secret'
   | 'protocol'
+  | 'defaultAccess'
   | 'logLevel'
   | 'logFormat'
   | 'cors'
@@ -101,6 +102,14 @@ export const SERVER_FIELDS: readonly FieldSpec[] = [
     doc: '`full` enforces access policies; `simple` does not',
   },
   {
+    key: 'defaultAccess',
+    type: 'defaultAccess',
+    env: 'SVC_DEFAULT_ACCESS',
+    toml: ['server', 'default_access'],
+    default: 'open',
+    doc: 'what a type without access policies allows callers subject to policies: `open` (everything, as Gel) or `deny` (nothing)',
+  },
+  {
     key: 'serviceKey',
     type: 'secret',
     env: 'SVC_SERVICE_KEY',
@@ -186,6 +195,7 @@ export const DATABASE_FIELDS: readonly FieldSpec[] = [
 ];
 
 export const PROTOCOLS = ['full', 'simple'] as const;
+export const DEFAULT_ACCESS = ['open', 'deny'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 /** The names Express's `trust proxy` (proxy-addr) knows, beside addresses and CIDRs. */
 export const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'] as const;

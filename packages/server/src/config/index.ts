@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import type { DatabaseConfig } from '@svc/core';
+import type { DatabaseConfig, DefaultAccess } from '@svc/core';
 import { SvcError, defineErrorCodes } from '@svc/core';
 import { AUTH_CONFIG_KEYS, JWT_SECRET_MIN_LENGTH, parseOrigin } from '@svc/auth';
 import {
   DATABASE_FIELDS,
+  DEFAULT_ACCESS,
   LOG_FORMATS,
   LOG_LEVELS,
   PROTOCOLS,
@@ -48,6 +49,13 @@ export interface ServerSettings {
   readOnly: boolean;
   requestTimeout: number;
   protocol: Protocol;
+  /**
+   * Under access policies, what a type without any allows: `open` (every caller may read and
+   * write it, as in Gel) or `deny` (only callers without policies reach it: the service key, a
+   * superuser).
+   * @default 'open'
+   */
+  defaultAccess: DefaultAccess;
   serviceKey: string | undefined;
   bodyLimit: number;
   logLevel: LogLevel;
@@ -231,6 +239,14 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
   return resolved;
 }
 
+/** The values a setting of one of these types may take. */
+const CHOICES = {
+  protocol: PROTOCOLS,
+  defaultAccess: DEFAULT_ACCESS,
+  logLevel: LOG_LEVELS,
+  logFormat: LOG_FORMATS,
+} as const;
+
 /** A problem is returned as a string starting with NUL, a value otherwise. */
 function checkValue(field: FieldSpec, value: unknown, where: string): unknown {
   const bad = (want: string) => `\0${where} must be ${want}, got ${JSON.stringify(value)}`;
@@ -254,17 +270,12 @@ function checkValue(field: FieldSpec, value: unknown, where: string): unknown {
       // Never echo a secret back in an error message.
       return typeof value === 'string' ? value : `\0${where} must be a string`;
     case 'protocol':
-      return (PROTOCOLS as readonly unknown[]).includes(value)
-        ? value
-        : bad(`one of ${PROTOCOLS.join(', ')}`);
+    case 'defaultAccess':
     case 'logLevel':
-      return (LOG_LEVELS as readonly unknown[]).includes(value)
-        ? value
-        : bad(`one of ${LOG_LEVELS.join(', ')}`);
-    case 'logFormat':
-      return (LOG_FORMATS as readonly unknown[]).includes(value)
-        ? value
-        : bad(`one of ${LOG_FORMATS.join(', ')}`);
+    case 'logFormat': {
+      const choices: readonly unknown[] = CHOICES[field.type];
+      return choices.includes(value) ? value : bad(`one of ${choices.join(', ')}`);
+    }
     case 'cors':
       return checkCors(value, where);
     case 'proxyList': {

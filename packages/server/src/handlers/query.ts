@@ -6,10 +6,18 @@
  *
  * Access (DECISIONS.md "Access", spec Versioning 35): the service key, a superuser and the
  * `simple` protocol run without access policies; everyone else (anonymous included) under the
- * `full` protocol with them. `readOnly` servers refuse compiled writes (503 READ_ONLY).
+ * `full` protocol with them; under them a type without policies is open to every caller or to
+ * none (`defaultAccess`). `readOnly` servers refuse compiled writes (503 READ_ONLY).
  */
 import type { Request, Response } from 'express';
-import type { AccessMode, AuthValues, QueryCaller, QueryEngine } from '@svc/core';
+import {
+  ANONYMOUS_AUTH,
+  type AccessMode,
+  type AuthValues,
+  type DefaultAccess,
+  type QueryCaller,
+  type QueryEngine,
+} from '@svc/core';
 import type { Protocol } from '../config';
 import { sendJson } from '../http/respond';
 import { isAdministrator, type Caller } from '../middleware/authenticate';
@@ -19,6 +27,7 @@ export interface QueryHandlerDeps {
   readonly engine: QueryEngine;
   readonly protocol: Protocol;
   readonly readOnly: boolean;
+  readonly defaultAccess: DefaultAccess;
 }
 
 export function queryHandler(deps: QueryHandlerDeps) {
@@ -34,8 +43,10 @@ export function queryHandler(deps: QueryHandlerDeps) {
 /** The access mode and auth values a request's caller runs a query with. */
 export function queryCaller(
   caller: Caller | undefined,
-  deps: Pick<QueryHandlerDeps, 'protocol' | 'readOnly'>,
+  deps: Pick<QueryHandlerDeps, 'protocol' | 'readOnly' | 'defaultAccess'>,
 ): QueryCaller {
+  // Everything here comes from the verified token (@svc/auth authContextFromClaims), never from
+  // the request body: these are the caller's globals (DECISIONS.md, Access).
   const auth: AuthValues =
     caller?.kind === 'user'
       ? {
@@ -44,9 +55,15 @@ export function queryCaller(
             ? {}
             : { email: caller.context.jwtClaims.email }),
           roles: caller.context.roles,
+          isAnonymous: caller.context.isAnonymous,
+          permissions: caller.context.permissions,
         }
-      : { roles: [] };
+      : ANONYMOUS_AUTH;
   const unrestricted = deps.protocol === 'simple' || isAdministrator(caller);
-  const access: AccessMode = { policies: !unrestricted, readOnly: deps.readOnly };
+  const access: AccessMode = {
+    policies: !unrestricted,
+    readOnly: deps.readOnly,
+    defaultAccess: deps.defaultAccess,
+  };
   return { access, auth };
 }

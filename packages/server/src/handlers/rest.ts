@@ -14,7 +14,7 @@
  * 409, ACCESS_DENIED 403, READ_ONLY 503.
  */
 import type { Request, Response } from 'express';
-import { commonError, type QueryEngine, type Schema } from '@svc/core';
+import { commonError, type DefaultAccess, type QueryEngine, type Schema } from '@svc/core';
 import {
   answerBody,
   isEmptyResult,
@@ -62,6 +62,7 @@ export interface RestHandlerDeps {
   readonly models: RestModelSource;
   readonly protocol: Protocol;
   readonly readOnly: boolean;
+  readonly defaultAccess: DefaultAccess;
 }
 
 export function restHandler(deps: RestHandlerDeps) {

@@ -1,20 +1,22 @@
 import type { Request, Response } from 'express';
 import {
   commonError,
-  describeSchema,
   type Database,
   type Migrator,
   type Schema,
   type TypeCatalogue,
 } from '@svc/core';
 import { isAdministrator, type Caller } from '../middleware/authenticate';
+import { readOnlyError } from '../middleware/read-only';
 import { sendJson } from '../http/respond';
+import { typeCatalogue, type ServerAccess } from '../observability/open-types';
 import { jsonObjectBody } from './json-body';
 
 /**
  * `/schema`, `/schema/types` and `/migrations` (DECISIONS.md, "Data plane"). The stored schema
  * is read from the database on every request, so several servers over one database agree; the
- * built model is cached by version.
+ * built model is cached by version. Each type of the catalogue says whether it is `open` to every
+ * caller under this server's protocol and `defaultAccess`.
  */
 export function schemaHandlers(deps: {
   readonly database: Database;
@@ -22,8 +24,11 @@ export function schemaHandlers(deps: {
   readonly build: (sdl: string) => Schema;
   /** True when the server has any credential (auth or a service key): migrations then need one. */
   readonly guarded: boolean;
-  /** Called after a migration changed the stored schema (the query engine's cue). */
-  readonly onMigrated?: () => void;
+  /** Read-only mode: a migration is 503 READ_ONLY; a dry run, which writes nothing, runs. */
+  readonly readOnly: boolean;
+  readonly access: ServerAccess;
+  /** Called, and awaited, after a migration changed the stored schema (the query engine's cue). */
+  readonly onMigrated?: () => void | Promise<void>;
 }) {
   const { database, migrator, build, guarded } = deps;
   const catalogues = new Map<string, TypeCatalogue>();
@@ -33,7 +38,7 @@ export function schemaHandlers(deps: {
     const version = stored?.version ?? migrator.emptyVersion;
     let found = catalogues.get(version);
     if (!found) {
-      found = describeSchema(build(stored?.sdl ?? ''), version);
+      found = typeCatalogue(build(stored?.sdl ?? ''), version, deps.access);
       catalogues.clear(); // keep one: the current schema
       catalogues.set(version, found);
     }
@@ -56,6 +61,8 @@ export function schemaHandlers(deps: {
     },
     async postMigration(req: Request, res: Response) {
       const body = parseMigrationRequest(req.body);
+      // A dry run rolls its transaction back: it plans and checks, and changes nothing.
+      if (deps.readOnly && !body.dryRun) throw readOnlyError();
       const caller = res.locals.caller as Caller | undefined;
       if (guarded && !isAdministrator(caller)) {
         throw commonError('ACCESS_DENIED', 'migrations need the service key or a superuser');
@@ -64,7 +71,7 @@ export function schemaHandlers(deps: {
         dryRun: body.dryRun,
         allowDataLoss: body.allowDataLoss,
       });
-      if (result.applied) deps.onMigrated?.();
+      if (result.applied) await deps.onMigrated?.();
       sendJson(res, 200, result);
     },
   };

@@ -46,6 +46,8 @@ export interface AppDeps {
   readonly buildSchema: (sdl: string) => Schema;
   /** Runs `POST /query`; told when `POST /migrations` changed the schema. */
   readonly queryEngine: QueryEngine;
+  /** Called with the schema after `POST /migrations` changed it (the open-types warning). */
+  readonly onSchema?: (schema: Schema) => void;
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -56,8 +58,6 @@ interface RouteOptions {
   readonly gated?: boolean;
   /** Methods whose JSON body is parsed. */
   readonly body?: readonly Method[];
-  /** Methods that always write, refused in read-only mode. */
-  readonly writes?: readonly Method[];
 }
 
 const READY_TIMEOUT_MS = 2000;
@@ -97,7 +97,6 @@ export function buildApp(deps: AppDeps): Express {
     for (const method of allowed) {
       const chain: RequestHandler[] = [];
       if (options.gated) chain.push(timeout, gate);
-      if (options.writes?.includes(method)) chain.push(readOnly);
       if (options.body?.includes(method)) chain.push(body);
       const handler = handlers[method] as Handler;
       chain.push(async (req, res) => {
@@ -156,6 +155,7 @@ export function buildApp(deps: AppDeps): Express {
         engine: deps.queryEngine,
         protocol: config.protocol,
         readOnly: config.readOnly,
+        defaultAccess: config.defaultAccess,
       }),
     },
     { ...gated, body: ['POST'] },
@@ -165,14 +165,26 @@ export function buildApp(deps: AppDeps): Express {
     migrator,
     build: deps.buildSchema,
     guarded: Boolean(auth || config.serviceKey),
-    onMigrated: () => deps.queryEngine.schemaChanged(),
+    readOnly: config.readOnly,
+    access: config,
+    onMigrated: async () => {
+      deps.queryEngine.schemaChanged();
+      if (!deps.onSchema) return;
+      // Read as the next query will (then cached for it); the migration stands whatever happens here.
+      try {
+        deps.onSchema((await deps.queryEngine.schema()).schema);
+      } catch (err) {
+        logger.error({ err }, 'could not read the migrated schema');
+      }
+    },
   });
   route('/schema', { GET: schema.getSchema }, gated);
   route('/schema/types', { GET: schema.getTypes }, gated);
+  // Read-only mode refuses a migration in the handler, once the body says it is no dry run.
   route(
     '/migrations',
     { GET: schema.getHistory, POST: schema.postMigration },
-    { ...gated, body: ['POST'], writes: ['POST'] },
+    { ...gated, body: ['POST'] },
   );
   app.use('/ext', timeout, gate, (req: Request, _res: Response, next: NextFunction) => {
     next(commonError('NOT_FOUND', `no extension route ${req.method} ${req.baseUrl}${req.path}`));
@@ -223,6 +235,7 @@ export function buildApp(deps: AppDeps): Express {
       models: restModels,
       protocol: config.protocol,
       readOnly: config.readOnly,
+      defaultAccess: config.defaultAccess,
     });
     app.use('/api', timeout, gate, readOnly, body, async (req: Request, res: Response) => {
       res.locals.route = '/api/*';

@@ -2,10 +2,12 @@
  * `svc query '<edgeql>'`: runs one EdgeQL query and prints its result (the `data` array of
  * `POST /query`) as JSON, indented on a terminal, one line otherwise.
  *
- * Where it runs: through the `svc serve` holding an embedded data folder (the URL in the
- * folder's lock, with SVC_SERVICE_KEY when the server needs one), as `svc migrate` does; else on
- * the database directly, with @svc/core's query engine and the server's compiler, as the service
- * credential (no access policies; DECISIONS.md "Access"), honouring `read_only`.
+ * Where it runs, and as whom: through the `svc serve` holding an embedded data folder (the URL
+ * in the folder's lock), as `svc migrate` does, with the configured service key as its bearer
+ * (the service credential: no access policies; DECISIONS.md "Access") or, without one, as an
+ * anonymous caller under the server's policies; else on the database directly, with @svc/core's
+ * query engine and the server's compiler, as the operator (no access policies), honouring
+ * `read_only`.
  * Failures: one line on stderr (the error class, message and position), exit 1.
  */
 import {
@@ -27,9 +29,14 @@ import { requestThroughServer } from '../../through-server';
 
 export const QUERY_USAGE = `Usage: svc query '<edgeql>' [options]
 
-Runs one EdgeQL query and prints its result as JSON. When \`svc serve\` is running on the same
-embedded data folder, the query goes through that server (POST /query, with SVC_SERVICE_KEY
-when the server needs one); otherwise it runs on the database directly, without access policies.
+Runs one EdgeQL query and prints its result as JSON.
+
+Who it runs as:
+  directly on the database (--database-url, or a data folder no server holds): as the operator,
+    with access policies off, like the service key; read_only is honoured
+  through the \`svc serve\` holding the embedded data folder (POST /query): with the service key
+    (SVC_SERVICE_KEY or [server] service_key) when one is configured, so with access policies
+    off; without one, as an anonymous caller, under the server's access policies
 
 Options:
   --var <name>=<text>        a variable given as a string ($name); repeat for several

@@ -12,6 +12,7 @@ import {
   createDefaultMigrator,
   InvalidReferenceError,
   openDatabase,
+  type CompileOptions,
   type CompileQuery,
   type DatabaseConfig,
 } from '@svc/core';
@@ -23,7 +24,11 @@ import { parseVariables, queryCommand } from './index';
 
 const SDL = 'type Item {\n  required name: str;\n  count: int64;\n}\n';
 
-const compileQuery: CompileQuery = (_schema, text) => {
+/** The access mode of every compilation of the stand-in, in order. */
+const compiledWith: (CompileOptions['access'] | undefined)[] = [];
+
+const compileQuery: CompileQuery = (_schema, text, options) => {
+  compiledWith.push(options?.access);
   if (text === 'select Item { name, count } filter .name = <str>$name or .count = <int64>$count')
     return {
       sql: `select coalesce(json_agg(json_build_object('name', i."name", 'count', i."count") order by i."name"), '[]')::text as result from "default"."Item" i where i."name" = ($1::jsonb #>> '{}') or i."count" = ($2::jsonb)::int8`,
@@ -125,6 +130,15 @@ describe(`svc query on ${testDatabaseKind()}`, () => {
     expect(io.out).toEqual(['[{"name" : "desk", "count" : 7}, {"name" : "lamp", "count" : 2}]']);
   });
 
+  test('runs directly as the operator: access policies off, as the --help says', async () => {
+    compiledWith.length = 0;
+    expect(await queryCommand(args(), { cwd: dir, env, io: capture(), compileQuery })).toBe(0);
+    expect(compiledWith.map((access) => access?.policies)).toEqual([false]);
+    const help = capture();
+    expect(await queryCommand(['--help'], { cwd: dir, env, io: help })).toBe(0);
+    expect(help.out[0]).toContain('as the operator,\n    with access policies off');
+  });
+
   test('indents the JSON on a terminal', async () => {
     const io = capture(true);
     await queryCommand(args(), { cwd: dir, env, io, compileQuery });
@@ -220,6 +234,40 @@ describe('svc query on an embedded folder held by svc serve', () => {
       ];
       expect(await queryCommand(argv, { cwd: dir, env: {}, io, compileQuery: refuse })).toBe(0);
       expect(JSON.parse(io.out[0] as string)).toEqual([{ name: 'lamp', count: 2 }]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('as the service credential with the configured key (policies off), else as an anonymous caller', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-query-held-key-'));
+    const database = { dataDir: path.join(dir, 'data') };
+    const serviceKey = `svc-service-key-${'q'.repeat(32)}`;
+    const server = await createServer({
+      env: {},
+      logLevel: 'silent',
+      database,
+      schema: SDL,
+      serviceKey,
+      compileQuery,
+    });
+    await server.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const argv = [
+        QUERY,
+        '--var',
+        'name=x',
+        '--json-var',
+        'count=0',
+        '--data-dir',
+        database.dataDir,
+      ];
+      compiledWith.length = 0;
+      const run = (env: Record<string, string>) =>
+        queryCommand(argv, { cwd: dir, env, io: capture(), compileQuery });
+      expect(await run({ SVC_SERVICE_KEY: serviceKey })).toBe(0);
+      expect(await run({})).toBe(0);
+      expect(compiledWith.map((access) => access?.policies)).toEqual([false, true]);
     } finally {
       await server.close();
     }

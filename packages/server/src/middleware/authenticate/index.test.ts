@@ -6,7 +6,12 @@ import { cookieRequestGuard } from '../csrf';
 import { authenticate, type AuthenticateOptions } from '.';
 
 const SERVICE_KEY = `service-key-${'k'.repeat(32)}`;
-const USER: AuthContext = { userId: 'u1', roles: ['reader'], permissions: [] };
+const USER: AuthContext = {
+  userId: 'u1',
+  roles: ['reader'],
+  permissions: [],
+  isAnonymous: false,
+};
 
 /** The gate in front of a handler that shows who it let through, as the server mounts it. */
 function gate(options: Partial<AuthenticateOptions> = {}) {

@@ -15,7 +15,8 @@ const SDL = `
 type Item { required name: str; n: int64; }
 type Secret {
   required text: str;
-  access policy everyone allow all using (true);
+  access policy readable allow select using (.text != 'hidden');
+  access policy writable allow insert using (.text != 'forbidden');
 }
 `;
 const SERVICE_KEY = `svc-service-key-${'k'.repeat(32)}`;
@@ -122,19 +123,34 @@ describe('access policies', () => {
   };
 
   test('a caller subject to policies gets from REST what /query gives it for the same type', async () => {
-    // The compiler does not enforce access policies yet: a caller subject to them is refused
-    // (UnsupportedFeatureError) on a type that has some, through /query and REST alike.
-    const query = await viaQuery('select Secret { text }');
-    for (const [method, path, body] of [
-      ['GET', '/api/Secret', undefined],
-      ['GET', `/api/Secret/${MISSING}`, undefined],
-      ['POST', '/api/Secret', { text: 'x' }],
-    ] as const) {
-      const res = await api(server, method, path, body);
-      expect(res.status).toBe(query.status);
-      expect(envelope(res).type).toBe(query.body.type);
+    const hidden = await api(
+      server,
+      'POST',
+      '/api/Secret',
+      { text: 'hidden' },
+      { token: SERVICE_KEY },
+    );
+    const shown = await api(server, 'POST', '/api/Secret', { text: 'shown' });
+    expect([hidden.status, shown.status]).toEqual([201, 201]);
+    const query = await viaQuery('select Secret { id, text } order by .text');
+    expect(query.body.data).toEqual([shown.body]);
+    expect((await api(server, 'GET', '/api/Secret?order_by=text')).body).toEqual(query.body.data);
+    // A hidden row by id is 404, as a missing one.
+    const id = (hidden.body as { id: string }).id;
+    for (const path of [`/api/Secret/${id}`, `/api/Secret/${MISSING}`]) {
+      const res = await api(server, 'GET', path);
+      expect([res.status, envelope(res).code]).toEqual([404, 'NOT_FOUND']);
     }
-    expect(query.body.type).toBe('UnsupportedFeatureError');
+    // A denied insert is 403 through both, and writes nothing.
+    const denied = await api(server, 'POST', '/api/Secret', { text: 'forbidden' });
+    const deniedQuery = await viaQuery(`insert Secret { text := 'forbidden' }`);
+    expect([denied.status, envelope(denied).code, envelope(denied).type]).toEqual([
+      deniedQuery.status,
+      deniedQuery.body.code,
+      deniedQuery.body.type,
+    ]);
+    expect(deniedQuery.body.code).toBe('ACCESS_DENIED');
+    expect((await viaQuery('select count(Secret)', SERVICE_KEY)).body.data).toEqual([2]);
     // A type without policies is unaffected.
     expect((await api(server, 'GET', '/api/Item')).status).toBe(200);
   });

@@ -1,7 +1,8 @@
 /**
- * bind/alias-types: the type of each schema alias, as the schema catalogue lists it (Gel makes a
- * type of every alias: `alias best := 'Dragon'` is a scalar type `default::best`, an object
- * alias an object type, and a top-level shape on it a view type `default::__best__Card`).
+ * bind/alias-types: the type of each schema alias and computed global, as the schema catalogue
+ * lists it (Gel makes a type of every alias: `alias best := 'Dragon'` is a scalar type
+ * `default::best`, an object alias an object type, and a top-level shape on it a view type
+ * `default::__best__Card`; a computed global likewise, its shape's view `default::__best`).
  *
  * Input: a SchemaIndex. Output: per alias its bound type and the object type of its top-level
  * shape (if any), memoised per index. An alias the binder refuses is left out of the catalogue
@@ -20,13 +21,21 @@ const memo = new WeakMap<SchemaIndex, readonly CatalogueAlias[]>();
 export function aliasTypes(index: SchemaIndex): readonly CatalogueAlias[] {
   let found = memo.get(index);
   if (!found) {
-    found = index.schema.aliases.flatMap((alias) => {
+    // Gel lists a computed global as it lists an alias (a type of its own, `default::g`); its
+    // shape's view type is `__g` (an alias's is `__a__Card`).
+    const computedGlobals = index.schema.globals.flatMap((g) =>
+      g.computed ? [{ name: g.name, expr: g.computed, top: false }] : [],
+    );
+    found = [
+      ...index.schema.aliases.map((a) => ({ name: a.name, expr: a.expr, top: true })),
+      ...computedGlobals,
+    ].flatMap((alias) => {
       const module = alias.name.slice(0, alias.name.lastIndexOf('::'));
       try {
         const bound = bindExpr(new BindContext(index, 'query'), rootScope(module), alias.expr);
         if (bound.type.kind === 'free' || bound.type.kind === 'empty') return [];
         const short = alias.name.slice(alias.name.lastIndexOf('::') + 2);
-        const view = viewOf(index, bound, `${module}::__${short}`, true);
+        const view = viewOf(index, bound, `${module}::__${short}`, alias.top);
         return [{ name: alias.name, type: bound.type as TypeRef, view }];
       } catch (e) {
         if (e instanceof QueryError) return [];

@@ -144,6 +144,15 @@ describe(`migration runner on ${testDatabaseKind()}`, () => {
     expect(await migrator.current(t.db)).toBeNull();
   });
 
+  test('a dry run of an empty schema on a new database leaves nothing, not even the metadata table', async () => {
+    const dry = await migrator.migrate(t.db, '', { dryRun: true });
+    expect(dry).toMatchObject({ applied: false, steps: [] });
+    const { rows } = await t.db.query<{ found: string | null }>(
+      "select to_regclass('svc_meta.migrations')::text as found",
+    );
+    expect(rows[0]?.found).toBeNull();
+  });
+
   test('a failing statement rolls the whole migration back', async () => {
     await expect(migrator.migrate(t.db, 'a bad')).rejects.toThrow(/nonexistent_type/);
     expect(await tables()).toEqual([]);

@@ -135,8 +135,12 @@ export function createMigrator(parts: MigratorParts): Migrator {
           description,
         }));
         const sql = plan.steps.flatMap((s) => s.sql);
-        if (steps.length === 0)
-          return { version: stored?.version ?? version, applied: false, steps, sql };
+        if (steps.length === 0) {
+          const result = { version: stored?.version ?? version, applied: false, steps, sql };
+          // A dry run leaves nothing behind, not even the metadata table it may have created.
+          if (options.dryRun) throw new DryRunDone(result);
+          return result;
+        }
         await runChecks(tx, plan.checks, options.allowDataLoss ?? false);
         for (const statement of [...parts.bootstrapSql, ...sql]) await tx.query(statement);
         await tx.query(

@@ -3,21 +3,34 @@
 // with a 3-field shape, (b) 100 rows with a nested link shape, (c) an insert, and (d) filters and
 // computed fields over 10,000 rows, whose baseline is hand-written SQL for the same answer. Prints
 // p50 and req/s of each and the ratios svc/bare (goals: (a), (c) >= 0.9; (b) >= 0.8; (d) >= 1/1.2,
-// svc within 1.2x of the hand-written SQL), then the compile
+// svc within 1.2x of the hand-written SQL); then (e) svc against svc, a by-id read of a type with
+// an owner policy by its owner (policies on) against a superuser (policies off, the same token
+// check; goal on/off >= 0.8) and against the service key (no token to check); then the compile
 // time of each query cold (a cache miss) and cached (the engine's lookup), in microseconds
 // (goals: cached <= 20 us, a typical cold compile <= 1 ms).
 // Usage: pnpm build && node bench/query/run.mjs [--database-url URL] [--duration 10] [--connections 32] [--rounds 3]
 //   URL: a PostgreSQL server where the user may create databases (default $DATABASE_URL, else
 //   postgres://postgres@127.0.0.1:54329/postgres); a database of its own is created and dropped.
 import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { AUTHORS, CASES, POSTS_PER_AUTHOR, READINGS, SDL } from './schema.mjs';
+import {
+  AUTHORS,
+  CASES,
+  NOTES,
+  OWNERS,
+  POLICY_CASES,
+  POSTS_PER_AUTHOR,
+  READINGS,
+  SDL,
+} from './schema.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
 const core = require('../../packages/core/dist/index.js');
 const { compileQuery } = require('../../packages/server/dist/index.js');
+const { createAuthAdmin } = require('../../packages/auth/dist/index.js');
 const here = new URL('.', import.meta.url).pathname;
 
 const { values } = parseArgs({
@@ -130,6 +143,7 @@ async function measureAll(schema, compiled, seed) {
     console.log(`  svc /query      ${row(s)}`);
     console.log(`  ratio svc/bare = ${(s.rps / b.rps).toFixed(2)}`);
   }
+  const owner = await measurePolicies();
 
   // Compile time, in this process: cold (the compiler itself, as on a cache miss) and cached (the
   // engine's lookup of a compiled query, as on every hit).
@@ -148,6 +162,117 @@ async function measureAll(schema, compiled, seed) {
     const cached = await medianMicrosAsync(2000, () => engine.prepare(request, caller));
     console.log(`  ${key}: cold ${cold.toFixed(0)} us, cached ${cached.toFixed(1)} us`);
   }
+  // (e) as its owner runs it: compiled with policies.
+  const ownerCaller = {
+    access: { policies: true, readOnly: false },
+    auth: { userId: owner.userId, roles: [] },
+  };
+  for (const [key, c] of Object.entries(POLICY_CASES)) {
+    const options = { cardinality: c.cardinality, access: ownerCaller.access };
+    const cold = medianMicros(200, () => compileQuery(schema, c.query, options));
+    const request = { query: c.query, cardinality: c.cardinality };
+    await engine.prepare(request, ownerCaller);
+    const cached = await medianMicrosAsync(2000, () => engine.prepare(request, ownerCaller));
+    console.log(
+      `  ${key} (policies on): cold ${cold.toFixed(0)} us, cached ${cached.toFixed(1)} us`,
+    );
+  }
+}
+
+/**
+ * Case (e): svc against svc. A server with auth on and a service key; a user signs up through it
+ * (the owner) and an operator's superuser signs in; rows of Note and LinkedNote are spread over
+ * OWNERS owners, the user one of them. The same by-id read of one of the user's rows is measured
+ * as the owner (policies on), as the superuser (policies off, the same token check as the
+ * owner's: the difference is the policy's alone; goal on/off >= 0.8) and with the service key
+ * (policies off and no token to check: the difference adds the check's live-session query).
+ * Returns the owner.
+ */
+async function measurePolicies() {
+  const serviceKey = `bench-${randomBytes(24).toString('hex')}`;
+  const options = { enableAuth: true, jwtSecret: randomBytes(32).toString('hex'), serviceKey };
+  const server = await startServer('svc.mjs', [url, JSON.stringify(options)]);
+  const password = 'correct horse battery staple';
+  const signUp = JSON.parse(
+    await postOk(
+      `${server.url}/auth/register`,
+      JSON.stringify({ email: `owner-${randomUUID()}@example.com`, password }),
+    ),
+  );
+  const userId = signUp.user.id;
+  const superEmail = `super-${randomUUID()}@example.com`;
+  const admin = await createAuthAdmin({}, { database: db });
+  try {
+    await admin.createSuperuser(superEmail, password);
+  } finally {
+    await admin.close();
+  }
+  const signIn = JSON.parse(
+    await postOk(`${server.url}/auth/login`, JSON.stringify({ email: superEmail, password })),
+  );
+
+  // The user owns every OWNERS-th row; the others belong to users with no account.
+  const owners = [userId, ...Array.from({ length: OWNERS - 1 }, () => randomUUID())];
+  await db.query(
+    `insert into "default"."User" (id, name) select u, 'user ' || n from unnest($1::uuid[]) with ordinality o(u, n)`,
+    [owners],
+  );
+  const seed = {};
+  for (const [table, key] of [
+    ['Note', 'noteId'],
+    ['LinkedNote', 'linkedNoteId'],
+  ]) {
+    const { rows } = await db.query(
+      `insert into "default"."${table}" (title, body, owner) select 'note ' || n, 'body of note ' || n, ($2::uuid[])[1 + n % $3] from generate_series(1, $1::int) n returning id, owner`,
+      [NOTES, owners, OWNERS],
+    );
+    seed[key] = rows.find((r) => r.owner === userId).id;
+  }
+  const callers = [
+    { label: 'policies off, a superuser', token: signIn.token },
+    { label: 'policies on, the owner', token: signUp.token },
+    { label: 'policies off, service key', token: serviceKey },
+  ];
+
+  for (const c of Object.values(POLICY_CASES)) {
+    const body = JSON.stringify({
+      query: c.query,
+      variables: c.variables(seed),
+      cardinality: c.cardinality,
+    });
+    // The same bytes for all three, the row itself; an anonymous caller (policies on, no user)
+    // sees nothing, so the policy is in force.
+    const answers = await Promise.all(
+      callers.map((k) => post(`${server.url}/query`, body, k.token)),
+    );
+    if (answers.some((a) => a !== answers[0]) || !answers[0].startsWith('200 {"data":[{'))
+      throw new Error(
+        `${c.label}: the callers do not all answer the row alike:\n${answers.join('\n')}`,
+      );
+    const anonymous = await post(`${server.url}/query`, body);
+    if (anonymous !== '200 {"data":[]}')
+      throw new Error(`${c.label}: an anonymous caller sees the row: ${anonymous}`);
+    // Alternating rounds, each starting with the next caller; medians.
+    const ms = callers.map(() => []);
+    for (let round = 0; round < rounds; round++) {
+      for (let i = 0; i < callers.length; i++) {
+        const k = (round + i) % callers.length;
+        ms[k].push(await measure(`${server.url}/query`, body, callers[k].token));
+      }
+    }
+    const medians = ms.map(medianOf);
+    const [off, on, service] = medians;
+    console.log(c.label);
+    for (let k = 0; k < callers.length; k++)
+      console.log(`  ${callers[k].label.padEnd(26)} ${row(medians[k])}`);
+    console.log(
+      `  ratio on/off = ${(on.rps / off.rps).toFixed(2)} (owner/superuser: the same sign-in, the policy alone)`,
+    );
+    console.log(
+      `  ratio owner/service key = ${(on.rps / service.rps).toFixed(2)} (adds the token's check: a session query)`,
+    );
+  }
+  return { userId };
 }
 
 function stopChild(child) {
@@ -183,11 +308,11 @@ function startServer(script, args) {
   });
 }
 
-async function measure(target, body) {
+async function measure(target, body, token) {
   const options = {
     url: target,
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: headers(token),
     body,
     connections,
   };
@@ -197,13 +322,24 @@ async function measure(target, body) {
   return { rps: r.requests.average, p50: r.latency.p50 };
 }
 
-async function post(target, body) {
-  const res = await fetch(target, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body,
-  });
+function headers(token) {
+  return {
+    'content-type': 'application/json',
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  };
+}
+
+async function post(target, body, token) {
+  const res = await fetch(target, { method: 'POST', headers: headers(token), body });
   return `${res.status} ${await res.text()}`;
+}
+
+/** The body of a 2xx answer, or an error. */
+async function postOk(target, body) {
+  const res = await fetch(target, { method: 'POST', headers: headers(), body });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${target}: ${res.status} ${text}`);
+  return text;
 }
 
 function medianOf(ms) {

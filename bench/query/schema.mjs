@@ -1,4 +1,4 @@
-// The schema, seed data and the four queries of bench/query, shared by every process.
+// The schema, seed data and the queries of bench/query, shared by every process.
 export const SDL = `
 type Author {
   required name: str;
@@ -16,12 +16,30 @@ type Reading {
   required ratio: float64;
   required taken_at: datetime;
 }
+type User {
+  required name: str;
+}
+type Note {
+  required title: str;
+  body: str;
+  owner: uuid;
+  access policy owner allow all using (.owner ?= global current_user_id);
+}
+type LinkedNote {
+  required title: str;
+  body: str;
+  owner: User;
+  access policy owner allow all using (.owner.id ?= global current_user_id);
+}
 `;
 
 export const AUTHORS = 100;
 export const POSTS_PER_AUTHOR = 5;
 /** Rows of Reading, scanned whole by case (d). */
 export const READINGS = 10_000;
+/** Rows of Note and of LinkedNote (case (e)), each over OWNERS owners, the user one of them. */
+export const NOTES = 10_000;
+export const OWNERS = 100;
 
 /** The queries measured, with the variables each request sends (the id is filled in at seed). */
 export const CASES = {
@@ -67,5 +85,25 @@ export const CASES = {
         where r.value % 3 = 0 and lower(r.name) like '%7%' and r.ratio < 0.9
         order by r.value desc
       ) t`,
+  },
+};
+
+/**
+ * Case (e): svc against svc, the same by-id read of a type with an owner policy, by its owner
+ * (policies on: a signed-in user whose id owns the row) and with policies off. `e` reads the
+ * owner from a uuid property, `e2` through a link to User (`.owner.id`).
+ */
+export const POLICY_CASES = {
+  e: {
+    label: '(e) select by id under an owner policy (.owner ?= global current_user_id)',
+    query: 'select Note { title, body } filter .id = <uuid>$id',
+    variables: (seed) => ({ id: seed.noteId }),
+    cardinality: 'atMostOne',
+  },
+  e2: {
+    label: '(e2) the same through a link (.owner.id ?= global current_user_id)',
+    query: 'select LinkedNote { title, body } filter .id = <uuid>$id',
+    variables: (seed) => ({ id: seed.linkedNoteId }),
+    cardinality: 'atMostOne',
   },
 };

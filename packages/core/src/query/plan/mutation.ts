@@ -1823,10 +1823,13 @@ export function mutationOutput(
         ]);
       } else if (bound.alias !== null) {
         const col = sql.col(p.name, bound.alias);
-        entries.push([
-          p.name,
-          p.kind === 'link' ? sql.func('to_json', [col]) : jsonOf(p.target, col, env),
-        ]);
+        if (p.kind === 'link') {
+          // A linked object the caller may not see is not shown (the link stays stored).
+          const seen = visibleTarget(ctx, p, col);
+          entries.push([p.name, sql.func('to_json', [seen ? caseWhen(seen, col) : col])]);
+        } else {
+          entries.push([p.name, jsonOf(p.target, col, env)]);
+        }
       }
     }
     return sql.jsonObject(entries);
@@ -1892,10 +1895,31 @@ function multiJson(
     );
     rows = { ...old, where: sql.and(old.where ?? sql.bool(true), sql.not(removed)) };
   }
+  const seen = p.kind === 'link' ? visibleTarget(ctx, p, sql.col('v', r)) : null;
   return sql.scalar(
     sql.select({
       targets: [sql.target(sql.jsonArrayAgg(elementJson(sql.col('v', r)), { orEmpty: true }))],
       from: [sql.subquery(rows, r)],
+      where: seen,
+    }),
+  );
+}
+
+/**
+ * For the whole-row output of a write (item 16): the condition that the object `id` a link of
+ * it holds is one the caller may select (through the access hook, with this statement's new
+ * rows), or null when every target is visible.
+ */
+function visibleTarget(ctx: PlanContext, p: PointerInfo, id: SqlExpr): SqlExpr | null {
+  const target = (p.target as { name: string }).name;
+  if (!rowsFiltered(ctx, target)) return null;
+  const alias = ctx.fresh('vt');
+  const rows = typeSource(ctx, target, alias);
+  return sql.exists(
+    sql.select({
+      targets: [sql.target(sql.num(1))],
+      from: [rows.item],
+      where: sql.bin('=', sql.col('id', alias), id),
     }),
   );
 }

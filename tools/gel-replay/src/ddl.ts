@@ -329,8 +329,19 @@ export function applyDdl(sdl: string, statement: string, module: string | null =
       ddl,
     );
   if (m) {
-    const [inModule, bare] = splitName(m[2] as string, module ?? 'default');
-    const declaration = bodyToSdl(ddl).replace(m[2] as string, bare);
+    const session = module ?? 'default';
+    const [inModule, bare] = splitName(m[2] as string, session);
+    let declaration = bodyToSdl(ddl).replace(m[2] as string, bare);
+    // DDL resolves the names of an alias's or a computed global's expression in the session's
+    // module (Gel compiles it with the session's module aliases); SDL in the declaring module's:
+    // `with module` keeps Gel's resolution when the two differ.
+    const computed =
+      /^((?:required\s+|optional\s+|multi\s+|single\s+)*(?:global|alias)\s+\w+\s*:=\s*)([\s\S]*?)(;?\s*)$/i.exec(
+        declaration,
+      );
+    if (computed && inModule !== session) {
+      declaration = `${computed[1]}(with module ${session} select ${computed[2]})${computed[3]}`;
+    }
     return `${sdl}\n\nmodule ${inModule} {\n${declaration}\n}`;
   }
   // A migration script: `start migration to { SDL }` is the whole new schema; the rest of it

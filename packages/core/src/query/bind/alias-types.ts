@@ -57,8 +57,15 @@ function viewOf(
   prefix: string,
   top: boolean,
 ): CatalogueView | null {
-  const tops = expr.kind === 'Select' ? [expr.result, expr.subject] : [expr];
-  const shape = tops.find((e) => e.kind === 'Shape');
+  // The shape an alias's statements end in (`select (select Card { name } limit 1)` too).
+  const shapeOf = (e: IrExpr, depth: number): IrExpr | undefined => {
+    if (e.kind === 'Shape') return e;
+    if (e.kind === 'BindingRef' && e.binding.transparent && depth <= 4)
+      return shapeOf(e.binding.expr, depth + 1);
+    if (e.kind !== 'Select' || depth > 4) return undefined;
+    return shapeOf(e.result, depth + 1) ?? shapeOf(e.subject, depth + 1);
+  };
+  const shape = shapeOf(expr, 0);
   if (shape?.kind !== 'Shape' || shape.subject.type.kind !== 'object') return null;
   const base = shape.subject.type.name;
   const pointers = index.objectType(base)?.pointers;

@@ -19,6 +19,7 @@
 import {
   core,
   engine,
+  harness,
   type CompiledQuery,
   type CompileQuery,
   type Queryable,
@@ -143,19 +144,7 @@ export async function runUnder(
   variables: Readonly<Record<string, unknown>>,
   state: SessionState,
 ): Promise<unknown[]> {
-  const values = engine.bindParameters(
-    compiled.params,
-    { variables, globals: state.globals, auth: core.ANONYMOUS_AUTH },
-    schema,
-  );
-  const { rows } = await db.query<{ result: unknown }>(compiled.sql, values);
-  if (rows.length !== 1)
-    throw new Error(`compiled SQL returned ${rows.length} rows, the contract says exactly one`);
-  const result = (rows[0] as { result: unknown }).result;
-  const parsed = typeof result === 'string' ? (JSON.parse(result) as unknown) : result;
-  if (!Array.isArray(parsed))
-    throw new Error(`the result column is not a JSON array: ${String(result)}`);
-  return parsed;
+  return harness.runCompiled(compiled, schema, db, { variables, globals: state.globals });
 }
 
 /**

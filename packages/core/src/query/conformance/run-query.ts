@@ -1,7 +1,8 @@
 /**
  * conformance/run-query: runs one EdgeQL query the way svc does, for the result harness and the
- * Gel replay runner (tools/gel-replay): `compileQuery`, then the compiled SQL in one round trip
- * with every parameter bound by name as JSON text (query/api.ts), then the `result` column parsed.
+ * Gel replay runner (tools/gel-replay): `compileQuery` (with access policies off, or the access
+ * mode given), then the compiled SQL in one round trip with every parameter bound by name as JSON
+ * text (query/api.ts), then the `result` column parsed (`runCompiled`).
  *
  * Input: a compiler, the schema, a connection (database or transaction) and a request.
  * Output: the result array, or a thrown error (a QueryError from the compiler or the binding
@@ -18,8 +19,8 @@ import {
   type QueryErrorName,
 } from '../../errors/query-errors';
 import type { Schema } from '../../schema/model';
-import type { CompileQuery, RequestedCardinality } from '../api';
-import { ANONYMOUS_AUTH, bindParameters } from '../engine/bind';
+import type { CompileAccess, CompileQuery, CompiledQuery, RequestedCardinality } from '../api';
+import { ANONYMOUS_AUTH, bindParameters, type AuthValues } from '../engine/bind';
 
 export interface QueryRequest {
   readonly query: string;
@@ -33,14 +34,29 @@ export async function runQuery(
   schema: Schema,
   db: Queryable,
   request: QueryRequest,
+  access: CompileAccess = { policies: false },
 ): Promise<unknown[]> {
   const compiled = compile(schema, request.query, {
     cardinality: request.cardinality ?? 'many',
-    access: { policies: false },
+    access,
   });
+  return runCompiled(compiled, schema, db, request);
+}
+
+/**
+ * Runs a compiled query: its variables and globals bound by the engine's binding (as an
+ * anonymous caller, or `auth`), one round trip, the `result` column parsed.
+ */
+export async function runCompiled(
+  compiled: CompiledQuery,
+  schema: Schema,
+  db: Queryable,
+  request: Pick<QueryRequest, 'variables' | 'globals'>,
+  auth: AuthValues = ANONYMOUS_AUTH,
+): Promise<unknown[]> {
   const values = bindParameters(
     compiled.params,
-    { variables: request.variables ?? {}, globals: request.globals ?? {}, auth: ANONYMOUS_AUTH },
+    { variables: request.variables ?? {}, globals: request.globals ?? {}, auth },
     schema,
   );
   const { rows } = await db.query<{ result: unknown }>(compiled.sql, values);

@@ -302,7 +302,7 @@ describe('buildSchema, arrow syntax and bare declarations', () => {
       ['nickname', 'property', 'one', false],
       ['friends', 'link', 'many', false],
       ['best_friend', 'link', 'one', false],
-      ['name_upper', 'property', 'one', false],
+      ['name_upper', 'property', 'one', true],
       ['first_friend', 'link', 'one', false],
     ]);
     expect(ptr(person, 'friends').properties.map((p) => [p.name, p.declaredIn])).toEqual([

@@ -29,10 +29,10 @@ import {
   type CallArg,
   type ResolvedCall,
 } from '../../std/resolve';
-import { cardProduct, type ArgMode, type Binding, type Card, type IrExpr } from '../ir';
+import { cardEither, cardProduct, type ArgMode, type Binding, type Card, type IrExpr } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { fail, position, type BindContext, type Scope } from './context';
-import { asTypeRef, bindExpr, closest } from './expr';
+import { asTypeRef, bindExpr, bindingRef, closest } from './expr';
 import { bindSequenceCall, SEQUENCE_FUNCTIONS } from './sequence';
 import { bindableType, moduleOf, printIrType } from './types';
 
@@ -400,7 +400,116 @@ function inlineFunction(
       hint: `the signatures are: ${defs.map((d) => `${name}(${d.params.map((p) => `${p.name}: ${printIrType(p.type)}`).join(', ')})`).join('; ')}`,
     });
   }
-  const { def, args } = best;
+  const dispatch = specializations(ctx.index, defs, best.def, best.args);
+  if (dispatch) return bindDispatch(ctx, scope, name, best.def, best.args, dispatch);
+  return inlineBody(ctx, scope, name, best.def, best.args);
+}
+
+/**
+ * Gel's dispatch of an object-typed argument: overloads of the function taking a subtype of the
+ * argument's static type in that position (the other parameters alike) apply to the objects of
+ * that subtype (`is_active(x: User)` beside `is_active(x: Named)`, called with a Named).
+ * The position and those overloads, most specific first; null when there are none.
+ */
+function specializations(
+  index: SchemaIndex,
+  defs: readonly FunctionDef[],
+  def: FunctionDef,
+  args: readonly (IrExpr | null)[],
+): { at: number; overloads: { def: FunctionDef; type: string }[] } | null {
+  for (let at = 0; at < args.length; at++) {
+    const arg = args[at];
+    const param = def.params[at];
+    if (!arg || !param || arg.type.kind !== 'object' || param.type.kind !== 'object') continue;
+    const argType = arg.type.name;
+    const overloads = defs.flatMap((other) => {
+      if (other === def || other.params.length !== def.params.length) return [];
+      const mine = other.params[at];
+      if (!mine || mine.type.kind !== 'object' || mine.type.name === argType) return [];
+      if (!index.isSubtype(mine.type.name, argType)) return [];
+      const alike = other.params.every(
+        (p, i) =>
+          i === at ||
+          (p.kind === def.params[i]?.kind &&
+            JSON.stringify(p.type) === JSON.stringify(def.params[i]?.type)),
+      );
+      return alike ? [{ def: other, type: mine.type.name }] : [];
+    });
+    if (overloads.length === 0) continue;
+    const depth = (t: string) => index.objectType(t)?.ancestors.length ?? 0;
+    overloads.sort((a, b) => depth(b.type) - depth(a.type));
+    return { at, overloads };
+  }
+  return null;
+}
+
+/**
+ * A call dispatched on the type of its argument at `dispatch.at`: per element of the argument,
+ * `if x is S1 then f_S1(x[is S1]) else if x is S2 then ... else f(x)`.
+ */
+function bindDispatch(
+  ctx: BindContext,
+  scope: Scope,
+  name: string,
+  def: FunctionDef,
+  args: readonly (IrExpr | null)[],
+  dispatch: { at: number; overloads: { def: FunctionDef; type: string }[] },
+): IrExpr {
+  const arg = args[dispatch.at] as IrExpr;
+  const binding: Binding = { id: ctx.freshId(), name: '~dispatch', expr: arg, iteration: true };
+  const each = bindingRef(binding);
+  const withArg = (value: IrExpr) => args.map((a, i) => (i === dispatch.at ? value : a));
+  let body = inlineBody(ctx, scope, name, def, withArg(each));
+  for (const { def: special, type } of [...dispatch.overloads].reverse()) {
+    // Known to be a `type` where the branch runs: one object.
+    const narrowed: IrExpr = {
+      kind: 'Intersection',
+      type: { kind: 'object', name: type },
+      card: { min: 1, max: 1 },
+      source: each,
+      objectType: type,
+      pathId: `${each.pathId}[is ${type}]`,
+    };
+    const then = inlineBody(ctx, scope, name, special, withArg(narrowed));
+    body = {
+      kind: 'IfElse',
+      type: body.type,
+      card: cardEither(then.card, body.card),
+      condition: {
+        kind: 'TypeCheck',
+        type: { kind: 'scalar', name: 'std::bool' },
+        card: { min: 1, max: 1 },
+        expr: each,
+        objectType: type,
+        negated: false,
+      },
+      then,
+      else: body,
+    };
+  }
+  return {
+    kind: 'For',
+    type: body.type,
+    card: {
+      min: arg.card.min === 1 && body.card.min === 1 ? 1 : 0,
+      max:
+        arg.card.max === 0 ? 0 : arg.card.max === 'many' || body.card.max === 'many' ? 'many' : 1,
+    },
+    binding,
+    iterator: arg,
+    body,
+    optional: false,
+  };
+}
+
+/** The body of overload `def` bound with its parameters bound to `args` (see `inlineFunction`). */
+function inlineBody(
+  ctx: BindContext,
+  scope: Scope,
+  name: string,
+  def: FunctionDef,
+  args: readonly (IrExpr | null)[],
+): IrExpr {
   const module = name.slice(0, name.lastIndexOf('::'));
   const names = new Map<string, Binding>();
   const iterations: { binding: Binding; optional: boolean }[] = [];

@@ -461,20 +461,27 @@ function bindDispatch(
   const withArg = (value: IrExpr) => args.map((a, i) => (i === dispatch.at ? value : a));
   let body = inlineBody(ctx, scope, name, def, withArg(each));
   for (const { def: special, type } of [...dispatch.overloads].reverse()) {
-    // Known to be a `type` where the branch runs: one object.
     const narrowed: IrExpr = {
       kind: 'Intersection',
       type: { kind: 'object', name: type },
-      card: { min: 1, max: 1 },
+      card: { min: 0, max: 1 },
       source: each,
       objectType: type,
       pathId: `${each.pathId}[is ${type}]`,
     };
     const then = inlineBody(ctx, scope, name, special, withArg(narrowed));
+    // Where the branch runs the object is a `type`: the overload's result is what its return
+    // type says (an empty `x[is T]` only where the branch does not run).
+    const declared: Card =
+      special.returnModifier === 'set of'
+        ? { min: 0, max: 'many' }
+        : special.returnModifier === 'optional'
+          ? { min: 0, max: 1 }
+          : { min: 1, max: 1 };
     body = {
       kind: 'IfElse',
       type: body.type,
-      card: cardEither(then.card, body.card),
+      card: cardEither({ min: declared.min, max: then.card.max }, body.card),
       condition: {
         kind: 'TypeCheck',
         type: { kind: 'scalar', name: 'std::bool' },

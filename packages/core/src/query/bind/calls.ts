@@ -497,11 +497,8 @@ function bindDispatch(
   return {
     kind: 'For',
     type: body.type,
-    card: {
-      min: arg.card.min === 1 && body.card.min === 1 ? 1 : 0,
-      max:
-        arg.card.max === 0 ? 0 : arg.card.max === 'many' || body.card.max === 'many' ? 'many' : 1,
-    },
+    // One result per element of the argument.
+    card: cardProduct(arg.card, body.card),
     binding,
     iterator: arg,
     body,

@@ -118,8 +118,8 @@ export function subjectCondition(
   kind: 'update read' | 'delete',
   subject: ObjectBound,
 ): SqlExpr | null {
+  if (!rowsFiltered(ctx, type)) return null;
   const concrete = ctx.index.objectType(type)?.concrete ?? [];
-  if (!concrete.some((c) => policiesOf(ctx, c) !== 'open')) return null;
   if (subject.alias !== null && concrete.length === 1) {
     return rowCondition(ctx, concrete[0] as string, kind, {
       ...subject,
@@ -210,16 +210,20 @@ export function addWriteCheck(
   const op = kind === 'insert' ? 'insert' : 'update';
   const r = ctx.fresh('pr');
   const row = rowOf(concrete, r);
+  // A closed type has no policy: no allow, every row refused.
   const relevant =
-    policies === 'closed' ? [] : policies.policies.filter((p) => p.kinds.includes(kind));
-  const allow = relevant.filter((p) => p.action === 'allow');
-  const deny = relevant.filter((p) => p.action === 'deny');
-  // Each policy's value once per row (a column), then the decision and the message over them.
-  const terms = [...allow, ...deny].map((p, i) => ({
-    policy: p,
-    column: `t${i}`,
-    value: policies === 'closed' ? sql.bool(false) : policyTerm(ctx, policies, p, row),
-  }));
+    policies === 'closed'
+      ? []
+      : policies.policies
+          .filter((p) => p.kinds.includes(kind))
+          .map((p) => ({ p, value: policyTerm(ctx, policies, p, row) }));
+  const allow = relevant.filter((t) => t.p.action === 'allow').map((t) => t.p);
+  // Each policy's value once per row (a column), then the decision and the message over them:
+  // the allow policies first, then the deny ones.
+  const terms = [
+    ...relevant.filter((t) => t.p.action === 'allow'),
+    ...relevant.filter((t) => t.p.action === 'deny'),
+  ].map((t, i) => ({ policy: t.p, column: `t${i}`, value: t.value }));
   const c = 'c';
   const holds = (name: string) => sql.func('coalesce', [sql.col(name, c), sql.bool(false)]);
   const denies = (name: string) => sql.func('coalesce', [sql.col(name, c), sql.bool(true)]);

@@ -236,7 +236,7 @@ async function assemble(
     createSuperuser: (email, password) => createSuperuser(ctx, email, password),
     roles: {
       create: (name, description) => createRole(ctx, name, description),
-      assign: (emailOrId, role) => assignRole(ctx, emailOrId, role),
+      assign: (emailOrId, role, options) => assignRole(ctx, emailOrId, role, options),
       revoke: (emailOrId, role) => revokeRole(ctx, emailOrId, role),
       list: () => listRoles(ctx),
       getUserRoles: (emailOrId) => getUserRoles(ctx, emailOrId),

@@ -6,6 +6,8 @@
 export { createAuth, createAuthAdmin, type CreateAuthInternals } from './create-auth';
 export { createHandler, type AuthHandler, type HandlerOptions } from './http/handler';
 export type {
+  AssignRoleOptions,
+  AssignRoleResult,
   Auth,
   AuthAdmin,
   AuthAdminConfig,

@@ -230,6 +230,21 @@ export interface RequestInfo {
   readonly method?: string;
 }
 
+/** `auth.roles.assign`'s options. */
+export interface AssignRoleOptions {
+  /**
+   * Create the role when no role has that name, instead of refusing it with VALIDATION_ERROR.
+   * @default false
+   */
+  readonly createIfMissing?: boolean;
+}
+
+/** What `auth.roles.assign` did besides assigning. */
+export interface AssignRoleResult {
+  /** True when the role did not exist and this call created it (`createIfMissing`). */
+  readonly roleCreated: boolean;
+}
+
 export interface RegisterInput {
   readonly email: string;
   readonly password: string;
@@ -369,7 +384,15 @@ export interface Auth {
 
   roles: {
     create(name: string, description?: string): Promise<Role>;
-    assign(emailOrId: string, role: string): Promise<void>;
+    /**
+     * Assigns `role` to the user (idempotent; in tokens from the next sign-in on). A role that
+     * does not exist is refused with VALIDATION_ERROR, so a misspelt name creates nothing, unless
+     * `createIfMissing` is set: then it is created (without a description) and `roleCreated` says so.
+     *
+     * @example
+     * const { roleCreated } = await auth.roles.assign('ada@example.com', 'editor', { createIfMissing: true });
+     */
+    assign(emailOrId: string, role: string, options?: AssignRoleOptions): Promise<AssignRoleResult>;
     revoke(emailOrId: string, role: string): Promise<void>;
     list(): Promise<Role[]>;
     getUserRoles(emailOrId: string): Promise<string[]>;

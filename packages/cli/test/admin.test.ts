@@ -316,3 +316,73 @@ describe(`svc admin on ${testDatabaseKind()}`, () => {
     });
   });
 });
+
+// Issue 26 (5): the spec's CLI table has no create-role, so on a fresh database `assign-role`
+// alone must be able to give a user a role; it creates a missing role and says so on stderr.
+// `--existing` keeps the typo guard for scripts that want it.
+describe(`svc admin assign-role on a fresh ${testDatabaseKind()} database`, () => {
+  let t: TestDatabase | undefined;
+  let dir: string;
+  beforeAll(async () => {
+    if (testDatabaseKind() === 'postgres') t = await createTestDatabase();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-admin-fresh-'));
+  });
+  afterAll(async () => t?.dispose());
+  const admin = (args: string[]) =>
+    runSvc(
+      [
+        'admin',
+        ...args,
+        ...(t && 'url' in t.config
+          ? ['--database-url', t.config.url]
+          : ['--data-dir', path.join(dir, 'data')]),
+      ],
+      { cwd: dir, env: cleanEnv(), ms: 60000 },
+    );
+
+  test('the spec commands alone: create-superuser, assign-role <user> editor, list-roles', async () => {
+    expect(
+      (await admin(['create-superuser', 'boss@example.com', '--password', 'boss password 1'])).code,
+    ).toBe(0);
+    expect(await admin(['assign-role', 'boss@example.com', 'editor'])).toEqual({
+      code: 0,
+      stdout: 'Assigned role editor to boss@example.com (effective at the next login).\n',
+      stderr:
+        "svc: created role 'editor' (it did not exist; --existing refuses an unknown role instead)\n",
+    });
+    expect((await admin(['list-roles'])).stdout).toBe('editor\nsuperuser\tFull access\n');
+    const users = JSON.parse((await admin(['list-users', '--json'])).stdout);
+    expect(users.users[0]).toMatchObject({
+      email: 'boss@example.com',
+      roles: ['editor', 'superuser'],
+    });
+    // Once it exists, assigning it again says nothing on stderr.
+    expect(await admin(['assign-role', 'boss@example.com', 'editor'])).toMatchObject({
+      code: 0,
+      stderr: '',
+    });
+  });
+
+  test('--existing refuses a role that does not exist and creates nothing', async () => {
+    const refused = await admin(['assign-role', 'boss@example.com', 'viewer', '--existing']);
+    expect(refused).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "svc: VALIDATION_ERROR: role 'viewer' does not exist\n",
+    });
+    expect((await admin(['list-roles'])).stdout).not.toContain('viewer');
+    expect(await admin(['assign-role', 'boss@example.com', 'editor', '--existing'])).toMatchObject({
+      code: 0,
+      stderr: '',
+    });
+    // An unknown user creates no role either.
+    const ghost = await admin(['assign-role', 'ghost@example.com', 'viewer']);
+    expect(ghost.code).toBe(1);
+    expect(ghost.stderr).toMatch(/USER_NOT_FOUND/);
+    expect((await admin(['list-roles'])).stdout).not.toContain('viewer');
+    expect(await admin(['list-roles', '--existing'])).toMatchObject({
+      code: 2,
+      stderr: 'svc: --existing is not an option of admin list-roles\n',
+    });
+  });
+});

@@ -1,13 +1,15 @@
 /**
  * Roles (`auth.roles.*`): named, with a description; assigned to users by email or id. Roles are
  * copied into access tokens when they are issued. Assigning a role that does not exist fails with
- * VALIDATION_ERROR (it is not created); creating one that exists is INVALID_OPERATION.
+ * VALIDATION_ERROR (a misspelt name is not silently created) unless the caller asks for it to be
+ * created (`createIfMissing`, what `svc admin assign-role` passes); creating one that exists is
+ * INVALID_OPERATION.
  */
 import { commonError } from '@svc/core';
 import { userOrThrow } from '../account/lookup';
 import type { OperationContext } from '../context';
 import { authError } from '../errors';
-import type { Role } from '../types';
+import type { AssignRoleOptions, AssignRoleResult, Role } from '../types';
 import { checkRoleDescription, checkRoleName } from './index';
 
 export async function createRole(
@@ -24,13 +26,19 @@ export async function assignRole(
   ctx: OperationContext,
   emailOrId: string,
   role: string,
-): Promise<void> {
+  options: AssignRoleOptions = {},
+): Promise<AssignRoleResult> {
   checkRoleName(role);
+  // The user first: an unknown user leaves no role behind.
   const user = await userOrThrow(ctx, emailOrId);
+  // createRole inserts unless the name is taken (null then), so two concurrent callers create it once.
+  const roleCreated =
+    options.createIfMissing === true && (await ctx.store.createRole(role, null)) !== null;
   const result = await ctx.store.assignRole(user.id, role);
   if (result === 'no-such-role')
     throw commonError('VALIDATION_ERROR', `role '${role}' does not exist`);
   if (result === 'no-such-user') throw authError('USER_NOT_FOUND', 'no such user');
+  return { roleCreated };
 }
 
 export async function revokeRole(

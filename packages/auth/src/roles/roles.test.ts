@@ -57,6 +57,40 @@ describe('roles', () => {
     expect(await auth.roles.list()).toEqual([]);
   });
 
+  // Issue 26 (5): the spec's CLI has no create-role, so `assign-role` on a fresh database must
+  // be able to create the role it names; the typo guard above stays the default.
+  test('assign with createIfMissing creates an unknown role, says so, and assigns it', async () => {
+    const { auth } = await h.make();
+    const u = await auth.register({ email: 'c@example.com', password: 'password1' });
+    expect(await auth.roles.assign(u.user.id, 'editor', { createIfMissing: true })).toEqual({
+      roleCreated: true,
+    });
+    expect(await auth.roles.list()).toEqual([{ name: 'editor', description: null }]);
+    expect(await auth.roles.getUserRoles(u.user.id)).toEqual(['editor']);
+    // The role exists now: nothing is created, the assignment stays idempotent.
+    expect(await auth.roles.assign(u.user.id, 'editor', { createIfMissing: true })).toEqual({
+      roleCreated: false,
+    });
+    await auth.roles.create('viewer', 'Reads');
+    expect(await auth.roles.assign('C@example.com', 'viewer')).toEqual({ roleCreated: false });
+    expect(await auth.roles.list()).toEqual([
+      { name: 'editor', description: null },
+      { name: 'viewer', description: 'Reads' },
+    ]);
+  });
+
+  test('assign with createIfMissing creates nothing for an unknown user or a malformed name', async () => {
+    const { auth } = await h.make();
+    expect(
+      await codeOf(auth.roles.assign('ghost@example.com', 'editor', { createIfMissing: true })),
+    ).toBe('USER_NOT_FOUND');
+    const u = await auth.register({ email: 'd@example.com', password: 'password1' });
+    expect(
+      await codeOf(auth.roles.assign(u.user.id, 'two words', { createIfMissing: true })),
+    ).toBe('VALIDATION_ERROR');
+    expect(await auth.roles.list()).toEqual([]);
+  });
+
   test('roles are a snapshot in the token: a role assigned later shows after a new login or refresh', async () => {
     const { auth } = await h.make();
     const r = await auth.register({ email: 's@example.com', password: 'password1' });

@@ -10,7 +10,9 @@ export const ADMIN_USAGE = `Usage: svc admin <command> [options]
 Commands:
   create-superuser <email> [--password <pw>]      create a superuser
   set-password <email or id> [--password <pw>]    set a password (no old one needed); revokes every session
-  assign-role <email or id> <role>                assign a role (effective at the user's next login)
+  assign-role <email or id> <role> [--existing]   assign a role (effective at the user's next login);
+                                                  a role that does not exist is created (said on
+                                                  stderr); --existing refuses it instead
   create-role <name> [--description <text>]       create a role
   list-roles                                      list the roles
   list-users [--limit <n>] [--offset <n>] [--json]
@@ -44,13 +46,13 @@ interface Command {
 const COMMANDS: Readonly<Record<string, Command>> = {
   'create-superuser': { args: ['email'], flags: ['password'] },
   'set-password': { args: ['email or id'], flags: ['password'] },
-  'assign-role': { args: ['email or id', 'role'], flags: [] },
+  'assign-role': { args: ['email or id', 'role'], flags: ['existing'] },
   'create-role': { args: ['name'], flags: ['description'] },
   'list-roles': { args: [], flags: [] },
   'list-users': { args: [], flags: ['limit', 'offset', 'json'] },
   'revoke-sessions': { args: ['email or id'], flags: [] },
 };
-const OWN_FLAGS = ['password', 'description', 'limit', 'offset', 'json'] as const;
+const OWN_FLAGS = ['password', 'description', 'limit', 'offset', 'json', 'existing'] as const;
 
 /** `svc admin ...`: resolves to the exit code. */
 export async function adminCommand(argv: readonly string[], opts: AdminOptions): Promise<number> {
@@ -62,6 +64,7 @@ export async function adminCommand(argv: readonly string[], opts: AdminOptions):
       limit: { type: 'string' },
       offset: { type: 'string' },
       json: { type: 'boolean' },
+      existing: { type: 'boolean' },
       ...DATABASE_FLAGS,
       'jwt-secret': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -118,7 +121,7 @@ export async function adminCommand(argv: readonly string[], opts: AdminOptions):
   try {
     const admin = await createAuthAdmin(config.authConfig as AuthAdminConfig, { database: db });
     try {
-      opts.io.stdout(await runCommand(name, admin, args, { ...values, password }, page));
+      opts.io.stdout(await runCommand(name, admin, args, { ...values, password }, page, opts.io));
     } finally {
       await admin.close();
     }
@@ -138,8 +141,10 @@ async function runCommand(
     password?: string | undefined;
     description?: string | undefined;
     json?: boolean | undefined;
+    existing?: boolean | undefined;
   },
   page: { limit?: number; offset?: number },
+  io: CliIo,
 ): Promise<string> {
   const [first = '', second = ''] = args;
   switch (name) {
@@ -150,9 +155,17 @@ async function runCommand(
     case 'set-password':
       await admin.setPassword(first, values.password as string);
       return `Password set for ${first}; every session of that user was revoked.`;
-    case 'assign-role':
-      await admin.roles.assign(first, second);
+    case 'assign-role': {
+      // The spec's CLI has no create-role, so assign-role alone must work on a fresh database.
+      const { roleCreated } = await admin.roles.assign(first, second, {
+        createIfMissing: values.existing !== true,
+      });
+      if (roleCreated)
+        io.stderr(
+          `svc: created role '${second}' (it did not exist; --existing refuses an unknown role instead)`,
+        );
       return `Assigned role ${second} to ${first} (effective at the next login).`;
+    }
     case 'create-role': {
       const role = await admin.roles.create(first, values.description);
       return `Created role ${role.name}.`;

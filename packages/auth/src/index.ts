@@ -1,7 +1,8 @@
 /**
  * @svc/auth: authentication for svc and for any Node app. `createAuth(config, {database})` gives
  * every operation as a plain async function and `auth.handler`, a Fetch-standard handler of the
- * `/auth/*` routes; `@svc/auth/express` mounts it in Express. See README.md.
+ * `/auth/*` routes; `@svc/auth/express` mounts it in Express or node:http and `@svc/auth/hono`
+ * in Hono, each passing the client's address. See README.md.
  */
 export { createAuth, createAuthAdmin, type CreateAuthInternals } from './create-auth';
 export { createHandler, type AuthHandler, type HandlerOptions } from './http/handler';

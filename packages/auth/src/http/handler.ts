@@ -4,6 +4,7 @@ import { AUTH_COOKIE, extractToken } from '../token/extract';
 import { checkCookieRequestOrigin, parseOrigin } from '../csrf';
 import { isAuthResult } from '../session/sign-in';
 import { captchaGateOf } from '../captcha';
+import { consoleLogger } from '../events';
 import type {
   Auth,
   AuthResult,
@@ -22,8 +23,14 @@ export interface HandlerOptions {
   readonly cookie?: boolean;
   /** @default 1 MiB */
   readonly bodyLimit?: number;
-  /** Logs unexpected errors (their internals never reach the response). */
-  readonly logger?: { error(obj: unknown, msg?: string): void };
+  /**
+   * Logs unexpected errors (their internals never reach the response), and once, at `warn`, a
+   * request that came without the client's address (the console's when this logger has no `warn`).
+   */
+  readonly logger?: {
+    error(obj: unknown, msg?: string): void;
+    warn?(obj: unknown, msg?: string): void;
+  };
   /**
    * Origins besides the request's own whose pages may send state-changing requests authenticated
    * by the `auth_token` cookie (others get 403 ACCESS_DENIED). @default none
@@ -31,8 +38,21 @@ export interface HandlerOptions {
   readonly trustedOrigins?: readonly string[];
 }
 
-/** The Fetch-standard handler; `info` carries what a Request cannot: the client's address. */
+/**
+ * The Fetch-standard handler. `info` carries what a Request cannot: the client's address, which
+ * per-IP rate limits count and sessions record. Pass it (`{ ip }`), or serve the handler through
+ * an adapter that does (`@svc/auth/hono`, `@svc/auth/express`); without it the handler logs one
+ * warning. The user agent is read from the request's header when `info` has none.
+ */
 export type AuthHandler = (request: Request, info?: RequestInfo) => Promise<Response>;
+
+/** Logged once per handler, on the first request that comes without the client's address. */
+export const NO_CLIENT_ADDRESS_WARNING =
+  "auth.handler: a request came without the client's address (info.ip), so sessions record no IP " +
+  'and per-IP rate limits are off (login, magic links and codes, passkeys, guests). Serve it ' +
+  "through an adapter that passes the address (@svc/auth/hono's authHandler, " +
+  "@svc/auth/express's authRouter or toNodeListener), or call auth.handler(request, { ip }) " +
+  'with the address your runtime gives. Logged once.';
 
 interface Call {
   readonly request: Request;
@@ -356,7 +376,15 @@ export function createHandler(
     }),
   );
 
-  return async (request, info = {}) => {
+  let warnedNoAddress = false;
+  return async (request, given = {}) => {
+    if (!given.ip && !warnedNoAddress) {
+      warnedNoAddress = true;
+      const log = options.logger?.warn ? options.logger : consoleLogger;
+      log.warn?.({ basePath }, NO_CLIENT_ADDRESS_WARNING);
+    }
+    const agent = given.userAgent ?? request.headers.get('user-agent');
+    const info: RequestInfo = agent ? { ...given, userAgent: agent } : given;
     const url = new URL(request.url);
     // A method a Request cannot carry (TRACE...) arrives in `info` (see RequestInfo.method).
     const method = info.method ?? request.method;

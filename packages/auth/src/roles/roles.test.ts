@@ -85,9 +85,9 @@ describe('roles', () => {
       await codeOf(auth.roles.assign('ghost@example.com', 'editor', { createIfMissing: true })),
     ).toBe('USER_NOT_FOUND');
     const u = await auth.register({ email: 'd@example.com', password: 'password1' });
-    expect(
-      await codeOf(auth.roles.assign(u.user.id, 'two words', { createIfMissing: true })),
-    ).toBe('VALIDATION_ERROR');
+    expect(await codeOf(auth.roles.assign(u.user.id, 'two words', { createIfMissing: true }))).toBe(
+      'VALIDATION_ERROR',
+    );
     expect(await auth.roles.list()).toEqual([]);
   });
 

@@ -244,13 +244,14 @@ describe('the Fetch handler called without an address', () => {
   });
 
   test('without a logger the warning goes to the console, once', async () => {
-    const quiet = await createAuth({ jwtSecret: SECRET, bcryptRounds: 4 }, { database: t.db });
+    // The console is captured from the start: createAuth's own "no SMTP" warning goes there too.
     const seen: unknown[][] = [];
     const spy = jest
       .spyOn(console, 'warn')
       .mockImplementation(
         (...args) => void (/client's address/.test(String(args[0])) && seen.push(args)),
       );
+    const quiet = await createAuth({ jwtSecret: SECRET, bcryptRounds: 4 }, { database: t.db });
     try {
       for (let i = 0; i < 3; i++) await quiet.handler(new Request('http://app.local/auth/nope'));
       expect(seen).toHaveLength(1);

@@ -94,7 +94,14 @@ async function victim(s: Setup) {
     s.clock.advance(30);
     return totp(key, s.clock());
   };
-  return { email, userId: reg.body.user.id as string, preMfaToken, refreshToken: reg.body.refreshToken as string, key, next };
+  return {
+    email,
+    userId: reg.body.user.id as string,
+    preMfaToken,
+    refreshToken: reg.body.refreshToken as string,
+    key,
+    next,
+  };
 }
 
 /** A full sign-in: password, then the challenge answered with a TOTP code → an `aal2` session. */
@@ -176,9 +183,7 @@ describe('issue 26 point 1: re-enrolling TOTP with a pre-MFA session', () => {
     const s = await setup();
     const v = await victim(s);
     expect(await s.post('/mfa/totp/disable', {}, v.preMfaToken)).toMatchObject(MFA_REQUIRED);
-    expect(await s.post('/mfa/totp/disable', undefined, v.preMfaToken)).toMatchObject(
-      MFA_REQUIRED,
-    );
+    expect(await s.post('/mfa/totp/disable', undefined, v.preMfaToken)).toMatchObject(MFA_REQUIRED);
     expect((await factorRow(v.userId))?.confirmed_at).not.toBeNull();
   });
 
@@ -418,9 +423,11 @@ describe('passkeys of a user with confirmed TOTP', () => {
     return { begin, finish, authenticator, credentialId: made.credentialId };
   }
   const credentials = async (s: Setup, token: string) =>
-    ((await s.send('GET', '/webauthn/credentials', undefined, token)).body.credentials as {
-      id: string;
-    }[]).map((c) => c.id);
+    (
+      (await s.send('GET', '/webauthn/credentials', undefined, token)).body.credentials as {
+        id: string;
+      }[]
+    ).map((c) => c.id);
 
   test('registering with a pre-MFA session is refused at begin; with a code at begin the ceremony completes', async () => {
     const s = await setup();
@@ -479,7 +486,10 @@ describe('passkeys of a user with confirmed TOTP', () => {
     const signIn = async (uv: boolean) => {
       const begin = await s.post('/webauthn/login/begin', { email: v.email });
       const assertion = reg.authenticator.get(begin.body.options, { origin: ORIGIN, uv });
-      return s.post('/webauthn/login/finish', { challengeId: begin.body.challengeId, ...assertion });
+      return s.post('/webauthn/login/finish', {
+        challengeId: begin.body.challengeId,
+        ...assertion,
+      });
     };
     const byPasskey = await signIn(true);
     expect(byPasskey.status).toBe(200);

@@ -301,9 +301,7 @@ describe('disabling TOTP', () => {
     // The aal1 session generates with a current code (spent).
     const { codes } = await auth.mfa.generateRecoveryCodes(b.token, b.next());
     // The code just spent cannot be used again to disable.
-    expect(await codeOf(auth.mfa.disableTotp(b.token, totp(b.key, clock())))).toBe(
-      'MFA_REQUIRED',
-    );
+    expect(await codeOf(auth.mfa.disableTotp(b.token, totp(b.key, clock())))).toBe('MFA_REQUIRED');
     await auth.mfa.disableTotp(b.token, (codes[3] as string).toLowerCase());
     await session(auth.login({ email: b.address, password: PASSWORD }));
     // The recovery code is burned.

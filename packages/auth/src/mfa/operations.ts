@@ -149,7 +149,10 @@ export async function requireSecondFactor(
   const text = codeInput(code);
   await ctx.limiter.check('mfaVerify', { email: user.email, ip: info?.ip });
   if (!(await spendCode(ctx, user, text, factor))) {
-    ctx.logger?.warn({ reason: 'step-up', userId: user.id, ip: info?.ip ?? null }, 'mfa verification failed');
+    ctx.logger?.warn(
+      { reason: 'step-up', userId: user.id, ip: info?.ip ?? null },
+      'mfa verification failed',
+    );
     throw authError('MFA_REQUIRED', WRONG_CODE);
   }
   return true;

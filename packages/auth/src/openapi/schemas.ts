@@ -329,10 +329,9 @@ export const AUTH_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     },
     ['challengeId', 'credentialId', 'clientDataJSON', 'authenticatorData', 'signature'],
   ),
-  AuthCredentialDeleteRequest: body(
-    { credentialId: nonEmpty(), code: SECOND_FACTOR_CODE },
-    ['credentialId'],
-  ),
+  AuthCredentialDeleteRequest: body({ credentialId: nonEmpty(), code: SECOND_FACTOR_CODE }, [
+    'credentialId',
+  ]),
   AuthAnonymousRequest: body(
     {},
     [],

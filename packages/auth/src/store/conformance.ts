@@ -926,7 +926,10 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         });
         expect(await store.consumeWebAuthnChallenge(id, 'register')).toBeNull();
         // A registration begun with the second factor proven says so at its finish.
-        const proven = await store.createWebAuthnChallenge({ ...challenge(u.id), secondFactor: true });
+        const proven = await store.createWebAuthnChallenge({
+          ...challenge(u.id),
+          secondFactor: true,
+        });
         expect((await store.consumeWebAuthnChallenge(proven, 'register'))?.secondFactor).toBe(true);
         const late = await store.createWebAuthnChallenge(challenge(null, 'login'));
         t += 300_000;

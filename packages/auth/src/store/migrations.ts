@@ -366,7 +366,7 @@ export const AUTH_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freez
    * challenges during a rolling upgrade.
    */
   '0009_assurance_levels': {
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       const sessions = sql.table(`${AUTH_SCHEMA}.sessions`);
       await sql`alter table ${sessions} add column aal text not null default 'aal1'
         constraint sessions_aal_check check (aal in ('aal1', 'aal2'))`.execute(db);

@@ -47,6 +47,7 @@ export {
   authContextFromClaims,
   createTokenVerifier,
   type AccessTokenClaims,
+  type AuthAssuranceLevel,
   type AuthContext,
   type TokenVerifier,
   type TokenVerifierConfig,

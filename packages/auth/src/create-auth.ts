@@ -244,19 +244,22 @@ async function assemble(
       delete: (name) => deleteRole(ctx, name),
     },
     webauthn: {
-      registerBegin: (accessToken) => webauthnRegisterBegin(ctx, accessToken),
-      registerFinish: (accessToken, input) => webauthnRegisterFinish(ctx, accessToken, input),
+      registerBegin: (accessToken, code, info) =>
+        webauthnRegisterBegin(ctx, accessToken, code, info),
+      registerFinish: (accessToken, input, info) =>
+        webauthnRegisterFinish(ctx, accessToken, input, info),
       loginBegin: (input, info) => webauthnLoginBegin(ctx, input, info),
       loginFinish: (input, info) => webauthnLoginFinish(ctx, input, info),
       listCredentials: (accessToken) => listCredentials(ctx, accessToken),
-      deleteCredential: (accessToken, credentialId) =>
-        deleteCredential(ctx, accessToken, credentialId),
+      deleteCredential: (accessToken, credentialId, code, info) =>
+        deleteCredential(ctx, accessToken, credentialId, code, info),
     },
     mfa: {
-      enrollTotp: (accessToken) => enrollTotp(ctx, accessToken),
+      enrollTotp: (accessToken, code, info) => enrollTotp(ctx, accessToken, code, info),
       confirmTotp: (accessToken, code, info) => confirmTotp(ctx, accessToken, code, info),
       disableTotp: (accessToken, code, info) => disableTotp(ctx, accessToken, code, info),
-      generateRecoveryCodes: (accessToken) => generateRecoveryCodes(ctx, accessToken),
+      generateRecoveryCodes: (accessToken, code, info) =>
+        generateRecoveryCodes(ctx, accessToken, code, info),
       totpLogin: (challengeToken, code, info) => totpLogin(ctx, challengeToken, code, info),
       recoveryCodeLogin: (challengeToken, code, info) =>
         recoveryCodeLogin(ctx, challengeToken, code, info),

@@ -50,6 +50,7 @@ export {
   authContextFromClaims,
   createTokenVerifier,
   type AccessTokenClaims,
+  type AuthAssuranceLevel,
   type AuthContext,
   type TokenVerifier,
   type TokenVerifierConfig,

@@ -404,14 +404,24 @@ export interface Auth {
   /**
    * Passkeys (WebAuthn L2, ES256, attestation `none` and `packed`). Without `webauthn` in the
    * configuration every one answers INVALID_OPERATION (400). Binary values are base64url.
+   * For a user with confirmed TOTP, registering and deleting need an `aal2` session or `code`, a
+   * current TOTP code or an unused recovery code (else MFA_REQUIRED, 403), as `mfa` below.
    */
   webauthn: {
-    /** Options for `navigator.credentials.create`, bound to the caller; the challenge lives 5 minutes. */
-    registerBegin(accessToken: string): Promise<WebAuthnBegin<WebAuthnRegistrationOptions>>;
+    /**
+     * Options for `navigator.credentials.create`, bound to the caller; the challenge lives 5
+     * minutes. A `code` given here (when one is needed) also serves the finish.
+     */
+    registerBegin(
+      accessToken: string,
+      code?: string,
+      info?: RequestInfo,
+    ): Promise<WebAuthnBegin<WebAuthnRegistrationOptions>>;
     /** Verifies the attestation and stores the passkey. */
     registerFinish(
       accessToken: string,
       input: WebAuthnRegisterFinishInput,
+      info?: RequestInfo,
     ): Promise<{ credential: WebAuthnRegisteredCredential }>;
     /**
      * Options for `navigator.credentials.get`: without an email any discoverable credential may
@@ -430,7 +440,12 @@ export interface Auth {
     /** The caller's passkeys, oldest first. */
     listCredentials(accessToken: string): Promise<{ credentials: WebAuthnCredentialInfo[] }>;
     /** Deletes one of the caller's passkeys (NOT_FOUND for anyone else's). */
-    deleteCredential(accessToken: string, credentialId: string): Promise<void>;
+    deleteCredential(
+      accessToken: string,
+      credentialId: string,
+      code?: string,
+      info?: RequestInfo,
+    ): Promise<void>;
   };
 
   /**
@@ -438,16 +453,26 @@ export interface Auth {
    * the two logins answer the MFA challenge a sign-in returned. Wrong codes: INVALID_CREDENTIALS;
    * a dead challenge (unknown, used, expired, 5 tries spent): INVALID_TOKEN; over the `mfaVerify`
    * rate limit: RATE_LIMITED.
+   *
+   * Managing a confirmed factor (enrolling again, disabling, generating recovery codes) needs the
+   * factor: an `aal2` session (one that completed the MFA challenge, or a user-verified passkey
+   * sign-in), or `code`, a current TOTP code (used up) or an unused recovery code (burned).
+   * Otherwise, or with a wrong code: MFA_REQUIRED (403), and nothing changes. A user without
+   * confirmed TOTP passes no `code`.
    */
   mfa: {
     /** A new TOTP secret, pending until confirmed; any earlier secret stops working. */
-    enrollTotp(accessToken: string): Promise<TotpEnrollment>;
+    enrollTotp(accessToken: string, code?: string, info?: RequestInfo): Promise<TotpEnrollment>;
     /** A 6-digit code of the pending secret confirms it: later sign-ins owe the challenge. */
     confirmTotp(accessToken: string, code: string, info?: RequestInfo): Promise<void>;
-    /** A current TOTP code or an unused recovery code removes confirmed TOTP. */
-    disableTotp(accessToken: string, code: string, info?: RequestInfo): Promise<void>;
+    /** Removes confirmed TOTP (an `aal2` session, or `code`). */
+    disableTotp(accessToken: string, code?: string, info?: RequestInfo): Promise<void>;
     /** A new batch of 8 recovery codes; every earlier code dies. */
-    generateRecoveryCodes(accessToken: string): Promise<RecoveryCodes>;
+    generateRecoveryCodes(
+      accessToken: string,
+      code?: string,
+      info?: RequestInfo,
+    ): Promise<RecoveryCodes>;
     /** The challenge token and a current TOTP code: the session the sign-in waited for. */
     totpLogin(challengeToken: string, code: string, info?: RequestInfo): Promise<AuthResult>;
     /** The challenge token and an unused recovery code (burned): the session. */

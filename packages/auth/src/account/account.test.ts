@@ -69,6 +69,7 @@ describe('register', () => {
       jti: expect.any(String),
       roles: [],
       permissions: ['read:c@example.com'],
+      aal: 'aal1',
     });
     const { rows } = await h.db().db.query('select access_jti from svc_auth.sessions');
     expect(rows).toEqual([{ access_jti: claims.jti }]);

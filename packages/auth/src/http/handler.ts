@@ -208,15 +208,20 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
     return { status: 200, body: result, session: result };
   },
   // --- webauthn (DECISIONS "WebAuthn"): bodies go to the operations, which validate them.
-  'POST /webauthn/register/begin': async (auth, call) => ({
-    status: 200,
-    body: await auth.webauthn.registerBegin(call.token as string),
-  }),
+  // A body is optional on register/begin: it carries `code` only when a second factor is owed.
+  'POST /webauthn/register/begin': async (auth, call) => {
+    const { code } = await call.body();
+    return {
+      status: 200,
+      body: await auth.webauthn.registerBegin(call.token as string, code as string, call.info),
+    };
+  },
   'POST /webauthn/register/finish': async (auth, call) => {
     const body = await call.body();
     const result = await auth.webauthn.registerFinish(
       call.token as string,
       body as unknown as WebAuthnRegisterFinishInput,
+      call.info,
     );
     return { status: 200, body: result };
   },
@@ -256,14 +261,20 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
     await auth.webauthn.deleteCredential(
       call.token as string,
       requiredString(body, 'credentialId'),
+      body.code as string,
+      call.info,
     );
     return { status: 200, body: SUCCESS };
   },
-  // MFA (DECISIONS "TOTP"): the operations validate `code` and `challengeToken`.
-  'POST /mfa/totp/enroll': async (auth, call) => ({
-    status: 200,
-    body: await auth.mfa.enrollTotp(call.token as string),
-  }),
+  // MFA (DECISIONS "TOTP"): the operations validate `code` and `challengeToken`. Enroll and
+  // generate take an optional body: `code`, when a confirmed factor is managed from an aal1 session.
+  'POST /mfa/totp/enroll': async (auth, call) => {
+    const { code } = await call.body();
+    return {
+      status: 200,
+      body: await auth.mfa.enrollTotp(call.token as string, code as string, call.info),
+    };
+  },
   'POST /mfa/totp/confirm': async (auth, call) => {
     const { code } = await call.body();
     await auth.mfa.confirmTotp(call.token as string, code as string, call.info);
@@ -279,10 +290,13 @@ const OPERATIONS: Readonly<Record<string, Operation>> = {
     const result = await auth.mfa.totpLogin(challengeToken as string, code as string, call.info);
     return { status: 200, body: result, session: result };
   },
-  'POST /mfa/recovery-codes/generate': async (auth, call) => ({
-    status: 200,
-    body: await auth.mfa.generateRecoveryCodes(call.token as string),
-  }),
+  'POST /mfa/recovery-codes/generate': async (auth, call) => {
+    const { code } = await call.body();
+    return {
+      status: 200,
+      body: await auth.mfa.generateRecoveryCodes(call.token as string, code as string, call.info),
+    };
+  },
   'POST /mfa/recovery-codes/login': async (auth, call) => {
     const { challengeToken, code } = await call.body();
     const result = await auth.mfa.recoveryCodeLogin(

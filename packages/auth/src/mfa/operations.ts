@@ -5,13 +5,22 @@
  *
  * - Enroll stores a NEW secret each time, pending (a confirmed factor goes back to pending, as
  *   the spec's transition says; the previous secret stops working at once).
+ * - Managing a confirmed factor needs the factor (DECISIONS "Added 2026-11-29"; issue 26): for a
+ *   user with confirmed TOTP, enrolling again, disabling TOTP and generating recovery codes (and,
+ *   in webauthn/, registering or deleting a passkey) run only from an `aal2` session or with a
+ *   current TOTP code or an unused recovery code as `code` (spent as at sign-in); otherwise 403
+ *   MFA_REQUIRED before anything changes (`requireSecondFactor`). Without it, any session opened
+ *   before TOTP was confirmed, or a stolen one-factor token, could put the factor back to pending
+ *   or mint recovery codes, and the next password sign-in would skip or answer the challenge.
  * - A TOTP code is accepted once: the step it matched is recorded and a later code must match a
  *   higher step (one conditional UPDATE, so several processes agree).
  * - Every check of a code passes the `mfaVerify` rate limit first (per account and per address),
  *   and at the challenge each try is also counted against the challenge (5 tries, then it dies).
- * - Errors: a wrong code is 401 INVALID_CREDENTIALS; a challenge that is unknown, used, expired or
- *   out of tries 401 INVALID_TOKEN; malformed input 400 VALIDATION_ERROR; confirming without a
- *   pending enrolment, or disabling without a confirmed one, 400 INVALID_OPERATION.
+ * - Errors: a wrong code at confirm or at the challenge is 401 INVALID_CREDENTIALS (a wrong or
+ *   missing second factor for managing one is 403 MFA_REQUIRED); a challenge that is unknown,
+ *   used, expired or out of tries 401 INVALID_TOKEN; malformed input 400 VALIDATION_ERROR;
+ *   confirming without a pending enrolment, or disabling without a confirmed one, 400
+ *   INVALID_OPERATION.
  * - Guest (anonymous) accounts cannot enroll or hold recovery codes: INVALID_OPERATION.
  * - Disabling TOTP leaves the recovery codes in place (they gate nothing without TOTP, and work
  *   again if the user enrolls anew); generating a batch replaces them.
@@ -24,6 +33,7 @@ import { checkAccess } from '../session/operations';
 import { completeSignIn, isAuthResult } from '../session/sign-in';
 import { isTokenShape, sha256Hex } from '../session/tokens';
 import type { MfaProof, UserRecord } from '../store/types';
+import type { AuthAssuranceLevel } from '../token/verify';
 import type { AuthResult, RecoveryCodes, RequestInfo, TotpEnrollment } from '../types';
 import { MFA_CHALLENGE_MAX_ATTEMPTS } from './challenge';
 import {
@@ -39,6 +49,8 @@ const MAX_CODE_INPUT = 64;
 
 const WRONG_CODE = 'the code is wrong or has expired';
 const DEAD_CHALLENGE = 'the MFA challenge is invalid, used or expired';
+const SECOND_FACTOR_NEEDED =
+  'this session has not proven the second factor: send a current TOTP code or an unused recovery code as "code", or sign in again with it';
 
 function box(ctx: OperationContext) {
   const secret = ctx.config.jwtSecret;
@@ -46,9 +58,12 @@ function box(ctx: OperationContext) {
   return secretBoxFor(secret);
 }
 
-/** The user of a live session, refused when it is a guest. */
-async function accountOf(ctx: OperationContext, accessToken: string): Promise<UserRecord> {
-  const { claims } = await checkAccess(ctx, accessToken);
+/** The user of a live session, refused when it is a guest, and the session's level. */
+async function accountOf(
+  ctx: OperationContext,
+  accessToken: string,
+): Promise<{ user: UserRecord; aal: AuthAssuranceLevel }> {
+  const { claims, aal } = await checkAccess(ctx, accessToken);
   const user = await ctx.store.findUserById(claims.sub);
   if (!user) throw authError('SESSION_EXPIRED', 'the session has ended');
   if (user.isAnonymous)
@@ -56,7 +71,7 @@ async function accountOf(ctx: OperationContext, accessToken: string): Promise<Us
       'INVALID_OPERATION',
       'a guest account cannot use multi-factor authentication',
     );
-  return user;
+  return { user, aal };
 }
 
 function codeInput(code: unknown): string {
@@ -110,12 +125,73 @@ async function totpStep(
   return matchTotp(key, code, ctx.now(), factor.lastUsedStep);
 }
 
-/** `auth.mfa.enrollTotp`: a new secret, pending until confirmed; the previous one dies. */
+/**
+ * The guard of every operation that manages a confirmed second factor (see the header): passes
+ * when the session is `aal2` or the user has no confirmed TOTP; otherwise `code` must be a current
+ * TOTP code (its step is used up) or an unused recovery code (burned), checked after the
+ * `mfaVerify` rate limit like every other code. Missing, wrong or replayed: 403 MFA_REQUIRED;
+ * not a string of at most 64 characters: 400 VALIDATION_ERROR. `code` is not looked at when it
+ * is not needed. Resolves true when the second factor was proven (by the session or the code),
+ * false when the user has none to prove.
+ */
+export async function requireSecondFactor(
+  ctx: OperationContext,
+  user: UserRecord,
+  aal: AuthAssuranceLevel,
+  code: unknown,
+  info: RequestInfo | undefined,
+): Promise<boolean> {
+  if (aal === 'aal2') return true;
+  const factor = await ctx.store.totpFactor(user.id);
+  if (!factor?.confirmedAt) return false;
+  if (code === undefined || code === null || code === '')
+    throw authError('MFA_REQUIRED', SECOND_FACTOR_NEEDED);
+  const text = codeInput(code);
+  await ctx.limiter.check('mfaVerify', { email: user.email, ip: info?.ip });
+  if (!(await spendCode(ctx, user, text, factor))) {
+    ctx.logger?.warn(
+      { reason: 'step-up', userId: user.id, ip: info?.ip ?? null },
+      'mfa verification failed',
+    );
+    throw authError('MFA_REQUIRED', WRONG_CODE);
+  }
+  return true;
+}
+
+/**
+ * Spends `text` as the user's second factor: a current TOTP code of the confirmed factor (its
+ * step recorded, so it cannot serve twice) or an unused recovery code (burned). False: neither.
+ */
+async function spendCode(
+  ctx: OperationContext,
+  user: UserRecord,
+  text: string,
+  factor: { secretCiphertext: string; lastUsedStep: number | null },
+): Promise<boolean> {
+  const totpCode = normaliseTotpCode(text);
+  if (totpCode) {
+    const step = await totpStep(ctx, user, totpCode, factor);
+    return step !== null && (await ctx.store.useTotpStep(user.id, step));
+  }
+  const recovery = normaliseRecoveryCode(text);
+  return (
+    recovery !== null &&
+    (await ctx.store.consumeRecoveryCode(user.id, hashRecoveryCode(user.id, recovery)))
+  );
+}
+
+/**
+ * `auth.mfa.enrollTotp`: a new secret, pending until confirmed; the previous one dies. With
+ * confirmed TOTP, an `aal2` session or `code` (see `requireSecondFactor`).
+ */
 export async function enrollTotp(
   ctx: OperationContext,
   accessToken: string,
+  code?: string,
+  info?: RequestInfo,
 ): Promise<TotpEnrollment> {
-  const user = await accountOf(ctx, accessToken);
+  const { user, aal } = await accountOf(ctx, accessToken);
+  await requireSecondFactor(ctx, user, aal, code, info);
   const key = ctx.random(TOTP_SECRET_BYTES);
   await ctx.store.putTotpSecret(user.id, box(ctx).seal(key, user.id));
   const secret = base32Encode(key);
@@ -130,7 +206,7 @@ export async function confirmTotp(
   code: string,
   info?: RequestInfo,
 ): Promise<void> {
-  const user = await accountOf(ctx, accessToken);
+  const { user } = await accountOf(ctx, accessToken);
   const clean = totpCodeInput(code);
   await ctx.limiter.check('mfaVerify', { email: user.email, ip: info?.ip });
   const factor = await ctx.store.totpFactor(user.id);
@@ -144,41 +220,34 @@ export async function confirmTotp(
 }
 
 /**
- * `auth.mfa.disableTotp`: a current TOTP code (used up) or an unused recovery code (burned)
- * removes the confirmed enrolment.
+ * `auth.mfa.disableTotp`: removes the confirmed enrolment, from an `aal2` session or with a
+ * current TOTP code (used up) or an unused recovery code (burned) as `code`.
  */
 export async function disableTotp(
   ctx: OperationContext,
   accessToken: string,
-  code: string,
+  code?: string,
   info?: RequestInfo,
 ): Promise<void> {
-  const user = await accountOf(ctx, accessToken);
-  const text = codeInput(code);
-  await ctx.limiter.check('mfaVerify', { email: user.email, ip: info?.ip });
+  const { user, aal } = await accountOf(ctx, accessToken);
   const factor = await ctx.store.totpFactor(user.id);
   if (!factor?.confirmedAt) throw commonError('INVALID_OPERATION', 'TOTP is not enabled');
-  const totpCode = normaliseTotpCode(text);
-  let spent = false;
-  if (totpCode) {
-    const step = await totpStep(ctx, user, totpCode, factor);
-    spent = step !== null && (await ctx.store.useTotpStep(user.id, step));
-  } else {
-    const recovery = normaliseRecoveryCode(text);
-    spent =
-      recovery !== null &&
-      (await ctx.store.consumeRecoveryCode(user.id, hashRecoveryCode(user.id, recovery)));
-  }
-  if (!spent) failed(ctx, 'totp-disable', user.id, info);
+  await requireSecondFactor(ctx, user, aal, code, info);
   await ctx.store.deleteTotp(user.id);
 }
 
-/** `auth.mfa.generateRecoveryCodes`: 8 new codes, shown this once; every earlier code dies. */
+/**
+ * `auth.mfa.generateRecoveryCodes`: 8 new codes, shown this once; every earlier code dies. With
+ * confirmed TOTP, an `aal2` session or `code` (see `requireSecondFactor`).
+ */
 export async function generateRecoveryCodes(
   ctx: OperationContext,
   accessToken: string,
+  code?: string,
+  info?: RequestInfo,
 ): Promise<RecoveryCodes> {
-  const user = await accountOf(ctx, accessToken);
+  const { user, aal } = await accountOf(ctx, accessToken);
+  await requireSecondFactor(ctx, user, aal, code, info);
   const codes = newRecoveryCodes(ctx.random);
   await ctx.store.replaceRecoveryCodes(
     user.id,

@@ -235,7 +235,20 @@ describe('every /auth route answers as its OpenAPI fragment says', () => {
       (await call('POST', '/mfa/totp/confirm', { token, body: { code: totp(key, clock()) } }))
         .status,
     ).toBe(200);
-    const codes = await call('POST', '/mfa/recovery-codes/generate', { token });
+    // The registration's session is aal1: managing the confirmed factor takes a code (issue 26).
+    expect(await call('POST', '/mfa/recovery-codes/generate', { token })).toMatchObject({
+      status: 403,
+      body: { code: 'MFA_REQUIRED' },
+    });
+    expect(
+      (await call('POST', '/webauthn/register/begin', { token, body: { code: '000000' } })).body
+        .code,
+    ).toBe('MFA_REQUIRED');
+    clock.advance(30);
+    const codes = await call('POST', '/mfa/recovery-codes/generate', {
+      token,
+      body: { code: totp(key, clock()) },
+    });
     expect(codes.body.codes).toHaveLength(8);
 
     const challenge = await call('POST', '/login', { body: { email, password: PASSWORD } });
@@ -257,7 +270,7 @@ describe('every /auth route answers as its OpenAPI fragment says', () => {
 
     expect(
       (await call('POST', '/mfa/totp/disable', { token, body: { code: '000000' } })).status,
-    ).toBe(401);
+    ).toBe(403);
     clock.advance(30);
     expect(
       (await call('POST', '/mfa/totp/disable', { token, body: { code: totp(key, clock()) } }))

@@ -68,6 +68,13 @@ const SESSION_ONLY = (description: string, status: 200 | 201 = 200): Success => 
 const jsonBody = (schema: string, required = true) => ({ schema, required });
 
 const PASSWORD_ERRORS = ['VALIDATION_ERROR', 'PASSWORD_TOO_WEAK'];
+/**
+ * Managing a confirmed second factor (DECISIONS "Added 2026-11-29"): an `aal1` session without a
+ * good `code` is 403 MFA_REQUIRED; a `code` is checked after the `mfaVerify` limit (429).
+ */
+const SECOND_FACTOR_NOTE =
+  'For a user with confirmed TOTP: an `aal2` session, or `code` (a current TOTP code or an unused recovery code, spent); otherwise 403 MFA_REQUIRED and nothing changes.';
+const SECOND_FACTOR_ERRORS = { 403: ['MFA_REQUIRED'] };
 /** A sign-in that has found its user: it may still be refused. */
 const SIGN_IN_REFUSED = ['USER_INACTIVE', 'EMAIL_NOT_VERIFIED'];
 const PROVIDER: Parameter = {
@@ -167,9 +174,11 @@ export const AUTH_OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
   'POST /mfa/totp/enroll': {
     operationId: 'authTotpEnroll',
     summary: 'Start TOTP enrolment',
-    description: 'A new secret, pending until confirmed; a pending one dies.',
+    description: `A new secret, pending until confirmed; an earlier one (pending or confirmed) dies. ${SECOND_FACTOR_NOTE}`,
+    body: jsonBody('AuthSecondFactorRequest', false),
     success: { status: 200, schema: 'AuthTotpEnrollment', description: 'Shown once.' },
-    errors: { 400: ['INVALID_OPERATION'] },
+    errors: { 400: ['VALIDATION_ERROR', 'INVALID_OPERATION'], ...SECOND_FACTOR_ERRORS },
+    rateLimited: true,
   },
   'POST /mfa/totp/confirm': {
     operationId: 'authTotpConfirm',
@@ -182,10 +191,11 @@ export const AUTH_OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
   'POST /mfa/totp/disable': {
     operationId: 'authTotpDisable',
     summary: 'Turn TOTP off',
-    description: '`code` is a current TOTP code or an unused recovery code.',
-    body: jsonBody('AuthMfaCodeRequest'),
+    description:
+      'From an `aal2` session, or with `code`, a current TOTP code or an unused recovery code (spent); otherwise 403 MFA_REQUIRED and nothing changes.',
+    body: jsonBody('AuthSecondFactorRequest', false),
     success: SUCCESS('TOTP is off.'),
-    errors: { 400: ['VALIDATION_ERROR', 'INVALID_OPERATION'], 401: ['INVALID_CREDENTIALS'] },
+    errors: { 400: ['VALIDATION_ERROR', 'INVALID_OPERATION'], ...SECOND_FACTOR_ERRORS },
     rateLimited: true,
   },
   'POST /mfa/totp/login': {
@@ -199,8 +209,11 @@ export const AUTH_OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
   'POST /mfa/recovery-codes/generate': {
     operationId: 'authRecoveryCodesGenerate',
     summary: 'A new batch of recovery codes',
+    description: `Every earlier code dies. ${SECOND_FACTOR_NOTE}`,
+    body: jsonBody('AuthSecondFactorRequest', false),
     success: { status: 200, schema: 'AuthRecoveryCodes', description: '8 codes, shown once.' },
-    errors: { 400: ['INVALID_OPERATION'] },
+    errors: { 400: ['VALIDATION_ERROR', 'INVALID_OPERATION'], ...SECOND_FACTOR_ERRORS },
+    rateLimited: true,
   },
   'POST /mfa/recovery-codes/login': {
     operationId: 'authRecoveryCodeLogin',
@@ -245,18 +258,25 @@ export const AUTH_OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
   'POST /webauthn/register/begin': {
     operationId: 'authWebAuthnRegisterBegin',
     summary: 'Start registering a passkey',
+    description: `${SECOND_FACTOR_NOTE} A ceremony begun so needs no second proof at its finish.`,
+    body: jsonBody('AuthSecondFactorRequest', false),
     success: {
       status: 200,
       schema: 'AuthWebAuthnRegistrationBegin',
       description: 'Options for navigator.credentials.create.',
     },
+    errors: SECOND_FACTOR_ERRORS,
+    rateLimited: true,
   },
   'POST /webauthn/register/finish': {
     operationId: 'authWebAuthnRegisterFinish',
     summary: 'Store the new passkey',
+    description:
+      'For a user with confirmed TOTP whose begin did not prove the second factor: an `aal2` session or `code`; otherwise 403 MFA_REQUIRED and nothing is stored.',
     body: jsonBody('AuthWebAuthnRegisterFinishRequest'),
     success: { status: 200, schema: 'AuthWebAuthnRegistered', description: 'Registered.' },
-    errors: { 401: ['INVALID_TOKEN'] },
+    errors: { 401: ['INVALID_TOKEN'], ...SECOND_FACTOR_ERRORS },
+    rateLimited: true,
   },
   'POST /webauthn/login/begin': {
     operationId: 'authWebAuthnLoginBegin',
@@ -287,9 +307,11 @@ export const AUTH_OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
   'POST /webauthn/credentials/delete': {
     operationId: 'authWebAuthnCredentialDelete',
     summary: "Delete one of the caller's passkeys",
+    description: SECOND_FACTOR_NOTE,
     body: jsonBody('AuthCredentialDeleteRequest'),
     success: SUCCESS('Deleted.'),
-    errors: { 404: ['NOT_FOUND'] },
+    errors: { 404: ['NOT_FOUND'], ...SECOND_FACTOR_ERRORS },
+    rateLimited: true,
   },
   'POST /anonymous': {
     operationId: 'authAnonymous',

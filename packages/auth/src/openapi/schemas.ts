@@ -62,6 +62,11 @@ export const ERROR_SCHEMA: JsonSchema = ERROR_ENVELOPE_SCHEMA;
 
 /** A 6-digit TOTP code or a recovery code (`XXXXX-XXXXX`), as the MFA routes read `code`. */
 const MFA_CODE = nonEmpty('The code as typed (spaces and dashes are ignored).', { maxLength: 64 });
+/** `code` where it proves the second factor again (issue 26): read only when one is owed. */
+const SECOND_FACTOR_CODE = nonEmpty(
+  'Needed when the user has confirmed TOTP and the session is `aal1`: a current TOTP code or an unused recovery code, spent. Not read otherwise.',
+  { maxLength: 64 },
+);
 
 const credentialDescriptor = closed({
   type: { const: 'public-key' },
@@ -271,6 +276,7 @@ export const AUTH_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     ['reset_token', 'new_password'],
   ),
   AuthMfaCodeRequest: body({ code: MFA_CODE }, ['code']),
+  AuthSecondFactorRequest: body({ code: SECOND_FACTOR_CODE }, []),
   AuthMfaLoginRequest: body(
     { challengeToken: nonEmpty('From the MFA challenge.'), code: MFA_CODE },
     ['challengeToken', 'code'],
@@ -293,6 +299,7 @@ export const AUTH_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         type: ['string', 'null'],
         description: 'Shown in the credential list: 1 to 100 characters (default "Passkey").',
       },
+      code: SECOND_FACTOR_CODE,
     },
     ['challengeId', 'credentialId', 'clientDataJSON', 'attestationObject'],
   ),
@@ -322,7 +329,9 @@ export const AUTH_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     },
     ['challengeId', 'credentialId', 'clientDataJSON', 'authenticatorData', 'signature'],
   ),
-  AuthCredentialDeleteRequest: body({ credentialId: nonEmpty() }, ['credentialId']),
+  AuthCredentialDeleteRequest: body({ credentialId: nonEmpty(), code: SECOND_FACTOR_CODE }, [
+    'credentialId',
+  ]),
   AuthAnonymousRequest: body(
     {},
     [],

@@ -14,6 +14,11 @@
  * - Roles are copied into the access token when it is issued; a role assigned later shows after
  *   the next login or refresh. So is the guest flag: a guest's tokens carry `is_anonymous: true`,
  *   those issued after its upgrade do not.
+ * - Assurance level (DECISIONS "Added 2026-11-29"): a session is `aal1` or `aal2`, fixed by the
+ *   sign-in that made it (`sign-in.ts`), stored with it and written into its tokens as the `aal`
+ *   claim; a refresh keeps it. Nothing raises a session's level in place: a stronger proof is a
+ *   new sign-in. The level is read from the session record (`checkAccess`), not trusted from a
+ *   token.
  * - Reuse detection (`refreshTokenReuseDetection`, on by default): every session carries the
  *   family of the sign-in it descends from. A refresh token presented after a refresh retired it
  *   (a stolen copy, or the thief's, whichever comes second) revokes every live session of the
@@ -30,6 +35,7 @@ import type { UserRecord } from '../store/types';
 import {
   authContextFromClaims,
   type AccessTokenClaims,
+  type AuthAssuranceLevel,
   type AuthContext,
   type TokenVerifier,
 } from '../token/verify';
@@ -56,9 +62,10 @@ function tokensOf(ctx: OperationContext): TokenVerifier {
 
 /**
  * A signed access token for `user` (roles and `claims(user)` copied in; `is_anonymous: true` for a
- * guest, which the `claims` hook can neither set nor remove) and a fresh refresh token.
+ * guest, which the `claims` hook can neither set nor remove; `aal`, which it cannot change) and a
+ * fresh refresh token.
  */
-async function mintTokens(ctx: OperationContext, user: UserRecord) {
+async function mintTokens(ctx: OperationContext, user: UserRecord, aal: AuthAssuranceLevel) {
   const { config } = ctx;
   const roles = await ctx.store.userRoles(user.id);
   const { is_anonymous: _fromHook, ...extra } = config.claims
@@ -76,6 +83,7 @@ async function mintTokens(ctx: OperationContext, user: UserRecord) {
     jti,
     roles,
     ...(user.isAnonymous ? { is_anonymous: true } : {}),
+    aal,
   };
   const token = tokensOf(ctx).sign(claims);
   return { claims, jti, refreshToken: randomToken(ctx.random), token };
@@ -103,13 +111,17 @@ function authResult(
   };
 }
 
-/** Signs an access token and stores its session: what register and login answer. */
+/**
+ * Signs an access token and stores its session at assurance level `aal`: what register and login
+ * answer.
+ */
 export async function issueSession(
   ctx: OperationContext,
   user: UserRecord,
   info: RequestInfo | undefined,
+  aal: AuthAssuranceLevel = 'aal1',
 ): Promise<AuthResult> {
-  const { jti, refreshToken, token } = await mintTokens(ctx, user);
+  const { jti, refreshToken, token } = await mintTokens(ctx, user, aal);
   const session = await ctx.store.createSession({
     userId: user.id,
     accessJti: jti,
@@ -117,15 +129,16 @@ export async function issueSession(
     expiresAt: new Date(ctx.now() + ctx.config.refreshTokenExpiry * 1000),
     ip: info?.ip ?? null,
     userAgent: info?.userAgent ?? null,
+    aal,
   });
   return authResult(user, token, refreshToken, session);
 }
 
-/** The JWT, then the session and user: the verified claims and the session id. */
+/** The JWT, then the session and user: the verified claims, the session id and its level. */
 export async function checkAccess(
   ctx: OperationContext,
   accessToken: unknown,
-): Promise<{ claims: AccessTokenClaims; sessionId: string }> {
+): Promise<{ claims: AccessTokenClaims; sessionId: string; aal: AuthAssuranceLevel }> {
   if (typeof accessToken !== 'string' || accessToken.length === 0) {
     throw authError('INVALID_TOKEN', 'an access token is required');
   }
@@ -143,7 +156,7 @@ export async function checkAccess(
     Math.min(SESSION_TOUCH_INTERVAL_SECONDS, ctx.config.sessionTimeout / 10) * 1000;
   if (t - state.lastActivityAt.getTime() >= touchEveryMs)
     await ctx.store.touchSession(state.sessionId);
-  return { claims, sessionId: state.sessionId };
+  return { claims, sessionId: state.sessionId, aal: state.aal };
 }
 
 /** `auth.verifyToken`: signature, expiry, audience, issuer, then a live session: the caller's context. */
@@ -193,7 +206,8 @@ export async function refresh(
     throw authError('SESSION_EXPIRED', 'the session has ended');
   const current = await store.findUserById(state.userId);
   if (!current) throw authError('INVALID_REFRESH_TOKEN', 'the refresh token is invalid or used');
-  const minted = await mintTokens(ctx, current);
+  // The new session keeps the old one's level (rotateSession copies it from the same row).
+  const minted = await mintTokens(ctx, current, state.aal);
   const rotated = await store.rotateSession(
     hash,
     {

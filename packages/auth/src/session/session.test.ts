@@ -15,6 +15,7 @@ describe('verifyToken', () => {
       roles: [],
       permissions: [],
       isAnonymous: false,
+      aal: 'aal1',
       jwtClaims: {
         sub: r.user.id,
         email: 'a@example.com',

@@ -9,6 +9,7 @@
 import type { OperationContext } from '../context';
 import { challengeFor } from '../mfa/challenge';
 import type { UserRecord } from '../store/types';
+import type { AuthAssuranceLevel } from '../token/verify';
 import type { AuthResult, RequestInfo, SignInResult } from '../types';
 import { issueSession } from './operations';
 
@@ -34,8 +35,9 @@ export async function issueSignedIn(
   ctx: OperationContext,
   user: UserRecord,
   info: RequestInfo | undefined,
+  aal: AuthAssuranceLevel,
 ): Promise<AuthResult> {
-  const result = await issueSession(ctx, user, info);
+  const result = await issueSession(ctx, user, info, aal);
   ctx.bus.emit({ eventType: 'IdentityAuthenticated', userId: user.id, email: user.email });
   return result;
 }
@@ -47,9 +49,16 @@ export async function issueSignedIn(
 const SECOND_FACTOR_DONE: ReadonlySet<SignInMethod> = new Set(['passkey', 'mfa', 'anonymous']);
 
 /**
+ * Methods whose session is `aal2` (DECISIONS "Added 2026-11-29"): a completed MFA challenge, a
+ * user-verified passkey. Every other session is `aal1`, including one of a user without a second
+ * factor (nothing more was proven) and a new guest's.
+ */
+const TWO_FACTORS: ReadonlySet<SignInMethod> = new Set(['passkey', 'mfa']);
+
+/**
  * The end of a sign-in by `method` for `user` (already checked: active, verified as the config
  * requires): an MFA challenge when the user has confirmed TOTP and `method` is a single factor
- * (everything but `passkey`, `mfa`, `anonymous`), else a session.
+ * (everything but `passkey`, `mfa`, `anonymous`), else a session, `aal2` for `passkey` and `mfa`.
  */
 export async function completeSignIn(
   ctx: OperationContext,
@@ -61,7 +70,7 @@ export async function completeSignIn(
     const challenge = await challengeFor(ctx, user);
     if (challenge) return challenge;
   }
-  return issueSignedIn(ctx, user, info);
+  return issueSignedIn(ctx, user, info, TWO_FACTORS.has(method) ? 'aal2' : 'aal1');
 }
 
 /** An Auth result, not an MFA challenge. */

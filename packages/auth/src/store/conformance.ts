@@ -240,7 +240,9 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
           revoked: false,
           lastActivityAt: new Date(T0),
           userActive: true,
+          aal: 'aal1',
         });
+        expect(s.aal).toBe('aal1');
         await store.setActive(u.id, false);
         expect((await store.sessionState(s.accessJti))?.userActive).toBe(false);
         expect(await store.sessionState(randomUUID())).toBeNull();
@@ -270,6 +272,7 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
           userActive: true,
           familyId: created.id,
           rotatedAt: null,
+          aal: 'aal1',
         });
         const next = {
           accessJti: randomUUID(),
@@ -383,6 +386,37 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         expect((await store.sessionState(b.accessJti))?.revoked).toBe(true);
         expect((await store.sessionState(c.accessJti))?.revoked).toBe(false);
         expect(await store.revokeUserSessions(randomUUID())).toBe(0);
+      });
+    });
+
+    describe('sessions: assurance levels (issue 26)', () => {
+      test('a session keeps the level it was created with; rotation copies it', async () => {
+        const u = await user();
+        const strong = session(u.id, { aal: 'aal2' });
+        const weak = session(u.id);
+        const a = await store.createSession(strong);
+        const b = await store.createSession(weak);
+        expect([a.aal, b.aal]).toEqual(['aal2', 'aal1']);
+        expect((await store.sessionState(strong.accessJti))?.aal).toBe('aal2');
+        expect((await store.refreshState(strong.refreshHash))?.aal).toBe('aal2');
+        expect((await store.sessionState(weak.accessJti))?.aal).toBe('aal1');
+        const next = () => ({
+          accessJti: randomUUID(),
+          refreshHash: fresh(),
+          expiresAt: new Date(t + 7_200_000),
+        });
+        const n1 = next();
+        const r1 = await store.rotateSession(strong.refreshHash, n1, hourAgo());
+        expect(r1?.next.aal).toBe('aal2');
+        expect((await store.sessionState(n1.accessJti))?.aal).toBe('aal2');
+        const n2 = next();
+        expect((await store.rotateSession(weak.refreshHash, n2, hourAgo()))?.next.aal).toBe('aal1');
+        expect((await store.refreshState(n2.refreshHash))?.aal).toBe('aal1');
+        const listed = await store.listLiveSessions(u.id, hourAgo());
+        expect(Object.fromEntries(listed.map((x) => [x.accessJti, x.aal]))).toEqual({
+          [n1.accessJti]: 'aal2',
+          [n2.accessJti]: 'aal1',
+        });
       });
     });
 
@@ -888,8 +922,15 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
           userId: u.id,
           challengeHash: c.challengeHash,
           expiresAt: c.expiresAt,
+          secondFactor: false,
         });
         expect(await store.consumeWebAuthnChallenge(id, 'register')).toBeNull();
+        // A registration begun with the second factor proven says so at its finish.
+        const proven = await store.createWebAuthnChallenge({
+          ...challenge(u.id),
+          secondFactor: true,
+        });
+        expect((await store.consumeWebAuthnChallenge(proven, 'register'))?.secondFactor).toBe(true);
         const late = await store.createWebAuthnChallenge(challenge(null, 'login'));
         t += 300_000;
         expect(await store.consumeWebAuthnChallenge(late, 'login')).toBeNull();

@@ -173,6 +173,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
       expiresAt: s.expiresAt,
       lastActivityAt: at,
       revokedAt: null,
+      aal: s.aal ?? 'aal1',
     };
     sessions.set(row.id, row);
     return row;
@@ -262,6 +263,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
           revoked: s.revokedAt !== null,
           lastActivityAt: s.lastActivityAt,
           userActive: u.active,
+          aal: s.aal,
         };
       }
       return null;
@@ -280,6 +282,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
           userActive: u.active,
           familyId: s.familyId,
           rotatedAt: s.rotatedAt,
+          aal: s.aal,
         };
       }
       return null;
@@ -299,7 +302,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
           return null;
         const previous = { ...s, revokedAt: at, rotatedAt: at };
         sessions.set(id, previous);
-        const created = insertSession({ ...next, userId: s.userId }, s.familyId);
+        const created = insertSession({ ...next, userId: s.userId, aal: s.aal }, s.familyId);
         return { previous: copySession(previous), next: copySession(created) };
       }
       return null;
@@ -489,7 +492,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
         if (row.expiresAt.getTime() < t - 3600_000) webauthnChallenges.delete(id);
       if (c.userId !== null && !users.has(c.userId)) throw new Error(`no user ${c.userId}`);
       const id = uuid();
-      webauthnChallenges.set(id, { id, ...c, consumed: false });
+      webauthnChallenges.set(id, {
+        id,
+        ceremony: c.ceremony,
+        userId: c.userId,
+        challengeHash: c.challengeHash,
+        expiresAt: c.expiresAt,
+        secondFactor: c.secondFactor ?? false,
+        consumed: false,
+      });
       return id;
     },
     async consumeWebAuthnChallenge(id, ceremony) {

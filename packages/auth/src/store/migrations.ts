@@ -356,6 +356,25 @@ export const AUTH_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freez
       await sql`create index sessions_family_id_idx on ${sessions} (family_id)`.execute(db);
     },
   },
+  /**
+   * Assurance levels (issue 26): `sessions.aal` is what the session's sign-in proved (`aal1` one
+   * factor, `aal2` an MFA challenge or a user-verified passkey); a refresh copies it.
+   * `webauthn_challenges.second_factor` marks a registration begun with the second factor proven,
+   * so its finish needs no second proof. Both default to the weaker value: sessions that existed
+   * before are `aal1` (their holders prove the second factor again to manage it), and a process
+   * of the previous release, which writes neither column, makes `aal1` sessions and unmarked
+   * challenges during a rolling upgrade.
+   */
+  '0009_assurance_levels': {
+    async up(db: Kysely<unknown>) {
+      const sessions = sql.table(`${AUTH_SCHEMA}.sessions`);
+      await sql`alter table ${sessions} add column aal text not null default 'aal1'
+        constraint sessions_aal_check check (aal in ('aal1', 'aal2'))`.execute(db);
+      const challenges = sql.table(`${AUTH_SCHEMA}.webauthn_challenges`);
+      await sql`alter table ${challenges}
+        add column second_factor boolean not null default false`.execute(db);
+    },
+  },
 });
 
 /**

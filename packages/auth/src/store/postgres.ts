@@ -3,6 +3,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { commonError, type Database } from '@svc/core';
 import { authError } from '../errors';
 import { checkRateLimitKeys, decideRateLimit } from '../rate-limit/window';
+import type { AuthAssuranceLevel } from '../token/verify';
 import { AUTH_SCHEMA, migrateAuthSchema } from './migrations';
 import type {
   AssignResult,
@@ -47,6 +48,8 @@ export interface AuthTables {
     /** Migration 0008; null on rows a previous release inserted (reads as `id`). */
     family_id: string | null;
     rotated_at: Date | null;
+    /** Migration 0009 (default `aal1`). */
+    aal: AuthAssuranceLevel;
   };
   reset_tokens: OneTimeTable;
   verification_tokens: OneTimeTable;
@@ -110,6 +113,8 @@ export interface AuthTables {
     created_at: Date;
     expires_at: Date;
     consumed_at: Date | null;
+    /** Migration 0009 (default false). */
+    second_factor: boolean;
   };
   totp_factors: {
     user_id: string;
@@ -147,7 +152,7 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
  * The hot path of `verifyToken`: one query on the unique `access_jti` index, joined to the user.
  * Plain SQL rather than the query builder so a verification does not pay for building it.
  */
-const SESSION_STATE_SQL = `select s.id, s.user_id, s.revoked_at is not null as revoked, s.last_activity_at, u.active
+const SESSION_STATE_SQL = `select s.id, s.user_id, s.revoked_at is not null as revoked, s.last_activity_at, s.aal, u.active
   from ${AUTH_SCHEMA}.sessions s join ${AUTH_SCHEMA}.users u on u.id = s.user_id
   where s.access_jti = $1`;
 
@@ -196,6 +201,7 @@ export function createPostgresStore(
         expires_at: s.expiresAt,
         last_activity_at: at,
         revoked_at: null,
+        aal: s.aal ?? 'aal1',
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -404,6 +410,7 @@ export function createPostgresStore(
         user_id: string;
         revoked: boolean;
         last_activity_at: Date;
+        aal: AuthAssuranceLevel;
         active: boolean;
       }>(SESSION_STATE_SQL, [jti]);
       const r = rows[0];
@@ -414,6 +421,7 @@ export function createPostgresStore(
             revoked: r.revoked,
             lastActivityAt: new Date(r.last_activity_at),
             userActive: r.active,
+            aal: r.aal,
           }
         : null;
     },
@@ -429,6 +437,7 @@ export function createPostgresStore(
           's.last_activity_at',
           's.family_id',
           's.rotated_at',
+          's.aal',
           'u.active',
         ])
         .where('s.refresh_token_hash', '=', refreshHash)
@@ -443,6 +452,7 @@ export function createPostgresStore(
             userActive: row.active,
             familyId: row.family_id ?? row.id,
             rotatedAt: row.rotated_at ? new Date(row.rotated_at) : null,
+            aal: row.aal,
           }
         : null;
     },
@@ -478,7 +488,7 @@ export function createPostgresStore(
         if (!previous) return null;
         const created = await insertSession(
           trx,
-          { ...next, userId: previous.user_id },
+          { ...next, userId: previous.user_id, aal: previous.aal },
           at,
           previous.family_id ?? previous.id,
         );
@@ -818,6 +828,7 @@ export function createPostgresStore(
           created_at: at,
           expires_at: c.expiresAt,
           consumed_at: null,
+          second_factor: c.secondFactor ?? false,
         })
         .execute();
       return id;
@@ -832,7 +843,7 @@ export function createPostgresStore(
         .where('ceremony', '=', ceremony)
         .where('consumed_at', 'is', null)
         .where('expires_at', '>', at)
-        .returning(['id', 'ceremony', 'user_id', 'challenge_hash', 'expires_at'])
+        .returning(['id', 'ceremony', 'user_id', 'challenge_hash', 'expires_at', 'second_factor'])
         .executeTakeFirst();
       return row
         ? {
@@ -841,6 +852,7 @@ export function createPostgresStore(
             userId: row.user_id,
             challengeHash: row.challenge_hash,
             expiresAt: new Date(row.expires_at),
+            secondFactor: row.second_factor,
           }
         : null;
     },
@@ -1331,6 +1343,7 @@ function toSession(r: Selectable<AuthTables['sessions']>): SessionRecord {
     lastActivityAt: new Date(r.last_activity_at),
     revokedAt: r.revoked_at ? new Date(r.revoked_at) : null,
     familyId: r.family_id ?? r.id,
+    aal: r.aal,
   };
 }
 

@@ -9,6 +9,7 @@
  */
 
 import type { RateLimitKey, RateLimitOutcome } from '../rate-limit/window';
+import type { AuthAssuranceLevel } from '../token/verify';
 
 export interface UserRecord {
   readonly id: string;
@@ -48,6 +49,8 @@ export interface SessionRecord {
   readonly revokedAt: Date | null;
   /** The sign-in this session descends from (refreshes carry it on); its own id when it began one. */
   readonly familyId: string;
+  /** What its sign-in proved (refreshes carry it on). */
+  readonly aal: AuthAssuranceLevel;
 }
 
 export interface NewSession {
@@ -58,6 +61,8 @@ export interface NewSession {
   readonly expiresAt: Date;
   readonly ip?: string | null;
   readonly userAgent?: string | null;
+  /** What the sign-in proved. @default 'aal1' */
+  readonly aal?: AuthAssuranceLevel;
 }
 
 /** What `verifyToken` needs to know of a session, from one indexed query. */
@@ -67,6 +72,7 @@ export interface SessionState {
   readonly revoked: boolean;
   readonly lastActivityAt: Date;
   readonly userActive: boolean;
+  readonly aal: AuthAssuranceLevel;
 }
 
 /** What `refresh` needs to know of the session a refresh token names, and of its user. */
@@ -82,6 +88,8 @@ export interface RefreshState {
   readonly familyId: string;
   /** When a refresh retired this session (null: live, or ended another way). */
   readonly rotatedAt: Date | null;
+  /** The session's assurance level, which the rotated session keeps. */
+  readonly aal: AuthAssuranceLevel;
 }
 
 export interface RoleRecord {
@@ -114,6 +122,11 @@ export interface NewWebAuthnChallenge {
   /** SHA-256 hex of the challenge bytes. */
   readonly challengeHash: string;
   readonly expiresAt: Date;
+  /**
+   * A `register` ceremony begun with the user's second factor proven (an `aal2` session or a
+   * code): its finish needs no second proof. @default false
+   */
+  readonly secondFactor?: boolean;
 }
 
 export interface WebAuthnChallengeRecord {
@@ -122,6 +135,7 @@ export interface WebAuthnChallengeRecord {
   readonly userId: string | null;
   readonly challengeHash: string;
   readonly expiresAt: Date;
+  readonly secondFactor: boolean;
 }
 
 export interface NewWebAuthnCredential {
@@ -237,13 +251,13 @@ export interface AuthStore {
   touchSession(sessionId: string): Promise<void>;
   /**
    * Revokes the session holding `refreshHash` — live, unexpired, active after `activeSince` (not
-   * idled out) and of an active user — and inserts `next` for the same user, in one transaction
-   * with one conditional UPDATE: of concurrent callers exactly one gets `{previous, next}`; the
-   * others get null.
+   * idled out) and of an active user — and inserts `next` for the same user, with the same family
+   * and assurance level, in one transaction with one conditional UPDATE: of concurrent callers
+   * exactly one gets `{previous, next}`; the others get null.
    */
   rotateSession(
     refreshHash: string,
-    next: Omit<NewSession, 'userId'>,
+    next: Omit<NewSession, 'userId' | 'aal'>,
     activeSince: Date,
   ): Promise<{ previous: SessionRecord; next: SessionRecord } | null>;
   revokeSession(sessionId: string): Promise<void>;

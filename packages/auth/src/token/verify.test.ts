@@ -95,6 +95,7 @@ describe('authContextFromClaims', () => {
       roles: ['editor'],
       permissions: [],
       isAnonymous: false,
+      aal: 'aal1',
       jwtClaims: { sub: c.sub, email: c.email, aud: 'svc-api', iss: 'svc' },
     });
     expect(authContextFromClaims({ ...c, permissions: ['posts:write'] }).permissions).toEqual([
@@ -109,6 +110,23 @@ describe('authContextFromClaims', () => {
     for (const odd of ['true', 1, null]) {
       expect(authContextFromClaims({ ...c, is_anonymous: odd as never }).isAnonymous).toBe(false);
     }
+  });
+
+  test('aal is the aal claim when exactly "aal2", else aal1 (tokens issued before it: aal1)', () => {
+    const c = { ...claims(), aud: 'svc-api', iss: 'svc' };
+    expect(authContextFromClaims({ ...c, aal: 'aal2' }).aal).toBe('aal2');
+    expect(authContextFromClaims({ ...c, aal: 'aal1' }).aal).toBe('aal1');
+    for (const odd of [undefined, 'AAL2', 'aal3', 2, true]) {
+      expect(authContextFromClaims({ ...c, aal: odd as never }).aal).toBe('aal1');
+    }
+  });
+
+  // Attack: a one-factor session edits its token's payload to claim aal2 and keeps the
+  // signature; only verified claims are read (and the operations read the session record).
+  test('aal2 written into a signed aal1 payload is INVALID_TOKEN', () => {
+    const [h, , s] = verifier.sign({ ...claims(), aal: 'aal1' }).split('.');
+    const forged = `${h}.${b64({ ...claims(), aal: 'aal2', aud: 'svc-api', iss: 'svc' })}.${s}`;
+    expect(codeOf(() => verifier.verify(forged))).toBe('401 INVALID_TOKEN');
   });
 
   // Attack: a member edits its token's payload to pass for a guest (or the reverse) and keeps

@@ -2,6 +2,13 @@ import { createSecretKey, type KeyObject } from 'node:crypto';
 import type * as Jwt from 'jsonwebtoken';
 import { authError } from '../errors';
 
+/**
+ * How much a session's sign-in proved (NIST SP 800-63B's authenticator assurance levels, as
+ * GoTrue names them): `aal1` after one factor, `aal2` after a completed MFA challenge or a
+ * user-verified passkey. Stored with the session and written into its access tokens as `aal`.
+ */
+export type AuthAssuranceLevel = 'aal1' | 'aal2';
+
 /** Claims of an svc access token (spec, "Access token claims"). */
 export interface AccessTokenClaims {
   readonly aud: string;
@@ -16,6 +23,8 @@ export interface AccessTokenClaims {
   readonly permissions?: readonly string[];
   /** `true` in a guest session's tokens (as Supabase writes it); absent otherwise. */
   readonly is_anonymous?: boolean;
+  /** The session's assurance level; absent in tokens issued before it existed (read as `aal1`). */
+  readonly aal?: AuthAssuranceLevel;
 }
 
 /** What query handling learns of the caller (spec, "Auth context passed to query handling"). */
@@ -25,6 +34,8 @@ export interface AuthContext {
   readonly permissions: readonly string[];
   /** A guest's session: the verified token's `is_anonymous` claim is `true`. */
   readonly isAnonymous: boolean;
+  /** The session's assurance level: the token's `aal` claim (`aal1` when it has none). */
+  readonly aal: AuthAssuranceLevel;
   readonly jwtClaims?: {
     readonly sub: string;
     readonly email: string;
@@ -115,7 +126,8 @@ function isAccessClaims(p: Jwt.JwtPayload): p is Jwt.JwtPayload & AccessTokenCla
 
 /**
  * The auth context of verified claims (spec: `userId` from `sub`, permissions from the claim;
- * `isAnonymous` from the `is_anonymous` claim, true only when it is exactly `true`).
+ * `isAnonymous` from the `is_anonymous` claim, true only when it is exactly `true`; `aal` from
+ * the `aal` claim, `aal2` only when it says exactly that).
  */
 export function authContextFromClaims(claims: AccessTokenClaims): AuthContext {
   return {
@@ -123,6 +135,7 @@ export function authContextFromClaims(claims: AccessTokenClaims): AuthContext {
     roles: [...claims.roles],
     permissions: Array.isArray(claims.permissions) ? [...claims.permissions] : [],
     isAnonymous: claims.is_anonymous === true,
+    aal: claims.aal === 'aal2' ? 'aal2' : 'aal1',
     jwtClaims: {
       sub: claims.sub,
       email: claims.email,

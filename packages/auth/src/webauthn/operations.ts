@@ -20,6 +20,13 @@
  * - Login begin with an email answers the same shape for unknown emails and users without
  *   passkeys: one stable pseudo credential id derived from the email (HMAC with the JWT secret),
  *   so the answer does not tell whether the account exists.
+ * - A passkey is a factor, so for a user with confirmed TOTP registering or deleting one needs
+ *   the second factor (mfa/operations.ts `requireSecondFactor`: an `aal2` session, or `code`).
+ *   Registration is checked where the ceremony starts and again where it writes: `register/begin`
+ *   refuses early (before the user touches the authenticator) and marks the challenge when the
+ *   second factor was proven; `register/finish` accepts a marked challenge, an `aal2` session or
+ *   `code`. So a ceremony begun while the account had one factor cannot be finished by a
+ *   one-factor session after TOTP was turned on.
  */
 import { createHmac } from 'node:crypto';
 import { commonError } from '@svc/core';
@@ -27,9 +34,11 @@ import { emailForLookup, isUuid } from '../account';
 import type { OperationContext } from '../context';
 import { authError } from '../errors';
 import { checkAccess } from '../session/operations';
+import { requireSecondFactor } from '../mfa/operations';
 import { completeSignIn } from '../session/sign-in';
 import { sha256Hex } from '../session/tokens';
 import type { UserRecord, WebAuthnCredentialRecord } from '../store/types';
+import type { AuthAssuranceLevel } from '../token/verify';
 import type { RequestInfo, SignInResult } from '../types';
 import type { ResolvedWebAuthnConfig } from './config';
 import { createPublicKey, timingSafeEqual } from 'node:crypto';
@@ -100,6 +109,11 @@ export interface WebAuthnRegisterFinishInput {
   readonly attestationObject: string;
   /** Shown in the credential list. @default 'Passkey' */
   readonly name?: string;
+  /**
+   * A current TOTP code or an unused recovery code, for a user with confirmed TOTP whose session
+   * is `aal1` and whose `register/begin` did not prove the second factor.
+   */
+  readonly code?: string;
 }
 
 /** `login/finish` input (DECISIONS): binary values base64url. */
@@ -179,6 +193,7 @@ async function newChallenge(
   ctx: OperationContext,
   ceremony: 'register' | 'login',
   userId: string | null,
+  secondFactor = false,
 ): Promise<{ challengeId: string; challenge: string }> {
   const bytes = ctx.random(32);
   const challengeId = await ctx.store.createWebAuthnChallenge({
@@ -186,6 +201,7 @@ async function newChallenge(
     userId,
     challengeHash: sha256Hex(bytes.toString('base64url')),
     expiresAt: new Date(ctx.now() + WEBAUTHN_CHALLENGE_TTL_MS),
+    secondFactor,
   });
   return { challengeId, challenge: bytes.toString('base64url') };
 }
@@ -221,15 +237,21 @@ function checkAuthenticatorData(authData: AuthenticatorData, cfg: ResolvedWebAut
 
 // --- registration -------------------------------------------------------------------------------
 
-/** `register/begin`: options for navigator.credentials.create, bound to the caller. */
+/**
+ * `register/begin`: options for navigator.credentials.create, bound to the caller. With
+ * confirmed TOTP, an `aal2` session or `code` (see the header).
+ */
 export async function registerBegin(
   ctx: OperationContext,
   accessToken: string,
+  code?: string,
+  info?: RequestInfo,
 ): Promise<WebAuthnBegin<WebAuthnRegistrationOptions>> {
   const cfg = configOf(ctx);
-  const user = await callerOf(ctx, accessToken);
+  const { user, aal } = await callerOf(ctx, accessToken);
+  const proven = await requireSecondFactor(ctx, user, aal, code, info);
   const existing = await ctx.store.listWebAuthnCredentials(user.id);
-  const { challengeId, challenge } = await newChallenge(ctx, 'register', user.id);
+  const { challengeId, challenge } = await newChallenge(ctx, 'register', user.id, proven);
   return {
     challengeId,
     options: {
@@ -251,14 +273,18 @@ export async function registerBegin(
   };
 }
 
-/** `register/finish`: verifies the attestation and stores the credential. */
+/**
+ * `register/finish`: verifies the attestation and stores the credential. With confirmed TOTP, a
+ * challenge begun with the second factor proven, an `aal2` session, or `code`.
+ */
 export async function registerFinish(
   ctx: OperationContext,
   accessToken: string,
   raw: WebAuthnRegisterFinishInput,
+  info?: RequestInfo,
 ): Promise<{ credential: WebAuthnRegisteredCredential }> {
   const cfg = configOf(ctx);
-  const user = await callerOf(ctx, accessToken);
+  const { user, aal } = await callerOf(ctx, accessToken);
   const input = inputObject(raw, 'the registration');
   const challengeId = challengeIdOf(input);
   const credentialId = binaryField(input, 'credentialId', MAX_CREDENTIAL_ID_BYTES);
@@ -294,6 +320,8 @@ export async function registerFinish(
       throw commonError('VALIDATION_ERROR', `passkey registration failed: ${err.message}`);
     throw err;
   }
+  // After the attestation checks, so no code is spent on a refused registration.
+  if (!challenge.secondFactor) await requireSecondFactor(ctx, user, aal, input.code, info);
   const created = await ctx.store.createWebAuthnCredential({
     credentialId: credentialId.toString('base64url'),
     userId: user.id,
@@ -491,23 +519,30 @@ export async function listCredentials(
   accessToken: string,
 ): Promise<{ credentials: WebAuthnCredentialInfo[] }> {
   configOf(ctx);
-  const user = await callerOf(ctx, accessToken);
+  const { user } = await callerOf(ctx, accessToken);
   const creds = await ctx.store.listWebAuthnCredentials(user.id);
   return { credentials: creds.map(credentialInfo) };
 }
 
-/** `credentials/delete`: removes one of the caller's passkeys; another user's is NOT_FOUND. */
+/**
+ * `credentials/delete`: removes one of the caller's passkeys; another user's is NOT_FOUND. With
+ * confirmed TOTP, an `aal2` session or `code` (looked at only for a passkey the caller holds).
+ */
 export async function deleteCredential(
   ctx: OperationContext,
   accessToken: string,
   credentialId: string,
+  code?: string,
+  info?: RequestInfo,
 ): Promise<void> {
   configOf(ctx);
-  const user = await callerOf(ctx, accessToken);
+  const { user, aal } = await callerOf(ctx, accessToken);
   if (typeof credentialId !== 'string' || credentialId.length === 0)
     throw commonError('VALIDATION_ERROR', '"credentialId" is required and must be a string');
-  if (!(await ctx.store.deleteWebAuthnCredential(user.id, credentialId)))
-    throw commonError('NOT_FOUND', 'you have no passkey with that credentialId');
+  const notYours = () => commonError('NOT_FOUND', 'you have no passkey with that credentialId');
+  if ((await ctx.store.findWebAuthnCredential(credentialId))?.userId !== user.id) throw notYours();
+  await requireSecondFactor(ctx, user, aal, code, info);
+  if (!(await ctx.store.deleteWebAuthnCredential(user.id, credentialId))) throw notYours();
 }
 
 function credentialInfo(c: WebAuthnCredentialRecord): WebAuthnCredentialInfo {
@@ -519,9 +554,13 @@ function credentialInfo(c: WebAuthnCredentialRecord): WebAuthnCredentialInfo {
   };
 }
 
-async function callerOf(ctx: OperationContext, accessToken: string): Promise<UserRecord> {
-  const { claims } = await checkAccess(ctx, accessToken);
+/** The user of a live session and the session's level. */
+async function callerOf(
+  ctx: OperationContext,
+  accessToken: string,
+): Promise<{ user: UserRecord; aal: AuthAssuranceLevel }> {
+  const { claims, aal } = await checkAccess(ctx, accessToken);
   const user = isUuid(claims.sub) ? await ctx.store.findUserById(claims.sub) : null;
   if (!user) throw authError('SESSION_EXPIRED', 'the session has ended');
-  return user;
+  return { user, aal };
 }

@@ -11,6 +11,7 @@ const USER: AuthContext = {
   roles: ['reader'],
   permissions: [],
   isAnonymous: false,
+  aal: 'aal1',
 };
 
 /** The gate in front of a handler that shows who it let through, as the server mounts it. */

@@ -238,6 +238,10 @@ describe('issue 26 point 1: re-enrolling TOTP with a pre-MFA session', () => {
     expect(
       (await s.post('/mfa/totp/confirm', { code: totp(key2, s.clock()) }, full.token)).status,
     ).toBe(200);
+    // A code that is sent is checked even from an aal2 session: a wrong one changes nothing.
+    const wrong = await s.post('/mfa/totp/disable', { code: '000000' }, full.token);
+    expect(wrong).toMatchObject({ status: 401, body: { code: 'INVALID_CREDENTIALS' } });
+    expect((await factorRow(v.userId))?.confirmed_at).toBeTruthy();
     expect(await s.post('/mfa/totp/disable', {}, full.token)).toEqual({
       status: 200,
       body: { success: true },

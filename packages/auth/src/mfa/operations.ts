@@ -127,12 +127,14 @@ async function totpStep(
 
 /**
  * The guard of every operation that manages a confirmed second factor (see the header): passes
- * when the session is `aal2` or the user has no confirmed TOTP; otherwise `code` must be a current
- * TOTP code (its step is used up) or an unused recovery code (burned), checked after the
- * `mfaVerify` rate limit like every other code. Missing, wrong or replayed: 403 MFA_REQUIRED;
- * not a string of at most 64 characters: 400 VALIDATION_ERROR. `code` is not looked at when it
- * is not needed. Resolves true when the second factor was proven (by the session or the code),
- * false when the user has none to prove.
+ * when the user has no confirmed TOTP, or the session is `aal2` and sent no `code`; otherwise
+ * `code` must be a current TOTP code (its step is used up) or an unused recovery code (burned),
+ * checked after the `mfaVerify` rate limit like every other code. A `code` that is sent is always
+ * checked, never ignored: a wrong one from an `aal2` session is 401 INVALID_CREDENTIALS (the
+ * session is good, the code is not; what `disable {code}` answered before assurance levels), and
+ * from any other session, like a missing one, 403 MFA_REQUIRED. Not a string of at most 64
+ * characters: 400 VALIDATION_ERROR. Resolves true when the second factor was proven (by the
+ * session or the code), false when the user has none to prove.
  */
 export async function requireSecondFactor(
   ctx: OperationContext,
@@ -141,21 +143,20 @@ export async function requireSecondFactor(
   code: unknown,
   info: RequestInfo | undefined,
 ): Promise<boolean> {
-  if (aal === 'aal2') return true;
+  const sent = code !== undefined && code !== null && code !== '';
+  if (aal === 'aal2' && !sent) return true;
   const factor = await ctx.store.totpFactor(user.id);
-  if (!factor?.confirmedAt) return false;
-  if (code === undefined || code === null || code === '')
-    throw authError('MFA_REQUIRED', SECOND_FACTOR_NEEDED);
+  if (!factor?.confirmedAt) return aal === 'aal2';
+  if (!sent) throw authError('MFA_REQUIRED', SECOND_FACTOR_NEEDED);
   const text = codeInput(code);
   await ctx.limiter.check('mfaVerify', { email: user.email, ip: info?.ip });
-  if (!(await spendCode(ctx, user, text, factor))) {
-    ctx.logger?.warn(
-      { reason: 'step-up', userId: user.id, ip: info?.ip ?? null },
-      'mfa verification failed',
-    );
-    throw authError('MFA_REQUIRED', WRONG_CODE);
-  }
-  return true;
+  if (await spendCode(ctx, user, text, factor)) return true;
+  if (aal === 'aal2') failed(ctx, 'step-up', user.id, info);
+  ctx.logger?.warn(
+    { reason: 'step-up', userId: user.id, ip: info?.ip ?? null },
+    'mfa verification failed',
+  );
+  throw authError('MFA_REQUIRED', WRONG_CODE);
 }
 
 /**

@@ -77,18 +77,26 @@ function claimsOf(token: string): Body {
 }
 
 /**
- * The attacker's starting point: a user whose TOTP is confirmed, and the session that was open
- * before (the registration's, `aal1`). `next()` gives a fresh TOTP code (a code is good once).
+ * The attacker's starting point: a user whose TOTP is confirmed, and a session that was open
+ * before (a password sign-in on another device, or its stolen token: `aal1`). The registration's
+ * session enrols and confirms TOTP (confirming raises that session alone to `aal2`). `next()`
+ * gives a fresh TOTP code (a code is good once).
  */
 async function victim(s: Setup) {
   const email = address();
   const reg = await s.post('/register', { email, password: PASSWORD });
   expect(reg.status).toBe(201);
-  const preMfaToken = reg.body.token as string;
-  const enrolled = await s.post('/mfa/totp/enroll', undefined, preMfaToken);
+  const other = await s.post('/login', { email, password: PASSWORD });
+  expect(other.status).toBe(200);
+  const preMfaToken = other.body.token as string;
+  const enrolled = await s.post('/mfa/totp/enroll', undefined, reg.body.token);
   expect(enrolled.status).toBe(200);
   const key = base32Decode(enrolled.body.secret) as Buffer;
-  const confirmed = await s.post('/mfa/totp/confirm', { code: totp(key, s.clock()) }, preMfaToken);
+  const confirmed = await s.post(
+    '/mfa/totp/confirm',
+    { code: totp(key, s.clock()) },
+    reg.body.token,
+  );
   expect(confirmed).toEqual({ status: 200, body: { success: true } });
   const next = () => {
     s.clock.advance(30);
@@ -98,7 +106,8 @@ async function victim(s: Setup) {
     email,
     userId: reg.body.user.id as string,
     preMfaToken,
-    refreshToken: reg.body.refreshToken as string,
+    refreshToken: other.body.refreshToken as string,
+    confirmingToken: reg.body.token as string,
     key,
     next,
   };
@@ -223,7 +232,13 @@ describe('issue 26 point 1: re-enrolling TOTP with a pre-MFA session', () => {
     expect(
       (await s.post('/mfa/totp/confirm', { code: totp(key2, s.clock()) }, v.preMfaToken)).status,
     ).toBe(200);
-    expect(await s.post('/mfa/totp/enroll', { code }, v.preMfaToken)).toMatchObject(MFA_REQUIRED);
+    // Confirming raised that session to aal2; a code it sends is still checked: the spent one is
+    // refused (401 from an aal2 session), and nothing changes.
+    expect(await s.post('/mfa/totp/enroll', { code }, v.preMfaToken)).toMatchObject({
+      status: 401,
+      body: { code: 'INVALID_CREDENTIALS' },
+    });
+    expect((await factorRow(v.userId))?.confirmed_at).not.toBeNull();
   });
 
   test('an aal2 session (password + TOTP challenge) re-enrolls and disables without a code', async () => {
@@ -327,6 +342,29 @@ describe('issue 26 point 2: recovery codes with a pre-MFA session', () => {
     expect((await s.post('/mfa/totp/enroll', undefined, token)).status).toBe(200);
     expect((await s.post('/mfa/totp/enroll', undefined, token)).status).toBe(200);
     expect((await s.post('/mfa/recovery-codes/generate', undefined, token)).status).toBe(200);
+  });
+});
+
+describe('confirming TOTP', () => {
+  test('raises the confirming session alone to aal2: it goes on to generate recovery codes', async () => {
+    const s = await setup();
+    const email = address();
+    const reg = await s.post('/register', { email, password: PASSWORD });
+    const other = await s.post('/login', { email, password: PASSWORD });
+    const token = reg.body.token as string;
+    const key = base32Decode((await s.post('/mfa/totp/enroll', undefined, token)).body.secret);
+    expect(
+      (await s.post('/mfa/totp/confirm', { code: totp(key as Buffer, s.clock()) }, token)).status,
+    ).toBe(200);
+    const codes = await s.post('/mfa/recovery-codes/generate', undefined, token);
+    expect(codes.status).toBe(200);
+    expect(codes.body.codes).toHaveLength(8);
+    // The session's next tokens say so; the other session stays aal1 and is refused.
+    const refreshed = await s.post('/refresh', { refreshToken: reg.body.refreshToken });
+    expect(claimsOf(refreshed.body.token).aal).toBe('aal2');
+    expect(
+      await s.post('/mfa/recovery-codes/generate', undefined, other.body.token),
+    ).toMatchObject(MFA_REQUIRED);
   });
 });
 
@@ -455,9 +493,10 @@ describe('passkeys of a user with confirmed TOTP', () => {
     const authenticator = new SoftAuthenticator();
     const begin = await s.post('/webauthn/register/begin', undefined, token);
     expect(begin.status).toBe(200);
-    // ...the owner turns TOTP on...
-    const key = base32Decode((await s.post('/mfa/totp/enroll', undefined, token)).body.secret);
-    await s.post('/mfa/totp/confirm', { code: totp(key as Buffer, s.clock()) }, token);
+    // ...the owner, signed in elsewhere, turns TOTP on...
+    const owner = (await s.post('/login', { email, password: PASSWORD })).body.token as string;
+    const key = base32Decode((await s.post('/mfa/totp/enroll', undefined, owner)).body.secret);
+    await s.post('/mfa/totp/confirm', { code: totp(key as Buffer, s.clock()) }, owner);
     // ...and the attacker's finish is refused: nothing stored.
     const made = authenticator.create(begin.body.options, { origin: ORIGIN, now: T0 });
     const finish = await s.post(

@@ -62,8 +62,8 @@ function box(ctx: OperationContext) {
 async function accountOf(
   ctx: OperationContext,
   accessToken: string,
-): Promise<{ user: UserRecord; aal: AuthAssuranceLevel }> {
-  const { claims, aal } = await checkAccess(ctx, accessToken);
+): Promise<{ user: UserRecord; aal: AuthAssuranceLevel; sessionId: string }> {
+  const { claims, aal, sessionId } = await checkAccess(ctx, accessToken);
   const user = await ctx.store.findUserById(claims.sub);
   if (!user) throw authError('SESSION_EXPIRED', 'the session has ended');
   if (user.isAnonymous)
@@ -71,7 +71,7 @@ async function accountOf(
       'INVALID_OPERATION',
       'a guest account cannot use multi-factor authentication',
     );
-  return { user, aal };
+  return { user, aal, sessionId };
 }
 
 function codeInput(code: unknown): string {
@@ -207,7 +207,7 @@ export async function confirmTotp(
   code: string,
   info?: RequestInfo,
 ): Promise<void> {
-  const { user } = await accountOf(ctx, accessToken);
+  const { user, sessionId } = await accountOf(ctx, accessToken);
   const clean = totpCodeInput(code);
   await ctx.limiter.check('mfaVerify', { email: user.email, ip: info?.ip });
   const factor = await ctx.store.totpFactor(user.id);
@@ -218,6 +218,9 @@ export async function confirmTotp(
   // Refused when a concurrent enroll replaced the secret or a concurrent confirm won.
   if (!(await ctx.store.confirmTotp(user.id, factor.secretCiphertext, step)))
     failed(ctx, 'totp-confirm-raced', user.id, info);
+  // The confirming session has just proven the factor with a current code: it is aal2 from now
+  // on (as GoTrue's enrolment verify), so the user can go on to generate recovery codes.
+  await ctx.store.raiseSessionAssurance(sessionId);
 }
 
 /**

@@ -259,6 +259,17 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         expect((await store.sessionState(s.accessJti))?.lastActivityAt.getTime()).toBe(T0 + 5000);
       });
 
+      test('raiseSessionAssurance raises a live session to aal2 and leaves others alone', async () => {
+        const u = await user();
+        const a = await store.createSession(session(u.id));
+        const b = await store.createSession(session(u.id));
+        await store.raiseSessionAssurance(a.id);
+        expect((await store.sessionState(a.accessJti))?.aal).toBe('aal2');
+        expect((await store.sessionState(b.accessJti))?.aal).toBe('aal1');
+        await store.raiseSessionAssurance(a.id);
+        expect((await store.sessionState(a.accessJti))?.aal).toBe('aal2');
+      });
+
       test('rotateSession revokes the old session and creates the next for the same user', async () => {
         const u = await user();
         const old = session(u.id);

@@ -293,6 +293,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
       if (s && s.lastActivityAt.getTime() < at.getTime())
         sessions.set(id, { ...s, lastActivityAt: at });
     },
+    async raiseSessionAssurance(id) {
+      const s = sessions.get(id);
+      if (s && !s.revokedAt) sessions.set(id, { ...s, aal: 'aal2' });
+    },
     async rotateSession(refreshHash, next, activeSince) {
       const at = now();
       for (const [id, s] of sessions) {

@@ -465,6 +465,14 @@ export function createPostgresStore(
         .where('last_activity_at', '<', at)
         .execute();
     },
+    async raiseSessionAssurance(id) {
+      await k()
+        .updateTable('sessions')
+        .set({ aal: 'aal2' })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .execute();
+    },
     async rotateSession(refreshHash, next, activeSince) {
       return root.transaction().execute(async (trx) => {
         const at = now();

@@ -250,6 +250,11 @@ export interface AuthStore {
   /** Moves last activity forward to now (never backward). */
   touchSession(sessionId: string): Promise<void>;
   /**
+   * Raises a live session to `aal2` (never lowers it): the session that has just proven the
+   * second factor by confirming a TOTP enrolment. Its next tokens carry the level.
+   */
+  raiseSessionAssurance(sessionId: string): Promise<void>;
+  /**
    * Revokes the session holding `refreshHash` — live, unexpired, active after `activeSince` (not
    * idled out) and of an active user — and inserts `next` for the same user, with the same family
    * and assurance level, in one transaction with one conditional UPDATE: of concurrent callers

@@ -509,6 +509,66 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         expect(await store.upgradeAnonymousUser(plain!.id, 'y@example.com', 'h')).toBeNull();
       });
 
+      const guest = () =>
+        store.createUser({
+          email: `${randomUUID()}@anonymous.invalid`,
+          passwordHash: null,
+          isAnonymous: true,
+        });
+      test('deleteInactiveGuests: guests made and idle since the cut-off go, with all they hold', async () => {
+        const idle = await guest();
+        const idleSession = session(idle.id);
+        await store.createSession(idleSession);
+        await store.issueMagicLinkToken(idle.id, fresh(), new Date(t + 900_000));
+        const busy = await guest();
+        const busySession = await store.createSession(session(busy.id));
+        const upgraded = await guest();
+        await store.upgradeAnonymousUser(
+          upgraded.id,
+          `up${randomUUID().slice(0, 8)}@example.com`,
+          'h',
+        );
+        const regular = await user();
+        t += 10_000;
+        await store.touchSession(busySession.id);
+        const young = await guest();
+        t += 10_000;
+        // Cut-off T0 + 5 s: `idle` was made and last active before; `busy` was active after;
+        // `young` was made after; `upgraded` and `regular` are not guests.
+        expect(await store.deleteInactiveGuests(new Date(T0 + 5_000), 100)).toBe(1);
+        expect(await store.findUserById(idle.id)).toBeNull();
+        expect(await store.sessionState(idleSession.accessJti)).toBeNull();
+        expect(await store.refreshState(idleSession.refreshHash)).toBeNull();
+        for (const kept of [busy, upgraded, regular, young])
+          expect((await store.findUserById(kept.id))?.id).toBe(kept.id);
+        expect(await store.deleteInactiveGuests(new Date(T0 + 5_000), 100)).toBe(0);
+        // The cut-off moved past everyone: only guests go.
+        expect(await store.deleteInactiveGuests(new Date(t), 100)).toBe(2);
+        expect(await store.findUserById(upgraded.id)).not.toBeNull();
+        expect(await store.findUserById(regular.id)).not.toBeNull();
+      });
+
+      test('deleteInactiveGuests: at most `limit`, oldest first; concurrent sweeps delete each guest once', async () => {
+        const made = [];
+        for (let i = 0; i < 12; i++) {
+          made.push(await guest());
+          t += 1;
+        }
+        expect(await store.deleteInactiveGuests(new Date(t), 5)).toBe(5);
+        expect(await store.findUserById(made[4]!.id)).toBeNull();
+        expect(await store.findUserById(made[5]!.id)).not.toBeNull();
+        const counts = await Promise.all(
+          Array.from({ length: 4 }, () => store.deleteInactiveGuests(new Date(t), 3)),
+        );
+        // Seven left, four sweepers of three: each guest is counted by one sweeper at most.
+        expect(counts.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(7);
+        const left = (await Promise.all(made.map((g) => store.findUserById(g.id)))).filter(
+          (u) => u !== null,
+        ).length;
+        expect(counts.reduce((a, b) => a + b, 0)).toBe(7 - left);
+        expect(await store.deleteInactiveGuests(new Date(t), 100)).toBe(left);
+      });
+
       test('concurrent upgrades of one guest: exactly one wins', async () => {
         const g = await store.createUser({
           email: `${randomUUID()}@anonymous.invalid`,

@@ -356,6 +356,18 @@ export const AUTH_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freez
       await sql`create index sessions_family_id_idx on ${sessions} (family_id)`.execute(db);
     },
   },
+  /**
+   * Guest retention (issue 26): the sweep of guests past `guestRetention` finds them by creation
+   * time among guests only, so it reads this small partial index, not the whole users table.
+   */
+  '0010_guest_retention': {
+    async up(db: Kysely<unknown>) {
+      const users = sql.table(`${AUTH_SCHEMA}.users`);
+      await sql`create index users_guest_created_at_idx on ${users} (created_at) where is_anonymous`.execute(
+        db,
+      );
+    },
+  },
 });
 
 /**

@@ -314,7 +314,7 @@ describe(`issue 26: pre-account takeover through passwordless sign-in on ${testD
   ) {
     const profile = await get(server, '/auth/profile', attacker.token);
     expect(profile.status).toBe(401);
-    expect((await profile.json()).code).toBe('SESSION_EXPIRED');
+    expect(((await profile.json()) as { code?: unknown }).code).toBe('SESSION_EXPIRED');
     expectError(
       await post(server, '/auth/refresh', { refreshToken: attacker.refreshToken }),
       401,

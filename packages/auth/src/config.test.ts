@@ -20,7 +20,35 @@ describe('configuration', () => {
       passwordRequireNumbers: false,
       passwordRequireSpecial: false,
       passwordRequireUppercase: false,
+      guestRetention: 30 * 24 * 3600,
     });
+  });
+
+  test('guestRetention: 0 keeps guests; else an hour at least, and no shorter than sessionTimeout', () => {
+    for (const ok of [0, 3600, 7 * 24 * 3600])
+      expect(resolveAuthConfig({ jwtSecret: SECRET, guestRetention: ok }).guestRetention).toBe(ok);
+    expect(
+      resolveAuthConfig({ jwtSecret: SECRET, sessionTimeout: 86400, guestRetention: 86400 })
+        .guestRetention,
+    ).toBe(86400);
+    // Left out with a sessionTimeout longer than 30 days: as long as sessionTimeout.
+    expect(
+      resolveAuthConfig({ jwtSecret: SECRET, sessionTimeout: 90 * 86400 }).guestRetention,
+    ).toBe(90 * 86400);
+    for (const [bad, message] of [
+      [
+        { guestRetention: 3599 },
+        /guestRetention must be 0 \(keep guests\) or an integer from 3600/,
+      ],
+      [{ guestRetention: -1 }, /guestRetention/],
+      [{ guestRetention: 1.5 }, /guestRetention/],
+      [{ guestRetention: '30d' }, /guestRetention/],
+      [{ guestRetention: 11 * 365 * 24 * 3600 }, /guestRetention/],
+      [{ sessionTimeout: 86400, guestRetention: 86399 }, /guestRetention must be .* from 86400/],
+    ] as const)
+      expect(() => resolveAuthConfig({ jwtSecret: SECRET, ...(bad as object) } as never)).toThrow(
+        message,
+      );
   });
 
   test.each([

@@ -29,6 +29,8 @@ export const AUTH_CONFIG_DEFAULTS = Object.freeze({
   maxMetadataBytes: 16384,
   /** A retired refresh token presented again revokes its whole rotation family (issue 12). */
   refreshTokenReuseDetection: true,
+  /** Seconds of inactivity after which a guest is deleted (issue 26); 0 keeps guests. */
+  guestRetention: 30 * 24 * 3600,
 });
 
 export const AUTH_CONFIG_KEYS: readonly string[] = Object.freeze([
@@ -62,6 +64,7 @@ export type ResolvedAuthConfig = Auth['config'] &
       | 'cookie'
       | 'maxMetadataBytes'
       | 'refreshTokenReuseDetection'
+      | 'guestRetention'
     >
   > & { readonly rateLimits: ResolvedRateLimits } & {
     readonly captcha?: ResolvedCaptchaConfig;
@@ -69,10 +72,12 @@ export type ResolvedAuthConfig = Auth['config'] &
     readonly webauthn?: ResolvedWebAuthnConfig;
   };
 
+/** Ten years: the longest duration any key takes. */
+const MAX_SECONDS = 10 * 365 * 24 * 3600;
 const INTEGER_KEYS = {
-  tokenExpiry: { min: 1, max: 10 * 365 * 24 * 3600 },
-  refreshTokenExpiry: { min: 1, max: 10 * 365 * 24 * 3600 },
-  sessionTimeout: { min: 1, max: 10 * 365 * 24 * 3600 },
+  tokenExpiry: { min: 1, max: MAX_SECONDS },
+  refreshTokenExpiry: { min: 1, max: MAX_SECONDS },
+  sessionTimeout: { min: 1, max: MAX_SECONDS },
   bcryptRounds: { min: 4, max: 31 },
   passwordMinLength: { min: 1, max: 72 },
   maxMetadataBytes: { min: 2, max: 1024 * 1024 },
@@ -129,6 +134,22 @@ export function resolveSettings(
         `auth config: ${key} must be true or false (got ${JSON.stringify(out[key])})`,
       );
     }
+  }
+  // 0 keeps guests; otherwise an hour at least (activity is recorded once a minute) and no shorter
+  // than a session may idle, so a guest is never deleted under a session still alive. Left out, it
+  // is 30 days, or sessionTimeout when that is longer (a long sessionTimeout alone stays valid).
+  const minRetention = Math.max(3600, out.sessionTimeout as number);
+  if (config.guestRetention === undefined)
+    out.guestRetention = Math.max(AUTH_CONFIG_DEFAULTS.guestRetention, minRetention);
+  const retention = out.guestRetention;
+  if (
+    typeof retention !== 'number' ||
+    !Number.isInteger(retention) ||
+    (retention !== 0 && (retention < minRetention || retention > MAX_SECONDS))
+  ) {
+    throw new TypeError(
+      `auth config: guestRetention must be 0 (keep guests) or an integer from ${minRetention} (an hour, and sessionTimeout) to ${MAX_SECONDS} (got ${JSON.stringify(retention)})`,
+    );
   }
   if (out.claims !== undefined && typeof out.claims !== 'function') {
     throw new TypeError('auth config: claims must be a function (user) => object');

@@ -7,6 +7,7 @@
  */
 import type { ResolvedAuthConfig } from './config';
 import type { AuthLogger, EventBus } from './events';
+import type { GuestSweeper } from './guest/retention';
 import type { PasswordHasher, PasswordPolicy } from './password';
 import type { RateLimiter } from './rate-limit';
 import type { AuthStore } from './store/types';
@@ -28,4 +29,6 @@ export interface OperationContext {
   /** Signs and verifies access tokens; absent without a `jwtSecret` (`createAuthAdmin`). */
   readonly tokens: TokenVerifier | undefined;
   readonly logger: AuthLogger | undefined;
+  /** Deletes guests past `guestRetention`; poked at start and by traffic (never awaited there). */
+  readonly guests: GuestSweeper;
 }

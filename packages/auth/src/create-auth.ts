@@ -14,6 +14,7 @@
  *   passwordless/  requestMagicLink, consumeMagicLink, requestMagicCode, verifyMagicCode
  *   mfa/           mfa.enrollTotp, confirmTotp, disableTotp, generateRecoveryCodes, totpLogin,
  *                  recoveryCodeLogin (and the MFA challenge completeSignIn returns)
+ *   guest/         signInAnonymously, upgrade (and the sweep of guests past guestRetention)
  *   rate-limit/, csrf/, events/, email/, webhooks/   what the operations and the handler use
  *
  * `handler` is the same operations behind the Fetch standard (`http/`).
@@ -65,6 +66,7 @@ import {
 import { logout, refresh, verifyToken } from './session/operations';
 import { verifyCaptcha } from './captcha';
 import { signInAnonymously, upgrade } from './guest/operations';
+import { createGuestSweeper } from './guest/retention';
 import { listSessions, revokeOtherSessions, revokeSession } from './session/list';
 import { createPostgresStore } from './store/postgres';
 import type { AuthStore } from './store/types';
@@ -181,6 +183,12 @@ function createContext(
           })
         : undefined,
     logger,
+    guests: createGuestSweeper({
+      store,
+      retentionSeconds: cfg.guestRetention,
+      now,
+      logger,
+    }),
   };
 }
 
@@ -269,15 +277,19 @@ async function assemble(
       cfg.oauth === undefined ? undefined : resolveOAuthConfig(cfg.oauth),
     ),
     on: (listener) => bus.on(listener),
-    settle: () => bus.settle(),
+    async settle() {
+      await Promise.all([bus.settle(), ctx.guests.idle()]);
+    },
     async close() {
-      await bus.settle();
+      await Promise.all([bus.settle(), ctx.guests.idle()]);
       uninstall();
     },
   };
 
   await store.migrate();
   if (mode === 'admin') return auth;
+  // Guests abandoned while no process ran go at start (in the background: the start does not wait).
+  ctx.guests.poke();
 
   const handler = createHandler(auth, {
     ...(options.basePath !== undefined ? { basePath: options.basePath } : {}),

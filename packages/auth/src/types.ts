@@ -169,6 +169,15 @@ export interface AuthConfig {
    * @default true
    */
   readonly refreshTokenReuseDetection?: boolean;
+  /**
+   * Seconds of inactivity after which a guest (`POST /auth/anonymous`, never upgraded) is deleted
+   * with its sessions: inactive since its creation and the last activity of any of its sessions.
+   * Guests are swept at start and, at most every 10 minutes per process, as requests come; `0`
+   * keeps them forever. Otherwise at least 3600 and at least `sessionTimeout`.
+   * TOML: `[auth] guest_retention`.
+   * @default 2592000 (30 days), or `sessionTimeout` when that is longer
+   */
+  readonly guestRetention?: number;
   /** Passkeys (spec "Rules for WebAuthn"); absent: every WebAuthn operation is INVALID_OPERATION. */
   readonly webauthn?: WebAuthnConfig;
   /** Captcha gate (spec Authentication 8): see `CaptchaConfig`. Absent: no captcha. */
@@ -493,7 +502,10 @@ export interface Auth {
 
   /** Subscribes to the event stream; returns the unsubscribe function. */
   on(listener: AuthEventListener): () => void;
-  /** Resolves when every event fired so far has been delivered to every listener (for tests and shutdown). */
+  /**
+   * Resolves when every event fired so far has been delivered to every listener, and a guest
+   * sweep under way has finished (for tests and shutdown).
+   */
   settle(): Promise<void>;
 
   /**

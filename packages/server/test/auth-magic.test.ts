@@ -273,7 +273,115 @@ describe(`magic links over HTTP on ${testDatabaseKind()}`, () => {
     });
     expectAuthResult(signedIn, email);
     expect(signedIn.body.user.emailVerified).toBe(true);
-    expect((await post(server, '/auth/login', { email, password: PASSWORD })).status).toBe(200);
+    // The password was set before anyone proved the address: the proof cleared it (issue 26).
+    expectError(
+      await post(server, '/auth/login', { email, password: PASSWORD }),
+      401,
+      'INVALID_CREDENTIALS',
+    );
+  });
+});
+
+/**
+ * Issue 26, point 3: pre-account takeover. The attack: with `requireEmailVerification` on, an
+ * attacker registers the victim's address with a password of their own; login is refused (not
+ * verified) but registration answered a session. When the owner later signs in by a magic link or
+ * code sent to the address, that proof must clear the attacker's password and end the attacker's
+ * session and refresh token, while the owner's new session lives.
+ */
+describe(`issue 26: pre-account takeover through passwordless sign-in on ${testDatabaseKind()}`, () => {
+  const ATTACKER_PASSWORD = 'attacker chose this one';
+  const get = (server: SvcServer, route: string, token: string) =>
+    fetch(`${server.url}${route}`, { headers: { authorization: `Bearer ${token}` } });
+
+  async function preAccount(server: SvcServer, email: string) {
+    const r = await post(server, '/auth/register', { email, password: ATTACKER_PASSWORD });
+    expect(r.status).toBe(201);
+    expectError(
+      await post(server, '/auth/login', { email, password: ATTACKER_PASSWORD }),
+      403,
+      'EMAIL_NOT_VERIFIED',
+    );
+    // Before the proof the registration's session works.
+    expect((await get(server, '/auth/profile', r.body.token)).status).toBe(200);
+    return { token: r.body.token as string, refreshToken: r.body.refreshToken as string };
+  }
+
+  async function attackerIsOut(
+    server: SvcServer,
+    email: string,
+    attacker: { token: string; refreshToken: string },
+  ) {
+    const profile = await get(server, '/auth/profile', attacker.token);
+    expect(profile.status).toBe(401);
+    expect(((await profile.json()) as { code?: unknown }).code).toBe('SESSION_EXPIRED');
+    expectError(
+      await post(server, '/auth/refresh', { refreshToken: attacker.refreshToken }),
+      401,
+      'INVALID_REFRESH_TOKEN',
+    );
+    expectError(
+      await post(server, '/auth/login', { email, password: ATTACKER_PASSWORD }),
+      401,
+      'INVALID_CREDENTIALS',
+    );
+  }
+
+  async function ownerIsIn(server: SvcServer, owner: Reply, email: string) {
+    expectAuthResult(owner, email);
+    expect(owner.body.user.emailVerified).toBe(true);
+    expect((await get(server, '/auth/profile', owner.body.token)).status).toBe(200);
+    const refreshed = await post(server, '/auth/refresh', {
+      refreshToken: owner.body.refreshToken,
+    });
+    expectAuthResult(refreshed, email);
+  }
+
+  test('by magic link: the attacker’s password, session and refresh token die; the owner’s session lives', async () => {
+    const server = await started({ requireEmailVerification: true });
+    const email = fresh('victim');
+    const attacker = await preAccount(server, email);
+    await post(server, '/auth/magic-link/request', { email });
+    const owner = await post(server, '/auth/magic-link/consume', {
+      token: await mailedToken(server, email),
+    });
+    await ownerIsIn(server, owner, email);
+    await attackerIsOut(server, email, attacker);
+  });
+
+  test('by magic code: the same', async () => {
+    const server = await started({ requireEmailVerification: true });
+    const email = fresh('victim');
+    const attacker = await preAccount(server, email);
+    await post(server, '/auth/magic-code/request', { email });
+    const owner = await post(server, '/auth/magic-code/verify', {
+      email,
+      code: await mailedCode(server, email),
+    });
+    await ownerIsIn(server, owner, email);
+    await attackerIsOut(server, email, attacker);
+  });
+
+  test('an address verified by its link proves nothing new: password and sessions stay', async () => {
+    const server = await started({ requireEmailVerification: true });
+    const email = fresh('owner');
+    const first = await post(server, '/auth/register', { email, password: PASSWORD });
+    const verify = (await mailsTo(server, email))
+      .map((m) => m.text)
+      .findLast((t) => t.includes(`${BASE}/auth/verify?token=`));
+    const token = /token=([A-Za-z0-9_%.~-]+)/.exec(verify ?? '')?.[1] ?? '';
+    expect((await fetch(`${server.url}/auth/verify?token=${token}`)).status).toBe(200);
+    const other = await post(server, '/auth/login', { email, password: PASSWORD });
+    expectAuthResult(other, email);
+    await post(server, '/auth/magic-link/request', { email });
+    await ownerIsIn(
+      server,
+      await post(server, '/auth/magic-link/consume', { token: await mailedToken(server, email) }),
+      email,
+    );
+    expectAuthResult(await post(server, '/auth/login', { email, password: PASSWORD }), email);
+    for (const t of [first.body.token, other.body.token])
+      expect((await get(server, '/auth/profile', t)).status).toBe(200);
   });
 });
 

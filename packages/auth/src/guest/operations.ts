@@ -16,6 +16,7 @@
  *   issued through `completeSignIn(..., 'upgrade')`. With `requireEmailVerification` the new
  *   address gets a verification token, as at registration.
  * - Events: IdentityCreated when the guest is made; IdentityAuthenticated with each session.
+ * - Retention: a guest inactive for `guestRetention` is deleted (see retention.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { commonError } from '@svc/core';
@@ -44,6 +45,8 @@ export async function signInAnonymously(
   if (!ctx.config.allowRegistration)
     throw authError('REGISTRATION_DISABLED', 'registration is disabled');
   await ctx.limiter.check('anonymous', { ip: info?.ip });
+  // The traffic that makes guests also clears the abandoned ones (a sweep when due, not awaited).
+  ctx.guests.poke();
   const user = await ctx.store.createUser({
     email: `${randomUUID()}@${ANONYMOUS_EMAIL_DOMAIN}`,
     passwordHash: null,

@@ -18,9 +18,11 @@
  *   subject; a user may have several):
  *   1. a linked identity → its user;
  *   2. else, an account with the same email exists → linked ONLY when the provider says the email
- *      is verified (`email_verified` true). If that account's own address was not verified yet,
- *      the link verifies it and drops its password and sessions: whoever registered it never
- *      proved the address (the pre-account-takeover defence). Without the provider's word: 409
+ *      is verified (`email_verified` true). The link is a proof of the address (`proveAddress`,
+ *      as a magic link or code is): if that account's own address was not verified yet, it
+ *      becomes verified and its password, passkeys, other provider links and sessions are
+ *      dropped, in the transaction that links: whoever registered it never proved the address
+ *      (the pre-account-takeover defence). Without the provider's word: 409
  *      USER_ALREADY_EXISTS, nothing linked;
  *   3. else a new user (REGISTRATION_DISABLED when registration is off; `emailVerified` is the
  *      provider's claim; no password) and `IdentityCreated`. A provider that gives no email
@@ -38,6 +40,7 @@ import { normalizeEmail } from '../account';
 import type { OperationContext } from '../context';
 import { authError } from '../errors';
 import { completeSignIn } from '../session/sign-in';
+import { proveAddress } from '../verification/operations';
 import { isTokenShape, randomToken, secretsEqual, sha256Hex } from '../session/tokens';
 import type { UserRecord } from '../store/types';
 import type { RequestInfo, SignInResult } from '../types';
@@ -252,7 +255,7 @@ export function createOAuthOperations(
           'USER_ALREADY_EXISTS',
           'an account with this email exists and the provider does not say the address is verified, so it was not linked',
         );
-      const user = await store.linkIdentity(existing.id, identity, true);
+      const user = await proveAddress(ctx, existing, identity);
       if (!user) throw authError('USER_NOT_FOUND', 'the account was deleted meanwhile');
       return user;
     }

@@ -17,9 +17,11 @@
  * - Magic codes: 6 uniform digits, an HMAC under a key derived from `jwtSecret` at rest (see
  *   codes.ts), 10 minutes, single use, dead after 5 wrong tries (counted in the same UPDATE that
  *   checks), and a new request kills the old code. Codes sign in existing accounts only.
- * - Redeeming a link or a code proves the address: an unverified email becomes verified
- *   (EmailVerified), so `requireEmailVerification` does not refuse it. An inactive account is
- *   refused with USER_INACTIVE, as login refuses it.
+ * - Redeeming a link or a code proves the address (`proveAddress`, as OAuth does): an unverified
+ *   email becomes verified (EmailVerified), so `requireEmailVerification` does not refuse it, and
+ *   whatever was set before the proof (password, passkeys, sessions...) is dropped in the same
+ *   transaction: whoever set it never proved the address (issue 26, pre-account takeover). An
+ *   inactive account is refused with USER_INACTIVE, as login refuses it.
  * - Rate limits (the rules `magicLinkRequest`, `magicLinkConsume`, `magicCodeRequest`,
  *   `magicCodeVerify`) are counted before any lookup: per client IP, and per email where the
  *   request names one.
@@ -32,6 +34,7 @@ import { authError } from '../errors';
 import { isAnonymousEmail } from '../guest/operations';
 import { isTokenShape, randomToken, sha256Hex } from '../session/tokens';
 import { completeSignIn, type SignInMethod } from '../session/sign-in';
+import { proveAddress } from '../verification/operations';
 import type { UserRecord } from '../store/types';
 import type { RequestInfo, SignInResult } from '../types';
 import { magicCodeDigest, readCode, sixDigitCode } from './codes';
@@ -198,7 +201,8 @@ export async function verifyMagicCode(
 
 /**
  * The end of a link or code redemption for an existing account: refused when inactive; the
- * address is proven, so an unverified one becomes verified; then the one sign-in ending.
+ * address is proven (`proveAddress`: an unverified one becomes verified and what was set before
+ * the proof is dropped); then the one sign-in ending.
  */
 async function signInProven(
   ctx: OperationContext,
@@ -207,13 +211,11 @@ async function signInProven(
   method: SignInMethod,
 ): Promise<SignInResult> {
   if (!user.active) throw authError('USER_INACTIVE', 'the account is deactivated');
-  let signedIn = user;
-  if (!user.emailVerified) {
-    await ctx.store.markEmailVerified(user.id);
-    ctx.bus.emit({ eventType: 'EmailVerified', userId: user.id, email: user.email });
-    signedIn = { ...user, emailVerified: true };
-  }
-  return completeSignIn(ctx, signedIn, info, method);
+  const proven = await proveAddress(ctx, user);
+  // The account is gone (deleted since the lookup): the secret named no one.
+  if (!proven)
+    throw authError('INVALID_TOKEN', method === 'magic-code' ? CODE_REFUSED : LINK_REFUSED);
+  return completeSignIn(ctx, proven, info, method);
 }
 
 /** A redeemed signup link: the account (verified, no password), IdentityCreated, the sign-in. */

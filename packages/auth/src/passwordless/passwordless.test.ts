@@ -212,7 +212,10 @@ describe('magic links', () => {
     expect(result.user.emailVerified).toBe(true);
     await auth.settle();
     expect(of(events, 'EmailVerified')).toHaveLength(1);
-    await session(auth.login({ email: 'ann@example.com', password: PASSWORD }));
+    // The password was set before anyone proved the address: the proof cleared it (issue 26).
+    expect(await codeOf(auth.login({ email: 'ann@example.com', password: PASSWORD }))).toBe(
+      'INVALID_CREDENTIALS',
+    );
   });
 
   test('rate limits: the 6th request per email and the 11th consume per IP within a minute', async () => {

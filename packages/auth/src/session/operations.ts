@@ -143,6 +143,8 @@ export async function checkAccess(
     throw authError('INVALID_TOKEN', 'an access token is required');
   }
   const claims = tokensOf(ctx).verify(accessToken);
+  // Authenticated traffic is what keeps guest retention going (a sweep when due, not awaited).
+  ctx.guests.poke();
   const state = await ctx.store.sessionState(claims.jti);
   if (!state || state.userId !== claims.sub)
     throw authError('SESSION_EXPIRED', 'the session has ended');

@@ -554,6 +554,66 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         expect(await store.upgradeAnonymousUser(plain!.id, 'y@example.com', 'h')).toBeNull();
       });
 
+      const guest = () =>
+        store.createUser({
+          email: `${randomUUID()}@anonymous.invalid`,
+          passwordHash: null,
+          isAnonymous: true,
+        });
+      test('deleteInactiveGuests: guests made and idle since the cut-off go, with all they hold', async () => {
+        const idle = await guest();
+        const idleSession = session(idle.id);
+        await store.createSession(idleSession);
+        await store.issueMagicLinkToken(idle.id, fresh(), new Date(t + 900_000));
+        const busy = await guest();
+        const busySession = await store.createSession(session(busy.id));
+        const upgraded = await guest();
+        await store.upgradeAnonymousUser(
+          upgraded.id,
+          `up${randomUUID().slice(0, 8)}@example.com`,
+          'h',
+        );
+        const regular = await user();
+        t += 10_000;
+        await store.touchSession(busySession.id);
+        const young = await guest();
+        t += 10_000;
+        // Cut-off T0 + 5 s: `idle` was made and last active before; `busy` was active after;
+        // `young` was made after; `upgraded` and `regular` are not guests.
+        expect(await store.deleteInactiveGuests(new Date(T0 + 5_000), 100)).toBe(1);
+        expect(await store.findUserById(idle.id)).toBeNull();
+        expect(await store.sessionState(idleSession.accessJti)).toBeNull();
+        expect(await store.refreshState(idleSession.refreshHash)).toBeNull();
+        for (const kept of [busy, upgraded, regular, young])
+          expect((await store.findUserById(kept.id))?.id).toBe(kept.id);
+        expect(await store.deleteInactiveGuests(new Date(T0 + 5_000), 100)).toBe(0);
+        // The cut-off moved past everyone: only guests go.
+        expect(await store.deleteInactiveGuests(new Date(t), 100)).toBe(2);
+        expect(await store.findUserById(upgraded.id)).not.toBeNull();
+        expect(await store.findUserById(regular.id)).not.toBeNull();
+      });
+
+      test('deleteInactiveGuests: at most `limit`, oldest first; concurrent sweeps delete each guest once', async () => {
+        const made = [];
+        for (let i = 0; i < 12; i++) {
+          made.push(await guest());
+          t += 1;
+        }
+        expect(await store.deleteInactiveGuests(new Date(t), 5)).toBe(5);
+        expect(await store.findUserById(made[4]!.id)).toBeNull();
+        expect(await store.findUserById(made[5]!.id)).not.toBeNull();
+        const counts = await Promise.all(
+          Array.from({ length: 4 }, () => store.deleteInactiveGuests(new Date(t), 3)),
+        );
+        // Seven left, four sweepers of three: each guest is counted by one sweeper at most.
+        expect(counts.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(7);
+        const left = (await Promise.all(made.map((g) => store.findUserById(g.id)))).filter(
+          (u) => u !== null,
+        ).length;
+        expect(counts.reduce((a, b) => a + b, 0)).toBe(7 - left);
+        expect(await store.deleteInactiveGuests(new Date(t), 100)).toBe(left);
+      });
+
       test('concurrent upgrades of one guest: exactly one wins', async () => {
         const g = await store.createUser({
           email: `${randomUUID()}@anonymous.invalid`,
@@ -1129,6 +1189,150 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
       });
     });
     // OAuth / OIDC (oauth/): states, identities, one-time codes.
+    describe('proveEmail: a sign-in proved the address (issue 26, pre-account takeover)', () => {
+      /** Everything a pre-account can hold: sessions, tokens, a passkey, a link, a code, MFA. */
+      async function preAccount() {
+        // Made with a provider account linked without the provider vouching for the address.
+        const u = await store.createUserWithIdentity(
+          { email: `pre${randomUUID().slice(0, 8)}@example.com`, passwordHash: '$2b$04$hash' },
+          { provider: 'idp', subject: 'before', email: null },
+        );
+        const other = await user();
+        await store.proveEmail(other.id, { provider: 'idp', subject: 'other', email: null });
+        const attackerSession = session(u.id);
+        const held = {
+          attackerSession,
+          session: await store.createSession(attackerSession),
+          otherUsersSession: await store.createSession(session(other.id)),
+          reset: fresh(),
+          verification: fresh(),
+          oauthCode: fresh(),
+        };
+        await store.issueResetToken(u.id, held.reset, new Date(t + 3_600_000));
+        await store.issueVerificationToken(u.id, held.verification, new Date(t + 3_600_000));
+        await store.createWebAuthnCredential({
+          credentialId: `cred-${randomUUID()}`,
+          userId: u.id,
+          publicKey: Uint8Array.from([0x30, 0x59, 1, 2, 3]),
+          signCount: 0,
+          name: 'Attacker key',
+          aaguid: '00'.repeat(16),
+          backupEligible: false,
+        });
+        await store.createUserWithIdentity(
+          { email: `l${randomUUID().slice(0, 8)}@example.com`, passwordHash: null },
+          { provider: 'idp', subject: 'unrelated', email: null },
+        );
+        await store.putTotpSecret(u.id, 'sealed');
+        await store.confirmTotp(u.id, 'sealed', 1);
+        await store.replaceRecoveryCodes(u.id, ['r1', 'r2']);
+        await store.createMfaChallenge('open-challenge', u.id, new Date(t + 300_000));
+        await store.issueOAuthCode({
+          codeHash: held.oauthCode,
+          userId: u.id,
+          provider: 'idp',
+          codeChallenge: null,
+          expiresAt: new Date(t + 120_000),
+        });
+        return { u, other, ...held };
+      }
+
+      for (const link of [undefined, { provider: 'idp', subject: 'proof', email: 'p@example.com' }])
+        test(`an unverified address ${link ? 'with a link' : 'alone'}: verified; password, passkeys, earlier links, sessions and everything in flight dropped; second factors kept`, async () => {
+          const p = await preAccount();
+          t += 1000;
+          const proof = await store.proveEmail(p.u.id, link);
+          expect(proof).toEqual({
+            user: { ...p.u, emailVerified: true, passwordHash: null, updatedAt: new Date(t) },
+            proved: true,
+          });
+          expect(await store.findUserById(p.u.id)).toEqual(proof?.user);
+          expect((await store.sessionState(p.session.accessJti))?.revoked).toBe(true);
+          expect(
+            await store.rotateSession(
+              p.attackerSession.refreshHash,
+              {
+                accessJti: randomUUID(),
+                refreshHash: fresh(),
+                expiresAt: new Date(t + 3_600_000),
+              },
+              hourAgo(),
+            ),
+          ).toBeNull();
+          expect(await store.consumeResetToken(p.reset)).toBeNull();
+          expect(await store.consumeVerificationToken(p.verification)).toBeNull();
+          expect(await store.consumeOAuthCode(p.oauthCode)).toBeNull();
+          expect(await store.attemptMfaChallenge('open-challenge', 5)).toBeNull();
+          expect(await store.listWebAuthnCredentials(p.u.id)).toEqual([]);
+          expect((await store.listIdentities(p.u.id)).map((i) => i.subject)).toEqual(
+            link ? ['proof'] : [],
+          );
+          // Kept: the second factor, and everything of other users.
+          expect(await store.mfaState(p.u.id)).toEqual({
+            totpConfirmed: true,
+            unusedRecoveryCodes: 2,
+          });
+          expect((await store.sessionState(p.otherUsersSession.accessJti))?.revoked).toBe(false);
+          expect((await store.findUserByIdentity('idp', 'other'))?.id).toBe(p.other.id);
+          expect(await store.findUserByIdentity('idp', 'unrelated')).not.toBeNull();
+          // A session made after the proof (the prover's own) lives; proving again is a no-op.
+          const mine = await store.createSession(session(p.u.id));
+          expect(await store.proveEmail(p.u.id)).toMatchObject({ proved: false });
+          expect((await store.sessionState(mine.accessJti))?.revoked).toBe(false);
+        });
+
+      test('a verified address: nothing is dropped, only the link is made', async () => {
+        const u = await user();
+        await store.markEmailVerified(u.id);
+        const s = await store.createSession(session(u.id));
+        const reset = fresh();
+        await store.issueResetToken(u.id, reset, new Date(t + 3_600_000));
+        await store.proveEmail(u.id, { provider: 'idp', subject: 'first', email: null });
+        const proof = await store.proveEmail(u.id, {
+          provider: 'idp',
+          subject: 'second',
+          email: null,
+        });
+        expect(proof).toMatchObject({
+          user: { id: u.id, emailVerified: true, passwordHash: '$2b$04$hash' },
+          proved: false,
+        });
+        expect((await store.sessionState(s.accessJti))?.revoked).toBe(false);
+        expect(await store.consumeResetToken(reset)).toBe(u.id);
+        expect((await store.listIdentities(u.id)).map((i) => i.subject)).toEqual([
+          'first',
+          'second',
+        ]);
+      });
+
+      test('concurrent proofs of one address: exactly one proves it', async () => {
+        const u = await user();
+        const results = await Promise.all(Array.from({ length: 5 }, () => store.proveEmail(u.id)));
+        expect(results.filter((r) => r?.proved)).toHaveLength(1);
+      });
+
+      test('sessions rotated while the proof runs are dropped with the rest', async () => {
+        // The attack: keep refreshing the pre-account's session while the owner proves the
+        // address, hoping a rotation slips its new session past the revocation.
+        for (let round = 0; round < 10; round++) {
+          const u = await user();
+          let current = session(u.id);
+          await store.createSession(current);
+          const rotations = (async () => {
+            for (let i = 0; i < 8; i++) {
+              const following = session(u.id);
+              const r = await store.rotateSession(current.refreshHash, following, hourAgo());
+              if (!r) return;
+              current = following;
+            }
+          })();
+          const [proof] = await Promise.all([store.proveEmail(u.id), rotations]);
+          expect(proof?.proved).toBe(true);
+          expect(await store.listLiveSessions(u.id, hourAgo())).toEqual([]);
+        }
+      }, 60_000);
+    });
+
     describe('oauth', () => {
       const newState = (over: Partial<NewOAuthState> = {}): NewOAuthState => ({
         stateHash: fresh(),
@@ -1216,57 +1420,44 @@ export function defineStoreConformance(label: string, harness: StoreHarness, api
         expect(await store.findUserByIdentity('idp', 's-2')).toBeNull();
       });
 
-      test('linkIdentity: a user may have several; one identity belongs to one user', async () => {
+      test('proveEmail with a link: a user may have several; one identity belongs to one user', async () => {
         const a = await user();
         const b = await user();
-        expect(
-          (await store.linkIdentity(a.id, { provider: 'idp', subject: 'x', email: null }, false))
-            ?.id,
-        ).toBe(a.id);
+        await store.markEmailVerified(a.id);
+        await store.markEmailVerified(b.id);
+        const first = await store.proveEmail(a.id, { provider: 'idp', subject: 'x', email: null });
+        expect(first).toMatchObject({ user: { id: a.id }, proved: false });
         t += 1;
-        await store.linkIdentity(a.id, { provider: 'gh', subject: '42', email: null }, false);
+        await store.proveEmail(a.id, { provider: 'gh', subject: '42', email: null });
         // Linking the same identity again is a no-op.
-        await store.linkIdentity(a.id, { provider: 'idp', subject: 'x', email: null }, false);
+        await store.proveEmail(a.id, { provider: 'idp', subject: 'x', email: null });
         expect((await store.listIdentities(a.id)).map((i) => `${i.provider}:${i.subject}`)).toEqual(
           ['idp:x', 'gh:42'],
         );
         await expect(
-          store.linkIdentity(b.id, { provider: 'idp', subject: 'x', email: null }, false),
+          store.proveEmail(b.id, { provider: 'idp', subject: 'x', email: null }),
         ).rejects.toMatchObject({ code: 'USER_ALREADY_EXISTS' });
         expect(await store.listIdentities(b.id)).toEqual([]);
         expect(
-          await store.linkIdentity(
-            randomUUID(),
-            { provider: 'idp', subject: 'y', email: null },
-            false,
-          ),
+          await store.proveEmail(randomUUID(), { provider: 'idp', subject: 'y', email: null }),
         ).toBeNull();
+        expect(await store.proveEmail('not-a-uuid')).toBeNull();
       });
 
-      test('linkIdentity claiming the email of an unverified account verifies it and drops its password and sessions', async () => {
+      test('proveEmail of an address linked to another user changes nothing, even when unverified', async () => {
         const a = await user();
-        await store.createSession(session(a.id));
-        const resetHash = fresh();
-        await store.issueResetToken(a.id, resetHash, new Date(t + 3_600_000));
-        const after = await store.linkIdentity(
-          a.id,
-          { provider: 'idp', subject: 'z', email: a.email },
-          true,
-        );
-        expect(after).toMatchObject({ id: a.id, emailVerified: true, passwordHash: null });
-        expect(await store.revokeUserSessions(a.id)).toBe(0);
-        expect(await store.consumeResetToken(resetHash)).toBeNull();
-        // A verified account keeps its password.
         const b = await user();
-        await store.markEmailVerified(b.id);
-        const kept = await store.linkIdentity(
-          b.id,
-          { provider: 'idp', subject: 'w', email: b.email },
-          true,
-        );
-        expect(kept).toMatchObject({ emailVerified: true, passwordHash: '$2b$04$hash' });
+        await store.proveEmail(a.id, { provider: 'idp', subject: 'x', email: null });
+        const s = await store.createSession(session(b.id));
+        await expect(
+          store.proveEmail(b.id, { provider: 'idp', subject: 'x', email: null }),
+        ).rejects.toMatchObject({ code: 'USER_ALREADY_EXISTS' });
+        expect(await store.findUserById(b.id)).toMatchObject({
+          emailVerified: false,
+          passwordHash: '$2b$04$hash',
+        });
+        expect((await store.sessionState(s.accessJti))?.revoked).toBe(false);
       });
-
       test('a code is consumed once before it expires', async () => {
         const u = await user();
         const codeHash = fresh();

@@ -179,6 +179,28 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
     return row;
   };
 
+  /** Deletes the user and every row of theirs: what the Postgres store's cascading foreign keys do. */
+  const deleteUser = (userId: string) => {
+    users.delete(userId);
+    userRoles.delete(userId);
+    magicCodes.delete(userId);
+    totpFactors.delete(userId);
+    recoveryCodes.delete(userId);
+    const owned: Array<Map<string, { userId: string | null }>> = [
+      sessions,
+      resetTokens,
+      verificationTokens,
+      magicLinkTokens,
+      webauthnChallenges,
+      webauthnCredentials,
+      mfaChallenges,
+      oauthIdentities,
+      oauthCodes,
+    ];
+    for (const table of owned)
+      for (const [key, row] of table) if (row.userId === userId) table.delete(key);
+  };
+
   return {
     async migrate() {},
 
@@ -368,6 +390,23 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
       update(userId, { email: lower, passwordHash, isAnonymous: false, emailVerified: false });
       revokeAll(userId);
       return copyUser(users.get(userId) as UserRecord);
+    },
+
+    async deleteInactiveGuests(inactiveSince, limit) {
+      const since = inactiveSince.getTime();
+      const idle = [...users.values()]
+        .filter(
+          (u) =>
+            u.isAnonymous &&
+            u.createdAt.getTime() <= since &&
+            ![...sessions.values()].some(
+              (s) => s.userId === u.id && s.lastActivityAt.getTime() > since,
+            ),
+        )
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+        .slice(0, limit);
+      for (const u of idle) deleteUser(u.id);
+      return idle.length;
     },
 
     async issueResetToken(userId, tokenHash, expiresAt) {
@@ -680,27 +719,39 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): AuthStore {
       });
       return copyUser(user);
     },
-    async linkIdentity(userId, identity, claimEmail) {
+    async proveEmail(userId, link) {
       const user = users.get(userId);
       if (!user) return null;
-      const key = identityKey(identity.provider, identity.subject);
-      const existing = oauthIdentities.get(key);
-      if (existing && existing.userId !== userId)
-        throw authError('USER_ALREADY_EXISTS', 'this provider account is linked to another user');
       const at = now();
-      if (!existing)
-        oauthIdentities.set(key, {
-          provider: identity.provider,
-          subject: identity.subject,
-          email: identity.email?.toLowerCase() ?? null,
-          userId,
-          createdAt: at,
-        });
-      if (!claimEmail || user.emailVerified) return copyUser(user);
+      if (link) {
+        const key = identityKey(link.provider, link.subject);
+        const existing = oauthIdentities.get(key);
+        if (existing && existing.userId !== userId)
+          throw authError('USER_ALREADY_EXISTS', 'this provider account is linked to another user');
+        if (!existing)
+          oauthIdentities.set(key, {
+            provider: link.provider,
+            subject: link.subject,
+            email: link.email?.toLowerCase() ?? null,
+            userId,
+            createdAt: at,
+          });
+      }
+      if (user.emailVerified) return { user: copyUser(user), proved: false };
       update(userId, { emailVerified: true, passwordHash: null });
       revokeAll(userId);
       consumeAll(resetTokens, userId, at);
-      return copyUser(users.get(userId) as UserRecord);
+      consumeAll(verificationTokens, userId, at);
+      for (const c of mfaChallenges.values())
+        if (c.userId === userId && !c.consumedAt) c.consumedAt = at;
+      for (const c of oauthCodes.values())
+        if (c.userId === userId && !c.consumedAt) c.consumedAt = at;
+      for (const [id, c] of webauthnCredentials)
+        if (c.userId === userId) webauthnCredentials.delete(id);
+      const kept = link ? identityKey(link.provider, link.subject) : undefined;
+      for (const [key, i] of oauthIdentities)
+        if (i.userId === userId && key !== kept) oauthIdentities.delete(key);
+      return { user: copyUser(users.get(userId) as UserRecord), proved: true };
     },
     async listIdentities(userId) {
       return [...oauthIdentities.values()]

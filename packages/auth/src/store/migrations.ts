@@ -375,6 +375,18 @@ export const AUTH_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freez
         add column second_factor boolean not null default false`.execute(db);
     },
   },
+  /**
+   * Guest retention (issue 26): the sweep of guests past `guestRetention` finds them by creation
+   * time among guests only, so it reads this small partial index, not the whole users table.
+   */
+  '0010_guest_retention': {
+    async up(db: Kysely<unknown>) {
+      const users = sql.table(`${AUTH_SCHEMA}.users`);
+      await sql`create index users_guest_created_at_idx on ${users} (created_at) where is_anonymous`.execute(
+        db,
+      );
+    },
+  },
 });
 
 /**

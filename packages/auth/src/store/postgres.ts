@@ -476,6 +476,20 @@ export function createPostgresStore(
     async rotateSession(refreshHash, next, activeSince) {
       return root.transaction().execute(async (trx) => {
         const at = now();
+        // The user row first, then the session rows: the order `proveEmail` takes them in. The
+        // insert below would take this key-share lock anyway, but only after the UPDATE has locked
+        // the old session, which deadlocks with a proof holding the user and waiting for it.
+        await k(trx)
+          .selectFrom('users')
+          .select('id')
+          .where('id', '=', (eb) =>
+            eb
+              .selectFrom('sessions')
+              .select('user_id')
+              .where('refresh_token_hash', '=', refreshHash),
+          )
+          .forKeyShare()
+          .execute();
         const previous = await k(trx)
           .updateTable('sessions')
           .set({ revoked_at: at, rotated_at: at })
@@ -592,6 +606,34 @@ export function createPostgresStore(
           });
         throw err;
       }
+    },
+
+    async deleteInactiveGuests(inactiveSince, limit) {
+      const r = await k()
+        .deleteFrom('users')
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('users as g')
+            .select('g.id')
+            .where('g.is_anonymous', '=', true)
+            .where('g.created_at', '<=', inactiveSince)
+            .where(({ not, exists, selectFrom }) =>
+              not(
+                exists(
+                  selectFrom('sessions as s')
+                    .select('s.id')
+                    .whereRef('s.user_id', '=', 'g.id')
+                    .where('s.last_activity_at', '>', inactiveSince),
+                ),
+              ),
+            )
+            .orderBy('g.created_at')
+            .limit(limit)
+            .forUpdate()
+            .skipLocked(),
+        )
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
     },
 
     async issueResetToken(userId, tokenHash, expiresAt) {
@@ -1163,11 +1205,13 @@ export function createPostgresStore(
         throw err;
       }
     },
-    async linkIdentity(userId, identity, claimEmail) {
+    async proveEmail(userId, link) {
       if (!UUID_RE.test(userId)) return null;
       return root.transaction().execute(async (trx) => {
         const at = now();
-        // Locks the user row: a concurrent link or password change waits for this one.
+        // FOR UPDATE, not a weaker lock: it conflicts with the key-share lock a session insert
+        // takes on its user, so no session of this user can be created while the proof runs, and
+        // one being created (a rotation, a sign-in) finishes first and is revoked below.
         const user = await k(trx)
           .selectFrom('users')
           .selectAll()
@@ -1175,32 +1219,34 @@ export function createPostgresStore(
           .forUpdate()
           .executeTakeFirst();
         if (!user) return null;
-        const inserted = await k(trx)
-          .insertInto('oauth_identities')
-          .values({
-            provider: identity.provider,
-            subject: identity.subject,
-            user_id: userId,
-            email: identity.email?.toLowerCase() ?? null,
-            created_at: at,
-          })
-          .onConflict((oc) => oc.columns(['provider', 'subject']).doNothing())
-          .returning('user_id')
-          .executeTakeFirst();
-        if (!inserted) {
-          const owner = await k(trx)
-            .selectFrom('oauth_identities')
-            .select('user_id')
-            .where('provider', '=', identity.provider)
-            .where('subject', '=', identity.subject)
+        if (link) {
+          const inserted = await k(trx)
+            .insertInto('oauth_identities')
+            .values({
+              provider: link.provider,
+              subject: link.subject,
+              user_id: userId,
+              email: link.email?.toLowerCase() ?? null,
+              created_at: at,
+            })
+            .onConflict((oc) => oc.columns(['provider', 'subject']).doNothing())
+            .returning('user_id')
             .executeTakeFirst();
-          if (owner && owner.user_id !== userId)
-            throw authError(
-              'USER_ALREADY_EXISTS',
-              'this provider account is linked to another user',
-            );
+          if (!inserted) {
+            const owner = await k(trx)
+              .selectFrom('oauth_identities')
+              .select('user_id')
+              .where('provider', '=', link.provider)
+              .where('subject', '=', link.subject)
+              .executeTakeFirst();
+            if (owner && owner.user_id !== userId)
+              throw authError(
+                'USER_ALREADY_EXISTS',
+                'this provider account is linked to another user',
+              );
+          }
         }
-        if (!claimEmail || user.email_verified) return toUser(user);
+        if (user.email_verified) return { user: toUser(user), proved: false };
         const updated = await k(trx)
           .updateTable('users')
           .set({ email_verified: true, password_hash: null, updated_at: at })
@@ -1209,7 +1255,33 @@ export function createPostgresStore(
           .executeTakeFirstOrThrow();
         await revokeAll(trx, userId, at);
         await consumeAll(trx, 'reset_tokens', userId, at);
-        return toUser(updated);
+        await consumeAll(trx, 'verification_tokens', userId, at);
+        await k(trx)
+          .updateTable('mfa_challenges')
+          .set({ consumed_at: at })
+          .where('user_id', '=', userId)
+          .where('consumed_at', 'is', null)
+          .execute();
+        await k(trx)
+          .updateTable('oauth_codes')
+          .set({ consumed_at: at })
+          .where('user_id', '=', userId)
+          .where('consumed_at', 'is', null)
+          .execute();
+        await k(trx).deleteFrom('webauthn_credentials').where('user_id', '=', userId).execute();
+        await k(trx)
+          .deleteFrom('oauth_identities')
+          .where('user_id', '=', userId)
+          .$if(link !== undefined, (q) =>
+            q.where((eb) =>
+              eb.or([
+                eb('provider', '<>', link?.provider ?? ''),
+                eb('subject', '<>', link?.subject ?? ''),
+              ]),
+            ),
+          )
+          .execute();
+        return { user: toUser(updated), proved: true };
       });
     },
     async listIdentities(userId) {

@@ -109,6 +109,12 @@ export type MagicLinkRedemption =
   | { readonly kind: 'user'; readonly userId: string }
   | { readonly kind: 'signup'; readonly email: string };
 
+/** The outcome of `proveEmail`: the user as it is after, and whether this call verified the address. */
+export interface EmailProof {
+  readonly user: UserRecord;
+  readonly proved: boolean;
+}
+
 /** A magic code check: `ok` (now consumed), `wrong` (one try counted), `none` (no live code). */
 export type MagicCodeOutcome = 'ok' | 'wrong' | 'none';
 // --- webauthn records ----------------------------------------------------------------------------
@@ -292,6 +298,15 @@ export interface AuthStore {
     passwordHash: string,
   ): Promise<UserRecord | null>;
 
+  /**
+   * Deletes at most `limit` guests (`isAnonymous`) inactive since `inactiveSince`: made at or
+   * before it, with no session active after it. Everything of theirs goes with them (sessions,
+   * tokens, passkeys...), as the foreign keys cascade. Concurrent callers (other processes) never
+   * wait on each other or on a guest being upgraded: a row another transaction holds is skipped.
+   * Returns how many were deleted.
+   */
+  deleteInactiveGuests(inactiveSince: Date, limit: number): Promise<number>;
+
   // --- one-time tokens ------------------------------------------------------------------------
   /** Issues a reset token, consuming the user's earlier ones (only the newest link works). */
   issueResetToken(userId: string, tokenHash: string, expiresAt: Date): Promise<void>;
@@ -436,17 +451,21 @@ export interface AuthStore {
    */
   createUserWithIdentity(user: NewUser, identity: OAuthIdentity): Promise<UserRecord>;
   /**
-   * Links the identity to an existing user (a no-op when that exact link exists; an identity linked
-   * to another user throws `USER_ALREADY_EXISTS`). With `claimEmail`, the provider vouched for the
-   * user's address: when it was not verified yet it becomes verified, and the password and every
-   * session of the account are dropped (whoever set them never proved the address), atomically.
-   * Returns the user as it is after, or null when there is no such user.
+   * The address of the user was proven by a sign-in (a magic link or code sent to it, or a
+   * provider vouching for it, DECISIONS "Added 2026-11-29"), atomically:
+   * - with `link`, the provider account is linked to the user first (a no-op when that exact link
+   *   exists; one linked to another user throws `USER_ALREADY_EXISTS` and changes nothing);
+   * - when the address was not verified yet, it becomes verified, and everything whoever held the
+   *   account before the proof could sign in with, or still holds, is dropped: the password, the
+   *   passkeys, the provider accounts linked before (all but `link`), every session (their refresh
+   *   tokens with them), and what is in flight: reset and verification tokens, open MFA challenges,
+   *   OAuth codes not yet exchanged. Second factors (TOTP, recovery codes) stay: the address is one
+   *   factor, and must not get past the other;
+   * - when it was verified already, nothing else changes (`proved` false).
+   * A session the user's rotation inserts concurrently is revoked too (rotations and the proof
+   * serialise on the user's row). Null when there is no such user.
    */
-  linkIdentity(
-    userId: string,
-    identity: OAuthIdentity,
-    claimEmail: boolean,
-  ): Promise<UserRecord | null>;
+  proveEmail(userId: string, link?: OAuthIdentity): Promise<EmailProof | null>;
   /** The identities of a user, oldest first. */
   listIdentities(userId: string): Promise<OAuthIdentityRecord[]>;
   issueOAuthCode(code: NewOAuthCode): Promise<void>;

@@ -241,7 +241,7 @@ describe('issue 26 point 1: re-enrolling TOTP with a pre-MFA session', () => {
     expect((await factorRow(v.userId))?.confirmed_at).not.toBeNull();
   });
 
-  test('an aal2 session (password + TOTP challenge) re-enrolls and disables without a code', async () => {
+  test('an aal2 session (password + TOTP challenge) re-enrolls without a code; disabling takes its code', async () => {
     const s = await setup();
     const v = await victim(s);
     const full = await signInWithMfa(s, v.email, v.next());
@@ -257,7 +257,13 @@ describe('issue 26 point 1: re-enrolling TOTP with a pre-MFA session', () => {
     const wrong = await s.post('/mfa/totp/disable', { code: '000000' }, full.token);
     expect(wrong).toMatchObject({ status: 401, body: { code: 'INVALID_CREDENTIALS' } });
     expect((await factorRow(v.userId))?.confirmed_at).toBeTruthy();
-    expect(await s.post('/mfa/totp/disable', {}, full.token)).toEqual({
+    // Disabling always takes {code} (DECISIONS): 400 without one from an aal2 session.
+    expect(await s.post('/mfa/totp/disable', {}, full.token)).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR' },
+    });
+    s.clock.advance(30);
+    expect(await s.post('/mfa/totp/disable', { code: totp(key2, s.clock()) }, full.token)).toEqual({
       status: 200,
       body: { success: true },
     });
@@ -362,9 +368,9 @@ describe('confirming TOTP', () => {
     // The session's next tokens say so; the other session stays aal1 and is refused.
     const refreshed = await s.post('/refresh', { refreshToken: reg.body.refreshToken });
     expect(claimsOf(refreshed.body.token).aal).toBe('aal2');
-    expect(
-      await s.post('/mfa/recovery-codes/generate', undefined, other.body.token),
-    ).toMatchObject(MFA_REQUIRED);
+    expect(await s.post('/mfa/recovery-codes/generate', undefined, other.body.token)).toMatchObject(
+      MFA_REQUIRED,
+    );
   });
 });
 

@@ -3,7 +3,7 @@ import type { OperationContext } from '../context';
 import { completeSignIn, type SignInMethod } from '../session/sign-in';
 import type { UserRecord } from '../store/types';
 import type { Auth, MfaChallenge, SignInResult } from '../types';
-import { type Clock, SECRET, T0, codeOf, session, useCoreHarness } from '../__tests__/harness';
+import { SECRET, T0, codeOf, session, useCoreHarness } from '../__tests__/harness';
 import { MFA_CHALLENGE_MAX_ATTEMPTS } from './challenge';
 import { base32Decode, hotp, timeStep, totp } from './totp';
 
@@ -17,22 +17,14 @@ function challengeOf(result: SignInResult): MfaChallenge {
   return result;
 }
 
-/**
- * A user with confirmed TOTP: its address, its access token (the registration's: `aal1`, so
- * managing the factor takes a code), its secret's key, and `next()`, the code of the next time
- * step (the clock moves 30 s: a code is good once).
- */
-async function withTotp(auth: Auth, clock: Clock) {
+/** A user with confirmed TOTP: its address, its access token, its secret's key. */
+async function withTotp(auth: Auth, clock: () => number) {
   const address = email();
   const { token } = await auth.register({ email: address, password: PASSWORD });
   const { secret } = await auth.mfa.enrollTotp(token);
   const key = base32Decode(secret) as Buffer;
   await auth.mfa.confirmTotp(token, totp(key, clock()));
-  const next = () => {
-    clock.advance(30);
-    return totp(key, clock());
-  };
-  return { address, token, key, next };
+  return { address, token, key };
 }
 
 describe('TOTP enrolment', () => {
@@ -105,9 +97,8 @@ describe('TOTP enrolment', () => {
 
   test('enrolling again: a new secret, pending; the previous secret is dead', async () => {
     const { auth, clock } = await h.make();
-    const { address, token, key, next } = await withTotp(auth, clock);
-    // The registration's session is aal1: enrolling again over a confirmed factor takes a code.
-    const second = await auth.mfa.enrollTotp(token, next());
+    const { address, token, key } = await withTotp(auth, clock);
+    const second = await auth.mfa.enrollTotp(token);
     const key2 = base32Decode(second.secret) as Buffer;
     expect(key2.equals(key)).toBe(false);
     // Pending again: login is not gated.
@@ -218,7 +209,7 @@ describe('the MFA challenge', () => {
     const right = totp(key, clock());
     const wrong = right === '000000' ? '000001' : '000000';
     expect(await codeOf(auth.mfa.totpLogin(c.challengeToken, wrong))).toBe('INVALID_CREDENTIALS');
-    expect(await codeOf(auth.mfa.disableTotp(token, wrong))).toBe('MFA_REQUIRED');
+    expect(await codeOf(auth.mfa.disableTotp(token, wrong))).toBe('INVALID_CREDENTIALS');
     expect(await codeOf(auth.mfa.totpLogin(c.challengeToken, right))).toBe('RATE_LIMITED');
     clock.advance(60);
     const c2 = challengeOf(await auth.login({ email: address, password: PASSWORD }));
@@ -229,8 +220,8 @@ describe('the MFA challenge', () => {
 describe('recovery codes', () => {
   test('generate: 8 codes; methods offer recovery_code while unused codes remain', async () => {
     const { auth, clock } = await h.make();
-    const { address, token, next } = await withTotp(auth, clock);
-    const { codes } = await auth.mfa.generateRecoveryCodes(token, next());
+    const { address, token } = await withTotp(auth, clock);
+    const { codes } = await auth.mfa.generateRecoveryCodes(token);
     expect(codes).toHaveLength(8);
     const c = challengeOf(await auth.login({ email: address, password: PASSWORD }));
     expect(c.methods).toEqual(['totp', 'recovery_code']);
@@ -262,12 +253,10 @@ describe('recovery codes', () => {
 
   test('a new batch kills every earlier code; with none left, methods is ["totp"]', async () => {
     const { auth, clock } = await h.make();
-    const { address, token, next } = await withTotp(auth, clock);
-    const first = await auth.mfa.generateRecoveryCodes(token, next());
-    const second = await auth.mfa.generateRecoveryCodes(token, next());
+    const { address, token } = await withTotp(auth, clock);
+    const first = await auth.mfa.generateRecoveryCodes(token);
+    const second = await auth.mfa.generateRecoveryCodes(token);
     expect(second.codes.some((c) => first.codes.includes(c))).toBe(false);
-    // A new minute of the mfaVerify limit for the nine code checks below.
-    clock.advance(60);
     const c = challengeOf(await auth.login({ email: address, password: PASSWORD }));
     expect(
       await codeOf(auth.mfa.recoveryCodeLogin(c.challengeToken, first.codes[0] as string)),
@@ -287,10 +276,10 @@ describe('disabling TOTP', () => {
     const { auth, clock } = await h.make();
     const a = await withTotp(auth, clock);
     clock.advance(30);
-    // From the registration's aal1 session: a code is owed; wrong, missing or malformed.
-    expect(await codeOf(auth.mfa.disableTotp(a.token, '12345'))).toBe('MFA_REQUIRED');
-    expect(await codeOf(auth.mfa.disableTotp(a.token, undefined))).toBe('MFA_REQUIRED');
-    expect(await codeOf(auth.mfa.disableTotp(a.token, 123456 as never))).toBe('VALIDATION_ERROR');
+    expect(await codeOf(auth.mfa.disableTotp(a.token, '12345'))).toBe('INVALID_CREDENTIALS');
+    expect(await codeOf(auth.mfa.disableTotp(a.token, undefined as never))).toBe(
+      'VALIDATION_ERROR',
+    );
     await auth.mfa.disableTotp(a.token, totp(a.key, clock()));
     await session(auth.login({ email: a.address, password: PASSWORD }));
     expect(await codeOf(auth.mfa.disableTotp(a.token, totp(a.key, clock())))).toBe(
@@ -298,15 +287,18 @@ describe('disabling TOTP', () => {
     );
 
     const b = await withTotp(auth, clock);
-    // The aal1 session generates with a current code (spent).
-    const { codes } = await auth.mfa.generateRecoveryCodes(b.token, b.next());
-    // The code just spent cannot be used again to disable.
-    expect(await codeOf(auth.mfa.disableTotp(b.token, totp(b.key, clock())))).toBe('MFA_REQUIRED');
+    const { codes } = await auth.mfa.generateRecoveryCodes(b.token);
+    // The code used to confirm cannot be used again to disable.
+    expect(await codeOf(auth.mfa.disableTotp(b.token, totp(b.key, clock())))).toBe(
+      'INVALID_CREDENTIALS',
+    );
     await auth.mfa.disableTotp(b.token, (codes[3] as string).toLowerCase());
     await session(auth.login({ email: b.address, password: PASSWORD }));
     // The recovery code is burned.
     await withTotpAgain(auth, b.token, clock);
-    expect(await codeOf(auth.mfa.disableTotp(b.token, codes[3] as string))).toBe('MFA_REQUIRED');
+    expect(await codeOf(auth.mfa.disableTotp(b.token, codes[3] as string))).toBe(
+      'INVALID_CREDENTIALS',
+    );
   });
 
   test('a pending enrolment is not "enabled"', async () => {
@@ -326,8 +318,8 @@ async function withTotpAgain(auth: Auth, token: string, clock: () => number) {
 describe('the server secret', () => {
   test('a TOTP secret sealed under another jwtSecret does not open; recovery codes still work', async () => {
     const { auth, clock } = await h.make();
-    const { address, token, key, next } = await withTotp(auth, clock);
-    const { codes } = await auth.mfa.generateRecoveryCodes(token, next());
+    const { address, token, key } = await withTotp(auth, clock);
+    const { codes } = await auth.mfa.generateRecoveryCodes(token);
     clock.advance(30);
     const other = await createAuth(
       { jwtSecret: `${SECRET}-rotated`, bcryptRounds: 4 },

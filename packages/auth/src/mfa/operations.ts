@@ -17,7 +17,8 @@
  * - Every check of a code passes the `mfaVerify` rate limit first (per account and per address),
  *   and at the challenge each try is also counted against the challenge (5 tries, then it dies).
  * - Errors: a wrong code at confirm or at the challenge is 401 INVALID_CREDENTIALS (a wrong or
- *   missing second factor for managing one is 403 MFA_REQUIRED); a challenge that is unknown,
+ *   missing second factor for managing one from an `aal1` session is 403 MFA_REQUIRED, a wrong
+ *   one from an `aal2` session 401 INVALID_CREDENTIALS); a challenge that is unknown,
  *   used, expired or out of tries 401 INVALID_TOKEN; malformed input 400 VALIDATION_ERROR;
  *   confirming without a pending enrolment, or disabling without a confirmed one, 400
  *   INVALID_OPERATION.
@@ -224,8 +225,8 @@ export async function confirmTotp(
 }
 
 /**
- * `auth.mfa.disableTotp`: removes the confirmed enrolment, from an `aal2` session or with a
- * current TOTP code (used up) or an unused recovery code (burned) as `code`.
+ * `auth.mfa.disableTotp`: removes the confirmed enrolment, given a current TOTP code (used up)
+ * or an unused recovery code (burned) as `code`, from any session (the code is the proof).
  */
 export async function disableTotp(
   ctx: OperationContext,
@@ -236,6 +237,9 @@ export async function disableTotp(
   const { user, aal } = await accountOf(ctx, accessToken);
   const factor = await ctx.store.totpFactor(user.id);
   if (!factor?.confirmedAt) throw commonError('INVALID_OPERATION', 'TOTP is not enabled');
+  // Disabling always takes `{code}` (DECISIONS' contract), from an aal2 session too: 400 without
+  // one there; from any other session the assurance rule answers first (403 MFA_REQUIRED).
+  if (aal === 'aal2') codeInput(code);
   await requireSecondFactor(ctx, user, aal, code, info);
   await ctx.store.deleteTotp(user.id);
 }

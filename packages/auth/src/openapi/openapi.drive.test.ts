@@ -224,6 +224,9 @@ describe('every /auth route answers as its OpenAPI fragment says', () => {
     const call = caller(auth);
     const email = 'grace@example.com';
     const { token } = await register(call, email);
+    // A second sign-in before TOTP is confirmed: a one-factor (aal1) session.
+    const other = (await call('POST', '/login', { body: { email, password: PASSWORD } })).body
+      .token as string;
     expect((await call('POST', '/mfa/totp/enroll')).status).toBe(401);
     const enrolled = await call('POST', '/mfa/totp/enroll', { token });
     expect(enrolled.status).toBe(200);
@@ -235,20 +238,20 @@ describe('every /auth route answers as its OpenAPI fragment says', () => {
       (await call('POST', '/mfa/totp/confirm', { token, body: { code: totp(key, clock()) } }))
         .status,
     ).toBe(200);
-    // The registration's session is aal1: managing the confirmed factor takes a code (issue 26).
-    expect(await call('POST', '/mfa/recovery-codes/generate', { token })).toMatchObject({
+    // The other session is aal1: managing the confirmed factor takes a code (issue 26).
+    expect(await call('POST', '/mfa/recovery-codes/generate', { token: other })).toMatchObject({
       status: 403,
       body: { code: 'MFA_REQUIRED' },
     });
     expect(
-      (await call('POST', '/webauthn/register/begin', { token, body: { code: '000000' } })).body
-        .code,
+      (await call('POST', '/webauthn/register/begin', { token: other, body: { code: '000000' } }))
+        .body.code,
     ).toBe('MFA_REQUIRED');
-    clock.advance(30);
-    const codes = await call('POST', '/mfa/recovery-codes/generate', {
-      token,
-      body: { code: totp(key, clock()) },
-    });
+    expect(
+      (await call('POST', '/mfa/totp/disable', { token: other, body: { code: '000000' } })).status,
+    ).toBe(403);
+    // Confirming made the registration's session aal2: it generates without a code.
+    const codes = await call('POST', '/mfa/recovery-codes/generate', { token });
     expect(codes.body.codes).toHaveLength(8);
 
     const challenge = await call('POST', '/login', { body: { email, password: PASSWORD } });
@@ -270,7 +273,7 @@ describe('every /auth route answers as its OpenAPI fragment says', () => {
 
     expect(
       (await call('POST', '/mfa/totp/disable', { token, body: { code: '000000' } })).status,
-    ).toBe(403);
+    ).toBe(401);
     clock.advance(30);
     expect(
       (await call('POST', '/mfa/totp/disable', { token, body: { code: totp(key, clock()) } }))

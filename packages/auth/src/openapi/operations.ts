@@ -70,11 +70,12 @@ const jsonBody = (schema: string, required = true) => ({ schema, required });
 const PASSWORD_ERRORS = ['VALIDATION_ERROR', 'PASSWORD_TOO_WEAK'];
 /**
  * Managing a confirmed second factor (DECISIONS "Added 2026-11-29"): an `aal1` session without a
- * good `code` is 403 MFA_REQUIRED; a `code` is checked after the `mfaVerify` limit (429).
+ * good `code` is 403 MFA_REQUIRED; a `code` that is sent is always checked, after the `mfaVerify`
+ * limit (429), and a wrong one from an `aal2` session is 401 INVALID_CREDENTIALS.
  */
 const SECOND_FACTOR_NOTE =
-  'For a user with confirmed TOTP: an `aal2` session, or `code` (a current TOTP code or an unused recovery code, spent); otherwise 403 MFA_REQUIRED and nothing changes.';
-const SECOND_FACTOR_ERRORS = { 403: ['MFA_REQUIRED'] };
+  'For a user with confirmed TOTP: an `aal2` session, or `code` (a current TOTP code or an unused recovery code, spent); otherwise 403 MFA_REQUIRED and nothing changes. A `code` sent is always checked (wrong from an `aal2` session: 401 INVALID_CREDENTIALS).';
+const SECOND_FACTOR_ERRORS = { 401: ['INVALID_CREDENTIALS'], 403: ['MFA_REQUIRED'] };
 /** A sign-in that has found its user: it may still be refused. */
 const SIGN_IN_REFUSED = ['USER_INACTIVE', 'EMAIL_NOT_VERIFIED'];
 const PROVIDER: Parameter = {
@@ -192,8 +193,8 @@ export const AUTH_OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     operationId: 'authTotpDisable',
     summary: 'Turn TOTP off',
     description:
-      'From an `aal2` session, or with `code`, a current TOTP code or an unused recovery code (spent); otherwise 403 MFA_REQUIRED and nothing changes.',
-    body: jsonBody('AuthSecondFactorRequest', false),
+      '`code` is a current TOTP code or an unused recovery code (spent). From a session that has not proven the second factor (`aal1`), a missing or wrong code is 403 MFA_REQUIRED; from an `aal2` session, 400 VALIDATION_ERROR or 401 INVALID_CREDENTIALS. Nothing changes on a refusal.',
+    body: jsonBody('AuthMfaCodeRequest'),
     success: SUCCESS('TOTP is off.'),
     errors: { 400: ['VALIDATION_ERROR', 'INVALID_OPERATION'], ...SECOND_FACTOR_ERRORS },
     rateLimited: true,

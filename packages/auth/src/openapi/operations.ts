@@ -276,7 +276,7 @@ export const AUTH_OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
       'For a user with confirmed TOTP whose begin did not prove the second factor: an `aal2` session or `code`; otherwise 403 MFA_REQUIRED and nothing is stored.',
     body: jsonBody('AuthWebAuthnRegisterFinishRequest'),
     success: { status: 200, schema: 'AuthWebAuthnRegistered', description: 'Registered.' },
-    errors: { 401: ['INVALID_TOKEN'], ...SECOND_FACTOR_ERRORS },
+    errors: { ...SECOND_FACTOR_ERRORS, 401: ['INVALID_TOKEN', 'INVALID_CREDENTIALS'] },
     rateLimited: true,
   },
   'POST /webauthn/login/begin': {

@@ -7,7 +7,8 @@
  * `/stats`: what Prometheus' `authorization` setting sends. A service key, a user's token, the
  * cookie or `?token=` do not open them, and the metrics token opens nothing else.
  */
-import type { CreateServerOptions, SvcServer } from '../src';
+import { Writable } from 'node:stream';
+import { createLogger, type CreateServerOptions, type SvcServer } from '../src';
 import {
   SECRET,
   build,
@@ -221,6 +222,24 @@ describe('the start-up line naming the open operational routes', () => {
         await server.close();
       }
     }
+  });
+});
+
+describe('the metrics token in logs', () => {
+  test('a logged config or field named metricsToken is redacted, as the service key is', () => {
+    const lines: string[] = [];
+    const out = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logger = createLogger('info', out as never, 'json');
+    logger.info({ metricsToken: METRICS_TOKEN, config: { metricsToken: METRICS_TOKEN } }, 'x');
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      metricsToken: '[redacted]',
+      config: { metricsToken: '[redacted]' },
+    });
   });
 });
 

@@ -173,14 +173,14 @@ describe('the start-up line naming the open operational routes', () => {
     try {
       expect(openRouteLines(lines)).toEqual([
         [
-          `6 operational routes are open to anonymous callers (require_auth is off): ${ALL_OPEN.join(', ')}; set require_auth = true to close them, or metrics_token to close /metrics and /stats alone`,
+          `6 operational routes answer anonymous callers (require_auth is off): ${ALL_OPEN.join(', ')}; set require_auth = true to close them, or metrics_token to close /metrics and /stats alone`,
           ALL_OPEN,
         ],
       ]);
       // Beside the open-types warning: the next line.
       const messages = lines.map((l) => (JSON.parse(l) as { msg: string }).msg);
       const openTypes = messages.findIndex((m) => m.includes('open to anonymous callers ('));
-      expect(messages[openTypes + 1]).toContain('operational routes are open');
+      expect(messages[openTypes + 1]).toContain('operational routes answer anonymous callers');
       // Every route it names answers an anonymous caller.
       for (const route of ALL_OPEN) {
         const res = await call(server, route.replace('GET ', ''));
@@ -204,7 +204,7 @@ describe('the start-up line naming the open operational routes', () => {
     try {
       expect(openRouteLines(lines)).toEqual([
         [
-          '3 operational routes are open to anonymous callers (require_auth is off): GET /schema, GET /schema/types, GET /migrations; set require_auth = true to close them',
+          '3 operational routes answer anonymous callers (require_auth is off): GET /schema, GET /schema/types, GET /migrations; set require_auth = true to close them',
           ['GET /schema', 'GET /schema/types', 'GET /migrations'],
         ],
       ]);

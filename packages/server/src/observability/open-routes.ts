@@ -34,6 +34,6 @@ export function warnOpenOperationalRoutes(logger: Logger, config: RouteExposure)
       : '';
   logger.warn(
     { openRoutes: routes },
-    `${routes.length} operational routes are open to anonymous callers (require_auth is off): ${routes.join(', ')}; set require_auth = true to close them${figures}`,
+    `${routes.length} operational routes answer anonymous callers (require_auth is off): ${routes.join(', ')}; set require_auth = true to close them${figures}`,
   );
 }

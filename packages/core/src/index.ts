@@ -6,7 +6,8 @@
  * - db: `openDatabase` over PostgreSQL or a PGlite folder, and its types;
  * - schema: SDL → model (`buildSchema`), model → plan (`planMigration`), the migrator and the
  *   type catalogue, with the model's types;
- * - `ql`: parse and print EdgeQL and SDL.
+ * - `ql`: parse and print EdgeQL and SDL;
+ * - json: the bound on a caller's JSON nesting and a serialiser for JSON of any depth.
  */
 export {
   SvcError,
@@ -19,6 +20,7 @@ export {
 } from './errors/svc-error';
 export { commonError, notInThisRelease, type CommonErrorCode } from './errors/codes';
 export { escapeHtml } from './html';
+export { MAX_JSON_DEPTH, jsonDepthProblem, stringifyJson } from './json';
 export {
   ERROR_ENVELOPE_SCHEMA,
   renderError,

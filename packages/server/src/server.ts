@@ -19,6 +19,7 @@ import { expressShapedClasses } from './http/shaped';
 import { Lifecycle } from './middleware/request-context';
 import { createLogger, type Logger } from './observability/logger';
 import { ServerMetrics } from './observability/metrics';
+import { warnOpenOperationalRoutes } from './observability/open-routes';
 import { openTypesWarning } from './observability/open-types';
 import { buildApp } from './routes';
 import { compileQuery as defaultCompileQuery } from './query-compiler';
@@ -146,6 +147,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       throw err;
     }
   }
+  // Beside it, once: the operational routes anonymous callers may read (issue 26, 9).
+  if (auth) warnOpenOperationalRoutes(logger, config);
   const lifecycle = new Lifecycle();
   const app = buildApp({
     config,

@@ -1,5 +1,6 @@
 import bcrypt from 'bcrypt';
 import jwt from 'jsonwebtoken';
+import { MAX_JSON_DEPTH } from '@svc/core';
 import { SECRET, codeOf, useCoreHarness, session } from '../__tests__/harness';
 
 const h = useCoreHarness();
@@ -180,6 +181,23 @@ describe('register', () => {
   ])('refuses %s', async (_name, input, code) => {
     const { auth } = await h.make();
     expect(await codeOf(auth.register(input as never))).toBe(code);
+  });
+
+  // Issue 26, 7: the depth is measured before JSON.stringify, which overflows a few thousand
+  // levels down (it was refused as "must be a JSON object", a message that said nothing).
+  test('refuses metadata nested deeper than MAX_JSON_DEPTH by name; takes it at the limit', async () => {
+    const { auth } = await h.make({ maxMetadataBytes: 1024 * 1024 });
+    const nested = (depth: number) => JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`);
+    await expect(
+      auth.register({
+        email: 'deep@example.com',
+        password: 'password1',
+        metadata: { a: nested(5000) },
+      }),
+    ).rejects.toThrow(`metadata is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    const metadata = { a: nested(MAX_JSON_DEPTH - 1) };
+    const r = await auth.register({ email: 'limit@example.com', password: 'password1', metadata });
+    expect(r.user.metadata).toEqual(metadata);
   });
 
   test('accepts the edges: 254-octet email (RFC 5321), 30-character username of every allowed kind', async () => {

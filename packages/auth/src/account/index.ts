@@ -1,4 +1,4 @@
-import { commonError } from '@svc/core';
+import { commonError, jsonDepthProblem } from '@svc/core';
 import type { User } from '../types';
 import type { UserRecord } from '../store/types';
 import { nfkc, refuseUnstorableText } from './text';
@@ -83,12 +83,16 @@ export function checkUsername(username: unknown): string {
 
 /**
  * A copy of `metadata` (a JSON object), or VALIDATION_ERROR naming it: not an object, text that
- * cannot be stored, or more than `maxBytes` bytes as UTF-8 JSON (`authConfig.maxMetadataBytes`).
+ * cannot be stored, nested deeper than core's `MAX_JSON_DEPTH` (measured before the recursive
+ * `JSON.stringify` below), or more than `maxBytes` bytes as UTF-8 JSON
+ * (`authConfig.maxMetadataBytes`).
  */
 export function checkMetadata(metadata: unknown, maxBytes: number): Record<string, unknown> {
   if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
     throw commonError('VALIDATION_ERROR', 'metadata must be a JSON object');
   }
+  const tooDeep = jsonDepthProblem(metadata);
+  if (tooDeep !== undefined) throw commonError('VALIDATION_ERROR', `metadata is ${tooDeep}`);
   refuseUnstorableText(metadata, 'metadata');
   let json: string;
   try {

@@ -46,6 +46,19 @@ test('a single expanded link, an array of one object from the engine, becomes th
   ).toEqual([{ id: 'p', author: null }]);
 });
 
+// Issue 26, 7: a stored json value parsed from a string may nest deeper than JSON.stringify
+// writes; re-writing a row around it answered 500.
+test('a row holding JSON deeper than JSON.stringify writes is written again whole', () => {
+  const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+  const text = `[{"id":"p","title":${deep},"author":[{"id":"u","name":"n","best":null}]}]`;
+  expect(answerBody({ answer: 'object', shape: shape('Post') }, text)).toBe(
+    `{"id":"p","title":${deep},"author":{"id":"u","name":"n","best":null}}`,
+  );
+  expect(answerBody({ answer: 'list', shape: shape('Post') }, text)).toBe(
+    `[{"id":"p","title":${deep},"author":{"id":"u","name":"n","best":null}}]`,
+  );
+});
+
 test('isEmptyResult', () => {
   expect(isEmptyResult('[]')).toBe(true);
   expect(isEmptyResult(' [ ] ')).toBe(true);

@@ -6,8 +6,10 @@
  * array's text without its brackets (the statement asked `atMostOne`, so there is one element
  * at most). A single expanded link comes from the engine as an array of one object (core's
  * convention for a single link with a sub-shape, conformance `links.case`), and REST reads it
- * as the object (or null): only those shapes are parsed, fixed and written again.
+ * as the object (or null): only those shapes are parsed, fixed and written again, by core's
+ * `stringifyJson`, since a stored `json` value may nest deeper than `JSON.stringify` writes.
  */
+import { stringifyJson } from '@svc/core';
 import type { Shape } from '../model';
 import type { RestQuery } from '.';
 
@@ -30,7 +32,7 @@ export function answerBody(plan: Pick<RestQuery, 'answer' | 'shape'>, text: stri
     if (!fix || isEmptyResult(text)) return text;
     const rows = JSON.parse(text) as Record<string, unknown>[];
     for (const row of rows) fix(row);
-    return JSON.stringify(rows);
+    return stringifyJson(rows);
   }
   if (isEmptyResult(text)) return null;
   if (!fix) {
@@ -40,7 +42,7 @@ export function answerBody(plan: Pick<RestQuery, 'answer' | 'shape'>, text: stri
   const [row] = JSON.parse(text) as Record<string, unknown>[];
   if (!row) return null;
   fix(row);
-  return JSON.stringify(row);
+  return stringifyJson(row);
 }
 
 const fixes = new WeakMap<Shape, Fix | null>();

@@ -1,4 +1,4 @@
-import { SvcError } from '@svc/core';
+import { MAX_JSON_DEPTH, SvcError } from '@svc/core';
 import { parseRequest, type HttpRequestParts } from './parse';
 
 const ID = '0190a5b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b';
@@ -167,6 +167,26 @@ describe('parseRequest: bodies', () => {
   ])('%j is 400: %s', (parts, message) =>
     expect(failure(parts)).toBe(`400 VALIDATION_ERROR: ${message}`),
   );
+
+  // Issue 26, 7: a field nested 5,000 levels deep overflowed the encoder (500); it is refused here,
+  // by name, before anything walks it.
+  test('a field nested deeper than MAX_JSON_DEPTH is 400 naming it; at the limit it passes', () => {
+    const nested = (depth: number) => JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`);
+    const tooDeep = `nested deeper than ${MAX_JSON_DEPTH} levels`;
+    expect(failure(req('POST', '/Doc', '', { title: 'a', data: nested(5000) }))).toBe(
+      `400 VALIDATION_ERROR: "data": ${tooDeep}`,
+    );
+    expect(failure(req('PATCH', `/Doc/${ID}`, '', { data: { a: nested(MAX_JSON_DEPTH) } }))).toBe(
+      `400 VALIDATION_ERROR: "data": ${tooDeep}`,
+    );
+    const atLimit = { data: nested(MAX_JSON_DEPTH) };
+    expect(parseRequest(req('PATCH', `/Doc/${ID}`, '', atLimit))).toEqual({
+      kind: 'update',
+      type: 'Doc',
+      id: ID,
+      body: atLimit,
+    });
+  });
 
   test('an empty POST body object is allowed here (required fields are the plan stage’s business)', () => {
     expect(parseRequest(req('POST', '/User', '', {}))).toEqual({

@@ -1,4 +1,4 @@
-import { commonError } from '@svc/core';
+import { commonError, jsonDepthProblem } from '@svc/core';
 import {
   DEFAULT_LIMIT,
   MAX_LIMIT,
@@ -202,12 +202,21 @@ function integer(params: ReadonlyMap<string, string>, name: string, fallback: nu
   return Number(text);
 }
 
+/**
+ * A write body: a JSON object whose fields' values nest at most `MAX_JSON_DEPTH` levels (core's
+ * one bound on a caller's JSON; deeper is a 400 naming the field, before any walk of it).
+ */
 function objectBody(body: unknown, isPatch: boolean): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw commonError('VALIDATION_ERROR', 'the request body must be a JSON object');
   }
-  if (isPatch && Object.keys(body).length === 0) {
+  const fields = Object.entries(body);
+  if (isPatch && fields.length === 0) {
     throw commonError('VALIDATION_ERROR', 'a PATCH body must name at least one field');
+  }
+  for (const [key, value] of fields) {
+    const tooDeep = jsonDepthProblem(value);
+    if (tooDeep !== undefined) throw commonError('VALIDATION_ERROR', `"${key}": ${tooDeep}`);
   }
   return body as Record<string, unknown>;
 }

@@ -492,3 +492,39 @@ describe('[server] default_access / SVC_DEFAULT_ACCESS (DECISIONS "Added 2026-11
     ]);
   });
 });
+
+describe('[server] metrics_token / SVC_METRICS_TOKEN (issue 26, 9)', () => {
+  const token = (c: string) => `metrics-${c.repeat(32)}`;
+
+  test('unset by default; from the file, the environment and the code, by precedence', () => {
+    expect(resolveConfig({ env: {} }).metricsToken).toBeUndefined();
+    const file = tomlFile(`[server]\nmetrics_token = "${token('f')}"\n`);
+    expect(resolveConfig({ env: {}, configFile: file }).metricsToken).toBe(token('f'));
+    const env = { SVC_METRICS_TOKEN: token('e') };
+    expect(resolveConfig({ env, configFile: file }).metricsToken).toBe(token('e'));
+    expect(resolveConfig({ env, metricsToken: token('c') }).metricsToken).toBe(token('c'));
+  });
+
+  test('refused at start: short, not a bearer token, the service key; never echoed', () => {
+    const short = 'too-short';
+    const spaced = `${token('s')} and more`;
+    const shared = token('k');
+    const found = [
+      ...problems({ env: { SVC_METRICS_TOKEN: short } }),
+      ...problems({ env: {}, metricsToken: spaced }),
+      ...problems({
+        env: {},
+        configFile: tomlFile(`[server]\nmetrics_token = "${shared}"\nservice_key = "${shared}"\n`),
+      }),
+    ];
+    expect(found).toEqual([
+      'metricsToken must be at least 32 characters (got 9)',
+      'metricsToken must be a bearer token: letters, digits and - . _ ~ + /, then any = (RFC 6750)',
+      'metricsToken must not be the service key',
+    ]);
+    for (const secret of [short, spaced, shared]) expect(found.join('\n')).not.toContain(secret);
+    expect(problems({ env: {}, metricsToken: 42 as never })).toEqual([
+      'metricsToken must be a string',
+    ]);
+  });
+});

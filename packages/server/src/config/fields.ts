@@ -117,6 +117,13 @@ export const SERVER_FIELDS: readonly FieldSpec[] = [
     doc: 'bearer credential that runs with access policies off',
   },
   {
+    key: 'metricsToken',
+    type: 'secret',
+    env: 'SVC_METRICS_TOKEN',
+    toml: ['server', 'metrics_token'],
+    doc: "when set, the only bearer /metrics and /stats accept (a scraper's credential; 32+ characters, not the service key)",
+  },
+  {
     key: 'bodyLimit',
     type: 'positiveInt',
     toml: ['server', 'body_limit'],

@@ -57,6 +57,13 @@ export interface ServerSettings {
    */
   defaultAccess: DefaultAccess;
   serviceKey: string | undefined;
+  /**
+   * When set, `/metrics` and `/stats` answer only `Authorization: Bearer <metricsToken>`, and
+   * nothing else opens them (not the service key, not a user's token); unset, they sit behind
+   * the `requireAuth` gate with the other data-plane routes. At least 32 characters of RFC 6750's
+   * token alphabet, and not the service key.
+   */
+  metricsToken: string | undefined;
   bodyLimit: number;
   logLevel: LogLevel;
   logFormat: LogFormat;
@@ -108,6 +115,9 @@ export class ConfigError extends SvcError {
 // smol-toml ships a CommonJS build, but its types are ESM-only: type it via resolution-mode.
 type Toml = typeof import('smol-toml', { with: { 'resolution-mode': 'import' }});
 const parseToml = (text: string) => (require('smol-toml') as Toml).parse(text);
+
+/** RFC 6750 §2.1 `b64token`: what `Authorization: Bearer <token>` can carry. */
+const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 const NON_SETTING_KEYS = new Set(['database', 'schema', 'authConfig', 'tls', 'configFile', 'env']);
 const FIELD_BY_KEY = new Map(SERVER_FIELDS.map((f) => [f.key, f]));
@@ -216,6 +226,18 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
   }
   if (resolved.serviceKey !== undefined && resolved.serviceKey.length < 32) {
     problems.push(`serviceKey must be at least 32 characters (got ${resolved.serviceKey.length})`);
+  }
+  if (resolved.metricsToken !== undefined) {
+    const token = resolved.metricsToken;
+    if (token.length < 32) {
+      problems.push(`metricsToken must be at least 32 characters (got ${token.length})`);
+    } else if (!BEARER_TOKEN.test(token)) {
+      problems.push(
+        'metricsToken must be a bearer token: letters, digits and - . _ ~ + /, then any = (RFC 6750)',
+      );
+    }
+    // Apart, so that the scraper's credential, kept in its configuration, opens nothing else.
+    if (token === resolved.serviceKey) problems.push('metricsToken must not be the service key');
   }
   if (input.tls && (!input.tls.cert || !input.tls.key)) {
     problems.push('tls needs both cert and key');

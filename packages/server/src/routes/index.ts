@@ -24,6 +24,7 @@ import { restHandler, restModelSource } from '../handlers/rest';
 import { schemaHandlers } from '../handlers/schema';
 import { authenticate } from '../middleware/authenticate';
 import { jsonBody } from '../middleware/body';
+import { requireMetricsToken } from '../middleware/metrics-token';
 import { cors } from '../middleware/cors';
 import { cookieRequestGuard } from '../middleware/csrf';
 import { rejectWritesWhenReadOnly } from '../middleware/read-only';
@@ -56,6 +57,8 @@ type Handler = (req: Request, res: Response) => unknown;
 interface RouteOptions {
   /** Behind the `requireAuth` gate (spec Authentication 5): data-plane routes. */
   readonly gated?: boolean;
+  /** A gated route's own gate in place of the `requireAuth` one (the metrics token). */
+  readonly gate?: RequestHandler;
   /** Methods whose JSON body is parsed. */
   readonly body?: readonly Method[];
 }
@@ -96,7 +99,7 @@ export function buildApp(deps: AppDeps): Express {
     const allowed = Object.keys(handlers) as Method[];
     for (const method of allowed) {
       const chain: RequestHandler[] = [];
-      if (options.gated) chain.push(timeout, gate);
+      if (options.gated) chain.push(timeout, options.gate ?? gate);
       if (options.body?.includes(method)) chain.push(body);
       const handler = handlers[method] as Handler;
       chain.push(async (req, res) => {
@@ -131,6 +134,10 @@ export function buildApp(deps: AppDeps): Express {
 
   // Data plane: behind the requireAuth gate.
   const gated = { gated: true } as const;
+  // The figures: with a metrics token, behind it alone (middleware/metrics-token).
+  const figures = config.metricsToken
+    ? { gated: true, gate: requireMetricsToken(config.metricsToken) }
+    : gated;
   route(
     '/metrics',
     {
@@ -140,12 +147,12 @@ export function buildApp(deps: AppDeps): Express {
         res.end(text);
       },
     },
-    gated,
+    figures,
   );
   route(
     '/stats',
     { GET: async (_req, res) => sendJson(res, 200, await metrics.snapshot()) },
-    gated,
+    figures,
   );
   // Read-only mode is decided per query, once compiled (a select runs, a write is 503).
   route(

@@ -16,6 +16,7 @@ import {
   buildSchema,
   createDefaultMigrator,
   createQueryEngine,
+  jsonDepthProblem,
   openDatabase,
   storedSchemaSource,
   type CompileQuery,
@@ -144,16 +145,30 @@ export function parseVariables(
   for (const item of strings) add('--var', item, (text) => text);
   for (const item of jsons)
     add('--json-var', item, (text, name) => {
+      let value: unknown;
       try {
-        return JSON.parse(text) as unknown;
+        value = JSON.parse(text);
       } catch {
         throw new ExitError(2, `--json-var ${name}: ${JSON.stringify(text)} is not JSON`);
       }
+      // The server's bound on a variable (core's MAX_JSON_DEPTH), said here before any request.
+      const tooDeep = jsonDepthProblem(value);
+      if (tooDeep !== undefined) throw new ExitError(2, `--json-var ${name}: ${tooDeep}`);
+      return value;
     });
   return out;
 }
 
-/** Indented on a terminal (for people), the text as it came otherwise (for pipes). */
+/**
+ * Indented on a terminal (for people), the text as it came otherwise (for pipes). A stored
+ * `json` value may nest deeper than the recursive indenter goes: that result prints as it came.
+ */
 function format(text: string, io: CliIo): string {
-  return io.isTTY ? JSON.stringify(JSON.parse(text), null, 2) : text;
+  if (!io.isTTY) return text;
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch (err) {
+    if (err instanceof RangeError) return text;
+    throw err;
+  }
 }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import {
   createDefaultMigrator,
   InvalidReferenceError,
+  MAX_JSON_DEPTH,
   openDatabase,
   type CompileOptions,
   type CompileQuery,
@@ -82,6 +83,15 @@ describe('parseVariables', () => {
   ])('%j %j exits 2: %s', (strings, jsons, message) => {
     expect(() => parseVariables(strings, jsons)).toThrow(new ExitError(2, message));
   });
+
+  // Issue 26, 7: the server refuses such a variable too, but through the server the CLI's own
+  // JSON.stringify of the request overflowed first.
+  test('a --json-var nested deeper than MAX_JSON_DEPTH exits 2 naming it', () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    expect(() => parseVariables([], [`a=${deep}`])).toThrow(
+      new ExitError(2, `--json-var a: nested deeper than ${MAX_JSON_DEPTH} levels`),
+    );
+  });
 });
 
 describe(`svc query on ${testDatabaseKind()}`, () => {
@@ -152,6 +162,14 @@ describe(`svc query on ${testDatabaseKind()}`, () => {
         2,
       ),
     );
+  });
+
+  test('on a terminal, a result nested deeper than the indenter goes prints as it came', async () => {
+    const deep = `${'['.repeat(4500)}${']'.repeat(4500)}`;
+    const io = capture(true);
+    const argv = ['select to_json(<str>$text)', '--var', `text=${deep}`, ...dbArgs];
+    expect(await queryCommand(argv, { cwd: dir, env, io })).toBe(0);
+    expect(io.out).toEqual([`[${deep}]`]);
   });
 
   test('a failure is one line naming the class and position, exit 1', async () => {

@@ -3,6 +3,7 @@
  * text each value travels as, the JSON kinds of EdgeQL types (custom scalars through their base,
  * arrays, tuples), and the auth values.
  */
+import { MAX_JSON_DEPTH } from '../../json';
 import { buildSchema } from '../../schema/build';
 import type { QueryParam } from '../api';
 import { compileQuery } from '../compile';
@@ -103,6 +104,29 @@ test.each([
   ],
 ])('%j with %j: %s', (param, value, outcome) => {
   expect(problem([param], { [param.name]: value })).toBe(outcome);
+});
+
+// Issue 26, 7: a json variable 5,000 levels deep overflowed the encoder's JSON.stringify (500).
+test('a variable or global nested deeper than MAX_JSON_DEPTH is refused by name; at it, bound', () => {
+  const nested = (depth: number) => JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`);
+  const tooDeep = `nested deeper than ${MAX_JSON_DEPTH} levels`;
+  expect(problem([v('j', 'std::json')], { j: nested(5000) })).toBe(
+    `VALIDATION_ERROR: variable $j is ${tooDeep}`,
+  );
+  expect(problem([v('a', 'array<std::json>')], { a: [1, nested(MAX_JSON_DEPTH)] })).toBe(
+    `VALIDATION_ERROR: variable $a is ${tooDeep}`,
+  );
+  expect(bind([v('j', 'std::json')], { j: nested(MAX_JSON_DEPTH) })).toEqual([
+    JSON.stringify(nested(MAX_JSON_DEPTH)),
+  ]);
+  const global = compileQuery(schema, 'select global tenant').params[0] as QueryParam;
+  const bindGlobal = (value: unknown) =>
+    bindParameters(
+      [global],
+      { variables: {}, globals: { tenant: value }, auth: ANONYMOUS_AUTH },
+      schema,
+    );
+  expect(() => bindGlobal(nested(5000))).toThrow(`global default::tenant is ${tooDeep}`);
 });
 
 test('null is a std::json value; for other types it is no value', () => {

@@ -14,12 +14,16 @@
  *   `current_user_is_anonymous`): 400 VALIDATION_ERROR naming it. A global left out takes its
  *   default; one given as null is empty (Gel's `set global x := {}`), which a `required` global
  *   refuses (400);
+ * - a variable or global nested deeper than `MAX_JSON_DEPTH` arrays and objects is 400
+ *   VALIDATION_ERROR naming it (core/json): the encoder's `JSON.stringify` is recursive, and
+ *   this is the one place every parameter value passes, from `/query`, REST and `svc query`;
  * - a value of the wrong JSON kind for its declared type (a string for `std::int64`, a
  *   fraction for an integer, an object for an array: std's `paramValueProblem`, from the std
  *   table) is a QueryArgumentError naming it; what the kind cannot tell (a malformed uuid or
  *   datetime) the database rejects as InvalidValueError.
  */
 import { commonError, QueryArgumentError } from '../../errors';
+import { jsonDepthProblem } from '../../json';
 import type { Schema } from '../../schema/model';
 import type { TypeRef } from '../../schema/model';
 import { paramValueProblem, scalarInfo, type ParamKind, type TypeEnv } from '../../std';
@@ -159,6 +163,8 @@ function authValue(name: string, auth: AuthValues): string | null {
 }
 
 function encode(value: unknown, param: QueryParam, what: string, env: TypeEnv): string {
+  const tooDeep = jsonDepthProblem(value);
+  if (tooDeep !== undefined) throw commonError('VALIDATION_ERROR', `${what} is ${tooDeep}`);
   const problem = paramValueProblem(param.valueType, value, env);
   if (problem !== undefined) {
     throw new QueryArgumentError(`${what} expects ${param.type}: ${problem}`);

@@ -23,7 +23,9 @@ export function isAdministrator(caller: Caller | undefined): boolean {
 }
 const SERVICE: Caller = Object.freeze({ kind: 'service' });
 
-const CHALLENGE = 'Bearer realm="svc"';
+/** RFC 6750 §3: the challenge of a 401 for a missing bearer, and for one read and refused. */
+export const BEARER_CHALLENGE = 'Bearer realm="svc"';
+export const INVALID_TOKEN_CHALLENGE = `${BEARER_CHALLENGE}, error="invalid_token"`;
 
 export interface AuthenticateOptions {
   /**
@@ -47,7 +49,7 @@ export interface AuthenticateOptions {
  */
 export function authenticate(options: AuthenticateOptions) {
   const { verify, required, checkOrigin } = options;
-  const serviceDigest = options.serviceKey ? digest(options.serviceKey) : undefined;
+  const isServiceKey = options.serviceKey ? secretMatcher(options.serviceKey) : undefined;
 
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const found = extractToken({
@@ -59,14 +61,14 @@ export function authenticate(options: AuthenticateOptions) {
       },
     });
     // A token that will be used: a cookie one must come from a trusted page on writes.
-    if (found && checkOrigin && (serviceDigest || verify)) {
+    if (found && checkOrigin && (isServiceKey || verify)) {
       try {
         checkOrigin(req, found.source);
       } catch (err) {
         return next(err);
       }
     }
-    if (found && serviceDigest && timingSafeEqual(digest(found.token), serviceDigest)) {
+    if (found && isServiceKey?.(found.token)) {
       res.locals.caller = SERVICE;
       return next();
     }
@@ -82,7 +84,7 @@ export function authenticate(options: AuthenticateOptions) {
       if (required) {
         return next(
           commonError('UNAUTHORIZED', 'a bearer token is required', {
-            headers: { 'WWW-Authenticate': CHALLENGE },
+            headers: { 'WWW-Authenticate': BEARER_CHALLENGE },
           }),
         );
       }
@@ -100,7 +102,15 @@ export function authenticate(options: AuthenticateOptions) {
   };
 }
 
-/** SHA-256 first, so the comparison is constant-time whatever the lengths. */
+/**
+ * Whether a presented credential is `secret`, in constant time: both sides are hashed with
+ * SHA-256 first, so neither the time nor the lengths compared tell anything about the secret.
+ */
+export function secretMatcher(secret: string): (candidate: string) => boolean {
+  const expected = digest(secret);
+  return (candidate) => timingSafeEqual(digest(candidate), expected);
+}
+
 function digest(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
 }
@@ -109,6 +119,6 @@ function digest(text: string): Buffer {
 function withChallenge(err: unknown): unknown {
   if (!(err instanceof SvcError) || err.status !== 401) return err;
   return new SvcError(err.code, err.status, err.message, {
-    headers: { 'WWW-Authenticate': `${CHALLENGE}, error="invalid_token"` },
+    headers: { 'WWW-Authenticate': INVALID_TOKEN_CHALLENGE },
   });
 }

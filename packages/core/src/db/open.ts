@@ -133,7 +133,10 @@ async function connectPostgres(
 /**
  * Runs a statement on a pooled connection: named (a prepared statement per connection) and
  * stopped by its signal (db/cancel). Without a signal it is `pool.query`; with one it is the same
- * three steps, connect, query, release, with the connection in hand to cancel on.
+ * three steps, connect, query, release, with the connection in hand to cancel on. The abort may
+ * come before the statement is sent (refused), while it runs (cancelled: its implicit
+ * transaction rolls back), or once it has ended and committed but its answer is still on the way
+ * (the cancel finds nothing to stop and the result is returned; the caller that gave up drops it).
  */
 function poolRunner(
   pg: typeof import('pg'),

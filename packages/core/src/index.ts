@@ -164,5 +164,6 @@ export {
   type QueryEngineOptions,
   type ParamKind,
   type QueryRequest,
+  type RunOptions,
   type SchemaSource,
 } from './query/engine';

@@ -89,6 +89,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     databaseInstance ??
     (await openDatabase(config.database, {
       onPoolError: (err) => logger.error({ err }, 'database connection error'),
+      // The backstop behind cancelling a timed-out request's statement (issue 26): PostgreSQL
+      // stops any statement of this pool running longer than a request may.
+      statementTimeoutMs: config.requestTimeout,
+      onWarning: (message) => logger.warn(message),
     }));
   const ownsDatabase = databaseInstance === undefined;
   const migrator = createDefaultMigrator();
@@ -134,6 +138,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     compile: compileQuery ?? defaultCompileQuery,
     schema: storedSchemaSource(database, migrator, buildSchema),
     onCompileCache: (hit) => metrics.compileCache(hit),
+    onStatementCancelled: () => metrics.statementCancelled(),
   });
   // With auth on, name the types every caller may read and write (DECISIONS "Added 2026-11-29"):
   // once now, for the schema just migrated or stored, and after each migration that changes them.

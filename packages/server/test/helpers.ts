@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { AuthEvent } from '@svc/auth';
-import type { QueryCaller } from '@svc/core';
+import type { QueryCaller, RunOptions } from '@svc/core';
 import { createTestDatabase, type TestDatabase } from '@svc/core/testing';
 import { createServer, type CreateServerOptions, type SvcServer } from '../src';
 import { request, type InProcessInit } from '../src/testing';
@@ -71,9 +71,9 @@ export function recordCallers(server: SvcServer): QueryCaller[] {
   const engine = server.queryEngine;
   const run = engine.run.bind(engine);
   Object.assign(engine, {
-    run: (request: Parameters<typeof run>[0], caller: QueryCaller) => {
+    run: (request: Parameters<typeof run>[0], caller: QueryCaller, options?: RunOptions) => {
       callers.push(caller);
-      return run(request, caller);
+      return run(request, caller, options);
     },
   });
   return callers;

@@ -431,6 +431,9 @@ export async function migrateAuthSchema(
   if (names.every((n) => before.has(n))) return [];
 
   return database.transaction(async (tx) => {
+    // Not bounded by the pool's statement_timeout (a server's requestTimeout): a data migration
+    // over many users, or the wait for another process's lock, may take longer.
+    await tx.query('set local statement_timeout = 0');
     await tx.query('select pg_advisory_xact_lock($1)', [AUTH_MIGRATION_LOCK_KEY]);
     await tx.query(`create schema if not exists ${AUTH_SCHEMA}`);
     await tx.query(

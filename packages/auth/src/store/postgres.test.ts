@@ -1,4 +1,4 @@
-import { Migrator } from 'kysely';
+import { type Kysely, Migrator, sql } from 'kysely';
 import { openDatabase, type Database } from '@svc/core';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import { defineStoreConformance } from './conformance';
@@ -244,6 +244,28 @@ describe(`svc_auth migrations: upgrades and concurrent starts on ${testDatabaseK
       } finally {
         await db.close();
         await holder.close();
+      }
+    });
+
+    // Issue 26: the server's pool carries requestTimeout as every connection's statement_timeout;
+    // a migration (a data migration over many users, a wait for another process's lock) may
+    // take longer and must not be stopped half-way at start-up.
+    test('migrations run past the pool statement timeout', async () => {
+      const t = await freshDatabase();
+      const url = (t.config as { url: string }).url;
+      const db = await openDatabase({ url, poolSize: 1 }, { statementTimeoutMs: 50 });
+      try {
+        const slow = {
+          '0001_slow': {
+            async up(k: Kysely<unknown>) {
+              await sql`select pg_sleep(0.3)`.execute(k);
+            },
+          },
+        };
+        expect(await migrateAuthSchema(db, slow)).toEqual(['0001_slow']);
+        await expect(db.query('select pg_sleep(0.3)')).rejects.toMatchObject({ code: '57014' });
+      } finally {
+        await db.close();
       }
     });
   }

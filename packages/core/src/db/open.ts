@@ -3,6 +3,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import { DataDirLock } from './lock';
+import { type BackendKey, StatementCancelledError, sendCancelRequest } from './cancel';
 import { checkDatabaseUrl, connectionFailure } from './connection-error';
 import { loadPGliteModule } from './pglite-module';
 import { Mutex } from './mutex';
@@ -26,6 +27,19 @@ export interface OpenDatabaseOptions {
    * drops packets would otherwise hang the opener forever). Default 10000 ms.
    */
   readonly connectTimeoutMs?: number;
+  /**
+   * PostgreSQL: every connection's `statement_timeout`, sent when it opens (no statement per
+   * query). The database stops any statement running longer, whether or not anyone is still
+   * waiting for it: the backstop behind QueryOptions.signal for a cancel request that is lost or
+   * a process that died mid-statement. A transaction that may run longer lifts it with
+   * `set local statement_timeout = 0` (migrations do). A pooler that refuses the parameter
+   * (PgBouncer unless it is in `track_extra_parameters` or `ignore_startup_parameters`) gets
+   * connections without it, and `onWarning` says so. Ignored by PGlite: it has no timer to
+   * interrupt a statement with.
+   */
+  readonly statementTimeoutMs?: number;
+  /** Told, once, of a setting the database could not take (a pooler refusing the timeout). */
+  readonly onWarning?: (message: string) => void;
 }
 
 /**
@@ -48,6 +62,38 @@ export async function openDatabase(
 
 async function openPostgres(url: string, poolSize: number, options: OpenDatabaseOptions) {
   const target = checkDatabaseUrl(url);
+  const timeout = options.statementTimeoutMs;
+  try {
+    return await connectPostgres(url, poolSize, options, timeout);
+  } catch (err) {
+    if (timeout === undefined || !refusedStatementTimeout(err))
+      throw connectionFailure(err, target);
+  }
+  options.onWarning?.(
+    'the database (a connection pooler) refused the statement_timeout startup parameter: ' +
+      'statements past requestTimeout are stopped by a cancel request only, with no backstop ' +
+      "in the database; add statement_timeout to PgBouncer's track_extra_parameters to have it",
+  );
+  try {
+    return await connectPostgres(url, poolSize, options, undefined);
+  } catch (err) {
+    throw connectionFailure(err, target);
+  }
+}
+
+/** PgBouncer's answer to a startup parameter it does not track: FATAL 08P01. */
+function refusedStatementTimeout(err: unknown): boolean {
+  const message = err instanceof Error ? err.message : '';
+  return /unsupported startup parameter/i.test(message) && message.includes('statement_timeout');
+}
+
+/** A pool on `url`, pinged once; closed again (and the driver's error thrown) when that fails. */
+async function connectPostgres(
+  url: string,
+  poolSize: number,
+  options: OpenDatabaseOptions,
+  statementTimeoutMs: number | undefined,
+): Promise<Database> {
   const pg = require('pg') as typeof import('pg');
   const types = {
     getTypeParser: (oid: number, format?: 'text' | 'binary') => {
@@ -56,11 +102,13 @@ async function openPostgres(url: string, poolSize: number, options: OpenDatabase
       return pg.types.getTypeParser(oid, format as 'text');
     },
   };
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    connectionTimeoutMillis: connectTimeoutMs,
     types: types as never,
+    ...(statementTimeoutMs === undefined ? {} : { statement_timeout: statementTimeoutMs }),
   });
   pool.on('error', (err) => options.onPoolError?.(err));
   const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
@@ -70,19 +118,69 @@ async function openPostgres(url: string, poolSize: number, options: OpenDatabase
     kysely,
     () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     undefined,
-    // Named statements go to the pool directly: Kysely's driver has no way to name them.
-    async (name, text, values) => {
-      const result = await pool.query({ name, text, values: [...values] });
-      return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
-    },
+    // Named and cancellable statements go to the pool directly: Kysely's driver can do neither.
+    poolRunner(pg, pool, connectTimeoutMs),
   );
   try {
     await db.ping();
   } catch (err) {
     await db.close();
-    throw connectionFailure(err, target);
+    throw err;
   }
   return db;
+}
+
+/**
+ * Runs a statement on a pooled connection: named (a prepared statement per connection) and
+ * stopped by its signal (db/cancel). Without a signal it is `pool.query`; with one it is the same
+ * three steps, connect, query, release, with the connection in hand to cancel on. The abort may
+ * come before the statement is sent (refused), while it runs (cancelled: its implicit
+ * transaction rolls back), or once it has ended and committed but its answer is still on the way
+ * (the cancel finds nothing to stop and the result is returned; the caller that gave up drops it).
+ */
+function poolRunner(
+  pg: typeof import('pg'),
+  pool: import('pg').Pool,
+  cancelTimeoutMs: number,
+): StatementRunner {
+  return async (text, values, { name, signal }) => {
+    const config = { ...(name === undefined ? {} : { name }), text, values: [...values] };
+    if (signal === undefined) return resultOf(await pool.query(config));
+    if (signal.aborted) throw new StatementCancelledError();
+    const client = (await pool.connect()) as import('pg').PoolClient & BackendKey;
+    // A connection error while the client is out of the pool is emitted on it (pool.query
+    // listens the same way); the query's own rejection reports it.
+    const ignore = () => undefined;
+    client.on('error', ignore);
+    let cancelled = false;
+    const cancel = () => {
+      cancelled = true;
+      void sendCancelRequest(pg, client, cancelTimeoutMs);
+    };
+    let failure: unknown;
+    try {
+      // The wait for a connection may have outlasted the caller: what has not started does not.
+      if (signal.aborted) throw new StatementCancelledError();
+      signal.addEventListener('abort', cancel, { once: true });
+      try {
+        return resultOf(await client.query(config));
+      } catch (err) {
+        failure = err;
+        throw err;
+      }
+    } finally {
+      signal.removeEventListener('abort', cancel);
+      client.off('error', ignore);
+      // After a cancel request the backend may receive it once this statement is over and cancel
+      // the next one run on it: that connection is closed, never pooled. A failed statement's
+      // connection is closed too, as pool.query does.
+      client.release(cancelled || failure !== undefined);
+    }
+  };
+}
+
+function resultOf(result: import('pg').QueryResult): QueryResult<Record<string, unknown>> {
+  return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
 }
 
 /**
@@ -125,6 +223,7 @@ async function openPGlite(dataDir: string | undefined) {
       kysely,
       () => ({ total: 1, idle: mutex.locked ? 0 : 1, waiting: mutex.waiting }),
       lock,
+      pgliteRunner(pg, mutex),
     );
     // Initialise Kysely's driver now: its destroy() skips a driver that was never initialised,
     // which would leave the embedded database open after close().
@@ -134,6 +233,45 @@ async function openPGlite(dataDir: string | undefined) {
     lock?.release();
     throw err;
   }
+}
+
+/**
+ * Runs a statement on the embedded database under the same mutex as Kysely's driver (names mean
+ * nothing here). PGlite runs a statement on the JavaScript thread, to its end: nothing can
+ * interrupt it, not even the timer that would abort its signal. What the signal can do is keep a
+ * statement from starting: one already aborted, or aborted while it waited its turn.
+ *
+ * A statement that waited may have waited behind one that held the thread past its deadline, so
+ * that the timer aborting its signal could not fire: before checking the signal it lets the
+ * event loop turn twice (from any phase, the second turn passes through the timers phase, where
+ * timers already due fire). Only a signalled statement that had to wait pays for it.
+ */
+function pgliteRunner(pg: import('@electric-sql/pglite').PGlite, mutex: Mutex): StatementRunner {
+  return async (text, values, { signal }) => {
+    if (signal?.aborted) throw new StatementCancelledError();
+    const waited = mutex.locked;
+    await mutex.lock();
+    try {
+      if (signal && waited) {
+        await nextTurn();
+        await nextTurn();
+      }
+      if (signal?.aborted) throw new StatementCancelledError();
+      const result = await pg.query<Record<string, unknown>>(text, [...values]);
+      const affected = result.affectedRows;
+      return {
+        rows: result.rows,
+        rowCount:
+          affected !== undefined && result.fields.length === 0 ? affected : result.rows.length,
+      };
+    } finally {
+      mutex.unlock();
+    }
+  };
+}
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
@@ -213,11 +351,11 @@ function queryable(kysely: Kysely<any>): Queryable {
   };
 }
 
-/** Runs a named prepared statement (PostgreSQL's pool, which Kysely's driver cannot name). */
-type PreparedRunner = (
-  name: string,
+/** Runs one statement outside Kysely: named or with a signal, which Kysely's drivers cannot take. */
+type StatementRunner = (
   text: string,
   values: readonly unknown[],
+  options: QueryOptions,
 ) => Promise<QueryResult<Record<string, unknown>>>;
 
 class KyselyDatabase implements Database {
@@ -225,7 +363,7 @@ class KyselyDatabase implements Database {
   readonly #stats: () => PoolStats;
   readonly #queryable: Queryable;
   readonly #lock: DataDirLock | undefined;
-  readonly #prepared: PreparedRunner | undefined;
+  readonly #direct: StatementRunner;
   #closing: Promise<void> | undefined;
 
   constructor(
@@ -233,13 +371,13 @@ class KyselyDatabase implements Database {
     readonly description: string,
     kysely: Kysely<any>,
     stats: () => PoolStats,
-    lock?: DataDirLock,
-    prepared?: PreparedRunner,
+    lock: DataDirLock | undefined,
+    direct: StatementRunner,
   ) {
     this.#kysely = kysely;
     this.#stats = stats;
     this.#lock = lock;
-    this.#prepared = prepared;
+    this.#direct = direct;
     this.#queryable = queryable(kysely);
   }
 
@@ -250,8 +388,8 @@ class KyselyDatabase implements Database {
   ) {
     if (this.#closing)
       return Promise.reject(new Error(`the database is closed (${this.description})`));
-    if (options?.name !== undefined && this.#prepared)
-      return this.#prepared(options.name, sql, params ?? []) as Promise<QueryResult<Row>>;
+    if (options?.name !== undefined || options?.signal !== undefined)
+      return this.#direct(sql, params ?? [], options) as Promise<QueryResult<Row>>;
     return this.#queryable.query<Row>(sql, params);
   }
 

@@ -22,6 +22,17 @@ export interface QueryOptions {
    * SQL (name it by a hash of the text). Ignored by PGlite and inside transactions.
    */
   readonly name?: string;
+  /**
+   * Stops the statement when it aborts (the server passes its request's requestTimeout signal).
+   * Not started yet (aborted already, or while it waited for a connection): it is never sent.
+   * Running on PostgreSQL: a cancel request is sent for it (a new connection carrying the
+   * backend's key: no login, no pool slot), and its connection is closed afterwards rather than
+   * pooled (a cancel arriving late would hit the next statement). Either way the promise rejects
+   * with SQLSTATE 57014, as PostgreSQL's own cancellation does, so errors/database-errors maps
+   * both alike. Embedded PGlite runs a statement on the JavaScript thread and cannot interrupt
+   * it: only statements not yet started are refused. Not available inside transactions.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Anything that runs parameterised SQL: the database itself or an open transaction. */

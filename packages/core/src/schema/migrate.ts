@@ -123,6 +123,10 @@ export function createMigrator(parts: MigratorParts): Migrator {
     const version = schemaVersion(target);
     const outcome = await db
       .transaction(async (tx) => {
+        // A migration may outlast the pool's statement_timeout (a server's requestTimeout): an
+        // index over a large table, a wait for another process's migration. Lifted for this
+        // transaction only.
+        await tx.query('set local statement_timeout = 0');
         // Lock first: even `create ... if not exists` races in PostgreSQL's catalog.
         await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
         for (const statement of META_SQL) await tx.query(statement);

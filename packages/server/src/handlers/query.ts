@@ -21,6 +21,7 @@ import {
 import type { Protocol } from '../config';
 import { sendJson } from '../http/respond';
 import { isAdministrator, type Caller } from '../middleware/authenticate';
+import { requestSignal } from '../middleware/timeout';
 import { parseQueryRequest } from './query-request';
 
 export interface QueryHandlerDeps {
@@ -35,7 +36,8 @@ export function queryHandler(deps: QueryHandlerDeps) {
   return async (req: Request, res: Response): Promise<void> => {
     const body = parseQueryRequest(req.body);
     const caller = queryCaller(res.locals.caller as Caller | undefined, deps);
-    const data = await engine.run(body, caller);
+    // requestTimeout's signal: past it the statement is cancelled (issue 26).
+    const data = await engine.run(body, caller, { signal: requestSignal(res) });
     sendJson(res, 200, `{"data":${data}}`);
   };
 }

@@ -24,8 +24,9 @@ import {
   type RestModel,
 } from '@svc/rest';
 import type { Protocol } from '../config';
-import { sendJson } from '../http/respond';
+import { mayAnswer, sendJson } from '../http/respond';
 import type { Caller } from '../middleware/authenticate';
+import { requestSignal } from '../middleware/timeout';
 import { queryCaller } from './query';
 
 /** The schema queries compile against now, with its REST model. */
@@ -81,16 +82,18 @@ export function restHandler(deps: RestHandlerDeps) {
     const { schema, model } = await models.current();
     const plan = planRequest(request, model, schema);
     const caller = queryCaller(res.locals.caller as Caller | undefined, deps);
-    const text = await engine.run(plan, caller);
+    // requestTimeout's signal, read before each statement: none starts past the deadline, and a
+    // running one is cancelled (issue 26).
+    const text = await engine.run(plan, caller, { signal: requestSignal(res) });
     switch (plan.answer) {
       case 'deleted':
-        res.status(204).end();
+        if (mayAnswer(res)) res.status(204).end();
         return;
       case 'list': {
         if (
           plan.parent &&
           isEmptyResult(text) &&
-          isEmptyResult(await engine.run(plan.parent, caller))
+          isEmptyResult(await engine.run(plan.parent, caller, { signal: requestSignal(res) }))
         ) {
           throw commonError('NOT_FOUND', plan.missing ?? 'not found');
         }

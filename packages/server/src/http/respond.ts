@@ -7,7 +7,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /**
  * Writes a JSON body straight to the socket: no ETag, no freshness check, no re-serialising of
  * bodies prepared at start-up. A response already sent (say, a 408 that beat the handler) is
- * left alone.
+ * left alone, and so is one whose request is past its requestTimeout: the 408 goes instead.
  */
 export function sendJson(
   res: Response,
@@ -15,7 +15,7 @@ export function sendJson(
   body: unknown,
   headers?: Readonly<Record<string, string>>,
 ): void {
-  if (res.headersSent || res.writableEnded) return;
+  if (!mayAnswer(res)) return;
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.statusCode = status;
   if (headers) for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
@@ -39,4 +39,14 @@ export function sendError(res: Response, err: unknown, logger: Logger): void {
     return;
   }
   sendJson(res, rendered.status, rendered.body, rendered.headers);
+}
+
+/**
+ * Whether the handler may still write its answer: not when one was already sent, nor past the
+ * request's deadline, whose 408 (middleware/timeout) is then sent first: its timer cannot fire
+ * while the event loop is held (an embedded PGlite statement), so an answer checks the clock.
+ */
+export function mayAnswer(res: Response): boolean {
+  (res.locals.expireIfLate as (() => void) | undefined)?.();
+  return !(res.headersSent || res.writableEnded);
 }

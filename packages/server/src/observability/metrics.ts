@@ -13,6 +13,8 @@ export interface StatsSnapshot {
     buckets: Array<{ le: number | '+Inf'; count: number }>;
   };
   queryCompileCache: { hits: number; misses: number };
+  /** Statements cancelled (SQLSTATE 57014): past requestTimeout, or by statement_timeout. */
+  cancelledStatements: number;
   databasePool: PoolStats;
 }
 
@@ -30,6 +32,7 @@ export class ServerMetrics {
   readonly #latency: Histogram<'method' | 'route'>;
   readonly #cacheHits: Counter;
   readonly #cacheMisses: Counter;
+  readonly #cancelled: Counter;
   readonly #pool: () => PoolStats;
   // Label lookups hash their arguments each call; keep the children per label set instead.
   readonly #requestChildren = new Map<string, { inc(): void }>();
@@ -59,6 +62,11 @@ export class ServerMetrics {
     this.#cacheMisses = new Counter({
       name: 'svc_query_compile_cache_misses_total',
       help: 'Queries that had to be compiled',
+      registers,
+    });
+    this.#cancelled = new Counter({
+      name: 'svc_db_statements_cancelled_total',
+      help: 'Statements cancelled: their request passed requestTimeout, or the database stopped them (statement_timeout)',
       registers,
     });
     new Gauge({
@@ -96,6 +104,11 @@ export class ServerMetrics {
   /** For the query engine: count a compiled-query cache hit or miss. */
   compileCache(hit: boolean): void {
     (hit ? this.#cacheHits : this.#cacheMisses).inc();
+  }
+
+  /** For the query engine: count a statement cancelled (SQLSTATE 57014). */
+  statementCancelled(): void {
+    this.#cancelled.inc();
   }
 
   text(): Promise<string> {
@@ -141,6 +154,7 @@ export class ServerMetrics {
         })),
       },
       queryCompileCache: { hits, misses },
+      cancelledStatements: (await this.#cancelled.get()).values[0]?.value ?? 0,
       databasePool: this.#pool(),
     };
   }

@@ -166,6 +166,7 @@ let tdb: TestDatabase;
 const migrator = createDefaultMigrator();
 const compiles: { text: string; options: CompileOptions | undefined }[] = [];
 const cacheEvents: boolean[] = [];
+let cancelledRuns = 0;
 
 function makeEngine(schemaRecheckMs = 60_000): QueryEngine {
   return createQueryEngine({
@@ -178,6 +179,9 @@ function makeEngine(schemaRecheckMs = 60_000): QueryEngine {
     cacheSize: 4,
     schemaRecheckMs,
     onCompileCache: (hit) => cacheEvents.push(hit),
+    onStatementCancelled: () => {
+      cancelledRuns++;
+    },
   });
 }
 
@@ -478,6 +482,35 @@ describe('database errors leave mapped', () => {
       engine.run({ query: 'select 1 / <int64>$d', variables: { d: 0 } }, service),
     );
     expect(err.type).toBe('DivisionByZeroError');
+  });
+});
+
+describe('cancellation (issue 26)', () => {
+  // The server gives each run its request's abort signal (requestTimeout): a run whose signal
+  // aborted before its statement started must not run it, and the metrics must hear of it.
+  test('a run whose signal has aborted is QueryTimeoutError (57014), writes nothing, and is counted', async () => {
+    const before = cancelledRuns;
+    const err = await failure(
+      engine.run(
+        {
+          query: 'insert User { name := <str>$name, age := <optional int32>$age }',
+          variables: { name: 'late' },
+        },
+        service,
+        { signal: AbortSignal.abort() },
+      ),
+    );
+    expect(err.type).toBe('QueryTimeoutError');
+    expect(renderError(err).body.extensions).toEqual({ sqlState: '57014' });
+    expect(await count()).toBe(0);
+    expect(cancelledRuns).toBe(before + 1);
+  });
+
+  test('a signal that does not abort changes nothing, and nothing is counted', async () => {
+    const before = cancelledRuns;
+    const { signal } = new AbortController();
+    expect(await engine.run({ query: 'select User { name }' }, service, { signal })).toBe('[]');
+    expect(cancelledRuns).toBe(before);
   });
 });
 

@@ -20,10 +20,12 @@ import type { Schema } from '../../schema/model';
 import {
   commonError,
   databaseErrorFields,
+  type ErrorVocabulary,
   fromDatabaseError,
   InvalidReferenceError,
   NoDataError,
   ResultCardinalityMismatchError,
+  type SvcError,
 } from '../../errors';
 import type { AccessMode, CompileQuery, CompiledQuery, RequestedCardinality } from '../api';
 import { bindParameters, type AuthValues } from './bind';
@@ -73,11 +75,25 @@ export interface QueryEngineOptions {
   readonly schemaRecheckMs?: number;
   /** Called on every cache lookup (the server's metrics). */
   readonly onCompileCache?: (hit: boolean) => void;
+  /**
+   * Called when a run's statement was cancelled (SQLSTATE 57014): by its signal, before it
+   * started or while it ran, or by the database's statement_timeout (the server's metrics).
+   */
+  readonly onStatementCancelled?: () => void;
+}
+
+export interface RunOptions {
+  /**
+   * Stops the query when it aborts: the server's requestTimeout. A statement not started is not
+   * sent; a running one is cancelled on PostgreSQL (embedded PGlite cannot interrupt one, see
+   * db QueryOptions.signal). The run then fails with QueryTimeoutError (SQLSTATE 57014).
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface QueryEngine {
   /** Runs one query; resolves with the JSON text of the result array. */
-  run(request: QueryRequest, caller: QueryCaller): Promise<string>;
+  run(request: QueryRequest, caller: QueryCaller, options?: RunOptions): Promise<string>;
   /** Compiles (or finds in the cache) without running: tools, bench/query. */
   prepare(request: QueryRequest, caller: QueryCaller): Promise<CompiledQuery>;
   /** The schema queries compile against now (the REST layer plans its requests with it). */
@@ -146,6 +162,12 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
     return entry;
   }
 
+  /** The error a run leaves with; a cancelled statement is counted on the way. */
+  function failure(err: unknown, vocabulary: ErrorVocabulary | undefined): SvcError {
+    if (databaseErrorFields(err)?.code === '57014') options.onStatementCancelled?.();
+    return fromDatabaseError(err, vocabulary);
+  }
+
   async function prepare(request: QueryRequest, caller: QueryCaller) {
     return lookup(await schemas.current(), request, caller).compiled;
   }
@@ -154,6 +176,7 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
     snapshot: SchemaSnapshot,
     request: QueryRequest,
     caller: QueryCaller,
+    signal: AbortSignal | undefined,
   ): Promise<string> {
     const { compiled, statement } = lookup(snapshot, request, caller);
     const cardinality = request.cardinality ?? 'many';
@@ -177,11 +200,10 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
       },
       snapshot.schema,
     );
-    const { rows } = await db.query<{ result: unknown }>(
-      compiled.sql,
-      values,
-      named ? { name: statement } : undefined,
-    );
+    const { rows } = await db.query<{ result: unknown }>(compiled.sql, values, {
+      name: named ? statement : undefined,
+      signal,
+    });
     const text = resultText(rows[0]?.result);
     if (cardinality === 'one' && isEmptyArray(text)) {
       throw new NoDataError('the query returned no element, but "one" was requested', {
@@ -192,10 +214,11 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
   }
 
   return {
-    async run(request, caller) {
+    async run(request, caller, runOptions = {}) {
+      const { signal } = runOptions;
       const snapshot = await schemas.current();
       try {
-        return await execute(snapshot, request, caller);
+        return await execute(snapshot, request, caller, signal);
       } catch (err) {
         const fields = databaseErrorFields(err);
         if (fields && named && POOLER_STATES.has(fields.code)) {
@@ -204,9 +227,9 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
           // 42P05; neither ran the query. Stop naming statements and run it again.
           named = false;
           try {
-            return await execute(snapshot, request, caller);
+            return await execute(snapshot, request, caller, signal);
           } catch (again) {
-            throw fromDatabaseError(again, snapshot.vocabulary);
+            throw failure(again, snapshot.vocabulary);
           }
         }
         // SQL that no longer fits the tables, or a name the cached schema does not know: another
@@ -218,13 +241,13 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
           const fresh = await schemas.refresh();
           if (fresh.version !== snapshot.version) {
             try {
-              return await execute(fresh, request, caller);
+              return await execute(fresh, request, caller, signal);
             } catch (again) {
-              throw fromDatabaseError(again, fresh.vocabulary);
+              throw failure(again, fresh.vocabulary);
             }
           }
         }
-        throw fields ? fromDatabaseError(err, snapshot.vocabulary) : fromDatabaseError(err);
+        throw failure(err, fields ? snapshot.vocabulary : undefined);
       }
     },
     prepare,

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import pino from 'pino';
 import { sendJson } from '../../http/respond';
 import { appWith, request } from '../../testing';
-import { requestTimeout } from '.';
+import { requestSignal, requestTimeout } from '.';
 
 const silent = pino({ level: 'silent' });
 
@@ -44,4 +44,26 @@ test('an answer within the bound goes out as it is and the signal stays quiet', 
   expect(res.headers.get('connection')).toBe('keep-alive');
   expect(await res.json()).toEqual({ ok: true });
   expect(signal?.aborted).toBe(false);
+});
+
+// Issue 26: embedded PGlite runs a statement on the JavaScript thread, so the timer cannot fire
+// while it runs; the handler then answered 200 long past requestTimeout, and whatever the request
+// did next (a second statement) started as if it had time left.
+test('an event loop held past the bound: the answer is still 408, and the signal is aborted when read', async () => {
+  let signalAfter: AbortSignal | undefined;
+  const app = appWith([
+    requestTimeout(50, silent),
+    (_req: Request, res: Response) => {
+      const until = performance.now() + 120;
+      while (performance.now() < until) {
+        // a statement holding the thread (bounded: 120 ms)
+      }
+      signalAfter = requestSignal(res);
+      sendJson(res, 200, { late: true });
+    },
+  ]);
+  const res = await request(app, '/work');
+  expect(res.status).toBe(408);
+  expect(await res.json()).toMatchObject({ code: 'REQUEST_TIMEOUT' });
+  expect(signalAfter?.aborted).toBe(true);
 });

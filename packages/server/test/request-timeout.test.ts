@@ -79,17 +79,29 @@ const routes: Array<[string, (server: SvcServer) => Promise<Response>, string]> 
   ['GET /api/Heavy (REST)', (server) => fetch(`${server.url}/api/Heavy`), '/api/Heavy?n=-1'],
 ];
 
-/** The warm-up request of a route: answered at once, nothing of the slow work. */
-async function warm(server: SvcServer, path: string): Promise<void> {
-  const res =
-    path === '/query'
-      ? await fetch(`${server.url}/query`, {
+/**
+ * A quick request's answer. On a loaded machine the first request of a server or of a query
+ * (compiling it, building the REST model) may itself pass the 300 ms and answer 408; what it
+ * built stays cached, so it is sent again, at most 10 times.
+ */
+async function answered(server: SvcServer, queryOrPath: string): Promise<unknown> {
+  for (let attempt = 1; ; attempt++) {
+    const res = queryOrPath.startsWith('/')
+      ? await fetch(`${server.url}${queryOrPath}`)
+      : await fetch(`${server.url}/query`, {
           method: 'POST',
           headers: JSON_HEADERS,
-          body: JSON.stringify({ query: 'select Heavy { n, work } filter .n < 0' }),
-        })
-      : await fetch(`${server.url}${path}`);
-  expect(await res.json()).toEqual(path === '/query' ? { data: [] } : []);
+          body: JSON.stringify({ query: queryOrPath }),
+        });
+    if (res.status !== 408 || attempt === 10) return res.json();
+    await res.body?.cancel();
+  }
+}
+
+/** The warm-up request of a route: answered at once, nothing of the slow work. */
+async function warm(server: SvcServer, path: string): Promise<void> {
+  const query = path === '/query' ? 'select Heavy { n, work } filter .n < 0' : path;
+  expect(await answered(server, query)).toEqual(path === '/query' ? { data: [] } : []);
 }
 
 if (testDatabaseKind() === 'postgres') {
@@ -135,12 +147,7 @@ if (testDatabaseKind() === 'postgres') {
             async () => (await cancelledStatements(server)) === before + 1,
           );
           // The pool goes on: the next request is answered.
-          const next = await fetch(`${server.url}/query`, {
-            method: 'POST',
-            headers: JSON_HEADERS,
-            body: JSON.stringify({ query: 'select Heavy { n }' }),
-          });
-          expect(await next.json()).toEqual({ data: [{ n: N }] });
+          expect(await answered(server, 'select Heavy { n }')).toEqual({ data: [{ n: N }] });
         } finally {
           await server.close();
         }
@@ -179,12 +186,7 @@ if (testDatabaseKind() === 'postgres') {
           const res = await send(server);
           expect(res.status).toBe(408);
           expect(await res.json()).toMatchObject({ code: 'REQUEST_TIMEOUT' });
-          const next = await fetch(`${server.url}/query`, {
-            method: 'POST',
-            headers: JSON_HEADERS,
-            body: JSON.stringify({ query: 'select Heavy { n }' }),
-          });
-          expect(await next.json()).toEqual({ data: [{ n: N }] });
+          expect(await answered(server, 'select Heavy { n }')).toEqual({ data: [{ n: N }] });
         } finally {
           await server.close();
         }

@@ -105,9 +105,10 @@ function failed(
   reason: string,
   userId: string,
   info: RequestInfo | undefined,
+  code: 'INVALID_CREDENTIALS' | 'MFA_REQUIRED' = 'INVALID_CREDENTIALS',
 ): never {
   ctx.logger?.warn({ reason, userId, ip: info?.ip ?? null }, 'mfa verification failed');
-  throw authError('INVALID_CREDENTIALS', WRONG_CODE);
+  throw authError(code, WRONG_CODE);
 }
 
 /** The step a TOTP code matches for a confirmed or pending factor, or null. */
@@ -152,12 +153,7 @@ export async function requireSecondFactor(
   const text = codeInput(code);
   await ctx.limiter.check('mfaVerify', { email: user.email, ip: info?.ip });
   if (await spendCode(ctx, user, text, factor)) return true;
-  if (aal === 'aal2') failed(ctx, 'step-up', user.id, info);
-  ctx.logger?.warn(
-    { reason: 'step-up', userId: user.id, ip: info?.ip ?? null },
-    'mfa verification failed',
-  );
-  throw authError('MFA_REQUIRED', WRONG_CODE);
+  failed(ctx, 'step-up', user.id, info, aal === 'aal2' ? 'INVALID_CREDENTIALS' : 'MFA_REQUIRED');
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The captcha gate (spec Authentication item 8; DECISIONS "Captcha providers"). With `captcha`
+ * The captcha gate (docs/http.md, "Auth routes"). With `captcha`
  * configured, the HTTP handler requires a `captchaToken` body field on every route whose gate
  * operation is named in `captcha.gate`, and verifies it with the provider BEFORE the route does
  * anything else (no token check, no database work, no bcrypt, no mail).
@@ -14,7 +14,7 @@
  *   `magicLink` POST /magic-link/request, `magicCode` POST /magic-code/request, `webauthnLogin`
  *   POST /webauthn/login/begin. An unknown name fails at construction.
  * - Answers: token missing or not a string, or refused by the provider: 400 `CAPTCHA_FAILED`
- *   (DECISIONS error envelope). Provider unreachable, timed out (`timeoutMs`, default 5 s),
+ *   (the error envelope of docs/http.md). Provider unreachable, timed out (`timeoutMs`, default 5 s),
  *   answering non-2xx or not JSON, or refusing this server's own secret: 503
  *   `SERVICE_UNAVAILABLE` (the request is not the client's fault; the cause is logged, never the
  *   secret or the token).

@@ -1,7 +1,7 @@
 import { commonError } from '@svc/core';
 import { unstorableText } from '../account/text';
 
-/** 1 MiB, as the server's own limit (DECISIONS.md "Service defaults"). */
+/** 1 MiB, as the server's own `bodyLimit` default (docs/http.md, "Configuration"). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /**

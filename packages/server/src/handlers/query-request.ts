@@ -3,7 +3,7 @@ import { jsonObjectBody } from './json-body';
 
 export type Cardinality = 'many' | 'atMostOne' | 'one';
 
-/** A validated `POST /query` body (DECISIONS.md, "Data plane"). */
+/** A validated `POST /query` body (docs/http.md, "POST /query"). */
 export interface QueryRequest {
   readonly query: string;
   readonly variables: Readonly<Record<string, unknown>>;

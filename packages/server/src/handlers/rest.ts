@@ -1,5 +1,5 @@
 /**
- * `/api/*` (spec "REST routes", DECISIONS "REST"): parseRequest (@svc/rest) → the REST model of
+ * `/api/*` (docs/http.md, "REST routes"): parseRequest (@svc/rest) → the REST model of
  * the schema queries compile against now (built once per schema version: `restModelSource`) →
  * planRequest → the `/query` engine with the same caller (`queryCaller`: access policies,
  * read-only, the auth values) → the answer.

@@ -70,7 +70,8 @@ const RESPONSE_HEADERS = {
  * Every `/auth/*` route as one `(Request) => Promise<Response>`: it classifies the path against
  * the declared routes (404 for a path none declares, 405 with `Allow` for another method), checks
  * the captcha on a gated route, demands a valid token on the routes that are not public, runs the
- * route's `run` and renders any error in the one envelope (docs/http.md).
+ * route's `run` and renders any error in the one envelope (docs/http.md, "Auth routes" and
+ * "The error envelope").
  */
 export function createHandler(
   auth: Omit<Auth, 'handler'>,
@@ -211,7 +212,8 @@ function originOfUrl(url: URL): string | undefined {
 
 /**
  * The `auth_token` cookie: HttpOnly (no script reads it), SameSite=Lax, Path=/, Secure when the
- * request came over TLS; its Max-Age is the access token's lifetime (docs/http.md).
+ * request came over TLS; its Max-Age is the access token's lifetime (docs/http.md, "Callers
+ * and credentials").
  */
 function cookieFor(session: AuthResult | 'clear', url: URL, maxAge: number): string {
   const secure = url.protocol === 'https:' ? '; Secure' : '';

@@ -5,7 +5,7 @@
  * beside their features (`account/routes.ts`, `mfa/routes.ts`, ...) and are listed once in
  * `./index.ts`; the router (`../http/handler.ts`), the lockdown table (`AUTH_ROUTES`,
  * `./table.ts`) and the OpenAPI fragment (`../openapi`) are all derived from that list. The rules
- * the routes follow are written out in docs/http.md.
+ * the routes follow are written out in docs/http.md, "Auth routes".
  */
 import type { CaptchaGate } from '../captcha';
 import type { Parameter, Success } from '../openapi/operations';
@@ -86,7 +86,7 @@ export interface RouteSpec<A extends AuthRouteAccess, P extends string> {
    * answered as GET there (405), so a link checker's HEAD cannot use up the user's link.
    */
   readonly spends?: true;
-  /** The `captcha.gate` name that gates this route: with it configured, `captchaToken` is required. */
+  /** The `captcha.gate` name of this route: when it is configured, `captchaToken` is required. */
   readonly captcha?: CaptchaGate;
   /** Counted by a rate-limit rule: 429 with Retry-After is documented. */
   readonly rateLimited?: true;

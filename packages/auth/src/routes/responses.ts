@@ -40,7 +40,7 @@ export const SIGN_IN_REFUSED = ['USER_INACTIVE', 'EMAIL_NOT_VERIFIED'];
 /**
  * Managing a confirmed second factor: an `aal1` session without a good `code` is 403
  * MFA_REQUIRED; a `code` that is sent is always checked, after the `mfaVerify` limit (429), and a
- * wrong one from an `aal2` session is 401 INVALID_CREDENTIALS (docs/http.md).
+ * wrong one from an `aal2` session is 401 INVALID_CREDENTIALS (docs/http.md, "Auth routes").
  */
 export const SECOND_FACTOR_NOTE =
   'For a user with confirmed TOTP: an `aal2` session, or `code` (a current TOTP code or an unused recovery code, spent); otherwise 403 MFA_REQUIRED and nothing changes. A `code` sent is always checked (wrong from an `aal2` session: 401 INVALID_CREDENTIALS).';

@@ -3,8 +3,8 @@
  * declarations (`./index.ts`). `public` routes are the bootstrap routes (sign-up, sign-in, guest
  * sign-in, refresh, password reset, email verification, magic links and codes, the MFA and
  * passkey sign-in legs, OAuth); every other route needs a valid token at the router; a path not
- * in this table answers 404 and a known path with another method 405 (docs/http.md). `oauth`
- * routes exist only when OAuth is configured.
+ * in this table answers 404 and a known path with another method 405 (docs/http.md, "Auth
+ * routes"). `oauth` routes exist only when OAuth is configured.
  */
 import type { CaptchaGate } from '../captcha';
 import { AUTH_ROUTE_DECLARATIONS } from './index';

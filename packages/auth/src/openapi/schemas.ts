@@ -74,7 +74,7 @@ const credentialDescriptor = closed({
 });
 
 /** Every component schema of the fragment, by name. */
-export const AUTH_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+const SCHEMAS = {
   Error: ERROR_SCHEMA,
 
   // --- answers ------------------------------------------------------------------------------
@@ -360,4 +360,8 @@ export const AUTH_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     },
     ['code'],
   ),
-};
+} satisfies Record<string, JsonSchema>;
+
+/** A component schema's name: what a route declaration names as its body or answer. */
+export type AuthSchemaName = keyof typeof SCHEMAS;
+export const AUTH_SCHEMAS: Readonly<Record<string, JsonSchema>> = SCHEMAS;

@@ -1,0 +1,217 @@
+/**
+ * The tables of the memory store, and the few helpers more than one feature needs: what
+ * `sql.ts` is to the Postgres store. One `MemoryState` per store; every feature's memory verbs
+ * read and write it. Every verb runs synchronously inside one promise, so each is atomic.
+ */
+import { randomUUID } from 'node:crypto';
+import { consumeUserRowsIn } from './single-use';
+import type {
+  NewOAuthState,
+  NewSession,
+  NewUser,
+  OAuthIdentityRecord,
+  RoleRecord,
+  SessionRecord,
+  TotpFactorRecord,
+  UserRecord,
+  WebAuthnChallengeRecord,
+  WebAuthnCredentialRecord,
+} from './types';
+
+export interface MemoryStoreOptions {
+  /** Clock. @default Date.now */
+  readonly now?: () => number;
+  /** Id generator. @default crypto.randomUUID */
+  readonly uuid?: () => string;
+}
+
+export interface SessionRow extends SessionRecord {
+  refreshHash: string;
+  rotatedAt: Date | null;
+}
+export interface OneTimeRow {
+  userId: string;
+  expiresAt: Date;
+  consumedAt: Date | null;
+}
+
+export type MemoryState = ReturnType<typeof createMemoryState>;
+
+export function createMemoryState(options: MemoryStoreOptions = {}) {
+  const now = () => new Date((options.now ?? Date.now)());
+  const uuid = options.uuid ?? randomUUID;
+  const users = new Map<string, UserRecord>();
+  const sessions = new Map<string, SessionRow>();
+  const tables = {
+    users,
+    sessions,
+    resetTokens: new Map<string, OneTimeRow>(),
+    verificationTokens: new Map<string, OneTimeRow>(),
+    roles: new Map<string, RoleRecord>(),
+    userRoles: new Map<string, Set<string>>(),
+    rateLimits: new Map<string, { hits: number[]; expiresAt: number }>(),
+    magicLinkTokens: new Map<string, OneTimeRow>(),
+    magicSignupTokens: new Map<
+      string,
+      { email: string; expiresAt: Date; consumedAt: Date | null }
+    >(),
+    magicCodes: new Map<
+      string,
+      { codeHash: string; attempts: number; expiresAt: Date; consumedAt: Date | null }
+    >(),
+    webauthnChallenges: new Map<string, WebAuthnChallengeRecord & { consumedAt: Date | null }>(),
+    webauthnCredentials: new Map<string, WebAuthnCredentialRecord>(),
+    totpFactors: new Map<string, TotpFactorRecord>(),
+    /** Per user: code hash → when it was used (null: unused). */
+    recoveryCodes: new Map<string, Map<string, Date | null>>(),
+    mfaChallenges: new Map<
+      string,
+      { userId: string; expiresAt: Date; consumedAt: Date | null; attempts: number }
+    >(),
+    oauthStates: new Map<string, NewOAuthState & { consumedAt: Date | null }>(),
+    oauthIdentities: new Map<string, OAuthIdentityRecord>(),
+    oauthCodes: new Map<
+      string,
+      {
+        userId: string;
+        provider: string;
+        codeChallenge: string | null;
+        expiresAt: Date;
+        consumedAt: Date | null;
+      }
+    >(),
+  };
+
+  const byEmail = (email: string) => {
+    const e = email.toLowerCase();
+    for (const u of users.values()) if (u.email === e) return u;
+    return undefined;
+  };
+  const byUsername = (name: string) => {
+    const lower = name.toLowerCase();
+    for (const u of users.values()) if (u.username?.toLowerCase() === lower) return u;
+    return undefined;
+  };
+  const update = (id: string, patch: Partial<UserRecord>) => {
+    const u = users.get(id);
+    if (!u) return false;
+    users.set(id, { ...u, ...patch, updatedAt: now() });
+    return true;
+  };
+  /** Revokes every live session `which` picks; returns how many. */
+  const revokeWhere = (which: (s: SessionRow) => boolean) => {
+    let n = 0;
+    const at = now();
+    for (const [id, s] of sessions) {
+      if (which(s) && !s.revokedAt) {
+        sessions.set(id, { ...s, revokedAt: at });
+        n++;
+      }
+    }
+    return n;
+  };
+  /** Inserts a new user (the caller checked the unique fields). */
+  const insertUser = (input: NewUser, isAnonymous: boolean): UserRecord => {
+    const at = now();
+    const user: UserRecord = {
+      id: uuid(),
+      email: input.email.toLowerCase(),
+      username: input.username ?? null,
+      passwordHash: input.passwordHash,
+      emailVerified: input.emailVerified ?? false,
+      active: input.active ?? true,
+      isAnonymous,
+      metadata: structuredClone(input.metadata ?? {}),
+      createdAt: at,
+      updatedAt: at,
+    };
+    users.set(user.id, user);
+    return user;
+  };
+  const requireUser = (userId: string) => {
+    if (!users.has(userId)) throw new Error(`no user ${userId}`);
+  };
+
+  return {
+    ...tables,
+    now,
+    uuid,
+    byEmail,
+    byUsername,
+    update,
+    revokeWhere,
+    requireUser,
+    insertUser,
+    revokeAll: (userId: string) => revokeWhere((s) => s.userId === userId),
+    identityKey: (provider: string, subject: string) => JSON.stringify([provider, subject]),
+    copyUser: (u: UserRecord): UserRecord => ({ ...u, metadata: structuredClone(u.metadata) }),
+    copySession: ({ refreshHash: _h, rotatedAt: _r, ...s }: SessionRow): SessionRecord => ({
+      ...s,
+    }),
+    copyCredential: (c: WebAuthnCredentialRecord): WebAuthnCredentialRecord => ({
+      ...c,
+      publicKey: new Uint8Array(c.publicKey),
+    }),
+    insertSession(s: NewSession, familyId?: string): SessionRow {
+      for (const other of sessions.values()) {
+        if (other.accessJti === s.accessJti || other.refreshHash === s.refreshHash) {
+          throw new Error('session jti or refresh hash already in use');
+        }
+      }
+      requireUser(s.userId);
+      const at = now();
+      const id = uuid();
+      const row: SessionRow = {
+        id,
+        familyId: familyId ?? id,
+        rotatedAt: null,
+        userId: s.userId,
+        accessJti: s.accessJti,
+        refreshHash: s.refreshHash,
+        ip: s.ip ?? null,
+        userAgent: s.userAgent ?? null,
+        createdAt: at,
+        expiresAt: s.expiresAt,
+        lastActivityAt: at,
+        revokedAt: null,
+        aal: s.aal ?? 'aal1',
+      };
+      sessions.set(row.id, row);
+      return row;
+    },
+    /** Deletes the user and every row of theirs: what the Postgres store's cascading foreign keys do. */
+    deleteUser(userId: string) {
+      users.delete(userId);
+      tables.userRoles.delete(userId);
+      tables.magicCodes.delete(userId);
+      tables.totpFactors.delete(userId);
+      tables.recoveryCodes.delete(userId);
+      const owned: Array<Map<string, { userId: string | null }>> = [
+        sessions,
+        tables.resetTokens,
+        tables.verificationTokens,
+        tables.magicLinkTokens,
+        tables.webauthnChallenges,
+        tables.webauthnCredentials,
+        tables.mfaChallenges,
+        tables.oauthIdentities,
+        tables.oauthCodes,
+      ];
+      for (const table of owned)
+        for (const [key, row] of table) if (row.userId === userId) table.delete(key);
+    },
+  };
+}
+
+/** The memory twin of `issueUserToken`: the user's earlier tokens are consumed, then the new goes in. */
+export function issueUserTokenIn(
+  m: MemoryState,
+  rows: Map<string, OneTimeRow>,
+  userId: string,
+  tokenHash: string,
+  expiresAt: Date,
+): void {
+  m.requireUser(userId);
+  consumeUserRowsIn(rows, userId, m.now());
+  rows.set(tokenHash, { userId, expiresAt, consumedAt: null });
+}

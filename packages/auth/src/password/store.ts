@@ -1,13 +1,6 @@
 /** Password-reset storage: the single-use reset tokens. */
 import type { MemoryState } from '../store/memory-state';
-import { issueUserTokenIn } from '../store/memory-state';
-import {
-  consumeOnce,
-  consumeOnceIn,
-  consumeUserRowsIn,
-  consumeUserTokens,
-  issueUserToken,
-} from '../store/single-use';
+import { memoryUserTokens, postgresUserTokens, type UserTokenVerbs } from '../store/single-use';
 import type { PgRunner } from '../store/sql';
 
 export interface PasswordResetStore {
@@ -20,37 +13,18 @@ export interface PasswordResetStore {
   consumeResetToken(tokenHash: string): Promise<string | null>;
 }
 
+/** A consumed reset token takes the user's other ones with it: one link resets once. */
+const SIBLINGS = { siblings: true };
+
+const verbs = (v: UserTokenVerbs): PasswordResetStore => ({
+  issueResetToken: v.issue,
+  consumeResetToken: v.consume,
+});
+
 export function postgresPasswordResetStore(r: PgRunner): PasswordResetStore {
-  const { root, now } = r;
-  return {
-    issueResetToken: (userId, tokenHash, expiresAt) =>
-      issueUserToken(root, now, 'reset_tokens', userId, tokenHash, expiresAt),
-    consumeResetToken: (tokenHash) =>
-      root.transaction().execute(async (trx) => {
-        const at = now();
-        const row = await consumeOnce(trx, 'reset_tokens', {
-          key: tokenHash,
-          at,
-          returning: ['user_id'],
-        });
-        if (!row) return null;
-        await consumeUserTokens(trx, 'reset_tokens', row.user_id, at);
-        return row.user_id;
-      }),
-  };
+  return verbs(postgresUserTokens(r.root, r.now, 'reset_tokens', SIBLINGS));
 }
 
 export function memoryPasswordResetStore(m: MemoryState): PasswordResetStore {
-  return {
-    async issueResetToken(userId, tokenHash, expiresAt) {
-      issueUserTokenIn(m, m.resetTokens, userId, tokenHash, expiresAt);
-    },
-    async consumeResetToken(tokenHash) {
-      const at = m.now();
-      const row = consumeOnceIn(m.resetTokens, tokenHash, at);
-      if (!row) return null;
-      consumeUserRowsIn(m.resetTokens, row.userId, at);
-      return row.userId;
-    },
-  };
+  return verbs(memoryUserTokens(m.resetTokens, m.now, m.requireUser, SIBLINGS));
 }

@@ -1,8 +1,14 @@
 /** Passwordless storage: magic links (a user's, or an email's signup) and magic codes. */
 import { sql } from 'kysely';
-import { issueUserTokenIn, type MemoryState } from '../store/memory-state';
+import type { MemoryState } from '../store/memory-state';
 import { AUTH_SCHEMA } from '../store/migrations';
-import { consumeOnceIn, consumeOnceSql, consumeUserTokensSql, liveRow } from '../store/single-use';
+import {
+  consumeOnceIn,
+  consumeOnceSql,
+  consumeUserTokensSql,
+  liveRow,
+  memoryUserTokens,
+} from '../store/single-use';
 import { type PgRunner, UUID_RE } from '../store/sql';
 import type { MagicCodeOutcome, MagicLinkRedemption } from '../store/types';
 
@@ -120,10 +126,9 @@ export function postgresPasswordlessStore(r: PgRunner): PasswordlessStore {
 
 export function memoryPasswordlessStore(m: MemoryState): PasswordlessStore {
   const { now } = m;
+  const links = memoryUserTokens(m.magicLinkTokens, now, m.requireUser, { siblings: false });
   return {
-    async issueMagicLinkToken(userId, tokenHash, expiresAt) {
-      issueUserTokenIn(m, m.magicLinkTokens, userId, tokenHash, expiresAt);
-    },
+    issueMagicLinkToken: links.issue,
     async issueMagicLinkSignupToken(email, tokenHash, expiresAt) {
       const e = email.toLowerCase();
       const at = now();

@@ -1,7 +1,7 @@
 /** Session storage: sessions, their refresh-token rotation and rotation families. */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { MemoryState } from '../store/memory-state';
+import type { MemoryState, SessionRow } from '../store/memory-state';
 import { AUTH_SCHEMA } from '../store/migrations';
 import {
   type AuthTables,
@@ -11,7 +11,13 @@ import {
   toSession,
   UUID_RE,
 } from '../store/sql';
-import type { NewSession, RefreshState, SessionRecord, SessionState } from '../store/types';
+import type {
+  NewSession,
+  RefreshState,
+  SessionRecord,
+  SessionState,
+  UserRecord,
+} from '../store/types';
 import type { AuthAssuranceLevel } from '../token/verify';
 
 export interface SessionStore {
@@ -273,45 +279,73 @@ export function postgresSessionStore(r: PgRunner): SessionStore {
 }
 
 export function memorySessionStore(m: MemoryState): SessionStore {
-  const { sessions, users, copySession, insertSession, now } = m;
+  const { sessions, users, now } = m;
+  const copySession = ({ refreshHash: _h, rotatedAt: _r, ...s }: SessionRow): SessionRecord => ({
+    ...s,
+  });
+  const insertSession = (s: NewSession, familyId?: string): SessionRow => {
+    const { userId, accessJti, refreshHash, expiresAt } = s;
+    for (const other of sessions.values()) {
+      if (other.accessJti === accessJti || other.refreshHash === refreshHash) {
+        throw new Error('session jti or refresh hash already in use');
+      }
+    }
+    m.requireUser(userId);
+    const at = now();
+    const id = m.uuid();
+    const row: SessionRow = {
+      id,
+      familyId: familyId ?? id,
+      rotatedAt: null,
+      userId,
+      accessJti,
+      refreshHash,
+      ip: s.ip ?? null,
+      userAgent: s.userAgent ?? null,
+      createdAt: at,
+      expiresAt,
+      lastActivityAt: at,
+      revokedAt: null,
+      aal: s.aal ?? 'aal1',
+    };
+    sessions.set(row.id, row);
+    return row;
+  };
+  /** The session `match` picks and its user; null when there is none (or no user). */
+  const withUser = (match: (s: SessionRow) => boolean) => {
+    for (const s of sessions.values()) {
+      if (!match(s)) continue;
+      const u = users.get(s.userId);
+      return u ? { s, u } : null;
+    }
+    return null;
+  };
+  const stateOf = (s: SessionRow, u: UserRecord): SessionState => ({
+    sessionId: s.id,
+    userId: s.userId,
+    revoked: s.revokedAt !== null,
+    lastActivityAt: s.lastActivityAt,
+    userActive: u.active,
+    aal: s.aal,
+  });
   return {
     async createSession(s) {
       return copySession(insertSession(s));
     },
     async sessionState(jti): Promise<SessionState | null> {
-      for (const s of sessions.values()) {
-        if (s.accessJti !== jti) continue;
-        const u = users.get(s.userId);
-        if (!u) return null;
-        return {
-          sessionId: s.id,
-          userId: s.userId,
-          revoked: s.revokedAt !== null,
-          lastActivityAt: s.lastActivityAt,
-          userActive: u.active,
-          aal: s.aal,
-        };
-      }
-      return null;
+      const found = withUser((s) => s.accessJti === jti);
+      return found ? stateOf(found.s, found.u) : null;
     },
     async refreshState(refreshHash): Promise<RefreshState | null> {
-      for (const s of sessions.values()) {
-        if (s.refreshHash !== refreshHash) continue;
-        const u = users.get(s.userId);
-        if (!u) return null;
-        return {
-          sessionId: s.id,
-          userId: s.userId,
-          revoked: s.revokedAt !== null,
-          expiresAt: s.expiresAt,
-          lastActivityAt: s.lastActivityAt,
-          userActive: u.active,
-          familyId: s.familyId,
-          rotatedAt: s.rotatedAt,
-          aal: s.aal,
-        };
-      }
-      return null;
+      const found = withUser((s) => s.refreshHash === refreshHash);
+      if (!found) return null;
+      const { s } = found;
+      return {
+        ...stateOf(s, found.u),
+        expiresAt: s.expiresAt,
+        familyId: s.familyId,
+        rotatedAt: s.rotatedAt,
+      };
     },
     async touchSession(id) {
       const s = sessions.get(id);

@@ -4,10 +4,9 @@
  * read and write it. Every verb runs synchronously inside one promise, so each is atomic.
  */
 import { randomUUID } from 'node:crypto';
-import { consumeUserRowsIn } from './single-use';
+import type { UserTokenRow } from './single-use';
 import type {
   NewOAuthState,
-  NewSession,
   NewUser,
   OAuthIdentityRecord,
   RoleRecord,
@@ -29,11 +28,6 @@ export interface SessionRow extends SessionRecord {
   refreshHash: string;
   rotatedAt: Date | null;
 }
-export interface OneTimeRow {
-  userId: string;
-  expiresAt: Date;
-  consumedAt: Date | null;
-}
 
 export type MemoryState = ReturnType<typeof createMemoryState>;
 
@@ -45,12 +39,12 @@ export function createMemoryState(options: MemoryStoreOptions = {}) {
   const tables = {
     users,
     sessions,
-    resetTokens: new Map<string, OneTimeRow>(),
-    verificationTokens: new Map<string, OneTimeRow>(),
+    resetTokens: new Map<string, UserTokenRow>(),
+    verificationTokens: new Map<string, UserTokenRow>(),
     roles: new Map<string, RoleRecord>(),
     userRoles: new Map<string, Set<string>>(),
     rateLimits: new Map<string, { hits: number[]; expiresAt: number }>(),
-    magicLinkTokens: new Map<string, OneTimeRow>(),
+    magicLinkTokens: new Map<string, UserTokenRow>(),
     magicSignupTokens: new Map<
       string,
       { email: string; expiresAt: Date; consumedAt: Date | null }
@@ -145,40 +139,10 @@ export function createMemoryState(options: MemoryStoreOptions = {}) {
     revokeAll: (userId: string) => revokeWhere((s) => s.userId === userId),
     identityKey: (provider: string, subject: string) => JSON.stringify([provider, subject]),
     copyUser: (u: UserRecord): UserRecord => ({ ...u, metadata: structuredClone(u.metadata) }),
-    copySession: ({ refreshHash: _h, rotatedAt: _r, ...s }: SessionRow): SessionRecord => ({
-      ...s,
-    }),
     copyCredential: (c: WebAuthnCredentialRecord): WebAuthnCredentialRecord => ({
       ...c,
       publicKey: new Uint8Array(c.publicKey),
     }),
-    insertSession(s: NewSession, familyId?: string): SessionRow {
-      for (const other of sessions.values()) {
-        if (other.accessJti === s.accessJti || other.refreshHash === s.refreshHash) {
-          throw new Error('session jti or refresh hash already in use');
-        }
-      }
-      requireUser(s.userId);
-      const at = now();
-      const id = uuid();
-      const row: SessionRow = {
-        id,
-        familyId: familyId ?? id,
-        rotatedAt: null,
-        userId: s.userId,
-        accessJti: s.accessJti,
-        refreshHash: s.refreshHash,
-        ip: s.ip ?? null,
-        userAgent: s.userAgent ?? null,
-        createdAt: at,
-        expiresAt: s.expiresAt,
-        lastActivityAt: at,
-        revokedAt: null,
-        aal: s.aal ?? 'aal1',
-      };
-      sessions.set(row.id, row);
-      return row;
-    },
     /** Deletes the user and every row of theirs: what the Postgres store's cascading foreign keys do. */
     deleteUser(userId: string) {
       users.delete(userId);
@@ -201,17 +165,4 @@ export function createMemoryState(options: MemoryStoreOptions = {}) {
         for (const [key, row] of table) if (row.userId === userId) table.delete(key);
     },
   };
-}
-
-/** The memory twin of `issueUserToken`: the user's earlier tokens are consumed, then the new goes in. */
-export function issueUserTokenIn(
-  m: MemoryState,
-  rows: Map<string, OneTimeRow>,
-  userId: string,
-  tokenHash: string,
-  expiresAt: Date,
-): void {
-  m.requireUser(userId);
-  consumeUserRowsIn(rows, userId, m.now());
-  rows.set(tokenHash, { userId, expiresAt, consumedAt: null });
 }

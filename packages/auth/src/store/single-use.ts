@@ -94,25 +94,42 @@ export async function consumeUserTokens(
   await consumeUserTokensSql(table, userId, at).execute(db);
 }
 
-/**
- * Issues a user's token in one transaction: the user's earlier ones are consumed first (only the
- * newest works), then the new row goes in.
- */
-export async function issueUserToken(
+/** Issuing and redeeming one kind of a user's single-use token. */
+export interface UserTokenVerbs {
+  /** Issues a token, consuming the user's earlier ones first (only the newest works). */
+  issue(userId: string, tokenHash: string, expiresAt: Date): Promise<void>;
+  /**
+   * Consumes a live token (and, with `siblings`, every other unconsumed token of its user) in one
+   * transaction; its user id, or null.
+   */
+  consume(tokenHash: string): Promise<string | null>;
+}
+
+/** The verbs of a user-token table in Postgres: each in one transaction. */
+export function postgresUserTokens(
   root: Kysely<AuthTables>,
   now: () => Date,
   table: 'reset_tokens' | 'verification_tokens',
-  userId: string,
-  tokenHash: string,
-  expiresAt: Date,
-): Promise<void> {
-  await root.transaction().execute(async (trx) => {
-    const at = now();
-    await consumeUserTokens(trx, table, userId, at);
-    await sql`insert into ${sql.table(`${AUTH_SCHEMA}.${table}`)}
-        (token_hash, user_id, created_at, expires_at, consumed_at)
-      values (${tokenHash}, ${userId}, ${at}, ${expiresAt}, null)`.execute(trx);
-  });
+  { siblings }: { readonly siblings: boolean },
+): UserTokenVerbs {
+  return {
+    issue: (userId, tokenHash, expiresAt) =>
+      root.transaction().execute(async (trx) => {
+        const at = now();
+        await consumeUserTokens(trx, table, userId, at);
+        await sql`insert into ${sql.table(`${AUTH_SCHEMA}.${table}`)}
+            (token_hash, user_id, created_at, expires_at, consumed_at)
+          values (${tokenHash}, ${userId}, ${at}, ${expiresAt}, null)`.execute(trx);
+      }),
+    consume: (tokenHash) =>
+      root.transaction().execute(async (trx) => {
+        const at = now();
+        const row = await consumeOnce(trx, table, { key: tokenHash, at, returning: ['user_id'] });
+        if (!row) return null;
+        if (siblings) await consumeUserTokens(trx, table, row.user_id, at);
+        return row.user_id;
+      }),
+  };
 }
 
 // --- the memory twins -------------------------------------------------------------------------
@@ -156,4 +173,34 @@ export function consumeUserRowsIn(
 ): void {
   for (const row of rows.values())
     if (row.userId === userId && !row.consumedAt) row.consumedAt = at;
+}
+
+/** A user-token row of the memory store. */
+export interface UserTokenRow {
+  userId: string;
+  expiresAt: Date;
+  consumedAt: Date | null;
+}
+
+/** The memory twin of `postgresUserTokens`, over one table; `requireUser` throws for no such user. */
+export function memoryUserTokens(
+  rows: Map<string, UserTokenRow>,
+  now: () => Date,
+  requireUser: (userId: string) => void,
+  { siblings }: { readonly siblings: boolean },
+): UserTokenVerbs {
+  return {
+    async issue(userId, tokenHash, expiresAt) {
+      requireUser(userId);
+      consumeUserRowsIn(rows, userId, now());
+      rows.set(tokenHash, { userId, expiresAt, consumedAt: null });
+    },
+    async consume(tokenHash) {
+      const at = now();
+      const row = consumeOnceIn(rows, tokenHash, at);
+      if (!row) return null;
+      if (siblings) consumeUserRowsIn(rows, row.userId, at);
+      return row.userId;
+    },
+  };
 }

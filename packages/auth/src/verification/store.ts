@@ -1,12 +1,11 @@
 /** Email-verification storage: verification tokens, and the proof of an address by a sign-in. */
 import { authError } from '../errors';
-import { issueUserTokenIn, type MemoryState } from '../store/memory-state';
+import type { MemoryState } from '../store/memory-state';
 import {
-  consumeOnce,
-  consumeOnceIn,
   consumeUserRowsIn,
   consumeUserTokens,
-  issueUserToken,
+  memoryUserTokens,
+  postgresUserTokens,
 } from '../store/single-use';
 import { type PgRunner, revokeUserSessionsIn, toUser, UUID_RE } from '../store/sql';
 import type { EmailProof, OAuthIdentity, UserRecord } from '../store/types';
@@ -36,17 +35,10 @@ export interface VerificationStore {
 
 export function postgresVerificationStore(r: PgRunner): VerificationStore {
   const { root, k, now } = r;
+  const tokens = postgresUserTokens(root, now, 'verification_tokens', { siblings: false });
   return {
-    issueVerificationToken: (userId, tokenHash, expiresAt) =>
-      issueUserToken(root, now, 'verification_tokens', userId, tokenHash, expiresAt),
-    async consumeVerificationToken(tokenHash) {
-      const row = await consumeOnce(root, 'verification_tokens', {
-        key: tokenHash,
-        at: now(),
-        returning: ['user_id'],
-      });
-      return row?.user_id ?? null;
-    },
+    issueVerificationToken: tokens.issue,
+    consumeVerificationToken: tokens.consume,
     async proveEmail(userId, link) {
       if (!UUID_RE.test(userId)) return null;
       return root.transaction().execute(async (trx) => {
@@ -120,13 +112,10 @@ export function postgresVerificationStore(r: PgRunner): VerificationStore {
 }
 
 export function memoryVerificationStore(m: MemoryState): VerificationStore {
+  const tokens = memoryUserTokens(m.verificationTokens, m.now, m.requireUser, { siblings: false });
   return {
-    async issueVerificationToken(userId, tokenHash, expiresAt) {
-      issueUserTokenIn(m, m.verificationTokens, userId, tokenHash, expiresAt);
-    },
-    async consumeVerificationToken(tokenHash) {
-      return consumeOnceIn(m.verificationTokens, tokenHash, m.now())?.userId ?? null;
-    },
+    issueVerificationToken: tokens.issue,
+    consumeVerificationToken: tokens.consume,
     async proveEmail(userId, link) {
       const user = m.users.get(userId);
       if (!user) return null;

@@ -14,7 +14,36 @@ import {
   toUser,
   UUID_RE,
 } from '../store/sql';
-import type { ListedUserRecord, LoginKey, NewUser, UserRecord } from '../store/types';
+
+export interface UserRecord {
+  readonly id: string;
+  /** Lower-cased. */
+  readonly email: string;
+  readonly username: string | null;
+  readonly passwordHash: string | null;
+  readonly emailVerified: boolean;
+  readonly active: boolean;
+  readonly isAnonymous: boolean;
+  readonly metadata: Record<string, unknown>;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+export interface NewUser {
+  readonly email: string;
+  readonly username?: string | null;
+  readonly passwordHash: string | null;
+  readonly emailVerified?: boolean;
+  readonly active?: boolean;
+  readonly metadata?: Record<string, unknown>;
+  /** A guest (`POST /auth/anonymous`): no password, a synthetic email. @default false */
+  readonly isAnonymous?: boolean;
+}
+
+/** A user with the names of the roles it holds, sorted: one row of `listUsers`. */
+export type ListedUserRecord = UserRecord & { readonly roles: string[] };
+
+export type LoginKey = { readonly email: string } | { readonly username: string };
 
 export interface AccountStore {
   /**

@@ -4,7 +4,28 @@ import type { MemoryState } from '../store/memory-state';
 import { AUTH_SCHEMA } from '../store/migrations';
 import { consumeOnce, liveRow } from '../store/single-use';
 import { type AuthTables, type PgRunner, UUID_RE } from '../store/sql';
-import type { MfaProof, MfaState, TotpFactorRecord } from '../store/types';
+
+/** A user's TOTP enrolment. */
+export interface TotpFactorRecord {
+  readonly userId: string;
+  /** The secret as `mfa/secret-box` sealed it. */
+  readonly secretCiphertext: string;
+  /** Null while pending. */
+  readonly confirmedAt: Date | null;
+  /** The last accepted RFC 6238 time step, or null. */
+  readonly lastUsedStep: number | null;
+}
+
+/** What `completeSignIn` needs to decide on an MFA challenge. */
+export interface MfaState {
+  readonly totpConfirmed: boolean;
+  readonly unusedRecoveryCodes: number;
+}
+
+/** How an MFA challenge is answered. */
+export type MfaProof =
+  | { readonly kind: 'totp'; readonly step: number }
+  | { readonly kind: 'recovery-code'; readonly codeHash: string };
 
 export interface MfaStore {
   /**

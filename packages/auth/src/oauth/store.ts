@@ -12,16 +12,53 @@ import {
   toUser,
   UUID_RE,
 } from '../store/sql';
-import type {
-  NewOAuthCode,
-  NewOAuthState,
-  NewUser,
-  OAuthCodeRecord,
-  OAuthIdentity,
-  OAuthIdentityRecord,
-  OAuthStateRecord,
-  UserRecord,
-} from '../store/types';
+import type { NewUser, UserRecord } from '../store/types';
+
+/** One authorization request in flight (`/auth/oauth/:provider/authorize` → its callback). */
+export interface NewOAuthState {
+  /** SHA-256 hex of the `state` parameter. */
+  readonly stateHash: string;
+  readonly provider: string;
+  /** The app address to return to (already checked against the allow-list). */
+  readonly redirectUri: string;
+  /** svc's own callback URL sent to the provider (the token request repeats it). */
+  readonly callbackUrl: string;
+  /** SHA-256 hex of the OIDC nonce; null for plain OAuth 2.0 providers. */
+  readonly nonceHash: string | null;
+  /** The PKCE verifier, encrypted under a key derived from the raw state. */
+  readonly verifierSealed: string;
+  /** The app's own S256 challenge (PKCE between the app and svc), or null. */
+  readonly codeChallenge: string | null;
+  readonly expiresAt: Date;
+}
+export type OAuthStateRecord = Omit<NewOAuthState, 'stateHash' | 'expiresAt'>;
+
+/** A provider account linked to a user. */
+export interface OAuthIdentity {
+  readonly provider: string;
+  readonly subject: string;
+  /** The address the provider gave at link time (lower-cased), or null. */
+  readonly email: string | null;
+}
+export interface OAuthIdentityRecord extends OAuthIdentity {
+  readonly userId: string;
+  readonly createdAt: Date;
+}
+
+/** The one-time code the callback hands the app, exchanged at `/auth/oauth/token`. */
+export interface NewOAuthCode {
+  /** SHA-256 hex of the code. */
+  readonly codeHash: string;
+  readonly userId: string;
+  readonly provider: string;
+  readonly codeChallenge: string | null;
+  readonly expiresAt: Date;
+}
+export interface OAuthCodeRecord {
+  readonly userId: string;
+  readonly provider: string;
+  readonly codeChallenge: string | null;
+}
 
 export interface OAuthStore {
   createOAuthState(state: NewOAuthState): Promise<void>;

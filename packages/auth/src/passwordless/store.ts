@@ -10,7 +10,14 @@ import {
   memoryUserTokens,
 } from '../store/single-use';
 import { type PgRunner, UUID_RE } from '../store/sql';
-import type { MagicCodeOutcome, MagicLinkRedemption } from '../store/types';
+
+/** What a redeemed magic link named: a user's sign-in, or the signup of an email with no account. */
+export type MagicLinkRedemption =
+  | { readonly kind: 'user'; readonly userId: string }
+  | { readonly kind: 'signup'; readonly email: string };
+
+/** A magic code check: `ok` (now consumed), `wrong` (one try counted), `none` (no live code). */
+export type MagicCodeOutcome = 'ok' | 'wrong' | 'none';
 
 export interface PasswordlessStore {
   /** Issues a magic-link token (SHA-256 hex) for a user, consuming the user's earlier live ones. */

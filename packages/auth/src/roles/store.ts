@@ -2,7 +2,13 @@
 import { sql } from 'kysely';
 import type { MemoryState } from '../store/memory-state';
 import { compare, isPgError, type PgRunner, pgErrorText, UUID_RE } from '../store/sql';
-import type { AssignResult, RoleRecord } from '../store/types';
+
+export interface RoleRecord {
+  readonly name: string;
+  readonly description: string | null;
+}
+
+export type AssignResult = 'assigned' | 'already-assigned' | 'no-such-role' | 'no-such-user';
 
 export interface RoleStore {
   /** Null when the name is taken. */

@@ -11,14 +11,64 @@ import {
   toSession,
   UUID_RE,
 } from '../store/sql';
-import type {
-  NewSession,
-  RefreshState,
-  SessionRecord,
-  SessionState,
-  UserRecord,
-} from '../store/types';
+import type { UserRecord } from '../store/types';
 import type { AuthAssuranceLevel } from '../token/verify';
+
+export interface SessionRecord {
+  readonly id: string;
+  readonly userId: string;
+  readonly accessJti: string;
+  readonly ip: string | null;
+  readonly userAgent: string | null;
+  readonly createdAt: Date;
+  /** When the refresh token dies. */
+  readonly expiresAt: Date;
+  readonly lastActivityAt: Date;
+  readonly revokedAt: Date | null;
+  /** The sign-in this session descends from (refreshes carry it on); its own id when it began one. */
+  readonly familyId: string;
+  /** What its sign-in proved (refreshes carry it on). */
+  readonly aal: AuthAssuranceLevel;
+}
+
+export interface NewSession {
+  readonly userId: string;
+  readonly accessJti: string;
+  /** SHA-256 hex of the refresh token. */
+  readonly refreshHash: string;
+  readonly expiresAt: Date;
+  readonly ip?: string | null;
+  readonly userAgent?: string | null;
+  /** What the sign-in proved. @default 'aal1' */
+  readonly aal?: AuthAssuranceLevel;
+}
+
+/** What `verifyToken` needs to know of a session, from one indexed query. */
+export interface SessionState {
+  readonly sessionId: string;
+  readonly userId: string;
+  readonly revoked: boolean;
+  readonly lastActivityAt: Date;
+  readonly userActive: boolean;
+  readonly aal: AuthAssuranceLevel;
+}
+
+/** What `refresh` needs to know of the session a refresh token names, and of its user. */
+export interface RefreshState {
+  readonly sessionId: string;
+  readonly userId: string;
+  readonly revoked: boolean;
+  /** When the refresh token dies. */
+  readonly expiresAt: Date;
+  readonly lastActivityAt: Date;
+  readonly userActive: boolean;
+  /** The session's rotation family (see `SessionRecord.familyId`). */
+  readonly familyId: string;
+  /** When a refresh retired this session (null: live, or ended another way). */
+  readonly rotatedAt: Date | null;
+  /** The session's assurance level, which the rotated session keeps. */
+  readonly aal: AuthAssuranceLevel;
+}
 
 export interface SessionStore {
   createSession(session: NewSession): Promise<SessionRecord>;

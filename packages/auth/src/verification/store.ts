@@ -8,7 +8,13 @@ import {
   postgresUserTokens,
 } from '../store/single-use';
 import { type PgRunner, revokeUserSessionsIn, toUser, UUID_RE } from '../store/sql';
-import type { EmailProof, OAuthIdentity, UserRecord } from '../store/types';
+import type { OAuthIdentity, UserRecord } from '../store/types';
+
+/** The outcome of `proveEmail`: the user as it is after, and whether this call verified the address. */
+export interface EmailProof {
+  readonly user: UserRecord;
+  readonly proved: boolean;
+}
 
 export interface VerificationStore {
   /** Issues a verification token, consuming the user's earlier ones (they stop working). */

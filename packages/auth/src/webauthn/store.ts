@@ -4,13 +4,50 @@ import type { Selectable } from 'kysely';
 import type { MemoryState } from '../store/memory-state';
 import { consumeOnce, consumeOnceIn } from '../store/single-use';
 import { type AuthTables, compare, type PgRunner, UUID_RE } from '../store/sql';
-import type {
-  NewWebAuthnChallenge,
-  NewWebAuthnCredential,
-  WebAuthnCeremony,
-  WebAuthnChallengeRecord,
-  WebAuthnCredentialRecord,
-} from '../store/types';
+
+/** The WebAuthn ceremony a challenge was issued for. */
+export type WebAuthnCeremony = 'register' | 'login';
+
+export interface NewWebAuthnChallenge {
+  readonly ceremony: WebAuthnCeremony;
+  /** The user it is bound to: always for `register`; for `login` only when an email named one. */
+  readonly userId: string | null;
+  /** SHA-256 hex of the challenge bytes. */
+  readonly challengeHash: string;
+  readonly expiresAt: Date;
+  /**
+   * A `register` ceremony begun with the user's second factor proven (an `aal2` session or a
+   * code): its finish needs no second proof. @default false
+   */
+  readonly secondFactor?: boolean;
+}
+
+export interface WebAuthnChallengeRecord {
+  readonly id: string;
+  readonly ceremony: WebAuthnCeremony;
+  readonly userId: string | null;
+  readonly challengeHash: string;
+  readonly expiresAt: Date;
+  readonly secondFactor: boolean;
+}
+
+export interface NewWebAuthnCredential {
+  /** base64url of the credential id bytes. */
+  readonly credentialId: string;
+  readonly userId: string;
+  /** The public key, SubjectPublicKeyInfo DER. */
+  readonly publicKey: Uint8Array;
+  readonly signCount: number;
+  readonly name: string;
+  /** The authenticator's AAGUID, 32 hex digits. */
+  readonly aaguid: string;
+  readonly backupEligible: boolean;
+}
+
+export interface WebAuthnCredentialRecord extends NewWebAuthnCredential {
+  readonly createdAt: Date;
+  readonly lastUsedAt: Date | null;
+}
 
 export interface WebAuthnStore {
   /** Stores a challenge and returns its id (a UUID); also deletes challenges long expired. */

@@ -38,7 +38,7 @@ export interface ConsumeOnce<T extends SingleUseTable, C extends ColumnOf<T>> {
   readonly at: Date;
   /** More columns the row must equal (an OAuth state's provider, a challenge's ceremony). */
   readonly where?: { readonly [K in ColumnOf<T>]?: string };
-  /** A further condition (the magic-link redemption's "the user table had none"). */
+  /** A further condition (a magic-link redemption: no user token matched the hash). */
   readonly and?: RawBuilder<unknown>;
   /** The columns to hand back. */
   readonly returning: readonly C[];

@@ -1,32 +1,16 @@
 /**
  * plan/names: schema names as EdgeQL text. Only names the REST model found reach here (the
- * model's lookup is the gate); they are still quoted by the EdgeQL printer's own rule, so a
- * property named `select` or `limit` prints as `` `select` `` and a plain one stays plain.
+ * model's lookup is the gate); they are still quoted by core's one quoting rule (`ql.quoteIdent`,
+ * the EdgeQL printer's), so a property named `select` or `limit` prints as `` `select` `` and a
+ * plain one stays plain.
  */
 import { printTypeRef, ql, type TypeNamePrinter, type TypeRef } from '@svc/core';
 
-const printed = new Map<string, string>();
-
 /** A pointer name as EdgeQL text: quoted by the printer's rule when it is a keyword. */
-export function ident(name: string): string {
-  let text = printed.get(name);
-  if (text === undefined) {
-    text = ql.printExpression(ql.parseExpression(backticked(name)));
-    printed.set(name, text);
-  }
-  return text;
-}
+export const ident: (name: string) => string = ql.quoteIdent;
 
 /** A qualified type name (`default::User`, `blog::Post`) as EdgeQL text. */
-export function typeName(qualified: string): string {
-  const key = `::${qualified}`;
-  let text = printed.get(key);
-  if (text === undefined) {
-    text = ql.printType(ql.parseType(qualified.split('::').map(backticked).join('::')));
-    printed.set(key, text);
-  }
-  return text;
-}
+export const typeName: (qualified: string) => string = ql.quoteName;
 
 /** A type as the cast of a variable names it: `std::str`, `array<default::Mood>`, ... (core's
  * type printer, with the names quoted by the EdgeQL printer's rule). */
@@ -34,8 +18,4 @@ export function typeText(type: TypeRef): string {
   return printTypeRef(type, QUOTED);
 }
 
-const QUOTED: TypeNamePrinter = { type: typeName, element: ident };
-
-function backticked(name: string): string {
-  return `\`${name.replaceAll('`', '``')}\``;
-}
+const QUOTED: TypeNamePrinter = { type: ql.quoteName, element: ql.quoteIdent };

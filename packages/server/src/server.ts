@@ -137,8 +137,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     onCompileCache: (hit) => metrics.compileCache(hit),
     onStatementCancelled: () => metrics.statementCancelled(),
   });
-  // With auth on, name the types every caller may read and write (DECISIONS "Added 2026-11-29"):
-  // once now, for the schema just migrated or stored, and after each migration that changes them.
+  // With auth on, name the types every caller may read and write (no access policy, and
+  // `defaultAccess` open): once now, for the schema just migrated or stored, and after each migration that changes them.
   const warnOpenTypes = auth ? openTypesWarning(logger, config) : undefined;
   if (warnOpenTypes) {
     try {

@@ -25,8 +25,9 @@ export function sendJson(
 }
 
 /**
- * The one place any thrown value becomes an HTTP answer: the DECISIONS.md envelope with the
- * status from the error's table. The original of an unexpected error is logged, never sent.
+ * The one place any thrown value becomes an HTTP answer: the one error envelope (`code`,
+ * `error`, and `type`/`hint`/`position` when known; docs/http.md) with the status from the
+ * error's table. The original of an unexpected error is logged, never sent.
  */
 export function sendError(res: Response, err: unknown, logger: Logger): void {
   const rendered = renderError(err);

@@ -13,8 +13,8 @@ export type Caller =
 export const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
 
 /**
- * The service key or a superuser (DECISIONS.md, Access): may migrate, and runs queries without
- * access policies.
+ * The service key or a superuser: may migrate, and runs queries without access policies
+ * (docs/http.md, access).
  */
 export function isAdministrator(caller: Caller | undefined): boolean {
   if (!caller) return false;
@@ -34,7 +34,7 @@ export interface AuthenticateOptions {
    */
   readonly verify: ((token: string) => Promise<AuthContext>) | undefined;
   readonly serviceKey: string | undefined;
-  /** Refuse requests without a valid token (spec Authentication 5). */
+  /** Refuse data-plane requests without a valid token (401; docs/http.md). */
   readonly required: boolean;
   /** Throws 403 for a cookie-authenticated write from a foreign page (middleware/csrf). */
   readonly checkOrigin?: (req: Request, tokenSource: TokenSource) => void;

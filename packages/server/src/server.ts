@@ -4,9 +4,7 @@ import type { AddressInfo } from 'node:net';
 import {
   buildSchema,
   createDefaultMigrator,
-  createQueryEngine,
   openDatabase,
-  storedSchemaSource,
   type CompileQuery,
   type Database,
   type QueryEngine,
@@ -22,7 +20,7 @@ import { ServerMetrics } from './observability/metrics';
 import { warnOpenOperationalRoutes } from './observability/open-routes';
 import { openTypesWarning } from './observability/open-types';
 import { buildApp } from './routes';
-import { compileQuery as defaultCompileQuery } from './query-compiler';
+import { createServerQueryEngine } from './query-compiler';
 
 /** The version of @svc/server, reported by `GET /`. */
 export const VERSION: string = (require('../package.json') as { version: string }).version;
@@ -133,10 +131,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   }
 
   const metrics = new ServerMetrics(() => database.stats());
-  const queryEngine = createQueryEngine({
-    db: database,
-    compile: compileQuery ?? defaultCompileQuery,
-    schema: storedSchemaSource(database, migrator, buildSchema),
+  const queryEngine = createServerQueryEngine(database, {
+    ...(compileQuery ? { compileQuery } : {}),
+    migrator,
     onCompileCache: (hit) => metrics.compileCache(hit),
     onStatementCancelled: () => metrics.statementCancelled(),
   });

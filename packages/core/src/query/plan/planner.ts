@@ -74,6 +74,8 @@ export interface PlanOptions {
   readonly paramCount?: () => number;
   /** One row's expression (`planRowExpression`): sets of at most one value are values in place. */
   readonly row?: boolean;
+  /** A single shaped link as an array of one object (default) or as the object (CompileOptions). */
+  readonly singleLinks?: 'array' | 'object';
 }
 
 export function planQuery(index: SchemaIndex, query: IrQuery, options: PlanOptions): SqlQuery {
@@ -184,6 +186,7 @@ class Planner implements PlanContext {
   readonly access: CompileAccess;
   private readonly env: TypeEnv;
   private readonly row: boolean;
+  private readonly linkObjects: boolean;
 
   constructor(
     readonly index: SchemaIndex,
@@ -192,6 +195,7 @@ class Planner implements PlanContext {
     this.access = options.access;
     this.env = options.env;
     this.row = options.row === true;
+    this.linkObjects = options.singleLinks === 'object';
     this.policies = options.access.policies ? (options.policies ?? null) : null;
   }
 
@@ -2055,7 +2059,7 @@ class Planner implements PlanContext {
     const element =
       object && !shaped ? this.idJson(sql.col('id', alias)) : outputColumn(columns, alias);
     const order = aggregateOrder(item, orderBy(columns.ord, alias));
-    if (many || (object && shaped)) {
+    if (many || (object && shaped && !this.linkObjects)) {
       const agg = sql.jsonArrayAgg(element, { orderBy: order, orEmpty: many });
       return this.scalarJsonQuery(agg, sql.select({ targets: [], from: [item] }));
     }

@@ -8,7 +8,7 @@
  * parameters a compiled query may ask the engine for (the globals, plus `roles`, which the
  * compiler passes to `std::has_role`).
  */
-import type { TypeRef } from '../schema/model';
+import type { TypeRef } from '../model/schema';
 
 const scalar = (name: string): TypeRef => ({ kind: 'scalar', name });
 

@@ -14,8 +14,8 @@
  * - casts that Gel refuses (`<bytes>'x'`, item 4) throw `InvalidTypeError` naming both types.
  */
 import { InvalidTypeError, type SourcePosition } from '../errors';
-import { isRangeElement, printTypeRef, type TypeRef } from '../schema/model';
-import { jsonbArrayOf, scalarPgType } from '../schema/storage/types';
+import { isRangeElement, printTypeRef, type TypeRef } from '../model/schema';
+import { jsonbArrayOf, scalarPgType } from '../storage/types';
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import type { TypeEnv, Volatility } from './model';
 import { raise } from './operators';

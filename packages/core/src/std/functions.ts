@@ -36,8 +36,8 @@ import {
   STD_SCALARS_INFO,
   storedJson,
 } from './scalars';
-import type { TypeRef } from '../schema/model';
-import { jsonbArrayOf } from '../schema/storage/types';
+import type { TypeRef } from '../model/schema';
+import { jsonbArrayOf } from '../storage/types';
 import { SERVER_VERSION, versionString, versionTupleJson } from './version';
 
 const cast = (e: SqlExpr, name: string): SqlExpr => sql.cast(e, pgType(name));

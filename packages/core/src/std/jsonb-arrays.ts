@@ -12,7 +12,7 @@
  * Invariants: items compare as jsonb (equal values have equal stored JSON: numbers compare by
  * value); order is the jsonb array's; an empty result is `'[]'::jsonb`, never NULL.
  */
-import type { TypeRef } from '../schema/model';
+import type { TypeRef } from '../model/schema';
 import { pgType, sql, type PgType, type SqlExpr } from '../sql/ast';
 import type { SqlArgs, TypeArgs, TypeEnv } from './model';
 import { decodeParam, pgTypeFor, raise, storedJson } from './scalars';

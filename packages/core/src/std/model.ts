@@ -12,7 +12,7 @@
  * - element-wise forms give SQL NULL when a singleton argument is NULL (the compiler represents an
  *   empty optional value as NULL); `SqlArgs.nullable` tells a form when it must take care.
  */
-import type { StdScalarName, TypeRef } from '../schema/model';
+import type { StdScalarName, TypeRef } from '../model/schema';
 import type { SqlExpr } from '../sql/ast';
 
 export type Volatility = 'Immutable' | 'Stable' | 'Volatile';

@@ -17,7 +17,7 @@
  *   (InvalidValueError), as in Gel.
  */
 import { pgType, sql, type SqlExpr } from '../sql/ast';
-import type { TypeRef } from '../schema/model';
+import type { TypeRef } from '../model/schema';
 import { def, infix, strict } from './define';
 import type { Overload, SqlArgs } from './model';
 import { multirangeOf, pgTypeFor, rangeBound } from './scalars';

@@ -22,7 +22,7 @@ import {
   isRangeElement,
   printTypeRef,
   type TypeRef,
-} from '../schema/model';
+} from '../model/schema';
 import { sql, type SqlExpr } from '../sql/ast';
 import {
   commonType,

@@ -15,14 +15,8 @@
  *   decode forms read the parameter as `jsonb` (what the engine binds).
  * - `jsonTextOf(t, v)` is `jsonOf(t, v)::text`, byte for byte, NULL for NULL (std.db.test).
  */
-import { STD_ENUMS, type StdScalarName, type TypeRef } from '../schema/model';
-import {
-  STD_PG_TYPES,
-  isStdScalar,
-  jsonbArrayOf,
-  pgTypeOf,
-  scalarPgType,
-} from '../schema/storage/types';
+import { STD_ENUMS, type StdScalarName, type TypeRef } from '../model/schema';
+import { STD_PG_TYPES, isStdScalar, jsonbArrayOf, pgTypeOf, scalarPgType } from '../storage/types';
 import { concatText, pgType, sql, type FromItem, type PgType, type SqlExpr } from '../sql/ast';
 import type { TypeEnv } from './model';
 

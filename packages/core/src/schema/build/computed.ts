@@ -9,14 +9,14 @@
  * Errors (item 14): a computed declared `single` whose expression may yield several values;
  * a result that is not a type a pointer can have; `InvalidDefinitionError` for a cycle.
  */
-import { printTypeRef } from '../model';
+import { printTypeRef } from '../../model/schema';
 import type * as ql from '../../syntax';
 import {
   InvalidDefinitionError,
   InvalidLinkDefinitionError,
   InvalidPropertyDefinitionError,
 } from '../../errors';
-import type { TypeRef } from '../model';
+import type { TypeRef } from '../../model/schema';
 import { annotationsOf } from './annotations';
 import { fail, type BuildContext, type GlobalDraft, type PointerDraft } from './context';
 import { bindComputed, bindSchemaExpression } from './bound';

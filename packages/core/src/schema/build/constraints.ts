@@ -12,10 +12,10 @@
  * every element), so nothing here rejects those.
  * Errors: `InvalidReferenceError` for an unknown constraint, else `InvalidConstraintDefinitionError`.
  */
-import { printTypeRef } from '../model';
+import { printTypeRef } from '../../model/schema';
 import type * as ql from '../../syntax';
 import { InvalidConstraintDefinitionError, InvalidReferenceError } from '../../errors';
-import type { Constraint, TypeRef } from '../model';
+import type { Constraint, TypeRef } from '../../model/schema';
 import { annotationsOf } from './annotations';
 import { fail, type BuildContext, type Inferred } from './context';
 import { candidates, hintFor } from './resolve';

@@ -20,7 +20,7 @@ import type {
   ScalarType,
   SplatStrategy,
   TypeRef,
-} from '../model';
+} from '../../model/schema';
 
 /** How many values an expression yields: at least `min`, at most `max`. */
 export interface Card {

@@ -8,10 +8,10 @@
  * functions), a `using sql` body, a missing body → `InvalidFunctionDefinitionError`; two
  * functions with one name and the same parameter types → `DuplicateDefinitionError`.
  */
-import { printTypeRef } from '../model';
+import { printTypeRef } from '../../model/schema';
 import type * as ql from '../../syntax';
 import { DuplicateDefinitionError, InvalidFunctionDefinitionError } from '../../errors';
-import type { FunctionDef } from '../model';
+import type { FunctionDef } from '../../model/schema';
 import { annotationsOf } from './annotations';
 import { fail, type BuildContext, type FunctionDraft } from './context';
 import { candidates, resolveType } from './resolve';

@@ -16,8 +16,8 @@ import {
   InvalidDefinitionError,
   InvalidReferenceError,
 } from '../../errors';
-import { INDEX_KINDS } from '../fts';
-import type { AccessKind, AccessPolicy, Constraint, Index } from '../model';
+import { INDEX_KINDS } from '../../model/fts';
+import type { AccessKind, AccessPolicy, Constraint, Index } from '../../model/schema';
 import { annotationsOf, inheritableOf } from './annotations';
 import { constraintOf } from './constraints';
 import { fail, type BuildContext, type ObjectDraft } from './context';

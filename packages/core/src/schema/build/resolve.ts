@@ -17,15 +17,15 @@ import {
   UnsupportedFeatureError,
   type QueryErrorClass,
 } from '../../errors';
-import { BUILTIN_ENUMS } from '../fts';
-import { isSchemaModuleType } from '../introspection';
+import { BUILTIN_ENUMS } from '../../model/fts';
+import { isSchemaModuleType } from '../../model/introspection';
 import {
   ROOT_OBJECT_TYPES,
   STD_ENUMS,
   rangeElementProblem,
   targetObjectTypes,
   type TypeRef,
-} from '../model';
+} from '../../model/schema';
 
 const ROOTS: ReadonlySet<string> = new Set(ROOT_OBJECT_TYPES);
 import { fail, type BuildContext } from './context';

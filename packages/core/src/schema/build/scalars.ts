@@ -10,7 +10,7 @@
  */
 import type * as ql from '../../syntax';
 import { InvalidDefinitionError } from '../../errors';
-import type { ScalarType, StdScalarName } from '../model';
+import type { ScalarType, StdScalarName } from '../../model/schema';
 import { annotationsOf } from './annotations';
 import { fail, type BuildContext, type Decl } from './context';
 import { lookupType, resolveType, unknownType } from './resolve';

@@ -18,7 +18,11 @@ import {
   InvalidPropertyDefinitionError,
   InvalidReferenceError,
 } from '../../errors';
-import { STD_CONSTRAINT_BODIES, type AbstractConstraint, type Constraint } from '../model';
+import {
+  STD_CONSTRAINT_BODIES,
+  type AbstractConstraint,
+  type Constraint,
+} from '../../model/schema';
 import { constraintOf } from './constraints';
 import { fail, type AliasDraft, type BuildContext, type PointerDraft } from './context';
 import { finishComputed, finishGlobal } from './computed';

@@ -20,11 +20,11 @@
  * Each new module's `create schema` leads the first step in it; a module that disappears is
  * dropped after its last step.
  */
-import { printTypeRef } from '../model';
+import { printTypeRef } from '../../model/schema';
 import * as ql from '../../syntax';
 import { MigrationError } from '../../errors';
-import type { ObjectType, Pointer, Schema } from '../model';
-import type { DataCheck, MigrationPlan, MigrationStepKind } from '../plan';
+import type { ObjectType, Pointer, Schema } from '../../model/schema';
+import type { DataCheck, MigrationPlan, MigrationStepKind } from '../../model/migration';
 import type { PgType, SqlExpr } from '../../sql/ast';
 import { printSql, printType } from '../../sql/print';
 import { checks as checkSql, ddl, type ColumnSpec, type QName } from '../../sql/codegen/ddl';
@@ -41,8 +41,10 @@ import {
   type StorageLayout,
   type TypeTable,
   type ViewLayout,
-} from '../storage/layout';
-import { splitName } from '../storage/types';
+} from '../../storage/layout';
+import { splitName } from '../../storage/types';
+import { provideDdlCompiler } from '../../storage/ddl-compiler';
+import { DDL_COMPILER } from '../ddl-expression';
 
 const EMPTY: StorageLayout = { modules: [], domains: [], tables: [], views: [], triggers: [] };
 const PHASES = 12;
@@ -87,6 +89,7 @@ class Planner {
 }
 
 export function planMigration(from: Schema | null, to: Schema): MigrationPlan {
+  provideDdlCompiler(DDL_COMPILER);
   const before = from ? storageLayout(from) : EMPTY;
   const after = storageLayout(to);
   const p = new Planner(from, to, before, after);

@@ -14,9 +14,9 @@
  * - the functions std's SQL forms call (std/bootstrap: output formats, checked parsers, raise).
  * Every function pins `search_path` to `pg_catalog`, so no session setting changes what it does.
  */
-import { STD_ENUMS } from '../../schema/model';
-import { STD_BOOTSTRAP_SQL } from '../../std/bootstrap';
-import { quoteLiteral } from './quote';
+import { STD_ENUMS } from '../model/schema';
+import { STD_BOOTSTRAP_SQL } from '../std/bootstrap';
+import { quoteLiteral } from '../sql/codegen/quote';
 
 /** `svc_meta."Endian"`: a std enum's DOMAIN (text limited to its values), made once. */
 const stdEnumDomain = (name: string, values: readonly string[]): string => {

@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import type { Database, Queryable } from '../db';
 import { ConstraintViolationError, DataLossError } from '../errors';
-import type { Schema } from './model';
-import type { DataCheck, MigrationPlan } from './plan';
+import type { Schema } from '../model/schema';
+import type { DataCheck, MigrationPlan } from '../model/migration';
 
 export interface MigratorParts {
   /** SDL text → model (throws schema errors with positions). */

@@ -5,8 +5,8 @@
  * (defaults, checks, indexes) are compiled by the query compiler itself (./ddl-expression).
  * Pure.
  */
-import type { QName } from '../../sql/codegen/ddl';
-import { pgName } from '../../sql/codegen/names';
+import type { QName } from '../sql/codegen/ddl';
+import { pgName } from '../sql/codegen/names';
 import { splitName } from './types';
 
 /** `default::User` → `{schema: 'default', name: 'User'}`. */

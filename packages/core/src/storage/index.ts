@@ -3,6 +3,5 @@
  * tables, columns, junction tables, domains and views (./layout), the compiler of DDL
  * expressions: defaults, checks, expression indexes (./ddl-expression), and the bootstrap SQL.
  */
-export { STORAGE_BOOTSTRAP_SQL } from '../../sql/codegen/bootstrap';
 export * from './types';
 export * from './layout';

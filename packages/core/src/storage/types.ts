@@ -31,9 +31,9 @@ import {
   type ScalarType,
   type StdScalarName,
   type TypeRef,
-} from '../model';
-import { pgArrayOf, pgType, pgUserType, type PgType } from '../../sql/ast';
-import { BUILTIN_ENUMS } from '../fts';
+} from '../model/schema';
+import { pgArrayOf, pgType, pgUserType, type PgType } from '../sql/ast';
+import { BUILTIN_ENUMS } from '../model/fts';
 
 export const STD_PG_TYPES: Readonly<Record<StdScalarName, PgType>> = {
   'std::str': pgType('text'),

@@ -23,11 +23,11 @@
  *   under a transaction-scoped advisory lock on the constraint (23505).
  */
 import { createHash } from 'node:crypto';
-import { isSchemaModuleType } from '../introspection';
-import { type ObjectType, type Pointer, type Schema, targetObjectTypes } from '../model';
-import type { QName } from '../../sql/codegen/ddl';
-import { pgName } from '../../sql/codegen/names';
-import type { TriggerAction, TriggerSpec } from '../../sql/codegen/triggers';
+import { isSchemaModuleType } from '../model/introspection';
+import { type ObjectType, type Pointer, type Schema, targetObjectTypes } from '../model/schema';
+import type { QName } from '../sql/codegen/ddl';
+import { pgName } from '../sql/codegen/names';
+import type { TriggerAction, TriggerSpec } from '../sql/codegen/triggers';
 import { pointerTableName, singleTable, tableName, targetTablesOf, type TypeTable } from './layout';
 import { splitName } from './types';
 

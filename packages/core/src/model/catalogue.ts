@@ -4,7 +4,13 @@
  * with EdgeQL type names and expressions printed back as EdgeQL text.
  */
 import { printExpression } from '../syntax';
-import { printTypeRef, type Constraint, type ObjectType, type Pointer, type Schema } from './model';
+import {
+  printTypeRef,
+  type Constraint,
+  type ObjectType,
+  type Pointer,
+  type Schema,
+} from './schema';
 
 /** What a type without access policies allows a caller subject to them (query/api). */
 export type DefaultAccess = 'open' | 'deny';

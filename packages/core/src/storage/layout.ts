@@ -22,7 +22,7 @@
  *   rows in several tables, so it gets NO foreign key: ./integrity's triggers check its target
  *   and apply `on target delete`; each single link column is indexed (`"<Type>.<link>.index"`),
  *   so an `index on (.link)` alone is skipped as redundant;
- * - a property default compiles to the column default (./ddl-expression); a default the database
+ * - a property default compiles to the column default (the DDL expression compiler, ./ddl-compiler); a default the database
  *   cannot evaluate (a query, a global) has no column default and is applied by the query
  *   compiler (`queryDefault`);
  * - `exclusive` → a unique index; `except (...)` → a partial index; other constraints → CHECKs.
@@ -35,9 +35,9 @@
  * - custom scalars are domains (with their CHECKs); a custom scalar extending `sequence` gets a
  *   SEQUENCE `"<Scalar>.seq"` and the domain defaults to its nextval.
  */
-import * as ql from '../../syntax';
-import { InvalidConstraintDefinitionError, InvalidDefinitionError } from '../../errors';
-import { ROOT_OBJECT_TYPES, targetObjectTypes } from '../model';
+import * as ql from '../syntax';
+import { InvalidConstraintDefinitionError, InvalidDefinitionError } from '../errors';
+import { ROOT_OBJECT_TYPES, targetObjectTypes } from '../model/schema';
 import type {
   Constraint,
   Index,
@@ -47,9 +47,9 @@ import type {
   ScalarType,
   Schema,
   TypeRef,
-} from '../model';
-import { pgType, sql, type PgType, type SqlExpr } from '../../sql/ast';
-import { compileConstraint, compileScalar, type ScalarContext } from './ddl-expression';
+} from '../model/schema';
+import { pgType, sql, type PgType, type SqlExpr } from '../sql/ast';
+import { ddlCompiler, type ScalarContext } from './ddl-compiler';
 import type {
   CheckSpec,
   ColumnSpec,
@@ -59,14 +59,14 @@ import type {
   OnDelete,
   QName,
   ViewSpec,
-} from '../../sql/codegen/ddl';
-import { pgName, shortHash } from '../../sql/codegen/names';
+} from '../sql/codegen/ddl';
+import { pgName, shortHash } from '../sql/codegen/names';
 import { columnName, domainName, pointerTableName, sequenceName, tableName } from './names';
-import { quoteQualified } from '../../sql/codegen/quote';
+import { quoteQualified } from '../sql/codegen/quote';
 import { findScalar, pgTypeOf, splitName } from './types';
-import type { TriggerSpec } from '../../sql/codegen/triggers';
+import type { TriggerSpec } from '../sql/codegen/triggers';
 import { integrityTriggers } from './integrity';
-import { FTS_INDEX, FTS_LANGUAGES, FTS_WITH_OPTIONS } from '../fts';
+import { FTS_INDEX, FTS_LANGUAGES, FTS_WITH_OPTIONS } from '../model/fts';
 
 export interface StorageLayout {
   /** PostgreSQL schemas needed (modules with a table, view or domain), sorted. */
@@ -257,7 +257,7 @@ function domainLayout(schema: Schema, scalar: ScalarType): DomainLayout {
         { position: spanPos(c.span) },
       );
     }
-    checks.push({ name: named[i] as string, expr: compileConstraint(c, ctx) });
+    checks.push({ name: named[i] as string, expr: ddlCompiler().compileConstraint(c, ctx) });
   });
   const sequence = scalar.stdBase === 'std::sequence' ? sequenceName(scalar.name) : null;
   const dflt = sequence
@@ -339,7 +339,7 @@ function compileDefault(
 ): { sql: SqlExpr | null; queryDefault: boolean } {
   if (!p.default) return { sql: null, queryDefault: false };
   try {
-    const compiled = compileScalar(p.default, {
+    const compiled = ddlCompiler().compileScalar(p.default, {
       schema,
       module,
       mode: 'default',
@@ -573,11 +573,11 @@ function addPointerConstraints(
     if (c.name === 'std::exclusive') {
       const elements = c.subjectExpr
         ? indexElements(schema, type, c.subjectExpr, { ...ctx, mode: 'index' })
-        : [compileScalar(SUBJECT, { ...ctx, mode: 'index' }).sql];
+        : [ddlCompiler().compileScalar(SUBJECT, { ...ctx, mode: 'index' }).sql];
       const where = c.except
         ? sql.not(
             sql.func('coalesce', [
-              compileScalar(c.except, { ...ctx, mode: 'index' }).sql,
+              ddlCompiler().compileScalar(c.except, { ...ctx, mode: 'index' }).sql,
               sql.bool(false),
             ]),
           )
@@ -593,7 +593,7 @@ function addPointerConstraints(
       checks.push({
         subject,
         label: constraintLabel(c),
-        spec: { table, name, expr: compileConstraint(c, ctx) },
+        spec: { table, name, expr: ddlCompiler().compileConstraint(c, ctx) },
         keys,
       });
     }
@@ -629,7 +629,7 @@ function addTypeConstraints(
       const where = c.except
         ? sql.not(
             sql.func('coalesce', [
-              compileScalar(c.except, { ...ctx, mode: 'index' }).sql,
+              ddlCompiler().compileScalar(c.except, { ...ctx, mode: 'index' }).sql,
               sql.bool(false),
             ]),
           )
@@ -645,7 +645,7 @@ function addTypeConstraints(
       checks.push({
         subject: type.name,
         label: constraintLabel(c),
-        spec: { table, name, expr: compileConstraint(c, ctx) },
+        spec: { table, name, expr: ddlCompiler().compileConstraint(c, ctx) },
         keys: ['id'],
       });
     }
@@ -667,7 +667,7 @@ function indexElements(
   if (expr.kind === 'TupleLiteral') {
     return expr.elements.flatMap((e) => indexElements(schema, type, e, ctx));
   }
-  return [compileScalar(expr, ctx).sql];
+  return [ddlCompiler().compileScalar(expr, ctx).sql];
 }
 
 function addIndexes(schema: Schema, type: ObjectType, table: QName, indexes: OwnedIndex[]): void {
@@ -688,7 +688,12 @@ function addIndexes(schema: Schema, type: ObjectType, table: QName, indexes: Own
     if (elements.length === 1 && isSingleLinkColumn(type, elements[0] as SqlExpr) && !index.except)
       continue;
     const where = index.except
-      ? sql.not(sql.func('coalesce', [compileScalar(index.except, ctx).sql, sql.bool(false)]))
+      ? sql.not(
+          sql.func('coalesce', [
+            ddlCompiler().compileScalar(index.except, ctx).sql,
+            sql.bool(false),
+          ]),
+        )
       : null;
     // A kind of index is part of its name: `fts::index` and a plain index on one expression differ.
     const suffix = index.kind === null ? 'index' : index.kind.replace('::', '.');
@@ -747,7 +752,7 @@ function ftsDocument(expr: ql.Expr, ctx: ScalarContext): SqlExpr {
         position: spanPos(doc.span),
       });
     }
-    const text = compileScalar(doc.args[0] as ql.Expr, ctx).sql;
+    const text = ddlCompiler().compileScalar(doc.args[0] as ql.Expr, ctx).sql;
     const vector = sql.func('to_tsvector', [
       sql.cast(sql.text(config), pgType('regconfig')),
       sql.func('coalesce', [text, sql.text('')]),

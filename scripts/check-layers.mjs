@@ -1,6 +1,6 @@
 // Checks that imports run one way: down the layers of a package, and along the arrows between
 // packages. Reads every non-test .ts file under packages/*/src and apps/*/src, resolves its
-// relative imports and its `@svc/...` imports, and fails (exit 1) naming the file, the import and
+// relative imports and its imports of the repository's packages, and fails (exit 1) naming the file, the import and
 // both layers (or packages) when an import runs upward. Dependency-free; run by `pnpm lint` (and
 // so by .ci/run), tested by check-layers.test.mjs (`node --test`, also in `pnpm lint`).
 //
@@ -138,8 +138,9 @@ export function checkLayers(root, { packageImports = PACKAGE_IMPORTS, layers = L
         continue;
       }
       for (const spec of importsOf(fs.readFileSync(file, 'utf8'))) {
-        if (spec.startsWith('@svc/')) {
-          const target = spec.split('/').slice(0, 2).join('/');
+        const named = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : null;
+        if (named && Object.hasOwn(packageImports, named)) {
+          const target = named;
           if (target !== pkg.name && !allowed.includes(target)) {
             problems.push(
               `${shown}: imports '${spec}', but ${pkg.name} may import only ${allowed.length ? allowed.join(', ') : 'no other package'}`,

@@ -28,7 +28,9 @@ import { type ObjectType, type Pointer, type Schema, targetObjectTypes } from '.
 import type { QName } from '../sql/codegen/ddl';
 import { pgName } from '../sql/codegen/names';
 import type { TriggerAction, TriggerSpec } from '../sql/codegen/triggers';
-import { pointerTableName, singleTable, tableName, targetTablesOf, type TypeTable } from './layout';
+import { singleTable, targetTablesOf } from './hierarchy';
+import type { TypeTable } from './layout-types';
+import { pointerTableName, tableName } from './names';
 import { splitName } from './types';
 
 /** Where a stored link's values live: a column of the source table, or a junction table. */

@@ -1,6 +1,6 @@
 import { SvcError } from './svc-error';
 
-/** The JSON envelope of DECISIONS.md. */
+/** The JSON error envelope every HTTP surface answers with (docs/http.md). */
 export interface ErrorEnvelope {
   code: string;
   error: string;

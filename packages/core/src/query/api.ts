@@ -11,7 +11,7 @@
 import type { DefaultAccess } from '../model/catalogue';
 import type { Schema, TypeRef } from '../model/schema';
 
-/** What the caller asked for (DECISIONS.md, Data plane): `many` by default. */
+/** What the caller asked for (docs/http.md): `many` by default. */
 
 export type RequestedCardinality = 'many' | 'atMostOne' | 'one';
 
@@ -31,7 +31,7 @@ export interface AccessMode {
   /**
    * Under `policies`, what a type without access policies allows: `open` (Gel's rule, the
    * default) lets every caller read and write it; `deny` makes it reachable only by the service
-   * credential (DECISIONS, "Added 2026-11-29").
+   * credential (docs/gel-differences.md).
    * @default 'open'
    */
   readonly defaultAccess?: DefaultAccess;
@@ -56,7 +56,7 @@ export type CompileAccess = Pick<AccessMode, 'policies' | 'defaultAccess'>;
 export interface QueryParam {
   /**
    * `variable` for `$name` / `<type>$name`; `global` for a declared `global name`; `auth` for what
-   * the caller's auth context provides (DECISIONS.md, Access): `name` is `current_user_id` (uuid),
+   * the caller's auth context provides (docs/http.md): `name` is `current_user_id` (uuid),
    * `current_user_email` (str), `current_role` (str), `current_user_is_anonymous` (bool),
    * `permissions` (array<str>, `global sys::current_permissions`) or `roles` (array<str>, read by
    * `has_role`): std/caller.

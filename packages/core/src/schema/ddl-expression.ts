@@ -1,5 +1,5 @@
 /**
- * schema/storage/ddl-expression: a scalar EdgeQL expression of the schema (a column default, a
+ * schema/ddl-expression: a scalar EdgeQL expression of the schema (a column default, a
  * CHECK, an expression index element, a domain CHECK) → a PostgreSQL expression, through the
  * query compiler: bound by the binder in `ddl` mode (query/bind/ddl) and planned as one row's
  * expression (query/plan/planner `planRowExpression`). There is one table of operators, casts

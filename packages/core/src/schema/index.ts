@@ -1,6 +1,8 @@
 /**
- * schema: SDL text → Schema model (build/), the storage layout and DDL of a model (storage/),
- * the plan between two models (diff/), and the runner that applies a plan (migrate.ts).
+ * schema: SDL text → Schema model (build/), the compiler of DDL expressions (./ddl-expression),
+ * the plan between two models (diff/), the bootstrap SQL (./bootstrap) and the default migrator
+ * (./default). It sits above the query compiler, which it uses; the model (model/), the storage
+ * layout and the migration runner (storage/) sit below it.
  */
 export * from '../model/schema';
 export * from '../model/migration';

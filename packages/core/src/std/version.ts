@@ -12,7 +12,7 @@
  */
 import { STD_ENUMS } from '../model/schema';
 
-/** `sys::VersionStage`'s values, in order (schema/model STD_ENUMS). */
+/** `sys::VersionStage`'s values, in order (model/schema STD_ENUMS). */
 export type VersionStage = 'dev' | 'alpha' | 'beta' | 'rc' | 'final';
 
 export interface ServerVersion {

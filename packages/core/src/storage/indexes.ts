@@ -34,7 +34,7 @@ export function addIndexes(
       index.kind === FTS_INDEX
         ? [ftsDocument(index.expr, ctx)]
         : indexElements(schema, type, index.expr, ctx);
-    // An index on a single link alone duplicates the link's own index (item 37).
+    // An index on a single link alone duplicates the link's own index.
     if (elements.length === 1 && isSingleLinkColumn(type, elements[0] as SqlExpr) && !index.except)
       continue;
     const where = index.except

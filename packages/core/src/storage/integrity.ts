@@ -1,5 +1,5 @@
 /**
- * schema/storage/integrity: the rules a foreign key or a unique index cannot hold, held by
+ * storage/integrity: the rules a foreign key or a unique index cannot hold, held by
  * triggers in the database so that no SQL path (the query compiler, a hand-written statement)
  * can break them.
  *
@@ -89,7 +89,7 @@ export function integrityTriggers(schema: Schema, tables: readonly TypeTable[]):
   const out: TriggerSpec[] = [];
   const links = storedLinks(schema);
   for (const link of links) {
-    // A link to the schema module's catalogue (schema/introspection) is not checked here.
+    // A link to the schema module's catalogue (model/introspection) is not checked here.
     if (targetObjectTypes(link.pointer.target).some(isSchemaModuleType)) continue;
     const subject = subjectOf(link);
     const polymorphic = singleTable(schema, link.pointer.target) === null;

@@ -1,5 +1,5 @@
 /**
- * schema/storage/names: where a Schema's objects are named in PostgreSQL (tables, junction
+ * storage/names: where a Schema's objects are named in PostgreSQL (tables, junction
  * tables, columns, domains, sequences). Split from ./layout so the query compiler's schema index
  * (query/schema-index) can name storage without depending on the layout, whose expressions
  * (defaults, checks, indexes) are compiled by the query compiler itself (./ddl-expression).

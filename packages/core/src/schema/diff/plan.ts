@@ -5,7 +5,7 @@
  * Input: the stored Schema (null for an empty database) and the new one. Output: MigrationPlan.
  * Pure and deterministic: same input, same plan, byte for byte. Planning the same schema again
  * gives an empty plan.
- * How: both schemas become StorageLayouts (schema/storage); their tables, columns, junction
+ * How: both schemas become StorageLayouts (storage/); their tables, columns, junction
  * tables, foreign keys, CHECKs, indexes, domains and views are compared by name and printed SQL;
  * model-only changes (policies, globals, functions, aliases, annotations, computed pointers) are
  * steps with no SQL. Phases, in order:

@@ -6,8 +6,9 @@
 //
 // A package's layers are an ordered list, bottom first; a layer is a list of paths under src/
 // (a folder or a file), and a file belongs to the layer of its longest matching path. A file may
-// import its own layer and the layers below. A package without a list has no layer check, only
-// the package check. Test code is not checked: *.test.ts files and __tests__ folders.
+// import its own layer and the layers below, and no import cycle may cross folders (files of two
+// folders importing each other, even within one layer). A package without a list has no layer
+// or cycle check, only the package check. Test code is not checked: *.test.ts files and __tests__ folders.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -128,6 +129,7 @@ export function checkLayers(root, { packageImports = PACKAGE_IMPORTS, layers = L
       continue;
     }
     const list = layers[pkg.name];
+    const graph = new Map(); // file → the files it imports (src-relative), for the cycle check
     for (const file of sourceFiles(pkg.src)) {
       const rel = path.relative(pkg.src, file).split(path.sep).join('/');
       if (isTest(rel)) continue;
@@ -156,6 +158,10 @@ export function checkLayers(root, { packageImports = PACKAGE_IMPORTS, layers = L
           problems.push(`${shown}: imports '${spec}', outside ${pkg.name}'s src/`);
           continue;
         }
+        if (!isTest(targetRel)) {
+          if (!graph.has(rel)) graph.set(rel, new Set());
+          graph.get(rel).add(targetRel);
+        }
         const theirs = layerOf(list, targetRel);
         if (!theirs) continue; // reported as a file in no layer
         if (theirs.index > own.index) {
@@ -165,8 +171,54 @@ export function checkLayers(root, { packageImports = PACKAGE_IMPORTS, layers = L
         }
       }
     }
+    for (const cycle of cyclesAcrossFolders(graph)) {
+      const shown = cycle.map((f) =>
+        path.relative(root, path.join(pkg.src, f)).split(path.sep).join('/'),
+      );
+      problems.push(`an import cycle across folders: ${shown.join(', ')} import each other`);
+    }
   }
   return problems;
+}
+
+const folderOf = (file) => path.posix.dirname(file);
+
+/**
+ * The strongly connected sets of files (Tarjan) whose files are in more than one folder, each
+ * sorted. A cycle inside one folder is that folder's business; one across folders means two
+ * folders (or a folder and its parent) depend on each other.
+ */
+export function cyclesAcrossFolders(graph) {
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const found = [];
+  let next = 0;
+  const visit = (v) => {
+    index.set(v, next);
+    low.set(v, next);
+    next++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component = [];
+    let w;
+    do {
+      w = stack.pop();
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (new Set(component.map(folderOf)).size > 1) found.push(component.sort());
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return found.sort((a, b) => (a[0] < b[0] ? -1 : 1));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -113,6 +113,28 @@ test('a package missing from the package list fails', () => {
   assert.deepEqual(problems, ['@x/other: not in the package list of scripts/check-layers.mjs']);
 });
 
+test('an import cycle across folders fails; one inside a folder passes', () => {
+  const problems = run({
+    'packages/low/src/middle/m.ts':
+      "import { b } from '../base';\nimport { n } from './n';\nexport const m = b + n;\n",
+    'packages/low/src/middle/n.ts':
+      "import { m } from './m';\nexport const n = 1;\nexport const mm = () => m;\n",
+    'packages/low/src/middle/deep/d.ts': "import { m } from '../m';\nexport const d = m;\n",
+    'packages/low/src/middle/o.ts': "import { d } from './deep/d';\nexport const o = d;\n",
+    'packages/low/src/middle/p.ts': "export { o } from './o';\n",
+    'packages/low/src/middle/deep/e.ts': "export { o } from '../o';\n",
+  });
+  assert.deepEqual(problems, []);
+  const cyclic = run({
+    'packages/low/src/middle/o.ts': "import { e } from './deep/e';\nexport const o = e;\n",
+    'packages/low/src/middle/deep/e.ts':
+      "import { o } from '../o';\nexport const e = 1;\nexport const oo = () => o;\n",
+  });
+  assert.deepEqual(cyclic, [
+    'an import cycle across folders: packages/low/src/middle/deep/e.ts, packages/low/src/middle/o.ts import each other',
+  ]);
+});
+
 test('importsOf reads static, side-effect, dynamic and require imports', () => {
   const text = [
     "import a from './a';",

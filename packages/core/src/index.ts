@@ -114,9 +114,9 @@ export type {
   StdScalarName,
   TypeNamePrinter,
   TypeRef,
-} from './schema/model';
-export { printTypeRef } from './schema/model';
-export type { DataCheck, MigrationPlan, MigrationStep, MigrationStepKind } from './schema/plan';
+} from './model/schema';
+export { printTypeRef } from './model/schema';
+export type { DataCheck, MigrationPlan, MigrationStep, MigrationStepKind } from './model/migration';
 export { buildSchema } from './schema/build';
 export { planMigration } from './schema/diff';
 export { createDefaultMigrator } from './schema/default';
@@ -127,7 +127,7 @@ export type {
   MigrationStepSummary,
   Migrator,
   StoredSchema,
-} from './schema/migrate';
+} from './storage/migrate';
 export {
   describeSchema,
   openObjectTypes,
@@ -137,7 +137,7 @@ export {
   type CataloguePointer,
   type CatalogueType,
   type TypeCatalogue,
-} from './schema/catalogue';
+} from './model/catalogue';
 
 export * as ql from './ql';
 

@@ -14,7 +14,7 @@ import { createTestDatabase, type TestDatabase } from '../src/testing';
 import { buildSchema } from '../src/schema/build';
 import { planMigration } from '../src/schema/diff';
 import type { MigrationPlan, Schema } from '../src/schema';
-import { STORAGE_BOOTSTRAP_SQL } from '../src/schema/storage';
+import { STORAGE_BOOTSTRAP_SQL } from '../src/schema/bootstrap';
 
 const SCHEMAS = join(__dirname, 'schemas');
 const GOLDEN = join(__dirname, 'golden');

@@ -8,8 +8,8 @@
  * engine: cache lookup (schema version, text, cardinality, access mode) → compile on miss →
  *         validate + bind variables and globals by name → one round trip → JSON text.
  */
-import type { DefaultAccess } from '../schema/catalogue';
-import type { Schema, TypeRef } from '../schema/model';
+import type { DefaultAccess } from '../model/catalogue';
+import type { Schema, TypeRef } from '../model/schema';
 
 /** What the caller asked for (docs/http.md, `POST /query`): `many` by default. */
 export type RequestedCardinality = 'many' | 'atMostOne' | 'one';

@@ -12,7 +12,7 @@
  * Invariant: every failure is a QueryError subclass (with a position where the text has one).
  */
 import { QueryError } from '../errors';
-import type { Schema, TypeRef } from '../schema/model';
+import type { Schema, TypeRef } from '../model/schema';
 import { printStatement } from '../sql';
 import * as ql from '../syntax';
 import type { CompileAccess, CompileOptions, CompiledQuery } from './api';

@@ -9,7 +9,7 @@
  * new binding start fresh ids.
  * Invariants: IR is plain data, built once per compilation, never mutated after binding.
  */
-import type { TypeRef } from '../schema/model';
+import type { TypeRef } from '../model/schema';
 import type { Delete, Insert, Update } from './mutation-ir';
 import type { PointerInfo } from './schema-index';
 

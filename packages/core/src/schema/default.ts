@@ -5,8 +5,8 @@
  */
 import { buildSchema } from './build';
 import { planMigration } from './diff';
-import { createMigrator, type Migrator } from './migrate';
-import { STORAGE_BOOTSTRAP_SQL } from './storage';
+import { createMigrator, type Migrator } from '../storage/migrate';
+import { STORAGE_BOOTSTRAP_SQL } from './bootstrap';
 
 export function createDefaultMigrator(): Migrator {
   return createMigrator({

@@ -1,12 +1,14 @@
 /**
- * schema: SDL text → Schema model (build/), the storage layout and DDL of a model (storage/),
- * the plan between two models (diff/), and the runner that applies a plan (migrate.ts).
+ * schema: SDL text → Schema model (build/), the compiler of DDL expressions (./ddl-expression),
+ * the plan between two models (diff/), the bootstrap SQL (./bootstrap) and the default migrator
+ * (./default). It sits above the query compiler, which it uses; the model (model/), the storage
+ * layout and the migration runner (storage/) sit below it.
  */
-export * from './model';
-export * from './plan';
+export * from '../model/schema';
+export * from '../model/migration';
 export { buildSchema } from './build';
 export { planMigration } from './diff';
-export { STORAGE_BOOTSTRAP_SQL } from './storage';
+export { STORAGE_BOOTSTRAP_SQL } from './bootstrap';
 export {
   createMigrator,
   schemaVersion,
@@ -17,12 +19,12 @@ export {
   type Migrator,
   type MigratorParts,
   type StoredSchema,
-} from './migrate';
+} from '../storage/migrate';
 export {
   describeSchema,
   type TypeCatalogue,
   type CatalogueType,
   type CataloguePointer,
   type CatalogueLink,
-} from './catalogue';
+} from '../model/catalogue';
 export { createDefaultMigrator } from './default';

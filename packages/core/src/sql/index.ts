@@ -1,8 +1,8 @@
 /**
  * sql: the only place SQL text is generated — the PostgreSQL expression and statement AST (./ast) and its
  * printer (./print), quoting (./codegen/quote), content-derived names (./codegen/names), DDL and
- * data-check statements (./codegen/ddl) and the bootstrap SQL (./codegen/bootstrap). It knows
- * nothing of the schema model: `schema/` imports `sql/`, never the reverse.
+ * data-check statements (./codegen/ddl). It knows nothing of the schema model, std or storage:
+ * they import `sql/`, never the reverse.
  */
 export * from './ast';
 export { printSql, printStatement, printType as printPgType, type PrintOptions } from './print';
@@ -20,4 +20,3 @@ export type {
   ViewBranch,
   ViewSpec,
 } from './codegen/ddl';
-export { STORAGE_BOOTSTRAP_SQL } from './codegen/bootstrap';

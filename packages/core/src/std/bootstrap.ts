@@ -1,6 +1,6 @@
 /**
  * std/bootstrap: the few SQL functions std's SQL forms call, created once per database next to
- * the storage bootstrap (sql/codegen/bootstrap), in schema `svc_meta`.
+ * the storage bootstrap (schema/bootstrap), in schema `svc_meta`.
  *
  * Output: idempotent `create or replace function` statements for PostgreSQL 15+ and PGlite.
  * Why functions rather than inline SQL: each formats or checks one value that would otherwise be
@@ -9,7 +9,7 @@
  * Invariants:
  * - results never depend on session settings: datetimes are formatted in UTC with `to_char` and
  *   explicit patterns, durations from their fields, text is parsed only after an ISO 8601 check;
- * - errors carry Gel's SQLSTATE and Gel's type names (spec items 3, 10, 13): `svc_meta.raise`
+ * - errors carry Gel's SQLSTATE and Gel's type names: `svc_meta.raise`
  *   raises with a given SQLSTATE and message and is typed like its first argument so it can stand
  *   in any expression (`coalesce(x, svc_meta.raise(null::int8, '22000', '...'))`).
  */
@@ -52,7 +52,7 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
   // A str as a JSON string: to_jsonb is only stable (for its other types), so an index or a
   // CHECK indexing a JSON string needs this immutable form.
   fn('json_string(text)', 'jsonb', 'select to_jsonb($1)'),
-  // Output forms (spec items 23, 27): UTC as `+00:00` (as Gel prints it), trailing zeros of the
+  // Output forms: UTC as `+00:00` (as Gel prints it), trailing zeros of the
   // fraction dropped. JSON's encoding of timestamp and time is ISO 8601 whatever DateStyle says,
   // with the fraction's trailing zeros already dropped: the same text as to_char + regexp_replace
   // at well under half the cost per value (bench/rest), and no session setting read.
@@ -121,7 +121,7 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
     `select case when $1 < '24:00:00'::time then $1
        else "svc_meta".raise(null::time, '22008', 'cal::local_time field value out of range: ' || quote_literal($1::text)) end`,
   ),
-  // Input forms (spec item 3): ISO 8601 only; a datetime needs its zone, local types have none.
+  // Input forms: ISO 8601 only; a datetime needs its zone, local types have none.
   fn(
     'datetime_in(text)',
     'timestamptz',
@@ -202,7 +202,7 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
     `select coalesce(string_agg(substring($1 from i for 1), ''::bytea order by i desc), ''::bytea)
      from generate_series(1, length($1)) as i`,
   ),
-  // `j[i]` and `j['k']` (spec item 7): one function each, so a chain of accessors stays one call
+  // `j[i]` and `j['k']`: one function each, so a chain of accessors stays one call
   // per step (inline, each step would repeat its operand several times). A JSON string indexes
   // by character; a key present with JSON null reads as empty (NULL); the wrong kind of JSON
   // value, a missing key or an index past either end raises 22000 (InvalidValueError).
@@ -280,7 +280,7 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
        when jsonb_typeof($1) = 'string' and jsonb_typeof($2) = 'string' then to_jsonb(($1 #>> '{}') || ($2 #>> '{}'))
        else "svc_meta".raise(null::jsonb, '22023', 'invalid JSON values for ++ operator (supported: array ++ array, object ++ object, string ++ string; got ' || jsonb_typeof($1) || ' ++ ' || jsonb_typeof($2) || ')') end`,
   ),
-  // `<bool>'...'` (spec item 4): true or false in any case, nothing else.
+  // `<bool>'...'`: true or false in any case, nothing else.
   fn(
     'bool_in(text)',
     'boolean',

@@ -1,5 +1,5 @@
 /**
- * std/caller: the caller's globals (DECISIONS.md "Access" and "Added 2026-11-29"). Every query,
+ * std/caller: the caller's globals (docs/http.md). Every query,
  * computed, default and access policy may read them without a declaration; the server provides
  * their values per request from the caller's credentials, and no schema may declare a global of
  * one of these names, nor may a request's `globals` set one.
@@ -8,7 +8,7 @@
  * parameters a compiled query may ask the engine for (the globals, plus `roles`, which the
  * compiler passes to `std::has_role`).
  */
-import type { TypeRef } from '../schema/model';
+import type { TypeRef } from '../model/schema';
 
 const scalar = (name: string): TypeRef => ({ kind: 'scalar', name });
 
@@ -42,7 +42,7 @@ export const CALLER_GLOBALS: Readonly<Record<string, CallerGlobal>> = Object.fre
   },
   /** Gel's name for the caller's role: the token's first role, as `current_role`. */
   'sys::current_role': { type: scalar('std::str'), required: false, param: 'current_role' },
-  /** The token's `permissions` claim (DECISIONS, Auth); empty array when it has none. */
+  /** The token's `permissions` claim; empty array when it has none. */
   'sys::current_permissions': { type: STRINGS, required: true, param: 'permissions' },
 });
 

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TypeRef } from '../schema/model';
+import type { TypeRef } from '../model/schema';
 import { sql, type SqlExpr } from '../sql/ast';
 import { printSql } from '../sql/print';
 import { bindSig } from './resolve';

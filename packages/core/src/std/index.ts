@@ -1,7 +1,7 @@
 /**
  * std: the one table of EdgeQL's standard library — scalar types, casts, operators and
  * functions with their SQL forms — and the overload resolver over it. The query compiler,
- * schema inference (schema/build) and DDL expressions (schema/storage) all resolve through here.
+ * schema inference (schema/build) and DDL expressions (storage/) all resolve through here.
  *
  * Input: EdgeQL names and TypeRefs. Output: resolved calls that build sql/ast expressions.
  * Invariant: adding a std function or operator is adding a row to std/functions or std/operators.

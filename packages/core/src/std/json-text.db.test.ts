@@ -4,9 +4,9 @@
  * and for types that go through `jsonOf`. Results built as text (sql `jsonObject`) rely on it.
  */
 import fc from 'fast-check';
-import type { TypeRef } from '../schema/model';
+import type { TypeRef } from '../model/schema';
 import { pgType, sql, type SqlExpr } from '../sql/ast';
-import { STORAGE_BOOTSTRAP_SQL } from '../sql/codegen/bootstrap';
+import { STORAGE_BOOTSTRAP_SQL } from '../schema/bootstrap';
 import { printSql } from '../sql/print';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import { jsonOf, jsonTextOf, STD_ONLY, STD_SCALARS_INFO } from './index';

@@ -1,7 +1,7 @@
 /**
  * std/jsonb-arrays: the forms of array functions over arrays stored as ONE jsonb array.
  *
- * An array whose element is a tuple or an array is a jsonb array (schema/storage/types
+ * An array whose element is a tuple or an array is a jsonb array (storage/types
  * `jsonbArrayOf`): an SQL array cannot hold arrays (it would be multidimensional: no jagged
  * arrays, `unnest` flattening every level) and tuples are jsonb already. Each item of that jsonb
  * array is its element's stored JSON (std/scalars `storedJson`: a tuple or a jsonb array is its
@@ -12,7 +12,7 @@
  * Invariants: items compare as jsonb (equal values have equal stored JSON: numbers compare by
  * value); order is the jsonb array's; an empty result is `'[]'::jsonb`, never NULL.
  */
-import type { TypeRef } from '../schema/model';
+import type { TypeRef } from '../model/schema';
 import { pgType, sql, type PgType, type SqlExpr } from '../sql/ast';
 import type { SqlArgs, TypeArgs, TypeEnv } from './model';
 import { decodeParam, pgTypeFor, raise, storedJson } from './scalars';

@@ -12,7 +12,7 @@
  * - element-wise forms give SQL NULL when a singleton argument is NULL (the compiler represents an
  *   empty optional value as NULL); `SqlArgs.nullable` tells a form when it must take care.
  */
-import type { StdScalarName, TypeRef } from '../schema/model';
+import type { StdScalarName, TypeRef } from '../model/schema';
 import type { SqlExpr } from '../sql/ast';
 
 export type Volatility = 'Immutable' | 'Stable' | 'Volatile';
@@ -25,7 +25,7 @@ export type TypeMod = 'singleton' | 'optional' | 'set-of';
  * same type, after implicit casts); the others bind to a type of their family:
  * `anyscalar` any scalar, `anyenum` an enum, `anyreal` int/float/bigint/decimal, `anyint`
  * int16/32/64 and bigint, `anyfloat` float32/64, `anynumeric` bigint/decimal, `anytuple` any tuple,
- * `anypoint` a range element type (schema/model `RANGE_ELEMENTS`), `anydiscrete` one of those
+ * `anypoint` a range element type (model/schema `RANGE_ELEMENTS`), `anydiscrete` one of those
  * whose ranges are discrete (int32, int64, cal::local_date).
  */
 export type PolyName =
@@ -126,7 +126,7 @@ export interface Overload {
    */
   readonly rows?: (row: SqlExpr, types: TypeArgs) => SqlExpr;
   /** False for overloads a DDL expression (default, CHECK, index: one row) may not use; which of
-   * those must be immutable is the DDL compiler's rule (schema/storage/ddl-expression). */
+   * those must be immutable is the DDL compiler's rule (schema/ddl-expression). */
   readonly ddl: boolean;
 }
 

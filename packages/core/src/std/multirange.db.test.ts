@@ -4,10 +4,10 @@
  * values decoded from JSON parameters, results in Gel's JSON form (a multirange is an array of
  * ranges).
  */
-import { STORAGE_BOOTSTRAP_SQL } from '../sql/codegen/bootstrap';
+import { STORAGE_BOOTSTRAP_SQL } from '../schema/bootstrap';
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import { printSql } from '../sql/print';
-import type { TypeRef } from '../schema/model';
+import type { TypeRef } from '../model/schema';
 import { queryErrorClassForSqlState } from '../errors';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import {

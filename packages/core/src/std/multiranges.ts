@@ -8,7 +8,7 @@
  * Input: nothing. Output: `multirangeFunctions()`, `rangeOperators()` (rows for std/functions and
  * std/operators).
  * Invariants:
- * - `multirange<T>` is PostgreSQL's multirange of `range<T>`'s type (schema/storage/types); a
+ * - `multirange<T>` is PostgreSQL's multirange of `range<T>`'s type (storage/types); a
  *   range converts to a multirange implicitly (std/casts), so `overlaps(m, r)` and `m + r` pick
  *   the multirange rows;
  * - every form is PostgreSQL's range operator or function of the same meaning, element-wise: a
@@ -17,7 +17,7 @@
  *   (InvalidValueError), as in Gel.
  */
 import { pgType, sql, type SqlExpr } from '../sql/ast';
-import type { TypeRef } from '../schema/model';
+import type { TypeRef } from '../model/schema';
 import { def, infix, strict } from './define';
 import type { Overload, SqlArgs } from './model';
 import { multirangeOf, pgTypeFor, rangeBound } from './scalars';

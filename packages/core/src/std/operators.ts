@@ -8,12 +8,12 @@
  * one parameter: `-`, `+`, `not`).
  * Semantics (Gel's, where PostgreSQL's differ):
  * - `/` of integers is float64; `//` floors; `%` takes the divisor's sign; `^` is power
- *   (int64 ^ int64 is float64, bigint ^ bigint decimal; item 8); overflow is an error;
+ *   (int64 ^ int64 is float64, bigint ^ bigint decimal); overflow is an error;
  * - `<`, `>`, ... on str compare code points (`COLLATE "C"`); on enums the declaration order;
- * - `datetime - datetime` is a duration in hours (not folded into days, item 27); arithmetic with
+ * - `datetime - datetime` is a duration in hours (not folded into days); arithmetic with
  *   calendar units (relative_duration) on a datetime is done in UTC;
  * - indexing past either end of a str, bytes, array or JSON array, a missing JSON key or the wrong
- *   JSON kind raise InvalidValueError (22000, items 7 and 13); a key holding JSON null is empty;
+ *   JSON kind raise InvalidValueError (22000); a key holding JSON null is empty;
  *   slices clamp their bounds;
  * - `in` receives its right side as an SQL array of the set (see `CallKind`).
  */
@@ -114,7 +114,7 @@ function arithmetic(): Overload[] {
       ),
     );
   }
-  // `^`: power (item 8).
+  // `^`: power (int64 ^ int64 is float64, bigint ^ bigint decimal).
   const f8 = (e: SqlExpr) => cast(e, 'double precision');
   out.push(
     def('std::^', 'int64, int64', 'float64', (a) => sql.func('power', [f8(a.at(0)), f8(a.at(1))])),
@@ -226,7 +226,7 @@ function temporal(): Overload[] {
     def('std::-', 'cal::local_date, cal::date_duration', 'cal::local_date', (a) =>
       inRange('cal::local_date', cast(sql.bin('-', a.at(0), a.at(1)), 'date')),
     ),
-    // item 28: local_date - local_date is a date_duration (whole days).
+    // local_date - local_date is a date_duration (whole days).
     def('std::-', 'cal::local_date, cal::local_date', 'cal::date_duration', (a) =>
       sql.bin('*', paren(sql.bin('-', a.at(0), a.at(1))), cast(sql.text('1 day'), 'interval')),
     ),
@@ -407,7 +407,7 @@ function membership(negate: boolean): SqlForm {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Indexing and slicing (items 7 and 13)
+// Indexing and slicing (past either end, a missing key or the wrong JSON kind: InvalidValueError)
 
 /** A 0-based EdgeQL index (negative from the end) as a 1-based SQL position, or an error. */
 function position(index: SqlExpr, length: SqlExpr, onError: SqlExpr): SqlExpr {
@@ -527,7 +527,7 @@ function indexing(): Overload[] {
         ),
       };
     }),
-    // svc_meta.json_index / json_key (std/bootstrap): the checks of spec item 7 in one call.
+    // svc_meta.json_index / json_key (std/bootstrap): the index and key checks in one call.
     def('std::[]', 'json, int64', 'json', (a) =>
       sql.func('json_index', [a.at(0), a.at(1)], 'svc_meta'),
     ),
@@ -591,7 +591,7 @@ function indexing(): Overload[] {
       'std::[:]',
       'json, named only start: optional int64 = {}, named only stop: optional int64 = {}',
       'json',
-      // svc_meta.json_slice (sql/codegen/bootstrap): one immutable function, so an index or a
+      // svc_meta.json_slice (schema/bootstrap): one immutable function, so an index or a
       // CHECK can slice JSON too; another kind of JSON value raises 22023.
       strict([1, 2], (a) =>
         sql.func(

@@ -11,7 +11,7 @@
  * JSON array of range objects.
  * Invariant: pure; no knowledge of a scalar type outside the std table.
  */
-import type { TypeRef } from '../schema/model';
+import type { TypeRef } from '../model/schema';
 import type { TypeEnv } from './model';
 import { scalarInfo, type ParamKind } from './scalars';
 

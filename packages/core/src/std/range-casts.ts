@@ -15,7 +15,7 @@
  *   are `lower`, `upper`, `inc_lower`, `inc_upper`, `empty`; `inc_lower` and `inc_upper` are
  *   required unless `empty` is true; the bounds are cast from JSON as `<T>json` casts them.
  */
-import { isRangeElement, type TypeRef } from '../schema/model';
+import { isRangeElement, type TypeRef } from '../model/schema';
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import type { Volatility } from './model';
 import { multirangeOf, pgTypeFor, raise, rangeBound, rangeValue } from './scalars';

@@ -3,10 +3,10 @@
  * constructor, the accessors, `contains`/`overlaps`, comparisons and `range_unpack`, on values
  * decoded from JSON parameters; results in Gel's JSON form of a range.
  */
-import { STORAGE_BOOTSTRAP_SQL } from '../sql/codegen/bootstrap';
+import { STORAGE_BOOTSTRAP_SQL } from '../schema/bootstrap';
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import { printSql } from '../sql/print';
-import { printTypeRef, type TypeRef } from '../schema/model';
+import { printTypeRef, type TypeRef } from '../model/schema';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import {
   decodeParam,

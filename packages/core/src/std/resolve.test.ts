@@ -1,5 +1,5 @@
 import { InvalidReferenceError, InvalidTypeError } from '../errors';
-import type { TypeRef } from '../schema/model';
+import type { TypeRef } from '../model/schema';
 import { printSql } from '../sql/print';
 import { sql } from '../sql/ast';
 import { resolveCast, resolveFunction, resolveOperator } from './index';

@@ -14,7 +14,7 @@
  *   type is kept only if every tied overload agrees on it;
  * - no candidate: operators raise InvalidTypeError (`operator '+' cannot be applied to operands of
  *   type 'std::str' and 'std::int64'`), functions InvalidReferenceError (`function
- *   "std::len(arg0: std::int64)" does not exist`, items 5 and 32), with the signatures as a hint.
+ *   "std::len(arg0: std::int64)" does not exist`), with the signatures as a hint.
  */
 import { InvalidReferenceError, InvalidTypeError, type SourcePosition } from '../errors';
 import {
@@ -22,7 +22,7 @@ import {
   isRangeElement,
   printTypeRef,
   type TypeRef,
-} from '../schema/model';
+} from '../model/schema';
 import { sql, type SqlExpr } from '../sql/ast';
 import {
   commonType,

@@ -7,7 +7,7 @@
  * Output: `STD_SCALARS_INFO`, `decodeParam(type, jsonb)`, `jsonOf(type, value)`,
  * `jsonTextOf(type, value)` (the same JSON as text, for results built as text: sql `jsonObject`),
  * `pgTypeFor(type)`.
- * Invariants (spec items 23, 27, 30; ENGINE-COMMON "Scalars in JSON"):
+ * Invariants (the JSON forms of scalars: docs/http.md):
  * - ints, floats, bigint, decimal are JSON numbers; bool a JSON bool; str, uuid, enums strings;
  *   json embedded; bytes base64 without line breaks; datetimes ISO 8601 in UTC with `Z`; local
  *   types ISO 8601; durations ISO 8601 built from their fields. Nothing reads session settings.
@@ -15,14 +15,8 @@
  *   decode forms read the parameter as `jsonb` (what the engine binds).
  * - `jsonTextOf(t, v)` is `jsonOf(t, v)::text`, byte for byte, NULL for NULL (std.db.test).
  */
-import { STD_ENUMS, type StdScalarName, type TypeRef } from '../schema/model';
-import {
-  STD_PG_TYPES,
-  isStdScalar,
-  jsonbArrayOf,
-  pgTypeOf,
-  scalarPgType,
-} from '../schema/storage/types';
+import { STD_ENUMS, type StdScalarName, type TypeRef } from '../model/schema';
+import { STD_PG_TYPES, isStdScalar, jsonbArrayOf, pgTypeOf, scalarPgType } from '../storage/types';
 import { concatText, pgType, sql, type FromItem, type PgType, type SqlExpr } from '../sql/ast';
 import type { TypeEnv } from './model';
 
@@ -42,7 +36,7 @@ export interface ScalarInfo {
   readonly json: (value: SqlExpr) => SqlExpr;
   /** `json(value)::text` written directly, where the type has a cheaper way (`jsonTextOf`). */
   readonly jsonText?: (value: SqlExpr) => SqlExpr;
-  /** str → the type, as `<T>'...'` reads it (ISO 8601 only for dates and times, item 3). */
+  /** str → the type, as `<T>'...'` reads it (ISO 8601 only for dates and times). */
   readonly fromText: (text: SqlExpr) => SqlExpr;
   /** The type → str, as `<str>x` and `to_str(x)` write it (the JSON form's text for most). */
   readonly toText: (value: SqlExpr) => SqlExpr;
@@ -221,7 +215,7 @@ const INFO: Record<StdScalarName, ScalarInfo> = {
     pg: STD_PG_TYPES['std::json'],
     decode: (j) => j,
     json: (v) => cast(v, 'json'),
-    // `<json>'x'` is a JSON string (item 28); parsing is to_json's job.
+    // `<json>'x'` is a JSON string; parsing is to_json's job.
     fromText: (t) => sql.func('to_jsonb', [cast(t, 'text')]),
     toText: (v) => cast(v, 'text'),
   },
@@ -307,7 +301,7 @@ const INFO: Record<StdScalarName, ScalarInfo> = {
   ),
 };
 
-/** base64 as RFC 4648 without the line breaks PostgreSQL's encode() inserts (item 30). */
+/** base64 as RFC 4648 without the line breaks PostgreSQL's encode() inserts. */
 export function base64(bytes: SqlExpr): SqlExpr {
   return sql.func('replace', [
     sql.func('encode', [bytes, sql.text('base64')]),
@@ -318,7 +312,7 @@ export function base64(bytes: SqlExpr): SqlExpr {
 
 export const STD_SCALARS_INFO: Readonly<Record<StdScalarName, ScalarInfo>> = INFO;
 
-/** True for the std scalar names (the storage layer's list, schema/storage/types). */
+/** True for the std scalar names (the storage layer's list, storage/types). */
 export const isStdScalarName: (name: string) => name is StdScalarName = isStdScalar;
 
 /** A TypeEnv that knows only std scalars (for tests and std-only callers). */
@@ -390,13 +384,13 @@ function positionalTuples(type: TypeRef, j: SqlExpr): SqlExpr {
 
 /**
  * The PostgreSQL type of a value of `type` in a query: the type it is stored as (one mapping,
- * schema/storage/types; tuples and arrays of tuples as jsonb, objects as their uuid).
+ * storage/types; tuples and arrays of tuples as jsonb, objects as their uuid).
  */
 export const pgTypeFor: (type: TypeRef) => PgType = pgTypeOf;
 
 /**
  * Decodes a parameter (`$n::jsonb`, already a jsonb SqlExpr) into a value of `type`. Custom
- * scalars are cast to their DOMAIN so their constraints are checked (item 24); arrays decode
+ * scalars are cast to their DOMAIN so their constraints are checked; arrays decode
  * element by element (a parameter array keeps its order).
  */
 export function decodeParam(type: TypeRef, json: SqlExpr, env: TypeEnv): SqlExpr {
@@ -547,7 +541,7 @@ export function rangeBound(element: TypeRef, which: 'lower' | 'upper', range: Sq
 /**
  * The JSON form of a tuple, its elements rendered by `each` (`jsonOf`, or the planner's result
  * form where elements hold objects). A tuple value is a jsonb array of its elements
- * (schema/storage/types): each element is read back with its decode form. A named tuple is an
+ * (storage/types): each element is read back with its decode form. A named tuple is an
  * object (`sql.jsonObject`, as shapes are), an unnamed one an array; `()` has no names: an empty
  * array, as Gel writes it.
  */
@@ -583,7 +577,7 @@ function plainJson(type: TypeRef, env: TypeEnv): boolean {
 
 /**
  * The jsonb a value is kept as inside a tuple (tuples and arrays of tuples are jsonb arrays,
- * schema/storage/types): a tuple or an array of tuples is already that jsonb; any other value is
+ * storage/types): a tuple or an array of tuples is already that jsonb; any other value is
  * its JSON result form, which `decodeParam` reads back. Build tuples from these.
  */
 export function storedJson(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {

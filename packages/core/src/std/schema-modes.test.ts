@@ -3,7 +3,7 @@
  * overload resolution and errors as queries, with DDL restricted to element-wise overloads.
  */
 import { buildSchema } from '../schema/build';
-import { compileScalar, type ScalarContext } from '../schema/storage/ddl-expression';
+import { compileScalar, type ScalarContext } from '../schema/ddl-expression';
 import { printSql } from '../sql/print';
 import * as ql from '../syntax';
 

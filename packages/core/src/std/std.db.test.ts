@@ -3,10 +3,10 @@
  * operator, function or cast on values decoded from JSON parameters (so the decode forms are
  * exercised too) and compares the JSON result form, or the SQLSTATE of the error.
  */
-import { STORAGE_BOOTSTRAP_SQL } from '../sql/codegen/bootstrap';
+import { STORAGE_BOOTSTRAP_SQL } from '../schema/bootstrap';
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import { printSql } from '../sql/print';
-import { STD_ENUMS, type TypeRef } from '../schema/model';
+import { STD_ENUMS, type TypeRef } from '../model/schema';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import {
   decodeParam,

@@ -5,10 +5,10 @@
  * text form. Each run evaluates a batch of random cases in one query.
  */
 import fc from 'fast-check';
-import { STORAGE_BOOTSTRAP_SQL } from '../sql/codegen/bootstrap';
+import { STORAGE_BOOTSTRAP_SQL } from '../schema/bootstrap';
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import { printSql } from '../sql/print';
-import type { TypeRef } from '../schema/model';
+import type { TypeRef } from '../model/schema';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import { jsonOf, resolveCast, resolveOperator, STD_ONLY, type CallArg } from './index';
 

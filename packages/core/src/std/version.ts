@@ -10,9 +10,9 @@
  * (`+a.b`) is `local` (`['a', 'b']`), as Gel's edb/common/verutils.parse_version reads a version.
  * Invariant: a version Gel's stages cannot express (`1.0.0-next.1`) throws at load, as in Gel.
  */
-import { STD_ENUMS } from '../schema/model';
+import { STD_ENUMS } from '../model/schema';
 
-/** `sys::VersionStage`'s values, in order (schema/model STD_ENUMS). */
+/** `sys::VersionStage`'s values, in order (model/schema STD_ENUMS). */
 export type VersionStage = 'dev' | 'alpha' | 'beta' | 'rc' | 'final';
 
 export interface ServerVersion {

@@ -9,7 +9,7 @@
  * (a query that uses it gets the binder's error).
  */
 import { QueryError } from '../../errors';
-import type { TypeRef } from '../../schema/model';
+import type { TypeRef } from '../../model/schema';
 import type { IrExpr } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import type { CatalogueAlias, CatalogueView } from '../schema-index/catalogue';

@@ -17,7 +17,7 @@ import {
   QueryError,
   type QueryErrorClass,
 } from '../../errors';
-import type { FunctionDef, TypeRef } from '../../schema/model';
+import type { FunctionDef, TypeRef } from '../../model/schema';
 import { ROLES_PARAM, ROLES_TYPE } from '../../std/caller';
 import { implicitDistance } from '../../std/casts';
 import type { TypeEnv } from '../../std/model';

@@ -18,7 +18,7 @@ import {
   QueryError,
   type QueryErrorClass,
 } from '../../errors';
-import type { TypeRef } from '../../schema/model';
+import type { TypeRef } from '../../model/schema';
 import type { Binding, IrExpr } from '../ir';
 import type { Guard } from '../mutation-ir';
 import type { SchemaIndex } from '../schema-index';

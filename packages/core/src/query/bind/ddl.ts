@@ -12,7 +12,7 @@
  */
 import type * as ql from '../../syntax';
 import { InvalidDefinitionError } from '../../errors';
-import type { TypeRef } from '../../schema/model';
+import type { TypeRef } from '../../model/schema';
 import type { Binding, IrExpr } from '../ir';
 import { MANY, ONE } from '../ir';
 import type { SchemaIndex } from '../schema-index';

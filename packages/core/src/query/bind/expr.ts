@@ -20,7 +20,7 @@ import {
   QueryArgumentError,
   UnsupportedFeatureError,
 } from '../../errors';
-import { printTypeRef, type TypeRef } from '../../schema/model';
+import { printTypeRef, type TypeRef } from '../../model/schema';
 import { callerGlobal } from '../../std/caller';
 import { implicitJoin } from '../../std/casts';
 import {

@@ -37,8 +37,8 @@ import {
   QueryCardinalityError,
   QueryError,
 } from '../../errors';
-import type { TypeRef } from '../../schema/model';
-import { storageLayout } from '../../schema/storage/layout';
+import type { TypeRef } from '../../model/schema';
+import { storageLayout } from '../../storage/layout';
 import { resolveCast } from '../../std';
 import {
   AT_MOST_ONE,

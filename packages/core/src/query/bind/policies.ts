@@ -12,7 +12,7 @@
  * Invariant: bound once per (query, type); the IR is reused for every read of the type.
  */
 import type * as ql from '../../syntax';
-import type { AccessKind } from '../../schema/model';
+import type { AccessKind } from '../../model/schema';
 import type { IrExpr } from '../ir';
 import { MANY } from '../ir';
 import { rootScope, type BindContext } from './context';

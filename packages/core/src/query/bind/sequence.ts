@@ -10,7 +10,7 @@
  */
 import type * as ql from '../../syntax';
 import { InvalidTypeError, UnsupportedFeatureError } from '../../errors';
-import { sequenceName } from '../../schema/storage/names';
+import { sequenceName } from '../../storage/names';
 import { quoteQualified } from '../../sql/codegen/quote';
 import { resolveFunction } from '../../std/resolve';
 import type { IrExpr } from '../ir';

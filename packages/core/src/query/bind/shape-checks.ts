@@ -15,7 +15,7 @@
  */
 import type * as ql from '../../syntax';
 import { QueryError, SchemaError } from '../../errors';
-import type { TypeRef } from '../../schema/model';
+import type { TypeRef } from '../../model/schema';
 import type { IrExpr, IrType } from '../ir';
 import type { PointerInfo, SchemaIndex } from '../schema-index';
 import { fail } from './context';

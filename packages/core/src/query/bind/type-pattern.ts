@@ -7,7 +7,7 @@
  * Pseudo-types are std's families (std/resolve `isOfPolyType`): one source of truth.
  */
 import type * as ql from '../../syntax';
-import type { TypeRef } from '../../schema/model';
+import type { TypeRef } from '../../model/schema';
 import type { PolyName } from '../../std/model';
 import { isOfPolyType, polyTypeName } from '../../std/resolve';
 import type { IrType } from '../ir';

@@ -11,7 +11,7 @@
  */
 import type * as ql from '../../syntax';
 import { InvalidTypeError, UnknownModuleError, UnsupportedFeatureError } from '../../errors';
-import { printTypeRef, rangeElementProblem, STD_SCALARS, type TypeRef } from '../../schema/model';
+import { printTypeRef, rangeElementProblem, STD_SCALARS, type TypeRef } from '../../model/schema';
 import type { IrType } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { fail, unknownName, type Scope } from './context';

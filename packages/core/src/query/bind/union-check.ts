@@ -15,7 +15,7 @@
  */
 import type * as ql from '../../syntax';
 import { SchemaError } from '../../errors';
-import { printTypeRef, type TypeRef } from '../../schema/model';
+import { printTypeRef, type TypeRef } from '../../model/schema';
 import { commonType } from '../../std/casts';
 import type { IrExpr } from '../ir';
 import type { PointerInfo, SchemaIndex } from '../schema-index';

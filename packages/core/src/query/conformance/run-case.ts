@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Database, Queryable } from '../../db/types';
 import { buildSchema } from '../../schema/build';
 import { createDefaultMigrator } from '../../schema/default';
-import type { Schema } from '../../schema/model';
+import type { Schema } from '../../model/schema';
 import { parseQuery, printQuery } from '../../syntax';
 import type { CompileQuery } from '../api';
 import type { Case, Expectation, Step } from './case-file';

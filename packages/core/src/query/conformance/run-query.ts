@@ -18,7 +18,7 @@ import {
   queryErrorClassForSqlState,
   type QueryErrorName,
 } from '../../errors/query-errors';
-import type { Schema } from '../../schema/model';
+import type { Schema } from '../../model/schema';
 import type { CompileAccess, CompileQuery, CompiledQuery } from '../api';
 import { ANONYMOUS_AUTH, bindParameters, type AuthValues } from '../engine/bind';
 

@@ -24,8 +24,8 @@
  */
 import { commonError, QueryArgumentError } from '../../errors';
 import { jsonDepthProblem } from '../../json';
-import type { Schema } from '../../schema/model';
-import type { TypeRef } from '../../schema/model';
+import type { Schema } from '../../model/schema';
+import type { TypeRef } from '../../model/schema';
 import { paramValueProblem, scalarInfo, type ParamKind, type TypeEnv } from '../../std';
 import { isCallerName } from '../../std/caller';
 import type { QueryParam } from '../api';

@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from '../../testing';
 import { InvalidReferenceError, renderError, SvcError } from '../../errors';
 import { buildSchema } from '../../schema/build';
 import { createDefaultMigrator } from '../../schema/default';
-import type { Schema } from '../../schema/model';
+import type { Schema } from '../../model/schema';
 import type { AccessMode, CompileOptions, CompiledQuery } from '../api';
 import {
   ANONYMOUS_AUTH,

@@ -16,7 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Database } from '../../db/types';
-import type { Schema } from '../../schema/model';
+import type { Schema } from '../../model/schema';
 import {
   commonError,
   databaseErrorFields,

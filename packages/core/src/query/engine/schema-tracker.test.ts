@@ -3,7 +3,7 @@
  * read, that concurrent callers share one read, that a model is built once per version, and that
  * invalidate() wins over a read already in flight.
  */
-import type { Schema } from '../../schema/model';
+import type { Schema } from '../../model/schema';
 import { SchemaTracker, type SchemaSource } from './schema-tracker';
 
 function scripted() {

@@ -15,8 +15,8 @@
  */
 import type { ErrorVocabulary } from '../../errors';
 import type { Queryable } from '../../db/types';
-import type { Schema } from '../../schema/model';
-import type { Migrator } from '../../schema/migrate';
+import type { Schema } from '../../model/schema';
+import type { Migrator } from '../../storage/migrate';
 import { schemaVocabulary } from './vocabulary';
 
 export interface SchemaSource {

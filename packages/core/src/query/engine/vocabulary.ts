@@ -12,8 +12,8 @@
  */
 import * as ql from '../../syntax';
 import type { DatabaseErrorFields, ErrorVocabulary } from '../../errors';
-import type { Constraint, Schema, StdScalarName } from '../../schema/model';
-import { storageLayout, STD_PG_TYPES } from '../../schema/storage';
+import type { Constraint, Schema, StdScalarName } from '../../model/schema';
+import { storageLayout, STD_PG_TYPES } from '../../storage';
 import { printType } from '../../sql/print';
 
 /** std's constraint messages and parameter names (Gel's std/50-constraints). */

@@ -22,7 +22,7 @@
  *   `defaultAccess` is `deny`. Policy expressions are planned with policies off (no recursion:
  *   Gel since 3.0), with the row bound as their subject.
  */
-import type { AccessKind } from '../../schema/model';
+import type { AccessKind } from '../../model/schema';
 import { pgType, sql, type Cte, type FromItem, type SqlExpr } from '../../sql';
 import { raise } from '../../std/scalars';
 import type { IrExpr } from '../ir';

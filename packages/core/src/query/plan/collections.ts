@@ -8,8 +8,8 @@
  * of any type in that form; a type without objects is std's JSON form (std/scalars `jsonOf`).
  */
 import { pgType, sql, type SqlExpr } from '../../sql';
-import type { TypeRef } from '../../schema/model';
-import { jsonbArrayOf } from '../../schema/storage/types';
+import type { TypeRef } from '../../model/schema';
+import { jsonbArrayOf } from '../../storage/types';
 import type { TypeEnv } from '../../std/model';
 import { decodeParam, jsonArrayOfItems, jsonOf, tupleJson } from '../../std/scalars';
 

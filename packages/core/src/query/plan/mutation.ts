@@ -35,8 +35,8 @@
  * written). An upsert whose `else` updates a type with update policies is refused here.
  */
 import { InvalidReferenceError, QueryError } from '../../errors';
-import type { Schema } from '../../schema';
-import { storageLayout, tableName } from '../../schema/storage/layout';
+import type { Schema } from '../../model/schema';
+import { storageLayout, tableName } from '../../storage/layout';
 import {
   pgType,
   sql,

@@ -22,7 +22,7 @@
  * printer; every read of a type's rows goes through plan/sources (the access hook).
  */
 import { InvalidDefinitionError, QueryError } from '../../errors';
-import type { TypeRef } from '../../schema/model';
+import type { TypeRef } from '../../model/schema';
 import {
   isJsonText,
   pgArrayOf,

@@ -12,7 +12,7 @@
  *   access policies a type's rows are those the caller may select (item 38); the filter is a
  *   WHERE over the table's row, evaluated by PostgreSQL.
  */
-import { tableName } from '../../schema/storage/layout';
+import { tableName } from '../../storage/layout';
 import { pgTypeFor } from '../../std/scalars';
 import { pgType, sql, type FromItem, type SqlExpr, type SqlQuery } from '../../sql';
 import type { CompileAccess } from '../api';

@@ -22,8 +22,8 @@ import {
   SCHEMA_MODULE_TYPES as DECLS,
   isSchemaModuleType,
   type SchemaModuleType,
-} from '../../schema/introspection';
-import { RANGE_ELEMENTS, STD_SCALARS, type TypeRef } from '../../schema/model';
+} from '../../model/introspection';
+import { RANGE_ELEMENTS, STD_SCALARS, type TypeRef } from '../../model/schema';
 import type { ObjectTypeInfo, PointerInfo, SchemaIndex } from './index';
 
 /** The module of the catalogue types, and the schema name their storage is given under. */

@@ -33,10 +33,10 @@ import type {
   ScalarType,
   Schema,
   TypeRef,
-} from '../../schema/model';
-import { BUILTIN_ENUMS } from '../../schema/fts';
-import { STD_ENUMS } from '../../schema/model';
-import { columnName, pointerTableName, tableName } from '../../schema/storage/names';
+} from '../../model/schema';
+import { BUILTIN_ENUMS } from '../../model/fts';
+import { STD_ENUMS } from '../../model/schema';
+import { columnName, pointerTableName, tableName } from '../../storage/names';
 import type { QName } from '../../sql';
 import { CATALOGUE_SCHEMA, catalogueTypes, isCatalogueType } from './catalogue';
 

@@ -10,7 +10,7 @@
  */
 import type * as ql from '../../syntax';
 import { InvalidDefinitionError, InvalidReferenceError } from '../../errors';
-import { BUILTIN_ANNOTATIONS, type Annotations } from '../model';
+import { BUILTIN_ANNOTATIONS, type Annotations } from '../../model/schema';
 import { fail, type BuildContext } from './context';
 import { candidates, hintFor } from './resolve';
 

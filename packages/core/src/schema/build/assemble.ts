@@ -5,7 +5,7 @@
  * by name, then signature), pointers in their flattened order.
  * Invariant: no draft object escapes; every pointer is a fresh plain object.
  */
-import type { Global, ObjectType, Pointer, Schema } from '../model';
+import type { Global, ObjectType, Pointer, Schema } from '../../model/schema';
 import type { BuildContext, ObjectDraft, PointerDraft } from './context';
 import { functionDefs } from './functions';
 import { abstractConstraints } from './validate';

@@ -25,7 +25,7 @@ import { BindContext, rootScope, type BindMode, type Scope } from '../../query/b
 import { bindExpr, bindingRef, pointerStep, subjectScope } from '../../query/bind/expr';
 import { isVolatile } from '../../query/bind/scoping';
 import { bindableType } from '../../query/bind/types';
-import type { AbstractConstraint, Constraint, Schema, TypeRef } from '../model';
+import type { AbstractConstraint, Constraint, Schema, TypeRef } from '../../model/schema';
 import { checkConstraint, type ConstraintSite } from './constraints';
 import {
   fail,

@@ -1,5 +1,5 @@
 import { buildSchema } from '.';
-import type { ObjectType, Pointer, Schema } from '../model';
+import type { ObjectType, Pointer, Schema } from '../../model/schema';
 
 const CURRENT = `
 module default {

@@ -12,7 +12,7 @@
 import type * as ql from '../../syntax';
 import { DuplicateDefinitionError, SchemaDefinitionError } from '../../errors';
 import { callerGlobal } from '../../std/caller';
-import { reservedModule } from '../model';
+import { reservedModule } from '../../model/schema';
 import { fail, newContext, type BuildContext, type Decl } from './context';
 
 type Handler<K extends ql.Declaration['kind']> = (

@@ -6,17 +6,17 @@
  * with its `target`, `kind` (current syntax: an object result makes a link) and cardinality
  * (declared, else inferred). Drafts are finished on demand — a computed reading another computed
  * finishes that one first — and a cycle of computeds is an error.
- * Errors (item 14): a computed declared `single` whose expression may yield several values;
+ * Errors: a computed declared `single` whose expression may yield several values;
  * a result that is not a type a pointer can have; `InvalidDefinitionError` for a cycle.
  */
-import { printTypeRef } from '../model';
+import { printTypeRef } from '../../model/schema';
 import type * as ql from '../../syntax';
 import {
   InvalidDefinitionError,
   InvalidLinkDefinitionError,
   InvalidPropertyDefinitionError,
 } from '../../errors';
-import type { TypeRef } from '../model';
+import type { TypeRef } from '../../model/schema';
 import { annotationsOf } from './annotations';
 import { fail, type BuildContext, type GlobalDraft, type PointerDraft } from './context';
 import { bindComputed, bindSchemaExpression } from './bound';

@@ -4,7 +4,7 @@
  *
  * Input: `ConcreteConstraint` nodes, the module they were written in, and (for `checkConstraint`)
  * the type they constrain. Output: model `Constraint`s with resolved names.
- * Rules (items 24, 25, 37): the name must be a std constraint or a declared abstract one, with
+ * Rules: the name must be a std constraint or a declared abstract one, with
  * the right number of arguments; `expression` always needs `on (...)`; a type-level constraint
  * needs `on (...)`; `exclusive` makes no sense on a scalar type; `*_len_value` needs a str,
  * bytes or array, `regexp` a str, `*_value` an orderable scalar, with arguments of a matching
@@ -12,10 +12,10 @@
  * every element), so nothing here rejects those.
  * Errors: `InvalidReferenceError` for an unknown constraint, else `InvalidConstraintDefinitionError`.
  */
-import { printTypeRef } from '../model';
+import { printTypeRef } from '../../model/schema';
 import type * as ql from '../../syntax';
 import { InvalidConstraintDefinitionError, InvalidReferenceError } from '../../errors';
-import type { Constraint, TypeRef } from '../model';
+import type { Constraint, TypeRef } from '../../model/schema';
 import { annotationsOf } from './annotations';
 import { fail, type BuildContext, type Inferred } from './context';
 import { candidates, hintFor } from './resolve';

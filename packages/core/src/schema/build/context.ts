@@ -20,7 +20,7 @@ import type {
   ScalarType,
   SplatStrategy,
   TypeRef,
-} from '../model';
+} from '../../model/schema';
 
 /** How many values an expression yields: at least `min`, at most `max`. */
 export interface Card {
@@ -104,7 +104,7 @@ export interface FunctionDraft {
   returnType: TypeRef;
   returnModifier: 'set of' | 'optional' | null;
   body: ql.Expr;
-  /** `name(type, type)`: two functions with the same one are duplicates (item 6). */
+  /** `name(type, type)`: two functions with the same one are duplicates. */
   signature: string;
 }
 

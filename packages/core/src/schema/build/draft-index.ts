@@ -12,7 +12,7 @@
  * Invariant: the view reads the drafts live, so a finished draft is seen at once; nothing here
  * is kept in the final schema (./assemble copies the drafts).
  */
-import type { Global, ObjectType, Pointer, Schema, TypeRef } from '../model';
+import type { Global, ObjectType, Pointer, Schema, TypeRef } from '../../model/schema';
 import { schemaIndex, type SchemaIndex } from '../../query/schema-index';
 import type { BuildContext, GlobalDraft, ObjectDraft, PointerDraft } from './context';
 import { finishComputed, finishGlobal } from './computed';

@@ -1,5 +1,5 @@
 /**
- * build/functions: SDL functions (item 6: a call is replaced by the function body at compile
+ * build/functions: SDL functions (a call is replaced by the function body at compile
  * time, so only what inlining can express is allowed).
  *
  * Input: the `FunctionDecl`s of the context. Output: `ctx.functions` (overloads by name) with
@@ -8,10 +8,10 @@
  * functions), a `using sql` body, a missing body → `InvalidFunctionDefinitionError`; two
  * functions with one name and the same parameter types → `DuplicateDefinitionError`.
  */
-import { printTypeRef } from '../model';
+import { printTypeRef } from '../../model/schema';
 import type * as ql from '../../syntax';
 import { DuplicateDefinitionError, InvalidFunctionDefinitionError } from '../../errors';
-import type { FunctionDef } from '../model';
+import type { FunctionDef } from '../../model/schema';
 import { annotationsOf } from './annotations';
 import { fail, type BuildContext, type FunctionDraft } from './context';
 import { candidates, resolveType } from './resolve';
@@ -86,7 +86,7 @@ export function buildFunctions(ctx: BuildContext): void {
 }
 
 /**
- * The SDL call graph (item 6): every call in a body resolves its name (as the binder does: the
+ * The SDL call graph: every call in a body resolves its name (as the binder does: the
  * module's, then `std`); a cycle back to the caller is an error. Checked on the syntax, before
  * any body is bound, since binding inlines the bodies it calls.
  */

@@ -21,7 +21,7 @@
  * schema.objectTypes[0].pointers.map((p) => p.name); // ['id', 'name', 'friends']
  */
 import * as ql from '../../syntax';
-import type { Schema } from '../model';
+import type { Schema } from '../../model/schema';
 import { buildAnnotationDecls } from './annotations';
 import { assemble } from './assemble';
 import { checkBoundExpressions } from './bound';
@@ -34,6 +34,8 @@ import { buildScalars } from './scalars';
 import { validate } from './validate';
 import { findNode } from './walk';
 import { UnsupportedFeatureError } from '../../errors';
+import { provideDdlCompiler } from '../../storage/ddl-compiler';
+import { DDL_COMPILER } from '../ddl-expression';
 
 /** Triggers and access rewrites: valid SDL that a later issue builds; refused until then. */
 function refuseUnsupported(schema: ql.Schema): void {
@@ -51,6 +53,9 @@ function refuseUnsupported(schema: ql.Schema): void {
 }
 
 export function buildSchema(sdl: string): Schema {
+  // The storage layout of the schema (read by the query compiler and the migration planner)
+  // compiles its defaults, checks and index expressions with the query compiler.
+  provideDdlCompiler(DDL_COMPILER);
   const parsed = ql.parseSchema(sdl);
   refuseUnsupported(parsed);
   const ctx = collect(parsed);

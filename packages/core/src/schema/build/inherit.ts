@@ -7,8 +7,8 @@
  * extends itself (directly or not), or bases with no consistent order (`InvalidDefinitionError`).
  */
 import { InvalidDefinitionError, InvalidReferenceError } from '../../errors';
-import { isSchemaModuleType } from '../introspection';
-import { ROOT_OBJECT_TYPES } from '../model';
+import { isSchemaModuleType } from '../../model/introspection';
+import { ROOT_OBJECT_TYPES } from '../../model/schema';
 import { fail, type BuildContext, type ObjectDraft } from './context';
 import { allTypeNames, candidates, hintFor, lookupType } from './resolve';
 

@@ -6,7 +6,7 @@
  * on every draft (bases first, in the order of `extending`; an inherited item is the same object
  * in every subtype, so it is checked once, in the type that declared it).
  * Rules: policy kinds are expanded (`all` → its five parts, `update` → read and write); only
- * `inheritable` annotations flow down (items 25, 37: the expressions are checked in validate.ts).
+ * `inheritable` annotations flow down (the expressions are checked in validate.ts).
  * Errors: two policies with one name, or two indexes on the same expression, in one type
  * (`DuplicateDefinitionError`); an unknown field in a policy.
  */
@@ -16,8 +16,8 @@ import {
   InvalidDefinitionError,
   InvalidReferenceError,
 } from '../../errors';
-import { INDEX_KINDS } from '../fts';
-import type { AccessKind, AccessPolicy, Constraint, Index } from '../model';
+import { INDEX_KINDS } from '../../model/fts';
+import type { AccessKind, AccessPolicy, Constraint, Index } from '../../model/schema';
 import { annotationsOf, inheritableOf } from './annotations';
 import { constraintOf } from './constraints';
 import { fail, type BuildContext, type ObjectDraft } from './context';
@@ -38,7 +38,7 @@ export function expandKinds(kinds: readonly ql.AccessKind[]): AccessKind[] {
   return KIND_ORDER.filter((k) => set.has(k));
 }
 
-/** The kind of `index <kind> on (...)`, which must be one svc knows (schema/fts.ts). */
+/** The kind of `index <kind> on (...)`, which must be one svc knows (model/fts.ts). */
 function indexKind(member: ql.ConcreteIndex): string | null {
   const ref = member.name;
   if (ref === null) return null;

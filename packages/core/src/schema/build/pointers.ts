@@ -12,7 +12,7 @@
  * pointer optional; one name inherited from two bases must agree on kind and target.
  * A computed's target and, for the current syntax, its kind are set later by computed.ts (bound by the query binder).
  */
-import { printTypeRef, SPLAT_STRATEGIES, type SplatStrategy } from '../model';
+import { printTypeRef, SPLAT_STRATEGIES, type SplatStrategy } from '../../model/schema';
 import type * as ql from '../../syntax';
 import {
   DuplicateDefinitionError,
@@ -22,7 +22,7 @@ import {
   InvalidReferenceError,
   SchemaDefinitionError,
 } from '../../errors';
-import type { Constraint, TypeRef } from '../model';
+import type { Constraint, TypeRef } from '../../model/schema';
 import { annotationsOf, inheritableOf } from './annotations';
 import { fail, type BuildContext, type Decl, type ObjectDraft, type PointerDraft } from './context';
 import { constraintOf } from './constraints';

@@ -6,7 +6,7 @@
  * Rules: an unqualified name resolves in its own module first, then in `std` (so `str` is
  * `std::str`); `cal::` types must be qualified; a qualified name resolves in that module.
  * Errors: `InvalidReferenceError` for unknown names (with a did-you-mean hint); nested arrays
- * (item 9) with the class the caller gives, since the class depends on where the type is used.
+ * (a stored type may not be an array of arrays) with the class the caller gives, since the class depends on where the type is used.
  */
 import type * as ql from '../../syntax';
 import { editDistance } from '../../syntax/hints';
@@ -17,15 +17,15 @@ import {
   UnsupportedFeatureError,
   type QueryErrorClass,
 } from '../../errors';
-import { BUILTIN_ENUMS } from '../fts';
-import { isSchemaModuleType } from '../introspection';
+import { BUILTIN_ENUMS } from '../../model/fts';
+import { isSchemaModuleType } from '../../model/introspection';
 import {
   ROOT_OBJECT_TYPES,
   STD_ENUMS,
   rangeElementProblem,
   targetObjectTypes,
   type TypeRef,
-} from '../model';
+} from '../../model/schema';
 
 const ROOTS: ReadonlySet<string> = new Set(ROOT_OBJECT_TYPES);
 import { fail, type BuildContext } from './context';
@@ -103,7 +103,7 @@ export function unknownType(ctx: BuildContext, ref: ql.ObjectRef, module: string
 }
 
 export interface TypeUse {
-  /** The class of a nested-array error here (item 9). */
+  /** The class of a nested-array error here (a stored type is never an array of arrays). */
   readonly nestedArray: QueryErrorClass;
   /** Whether `anytype` and friends are allowed (abstract constraint parameters). */
   readonly generic?: boolean;

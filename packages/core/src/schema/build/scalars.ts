@@ -6,11 +6,11 @@
  * are attached later by constraints.ts (they need expression inference). Only a scalar's own
  * constraints are listed; a consumer follows `base` for the inherited ones.
  * Errors: unknown base (`InvalidReferenceError`), a base that is an object type, a collection
- * (nested arrays with the item 9 hint), an enum, or a cycle (`InvalidDefinitionError`).
+ * (nested arrays with the nested-array hint), an enum, or a cycle (`InvalidDefinitionError`).
  */
 import type * as ql from '../../syntax';
 import { InvalidDefinitionError } from '../../errors';
-import type { ScalarType, StdScalarName } from '../model';
+import type { ScalarType, StdScalarName } from '../../model/schema';
 import { annotationsOf } from './annotations';
 import { fail, type BuildContext, type Decl } from './context';
 import { lookupType, resolveType, unknownType } from './resolve';
@@ -79,7 +79,7 @@ function baseOf(ctx: BuildContext, decl: Decl<ql.ScalarTypeDecl>, building: Set<
   const plain = ref.module === null || ref.module === 'std' ? ref.name : null;
   if (plain === 'enum') return enumBase(first);
   if (plain === 'array' || plain === 'tuple') {
-    // Resolving first reports a nested array with the item 9 hint.
+    // Resolving first reports a nested array with its hint.
     resolveType(ctx, first, decl.module, { nestedArray: InvalidDefinitionError });
     return fail(
       InvalidDefinitionError,

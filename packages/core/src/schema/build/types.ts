@@ -11,7 +11,7 @@ import {
   type StdScalarName,
   type TypeRef,
   printTypeRef,
-} from '../model';
+} from '../../model/schema';
 
 export const STD_SCALAR_SET: ReadonlySet<string> = new Set<string>(STD_SCALARS);
 

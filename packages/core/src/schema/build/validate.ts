@@ -1,7 +1,7 @@
 /**
  * build/validate: the checks that need every type, pointer and function in place — computeds
- * finished, defaults (item 1: what they may read), computed pointers' members, scalar
- * constraints resolved, globals, aliases and the SDL call graph (item 6). The expressions
+ * finished, defaults (what they may read), computed pointers' members, scalar
+ * constraints resolved, globals, aliases and the SDL call graph. The expressions
  * nothing else depends on (defaults, constraint, index and policy expressions, function bodies)
  * are bound after assembly by the query binder (./bound).
  *
@@ -18,7 +18,11 @@ import {
   InvalidPropertyDefinitionError,
   InvalidReferenceError,
 } from '../../errors';
-import { STD_CONSTRAINT_BODIES, type AbstractConstraint, type Constraint } from '../model';
+import {
+  STD_CONSTRAINT_BODIES,
+  type AbstractConstraint,
+  type Constraint,
+} from '../../model/schema';
 import { constraintOf } from './constraints';
 import { fail, type AliasDraft, type BuildContext, type PointerDraft } from './context';
 import { finishComputed, finishGlobal } from './computed';

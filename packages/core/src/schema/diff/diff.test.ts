@@ -1,5 +1,5 @@
 import { buildSchema } from '../build';
-import type { MigrationPlan } from '../plan';
+import type { MigrationPlan } from '../../model/migration';
 import { planMigration } from './plan';
 
 const plan = (a: string | null, b: string): MigrationPlan =>

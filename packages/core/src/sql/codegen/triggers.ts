@@ -1,5 +1,5 @@
 /**
- * sql/codegen/triggers: the integrity triggers of the storage layout (schema/storage/integrity)
+ * sql/codegen/triggers: the integrity triggers of the storage layout (storage/integrity)
  * as DDL: one PL/pgSQL function and one row trigger per spec.
  *
  * Input: `TriggerSpec`s, whose actions name tables and columns (unquoted) and carry SqlExpr

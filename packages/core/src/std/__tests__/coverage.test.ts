@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { STD_SCALARS, type TypeRef } from '../../schema/model';
+import { STD_SCALARS, type TypeRef } from '../../model/schema';
 import { sql } from '../../sql/ast';
 import { printSql } from '../../sql/print';
 import { InvalidTypeError } from '../../errors';

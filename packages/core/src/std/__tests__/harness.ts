@@ -24,7 +24,7 @@ import { createTestDatabase } from '../../testing';
 import type { QueryErrorName } from '../../errors/query-errors';
 import { buildSchema } from '../../schema/build';
 import { createDefaultMigrator } from '../../schema/default';
-import { printTypeRef, type Schema, type TypeRef } from '../../schema/model';
+import { printTypeRef, type Schema, type TypeRef } from '../../model/schema';
 import { parseQuery } from '../../syntax';
 import type { Statement } from '../../syntax';
 import { bindQuery } from '../../query/bind';

@@ -2,7 +2,7 @@
  * std/casts/implicit: the implicit and assignment cast graph: distances between types, their
  * common type. Part of std/casts.ts, which resolves casts.
  */
-import { isRangeElement, printTypeRef, type TypeRef } from '../../schema/model';
+import { isRangeElement, printTypeRef, type TypeRef } from '../../model/schema';
 import type { TypeEnv } from '../model';
 import { isStdScalarName } from '../scalars';
 

@@ -3,7 +3,7 @@
  * tuples element by element. Part of std/casts.ts, which resolves casts.
  */
 import { InvalidTypeError, type SourcePosition } from '../../errors';
-import { printTypeRef, type TypeRef } from '../../schema/model';
+import { printTypeRef, type TypeRef } from '../../model/schema';
 import { pgType, sql, type SqlExpr } from '../../sql/ast';
 import type { TypeEnv, Volatility } from '../model';
 import { raise } from '../operators';
@@ -16,7 +16,7 @@ import {
   storedJson,
 } from '../scalars';
 import { NUMERIC, resolutionBase } from './implicit';
-import { findCast } from '../casts';
+import { findCast } from './index';
 import { enumLabel } from './scalar';
 
 export const cannotCast = (from: TypeRef, to: TypeRef, position?: SourcePosition): never => {

@@ -8,7 +8,7 @@ import type { Overload, SqlArgs } from '../model';
 import { itemValue, jsonbFill, jsonbGet, jsonbReplace, jsonbSplice } from '../jsonb-arrays';
 import { jsonbArray, raise } from '../operators';
 import { pgTypeFor, storedJson } from '../scalars';
-import { jsonbArrayOf } from '../../schema/storage/types';
+import { jsonbArrayOf } from '../../storage/types';
 import { cast, int4, num, fn, paren, caseWhen, or, AGG, SRF } from './common';
 
 // ---------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import { def, strict } from '../define';
 import type { Overload, SqlArgs } from '../model';
 import { raise } from '../operators';
 import { pgTypeFor, rangeBound, rangeValue } from '../scalars';
-import type { TypeRef } from '../../schema/model';
+import type { TypeRef } from '../../model/schema';
 import { cast, num, fn, caseWhen, or, SRF } from './common';
 
 // ---------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import type { Card, Overload, SqlArgs } from '../model';
 import { setArrayType, setItemValue } from '../jsonb-arrays';
 import { raise } from '../operators';
 import { pgTypeFor, storedJson } from '../scalars';
-import { jsonbArrayOf } from '../../schema/storage/types';
+import { jsonbArrayOf } from '../../storage/types';
 import { cast, int8, f8, num, fn, paren, caseWhen, or, INTS, REALS, AGG, SRF } from './common';
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 /**
- * schema/model: the schema as the rest of svc sees it, after SDL is parsed, names are resolved,
+ * model/schema: the schema as the rest of svc sees it, after SDL is parsed, names are resolved,
  * inheritance is flattened and every rule is checked (schema/build). Immutable and JSON-safe
  * (plain objects and arrays, no Maps, no classes) so it can be stored, diffed and compared.
  *
@@ -9,7 +9,7 @@
  * Invariants a built Schema guarantees:
  * - every TypeRef names a type that exists (`std::BaseObject` and `std::Object`, the implicit
  *   roots of every object type, are not listed in `objectTypes`); no array of arrays in a stored
- *   type (item 9);
+ *   type (queries may build them: docs/gel-differences.md);
  * - `ObjectType.pointers` holds every pointer, inherited ones included, `id` first, then in
  *   declaration order (bases first, in MRO order);
  * - `ObjectType.ancestors` is the C3 linearisation of the bases (without the type itself);
@@ -46,8 +46,8 @@ export type StdScalarName = (typeof STD_SCALARS)[number];
 
 /**
  * Gel's std and sys enums, which every schema has without declaring them, with their values in
- * order. Each is stored as a text DOMAIN in `svc_meta` named by its short name (schema/storage/
- * types, sql/codegen/bootstrap), so no two of them may share one.
+ * order. Each is stored as a text DOMAIN in `svc_meta` named by its short name (storage/
+ * types, schema/bootstrap), so no two of them may share one.
  */
 export const STD_ENUMS: Readonly<Record<string, readonly string[]>> = {
   'std::Endian': ['Little', 'Big'],
@@ -280,7 +280,7 @@ export interface FunctionDef {
   readonly params: readonly FunctionParam[];
   readonly returnType: TypeRef;
   readonly returnModifier: 'set of' | 'optional' | null;
-  /** The EdgeQL body (`using (...)`); SDL functions are inlined at compile time (item 6). */
+  /** The EdgeQL body (`using (...)`); SDL functions are inlined at compile time. */
   readonly body: ql.Expr;
   readonly volatility: 'Immutable' | 'Stable' | 'Volatile';
   readonly annotations: Annotations;

@@ -1,5 +1,5 @@
 /**
- * schema/storage/integrity: the rules a foreign key or a unique index cannot hold, held by
+ * storage/integrity: the rules a foreign key or a unique index cannot hold, held by
  * triggers in the database so that no SQL path (the query compiler, a hand-written statement)
  * can break them.
  *
@@ -23,12 +23,14 @@
  *   under a transaction-scoped advisory lock on the constraint (23505).
  */
 import { createHash } from 'node:crypto';
-import { isSchemaModuleType } from '../introspection';
-import { type ObjectType, type Pointer, type Schema, targetObjectTypes } from '../model';
-import type { QName } from '../../sql/codegen/ddl';
-import { pgName } from '../../sql/codegen/names';
-import type { TriggerAction, TriggerSpec } from '../../sql/codegen/triggers';
-import { pointerTableName, singleTable, tableName, targetTablesOf, type TypeTable } from './layout';
+import { isSchemaModuleType } from '../model/introspection';
+import { type ObjectType, type Pointer, type Schema, targetObjectTypes } from '../model/schema';
+import type { QName } from '../sql/codegen/ddl';
+import { pgName } from '../sql/codegen/names';
+import type { TriggerAction, TriggerSpec } from '../sql/codegen/triggers';
+import { singleTable, targetTablesOf } from './hierarchy';
+import type { TypeTable } from './layout-types';
+import { pointerTableName, tableName } from './names';
 import { splitName } from './types';
 
 /** Where a stored link's values live: a column of the source table, or a junction table. */
@@ -87,7 +89,7 @@ export function integrityTriggers(schema: Schema, tables: readonly TypeTable[]):
   const out: TriggerSpec[] = [];
   const links = storedLinks(schema);
   for (const link of links) {
-    // A link to the schema module's catalogue (schema/introspection) is not checked here.
+    // A link to the schema module's catalogue (model/introspection) is not checked here.
     if (targetObjectTypes(link.pointer.target).some(isSchemaModuleType)) continue;
     const subject = subjectOf(link);
     const polymorphic = singleTable(schema, link.pointer.target) === null;

@@ -1,5 +1,5 @@
 /**
- * schema/storage/types: which PostgreSQL type stores each EdgeQL type.
+ * storage/types: which PostgreSQL type stores each EdgeQL type.
  *
  * Input: a `TypeRef` (and the Schema, for custom scalars). Output: a `PgType` (sql/ast).
  * Decisions:
@@ -16,7 +16,7 @@
  * - tuples (and arrays of tuples) are `jsonb`: a JSON array of the elements in order, names
  *   coming from the schema. No composite types to create, alter or drop when a tuple changes,
  *   and it works on Citus/CockroachDB/YugabyteDB. The cost: no per-element type check in storage;
- * - an array whose element is an array (queries only: schema types refuse them, spec item 9) is
+ * - an array whose element is an array (queries only: schema types refuse them, docs/gel-differences.md) is
  *   `jsonb` too, a JSON array of its elements' stored JSON (std/scalars `storedJson`): an SQL
  *   array of arrays would be a multidimensional array (no jagged arrays, `unnest` flattening);
  * - a link is a `uuid` (the target's id); `std::sequence` is `bigint` (custom sequence scalars
@@ -31,9 +31,9 @@ import {
   type ScalarType,
   type StdScalarName,
   type TypeRef,
-} from '../model';
-import { pgArrayOf, pgType, pgUserType, type PgType } from '../../sql/ast';
-import { BUILTIN_ENUMS } from '../fts';
+} from '../model/schema';
+import { pgArrayOf, pgType, pgUserType, type PgType } from '../sql/ast';
+import { BUILTIN_ENUMS } from '../model/fts';
 
 export const STD_PG_TYPES: Readonly<Record<StdScalarName, PgType>> = {
   'std::str': pgType('text'),

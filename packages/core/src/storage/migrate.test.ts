@@ -1,8 +1,8 @@
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../testing';
 import { ConstraintViolationError, DataLossError, SchemaSyntaxError } from '../errors';
 import { createMigrator } from './migrate';
-import type { Schema } from './model';
-import type { MigrationPlan } from './plan';
+import type { Schema } from '../model/schema';
+import type { MigrationPlan } from '../model/migration';
 
 /*
  * The runner is tested alone, with a toy "SDL": each word is a table (`name` ⇒ t_name with a

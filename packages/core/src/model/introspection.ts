@@ -1,5 +1,5 @@
 /**
- * schema/introspection: Gel's `schema` module (edb/lib/schema.edgeql) as data — its object types,
+ * model/introspection: Gel's `schema` module (edb/lib/schema.edgeql) as data — its object types,
  * their bases and own pointers. The one declaration of the introspection types: the query
  * compiler's catalogue (query/schema-index/catalogue) builds their infos and rows from it, and a
  * schema may link to them (`link l -> schema::ObjectType`): such a link is a uuid the database

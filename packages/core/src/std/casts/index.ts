@@ -15,14 +15,14 @@
  *   `anyscalar`, `anytype` or itself;
  * - casts that Gel refuses (`<bytes>'x'`, as in Gel) throw `InvalidTypeError` naming both types.
  */
-import { InvalidTypeError, type SourcePosition } from '../errors';
-import { printTypeRef, type TypeRef } from '../schema/model';
-import { jsonbArrayOf, scalarPgType } from '../schema/storage/types';
-import { pgType, sql, type SqlExpr } from '../sql/ast';
-import type { TypeEnv, Volatility } from './model';
-import { rangeCast, rangeFromJson } from './range-casts';
-import { decodeParam, isStdScalarName, jsonOf, pgTypeFor, storedJson } from './scalars';
-import { ASSIGNMENT, resolutionBase, implicitDistance } from './casts/implicit';
+import { InvalidTypeError, type SourcePosition } from '../../errors';
+import { printTypeRef, type TypeRef } from '../../model/schema';
+import { jsonbArrayOf, scalarPgType } from '../../storage/types';
+import { pgType, sql, type SqlExpr } from '../../sql/ast';
+import type { TypeEnv, Volatility } from '../model';
+import { rangeCast, rangeFromJson } from '../range-casts';
+import { decodeParam, isStdScalarName, jsonOf, pgTypeFor, storedJson } from '../scalars';
+import { ASSIGNMENT, resolutionBase, implicitDistance } from './implicit';
 import {
   cannotCast,
   identity,
@@ -31,8 +31,8 @@ import {
   tupleCast,
   tupleFromJson,
   isJson,
-} from './casts/json';
-import { enumLabel, scalarCast } from './casts/scalar';
+} from './json';
+import { enumLabel, scalarCast } from './scalar';
 
 export {
   commonType,
@@ -41,7 +41,7 @@ export {
   implicitlyReachable,
   resolutionBase,
   scalarDistance,
-} from './casts/implicit';
+} from './implicit';
 
 export interface Cast {
   readonly from: TypeRef;

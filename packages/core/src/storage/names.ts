@@ -1,12 +1,12 @@
 /**
- * schema/storage/names: where a Schema's objects are named in PostgreSQL (tables, junction
+ * storage/names: where a Schema's objects are named in PostgreSQL (tables, junction
  * tables, columns, domains, sequences). Split from ./layout so the query compiler's schema index
  * (query/schema-index) can name storage without depending on the layout, whose expressions
  * (defaults, checks, indexes) are compiled by the query compiler itself (./ddl-expression).
  * Pure.
  */
-import type { QName } from '../../sql/codegen/ddl';
-import { pgName } from '../../sql/codegen/names';
+import type { QName } from '../sql/codegen/ddl';
+import { pgName } from '../sql/codegen/names';
 import { splitName } from './types';
 
 /** `default::User` → `{schema: 'default', name: 'User'}`. */

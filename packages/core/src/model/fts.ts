@@ -1,5 +1,5 @@
 /**
- * schema/fts: the part of Gel's `fts` module a schema may use to declare a full-text index:
+ * model/fts: the part of Gel's `fts` module a schema may use to declare a full-text index:
  * `index fts::index on (fts::with_options(.text, language := fts::Language.eng))`. Searching
  * (`fts::search`) is the query compiler's, later.
  *

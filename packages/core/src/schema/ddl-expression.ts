@@ -1,5 +1,5 @@
 /**
- * schema/storage/ddl-expression: a scalar EdgeQL expression of the schema (a column default, a
+ * schema/ddl-expression: a scalar EdgeQL expression of the schema (a column default, a
  * CHECK, an expression index element, a domain CHECK) → a PostgreSQL expression, through the
  * query compiler: bound by the binder in `ddl` mode (query/bind/ddl) and planned as one row's
  * expression (query/plan/planner `planRowExpression`). There is one table of operators, casts
@@ -20,42 +20,26 @@
  * - SDL functions are inlined (the binder), their parameters the arguments' values in place;
  * - errors carry the offending expression's position.
  */
-import * as ql from '../../syntax';
-import { InvalidConstraintDefinitionError, InvalidDefinitionError } from '../../errors';
-import type { Constraint, Schema, TypeRef } from '../model';
-import { STD_CONSTRAINT_BODIES } from '../model';
-import { sql, type SqlExpr } from '../../sql/ast';
-import type { Binding, IrExpr, IrType } from '../../query/ir';
-import { schemaIndex } from '../../query/schema-index';
-import { DdlBinder, type RowPaths, type RowSubject } from '../../query/bind/ddl';
-import { typeEnv } from '../../query/bind/calls';
-import { children } from '../../query/bind/statement';
-import { planRowExpression, ROW_ALIAS } from '../../query/plan/planner';
-import type { Bound } from '../../query/plan/rel';
-import type { ResolvedCall } from '../../std/resolve';
-import type { Cast } from '../../std/casts';
-import { splitName } from './types';
+import * as ql from '../syntax';
+import { InvalidConstraintDefinitionError, InvalidDefinitionError } from '../errors';
+import type { Constraint, TypeRef } from '../model/schema';
+import { STD_CONSTRAINT_BODIES } from '../model/schema';
+import { sql, type SqlExpr } from '../sql/ast';
+import type { Binding, IrExpr, IrType } from '../query/ir';
+import { schemaIndex } from '../query/schema-index';
+import { DdlBinder, type RowPaths } from '../query/bind/ddl';
+import { typeEnv } from '../query/bind/calls';
+import { children } from '../query/bind/statement';
+import { planRowExpression, ROW_ALIAS } from '../query/plan/planner';
+import type { Bound } from '../query/plan/rel';
+import type { ResolvedCall } from '../std/resolve';
+import type { Cast } from '../std/casts';
+import type { Compiled, DdlCompiler, ScalarContext, Volatility } from '../storage/ddl-compiler';
+import { splitName } from '../storage/types';
 
-export type { RowSubject } from '../../query/bind/ddl';
+export type { RowSubject } from '../query/bind/ddl';
 
-export type Volatility = 'immutable' | 'stable' | 'volatile';
-
-export type ScalarMode = 'default' | 'check' | 'index' | 'domain';
-
-export interface ScalarContext {
-  readonly schema: Schema;
-  /** The module unqualified names resolve in first (then `std`). */
-  readonly module: string;
-  readonly mode: ScalarMode;
-  readonly subject: RowSubject;
-}
-
-export interface Compiled {
-  readonly sql: SqlExpr;
-  /** Null when not known (`{}`). */
-  readonly type: TypeRef | null;
-  readonly volatility: Volatility;
-}
+export type { Compiled, ScalarContext, ScalarMode, Volatility } from '../storage/ddl-compiler';
 
 export function compileScalar(expr: ql.Expr, ctx: ScalarContext): Compiled {
   const binder = DdlBinder.create(schemaIndex(ctx.schema), ctx.module, ctx.subject);
@@ -252,3 +236,6 @@ function volatilityOf(root: IrExpr): Volatility {
   visit(root);
   return maxVolatility(found);
 }
+
+/** This module as the storage layout's compiler of DDL expressions (storage/ddl-compiler). */
+export const DDL_COMPILER: DdlCompiler = { compileScalar, compileConstraint };

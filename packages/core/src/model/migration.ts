@@ -1,7 +1,7 @@
 /**
  * The contract between the schema pipeline (build → storage layout → diff) and the migration
  * runner. `planMigration` is pure: it reads two schemas and says what SQL would take a database
- * from one to the other; the runner (schema/migrate.ts) checks stored data and executes it.
+ * from one to the other; the runner (storage/migrate.ts) checks stored data and executes it.
  */
 export type MigrationStepKind =
   | 'create type'
@@ -49,7 +49,7 @@ export interface MigrationStep {
  * - `data-loss`: the step drops a column, table or link that holds data (refused unless
  *   `allowDataLoss`);
  * - `violation`: stored rows break a constraint being added (an `exclusive on ((.a, .b))`
- *   with duplicates, item 37); never overridable.
+ *   with duplicates); never overridable.
  */
 export interface DataCheck {
   readonly kind: 'data-loss' | 'violation';

@@ -1,5 +1,5 @@
 /**
- * sql/codegen/bootstrap: the SQL every svc database needs before any schema is applied.
+ * schema/bootstrap: the SQL every svc database needs before any schema is applied.
  *
  * Output: idempotent statements (safe to run on every start) that work on PostgreSQL 15+ and
  * PGlite without extensions:
@@ -7,16 +7,16 @@
  *   from `gen_random_uuid()` (core since PostgreSQL 13) by overwriting the first 6 bytes with the
  *   time and setting the version nibble from 4 to 7;
  * - `svc_meta."bigint"`: the storage of `std::bigint`, numeric with no fractional digits;
- * - a text DOMAIN per std enum (`svc_meta."Endian"`, schema/model STD_ENUMS);
+ * - a text DOMAIN per std enum (`svc_meta."Endian"`, model/schema STD_ENUMS);
  * - `svc_meta.json_slice(j, a, b)`: Gel's `j[a:b]` of a JSON array or string (null bounds are
  *   open, negative ones count from the end, both clamped); an expression index may use it, so
  *   it is immutable; another kind of JSON value raises 22023 (`InvalidValueError`).
  * - the functions std's SQL forms call (std/bootstrap: output formats, checked parsers, raise).
  * Every function pins `search_path` to `pg_catalog`, so no session setting changes what it does.
  */
-import { STD_ENUMS } from '../../schema/model';
-import { STD_BOOTSTRAP_SQL } from '../../std/bootstrap';
-import { quoteLiteral } from './quote';
+import { STD_ENUMS } from '../model/schema';
+import { STD_BOOTSTRAP_SQL } from '../std/bootstrap';
+import { quoteLiteral } from '../sql/codegen/quote';
 
 /** `svc_meta."Endian"`: a std enum's DOMAIN (text limited to its values), made once. */
 const stdEnumDomain = (name: string, values: readonly string[]): string => {

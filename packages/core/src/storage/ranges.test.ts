@@ -4,11 +4,11 @@
  * multirange type, multi properties and arrays of them; defaults, constraints and indexes over
  * them; re-applying is a no-op; a range of a type that is no range element is refused.
  */
-import type { Database } from '../../db';
-import { MigrationError, UnsupportedFeatureError } from '../../errors';
-import { createTestDatabase, type TestDatabase } from '../../testing';
-import { buildSchema } from '../build';
-import { createDefaultMigrator } from '../default';
+import type { Database } from '../db';
+import { MigrationError, UnsupportedFeatureError } from '../errors';
+import { createTestDatabase, type TestDatabase } from '../testing';
+import { buildSchema } from '../schema/build';
+import { createDefaultMigrator } from '../schema/default';
 
 const migrator = createDefaultMigrator();
 let tdb: TestDatabase;

@@ -1,6 +1,6 @@
-import * as ql from '../../syntax';
-import type { ObjectType, Pointer, Schema, TypeRef } from '../model';
-import { printSql } from '../../sql/print';
+import * as ql from '../syntax';
+import type { ObjectType, Pointer, Schema, TypeRef } from '../model/schema';
+import { printSql } from '../sql/print';
 import { compileScalar, type ScalarContext } from './ddl-expression';
 
 const span = null;

@@ -4,9 +4,9 @@
  * key, `delete source` of multi links, `on source delete`, exclusive across a hierarchy, and the
  * migration diff that creates and drops the triggers.
  */
-import type { Database } from '../../db';
-import { createTestDatabase, type TestDatabase } from '../../testing';
-import { createDefaultMigrator } from '../default';
+import type { Database } from '../db';
+import { createTestDatabase, type TestDatabase } from '../testing';
+import { createDefaultMigrator } from '../schema/default';
 
 const migrator = createDefaultMigrator();
 let tdb: TestDatabase;

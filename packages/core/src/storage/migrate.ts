@@ -1,5 +1,5 @@
 /**
- * schema/migrate: applies a schema to a database. Input: SDL text and an open Database.
+ * storage/migrate: applies a schema to a database. Input: SDL text and an open Database.
  * Output: what was (or, for a dry run, would be) done. It builds the target model, loads the
  * stored schema, asks for the plan between them, runs the plan's checks, then executes every
  * step and records the migration, all in one transaction: a migration applies whole or not at
@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import type { Database, Queryable } from '../db';
 import { ConstraintViolationError, DataLossError } from '../errors';
-import type { Schema } from './model';
-import type { DataCheck, MigrationPlan } from './plan';
+import type { Schema } from '../model/schema';
+import type { DataCheck, MigrationPlan } from '../model/migration';
 
 export interface MigratorParts {
   /** SDL text → model (throws schema errors with positions). */
@@ -33,7 +33,7 @@ export interface MigrationStepSummary {
   readonly description: string;
 }
 
-/** The answer of `POST /migrations` (DECISIONS.md). */
+/** The answer of `POST /migrations` (docs/http.md). */
 export interface MigrateResult {
   readonly version: string;
   readonly applied: boolean;

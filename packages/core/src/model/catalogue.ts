@@ -1,10 +1,16 @@
 /**
- * schema/catalogue: the type catalogue of `GET /schema/types` (DECISIONS.md): every type with its
+ * model/catalogue: the type catalogue of `GET /schema/types` (docs/http.md): every type with its
  * properties, links, cardinalities, constraints, indexes, annotations and policies, as plain JSON
  * with EdgeQL type names and expressions printed back as EdgeQL text.
  */
 import { printExpression } from '../syntax';
-import { printTypeRef, type Constraint, type ObjectType, type Pointer, type Schema } from './model';
+import {
+  printTypeRef,
+  type Constraint,
+  type ObjectType,
+  type Pointer,
+  type Schema,
+} from './schema';
 
 /** What a type without access policies allows a caller subject to them (query/api). */
 export type DefaultAccess = 'open' | 'deny';
@@ -51,7 +57,7 @@ export interface CatalogueType {
   constraints: string[];
   indexes: string[];
   annotations: Record<string, string>;
-  /** Reachable by every caller: no access policy and `defaultAccess` open (DECISIONS). */
+  /** Reachable by every caller: no access policy and `defaultAccess` open. */
   open: boolean;
   policies: Array<{
     name: string;

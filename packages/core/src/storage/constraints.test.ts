@@ -3,9 +3,9 @@
  * slices in constraint expressions and indexes, `@prop` / `@source` in link constraints,
  * nested tuples in an exclusive, a link to `Object`.
  */
-import type { Database } from '../../db';
-import { createTestDatabase, type TestDatabase } from '../../testing';
-import { createDefaultMigrator } from '../default';
+import type { Database } from '../db';
+import { createTestDatabase, type TestDatabase } from '../testing';
+import { createDefaultMigrator } from '../schema/default';
 
 const migrator = createDefaultMigrator();
 let tdb: TestDatabase;

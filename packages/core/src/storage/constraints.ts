@@ -1,0 +1,197 @@
+/**
+ * storage/constraints: a type's and its pointers' constraints as CHECKs and unique indexes:
+ * `exclusive` → a unique index (`except (...)` → a partial one), others → CHECKs over the row,
+ * named after their subject and constraint (with a hash of their text where that is ambiguous).
+ */
+import * as ql from '../syntax';
+import { InvalidConstraintDefinitionError } from '../errors';
+import type { Constraint, ObjectType, Pointer, Schema } from '../model/schema';
+import { sql, type SqlExpr } from '../sql/ast';
+import type { QName } from '../sql/codegen/ddl';
+import { pgName, shortHash } from '../sql/codegen/names';
+import { ddlCompiler, type ScalarContext } from './ddl-compiler';
+import { splitName } from './types';
+import type { OwnedCheck, OwnedIndex } from './layout-types';
+
+export function spanPos(span: ql.Span | null): { line: number; column: number } | undefined {
+  return span ? { line: span.start.line, column: span.start.column } : undefined;
+}
+
+/** `max_value` for `std::max_value`, `positive` for `default::positive`. */
+function shortConstraint(name: string): string {
+  return splitName(name)[1];
+}
+
+export function constraintLabel(c: Constraint): string {
+  const args = c.args.map((a) => ql.printExpression(a)).join(', ');
+  const on = c.subjectExpr ? ` on (${ql.printExpression(c.subjectExpr)})` : '';
+  return `${c.name}${c.args.length ? `(${args})` : ''}${on}`;
+}
+
+/**
+ * Names for constraints on one subject: `<prefix>.<constraint>`; an `expression` constraint, or
+ * one of several of the same name, also gets a hash of its text so names follow content.
+ */
+export function constraintNames(constraints: readonly Constraint[], prefix: string): string[] {
+  const counts = new Map<string, number>();
+  for (const c of constraints) counts.set(c.name, (counts.get(c.name) ?? 0) + 1);
+  return constraints.map((c) => {
+    const base = `${prefix}.${shortConstraint(c.name)}`;
+    const hashed =
+      c.name === 'std::expression' || (counts.get(c.name) ?? 0) > 1 || c.subjectExpr !== null;
+    return pgName(
+      hashed
+        ? `${base}.${shortHash(constraintLabel(c) + (c.except ? ` except ${ql.printExpression(c.except)}` : ''))}`
+        : base,
+    );
+  });
+}
+
+export function computedConstraints(
+  schema: Schema,
+  type: ObjectType,
+  p: Pointer,
+  table: QName,
+  checks: OwnedCheck[],
+  indexes: OwnedIndex[],
+): void {
+  if (p.kind !== 'property' || p.cardinality !== 'one' || p.constraints.length === 0) return;
+  addPointerConstraints(schema, type, p, table, false, ['id'], checks, indexes);
+}
+
+/** The identity of an exclusive constraint across the tables of a hierarchy (not delegated). */
+function sharedExclusive(c: Constraint, subject: string): { shared?: string } {
+  if (c.delegated) return {};
+  const except = c.except ? ` except ${ql.printExpression(c.except)}` : '';
+  return { shared: `${subject}: ${constraintLabel(c)}${except}` };
+}
+
+/** `__subject__`: a pointer constraint's value (an exclusive constraint's index element). */
+const SUBJECT = ql.parseExpression('__subject__');
+
+function applies(type: ObjectType, c: Constraint): boolean {
+  return !(c.delegated && c.declaredIn === type.name);
+}
+
+export function addPointerConstraints(
+  schema: Schema,
+  type: ObjectType,
+  p: Pointer,
+  table: QName,
+  junction: boolean,
+  keys: readonly string[],
+  checks: OwnedCheck[],
+  indexes: OwnedIndex[],
+): void {
+  const [module, short] = splitName(type.name);
+  const subject = `${type.name}.${p.name}`;
+  const list = p.constraints.filter((c) => applies(type, c));
+  if (list.length === 0) return;
+  const names = constraintNames(list, `${short}.${p.name}`);
+  const ctx: ScalarContext = {
+    schema,
+    module,
+    mode: 'check',
+    subject: { kind: 'pointer', type: type.name, pointer: p.name, junction },
+  };
+  list.forEach((c, i) => {
+    const name = names[i] as string;
+    if (c.name === 'std::exclusive') {
+      const elements = c.subjectExpr
+        ? indexElements(schema, type, c.subjectExpr, { ...ctx, mode: 'index' })
+        : [ddlCompiler().compileScalar(SUBJECT, { ...ctx, mode: 'index' }).sql];
+      const where = c.except
+        ? sql.not(
+            sql.func('coalesce', [
+              ddlCompiler().compileScalar(c.except, { ...ctx, mode: 'index' }).sql,
+              sql.bool(false),
+            ]),
+          )
+        : null;
+      indexes.push({
+        subject,
+        kind: 'constraint',
+        label: constraintLabel(c),
+        spec: { table, name, unique: true, elements, where },
+        ...sharedExclusive(c, `${c.declaredIn}.${p.name}`),
+      });
+    } else {
+      checks.push({
+        subject,
+        label: constraintLabel(c),
+        spec: { table, name, expr: ddlCompiler().compileConstraint(c, ctx) },
+        keys,
+      });
+    }
+  });
+}
+
+export function addTypeConstraints(
+  schema: Schema,
+  type: ObjectType,
+  table: QName,
+  checks: OwnedCheck[],
+  indexes: OwnedIndex[],
+): void {
+  const [module, short] = splitName(type.name);
+  const list = type.constraints.filter((c) => applies(type, c));
+  const names = constraintNames(list, short);
+  const ctx: ScalarContext = {
+    schema,
+    module,
+    mode: 'check',
+    subject: { kind: 'object', type: type.name },
+  };
+  list.forEach((c, i) => {
+    const name = names[i] as string;
+    if (c.name === 'std::exclusive') {
+      if (!c.subjectExpr) {
+        throw new InvalidConstraintDefinitionError(
+          `exclusive on type ${type.name} needs \`on (...)\``,
+          { position: spanPos(c.span) },
+        );
+      }
+      const elements = indexElements(schema, type, c.subjectExpr, { ...ctx, mode: 'index' });
+      const where = c.except
+        ? sql.not(
+            sql.func('coalesce', [
+              ddlCompiler().compileScalar(c.except, { ...ctx, mode: 'index' }).sql,
+              sql.bool(false),
+            ]),
+          )
+        : null;
+      indexes.push({
+        subject: type.name,
+        kind: 'constraint',
+        label: constraintLabel(c),
+        spec: { table, name, unique: true, elements, where },
+        ...sharedExclusive(c, c.declaredIn),
+      });
+    } else {
+      checks.push({
+        subject: type.name,
+        label: constraintLabel(c),
+        spec: { table, name, expr: ddlCompiler().compileConstraint(c, ctx) },
+        keys: ['id'],
+      });
+    }
+  });
+}
+
+/**
+ * A tuple of expressions indexes several columns (nested tuples flattened: `((a, b), c)` is
+ * unique exactly when `(a, b, c)` is); anything else is one element.
+ */
+export function indexElements(
+  schema: Schema,
+  type: ObjectType,
+  expr: ql.Expr,
+  ctx: ScalarContext,
+): SqlExpr[] {
+  void schema;
+  void type;
+  if (expr.kind === 'TupleLiteral') {
+    return expr.elements.flatMap((e) => indexElements(schema, type, e, ctx));
+  }
+  return [ddlCompiler().compileScalar(expr, ctx).sql];
+}

@@ -13,7 +13,7 @@
 import type * as ql from '../../syntax';
 import { InvalidReferenceError } from '../../errors';
 import type { IrExpr } from '../ir';
-import { isMutation } from '../mutation-ir';
+import { isMutation } from '../ir';
 import { fail } from './context';
 import { visitVisiblePaths } from './factoring';
 import { children } from './statement';

@@ -1309,7 +1309,7 @@ function bindBinOp(ctx: BindContext, scope: Scope, node: ql.BinOp): IrExpr {
 }
 
 /** The scope of a conditional branch: a mutation bound in it runs only where `condition` is
- * `when` (Gel's conditional DML; see mutation-ir `Guard`). */
+ * `when` (Gel's conditional DML; see query/ir `Guard`). */
 function guardedScope(scope: Scope, condition: IrExpr, when: boolean): Scope {
   return { ...scope, guards: [...(scope.guards ?? []), { expr: condition, when }] };
 }

@@ -18,7 +18,7 @@ import { MANY } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { BindContext, rootScope, type BindMode } from './context';
 import { bindExpr, subjectScope } from './expr';
-import { assertMutationPlacement, containsMutation } from '../mutation-ir';
+import { assertMutationPlacement, containsMutation } from '../ir';
 import { writesOf } from './mutation';
 import { PolicyBinder } from './policies';
 import { checkSubjectPrefixes } from './prefix-check';

@@ -1,5 +1,5 @@
 /**
- * bind/mutation: `insert`, `update` and `delete` → IR (query/mutation-ir).
+ * bind/mutation: `insert`, `update` and `delete` → IR (query/ir).
  *
  * Input: the statement's syntax, the BindContext and Scope. Output: an `Insert`, `Update` or
  * `Delete` node: the set of objects it writes.
@@ -17,7 +17,7 @@
  * - link properties are written as `@p := expr` in the value's shape
  *   (`tags := (select Tag { @weight := 1 } filter ...)`), each bound with one target as `.`; each
  *   element of a set literal or union, and each branch of an if/else, carries its own (the value's
- *   parts, mutation-ir `ValuePart`); `@p := x` anywhere else in the value (a `for` body, a
+ *   parts, query/ir `ValuePart`); `@p := x` anywhere else in the value (a `for` body, a
  *   function argument, a nested insert's shape) rides on the value's own shapes and goes with
  *   each element the value yields (a carried part); an unknown property is InvalidReferenceError;
  * - `__default__` in an element's value is the pointer's (or link property's) default
@@ -62,8 +62,8 @@ import type {
   MutationElement,
   Update,
   ValuePart,
-} from '../mutation-ir';
-import { containsMutation } from '../mutation-ir';
+} from '../ir';
+import { containsMutation } from '../ir';
 import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
 import { isCatalogueType } from '../schema-index/catalogue';
 import { bindCast, typeEnv } from './calls';
@@ -431,7 +431,7 @@ function bindUpdate(ctx: BindContext, outer: Scope, q: ql.UpdateQuery): Update {
   );
   const type = ctx.index.objectType((subject.type as { name: string }).name) as ObjectTypeInfo;
   // A mutation in a value runs once per updated object (Gel evaluates an update's shape per
-  // object): it is bound inside an iteration over the updated objects (mutation-ir `each`).
+  // object): it is bound inside an iteration over the updated objects (query/ir `each`).
   const each: Binding = {
     id: ctx.freshId(),
     name: `~each${ctx.freshId()}`,

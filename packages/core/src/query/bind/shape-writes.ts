@@ -12,7 +12,7 @@
 import type * as ql from '../../syntax';
 import { QueryError } from '../../errors';
 import type { IrExpr } from '../ir';
-import { isMutation } from '../mutation-ir';
+import { isMutation } from '../ir';
 import { fail } from './context';
 import { children } from './statement';
 

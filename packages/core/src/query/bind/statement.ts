@@ -29,7 +29,7 @@ import {
 } from '../ir';
 import { fail, type BindContext, type Scope } from './context';
 import { bindExpr, bindingRef, expectBool, pathIdOf, subjectScope, withPathId } from './expr';
-import { mutationChildren } from '../mutation-ir';
+import { mutationChildren } from '../ir';
 import { bindMutation, recordWrites } from './mutation';
 import { refuseWritingFreeObjectBinding } from './shape-writes';
 import { visiblePathIds } from './factoring';

@@ -63,8 +63,8 @@ import type {
   MutationElement,
   Update,
   ValuePart,
-} from '../mutation-ir';
-import { containsMutation, isMutation, mutationChildren } from '../mutation-ir';
+} from '../ir';
+import { containsMutation, isMutation, mutationChildren } from '../ir';
 import type { ObjectTypeInfo, PointerInfo, PointerStorage } from '../schema-index';
 import type { PlanContext } from './planner';
 import { Rel, type Bound } from './rel';

@@ -46,7 +46,7 @@ import type { IrExpr, IrQuery, IrType, ShapeElement } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { children } from '../bind/statement';
 import { optionalCallArgs, sharedPaths } from '../bind/factoring';
-import { isMutation } from '../mutation-ir';
+import { isMutation } from '../ir';
 import {
   derivesFromMutation,
   markSideEffects,

@@ -1,0 +1,8 @@
+/**
+ * query/ir: the typed intermediate form of an EdgeQL query, between the binder (query/bind) and
+ * the planner (query/plan). The node types (./types), their cardinality bounds (./card), the
+ * mutation analyses (./mutation).
+ */
+export * from './card';
+export * from './mutation';
+export * from './types';

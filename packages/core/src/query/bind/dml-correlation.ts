@@ -16,7 +16,7 @@ import type { IrExpr } from '../ir';
 import { isMutation } from '../ir';
 import { fail } from './context';
 import { visitVisiblePaths } from './factoring';
-import { children } from './statement';
+import { children } from '../ir';
 
 /** Refuses `elements` when one reads, fenced by a write, a path another reads openly. */
 export function refuseCorrelatedWrites(elements: readonly IrExpr[], span: ql.Span | null): void {

@@ -16,7 +16,7 @@
  * it binds around the call, optionally: an empty shared path is one iteration with `{}`).
  */
 import type { IrExpr } from '../ir';
-import { children } from './statement';
+import { children } from '../ir';
 
 /** The arguments of `expr` when it is a call taking some argument optionally; else null. */
 export function optionalCallArgs(expr: IrExpr): readonly IrExpr[] | null {

@@ -22,7 +22,6 @@ import { assertMutationPlacement, containsMutation } from '../ir';
 import { writesOf } from './mutation';
 import { PolicyBinder } from './policies';
 import { checkSubjectPrefixes } from './prefix-check';
-import { children } from './statement';
 
 export { MAX_DEPTH, type BindMode } from './context';
 export type { BoundPolicy, PolicyBinder, TypePolicies } from './policies';
@@ -50,7 +49,7 @@ export function bindStatement(
 ): BoundStatement {
   const ctx = new BindContext(index, 'query', options.policies === true);
   const root = bindExpr(ctx, rootScope(), statement);
-  assertMutationPlacement(root, children, (message) => {
+  assertMutationPlacement(root, (message) => {
     throw new QueryError(message);
   });
   checkSubjectPrefixes(root);
@@ -62,7 +61,7 @@ export function bindStatement(
     query: {
       root,
       params: params(),
-      writes: containsMutation(root, children) || writesOf(ctx).length > 0,
+      writes: containsMutation(root) || writesOf(ctx).length > 0,
       sideEffects: writesOf(ctx),
     },
     policies: new PolicyBinder(ctx),

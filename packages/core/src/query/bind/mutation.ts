@@ -80,7 +80,7 @@ import {
   withPathId,
 } from './expr';
 import { elementScope } from './dunder-default';
-import { children, selectOver, withScope } from './statement';
+import { selectOver, withScope } from './statement';
 import { isObjectType, lookupSchemaName, printIrType } from './types';
 
 const ITEM_20_HINT =
@@ -109,7 +109,7 @@ const writes = new WeakMap<BindContext, IrExpr[]>();
 
 /** Keeps a `with` binding's value when it writes, so it is planned even if nothing reads it. */
 export function recordWrites(ctx: BindContext, expr: IrExpr): void {
-  if (!containsMutation(expr, children)) return;
+  if (!containsMutation(expr)) return;
   const list = writes.get(ctx) ?? [];
   list.push(expr);
   writes.set(ctx, list);
@@ -444,7 +444,7 @@ function bindUpdate(ctx: BindContext, outer: Scope, q: ql.UpdateQuery): Update {
     names: new Map([...subjectInner.names, [each.name, each]]),
   };
   const elements = bindElements(ctx, inner, type, q.shape, 'update');
-  const writesPerObject = elements.some((e) => containsMutation(e.value, children));
+  const writesPerObject = elements.some((e) => containsMutation(e.value));
   return {
     kind: 'Update',
     type: subject.type,

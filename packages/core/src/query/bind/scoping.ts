@@ -15,7 +15,7 @@
  */
 import type { Binding, IrExpr } from '../ir';
 import type { BindContext, Scope } from './context';
-import { children } from './statement';
+import { children } from '../ir';
 
 const OCCURRENCE = /~s\d+$/;
 

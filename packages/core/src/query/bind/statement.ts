@@ -25,11 +25,11 @@ import {
   type Binding,
   type Card,
   type IrExpr,
+  children,
   type SortKey,
 } from '../ir';
 import { fail, type BindContext, type Scope } from './context';
 import { bindExpr, bindingRef, expectBool, pathIdOf, subjectScope, withPathId } from './expr';
-import { mutationChildren } from '../ir';
 import { bindMutation, recordWrites } from './mutation';
 import { refuseWritingFreeObjectBinding } from './shape-writes';
 import { visiblePathIds } from './factoring';
@@ -271,72 +271,6 @@ function mentions(expr: IrExpr, pathId: string): boolean {
     return true;
   for (const child of children(expr)) if (mentions(child, pathId)) return true;
   return false;
-}
-
-/** The direct sub-expressions of a node (for analyses that walk the IR). */
-export function children(expr: IrExpr): IrExpr[] {
-  switch (expr.kind) {
-    case 'Param':
-      return expr.fallback ? [expr.fallback] : [];
-    case 'Literal':
-    case 'TypeRoot':
-    case 'BindingRef':
-      return [];
-    case 'PointerStep':
-      return [expr.source];
-    case 'Backlink':
-    case 'Intersection':
-      return [expr.source];
-    case 'LinkProperty':
-      return [expr.link];
-    case 'Shape':
-      return [expr.subject, ...expr.elements.map((e) => e.expr)];
-    case 'FreeObject':
-      return expr.elements.map((e) => e.expr);
-    case 'Call':
-      return [...expr.args];
-    case 'Cast':
-    case 'ObjectJson':
-    case 'ObjectCast':
-    case 'Distinct':
-    case 'Exists':
-    case 'TypeCheck':
-      return [expr.expr];
-    case 'Assert':
-      return expr.messageExpr ? [expr.expr, expr.messageExpr] : [expr.expr];
-    case 'SetLiteral':
-    case 'ArrayLiteral':
-    case 'TupleLiteral':
-      return [...expr.elements];
-    case 'TupleElement':
-      return [expr.tuple];
-    case 'SetOp':
-    case 'Coalesce':
-      return [expr.left, expr.right];
-    case 'IfElse':
-      return [expr.condition, expr.then, expr.else];
-    case 'Select':
-      return [
-        expr.subject,
-        expr.result,
-        ...(expr.filter ? [expr.filter] : []),
-        ...expr.orderBy.map((k) => k.expr),
-        ...(expr.offset ? [expr.offset] : []),
-        ...(expr.limit ? [expr.limit] : []),
-      ];
-    case 'For':
-      return [expr.iterator, expr.body];
-    case 'Group':
-      return [expr.subject, ...expr.keys.map((k) => k.expr), expr.elements];
-    case 'GroupKey':
-    case 'GroupGrouping':
-    case 'GroupElements':
-      return [expr.group];
-    case 'Insert':
-    case 'Update':
-    case 'Delete':
-      return mutationChildren(expr);
-  }
 }
 
 function bindFor(ctx: BindContext, scope: Scope, q: ql.ForQuery): IrExpr {

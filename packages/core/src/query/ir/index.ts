@@ -6,3 +6,4 @@
 export * from './card';
 export * from './mutation';
 export * from './types';
+export * from './walk';

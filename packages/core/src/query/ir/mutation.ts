@@ -2,48 +2,15 @@
  * query/ir/mutation: analyses of the mutation nodes (insert, update, delete; their types are in
  * ./types): where they occur and whether they are placed where they can run.
  */
-import type { IrExpr, Mutation, MutationElement } from './types';
+import type { IrExpr, Mutation } from './types';
+import { children } from './walk';
 
 export function isMutation(expr: { readonly kind: string }): expr is Mutation {
   return expr.kind === 'Insert' || expr.kind === 'Update' || expr.kind === 'Delete';
 }
 
-/** The direct sub-expressions of a mutation (for analyses that walk the IR), its guards' included. */
-export function mutationChildren(expr: Mutation): IrExpr[] {
-  return [...(expr.guards ?? []).map((g) => g.expr), ...(expr.within ?? []), ...ownChildren(expr)];
-}
-
-function ownChildren(expr: Mutation): IrExpr[] {
-  const elements = (list: readonly MutationElement[]) =>
-    list.flatMap((e) => [
-      e.value,
-      ...(e.parts ?? []).flatMap((p) => p.props.filter((x) => x !== null)),
-    ]);
-  switch (expr.kind) {
-    case 'Insert':
-      return [
-        ...elements(expr.elements),
-        ...(expr.conflict?.else ? [expr.conflict.else] : []),
-        ...(expr.conflict?.keys ?? []).map((k) => k.fresh),
-      ];
-    case 'Update':
-      return [expr.subject, ...(expr.filter ? [expr.filter] : []), ...elements(expr.elements)];
-    case 'Delete':
-      return [
-        expr.subject,
-        ...(expr.filter ? [expr.filter] : []),
-        ...expr.orderBy.map((k) => k.expr),
-        ...(expr.offset ? [expr.offset] : []),
-        ...(expr.limit ? [expr.limit] : []),
-      ];
-  }
-}
-
-/** True when a mutation occurs anywhere in `root` (`children` walks the other node kinds). */
-export function containsMutation(
-  root: IrExpr,
-  children: (expr: IrExpr) => readonly IrExpr[],
-): boolean {
+/** True when a mutation occurs anywhere in `root` (a binding's expression included). */
+export function containsMutation(root: IrExpr): boolean {
   const seen = new Set<IrExpr>();
   const visit = (expr: IrExpr): boolean => {
     if (seen.has(expr)) return false;
@@ -60,13 +27,9 @@ export function containsMutation(
  * side of `??`) but carries no guards (the binder gives a mutation bound inside a branch the
  * branch's conditions; the planner writes it only when they hold): without them it would be
  * written whichever branch is taken. A `with` binding's mutation runs whether or not a branch
- * reads it (as in Gel). `children` walks the other node kinds.
+ * reads it (as in Gel).
  */
-export function assertMutationPlacement(
-  root: IrExpr,
-  children: (expr: IrExpr) => readonly IrExpr[],
-  refuse: (message: string) => never,
-): void {
+export function assertMutationPlacement(root: IrExpr, refuse: (message: string) => never): void {
   const seen = new Set<IrExpr>();
   const visit = (expr: IrExpr, conditional: boolean): void => {
     if (seen.has(expr)) return;

@@ -44,7 +44,7 @@ import type { TypeEnv } from '../../std/model';
 import type { CompileAccess } from '../api';
 import type { IrExpr, IrQuery, IrType, ShapeElement } from '../ir';
 import type { SchemaIndex } from '../schema-index';
-import { children } from '../bind/statement';
+import { children } from '../ir';
 import { optionalCallArgs, sharedPaths } from '../bind/factoring';
 import { isMutation } from '../ir';
 import {

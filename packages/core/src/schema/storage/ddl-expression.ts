@@ -29,7 +29,7 @@ import type { Binding, IrExpr, IrType } from '../../query/ir';
 import { schemaIndex } from '../../query/schema-index';
 import { DdlBinder, type RowPaths, type RowSubject } from '../../query/bind/ddl';
 import { typeEnv } from '../../query/bind/calls';
-import { children } from '../../query/bind/statement';
+import { children } from '../../query/ir';
 import { planRowExpression, ROW_ALIAS } from '../../query/plan/planner';
 import type { Bound } from '../../query/plan/rel';
 import type { ResolvedCall } from '../../std/resolve';

@@ -17,7 +17,8 @@ import { printStatement } from '../sql';
 import * as ql from '../syntax';
 import type { CompileAccess, CompileOptions, CompiledQuery } from './api';
 import { bindStatement } from './bind';
-import { typeEnv } from './bind/calls';
+import { aliasTypes } from './bind/alias-types';
+import { typeEnv } from './ir';
 import { printIrType } from './bind/types';
 import { cardName, type IrExpr } from './ir';
 import { planQuery } from './plan/planner';
@@ -95,6 +96,7 @@ function compile(
       access,
       env: typeEnv(index),
       policies: bound.policies,
+      aliasTypes: () => aliasTypes(index),
       paramCount: () => bound.params().length,
     });
     return {

@@ -29,7 +29,15 @@ import {
   type CallArg,
   type ResolvedCall,
 } from '../../std/resolve';
-import { cardEither, cardProduct, type ArgMode, type Binding, type Card, type IrExpr } from '../ir';
+import {
+  cardEither,
+  cardProduct,
+  typeEnv,
+  type ArgMode,
+  type Binding,
+  type Card,
+  type IrExpr,
+} from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { fail, position, type BindContext, type Scope } from './context';
 import { asTypeRef, bindExpr, bindingRef, closest } from './expr';
@@ -42,24 +50,6 @@ export function literalType(scalar: ql.ConstantScalar): TypeRef {
 }
 
 const UUID: TypeRef = { kind: 'scalar', name: 'std::uuid' };
-const envs = new WeakMap<SchemaIndex, TypeEnv>();
-
-/** std's view of the schema's custom scalars and enums. */
-export function typeEnv(index: SchemaIndex): TypeEnv {
-  let env = envs.get(index);
-  if (!env) {
-    env = {
-      stdBase: (name) =>
-        name.startsWith('std::') || name.startsWith('cal::')
-          ? (name as never)
-          : (index.scalar(name)?.stdBase ?? null),
-      enumValues: (name) => index.scalar(name)?.enumValues ?? null,
-    };
-    envs.set(index, env);
-  }
-  return env;
-}
-
 const resolutions = new WeakMap<SchemaIndex, Map<string, ResolvedCall>>();
 
 /**

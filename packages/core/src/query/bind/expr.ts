@@ -38,6 +38,7 @@ import {
   type IrExpr,
   type IrType,
   type PointerStep,
+  pathIdOf,
 } from '../ir';
 import { typeId, type PointerInfo } from '../schema-index';
 import { catalogueRows, catalogueTypeName, catalogueTypeOf } from '../schema-index/catalogue';
@@ -360,27 +361,6 @@ export function bindingRef(binding: Binding): BindingRef {
     binding,
     pathId: `@${binding.id}`,
   };
-}
-
-/** The path id an expression's elements are known by, or null. */
-export function pathIdOf(expr: IrExpr): string | null {
-  switch (expr.kind) {
-    case 'TypeRoot':
-    case 'BindingRef':
-    case 'PointerStep':
-    case 'Backlink':
-    case 'Intersection':
-    case 'ObjectCast':
-    case 'Group':
-    case 'Insert':
-    case 'Update':
-    case 'Delete':
-      return expr.pathId;
-    case 'Shape':
-      return pathIdOf(expr.subject);
-    default:
-      return null;
-  }
 }
 
 /** A fresh path id for the same element as `expr` (planned in place: the same row). */

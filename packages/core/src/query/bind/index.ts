@@ -24,7 +24,8 @@ import { PolicyBinder } from './policies';
 import { checkSubjectPrefixes } from './prefix-check';
 
 export { MAX_DEPTH, type BindMode } from './context';
-export type { BoundPolicy, PolicyBinder, TypePolicies } from './policies';
+export type { BoundPolicy, TypePolicies } from '../ir';
+export type { PolicyBinder } from './policies';
 
 export function bindQuery(index: SchemaIndex, statement: ql.Statement): IrQuery {
   return bindStatement(index, statement).query;

@@ -26,7 +26,7 @@
  *   `else`, the inserted type's short name is the conflicting object.
  * Invariants: pure; errors are QueryError subclasses with the position of the offending node.
  */
-import { rootKeyOf } from './scoping';
+import { pathIdOf, rootKeyOf, subjectPointerName } from '../ir';
 import type * as ql from '../../syntax';
 import {
   InvalidLinkTargetError,
@@ -66,7 +66,8 @@ import type {
 import { containsMutation } from '../ir';
 import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
 import { isCatalogueType } from '../schema-index/catalogue';
-import { bindCast, typeEnv } from './calls';
+import { typeEnv } from '../ir';
+import { bindCast } from './calls';
 import { fail, rootScope, unknownName, type BindContext, type Scope } from './context';
 import { bindShape } from './shape';
 import {
@@ -74,7 +75,6 @@ import {
   bindingRef,
   bindStep,
   emptyArrayOf,
-  pathIdOf,
   subjectScope,
   unifyTypes,
   withPathId,
@@ -404,17 +404,6 @@ function conflictKeyNames(
       .filter((p) => (p.model?.constraints ?? []).some((c) => c.name === 'std::exclusive'))
       .map((p) => p.name),
   );
-}
-
-/** `.p` or `__subject__.p` → `p`; anything else → null. */
-export function subjectPointerName(expr: ql.Expr): string | null {
-  if (expr.kind !== 'Path' || expr.steps.length !== 1) return null;
-  const [step] = expr.steps;
-  if (!step || step.kind !== 'Ptr' || step.via !== '.') return null;
-  const fromSubject =
-    expr.subject === null ||
-    (expr.subject.kind === 'Anchor' && expr.subject.name === '__subject__');
-  return fromSubject ? step.name : null;
 }
 
 // ---------------------------------------------------------------------------------------------

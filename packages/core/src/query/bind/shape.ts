@@ -11,7 +11,7 @@
  * link `@x` reads when the subject is a link step). A later element replaces an earlier one of
  * the same name in place (so `{ *, name := upper(.name) }` keeps the splat's order).
  */
-import { rootKeyOf } from './scoping';
+import { pathIdOf, rootKeyOf } from '../ir';
 import type * as ql from '../../syntax';
 import { InvalidReferenceError, InvalidTypeError, QueryError } from '../../errors';
 import type { IrExpr, PointerStep, ShapeElement } from '../ir';
@@ -23,7 +23,6 @@ import {
   computedLinkProperty,
   groupOf,
   isLinkForProperties,
-  pathIdOf,
   pointerStep,
   subjectScope,
   withPathId,

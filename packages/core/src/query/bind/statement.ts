@@ -26,10 +26,11 @@ import {
   type Card,
   type IrExpr,
   children,
+  pathIdOf,
   type SortKey,
 } from '../ir';
 import { fail, type BindContext, type Scope } from './context';
-import { bindExpr, bindingRef, expectBool, pathIdOf, subjectScope, withPathId } from './expr';
+import { bindExpr, bindingRef, expectBool, subjectScope, withPathId } from './expr';
 import { bindMutation, recordWrites } from './mutation';
 import { refuseWritingFreeObjectBinding } from './shape-writes';
 import { visiblePathIds } from './factoring';

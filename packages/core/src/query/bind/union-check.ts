@@ -19,7 +19,7 @@ import { printTypeRef, type TypeRef } from '../../schema/model';
 import { commonType } from '../../std/casts';
 import type { IrExpr } from '../ir';
 import type { PointerInfo, SchemaIndex } from '../schema-index';
-import { typeEnv } from './calls';
+import { typeEnv } from '../ir';
 import { type BindContext, fail } from './context';
 import { shapeChain, shapeOf } from './shape';
 

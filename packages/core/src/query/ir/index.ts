@@ -4,6 +4,11 @@
  * mutation analyses (./mutation).
  */
 export * from './card';
+export * from './conflict-groups';
 export * from './mutation';
+export * from './paths';
+export * from './policies';
+export * from './shared-paths';
+export * from './type-env';
 export * from './types';
 export * from './walk';

@@ -50,10 +50,10 @@ import {
 } from '../../sql';
 import { raise } from '../../std/operators';
 import { decodeParam, jsonOf, pgTypeFor } from '../../std/scalars';
-import { typeEnv } from '../bind/calls';
-import { rootKeyOf } from '../bind/scoping';
+import { typeEnv } from '../ir';
+import { rootKeyOf } from '../ir';
 import { children as childrenOf } from '../ir';
-import { typeLevelConflictGroups } from '../bind/conflict-groups';
+import { typeLevelConflictGroups } from '../ir';
 import type { BindingRef, IrExpr } from '../ir';
 import type {
   ConflictKey,

@@ -28,7 +28,7 @@ import { sql, type SqlExpr } from '../../sql/ast';
 import type { Binding, IrExpr, IrType } from '../../query/ir';
 import { schemaIndex } from '../../query/schema-index';
 import { DdlBinder, type RowPaths, type RowSubject } from '../../query/bind/ddl';
-import { typeEnv } from '../../query/bind/calls';
+import { typeEnv } from '../../query/ir';
 import { children } from '../../query/ir';
 import { planRowExpression, ROW_ALIAS } from '../../query/plan/planner';
 import type { Bound } from '../../query/plan/rel';

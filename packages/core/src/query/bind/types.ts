@@ -173,17 +173,7 @@ export function isObjectType(type: IrType): type is { kind: 'object'; name: stri
   return type.kind === 'object';
 }
 
-/** The EdgeQL spelling of an IR type (for messages and CompiledQuery.resultType). */
-export function printIrType(type: IrType): string {
-  switch (type.kind) {
-    case 'free':
-      return `std::FreeObject`;
-    case 'empty':
-      return 'anytype';
-    default:
-      return printTypeRef(type);
-  }
-}
+export { printIrType } from '../ir';
 
 export function sameType(a: IrType, b: IrType): boolean {
   return JSON.stringify(a) === JSON.stringify(b);

@@ -8,6 +8,7 @@ export * from './conflict-groups';
 export * from './mutation';
 export * from './paths';
 export * from './policies';
+export * from './print';
 export * from './shared-paths';
 export * from './type-env';
 export * from './types';

@@ -40,7 +40,9 @@ import {
 } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { fail, position, type BindContext, type Scope } from './context';
-import { asTypeRef, bindExpr, bindingRef, closest } from './expr';
+import { bindExpr } from './dispatch';
+import { bindingRef, closest } from './names';
+import { asTypeRef } from './operators';
 import { bindSequenceCall, SEQUENCE_FUNCTIONS } from './sequence';
 import { bindableType, moduleOf, printIrType } from './types';
 

@@ -16,7 +16,7 @@ import { InvalidReferenceError } from '../../errors';
 import type { IrExpr } from '../ir';
 import type { PointerInfo } from '../schema-index';
 import { fail, rootScope, type BindContext, type Scope } from './context';
-import { bindExpr } from './expr';
+import { bindExpr } from './dispatch';
 
 const NESTED: ReadonlySet<string> = new Set([
   'SelectQuery',

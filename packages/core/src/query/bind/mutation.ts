@@ -70,15 +70,10 @@ import { typeEnv } from '../ir';
 import { bindCast } from './calls';
 import { fail, rootScope, unknownName, type BindContext, type Scope } from './context';
 import { bindShape } from './shape';
-import {
-  bindExpr,
-  bindingRef,
-  bindStep,
-  emptyArrayOf,
-  subjectScope,
-  unifyTypes,
-  withPathId,
-} from './expr';
+import { bindExpr } from './dispatch';
+import { bindingRef, subjectScope, withPathId } from './names';
+import { emptyArrayOf, unifyTypes } from './operators';
+import { bindStep } from './paths';
 import { elementScope } from './dunder-default';
 import { selectOver, withScope } from './statement';
 import { isObjectType, lookupSchemaName, printIrType } from './types';

@@ -15,7 +15,8 @@ import type * as ql from '../../syntax';
 import type { IrExpr, PolicySource, TypePolicies } from '../ir';
 import { MANY } from '../ir';
 import { rootScope, type BindContext } from './context';
-import { bindExpr, subjectScope } from './expr';
+import { bindExpr } from './dispatch';
+import { subjectScope } from './names';
 
 /** The policies of the types one query reads and writes, bound on first demand. */
 export class PolicyBinder implements PolicySource {

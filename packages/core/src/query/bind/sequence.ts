@@ -17,7 +17,7 @@ import type { IrExpr } from '../ir';
 import { typeEnv } from '../ir';
 import { callArg, callNode } from './calls';
 import { fail, type BindContext, type Scope } from './context';
-import { bindExpr } from './expr';
+import { bindExpr } from './dispatch';
 import { resolveTypeExpr } from './types';
 
 export const SEQUENCE_FUNCTIONS: ReadonlySet<string> = new Set([

@@ -17,16 +17,10 @@ import { InvalidReferenceError, InvalidTypeError, QueryError } from '../../error
 import type { IrExpr, PointerStep, ShapeElement } from '../ir';
 import type { PointerInfo } from '../schema-index';
 import { fail, type BindContext, type Scope } from './context';
-import {
-  bindExpr,
-  bindStep,
-  computedLinkProperty,
-  groupOf,
-  isLinkForProperties,
-  pointerStep,
-  subjectScope,
-  withPathId,
-} from './expr';
+import { bindExpr } from './dispatch';
+import { computedLinkProperty, isLinkForProperties } from './links';
+import { subjectScope, withPathId } from './names';
+import { bindStep, groupOf, pointerStep } from './paths';
 import { checkComputedElement, checkDuplicate } from './shape-checks';
 import { refuseWritingElement } from './shape-writes';
 import { selectOver } from './statement';

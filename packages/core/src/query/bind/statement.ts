@@ -30,7 +30,9 @@ import {
   type SortKey,
 } from '../ir';
 import { fail, type BindContext, type Scope } from './context';
-import { bindExpr, bindingRef, expectBool, subjectScope, withPathId } from './expr';
+import { bindExpr } from './dispatch';
+import { bindingRef, subjectScope, withPathId } from './names';
+import { expectBool } from './operators';
 import { bindMutation, recordWrites } from './mutation';
 import { refuseWritingFreeObjectBinding } from './shape-writes';
 import { visiblePathIds } from './factoring';

@@ -20,7 +20,7 @@ import { BindContext, rootScope, type BindMode } from './context';
 import { bindExpr } from './dispatch';
 import { subjectScope } from './names';
 import { assertMutationPlacement, containsMutation } from '../ir';
-import { writesOf } from './mutation';
+import { writesOf } from './mutation-writes';
 import { PolicyBinder } from './policies';
 import { checkSubjectPrefixes } from './prefix-check';
 

@@ -1,7 +1,7 @@
 /**
  * bind/calls: operators, function calls and scalar casts. Every std operator, function and cast
  * resolves through std (std/resolve: one table, one overload resolution); SDL functions are
- * inlined (item 6): the body is bound with each parameter bound to its argument, a possibly-many
+ * inlined: the body is bound with each parameter bound to its argument, a possibly-many
  * or possibly-empty argument iterated (`for`), so the call is element-wise as Gel's is.
  * `assert_single`, `assert_exists` and `assert_distinct` become `Assert` nodes (a runtime check
  * the planner emits, SQLSTATE 21000).
@@ -282,8 +282,9 @@ function bindStdFunction(
 }
 
 /**
- * `has_role('<name>')` reads the caller's roles (DECISIONS "Access"): the compiler passes them
- * as the named argument `roles`, the auth parameter the engine fills from the token. A query
+ * `has_role('<name>')` reads the caller's roles, which come only from the request's credentials
+ * (docs/http.md): the compiler passes them as the named argument `roles`, the auth parameter the
+ * engine fills from the token. A query
  * cannot pass its own. Schema inference (`schema` mode) types the call without them.
  */
 function callerRoles(ctx: BindContext, node: ql.FunctionCall): { name: string; expr: IrExpr }[] {

@@ -32,7 +32,7 @@ import { subjectScope, withPathId } from './names';
 import { emptyArrayOf, unifyTypes } from './operators';
 import { elementScope } from './dunder-default';
 import { printIrType } from './types';
-import { ITEM_20_HINT, conform, linkPropertyDefault } from './mutation-elements';
+import { SINGLE_VALUE_HINT, conform, linkPropertyDefault } from './mutation-elements';
 
 /** A part of a link's value before its link properties are bound: the value (wrapped in the
  * if/else conditions it sits under) and its `@p := x` elements. */
@@ -169,7 +169,7 @@ function rawParts(
         QueryCardinalityError,
         `cannot write link property ${nestedLinkProperty(node)} of '${pointer.name}' under an if/else whose condition may be more than one boolean`,
         node.condition.span,
-        ITEM_20_HINT,
+        SINGLE_VALUE_HINT,
       );
     }
     const branch = (part: RawPart, then: boolean): RawPart => {

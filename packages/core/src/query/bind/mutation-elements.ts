@@ -36,7 +36,8 @@ import { elementScope } from './dunder-default';
 import { isObjectType, lookupSchemaName, printIrType } from './types';
 import { bindValueParts, hasLinkProperties } from './link-writes';
 
-export const ITEM_20_HINT =
+/** The hint of the error for a single pointer given a value that may be more than one. */
+export const SINGLE_VALUE_HINT =
   'filter on .id or an exclusive property, add `limit 1`, or use assert_single(...)';
 
 export function bindElements(
@@ -263,7 +264,7 @@ export function conform(
       QueryCardinalityError,
       `possibly more than one element for single ${pointer.kind} '${what}'`,
       span,
-      ITEM_20_HINT,
+      SINGLE_VALUE_HINT,
     );
   }
   return out;

@@ -70,7 +70,7 @@ export function bindTypeCast(ctx: BindContext, scope: Scope, node: ql.TypeCast):
     }
     const required = node.cardinality !== 'optional';
     if (type.kind === 'object') {
-      // `<T>$p` of an object type: the parameter is the id, as `<T><uuid>$p` (Gel; item 12).
+      // `<T>$p` of an object type: the parameter is the id, as `<T><uuid>$p` (as Gel).
       const uuid: TypeRef = { kind: 'scalar', name: 'std::uuid' };
       const slot = ctx.param('variable', node.expr.name, uuid, required, node.expr.span);
       const id: IrExpr = {

@@ -173,7 +173,7 @@ export interface ObjectJson extends Base<'ObjectJson'> {
   readonly expr: IrExpr;
 }
 
-/** `<T><uuid>x`: the objects of T with that id; a missing one is an error (item 12). */
+/** `<T><uuid>x`: the objects of T with that id; a missing one is an error, not an empty set. */
 export interface ObjectCast extends Base<'ObjectCast'> {
   readonly expr: IrExpr;
   readonly objectType: string;

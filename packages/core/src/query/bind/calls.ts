@@ -42,9 +42,8 @@ import type { SchemaIndex } from '../schema-index';
 import { fail, position, type BindContext, type Scope } from './context';
 import { bindExpr } from './dispatch';
 import { bindingRef, closest } from './names';
-import { asTypeRef } from './operators';
 import { bindSequenceCall, SEQUENCE_FUNCTIONS } from './sequence';
-import { bindableType, moduleOf, printIrType } from './types';
+import { bindableType, moduleOf, printIrType, asTypeRef } from './types';
 
 /** The type of a literal as the parser classified it. */
 export function literalType(scalar: ql.ConstantScalar): TypeRef {

@@ -29,7 +29,7 @@ import {
   type IrType,
 } from '../ir';
 import { BindContext, fail, type Scope } from './context';
-import { isObjectType, registerTypeOfBinder } from './types';
+import { isObjectType, registerTypeOfBinder, asTypeRef } from './types';
 import { bindShape } from './shape';
 import { bindStatement } from './statement';
 import { bindCall, bindOperator, bindSlice, literalType } from './calls';
@@ -38,7 +38,6 @@ import { checkComputedElement } from './shape-checks';
 import { checkUnionOperands } from './union-check';
 import { bindGlobal, bindIntrospect, bindName, bindingRef, inScope } from './names';
 import {
-  asTypeRef,
   bindBinOp,
   bindBranches,
   bindIs,

@@ -29,10 +29,9 @@ import {
 import { typeId } from '../schema-index';
 import { catalogueRows, catalogueTypeName, catalogueTypeOf } from '../schema-index/catalogue';
 import { type BindContext, fail, unknownName, type Scope } from './context';
-import { lookupSchemaName, resolveTypeExpr } from './types';
+import { lookupSchemaName, resolveTypeExpr, asTypeRef } from './types';
 import { isMaterialized, occurrenceId, withSubjectRoot } from './scoping';
 import { bindExpr } from './dispatch';
-import { asTypeRef } from './operators';
 
 /** A path bound to one element in this scope (an enclosing subject) has cardinality one. */
 export function inScope(scope: Scope, expr: IrExpr): IrExpr {

@@ -20,7 +20,7 @@ import {
   type IrType,
 } from '../ir';
 import { type BindContext, fail, type Scope } from './context';
-import { isObjectType, printIrType, resolveTypeExpr, sameType } from './types';
+import { isObjectType, printIrType, resolveTypeExpr, sameType, asTypeRef } from './types';
 import { matchesPattern, resolveTypePattern } from './type-pattern';
 import { bindCast, bindOperator, bindOperatorOn } from './calls';
 import { checkUnionOperands, checkUnionType } from './union-check';
@@ -333,17 +333,6 @@ function numericCommon(a: IrType, b: IrType): IrType | null {
   if (a.kind !== 'scalar' || b.kind !== 'scalar') return null;
   const joined = implicitJoin(a.name, b.name);
   return joined === null ? null : { kind: 'scalar', name: joined };
-}
-
-export function asTypeRef(type: IrType, span: ql.Span): TypeRef {
-  if (type.kind === 'free' || type.kind === 'empty') {
-    return fail(
-      InvalidTypeError,
-      `'${printIrType(type)}' cannot be stored in a tuple or array`,
-      span,
-    );
-  }
-  return type;
 }
 
 export function expectBool(expr: IrExpr, span: ql.Span): void {

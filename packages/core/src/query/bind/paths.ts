@@ -22,7 +22,7 @@ import {
 import type { PointerInfo } from '../schema-index';
 import { type BindContext, fail, unknownName, type Scope } from './context';
 import { isObjectType, lookupSchemaName, printIrType, resolveTypeExpr } from './types';
-import { viewStep } from './shape';
+import { viewStep } from './views';
 import { bindCast, literalType } from './calls';
 import { checkIntersectionPointer } from './union-check';
 import { bindExpr } from './dispatch';

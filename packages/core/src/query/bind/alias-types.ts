@@ -14,7 +14,7 @@ import type { IrExpr } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import type { CatalogueAlias, CatalogueView } from '../schema-index/catalogue';
 import { BindContext, rootScope } from './context';
-import { bindExpr } from './dispatch';
+import { bindExpr } from './expr';
 
 const memo = new WeakMap<SchemaIndex, readonly CatalogueAlias[]>();
 

@@ -17,7 +17,7 @@ import type { Binding, IrExpr } from '../ir';
 import { MANY, ONE } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { BindContext, rootScope, type Scope } from './context';
-import { bindExpr } from './dispatch';
+import { bindExpr } from './expr';
 import { bindingRef, subjectScope } from './names';
 import { pointerStep } from './paths';
 

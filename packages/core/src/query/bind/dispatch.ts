@@ -3,7 +3,9 @@
  * on: one binder per kind of syntax node (`BinderTable`, so a new kind does not compile until it
  * has one). bind/expr fills the table (it imports the binder of each kind); the binders import
  * `bindExpr` from here, not from each other or from bind/expr, so the recursion makes no import
- * cycle. bind/expr is loaded with query/bind (and by whoever imports bindExpr from it).
+ * cycle. A module that starts binding from outside the recursion (bind/index, bind/ddl,
+ * bind/policies, bind/alias-types, schema/build/bound.ts) imports `bindExpr` from bind/expr
+ * instead, which loads the table.
  */
 import type * as ql from '../../syntax';
 import type { IrExpr } from '../ir';
@@ -30,7 +32,8 @@ export function registerBinders(table: BinderTable): void {
 /** `node` bound in `scope` (its depth counted against the nesting limit). */
 export function bindExpr(ctx: BindContext, scope: Scope, node: ql.Expr): IrExpr {
   const table = binders;
-  if (table === null) throw new Error('bind/dispatch: no binders registered (load query/bind)');
+  if (table === null)
+    throw new Error('bind/dispatch: no binders registered (import bindExpr from bind/expr)');
   const bind = table[node.kind] as NodeBinder<SyntaxKind>;
   return ctx.nested(node.span, () => bind(ctx, scope, node));
 }

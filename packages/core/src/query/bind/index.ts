@@ -17,7 +17,7 @@ import type { IrExpr, IrQuery } from '../ir';
 import { MANY } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { BindContext, rootScope, type BindMode } from './context';
-import { bindExpr } from './dispatch';
+import { bindExpr } from './expr';
 import { subjectScope } from './names';
 import { assertMutationPlacement, containsMutation } from '../ir';
 import { writesOf } from './mutation-writes';

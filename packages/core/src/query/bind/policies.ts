@@ -15,7 +15,7 @@ import type * as ql from '../../syntax';
 import type { IrExpr, PolicySource, TypePolicies } from '../ir';
 import { MANY } from '../ir';
 import { rootScope, type BindContext } from './context';
-import { bindExpr } from './dispatch';
+import { bindExpr } from './expr';
 import { subjectScope } from './names';
 
 /** The policies of the types one query reads and writes, bound on first demand. */

@@ -1,6 +1,6 @@
 /**
- * query/ir: the typed intermediate form of an EdgeQL query, between the binder (query/bind) and
- * the planner (query/plan).
+ * query/ir/types: the nodes of the typed intermediate form of an EdgeQL query, between the binder
+ * (query/bind) and the planner (query/plan).
  *
  * Every node is a *set* with a static type and inferred cardinality bounds (`card`). Names are
  * resolved (types, pointers, functions through std), variables are numbered parameters, aliases

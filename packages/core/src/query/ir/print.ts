@@ -86,7 +86,9 @@ class Printer {
       n = this.bindings.size + 1;
       this.bindings.set(b, n);
     }
-    return `${b.name}@b${n}`;
+    // The compiler's own names carry a counter (`~each3`): left out, as the ids are renumbered.
+    const name = b.name.startsWith('~') ? b.name.replace(/\d+$/, '') : b.name;
+    return `${name}@b${n}`;
   }
 
   bindingFlags(b: Binding): string {

@@ -31,7 +31,8 @@ import {
 import { BindContext, fail, type Scope } from './context';
 import { isObjectType, registerTypeOfBinder, asTypeRef } from './types';
 import { bindShape } from './shape';
-import { bindStatement } from './statement';
+import { bindFor, bindGroup, bindInternalGroup, bindSelect } from './statement';
+import { bindMutation } from './mutation';
 import { bindCall, bindOperator, bindSlice, literalType } from './calls';
 import { refuseCorrelatedWrites } from './dml-correlation';
 import { checkComputedElement } from './shape-checks';
@@ -156,13 +157,13 @@ const BINDERS: BinderTable = {
     if (node.name === '__default__' && scope.dunderDefault) return scope.dunderDefault;
     return fail(InvalidReferenceError, `'${node.name}' cannot be used here`, node.span);
   },
-  SelectQuery: bindStatement,
-  ForQuery: bindStatement,
-  GroupQuery: bindStatement,
-  InternalGroupQuery: bindStatement,
-  InsertQuery: bindStatement,
-  UpdateQuery: bindStatement,
-  DeleteQuery: bindStatement,
+  SelectQuery: bindSelect,
+  ForQuery: bindFor,
+  GroupQuery: bindGroup,
+  InternalGroupQuery: bindInternalGroup,
+  InsertQuery: bindMutation,
+  UpdateQuery: bindMutation,
+  DeleteQuery: bindMutation,
 };
 
 registerBinders(BINDERS);

@@ -266,3 +266,16 @@ export function computedLinkProperty(
   );
   return { ...expr, card: cardProduct(link.card, expr.card) } as IrExpr;
 }
+
+/**
+ * The link whose properties `@x` reads, when the subject is one: a link step, or a backlink
+ * narrowed to a type that has the link (`.<deck[is User] { @count }`).
+ */
+export function linkOf(ctx: BindContext, subject: IrExpr): IrExpr | null {
+  const step =
+    subject.kind === 'BindingRef' && subject.binding.expr.kind === 'PointerStep'
+      ? subject.binding.expr
+      : subject;
+  if (step.kind === 'PointerStep') return step.pointer.kind === 'link' ? step : null;
+  return isLinkForProperties(ctx, subject) ? subject : null;
+}

@@ -11,6 +11,7 @@
  * link `@x` reads when the subject is a link step). A later element replaces an earlier one of
  * the same name in place (so `{ *, name := upper(.name) }` keeps the splat's order).
  */
+import { linkOf } from './links';
 import { pathIdOf } from '../ir';
 import type * as ql from '../../syntax';
 import { InvalidReferenceError, InvalidTypeError, QueryError } from '../../errors';
@@ -18,7 +19,7 @@ import type { IrExpr, PointerStep, ShapeElement } from '../ir';
 import type { PointerInfo } from '../schema-index';
 import { fail, type BindContext, type Scope } from './context';
 import { bindExpr } from './dispatch';
-import { computedLinkProperty, isLinkForProperties } from './links';
+import { computedLinkProperty } from './links';
 import { subjectScope, withPathId } from './names';
 import { bindStep, pointerStep } from './paths';
 import { checkComputedElement, checkDuplicate } from './shape-checks';
@@ -242,19 +243,6 @@ function bindFreeShape(
   };
   if (views.size) ctx.viewElements.set(shape, views);
   return shape;
-}
-
-/**
- * The link whose properties `@x` reads, when the subject is one: a link step, or a backlink
- * narrowed to a type that has the link (`.<deck[is User] { @count }`).
- */
-export function linkOf(ctx: BindContext, subject: IrExpr): IrExpr | null {
-  const step =
-    subject.kind === 'BindingRef' && subject.binding.expr.kind === 'PointerStep'
-      ? subject.binding.expr
-      : subject;
-  if (step.kind === 'PointerStep') return step.pointer.kind === 'link' ? step : null;
-  return isLinkForProperties(ctx, subject) ? subject : null;
 }
 
 function bindElement(

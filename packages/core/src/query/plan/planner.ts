@@ -76,6 +76,8 @@ export interface PlanOptions {
   readonly row?: boolean;
   /** The schema's aliases with their types (bind/alias-types), for reading the catalogue. */
   readonly aliasTypes?: () => readonly CatalogueAlias[];
+  /** A single shaped link as an array of one object (default) or as the object (CompileOptions). */
+  readonly singleLinks?: 'array' | 'object';
 }
 
 export function planQuery(index: SchemaIndex, query: IrQuery, options: PlanOptions): SqlQuery {
@@ -187,6 +189,7 @@ class Planner implements PlanContext {
   private readonly env: TypeEnv;
   private readonly row: boolean;
   readonly aliasTypes: () => readonly CatalogueAlias[];
+  private readonly linkObjects: boolean;
 
   constructor(
     readonly index: SchemaIndex,
@@ -195,6 +198,7 @@ class Planner implements PlanContext {
     this.access = options.access;
     this.env = options.env;
     this.row = options.row === true;
+    this.linkObjects = options.singleLinks === 'object';
     this.policies = options.access.policies ? (options.policies ?? null) : null;
     this.aliasTypes = options.aliasTypes ?? (() => []);
   }
@@ -2059,7 +2063,7 @@ class Planner implements PlanContext {
     const element =
       object && !shaped ? this.idJson(sql.col('id', alias)) : outputColumn(columns, alias);
     const order = aggregateOrder(item, orderBy(columns.ord, alias));
-    if (many || (object && shaped)) {
+    if (many || (object && shaped && !this.linkObjects)) {
       const agg = sql.jsonArrayAgg(element, { orderBy: order, orEmpty: many });
       return this.scalarJsonQuery(agg, sql.select({ targets: [], from: [item] }));
     }

@@ -17,8 +17,9 @@ import { printStatement } from '../sql';
 import * as ql from '../syntax';
 import type { CompileAccess, CompileOptions, CompiledQuery } from './api';
 import { bindStatement } from './bind';
+import { aliasTypes } from './bind/alias-types';
 import { refuseCardinality } from './cardinality';
-import { typeEnv } from './bind/calls';
+import { typeEnv } from './ir';
 import { printIrType } from './bind/types';
 import { cardName, type IrExpr } from './ir';
 import { planQuery } from './plan/planner';
@@ -88,6 +89,7 @@ function compile(
       access,
       env: typeEnv(index),
       policies: bound.policies,
+      aliasTypes: () => aliasTypes(index),
       paramCount: () => bound.params().length,
       singleLinks: options.singleLinks ?? 'array',
     });

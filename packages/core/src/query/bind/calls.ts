@@ -1,7 +1,7 @@
 /**
  * bind/calls: operators, function calls and scalar casts. Every std operator, function and cast
  * resolves through std (std/resolve: one table, one overload resolution); SDL functions are
- * inlined (item 6): the body is bound with each parameter bound to its argument, a possibly-many
+ * inlined: the body is bound with each parameter bound to its argument, a possibly-many
  * or possibly-empty argument iterated (`for`), so the call is element-wise as Gel's is.
  * `assert_single`, `assert_exists` and `assert_distinct` become `Assert` nodes (a runtime check
  * the planner emits, SQLSTATE 21000).
@@ -29,12 +29,21 @@ import {
   type CallArg,
   type ResolvedCall,
 } from '../../std/resolve';
-import { cardEither, cardProduct, type ArgMode, type Binding, type Card, type IrExpr } from '../ir';
+import {
+  cardEither,
+  cardProduct,
+  typeEnv,
+  type ArgMode,
+  type Binding,
+  type Card,
+  type IrExpr,
+} from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { fail, position, type BindContext, type Scope } from './context';
-import { asTypeRef, bindExpr, bindingRef, closest } from './expr';
+import { bindExpr } from './dispatch';
+import { bindingRef, closest } from './names';
 import { bindSequenceCall, SEQUENCE_FUNCTIONS } from './sequence';
-import { bindableType, moduleOf, printIrType } from './types';
+import { bindableType, moduleOf, printIrType, asTypeRef } from './types';
 
 /** The type of a literal as the parser classified it. */
 export function literalType(scalar: ql.ConstantScalar): TypeRef {
@@ -42,24 +51,6 @@ export function literalType(scalar: ql.ConstantScalar): TypeRef {
 }
 
 const UUID: TypeRef = { kind: 'scalar', name: 'std::uuid' };
-const envs = new WeakMap<SchemaIndex, TypeEnv>();
-
-/** std's view of the schema's custom scalars and enums. */
-export function typeEnv(index: SchemaIndex): TypeEnv {
-  let env = envs.get(index);
-  if (!env) {
-    env = {
-      stdBase: (name) =>
-        name.startsWith('std::') || name.startsWith('cal::')
-          ? (name as never)
-          : (index.scalar(name)?.stdBase ?? null),
-      enumValues: (name) => index.scalar(name)?.enumValues ?? null,
-    };
-    envs.set(index, env);
-  }
-  return env;
-}
-
 const resolutions = new WeakMap<SchemaIndex, Map<string, ResolvedCall>>();
 
 /**
@@ -290,8 +281,9 @@ function bindStdFunction(
 }
 
 /**
- * `has_role('<name>')` reads the caller's roles (DECISIONS "Access"): the compiler passes them
- * as the named argument `roles`, the auth parameter the engine fills from the token. A query
+ * `has_role('<name>')` reads the caller's roles, which come only from the request's credentials
+ * (docs/http.md): the compiler passes them as the named argument `roles`, the auth parameter the
+ * engine fills from the token. A query
  * cannot pass its own. Schema inference (`schema` mode) types the call without them.
  */
 function callerRoles(ctx: BindContext, node: ql.FunctionCall): { name: string; expr: IrExpr }[] {

@@ -20,7 +20,7 @@ import {
 } from '../../errors';
 import type { TypeRef } from '../../model/schema';
 import type { Binding, IrExpr } from '../ir';
-import type { Guard } from '../mutation-ir';
+import type { Guard } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 
 /** Deeper than this, a query is refused instead of overflowing the stack. */
@@ -64,7 +64,7 @@ export interface Scope {
   /** Appended to path ids: `detached` and each statement-level rebinding start afresh. */
   readonly namespace: string;
   /** Inside a branch of `if ... else` or the right of `??`: the conditions a mutation bound
-   * here runs under (mutation-ir `Guard`). */
+   * here runs under (query/ir `Guard`). */
   readonly guards?: readonly Guard[];
   /** Inside an insert's shape: the type inserted, which may not be read there (Gel refuses a
    * self-referencing insert; `detached T` reads the type's objects). */

@@ -17,7 +17,9 @@ import type { Binding, IrExpr } from '../ir';
 import { MANY, ONE } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { BindContext, rootScope, type Scope } from './context';
-import { bindExpr, bindingRef, pointerStep, subjectScope } from './expr';
+import { bindExpr } from './expr';
+import { bindingRef, subjectScope } from './names';
+import { pointerStep } from './paths';
 
 /** What `__subject__`, `.x` and `@x` mean in a DDL expression. */
 export type RowSubject =

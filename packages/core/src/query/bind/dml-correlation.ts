@@ -13,10 +13,10 @@
 import type * as ql from '../../syntax';
 import { InvalidReferenceError } from '../../errors';
 import type { IrExpr } from '../ir';
-import { isMutation } from '../mutation-ir';
+import { isMutation } from '../ir';
 import { fail } from './context';
 import { visitVisiblePaths } from './factoring';
-import { children } from './statement';
+import { children } from '../ir';
 
 /** Refuses `elements` when one reads, fenced by a write, a path another reads openly. */
 export function refuseCorrelatedWrites(elements: readonly IrExpr[], span: ql.Span | null): void {

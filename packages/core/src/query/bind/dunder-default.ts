@@ -7,8 +7,8 @@
  * Rules (Gel's): `__default__` is looked for in the element's own expression, not inside a nested
  * query or shape (those have their own elements); when it is there, the pointer must have a
  * default, else InvalidReferenceError ("No default expression exists"). A default svc's schema
- * refuses (reading the object, a query, a write: spec item 1) never reaches here. Elsewhere
- * `__default__` stays refused (bind/expr's anchors).
+ * refuses (one that reads the object, a query, or writes: docs/gel-differences.md) never reaches
+ * here. Elsewhere `__default__` stays refused (bind/expr's anchors).
  * Invariants: pure; the default is bound in the module of the type declaring the pointer.
  */
 import type * as ql from '../../syntax';
@@ -16,7 +16,7 @@ import { InvalidReferenceError } from '../../errors';
 import type { IrExpr } from '../ir';
 import type { PointerInfo } from '../schema-index';
 import { fail, rootScope, type BindContext, type Scope } from './context';
-import { bindExpr } from './expr';
+import { bindExpr } from './dispatch';
 
 const NESTED: ReadonlySet<string> = new Set([
   'SelectQuery',

@@ -17,15 +17,16 @@ import type { IrExpr, IrQuery } from '../ir';
 import { MANY } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { BindContext, rootScope, type BindMode } from './context';
-import { bindExpr, subjectScope } from './expr';
-import { assertMutationPlacement, containsMutation } from '../mutation-ir';
-import { writesOf } from './mutation';
+import { bindExpr } from './expr';
+import { subjectScope } from './names';
+import { assertMutationPlacement, containsMutation } from '../ir';
+import { writesOf } from './mutation-writes';
 import { PolicyBinder } from './policies';
 import { checkSubjectPrefixes } from './prefix-check';
-import { children } from './statement';
 
 export { MAX_DEPTH, type BindMode } from './context';
-export type { BoundPolicy, PolicyBinder, TypePolicies } from './policies';
+export type { BoundPolicy, TypePolicies } from '../ir';
+export type { PolicyBinder } from './policies';
 
 export function bindQuery(index: SchemaIndex, statement: ql.Statement): IrQuery {
   return bindStatement(index, statement).query;
@@ -50,7 +51,7 @@ export function bindStatement(
 ): BoundStatement {
   const ctx = new BindContext(index, 'query', options.policies === true);
   const root = bindExpr(ctx, rootScope(), statement);
-  assertMutationPlacement(root, children, (message) => {
+  assertMutationPlacement(root, (message) => {
     throw new QueryError(message);
   });
   checkSubjectPrefixes(root);
@@ -62,7 +63,7 @@ export function bindStatement(
     query: {
       root,
       params: params(),
-      writes: containsMutation(root, children) || writesOf(ctx).length > 0,
+      writes: containsMutation(root) || writesOf(ctx).length > 0,
       sideEffects: writesOf(ctx),
     },
     policies: new PolicyBinder(ctx),

@@ -12,32 +12,14 @@
  * Invariant: bound once per (query, type); the IR is reused for every read of the type.
  */
 import type * as ql from '../../syntax';
-import type { AccessKind } from '../../model/schema';
-import type { IrExpr } from '../ir';
+import type { IrExpr, PolicySource, TypePolicies } from '../ir';
 import { MANY } from '../ir';
 import { rootScope, type BindContext } from './context';
-import { bindExpr, subjectScope } from './expr';
-
-export interface BoundPolicy {
-  readonly name: string;
-  readonly action: 'allow' | 'deny';
-  readonly kinds: readonly AccessKind[];
-  readonly errmessage: string | null;
-  /** `when (...)`: the objects the policy applies to; null for all. */
-  readonly when: IrExpr | null;
-  /** `using (...)`: the condition it sets for them; null for true. */
-  readonly using: IrExpr | null;
-}
-
-export interface TypePolicies {
-  readonly type: string;
-  /** The path id the expressions know the object by (`.x`, `__subject__`). */
-  readonly subjectPathId: string;
-  readonly policies: readonly BoundPolicy[];
-}
+import { bindExpr } from './expr';
+import { subjectScope } from './names';
 
 /** The policies of the types one query reads and writes, bound on first demand. */
-export class PolicyBinder {
+export class PolicyBinder implements PolicySource {
   private readonly bound = new Map<string, TypePolicies | null>();
 
   constructor(private readonly ctx: BindContext) {}

@@ -14,7 +14,7 @@
  */
 import { InvalidReferenceError } from '../../errors';
 import type { IrExpr } from '../ir';
-import { children } from './statement';
+import { children } from '../ir';
 
 type Step = Extract<IrExpr, { kind: 'PointerStep' | 'Backlink' | 'Intersection' }>;
 

@@ -15,18 +15,11 @@
  */
 import type { Binding, IrExpr } from '../ir';
 import type { BindContext, Scope } from './context';
-import { children } from './statement';
-
-const OCCURRENCE = /~s\d+$/;
+import { children, OCCURRENCE } from '../ir';
 
 /** The path id of one occurrence of the root known by `key` in `scope`. */
 export function occurrenceId(ctx: BindContext, scope: Scope, key: string): string {
   return scope.roots?.get(key) ?? `${key}~s${ctx.freshId()}`;
-}
-
-/** The key of the root occurrence `id` (itself when it is not an occurrence). */
-export function rootKeyOf(id: string): string {
-  return id.replace(OCCURRENCE, '');
 }
 
 /** Whether `key` names a root bound to one element in `scope`. */

@@ -14,9 +14,10 @@ import { sequenceName } from '../../storage/names';
 import { quoteQualified } from '../../sql/codegen/quote';
 import { resolveFunction } from '../../std/resolve';
 import type { IrExpr } from '../ir';
-import { callArg, callNode, typeEnv } from './calls';
+import { typeEnv } from '../ir';
+import { callArg, callNode } from './calls';
 import { fail, type BindContext, type Scope } from './context';
-import { bindExpr } from './expr';
+import { bindExpr } from './dispatch';
 import { resolveTypeExpr } from './types';
 
 export const SEQUENCE_FUNCTIONS: ReadonlySet<string> = new Set([

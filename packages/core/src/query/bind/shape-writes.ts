@@ -12,9 +12,9 @@
 import type * as ql from '../../syntax';
 import { QueryError } from '../../errors';
 import type { IrExpr } from '../ir';
-import { isMutation } from '../mutation-ir';
+import { isMutation } from '../ir';
 import { fail } from './context';
-import { children } from './statement';
+import { children } from '../ir';
 
 const MESSAGE = "mutations are invalid in a shape's computed expression";
 const HINT = 'factor the mutation out into a with binding';

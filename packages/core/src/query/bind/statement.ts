@@ -2,12 +2,13 @@
  * bind/statement: statements → IR: `with` (aliases, `module`, module aliases), `select` with
  * filter / order by / offset / limit (also used for a shape element's own clauses), `for ... in
  * ... union (...)`, and `group ... using ... by ...`. Insert, update and delete are bound by the
- * mutation binder (query/bind/mutation*.ts, another part of the compiler).
+ * mutation binder (bind/mutation); bind/expr's table sends each statement to its binder.
  *
  * Cardinality (Gel's rules, conservative): a filter makes the minimum 0; a filter that compares
  * `.id` or an exclusive pointer of the subject with at most one value makes the maximum 1;
  * `limit 0` empties, `limit 1` makes at most one; offset or limit makes the minimum 0.
  */
+import { linkOf } from './links';
 import type * as ql from '../../syntax';
 import {
   InvalidReferenceError,
@@ -25,36 +26,21 @@ import {
   type Binding,
   type Card,
   type IrExpr,
+  children,
+  pathIdOf,
   type SortKey,
 } from '../ir';
 import { fail, type BindContext, type Scope } from './context';
-import { bindExpr, bindingRef, expectBool, pathIdOf, subjectScope, withPathId } from './expr';
-import { mutationChildren } from '../mutation-ir';
-import { bindMutation, recordWrites } from './mutation';
+import { bindExpr } from './dispatch';
+import { bindingRef, subjectScope, withPathId } from './names';
+import { expectBool } from './operators';
+import { recordWrites } from './mutation-writes';
 import { refuseWritingFreeObjectBinding } from './shape-writes';
 import { visiblePathIds } from './factoring';
-import { linkOf } from './shape';
 import { moduleOf, printIrType } from './types';
 
 const STR = { kind: 'scalar', name: 'std::str' } as const;
 const BOOL = { kind: 'scalar', name: 'std::bool' } as const;
-
-export function bindStatement(ctx: BindContext, scope: Scope, node: ql.Query): IrExpr {
-  switch (node.kind) {
-    case 'SelectQuery':
-      return bindSelect(ctx, scope, node);
-    case 'ForQuery':
-      return bindFor(ctx, scope, node);
-    case 'GroupQuery':
-      return bindGroup(ctx, scope, node);
-    case 'InternalGroupQuery':
-      return bindInternalGroup(ctx, scope, node);
-    case 'InsertQuery':
-    case 'UpdateQuery':
-    case 'DeleteQuery':
-      return bindMutation(ctx, scope, node);
-  }
-}
 
 /** The scope inside `with ...`: module settings and aliases, each seeing the ones before it. */
 export function withScope(ctx: BindContext, scope: Scope, items: readonly ql.WithItem[]): Scope {
@@ -91,7 +77,7 @@ export function withScope(ctx: BindContext, scope: Scope, items: readonly ql.Wit
   return current;
 }
 
-function bindSelect(ctx: BindContext, scope: Scope, q: ql.SelectQuery): IrExpr {
+export function bindSelect(ctx: BindContext, scope: Scope, q: ql.SelectQuery): IrExpr {
   let s = withScope(ctx, scope, q.aliases);
   let result = bindExpr(ctx, s, q.result);
   if (q.resultAlias !== null) {
@@ -273,73 +259,7 @@ function mentions(expr: IrExpr, pathId: string): boolean {
   return false;
 }
 
-/** The direct sub-expressions of a node (for analyses that walk the IR). */
-export function children(expr: IrExpr): IrExpr[] {
-  switch (expr.kind) {
-    case 'Param':
-      return expr.fallback ? [expr.fallback] : [];
-    case 'Literal':
-    case 'TypeRoot':
-    case 'BindingRef':
-      return [];
-    case 'PointerStep':
-      return [expr.source];
-    case 'Backlink':
-    case 'Intersection':
-      return [expr.source];
-    case 'LinkProperty':
-      return [expr.link];
-    case 'Shape':
-      return [expr.subject, ...expr.elements.map((e) => e.expr)];
-    case 'FreeObject':
-      return expr.elements.map((e) => e.expr);
-    case 'Call':
-      return [...expr.args];
-    case 'Cast':
-    case 'ObjectJson':
-    case 'ObjectCast':
-    case 'Distinct':
-    case 'Exists':
-    case 'TypeCheck':
-      return [expr.expr];
-    case 'Assert':
-      return expr.messageExpr ? [expr.expr, expr.messageExpr] : [expr.expr];
-    case 'SetLiteral':
-    case 'ArrayLiteral':
-    case 'TupleLiteral':
-      return [...expr.elements];
-    case 'TupleElement':
-      return [expr.tuple];
-    case 'SetOp':
-    case 'Coalesce':
-      return [expr.left, expr.right];
-    case 'IfElse':
-      return [expr.condition, expr.then, expr.else];
-    case 'Select':
-      return [
-        expr.subject,
-        expr.result,
-        ...(expr.filter ? [expr.filter] : []),
-        ...expr.orderBy.map((k) => k.expr),
-        ...(expr.offset ? [expr.offset] : []),
-        ...(expr.limit ? [expr.limit] : []),
-      ];
-    case 'For':
-      return [expr.iterator, expr.body];
-    case 'Group':
-      return [expr.subject, ...expr.keys.map((k) => k.expr), expr.elements];
-    case 'GroupKey':
-    case 'GroupGrouping':
-    case 'GroupElements':
-      return [expr.group];
-    case 'Insert':
-    case 'Update':
-    case 'Delete':
-      return mutationChildren(expr);
-  }
-}
-
-function bindFor(ctx: BindContext, scope: Scope, q: ql.ForQuery): IrExpr {
+export function bindFor(ctx: BindContext, scope: Scope, q: ql.ForQuery): IrExpr {
   const s = withScope(ctx, scope, q.aliases);
   // The iterator names its sets afresh (`for C in Card union count(Card)`: two sets of cards).
   const iterator = bindExpr(
@@ -378,7 +298,7 @@ function bindFor(ctx: BindContext, scope: Scope, q: ql.ForQuery): IrExpr {
   };
 }
 
-function bindGroup(ctx: BindContext, scope: Scope, q: ql.GroupQuery): IrExpr {
+export function bindGroup(ctx: BindContext, scope: Scope, q: ql.GroupQuery): IrExpr {
   return groupOver(ctx, withScope(ctx, scope, q.aliases), q);
 }
 
@@ -388,7 +308,11 @@ function bindGroup(ctx: BindContext, scope: Scope, q: ql.GroupQuery): IrExpr {
  * group's elements, each key alias its key and `grouping` the names of the keys it groups by.
  * The filter and order by see the result (`.x`, its alias) and the key aliases.
  */
-function bindInternalGroup(ctx: BindContext, scope: Scope, q: ql.InternalGroupQuery): IrExpr {
+export function bindInternalGroup(
+  ctx: BindContext,
+  scope: Scope,
+  q: ql.InternalGroupQuery,
+): IrExpr {
   const s = withScope(ctx, scope, q.aliases);
   // The subject names its sets afresh: in the result, `Card` is every card again.
   const group = groupOver(

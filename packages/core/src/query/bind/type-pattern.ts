@@ -12,7 +12,7 @@ import type { PolyName } from '../../std/model';
 import { isOfPolyType, polyTypeName } from '../../std/resolve';
 import type { IrType } from '../ir';
 import type { SchemaIndex } from '../schema-index';
-import { typeEnv } from './calls';
+import { typeEnv } from '../ir';
 import type { Scope } from './context';
 import { resolveTypeExpr, sameType } from './types';
 

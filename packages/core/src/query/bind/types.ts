@@ -12,7 +12,7 @@
 import type * as ql from '../../syntax';
 import { InvalidTypeError, UnknownModuleError, UnsupportedFeatureError } from '../../errors';
 import { printTypeRef, rangeElementProblem, STD_SCALARS, type TypeRef } from '../../model/schema';
-import type { IrType } from '../ir';
+import { printIrType, type IrType } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { fail, unknownName, type Scope } from './context';
 import { checkUnionType } from './union-check';
@@ -173,18 +173,20 @@ export function isObjectType(type: IrType): type is { kind: 'object'; name: stri
   return type.kind === 'object';
 }
 
-/** The EdgeQL spelling of an IR type (for messages and CompiledQuery.resultType). */
-export function printIrType(type: IrType): string {
-  switch (type.kind) {
-    case 'free':
-      return `std::FreeObject`;
-    case 'empty':
-      return 'anytype';
-    default:
-      return printTypeRef(type);
-  }
-}
+export { printIrType } from '../ir';
 
 export function sameType(a: IrType, b: IrType): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** `type` as a schema type: a free object or the type of `{}` cannot be stored in a tuple or array. */
+export function asTypeRef(type: IrType, span: ql.Span): TypeRef {
+  if (type.kind === 'free' || type.kind === 'empty') {
+    return fail(
+      InvalidTypeError,
+      `'${printIrType(type)}' cannot be stored in a tuple or array`,
+      span,
+    );
+  }
+  return type;
 }

@@ -19,9 +19,9 @@ import { printTypeRef, type TypeRef } from '../../model/schema';
 import { commonType } from '../../std/casts';
 import type { IrExpr } from '../ir';
 import type { PointerInfo, SchemaIndex } from '../schema-index';
-import { typeEnv } from './calls';
+import { typeEnv } from '../ir';
 import { type BindContext, fail } from './context';
-import { shapeChain, shapeOf } from './shape';
+import { shapeChain, shapeOf } from './views';
 
 /** Two versions of a pointer are one when inherited from the same declaration. */
 function samePointer(a: PointerInfo, b: PointerInfo): boolean {

@@ -29,7 +29,7 @@ import type { TypeRef } from '../../model/schema';
 import { paramValueProblem, scalarInfo, type ParamKind, type TypeEnv } from '../../std';
 import { isCallerName } from '../../std/caller';
 import type { QueryParam } from '../api';
-import { typeEnv } from '../bind/calls';
+import { typeEnv } from '../ir';
 import { schemaIndex } from '../schema-index';
 
 /**

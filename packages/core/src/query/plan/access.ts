@@ -26,7 +26,7 @@ import type { AccessKind } from '../../model/schema';
 import { pgType, sql, type Cte, type FromItem, type SqlExpr } from '../../sql';
 import { raise } from '../../std/scalars';
 import type { IrExpr } from '../ir';
-import type { PolicyBinder, TypePolicies } from '../bind/policies';
+import type { PolicySource, TypePolicies } from '../ir';
 import type { CompileAccess } from '../api';
 import type { SchemaIndex } from '../schema-index';
 import { Rel, type Bound } from './rel';
@@ -40,7 +40,7 @@ export interface AccessContext {
   fresh(prefix: string): string;
   addCte(cte: Cte): void;
   /** The statement's policies (bound on demand); null when compiled without policies. */
-  readonly policies: PolicyBinder | null;
+  readonly policies: PolicySource | null;
   /** True while a policy expression is planned: no policy applies inside one. */
   readonly policiesSuppressed: boolean;
   /** Runs `fn` with access policies off (a policy expression). */

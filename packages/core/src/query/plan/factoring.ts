@@ -13,7 +13,7 @@
  * of the scope (the set itself and its statement's clauses). Output: the prefixes to bind
  * first, shortest first.
  */
-import { children } from '../bind/statement';
+import { children } from '../ir';
 import type { IrExpr } from '../ir';
 
 type PathNode = Extract<IrExpr, { kind: 'TypeRoot' | 'PointerStep' | 'Backlink' | 'Intersection' }>;

@@ -50,10 +50,10 @@ import {
 } from '../../sql';
 import { raise } from '../../std/operators';
 import { decodeParam, jsonOf, pgTypeFor } from '../../std/scalars';
-import { typeEnv } from '../bind/calls';
-import { rootKeyOf } from '../bind/scoping';
-import { children } from '../bind/statement';
-import { typeLevelConflictGroups } from '../bind/conflict-groups';
+import { typeEnv } from '../ir';
+import { rootKeyOf } from '../ir';
+import { children as childrenOf } from '../ir';
+import { typeLevelConflictGroups } from '../ir';
 import type { BindingRef, IrExpr } from '../ir';
 import type {
   ConflictKey,
@@ -63,8 +63,8 @@ import type {
   MutationElement,
   Update,
   ValuePart,
-} from '../mutation-ir';
-import { containsMutation, isMutation, mutationChildren } from '../mutation-ir';
+} from '../ir';
+import { containsMutation, isMutation } from '../ir';
 import type { ObjectTypeInfo, PointerInfo, PointerStorage } from '../schema-index';
 import type { PlanContext } from './planner';
 import { Rel, type Bound } from './rel';
@@ -348,7 +348,7 @@ function conflictGuard(
   // A value that is itself a write (`l := (insert X {...} unless conflict ...)`) runs before the
   // check can be made, as in Gel: the check cannot guard it (nor read it: it would plan itself).
   const written = (p: PointerInfo) =>
-    single.some((e) => e.pointer.name === p.name && containsMutation(e.value, childrenOf));
+    single.some((e) => e.pointer.name === p.name && containsMutation(e.value));
   if (pointers.some(written)) return null;
   const keys = conflict.keys ?? [];
   return (rel) =>
@@ -543,7 +543,7 @@ function singleValues(
         );
         columns.push({ column: `${e.pointer.name}@${property.name}`, source: `${name}@${j}` });
       });
-    } else if (optionalWrites && containsMutation(e.value, childrenOf)) {
+    } else if (optionalWrites && containsMutation(e.value)) {
       // A nested mutation that may write nothing (see `conflictGuard`) leaves the row, NULL.
       const { query, columns: shape } = ctx.rows(r0, e.value);
       const v = ctx.fresh('nv');
@@ -2109,9 +2109,4 @@ function selectFrom(rel: Rel, targets: Target[], present?: ObjectBound): SelectS
     from: rel.from ? [rel.from] : [],
     where: where.length > 0 ? sql.and(...where) : null,
   });
-}
-
-/** The direct sub-expressions, mutations included (the binder's IR walk). */
-function childrenOf(expr: IrExpr): readonly IrExpr[] {
-  return isMutation(expr) ? mutationChildren(expr) : children(expr);
 }

@@ -44,9 +44,10 @@ import type { TypeEnv } from '../../std/model';
 import type { CompileAccess } from '../api';
 import type { IrExpr, IrQuery, IrType, ShapeElement } from '../ir';
 import type { SchemaIndex } from '../schema-index';
-import { children } from '../bind/statement';
-import { optionalCallArgs, sharedPaths } from '../bind/factoring';
-import { isMutation } from '../mutation-ir';
+import type { CatalogueAlias } from '../schema-index/catalogue';
+import { children } from '../ir';
+import { optionalCallArgs, ownPathId as pathId, sharedPaths, type PolicySource } from '../ir';
+import { isMutation } from '../ir';
 import {
   derivesFromMutation,
   markSideEffects,
@@ -58,7 +59,6 @@ import { Rel, type Bound } from './rel';
 import { sharedPrefixes } from './factoring';
 import { backlinkIds, junctionSource, typeSource, unionAll, type SourceContext } from './sources';
 import { rowCondition, rowOf, rowsFiltered, type AccessContext } from './access';
-import type { PolicyBinder } from '../bind/policies';
 import { resultJson } from './collections';
 
 const JSON_T = pgType('json');
@@ -69,11 +69,13 @@ export interface PlanOptions {
   readonly access: CompileAccess;
   readonly env: TypeEnv;
   /** The statement's access policies (bind/policies), read when `access.policies` is on. */
-  readonly policies?: PolicyBinder | null;
+  readonly policies?: PolicySource | null;
   /** Every parameter of the compiled statement, counted after planning (policies add some). */
   readonly paramCount?: () => number;
   /** One row's expression (`planRowExpression`): sets of at most one value are values in place. */
   readonly row?: boolean;
+  /** The schema's aliases with their types (bind/alias-types), for reading the catalogue. */
+  readonly aliasTypes?: () => readonly CatalogueAlias[];
   /** A single shaped link as an array of one object (default) or as the object (CompileOptions). */
   readonly singleLinks?: 'array' | 'object';
 }
@@ -176,7 +178,7 @@ class Planner implements PlanContext {
   private readonly ctes: Cte[] = [];
   /** Check CTEs the result depends on (plan/access write checks): they always run. */
   private readonly checks: string[] = [];
-  readonly policies: PolicyBinder | null;
+  readonly policies: PolicySource | null;
   private suppressed = 0;
   private readonly distinctDone = new WeakSet<IrExpr>();
   /** A Rel's FROM when it holds only one-row volatile subqueries (liftVolatile). */
@@ -186,6 +188,7 @@ class Planner implements PlanContext {
   readonly access: CompileAccess;
   private readonly env: TypeEnv;
   private readonly row: boolean;
+  readonly aliasTypes: () => readonly CatalogueAlias[];
   private readonly linkObjects: boolean;
 
   constructor(
@@ -197,6 +200,7 @@ class Planner implements PlanContext {
     this.row = options.row === true;
     this.linkObjects = options.singleLinks === 'object';
     this.policies = options.access.policies ? (options.policies ?? null) : null;
+    this.aliasTypes = options.aliasTypes ?? (() => []);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -2259,24 +2263,6 @@ function objectBound(type: string, alias: string, tag: SqlExpr, nullable: boolea
     out: null,
     nullable,
   };
-}
-
-function pathId(expr: IrExpr): string | null {
-  switch (expr.kind) {
-    case 'Group':
-    case 'TypeRoot':
-    case 'BindingRef':
-    case 'PointerStep':
-    case 'Backlink':
-    case 'Intersection':
-    case 'ObjectCast':
-    case 'Insert':
-    case 'Update':
-    case 'Delete':
-      return expr.pathId;
-    default:
-      return null;
-  }
 }
 
 /** Object paths read element-wise by `expr` (see Planner.prebind), outermost first. */

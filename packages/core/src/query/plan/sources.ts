@@ -18,10 +18,10 @@ import { pgType, sql, type FromItem, type SqlExpr, type SqlQuery } from '../../s
 import type { CompileAccess } from '../api';
 // Rows inserted earlier in the same statement (plan/mutation), which the snapshot would hide.
 import { hasWrittenRows, writtenJunction, writtenTable } from './mutation';
-import { aliasTypes } from '../bind/alias-types';
 import { typeId, type PointerInfo, type SchemaIndex } from '../schema-index';
 import {
   CATALOGUE_SCHEMA,
+  type CatalogueAlias,
   type CatalogueValue,
   catalogueRows,
   isCatalogueType,
@@ -39,6 +39,8 @@ export interface SourceContext {
   selectFilter(concrete: string, alias: string): SqlExpr | null;
   /** True when some row of `type` may be hidden from the caller (no shortcut past the hook). */
   rowsFiltered(type: string): boolean;
+  /** The schema's aliases and computed globals with their types, as the catalogue lists them. */
+  aliasTypes(): readonly CatalogueAlias[];
 }
 
 export interface TypeSource {
@@ -240,7 +242,7 @@ function valuesOf(
 
 /** The rows of a concrete catalogue type (query/schema-index/catalogue), as VALUES. */
 function catalogueTable(ctx: SourceContext, concrete: string, alias: string): FromItem {
-  const rows = catalogueRows(ctx.index, typeId, aliasTypes(ctx.index)).rows.get(concrete) ?? [];
+  const rows = catalogueRows(ctx.index, typeId, ctx.aliasTypes()).rows.get(concrete) ?? [];
   const columns = [['id', pgType('uuid')] as const, ...storedColumns(ctx.index, concrete)];
   return valuesOf(
     columns,
@@ -256,7 +258,7 @@ function catalogueJunction(
   pointer: PointerInfo,
   alias: string,
 ): FromItem {
-  const rows = catalogueRows(ctx.index, typeId, aliasTypes(ctx.index)).junctions.get(table) ?? [];
+  const rows = catalogueRows(ctx.index, typeId, ctx.aliasTypes()).junctions.get(table) ?? [];
   const valueColumn = pointer.kind === 'link' ? 'target' : 'value';
   const props = [...pointer.properties.values()].filter((p) => !p.computed);
   const columns = [

@@ -28,7 +28,7 @@ import { printTypeRef, type Schema, type TypeRef } from '../../model/schema';
 import { parseQuery } from '../../syntax';
 import type { Statement } from '../../syntax';
 import { bindQuery } from '../../query/bind';
-import { children } from '../../query/bind/statement';
+import { children } from '../../query/ir';
 import { compileQuery } from '../../query/compile';
 import { compareResult } from '../../query/conformance/compare';
 import { describeError, errorMatches, runQuery } from '../../query/conformance/run-query';

@@ -1,15 +1,16 @@
 /**
- * bind/conflict-groups: the type-level exclusive constraints an `unless conflict` without `on`
+ * query/ir/conflict-groups: the type-level exclusive constraints an `unless conflict` without `on`
  * checks besides the pointers' own (`constraint exclusive on ((.first, .last))`): Gel checks
  * every exclusive constraint of the inserted type, each alone.
  *
  * Input: the inserted type. Output: per plain type-level exclusive constraint over stored
  * single pointers of the type (`(.a, .b)` or `__subject__.a`), its pointers and the type
- * declaring it. Pure; used by plan/mutation (the conflict checks and the guard of writes nested
- * in the values).
+ * declaring it: what an insert's `Conflict` with `on` null checks besides each exclusive pointer.
+ * Pure; used by the binder (bind/mutation) and plan/mutation (the conflict checks and the guard
+ * of writes nested in the values).
  */
+import type * as ql from '../../syntax';
 import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
-import { subjectPointerName } from './mutation';
 
 export interface ConflictGroup {
   readonly pointers: readonly PointerInfo[];
@@ -31,4 +32,15 @@ export function typeLevelConflictGroups(type: ObjectTypeInfo): ConflictGroup[] {
     out.push({ pointers: pointers as PointerInfo[], owner: c.declaredIn });
   }
   return out;
+}
+
+/** `.p` or `__subject__.p` → `p`; anything else → null. */
+export function subjectPointerName(expr: ql.Expr): string | null {
+  if (expr.kind !== 'Path' || expr.steps.length !== 1) return null;
+  const [step] = expr.steps;
+  if (!step || step.kind !== 'Ptr' || step.via !== '.') return null;
+  const fromSubject =
+    expr.subject === null ||
+    (expr.subject.kind === 'Anchor' && expr.subject.name === '__subject__');
+  return fromSubject ? step.name : null;
 }

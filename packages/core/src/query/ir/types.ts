@@ -1,6 +1,6 @@
 /**
- * query/ir: the typed intermediate form of an EdgeQL query, between the binder (query/bind) and
- * the planner (query/plan).
+ * query/ir/types: the nodes of the typed intermediate form of an EdgeQL query, between the binder
+ * (query/bind) and the planner (query/plan).
  *
  * Every node is a *set* with a static type and inferred cardinality bounds (`card`). Names are
  * resolved (types, pointers, functions through std), variables are numbered parameters, aliases
@@ -9,20 +9,9 @@
  * new binding start fresh ids.
  * Invariants: IR is plain data, built once per compilation, never mutated after binding.
  */
-import type { TypeRef } from '../model/schema';
-import type { Delete, Insert, Update } from './mutation-ir';
-import type { PointerInfo } from './schema-index';
-
-/** How many elements a set may have: `min` 0 or 1, `max` 0 (always empty), 1 or many. */
-export interface Card {
-  readonly min: 0 | 1;
-  readonly max: 0 | 1 | 'many';
-}
-export const ONE: Card = { min: 1, max: 1 };
-export const AT_MOST_ONE: Card = { min: 0, max: 1 };
-export const MANY: Card = { min: 0, max: 'many' };
-export const AT_LEAST_ONE: Card = { min: 1, max: 'many' };
-export const EMPTY: Card = { min: 0, max: 0 };
+import type { TypeRef } from '../../model/schema';
+import type { PointerInfo } from '../schema-index';
+import type { Card } from './card';
 
 /** A type of a set: a schema TypeRef, or a free object (`{a := 1}`), or the type of `{}`. */
 export type IrType =
@@ -184,7 +173,7 @@ export interface ObjectJson extends Base<'ObjectJson'> {
   readonly expr: IrExpr;
 }
 
-/** `<T><uuid>x`: the objects of T with that id; a missing one is an error (item 12). */
+/** `<T><uuid>x`: the objects of T with that id; a missing one is an error, not an empty set. */
 export interface ObjectCast extends Base<'ObjectCast'> {
   readonly expr: IrExpr;
   readonly objectType: string;
@@ -372,42 +361,152 @@ export interface IrQuery {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Cardinality arithmetic (Gel's inference/cardinality rules)
+// Mutations: the IR nodes of insert, update and delete (bound by query/bind/mutation,
+// planned by query/plan/mutation), part of query/ir's `IrExpr`.
+//
+// Each node is the set of objects it writes (type: the written type; cardinality: how many), so
+// `select (insert T {...}) {...}`, `with u := (update ...) select u {...}` and a bare mutation
+// read the written rows like any other object set. The written objects are known inside the
+// statement by `pathId`.
+// Invariants: every element names a stored, non-computed pointer of the written type (never `id`
+// or `__type__`); a value is already of the pointer's target type (casts inserted by the binder)
+// and at most one element when the pointer is single; a required pointer of an insert either
+// has an element, a default the database applies, or a `defaults` entry.
 
-/** One result per combination of inputs: a path step, an element-wise operator. */
-export function cardProduct(a: Card, b: Card): Card {
-  const max = a.max === 0 || b.max === 0 ? 0 : a.max === 'many' || b.max === 'many' ? 'many' : 1;
-  return { min: a.min === 1 && b.min === 1 && max !== 0 ? 1 : 0, max };
+/** `name := value` (also `+=`/`-=` in an update's shape, multi pointers only). */
+export interface MutationElement {
+  readonly pointer: PointerInfo;
+  readonly op: ':=' | '+=' | '-=';
+  /** The value set; for a link, objects of its target type. */
+  readonly value: IrExpr;
+  /**
+   * The link properties written with the targets (`tags := (select Tag { @weight := 1 })`), in
+   * the order of `parts[i].props`: every one some part gives. Empty: no link properties.
+   */
+  readonly linkProperties: readonly PointerInfo[];
+  /**
+   * With link properties: the value as its parts (a set literal's elements, a union's operands,
+   * an if/else's branches, each as written), together making up `value`. Each part's elements
+   * are known by `pathId`, and are written with `props` (aligned with `linkProperties`, bound with
+   * one element of the part as `.`; null: the part does not give it, NULL is written). Every
+   * target element belongs to exactly one part. Null when there are no link properties.
+   */
+  readonly parts: readonly ValuePart[] | null;
 }
 
-/** `t.0`, `t.name`: one element of a tuple. */
-export interface TupleElement extends Base<'TupleElement'> {
-  readonly tuple: IrExpr;
-  readonly position: number;
+/** One part of a link's value and the link properties written with its elements. */
+export interface ValuePart {
+  readonly value: IrExpr;
+  readonly pathId: string;
+  readonly props: readonly (IrExpr | null)[];
+  /**
+   * Link properties that ride on the value's own shapes (`for x in ... union (select T { @p :=
+   * x })`, `assert_single(T { @p := 1 })`): per link property, the key of the value's JSON
+   * output holding it (`'@p'`), or null; `props` are then what is written for an element whose
+   * output lacks the key (the property's default, or null: NULL). Absent for other parts.
+   */
+  readonly carried?: readonly (string | null)[];
 }
 
-/** `a union b`. */
-export function cardUnion(a: Card, b: Card): Card {
-  const max = a.max === 0 ? b.max : b.max === 0 ? a.max : 'many';
-  return { min: a.min === 1 || b.min === 1 ? 1 : 0, max };
+interface MutationBase<K extends string> {
+  readonly kind: K;
+  readonly type: IrType;
+  readonly card: Card;
+  /** The written objects, inside the statement. */
+  readonly pathId: string;
+  /**
+   * For a mutation in a branch of `if ... else` or on the right of `??` (Gel's conditional DML):
+   * the conditions under which it runs, all of which must hold; absent or empty: always.
+   */
+  readonly guards?: readonly Guard[];
+  /**
+   * The `for` variables whose body the mutation is written in: it runs once per iteration of
+   * each, whether or not it reads the variable (Gel: `for x in {1, 2} union (insert T)` inserts
+   * two objects). Absent or empty: none.
+   */
+  readonly within?: readonly BindingRef[];
 }
 
-/** Either one or the other (if/else, `??` bounds). */
-export function cardEither(a: Card, b: Card): Card {
-  const max = a.max === 'many' || b.max === 'many' ? 'many' : a.max === 1 || b.max === 1 ? 1 : 0;
-  return { min: a.min === 1 && b.min === 1 ? 1 : 0, max };
+/** A condition a conditional mutation runs under: `expr` (a boolean, bound where the branch
+ * is) is `when` — the branch's `if` condition (true for `then`, false for `else`), or `exists
+ * left` false for the right side of `left ?? right`. */
+export interface Guard {
+  readonly expr: IrExpr;
+  readonly when: boolean;
 }
 
-export function cardOptional(c: Card): Card {
-  return { min: 0, max: c.max };
+/** `unless conflict [on expr] [else expr]`. */
+export interface Conflict {
+  /**
+   * The exclusive pointers (their values in the new object) a conflict is checked on: the one
+   * named by `on .p` (or each of a tuple `on (.a, .b)`, checked together), or null for every
+   * exclusive pointer of the type, each alone.
+   */
+  readonly on: readonly PointerInfo[] | null;
+  /** The type declaring the exclusive constraint `on` names: the objects a conflict is looked for
+   * among (all its concrete tables); null with `on` null. */
+  readonly owner: string | null;
+  /**
+   * What the statement yields for a conflicting object instead of a new one (`else (select T)`,
+   * `else (update T set {...})`), with the conflicting object known by `conflictPathId`; null:
+   * nothing.
+   */
+  readonly else: IrExpr | null;
+  readonly conflictPathId: string;
+  /**
+   * Exclusive constraints on an expression of a pointer (`constraint exclusive on
+   * (str_lower(__subject__))`): with `on`, the one it names (compared instead of the pointer's
+   * value); without, each one whose pointer the insert gives, checked alone besides the plain
+   * ones. Absent: none.
+   */
+  readonly keys?: readonly ConflictKey[];
 }
 
-export function cardAtMostOne(c: Card): Card {
-  return { min: c.min, max: c.max === 'many' ? 1 : c.max };
+/** An exclusive constraint's expression, over an existing object and over the new values. */
+export interface ConflictKey {
+  /** The expression for an existing object of `owner`, known by `pathId`. */
+  readonly existing: IrExpr;
+  readonly pathId: string;
+  /** The same expression over the inserted values. */
+  readonly fresh: IrExpr;
+  /** The type declaring the constraint: the objects a conflict is looked for among. */
+  readonly owner: string;
 }
 
-/** The API's name for a cardinality. */
-export function cardName(c: Card): 'atMostOne' | 'one' | 'many' | 'atLeastOne' {
-  if (c.max === 'many') return c.min === 1 ? 'atLeastOne' : 'many';
-  return c.min === 1 ? 'one' : 'atMostOne';
+export interface Insert extends MutationBase<'Insert'> {
+  /** The concrete object type inserted. */
+  readonly objectType: string;
+  readonly elements: readonly MutationElement[];
+  readonly conflict: Conflict | null;
 }
+
+/** `update subject filter ... set { ... }`: `subject`'s objects are known by `subjectPathId`
+ * inside filter and elements (`pathId` is the same objects after the update). */
+export interface Update extends MutationBase<'Update'> {
+  readonly subject: IrExpr;
+  readonly subjectPathId: string;
+  readonly filter: IrExpr | null;
+  readonly elements: readonly MutationElement[];
+  /**
+   * When a value writes (`tags := (insert Tag {...})`): the iteration over the updated objects
+   * those writes are bound in (their `within`), so they run once per updated object, as in Gel.
+   * The update binds it to its own subject; absent when no value writes.
+   */
+  readonly each?: BindingRef;
+}
+
+/** `delete subject filter ... order by ... offset ... limit ...`. */
+export interface Delete extends MutationBase<'Delete'> {
+  readonly subject: IrExpr;
+  readonly subjectPathId: string;
+  readonly filter: IrExpr | null;
+  readonly orderBy: readonly {
+    readonly expr: IrExpr;
+    readonly direction: 'asc' | 'desc';
+    readonly empty: 'first' | 'last';
+  }[];
+  readonly offset: IrExpr | null;
+  readonly limit: IrExpr | null;
+}
+
+export type Mutation = Insert | Update | Delete;

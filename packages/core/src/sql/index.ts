@@ -21,3 +21,11 @@ export type {
   ViewSpec,
 } from './codegen/ddl';
 export { STORAGE_BOOTSTRAP_SQL } from './codegen/bootstrap';
+export {
+  mapChildren,
+  someExpr,
+  transformSql,
+  type ChildMapper,
+  type SqlNode,
+  type SqlTransform,
+} from './transform';

@@ -28,6 +28,8 @@ import {
   pgArrayOf,
   pgType,
   sql,
+  someExpr,
+  transformSql,
   type Cte,
   type FromItem,
   type OrderItem,
@@ -130,25 +132,20 @@ export function planRowExpression(
     throw error;
   }
   if (rel.from !== null || rel.where.length > 0 || planner.hasCtes() || readsRows(value)) refuse();
-  return unqualifyRow(value) as SqlExpr;
+  return unqualifyRow(value);
 }
 
 /** True when `e` holds a subquery (a CHECK or an index may not). */
-function readsRows(e: unknown): boolean {
-  if (e === null || typeof e !== 'object') return false;
-  if (Array.isArray(e)) return e.some(readsRows);
-  const node = e as { kind?: string };
-  if (node.kind === 'SubLink' || node.kind === 'AnySubLink') return true;
-  return Object.values(node).some(readsRows);
+function readsRows(e: SqlExpr): boolean {
+  return someExpr(e, (x) => x.kind === 'SubLink' || x.kind === 'AnySubLink');
 }
 
 /** The row's columns unqualified (a default, a CHECK and an index name them bare). */
-function unqualifyRow(e: unknown): unknown {
-  if (e === null || typeof e !== 'object' || e instanceof Uint8Array) return e;
-  if (Array.isArray(e)) return e.map(unqualifyRow);
-  const node = e as { kind?: string; table?: string | null };
-  if (node.kind === 'ColumnRef' && node.table === ROW_ALIAS) return { ...node, table: null };
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, unqualifyRow(v)]));
+function unqualifyRow(e: SqlExpr): SqlExpr {
+  return transformSql(e, {
+    expr: (x) =>
+      x.kind === 'ColumnRef' && x.table === ROW_ALIAS ? { ...x, table: null } : undefined,
+  });
 }
 
 /** What other planner modules (mutations: plan/mutation*.ts) use of the planner. */

@@ -9,7 +9,7 @@
  *   (query/schema-index/catalogue), as VALUES.
  * - A multi pointer's rows: its table `"<Concrete>.<ptr>"` for each concrete source type.
  * - Every one of these passes the access hook (`SourceContext.selectFilter`, plan/access): under
- *   access policies a type's rows are those the caller may select (item 38); the filter is a
+ *   access policies a type's rows are those the caller may select (the access policies of the type); the filter is a
  *   WHERE over the table's row, evaluated by PostgreSQL.
  */
 import { tableName } from '../../schema/storage/layout';
@@ -33,7 +33,7 @@ export interface SourceContext {
   /** A fresh SQL alias starting with `prefix`. */
   fresh(prefix: string): string;
   /**
-   * The access hook (item 38): the condition a row of concrete type `concrete`, read from
+   * The access hook (access policies): the condition a row of concrete type `concrete`, read from
    * `alias`, must meet for the caller to select it, or null for none (plan/access).
    */
   selectFilter(concrete: string, alias: string): SqlExpr | null;

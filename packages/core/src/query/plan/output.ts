@@ -10,7 +10,7 @@ import { isJsonText, pgType, sql, type SelectStatement, type SqlExpr } from '../
 import { jsonOf, jsonTextOf } from '../../std/scalars';
 import type { IrExpr, IrType, ShapeElement } from '../ir';
 import { isMutation } from '../mutation-ir';
-import { mutationOutput } from './mutation';
+import { mutationOutput } from './mutation/output';
 import type { Rel, Bound } from './rel';
 import { junctionSource } from './sources';
 import { resultJson } from './collections';

@@ -16,8 +16,8 @@ import { tableName } from '../../schema/storage/layout';
 import { pgTypeFor } from '../../std/scalars';
 import { pgType, sql, type FromItem, type SqlExpr, type SqlQuery } from '../../sql';
 import type { CompileAccess } from '../api';
-// Rows inserted earlier in the same statement (plan/mutation), which the snapshot would hide.
-import { hasWrittenRows, writtenJunction, writtenTable } from './mutation';
+// Rows written earlier in the same statement (plan/mutation/overlays), which the snapshot hides.
+import { hasWrittenRows, writtenJunction, writtenTable } from './mutation/overlays';
 import { aliasTypes } from '../bind/alias-types';
 import { typeId, type PointerInfo, type SchemaIndex } from '../schema-index';
 import {

@@ -22,7 +22,6 @@ import { liftRows } from './rows';
  */
 function keyedRows(
   ctx: PlanContext,
-
   rel: Rel,
   group: Extract<IrExpr, { kind: 'Group' }>,
 ): { query: SqlQuery; object: boolean; ord: readonly OrderKey[]; linkRow: boolean } {

@@ -16,7 +16,6 @@ import { whereOf } from './common';
 /** A select's clauses on the Rel its subject is lifted in; its order keys come first. */
 export function selectClauses(
   ctx: PlanContext,
-
   rel: Rel,
   select: Extract<IrExpr, { kind: 'Select' }>,
 ): { limit: SqlExpr | null; offset: SqlExpr | null } {

@@ -49,7 +49,6 @@ function columnsOf(ctx: PlanContext, rel: Rel, bound: Extract<Bound, { kind: 'ob
  */
 export function joinObject(
   ctx: PlanContext,
-
   rel: Rel,
   type: string,
   id: SqlExpr,
@@ -81,7 +80,6 @@ export function liftPointer(
 
 function liftComputed(
   ctx: PlanContext,
-
   rel: Rel,
   step: Extract<IrExpr, { kind: 'PointerStep' }>,
   computed: IrExpr,
@@ -194,7 +192,6 @@ function liftStored(
  */
 function hiddenLinkCheck(
   ctx: PlanContext,
-
   step: Extract<IrExpr, { kind: 'PointerStep' }>,
   column: SqlExpr,
   target: SqlExpr,

@@ -12,7 +12,7 @@ import { isJsonText, pgType, sql, type SqlExpr, type SqlQuery, type Target } fro
 import type { IrExpr } from '../ir';
 import { Rel, type Bound } from './rel';
 import { sharedPrefixes } from './factoring';
-import type { PlanContext, RowsHooks, CarriedColumn } from './context';
+import type { CarriedColumn, PlanContext, PlannedRows, RowsHooks } from './context';
 import { whereOf, outputColumn } from './common';
 import { type OrderKey, orderBy } from './ordering';
 import {
@@ -38,35 +38,10 @@ export function presence(bound: Bound): SqlExpr | null {
  */
 export function planRows(
   ctx: PlanContext,
-
   parent: Rel,
   expr: IrExpr,
-  hooks: {
-    /** Runs before `expr` is lifted (a `for` binds its iterator). */
-    readonly before?: (rel: Rel) => void;
-    /** Runs after (a select's filter and order); may slice the rows. */
-    readonly after?: (rel: Rel) => { limit: SqlExpr | null; offset: SqlExpr | null } | undefined;
-    /** Objects once each (a path through a link from many sources is a set). */
-    readonly distinct?: boolean;
-    /** More columns computed per element (a group's keys). */
-    readonly extra?: (rel: Rel) => readonly Target[];
-    /** The statement's clauses: their paths factor with `expr`'s (a select's filter, order). */
-    readonly clauses?: readonly IrExpr[];
-    /** The consumer reads JSON text: an output built as text is column `~text` (`columns.text`). */
-    readonly text?: boolean;
-  } = {},
-): {
-  query: SqlQuery;
-  columns: {
-    out: boolean;
-    /** The output is JSON text in column `~text` (sql `jsonFromText` it), not `~json`. */
-    text: boolean;
-    ord: readonly OrderKey[];
-    object: boolean;
-    carried: readonly CarriedColumn[];
-    linkRow: boolean;
-  };
-} {
+  hooks: RowsHooks = {},
+): PlannedRows {
   const rel = new Rel(parent);
   hooks.before?.(rel);
   prebind(ctx, rel, expr, hooks.clauses);
@@ -172,7 +147,6 @@ export function prebind(
 /** Joins a subquery of `e`'s rows into `rel` (LATERAL) and returns the bound element. */
 export function liftRows(
   ctx: PlanContext,
-
   rel: Rel,
   expr: IrExpr,
   query: SqlQuery,

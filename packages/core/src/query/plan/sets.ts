@@ -164,7 +164,6 @@ export function liftIfElse(
 
 function liftAlternatives(
   ctx: PlanContext,
-
   rel: Rel,
   expr: IrExpr,
   branches: {

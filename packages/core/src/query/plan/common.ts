@@ -10,10 +10,12 @@ import type { Bound } from './rel';
 
 export const JSON_T = pgType('json');
 
+/** The PostgreSQL type of a value of `type` (text for `{}` and free objects). */
 export function pgOf(type: IrType) {
   return type.kind === 'empty' || type.kind === 'free' ? pgType('text') : pgTypeFor(type);
 }
 
+/** An object bound to the rows of `alias` (its stored columns). */
 export function objectBound(type: string, alias: string, tag: SqlExpr, nullable: boolean): Bound {
   return {
     kind: 'object',
@@ -27,10 +29,12 @@ export function objectBound(type: string, alias: string, tag: SqlExpr, nullable:
   };
 }
 
+/** A WHERE of all `conditions`, or none. */
 export function whereOf(conditions: readonly SqlExpr[]): SqlExpr | null {
   return conditions.length === 0 ? null : sql.and(...conditions);
 }
 
+/** Whether `expr` may be empty (an argument SQL NULL stands for). */
 export function nullable(expr: IrExpr): boolean {
   return expr.card.min === 0;
 }
@@ -48,12 +52,14 @@ export function nullIfAnyNull(
   return { kind: 'Case', whens: [{ when: sql.or(...checks), then: sql.null() }], else: value };
 }
 
+/** A value's type as a schema type reference (`{}` and free objects have none). */
 export function asRef(type: IrType): TypeRef {
   if (type.kind === 'empty' || type.kind === 'free')
     throw new QueryError('a value of unknown type');
   return type;
 }
 
+/** A readable alias prefix for rows of `type` (its short name when a plain identifier). */
 export function shortName(type: string): string {
   const short = type.slice(type.lastIndexOf('::') + 2);
   return /^[A-Za-z_][A-Za-z0-9_]{0,15}$/.test(short) ? short : 'o';

@@ -167,7 +167,6 @@ export function groupingNames(
   );
 }
 
-/** The Group node behind a reference to group results. */
 /** A group with one grouping set of all its keys (`by a, b`): its value is the keys' array. */
 function singleSet(group: Extract<IrExpr, { kind: 'Group' }>): boolean {
   return group.sets.length === 1 && group.sets[0]?.length === group.keys.length;

@@ -52,7 +52,6 @@ function scoped(ctx: PlanContext, rel: Rel, expr: IrExpr): SqlExpr {
   );
 }
 
-/** Orders the aggregate call in a std form (`coalesce(array_agg(x), '{}')` orders array_agg). */
 /** One order key of a subquery's rows: a column and how it sorts. */
 export interface OrderKey {
   readonly column: string;
@@ -109,6 +108,7 @@ export function ordinal(keys: readonly OrderKey[], alias: string): SqlExpr {
   return sql.agg('row_number', [], { over: { partitionBy: [], orderBy: orderBy(keys, alias) } });
 }
 
+/** Orders the aggregate call in a std form (`coalesce(array_agg(x), '{}')` orders array_agg). */
 export function orderAggregate(form: SqlExpr, order: readonly OrderItem[]): SqlExpr {
   if (form.kind !== 'FuncCall') return form;
   if (form.name === 'coalesce' && form.args[0]) {

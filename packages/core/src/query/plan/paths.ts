@@ -72,6 +72,7 @@ export function linkPropertyNames(expr: IrExpr): string[] {
   }
 }
 
+/** The Group node behind a reference to group results. */
 export function groupNode(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> {
   if (expr.kind === 'Group') return expr;
   if (expr.kind === 'BindingRef') return groupNode(expr.binding.expr);

@@ -1,5 +1,5 @@
 /**
- * The auth configuration keys of the spec ("Auth configuration (all keys)") and DECISIONS.md,
+ * The auth configuration keys (`AuthConfig`, listed in packages/auth/README.md),
  * with their defaults, and `resolveAuthConfig`, which fills them in and refuses wrong types. The
  * server uses the key list to refuse unknown keys at start.
  */

@@ -1,9 +1,8 @@
 import { defineErrorCodes } from '@svc/core';
 
 /**
- * The auth error codes of the spec ("Auth error envelope") and of DECISIONS.md with their HTTP
- * statuses. Codes every surface shares (VALIDATION_ERROR, UNAUTHORIZED, INVALID_OPERATION,
- * RATE_LIMITED...) are core's `commonError`. A retired code is never reused: leave it here
+ * The auth error codes with their HTTP statuses (docs/http.md, "Error codes"). Codes every
+ * surface shares (VALIDATION_ERROR, UNAUTHORIZED, INVALID_OPERATION, RATE_LIMITED...) are core's `commonError`. A retired code is never reused: leave it here
  * commented out.
  */
 export const authError = defineErrorCodes('auth', {
@@ -12,7 +11,7 @@ export const authError = defineErrorCodes('auth', {
   INVALID_REFRESH_TOKEN: 401,
   INVALID_TOKEN: 401,
   /**
-   * DECISIONS "Added 2026-11-29": managing a confirmed second factor from a session that has not
+   * Managing a confirmed second factor from a session that has not
    * proven it (`aal1`) without a current TOTP or recovery code in the body.
    */
   MFA_REQUIRED: 403,

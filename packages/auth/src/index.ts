@@ -57,6 +57,7 @@ export {
 } from './token/verify';
 export {
   AUTH_ROUTES,
+  CAPTCHA_GATED_ROUTES,
   matchAuthRoute,
   type AuthRoute,
   type AuthRouteAccess,
@@ -115,7 +116,6 @@ export { ANONYMOUS_EMAIL_DOMAIN, isAnonymousEmail } from './guest/operations';
 export { describeDevice } from './session/device';
 export { REFRESH_REUSE_GRACE_SECONDS } from './session/operations';
 export {
-  CAPTCHA_GATED_ROUTES,
   CAPTCHA_GATES,
   CAPTCHA_PROVIDERS,
   resolveCaptchaConfig,

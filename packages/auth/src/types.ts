@@ -1,6 +1,6 @@
 /**
- * The contract of @svc/auth: its configuration (spec "Auth configuration (all keys)"), the records
- * it returns (spec "Resources and their fields"), the events it emits (spec "Events") and the
+ * The contract of @svc/auth: its configuration, the records it returns (as docs/http.md shows
+ * them over HTTP), the events it emits (docs/http.md, "Webhooks") and the
  * `Auth` instance `createAuth` returns. Every operation is a plain async function; `handler` is
  * the same operations behind the Fetch standard.
  */
@@ -53,7 +53,7 @@ export interface AuthResult {
 }
 
 /**
- * DECISIONS "MFA challenge": what a sign-in answers instead of an Auth result while the user owes
+ * The MFA challenge (docs/http.md): what a sign-in answers instead of an Auth result while the user owes
  * a second factor; `challengeToken` goes to `/auth/mfa/totp/login` or
  * `/auth/mfa/recovery-codes/login` within 5 minutes.
  */
@@ -69,7 +69,7 @@ export interface MfaChallenge {
 /** What a sign-in answers: a session, or the MFA challenge the session waits behind. */
 export type SignInResult = AuthResult | MfaChallenge;
 
-/** DECISIONS "TOTP": what enrolling answers (shown once; the secret is stored encrypted). */
+/** What enrolling in TOTP answers (shown once; the secret is stored encrypted). */
 export interface TotpEnrollment {
   /** The shared secret, RFC 4648 base32 without padding (160 bits). */
   readonly secret: string;
@@ -77,7 +77,7 @@ export interface TotpEnrollment {
   readonly otpauthUri: string;
 }
 
-/** DECISIONS "Recovery codes": a new batch, shown once (`XXXXX-XXXXX`, 8 of them). */
+/** Recovery codes: a new batch, shown once (`XXXXX-XXXXX`, 8 of them). */
 export interface RecoveryCodes {
   readonly codes: readonly string[];
 }
@@ -97,7 +97,7 @@ export interface Branding {
   readonly darkLogoUrl?: string;
 }
 
-/** What every template receives (spec Events item 7). */
+/** What every template receives. */
 export interface TemplateContext {
   readonly branding: Required<Pick<Branding, 'appName'>> & Branding;
   readonly recipient: string;
@@ -126,7 +126,7 @@ export interface WebhookSubscription {
   readonly secret: string;
 }
 
-/** Spec "Auth configuration (all keys)" plus DECISIONS.md's additions. */
+/** Every auth setting (packages/auth/README.md lists them with their defaults). */
 export interface AuthConfig {
   readonly jwtSecret: string;
   /** @default 'svc-api' */ readonly jwtAudience?: string;
@@ -157,7 +157,7 @@ export interface AuthConfig {
     user: User,
   ) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>;
   /**
-   * Rate limits per rule (DECISIONS.md): `{login: {perEmail: 20}}` overrides one number, `false`
+   * Rate limits per rule (docs/http.md): `{login: {perEmail: 20}}` overrides one number, `false`
    * (or `{enabled: false}`) turns every limit off. TOML: `[auth.rate_limits.login] per_email = 20`.
    * @default RATE_LIMIT_DEFAULTS
    */
@@ -178,9 +178,9 @@ export interface AuthConfig {
    * @default 2592000 (30 days), or `sessionTimeout` when that is longer
    */
   readonly guestRetention?: number;
-  /** Passkeys (spec "Rules for WebAuthn"); absent: every WebAuthn operation is INVALID_OPERATION. */
+  /** Passkeys; absent: every WebAuthn operation is INVALID_OPERATION. */
   readonly webauthn?: WebAuthnConfig;
-  /** Captcha gate (spec Authentication 8): see `CaptchaConfig`. Absent: no captcha. */
+  /** Captcha gate: see `CaptchaConfig`. Absent: no captcha. */
   readonly captcha?: CaptchaConfig;
   /**
    * OAuth / OIDC sign-in: `{providers: {name: google({...}) | github({...}) | ... | oidc({...})},
@@ -198,12 +198,12 @@ export type AuthEventType =
   | 'MagicLinkRequested'
   | 'MagicLinkSignupRequested'
   | 'PasswordResetRequested'
-  // Audit events (spec "Events": "Also an audit event webauthn_counter_regression").
+  // Audit events (webauthn_counter_regression): on the same stream as the others.
   | 'webauthn_counter_regression';
 
 /**
- * An event (spec "Events"; DECISIONS.md "Webhooks"): the webhook body is this object as JSON.
- * Secrets ride along only where the spec says so (reset, verification, magic-link tokens, codes):
+ * An event (docs/http.md, "Webhooks"): the webhook body is this object as JSON.
+ * Secrets ride along only on the events that deliver them (reset, verification, magic-link tokens, codes):
  * a subscriber is how they are delivered when no email is configured.
  */
 export interface AuthEvent {

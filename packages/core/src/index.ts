@@ -149,6 +149,7 @@ export type {
   InferredCardinality,
   QueryParam,
   RequestedCardinality,
+  SingleLinkForm,
 } from './query/api';
 export { compileQuery } from './query/compile';
 export {

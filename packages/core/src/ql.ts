@@ -10,4 +10,11 @@
  */
 export type * from './syntax/ast';
 export { parseExpression, parseQuery, parseSchema, parseType } from './syntax';
-export { printExpression, printQuery, printSchema, printType } from './syntax/printer';
+export {
+  printExpression,
+  printQuery,
+  printSchema,
+  printType,
+  quoteIdent,
+  quoteName,
+} from './syntax/printer';

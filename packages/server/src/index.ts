@@ -27,4 +27,8 @@ export {
 export { createLogger, resolveLogFormat, type Logger } from './observability/logger';
 export { ServerMetrics, type StatsSnapshot } from './observability/metrics';
 export type { Caller } from './middleware/authenticate';
-export { compileQuery } from './query-compiler';
+export {
+  compileQuery,
+  createServerQueryEngine,
+  type ServerQueryEngineOptions,
+} from './query-compiler';

@@ -4,9 +4,7 @@ import type { AddressInfo } from 'node:net';
 import {
   buildSchema,
   createDefaultMigrator,
-  createQueryEngine,
   openDatabase,
-  storedSchemaSource,
   type CompileQuery,
   type Database,
   type QueryEngine,
@@ -22,7 +20,7 @@ import { ServerMetrics } from './observability/metrics';
 import { warnOpenOperationalRoutes } from './observability/open-routes';
 import { openTypesWarning } from './observability/open-types';
 import { buildApp } from './routes';
-import { compileQuery as defaultCompileQuery } from './query-compiler';
+import { createServerQueryEngine } from './query-compiler';
 
 /** The version of @svc/server, reported by `GET /`. */
 export const VERSION: string = (require('../package.json') as { version: string }).version;
@@ -133,14 +131,13 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   }
 
   const metrics = new ServerMetrics(() => database.stats());
-  const queryEngine = createQueryEngine({
-    db: database,
-    compile: compileQuery ?? defaultCompileQuery,
-    schema: storedSchemaSource(database, migrator, buildSchema),
+  const queryEngine = createServerQueryEngine(database, {
+    ...(compileQuery ? { compileQuery } : {}),
+    migrator,
     onCompileCache: (hit) => metrics.compileCache(hit),
     onStatementCancelled: () => metrics.statementCancelled(),
   });
-  // With auth on, name the types every caller may read and write (DECISIONS "Added 2026-11-29"):
+  // With auth on, name the types every caller may read and write (`defaultAccess`, docs/http.md):
   // once now, for the schema just migrated or stored, and after each migration that changes them.
   const warnOpenTypes = auth ? openTypesWarning(logger, config) : undefined;
   if (warnOpenTypes) {

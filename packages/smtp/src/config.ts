@@ -11,7 +11,7 @@ export interface MailerLogger {
 export type TranscriptLogger = (direction: 'client' | 'server', line: string) => void;
 
 /**
- * How `SmtpMailer` reaches the server. The names and defaults follow the svc spec's SmtpConfig;
+ * How `SmtpMailer` reaches the server. The names and defaults are those of `authConfig.smtp`;
  * `tls`, `logger` and `transcript` are additions.
  *
  * @example
@@ -53,7 +53,7 @@ export interface SmtpConfig {
    */
   timeoutMs?: number;
   /**
-   * Accepted for compatibility with the spec; `false` only logs a warning at construction.
+   * Accepted for compatibility with other mailers' settings; `false` only logs a warning at construction.
    * Certificates are always validated: use `tls.ca` to trust a private CA.
    * @default true
    */

@@ -169,7 +169,7 @@ export function isUuid(value: string): boolean {
   return UUID_RE.test(value);
 }
 
-/** The spec's User object: camelCase, ISO timestamps with milliseconds, never the hash. */
+/** The User object of the HTTP answers (docs/http.md): camelCase, ISO timestamps with milliseconds, never the hash. */
 export function toPublicUser(u: UserRecord): User {
   return {
     id: u.id,

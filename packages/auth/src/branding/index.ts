@@ -1,6 +1,6 @@
 /**
- * Validation of what the emails show and link to, at construction (spec "Events" item 8 and the
- * rules for magic links). Every failure is an `SvcError` with code `VALIDATION_ERROR` (status 400)
+ * Validation of what the emails show and link to, at construction (`branding` and
+ * `magicLinkUrlTemplate`). Every failure is an `SvcError` with code `VALIDATION_ERROR` (status 400)
  * whose message names the configuration key.
  *
  * URLs are judged by `new URL`, never by prefix matching: `http://localhost.evil.com` and
@@ -92,7 +92,7 @@ export function isBrandColor(value: string): boolean {
   return HEX_COLOR.test(value) || OKLCH.test(value);
 }
 
-/** Validates `branding` (spec Events item 8) and applies the default `appName`. Throws `VALIDATION_ERROR`. */
+/** Validates `branding` and applies the default `appName`. Throws `VALIDATION_ERROR`. */
 export function validateBranding(branding?: Branding | null): ResolvedBranding {
   if (branding === undefined || branding === null)
     return Object.freeze({ appName: DEFAULT_APP_NAME });

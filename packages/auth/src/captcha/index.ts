@@ -1,5 +1,5 @@
 /**
- * The captcha gate (spec Authentication item 8; DECISIONS "Captcha providers"). With `captcha`
+ * The captcha gate (docs/http.md, "Auth routes"). With `captcha`
  * configured, the HTTP handler requires a `captchaToken` body field on every route whose gate
  * operation is named in `captcha.gate`, and verifies it with the provider BEFORE the route does
  * anything else (no token check, no database work, no bcrypt, no mail).
@@ -8,13 +8,14 @@
  *   an `application/x-www-form-urlencoded` POST of `secret`, `response` (the token) and `remoteip`
  *   (the client address, when known) — and answer JSON `{success: boolean, "error-codes"?:
  *   string[], ...}`. `verifyUrl` replaces the provider's endpoint (tests, self-hosted verifiers).
- * - Gate operations (the values `captcha.gate` may hold) and the routes they cover:
- *   `register` POST /register, `login` POST /login, `anonymous` POST /anonymous, `upgrade`
- *   POST /upgrade, `passwordReset` POST /reset, `verificationResend` POST /verify/resend,
- *   `magicLink` POST /magic-link/request, `magicCode` POST /magic-code/request, `webauthnLogin`
+ * - Gate operations (the values `captcha.gate` may hold, `CAPTCHA_GATES`) and the routes they
+ *   cover, each named by its route's declaration (`captcha` in `defineRoute`): `register`
+ *   POST /register, `login` POST /login, `anonymous` POST /anonymous, `upgrade` POST /upgrade,
+ *   `passwordReset` POST /reset, `verificationResend` POST /verify/resend, `magicLink`
+ *   POST /magic-link/request, `magicCode` POST /magic-code/request, `webauthnLogin`
  *   POST /webauthn/login/begin. An unknown name fails at construction.
  * - Answers: token missing or not a string, or refused by the provider: 400 `CAPTCHA_FAILED`
- *   (DECISIONS error envelope). Provider unreachable, timed out (`timeoutMs`, default 5 s),
+ *   (the error envelope of docs/http.md). Provider unreachable, timed out (`timeoutMs`, default 5 s),
  *   answering non-2xx or not JSON, or refusing this server's own secret: 503
  *   `SERVICE_UNAVAILABLE` (the request is not the client's fault; the cause is logged, never the
  *   secret or the token).
@@ -29,22 +30,23 @@ export const CAPTCHA_PROVIDERS = Object.freeze({
 });
 export type CaptchaProvider = keyof typeof CAPTCHA_PROVIDERS;
 
-/** The gate operation of each gated route (`METHOD path` under `/auth`). */
-export const CAPTCHA_GATED_ROUTES = Object.freeze({
-  'POST /register': 'register',
-  'POST /login': 'login',
-  'POST /anonymous': 'anonymous',
-  'POST /upgrade': 'upgrade',
-  'POST /reset': 'passwordReset',
-  'POST /verify/resend': 'verificationResend',
-  'POST /magic-link/request': 'magicLink',
-  'POST /magic-code/request': 'magicCode',
-  'POST /webauthn/login/begin': 'webauthnLogin',
-} as const);
-export type CaptchaGate = (typeof CAPTCHA_GATED_ROUTES)[keyof typeof CAPTCHA_GATED_ROUTES];
-export const CAPTCHA_GATES: readonly CaptchaGate[] = Object.freeze([
-  ...new Set(Object.values(CAPTCHA_GATED_ROUTES)),
-]);
+/**
+ * The gate operations `captcha.gate` may name. Each gates one route, which names it in its
+ * declaration (`captcha` in `defineRoute`); `CAPTCHA_GATED_ROUTES` is derived from those.
+ */
+const GATES = [
+  'register',
+  'login',
+  'anonymous',
+  'upgrade',
+  'passwordReset',
+  'verificationResend',
+  'magicLink',
+  'magicCode',
+  'webauthnLogin',
+] as const;
+export type CaptchaGate = (typeof GATES)[number];
+export const CAPTCHA_GATES: readonly CaptchaGate[] = Object.freeze([...GATES]);
 
 export interface CaptchaConfig {
   /** The operations that require a captcha token (see `CAPTCHA_GATES`). */
@@ -136,14 +138,12 @@ export function resolveCaptchaConfig(value: unknown): ResolvedCaptchaConfig {
   });
 }
 
-/** The gate operation a route belongs to when `captcha` gates it, else undefined. */
-export function captchaGateOf(
+/** Whether a route of this gate operation is gated by `captcha` as configured. */
+export function isCaptchaGated(
   config: { readonly gate: readonly string[] } | undefined,
-  routeKey: string,
-): CaptchaGate | undefined {
-  if (!config) return undefined;
-  const gate = (CAPTCHA_GATED_ROUTES as Record<string, CaptchaGate>)[routeKey];
-  return gate && (config.gate as readonly string[]).includes(gate) ? gate : undefined;
+  gate: CaptchaGate | undefined,
+): boolean {
+  return config !== undefined && gate !== undefined && config.gate.includes(gate);
 }
 
 export interface CaptchaVerifyOptions {

@@ -1,5 +1,5 @@
 /**
- * Cross-site request forgery defence for cookie-authenticated requests (DECISIONS.md "CORS").
+ * Cross-site request forgery defence for cookie-authenticated requests (docs/http.md, "Cookies and cross-site requests").
  *
  * A browser attaches the `auth_token` cookie to requests other sites make it send (a form post,
  * a `fetch` with `mode: 'no-cors'` and a `text/plain` body needs no preflight), so a request that

@@ -1,5 +1,5 @@
 /**
- * The built-in email listener (spec "Events" items 5-7). It subscribes to the event stream and
+ * The built-in email listener (docs/http.md, "Webhooks"). It subscribes to the event stream and
  * mails on five kinds; the others are notification only.
  *
  * | Event                        | Email                                                   |
@@ -10,7 +10,7 @@
  * | `MagicLinkSignupRequested`   | the magic link, worded for a new user, to `pendingEmail`|
  * | `PasswordResetRequested`     | `<emailBaseUrl>/auth/reset?token=…`: a page of the app's that posts to /auth/reset/confirm |
  *
- * Registration (item 6): with `smtp` and `emailBaseUrl`, an `SmtpMailer`; with `smtp` but no
+ * Registration: with `smtp` and `emailBaseUrl`, an `SmtpMailer`; with `smtp` but no
  * `emailBaseUrl`, an error is logged and nothing is registered. An injected `mailer` replaces
  * whatever `smtp` would make.
  *
@@ -21,7 +21,7 @@
  *   links it carries (for the 6-digit sign-in email, the code), so a developer can follow a reset
  *   or verification link from the terminal. Without `emailBaseUrl` the links are relative
  *   (`/auth/verify?token=…`). Nothing else of the message is logged: not its text, not its HTML.
- * - production: with `emailBaseUrl`, the `NoopMailer` of item 6, logging only the event type and
+ * - production: with `emailBaseUrl`, the `NoopMailer` above, logging only the event type and
  *   id (never the recipient or a token); without, nothing is registered. Tokens then reach
  *   webhook subscribers only.
  * A configured or injected mailer never causes a recipient, a link or a token to be logged.

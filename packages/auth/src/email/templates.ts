@@ -1,5 +1,5 @@
 /**
- * The built-in emails (spec "Events" items 5 and 7): verification link, password reset link, magic
+ * The built-in emails (docs/http.md, "Webhooks", lists which event sends which): verification link, password reset link, magic
  * link, magic link for a new user, 6-digit sign-in code. Each renders a subject, a plain-text body
  * and an HTML body.
  *

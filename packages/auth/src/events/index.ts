@@ -1,6 +1,6 @@
 /**
- * The event stream of @svc/auth (spec "Events", item 2): "Events fire after the related write,
- * asynchronously, without retry and without back-pressure."
+ * The event stream of @svc/auth: events fire after the related write, asynchronously, without
+ * retry and without back-pressure.
  *
  * - `emit` stamps the event (random UUID `eventId`, ISO `timestamp`) and returns at once: it never
  *   throws and never waits. Delivery starts on a later turn of the event loop (`setImmediate`), so
@@ -39,7 +39,7 @@ export interface EventBusOptions {
   readonly now?: () => number;
 }
 
-/** Every event kind of the spec, in the spec's order. */
+/** Every event kind, in alphabetical order. */
 export const AUTH_EVENT_TYPES: readonly AuthEventType[] = Object.freeze([
   'EmailVerificationRequested',
   'EmailVerified',
@@ -52,7 +52,7 @@ export const AUTH_EVENT_TYPES: readonly AuthEventType[] = Object.freeze([
 ] as const satisfies readonly AuthEventType[]);
 
 /**
- * Audit events (spec "Events": "Also an audit event `webauthn_counter_regression`"): on the same
+ * Audit events (`webauthn_counter_regression`): on the same
  * stream, so `auth.on` listeners and webhook subscriptions naming them receive them; no email.
  */
 export const AUDIT_EVENT_TYPES: readonly AuthEventType[] = Object.freeze([
@@ -105,7 +105,7 @@ export function describeError(err: unknown, depth = 0): ErrorDescription {
   return { name: typeof err, message: String(err) };
 }
 
-/** Field order of the event object (and so of the webhook JSON body): DECISIONS.md "Webhooks". */
+/** Field order of the event object (and so of the webhook JSON body; docs/http.md, "Webhooks"). */
 const FIELD_ORDER = [
   'userId',
   'email',

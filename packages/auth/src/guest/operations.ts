@@ -1,5 +1,5 @@
 /**
- * Guests (spec `is_anonymous`; DECISIONS "Anonymous"): `POST /auth/anonymous` makes a user with a
+ * Guests (docs/http.md, "Auth routes"): `POST /auth/anonymous` makes a user with a
  * synthetic email `<uuid>@anonymous.invalid` (a reserved domain, RFC 2606: no mail can reach it)
  * and no password, and signs it in; `POST /auth/upgrade` turns that guest into a regular account
  * under the SAME user id.

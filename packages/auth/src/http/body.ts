@@ -1,7 +1,7 @@
 import { commonError } from '@svc/core';
 import { unstorableText } from '../account/text';
 
-/** 1 MiB, as the server's own limit (DECISIONS.md "Service defaults"). */
+/** 1 MiB, as the server's own `bodyLimit` default (docs/http.md, "Configuration"). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /**
@@ -52,4 +52,33 @@ export function requiredString(body: Record<string, unknown>, field: string): st
     throw commonError('VALIDATION_ERROR', `"${field}" is required and must be a non-empty string`);
   }
   return value;
+}
+
+/** The most a provider's form_post callback body may hold: 64 KiB. */
+const FORM_LIMIT = 64 * 1024;
+
+/**
+ * The body of a provider's form_post callback: `application/x-www-form-urlencoded`, at most
+ * 64 KiB; or JSON, which is how the Node adapter re-sends a form an earlier body parser
+ * (`express.urlencoded()`) already consumed.
+ */
+export async function readForm(request: Request): Promise<URLSearchParams> {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type === 'application/json') {
+    const body = await readJsonObject(request, FORM_LIMIT);
+    const form = new URLSearchParams();
+    for (const [k, v] of Object.entries(body)) if (typeof v === 'string') form.set(k, v);
+    return form;
+  }
+  if (type !== 'application/x-www-form-urlencoded')
+    throw commonError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'the callback body must be application/x-www-form-urlencoded',
+    );
+  if (Number(request.headers.get('content-length') ?? 0) > FORM_LIMIT)
+    throw commonError('PAYLOAD_TOO_LARGE', 'the callback body is too large');
+  const text = await request.text();
+  if (Buffer.byteLength(text) > FORM_LIMIT)
+    throw commonError('PAYLOAD_TOO_LARGE', 'the callback body is too large');
+  return new URLSearchParams(text);
 }

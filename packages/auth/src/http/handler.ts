@@ -1,20 +1,14 @@
-import { SvcError, commonError, notInThisRelease, renderError } from '@svc/core';
-import { AUTH_ROUTES, matchAuthRoute } from '../routes/table';
+import { SvcError, commonError, renderError } from '@svc/core';
+import { AUTH_ROUTE_DECLARATIONS, type AuthRouteDeclaration } from '../routes';
+import type { RouteCall } from '../routes/define';
+import { matchAuthRoute } from '../routes/table';
 import { AUTH_COOKIE, extractToken } from '../token/extract';
 import { checkCookieRequestOrigin, parseOrigin } from '../csrf';
 import { isAuthResult } from '../session/sign-in';
-import { captchaGateOf } from '../captcha';
+import { isCaptchaGated } from '../captcha';
 import { consoleLogger } from '../events';
-import type {
-  Auth,
-  AuthResult,
-  LoginInput,
-  RegisterInput,
-  RequestInfo,
-  SignInResult,
-} from '../types';
-import { DEFAULT_BODY_LIMIT, readJsonObject, requiredString } from './body';
-import type { WebAuthnLoginFinishInput, WebAuthnRegisterFinishInput } from '../webauthn/operations';
+import type { Auth, AuthResult, RequestInfo } from '../types';
+import { DEFAULT_BODY_LIMIT, readJsonObject } from './body';
 
 export interface HandlerOptions {
   /** Where the routes are mounted. @default '/auth' */
@@ -54,307 +48,15 @@ export const NO_CLIENT_ADDRESS_WARNING =
   "@svc/auth/express's authRouter or toNodeListener), or call auth.handler(request, { ip }) " +
   'with the address your runtime gives. Logged once.';
 
-interface Call {
-  readonly request: Request;
-  readonly url: URL;
-  readonly info: RequestInfo;
-  /** The access token, present on routes that need one (already verified there). */
-  readonly token: string | undefined;
-  body(): Promise<Record<string, unknown>>;
-  /** The route's `:param` segments (a session's `id`, the OAuth routes' `provider`). */
-  readonly params: Readonly<Record<string, string>>;
-  /** Where the routes are mounted (`/auth`). */
-  readonly basePath: string;
-}
-
-type Operation = (
-  auth: Omit<Auth, 'handler'>,
-  call: Call,
-) => Promise<{
-  status: number;
-  body: unknown;
-  session?: SignInResult | 'clear';
-  /** A 302 to this address, without a body (the OAuth redirects). */
-  redirect?: string;
-}>;
-
-const SUCCESS = { success: true } as const;
-
 /**
- * The account routes of the spec ("Account endpoints"), keyed by `METHOD path`. Routes of the
- * table that have no operation here belong to features not in this release: they answer 501.
- *
- * Fields go to the operation as they came: each is validated once, by the operation's validator
- * (`account/`, `password/`), over HTTP as through the plain function. The routes check only what
- * HTTP adds: a JSON object body, and the presence of the fields whose operation answers a missing
- * one otherwise (a missing token would be a 401 of the token, a missing reset or resend email a
- * silent 200).
+ * The routes a handler serves: every declared route (`../routes`), the `oauth` ones only when
+ * OAuth is configured (without it they answer 404).
  */
-const OPERATIONS: Readonly<Record<string, Operation>> = {
-  'POST /register': async (auth, call) => {
-    const { email, password, username, metadata } = await call.body();
-    const result = await auth.register(
-      { email, password, username, metadata } as RegisterInput,
-      call.info,
-    );
-    return { status: 201, body: result, session: result };
-  },
-  'POST /login': async (auth, call) => {
-    const { email, username, password } = await call.body();
-    const result = await auth.login({ email, username, password } as LoginInput, call.info);
-    return { status: 200, body: result, session: result };
-  },
-  'POST /refresh': async (auth, call) => {
-    const body = await call.body();
-    const result = await auth.refresh(requiredString(body, 'refreshToken'), call.info);
-    return { status: 200, body: result, session: result };
-  },
-  'POST /logout': async (auth, call) => {
-    await auth.logout(call.token as string);
-    return { status: 200, body: SUCCESS, session: 'clear' };
-  },
-  'GET /profile': async (auth, call) => ({
-    status: 200,
-    body: await auth.profile(call.token as string),
-  }),
-  'PUT /password': async (auth, call) => {
-    const body = await call.body();
-    await auth.changePassword(
-      call.token as string,
-      body.old_password as string,
-      body.new_password as string,
-    );
-    return { status: 200, body: SUCCESS, session: 'clear' };
-  },
-  'POST /reset': async (auth, call) => {
-    const body = await call.body();
-    await auth.requestReset(requiredString(body, 'email'), call.info);
-    return {
-      status: 200,
-      body: {
-        message: 'If an account exists for that email, a password reset link has been sent.',
-        success: true,
-      },
-    };
-  },
-  'POST /reset/confirm': async (auth, call) => {
-    const body = await call.body();
-    await auth.confirmReset(requiredString(body, 'reset_token'), body.new_password as string);
-    return { status: 200, body: SUCCESS };
-  },
-  'GET /verify': async (auth, call) => {
-    const token = call.url.searchParams.get('token');
-    if (!token) throw commonError('VALIDATION_ERROR', 'query parameter "token" is required');
-    await auth.verifyEmail(token);
-    return { status: 200, body: SUCCESS };
-  },
-  'POST /verify/resend': async (auth, call) => {
-    const body = await call.body();
-    await auth.resendVerification(requiredString(body, 'email'), call.info);
-    return { status: 200, body: SUCCESS };
-  },
-  // Passwordless (passwordless/): the same answer for every email; the secret never in a response.
-  'POST /magic-link/request': async (auth, call) => {
-    const body = await call.body();
-    await auth.requestMagicLink(requiredString(body, 'email'), call.info);
-    return {
-      status: 200,
-      body: {
-        success: true,
-        message: 'If that email can sign in, a sign-in link has been sent to it.',
-      },
-    };
-  },
-  'POST /magic-link/consume': async (auth, call) => {
-    const body = await call.body();
-    const result = await auth.consumeMagicLink(requiredString(body, 'token'), call.info);
-    return { status: 200, body: result, session: result };
-  },
-  'POST /magic-code/request': async (auth, call) => {
-    const body = await call.body();
-    await auth.requestMagicCode(requiredString(body, 'email'), call.info);
-    return {
-      status: 200,
-      body: {
-        success: true,
-        message: 'If that email can sign in, a sign-in code has been sent to it.',
-      },
-    };
-  },
-  'POST /magic-code/verify': async (auth, call) => {
-    const body = await call.body();
-    const result = await auth.verifyMagicCode(
-      requiredString(body, 'email'),
-      requiredString(body, 'code'),
-      call.info,
-    );
-    return { status: 200, body: result, session: result };
-  },
-
-  // --- guests and sessions (issue 12) -----------------------------------------------------------
-  'POST /anonymous': async (auth, call) => {
-    // A body is optional here (it may carry only a captchaToken); one that is sent must be JSON.
-    if (call.request.body !== null) await call.body();
-    const result = await auth.signInAnonymously(call.info);
-    return { status: 201, body: result, session: result };
-  },
-  'POST /upgrade': async (auth, call) => {
-    const { email, password } = await call.body();
-    const result = await auth.upgrade(
-      call.token as string,
-      { email, password } as { email: string; password: string },
-      call.info,
-    );
-    return { status: 200, body: result, session: result };
-  },
-  // --- webauthn (DECISIONS "WebAuthn"): bodies go to the operations, which validate them.
-  // A body is optional on register/begin: it carries `code` only when a second factor is owed.
-  'POST /webauthn/register/begin': async (auth, call) => {
-    const { code } = await call.body();
-    return {
-      status: 200,
-      body: await auth.webauthn.registerBegin(call.token as string, code as string, call.info),
-    };
-  },
-  'POST /webauthn/register/finish': async (auth, call) => {
-    const body = await call.body();
-    const result = await auth.webauthn.registerFinish(
-      call.token as string,
-      body as unknown as WebAuthnRegisterFinishInput,
-      call.info,
-    );
-    return { status: 200, body: result };
-  },
-  'POST /webauthn/login/begin': async (auth, call) => {
-    const { email } = await call.body();
-    return {
-      status: 200,
-      body: await auth.webauthn.loginBegin({ email: email as string | undefined }, call.info),
-    };
-  },
-  'POST /webauthn/login/finish': async (auth, call) => {
-    const body = await call.body();
-    const result = await auth.webauthn.loginFinish(
-      body as unknown as WebAuthnLoginFinishInput,
-      call.info,
-    );
-    return { status: 200, body: result, session: result };
-  },
-  'GET /sessions': async (auth, call) => ({
-    status: 200,
-    body: { sessions: await auth.listSessions(call.token as string) },
-  }),
-  'DELETE /sessions/:id': async (auth, call) => {
-    const { current } = await auth.revokeSession(call.token as string, call.params.id as string);
-    return { status: 200, body: SUCCESS, ...(current ? { session: 'clear' as const } : {}) };
-  },
-  'POST /sessions/revoke-others': async (auth, call) => ({
-    status: 200,
-    body: { revoked: await auth.revokeOtherSessions(call.token as string) },
-  }),
-  'GET /webauthn/credentials': async (auth, call) => ({
-    status: 200,
-    body: await auth.webauthn.listCredentials(call.token as string),
-  }),
-  'POST /webauthn/credentials/delete': async (auth, call) => {
-    const body = await call.body();
-    await auth.webauthn.deleteCredential(
-      call.token as string,
-      requiredString(body, 'credentialId'),
-      body.code as string,
-      call.info,
-    );
-    return { status: 200, body: SUCCESS };
-  },
-  // MFA (DECISIONS "TOTP"): the operations validate `code` and `challengeToken`. Enroll and
-  // generate take an optional body: `code`, when a confirmed factor is managed from an aal1 session.
-  'POST /mfa/totp/enroll': async (auth, call) => {
-    const { code } = await call.body();
-    return {
-      status: 200,
-      body: await auth.mfa.enrollTotp(call.token as string, code as string, call.info),
-    };
-  },
-  'POST /mfa/totp/confirm': async (auth, call) => {
-    const { code } = await call.body();
-    await auth.mfa.confirmTotp(call.token as string, code as string, call.info);
-    return { status: 200, body: SUCCESS };
-  },
-  'POST /mfa/totp/disable': async (auth, call) => {
-    const { code } = await call.body();
-    await auth.mfa.disableTotp(call.token as string, code as string, call.info);
-    return { status: 200, body: SUCCESS };
-  },
-  'POST /mfa/totp/login': async (auth, call) => {
-    const { challengeToken, code } = await call.body();
-    const result = await auth.mfa.totpLogin(challengeToken as string, code as string, call.info);
-    return { status: 200, body: result, session: result };
-  },
-  'POST /mfa/recovery-codes/generate': async (auth, call) => {
-    const { code } = await call.body();
-    return {
-      status: 200,
-      body: await auth.mfa.generateRecoveryCodes(call.token as string, code as string, call.info),
-    };
-  },
-  'POST /mfa/recovery-codes/login': async (auth, call) => {
-    const { challengeToken, code } = await call.body();
-    const result = await auth.mfa.recoveryCodeLogin(
-      challengeToken as string,
-      code as string,
-      call.info,
-    );
-    return { status: 200, body: result, session: result };
-  },
-  // OAuth / OIDC (oauth/operations.ts): the browser legs answer 302s; the token leg JSON.
-  'GET /oauth/:provider/authorize': async (auth, call) => {
-    const q = call.url.searchParams;
-    const provider = call.params.provider as string;
-    const { url } = await auth.oauth.authorize(
-      provider,
-      {
-        redirectUri: q.get('redirectUri') as string,
-        ...(q.has('codeChallenge') ? { codeChallenge: q.get('codeChallenge') as string } : {}),
-        ...(q.has('codeChallengeMethod')
-          ? { codeChallengeMethod: q.get('codeChallengeMethod') as string }
-          : {}),
-        callbackUrl: `${call.url.origin}${call.basePath}/oauth/${provider}/callback`,
-      },
-      call.info,
-    );
-    return { status: 302, body: null, redirect: url };
-  },
-  'GET /oauth/:provider/callback': async (auth, call) => {
-    const q = call.url.searchParams;
-    const { location } = await auth.oauth.callback(
-      call.params.provider as string,
-      { state: q.get('state'), code: q.get('code'), error: q.get('error') },
-      call.info,
-    );
-    return { status: 302, body: null, redirect: location };
-  },
-  'POST /oauth/:provider/callback': async (auth, call) => {
-    const form = await readForm(call.request);
-    const { location } = await auth.oauth.callback(
-      call.params.provider as string,
-      { state: form.get('state'), code: form.get('code'), error: form.get('error') },
-      call.info,
-    );
-    // 303: the browser follows a POST's redirect with a GET.
-    return { status: 303, body: null, redirect: location };
-  },
-  'POST /oauth/token': async (auth, call) => {
-    const body = await call.body();
-    const result = await auth.oauth.token(
-      { code: body.code, codeVerifier: body.codeVerifier } as {
-        code: string;
-        codeVerifier?: string;
-      },
-      call.info,
-    );
-    return { status: 200, body: result, session: result };
-  },
-};
+export function servedRoutes(
+  config: Pick<Auth['config'], 'oauth'>,
+): readonly AuthRouteDeclaration[] {
+  return AUTH_ROUTE_DECLARATIONS.filter((r) => r.feature !== 'oauth' || config.oauth !== undefined);
+}
 
 const CHALLENGE = 'Bearer realm="svc"';
 /** JSON, never cached, never sniffed as another type. */
@@ -365,10 +67,11 @@ const RESPONSE_HEADERS = {
 } as const;
 
 /**
- * Every `/auth/*` route as one `(Request) => Promise<Response>`: it classifies the path (404 for
- * a path not in the table, 405 with `Allow` for another method), demands a valid token on the
- * routes that are not public (spec Authentication 6), validates the body, runs the operation and
- * renders any error in the one envelope.
+ * Every `/auth/*` route as one `(Request) => Promise<Response>`: it classifies the path against
+ * the declared routes (404 for a path none declares, 405 with `Allow` for another method), checks
+ * the captcha on a gated route, demands a valid token on the routes that are not public, runs the
+ * route's `run` and renders any error in the one envelope (docs/http.md, "Auth routes" and
+ * "The error envelope").
  */
 export function createHandler(
   auth: Omit<Auth, 'handler'>,
@@ -376,9 +79,7 @@ export function createHandler(
 ): AuthHandler {
   const basePath = (options.basePath ?? '/auth').replace(/\/+$/, '');
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const routes = AUTH_ROUTES.filter(
-    (r) => r.feature !== 'oauth' || auth.config.oauth !== undefined,
-  );
+  const routes = servedRoutes(auth.config);
   const trustedOrigins = new Set(
     (options.trustedOrigins ?? []).map((text) => {
       const origin = typeof text === 'string' ? parseOrigin(text) : undefined;
@@ -415,23 +116,21 @@ export function createHandler(
           headers: { Allow: match.allow.join(', ') },
         });
       }
-      const routeKey = `${match.route.method} ${match.route.path}`;
+      const route = match.route;
       let parsed: Promise<Record<string, unknown>> | undefined;
       const body = () => (parsed ??= readJsonObject(request, limit));
-      // Captcha (spec Authentication 8): on a gated route, before anything else touches data.
-      if (captchaGateOf(auth.config.captcha, routeKey)) {
+      // Captcha: on a gated route, before anything else (the token check included) touches data.
+      if (isCaptchaGated(auth.config.captcha, route.captcha)) {
         // No body at all: the token is missing (CAPTCHA_FAILED), not the JSON.
         const given = request.body === null ? undefined : (await body()).captchaToken;
         await auth.verifyCaptcha(given, info);
       }
       const token =
-        match.route.access === 'auth'
+        route.access === 'auth'
           ? await requireToken(auth, request, url, trustedOrigins)
           : undefined;
-      const operation = OPERATIONS[routeKey];
-      if (!operation) notInThisRelease(`${match.route.method} /auth${match.route.path}`);
-      const call: Call = { request, url, info, token, body, params: match.params, basePath };
-      const outcome = await operation(auth, call);
+      const call: RouteCall = { request, url, info, token, body, params: match.params, basePath };
+      const outcome = await route.run(auth, call);
       if (outcome.redirect !== undefined) {
         return new Response(null, {
           status: outcome.status,
@@ -512,32 +211,10 @@ function originOfUrl(url: URL): string | undefined {
 }
 
 /**
- * The body of a provider's form_post callback: `application/x-www-form-urlencoded`, at most
- * 64 KiB; or JSON, which is how the Node adapter re-sends a form an earlier body parser
- * (`express.urlencoded()`) already consumed.
+ * The `auth_token` cookie: HttpOnly (no script reads it), SameSite=Lax, Path=/, Secure when the
+ * request came over TLS; its Max-Age is the access token's lifetime (docs/http.md, "Callers
+ * and credentials").
  */
-async function readForm(request: Request): Promise<URLSearchParams> {
-  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type === 'application/json') {
-    const body = await readJsonObject(request, 64 * 1024);
-    const form = new URLSearchParams();
-    for (const [k, v] of Object.entries(body)) if (typeof v === 'string') form.set(k, v);
-    return form;
-  }
-  if (type !== 'application/x-www-form-urlencoded')
-    throw commonError(
-      'UNSUPPORTED_MEDIA_TYPE',
-      'the callback body must be application/x-www-form-urlencoded',
-    );
-  if (Number(request.headers.get('content-length') ?? 0) > 64 * 1024)
-    throw commonError('PAYLOAD_TOO_LARGE', 'the callback body is too large');
-  const text = await request.text();
-  if (Buffer.byteLength(text) > 64 * 1024)
-    throw commonError('PAYLOAD_TOO_LARGE', 'the callback body is too large');
-  return new URLSearchParams(text);
-}
-
-/** DECISIONS.md: HttpOnly, SameSite=Lax, Path=/, Secure under TLS. */
 function cookieFor(session: AuthResult | 'clear', url: URL, maxAge: number): string {
   const secure = url.protocol === 'https:' ? '; Secure' : '';
   if (session === 'clear')

@@ -9,8 +9,8 @@
  * `aal2` after an MFA challenge or a user-verified passkey; the `aal` claim of the access token),
  * and for a user with confirmed TOTP, re-enrolling, disabling TOTP, generating recovery codes and
  * registering or deleting a passkey need an `aal2` session or a current TOTP or recovery code in
- * the body (`code`); otherwise 403 `MFA_REQUIRED` and nothing changes (DECISIONS, "Added
- * 2026-11-29"; ASVS 4.0 V3.7.1).
+ * the body (`code`); otherwise 403 `MFA_REQUIRED` and nothing changes (docs/http.md,
+ * MFA; ASVS 4.0 V3.7.1).
  *
  * Every request goes over loopback HTTP to the auth handler (the Node adapter on 127.0.0.1), on
  * the engine `SVC_TEST_DB` names.
@@ -227,7 +227,7 @@ describe('issue 26 point 1: re-enrolling TOTP with a pre-MFA session', () => {
     expect(again.status).toBe(200);
     expect(again.body.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect((await factorRow(v.userId))?.confirmed_at).toBeNull();
-    // The spec's transition holds: pending again. The spent code cannot be replayed.
+    // Enrolling again makes TOTP pending again. The spent code cannot be replayed.
     const key2 = base32Decode(again.body.secret) as Buffer;
     expect(
       (await s.post('/mfa/totp/confirm', { code: totp(key2, s.clock()) }, v.preMfaToken)).status,
@@ -257,7 +257,7 @@ describe('issue 26 point 1: re-enrolling TOTP with a pre-MFA session', () => {
     const wrong = await s.post('/mfa/totp/disable', { code: '000000' }, full.token);
     expect(wrong).toMatchObject({ status: 401, body: { code: 'INVALID_CREDENTIALS' } });
     expect((await factorRow(v.userId))?.confirmed_at).toBeTruthy();
-    // Disabling always takes {code} (DECISIONS): 400 without one from an aal2 session.
+    // Disabling always takes {code} (docs/http.md): 400 without one from an aal2 session.
     expect(await s.post('/mfa/totp/disable', {}, full.token)).toMatchObject({
       status: 400,
       body: { code: 'VALIDATION_ERROR' },

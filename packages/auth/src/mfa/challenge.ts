@@ -1,5 +1,5 @@
 /**
- * The MFA challenge (DECISIONS "MFA challenge"): what a sign-in answers instead of a session
+ * The MFA challenge (docs/http.md, "Auth routes"): what a sign-in answers instead of a session
  * while the user owes a second factor. The token is 32 random bytes (base64url), stored as its
  * SHA-256 only; it lives 5 minutes, is consumed by the one answer that completes it, and dies
  * after `MFA_CHALLENGE_MAX_ATTEMPTS` tries (right or wrong: each try is counted before the code is

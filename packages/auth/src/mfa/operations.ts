@@ -1,11 +1,11 @@
 /**
  * MFA operations (`auth.mfa.*`): TOTP enrolment, confirmation and removal, recovery codes, and
- * the two ways of answering the MFA challenge a sign-in returns (spec "States and transitions",
- * DECISIONS "MFA challenge" and "TOTP").
+ * the two ways of answering the MFA challenge a sign-in returns (docs/http.md, "Auth
+ * routes": MFA).
  *
- * - Enroll stores a NEW secret each time, pending (a confirmed factor goes back to pending, as
- *   the spec's transition says; the previous secret stops working at once).
- * - Managing a confirmed factor needs the factor (DECISIONS "Added 2026-11-29"; issue 26): for a
+ * - Enroll stores a NEW secret each time, pending (a confirmed factor goes back to pending;
+ *   the previous secret stops working at once).
+ * - Managing a confirmed factor needs the factor (docs/http.md, MFA; issue 26): for a
  *   user with confirmed TOTP, enrolling again, disabling TOTP and generating recovery codes (and,
  *   in webauthn/, registering or deleting a passkey) run only from an `aal2` session or with a
  *   current TOTP code or an unused recovery code as `code` (spent as at sign-in); otherwise 403
@@ -233,7 +233,7 @@ export async function disableTotp(
   const { user, aal } = await accountOf(ctx, accessToken);
   const factor = await ctx.store.totpFactor(user.id);
   if (!factor?.confirmedAt) throw commonError('INVALID_OPERATION', 'TOTP is not enabled');
-  // Disabling always takes `{code}` (DECISIONS' contract), from an aal2 session too: 400 without
+  // Disabling always takes `{code}` (the route's contract, docs/http.md), from an aal2 session too: 400 without
   // one there; from any other session the assurance rule answers first (403 MFA_REQUIRED).
   if (aal === 'aal2') codeInput(code);
   await requireSecondFactor(ctx, user, aal, code, info);

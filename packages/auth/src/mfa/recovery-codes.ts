@@ -1,5 +1,5 @@
 /**
- * Recovery codes (spec "Other records", DECISIONS): `XXXXX-XXXXX`, 10 characters from the
+ * Recovery codes: `XXXXX-XXXXX`, 10 characters from the
  * 30-character alphabet `ABCDEFGHJKMNPQRSTVWXYZ23456789` (no 0, O, 1, I, L, U), 8 per batch.
  * Stored as the SHA-256 of the user id and the normalised code, so equal codes of two users do
  * not share a hash and a leaked table cannot be matched against a list of codes alone.

@@ -2,7 +2,7 @@
  * TOTP (RFC 6238) over HOTP (RFC 4226) with node:crypto's HMAC, and the pieces around it: RFC
  * 4648 base32 for the shared secret, the `otpauth://` key URI authenticator apps scan.
  *
- * The spec's parameters (Rules for TOTP): SHA-1, 30-second steps, 6 digits, a verification
+ * RFC 6238 with these parameters: SHA-1, 30-second steps, 6 digits, a verification
  * window of one step either side. `hotp` takes the digit count and algorithm so the RFC's
  * Appendix B vectors (8 digits, SHA-1) run through the same function.
  */

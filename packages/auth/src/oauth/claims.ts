@@ -1,7 +1,7 @@
 /**
  * Reading provider claims. `email_verified` arrives as a boolean from most providers and as the
  * string "true"/"false" from some (Apple documents both forms); anything else — absent, null,
- * "yes", 1 — leaves it undefined (spec Authentication 9), which never counts as verified.
+ * "yes", 1 — leaves it undefined (docs/http.md, "Auth routes"), which never counts as verified.
  */
 export function parseEmailVerified(value: unknown): boolean | undefined {
   if (value === true || value === 'true') return true;

@@ -1,5 +1,5 @@
 /**
- * OAuth / OIDC sign-in (spec Authentication 9; DECISIONS "OAuth/OIDC"):
+ * OAuth / OIDC sign-in (docs/http.md, "Auth routes"):
  *
  *   GET  /auth/oauth/:provider/authorize?redirectUri=...[&codeChallenge=...]  → 302 to the provider
  *   GET  /auth/oauth/:provider/callback?state=...&code=...                     → 302 to redirectUri?code=...

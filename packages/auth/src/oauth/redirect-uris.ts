@@ -1,5 +1,5 @@
 /**
- * The `redirectUri` allow-list (spec Authentication 9): every authorize and every callback checks
+ * The `redirectUri` allow-list (docs/http.md, "Auth routes"): every authorize and every callback checks
  * the app's redirect address against it. An entry matches exactly (the URL as `new URL()`
  * normalises it: scheme and host lower-cased, default port dropped, an empty path as `/`), or,
  * for http(s) entries whose host starts with `*.`, the wildcard stands for exactly ONE DNS label

@@ -5,14 +5,15 @@
  *
  * Input: the switches of the running configuration (`authOpenApiOptions(auth.config)` reads
  * them). Output: `paths`, component `schemas`, `tags` and `securitySchemes`. The operations are
- * generated FROM the route table (`AUTH_ROUTES`), one per row, so a route without a description
- * in `./operations.ts` is an error here, and a test drives every documented answer through
- * `auth.handler` and validates it against this fragment.
+ * generated from the route declarations (`../routes`), one per route, in their order: what a
+ * route takes and answers is written in its `defineRoute`, beside what it does, and a test drives
+ * every documented answer through `auth.handler` and validates it against this fragment.
  */
-import { CAPTCHA_GATED_ROUTES, type CaptchaGate } from '../captcha';
-import { AUTH_ROUTES, type AuthRoute } from '../routes/table';
+import type { CaptchaGate } from '../captcha';
+import { AUTH_ROUTE_DECLARATIONS } from '../routes';
+import type { AuthFeature, AuthRouteAccess } from '../routes/define';
 import type { AuthConfig } from '../types';
-import { AUTH_OPERATION_DOCS, type OperationDoc, type Parameter } from './operations';
+import { type OperationDoc, type Parameter, operationDocOf } from './operations';
 import { AUTH_SCHEMAS, type JsonSchema, ref } from './schemas';
 
 export { AUTH_OPERATION_DOCS, type OperationDoc } from './operations';
@@ -67,7 +68,7 @@ export function authOpenApiOptions(
   };
 }
 
-const TAGS: Readonly<Record<AuthRoute['feature'], OpenApiTag>> = {
+const TAGS: Readonly<Record<AuthFeature, OpenApiTag>> = {
   account: {
     name: 'Auth: accounts',
     description: 'Registration, password sign-in, tokens, password reset and email verification.',
@@ -114,24 +115,20 @@ const CAPTCHA_TOKEN: JsonSchema = {
   required: ['captchaToken'],
 };
 
-/** The `/auth/*` routes as an OpenAPI 3.1 fragment. Throws when a table row has no description. */
+/** The `/auth/*` routes as an OpenAPI 3.1 fragment. */
 export function authOpenApi(options: AuthOpenApiOptions = {}): AuthOpenApiFragment {
   const basePath = (options.basePath ?? '/auth').replace(/\/+$/, '');
   const gates = new Set<string>(options.captchaGates ?? []);
   const providers = typeof options.oauth === 'object' ? options.oauth.providers : undefined;
   const security = [{ bearerAuth: [] }, ...(options.cookie ? [{ cookieAuth: [] }] : [])];
   const paths: Record<string, Record<string, unknown>> = {};
-  const features = new Set<AuthRoute['feature']>();
+  const features = new Set<AuthFeature>();
 
-  for (const route of AUTH_ROUTES) {
+  for (const route of AUTH_ROUTE_DECLARATIONS) {
     if (route.feature === 'oauth' && !options.oauth) continue;
-    const key = `${route.method} ${route.path}`;
-    const doc = AUTH_OPERATION_DOCS[key];
-    if (!doc)
-      throw new Error(`authOpenApi: the route ${key} has no description in openapi/operations.ts`);
+    const doc = operationDocOf(route);
     features.add(route.feature);
-    const gate = (CAPTCHA_GATED_ROUTES as Record<string, string>)[key];
-    const gated = gate !== undefined && gates.has(gate);
+    const gated = route.captcha !== undefined && gates.has(route.captcha);
     const webauthnOff = route.feature === 'webauthn' && !options.webauthn;
     const path = basePath + route.path.replace(/:(\w+)/g, '{$1}');
 
@@ -180,7 +177,7 @@ export function authOpenApi(options: AuthOpenApiOptions = {}): AuthOpenApiFragme
         ...Object.fromEntries(
           Object.entries(errors)
             .sort(([a], [b]) => Number(a) - Number(b))
-            .map(([status, codes]) => [status, errorResponse(Number(status), codes, route)]),
+            .map(([status, codes]) => [status, errorResponse(Number(status), codes, route.access)]),
         ),
       },
     };
@@ -328,7 +325,7 @@ const REASONS: Readonly<Record<number, string>> = {
 function errorResponse(
   status: number,
   codes: readonly string[],
-  route: AuthRoute,
+  access: AuthRouteAccess,
 ): Record<string, unknown> {
   const headers: Record<string, unknown> = {};
   if (status === 429)
@@ -337,7 +334,7 @@ function errorResponse(
       description: 'Seconds until the rate limit lets this client in again.',
       schema: { type: 'integer', minimum: 1 },
     };
-  if (status === 401 && route.access === 'auth')
+  if (status === 401 && access === 'auth')
     headers['WWW-Authenticate'] = {
       description:
         'The RFC 6750 challenge (`Bearer realm="svc"`) when the token was missing or refused.',

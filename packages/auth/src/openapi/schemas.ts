@@ -6,8 +6,8 @@
  * the fields it needs and ignores the others.
  *
  * Names start with `Auth` so they cannot clash with the data types the REST document names after
- * the schema; `Error` is the one envelope of every surface (DECISIONS "One error envelope
- * everywhere"), @svc/core's `ERROR_ENVELOPE_SCHEMA`, which the REST document uses too.
+ * the schema; `Error` is the one envelope of every surface (docs/http.md, "The error
+ * envelope"), @svc/core's `ERROR_ENVELOPE_SCHEMA`, which the REST document uses too.
  */
 import { ERROR_ENVELOPE_SCHEMA } from '@svc/core';
 
@@ -24,7 +24,7 @@ const nonEmpty = (description?: string, extra: JsonSchema = {}): JsonSchema =>
   str(description, { minLength: 1, ...extra });
 const dateTime = (description?: string): JsonSchema => str(description, { format: 'date-time' });
 const uuid = (description?: string): JsonSchema => str(description, { format: 'uuid' });
-/** Binary values travel as unpadded base64url (DECISIONS "WebAuthn"). */
+/** Binary values travel as unpadded base64url (the passkey routes of docs/http.md). */
 const base64url = (description: string): JsonSchema =>
   str(description, { minLength: 1, pattern: '^[A-Za-z0-9_-]+$' });
 
@@ -57,7 +57,7 @@ function body(
   };
 }
 
-/** DECISIONS "One error envelope everywhere": core's one description of it, as in the REST document. */
+/** The error envelope (docs/http.md): core's one description of it, as in the REST document. */
 export const ERROR_SCHEMA: JsonSchema = ERROR_ENVELOPE_SCHEMA;
 
 /** A 6-digit TOTP code or a recovery code (`XXXXX-XXXXX`), as the MFA routes read `code`. */
@@ -74,7 +74,7 @@ const credentialDescriptor = closed({
 });
 
 /** Every component schema of the fragment, by name. */
-export const AUTH_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+const SCHEMAS = {
   Error: ERROR_SCHEMA,
 
   // --- answers ------------------------------------------------------------------------------
@@ -360,4 +360,8 @@ export const AUTH_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     },
     ['code'],
   ),
-};
+} satisfies Record<string, JsonSchema>;
+
+/** A component schema's name: what a route declaration names as its body or answer. */
+export type AuthSchemaName = keyof typeof SCHEMAS;
+export const AUTH_SCHEMAS: Readonly<Record<string, JsonSchema>> = SCHEMAS;

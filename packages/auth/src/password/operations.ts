@@ -12,7 +12,7 @@ import { isTokenShape, randomToken, sha256Hex } from '../session/tokens';
 import type { RequestInfo } from '../types';
 import { checkPassword, requirePassword } from './index';
 
-/** Reset tokens die after one hour (spec "States and transitions"). */
+/** Reset tokens die after one hour. */
 export const RESET_TOKEN_TTL_SECONDS = 3600;
 
 /** The bcrypt hash of a new password the policy accepts (VALIDATION_ERROR / PASSWORD_TOO_WEAK naming `field`). */

@@ -1,6 +1,6 @@
 /**
- * Passwordless sign-in (spec "Rules for magic links", "States and transitions"; DECISIONS "Magic
- * link", "Rate limits"): magic links and 6-digit magic codes, sent by email (or a webhook) and
+ * Passwordless sign-in (docs/http.md, "Auth routes": passwordless and rate
+ * limits): magic links and 6-digit magic codes, sent by email (or a webhook) and
  * redeemed for a sign-in that ends, like every other, in `completeSignIn` (a session, or the MFA
  * challenge when the user owes a second factor).
  *
@@ -39,11 +39,11 @@ import type { UserRecord } from '../store/types';
 import type { RequestInfo, SignInResult } from '../types';
 import { magicCodeDigest, readCode, sixDigitCode } from './codes';
 
-/** Magic links live 15 minutes (spec "Limits"). */
+/** Magic links live 15 minutes (docs/http.md). */
 export const MAGIC_LINK_TTL_SECONDS = 15 * 60;
-/** Magic codes live 10 minutes (DECISIONS). */
+/** Magic codes live 10 minutes (docs/http.md). */
 export const MAGIC_CODE_TTL_SECONDS = 10 * 60;
-/** A magic code dies after this many wrong tries (DECISIONS). */
+/** A magic code dies after this many wrong tries (docs/http.md). */
 export const MAGIC_CODE_MAX_ATTEMPTS = 5;
 
 const LINK_REFUSED = 'the magic link is invalid, used or expired';

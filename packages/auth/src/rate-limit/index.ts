@@ -1,5 +1,5 @@
 /**
- * The one rate limiter of @svc/auth (DECISIONS.md "Rate limits"). Input: a rule name and who is
+ * The one rate limiter of @svc/auth (docs/http.md, "Auth routes": rate limits). Input: a rule name and who is
  * asking (the client address, and the email where the request names one). Output: nothing when
  * the request may go on; a `RATE_LIMITED` error (429, `Retry-After` in seconds) otherwise. Call
  * it before the work it protects (bcrypt, mail), so a refused request costs neither.
@@ -62,7 +62,7 @@ const rule = (windowSeconds: number, perEmail: number, perIp: number): RateLimit
   Object.freeze({ windowSeconds, perEmail, perIp });
 
 /**
- * DECISIONS.md: per client IP and per email where one is given, sliding one minute: magic-link
+ * The contract: per client IP and per email where one is given, sliding one minute: magic-link
  * and magic-code request 5, magic-link consume and magic-code verify 10, WebAuthn login
  * begin/finish 20 each, login 10 per email and 100 per IP; sliding 15 minutes: password-reset
  * request and verification resend 5 per email.
@@ -80,10 +80,10 @@ export const RATE_LIMIT_DEFAULTS: Readonly<Record<RateLimitRuleName, RateLimitRu
     webauthnLoginFinish: rule(60, 20, 20),
     /** Guest creation (`POST /auth/anonymous`): 30 a minute per client address. */
     anonymous: rule(60, 0, 30),
-    // Not in DECISIONS (which names none for MFA): every check of a TOTP or recovery code (confirm,
+    // Beyond the contract above (which names none for MFA): every check of a TOTP or recovery code (confirm,
     // disable, the two challenge logins), per account and per address, against code guessing.
     mfaVerify: rule(60, 10, 100),
-    // Not in DECISIONS either: OAuth's authorize (each writes a state row) and token exchange,
+    // Beyond it too: OAuth's authorize (each writes a state row) and token exchange,
     // one counter per client address for both (a sign-in spends two).
     oauth: rule(60, 0, 60),
   });

@@ -57,7 +57,7 @@ describe('roles', () => {
     expect(await auth.roles.list()).toEqual([]);
   });
 
-  // Issue 26 (5): the spec's CLI has no create-role, so `assign-role` on a fresh database must
+  // Issue 26 (5): the CLI has no create-role, so `assign-role` on a fresh database must
   // be able to create the role it names; the typo guard above stays the default.
   test('assign with createIfMissing creates an unknown role, says so, and assigns it', async () => {
     const { auth } = await h.make();

@@ -1,10 +1,22 @@
 /**
- * Every `/auth/*` route of the spec and DECISIONS.md, classified once (Authentication item 6):
- * `public` routes are the bootstrap routes; every other route needs a valid token at the router;
- * a path not in this table answers 404. `oauth` routes exist only when OAuth is configured.
+ * The lockdown table: every `/auth/*` route with who may call it, derived from the route
+ * declarations (`./index.ts`). `public` routes are the bootstrap routes (sign-up, sign-in, guest
+ * sign-in, refresh, password reset, email verification, magic links and codes, the MFA and
+ * passkey sign-in legs, OAuth); every other route needs a valid token at the router; a path not
+ * in this table answers 404 and a known path with another method 405 (docs/http.md, "Auth
+ * routes"). `oauth` routes exist only when OAuth is configured.
  */
-export type AuthRouteAccess = 'public' | 'auth';
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+import type { CaptchaGate } from '../captcha';
+import { AUTH_ROUTE_DECLARATIONS } from './index';
+import {
+  type AuthFeature,
+  type AuthRouteAccess,
+  type AuthRouteDeclaration,
+  type HttpMethod,
+  routeKey,
+} from './define';
+
+export type { AuthFeature, AuthRouteAccess, HttpMethod } from './define';
 
 export interface AuthRoute {
   readonly method: HttpMethod;
@@ -12,15 +24,7 @@ export interface AuthRoute {
   readonly path: string;
   readonly access: AuthRouteAccess;
   /** The feature the route belongs to, for enabling routes by configuration. */
-  readonly feature:
-    | 'account'
-    | 'mfa'
-    | 'magic-link'
-    | 'magic-code'
-    | 'webauthn'
-    | 'guest'
-    | 'session'
-    | 'oauth';
+  readonly feature: AuthFeature;
   /**
    * A GET that spends a one-time secret (a verification link, an OAuth state): HEAD is not
    * answered as GET there (405), so a link checker's HEAD cannot use up the user's link.
@@ -28,66 +32,47 @@ export interface AuthRoute {
   readonly spends?: true;
 }
 
-const route = (
-  method: HttpMethod,
-  path: string,
-  access: AuthRouteAccess,
-  feature: AuthRoute['feature'],
-  spends = false,
-): AuthRoute => Object.freeze({ method, path, access, feature, ...(spends ? { spends } : {}) });
+/** The lockdown fields of a declaration. */
+const lockdownOf = (r: AuthRouteDeclaration): AuthRoute =>
+  Object.freeze({
+    method: r.method,
+    path: r.path,
+    access: r.access,
+    feature: r.feature,
+    ...(r.spends ? { spends: r.spends } : {}),
+  });
 
-export const AUTH_ROUTES: readonly AuthRoute[] = Object.freeze([
-  route('POST', '/register', 'public', 'account'),
-  route('POST', '/login', 'public', 'account'),
-  route('POST', '/refresh', 'public', 'account'),
-  route('POST', '/logout', 'auth', 'account'),
-  route('GET', '/profile', 'auth', 'account'),
-  route('PUT', '/password', 'auth', 'account'),
-  route('POST', '/reset', 'public', 'account'),
-  route('POST', '/reset/confirm', 'public', 'account'),
-  route('GET', '/verify', 'public', 'account', true),
-  route('POST', '/verify/resend', 'public', 'account'),
-  route('POST', '/mfa/totp/enroll', 'auth', 'mfa'),
-  route('POST', '/mfa/totp/confirm', 'auth', 'mfa'),
-  route('POST', '/mfa/totp/disable', 'auth', 'mfa'),
-  route('POST', '/mfa/totp/login', 'public', 'mfa'),
-  route('POST', '/mfa/recovery-codes/generate', 'auth', 'mfa'),
-  route('POST', '/mfa/recovery-codes/login', 'public', 'mfa'),
-  route('POST', '/magic-link/request', 'public', 'magic-link'),
-  route('POST', '/magic-link/consume', 'public', 'magic-link'),
-  route('POST', '/magic-code/request', 'public', 'magic-code'),
-  route('POST', '/magic-code/verify', 'public', 'magic-code'),
-  route('POST', '/webauthn/register/begin', 'auth', 'webauthn'),
-  route('POST', '/webauthn/register/finish', 'auth', 'webauthn'),
-  route('POST', '/webauthn/login/begin', 'public', 'webauthn'),
-  route('POST', '/webauthn/login/finish', 'public', 'webauthn'),
-  route('GET', '/webauthn/credentials', 'auth', 'webauthn'),
-  route('POST', '/webauthn/credentials/delete', 'auth', 'webauthn'),
-  route('POST', '/anonymous', 'public', 'guest'),
-  route('POST', '/upgrade', 'auth', 'guest'),
-  route('GET', '/sessions', 'auth', 'session'),
-  route('DELETE', '/sessions/:id', 'auth', 'session'),
-  route('POST', '/sessions/revoke-others', 'auth', 'session'),
-  route('GET', '/oauth/:provider/authorize', 'public', 'oauth'),
-  route('GET', '/oauth/:provider/callback', 'public', 'oauth', true),
-  // Providers answering with response_mode=form_post (Apple, when it is asked for name or email).
-  route('POST', '/oauth/:provider/callback', 'public', 'oauth'),
-  route('POST', '/oauth/token', 'public', 'oauth'),
-]);
+export const AUTH_ROUTES: readonly AuthRoute[] = Object.freeze(
+  AUTH_ROUTE_DECLARATIONS.map(lockdownOf),
+);
 
-export type AuthRouteMatch =
+/** The `captcha.gate` name of each gated route, by `METHOD path` (a view of the declarations). */
+export const CAPTCHA_GATED_ROUTES: Readonly<Record<string, CaptchaGate>> = Object.freeze(
+  Object.fromEntries(
+    AUTH_ROUTE_DECLARATIONS.flatMap((r) => (r.captcha ? [[routeKey(r), r.captcha]] : [])),
+  ),
+);
+
+export type AuthRouteMatch<R extends AuthRoute = AuthRoute> =
   | {
       readonly kind: 'route';
-      readonly route: AuthRoute;
+      readonly route: R;
       readonly params: Readonly<Record<string, string>>;
     }
   | { readonly kind: 'method-not-allowed'; readonly allow: readonly HttpMethod[] }
   | { readonly kind: 'not-found' };
 
 /**
- * Classifies a request path (relative to `/auth`) against the table. Trailing slashes are not
- * folded: `/login/` is not `/login`.
+ * Classifies a request path (relative to `/auth`) against the table, or against `routes` (the
+ * handler passes the declarations it serves). Trailing slashes are not folded: `/login/` is not
+ * `/login`.
  */
+export function matchAuthRoute(method: string, path: string): AuthRouteMatch;
+export function matchAuthRoute<R extends AuthRoute>(
+  method: string,
+  path: string,
+  routes: readonly R[],
+): AuthRouteMatch<R>;
 export function matchAuthRoute(
   method: string,
   path: string,

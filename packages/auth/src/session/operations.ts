@@ -9,12 +9,12 @@
  * - Refresh: one conditional UPDATE revokes the old session and the new one is inserted in the
  *   same transaction, so of concurrent refreshes with one token exactly one succeeds. A refresh
  *   token works while it lives (`refreshTokenExpiry`) and its session is live: a session idle past
- *   `sessionTimeout` answers SESSION_EXPIRED (spec: a timed-out session answers 401
- *   SESSION_EXPIRED to any request using it), a deactivated user USER_INACTIVE.
+ *   `sessionTimeout` answers SESSION_EXPIRED (a timed-out session answers 401
+ *   SESSION_EXPIRED to any request using it: docs/http.md), a deactivated user USER_INACTIVE.
  * - Roles are copied into the access token when it is issued; a role assigned later shows after
  *   the next login or refresh. So is the guest flag: a guest's tokens carry `is_anonymous: true`,
  *   those issued after its upgrade do not.
- * - Assurance level (DECISIONS "Added 2026-11-29"): a session is `aal1` or `aal2`, fixed by the
+ * - Assurance level (docs/http.md, MFA): a session is `aal1` or `aal2`, fixed by the
  *   sign-in that made it (`sign-in.ts`), stored with it and written into its tokens as the `aal`
  *   claim; a refresh keeps it. Nothing raises a session's level in place: a stronger proof is a
  *   new sign-in. The level is read from the session record (`checkAccess`), not trusted from a
@@ -89,7 +89,7 @@ async function mintTokens(ctx: OperationContext, user: UserRecord, aal: AuthAssu
   return { claims, jti, refreshToken: randomToken(ctx.random), token };
 }
 
-/** The spec's Auth result. */
+/** The Auth result of the sign-in routes (docs/http.md). */
 function authResult(
   user: UserRecord,
   token: string,

@@ -126,8 +126,8 @@ describe('refresh', () => {
     expect(await codeOf(auth.refresh(r.refreshToken))).toBe('INVALID_REFRESH_TOKEN');
   });
 
-  // Issue 8: an idle session used to come back through refresh. The spec: a timed-out session
-  // answers 401 SESSION_EXPIRED to any request using it.
+  // Issue 8: an idle session used to come back through refresh. A timed-out session answers
+  // 401 SESSION_EXPIRED to any request using it (docs/http.md).
   test('a session idle past sessionTimeout cannot be refreshed: SESSION_EXPIRED', async () => {
     const { auth, clock } = await h.make({ sessionTimeout: 60 });
     const r = await auth.register({ email: 'idle@example.com', password: 'password1' });

@@ -2,7 +2,7 @@
  * The one way every sign-in ends: password, magic link, magic code, OAuth, passkey, the second
  * factor of an MFA challenge. Whatever proved who the user is, `completeSignIn` decides what the
  * caller gets — an Auth result (a new session, and `IdentityAuthenticated`), or an MFA challenge
- * when the user's second factor is still owed (DECISIONS "MFA challenge"). No route issues a
+ * when the user's second factor is still owed (docs/http.md, MFA). No route issues a
  * session any other way, so no route can skip the challenge (the bypass class of bug Better
  * Auth's reports describe: a second login path that forgot MFA).
  */
@@ -49,7 +49,7 @@ export async function issueSignedIn(
 const SECOND_FACTOR_DONE: ReadonlySet<SignInMethod> = new Set(['passkey', 'mfa', 'anonymous']);
 
 /**
- * Methods whose session is `aal2` (DECISIONS "Added 2026-11-29"): a completed MFA challenge, a
+ * Methods whose session is `aal2` (docs/http.md, MFA): a completed MFA challenge, a
  * user-verified passkey. Every other session is `aal1`, including one of a user without a second
  * factor (nothing more was proven) and a new guest's.
  */

@@ -10,7 +10,7 @@ export interface ExtractedToken {
 export const AUTH_COOKIE = 'auth_token';
 
 /**
- * Finds the access token of a request, in the spec's order of precedence (Authentication 1):
+ * Finds the access token of a request, in this order of precedence (docs/http.md, "Callers and credentials"):
  * `Authorization: Bearer <token>`, then the `auth_token` cookie, then the `token` query parameter.
  * Framework-free: give it the raw header values and the parsed query value.
  */

@@ -9,7 +9,7 @@ import { authError } from '../errors';
  */
 export type AuthAssuranceLevel = 'aal1' | 'aal2';
 
-/** Claims of an svc access token (spec, "Access token claims"). */
+/** Claims of an svc access token (docs/http.md, "Callers and credentials"). */
 export interface AccessTokenClaims {
   readonly aud: string;
   readonly iss: string;
@@ -27,7 +27,7 @@ export interface AccessTokenClaims {
   readonly aal?: AuthAssuranceLevel;
 }
 
-/** What query handling learns of the caller (spec, "Auth context passed to query handling"). */
+/** What query handling learns of the caller: the caller's globals of docs/http.md come from it. */
 export interface AuthContext {
   readonly userId?: string;
   readonly roles: readonly string[];
@@ -125,7 +125,7 @@ function isAccessClaims(p: Jwt.JwtPayload): p is Jwt.JwtPayload & AccessTokenCla
 }
 
 /**
- * The auth context of verified claims (spec: `userId` from `sub`, permissions from the claim;
+ * The auth context of verified claims (`userId` from `sub`, permissions from the claim;
  * `isAnonymous` from the `is_anonymous` claim, true only when it is exactly `true`; `aal` from
  * the `aal` claim, `aal2` only when it says exactly that).
  */

@@ -6,7 +6,7 @@
  *
  * `proveAddress` is the other way an address becomes verified: a sign-in that proves it (a magic
  * link or code sent to it, an OAuth provider vouching for it). Magic links, magic codes and OAuth
- * all end there, so the pre-account rule (DECISIONS "Added 2026-11-29") holds for each alike: the
+ * all end there, so the pre-account rule (docs/http.md, "Passwordless") holds for each alike: the
  * first proof of an unverified address drops what was set before it (the store's `proveEmail`).
  * The verification link is not such a proof: it confirms the registration it was sent for, the
  * password of that registration included, so it clears nothing.

@@ -4,8 +4,8 @@
  * registration answered a session), and uses that session to add a passkey. When the owner later
  * signs in by a magic link, a magic code or an OAuth provider vouching for the address, the
  * address is proven: the attacker's password, passkey, linked provider account, sessions, refresh
- * tokens and anything else in flight must die, and the owner's new session must live (DECISIONS
- * "Added 2026-11-29"). An address that was already verified proves nothing new: nothing is
+ * tokens and anything else in flight must die, and the owner's new session must live (the
+ * pre-account rule of docs/http.md, "Auth routes"). An address that was already verified proves nothing new: nothing is
  * cleared. Operations over the store on the engine SVC_TEST_DB names; the provider and the
  * passkey are real (a scripted OpenID provider on 127.0.0.1, a software authenticator).
  */

@@ -1,5 +1,5 @@
 /**
- * `authConfig.webauthn` (spec "Auth configuration"): `{origin, rpId, rpName, requireResidentKey?}`.
+ * `authConfig.webauthn` (see `AuthConfig`): `{origin, rpId, rpName, requireResidentKey?}`.
  * Checked at construction (TypeError naming the key): `origin` an origin (`https://`, or `http://`
  * for localhost and loopback, which browsers treat as secure contexts), `rpId` the origin's host
  * or a parent domain of it (WebAuthn §5.1.3: the RP ID must be a registrable suffix of the

@@ -1,5 +1,5 @@
 /**
- * Passkeys (WebAuthn Level 2, spec "Rules for WebAuthn", DECISIONS "WebAuthn"): registration and
+ * Passkeys (WebAuthn Level 2; routes in docs/http.md, "Auth routes"): registration and
  * sign-in ceremonies, the caller's credential list and delete.
  *
  * - A ceremony begins with a challenge of 32 random bytes, stored in PostgreSQL as its SHA-256,
@@ -9,7 +9,7 @@
  * - Every finish checks clientData.type, the challenge, the origin (== `webauthn.origin`), the
  *   rpIdHash (== SHA-256(rpId)), the user-present flag and the signature (attestation at
  *   registration, assertion at sign-in). ES256 only; attestation `none` and `packed`.
- * - Counter rule (§6.1.1, spec "States and transitions"): when either the stored or the new
+ * - Counter rule (WebAuthn §6.1.1): when either the stored or the new
  *   counter is nonzero and the new one is not greater, the sign-in fails with INVALID_TOKEN, the
  *   counter stays as stored and the audit event `webauthn_counter_regression` is emitted (and
  *   logged). The check and the update are one conditional UPDATE, so two sign-ins racing with the
@@ -101,7 +101,7 @@ export interface WebAuthnBegin<O> {
   readonly options: O;
 }
 
-/** `register/finish` input (DECISIONS): binary values base64url. */
+/** `register/finish` input (docs/http.md): binary values base64url. */
 export interface WebAuthnRegisterFinishInput {
   readonly challengeId: string;
   readonly credentialId: string;
@@ -116,7 +116,7 @@ export interface WebAuthnRegisterFinishInput {
   readonly code?: string;
 }
 
-/** `login/finish` input (DECISIONS): binary values base64url. */
+/** `login/finish` input (docs/http.md): binary values base64url. */
 export interface WebAuthnLoginFinishInput {
   readonly challengeId: string;
   readonly credentialId: string;
@@ -127,7 +127,7 @@ export interface WebAuthnLoginFinishInput {
   readonly userHandle?: string | null;
 }
 
-/** What `register/finish` answers of the new credential (DECISIONS). */
+/** What `register/finish` answers of the new credential (docs/http.md). */
 export interface WebAuthnRegisteredCredential {
   readonly id: string;
   readonly name: string;
@@ -135,7 +135,7 @@ export interface WebAuthnRegisteredCredential {
   readonly createdAt: string;
 }
 
-/** One credential of `credentials` (DECISIONS): dates ISO 8601. */
+/** One credential of `credentials` (docs/http.md): dates ISO 8601. */
 export interface WebAuthnCredentialInfo {
   readonly id: string;
   readonly name: string;
@@ -484,7 +484,7 @@ export async function loginFinish(
   return completeSignIn(ctx, user, info, authData.flags.uv ? 'passkey' : 'passkey-unverified');
 }
 
-/** The audit event of a counter that did not move forward (spec "Events"): on the bus and in the log. */
+/** The audit event of a counter that did not move forward (`AUDIT_EVENT_TYPES`): on the bus and in the log. */
 function counterRegression(
   ctx: OperationContext,
   user: UserRecord,

@@ -1,6 +1,6 @@
 /**
- * Webhook delivery (spec "Events" items 1-2, DECISIONS.md "Webhooks"): each event goes, as JSON, to
- * every subscription whose `events` list its type, signed with that subscription's secret.
+ * Webhook delivery (docs/http.md, "Webhooks"), once and without retry: each event goes, as JSON,
+ * to every subscription whose `events` list its type, signed with that subscription's secret.
  *
  * - Body: the event object as JSON, `{"eventId","eventType","timestamp","userId"?,"email"?, ...}`;
  *   exactly the bytes that are signed.

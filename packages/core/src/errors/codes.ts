@@ -1,7 +1,7 @@
 import { defineErrorCodes } from './svc-error';
 
 /**
- * Codes shared by every HTTP surface (DECISIONS.md, "One error envelope everywhere"): the server,
+ * Codes shared by every HTTP surface (docs/http.md, "Error codes"): the server,
  * auth and REST throw these through `commonError` and declare only codes of their own.
  * A retired code is never reused: leave it here commented out.
  */

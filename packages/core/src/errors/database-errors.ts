@@ -7,7 +7,7 @@
  * Output: an `SvcError`: a query error class from the ONE SQLSTATE table (`query-errors.ts`,
  * exact code first, then its two-character class), with PostgreSQL's SQLSTATE in
  * `extensions.sqlState`.
- * Invariants: messages speak EdgeQL (spec Versioning 10: `std::int64`, never `bigint`; the
+ * Invariants: messages speak EdgeQL (`std::int64`, never `bigint`: docs/http.md; the
  * schema constraint's own message, never an index name); no SQL text, table, column or
  * PostgreSQL function name reaches the user; a SQLSTATE the table does not know is a 500
  * INTERNAL_ERROR without internals, holding the original as `cause` for the log.

@@ -1,6 +1,6 @@
 /**
  * errors: the one error hierarchy and the one envelope renderer.
- * Input: a thrown value. Output: `{status, headers, body}` in the envelope of DECISIONS.md.
+ * Input: a thrown value. Output: `{status, headers, body}` in the error envelope of docs/http.md.
  * Invariant: every status is written once, in the table that declares its code.
  */
 export * from './svc-error';

@@ -1,11 +1,11 @@
 import { commonError } from './codes';
 import { SvcError, defineErrorCodes, type SourcePosition } from './svc-error';
 
-/** The two envelope codes query errors render with (DECISIONS.md "One error envelope everywhere"). */
+/** The two envelope codes query errors render with (docs/http.md, "Query error classes"). */
 const queryErrorCodes = defineErrorCodes('query', { QUERY_ERROR: 400, CONSTRAINT_VIOLATION: 409 });
 /**
  * The codes a query error class may render with: the two above, and the common `ACCESS_DENIED`
- * (403) an access policy's refusal renders with (DECISIONS.md: access policy denial).
+ * (403) an access policy's refusal renders with (docs/http.md).
  */
 const QUERY_ERROR_STATUSES = {
   ...queryErrorCodes.statuses,

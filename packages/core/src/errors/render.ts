@@ -1,6 +1,6 @@
 import { SvcError } from './svc-error';
 
-/** The JSON envelope of DECISIONS.md. */
+/** The JSON error envelope of every surface (docs/http.md, "The error envelope"). */
 export interface ErrorEnvelope {
   code: string;
   error: string;

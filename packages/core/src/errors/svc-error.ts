@@ -2,7 +2,7 @@
  * The one error class of svc. Every error a user can see is an `SvcError`: it carries the
  * machine-readable `code`, the HTTP `status` (decided once, in the table that defines the code),
  * and, for query-language errors, the Gel-style class name in `type`, a `hint`, the SQLSTATE and
- * the source position. `renderError` turns any thrown value into the DECISIONS.md envelope.
+ * the source position. `renderError` turns any thrown value into the envelope (docs/http.md).
  */
 export interface SourcePosition {
   readonly line: number;

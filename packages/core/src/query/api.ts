@@ -11,8 +11,7 @@
 import type { DefaultAccess } from '../schema/catalogue';
 import type { Schema, TypeRef } from '../schema/model';
 
-/** What the caller asked for (DECISIONS.md, Data plane): `many` by default. */
-
+/** What the caller asked for (docs/http.md, `POST /query`): `many` by default. */
 export type RequestedCardinality = 'many' | 'atMostOne' | 'one';
 
 /** What the compiler proved about the result before running anything. */
@@ -31,7 +30,7 @@ export interface AccessMode {
   /**
    * Under `policies`, what a type without access policies allows: `open` (Gel's rule, the
    * default) lets every caller read and write it; `deny` makes it reachable only by the service
-   * credential (DECISIONS, "Added 2026-11-29").
+   * credential (see docs/gel-differences.md).
    * @default 'open'
    */
   readonly defaultAccess?: DefaultAccess;
@@ -42,7 +41,17 @@ export type { DefaultAccess };
 export interface CompileOptions {
   readonly cardinality?: RequestedCardinality;
   readonly access?: CompileAccess;
+  /**
+   * How a single link shown with a sub-shape (`author: { name }`) is answered: `array`, an array
+   * of one object (`null` when unset), as `POST /query` answers it (see docs/http.md); `object`,
+   * the object itself or `null` (the REST routes' form, so no answer is reshaped in Node).
+   * @default 'array'
+   */
+  readonly singleLinks?: SingleLinkForm;
 }
+
+/** How a single link with a sub-shape is answered (CompileOptions.singleLinks). */
+export type SingleLinkForm = 'array' | 'object';
 
 /** The part of `AccessMode` compilation reads. */
 export type CompileAccess = Pick<AccessMode, 'policies' | 'defaultAccess'>;
@@ -56,7 +65,7 @@ export type CompileAccess = Pick<AccessMode, 'policies' | 'defaultAccess'>;
 export interface QueryParam {
   /**
    * `variable` for `$name` / `<type>$name`; `global` for a declared `global name`; `auth` for what
-   * the caller's auth context provides (DECISIONS.md, Access): `name` is `current_user_id` (uuid),
+   * the caller's verified auth context provides (never the request): `name` is `current_user_id` (uuid),
    * `current_user_email` (str), `current_role` (str), `current_user_is_anonymous` (bool),
    * `permissions` (array<str>, `global sys::current_permissions`) or `roles` (array<str>, read by
    * `has_role`): std/caller.

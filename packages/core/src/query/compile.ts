@@ -8,15 +8,16 @@
  * access mode). Output: a CompiledQuery: one SQL statement answering one row with one column
  * `result` (the JSON text of the result array), its parameters by slot, the inferred cardinality
  * and result type. Refusals happen here, before anything runs: a possibly-many result when
- * `atMostOne`/`one` was asked (items 2, 11: ResultCardinalityMismatchError).
+ * `atMostOne`/`one` was asked (ResultCardinalityMismatchError, the rule of ./cardinality).
  * Invariant: every failure is a QueryError subclass (with a position where the text has one).
  */
-import { QueryError, ResultCardinalityMismatchError } from '../errors';
+import { QueryError } from '../errors';
 import type { Schema, TypeRef } from '../schema/model';
 import { printStatement } from '../sql';
 import * as ql from '../syntax';
 import type { CompileAccess, CompileOptions, CompiledQuery } from './api';
 import { bindStatement } from './bind';
+import { refuseCardinality } from './cardinality';
 import { typeEnv } from './bind/calls';
 import { printIrType } from './bind/types';
 import { cardName, type IrExpr } from './ir';
@@ -82,20 +83,13 @@ function compile(
     const ir = bound.query;
     refuseIndeterminate(ir.root);
     const card = ir.root.card;
-    const requested = options.cardinality ?? 'many';
-    if (requested !== 'many' && card.max === 'many') {
-      throw new ResultCardinalityMismatchError(
-        `the query may return more than one element, but cardinality '${requested}' was requested`,
-        {
-          hint: 'add `limit 1`, filter on .id or an exclusive property, or use assert_single(...)',
-        },
-      );
-    }
+    refuseCardinality(cardName(card), options.cardinality ?? 'many');
     const plan = planQuery(index, ir, {
       access,
       env: typeEnv(index),
       policies: bound.policies,
       paramCount: () => bound.params().length,
+      singleLinks: options.singleLinks ?? 'array',
     });
     return {
       sql: printStatement(plan),

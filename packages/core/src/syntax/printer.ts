@@ -106,6 +106,32 @@ function ident(name: string): string {
   return `\`${name.replaceAll('`', '``')}\``;
 }
 
+/**
+ * A pointer or type name as EdgeQL text, by the printer's own rule: a plain identifier stays as
+ * it is, anything else (a keyword such as `select`, a name with other characters) is quoted with
+ * backticks. Text built around it parses back to the same name.
+ *
+ * @example
+ * quoteIdent('title'); // "title"
+ * quoteIdent('limit'); // "`limit`"
+ */
+export function quoteIdent(name: string): string {
+  return ident(name);
+}
+
+/**
+ * A qualified name (`default::User`, `cal::local_date`) as EdgeQL text: the module path and the
+ * name each quoted as `quoteIdent` does.
+ */
+export function quoteName(qualified: string): string {
+  const at = qualified.lastIndexOf('::');
+  if (at < 0) return objectRef({ module: null, name: qualified } as ObjectRef);
+  return objectRef({
+    module: qualified.slice(0, at),
+    name: qualified.slice(at + 2),
+  } as ObjectRef);
+}
+
 /** A pointer name after `.`, `.<`, `@`: tuple indexes and `__type__` stay bare. */
 function ptrName(name: string): string {
   if (/^\d+$/.test(name) || name === '__type__') return name;

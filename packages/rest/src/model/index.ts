@@ -3,10 +3,10 @@
  * the OpenAPI document read, so what is served and what is described cannot drift apart.
  *
  * Input: @svc/core's `Schema`. Output: a `RestModel`: every non-abstract object type under its
- * route name, the fields a client may read (the default shape, spec "REST default shape") and
+ * route name, the fields a client may read (the default shape; docs/http.md, REST) and
  * write, each with its JSON value kind.
  *
- * Rules (spec "REST default shape", DECISIONS "REST"):
+ * Rules (docs/http.md, REST):
  * - `rest::hidden` fields are absent everywhere: not read, not written, not filtered, not
  *   ordered (a client naming one gets the 400 of an unknown field).
  * - Properties and computeds are read; links read as the target's id (a multi link as an array
@@ -14,7 +14,7 @@
  *   default shape, recursively, except when the target is already being expanded on the way
  *   down (the cycle guard): then it reads as ids again.
  * - Written: stored (non-computed) fields other than `id`; readonly ones too, which the compiler
- *   then refuses on update (spec "Write bodies"). A link to a union of types (`A | B`) takes the
+ *   then refuses on update. A link to a union of types (`A | B`) takes the
  *   id of an object of any of them (the planner casts it to the union, `<A | B><uuid>$v`).
  * - Filters (`filterOperators`): a single property of a scalar type takes `=` and `__in`, and
  *   `__contains` when it is text (`str`, a custom str scalar, an enum); a single link takes `=`

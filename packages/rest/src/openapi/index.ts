@@ -1,5 +1,5 @@
 /**
- * openapi: the OpenAPI 3.1.0 document of the REST API (spec "REST routes", issue 13).
+ * openapi: the OpenAPI 3.1.0 document of the REST API (docs/http.md, REST).
  *
  * Input: the REST model (the one view of the schema the planner reads too, so the document
  * describes what is served), the schema (scalar types), the svc and schema versions, whether
@@ -129,7 +129,7 @@ export function openApiDocument(
   };
   const schemas: Record<string, unknown> = {
     ...extraSchemas,
-    // Ours wins: the fragment's is defined identically (DECISIONS, one envelope).
+    // Ours wins: the fragment's is defined identically (one error envelope everywhere).
     [ERROR_SCHEMA_NAME]: ERROR_SCHEMA,
     ...typeSchemas(model, schema, names),
   };

@@ -1,6 +1,6 @@
 /**
  * openapi/json-schema: the JSON Schema (2020-12) of a value of an EdgeQL type, as REST reads it
- * (`read`: the result JSON conventions of spec Versioning) or as a body or filter may give it
+ * (`read`: the result JSON conventions, docs/http.md) or as a body or filter may give it
  * (`write`: what the binder accepts).
  *
  * The JSON kind comes from the model's `scalarFacts` (core's `scalarValueKind`, the table the

@@ -1,8 +1,8 @@
 /**
- * openapi/paths: the operations of the data routes (spec "REST routes"), per type of the model:
+ * openapi/paths: the operations of the data routes (docs/http.md, REST), per type of the model:
  * list and insert on `/api/T`, get, update and delete on `/api/T/{id}`, a linked collection per
- * link on `/api/T/{id}/<link>`; their parameters and every status each can answer (spec "REST
- * statuses", DECISIONS "Service defaults" and the envelope).
+ * link on `/api/T/{id}/<link>`; their parameters and every status each can answer (docs/http.md:
+ * the REST statuses, the service's defaults and the one error envelope).
  *
  * Parameters follow what `parseRequest` reads and the planner accepts (the model's
  * `filterOperators` and `orderable`): `prop` (equality; not for a field named like a reserved parameter),

@@ -21,7 +21,7 @@ import { nullable, typeSchema, type JsonSchema } from './json-schema';
 export const UUID: JsonSchema = { type: 'string', format: 'uuid' };
 export const ERROR_SCHEMA_NAME = 'Error';
 
-/** DECISIONS "One error envelope everywhere": core's one description of it. */
+/** The one error envelope every route answers with: core's one description of it. */
 export const ERROR_SCHEMA: JsonSchema = ERROR_ENVELOPE_SCHEMA;
 
 /** Component names of the types, and where a schema `$ref`s them. */

@@ -15,10 +15,11 @@
  * A shape names properties and computeds, a link read as ids by its bare name (`author`: the
  * compiler reads a link without a sub-shape as its id, a multi link as an array of ids, `[]`
  * when empty; `author := .author.id` is refused as a redefinition of the link), and an expanded
- * link with the target's shape (`author: { ... }`). A single expanded link comes back from the
- * engine as an array of one object (core's convention); `answer.ts` makes it the object.
+ * link with the target's shape (`author: { ... }`). Every statement is compiled with
+ * `singleLinks: 'object'`, so PostgreSQL answers a single expanded link as the object or null
+ * (`/query` answers it as an array of one object) and no answer is reshaped in Node.
  *
- * Filters (DECISIONS "REST": several AND together): on a single scalar property, `=`, `__in`
+ * Filters (several AND together; see docs/http.md): on a single scalar property, `=`, `__in`
  * (each element converted) and `__contains` (case-insensitive substring, on `str`, custom str
  * scalars and enums; `contains(str_lower(...))`, so `%`, `_` and `\` are data, not LIKE
  * patterns); on a single link, `=` and `__in` by the target's id (`?author=<uuid>`). Filters on
@@ -63,11 +64,13 @@ export interface RestStatement {
   readonly query: string;
   readonly variables: Readonly<Record<string, unknown>>;
   readonly cardinality: 'many' | 'atMostOne';
+  /** A single expanded link is answered as the object or null (core's CompileOptions). */
+  readonly singleLinks: 'object';
 }
 
 export interface RestQuery extends RestStatement {
   readonly answer: RestAnswer;
-  /** The shape of the objects answered (single expanded links are unwrapped by it). */
+  /** The shape of the objects answered. */
   readonly shape: Shape | null;
   /**
    * A linked collection: the statement that tells whether the parent object exists (to the
@@ -98,6 +101,7 @@ export function planRequest(request: DataRequest, model: RestModel, schema: Sche
         query: `select ${t} ${shape} filter .id = <uuid>$id`,
         variables: { id: request.id },
         cardinality: 'atMostOne',
+        singleLinks: 'object',
         answer: 'object',
         shape: type.shape,
         missing,
@@ -112,6 +116,7 @@ export function planRequest(request: DataRequest, model: RestModel, schema: Sche
           ` order by ${orderText(type, request.order)}${pageText(request.page, variables)}`,
         variables,
         cardinality: 'many',
+        singleLinks: 'object',
         answer: 'list',
         shape: type.shape,
       };
@@ -123,6 +128,7 @@ export function planRequest(request: DataRequest, model: RestModel, schema: Sche
         query: `select (insert ${t}${set.length > 0 ? ` { ${set.join(', ')} }` : ''}) ${shape}`,
         variables,
         cardinality: 'atMostOne',
+        singleLinks: 'object',
         answer: 'created',
         shape: type.shape,
       };
@@ -134,6 +140,7 @@ export function planRequest(request: DataRequest, model: RestModel, schema: Sche
         query: `select (update ${t} filter .id = <uuid>$id set { ${set.join(', ')} }) ${shape}`,
         variables,
         cardinality: 'atMostOne',
+        singleLinks: 'object',
         answer: 'object',
         shape: type.shape,
         missing,
@@ -144,6 +151,7 @@ export function planRequest(request: DataRequest, model: RestModel, schema: Sche
         query: `delete ${t} filter .id = <uuid>$id`,
         variables: { id: request.id },
         cardinality: 'many',
+        singleLinks: 'object',
         answer: 'deleted',
         shape: null,
       };
@@ -204,12 +212,14 @@ function linked(
     query: `select (select ${t} filter .id = <uuid>$id).${ident(link.name)} ${shapeText(shape)} order by .id${pageText(page, variables)}`,
     variables,
     cardinality: 'many',
+    singleLinks: 'object',
     answer: 'list',
     shape,
     parent: {
       query: `select ${t} { id } filter .id = <uuid>$id`,
       variables: { id },
       cardinality: 'atMostOne',
+      singleLinks: 'object',
     },
     missing,
   };
@@ -314,7 +324,8 @@ function assignments(
   const out: string[] = [];
   for (const [key, value] of Object.entries(body)) {
     const field = fieldOf(type, key, key);
-    // `id` is not writable, but a body naming it is left to the compiler (spec "Write bodies").
+    // `id` is not writable, but a body naming it is left to the compiler, whose error names it
+    // (docs/http.md, write bodies).
     if (!type.writable.includes(field) && field.name !== 'id') {
       throw invalid(key, notWritable(field));
     }

@@ -1,7 +1,8 @@
 /**
  * plan/names: schema names as EdgeQL text. Only names the REST model found reach here (the
- * model's lookup is the gate); they are still quoted by the EdgeQL printer's own rule, so a
- * property named `select` or `limit` prints as `` `select` `` and a plain one stays plain.
+ * model's lookup is the gate); they are still quoted by core's one quoting rule (`ql.quoteIdent`,
+ * the EdgeQL printer's), once per name, so a property named `select` or `limit` prints as
+ * `` `select` `` and a plain one stays plain.
  */
 import { printTypeRef, ql, type TypeNamePrinter, type TypeRef } from '@svc/core';
 
@@ -11,7 +12,7 @@ const printed = new Map<string, string>();
 export function ident(name: string): string {
   let text = printed.get(name);
   if (text === undefined) {
-    text = ql.printExpression(ql.parseExpression(backticked(name)));
+    text = ql.quoteIdent(name);
     printed.set(name, text);
   }
   return text;
@@ -19,10 +20,11 @@ export function ident(name: string): string {
 
 /** A qualified type name (`default::User`, `blog::Post`) as EdgeQL text. */
 export function typeName(qualified: string): string {
+  // Kept apart from pointer names by the `::` prefix.
   const key = `::${qualified}`;
   let text = printed.get(key);
   if (text === undefined) {
-    text = ql.printType(ql.parseType(qualified.split('::').map(backticked).join('::')));
+    text = ql.quoteName(qualified);
     printed.set(key, text);
   }
   return text;
@@ -35,7 +37,3 @@ export function typeText(type: TypeRef): string {
 }
 
 const QUOTED: TypeNamePrinter = { type: typeName, element: ident };
-
-function backticked(name: string): string {
-  return `\`${name.replaceAll('`', '``')}\``;
-}

@@ -14,7 +14,7 @@ import { isUuid } from '../request/parse';
 const DATE = '\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])';
 const TIME = '([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,9})?)?';
 const ZONE = '(Z|[+-]([01]\\d|2[0-3])(:?[0-5]\\d)?)';
-/** ISO 8601 forms by std type: the datetime with its zone, local types without (spec Versioning 3). */
+/** ISO 8601 forms by std type: the datetime with its zone, local types without. */
 const FORMATS: Readonly<
   Record<string, { readonly pattern: Pick<RegExp, 'test'>; readonly name: string }>
 > = {

@@ -51,6 +51,6 @@ export type ApiRequest =
       readonly page: Page;
     };
 
-/** DECISIONS.md: `limit` default 100, at most 1000. */
+/** `limit`: 100 by default, at most 1000 (docs/http.md, REST). */
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;

@@ -20,7 +20,7 @@ export interface HttpRequestParts {
 
 /**
  * Query parameters that are never filters: paging and ordering, and `token`, which carries an
- * access token (spec Authentication 1) and so cannot name a property filter.
+ * access token (`?token=`, docs/http.md) and so cannot name a property filter.
  */
 const RESERVED = new Set(['limit', 'offset', 'order_by', 'token']);
 const OPERATORS: Readonly<Record<string, Filter['operator']>> = { in: 'in', contains: 'contains' };

@@ -28,7 +28,7 @@ export interface TlsConfig {
 }
 
 /**
- * Which browser origins may call the server (DECISIONS.md "CORS"). Each origin is
+ * Which browser origins may call the server (docs/http.md, "Conventions"). Each origin is
  * `scheme://host[:port]` (no path, no trailing slash), or `origins` is `['*']`: any origin, and
  * then without credentials.
  */
@@ -80,7 +80,7 @@ export interface ServerConfig extends Partial<ServerSettings> {
   database?: DatabaseConfig;
   /** SDL text to migrate to at start. */
   schema?: string;
-  /** Auth options (spec "Auth configuration"); `jwtSecret` may also be given here. */
+  /** Auth options (`AuthConfig` of @svc/auth); `jwtSecret` may also be given here. */
   authConfig?: Record<string, unknown>;
   tls?: TlsConfig;
   /** A TOML file read as the lowest-precedence source above the defaults. */

@@ -1,5 +1,5 @@
 /**
- * `GET /api/openapi.json` (spec "REST routes"): the OpenAPI 3.1.0 document of the REST API over
+ * `GET /api/openapi.json` (docs/http.md, "REST routes"): the OpenAPI 3.1.0 document of the REST API over
  * the schema queries compile against now, read from the same REST model as the data routes
  * (`restModelSource`, one model per schema version), built and serialised once per schema
  * version: a migration changes it without a restart, a request only compares versions.

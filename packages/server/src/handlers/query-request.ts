@@ -1,21 +1,19 @@
-import { commonError } from '@svc/core';
+import { commonError, type QueryRequest, type RequestedCardinality } from '@svc/core';
 import { jsonObjectBody } from './json-body';
 
-export type Cardinality = 'many' | 'atMostOne' | 'one';
+/**
+ * A validated `POST /query` body (docs/http.md, "POST /query"): core's QueryRequest with every field the body
+ * may carry filled in (`singleLinks` is not one of them).
+ */
+export type QueryBody = Required<
+  Pick<QueryRequest, 'query' | 'variables' | 'globals' | 'cardinality'>
+>;
 
-/** A validated `POST /query` body (DECISIONS.md, "Data plane"). */
-export interface QueryRequest {
-  readonly query: string;
-  readonly variables: Readonly<Record<string, unknown>>;
-  readonly globals: Readonly<Record<string, unknown>>;
-  readonly cardinality: Cardinality;
-}
-
-const CARDINALITIES: readonly Cardinality[] = ['many', 'atMostOne', 'one'];
+const CARDINALITIES: readonly RequestedCardinality[] = ['many', 'atMostOne', 'one'];
 const KEYS = new Set(['query', 'variables', 'globals', 'cardinality']);
 
 /** Checks the shape of a `/query` body; every problem is a 400 VALIDATION_ERROR naming the field. */
-export function parseQueryRequest(body: unknown): QueryRequest {
+export function parseQueryRequest(body: unknown): QueryBody {
   const b = jsonObjectBody(body, KEYS, 'a "query" string');
   if (typeof b.query !== 'string' || b.query.trim() === '') {
     throw commonError('VALIDATION_ERROR', '"query" must be a non-empty string');
@@ -23,13 +21,13 @@ export function parseQueryRequest(body: unknown): QueryRequest {
   const variables = optionalObject(b.variables, 'variables');
   const globals = optionalObject(b.globals, 'globals');
   const cardinality = b.cardinality ?? 'many';
-  if (!CARDINALITIES.includes(cardinality as Cardinality)) {
+  if (!CARDINALITIES.includes(cardinality as RequestedCardinality)) {
     throw commonError(
       'VALIDATION_ERROR',
       `"cardinality" must be one of ${CARDINALITIES.join(', ')}`,
     );
   }
-  return { query: b.query, variables, globals, cardinality: cardinality as Cardinality };
+  return { query: b.query, variables, globals, cardinality: cardinality as RequestedCardinality };
 }
 
 function optionalObject(value: unknown, name: string): Record<string, unknown> {

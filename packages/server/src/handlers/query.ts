@@ -1,10 +1,10 @@
 /**
- * `POST /query` (DECISIONS.md "Data plane"): the body is checked (query-request.ts), the caller
+ * `POST /query` (docs/http.md, "POST /query"): the body is checked (query-request.ts), the caller
  * decides the access mode and the auth values the query sees, the engine (@svc/core
  * query/engine) compiles through its cache and runs ONE statement, and the JSON text PostgreSQL
  * built is written inside `{"data": ...}` as it came, never parsed in Node.
  *
- * Access (DECISIONS.md "Access", spec Versioning 35): the service key, a superuser and the
+ * Access (docs/http.md, "Callers and credentials"): the service key, a superuser and the
  * `simple` protocol run without access policies; everyone else (anonymous included) under the
  * `full` protocol with them; under them a type without policies is open to every caller or to
  * none (`defaultAccess`). `readOnly` servers refuse compiled writes (503 READ_ONLY).
@@ -48,7 +48,7 @@ export function queryCaller(
   deps: Pick<QueryHandlerDeps, 'protocol' | 'readOnly' | 'defaultAccess'>,
 ): QueryCaller {
   // Everything here comes from the verified token (@svc/auth authContextFromClaims), never from
-  // the request body: these are the caller's globals (DECISIONS.md, Access).
+  // the request body: these are the caller's globals (docs/http.md).
   const auth: AuthValues =
     caller?.kind === 'user'
       ? {

@@ -1,12 +1,12 @@
 /**
- * `/api/*` (spec "REST routes", DECISIONS "REST"): parseRequest (@svc/rest) → the REST model of
+ * `/api/*` (docs/http.md, "REST routes"): parseRequest (@svc/rest) → the REST model of
  * the schema queries compile against now (built once per schema version: `restModelSource`) →
  * planRequest → the `/query` engine with the same caller (`queryCaller`: access policies,
  * read-only, the auth values) → the answer.
  *
  * Answers: a list and a linked collection the bare array PostgreSQL built; one object the bare
- * object (the array's text without its brackets; @svc/rest `answerBody` parses only shapes with
- * a single expanded link, which the engine reads as an array of one object); 201 for POST; 204
+ * object (the array's text without its brackets; the statements ask for single expanded links
+ * as objects, so no answer is parsed in Node: @svc/rest `answerBody`); 201 for POST; 204
  * with no body for DELETE whether or not the row existed; 404 NOT_FOUND for GET or PATCH of an
  * id that is not there (or that the caller's access policies hide), and for a linked
  * collection whose parent is not there (checked only when the page is empty).

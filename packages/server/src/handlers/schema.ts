@@ -13,7 +13,7 @@ import { typeCatalogue, type ServerAccess } from '../observability/open-types';
 import { jsonObjectBody } from './json-body';
 
 /**
- * `/schema`, `/schema/types` and `/migrations` (DECISIONS.md, "Data plane"). The stored schema
+ * `/schema`, `/schema/types` and `/migrations` (docs/http.md, "Schemas and migrations"). The stored schema
  * is read from the database on every request, so several servers over one database agree; the
  * built model is cached by version. Each type of the catalogue says whether it is `open` to every
  * caller under this server's protocol and `defaultAccess`.

@@ -25,7 +25,7 @@ export function sendJson(
 }
 
 /**
- * The one place any thrown value becomes an HTTP answer: the DECISIONS.md envelope with the
+ * The one place any thrown value becomes an HTTP answer: the error envelope (docs/http.md) with the
  * status from the error's table. The original of an unexpected error is logged, never sent.
  */
 export function sendError(res: Response, err: unknown, logger: Logger): void {

@@ -1,6 +1,6 @@
 /**
  * The operational routes every caller may read, made visible (issue 26, 9): with auth on and
- * `requireAuth` off (the default), the spec's Authentication 5 leaves `/metrics`, `/stats`,
+ * `requireAuth` off (the default), the gate of docs/http.md leaves `/metrics`, `/stats`,
  * `/schema*` and `GET /migrations` (and REST's OpenAPI document, which describes the same schema)
  * open to anonymous callers. That default stays; the server names those routes in one warning at
  * start, beside the open-types one. The data routes (`/query`, `/api/*`) are not in the list:

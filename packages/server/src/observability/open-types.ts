@@ -1,6 +1,6 @@
 /**
- * Which object types every caller may read and write, made visible (DECISIONS "Added
- * 2026-11-29"): the warning a server with auth on logs at start and after a migration that
+ * Which object types every caller may read and write, made visible (`defaultAccess`,
+ * docs/http.md): the warning a server with auth on logs at start and after a migration that
  * changes the list, and each type's `open` in `GET /schema/types`.
  *
  * Under the `full` protocol a type is open when it has no access policy and `defaultAccess` is

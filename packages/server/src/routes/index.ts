@@ -55,7 +55,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type Handler = (req: Request, res: Response) => unknown;
 
 interface RouteOptions {
-  /** Behind the `requireAuth` gate (spec Authentication 5): data-plane routes. */
+  /** Behind the `requireAuth` gate (docs/http.md): data-plane routes. */
   readonly gated?: boolean;
   /** A gated route's own gate in place of the `requireAuth` one (the metrics token). */
   readonly gate?: RequestHandler;
@@ -66,7 +66,7 @@ interface RouteOptions {
 const READY_TIMEOUT_MS = 2000;
 
 /**
- * The route table of the spec. Every response, error or not, leaves through `sendJson` or
+ * The route table (docs/http.md lists every route; `scripts/docs-http.mjs --check` compares). Every response, error or not, leaves through `sendJson` or
  * `sendError`; unknown paths are 404 and known paths with another method 405, both in the
  * envelope. Per-request work is only what a route needs: bodies are parsed on routes that take
  * one, the timeout and the auth gate sit on the routes that do work, and static bodies are
@@ -197,7 +197,7 @@ export function buildApp(deps: AppDeps): Express {
     next(commonError('NOT_FOUND', `no extension route ${req.method} ${req.baseUrl}${req.path}`));
   });
 
-  // Auth: registered only when enabled with a secret (spec rule 1). @svc/auth's own handler
+  // Auth: registered only when enabled with a secret (else /auth/* is 404). @svc/auth's own handler
   // classifies the routes (404/405), demands tokens at the router and renders its errors.
   if (auth) {
     const listener = toNodeListener((request, info) => auth.handler(request, info), {
@@ -218,7 +218,7 @@ export function buildApp(deps: AppDeps): Express {
     route(docs.assetsRoute, { GET: docs.asset });
   }
 
-  // REST: registered unless disabled (spec "REST routes"). Writes are refused here in read-only
+  // REST: registered unless disabled (docs/http.md, "REST routes"). Writes are refused here in read-only
   // mode (every REST write is one); the handler plans and runs through the `/query` engine.
   if (config.enableRest) {
     // One model per schema version, for the data routes and the OpenAPI document.

@@ -102,7 +102,7 @@ export async function adminCommand(argv: readonly string[], opts: AdminOptions):
     values['jwt-secret'] !== undefined ? { jwtSecret: values['jwt-secret'] } : {},
   );
   // The password is read before the database is opened: nothing waits on a connection while a
-  // person types, and an empty one is refused before it reaches the provider (the spec).
+  // person types, and an empty one is refused before it reaches the provider.
   let password: string | undefined;
   if (command.flags.includes('password')) {
     password =

@@ -4,25 +4,21 @@
  *
  * Where it runs, and as whom: through the `svc serve` holding an embedded data folder (the URL
  * in the folder's lock), as `svc migrate` does, with the configured service key as its bearer
- * (the service credential: no access policies; DECISIONS.md "Access") or, without one, as an
- * anonymous caller under the server's policies; else on the database directly, with @svc/core's
- * query engine and the server's compiler, as the operator (no access policies), honouring
- * `read_only`.
+ * (the service credential: no access policies) or, without one, as an anonymous caller under
+ * the server's policies; else on the database directly, with the query engine `svc serve`
+ * assembles (@svc/server `createServerQueryEngine`), as the operator (no access policies),
+ * honouring `read_only`.
  * Failures: one line on stderr (the error class, message and position), exit 1.
  */
 import {
   ANONYMOUS_AUTH,
   DataDirLockedError,
-  buildSchema,
-  createDefaultMigrator,
-  createQueryEngine,
   jsonDepthProblem,
   openDatabase,
-  storedSchemaSource,
   type CompileQuery,
   type Database,
 } from '@svc/core';
-import { compileQuery as serverCompileQuery } from '@svc/server';
+import { createServerQueryEngine } from '@svc/server';
 import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
@@ -110,10 +106,8 @@ export async function queryCommand(
     }
   }
   try {
-    const engine = createQueryEngine({
-      db,
-      compile: opts.compileQuery ?? serverCompileQuery,
-      schema: storedSchemaSource(db, createDefaultMigrator(), buildSchema),
+    const engine = createServerQueryEngine(db, {
+      ...(opts.compileQuery ? { compileQuery: opts.compileQuery } : {}),
       cacheSize: 1,
     });
     const text = await engine.run(

@@ -19,15 +19,12 @@ import {
   type QueryErrorName,
 } from '../../errors/query-errors';
 import type { Schema } from '../../schema/model';
-import type { CompileAccess, CompileQuery, CompiledQuery, RequestedCardinality } from '../api';
+import type { CompileAccess, CompileQuery, CompiledQuery } from '../api';
 import { ANONYMOUS_AUTH, bindParameters, type AuthValues } from '../engine/bind';
 
-export interface QueryRequest {
-  readonly query: string;
-  readonly variables?: Readonly<Record<string, unknown>>;
-  readonly globals?: Readonly<Record<string, unknown>>;
-  readonly cardinality?: RequestedCardinality;
-}
+import type { QueryRequest } from '../engine';
+
+export type { QueryRequest };
 
 export async function runQuery(
   compile: CompileQuery,

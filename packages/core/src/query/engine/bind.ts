@@ -6,7 +6,7 @@
  * globals, custom scalars' bases). Output: one JSON text per parameter (`JSON.stringify(value)`;
  * an absent optional value is SQL NULL), the encoding query/api fixes for the compiled SQL to
  * decode from `$n::jsonb`.
- * Checks, before anything runs (spec Versioning 34, DECISIONS "Access"):
+ * Checks, before anything runs (the `POST /query` contract, docs/http.md):
  * - a missing required variable, and a variable the query does not use, are 400
  *   VALIDATION_ERROR naming it;
  * - `globals` may set declared, non-computed globals only, and never the caller's own
@@ -32,7 +32,9 @@ import type { QueryParam } from '../api';
 import { typeEnv } from '../bind/calls';
 import { schemaIndex } from '../schema-index';
 
-/** What the caller's credentials say (DECISIONS.md, Access), fed to `auth` parameters. */
+/**
+ * What the caller's verified credentials say (never the request body), fed to `auth` parameters.
+ */
 export interface AuthValues {
   /** The user's id; absent when anonymous. */
   readonly userId?: string;
@@ -40,7 +42,7 @@ export interface AuthValues {
   readonly roles: readonly string[];
   /** A guest session's token (`is_anonymous` claim); false or absent otherwise. */
   readonly isAnonymous?: boolean;
-  /** The token's `permissions` claim (DECISIONS, Auth); empty when absent. */
+  /** The token's `permissions` claim; empty when absent. */
   readonly permissions?: readonly string[];
 }
 

@@ -6,7 +6,7 @@
  * never parses it.
  *
  *   schema snapshot (schema-tracker) → cache lookup by (schema version, access policies on or
- *   off, requested cardinality, text) → compile on a miss → refuse (cardinality, read-only) → bind variables,
+ *   off, requested cardinality, single-link form, text) → compile on a miss → refuse (cardinality, read-only) → bind variables,
  *   globals and auth values by name (bind.ts) → ONE statement (a named prepared statement on
  *   PostgreSQL) → `one` on an empty result fails → the text.
  *
@@ -24,10 +24,16 @@ import {
   fromDatabaseError,
   InvalidReferenceError,
   NoDataError,
-  ResultCardinalityMismatchError,
   type SvcError,
 } from '../../errors';
-import type { AccessMode, CompileQuery, CompiledQuery, RequestedCardinality } from '../api';
+import type {
+  AccessMode,
+  CompileQuery,
+  CompiledQuery,
+  RequestedCardinality,
+  SingleLinkForm,
+} from '../api';
+import { refuseCardinality } from '../cardinality';
 import { bindParameters, type AuthValues } from './bind';
 import { LruCache } from './cache';
 import { SchemaTracker, type SchemaSnapshot, type SchemaSource } from './schema-tracker';
@@ -51,12 +57,19 @@ export {
 } from './schema-tracker';
 export { schemaVocabulary } from './vocabulary';
 
+/**
+ * One query to run: the body of `POST /query` (docs/http.md), which the server checks and passes
+ * on as it is, and what the REST routes plan. `singleLinks` is not a `/query` field: the REST
+ * routes ask for `object` (CompileOptions.singleLinks).
+ */
 export interface QueryRequest {
   readonly query: string;
   readonly variables?: Readonly<Record<string, unknown>>;
   readonly globals?: Readonly<Record<string, unknown>>;
   /** @default 'many' */
   readonly cardinality?: RequestedCardinality;
+  /** @default 'array' */
+  readonly singleLinks?: SingleLinkForm;
 }
 
 /** Who runs a query, as far as the engine is concerned. */
@@ -143,18 +156,22 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
       cachedVersion = snapshot.version;
     }
     const cardinality = request.cardinality ?? 'many';
+    const singleLinks = request.singleLinks ?? 'array';
     const { policies } = caller.access;
     const defaultAccess = caller.access.defaultAccess ?? 'open';
     const mode = policies ? (defaultAccess === 'deny' ? 'd' : 'p') : 's';
-    const key = `${mode}${cardinality}\u0000${request.query}`;
+    const links = singleLinks === 'object' ? 'o' : 'a';
+    const key = `${mode}${links}${cardinality}\u0000${request.query}`;
     let entry = cache.get(key);
     options.onCompileCache?.(entry !== undefined);
     if (!entry) {
       // Read-only mode is enforced below, from `compiled.writes` (nested writes included), so
-      // a refused write is 503 READ_ONLY as DECISIONS.md says: compilation reads only `policies`.
+      // a refused write is 503 READ_ONLY (docs/http.md): compilation reads only `policies`.
       const compiled = compile(snapshot.schema, request.query, {
         cardinality,
         access: { policies, defaultAccess },
+        // Only when asked: a compiler (and its tests) sees the options `/query` has always sent.
+        ...(singleLinks === 'object' ? { singleLinks } : {}),
       });
       entry = { compiled, statement: statementName(compiled.sql) };
       cache.set(key, entry);
@@ -180,14 +197,7 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
   ): Promise<string> {
     const { compiled, statement } = lookup(snapshot, request, caller);
     const cardinality = request.cardinality ?? 'many';
-    if (cardinality !== 'many' && mayExceedOne(compiled)) {
-      throw new ResultCardinalityMismatchError(
-        `the query may return more than one element (its cardinality is ${compiled.cardinality}), but "${cardinality}" was requested`,
-        {
-          hint: 'add `limit 1`, filter on .id or an exclusive property, or use assert_single(...)',
-        },
-      );
-    }
+    refuseCardinality(compiled.cardinality, cardinality);
     if (compiled.writes && caller.access.readOnly) {
       throw commonError('READ_ONLY', 'the server is in read-only mode; this query writes');
     }
@@ -255,11 +265,6 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
     schemaChanged: () => schemas.invalidate(),
     cacheStats: () => ({ hits: cache.hits, misses: cache.misses, size: cache.size }),
   };
-}
-
-/** `many` and `atLeastOne` results may hold several elements (spec Versioning 2 and 11). */
-function mayExceedOne(compiled: CompiledQuery): boolean {
-  return compiled.cardinality === 'many' || compiled.cardinality === 'atLeastOne';
 }
 
 /**

@@ -64,6 +64,8 @@ export interface PlanContext extends SourceContext, AccessContext {
   readonly env: TypeEnv;
   /** Planning one row's expression (`planRowExpression`): no relation may be read. */
   readonly row: boolean;
+  /** A single shaped link is answered as the object, not an array of one (`singleLinks`). */
+  readonly linkObjects: boolean;
 
   // Dispatch: the planner's mutually recursive operations (plan/planner wires them).
   /** Adds a CTE to the top-level statement (data-modifying CTEs must be top-level), in order. */

@@ -2,7 +2,8 @@
  * plan/output: the JSON result form of an element (`planOutput` / `outputOf`, the planner's
  * `output` / `outputOf`). Shapes are `sql.jsonObject` in shape order; a plain single value is
  * inline, anything else a subquery: multi values and shaped links as arrays (`[]` when empty), a
- * single shaped link as an object or null, a link without a shape as its id(s). Objects and
+ * single shaped link as an array of one object (the object itself when compiled with
+ * `singleLinks: 'object'`) or null, a link without a shape as its id(s). Objects and
  * arrays of them are JSON text (sql `jsonFromText`), aggregated as text. The result conventions
  * are the HTTP contract's (docs/http.md).
  */
@@ -191,7 +192,8 @@ export function freeObjectJson(
 /**
  * One shape element's JSON for the current element of `rel`: a plain single value inline;
  * anything else in a subquery — multi values and shaped links as arrays (`[]` when empty), a
- * single shaped link as an array of one object or null, a link without a shape as its id(s).
+ * single shaped link as an array of one object or null (the object itself with `singleLinks:
+ * 'object'`), a link without a shape as its id(s).
  */
 function elementJson(ctx: PlanContext, rel: Rel, el: ShapeElement): SqlExpr {
   const expr = el.expr;
@@ -212,7 +214,7 @@ function elementJson(ctx: PlanContext, rel: Rel, el: ShapeElement): SqlExpr {
   const element =
     object && !shaped ? idJson(ctx, sql.col('id', alias)) : outputColumn(columns, alias);
   const order = aggregateOrder(item, orderBy(columns.ord, alias));
-  if (many || (object && shaped)) {
+  if (many || (object && shaped && !ctx.linkObjects)) {
     const agg = sql.jsonArrayAgg(element, { orderBy: order, orEmpty: many });
     return scalarJsonQuery(agg, sql.select({ targets: [], from: [item] }));
   }

@@ -61,6 +61,8 @@ export interface PlanOptions {
   readonly paramCount?: () => number;
   /** One row's expression (`planRowExpression`): sets of at most one value are values in place. */
   readonly row?: boolean;
+  /** A single shaped link as an array of one object (default) or as the object (CompileOptions). */
+  readonly singleLinks?: 'array' | 'object';
 }
 
 export function planQuery(index: SchemaIndex, query: IrQuery, options: PlanOptions): SqlQuery {
@@ -145,6 +147,7 @@ class Planner implements PlanContext {
   readonly access: CompileAccess;
   readonly env: TypeEnv;
   readonly row: boolean;
+  readonly linkObjects: boolean;
   readonly distinctDone = new WeakSet<IrExpr>();
   readonly volatileFrom = new WeakMap<Rel, FromItem | null>();
   overlayDepth = 0;
@@ -158,6 +161,7 @@ class Planner implements PlanContext {
     this.access = options.access;
     this.env = options.env;
     this.row = options.row === true;
+    this.linkObjects = options.singleLinks === 'object';
     this.policies = options.access.policies ? (options.policies ?? null) : null;
   }
 

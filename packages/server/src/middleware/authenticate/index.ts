@@ -13,7 +13,7 @@ export type Caller =
 export const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
 
 /**
- * The service key or a superuser (DECISIONS.md, Access): may migrate, and runs queries without
+ * The service key or a superuser (docs/http.md, "Callers and credentials"): may migrate, and runs queries without
  * access policies.
  */
 export function isAdministrator(caller: Caller | undefined): boolean {
@@ -34,7 +34,7 @@ export interface AuthenticateOptions {
    */
   readonly verify: ((token: string) => Promise<AuthContext>) | undefined;
   readonly serviceKey: string | undefined;
-  /** Refuse requests without a valid token (spec Authentication 5). */
+  /** Refuse requests without a valid token: the `requireAuth` gate of docs/http.md. */
   readonly required: boolean;
   /** Throws 403 for a cookie-authenticated write from a foreign page (middleware/csrf). */
   readonly checkOrigin?: (req: Request, tokenSource: TokenSource) => void;

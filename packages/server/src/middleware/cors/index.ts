@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { CorsConfig } from '../../config';
 
 /**
- * CORS (DECISIONS.md "CORS"), first in the chain after the request context so it reaches every
+ * CORS (docs/http.md, "Conventions"), first in the chain after the request context so it reaches every
  * route, /auth/* included, and every error. Installed only when `cors` is configured.
  *
  * - A preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) is answered here,

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { checkCookieRequestOrigin, originOf, type TokenSource } from '@svc/auth';
 
 /**
- * The server's side of the CSRF rule of DECISIONS.md "CORS": @svc/auth's
+ * The server's side of the cookie rule (docs/http.md, "Cookies and cross-site requests"): @svc/auth's
  * `checkCookieRequestOrigin` (the same function its /auth handler runs), fed from an Express
  * request. The auth gate calls it once it knows where the token came from: a state-changing
  * request whose token is the `auth_token` cookie must come from this server's own origin or a

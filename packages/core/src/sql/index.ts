@@ -1,6 +1,6 @@
 /**
- * sql: the only place SQL text is generated — the PostgreSQL expression and statement AST (./ast) and its
- * printer (./print), quoting (./codegen/quote), content-derived names (./codegen/names), DDL and
+ * sql: the only place SQL text is generated — the PostgreSQL expression and statement AST (./ast,
+ * built by ./build, walked and rewritten by ./transform) and its printer (./print), quoting (./codegen/quote), content-derived names (./codegen/names), DDL and
  * data-check statements (./codegen/ddl) and the bootstrap SQL (./codegen/bootstrap). It knows
  * nothing of the schema model: `schema/` imports `sql/`, never the reverse.
  */

@@ -1,6 +1,6 @@
 /**
- * plan/access: access policies as SQL, inside the one compiled statement (spec Versioning 38,
- * DECISIONS "Access"). PostgreSQL evaluates them; Node never filters rows.
+ * plan/access: access policies as SQL, inside the one compiled statement (the rules the caller
+ * sees are in docs/http.md). PostgreSQL evaluates them; Node never filters rows.
  *
  * - Reads (`rowCondition`): a row of a concrete type is visible for `select` (and reachable by an
  *   update for `update read`, by a delete for `delete`) when some `allow` policy of that kind

@@ -9,15 +9,15 @@
  *   (query/schema-index/catalogue), as VALUES.
  * - A multi pointer's rows: its table `"<Concrete>.<ptr>"` for each concrete source type.
  * - Every one of these passes the access hook (`SourceContext.selectFilter`, plan/access): under
- *   access policies a type's rows are those the caller may select (item 38); the filter is a
+ *   access policies a type's rows are those the caller may select (the access policies of the type); the filter is a
  *   WHERE over the table's row, evaluated by PostgreSQL.
  */
 import { tableName } from '../../storage/layout';
 import { pgTypeFor } from '../../std/scalars';
 import { pgType, sql, type FromItem, type SqlExpr, type SqlQuery } from '../../sql';
 import type { CompileAccess } from '../api';
-// Rows inserted earlier in the same statement (plan/mutation), which the snapshot would hide.
-import { hasWrittenRows, writtenJunction, writtenTable } from './mutation';
+// Rows written earlier in the same statement (plan/overlays), which the snapshot hides.
+import { hasWrittenRows, writtenJunction, writtenTable } from './overlays';
 import { typeId, type PointerInfo, type SchemaIndex } from '../schema-index';
 import {
   CATALOGUE_SCHEMA,
@@ -33,7 +33,7 @@ export interface SourceContext {
   /** A fresh SQL alias starting with `prefix`. */
   fresh(prefix: string): string;
   /**
-   * The access hook (item 38): the condition a row of concrete type `concrete`, read from
+   * The access hook (access policies): the condition a row of concrete type `concrete`, read from
    * `alias`, must meet for the caller to select it, or null for none (plan/access).
    */
   selectFilter(concrete: string, alias: string): SqlExpr | null;

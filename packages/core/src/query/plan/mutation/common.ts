@@ -1,0 +1,92 @@
+/**
+ * plan/mutation/common: what the mutation modules share — the per-compilation registries (the
+ * mutations planned so far, the guards of `unless conflict` inserts being planned, the objects
+ * bound outside a mutation that its CTEs find again, the unconditional `with` writes) and small
+ * SQL helpers.
+ */
+import { QueryError } from '../../../errors';
+import { sql, type SelectStatement, type SqlExpr, type Target } from '../../../sql';
+import type { BindingRef, IrExpr } from '../../ir';
+import type { PlanContext } from '../context';
+import type { Rel, Bound } from '../rel';
+
+export type ObjectBound = Extract<Bound, { kind: 'object' }>;
+
+/** What the output of a mutation needs to know about its CTEs. */
+export interface Written {
+  /** Concrete type → the CTE holding its written rows (`returning *`). */
+  readonly rows: ReadonlyMap<string, string>;
+  /** Multi pointer name → how to read its rows after the statement. */
+  readonly multi: ReadonlyMap<string, MultiState>;
+}
+
+/** A multi pointer's junction rows after the statement, for the written objects. */
+export type MultiState =
+  | { readonly kind: 'replaced'; readonly pairs: string }
+  | { readonly kind: 'added'; readonly pairs: string }
+  | { readonly kind: 'removed'; readonly pairs: string };
+
+/** Mutations already planned in a compilation: planned (written) once, however often read. */
+export const planned = new WeakMap<PlanContext, Map<string, { src: string; plan: Written }>>();
+
+/** Per compilation: the conditions of the `unless conflict` inserts whose values are being
+ * planned, innermost last (see `conflictGuard`). */
+const nestedGuards = new WeakMap<PlanContext, ((rel: Rel) => SqlExpr[])[]>();
+
+export function nestedGuardsOf(ctx: PlanContext): ((rel: Rel) => SqlExpr[])[] {
+  let list = nestedGuards.get(ctx);
+  if (!list) {
+    list = [];
+    nestedGuards.set(ctx, list);
+  }
+  return list;
+}
+
+/** Objects bound outside a mutation that its own CTEs must find again (the conflicting object of
+ * an `unless conflict ... else`): path id → how to join it into a fresh Rel. */
+export const externals = new WeakMap<PlanContext, Map<string, (rel: Rel) => Bound>>();
+
+/** Per compilation: the path ids of the mutations of `with` bindings (IrQuery.sideEffects). */
+export const unconditional = new WeakMap<PlanContext, Set<string>>();
+
+export function iterationBound(ref: BindingRef, value: SqlExpr): Bound {
+  if (ref.type.kind === 'object') {
+    return {
+      kind: 'object',
+      type: ref.type.name,
+      id: value,
+      tag: sql.null(),
+      alias: null,
+      link: null,
+      out: null,
+      nullable: false,
+    };
+  }
+  return { kind: 'value', type: ref.type, expr: value, out: null, nullable: false };
+}
+
+export function objectOf(ctx: PlanContext, rel: Rel, expr: IrExpr): ObjectBound {
+  const bound = ctx.lift(rel, expr);
+  if (bound.kind !== 'object') throw new QueryError('update and delete apply to objects');
+  return bound;
+}
+
+export function concreteOf(ctx: PlanContext, subject: IrExpr): readonly string[] {
+  return ctx.index.objectType((subject.type as { name: string }).name)?.concrete ?? [];
+}
+
+/** `CASE WHEN when THEN then END`. */
+export function caseWhen(when: SqlExpr, then: SqlExpr): SqlExpr {
+  return { kind: 'Case', whens: [{ when, then }], else: null };
+}
+
+/** `select targets from rel's FROM where rel's conditions` (and the subject present). */
+export function selectFrom(rel: Rel, targets: Target[], present?: ObjectBound): SelectStatement {
+  const where = [...rel.where];
+  if (present?.nullable) where.push(sql.isNull(present.id, true));
+  return sql.select({
+    targets,
+    from: rel.from ? [rel.from] : [],
+    where: where.length > 0 ? sql.and(...where) : null,
+  });
+}

@@ -1,0 +1,141 @@
+/**
+ * plan/mutation/update: `update T filter ... set { ... }` — the `src` CTE of the reached objects
+ * and their new values, one UPDATE per concrete table, the multi pointers' junction writes, and
+ * under access policies the check of every row as the update leaves it.
+ */
+import { tableName } from '../../../storage/layout';
+import { sql, type Target } from '../../../sql';
+import type { BindingRef } from '../../ir';
+import type { Update } from '../../ir';
+import type { PlanContext } from '../context';
+import { Rel } from '../rel';
+import { addWriteCheck, afterCheck, reserveWriteCheck, subjectCondition } from '../access';
+import { singleValues, resetLinkProperties, wouldBeRows } from './columns';
+import { type Written, type MultiState, objectOf, concreteOf, selectFrom } from './common';
+import { planPairs, requiredCheck, writeJunction, clearJunction } from './junctions';
+import { registerJunctionWrite, overlayOf } from '../overlays';
+import { applyGuards, bindExternals, bindIterations } from './scope';
+
+export function planUpdate(
+  ctx: PlanContext,
+  m: Update,
+  src: string,
+  iterations: readonly BindingRef[],
+): Written {
+  const r0 = new Rel(null);
+  const keys = bindIterations(ctx, r0, iterations);
+  bindExternals(ctx, r0, m);
+  applyGuards(ctx, r0, m);
+  const subject = objectOf(ctx, r0, m.subject);
+  if (m.filter) r0.where.push(ctx.value(r0, m.filter));
+  // Visible (the subject's rows pass `select`) and reachable by an update (`update read`).
+  const reach = subjectCondition(ctx, subject.type, 'update read', subject);
+  if (reach) r0.where.push(reach);
+  // The writes in the values iterate over the updated objects: this object is their iteration.
+  const perObject = m.each ? [...iterations, m.each] : iterations;
+  if (m.each) {
+    r0.bind(m.each.pathId, subject);
+    keys.push(subject.id);
+  }
+  const single = m.elements.filter((e) => !e.pointer.many);
+  const targets: Target[] = [
+    sql.target(subject.id, 'id'),
+    sql.target(subject.tag, '__type__'),
+    ...keys.map((k, i) => sql.target(k, `~it${i}`)),
+  ];
+  const columns = singleValues(ctx, r0, single, targets);
+  ctx.addCte(sql.cte(src, selectFrom(r0, targets, subject), { materialized: true }));
+
+  const concrete = concreteOf(ctx, m.subject);
+  // The new junction rows of each multi element, and what reads later in the statement see of
+  // them (registered before the checks, which read them too).
+  const multiElements = m.elements.filter((x) => x.pointer.many);
+  const multi = new Map<string, MultiState>();
+  const multiPairs = multiElements.map((e) => {
+    const pairs = planPairs(
+      ctx,
+      e,
+      src,
+      src,
+      perObject,
+      { pathId: m.subjectPathId, type: (m.subject.type as { name: string }).name },
+      null,
+    );
+    const mode = e.op === ':=' ? 'replace' : e.op === '+=' ? 'add' : 'remove';
+    for (const c of concrete) {
+      if (ctx.index.storage(c, e.pointer).kind !== 'junction') continue;
+      registerJunctionWrite(ctx, c, e, { pairs, mode, owners: mode === 'replace' ? src : null });
+    }
+    multi.set(e.pointer.name, {
+      kind: e.op === ':=' ? 'replaced' : e.op === '+=' ? 'added' : 'removed',
+      pairs,
+    });
+    return pairs;
+  });
+
+  // Each row as the update leaves it, checked before anything is written (`update write`).
+  const checks = new Map<string, string>();
+  const reset = new Set(resetLinkProperties(single).map((r) => r.column));
+  for (const c of concrete) {
+    const check = reserveWriteCheck(ctx, c);
+    if (check === null) continue;
+    checks.set(c, check);
+    addWriteCheck(
+      ctx,
+      c,
+      'update write',
+      (alias) => sql.subquery(wouldBeRows(ctx, c, src, columns, { reset }), alias),
+      check,
+    );
+  }
+
+  const rows = new Map<string, string>();
+  for (const c of concrete) {
+    if (single.length === 0) continue;
+    const s = 's';
+    const t = 't';
+    const upd = ctx.fresh('update');
+    const table = tableName(c);
+    const check = checks.get(c);
+    ctx.addCte(
+      sql.cte(
+        upd,
+        sql.update({
+          table,
+          alias: t,
+          set: [
+            ...columns.map((c) => ({ column: c.column, value: sql.col(c.source, s) })),
+            ...resetLinkProperties(single),
+          ],
+          from: [sql.table(null, src, s)],
+          where: sql.and(
+            sql.bin('=', sql.col('id', t), sql.col('id', s)),
+            ...(check ? [afterCheck(check)] : []),
+          ),
+          returning: [sql.target(sql.star(t))],
+        }),
+      ),
+    );
+    rows.set(c, upd);
+    const overlay = overlayOf(ctx);
+    overlay.updated.set(c, [...(overlay.updated.get(c) ?? []), upd]);
+  }
+
+  multiElements.forEach((e, i) => {
+    const pairs = multiPairs[i] as string;
+    for (const c of concrete) {
+      if (ctx.index.storage(c, e.pointer).kind !== 'junction') continue;
+      const check = checks.get(c);
+      const gate = check ? { written: null, check } : null;
+      if (e.op === ':=') {
+        clearJunction(ctx, c, e.pointer, src, pairs, gate);
+        writeJunction(ctx, c, e, pairs, 'add', requiredCheck(e, c, src, true), gate);
+      } else if (e.op === '+=') {
+        writeJunction(ctx, c, e, pairs, 'add', null, gate);
+      } else {
+        writeJunction(ctx, c, e, pairs, 'remove', null, gate);
+      }
+    }
+  });
+  return { rows, multi };
+}

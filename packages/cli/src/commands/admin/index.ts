@@ -156,7 +156,7 @@ async function runCommand(
       await admin.setPassword(first, values.password as string);
       return `Password set for ${first}; every session of that user was revoked.`;
     case 'assign-role': {
-      // The spec's CLI has no create-role, so assign-role alone must work on a fresh database.
+      // The CLI has no create-role command, so assign-role alone must work on a fresh database.
       const { roleCreated } = await admin.roles.assign(first, second, {
         createIfMissing: values.existing !== true,
       });

@@ -77,7 +77,7 @@ export function errorMatches(error: unknown, className: string): boolean {
   const expected = queryErrorClass(className as QueryErrorName) as
     | ReturnType<typeof queryErrorClass>
     | undefined;
-  // Not a class: an envelope code (`VALIDATION_ERROR` for variables, spec item 34) or a type name.
+  // Not a class: an envelope code (`VALIDATION_ERROR` for a bad variable, docs/http.md) or a type name.
   if (!expected) {
     const e = error as { type?: unknown; code?: unknown } | null;
     return e?.type === className || e?.code === className;

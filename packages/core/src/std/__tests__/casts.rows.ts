@@ -194,7 +194,7 @@ function rows(): Row[] {
       fails(cast(to, `to_json('${v.badJson}')`), 'InvalidValueError'),
     );
   }
-  out.push(ok(cast('std::json', `'x'`), ['x'], { never: 'any str is a JSON string (item 28)' }));
+  out.push(ok(cast('std::json', `'x'`), ['x'], { never: 'any str is a JSON string' }));
   for (const from of NUMERIC) {
     for (const to of NUMERIC) {
       if (from === to) continue;
@@ -223,7 +223,7 @@ function rows(): Row[] {
       );
     if (bad) out.push(fails(cast(to, bad), 'InvalidValueError'));
   }
-  // Enums, constrained scalars (item 24: checked, per element for arrays), arrays, tuples.
+  // Enums, constrained scalars (checked, per element for arrays), arrays, tuples.
   out.push(
     ok(cast('default::Color', `'Green'`), ['Green']),
     fails(cast('default::Color', `'Purple'`), 'InvalidValueError'),

@@ -31,7 +31,7 @@ export const PACKAGE_IMPORTS = {
 export const LAYERS = {
   '@svc/core': [
     // leaf helpers that import nothing: JSON depth and printing, HTML escaping
-    { name: 'base', paths: ['json.ts', 'html.ts'] },
+    { name: 'base', paths: ['json.ts', 'html.ts', 'copy-on-write.ts'] },
     // the error hierarchy, the code registry, the envelope renderer
     { name: 'errors', paths: ['errors'] },
     // pg | PGlite behind one interface

@@ -24,6 +24,7 @@ import type {
   WindowSpec,
   WithClause,
 } from './ast';
+import { mapList, patched } from '../copy-on-write';
 
 /** Any node of the tree that holds expressions. */
 export type SqlNode = SqlExpr | FromItem | SqlStatement;
@@ -38,25 +39,6 @@ export interface ChildMapper {
 type ExprOf<K extends SqlExpr['kind']> = Extract<SqlExpr, { kind: K }>;
 type FromOf<K extends FromItem['kind']> = Extract<FromItem, { kind: K }>;
 type StatementOf<K extends SqlStatement['kind']> = Extract<SqlStatement, { kind: K }>;
-
-/** `node` with `patch` applied, or `node` itself when every patched field is the same object. */
-function patched<T extends object>(node: T, patch: Partial<T>): T {
-  for (const key of Object.keys(patch) as (keyof T)[]) {
-    if (patch[key] !== node[key]) return { ...node, ...patch };
-  }
-  return node;
-}
-
-/** `list` mapped by `f`, or `list` itself when no element changed. */
-function mapList<T>(list: readonly T[], f: (item: T) => T): readonly T[] {
-  let out: T[] | null = null;
-  list.forEach((item, i) => {
-    const next = f(item);
-    if (out === null && next !== item) out = list.slice(0, i);
-    if (out !== null) out.push(next);
-  });
-  return out ?? list;
-}
 
 function mapNullable<T>(value: T | null, f: (v: T) => T): T | null {
   return value === null ? null : f(value);

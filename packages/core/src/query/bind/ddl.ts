@@ -12,7 +12,6 @@
  */
 import type * as ql from '../../syntax';
 import { InvalidDefinitionError } from '../../errors';
-import type { TypeRef } from '../../model/schema';
 import type { Binding, IrExpr } from '../ir';
 import { MANY, ONE } from '../ir';
 import type { SchemaIndex } from '../schema-index';
@@ -20,25 +19,10 @@ import { BindContext, rootScope, type Scope } from './context';
 import { bindExpr } from './expr';
 import { bindingRef, subjectScope } from './names';
 import { pointerStep } from './paths';
+import type { DdlSubject } from '../../storage/ddl-compiler';
 
-/** What `__subject__`, `.x` and `@x` mean in a DDL expression. */
-export type RowSubject =
-  /** A default: no row. */
-  | { readonly kind: 'none' }
-  /** A type's constraint or index: `.x` is the row's pointer x (the row of concrete `type`). */
-  | { readonly kind: 'object'; readonly type: string }
-  /**
-   * A pointer's constraint: `__subject__` is `.pointer` of the row of `type`; a link's `@x` its
-   * link properties. `junction`: the row is the pointer's own table (multi pointers).
-   */
-  | {
-      readonly kind: 'pointer';
-      readonly type: string;
-      readonly pointer: string;
-      readonly junction: boolean;
-    }
-  /** A domain's check: `__subject__` is the value (`VALUE`) of `type`. */
-  | { readonly kind: 'value'; readonly type: TypeRef };
+/** What `__subject__`, `.x` and `@x` mean in a DDL expression (the layout's `DdlSubject`). */
+export type RowSubject = DdlSubject;
 
 /** The sets of the row a DDL expression may read, by path id: the planner binds them to columns. */
 export interface RowPaths {

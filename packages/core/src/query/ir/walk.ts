@@ -22,6 +22,7 @@ import type {
   SortKey,
   ValuePart,
 } from './types';
+import { mapList, patched } from '../../copy-on-write';
 
 export type IrKind = IrExpr['kind'];
 
@@ -37,25 +38,6 @@ export function dispatch<R>(table: IrKindTable<R>, node: IrExpr): R {
 }
 
 type Mapper = (expr: IrExpr) => IrExpr;
-
-/** `node` with `patch` applied, or `node` itself when every patched field is unchanged. */
-function patched<T extends object>(node: T, patch: Partial<T>): T {
-  for (const key of Object.keys(patch) as (keyof T)[]) {
-    if (patch[key] !== node[key]) return { ...node, ...patch };
-  }
-  return node;
-}
-
-/** `list` with each item mapped, or `list` itself when every item is unchanged. */
-function mapList<T>(list: readonly T[], f: (item: T) => T): readonly T[] {
-  let out: T[] | null = null;
-  list.forEach((item, i) => {
-    const next = f(item);
-    if (out === null && next !== item) out = list.slice(0, i);
-    if (out !== null) out.push(next);
-  });
-  return out ?? list;
-}
 
 function mapOptional(expr: IrExpr | null, f: Mapper): IrExpr | null {
   return expr === null ? null : f(expr);

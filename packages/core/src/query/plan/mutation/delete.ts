@@ -8,9 +8,8 @@ import type { BindingRef } from '../../ir';
 import type { Delete } from '../../ir';
 import type { PlanContext } from '../context';
 import { Rel } from '../rel';
-import { subjectCondition } from '../access';
-import { type Written, objectOf, concreteOf, selectFrom } from './common';
-import { applyGuards, bindExternals, bindIterations } from './scope';
+import { type Written, concreteOf, selectFrom } from './common';
+import { subjectRows } from './scope';
 
 export function planDelete(
   ctx: PlanContext,
@@ -18,15 +17,7 @@ export function planDelete(
   src: string,
   iterations: readonly BindingRef[],
 ): Written {
-  const r0 = new Rel(null);
-  const keys = bindIterations(ctx, r0, iterations);
-  bindExternals(ctx, r0, m);
-  applyGuards(ctx, r0, m);
-  const subject = objectOf(ctx, r0, m.subject);
-  if (m.filter) r0.where.push(ctx.value(r0, m.filter));
-  // Visible (the subject's rows pass `select`) and deletable (`delete`).
-  const reach = subjectCondition(ctx, subject.type, 'delete', subject);
-  if (reach) r0.where.push(reach);
+  const { rel: r0, keys, subject } = subjectRows(ctx, m, iterations, 'delete');
   const order = m.orderBy.map((k) => sql.order(ctx.value(r0, k.expr), k.direction, k.empty));
   const targets: Target[] = [
     sql.target(subject.id, 'id'),

@@ -11,8 +11,10 @@ import { rootKeyOf } from '../../ir';
 import type { BindingRef, IrExpr } from '../../ir';
 import { isMutation, type Mutation } from '../../ir';
 import type { PlanContext } from '../context';
-import type { Rel, Bound } from '../rel';
-import { nestedGuardsOf, externals, unconditional } from './common';
+import { Rel, type Bound } from '../rel';
+import { nestedGuardsOf, externals, unconditional, objectOf, type ObjectBound } from './common';
+import { subjectCondition } from '../access';
+import type { Delete, Update } from '../../ir';
 import { children } from '../../ir';
 
 /** A conditional mutation (mutation-ir `Guard`) writes only the `src` rows where its branch's
@@ -171,4 +173,26 @@ export function bindIterations(ctx: PlanContext, rel: Rel, refs: readonly Bindin
     if (bound.nullable) rel.where.push(sql.isNull(value, true));
     return value;
   });
+}
+
+/**
+ * The rows an update or delete starts from: its iterations and the objects it reads from outside
+ * bound, its guards applied, its subject lifted and filtered, and only the subject's rows the
+ * caller may reach (`select`, and `update read` or `delete`).
+ */
+export function subjectRows(
+  ctx: PlanContext,
+  m: Update | Delete,
+  iterations: readonly BindingRef[],
+  access: 'update read' | 'delete',
+): { rel: Rel; keys: SqlExpr[]; subject: ObjectBound } {
+  const rel = new Rel(null);
+  const keys = bindIterations(ctx, rel, iterations);
+  bindExternals(ctx, rel, m);
+  applyGuards(ctx, rel, m);
+  const subject = objectOf(ctx, rel, m.subject);
+  if (m.filter) rel.where.push(ctx.value(rel, m.filter));
+  const reach = subjectCondition(ctx, subject.type, access, subject);
+  if (reach) rel.where.push(reach);
+  return { rel, keys, subject };
 }

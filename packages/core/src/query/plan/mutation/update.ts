@@ -8,13 +8,12 @@ import { sql, type Target } from '../../../sql';
 import type { BindingRef } from '../../ir';
 import type { Update } from '../../ir';
 import type { PlanContext } from '../context';
-import { Rel } from '../rel';
-import { addWriteCheck, afterCheck, reserveWriteCheck, subjectCondition } from '../access';
+import { addWriteCheck, afterCheck, reserveWriteCheck } from '../access';
 import { singleValues, resetLinkProperties, wouldBeRows } from './columns';
-import { type Written, type MultiState, objectOf, concreteOf, selectFrom } from './common';
+import { type Written, type MultiState, concreteOf, selectFrom } from './common';
 import { planPairs, requiredCheck, writeJunction, clearJunction } from './junctions';
 import { registerJunctionWrite, overlayOf } from '../overlays';
-import { applyGuards, bindExternals, bindIterations } from './scope';
+import { subjectRows } from './scope';
 
 export function planUpdate(
   ctx: PlanContext,
@@ -22,15 +21,7 @@ export function planUpdate(
   src: string,
   iterations: readonly BindingRef[],
 ): Written {
-  const r0 = new Rel(null);
-  const keys = bindIterations(ctx, r0, iterations);
-  bindExternals(ctx, r0, m);
-  applyGuards(ctx, r0, m);
-  const subject = objectOf(ctx, r0, m.subject);
-  if (m.filter) r0.where.push(ctx.value(r0, m.filter));
-  // Visible (the subject's rows pass `select`) and reachable by an update (`update read`).
-  const reach = subjectCondition(ctx, subject.type, 'update read', subject);
-  if (reach) r0.where.push(reach);
+  const { rel: r0, keys, subject } = subjectRows(ctx, m, iterations, 'update read');
   // The writes in the values iterate over the updated objects: this object is their iteration.
   const perObject = m.each ? [...iterations, m.each] : iterations;
   if (m.each) {

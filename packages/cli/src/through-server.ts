@@ -1,5 +1,34 @@
-import { SvcError, type LockHolder } from '@svc/core';
+import {
+  DataDirLockedError,
+  openDatabase,
+  SvcError,
+  type Database,
+  type DatabaseConfig,
+  type LockHolder,
+} from '@svc/core';
+import { asExitError } from './failure';
 import { ExitError } from './io';
+
+/** A running `svc serve` that holds an embedded data folder, and the URL it serves. */
+export type HoldingServer = LockHolder & { url: string };
+
+/**
+ * Opens the command's database; when a running `svc serve` holds the embedded folder, answers
+ * that server instead, so the command can work through it. Any other failure is the command's
+ * exit error, naming where the database setting came from (`source`).
+ */
+export async function openOrFindServer(
+  database: DatabaseConfig,
+  source: string,
+): Promise<{ readonly db: Database } | { readonly server: HoldingServer }> {
+  try {
+    return { db: await openDatabase(database) };
+  } catch (err) {
+    const holder = err instanceof DataDirLockedError ? err.holder : undefined;
+    if (holder?.url === undefined) throw asExitError(err, source);
+    return { server: { ...holder, url: holder.url } };
+  }
+}
 
 /** How long a command waits for the server it works through (a migration may take a while). */
 const REQUEST_TIMEOUT_MS = 120_000;
@@ -11,7 +40,7 @@ const REQUEST_TIMEOUT_MS = 120_000;
  * as it would its own; a refused credential says what to set.
  */
 export async function requestThroughServer(
-  holder: LockHolder & { url: string },
+  holder: HoldingServer,
   method: 'POST',
   route: string,
   body: unknown,

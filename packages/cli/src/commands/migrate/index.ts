@@ -1,15 +1,9 @@
-import {
-  DataDirLockedError,
-  createDefaultMigrator,
-  openDatabase,
-  type Database,
-  type MigrateResult,
-} from '@svc/core';
+import { createDefaultMigrator, type MigrateResult } from '@svc/core';
 import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
-import { requestThroughServer } from '../../through-server';
+import { openOrFindServer, requestThroughServer } from '../../through-server';
 
 export const MIGRATE_USAGE = `Usage: svc migrate [options]
 
@@ -60,20 +54,19 @@ export async function migrateCommand(
   const { config, database, configFile } = resolveCommandConfig(values, opts.cwd, opts.env);
   const dryRun = values['dry-run'] ?? false;
   const allowDataLoss = values['allow-data-loss'] ?? false;
-  let db: Database;
-  try {
-    db = await openDatabase(database);
-  } catch (err) {
+  const opened = await openOrFindServer(
+    database,
+    databaseUrlSource(config.databaseSource, configFile),
+  );
+  if ('server' in opened) {
     // The embedded folder is held: by a server that listens, the migration goes through it.
-    const holder = err instanceof DataDirLockedError ? err.holder : undefined;
-    if (holder?.url === undefined)
-      throw asExitError(err, databaseUrlSource(config.databaseSource, configFile));
+    const holder = opened.server;
     opts.io.stderr(
       `svc: the data folder is held by ${holder.command} (pid ${holder.pid}): migrating through it at ${holder.url}`,
     );
     try {
       const result = await requestThroughServer(
-        { ...holder, url: holder.url },
+        holder,
         'POST',
         '/migrations',
         { schema: sdl, dryRun, allowDataLoss },
@@ -85,6 +78,7 @@ export async function migrateCommand(
       throw asExitError(inner);
     }
   }
+  const { db } = opened;
   try {
     const result = await createDefaultMigrator().migrate(db, sdl, { dryRun, allowDataLoss });
     opts.io.stdout(report(result, dryRun));

@@ -10,19 +10,12 @@
  * honouring `read_only`.
  * Failures: one line on stderr (the error class, message and position), exit 1.
  */
-import {
-  ANONYMOUS_AUTH,
-  DataDirLockedError,
-  jsonDepthProblem,
-  openDatabase,
-  type CompileQuery,
-  type Database,
-} from '@svc/core';
+import { ANONYMOUS_AUTH, jsonDepthProblem, type CompileQuery } from '@svc/core';
 import { createServerQueryEngine } from '@svc/server';
 import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
-import { requestThroughServer } from '../../through-server';
+import { openOrFindServer, requestThroughServer } from '../../through-server';
 
 export const QUERY_USAGE = `Usage: svc query '<edgeql>' [options]
 
@@ -84,16 +77,14 @@ export async function queryCommand(
   const variables = parseVariables(values.var ?? [], values['json-var'] ?? []);
   const { config, database, configFile } = resolveCommandConfig(values, opts.cwd, opts.env);
 
-  let db: Database;
-  try {
-    db = await openDatabase(database);
-  } catch (err) {
-    const holder = err instanceof DataDirLockedError ? err.holder : undefined;
-    if (holder?.url === undefined)
-      throw asExitError(err, databaseUrlSource(config.databaseSource, configFile));
+  const opened = await openOrFindServer(
+    database,
+    databaseUrlSource(config.databaseSource, configFile),
+  );
+  if ('server' in opened) {
     try {
       const answer = (await requestThroughServer(
-        { ...holder, url: holder.url },
+        opened.server,
         'POST',
         '/query',
         { query, variables },
@@ -105,6 +96,7 @@ export async function queryCommand(
       throw asExitError(inner);
     }
   }
+  const { db } = opened;
   try {
     const engine = createServerQueryEngine(db, {
       ...(opts.compileQuery ? { compileQuery: opts.compileQuery } : {}),

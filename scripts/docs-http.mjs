@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Keeps docs/http.md true to the server. Starts an svc server the way scripts/lint-openapi.mjs
-// does (built packages, embedded PGlite in memory, the fixture schema of @svc/rest's document
-// tests, auth on with every optional feature configured, requireAuth on), then:
+// Keeps docs/http.md true to the server. Starts the reference server (scripts/reference-server.mjs:
+// built packages, embedded PGlite in memory, the fixture schema of @svc/rest's document tests,
+// requireAuth on) with every optional auth feature configured, then:
 //
 // - writes the generated sections of docs/http.md, each between `<!-- NAME:begin -->` and
 //   `<!-- NAME:end -->`: `routes` (every /auth operation of the served OpenAPI document),
@@ -17,55 +17,31 @@
 // Usage (after the build): node scripts/docs-http.mjs [--check]
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { serverRequire, startReferenceServer } from './reference-server.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const DOC = join(root, 'docs/http.md');
 const check = process.argv.includes('--check');
-const require = createRequire(join(root, 'packages/server/package.json'));
-const { createServer, SERVER_FIELDS } = require('./dist/index.js');
+const { SERVER_FIELDS } = serverRequire('./dist/index.js');
 // The server's own copies, so the registry holds every table the server loaded.
-const core = require('@svc/core');
-const { github } = require('@svc/auth');
+const core = serverRequire('@svc/core');
+const { github } = serverRequire('@svc/auth');
 
-const SERVICE_KEY = `docs-http-service-key-${'k'.repeat(32)}`;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-
-const schema = readFileSync(
-  join(root, 'packages/rest/src/openapi/__fixtures__/schema.esdl'),
-  'utf8',
-);
 
 /** The served document and the server's route table (method + path, and mounted prefixes). */
 async function readServer() {
-  const server = await createServer({
-    env: {},
-    logLevel: 'silent',
-    database: { memory: true },
-    schema,
-    enableAuth: true,
-    jwtSecret: `docs-http-jwt-secret-${'s'.repeat(32)}`,
-    requireAuth: true,
-    serviceKey: SERVICE_KEY,
-    authConfig: {
-      cookie: true,
-      webauthn: { origin: 'https://app.example', rpId: 'app.example', rpName: 'Example' },
-      oauth: {
-        providers: { github: github({ clientId: 'docs', clientSecret: 'docs' }) },
-        redirectUris: ['https://app.example/callback'],
-      },
+  const { server, openapi } = await startReferenceServer({
+    cookie: true,
+    webauthn: { origin: 'https://app.example', rpId: 'app.example', rpName: 'Example' },
+    oauth: {
+      providers: { github: github({ clientId: 'docs', clientSecret: 'docs' }) },
+      redirectUris: ['https://app.example/callback'],
     },
   });
   try {
-    await server.listen({ port: 0, host: '127.0.0.1' });
-    const res = await fetch(`${server.url}/api/openapi.json`, {
-      headers: { authorization: `Bearer ${SERVICE_KEY}` },
-      signal: AbortSignal.timeout(30_000),
-    });
-    if (res.status !== 200)
-      throw new Error(`GET /api/openapi.json: ${res.status} ${await res.text()}`);
-    const document = await res.json();
+    const document = await openapi();
     const routes = [];
     const mounts = new Set();
     for (const layer of server.app.router.stack) {
@@ -302,7 +278,7 @@ function queryErrorSection() {
   // Every class of the one table, exported or not (AccessPolicyError is used inside core only).
   let module = core;
   try {
-    module = require(join(root, 'packages/core/dist/errors/query-errors.js'));
+    module = serverRequire(join(root, 'packages/core/dist/errors/query-errors.js'));
   } catch {}
   const classes = Object.values(module).filter(
     (v) =>

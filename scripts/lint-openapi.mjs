@@ -6,44 +6,21 @@
 // runs `redocly lint` on it (rules: redocly.yaml at the root). Exits non-zero on any error.
 // Usage: node scripts/lint-openapi.mjs (after the build).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startReferenceServer } from './reference-server.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const require = createRequire(join(root, 'packages/server/package.json'));
-const { createServer } = require('./dist/index.js');
-
-const SERVICE_KEY = `lint-openapi-service-key-${'k'.repeat(32)}`;
-const schema = readFileSync(
-  join(root, 'packages/rest/src/openapi/__fixtures__/schema.esdl'),
-  'utf8',
-);
 const dir = mkdtempSync(join(tmpdir(), 'svc-openapi-'));
 let server;
 let code = 1;
 try {
-  server = await createServer({
-    env: {},
-    logLevel: 'silent',
-    database: { memory: true },
-    schema,
-    enableAuth: true,
-    jwtSecret: `lint-openapi-jwt-secret-${'s'.repeat(32)}`,
-    requireAuth: true,
-    serviceKey: SERVICE_KEY,
-  });
-  await server.listen({ port: 0, host: '127.0.0.1' });
-  const res = await fetch(`${server.url}/api/openapi.json`, {
-    headers: { authorization: `Bearer ${SERVICE_KEY}` },
-    signal: AbortSignal.timeout(30_000),
-  });
-  if (res.status !== 200)
-    throw new Error(`GET /api/openapi.json: ${res.status} ${await res.text()}`);
+  const reference = await startReferenceServer();
+  server = reference.server;
   const file = join(dir, 'openapi.json');
   // Pretty-printed, so Redocly's findings point at readable lines.
-  writeFileSync(file, `${JSON.stringify(await res.json(), null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify(await reference.openapi(), null, 2)}\n`);
   const lint = spawnSync(join(root, 'node_modules/.bin/redocly'), ['lint', file], {
     cwd: root,
     encoding: 'utf8',

@@ -43,6 +43,7 @@ import type {
   Volatility,
 } from './model';
 import { pgTypeFor, STD_ONLY } from './scalars';
+import { NUMERIC } from './casts/implicit';
 import { STD_FUNCTIONS } from './functions';
 import { STD_OPERATORS } from './operators';
 
@@ -308,17 +309,7 @@ const FAMILY: Readonly<
   anyscalar: (_b, t) => t.kind === 'scalar',
   anyenum: (_b, t, env) => t.kind === 'scalar' && env.enumValues(t.name) !== null,
   anytuple: (_b, t) => t.kind === 'tuple',
-  anyreal: (b) =>
-    b !== null &&
-    [
-      'std::int16',
-      'std::int32',
-      'std::int64',
-      'std::float32',
-      'std::float64',
-      'std::bigint',
-      'std::decimal',
-    ].includes(b),
+  anyreal: (b) => b !== null && NUMERIC.has(b),
   anyint: (b) =>
     b !== null && ['std::int16', 'std::int32', 'std::int64', 'std::bigint'].includes(b),
   anyfloat: (b) => b !== null && ['std::float32', 'std::float64'].includes(b),

@@ -1,6 +1,7 @@
 // Reads the Jest JSON reports of one or more test runs and prints `N passed, N failed` as the
 // last line; exits 1 if anything failed, a suite could not run, or an expected report is
-// missing (a package whose tests never ran must not pass silently).
+// missing (a package whose tests never ran must not pass silently). Before that line it names each
+// failed test with the first line of its message, so a CI log says what failed.
 // Usage: node scripts/jest-summary.mjs <results-dir> [expected-report-count] [other-failures]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +20,7 @@ const files = fs.existsSync(dir)
 let passed = 0;
 let failed = 0;
 let problems = Number(otherText ?? 0);
+const failures = [];
 if (problems) console.log(`${problems} non-test checks failed (see above)`);
 for (const file of files) {
   let report;
@@ -34,6 +36,21 @@ for (const file of files) {
   failed += (report.numFailedTests ?? 0) + brokenSuites;
   const line = `${file.replace(/\.json$/, '').padEnd(28)} ${String(report.numPassedTests).padStart(5)} passed  ${String(report.numFailedTests).padStart(3)} failed  ${brokenSuites ? `${brokenSuites} suites failed to run` : ''}`;
   console.log(line.trimEnd());
+  for (const suite of report.testResults ?? []) {
+    const where = path.relative(process.cwd(), suite.name ?? suite.testFilePath ?? '?');
+    if (
+      suite.status === 'failed' &&
+      !(suite.assertionResults ?? []).some((t) => t.status === 'failed')
+    ) {
+      failures.push(`${file.replace(/\.json$/, '')}: ${where}: ${firstLine(suite.message)}`);
+    }
+    for (const test of suite.assertionResults ?? []) {
+      if (test.status !== 'failed') continue;
+      failures.push(
+        `${file.replace(/\.json$/, '')}: ${where}: ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`,
+      );
+    }
+  }
   if (report.numTotalTests === 0) {
     console.log(`${file}: ran no test`);
     problems++;
@@ -46,5 +63,16 @@ if (files.length < expected) {
   );
   problems += expected - files.length;
 }
+if (failures.length) {
+  console.log(`failed tests (${failures.length}):`);
+  for (const line of failures.slice(0, 50)) console.log(`  ${line}`);
+}
 console.log(`${passed} passed, ${failed + problems} failed`);
 process.exit(failed + problems > 0 ? 1 : 0);
+
+/** The first non-empty line of a Jest failure message, without colour codes, at most 300 characters. */
+function firstLine(message) {
+  const text = String(message ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+  const line = text.split('\n').find((l) => l.trim()) ?? '';
+  return line.trim().slice(0, 300);
+}

@@ -9,42 +9,58 @@
  * aliases, user function calls): those are `std other`, reported with issue 11 but not in a goal.
  *
  * Issue 25 (access policies and globals): 95% in policies and in globals.
+ *
+ * Issue 28 (EdgeQL at Gel's level): 95% in select and shapes, coalesce (its own bucket since
+ * issue 28; under issue 10 it was part of select and shapes), links, insert, update, for, with
+ * and group; 99% in every std bucket (casts, json, arrays, strings, math, ranges, datetime,
+ * duration, tuples); 97% over its whole set (all buckets but policies and globals).
  */
 
 /** The issues whose goals the buckets measure. */
-export const ISSUES = [10, 11, 25] as const;
+export const ISSUES = [10, 11, 25, 28] as const;
 export type Issue = (typeof ISSUES)[number];
 
-interface BucketGoal {
-  readonly issue: Issue;
-  /** The share of the bucket's tests the issue asks for, in percent. */
-  readonly target: number | null;
-}
+/** Per issue measuring a bucket: the share of its cases the issue asks for, in percent (null: reported with that issue, no goal of its own). */
+type BucketGoals = Readonly<Partial<Record<Issue, number | null>>>;
 
 export const BUCKET_GOALS = {
-  'select and shapes': { issue: 10, target: 90 },
-  links: { issue: 10, target: 90 },
-  insert: { issue: 10, target: 90 },
-  update: { issue: 10, target: 90 },
-  delete: { issue: 10, target: 90 },
-  for: { issue: 10, target: 90 },
-  with: { issue: 10, target: 90 },
-  group: { issue: 10, target: 90 },
-  sets: { issue: 10, target: 90 },
-  casts: { issue: 11, target: 95 },
-  json: { issue: 11, target: 95 },
-  arrays: { issue: 11, target: 95 },
-  strings: { issue: 11, target: 95 },
-  errors: { issue: 11, target: 95 },
-  math: { issue: 11, target: 90 },
-  ranges: { issue: 11, target: 90 },
-  datetime: { issue: 11, target: 90 },
-  duration: { issue: 11, target: 90 },
-  tuples: { issue: 11, target: 90 },
-  'std other': { issue: 11, target: null },
-  policies: { issue: 25, target: 95 },
-  globals: { issue: 25, target: 95 },
-} as const satisfies Record<string, BucketGoal>;
+  'select and shapes': { 10: 90, 28: 95 },
+  coalesce: { 10: 90, 28: 95 },
+  links: { 10: 90, 28: 95 },
+  insert: { 10: 90, 28: 95 },
+  update: { 10: 90, 28: 95 },
+  delete: { 10: 90, 28: null },
+  for: { 10: 90, 28: 95 },
+  with: { 10: 90, 28: 95 },
+  group: { 10: 90, 28: 95 },
+  sets: { 10: 90, 28: null },
+  casts: { 11: 95, 28: 99 },
+  json: { 11: 95, 28: 99 },
+  arrays: { 11: 95, 28: 99 },
+  strings: { 11: 95, 28: 99 },
+  errors: { 11: 95, 28: null },
+  math: { 11: 90, 28: 99 },
+  ranges: { 11: 90, 28: 99 },
+  datetime: { 11: 90, 28: 99 },
+  duration: { 11: 90, 28: 99 },
+  tuples: { 11: 90, 28: 99 },
+  'std other': { 11: null, 28: null },
+  policies: { 25: 95 },
+  globals: { 25: 95 },
+} as const satisfies Record<string, BucketGoals>;
+
+/**
+ * Issue 28's goal for its whole set (every bucket it lists, with or without a goal of its own:
+ * all but policies and globals, which are issue 25's), in percent.
+ */
+export const WHOLE_SET_GOALS: Readonly<Partial<Record<Issue, number>>> = { 28: 97 };
+
+/** The goal `issue` sets for `bucket`: a percentage, null (reported, no goal), or undefined (not the issue's). */
+export function goalOf(bucket: Bucket, issue: Issue): number | null | undefined {
+  if (bucket === 'other') return undefined;
+  const goals: BucketGoals = BUCKET_GOALS[bucket];
+  return goals[issue];
+}
 
 export type Bucket = keyof typeof BUCKET_GOALS | 'other';
 export const BUCKETS = Object.keys(BUCKET_GOALS) as readonly (keyof typeof BUCKET_GOALS)[];
@@ -80,7 +96,7 @@ const TABLE: readonly Row[] = [
   },
   { file: 'test_edgeql_select.py', bucket: 'select and shapes' },
   { file: 'test_edgeql_filter.py', bucket: 'select and shapes' },
-  { file: 'test_edgeql_coalesce.py', bucket: 'select and shapes' },
+  { file: 'test_edgeql_coalesce.py', bucket: 'coalesce' },
   { file: 'test_edgeql_tree.py', bucket: 'select and shapes' },
   { file: 'test_edgeql_advtypes.py', bucket: 'select and shapes' },
   { file: 'test_edgeql_expr_aliases.py', bucket: 'select and shapes' },
@@ -192,7 +208,7 @@ export function bucketFiles(issue?: Issue): readonly string[] {
   return [
     ...new Set(
       TABLE.filter(
-        (r) => r.bucket !== 'other' && (!issue || BUCKET_GOALS[r.bucket].issue === issue),
+        (r) => r.bucket !== 'other' && (!issue || goalOf(r.bucket, issue) !== undefined),
       ).map((r) => r.file),
     ),
   ];

@@ -25,6 +25,7 @@ import { InvalidConstraintDefinitionError, InvalidDefinitionError } from '../err
 import type { Constraint, TypeRef } from '../model/schema';
 import { STD_CONSTRAINT_BODIES } from '../model/schema';
 import { sql, type SqlExpr } from '../sql/ast';
+import { transformSql } from '../sql/transform';
 import type { Binding, IrExpr, IrType } from '../query/ir';
 import { schemaIndex } from '../query/schema-index';
 import { DdlBinder, type RowPaths } from '../query/bind/ddl';
@@ -52,7 +53,22 @@ export function compileScalar(expr: ql.Expr, ctx: ScalarContext): Compiled {
       },
     );
   }
-  return compiled;
+  return ctx.mode === 'index' ? { ...compiled, sql: immutableRaise(compiled.sql) } : compiled;
+}
+
+/**
+ * An index expression with std's runtime errors raised by `svc_meta.raise_immutable`:
+ * PostgreSQL refuses an index whose expression calls a function not marked immutable, and
+ * `svc_meta.raise` is stable (std/bootstrap says why). Its twin is safe in an index because std's
+ * raise helper always gives it an argument that depends on the row.
+ */
+function immutableRaise(expr: SqlExpr): SqlExpr {
+  return transformSql(expr, {
+    expr: (e) =>
+      e.kind === 'FuncCall' && e.schema === 'svc_meta' && e.name === 'raise'
+        ? { ...e, name: 'raise_immutable', args: e.args.map(immutableRaise) }
+        : undefined,
+  });
 }
 
 /**

@@ -49,6 +49,17 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
     false,
     'stable',
   ),
+  // Its immutable twin, for index expressions only (PostgreSQL requires every function there to
+  // be immutable; schema/ddl-expression rewrites raise to it in an index). Safe there because
+  // std's raise helper (std/scalars) makes the first argument depend on the row, so the call is
+  // never all constants and so never folded while planning.
+  fn(
+    'raise_immutable(anyelement, text, text)',
+    'anyelement',
+    'begin raise exception using errcode = $2, message = $3; end',
+    'plpgsql',
+    false,
+  ),
   // A str as a JSON string: to_jsonb is only stable (for its other types), so an index or a
   // CHECK indexing a JSON string needs this immutable form.
   fn('json_string(text)', 'jsonb', 'select to_jsonb($1)'),

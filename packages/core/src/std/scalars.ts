@@ -427,7 +427,10 @@ export function decodeParam(type: TypeRef, json: SqlExpr, env: TypeEnv): SqlExpr
       if (isStdScalarName(type.name)) return value;
       // An enum's label is checked as `<E>str` checks it: InvalidValueError naming the enum.
       const labels = env.enumValues(type.name);
-      return sql.cast(labels ? enumLabel(value, type.name, labels) : value, scalarPgType(type.name));
+      return sql.cast(
+        labels ? enumLabel(value, type.name, labels) : value,
+        scalarPgType(type.name),
+      );
     }
     case 'object':
     case 'union':

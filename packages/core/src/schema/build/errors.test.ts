@@ -298,7 +298,8 @@ const CASES: readonly Case[] = [
     error: 'InvalidConstraintDefinitionError',
     line: 2,
     column: 37,
-    message: "is of type 'std::str', but the constraint expects a value of the subject's type 'std::int64'",
+    message:
+      "is of type 'std::str', but the constraint expects a value of the subject's type 'std::int64'",
   },
   {
     name: 'max_len_value with a str argument',

@@ -292,6 +292,10 @@ export function bindIntrospect(
     node.type.kind === 'TypeOf'
       ? asTypeRef(bindExpr(ctx, scope, node.type.expr).type, node.type.span)
       : resolveTypeExpr(ctx.index, scope, node.type);
+  // As Gel: a collection's type (an array, a tuple, a range) is no schema object to introspect.
+  if (type.kind !== 'scalar' && type.kind !== 'object' && type.kind !== 'union') {
+    return fail(QueryError, 'cannot introspect collection types', node.type.span ?? node.span);
+  }
   const row = catalogueTypeOf(type);
   const id = typeId(catalogueTypeName(type));
   if (

@@ -102,8 +102,10 @@ export function typeNameHint(
           : name;
     if (!written.has(short)) written.set(short, shown);
   }
+  // The same name in another module is the best hint (`with module dummy select User`).
   const best = closest(ref.name, [...written.keys()]);
-  return best === null || best === ref.name ? undefined : `did you mean '${written.get(best)}'?`;
+  const shown = best === null ? undefined : written.get(best);
+  return shown === undefined || shown === ref.name ? undefined : `did you mean '${shown}'?`;
 }
 
 /**

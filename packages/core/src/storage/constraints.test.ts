@@ -202,3 +202,21 @@ test('std functions that raise at run time compile to immutable index expression
   ).rejects.toMatchObject({ code: '22000', message: 'string index 0 is out of bounds' });
   await run(`insert into "default"."Tag" (label, code) values ('green', 'g')`);
 });
+
+test('an fts::index without documents (an abstract placeholder) indexes nothing', async () => {
+  const sdl = `abstract type Numbered {
+      required number: int64;
+      index fts::index on (());
+    }
+    type Page extending Numbered {
+      required text: str;
+      index fts::index on (fts::with_options(.text, language := fts::Language.eng));
+    }
+    type Note extending Numbered { text: str; }`;
+  await migrator.migrate(db, sdl);
+  const { rows } = await run(
+    `select tablename from pg_indexes where schemaname = 'default' and indexdef like '%gin%' order by 1`,
+  );
+  expect(rows).toEqual([{ tablename: 'Page' }]);
+  expect((await migrator.migrate(db, sdl)).applied).toBe(false);
+});

@@ -87,7 +87,7 @@ export function compileConstraint(c: Constraint, ctx: ScalarContext): SqlExpr {
         position: pos(c),
       });
     }
-    ({ sql: check, volatility } = plan(ctx, binder.row, binder.bind(expr), expr));
+    ({ sql: check, volatility } = boolCheck(plan(ctx, binder.row, binder.bind(expr), expr), expr));
   } else {
     const subject = c.subjectExpr ? binder.withSubject(binder.bind(c.subjectExpr)) : binder;
     const args = c.args.map((a) => subject.bind(a));
@@ -111,7 +111,7 @@ export function compileConstraint(c: Constraint, ctx: ScalarContext): SqlExpr {
       const body = std ? ql.parseExpression(std.expr) : (user?.expr as ql.Expr);
       const module = user ? splitName(user.name)[0] : ctx.module;
       const ir = subject.withNames(module, names).bind(body);
-      ({ sql: check, volatility } = plan(ctx, binder.row, ir, c));
+      ({ sql: check, volatility } = boolCheck(plan(ctx, binder.row, ir, c), user ? body : c));
     }
   }
   if (volatility !== 'immutable') {
@@ -125,6 +125,22 @@ export function compileConstraint(c: Constraint, ctx: ScalarContext): SqlExpr {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** A constraint's expression is its check, so (as Gel) it must be a bool; `{}` is an empty one. */
+function boolCheck(compiled: Compiled, at: { span?: ql.Span | null }): Compiled {
+  const type = compiled.type;
+  if (type === null || (type.kind === 'scalar' && type.name === 'std::bool')) return compiled;
+  const got =
+    type.kind === 'scalar'
+      ? `'${type.name}'`
+      : type.kind === 'object' || type.kind === 'union'
+        ? 'an object'
+        : 'collection';
+  throw new InvalidConstraintDefinitionError(
+    `constraint expression expected to return a bool value, got ${got}`,
+    { position: pos(at) },
+  );
+}
 
 const EMPTY_SET: IrExpr = {
   kind: 'SetLiteral',

@@ -275,12 +275,13 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
     false,
   ),
   // `<E>str` for an enum E: a label of E ($2) or 22P02 (InvalidValueError) naming E ($3), as
-  // Gel words it; the DOMAIN's own check would be a 23514 constraint violation.
+  // Gel words it, and then E's labels; the DOMAIN's own check would be a 23514 constraint
+  // violation.
   fn(
     'enum_in(text, text[], text)',
     'text',
     `select case when $1 = any($2) then $1
-       else "svc_meta".raise(null::text, '22P02', 'invalid input value for enum ' || quote_literal($3) || ': ' || to_json($1)::text) end`,
+       else "svc_meta".raise(null::text, '22P02', 'invalid input value for enum ' || quote_literal($3) || ': ' || to_json($1)::text || ' (its values are ' || array_to_string($2, ', ') || ')') end`,
   ),
   // json `++` (Gel): array ++ array, object ++ object (the right side's keys win), string ++
   // string; any other pair raises 22023 (InvalidValueError).

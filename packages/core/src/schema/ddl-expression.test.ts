@@ -241,7 +241,11 @@ describe('compileScalar: checks and indexes', () => {
   });
 
   it.each([
-    ['datetime_current() > <datetime>.name', 'InvalidDefinitionError', /immutable/],
+    [
+      'datetime_current() > <datetime>.name',
+      'InvalidConstraintDefinitionError',
+      /constraint expressions must be immutable/,
+    ],
     ['global current_user_id', 'InvalidDefinitionError', /global/],
     // Another table: the target's columns, a multi property's own table.
     ['.owner.name', 'InvalidDefinitionError', /only the row itself/],
@@ -281,6 +285,27 @@ describe('compileConstraint: the check is a bool', () => {
       expect.objectContaining({
         type: 'InvalidConstraintDefinitionError',
         message: `constraint expression expected to return a bool value, got ${got}`,
+      }),
+    );
+  });
+
+  it.each([
+    [
+      'type T { constraint exclusive on (random()); }',
+      'InvalidConstraintDefinitionError',
+      'constraint',
+    ],
+    ['type T { n: str; index on (random()); }', 'InvalidDefinitionError', 'index'],
+    [
+      'type T { n: str { constraint expression on (<str>datetime_current() != __subject__); } }',
+      'InvalidConstraintDefinitionError',
+      'constraint',
+    ],
+  ])('a volatile %s is refused', (sdl, type, what) => {
+    expect(planned(sdl)).toThrow(
+      expect.objectContaining({
+        type,
+        message: expect.stringContaining(`${what} expressions must be immutable`),
       }),
     );
   });

@@ -13,7 +13,8 @@
  * `//` floors, `%` takes the divisor's sign, str orders by code points (`COLLATE "C"`), enums by
  * declaration order, ...):
  * - checks, indexes and domains must be immutable: a stable or volatile function there is refused
- *   with `InvalidDefinitionError`; defaults may be volatile;
+ *   (`InvalidConstraintDefinitionError` in a constraint, `InvalidDefinitionError` in an index);
+ *   defaults may be volatile; in an index, std's runtime errors raise through an immutable twin;
  * - globals, parameters, object types, aggregates (the binder's `ddl` mode), and paths beyond the
  *   row's own columns or queries (the planner's row mode) are refused with
  *   `InvalidDefinitionError` — a default refused so becomes a query default (./layout);
@@ -45,15 +46,19 @@ export function compileScalar(expr: ql.Expr, ctx: ScalarContext): Compiled {
   const binder = DdlBinder.create(schemaIndex(ctx.schema), ctx.module, ctx.subject);
   const compiled = plan(ctx, binder.row, binder.bind(expr), expr);
   if (ctx.mode !== 'default' && compiled.volatility !== 'immutable') {
-    throw new InvalidDefinitionError(
-      `${ctx.mode === 'index' ? 'an index' : 'a constraint'} expression must be immutable, but \`${ql.printExpression(expr)}\` is ${compiled.volatility}`,
+    // Gel's classes and words: a constraint's (its CHECK, a domain's, an exclusive's index)
+    // is InvalidConstraintDefinitionError, an index's InvalidDefinitionError.
+    const Class = ctx.mode === 'index' ? InvalidDefinitionError : InvalidConstraintDefinitionError;
+    throw new Class(
+      `${ctx.mode === 'index' ? 'index' : 'constraint'} expressions must be immutable, but \`${ql.printExpression(expr)}\` is ${compiled.volatility}`,
       {
         position: pos(expr),
         hint: 'functions such as datetime_current() give a different value each time; use them in a default instead',
       },
     );
   }
-  return ctx.mode === 'index' ? { ...compiled, sql: immutableRaise(compiled.sql) } : compiled;
+  const indexed = ctx.mode === 'index' || ctx.mode === 'exclusive';
+  return indexed ? { ...compiled, sql: immutableRaise(compiled.sql) } : compiled;
 }
 
 /**
@@ -115,9 +120,10 @@ export function compileConstraint(c: Constraint, ctx: ScalarContext): SqlExpr {
     }
   }
   if (volatility !== 'immutable') {
-    throw new InvalidDefinitionError(`constraint ${c.name} must be immutable`, {
-      position: pos(c),
-    });
+    throw new InvalidConstraintDefinitionError(
+      `constraint expressions must be immutable, but constraint ${c.name} is ${volatility}`,
+      { position: pos(c) },
+    );
   }
   if (!c.except) return check;
   const except = compileScalar(c.except, ctx).sql;

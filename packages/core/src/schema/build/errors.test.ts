@@ -552,14 +552,32 @@ const CASES: readonly Case[] = [
     message: "alias 'default::A' is defined recursively",
   },
   // reserved module names
-  ...['svc_auth', 'pg_temp', 'public', 'std', 'schema', 'sys', 'cal', 'math'].map((module) => ({
-    name: `the reserved module name ${module}`,
-    sdl: [`module ${module} {`, '  type T;', '}'],
+  ...['svc_auth', 'pg_temp', 'public', 'std', 'schema', 'sys', 'cal', 'math', 'super'].map(
+    (module) => ({
+      name: `the reserved module name ${module}`,
+      sdl: [`module ${module} {`, '  type T;', '}'],
+      error: 'SchemaDefinitionError',
+      line: 1,
+      column: 1,
+      message: `module name '${module}' is reserved`,
+    }),
+  ),
+  {
+    name: 'a nested module of std (Gel: std is read-only)',
+    sdl: ['module std {', '  module extra {', '    type T;', '  }', '}'],
     error: 'SchemaDefinitionError',
     line: 1,
     column: 1,
-    message: `module name '${module}' is reserved`,
-  })),
+    message: "module name 'std' is reserved",
+  },
+  {
+    name: 'super as a nested module name',
+    sdl: ['module shop {', '  module super {', '    type T;', '  }', '}'],
+    error: 'SchemaDefinitionError',
+    line: 2,
+    column: 3,
+    message: "module name 'shop::super' is reserved",
+  },
 ];
 
 function thrown(sdl: string): {

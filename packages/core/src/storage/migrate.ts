@@ -191,19 +191,19 @@ async function run(tx: Queryable, statement: string, step: MigrationStep | null)
 }
 
 /**
- * What the database's refusal of a migration statement means to the schema's author: a data
- * error (22, 23), a transaction or availability error keeps its class from the one SQLSTATE
- * table (errors/query-errors), as a query's would; a statement the database refuses for another
- * reason (42P17: an index expression calls a function that is not immutable; a SQLSTATE the
- * table does not know) is a schema the database cannot store as planned: InvalidDefinitionError
- * naming the step, never an internal error. A thrown value that is no database error stays one.
+ * What the database's refusal of a migration statement means to the schema's author. A SQLSTATE
+ * the one table knows (errors/query-errors: a data error, 22 or 23; a transaction or availability
+ * error; a type combination svc does not compile, 42883) keeps its class, as a query's would; one
+ * it does not know (42P17: an index expression calls a function PostgreSQL does not mark
+ * immutable), and its syntax class (which means the user's EdgeQL, while a migration's SQL is
+ * svc's own), is a schema the database cannot store as planned: InvalidDefinitionError naming the
+ * step, never an internal error. A thrown value that is no database error is an internal one.
  */
-export function migrationError(err: unknown, step: MigrationStep | null): SvcError {
+function migrationError(err: unknown, step: MigrationStep | null): SvcError {
   if (err instanceof SvcError) return err;
   const fields = databaseErrorFields(err);
   const mapped = fromDatabaseError(err);
   if (!fields) return mapped;
-  // The table's syntax class is the user's EdgeQL; a migration's SQL is svc's own.
   if (mapped.code !== 'INTERNAL_ERROR' && !(mapped instanceof EdgeQLSyntaxError)) return mapped;
   const what = step ? `the migration step '${step.description}'` : 'the migration';
   return new InvalidDefinitionError(`the database refused ${what}: ${fields.message}`, {

@@ -462,6 +462,8 @@ interface Outcome {
   detail?: string;
   /** An expected error of the right class whose message does not match Gel's regex. */
   messageDiffers?: boolean;
+  /** The first such step: Gel's regex and svc's message, for the report. */
+  messageDetail?: string;
   /** Run as Python by live.py (extract.py could not follow the method). */
   live?: boolean;
   /** The method's assertions (README, "Counting") and how many of them passed. */
@@ -732,8 +734,14 @@ async function runTest(session: ClassSession, test: GelTest): Promise<MethodOutc
           });
           return;
         }
-        if (expect.regex && !new RegExp(expect.regex, 'i').test((error as Error).message ?? ''))
-          result = { ...result, messageDiffers: true };
+        const message = (error as Error).message ?? '';
+        if (expect.regex && !new RegExp(expect.regex, 'i').test(message)) {
+          result = {
+            ...result,
+            messageDiffers: true,
+            messageDetail: result.messageDetail ?? `${at}: /${expect.regex}/ got ${message}`,
+          };
+        }
         continue;
       }
       if (error !== undefined) {

@@ -320,14 +320,18 @@ export interface Schema {
 /**
  * Module names a schema may not declare: svc's own PostgreSQL schemas (`svc_*`), PostgreSQL's
  * (`pg_*`, `public`), and the modules of the standard library and introspection (`std`,
- * `schema`, `sys`, `cal`, `math`). The rule reads the first segment (`std::x` is reserved too).
+ * `schema`, `sys`, `cal`, `math`). The rule reads the first segment (`std::x` is reserved too:
+ * Gel's standard modules are read-only, their submodules included); and, as Gel, no module may
+ * be called `super` at any depth (`foo::super`).
  */
 export function reservedModule(module: string): boolean {
-  const first = module.split('::')[0] ?? module;
+  const segments = module.split('::');
+  const first = segments[0] ?? module;
   return (
     first.startsWith('svc_') ||
     first.startsWith('pg_') ||
-    ['public', 'std', 'schema', 'sys', 'cal', 'math'].includes(first)
+    ['public', 'std', 'schema', 'sys', 'cal', 'math'].includes(first) ||
+    segments.includes('super')
   );
 }
 

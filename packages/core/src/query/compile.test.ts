@@ -123,6 +123,32 @@ describe('errors with positions', () => {
     expect(err).toBeInstanceOf(InvalidReferenceError);
     expect(err.position).toEqual({ line: 1, column: 8 });
   });
+  test.each([
+    ['select Usr', "did you mean 'User'?"],
+    ['select <Usr>{}', "did you mean 'User'?"],
+    ['select <strr>1', "did you mean 'str'?"],
+    ['select <default::Isue>{}', "did you mean 'default::Issue'?"],
+    ['with u := User select uu', "did you mean 'u'?"],
+  ])('an unknown type name, with a hint: %s', (query, hint) => {
+    const err = thrown(() => compileQuery(schema, query)) as QueryError;
+    expect(err).toBeInstanceOf(InvalidReferenceError);
+    expect(err.hint).toBe(hint);
+  });
+  test('a type of another module is the hint for its unqualified name', () => {
+    const modules = buildSchema(
+      'module default { type Member; } module shop { type Basket; } module empty {}',
+    );
+    const hint = (query: string) => (thrown(() => compileQuery(modules, query)) as QueryError).hint;
+    expect(hint('with module empty select Member')).toBe("did you mean 'default::Member'?");
+    expect(hint('select <Basket>{}')).toBe("did you mean 'shop::Basket'?");
+    expect(hint('select <shop::Baskett>{}')).toBe("did you mean 'shop::Basket'?");
+    expect(hint('select <empty::Basket>{}')).toBeUndefined();
+  });
+  test('an unknown type name far from every known one has no hint', () => {
+    const err = thrown(() => compileQuery(schema, 'select <Zebra>{}')) as QueryError;
+    expect(err).toBeInstanceOf(InvalidReferenceError);
+    expect(err.hint).toBeUndefined();
+  });
   test('an unknown pointer, with a hint', () => {
     const err = thrown(() => compileQuery(schema, 'select User { nme }')) as QueryError;
     expect(err).toBeInstanceOf(InvalidReferenceError);

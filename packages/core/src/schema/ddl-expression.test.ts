@@ -1,7 +1,9 @@
 import * as ql from '../syntax';
 import type { ObjectType, Pointer, Schema, TypeRef } from '../model/schema';
 import { printSql } from '../sql/print';
+import { buildSchema } from './build';
 import { compileScalar, type ScalarContext } from './ddl-expression';
+import { planMigration } from './diff/plan';
 
 const span = null;
 function prop(name: string, target: TypeRef, extra: Partial<Pointer> = {}): Pointer {
@@ -239,7 +241,11 @@ describe('compileScalar: checks and indexes', () => {
   });
 
   it.each([
-    ['datetime_current() > <datetime>.name', 'InvalidDefinitionError', /immutable/],
+    [
+      'datetime_current() > <datetime>.name',
+      'InvalidConstraintDefinitionError',
+      /constraint expressions must be immutable/,
+    ],
     ['global current_user_id', 'InvalidDefinitionError', /global/],
     // Another table: the target's columns, a multi property's own table.
     ['.owner.name', 'InvalidDefinitionError', /only the row itself/],
@@ -261,5 +267,52 @@ describe('compileScalar: checks and indexes', () => {
     expect(error).toMatchObject({ type });
     expect((error as Error).message).toMatch(message);
     expect((error as { position?: unknown }).position).toMatchObject({ line: 1 });
+  });
+});
+
+describe('compileConstraint: the check is a bool', () => {
+  const planned = (sdl: string) => () => planMigration(null, buildSchema(sdl));
+
+  it.each([
+    ['type T { n: str { constraint expression on (<array<int32>>[]); } }', 'collection'],
+    ['type T { n: str { constraint expression on (len(__subject__)); } }', "'std::int64'"],
+    [
+      'abstract constraint wordy { using (len(__subject__)); } type T { n: str { constraint wordy; } }',
+      "'std::int64'",
+    ],
+  ])('refuses %s', (sdl, got) => {
+    expect(planned(sdl)).toThrow(
+      expect.objectContaining({
+        type: 'InvalidConstraintDefinitionError',
+        message: `constraint expression expected to return a bool value, got ${got}`,
+      }),
+    );
+  });
+
+  it.each([
+    [
+      'type T { constraint exclusive on (random()); }',
+      'InvalidConstraintDefinitionError',
+      'constraint',
+    ],
+    ['type T { n: str; index on (random()); }', 'InvalidDefinitionError', 'index'],
+    [
+      'type T { n: str { constraint expression on (<str>datetime_current() != __subject__); } }',
+      'InvalidConstraintDefinitionError',
+      'constraint',
+    ],
+  ])('a volatile %s is refused', (sdl, type, what) => {
+    expect(planned(sdl)).toThrow(
+      expect.objectContaining({
+        type,
+        message: expect.stringContaining(`${what} expressions must be immutable`),
+      }),
+    );
+  });
+
+  it('takes a bool check and an empty one', () => {
+    expect(
+      planned('type T { n: str { constraint expression on (len(__subject__) > 1); } }'),
+    ).not.toThrow();
   });
 });

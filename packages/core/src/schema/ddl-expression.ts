@@ -13,7 +13,8 @@
  * `//` floors, `%` takes the divisor's sign, str orders by code points (`COLLATE "C"`), enums by
  * declaration order, ...):
  * - checks, indexes and domains must be immutable: a stable or volatile function there is refused
- *   with `InvalidDefinitionError`; defaults may be volatile;
+ *   (`InvalidConstraintDefinitionError` in a constraint, `InvalidDefinitionError` in an index);
+ *   defaults may be volatile; in an index, std's runtime errors raise through an immutable twin;
  * - globals, parameters, object types, aggregates (the binder's `ddl` mode), and paths beyond the
  *   row's own columns or queries (the planner's row mode) are refused with
  *   `InvalidDefinitionError` — a default refused so becomes a query default (./layout);
@@ -25,6 +26,7 @@ import { InvalidConstraintDefinitionError, InvalidDefinitionError } from '../err
 import type { Constraint, TypeRef } from '../model/schema';
 import { STD_CONSTRAINT_BODIES } from '../model/schema';
 import { sql, type SqlExpr } from '../sql/ast';
+import { transformSql } from '../sql/transform';
 import type { Binding, IrExpr, IrType } from '../query/ir';
 import { schemaIndex } from '../query/schema-index';
 import { DdlBinder, type RowPaths } from '../query/bind/ddl';
@@ -44,15 +46,34 @@ export function compileScalar(expr: ql.Expr, ctx: ScalarContext): Compiled {
   const binder = DdlBinder.create(schemaIndex(ctx.schema), ctx.module, ctx.subject);
   const compiled = plan(ctx, binder.row, binder.bind(expr), expr);
   if (ctx.mode !== 'default' && compiled.volatility !== 'immutable') {
-    throw new InvalidDefinitionError(
-      `${ctx.mode === 'index' ? 'an index' : 'a constraint'} expression must be immutable, but \`${ql.printExpression(expr)}\` is ${compiled.volatility}`,
+    // Gel's classes and words: a constraint's (its CHECK, a domain's, an exclusive's index)
+    // is InvalidConstraintDefinitionError, an index's InvalidDefinitionError.
+    const Class = ctx.mode === 'index' ? InvalidDefinitionError : InvalidConstraintDefinitionError;
+    throw new Class(
+      `${ctx.mode === 'index' ? 'index' : 'constraint'} expressions must be immutable, but \`${ql.printExpression(expr)}\` is ${compiled.volatility}`,
       {
         position: pos(expr),
         hint: 'functions such as datetime_current() give a different value each time; use them in a default instead',
       },
     );
   }
-  return compiled;
+  const indexed = ctx.mode === 'index' || ctx.mode === 'exclusive';
+  return indexed ? { ...compiled, sql: immutableRaise(compiled.sql) } : compiled;
+}
+
+/**
+ * An index expression with std's runtime errors raised by `svc_meta.raise_immutable`:
+ * PostgreSQL refuses an index whose expression calls a function not marked immutable, and
+ * `svc_meta.raise` is stable (std/bootstrap says why). Its twin is safe in an index because std's
+ * raise helper always gives it an argument that depends on the row.
+ */
+function immutableRaise(expr: SqlExpr): SqlExpr {
+  return transformSql(expr, {
+    expr: (e) =>
+      e.kind === 'FuncCall' && e.schema === 'svc_meta' && e.name === 'raise'
+        ? { ...e, name: 'raise_immutable', args: e.args.map(immutableRaise) }
+        : undefined,
+  });
 }
 
 /**
@@ -71,7 +92,7 @@ export function compileConstraint(c: Constraint, ctx: ScalarContext): SqlExpr {
         position: pos(c),
       });
     }
-    ({ sql: check, volatility } = plan(ctx, binder.row, binder.bind(expr), expr));
+    ({ sql: check, volatility } = boolCheck(plan(ctx, binder.row, binder.bind(expr), expr), expr));
   } else {
     const subject = c.subjectExpr ? binder.withSubject(binder.bind(c.subjectExpr)) : binder;
     const args = c.args.map((a) => subject.bind(a));
@@ -95,13 +116,14 @@ export function compileConstraint(c: Constraint, ctx: ScalarContext): SqlExpr {
       const body = std ? ql.parseExpression(std.expr) : (user?.expr as ql.Expr);
       const module = user ? splitName(user.name)[0] : ctx.module;
       const ir = subject.withNames(module, names).bind(body);
-      ({ sql: check, volatility } = plan(ctx, binder.row, ir, c));
+      ({ sql: check, volatility } = boolCheck(plan(ctx, binder.row, ir, c), user ? body : c));
     }
   }
   if (volatility !== 'immutable') {
-    throw new InvalidDefinitionError(`constraint ${c.name} must be immutable`, {
-      position: pos(c),
-    });
+    throw new InvalidConstraintDefinitionError(
+      `constraint expressions must be immutable, but constraint ${c.name} is ${volatility}`,
+      { position: pos(c) },
+    );
   }
   if (!c.except) return check;
   const except = compileScalar(c.except, ctx).sql;
@@ -109,6 +131,22 @@ export function compileConstraint(c: Constraint, ctx: ScalarContext): SqlExpr {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** A constraint's expression is its check, so (as Gel) it must be a bool; `{}` is an empty one. */
+function boolCheck(compiled: Compiled, at: { span?: ql.Span | null }): Compiled {
+  const type = compiled.type;
+  if (type === null || (type.kind === 'scalar' && type.name === 'std::bool')) return compiled;
+  const got =
+    type.kind === 'scalar'
+      ? `'${type.name}'`
+      : type.kind === 'object' || type.kind === 'union'
+        ? 'an object'
+        : 'collection';
+  throw new InvalidConstraintDefinitionError(
+    `constraint expression expected to return a bool value, got ${got}`,
+    { position: pos(at) },
+  );
+}
 
 const EMPTY_SET: IrExpr = {
   kind: 'SetLiteral',

@@ -49,6 +49,17 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
     false,
     'stable',
   ),
+  // Its immutable twin, for index expressions only (PostgreSQL requires every function there to
+  // be immutable; schema/ddl-expression rewrites raise to it in an index). Safe there because
+  // std's raise helper (std/scalars) makes the first argument depend on the row, so the call is
+  // never all constants and so never folded while planning.
+  fn(
+    'raise_immutable(anyelement, text, text)',
+    'anyelement',
+    'begin raise exception using errcode = $2, message = $3; end',
+    'plpgsql',
+    false,
+  ),
   // A str as a JSON string: to_jsonb is only stable (for its other types), so an index or a
   // CHECK indexing a JSON string needs this immutable form.
   fn('json_string(text)', 'jsonb', 'select to_jsonb($1)'),
@@ -264,12 +275,13 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
     false,
   ),
   // `<E>str` for an enum E: a label of E ($2) or 22P02 (InvalidValueError) naming E ($3), as
-  // Gel words it; the DOMAIN's own check would be a 23514 constraint violation.
+  // Gel words it, and then E's labels; the DOMAIN's own check would be a 23514 constraint
+  // violation.
   fn(
     'enum_in(text, text[], text)',
     'text',
     `select case when $1 = any($2) then $1
-       else "svc_meta".raise(null::text, '22P02', 'invalid input value for enum ' || quote_literal($3) || ': ' || to_json($1)::text) end`,
+       else "svc_meta".raise(null::text, '22P02', 'invalid input value for enum ' || quote_literal($3) || ': ' || to_json($1)::text || ' (its values are ' || array_to_string($2, ', ') || ')') end`,
   ),
   // json `++` (Gel): array ++ array, object ++ object (the right side's keys win), string ++
   // string; any other pair raises 22023 (InvalidValueError).

@@ -388,6 +388,31 @@ function positionalTuples(type: TypeRef, j: SqlExpr): SqlExpr {
  */
 export const pgTypeFor: (type: TypeRef) => PgType = pgTypeOf;
 
+/** The value of a text constant (`'x'`, `'x'::text`), or null. */
+export function constantText(v: SqlExpr): string | null {
+  if (v.kind === 'Cast' && v.type.name === 'text' && v.type.arrayDims === 0)
+    return constantText(v.expr);
+  return v.kind === 'Literal' && v.type === 'text' && typeof v.value === 'string' ? v.value : null;
+}
+
+/**
+ * A text that must be one of an enum's labels (std/bootstrap's svc_meta.enum_in); a constant
+ * label (`Color.Red`, checked when bound) needs no check at run time.
+ */
+export const enumLabel = (v: SqlExpr, name: string, labels: readonly string[]): SqlExpr => {
+  const constant = constantText(v);
+  if (constant !== null && labels.includes(constant)) return v;
+  return sql.func(
+    'enum_in',
+    [
+      v,
+      { kind: 'ArrayExpr', elements: labels.map((l) => sql.text(l)), type: pgType('text', 1) },
+      sql.text(name),
+    ],
+    'svc_meta',
+  );
+};
+
 /**
  * Decodes a parameter (`$n::jsonb`, already a jsonb SqlExpr) into a value of `type`. Custom
  * scalars are cast to their DOMAIN so their constraints are checked; arrays decode
@@ -399,7 +424,13 @@ export function decodeParam(type: TypeRef, json: SqlExpr, env: TypeEnv): SqlExpr
       const info = scalarInfo(type.name, env);
       if (!info) throw new Error(`std: unknown scalar type ${type.name}`);
       const value = info.decode(json);
-      return isStdScalarName(type.name) ? value : sql.cast(value, scalarPgType(type.name));
+      if (isStdScalarName(type.name)) return value;
+      // An enum's label is checked as `<E>str` checks it: InvalidValueError naming the enum.
+      const labels = env.enumValues(type.name);
+      return sql.cast(
+        labels ? enumLabel(value, type.name, labels) : value,
+        scalarPgType(type.name),
+      );
     }
     case 'object':
     case 'union':

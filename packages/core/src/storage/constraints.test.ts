@@ -177,3 +177,46 @@ test('defaults never depend on session settings (TimeZone, DateStyle)', async ()
     j: '"2020-01-02T03:04:05+00:00"',
   });
 });
+
+test('std functions that raise at run time compile to immutable index expressions', async () => {
+  // Indexing a str past its end raises (svc_meta.raise); in an exclusive's index the call must
+  // be immutable, or PostgreSQL refuses the index (42P17) and the migration fails.
+  await migrator.migrate(
+    db,
+    `type Tag {
+       label: str { constraint exclusive on (str_lower(__subject__)); }
+       code: str;
+       constraint exclusive on ((.code[0]));
+       index on (str_upper(.label));
+     }`,
+  );
+  await run(`insert into "default"."Tag" (label, code) values ('Red', 'r1')`);
+  await expect(
+    run(`insert into "default"."Tag" (label, code) values ('RED', 'x')`),
+  ).rejects.toMatchObject({ code: '23505' });
+  await expect(
+    run(`insert into "default"."Tag" (label, code) values ('blue', 'r2')`),
+  ).rejects.toMatchObject({ code: '23505' });
+  await expect(
+    run(`insert into "default"."Tag" (label, code) values ('green', '')`),
+  ).rejects.toMatchObject({ code: '22000', message: 'string index 0 is out of bounds' });
+  await run(`insert into "default"."Tag" (label, code) values ('green', 'g')`);
+});
+
+test('an fts::index without documents (an abstract placeholder) indexes nothing', async () => {
+  const sdl = `abstract type Numbered {
+      required number: int64;
+      index fts::index on (());
+    }
+    type Page extending Numbered {
+      required text: str;
+      index fts::index on (fts::with_options(.text, language := fts::Language.eng));
+    }
+    type Note extending Numbered { text: str; }`;
+  await migrator.migrate(db, sdl);
+  const { rows } = await run(
+    `select tablename from pg_indexes where schemaname = 'default' and indexdef like '%gin%' order by 1`,
+  );
+  expect(rows).toEqual([{ tablename: 'Page' }]);
+  expect((await migrator.migrate(db, sdl)).applied).toBe(false);
+});

@@ -98,12 +98,12 @@ export function addPointerConstraints(
     const name = names[i] as string;
     if (c.name === 'std::exclusive') {
       const elements = c.subjectExpr
-        ? indexElements(schema, type, c.subjectExpr, { ...ctx, mode: 'index' })
-        : [ddlCompiler().compileScalar(SUBJECT, { ...ctx, mode: 'index' }).sql];
+        ? indexElements(schema, type, c.subjectExpr, { ...ctx, mode: 'exclusive' })
+        : [ddlCompiler().compileScalar(SUBJECT, { ...ctx, mode: 'exclusive' }).sql];
       const where = c.except
         ? sql.not(
             sql.func('coalesce', [
-              ddlCompiler().compileScalar(c.except, { ...ctx, mode: 'index' }).sql,
+              ddlCompiler().compileScalar(c.except, { ...ctx, mode: 'exclusive' }).sql,
               sql.bool(false),
             ]),
           )
@@ -151,11 +151,11 @@ export function addTypeConstraints(
           { position: spanPos(c.span) },
         );
       }
-      const elements = indexElements(schema, type, c.subjectExpr, { ...ctx, mode: 'index' });
+      const elements = indexElements(schema, type, c.subjectExpr, { ...ctx, mode: 'exclusive' });
       const where = c.except
         ? sql.not(
             sql.func('coalesce', [
-              ddlCompiler().compileScalar(c.except, { ...ctx, mode: 'index' }).sql,
+              ddlCompiler().compileScalar(c.except, { ...ctx, mode: 'exclusive' }).sql,
               sql.bool(false),
             ]),
           )

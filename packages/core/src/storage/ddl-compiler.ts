@@ -15,7 +15,11 @@ import type { SqlExpr } from '../sql/ast';
 
 export type Volatility = 'immutable' | 'stable' | 'volatile';
 
-export type ScalarMode = 'default' | 'check' | 'index' | 'domain';
+/**
+ * Where the expression goes: a column default, a CHECK, an index element, a domain's CHECK, or
+ * an exclusive constraint's unique index element (an index, whose errors are a constraint's).
+ */
+export type ScalarMode = 'default' | 'check' | 'index' | 'exclusive' | 'domain';
 
 /** What `__subject__`, `.x` and `@x` mean in a DDL expression (the binder's `RowSubject`). */
 export type DdlSubject =

@@ -30,6 +30,9 @@ export function addIndexes(
   };
   const seen = new Set<string>();
   for (const index of type.indexes) {
+    // `fts::index on (())` (Gel's placeholder on an abstract base, which subtypes override) has
+    // no document: there is nothing to index.
+    if (index.kind === FTS_INDEX && ftsDocuments(index.expr).length === 0) continue;
     const elements =
       index.kind === FTS_INDEX
         ? [ftsDocument(index.expr, ctx)]
@@ -72,8 +75,7 @@ function indexMethod(kind: string | null): { method?: string } {
  * `setweight(to_tsvector('<config>'::regconfig, coalesce(text, '')), 'y')`, concatenated.
  */
 function ftsDocument(expr: ql.Expr, ctx: ScalarContext): SqlExpr {
-  const documents = expr.kind === 'TupleLiteral' ? expr.elements : [expr];
-  const vectors = documents.map((doc) => {
+  const vectors = ftsDocuments(expr).map((doc) => {
     const name = doc.kind === 'FunctionCall' ? `${doc.func.module ?? ''}::${doc.func.name}` : '';
     if (doc.kind !== 'FunctionCall' || name !== FTS_WITH_OPTIONS || doc.args.length !== 1) {
       throw new InvalidDefinitionError(
@@ -111,6 +113,11 @@ function ftsDocument(expr: ql.Expr, ctx: ScalarContext): SqlExpr {
     return weight === null ? vector : sql.func('setweight', [vector, sql.text(weight)]);
   });
   return vectors.reduce((acc, v) => sql.bin('||', acc, v));
+}
+
+/** The documents of an `fts::index`: a tuple's elements, or the one expression. */
+function ftsDocuments(expr: ql.Expr): readonly ql.Expr[] {
+  return expr.kind === 'TupleLiteral' ? expr.elements : [expr];
 }
 
 function isSingleLinkColumn(type: ObjectType, e: SqlExpr): boolean {

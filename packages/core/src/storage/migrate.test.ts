@@ -1,5 +1,10 @@
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../testing';
-import { ConstraintViolationError, DataLossError, SchemaSyntaxError } from '../errors';
+import {
+  ConstraintViolationError,
+  DataLossError,
+  InvalidDefinitionError,
+  SchemaSyntaxError,
+} from '../errors';
 import { createMigrator } from './migrate';
 import type { Schema } from '../model/schema';
 import type { MigrationPlan } from '../model/migration';
@@ -154,7 +159,14 @@ describe(`migration runner on ${testDatabaseKind()}`, () => {
   });
 
   test('a failing statement rolls the whole migration back', async () => {
-    await expect(migrator.migrate(t.db, 'a bad')).rejects.toThrow(/nonexistent_type/);
+    // A statement the database refuses is a schema error naming the step, never an internal one.
+    const err = await migrator.migrate(t.db, 'a bad').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InvalidDefinitionError);
+    expect(err).toMatchObject({
+      type: 'InvalidDefinitionError',
+      status: 400,
+      message: expect.stringMatching(/step 'create type bad'.*nonexistent_type/),
+    });
     expect(await tables()).toEqual([]);
     expect(await migrator.history(t.db)).toEqual([]);
   });

@@ -7,9 +7,17 @@
  */
 import { createHash } from 'node:crypto';
 import type { Database, Queryable } from '../db';
-import { ConstraintViolationError, DataLossError } from '../errors';
+import {
+  ConstraintViolationError,
+  DataLossError,
+  EdgeQLSyntaxError,
+  InvalidDefinitionError,
+  SvcError,
+  databaseErrorFields,
+  fromDatabaseError,
+} from '../errors';
 import type { Schema } from '../model/schema';
-import type { DataCheck, MigrationPlan } from '../model/migration';
+import type { DataCheck, MigrationPlan, MigrationStep } from '../model/migration';
 
 export interface MigratorParts {
   /** SDL text → model (throws schema errors with positions). */
@@ -146,7 +154,10 @@ export function createMigrator(parts: MigratorParts): Migrator {
           return result;
         }
         await runChecks(tx, plan.checks, options.allowDataLoss ?? false);
-        for (const statement of [...parts.bootstrapSql, ...sql]) await tx.query(statement);
+        for (const statement of parts.bootstrapSql) await run(tx, statement, null);
+        for (const step of plan.steps) {
+          for (const statement of step.sql) await run(tx, statement, step);
+        }
         await tx.query(
           'insert into svc_meta.migrations (version, sdl, steps) values ($1, $2, $3)',
           [version, sdl, JSON.stringify(steps)],
@@ -168,6 +179,37 @@ export function createMigrator(parts: MigratorParts): Migrator {
 
 class DryRunDone {
   constructor(readonly result: MigrateResult) {}
+}
+
+/** One statement of a migration; what the database throws becomes an error in the envelope. */
+async function run(tx: Queryable, statement: string, step: MigrationStep | null): Promise<void> {
+  try {
+    await tx.query(statement);
+  } catch (err) {
+    throw migrationError(err, step);
+  }
+}
+
+/**
+ * What the database's refusal of a migration statement means to the schema's author. A SQLSTATE
+ * the one table knows (errors/query-errors: a data error, 22 or 23; a transaction or availability
+ * error; a type combination svc does not compile, 42883) keeps its class, as a query's would; one
+ * it does not know (42P17: an index expression calls a function PostgreSQL does not mark
+ * immutable), and its syntax class (which means the user's EdgeQL, while a migration's SQL is
+ * svc's own), is a schema the database cannot store as planned: InvalidDefinitionError naming the
+ * step, never an internal error. A thrown value that is no database error is an internal one.
+ */
+function migrationError(err: unknown, step: MigrationStep | null): SvcError {
+  if (err instanceof SvcError) return err;
+  const fields = databaseErrorFields(err);
+  const mapped = fromDatabaseError(err);
+  if (!fields) return mapped;
+  if (mapped.code !== 'INTERNAL_ERROR' && !(mapped instanceof EdgeQLSyntaxError)) return mapped;
+  const what = step ? `the migration step '${step.description}'` : 'the migration';
+  return new InvalidDefinitionError(`the database refused ${what}: ${fields.message}`, {
+    sqlState: fields.code,
+    cause: err,
+  });
 }
 
 async function hasMetadata(db: Queryable): Promise<boolean> {

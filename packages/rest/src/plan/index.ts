@@ -232,9 +232,18 @@ function fieldOf(type: RestType, name: string, param: string): RestField {
   return field;
 }
 
-function invalid(param: string, message: string) {
-  return commonError('VALIDATION_ERROR', `"${param}": ${message}`);
+function invalid(param: string, message: string, type?: CompilerErrorClass) {
+  return commonError('VALIDATION_ERROR', `"${param}": ${message}`, type ? { type } : undefined);
 }
+
+/**
+ * The query compiler's class for a written value it would refuse (the spec: type and constraint
+ * errors of a body surface as the compiler's error): `QueryArgumentError` for a value of the
+ * wrong JSON kind (what the engine's binding says of such a variable), `InvalidValueError` for a
+ * text its type does not take (a UUID, an enum's label), `MissingRequiredError` for a required
+ * field set empty. The 400 still names the field (`invalid`), so `type` is the class alone.
+ */
+type CompilerErrorClass = 'QueryArgumentError' | 'InvalidValueError' | 'MissingRequiredError';
 
 function paramName(f: Filter): string {
   return f.operator === 'eq' ? f.property : `${f.property}__${f.operator}`;
@@ -331,7 +340,9 @@ function assignments(
     }
     const target = ident(field.name);
     if (value === null) {
-      if (field.required) throw invalid(key, `"${key}" is required and cannot be null`);
+      if (field.required) {
+        throw invalid(key, `"${key}" is required and cannot be null`, 'MissingRequiredError');
+      }
       out.push(`${target} := {}`);
       continue;
     }
@@ -340,6 +351,26 @@ function assignments(
     out.push(`${target} := ${valueText(field, value, variable, key, schema)}`);
   }
   return out;
+}
+
+/** A non-string id is of the wrong kind; a string that is no UUID a value uuid does not take. */
+function idProblemClass(ids: readonly unknown[]): CompilerErrorClass {
+  return ids.every((v) => typeof v === 'string') ? 'InvalidValueError' : 'QueryArgumentError';
+}
+
+/**
+ * An enum's label, checked as `<E>$v` checks it (InvalidValueError) but naming the field and
+ * the labels it takes.
+ */
+function checkLabel(schema: Schema, type: TypeRef, value: unknown, key: string): void {
+  if (type.kind !== 'scalar' || typeof value !== 'string') return;
+  const labels = scalarFacts(schema, type.name)?.enumValues;
+  if (!labels || labels.includes(value)) return;
+  throw invalid(
+    key,
+    `${JSON.stringify(value)} is not a label of enum '${type.name}': one of ${labels.join(', ')}`,
+    'InvalidValueError',
+  );
 }
 
 function notWritable(field: RestField): string {
@@ -368,20 +399,26 @@ function valueText(
     const target = field.target === null ? typeText(field.type) : typeName(field.target);
     if (field.many) {
       if (!Array.isArray(value) || !value.every(isUuid)) {
-        throw invalid(key, 'expects an array of id strings (UUIDs)');
+        const items = Array.isArray(value) ? value : [null];
+        throw invalid(key, 'expects an array of id strings (UUIDs)', idProblemClass(items));
       }
       return `<${target}>array_unpack(<array<uuid>>$${variable})`;
     }
-    if (!isUuid(value)) throw invalid(key, 'expects an id string (a UUID)');
+    if (!isUuid(value))
+      throw invalid(key, 'expects an id string (a UUID)', idProblemClass([value]));
     return `<${target}><uuid>$${variable}`;
   }
   if (field.many) {
-    if (!Array.isArray(value)) throw invalid(key, 'expects an array (the field is multi)');
+    if (!Array.isArray(value)) {
+      throw invalid(key, 'expects an array (the field is multi)', 'QueryArgumentError');
+    }
     const problem = valueProblem(schema, { kind: 'array', element: field.type }, value);
-    if (problem !== undefined) throw invalid(key, problem);
+    if (problem !== undefined) throw invalid(key, problem, 'QueryArgumentError');
+    for (const item of value) checkLabel(schema, field.type, item, key);
     return `array_unpack(<${typeText({ kind: 'array', element: field.type } as TypeRef)}>$${variable})`;
   }
   const problem = valueProblem(schema, field.type, value);
-  if (problem !== undefined) throw invalid(key, problem);
+  if (problem !== undefined) throw invalid(key, problem, 'QueryArgumentError');
+  checkLabel(schema, field.type, value, key);
   return `<${typeText(field.type)}>$${variable}`;
 }

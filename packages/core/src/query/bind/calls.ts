@@ -41,7 +41,8 @@ import {
 import type { SchemaIndex } from '../schema-index';
 import { fail, position, type BindContext, type Scope } from './context';
 import { bindExpr } from './dispatch';
-import { bindingRef, closest } from './names';
+import { bindingRef } from './names';
+import { closest } from './context';
 import { bindSequenceCall, SEQUENCE_FUNCTIONS } from './sequence';
 import { bindableType, moduleOf, printIrType, asTypeRef } from './types';
 

@@ -28,8 +28,8 @@ import {
 } from '../ir';
 import { typeId } from '../schema-index';
 import { catalogueRows, catalogueTypeName, catalogueTypeOf } from '../schema-index/catalogue';
-import { type BindContext, fail, unknownName, type Scope } from './context';
-import { lookupSchemaName, resolveTypeExpr, asTypeRef } from './types';
+import { type BindContext, closest, fail, unknownName, type Scope } from './context';
+import { lookupSchemaName, resolveTypeExpr, asTypeRef, typeNameHint } from './types';
 import { isMaterialized, occurrenceId, withSubjectRoot } from './scoping';
 import { bindExpr } from './dispatch';
 
@@ -152,11 +152,14 @@ function bindNameRaw(ctx: BindContext, scope: Scope, ref: ql.ObjectRef): IrExpr 
   }
   const shown = ref.module ? `${ref.module}::${ref.name}` : ref.name;
   const names = [...scope.names.keys()];
+  const near = closest(ref.name, names);
   return unknownName(
     'object type or alias',
     shown,
     ref.span,
-    names.length ? `in scope: ${names.join(', ')}` : undefined,
+    (ref.module === null && near !== null ? `did you mean '${near}'?` : undefined) ??
+      typeNameHint(ctx.index, scope, ref) ??
+      (names.length ? `in scope: ${names.join(', ')}` : undefined),
   );
 }
 
@@ -289,6 +292,10 @@ export function bindIntrospect(
     node.type.kind === 'TypeOf'
       ? asTypeRef(bindExpr(ctx, scope, node.type.expr).type, node.type.span)
       : resolveTypeExpr(ctx.index, scope, node.type);
+  // As Gel: a collection's type (an array, a tuple, a range) is no schema object to introspect.
+  if (type.kind !== 'scalar' && type.kind !== 'object' && type.kind !== 'union') {
+    return fail(QueryError, 'cannot introspect collection types', node.type.span ?? node.span);
+  }
   const row = catalogueTypeOf(type);
   const id = typeId(catalogueTypeName(type));
   if (
@@ -305,37 +312,4 @@ export function bindIntrospect(
   const query = ql.parseExpression(`(select ${row} filter .id = <uuid>'${id}' limit 1)`);
   // The catalogue has exactly one row with this id.
   return { ...bindExpr(ctx, rootScopeLike(scope), query), card: ONE };
-}
-
-/** The closest name by edit distance (at most 2 edits), for "did you mean" hints. */
-export function closest(name: string, names: readonly string[]): string | null {
-  let best: string | null = null;
-  let bestDistance = 3;
-  for (const candidate of names) {
-    const d = editDistance(name, candidate);
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0] as number;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j] as number;
-      row[j] = Math.min(
-        (row[j] as number) + 1,
-        (row[j - 1] as number) + 1,
-        prev + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-      prev = tmp;
-    }
-  }
-  return row[b.length] as number;
 }

@@ -20,7 +20,15 @@ import {
   type IrType,
 } from '../ir';
 import { type BindContext, fail, type Scope } from './context';
-import { isObjectType, printIrType, resolveTypeExpr, sameType, asTypeRef } from './types';
+import {
+  asTypeRef,
+  isObjectType,
+  lookupSchemaName,
+  printIrType,
+  resolveTypeExpr,
+  sameType,
+} from './types';
+import { polyTypeName } from '../../std/resolve';
 import { matchesPattern, resolveTypePattern } from './type-pattern';
 import { bindCast, bindOperator, bindOperatorOn } from './calls';
 import { checkUnionOperands, checkUnionType } from './union-check';
@@ -42,21 +50,61 @@ function nestingDepth(type: TypeRef): number {
 /** Abstract scalars a value cannot be cast into (Gel: only a concrete type extending one). */
 const GENERIC_SCALARS: ReadonlySet<string> = new Set(['std::sequence']);
 
-/** `<sequence>x`, `<array<sequence>>x`: Gel's QueryError, casting into a generic type. */
-function refuseGenericCast(type: TypeRef, span: ql.Span): void {
-  const visit = (t: TypeRef): void => {
-    if (t.kind === 'scalar' && GENERIC_SCALARS.has(t.name)) {
-      fail(QueryError, `cannot cast into generic scalar type '${t.name}'`, span);
-    }
-    if (t.kind === 'array' || t.kind === 'range') visit(t.element);
-    if (t.kind === 'tuple') for (const e of t.elements) visit(e.type);
-  };
-  visit(type);
+/**
+ * `<anytype>x`, `<array<anyint>>$p`, `<sequence>x`: Gel's QueryError, casting into a generic
+ * type: one of std's pseudo-types (named where no schema type of that name is in scope) or an
+ * abstract scalar. A parameter's type says so in Gel's words.
+ */
+function refuseGenericCast(
+  ctx: BindContext,
+  scope: Scope,
+  texpr: ql.TypeExpr,
+  type: TypeRef | null,
+  parameter: boolean,
+): void {
+  const generic = type ? abstractScalarOf(type) : pseudoTypeOf(ctx, scope, texpr);
+  if (generic === null) return;
+  fail(
+    QueryError,
+    parameter
+      ? `parameter cannot be a generic type '${generic}'`
+      : `cannot cast into generic type '${generic}'`,
+    texpr.span,
+    `don't use generic "any" types or abstract scalars`,
+  );
+}
+
+/** The first std pseudo-type (`anytype`, `anyint`...) a type expression names, or null. */
+function pseudoTypeOf(ctx: BindContext, scope: Scope, texpr: ql.TypeExpr): string | null {
+  if (texpr.kind !== 'TypeName') return null;
+  const { name, subtypes } = texpr;
+  const bare = name.module === null || name.module === 'std' ? name.name : null;
+  const poly = bare !== null && subtypes.length === 0 ? polyTypeName(bare) : null;
+  if (poly && !lookupSchemaName(ctx.index, scope, name)) return poly;
+  for (const s of subtypes) {
+    const found = pseudoTypeOf(ctx, scope, s.kind === 'NamedSubtype' ? s.type : s);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** The first abstract scalar (`std::sequence`) in a resolved type, or null. */
+function abstractScalarOf(type: TypeRef): string | null {
+  if (type.kind === 'scalar') return GENERIC_SCALARS.has(type.name) ? type.name : null;
+  if (type.kind === 'array' || type.kind === 'range') return abstractScalarOf(type.element);
+  if (type.kind !== 'tuple') return null;
+  for (const e of type.elements) {
+    const found = abstractScalarOf(e.type);
+    if (found) return found;
+  }
+  return null;
 }
 
 export function bindTypeCast(ctx: BindContext, scope: Scope, node: ql.TypeCast): IrExpr {
+  const parameter = node.expr.kind === 'Parameter';
+  refuseGenericCast(ctx, scope, node.type, null, parameter);
   const type = resolveTypeExpr(ctx.index, scope, node.type);
-  refuseGenericCast(type, node.type.span);
+  refuseGenericCast(ctx, scope, node.type, type, parameter);
   if (node.expr.kind === 'Parameter') {
     if (ctx.mode !== 'query') {
       return fail(

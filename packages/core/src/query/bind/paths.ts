@@ -33,7 +33,8 @@ import {
   bindLinkProperty,
   isBareBacklink,
 } from './links';
-import { closest, inScope, rootScopeLike, subjectScope, transparentRef, withPathId } from './names';
+import { inScope, rootScopeLike, subjectScope, transparentRef, withPathId } from './names';
+import { closest } from './context';
 
 export function bindPath(ctx: BindContext, scope: Scope, path: ql.Path): IrExpr {
   const member = bindEnumMember(ctx, scope, path);

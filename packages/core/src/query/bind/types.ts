@@ -14,7 +14,7 @@ import { InvalidTypeError, UnknownModuleError, UnsupportedFeatureError } from '.
 import { printTypeRef, rangeElementProblem, STD_SCALARS, type TypeRef } from '../../model/schema';
 import { printIrType, type IrType } from '../ir';
 import type { SchemaIndex } from '../schema-index';
-import { fail, unknownName, type Scope } from './context';
+import { closest, fail, unknownName, type Scope } from './context';
 import { checkUnionType } from './union-check';
 import { isStdSubmodule } from '../../std';
 
@@ -68,6 +68,44 @@ export function lookupSchemaName(
     if (index.alias(name)) return { kind: 'alias', name };
   }
   return null;
+}
+
+/**
+ * The "did you mean" of a type name `ref` that resolves to nothing: the schema's object type,
+ * scalar or alias, or std's scalar, whose own name is closest to the one written (at most two
+ * edits, context `closest`), as the scope would write it (unqualified in its module or std), or
+ * undefined when none is close. A qualified `ref` looks only in its module.
+ */
+export function typeNameHint(
+  index: SchemaIndex,
+  scope: Scope,
+  ref: ql.ObjectRef,
+): string | undefined {
+  const module = ref.module === null ? null : (scope.moduleAliases.get(ref.module) ?? ref.module);
+  const written = new Map<string, string>();
+  const names = [
+    ...index.objectTypes.map((t) => t.name),
+    ...index.schema.scalarTypes.map((t) => t.name),
+    ...index.schema.aliases.map((a) => a.name),
+    ...STD_SCALARS,
+  ];
+  for (const name of names) {
+    const at = name.lastIndexOf('::');
+    if (at < 0 || /[|&]/.test(name)) continue;
+    const [owner, short] = [name.slice(0, at), name.slice(at + 2)];
+    if (module !== null && owner !== module) continue;
+    const shown =
+      module !== null
+        ? `${ref.module}::${short}`
+        : owner === scope.module || owner === 'std'
+          ? short
+          : name;
+    if (!written.has(short)) written.set(short, shown);
+  }
+  // The same name in another module is the best hint (`with module dummy select User`).
+  const best = closest(ref.name, [...written.keys()]);
+  const shown = best === null ? undefined : written.get(best);
+  return shown === undefined || shown === ref.name ? undefined : `did you mean '${shown}'?`;
 }
 
 /**
@@ -161,7 +199,7 @@ function resolveTypeName(index: SchemaIndex, scope: Scope, texpr: ql.TypeName): 
   const found = lookupSchemaName(index, scope, name);
   if (!found) {
     const shown = name.module ? `${name.module}::${name.name}` : name.name;
-    return unknownName('type', shown, name.span);
+    return unknownName('type', shown, name.span, typeNameHint(index, scope, name));
   }
   if (found.kind === 'alias') {
     return fail(InvalidTypeError, `'${found.name}' is an alias, not a type`, name.span);

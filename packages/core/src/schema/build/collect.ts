@@ -131,7 +131,7 @@ function refuseReserved(module: string, span: ql.Span): void {
     SchemaDefinitionError,
     `module name '${module}' is reserved`,
     span,
-    'svc_*, pg_*, public, std, schema, sys, cal and math belong to svc, PostgreSQL and the standard library; choose another name',
+    'svc_*, pg_*, public, std, schema, sys, cal and math belong to svc, PostgreSQL and the standard library, and super is reserved at any depth; choose another name',
   );
 }
 

@@ -183,9 +183,17 @@ export function checkConstraint(
             ? std0 === null || argStd === std0 || (isNumeric(argStd) && isNumeric(std0))
             : true;
     if (!ok) {
+      // What the parameter takes: an integer (a length), a str (a pattern), or a value of the
+      // subject's own type (a bound).
+      const expected =
+        std.args === 'int'
+          ? `an integer ('std::int64')`
+          : std.args === 'str'
+            ? `'std::str'`
+            : `a value of the subject's type '${printTypeRef(subject)}'`;
       fail(
         InvalidConstraintDefinitionError,
-        `argument ${i + 1} of constraint '${c.name}' is of type '${argStd}', which does not fit '${printTypeRef(subject)}'`,
+        `argument ${i + 1} of constraint '${c.name}' is of type '${argStd}', but the constraint expects ${expected}`,
         c.args[i]?.span ?? span,
       );
     }

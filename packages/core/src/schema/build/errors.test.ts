@@ -33,6 +33,30 @@ const CASES: readonly Case[] = [
     message: "type 'default::Usr' does not exist",
   },
   {
+    name: 'a bare array is an ordinary (unknown) name',
+    sdl: ['type Shelf {', '  items: array;', '}'],
+    error: 'InvalidReferenceError',
+    line: 2,
+    column: 10,
+    message: "type 'default::array' does not exist",
+  },
+  {
+    name: 'a bare tuple is an ordinary (unknown) name',
+    sdl: ['type Shelf {', '  pair: tuple;', '}'],
+    error: 'InvalidReferenceError',
+    line: 2,
+    column: 9,
+    message: "type 'default::tuple' does not exist",
+  },
+  {
+    name: 'an array of three element types',
+    sdl: ['type Shelf {', '  items: array<str, str, str>;', '}'],
+    error: 'SchemaError',
+    line: 2,
+    column: 10,
+    message: 'unexpected number of subtypes, expecting 1',
+  },
+  {
     name: 'unknown base type',
     sdl: ['type Admin extending Userr;'],
     error: 'InvalidReferenceError',
@@ -298,7 +322,24 @@ const CASES: readonly Case[] = [
     error: 'InvalidConstraintDefinitionError',
     line: 2,
     column: 37,
-    message: 'does not fit',
+    message:
+      "is of type 'std::str', but the constraint expects a value of the subject's type 'std::int64'",
+  },
+  {
+    name: 'max_len_value with a str argument',
+    sdl: ['type User {', "  name: str { constraint max_len_value('ten'); }", '}'],
+    error: 'InvalidConstraintDefinitionError',
+    line: 2,
+    column: 40,
+    message: "is of type 'std::str', but the constraint expects an integer ('std::int64')",
+  },
+  {
+    name: 'regexp with an int64 argument',
+    sdl: ['type User {', '  name: str { constraint regexp(5); }', '}'],
+    error: 'InvalidConstraintDefinitionError',
+    line: 2,
+    column: 33,
+    message: "is of type 'std::int64', but the constraint expects 'std::str'",
   },
   {
     name: 'type-level constraint without on',
@@ -511,14 +552,32 @@ const CASES: readonly Case[] = [
     message: "alias 'default::A' is defined recursively",
   },
   // reserved module names
-  ...['svc_auth', 'pg_temp', 'public', 'std', 'schema', 'sys', 'cal', 'math'].map((module) => ({
-    name: `the reserved module name ${module}`,
-    sdl: [`module ${module} {`, '  type T;', '}'],
+  ...['svc_auth', 'pg_temp', 'public', 'std', 'schema', 'sys', 'cal', 'math', 'super'].map(
+    (module) => ({
+      name: `the reserved module name ${module}`,
+      sdl: [`module ${module} {`, '  type T;', '}'],
+      error: 'SchemaDefinitionError',
+      line: 1,
+      column: 1,
+      message: `module name '${module}' is reserved`,
+    }),
+  ),
+  {
+    name: 'a nested module of std (Gel: std is read-only)',
+    sdl: ['module std {', '  module extra {', '    type T;', '  }', '}'],
     error: 'SchemaDefinitionError',
     line: 1,
     column: 1,
-    message: `module name '${module}' is reserved`,
-  })),
+    message: "module name 'std' is reserved",
+  },
+  {
+    name: 'super as a nested module name',
+    sdl: ['module shop {', '  module super {', '    type T;', '  }', '}'],
+    error: 'SchemaDefinitionError',
+    line: 2,
+    column: 3,
+    message: "module name 'shop::super' is reserved",
+  },
 ];
 
 function thrown(sdl: string): {

@@ -12,6 +12,7 @@ import type * as ql from '../../syntax';
 import { editDistance } from '../../syntax/hints';
 import {
   InvalidDefinitionError,
+  SchemaError,
   InvalidPropertyDefinitionError,
   InvalidReferenceError,
   UnsupportedFeatureError,
@@ -140,13 +141,16 @@ function resolveTypeName(
   use: TypeUse,
 ): TypeRef {
   const ref = texpr.name;
-  const collection = ref.module === null || ref.module === 'std' ? ref.name : null;
+  // A collection's name without `<...>` is an ordinary name (Gel: `type 'default::array' does
+  // not exist`); with `<...>` it is the collection.
+  const collection =
+    (ref.module === null || ref.module === 'std') && texpr.subtypes.length > 0 ? ref.name : null;
   if (collection === 'array') {
     const [only, ...rest] = texpr.subtypes;
     if (!only || rest.length > 0 || only.kind === 'NamedSubtype') {
       return fail(
-        InvalidDefinitionError,
-        'array takes exactly one element type: array<T>',
+        SchemaError,
+        `unexpected number of subtypes, expecting 1: array takes one element type, array<T>`,
         texpr.span,
       );
     }
@@ -157,9 +161,6 @@ function resolveTypeName(
     return arrayOf(element);
   }
   if (collection === 'tuple') {
-    if (texpr.subtypes.length === 0) {
-      return fail(InvalidDefinitionError, 'a tuple type needs at least one element', texpr.span);
-    }
     const named = texpr.subtypes.map((s) => s.kind === 'NamedSubtype');
     if (named.some((n) => n !== named[0])) {
       return fail(
@@ -228,8 +229,8 @@ function resolveRangeType(
   const [only, ...rest] = texpr.subtypes;
   if (!only || rest.length > 0 || only.kind === 'NamedSubtype') {
     return fail(
-      InvalidDefinitionError,
-      `${kind} takes exactly one element type: ${kind}<T>`,
+      SchemaError,
+      `unexpected number of subtypes, expecting 1: ${kind} takes one element type, ${kind}<T>`,
       texpr.span,
     );
   }

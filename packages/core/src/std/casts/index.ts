@@ -32,7 +32,8 @@ import {
   tupleFromJson,
   isJson,
 } from './json';
-import { enumLabel, scalarCast } from './scalar';
+import { enumLabel } from '../scalars';
+import { scalarCast } from './scalar';
 
 export {
   commonType,

@@ -17,7 +17,7 @@ import {
 } from '../scalars';
 import { NUMERIC, resolutionBase } from './implicit';
 import { findCast } from './index';
-import { enumLabel } from './scalar';
+import { enumLabel } from '../scalars';
 
 export const cannotCast = (from: TypeRef, to: TypeRef, position?: SourcePosition): never => {
   throw new InvalidTypeError(`cannot cast '${printTypeRef(from)}' to '${printTypeRef(to)}'`, {

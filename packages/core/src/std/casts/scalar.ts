@@ -9,31 +9,6 @@ import { STD_SCALARS_INFO } from '../scalars';
 import { NUMERIC } from './implicit';
 import { identity } from './json';
 
-/** The value of a text constant (`'x'`, `'x'::text`), or null. */
-export function constantText(v: SqlExpr): string | null {
-  if (v.kind === 'Cast' && v.type.name === 'text' && v.type.arrayDims === 0)
-    return constantText(v.expr);
-  return v.kind === 'Literal' && v.type === 'text' && typeof v.value === 'string' ? v.value : null;
-}
-
-/**
- * A text that must be one of an enum's labels (std/bootstrap's svc_meta.enum_in); a constant
- * label (`Color.Red`, checked when bound) needs no check at run time.
- */
-export const enumLabel = (v: SqlExpr, name: string, labels: readonly string[]): SqlExpr => {
-  const constant = constantText(v);
-  if (constant !== null && labels.includes(constant)) return v;
-  return sql.func(
-    'enum_in',
-    [
-      v,
-      { kind: 'ArrayExpr', elements: labels.map((l) => sql.text(l)), type: pgType('text', 1) },
-      sql.text(name),
-    ],
-    'svc_meta',
-  );
-};
-
 /** `case when ok then v else raise end`: a narrowing cast that may fail at run time. */
 export function checked(v: SqlExpr, ok: SqlExpr, type: string): SqlExpr {
   return {

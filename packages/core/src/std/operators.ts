@@ -528,10 +528,11 @@ function indexing(): Overload[] {
       };
     }),
     // svc_meta.json_index / json_key (std/bootstrap): the index and key checks in one call.
-    def('std::[]', 'json, int64', 'json', (a) =>
+    // An element or key holding JSON null reads as empty (spec item 7): the result is optional.
+    def('std::[]', 'json, int64', 'optional json', (a) =>
       sql.func('json_index', [a.at(0), a.at(1)], 'svc_meta'),
     ),
-    def('std::[]', 'json, str', 'json', (a) =>
+    def('std::[]', 'json, str', 'optional json', (a) =>
       sql.func('json_key', [a.at(0), a.at(1)], 'svc_meta'),
     ),
     def(

@@ -559,7 +559,7 @@ export function tupleJson(
   each: (type: TypeRef, value: SqlExpr) => SqlExpr,
 ): SqlExpr {
   const parts = type.elements.map((e, i) =>
-    each(e.type, decodeParam(e.type, sql.bin('->', value, sql.num(i)), env)),
+    each(e.type, storedValue(e.type, sql.bin('->', value, sql.num(i)), env)),
   );
   const named = type.elements.length > 0 && type.elements.every((e) => e.name !== null);
   const built = named
@@ -585,11 +585,23 @@ function plainJson(type: TypeRef, env: TypeEnv): boolean {
 /**
  * The jsonb a value is kept as inside a tuple (tuples and arrays of tuples are jsonb arrays,
  * storage/types): a tuple or an array of tuples is already that jsonb; any other value is
- * its JSON result form, which `decodeParam` reads back. Build tuples from these.
+ * its JSON result form, which `storedValue` reads back. Build tuples from these.
  */
 export function storedJson(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
   if (type.kind === 'tuple' || (type.kind === 'array' && jsonbArrayOf(type.element))) return value;
   return sql.cast(jsonOf(type, value, env), pgType('jsonb'));
+}
+
+/**
+ * The inverse of `storedJson`: a value kept inside a tuple or a jsonb array (its stored jsonb)
+ * as a value of `type`. A tuple or an array of tuples is that jsonb already, by position, so it
+ * is read as it is; anything else is decoded from its JSON form. (`decodeParam` also takes a
+ * caller's JSON, where a named tuple may be an object, and normalises tuples: reading a stored
+ * value through it would repeat the value in the SQL once more per level of nesting.)
+ */
+export function storedValue(type: TypeRef, item: SqlExpr, env: TypeEnv): SqlExpr {
+  if (type.kind === 'tuple' || (type.kind === 'array' && jsonbArrayOf(type.element))) return item;
+  return decodeParam(type, item, env);
 }
 
 /**
@@ -649,11 +661,11 @@ export function jsonOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
       return tupleJson(type, value, env, (t, v) => jsonOf(t, v, env));
     case 'array': {
       if (jsonbArrayOf(type.element)) {
-        // Each item is its element's stored JSON (storedJson), read back with decodeParam.
+        // Each item is its element's stored JSON (storedJson), read back with storedValue.
         return nullIfNull(
           value,
           jsonArrayOfItems(sql.func('jsonb_array_elements', [value]), (v) =>
-            jsonOf(type.element, decodeParam(type.element, v, env), env),
+            jsonOf(type.element, storedValue(type.element, v, env), env),
           ),
         );
       }

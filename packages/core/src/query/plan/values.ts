@@ -11,7 +11,7 @@ import { QueryError } from '../../errors';
 import type { TypeRef } from '../../model/schema';
 import { pgType, sql, type SqlExpr } from '../../sql';
 import type { Cast } from '../../std/casts';
-import { decodeParam, pgTypeFor, storedJson } from '../../std/scalars';
+import { decodeParam, pgTypeFor, storedJson, storedValue } from '../../std/scalars';
 import type { TypeEnv } from '../../std/model';
 import type { IrExpr } from '../ir';
 import { Rel } from './rel';
@@ -119,7 +119,7 @@ export function planValue(ctx: PlanContext, rel: Rel, expr: IrExpr): SqlExpr {
             then: sql.cast(sql.null(), pgOf(expr.type)),
           },
         ],
-        else: decodeParam(asRef(expr.type), key, ctx.env),
+        else: storedValue(asRef(expr.type), key, ctx.env),
       };
     }
     case 'TupleElement': {
@@ -132,7 +132,7 @@ export function planValue(ctx: PlanContext, rel: Rel, expr: IrExpr): SqlExpr {
         return nullIfAnyNull(others, values, ctx.value(rel, elements[expr.position] as IrExpr));
       }
       const tuple = ctx.value(rel, expr.tuple);
-      return decodeParam(asRef(expr.type), sql.bin('->', tuple, sql.num(expr.position)), ctx.env);
+      return storedValue(asRef(expr.type), sql.bin('->', tuple, sql.num(expr.position)), ctx.env);
     }
     case 'Exists': {
       // One row's value: exists is its presence.

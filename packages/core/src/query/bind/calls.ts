@@ -43,6 +43,7 @@ import type { SchemaIndex } from '../schema-index';
 import { fail, position, type BindContext, type Scope } from './context';
 import { bindExpr } from './dispatch';
 import { bindingRef, closest } from './names';
+import { APPROXIMATE_COUNT, bindApproximateCount } from './approximate-count';
 import { bindSequenceCall, SEQUENCE_FUNCTIONS } from './sequence';
 import { bindableType, moduleOf, printIrType, asTypeRef } from './types';
 
@@ -238,6 +239,7 @@ export function bindCall(ctx: BindContext, scope: Scope, node: ql.FunctionCall):
     const check = ASSERTS[name];
     if (check) return bindAssert(ctx, scope, node, check);
     if (SEQUENCE_FUNCTIONS.has(name)) return bindSequenceCall(ctx, scope, node, name);
+    if (name === APPROXIMATE_COUNT) return bindApproximateCount(ctx, scope, node);
     const defs = ctx.index.functions(name);
     if (defs.length) return inlineFunction(ctx, scope, node, name, defs);
     if (isStdFunction(name)) return bindStdFunction(ctx, scope, node, name);

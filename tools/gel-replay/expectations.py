@@ -74,9 +74,11 @@ def tagged(v):
 
 def variable(v):
     """A Python query argument -> the JSON svc takes for it (query/api.ts: values by name as JSON;
-    std/params.ts: exact numbers may be digit strings, bytes base64, ranges as objects)."""
+    std/params.ts: exact numbers and int64 may be digit strings, bytes base64, ranges as objects)."""
     if isinstance(v, float):
         return v
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 2 ** 53 - 1:
+        return str(v)  # beyond JSON's exact integers: digits (std/params.ts, int64 and bigint)
     if isinstance(v, decimal.Decimal):
         return str(v)
     if isinstance(v, (list, tuple)) and not isinstance(v, Bag):

@@ -23,11 +23,13 @@ The driver reads the test file as Python (it is imported, unlike in extract.py) 
 checkout only on the path for the stand-ins' data (the error class hierarchy is read from
 edb/errors/__init__.py with `ast`); nothing of Gel's server or client is imported.
 """
+import __future__
 import argparse
 import ast
 import asyncio
 import contextlib
 import dataclasses
+import datetime
 import importlib.util
 import base64
 import json
@@ -151,6 +153,22 @@ def result_type(text):
         return ('other', text)
 
 
+ISO_DURATION = re.compile(r'^PT(?:([-+]?\d+)H)?(?:([-+]?\d+)M)?(?:([-+]?)(\d+)(?:\.(\d+))?S)?$')
+
+
+def duration_value(text):
+    """svc's JSON form of a `duration` (ISO 8601, each field signed: `PT-1H-20M-0.5S`) as the
+    `datetime.timedelta` Gel's client decodes it to; text of another form is left as it is."""
+    m = ISO_DURATION.match(text)
+    if not m:
+        return text
+    hours, minutes, sign, seconds, fraction = m.groups()
+    micros = int(seconds or 0) * 1_000_000 + int((fraction or '').ljust(6, '0')[:6] or 0)
+    micros = -micros if sign == '-' else micros
+    return datetime.timedelta(hours=int(hours or 0), minutes=int(minutes or 0),
+                              microseconds=micros)
+
+
 def binary_value(value, t):
     """A value of svc's JSON result as Gel's binary protocol decodes it in the client: `json`
     is its text (Python's json.dumps separators are PostgreSQL's jsonb text form), `bytes` are
@@ -164,6 +182,8 @@ def binary_value(value, t):
         return None
     if kind == 'scalar' and t[1] == 'std::bytes' and isinstance(value, str):
         return base64.b64decode(value)
+    if kind == 'scalar' and t[1] == 'std::duration' and isinstance(value, str):
+        return duration_value(value)
     if kind == 'array' and isinstance(value, list):
         return [binary_value(v, t[1]) for v in value]
     if kind == 'tuple':
@@ -581,10 +601,12 @@ def constants(path):
     return values
 
 
-def server_module(name):
+def server_module(name, classes=None):
     """A module of Gel's server (`edb.ir.statypes`, `edb.server.config`): its code needs Gel's
-    server and Python 3.12, so any use of it fails the test as `driver`, naming it."""
+    server and Python 3.12, so any use of it fails the test as `driver`, naming it; but for
+    `classes`, a dict of the module's self-contained classes (`statypes_classes`)."""
     module = types.ModuleType(name)
+    module.__dict__.update(classes or {})
 
     def missing(attr):
         if attr.startswith('__'):
@@ -592,6 +614,52 @@ def server_module(name):
         raise NotImplementedError(f'{name}.{attr}: Gel\'s server code, not available to the driver')
     module.__getattr__ = missing
     return module
+
+
+STATYPES_CLASSES = ('ScalarType', 'Duration', 'ConfigMemory')
+
+
+def statypes_classes(gel, errors):
+    """`edb.ir.statypes`' value classes (`Duration`, `ConfigMemory`: their text parsers and
+    printers, Gel's own reference for what its casts accept), read from the checkout with `ast`
+    and run alone: they need only the standard library and Gel's error classes (the stand-ins).
+    The rest of the module (composite config types) needs Gel's server."""
+    path = f'{gel}/edb/ir/statypes.py'
+    with open(path) as f:
+        lines = f.read().split('\n')
+    # The module as a whole is Python 3.12 (`class EnumScalarType[E: ...]`): each wanted class
+    # is cut out as its own top-level block (with its decorators) and parsed alone.
+    wanted = []
+    for name in STATYPES_CLASSES:
+        start = next((i for i, line in enumerate(lines)
+                      if re.match(rf'class {name}\b[(:]', line)), None)
+        if start is None:
+            continue
+        end = start + 1
+        while end < len(lines) and (not lines[end] or lines[end][0] in ' #)'):
+            end += 1
+        while start > 0 and lines[start - 1].startswith('@'):
+            start -= 1
+        try:
+            wanted.extend(ast.parse('\n'.join(lines[start:end]), filename=path).body)
+        except SyntaxError:
+            return {}
+    import datetime as datetime_module
+    import decimal as decimal_module
+    import functools
+    import struct
+    import typing
+    namespace = {'__name__': 'edb.ir.statypes', 're': re, 'struct': struct,
+                 'functools': functools, 'datetime': datetime_module,
+                 'decimal': decimal_module, 'errors': errors, 'Optional': typing.Optional,
+                 'Any': typing.Any}
+    try:
+        code = compile(ast.Module(body=wanted, type_ignores=[]), path, 'exec',
+                       flags=__future__.annotations.compiler_flag, dont_inherit=True)
+        exec(code, namespace)  # noqa: S102 - Gel's own classes, from its checkout
+    except Exception:
+        return {}
+    return {name: namespace[name] for name in STATYPES_CLASSES if name in namespace}
 
 
 def identity_decorator(*args, **kwargs):
@@ -648,7 +716,7 @@ def install_stand_ins(gel):
     defines.__dict__.update(constants(f'{gel}/edb/schema/defines.py'))
     schema.defines = defines
     ir = types.ModuleType('edb.ir')
-    ir.statypes = server_module('edb.ir.statypes')
+    ir.statypes = server_module('edb.ir.statypes', statypes_classes(gel, client))
     edb_server = types.ModuleType('edb.server')
     edb_server.config = server_module('edb.server.config')
     edb.schema, edb.ir, edb.server = schema, ir, edb_server

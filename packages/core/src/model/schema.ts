@@ -53,6 +53,8 @@ export const STD_ENUMS: Readonly<Record<string, readonly string[]>> = {
   'std::Endian': ['Little', 'Big'],
   // json_set's `empty_treatment`; a pointer's cardinality (introspection).
   'std::JsonEmpty': ['ReturnEmpty', 'ReturnTarget', 'Error', 'UseNull', 'DeleteKey'],
+  // std::enc::base64_encode / base64_decode's `alphabet`.
+  'std::enc::Base64Alphabet': ['standard', 'urlsafe'],
   'schema::Cardinality': ['One', 'Many'],
   // sys::get_version()'s `stage` (std/version).
   'sys::VersionStage': ['dev', 'alpha', 'beta', 'rc', 'final'],

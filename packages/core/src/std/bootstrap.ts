@@ -215,10 +215,13 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
   ),
   // `j[i]` and `j['k']`: one function each, so a chain of accessors stays one call
   // per step (inline, each step would repeat its operand several times). A JSON string indexes
-  // by character; a key present with JSON null reads as empty (NULL); the wrong kind of JSON
-  // value, a missing key or an index past either end raises 22000 (InvalidValueError).
+  // by character; the wrong kind of JSON value (JSON null included), a missing key or an index
+  // past either end raises 22000 (InvalidValueError). The `_step` forms give the JSON value
+  // found, JSON null included: a step inside a chain (`j['a'][0]`), so that indexing through a
+  // JSON null raises as Gel does; `json_index` / `json_key` end a chain, where a key or element
+  // holding JSON null reads as empty (NULL, spec item 7).
   fn(
-    'json_index(jsonb, bigint)',
+    'json_index_step(jsonb, bigint)',
     'jsonb',
     `declare t text := jsonb_typeof($1); n bigint; begin
        if t = 'string' then n := char_length($1 #>> '{}');
@@ -227,18 +230,28 @@ export const STD_BOOTSTRAP_SQL: readonly string[] = [
        else raise exception using errcode = '22000', message = 'cannot index JSON ' || t; end if;
        if $2 >= n or $2 < -n then raise exception using errcode = '22000', message = 'JSON index ' || $2 || ' is out of bounds'; end if;
        if t = 'string' then return to_jsonb(substr($1 #>> '{}', (case when $2 < 0 then n + $2 else $2 end + 1)::integer, 1)); end if;
-       return nullif($1 -> (case when $2 < 0 then n + $2 else $2 end)::integer, 'null'::jsonb); end`,
+       return $1 -> (case when $2 < 0 then n + $2 else $2 end)::integer; end`,
     'plpgsql',
   ),
   fn(
-    'json_key(jsonb, text)',
+    'json_key_step(jsonb, text)',
     'jsonb',
     `declare t text := jsonb_typeof($1); begin
        if t = 'array' then raise exception using errcode = '22000', message = 'cannot index JSON array by std::str';
        elsif t <> 'object' then raise exception using errcode = '22000', message = 'cannot index JSON ' || t; end if;
        if not ($1 ? $2) then raise exception using errcode = '22000', message = 'JSON index ' || quote_literal($2) || ' is out of bounds'; end if;
-       return nullif($1 -> $2, 'null'::jsonb); end`,
+       return $1 -> $2; end`,
     'plpgsql',
+  ),
+  fn(
+    'json_index(jsonb, bigint)',
+    'jsonb',
+    `select nullif("svc_meta".json_index_step($1, $2), 'null'::jsonb)`,
+  ),
+  fn(
+    'json_key(jsonb, text)',
+    'jsonb',
+    `select nullif("svc_meta".json_key_step($1, $2), 'null'::jsonb)`,
   ),
   // `<T>json` checks (Gel's casts from json): the JSON kind a collection cast needs ($2, as
   // Gel words it: 'array', 'object or null'), else 22000 `expected JSON ...; got JSON ...`

@@ -59,7 +59,7 @@ export function type(text: string): SigType {
     throw new Error(`std/define: bad type ${text}`);
   }
   if (POLY.has(s)) return { kind: 'poly', name: s as PolyName };
-  if (!/^[a-z_][a-z0-9_]*(::[a-z_][a-z0-9_]*)?$/i.test(s))
+  if (!/^[a-z_][a-z0-9_]*(::[a-z_][a-z0-9_]*)*$/i.test(s))
     throw new Error(`std/define: bad type ${text}`);
   return { kind: 'scalar', name: s.includes('::') ? s : `std::${s}` };
 }

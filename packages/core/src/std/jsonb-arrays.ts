@@ -15,7 +15,7 @@
 import type { TypeRef } from '../model/schema';
 import { pgType, sql, type PgType, type SqlExpr } from '../sql/ast';
 import type { SqlArgs, TypeArgs, TypeEnv } from './model';
-import { decodeParam, pgTypeFor, raise, storedJson } from './scalars';
+import { pgTypeFor, raise, storedJson, storedValue } from './scalars';
 
 const fn = (name: string, ...args: SqlExpr[]): SqlExpr => sql.func(name, args);
 const jsonb = (text: string): SqlExpr => sql.cast(sql.text(text), pgType('jsonb'));
@@ -36,7 +36,7 @@ function elementOf(a: TypeArgs, i: number): TypeRef {
 
 /** An item of jsonb array parameter `i` read as a value of its element type. */
 export function itemValue(a: TypeArgs, i: number, item: SqlExpr): SqlExpr {
-  return decodeParam(elementOf(a, i), item, a.env);
+  return storedValue(elementOf(a, i), item, a.env);
 }
 
 /** A value of array parameter `i`'s element type as an item of that jsonb array. */
@@ -183,7 +183,7 @@ export function setItem(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
 
 /** An item of a set-of argument's SQL array as a value of the set's type (see `setItem`). */
 export function setItemValue(type: TypeRef | null, item: SqlExpr, env: TypeEnv): SqlExpr {
-  return type?.kind === 'array' ? decodeParam(type, item, env) : item;
+  return type?.kind === 'array' ? storedValue(type, item, env) : item;
 }
 
 /** The SQL type of a set-of argument's SQL array (see `setItem`). */

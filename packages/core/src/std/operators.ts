@@ -528,11 +528,14 @@ function indexing(): Overload[] {
       };
     }),
     // svc_meta.json_index / json_key (std/bootstrap): the index and key checks in one call.
-    def('std::[]', 'json, int64', 'json', (a) =>
-      sql.func('json_index', [a.at(0), a.at(1)], 'svc_meta'),
+    // An element or key holding JSON null reads as empty (spec item 7): the result is optional.
+    // Inside a chain (`j['a'][0]`) the inner steps keep a JSON null, which the next step then
+    // refuses to index (Gel: "cannot index JSON null").
+    def('std::[]', 'json, int64', 'optional json', (a) =>
+      sql.func('json_index', [jsonStep(a.at(0)), a.at(1)], 'svc_meta'),
     ),
-    def('std::[]', 'json, str', 'json', (a) =>
-      sql.func('json_key', [a.at(0), a.at(1)], 'svc_meta'),
+    def('std::[]', 'json, str', 'optional json', (a) =>
+      sql.func('json_key', [jsonStep(a.at(0)), a.at(1)], 'svc_meta'),
     ),
     def(
       'std::[:]',
@@ -602,6 +605,18 @@ function indexing(): Overload[] {
       ),
     ),
   ];
+}
+
+/** An accessor's operand that is itself an accessor: its `_step` form, which keeps JSON null. */
+function jsonStep(operand: SqlExpr): SqlExpr {
+  if (
+    operand.kind === 'FuncCall' &&
+    operand.schema === 'svc_meta' &&
+    (operand.name === 'json_index' || operand.name === 'json_key')
+  ) {
+    return { ...operand, name: `${operand.name}_step` };
+  }
+  return operand;
 }
 
 export const STD_OPERATORS: ReadonlyMap<string, readonly Overload[]> = new Map(

@@ -17,13 +17,17 @@ import { scalarInfo, type ParamKind } from './scalars';
 
 /**
  * Exact numbers too large for a JSON number travel as a string of digits: the text forms the
- * binder accepts for an `exact` kind (bigint, decimal), for layers that make such text (REST
+ * binder accepts for an `exact` kind (bigint, decimal) and for int64, for layers that make such text (REST
  * filters) or describe it (the OpenAPI document).
  */
 export const EXACT_TEXT = Object.freeze({
   integer: /^-?\d+$/,
   decimal: /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/,
 });
+
+/** int64's range: a string of digits for an int64 may hold any of it. */
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
 
 /** Why `value` cannot be a parameter of `type`, or undefined when its JSON kind fits. */
 export function paramValueProblem(type: TypeRef, value: unknown, env: TypeEnv): string | undefined {
@@ -97,8 +101,14 @@ function kindProblem(kind: ParamKind, value: unknown, got: string): string | und
     case 'boolean':
       return typeof value === 'boolean' ? undefined : `got ${got}, not true or false`;
     case 'integer':
+      if (kind.int64 && typeof value === 'string' && EXACT_TEXT.integer.test(value))
+        return BigInt(value) < INT64_MIN || BigInt(value) > INT64_MAX
+          ? `${value} is out of range`
+          : undefined;
       if (typeof value !== 'number' || !Number.isInteger(value))
         return `got ${got}, not an integer`;
+      if (kind.int64 && !Number.isSafeInteger(value))
+        return `${value} is beyond JSON's exact integers: send it as a string of digits`;
       return value < kind.min || value > kind.max ? `${value} is out of range` : undefined;
     case 'number':
       return typeof value === 'number' ? undefined : `got ${got}, not a number`;

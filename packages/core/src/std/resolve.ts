@@ -51,6 +51,8 @@ import { STD_OPERATORS } from './operators';
 export interface CallArg {
   readonly type: TypeRef | null;
   readonly name?: string;
+  /** An empty array literal `[]` (type null): it meets array parameters only. */
+  readonly emptyArray?: boolean;
 }
 
 export interface ResolvedCall {
@@ -413,6 +415,7 @@ function match(o: Overload, args: readonly CallArg[], env: TypeEnv): Match | nul
   for (let i = 0; i < args.length; i++) {
     const type = args[i]?.type;
     const sig = (o.params[argParams[i] as number] as Param).type;
+    if (args[i]?.emptyArray && sig.kind !== 'array') return null;
     if (type?.kind === 'scalar' && sig.kind === 'scalar' && type.name !== sig.name) {
       const base = resolutionBase(type.name, env);
       if (base === null || scalarDistance(base, sig.name) === null) return null;

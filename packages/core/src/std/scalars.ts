@@ -52,8 +52,12 @@ export interface ScalarInfo {
 export type ParamKind =
   | { readonly kind: 'string' }
   | { readonly kind: 'boolean' }
-  /** A JSON number that is an integer in [min, max] (int64 within JSON's exact integers). */
-  | { readonly kind: 'integer'; readonly min: number; readonly max: number }
+  /**
+   * A JSON number that is an integer in [min, max] (int64 within JSON's exact integers);
+   * `int64`: also a string of digits in int64's whole range, for values beyond JSON's exact
+   * integers (a JSON number there has already lost digits when it is read).
+   */
+  | { readonly kind: 'integer'; readonly min: number; readonly max: number; readonly int64?: true }
   | { readonly kind: 'number' }
   /** A JSON number, or a string of digits to keep every digit (`integer`: no fraction). */
   | { readonly kind: 'exact'; readonly integer: boolean }
@@ -109,6 +113,7 @@ const nonNull = (j: SqlExpr): SqlExpr =>
 
 const INT_KIND = (min: number, max: number): ParamKind => ({ kind: 'integer', min, max });
 const EXACT_INT = Number.MAX_SAFE_INTEGER;
+const INT64_KIND: ParamKind = { kind: 'integer', min: -EXACT_INT, max: EXACT_INT, int64: true };
 
 /**
  * A number's JSON text: its own text, which is a JSON number, but for NaN and the infinities,
@@ -140,6 +145,12 @@ const number = (name: StdScalarName, pg: PgType, param: ParamKind): ScalarInfo =
 const integer = (name: StdScalarName, pg: PgType, param: ParamKind): ScalarInfo => ({
   ...number(name, pg, param),
   jsonText: (v) => cast(v, 'text'),
+});
+
+/** int64 and sequence: a JSON number or a string of digits, read through their text. */
+const int64 = (name: StdScalarName): ScalarInfo => ({
+  ...integer(name, STD_PG_TYPES[name], INT64_KIND),
+  decode: (j) => sql.cast(jsonText(j), STD_PG_TYPES[name]),
 });
 
 const textual = (name: StdScalarName, pg: PgType, isoOut: string, isoIn: string): ScalarInfo => ({
@@ -179,12 +190,8 @@ const INFO: Record<StdScalarName, ScalarInfo> = {
     STD_PG_TYPES['std::int32'],
     INT_KIND(-2147483648, 2147483647),
   ),
-  'std::int64': integer('std::int64', STD_PG_TYPES['std::int64'], INT_KIND(-EXACT_INT, EXACT_INT)),
-  'std::sequence': integer(
-    'std::sequence',
-    STD_PG_TYPES['std::sequence'],
-    INT_KIND(-EXACT_INT, EXACT_INT),
-  ),
+  'std::int64': int64('std::int64'),
+  'std::sequence': int64('std::sequence'),
   'std::float32': number('std::float32', STD_PG_TYPES['std::float32'], { kind: 'number' }),
   'std::float64': number('std::float64', STD_PG_TYPES['std::float64'], { kind: 'number' }),
   // Exact numbers may arrive as JSON numbers or, to keep every digit, as JSON strings.
@@ -583,7 +590,7 @@ export function tupleJson(
   each: (type: TypeRef, value: SqlExpr) => SqlExpr,
 ): SqlExpr {
   const parts = type.elements.map((e, i) =>
-    each(e.type, decodeParam(e.type, sql.bin('->', value, sql.num(i)), env)),
+    each(e.type, storedValue(e.type, sql.bin('->', value, sql.num(i)), env)),
   );
   const named = type.elements.length > 0 && type.elements.every((e) => e.name !== null);
   const built = named
@@ -609,11 +616,23 @@ function plainJson(type: TypeRef, env: TypeEnv): boolean {
 /**
  * The jsonb a value is kept as inside a tuple (tuples and arrays of tuples are jsonb arrays,
  * storage/types): a tuple or an array of tuples is already that jsonb; any other value is
- * its JSON result form, which `decodeParam` reads back. Build tuples from these.
+ * its JSON result form, which `storedValue` reads back. Build tuples from these.
  */
 export function storedJson(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
   if (type.kind === 'tuple' || (type.kind === 'array' && jsonbArrayOf(type.element))) return value;
   return sql.cast(jsonOf(type, value, env), pgType('jsonb'));
+}
+
+/**
+ * The inverse of `storedJson`: a value kept inside a tuple or a jsonb array (its stored jsonb)
+ * as a value of `type`. A tuple or an array of tuples is that jsonb already, by position, so it
+ * is read as it is; anything else is decoded from its JSON form. (`decodeParam` also takes a
+ * caller's JSON, where a named tuple may be an object, and normalises tuples: reading a stored
+ * value through it would repeat the value in the SQL once more per level of nesting.)
+ */
+export function storedValue(type: TypeRef, item: SqlExpr, env: TypeEnv): SqlExpr {
+  if (type.kind === 'tuple' || (type.kind === 'array' && jsonbArrayOf(type.element))) return item;
+  return decodeParam(type, item, env);
 }
 
 /**
@@ -673,11 +692,11 @@ export function jsonOf(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr {
       return tupleJson(type, value, env, (t, v) => jsonOf(t, v, env));
     case 'array': {
       if (jsonbArrayOf(type.element)) {
-        // Each item is its element's stored JSON (storedJson), read back with decodeParam.
+        // Each item is its element's stored JSON (storedJson), read back with storedValue.
         return nullIfNull(
           value,
           jsonArrayOfItems(sql.func('jsonb_array_elements', [value]), (v) =>
-            jsonOf(type.element, decodeParam(type.element, v, env), env),
+            jsonOf(type.element, storedValue(type.element, v, env), env),
           ),
         );
       }

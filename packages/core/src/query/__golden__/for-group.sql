@@ -1,7 +1,7 @@
 -- many tuple<status: std::str, n: std::int64>; params: none
 select coalesce(json_agg("q18"."~json" order by "q18"."~o0" asc), '[]'::json)::text as "result"
 from lateral (
-  select "q17"."v" as "v", "q17"."~json" as "~json", "q17"."~c0" as "~c0", nullif("q17"."v" -> 1, 'null'::jsonb)::bigint as "~o0"
+  select "q17"."v" as "v", "q17"."~json" as "~json", "q17"."~c0" as "~c0", (("q17"."v" -> 1) #>> '{}')::bigint as "~o0"
   from (
     select
   ) as "one"

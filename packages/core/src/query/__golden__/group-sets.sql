@@ -13,8 +13,8 @@ from lateral (
       ))::text, 'null')) || (',"est":' || (coalesce(to_json((
         select "e9"."~json"
         from (
-          select case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else nullif("q7"."v" -> 1, 'null'::jsonb)::bigint end as "v", to_json(case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else nullif("q7"."v" -> 1, 'null'::jsonb)::bigint end) as "~json"
-          where (case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else nullif("q7"."v" -> 1, 'null'::jsonb)::bigint end) is not null
+          select case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else (("q7"."v" -> 1) #>> '{}')::bigint end as "v", to_json(case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else (("q7"."v" -> 1) #>> '{}')::bigint end) as "~json"
+          where (case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else (("q7"."v" -> 1) #>> '{}')::bigint end) is not null
         ) as "e9"
       ))::text, 'null') || '}')))::jsonb as "v", ('{"st":' || coalesce(to_json((
         select "e10"."~json"
@@ -25,8 +25,8 @@ from lateral (
       ))::text, 'null')) || (',"est":' || (coalesce(to_json((
         select "e11"."~json"
         from (
-          select case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else nullif("q7"."v" -> 1, 'null'::jsonb)::bigint end as "v", to_json(case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else nullif("q7"."v" -> 1, 'null'::jsonb)::bigint end) as "~json"
-          where (case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else nullif("q7"."v" -> 1, 'null'::jsonb)::bigint end) is not null
+          select case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else (("q7"."v" -> 1) #>> '{}')::bigint end as "v", to_json(case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else (("q7"."v" -> 1) #>> '{}')::bigint end) as "~json"
+          where (case when jsonb_typeof("q7"."v" -> 1) = 'null' then null::bigint else (("q7"."v" -> 1) #>> '{}')::bigint end) is not null
         ) as "e11"
       ))::text, 'null') || '}')) as "~text"
     ) as "e12"

@@ -9,7 +9,7 @@ with "insert_src1" as materialized (
   returning *
 ),
 "pairs11" as materialized (
-  select "o3"."id" as "source", "lv10"."id" as "target", 'default::User' as "~type", case when jsonb_typeof(("lv10"."~json"::jsonb) -> '@since') <> 'null' then (nullif(("lv10"."~json"::jsonb) -> '@since', 'null'::jsonb)::bigint)::bigint when (("lv10"."~json"::jsonb) -> '@since') is not null then null::bigint else null::bigint end as "since"
+  select "o3"."id" as "source", "lv10"."id" as "target", 'default::User' as "~type", case when jsonb_typeof(("lv10"."~json"::jsonb) -> '@since') <> 'null' then (((("lv10"."~json"::jsonb) -> '@since') #>> '{}')::bigint)::bigint when (("lv10"."~json"::jsonb) -> '@since') is not null then null::bigint else null::bigint end as "since"
   from "insert2" as "o3"
     join "insert_src1" as "s4" on "s4"."id" = "o3"."id"
     join lateral (
@@ -35,7 +35,7 @@ with "insert_src1" as materialized (
             select "User6"."id" as "id", "User6"."__type__" as "__type__", '{"@since":' || (coalesce(to_json((
               select "e7"."~json"
               from (
-                select nullif("q5"."v" -> 1, 'null'::jsonb)::bigint as "v", to_json(nullif("q5"."v" -> 1, 'null'::jsonb)::bigint) as "~json"
+                select (("q5"."v" -> 1) #>> '{}')::bigint as "v", to_json((("q5"."v" -> 1) #>> '{}')::bigint) as "~json"
               ) as "e7"
             ))::text, 'null') || '}') as "~text"
             from (

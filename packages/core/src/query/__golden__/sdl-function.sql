@@ -3,6 +3,6 @@ select coalesce(json_agg("q2"."~json"), '[]'::json)::text as "result"
 from lateral (
   select "q1"."v" + (1::bigint) as "v", to_json("q1"."v" + (1::bigint)) as "~json"
   from lateral (
-    select nullif($1::jsonb, 'null'::jsonb)::bigint as "v", to_json(nullif($1::jsonb, 'null'::jsonb)::bigint) as "~json"
+    select (($1::jsonb) #>> '{}')::bigint as "v", to_json((($1::jsonb) #>> '{}')::bigint) as "~json"
   ) as "q1"
 ) as "q2"

@@ -14,6 +14,6 @@ from lateral (
     )
   ) as "User1"
   order by "User1"."name" desc, "User1"."age" asc nulls first
-  limit nullif($2::jsonb, 'null'::jsonb)::bigint
-  offset nullif($1::jsonb, 'null'::jsonb)::bigint
+  limit (($2::jsonb) #>> '{}')::bigint
+  offset (($1::jsonb) #>> '{}')::bigint
 ) as "q2"

@@ -5,7 +5,7 @@ from lateral (
   from lateral (
     select "f1"."value" as "v", to_json("f1"."value") as "~json", "f1"."~ord" as "~o0"
     from lateral unnest(case when nullif($1::jsonb, 'null'::jsonb) is null then null else ARRAY(
-      select nullif("e"."value", 'null'::jsonb)::bigint
+      select ("e"."value" #>> '{}')::bigint
       from jsonb_array_elements($1::jsonb) with ordinality as "e"("value", "ord")
       order by "e"."ord"
     )::bigint[] end) with ordinality as "f1"("value", "~ord")

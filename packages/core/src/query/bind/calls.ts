@@ -30,6 +30,7 @@ import {
   type ResolvedCall,
 } from '../../std/resolve';
 import {
+  ONE,
   cardEither,
   cardProduct,
   typeEnv,
@@ -43,6 +44,7 @@ import { fail, position, type BindContext, type Scope } from './context';
 import { bindExpr } from './dispatch';
 import { bindingRef } from './names';
 import { closest } from './context';
+import { APPROXIMATE_COUNT, bindApproximateCount } from './approximate-count';
 import { bindSequenceCall, SEQUENCE_FUNCTIONS } from './sequence';
 import { bindableType, moduleOf, printIrType, asTypeRef } from './types';
 
@@ -238,6 +240,7 @@ export function bindCall(ctx: BindContext, scope: Scope, node: ql.FunctionCall):
     const check = ASSERTS[name];
     if (check) return bindAssert(ctx, scope, node, check);
     if (SEQUENCE_FUNCTIONS.has(name)) return bindSequenceCall(ctx, scope, node, name);
+    if (name === APPROXIMATE_COUNT) return bindApproximateCount(ctx, scope, node);
     const defs = ctx.index.functions(name);
     if (defs.length) return inlineFunction(ctx, scope, node, name, defs);
     if (isStdFunction(name)) return bindStdFunction(ctx, scope, node, name);
@@ -258,19 +261,27 @@ function bindStdFunction(
   node: ql.FunctionCall,
   name: string,
 ): IrExpr {
-  const positional = node.args.map((a) => bindExpr(ctx, scope, a));
+  const untyped = (a: ql.Expr) => a.kind === 'ArrayLiteral' && a.elements.length === 0;
+  const bound = node.args.map((a) => (untyped(a) ? null : bindExpr(ctx, scope, a)));
   const named = node.namedArgs.map((a) => ({ name: a.name, expr: bindExpr(ctx, scope, a.value) }));
   if (name === 'std::has_role') named.push(...callerRoles(ctx, node));
+  const resolve = (positional: readonly (IrExpr | null)[]) => {
+    const callArgs: CallArg[] = [
+      ...positional.map((a) => (a ? callArg(a, node.span) : { type: null, emptyArray: true })),
+      ...named.map((n) => callArg(n.expr, node.span, n.name)),
+    ];
+    return located(node.span, () =>
+      memoised(ctx.index, `fn ${name} ${JSON.stringify(callArgs)}`, () =>
+        resolveFunction(name, callArgs, { env: typeEnv(ctx.index) }),
+      ),
+    );
+  };
+  let resolved = resolve(bound);
+  // `[]` takes its type from the overload it meets (Gel: `array<anytype>`, bound by the other
+  // arguments): `len([])`, `array_join([], ',')`, `array_insert(<array<int64>>[], 0, 9)`.
+  const positional = bound.map((a, i) => a ?? emptyArgument(resolved, i, node));
+  if (bound.includes(null)) resolved = resolve(positional);
   const args = [...positional, ...named.map((n) => n.expr)];
-  const callArgs = [
-    ...positional.map((a) => callArg(a, node.span)),
-    ...named.map((n) => callArg(n.expr, node.span, n.name)),
-  ];
-  const resolved = located(node.span, () =>
-    memoised(ctx.index, `fn ${name} ${JSON.stringify(callArgs)}`, () =>
-      resolveFunction(name, callArgs, { env: typeEnv(ctx.index) }),
-    ),
-  );
   if (ctx.mode === 'ddl' && !resolved.overload.ddl) {
     return fail(
       InvalidDefinitionError,
@@ -279,6 +290,26 @@ function bindStdFunction(
     );
   }
   return callNode(name, resolved, args);
+}
+
+/**
+ * Argument i, an untyped `[]`, as the empty array of the type its parameter has in `resolved`.
+ * An element type nothing binds (`len([])`: `array<anytype>` alone) never shows in the result
+ * unless the result type has it (Gel: "indeterminate type"); the array is then typed
+ * `array<std::str>`, which PostgreSQL needs and no value of it reveals.
+ */
+function emptyArgument(resolved: ResolvedCall, i: number, node: ql.FunctionCall): IrExpr {
+  const type = resolved.paramTypes[resolved.argParams[i] as number] ?? null;
+  if (type?.kind === 'array') return { kind: 'ArrayLiteral', type, card: ONE, elements: [] };
+  if (resolved.returnType === null) {
+    return fail(QueryError, 'expression returns value of indeterminate type', node.span);
+  }
+  return {
+    kind: 'ArrayLiteral',
+    type: { kind: 'array', element: { kind: 'scalar', name: 'std::str' } },
+    card: ONE,
+    elements: [],
+  };
 }
 
 /**

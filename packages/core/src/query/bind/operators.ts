@@ -321,13 +321,18 @@ export function bindUnary(ctx: BindContext, scope: Scope, node: ql.UnaryOp): IrE
 export function bindIs(ctx: BindContext, scope: Scope, node: ql.IsOp): IrExpr {
   const expr = bindExpr(ctx, scope, node.left);
   const pattern = resolveTypePattern(ctx.index, scope, node.type);
-  if (isObjectType(expr.type) && pattern.kind === 'type' && pattern.type.kind === 'object') {
+  // The object types a pattern names (`A | FreeObject`: A); an object is never a free object.
+  const objectTypes = (pattern.kind === 'anyOf' ? pattern.patterns : [pattern]).flatMap((p) =>
+    p.kind === 'type' && p.type.kind === 'object' ? [p.type.name] : [],
+  );
+  if (isObjectType(expr.type) && objectTypes.length > 0) {
     return {
       kind: 'TypeCheck',
       type: BOOL,
       card: expr.card,
       expr,
-      objectType: pattern.type.name,
+      objectType:
+        objectTypes.length === 1 ? (objectTypes[0] as string) : ctx.index.unionOf(objectTypes),
       negated: node.negated,
     };
   }

@@ -1,7 +1,8 @@
 /**
  * bind/type-pattern: the right side of `x is T` when T may name a pseudo-type (`5 is anyint`,
  * `[5] is array<anytype>`, `(5, 'a') is tuple<anytype, str>`), and its static answer for values
- * that are not objects (a scalar's or a collection's type is known before running).
+ * that are not objects (a scalar's or a collection's type is known before running). A free
+ * object's type is `std::FreeObject` (`{x := 1} is FreeObject`), alone or in a union of types.
  *
  * Input: a type expression and a Scope. Output: a TypePattern; `matchesPattern` decides a type.
  * Pseudo-types are std's families (std/resolve `isOfPolyType`): one source of truth.
@@ -18,6 +19,10 @@ import { resolveTypeExpr, sameType } from './types';
 
 export type TypePattern =
   | { readonly kind: 'type'; readonly type: TypeRef }
+  /** `std::FreeObject`: the type of free objects (`{x := 1}`). */
+  | { readonly kind: 'free' }
+  /** `A | B` with `FreeObject` as one of its types: any of them. */
+  | { readonly kind: 'anyOf'; readonly patterns: readonly TypePattern[] }
   | { readonly kind: 'poly'; readonly name: PolyName }
   | { readonly kind: 'array'; readonly element: TypePattern }
   | {
@@ -30,6 +35,12 @@ export function resolveTypePattern(
   scope: Scope,
   texpr: ql.TypeExpr,
 ): TypePattern {
+  if (isFreeObject(texpr)) return { kind: 'free' };
+  if (texpr.kind === 'TypeOp' && texpr.op === '|') {
+    const parts = unionParts(texpr);
+    if (parts.some(isFreeObject))
+      return { kind: 'anyOf', patterns: parts.map((p) => resolveTypePattern(index, scope, p)) };
+  }
   if (texpr.kind === 'TypeName') {
     const { name, subtypes } = texpr;
     const bare = name.module === null || name.module === 'std' ? name.name : null;
@@ -54,6 +65,23 @@ export function resolveTypePattern(
   return { kind: 'type', type: resolveTypeExpr(index, scope, texpr) };
 }
 
+/** `FreeObject` or `std::FreeObject`. */
+function isFreeObject(texpr: ql.TypeExpr): boolean {
+  return (
+    texpr.kind === 'TypeName' &&
+    texpr.subtypes.length === 0 &&
+    texpr.name.name === 'FreeObject' &&
+    (texpr.name.module === null || texpr.name.module === 'std')
+  );
+}
+
+/** The types `A | B | C` joins, in order. */
+function unionParts(texpr: ql.TypeExpr): ql.TypeExpr[] {
+  return texpr.kind === 'TypeOp' && texpr.op === '|'
+    ? [...unionParts(texpr.left), ...unionParts(texpr.right)]
+    : [texpr];
+}
+
 /** True when a value of the scalar `sub` is a value of `sup` (the same, or extending it). */
 export function scalarExtends(index: SchemaIndex, sub: string, sup: string): boolean {
   let current: string | undefined = sub;
@@ -66,6 +94,8 @@ export function scalarExtends(index: SchemaIndex, sub: string, sup: string): boo
 
 /** Whether every value of `type` is of the pattern (statically). */
 export function matchesPattern(index: SchemaIndex, type: IrType, pattern: TypePattern): boolean {
+  if (pattern.kind === 'anyOf') return pattern.patterns.some((p) => matchesPattern(index, type, p));
+  if (pattern.kind === 'free') return type.kind === 'free';
   if (type.kind === 'free' || type.kind === 'empty') return false;
   switch (pattern.kind) {
     case 'poly':

@@ -63,6 +63,24 @@ test.each([
     'lots',
     'QueryArgumentError: variable $d expects std::bigint: got a string, not an integer',
   ],
+  // int64 beyond JSON's exact integers travels as a string of digits, never rounded.
+  [v('i', 'std::int64'), '-9223372036854775808', 'bound'],
+  [v('i', 'std::int64'), 9007199254740991, 'bound'],
+  [
+    v('i', 'std::int64'),
+    '9223372036854775808',
+    'QueryArgumentError: variable $i expects std::int64: 9223372036854775808 is out of range',
+  ],
+  [
+    v('i', 'std::int64'),
+    2 ** 60,
+    "QueryArgumentError: variable $i expects std::int64: 1152921504606847000 is beyond JSON's exact integers: send it as a string of digits",
+  ],
+  [
+    v('i', 'std::int32'),
+    '12',
+    'QueryArgumentError: variable $i expects std::int32: got a string, not an integer',
+  ],
   [v('f', 'std::float64'), 1.5, 'bound'],
   [
     v('b', 'std::bool'),

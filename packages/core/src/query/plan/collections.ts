@@ -11,7 +11,7 @@ import { pgType, sql, type SqlExpr } from '../../sql';
 import type { TypeRef } from '../../model/schema';
 import { jsonbArrayOf } from '../../storage/types';
 import type { TypeEnv } from '../../std/model';
-import { decodeParam, jsonArrayOfItems, jsonOf, tupleJson } from '../../std/scalars';
+import { jsonArrayOfItems, jsonOf, storedValue, tupleJson } from '../../std/scalars';
 
 /** Whether values of `type` hold objects. */
 export function holdsObjects(type: TypeRef): boolean {
@@ -49,7 +49,7 @@ export function resultJson(type: TypeRef, value: SqlExpr, env: TypeEnv): SqlExpr
       return nullIfNull(
         value,
         jsonArrayOfItems(unnesting, (item) =>
-          resultJson(type.element, stored ? decodeParam(type.element, item, env) : item, env),
+          resultJson(type.element, stored ? storedValue(type.element, item, env) : item, env),
         ),
       );
     }

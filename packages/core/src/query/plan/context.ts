@@ -88,6 +88,11 @@ export interface PlanContext extends SourceContext, AccessContext {
   // State of the statement being planned, shared by the modules.
   /** Sets whose DISTINCT subquery is being planned, and link steps read through link rows. */
   readonly distinctDone: WeakSet<IrExpr>;
+  /**
+   * The conditions under which the expression being planned runs at all (an if/else branch:
+   * its condition, plan/values): an assertion planned meanwhile checks only where they hold.
+   */
+  readonly gates: SqlExpr[];
   /** A Rel's FROM when it holds only one-row volatile subqueries (plan/calls `liftVolatile`). */
   readonly volatileFrom: WeakMap<Rel, FromItem | null>;
   /** Reads of objects derived from a mutation's result being planned (plan/relations `overlaid`). */

@@ -153,6 +153,7 @@ class Planner implements PlanContext {
   readonly linkObjects: boolean;
   readonly aliasTypes: () => readonly CatalogueAlias[];
   readonly distinctDone = new WeakSet<IrExpr>();
+  readonly gates: SqlExpr[] = [];
   readonly volatileFrom = new WeakMap<Rel, FromItem | null>();
   overlayDepth = 0;
   readonly computing: string[] = [];

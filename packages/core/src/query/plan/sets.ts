@@ -150,8 +150,17 @@ export function liftIfElse(
   expr: Extract<IrExpr, { kind: 'IfElse' }>,
 ): Bound {
   const condition = ctx.value(rel, expr.condition);
-  const then = ctx.rows(rel, expr.then);
-  const otherwise = ctx.rows(rel, expr.else);
+  // Each branch's assertions check only where the condition chooses it (plan/values).
+  const gated = (branch: IrExpr, when: SqlExpr) => {
+    ctx.gates.push(when);
+    try {
+      return ctx.rows(rel, branch);
+    } finally {
+      ctx.gates.pop();
+    }
+  };
+  const then = gated(expr.then, sql.bin('is', condition, sql.bool(true)));
+  const otherwise = gated(expr.else, sql.bin('is', condition, sql.bool(false)));
   return liftAlternatives(ctx, rel, expr, [
     { query: then.query, columns: then.columns, when: sql.bin('is', condition, sql.bool(true)) },
     {
@@ -224,7 +233,10 @@ export function liftAssert(
     : sql.text(expr.message);
   const raise = (probe: SqlExpr): SqlExpr =>
     sql.func('raise', [probe, sql.text(state), message], 'svc_meta');
-  const tooMany = (wrapped: string) => sql.bin('>', sql.col('~n', wrapped), sql.num(1));
+  // Inside an if/else branch, the check holds only where the branch runs (ctx.gates).
+  const gate = ctx.gates.length ? sql.and(...ctx.gates) : null;
+  const gated = (violated: SqlExpr): SqlExpr => (gate ? sql.and(gate, violated) : violated);
+  const tooMany = (wrapped: string) => gated(sql.bin('>', sql.col('~n', wrapped), sql.num(1)));
   if (expr.check === 'single') {
     const count = sql.agg('count', [sql.star()], { over: { partitionBy: [], orderBy: [] } });
     const wrapped = ctx.fresh('ck');
@@ -306,7 +318,7 @@ export function liftAssert(
       sql.target(
         {
           kind: 'Case',
-          whens: [{ when: ok, then: sql.bool(true) }],
+          whens: [{ when: gate ? sql.or(sql.not(gate), ok) : ok, then: sql.bool(true) }],
           else: raise(sql.isNull(sql.func('random', []))),
         },
         'ok',

@@ -9,11 +9,11 @@
  */
 import { QueryError } from '../../errors';
 import type { TypeRef } from '../../model/schema';
-import { pgType, sql, type SqlExpr } from '../../sql';
+import { pgType, sql, type SqlExpr, type SqlQuery } from '../../sql';
 import type { Cast } from '../../std/casts';
-import { decodeParam, pgTypeFor, storedJson } from '../../std/scalars';
+import { decodeParam, pgTypeFor, storedJson, storedValue } from '../../std/scalars';
 import type { TypeEnv } from '../../std/model';
-import type { IrExpr } from '../ir';
+import { children, type IrExpr } from '../ir';
 import { Rel } from './rel';
 import { typeSource } from './sources';
 import type { PlanContext } from './context';
@@ -23,6 +23,16 @@ import { groupingNames } from './group';
 import { scalarJson, freeObjectJson } from './output';
 import { markLinkRows, needsRows } from './paths';
 import { objectOf } from './pointers';
+import { liftRows } from './rows';
+
+/** Does `expr` hold an assertion (`assert_exists`, `assert_single`, ...) anywhere, a
+ * transparent binding's expression (a path's subject written inline) included? */
+function holdsAssert(expr: IrExpr): boolean {
+  if (expr.kind === 'Assert') return true;
+  if (expr.kind === 'BindingRef')
+    return expr.binding.transparent === true && holdsAssert(expr.binding.expr);
+  return children(expr).some(holdsAssert);
+}
 
 /** One element's SQL value in `rel` (objects: the id); the planner's `value`. */
 export function planValue(ctx: PlanContext, rel: Rel, expr: IrExpr): SqlExpr {
@@ -119,7 +129,7 @@ export function planValue(ctx: PlanContext, rel: Rel, expr: IrExpr): SqlExpr {
             then: sql.cast(sql.null(), pgOf(expr.type)),
           },
         ],
-        else: decodeParam(asRef(expr.type), key, ctx.env),
+        else: storedValue(asRef(expr.type), key, ctx.env),
       };
     }
     case 'TupleElement': {
@@ -132,7 +142,7 @@ export function planValue(ctx: PlanContext, rel: Rel, expr: IrExpr): SqlExpr {
         return nullIfAnyNull(others, values, ctx.value(rel, elements[expr.position] as IrExpr));
       }
       const tuple = ctx.value(rel, expr.tuple);
-      return decodeParam(asRef(expr.type), sql.bin('->', tuple, sql.num(expr.position)), ctx.env);
+      return storedValue(asRef(expr.type), sql.bin('->', tuple, sql.num(expr.position)), ctx.env);
     }
     case 'Exists': {
       // One row's value: exists is its presence.
@@ -152,13 +162,28 @@ export function planValue(ctx: PlanContext, rel: Rel, expr: IrExpr): SqlExpr {
     case 'IfElse': {
       // A branch is a set of its own (std::IF takes it as SET OF): where it is empty, the row
       // stays (`Text[is Issue].name if Text is Issue else 'x'` on a non-issue is 'x').
-      const typed = (e: IrExpr): SqlExpr =>
-        e.type.kind === 'empty'
-          ? sql.cast(sql.null(), pgOf(expr.type))
-          : optionalValue(ctx, rel, e);
+      // A branch holding an assertion runs only where the condition chooses it (Gel: `A if C
+      // else B` is `A filter C union B filter not C`): its rows are its own subquery filtered
+      // by the condition, and its assertions check only there (`ctx.gates`).
       const condition = ctx.value(rel, expr.condition);
-      const then = typed(expr.then);
-      const otherwise = typed(expr.else);
+      const typed = (e: IrExpr, when: SqlExpr): SqlExpr => {
+        if (e.type.kind === 'empty') return sql.cast(sql.null(), pgOf(expr.type));
+        if (!holdsAssert(e)) return optionalValue(ctx, rel, e);
+        ctx.gates.push(when);
+        try {
+          const { query, columns } = ctx.rows(rel, e);
+          const gated: SqlQuery =
+            query.kind === 'Select'
+              ? { ...query, where: query.where ? sql.and(query.where, when) : when }
+              : query;
+          const bound = liftRows(ctx, rel, e, gated, columns, 'left');
+          return bound.kind === 'object' ? bound.id : bound.expr;
+        } finally {
+          ctx.gates.pop();
+        }
+      };
+      const then = typed(expr.then, sql.bin('is', condition, sql.bool(true)));
+      const otherwise = typed(expr.else, sql.bin('is', condition, sql.bool(false)));
       return {
         kind: 'Case',
         whens: [

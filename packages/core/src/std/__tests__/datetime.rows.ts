@@ -121,4 +121,18 @@ export const DATETIME_ROWS: readonly Row[] = [
   ok(f('cal::duration_normalize_days', `<cal::date_duration>'P32D'`), ['P1M2D'], {
     never: NORMALIZE,
   }),
+  // Gel's test-mode buckets: [lo, hi) pairs by a granularity in PostgreSQL's interval text.
+  ok(
+    f(
+      'std::_datetime_range_buckets',
+      `<datetime>'2024-01-01T00:00:00Z'`,
+      `<datetime>'2024-03-01T00:00:00Z'`,
+      `'1 month'`,
+    ),
+    [
+      ['2024-01-01T00:00:00+00:00', '2024-02-01T00:00:00+00:00'],
+      ['2024-02-01T00:00:00+00:00', '2024-03-01T00:00:00+00:00'],
+    ],
+  ),
+  fails(f('std::_datetime_range_buckets', dt, dt, `'every other day'`), 'InvalidValueError'),
 ];

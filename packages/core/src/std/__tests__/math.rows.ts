@@ -1,7 +1,7 @@
 /**
  * std/__tests__/math.rows: numbers (round, abs, ceil, floor, sqrt, ln, lg, log, exp, trigonometry),
  * bitwise functions, the generators (random, math::pi, math::e, uuid_generate_*) and sequences
- * (sequence_next / sequence_reset).
+ * (sequence_next / sequence_reset), and Gel's test-mode `_gen_series`.
  * Failing inputs: outside the function's domain (sqrt / ln / lg of negatives, log base 1, asin
  * past ±1, trigonometry of infinity), a result out of range (abs of the least int, exp of a
  * large number), a negative shift, a sequence reset below its minimum or advanced past its
@@ -90,6 +90,13 @@ export const MATH_ROWS: readonly Row[] = [
   fails(f('math::acos', '2.0'), 'InvalidValueError'),
   ok(f('math::atan', '1.0'), [Math.PI / 4], { never: TOTAL }),
   ok(f('math::atan2', '1.0', '1.0'), [Math.PI / 4], { never: TOTAL }),
+  // _gen_series: Gel's test-mode series; a step of zero is refused.
+  ok(f('std::_gen_series', '1', '4'), [1, 2, 3, 4], { never: 'an empty series when start > stop' }),
+  ok(f('std::_gen_series', '1', '6', '2'), [1, 3, 5]),
+  fails(f('std::_gen_series', '1', '6', '0'), 'InvalidValueError'),
+  ok(f('std::_gen_series', '1n', '3n'), [1, 2, 3], { never: 'an empty series when start > stop' }),
+  ok(f('std::_gen_series', '3n', '1n', '-1n'), [3, 2, 1]),
+  fails(f('std::_gen_series', '1n', '6n', '0n'), 'InvalidValueError'),
   ok(f('math::pi'), [Math.PI], { never: GENERATOR }),
   ok(f('math::e'), [Math.E], { never: GENERATOR }),
   ok(f('std::random'), ['<any>'], { never: GENERATOR }),

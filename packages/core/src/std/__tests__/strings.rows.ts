@@ -181,6 +181,22 @@ export const STRING_ROWS: readonly Row[] = [
   ok(f('std::enc::base64_encode', `b'hi'`), ['aGk='], { never: TOTAL }),
   ok(f('std::enc::base64_decode', `'aGk='`), ['aGk=']),
   fails(f('std::enc::base64_decode', `'a'`), 'InvalidValueError'),
+  // Gel's alphabet and padding options: `-_` for `+/`, no `=`; unpadded text must say so.
+  ok(f('std::enc::base64_encode', `b'\\xfb\\xff'`, `padding := false`), ['+/8']),
+  ok(
+    f('std::enc::base64_encode', `b'\\xfb\\xff'`, `alphabet := std::enc::Base64Alphabet.urlsafe`),
+    ['-_8='],
+  ),
+  ok(
+    f(
+      'std::enc::base64_decode',
+      `'-_8'`,
+      `alphabet := std::enc::Base64Alphabet.urlsafe`,
+      `padding := false`,
+    ),
+    ['+/8='],
+  ),
+  fails(f('std::enc::base64_decode', `'aGk'`), 'InvalidValueError'),
   ok(f('std::base64_encode', `b'hi'`), ['aGk='], { never: TOTAL }),
   ok(f('std::base64_decode', `'aGk='`), ['aGk=']),
   fails(f('std::base64_decode', `'!!'`), 'InvalidValueError'),

@@ -21,7 +21,7 @@ import { jsonbArrayOf, scalarPgType } from '../../storage/types';
 import { pgType, sql, type SqlExpr } from '../../sql/ast';
 import type { TypeEnv, Volatility } from '../model';
 import { rangeCast, rangeFromJson } from '../range-casts';
-import { decodeParam, isStdScalarName, jsonOf, pgTypeFor, storedJson } from '../scalars';
+import { isStdScalarName, jsonOf, pgTypeFor, storedJson, storedValue } from '../scalars';
 import { ASSIGNMENT, resolutionBase, implicitDistance } from './implicit';
 import {
   cannotCast,
@@ -161,7 +161,7 @@ export function findCast(
           const items = sql.items(sql.func('jsonb_array_elements', [v]), 'e');
           const converted = storedJson(
             to.element,
-            element.sql(decodeParam(from.element, sql.col('value', 'e'), env)),
+            element.sql(storedValue(from.element, sql.col('value', 'e'), env)),
             env,
           );
           const agg = sql.agg('jsonb_agg', [converted], {

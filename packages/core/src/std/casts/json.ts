@@ -14,6 +14,7 @@ import {
   pgTypeFor,
   scalarInfo,
   storedJson,
+  storedValue,
 } from '../scalars';
 import { NUMERIC, resolutionBase } from './implicit';
 import { findCast } from './index';
@@ -195,7 +196,7 @@ export function tuplesFromJson(
 
 /** Element i of a tuple value (a jsonb array) as a value of its type. */
 export const tupleElement = (type: TypeRef, value: SqlExpr, i: number, env: TypeEnv): SqlExpr =>
-  decodeParam(type, sql.bin('->', value, sql.num(i)), env);
+  storedValue(type, sql.bin('->', value, sql.num(i)), env);
 
 /** `<tuple<...>>tuple`: element-wise casts; the widths must agree (names follow the target). */
 export function tupleCast(

@@ -6,6 +6,7 @@ import { pgType, sql, type SqlExpr } from '../../sql/ast';
 import { def, strict } from '../define';
 import type { Overload, SqlArgs } from '../model';
 import { raise } from '../operators';
+import { storedJson } from '../scalars';
 import { cast, fn, caseWhen } from './common';
 
 // ---------------------------------------------------------------------------------------------
@@ -191,6 +192,49 @@ export function datetimes(): Overload[] {
     ),
     def('cal::duration_normalize_days', 'dur: cal::date_duration', 'cal::date_duration', (a) =>
       fn('justify_days', a.at(0)),
+    ),
+    // Gel's test-mode `_datetime_range_buckets`: consecutive [lo, hi) pairs stepping from low
+    // to high by the granularity (PostgreSQL interval text), stepped in UTC as every datetime
+    // computation here is; tuples are jsonb arrays, so each pair is one.
+    def(
+      'std::_datetime_range_buckets',
+      'low: datetime, high: datetime, granularity: str',
+      'set of tuple<datetime, datetime>',
+      (a) => {
+        const datetime = { kind: 'scalar', name: 'std::datetime' } as const;
+        const point = sql.col('s', 'g');
+        const series = sql.fromFunction(
+          fn('generate_series', utc(a.at(0)), utc(a.at(1)), cast(a.at(2), 'interval')),
+          'g',
+          { columns: [{ name: 's', type: null }] },
+        );
+        const steps = sql.select({
+          targets: [
+            sql.target(point, 's'),
+            sql.target(
+              sql.agg('lead', [point], { over: { partitionBy: [], orderBy: [sql.order(point)] } }),
+              'next',
+            ),
+          ],
+          from: [series],
+        });
+        const pair = fn(
+          'jsonb_build_array',
+          storedJson(datetime, utc(sql.col('s', 'q')), a.env),
+          storedJson(datetime, utc(sql.col('next', 'q')), a.env),
+        );
+        const pairs = sql.scalar(
+          sql.select({
+            targets: [
+              sql.target(sql.agg('jsonb_agg', [pair], { orderBy: [sql.order(sql.col('s', 'q'))] })),
+            ],
+            from: [sql.subquery(steps, 'q')],
+            where: sql.isNull(sql.col('next', 'q'), true),
+          }),
+        );
+        return fn('jsonb_array_elements', fn('coalesce', pairs, cast(sql.text('[]'), 'jsonb')));
+      },
+      { kind: 'set-returning', volatility: 'Stable' },
     ),
   ];
 }

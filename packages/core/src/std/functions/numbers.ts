@@ -8,7 +8,7 @@ import type { Overload, SqlArgs } from '../model';
 import { raise } from '../operators';
 import { base64, pgTypeFor } from '../scalars';
 import { SERVER_VERSION, versionString, versionTupleJson } from '../version';
-import { cast, int8, int4, f8, num, fn, meta, caseWhen, or, INTS } from './common';
+import { cast, int8, int4, f8, num, fn, meta, caseWhen, or, INTS, SRF } from './common';
 
 // ---------------------------------------------------------------------------------------------
 // Numbers: math, rounding, random, bits
@@ -123,6 +123,29 @@ export function numbers(): Overload[] {
       ),
     );
   }
+  // `_gen_series(start, stop[, step])`: the integers from start to stop, PostgreSQL's
+  // generate_series (Gel defines it in its test-mode std, and its std tests call it).
+  for (const t of ['int64', 'bigint'] as const) {
+    // bigint's series is numeric's: each row is cast back to the bigint domain.
+    const pgT = pgTypeFor({ kind: 'scalar', name: `std::${t}` });
+    const rows = t === 'bigint' ? { ...SRF, rows: (item: SqlExpr) => sql.cast(item, pgT) } : SRF;
+    out.push(
+      def(
+        'std::_gen_series',
+        `start: ${t}, stop: ${t}`,
+        `set of ${t}`,
+        (a) => fn('generate_series', a.at(0), a.at(1)),
+        rows,
+      ),
+      def(
+        'std::_gen_series',
+        `start: ${t}, stop: ${t}, step: ${t}`,
+        `set of ${t}`,
+        (a) => fn('generate_series', a.at(0), a.at(1), a.at(2)),
+        rows,
+      ),
+    );
+  }
   return out;
 }
 
@@ -131,8 +154,31 @@ export function numbers(): Overload[] {
 
 export function misc(): Overload[] {
   const volatile = { volatility: 'Volatile' } as const;
-  const b64encode = (a: SqlArgs) => base64(a.at(0));
-  const b64decode = (a: SqlArgs) => fn('decode', a.at(0), sql.text('base64'));
+  // Gel's std::enc: the `standard` or `urlsafe` alphabet (`-_` for `+/`), with or without the
+  // `=` padding; a value written without padding is padded again before decoding.
+  const urlsafe = (a: SqlArgs) => sql.bin('=', or(a, 1, sql.text('standard')), sql.text('urlsafe'));
+  const b64encode = (a: SqlArgs) => {
+    const text = base64(a.at(0));
+    const padded = a.opt(2) ? caseWhen([[a.at(2), text]], fn('rtrim', text, sql.text('='))) : text;
+    return a.opt(1)
+      ? caseWhen([[urlsafe(a), fn('translate', padded, sql.text('+/'), sql.text('-_'))]], padded)
+      : padded;
+  };
+  const b64decode = (a: SqlArgs) => {
+    const standard = a.opt(1)
+      ? caseWhen([[urlsafe(a), fn('translate', a.at(0), sql.text('-_'), sql.text('+/'))]], a.at(0))
+      : a.at(0);
+    const padding = fn(
+      'repeat',
+      sql.text('='),
+      sql.bin('%', sql.bin('-', num(4), sql.bin('%', fn('length', standard), num(4))), num(4)),
+    );
+    const text = a.opt(2)
+      ? caseWhen([[a.at(2), standard]], sql.bin('||', standard, padding))
+      : standard;
+    return fn('decode', text, sql.text('base64'));
+  };
+  const b64 = 'named only alphabet: std::enc::Base64Alphabet = {}, named only padding: bool = {}';
   return [
     // A sequence scalar's PostgreSQL sequence, named by the compiler from `introspect T`
     // (query/bind/sequence.ts; a caller's own str never reaches these rows).
@@ -173,11 +219,11 @@ export function misc(): Overload[] {
     // v1mc is time-ordered in Gel; UUIDv7 is the time-ordered UUID we can make without extensions.
     def('std::uuid_generate_v1mc', '', 'uuid', () => meta('uuid_generate_v7'), volatile),
     def('std::uuid_generate_v7', '', 'uuid', () => meta('uuid_generate_v7'), volatile),
-    def('std::enc::base64_encode', 'data: bytes', 'str', b64encode),
-    def('std::enc::base64_decode', 'data: str', 'bytes', b64decode),
+    def('std::enc::base64_encode', `data: bytes, ${b64}`, 'str', b64encode),
+    def('std::enc::base64_decode', `data: str, ${b64}`, 'bytes', b64decode),
     // The same functions under neutral names, outside `enc::` (docs/gel-differences.md).
-    def('std::base64_encode', 'data: bytes', 'str', b64encode),
-    def('std::base64_decode', 'data: str', 'bytes', b64decode),
+    def('std::base64_encode', `data: bytes, ${b64}`, 'str', b64encode),
+    def('std::base64_decode', `data: str, ${b64}`, 'bytes', b64decode),
     // A document for `index fts::index` (schema/fts.ts reads the call's arguments and builds the
     // GIN index from them); as a value it is its text.
     def(

@@ -15,6 +15,7 @@
 import type { TypeRef } from '../model/schema';
 import { pgType, sql, type PgType, type SqlExpr } from '../sql/ast';
 import type { SqlArgs, TypeArgs, TypeEnv } from './model';
+import { jsonbArrayOf } from '../storage/types';
 import { decodeParam, pgTypeFor, raise, storedJson } from './scalars';
 
 const fn = (name: string, ...args: SqlExpr[]): SqlExpr => sql.func(name, args);
@@ -22,10 +23,13 @@ const jsonb = (text: string): SqlExpr => sql.cast(sql.text(text), pgType('jsonb'
 const int4 = (e: SqlExpr): SqlExpr => sql.cast(e, pgType('integer'));
 const EMPTY = (): SqlExpr => jsonb('[]');
 
-/** True when parameter `i` is an array stored as one jsonb array (its elements are tuples or arrays). */
+/**
+ * True when parameter `i` is an array stored as one jsonb array (its elements are tuples or
+ * arrays): storage's own rule. An `array<json>` is an SQL array of jsonb (`jsonb[]`), not one.
+ */
 export function isJsonbArray(a: TypeArgs, i: number): boolean {
   const t = a.type(i);
-  return t?.kind === 'array' && pgTypeFor(t).name === 'jsonb';
+  return t?.kind === 'array' && jsonbArrayOf(t.element);
 }
 
 /** The element type of array parameter `i`. */

@@ -1147,6 +1147,9 @@ const CLASSES: ReadonlySet<string> = new Set(
     )
     .map((c) => c.name),
 );
+/** SQLSTATEs of PostgreSQL refusing a statement's types: undefined function or operator, datatype
+ * mismatch, indeterminate type. */
+const COMPILED_SQL_REFUSED = new Set(['42883', '42804', '42P18']);
 const ENVELOPE_KEYS = new Set(['code', 'error', 'type', 'hint', 'extensions']);
 
 const { logger, lines } = captureLogger();
@@ -1210,6 +1213,10 @@ function check(req: Request, res: { status: number; text: string; type: string |
   // rather than a 500: still a bug this test is here to find.
   if (b.type === 'QueryError' && (b.error as string).includes('could not be compiled'))
     fail('a compiler crash');
+  // PostgreSQL refusing the types of the SQL svc compiled (no such operator or function: the
+  // table's UnsupportedFeatureError) is a compiler bug too, whatever the class says.
+  const sqlState = (b.extensions as { sqlState?: string } | undefined)?.sqlState;
+  if (sqlState && COMPILED_SQL_REFUSED.has(sqlState)) fail(`PostgreSQL refused the compiled SQL`);
   if ((b.code === 'QUERY_ERROR' || b.code === 'CONSTRAINT_VIOLATION') && b.type === undefined)
     fail('a query error without its class');
   return (b.type as string | undefined) ?? (b.code as string);

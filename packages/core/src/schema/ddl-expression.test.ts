@@ -153,7 +153,7 @@ describe('compileScalar: defaults', () => {
     ["to_json('[1]')", `('[1]'::text)::jsonb`],
     ["<json>'x'", `to_json('x'::text)::jsonb`],
     ['double(21)', '(21::bigint) * (2::bigint)'],
-    ["len('abc')", `char_length('abc'::text)`],
+    ["len('abc')", `char_length('abc'::text)::bigint`],
     ["str_lower(str_trim(' A '))", `lower(btrim(' A '::text))`],
     ['round(2.5)', `round('2.5'::double precision)`],
     ['abs(-3)', `abs((-3)::bigint)`],
@@ -233,7 +233,9 @@ describe('compileScalar: checks and indexes', () => {
       ...row,
       subject: { kind: 'pointer', type: 'default::Item', pointer: 'notes', junction: true },
     };
-    expect(compile('len(__subject__) < 10', multi)).toBe('char_length("value") < (10::bigint)');
+    expect(compile('len(__subject__) < 10', multi)).toBe(
+      '(char_length("value")::bigint) < (10::bigint)',
+    );
   });
 
   it('a set literal on the right of `in` is an array of its values', () => {

@@ -31,6 +31,19 @@ const jsonArray = (rows: SqlExpr, order: SqlExpr[] = []): SqlExpr =>
   ]);
 
 const CASES: Record<string, SqlStatement> = {
+  // select Item order by true then 'x' (EdgeQL): keys that are non-integer constants are values
+  // (printed cast, which PostgreSQL accepts); a number is an output column's position
+  constant_order_and_group_keys: sql.select({
+    targets: [sql.target(sql.col('n', 'i')), sql.target(sql.agg('count', [sql.star()]))],
+    from: [item('i')],
+    groupBy: [sql.col('n', 'i'), sql.text('x'), sql.bool(false)],
+    orderBy: [
+      sql.order(sql.bool(true)),
+      sql.order(sql.text('x'), 'desc'),
+      sql.order(sql.null()),
+      sql.order(sql.num(2)),
+    ],
+  }),
   // select Item { id, name } filter .name = <str>$0 order by .n desc empty first limit 2 offset 1
   select_shape_filter_order: sql.select({
     targets: [sql.target(jsonArray(sql.col('v', 'q'), [sql.col('ord', 'q')]), 'result')],

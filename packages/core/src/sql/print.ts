@@ -182,14 +182,34 @@ function operand(expr: SqlExpr, l: Layout, subscripted = false): string {
   }
 }
 
-function orderList(items: readonly OrderItem[], l: Layout): string {
+/**
+ * `statement`: the list is a statement's ORDER BY (not an aggregate's or a window's), whose keys
+ * go through `groupingKey`.
+ */
+function orderList(items: readonly OrderItem[], l: Layout, statement = false): string {
   return items
     .map((item) => {
       const dir = item.direction === null ? '' : ` ${item.direction}`;
       const nulls = item.nulls === null ? '' : ` nulls ${item.nulls}`;
-      return `${printExpr(item.expr, l)}${dir}${nulls}`;
+      const key = statement ? groupingKey(item.expr, l) : printExpr(item.expr, l);
+      return `${key}${dir}${nulls}`;
     })
     .join(', ');
+}
+
+/** The type a bare non-integer constant is given in a statement's ORDER BY or GROUP BY. */
+const CONSTANT_KEY_TYPE = { null: 'text', bool: 'boolean', bytea: 'bytea', text: 'text' } as const;
+
+/**
+ * A key of a statement's ORDER BY or GROUP BY. There PostgreSQL reads a bare integer as an
+ * output column's position, which is what a number literal means in this AST (`order by 1` over
+ * a set operation), and refuses any other bare constant ("non-integer constant in ORDER BY"),
+ * which the compiler may well mean as a value (EdgeQL's `order by true`, a key that orders
+ * nothing): such a constant is printed cast, which makes it an expression.
+ */
+function groupingKey(expr: SqlExpr, l: Layout): string {
+  if (expr.kind !== 'Literal' || expr.type === 'number') return printExpr(expr, l);
+  return `${printExpr(expr, l)}::${CONSTANT_KEY_TYPE[expr.type]}`;
 }
 
 function windowSpec(spec: WindowSpec, l: Layout): string {
@@ -285,7 +305,7 @@ function select(stmt: SqlQuery & { kind: 'Select' }, l: Layout): string {
     head,
     stmt.from.length > 0 ? `from ${fromList(stmt.from, l)}` : '',
     stmt.where === null ? '' : `where ${e(stmt.where)}`,
-    stmt.groupBy.length > 0 ? `group by ${stmt.groupBy.map(e).join(', ')}` : '',
+    stmt.groupBy.length > 0 ? `group by ${stmt.groupBy.map((x) => groupingKey(x, l)).join(', ')}` : '',
     stmt.having === null ? '' : `having ${e(stmt.having)}`,
     ...tail(stmt.orderBy, stmt.limit, stmt.offset, l),
   ]);
@@ -298,7 +318,7 @@ function tail(
   l: Layout,
 ): string[] {
   return [
-    orderBy.length > 0 ? `order by ${orderList(orderBy, l)}` : '',
+    orderBy.length > 0 ? `order by ${orderList(orderBy, l, true)}` : '',
     limit === null ? '' : `limit ${printExpr(limit, l)}`,
     offset === null ? '' : `offset ${printExpr(offset, l)}`,
   ];

@@ -5,7 +5,7 @@
  * `jsonbArrayOf`): an SQL array cannot hold arrays (it would be multidimensional: no jagged
  * arrays, `unnest` flattening every level) and tuples are jsonb already. Each item of that jsonb
  * array is its element's stored JSON (std/scalars `storedJson`: a tuple or a jsonb array is its
- * own jsonb; an SQL array its JSON result form) and is read back with `decodeParam`. Every array
+ * own jsonb; an SQL array its JSON result form) and is read back with `storedValue`. Every array
  * operator and function takes this path when `jsonbArray(args, i)` says so.
  *
  * Input: SqlArgs of an overload whose parameter `i` is such an array. Output: SqlExprs.
@@ -15,6 +15,7 @@
 import type { TypeRef } from '../model/schema';
 import { pgType, sql, type PgType, type SqlExpr } from '../sql/ast';
 import type { SqlArgs, TypeArgs, TypeEnv } from './model';
+import { jsonbArrayOf } from '../storage/types';
 import { pgTypeFor, raise, storedJson, storedValue } from './scalars';
 
 const fn = (name: string, ...args: SqlExpr[]): SqlExpr => sql.func(name, args);
@@ -22,10 +23,13 @@ const jsonb = (text: string): SqlExpr => sql.cast(sql.text(text), pgType('jsonb'
 const int4 = (e: SqlExpr): SqlExpr => sql.cast(e, pgType('integer'));
 const EMPTY = (): SqlExpr => jsonb('[]');
 
-/** True when parameter `i` is an array stored as one jsonb array (its elements are tuples or arrays). */
+/**
+ * True when parameter `i` is an array stored as one jsonb array (its elements are tuples or
+ * arrays): storage's own rule. An `array<json>` is an SQL array of jsonb (`jsonb[]`), not one.
+ */
 export function isJsonbArray(a: TypeArgs, i: number): boolean {
   const t = a.type(i);
-  return t?.kind === 'array' && pgTypeFor(t).name === 'jsonb';
+  return t?.kind === 'array' && jsonbArrayOf(t.element);
 }
 
 /** The element type of array parameter `i`. */

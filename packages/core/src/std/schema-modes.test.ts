@@ -41,12 +41,12 @@ describe('DDL: the restricted mode of the std table', () => {
   test.each([
     ["str_trim(.name, 'x')", `btrim("name", 'x'::text)`],
     ['str_pad_start(.name, 4)', `lpad("name", (4::bigint)::integer)`],
-    ["find(.name, 'a')", `strpos("name", 'a'::text) - 1`],
+    ["find(.name, 'a')", `(strpos("name", 'a'::text) - 1)::bigint`],
     [
       "re_replace('a', 'b', .name, flags := 'g')",
       `regexp_replace("name", 'a'::text, 'b'::text, 'g'::text)`,
     ],
-    ['len(.tags)', 'cardinality("tags")'],
+    ['len(.tags)', 'cardinality("tags")::bigint'],
     ['math::abs(.qty)', 'abs("qty")'],
   ])('%s → %s', (input, expected) => {
     expect(compile(input)).toBe(expected);

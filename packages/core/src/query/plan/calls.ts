@@ -7,7 +7,15 @@
  *
  * `bindShared` is Gel's factoring around a call taking arguments optionally.
  */
-import { pgArrayOf, pgType, sql, type FromItem, type OrderItem, type SqlExpr } from '../../sql';
+import {
+  pgArrayOf,
+  pgType,
+  someExpr,
+  sql,
+  type FromItem,
+  type OrderItem,
+  type SqlExpr,
+} from '../../sql';
 import { setItem } from '../../std/jsonb-arrays';
 import type { ResolvedCall } from '../../std/resolve';
 import { storedJson } from '../../std/scalars';
@@ -52,7 +60,53 @@ export function callSql(
 ): SqlExpr {
   bindShared(ctx, rel, expr);
   const args = expr.args.map((a, i) => argValue(ctx, rel, a, expr.modes[i] ?? 'element'));
-  return (expr.overload as ResolvedCall).sql(args, expr.args.map(nullable));
+  const nulls = expr.args.map(nullable);
+  const form = (values: readonly SqlExpr[]) => (expr.overload as ResolvedCall).sql(values, nulls);
+  // One row's expression (a DDL default, check or index) may hold no subquery.
+  return ctx.row ? form(args) : argumentsOnce(ctx, args, form);
+}
+
+/**
+ * A std form's SQL that evaluates each argument once. A form may name an argument several
+ * times (`s[i:j]` reads `s` in its length, its bounds and the substring), and an argument
+ * is a call's SQL in turn: nested calls would repeat their text at every level, growing
+ * exponentially (`[1, 2][0:1][0:1][0:1][0:1]` printed 11 MB of SQL; one more level is out of
+ * memory) and evaluating a volatile argument more than once. An argument that is more than a
+ * column, a parameter or a literal and that the form names twice is computed once, as a
+ * column of a one-row subquery the form reads it from (Gel's forms are SQL functions, which
+ * take each argument once); the subquery stays where the call is, so a branch not taken
+ * (`case when`) evaluates nothing.
+ */
+function argumentsOnce(
+  ctx: PlanContext,
+  args: readonly SqlExpr[],
+  form: (values: readonly SqlExpr[]) => SqlExpr,
+): SqlExpr {
+  // How often the form names each argument: applied to stand-ins, counted by identity.
+  const standIns = args.map((_, i) => sql.col(`a${i}`, null));
+  const uses = new Map<SqlExpr, number>();
+  someExpr(form(standIns), (e) => {
+    uses.set(e, (uses.get(e) ?? 0) + 1);
+    return false;
+  });
+  const once = args.map((a, i) => !simpleValue(a) && (uses.get(standIns[i] as SqlExpr) ?? 0) > 1);
+  if (!once.some(Boolean)) return form(args);
+  const alias = ctx.fresh('arg');
+  const slots = args.map((_, i) => sql.col(`a${i}`, alias));
+  const body = form(args.map((a, i) => (once[i] ? (slots[i] as SqlExpr) : a)));
+  const bound = args.flatMap((a, i) => (once[i] ? [sql.target(a, `a${i}`)] : []));
+  return sql.scalar(
+    sql.select({
+      targets: [sql.target(body)],
+      from: [sql.subquery(sql.select({ targets: bound }), alias)],
+    }),
+  );
+}
+
+/** A value cheap to repeat: a column, a parameter or a literal, perhaps cast. */
+function simpleValue(e: SqlExpr): boolean {
+  if (e.kind === 'Cast') return simpleValue(e.expr);
+  return e.kind === 'ColumnRef' || e.kind === 'Param' || e.kind === 'Literal';
 }
 
 /**

@@ -99,6 +99,4 @@ export interface PlanContext extends SourceContext, AccessContext {
   overlayDepth: number;
   /** The computed pointers being planned, innermost last (for the messages of checks). */
   readonly computing: string[];
-  /** Parameters read so far (1-based SQL numbers). */
-  readonly paramsRead: Set<number>;
 }

@@ -157,7 +157,6 @@ class Planner implements PlanContext {
   readonly volatileFrom = new WeakMap<Rel, FromItem | null>();
   overlayDepth = 0;
   readonly computing: string[] = [];
-  readonly paramsRead = new Set<number>();
 
   constructor(
     readonly index: SchemaIndex,
@@ -266,33 +265,43 @@ class Planner implements PlanContext {
     const bound = this.lift(rel, expr);
     const out = bound.out ?? this.outputOf(rel, expr, bound);
     const present = presence(bound);
-    this.declareUnreadParams(paramCount());
     const result = sql.cast(
       sql.jsonArrayAgg(out, { orderBy: aggregateOrder(rel.from, rel.order), orEmpty: true }),
       pgType('text'),
     );
-    return sql.select({
-      with: sql.with(this.ctes),
-      targets: [sql.target(this.afterChecks(result), 'result')],
-      from: rel.from ? [rel.from] : [],
-      where: whereOf([...rel.where, ...(present ? [present] : [])]),
+    const statement = (ctes: readonly Cte[]) =>
+      sql.select({
+        with: sql.with(ctes),
+        targets: [sql.target(this.afterChecks(result), 'result')],
+        from: rel.from ? [rel.from] : [],
+        where: whereOf([...rel.where, ...(present ? [present] : [])]),
+      });
+    const planned = statement(this.ctes);
+    const read = new Set<number>();
+    someExpr(planned, (e) => {
+      if (e.kind === 'Param') read.add(e.index);
+      return false;
     });
+    const unread = Array.from({ length: paramCount() }, (_, i) => i + 1).filter((n) => !read.has(n));
+    return unread.length ? statement([...this.ctes, this.unreadParamsCte(unread)]) : planned;
   }
 
-  private declareUnreadParams(count: number): void {
-    const unread = Array.from({ length: count }, (_, i) => i + 1).filter(
-      (n) => !this.paramsRead.has(n),
-    );
-    if (unread.length === 0) return;
-    this.ctes.push(
-      sql.cte(
-        this.fresh('params'),
-        sql.select({
-          targets: unread.map((n) => sql.target(sql.cast(sql.param(n), pgType('jsonb')), `p${n}`)),
-        }),
-      ),
+  /**
+   * A CTE naming the parameters the statement does not read (`(<bool>$a, <int64>$b).0` reads
+   * only `$a`), as Gel's `__unused_vars`: PostgreSQL refuses a bind message with more values
+   * than the statement has parameters, and every declared variable is sent. What is read is
+   * what the finished tree holds, not what the planner once built: a value it planned and then
+   * left out (a tuple's unused element) reads nothing.
+   */
+  private unreadParamsCte(unread: readonly number[]): Cte {
+    return sql.cte(
+      this.fresh('params'),
+      sql.select({
+        targets: unread.map((n) => sql.target(sql.cast(sql.param(n), pgType('jsonb')), `p${n}`)),
+      }),
     );
   }
+
   /**
    * The result, computed once every check CTE has run: PostgreSQL runs a plain CTE only when
    * something reads it, so the one row's result reads each (materialized: every row's check is

@@ -44,7 +44,6 @@ export function planValue(ctx: PlanContext, rel: Rel, expr: IrExpr): SqlExpr {
     case 'Literal':
       return literal(expr);
     case 'Param': {
-      ctx.paramsRead.add(expr.index + 1);
       const json = sql.cast(sql.param(expr.index + 1), pgType('jsonb'));
       const value = decodeParam(expr.type as TypeRef, json, ctx.env);
       if (!expr.fallback) return value;

@@ -17,11 +17,12 @@ export function generic(): Overload[] {
   // pg_catalog.position(haystack, needle) is `position(needle in haystack)` (bytea has no strpos).
   const found = (h: SqlExpr, n: SqlExpr) => sql.func('position', [h, n], 'pg_catalog');
   return [
-    // PostgreSQL's lengths are int4; they widen to int8 wherever they meet one.
-    def('std::len', 'str', 'int64', (a) => fn('char_length', a.at(0))),
-    def('std::len', 'bytes', 'int64', (a) => fn('octet_length', a.at(0))),
+    // PostgreSQL's lengths and positions are int4: cast to the int8 an int64 is, since a
+    // polymorphic operator does not widen them (`int8range @> integer` does not exist).
+    def('std::len', 'str', 'int64', (a) => int8(fn('char_length', a.at(0)))),
+    def('std::len', 'bytes', 'int64', (a) => int8(fn('octet_length', a.at(0)))),
     def('std::len', 'array<anytype>', 'int64', (a) =>
-      jsonbArray(a, 0) ? fn('jsonb_array_length', a.at(0)) : fn('cardinality', a.at(0)),
+      int8(jsonbArray(a, 0) ? fn('jsonb_array_length', a.at(0)) : fn('cardinality', a.at(0))),
     ),
     def('std::contains', 'str, str', 'bool', (a) =>
       sql.bin('>', fn('strpos', a.at(0), a.at(1)), num(0)),
@@ -41,7 +42,7 @@ export function generic(): Overload[] {
     ),
     def('std::contains', 'json, json', 'bool', (a) => sql.bin('@>', a.at(0), a.at(1))),
     def('std::find', 'str, str', 'int64', (a) =>
-      sql.bin('-', fn('strpos', a.at(0), a.at(1)), num(1)),
+      int8(sql.bin('-', fn('strpos', a.at(0), a.at(1)), num(1))),
     ),
     def('std::find', 'bytes, bytes', 'int64', (a) =>
       int8(sql.bin('-', found(a.at(0), a.at(1)), num(1))),

@@ -37,6 +37,7 @@ import {
   type Binding,
   type Card,
   type IrExpr,
+  type IrType,
 } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { fail, position, type BindContext, type Scope } from './context';
@@ -88,6 +89,37 @@ export function callArg(expr: IrExpr, span: ql.Span, name?: string): CallArg {
   return name === undefined ? { type } : { type, name };
 }
 
+/** std's name for the type of free objects (`{a := 1}`, group results): an object type. */
+const FREE_OBJECT_NAME = 'std::FreeObject';
+const FREE_OBJECT: TypeRef = { kind: 'object', name: FREE_OBJECT_NAME };
+
+/**
+ * A std function's argument: free objects take part as `std::FreeObject`, an object type as in
+ * Gel, so `count((group X by .a))` or `exists {a := 1}` resolve like any set of objects.
+ */
+function functionArg(expr: IrExpr, span: ql.Span, name?: string): CallArg {
+  if (expr.type.kind !== 'free') return callArg(expr, span, name);
+  return name === undefined ? { type: FREE_OBJECT } : { type: FREE_OBJECT, name };
+}
+
+/**
+ * The result type of a call resolved with free-object arguments: `anytype` bound to a free
+ * object is that free object's type (null: the resolved type as it is); a free object inside a
+ * collection has no stored form.
+ */
+function freeResultType(
+  resolved: ResolvedCall,
+  args: readonly IrExpr[],
+  span: ql.Span,
+): IrType | null {
+  const free = args.find((a) => a.type.kind === 'free');
+  const result = resolved.returnType;
+  if (!free || result === null) return null;
+  if (JSON.stringify(result) === JSON.stringify(FREE_OBJECT)) return free.type;
+  if (JSON.stringify(result).includes(JSON.stringify(FREE_OBJECT_NAME))) asTypeRef(free.type, span);
+  return null;
+}
+
 function modesOf(resolved: ResolvedCall): ArgMode[] {
   return resolved.argParams.map((p) => {
     const mod = resolved.overload.params[p]?.typemod;
@@ -95,11 +127,16 @@ function modesOf(resolved: ResolvedCall): ArgMode[] {
   });
 }
 
-export function callNode(name: string, resolved: ResolvedCall, args: IrExpr[]): IrExpr {
+export function callNode(
+  name: string,
+  resolved: ResolvedCall,
+  args: IrExpr[],
+  type: IrType | null = null,
+): IrExpr {
   const card: Card = resolved.card(args.map((a) => a.card));
   return {
     kind: 'Call',
-    type: resolved.returnType ?? { kind: 'empty' },
+    type: type ?? resolved.returnType ?? { kind: 'empty' },
     card,
     name,
     overload: resolved,
@@ -262,8 +299,8 @@ function bindStdFunction(
   if (name === 'std::has_role') named.push(...callerRoles(ctx, node));
   const args = [...positional, ...named.map((n) => n.expr)];
   const callArgs = [
-    ...positional.map((a) => callArg(a, node.span)),
-    ...named.map((n) => callArg(n.expr, node.span, n.name)),
+    ...positional.map((a) => functionArg(a, node.span)),
+    ...named.map((n) => functionArg(n.expr, node.span, n.name)),
   ];
   const resolved = located(node.span, () =>
     memoised(ctx.index, `fn ${name} ${JSON.stringify(callArgs)}`, () =>
@@ -277,7 +314,7 @@ function bindStdFunction(
       node.span,
     );
   }
-  return callNode(name, resolved, args);
+  return callNode(name, resolved, args, freeResultType(resolved, args, node.span));
 }
 
 /**

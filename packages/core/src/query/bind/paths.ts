@@ -307,6 +307,11 @@ export function groupOf(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> | null
       return groupOf(expr.subject);
     case 'Shape':
       return groupOf(expr.subject);
+    case 'GroupElements': {
+      // The elements of a group of groups (`group (group X by .a) using ... by ...`) are groups.
+      const outer = groupOf(expr.group);
+      return outer ? groupOf(outer.elements) : null;
+    }
     default:
       return null;
   }

@@ -32,11 +32,17 @@ import { type BindContext, fail, unknownName, type Scope } from './context';
 import { lookupSchemaName, resolveTypeExpr, asTypeRef } from './types';
 import { isMaterialized, occurrenceId, withSubjectRoot } from './scoping';
 import { bindExpr } from './dispatch';
+import { computedStepKey } from './factoring';
 
 /** A path bound to one element in this scope (an enclosing subject) has cardinality one. */
 export function inScope(scope: Scope, expr: IrExpr): IrExpr {
   const id = pathIdOf(expr);
-  const aliased = id !== null && expr.kind !== 'Shape' ? scope.pathAliases.get(id) : undefined;
+  // A computed step is looked up by its source and name too (bind/factoring `computedStepKey`).
+  const key = computedStepKey(expr);
+  const aliased =
+    id !== null && expr.kind !== 'Shape'
+      ? (scope.pathAliases.get(id) ?? (key !== null ? scope.pathAliases.get(key) : undefined))
+      : undefined;
   if (aliased) return aliased;
   return id !== null && expr.kind !== 'Shape' && scope.singletons.has(id)
     ? { ...expr, card: ONE }

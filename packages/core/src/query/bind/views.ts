@@ -132,7 +132,8 @@ function rebindView(
     if (o.kind === 'TypeRoot') aliases.push([o.objectType, alias]);
   }
   const inner: Scope = {
-    ...subjectScope(scope, source, null),
+    // A computed link property's `@` reads the link the objects came through (`source`).
+    ...subjectScope(scope, source, name.startsWith('@') ? source : null),
     pathAliases: new Map([...scope.pathAliases, ...aliases]),
     // Each use of a computed element is a set of its own (Gel does not factor computables); a
     // stored link written with a sub-shape (`deck: { n := ... }`) is the link itself.

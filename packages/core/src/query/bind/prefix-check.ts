@@ -64,6 +64,16 @@ function stepName(e: IrExpr): string {
   return '';
 }
 
+/**
+ * The sub-expressions the rule reaches: the walker's children and, behind a name, the named
+ * expression (`F.<friends = User` in `filter (with F := ... select F filter F.<friends = User)`
+ * is a use of the subject's root as much as one written in place).
+ */
+function inside(e: IrExpr): IrExpr[] {
+  const direct = children(e);
+  return e.kind === 'BindingRef' ? [...direct, e.binding.expr] : direct;
+}
+
 export function checkSubjectPrefixes(root: IrExpr): void {
   // Roots of subjects reached through a link → the path ids of those subjects' steps.
   const allowed = new Map<string, Set<string>>();
@@ -85,7 +95,7 @@ export function checkSubjectPrefixes(root: IrExpr): void {
         allowed.set(id, ids);
       }
     }
-    for (const c of children(e)) collect(c);
+    for (const c of inside(e)) collect(c);
   };
   collect(root);
   for (const id of direct) allowed.delete(id);
@@ -115,7 +125,7 @@ export function checkSubjectPrefixes(root: IrExpr): void {
         );
       }
     }
-    for (const c of children(e)) check(c, e);
+    for (const c of inside(e)) check(c, e);
   };
   check(root, null);
 }

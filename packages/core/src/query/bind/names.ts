@@ -32,7 +32,7 @@ import { type BindContext, fail, unknownName, type Scope } from './context';
 import { lookupSchemaName, resolveTypeExpr, asTypeRef } from './types';
 import { isMaterialized, occurrenceId, withSubjectRoot } from './scoping';
 import { bindExpr } from './dispatch';
-import { computedStepKey } from './factoring';
+import { computedStepKey, subjectComputedSteps } from './factoring';
 
 /** A path bound to one element in this scope (an enclosing subject) has cardinality one. */
 export function inScope(scope: Scope, expr: IrExpr): IrExpr {
@@ -52,8 +52,14 @@ export function inScope(scope: Scope, expr: IrExpr): IrExpr {
 /** The scope inside a shape or a statement over `subject`: `.x` starts from one element of it. */
 export function subjectScope(scope: Scope, subject: IrExpr, link: IrExpr | null): Scope {
   const id = pathIdOf(subject) as string;
+  const computedSteps = subjectComputedSteps(subject);
   return {
     ...withSubjectRoot(scope, subject),
+    // The subject's computed steps named again inside (`n := Card.owners.name` in `Card.owners
+    // { ... }`) are the subject's element, as a stored path is (bind/factoring).
+    ...(computedSteps.length
+      ? { pathAliases: new Map([...scope.pathAliases, ...computedSteps]) }
+      : {}),
     subject: { ...subject, card: ONE } as IrExpr,
     link: link ? ({ ...link, card: ONE } as IrExpr) : null,
     singletons: new Set([

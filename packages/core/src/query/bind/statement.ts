@@ -36,7 +36,7 @@ import { bindingRef, subjectScope, withPathId } from './names';
 import { expectBool } from './operators';
 import { recordWrites } from './mutation-writes';
 import { refuseWritingFreeObjectBinding } from './shape-writes';
-import { subjectComputedSteps, visiblePathIds } from './factoring';
+import { visiblePathIds } from './factoring';
 import { moduleOf, printIrType } from './types';
 
 const STR = { kind: 'scalar', name: 'std::str' } as const;
@@ -115,7 +115,6 @@ export function selectOver(
   const base: Scope = {
     ...subjectBase,
     singletons: new Set([...subjectBase.singletons, ...visiblePathIds(core)]),
-    pathAliases: new Map([...subjectBase.pathAliases, ...subjectComputedSteps(core)]),
   };
   // `.x` in the clauses reaches the computed elements of the select's own shape.
   const inner: Scope =

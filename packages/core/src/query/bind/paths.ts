@@ -363,10 +363,11 @@ function bindFreeStep(ctx: BindContext, scope: Scope, source: IrExpr, step: ql.P
     if (step.name === 'key') {
       const elements = group.keys.map((k, index) => ({
         name: k.name,
+        // One (or no) value per group: as many as the groups `source` holds.
         expr: {
           kind: 'GroupKey',
           type: k.expr.type,
-          card: AT_MOST_ONE,
+          card: cardProduct(source.card, AT_MOST_ONE),
           group: ref,
           index,
         } as IrExpr,

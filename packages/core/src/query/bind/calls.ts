@@ -37,7 +37,6 @@ import {
   type Binding,
   type Card,
   type IrExpr,
-  type IrType,
 } from '../ir';
 import type { SchemaIndex } from '../schema-index';
 import { fail, position, type BindContext, type Scope } from './context';
@@ -103,21 +102,22 @@ function functionArg(expr: IrExpr, span: ql.Span, name?: string): CallArg {
 }
 
 /**
- * The result type of a call resolved with free-object arguments: `anytype` bound to a free
- * object is that free object's type (null: the resolved type as it is); a free object inside a
- * collection has no stored form.
+ * A call resolved with free-object arguments: one whose result is computed from other types
+ * (`count`, `exists`) is fine; one whose result would be the free objects themselves (`min`,
+ * `max`) or hold them (`enumerate`) is refused, as a free object has no stored value to compute
+ * it from.
  */
-function freeResultType(
+function refuseFreeResult(
+  name: string,
   resolved: ResolvedCall,
   args: readonly IrExpr[],
   span: ql.Span,
-): IrType | null {
-  const free = args.find((a) => a.type.kind === 'free');
+): void {
   const result = resolved.returnType;
-  if (!free || result === null) return null;
-  if (JSON.stringify(result) === JSON.stringify(FREE_OBJECT)) return free.type;
-  if (JSON.stringify(result).includes(JSON.stringify(FREE_OBJECT_NAME))) asTypeRef(free.type, span);
-  return null;
+  if (!args.some((a) => a.type.kind === 'free') || result === null) return;
+  if (JSON.stringify(result).includes(JSON.stringify(FREE_OBJECT_NAME))) {
+    fail(InvalidTypeError, `${name}() cannot compute a value from free objects`, span);
+  }
 }
 
 function modesOf(resolved: ResolvedCall): ArgMode[] {
@@ -127,16 +127,11 @@ function modesOf(resolved: ResolvedCall): ArgMode[] {
   });
 }
 
-export function callNode(
-  name: string,
-  resolved: ResolvedCall,
-  args: IrExpr[],
-  type: IrType | null = null,
-): IrExpr {
+export function callNode(name: string, resolved: ResolvedCall, args: IrExpr[]): IrExpr {
   const card: Card = resolved.card(args.map((a) => a.card));
   return {
     kind: 'Call',
-    type: type ?? resolved.returnType ?? { kind: 'empty' },
+    type: resolved.returnType ?? { kind: 'empty' },
     card,
     name,
     overload: resolved,
@@ -314,7 +309,8 @@ function bindStdFunction(
       node.span,
     );
   }
-  return callNode(name, resolved, args, freeResultType(resolved, args, node.span));
+  refuseFreeResult(name, resolved, args, node.span);
+  return callNode(name, resolved, args);
 }
 
 /**

@@ -289,7 +289,9 @@ export function pointerStep(
     sourceType,
     pointer,
     computed,
-    // Each use of a computed pointer is a set of its own (Gel does not factor computables).
+    // Each use of a computed pointer is a set of its own (Gel does not factor computables),
+    // except where a shape or statement has it as its subject (bind/factoring
+    // `subjectComputedSteps`).
     pathId: computed
       ? `${sourceId}.${pointer.name}~${ctx.freshId()}`
       : `${sourceId}.${pointer.name}`,

@@ -22,7 +22,7 @@
  * counted.
  */
 
-import { splitStatements, statementHead, stringEnd } from './script';
+import { splitStatements, statementHead, stringEnd, WITH_MODULE } from './script';
 
 export { isDdl } from './script';
 
@@ -124,12 +124,30 @@ const KINDS: Record<string, RegExp> = {
 };
 
 /** Where `kind name` is declared in `sdl` (the first one), or null. */
-function findDeclaration(sdl: string, kind: string, name: string): number | null {
-  const [, bare] = splitName(name);
+function findDeclaration(
+  sdl: string,
+  kind: string,
+  name: string,
+  module = 'default',
+): number | null {
+  const [inModule, bare] = splitName(name, module);
   const head = KINDS[kind] ?? new RegExp(kind);
   const escaped = bare.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // Keywords in any case (DDL and SDL are case-insensitive); the name as written.
   const pattern = new RegExp(`(^|[\\s;{}])(${head.source}\\s+${escaped})(?![\\w:])`, 'gi');
+  // The declaration inside the name's module block, when the SDL has one (two modules may
+  // declare one bare name); else the first anywhere.
+  const moduleName = inModule.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  for (const block of sdl.matchAll(
+    new RegExp(`(^|[\\s;{}])module\\s+${moduleName}\\s*\\{`, 'gi'),
+  )) {
+    const open = (block.index as number) + block[0].length - 1;
+    const close = groupEnd(sdl, open);
+    pattern.lastIndex = open;
+    const match = pattern.exec(sdl);
+    if (match && match.index < close) return match.index + (match[1] as string).length;
+  }
+  pattern.lastIndex = 0;
   const match = pattern.exec(sdl);
   return match ? match.index + (match[1] as string).length : null;
 }
@@ -320,7 +338,11 @@ function alterFunction(sdl: string, name: string, rest: string): string {
 
 /** The new SDL after one DDL statement (`module`: the session's default module). */
 export function applyDdl(sdl: string, statement: string, module: string | null = null): string {
-  const ddl = statementHead(statement);
+  const head = statementHead(statement);
+  // `with module m <ddl>`: the DDL's names resolve in `m`, as under a session whose module is `m`.
+  const prefix = WITH_MODULE.exec(head);
+  if (prefix) return applyDdl(sdl, head.slice(prefix[0].length), prefix[1] as string);
+  const ddl = head;
   const lower = ddl.toLowerCase();
   let m = /^create\s+module\s+([\w:]+)(\s+if\s+not\s+exists)?\s*$/i.exec(ddl);
   if (m) return `${sdl}\n\nmodule ${m[1] as string} {}`;
@@ -352,7 +374,7 @@ export function applyDdl(sdl: string, statement: string, module: string | null =
   m = /^alter\s+(type|global)\s+([\w:]+)\s*/i.exec(ddl);
   if (m) {
     const kind = (m[1] as string).toLowerCase();
-    const at = findDeclaration(sdl, kind, m[2] as string);
+    const at = findDeclaration(sdl, kind, m[2] as string, module ?? 'default');
     if (at === null) throw new DdlNotTranslated(`alter of ${kind} '${m[2]}' not found in the SDL`);
     return alterDeclaration(sdl, at, subcommands(ddl.slice(m[0].length)));
   }
@@ -364,7 +386,7 @@ export function applyDdl(sdl: string, statement: string, module: string | null =
   m = /^drop\s+(type|scalar\s+type|alias|function|global)\s+([\w:]+)/i.exec(ddl);
   if (m) {
     const kind = (m[1] as string).toLowerCase().replace(/\s+/g, ' ');
-    const at = findDeclaration(sdl, kind, m[2] as string);
+    const at = findDeclaration(sdl, kind, m[2] as string, module ?? 'default');
     if (at === null) throw new DdlNotTranslated(`drop of ${kind} '${m[2]}' not found in the SDL`);
     const { end } = declarationEnd(sdl, at);
     return sdl.slice(0, at) + sdl.slice(end);

@@ -73,9 +73,12 @@ export function statementHead(statement: string): string {
   return statement.replace(/^(\s*#[^\n]*\n)*/, '').trim();
 }
 
+/** A `with module <name>` prefix, which Gel takes before DDL too (the module names resolve in). */
+export const WITH_MODULE = /^with\s+module\s+([\w:]+)\s+/i;
+
 /** True when the statement is DDL or session configuration (svc takes no such statement). */
 export function isDdl(statement: string): boolean {
-  return DDL.test(statementHead(statement));
+  return DDL.test(statementHead(statement).replace(WITH_MODULE, ''));
 }
 
 /** The body between the first `{` and its matching `}`. */

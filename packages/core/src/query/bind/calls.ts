@@ -91,6 +91,38 @@ export function callArg(expr: IrExpr, span: ql.Span, name?: string): CallArg {
   return name === undefined ? { type } : { type, name };
 }
 
+/** std's name for the type of free objects (`{a := 1}`, group results): an object type. */
+const FREE_OBJECT_NAME = 'std::FreeObject';
+const FREE_OBJECT: TypeRef = { kind: 'object', name: FREE_OBJECT_NAME };
+
+/**
+ * A std function's argument: free objects take part as `std::FreeObject`, an object type as in
+ * Gel, so `count((group X by .a))` or `exists {a := 1}` resolve like any set of objects.
+ */
+function functionArg(expr: IrExpr, span: ql.Span, name?: string): CallArg {
+  if (expr.type.kind !== 'free') return callArg(expr, span, name);
+  return name === undefined ? { type: FREE_OBJECT } : { type: FREE_OBJECT, name };
+}
+
+/**
+ * A call resolved with free-object arguments: one whose result is computed from other types
+ * (`count`, `exists`) is fine; one whose result would be the free objects themselves (`min`,
+ * `max`) or hold them (`enumerate`) is refused, as a free object has no stored value to compute
+ * it from.
+ */
+function refuseFreeResult(
+  name: string,
+  resolved: ResolvedCall,
+  args: readonly IrExpr[],
+  span: ql.Span,
+): void {
+  const result = resolved.returnType;
+  if (!args.some((a) => a.type.kind === 'free') || result === null) return;
+  if (JSON.stringify(result).includes(JSON.stringify(FREE_OBJECT_NAME))) {
+    fail(InvalidTypeError, `${name}() cannot compute a value from free objects`, span);
+  }
+}
+
 function modesOf(resolved: ResolvedCall): ArgMode[] {
   return resolved.argParams.map((p) => {
     const mod = resolved.overload.params[p]?.typemod;
@@ -267,8 +299,8 @@ function bindStdFunction(
   if (name === 'std::has_role') named.push(...callerRoles(ctx, node));
   const resolve = (positional: readonly (IrExpr | null)[]) => {
     const callArgs: CallArg[] = [
-      ...positional.map((a) => (a ? callArg(a, node.span) : { type: null, emptyArray: true })),
-      ...named.map((n) => callArg(n.expr, node.span, n.name)),
+      ...positional.map((a) => (a ? functionArg(a, node.span) : { type: null, emptyArray: true })),
+      ...named.map((n) => functionArg(n.expr, node.span, n.name)),
     ];
     return located(node.span, () =>
       memoised(ctx.index, `fn ${name} ${JSON.stringify(callArgs)}`, () =>
@@ -289,6 +321,7 @@ function bindStdFunction(
       node.span,
     );
   }
+  refuseFreeResult(name, resolved, args, node.span);
   return callNode(name, resolved, args);
 }
 

@@ -7,6 +7,49 @@
  * Pure; used by bind/statement and bind/dml-correlation.
  */
 import type { IrExpr } from '../ir';
+import { pathIdOf } from '../ir';
+
+/**
+ * The key a computed pointer step is known by apart from its occurrence (each use of a computed
+ * is a set of its own, with a fresh path id): its source's path id and its name. Null for any
+ * other node.
+ */
+export function computedStepKey(expr: IrExpr): string | null {
+  if (expr.kind !== 'PointerStep' || expr.computed === null) return null;
+  const source = pathIdOf(expr.source);
+  return source === null ? null : `${source}.${expr.pointer.name}~`;
+}
+
+/**
+ * The computed steps of a statement's subject path (`U.fr` and `U.fr.foo` of `select U.fr.foo`
+ * with `fr` and `foo` computed elements of `U`'s shape), each under its `computedStepKey`, as one
+ * element: Gel binds the subject's path in the statement's filter and order by, so naming the
+ * same step from the same source there (`order by U.fr.foo`) reads the subject's element, as a
+ * stored pointer's path does.
+ */
+export function subjectComputedSteps(subject: IrExpr): [string, IrExpr][] {
+  const out: [string, IrExpr][] = [];
+  for (let e: IrExpr | null = subject; e !== null; ) {
+    const key = computedStepKey(e);
+    if (key !== null) out.push([key, { ...e, card: { min: 1, max: 1 } } as IrExpr]);
+    switch (e.kind) {
+      case 'Shape':
+        e = e.subject;
+        break;
+      case 'PointerStep':
+      case 'Backlink':
+      case 'Intersection':
+        e = e.source;
+        break;
+      case 'LinkProperty':
+        e = e.link;
+        break;
+      default:
+        e = null;
+    }
+  }
+  return out;
+}
 
 /**
  * The paths a statement's subject makes visible to its clauses: in `select len(User.name) order

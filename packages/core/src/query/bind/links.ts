@@ -5,12 +5,13 @@
  */
 import type * as ql from '../../syntax';
 import { InvalidReferenceError, QueryError } from '../../errors';
-import { AT_MOST_ONE, MANY, cardProduct, type Card, type IrExpr } from '../ir';
+import { AT_MOST_ONE, MANY, cardProduct, pathIdOf, type Card, type IrExpr } from '../ir';
 import type { PointerInfo } from '../schema-index';
 import { type BindContext, fail, unknownName, type Scope } from './context';
 import { bindExpr } from './dispatch';
 import { rootScopeLike, subjectScope, withPathId } from './names';
 import { groupOf } from './paths';
+import { viewStep } from './views';
 
 /**
  * A backlink's targets have at most one source when it comes through one link with an exclusive
@@ -187,6 +188,15 @@ export function bindLinkProperty(
       ? source.binding.expr
       : source;
   const pointers = linkPointers(ctx, link);
+  // A link property a shape computed on these objects (`@note := ...` in the shape they carry).
+  const linkId = pathIdOf(link);
+  const viewed =
+    link.type.kind === 'object' &&
+    linkId !== null &&
+    !pointers.some((p) => p.properties.has(step.name))
+      ? viewStep(ctx, link, linkId, link.type.name, `@${step.name}`)
+      : null;
+  if (viewed) return viewed;
   const back = pointers.length === 0 ? backlinkOf(link) : null;
   if (back) {
     const name = back.links[0]?.pointer.name ?? '';

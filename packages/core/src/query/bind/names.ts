@@ -32,11 +32,17 @@ import { type BindContext, closest, fail, unknownName, type Scope } from './cont
 import { lookupSchemaName, resolveTypeExpr, asTypeRef, typeNameHint } from './types';
 import { isMaterialized, occurrenceId, withSubjectRoot } from './scoping';
 import { bindExpr } from './dispatch';
+import { computedStepKey, subjectComputedSteps } from './factoring';
 
 /** A path bound to one element in this scope (an enclosing subject) has cardinality one. */
 export function inScope(scope: Scope, expr: IrExpr): IrExpr {
   const id = pathIdOf(expr);
-  const aliased = id !== null && expr.kind !== 'Shape' ? scope.pathAliases.get(id) : undefined;
+  // A computed step is looked up by its source and name too (bind/factoring `computedStepKey`).
+  const key = computedStepKey(expr);
+  const aliased =
+    id !== null && expr.kind !== 'Shape'
+      ? (scope.pathAliases.get(id) ?? (key !== null ? scope.pathAliases.get(key) : undefined))
+      : undefined;
   if (aliased) return aliased;
   return id !== null && expr.kind !== 'Shape' && scope.singletons.has(id)
     ? { ...expr, card: ONE }
@@ -46,8 +52,14 @@ export function inScope(scope: Scope, expr: IrExpr): IrExpr {
 /** The scope inside a shape or a statement over `subject`: `.x` starts from one element of it. */
 export function subjectScope(scope: Scope, subject: IrExpr, link: IrExpr | null): Scope {
   const id = pathIdOf(subject) as string;
+  const computedSteps = subjectComputedSteps(subject);
   return {
     ...withSubjectRoot(scope, subject),
+    // The subject's computed steps named again inside (`n := Card.owners.name` in `Card.owners
+    // { ... }`) are the subject's element, as a stored path is (bind/factoring).
+    ...(computedSteps.length
+      ? { pathAliases: new Map([...scope.pathAliases, ...computedSteps]) }
+      : {}),
     subject: { ...subject, card: ONE } as IrExpr,
     link: link ? ({ ...link, card: ONE } as IrExpr) : null,
     singletons: new Set([

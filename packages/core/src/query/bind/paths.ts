@@ -290,7 +290,9 @@ export function pointerStep(
     sourceType,
     pointer,
     computed,
-    // Each use of a computed pointer is a set of its own (Gel does not factor computables).
+    // Each use of a computed pointer is a set of its own (Gel does not factor computables),
+    // except where a shape or statement has it as its subject (bind/factoring
+    // `subjectComputedSteps`).
     pathId: computed
       ? `${sourceId}.${pointer.name}~${ctx.freshId()}`
       : `${sourceId}.${pointer.name}`,
@@ -308,6 +310,11 @@ export function groupOf(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> | null
       return groupOf(expr.subject);
     case 'Shape':
       return groupOf(expr.subject);
+    case 'GroupElements': {
+      // The elements of a group of groups (`group (group X by .a) using ... by ...`) are groups.
+      const outer = groupOf(expr.group);
+      return outer ? groupOf(outer.elements) : null;
+    }
     default:
       return null;
   }
@@ -359,10 +366,11 @@ function bindFreeStep(ctx: BindContext, scope: Scope, source: IrExpr, step: ql.P
     if (step.name === 'key') {
       const elements = group.keys.map((k, index) => ({
         name: k.name,
+        // One (or no) value per group: as many as the groups `source` holds.
         expr: {
           kind: 'GroupKey',
           type: k.expr.type,
-          card: AT_MOST_ONE,
+          card: cardProduct(source.card, AT_MOST_ONE),
           group: ref,
           index,
         } as IrExpr,

@@ -10,7 +10,10 @@
  *
  * Input: a bound query's IR. Output: nothing, or the error. Pure; one walk to find the subjects
  * reached through a link (the root occurrence's id and the path ids of the subject's steps),
- * one to check every use of those roots is the first step of such a subject.
+ * then a walk of each such statement (its clauses and shape, and what the names used there
+ * stand for) to check every use of its root there is the first step of such a subject. A `with`
+ * name computed once (bind/scoping `isMaterialized`) is one set at every use: using it beside
+ * a statement over `name.link` elsewhere changes nothing.
  */
 import { InvalidReferenceError } from '../../errors';
 import type { IrExpr } from '../ir';
@@ -64,8 +67,21 @@ function stepName(e: IrExpr): string {
   return '';
 }
 
+/**
+ * The sub-expressions the rule reaches: the walker's children and, behind a name, the named
+ * expression (`F.<friends = User` in `filter (with F := ... select F filter F.<friends = User)`
+ * is a use of the subject's root as much as one written in place).
+ */
+function inside(e: IrExpr): IrExpr[] {
+  const direct = children(e);
+  return e.kind === 'BindingRef' ? [...direct, e.binding.expr] : direct;
+}
+
 export function checkSubjectPrefixes(root: IrExpr): void {
-  // Roots of subjects reached through a link → the path ids of those subjects' steps.
+  // Statements whose subject is reached through a link, each with its root's path id and the
+  // path ids of the subject's steps.
+  const statements: { node: IrExpr; root: string }[] = [];
+  // Per root, the path ids of the steps of every subject it starts.
   const allowed = new Map<string, Set<string>>();
   // Roots that are themselves a subject (`select Issue { owner: {...} }`): one element there by
   // their own right, whatever links their sub-shapes follow.
@@ -80,42 +96,47 @@ export function checkSubjectPrefixes(root: IrExpr): void {
       const id = r ? rootPathId(r) : null;
       if (id !== null && steps.length === 0) direct.add(id);
       if (id !== null && viaLink) {
+        statements.push({ node: e, root: id });
         const ids = allowed.get(id) ?? new Set<string>();
         for (const s of steps) ids.add(s.pathId);
         allowed.set(id, ids);
       }
     }
-    for (const c of children(e)) collect(c);
+    for (const c of inside(e)) collect(c);
   };
   collect(root);
-  for (const id of direct) allowed.delete(id);
-  if (allowed.size === 0) return;
-  // Each (parent, child) edge once: the IR shares nodes between parents.
-  const visited = new Map<IrExpr | null, Set<IrExpr>>();
-  const check = (e: IrExpr, parent: IrExpr | null): void => {
-    const done = visited.get(parent) ?? new Set<IrExpr>();
-    if (done.has(e)) return;
-    done.add(e);
-    visited.set(parent, done);
-    const id = rootPathId(e);
-    const ids = id !== null ? allowed.get(id) : undefined;
-    if (ids) {
-      const step =
-        parent &&
-        (parent.kind === 'PointerStep' ||
-          parent.kind === 'Backlink' ||
-          parent.kind === 'Intersection') &&
-        parent.source === e
-          ? parent
-          : null;
-      if (!step || !ids.has(step.pathId)) {
-        const name = rootName(e);
-        throw new InvalidReferenceError(
-          `reference to '${name}${step ? stepName(step) : ''}' changes the interpretation of '${name}' elsewhere in the query`,
-        );
+  // Inside each such statement (its clauses, shape and what they name), the root is read only
+  // as the first step of its subject.
+  for (const { node, root: id } of statements) {
+    const steps = allowed.get(id);
+    if (!steps || direct.has(id)) continue;
+    // Each (parent, child) edge once: the IR shares nodes between parents.
+    const visited = new Map<IrExpr, Set<IrExpr>>();
+    const check = (e: IrExpr, parent: IrExpr | null): void => {
+      if (parent !== null) {
+        const done = visited.get(parent) ?? new Set<IrExpr>();
+        if (done.has(e)) return;
+        done.add(e);
+        visited.set(parent, done);
       }
-    }
-    for (const c of children(e)) check(c, e);
-  };
-  check(root, null);
+      if (rootPathId(e) === id) {
+        const step =
+          parent &&
+          (parent.kind === 'PointerStep' ||
+            parent.kind === 'Backlink' ||
+            parent.kind === 'Intersection') &&
+          parent.source === e
+            ? parent
+            : null;
+        if (!step || !steps.has(step.pathId)) {
+          const name = rootName(e);
+          throw new InvalidReferenceError(
+            `reference to '${name}${step ? stepName(step) : ''}' changes the interpretation of '${name}' elsewhere in the query`,
+          );
+        }
+      }
+      for (const c of inside(e)) check(c, e);
+    };
+    check(node, null);
+  }
 }

@@ -110,6 +110,11 @@ export function bindShape(
     ) {
       views.set(step.name, { element: el, scope });
     }
+    // A link property computed in the shape (`@note := ...`): a sub-shape written on the shaped
+    // objects later (`U { deck: { @note } }`) reads it as the shape wrote it.
+    if (el.compExpr && el.path.length === 1 && step?.kind === 'Ptr' && step.via === '@') {
+      views.set(`@${step.name}`, { element: el, scope });
+    }
     const narrowed = narrowedView(el);
     if (narrowed) views.set(narrowed.name, { element: narrowed.element, scope });
   }

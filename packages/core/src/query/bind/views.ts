@@ -11,6 +11,7 @@ import type { IrExpr, PointerStep } from '../ir';
 import type { PointerInfo } from '../schema-index';
 import type { BindContext, Scope } from './context';
 import { bindExpr } from './dispatch';
+import { computedStepKey } from './factoring';
 import { subjectScope } from './names';
 import { bindStep, groupOf } from './paths';
 import { selectOver } from './statement';
@@ -123,6 +124,10 @@ function rebindView(
       ? [subjectId, original.objectType]
       : [subjectId, rootKeyOf(subjectId)];
   const aliases: [string, IrExpr][] = keys.map((k) => [k, one]);
+  // A subject that is a computed step (`Card.owners { n := Card.owners.name }`) is named again
+  // inside by its source and name (bind/factoring `computedStepKey`).
+  const stepKey = computedStepKey(original);
+  if (stepKey !== null) aliases.push([stepKey, one]);
   // A link's sub-shape (`User { deck: { n := User.deck@count } }`): its subject's sources are the
   // new source's sources (`U.deck.n`: `User` is `U`'s element).
   for (const [o, n] of linkSources(original, source)) {
@@ -132,7 +137,8 @@ function rebindView(
     if (o.kind === 'TypeRoot') aliases.push([o.objectType, alias]);
   }
   const inner: Scope = {
-    ...subjectScope(scope, source, null),
+    // A computed link property's `@` reads the link the objects came through (`source`).
+    ...subjectScope(scope, source, name.startsWith('@') ? source : null),
     pathAliases: new Map([...scope.pathAliases, ...aliases]),
     // Each use of a computed element is a set of its own (Gel does not factor computables); a
     // stored link written with a sub-shape (`deck: { n := ... }`) is the link itself.

@@ -79,6 +79,8 @@ export function groupNode(expr: IrExpr): Extract<IrExpr, { kind: 'Group' }> {
   if (expr.kind === 'BindingRef') return groupNode(expr.binding.expr);
   if (expr.kind === 'Select') return groupNode(expr.subject);
   if (expr.kind === 'Shape') return groupNode(expr.subject);
+  // An element of a group of groups (`group (group X by .a) by ...`) is a group of the inner one.
+  if (expr.kind === 'GroupElements') return groupNode(groupNode(expr.group).elements);
   throw new QueryError('expected group results');
 }
 

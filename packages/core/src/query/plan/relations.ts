@@ -139,7 +139,13 @@ export function liftNew(ctx: PlanContext, rel: Rel, expr: IrExpr): Bound {
         from: [sql.subquery(query, alias)],
         orderBy: [sql.order(sql.col(key, alias))],
       });
-      return liftRows(ctx, rel, expr, distinct, { ord: [], object: columns.object });
+      // The row kept for each element carries its `for` variables out with it (a computed
+      // element of the objects read after the `distinct` may name them).
+      return liftRows(ctx, rel, expr, distinct, {
+        ord: [],
+        object: columns.object,
+        carried: columns.carried,
+      });
     }
     case 'Coalesce':
       bindShared(ctx, rel, expr);

@@ -526,21 +526,36 @@ def sort_spec(sort):
     if isinstance(sort, dict):
         return {k: sort_spec(v) for k, v in sort.items()}
     if callable(sort):
-        path = []
+        # Each access chain on the argument is its own key path (`x[0]`, `x['a'][1]`); a key
+        # returning a tuple of them (`(x[0], x[1])`) sorts by each in turn, as Python compares
+        # tuples. A conditional such as `x[0] if x else ''` follows the truthy branch; the
+        # runner sorts an element missing the path first (as '' or 0 would).
+        # Anything else reads as the keys it touched, in order (one path).
+        touched = []
 
         class Probe:
+            def __init__(self, path):
+                self.path = path
+
             def __getitem__(self, key):
-                path.append(key)
-                return self
+                touched.append(key)
+                return Probe(self.path + [key])
 
             def __getattr__(self, key):
-                path.append(key)
-                return self
+                if key.startswith('__'):
+                    raise AttributeError(key)
+                touched.append(key)
+                return Probe(self.path + [key])
         try:
-            sort(Probe())
+            key = sort(Probe([]))
         except Exception:
             raise NotImplementedError('a sort key the driver cannot follow')
-        return {'$key': path}
+        if isinstance(key, Probe) and key.path:
+            return {'$key': key.path}
+        if (isinstance(key, tuple) and key
+                and all(isinstance(k, Probe) and k.path for k in key)):
+            return {'$keys': [k.path for k in key]}
+        return {'$key': touched}
     raise NotImplementedError('a sort key the driver cannot follow')
 
 

@@ -155,7 +155,19 @@ export function bindStep(
   const shaped = source;
   if (source.kind === 'Shape') source = source.subject;
   if (step.kind === 'TypeIntersection') return bindIntersection(ctx, scope, source, step);
-  if (step.via === '@') return bindLinkProperty(ctx, scope, withPathId(ctx, scope, source), step);
+  if (step.via === '@') {
+    const link = withPathId(ctx, scope, source);
+    // A link property computed by the shape the link's targets carry (bind/shape's views).
+    const linkId = pathIdOf(link);
+    const computed =
+      linkId !== null && isObjectType(source.type)
+        ? (viewStep(ctx, link, linkId, source.type.name, `@${step.name}`) ??
+          (shaped !== source
+            ? viewStep(ctx, shaped, linkId, source.type.name, `@${step.name}`)
+            : null))
+        : null;
+    return computed ?? bindLinkProperty(ctx, scope, link, step);
+  }
   if (source.type.kind === 'tuple') return bindTupleElement(source, step);
   if (source.type.kind === 'free') {
     const id = pathIdOf(source);

@@ -131,8 +131,11 @@ function rebindView(
     if (id !== null) aliases.push([id, alias], [rootKeyOf(id), alias]);
     if (o.kind === 'TypeRoot') aliases.push([o.objectType, alias]);
   }
+  // A computed link property (`@c := @count * 2`) reads the link `source` is the targets of.
+  const head = element.path[0];
+  const link = head?.kind === 'Ptr' && head.via === '@' ? source : null;
   const inner: Scope = {
-    ...subjectScope(scope, source, null),
+    ...subjectScope(scope, source, link),
     pathAliases: new Map([...scope.pathAliases, ...aliases]),
     // Each use of a computed element is a set of its own (Gel does not factor computables); a
     // stored link written with a sub-shape (`deck: { n := ... }`) is the link itself.

@@ -5,7 +5,8 @@
  * Gel's rules: an expected object lists the keys that must be present (extra keys are fine);
  * a list is compared in order, `...` repeating the previous element's shape; a set is compared
  * after sorting both sides; a bag is unordered; `str`/`int`/`uuid.UUID` accept any such value;
- * floats match within a relative 1e-4 (absolute 1e-15). `sort=` sorts the actual value first.
+ * floats match within a relative 1e-4 (absolute 1e-15); other scalars by Python's `!=`, so a
+ * bool equals the int 0 or 1. `sort=` sorts the actual value first.
  *
  * Normalisation (ENGINE-COMMON.md result conventions, where the spec differs from Gel):
  * 1. A single link selected with a sub-shape is `[obj]` in svc, `obj` in Gel: where Gel expects
@@ -40,6 +41,14 @@ export function assertShape(data: unknown, shape: unknown, path = '$'): string |
   if (shape === null) return data === null ? null : `${path}: expected null, got ${show(data)}`;
   if (typeof shape === 'number' && typeof data === 'number')
     return close(data, shape) ? null : `${path}: expected ${shape}, got ${data}`;
+  // Gel's harness compares with Python's `!=`, where a bool is the int 0 or 1 (False == 0).
+  if (
+    (typeof shape === 'boolean' && typeof data === 'number') ||
+    (typeof shape === 'number' && typeof data === 'boolean')
+  )
+    return Number(shape) === Number(data)
+      ? null
+      : `${path}: expected ${show(shape)}, got ${show(data)}`;
   return data === shape ? null : `${path}: expected ${show(shape)}, got ${show(data)}`;
 }
 

@@ -365,6 +365,9 @@ export function backlinkIds(
   ctx: SourceContext,
   links: readonly { readonly source: string; readonly pointer: PointerInfo }[],
   target: SqlExpr,
+  /** Read the sources' rows and link tables as this statement's earlier writes left them
+   * (plan/overlays), for a backlink of a mutation's result. */
+  written = false,
 ): SqlQuery {
   const branches: SqlQuery[] = [];
   // Every link property any of the links has, so `.<link@prop` reads the link row.
@@ -400,7 +403,11 @@ export function backlinkIds(
               ...propTargets((name) => sql.col(`${link.pointer.name}@${name}`)),
             ],
             from: [
-              isCatalogueType(c) ? catalogueTable(ctx, c, t.name) : sql.table(t.schema, t.name),
+              isCatalogueType(c)
+                ? catalogueTable(ctx, c, t.name)
+                : written
+                  ? writtenTable(ctx, c, null, true)
+                  : sql.table(t.schema, t.name),
             ],
             where: sql.bin('=', sql.col(storage.column), target),
           }),
@@ -412,7 +419,9 @@ export function backlinkIds(
             from: [
               storage.table.schema === CATALOGUE_SCHEMA
                 ? catalogueJunction(ctx, storage.table.name, link.pointer, storage.table.name)
-                : sql.table(storage.table.schema, storage.table.name),
+                : written
+                  ? writtenJunction(ctx, storage.table, link.pointer, null)
+                  : sql.table(storage.table.schema, storage.table.name),
             ],
             where: sql.bin('=', sql.col('target'), target),
           }),

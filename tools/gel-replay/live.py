@@ -64,6 +64,17 @@ class Record(dict):
             raise AttributeError(name) from None
 
 
+class OneObject(list):
+    """A single link selected with a sub-shape: `[obj]` in svc, `obj` in Gel's client (the
+    comparison rule 1 of gel-shape.ts, for code that reads `res.link.name`): attributes a list
+    does not have read the one object's."""
+
+    def __getattr__(self, name):
+        if len(self) == 1 and isinstance(self[0], Record):
+            return getattr(self[0], name)
+        raise AttributeError(name)
+
+
 UUID = re.compile(r'^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$', re.I)
 
 
@@ -103,7 +114,8 @@ def from_json(value):
     if isinstance(value, dict):
         return record_of({k: from_json(v) for k, v in value.items()})
     if isinstance(value, list):
-        return [from_json(v) for v in value]
+        items = [from_json(v) for v in value]
+        return OneObject(items) if len(items) == 1 and isinstance(items[0], Record) else items
     if isinstance(value, tuple):
         return tuple(from_json(v) for v in value)
     return value

@@ -66,6 +66,17 @@ class Record(dict):
             raise AttributeError(name) from None
 
 
+class OneObject(list):
+    """A single link selected with a sub-shape: `[obj]` in svc, `obj` in Gel's client (the
+    comparison rule 1 of gel-shape.ts, for code that reads `res.link.name`): attributes a list
+    does not have read the one object's."""
+
+    def __getattr__(self, name):
+        if len(self) == 1 and isinstance(self[0], Record):
+            return getattr(self[0], name)
+        raise AttributeError(name)
+
+
 UUID = re.compile(r'^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$', re.I)
 
 
@@ -105,7 +116,8 @@ def from_json(value):
     if isinstance(value, dict):
         return record_of({k: from_json(v) for k, v in value.items()})
     if isinstance(value, list):
-        return [from_json(v) for v in value]
+        items = [from_json(v) for v in value]
+        return OneObject(items) if len(items) == 1 and isinstance(items[0], Record) else items
     if isinstance(value, tuple):
         return tuple(from_json(v) for v in value)
     return value
@@ -546,21 +558,36 @@ def sort_spec(sort):
     if isinstance(sort, dict):
         return {k: sort_spec(v) for k, v in sort.items()}
     if callable(sort):
-        path = []
+        # Each access chain on the argument is its own key path (`x[0]`, `x['a'][1]`); a key
+        # returning a tuple of them (`(x[0], x[1])`) sorts by each in turn, as Python compares
+        # tuples. A conditional such as `x[0] if x else ''` follows the truthy branch; the
+        # runner sorts an element missing the path first (as '' or 0 would).
+        # Anything else reads as the keys it touched, in order (one path).
+        touched = []
 
         class Probe:
+            def __init__(self, path):
+                self.path = path
+
             def __getitem__(self, key):
-                path.append(key)
-                return self
+                touched.append(key)
+                return Probe(self.path + [key])
 
             def __getattr__(self, key):
-                path.append(key)
-                return self
+                if key.startswith('__'):
+                    raise AttributeError(key)
+                touched.append(key)
+                return Probe(self.path + [key])
         try:
-            sort(Probe())
+            key = sort(Probe([]))
         except Exception:
             raise NotImplementedError('a sort key the driver cannot follow')
-        return {'$key': path}
+        if isinstance(key, Probe) and key.path:
+            return {'$key': key.path}
+        if (isinstance(key, tuple) and key
+                and all(isinstance(k, Probe) and k.path for k in key)):
+            return {'$keys': [k.path for k in key]}
+        return {'$key': touched}
     raise NotImplementedError('a sort key the driver cannot follow')
 
 

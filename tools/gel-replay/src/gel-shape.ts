@@ -5,7 +5,8 @@
  * Gel's rules: an expected object lists the keys that must be present (extra keys are fine);
  * a list is compared in order, `...` repeating the previous element's shape; a set is compared
  * after sorting both sides; a bag is unordered; `str`/`int`/`uuid.UUID` accept any such value;
- * floats match within a relative 1e-4 (absolute 1e-15). `sort=` sorts the actual value first.
+ * floats match within a relative 1e-4 (absolute 1e-15); other scalars by Python's `!=`, so a
+ * bool equals the int 0 or 1. `sort=` sorts the actual value first.
  *
  * Normalisation (ENGINE-COMMON.md result conventions, where the spec differs from Gel):
  * 1. A single link selected with a sub-shape is `[obj]` in svc, `obj` in Gel: where Gel expects
@@ -17,7 +18,11 @@
  * Input: actual JSON, expected tagged JSON. Output: `null` or where they differ. Pure.
  */
 
-export type Sort = true | { $key: (string | number)[] } | { [field: string]: Sort };
+export type Sort =
+  | true
+  | { $key: (string | number)[] }
+  | { $keys: (string | number)[][] }
+  | { [field: string]: Sort };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -36,6 +41,14 @@ export function assertShape(data: unknown, shape: unknown, path = '$'): string |
   if (shape === null) return data === null ? null : `${path}: expected null, got ${show(data)}`;
   if (typeof shape === 'number' && typeof data === 'number')
     return close(data, shape) ? null : `${path}: expected ${shape}, got ${data}`;
+  // Gel's harness compares with Python's `!=`, where a bool is the int 0 or 1 (False == 0).
+  if (
+    (typeof shape === 'boolean' && typeof data === 'number') ||
+    (typeof shape === 'number' && typeof data === 'boolean')
+  )
+    return Number(shape) === Number(data)
+      ? null
+      : `${path}: expected ${show(shape)}, got ${show(data)}`;
   return data === shape ? null : `${path}: expected ${show(shape)}, got ${show(data)}`;
 }
 
@@ -150,6 +163,13 @@ function order(a: unknown, b: unknown): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/** `order` for sort keys: an element missing the key path sorts first (Gel's tests write such
+ * keys as `x[0] if x else ''`, whose default is the least value). */
+function keyOrder(a: unknown, b: unknown): number {
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? -1 : 1;
+  return order(a, b);
+}
+
 function keyAt(value: unknown, keys: readonly (string | number)[]): unknown {
   let current = value;
   for (const key of keys) {
@@ -169,7 +189,21 @@ export function sortResults(data: unknown, sort: Sort): void {
   }
   if ('$key' in sort && Array.isArray((sort as { $key: unknown }).$key)) {
     const keys = (sort as { $key: (string | number)[] }).$key;
-    if (Array.isArray(data)) data.sort((a, b) => order(keyAt(a, keys), keyAt(b, keys)));
+    if (Array.isArray(data)) data.sort((a, b) => keyOrder(keyAt(a, keys), keyAt(b, keys)));
+    return;
+  }
+  // A key of several paths (`lambda x: (x[0], x[1])`): compared path by path, as Python
+  // compares tuples.
+  if ('$keys' in sort && Array.isArray((sort as { $keys: unknown }).$keys)) {
+    const paths = (sort as { $keys: (string | number)[][] }).$keys;
+    if (Array.isArray(data))
+      data.sort((a, b) => {
+        for (const keys of paths) {
+          const c = keyOrder(keyAt(a, keys), keyAt(b, keys));
+          if (c !== 0) return c;
+        }
+        return 0;
+      });
     return;
   }
   for (const [key, sub] of Object.entries(sort as Record<string, Sort>)) {

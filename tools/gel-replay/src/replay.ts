@@ -34,6 +34,7 @@ import {
   harness,
   loadCompiler,
   testing,
+  type CompiledQuery,
   type CompileQuery,
   type Database,
   type Queryable,
@@ -295,15 +296,16 @@ async function localSession(
     };
     const session: ClassSession = {
       runStep: (tx, step, state) =>
-        bounded(tx, async () =>
-          runUnder(
-            compileUnder(compile, schema, step.query, state),
+        bounded(tx, async () => {
+          const compiled = compileUnder(compile, schema, step.query, state);
+          return runUnder(
+            compiled,
             schema,
             tx as Queryable,
-            plainVariables(step.variables ?? {}),
+            clientVariables(compiled, plainVariables(step.variables ?? {})),
             state,
-          ),
-        ),
+          );
+        }),
       runDdl: (tx, statement, module) => migrateTo(tx, applyDdl(currentSdl, statement, module)),
       sdl: () => currentSdl,
       declaredGlobals: () => new Set(schema.globals.map((g) => g.name)),
@@ -447,6 +449,23 @@ function plainVariables(value: unknown): Record<string, unknown> {
     return v;
   };
   return plain(value) as Record<string, unknown>;
+}
+
+/**
+ * The variables as Gel's client sends them: None for an `<optional T>` parameter is the empty
+ * set, which svc's request says by leaving the variable out (a JSON null there is `json`'s null
+ * value for `<optional json>`); None for a required one stays null (svc's "is required").
+ */
+function clientVariables(
+  compiled: CompiledQuery,
+  variables: Record<string, unknown>,
+): Record<string, unknown> {
+  const optional = new Set(
+    compiled.params.filter((p) => p.source === 'variable' && !p.required).map((p) => p.name),
+  );
+  return Object.fromEntries(
+    Object.entries(variables).filter(([name, value]) => !(value === null && optional.has(name))),
+  );
 }
 
 class SetupError extends Error {}

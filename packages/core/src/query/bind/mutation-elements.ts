@@ -100,6 +100,22 @@ export function bindElements(
     if (out.some((e) => e.pointer.name === pointer.name)) {
       return fail(QueryError, `'${pointer.name}' is assigned twice`, step.span);
     }
+    // A union's pointer that is single on some members and multi on others is read as multi
+    // (schema-index `sharedPointer`); each member stores it its own way, so it is written per
+    // member type.
+    const mixed = type.concrete.filter(
+      (c) =>
+        (ctx.index.objectType(c)?.pointers.get(pointer.name)?.many ?? pointer.many) !==
+        pointer.many,
+    );
+    if (mixed.length > 0) {
+      return fail(
+        QueryError,
+        `cannot ${verb} ${pointer.kind} '${pointer.name}' of '${type.name}': it is single on ${mixed.join(', ')} and multi on other members`,
+        step.span,
+        `${verb} each member type on its own`,
+      );
+    }
     const op = el.operation ?? ':=';
     const valueScope = elementScope(ctx, scope, pointer, el.compExpr);
     if (op === '-=' && verb === 'update' && !pointer.many && scope.subject) {

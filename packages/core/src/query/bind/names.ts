@@ -15,7 +15,7 @@ import {
   QueryError,
   UnsupportedFeatureError,
 } from '../../errors';
-import { printTypeRef } from '../../model/schema';
+import { printTypeRef, type TypeRef } from '../../model/schema';
 import { callerGlobal } from '../../std/caller';
 import {
   AT_MOST_ONE,
@@ -33,6 +33,7 @@ import { lookupSchemaName, resolveTypeExpr, asTypeRef, typeNameHint } from './ty
 import { isMaterialized, occurrenceId, withSubjectRoot } from './scoping';
 import { bindExpr } from './dispatch';
 import { computedStepKey, subjectComputedSteps } from './factoring';
+import { isBareBacklink } from './links';
 
 /** A path bound to one element in this scope (an enclosing subject) has cardinality one. */
 export function inScope(scope: Scope, expr: IrExpr): IrExpr {
@@ -300,10 +301,15 @@ export function bindIntrospect(
   scope: Scope,
   node: Extract<ql.Expr, { kind: 'Introspect' }>,
 ): IrExpr {
-  const type =
-    node.type.kind === 'TypeOf'
-      ? asTypeRef(bindExpr(ctx, scope, node.type.expr).type, node.type.span)
-      : resolveTypeExpr(ctx.index, scope, node.type);
+  let type: TypeRef;
+  if (node.type.kind === 'TypeOf') {
+    const expr = bindExpr(ctx, scope, node.type.expr);
+    // A backlink not narrowed to a type reaches objects of any type with a link of that name:
+    // Gel's opaque union, which introspects as std::BaseObject.
+    type = isBareBacklink(expr)
+      ? { kind: 'object', name: 'std::BaseObject' }
+      : asTypeRef(expr.type, node.type.span);
+  } else type = resolveTypeExpr(ctx.index, scope, node.type);
   // As Gel: a collection's type (an array, a tuple, a range) is no schema object to introspect.
   if (type.kind !== 'scalar' && type.kind !== 'object' && type.kind !== 'union') {
     return fail(QueryError, 'cannot introspect collection types', node.type.span ?? node.span);

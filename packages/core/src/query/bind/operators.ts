@@ -336,6 +336,20 @@ export function bindIs(ctx: BindContext, scope: Scope, node: ql.IsOp): IrExpr {
       negated: node.negated,
     };
   }
+  // An array of objects against `array<T>` of an object type: whether every element is a T is
+  // known per array when it runs, as `x is T` is per object (`[Text] is array<Issue>`).
+  const elementType = objectArrayPattern(node.type);
+  if (
+    elementType &&
+    expr.type.kind === 'array' &&
+    isObjectType(expr.type.element) &&
+    pattern.kind === 'array' &&
+    pattern.element.kind === 'type' &&
+    pattern.element.type.kind === 'object' &&
+    !ctx.index.isSubtype(expr.type.element.name, pattern.element.type.name)
+  ) {
+    return bindExpr(ctx, scope, everyElementIs(node, elementType));
+  }
   // Scalars, collections and pseudo-types (`5 is anyint`): the answer is known statically.
   const same = matchesPattern(ctx.index, expr.type, pattern);
   return {
@@ -343,6 +357,50 @@ export function bindIs(ctx: BindContext, scope: Scope, node: ql.IsOp): IrExpr {
     type: BOOL,
     card: expr.card,
     value: String(same !== node.negated),
+  };
+}
+
+/** `T` of the type expression `array<T>`, if it is one. */
+function objectArrayPattern(texpr: ql.TypeExpr): ql.TypeExpr | null {
+  if (texpr.kind !== 'TypeName' || texpr.subtypes.length !== 1) return null;
+  const { module, name } = texpr.name;
+  if (name !== 'array' || (module !== null && module !== 'std')) return null;
+  const [element] = texpr.subtypes;
+  return element && element.kind !== 'NamedSubtype' ? element : null;
+}
+
+/**
+ * `a is [not] array<T>` as `for x in a union [not] all(array_unpack(x) is T)`: one answer per
+ * array (an empty array is every element a T). `~` keeps the iteration name out of the query's.
+ */
+function everyElementIs(node: ql.IsOp, element: ql.TypeExpr): ql.Expr {
+  const span = node.span;
+  const ref = (module: string | null, name: string): ql.ObjectRef => ({
+    kind: 'ObjectRef',
+    span,
+    module,
+    name,
+  });
+  const call = (name: string, arg: ql.Expr): ql.FunctionCall => ({
+    kind: 'FunctionCall',
+    span,
+    func: ref('std', name),
+    args: [arg],
+    namedArgs: [],
+  });
+  const each = call('array_unpack', ref(null, '~array'));
+  const test: ql.IsOp = { kind: 'IsOp', span, left: each, negated: false, type: element };
+  const all = call('all', test);
+  const body: ql.Expr = node.negated ? { kind: 'UnaryOp', span, op: 'not', operand: all } : all;
+  return {
+    kind: 'ForQuery',
+    span,
+    aliases: [],
+    optional: false,
+    iteratorAlias: '~array',
+    iterator: node.left,
+    body,
+    union: true,
   };
 }
 

@@ -156,7 +156,19 @@ export function bindStep(
   const shaped = source;
   if (source.kind === 'Shape') source = source.subject;
   if (step.kind === 'TypeIntersection') return bindIntersection(ctx, scope, source, step);
-  if (step.via === '@') return bindLinkProperty(ctx, scope, withPathId(ctx, scope, source), step);
+  if (step.via === '@') {
+    const link = withPathId(ctx, scope, source);
+    // A link property computed by the shape the link's targets carry (bind/shape's views).
+    const linkId = pathIdOf(link);
+    const computed =
+      linkId !== null && isObjectType(source.type)
+        ? (viewStep(ctx, link, linkId, source.type.name, `@${step.name}`) ??
+          (shaped !== source
+            ? viewStep(ctx, shaped, linkId, source.type.name, `@${step.name}`)
+            : null))
+        : null;
+    return computed ?? bindLinkProperty(ctx, scope, link, step);
+  }
   if (source.type.kind === 'tuple') return bindTupleElement(source, step);
   if (source.type.kind === 'free') {
     const id = pathIdOf(source);
@@ -196,7 +208,7 @@ export function bindStep(
     (carrier ? viewStep(ctx, source_, sourceId, source.type.name, step.name, carrier) : null) ??
     viewStep(ctx, source_, sourceId, source.type.name, step.name) ??
     (shaped !== source ? viewStep(ctx, shaped, sourceId, source.type.name, step.name) : null);
-  if (view) return view;
+  if (view) return enclosingComputed(scope, view, sourceId);
   const type = ctx.index.objectType(source.type.name);
   const pointer = type?.pointers.get(step.name);
   if (pointer && isBareBacklink(source) && !BASE_OBJECT_POINTERS.has(step.name)) {
@@ -227,7 +239,11 @@ export function bindStep(
       : unknownName('link or property', step.name, step.span, hint);
   }
   checkIntersectionPointer(ctx.index, source.type.name, step.name, step.span);
-  const bound = pointerStep(ctx, scope, source_, sourceId, source.type.name, pointer);
+  const bound = enclosingComputed(
+    scope,
+    pointerStep(ctx, scope, source_, sourceId, source.type.name, pointer),
+    sourceId,
+  );
   // `.?>link`: the link read as optional, a target the caller may not see being no target (a
   // required `.link` to one is an error under access policies: plan/planner).
   if (step.via !== '.?>' || pointer.kind !== 'link' || bound.computed) return bound;
@@ -237,6 +253,21 @@ export function bindStep(
     optional: true,
     pathId: `${bound.pathId}?`,
   };
+}
+
+/**
+ * A computed pointer read again inside a shape on it (`C { owners: { t := C.owners.name } }`,
+ * `X { o := .z.0 { c := X.z.1 } }`): each use of a computed is a set of its own, but where the
+ * same pointer of the same source is the subject of an enclosing shape, the path is that one
+ * element, as a stored link's path is (Gel binds the shape's subject path in its scope).
+ */
+function enclosingComputed(scope: Scope, step: PointerStep, sourceId: string): PointerStep {
+  if (!step.computed) return step;
+  const base = `${sourceId}.${step.pointer.name}~`;
+  for (const id of scope.singletons) {
+    if (id.startsWith(base) && /^\d+$/.test(id.slice(base.length))) return { ...step, pathId: id };
+  }
+  return step;
 }
 
 /**

@@ -7,6 +7,9 @@
  *   pointer's definition: the value's type must be the pointer's target or a subtype of it (a
  *   scalar may also be the one the target extends) (SchemaError), `single` / `multi` may not change its cardinality, `optional` may not relax a
  *   required pointer (SchemaError).
+ * - Distinct objects: a computed link's value may not hold one object twice; a union of object
+ *   sets whose types overlap may (`.owner.todo union .owner.todo`), unless every part is an
+ *   insert (Gel's multiplicity inference of UNION) (QueryError).
  * - Cardinality: an element declared (or inheriting) `single` must yield at most one value per
  *   object, one declared (or inheriting) `required` at least one (QueryError). A stored pointer
  *   with its own clauses (`owner: {name} filter ...`) is such an element too.
@@ -108,6 +111,14 @@ export function checkComputedElement(index: SchemaIndex, spec: ElementSpec, expr
     required = spec.required ?? base.required;
   }
   const what = `computed ${kind} '${spec.name}'`;
+  if (spec.computed && expr.type.kind === 'object' && mayRepeat(index, expr)) {
+    fail(
+      QueryError,
+      `possibly not a distinct set returned by an expression for a ${what}`,
+      spec.exprSpan,
+      'use assert_distinct() around the expression to check it when it runs, or distinct to drop repeated objects',
+    );
+  }
   if (single && expr.card.max === 'many') {
     fail(
       QueryError,
@@ -122,4 +133,53 @@ export function checkComputedElement(index: SchemaIndex, spec: ElementSpec, expr
       spec.exprSpan,
     );
   }
+}
+
+/**
+ * True when `expr` may yield one object twice by Gel's rule for UNION: two or more parts that
+ * may be non-empty, whose types share a concrete type, not all of them inserts (each insert makes
+ * new objects). Paths, type roots and selects of them are distinct sets; other forms are taken
+ * as distinct (Gel may know more, never less, of what repeats).
+ */
+function mayRepeat(index: SchemaIndex, expr: IrExpr): boolean {
+  if (expr.card.max !== 'many') return false;
+  switch (expr.kind) {
+    case 'Select':
+      return mayRepeat(index, expr.subject);
+    case 'Shape':
+      return mayRepeat(index, expr.subject);
+    case 'SetOp':
+      // `a except b` repeats what `a` repeats; `a intersect b` what both repeat.
+      if (expr.op === 'except') return mayRepeat(index, expr.left);
+      if (expr.op === 'intersect')
+        return mayRepeat(index, expr.left) && mayRepeat(index, expr.right);
+      return unionRepeats(index, expr);
+    case 'SetLiteral':
+      return unionRepeats(index, expr);
+    default:
+      return false;
+  }
+}
+
+/** A union of two or more parts that may be non-empty: see `mayRepeat`. */
+function unionRepeats(index: SchemaIndex, expr: IrExpr): boolean {
+  const parts = unionParts(expr).filter((p) => p.card.max !== 0);
+  if (parts.some((p) => mayRepeat(index, p))) return true;
+  if (parts.length < 2 || parts.every((p) => p.kind === 'Insert')) return false;
+  const seen = new Set<string>();
+  for (const p of parts) {
+    if (p.type.kind !== 'object') return false;
+    const concrete = index.objectType(p.type.name)?.concrete ?? [];
+    if (concrete.some((c) => seen.has(c))) return true;
+    for (const c of concrete) seen.add(c);
+  }
+  return false;
+}
+
+/** The operands of a chain of unions (`a union b union c`, `{a, b, c}`). */
+function unionParts(expr: IrExpr): IrExpr[] {
+  if (expr.kind === 'SetOp' && expr.op === 'union')
+    return [...unionParts(expr.left), ...unionParts(expr.right)];
+  if (expr.kind === 'SetLiteral') return expr.elements.flatMap(unionParts);
+  return [expr];
 }

@@ -110,11 +110,10 @@ export function bindShape(
     ) {
       views.set(step.name, { element: el, scope });
     }
-    // A link property computed in the shape (`@note := ...`): a sub-shape written on the shaped
-    // objects later (`U { deck: { @note } }`) reads it as the shape wrote it.
-    if (el.compExpr && el.path.length === 1 && step?.kind === 'Ptr' && step.via === '@') {
+    // A link property the shape computes (`my_deck := (select Card { @foo := .name })`): the
+    // link it is shown on reads it back (`my_deck: { @foo }`, `.my_deck@foo`).
+    if (el.compExpr && el.path.length === 1 && step?.kind === 'Ptr' && step.via === '@')
       views.set(`@${step.name}`, { element: el, scope });
-    }
     const narrowed = narrowedView(el);
     if (narrowed) views.set(narrowed.name, { element: narrowed.element, scope });
   }

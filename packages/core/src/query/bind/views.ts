@@ -48,9 +48,29 @@ export function shapeOf(expr: IrExpr): IrExpr | null {
     }
     case 'TupleElement':
       return shapeOf(tupleElementOf(expr.tuple, expr.position) ?? expr.tuple);
+    case 'Call': {
+      // An element of an array of shaped objects (`array_agg(U { m := 1 })[0].m`).
+      const [array] = expr.args;
+      if ((expr.name === 'std::[]' || expr.name === 'std::array_get') && array)
+        return elementShapeOf(array);
+      return null;
+    }
     default:
       return null;
   }
+}
+
+/** The shape the objects of an array carry: those aggregated, or one shape of every literal
+ * element. */
+function elementShapeOf(array: IrExpr): IrExpr | null {
+  if (array.kind === 'BindingRef') return elementShapeOf(array.binding.expr);
+  if (array.kind === 'Call' && array.name === 'std::array_agg' && array.args[0])
+    return shapeOf(array.args[0]);
+  if (array.kind === 'ArrayLiteral') {
+    const shapes = array.elements.map(shapeOf);
+    return shapes.every((s) => s !== null && s === shapes[0]) ? (shapes[0] ?? null) : null;
+  }
+  return null;
 }
 
 /** Element `position` of a tuple literal (through aliases), if `tuple` is one. */
@@ -136,9 +156,11 @@ function rebindView(
     if (id !== null) aliases.push([id, alias], [rootKeyOf(id), alias]);
     if (o.kind === 'TypeRoot') aliases.push([o.objectType, alias]);
   }
+  // A computed link property (`@c := @count * 2`) reads the link `source` is the targets of.
+  const head = element.path[0];
+  const link = head?.kind === 'Ptr' && head.via === '@' ? source : null;
   const inner: Scope = {
-    // A computed link property's `@` reads the link the objects came through (`source`).
-    ...subjectScope(scope, source, name.startsWith('@') ? source : null),
+    ...subjectScope(scope, source, link),
     pathAliases: new Map([...scope.pathAliases, ...aliases]),
     // Each use of a computed element is a set of its own (Gel does not factor computables); a
     // stored link written with a sub-shape (`deck: { n := ... }`) is the link itself.

@@ -168,7 +168,9 @@ export function shapeJson(
             then: json,
           },
         ],
-        else: sql.cast(sql.null(), JSON_T),
+        // On objects of other types the element is empty: `[]` for a multi element (as a
+        // multi pointer with nothing in it reads), null for a single one.
+        else: isMulti(el.expr) ? sql.cast(sql.text('[]'), JSON_T) : sql.cast(sql.null(), JSON_T),
       };
     }
     entries.push([el.name, json]);

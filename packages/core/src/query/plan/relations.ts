@@ -53,9 +53,11 @@ export function liftNew(ctx: PlanContext, rel: Rel, expr: IrExpr): Bound {
       const target = objectOf(ctx, rel, expr.source);
       const ids = ctx.fresh('bl');
       const type = (expr.type as { name: string }).name;
+      // Followed back from a mutation's result, the links are read as the statement left them.
+      const written = overlaid(ctx, expr.source, () => ctx.overlayDepth > 0);
       rel.join(
         'inner',
-        sql.subquery(backlinkIds(ctx, expr.links, target.id), ids, { lateral: true }),
+        sql.subquery(backlinkIds(ctx, expr.links, target.id, written), ids, { lateral: true }),
       );
       const bound = joinObject(ctx, rel, type, sql.col('id', ids), 'inner');
       return {

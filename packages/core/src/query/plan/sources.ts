@@ -13,6 +13,7 @@
  *   WHERE over the table's row, evaluated by PostgreSQL.
  */
 import { tableName } from '../../storage/layout';
+import { columnName } from '../../storage/names';
 import { pgTypeFor } from '../../std/scalars';
 import { pgType, sql, type FromItem, type SqlExpr, type SqlQuery } from '../../sql';
 import type { CompileAccess } from '../api';
@@ -305,7 +306,13 @@ export function junctionSource(
     const storage = ctx.index.storage(c, pointer);
     return storage.kind === 'junction' ? [storage.table] : [];
   });
-  if (tables.length === 1) {
+  // A union's multi pointer that some member stores as a single column (Gel's union pointer:
+  // `(A | B).l` with `l` single on A, multi on B): that member's set columns as junction rows.
+  const columns = concrete.flatMap((c) => {
+    const storage = ctx.index.storage(c, pointer);
+    return storage.kind === 'column' ? [{ concrete: c, column: storage.column }] : [];
+  });
+  if (tables.length === 1 && columns.length === 0) {
     const t = tables[0] as { schema: string; name: string };
     return { item: junctionRows(ctx, t, pointer, alias), valueColumn };
   }
@@ -320,6 +327,20 @@ export function junctionSource(
       from: [junctionRows(ctx, t, pointer, t.name)],
     }),
   );
+  for (const { concrete: c, column } of columns) {
+    const row = ctx.fresh('c');
+    branches.push(
+      sql.select({
+        targets: [
+          sql.target(sql.col('id', row), 'source'),
+          sql.target(sql.col(column, row), valueColumn),
+          ...props.map((p) => sql.target(sql.col(columnName(pointer.name, p.name), row), p.name)),
+        ],
+        from: [tableOf(ctx, c, row, true)],
+        where: sql.isNull(sql.col(column, row), true),
+      }),
+    );
+  }
   if (branches.length === 0) {
     branches.push(
       sql.select({
@@ -344,6 +365,9 @@ export function backlinkIds(
   ctx: SourceContext,
   links: readonly { readonly source: string; readonly pointer: PointerInfo }[],
   target: SqlExpr,
+  /** Read the sources' rows and link tables as this statement's earlier writes left them
+   * (plan/overlays), for a backlink of a mutation's result. */
+  written = false,
 ): SqlQuery {
   const branches: SqlQuery[] = [];
   // Every link property any of the links has, so `.<link@prop` reads the link row.
@@ -379,7 +403,11 @@ export function backlinkIds(
               ...propTargets((name) => sql.col(`${link.pointer.name}@${name}`)),
             ],
             from: [
-              isCatalogueType(c) ? catalogueTable(ctx, c, t.name) : sql.table(t.schema, t.name),
+              isCatalogueType(c)
+                ? catalogueTable(ctx, c, t.name)
+                : written
+                  ? writtenTable(ctx, c, null, true)
+                  : sql.table(t.schema, t.name),
             ],
             where: sql.bin('=', sql.col(storage.column), target),
           }),
@@ -391,7 +419,9 @@ export function backlinkIds(
             from: [
               storage.table.schema === CATALOGUE_SCHEMA
                 ? catalogueJunction(ctx, storage.table.name, link.pointer, storage.table.name)
-                : sql.table(storage.table.schema, storage.table.name),
+                : written
+                  ? writtenJunction(ctx, storage.table, link.pointer, null)
+                  : sql.table(storage.table.schema, storage.table.name),
             ],
             where: sql.bin('=', sql.col('target'), target),
           }),

@@ -457,7 +457,9 @@ function buildIndex(schema: Schema): SchemaIndex {
         return { kind: 'junction', table: { schema: CATALOGUE_SCHEMA, name }, valueColumn };
       }
       if (pointer.computed) return { kind: 'computed' };
-      if (!pointer.many) return { kind: 'column', column: columnName(pointer.name) };
+      // A union's pointer is stored as each member declares it (single on one, multi on another).
+      const own = types.get(concrete)?.pointers.get(pointer.name) ?? pointer;
+      if (!own.many) return { kind: 'column', column: columnName(pointer.name) };
       return {
         kind: 'junction',
         table: pointerTableName(concrete, pointer.name),
@@ -473,9 +475,11 @@ function buildIndex(schema: Schema): SchemaIndex {
 
 /**
  * The pointer a union type has when its first member has `p` and the others have `others`:
- * the same pointer inherited from a common base, or stored pointers of the same kind, cardinality
- * and target declared on each member (read by name from each member's rows). Link properties
- * are those all have; required only when required on all. Null when some member lacks it.
+ * the same pointer inherited from a common base, or stored pointers of the same kind and target
+ * declared on each member (read by name from each member's rows). As Gel's union pointer: multi
+ * when multi on some member (each member's own storage is read: plan/sources `junctionSource`),
+ * required only when required on all; link properties are those all have. Null when some member
+ * lacks it.
  */
 function sharedPointer(
   p: PointerInfo,
@@ -487,11 +491,7 @@ function sharedPointer(
   // Inherited from one declaration: the same pointer (computed ones too).
   if (all.every((o) => o === p || (o.declaredIn === p.declaredIn && sameTarget(o)))) return p;
   const alike = (o: PointerInfo) =>
-    o.kind === p.kind &&
-    o.many === p.many &&
-    o.computed === null &&
-    p.computed === null &&
-    sameTarget(o);
+    o.kind === p.kind && o.computed === null && p.computed === null && sameTarget(o);
   if (!all.every(alike)) return null;
   const properties = new Map(
     [...p.properties].filter(([name, lp]) =>
@@ -500,5 +500,10 @@ function sharedPointer(
       ),
     ),
   );
-  return { ...p, required: p.required && all.every((o) => o.required), properties };
+  return {
+    ...p,
+    required: p.required && all.every((o) => o.required),
+    many: p.many || all.some((o) => o.many),
+    properties,
+  };
 }

@@ -61,9 +61,8 @@ export function finishComputed(ctx: BuildContext, ptr: PointerDraft): void {
       'cast the expression: <str>{}',
     );
   }
-  if (nestedArray(target)) {
-    fail(Err(declaredKind), 'nested arrays are not supported', ptr.computed.span, NESTED_HINT);
-  }
+  // Arrays of arrays (item 9) are refused in stored types only: a computed pointer is a query,
+  // as a computed global is, and may yield them.
   const isObject = target.kind === 'object' || target.kind === 'union';
   const kind = declaredKind ?? (isObject ? 'link' : 'property');
   if (kind === 'property' && containsObject(target)) {

@@ -487,6 +487,29 @@ describe('route gating', () => {
   });
 });
 
+describe('a migration the database refuses', () => {
+  test('is 400 InvalidDefinitionError naming the step, not a 500', async () => {
+    const server = await build(db.get());
+    try {
+      // `<json>` of a datetime compiles to to_json, which PostgreSQL marks stable: it refuses
+      // the expression index (42P17), and the whole migration rolls back.
+      const schema = 'type Refused { at: datetime; index on (<json>.at); }';
+      const res = await call(server, '/migrations', { ...json({ schema }), method: 'POST' });
+      expect(res.status).toBe(400);
+      const body = await readJson(res);
+      expect(body).toMatchObject({
+        code: 'QUERY_ERROR',
+        type: 'InvalidDefinitionError',
+        extensions: { sqlState: '42P17' },
+      });
+      expect(body.error).toMatch(/the database refused the migration step '.*Refused.*'/);
+      expect((await readJson(await call(server, '/schema'))).sdl).not.toContain('Refused');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('readiness', () => {
   test('/health/ready is 503 when the database does not answer; /health/live stays 200', async () => {
     const { createTestDatabase } = await import('@svc/core/testing');

@@ -6,7 +6,7 @@
  * bound, and the answer is the inserted object or what `else` yields (`withElse`).
  */
 import { QueryError } from '../../../errors';
-import { sql, type SqlExpr } from '../../../sql';
+import { pgType, sql, type SqlExpr } from '../../../sql';
 import { typeLevelConflictGroups } from '../../ir';
 import type { IrExpr } from '../../ir';
 import {
@@ -49,7 +49,10 @@ export function conflictGuard(
             g.pointers.some((q) => q.name === p.name),
           ),
       );
-  if (!pointers.some((p) => single.some((e) => e.pointer.name === p.name))) return null;
+  // A computed exclusive pointer (a key over the row) is compared whatever the insert gives.
+  const computed = (conflict.keys ?? []).some((k) => k.row !== undefined);
+  if (!computed && !pointers.some((p) => single.some((e) => e.pointer.name === p.name)))
+    return null;
   // A value that is itself a write (`l := (insert X {...} unless conflict ...)`) runs before the
   // check can be made, as in Gel: the check cannot guard it (nor read it: it would plan itself).
   const written = (p: PointerInfo) =>
@@ -124,7 +127,7 @@ export function conflictChecks(
     out.push(...exists(group.owner, (x) => conflictMatch(group.pointers, single, x, s)));
   }
   (conflict.keys ?? []).forEach((key, j) => {
-    out.push(...exists(key.owner, (x, tag) => keyMatch(ctx, key, j, x, tag, s)));
+    out.push(...exists(key.owner, (x, tag) => keyMatch(ctx, m, single, key, j, x, tag, s)));
   });
   return out;
 }
@@ -149,6 +152,8 @@ function conflictOwners(conflict: NonNullable<Insert['conflict']>, inserted: str
 /** `<the key's expression over the existing object x> = <its value over the new values>`. */
 function keyMatch(
   ctx: PlanContext,
+  m: Insert,
+  single: readonly MutationElement[],
   key: ConflictKey,
   j: number,
   x: string,
@@ -166,13 +171,54 @@ function keyMatch(
     out: null,
     nullable: false,
   });
-  const existing = ctx.value(rel, key.existing);
-  if (rel.from !== null || rel.where.length > 0) {
-    throw new QueryError(
-      `\`unless conflict\` on an exclusive constraint over '${key.owner}' whose expression reads more than the object's own properties is not supported yet`,
-    );
-  }
-  return sql.bin('=', existing, valuesOf(s).key(j));
+  const value = ctx.value(rel, key.existing);
+  // An expression reading more than the object's own columns (a computed pointer planned as a
+  // lateral subquery): its value for `x` as a scalar subquery.
+  const existing =
+    rel.from !== null || rel.where.length > 0
+      ? sql.scalar(selectFrom(rel, [sql.target(value)]))
+      : value;
+  const fresh = key.row ? rowValue(ctx, m, single, key, key.row, s) : valuesOf(s).key(j);
+  return sql.bin('=', existing, fresh);
+}
+
+/**
+ * A computed pointer's value for the object the insert would write: its expression over a row of
+ * the inserted type's stored columns holding the insert's single values (null where it gives
+ * none: a default is left to the unique index, as for a plain pointer).
+ */
+function rowValue(
+  ctx: PlanContext,
+  m: Insert,
+  single: readonly MutationElement[],
+  key: ConflictKey,
+  row: string,
+  s: ConflictValues,
+): SqlExpr {
+  const values = valuesOf(s);
+  const targets = [...storedColumns(ctx.index, m.objectType)].map(([column, type]) => {
+    const at = single.findIndex((e) => e.pointer.name === column);
+    // A value that is itself a write is read from `src` only (planned here, in the guard of
+    // that very write, it would plan itself).
+    const written =
+      at >= 0 && typeof s !== 'string' && containsMutation((single[at] as MutationElement).value);
+    return sql.target(at < 0 || written ? sql.cast(sql.null(), type) : values.single(at), column);
+  });
+  const y = ctx.fresh('cr');
+  const rel = new Rel(null);
+  rel.join('inner', sql.subquery(sql.select({ targets, from: [], where: null }), y));
+  rel.bind(row, {
+    kind: 'object',
+    type: m.objectType,
+    id: sql.cast(sql.null(), pgType('uuid')),
+    tag: sql.text(m.objectType),
+    alias: y,
+    link: null,
+    out: null,
+    nullable: false,
+  });
+  const value = ctx.value(rel, key.fresh);
+  return sql.scalar(selectFrom(rel, [sql.target(value)]));
 }
 
 /** `x.p = s.c<i>` for each pointer (null when a pointer has no value in the insert: the database
@@ -219,7 +265,7 @@ export function withElse(
     const match =
       (conflict.keys !== undefined
         ? conflict.keys.length > 0
-          ? sql.and(...conflict.keys.map((k, j) => keyMatch(ctx, k, j, x, rows.tag, s)))
+          ? sql.and(...conflict.keys.map((k, j) => keyMatch(ctx, m, single, k, j, x, rows.tag, s)))
           : null
         : conflictMatch(pointers, single, x, s)) ?? sql.bool(false);
     // An object that was there before the statement (not the one it just inserted).

@@ -39,6 +39,8 @@ export function planInsert(
   if (guard) nestedGuardsOf(ctx).push(guard);
   const columns = singleValues(ctx, r0, single, targets, guard !== null);
   (m.conflict?.keys ?? []).forEach((key, j) => {
+    // A computed pointer's key is computed from the row's values where it is compared.
+    if (key.row) return;
     targets.push(sql.target(ctx.value(r0, key.fresh), `k${j}`));
   });
   // Under policies that restrict inserts, the rows are checked before they are written (plan/

@@ -5,8 +5,18 @@
  * SQL helpers.
  */
 import { QueryError } from '../../../errors';
-import { sql, type SelectStatement, type SqlExpr, type Target } from '../../../sql';
-import type { BindingRef, IrExpr } from '../../ir';
+import {
+  concatText,
+  pgType,
+  sql,
+  type SelectStatement,
+  type SqlExpr,
+  type Target,
+} from '../../../sql';
+import { raise } from '../../../std/operators';
+import type { BindingRef, IrExpr, IrType } from '../../ir';
+import type { PointerInfo } from '../../schema-index';
+import { typeSource } from '../sources';
 import type { PlanContext } from '../context';
 import type { Rel, Bound } from '../rel';
 
@@ -89,4 +99,57 @@ export function selectFrom(rel: Rel, targets: Target[], present?: ObjectBound): 
     from: rel.from ? [rel.from] : [],
     where: where.length > 0 ? sql.and(...where) : null,
   });
+}
+
+/**
+ * A link value written for objects of `concrete`, whose own declaration of the link may narrow
+ * the target (`overloaded link status -> MajorLifeEvent` in a subtype): an update through a
+ * parent type checks at run time that the value is an object of the narrowed target, as Gel
+ * does, else raises InvalidLinkTargetError (SQLSTATE 42809, wrong_object_type) naming the type
+ * given. Values statically of the narrowed target are not checked.
+ */
+export function covariantTarget(
+  ctx: PlanContext,
+  concrete: string,
+  pointer: PointerInfo,
+  valueType: IrType,
+  value: SqlExpr,
+): SqlExpr {
+  const own = ctx.index.objectType(concrete)?.pointers.get(pointer.name);
+  if (own?.kind !== 'link' || own.target.kind !== 'object' || pointer.target.kind !== 'object')
+    return value;
+  const narrow = own.target.name;
+  if (narrow === pointer.target.name) return value;
+  const given = valueType.kind === 'object' ? ctx.index.objectType(valueType.name) : undefined;
+  if (given && (given.name === narrow || given.ancestors.includes(narrow))) return value;
+  const x = ctx.fresh('ct');
+  const inNarrow = typeSource(ctx, narrow, x, { visible: true });
+  const y = ctx.fresh('ct');
+  const wide = typeSource(ctx, pointer.target.name, y, { visible: true });
+  const fits = sql.exists(
+    sql.select({
+      targets: [sql.target(sql.num(1))],
+      from: [inNarrow.item],
+      where: sql.bin('=', sql.col('id', x), value),
+    }),
+  );
+  const actual = sql.scalar(
+    sql.select({
+      targets: [sql.target(wide.tag)],
+      from: [wide.item],
+      where: sql.bin('=', sql.col('id', y), value),
+    }),
+  );
+  const message = concatText([
+    sql.text(
+      `invalid target for link '${pointer.name}' of object type '${concrete}': '`,
+    ),
+    actual,
+    sql.text(`' (expecting '${narrow}')`),
+  ]);
+  return {
+    kind: 'Case',
+    whens: [{ when: sql.or(sql.isNull(value), fits), then: value }],
+    else: raise(value, pgType('uuid'), message, '42809'),
+  };
 }

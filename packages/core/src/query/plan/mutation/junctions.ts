@@ -23,7 +23,7 @@ import type { PlanContext } from '../context';
 import { Rel } from '../rel';
 import { afterCheck } from '../access';
 import { liftCarried } from './columns';
-import { iterationBound, selectFrom } from './common';
+import { covariantTarget, iterationBound, selectFrom } from './common';
 
 /**
  * The new junction rows of a multi element: `pairs_N` (source, target|value, link properties by
@@ -195,8 +195,18 @@ export function writeJunction(
     const columns = ['source', storage.valueColumn, ...props];
     // A target given by several parts of the value is one link row: the last part's.
     const byPart = e.parts !== null && e.parts.length > 1;
+    const value = sql.col(storage.valueColumn, p);
     let source: SqlQuery = sql.select({
-      targets: columns.map((c) => sql.target(sql.col(c, p))),
+      targets: [
+        sql.target(sql.col('source', p)),
+        // A subtype may narrow the link's target (checked when written through a parent type).
+        sql.target(
+          pointer.kind === 'link'
+            ? covariantTarget(ctx, concrete, pointer, e.value.type, value)
+            : value,
+        ),
+        ...props.map((c) => sql.target(sql.col(c, p))),
+      ],
       from: [sql.table(null, pairs, p)],
       // Only the rows of objects this table holds (and, for a checked insert, inserted).
       where: sql.and(

@@ -10,7 +10,7 @@ import type { Update } from '../../ir';
 import type { PlanContext } from '../context';
 import { addWriteCheck, afterCheck, reserveWriteCheck } from '../access';
 import { singleValues, resetLinkProperties, wouldBeRows } from './columns';
-import { type Written, type MultiState, concreteOf, selectFrom } from './common';
+import { type Written, type MultiState, concreteOf, covariantTarget, selectFrom } from './common';
 import { planPairs, requiredCheck, writeJunction, clearJunction } from './junctions';
 import { registerJunctionWrite, overlayOf } from '../overlays';
 import { subjectRows } from './scope';
@@ -95,7 +95,14 @@ export function planUpdate(
           table,
           alias: t,
           set: [
-            ...columns.map((c) => ({ column: c.column, value: sql.col(c.source, s) })),
+            ...columns.map((col) => {
+              const value = sql.col(col.source, s);
+              const e = single.find((x) => x.pointer.kind === 'link' && x.pointer.name === col.column);
+              return {
+                column: col.column,
+                value: e ? covariantTarget(ctx, c, e.pointer, e.value.type, value) : value,
+              };
+            }),
             ...resetLinkProperties(single),
           ],
           from: [sql.table(null, src, s)],

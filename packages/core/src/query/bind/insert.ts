@@ -216,18 +216,8 @@ function bindConflict(
       .filter((k): k is ConflictKey => k !== null);
     return { on: null, owner: null, else: null, conflictPathId, ...(keys.length ? { keys } : {}) };
   }
-  const { pointers: on, owner, constraint, delegated } = conflictPointers(type, clause.on);
+  const { pointers: on, owner, constraint } = conflictPointers(type, clause.on);
   const onComputed = on.length === 1 && (on[0] as PointerInfo).computed !== null;
-  // A constraint a parent type declares spans the parent's other subtypes: the conflicting
-  // object may not be a `type`, so `else` cannot name it as one (Gel's rule).
-  if (clause.elseExpr !== null && owner !== type.name && !delegated) {
-    return fail(
-      UnsupportedFeatureError,
-      'UNLESS CONFLICT can not use ELSE when constraint is from a parent type',
-      clause.on.span,
-      `the existing object may not be a '${type.name}'`,
-    );
-  }
   const key = constraint
     ? keyOf(on[0] as PointerInfo, constraint)
     : onComputed
@@ -343,8 +333,6 @@ function conflictPointers(
   pointers: PointerInfo[];
   owner: string;
   constraint?: ExpressionConstraint;
-  /** A delegated constraint: each concrete type holds its own. */
-  delegated?: boolean;
 } {
   const isTuple = on.kind === 'TupleLiteral';
   const parts = isTuple ? on.elements : [on];
@@ -375,15 +363,13 @@ function conflictPointers(
       (c) => plainExclusive(c) && c.subjectExpr === null,
     );
     if (pointer.name === 'id') return { pointers, owner: type.name };
-    if (constraint)
-      return { pointers, owner: constraint.declaredIn, delegated: constraint.delegated };
+    if (constraint) return { pointers, owner: constraint.declaredIn };
     const [onExpression] = expressionConstraints(pointer);
     if (onExpression)
       return {
         pointers,
         owner: onExpression.declaredIn,
         constraint: onExpression,
-        delegated: onExpression.delegated,
       };
   }
   // A type-level `exclusive on (...)` over exactly these pointers.
@@ -402,7 +388,7 @@ function conflictPointers(
       on.span,
     );
   }
-  return { pointers, owner: typeLevel.declaredIn, delegated: typeLevel.delegated };
+  return { pointers, owner: typeLevel.declaredIn };
 }
 
 /** The pointers an `unless conflict` clause may compare: the ones `on` names, or every pointer

@@ -23,7 +23,7 @@ import { storedColumns, typeSource } from '../sources';
 import { rowsFiltered } from '../access';
 import { type Written, nestedGuardsOf, externals, selectFrom } from './common';
 import { children } from '../../ir';
-import { iterationRefs } from './scope';
+import { iterationRefs, sameRank } from './scope';
 
 /**
  * For an insert with `unless conflict`: the condition that its object is inserted (nothing
@@ -304,6 +304,7 @@ export function withElse(
               sql.col(`~it${i}`, s),
               outer.kind === 'object' ? outer.id : outer.expr,
             ),
+            ...sameRank(fresh, ref, i, s),
           ]
         : [];
     });

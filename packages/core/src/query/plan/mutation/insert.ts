@@ -26,12 +26,13 @@ export function planInsert(
   const type = m.objectType;
   refuseGuardedUpsert(ctx, m);
   const r0 = new Rel(null);
-  const keys = bindIterations(ctx, r0, iterations);
+  const { keys, dups } = bindIterations(ctx, r0, iterations);
   bindExternals(ctx, r0, m);
   applyGuards(ctx, r0, m);
   const targets: Target[] = [
     sql.target(sql.func('uuid_generate_v7', [], 'svc_meta'), 'id'),
     ...keys.map((k, i) => sql.target(k, `~it${i}`)),
+    ...dups.map((d, i) => sql.target(d, `~dup${i}`)),
   ];
   const single = m.elements.filter((e) => !e.pointer.many);
   // Mutations nested in the values run only for an object that is inserted (no conflict).

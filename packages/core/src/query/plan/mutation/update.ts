@@ -21,7 +21,7 @@ export function planUpdate(
   src: string,
   iterations: readonly BindingRef[],
 ): Written {
-  const { rel: r0, keys, subject } = subjectRows(ctx, m, iterations, 'update read');
+  const { rel: r0, keys, dups, subject } = subjectRows(ctx, m, iterations, 'update read');
   // The writes in the values iterate over the updated objects: this object is their iteration.
   const perObject = m.each ? [...iterations, m.each] : iterations;
   if (m.each) {
@@ -33,6 +33,7 @@ export function planUpdate(
     sql.target(subject.id, 'id'),
     sql.target(subject.tag, '__type__'),
     ...keys.map((k, i) => sql.target(k, `~it${i}`)),
+    ...dups.map((d, i) => sql.target(d, `~dup${i}`)),
   ];
   const columns = singleValues(ctx, r0, single, targets);
   ctx.addCte(sql.cte(src, selectFrom(r0, targets, subject), { materialized: true }));
@@ -97,7 +98,9 @@ export function planUpdate(
           set: [
             ...columns.map((col) => {
               const value = sql.col(col.source, s);
-              const e = single.find((x) => x.pointer.kind === 'link' && x.pointer.name === col.column);
+              const e = single.find(
+                (x) => x.pointer.kind === 'link' && x.pointer.name === col.column,
+              );
               return {
                 column: col.column,
                 value: e ? covariantTarget(ctx, c, e.pointer, e.value.type, value) : value,

@@ -347,10 +347,11 @@ function conflictPointers(
   const pointers = (names as string[]).map((name) => {
     const pointer = type.pointers.get(name);
     if (!pointer) return unknownName('link or property', name, on.span);
-    if (pointer.many)
+    // A multi pointer conflicts when any of its values does (alone, not in a tuple).
+    if (pointer.many && isTuple)
       return fail(
         QueryError,
-        `'${type.name}.${name}' is multi: \`unless conflict on\` needs single pointers`,
+        `'${type.name}.${name}' is multi: \`unless conflict on\` a tuple needs single pointers`,
         on.span,
       );
     return pointer;

@@ -28,6 +28,11 @@ export interface Written {
   readonly rows: ReadonlyMap<string, string>;
   /** Multi pointer name → how to read its rows after the statement. */
   readonly multi: ReadonlyMap<string, MultiState>;
+  /**
+   * An insert's `unless conflict` on exclusive multi pointers: pointer name → the CTE of the
+   * new `(source, value)` rows, planned from `src` before the insert (its conflict check reads them).
+   */
+  readonly conflictPairs?: ReadonlyMap<string, string>;
 }
 
 /** A multi pointer's junction rows after the statement, for the written objects. */
@@ -141,9 +146,7 @@ export function covariantTarget(
     }),
   );
   const message = concatText([
-    sql.text(
-      `invalid target for link '${pointer.name}' of object type '${concrete}': '`,
-    ),
+    sql.text(`invalid target for link '${pointer.name}' of object type '${concrete}': '`),
     actual,
     sql.text(`' (expecting '${narrow}')`),
   ]);

@@ -87,6 +87,7 @@ export function conflictChecks(
   m: Insert,
   single: readonly MutationElement[],
   s: ConflictValues,
+  pairs?: ReadonlyMap<string, string>,
 ): SqlExpr[] {
   const conflict = m.conflict as NonNullable<Insert['conflict']>;
   const type = ctx.index.objectType(m.objectType) as ObjectTypeInfo;
@@ -99,7 +100,7 @@ export function conflictChecks(
           owner,
         }))
       : [...type.pointers.values()]
-          .filter((p) => !p.many && p.name !== 'id')
+          .filter((p) => p.name !== 'id')
           .flatMap((p) => {
             const c = (p.model?.constraints ?? []).find(
               (k) => k.name === 'std::exclusive' && k.subjectExpr === null && k.except === null,
@@ -124,7 +125,7 @@ export function conflictChecks(
   };
   const out: SqlExpr[] = [];
   for (const group of groups) {
-    out.push(...exists(group.owner, (x) => conflictMatch(group.pointers, single, x, s)));
+    out.push(...exists(group.owner, (x) => groupMatch(ctx, group, single, x, s, pairs)));
   }
   (conflict.keys ?? []).forEach((key, j) => {
     out.push(...exists(key.owner, (x, tag) => keyMatch(ctx, m, single, key, j, x, tag, s)));
@@ -221,6 +222,68 @@ function rowValue(
   return sql.scalar(selectFrom(rel, [sql.target(value)]));
 }
 
+/** The match of an existing object `x` with the new values for one exclusive group: a multi
+ * pointer's (`multiMatch`), else the single pointers' (`conflictMatch`). */
+function groupMatch(
+  ctx: PlanContext,
+  group: { readonly pointers: readonly PointerInfo[]; readonly owner: string },
+  single: readonly MutationElement[],
+  x: string,
+  s: ConflictValues,
+  pairs: ReadonlyMap<string, string> | undefined,
+): SqlExpr | null {
+  const [first, ...rest] = group.pointers;
+  if (first?.many && rest.length === 0) {
+    const newRows = pairs?.get(first.name);
+    return newRows && typeof s === 'string'
+      ? multiMatch(ctx, group.owner, first, newRows, x, s)
+      : null;
+  }
+  return conflictMatch(group.pointers, single, x, s);
+}
+
+/**
+ * An exclusive multi pointer: some value of the new object (its rows in `newRows`, by `src` row
+ * `s`) is one of the existing object `x`'s (the junction rows of any concrete table of the
+ * constraint's owner, as they were before the statement).
+ */
+function multiMatch(
+  ctx: PlanContext,
+  owner: string,
+  pointer: PointerInfo,
+  newRows: string,
+  x: string,
+  s: string,
+): SqlExpr | null {
+  const n = ctx.fresh('mn');
+  const tests = (ctx.index.objectType(owner)?.concrete ?? []).flatMap((c) => {
+    const own = ctx.index.objectType(c)?.pointers.get(pointer.name);
+    const storage = own ? ctx.index.storage(c, own) : null;
+    if (storage?.kind !== 'junction') return [];
+    const j = ctx.fresh('mj');
+    return [
+      sql.exists(
+        sql.select({
+          targets: [sql.target(sql.num(1))],
+          from: [sql.table(storage.table.schema, storage.table.name, j)],
+          where: sql.and(
+            sql.bin('=', sql.col('source', j), sql.col('id', x)),
+            sql.bin('=', sql.col(storage.valueColumn, j), sql.col(storage.valueColumn, n)),
+          ),
+        }),
+      ),
+    ];
+  });
+  if (tests.length === 0) return null;
+  return sql.exists(
+    sql.select({
+      targets: [sql.target(sql.num(1))],
+      from: [sql.table(null, newRows, n)],
+      where: sql.and(sql.bin('=', sql.col('source', n), sql.col('id', s)), sql.or(...tests)),
+    }),
+  );
+}
+
 /** `x.p = s.c<i>` for each pointer (null when a pointer has no value in the insert: the database
  * default, unknown here, is left to the unique index). */
 function conflictMatch(
@@ -267,7 +330,8 @@ export function withElse(
         ? conflict.keys.length > 0
           ? sql.and(...conflict.keys.map((k, j) => keyMatch(ctx, m, single, k, j, x, rows.tag, s)))
           : null
-        : conflictMatch(pointers, single, x, s)) ?? sql.bool(false);
+        : groupMatch(ctx, { pointers, owner }, single, x, s, plan.conflictPairs)) ??
+      sql.bool(false);
     // An object that was there before the statement (not the one it just inserted).
     const fresh = sql.exists(
       sql.select({

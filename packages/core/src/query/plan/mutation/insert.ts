@@ -7,6 +7,7 @@ import { tableName } from '../../../storage/layout';
 import { sql, type Target } from '../../../sql';
 import type { BindingRef } from '../../ir';
 import type { Insert } from '../../ir';
+import type { PointerInfo } from '../../schema-index';
 import type { PlanContext } from '../context';
 import { Rel } from '../rel';
 import { addWriteCheck, afterCheck, reserveWriteCheck } from '../access';
@@ -76,8 +77,19 @@ export function planInsert(
     );
   }
 
+  // Exclusive multi pointers `unless conflict` compares: their new rows, planned from `src`
+  // before the insert (the check reads them; the junction write takes them for the rows
+  // inserted).
+  const conflictPairs = new Map<string, string>();
+  multiElements.forEach((e, i) => {
+    if (!m.conflict || !comparedMulti(m.conflict, e.pointer)) return;
+    conflictPairs.set(
+      e.pointer.name,
+      prospective[i] ?? planPairs(ctx, e, src, src, iterations, null, sql.text(type)),
+    );
+  });
   const s = 's';
-  const conditions = m.conflict ? conflictChecks(ctx, m, single, s) : [];
+  const conditions = m.conflict ? conflictChecks(ctx, m, single, s, conflictPairs) : [];
   if (check) conditions.push(afterCheck(check));
   const table = tableName(type);
   const ins = ctx.fresh('insert');
@@ -104,13 +116,23 @@ export function planInsert(
 
   multiElements.forEach((e, i) => {
     const checked = prospective[i];
+    const early = conflictPairs.get(e.pointer.name);
     // New junction rows, for the rows actually inserted.
-    const pairs = checked ?? planPairs(ctx, e, ins, src, iterations, null, sql.text(type));
-    const gate = checked ? { written: ins, check } : null;
+    const pairs = checked ?? early ?? planPairs(ctx, e, ins, src, iterations, null, sql.text(type));
+    const gate = checked ? { written: ins, check } : early ? { written: ins, check: null } : null;
     writeJunction(ctx, type, e, pairs, 'add', requiredCheck(e, type, ins, false), gate);
     multi.set(e.pointer.name, { kind: 'replaced', pairs });
     if (!checked) registerJunctionWrite(ctx, type, e, { pairs, mode: 'add', owners: null });
   });
   if (guard) nestedGuardsOf(ctx).pop();
-  return { rows: new Map([[type, ins]]), multi };
+  return { rows: new Map([[type, ins]]), multi, conflictPairs };
+}
+
+/** A multi pointer with a plain exclusive constraint that the conflict clause compares (`on`
+ * names it, or there is no `on`). */
+function comparedMulti(conflict: NonNullable<Insert['conflict']>, pointer: PointerInfo): boolean {
+  if (conflict.on !== null && !conflict.on.some((p) => p.name === pointer.name)) return false;
+  return (pointer.model?.constraints ?? []).some(
+    (c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null,
+  );
 }

@@ -9,11 +9,13 @@ import {
   concatText,
   pgType,
   sql,
+  type FromItem,
   type SelectStatement,
   type SqlExpr,
   type Target,
 } from '../../../sql';
 import { raise } from '../../../std/operators';
+import { pgTypeFor } from '../../../std/scalars';
 import type { BindingRef, IrExpr, IrType } from '../../ir';
 import type { PointerInfo } from '../../schema-index';
 import { typeSource } from '../sources';
@@ -154,5 +156,68 @@ export function covariantTarget(
     kind: 'Case',
     whens: [{ when: sql.or(sql.isNull(value), fits), then: value }],
     else: raise(value, pgType('uuid'), message, '42809'),
+  };
+}
+
+/**
+ * The new value of an exclusive pointer of an object of `concrete` (its id `source`), checked
+ * against the objects as they were before the statement (Gel's rule: one statement cannot free
+ * a value and take it again, as deleting its holder and giving the value to another object),
+ * the object itself aside: a conflict raises ConstraintViolationError (SQLSTATE 23505). A single
+ * pointer compares the owner's rows, a multi pointer its junction rows. The unique indexes and
+ * triggers hold the rows as the statement leaves them.
+ */
+export function exclusiveAsBefore(
+  ctx: PlanContext,
+  concrete: string,
+  pointer: PointerInfo,
+  value: SqlExpr,
+  source: SqlExpr,
+): SqlExpr {
+  const own = ctx.index.objectType(concrete)?.pointers.get(pointer.name) ?? pointer;
+  const owners = new Set(
+    (own.model?.constraints ?? [])
+      .filter((c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null)
+      .map((c) => (c.delegated ? concrete : c.declaredIn)),
+  );
+  const exists = (from: FromItem, where: SqlExpr) =>
+    sql.exists(sql.select({ targets: [sql.target(sql.num(1))], from: [from], where }));
+  const taken = [...owners].flatMap((owner) => {
+    if (!own.many) {
+      const x = ctx.fresh('ex');
+      const rows = typeSource(ctx, owner, x, { written: false, visible: true });
+      return [
+        exists(
+          rows.item,
+          sql.and(
+            sql.bin('=', sql.col(pointer.name, x), value),
+            sql.bin('<>', sql.col('id', x), source),
+          ),
+        ),
+      ];
+    }
+    return (ctx.index.objectType(owner)?.concrete ?? []).flatMap((c) => {
+      const theirs = ctx.index.objectType(c)?.pointers.get(pointer.name);
+      const storage = theirs ? ctx.index.storage(c, theirs) : null;
+      if (storage?.kind !== 'junction') return [];
+      const j = ctx.fresh('ex');
+      return [
+        exists(
+          sql.table(storage.table.schema, storage.table.name, j),
+          sql.and(
+            sql.bin('=', sql.col(storage.valueColumn, j), value),
+            sql.bin('<>', sql.col('source', j), source),
+          ),
+        ),
+      ];
+    });
+  });
+  if (taken.length === 0) return value;
+  const type = pointer.kind === 'link' ? pgType('uuid') : pgTypeFor(pointer.target);
+  const message = sql.text(`${pointer.name} violates exclusivity constraint`);
+  return {
+    kind: 'Case',
+    whens: [{ when: sql.or(...taken), then: raise(value, type, message, '23505') }],
+    else: value,
   };
 }

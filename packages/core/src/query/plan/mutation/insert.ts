@@ -12,7 +12,13 @@ import type { PlanContext } from '../context';
 import { Rel } from '../rel';
 import { addWriteCheck, afterCheck, reserveWriteCheck } from '../access';
 import { singleValues, columnDefaults, wouldBeRows } from './columns';
-import { type Written, type MultiState, nestedGuardsOf, selectFrom } from './common';
+import {
+  type Written,
+  type MultiState,
+  exclusiveAsBefore,
+  nestedGuardsOf,
+  selectFrom,
+} from './common';
 import { conflictGuard, conflictChecks, refuseGuardedUpsert } from './conflicts';
 import { planPairs, requiredCheck, writeJunction } from './junctions';
 import { registerJunctionWrite, overlayOf } from '../overlays';
@@ -99,7 +105,13 @@ export function planInsert(
     source: sql.select({
       targets: [
         sql.target(sql.col('id', s)),
-        ...written.map((c) => sql.target(sql.col(c.source, s))),
+        ...written.map((c) => {
+          const value = sql.col(c.source, s);
+          const e = single.find((x) => x.pointer.name === c.column);
+          return sql.target(
+            e ? exclusiveAsBefore(ctx, type, e.pointer, value, sql.col('id', s)) : value,
+          );
+        }),
       ],
       from: [sql.table(null, src, s)],
       where: conditions.length > 0 ? sql.and(...conditions) : null,

@@ -23,7 +23,7 @@ import type { PlanContext } from '../context';
 import { Rel } from '../rel';
 import { afterCheck } from '../access';
 import { liftCarried } from './columns';
-import { covariantTarget, iterationBound, selectFrom } from './common';
+import { covariantTarget, exclusiveAsBefore, iterationBound, selectFrom } from './common';
 
 /**
  * The new junction rows of a multi element: `pairs_N` (source, target|value, link properties by
@@ -201,9 +201,15 @@ export function writeJunction(
         sql.target(sql.col('source', p)),
         // A subtype may narrow the link's target (checked when written through a parent type).
         sql.target(
-          pointer.kind === 'link'
-            ? covariantTarget(ctx, concrete, pointer, e.value.type, value)
-            : value,
+          exclusiveAsBefore(
+            ctx,
+            concrete,
+            pointer,
+            pointer.kind === 'link'
+              ? covariantTarget(ctx, concrete, pointer, e.value.type, value)
+              : value,
+            sql.col('source', p),
+          ),
         ),
         ...props.map((c) => sql.target(sql.col(c, p))),
       ],

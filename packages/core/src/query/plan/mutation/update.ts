@@ -4,17 +4,20 @@
  * under access policies the check of every row as the update leaves it.
  */
 import { tableName } from '../../../storage/layout';
-import { pgType, sql, type SqlExpr, type Target } from '../../../sql';
-import { raise } from '../../../std/operators';
-import { pgTypeFor } from '../../../std/scalars';
-import type { PointerInfo } from '../../schema-index';
-import { typeSource } from '../sources';
+import { sql, type Target } from '../../../sql';
 import type { BindingRef } from '../../ir';
 import type { Update } from '../../ir';
 import type { PlanContext } from '../context';
 import { addWriteCheck, afterCheck, reserveWriteCheck } from '../access';
 import { singleValues, resetLinkProperties, wouldBeRows } from './columns';
-import { type Written, type MultiState, concreteOf, covariantTarget, selectFrom } from './common';
+import {
+  type Written,
+  type MultiState,
+  concreteOf,
+  covariantTarget,
+  exclusiveAsBefore,
+  selectFrom,
+} from './common';
 import { planPairs, requiredCheck, writeJunction, clearJunction } from './junctions';
 import { registerJunctionWrite, overlayOf } from '../overlays';
 import { subjectRows } from './scope';
@@ -146,57 +149,4 @@ export function planUpdate(
     }
   });
   return { rows, multi };
-}
-
-/**
- * The new value of an exclusive single pointer, checked against the objects as they were before
- * the statement (Gel's rule: one statement cannot free a value and take it again, as deleting
- * its holder and renaming another object to it), the updated object itself aside: a conflict
- * raises ConstraintViolationError (SQLSTATE 23505). The unique indexes and triggers hold the
- * rows as the statement leaves them.
- */
-function exclusiveAsBefore(
-  ctx: PlanContext,
-  concrete: string,
-  pointer: PointerInfo,
-  value: SqlExpr,
-  id: SqlExpr,
-): SqlExpr {
-  const own = ctx.index.objectType(concrete)?.pointers.get(pointer.name) ?? pointer;
-  const owners = new Set(
-    (own.model?.constraints ?? [])
-      .filter((c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null)
-      .map((c) => (c.delegated ? concrete : c.declaredIn)),
-  );
-  const taken = [...owners].map((owner) => {
-    const x = ctx.fresh('ex');
-    const rows = typeSource(ctx, owner, x, { written: false, visible: true });
-    return sql.exists(
-      sql.select({
-        targets: [sql.target(sql.num(1))],
-        from: [rows.item],
-        where: sql.and(
-          sql.bin('=', sql.col(pointer.name, x), value),
-          sql.bin('<>', sql.col('id', x), id),
-        ),
-      }),
-    );
-  });
-  if (taken.length === 0) return value;
-  const type = pointer.kind === 'link' ? pgType('uuid') : pgTypeFor(pointer.target);
-  return {
-    kind: 'Case',
-    whens: [
-      {
-        when: sql.or(...taken),
-        then: raise(
-          value,
-          type,
-          sql.text(`${pointer.name} violates exclusivity constraint`),
-          '23505',
-        ),
-      },
-    ],
-    else: value,
-  };
 }

@@ -217,6 +217,28 @@ export function writeJunction(
       // Only the rows of objects this table holds (and, for a checked insert, inserted).
       where: sql.and(
         sql.bin('=', sql.col('~type', p), sql.text(concrete)),
+        // An exclusive multi property's value the object already has stays as it is.
+        ...(pointer.kind === 'property' && uniqueValues(pointer)
+          ? [
+              sql.not(
+                sql.exists(
+                  sql.select({
+                    targets: [sql.target(sql.num(1))],
+                    from: [sql.table(storage.table.schema, storage.table.name, 'h')],
+                    where: sql.and(
+                      sql.bin('=', sql.col('source', 'h'), sql.col('source', p)),
+                      sql.bin(
+                        '=',
+                        sql.col(storage.valueColumn, 'h'),
+                        sql.col(storage.valueColumn, p),
+                      ),
+                      givenOnce(pairs, storage.valueColumn, p),
+                    ),
+                  }),
+                ),
+              ),
+            ]
+          : []),
         ...(gate?.written
           ? [
               sql.exists(
@@ -463,13 +485,46 @@ export function clearJunction(
         table: storage.table,
         alias: j,
         using: [sql.table(null, src, s)],
-        // Multi properties are multisets: every old value goes, the new ones are inserted.
+        // Multi properties are multisets: every old value goes, the new ones are inserted; an
+        // exclusive one is a set (its values unique), kept like links: a value the object keeps,
+        // given once, stays (deleting and inserting it again would meet its own unique index
+        // row; given twice, both are inserted and the index refuses them).
         where: sql.and(
           sql.bin('=', sql.col('source', j), sql.col('id', s)),
-          ...(pointer.kind === 'link' ? [sql.not(keep)] : []),
+          ...(pointer.kind === 'link'
+            ? [sql.not(keep)]
+            : uniqueValues(pointer)
+              ? [sql.not(sql.and(keep, givenOnce(pairs, storage.valueColumn, j)))]
+              : []),
           ...(gate?.check ? [afterCheck(gate.check)] : []),
         ),
       }),
     ),
+  );
+}
+
+/** A multi pointer whose values are unique (a plain exclusive constraint): a set. */
+function uniqueValues(pointer: PointerInfo): boolean {
+  return (pointer.model?.constraints ?? []).some(
+    (c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null,
+  );
+}
+
+/** The value of junction row `row` occurs once among the new `pairs` of its source. */
+function givenOnce(pairs: string, valueColumn: string, row: string): SqlExpr {
+  const q = 'once';
+  return sql.bin(
+    '=',
+    sql.scalar(
+      sql.select({
+        targets: [sql.target(sql.agg('count', [sql.star()]))],
+        from: [sql.table(null, pairs, q)],
+        where: sql.and(
+          sql.bin('=', sql.col('source', q), sql.col('source', row)),
+          sql.bin('=', sql.col(valueColumn, q), sql.col(valueColumn, row)),
+        ),
+      }),
+    ),
+    sql.num(1),
   );
 }

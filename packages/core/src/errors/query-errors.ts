@@ -32,8 +32,12 @@ const QUERY_ERROR_TABLE = {
   InvalidTargetError: { parent: 'InvalidTypeError' },
   /** A value of the wrong type written to a property (`set { name := <int64>{} }`). */
   InvalidPropertyTargetError: { parent: 'InvalidTargetError' },
-  /** An object of the wrong type written to a link (`set { status := <Object>{} }`). */
-  InvalidLinkTargetError: { parent: 'InvalidTargetError' },
+  /**
+   * An object of the wrong type written to a link (`set { status := <Object>{} }`); at run time,
+   * an update through a parent type writing an object a subtype's narrowed link target refuses
+   * (SQLSTATE 42809 wrong_object_type, as Gel raises it).
+   */
+  InvalidLinkTargetError: { parent: 'InvalidTargetError', sqlState: '42809' },
   InvalidReferenceError: { parent: 'QueryError' },
   UnknownModuleError: { parent: 'InvalidReferenceError' },
   UnknownParameterError: { parent: 'InvalidReferenceError' },

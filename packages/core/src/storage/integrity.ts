@@ -11,7 +11,7 @@
  *   - its value must be the id of a row of a target table (on the column, or on the multi
  *     link's junction table), checked at the end of the statement (23503);
  *   - `on target delete` is a trigger on each target table: `restrict` refuses the deletion at
- *     the end of the statement (23503), `deferred restrict` at commit, `allow` unsets the link
+ *     the end of the statement (23503) while a source that still exists links to it, `deferred restrict` at commit, `allow` unsets the link
  *     (or removes the junction row), `delete source` deletes the sources;
  * - `on target delete delete source` of a multi link deletes the source objects whatever the
  *   target (with one target table, its foreign key removes the junction row, and the row's
@@ -147,6 +147,7 @@ export function integrityTriggers(schema: Schema, tables: readonly TypeTable[]):
                 from: link.table,
                 column: link.column,
                 message: `deletion of '${target.name}' is prohibited by link target policy of '${subject}'`,
+                ...(link.multi ? { sources: tableName(link.source.name) } : {}),
               };
         out.push(
           spec(targetTable, name, 'after', ['delete'], [action], {

@@ -104,22 +104,22 @@ create view "default"."Timestamped" as select "id", "created_at", "modified_at",
 
 -- step: create integrity trigger default::Folder.items.on target delete.default::Account on default::Account
 create or replace function "default"."default::Folder.items.on target delete.default::Account"() returns trigger language plpgsql set search_path = pg_catalog as '#variable_conflict use_column
-begin if exists (select 1 from "default"."Folder.items" as s where s."target" = old."id") then raise exception using errcode = ''23503'', message = ''deletion of ''''default::Account'''' is prohibited by link target policy of ''''default::Folder.items'''''' || '' ('' || old."id"::text || '')''; end if; return null; end';
+begin if exists (select 1 from "default"."Folder.items" as s where s."target" = old."id" and exists (select 1 from "default"."Folder" as o where o."id" = s."source")) then raise exception using errcode = ''23503'', message = ''deletion of ''''default::Account'''' is prohibited by link target policy of ''''default::Folder.items'''''' || '' ('' || old."id"::text || '')''; end if; return null; end';
 create trigger "default::Folder.items.on target delete.default::Account" after delete on "default"."Account" for each row execute function "default"."default::Folder.items.on target delete.default::Account"();
 
 -- step: create integrity trigger default::Folder.items.on target delete.default::Article on default::Article
 create or replace function "default"."default::Folder.items.on target delete.default::Article"() returns trigger language plpgsql set search_path = pg_catalog as '#variable_conflict use_column
-begin if exists (select 1 from "default"."Folder.items" as s where s."target" = old."id") then raise exception using errcode = ''23503'', message = ''deletion of ''''default::Article'''' is prohibited by link target policy of ''''default::Folder.items'''''' || '' ('' || old."id"::text || '')''; end if; return null; end';
+begin if exists (select 1 from "default"."Folder.items" as s where s."target" = old."id" and exists (select 1 from "default"."Folder" as o where o."id" = s."source")) then raise exception using errcode = ''23503'', message = ''deletion of ''''default::Article'''' is prohibited by link target policy of ''''default::Folder.items'''''' || '' ('' || old."id"::text || '')''; end if; return null; end';
 create trigger "default::Folder.items.on target delete.default::Article" after delete on "default"."Article" for each row execute function "default"."default::Folder.items.on target delete.default::Article"();
 
 -- step: create integrity trigger default::Folder.items.on target delete.default::FeaturedArticle on default::FeaturedArticle
 create or replace function "default"."default::Folder.items.on target delete.default::FeaturedArticle"() returns trigger language plpgsql set search_path = pg_catalog as '#variable_conflict use_column
-begin if exists (select 1 from "default"."Folder.items" as s where s."target" = old."id") then raise exception using errcode = ''23503'', message = ''deletion of ''''default::FeaturedArticle'''' is prohibited by link target policy of ''''default::Folder.items'''''' || '' ('' || old."id"::text || '')''; end if; return null; end';
+begin if exists (select 1 from "default"."Folder.items" as s where s."target" = old."id" and exists (select 1 from "default"."Folder" as o where o."id" = s."source")) then raise exception using errcode = ''23503'', message = ''deletion of ''''default::FeaturedArticle'''' is prohibited by link target policy of ''''default::Folder.items'''''' || '' ('' || old."id"::text || '')''; end if; return null; end';
 create trigger "default::Folder.items.on target delete.default::FeaturedArticle" after delete on "default"."FeaturedArticle" for each row execute function "default"."default::Folder.items.on target delete.default::FeaturedArticle"();
 
 -- step: create integrity trigger default::Folder.items.on target delete.default::Folder on default::Folder
 create or replace function "default"."default::Folder.items.on target delete.default::Folder"() returns trigger language plpgsql set search_path = pg_catalog as '#variable_conflict use_column
-begin if exists (select 1 from "default"."Folder.items" as s where s."target" = old."id") then raise exception using errcode = ''23503'', message = ''deletion of ''''default::Folder'''' is prohibited by link target policy of ''''default::Folder.items'''''' || '' ('' || old."id"::text || '')''; end if; return null; end';
+begin if exists (select 1 from "default"."Folder.items" as s where s."target" = old."id" and exists (select 1 from "default"."Folder" as o where o."id" = s."source")) then raise exception using errcode = ''23503'', message = ''deletion of ''''default::Folder'''' is prohibited by link target policy of ''''default::Folder.items'''''' || '' ('' || old."id"::text || '')''; end if; return null; end';
 create trigger "default::Folder.items.on target delete.default::Folder" after delete on "default"."Folder" for each row execute function "default"."default::Folder.items.on target delete.default::Folder"();
 
 -- step: create integrity trigger default::Folder.items.target on default::Folder.items
@@ -129,15 +129,15 @@ create trigger "default::Folder.items.target" after insert or update of "target"
 
 -- step: create integrity trigger default::Folder.items.on target delete.default::Gallery on default::Gallery
 create or replace function "default"."default::Folder.items.on target delete.default::Gallery"() returns trigger language plpgsql set search_path = pg_catalog as '#variable_conflict use_column
-begin if exists (select 1 from "default"."Folder.items" as s where s."target" = old."id") then raise exception using errcode = ''23503'', message = ''deletion of ''''default::Gallery'''' is prohibited by link target policy of ''''default::Folder.items'''''' || '' ('' || old."id"::text || '')''; end if; return null; end';
+begin if exists (select 1 from "default"."Folder.items" as s where s."target" = old."id" and exists (select 1 from "default"."Folder" as o where o."id" = s."source")) then raise exception using errcode = ''23503'', message = ''deletion of ''''default::Gallery'''' is prohibited by link target policy of ''''default::Folder.items'''''' || '' ('' || old."id"::text || '')''; end if; return null; end';
 create trigger "default::Folder.items.on target delete.default::Gallery" after delete on "default"."Gallery" for each row execute function "default"."default::Folder.items.on target delete.default::Gallery"();
 
 -- step: create integrity trigger default::Folder.items.on target delete.default::Image on default::Image
 create or replace function "default"."default::Folder.items.on target delete.default::Image"() returns trigger language plpgsql set search_path = pg_catalog as '#variable_conflict use_column
-begin if exists (select 1 from "default"."Folder.items" as s where s."target" = old."id") then raise exception using errcode = ''23503'', message = ''deletion of ''''default::Image'''' is prohibited by link target policy of ''''default::Folder.items'''''' || '' ('' || old."id"::text || '')''; end if; return null; end';
+begin if exists (select 1 from "default"."Folder.items" as s where s."target" = old."id" and exists (select 1 from "default"."Folder" as o where o."id" = s."source")) then raise exception using errcode = ''23503'', message = ''deletion of ''''default::Image'''' is prohibited by link target policy of ''''default::Folder.items'''''' || '' ('' || old."id"::text || '')''; end if; return null; end';
 create trigger "default::Folder.items.on target delete.default::Image" after delete on "default"."Image" for each row execute function "default"."default::Folder.items.on target delete.default::Image"();
 
 -- step: create integrity trigger default::Folder.items.on target delete.default::Video on default::Video
 create or replace function "default"."default::Folder.items.on target delete.default::Video"() returns trigger language plpgsql set search_path = pg_catalog as '#variable_conflict use_column
-begin if exists (select 1 from "default"."Folder.items" as s where s."target" = old."id") then raise exception using errcode = ''23503'', message = ''deletion of ''''default::Video'''' is prohibited by link target policy of ''''default::Folder.items'''''' || '' ('' || old."id"::text || '')''; end if; return null; end';
+begin if exists (select 1 from "default"."Folder.items" as s where s."target" = old."id" and exists (select 1 from "default"."Folder" as o where o."id" = s."source")) then raise exception using errcode = ''23503'', message = ''deletion of ''''default::Video'''' is prohibited by link target policy of ''''default::Folder.items'''''' || '' ('' || old."id"::text || '')''; end if; return null; end';
 create trigger "default::Folder.items.on target delete.default::Video" after delete on "default"."Video" for each row execute function "default"."default::Folder.items.on target delete.default::Video"();

@@ -84,7 +84,7 @@ create trigger "default::Folder.items.target" after insert or update of "target"
 
 -- step: create integrity trigger default::Folder.items.on target delete.default::Podcast on default::Podcast
 create or replace function "default"."default::Folder.items.on target delete.default::Podcast"() returns trigger language plpgsql set search_path = pg_catalog as '#variable_conflict use_column
-begin if exists (select 1 from "default"."Folder.items" as s where s."target" = old."id") then raise exception using errcode = ''23503'', message = ''deletion of ''''default::Podcast'''' is prohibited by link target policy of ''''default::Folder.items'''''' || '' ('' || old."id"::text || '')''; end if; return null; end';
+begin if exists (select 1 from "default"."Folder.items" as s where s."target" = old."id" and exists (select 1 from "default"."Folder" as o where o."id" = s."source")) then raise exception using errcode = ''23503'', message = ''deletion of ''''default::Podcast'''' is prohibited by link target policy of ''''default::Folder.items'''''' || '' ('' || old."id"::text || '')''; end if; return null; end';
 create trigger "default::Folder.items.on target delete.default::Podcast" after delete on "default"."Podcast" for each row execute function "default"."default::Folder.items.on target delete.default::Podcast"();
 
 -- step: alter type default::Article

@@ -38,7 +38,11 @@ with "insert_src1" as materialized (
 ),
 "insert9" as (
   insert into "default"."Issue" ("id", "name", "body", "number", "owner", "status")
-  select "s"."id", "s"."c0", "s"."c1", "s"."c2", "s"."c3", "s"."c4"
+  select "s"."id", "s"."c0", "s"."c1", case when exists (
+    select 1
+    from "default"."Issue" as "ex10"
+    where ("ex10"."number" = "s"."c2") and ("ex10"."id" <> "s"."id")
+  ) then "svc_meta"."raise"(case when "s"."c2" is null then null::text end, '23505', 'number violates exclusivity constraint') else "s"."c2" end, "s"."c3", "s"."c4"
   from "insert_src1" as "s"
   where not exists (
     select 1
@@ -47,33 +51,33 @@ with "insert_src1" as materialized (
   )
   returning *
 ),
-"update_src12" as materialized (
-  select "q16"."id" as "id", "q16"."__type__" as "__type__", 'reopened'::text as "c0"
-  from "insert_src1" as "cs13"
-    join "default"."Issue" as "cx14" on ("cx14"."number" = "cs13"."c2") and (not exists (
+"update_src13" as materialized (
+  select "q17"."id" as "id", "q17"."__type__" as "__type__", 'reopened'::text as "c0"
+  from "insert_src1" as "cs14"
+    join "default"."Issue" as "cx15" on ("cx15"."number" = "cs14"."c2") and (not exists (
     select 1
     from "insert9" as "n"
-    where "n"."id" = "cx14"."id"
+    where "n"."id" = "cx15"."id"
   ))
     join lateral (
-      select "cx14"."id" as "id", 'default::Issue' as "__type__", json_build_object('id', "cx14"."id") as "~json"
-    ) as "q16" on true
+      select "cx15"."id" as "id", 'default::Issue' as "__type__", json_build_object('id', "cx15"."id") as "~json"
+    ) as "q17" on true
   where not (not exists (
     select 1
-    from "default"."Issue" as "x15"
-    where "x15"."number" = (($1::jsonb) #>> '{}')
+    from "default"."Issue" as "x16"
+    where "x16"."number" = (($1::jsonb) #>> '{}')
   ))
 ),
-"update17" as (
+"update18" as (
   update "default"."Issue" as "t"
   set "body" = "s"."c0"
-  from "update_src12" as "s"
+  from "update_src13" as "s"
   where "t"."id" = "s"."id"
   returning "t".*
 )
-select coalesce('[' || (string_agg(coalesce("q20"."~text", 'null'), ', ') || ']'), '[]') as "result"
+select coalesce('[' || (string_agg(coalesce("q21"."~text", 'null'), ', ') || ']'), '[]') as "result"
 from lateral (
-  select "u19"."id" as "id", "u19"."__type__" as "__type__", ('{"name":' || coalesce(to_json("u19"."name")::text, 'null')) || (',"body":' || (coalesce(to_json("u19"."body")::text, 'null') || '}')) as "~text"
+  select "u20"."id" as "id", "u20"."__type__" as "__type__", ('{"name":' || coalesce(to_json("u20"."name")::text, 'null')) || (',"body":' || (coalesce(to_json("u20"."body")::text, 'null') || '}')) as "~text"
   from lateral (
     (
       select "w"."id" as "id", "w"."name" as "name", "w"."owner" as "owner", "w"."owner@note" as "owner@note", "w"."body" as "body", "w"."number" as "number", "w"."status" as "status", "w"."time_estimate" as "time_estimate", "w"."tags" as "tags", "w"."due_date" as "due_date", 'default::Issue' as "__type__"
@@ -81,14 +85,14 @@ from lateral (
     )
     union all
     (
-      select "w18"."id" as "id", "w18"."name" as "name", "w18"."owner" as "owner", "w18"."owner@note" as "owner@note", "w18"."body" as "body", "w18"."number" as "number", "w18"."status" as "status", "w18"."time_estimate" as "time_estimate", "w18"."tags" as "tags", "w18"."due_date" as "due_date", 'default::Issue' as "__type__"
-      from "insert_src1" as "cs10"
-        join "default"."Issue" as "cx11" on ("cx11"."number" = "cs10"."c2") and (not exists (
+      select "w19"."id" as "id", "w19"."name" as "name", "w19"."owner" as "owner", "w19"."owner@note" as "owner@note", "w19"."body" as "body", "w19"."number" as "number", "w19"."status" as "status", "w19"."time_estimate" as "time_estimate", "w19"."tags" as "tags", "w19"."due_date" as "due_date", 'default::Issue' as "__type__"
+      from "insert_src1" as "cs11"
+        join "default"."Issue" as "cx12" on ("cx12"."number" = "cs11"."c2") and (not exists (
         select 1
         from "insert9" as "n"
-        where "n"."id" = "cx11"."id"
+        where "n"."id" = "cx12"."id"
       ))
-        join "update17" as "w18" on true
+        join "update18" as "w19" on true
     )
-  ) as "u19"
-) as "q20"
+  ) as "u20"
+) as "q21"

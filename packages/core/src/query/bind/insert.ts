@@ -5,6 +5,8 @@
  *   default is `MissingRequiredError` at compile time; a default the database cannot apply (on a
  *   multi pointer, or one that reads a query or global: the storage layout's `queryDefault`) is
  *   bound here and written like a value;
+ * - a single property of a scalar extending `sequence` takes the sequence's next value (its
+ *   domain's default) when the insert gives none, as Gel numbers it;
  * - `unless conflict on .p` needs an exclusive constraint on `p` (or an exclusive constraint on
  *   an expression of it); `else (...)` needs `on`; inside `else`, the inserted type's short name
  *   is the conflicting object.
@@ -17,6 +19,7 @@ import {
   InvalidTypeError,
   MissingRequiredError,
   QueryError,
+  UnsupportedFeatureError,
 } from '../../errors';
 import { AT_MOST_ONE, ONE, cardEither, type Binding, type IrExpr } from '../ir';
 import type { Conflict, ConflictKey, Insert, MutationElement } from '../ir';
@@ -26,6 +29,7 @@ import { bindShape } from './shape';
 import { bindExpr } from './dispatch';
 import { subjectScope } from './names';
 import { withScope } from './statement';
+import { callsVolatile } from './scoping';
 import { isObjectType, printIrType } from './types';
 import { isLinkPropertyAssignment } from './link-writes';
 import { guardsOf } from './mutation-writes';
@@ -45,6 +49,18 @@ export function bindInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): I
   const rest = q.shape.filter((el) => !isLinkPropertyAssignment(el));
   const inserted = bindPlainInsert(ctx, { ...outer, linkWrite: undefined }, { ...q, shape: rest });
   return bindShape(ctx, outer, inserted, props, q.span);
+}
+
+/**
+ * A single property of a custom scalar extending `sequence`: its storage domain defaults to the
+ * scalar's SEQUENCE (storage/domains), so an insert without a value is numbered by the database.
+ */
+function sequenceNumbered(ctx: BindContext, pointer: PointerInfo): boolean {
+  if (pointer.many || pointer.target.kind !== 'scalar') return false;
+  const scalar = ctx.index.scalar(pointer.target.name);
+  return (
+    scalar !== undefined && scalar.name !== 'std::sequence' && scalar.stdBase === 'std::sequence'
+  );
 }
 
 function bindPlainInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Insert {
@@ -70,7 +86,7 @@ function bindPlainInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Ins
     if (given.has(pointer.name) || !isStored(pointer)) continue;
     const dflt = pointer.model?.default ?? null;
     if (dflt === null) {
-      if (pointer.required) {
+      if (pointer.required && !sequenceNumbered(ctx, pointer)) {
         fail(
           MissingRequiredError,
           `missing value for required ${pointer.kind} '${type.name}.${pointer.name}'`,
@@ -138,7 +154,54 @@ function bindConflict(
   const conflictPathId = `conflict~${ctx.freshId()}${scope.namespace}`;
   const keyOf = (pointer: PointerInfo, constraint: ExpressionConstraint): ConflictKey | null => {
     const given = elements.find((e) => e.pointer.name === pointer.name);
-    return given ? conflictKey(ctx, pointer, constraint, given.value) : null;
+    if (!given) return null;
+    // The key of a constraint on an expression is computed apart from the stored value: a
+    // volatile value (`random()`) would be checked with another value than the one written
+    // (Gel refuses volatile conflict keys; a plain exclusive pointer compares the stored value).
+    if (callsVolatile(given.value)) {
+      return fail(
+        UnsupportedFeatureError,
+        'INSERT UNLESS CONFLICT ON does not support volatile properties',
+        clause.on?.span ?? subject.span,
+      );
+    }
+    return conflictKey(ctx, pointer, constraint, given.value);
+  };
+  // An exclusive computed pointer (`name := .first ++ .last`): its expression over an existing
+  // object against the same expression over the inserted values (a row of them, `row`), as
+  // Gel compiles the conflict select over the insert's shape.
+  const computedKey = (owner: string, pointer: PointerInfo): ConflictKey | null => {
+    if (elements.some((e) => !e.pointer.many && callsVolatile(e.value))) {
+      return fail(
+        UnsupportedFeatureError,
+        'INSERT UNLESS CONFLICT ON does not support volatile properties',
+        clause.on?.span ?? subject.span,
+      );
+    }
+    const module = owner.slice(0, owner.lastIndexOf('::'));
+    const path = (root: IrExpr): IrExpr =>
+      bindExpr(ctx, subjectScope(rootScope(module), root, null), {
+        kind: 'Path',
+        subject: null,
+        steps: [{ kind: 'Ptr', name: pointer.name, via: '.', span: subject.span }],
+        span: subject.span,
+      });
+    const rootOf = (name: string, pathId: string): IrExpr => ({
+      kind: 'TypeRoot',
+      type: { kind: 'object', name },
+      card: ONE,
+      objectType: name,
+      pathId,
+    });
+    const pathId = `conflict-key~${ctx.freshId()}`;
+    const row = `conflict-row~${ctx.freshId()}`;
+    return {
+      existing: path(rootOf(owner, pathId)),
+      pathId,
+      fresh: path(rootOf(type.name, row)),
+      owner,
+      row,
+    };
   };
   if (clause.on === null) {
     if (clause.elseExpr !== null) {
@@ -146,13 +209,21 @@ function bindConflict(
     }
     const keys = [...type.pointers.values()]
       .filter((p) => !p.many)
-      .flatMap((p) => expressionConstraints(p).map((c) => keyOf(p, c)))
+      .flatMap((p) => [
+        ...expressionConstraints(p).map((c) => keyOf(p, c)),
+        ...computedConstraints(p).map((c) => computedKey(c.declaredIn, p)),
+      ])
       .filter((k): k is ConflictKey => k !== null);
     return { on: null, owner: null, else: null, conflictPathId, ...(keys.length ? { keys } : {}) };
   }
   const { pointers: on, owner, constraint } = conflictPointers(type, clause.on);
-  const key = constraint ? keyOf(on[0] as PointerInfo, constraint) : null;
-  const keys = constraint ? { keys: key ? [key] : [] } : {};
+  const onComputed = on.length === 1 && (on[0] as PointerInfo).computed !== null;
+  const key = constraint
+    ? keyOf(on[0] as PointerInfo, constraint)
+    : onComputed
+      ? computedKey(owner, on[0] as PointerInfo)
+      : null;
+  const keys = constraint || onComputed ? { keys: key ? [key] : [] } : {};
   let elseExpr: IrExpr | null = null;
   if (clause.elseExpr !== null) {
     // Inside `else`, the inserted type's name is the conflicting object.
@@ -202,6 +273,14 @@ function refuseSelfInsertInElse(scope: Scope, type: string, span: ql.Span): void
 
 type ExpressionConstraint = NonNullable<PointerInfo['model']>['constraints'][number];
 
+/** A computed pointer's plain exclusive constraints. */
+function computedConstraints(pointer: PointerInfo): ExpressionConstraint[] {
+  if (pointer.computed === null) return [];
+  return (pointer.model?.constraints ?? []).filter(
+    (c) => c.name === 'std::exclusive' && c.except === null && c.subjectExpr === null,
+  );
+}
+
 /** A pointer's exclusive constraints on an expression of its value. */
 function expressionConstraints(pointer: PointerInfo): ExpressionConstraint[] {
   return (pointer.model?.constraints ?? []).filter(
@@ -250,7 +329,11 @@ function conflictKey(
 function conflictPointers(
   type: ObjectTypeInfo,
   on: ql.Expr,
-): { pointers: PointerInfo[]; owner: string; constraint?: ExpressionConstraint } {
+): {
+  pointers: PointerInfo[];
+  owner: string;
+  constraint?: ExpressionConstraint;
+} {
   const isTuple = on.kind === 'TupleLiteral';
   const parts = isTuple ? on.elements : [on];
   const names = parts.map((part) => subjectPointerName(part));
@@ -264,10 +347,11 @@ function conflictPointers(
   const pointers = (names as string[]).map((name) => {
     const pointer = type.pointers.get(name);
     if (!pointer) return unknownName('link or property', name, on.span);
-    if (pointer.many)
+    // A multi pointer conflicts when any of its values does (alone, not in a tuple).
+    if (pointer.many && isTuple)
       return fail(
         QueryError,
-        `'${type.name}.${name}' is multi: \`unless conflict on\` needs single pointers`,
+        `'${type.name}.${name}' is multi: \`unless conflict on\` a tuple needs single pointers`,
         on.span,
       );
     return pointer;
@@ -282,7 +366,12 @@ function conflictPointers(
     if (pointer.name === 'id') return { pointers, owner: type.name };
     if (constraint) return { pointers, owner: constraint.declaredIn };
     const [onExpression] = expressionConstraints(pointer);
-    if (onExpression) return { pointers, owner: onExpression.declaredIn, constraint: onExpression };
+    if (onExpression)
+      return {
+        pointers,
+        owner: onExpression.declaredIn,
+        constraint: onExpression,
+      };
   }
   // A type-level `exclusive on (...)` over exactly these pointers.
   const wanted = JSON.stringify([...(names as string[])].sort());

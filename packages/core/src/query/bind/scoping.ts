@@ -93,22 +93,29 @@ export function isVolatile(expr: IrExpr): boolean {
   return volatile(expr, new Set());
 }
 
-function volatile(expr: IrExpr, seen: Set<IrExpr>): boolean {
+/** Whether `expr` calls a volatile function (writes aside: Gel's volatility with DML excluded). */
+export function callsVolatile(expr: IrExpr): boolean {
+  return volatile(expr, new Set(), false);
+}
+
+function volatile(expr: IrExpr, seen: Set<IrExpr>, dml = true): boolean {
   if (seen.has(expr)) return false;
   seen.add(expr);
   switch (expr.kind) {
     case 'Insert':
     case 'Update':
     case 'Delete':
-      return true;
+      if (dml) return true;
+      break;
     case 'Call':
     case 'Cast':
       if ((expr.overload as { volatility?: string } | null)?.volatility === 'Volatile') return true;
       break;
     case 'BindingRef':
-      return !expr.binding.iteration && isMaterialized(expr.binding);
+      if (dml) return !expr.binding.iteration && isMaterialized(expr.binding);
+      return !expr.binding.iteration && volatile(expr.binding.expr, seen, dml);
     default:
       break;
   }
-  return children(expr).some((c) => volatile(c, seen));
+  return children(expr).some((c) => volatile(c, seen, dml));
 }

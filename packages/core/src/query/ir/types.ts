@@ -471,6 +471,12 @@ export interface ConflictKey {
   readonly fresh: IrExpr;
   /** The type declaring the constraint: the objects a conflict is looked for among. */
   readonly owner: string;
+  /**
+   * For a computed pointer's constraint: `fresh` reads the inserted object, known by this path
+   * id, whose stored columns are the insert's single values (`existing` reads the same pointer
+   * of an existing object).
+   */
+  readonly row?: string;
 }
 
 export interface Insert extends MutationBase<'Insert'> {

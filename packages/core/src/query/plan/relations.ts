@@ -11,9 +11,9 @@
 import { QueryError } from '../../errors';
 import { sql } from '../../sql';
 import type { IrExpr } from '../ir';
-import { isMutation } from '../ir';
+import { containsMutation, isMutation } from '../ir';
 import { planMutation } from './mutation';
-import { derivesFromMutation } from './mutation/scope';
+import { derivesFromMutation, dupPathId, liftIteration } from './mutation/scope';
 import type { Rel, Bound } from './rel';
 import { backlinkIds, typeSource } from './sources';
 import type { PlanContext } from './context';
@@ -111,7 +111,26 @@ export function liftNew(ctx: PlanContext, rel: Rel, expr: IrExpr): Bound {
           // Iterated row by row (the binder gave the iterator's paths names of their own, so
           // they are not the body's); `for optional` runs the body once on an empty iterator.
           let iteration: Bound;
-          if (expr.optional) {
+          if (containsMutation(expr.body)) {
+            // A body that writes: ranked as its writes' `src` ranks it, so each iteration meets
+            // its own writes (mutation/scope.liftIteration).
+            const { bound, dup } = liftIteration(
+              ctx,
+              inner,
+              expr.iterator,
+              expr.optional ? 'left' : undefined,
+            );
+            iteration = bound;
+            const present = expr.optional ? null : presence(bound);
+            if (present) inner.where.push(present);
+            inner.bind(dupPathId(`@${expr.binding.id}`), {
+              kind: 'value',
+              type: { kind: 'scalar', name: 'std::int64' },
+              expr: dup,
+              out: null,
+              nullable: false,
+            });
+          } else if (expr.optional) {
             const { query, columns } = ctx.rows(inner, expr.iterator);
             iteration = liftRows(ctx, inner, expr.iterator, query, columns, 'left');
           } else {

@@ -30,12 +30,18 @@ export type TriggerAction =
       readonly targets: readonly QName[];
       readonly message: string;
     }
-  /** Refuses the deletion of `old` while a row of `from` links to it through `column` (23503). */
+  /**
+   * Refuses the deletion of `old` while a row of `from` links to it through `column` (23503).
+   * With `sources` (a multi link's junction `from`): only a row whose source object still exists
+   * (one statement may delete a source and its target together; the junction row goes with the
+   * source, whatever the order of the deletions).
+   */
   | {
       readonly kind: 'refuse-if-linked';
       readonly from: QName;
       readonly column: string;
       readonly message: string;
+      readonly sources?: QName;
     }
   /** `update from set column = null where column = old.id` (`on target delete allow`). */
   | { readonly kind: 'clear-links'; readonly from: QName; readonly column: string }
@@ -174,8 +180,12 @@ function action(a: TriggerAction): string {
       const any = found.length === 0 ? 'false' : found.join(' or ');
       return `if ${col('new', a.column)} is not null and not (${any}) then ${raise('23503', `${quoteLiteral(a.message)} || ' (' || ${col('new', a.column)}::text || ')'`)} end if;`;
     }
-    case 'refuse-if-linked':
-      return `if exists (select 1 from ${q(a.from)} as s where s.${quoteIdent(a.column)} = ${col('old', 'id')}) then ${raise('23503', `${quoteLiteral(a.message)} || ' (' || ${col('old', 'id')}::text || ')'`)} end if;`;
+    case 'refuse-if-linked': {
+      const live = a.sources
+        ? ` and exists (select 1 from ${q(a.sources)} as o where o.${ID} = s.${quoteIdent('source')})`
+        : '';
+      return `if exists (select 1 from ${q(a.from)} as s where s.${quoteIdent(a.column)} = ${col('old', 'id')}${live}) then ${raise('23503', `${quoteLiteral(a.message)} || ' (' || ${col('old', 'id')}::text || ')'`)} end if;`;
+    }
     case 'clear-links':
       return `update ${q(a.from)} set ${quoteIdent(a.column)} = null where ${quoteIdent(a.column)} = ${col('old', 'id')};`;
     case 'delete-links':

@@ -5,8 +5,20 @@
  * SQL helpers.
  */
 import { QueryError } from '../../../errors';
-import { sql, type SelectStatement, type SqlExpr, type Target } from '../../../sql';
-import type { BindingRef, IrExpr } from '../../ir';
+import {
+  concatText,
+  pgType,
+  sql,
+  type FromItem,
+  type SelectStatement,
+  type SqlExpr,
+  type Target,
+} from '../../../sql';
+import { raise } from '../../../std/operators';
+import { pgTypeFor } from '../../../std/scalars';
+import type { BindingRef, IrExpr, IrType } from '../../ir';
+import type { PointerInfo } from '../../schema-index';
+import { typeSource } from '../sources';
 import type { PlanContext } from '../context';
 import type { Rel, Bound } from '../rel';
 
@@ -18,6 +30,11 @@ export interface Written {
   readonly rows: ReadonlyMap<string, string>;
   /** Multi pointer name → how to read its rows after the statement. */
   readonly multi: ReadonlyMap<string, MultiState>;
+  /**
+   * An insert's `unless conflict` on exclusive multi pointers: pointer name → the CTE of the
+   * new `(source, value)` rows, planned from `src` before the insert (its conflict check reads them).
+   */
+  readonly conflictPairs?: ReadonlyMap<string, string>;
 }
 
 /** A multi pointer's junction rows after the statement, for the written objects. */
@@ -89,4 +106,118 @@ export function selectFrom(rel: Rel, targets: Target[], present?: ObjectBound): 
     from: rel.from ? [rel.from] : [],
     where: where.length > 0 ? sql.and(...where) : null,
   });
+}
+
+/**
+ * A link value written for objects of `concrete`, whose own declaration of the link may narrow
+ * the target (`overloaded link status -> MajorLifeEvent` in a subtype): an update through a
+ * parent type checks at run time that the value is an object of the narrowed target, as Gel
+ * does, else raises InvalidLinkTargetError (SQLSTATE 42809, wrong_object_type) naming the type
+ * given. Values statically of the narrowed target are not checked.
+ */
+export function covariantTarget(
+  ctx: PlanContext,
+  concrete: string,
+  pointer: PointerInfo,
+  valueType: IrType,
+  value: SqlExpr,
+): SqlExpr {
+  const own = ctx.index.objectType(concrete)?.pointers.get(pointer.name);
+  if (own?.kind !== 'link' || own.target.kind !== 'object' || pointer.target.kind !== 'object')
+    return value;
+  const narrow = own.target.name;
+  if (narrow === pointer.target.name) return value;
+  const given = valueType.kind === 'object' ? ctx.index.objectType(valueType.name) : undefined;
+  if (given && (given.name === narrow || given.ancestors.includes(narrow))) return value;
+  const x = ctx.fresh('ct');
+  const inNarrow = typeSource(ctx, narrow, x, { visible: true });
+  const y = ctx.fresh('ct');
+  const wide = typeSource(ctx, pointer.target.name, y, { visible: true });
+  const fits = sql.exists(
+    sql.select({
+      targets: [sql.target(sql.num(1))],
+      from: [inNarrow.item],
+      where: sql.bin('=', sql.col('id', x), value),
+    }),
+  );
+  const actual = sql.scalar(
+    sql.select({
+      targets: [sql.target(wide.tag)],
+      from: [wide.item],
+      where: sql.bin('=', sql.col('id', y), value),
+    }),
+  );
+  const message = concatText([
+    sql.text(`invalid target for link '${pointer.name}' of object type '${concrete}': '`),
+    actual,
+    sql.text(`' (expecting '${narrow}')`),
+  ]);
+  return {
+    kind: 'Case',
+    whens: [{ when: sql.or(sql.isNull(value), fits), then: value }],
+    else: raise(value, pgType('uuid'), message, '42809'),
+  };
+}
+
+/**
+ * The new value of an exclusive pointer of an object of `concrete` (its id `source`), checked
+ * against the objects as they were before the statement (Gel's rule: one statement cannot free
+ * a value and take it again, as deleting its holder and giving the value to another object),
+ * the object itself aside: a conflict raises ConstraintViolationError (SQLSTATE 23505). A single
+ * pointer compares the owner's rows, a multi pointer its junction rows. The unique indexes and
+ * triggers hold the rows as the statement leaves them.
+ */
+export function exclusiveAsBefore(
+  ctx: PlanContext,
+  concrete: string,
+  pointer: PointerInfo,
+  value: SqlExpr,
+  source: SqlExpr,
+): SqlExpr {
+  const own = ctx.index.objectType(concrete)?.pointers.get(pointer.name) ?? pointer;
+  const owners = new Set(
+    (own.model?.constraints ?? [])
+      .filter((c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null)
+      .map((c) => (c.delegated ? concrete : c.declaredIn)),
+  );
+  const exists = (from: FromItem, where: SqlExpr) =>
+    sql.exists(sql.select({ targets: [sql.target(sql.num(1))], from: [from], where }));
+  const taken = [...owners].flatMap((owner) => {
+    if (!own.many) {
+      const x = ctx.fresh('ex');
+      const rows = typeSource(ctx, owner, x, { written: false, visible: true });
+      return [
+        exists(
+          rows.item,
+          sql.and(
+            sql.bin('=', sql.col(pointer.name, x), value),
+            sql.bin('<>', sql.col('id', x), source),
+          ),
+        ),
+      ];
+    }
+    return (ctx.index.objectType(owner)?.concrete ?? []).flatMap((c) => {
+      const theirs = ctx.index.objectType(c)?.pointers.get(pointer.name);
+      const storage = theirs ? ctx.index.storage(c, theirs) : null;
+      if (storage?.kind !== 'junction') return [];
+      const j = ctx.fresh('ex');
+      return [
+        exists(
+          sql.table(storage.table.schema, storage.table.name, j),
+          sql.and(
+            sql.bin('=', sql.col(storage.valueColumn, j), value),
+            sql.bin('<>', sql.col('source', j), source),
+          ),
+        ),
+      ];
+    });
+  });
+  if (taken.length === 0) return value;
+  const type = pointer.kind === 'link' ? pgType('uuid') : pgTypeFor(pointer.target);
+  const message = sql.text(`${pointer.name} violates exclusivity constraint`);
+  return {
+    kind: 'Case',
+    whens: [{ when: sql.or(...taken), then: raise(value, type, message, '23505') }],
+    else: value,
+  };
 }

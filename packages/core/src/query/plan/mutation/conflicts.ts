@@ -6,7 +6,7 @@
  * bound, and the answer is the inserted object or what `else` yields (`withElse`).
  */
 import { QueryError } from '../../../errors';
-import { sql, type SqlExpr } from '../../../sql';
+import { pgType, sql, type SqlExpr } from '../../../sql';
 import { typeLevelConflictGroups } from '../../ir';
 import type { IrExpr } from '../../ir';
 import {
@@ -23,7 +23,7 @@ import { storedColumns, typeSource } from '../sources';
 import { rowsFiltered } from '../access';
 import { type Written, nestedGuardsOf, externals, selectFrom } from './common';
 import { children } from '../../ir';
-import { iterationRefs } from './scope';
+import { iterationRefs, sameRank } from './scope';
 
 /**
  * For an insert with `unless conflict`: the condition that its object is inserted (nothing
@@ -49,7 +49,10 @@ export function conflictGuard(
             g.pointers.some((q) => q.name === p.name),
           ),
       );
-  if (!pointers.some((p) => single.some((e) => e.pointer.name === p.name))) return null;
+  // A computed exclusive pointer (a key over the row) is compared whatever the insert gives.
+  const computed = (conflict.keys ?? []).some((k) => k.row !== undefined);
+  if (!computed && !pointers.some((p) => single.some((e) => e.pointer.name === p.name)))
+    return null;
   // A value that is itself a write (`l := (insert X {...} unless conflict ...)`) runs before the
   // check can be made, as in Gel: the check cannot guard it (nor read it: it would plan itself).
   const written = (p: PointerInfo) =>
@@ -84,6 +87,7 @@ export function conflictChecks(
   m: Insert,
   single: readonly MutationElement[],
   s: ConflictValues,
+  pairs?: ReadonlyMap<string, string>,
 ): SqlExpr[] {
   const conflict = m.conflict as NonNullable<Insert['conflict']>;
   const type = ctx.index.objectType(m.objectType) as ObjectTypeInfo;
@@ -96,7 +100,7 @@ export function conflictChecks(
           owner,
         }))
       : [...type.pointers.values()]
-          .filter((p) => !p.many && p.name !== 'id')
+          .filter((p) => p.name !== 'id')
           .flatMap((p) => {
             const c = (p.model?.constraints ?? []).find(
               (k) => k.name === 'std::exclusive' && k.subjectExpr === null && k.except === null,
@@ -121,10 +125,10 @@ export function conflictChecks(
   };
   const out: SqlExpr[] = [];
   for (const group of groups) {
-    out.push(...exists(group.owner, (x) => conflictMatch(group.pointers, single, x, s)));
+    out.push(...exists(group.owner, (x) => groupMatch(ctx, group, single, x, s, pairs)));
   }
   (conflict.keys ?? []).forEach((key, j) => {
-    out.push(...exists(key.owner, (x, tag) => keyMatch(ctx, key, j, x, tag, s)));
+    out.push(...exists(key.owner, (x, tag) => keyMatch(ctx, m, single, key, j, x, tag, s)));
   });
   return out;
 }
@@ -149,6 +153,8 @@ function conflictOwners(conflict: NonNullable<Insert['conflict']>, inserted: str
 /** `<the key's expression over the existing object x> = <its value over the new values>`. */
 function keyMatch(
   ctx: PlanContext,
+  m: Insert,
+  single: readonly MutationElement[],
   key: ConflictKey,
   j: number,
   x: string,
@@ -166,13 +172,116 @@ function keyMatch(
     out: null,
     nullable: false,
   });
-  const existing = ctx.value(rel, key.existing);
-  if (rel.from !== null || rel.where.length > 0) {
-    throw new QueryError(
-      `\`unless conflict\` on an exclusive constraint over '${key.owner}' whose expression reads more than the object's own properties is not supported yet`,
-    );
+  const value = ctx.value(rel, key.existing);
+  // An expression reading more than the object's own columns (a computed pointer planned as a
+  // lateral subquery): its value for `x` as a scalar subquery.
+  const existing =
+    rel.from !== null || rel.where.length > 0
+      ? sql.scalar(selectFrom(rel, [sql.target(value)]))
+      : value;
+  const fresh = key.row ? rowValue(ctx, m, single, key, key.row, s) : valuesOf(s).key(j);
+  return sql.bin('=', existing, fresh);
+}
+
+/**
+ * A computed pointer's value for the object the insert would write: its expression over a row of
+ * the inserted type's stored columns holding the insert's single values (null where it gives
+ * none: a default is left to the unique index, as for a plain pointer).
+ */
+function rowValue(
+  ctx: PlanContext,
+  m: Insert,
+  single: readonly MutationElement[],
+  key: ConflictKey,
+  row: string,
+  s: ConflictValues,
+): SqlExpr {
+  const values = valuesOf(s);
+  const targets = [...storedColumns(ctx.index, m.objectType)].map(([column, type]) => {
+    const at = single.findIndex((e) => e.pointer.name === column);
+    // A value that is itself a write is read from `src` only (planned here, in the guard of
+    // that very write, it would plan itself).
+    const written =
+      at >= 0 && typeof s !== 'string' && containsMutation((single[at] as MutationElement).value);
+    return sql.target(at < 0 || written ? sql.cast(sql.null(), type) : values.single(at), column);
+  });
+  const y = ctx.fresh('cr');
+  const rel = new Rel(null);
+  rel.join('inner', sql.subquery(sql.select({ targets, from: [], where: null }), y));
+  rel.bind(row, {
+    kind: 'object',
+    type: m.objectType,
+    id: sql.cast(sql.null(), pgType('uuid')),
+    tag: sql.text(m.objectType),
+    alias: y,
+    link: null,
+    out: null,
+    nullable: false,
+  });
+  const value = ctx.value(rel, key.fresh);
+  return sql.scalar(selectFrom(rel, [sql.target(value)]));
+}
+
+/** The match of an existing object `x` with the new values for one exclusive group: a multi
+ * pointer's (`multiMatch`), else the single pointers' (`conflictMatch`). */
+function groupMatch(
+  ctx: PlanContext,
+  group: { readonly pointers: readonly PointerInfo[]; readonly owner: string },
+  single: readonly MutationElement[],
+  x: string,
+  s: ConflictValues,
+  pairs: ReadonlyMap<string, string> | undefined,
+): SqlExpr | null {
+  const [first, ...rest] = group.pointers;
+  if (first?.many && rest.length === 0) {
+    const newRows = pairs?.get(first.name);
+    return newRows && typeof s === 'string'
+      ? multiMatch(ctx, group.owner, first, newRows, x, s)
+      : null;
   }
-  return sql.bin('=', existing, valuesOf(s).key(j));
+  return conflictMatch(group.pointers, single, x, s);
+}
+
+/**
+ * An exclusive multi pointer: some value of the new object (its rows in `newRows`, by `src` row
+ * `s`) is one of the existing object `x`'s (the junction rows of any concrete table of the
+ * constraint's owner, as they were before the statement).
+ */
+function multiMatch(
+  ctx: PlanContext,
+  owner: string,
+  pointer: PointerInfo,
+  newRows: string,
+  x: string,
+  s: string,
+): SqlExpr | null {
+  const n = ctx.fresh('mn');
+  const tests = (ctx.index.objectType(owner)?.concrete ?? []).flatMap((c) => {
+    const own = ctx.index.objectType(c)?.pointers.get(pointer.name);
+    const storage = own ? ctx.index.storage(c, own) : null;
+    if (storage?.kind !== 'junction') return [];
+    const j = ctx.fresh('mj');
+    return [
+      sql.exists(
+        sql.select({
+          targets: [sql.target(sql.num(1))],
+          from: [sql.table(storage.table.schema, storage.table.name, j)],
+          where: sql.and(
+            sql.bin('=', sql.col('source', j), sql.col('id', x)),
+            sql.bin('=', sql.col(storage.valueColumn, j), sql.col(storage.valueColumn, n)),
+          ),
+        }),
+      ),
+    ];
+  });
+  if (tests.length === 0) return null;
+  return sql.exists(
+    sql.select({
+      targets: [sql.target(sql.num(1))],
+      from: [sql.table(null, newRows, n)],
+      where: sql.and(sql.bin('=', sql.col('source', n), sql.col('id', s)), sql.or(...tests)),
+    }),
+  );
 }
 
 /** `x.p = s.c<i>` for each pointer (null when a pointer has no value in the insert: the database
@@ -219,9 +328,10 @@ export function withElse(
     const match =
       (conflict.keys !== undefined
         ? conflict.keys.length > 0
-          ? sql.and(...conflict.keys.map((k, j) => keyMatch(ctx, k, j, x, rows.tag, s)))
+          ? sql.and(...conflict.keys.map((k, j) => keyMatch(ctx, m, single, k, j, x, rows.tag, s)))
           : null
-        : conflictMatch(pointers, single, x, s)) ?? sql.bool(false);
+        : groupMatch(ctx, { pointers, owner }, single, x, s, plan.conflictPairs)) ??
+      sql.bool(false);
     // An object that was there before the statement (not the one it just inserted).
     const fresh = sql.exists(
       sql.select({
@@ -258,6 +368,7 @@ export function withElse(
               sql.col(`~it${i}`, s),
               outer.kind === 'object' ? outer.id : outer.expr,
             ),
+            ...sameRank(fresh, ref, i, s),
           ]
         : [];
     });

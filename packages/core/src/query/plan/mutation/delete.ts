@@ -17,12 +17,13 @@ export function planDelete(
   src: string,
   iterations: readonly BindingRef[],
 ): Written {
-  const { rel: r0, keys, subject } = subjectRows(ctx, m, iterations, 'delete');
+  const { rel: r0, keys, dups, subject } = subjectRows(ctx, m, iterations, 'delete');
   const order = m.orderBy.map((k) => sql.order(ctx.value(r0, k.expr), k.direction, k.empty));
   const targets: Target[] = [
     sql.target(subject.id, 'id'),
     sql.target(subject.tag, '__type__'),
     ...keys.map((k, i) => sql.target(k, `~it${i}`)),
+    ...dups.map((d, i) => sql.target(d, `~dup${i}`)),
   ];
   const base = selectFrom(r0, targets, subject);
   const query: SqlQuery =

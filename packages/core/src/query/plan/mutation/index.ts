@@ -11,8 +11,9 @@
  *   (`svc_meta.uuid_generate_v7()`, computed once) and the single values; for update/delete the
  *   selected objects' ids and `__type__` (and the update's new single values). Values are planned
  *   in a fresh Rel, so the CTE is not correlated with the outer query; a `for` variable the
- *   mutation reads is planned into it (one row per iteration) and kept as columns `~it<i>`,
- *   through which the outer query joins back to its own iteration (Gel's approach, dml.py);
+ *   mutation reads is planned into it (one row per iteration) and kept as columns `~it<i>`
+ *   with the iteration's rank among equal elements `~dup<i>`, through which the outer query
+ *   joins back to its own iteration (Gel's approach, dml.py; ./scope `liftIteration`);
  * - one INSERT / UPDATE / DELETE per concrete table, `returning *` (./insert, ./update, ./delete);
  * - multi pointers: `pairs_N_p` (the new junction rows: source, target|value, link properties),
  *   then INSERT / DELETE on the junction table (./junctions: `:=` deletes what is not in the new
@@ -21,6 +22,9 @@
  *   constraint's declaring type (every concrete table, so across the hierarchy) had the value
  *   before the statement; objects the statement itself writes with the same value violate the
  *   constraint (as in Gel); `else` is planned with the conflicting object bound.
+ * A new value of an exclusive pointer is checked against the objects as they were before the
+ * statement (the written object aside: ./common `exclusiveAsBefore`), as Gel checks it; an
+ * update through a parent type checks a link target a subtype narrows (`covariantTarget`).
  * Reads inside the statement see the snapshot before it (PostgreSQL's rule for CTEs), as Gel's
  * do, with Gel's overlays (./overlays): the written objects' own columns come from the RETURNING
  * rows; reads through links (joins by id, junction rows) also see rows inserted and links

@@ -7,11 +7,18 @@ import { tableName } from '../../../storage/layout';
 import { sql, type Target } from '../../../sql';
 import type { BindingRef } from '../../ir';
 import type { Insert } from '../../ir';
+import type { PointerInfo } from '../../schema-index';
 import type { PlanContext } from '../context';
 import { Rel } from '../rel';
 import { addWriteCheck, afterCheck, reserveWriteCheck } from '../access';
 import { singleValues, columnDefaults, wouldBeRows } from './columns';
-import { type Written, type MultiState, nestedGuardsOf, selectFrom } from './common';
+import {
+  type Written,
+  type MultiState,
+  exclusiveAsBefore,
+  nestedGuardsOf,
+  selectFrom,
+} from './common';
 import { conflictGuard, conflictChecks, refuseGuardedUpsert } from './conflicts';
 import { planPairs, requiredCheck, writeJunction } from './junctions';
 import { registerJunctionWrite, overlayOf } from '../overlays';
@@ -26,12 +33,13 @@ export function planInsert(
   const type = m.objectType;
   refuseGuardedUpsert(ctx, m);
   const r0 = new Rel(null);
-  const keys = bindIterations(ctx, r0, iterations);
+  const { keys, dups } = bindIterations(ctx, r0, iterations);
   bindExternals(ctx, r0, m);
   applyGuards(ctx, r0, m);
   const targets: Target[] = [
     sql.target(sql.func('uuid_generate_v7', [], 'svc_meta'), 'id'),
     ...keys.map((k, i) => sql.target(k, `~it${i}`)),
+    ...dups.map((d, i) => sql.target(d, `~dup${i}`)),
   ];
   const single = m.elements.filter((e) => !e.pointer.many);
   // Mutations nested in the values run only for an object that is inserted (no conflict).
@@ -39,6 +47,8 @@ export function planInsert(
   if (guard) nestedGuardsOf(ctx).push(guard);
   const columns = singleValues(ctx, r0, single, targets, guard !== null);
   (m.conflict?.keys ?? []).forEach((key, j) => {
+    // A computed pointer's key is computed from the row's values where it is compared.
+    if (key.row) return;
     targets.push(sql.target(ctx.value(r0, key.fresh), `k${j}`));
   });
   // Under policies that restrict inserts, the rows are checked before they are written (plan/
@@ -73,8 +83,19 @@ export function planInsert(
     );
   }
 
+  // Exclusive multi pointers `unless conflict` compares: their new rows, planned from `src`
+  // before the insert (the check reads them; the junction write takes them for the rows
+  // inserted).
+  const conflictPairs = new Map<string, string>();
+  multiElements.forEach((e, i) => {
+    if (!m.conflict || !comparedMulti(m.conflict, e.pointer)) return;
+    conflictPairs.set(
+      e.pointer.name,
+      prospective[i] ?? planPairs(ctx, e, src, src, iterations, null, sql.text(type)),
+    );
+  });
   const s = 's';
-  const conditions = m.conflict ? conflictChecks(ctx, m, single, s) : [];
+  const conditions = m.conflict ? conflictChecks(ctx, m, single, s, conflictPairs) : [];
   if (check) conditions.push(afterCheck(check));
   const table = tableName(type);
   const ins = ctx.fresh('insert');
@@ -84,7 +105,13 @@ export function planInsert(
     source: sql.select({
       targets: [
         sql.target(sql.col('id', s)),
-        ...written.map((c) => sql.target(sql.col(c.source, s))),
+        ...written.map((c) => {
+          const value = sql.col(c.source, s);
+          const e = single.find((x) => x.pointer.name === c.column);
+          return sql.target(
+            e ? exclusiveAsBefore(ctx, type, e.pointer, value, sql.col('id', s)) : value,
+          );
+        }),
       ],
       from: [sql.table(null, src, s)],
       where: conditions.length > 0 ? sql.and(...conditions) : null,
@@ -101,13 +128,23 @@ export function planInsert(
 
   multiElements.forEach((e, i) => {
     const checked = prospective[i];
+    const early = conflictPairs.get(e.pointer.name);
     // New junction rows, for the rows actually inserted.
-    const pairs = checked ?? planPairs(ctx, e, ins, src, iterations, null, sql.text(type));
-    const gate = checked ? { written: ins, check } : null;
+    const pairs = checked ?? early ?? planPairs(ctx, e, ins, src, iterations, null, sql.text(type));
+    const gate = checked ? { written: ins, check } : early ? { written: ins, check: null } : null;
     writeJunction(ctx, type, e, pairs, 'add', requiredCheck(e, type, ins, false), gate);
     multi.set(e.pointer.name, { kind: 'replaced', pairs });
     if (!checked) registerJunctionWrite(ctx, type, e, { pairs, mode: 'add', owners: null });
   });
   if (guard) nestedGuardsOf(ctx).pop();
-  return { rows: new Map([[type, ins]]), multi };
+  return { rows: new Map([[type, ins]]), multi, conflictPairs };
+}
+
+/** A multi pointer with a plain exclusive constraint that the conflict clause compares (`on`
+ * names it, or there is no `on`). */
+function comparedMulti(conflict: NonNullable<Insert['conflict']>, pointer: PointerInfo): boolean {
+  if (conflict.on !== null && !conflict.on.some((p) => p.name === pointer.name)) return false;
+  return (pointer.model?.constraints ?? []).some(
+    (c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null,
+  );
 }

@@ -23,7 +23,7 @@ import type { PlanContext } from '../context';
 import { Rel } from '../rel';
 import { afterCheck } from '../access';
 import { liftCarried } from './columns';
-import { iterationBound, selectFrom } from './common';
+import { covariantTarget, exclusiveAsBefore, iterationBound, selectFrom } from './common';
 
 /**
  * The new junction rows of a multi element: `pairs_N` (source, target|value, link properties by
@@ -195,12 +195,50 @@ export function writeJunction(
     const columns = ['source', storage.valueColumn, ...props];
     // A target given by several parts of the value is one link row: the last part's.
     const byPart = e.parts !== null && e.parts.length > 1;
+    const value = sql.col(storage.valueColumn, p);
     let source: SqlQuery = sql.select({
-      targets: columns.map((c) => sql.target(sql.col(c, p))),
+      targets: [
+        sql.target(sql.col('source', p)),
+        // A subtype may narrow the link's target (checked when written through a parent type).
+        sql.target(
+          exclusiveAsBefore(
+            ctx,
+            concrete,
+            pointer,
+            pointer.kind === 'link'
+              ? covariantTarget(ctx, concrete, pointer, e.value.type, value)
+              : value,
+            sql.col('source', p),
+          ),
+        ),
+        ...props.map((c) => sql.target(sql.col(c, p))),
+      ],
       from: [sql.table(null, pairs, p)],
       // Only the rows of objects this table holds (and, for a checked insert, inserted).
       where: sql.and(
         sql.bin('=', sql.col('~type', p), sql.text(concrete)),
+        // An exclusive multi property's value the object already has stays as it is.
+        ...(pointer.kind === 'property' && uniqueValues(pointer)
+          ? [
+              sql.not(
+                sql.exists(
+                  sql.select({
+                    targets: [sql.target(sql.num(1))],
+                    from: [sql.table(storage.table.schema, storage.table.name, 'h')],
+                    where: sql.and(
+                      sql.bin('=', sql.col('source', 'h'), sql.col('source', p)),
+                      sql.bin(
+                        '=',
+                        sql.col(storage.valueColumn, 'h'),
+                        sql.col(storage.valueColumn, p),
+                      ),
+                      givenOnce(pairs, storage.valueColumn, p),
+                    ),
+                  }),
+                ),
+              ),
+            ]
+          : []),
         ...(gate?.written
           ? [
               sql.exists(
@@ -447,13 +485,46 @@ export function clearJunction(
         table: storage.table,
         alias: j,
         using: [sql.table(null, src, s)],
-        // Multi properties are multisets: every old value goes, the new ones are inserted.
+        // Multi properties are multisets: every old value goes, the new ones are inserted; an
+        // exclusive one is a set (its values unique), kept like links: a value the object keeps,
+        // given once, stays (deleting and inserting it again would meet its own unique index
+        // row; given twice, both are inserted and the index refuses them).
         where: sql.and(
           sql.bin('=', sql.col('source', j), sql.col('id', s)),
-          ...(pointer.kind === 'link' ? [sql.not(keep)] : []),
+          ...(pointer.kind === 'link'
+            ? [sql.not(keep)]
+            : uniqueValues(pointer)
+              ? [sql.not(sql.and(keep, givenOnce(pairs, storage.valueColumn, j)))]
+              : []),
           ...(gate?.check ? [afterCheck(gate.check)] : []),
         ),
       }),
     ),
+  );
+}
+
+/** A multi pointer whose values are unique (a plain exclusive constraint): a set. */
+function uniqueValues(pointer: PointerInfo): boolean {
+  return (pointer.model?.constraints ?? []).some(
+    (c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null,
+  );
+}
+
+/** The value of junction row `row` occurs once among the new `pairs` of its source. */
+function givenOnce(pairs: string, valueColumn: string, row: string): SqlExpr {
+  const q = 'once';
+  return sql.bin(
+    '=',
+    sql.scalar(
+      sql.select({
+        targets: [sql.target(sql.agg('count', [sql.star()]))],
+        from: [sql.table(null, pairs, q)],
+        where: sql.and(
+          sql.bin('=', sql.col('source', q), sql.col('source', row)),
+          sql.bin('=', sql.col(valueColumn, q), sql.col(valueColumn, row)),
+        ),
+      }),
+    ),
+    sql.num(1),
   );
 }

@@ -23,6 +23,7 @@ import { storedColumns, typeSource } from '../sources';
 import { rowsFiltered } from '../access';
 import { type ObjectBound, type Written, type MultiState, planned, caseWhen } from './common';
 import { withElse } from './conflicts';
+import { sameRank } from './scope';
 
 export function joinWritten(
   ctx: PlanContext,
@@ -37,12 +38,15 @@ export function joinWritten(
   if (iterations.length > 0) {
     // This iteration's rows: `src` rows whose iteration columns are the outer query's.
     anchor = ctx.fresh('ws');
-    const conditions = iterations.map((ref, i) => {
+    const conditions = iterations.flatMap((ref, i) => {
       const outer = rel.lookup(ref.pathId);
       if (!outer)
         throw new QueryError(`'${ref.binding.name}' is used outside the statement that binds it`);
       const value = outer.kind === 'object' ? outer.id : outer.expr;
-      return sql.bin('is not distinct from', sql.col(`~it${i}`, anchor as string), value);
+      return [
+        sql.bin('is not distinct from', sql.col(`~it${i}`, anchor as string), value),
+        ...sameRank(rel, ref, i, anchor as string),
+      ];
     });
     rel.join('inner', sql.table(null, src, anchor), sql.and(...conditions));
   }

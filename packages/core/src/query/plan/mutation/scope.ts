@@ -6,7 +6,8 @@
  * (`applyGuards`); the `with` bindings that write run unconditionally (`markSideEffects`).
  */
 import { InvalidReferenceError, QueryError } from '../../../errors';
-import { sql, type SqlExpr } from '../../../sql';
+import { pgType, sql, type SqlExpr } from '../../../sql';
+import { liftRows } from '../rows';
 import { rootKeyOf } from '../../ir';
 import type { BindingRef, IrExpr } from '../../ir';
 import { isMutation, type Mutation } from '../../ir';
@@ -163,16 +164,59 @@ export function iterationRefs(m: Mutation): BindingRef[] {
   return [...refs.values()].filter((ref) => !inside.has(ref.binding.id));
 }
 
-/** Binds each `for` variable in `rel` by planning its iterator there; their values, in order. */
-export function bindIterations(ctx: PlanContext, rel: Rel, refs: readonly BindingRef[]): SqlExpr[] {
-  return refs.map((ref) => {
-    const bound = ctx.lift(rel, ref.binding.expr);
+/**
+ * A `for` iterator whose body writes, lifted row by row with each row's rank among the equal
+ * elements of the iterator (`dup`): `for x in {a, a} union (insert ...)` writes twice, and the
+ * enclosing query joins each iteration to its own write by value and rank (the value alone
+ * would pair each of the two iterations with both writes). The write's `src` and the enclosing
+ * `for` lift the iterator this same way, so the ranks agree (equal elements are
+ * interchangeable: any pairing of them is right); a nested iterator is ranked per outer row.
+ */
+export function liftIteration(
+  ctx: PlanContext,
+  rel: Rel,
+  iterator: IrExpr,
+  join?: 'left',
+): { bound: Bound; dup: SqlExpr } {
+  const { query, columns } = ctx.rows(rel, iterator);
+  const a = ctx.fresh('it');
+  const key = sql.cast(sql.col(columns.object ? 'id' : 'v', a), pgType('text'));
+  const ranked = sql.select({
+    targets: [
+      sql.target(sql.star(a)),
+      sql.target(sql.agg('row_number', [], { over: { partitionBy: [key], orderBy: [] } }), '~dup'),
+    ],
+    from: [sql.subquery(query, a)],
+  });
+  const bound = liftRows(ctx, rel, iterator, ranked, columns, join);
+  const column = (bound.kind === 'object' ? bound.id : bound.expr) as { table: string | null };
+  return { bound, dup: sql.col('~dup', column.table) };
+}
+
+/** The path id an iteration's rank (`liftIteration`) is bound at, beside its value's. */
+export const dupPathId = (pathId: string): string => `${pathId}~dup`;
+
+/**
+ * Binds each `for` variable in `rel` by planning its iterator there (`liftIteration`); their
+ * values and ranks, in order.
+ */
+export function bindIterations(
+  ctx: PlanContext,
+  rel: Rel,
+  refs: readonly BindingRef[],
+): { keys: SqlExpr[]; dups: SqlExpr[] } {
+  const keys: SqlExpr[] = [];
+  const dups: SqlExpr[] = [];
+  for (const ref of refs) {
+    const { bound, dup } = liftIteration(ctx, rel, ref.binding.expr);
     rel.bind(ref.pathId, bound);
     const value = bound.kind === 'object' ? bound.id : bound.expr;
     // An empty iterator (lifted as a NULL row) has no iterations.
     if (bound.nullable) rel.where.push(sql.isNull(value, true));
-    return value;
-  });
+    keys.push(value);
+    dups.push(dup);
+  }
+  return { keys, dups };
 }
 
 /**
@@ -185,14 +229,23 @@ export function subjectRows(
   m: Update | Delete,
   iterations: readonly BindingRef[],
   access: 'update read' | 'delete',
-): { rel: Rel; keys: SqlExpr[]; subject: ObjectBound } {
+): { rel: Rel; keys: SqlExpr[]; dups: SqlExpr[]; subject: ObjectBound } {
   const rel = new Rel(null);
-  const keys = bindIterations(ctx, rel, iterations);
+  const { keys, dups } = bindIterations(ctx, rel, iterations);
   bindExternals(ctx, rel, m);
   applyGuards(ctx, rel, m);
   const subject = objectOf(ctx, rel, m.subject);
   if (m.filter) rel.where.push(ctx.value(rel, m.filter));
   const reach = subjectCondition(ctx, subject.type, access, subject);
   if (reach) rel.where.push(reach);
-  return { rel, keys, subject };
+  return { rel, keys, dups, subject };
+}
+
+/**
+ * `src.~dup<i> = <the iteration's rank>` when the enclosing `for` ranked its iterator
+ * (scope.liftIteration): each iteration of equal elements meets its own write.
+ */
+export function sameRank(rel: Rel, ref: BindingRef, i: number, src: string): SqlExpr[] {
+  const dup = rel.lookup(dupPathId(ref.pathId));
+  return dup?.kind === 'value' ? [sql.bin('=', sql.col(`~dup${i}`, src), dup.expr)] : [];
 }

@@ -10,7 +10,14 @@ import type { Update } from '../../ir';
 import type { PlanContext } from '../context';
 import { addWriteCheck, afterCheck, reserveWriteCheck } from '../access';
 import { singleValues, resetLinkProperties, wouldBeRows } from './columns';
-import { type Written, type MultiState, concreteOf, selectFrom } from './common';
+import {
+  type Written,
+  type MultiState,
+  concreteOf,
+  covariantTarget,
+  exclusiveAsBefore,
+  selectFrom,
+} from './common';
 import { planPairs, requiredCheck, writeJunction, clearJunction } from './junctions';
 import { registerJunctionWrite, overlayOf } from '../overlays';
 import { subjectRows } from './scope';
@@ -21,7 +28,7 @@ export function planUpdate(
   src: string,
   iterations: readonly BindingRef[],
 ): Written {
-  const { rel: r0, keys, subject } = subjectRows(ctx, m, iterations, 'update read');
+  const { rel: r0, keys, dups, subject } = subjectRows(ctx, m, iterations, 'update read');
   // The writes in the values iterate over the updated objects: this object is their iteration.
   const perObject = m.each ? [...iterations, m.each] : iterations;
   if (m.each) {
@@ -33,6 +40,7 @@ export function planUpdate(
     sql.target(subject.id, 'id'),
     sql.target(subject.tag, '__type__'),
     ...keys.map((k, i) => sql.target(k, `~it${i}`)),
+    ...dups.map((d, i) => sql.target(d, `~dup${i}`)),
   ];
   const columns = singleValues(ctx, r0, single, targets);
   ctx.addCte(sql.cte(src, selectFrom(r0, targets, subject), { materialized: true }));
@@ -95,7 +103,19 @@ export function planUpdate(
           table,
           alias: t,
           set: [
-            ...columns.map((c) => ({ column: c.column, value: sql.col(c.source, s) })),
+            ...columns.map((col) => {
+              const value = sql.col(col.source, s);
+              const e = single.find((x) => x.pointer.name === col.column);
+              if (!e) return { column: col.column, value };
+              const checked =
+                e.pointer.kind === 'link'
+                  ? covariantTarget(ctx, c, e.pointer, e.value.type, value)
+                  : value;
+              return {
+                column: col.column,
+                value: exclusiveAsBefore(ctx, c, e.pointer, checked, sql.col('id', s)),
+              };
+            }),
             ...resetLinkProperties(single),
           ],
           from: [sql.table(null, src, s)],

@@ -1001,7 +1001,7 @@ function insertStatement(ctx: Ctx, type: ObjectName = r0(ctx)): string {
     }
   }
   let text = `insert ${type} { ${elements.join(', ')} }`;
-  if (r.chance(0.3) && type !== 'Comment') {
+  if (r.chance(0.3) && (type === 'Person' || type === 'Post')) {
     text += ' unless conflict';
     if (r.chance(0.8)) text += ' on .name';
     if (text.endsWith('.name') && r.chance(0.6))

@@ -547,6 +547,16 @@ function setOf(ctx: Ctx, type: Scalar): string {
     () => `(<${type}>{})`,
     () => expr(ctx, type),
   ];
+  // Link properties as sets: `.friends@since` from the subject, `Person.friends@strength`.
+  for (const owner of CONCRETE)
+    for (const link of TYPES[owner])
+      for (const lp of link.linkProps ?? [])
+        if (lp.type === type) {
+          options.push(() => `${owner}.${link.name}@${lp.name}`);
+          if (ctx.subject === owner) options.push(() => `.${link.name}@${lp.name}`);
+        }
+  if (type === 'str')
+    options.push(() => `(introspect typeof ${expr(ctx, r.pick(SCALARS))}).name`);
   const owners = CONCRETE.filter((t) => pointersOf(t, type).length);
   if (owners.length) {
     options.push(() => {

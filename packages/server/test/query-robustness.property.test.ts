@@ -555,8 +555,7 @@ function setOf(ctx: Ctx, type: Scalar): string {
           options.push(() => `${owner}.${link.name}@${lp.name}`);
           if (ctx.subject === owner) options.push(() => `.${link.name}@${lp.name}`);
         }
-  if (type === 'str')
-    options.push(() => `(introspect typeof ${expr(ctx, r.pick(SCALARS))}).name`);
+  if (type === 'str') options.push(() => `(introspect typeof ${expr(ctx, r.pick(SCALARS))}).name`);
   const owners = CONCRETE.filter((t) => pointersOf(t, type).length);
   if (owners.length) {
     options.push(() => {

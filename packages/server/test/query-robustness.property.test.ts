@@ -14,10 +14,21 @@
  * schema, and an expression is built for the type its place wants, with a small chance of any
  * other type, so most statements pass the binder and reach the planner and PostgreSQL.
  *
- * Measured once (seed 28, 600 grammatical statements and 200 mutated ones, PGlite): about
- * SHARE_OK of the grammatical statements answered 200 and the rest a 4xx; see `tally` below,
- * printed with SVC_FUZZ_TALLY=1. A failure prints fast-check's seed and path (re-run with
- * SVC_FUZZ_SEED=<seed>), the shrunk statement, its answer and the server's logged error.
+ * Measured once (PGlite, seed 28, the default 600 + 200 runs): of the 600 grammatical statements
+ * 228 (38%) answered 200 and 321 (53%) ran in the database (a 200, or an error PostgreSQL raised:
+ * InvalidValueError, NumericOutOfRangeError, CardinalityViolationError, MissingRequiredError...);
+ * 137 (23%) were refused by the binder (InvalidTypeError, InvalidReferenceError, QueryError,
+ * cardinality checks), 141 (23%) for their variables (VALIDATION_ERROR, QueryArgumentError:
+ * wrong kinds on purpose), 1 was a syntax error. Of the 200 mutated statements 184 were syntax
+ * errors, 13 InvalidReferenceErrors, 3 ran. None was a 500. The 800 requests take 8 s on PGlite
+ * (20 s on a loaded 2-core machine; 30 s more for Jest and the schema's migration); PostgreSQL
+ * was not at hand to time. SVC_FUZZ_DUMP=<file> writes every request, its time and its answer,
+ * one JSON line each, to measure it again.
+ *
+ * A failure prints fast-check's seed (re-run it with SVC_FUZZ_SEED=<seed>), the request, its
+ * answer and the error the server logged; SVC_FUZZ_SHRINK=1 shrinks it first, SVC_FUZZ_RUNS=<n>
+ * multiplies the runs for a longer hunt. The statements it found failing are minimised in
+ * packages/core/src/query/conformance/cases/i28-fuzz.case.
  */
 import { appendFileSync } from 'node:fs';
 import * as core from '@svc/core';
@@ -154,7 +165,12 @@ const TYPES: Record<ObjectName, readonly Pointer[]> = {
   ],
   Post: [
     ...NAMED,
-    { name: 'author', target: 'Person', required: true, linkProps: [{ name: 'role', type: 'str' }] },
+    {
+      name: 'author',
+      target: 'Person',
+      required: true,
+      linkProps: [{ name: 'role', type: 'str' }],
+    },
     { name: 'body', target: 'str' },
     { name: 'rating', target: 'int16' },
     { name: 'price', target: 'decimal' },
@@ -316,7 +332,15 @@ function literal(ctx: Ctx, type: Scalar): string {
     case 'int64':
       return r.pick(['0', '1', '2', '-3', '10', '9223372036854775807', '-9223372036854775807']);
     case 'float64':
-      return r.pick(['1.5', '0.0', '-2.25', '1e308', '3.0e-5', "(<float64>'NaN')", "(<float64>'inf')"]);
+      return r.pick([
+        '1.5',
+        '0.0',
+        '-2.25',
+        '1e308',
+        '3.0e-5',
+        "(<float64>'NaN')",
+        "(<float64>'inf')",
+      ]);
     case 'bigint':
       return r.pick(['1n', '0n', '-12n', '123456789012345678901234567890n']);
     case 'decimal':
@@ -330,7 +354,13 @@ function literal(ctx: Ctx, type: Scalar): string {
     case 'cal::local_date':
       return `(<cal::local_date>'${r.pick(['2024-02-29', '1990-02-03', '0001-01-01'])}')`;
     case 'json':
-      return r.pick(["to_json('[1, 2]')", "to_json('{\"k\": 1}')", '(<json>1)', "(<json>'s')", "to_json('null')"]);
+      return r.pick([
+        "to_json('[1, 2]')",
+        'to_json(\'{"k": 1}\')',
+        '(<json>1)',
+        "(<json>'s')",
+        "to_json('null')",
+      ]);
     case 'uuid':
       return `(<uuid>'${r.pick(['0190a5b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b', '00000000-0000-0000-0000-000000000000'])}')`;
     case 'Mood':
@@ -352,7 +382,12 @@ function literal(ctx: Ctx, type: Scalar): string {
     case 'cal::date_duration':
       return `(<cal::date_duration>'${r.pick(['3 days', '1 month'])}')`;
     case 'range<int64>':
-      return r.pick(['range(1, 10)', 'range(<int64>{}, 3)', 'range(5, 5)', "range(0, 1, inc_upper := true)"]);
+      return r.pick([
+        'range(1, 10)',
+        'range(<int64>{}, 3)',
+        'range(5, 5)',
+        'range(0, 1, inc_upper := true)',
+      ]);
     case 'tuple<str, int64>':
       return r.pick(["('t', 7)", "('', -1)"]);
     case 'tuple<a: int64, b: str>':
@@ -364,7 +399,7 @@ function literal(ctx: Ctx, type: Scalar): string {
 
 /** A JSON value for a variable of this type: usually of the right kind, sometimes not. */
 function variableValue(r: Rand, type: Scalar): unknown {
-  if (r.chance(0.25))
+  if (r.chance(0.12))
     return r.pick([
       null,
       'nope',
@@ -423,7 +458,11 @@ function variableValue(r: Rand, type: Scalar): unknown {
     case 'cal::date_duration':
       return r.pick(['P1M', '1 month', 'PT1H']);
     case 'range<int64>':
-      return r.pick([{ lower: 1, upper: 3, inc_lower: true, inc_upper: false }, { empty: true }, [1, 2]]);
+      return r.pick([
+        { lower: 1, upper: 3, inc_lower: true, inc_upper: false },
+        { empty: true },
+        [1, 2],
+      ]);
     case 'tuple<str, int64>':
       return r.pick([['a', 1], ['a'], { a: 1 }]);
     case 'tuple<a: int64, b: str>':
@@ -435,7 +474,8 @@ function variableValue(r: Rand, type: Scalar): unknown {
 
 function variable(ctx: Ctx, type: Scalar): string {
   const { r, vars } = ctx;
-  const name = `v${ctx.counter.next += 1}`;
+  ctx.counter.next += 1;
+  const name = `v${ctx.counter.next}`;
   const optional = r.chance(0.2);
   if (!r.chance(0.02)) vars.set(name, variableValue(r, type));
   const shown = type === 'Mood' ? 'str' : type;
@@ -457,7 +497,11 @@ function expr(ctx: Ctx, type: Scalar): string {
     const paths = pointersOf(ctx.subject, type);
     const named = ctx.names.filter((n) => n.type === type);
     const options: (() => string)[] = [() => literal(ctx, type), () => variable(ctx, type)];
-    if (paths.length) options.push(() => `.${r.pick(paths).name}`, () => `.${r.pick(paths).name}`);
+    if (paths.length)
+      options.push(
+        () => `.${r.pick(paths).name}`,
+        () => `.${r.pick(paths).name}`,
+      );
     if (named.length) options.push(() => r.pick(named).name);
     if (type === 'str') options.push(() => 'global tenant');
     return r.pick(options)();
@@ -477,7 +521,8 @@ function expr(ctx: Ctx, type: Scalar): string {
     () => pathThroughLink(sub, type),
     () => `assert_exists(${expr(sub, type)})`,
     () => `assert_single(assert_distinct(${setOf(sub, type)}))`,
-    () => `assert_single((select (for q in ${setOf(sub, r.pick(SCALARS))} union ${expr(sub, type)}) limit 1))`,
+    () =>
+      `assert_single((select (for q in ${setOf(sub, r.pick(SCALARS))} union ${expr(sub, type)}) limit 1))`,
     () => `(with q := ${expr(sub, type)} select q)`,
     () => `(if ${expr(sub, 'bool')} then ${expr(sub, type)} else ${expr(sub, type)})`,
     () => `(<${type}>${r.pick(["'1'", "'x'", '{}', "to_json('null')", "to_json('[1]')"])})`,
@@ -502,6 +547,15 @@ function setOf(ctx: Ctx, type: Scalar): string {
     () => `(<${type}>{})`,
     () => expr(ctx, type),
   ];
+  // Link properties as sets: `.friends@since` from the subject, `Person.friends@strength`.
+  for (const owner of CONCRETE)
+    for (const link of TYPES[owner])
+      for (const lp of link.linkProps ?? [])
+        if (lp.type === type) {
+          options.push(() => `${owner}.${link.name}@${lp.name}`);
+          if (ctx.subject === owner) options.push(() => `.${link.name}@${lp.name}`);
+        }
+  if (type === 'str') options.push(() => `(introspect typeof ${expr(ctx, r.pick(SCALARS))}).name`);
   const owners = CONCRETE.filter((t) => pointersOf(t, type).length);
   if (owners.length) {
     options.push(() => {
@@ -555,12 +609,16 @@ function pathThroughLink(ctx: Ctx, type: Scalar): string {
   const withProp = link.linkProps?.filter((lp) => lp.type === type) ?? [];
   if (withProp.length && r.chance(0.5)) {
     const lp = r.pick(withProp);
-    return link.multi ? `assert_single((select .${link.name} limit 1)@${lp.name})` : `.${link.name}@${lp.name}`;
+    return link.multi
+      ? `assert_single((select .${link.name} limit 1)@${lp.name})`
+      : `.${link.name}@${lp.name}`;
   }
   const target = link.target as ObjectName;
   const ps = pointersOf(target, type);
   const tail = ps.length ? r.pick(ps).name : r.pick(TYPES[target]).name;
-  return link.multi ? `assert_single((select .${link.name} limit 1).${tail})` : `.${link.name}.${tail}`;
+  return link.multi
+    ? `assert_single((select .${link.name} limit 1).${tail})`
+    : `.${link.name}.${tail}`;
 }
 
 /** Operators and std calls whose result is `type`. */
@@ -572,7 +630,8 @@ function typed(ctx: Ctx, type: Scalar): (() => string)[] {
       return [
         () => `(${e('str')} ++ ${e('str')})`,
         () => `${r.pick(['str_upper', 'str_lower', 'str_trim', 'str_reverse'])}(${e('str')})`,
-        () => `to_str(${e(r.pick(['int64', 'float64', 'decimal', 'bigint', 'datetime', 'duration', 'json', 'cal::local_date', 'str'] as const))})`,
+        () =>
+          `to_str(${e(r.pick(['int64', 'float64', 'decimal', 'bigint', 'datetime', 'duration', 'json', 'cal::local_date', 'str'] as const))})`,
         () => `${e('str')}[${e('int64')}]`,
         () => `${e('str')}[${e('int64')}:${e('int64')}]`,
         () => `str_repeat(${e('str')}, ${e('int64')})`,
@@ -670,7 +729,11 @@ function typed(ctx: Ctx, type: Scalar): (() => string)[] {
         () => `(<${type}>${e('json')})`,
       ];
     case 'uuid':
-      return [() => `${objectSet(ctx)}.id`, () => 'uuid_generate_v4()', () => `(<uuid>${e('str')})`];
+      return [
+        () => `${objectSet(ctx)}.id`,
+        () => 'uuid_generate_v4()',
+        () => `(<uuid>${e('str')})`,
+      ];
     case 'Mood':
       return [() => `(<Mood>${e('str')})`, () => `max(${setOf(ctx, 'Mood')})`];
     case 'bytes':
@@ -682,11 +745,16 @@ function typed(ctx: Ctx, type: Scalar): (() => string)[] {
       ];
     case 'cal::local_datetime':
       return [
-        () => `cal::to_local_datetime(${e('datetime')}, ${r.pick(["'UTC'", "'Europe/Paris'", e('str')])})`,
-        () => `(${e('cal::local_datetime')} + ${e(r.pick(['duration', 'cal::relative_duration'] as const))})`,
+        () =>
+          `cal::to_local_datetime(${e('datetime')}, ${r.chance(0.7) ? r.pick(["'UTC'", "'Europe/Paris'"]) : e('str')})`,
+        () =>
+          `(${e('cal::local_datetime')} + ${e(r.pick(['duration', 'cal::relative_duration'] as const))})`,
       ];
     case 'cal::local_time':
-      return [() => `cal::to_local_time(${e('str')})`, () => `(${e('cal::local_time')} - ${e('duration')})`];
+      return [
+        () => `cal::to_local_time(${e('str')})`,
+        () => `(${e('cal::local_time')} - ${e('duration')})`,
+      ];
     case 'cal::relative_duration':
       return [
         () => `(${e('cal::local_date')} - ${e('cal::local_date')})`,
@@ -704,7 +772,10 @@ function typed(ctx: Ctx, type: Scalar): (() => string)[] {
     case 'tuple<str, int64>':
       return [() => `(${e('str')}, ${e('int64')})`, () => `(<tuple<str, int64>>${e('json')})`];
     case 'tuple<a: int64, b: str>':
-      return [() => `(a := ${e('int64')}, b := ${e('str')})`, () => `(<tuple<a: int64, b: str>>${e('json')})`];
+      return [
+        () => `(a := ${e('int64')}, b := ${e('str')})`,
+        () => `(<tuple<a: int64, b: str>>${e('json')})`,
+      ];
     case 'float32':
       return [() => `(<float32>${e('float64')})`, ...arithmetic(ctx, type)];
     case 'cal::local_date':
@@ -763,7 +834,8 @@ function numericCalls(ctx: Ctx, type: Scalar): (() => string)[] {
     case 'float64':
       return [
         () => `math::mean(${setOf(ctx, r.pick(['int64', 'float64'] as const))})`,
-        () => `datetime_get(${e('datetime')}, ${r.chance(0.8) ? `'${r.pick(['year', 'hour', 'epochseconds', 'nope'])}'` : e('str')})`,
+        () =>
+          `datetime_get(${e('datetime')}, ${r.chance(0.8) ? `'${r.pick(['year', 'hour', 'epochseconds', 'nope'])}'` : e('str')})`,
         () => `to_float64(${e('str')})`,
         () => `round(${e('float64')})`,
         () => `math::ln(${e('float64')})`,
@@ -789,7 +861,8 @@ function objectSet(ctx: Ctx, want?: ObjectName): string {
   const type = want ?? r.pick(OBJECTS);
   const options: (() => string)[] = [
     () => type,
-    () => `(select ${type} filter ${expr(within(ctx, { subject: type }), 'bool')} limit ${r.int(0, 3)})`,
+    () =>
+      `(select ${type} filter ${expr(within(ctx, { subject: type }), 'bool')} limit ${r.int(0, 3)})`,
     () => `(select ${type} order by .id limit 1)`,
   ];
   const named = ctx.names.filter((n) => n.type === type);
@@ -804,7 +877,9 @@ function objectSet(ctx: Ctx, want?: ObjectName): string {
       () => `(select ${type} filter .id = ${expr(within(ctx, {}), 'uuid')})`,
       () => `(select detached ${type} limit 1)`,
     );
-  const backs = BACKLINKS.filter((b) => b.source === type && ctx.subject && b.target === ctx.subject);
+  const backs = BACKLINKS.filter(
+    (b) => b.source === type && ctx.subject && b.target === ctx.subject,
+  );
   if (backs.length) options.push(() => `.<${r.pick(backs).name}[is ${type}]`);
   return r.pick(options)();
 }
@@ -843,6 +918,9 @@ function shape(ctx: Ctx, type: ObjectName, linkProps: readonly { name: string }[
       const links = pointers.filter((p) => isObject(p.target));
       if (!links.length) continue;
       const link = r.pick(links);
+      // A pointer named twice is an error (Gel's too): rarely written. Decided before the
+      // sub-shape is made, so that no variable it declares goes unused.
+      if (elements.some((e) => e.startsWith(`${link.name}:`)) && !r.chance(0.05)) continue;
       const target = link.target as ObjectName;
       const inner = within(sub, { subject: target });
       const clauses = link.multi && r.chance(0.5) ? ` ${clausesFor(inner, target)}` : '';
@@ -850,7 +928,7 @@ function shape(ctx: Ctx, type: ObjectName, linkProps: readonly { name: string }[
     }
   }
   if (!elements.length) elements.push('id');
-  // A pointer named twice is an error (Gel's too); mostly keep the first.
+  // The same for plain names (nothing generated is dropped with them).
   const seen = new Set<string>();
   const unique = elements.filter((e) => {
     const name = /^[@\w]+/.exec(e)?.[0] ?? e;
@@ -873,8 +951,10 @@ function clausesFor(ctx: Ctx, type: ObjectName): string {
       `order by ${keys.map((k) => `${k} ${r.pick(['', 'asc', 'desc', 'desc empty first', 'asc empty last'])}`).join(' then ')}`,
     );
   }
-  if (r.chance(0.3)) parts.push(`offset ${r.pick([r.int(0, 3).toString(), expr(sub, 'int64')])}`);
-  if (r.chance(0.4)) parts.push(`limit ${r.pick([r.int(0, 3).toString(), expr(sub, 'int64')])}`);
+  // (Each choice is made before its text: a variable in text thrown away would go unused.)
+  const count = () => (r.chance(0.5) ? r.int(0, 3).toString() : expr(sub, 'int64'));
+  if (r.chance(0.3)) parts.push(`offset ${count()}`);
+  if (r.chance(0.4)) parts.push(`limit ${count()}`);
   return parts.join(' ');
 }
 
@@ -931,7 +1011,7 @@ function insertStatement(ctx: Ctx, type: ObjectName = r0(ctx)): string {
     }
   }
   let text = `insert ${type} { ${elements.join(', ')} }`;
-  if (r.chance(0.3) && type !== 'Comment') {
+  if (r.chance(0.3) && (type === 'Person' || type === 'Post')) {
     text += ' unless conflict';
     if (r.chance(0.8)) text += ' on .name';
     if (text.endsWith('.name') && r.chance(0.6))
@@ -1044,30 +1124,42 @@ function statement(ctx: Ctx): string {
     [8, () => groupStatement(ctx)],
     [8, () => forStatement(ctx)],
     [10, () => withStatement(ctx)],
-    [6, () => {
-      const t = r.pick(SCALARS);
-      return `select ${setOf(ctx, t)} ${r.pick(['union', 'intersect', 'except'])} ${setOf(ctx, t)}`;
-    }],
+    [
+      6,
+      () => {
+        const t = r.pick(SCALARS);
+        return `select ${setOf(ctx, t)} ${r.pick(['union', 'intersect', 'except'])} ${setOf(ctx, t)}`;
+      },
+    ],
     [4, () => `select distinct ${setOf(ctx, r.pick(SCALARS))}`],
     [4, () => `select ${objectSet(ctx)} ?? ${objectSet(ctx)}`],
-    [4, () => {
-      const t = r.pick(OBJECTS);
-      return `select (${objectSet(ctx, t)} if ${expr(ctx, 'bool')} else ${objectSet(ctx, t)}) ${shape(ctx, t)}`;
-    }],
+    [
+      4,
+      () => {
+        const t = r.pick(OBJECTS);
+        return `select (${objectSet(ctx, t)} if ${expr(ctx, 'bool')} else ${objectSet(ctx, t)}) ${shape(ctx, t)}`;
+      },
+    ],
     // a mutation's result through a shape, and a conditional mutation
-    [6, () => {
-      const t = r.pick(CONCRETE);
-      const m = r.pick([
-        () => insertStatement(within(ctx, {}), t),
-        () => updateStatement(within(ctx, {}), t),
-        () => deleteStatement(within(ctx, {}), t),
-      ])();
-      return `select (${m}) ${shape(ctx, t)}`;
-    }],
-    [3, () => {
-      const t = r.pick(CONCRETE);
-      return `select (if ${expr(ctx, 'bool')} then (${insertStatement(within(ctx, {}), t)}) else (${r.chance(0.5) ? `select ${t} limit 1` : updateStatement(within(ctx, {}), t)})) ${shape(ctx, t)}`;
-    }],
+    [
+      6,
+      () => {
+        const t = r.pick(CONCRETE);
+        const m = r.pick([
+          () => insertStatement(within(ctx, {}), t),
+          () => updateStatement(within(ctx, {}), t),
+          () => deleteStatement(within(ctx, {}), t),
+        ])();
+        return `select (${m}) ${shape(ctx, t)}`;
+      },
+    ],
+    [
+      3,
+      () => {
+        const t = r.pick(CONCRETE);
+        return `select (if ${expr(ctx, 'bool')} then (${insertStatement(within(ctx, {}), t)}) else (${r.chance(0.5) ? `select ${t} limit 1` : updateStatement(within(ctx, {}), t)})) ${shape(ctx, t)}`;
+      },
+    ],
     [3, () => `select <json>${objectSet(ctx)} ${shape(ctx, 'Named')}`],
     [3, () => `select (${objectSet(ctx)}, ${expr(ctx, r.pick(SCALARS))})`],
     [3, () => `select [${objectSet(ctx, 'Person')}.name, ${expr(ctx, 'str')}]`],
@@ -1098,10 +1190,12 @@ function request(g: fc.GeneratorValue): Request {
   const variables = Object.fromEntries(vars);
   if (r.chance(0.03)) variables.extra = 1;
   if (Object.keys(variables).length || r.chance(0.1)) req.variables = variables;
-  if (r.chance(0.05)) req.globals = r.pick([{ tenant: 'a' }, { tenant: 5 }, { nope: 1 }, { tenant: null }]);
+  if (r.chance(0.05))
+    req.globals = r.pick([{ tenant: 'a' }, { tenant: 5 }, { nope: 1 }, { tenant: null }]);
   if (r.chance(0.1)) req.cardinality = r.pick(['many', 'many', 'atMostOne', 'one', 'two']);
   // The request's own shape, wrong now and then.
-  if (r.chance(0.02)) Object.assign(req, { variables: r.pick([[], 'x', null, 5, [req.variables]]) });
+  if (r.chance(0.02))
+    Object.assign(req, { variables: r.pick([[], 'x', null, 5, [req.variables]]) });
   if (r.chance(0.01)) Object.assign(req, { globals: r.pick([[], 'x', 7]) });
   return req;
 }
@@ -1109,18 +1203,18 @@ function request(g: fc.GeneratorValue): Request {
 // ---- mutated statements: a valid statement with a slice replaced (core's robustness test)
 
 const VALID = [
-  "select Person { name, friends: { name, @since } filter @strength > 1 order by .name } filter .age > 30",
+  'select Person { name, friends: { name, @since } filter @strength > 1 order by .name } filter .age > 30',
   'select Post { name, author: { name, @role }, comments: { text, votes } order by .votes desc limit 2 }',
   "with p := (select Person filter .name = 'ann') select p { b := .<author[is Post] { name } }",
-  "for x in {1, 2, 3} union (select x * 2)",
+  'for x in {1, 2, 3} union (select x * 2)',
   'group Person { name } using a := .age > 30 by a',
   "insert Person { name := 'zed', tags := {'q'} } unless conflict on .name else (select Person)",
   "update Person filter .name = 'bob' set { tags += 'z', friends -= (select Person filter .name = 'ann') }",
-  "delete Comment filter .votes < 0",
+  'delete Comment filter .votes < 0',
   "select <json>(a := 1, b := [1, 2], c := ('x', true))",
-  "select {1, 2} union {3} except {2} intersect {1, 3}",
-  "select (Person.age ?? 0) if exists Person else -1",
-  "select <int64>$n + len(<str>$s)",
+  'select {1, 2} union {3} except {2} intersect {1, 3}',
+  'select (Person.age ?? 0) if exists Person else -1',
+  'select <int64>$n + len(<str>$s)',
 ];
 
 const mutated = fc
@@ -1128,13 +1222,45 @@ const mutated = fc
     fc.constantFrom(...VALID),
     fc.nat(),
     fc.nat(),
-    fc.constantFrom('', '{', '}', ';', '(', ')', ':=', '.<', '[is ', "'", '$', '<', '>', '@', '::',
-      'select', 'limit', 'filter', ',', '\\', '\u0000', '.', '[', ']', '++', 'detached', '<int64>'),
+    fc.constantFrom(
+      '',
+      '{',
+      '}',
+      ';',
+      '(',
+      ')',
+      ':=',
+      '.<',
+      '[is ',
+      "'",
+      '$',
+      '<',
+      '>',
+      '@',
+      '::',
+      'select',
+      'limit',
+      'filter',
+      ',',
+      '\\',
+      '\u0000',
+      '.',
+      '[',
+      ']',
+      '++',
+      'detached',
+      '<int64>',
+    ),
   )
   .map(([text, a, b, token]) => {
     const i = a % (text.length + 1);
     const j = Math.min(text.length, i + (b % 30));
-    return { query: text.slice(0, i) + token + text.slice(j), variables: { n: 1, s: 'x' } };
+    const query = text.slice(0, i) + token + text.slice(j);
+    // The variables the text still names (an unused one is refused before compiling).
+    const variables = Object.fromEntries(
+      Object.entries({ n: 1, s: 'x' }).filter(([k]) => query.includes(`$${k}`)),
+    );
+    return { query, variables };
   });
 
 // ---------------------------------------------------------------------------------------------
@@ -1142,8 +1268,10 @@ const mutated = fc
 
 const CLASSES: ReadonlySet<string> = new Set(
   Object.values(core)
-    .filter((v): v is typeof core.QueryError =>
-      typeof v === 'function' && (v === core.QueryError || v.prototype instanceof core.QueryError),
+    .filter(
+      (v): v is typeof core.QueryError =>
+        typeof v === 'function' &&
+        (v === core.QueryError || v.prototype instanceof core.QueryError),
     )
     .map((c) => c.name),
 );
@@ -1155,7 +1283,6 @@ const ENVELOPE_KEYS = new Set(['code', 'error', 'type', 'hint', 'extensions']);
 const { logger, lines } = captureLogger();
 let server: SvcServer;
 let sent = 0;
-const tally = { ok: 0, errors: new Map<string, number>() };
 
 beforeAll(async () => {
   server = await start(db.get(), { schema: SDL, logger });
@@ -1163,8 +1290,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  if (process.env.SVC_FUZZ_TALLY)
-    console.log(JSON.stringify({ ok: tally.ok, errors: Object.fromEntries(tally.errors) }, null, 1));
 });
 
 async function post(body: Request): Promise<{ status: number; text: string; type: string | null }> {
@@ -1177,7 +1302,12 @@ async function post(body: Request): Promise<{ status: number; text: string; type
 }
 
 async function reset(): Promise<void> {
-  for (const q of [...RESET, ...SEED.split(';\n').map((s) => s.trim()).filter(Boolean)]) {
+  for (const q of [
+    ...RESET,
+    ...SEED.split(';\n')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ]) {
     const res = await post({ query: q });
     if (res.status !== 200) throw new Error(`fixture statement failed: ${q}\n${res.text}`);
   }
@@ -1186,7 +1316,7 @@ async function reset(): Promise<void> {
 /** Asserts the answer's contract; returns the error class, or 'ok'. */
 function check(req: Request, res: { status: number; text: string; type: string | null }): string {
   const fail = (why: string): never => {
-    const logged = lines.filter((l) => l.includes('unexpected error')).slice(-1)[0] ?? '';
+    const logged = lines.find((l) => l.includes('unexpected error')) ?? '';
     throw new Error(
       `${why}\nrequest: ${JSON.stringify(req)}\nanswer: ${res.status} ${res.text.slice(0, 2000)}\nlogged: ${logged.slice(0, 4000)}`,
     );
@@ -1226,33 +1356,43 @@ async function exchange(req: Request): Promise<void> {
   // Deletes and updates wear the fixture away: it is laid again every 60 statements.
   sent += 1;
   if (sent % 60 === 0) await reset();
+  lines.length = 0; // the server's log lines of this request only
   const started = Date.now();
   const res = await post(req);
-  const outcome = check(req, res);
+  check(req, res);
   if (process.env.SVC_FUZZ_DUMP) {
     const ms = Date.now() - started;
     const line = { req, ms, status: res.status, text: res.text.slice(0, 300) };
     appendFileSync(process.env.SVC_FUZZ_DUMP, `${JSON.stringify(line)}\n`);
   }
-  if (outcome === 'ok') tally.ok += 1;
-  else tally.errors.set(outcome, (tally.errors.get(outcome) ?? 0) + 1);
 }
 
 const seed = process.env.SVC_FUZZ_SEED ? Number(process.env.SVC_FUZZ_SEED) : undefined;
 /** SVC_FUZZ_RUNS=<n> multiplies the runs, for a longer hunt by hand. */
 const scale = Number(process.env.SVC_FUZZ_RUNS ?? 1);
 
-test('no generated statement answers 500', async () => {
-  await fc.assert(
-    fc.asyncProperty(fc.gen(), (g) => exchange(request(g))),
-    { numRuns: 600 * scale, seed, endOnFailure: !process.env.SVC_FUZZ_SHRINK },
-  );
-}, 240_000 * scale);
+test(
+  'no generated statement answers 500',
+  async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.gen(), (g) => exchange(request(g))),
+      { numRuns: 600 * scale, seed, endOnFailure: !process.env.SVC_FUZZ_SHRINK },
+    );
+  },
+  240_000 * scale,
+);
 
-test('no mutated statement answers 500', async () => {
-  await fc.assert(fc.asyncProperty(mutated, (req) => exchange(req)), {
-    numRuns: 200 * scale,
-    seed,
-    endOnFailure: !process.env.SVC_FUZZ_SHRINK,
-  });
-}, 120_000 * scale);
+test(
+  'no mutated statement answers 500',
+  async () => {
+    await fc.assert(
+      fc.asyncProperty(mutated, (req) => exchange(req)),
+      {
+        numRuns: 200 * scale,
+        seed,
+        endOnFailure: !process.env.SVC_FUZZ_SHRINK,
+      },
+    );
+  },
+  120_000 * scale,
+);

@@ -197,8 +197,10 @@ describe('errors with positions', () => {
       expect(size(4, base)).toBeLessThan(one * 6);
     }
     const pads = (levels: number) =>
-      compileQuery(schema, `select ${'str_pad_start('.repeat(levels)}'a'${", 3, 'x')".repeat(levels)}`)
-        .sql.length;
+      compileQuery(
+        schema,
+        `select ${'str_pad_start('.repeat(levels)}'a'${", 3, 'x')".repeat(levels)}`,
+      ).sql.length;
     expect(pads(4)).toBeLessThan(pads(1) * 6);
   });
 });

@@ -305,7 +305,9 @@ function select(stmt: SqlQuery & { kind: 'Select' }, l: Layout): string {
     head,
     stmt.from.length > 0 ? `from ${fromList(stmt.from, l)}` : '',
     stmt.where === null ? '' : `where ${e(stmt.where)}`,
-    stmt.groupBy.length > 0 ? `group by ${stmt.groupBy.map((x) => groupingKey(x, l)).join(', ')}` : '',
+    stmt.groupBy.length > 0
+      ? `group by ${stmt.groupBy.map((x) => groupingKey(x, l)).join(', ')}`
+      : '',
     stmt.having === null ? '' : `having ${e(stmt.having)}`,
     ...tail(stmt.orderBy, stmt.limit, stmt.offset, l),
   ]);

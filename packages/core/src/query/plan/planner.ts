@@ -282,7 +282,9 @@ class Planner implements PlanContext {
       if (e.kind === 'Param') read.add(e.index);
       return false;
     });
-    const unread = Array.from({ length: paramCount() }, (_, i) => i + 1).filter((n) => !read.has(n));
+    const unread = Array.from({ length: paramCount() }, (_, i) => i + 1).filter(
+      (n) => !read.has(n),
+    );
     return unread.length ? statement([...this.ctes, this.unreadParamsCte(unread)]) : planned;
   }
 

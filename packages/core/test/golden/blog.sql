@@ -3,7 +3,7 @@ create schema if not exists "default";
 create domain "default"."PostStatus" as text constraint "PostStatus.enum" check (VALUE in ('Draft', 'Published', 'Archived'));
 
 -- step: create scalar default::Slug (std::str)
-create domain "default"."Slug" as text constraint "Slug.regexp" check (VALUE ~ ('^[a-z0-9]+(-[a-z0-9]+)*$'::text)) constraint "Slug.max_len_value" check (char_length(VALUE) <= (80::bigint));
+create domain "default"."Slug" as text constraint "Slug.regexp" check (VALUE ~ ('^[a-z0-9]+(-[a-z0-9]+)*$'::text)) constraint "Slug.max_len_value" check ((char_length(VALUE)::bigint) <= (80::bigint));
 
 -- step: create type default::Author
 create table "default"."Author" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "created_at" timestamptz not null default clock_timestamp(), "updated_at" timestamptz, "email" text not null, "display_name" text not null, "bio" text, "website" text);
@@ -40,16 +40,16 @@ alter table "default"."Post.tags" add constraint "Post.tags.target.fk" foreign k
 create index "Post.tags.target.index" on "default"."Post.tags" ("target");
 
 -- step: create constraint std::max_len_value(320) on default::Author.email
-alter table "default"."Author" add constraint "Author.email.max_len_value" check (char_length("email") <= (320::bigint));
+alter table "default"."Author" add constraint "Author.email.max_len_value" check ((char_length("email")::bigint) <= (320::bigint));
 
 -- step: create constraint std::max_len_value(10000) on default::Comment.body
-alter table "default"."Comment" add constraint "Comment.body.max_len_value" check (char_length("body") <= (10000::bigint));
+alter table "default"."Comment" add constraint "Comment.body.max_len_value" check ((char_length("body")::bigint) <= (10000::bigint));
 
 -- step: create constraint std::min_len_value(1) on default::Post.title
-alter table "default"."Post" add constraint "Post.title.min_len_value" check (char_length("title") >= (1::bigint));
+alter table "default"."Post" add constraint "Post.title.min_len_value" check ((char_length("title")::bigint) >= (1::bigint));
 
 -- step: create constraint std::max_len_value(200) on default::Post.title
-alter table "default"."Post" add constraint "Post.title.max_len_value" check (char_length("title") <= (200::bigint));
+alter table "default"."Post" add constraint "Post.title.max_len_value" check ((char_length("title")::bigint) <= (200::bigint));
 
 -- step: create constraint std::min_value(0) on default::Post.view_count
 alter table "default"."Post" add constraint "Post.view_count.min_value" check ("view_count" >= (0::bigint));

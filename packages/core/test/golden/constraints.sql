@@ -22,10 +22,10 @@ alter table "default"."Sample.notes" add constraint "Sample.notes.source.fk" for
 create index "Sample.notes.source.index" on "default"."Sample.notes" ("source");
 
 -- step: create constraint std::min_len_value(1) on default::Sample.name
-alter table "default"."Sample" add constraint "Sample.name.min_len_value" check (char_length("name") >= (1::bigint));
+alter table "default"."Sample" add constraint "Sample.name.min_len_value" check ((char_length("name")::bigint) >= (1::bigint));
 
 -- step: create constraint std::max_len_value(64) on default::Sample.name
-alter table "default"."Sample" add constraint "Sample.name.max_len_value" check (char_length("name") <= (64::bigint));
+alter table "default"."Sample" add constraint "Sample.name.max_len_value" check ((char_length("name")::bigint) <= (64::bigint));
 
 -- step: create constraint default::positive on default::Sample.amount
 alter table "default"."Sample" add constraint "Sample.amount.positive" check ("amount" > (0::bigint));
@@ -46,7 +46,7 @@ alter table "default"."Sample" add constraint "Sample.kind.one_of" check ("kind"
 alter table "default"."Sample" add constraint "Sample.age.expression.7e1c8e39" check ((("age"::bigint) >= (0::bigint)) and (("age"::bigint) < (200::bigint)));
 
 -- step: create constraint std::max_len_value(140) on default::Sample.notes
-alter table "default"."Sample.notes" add constraint "Sample.notes.max_len_value" check (char_length("value") <= (140::bigint));
+alter table "default"."Sample.notes" add constraint "Sample.notes.max_len_value" check ((char_length("value")::bigint) <= (140::bigint));
 
 -- step: create constraint std::expression on (.ends_at > .starts_at) on default::Sample
 alter table "default"."Sample" add constraint "Sample.expression.32b4a8a8" check ("ends_at" > "starts_at");

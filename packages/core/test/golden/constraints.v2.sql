@@ -24,7 +24,7 @@ alter table "default"."Sample" add column "nickname" text;
 alter table "default"."Sample" add constraint "Sample.score.within" check (("score" >= (0::bigint)) and ("score" <= (100::bigint)));
 
 -- step: create constraint std::max_len_value(32) on default::Sample.nickname
-alter table "default"."Sample" add constraint "Sample.nickname.max_len_value" check (char_length("nickname") <= (32::bigint));
+alter table "default"."Sample" add constraint "Sample.nickname.max_len_value" check ((char_length("nickname")::bigint) <= (32::bigint));
 
 -- step: create constraint std::expression on (__subject__ >= 0 and __subject__ < 150) on default::Sample.age
 alter table "default"."Sample" add constraint "Sample.age.expression.ddfcdb90" check ((("age"::bigint) >= (0::bigint)) and (("age"::bigint) < (150::bigint)));

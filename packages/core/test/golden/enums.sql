@@ -16,7 +16,7 @@ create domain "default"."Nights" as smallint constraint "Nights.min_value" check
 create domain "default"."RoomKind" as text constraint "RoomKind.enum" check (VALUE in ('Standard', 'Double', 'Suite'));
 
 -- step: create scalar default::RoomNumber (std::str)
-create domain "default"."RoomNumber" as text constraint "RoomNumber.max_len_value" check (char_length(VALUE) <= (6::bigint));
+create domain "default"."RoomNumber" as text constraint "RoomNumber.max_len_value" check ((char_length(VALUE)::bigint) <= (6::bigint));
 
 -- step: create type default::Booking
 create table "default"."Booking" ("id" uuid primary key default "svc_meta"."uuid_generate_v7"(), "number" "default"."BookingNumber" not null, "state" "default"."BookingState" not null default ('Requested'::text)::"default"."BookingState", "nights" "default"."Nights" not null, "arrival" date not null, "room" uuid not null, "guest" uuid not null);

@@ -27,7 +27,7 @@ alter table "default"."Route.stops" add constraint "Route.stops.target.fk" forei
 create index "Route.stops.target.index" on "default"."Route.stops" ("target");
 
 -- step: create constraint std::expression on (len(.distances_m) <= 1000) on default::Route
-alter table "default"."Route" add constraint "Route.expression.b2fa3071" check (cardinality("distances_m") <= (1000::bigint));
+alter table "default"."Route" add constraint "Route.expression.b2fa3071" check ((cardinality("distances_m")::bigint) <= (1000::bigint));
 
 -- step: create index on (.name) on default::Place
 create index "Place.name.index" on "default"."Place" ("name");

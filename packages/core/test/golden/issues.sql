@@ -64,7 +64,7 @@ alter table "default"."Project.members" add constraint "Project.members.target.f
 create index "Project.members.target.index" on "default"."Project.members" ("target");
 
 -- step: create constraint std::max_len_value(255) on default::Issue.title
-alter table "default"."Issue" add constraint "Issue.title.max_len_value" check (char_length("title") <= (255::bigint));
+alter table "default"."Issue" add constraint "Issue.title.max_len_value" check ((char_length("title")::bigint) <= (255::bigint));
 
 -- step: create constraint std::min_value(0) on default::Issue.estimate_hours
 alter table "default"."Issue" add constraint "Issue.estimate_hours.min_value" check (("estimate_hours"::double precision) >= ((0::bigint)::double precision));

@@ -67,10 +67,10 @@ alter table "default"."OrderLine" add constraint "OrderLine.discount_pct.max_val
 alter table "default"."Product" add constraint "Product.stock.min_value" check (("stock"::bigint) >= (0::bigint));
 
 -- step: create constraint std::min_len_value(2) on default::Vendor.country
-alter table "default"."Vendor" add constraint "Vendor.country.min_len_value" check (char_length("country") >= (2::bigint));
+alter table "default"."Vendor" add constraint "Vendor.country.min_len_value" check ((char_length("country")::bigint) >= (2::bigint));
 
 -- step: create constraint std::max_len_value(2) on default::Vendor.country
-alter table "default"."Vendor" add constraint "Vendor.country.max_len_value" check (char_length("country") <= (2::bigint));
+alter table "default"."Vendor" add constraint "Vendor.country.max_len_value" check ((char_length("country")::bigint) <= (2::bigint));
 
 -- step: create constraint std::exclusive on default::Category.name
 create unique index "Category.name.exclusive" on "default"."Category" ("name");

@@ -50,13 +50,13 @@ create index "Status.mentions.target.index" on "default"."Status.mentions" ("tar
 alter table "default"."Person" add constraint "Person.username.regexp" check ("username" ~ ('^[a-z0-9_]{3,30}$'::text));
 
 -- step: create constraint std::max_len_value(500) on default::Person.bio
-alter table "default"."Person" add constraint "Person.bio.max_len_value" check (char_length("bio") <= (500::bigint));
+alter table "default"."Person" add constraint "Person.bio.max_len_value" check ((char_length("bio")::bigint) <= (500::bigint));
 
 -- step: create constraint std::expression on (.username != str_lower(.display_name) or len(.display_name) > 0) on default::Person
-alter table "default"."Person" add constraint "Person.expression.d61cc790" check (("username" <> lower("display_name")) or (char_length("display_name") > (0::bigint)));
+alter table "default"."Person" add constraint "Person.expression.d61cc790" check (("username" <> lower("display_name")) or ((char_length("display_name")::bigint) > (0::bigint)));
 
 -- step: create constraint std::max_len_value(280) on default::Status.text
-alter table "default"."Status" add constraint "Status.text.max_len_value" check (char_length("text") <= (280::bigint));
+alter table "default"."Status" add constraint "Status.text.max_len_value" check ((char_length("text")::bigint) <= (280::bigint));
 
 -- step: create constraint std::exclusive on (str_lower(__subject__)) on default::Hashtag.tag
 create unique index "Hashtag.tag.exclusive.f4ce9c50" on "default"."Hashtag" ((lower("tag")));

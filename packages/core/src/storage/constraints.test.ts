@@ -220,3 +220,68 @@ test('an fts::index without documents (an abstract placeholder) indexes nothing'
   expect(rows).toEqual([{ tablename: 'Page' }]);
   expect((await migrator.migrate(db, sdl)).applied).toBe(false);
 });
+
+test('an exclusive on a link property is unique per link, across all sources', async () => {
+  const tags = `type Tag { required name: str; }
+     type Item {
+       required name: str;
+       multi tags: Tag { note: str { constraint exclusive; } };
+       single main: Tag { rank: int64 { constraint exclusive; } };
+     }`;
+  await migrator.migrate(db, tags);
+  const id = async (table: string) =>
+    (
+      (await run(`insert into "default"."${table}" (name) values ('x') returning id`)).rows[0] as {
+        id: string;
+      }
+    ).id;
+  const [t1, t2, i1, i2] = [await id('Tag'), await id('Tag'), await id('Item'), await id('Item')];
+  await run(`insert into "default"."Item.tags" (source, target, note) values ($1, $2, 'n')`, [
+    i1,
+    t1,
+  ]);
+  await expect(
+    run(`insert into "default"."Item.tags" (source, target, note) values ($1, $2, 'n')`, [i2, t2]),
+  ).rejects.toMatchObject({ code: '23505' });
+  await run(`insert into "default"."Item.tags" (source, target, note) values ($1, $2, 'm')`, [
+    i2,
+    t1,
+  ]);
+  await run(`update "default"."Item" set main = $2, "main@rank" = 1 where id = $1`, [i1, t1]);
+  await expect(
+    run(`update "default"."Item" set main = $2, "main@rank" = 1 where id = $1`, [i2, t2]),
+  ).rejects.toMatchObject({ code: '23505' });
+  await run(`update "default"."Item" set main = $2, "main@rank" = 2 where id = $1`, [i2, t2]);
+});
+
+test('a link property exclusive is migrated: refused over duplicates, created, dropped', async () => {
+  const sdl = (c: string) =>
+    `type Tag; type Item { multi tags: Tag { note: str${c}; } single main: Tag { rank: int64${c}; } }`;
+  await migrator.migrate(db, sdl(''));
+  const id = async (table: string) =>
+    (
+      (await run(`insert into "default"."${table}" default values returning id`)).rows[0] as {
+        id: string;
+      }
+    ).id;
+  const [t, i1, i2] = [await id('Tag'), await id('Item'), await id('Item')];
+  for (const i of [i1, i2])
+    await run(`insert into "default"."Item.tags" (source, target, note) values ($1, $2, 'n')`, [
+      i,
+      t,
+    ]);
+  const exclusive = sdl(' { constraint exclusive; }');
+  await expect(migrator.migrate(db, exclusive)).rejects.toMatchObject({
+    type: 'ConstraintViolationError',
+    message: expect.stringContaining('Item.tags@note'),
+  });
+  await run(`update "default"."Item.tags" set note = 'm' where source = $1`, [i2]);
+  const created = await migrator.migrate(db, exclusive);
+  expect(created.steps.filter((s) => s.kind === 'create constraint')).toHaveLength(2);
+  await expect(
+    run(`update "default"."Item.tags" set note = 'n' where source = $1`, [i2]),
+  ).rejects.toMatchObject({ code: '23505' });
+  const dropped = await migrator.migrate(db, sdl(''));
+  expect(dropped.steps.filter((s) => s.kind === 'drop constraint')).toHaveLength(2);
+  await run(`update "default"."Item.tags" set note = 'n' where source = $1`, [i2]);
+});

@@ -195,3 +195,70 @@ export function indexElements(
   }
   return [ddlCompiler().compileScalar(expr, ctx).sql];
 }
+
+/** `expr` with each `__subject__` replaced by `by` (a link property's constraint reads `@prop`). */
+function replaceSubject(expr: ql.Expr, by: ql.Expr): ql.Expr {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== 'object') return node;
+    const rec = node as Record<string, unknown>;
+    if (rec.kind === 'Anchor' && rec.name === '__subject__') return by;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(rec)) out[k] = k === 'span' ? v : walk(v);
+    return out;
+  };
+  return walk(expr) as ql.Expr;
+}
+
+/**
+ * The exclusive constraints of link property `lp` of link `p`: a unique index over its column
+ * (`"<link>@<prop>"` of the source table for a single link, `<prop>` of the junction table for a
+ * multi link), so a value is unique per link across all sources, as in Gel (exclusivity per
+ * source is spelled `exclusive on ((@source, @prop))` on the link). Other link property
+ * constraints are not stored yet.
+ */
+export function addLinkPropertyConstraints(
+  schema: Schema,
+  type: ObjectType,
+  p: Pointer,
+  lp: Pointer,
+  table: QName,
+  junction: boolean,
+  indexes: OwnedIndex[],
+): void {
+  const [module, short] = splitName(type.name);
+  const subject = `${type.name}.${p.name}@${lp.name}`;
+  const list = lp.constraints.filter((c) => c.name === 'std::exclusive' && applies(type, c));
+  if (list.length === 0) return;
+  const names = constraintNames(list, `${short}.${p.name}@${lp.name}`);
+  const ctx: ScalarContext = {
+    schema,
+    module,
+    mode: 'exclusive',
+    subject: { kind: 'pointer', type: type.name, pointer: p.name, junction },
+  };
+  const value = ql.parseExpression(`@${lp.name}`);
+  list.forEach((c, i) => {
+    const elements = indexElements(
+      schema,
+      type,
+      replaceSubject(c.subjectExpr ?? SUBJECT, value),
+      ctx,
+    );
+    const where = c.except
+      ? sql.not(
+          sql.func('coalesce', [
+            ddlCompiler().compileScalar(replaceSubject(c.except, value), ctx).sql,
+            sql.bool(false),
+          ]),
+        )
+      : null;
+    indexes.push({
+      subject,
+      kind: 'constraint',
+      label: constraintLabel(c),
+      spec: { table, name: names[i] as string, unique: true, elements, where },
+      ...sharedExclusive(c, `${c.declaredIn}.${p.name}@${lp.name}`),
+    });
+  });
+}

@@ -20,7 +20,12 @@ import type {
   TypeTable,
 } from './layout-types';
 import { singleTable } from './hierarchy';
-import { addPointerConstraints, addTypeConstraints, computedConstraints } from './constraints';
+import {
+  addLinkPropertyConstraints,
+  addPointerConstraints,
+  addTypeConstraints,
+  computedConstraints,
+} from './constraints';
 import { addIndexes } from './indexes';
 
 const ID_DEFAULT: SqlExpr = sql.func('uuid_generate_v7', [], 'svc_meta');
@@ -130,6 +135,7 @@ export function typeTable(schema: Schema, type: ObjectType): TypeTable {
             },
             queryDefault: lpDefault.queryDefault,
           });
+          addLinkPropertyConstraints(schema, type, p, lp, table, false, indexes);
         }
         const target = singleTable(schema, p.target);
         if (target) {
@@ -175,6 +181,7 @@ export function typeTable(schema: Schema, type: ObjectType): TypeTable {
             notNull: false,
             default: compileDefault(schema, module, lp).sql,
           });
+          addLinkPropertyConstraints(schema, type, p, lp, jt, true, indexes);
         }
       }
       junctions.push({

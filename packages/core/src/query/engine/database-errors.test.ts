@@ -26,6 +26,7 @@ type User {
 type Post {
   required title: str;
   author: User;
+  multi readers: User { seat: str { constraint exclusive; } }
 }
 `;
 
@@ -73,6 +74,21 @@ describe('PostgreSQL errors, mapped through the one SQLSTATE table', () => {
       status: 409,
       body: { code: 'CONSTRAINT_VIOLATION', extensions: { sqlState: '23505' } },
     });
+    expectNoInternals(err);
+  });
+
+  test('23505 on an exclusive link property names the link property', async () => {
+    const ids = await tdb.db.query(
+      `with u as (insert into "default"."User" (name) values ('reader') returning id),
+            p as (insert into "default"."Post" (title) values ('a'), ('b') returning id)
+       select u.id as u, p.id as p from u, p`,
+    );
+    const [a, b] = ids.rows as { u: string; p: string }[];
+    const link = `insert into "default"."Post.readers" (source, target, seat) values ($1, $2, 'x')`;
+    await tdb.db.query(link, [a?.p, a?.u]);
+    const err = await seen(link, [b?.p, b?.u]);
+    expect(err.type).toBe('ConstraintViolationError');
+    expect(err.message).toBe('seat violates exclusivity constraint');
     expectNoInternals(err);
   });
 

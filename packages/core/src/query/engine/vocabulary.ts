@@ -138,9 +138,13 @@ function subjectOf(schema: Schema, subject: string): Subject | undefined {
       title: scalar.annotations['std::title'] ?? short(scalar.name),
       constraints: scalar.constraints,
     };
-  const dot = subject.lastIndexOf('.');
-  const owner = schema.objectTypes.find((t) => t.name === subject.slice(0, dot));
-  const pointer = owner?.pointers.find((p) => p.name === subject.slice(dot + 1));
+  // `default::Item.tags@note`: a link property's own constraints.
+  const [path, linkProperty] = subject.split('@') as [string, string | undefined];
+  const dot = path.lastIndexOf('.');
+  const owner = schema.objectTypes.find((t) => t.name === path.slice(0, dot));
+  const link = owner?.pointers.find((p) => p.name === path.slice(dot + 1));
+  const pointer =
+    linkProperty === undefined ? link : link?.properties.find((p) => p.name === linkProperty);
   if (!pointer) return undefined;
   return {
     title: pointer.annotations['std::title'] ?? pointer.name,

@@ -285,3 +285,32 @@ test('a link property exclusive is migrated: refused over duplicates, created, d
   expect(dropped.steps.filter((s) => s.kind === 'drop constraint')).toHaveLength(2);
   await run(`update "default"."Item.tags" set note = 'n' where source = $1`, [i2]);
 });
+
+test('a link property exclusive holds across the junction tables of a hierarchy', async () => {
+  await migrator.migrate(
+    db,
+    `type Tag; type Item { multi tags: Tag { note: str { constraint exclusive; } } }
+     type Special extending Item;`,
+  );
+  const id = async (table: string) =>
+    (
+      (await run(`insert into "default"."${table}" default values returning id`)).rows[0] as {
+        id: string;
+      }
+    ).id;
+  const [t, i, s] = [await id('Tag'), await id('Item'), await id('Special')];
+  await run(`insert into "default"."Item.tags" (source, target, note) values ($1, $2, 'n')`, [
+    i,
+    t,
+  ]);
+  await expect(
+    run(`insert into "default"."Special.tags" (source, target, note) values ($1, $2, 'n')`, [s, t]),
+  ).rejects.toMatchObject({
+    code: '23505',
+    message: expect.stringContaining('note violates exclusivity constraint'),
+  });
+  await run(`insert into "default"."Special.tags" (source, target, note) values ($1, $2, 'm')`, [
+    s,
+    t,
+  ]);
+});

@@ -238,7 +238,8 @@ function sharedExclusives(tables: readonly TypeTable[]): TriggerSpec[] {
     if (indexes.length < 2) continue;
     for (const index of indexes) {
       const others = indexes.filter((o) => o !== index);
-      const short = splitName(index.subject)[1].split('.').pop() as string;
+      // `Item.name` → `name`; a link property's `Item.tags@note` → `note`.
+      const short = splitName(index.subject)[1].split(/[.@]/).pop() as string;
       out.push(
         spec(
           index.spec.table,

@@ -104,7 +104,10 @@ export function fromDatabaseError(
     case '23505':
     case '23P01':
       return new ConstraintViolationError(
-        vocabulary.constraintMessage(fields) ?? 'a value violates an exclusivity constraint',
+        vocabulary.constraintMessage(fields) ??
+          // No constraint named: the compiled statement's own check (an exclusive value taken
+          // before the statement, raised by svc_meta.raise with its own message).
+          (fields.constraint ? 'a value violates an exclusivity constraint' : fields.message),
         options,
       );
     case '23514':

@@ -92,6 +92,15 @@ describe('PostgreSQL errors, mapped through the one SQLSTATE table', () => {
     expectNoInternals(err);
   });
 
+  test("23505 raised by the statement's own check (no constraint named) keeps the check's message", async () => {
+    const err = await seen(
+      `select svc_meta.raise(null::text, '23505', 'name violates exclusivity constraint')`,
+    );
+    expect(err.type).toBe('ConstraintViolationError');
+    expect(err.message).toBe('name violates exclusivity constraint');
+    expectNoInternals(err);
+  });
+
   test('23514 on a std constraint renders std message with its argument', async () => {
     const err = await seen(`insert into "default"."User" (name, age) values ('old', 200)`);
     expect(err.type).toBe('ConstraintViolationError');

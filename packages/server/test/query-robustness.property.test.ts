@@ -1367,7 +1367,19 @@ async function exchange(req: Request): Promise<void> {
   }
 }
 
-const seed = process.env.SVC_FUZZ_SEED ? Number(process.env.SVC_FUZZ_SEED) : undefined;
+/** The seed CI runs (the one whose shares the file's opening comment gives). */
+const FIXED_SEED = 28;
+/**
+ * CI runs one fixed seed, so a run fails only for a change of svc's, not for a new corner the
+ * generator happened to reach that day. SVC_FUZZ_SEED=<n> replays a seed, SVC_FUZZ_SEED=random
+ * hunts. Known and not yet fixed: seed 225959592 on either engine reaches a statement answering
+ * 500 ("missing FROM-clause entry", an `if` over `assert_single((select (for ... union ...)
+ * limit 1))` with nested inserts, after the statements before it): issue 28's note.
+ */
+const seed =
+  process.env.SVC_FUZZ_SEED === 'random'
+    ? undefined
+    : Number(process.env.SVC_FUZZ_SEED ?? FIXED_SEED);
 /** SVC_FUZZ_RUNS=<n> multiplies the runs, for a longer hunt by hand. */
 const scale = Number(process.env.SVC_FUZZ_RUNS ?? 1);
 

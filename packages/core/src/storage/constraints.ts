@@ -100,14 +100,7 @@ export function addPointerConstraints(
       const elements = c.subjectExpr
         ? indexElements(schema, type, c.subjectExpr, { ...ctx, mode: 'exclusive' })
         : [ddlCompiler().compileScalar(SUBJECT, { ...ctx, mode: 'exclusive' }).sql];
-      const where = c.except
-        ? sql.not(
-            sql.func('coalesce', [
-              ddlCompiler().compileScalar(c.except, { ...ctx, mode: 'exclusive' }).sql,
-              sql.bool(false),
-            ]),
-          )
-        : null;
+      const where = exceptWhere(c.except, { ...ctx, mode: 'exclusive' });
       indexes.push({
         subject,
         kind: 'constraint',
@@ -152,14 +145,7 @@ export function addTypeConstraints(
         );
       }
       const elements = indexElements(schema, type, c.subjectExpr, { ...ctx, mode: 'exclusive' });
-      const where = c.except
-        ? sql.not(
-            sql.func('coalesce', [
-              ddlCompiler().compileScalar(c.except, { ...ctx, mode: 'exclusive' }).sql,
-              sql.bool(false),
-            ]),
-          )
-        : null;
+      const where = exceptWhere(c.except, { ...ctx, mode: 'exclusive' });
       indexes.push({
         subject: type.name,
         kind: 'constraint',
@@ -245,14 +231,7 @@ export function addLinkPropertyConstraints(
       replaceSubject(c.subjectExpr ?? SUBJECT, value),
       ctx,
     );
-    const where = c.except
-      ? sql.not(
-          sql.func('coalesce', [
-            ddlCompiler().compileScalar(replaceSubject(c.except, value), ctx).sql,
-            sql.bool(false),
-          ]),
-        )
-      : null;
+    const where = exceptWhere(c.except && replaceSubject(c.except, value), ctx);
     indexes.push({
       subject,
       kind: 'constraint',
@@ -261,4 +240,14 @@ export function addLinkPropertyConstraints(
       ...sharedExclusive(c, `${c.declaredIn}.${p.name}@${lp.name}`),
     });
   });
+}
+
+/**
+ * The WHERE of a unique index for `except (expr)`: the rows whose exception is not true (an
+ * empty exception counts as false, so those rows stay in the index). Null without an exception.
+ */
+export function exceptWhere(except: ql.Expr | null, ctx: ScalarContext): SqlExpr | null {
+  if (!except) return null;
+  const compiled = ddlCompiler().compileScalar(except, ctx).sql;
+  return sql.not(sql.func('coalesce', [compiled, sql.bool(false)]));
 }

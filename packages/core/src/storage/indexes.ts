@@ -13,7 +13,7 @@ import { FTS_INDEX, FTS_LANGUAGES, FTS_WITH_OPTIONS } from '../model/fts';
 import { ddlCompiler, type ScalarContext } from './ddl-compiler';
 import { splitName } from './types';
 import type { OwnedIndex } from './layout-types';
-import { indexElements, spanPos } from './constraints';
+import { exceptWhere, indexElements, spanPos } from './constraints';
 
 export function addIndexes(
   schema: Schema,
@@ -40,14 +40,7 @@ export function addIndexes(
     // An index on a single link alone duplicates the link's own index.
     if (elements.length === 1 && isSingleLinkColumn(type, elements[0] as SqlExpr) && !index.except)
       continue;
-    const where = index.except
-      ? sql.not(
-          sql.func('coalesce', [
-            ddlCompiler().compileScalar(index.except, ctx).sql,
-            sql.bool(false),
-          ]),
-        )
-      : null;
+    const where = exceptWhere(index.except, ctx);
     // A kind of index is part of its name: `fts::index` and a plain index on one expression differ.
     const suffix = index.kind === null ? 'index' : index.kind.replace('::', '.');
     const name = pgName(`${short}.${indexSlug(index)}.${suffix}`);

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
-import { BIN, cleanEnv, runInTerminal, runSvc, startSvc } from './svc';
+import { cleanEnv, runInTerminal, runSvc, spawnSvc, startSvc } from './svc';
 
 const SECRET = 'cli-admin-secret-0123456789-abcdefghijk';
 
@@ -123,11 +122,10 @@ describe(`svc admin on ${testDatabaseKind()}`, () => {
   });
 
   test('after its one line, stdin is let go: a writer holding the pipe open does not hold the command', async () => {
-    const child = spawn(
-      process.execPath,
-      [BIN, 'admin', 'set-password', 'piped@example.com', ...dbArgs()],
-      { cwd: dir, env: cleanEnv() },
-    );
+    const child = spawnSvc(['admin', 'set-password', 'piped@example.com', ...dbArgs()], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
     let stdout = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stdin.write(' spaces kept 2 \n'); // and never ended

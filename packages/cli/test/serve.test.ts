@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '@svc/core';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
-import { BIN, cleanEnv, runInTerminal, runSvc, startSvc } from './svc';
+import { cleanEnv, runInTerminal, runSvc, spawnSvc, startSvc } from './svc';
 
 const { version } = require('../package.json');
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'svc-serve-'));
@@ -150,9 +149,8 @@ describe('svc serve logs for people and for programs', () => {
     expect(msgs.slice(-2)).toEqual(['shutting down: 0 requests in flight', 'stopped']);
 
     const pretty = await new Promise<string>((resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        [BIN, 'serve', '--port', '0', '--data-dir', 'data', '--log-format', 'pretty'],
+      const child = spawnSvc(
+        ['serve', '--port', '0', '--data-dir', 'data', '--log-format', 'pretty'],
         { cwd, env: cleanEnv() },
       );
       let out = '';
@@ -247,11 +245,10 @@ describe(`svc serve on ${testDatabaseKind()}`, () => {
       fs.writeFileSync(path.join(dir, 'schema.esdl'), 'type Starting;\n');
       const url = (t!.config as { url: string }).url;
       const lock = await openDatabase({ url, poolSize: 1 });
-      const MIGRATION_LOCK_KEY = 0x5e7c_0001; // core/schema/migrate.ts
+      const MIGRATION_LOCK_KEY = 0x5e7c_0001; // core/storage/migrate.ts
       await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-      const child = spawn(
-        process.execPath,
-        [BIN, 'serve', '--port', '0', '--schema', 'schema.esdl', '--database-url', url],
+      const child = spawnSvc(
+        ['serve', '--port', '0', '--schema', 'schema.esdl', '--database-url', url],
         { cwd: dir, env: cleanEnv() },
       );
       let stdout = '';
@@ -263,7 +260,14 @@ describe(`svc serve on ${testDatabaseKind()}`, () => {
         const waiting = async () =>
           (
             await lock.query<{ n: number }>(
-              "select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted",
+              // pg_locks is the whole cluster's: other packages' tests migrate other
+              // databases at the same time, so count this database's migration lock alone
+              // (a bigint key shows as classid = high 32 bits, objid = low 32 bits).
+              `select count(*)::int as n from pg_locks
+                where locktype = 'advisory' and not granted and objsubid = 1
+                  and database = (select oid from pg_database where datname = current_database())
+                  and classid::bigint = $1::bigint >> 32 and objid::bigint = $1::bigint & 4294967295`,
+              [MIGRATION_LOCK_KEY],
             )
           ).rows[0]!.n;
         for (let i = 0; i < 300 && (await waiting()) === 0; i++)

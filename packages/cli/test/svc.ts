@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 
 export const BIN = path.join(__dirname, '..', 'bin', 'svc.js');
@@ -9,6 +9,32 @@ export interface Running {
   stdout: () => string;
   stderr: () => string;
   exited: Promise<number | null>;
+}
+
+/**
+ * Every `svc` process a test file starts. Killed after the file's tests, whatever happened, so a
+ * failed assertion between start and stop cannot leave a server running that keeps Jest (and
+ * CI) waiting forever.
+ */
+const live = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of live)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  live.clear();
+});
+
+/** Spawns `node bin/svc.js ...args`, tracked so that it is killed after the test file. */
+export function spawnSvc(
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): ChildProcessWithoutNullStreams {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: opts.cwd,
+    env: opts.env ?? cleanEnv(),
+  });
+  live.add(child);
+  child.on('exit', () => live.delete(child));
+  return child;
 }
 
 /** A clean environment: PATH and HOME only, plus what the test adds. */
@@ -22,10 +48,7 @@ export function runSvc(
   opts: { cwd?: string; env?: NodeJS.ProcessEnv; ms?: number; input?: string } = {},
 ) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: opts.cwd,
-      env: opts.env ?? cleanEnv(),
-    });
+    const child = spawnSvc(args, opts);
     child.stdin.end(opts.input ?? '');
     let stdout = '';
     let stderr = '';
@@ -48,10 +71,7 @@ export function startSvc(
   opts: { cwd?: string; env?: NodeJS.ProcessEnv; ms?: number } = {},
 ): Promise<Running> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', ...args], {
-      cwd: opts.cwd,
-      env: opts.env ?? cleanEnv(),
-    });
+    const child = spawnSvc(['serve', ...args], opts);
     let stdout = '';
     let stderr = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
@@ -102,6 +122,8 @@ export function runInTerminal(
     cwd: opts.cwd,
     env: opts.env ?? cleanEnv(),
   });
+  live.add(child);
+  child.on('exit', () => live.delete(child));
   let shown = '';
   child.stdout.on('data', (d) => (shown += d));
   child.stderr.on('data', (d) => (shown += d));

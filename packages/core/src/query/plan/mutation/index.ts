@@ -42,7 +42,7 @@ import type { IrExpr } from '../../ir';
 import type { Mutation } from '../../ir';
 import type { PlanContext } from '../context';
 import { Rel, type Bound } from '../rel';
-import { planned } from './common';
+import { planned, type Written } from './common';
 import { children } from '../../ir';
 import { planDelete } from './delete';
 import { planInsert } from './insert';
@@ -88,12 +88,21 @@ export function planMutation(ctx: PlanContext, rel: Rel, m: Mutation): Bound {
   let entry = done.get(m.pathId);
   if (!entry) {
     const src = ctx.fresh(`${m.kind.toLowerCase()}_src`);
-    const plan =
-      m.kind === 'Insert'
-        ? planInsert(ctx, m, src, iterations)
-        : m.kind === 'Update'
-          ? planUpdate(ctx, m, src, iterations)
-          : planDelete(ctx, m, src, iterations);
+    // The CTEs sit at the statement's top, outside the if/else branch being planned: the
+    // branch's gates (conditions on the enclosing row) cannot be read there. The mutation
+    // writes only where its branch holds through its own guards (`applyGuards`).
+    const gates = ctx.gates.splice(0);
+    let plan: Written;
+    try {
+      plan =
+        m.kind === 'Insert'
+          ? planInsert(ctx, m, src, iterations)
+          : m.kind === 'Update'
+            ? planUpdate(ctx, m, src, iterations)
+            : planDelete(ctx, m, src, iterations);
+    } finally {
+      ctx.gates.push(...gates);
+    }
     entry = { src, plan };
     done.set(m.pathId, entry);
   }

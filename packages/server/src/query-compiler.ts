@@ -19,7 +19,10 @@ import {
 export { compileQuery };
 
 export interface ServerQueryEngineOptions
-  extends Pick<QueryEngineOptions, 'cacheSize' | 'onCompileCache' | 'onStatementCancelled'> {
+  extends Pick<
+    QueryEngineOptions,
+    'cacheSize' | 'onCompileCache' | 'onStatementCancelled' | 'allowUserSpecifiedId'
+  > {
   /** @default core's `compileQuery` */
   readonly compileQuery?: CompileQuery;
   /** The migrator whose stored schema queries compile against. @default createDefaultMigrator() */

@@ -134,6 +134,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   const queryEngine = createServerQueryEngine(database, {
     ...(compileQuery ? { compileQuery } : {}),
     migrator,
+    allowUserSpecifiedId: config.allowUserSpecifiedId,
     onCompileCache: (hit) => metrics.compileCache(hit),
     onStatementCancelled: () => metrics.statementCancelled(),
   });

@@ -4,6 +4,7 @@
  * with a stand-in compiler (envelope, binding, access, read-only, cache) is checked here once
  * more on queries as a user writes them, with the result conventions of the spec's Versioning.
  */
+import { randomUUID } from 'node:crypto';
 import type { SvcServer } from '../src';
 import { build, call, readJson, sharedDatabase } from './helpers';
 
@@ -183,6 +184,67 @@ describe('POST /query with the EdgeQL compiler, read-only', () => {
     } finally {
       await server.close();
       await writer.close();
+    }
+  });
+});
+
+describe('an insert that gives the id (allowUserSpecifiedId)', () => {
+  const given = () => randomUUID();
+
+  test('off by default: 400 QueryError naming the setting', async () => {
+    const server = await build(db.get(), { schema: SDL });
+    try {
+      const res = await query(server, {
+        query: 'insert User { id := <uuid>$id, name := <str>$name }',
+        variables: { id: given(), name: 'id-off' },
+      });
+      expect(res.status).toBe(400);
+      const body = await readJson(res);
+      expect(body).toMatchObject({
+        type: 'QueryError',
+        error: expect.stringContaining("cannot assign to property 'id'"),
+      });
+      expect(body.hint).toContain('SVC_ALLOW_USER_SPECIFIED_ID');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('on (SVC_ALLOW_USER_SPECIFIED_ID): /query and REST write the id given; a taken one is 409', async () => {
+    const server = await build(db.get(), {
+      schema: SDL,
+      env: { SVC_ALLOW_USER_SPECIFIED_ID: 'true' },
+    });
+    try {
+      const id = given();
+      const inserted = await query(server, {
+        query: 'insert User { id := <uuid>$id, name := <str>$name }',
+        variables: { id, name: `id-on-${id}` },
+      });
+      expect(inserted.status).toBe(200);
+      expect((await readJson(inserted)).data).toEqual([
+        expect.objectContaining({ id, name: `id-on-${id}` }),
+      ]);
+      const restId = given();
+      const created = await call(server, '/api/Post', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: restId, title: 'given', author: id }),
+      });
+      expect(created.status).toBe(201);
+      expect(await readJson(created)).toMatchObject({ id: restId, title: 'given', author: id });
+      // The User's id, given to a Post: ids are unique across types.
+      const taken = await query(server, {
+        query: "insert Post { id := <uuid>$id, title := 'again' }",
+        variables: { id },
+      });
+      expect(taken.status).toBe(409);
+      expect(await readJson(taken)).toMatchObject({
+        type: 'ConstraintViolationError',
+        error: expect.stringContaining('id violates exclusivity constraint'),
+      });
+    } finally {
+      await server.close();
     }
   });
 });

@@ -409,6 +409,8 @@ async function serverSession(
   const session: ClassSession = {
     runStep: async (_db, step, state) => {
       if (!state.policies) onlyLocally('configure session set apply_access_policies');
+      // The server's allowUserSpecifiedId is a setting it starts with.
+      if (state.userSpecifiedId) onlyLocally('configure session set allow_user_specified_id');
       return (
         (await post('/query', {
           query: step.query,
@@ -694,6 +696,7 @@ export async function runScript(
       const change = sessionStatement(statement);
       if (change?.kind === 'module') state.module = change.module;
       else if (change?.kind === 'policies') state.policies = change.apply;
+      else if (change?.kind === 'user specified id') state.userSpecifiedId = change.allow;
       else if (change?.kind === 'set global') {
         const name = qualifiedGlobal(change.name, state.module);
         const value = await session.globalValue(db, name, change.expr, step.variables, state);

@@ -9,7 +9,10 @@
  *   absent is "not set" (the global's default applies), present with JSON null is "set to the
  *   empty set" (`set global x := {}`), any other value sets it;
  * - `policies`: whether access policies apply (Gel: on unless `configure session set
- *   apply_access_policies := false`).
+ *   apply_access_policies := false`);
+ * - `userSpecifiedId`: whether an insert may give the new object's id (Gel: `configure session
+ *   set allow_user_specified_id := true`; svc: the server setting allowUserSpecifiedId, the
+ *   compile option of the same name).
  * A script step that fails puts the state back as it was before the step (Gel rolls back to the
  * step's savepoint, session state with it).
  *
@@ -31,15 +34,21 @@ export interface SessionState {
   module: string | null;
   globals: Record<string, unknown>;
   policies: boolean;
+  userSpecifiedId: boolean;
 }
 
 /** A method's state when it starts (Gel's defaults). */
 export function initialState(): SessionState {
-  return { module: null, globals: {}, policies: true };
+  return { module: null, globals: {}, policies: true, userSpecifiedId: false };
 }
 
 export function copyState(state: SessionState): SessionState {
-  return { module: state.module, globals: { ...state.globals }, policies: state.policies };
+  return {
+    module: state.module,
+    globals: { ...state.globals },
+    policies: state.policies,
+    userSpecifiedId: state.userSpecifiedId,
+  };
 }
 
 /** Puts `saved` back into `state` (in place: callers hold `state`). */
@@ -47,13 +56,15 @@ export function restoreState(state: SessionState, saved: SessionState): void {
   state.module = saved.module;
   state.globals = { ...saved.globals };
   state.policies = saved.policies;
+  state.userSpecifiedId = saved.userSpecifiedId;
 }
 
 export type SessionStatement =
   | { readonly kind: 'module'; readonly module: string | null }
   | { readonly kind: 'set global'; readonly name: string; readonly expr: string }
   | { readonly kind: 'reset global'; readonly name: string }
-  | { readonly kind: 'policies'; readonly apply: boolean };
+  | { readonly kind: 'policies'; readonly apply: boolean }
+  | { readonly kind: 'user specified id'; readonly allow: boolean };
 
 /** The session statement `statement` is, or null when it is not one the runner follows. */
 export function sessionStatement(statement: string): SessionStatement | null {
@@ -69,6 +80,10 @@ export function sessionStatement(statement: string): SessionStatement | null {
   if (m) return { kind: 'policies', apply: (m[1] as string).toLowerCase() === 'true' };
   if (/^configure\s+session\s+reset\s+apply_access_policies$/i.test(head))
     return { kind: 'policies', apply: true };
+  m = /^configure\s+session\s+set\s+allow_user_specified_id\s*:=\s*(true|false)$/i.exec(head);
+  if (m) return { kind: 'user specified id', allow: (m[1] as string).toLowerCase() === 'true' };
+  if (/^configure\s+session\s+reset\s+allow_user_specified_id$/i.test(head))
+    return { kind: 'user specified id', allow: false };
   return null;
 }
 
@@ -129,7 +144,11 @@ export function compileUnder(
   text: string,
   state: SessionState,
 ): CompiledQuery {
-  return compile(schema, text, { cardinality: 'many', access: { policies: state.policies } });
+  return compile(schema, text, {
+    cardinality: 'many',
+    access: { policies: state.policies },
+    allowUserSpecifiedId: state.userSpecifiedId,
+  });
 }
 
 /**

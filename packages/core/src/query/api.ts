@@ -48,6 +48,13 @@ export interface CompileOptions {
    * @default 'array'
    */
   readonly singleLinks?: SingleLinkForm;
+  /**
+   * An insert may give the new object's `id` (`insert T { id := <uuid>$id, ... }`), as Gel's
+   * `allow_user_specified_id` session setting allows: the id must be new among the objects of
+   * every type (ConstraintViolationError otherwise, or no insert under `unless conflict`).
+   * @default false
+   */
+  readonly allowUserSpecifiedId?: boolean;
 }
 
 /** How a single link with a sub-shape is answered (CompileOptions.singleLinks). */

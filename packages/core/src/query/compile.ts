@@ -80,6 +80,7 @@ function compile(
     const access = options.access ?? SERVICE;
     const bound = bindStatement(index, statements[0] as ql.Statement, {
       policies: access.policies,
+      allowUserSpecifiedId: options.allowUserSpecifiedId === true,
     });
     const ir = bound.query;
     refuseIndeterminate(ir.root);

@@ -160,7 +160,7 @@ const CASES: [string, string, string, string?, unknown?, string?][] = [
     '/Tag',
     '',
     { id: ID, label: 'x' },
-    "cannot assign to 'id'",
+    "cannot assign to property 'id'",
   ],
   ['insert: unknown field', 'POST', '/User', '', { name: 'a', nope: 1 }],
   ['insert: hidden field', 'POST', '/User', '', { name: 'a', email: 'a@b' }],
@@ -182,7 +182,7 @@ const CASES: [string, string, string, string?, unknown?, string?][] = [
     `/Tag/${ID}`,
     '',
     { id: ID2 },
-    "cannot assign to 'id'",
+    "cannot assign to property 'id'",
   ],
   [
     'update: readonly and required are the compiler’s business',

@@ -110,6 +110,14 @@ export const SERVER_FIELDS: readonly FieldSpec[] = [
     doc: 'what a type without access policies allows callers subject to policies: `open` (everything, as Gel) or `deny` (nothing)',
   },
   {
+    key: 'allowUserSpecifiedId',
+    type: 'boolean',
+    env: 'SVC_ALLOW_USER_SPECIFIED_ID',
+    toml: ['server', 'allow_user_specified_id'],
+    default: false,
+    doc: "let an insert give the new object's id (`id := <uuid>$id`, Gel's allow_user_specified_id); it must be new among the objects of every type",
+  },
+  {
     key: 'serviceKey',
     type: 'secret',
     env: 'SVC_SERVICE_KEY',

@@ -56,6 +56,13 @@ export interface ServerSettings {
    * @default 'open'
    */
   defaultAccess: DefaultAccess;
+  /**
+   * An insert may give the new object's id (`insert T { id := <uuid>$id, ... }`), as Gel's
+   * `allow_user_specified_id` allows: to import data with its ids. The id must be new among the
+   * objects of every type (ConstraintViolationError otherwise).
+   * @default false
+   */
+  allowUserSpecifiedId: boolean;
   serviceKey: string | undefined;
   /**
    * When set, `/metrics` and `/stats` answer only `Authorization: Bearer <metricsToken>`, and

@@ -102,6 +102,8 @@ export class BindContext {
     readonly mode: BindMode,
     /** The statement is compiled with access policies applied (cardinality depends on it). */
     readonly policies = false,
+    /** An insert may give the new object's `id` (CompileOptions.allowUserSpecifiedId). */
+    readonly userSpecifiedId = false,
   ) {}
 
   private readonly aliases = new Map<string, IrExpr>();

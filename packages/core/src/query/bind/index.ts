@@ -47,9 +47,14 @@ export interface BoundStatement {
 export function bindStatement(
   index: SchemaIndex,
   statement: ql.Statement,
-  options: { readonly policies?: boolean } = {},
+  options: { readonly policies?: boolean; readonly allowUserSpecifiedId?: boolean } = {},
 ): BoundStatement {
-  const ctx = new BindContext(index, 'query', options.policies === true);
+  const ctx = new BindContext(
+    index,
+    'query',
+    options.policies === true,
+    options.allowUserSpecifiedId === true,
+  );
   const root = bindExpr(ctx, rootScope(), statement);
   assertMutationPlacement(root, (message) => {
     throw new QueryError(message);

@@ -23,7 +23,7 @@ import {
 } from '../../errors';
 import { AT_MOST_ONE, ONE, cardEither, type Binding, type IrExpr } from '../ir';
 import type { Conflict, ConflictKey, Insert, MutationElement } from '../ir';
-import type { ObjectTypeInfo, PointerInfo } from '../schema-index';
+import { OBJECT, type ObjectTypeInfo, type PointerInfo } from '../schema-index';
 import { fail, rootScope, unknownName, type BindContext, type Scope } from './context';
 import { bindShape } from './shape';
 import { bindExpr } from './dispatch';
@@ -76,8 +76,11 @@ function bindPlainInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Ins
   }
   // Values see the statement's names but no subject: `.x` means nothing in an insert.
   const valueScope: Scope = { ...scope, subject: null, link: null, inserting: type.name };
-  const elements = bindElements(ctx, valueScope, type, q.shape, 'insert');
-  const given = new Set(elements.map((e) => e.pointer.name));
+  const bound = bindElements(ctx, valueScope, type, q.shape, 'insert');
+  // A given id (allowed by the compile options) is the row's key, kept apart from the columns.
+  const givenId = bound.find((e) => e.pointer.name === 'id');
+  const elements = givenId ? bound.filter((e) => e !== givenId) : bound;
+  const given = new Set(bound.map((e) => e.pointer.name));
   // A default of a pointer `unless conflict` compares is bound here (its value is needed for
   // the conflict check before the row is written), not left to the database.
   const conflictKeys = conflictKeyNames(type, q.unlessConflict);
@@ -132,6 +135,7 @@ function bindPlainInsert(ctx: BindContext, outer: Scope, q: ql.InsertQuery): Ins
     objectType: type.name,
     elements: [...elements, ...defaults],
     conflict,
+    ...(givenId ? { id: givenId.value } : {}),
     ...guardsOf(scope),
   };
 }
@@ -363,7 +367,8 @@ function conflictPointers(
     const constraint = (pointer.model?.constraints ?? []).find(
       (c) => plainExclusive(c) && c.subjectExpr === null,
     );
-    if (pointer.name === 'id') return { pointers, owner: type.name };
+    // Ids are unique among the objects of every type.
+    if (pointer.name === 'id') return { pointers, owner: OBJECT };
     if (constraint) return { pointers, owner: constraint.declaredIn };
     const [onExpression] = expressionConstraints(pointer);
     if (onExpression)

@@ -80,7 +80,20 @@ export function bindElements(
         `'${type.name}' has no such pointer`,
       );
     }
-    if (pointer.name === 'id' || pointer.name === '__type__' || pointer.model === null) {
+    // An object's id is the database's to choose, unless the caller may give it on insert
+    // (Gel's `allow_user_specified_id`; svc's allowUserSpecifiedId option).
+    const givenId = pointer.name === 'id' && verb === 'insert' && ctx.userSpecifiedId;
+    if (pointer.name === 'id' && !givenId) {
+      return fail(
+        QueryError,
+        `cannot assign to property 'id'`,
+        step.span,
+        verb === 'insert'
+          ? "the server chooses every new object's id; to give your own, turn on the server setting allowUserSpecifiedId (SVC_ALLOW_USER_SPECIFIED_ID; Gel: allow_user_specified_id)"
+          : undefined,
+      );
+    }
+    if (!givenId && (pointer.name === '__type__' || pointer.model === null)) {
       return fail(QueryError, `cannot assign to '${pointer.name}'`, step.span);
     }
     if (pointer.computed) {
@@ -90,7 +103,7 @@ export function bindElements(
         step.span,
       );
     }
-    if (verb === 'update' && pointer.model.readonly) {
+    if (verb === 'update' && pointer.model?.readonly) {
       return fail(
         QueryError,
         `cannot update read-only ${pointer.kind} '${type.name}.${pointer.name}'`,

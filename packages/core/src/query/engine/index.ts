@@ -86,6 +86,12 @@ export interface QueryEngineOptions {
   readonly cacheSize?: number;
   /** How old the stored schema version may be before a query reads it again. @default 500 */
   readonly schemaRecheckMs?: number;
+  /**
+   * Inserts may give the new object's id (CompileOptions.allowUserSpecifiedId): the server's
+   * `allowUserSpecifiedId` setting, Gel's `allow_user_specified_id`.
+   * @default false
+   */
+  readonly allowUserSpecifiedId?: boolean;
   /** Called on every cache lookup (the server's metrics). */
   readonly onCompileCache?: (hit: boolean) => void;
   /**
@@ -172,6 +178,7 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
         access: { policies, defaultAccess },
         // Only when asked: a compiler (and its tests) sees the options `/query` has always sent.
         ...(singleLinks === 'object' ? { singleLinks } : {}),
+        ...(options.allowUserSpecifiedId ? { allowUserSpecifiedId: true } : {}),
       });
       entry = { compiled, statement: statementName(compiled.sql) };
       cache.set(key, entry);

@@ -282,6 +282,7 @@ class Printer {
       ),
       kids: [
         ...this.mutationBase(n),
+        ...opt('id', n.id),
         ...this.elements(n.elements),
         ...opt('conflict else', n.conflict?.else),
         ...(n.conflict?.keys ?? []).map((k) => [`conflict key of ${k.owner}`, k.fresh] as Kid),

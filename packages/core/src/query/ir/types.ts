@@ -484,6 +484,13 @@ export interface Insert extends MutationBase<'Insert'> {
   readonly objectType: string;
   readonly elements: readonly MutationElement[];
   readonly conflict: Conflict | null;
+  /**
+   * The new object's id when the insert gives it (`id := <uuid>$id`, allowed by
+   * CompileOptions.allowUserSpecifiedId): one uuid, required, new among the objects of every
+   * type. Absent: the database chooses it. Not an element: it is the row's key, not a column
+   * written beside it.
+   */
+  readonly id?: IrExpr;
 }
 
 /** `update subject filter ... set { ... }`: `subject`'s objects are known by `subjectPathId`

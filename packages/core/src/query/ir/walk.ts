@@ -166,7 +166,12 @@ const MAP: MapTable = {
               ? {}
               : { keys: mapList(n.conflict.keys, (k) => patched(k, { fresh: f(k.fresh) })) }),
           });
-    return patched(n, { ...base, elements, conflict });
+    return patched(n, {
+      ...base,
+      elements,
+      conflict,
+      ...(n.id === undefined ? {} : { id: f(n.id) }),
+    });
   },
   Update: (n, f) => {
     const base = mapMutationBase(n, f);

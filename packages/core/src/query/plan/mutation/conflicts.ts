@@ -16,7 +16,7 @@ import {
   type MutationElement,
   type Update,
 } from '../../ir';
-import type { ObjectTypeInfo, PointerInfo } from '../../schema-index';
+import { OBJECT, type ObjectTypeInfo, type PointerInfo } from '../../schema-index';
 import type { PlanContext } from '../context';
 import { Rel, type Bound } from '../rel';
 import { storedColumns, typeSource } from '../sources';
@@ -51,7 +51,15 @@ export function conflictGuard(
       );
   // A computed exclusive pointer (a key over the row) is compared whatever the insert gives.
   const computed = (conflict.keys ?? []).some((k) => k.row !== undefined);
-  if (!computed && !pointers.some((p) => single.some((e) => e.pointer.name === p.name)))
+  // A given id (Insert.id) is compared too: named by `on .id`, or among every exclusive
+  // pointer without `on`.
+  const idCompared =
+    m.id !== undefined && (conflict.on === null || conflict.on.some((p) => p.name === 'id'));
+  if (
+    !computed &&
+    !idCompared &&
+    !pointers.some((p) => single.some((e) => e.pointer.name === p.name))
+  )
     return null;
   // A value that is itself a write (`l := (insert X {...} unless conflict ...)`) runs before the
   // check can be made, as in Gel: the check cannot guard it (nor read it: it would plan itself).
@@ -63,18 +71,28 @@ export function conflictGuard(
     conflictChecks(ctx, m, single, {
       single: (at) => ctx.value(rel, (single[at] as MutationElement).value),
       key: (j) => ctx.value(rel, (keys[j] as ConflictKey).fresh),
+      id: m.id ? () => ctx.value(rel, m.id as IrExpr) : null,
     });
 }
 
 /** Where an insert's values are read: the `src` row's alias (`c<i>` columns for the single
- * elements, `k<j>` for the conflict keys), or expressions for them. */
+ * elements, `k<j>` for the conflict keys, `id` for a given id), or expressions for them (`id`
+ * null: the insert gives none, the database chooses it, nothing can conflict on it). */
 type ConflictValues =
   | string
-  | { readonly single: (at: number) => SqlExpr; readonly key: (j: number) => SqlExpr };
+  | {
+      readonly single: (at: number) => SqlExpr;
+      readonly key: (j: number) => SqlExpr;
+      readonly id: (() => SqlExpr) | null;
+    };
 
-function valuesOf(s: ConflictValues): Exclude<ConflictValues, string> {
+function valuesOf(s: ConflictValues, m: Insert): Exclude<ConflictValues, string> {
   return typeof s === 'string'
-    ? { single: (at) => sql.col(`c${at}`, s), key: (j) => sql.col(`k${j}`, s) }
+    ? {
+        single: (at) => sql.col(`c${at}`, s),
+        key: (j) => sql.col(`k${j}`, s),
+        id: m.id ? () => sql.col('id', s) : null,
+      }
     : s;
 }
 
@@ -111,7 +129,10 @@ export function conflictChecks(
             };
             return c ? [group] : [];
           })
-          .concat(typeLevelConflictGroups(type));
+          .concat(typeLevelConflictGroups(type))
+          .concat(
+            m.id ? [{ pointers: [type.pointers.get('id') as PointerInfo], owner: OBJECT }] : [],
+          );
   const exists = (owner: string, match: (x: string, tag: SqlExpr) => SqlExpr | null) => {
     const x = ctx.fresh('x');
     const rows = typeSource(ctx, owner, x, { written: false });
@@ -125,7 +146,7 @@ export function conflictChecks(
   };
   const out: SqlExpr[] = [];
   for (const group of groups) {
-    out.push(...exists(group.owner, (x) => groupMatch(ctx, group, single, x, s, pairs)));
+    out.push(...exists(group.owner, (x) => groupMatch(ctx, m, group, single, x, s, pairs)));
   }
   (conflict.keys ?? []).forEach((key, j) => {
     out.push(...exists(key.owner, (x, tag) => keyMatch(ctx, m, single, key, j, x, tag, s)));
@@ -179,7 +200,7 @@ function keyMatch(
     rel.from !== null || rel.where.length > 0
       ? sql.scalar(selectFrom(rel, [sql.target(value)]))
       : value;
-  const fresh = key.row ? rowValue(ctx, m, single, key, key.row, s) : valuesOf(s).key(j);
+  const fresh = key.row ? rowValue(ctx, m, single, key, key.row, s) : valuesOf(s, m).key(j);
   return sql.bin('=', existing, fresh);
 }
 
@@ -196,7 +217,7 @@ function rowValue(
   row: string,
   s: ConflictValues,
 ): SqlExpr {
-  const values = valuesOf(s);
+  const values = valuesOf(s, m);
   const targets = [...storedColumns(ctx.index, m.objectType)].map(([column, type]) => {
     const at = single.findIndex((e) => e.pointer.name === column);
     // A value that is itself a write is read from `src` only (planned here, in the guard of
@@ -226,6 +247,7 @@ function rowValue(
  * pointer's (`multiMatch`), else the single pointers' (`conflictMatch`). */
 function groupMatch(
   ctx: PlanContext,
+  m: Insert,
   group: { readonly pointers: readonly PointerInfo[]; readonly owner: string },
   single: readonly MutationElement[],
   x: string,
@@ -239,7 +261,7 @@ function groupMatch(
       ? multiMatch(ctx, group.owner, first, newRows, x, s)
       : null;
   }
-  return conflictMatch(group.pointers, single, x, s);
+  return conflictMatch(group.pointers, single, x, valuesOf(s, m));
 }
 
 /**
@@ -285,18 +307,23 @@ function multiMatch(
 }
 
 /** `x.p = s.c<i>` for each pointer (null when a pointer has no value in the insert: the database
- * default, unknown here, is left to the unique index). */
+ * default, unknown here, is left to the unique index; an id the database chooses is new). */
 function conflictMatch(
   pointers: readonly PointerInfo[],
   single: readonly MutationElement[],
   x: string,
-  s: ConflictValues,
+  values: Exclude<ConflictValues, string>,
 ): SqlExpr | null {
   const parts: SqlExpr[] = [];
   for (const pointer of pointers) {
+    if (pointer.name === 'id') {
+      if (values.id === null) return null;
+      parts.push(sql.bin('=', sql.col('id', x), values.id()));
+      continue;
+    }
     const at = single.findIndex((e) => e.pointer.name === pointer.name);
     if (at < 0) return null;
-    parts.push(sql.bin('=', sql.col(pointer.name, x), valuesOf(s).single(at)));
+    parts.push(sql.bin('=', sql.col(pointer.name, x), values.single(at)));
   }
   return sql.and(...parts);
 }
@@ -330,7 +357,7 @@ export function withElse(
         ? conflict.keys.length > 0
           ? sql.and(...conflict.keys.map((k, j) => keyMatch(ctx, m, single, k, j, x, rows.tag, s)))
           : null
-        : groupMatch(ctx, { pointers, owner }, single, x, s, plan.conflictPairs)) ??
+        : groupMatch(ctx, m, { pointers, owner }, single, x, s, plan.conflictPairs)) ??
       sql.bool(false);
     // An object that was there before the statement (not the one it just inserted).
     const fresh = sql.exists(

@@ -4,7 +4,10 @@
  * before anything is written.
  */
 import { tableName } from '../../../storage/layout';
-import { sql, type Target } from '../../../sql';
+import { pgType, sql, type FromItem, type SqlExpr, type Target } from '../../../sql';
+import { raise } from '../../../std/operators';
+import { OBJECT } from '../../schema-index';
+import { typeSource } from '../sources';
 import type { BindingRef } from '../../ir';
 import type { Insert } from '../../ir';
 import type { PointerInfo } from '../../schema-index';
@@ -37,7 +40,7 @@ export function planInsert(
   bindExternals(ctx, r0, m);
   applyGuards(ctx, r0, m);
   const targets: Target[] = [
-    sql.target(sql.func('uuid_generate_v7', [], 'svc_meta'), 'id'),
+    sql.target(m.id ? ctx.value(r0, m.id) : sql.func('uuid_generate_v7', [], 'svc_meta'), 'id'),
     ...keys.map((k, i) => sql.target(k, `~it${i}`)),
     ...dups.map((d, i) => sql.target(d, `~dup${i}`)),
   ];
@@ -104,7 +107,7 @@ export function planInsert(
     columns: ['id', ...written.map((c) => c.column)],
     source: sql.select({
       targets: [
-        sql.target(sql.col('id', s)),
+        sql.target(m.id ? checkedId(ctx, type, sql.col('id', s)) : sql.col('id', s)),
         ...written.map((c) => {
           const value = sql.col(c.source, s);
           const e = single.find((x) => x.pointer.name === c.column);
@@ -147,4 +150,48 @@ function comparedMulti(conflict: NonNullable<Insert['conflict']>, pointer: Point
   return (pointer.model?.constraints ?? []).some(
     (c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null,
   );
+}
+
+/**
+ * A given id (Insert.id), as the row is written: required, and new among the objects of every
+ * type as they were before the statement, and among those the statement's earlier inserts
+ * wrote (each type has its own table, so the primary key alone would let two types share an
+ * id). `unless conflict` on it has already left out one taken before the statement.
+ */
+function checkedId(ctx: PlanContext, type: string, id: SqlExpr): SqlExpr {
+  const holding = (from: FromItem, x: string) =>
+    sql.exists(
+      sql.select({
+        targets: [sql.target(sql.num(1))],
+        from: [from],
+        where: sql.bin('=', sql.col('id', x), id),
+      }),
+    );
+  const x = ctx.fresh('xid');
+  const before = holding(typeSource(ctx, OBJECT, x, { written: false, visible: true }).item, x);
+  const earlier = [...overlayOf(ctx).rows.values()].flat().map((cte) => {
+    const w = ctx.fresh('wid');
+    return holding(sql.table(null, cte, w), w);
+  });
+  const taken = sql.or(before, ...earlier);
+  const uuid = pgType('uuid');
+  return {
+    kind: 'Case',
+    whens: [
+      {
+        when: sql.isNull(id),
+        then: raise(
+          id,
+          uuid,
+          sql.text(`missing value for required property '${type}.id'`),
+          '23502',
+        ),
+      },
+      {
+        when: taken,
+        then: raise(id, uuid, sql.text('id violates exclusivity constraint'), '23505'),
+      },
+    ],
+    else: id,
+  };
 }

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { openDatabase, type OpenDatabaseOptions } from './db/open';
-import type { Database } from './db/types';
+import type { Database, Transaction } from './db/types';
 
 /**
  * The database a test suite runs against, chosen by the environment so the same suite runs on
@@ -66,4 +66,27 @@ export async function createTestDatabase(
       }
     },
   };
+}
+
+/** What `rolledBack` throws to end its transaction. */
+class RolledBack extends Error {}
+
+/**
+ * Runs `body` in a transaction that is always rolled back, and returns what `body` returned: a
+ * test's writes never reach the next test. An error `body` throws is thrown as it is.
+ */
+export async function rolledBack<T>(
+  db: Database,
+  body: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  let result: { value: T } | null = null;
+  try {
+    await db.transaction(async (tx) => {
+      result = { value: await body(tx) };
+      throw new RolledBack();
+    });
+  } catch (error) {
+    if (!(error instanceof RolledBack)) throw error;
+  }
+  return (result as unknown as { value: T }).value;
 }

@@ -1,5 +1,5 @@
 import { createDefaultMigrator, buildSchema, type Schema } from '../../schema';
-import { createTestDatabase, type TestDatabase } from '../../testing';
+import { createTestDatabase, rolledBack, type TestDatabase } from '../../testing';
 import { compileQuery } from '../compile';
 
 /**
@@ -56,29 +56,19 @@ afterAll(async () => {
   await tdb.dispose();
 });
 
-class Rollback extends Error {}
-
-async function run(
-  queries: readonly string[],
-  values: Record<string, unknown> = {},
-): Promise<unknown[]> {
-  const results: unknown[] = [];
-  await tdb.db
-    .transaction(async (tx) => {
-      for (const query of queries) {
-        const compiled = compileQuery(schema, query);
-        const params = compiled.params.map((p) =>
-          values[p.name] === undefined ? null : JSON.stringify(values[p.name]),
-        );
-        const { rows } = await tx.query<{ result: string }>(compiled.sql, params);
-        results.push(JSON.parse((rows[0] as { result: string }).result));
-      }
-      throw new Rollback();
-    })
-    .catch((error: unknown) => {
-      if (!(error instanceof Rollback)) throw error;
-    });
-  return results;
+function run(queries: readonly string[], values: Record<string, unknown> = {}): Promise<unknown[]> {
+  return rolledBack(tdb.db, async (tx) => {
+    const results: unknown[] = [];
+    for (const query of queries) {
+      const compiled = compileQuery(schema, query);
+      const params = compiled.params.map((p) =>
+        values[p.name] === undefined ? null : JSON.stringify(values[p.name]),
+      );
+      const { rows } = await tx.query<{ result: string }>(compiled.sql, params);
+      results.push(JSON.parse((rows[0] as { result: string }).result));
+    }
+    return results;
+  });
 }
 
 test('defaults: a column default from PostgreSQL, a multi default from the compiler', async () => {

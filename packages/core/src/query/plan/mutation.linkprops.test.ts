@@ -1,5 +1,6 @@
 import { QueryCardinalityError, QueryError } from '../../errors';
 import { compileQuery } from '../compile';
+import { rolledBack } from '../../testing';
 import { ANN, BUG, ELVIS, YURY, openIssuesDb, type IssuesDb } from '../__tests__/issues-db';
 
 /**
@@ -18,23 +19,16 @@ afterAll(async () => {
   await db.tdb.dispose();
 });
 
-class Rollback extends Error {}
-
-async function run(queries: readonly string[]): Promise<unknown[]> {
-  const results: unknown[] = [];
-  await db.tdb.db
-    .transaction(async (tx) => {
-      for (const query of queries) {
-        const compiled = compileQuery(db.schema, query);
-        const { rows } = await tx.query<{ result: string }>(compiled.sql, []);
-        results.push(JSON.parse((rows[0] as { result: string }).result));
-      }
-      throw new Rollback();
-    })
-    .catch((error: unknown) => {
-      if (!(error instanceof Rollback)) throw error;
-    });
-  return results;
+function run(queries: readonly string[]): Promise<unknown[]> {
+  return rolledBack(db.tdb.db, async (tx) => {
+    const results: unknown[] = [];
+    for (const query of queries) {
+      const compiled = compileQuery(db.schema, query);
+      const { rows } = await tx.query<{ result: string }>(compiled.sql, []);
+      results.push(JSON.parse((rows[0] as { result: string }).result));
+    }
+    return results;
+  });
 }
 
 const friendsOfZed =

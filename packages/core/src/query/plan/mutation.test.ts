@@ -6,6 +6,7 @@ import {
 } from '../../errors';
 import type { CompileOptions } from '../api';
 import { compileQuery } from '../compile';
+import { rolledBack } from '../../testing';
 import {
   ANN,
   BUG,
@@ -30,24 +31,17 @@ afterAll(async () => {
   await db.tdb.dispose();
 });
 
-class Rollback extends Error {}
-
 /** Runs the queries in order in one transaction, rolled back; their results. */
-async function run(queries: readonly string[], options: CompileOptions = {}): Promise<unknown[]> {
-  const results: unknown[] = [];
-  await db.tdb.db
-    .transaction(async (tx) => {
-      for (const query of queries) {
-        const compiled = compileQuery(db.schema, query, options);
-        const { rows } = await tx.query<{ result: string }>(compiled.sql, []);
-        results.push(JSON.parse((rows[0] as { result: string }).result));
-      }
-      throw new Rollback();
-    })
-    .catch((error: unknown) => {
-      if (!(error instanceof Rollback)) throw error;
-    });
-  return results;
+function run(queries: readonly string[], options: CompileOptions = {}): Promise<unknown[]> {
+  return rolledBack(db.tdb.db, async (tx) => {
+    const results: unknown[] = [];
+    for (const query of queries) {
+      const compiled = compileQuery(db.schema, query, options);
+      const { rows } = await tx.query<{ result: string }>(compiled.sql, []);
+      results.push(JSON.parse((rows[0] as { result: string }).result));
+    }
+    return results;
+  });
 }
 
 const compile = (query: string, options: CompileOptions = {}) =>

@@ -1,6 +1,6 @@
 import { QueryError } from '../../errors';
 import { createDefaultMigrator, buildSchema, type Schema } from '../../schema';
-import { createTestDatabase, type TestDatabase } from '../../testing';
+import { createTestDatabase, rolledBack, type TestDatabase } from '../../testing';
 import { compileQuery } from '../compile';
 
 /**
@@ -36,37 +36,27 @@ afterAll(async () => {
   await tdb.dispose();
 });
 
-class Rollback extends Error {}
-
-/** Runs the queries in one rolled-back transaction; the first failure is returned as the last
- * result (its class, SQLSTATE and message). */
-async function run(
-  queries: readonly string[],
-  values: Record<string, unknown> = {},
-): Promise<unknown[]> {
-  const results: unknown[] = [];
-  await tdb.db
-    .transaction(async (tx) => {
-      for (const query of queries) {
-        const compiled = compileQuery(schema, query, { allowUserSpecifiedId: true });
-        const params = compiled.params.map((p) =>
-          values[p.name] === undefined ? null : JSON.stringify(values[p.name]),
-        );
-        try {
-          const { rows } = await tx.query<{ result: string }>(compiled.sql, params);
-          results.push(JSON.parse((rows[0] as { result: string }).result));
-        } catch (error) {
-          const { code, message } = error as { code?: string; message?: string };
-          results.push({ failed: code, message });
-          break;
-        }
+/** Runs the queries in one rolled-back transaction; the first failure is the last result (its
+ * SQLSTATE and message). */
+function run(queries: readonly string[], values: Record<string, unknown> = {}): Promise<unknown[]> {
+  return rolledBack(tdb.db, async (tx) => {
+    const results: unknown[] = [];
+    for (const query of queries) {
+      const compiled = compileQuery(schema, query, { allowUserSpecifiedId: true });
+      const params = compiled.params.map((p) =>
+        values[p.name] === undefined ? null : JSON.stringify(values[p.name]),
+      );
+      try {
+        const { rows } = await tx.query<{ result: string }>(compiled.sql, params);
+        results.push(JSON.parse((rows[0] as { result: string }).result));
+      } catch (error) {
+        const { code, message } = error as { code?: string; message?: string };
+        results.push({ failed: code, message });
+        break;
       }
-      throw new Rollback();
-    })
-    .catch((error: unknown) => {
-      if (!(error instanceof Rollback)) throw error;
-    });
-  return results;
+    }
+    return results;
+  });
 }
 
 test('off by default: an insert that gives an id is refused, naming the setting', () => {

@@ -1,5 +1,7 @@
+import { QueryError } from '../../errors';
 import { createDefaultMigrator, buildSchema, type Schema } from '../../schema';
 import { createTestDatabase, rolledBack, type TestDatabase } from '../../testing';
+import type { CompileOptions } from '../api';
 import { compileQuery } from '../compile';
 
 /**
@@ -56,11 +58,16 @@ afterAll(async () => {
   await tdb.dispose();
 });
 
-function run(queries: readonly string[], values: Record<string, unknown> = {}): Promise<unknown[]> {
+/** Runs the queries in one rolled-back transaction; their results, or the first one's error. */
+function run(
+  queries: readonly string[],
+  values: Record<string, unknown> = {},
+  options: CompileOptions = {},
+): Promise<unknown[]> {
   return rolledBack(tdb.db, async (tx) => {
     const results: unknown[] = [];
     for (const query of queries) {
-      const compiled = compileQuery(schema, query);
+      const compiled = compileQuery(schema, query, options);
       const params = compiled.params.map((p) =>
         values[p.name] === undefined ? null : JSON.stringify(values[p.name]),
       );
@@ -248,4 +255,129 @@ test('for ... union (insert ... unless conflict ... else (update ...)): updates 
   ]);
   expect((result as { name: string }[]).map((d) => d.name).sort()).toEqual(['New', 'Rex!']);
   expect(names).toEqual(['New', 'Rex!']);
+});
+
+// An insert that gives the new object's id (CompileOptions.allowUserSpecifiedId, Gel's
+// `allow_user_specified_id`): off by default; on, the id is required and must be new among the
+// objects of every type, `unless conflict` skips a taken one, and an update never sets it.
+describe('an insert that gives the id', () => {
+  const A = 'aaaaaaaa-0000-4000-8000-000000000001';
+  const B = 'bbbbbbbb-0000-4000-8000-000000000002';
+  const given = { allowUserSpecifiedId: true };
+  const taken = { code: '23505', message: 'id violates exclusivity constraint' };
+
+  test('off by default: refused, naming the setting', () => {
+    const refused = () => compileQuery(schema, `insert Bone { id := <uuid>'${A}', label := 'x' }`);
+    expect(refused).toThrow(QueryError);
+    expect(refused).toThrow("cannot assign to property 'id'");
+    expect(() => refused()).toThrow(
+      expect.objectContaining({ hint: expect.stringContaining('allowUserSpecifiedId') }),
+    );
+  });
+
+  test('on: the object is written with the id given, and read back by it', async () => {
+    const [inserted, read] = await run(
+      [
+        'insert Cat { id := <uuid>$id, name := <str>$name }',
+        'select Cat { name } filter .id = <uuid>$id',
+      ],
+      { id: A, name: 'Tom' },
+      given,
+    );
+    expect(inserted).toEqual([{ id: A, name: 'Tom', lives: 9, toys: ['ball', 'mouse'] }]);
+    expect(read).toEqual([{ name: 'Tom' }]);
+  });
+
+  test.each([
+    ['the same type', `insert Cat { id := <uuid>'${A}', name := 'Bob' }`],
+    ['a sibling type', `insert Dog { id := <uuid>'${A}', name := 'Bob' }`],
+    ['an unrelated type', `insert Bone { id := <uuid>'${A}', label := 'x' }`],
+  ])('an id an object of %s holds is a ConstraintViolationError', async (_, insert) => {
+    await expect(
+      run([`insert Cat { id := <uuid>'${A}', name := 'Tom' }`, insert], {}, given),
+    ).rejects.toMatchObject(taken);
+  });
+
+  test('two inserts of one statement may not give two types one id', async () => {
+    await expect(
+      run(
+        [
+          `select { (insert Cat { id := <uuid>'${A}', name := 'Tom' }).id, (insert Bone { id := <uuid>'${A}', label := 'x' }).id }`,
+        ],
+        {},
+        given,
+      ),
+    ).rejects.toMatchObject(taken);
+  });
+
+  test('unless conflict, bare or on .id, skips an id any type holds', async () => {
+    const [, bare, onId, count] = await run(
+      [
+        `insert Cat { id := <uuid>'${A}', name := 'Tom' }`,
+        `insert Bone { id := <uuid>'${A}', label := 'x' } unless conflict`,
+        `insert Bone { id := <uuid>'${A}', label := 'x' } unless conflict on .id`,
+        'select count(Bone)',
+      ],
+      {},
+      given,
+    );
+    expect(bare).toEqual([]);
+    expect(onId).toEqual([]);
+    expect(count).toEqual([0]);
+  });
+
+  test('unless conflict on another pointer still refuses a taken id', async () => {
+    await expect(
+      run(
+        [
+          `insert Bone { id := <uuid>'${A}', label := 'x' }`,
+          `insert Cat { id := <uuid>'${A}', name := 'Tom' } unless conflict on .name`,
+        ],
+        {},
+        given,
+      ),
+    ).rejects.toMatchObject(taken);
+  });
+
+  test('unless conflict on .name else: the existing object, whatever id was given', async () => {
+    const [, answer] = await run(
+      [
+        `insert Cat { id := <uuid>'${A}', name := 'Tom' }`,
+        `select (insert Cat { id := <uuid>'${B}', name := 'Tom' } unless conflict on .name else (select Cat)) { id }`,
+      ],
+      {},
+      given,
+    );
+    expect(answer).toEqual([{ id: A }]);
+  });
+
+  test('an empty id is a MissingRequiredError', async () => {
+    await expect(
+      run(
+        ['insert Bone { id := <optional uuid>$id, label := <str>$label }'],
+        { label: 'x' },
+        given,
+      ),
+    ).rejects.toMatchObject({
+      code: '23502',
+      message: "missing value for required property 'default::Bone.id'",
+    });
+  });
+
+  test('nested inserts give their ids; a link reads the object by it', async () => {
+    const [inserted] = await run(
+      [
+        `select (insert Dog { id := <uuid>'${A}', name := 'Rex', favourite := (insert Bone { id := <uuid>'${B}', label := 'b' }) }) { id, favourite: { id, label } }`,
+      ],
+      {},
+      given,
+    );
+    expect(inserted).toEqual([{ id: A, favourite: [{ id: B, label: 'b' }] }]);
+  });
+
+  test('an update never sets an id', () => {
+    expect(() => compileQuery(schema, `update Cat set { id := <uuid>'${A}' }`, given)).toThrow(
+      "cannot assign to property 'id'",
+    );
+  });
 });

@@ -131,7 +131,10 @@ export function selectOver(
     if (filter.type.kind === 'empty')
       filter = { kind: 'Literal', type: BOOL, card: ONE, value: 'false' };
     card = cardOptional(card);
-    if (isExclusiveFilter(ctx, filter, subjectId)) card = cardAtMostOne(card);
+    // A subject shown with its link's properties has an element per link, not per object: an
+    // exclusive filter still leaves one per link to it.
+    if (isExclusiveFilter(ctx, filter, subjectId) && !readsOwnLinkProperties(result, subjectId))
+      card = cardAtMostOne(card);
   }
   const orderBy: SortKey[] = clauses.orderBy.map((k) => {
     refuseMutationIn(k.expr, 'an ORDER BY clause');
@@ -243,6 +246,15 @@ function isExclusiveStep(expr: IrExpr, subjectId: string): boolean {
   return (expr.pointer.model?.constraints ?? []).some(
     (c) => c.name === 'std::exclusive' && c.subjectExpr === null && c.except === null,
   );
+}
+
+/** Whether a shape reads a property of the link its subject (`subjectId`) is reached by. */
+function readsOwnLinkProperties(result: IrExpr, subjectId: string): boolean {
+  if (result.kind !== 'Shape') return false;
+  const reads = (expr: IrExpr): boolean =>
+    (expr.kind === 'LinkProperty' && pathIdOf(expr.link) === subjectId) ||
+    children(expr).some(reads);
+  return result.elements.some((el) => reads(el.expr));
 }
 
 function isSingleOutside(expr: IrExpr, subjectId: string): boolean {

@@ -150,6 +150,11 @@ export type {
   QueryParam,
   RequestedCardinality,
   SingleLinkForm,
+  ArgumentsDescriptor,
+  DescribedCardinality,
+  PointerDescriptor,
+  QueryDescription,
+  TypeDescriptor,
 } from './query/api';
 export { compileQuery } from './query/compile';
 export {

@@ -188,6 +188,77 @@ describe('POST /query with the EdgeQL compiler, read-only', () => {
   });
 });
 
+describe('POST /query with "describe": true', () => {
+  let server: SvcServer;
+  beforeAll(async () => {
+    server = await build(db.get(), { schema: SDL });
+  });
+  afterAll(() => server.close());
+
+  test('answers the types of the variables and the result; nothing runs', async () => {
+    const before = await readJson(await query(server, { query: 'select count(User)' }));
+    const res = await query(server, {
+      query: 'insert User { name := <str>$name, age := <optional int32>$age }',
+      describe: true,
+    });
+    expect(res.status).toBe(200);
+    const body = await readJson(res);
+    expect(Object.keys(body)).toEqual(['describe']);
+    expect(body.describe.input).toEqual({
+      kind: 'arguments',
+      arguments: [
+        { name: 'name', type: { kind: 'scalar', name: 'std::str' }, required: true },
+        { name: 'age', type: { kind: 'scalar', name: 'std::int32' }, required: false },
+      ],
+    });
+    expect(body.describe.output).toMatchObject({ kind: 'object', name: 'default::User' });
+    expect(body.describe.cardinality).toBe('one');
+    // No variables were needed, and nothing was written.
+    expect(await readJson(await query(server, { query: 'select count(User)' }))).toEqual(before);
+  });
+
+  test('a shape and the cardinality the compiler infers', async () => {
+    const res = await query(server, {
+      query: 'select User { name, friends: { name } } filter .name = <str>$name',
+      describe: true,
+    });
+    expect((await readJson(res)).describe).toEqual({
+      input: {
+        kind: 'arguments',
+        arguments: [{ name: 'name', type: { kind: 'scalar', name: 'std::str' }, required: true }],
+      },
+      output: {
+        kind: 'object',
+        name: 'default::User',
+        pointers: [
+          { name: 'name', cardinality: 'one', type: { kind: 'scalar', name: 'std::str' } },
+          {
+            name: 'friends',
+            cardinality: 'many',
+            type: {
+              kind: 'object',
+              name: 'default::User',
+              pointers: [
+                { name: 'name', cardinality: 'one', type: { kind: 'scalar', name: 'std::str' } },
+              ],
+            },
+          },
+        ],
+      },
+      cardinality: 'atMostOne',
+    });
+  });
+
+  test('a query that does not compile is its error; describe must be a boolean', async () => {
+    const bad = await query(server, { query: 'select User { nope }', describe: true });
+    expect(bad.status).toBe(400);
+    expect(await readJson(bad)).toMatchObject({ type: 'InvalidReferenceError' });
+    const wrong = await query(server, { query: 'select 1', describe: 'yes' });
+    expect(wrong.status).toBe(400);
+    expect(await readJson(wrong)).toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+});
+
 describe('an insert that gives the id (allowUserSpecifiedId)', () => {
   const given = () => randomUUID();
 

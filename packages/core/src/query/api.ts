@@ -55,6 +55,8 @@ export interface CompileOptions {
    * @default false
    */
   readonly allowUserSpecifiedId?: boolean;
+  /** Also describe the query's input and output types (CompiledQuery.description). */
+  readonly describe?: boolean;
 }
 
 /** How a single link with a sub-shape is answered (CompileOptions.singleLinks). */
@@ -100,6 +102,62 @@ export interface CompiledQuery {
   readonly resultType: string;
   /** True when the statement writes (insert, update, delete anywhere in it). */
   readonly writes: boolean;
+  /** The types of its variables and result (query/describe), when compiled with `describe`. */
+  readonly description?: QueryDescription;
+}
+
+/** The cardinality of a set, as Gel names it. */
+export type DescribedCardinality = 'empty' | 'atMostOne' | 'one' | 'many' | 'atLeastOne';
+
+/** The type of a value in a query's input or output, as EdgeQL names it. */
+export type TypeDescriptor =
+  /** A std scalar (`std::int64`) or a custom scalar (`base`: the std scalar it is stored as). */
+  | { readonly kind: 'scalar'; readonly name: string; readonly base?: string }
+  | { readonly kind: 'enum'; readonly name: string; readonly values: readonly string[] }
+  | { readonly kind: 'array'; readonly element: TypeDescriptor }
+  | { readonly kind: 'tuple'; readonly elements: readonly TypeDescriptor[] }
+  | {
+      readonly kind: 'namedtuple';
+      readonly elements: readonly { readonly name: string; readonly type: TypeDescriptor }[];
+    }
+  | { readonly kind: 'range'; readonly element: TypeDescriptor }
+  | { readonly kind: 'multirange'; readonly element: TypeDescriptor }
+  /**
+   * An object as a JSON object: a shape's elements, `{id}` for an object without a shape, or a
+   * free object (`name` `std::FreeObject`). `name` is a union (`A | B`) when several types may
+   * come.
+   */
+  | {
+      readonly kind: 'object';
+      readonly name: string;
+      readonly pointers: readonly PointerDescriptor[];
+    }
+  /** An object answered as its id, a JSON string (a link shown without a sub-shape). */
+  | { readonly kind: 'id'; readonly name: string }
+  /** `{}` with no type: no value is ever answered. */
+  | { readonly kind: 'empty' };
+
+export interface PointerDescriptor {
+  readonly name: string;
+  /** `many` and `atLeastOne` are JSON arrays; the others a value or null. */
+  readonly cardinality: DescribedCardinality;
+  readonly type: TypeDescriptor;
+}
+
+/** A query's variables: each by name, with its type and whether it must be given. */
+export interface ArgumentsDescriptor {
+  readonly kind: 'arguments';
+  readonly arguments: readonly {
+    readonly name: string;
+    readonly type: TypeDescriptor;
+    readonly required: boolean;
+  }[];
+}
+
+export interface QueryDescription {
+  readonly input: ArgumentsDescriptor;
+  readonly output: TypeDescriptor;
+  readonly cardinality: DescribedCardinality;
 }
 
 /** The compiler's entry point (query/compile). Throws QueryError subclasses with positions. */

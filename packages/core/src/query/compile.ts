@@ -21,6 +21,7 @@ import { aliasTypes } from './bind/alias-types';
 import { refuseCardinality } from './cardinality';
 import { typeEnv } from './ir';
 import { printIrType } from './bind/types';
+import { describedCardinality, describeElement, describeInput } from './describe';
 import { cardName, type IrExpr } from './ir';
 import { planQuery } from './plan/planner';
 import { schemaIndex } from './schema-index';
@@ -108,6 +109,15 @@ function compile(
       cardinality: cardName(card),
       resultType: printIrType(ir.root.type),
       writes: ir.writes,
+      ...(options.describe
+        ? {
+            description: {
+              input: describeInput(index, bound.params()),
+              output: describeElement(index, ir.root),
+              cardinality: describedCardinality(card),
+            },
+          }
+        : {}),
     };
   } catch (err) {
     if (err instanceof QueryError) throw err;

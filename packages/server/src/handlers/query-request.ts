@@ -6,11 +6,11 @@ import { jsonObjectBody } from './json-body';
  * may carry filled in (`singleLinks` is not one of them).
  */
 export type QueryBody = Required<
-  Pick<QueryRequest, 'query' | 'variables' | 'globals' | 'cardinality'>
+  Pick<QueryRequest, 'query' | 'variables' | 'globals' | 'cardinality' | 'describe'>
 >;
 
 const CARDINALITIES: readonly RequestedCardinality[] = ['many', 'atMostOne', 'one'];
-const KEYS = new Set(['query', 'variables', 'globals', 'cardinality']);
+const KEYS = new Set(['query', 'variables', 'globals', 'cardinality', 'describe']);
 
 /** Checks the shape of a `/query` body; every problem is a 400 VALIDATION_ERROR naming the field. */
 export function parseQueryRequest(body: unknown): QueryBody {
@@ -27,7 +27,17 @@ export function parseQueryRequest(body: unknown): QueryBody {
       `"cardinality" must be one of ${CARDINALITIES.join(', ')}`,
     );
   }
-  return { query: b.query, variables, globals, cardinality: cardinality as RequestedCardinality };
+  const describe = b.describe ?? false;
+  if (typeof describe !== 'boolean') {
+    throw commonError('VALIDATION_ERROR', '"describe" must be true or false');
+  }
+  return {
+    query: b.query,
+    variables,
+    globals,
+    cardinality: cardinality as RequestedCardinality,
+    describe,
+  };
 }
 
 function optionalObject(value: unknown, name: string): Record<string, unknown> {

@@ -36,6 +36,11 @@ export function queryHandler(deps: QueryHandlerDeps) {
   return async (req: Request, res: Response): Promise<void> => {
     const body = parseQueryRequest(req.body);
     const caller = queryCaller(res.locals.caller as Caller | undefined, deps);
+    if (body.describe) {
+      // The types of the variables and the result, nothing run (DECISIONS, "Added 2026-11-29").
+      sendJson(res, 200, JSON.stringify({ describe: await engine.describe(body, caller) }));
+      return;
+    }
     // requestTimeout's signal: past it the statement is cancelled (issue 26).
     const data = await engine.run(body, caller, { signal: requestSignal(res) });
     sendJson(res, 200, `{"data":${data}}`);

@@ -30,6 +30,7 @@ import type {
   AccessMode,
   CompileQuery,
   CompiledQuery,
+  QueryDescription,
   RequestedCardinality,
   SingleLinkForm,
 } from '../api';
@@ -70,6 +71,8 @@ export interface QueryRequest {
   readonly cardinality?: RequestedCardinality;
   /** @default 'array' */
   readonly singleLinks?: SingleLinkForm;
+  /** Describe the query's types instead of running it (QueryEngine.describe). @default false */
+  readonly describe?: boolean;
 }
 
 /** Who runs a query, as far as the engine is concerned. */
@@ -113,6 +116,11 @@ export interface RunOptions {
 export interface QueryEngine {
   /** Runs one query; resolves with the JSON text of the result array. */
   run(request: QueryRequest, caller: QueryCaller, options?: RunOptions): Promise<string>;
+  /**
+   * The types of a query's variables and result, and its cardinality (`POST /query` with
+   * `"describe": true`): compiled (or found in the cache) as `run` would, nothing run.
+   */
+  describe(request: QueryRequest, caller: QueryCaller): Promise<QueryDescription>;
   /** Compiles (or finds in the cache) without running: tools, bench/query. */
   prepare(request: QueryRequest, caller: QueryCaller): Promise<CompiledQuery>;
   /** The schema queries compile against now (the REST layer plans its requests with it). */
@@ -167,7 +175,8 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
     const defaultAccess = caller.access.defaultAccess ?? 'open';
     const mode = policies ? (defaultAccess === 'deny' ? 'd' : 'p') : 's';
     const links = singleLinks === 'object' ? 'o' : 'a';
-    const key = `${mode}${links}${cardinality}\u0000${request.query}`;
+    const described = request.describe === true;
+    const key = `${mode}${links}${described ? 'D' : ''}${cardinality}\u0000${request.query}`;
     let entry = cache.get(key);
     options.onCompileCache?.(entry !== undefined);
     if (!entry) {
@@ -179,6 +188,7 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
         // Only when asked: a compiler (and its tests) sees the options `/query` has always sent.
         ...(singleLinks === 'object' ? { singleLinks } : {}),
         ...(options.allowUserSpecifiedId ? { allowUserSpecifiedId: true } : {}),
+        ...(described ? { describe: true } : {}),
       });
       entry = { compiled, statement: statementName(compiled.sql) };
       cache.set(key, entry);
@@ -267,11 +277,30 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
         throw failure(err, fields ? snapshot.vocabulary : undefined);
       }
     },
+    async describe(request, caller) {
+      const described = { ...request, describe: true };
+      let snapshot = await schemas.current();
+      try {
+        return describedBy(lookup(snapshot, described, caller).compiled);
+      } catch (err) {
+        // A name the cached schema does not know: another process may have migrated.
+        if (!(err instanceof InvalidReferenceError)) throw err;
+        const fresh = await schemas.refresh();
+        if (fresh.version === snapshot.version) throw err;
+        snapshot = fresh;
+        return describedBy(lookup(snapshot, described, caller).compiled);
+      }
+    },
     prepare,
     schema: async () => await schemas.current(),
     schemaChanged: () => schemas.invalidate(),
     cacheStats: () => ({ hits: cache.hits, misses: cache.misses, size: cache.size }),
   };
+}
+
+function describedBy(compiled: CompiledQuery): QueryDescription {
+  if (!compiled.description) throw new Error('the compiler gave no description of the query');
+  return compiled.description;
 }
 
 /**

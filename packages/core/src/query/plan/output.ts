@@ -306,7 +306,7 @@ function isInline(ctx: PlanContext, rel: Rel, expr: IrExpr): boolean {
   }
 }
 
-function hasShape(expr: IrExpr): boolean {
+export function hasShape(expr: IrExpr): boolean {
   switch (expr.kind) {
     case 'Shape':
       return true;
@@ -339,7 +339,7 @@ function hasShape(expr: IrExpr): boolean {
  * Whether a shape element is shown as an array: a stored pointer by its declared cardinality
  * (a multi link with `limit 1` is still a list), anything else by its inferred cardinality.
  */
-function isMulti(expr: IrExpr): boolean {
+export function isMulti(expr: IrExpr): boolean {
   switch (expr.kind) {
     case 'Select':
       // A stored link keeps its declared multiplicity even with `limit 1`.

@@ -207,6 +207,42 @@ def binary_value(value, t):
     return value
 
 
+def described_value(value, d):
+    """A value of svc's JSON result as Gel's binary protocol decodes it, led by svc's `describe`
+    descriptor of its type (docs/http.md, "Describe"): binary_value's rules, followed into
+    shapes, free objects and named tuples too (an unnamed tuple anywhere is a Python tuple)."""
+    kind = d.get('kind')
+    if kind == 'scalar':
+        name = d.get('base') or d['name']
+        return binary_value(value, ('scalar', name))
+    if value is None:
+        return None
+    if kind in ('array', 'multirange') and isinstance(value, list):
+        element = d['element'] if kind == 'array' else {'kind': 'range'}
+        return [described_value(v, element) for v in value]
+    if kind == 'tuple' and isinstance(value, list):
+        return tuple(described_value(v, e) for v, e in zip(value, d['elements']))
+    if kind == 'namedtuple' and isinstance(value, dict):
+        types = {e['name']: e['type'] for e in d['elements']}
+        return {k: described_value(v, types[k]) if k in types else v for k, v in value.items()}
+    if kind == 'object' and isinstance(value, dict):
+        pointers = {p['name']: p for p in d['pointers']}
+        out = {}
+        for k, v in value.items():
+            p = pointers.get(k)
+            if p is None:
+                out[k] = v
+            elif v is None:
+                out[k] = None
+            elif isinstance(v, list) and (p['cardinality'] in ('many', 'atLeastOne')
+                                          or p['type'].get('kind') == 'object'):
+                out[k] = [described_value(x, p['type']) for x in v]
+            else:
+                out[k] = described_value(v, p['type'])
+        return out
+    return value
+
+
 # --- errors -----------------------------------------------------------------------------------
 
 class EdgeDBError(Exception):
@@ -327,7 +363,9 @@ class Connection:
         if 'error' in answer:
             raise_svc(answer['error'], client)
         data = answer['data']
-        if binary and answer.get('type'):
+        if binary and answer.get('output'):
+            data = [described_value(v, answer['output']) for v in data]
+        elif binary and answer.get('type'):
             data = [binary_value(v, result_type(answer['type'])) for v in data]
         data = from_json(data)
         if single:

@@ -14,6 +14,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { applyImplicitLimit, assertShape, sortResults, type Sort } from './gel-shape';
+import type { ResultTypes } from './session';
 
 type Queryable = import('../../../packages/core/dist').Queryable;
 
@@ -33,8 +34,8 @@ export interface LiveSession {
     variables: Record<string, unknown> | undefined,
     client: LiveClient | undefined,
   ): Promise<{ data: unknown[] | undefined; error: unknown }>;
-  /** The printed result type of a script's last statement (null: not known). */
-  resultType(query: string, client: LiveClient | undefined): string | null;
+  /** The result type of a script's last statement (null: not known). */
+  resultType(query: string, client: LiveClient | undefined): ResultTypes | null;
   /** A transaction inside the test's (a savepoint, the schema state with it). */
   begin(db: Queryable | null): Promise<void>;
   end(db: Queryable | null, rollback: boolean): Promise<void>;
@@ -190,8 +191,10 @@ export class LiveDriver {
         },
       };
     }
-    if (request.op !== 'assert' || request.okOnly)
-      return { data: data ?? [], type: session.resultType(request.query ?? '', request.client) };
+    if (request.op !== 'assert' || request.okOnly) {
+      const types = session.resultType(request.query ?? '', request.client);
+      return { data: data ?? [], type: types?.printed ?? null, output: types?.output ?? null };
+    }
     let actual: unknown = data ?? [];
     if (request.implicitLimit) actual = applyImplicitLimit(actual, request.implicitLimit);
     if (request.sort !== undefined && request.sort !== null) sortResults(actual, request.sort);

@@ -55,6 +55,7 @@ import {
   restoreState,
   runUnder,
   sessionStatement,
+  type ResultTypes,
   type SessionState,
 } from './session';
 
@@ -186,8 +187,8 @@ interface ClassSession {
   checkReset(name: string): void;
   /** svc's own refusal of a client's globals (a second client's `with_globals`), if any. */
   checkGlobals(globals: Readonly<Record<string, unknown>>): void;
-  /** The result type svc's compiler gives a statement, printed (null: not known, a server). */
-  resultType(statement: string, state: SessionState): string | null;
+  /** The result type svc's compiler gives a statement (null: not known, a server). */
+  resultType(statement: string, state: SessionState): ResultTypes | null;
   /** The schema state, to put back when a step's savepoint is rolled back. */
   mark(): unknown;
   restore(mark: unknown): void;
@@ -323,7 +324,8 @@ async function localSession(
       checkGlobals: (globals) => checkGlobals(schema, globals),
       resultType: (statement, state) => {
         try {
-          return compileUnder(compile, schema, statement, state).resultType;
+          const compiled = compileUnder(compile, schema, statement, state, true);
+          return { printed: compiled.resultType, output: compiled.description?.output ?? null };
         } catch {
           return null;
         }

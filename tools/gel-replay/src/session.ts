@@ -143,12 +143,20 @@ export function compileUnder(
   schema: Schema,
   text: string,
   state: SessionState,
+  describe = false,
 ): CompiledQuery {
   return compile(schema, text, {
     cardinality: 'many',
     access: { policies: state.policies },
     allowUserSpecifiedId: state.userSpecifiedId,
+    ...(describe ? { describe } : {}),
   });
+}
+
+/** A statement's result type: printed, and as svc's `describe` gives one element's JSON form. */
+export interface ResultTypes {
+  readonly printed: string;
+  readonly output: unknown;
 }
 
 /**

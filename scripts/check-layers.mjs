@@ -18,6 +18,7 @@ import path from 'node:path';
  */
 export const PACKAGE_IMPORTS = {
   '@svc/smtp': [],
+  '@svc/client': [],
   '@svc/core': [],
   '@svc/test-support': [],
   '@svc/auth': ['@svc/core', '@svc/smtp'],

@@ -1,0 +1,189 @@
+/**
+ * client/client: `createClient` and its query methods, over the web platform's `fetch` (Node,
+ * browsers, Deno, Bun, edge runtimes). Each query is one `POST /query` (docs/http.md); the
+ * methods that decode ask `describe` once per query text and keep the descriptor for the
+ * client's life (not yet per schema version: after a migration that changes a query's types,
+ * make a new client). The `...JSON` methods answer the server's JSON text.
+ */
+import { decode, encode, type DecodeOptions, type QueryDescription } from './codec';
+import { errorFromEnvelope, NetworkError, NoDataError, ProtocolError } from './errors';
+import { parseJson } from './json';
+
+export interface ClientOptions {
+  /** The server's base URL (`http://127.0.0.1:5656`). */
+  readonly url: string;
+  /** A user's access token, sent as `Authorization: Bearer`. */
+  readonly token?: string;
+  /** The service key (runs without access policies): for servers, never for browsers. */
+  readonly serviceKey?: string;
+  /** @default globalThis.fetch */
+  readonly fetch?: typeof fetch;
+  /** Values of the schema's globals sent with every query. */
+  readonly globals?: Readonly<Record<string, unknown>>;
+  /** How int64 results are decoded (codec). @default 'number' */
+  readonly int64?: DecodeOptions['int64'];
+}
+
+/** Variables by name (`$name` in the query). */
+export type Variables = Readonly<Record<string, unknown>>;
+
+export interface Client {
+  /** Every element of the result, decoded. */
+  query<T = unknown>(query: string, variables?: Variables): Promise<T[]>;
+  /** The one element, or null; refused before running when the query may return more. */
+  querySingle<T = unknown>(query: string, variables?: Variables): Promise<T | null>;
+  /** The one element; refused before running when it may be more, NoDataError when none. */
+  queryRequiredSingle<T = unknown>(query: string, variables?: Variables): Promise<T>;
+  /** The result as the server's JSON text (an array). */
+  queryJSON(query: string, variables?: Variables): Promise<string>;
+  /** The one element's JSON text, or `null`. */
+  querySingleJSON(query: string, variables?: Variables): Promise<string>;
+  /** The one element's JSON text; NoDataError when none. */
+  queryRequiredSingleJSON(query: string, variables?: Variables): Promise<string>;
+  /** Runs a statement for its effect. */
+  execute(query: string, variables?: Variables): Promise<void>;
+  /** The types of a query's variables and result, nothing run. */
+  describe(query: string): Promise<QueryDescription>;
+  /** A client that sends these globals too (over this client's). */
+  withGlobals(globals: Readonly<Record<string, unknown>>): Client;
+}
+
+type RequestedCardinality = 'many' | 'atMostOne' | 'one';
+
+export function createClient(options: ClientOptions): Client {
+  const url = `${options.url.replace(/\/+$/, '')}/query`;
+  const fetcher = options.fetch ?? globalThis.fetch;
+  if (typeof fetcher !== 'function')
+    throw new TypeError('no fetch: pass `fetch` to createClient on this runtime');
+  const credential = options.token ?? options.serviceKey;
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (credential) headers.authorization = `Bearer ${credential}`;
+  const descriptions = new Map<string, QueryDescription>();
+  const decodeOptions: DecodeOptions = options.int64 ? { int64: options.int64 } : {};
+
+  async function post(body: Record<string, unknown>): Promise<string> {
+    let response: Response;
+    try {
+      response = await fetcher(url, { method: 'POST', headers, body: JSON.stringify(body) });
+    } catch (cause) {
+      throw new NetworkError(
+        `the request to ${url} failed: ${(cause as Error)?.message ?? cause}`,
+        {
+          cause,
+        },
+      );
+    }
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (cause) {
+      throw new NetworkError(`the answer from ${url} did not arrive whole`, { cause });
+    }
+    if (!response.ok) {
+      let envelope: unknown;
+      try {
+        envelope = JSON.parse(text);
+      } catch {
+        throw new ProtocolError(
+          `the server answered ${response.status} with a body that is not JSON`,
+          {
+            status: response.status,
+          },
+        );
+      }
+      throw errorFromEnvelope(response.status, envelope);
+    }
+    return text;
+  }
+
+  function requestBody(
+    query: string,
+    variables: Variables | undefined,
+    cardinality: RequestedCardinality,
+  ) {
+    return {
+      query,
+      ...(variables && Object.keys(variables).length > 0 ? { variables: encode(variables) } : {}),
+      ...(options.globals && Object.keys(options.globals).length > 0
+        ? { globals: encode(options.globals) }
+        : {}),
+      cardinality,
+    };
+  }
+
+  /** The JSON text of `data`, checked to be an array. */
+  async function run(
+    query: string,
+    variables: Variables | undefined,
+    cardinality: RequestedCardinality,
+  ) {
+    const text = await post(requestBody(query, variables, cardinality));
+    const start = text.indexOf('[');
+    if (!text.startsWith('{"data":') || start < 0 || !text.endsWith('}'))
+      throw new ProtocolError('the server answered 200 without `{"data": [...]}`');
+    return text.slice(start, -1);
+  }
+
+  async function describe(query: string, fresh = false): Promise<QueryDescription> {
+    const known = descriptions.get(query);
+    if (known && !fresh) return known;
+    const text = await post({ query, describe: true });
+    let answer: { describe?: QueryDescription };
+    try {
+      answer = JSON.parse(text);
+    } catch {
+      throw new ProtocolError('the server answered a describe with a body that is not JSON');
+    }
+    if (!answer.describe)
+      throw new ProtocolError('the server answered a describe without `describe`');
+    descriptions.set(query, answer.describe);
+    return answer.describe;
+  }
+
+  async function decoded(
+    query: string,
+    variables: Variables | undefined,
+    cardinality: RequestedCardinality,
+  ) {
+    const [description, json] = await Promise.all([
+      describe(query),
+      run(query, variables, cardinality),
+    ]);
+    const data = parseJson(json) as unknown[];
+    return data.map((element) => decode(description.output, element, decodeOptions));
+  }
+
+  const noData = () =>
+    new NoDataError('the query returned no element, but one was required', {
+      hint: 'use querySingle when the result may be empty',
+    });
+
+  const client: Client = {
+    query: async <T>(query: string, variables?: Variables) =>
+      (await decoded(query, variables, 'many')) as T[],
+    querySingle: async <T>(query: string, variables?: Variables) =>
+      ((await decoded(query, variables, 'atMostOne'))[0] ?? null) as T | null,
+    queryRequiredSingle: async <T>(query: string, variables?: Variables) => {
+      const [first] = await decoded(query, variables, 'one');
+      if (first === undefined) throw noData();
+      return first as T;
+    },
+    queryJSON: (query, variables) => run(query, variables, 'many'),
+    querySingleJSON: async (query, variables) => {
+      const data = JSON.parse(await run(query, variables, 'atMostOne')) as unknown[];
+      return data.length === 0 ? 'null' : JSON.stringify(data[0]);
+    },
+    queryRequiredSingleJSON: async (query, variables) => {
+      const data = JSON.parse(await run(query, variables, 'one')) as unknown[];
+      if (data.length === 0) throw noData();
+      return JSON.stringify(data[0]);
+    },
+    execute: async (query, variables) => {
+      await run(query, variables, 'many');
+    },
+    describe: (query) => describe(query),
+    withGlobals: (globals) =>
+      createClient({ ...options, globals: { ...options.globals, ...globals } }),
+  };
+  return client;
+}

@@ -1,0 +1,167 @@
+/**
+ * client/codec: values between JavaScript and svc's JSON. Results are decoded by the type
+ * descriptor `describe` gives (docs/http.md, "Describe"), where JSON loses information:
+ *
+ * | EdgeQL                                  | JavaScript                                          |
+ * | --------------------------------------- | --------------------------------------------------- |
+ * | int16, int32, float32, float64          | number                                              |
+ * | int64                                   | number; a bigint beyond ±(2^53 − 1), where a number cannot hold it (`int64: 'bigint'`: always a bigint) |
+ * | bigint                                  | bigint                                              |
+ * | decimal                                 | string (every digit kept)                           |
+ * | datetime                                | Date                                                |
+ * | bytes                                   | Uint8Array                                          |
+ * | json                                    | the JSON value                                      |
+ * | cal:: types, duration, relative_duration, date_duration | their ISO 8601 text (not yet classes) |
+ * | tuple, array                            | array; named tuple, object: plain object            |
+ * | single link shown with a sub-shape      | the object or null (not `/query`'s array of one)    |
+ *
+ * Variables are encoded by their JavaScript type: bigint as a string of digits, Date as ISO
+ * 8601, Uint8Array as base64, arrays and plain objects element by element.
+ */
+
+import { ExactNumber, plainJson } from './json';
+
+/** A type descriptor of `describe` (docs/http.md, "Describe"). */
+export type TypeDescriptor =
+  | { readonly kind: 'scalar'; readonly name: string; readonly base?: string }
+  | { readonly kind: 'enum'; readonly name: string; readonly values: readonly string[] }
+  | { readonly kind: 'array'; readonly element: TypeDescriptor }
+  | { readonly kind: 'tuple'; readonly elements: readonly TypeDescriptor[] }
+  | {
+      readonly kind: 'namedtuple';
+      readonly elements: readonly { readonly name: string; readonly type: TypeDescriptor }[];
+    }
+  | { readonly kind: 'range'; readonly element: TypeDescriptor }
+  | { readonly kind: 'multirange'; readonly element: TypeDescriptor }
+  | {
+      readonly kind: 'object';
+      readonly name: string;
+      readonly pointers: readonly PointerDescriptor[];
+    }
+  | { readonly kind: 'id'; readonly name: string }
+  | { readonly kind: 'empty' };
+
+export type Cardinality = 'empty' | 'atMostOne' | 'one' | 'many' | 'atLeastOne';
+
+export interface PointerDescriptor {
+  readonly name: string;
+  readonly cardinality: Cardinality;
+  readonly type: TypeDescriptor;
+}
+
+/** What `describe` answers for a query. */
+export interface QueryDescription {
+  readonly input: {
+    readonly kind: 'arguments';
+    readonly arguments: readonly {
+      readonly name: string;
+      readonly type: TypeDescriptor;
+      readonly required: boolean;
+    }[];
+  };
+  readonly output: TypeDescriptor;
+  readonly cardinality: Cardinality;
+}
+
+export interface DecodeOptions {
+  /** `number` (default): a bigint only beyond ±(2^53 − 1); `bigint`: always a bigint. */
+  readonly int64?: 'number' | 'bigint';
+}
+
+/** One element of a result, from svc's JSON to JavaScript. */
+export function decode(type: TypeDescriptor, value: unknown, options: DecodeOptions = {}): unknown {
+  if (value === null || value === undefined) return null;
+  switch (type.kind) {
+    case 'scalar':
+      return decodeScalar(type.base ?? type.name, value, options);
+    case 'array':
+      return (value as unknown[]).map((v) => decode(type.element, v, options));
+    case 'multirange':
+      return (value as unknown[]).map((v) =>
+        decode({ kind: 'range', element: type.element }, v, options),
+      );
+    case 'tuple':
+      return (value as unknown[]).map((v, i) =>
+        decode(type.elements[i] ?? { kind: 'empty' }, v, options),
+      );
+    case 'namedtuple': {
+      const record = value as Record<string, unknown>;
+      return Object.fromEntries(
+        type.elements.map((e) => [e.name, decode(e.type, record[e.name], options)]),
+      );
+    }
+    case 'range': {
+      const range = value as Record<string, unknown>;
+      const out: Record<string, unknown> = { ...range };
+      for (const bound of ['lower', 'upper'])
+        if (bound in range) out[bound] = decode(type.element, range[bound], options);
+      return out;
+    }
+    case 'object': {
+      const record = value as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      for (const p of type.pointers) out[p.name] = decodePointer(p, record[p.name], options);
+      return out;
+    }
+    default:
+      return plainJson(value);
+  }
+}
+
+function decodePointer(p: PointerDescriptor, value: unknown, options: DecodeOptions): unknown {
+  if (p.cardinality === 'many' || p.cardinality === 'atLeastOne')
+    return ((value as unknown[] | null) ?? []).map((v) => decode(p.type, v, options));
+  // `/query` answers a single link shown with a sub-shape as an array of its object.
+  if (Array.isArray(value) && p.type.kind === 'object') return decode(p.type, value[0], options);
+  return decode(p.type, value, options);
+}
+
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** A number's text as svc wrote it (json.ts keeps the ones a double would change). */
+const numberText = (value: unknown): string =>
+  value instanceof ExactNumber ? value.text : String(value);
+
+function decodeScalar(name: string, value: unknown, options: DecodeOptions): unknown {
+  switch (name) {
+    case 'std::int64': {
+      const big = BigInt(numberText(value));
+      if (options.int64 === 'bigint') return big;
+      return big > SAFE || big < -SAFE ? big : Number(big);
+    }
+    case 'std::bigint':
+      return BigInt(numberText(value));
+    case 'std::decimal':
+      return numberText(value);
+    case 'std::datetime':
+      return new Date(value as string);
+    case 'std::bytes':
+      return fromBase64(value as string);
+    default:
+      return plainJson(value);
+  }
+}
+
+/** Variables as svc's JSON takes them (docs/http.md, "POST /query"). */
+export function encode(value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Uint8Array) return toBase64(value);
+  if (Array.isArray(value)) return value.map(encode);
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, encode(v)]));
+  return value;
+}
+
+function fromBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}

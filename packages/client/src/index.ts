@@ -1,0 +1,23 @@
+/**
+ * @svc/client: EdgeQL queries against a svc server over HTTP, results decoded by the types the
+ * server describes, errors as classes. No runtime dependencies; any runtime with `fetch`.
+ *
+ * @example
+ * import { createClient } from '@svc/client';
+ * const client = createClient({ url: 'http://127.0.0.1:5656' });
+ * const user = await client.querySingle<{ name: string }>(
+ *   'select User { name } filter .id = <uuid>$id',
+ *   { id },
+ * );
+ */
+export { createClient, type Client, type ClientOptions, type Variables } from './client';
+export {
+  decode,
+  encode,
+  type Cardinality,
+  type DecodeOptions,
+  type PointerDescriptor,
+  type QueryDescription,
+  type TypeDescriptor,
+} from './codec';
+export * from './errors';

@@ -21,7 +21,11 @@
 
 import { ExactNumber, plainJson } from './json';
 
-/** A type descriptor of `describe` (docs/http.md, "Describe"). */
+/**
+ * A type descriptor of `describe` (docs/http.md, "Describe"): the server's types (@svc/core
+ * query/api), written again here because the client depends on nothing; test/client.test.ts
+ * checks that a server description is a client one.
+ */
 export type TypeDescriptor =
   | { readonly kind: 'scalar'; readonly name: string; readonly base?: string }
   | { readonly kind: 'enum'; readonly name: string; readonly values: readonly string[] }

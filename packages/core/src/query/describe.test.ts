@@ -6,20 +6,12 @@
  */
 import type { DescribedCardinality, QueryDescription, TypeDescriptor } from './api';
 import { buildSchema } from '../schema/build';
+import { NUMERIC } from '../std/casts/implicit';
 import { compileQuery } from './compile';
 import { FIXTURES_DIR, caseTitle, loadCorpus } from './conformance/corpus';
 import { readFixture } from './conformance/run-case';
 
-const NUMBER_SCALARS = new Set([
-  'std::int16',
-  'std::int32',
-  'std::int64',
-  'std::float32',
-  'std::float64',
-  'std::bigint',
-  'std::decimal',
-  'std::sequence',
-]);
+const NUMBER_SCALARS = new Set([...NUMERIC, 'std::sequence']);
 /** Scalars whose JSON may also be a string of digits (beyond a double's exact integers). */
 const DIGIT_STRINGS = new Set(['std::int64', 'std::bigint', 'std::decimal', 'std::sequence']);
 const PLACEHOLDERS = new Set(['<any>', '<uuid>', '<datetime>']);

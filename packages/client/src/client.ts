@@ -1,9 +1,10 @@
 /**
  * client/client: `createClient` and its query methods, over the web platform's `fetch` (Node,
  * browsers, Deno, Bun, edge runtimes). Each query is one `POST /query` (docs/http.md); the
- * methods that decode ask `describe` once per query text and keep the descriptor for the
- * client's life (not yet per schema version: after a migration that changes a query's types,
- * make a new client). The `...JSON` methods answer the server's JSON text.
+ * methods that decode ask `describe` once per query text and schema version: every answer
+ * names the server's schema version (`X-Svc-Schema-Version`), and a query whose description
+ * was made for another one is described again before its result is decoded. The `...JSON`
+ * methods answer the server's JSON text.
  */
 import { decode, encode, type DecodeOptions, type QueryDescription } from './codec';
 import { errorFromEnvelope, NetworkError, NoDataError, ProtocolError } from './errors';
@@ -58,10 +59,14 @@ export function createClient(options: ClientOptions): Client {
   const credential = options.token ?? options.serviceKey;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (credential) headers.authorization = `Bearer ${credential}`;
-  const descriptions = new Map<string, QueryDescription>();
+  /** By query text: the description and the schema version it was made under (null: unknown). */
+  const descriptions = new Map<string, { description: QueryDescription; version: string | null }>();
   const decodeOptions: DecodeOptions = options.int64 ? { int64: options.int64 } : {};
 
-  async function post(body: Record<string, unknown>): Promise<string> {
+  /** The answer's text and the schema version it names. */
+  async function post(
+    body: Record<string, unknown>,
+  ): Promise<{ text: string; version: string | null }> {
     let response: Response;
     try {
       response = await fetcher(url, { method: 'POST', headers, body: JSON.stringify(body) });
@@ -93,7 +98,7 @@ export function createClient(options: ClientOptions): Client {
       }
       throw errorFromEnvelope(response.status, envelope);
     }
-    return text;
+    return { text, version: response.headers.get('x-svc-schema-version') };
   }
 
   function requestBody(
@@ -111,33 +116,42 @@ export function createClient(options: ClientOptions): Client {
     };
   }
 
-  /** The JSON text of `data`, checked to be an array. */
+  /** The JSON text of `data` (checked to be an array) and the schema version it was run under. */
+  async function answer(
+    query: string,
+    variables: Variables | undefined,
+    cardinality: RequestedCardinality,
+  ) {
+    const { text, version } = await post(requestBody(query, variables, cardinality));
+    const start = text.indexOf('[');
+    if (!text.startsWith('{"data":') || start < 0 || !text.endsWith('}'))
+      throw new ProtocolError('the server answered 200 without `{"data": [...]}`');
+    return { json: text.slice(start, -1), version };
+  }
+
   async function run(
     query: string,
     variables: Variables | undefined,
     cardinality: RequestedCardinality,
   ) {
-    const text = await post(requestBody(query, variables, cardinality));
-    const start = text.indexOf('[');
-    if (!text.startsWith('{"data":') || start < 0 || !text.endsWith('}'))
-      throw new ProtocolError('the server answered 200 without `{"data": [...]}`');
-    return text.slice(start, -1);
+    return (await answer(query, variables, cardinality)).json;
   }
 
-  async function describe(query: string, fresh = false): Promise<QueryDescription> {
+  async function describe(query: string, fresh = false) {
     const known = descriptions.get(query);
     if (known && !fresh) return known;
-    const text = await post({ query, describe: true });
-    let answer: { describe?: QueryDescription };
+    const { text, version } = await post({ query, describe: true });
+    let body: { describe?: QueryDescription };
     try {
-      answer = JSON.parse(text);
+      body = JSON.parse(text);
     } catch {
       throw new ProtocolError('the server answered a describe with a body that is not JSON');
     }
-    if (!answer.describe)
+    if (!body.describe)
       throw new ProtocolError('the server answered a describe without `describe`');
-    descriptions.set(query, answer.describe);
-    return answer.describe;
+    const entry = { description: body.describe, version };
+    descriptions.set(query, entry);
+    return entry;
   }
 
   async function decoded(
@@ -145,14 +159,20 @@ export function createClient(options: ClientOptions): Client {
     variables: Variables | undefined,
     cardinality: RequestedCardinality,
   ) {
-    const [description, json] = await Promise.all([
+    let [described, ran] = await Promise.all([
       describe(query),
-      run(query, variables, cardinality),
+      answer(query, variables, cardinality),
     ]);
-    const data = parseJson(json) as unknown[];
-    return data.map((element) => decode(description.output, element, decodeOptions));
+    // The schema moved since the query was described: its types may have too.
+    if (ran.version !== null && described.version !== ran.version)
+      described = await describe(query, true);
+    try {
+      const data = parseJson(ran.json) as unknown[];
+      return data.map((element) => decode(described.description.output, element, decodeOptions));
+    } catch (cause) {
+      throw new ProtocolError('the answer does not fit the description of the query', { cause });
+    }
   }
-
   const noData = () =>
     new NoDataError('the query returned no element, but one was required', {
       hint: 'use querySingle when the result may be empty',
@@ -181,7 +201,7 @@ export function createClient(options: ClientOptions): Client {
     execute: async (query, variables) => {
       await run(query, variables, 'many');
     },
-    describe: (query) => describe(query),
+    describe: async (query) => (await describe(query)).description,
     withGlobals: (globals) =>
       createClient({ ...options, globals: { ...options.globals, ...globals } }),
   };

@@ -270,3 +270,37 @@ describe('errors', () => {
 // The client's descriptor types are the server's: a core description is a client description.
 const sameShape = (d: core.QueryDescription): QueryDescription => d;
 void sameShape;
+
+describe('descriptions follow the schema version', () => {
+  test('after a migration changes a query type, the result is decoded by the new one', async () => {
+    const box = await createTestDatabase();
+    const v1 = 'type Box { required v: int64; w := .v + 1; }';
+    const v2 = "type Box { required v: int64; w := <str>.v ++ '!'; }";
+    const boxServer = await createServer({
+      env: {},
+      logLevel: 'silent',
+      databaseInstance: box.db,
+      schema: v1,
+    });
+    try {
+      await boxServer.listen({ port: 0, host: '127.0.0.1' });
+      const boxes = createClient({ url: boxServer.url });
+      await boxes.execute('insert Box { v := 5 }');
+      expect(await boxes.query('select Box.w')).toEqual([6]);
+      const migrated = await fetch(`${boxServer.url}/migrations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ schema: v2 }),
+      });
+      expect(migrated.status).toBe(200);
+      expect(await boxes.query('select Box.w')).toEqual(['5!']);
+      expect((await boxes.describe('select Box.w')).output).toEqual({
+        kind: 'scalar',
+        name: 'std::str',
+      });
+    } finally {
+      await boxServer.close();
+      await box.dispose();
+    }
+  });
+});

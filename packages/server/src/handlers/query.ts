@@ -38,13 +38,22 @@ export function queryHandler(deps: QueryHandlerDeps) {
     const caller = queryCaller(res.locals.caller as Caller | undefined, deps);
     if (body.describe) {
       // The types of the variables and the result, nothing run (DECISIONS, "Added 2026-11-29").
-      sendJson(res, 200, JSON.stringify({ describe: await engine.describe(body, caller) }));
+      const description = await engine.describe(body, caller);
+      sendJson(res, 200, JSON.stringify({ describe: description }), await versionHeader(engine));
       return;
     }
     // requestTimeout's signal: past it the statement is cancelled (issue 26).
     const data = await engine.run(body, caller, { signal: requestSignal(res) });
-    sendJson(res, 200, `{"data":${data}}`);
+    sendJson(res, 200, `{"data":${data}}`, await versionHeader(engine));
   };
+}
+
+/**
+ * `X-Svc-Schema-Version`: the schema version the server knows after the query (a client keeps
+ * a query's description per version, and describes it again when the version moved).
+ */
+async function versionHeader(engine: QueryEngine): Promise<Record<string, string>> {
+  return { 'X-Svc-Schema-Version': (await engine.schema()).version };
 }
 
 /** The access mode and auth values a request's caller runs a query with. */

@@ -11,15 +11,25 @@
  * | datetime                                | Date                                                |
  * | bytes                                   | Uint8Array                                          |
  * | json                                    | the JSON value                                      |
- * | cal:: types, duration, relative_duration, date_duration | their ISO 8601 text (not yet classes) |
+ * | cal::local_date, local_time, local_datetime | LocalDate, LocalTime, LocalDateTime     |
+ * | duration, cal::relative_duration, cal::date_duration | Duration, RelativeDuration, DateDuration |
  * | tuple, array                            | array; named tuple, object: plain object            |
  * | single link shown with a sub-shape      | the object or null (not `/query`'s array of one)    |
  *
- * Variables are encoded by their JavaScript type: bigint as a string of digits, Date as ISO
- * 8601, Uint8Array as base64, arrays and plain objects element by element.
+ * Variables are encoded by their JavaScript type: bigint as a string of digits, Uint8Array as
+ * base64, a value with `toJSON` (Date, the temporal classes) as what it gives, arrays and plain
+ * objects element by element.
  */
 
 import { ExactNumber, plainJson } from './json';
+import {
+  DateDuration,
+  Duration,
+  LocalDate,
+  LocalDateTime,
+  LocalTime,
+  RelativeDuration,
+} from './temporal';
 
 /**
  * A type descriptor of `describe` (docs/http.md, "Describe"): the server's types (@svc/core
@@ -141,6 +151,18 @@ function decodeScalar(name: string, value: unknown, options: DecodeOptions): unk
       return new Date(value as string);
     case 'std::bytes':
       return fromBase64(value as string);
+    case 'cal::local_date':
+      return LocalDate.parse(value as string);
+    case 'cal::local_time':
+      return LocalTime.parse(value as string);
+    case 'cal::local_datetime':
+      return LocalDateTime.parse(value as string);
+    case 'std::duration':
+      return Duration.parse(value as string);
+    case 'cal::relative_duration':
+      return RelativeDuration.parse(value as string);
+    case 'cal::date_duration':
+      return DateDuration.parse(value as string);
     default:
       return plainJson(value);
   }
@@ -149,8 +171,13 @@ function decodeScalar(name: string, value: unknown, options: DecodeOptions): unk
 /** Variables as svc's JSON takes them (docs/http.md, "POST /query"). */
 export function encode(value: unknown): unknown {
   if (typeof value === 'bigint') return value.toString();
-  if (value instanceof Date) return value.toISOString();
   if (value instanceof Uint8Array) return toBase64(value);
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as { toJSON?: unknown }).toJSON === 'function'
+  )
+    return (value as { toJSON(): unknown }).toJSON();
   if (Array.isArray(value)) return value.map(encode);
   if (value !== null && typeof value === 'object')
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, encode(v)]));

@@ -21,3 +21,11 @@ export {
   type TypeDescriptor,
 } from './codec';
 export * from './errors';
+export {
+  DateDuration,
+  Duration,
+  LocalDate,
+  LocalDateTime,
+  LocalTime,
+  RelativeDuration,
+} from './temporal';

@@ -11,6 +11,12 @@ import { createServer, type SvcServer } from '@svc/server';
 import {
   ConstraintViolationError,
   createClient,
+  DateDuration,
+  Duration,
+  LocalDate,
+  LocalDateTime,
+  LocalTime,
+  RelativeDuration,
   IntegrityError,
   InvalidReferenceError,
   NetworkError,
@@ -96,8 +102,8 @@ describe('values round trip through the client', () => {
       dec: '12345678901234567890.123456789',
       flag: true,
       at: new Date('2024-05-06T07:08:09.123Z'),
-      day: '2024-02-29',
-      took: 'PT1H30M',
+      day: new LocalDate(2024, 2, 29),
+      took: new Duration(1, 30),
       raw: new Uint8Array([0, 1, 254, 255]),
       doc: { a: [1, 'x', null] },
       mood: 'sad',
@@ -114,7 +120,6 @@ describe('values round trip through the client', () => {
       ...values,
       i64: safe ? Number(i64) : i64,
       at: new Date('2024-05-06T07:08:09.123Z'),
-      took: 'PT1H30M',
     });
     expect(got.raw).toBeInstanceOf(Uint8Array);
     expect(got.at).toBeInstanceOf(Date);
@@ -142,6 +147,27 @@ describe('values round trip through the client', () => {
       "select Thing { best: { name } } filter .name = 'link b'",
     );
     expect(none).toEqual({ best: null });
+  });
+
+  test('dates, times and durations come as their classes and go back as variables unchanged', async () => {
+    const values = await client.queryRequiredSingle<unknown[]>(
+      "select (<cal::local_date>'2024-02-29', <cal::local_time>'10:20:30.123456', <cal::local_datetime>'2024-02-29T10:20:30.5', <duration>'-1h 20m 0.5s', <cal::relative_duration>'1 year 2 months -3 days 4 hours 0.25s', <cal::date_duration>'1 year 2 months 3 days')",
+    );
+    expect(values.map((v) => (v as object).constructor)).toEqual([
+      LocalDate,
+      LocalTime,
+      LocalDateTime,
+      Duration,
+      RelativeDuration,
+      DateDuration,
+    ]);
+    const [d, t, dt, dur, rel, dd] = values;
+    expect(
+      await client.queryRequiredSingle(
+        "select (<cal::local_date>$d = <cal::local_date>'2024-02-29', <cal::local_time>$t = <cal::local_time>'10:20:30.123456', <cal::local_datetime>$dt = <cal::local_datetime>'2024-02-29T10:20:30.5', <duration>$dur = <duration>'-1h 20m 0.5s', <cal::relative_duration>$rel = <cal::relative_duration>'1 year 2 months -3 days 4 hours 0.25s', <cal::date_duration>$dd = <cal::date_duration>'1 year 2 months 3 days')",
+        { d, t, dt, dur, rel, dd },
+      ),
+    ).toEqual([true, true, true, true, true, true]);
   });
 
   test('ranges and free objects', async () => {

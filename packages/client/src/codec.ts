@@ -13,6 +13,7 @@
  * | json                                    | the JSON value                                      |
  * | cal::local_date, local_time, local_datetime | LocalDate, LocalTime, LocalDateTime     |
  * | duration, cal::relative_duration, cal::date_duration | Duration, RelativeDuration, DateDuration |
+ * | range, multirange                       | Range, an array of Range                            |
  * | tuple, array                            | array; named tuple, object: plain object            |
  * | single link shown with a sub-shape      | the object or null (not `/query`'s array of one)    |
  *
@@ -22,6 +23,7 @@
  */
 
 import { ExactNumber, plainJson } from './json';
+import { Range } from './range';
 import {
   DateDuration,
   Duration,
@@ -106,10 +108,13 @@ export function decode(type: TypeDescriptor, value: unknown, options: DecodeOpti
     }
     case 'range': {
       const range = value as Record<string, unknown>;
-      const out: Record<string, unknown> = { ...range };
-      for (const bound of ['lower', 'upper'])
-        if (bound in range) out[bound] = decode(type.element, range[bound], options);
-      return out;
+      if (range.empty === true) return Range.empty();
+      return new Range(
+        decode(type.element, range.lower, options),
+        decode(type.element, range.upper, options),
+        range.inc_lower === true,
+        range.inc_upper === true,
+      );
     }
     case 'object': {
       const record = value as Record<string, unknown>;

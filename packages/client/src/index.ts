@@ -21,6 +21,7 @@ export {
   type TypeDescriptor,
 } from './codec';
 export * from './errors';
+export { Range } from './range';
 export {
   DateDuration,
   Duration,

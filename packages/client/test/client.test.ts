@@ -24,6 +24,7 @@ import {
   ProtocolError,
   QueryError,
   queryErrorTable,
+  Range,
   ResultCardinalityMismatchError,
   ServerError,
   SvcError,
@@ -170,15 +171,24 @@ describe('values round trip through the client', () => {
     ).toEqual([true, true, true, true, true, true]);
   });
 
-  test('ranges and free objects', async () => {
+  test('ranges come as Range and go back as variables; free objects as plain objects', async () => {
+    const got = await client.queryRequiredSingle<{
+      r: Range<number>;
+      e: Range<number>;
+      n: boolean;
+    }>('select { r := range(<int64>$lo, 10), e := range(1, 1), n := count(Thing) > -1 }', {
+      lo: 2n,
+    });
+    expect(got).toEqual({ r: new Range(2, 10, true, false), e: Range.empty(), n: true });
     expect(
       await client.queryRequiredSingle(
-        'select { r := range(<int64>$lo, 10), n := count(Thing) > -1 }',
+        'select (<range<int64>>$r = range(2, 10), <range<int64>>$e = range(1, 1))',
         {
-          lo: 2n,
+          r: got.r,
+          e: got.e,
         },
       ),
-    ).toEqual({ r: expect.objectContaining({ lower: 2, upper: 10 }), n: true });
+    ).toEqual([true, true]);
   });
 });
 

@@ -4,6 +4,7 @@ import { serve } from './commands/serve';
 import { migrateCommand } from './commands/migrate';
 import { adminCommand } from './commands/admin';
 import { queryCommand } from './commands/query';
+import { generateCommand } from './commands/generate';
 
 export const CLI_VERSION: string = (require('../package.json') as { version: string }).version;
 
@@ -14,6 +15,7 @@ Commands:
   migrate     migrate the database to the schema (svc migrate --help)
   query       run an EdgeQL query and print its result as JSON (svc query --help)
   admin       manage users and roles (svc admin --help)
+  generate    generate TypeScript from the schema (svc generate --help)
 
 Options:
   -h, --help     show this help
@@ -52,6 +54,8 @@ export async function run(
         return await migrateCommand(rest, ctx);
       case 'query':
         return await queryCommand(rest, ctx);
+      case 'generate':
+        return await generateCommand(rest, ctx);
       case 'serve': {
         const server = await serve(rest, ctx);
         return server ? { stop: () => server.close() } : 0;

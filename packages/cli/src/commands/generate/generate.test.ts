@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { run } from '../../main';
+
+function capture() {
+  const out = { stdout: '', stderr: '' };
+  return {
+    out,
+    io: {
+      stdout: (t: string) => {
+        out.stdout += `${t}\n`;
+      },
+      stderr: (t: string) => {
+        out.stderr += `${t}\n`;
+      },
+    },
+  };
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-gen-'));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+test('svc generate interfaces writes dbschema/interfaces.ts from dbschema/', async () => {
+  fs.mkdirSync(path.join(dir, 'dbschema'));
+  fs.writeFileSync(path.join(dir, 'dbschema', 'default.esdl'), 'type User { required name: str; }');
+  const { io, out } = capture();
+  expect(await run(['generate', 'interfaces'], { cwd: dir, env: {}, io })).toBe(0);
+  const text = fs.readFileSync(path.join(dir, 'dbschema', 'interfaces.ts'), 'utf8');
+  expect(text).toContain('export interface User {');
+  expect(text).toContain('    name: string;');
+  expect(out.stderr).toBe('svc: wrote dbschema/interfaces.ts\n');
+});
+
+test('--out - prints it; --schema names the file', async () => {
+  fs.writeFileSync(path.join(dir, 's.esdl'), 'type Tag { label: str; }');
+  const { io, out } = capture();
+  expect(
+    await run(['generate', 'interfaces', '--schema', 's.esdl', '--out', '-'], {
+      cwd: dir,
+      env: {},
+      io,
+    }),
+  ).toBe(0);
+  expect(out.stdout).toContain('label: string | null;');
+});
+
+test.each([
+  [['generate'], 'say what to generate'],
+  [['generate', 'queries'], 'cannot generate "queries"'],
+  [['generate', 'interfaces'], 'no schema'],
+])('%j is a usage error naming the problem (exit 2)', async (argv, message) => {
+  const { io, out } = capture();
+  expect(await run(argv, { cwd: dir, env: {}, io })).toBe(2);
+  expect(out.stderr).toContain(message);
+});
+
+test('a schema with an error is one line naming it (exit 2), nothing written', async () => {
+  fs.writeFileSync(path.join(dir, 's.esdl'), 'type Tag { label: nope; }');
+  const { io, out } = capture();
+  const code = await run(['generate', 'interfaces', '--schema', 's.esdl'], {
+    cwd: dir,
+    env: {},
+    io,
+  });
+  expect(code).not.toBe(0);
+  expect(out.stderr).toMatch(/^svc: .*nope/);
+  expect(fs.existsSync(path.join(dir, 'interfaces.ts'))).toBe(false);
+});

@@ -50,7 +50,7 @@ test('--out - prints it; --schema names the file', async () => {
 
 test.each([
   [['generate'], 'say what to generate'],
-  [['generate', 'queries'], 'cannot generate "queries"'],
+  [['generate', 'query-builder'], 'cannot generate "query-builder"'],
   [['generate', 'interfaces'], 'no schema'],
 ])('%j is a usage error naming the problem (exit 2)', async (argv, message) => {
   const { io, out } = capture();
@@ -69,4 +69,34 @@ test('a schema with an error is one line naming it (exit 2), nothing written', a
   expect(code).not.toBe(0);
   expect(out.stderr).toMatch(/^svc: .*nope/);
   expect(fs.existsSync(path.join(dir, 'interfaces.ts'))).toBe(false);
+});
+
+test('svc generate queries writes a typed function per .edgeql file', async () => {
+  fs.mkdirSync(path.join(dir, 'dbschema'));
+  fs.writeFileSync(path.join(dir, 'dbschema', 'default.esdl'), 'type User { required name: str; }');
+  fs.mkdirSync(path.join(dir, 'queries'));
+  fs.writeFileSync(
+    path.join(dir, 'queries', 'get-user.edgeql'),
+    'select User { name } filter .name = <str>$name',
+  );
+  fs.mkdirSync(path.join(dir, 'node_modules'));
+  fs.writeFileSync(path.join(dir, 'node_modules', 'skip.edgeql'), 'select nope');
+  const { io, out } = capture();
+  expect(await run(['generate', 'queries'], { cwd: dir, env: {}, io })).toBe(0);
+  const text = fs.readFileSync(path.join(dir, 'dbschema', 'queries.ts'), 'utf8');
+  expect(text).toContain(
+    'export function getUser(client: Client, args: { name: string }): Promise<Array<{ name: string }>> {',
+  );
+  expect(text).not.toContain('skip');
+  expect(out.stderr).toBe('svc: wrote dbschema/queries.ts\n');
+});
+
+test('a query file that does not compile is named in the error (exit 2)', async () => {
+  fs.writeFileSync(path.join(dir, 's.esdl'), 'type User { required name: str; }');
+  fs.writeFileSync(path.join(dir, 'bad.edgeql'), 'select User { nope }');
+  const { io, out } = capture();
+  expect(await run(['generate', 'queries', '--schema', 's.esdl'], { cwd: dir, env: {}, io })).toBe(
+    2,
+  );
+  expect(out.stderr).toMatch(/^svc: bad\.edgeql: .*nope/);
 });

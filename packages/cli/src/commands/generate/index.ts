@@ -1,10 +1,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildSchema } from '@svc/core';
-import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 import { generateInterfaces } from './interfaces';
+import { generateQueries, type QueryFile } from './queries';
+
+/** Folders never searched for query files. */
+const SKIPPED = new Set(['node_modules', '.git', '.svc', 'dist', 'migrations']);
+
+/** Every `.edgeql` file under `root` (bounded: 10,000 folders), by path. */
+function queryFiles(root: string): QueryFile[] {
+  const found: QueryFile[] = [];
+  const pending = [root];
+  for (let seen = 0; pending.length > 0 && seen < 10_000; seen++) {
+    const dir = pending.pop() as string;
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory() && !SKIPPED.has(entry.name)) pending.push(full);
+      else if (entry.isFile() && entry.name.endsWith('.edgeql'))
+        found.push({ path: path.relative(root, full), text: fs.readFileSync(full, 'utf8') });
+    }
+  }
+  if (found.length === 0) throw new ExitError(2, `no .edgeql files under ${root}`);
+  return found.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
 
 export const GENERATE_USAGE = `Usage: svc generate <what> [options]
 
@@ -12,13 +32,16 @@ Generates TypeScript from the schema, for @svc/client.
 
 What:
   interfaces   an interface per object type, enums as unions, a Schema map
+               (default --out dbschema/interfaces.ts)
+  queries      each .edgeql file under the project as a typed function over @svc/client
+               (get-user.edgeql: getUser(client, args); default --out dbschema/queries.ts)
 
 Options:
   --schema <file|dir>   SDL file, or a folder of .esdl files (default dbschema/)
-  --out <file>          where to write (default dbschema/interfaces.ts; - for stdout)
+  --out <file>          where to write (- for stdout)
   -h, --help            show this help
 
-Not yet: \`queries\` (typed functions from .edgeql files), \`query-builder\`, --watch.`;
+Not yet: \`query-builder\`, --watch.`;
 
 export interface GenerateCommandOptions {
   readonly cwd: string;
@@ -45,7 +68,7 @@ export async function generateCommand(
     return 0;
   }
   const [what, ...extra] = positionals;
-  if (what !== 'interfaces' || extra.length > 0)
+  if ((what !== 'interfaces' && what !== 'queries') || extra.length > 0)
     throw new ExitError(
       2,
       `${what === undefined ? 'say what to generate' : `cannot generate "${[what, ...extra].join(' ')}"`}\n\n${GENERATE_USAGE}`,
@@ -56,16 +79,17 @@ export async function generateCommand(
   const { sdl } = readSchemaSource(opts.cwd, schemaPath);
   let text: string;
   try {
-    text = generateInterfaces(buildSchema(sdl), schemaPath);
+    const schema = buildSchema(sdl);
+    text =
+      what === 'interfaces'
+        ? generateInterfaces(schema, schemaPath)
+        : generateQueries(schema, queryFiles(opts.cwd));
   } catch (err) {
-    throw asExitError(err);
+    if (err instanceof ExitError) throw err;
+    throw new ExitError(2, (err as Error).message);
   }
-  const out =
-    values.out ??
-    path.join(
-      schemaPath.endsWith('.esdl') ? path.dirname(schemaPath) : schemaPath,
-      'interfaces.ts',
-    );
+  const folder = schemaPath.endsWith('.esdl') ? path.dirname(schemaPath) : schemaPath;
+  const out = values.out ?? path.join(folder, `${what}.ts`);
   if (out === '-') {
     opts.io.stdout(text.trimEnd());
     return 0;

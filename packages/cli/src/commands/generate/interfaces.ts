@@ -9,42 +9,7 @@
  * schema gives the same text.
  */
 import type { ObjectType, Pointer, Schema, TypeRef } from '@svc/core';
-
-const STD: Readonly<Record<string, string>> = {
-  'std::str': 'string',
-  'std::uuid': 'string',
-  'std::bool': 'boolean',
-  'std::int16': 'number',
-  'std::int32': 'number',
-  'std::int64': 'number',
-  'std::float32': 'number',
-  'std::float64': 'number',
-  'std::sequence': 'number',
-  'std::bigint': 'bigint',
-  'std::decimal': 'string',
-  'std::datetime': 'Date',
-  'std::bytes': 'Uint8Array',
-  'std::json': 'unknown',
-  'std::duration': 'Duration',
-  'cal::local_date': 'LocalDate',
-  'cal::local_time': 'LocalTime',
-  'cal::local_datetime': 'LocalDateTime',
-  'cal::relative_duration': 'RelativeDuration',
-  'cal::date_duration': 'DateDuration',
-};
-/** The package the generated file imports its value classes from (text it writes: the CLI
- * itself does not depend on the client). */
-const CLIENT_PACKAGE = ['@svc', 'client'].join('/');
-/** The @svc/client classes the TypeScript above names. */
-const CLIENT_CLASSES = [
-  'DateDuration',
-  'Duration',
-  'LocalDate',
-  'LocalDateTime',
-  'LocalTime',
-  'Range',
-  'RelativeDuration',
-];
+import { CLIENT_CLASSES, CLIENT_PACKAGE, STD } from './ts-types';
 
 const RESERVED = new Set(
   'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with as implements interface let package private protected public static yield any boolean number string symbol type namespace module declare'.split(

@@ -8,7 +8,7 @@
  */
 import { decode, encode, type DecodeOptions, type QueryDescription } from './codec';
 import { errorFromEnvelope, NetworkError, NoDataError, ProtocolError } from './errors';
-import { parseJson } from './json';
+import { arrayElementTexts, parseJson } from './json';
 
 export interface ClientOptions {
   /** The server's base URL (`http://127.0.0.1:5656`). */
@@ -189,14 +189,12 @@ export function createClient(options: ClientOptions): Client {
       return first as T;
     },
     queryJSON: (query, variables) => run(query, variables, 'many'),
-    querySingleJSON: async (query, variables) => {
-      const data = JSON.parse(await run(query, variables, 'atMostOne')) as unknown[];
-      return data.length === 0 ? 'null' : JSON.stringify(data[0]);
-    },
+    querySingleJSON: async (query, variables) =>
+      arrayElementTexts(await run(query, variables, 'atMostOne'))[0] ?? 'null',
     queryRequiredSingleJSON: async (query, variables) => {
-      const data = JSON.parse(await run(query, variables, 'one')) as unknown[];
-      if (data.length === 0) throw noData();
-      return JSON.stringify(data[0]);
+      const [first] = arrayElementTexts(await run(query, variables, 'one'));
+      if (first === undefined) throw noData();
+      return first;
     },
     execute: async (query, variables) => {
       await run(query, variables, 'many');

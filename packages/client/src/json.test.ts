@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ExactNumber, parseJson, plainJson } from './json';
+import { arrayElementTexts, ExactNumber, parseJson, plainJson } from './json';
 
 test('parses what JSON.parse parses, to the same value once exact numbers are made plain', () => {
   fc.assert(
@@ -54,4 +54,21 @@ test('a key named __proto__ is an own property, never the prototype', () => {
 
 test('nesting deeper than 512 is refused, not a stack overflow', () => {
   expect(() => parseJson(`${'['.repeat(600)}${']'.repeat(600)}`)).toThrow('nested too deeply');
+});
+
+test('arrayElementTexts gives each element as written', () => {
+  expect(arrayElementTexts('[]')).toEqual([]);
+  expect(arrayElementTexts('[1.50, "a,]\\"", {"x": [1, 2]}, [3]]')).toEqual([
+    '1.50',
+    '"a,]\\""',
+    '{"x": [1, 2]}',
+    '[3]',
+  ]);
+  fc.assert(
+    fc.property(fc.array(fc.jsonValue()), (values) => {
+      const texts = arrayElementTexts(JSON.stringify(values));
+      expect(texts.map((t) => JSON.parse(t))).toEqual(JSON.parse(JSON.stringify(values)));
+    }),
+    { numRuns: 300 },
+  );
 });

@@ -127,3 +127,39 @@ export function plainJson(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plainJson(v)]));
   return value;
 }
+
+/**
+ * The text of each element of a JSON array's text, as written (no number rounded, no spacing
+ * changed): what the `...SingleJSON` methods answer. The text must be an array (svc's `data`).
+ */
+export function arrayElementTexts(text: string): string[] {
+  const elements: string[] = [];
+  let depth = 0;
+  let start = -1;
+  for (let at = 0; at < text.length; at++) {
+    const c = text[at];
+    if (c === '"') {
+      // Skip the string, escapes included.
+      for (at++; at < text.length && text[at] !== '"'; at++) if (text[at] === '\\') at++;
+      continue;
+    }
+    if (c === '[' || c === '{') {
+      depth++;
+      if (depth === 1) {
+        if (c !== '[') throw new SyntaxError('not a JSON array');
+        start = at + 1;
+      }
+    } else if (c === ']' || c === '}') {
+      depth--;
+      if (depth === 0) {
+        const last = text.slice(start, at).trim();
+        if (last !== '') elements.push(last);
+        return elements;
+      }
+    } else if (c === ',' && depth === 1) {
+      elements.push(text.slice(start, at).trim());
+      start = at + 1;
+    }
+  }
+  throw new SyntaxError('unterminated JSON array');
+}

@@ -202,6 +202,11 @@ describe('the query methods', () => {
     expect(await client.querySingleJSON('select <str>{}')).toBe('null');
     expect(await client.querySingleJSON("select 'a'")).toBe('"a"');
     expect(await client.queryRequiredSingleJSON('select [1, 2]')).toBe('[1,2]');
+    // As the server wrote it: no digit of a decimal or a bigint lost, none added.
+    expect(await client.querySingleJSON("select <decimal>'1.50'")).toBe('1.50');
+    expect(
+      await client.queryRequiredSingleJSON("select <bigint>'123456789012345678901234567890'"),
+    ).toBe('123456789012345678901234567890');
   });
 
   test('querySingle of a query that may return more is refused before it runs', async () => {

@@ -7,8 +7,9 @@
  * methods answer the server's JSON text.
  */
 import { decode, encode, type DecodeOptions, type QueryDescription } from './codec';
-import { errorFromEnvelope, NetworkError, NoDataError, ProtocolError } from './errors';
+import { NoDataError, ProtocolError } from './errors';
 import { arrayElementTexts, parseJson } from './json';
+import { createTransport, type Transport } from './transport';
 
 export interface ClientOptions {
   /** The server's base URL (`http://127.0.0.1:5656`). */
@@ -28,7 +29,8 @@ export interface ClientOptions {
 /** Variables by name (`$name` in the query). */
 export type Variables = Readonly<Record<string, unknown>>;
 
-export interface Client {
+/** The query methods, on a client and (later) inside a transaction. */
+export interface Executor {
   /** Every element of the result, decoded. */
   query<T = unknown>(query: string, variables?: Variables): Promise<T[]>;
   /** The one element, or null; refused before running when the query may return more. */
@@ -45,60 +47,60 @@ export interface Client {
   execute(query: string, variables?: Variables): Promise<void>;
   /** The types of a query's variables and result, nothing run. */
   describe(query: string): Promise<QueryDescription>;
+}
+
+export interface Client extends Executor {
   /** A client that sends these globals too (over this client's). */
   withGlobals(globals: Readonly<Record<string, unknown>>): Client;
 }
 
-type RequestedCardinality = 'many' | 'atMostOne' | 'one';
+export type RequestedCardinality = 'many' | 'atMostOne' | 'one';
+
+/** What the query methods share: where queries go, and what is known of their types. */
+export interface ExecutorContext {
+  readonly transport: Transport;
+  /** Headers sent with every `/query` request of these methods (a transaction's id). */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly globals?: Readonly<Record<string, unknown>>;
+  readonly decodeOptions: DecodeOptions;
+  /** By query text: the description and the schema version it was made under (null: unknown). */
+  readonly descriptions: Map<string, { description: QueryDescription; version: string | null }>;
+}
 
 export function createClient(options: ClientOptions): Client {
-  const url = `${options.url.replace(/\/+$/, '')}/query`;
-  const fetcher = options.fetch ?? globalThis.fetch;
-  if (typeof fetcher !== 'function')
-    throw new TypeError('no fetch: pass `fetch` to createClient on this runtime');
   const credential = options.token ?? options.serviceKey;
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (credential) headers.authorization = `Bearer ${credential}`;
-  /** By query text: the description and the schema version it was made under (null: unknown). */
-  const descriptions = new Map<string, { description: QueryDescription; version: string | null }>();
-  const decodeOptions: DecodeOptions = options.int64 ? { int64: options.int64 } : {};
+  const transport = createTransport({
+    url: options.url,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    credential: () => credential,
+  });
+  return clientOver({
+    transport,
+    ...(options.globals ? { globals: options.globals } : {}),
+    decodeOptions: options.int64 ? { int64: options.int64 } : {},
+    descriptions: new Map(),
+  });
+}
 
-  /** The answer's text and the schema version it names. */
-  async function post(
-    body: Record<string, unknown>,
-  ): Promise<{ text: string; version: string | null }> {
-    let response: Response;
-    try {
-      response = await fetcher(url, { method: 'POST', headers, body: JSON.stringify(body) });
-    } catch (cause) {
-      throw new NetworkError(
-        `the request to ${url} failed: ${(cause as Error)?.message ?? cause}`,
-        {
-          cause,
-        },
-      );
-    }
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (cause) {
-      throw new NetworkError(`the answer from ${url} did not arrive whole`, { cause });
-    }
-    if (!response.ok) {
-      let envelope: unknown;
-      try {
-        envelope = JSON.parse(text);
-      } catch {
-        throw new ProtocolError(
-          `the server answered ${response.status} with a body that is not JSON`,
-          {
-            status: response.status,
-          },
-        );
-      }
-      throw errorFromEnvelope(response.status, envelope);
-    }
-    return { text, version: response.headers.get('x-svc-schema-version') };
+/** A client over a context; `withGlobals` shares its transport and known descriptions. */
+function clientOver(context: ExecutorContext): Client {
+  return {
+    ...executor(context),
+    withGlobals: (globals) =>
+      clientOver({ ...context, globals: { ...context.globals, ...globals } }),
+  };
+}
+
+/** The query methods over one context: each query is one `POST /query`. */
+export function executor(context: ExecutorContext): Executor {
+  const { transport, descriptions, decodeOptions, globals } = context;
+
+  async function post(body: Record<string, unknown>) {
+    const { text, headers } = await transport.request('/query', {
+      body,
+      ...(context.headers ? { headers: context.headers } : {}),
+    });
+    return { text, version: headers.get('x-svc-schema-version') };
   }
 
   function requestBody(
@@ -109,9 +111,7 @@ export function createClient(options: ClientOptions): Client {
     return {
       query,
       ...(variables && Object.keys(variables).length > 0 ? { variables: encode(variables) } : {}),
-      ...(options.globals && Object.keys(options.globals).length > 0
-        ? { globals: encode(options.globals) }
-        : {}),
+      ...(globals && Object.keys(globals).length > 0 ? { globals: encode(globals) } : {}),
       cardinality,
     };
   }
@@ -178,7 +178,7 @@ export function createClient(options: ClientOptions): Client {
       hint: 'use querySingle when the result may be empty',
     });
 
-  const client: Client = {
+  return {
     query: async <T>(query: string, variables?: Variables) =>
       (await decoded(query, variables, 'many')) as T[],
     querySingle: async <T>(query: string, variables?: Variables) =>
@@ -200,8 +200,5 @@ export function createClient(options: ClientOptions): Client {
       await run(query, variables, 'many');
     },
     describe: async (query) => (await describe(query)).description,
-    withGlobals: (globals) =>
-      createClient({ ...options, globals: { ...options.globals, ...globals } }),
   };
-  return client;
 }

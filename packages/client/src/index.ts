@@ -10,7 +10,13 @@
  *   { id },
  * );
  */
-export { createClient, type Client, type ClientOptions, type Variables } from './client';
+export {
+  createClient,
+  type Client,
+  type ClientOptions,
+  type Executor,
+  type Variables,
+} from './client';
 export {
   decode,
   encode,

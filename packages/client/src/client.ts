@@ -54,6 +54,9 @@ export interface Client extends Executor {
   withGlobals(globals: Readonly<Record<string, unknown>>): Client;
 }
 
+/** Query descriptions a client keeps (by query text). */
+const DESCRIPTIONS_KEPT = 500;
+
 export type RequestedCardinality = 'many' | 'atMostOne' | 'one';
 
 /** What the query methods share: where queries go, and what is known of their types. */
@@ -150,7 +153,14 @@ export function executor(context: ExecutorContext): Executor {
     if (!body.describe)
       throw new ProtocolError('the server answered a describe without `describe`');
     const entry = { description: body.describe, version };
+    descriptions.delete(query);
     descriptions.set(query, entry);
+    // Bounded, the oldest described first out: a client that builds query texts on the fly
+    // must not grow without end.
+    if (descriptions.size > DESCRIPTIONS_KEPT) {
+      const oldest = descriptions.keys().next();
+      if (!oldest.done) descriptions.delete(oldest.value);
+    }
     return entry;
   }
 

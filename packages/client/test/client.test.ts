@@ -345,3 +345,24 @@ describe('descriptions follow the schema version', () => {
     }
   });
 });
+
+describe('the descriptions a client keeps', () => {
+  test('are bounded: past 500 query texts the oldest is described again', async () => {
+    const describes: string[] = [];
+    const counting = createClient({
+      url: server.url,
+      fetch: async (input, init) => {
+        const body = JSON.parse(String(init?.body)) as { query: string; describe?: boolean };
+        if (body.describe) describes.push(body.query);
+        return fetch(input, init);
+      },
+    });
+    const texts = Array.from({ length: 501 }, (_, i) => `select ${i}`);
+    for (const text of texts) await counting.describe(text);
+    expect(describes).toHaveLength(501);
+    await counting.describe(texts[500] as string); // kept
+    expect(describes).toHaveLength(501);
+    await counting.describe(texts[0] as string); // dropped when the 501st came
+    expect(describes).toHaveLength(502);
+  }, 60_000);
+});

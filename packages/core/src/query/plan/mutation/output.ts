@@ -7,11 +7,13 @@ import { QueryError } from '../../../errors';
 import {
   pgType,
   sql,
+  type FromItem,
   type PgType,
   type SelectStatement,
   type SqlExpr,
   type SqlQuery,
 } from '../../../sql';
+import { tableName } from '../../../storage/layout';
 import { jsonOf } from '../../../std/scalars';
 import { typeEnv } from '../../ir';
 import type { BindingRef } from '../../ir';
@@ -83,28 +85,52 @@ export function joinWritten(
       nullable: false,
     };
   }
-  // Only multi pointers written: the ids and types from `src`.
+  // Only multi pointers written: the ids from `src`, the single pointers as their tables hold
+  // them (the statement wrote none of them, so the snapshot before it is their value after).
   const from = anchor ?? w;
   if (!anchor) rel.join('inner', sql.table(null, src, w));
+  const stored = ctx.fresh('st');
+  const concrete = ctx.index.objectType(type)?.concrete ?? [];
+  const tables = new Map(
+    concrete.map((c) => {
+      const table = tableName(c);
+      return [c, sql.table(table.schema, table.name, null)] as const;
+    }),
+  );
+  rel.join(
+    'inner',
+    sql.subquery(rowsOfTables(ctx, tables), stored),
+    sql.bin('=', sql.col('id', stored), sql.col('id', from)),
+  );
   return {
     kind: 'object',
     type,
     id: sql.col('id', from),
-    tag: sql.col('__type__', from),
-    alias: null,
+    tag: sql.col('__type__', stored),
+    alias: stored,
     link: null,
     out: null,
     nullable: false,
   };
 }
 
-/** The written rows of several concrete tables (CTE each) as one relation: `id`, every stored
- * column any of them has (NULL where a table lacks it), `__type__`. */
+/** The written rows of several concrete tables (CTE each) as one relation (rowsOfTables). */
 function writtenRows(ctx: PlanContext, rows: ReadonlyMap<string, string>): SqlQuery {
+  return rowsOfTables(
+    ctx,
+    new Map([...rows].map(([c, cte]) => [c, sql.table(null, cte, null)] as const)),
+  );
+}
+
+/**
+ * The rows of several concrete types, each read from its own relation, as one: `id`, every
+ * stored column any of them has (NULL where a type lacks it), `__type__`.
+ */
+function rowsOfTables(ctx: PlanContext, rows: ReadonlyMap<string, FromItem>): SqlQuery {
   const columns = new Map<string, PgType>();
   for (const c of rows.keys())
     for (const [name, t] of storedColumns(ctx.index, c)) columns.set(name, t);
-  const branches = [...rows].map(([c, cte]) => {
+  const branches = [...rows].map(([c, relation]) => {
     const own = storedColumns(ctx.index, c);
     return sql.select({
       targets: [
@@ -114,7 +140,7 @@ function writtenRows(ctx: PlanContext, rows: ReadonlyMap<string, string>): SqlQu
         ),
         sql.target(sql.text(c), '__type__'),
       ],
-      from: [sql.table(null, cte, null)],
+      from: [relation],
     }) as SqlQuery;
   });
   return branches.reduce((a, b) => sql.setOp('union', true, a, b));

@@ -11,3 +11,5 @@
 import { SvcError } from '../errors';
 
 export class AuthError extends SvcError {}
+// Its name for good, past minifiers (as errors.ts does for the others).
+Object.defineProperty(AuthError, 'name', { value: 'AuthError' });

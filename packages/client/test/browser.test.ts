@@ -14,7 +14,7 @@ import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@svc/core/testing';
 import { createServer, type SvcServer } from '@svc/server';
 import { build } from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SECRET = 'test-secret-0123456789-abcdefghijklmnop';
@@ -27,7 +27,11 @@ const PAGE = `<!doctype html>
 <body><h1>@svc/client</h1><p id="state">loading</p><ol id="log"></ol>
 <script src="/client.js"></script>
 <script>
-window.client = svc.createClient({ url: location.origin });
+const margin = new URLSearchParams(location.search).get('margin');
+window.client = svc.createClient({
+  url: location.origin,
+  auth: margin ? { refreshMargin: Number(margin) } : {},
+});
 // The log lives in sessionStorage so the screenshot after the reload shows every step.
 const lines = JSON.parse(sessionStorage.getItem('log') || '[]');
 const show = (text) => {
@@ -76,6 +80,9 @@ describe('@svc/client in Debian chromium', () => {
   let origin: string;
   let browser: Browser;
   let page: Page;
+  let context: BrowserContext;
+  /** `/auth/refresh` requests the server received. */
+  let refreshes = 0;
 
   beforeAll(async () => {
     const bundle = await build({
@@ -103,12 +110,16 @@ describe('@svc/client in Debian chromium', () => {
       jwtSecret: SECRET,
       authConfig: {
         bcryptRounds: 4,
+        // Tokens live 65 s: the two-tab test refreshes them 63 s before (`?margin=63`).
+        tokenExpiry: 65,
         webauthn: { origin, rpId: 'localhost', rpName: 'svc client browser test' },
       },
     });
     front = http.createServer((req, res) => {
-      if (req.url === '/app' || req.url === '/client.js') {
-        const html = req.url === '/app';
+      if (req.url === '/auth/refresh') refreshes++;
+      const route = req.url?.split('?')[0];
+      if (route === '/app' || route === '/client.js') {
+        const html = route === '/app';
         res.writeHead(200, {
           'content-type': html ? 'text/html; charset=utf-8' : 'text/javascript; charset=utf-8',
         });
@@ -128,7 +139,7 @@ describe('@svc/client in Debian chromium', () => {
       // localhost is the secure-context origin; it resolves to 127.0.0.1 only.
       args: ['--host-resolver-rules=MAP localhost 127.0.0.1', '--no-sandbox'],
     });
-    const context = await browser.newContext();
+    context = await browser.newContext();
     page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable', { enableUI: false });
@@ -226,5 +237,48 @@ describe('@svc/client in Debian chromium', () => {
       }
     });
     expect(refused).toEqual({ name: 'ServerError', code: 'INVALID_CREDENTIALS', isSvcError: true });
+  }, 60_000);
+
+  test('two tabs with a token about to expire: one refresh between them (navigator.locks)', async () => {
+    const tabA = await context.newPage();
+    const tabB = await context.newPage();
+    await tabA.goto(`${origin}/app?margin=63`, { timeout: 30_000 });
+    const expiresAt = (await tabA.evaluate(async () => {
+      const s = await g().client.auth.signUp({
+        email: `tabs-${Date.now()}@example.com`,
+        password: 'correct horse battery staple',
+      });
+      return s.expiresAt;
+    })) as number;
+    await tabB.goto(`${origin}/app?margin=63`, { timeout: 30_000 });
+    // Both tabs have navigator.locks, and B read A's session from localStorage.
+    expect(await tabB.evaluate(() => typeof navigator.locks?.request)).toBe('function');
+    const userB = await tabB.evaluate(async () => (await g().client.auth.getSession())?.user.id);
+    expect(typeof userB).toBe('string');
+    const deadline = Date.now() + 10_000;
+    while (expiresAt - Date.now() > 63_000 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(expiresAt - Date.now()).toBeLessThan(63_000);
+
+    const before = refreshes;
+    const burst = (tab: Page) =>
+      tab.evaluate(() =>
+        Promise.all(
+          Array.from({ length: 10 }, () =>
+            g().client.querySingle('select <str>global current_user_id'),
+          ),
+        ),
+      );
+    const [a, b] = await Promise.all([burst(tabA), burst(tabB)]);
+    expect(new Set([...a, ...b])).toEqual(new Set([userB]));
+    expect(refreshes - before).toBe(1);
+    const tokens = await Promise.all(
+      [tabA, tabB].map((tab) =>
+        tab.evaluate(async () => (await g().client.auth.getSession())?.refreshToken),
+      ),
+    );
+    expect(tokens[0]).toBe(tokens[1]);
+    await tabA.close();
+    await tabB.close();
   }, 60_000);
 });

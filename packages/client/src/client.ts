@@ -10,6 +10,7 @@ import { decode, encode, type DecodeOptions, type QueryDescription } from './cod
 import { NoDataError, ProtocolError } from './errors';
 import { arrayElementTexts, parseJson } from './json';
 import { createTransport, type Transport } from './transport';
+import { createAuth, type AuthClient, type AuthOptions } from './auth/auth';
 
 export interface ClientOptions {
   /** The server's base URL (`http://127.0.0.1:5656`). */
@@ -24,6 +25,8 @@ export interface ClientOptions {
   readonly globals?: Readonly<Record<string, unknown>>;
   /** How int64 results are decoded (codec). @default 'number' */
   readonly int64?: DecodeOptions['int64'];
+  /** `client.auth`: where its session is kept and how it is refreshed (auth/auth.ts). */
+  readonly auth?: AuthOptions;
 }
 
 /** Variables by name (`$name` in the query). */
@@ -50,6 +53,8 @@ export interface Executor {
 }
 
 export interface Client extends Executor {
+  /** Sign-up, sign-in, the session and its events; queries carry the session's token (unless `token` or `serviceKey` is given). */
+  readonly auth: AuthClient;
   /** A client that sends these globals too (over this client's). */
   withGlobals(globals: Readonly<Record<string, unknown>>): Client;
 }
@@ -71,13 +76,14 @@ export interface ExecutorContext {
 }
 
 export function createClient(options: ClientOptions): Client {
-  const credential = options.token ?? options.serviceKey;
+  const fixed = options.token ?? options.serviceKey;
   const transport = createTransport({
     url: options.url,
     ...(options.fetch ? { fetch: options.fetch } : {}),
-    credential: () => credential,
+    credential: () => fixed ?? session.accessToken(),
   });
-  return clientOver({
+  const session = createAuth(transport, options.auth);
+  return clientOver(session.auth, {
     transport,
     ...(options.globals ? { globals: options.globals } : {}),
     decodeOptions: options.int64 ? { int64: options.int64 } : {},
@@ -86,11 +92,12 @@ export function createClient(options: ClientOptions): Client {
 }
 
 /** A client over a context; `withGlobals` shares its transport and known descriptions. */
-function clientOver(context: ExecutorContext): Client {
+function clientOver(auth: AuthClient, context: ExecutorContext): Client {
   return {
     ...executor(context),
+    auth,
     withGlobals: (globals) =>
-      clientOver({ ...context, globals: { ...context.globals, ...globals } }),
+      clientOver(auth, { ...context, globals: { ...context.globals, ...globals } }),
   };
 }
 

@@ -57,6 +57,19 @@ export class ServerError extends SvcError {}
 export class QueryError extends SvcError {}
 
 /**
+ * Gives a class its name for good: minifiers rename classes, and `err.name` (set from the class)
+ * must still say `NetworkError` in a minified browser bundle.
+ */
+function named<T extends abstract new (...args: never[]) => unknown>(cls: T, name: string): T {
+  return Object.defineProperty(cls, 'name', { value: name });
+}
+named(SvcError, 'SvcError');
+named(NetworkError, 'NetworkError');
+named(ProtocolError, 'ProtocolError');
+named(ServerError, 'ServerError');
+named(QueryError, 'QueryError');
+
+/**
  * Gel's query error classes and their parents, as svc's server names them (a test checks this
  * table against @svc/core's, the server's one table). A class a newer server names and this
  * client does not know arrives as a `QueryError`.

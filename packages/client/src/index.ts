@@ -10,6 +10,7 @@
  *   { id },
  * );
  */
+export * from './auth';
 export {
   createClient,
   type Client,

@@ -50,7 +50,7 @@ test('--out - prints it; --schema names the file', async () => {
 
 test.each([
   [['generate'], 'say what to generate'],
-  [['generate', 'query-builder'], 'cannot generate "query-builder"'],
+  [['generate', 'schemas'], 'cannot generate "schemas"'],
   [['generate', 'interfaces'], 'no schema'],
 ])('%j is a usage error naming the problem (exit 2)', async (argv, message) => {
   const { io, out } = capture();

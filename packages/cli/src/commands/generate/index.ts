@@ -5,6 +5,7 @@ import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 import { generateInterfaces } from './interfaces';
 import { generateQueries, type QueryFile } from './queries';
+import { generateQueryBuilder } from './query-builder';
 
 /** Folders never searched for query files. */
 const SKIPPED = new Set(['node_modules', '.git', '.svc', 'dist', 'migrations']);
@@ -68,7 +69,7 @@ export async function generateCommand(
     return 0;
   }
   const [what, ...extra] = positionals;
-  if ((what !== 'interfaces' && what !== 'queries') || extra.length > 0)
+  if ((what !== 'interfaces' && what !== 'queries' && what !== 'query-builder') || extra.length > 0)
     throw new ExitError(
       2,
       `${what === undefined ? 'say what to generate' : `cannot generate "${[what, ...extra].join(' ')}"`}\n\n${GENERATE_USAGE}`,
@@ -83,7 +84,9 @@ export async function generateCommand(
     text =
       what === 'interfaces'
         ? generateInterfaces(schema, schemaPath)
-        : generateQueries(schema, queryFiles(opts.cwd));
+        : what === 'queries'
+          ? generateQueries(schema, queryFiles(opts.cwd))
+          : generateQueryBuilder(schema, schemaPath);
   } catch (err) {
     if (err instanceof ExitError) throw err;
     throw new ExitError(2, (err as Error).message);

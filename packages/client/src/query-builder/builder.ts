@@ -191,7 +191,8 @@ function shapeText(
 function valueText(p: PointerSpec, value: unknown, ctx: RenderContext): string {
   if (value === null) return '{}';
   const node = nodeOf(value);
-  if (node) return `(${node.render(ctx)})`;
+  // `detached`: a query of the type being inserted or updated means other objects of it.
+  if (node) return `(${node.render({ ...ctx, detached: true })})`;
   if (p.kind === 'link') throw new TypeError('a link takes a query (e.select(...)), not a value');
   if (p.card === 'many' && Array.isArray(value))
     return value.length === 0
@@ -247,7 +248,7 @@ export function createBuilder(schema: BuilderSchema): Record<string, unknown> {
       text: (ctx) => {
         const inner = { scopes: [...ctx.scopes, scope] };
         const body = shapeText(types, typeName, shape, inner);
-        return `select ${quoteType(typeName)}${body ? ` ${body}` : ''}${filterText(types, typeName, shape, inner)}${pagingText(shape, inner)}`;
+        return `select ${ctx.detached ? 'detached ' : ''}${quoteType(typeName)}${body ? ` ${body}` : ''}${filterText(types, typeName, shape, inner)}${pagingText(shape, inner)}`;
       },
     });
   }
@@ -394,7 +395,12 @@ export function createBuilder(schema: BuilderSchema): Record<string, unknown> {
   for (const name of schema.scalars) place(name, { name, optional: false });
   for (const name of Object.keys(types).sort())
     place(name, {
-      [NODE]: { card: 'many', type: name, typeName: name, render: () => quoteType(name) },
+      [NODE]: {
+        card: 'many',
+        type: name,
+        typeName: name,
+        render: (ctx: RenderContext) => `${ctx.detached ? 'detached ' : ''}${quoteType(name)}`,
+      },
     });
   return e;
 }

@@ -18,6 +18,8 @@ import type { Card } from './types';
 /** Where an expression prints: the objects in scope, innermost last. */
 export interface RenderContext {
   readonly scopes: readonly Scope[];
+  /** A value written by an insert or update: its subject is `detached` from the outer one. */
+  readonly detached?: boolean;
 }
 
 /** The object a select, update or delete works on: what `.name` refers to. */

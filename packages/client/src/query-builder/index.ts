@@ -33,7 +33,6 @@ import type {
   Shape,
   ShapeResult,
   StoredRow,
-  UpdateShape,
 } from './types';
 
 export type {

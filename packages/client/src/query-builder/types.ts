@@ -222,7 +222,7 @@ type Writable<P> = {
 }[keyof P];
 
 /** The value written to one pointer: a value or expression; a set of them for a multi pointer. */
-export type PointerValue<S extends SchemaTypes, V, P> = P extends PointerSpec
+export type PointerValue<V, P> = P extends PointerSpec
   ? P['kind'] extends 'link'
     ? ObjectExpr<P['target'], Card> | (P['required'] extends true ? never : null)
     : P['card'] extends 'many'
@@ -236,19 +236,17 @@ type RequiredOnInsert<P> = {
 
 /** An insert's values: every required pointer without a default, the others optional. */
 export type InsertShape<S extends SchemaTypes, V, N extends keyof S & string> = {
-  readonly [K in RequiredOnInsert<S[N]>]: PointerValue<S, V, S[N][K]>;
+  readonly [K in RequiredOnInsert<S[N]>]: PointerValue<V, S[N][K]>;
 } & {
-  readonly [K in Exclude<Writable<S[N]>, RequiredOnInsert<S[N]>>]?: PointerValue<S, V, S[N][K]>;
+  readonly [K in Exclude<Writable<S[N]>, RequiredOnInsert<S[N]>>]?: PointerValue<V, S[N][K]>;
 };
 
 /** An update's `set`: a value for some pointers; a multi link may add (`+=`) or remove (`-=`). */
 export type UpdateShape<S extends SchemaTypes, V, N extends keyof S & string> = {
   readonly [K in Writable<S[N]> as S[N][K] extends { readonly: true } ? never : K]?:
-    | PointerValue<S, V, S[N][K]>
+    | PointerValue<V, S[N][K]>
     | (S[N][K] extends { card: 'many' }
-        ?
-            | { readonly '+=': PointerValue<S, V, S[N][K]> }
-            | { readonly '-=': PointerValue<S, V, S[N][K]> }
+        ? { readonly '+=': PointerValue<V, S[N][K]> } | { readonly '-=': PointerValue<V, S[N][K]> }
         : never);
 };
 

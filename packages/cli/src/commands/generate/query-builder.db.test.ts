@@ -149,7 +149,7 @@ test('operators, functions, nested link filters and parameters', async () => {
   const query = e.params({ prefix: e.str }, (p: any) =>
     e.select(e.Post, (post: any) => ({
       title: true,
-      author: (a: any) => ({
+      author: () => ({
         name: true,
         friends: (f: any) => ({ name: true, filter: e.op(e.len(f.name), '>=', 3) }),
       }),

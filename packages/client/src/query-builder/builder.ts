@@ -1,13 +1,13 @@
 /**
  * query-builder/builder: `createBuilder`, the runtime behind a generated module's `e`. Each
- * query is a node printing EdgeQL (./render); `run` sends the text through a client, by the
- * query's cardinality (`query`, `querySingle`, `queryRequiredSingle`).
+ * query is a node printing EdgeQL (./render), its plain values as variables; `run` sends the text
+ * and the variables through a client, by the query's cardinality (`query`, `querySingle`,
+ * `queryRequiredSingle`).
  */
 import type { Client } from '../client';
 import {
   cardOf,
   castType,
-  literal,
   maxCard,
   NODE,
   nodeOf,
@@ -17,6 +17,9 @@ import {
   type Node,
   type RenderContext,
   type Scope,
+  VARIABLE_PREFIX,
+  variable,
+  variablesOf,
 } from './render';
 import type { Card, PointerSpec, SchemaTypes } from './types';
 
@@ -175,7 +178,7 @@ function shapeText(
         typeof value === 'function'
           ? (value(pathObject(types, scope, p.target, [], 'one')) as ShapeObject)
           : (value as ShapeObject);
-      const inner = { scopes: [...ctx.scopes, scope] };
+      const inner = { scopes: [...ctx.scopes, scope], vars: ctx.vars };
       const body = shapeText(types, p.target, sub, inner);
       fields.push(
         `${quoteName(key)}: ${body || '{ id }'}${filterText(types, p.target, sub, inner)}${pagingText(sub, inner)}`,
@@ -187,18 +190,30 @@ function shapeText(
   return fields.length === 0 ? '' : `{ ${fields.join(', ')} }`;
 }
 
-/** A pointer's new value: a set literal for a multi pointer given an array. */
+/**
+ * A pointer's new value. A multi property given an array: one array variable unpacked
+ * (`array_unpack(<array<std::str>>$__v0)`, the same text for any length), or a set of variables
+ * when its type is an array (arrays of arrays are not EdgeQL). An optional single property:
+ * `<optional type>`, so that null and a value give the same text.
+ */
 function valueText(p: PointerSpec, value: unknown, ctx: RenderContext): string {
-  if (value === null) return '{}';
   const node = nodeOf(value);
   // `detached`: a query of the type being inserted or updated means other objects of it.
   if (node) return `(${node.render({ ...ctx, detached: true })})`;
-  if (p.kind === 'link') throw new TypeError('a link takes a query (e.select(...)), not a value');
-  if (p.card === 'many' && Array.isArray(value))
+  if (p.kind === 'link') {
+    if (value === null) return '{}';
+    throw new TypeError('a link takes a query (e.select(...)), not a value');
+  }
+  if (p.card === 'many') {
+    if (value === null) return `<${castType(p.target)}>{}`;
+    if (!Array.isArray(value)) return variable(value, p.target, ctx);
+    if (!p.target.startsWith('array<'))
+      return `array_unpack(${variable(value, `array<${p.target}>`, ctx)})`;
     return value.length === 0
       ? `<${castType(p.target)}>{}`
-      : `{${value.map((v) => literal(v, p.target)).join(', ')}}`;
-  return literal(value, p.target);
+      : `{${value.map((v) => variable(v, p.target, ctx)).join(', ')}}`;
+  }
+  return variable(value, p.target, ctx, !p.required);
 }
 
 interface QueryParts {
@@ -206,18 +221,28 @@ interface QueryParts {
   readonly text: (ctx: RenderContext) => string;
 }
 
+/** A query's text and its variables (the plain values in it), as `toQuery()` gives them. */
+function render(node: Node): { query: string; variables: Record<string, unknown> } {
+  const vars: unknown[] = [];
+  const query = node.render({ scopes: [], vars });
+  return { query, variables: variablesOf(vars) };
+}
+
 function query(parts: QueryParts): object {
   const node: Node = { card: parts.card, type: null, render: (ctx) => parts.text(ctx) };
-  const toEdgeQL = () => parts.text({ scopes: [] });
+  const toQuery = () => render(node);
   return {
     [NODE]: node,
-    toEdgeQL,
-    run: (client: Client, args?: Record<string, unknown>) =>
-      runQuery(client, toEdgeQL(), parts.card, args),
+    toQuery,
+    toEdgeQL: () => toQuery().query,
+    run: (client: Client) => {
+      const { query, variables } = toQuery();
+      return runQuery(client, query, parts.card, variables);
+    },
   };
 }
 
-function runQuery(client: Client, text: string, card: Card, args?: Record<string, unknown>) {
+function runQuery(client: Client, text: string, card: Card, args: Record<string, unknown>) {
   if (card === 'one') return client.queryRequiredSingle(text, args);
   if (card === 'atMostOne') return client.querySingle(text, args);
   return client.query(text, args);
@@ -246,7 +271,7 @@ export function createBuilder(schema: BuilderSchema): Record<string, unknown> {
     return query({
       card: shape.filter_single !== undefined ? 'atMostOne' : 'many',
       text: (ctx) => {
-        const inner = { scopes: [...ctx.scopes, scope] };
+        const inner = { scopes: [...ctx.scopes, scope], vars: ctx.vars };
         const body = shapeText(types, typeName, shape, inner);
         return `select ${ctx.detached ? 'detached ' : ''}${quoteType(typeName)}${body ? ` ${body}` : ''}${filterText(types, typeName, shape, inner)}${pagingText(shape, inner)}`;
       },
@@ -278,7 +303,7 @@ export function createBuilder(schema: BuilderSchema): Record<string, unknown> {
     return query({
       card: shape.filter_single !== undefined ? 'atMostOne' : 'many',
       text: (ctx) => {
-        const inner = { scopes: [...ctx.scopes, scope] };
+        const inner = { scopes: [...ctx.scopes, scope], vars: ctx.vars };
         const fields = Object.entries((shape.set ?? {}) as ShapeObject)
           .filter(([, v]) => v !== undefined)
           .map(([name, value]) => {
@@ -305,7 +330,7 @@ export function createBuilder(schema: BuilderSchema): Record<string, unknown> {
     return query({
       card: shape.filter_single !== undefined ? 'atMostOne' : 'many',
       text: (ctx) =>
-        `delete ${quoteType(typeName)}${filterText(types, typeName, shape, { scopes: [...ctx.scopes, scope] })}`,
+        `delete ${quoteType(typeName)}${filterText(types, typeName, shape, { scopes: [...ctx.scopes, scope], vars: ctx.vars })}`,
     });
   }
 
@@ -317,6 +342,10 @@ export function createBuilder(schema: BuilderSchema): Record<string, unknown> {
     for (const [name, type] of Object.entries(declared)) {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
         throw new Error(`a parameter's name must be an identifier: ${name}`);
+      if (name.startsWith(VARIABLE_PREFIX))
+        throw new Error(
+          `a parameter's name may not start with ${VARIABLE_PREFIX} (the builder's own variables): ${name}`,
+        );
       exprs[name] = wrap({
         card: type.optional ? 'atMostOne' : 'one',
         type: type.name,
@@ -325,14 +354,19 @@ export function createBuilder(schema: BuilderSchema): Record<string, unknown> {
     }
     const inner = nodeOf(fn(exprs));
     if (!inner) throw new TypeError('e.params: the function must return a query');
-    const toEdgeQL = () => inner.render({ scopes: [] });
+    const toQuery = (args: Record<string, unknown> = {}) => {
+      const { query, variables } = render(inner);
+      const values: Record<string, unknown> = {};
+      for (const [name, type] of Object.entries(declared))
+        values[name] = args[name] ?? (type.optional ? null : args[name]);
+      return { query, variables: { ...values, ...variables } };
+    };
     return {
-      toEdgeQL,
+      toQuery,
+      toEdgeQL: () => render(inner).query,
       run: (client: Client, args: Record<string, unknown> = {}) => {
-        const values: Record<string, unknown> = {};
-        for (const [name, type] of Object.entries(declared))
-          values[name] = args[name] ?? (type.optional ? null : args[name]);
-        return runQuery(client, toEdgeQL(), inner.card, values);
+        const { query, variables } = toQuery(args);
+        return runQuery(client, query, inner.card, variables);
       },
     };
   }

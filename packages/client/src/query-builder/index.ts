@@ -1,7 +1,8 @@
 /**
  * @svc/client/query-builder: the runtime of the typed query builder `svc generate
  * query-builder` writes for a schema. The generated module describes the schema and exports
- * `e`; its queries print EdgeQL (`toEdgeQL()`) and run through a client (`run(client)`), by
+ * `e`; its queries print EdgeQL (`toEdgeQL()`; each plain value in it is a variable,
+ * `toQuery()` gives the text and their values) and run through a client (`run(client)`), by
  * their cardinality (`query`, `querySingle`, `queryRequiredSingle`).
  *
  * @example
@@ -46,6 +47,7 @@ export type {
   ParamsQuery,
   PointerSpec,
   Query,
+  QueryText,
   SchemaTypes,
 } from './types';
 export type { BuilderSchema, FunctionCard } from './builder';

@@ -1,8 +1,8 @@
 /**
  * query-builder/render: expressions as nodes that print themselves as EdgeQL. A path prints
- * relative to the object being selected (`.author.name`); a plain value prints as a literal (a
- * string escaped, a date or temporal value cast from its ISO text); a parameter as
- * `<type>$name`. Nothing here knows a schema's TypeScript: that is ./types.
+ * relative to the object being selected (`.author.name`); a plain value as a variable
+ * (`<std::uuid>$__v0`, its value gathered beside the text: the same query shape gives the same
+ * text whatever its values); a parameter as `<type>$name`. Nothing here knows a schema's TypeScript: that is ./types.
  */
 import { Range } from '../range';
 import {
@@ -20,6 +20,8 @@ export interface RenderContext {
   readonly scopes: readonly Scope[];
   /** A value written by an insert or update: its subject is `detached` from the outer one. */
   readonly detached?: boolean;
+  /** The plain values met so far, each a variable (`variable`). */
+  readonly vars: Variables;
 }
 
 /** The object a select, update or delete works on: what `.name` refers to. */
@@ -29,7 +31,7 @@ export interface Scope {
 
 export interface Node {
   readonly card: Card;
-  /** The EdgeQL type when known (paths, parameters): plain values compared with it are cast. */
+  /** The EdgeQL type when known (paths, parameters): plain values compared with it take it. */
   readonly type: string | null;
   render(ctx: RenderContext): string;
 }
@@ -64,74 +66,103 @@ export function quoteName(name: string): string {
 /** A qualified type name (`default::User`), each part quoted as needed. */
 export const quoteType = (name: string): string => name.split('::').map(quoteName).join('::');
 
-/** A string literal: quote, backslash and control characters escaped. */
-export function stringLiteral(text: string): string {
-  let out = "'";
-  for (const ch of text) {
-    const code = ch.codePointAt(0) as number;
-    if (ch === "'" || ch === '\\') out += `\\${ch}`;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (code === 0) throw new TypeError('a string literal cannot hold a NUL character');
-    else if (code < 0x20 || code === 0x7f) out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else out += ch;
-  }
-  return `${out}'`;
-}
-
-const TEMPORAL: [new (...args: never[]) => { toJSON(): string }, string][] = [
+const CLASSES: [new (...args: never[]) => unknown, string][] = [
+  [Date, 'std::datetime'],
   [LocalDate, 'cal::local_date'],
   [LocalTime, 'cal::local_time'],
   [LocalDateTime, 'cal::local_datetime'],
   [Duration, 'std::duration'],
   [RelativeDuration, 'cal::relative_duration'],
   [DateDuration, 'cal::date_duration'],
+  [Uint8Array, 'std::bytes'],
 ];
 
-/**
- * A plain value as an EdgeQL literal. `type` is what it is compared with or written to, when
- * known: a string for an enum or a custom scalar is cast to it.
- */
-export function literal(value: unknown, type: string | null): string {
-  if (typeof value === 'number') {
-    if (Number.isInteger(value)) return value < 0 ? `(${value})` : String(value);
-    if (Number.isFinite(value)) {
-      const text = String(value);
-      const float = /[.e]/.test(text) ? text : `${text}.0`;
-      return value < 0 ? `(${float})` : float;
-    }
-    return `<std::float64>'${value === Infinity ? 'inf' : value === -Infinity ? '-inf' : 'NaN'}'`;
-  }
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'bigint') return value < 0n ? `(${value}n)` : `${value}n`;
-  if (typeof value === 'string') {
-    const cast = type !== null && type !== 'std::str' && !type.startsWith('array<');
-    return cast ? `<${castType(type)}>${stringLiteral(value)}` : stringLiteral(value);
-  }
-  if (value instanceof Date) return `<std::datetime>${stringLiteral(value.toISOString())}`;
-  for (const [Class, name] of TEMPORAL)
-    if (value instanceof Class) return `<${name}>${stringLiteral(value.toJSON())}`;
-  if (Array.isArray(value)) {
-    const element = type?.startsWith('array<') ? type.slice(6, -1) : null;
-    if (value.length === 0) {
-      if (type === null) throw new TypeError('an empty array needs a known type: use e.params');
-      return `<${castType(type)}>[]`;
-    }
-    return `[${value.map((v) => literal(v, element)).join(', ')}]`;
-  }
-  if (value instanceof Range || value instanceof Uint8Array)
-    throw new TypeError(`a ${value.constructor.name} cannot be written inline: use e.params`);
-  throw new TypeError(`cannot write ${String(value)} in a query: use e.params`);
+/** The type two values of one array or range share (an integer and a float: `std::float64`). */
+function shared(a: string | null, b: string | null): string | null {
+  if (a === null || a === b) return b;
+  if (b === null) return a;
+  const numbers = new Set(['std::int64', 'std::float64']);
+  if (numbers.has(a) && numbers.has(b)) return 'std::float64';
+  throw new TypeError(`values of ${a} and ${b} cannot be in one array or range: use e.params`);
 }
+
+/**
+ * The EdgeQL type of a plain value, from its JavaScript type: an integer `std::int64`, another
+ * number `std::float64`, a string `std::str`, a Date `std::datetime`, a temporal class its cal::
+ * or duration type, an array or Range of them `array<...>` or `range<...>`; null when it cannot
+ * be told (an empty array, an unbounded range).
+ */
+export function valueType(value: unknown): string | null {
+  switch (typeof value) {
+    case 'number':
+      return Number.isInteger(value) ? 'std::int64' : 'std::float64';
+    case 'string':
+      return 'std::str';
+    case 'boolean':
+      return 'std::bool';
+    case 'bigint':
+      return 'std::bigint';
+  }
+  for (const [Class, name] of CLASSES) if (value instanceof Class) return name;
+  if (Array.isArray(value)) {
+    const element = value.map(valueType).reduce(shared, null);
+    return element === null ? null : `array<${element}>`;
+  }
+  if (value instanceof Range) {
+    const bound = shared(valueType(value.lower), valueType(value.upper));
+    return bound === null ? null : `range<${bound}>`;
+  }
+  return null;
+}
+
+/** Where rendering puts the plain values it meets: `$__v0` is the first. */
+export type Variables = unknown[];
+
+/** The prefix of the builder's own variables (an `e.params` name may not start with it). */
+export const VARIABLE_PREFIX = '__v';
+
+/**
+ * A plain value as a query variable: `<type>$__vN`, the value kept in `ctx.vars` (the client
+ * encodes it when the query runs). `type` is what it is compared with or written to, when known
+ * (an enum, a custom scalar); otherwise the value's own (`valueType`). `optional`: it may be
+ * null (`<optional type>`). A NaN or infinite number, which JSON cannot carry, is written as a
+ * constant (`<std::float64>'NaN'`).
+ */
+export function variable(
+  value: unknown,
+  type: string | null,
+  ctx: RenderContext,
+  optional = false,
+): string {
+  const t = type ?? valueType(value);
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    const text = value === Infinity ? 'inf' : value === -Infinity ? '-inf' : 'NaN';
+    return `<${castType(t === 'std::int64' || t === null ? 'std::float64' : t)}>'${text}'`;
+  }
+  if (value === null ? !optional : value === undefined)
+    throw new TypeError(`cannot use ${String(value)} as a value here`);
+  if (t === null)
+    throw new TypeError(
+      Array.isArray(value) || value instanceof Range
+        ? `an empty ${Array.isArray(value) ? 'array' : 'range'} needs a known type: use e.params`
+        : `cannot send ${String(value)} in a query: use e.params`,
+    );
+  const name = `${VARIABLE_PREFIX}${ctx.vars.length}`;
+  ctx.vars.push(value);
+  return `<${optional ? 'optional ' : ''}${castType(t)}>$${name}`;
+}
+
+/** The variables gathered while rendering, by name. */
+export const variablesOf = (vars: Variables): Record<string, unknown> =>
+  Object.fromEntries(vars.map((value, i) => [`${VARIABLE_PREFIX}${i}`, value]));
 
 /** A type as a cast names it (`default::Mood`, `array<std::str>`). */
 export const castType = (type: string): string => (type.includes('<') ? type : quoteType(type));
 
-/** An operand: an expression's text, or a literal (typed as `type` when it is known). */
+/** An operand: an expression's text, or a variable (typed as `type` when it is known). */
 export function operand(value: unknown, ctx: RenderContext, type: string | null): string {
   const node = nodeOf(value);
-  return node ? node.render(ctx) : literal(value, type);
+  return node ? node.render(ctx) : variable(value, type, ctx);
 }
 
 export const cardOf = (value: unknown): Card => nodeOf(value)?.card ?? 'one';

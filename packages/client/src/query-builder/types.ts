@@ -48,7 +48,7 @@ export interface ObjectExpr<N extends string, C extends Card = Card>
   readonly [OBJECT]: N;
 }
 
-/** An expression or a plain value of type T (a literal in the query). */
+/** An expression or a plain value of type T (a variable of the query, `<type>$__v0`). */
 export type Operand<T> = T | Expr<T, Card>;
 
 /** The cardinality of an operand (a plain value is one). */
@@ -263,16 +263,31 @@ export type CheckedSet<S extends SchemaTypes, V, N extends keyof S & string, U> 
     }
   : { readonly set: UpdateShape<S, V, N> };
 
+/**
+ * A query's text and its variables: each plain value of the query is a variable (`$__v0`,
+ * `$__v1`, ... in the order they appear), so one query shape is one text whatever its values.
+ * The values are as given (Date, bigint, Range, ...): `client.query(query, variables)` encodes
+ * them.
+ */
+export interface QueryText {
+  readonly query: string;
+  readonly variables: Record<string, unknown>;
+}
+
 /** A query to run: its EdgeQL, and `run` through a client by its cardinality. */
 export interface Query<T, C extends Card> extends Expr<T, C> {
-  /** The EdgeQL text the server runs. */
+  /** The EdgeQL text the server runs (plain values as variables: `toQuery()` gives them too). */
   toEdgeQL(): string;
+  /** The text and the variables `run` sends. */
+  toQuery(): QueryText;
   run(client: Client): Promise<Resolved<T, C>>;
 }
 
 /** A query over parameters: `run` takes their values. */
 export interface ParamsQuery<A, R> {
   toEdgeQL(): string;
+  /** The text and the variables `run(client, args)` sends: the parameters' and the builder's. */
+  toQuery(args: A): QueryText;
   run(client: Client, args: A): Promise<R>;
 }
 

@@ -304,6 +304,8 @@ export function createBuilder(schema: BuilderSchema): Record<string, unknown> {
       card: shape.filter_single !== undefined ? 'atMostOne' : 'many',
       text: (ctx) => {
         const inner = { scopes: [...ctx.scopes, scope], vars: ctx.vars };
+        // The filter first: variables are numbered in the order the text shows them.
+        const filter = filterText(types, typeName, shape, inner);
         const fields = Object.entries((shape.set ?? {}) as ShapeObject)
           .filter(([, v]) => v !== undefined)
           .map(([name, value]) => {
@@ -319,7 +321,7 @@ export function createBuilder(schema: BuilderSchema): Record<string, unknown> {
             return `${quoteName(name)} := ${valueText(p, value, inner)}`;
           });
         if (fields.length === 0) throw new Error('update sets nothing');
-        return `update ${quoteType(typeName)}${filterText(types, typeName, shape, inner)} set { ${fields.join(', ')} }`;
+        return `update ${quoteType(typeName)}${filter} set { ${fields.join(', ')} }`;
       },
     });
   }

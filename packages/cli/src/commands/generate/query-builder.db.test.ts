@@ -2,11 +2,18 @@
  * The generated query builder against a real svc server (`createServer` over loopback HTTP, on
  * the engine under test: PGlite, or PostgreSQL with SVC_TEST_DB=postgres): each builder query
  * gives what the same hand-written EdgeQL gives through the same client, and writes what it says.
+ * Plain values travel as variables (one query shape, one text), of every type the client encodes.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createClient, type Client } from '@svc/client';
+import {
+  createClient,
+  Duration,
+  LocalDate,
+  Range,
+  type Client,
+} from '@svc/client';
 import { buildSchema } from '@svc/core';
 import { createTestDatabase, type TestDatabase } from '@svc/core/testing';
 import { createServer, type SvcServer } from '@svc/server';
@@ -15,10 +22,14 @@ import { generateQueryBuilder } from './query-builder';
 const SDL = `
 module default {
   scalar type Status extending enum<draft, published>;
+  scalar type Handle extending str;
   type User {
     required name: str { constraint exclusive; }
     email: str { constraint exclusive; }
     age: int32;
+    handle: Handle;
+    birthday: cal::local_date;
+    multi nicknames: str;
     multi friends: User;
     best: User;
     friend_count := count(.friends);
@@ -31,6 +42,10 @@ module default {
     required author: User;
     multi tags: str;
     published: datetime;
+    data: bytes;
+    pages: range<int64>;
+    score: float64;
+    took: duration;
   }
 }
 `;
@@ -237,4 +252,129 @@ test('insert with a nested link, update with += and -=, delete', async () => {
   const deleted = await e.delete(e.User, () => ({ filter_single: { name: 'dee' } })).run(client);
   expect(deleted).toEqual(expect.objectContaining({ name: 'dee' }));
   expect(await client.query(`select User filter .name = 'dee'`)).toEqual([]);
+});
+
+test('one query shape is one text: values travel as variables', async () => {
+  const ids = await client.query<{ id: string; name: string }>(
+    'select User { id, name } order by .name',
+  );
+  const byId = (id: string) => e.select(e.User, () => ({ name: true, filter_single: { id } }));
+  const texts = new Set<string>();
+  for (const { id, name } of ids) {
+    const query = byId(id);
+    texts.add(query.toEdgeQL());
+    expect(query.toQuery().variables).toEqual({ __v0: id });
+    const { built, written } = await both(
+      query,
+      `select User { name } filter .id = <uuid>'${id}'`,
+      'querySingle',
+    );
+    expect(built).toEqual(written);
+    expect(built).toEqual({ name });
+  }
+  expect([...texts]).toEqual(['select default::User { name } filter .id = <std::uuid>$__v0']);
+  // Quotes, backslashes and newlines are values, not text.
+  const odd = e.select(e.User, () => ({ name: true, filter_single: { name: "o'b\\r\n`x" } }));
+  expect(odd.toEdgeQL()).toBe(byName('ann').toEdgeQL());
+  expect(await odd.run(client)).toBeNull();
+  expect(await byName('ann').run(client)).toEqual({ name: 'ann' });
+});
+
+const byName = (name: string) =>
+  e.select(e.User, () => ({ name: true, filter_single: { name } }));
+
+test('values of every type the client encodes, typed by the pointer or by their value', async () => {
+  const published = new Date('2025-06-07T08:09:10.123Z');
+  const data = new Uint8Array([0, 1, 254, 255]);
+  const pages = new Range(3, 9);
+  const took = Duration.parse('PT1H30M');
+  const birthday = LocalDate.parse('1990-02-03');
+  await e
+    .insert(e.User, { name: 'eve', handle: 'e.ve', birthday, nicknames: ['evie', 'e'] })
+    .run(client);
+  const inserted = await e
+    .insert(e.Post, {
+      title: 'Typed',
+      status: 'draft',
+      author: e.select(e.User, () => ({ filter_single: { name: 'eve' } })),
+      tags: ['x', 'y'],
+      published,
+      data,
+      pages,
+      score: 2.5,
+      took,
+      body: null,
+    })
+    .run(client);
+  expect(inserted).toEqual(
+    expect.objectContaining({ status: 'draft', published, data, pages, score: 2.5, took }),
+  );
+  const { built, written } = await both(
+    e.select(e.Post, (p: any) => ({
+      title: true,
+      status: true,
+      tags: true,
+      published: true,
+      data: true,
+      pages: true,
+      score: true,
+      took: true,
+      author: { handle: true, birthday: true, nicknames: true },
+      filter: e.op(
+        e.op(e.op(p.status, '=', 'draft'), 'and', e.op(p.published, '>', new Date(0))),
+        'and',
+        e.op(
+          e.op(p.data, '=', data),
+          'and',
+          e.op(e.op(p.pages, '=', pages), 'and', e.op(p.author.handle, '=', 'e.ve')),
+        ),
+      ),
+    })),
+    `select Post { title, status, tags, published, data, pages, score, took,
+       author: { handle, birthday, nicknames } }
+     filter .status = Status.draft and .published > <datetime>'1970-01-01T00:00:00Z'
+       and .data = b'\\x00\\x01\\xfe\\xff' and .pages = range(3, 9)
+       and .author.handle = <Handle>'e.ve'`,
+    'query',
+  );
+  expect(built).toEqual(written);
+  expect(built).toEqual([
+    {
+      title: 'Typed',
+      status: 'draft',
+      tags: expect.arrayContaining(['x', 'y']),
+      published,
+      data,
+      pages,
+      score: 2.5,
+      took,
+      author: { handle: 'e.ve', birthday, nicknames: expect.arrayContaining(['evie', 'e']) },
+    },
+  ]);
+  // Typed by their JavaScript values.
+  expect(await e.select(e.len([1, 2, 3])).run(client)).toBe(3);
+  expect(await e.select(e.op(10n, '+', 5n)).run(client)).toBe(15n);
+  expect(await e.select(e.op(1, '+', 0.5)).run(client)).toBe(1.5);
+  expect(await e.select(e.len(data)).run(client)).toBe(4);
+  expect(await e.select(e.to_str(birthday)).run(client)).toBe('1990-02-03');
+  expect(await e.select(e.op(published, '+', took)).run(client)).toEqual(
+    new Date('2025-06-07T09:39:10.123Z'),
+  );
+  expect(await e.select(e.op(e.len('abc'), '=', 3)).run(client)).toBe(true);
+  // A multi property from an array, empty or not, and an optional one set to null: one text each.
+  const setNicknames = (nicknames: string[], handle: string | null) =>
+    e.update(e.User, () => ({ filter_single: { name: 'eve' }, set: { nicknames, handle } }));
+  expect(setNicknames([], null).toEdgeQL()).toBe(setNicknames(['a', 'b'], 'h').toEdgeQL());
+  await setNicknames([], null).run(client);
+  expect(
+    await client.querySingle(`select User { nicknames, handle } filter .name = 'eve'`),
+  ).toEqual({ nicknames: [], handle: null });
+  await setNicknames(['a', 'b'], 'h').run(client);
+  expect(
+    await client.querySingle<{ nicknames: string[]; handle: string }>(
+      `select User { nicknames, handle } filter .name = 'eve'`,
+    ),
+  ).toEqual({ nicknames: expect.arrayContaining(['a', 'b']), handle: 'h' });
+  await client.execute(`delete Post filter .title = 'Typed'`);
+  await e.delete(e.User, () => ({ filter_single: { name: 'eve' } })).run(client);
 });

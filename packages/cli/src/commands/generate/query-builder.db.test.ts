@@ -7,13 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  createClient,
-  Duration,
-  LocalDate,
-  Range,
-  type Client,
-} from '@svc/client';
+import { createClient, Duration, LocalDate, Range, type Client } from '@svc/client';
 import { buildSchema } from '@svc/core';
 import { createTestDatabase, type TestDatabase } from '@svc/core/testing';
 import { createServer, type SvcServer } from '@svc/server';
@@ -280,8 +274,7 @@ test('one query shape is one text: values travel as variables', async () => {
   expect(await byName('ann').run(client)).toEqual({ name: 'ann' });
 });
 
-const byName = (name: string) =>
-  e.select(e.User, () => ({ name: true, filter_single: { name } }));
+const byName = (name: string) => e.select(e.User, () => ({ name: true, filter_single: { name } }));
 
 test('values of every type the client encodes, typed by the pointer or by their value', async () => {
   const published = new Date('2025-06-07T08:09:10.123Z');

@@ -103,9 +103,9 @@ describe('plain values are variables', () => {
       __v9: [],
       __v10: null,
     });
-    expect(
-      e.select(e.User, (u: any) => ({ filter: e.op(u.mood, '=', 'happy') })).toEdgeQL(),
-    ).toBe('select default::User filter (.mood = <default::Mood>$__v0)');
+    expect(e.select(e.User, (u: any) => ({ filter: e.op(u.mood, '=', 'happy') })).toEdgeQL()).toBe(
+      'select default::User filter (.mood = <default::Mood>$__v0)',
+    );
     expect(
       e
         .update(e.User, () => ({
@@ -142,7 +142,7 @@ describe('plain values are variables', () => {
     );
   });
 
-  test('e.params: its values beside the builder\'s; its names may not be the builder\'s', () => {
+  test("e.params: its values beside the builder's; its names may not be the builder's", () => {
     const q = e.params({ name: e.str, age: e.optional(e.int32) }, (p: any) =>
       e.select(e.User, (u: any) => ({
         name: true,
@@ -155,7 +155,9 @@ describe('plain values are variables', () => {
         'select default::User { name } filter ((.name = <std::str>$name) and (.mood = <default::Mood>$__v0)) limit <std::int64>$__v1',
       variables: { name: 'ann', age: null, __v0: 'sad', __v1: 2 },
     });
-    expect(() => e.params({ __v0: e.str }, () => e.select(e.User))).toThrow(/may not start with __v/);
+    expect(() => e.params({ __v0: e.str }, () => e.select(e.User))).toThrow(
+      /may not start with __v/,
+    );
   });
 });
 

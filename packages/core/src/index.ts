@@ -116,6 +116,15 @@ export type {
   TypeRef,
 } from './model/schema';
 export { printTypeRef } from './model/schema';
+/** The std table's signatures (for `svc generate query-builder`'s typed functions and operators). */
+export {
+  stdFunctionNames,
+  stdFunctionOverloads,
+  stdOperatorNames,
+  stdOperatorOverloads,
+  type Overload as StdOverload,
+  type SigType,
+} from './std';
 export type { DataCheck, MigrationPlan, MigrationStep, MigrationStepKind } from './model/migration';
 export { buildSchema } from './schema/build';
 export { planMigration } from './schema/diff';

@@ -43,6 +43,7 @@ export {
   resolveOperator,
   stdFunctionNames,
   stdFunctionOverloads,
+  stdOperatorNames,
   stdOperatorOverloads,
   type CallArg,
   type ResolvedCall,

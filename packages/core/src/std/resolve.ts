@@ -109,6 +109,11 @@ export function isStdSubmodule(module: string): boolean {
   return STD_SUBMODULES.has(module);
 }
 
+/** Every std operator's name as written in EdgeQL (`+`, `like`, `[]`). */
+export function stdOperatorNames(): readonly string[] {
+  return [...STD_OPERATORS.keys()];
+}
+
 /** Every std function's qualified name (for "did you mean" hints). */
 export function stdFunctionNames(): readonly string[] {
   return [...STD_FUNCTIONS.keys()];

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { run } from '../../main';
+import { generateCommand } from '.';
 
 function capture() {
   const out = { stdout: '', stderr: '' };
@@ -50,7 +51,7 @@ test('--out - prints it; --schema names the file', async () => {
 
 test.each([
   [['generate'], 'say what to generate'],
-  [['generate', 'query-builder'], 'cannot generate "query-builder"'],
+  [['generate', 'schemas'], 'cannot generate "schemas"'],
   [['generate', 'interfaces'], 'no schema'],
 ])('%j is a usage error naming the problem (exit 2)', async (argv, message) => {
   const { io, out } = capture();
@@ -100,3 +101,36 @@ test('a query file that does not compile is named in the error (exit 2)', async 
   );
   expect(out.stderr).toMatch(/^svc: bad\.edgeql: .*nope/);
 });
+
+test('--watch writes again when the schema changes, and stops when told', async () => {
+  fs.mkdirSync(path.join(dir, 'dbschema'));
+  const schemaFile = path.join(dir, 'dbschema', 'default.esdl');
+  fs.writeFileSync(schemaFile, 'type User { required name: str; }');
+  const { io, out } = capture();
+  const stop = new AbortController();
+  const watching = generateCommand(['query-builder', '--watch'], {
+    cwd: dir,
+    io,
+    signal: stop.signal,
+  });
+  const output = path.join(dir, 'dbschema', 'query-builder.ts');
+  const until = async (check: () => boolean) => {
+    for (let waited = 0; !check(); waited += 50) {
+      if (waited > 10_000) throw new Error(`timed out; stderr: ${out.stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  try {
+    await until(() => fs.existsSync(output));
+    expect(fs.readFileSync(output, 'utf8')).not.toContain('"default::Post"');
+    fs.writeFileSync(schemaFile, 'type User { required name: str; }\ntype Post { title: str; }');
+    await until(() => fs.readFileSync(output, 'utf8').includes('"default::Post"'));
+    fs.writeFileSync(schemaFile, 'type User { required name: nope; }');
+    await until(() => out.stderr.includes('nope'));
+    expect(fs.readFileSync(output, 'utf8')).toContain('"default::Post"');
+  } finally {
+    stop.abort();
+  }
+  expect(await watching).toBe(0);
+  expect(out.stderr.match(/svc: wrote /g)).toHaveLength(2);
+}, 20_000);

@@ -5,6 +5,7 @@ import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 import { generateInterfaces } from './interfaces';
 import { generateQueries, type QueryFile } from './queries';
+import { generateQueryBuilder } from './query-builder';
 
 /** Folders never searched for query files. */
 const SKIPPED = new Set(['node_modules', '.git', '.svc', 'dist', 'migrations']);
@@ -31,24 +32,33 @@ export const GENERATE_USAGE = `Usage: svc generate <what> [options]
 Generates TypeScript from the schema, for @svc/client.
 
 What:
-  interfaces   an interface per object type, enums as unions, a Schema map
-               (default --out dbschema/interfaces.ts)
-  queries      each .edgeql file under the project as a typed function over @svc/client
-               (get-user.edgeql: getUser(client, args); default --out dbschema/queries.ts)
+  interfaces      an interface per object type, enums as unions, a Schema map
+                  (default --out dbschema/interfaces.ts)
+  queries         each .edgeql file under the project as a typed function over @svc/client
+                  (get-user.edgeql: getUser(client, args); default --out dbschema/queries.ts)
+  query-builder   a typed query builder \`e\` for the schema, over @svc/client/query-builder
+                  (e.select(e.User, (u) => ({ name: true })); default --out dbschema/query-builder.ts)
 
 Options:
   --schema <file|dir>   SDL file, or a folder of .esdl files (default dbschema/)
   --out <file>          where to write (- for stdout)
-  -h, --help            show this help
-
-Not yet: \`query-builder\`, --watch.`;
+  --watch               write again whenever the schema (or, for queries, a .edgeql file)
+                        changes, until interrupted (Ctrl-C)
+  -h, --help            show this help`;
 
 export interface GenerateCommandOptions {
   readonly cwd: string;
   readonly io: CliIo;
+  /** Ends \`--watch\` (besides SIGINT). */
+  readonly signal?: AbortSignal;
 }
 
-/** `svc generate`: resolves to the exit code. */
+type What = 'interfaces' | 'queries' | 'query-builder';
+
+/** How often --watch looks at the files, and how long a change must rest before writing. */
+const WATCH_INTERVAL_MS = 200;
+
+/** \`svc generate\`: resolves to the exit code. */
 export async function generateCommand(
   argv: readonly string[],
   opts: GenerateCommandOptions,
@@ -58,6 +68,7 @@ export async function generateCommand(
     {
       schema: { type: 'string' },
       out: { type: 'string' },
+      watch: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     GENERATE_USAGE,
@@ -68,7 +79,7 @@ export async function generateCommand(
     return 0;
   }
   const [what, ...extra] = positionals;
-  if ((what !== 'interfaces' && what !== 'queries') || extra.length > 0)
+  if ((what !== 'interfaces' && what !== 'queries' && what !== 'query-builder') || extra.length > 0)
     throw new ExitError(
       2,
       `${what === undefined ? 'say what to generate' : `cannot generate "${[what, ...extra].join(' ')}"`}\n\n${GENERATE_USAGE}`,
@@ -76,6 +87,19 @@ export async function generateCommand(
   const schemaPath = values.schema ?? defaultSchemaDir(opts.cwd);
   if (schemaPath === undefined)
     throw new ExitError(2, 'no schema: pass --schema <file|dir> or create dbschema/');
+  const folder = schemaPath.endsWith('.esdl') ? path.dirname(schemaPath) : schemaPath;
+  const out = values.out ?? path.join(folder, `${what}.ts`);
+  if (!values.watch) return generateOnce(what, schemaPath, out, opts);
+  if (out === '-') throw new ExitError(2, '--watch writes a file: pass --out <file>');
+  return watch(what, schemaPath, out, opts);
+}
+
+function generateOnce(
+  what: What,
+  schemaPath: string,
+  out: string,
+  opts: GenerateCommandOptions,
+): number {
   const { sdl } = readSchemaSource(opts.cwd, schemaPath);
   let text: string;
   try {
@@ -83,13 +107,13 @@ export async function generateCommand(
     text =
       what === 'interfaces'
         ? generateInterfaces(schema, schemaPath)
-        : generateQueries(schema, queryFiles(opts.cwd));
+        : what === 'queries'
+          ? generateQueries(schema, queryFiles(opts.cwd))
+          : generateQueryBuilder(schema, schemaPath);
   } catch (err) {
     if (err instanceof ExitError) throw err;
     throw new ExitError(2, (err as Error).message);
   }
-  const folder = schemaPath.endsWith('.esdl') ? path.dirname(schemaPath) : schemaPath;
-  const out = values.out ?? path.join(folder, `${what}.ts`);
   if (out === '-') {
     opts.io.stdout(text.trimEnd());
     return 0;
@@ -103,5 +127,74 @@ export async function generateCommand(
     );
   }
   opts.io.stderr(`svc: wrote ${out}`);
+  return 0;
+}
+
+/** What --watch compares: each input file's path, size and modification time. */
+function inputsSignature(what: What, schemaPath: string, out: string, cwd: string): string {
+  const files: string[] = [];
+  const schemaFull = path.resolve(cwd, schemaPath);
+  const stat = fs.statSync(schemaFull, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) {
+    for (const name of fs.readdirSync(schemaFull).sort())
+      if (name.endsWith('.esdl')) files.push(path.join(schemaFull, name));
+  } else if (stat) files.push(schemaFull);
+  if (what === 'queries') {
+    try {
+      for (const f of queryFiles(cwd)) files.push(path.resolve(cwd, f.path));
+    } catch {
+      // no .edgeql files yet: the first one written is a change
+    }
+  }
+  const outFull = path.resolve(cwd, out);
+  return files
+    .filter((f) => f !== outFull)
+    .map((f) => {
+      const s = fs.statSync(f, { throwIfNoEntry: false });
+      return s ? `${f}:${s.size}:${s.mtimeMs}` : `${f}:gone`;
+    })
+    .join('\n');
+}
+
+/**
+ * \`--watch\`: writes, then looks at the inputs every WATCH_INTERVAL_MS and writes again once a
+ * change has rested for one interval (an editor's several writes are one change). An error is
+ * printed and the watch goes on. Ends on SIGINT or \`opts.signal\`, resolving to 0.
+ */
+async function watch(what: What, schemaPath: string, out: string, opts: GenerateCommandOptions) {
+  const attempt = () => {
+    try {
+      generateOnce(what, schemaPath, out, opts);
+    } catch (err) {
+      opts.io.stderr(`svc: ${(err as Error).message}`);
+    }
+  };
+  attempt();
+  opts.io.stderr('svc: watching for changes (Ctrl-C to stop)');
+  let written = inputsSignature(what, schemaPath, out, opts.cwd);
+  let pending: string | null = null;
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      const now = inputsSignature(what, schemaPath, out, opts.cwd);
+      if (now === written) {
+        pending = null;
+      } else if (now === pending) {
+        written = now;
+        pending = null;
+        attempt();
+      } else {
+        pending = now;
+      }
+    }, WATCH_INTERVAL_MS);
+    const stop = () => {
+      clearInterval(timer);
+      process.off('SIGINT', stop);
+      opts.signal?.removeEventListener('abort', stop);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    if (opts.signal?.aborted) stop();
+    else opts.signal?.addEventListener('abort', stop, { once: true });
+  });
   return 0;
 }

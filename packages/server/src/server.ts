@@ -151,10 +151,13 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     onEnded: (id, reason) =>
       logger.info({ transaction: id.slice(0, id.indexOf('.')) }, `transaction ended: ${reason}`),
   });
-  const metrics = new ServerMetrics(() => database.stats(), () => ({
-    open: transactions.size,
-    max: transactions.max,
-  }));
+  const metrics = new ServerMetrics(
+    () => database.stats(),
+    () => ({
+      open: transactions.size,
+      max: transactions.max,
+    }),
+  );
   const queryEngine = createServerQueryEngine(database, {
     ...(compileQuery ? { compileQuery } : {}),
     migrator,

@@ -169,7 +169,7 @@ export const SERVER_FIELDS: readonly FieldSpec[] = [
     env: 'SVC_TRANSACTION_IDLE_TIMEOUT',
     toml: ['server', 'transaction_idle_timeout'],
     default: 10000,
-    doc: 'milliseconds an open transaction (POST /transactions) may wait for its next request before it is rolled back (Gel\'s session_idle_transaction_timeout)',
+    doc: "milliseconds an open transaction (POST /transactions) may wait for its next request before it is rolled back (Gel's session_idle_transaction_timeout)",
   },
   {
     key: 'maxTransactions',
@@ -183,7 +183,7 @@ export const SERVER_FIELDS: readonly FieldSpec[] = [
     type: 'instanceId',
     env: 'SVC_INSTANCE_ID',
     toml: ['server', 'instance_id'],
-    doc: 'this process\'s name in transaction ids (`<instanceId>.<secret>`), for routing them to it: 1-32 of A-Z a-z 0-9 _ -; unset: a random one per start',
+    doc: "this process's name in transaction ids (`<instanceId>.<secret>`), for routing them to it: 1-32 of A-Z a-z 0-9 _ -; unset: a random one per start",
   },
   // An object: in TOML the table [server.cors] (origins, credentials); in the environment the origins only, comma-separated.
   {

@@ -60,7 +60,10 @@ export function transactionHandlers(deps: TransactionHandlerDeps) {
       const options = beginOptions(req.body);
       // Embedded PGlite: the open transaction holds the one connection, and checking an access
       // token's session needs it, so a token's next request would wait for its own transaction.
-      if (deps.database.kind === 'pglite' && (res.locals.caller as Caller | undefined)?.kind === 'user')
+      if (
+        deps.database.kind === 'pglite' &&
+        (res.locals.caller as Caller | undefined)?.kind === 'user'
+      )
         throw commonError(
           'NOT_IMPLEMENTED',
           'on embedded PGlite a transaction held across requests is for the service key and anonymous callers (an access token is checked against its session, on the connection the transaction holds)',
@@ -102,17 +105,17 @@ export function transactionHandlers(deps: TransactionHandlerDeps) {
         const { database, statementTimeout } = deps;
         results = await database
           .transaction(async (tx) => {
-          await tx.query('set transaction isolation level serializable');
-          if (database.kind === 'postgres')
-            await tx.query(`select set_config('statement_timeout', $1, true)`, [
-              String(statementTimeout),
-            ]);
-          const out = await runAll(tx);
-          // Answered 408 while it ran: roll back, so what the client could not see never stands.
-          if (signal?.aborted)
-            throw commonError('REQUEST_TIMEOUT', 'the batch ran out of time; rolled back');
-          return out;
-        })
+            await tx.query('set transaction isolation level serializable');
+            if (database.kind === 'postgres')
+              await tx.query(`select set_config('statement_timeout', $1, true)`, [
+                String(statementTimeout),
+              ]);
+            const out = await runAll(tx);
+            // Answered 408 while it ran: roll back, so what the client could not see never stands.
+            if (signal?.aborted)
+              throw commonError('REQUEST_TIMEOUT', 'the batch ran out of time; rolled back');
+            return out;
+          })
           // A commit that failed (a serialization failure found at commit) is a query error too.
           .catch((err: unknown) => {
             throw err instanceof SvcError ? err : fromDatabaseError(err);

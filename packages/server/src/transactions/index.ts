@@ -299,9 +299,7 @@ export class Transactions {
     this.#closing = true;
     await Promise.all(
       [...this.#open.values()].map((entry) =>
-        this.#enqueue(entry, () => this.#end(entry, 'rollback', 'shutdown')).catch(
-          () => undefined,
-        ),
+        this.#enqueue(entry, () => this.#end(entry, 'rollback', 'shutdown')).catch(() => undefined),
       ),
     );
   }

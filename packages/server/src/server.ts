@@ -135,11 +135,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
 
   // Open transactions: at most half the PostgreSQL pool by default, leaving the rest to ordinary
   // requests; embedded PGlite holds its one connection for a transaction's length, so one.
-  const poolSize = 'url' in config.database ? (config.database.poolSize ?? 10) : 1;
+  // A database given as an instance has a pool the server cannot see: 2 then.
+  const poolSize =
+    ownsDatabase && 'url' in config.database ? (config.database.poolSize ?? 10) : undefined;
   const maxTransactions =
     database.kind === 'pglite'
       ? 1
-      : (config.maxTransactions ?? Math.max(1, Math.floor(poolSize / 2)));
+      : (config.maxTransactions ??
+        (poolSize === undefined ? 2 : Math.max(1, Math.floor(poolSize / 2))));
   if (database.kind === 'pglite' && (config.maxTransactions ?? 1) > 1)
     logger.warn('maxTransactions is 1 on embedded PGlite: one connection holds the transaction');
   const transactions = new Transactions({

@@ -23,11 +23,6 @@ const POSTGRES = testDatabaseKind() === 'postgres';
 
 const db = sharedDatabase();
 
-interface Answer {
-  status: number;
-  body: Record<string, any>;
-  headers: Headers;
-}
 
 function client(server: SvcServer, token?: string) {
   async function send(path: string, body?: unknown, headers: Record<string, string> = {}) {
@@ -193,11 +188,11 @@ describe('one server (service key and anonymous callers)', () => {
   test('a slow client: idle past transactionIdleTimeout, the transaction is rolled back and its slot freed (reason idleTimeout)', async () => {
     const id = await begun(service);
     expect((await service.query(id, 'insert Item { name := "i1" }')).status).toBe(200);
-    const stats = await (
+    const stats = (await (
       await fetch(`${server.url}/stats`, {
         headers: { authorization: `Bearer ${SERVICE_KEY}` },
       })
-    ).json();
+    ).json()) as { transactions: unknown };
     expect(stats.transactions).toEqual({ open: 1, max: 1 });
     await new Promise((resolve) => setTimeout(resolve, 700));
     const late = await service.query(id, 'select 1');

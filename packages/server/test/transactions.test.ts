@@ -23,7 +23,6 @@ const POSTGRES = testDatabaseKind() === 'postgres';
 
 const db = sharedDatabase();
 
-
 function client(server: SvcServer, token?: string) {
   async function send(path: string, body?: unknown, headers: Record<string, string> = {}) {
     const res = await fetch(`${server.url}${path}`, {

@@ -9,6 +9,13 @@
 import { decode, encode, type DecodeOptions, type QueryDescription } from './codec';
 import { NoDataError, ProtocolError } from './errors';
 import { arrayElementTexts, parseJson } from './json';
+import {
+  runBatch,
+  runTransaction,
+  type BatchStatement,
+  type RetryOptions,
+  type TransactionOptions,
+} from './transaction';
 import { createTransport, type Transport } from './transport';
 import { createAuth, type AuthClient, type AuthOptions } from './auth/auth';
 
@@ -57,6 +64,10 @@ export interface Client extends Executor {
   readonly auth: AuthClient;
   /** A client that sends these globals too (over this client's). */
   withGlobals(globals: Readonly<Record<string, unknown>>): Client;
+  /** Runs `fn` in one transaction, again on a serialization failure or deadlock (transaction.ts). */
+  transaction<T>(fn: (tx: Executor) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /** Several statements in one transaction and one round trip: each one's result, decoded. */
+  batch(statements: readonly BatchStatement[], options?: RetryOptions): Promise<unknown[][]>;
 }
 
 /** Query descriptions a client keeps (by query text). */
@@ -93,11 +104,17 @@ export function createClient(options: ClientOptions): Client {
 
 /** A client over a context; `withGlobals` shares its transport and known descriptions. */
 function clientOver(auth: AuthClient, context: ExecutorContext): Client {
+  const bound = {
+    ...context,
+    executor: (headers: Record<string, string>) => executor({ ...context, headers }),
+  };
   return {
     ...executor(context),
     auth,
     withGlobals: (globals) =>
       clientOver(auth, { ...context, globals: { ...context.globals, ...globals } }),
+    transaction: (fn, options) => runTransaction(bound, fn, options),
+    batch: (statements, options) => runBatch(bound, statements, options),
   };
 }
 

@@ -22,6 +22,10 @@ export interface ErrorDetails {
   readonly sqlState?: string;
   readonly position?: ErrorPosition;
   readonly hint?: string;
+  /** `client.batch`: the index (0-based) of the statement that failed. */
+  readonly statement?: number;
+  /** A transaction that ended (`TRANSACTION_ABORTED`): why (`error`, `idleTimeout`, ...). */
+  readonly reason?: string;
   readonly cause?: unknown;
 }
 
@@ -32,6 +36,8 @@ export class SvcError extends Error {
   readonly sqlState: string | undefined;
   readonly position: ErrorPosition | undefined;
   readonly hint: string | undefined;
+  readonly statement: number | undefined;
+  readonly reason: string | undefined;
 
   constructor(message: string, details: ErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -41,6 +47,8 @@ export class SvcError extends Error {
     this.sqlState = details.sqlState;
     this.position = details.position;
     this.hint = details.hint;
+    this.statement = details.statement;
+    this.reason = details.reason;
   }
 }
 
@@ -178,7 +186,12 @@ export function errorFromEnvelope(status: number, body: unknown): SvcError {
     error?: unknown;
     type?: unknown;
     hint?: unknown;
-    extensions?: { sqlState?: unknown; position?: { line?: unknown; column?: unknown } };
+    extensions?: {
+      sqlState?: unknown;
+      position?: { line?: unknown; column?: unknown };
+      statement?: unknown;
+      reason?: unknown;
+    };
   };
   const text = typeof envelope.error === 'string' ? envelope.error : envelope.code;
   // The envelope's message starts with its code (`QUERY_ERROR: ...`): the class says that.
@@ -196,6 +209,12 @@ export function errorFromEnvelope(status: number, body: unknown): SvcError {
       ? { position: { line: position.line, column: position.column } }
       : {}),
     ...(typeof envelope.hint === 'string' ? { hint: envelope.hint } : {}),
+    ...(typeof envelope.extensions?.statement === 'number'
+      ? { statement: envelope.extensions.statement }
+      : {}),
+    ...(typeof envelope.extensions?.reason === 'string'
+      ? { reason: envelope.extensions.reason }
+      : {}),
   };
   if (typeof envelope.type === 'string')
     return new (queryErrorClass(envelope.type))(message, details);

@@ -30,6 +30,13 @@ export {
 export * from './errors';
 export { Range } from './range';
 export {
+  defaultBackoff,
+  type BatchStatement,
+  type IsolationLevel,
+  type RetryOptions,
+  type TransactionOptions,
+} from './transaction';
+export {
   DateDuration,
   Duration,
   LocalDate,

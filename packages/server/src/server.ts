@@ -21,6 +21,7 @@ import { warnOpenOperationalRoutes } from './observability/open-routes';
 import { openTypesWarning } from './observability/open-types';
 import { buildApp } from './routes';
 import { createServerQueryEngine } from './query-compiler';
+import { randomInstanceId, Transactions } from './transactions';
 
 /** The version of @svc/server, reported by `GET /`. */
 export const VERSION: string = (require('../package.json') as { version: string }).version;
@@ -56,6 +57,8 @@ export interface SvcServer {
   readonly auth: Auth | undefined;
   /** Runs EdgeQL as `POST /query` does (compile cache, binding, errors), for in-process callers. */
   readonly queryEngine: QueryEngine;
+  /** The open transactions (`POST /transactions`): their instance id, cap and count. */
+  readonly transactions: Transactions;
   /** The Express application, for mounting into another server or for in-process tests. */
   readonly app: Express;
   /** `http(s)://host:port` once listening. */
@@ -130,7 +133,34 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     }
   }
 
-  const metrics = new ServerMetrics(() => database.stats());
+  // Open transactions: at most half the PostgreSQL pool by default, leaving the rest to ordinary
+  // requests; embedded PGlite holds its one connection for a transaction's length, so one.
+  // A database given as an instance has a pool the server cannot see: 2 then.
+  const poolSize =
+    ownsDatabase && 'url' in config.database ? (config.database.poolSize ?? 10) : undefined;
+  const maxTransactions =
+    database.kind === 'pglite'
+      ? 1
+      : (config.maxTransactions ??
+        (poolSize === undefined ? 2 : Math.max(1, Math.floor(poolSize / 2))));
+  if (database.kind === 'pglite' && (config.maxTransactions ?? 1) > 1)
+    logger.warn('maxTransactions is 1 on embedded PGlite: one connection holds the transaction');
+  const transactions = new Transactions({
+    db: database,
+    idleTimeout: config.transactionIdleTimeout,
+    max: maxTransactions,
+    instanceId: config.instanceId ?? randomInstanceId(),
+    statementTimeout: config.requestTimeout,
+    onEnded: (id, reason) =>
+      logger.info({ transaction: id.slice(0, id.indexOf('.')) }, `transaction ended: ${reason}`),
+  });
+  const metrics = new ServerMetrics(
+    () => database.stats(),
+    () => ({
+      open: transactions.size,
+      max: transactions.max,
+    }),
+  );
   const queryEngine = createServerQueryEngine(database, {
     ...(compileQuery ? { compileQuery } : {}),
     migrator,
@@ -164,6 +194,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     migrator,
     buildSchema,
     queryEngine,
+    transactions,
     ...(warnOpenTypes ? { onSchema: warnOpenTypes } : {}),
   });
 
@@ -178,6 +209,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     metrics,
     auth,
     queryEngine,
+    transactions,
     app,
     get url() {
       if (!url) throw new Error('the server is not listening yet: await server.listen() first');
@@ -223,6 +255,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
             `shutting down: ${lifecycle.inFlight} requests in flight`,
           );
         lifecycle.draining = true;
+        // Every open transaction rolls back (after the request it may be running), and no new
+        // one begins: a transaction never outlives its server.
+        const rolledBack = transactions.close();
         if (httpServer) {
           database.advertise?.(undefined); // no new work through a server that is stopping
           const s = httpServer;
@@ -237,6 +272,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
           await stopped;
           clearTimeout(deadline);
         }
+        await rolledBack;
         // Deliver the events already fired (webhooks, mail) before the database goes.
         await auth?.close();
         if (ownsDatabase) await database.close();

@@ -9,6 +9,7 @@ import { commonError, registeredErrorCodes } from '@svc/core';
 import { authError } from '@svc/auth';
 import '@svc/rest';
 import { ConfigError } from '../src';
+import { transactionError } from '../src/transactions';
 
 /** DECISIONS.md, "One error envelope everywhere", quoted: the codes with their statuses. */
 const DECISIONS_ENVELOPE = `
@@ -70,9 +71,9 @@ describe('the error-code registry, every package loaded', () => {
     }
   });
 
-  test('holds the tables and nothing else: common, query, db (core), auth, config (server)', () => {
+  test('holds the tables and nothing else: common, query, db (core), auth, config and transaction (server)', () => {
     expect(new Set(entries.map((e) => e.owner))).toEqual(
-      new Set(['common', 'query', 'db', 'auth', 'config']),
+      new Set(['common', 'query', 'db', 'auth', 'config', 'transaction']),
     );
     for (const [table, statuses] of [
       ['common', commonError.statuses],
@@ -81,6 +82,8 @@ describe('the error-code registry, every package loaded', () => {
       for (const [code, status] of Object.entries(statuses))
         expect(byCode.get(code)).toEqual({ code, status, owner: table });
     }
+    for (const [code, status] of Object.entries(transactionError.statuses))
+      expect(byCode.get(code)).toEqual({ code, status, owner: 'transaction' });
     expect(byCode.get('INVALID_CONFIG')).toEqual({
       code: 'INVALID_CONFIG',
       status: new ConfigError(['x']).status,

@@ -79,7 +79,8 @@ const QUERY_ERROR_TABLE = {
   CardinalityViolationError: { parent: 'IntegrityError', sqlState: '21000', alsoFrom: ['21'] },
   MissingRequiredError: { parent: 'IntegrityError', sqlState: '23502' },
   ForeignKeyViolationError: { parent: 'IntegrityError', sqlState: '23503' },
-  TransactionError: { parent: 'ExecutionError', alsoFrom: ['40'] },
+  /** 25006: a write in a read-only transaction (as Gel's TransactionError). */
+  TransactionError: { parent: 'ExecutionError', alsoFrom: ['40', '25006'] },
   TransactionSerializationError: { parent: 'TransactionError', sqlState: '40001' },
   TransactionDeadlockError: { parent: 'TransactionError', sqlState: '40P01' },
   QueryTimeoutError: { parent: 'ExecutionError', sqlState: '57014' },

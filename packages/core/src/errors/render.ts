@@ -6,7 +6,12 @@ export interface ErrorEnvelope {
   error: string;
   type?: string;
   hint?: string;
-  extensions?: { sqlState?: string; position?: { line: number; column: number } };
+  extensions?: {
+    sqlState?: string;
+    position?: { line: number; column: number };
+    statement?: number;
+    reason?: string;
+  };
 }
 
 /**
@@ -30,6 +35,14 @@ export const ERROR_ENVELOPE_SCHEMA: Readonly<Record<string, unknown>> = Object.f
           properties: { line: { type: 'integer' }, column: { type: 'integer' } },
           required: ['line', 'column'],
           additionalProperties: false,
+        },
+        statement: {
+          type: 'integer',
+          description: 'POST /query/batch: the index (0-based) of the statement that failed.',
+        },
+        reason: {
+          type: 'string',
+          description: 'TRANSACTION_ABORTED: why the transaction ended.',
         },
       },
       additionalProperties: false,
@@ -63,11 +76,13 @@ export function renderError(err: unknown): RenderedError {
   const body: ErrorEnvelope = { code: err.code, error: `${err.code}: ${err.message}` };
   if (err.type) body.type = err.type;
   if (err.hint) body.hint = err.hint;
-  if (err.sqlState || err.position) {
+  if (err.sqlState || err.position || err.statement !== undefined || err.reason) {
     body.extensions = {};
     if (err.sqlState) body.extensions.sqlState = err.sqlState;
     if (err.position)
       body.extensions.position = { line: err.position.line, column: err.position.column };
+    if (err.statement !== undefined) body.extensions.statement = err.statement;
+    if (err.reason) body.extensions.reason = err.reason;
   }
   return {
     status: err.status,

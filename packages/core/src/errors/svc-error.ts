@@ -17,6 +17,10 @@ export interface SvcErrorOptions {
   readonly position?: SourcePosition;
   /** Extra response headers, such as `Retry-After` or `WWW-Authenticate`. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** `POST /query/batch`: the index (0-based) of the statement that failed. */
+  readonly statement?: number;
+  /** Why a transaction ended (`TRANSACTION_ABORTED`): `rollback`, `error`, `idleTimeout`... */
+  readonly reason?: string;
   readonly cause?: unknown;
 }
 
@@ -28,6 +32,8 @@ export class SvcError extends Error {
   readonly sqlState: string | undefined;
   readonly position: SourcePosition | undefined;
   readonly headers: Readonly<Record<string, string>> | undefined;
+  readonly statement: number | undefined;
+  readonly reason: string | undefined;
 
   constructor(code: string, status: number, message: string, options: SvcErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -39,6 +45,25 @@ export class SvcError extends Error {
     this.sqlState = options.sqlState;
     this.position = options.position;
     this.headers = options.headers;
+    this.statement = options.statement;
+    this.reason = options.reason;
+  }
+
+  /** The same error, naming the batch statement (0-based) it came from. */
+  inStatement(index: number): SvcError {
+    const copy = new SvcError(this.code, this.status, this.message, {
+      ...(this.type === undefined ? {} : { type: this.type }),
+      ...(this.hint === undefined ? {} : { hint: this.hint }),
+      ...(this.sqlState === undefined ? {} : { sqlState: this.sqlState }),
+      ...(this.position === undefined ? {} : { position: this.position }),
+      ...(this.headers === undefined ? {} : { headers: this.headers }),
+      ...(this.reason === undefined ? {} : { reason: this.reason }),
+      statement: index,
+      cause: this,
+    });
+    Object.setPrototypeOf(copy, Object.getPrototypeOf(this));
+    copy.name = this.name;
+    return copy;
   }
 }
 

@@ -13,7 +13,8 @@ export type FieldType =
   | 'logLevel'
   | 'logFormat'
   | 'cors'
-  | 'proxyList';
+  | 'proxyList'
+  | 'instanceId';
 
 export interface FieldSpec {
   readonly key: string;
@@ -161,6 +162,28 @@ export const SERVER_FIELDS: readonly FieldSpec[] = [
     toml: ['server', 'shutdown_timeout'],
     default: 10000,
     doc: 'milliseconds in-flight requests get to finish on shutdown',
+  },
+  {
+    key: 'transactionIdleTimeout',
+    type: 'positiveInt',
+    env: 'SVC_TRANSACTION_IDLE_TIMEOUT',
+    toml: ['server', 'transaction_idle_timeout'],
+    default: 10000,
+    doc: "milliseconds an open transaction (POST /transactions) may wait for its next request before it is rolled back (Gel's session_idle_transaction_timeout)",
+  },
+  {
+    key: 'maxTransactions',
+    type: 'positiveInt',
+    env: 'SVC_MAX_TRANSACTIONS',
+    toml: ['server', 'max_transactions'],
+    doc: 'open transactions this process holds at once (503 TOO_MANY_TRANSACTIONS past it); unset: half the PostgreSQL pool (at least 1); always 1 on embedded PGlite',
+  },
+  {
+    key: 'instanceId',
+    type: 'instanceId',
+    env: 'SVC_INSTANCE_ID',
+    toml: ['server', 'instance_id'],
+    doc: "this process's name in transaction ids (`<instanceId>.<secret>`), for routing them to it: 1-32 of A-Z a-z 0-9 _ -; unset: a random one per start",
   },
   // An object: in TOML the table [server.cors] (origins, credentials); in the environment the origins only, comma-separated.
   {

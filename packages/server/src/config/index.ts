@@ -75,6 +75,24 @@ export interface ServerSettings {
   logLevel: LogLevel;
   logFormat: LogFormat;
   shutdownTimeout: number;
+  /**
+   * Milliseconds an open transaction (`POST /transactions`) may wait for its next request: past
+   * it the transaction is rolled back and its connection released (Gel's
+   * `session_idle_transaction_timeout`).
+   * @default 10000
+   */
+  transactionIdleTimeout: number;
+  /**
+   * Open transactions this process holds at once; past it `POST /transactions` is 503
+   * TOO_MANY_TRANSACTIONS. Unset: half the PostgreSQL pool (at least 1), leaving the rest to
+   * ordinary requests. Embedded PGlite holds its one connection for a transaction's length: 1.
+   */
+  maxTransactions: number | undefined;
+  /**
+   * This process's name in transaction ids (`<instanceId>.<secret>`): a load balancer routes a
+   * request carrying `X-Svc-Transaction` by it. Unset: random, new at every start.
+   */
+  instanceId: string | undefined;
   /** Off when absent. Resolved, `credentials` is always set. */
   cors: CorsConfig | undefined;
   /** Proxies trusted for X-Forwarded-For / -Proto, comma-separated (Express `trust proxy`); unset: none. */
@@ -295,6 +313,10 @@ function checkValue(field: FieldSpec, value: unknown, where: string): unknown {
       return Number.isInteger(value) && (value as number) > 0 ? value : bad('a positive integer');
     case 'string':
       return typeof value === 'string' && value.length > 0 ? value : bad('a non-empty string');
+    case 'instanceId':
+      return typeof value === 'string' && /^[A-Za-z0-9_-]{1,32}$/.test(value)
+        ? value
+        : bad('1 to 32 characters of A-Z a-z 0-9 _ -');
     case 'secret':
       // Never echo a secret back in an error message.
       return typeof value === 'string' ? value : `\0${where} must be a string`;

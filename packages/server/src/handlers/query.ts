@@ -22,6 +22,7 @@ import type { Protocol } from '../config';
 import { sendJson } from '../http/respond';
 import { isAdministrator, type Caller } from '../middleware/authenticate';
 import { requestSignal } from '../middleware/timeout';
+import { transactionOwner, type Transactions } from '../transactions';
 import { parseQueryRequest } from './query-request';
 
 export interface QueryHandlerDeps {
@@ -29,13 +30,35 @@ export interface QueryHandlerDeps {
   readonly protocol: Protocol;
   readonly readOnly: boolean;
   readonly defaultAccess: DefaultAccess;
+  /** The open transactions `X-Svc-Transaction` names (docs/http.md, "Transactions"). */
+  readonly transactions?: Transactions;
 }
 
 export function queryHandler(deps: QueryHandlerDeps) {
   const { engine } = deps;
   return async (req: Request, res: Response): Promise<void> => {
+    const transaction = req.get('x-svc-transaction');
+    const who = res.locals.caller as Caller | undefined;
+    const caller = queryCaller(who, deps);
+    // In an open transaction: its queue, its connection (the schema is read through it too: on
+    // PGlite it holds the only one); any failure rolls it back, a bad body included.
+    if (transaction !== undefined && deps.transactions) {
+      const answer = await deps.transactions.run(
+        transaction,
+        transactionOwner(who, caller),
+        requestSignal(res),
+        async (queryable) => {
+          const body = parseQueryRequest(req.body);
+          const text = body.describe
+            ? JSON.stringify({ describe: await engine.describe(body, caller, { queryable }) })
+            : `{"data":${await engine.run(body, caller, { queryable })}}`;
+          return { text, version: (await engine.schema(queryable)).version };
+        },
+      );
+      sendJson(res, 200, answer.text, { 'X-Svc-Schema-Version': answer.version });
+      return;
+    }
     const body = parseQueryRequest(req.body);
-    const caller = queryCaller(res.locals.caller as Caller | undefined, deps);
     if (body.describe) {
       // The types of the variables and the result, nothing run (DECISIONS, "Added 2026-11-29").
       const description = await engine.describe(body, caller);

@@ -16,6 +16,13 @@ export interface StatsSnapshot {
   /** Statements cancelled (SQLSTATE 57014): past requestTimeout, or by statement_timeout. */
   cancelledStatements: number;
   databasePool: PoolStats;
+  /** Transactions held open across requests (`POST /transactions`), and the cap. */
+  transactions: TransactionStats;
+}
+
+export interface TransactionStats {
+  readonly open: number;
+  readonly max: number;
 }
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -34,12 +41,17 @@ export class ServerMetrics {
   readonly #cacheMisses: Counter;
   readonly #cancelled: Counter;
   readonly #pool: () => PoolStats;
+  readonly #transactions: () => TransactionStats;
   // Label lookups hash their arguments each call; keep the children per label set instead.
   readonly #requestChildren = new Map<string, { inc(): void }>();
   readonly #latencyChildren = new Map<string, { observe(v: number): void }>();
 
-  constructor(pool: () => PoolStats) {
+  constructor(
+    pool: () => PoolStats,
+    transactions: () => TransactionStats = () => ({ open: 0, max: 0 }),
+  ) {
     this.#pool = pool;
+    this.#transactions = transactions;
     const registers = [this.registry];
     this.#requests = new Counter({
       name: 'svc_http_requests_total',
@@ -79,6 +91,22 @@ export class ServerMetrics {
         this.set({ state: 'total' }, s.total);
         this.set({ state: 'idle' }, s.idle);
         this.set({ state: 'waiting' }, s.waiting);
+      },
+    });
+    new Gauge({
+      name: 'svc_transactions_open',
+      help: 'Transactions held open across requests (POST /transactions)',
+      registers,
+      collect() {
+        this.set(transactions().open);
+      },
+    });
+    new Gauge({
+      name: 'svc_transactions_max',
+      help: 'The most transactions this process holds open at once (maxTransactions)',
+      registers,
+      collect() {
+        this.set(transactions().max);
       },
     });
     collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
@@ -156,6 +184,7 @@ export class ServerMetrics {
       queryCompileCache: { hits, misses },
       cancelledStatements: (await this.#cancelled.get()).values[0]?.value ?? 0,
       databasePool: this.#pool(),
+      transactions: this.#transactions(),
     };
   }
 }

@@ -19,6 +19,7 @@ import { errorHandler } from '../http/errors';
 import { sendJson } from '../http/respond';
 import { openApiHandler } from '../handlers/openapi';
 import { queryHandler } from '../handlers/query';
+import { TRANSACTION_HEADER, transactionHandlers } from '../handlers/transactions';
 import { DEFAULT_DOCS, docsHandlers } from '../handlers/docs';
 import { restHandler, restModelSource } from '../handlers/rest';
 import { schemaHandlers } from '../handlers/schema';
@@ -33,6 +34,7 @@ import { securityHeaders } from '../middleware/security-headers';
 import { requestTimeout } from '../middleware/timeout';
 import type { Logger } from '../observability/logger';
 import type { ServerMetrics } from '../observability/metrics';
+import type { Transactions } from '../transactions';
 
 export interface AppDeps {
   readonly config: ResolvedConfig;
@@ -47,6 +49,8 @@ export interface AppDeps {
   readonly buildSchema: (sdl: string) => Schema;
   /** Runs `POST /query`; told when `POST /migrations` changed the schema. */
   readonly queryEngine: QueryEngine;
+  /** The open transactions (`/transactions`, `X-Svc-Transaction`). */
+  readonly transactions: Transactions;
   /** Called with the schema after `POST /migrations` changed it (the open-types warning). */
   readonly onSchema?: (schema: Schema) => void;
 }
@@ -155,18 +159,25 @@ export function buildApp(deps: AppDeps): Express {
     figures,
   );
   // Read-only mode is decided per query, once compiled (a select runs, a write is 503).
-  route(
-    '/query',
-    {
-      POST: queryHandler({
-        engine: deps.queryEngine,
-        protocol: config.protocol,
-        readOnly: config.readOnly,
-        defaultAccess: config.defaultAccess,
-      }),
-    },
-    { ...gated, body: ['POST'] },
-  );
+  const queryDeps = {
+    engine: deps.queryEngine,
+    protocol: config.protocol,
+    readOnly: config.readOnly,
+    defaultAccess: config.defaultAccess,
+    transactions: deps.transactions,
+  };
+  route('/query', { POST: queryHandler(queryDeps) }, { ...gated, body: ['POST'] });
+  // Transactions (docs/http.md, "Transactions"): held open across requests, or a batch in one.
+  const tx = transactionHandlers({
+    ...queryDeps,
+    transactions: deps.transactions,
+    database,
+    statementTimeout: config.requestTimeout,
+  });
+  route('/query/batch', { POST: tx.batch }, { ...gated, body: ['POST'] });
+  route('/transactions', { POST: tx.begin }, { ...gated, body: ['POST'] });
+  route('/transactions/:id/commit', { POST: tx.commit }, gated);
+  route('/transactions/:id/rollback', { POST: tx.rollback }, gated);
   const schema = schemaHandlers({
     database,
     migrator,
@@ -246,6 +257,12 @@ export function buildApp(deps: AppDeps): Express {
     });
     app.use('/api', timeout, gate, readOnly, body, async (req: Request, res: Response) => {
       res.locals.route = '/api/*';
+      // REST requests never run in an open transaction: refuse rather than run outside it.
+      if (req.get(TRANSACTION_HEADER) !== undefined)
+        throw commonError(
+          'VALIDATION_ERROR',
+          'X-Svc-Transaction is taken by POST /query and /query/batch only, not by the REST routes',
+        );
       await rest(req, res);
     });
   }

@@ -15,7 +15,7 @@
  * query-language error errors/database-errors maps it to.
  */
 import { createHash } from 'node:crypto';
-import type { Database } from '../../db/types';
+import type { Database, Queryable } from '../../db/types';
 import type { Schema } from '../../model/schema';
 import {
   commonError,
@@ -111,6 +111,14 @@ export interface RunOptions {
    * db QueryOptions.signal). The run then fails with QueryTimeoutError (SQLSTATE 57014).
    */
   readonly signal?: AbortSignal;
+  /**
+   * Where the statement runs: an open transaction (`Database.transaction`'s `tx`) instead of the
+   * database. Inside one, statements are not named (prepared statement names are ignored inside
+   * transactions) and `signal` is not used (db QueryOptions: unavailable there); after a
+   * database error nothing is run again (the transaction is aborted): only a name the cached
+   * schema did not know, caught before anything ran, is compiled again against a newer schema.
+   */
+  readonly queryable?: Queryable;
 }
 
 export interface QueryEngine {
@@ -120,11 +128,18 @@ export interface QueryEngine {
    * The types of a query's variables and result, and its cardinality (`POST /query` with
    * `"describe": true`): compiled (or found in the cache) as `run` would, nothing run.
    */
-  describe(request: QueryRequest, caller: QueryCaller): Promise<QueryDescription>;
+  describe(
+    request: QueryRequest,
+    caller: QueryCaller,
+    options?: Pick<RunOptions, 'queryable'>,
+  ): Promise<QueryDescription>;
   /** Compiles (or finds in the cache) without running: tools, bench/query. */
   prepare(request: QueryRequest, caller: QueryCaller): Promise<CompiledQuery>;
-  /** The schema queries compile against now (the REST layer plans its requests with it). */
-  schema(): Promise<{ readonly version: string; readonly schema: Schema }>;
+  /**
+   * The schema queries compile against now (the REST layer plans its requests with it); read
+   * through `via` (an open transaction) when it must be read again.
+   */
+  schema(via?: Queryable): Promise<{ readonly version: string; readonly schema: Schema }>;
   /** After a migration in this process: the next query reads the stored schema. */
   schemaChanged(): void;
   /** Compile-cache figures. */
@@ -210,7 +225,7 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
     snapshot: SchemaSnapshot,
     request: QueryRequest,
     caller: QueryCaller,
-    signal: AbortSignal | undefined,
+    runOptions: RunOptions,
   ): Promise<string> {
     const { compiled, statement } = lookup(snapshot, request, caller);
     const cardinality = request.cardinality ?? 'many';
@@ -227,10 +242,12 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
       },
       snapshot.schema,
     );
-    const { rows } = await db.query<{ result: unknown }>(compiled.sql, values, {
-      name: named ? statement : undefined,
-      signal,
-    });
+    const { rows } = runOptions.queryable
+      ? await runOptions.queryable.query<{ result: unknown }>(compiled.sql, values)
+      : await db.query<{ result: unknown }>(compiled.sql, values, {
+          name: named ? statement : undefined,
+          signal: runOptions.signal,
+        });
     const text = resultText(rows[0]?.result);
     if (cardinality === 'one' && isEmptyArray(text)) {
       throw new NoDataError('the query returned no element, but "one" was requested', {
@@ -242,19 +259,20 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
 
   return {
     async run(request, caller, runOptions = {}) {
-      const { signal } = runOptions;
-      const snapshot = await schemas.current();
+      const snapshot = await schemas.current(runOptions.queryable);
+      // In a transaction a database error has aborted it: nothing more may run there.
+      const inTransaction = runOptions.queryable !== undefined;
       try {
-        return await execute(snapshot, request, caller, signal);
+        return await execute(snapshot, request, caller, runOptions);
       } catch (err) {
         const fields = databaseErrorFields(err);
-        if (fields && named && POOLER_STATES.has(fields.code)) {
+        if (fields && named && !inTransaction && POOLER_STATES.has(fields.code)) {
           // A transaction-mode pooler (pgbouncer before 1.21) hands each statement to any server
           // connection, so one that was never told the name answers 26000, one that was told it
           // 42P05; neither ran the query. Stop naming statements and run it again.
           named = false;
           try {
-            return await execute(snapshot, request, caller, signal);
+            return await execute(snapshot, request, caller, runOptions);
           } catch (again) {
             throw failure(again, snapshot.vocabulary);
           }
@@ -262,13 +280,13 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
         // SQL that no longer fits the tables, or a name the cached schema does not know: another
         // process may have migrated since the stored schema was last read.
         if (
-          (fields && STALE_SCHEMA_STATES.has(fields.code)) ||
+          (fields && !inTransaction && STALE_SCHEMA_STATES.has(fields.code)) ||
           err instanceof InvalidReferenceError
         ) {
-          const fresh = await schemas.refresh();
+          const fresh = await schemas.refresh(runOptions.queryable);
           if (fresh.version !== snapshot.version) {
             try {
-              return await execute(fresh, request, caller, signal);
+              return await execute(fresh, request, caller, runOptions);
             } catch (again) {
               throw failure(again, fresh.vocabulary);
             }
@@ -277,22 +295,23 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
         throw failure(err, fields ? snapshot.vocabulary : undefined);
       }
     },
-    async describe(request, caller) {
+    async describe(request, caller, describeOptions = {}) {
       const described = { ...request, describe: true };
-      let snapshot = await schemas.current();
+      const via = describeOptions.queryable;
+      let snapshot = await schemas.current(via);
       try {
         return describedBy(lookup(snapshot, described, caller).compiled);
       } catch (err) {
         // A name the cached schema does not know: another process may have migrated.
         if (!(err instanceof InvalidReferenceError)) throw err;
-        const fresh = await schemas.refresh();
+        const fresh = await schemas.refresh(via);
         if (fresh.version === snapshot.version) throw err;
         snapshot = fresh;
         return describedBy(lookup(snapshot, described, caller).compiled);
       }
     },
     prepare,
-    schema: async () => await schemas.current(),
+    schema: async (via) => await schemas.current(via),
     schemaChanged: () => schemas.invalidate(),
     cacheStats: () => ({ hits: cache.hits, misses: cache.misses, size: cache.size }),
   };

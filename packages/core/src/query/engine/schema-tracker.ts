@@ -20,8 +20,11 @@ import type { Migrator } from '../../storage/migrate';
 import { schemaVocabulary } from './vocabulary';
 
 export interface SchemaSource {
-  /** The stored schema's version and SDL, read together (`Migrator.current`). */
-  read(): Promise<{ readonly version: string; readonly sdl: string }>;
+  /**
+   * The stored schema's version and SDL, read together (`Migrator.current`): through `via` (an
+   * open transaction, which on PGlite holds the one connection) when given.
+   */
+  read(via?: Queryable): Promise<{ readonly version: string; readonly sdl: string }>;
   /** SDL → model; called once per new version. */
   build(sdl: string): Schema;
 }
@@ -33,8 +36,8 @@ export function storedSchemaSource(
   build: (sdl: string) => Schema,
 ): SchemaSource {
   return {
-    async read() {
-      const stored = await migrator.current(db);
+    async read(via) {
+      const stored = await migrator.current(via ?? db);
       return { version: stored?.version ?? migrator.emptyVersion, sdl: stored?.sdl ?? '' };
     },
     build,
@@ -69,13 +72,16 @@ export class SchemaTracker {
   }
 
   /** The current snapshot; reads the stored version first when the last read is too old. */
-  current(): Promise<SchemaSnapshot> | SchemaSnapshot {
+  current(via?: Queryable): Promise<SchemaSnapshot> | SchemaSnapshot {
     if (this.#snapshot && this.#now() - this.#checkedAt < this.#recheckMs) return this.#snapshot;
-    return this.refresh();
+    return this.refresh(via);
   }
 
   /** Reads the stored schema now (one read shared by concurrent callers); rebuilds if it moved. */
-  refresh(): Promise<SchemaSnapshot> {
+  refresh(via?: Queryable): Promise<SchemaSnapshot> {
+    // Inside a transaction: its own read, never a shared one waiting for another connection
+    // (on PGlite the transaction holds the only one).
+    if (via) return this.#check(via);
     if (!this.#checking) {
       const checking = this.#check().finally(() => {
         if (this.#checking === checking) this.#checking = undefined;
@@ -92,10 +98,10 @@ export class SchemaTracker {
     this.#checking = undefined;
   }
 
-  async #check(): Promise<SchemaSnapshot> {
+  async #check(via?: Queryable): Promise<SchemaSnapshot> {
     const epoch = this.#epoch;
     const started = this.#now();
-    const stored = await this.#source.read();
+    const stored = await this.#source.read(via);
     if (this.#snapshot?.version !== stored.version) {
       this.#snapshot = snapshotOf(stored.version, this.#source.build(stored.sdl));
     }

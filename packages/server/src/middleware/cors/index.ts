@@ -65,6 +65,7 @@ export const ALLOWED_REQUEST_HEADERS: ReadonlySet<string> = new Set([
   'content-language',
   'content-type',
   'x-request-id',
+  'x-svc-transaction',
 ]);
 
 /** Response headers a page may read beyond the safelisted ones (the request id, 429's and 503's wait, 401's challenge). */

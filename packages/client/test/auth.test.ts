@@ -9,8 +9,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { base32Decode, hotp, totp } from '@svc/auth';
-import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
-import { createServer, type SvcServer } from '@svc/server';
+import { testDatabaseKind } from '@svc/core/testing';
+import type { SvcServer } from '@svc/server';
 import { parseMail, startPeer, type Peer } from '@svc/smtp/testing';
 import {
   AuthError,
@@ -26,6 +26,7 @@ import {
   type CookieOptions,
   type Session,
 } from '../src';
+import { serveForTest, type TestServer } from './serve';
 
 const SECRET = 'test-secret-0123456789-abcdefghijklmnop';
 const PASSWORD = 'correct horse battery staple';
@@ -42,16 +43,12 @@ type Note {
 }
 `;
 
-let tdb: TestDatabase;
+let served: TestServer;
 let server: SvcServer;
 let peer: Peer;
 beforeAll(async () => {
   peer = await startPeer();
-  tdb = await createTestDatabase();
-  server = await createServer({
-    env: {},
-    logLevel: 'silent',
-    databaseInstance: tdb.db,
+  served = await serveForTest({
     schema: SDL,
     enableAuth: true,
     jwtSecret: SECRET,
@@ -64,11 +61,10 @@ beforeAll(async () => {
       smtp: { host: '127.0.0.1', port: peer.port, from: 'Acme <noreply@example.com>' },
     },
   });
-  await server.listen({ port: 0, host: '127.0.0.1' });
+  server = served.server;
 }, 60_000);
 afterAll(async () => {
-  await server?.close();
-  await tdb?.dispose();
+  await served?.close();
   await peer?.close();
 });
 

@@ -6,8 +6,7 @@
  */
 import net from 'node:net';
 import * as core from '@svc/core';
-import { createTestDatabase, type TestDatabase } from '@svc/core/testing';
-import { createServer, type SvcServer } from '@svc/server';
+import type { SvcServer } from '@svc/server';
 import {
   ConstraintViolationError,
   createClient,
@@ -31,6 +30,7 @@ import {
   type Client,
   type QueryDescription,
 } from '../src';
+import { serveForTest, type TestServer } from './serve';
 
 const SDL = `
 scalar type Mood extending enum<happy, sad>;
@@ -58,23 +58,18 @@ type Thing {
 }
 `;
 
-let tdb: TestDatabase;
+let served: TestServer;
 let server: SvcServer;
 let client: Client;
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await createServer({
-    env: {},
-    logLevel: 'silent',
-    databaseInstance: tdb.db,
+  served = await serveForTest({
     schema: SDL,
   });
-  await server.listen({ port: 0, host: '127.0.0.1' });
+  server = served.server;
   client = createClient({ url: server.url });
 }, 60_000);
 afterAll(async () => {
-  await server?.close();
-  await tdb?.dispose();
+  await served?.close();
 });
 
 const INSERT = `insert Thing {
@@ -314,17 +309,10 @@ void sameShape;
 
 describe('descriptions follow the schema version', () => {
   test('after a migration changes a query type, the result is decoded by the new one', async () => {
-    const box = await createTestDatabase();
     const v1 = 'type Box { required v: int64; w := .v + 1; }';
     const v2 = "type Box { required v: int64; w := <str>.v ++ '!'; }";
-    const boxServer = await createServer({
-      env: {},
-      logLevel: 'silent',
-      databaseInstance: box.db,
-      schema: v1,
-    });
+    const boxServer = await serveForTest({ schema: v1 });
     try {
-      await boxServer.listen({ port: 0, host: '127.0.0.1' });
       const boxes = createClient({ url: boxServer.url });
       await boxes.execute('insert Box { v := 5 }');
       expect(await boxes.query('select Box.w')).toEqual([6]);
@@ -341,7 +329,6 @@ describe('descriptions follow the schema version', () => {
       });
     } finally {
       await boxServer.close();
-      await box.dispose();
     }
   });
 });

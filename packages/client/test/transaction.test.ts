@@ -6,8 +6,8 @@
  * conflict, a fetch that answers one statement with the server's serialization failure), the
  * idle timeout, and the batch. Every wait is bounded.
  */
-import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
-import { createServer, type SvcServer } from '@svc/server';
+import { testDatabaseKind } from '@svc/core/testing';
+import type { SvcServer } from '@svc/server';
 import {
   createClient,
   DivisionByZeroError,
@@ -16,6 +16,7 @@ import {
   TransactionSerializationError,
   type Client,
 } from '../src';
+import { serveForTest, type TestServer } from './serve';
 
 const SDL = `
 type Account {
@@ -28,26 +29,21 @@ const SERVICE_KEY = 'service-key-0123456789-abcdefghijklmnop';
 const POSTGRES = testDatabaseKind() === 'postgres';
 const IDLE_MS = 400;
 
-let tdb: TestDatabase;
+let served: TestServer;
 let server: SvcServer;
 let client: Client;
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await createServer({
-    env: {},
-    logLevel: 'silent',
-    databaseInstance: tdb.db,
+  served = await serveForTest({
     schema: SDL,
     serviceKey: SERVICE_KEY,
     transactionIdleTimeout: IDLE_MS,
     maxTransactions: 4,
   });
-  await server.listen({ port: 0, host: '127.0.0.1' });
+  server = served.server;
   client = createClient({ url: server.url, serviceKey: SERVICE_KEY });
 }, 60_000);
 afterAll(async () => {
-  await server?.close();
-  await tdb?.dispose();
+  await served?.close();
 });
 
 const names = async (prefix: string) =>
@@ -146,7 +142,12 @@ test('retry: one serialization failure answer runs the whole function again, the
       runs++;
       await tx.execute('insert Account { name := "r-ann", balance := 1 }');
     },
-    { backoff: (attempt) => (waits.push(attempt), 5) },
+    {
+      backoff: (attempt) => {
+        waits.push(attempt);
+        return 5;
+      },
+    },
   );
   expect(runs).toBe(2);
   expect(waits).toEqual([1]);

@@ -7,7 +7,7 @@
  * methods answer the server's JSON text.
  */
 import { decode, encode, type DecodeOptions, type QueryDescription } from './codec';
-import { NoDataError, ProtocolError } from './errors';
+import { NoDataError, ProtocolError, SvcError } from './errors';
 import { arrayElementTexts, parseJson } from './json';
 import {
   runBatch,
@@ -204,6 +204,7 @@ export function executor(context: ExecutorContext): Executor {
       const data = parseJson(ran.json) as unknown[];
       return data.map((element) => decode(described.description.output, element, decodeOptions));
     } catch (cause) {
+      if (cause instanceof SvcError) throw cause;
       throw new ProtocolError('the answer does not fit the description of the query', { cause });
     }
   }

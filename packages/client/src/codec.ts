@@ -5,7 +5,7 @@
  * | EdgeQL                                  | JavaScript                                          |
  * | --------------------------------------- | --------------------------------------------------- |
  * | int16, int32, float32, float64          | number                                              |
- * | int64                                   | number; a bigint beyond ±(2^53 − 1), where a number cannot hold it (`int64: 'bigint'`: always a bigint) |
+ * | int64                                   | number, as gel-js: one beyond ±(2^53 − 1) is a NumericOutOfRangeError (`int64: 'bigint'`: always a bigint) |
  * | bigint                                  | bigint                                              |
  * | decimal                                 | string (every digit kept)                           |
  * | datetime                                | Date                                                |
@@ -22,6 +22,7 @@
  * objects element by element.
  */
 
+import { NumericOutOfRangeError } from './errors';
 import { ExactNumber, plainJson } from './json';
 import { Range } from './range';
 import {
@@ -146,7 +147,14 @@ function decodeScalar(name: string, value: unknown, options: DecodeOptions): unk
     case 'std::int64': {
       const big = BigInt(numberText(value));
       if (options.int64 === 'bigint') return big;
-      return big > SAFE || big < -SAFE ? big : Number(big);
+      // A number would round it: refused, never a silent loss (and never a bigint where the
+      // generated types say number).
+      if (big > SAFE || big < -SAFE)
+        throw new NumericOutOfRangeError(
+          `integer overflow: <std::int64>'${big}' does not fit a JavaScript number without losing precision`,
+          { hint: "createClient({ int64: 'bigint' }) decodes every int64 as a bigint" },
+        );
+      return Number(big);
     }
     case 'std::bigint':
       return BigInt(numberText(value));

@@ -178,6 +178,7 @@ export async function runBatch<E extends { describe(query: string): Promise<Quer
       return (data[i] as unknown[]).map((element) => decode(output, element, decodeOptions));
     });
   } catch (cause) {
+    if (cause instanceof SvcError) throw cause;
     throw new ProtocolError('the answer does not fit the description of the queries', { cause });
   }
 }

@@ -78,7 +78,12 @@ export {
   magicLinkFor,
   type ResolvedBranding,
 } from './branding';
-export { installEmailListener } from './email';
+export {
+  installEmailListener,
+  DevMailbox,
+  DEV_MAILBOX_CAPACITY,
+  type DevMailMessage,
+} from './email';
 export { createPostgresStore, type AuthTables } from './store/postgres';
 export { createMemoryStore } from './store/memory';
 export {

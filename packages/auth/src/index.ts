@@ -82,6 +82,7 @@ export {
   installEmailListener,
   DevMailbox,
   DEV_MAILBOX_CAPACITY,
+  linksIn as linksInText,
   type DevMailMessage,
 } from './email';
 export { createPostgresStore, type AuthTables } from './store/postgres';

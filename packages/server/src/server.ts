@@ -122,6 +122,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
           logger,
           // Pages of the listed origins may use the auth_token cookie on /auth/* writes too.
           trustedOrigins: config.cors?.origins.filter((o) => o !== '*') ?? [],
+          // The development inbox (/_/mail): kept as devMail says; unset, unless NODE_ENV is production.
+          ...(config.devMail !== undefined ? { devMailbox: config.devMail } : {}),
         },
       );
     } catch (err) {

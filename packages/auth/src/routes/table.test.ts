@@ -43,8 +43,14 @@ describe('matchAuthRoute', () => {
       expect(r.spends).toBeUndefined();
     }
     expect(matchAuthRoute('HEAD', '/magic')).toMatchObject({ kind: 'route' });
-    expect(matchAuthRoute('GET', '/reset')).toMatchObject({ kind: 'route', route: { feature: 'pages' } });
-    expect(matchAuthRoute('POST', '/reset')).toMatchObject({ kind: 'route', route: { feature: 'account' } });
+    expect(matchAuthRoute('GET', '/reset')).toMatchObject({
+      kind: 'route',
+      route: { feature: 'pages' },
+    });
+    expect(matchAuthRoute('POST', '/reset')).toMatchObject({
+      kind: 'route',
+      route: { feature: 'account' },
+    });
   });
 
   test('every other non-OAuth route needs a token', () => {

@@ -50,7 +50,8 @@ describe('hosted pages in Debian chromium', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    return { status: res.status, body: await res.json() };
+    // biome-ignore lint/suspicious/noExplicitAny: loose JSON for assertions
+    return { status: res.status, body: (await res.json()) as any };
   }
 
   test('a magic link from the development inbox signs the user in through the hosted page', async () => {
@@ -71,7 +72,14 @@ describe('hosted pages in Debian chromium', () => {
     expect(await page.title()).toBe('Sign in to Acme Notes · Acme Notes');
     const button = page.getByRole('button', { name: 'Sign in' });
     // Focus lands on the one action (autofocus): the keyboard is enough.
-    expect(await button.evaluate((b) => b === document.activeElement)).toBe(true);
+    expect(
+      await button.evaluate(
+        (b) =>
+          b ===
+          (globalThis as unknown as { document: { activeElement: unknown } }).document
+            .activeElement,
+      ),
+    ).toBe(true);
     await page.screenshot({ path: '/tmp/pages-magic.png', fullPage: true });
     // A reload (a GET, as a link scanner does) does not spend the link.
     await page.reload(WAIT);
@@ -86,7 +94,7 @@ describe('hosted pages in Debian chromium', () => {
     const profile = await fetch(`${server.url}/auth/profile`, {
       headers: { authorization: `Bearer ${decodeURIComponent(token as string)}` },
     });
-    expect((await profile.json()).email).toBe(email);
+    expect(((await profile.json()) as { email: string }).email).toBe(email);
     // Back to the page and again: the link is spent.
     await page.goBack(WAIT);
     await page.getByRole('button', { name: 'Sign in' }).click(WAIT);

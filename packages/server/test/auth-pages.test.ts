@@ -44,7 +44,8 @@ async function json(server: SvcServer, path: string, body: unknown, token?: stri
     },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() };
+  // biome-ignore lint/suspicious/noExplicitAny: loose JSON for assertions
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 /** A form post as a browser sends it from the server's own page (Origin: its origin). */
@@ -117,7 +118,7 @@ describe('hosted magic-link page', () => {
   test('a form from another origin is refused and the link stays good', async () => {
     const server = await started();
     const { token } = await magicToken(server, email());
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
       { origin: 'https://evil.example' },
       { origin: 'null' },
@@ -207,7 +208,7 @@ describe('hosted magic-link page', () => {
     const to = email();
     const reg = await json(server, '/auth/register', { email: to, password: PASSWORD });
     const enroll = await json(server, '/auth/mfa/totp/enroll', {}, reg.body.token);
-    const key = base32Decode(enroll.body.secret);
+    const key = base32Decode(enroll.body.secret) as Uint8Array;
     expect(
       (
         await json(
@@ -319,7 +320,7 @@ describe('hosted password reset and verification', () => {
     expect(await again.text()).toContain('This link has expired');
     const api = await fetch(`${server.url}${link}`);
     expect(api.status).toBe(401);
-    expect((await api.json()).code).toBe('INVALID_TOKEN');
+    expect(((await api.json()) as { code: string }).code).toBe('INVALID_TOKEN');
   });
 
   test('the passkey page loads its same-origin script; off without webauthn', async () => {

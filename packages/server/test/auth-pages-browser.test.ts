@@ -7,7 +7,8 @@
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { SvcServer } from '../src';
-import { SECRET, sharedDatabase, start } from './helpers';
+import net from 'node:net';
+import { SECRET, build, sharedDatabase, start } from './helpers';
 
 const CHROMIUM = '/usr/bin/chromium';
 const WAIT = { timeout: 15_000 };
@@ -134,5 +135,145 @@ describe('hosted pages in Debian chromium', () => {
     const login = await post('/auth/login', { email, password: fresh });
     expect(login.status).toBe(200);
     expect(login.body.user.email).toBe(email);
+  }, 60_000);
+});
+
+/** A free loopback port (the passkey origin must be known before the server starts). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe('hosted passkey page in Debian chromium with a virtual authenticator', () => {
+  let server: SvcServer;
+  let browser: Browser;
+  let origin: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    origin = `http://localhost:${port}`;
+    server = await build(db.get(), {
+      enableAuth: true,
+      jwtSecret: SECRET,
+      authConfig: {
+        branding: { appName: 'Acme Notes', brandColor: '#0f766e' },
+        webauthn: { origin, rpId: 'localhost', rpName: 'Acme Notes' },
+        redirectAllowList: [`${origin}/health`],
+      },
+    });
+    await server.listen({ port, host: '127.0.0.1' });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      timeout: 60_000,
+      args: ['--host-resolver-rules=MAP localhost 127.0.0.1', '--no-sandbox'],
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('a registered passkey signs in through /auth/passkey and continues to redirectTo', async () => {
+    const context = await browser.newContext({ viewport: { width: 800, height: 700 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable', { enableUI: false });
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    const email = `browser-passkey-${Date.now()}@example.com`;
+    const reg = await fetch(`${origin}/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
+    const { token } = (await reg.json()) as { token: string };
+
+    await page.goto(`${origin}/auth/passkey?redirectTo=${encodeURIComponent('/health')}`, WAIT);
+    // Register a passkey from this origin (as the app would, with its token).
+    const registered = await page.evaluate(async (t) => {
+      const g = globalThis as unknown as {
+        fetch: typeof fetch;
+        atob(s: string): string;
+        btoa(s: string): string;
+        navigator: {
+          credentials: {
+            create(o: unknown): Promise<{
+              rawId: ArrayBuffer;
+              response: { clientDataJSON: ArrayBuffer; attestationObject: ArrayBuffer };
+            }>;
+          };
+        };
+      };
+      const dec = (s: string) =>
+        Uint8Array.from(
+          g.atob(s.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((s.length + 3) % 4)),
+          (c) => c.charCodeAt(0),
+        ).buffer;
+      const enc = (b: ArrayBuffer) =>
+        g
+          .btoa(String.fromCharCode(...new Uint8Array(b)))
+          .replace(/\+/g, '-')
+          .replace(/\//g, '_')
+          .replace(/=+$/, '');
+      const post = async (path: string, body: unknown) =>
+        (
+          await g.fetch(path, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${t}` },
+            body: JSON.stringify(body),
+          })
+        ).json();
+      // biome-ignore lint/suspicious/noExplicitAny: loose JSON
+      const begin = (await post('/auth/webauthn/register/begin', {})) as any;
+      const o = begin.options;
+      const cred = await g.navigator.credentials.create({
+        publicKey: {
+          ...o,
+          challenge: dec(o.challenge),
+          user: { ...o.user, id: dec(o.user.id) },
+          // biome-ignore lint/suspicious/noExplicitAny: loose JSON
+          excludeCredentials: o.excludeCredentials.map((c: any) => ({ ...c, id: dec(c.id) })),
+        },
+      });
+      return post('/auth/webauthn/register/finish', {
+        challengeId: begin.challengeId,
+        credentialId: enc(cred.rawId),
+        clientDataJSON: enc(cred.response.clientDataJSON),
+        attestationObject: enc(cred.response.attestationObject),
+        name: 'browser',
+      });
+    }, token);
+    expect(registered).toMatchObject({ credential: { name: 'browser' } });
+
+    await page.reload(WAIT);
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).waitFor(WAIT);
+    await page.screenshot({ path: '/tmp/pages-passkey.png', fullPage: true });
+    await page.getByLabel('Email (optional)').fill(email);
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click(WAIT);
+    await page.waitForURL(/\/health#access_token=/, WAIT);
+    const fragment = new URLSearchParams(new URL(page.url()).hash.slice(1));
+    expect(fragment.get('type')).toBe('passkey');
+    const profile = await fetch(`${origin}/auth/profile`, {
+      headers: { authorization: `Bearer ${fragment.get('access_token')}` },
+    });
+    expect(((await profile.json()) as { email: string }).email).toBe(email);
+    await context.close();
   }, 60_000);
 });

@@ -58,7 +58,11 @@ function form(
   return fetch(`${server.url}${path}`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'text/html,application/xhtml+xml,*/*;q=0.8',
+      ...headers,
+    },
     body: new URLSearchParams(fields).toString(),
   });
 }
@@ -187,6 +191,30 @@ describe('hosted magic-link page', () => {
     expect(profile.status).toBe(200);
     expect(fragment.get('refresh_token')).toBeTruthy();
     expect(res.headers.get('content-security-policy')).toContain(`form-action 'self' ${APP}`);
+  });
+
+  test('a client that does not ask for HTML gets the JSON envelope for an error', async () => {
+    const server = await started();
+    const res = await fetch(`${server.url}/auth/magic`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'token=nope',
+    });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ code: 'INVALID_TOKEN' });
+    const missing = await fetch(`${server.url}/auth/reset`);
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
+    const foreign = await fetch(`${server.url}/auth/magic`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'https://evil.example',
+      },
+      body: 'token=nope',
+    });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toMatchObject({ code: 'ACCESS_DENIED' });
   });
 
   test('every interpolated value is escaped', async () => {

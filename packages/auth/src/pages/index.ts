@@ -67,6 +67,16 @@ export interface PagesOptions {
 /** Largest form body the pages read (a passkey assertion is the biggest: a few KB). */
 const FORM_LIMIT = 64 * 1024;
 const SCRIPT_PATH = '/pages/passkey.js';
+/** The envelope's code of a page's error status, when the operation gave none. */
+const STATUS_CODES: Readonly<Record<number, string>> = {
+  400: 'VALIDATION_ERROR',
+  401: 'INVALID_TOKEN',
+  403: 'ACCESS_DENIED',
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+};
 
 type Operations = Omit<Auth, 'handler'>;
 
@@ -101,15 +111,44 @@ export function createPages(auth: Operations, options: PagesOptions): HostedPage
   const page = (
     call: PageCall,
     status: number,
-    content: PageContent,
+    content: PageContent & { readonly code?: string; readonly text?: string },
     extra: Record<string, string> = {},
-  ) =>
-    new Response(call.request.method === 'HEAD' ? null : renderPage(look, content), {
+  ) => {
+    // An error to a client that did not ask for HTML (not a browser): the one JSON envelope.
+    if (status >= 400 && !wantsHtml(call.request)) {
+      const code = content.code ?? STATUS_CODES[status] ?? 'VALIDATION_ERROR';
+      return new Response(
+        JSON.stringify({ code, error: `${code}: ${content.text ?? content.heading}` }),
+        {
+          status,
+          headers: {
+            'Content-Type': 'application/json; charset=utf-8',
+            'Cache-Control': 'no-store',
+            'X-Content-Type-Options': 'nosniff',
+            ...extra,
+          },
+        },
+      );
+    }
+    return new Response(call.request.method === 'HEAD' ? null : renderPage(look, content), {
       status,
       headers: headers(extra),
     });
-  const message = (call: PageCall, status: number, heading: string, text: string, extra = {}) =>
-    page(call, status, { heading, body: `<p>${escapeHtml(text)}</p>` }, extra);
+  };
+  const message = (
+    call: PageCall,
+    status: number,
+    heading: string,
+    text: string,
+    extra: Record<string, string> = {},
+    code?: string,
+  ) =>
+    page(
+      call,
+      status,
+      { heading, body: `<p>${escapeHtml(text)}</p>`, text, ...(code ? { code } : {}) },
+      extra,
+    );
 
   /** The redirect a request names, when it is allowed; `refused` when one was named but is not. */
   const redirectOf = (value: string | null, url: URL) => {
@@ -124,6 +163,7 @@ export function createPages(auth: Operations, options: PagesOptions): HostedPage
   /** An error of an operation as a page (the link is dead, too many tries, ...). */
   const failure = (call: PageCall, err: unknown, what: string): Response => {
     if (!(err instanceof SvcError)) throw err;
+    if (!wantsHtml(call.request) || err.status >= 500) throw err; // the JSON envelope, as the API's
     if (err.code === 'RATE_LIMITED') {
       return message(
         call,
@@ -145,7 +185,6 @@ export function createPages(auth: Operations, options: PagesOptions): HostedPage
       return message(call, 403, 'Account disabled', 'This account is deactivated.');
     if (err.code === 'EMAIL_NOT_VERIFIED')
       return message(call, 403, 'Email not verified', 'Verify your email address first.');
-    if (err.status >= 500) throw err;
     return message(call, err.status, 'That did not work', err.message);
   };
 
@@ -232,6 +271,8 @@ export function createPages(auth: Operations, options: PagesOptions): HostedPage
       ? `<fieldset><legend>Use</legend><label class="choice"><input type="radio" name="method" value="totp"${method !== 'recovery_code' ? ' checked' : ''}> a code from your authenticator app</label><label class="choice"><input type="radio" name="method" value="recovery_code"${method === 'recovery_code' ? ' checked' : ''}> a recovery code</label></fieldset>`
       : hiddenFields({ method: 'totp' });
     return page(call, error ? 400 : 200, {
+      code: 'INVALID_CREDENTIALS',
+      ...(error ? { text: error } : {}),
       heading: 'Two-step verification',
       body: `<p>Enter the 6-digit code from your authenticator app${both ? ', or one of your recovery codes' : ''}.</p>
 <form method="post" action="${escapeHtml(`${base}/mfa`)}">${hiddenFields({ challengeToken: challenge.challengeToken, redirectTo: redirectTo ?? undefined, methods: challenge.methods.join(' ') })}${choice}${field('code', 'Code', 'type="text" autocomplete="one-time-code" required autofocus spellcheck="false" maxlength="32"', error)}<button type="submit">Verify</button></form>`,
@@ -328,9 +369,11 @@ export function createPages(auth: Operations, options: PagesOptions): HostedPage
     call: PageCall,
     token: string,
     redirectTo: string | null,
-    errors: { password?: string; confirm?: string } = {},
+    errors: { password?: string; confirm?: string; code?: string } = {},
   ) =>
     page(call, errors.password || errors.confirm ? 400 : 200, {
+      code: errors.code ?? 'VALIDATION_ERROR',
+      text: errors.password ?? errors.confirm ?? '',
       heading: 'Choose a new password',
       body: `<form method="post" action="${escapeHtml(`${base}/reset/password`)}">${hiddenFields({ token, redirectTo: redirectTo ?? undefined })}${field('password', 'New password', 'type="password" autocomplete="new-password" required autofocus', errors.password)}${field('confirm', 'Repeat the new password', 'type="password" autocomplete="new-password" required', errors.confirm)}<button type="submit">Set password</button></form>
 <p class="muted">Setting a new password signs you out everywhere.</p>`,
@@ -371,6 +414,7 @@ export function createPages(auth: Operations, options: PagesOptions): HostedPage
       )
         return resetForm(call, token, redirectTo, {
           password: err.message.replace(/^[A-Z_]+: /, ''),
+          code: err.code,
         });
       return failure(call, err, 'password reset');
     }

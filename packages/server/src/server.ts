@@ -154,6 +154,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   }
   // Beside it, once: the operational routes anonymous callers may read (issue 26, 9).
   if (auth) warnOpenOperationalRoutes(logger, config);
+  if (auth?.devMailbox)
+    logger.info(
+      { devMail: config.devMail ?? 'loopback' },
+      `development inbox: the emails auth would send are kept at /_/mail (${config.devMail === true ? 'shown to every caller: devMail is true' : 'loopback callers only'})`,
+    );
   const lifecycle = new Lifecycle();
   const app = buildApp({
     config,

@@ -5,6 +5,7 @@
  * person sees is saved as /tmp/pages-*.png. Every wait is bounded. If chromium cannot start, the
  * tests fail: nothing here is skipped.
  */
+import { base32Decode, totp } from '@svc/auth';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { SvcServer } from '../src';
 import net from 'node:net';
@@ -100,6 +101,60 @@ describe('hosted pages in Debian chromium', () => {
     await page.goBack(WAIT);
     await page.getByRole('button', { name: 'Sign in' }).click(WAIT);
     await page.getByRole('heading', { name: 'This link has expired' }).waitFor(WAIT);
+  }, 60_000);
+
+  test('a magic link of a user with TOTP continues to the two-step page', async () => {
+    const email = `browser-mfa-${Date.now()}@example.com`;
+    const reg = await post('/auth/register', { email, password: PASSWORD });
+    const auth = { authorization: `Bearer ${reg.body.token}` };
+    const enroll = await fetch(`${server.url}/auth/mfa/totp/enroll`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: '{}',
+    });
+    const key = base32Decode(((await enroll.json()) as { secret: string }).secret) as Uint8Array;
+    const confirm = await fetch(`${server.url}/auth/mfa/totp/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: JSON.stringify({ code: totp(key, Date.now()) }),
+    });
+    expect(confirm.status).toBe(200);
+    expect((await post('/auth/magic-link/request', { email })).status).toBe(200);
+    await server.auth!.settle();
+    const inbox = (await (await fetch(`${server.url}/_/mail.json`)).json()) as {
+      messages: { to: string; links: string[] }[];
+    };
+    const link = inbox.messages.find((m) => m.to === email)?.links[0] as string;
+    await page.goto(`${server.url}${link}`, WAIT);
+    await page.getByRole('button', { name: 'Sign in' }).click(WAIT);
+    await page.getByRole('heading', { name: 'Two-step verification' }).waitFor(WAIT);
+    await page.getByLabel('Code').fill('000000' === totp(key, Date.now()) ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Verify' }).click(WAIT);
+    await page.getByRole('alert').waitFor(WAIT);
+    await page.screenshot({ path: '/tmp/pages-mfa-error.png', fullPage: true });
+    await page.getByLabel('Code').fill(totp(key, Date.now() + 30_000));
+    await page.getByRole('button', { name: 'Verify' }).click(WAIT);
+    await page.getByRole('heading', { name: 'You are signed in' }).waitFor(WAIT);
+  }, 60_000);
+
+  test('the verification link shows its result', async () => {
+    const email = `browser-verify-${Date.now()}@example.com`;
+    await post('/auth/register', { email, password: PASSWORD });
+    await server.auth!.resendVerification(email);
+    await server.auth!.settle();
+    const inbox = (await (await fetch(`${server.url}/_/mail.json`)).json()) as {
+      messages: { to: string; links: string[]; eventType: string }[];
+    };
+    const link = inbox.messages.find(
+      (m) => m.to === email && m.eventType === 'EmailVerificationRequested',
+    )?.links[0] as string;
+    expect(link).toMatch(/^\/auth\/verify\?token=/);
+    await page.goto(`${server.url}${link}`, WAIT);
+    await page.getByRole('heading', { name: 'Email verified' }).waitFor(WAIT);
+    await page.screenshot({ path: '/tmp/pages-verified.png', fullPage: true });
+    await page.reload(WAIT);
+    await page.getByRole('heading', { name: 'This link has expired' }).waitFor(WAIT);
+    await page.screenshot({ path: '/tmp/pages-expired.png', fullPage: true });
   }, 60_000);
 
   test('a password reset through the hosted form, then a sign-in with the new password', async () => {

@@ -394,6 +394,12 @@ for (const { method, path } of operations(document)) {
   known.add(`${method} ${shape(p)}`);
   wantNamed.push(`${method} ${p}`);
 }
+// The hosted pages (HTML, not in the OpenAPI document) are classified in @svc/auth's lockdown table.
+for (const r of serverRequire('@svc/auth').AUTH_ROUTES) {
+  if (r.feature !== 'pages') continue;
+  known.add(`${r.method} ${shape(`/auth${r.path}`)}`);
+  wantNamed.push(`${r.method} /auth${r.path}`);
+}
 const covered = new Set(['/auth', '/api']); // described operation by operation above
 for (const m of mounts) {
   if (covered.has(m)) continue;

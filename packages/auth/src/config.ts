@@ -8,6 +8,7 @@ import { resolveRateLimits, type ResolvedRateLimits } from './rate-limit';
 import { resolveCaptchaConfig, type ResolvedCaptchaConfig } from './captcha';
 import { resolveWebAuthnConfig, type ResolvedWebAuthnConfig } from './webauthn/config';
 import { resolveOAuthConfig } from './oauth/config';
+import { resolveRedirectAllowList } from './pages/redirect';
 import type { Auth, AuthAdminConfig, AuthConfig } from './types';
 
 export const AUTH_CONFIG_DEFAULTS = Object.freeze({
@@ -31,6 +32,8 @@ export const AUTH_CONFIG_DEFAULTS = Object.freeze({
   refreshTokenReuseDetection: true,
   /** Seconds of inactivity after which a guest is deleted (issue 26); 0 keeps guests. */
   guestRetention: 30 * 24 * 3600,
+  /** The hosted pages for the links of svc's emails (/auth/magic, /auth/reset, ...; issue 30). */
+  hostedPages: true,
 });
 
 export const AUTH_CONFIG_KEYS: readonly string[] = Object.freeze([
@@ -47,6 +50,7 @@ export const AUTH_CONFIG_KEYS: readonly string[] = Object.freeze([
   'rateLimits',
   'oauth',
   'claims',
+  'redirectAllowList',
 ]);
 
 /** The configuration with every default filled in: what `auth.config` and the operations read. */
@@ -65,6 +69,7 @@ export type ResolvedAuthConfig = Auth['config'] &
       | 'maxMetadataBytes'
       | 'refreshTokenReuseDetection'
       | 'guestRetention'
+      | 'hostedPages'
     >
   > & { readonly rateLimits: ResolvedRateLimits } & {
     readonly captcha?: ResolvedCaptchaConfig;
@@ -91,6 +96,7 @@ const BOOLEAN_KEYS = [
   'passwordRequireUppercase',
   'cookie',
   'refreshTokenReuseDetection',
+  'hostedPages',
 ] as const;
 
 /** Fills in the defaults and refuses wrong types with a TypeError naming the key. */
@@ -154,6 +160,9 @@ export function resolveSettings(
   if (out.claims !== undefined && typeof out.claims !== 'function') {
     throw new TypeError('auth config: claims must be a function (user) => object');
   }
+  out.redirectAllowList = resolveRedirectAllowList(out.redirectAllowList).map((r) =>
+    r.path === undefined ? r.origin : `${r.origin}${r.path}`,
+  );
   out.rateLimits = resolveRateLimits(out.rateLimits);
   if (out.captcha !== undefined) out.captcha = resolveCaptchaConfig(out.captcha);
   out.webauthn = resolveWebAuthnConfig(out.webauthn);

@@ -32,7 +32,7 @@ import {
 } from './admin/operations';
 import { resolveAuthConfig, resolveSettings, type ResolvedAuthConfig } from './config';
 import type { OperationContext } from './context';
-import { installEmailListener } from './email';
+import { DevMailbox, installEmailListener } from './email';
 import { createEventBus, type EventBus } from './events';
 import { createHandler } from './http/handler';
 import {
@@ -203,10 +203,12 @@ async function assemble(
   }
   const ctx = createContext(cfg, options, internals);
   const { bus, store } = ctx;
-  const uninstall = wireExtensions(bus, cfg, options, mode === 'full');
+  const devMailbox = mode === 'full' ? devMailboxFor(cfg, options) : undefined;
+  const uninstall = wireExtensions(bus, cfg, options, mode === 'full', devMailbox);
 
   const auth: Omit<Auth, 'handler'> = {
     config: cfg,
+    ...(devMailbox ? { devMailbox } : {}),
     migrate: () => store.migrate(),
     register: (input, info) => register(ctx, input, info),
     login: (input, info) => login(ctx, input, info),
@@ -301,6 +303,21 @@ async function assemble(
 }
 
 /**
+ * The development inbox: only when no mailer is configured or injected; then as
+ * `options.devMailbox` says (a mailbox of the caller's, true, false), by default when `NODE_ENV`
+ * is not `production`.
+ */
+function devMailboxFor(
+  cfg: ResolvedAuthConfig,
+  options: CreateAuthOptions,
+): DevMailbox | undefined {
+  if (cfg.smtp !== undefined || options.mailer !== undefined) return undefined;
+  const wanted = options.devMailbox ?? process.env.NODE_ENV !== 'production';
+  if (wanted === false) return undefined;
+  return wanted === true ? new DevMailbox() : wanted;
+}
+
+/**
  * The email listener and the webhooks on the bus. Both validate their configuration (branding,
  * templates, magic-link template, subscriptions) and throw at construction. Returns the uninstall.
  */
@@ -309,11 +326,13 @@ function wireExtensions(
   cfg: ResolvedAuthConfig,
   options: CreateAuthOptions,
   email: boolean,
+  devMailbox?: DevMailbox,
 ): () => void {
   const logger = options.logger;
   const offEmail = email
     ? installEmailListener(bus, cfg, {
         ...(options.mailer ? { mailer: options.mailer } : {}),
+        ...(devMailbox ? { devMailbox } : {}),
         ...(logger ? { logger } : {}),
       })
     : () => {};

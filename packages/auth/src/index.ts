@@ -78,7 +78,13 @@ export {
   magicLinkFor,
   type ResolvedBranding,
 } from './branding';
-export { installEmailListener } from './email';
+export {
+  installEmailListener,
+  DevMailbox,
+  DEV_MAILBOX_CAPACITY,
+  linksIn as linksInText,
+  type DevMailMessage,
+} from './email';
 export { createPostgresStore, type AuthTables } from './store/postgres';
 export { createMemoryStore } from './store/memory';
 export {

@@ -21,6 +21,7 @@ import type {
 } from './webauthn/operations';
 import type { OAuthConfig } from './oauth/config';
 import type { OAuthOperations } from './oauth/operations';
+import type { DevMailbox } from './email/dev-mailbox';
 
 /** Spec "User object". Dates are ISO 8601 UTC with milliseconds. */
 export interface User {
@@ -146,6 +147,18 @@ export interface AuthConfig {
   /** Needed to send any email. */ readonly emailBaseUrl?: string;
   readonly emailTemplates?: EmailTemplates;
   readonly magicLinkUrlTemplate?: string;
+  /**
+   * Serve the hosted pages for the links of svc's emails (`GET /auth/magic`, `GET /auth/reset`,
+   * the HTML answer of `GET /auth/verify`, `GET /auth/passkey`): docs/http.md, "Hosted pages".
+   * An app with its own pages may turn them off (their routes then answer 404). @default true
+   */
+  readonly hostedPages?: boolean;
+  /**
+   * Where the hosted pages may send the browser after a sign-in (`redirectTo`): absolute URLs,
+   * `https://` (or `http://` on loopback); an origin allows its every path, a URL with a path
+   * that path only. @default [] (only paths of the server's own origin)
+   */
+  readonly redirectAllowList?: readonly string[];
   /** Unset: a no-op mailer. */ readonly smtp?: SmtpConfig;
   readonly webhooks?: readonly WebhookSubscription[];
   /** Largest user `metadata`, in UTF-8 bytes of its JSON (400 VALIDATION_ERROR above). @default 16384 */
@@ -513,6 +526,11 @@ export interface Auth {
    * (the client's address, stored with sessions); adapters pass it.
    */
   handler(request: Request, info?: RequestInfo): Promise<Response>;
+  /**
+   * The development inbox (docs/http.md, "Development inbox"): the emails that would have been
+   * sent, when no mailer is configured (and `CreateAuthOptions.devMailbox` did not turn it off).
+   */
+  readonly devMailbox?: DevMailbox;
   close(): Promise<void>;
 }
 
@@ -566,4 +584,9 @@ export interface CreateAuthOptions {
    * request is 403 ACCESS_DENIED. @default none
    */
   readonly trustedOrigins?: readonly string[];
+  /**
+   * The development inbox, kept only when no mailer is configured or injected: a `DevMailbox` to
+   * use, `true`, or `false` for none. @default true unless `NODE_ENV` is `production`
+   */
+  readonly devMailbox?: boolean | DevMailbox;
 }

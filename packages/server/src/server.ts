@@ -125,6 +125,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
           logger,
           // Pages of the listed origins may use the auth_token cookie on /auth/* writes too.
           trustedOrigins: config.cors?.origins.filter((o) => o !== '*') ?? [],
+          // The development inbox (/_/mail): kept as devMail says; unset, unless NODE_ENV is production.
+          ...(config.devMail !== undefined ? { devMailbox: config.devMail } : {}),
         },
       );
     } catch (err) {
@@ -182,6 +184,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
   }
   // Beside it, once: the operational routes anonymous callers may read (issue 26, 9).
   if (auth) warnOpenOperationalRoutes(logger, config);
+  if (auth?.devMailbox)
+    logger.info(
+      { devMail: config.devMail ?? 'loopback' },
+      `development inbox: the emails auth would send are kept at /_/mail (${config.devMail === true ? 'shown to every caller: devMail is true' : 'loopback callers only'})`,
+    );
   const lifecycle = new Lifecycle();
   const app = buildApp({
     config,

@@ -24,6 +24,7 @@
  * - production: with `emailBaseUrl`, the `NoopMailer` above, logging only the event type and
  *   id (never the recipient or a token); without, nothing is registered. Tokens then reach
  *   webhook subscribers only.
+ * With `devMailbox` (the server's development inbox), each email is also kept there, rendered.
  * A configured or injected mailer never causes a recipient, a link or a token to be logged.
  *
  * Delivery failures, and custom renderers that throw or return something other than
@@ -41,6 +42,7 @@ import {
 } from '../branding';
 import { consoleLogger, describeError, type AuthLogger, type EventBus } from '../events';
 import type { AuthConfig, AuthEvent, EmailTemplates, RenderedEmail } from '../types';
+import type { DevMailbox } from './dev-mailbox';
 import {
   magicCodeEmail,
   magicLinkEmail,
@@ -50,6 +52,7 @@ import {
 } from './templates';
 
 export * from './templates';
+export * from './dev-mailbox';
 
 export interface EmailListenerOptions {
   /** Replaces the mailer made from `smtp` (tests capture mail this way). */
@@ -60,6 +63,11 @@ export interface EmailListenerOptions {
    * @default process.env.NODE_ENV !== 'production'
    */
   readonly development?: boolean;
+  /**
+   * Where the emails go when no mailer is configured (the development inbox, `/_/mail`): each
+   * one, rendered, besides the log line. Ignored when a mailer is configured or injected.
+   */
+  readonly devMailbox?: DevMailbox;
 }
 
 /** The event kinds that send mail. */
@@ -176,7 +184,7 @@ export function installEmailListener(
         ? `auth email is not delivered: no SMTP server is configured (auth config smtp, TOML [auth.smtp]); each email is logged here instead, with its links${hasBase ? '' : ' (relative until emailBaseUrl is set)'}`
         : 'auth email is not delivered: no SMTP server is configured (auth config smtp, TOML [auth.smtp]); tokens reach webhook subscribers only',
     );
-    if (!development && !hasBase) return () => {};
+    if (!development && !hasBase && !options.devMailbox) return () => {};
   }
   const baseUrl = hasBase ? validateEmailBaseUrl(config.emailBaseUrl as string) : '';
   const mailer: Mailer = options.mailer ?? makeMailer(config);
@@ -267,6 +275,14 @@ export function installEmailListener(
         text: message.text,
         html: message.html,
       });
+      if (!configured)
+        options.devMailbox?.add({
+          eventType: event.eventType,
+          to: plan.to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+        });
       if (configured) {
         logger.info?.(
           {

@@ -9,6 +9,7 @@ import { isCaptchaGated } from '../captcha';
 import { consoleLogger } from '../events';
 import type { Auth, AuthResult, RequestInfo } from '../types';
 import { DEFAULT_BODY_LIMIT, readJsonObject } from './body';
+import { createPages, wantsHtml, type PageRoute } from '../pages';
 
 export interface HandlerOptions {
   /** Where the routes are mounted. @default '/auth' */
@@ -79,7 +80,6 @@ export function createHandler(
 ): AuthHandler {
   const basePath = (options.basePath ?? '/auth').replace(/\/+$/, '');
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const routes = servedRoutes(auth.config);
   const trustedOrigins = new Set(
     (options.trustedOrigins ?? []).map((text) => {
       const origin = typeof text === 'string' ? parseOrigin(text) : undefined;
@@ -90,6 +90,21 @@ export function createHandler(
       return origin;
     }),
   );
+
+  const pages =
+    auth.config.hostedPages === false
+      ? undefined
+      : createPages(auth, {
+          basePath,
+          trustedOrigins,
+          ...(options.cookie
+            ? { cookieFor: (result, url) => cookieFor(result, url, auth.config.tokenExpiry) }
+            : {}),
+        });
+  const routes: readonly (AuthRouteDeclaration | PageRoute)[] = [
+    ...servedRoutes(auth.config),
+    ...(pages?.routes ?? []),
+  ];
 
   let warnedNoAddress = false;
   return async (request, given = {}) => {
@@ -117,6 +132,9 @@ export function createHandler(
         });
       }
       const route = match.route;
+      if ('serve' in route) return await route.serve({ request, url, info });
+      if (pages && route.path === '/verify' && method === 'GET' && wantsHtml(request))
+        return await pages.verify({ request, url, info });
       let parsed: Promise<Record<string, unknown>> | undefined;
       const body = () => (parsed ??= readJsonObject(request, limit));
       // Captcha: on a gated route, before anything else (the token check included) touches data.

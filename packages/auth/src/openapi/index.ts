@@ -89,6 +89,11 @@ const TAGS: Readonly<Record<AuthFeature, OpenApiTag>> = {
     name: 'Auth: OAuth',
     description: 'Sign-in with an OAuth 2.0 / OpenID Connect provider.',
   },
+  // Never emitted: the hosted pages answer HTML and are not operations of the API.
+  pages: {
+    name: 'Auth: hosted pages',
+    description: 'HTML pages for the links of the emails (docs/http.md, "Hosted pages").',
+  },
 };
 
 /** What a protected route answers before its operation runs (the token check, `requireToken`). */

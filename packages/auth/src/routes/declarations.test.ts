@@ -7,6 +7,7 @@ import { CAPTCHA_GATES } from '../captcha';
 import { servedRoutes } from '../http/handler';
 import { AUTH_OPERATION_DOCS, authOpenApi } from '../openapi';
 import { AUTH_ROUTE_DECLARATIONS, routeKey } from './index';
+import { PAGE_ROUTE_ROWS } from '../pages';
 import { AUTH_ROUTES, CAPTCHA_GATED_ROUTES, matchAuthRoute } from './table';
 
 const keys = (routes: readonly { method: string; path: string }[]) => routes.map(routeKey).sort();
@@ -33,7 +34,8 @@ describe('route declarations', () => {
   test('the router, the lockdown table and the OpenAPI fragment are the same set of routes', () => {
     const declared = keys(AUTH_ROUTE_DECLARATIONS);
     const router = keys(servedRoutes({ oauth: { providers: {}, redirectUris: [] } as never }));
-    const lockdown = keys(AUTH_ROUTES);
+    // The lockdown table also classifies the hosted pages (HTML, not API operations).
+    const lockdown = keys(AUTH_ROUTES.filter((r) => r.feature !== 'pages'));
     const openapi = documented(authOpenApi({ oauth: { providers: ['idp'] } }).paths);
     expect(router).toEqual(declared);
     expect(lockdown).toEqual(declared);
@@ -45,7 +47,8 @@ describe('route declarations', () => {
   });
 
   test('the lockdown table keeps each declaration in order, with its access and feature', () => {
-    expect(AUTH_ROUTES).toHaveLength(AUTH_ROUTE_DECLARATIONS.length);
+    expect(AUTH_ROUTES).toHaveLength(AUTH_ROUTE_DECLARATIONS.length + PAGE_ROUTE_ROWS.length);
+    expect(AUTH_ROUTES.slice(AUTH_ROUTE_DECLARATIONS.length)).toEqual(PAGE_ROUTE_ROWS);
     AUTH_ROUTE_DECLARATIONS.forEach((r, i) => {
       const row = AUTH_ROUTES[i];
       expect(row).toEqual({

@@ -27,7 +27,9 @@ export type AuthFeature =
   | 'webauthn'
   | 'guest'
   | 'session'
-  | 'oauth';
+  | 'oauth'
+  /** The hosted pages (`../pages`): HTML, not in the OpenAPI document; off with `hostedPages: false`. */
+  | 'pages';
 
 /** The names of a path's `:param` segments (`'/sessions/:id'` → `'id'`). */
 export type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`

@@ -26,6 +26,33 @@ describe('matchAuthRoute', () => {
     }
   });
 
+  test('the hosted pages are public, and none of them spends a secret on GET or HEAD', () => {
+    const pages = AUTH_ROUTES.filter((r) => r.feature === 'pages');
+    expect(pages.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /magic',
+      'POST /magic',
+      'POST /mfa',
+      'GET /reset',
+      'POST /reset/password',
+      'GET /passkey',
+      'POST /passkey',
+      'GET /pages/passkey.js',
+    ]);
+    for (const r of pages) {
+      expect(r.access).toBe('public');
+      expect(r.spends).toBeUndefined();
+    }
+    expect(matchAuthRoute('HEAD', '/magic')).toMatchObject({ kind: 'route' });
+    expect(matchAuthRoute('GET', '/reset')).toMatchObject({
+      kind: 'route',
+      route: { feature: 'pages' },
+    });
+    expect(matchAuthRoute('POST', '/reset')).toMatchObject({
+      kind: 'route',
+      route: { feature: 'account' },
+    });
+  });
+
   test('every other non-OAuth route needs a token', () => {
     const protectedRoutes = AUTH_ROUTES.filter((r) => r.access === 'auth').map(
       (r) => `${r.method} ${r.path}`,

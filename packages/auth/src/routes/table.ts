@@ -7,6 +7,7 @@
  * routes"). `oauth` routes exist only when OAuth is configured.
  */
 import type { CaptchaGate } from '../captcha';
+import { PAGE_ROUTE_ROWS } from '../pages';
 import { AUTH_ROUTE_DECLARATIONS } from './index';
 import {
   type AuthFeature,
@@ -42,9 +43,11 @@ const lockdownOf = (r: AuthRouteDeclaration): AuthRoute =>
     ...(r.spends ? { spends: r.spends } : {}),
   });
 
-export const AUTH_ROUTES: readonly AuthRoute[] = Object.freeze(
-  AUTH_ROUTE_DECLARATIONS.map(lockdownOf),
-);
+export const AUTH_ROUTES: readonly AuthRoute[] = Object.freeze([
+  ...AUTH_ROUTE_DECLARATIONS.map(lockdownOf),
+  // The hosted pages (HTML for the links of svc's emails): public, served unless `hostedPages` is false.
+  ...PAGE_ROUTE_ROWS,
+]);
 
 /** The `captcha.gate` name of each gated route, by `METHOD path` (a view of the declarations). */
 export const CAPTCHA_GATED_ROUTES: Readonly<Record<string, CaptchaGate>> = Object.freeze(

@@ -200,6 +200,13 @@ export const SERVER_FIELDS: readonly FieldSpec[] = [
     toml: ['server', 'trust_proxy'],
     doc: 'proxies whose X-Forwarded-For / -Proto are believed (client address for rate limits and sessions): comma-separated addresses, CIDRs, `loopback`, `linklocal`, `uniquelocal`; unset: none',
   },
+  {
+    key: 'devMail',
+    type: 'boolean',
+    env: 'SVC_DEV_MAIL',
+    toml: ['server', 'dev_mail'],
+    doc: 'the development inbox at `/_/mail` (the emails auth would send, kept in memory) when no SMTP server is configured: unset, kept unless NODE_ENV is `production` and shown to loopback callers only; `true`, kept and shown to every caller; `false`, never',
+  },
 ];
 
 /** The `[database]` settings, kept apart because they combine into one `database` value. */

@@ -97,6 +97,12 @@ export interface ServerSettings {
   cors: CorsConfig | undefined;
   /** Proxies trusted for X-Forwarded-For / -Proto, comma-separated (Express `trust proxy`); unset: none. */
   trustProxy: string | undefined;
+  /**
+   * The development inbox (`/_/mail`, docs/http.md): undefined, kept when no SMTP server is
+   * configured and NODE_ENV is not production, shown to loopback callers only; true, kept (without
+   * SMTP) and shown to every caller; false, never kept.
+   */
+  devMail: boolean | undefined;
 }
 
 /** Options of `createServer`: every setting, plus where the rest comes from. */

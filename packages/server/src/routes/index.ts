@@ -21,6 +21,7 @@ import { openApiHandler } from '../handlers/openapi';
 import { queryHandler } from '../handlers/query';
 import { TRANSACTION_HEADER, transactionHandlers } from '../handlers/transactions';
 import { DEFAULT_DOCS, docsHandlers } from '../handlers/docs';
+import { devMailHandlers } from '../handlers/dev-mail';
 import { restHandler, restModelSource } from '../handlers/rest';
 import { schemaHandlers } from '../handlers/schema';
 import { authenticate } from '../middleware/authenticate';
@@ -219,6 +220,17 @@ export function buildApp(deps: AppDeps): Express {
       res.locals.route = match.kind === 'route' ? `/auth${match.route.path}` : '/auth/*';
       void listener(req, res, next);
     });
+  }
+
+  // The development inbox (issue 30): only with auth on and no SMTP server (auth.devMailbox);
+  // loopback callers only unless devMail is true (handlers/dev-mail). Every other /_/ path is not
+  // this feature's.
+  if (auth?.devMailbox) {
+    const mail = devMailHandlers({ auth, open: config.devMail === true });
+    route('/_/mail', { GET: mail.list, DELETE: mail.clear });
+    route('/_/mail.json', { GET: mail.json });
+    route('/_/mail/:id', { GET: mail.show });
+    route('/_/mail/:id/html', { GET: mail.html });
   }
 
   // API reference page (issue 13): public, only with REST (404 otherwise, as all of /api). Only

@@ -8,6 +8,7 @@ import { dataView } from './data';
 import { queryView } from './query';
 import { schemaView } from './schema';
 import { healthView } from './health';
+import { usersView } from './users';
 
 const BASE = '/_/';
 const root = document.getElementById('app') as HTMLElement;
@@ -240,6 +241,7 @@ const SECTIONS: { path: string; label: string }[] = [
   { path: 'data', label: 'Data' },
   { path: 'query', label: 'Query' },
   { path: 'schema', label: 'Schema' },
+  { path: 'users', label: 'Users' },
   { path: 'health', label: 'Health' },
 ];
 
@@ -273,12 +275,33 @@ async function render(): Promise<void> {
   );
   replace(root, nav, content);
   const ctx = { session, navigate };
+  try {
+    await show(current, content, ctx, parts);
+  } catch (err) {
+    // A 401 has already gone back to sign-in; anything else is said where the view would be.
+    if (err instanceof ApiError && err.status === 401) return;
+    replace(
+      content,
+      h('p', { class: 'message', role: 'alert' }, err instanceof Error ? err.message : String(err)),
+    );
+  }
+}
+
+async function show(
+  current: string,
+  content: HTMLElement,
+  ctx: ViewContext,
+  parts: string[],
+): Promise<void> {
   switch (current) {
     case 'query':
       await queryView(content, ctx);
       break;
     case 'schema':
       await schemaView(content, ctx);
+      break;
+    case 'users':
+      await usersView(content, ctx, parts);
       break;
     case 'health':
       await healthView(content, ctx);

@@ -10,8 +10,7 @@
  * - `GET /_` redirects to `/_/`.
  *
  * Every answer under `/_/` carries the page's CSP (`default-src 'self'`, no inline script or
- * style, `frame-ancestors 'none'`), `X-Frame-Options: DENY` and
- * `Cross-Origin-Opener-Policy: same-origin`.
+ * style, `frame-ancestors 'none'`) and `X-Frame-Options: DENY` (for browsers without CSP 2).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -72,7 +71,6 @@ function load(dir: string, name: string): StaticFile {
 function headers(res: Response): void {
   res.setHeader('Content-Security-Policy', ADMIN_UI_CSP);
   res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
 }
 
 function send(req: Request, res: Response, file: StaticFile, cacheControl: string): void {

@@ -247,8 +247,9 @@ async function table(
                 href: `${BASE}/${encodeURIComponent(route)}/${encodeURIComponent(v)}`,
                 'data-nav': true,
                 class: 'mono',
+                title: v,
               },
-              v.slice(0, 8),
+              shortId(v),
             ),
           );
         }
@@ -298,6 +299,11 @@ async function table(
   el.append(h('div', { class: 'scroll' }, grid), pager);
 }
 
+/** An id short enough for a cell and still telling rows apart (ids made close together share their start). */
+function shortId(id: string): string {
+  return id.length > 13 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id;
+}
+
 /** A value as text: null as a dash, objects and arrays as JSON. */
 function valueCell(v: unknown): Child {
   if (v === null || v === undefined) return h('span', { class: 'null' }, '—');
@@ -327,8 +333,9 @@ function linkCell(v: unknown, target: string): Child {
           href: `${BASE}/${encodeURIComponent(target)}/${encodeURIComponent(id)}`,
           'data-nav': true,
           class: 'mono target',
+          title: id,
         },
-        `${target}:${id.slice(0, 8)}`,
+        `${target} ${shortId(id)}`,
       ),
     ];
   });

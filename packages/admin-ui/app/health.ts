@@ -62,8 +62,11 @@ export async function healthView(el: HTMLElement, _ctx: ViewContext): Promise<vo
         h('div', { class: 'big' }, value),
       );
     const routes = [...stats.requests.byRoute].sort((a, b) => b.count - a.count);
-    const max = Math.max(1, ...stats.latency.buckets.map((b) => b.count));
-    let previous = 0;
+    // Buckets are cumulative: each bucket's own requests are the difference with the one before.
+    const own = stats.latency.buckets.map(
+      (b, i) => b.count - (i > 0 ? (stats.latency.buckets[i - 1]?.count ?? 0) : 0),
+    );
+    const max = Math.max(1, ...own);
     replace(
       body,
       h(
@@ -119,17 +122,19 @@ export async function healthView(el: HTMLElement, _ctx: ViewContext): Promise<vo
         h(
           'tbody',
           null,
-          ...stats.latency.buckets.map((b) => {
-            // Buckets are cumulative: this bucket's own requests are the difference.
-            const own = b.count - previous;
-            previous = b.count;
-            return h(
+          ...stats.latency.buckets.map((b, i) =>
+            h(
               'tr',
               null,
               h('th', null, b.le === '+Inf' ? 'slower' : `≤ ${ms(b.le)}`),
-              h('td', null, h('progress', { max: String(max), value: String(own) }), ` ${own}`),
-            );
-          }),
+              h(
+                'td',
+                null,
+                h('progress', { max: String(max), value: String(own[i] ?? 0) }),
+                ` ${own[i] ?? 0}`,
+              ),
+            ),
+          ),
         ),
       ),
       h('h3', null, 'Database pool'),

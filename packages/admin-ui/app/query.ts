@@ -202,7 +202,10 @@ export async function queryView(el: HTMLElement, ctx: ViewContext): Promise<void
           h('label', { for: 'query-variables' }, 'Variables (JSON)'),
           variables,
           ctx.session.runAs
-            ? [h('label', { for: 'run-as' }, 'Run as (access policies of that user apply)'), runAs]
+            ? [
+                h('label', { for: 'run-as' }, 'Run as a user: their access policies, read-only'),
+                runAs,
+              ]
             : null,
         ),
         h('div', { class: 'actions' }, run, h('span', { class: 'muted' }, 'Ctrl+Enter runs')),

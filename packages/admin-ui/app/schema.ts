@@ -152,7 +152,12 @@ function list(title: string, items: string[]): Child {
 
 function text(v: unknown): string {
   if (v === null || v === undefined) return '—';
+  // A migration's steps: their descriptions, one a line.
+  if (Array.isArray(v) && v.every((x) => x && typeof x === 'object' && 'description' in x)) {
+    return v.map((x) => String((x as { description: unknown }).description)).join('\n');
+  }
+  if (typeof v === 'string' && /^[0-9a-f]{64}$/.test(v)) return v.slice(0, 12);
   if (typeof v === 'object') return JSON.stringify(v);
   const s = String(v);
-  return s.length > 80 ? `${s.slice(0, 80)}…` : s;
+  return s.length > 200 ? `${s.slice(0, 200)}…` : s;
 }

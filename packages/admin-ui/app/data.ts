@@ -120,7 +120,10 @@ async function table(
   const field = h(
     'select',
     { id: 'filter-field', 'aria-label': 'Filter field' },
-    ...props.map((p) => h('option', { value: p.name }, p.name)),
+    // The id last: filtering by id is what the row links are for.
+    ...[...props.filter((p) => p.name !== 'id'), ...props.filter((p) => p.name === 'id')].map((p) =>
+      h('option', { value: p.name }, p.name),
+    ),
   );
   const op = h(
     'select',

@@ -22,6 +22,13 @@ import { SECRET, authClient, build, sharedDatabase } from './helpers';
 const CHROMIUM = '/usr/bin/chromium';
 const HOST = 'svc-admin-under-test.test';
 const SCREENSHOTS = process.env.SVC_ADMIN_SCREENSHOTS ?? '/tmp';
+/**
+ * The screenshots the README shows (docs/images/admin-ui): written there too when
+ * SVC_ADMIN_README_SCREENSHOTS names that folder (`SVC_ADMIN_README_SCREENSHOTS=$PWD/docs/images/admin-ui`
+ * from the repository root, then this test).
+ */
+const README_SCREENSHOTS = process.env.SVC_ADMIN_README_SCREENSHOTS;
+const README_SHOTS = new Set(['table', 'row-error', 'query-error', 'run-as', 'user']);
 const PASSWORD = 'correct horse battery staple';
 const db = sharedDatabase();
 
@@ -162,8 +169,12 @@ async function signedIn(path = '/_/'): Promise<Page> {
   return page;
 }
 
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `${SCREENSHOTS}/admin-${name}.png`, fullPage: true });
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `${SCREENSHOTS}/admin-${name}.png`, fullPage: true });
+  if (README_SCREENSHOTS && README_SHOTS.has(name)) {
+    await page.screenshot({ path: `${README_SCREENSHOTS}/${name}.png`, fullPage: true });
+  }
+}
 
 function clean(): void {
   // The 400s and 401s the page meets on purpose (a query error, a field error, a wrong

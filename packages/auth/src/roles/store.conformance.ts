@@ -1,6 +1,6 @@
 /** Conformance cases of the role verbs (`roles/store.ts`). */
 import { randomUUID } from 'node:crypto';
-import { type StoreCaseScope } from '../store/conformance-kit';
+import type { StoreCaseScope } from '../store/conformance-kit';
 
 /** Run by `defineStoreConformance` inside its top-level describe. */
 export function roleStoreCases(cx: StoreCaseScope): void {

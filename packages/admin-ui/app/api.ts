@@ -84,5 +84,7 @@ export interface SessionInfo {
   cookie: boolean;
   rest: boolean;
   runAs: boolean;
+  /** Passkey sign-in is configured (`authConfig.webauthn`). */
+  passkey: boolean;
   caller: null | { id: string; email: string; roles: string[]; superuser: boolean };
 }

@@ -8,6 +8,7 @@ import { dataView } from './data';
 import { queryView } from './query';
 import { schemaView } from './schema';
 import { healthView } from './health';
+import { passkeySignIn, passkeysAvailable } from './passkey';
 import { usersView } from './users';
 
 const BASE = '/_/';
@@ -69,7 +70,11 @@ function showProblem(title: string, ...lines: string[]): void {
   );
 }
 
-function showSignIn(notice?: string, info: SessionInfo | undefined = session): void {
+function showSignIn(
+  notice?: string,
+  info: SessionInfo | undefined = session,
+  tone: 'error' | 'info' = 'error',
+): void {
   if (info && !info.auth) {
     showProblem(
       'The admin UI needs auth',
@@ -86,7 +91,11 @@ function showSignIn(notice?: string, info: SessionInfo | undefined = session): v
     );
     return;
   }
-  const message = h('p', { class: 'message', role: 'alert' }, notice ?? '');
+  const message = h(
+    'p',
+    { class: tone === 'info' ? 'message info' : 'message', role: 'alert' },
+    notice ?? '',
+  );
   const login = h('input', {
     id: 'signin-login',
     name: 'login',
@@ -101,6 +110,28 @@ function showSignIn(notice?: string, info: SessionInfo | undefined = session): v
     required: true,
   });
   const button = h('button', { type: 'submit', class: 'primary' }, 'Sign in');
+  const passkey =
+    info?.passkey && passkeysAvailable()
+      ? h(
+          'button',
+          { type: 'button', id: 'signin-passkey', class: 'wide' },
+          'Sign in with a passkey',
+        )
+      : null;
+  passkey?.addEventListener('click', () => {
+    passkey.disabled = true;
+    message.textContent = '';
+    message.classList.remove('info');
+    passkeySignIn(login.value.trim().includes('@') ? login.value.trim() : '')
+      .then(() => afterSignIn(message))
+      .catch((err: unknown) => {
+        message.textContent =
+          err instanceof DOMException ? 'The passkey sign-in was cancelled.' : signInError(err);
+      })
+      .finally(() => {
+        passkey.disabled = false;
+      });
+  });
   const form = h(
     'form',
     { class: 'card signin', id: 'signin-form' },
@@ -111,12 +142,14 @@ function showSignIn(notice?: string, info: SessionInfo | undefined = session): v
     h('label', { for: 'signin-password' }, 'Password'),
     password,
     button,
+    passkey,
     message,
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     button.disabled = true;
     message.textContent = '';
+    message.classList.remove('info');
     const id = login.value.trim();
     const body = id.includes('@')
       ? { email: id, password: password.value }
@@ -234,7 +267,7 @@ async function signOut(): Promise<void> {
   await call('/auth/logout', { method: 'POST', quiet401: true }).catch(() => undefined);
   session = session ? { ...session, caller: null } : undefined;
   history.replaceState(null, '', BASE);
-  showSignIn('Signed out.');
+  showSignIn('Signed out.', session, 'info');
 }
 
 const SECTIONS: { path: string; label: string }[] = [

@@ -13,6 +13,7 @@
  * If chromium cannot start, the tests fail: nothing here is skipped.
  */
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { base32Decode, hotp } from '@svc/auth';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -435,3 +436,117 @@ test('users: find a user and revoke their sessions; schema and health show', asy
   await shot(page, 'health');
   clean();
 }, 60_000);
+
+describe('passkey sign-in (http://localhost, a virtual authenticator)', () => {
+  let passkeyServer: SvcServer;
+  let passkeyFront: http.Server;
+  let passkeyBrowser: Browser;
+  let origin: string;
+
+  /** Registers a passkey for the signed-in caller from the page (the cookie is the credential). */
+  const REGISTER = `(async () => {
+    const b64u = {
+      decode(s) {
+        const pad = s.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((s.length + 3) % 4);
+        return Uint8Array.from(atob(pad), (c) => c.charCodeAt(0)).buffer;
+      },
+      encode(buf) {
+        let s = '';
+        for (const b of new Uint8Array(buf)) s += String.fromCharCode(b);
+        return btoa(s).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
+      },
+    };
+    const post = async (path, body) => {
+      const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: res.status, body: await res.json() };
+    };
+    const begin = await post('/auth/webauthn/register/begin', {});
+    if (begin.status !== 200) return begin.status;
+    const o = begin.body.options;
+    const cred = await navigator.credentials.create({ publicKey: {
+      ...o,
+      challenge: b64u.decode(o.challenge),
+      user: { ...o.user, id: b64u.decode(o.user.id) },
+      excludeCredentials: o.excludeCredentials.map((c) => ({ ...c, id: b64u.decode(c.id) })),
+    } });
+    const finish = await post('/auth/webauthn/register/finish', {
+      challengeId: begin.body.challengeId,
+      credentialId: b64u.encode(cred.rawId),
+      clientDataJSON: b64u.encode(cred.response.clientDataJSON),
+      attestationObject: b64u.encode(cred.response.attestationObject),
+      name: 'admin test',
+    });
+    return finish.status;
+  })()`;
+
+  beforeAll(async () => {
+    const port = await new Promise<number>((resolve, reject) => {
+      const s = net.createServer();
+      s.once('error', reject);
+      s.listen(0, '127.0.0.1', () => {
+        const { port: p } = s.address() as AddressInfo;
+        s.close(() => resolve(p));
+      });
+    });
+    origin = `http://localhost:${port}`;
+    passkeyServer = await build(db.get(), {
+      enableAuth: true,
+      jwtSecret: SECRET,
+      authConfig: {
+        cookie: true,
+        webauthn: { origin, rpId: 'localhost', rpName: 'svc admin test' },
+      },
+    });
+    await passkeyServer.auth!.createSuperuser('root-passkey@example.com', PASSWORD);
+    passkeyFront = http.createServer(passkeyServer.app);
+    await new Promise<void>((resolve) => passkeyFront.listen(port, '127.0.0.1', () => resolve()));
+    passkeyBrowser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      timeout: 60_000,
+      args: ['--host-resolver-rules=MAP localhost 127.0.0.1', '--no-sandbox'],
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await passkeyBrowser?.close();
+    await new Promise<void>((resolve) =>
+      passkeyFront ? passkeyFront.close(() => resolve()) : resolve(),
+    );
+    await passkeyServer?.close();
+  });
+
+  test('a superuser with a passkey signs in with it (no email typed: usernameless)', async () => {
+    const ctx = await passkeyBrowser.newContext();
+    try {
+      const page = await ctx.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (err) => errors.push(String(err)));
+      const cdp = await ctx.newCDPSession(page);
+      await cdp.send('WebAuthn.enable', { enableUI: false });
+      await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: {
+          protocol: 'ctap2',
+          transport: 'internal',
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+          automaticPresenceSimulation: true,
+        },
+      });
+      await page.goto(`${origin}/_/`);
+      await page.locator('#signin-passkey').waitFor();
+      await signIn(page, { email: 'root-passkey@example.com', password: PASSWORD });
+      await page.locator('#who').waitFor();
+      await expect(page.evaluate(REGISTER)).resolves.toBe(200);
+      await page.locator('#signout').click();
+      await page.locator('#signin-passkey').waitFor();
+      await shot(page, 'signin-passkey');
+      await page.locator('#signin-passkey').click();
+      await page.locator('#who').waitFor();
+      await expect(page.locator('#who').textContent()).resolves.toBe('root-passkey@example.com');
+      expect(errors).toEqual([]);
+    } finally {
+      await ctx.close();
+    }
+  }, 60_000);
+});

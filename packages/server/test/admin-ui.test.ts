@@ -126,6 +126,7 @@ describe('serving /_/', () => {
       cookie: false,
       rest: true,
       runAs: false,
+      passkey: false,
       caller: null,
     });
   });
@@ -190,7 +191,13 @@ describe('the admin JSON routes', () => {
 
   test('GET /_/api/session: the cookie says who is signed in', async () => {
     const anonymous = await readJson(await call(server, '/_/api/session'));
-    expect(anonymous).toMatchObject({ auth: true, cookie: true, runAs: true, caller: null });
+    expect(anonymous).toMatchObject({
+      auth: true,
+      cookie: true,
+      runAs: true,
+      passkey: false,
+      caller: null,
+    });
     const signedIn = await readJson(await asAdmin('/_/api/session'));
     expect(signedIn.caller).toEqual({
       id: admin.id,

@@ -87,6 +87,7 @@ export function adminApiHandlers(deps: AdminApiDeps) {
         cookie: Boolean(auth) && deps.cookie,
         rest: deps.rest,
         runAs: Boolean(auth),
+        passkey: Boolean(auth?.config.webauthn),
         caller: who,
       });
     },

@@ -16,6 +16,16 @@ interface User {
   roles: string[];
 }
 
+interface Session {
+  id: string;
+  createdAt: string;
+  lastActivityAt: string;
+  expiresAt: string;
+  ip: string | null;
+  userAgent: string | null;
+  device: string | null;
+}
+
 interface UserPage {
   users: User[];
   total: number;
@@ -135,7 +145,11 @@ export async function usersView(el: HTMLElement, ctx: ViewContext, parts: string
 
 async function userPage(el: HTMLElement, ctx: ViewContext, id: string): Promise<void> {
   const url = `/_/api/users/${encodeURIComponent(id)}`;
-  const user = (await call<User>(url)).data;
+  const [user, sessions] = await Promise.all([
+    call<User>(url).then((a) => a.data),
+    call<{ sessions: Session[] }>(`${url}/sessions`).then((a) => a.data.sessions),
+  ]);
+  const when = (iso: string) => iso.slice(0, 19).replace('T', ' ');
   const status = h('p', { class: 'message', role: 'alert', id: 'user-status' });
   const done = h('p', { class: 'ok', id: 'user-done' });
   const act = async (fn: () => Promise<string>) => {
@@ -226,7 +240,60 @@ async function userPage(el: HTMLElement, ctx: ViewContext, id: string): Promise<
           ),
         ),
         roleForm,
-        h('h4', null, 'Sessions and access'),
+        h('h4', null, `Live sessions (${sessions.length})`),
+        sessions.length === 0
+          ? h('p', { class: 'muted', id: 'sessions' }, 'No live session.')
+          : h(
+              'table',
+              { class: 'grid', id: 'sessions' },
+              h(
+                'thead',
+                null,
+                h(
+                  'tr',
+                  null,
+                  h('th', null, 'started'),
+                  h('th', null, 'last active'),
+                  h('th', null, 'device'),
+                  h('th', null, 'address'),
+                  h('th', null, ''),
+                ),
+              ),
+              h(
+                'tbody',
+                null,
+                ...sessions.map((x) =>
+                  h(
+                    'tr',
+                    { 'data-session': x.id },
+                    h('td', null, when(x.createdAt)),
+                    h('td', null, when(x.lastActivityAt)),
+                    h('td', { title: x.userAgent ?? '' }, x.device ?? x.userAgent ?? '—'),
+                    h('td', { class: 'mono' }, x.ip ?? '—'),
+                    h(
+                      'td',
+                      null,
+                      h(
+                        'button',
+                        {
+                          type: 'button',
+                          class: 'danger revoke',
+                          onclick: () =>
+                            void act(async () => {
+                              await call(`${url}/sessions/${encodeURIComponent(x.id)}`, {
+                                method: 'DELETE',
+                              });
+                              return 'Session revoked.';
+                            }),
+                        },
+                        'Revoke',
+                      ),
+                    ),
+                  ),
+                ),
+              ),
+            ),
+        h('h4', null, 'Access'),
         h(
           'div',
           { class: 'actions' },

@@ -29,7 +29,7 @@ const SCREENSHOTS = process.env.SVC_ADMIN_SCREENSHOTS ?? '/tmp';
  * from the repository root, then this test).
  */
 const README_SCREENSHOTS = process.env.SVC_ADMIN_README_SCREENSHOTS;
-const README_SHOTS = new Set(['table', 'row-error', 'query-error', 'run-as', 'user']);
+const README_SHOTS = new Set(['table', 'row-error', 'query-error', 'run-as', 'user-sessions']);
 const PASSWORD = 'correct horse battery staple';
 const db = sharedDatabase();
 
@@ -402,6 +402,7 @@ test('users: find a user and revoke their sessions; schema and health show', asy
   const c = authClient(server);
   const session = await c.login({ email: alice.email, password: alice.password });
   const token = session.body.token as string;
+  const other = await c.login({ email: alice.email, password: alice.password });
   expect((await c.profile(token)).status).toBe(200);
 
   const page = await signedIn('/_/users');
@@ -409,6 +410,16 @@ test('users: find a user and revoke their sessions; schema and health show', asy
   await page.locator('#user-search-form button').click();
   await page.waitForURL(/search=alice/);
   await page.locator('#users tbody tr[data-email="alice@example.com"] a').click();
+  // One session revoked from the list: that token dies, the other lives.
+  const row = page.locator(`#sessions tr[data-session="${other.body.session.id}"]`);
+  await row.waitFor();
+  await shot(page, 'user-sessions');
+  await row.locator('button.revoke').click();
+  await page.locator('#user-done', { hasText: 'Session revoked.' }).waitFor();
+  await expect(row.count()).resolves.toBe(0);
+  expect((await c.profile(other.body.token)).status).toBe(401);
+  expect((await c.profile(token)).status).toBe(200);
+  // Then all of them.
   await page.locator('#revoke-sessions').click();
   await page.locator('#user-done', { hasText: 'revoked' }).waitFor();
   await expect(page.locator('#user-done').textContent()).resolves.toMatch(

@@ -245,6 +245,24 @@ describe('the admin JSON routes', () => {
     const one = await readJson(await asAdmin(`/_/api/users/${id}`));
     expect(one).toMatchObject({ id, email, active: true, roles: [] });
 
+    // One session: listed, then ended by id.
+    const second = await authClient(server).login({ email, password: PASSWORD });
+    const listed = await readJson(await asAdmin(`/_/api/users/${id}/sessions`));
+    expect(listed.sessions.map((x: { id: string }) => x.id).sort()).toEqual(
+      [reg.body.session.id, second.body.session.id].sort(),
+    );
+    const ended = await asAdmin(`/_/api/users/${id}/sessions/${second.body.session.id}`, {
+      method: 'DELETE',
+      origin: 'http://localhost',
+    });
+    expect(await readJson(ended)).toEqual({ success: true });
+    expect((await authClient(server).profile(second.body.token)).status).toBe(401);
+    const again = await asAdmin(`/_/api/users/${id}/sessions/${second.body.session.id}`, {
+      method: 'DELETE',
+      origin: 'http://localhost',
+    });
+    expect(again.status).toBe(404);
+
     expect((await authClient(server).profile(token)).status).toBe(200);
     const revoked = await readJson(
       await asAdmin(`/_/api/users/${id}/revoke-sessions`, {

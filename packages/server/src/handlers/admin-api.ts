@@ -11,6 +11,7 @@
  *   meets them, and READ-ONLY whatever the user may do (a write is 503 READ_ONLY): it shows
  *   what the user sees, it never acts as them.
  * - `GET /_/api/users`, `GET /_/api/users/:id`, `POST /_/api/users/:id/active`,
+ *   `GET /_/api/users/:id/sessions`, `DELETE /_/api/users/:id/sessions/:session`,
  *   `POST /_/api/users/:id/revoke-sessions`, `POST /_/api/users/:id/roles`,
  *   `DELETE /_/api/users/:id/roles/:role`: @svc/auth's administrative operations.
  */
@@ -167,6 +168,22 @@ export function adminApiHandlers(deps: AdminApiDeps) {
       // A deactivated user's sessions end with it.
       const revoked = body.active ? 0 : await a.revokeAllSessions(user.id);
       sendJson(res, 200, { active: body.active, revoked });
+    },
+
+    async sessions(req: Request, res: Response): Promise<void> {
+      await superuser(res);
+      const { a, user } = await userOf(req);
+      sendJson(res, 200, { sessions: await a.listUserSessions(user.id) });
+    },
+
+    async revokeSession(req: Request, res: Response): Promise<void> {
+      await superuser(res);
+      const { a, user } = await userOf(req);
+      await a.revokeUserSession(
+        user.id,
+        String((req.params as { session?: string }).session ?? ''),
+      );
+      sendJson(res, 200, { success: true });
     },
 
     async revokeSessions(req: Request, res: Response): Promise<void> {

@@ -286,6 +286,12 @@ export function buildApp(deps: AppDeps): Express {
       { POST: admin.setActive },
       { ...admins, body: ['POST'] },
     );
+    route(`${ADMIN_UI_PATH}/api/users/:id/sessions`, { GET: admin.sessions }, admins);
+    route(
+      `${ADMIN_UI_PATH}/api/users/:id/sessions/:session`,
+      { DELETE: admin.revokeSession },
+      admins,
+    );
     route(`${ADMIN_UI_PATH}/api/users/:id/revoke-sessions`, { POST: admin.revokeSessions }, admins);
     route(
       `${ADMIN_UI_PATH}/api/users/:id/roles`,

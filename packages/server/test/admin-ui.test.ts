@@ -354,6 +354,15 @@ describe('the admin JSON routes', () => {
       }),
     );
     expect(globals.data).toEqual([aliceId]);
+    const described = await readJson(
+      await asAdmin('/_/api/query', {
+        method: 'POST',
+        origin: 'http://localhost',
+        body: { query: 'select Note.title', runAs: alice, describe: true },
+      }),
+    );
+    expect(described.describe).toMatchObject({ cardinality: 'many' });
+    expect(described.runAs.email).toBe(alice);
     const writes = await asAdmin('/_/api/query', {
       method: 'POST',
       origin: 'http://localhost',

@@ -113,12 +113,15 @@ export function adminApiHandlers(deps: AdminApiDeps) {
         access: { policies: !unrestricted, readOnly: true, defaultAccess: deps.defaultAccess },
         auth: values,
       };
+      const who = JSON.stringify({ id: user.id, email: user.email, roles });
+      if (body.describe) {
+        // The types as that user's query would have them, nothing run.
+        const description = await deps.engine.describe(body, caller);
+        sendJson(res, 200, `{"describe":${JSON.stringify(description)},"runAs":${who}}`);
+        return;
+      }
       const data = await deps.engine.run(body, caller, { signal: requestSignal(res) });
-      sendJson(
-        res,
-        200,
-        `{"data":${data},"runAs":${JSON.stringify({ id: user.id, email: user.email, roles })}}`,
-      );
+      sendJson(res, 200, `{"data":${data},"runAs":${who}}`);
     },
 
     async users(req: Request, res: Response): Promise<void> {

@@ -216,7 +216,7 @@ async function afterSignIn(message: HTMLElement): Promise<void> {
     await call('/auth/logout', { method: 'POST', quiet401: true }).catch(() => undefined);
     session = { ...info, caller: null };
     showSignIn(
-      `${email} is not a superuser: the admin UI is for users with the role "superuser" (svc admin create-superuser, or svc admin role assign).`,
+      `${email} is not a superuser: the admin UI is for users with the role "superuser" (svc admin create-superuser, or svc admin assign-role <email> superuser).`,
     );
     return;
   }

@@ -189,6 +189,7 @@ test('sign-in: a non-superuser is refused with a clear message; the superuser ge
   await page.locator('#signin-form').waitFor();
   await shot(page, 'signin');
   await signIn(page, { email: alice.email, password: 'wrong password' });
+  await page.locator('#signin-form .message', { hasText: 'Wrong' }).waitFor();
   await expect(page.locator('#signin-form .message').textContent()).resolves.toBe(
     'Wrong email, username, password or code.',
   );
@@ -297,6 +298,7 @@ test('data: create a row (a validation error shown on its field first), edit it,
   // No title (required) and pages that is not a number.
   await page.locator('#field-pages').fill('many');
   await page.locator('#save').click();
+  await page.locator('#error-pages', { hasText: 'not a number' }).waitFor();
   await expect(page.locator('#error-pages').textContent()).resolves.toBe('"many" is not a number');
   await page.locator('#field-pages').fill('99999999999');
   await page.locator('#save').click();
@@ -317,7 +319,8 @@ test('data: create a row (a validation error shown on its field first), edit it,
   // Edit.
   await page.locator('#field-title').fill('A Wizard of Earthsea (1968)');
   await page.locator('#save').click();
-  await page.waitForFunction("document.querySelector('pre.json')?.textContent?.includes('(1968)')");
+  // (A locator, not waitForFunction: a string predicate is an eval the page's CSP refuses.)
+  await page.locator('pre.json', { hasText: '(1968)' }).waitFor({ state: 'attached' });
   await shot(page, 'row-edit');
   // Back in the table.
   await page.goto(`${baseUrl}/_/data/Book?title__contains=Earthsea`);

@@ -49,9 +49,10 @@ export async function healthView(el: HTMLElement, _ctx: ViewContext): Promise<vo
       call<Stats>('/stats').then((a) => a.data),
     ]);
     const now = performance.now();
+    // Between two refreshes; on the first, the average since the server started.
     const rate = last
       ? ((stats.requests.total - last.total) / ((now - last.at) / 1000)).toFixed(2)
-      : '…';
+      : (stats.requests.total / Math.max(1, stats.uptimeSeconds)).toFixed(2);
     last = { at: now, total: stats.requests.total };
     const mean = stats.latency.count ? ms(stats.latency.sumSeconds / stats.latency.count) : '—';
     const figure = (label: string, value: string, id?: string) =>

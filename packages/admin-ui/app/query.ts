@@ -211,7 +211,26 @@ export async function queryView(el: HTMLElement, ctx: ViewContext): Promise<void
         h('div', { class: 'actions' }, run, h('span', { class: 'muted' }, 'Ctrl+Enter runs')),
         result,
       ),
-      h('aside', { class: 'types' }, h('h2', null, 'History'), historyList),
+      h(
+        'aside',
+        { class: 'types' },
+        h('h2', null, 'History'),
+        historyList,
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'link',
+            id: 'clear-history',
+            title: 'the queries and variables kept in this browser',
+            onclick: () => {
+              localStorage.removeItem(HISTORY_KEY);
+              paintHistory();
+            },
+          },
+          'Clear history',
+        ),
+      ),
     ),
   );
   paint();

@@ -377,6 +377,11 @@ test('query: an error points at its position; a result shows as a table and as J
   await expect(page.locator('#query-history li').first().textContent()).resolves.toMatch(
     /^select Book \{ title, pages \}/,
   );
+  await page.locator('#clear-history').click();
+  await expect(page.locator('#query-history li').count()).resolves.toBe(0);
+  await expect(
+    page.evaluate("localStorage.getItem('svc-admin:query-history')"),
+  ).resolves.toBeNull();
   clean();
 }, 60_000);
 

@@ -23,7 +23,8 @@ export const PACKAGE_IMPORTS = {
   '@svc/test-support': [],
   '@svc/auth': ['@svc/core', '@svc/smtp'],
   '@svc/rest': ['@svc/core'],
-  '@svc/server': ['@svc/core', '@svc/auth', '@svc/rest'],
+  '@svc/admin-ui': [],
+  '@svc/server': ['@svc/core', '@svc/auth', '@svc/rest', '@svc/admin-ui'],
   '@svc/cli': ['@svc/server', '@svc/auth', '@svc/core'],
   '@svc/demo': ['@svc/server'],
 };

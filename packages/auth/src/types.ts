@@ -395,6 +395,10 @@ export interface Auth {
   setPassword(emailOrId: string, password: string): Promise<void>;
   /** Revokes every live session of the user; resolves with how many there were. */
   revokeAllSessions(emailOrId: string): Promise<number>;
+  /** The user's live sessions, most recently active first (`current` always false). */
+  listUserSessions(emailOrId: string): Promise<SessionInfo[]>;
+  /** Ends one session of the user: NOT_FOUND when the user has no such live session. */
+  revokeUserSession(emailOrId: string, sessionId: string): Promise<void>;
   setActive(emailOrId: string, active: boolean): Promise<void>;
   findUser(emailOrId: string): Promise<User | null>;
   /**
@@ -551,6 +555,8 @@ export type AuthAdmin = Pick<
   | 'migrate'
   | 'setPassword'
   | 'revokeAllSessions'
+  | 'listUserSessions'
+  | 'revokeUserSession'
   | 'setActive'
   | 'findUser'
   | 'listUsers'

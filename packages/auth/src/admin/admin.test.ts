@@ -9,6 +9,8 @@ describe('administrative operations', () => {
   test.each([
     ['setPassword', (a: any, who: string) => a.setPassword(who, 'password2')],
     ['revokeAllSessions', (a: any, who: string) => a.revokeAllSessions(who)],
+    ['listUserSessions', (a: any, who: string) => a.listUserSessions(who)],
+    ['revokeUserSession', (a: any, who: string) => a.revokeUserSession(who, MISSING_ID)],
     ['setActive', (a: any, who: string) => a.setActive(who, false)],
     ['roles.assign', (a: any, who: string) => a.roles.assign(who, 'known')],
     ['roles.revoke', (a: any, who: string) => a.roles.revoke(who, 'known')],
@@ -48,6 +50,25 @@ describe('administrative operations', () => {
       hash.mockRestore();
     }
     expect(await codeOf(auth.setPassword('sp@example.com', 'short'))).toBe('PASSWORD_TOO_WEAK');
+  });
+
+  test("listUserSessions lists a user's live sessions; revokeUserSession ends one of them only", async () => {
+    const { auth } = await h.make();
+    const a = await auth.register({ email: 'lus@example.com', password: 'password1' });
+    const b = await session(auth.login({ email: 'lus@example.com', password: 'password1' }));
+    const other = await auth.register({ email: 'lus-other@example.com', password: 'password1' });
+    const listed = await auth.listUserSessions('lus@example.com');
+    expect(listed.map((s) => s.id).sort()).toEqual([a.session.id, b.session.id].sort());
+    expect(listed.every((s) => s.current === false)).toBe(true);
+    await auth.revokeUserSession(a.user.id, b.session.id.toUpperCase());
+    expect(await codeOf(auth.verifyToken(b.token))).toBe('SESSION_EXPIRED');
+    await expect(auth.verifyToken(a.token)).resolves.toBeDefined();
+    expect((await auth.listUserSessions(a.user.id)).map((s) => s.id)).toEqual([a.session.id]);
+    // Another user's session, a revoked one, or no UUID: refused.
+    expect(await codeOf(auth.revokeUserSession(a.user.id, other.session.id))).toBe('NOT_FOUND');
+    expect(await codeOf(auth.revokeUserSession(a.user.id, b.session.id))).toBe('NOT_FOUND');
+    expect(await codeOf(auth.revokeUserSession(a.user.id, 'nope'))).toBe('VALIDATION_ERROR');
+    await expect(auth.verifyToken(other.token)).resolves.toBeDefined();
   });
 
   test('revokeAllSessions ends every session of that user only', async () => {

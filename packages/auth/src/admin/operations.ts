@@ -6,13 +6,14 @@
  * back.
  */
 import { commonError } from '@svc/core';
-import { normalizeEmail, toPublicUser } from '../account';
+import { isUuid, normalizeEmail, toPublicUser } from '../account';
 import { findUserByEmailOrId, userOrThrow } from '../account/lookup';
 import type { OperationContext } from '../context';
 import { checkPassword } from '../password';
 import { hashNewPassword } from '../password/operations';
 import { SUPERUSER_ROLE } from '../roles';
-import type { User, UserList } from '../types';
+import { describeDevice } from '../session/device';
+import type { SessionInfo, User, UserList } from '../types';
 
 /** `listUsers` pages: 100 users unless asked, at most 1000. */
 export const DEFAULT_USER_PAGE = 100;
@@ -33,6 +34,45 @@ export async function setPassword(
 export async function revokeAllSessions(ctx: OperationContext, emailOrId: string): Promise<number> {
   const user = await userOrThrow(ctx, emailOrId);
   return ctx.store.revokeUserSessions(user.id);
+}
+
+/**
+ * `auth.listUserSessions`: a user's live sessions (unrevoked, unexpired, active within
+ * `sessionTimeout`), most recently active first; `current` is always false (no caller here).
+ */
+export async function listUserSessions(
+  ctx: OperationContext,
+  emailOrId: string,
+): Promise<SessionInfo[]> {
+  const user = await userOrThrow(ctx, emailOrId);
+  const activeSince = new Date(ctx.now() - ctx.config.sessionTimeout * 1000);
+  const rows = await ctx.store.listLiveSessions(user.id, activeSince);
+  return rows.map((s) => ({
+    id: s.id,
+    createdAt: s.createdAt.toISOString(),
+    lastActivityAt: s.lastActivityAt.toISOString(),
+    expiresAt: s.expiresAt.toISOString(),
+    ip: s.ip,
+    userAgent: s.userAgent,
+    device: describeDevice(s.userAgent),
+    current: false,
+  }));
+}
+
+/**
+ * `auth.revokeUserSession`: ends one session of the user (its tokens answer SESSION_EXPIRED);
+ * NOT_FOUND when the user has no such unrevoked session, VALIDATION_ERROR for an id that is no UUID.
+ */
+export async function revokeUserSession(
+  ctx: OperationContext,
+  emailOrId: string,
+  sessionId: string,
+): Promise<void> {
+  if (typeof sessionId !== 'string' || !isUuid(sessionId))
+    throw commonError('VALIDATION_ERROR', 'sessionId must be a UUID');
+  const user = await userOrThrow(ctx, emailOrId);
+  if (!(await ctx.store.revokeUserSession(user.id, sessionId.toLowerCase())))
+    throw commonError('NOT_FOUND', 'no such session');
 }
 
 export async function setActive(

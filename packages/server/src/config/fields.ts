@@ -81,6 +81,14 @@ export const SERVER_FIELDS: readonly FieldSpec[] = [
     doc: 'serve the REST API under /api',
   },
   {
+    key: 'adminUi',
+    type: 'boolean',
+    env: 'SVC_ADMIN_UI',
+    toml: ['server', 'admin_ui'],
+    default: true,
+    doc: 'serve the admin UI under /_/ (sign-in as a superuser; needs auth with `[auth] cookie = true`)',
+  },
+  {
     key: 'readOnly',
     type: 'boolean',
     toml: ['server', 'read_only'],

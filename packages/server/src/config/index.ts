@@ -46,6 +46,12 @@ export interface ServerSettings {
   jwtSecret: string | undefined;
   requireAuth: boolean;
   enableRest: boolean;
+  /**
+   * Serve the admin UI (`/_/`, @svc/admin-ui): static pages for superusers, signed in through
+   * `/auth/*` with the `auth_token` cookie (docs/http.md, "The admin UI").
+   * @default true
+   */
+  adminUi: boolean;
   readOnly: boolean;
   requestTimeout: number;
   protocol: Protocol;

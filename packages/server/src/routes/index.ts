@@ -17,6 +17,13 @@ import { toNodeListener } from '@svc/auth/express';
 import { proxyItems, type ResolvedConfig } from '../config';
 import { errorHandler } from '../http/errors';
 import { sendJson } from '../http/respond';
+import { adminApiHandlers } from '../handlers/admin-api';
+import {
+  ADMIN_UI_PATH,
+  adminUiHandler,
+  loadAdminUi,
+  type AdminUiFiles,
+} from '../handlers/admin-ui';
 import { openApiHandler } from '../handlers/openapi';
 import { queryHandler } from '../handlers/query';
 import { TRANSACTION_HEADER, transactionHandlers } from '../handlers/transactions';
@@ -277,6 +284,57 @@ export function buildApp(deps: AppDeps): Express {
         );
       await rest(req, res);
     });
+  }
+
+  // The admin UI (issue 30): its JSON routes, then its pages and assets (docs/http.md, "The
+  // admin UI"). `/_/mail` is not the admin UI's: it falls through.
+  if (config.adminUi) {
+    const admin = adminApiHandlers({
+      auth,
+      cookie: auth?.config.cookie === true,
+      rest: config.enableRest,
+      engine: deps.queryEngine,
+      protocol: config.protocol,
+      defaultAccess: config.defaultAccess,
+    });
+    // The session route answers anonymous callers too (whatever requireAuth says): it is what
+    // the sign-in page asks first. A credential it is given must still be valid.
+    const softGate = authenticate({
+      verify,
+      serviceKey: config.serviceKey,
+      required: false,
+      checkOrigin: cookieRequestGuard(config.cors?.origins),
+    });
+    const admins = { gated: true, gate: softGate } as const;
+    route(`${ADMIN_UI_PATH}/api/session`, { GET: admin.session }, admins);
+    route(`${ADMIN_UI_PATH}/api/query`, { POST: admin.query }, { ...admins, body: ['POST'] });
+    route(`${ADMIN_UI_PATH}/api/users`, { GET: admin.users }, admins);
+    route(`${ADMIN_UI_PATH}/api/users/:id`, { GET: admin.user }, admins);
+    route(
+      `${ADMIN_UI_PATH}/api/users/:id/active`,
+      { POST: admin.setActive },
+      { ...admins, body: ['POST'] },
+    );
+    route(`${ADMIN_UI_PATH}/api/users/:id/sessions`, { GET: admin.sessions }, admins);
+    route(
+      `${ADMIN_UI_PATH}/api/users/:id/sessions/:session`,
+      { DELETE: admin.revokeSession },
+      admins,
+    );
+    route(`${ADMIN_UI_PATH}/api/users/:id/revoke-sessions`, { POST: admin.revokeSessions }, admins);
+    route(
+      `${ADMIN_UI_PATH}/api/users/:id/roles`,
+      { POST: admin.assignRole },
+      { ...admins, body: ['POST'] },
+    );
+    route(`${ADMIN_UI_PATH}/api/users/:id/roles/:role`, { DELETE: admin.revokeRole }, admins);
+    let files: AdminUiFiles | undefined;
+    try {
+      files = loadAdminUi();
+    } catch (err) {
+      logger.error({ err }, 'the admin UI is not built: /_/ answers 503');
+    }
+    app.use(ADMIN_UI_PATH, adminUiHandler(files));
   }
 
   app.use((req: Request, _res: Response, next: NextFunction) => {

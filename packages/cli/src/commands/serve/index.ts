@@ -196,6 +196,15 @@ function banner(server: SvcServer, databaseNote: string, schemaSource: string | 
     ],
     ['auth', auth],
   ];
+  // The admin UI (issue 30): where it is, and what it still needs.
+  if (config.adminUi) {
+    const needs = !config.enableAuth
+      ? ' (needs auth, with [auth] cookie = true, and a superuser)'
+      : config.authConfig.cookie !== true
+        ? ' (needs [auth] cookie = true)'
+        : '';
+    rows.push(['admin UI', `${server.url}/_/${needs}`]);
+  }
   return [
     `svc ${CLI_VERSION}`,
     ...rows.map(([k, v]) => `  ${k.padEnd(10)}${v}`),

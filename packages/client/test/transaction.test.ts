@@ -27,7 +27,8 @@ type Account {
 `;
 const SERVICE_KEY = 'service-key-0123456789-abcdefghijklmnop';
 const POSTGRES = testDatabaseKind() === 'postgres';
-const IDLE_MS = 400;
+/** Long enough that a loaded machine never idles out a test between two of its requests. */
+const IDLE_MS = 1500;
 
 let served: TestServer;
 let server: SvcServer;

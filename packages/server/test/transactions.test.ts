@@ -20,6 +20,8 @@ type Item {
 `;
 const SERVICE_KEY = 'service-key-0123456789-abcdefghijklmnop';
 const POSTGRES = testDatabaseKind() === 'postgres';
+/** The idle timeout of the servers here (ms). */
+const IDLE_MS = 1500;
 
 const db = sharedDatabase();
 
@@ -76,7 +78,8 @@ describe('one server (service key and anonymous callers)', () => {
       schema: SDL,
       serviceKey: SERVICE_KEY,
       instanceId: 'node-a',
-      transactionIdleTimeout: 300,
+      // Long enough that a loaded machine never idles out a test between two of its requests.
+      transactionIdleTimeout: IDLE_MS,
       maxTransactions: 1,
     });
     service = client(server, SERVICE_KEY);
@@ -91,7 +94,7 @@ describe('one server (service key and anonymous callers)', () => {
     expect(res.status).toBe(201);
     const { id, idleTimeout } = res.body.transaction;
     expect(id).toMatch(/^node-a\.[A-Za-z0-9_-]{24}$/);
-    expect(idleTimeout).toBe(300);
+    expect(idleTimeout).toBe(IDLE_MS);
     const insert = await service.query(id, 'insert Item { name := "c1" }');
     expect(insert.status).toBe(200);
     expect(insert.headers.get('x-svc-schema-version')).toBeTruthy();
@@ -193,7 +196,7 @@ describe('one server (service key and anonymous callers)', () => {
       })
     ).json()) as { transactions: unknown };
     expect(stats.transactions).toEqual({ open: 1, max: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS + 600));
     const late = await service.query(id, 'select 1');
     expect(late.body).toMatchObject({
       code: 'TRANSACTION_ABORTED',

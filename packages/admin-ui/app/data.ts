@@ -17,7 +17,7 @@ import {
   writable,
 } from './catalogue';
 import { type Child, h, replace } from './dom';
-import type { ViewContext } from './main';
+import type { ViewContext } from './view';
 
 const PAGE = 25;
 const BASE = '/_/data';

@@ -6,7 +6,7 @@
  */
 import { call } from './api';
 import { h, replace } from './dom';
-import type { ViewContext } from './main';
+import type { ViewContext } from './view';
 
 interface Stats {
   uptimeSeconds: number;

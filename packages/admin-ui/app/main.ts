@@ -3,6 +3,7 @@
  * `/_/` (the server answers index.html for each); navigation uses the History API.
  */
 import { ApiError, call, type SessionInfo, whenUnauthorized } from './api';
+import type { ViewContext } from './view';
 import { h, replace } from './dom';
 import { dataView } from './data';
 import { queryView } from './query';
@@ -342,11 +343,6 @@ async function show(
     default:
       await dataView(content, ctx, parts);
   }
-}
-
-export interface ViewContext {
-  readonly session: SessionInfo;
-  readonly navigate: (path: string) => void;
 }
 
 void start();

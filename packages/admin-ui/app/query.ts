@@ -6,7 +6,7 @@
 import { ApiError, call } from './api';
 import { type Child, h, replace } from './dom';
 import { highlight, offsetOf } from './highlight';
-import type { ViewContext } from './main';
+import type { ViewContext } from './view';
 
 const HISTORY_KEY = 'svc-admin:query-history';
 const DRAFT_KEY = 'svc-admin:query-draft';

@@ -5,7 +5,7 @@
 import { call } from './api';
 import { type Child, h, replace } from './dom';
 import { loadCatalogue, type Pointer } from './catalogue';
-import type { ViewContext } from './main';
+import type { ViewContext } from './view';
 
 interface Migration {
   [key: string]: unknown;

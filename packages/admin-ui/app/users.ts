@@ -4,7 +4,7 @@
  */
 import { ApiError, call } from './api';
 import { h, replace } from './dom';
-import type { ViewContext } from './main';
+import type { ViewContext } from './view';
 
 interface User {
   id: string;

@@ -31,7 +31,7 @@
  */
 import { SvcError } from '@svc/core';
 import { isAuthResult } from '../session/sign-in';
-import type { AuthRoute } from '../routes/table';
+import type { AuthRoute } from '../routes/define';
 import type { Auth, AuthResult, MfaChallenge, RequestInfo, SignInResult } from '../types';
 import { validateBranding } from '../branding';
 import { PASSKEY_SCRIPT } from './passkey-script';

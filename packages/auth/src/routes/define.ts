@@ -147,3 +147,18 @@ export function defineRoute<A extends AuthRouteAccess, P extends string>(
 /** `METHOD path`, how a route is named in messages and in the derived lookup tables. */
 export const routeKey = (route: { readonly method: string; readonly path: string }): string =>
   `${route.method} ${route.path}`;
+
+/** A row of the lockdown table (`./table.ts`): a route and who may call it. */
+export interface AuthRoute {
+  readonly method: HttpMethod;
+  /** Path under `/auth`, with `:param` segments. */
+  readonly path: string;
+  readonly access: AuthRouteAccess;
+  /** The feature the route belongs to, for enabling routes by configuration. */
+  readonly feature: AuthFeature;
+  /**
+   * A GET that spends a one-time secret (a verification link, an OAuth state): HEAD is not
+   * answered as GET there (405), so a link checker's HEAD cannot use up the user's link.
+   */
+  readonly spends?: true;
+}

@@ -9,29 +9,9 @@
 import type { CaptchaGate } from '../captcha';
 import { PAGE_ROUTE_ROWS } from '../pages';
 import { AUTH_ROUTE_DECLARATIONS } from './index';
-import {
-  type AuthFeature,
-  type AuthRouteAccess,
-  type AuthRouteDeclaration,
-  type HttpMethod,
-  routeKey,
-} from './define';
+import { type AuthRoute, type AuthRouteDeclaration, type HttpMethod, routeKey } from './define';
 
-export type { AuthFeature, AuthRouteAccess, HttpMethod } from './define';
-
-export interface AuthRoute {
-  readonly method: HttpMethod;
-  /** Path under `/auth`, with `:param` segments. */
-  readonly path: string;
-  readonly access: AuthRouteAccess;
-  /** The feature the route belongs to, for enabling routes by configuration. */
-  readonly feature: AuthFeature;
-  /**
-   * A GET that spends a one-time secret (a verification link, an OAuth state): HEAD is not
-   * answered as GET there (405), so a link checker's HEAD cannot use up the user's link.
-   */
-  readonly spends?: true;
-}
+export type { AuthFeature, AuthRoute, AuthRouteAccess, HttpMethod } from './define';
 
 /** The lockdown fields of a declaration. */
 const lockdownOf = (r: AuthRouteDeclaration): AuthRoute =>

@@ -14,9 +14,9 @@ import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@svc/core/testing';
 import { createServer, type SvcServer } from '@svc/server';
 import { build } from 'esbuild';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { addVirtualAuthenticator, launchChromium } from '@svc/test-support';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SECRET = 'test-secret-0123456789-abcdefghijklmnop';
 const SCREENSHOT = '/tmp/client-browser.png';
 
@@ -110,8 +110,10 @@ describe('@svc/client in Debian chromium', () => {
       jwtSecret: SECRET,
       authConfig: {
         bcryptRounds: 4,
-        // Tokens live 65 s: the two-tab test refreshes them 63 s before (`?margin=63`).
-        tokenExpiry: 65,
+        // Tokens live 68 s: the two-tab test refreshes them 63 s before (`?margin=63`), so it
+        // waits about 5 s for one to near expiry, and a fresh one stays clear of the margin for
+        // about 4 s (the `exp` claim counts whole seconds) while the tabs' queries run.
+        tokenExpiry: 68,
         webauthn: { origin, rpId: 'localhost', rpName: 'svc client browser test' },
       },
     });
@@ -132,27 +134,10 @@ describe('@svc/client in Debian chromium', () => {
       front.once('error', reject);
       front.listen(port, '127.0.0.1', () => resolve());
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      timeout: 60_000,
-      // localhost is the secure-context origin; it resolves to 127.0.0.1 only.
-      args: ['--host-resolver-rules=MAP localhost 127.0.0.1', '--no-sandbox'],
-    });
+    browser = await launchChromium({ host: 'localhost' });
     context = await browser.newContext();
     page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable', { enableUI: false });
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await addVirtualAuthenticator(context, page);
     const res = await page.goto(`${origin}/app`, { timeout: 30_000 });
     expect(res?.status()).toBe(200);
   }, 120_000);

@@ -16,11 +16,11 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { base32Decode, hotp } from '@svc/auth';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { addVirtualAuthenticator, launchChromium } from '@svc/test-support';
 import type { SvcServer } from '../src';
 import { SECRET, authClient, build, sharedDatabase } from './helpers';
 
-const CHROMIUM = '/usr/bin/chromium';
 const HOST = 'svc-admin-under-test.test';
 const SCREENSHOTS = process.env.SVC_ADMIN_SCREENSHOTS ?? '/tmp';
 /**
@@ -116,12 +116,7 @@ beforeAll(async () => {
     },
     token,
   );
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    timeout: 60_000,
-    args: [`--host-resolver-rules=MAP ${HOST} 127.0.0.1, MAP * ~NOTFOUND`, '--no-sandbox'],
-  });
+  browser = await launchChromium({ host: HOST, only: true });
 }, 120_000);
 
 afterAll(async () => {
@@ -519,12 +514,7 @@ describe('passkey sign-in (http://localhost, a virtual authenticator)', () => {
     await passkeyServer.auth!.createSuperuser('root-passkey@example.com', PASSWORD);
     passkeyFront = http.createServer(passkeyServer.app);
     await new Promise<void>((resolve) => passkeyFront.listen(port, '127.0.0.1', () => resolve()));
-    passkeyBrowser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      timeout: 60_000,
-      args: ['--host-resolver-rules=MAP localhost 127.0.0.1', '--no-sandbox'],
-    });
+    passkeyBrowser = await launchChromium({ host: 'localhost' });
   }, 120_000);
   afterAll(async () => {
     await passkeyBrowser?.close();
@@ -540,18 +530,7 @@ describe('passkey sign-in (http://localhost, a virtual authenticator)', () => {
       const page = await ctx.newPage();
       const errors: string[] = [];
       page.on('pageerror', (err) => errors.push(String(err)));
-      const cdp = await ctx.newCDPSession(page);
-      await cdp.send('WebAuthn.enable', { enableUI: false });
-      await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: {
-          protocol: 'ctap2',
-          transport: 'internal',
-          hasResidentKey: true,
-          hasUserVerification: true,
-          isUserVerified: true,
-          automaticPresenceSimulation: true,
-        },
-      });
+      await addVirtualAuthenticator(ctx, page);
       await page.goto(`${origin}/_/`);
       await page.locator('#signin-passkey').waitFor();
       await signIn(page, { email: 'root-passkey@example.com', password: PASSWORD });

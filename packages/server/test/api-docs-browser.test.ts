@@ -16,17 +16,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import {
-  chromium,
-  type Browser,
-  type BrowserContext,
-  type Locator,
-  type Page,
-} from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { launchChromium } from '@svc/test-support';
 import type { SvcServer } from '../src';
 import { SECRET, build, call, sharedDatabase, signUp } from './helpers';
 
-const CHROMIUM = '/usr/bin/chromium';
 /**
  * The name the browser uses for svc; chromium maps it to 127.0.0.1 and fails every other name.
  * Not `127.0.0.1` or `localhost` themselves: Swagger UI treats a document on those as local (no
@@ -239,12 +233,7 @@ let context: BrowserContext;
 
 beforeAll(async () => {
   // No skip: a chromium that cannot start fails every test below.
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    timeout: 60_000,
-    args: [`--host-resolver-rules=MAP ${HOST} 127.0.0.1, MAP * ~NOTFOUND`, '--no-sandbox'],
-  });
+  browser = await launchChromium({ host: HOST, only: true });
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

@@ -6,12 +6,12 @@
  * tests fail: nothing here is skipped.
  */
 import { base32Decode, totp } from '@svc/auth';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { addVirtualAuthenticator, launchChromium } from '@svc/test-support';
 import type { SvcServer } from '../src';
 import net from 'node:net';
 import { SECRET, build, sharedDatabase, start } from './helpers';
 
-const CHROMIUM = '/usr/bin/chromium';
 const WAIT = { timeout: 15_000 };
 const PASSWORD = 'correct horse battery staple';
 const db = sharedDatabase();
@@ -31,12 +31,7 @@ describe('hosted pages in Debian chromium', () => {
         cookie: true,
       },
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      timeout: 60_000,
-      args: ['--no-sandbox'],
-    });
+    browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 800, height: 700 } })).newPage();
     page.setDefaultTimeout(15_000);
   }, 120_000);
@@ -223,12 +218,7 @@ describe('hosted passkey page in Debian chromium with a virtual authenticator', 
       },
     });
     await server.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      timeout: 60_000,
-      args: ['--host-resolver-rules=MAP localhost 127.0.0.1', '--no-sandbox'],
-    });
+    browser = await launchChromium({ host: 'localhost' });
   }, 120_000);
 
   afterAll(async () => {
@@ -240,18 +230,7 @@ describe('hosted passkey page in Debian chromium with a virtual authenticator', 
     const context = await browser.newContext({ viewport: { width: 800, height: 700 } });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable', { enableUI: false });
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await addVirtualAuthenticator(context, page);
     const email = `browser-passkey-${Date.now()}@example.com`;
     const reg = await fetch(`${origin}/auth/register`, {
       method: 'POST',

@@ -11,18 +11,12 @@
 import http from 'node:http';
 import net from 'node:net';
 import express from 'express';
-import {
-  chromium,
-  type Browser,
-  type BrowserContext,
-  type CDPSession,
-  type Page,
-} from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { addVirtualAuthenticator, launchChromium } from '@svc/test-support';
 import type { AuthEvent } from '@svc/auth';
 import type { SvcServer } from '../src';
 import { SECRET, build, captureEvents, sharedDatabase } from './helpers';
 
-const CHROMIUM = '/usr/bin/chromium';
 const db = sharedDatabase();
 
 /** The test page: helpers the test calls with page.evaluate; binary values travel base64url. */
@@ -143,27 +137,10 @@ describe('passkeys in Debian chromium with a virtual authenticator', () => {
       front.listen(port, '127.0.0.1', () => resolve());
     });
     // No skip: a chromium that cannot start fails every test below.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      timeout: 60_000,
-      // localhost is the secure-context origin; it resolves to 127.0.0.1 only.
-      args: ['--host-resolver-rules=MAP localhost 127.0.0.1', '--no-sandbox'],
-    });
+    browser = await launchChromium({ host: 'localhost' });
     context = await browser.newContext();
     page = await context.newPage();
-    cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable', { enableUI: false });
-    ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    }));
+    ({ cdp, authenticatorId } = await addVirtualAuthenticator(context, page));
     const res = await page.goto(`${origin}/passkey-test`, { timeout: 30_000 });
     expect(res?.status()).toBe(200);
     expect(

@@ -3,3 +3,9 @@
  * published, never imported by shipped code).
  */
 export { openApiValidator, type OpenApiAnswer, type OpenApiValidator } from './openapi-validator';
+export {
+  addVirtualAuthenticator,
+  CHROMIUM,
+  launchChromium,
+  type LaunchOptions,
+} from './browser';

@@ -87,8 +87,19 @@ function usableLocalStorage(): Storage | null {
 }
 
 /**
+ * How long a tab keeps the lock after its work (ms). Each tab reads its own copy of
+ * `localStorage`, which hears other tabs' writes a moment later (Chromium passes them between
+ * renderer processes asynchronously): a tab granted the lock the instant another released it
+ * could still read the refresh token the other just retired, and presenting it again ends the
+ * whole sign-in. Holding the lock this much longer lets the write arrive first. A heuristic, not
+ * a guarantee: the server's rule stays the safety net (a replay signs the client out).
+ */
+const LOCK_SETTLE_MS = 100;
+
+/**
  * The browser's `localStorage` (or another Web Storage), shared by the tabs of an origin: locked
- * with `navigator.locks`, other tabs' writes heard through the `storage` event.
+ * with `navigator.locks` (held `LOCK_SETTLE_MS` past its work), other tabs' writes heard through
+ * the `storage` event.
  */
 export function browserStorage(storage: Storage | null = usableLocalStorage()): AuthStorage {
   if (!storage) throw new TypeError('no localStorage here: pass `storage: memoryStorage()`');
@@ -101,7 +112,18 @@ export function browserStorage(storage: Storage | null = usableLocalStorage()): 
     getItem: (key) => storage.getItem(key),
     setItem: (key, value) => storage.setItem(key, value),
     removeItem: (key) => storage.removeItem(key),
-    ...(locks ? { lock: <T>(name: string, fn: () => Promise<T>) => locks.request(name, fn) } : {}),
+    ...(locks
+      ? {
+          lock: <T>(name: string, fn: () => Promise<T>) =>
+            locks.request(name, async () => {
+              try {
+                return await fn();
+              } finally {
+                await new Promise((resolve) => setTimeout(resolve, LOCK_SETTLE_MS));
+              }
+            }),
+        }
+      : {}),
     subscribe(key, listener) {
       if (!target.addEventListener) return () => {};
       const onStorage = (event: StorageEvent) => {

@@ -12,7 +12,7 @@ import type { OperationContext } from '../context';
 import { checkPassword } from '../password';
 import { hashNewPassword } from '../password/operations';
 import { SUPERUSER_ROLE } from '../roles';
-import { describeDevice } from '../session/device';
+import { liveSessions } from '../session/list';
 import type { SessionInfo, User, UserList } from '../types';
 
 /** `listUsers` pages: 100 users unless asked, at most 1000. */
@@ -45,18 +45,7 @@ export async function listUserSessions(
   emailOrId: string,
 ): Promise<SessionInfo[]> {
   const user = await userOrThrow(ctx, emailOrId);
-  const activeSince = new Date(ctx.now() - ctx.config.sessionTimeout * 1000);
-  const rows = await ctx.store.listLiveSessions(user.id, activeSince);
-  return rows.map((s) => ({
-    id: s.id,
-    createdAt: s.createdAt.toISOString(),
-    lastActivityAt: s.lastActivityAt.toISOString(),
-    expiresAt: s.expiresAt.toISOString(),
-    ip: s.ip,
-    userAgent: s.userAgent,
-    device: describeDevice(s.userAgent),
-    current: false,
-  }));
+  return liveSessions(ctx, user.id);
 }
 
 /**

@@ -17,8 +17,20 @@ export async function listSessions(
   accessToken: string,
 ): Promise<SessionInfo[]> {
   const { claims, sessionId } = await checkAccess(ctx, accessToken);
+  return liveSessions(ctx, claims.sub, sessionId);
+}
+
+/**
+ * A user's live sessions (unrevoked, unexpired, active within `sessionTimeout`), most recently
+ * active first, as `SessionInfo`; `current` marks `currentId` (none for the admin's view).
+ */
+export async function liveSessions(
+  ctx: OperationContext,
+  userId: string,
+  currentId?: string,
+): Promise<SessionInfo[]> {
   const activeSince = new Date(ctx.now() - ctx.config.sessionTimeout * 1000);
-  const rows = await ctx.store.listLiveSessions(claims.sub, activeSince);
+  const rows = await ctx.store.listLiveSessions(userId, activeSince);
   return rows.map((s) => ({
     id: s.id,
     createdAt: s.createdAt.toISOString(),
@@ -27,7 +39,7 @@ export async function listSessions(
     ip: s.ip,
     userAgent: s.userAgent,
     device: describeDevice(s.userAgent),
-    current: s.id === sessionId,
+    current: s.id === currentId,
   }));
 }
 

@@ -269,7 +269,7 @@ describe(`client.auth on ${testDatabaseKind()}`, () => {
     expect(await newClient().auth.getUser()).toBeNull();
   });
 
-  test('setSession: a session handed over (the hosted pages\' fragment) is exchanged for one of its own', async () => {
+  test("setSession: a session handed over (the hosted pages' fragment) is exchanged for one of its own", async () => {
     const first = await newClient().auth.signUp({ email: email('handed'), password: PASSWORD });
     const client = newClient();
     const events = recordEvents(client);

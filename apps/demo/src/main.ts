@@ -209,8 +209,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 }
 
 if (require.main === module) {
-  const port = process.env.PORT ? Number(process.env.PORT) : undefined;
-  startDemo(port === undefined ? {} : { port }).then(
+  // PORT picks the port (3000), DATABASE_URL a PostgreSQL database in place of the embedded one.
+  const { PORT, DATABASE_URL } = process.env;
+  startDemo({
+    ...(PORT ? { port: Number(PORT) } : {}),
+    ...(DATABASE_URL ? { database: { url: DATABASE_URL } } : {}),
+  }).then(
     (demo) => {
       demo.svc.logger.info(
         `svc notes demo at ${demo.origin}/ (the emails it would send: ${demo.origin}/_/mail)`,

@@ -110,6 +110,25 @@ async function addNote(page: Page, title: string, body: string, shared: boolean)
 const titles = (page: Page, list: 'my-notes' | 'shared-notes') =>
   page.getByTestId(list).getByRole('heading', { level: 3 }).allTextContents();
 
+test('one origin: the pages under a strict CSP, every other path answered by svc', async () => {
+  for (const path of ['/', '/notes', '/account']) {
+    const res = await fetch(`${demo.origin}${path}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await res.text();
+    expect(html).toContain('<div id="app"></div>');
+    expect(html).not.toMatch(/<script\b[^>]*>[^<]/); // no inline script
+  }
+  await expect((await fetch(`${demo.origin}/health`)).json()).resolves.toEqual({ status: 'ok' });
+  const missing = await fetch(`${demo.origin}/assets/nothing.js`);
+  expect(missing.status).toBe(404);
+  expect(await missing.json()).toMatchObject({ code: 'NOT_FOUND' });
+  // A page's path takes no other method: svc answers, in its envelope.
+  const posted = await fetch(`${demo.origin}/notes`, { method: 'POST' });
+  expect(posted.status).toBe(404);
+  expect(await posted.json()).toMatchObject({ code: 'NOT_FOUND' });
+});
+
 const ann = { email: 'ann@example.com' };
 const XSS = '<img src=x onerror="window.__xss=1">';
 

@@ -163,6 +163,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       schema: readSchema(),
       logLevel: options.logLevel ?? 'info',
       enableAuth: true,
+      // Every data-plane route wants a signed-in caller (the pages query only when signed in).
+      requireAuth: true,
       jwtSecret: jwtSecretFor(options, database),
       // Loopback callers see the emails auth would send at /_/mail (no SMTP server here).
       devMail: process.env.NODE_ENV === 'production' ? false : undefined,
@@ -172,7 +174,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
         magicLinkUrlTemplate: `${origin}/auth/magic?token={token}&redirectTo=${encodeURIComponent(`${origin}/notes`)}`,
         redirectAllowList: [origin],
         webauthn: { origin, rpId: 'localhost', rpName: 'svc notes' },
-        branding: { appName: 'svc notes' },
+        branding: { appName: 'svc notes', brandColor: '#1f4e8c' },
         ...options.authConfig,
       },
     });

@@ -120,6 +120,13 @@ test('one origin: the pages under a strict CSP, every other path answered by svc
     expect(html).not.toMatch(/<script\b[^>]*>[^<]/); // no inline script
   }
   await expect((await fetch(`${demo.origin}/health`)).json()).resolves.toEqual({ status: 'ok' });
+  // The data plane wants a signed-in caller.
+  const anonymous = await fetch(`${demo.origin}/query`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: 'select Note' }),
+  });
+  expect(anonymous.status).toBe(401);
   const missing = await fetch(`${demo.origin}/assets/nothing.js`);
   expect(missing.status).toBe(404);
   expect(await missing.json()).toMatchObject({ code: 'NOT_FOUND' });

@@ -40,6 +40,9 @@ export const DEMO_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** A loopback address as a Host header (`127.0.0.1:3000`, `[::1]:3000`). */
+const LOOPBACK_HOST = /^(127(\.\d{1,3}){3}|\[::1\])(:\d+)?$/;
+
 export interface DemoOptions {
   /** @default 3000 (0: any free port) */
   readonly port?: number;
@@ -185,8 +188,14 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   front.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const pathname = (req.url ?? '/').split('?')[0] ?? '/';
     const get = req.method === 'GET' || req.method === 'HEAD';
-    if (get && (PAGES as readonly string[]).includes(pathname))
+    if (get && (PAGES as readonly string[]).includes(pathname)) {
+      // Opened by address (127.0.0.1, [::1]): to the origin passkeys and links are made for.
+      if (req.headers.host !== `localhost:${port}` && LOOPBACK_HOST.test(req.headers.host ?? '')) {
+        res.writeHead(308, { Location: `${origin}${req.url ?? '/'}`, 'Content-Length': 0 });
+        return res.end();
+      }
       return send(req, res, files.index, 'no-cache');
+    }
     if (get && pathname.startsWith('/assets/')) {
       const file = files.assets.get(pathname.slice('/assets/'.length));
       if (file) return send(req, res, file, 'public, max-age=31536000, immutable');

@@ -119,6 +119,11 @@ test('one origin: the pages under a strict CSP, every other path answered by svc
     expect(html).toContain('<div id="app"></div>');
     expect(html).not.toMatch(/<script\b[^>]*>[^<]/); // no inline script
   }
+  // Opened by address, a page moves to the origin passkeys are made for.
+  const port = new URL(demo.origin).port;
+  const byAddress = await fetch(`http://127.0.0.1:${port}/notes?x=1`, { redirect: 'manual' });
+  expect(byAddress.status).toBe(308);
+  expect(byAddress.headers.get('location')).toBe(`${demo.origin}/notes?x=1`);
   await expect((await fetch(`${demo.origin}/health`)).json()).resolves.toEqual({ status: 'ok' });
   // The data plane wants a signed-in caller.
   const anonymous = await fetch(`${demo.origin}/query`, {

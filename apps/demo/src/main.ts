@@ -146,7 +146,17 @@ function jwtSecretFor(options: DemoOptions, database: CreateServerOptions['datab
  */
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const files = loadPublic();
-  const front = http.createServer();
+  let svc: SvcServer | undefined;
+  const front = http.createServer((req, res) => {
+    if (svc) return handle(svc, req, res);
+    // Listening already, svc still starting (migrating the schema): say so rather than hang.
+    const body = JSON.stringify({
+      code: 'SERVICE_UNAVAILABLE',
+      error: 'SERVICE_UNAVAILABLE: the demo is starting; try again in a moment',
+    });
+    res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '2' });
+    res.end(body);
+  });
   await new Promise<void>((resolve, reject) => {
     front.once('error', reject);
     front.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
@@ -157,9 +167,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const { port } = front.address() as AddressInfo;
   const origin = `http://localhost:${port}`;
   const database = options.database ?? { dataDir: './.svc/demo-data' };
-  let svc: SvcServer;
+  let started: SvcServer;
   try {
-    svc = await createServer({
+    started = await createServer({
       // The demo's settings are its own: the environment (DATABASE_URL, ...) does not change them.
       env: {},
       database,
@@ -185,14 +195,15 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     front.close();
     throw err;
   }
-  front.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+  // The app's own paths first; every other request is svc's.
+  function handle(svc: SvcServer, req: http.IncomingMessage, res: http.ServerResponse): void {
     const pathname = (req.url ?? '/').split('?')[0] ?? '/';
     const get = req.method === 'GET' || req.method === 'HEAD';
     if (get && (PAGES as readonly string[]).includes(pathname)) {
-      // Opened by address (127.0.0.1, [::1]): to the origin passkeys and links are made for.
-      if (req.headers.host !== `localhost:${port}` && LOOPBACK_HOST.test(req.headers.host ?? '')) {
+      // Opened by address (127.0.0.1): to the origin passkeys and links are made for.
+      if (LOOPBACK_HOST.test(req.headers.host ?? '')) {
         res.writeHead(308, { Location: `${origin}${req.url ?? '/'}`, 'Content-Length': 0 });
-        return res.end();
+        return void res.end();
       }
       return send(req, res, files.index, 'no-cache');
     }
@@ -201,18 +212,21 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       if (file) return send(req, res, file, 'public, max-age=31536000, immutable');
     }
     svc.app(req, res);
-  });
+  }
+  svc = started;
   let closing: Promise<void> | undefined;
   return {
-    svc,
+    svc: started,
     origin,
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => {
           front.close(() => resolve());
           front.closeIdleConnections();
+          // A browser's kept-alive connections: given two seconds to finish, then closed.
+          setTimeout(() => front.closeAllConnections(), 2000).unref();
         });
-        await svc.close();
+        await started.close();
       })();
       return closing;
     },

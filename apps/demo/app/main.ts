@@ -355,7 +355,7 @@ function noteCard(note: Note, mine: boolean, reload: () => void) {
           h(
             'button',
             { type: 'button', class: 'secondary', onclick: toggle },
-            note.shared ? 'Make private' : 'Share',
+            note.shared ? 'Unshare' : 'Share',
           ),
           h('button', { type: 'button', class: 'danger', onclick: remove }, 'Delete'),
         ),

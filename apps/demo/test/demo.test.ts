@@ -1,6 +1,7 @@
 /**
  * svc notes in a real browser (Debian's chromium driven by playwright-core), started as `pnpm
- * start` starts it (`startDemo`), on an in-memory database and loopback only, reached at
+ * start` starts it (`startDemo`), on an in-memory PGlite (the demo's own engine, whatever
+ * SVC_TEST_DB says) and loopback only, reached at
  * `http://localhost:<port>` (the origin its passkeys and links are made for):
  *
  * - Ann signs up and writes a private note and a shared one (a title holding HTML stays text);

@@ -269,6 +269,23 @@ describe(`client.auth on ${testDatabaseKind()}`, () => {
     expect(await newClient().auth.getUser()).toBeNull();
   });
 
+  test("setSession: a session handed over (the hosted pages' fragment) is exchanged for one of its own", async () => {
+    const first = await newClient().auth.signUp({ email: email('handed'), password: PASSWORD });
+    const client = newClient();
+    const events = recordEvents(client);
+    const taken = await client.auth.setSession({ refreshToken: first.refreshToken });
+    expect(taken.user.id).toBe(first.user.id);
+    expect(taken.refreshToken).not.toBe(first.refreshToken);
+    expect(events).toEqual(['INITIAL_SESSION', 'SIGNED_IN']);
+    expect(await whoAmI(client)).toBe(first.user.id);
+    // The handed-over token was spent by the exchange: a second taker is refused.
+    await rejects(
+      newClient().auth.setSession({ refreshToken: first.refreshToken }),
+      ServerError,
+      'INVALID_REFRESH_TOKEN',
+    );
+  });
+
   test('operations that need a session refuse without one: AuthError NOT_SIGNED_IN', async () => {
     const client = newClient();
     await rejects(client.auth.mfa.enrollTotp(), AuthError, 'NOT_SIGNED_IN');

@@ -114,6 +114,12 @@ export interface AuthClient {
   getSession(): Promise<Session | null>;
   /** Exchanges the refresh token now (one exchange at a time, whoever asks). */
   refreshSession(): Promise<Session>;
+  /**
+   * Takes a session made elsewhere, such as the one the hosted pages hand to a `redirectTo` in the
+   * URL's fragment (`#access_token=…&refresh_token=…`): exchanges its refresh token at
+   * `/auth/refresh` for a session of its own and keeps it (`SIGNED_IN`).
+   */
+  setSession(input: { refreshToken: string }): Promise<Session>;
   /** The signed-in user as the server has it now (`USER_UPDATED` when it changed); null when signed out. */
   getUser(): Promise<AuthUser | null>;
   /** Calls `listener` on every change, first with `INITIAL_SESSION`; answers unsubscribe. */
@@ -378,6 +384,13 @@ export function createAuth(
     refreshSession: async () => {
       await ready;
       return refresh();
+    },
+    setSession: async ({ refreshToken }) => {
+      await ready;
+      await refreshing?.catch(() => {});
+      const session = sessionOf(await call('/auth/refresh', { refreshToken }));
+      await save(session, 'SIGNED_IN');
+      return session;
     },
     getUser: async () => {
       const session = await fresh();

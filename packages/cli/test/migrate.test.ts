@@ -55,6 +55,46 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
     expect(r.stderr).toMatch(/^svc: InvalidReferenceError \(line 2, column \d+\): /);
   });
 
+  test('a rename keeps the data (--rename); a new required property takes --fill; bad flags exit 2', async () => {
+    const dir = project({
+      'dbschema/default.esdl': 'type User { required name: str; bio: str; }\n',
+    });
+    const run = (args: string[]) => runSvc(args, { cwd: dir, ms: 60000 });
+    expect((await run(['migrate', ...dbArgs(dir)])).code).toBe(0);
+    const insert = await run([
+      'query',
+      `insert User { name := 'ann', bio := 'hi' }`,
+      ...dbArgs(dir),
+    ]);
+    expect(insert.code).toBe(0);
+    fs.writeFileSync(
+      path.join(dir, 'dbschema/default.esdl'),
+      'type User { required name: str; about: str; required handle: str; }\n',
+    );
+    // Without being told, it is a drop and an add: refused, and the hint names the flags.
+    const refused = await run(['migrate', ...dbArgs(dir)]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/not applied/);
+    const bad = await run(['migrate', '--rename', 'User.bio', ...dbArgs(dir)]);
+    expect(bad).toMatchObject({ code: 2 });
+    expect(bad.stderr).toContain(
+      '--rename User.bio: expected Type=NewType or Type.pointer=new_name',
+    );
+    const applied = await run([
+      'migrate',
+      '--rename',
+      'User.bio=about',
+      '--fill',
+      'User.handle=str_lower(.name)',
+      ...dbArgs(dir),
+    ]);
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('rename property default::User.bio to about');
+    const read = await run(['query', 'select User { name, about, handle }', ...dbArgs(dir)]);
+    expect(JSON.parse(read.stdout)).toEqual([{ name: 'ann', about: 'hi', handle: 'ann' }]);
+  });
+
   test('without a schema it says how to give one', async () => {
     const dir = project({});
     const r = await runSvc(['migrate', ...dbArgs(dir)], { cwd: dir });

@@ -125,7 +125,14 @@ export {
   type Overload as StdOverload,
   type SigType,
 } from './std';
-export type { DataCheck, MigrationPlan, MigrationStep, MigrationStepKind } from './model/migration';
+export type {
+  DataCheck,
+  MigrationHints,
+  MigrationPlan,
+  MigrationRename,
+  MigrationStep,
+  MigrationStepKind,
+} from './model/migration';
 export { buildSchema } from './schema/build';
 export { planMigration } from './schema/diff';
 export { createDefaultMigrator } from './schema/default';

@@ -116,8 +116,42 @@ describe('schema and migrations over HTTP', () => {
     expect((await readJson(allowed)).applied).toBe(true);
   });
 
+  test('renames keep data and fills fill it', async () => {
+    await post(`${server.url}/migrations`, { schema: V2 });
+    await server.database.query(
+      `insert into "default"."User" (name, bio) values ('ada', 'mathematician')`,
+    );
+    const V3 = V2.replace('bio: str;', 'about: str;\n    required handle: str;');
+    const res = await post(`${server.url}/migrations`, {
+      schema: V3,
+      renames: [{ kind: 'pointer', type: 'User', from: 'bio', to: 'about' }],
+      fills: { 'default::User.handle': `'@' ++ .name` },
+    });
+    expect(res.status).toBe(200);
+    const { rows } = await server.database.query(`select about, handle from "default"."User"`);
+    expect(rows).toEqual([{ about: 'mathematician', handle: '@ada' }]);
+    const wrong = await post(`${server.url}/migrations`, {
+      schema: V2,
+      renames: [{ kind: 'type', from: 'Nobody', to: 'User' }],
+    });
+    expect(wrong.status).toBe(400);
+    expect(await readJson(wrong)).toMatchObject({ code: 'QUERY_ERROR', type: 'MigrationError' });
+  });
+
   test.each([
     [{}, '"schema" must be SDL text (a string)'],
+    [
+      { schema: V1, renames: [{ from: 'a', to: 'b' }] },
+      '"renames" must be a list of {"kind": "type", "from", "to"} or {"kind": "pointer", "type", "from", "to"}',
+    ],
+    [
+      { schema: V1, renames: { a: 'b' } },
+      '"renames" must be a list of {"kind": "type", "from", "to"} or {"kind": "pointer", "type", "from", "to"}',
+    ],
+    [
+      { schema: V1, fills: { 'User.x': 1 } },
+      '"fills" must be an object of pointer → EdgeQL expression (strings)',
+    ],
     [{ schema: V1, dryRun: 'yes' }, '"dryRun" must be true or false'],
     [{ schema: V1, force: true }, 'unknown field "force" in the request body'],
     [[V1], 'request body must be a JSON object with a "schema" string'],

@@ -14,8 +14,10 @@ export type MigrationStepKind =
   | 'drop link'
   | 'alter link'
   | 'create constraint'
+  | 'alter constraint'
   | 'drop constraint'
   | 'create index'
+  | 'alter index'
   | 'drop index'
   | 'create policy'
   | 'drop policy'
@@ -63,4 +65,35 @@ export interface DataCheck {
 export interface MigrationPlan {
   readonly steps: readonly MigrationStep[];
   readonly checks: readonly DataCheck[];
+  /**
+   * How many leading steps are renames (MigrationHints): they change no data, and the checks
+   * read tables and columns by the names they leave, so the runner runs them before the checks.
+   * Absent: none.
+   */
+  readonly renameSteps?: number;
+}
+
+/**
+ * The user's word that a name of the stored schema is a name of the new one: the data stays,
+ * renamed, instead of a drop and an add. Unqualified type names are in `default`.
+ * - `type`: `default::User` is now `default::Person` (same module);
+ * - `pointer`: `type.from` is now `type.to`, in the type that declares it (named by its stored or
+ *   its new name), and so in every type that inherits it.
+ */
+export type MigrationRename =
+  | { readonly kind: 'type'; readonly from: string; readonly to: string }
+  | { readonly kind: 'pointer'; readonly type: string; readonly from: string; readonly to: string };
+
+/**
+ * What a migration needs to know that two schemas cannot say (Gel asks for the same when it
+ * creates a migration):
+ * - `renames`: see `MigrationRename`;
+ * - `fills`: by a stored pointer's subject in the new schema (`default::User.about`), an EdgeQL
+ *   expression over the object (`.name ++ '!'`) giving the value of rows that have none when the
+ *   pointer is added as required or becomes required, or (written over the stored value, e.g.
+ *   `<int64>.age`) the new value when its type changes.
+ */
+export interface MigrationHints {
+  readonly renames?: readonly MigrationRename[];
+  readonly fills?: Readonly<Record<string, string>>;
 }

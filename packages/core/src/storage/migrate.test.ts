@@ -184,7 +184,7 @@ describe(`migration runner on ${testDatabaseKind()}`, () => {
     expect((err as Error).message).toContain('type a holds rows');
     expect((err as Error).message).toContain('{"type":"a","rows":2}');
     expect((err as InstanceType<typeof DataLossError>).hint).toBe(
-      'migrate with allowDataLoss: true to drop it',
+      'to drop it, migrate with `svc migrate --allow-data-loss` (`allowDataLoss: true` in POST /migrations); if it was renamed, say so to keep it (`--rename`, `renames`)',
     );
     expect(await tables()).toEqual(['t_a', 't_b']);
     const allowed = await migrator.migrate(t.db, 'b', { allowDataLoss: true });

@@ -17,18 +17,18 @@ import {
   fromDatabaseError,
 } from '../errors';
 import type { Schema } from '../model/schema';
-import type { DataCheck, MigrationPlan, MigrationStep } from '../model/migration';
+import type { DataCheck, MigrationHints, MigrationPlan, MigrationStep } from '../model/migration';
 
 export interface MigratorParts {
   /** SDL text → model (throws schema errors with positions). */
   readonly build: (sdl: string) => Schema;
   /** The plan from one model to another (`null`: an empty database). */
-  readonly plan: (from: Schema | null, to: Schema) => MigrationPlan;
+  readonly plan: (from: Schema | null, to: Schema, hints: MigrationHints) => MigrationPlan;
   /** Idempotent SQL run before every migration (helper functions the layout relies on). */
   readonly bootstrapSql: readonly string[];
 }
 
-export interface MigrateOptions {
+export interface MigrateOptions extends MigrationHints {
   /** Plan and check, then roll back: nothing changes. */
   readonly dryRun?: boolean;
   /** Let steps drop data (columns, tables, links holding rows). @default false */
@@ -140,7 +140,7 @@ export function createMigrator(parts: MigratorParts): Migrator {
         for (const statement of META_SQL) await tx.query(statement);
         const stored = await current(tx);
         const from = stored ? parts.build(stored.sdl) : null;
-        const plan = parts.plan(from, target);
+        const plan = parts.plan(from, target, { renames: options.renames, fills: options.fills });
         const steps = plan.steps.map(({ kind, subject, description }) => ({
           kind,
           subject,
@@ -153,9 +153,13 @@ export function createMigrator(parts: MigratorParts): Migrator {
           if (options.dryRun) throw new DryRunDone(result);
           return result;
         }
+        // Renames first (they change no data): the checks read the names they leave.
+        const renames = plan.steps.slice(0, plan.renameSteps ?? 0);
+        for (const step of renames)
+          for (const statement of step.sql) await run(tx, statement, step);
         await runChecks(tx, plan.checks, options.allowDataLoss ?? false);
         for (const statement of parts.bootstrapSql) await run(tx, statement, null);
-        for (const step of plan.steps) {
+        for (const step of plan.steps.slice(renames.length)) {
           for (const statement of step.sql) await run(tx, statement, step);
         }
         await tx.query(
@@ -232,9 +236,12 @@ async function runChecks(
   const losses: string[] = [];
   for (const check of checks) {
     if (check.kind === 'data-loss' && allowDataLoss) continue;
-    const { rows } = await tx.query(
-      `select * from (${check.sql}) as found limit ${CHECK_ROW_LIMIT}`,
-    );
+    let rows: unknown[];
+    try {
+      ({ rows } = await tx.query(`select * from (${check.sql}) as found limit ${CHECK_ROW_LIMIT}`));
+    } catch (err) {
+      throw migrationError(err, null);
+    }
     if (rows.length === 0) continue;
     const shown = rows.map((r) => `      ${JSON.stringify(r)}`).join('\n');
     const entry = `${check.message}\n    query: ${check.sql}\n    found:\n${shown}`;
@@ -250,7 +257,7 @@ async function runChecks(
     throw new DataLossError(
       `the migration was not applied: it would lose stored data\n  - ${losses.join('\n  - ')}`,
       {
-        hint: 'migrate with allowDataLoss: true to drop it',
+        hint: 'to drop it, migrate with `svc migrate --allow-data-loss` (`allowDataLoss: true` in POST /migrations); if it was renamed, say so to keep it (`--rename`, `renames`)',
       },
     );
   }

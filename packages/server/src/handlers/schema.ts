@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import {
   commonError,
   type Database,
+  type MigrationRename,
   type Migrator,
   type Schema,
   type TypeCatalogue,
@@ -70,6 +71,8 @@ export function schemaHandlers(deps: {
       const result = await migrator.migrate(database, body.schema, {
         dryRun: body.dryRun,
         allowDataLoss: body.allowDataLoss,
+        renames: body.renames,
+        fills: body.fills,
       });
       if (result.applied) await deps.onMigrated?.();
       sendJson(res, 200, result);
@@ -77,12 +80,14 @@ export function schemaHandlers(deps: {
   };
 }
 
-const MIGRATION_KEYS = new Set(['schema', 'dryRun', 'allowDataLoss']);
+const MIGRATION_KEYS = new Set(['schema', 'dryRun', 'allowDataLoss', 'renames', 'fills']);
 
 export function parseMigrationRequest(body: unknown): {
   schema: string;
   dryRun: boolean;
   allowDataLoss: boolean;
+  renames: MigrationRename[];
+  fills: Record<string, string>;
 } {
   const b = jsonObjectBody(body, MIGRATION_KEYS, 'a "schema" string');
   if (typeof b.schema !== 'string')
@@ -92,5 +97,49 @@ export function parseMigrationRequest(body: unknown): {
       throw commonError('VALIDATION_ERROR', `"${flag}" must be true or false`);
     }
   }
-  return { schema: b.schema, dryRun: b.dryRun === true, allowDataLoss: b.allowDataLoss === true };
+  return {
+    schema: b.schema,
+    dryRun: b.dryRun === true,
+    allowDataLoss: b.allowDataLoss === true,
+    renames: parseRenames(b.renames),
+    fills: parseFills(b.fills),
+  };
+}
+
+const isName = (v: unknown): v is string =>
+  typeof v === 'string' && v.length > 0 && v.length <= 256;
+
+/** `renames`: `[{kind: "type", from, to}, {kind: "pointer", type, from, to}]` (docs/http.md). */
+function parseRenames(value: unknown): MigrationRename[] {
+  if (value === undefined) return [];
+  const shape =
+    '"renames" must be a list of {"kind": "type", "from", "to"} or {"kind": "pointer", "type", "from", "to"}';
+  if (!Array.isArray(value) || value.length > 1000) throw commonError('VALIDATION_ERROR', shape);
+  return value.map((r: unknown): MigrationRename => {
+    const o = (typeof r === 'object' && r !== null ? r : {}) as Record<string, unknown>;
+    const keys = Object.keys(o).sort().join(',');
+    if (o.kind === 'type' && keys === 'from,kind,to' && isName(o.from) && isName(o.to))
+      return { kind: 'type', from: o.from, to: o.to };
+    if (
+      o.kind === 'pointer' &&
+      keys === 'from,kind,to,type' &&
+      isName(o.type) &&
+      isName(o.from) &&
+      isName(o.to)
+    )
+      return { kind: 'pointer', type: o.type, from: o.from, to: o.to };
+    throw commonError('VALIDATION_ERROR', shape);
+  });
+}
+
+/** `fills`: `{"default::User.about": "<EdgeQL expression>"}`. */
+function parseFills(value: unknown): Record<string, string> {
+  if (value === undefined) return {};
+  const shape = '"fills" must be an object of pointer → EdgeQL expression (strings)';
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw commonError('VALIDATION_ERROR', shape);
+  const entries = Object.entries(value);
+  if (entries.length > 1000 || !entries.every(([k, v]) => isName(k) && typeof v === 'string'))
+    throw commonError('VALIDATION_ERROR', shape);
+  return Object.fromEntries(entries) as Record<string, string>;
 }

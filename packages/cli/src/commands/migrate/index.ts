@@ -1,4 +1,4 @@
-import { createDefaultMigrator, type MigrateResult } from '@svc/core';
+import { createDefaultMigrator, type MigrateResult, type MigrationRename } from '@svc/core';
 import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
@@ -18,6 +18,11 @@ Options:
   --config <file>       TOML config file (default ./svc.toml when it exists)
   --dry-run             show what would change, change nothing
   --allow-data-loss     let the migration drop columns, tables or links that hold data
+  --rename <old=new>    keep the data of a renamed type (User=Person) or property or link
+                        (User.bio=about) instead of dropping and adding it; repeatable
+  --fill <ptr=expr>     the value of existing objects for a property that is added as required,
+                        becomes required, or changes type: User.handle="str_lower(.name)",
+                        User.age="<int64>.age"; repeatable
   -h, --help            show this help`;
 
 export interface MigrateCommandOptions {
@@ -38,6 +43,8 @@ export async function migrateCommand(
       ...DATABASE_FLAGS,
       'dry-run': { type: 'boolean' },
       'allow-data-loss': { type: 'boolean' },
+      rename: { type: 'string', multiple: true },
+      fill: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     MIGRATE_USAGE,
@@ -54,6 +61,10 @@ export async function migrateCommand(
   const { config, database, configFile } = resolveCommandConfig(values, opts.cwd, opts.env);
   const dryRun = values['dry-run'] ?? false;
   const allowDataLoss = values['allow-data-loss'] ?? false;
+  const hints = {
+    renames: (values.rename ?? []).map(parseRenameArg),
+    fills: Object.fromEntries((values.fill ?? []).map(parseFillArg)),
+  };
   const opened = await openOrFindServer(
     database,
     databaseUrlSource(config.databaseSource, configFile),
@@ -69,7 +80,7 @@ export async function migrateCommand(
         holder,
         'POST',
         '/migrations',
-        { schema: sdl, dryRun, allowDataLoss },
+        { schema: sdl, dryRun, allowDataLoss, ...hints },
         config.serviceKey,
       );
       opts.io.stdout(report(result as MigrateResult, dryRun));
@@ -80,7 +91,11 @@ export async function migrateCommand(
   }
   const { db } = opened;
   try {
-    const result = await createDefaultMigrator().migrate(db, sdl, { dryRun, allowDataLoss });
+    const result = await createDefaultMigrator().migrate(db, sdl, {
+      dryRun,
+      allowDataLoss,
+      ...hints,
+    });
     opts.io.stdout(report(result, dryRun));
     return 0;
   } catch (err) {
@@ -97,4 +112,39 @@ function report(result: MigrateResult, dryRun: boolean): string {
     ? `Dry run: ${result.steps.length} steps would apply (nothing was changed):`
     : `Applied ${result.steps.length} steps (schema ${result.version.slice(0, 12)}):`;
   return [head, ...result.steps.map((s) => `  ${s.description}`)].join('\n');
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*$/;
+const POINTER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** `--rename User=Person` (a type), `--rename User.bio=about` (a property or link). */
+export function parseRenameArg(arg: string): MigrationRename {
+  const eq = arg.indexOf('=');
+  const left = eq < 0 ? '' : arg.slice(0, eq).trim();
+  const right = eq < 0 ? '' : arg.slice(eq + 1).trim();
+  const dot = left.lastIndexOf('.');
+  if (dot < 0 && NAME.test(left) && NAME.test(right))
+    return { kind: 'type', from: left, to: right };
+  const type = left.slice(0, dot);
+  const from = left.slice(dot + 1);
+  if (dot > 0 && NAME.test(type) && POINTER.test(from) && POINTER.test(right))
+    return { kind: 'pointer', type, from, to: right };
+  throw new ExitError(
+    2,
+    `--rename ${arg}: expected Type=NewType or Type.pointer=new_name (e.g. --rename User.bio=about)`,
+  );
+}
+
+/** `--fill User.handle=str_lower(.name)`: the pointer, then its EdgeQL expression. */
+export function parseFillArg(arg: string): [string, string] {
+  const eq = arg.indexOf('=');
+  const subject = eq < 0 ? '' : arg.slice(0, eq).trim();
+  const expr = eq < 0 ? '' : arg.slice(eq + 1).trim();
+  const dot = subject.lastIndexOf('.');
+  if (dot > 0 && NAME.test(subject.slice(0, dot)) && POINTER.test(subject.slice(dot + 1)) && expr)
+    return [subject, expr];
+  throw new ExitError(
+    2,
+    `--fill ${arg}: expected Type.pointer=<EdgeQL expression> (e.g. --fill "User.handle=str_lower(.name)")`,
+  );
 }

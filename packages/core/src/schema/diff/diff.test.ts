@@ -1,5 +1,5 @@
 import { buildSchema } from '../build';
-import type { MigrationPlan } from '../../model/migration';
+import type { MigrationHints, MigrationPlan } from '../../model/migration';
 import { planMigration } from './plan';
 
 const plan = (a: string | null, b: string): MigrationPlan =>
@@ -278,5 +278,201 @@ describe('planMigration', () => {
     );
     const direct = new Set(kinds(plan(A, C)).map((k) => k.split(' ').pop()));
     for (const subject of direct) expect(stepwise).toContain(subject);
+  });
+});
+
+describe('planMigration with renames', () => {
+  const renamePlan = (a: string, b: string, hints: MigrationHints) =>
+    planMigration(buildSchema(a), buildSchema(b), hints);
+
+  it('renames a property in place: one statement, no drop, no data-loss check', () => {
+    const p = renamePlan(`type User { bio: str; }`, `type User { about: str; }`, {
+      renames: [{ kind: 'pointer', type: 'User', from: 'bio', to: 'about' }],
+    });
+    expect(kinds(p)).toEqual(['alter property default::User.about']);
+    expect(allSql(p)).toBe('alter table "default"."User" rename column "bio" to "about"');
+    expect(p.checks).toEqual([]);
+  });
+
+  it('without the rename the same change is a drop and an add, with a data-loss check', () => {
+    const p = plan(`type User { bio: str; }`, `type User { about: str; }`);
+    expect(kinds(p).sort()).toEqual([
+      'create property default::User.about',
+      'drop property default::User.bio',
+    ]);
+    expect(p.checks.map((c) => c.kind)).toEqual(['data-loss']);
+  });
+
+  it('renames a type with its multi link table and keeps the FK pointing at it', () => {
+    const a = `type User { multi friends: User; name: str; } type Post { author: User; }`;
+    const b = `type Person { multi friends: Person; name: str; } type Post { author: Person; }`;
+    const p = renamePlan(a, b, { renames: [{ kind: 'type', from: 'User', to: 'Person' }] });
+    const sql = allSql(p);
+    expect(sql).toContain('alter table "default"."User" rename to "Person"');
+    expect(sql).toContain('alter table "default"."User.friends" rename to "Person.friends"');
+    expect(sql).not.toMatch(/drop table|create table/);
+    expect(p.checks.filter((c) => c.kind === 'data-loss')).toEqual([]);
+    expect(kinds(p)[0]).toBe('alter type default::Person');
+  });
+
+  it('renames a type and one of its pointers together (the pointer named by either type name); derived names follow', () => {
+    const a = `type User { bio: str; multi tags: str; }`;
+    const b = `type Person { about: str; multi labels: str; }`;
+    for (const type of ['User', 'Person']) {
+      const p = renamePlan(a, b, {
+        renames: [
+          { kind: 'type', from: 'User', to: 'Person' },
+          { kind: 'pointer', type, from: 'bio', to: 'about' },
+          { kind: 'pointer', type, from: 'tags', to: 'labels' },
+        ],
+      });
+      expect(p.steps.flatMap((s) => s.sql)).toEqual([
+        'alter table "default"."User" rename to "Person"',
+        'alter table "default"."Person" rename column "bio" to "about"',
+        'alter table "default"."User.tags" rename to "Person.labels"',
+        'alter table "default"."Person.labels" rename constraint "User.tags.source.fk" to "Person.labels.source.fk"',
+        'alter index "default"."User.tags.source.index" rename to "Person.labels.source.index"',
+      ]);
+    }
+  });
+
+  it('a pointer of an abstract type is renamed in every table that stores it', () => {
+    const a = `abstract type Named { title: str; } type A extending Named; type B extending Named;`;
+    const b = `abstract type Named { name: str; } type A extending Named; type B extending Named;`;
+    const p = renamePlan(a, b, {
+      renames: [{ kind: 'pointer', type: 'Named', from: 'title', to: 'name' }],
+    });
+    const sql = p.steps.flatMap((s) => s.sql);
+    expect(sql).toContain('alter table "default"."A" rename column "title" to "name"');
+    expect(sql).toContain('alter table "default"."B" rename column "title" to "name"');
+    expect(sql.some((s) => /drop column|add column/.test(s))).toBe(false);
+    expect(p.checks.filter((c) => c.kind === 'data-loss')).toEqual([]);
+  });
+
+  it("renames a single link's link property columns with it", () => {
+    const p = renamePlan(
+      `type T { owner: T { since: datetime; }; }`,
+      `type T { holder: T { since: datetime; }; }`,
+      { renames: [{ kind: 'pointer', type: 'T', from: 'owner', to: 'holder' }] },
+    );
+    const sql = p.steps.flatMap((s) => s.sql);
+    expect(sql).toContain('alter table "default"."T" rename column "owner" to "holder"');
+    expect(sql).toContain(
+      'alter table "default"."T" rename column "owner@since" to "holder@since"',
+    );
+    expect(sql.some((s) => /drop column|add column/.test(s))).toBe(false);
+  });
+
+  it('an index on a renamed column is kept by PostgreSQL: only its derived name may change', () => {
+    const p = renamePlan(
+      `type User { bio: str; index on (.bio); }`,
+      `type User { about: str; index on (.about); }`,
+      { renames: [{ kind: 'pointer', type: 'User', from: 'bio', to: 'about' }] },
+    );
+    expect(p.checks.filter((c) => c.kind === 'data-loss')).toEqual([]);
+    expect(allSql(p)).not.toMatch(/drop column|add column/);
+  });
+
+  it('refuses renames the schemas do not bear out, with the reason', () => {
+    const a = `type User { bio: str; }`;
+    const cases: [string, MigrationHints, RegExp][] = [
+      [
+        `type User { about: str; }`,
+        { renames: [{ kind: 'pointer', type: 'User', from: 'nope', to: 'about' }] },
+        /has no nope/,
+      ],
+      [
+        `type User { about: str; }`,
+        { renames: [{ kind: 'pointer', type: 'User', from: 'bio', to: 'other' }] },
+        /has no other/,
+      ],
+      [
+        `type User { bio: str; about: str; }`,
+        { renames: [{ kind: 'pointer', type: 'User', from: 'bio', to: 'about' }] },
+        /still has bio/,
+      ],
+      [
+        `type Person { bio: str; }`,
+        { renames: [{ kind: 'type', from: 'Nobody', to: 'Person' }] },
+        /no such type/,
+      ],
+      [
+        `type User { bio: str; } type Person { bio: str; }`,
+        { renames: [{ kind: 'type', from: 'User', to: 'Person' }] },
+        /still has default::User/,
+      ],
+      [
+        `module other { type Person { bio: str; } }`,
+        { renames: [{ kind: 'type', from: 'User', to: 'other::Person' }] },
+        /another module/,
+      ],
+    ];
+    for (const [b, hints, message] of cases) {
+      expect(() => renamePlan(a, b, hints)).toThrow(message);
+    }
+    expect(() =>
+      planMigration(null, buildSchema(a), { renames: [{ kind: 'type', from: 'A', to: 'B' }] }),
+    ).toThrow(/no schema yet/);
+  });
+});
+
+describe('planMigration with fills', () => {
+  const fillPlan = (a: string, b: string, fills: Record<string, string>) =>
+    planMigration(buildSchema(a), buildSchema(b), { fills });
+
+  it('a new required property without a default: added, filled from the row, then made required', () => {
+    const p = fillPlan(
+      `type User { required name: str; }`,
+      `type User { required name: str; required handle: str; }`,
+      { 'default::User.handle': `str_lower(.name) ++ '!'` },
+    );
+    expect(p.checks).toEqual([]);
+    const sql = p.steps.flatMap((s) => s.sql);
+    expect(sql[0]).toBe('alter table "default"."User" add column "handle" text');
+    expect(sql[1]).toMatch(
+      /^update "default"\."User" set "handle" = .*"name".* where "handle" is null$/,
+    );
+    expect(sql[2]).toBe('alter table "default"."User" alter column "handle" set not null');
+  });
+
+  it('without a fill the same change is refused on a populated table (a violation check)', () => {
+    const p = plan(
+      `type User { required name: str; }`,
+      `type User { required name: str; required handle: str; }`,
+    );
+    expect(p.checks.map((c) => c.kind)).toEqual(['violation']);
+    expect(p.checks[0]?.message).toMatch(/fill expression/);
+  });
+
+  it('an optional property made required is filled where empty', () => {
+    const p = fillPlan(`type User { n: int64; }`, `type User { required n: int64; }`, {
+      'default::User.n': '0',
+    });
+    expect(p.checks).toEqual([]);
+    expect(p.steps.flatMap((s) => s.sql)).toEqual([
+      'update "default"."User" set "n" = 0::bigint where "n" is null',
+      'alter table "default"."User" alter column "n" set not null',
+    ]);
+  });
+
+  it('a type change uses the fill over the stored value as its USING expression', () => {
+    const p = fillPlan(`type User { age: str; }`, `type User { age: int64; }`, {
+      'default::User.age': '<int64>.age * 2',
+    });
+    expect(allSql(p)).toMatch(
+      /alter column "age" type bigint using \("age"::bigint\) \* \(2::bigint\)/,
+    );
+  });
+
+  it('refuses a fill of the wrong type, one that does not parse, and one nothing needs', () => {
+    const a = `type User { required name: str; }`;
+    const b = `type User { required name: str; required n: int64; }`;
+    expect(() => fillPlan(a, b, { 'default::User.n': `'x'` })).toThrow(
+      /gives std::str.*std::int64/,
+    );
+    expect(() => fillPlan(a, b, { 'default::User.n': `1 +` })).toThrow(/does not parse/);
+    expect(() => fillPlan(a, b, { 'default::User.n': '1', 'default::User.name': `'x'` })).toThrow(
+      /needs a fill for default::User.name/,
+    );
   });
 });

@@ -2,7 +2,8 @@
  * schema/diff/plan: `planMigration(from, to)` — the SQL that takes a database from one schema to
  * another, as ordered steps, plus the data checks to run before applying.
  *
- * Input: the stored Schema (null for an empty database) and the new one. Output: MigrationPlan.
+ * Input: the stored Schema (null for an empty database), the new one, and the user's renames and
+ * fill expressions (MigrationHints). Output: MigrationPlan.
  * Pure and deterministic: same input, same plan, byte for byte. Planning the same schema again
  * gives an empty plan.
  * How: both schemas become StorageLayouts (storage/); their tables, columns, junction
@@ -21,13 +22,15 @@
  * dropped after its last step.
  */
 import type { Schema } from '../../model/schema';
-import type { MigrationPlan } from '../../model/migration';
+import { MigrationError } from '../../errors';
+import type { MigrationHints, MigrationPlan } from '../../model/migration';
 import { ddl } from '../../sql/codegen/ddl';
 import { storageLayout, type StorageLayout } from '../../storage/layout';
 import { splitName } from '../../storage/types';
 import { provideDdlCompiler } from '../../storage/ddl-compiler';
 import { DDL_COMPILER } from '../ddl-expression';
 import { planModelOnly } from './model-only';
+import { renamedLayout, renamedModel, renameSteps, resolveRenames } from './renames';
 import { Planner, type Step } from './planner';
 import { planScalars } from './scalars';
 import { planTables } from './tables';
@@ -36,21 +39,39 @@ import { planViews } from './views';
 
 const EMPTY: StorageLayout = { modules: [], domains: [], tables: [], views: [], triggers: [] };
 
-export function planMigration(from: Schema | null, to: Schema): MigrationPlan {
+export function planMigration(
+  from: Schema | null,
+  to: Schema,
+  hints: MigrationHints = {},
+): MigrationPlan {
   provideDdlCompiler(DDL_COMPILER);
-  const before = from ? storageLayout(from) : EMPTY;
+  const renames = resolveRenames(from, to, hints.renames ?? []);
+  const stored = from ? storageLayout(from) : EMPTY;
+  const before = renamedLayout(stored, renames);
   const after = storageLayout(to);
-  const p = new Planner(from, to, before, after);
+  // Fills are keyed by subject; an unqualified type is in `default` (`User.about`).
+  const fills = new Map(
+    Object.entries(hints.fills ?? {}).map(([k, v]) => [k.includes('::') ? k : `default::${k}`, v]),
+  );
+  const p = new Planner(from && renamedModel(from, renames), to, before, after, fills);
+  const renaming = renameSteps(stored, renames);
+  for (const s of renaming) p.step(1, s.kind, s.subject, s.description, s.sql);
   planViews(p);
   planTables(p);
   planScalars(p);
   planTriggers(p);
   planModelOnly(p);
+  const unused = [...fills.keys()].filter((k) => !p.usedFills.has(k));
+  if (unused.length)
+    throw new MigrationError(`no change of this migration needs a fill for ${unused.join(', ')}`, {
+      hint: 'a fill gives the value of a property added or made required, or of one whose type changes',
+    });
   const steps = p.phases.flat();
   placeModules(p, steps);
   return {
     steps: steps.map((s) => Object.freeze({ ...s, sql: Object.freeze([...s.sql]) })),
     checks: p.checks,
+    ...(renaming.length ? { renameSteps: renaming.length } : {}),
   };
 }
 

@@ -24,11 +24,16 @@ export class Planner {
   /** FKs and indexes already emitted with their pointer's step. */
   readonly emitted = new Set<string>();
 
+  /** The fills a step used (the rest are refused: nothing needed them). */
+  readonly usedFills = new Set<string>();
+
   constructor(
     readonly from: Schema | null,
     readonly to: Schema,
     readonly before: StorageLayout,
     readonly after: StorageLayout,
+    /** By subject (`default::User.about`): the fill expressions given (MigrationHints). */
+    readonly fills: ReadonlyMap<string, string> = new Map(),
   ) {}
 
   step(

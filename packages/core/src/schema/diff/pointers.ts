@@ -2,7 +2,11 @@
  * schema/diff/pointers: the columns and junction tables of one type table that changed — added,
  * altered (type, required, default), single to multi and back.
  */
-import { printTypeRef } from '../../model/schema';
+import { printTypeRef, type Schema } from '../../model/schema';
+import type { SqlExpr } from '../../sql/ast';
+import { ddlCompiler } from '../../storage/ddl-compiler';
+import { splitName } from '../../storage/types';
+import * as ql from '../../syntax';
 import { MigrationError } from '../../errors';
 import { printSql, printType } from '../../sql/print';
 import { checks as checkSql, ddl, type ColumnSpec, type QName } from '../../sql/codegen/ddl';
@@ -88,7 +92,7 @@ export function diffPointers(
       addColumn(p, prev, next, c);
       continue;
     }
-    alterColumn(p, table, old, c);
+    alterColumn(p, next.type, table, old, c);
   }
   for (const [name, j] of newJ) {
     const old = oldJ.get(name);
@@ -108,12 +112,23 @@ export function diffPointers(
 function addColumn(p: Planner, prev: TypeTable, next: TypeTable, c: PointerColumn): void {
   const sql = [ddl.addColumn(next.table, c.column)];
   if (c.column.notNull && (!c.column.default || c.queryDefault)) {
-    p.check(
-      'violation',
-      c.subject,
-      `${c.subject} is required and has no default, but ${next.type} already has objects; give it a default`,
-      checkSql.anyRows(prev.table),
-    );
+    const fill = fillExpression(p, p.to, next.type, c);
+    if (fill) {
+      sql.splice(
+        0,
+        1,
+        ddl.addColumn(next.table, { ...c.column, notNull: false }),
+        ddl.backfill(next.table, c.column.name, fill),
+        ddl.setNotNull(next.table, c.column.name),
+      );
+    } else {
+      p.check(
+        'violation',
+        c.subject,
+        `${c.subject} is required and has no default, but ${next.type} already has objects; give it a default, or a fill expression for the objects there are`,
+        checkSql.anyRows(prev.table),
+      );
+    }
   }
   if (c.kind === 'link') sql.push(...linkExtras(p, next, c.pointer));
   p.step(
@@ -125,7 +140,13 @@ function addColumn(p: Planner, prev: TypeTable, next: TypeTable, c: PointerColum
   );
 }
 
-function alterColumn(p: Planner, table: QName, old: PointerColumn, c: PointerColumn): void {
+function alterColumn(
+  p: Planner,
+  type: string,
+  table: QName,
+  old: PointerColumn,
+  c: PointerColumn,
+): void {
   if (columnText(old.column) === columnText(c.column)) return;
   const sql: string[] = [];
   const changes: string[] = [];
@@ -135,21 +156,28 @@ function alterColumn(p: Planner, table: QName, old: PointerColumn, c: PointerCol
   const oldDefault = old.column.default ? printSql(old.column.default) : null;
   const newDefault = c.column.default ? printSql(c.column.default) : null;
   if (oldType !== newType) {
-    if (!castable(oldType, newType)) {
+    // A fill for a changed type is written over the stored value (`<int64>.age`).
+    const fill = p.from ? fillExpression(p, p.from, type, c) : null;
+    if (!fill && !castable(oldType, newType)) {
       throw new MigrationError(
         `cannot change the type of ${c.subject} from ${printTypeRef(old.target)} to ${printTypeRef(c.target)}: there is no cast that keeps the data`,
         {
-          hint: `add a new property of type ${printTypeRef(c.target)}, copy the values with an update query, then drop ${c.pointer}`,
+          hint: `give a fill expression that computes the new value from the stored one, or add a new property of type ${printTypeRef(c.target)}, copy the values with an update query, then drop ${c.pointer}`,
         },
       );
     }
     if (oldDefault !== null) sql.push(ddl.setDefault(table, c.column.name, null));
     sql.push(
-      ddl.alterColumnType(table, c.column.name, c.column.type, {
-        kind: 'Cast',
-        expr: { kind: 'ColumnRef', table: null, name: c.column.name },
-        type: c.column.type,
-      }),
+      ddl.alterColumnType(
+        table,
+        c.column.name,
+        c.column.type,
+        fill ?? {
+          kind: 'Cast',
+          expr: { kind: 'ColumnRef', table: null, name: c.column.name },
+          type: c.column.type,
+        },
+      ),
     );
     if (newDefault !== null) sql.push(ddl.setDefault(table, c.column.name, c.column.default));
     changes.push(`type ${printTypeRef(old.target)} → ${printTypeRef(c.target)}`);
@@ -159,13 +187,16 @@ function alterColumn(p: Planner, table: QName, old: PointerColumn, c: PointerCol
   }
   if (old.column.notNull !== c.column.notNull) {
     if (c.column.notNull) {
-      if (c.column.default && !c.queryDefault) {
+      const fill = oldType === newType ? fillExpression(p, p.to, type, c) : null;
+      if (fill) {
+        sql.push(ddl.backfill(table, c.column.name, fill));
+      } else if (c.column.default && !c.queryDefault) {
         sql.push(ddl.backfill(table, c.column.name, c.column.default));
       } else {
         p.check(
           'violation',
           c.subject,
-          `${c.subject} becomes required, but these objects have no value (give it a default to fill them)`,
+          `${c.subject} becomes required, but these objects have no value (give it a default or a fill expression to fill them)`,
           checkSql.nullRows(table, old.column.name),
         );
       }
@@ -270,4 +301,41 @@ function alterJunction(p: Planner, old: JunctionTable, j: JunctionTable): void {
       `alter ${j.kind} ${j.subject}`,
       sql,
     );
+}
+
+/**
+ * The SQL of the fill expression given for `c` (MigrationHints.fills), compiled over a row of
+ * `type` in `schema` (the new schema for a value to add, the stored one for a value to convert),
+ * or null when none was given. It must give the pointer's type.
+ */
+function fillExpression(
+  p: Planner,
+  schema: Schema,
+  type: string,
+  c: PointerColumn,
+): SqlExpr | null {
+  const text = p.fills.get(c.subject);
+  if (text === undefined) return null;
+  p.usedFills.add(c.subject);
+  let expr: ql.Expr;
+  try {
+    expr = ql.parseExpression(text);
+  } catch (err) {
+    throw new MigrationError(
+      `the fill expression for ${c.subject} does not parse: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  const compiled = ddlCompiler().compileScalar(expr, {
+    schema,
+    module: splitName(type)[0],
+    mode: 'default',
+    subject: { kind: 'object', type },
+  });
+  if (compiled.type !== null && printTypeRef(compiled.type) !== printTypeRef(c.target)) {
+    throw new MigrationError(
+      `the fill expression for ${c.subject} gives ${printTypeRef(compiled.type)}, but ${c.subject} is ${printTypeRef(c.target)}`,
+      { hint: `cast it: <${printTypeRef(c.target)}>(${text})` },
+    );
+  }
+  return compiled.sql;
 }

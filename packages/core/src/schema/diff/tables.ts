@@ -98,9 +98,22 @@ export function planTables(p: Planner): void {
   const sameFk = (a: OwnedForeignKey, b: OwnedForeignKey) =>
     ddl.addForeignKey(a.spec) === ddl.addForeignKey(b.spec) &&
     !touches(a.spec.table, [a.spec.column]);
+  // A foreign key whose name alone changed (a renamed type or pointer names it) is renamed.
+  const fkRenamed = pairRenamed(beforeFks, afterFks, (a, b) =>
+    sameFk({ ...a, spec: { ...a.spec, name: b.spec.name } }, b),
+  );
+  for (const [fk, next] of fkRenamed.values())
+    p.step(
+      2,
+      'alter link',
+      next.subject,
+      `rename foreign key ${fk.spec.name} to ${next.spec.name}`,
+      [ddl.renameConstraint(next.spec.table, fk.spec.name, next.spec.name)],
+    );
+  const fkKept = new Set([...fkRenamed.values()].map(([fk]) => fkKey(fk)));
   for (const [key, fk] of beforeFks) {
     const next = afterFks.get(key);
-    if (next && sameFk(fk, next)) continue;
+    if ((next && sameFk(fk, next)) || fkKept.has(key)) continue;
     const tableGone = droppedTables.has(qkey(fk.spec.table));
     if (
       tableGone &&
@@ -113,17 +126,22 @@ export function planTables(p: Planner): void {
   }
   for (const [key, fk] of afterFks) {
     const prev = beforeFks.get(key);
-    if ((prev && sameFk(prev, fk)) || p.emitted.has(`fk:${key}`)) continue;
+    if ((prev && sameFk(prev, fk)) || p.emitted.has(`fk:${key}`) || fkRenamed.has(key)) continue;
     const existed =
       beforeCols.get(qkey(fk.spec.table))?.has(fk.spec.column) &&
       !touches(fk.spec.table, [fk.spec.column]);
     // Only a new target can leave links dangling; a changed `on target delete` cannot.
     if (existed && (!prev || qkey(prev.spec.target) !== qkey(fk.spec.target))) {
+      const target = `${fk.spec.target.schema}::${fk.spec.target.name}`;
+      // A target the migration creates has no objects yet: any stored link would dangle (and
+      // the check cannot name a table that does not exist yet).
       p.check(
         'violation',
         fk.subject,
-        `${fk.subject} holds links to objects that are not ${fk.spec.target.schema}::${fk.spec.target.name}`,
-        checkSql.danglingLinks(fk.spec),
+        `${fk.subject} holds links to objects that are not ${target}`,
+        beforeCols.has(qkey(fk.spec.target))
+          ? checkSql.danglingLinks(fk.spec)
+          : checkSql.columnHasValues(fk.spec.table, fk.spec.column, fk.subject),
       );
     }
     p.step(9, 'alter link', fk.subject, `add foreign key ${fk.spec.name}`, [
@@ -154,16 +172,29 @@ export function planTables(p: Planner): void {
         !recreated.has(`${qkey(table)}\u0000${c}`),
     );
   };
+  const checkRenamed = pairRenamed(beforeChecks, afterChecks, (a, b) =>
+    sameCheck({ ...a, spec: { ...a.spec, name: b.spec.name } }, b),
+  );
+  for (const [c, next] of checkRenamed.values())
+    p.step(
+      2,
+      'alter constraint',
+      next.subject,
+      `rename constraint ${c.spec.name} to ${next.spec.name}`,
+      [ddl.renameConstraint(next.spec.table, c.spec.name, next.spec.name)],
+    );
+  const checkKept = new Set([...checkRenamed.values()].map(([c]) => checkKey(c)));
   for (const [key, c] of beforeChecks) {
     const next = afterChecks.get(key);
-    if ((next && sameCheck(c, next)) || droppedTables.has(qkey(c.spec.table))) continue;
+    if ((next && sameCheck(c, next)) || droppedTables.has(qkey(c.spec.table)) || checkKept.has(key))
+      continue;
     p.step(2, 'drop constraint', c.subject, `drop constraint ${c.label} on ${c.subject}`, [
       ddl.dropConstraint(c.spec.table, c.spec.name),
     ]);
   }
   for (const [key, c] of afterChecks) {
     const prev = beforeChecks.get(key);
-    if (prev && sameCheck(prev, c)) continue;
+    if ((prev && sameCheck(prev, c)) || checkRenamed.has(key)) continue;
     if (runnable(c.spec.table, [c.spec.expr])) {
       p.check(
         'violation',
@@ -186,9 +217,26 @@ export function planTables(p: Planner): void {
       b.spec.table,
       b.spec.elements.flatMap((e) => [...referencedColumns(e)]),
     );
+  const idxRenamed = pairRenamed(beforeIdx, afterIdx, (a, b) =>
+    sameIdx({ ...a, spec: { ...a.spec, name: b.spec.name } }, b),
+  );
+  for (const [i, next] of idxRenamed.values())
+    p.step(
+      2,
+      i.kind === 'constraint'
+        ? 'alter constraint'
+        : i.kind === 'link'
+          ? 'alter link'
+          : 'alter index',
+      next.subject,
+      `rename index ${i.spec.name} to ${next.spec.name}`,
+      [ddl.renameIndex(next.spec.table.schema, i.spec.name, next.spec.name)],
+    );
+  const idxKept = new Set([...idxRenamed.values()].map(([i]) => indexKey(i)));
   for (const [key, i] of beforeIdx) {
     const next = afterIdx.get(key);
-    if ((next && sameIdx(i, next)) || droppedTables.has(qkey(i.spec.table))) continue;
+    if ((next && sameIdx(i, next)) || droppedTables.has(qkey(i.spec.table)) || idxKept.has(key))
+      continue;
     const kind =
       i.kind === 'constraint' ? 'drop constraint' : i.kind === 'link' ? 'alter link' : 'drop index';
     p.step(
@@ -201,7 +249,7 @@ export function planTables(p: Planner): void {
   }
   for (const [key, i] of afterIdx) {
     const prev = beforeIdx.get(key);
-    if ((prev && sameIdx(prev, i)) || p.emitted.has(`ix:${key}`)) continue;
+    if ((prev && sameIdx(prev, i)) || p.emitted.has(`ix:${key}`) || idxRenamed.has(key)) continue;
     if (
       i.spec.unique &&
       runnable(i.spec.table, [...i.spec.elements, ...(i.spec.where ? [i.spec.where] : [])])
@@ -226,4 +274,27 @@ export function planTables(p: Planner): void {
         [ddl.createIndex(i.spec)],
       );
   }
+}
+
+/**
+ * Objects of the stored layout that are, but for their name, one of the new layout that has no
+ * match by name (an index or constraint named after a renamed type or pointer): by the new one's
+ * key, the pair. Each stored object pairs at most once.
+ */
+function pairRenamed<T>(
+  before: ReadonlyMap<string, T>,
+  after: ReadonlyMap<string, T>,
+  sameButName: (stored: T, next: T) => boolean,
+): Map<string, [T, T]> {
+  const pairs = new Map<string, [T, T]>();
+  const taken = new Set<string>();
+  const unmatched = [...before].filter(([key]) => !after.has(key));
+  for (const [key, next] of after) {
+    if (before.has(key)) continue;
+    const found = unmatched.find(([k, stored]) => !taken.has(k) && sameButName(stored, next));
+    if (!found) continue;
+    taken.add(found[0]);
+    pairs.set(key, [found[1], next]);
+  }
+  return pairs;
 }

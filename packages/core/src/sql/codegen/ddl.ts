@@ -111,6 +111,14 @@ export const ddl = {
     `alter table ${q(table)} drop column ${quoteIdent(column)}`,
   alterColumnType: (table: QName, column: string, type: PgType, using: SqlExpr) =>
     `alter table ${q(table)} alter column ${quoteIdent(column)} type ${printType(type)} using ${printSql(using)}`,
+  renameConstraint: (table: QName, name: string, to: string) =>
+    `alter table ${q(table)} rename constraint ${quoteIdent(name)} to ${quoteIdent(to)}`,
+  renameIndex: (schema: string, name: string, to: string) =>
+    `alter index ${quoteQualified(schema, name)} rename to ${quoteIdent(to)}`,
+  renameTable: (table: QName, name: string) =>
+    `alter table ${q(table)} rename to ${quoteIdent(name)}`,
+  renameColumn: (table: QName, column: string, name: string) =>
+    `alter table ${q(table)} rename column ${quoteIdent(column)} to ${quoteIdent(name)}`,
   setNotNull: (table: QName, column: string) =>
     `alter table ${q(table)} alter column ${quoteIdent(column)} set not null`,
   dropNotNull: (table: QName, column: string) =>

@@ -136,6 +136,14 @@ export type {
 export { buildSchema } from './schema/build';
 export { planMigration } from './schema/diff';
 export { createDefaultMigrator } from './schema/default';
+export {
+  makeMigration,
+  migrationChain,
+  migrationFileName,
+  parseMigrationFile,
+  renderMigrationFile,
+  type MigrationFile,
+} from './schema/migration-file';
 export type {
   MigrateOptions,
   MigrateResult,

@@ -27,6 +27,7 @@ export {
   type ErrorEnvelope,
   type RenderedError,
 } from './errors/render';
+export { formatErrorReport } from './errors/frame';
 export {
   QueryError,
   InvalidSyntaxError,
@@ -126,7 +127,7 @@ export {
   type SigType,
 } from './std';
 export type { DataCheck, MigrationPlan, MigrationStep, MigrationStepKind } from './model/migration';
-export { buildSchema } from './schema/build';
+export { buildSchema, joinSchemaFiles, type SchemaFile } from './schema/build';
 export { planMigration } from './schema/diff';
 export { createDefaultMigrator } from './schema/default';
 export type {

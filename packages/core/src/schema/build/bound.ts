@@ -28,7 +28,9 @@ import { bindableType } from '../../query/bind/types';
 import type { AbstractConstraint, Constraint, Schema, TypeRef } from '../../model/schema';
 import { checkConstraint, type ConstraintSite } from './constraints';
 import {
+  attempt,
   fail,
+  settle,
   type BuildContext,
   type Inferred,
   type ObjectDraft,
@@ -159,14 +161,15 @@ export function checkBoundExpressions(ctx: BuildContext, schema: Schema): void {
   const index = schemaIndex(schema);
   const seen = new Set<PointerDraft>();
   for (const draft of ctx.objectTypes.values()) {
-    for (const p of draft.pointers) checkPointer(ctx, index, p, seen);
-    checkTypeMembers(ctx, index, draft);
+    for (const p of draft.pointers) attempt(ctx, () => checkPointer(ctx, index, p, seen));
+    attempt(ctx, () => checkTypeMembers(ctx, index, draft));
   }
   for (const g of ctx.globals.values()) {
-    if (g.default !== null) bind(site(index, g.module), g.default);
+    if (g.default !== null) attempt(ctx, () => bind(site(index, g.module), g.default as ql.Expr));
   }
   checkScalarConstraints(ctx, index, schema);
   checkFunctionBodies(ctx, index);
+  settle(ctx);
 }
 
 function checkPointer(
@@ -297,27 +300,29 @@ function checkScalarConstraints(ctx: BuildContext, index: SchemaIndex, schema: S
     const built = schema.scalarTypes.find((s) => s.name === name);
     if (!built) continue;
     const self: Inferred = { type: scalar(name), card: ONE };
-    for (const c of built.constraints) {
-      const at = site(index, decl.module);
-      const value = valueBinding(at, '__subject__', scalar(name), false);
-      const here = { ...at, scope: subjectScope(at.scope, value, null) };
-      checkOne(ctx, index, c, 'scalar', name, self, here);
-    }
+    for (const c of built.constraints)
+      attempt(ctx, () => {
+        const at = site(index, decl.module);
+        const value = valueBinding(at, '__subject__', scalar(name), false);
+        const here = { ...at, scope: subjectScope(at.scope, value, null) };
+        checkOne(ctx, index, c, 'scalar', name, self, here);
+      });
   }
 }
 
 /** Every body with its parameters bound to values of their types (the call graph is checked before). */
 function checkFunctionBodies(ctx: BuildContext, index: SchemaIndex): void {
   for (const overloads of ctx.functions.values()) {
-    for (const fn of overloads) {
-      for (const p of fn.params) if (p.default) bind(site(index, fn.module), p.default);
-      const at = site(index, fn.module, 'query');
-      const names = new Map(at.scope.names);
-      for (const p of fn.params) {
-        const value = valueBinding(at, p.name, p.type, p.typeModifier === 'optional');
-        if (value.kind === 'BindingRef') names.set(p.name, value.binding);
-      }
-      bind({ ...at, scope: { ...at.scope, names } }, fn.body);
-    }
+    for (const fn of overloads)
+      attempt(ctx, () => {
+        for (const p of fn.params) if (p.default) bind(site(index, fn.module), p.default);
+        const at = site(index, fn.module, 'query');
+        const names = new Map(at.scope.names);
+        for (const p of fn.params) {
+          const value = valueBinding(at, p.name, p.type, p.typeModifier === 'optional');
+          if (value.kind === 'BindingRef') names.set(p.name, value.binding);
+        }
+        bind({ ...at, scope: { ...at.scope, names } }, fn.body);
+      });
   }
 }

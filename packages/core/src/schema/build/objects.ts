@@ -20,7 +20,7 @@ import { INDEX_KINDS } from '../../model/fts';
 import type { AccessKind, AccessPolicy, Constraint, Index } from '../../model/schema';
 import { annotationsOf, inheritableOf } from './annotations';
 import { constraintOf } from './constraints';
-import { fail, type BuildContext, type ObjectDraft } from './context';
+import { attempt, fail, settle, type BuildContext, type ObjectDraft } from './context';
 
 const EXPAND: Record<ql.AccessKind, readonly AccessKind[]> = {
   all: ['select', 'insert', 'update read', 'update write', 'delete'],
@@ -59,7 +59,8 @@ function indexKind(member: ql.ConcreteIndex): string | null {
 
 export function buildObjectMembers(ctx: BuildContext): void {
   const done = new Set<string>();
-  for (const draft of ctx.objectTypes.values()) build(ctx, draft, done);
+  for (const draft of ctx.objectTypes.values()) attempt(ctx, () => build(ctx, draft, done));
+  settle(ctx);
 }
 
 function unique<T>(items: T[]): T[] {

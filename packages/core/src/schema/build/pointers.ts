@@ -24,13 +24,22 @@ import {
 } from '../../errors';
 import type { Constraint, TypeRef } from '../../model/schema';
 import { annotationsOf, inheritableOf } from './annotations';
-import { fail, type BuildContext, type Decl, type ObjectDraft, type PointerDraft } from './context';
+import {
+  attempt,
+  fail,
+  settle,
+  type BuildContext,
+  type Decl,
+  type ObjectDraft,
+  type PointerDraft,
+} from './context';
 import { constraintOf } from './constraints';
 import { candidates, isSubtype, resolveType } from './resolve';
 import { UUID, containsObject, sameType } from './types';
 
 export function buildPointers(ctx: BuildContext): void {
-  for (const draft of ctx.objectTypes.values()) flatten(ctx, draft);
+  for (const draft of ctx.objectTypes.values()) attempt(ctx, () => flatten(ctx, draft));
+  settle(ctx);
 }
 
 /** `id` of object type `type` (also of the roots, `std::BaseObject` and `std::Object`). */

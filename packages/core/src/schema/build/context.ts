@@ -86,8 +86,8 @@ export interface ObjectDraft {
   indexes: Index[];
   policies: AccessPolicy[];
   annotations: Annotations;
-  /** Phase marker for the ancestor-first pointer flattening. */
-  state: 'new' | 'building' | 'built';
+  /** Phase marker for the ancestor-first pointer flattening (`failed`: it reported errors). */
+  state: 'new' | 'building' | 'built' | 'failed';
 }
 
 export interface FunctionDraft {

@@ -118,6 +118,27 @@ describe('buildSchema(files)', () => {
     ]);
   });
 
+  test('two wrong pointers of one type are both reported; its subtypes add no echo', () => {
+    const a = {
+      name: 'a.esdl',
+      text: [
+        'type Post {',
+        '  author: Usr;',
+        '  multi tags: Tga;',
+        '}',
+        'type Tag;',
+        'type User;',
+        'type Draft extending Post {',
+        '  overloaded author: User;',
+        '}',
+      ].join('\n'),
+    };
+    expect(errorsOf([a]).map((e) => [e.message, e.hint, e.position?.line])).toEqual([
+      ["type 'default::Usr' does not exist", "did you mean 'default::User'?", 2],
+      ["type 'default::Tga' does not exist", "did you mean 'default::Tag'?", 3],
+    ]);
+  });
+
   test('one string keeps positions of the joined text, without a file', () => {
     const text = joinSchemaFiles([USERS, { name: 'x', text: 'type X { y: Why; }' }]);
     try {

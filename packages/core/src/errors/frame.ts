@@ -74,7 +74,10 @@ function formatOne(
   ].join('\n');
 }
 
-/** The 0-based [from, to) of `line` to underline: the span when it is known, else the word there. */
+/**
+ * The 0-based [from, to) of `line` to underline: the span when it is known, else the name there
+ * (with the `.` or `@` of a path step: the binder points at the step), else one character.
+ */
 function underline(line: string, at: SourcePosition): [number, number] {
   const from = Math.min(Math.max(at.column - 1, 0), line.length);
   if (at.endLine !== undefined && at.endColumn !== undefined) {
@@ -82,7 +85,7 @@ function underline(line: string, at: SourcePosition): [number, number] {
     // A span over several lines: its first line, from the column to the last visible character.
     if (at.endLine > at.line) return [from, Math.max(from + 1, line.trimEnd().length)];
   }
-  const word = /^[\p{L}\p{N}_:]+/u.exec(line.slice(from));
+  const word = /^[.@]?[\p{L}\p{N}_:]+/u.exec(line.slice(from));
   return [from, from + (word ? word[0].length : 1)];
 }
 

@@ -139,6 +139,26 @@ describe('buildSchema(files)', () => {
     ]);
   });
 
+  test("a type's index, policy and constraint expressions are each checked", () => {
+    const a = {
+      name: 'a.esdl',
+      text: [
+        'type User {',
+        '  required name: str;',
+        '  required email: str;',
+        '  index on (.nmae);',
+        '  access policy own allow all using (.emial = global current_user_email);',
+        '  constraint exclusive on (.nme);',
+        '}',
+      ].join('\n'),
+    };
+    expect(errorsOf([a]).map((e) => [e.hint, e.position?.line, e.position?.column])).toEqual([
+      ["did you mean 'name'?", 4, 13],
+      ["did you mean 'email'?", 5, 38],
+      ["did you mean 'name'?", 6, 28],
+    ]);
+  });
+
   test('one string keeps positions of the joined text, without a file', () => {
     const text = joinSchemaFiles([USERS, { name: 'x', text: 'type X { y: Why; }' }]);
     try {

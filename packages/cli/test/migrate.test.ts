@@ -94,7 +94,10 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
     expect(first.code).toBe(1);
     expect(first.stderr).not.toMatch(/\n\s+at /); // no stack trace
     const heads = first.stderr.split('\n').filter((l) => l.includes('┌─'));
-    expect(heads).toEqual(['  ┌─ dbschema/a-users.esdl:2:16', '  ┌─ dbschema/c-comments.esdl:2:12']);
+    expect(heads).toEqual([
+      '  ┌─ dbschema/a-users.esdl:2:16',
+      '  ┌─ dbschema/c-comments.esdl:2:12',
+    ]);
     expect(first.stderr).toMatch(/^svc: error: SchemaSyntaxError: /);
     expect(first.stderr).toMatch(/\n\n2 errors\n$/);
 

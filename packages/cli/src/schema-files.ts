@@ -47,7 +47,9 @@ export function readSchemaSource(cwd: string, target: string): SchemaSource {
     if (paths.length === 0) throw new ExitError(2, `--schema: ${target} holds no .esdl files`);
   }
   const files = paths.map((f) => {
-    const name = path.relative(cwd, f) || path.basename(f);
+    // As the user sees it: relative to the working folder when inside it, else the full path.
+    const relative = path.relative(cwd, f);
+    const name = relative === '' || relative.startsWith('..') ? f : relative;
     return { name, text: readOrExit(f, name) };
   });
   return { sdl: joinSchemaFiles(files), files, schema: checked(files) };

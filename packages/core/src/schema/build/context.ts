@@ -192,13 +192,18 @@ export function fail(
 /**
  * Runs one declaration's share of a phase. A schema error it throws is kept (once) and the
  * phase goes on with the next declaration, so one build reports every independent error; the
- * phase ends with `settle`. Anything else (a bug) still throws at once.
+ * phase ends with `settle`. Anything else (a bug) still throws at once, unless errors were kept
+ * already: then those are thrown instead, since the fault may come from what they left unbuilt.
  */
 export function attempt(ctx: BuildContext, step: () => void): void {
   try {
     step();
   } catch (err) {
-    if (!(err instanceof QueryError)) throw err;
+    if (!(err instanceof QueryError)) {
+      // Past a refused declaration, a fault may be an echo of its gap: the user's errors first.
+      settle(ctx);
+      throw err;
+    }
     const same = (e: QueryError) =>
       e.message === err.message &&
       e.position?.line === err.position?.line &&

@@ -9,11 +9,12 @@
  * phase by phase, `InvalidReferenceError`, `DuplicateDefinitionError`, `Invalid*DefinitionError`,
  * ... Every independent error is reported at once: the first is thrown with the rest in its
  * `others` (source order). Independent means: syntax errors of different files (each file is
- * parsed alone first); and within one phase, errors of different declarations (the phases marked
- * * below go on past a declaration they refuse, `attempt`/`settle` in context.ts, and the build
- * stops after a phase with errors, since later phases read what it built). The other phases
- * (scalars, validate: inference of computeds, which reads other declarations) stop at their
- * first error. Given files, every position names its file and its line there (sources.ts).
+ * parsed alone first); and within one phase, errors of different declarations (the phases with a
+ * star below go on past a declaration they refuse, `attempt`/`settle` in context.ts, and the
+ * build stops after a phase with errors, since later phases read what it built). The others
+ * (scalars, C3, function signatures, validate: inference of computeds, which reads other
+ * declarations) stop at their first error. Given files, every position names its file and its
+ * line there (sources.ts).
  *
  * The phases, each a pure function over one `BuildContext`:
  *   collect* (names, duplicates) → annotations → scalars → bases* + C3 → function signatures →
@@ -41,10 +42,10 @@ import { validate } from './validate';
 import { findNode } from './walk';
 import { QueryError, SvcError, UnsupportedFeatureError } from '../../errors';
 import { joinSchemaFiles, locateIn, type SchemaFile } from './sources';
-
-export { joinSchemaFiles, type SchemaFile } from './sources';
 import { provideDdlCompiler } from '../../storage/ddl-compiler';
 import { DDL_COMPILER } from '../ddl-expression';
+
+export { joinSchemaFiles, type SchemaFile } from './sources';
 
 /** Triggers and access rewrites: valid SDL that a later issue builds; refused until then. */
 function refuseUnsupported(schema: ql.Schema): void {

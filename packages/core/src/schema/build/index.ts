@@ -12,12 +12,12 @@
  * parsed alone first); and within one phase, errors of different declarations (the phases with a
  * star below go on past a declaration they refuse, `attempt`/`settle` in context.ts, and the
  * build stops after a phase with errors, since later phases read what it built). The others
- * (scalars, C3, function signatures, validate: inference of computeds, which reads other
- * declarations) stop at their first error. Given files, every position names its file and its
+ * (scalars, C3, validate: inference of computeds, which reads other declarations) stop at their
+ * first error. Given files, every position names its file and its
  * line there (sources.ts).
  *
  * The phases, each a pure function over one `BuildContext`:
- *   collect* (names, duplicates) → annotations → scalars → bases* + C3 → function signatures →
+ *   collect* (names, duplicates) → annotations → scalars → bases* + C3 → function signatures* →
  *   pointers* (flattened through inheritance) → type-level members* → validate (inference of
  *   computeds, globals and aliases; what defaults read; the SDL call graph) → assemble → bound*
  *   (defaults, constraint, index and policy expressions and function bodies bound by the query

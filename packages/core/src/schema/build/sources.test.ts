@@ -85,7 +85,7 @@ describe('buildSchema(files)', () => {
     ]);
   });
 
-  test('duplicates, unknown bases and bad expressions are collected across declarations', () => {
+  test('duplicates, unknown bases, function signatures and bad expressions are collected across declarations', () => {
     const dup = {
       name: 'dup.esdl',
       text: 'type A;\ntype A;\nscalar type S extending str;\nscalar type S extending str;',
@@ -96,6 +96,14 @@ describe('buildSchema(files)', () => {
     ]);
     const bases = { name: 'b.esdl', text: 'type A extending Nope1;\ntype B extending Nope2;' };
     expect(errorsOf([bases]).map((e) => [e.message, e.position?.line])).toEqual([
+      ["type 'default::Nope1' does not exist", 1],
+      ["type 'default::Nope2' does not exist", 2],
+    ]);
+    const functions = {
+      name: 'f.esdl',
+      text: 'function f(x: Nope1) -> str using ("a");\nfunction g(x: str) -> Nope2 using ("b");',
+    };
+    expect(errorsOf([functions]).map((e) => [e.message, e.position?.line])).toEqual([
       ["type 'default::Nope1' does not exist", 1],
       ["type 'default::Nope2' does not exist", 2],
     ]);

@@ -78,7 +78,7 @@ describe('one embedded data folder, several svc processes', () => {
         headers: { authorization: `Bearer ${SERVICE_KEY}` },
       });
       expect(schema.body.sdl).toContain('type Post');
-      // Errors of the server come back as the command's own: class, line, column.
+      // A schema error is the command's own, found before the server is asked (issue 31).
       fs.writeFileSync(
         path.join(dir, 'dbschema', 'posts.esdl'),
         'type Post {\n  required title: strr;\n}\n',
@@ -89,7 +89,9 @@ describe('one embedded data folder, several svc processes', () => {
         ms: 60000,
       });
       expect(bad.code).toBe(1);
-      expect(bad.stderr).toMatch(/\nsvc: InvalidReferenceError \(line \d+, column \d+\): /);
+      expect(bad.stderr).toMatch(
+        /^svc: error: InvalidReferenceError: type 'default::strr' does not exist\n  ┌─ dbschema\/posts\.esdl:2:19\n/,
+      );
       fs.writeFileSync(path.join(dir, 'dbschema', 'posts.esdl'), POSTS);
 
       // A user registered through the server, then admin commands on the held folder.

@@ -45,14 +45,91 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
     expect(again.stdout).toMatch(/^The database is up to date/);
   });
 
-  test('a schema error exits 1 with its class, line and column', async () => {
+  test('a schema error exits 1 with its class, file, line and column', async () => {
     const dir = project({ 'schema.esdl': 'type User {\n  required name: strr;\n}\n' });
     const r = await runSvc(['migrate', '--schema', 'schema.esdl', ...dbArgs(dir)], {
       cwd: dir,
       ms: 60000,
     });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^svc: InvalidReferenceError \(line 2, column \d+\): /);
+    expect(r.stderr).toMatch(
+      /^svc: error: InvalidReferenceError: type 'default::strr' does not exist\n  ┌─ schema\.esdl:2:18\n/,
+    );
+  });
+
+  // Issue 31: a schema of several files, as a new user writes it.
+  const TAGS = 'type Tag {\n  required name: str;\n}\ntype Post {\n  multi tags: Tga;\n}\n';
+  const COMMENTS = 'type Comment {\n  body: str;\n}\n';
+
+  test('an error in the second of three files: its file, line and column there, a code frame, the hint', async () => {
+    const dir = project({
+      'dbschema/a-users.esdl': USERS,
+      'dbschema/b-tags.esdl': TAGS,
+      'dbschema/c-comments.esdl': COMMENTS,
+    });
+    const r = await runSvc(['migrate', ...dbArgs(dir)], { cwd: dir, ms: 60000 });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: [
+        "svc: error: InvalidReferenceError: type 'default::Tga' does not exist",
+        '  ┌─ dbschema/b-tags.esdl:5:15',
+        '  │',
+        '5 │   multi tags: Tga;',
+        '  │               ^^^',
+        '  │',
+        "  = hint: did you mean 'default::Tag'?",
+        '',
+      ].join('\n'),
+    });
+  });
+
+  test('independent errors in two files are all printed, syntax and reference errors alike', async () => {
+    const syntax = project({
+      'dbschema/a-users.esdl': 'type User {\n  required name str;\n}\n',
+      'dbschema/b-tags.esdl': TAGS,
+      'dbschema/c-comments.esdl': 'type Comment {\n  body: str\n  post: Post;\n}\n',
+    });
+    const first = await runSvc(['migrate', ...dbArgs(syntax)], { cwd: syntax, ms: 60000 });
+    expect(first.code).toBe(1);
+    expect(first.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    const heads = first.stderr.split('\n').filter((l) => l.includes('┌─'));
+    expect(heads).toEqual([
+      '  ┌─ dbschema/a-users.esdl:2:16',
+      '  ┌─ dbschema/c-comments.esdl:2:12',
+    ]);
+    expect(first.stderr).toMatch(/^svc: error: SchemaSyntaxError: /);
+    expect(first.stderr).toMatch(/\n\n2 errors\n$/);
+
+    const references = project({
+      'dbschema/a-users.esdl': 'type User {\n  required name: str;\n  tags: Tga;\n}\n',
+      'dbschema/b-tags.esdl': TAGS,
+    });
+    const second = await runSvc(['migrate', ...dbArgs(references)], {
+      cwd: references,
+      ms: 60000,
+    });
+    expect(second.code).toBe(1);
+    expect(second.stderr.split('\n').filter((l) => /┌─|\^/.test(l))).toEqual([
+      '  ┌─ dbschema/a-users.esdl:3:9',
+      '  │         ^^^',
+      '  ┌─ dbschema/b-tags.esdl:5:15',
+      '  │               ^^^',
+    ]);
+  });
+
+  test('svc serve refuses the same schema the same way, before it listens', async () => {
+    const dir = project({
+      'dbschema/a-users.esdl': USERS,
+      'dbschema/b-tags.esdl': TAGS,
+      'dbschema/c-comments.esdl': COMMENTS,
+    });
+    const r = await runSvc(['serve', '--port', '0', ...dbArgs(dir)], { cwd: dir, ms: 60000 });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^svc: error: InvalidReferenceError: type 'default::Tga' does not exist\n  ┌─ dbschema\/b-tags\.esdl:5:15\n/,
+    );
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
   test('a rename keeps the data (--rename); a new required property takes --fill; bad flags exit 2', async () => {

@@ -27,6 +27,7 @@ export {
   type ErrorEnvelope,
   type RenderedError,
 } from './errors/render';
+export { formatErrorReport } from './errors/frame';
 export {
   QueryError,
   InvalidSyntaxError,
@@ -133,7 +134,7 @@ export type {
   MigrationStep,
   MigrationStepKind,
 } from './model/migration';
-export { buildSchema } from './schema/build';
+export { buildSchema, joinSchemaFiles, type SchemaFile } from './schema/build';
 export { planMigration } from './schema/diff';
 export { createDefaultMigrator } from './schema/default';
 export {

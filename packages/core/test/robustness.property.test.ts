@@ -96,6 +96,23 @@ describe('robustness: only SvcErrors come out', () => {
     );
   });
 
+  // Issue 31: a schema folder, every independent error collected; a fault past a refused
+  // declaration would surface here as a non-SvcError.
+  test('buildSchema on mutated schemas split into two files', () => {
+    fc.assert(
+      fc.property(mutated(schemas), fc.nat(), (text, at) => {
+        const lines = text.split('\n');
+        const cut = at % (lines.length + 1);
+        const files = [
+          { name: 'a.esdl', text: lines.slice(0, cut).join('\n') },
+          { name: 'b.esdl', text: lines.slice(cut).join('\n') },
+        ];
+        return onlySvcErrors(() => buildSchema(files));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   test('buildSchema on noise', () => {
     fc.assert(
       fc.property(noise, (text) => onlySvcErrors(() => buildSchema(text))),

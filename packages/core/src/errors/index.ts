@@ -8,3 +8,4 @@ export * from './codes';
 export * from './query-errors';
 export * from './render';
 export * from './database-errors';
+export * from './frame';

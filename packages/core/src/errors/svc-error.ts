@@ -7,6 +7,11 @@
 export interface SourcePosition {
   readonly line: number;
   readonly column: number;
+  /** Where the offending text ends (exclusive), when known: a code frame underlines up to it. */
+  readonly endLine?: number;
+  readonly endColumn?: number;
+  /** The file the position is in, when the source was several files (`buildSchema(files)`). */
+  readonly file?: string;
 }
 
 export interface SvcErrorOptions {
@@ -21,6 +26,8 @@ export interface SvcErrorOptions {
   readonly statement?: number;
   /** Why a transaction ended (`TRANSACTION_ABORTED`): `rollback`, `error`, `idleTimeout`... */
   readonly reason?: string;
+  /** Further independent errors found with this one (a schema build reports them all). */
+  readonly others?: readonly SvcError[];
   readonly cause?: unknown;
 }
 
@@ -34,6 +41,11 @@ export class SvcError extends Error {
   readonly headers: Readonly<Record<string, string>> | undefined;
   readonly statement: number | undefined;
   readonly reason: string | undefined;
+  /**
+   * The independent errors found with this one, in source order (a schema build goes on past a
+   * declaration it refuses); empty for every other error. The envelope shows the first only.
+   */
+  readonly others: readonly SvcError[];
 
   constructor(code: string, status: number, message: string, options: SvcErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -47,6 +59,26 @@ export class SvcError extends Error {
     this.headers = options.headers;
     this.statement = options.statement;
     this.reason = options.reason;
+    this.others = options.others ?? [];
+  }
+
+  /** The same error (same class) at another position, or with other errors found with it. */
+  with(changes: { position?: SourcePosition; others?: readonly SvcError[] }): SvcError {
+    const copy = new SvcError(this.code, this.status, this.message, {
+      ...(this.type === undefined ? {} : { type: this.type }),
+      ...(this.hint === undefined ? {} : { hint: this.hint }),
+      ...(this.sqlState === undefined ? {} : { sqlState: this.sqlState }),
+      ...(this.headers === undefined ? {} : { headers: this.headers }),
+      ...(this.reason === undefined ? {} : { reason: this.reason }),
+      ...(this.statement === undefined ? {} : { statement: this.statement }),
+      position: changes.position ?? this.position,
+      others: changes.others ?? this.others,
+      ...(this.cause === undefined ? {} : { cause: this.cause }),
+    });
+    Object.setPrototypeOf(copy, Object.getPrototypeOf(this));
+    copy.name = this.name;
+    copy.stack = this.stack;
+    return copy;
   }
 
   /** The same error, naming the batch statement (0-based) it came from. */

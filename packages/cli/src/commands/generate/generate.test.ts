@@ -59,7 +59,7 @@ test.each([
   expect(out.stderr).toContain(message);
 });
 
-test('a schema with an error is one line naming it (exit 2), nothing written', async () => {
+test('a schema with an error is reported with its file and code frame (exit 1), nothing written', async () => {
   fs.writeFileSync(path.join(dir, 's.esdl'), 'type Tag { label: nope; }');
   const { io, out } = capture();
   const code = await run(['generate', 'interfaces', '--schema', 's.esdl'], {
@@ -67,8 +67,10 @@ test('a schema with an error is one line naming it (exit 2), nothing written', a
     env: {},
     io,
   });
-  expect(code).not.toBe(0);
-  expect(out.stderr).toMatch(/^svc: .*nope/);
+  expect(code).toBe(1);
+  expect(out.stderr).toMatch(
+    /^svc: error: InvalidReferenceError: type 'default::nope' does not exist\n  ┌─ s\.esdl:1:19\n/,
+  );
   expect(fs.existsSync(path.join(dir, 'interfaces.ts'))).toBe(false);
 });
 

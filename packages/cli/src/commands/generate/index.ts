@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildSchema } from '@svc/core';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 import { generateInterfaces } from './interfaces';
@@ -100,10 +99,9 @@ function generateOnce(
   out: string,
   opts: GenerateCommandOptions,
 ): number {
-  const { sdl } = readSchemaSource(opts.cwd, schemaPath);
+  const { schema } = readSchemaSource(opts.cwd, schemaPath);
   let text: string;
   try {
-    const schema = buildSchema(sdl);
     text =
       what === 'interfaces'
         ? generateInterfaces(schema, schemaPath)

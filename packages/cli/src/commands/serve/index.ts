@@ -95,7 +95,7 @@ export function parseServeArgs(
     options.schema = sdl;
     const shown = v.schema ?? `${schemaPath}/`;
     options.schemaSource =
-      files.length === 1 && files[0] === path.resolve(cwd, schemaPath)
+      files.length === 1 && path.resolve(cwd, files[0]!.name) === path.resolve(cwd, schemaPath)
         ? shown
         : `${shown} (${files.length} file${files.length === 1 ? '' : 's'})`;
   }

@@ -25,10 +25,18 @@ import { BindContext, rootScope, type BindMode, type Scope } from '../../query/b
 import { bindExpr, bindingRef, pointerStep, subjectScope } from '../../query/bind/expr';
 import { isVolatile } from '../../query/bind/scoping';
 import { bindableType } from '../../query/bind/types';
-import type { AbstractConstraint, Constraint, Schema, TypeRef } from '../../model/schema';
+import type {
+  AbstractConstraint,
+  AccessPolicy,
+  Constraint,
+  Schema,
+  TypeRef,
+} from '../../model/schema';
 import { checkConstraint, type ConstraintSite } from './constraints';
 import {
+  attempt,
   fail,
+  settle,
   type BuildContext,
   type Inferred,
   type ObjectDraft,
@@ -159,14 +167,15 @@ export function checkBoundExpressions(ctx: BuildContext, schema: Schema): void {
   const index = schemaIndex(schema);
   const seen = new Set<PointerDraft>();
   for (const draft of ctx.objectTypes.values()) {
-    for (const p of draft.pointers) checkPointer(ctx, index, p, seen);
+    for (const p of draft.pointers) attempt(ctx, () => checkPointer(ctx, index, p, seen));
     checkTypeMembers(ctx, index, draft);
   }
   for (const g of ctx.globals.values()) {
-    if (g.default !== null) bind(site(index, g.module), g.default);
+    if (g.default !== null) attempt(ctx, () => bind(site(index, g.module), g.default as ql.Expr));
   }
   checkScalarConstraints(ctx, index, schema);
   checkFunctionBodies(ctx, index);
+  settle(ctx);
 }
 
 function checkPointer(
@@ -239,55 +248,68 @@ function checkTypeMembers(ctx: BuildContext, index: SchemaIndex, draft: ObjectDr
   const self: Inferred = { type: { kind: 'object', name: draft.name }, card: ONE };
   const at = () => objectSite(index, draft.module, draft.name);
   for (const c of draft.constraints) {
-    if (c.declaredIn === draft.name) checkOne(ctx, index, c, 'object', draft.name, self, at());
+    if (c.declaredIn !== draft.name) continue;
+    attempt(ctx, () => checkOne(ctx, index, c, 'object', draft.name, self, at()));
   }
   for (const ix of draft.indexes) {
     if (ix.declaredIn !== draft.name) continue;
-    const here = at();
-    bind(here, ix.expr);
-    if (ix.except) bind(here, ix.except);
+    attempt(ctx, () => {
+      const here = at();
+      bind(here, ix.expr);
+      if (ix.except) bind(here, ix.except);
+    });
   }
   for (const policy of draft.policies) {
     if (policy.declaredIn !== draft.name) continue;
-    for (const [what, expr] of [
-      ['when', policy.when],
-      ['using', policy.using],
-    ] as const) {
-      if (!expr) continue;
-      const ir = bindIr(at(), expr);
-      const t = modelType(ir.type);
-      // Gel's rules: one bool per object, computed the same way each time it is asked.
-      const of = `${what} expression for the access policy '${policy.name}' of object type '${draft.name}'`;
-      if (t && !(t.kind === 'scalar' && stdBaseOf(ctx.scalars, t.name) === 'std::bool')) {
-        fail(
-          SchemaDefinitionError,
-          `${what} expression of access policy '${policy.name}' must be a bool`,
-          expr.span,
-        );
-      }
-      if (ir.card.min === 0) {
-        fail(
-          SchemaDefinitionError,
-          `possibly an empty set returned by ${of}`,
-          expr.span,
-          'use `?=`, `??` or `exists` so the expression has a value for every object (an empty global or link is no value)',
-        );
-      }
-      if (ir.card.max === 'many') {
-        fail(
-          SchemaDefinitionError,
-          `possibly more than one element returned by ${of}`,
-          expr.span,
-          'use `in`, `exists` or an aggregate (`any`, `all`, `count`) over a set',
-        );
-      }
-      if (isVolatile(ir)) {
-        fail(
-          SchemaDefinitionError,
-          `the access policy '${policy.name}' of object type '${draft.name}' has a volatile ${what} expression, which is not allowed`,
-          expr.span,
-        );
-      }
+    attempt(ctx, () => checkPolicy(ctx, draft, policy, at));
+  }
+}
+
+/** A policy's `when` and `using`: each one bool per object, the same each time it is asked. */
+function checkPolicy(
+  ctx: BuildContext,
+  draft: ObjectDraft,
+  policy: AccessPolicy,
+  at: () => Site,
+): void {
+  for (const [what, expr] of [
+    ['when', policy.when],
+    ['using', policy.using],
+  ] as const) {
+    if (!expr) continue;
+    const ir = bindIr(at(), expr);
+    const t = modelType(ir.type);
+    // Gel's rules: one bool per object, computed the same way each time it is asked.
+    const of = `${what} expression for the access policy '${policy.name}' of object type '${draft.name}'`;
+    if (t && !(t.kind === 'scalar' && stdBaseOf(ctx.scalars, t.name) === 'std::bool')) {
+      fail(
+        SchemaDefinitionError,
+        `${what} expression of access policy '${policy.name}' must be a bool`,
+        expr.span,
+      );
+    }
+    if (ir.card.min === 0) {
+      fail(
+        SchemaDefinitionError,
+        `possibly an empty set returned by ${of}`,
+        expr.span,
+        'use `?=`, `??` or `exists` so the expression has a value for every object (an empty global or link is no value)',
+      );
+    }
+    if (ir.card.max === 'many') {
+      fail(
+        SchemaDefinitionError,
+        `possibly more than one element returned by ${of}`,
+        expr.span,
+        'use `in`, `exists` or an aggregate (`any`, `all`, `count`) over a set',
+      );
+    }
+    if (isVolatile(ir)) {
+      fail(
+        SchemaDefinitionError,
+        `the access policy '${policy.name}' of object type '${draft.name}' has a volatile ${what} expression, which is not allowed`,
+        expr.span,
+      );
     }
   }
 }
@@ -297,27 +319,29 @@ function checkScalarConstraints(ctx: BuildContext, index: SchemaIndex, schema: S
     const built = schema.scalarTypes.find((s) => s.name === name);
     if (!built) continue;
     const self: Inferred = { type: scalar(name), card: ONE };
-    for (const c of built.constraints) {
-      const at = site(index, decl.module);
-      const value = valueBinding(at, '__subject__', scalar(name), false);
-      const here = { ...at, scope: subjectScope(at.scope, value, null) };
-      checkOne(ctx, index, c, 'scalar', name, self, here);
-    }
+    for (const c of built.constraints)
+      attempt(ctx, () => {
+        const at = site(index, decl.module);
+        const value = valueBinding(at, '__subject__', scalar(name), false);
+        const here = { ...at, scope: subjectScope(at.scope, value, null) };
+        checkOne(ctx, index, c, 'scalar', name, self, here);
+      });
   }
 }
 
 /** Every body with its parameters bound to values of their types (the call graph is checked before). */
 function checkFunctionBodies(ctx: BuildContext, index: SchemaIndex): void {
   for (const overloads of ctx.functions.values()) {
-    for (const fn of overloads) {
-      for (const p of fn.params) if (p.default) bind(site(index, fn.module), p.default);
-      const at = site(index, fn.module, 'query');
-      const names = new Map(at.scope.names);
-      for (const p of fn.params) {
-        const value = valueBinding(at, p.name, p.type, p.typeModifier === 'optional');
-        if (value.kind === 'BindingRef') names.set(p.name, value.binding);
-      }
-      bind({ ...at, scope: { ...at.scope, names } }, fn.body);
-    }
+    for (const fn of overloads)
+      attempt(ctx, () => {
+        for (const p of fn.params) if (p.default) bind(site(index, fn.module), p.default);
+        const at = site(index, fn.module, 'query');
+        const names = new Map(at.scope.names);
+        for (const p of fn.params) {
+          const value = valueBinding(at, p.name, p.type, p.typeModifier === 'optional');
+          if (value.kind === 'BindingRef') names.set(p.name, value.binding);
+        }
+        bind({ ...at, scope: { ...at.scope, names } }, fn.body);
+      });
   }
 }

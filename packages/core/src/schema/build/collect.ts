@@ -13,7 +13,7 @@ import type * as ql from '../../syntax';
 import { DuplicateDefinitionError, SchemaDefinitionError } from '../../errors';
 import { callerGlobal } from '../../std/caller';
 import { reservedModule } from '../../model/schema';
-import { fail, newContext, type BuildContext, type Decl } from './context';
+import { attempt, fail, newContext, settle, type BuildContext, type Decl } from './context';
 
 type Handler<K extends ql.Declaration['kind']> = (
   ctx: BuildContext,
@@ -142,7 +142,7 @@ function walk(
   seen: Map<string, string>,
 ): void {
   const moduleName = prefix === null ? module.name : `${prefix}::${module.name}`;
-  refuseReserved(moduleName, module.span);
+  attempt(ctx, () => refuseReserved(moduleName, module.span));
   ctx.modules.add(moduleName);
   for (const decl of module.declarations) {
     if (decl.kind === 'ModuleDecl') {
@@ -151,10 +151,12 @@ function walk(
     }
     const ref = decl.kind === 'PointerDecl' ? { module: null, name: decl.name } : decl.name;
     const { module: home, name } = place(moduleName, ref);
-    if (home !== moduleName) refuseReserved(home, decl.span);
-    ctx.modules.add(home);
-    const handler = HANDLERS[decl.kind] as Handler<typeof decl.kind>;
-    handler(ctx, { name, module: home, node: decl } as Decl<never>, seen);
+    attempt(ctx, () => {
+      if (home !== moduleName) refuseReserved(home, decl.span);
+      ctx.modules.add(home);
+      const handler = HANDLERS[decl.kind] as Handler<typeof decl.kind>;
+      handler(ctx, { name, module: home, node: decl } as Decl<never>, seen);
+    });
   }
 }
 
@@ -162,5 +164,6 @@ export function collect(ast: ql.Schema): BuildContext {
   const ctx = newContext(ast);
   const seen = new Map<string, string>();
   for (const module of ast.modules) walk(ctx, module, null, seen);
+  settle(ctx);
   return ctx;
 }

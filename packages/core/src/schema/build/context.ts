@@ -8,7 +8,7 @@
  * error carries the position of the node that caused it.
  */
 import type * as ql from '../../syntax';
-import type { QueryErrorClass } from '../../errors';
+import { QueryError, type QueryErrorClass } from '../../errors';
 import type {
   AbstractAnnotation,
   AccessPolicy,
@@ -86,8 +86,8 @@ export interface ObjectDraft {
   indexes: Index[];
   policies: AccessPolicy[];
   annotations: Annotations;
-  /** Phase marker for the ancestor-first pointer flattening. */
-  state: 'new' | 'building' | 'built';
+  /** Phase marker for the ancestor-first pointer flattening (`failed`: it reported errors). */
+  state: 'new' | 'building' | 'built' | 'failed';
 }
 
 export interface FunctionDraft {
@@ -148,6 +148,8 @@ export interface BuildContext {
   readonly annotations: Map<string, AbstractAnnotation>;
   /** `abstract link x { ... }` / `abstract property x`: what `extending x` on a pointer inherits. */
   readonly abstractPointers: Map<string, Decl<ql.PointerDecl>>;
+  /** The schema errors of the running phase (`attempt`), thrown together by `settle`. */
+  readonly errors: QueryError[];
 }
 
 export function newContext(ast: ql.Schema): BuildContext {
@@ -165,16 +167,63 @@ export function newContext(ast: ql.Schema): BuildContext {
     annotationDecls: new Map(),
     annotations: new Map(),
     abstractPointers: new Map(),
+    errors: [],
   };
 }
 
-/** Throws `Cls` at the start of `span` (Gel reports the first error and stops). */
+/** Throws `Cls` at `span` (its start, and its end for the code frame's underline). */
 export function fail(
   Cls: QueryErrorClass,
   message: string,
   span: ql.Span | null | undefined,
   hint?: string,
 ): never {
-  const position = span ? { line: span.start.line, column: span.start.column } : undefined;
+  const position = span
+    ? {
+        line: span.start.line,
+        column: span.start.column,
+        endLine: span.end.line,
+        endColumn: span.end.column,
+      }
+    : undefined;
   throw new Cls(message, { position, ...(hint === undefined ? {} : { hint }) });
+}
+
+/**
+ * Runs one declaration's share of a phase. A schema error it throws is kept (once) and the
+ * phase goes on with the next declaration, so one build reports every independent error; the
+ * phase ends with `settle`. Anything else (a bug) still throws at once, unless errors were kept
+ * already: then those are thrown instead, since the fault may come from what they left unbuilt.
+ */
+export function attempt(ctx: BuildContext, step: () => void): void {
+  try {
+    step();
+  } catch (err) {
+    if (!(err instanceof QueryError)) {
+      // Past a refused declaration, a fault may be an echo of its gap: the user's errors first.
+      settle(ctx);
+      throw err;
+    }
+    const same = (e: QueryError) =>
+      e.message === err.message &&
+      e.position?.line === err.position?.line &&
+      e.position?.column === err.position?.column;
+    if (!ctx.errors.some(same)) ctx.errors.push(err);
+  }
+}
+
+/**
+ * Ends a phase: when `attempt` kept errors, throws the first in source order with the others
+ * attached (`SvcError.others`). A later phase reads what this one built, so it never runs on a
+ * phase that failed: its errors could be echoes of these.
+ */
+export function settle(ctx: BuildContext): void {
+  if (ctx.errors.length === 0) return;
+  const sorted = [...ctx.errors].sort(
+    (a, b) =>
+      (a.position?.line ?? Infinity) - (b.position?.line ?? Infinity) ||
+      (a.position?.column ?? 0) - (b.position?.column ?? 0),
+  );
+  const [first, ...others] = sorted as [QueryError, ...QueryError[]];
+  throw others.length === 0 ? first : first.with({ others });
 }

@@ -13,7 +13,7 @@ import type * as ql from '../../syntax';
 import { DuplicateDefinitionError, InvalidFunctionDefinitionError } from '../../errors';
 import type { FunctionDef } from '../../model/schema';
 import { annotationsOf } from './annotations';
-import { fail, type BuildContext, type FunctionDraft } from './context';
+import { attempt, fail, settle, type BuildContext, type Decl, type FunctionDraft } from './context';
 import { candidates, resolveType } from './resolve';
 import { isStdFunction, stdFunctionOverloads } from '../../std';
 
@@ -23,66 +23,73 @@ const use = { nestedArray: InvalidFunctionDefinitionError };
 
 export function buildFunctions(ctx: BuildContext): void {
   const signatures = new Set<string>();
-  for (const { name, module, node } of ctx.functionDecls) {
-    const params = node.params.map((p) => {
-      if (p.typeModifier === 'set of') {
-        fail(
-          InvalidFunctionDefinitionError,
-          `parameter '${p.name}' of function '${name}' is a set (set of): SDL functions are inlined per value`,
-          p.span,
-          'take an array<T> and array_unpack() it in the body, or aggregate at the call site',
-        );
-      }
-      return {
-        name: p.name,
-        kind: p.paramKind,
-        typeModifier: p.typeModifier as 'optional' | null,
-        type: resolveType(ctx, p.type, module, use),
-        default: p.default,
-      };
-    });
-    const signature = `${name}(${params.map((p) => printTypeRef(p.type)).join(', ')})`;
-    if (signatures.has(signature)) {
-      fail(
-        DuplicateDefinitionError,
-        `function '${signature}' was already declared`,
-        node.span,
-        'give it another name or other parameter types',
-      );
-    }
-    signatures.add(signature);
-    const sql = node.members.find((m): m is ql.FunctionCode => m.kind === 'FunctionCode');
-    if (sql) {
+  for (const decl of ctx.functionDecls) attempt(ctx, () => buildFunction(ctx, decl, signatures));
+  settle(ctx);
+}
+
+function buildFunction(
+  ctx: BuildContext,
+  { name, module, node }: Decl<ql.FunctionDecl>,
+  signatures: Set<string>,
+): void {
+  const params = node.params.map((p) => {
+    if (p.typeModifier === 'set of') {
       fail(
         InvalidFunctionDefinitionError,
-        'SQL function bodies are not supported',
-        sql.span,
-        'write the body in EdgeQL: using (...)',
+        `parameter '${p.name}' of function '${name}' is a set (set of): SDL functions are inlined per value`,
+        p.span,
+        'take an array<T> and array_unpack() it in the body, or aggregate at the call site',
       );
     }
-    const body = node.members.find((m): m is ql.Using => m.kind === 'Using')?.expr;
-    if (!body) {
-      return fail(
-        InvalidFunctionDefinitionError,
-        `function '${name}' has no body`,
-        node.span,
-        'add: using (expression)',
-      );
-    }
-    const draft: FunctionDraft = {
-      name,
-      module,
-      node,
-      params,
-      returnType: resolveType(ctx, node.returnType, module, use),
-      returnModifier: node.returnModifier,
-      body,
-      signature,
+    return {
+      name: p.name,
+      kind: p.paramKind,
+      typeModifier: p.typeModifier as 'optional' | null,
+      type: resolveType(ctx, p.type, module, use),
+      default: p.default,
     };
-    const overloads = ctx.functions.get(name) ?? [];
-    overloads.push(draft);
-    ctx.functions.set(name, overloads);
+  });
+  const signature = `${name}(${params.map((p) => printTypeRef(p.type)).join(', ')})`;
+  if (signatures.has(signature)) {
+    fail(
+      DuplicateDefinitionError,
+      `function '${signature}' was already declared`,
+      node.span,
+      'give it another name or other parameter types',
+    );
   }
+  signatures.add(signature);
+  const sql = node.members.find((m): m is ql.FunctionCode => m.kind === 'FunctionCode');
+  if (sql) {
+    fail(
+      InvalidFunctionDefinitionError,
+      'SQL function bodies are not supported',
+      sql.span,
+      'write the body in EdgeQL: using (...)',
+    );
+  }
+  const body = node.members.find((m): m is ql.Using => m.kind === 'Using')?.expr;
+  if (!body) {
+    return fail(
+      InvalidFunctionDefinitionError,
+      `function '${name}' has no body`,
+      node.span,
+      'add: using (expression)',
+    );
+  }
+  const draft: FunctionDraft = {
+    name,
+    module,
+    node,
+    params,
+    returnType: resolveType(ctx, node.returnType, module, use),
+    returnModifier: node.returnModifier,
+    body,
+    signature,
+  };
+  const overloads = ctx.functions.get(name) ?? [];
+  overloads.push(draft);
+  ctx.functions.set(name, overloads);
 }
 
 /**

@@ -4,15 +4,22 @@
  *
  * Input: SDL in either syntax (current `name: str`, or arrow `property name -> str`), with or
  * without `module default { }`. Output: a `Schema` whose invariants model.ts lists.
- * Errors: the first one found — `SchemaSyntaxError` from the parser, `UnsupportedFeatureError`
- * for what svc parses but does not run yet (triggers, access rewrites: refused rather than
- * silently dropped), then, phase by phase, `InvalidReferenceError`,
- * `DuplicateDefinitionError`, `Invalid*DefinitionError`, ...
+ * Errors: `SchemaSyntaxError` from the parser, `UnsupportedFeatureError` for what svc parses but
+ * does not run yet (triggers, access rewrites: refused rather than silently dropped), then,
+ * phase by phase, `InvalidReferenceError`, `DuplicateDefinitionError`, `Invalid*DefinitionError`,
+ * ... Every independent error is reported at once: the first is thrown with the rest in its
+ * `others` (source order). Independent means: syntax errors of different files (each file is
+ * parsed alone first); and within one phase, errors of different declarations (the phases with a
+ * star below go on past a declaration they refuse, `attempt`/`settle` in context.ts, and the
+ * build stops after a phase with errors, since later phases read what it built). The others
+ * (scalars, C3, validate: inference of computeds, which reads other declarations) stop at their
+ * first error. Given files, every position names its file and its
+ * line there (sources.ts).
  *
  * The phases, each a pure function over one `BuildContext`:
- *   collect (names, duplicates) → annotations → scalars → bases + C3 → function signatures →
- *   pointers (flattened through inheritance) → type-level members → validate (inference of
- *   computeds, globals and aliases; what defaults read; the SDL call graph) → assemble → bound
+ *   collect* (names, duplicates) → annotations → scalars → bases* + C3 → function signatures* →
+ *   pointers* (flattened through inheritance) → type-level members* → validate (inference of
+ *   computeds, globals and aliases; what defaults read; the SDL call graph) → assemble → bound*
  *   (defaults, constraint, index and policy expressions and function bodies bound by the query
  *   binder against the assembled schema).
  *
@@ -33,9 +40,12 @@ import { buildPointers } from './pointers';
 import { buildScalars } from './scalars';
 import { validate } from './validate';
 import { findNode } from './walk';
-import { UnsupportedFeatureError } from '../../errors';
+import { QueryError, SvcError, UnsupportedFeatureError } from '../../errors';
+import { joinSchemaFiles, locateIn, type SchemaFile } from './sources';
 import { provideDdlCompiler } from '../../storage/ddl-compiler';
 import { DDL_COMPILER } from '../ddl-expression';
+
+export { joinSchemaFiles, type SchemaFile } from './sources';
 
 /** Triggers and access rewrites: valid SDL that a later issue builds; refused until then. */
 function refuseUnsupported(schema: ql.Schema): void {
@@ -52,7 +62,36 @@ function refuseUnsupported(schema: ql.Schema): void {
   });
 }
 
-export function buildSchema(sdl: string): Schema {
+/**
+ * Builds the schema of one SDL text, or of several files joined as Gel joins a schema folder
+ * (`joinSchemaFiles`); then each error's position names its file (`position.file`).
+ */
+export function buildSchema(sdl: string | readonly SchemaFile[]): Schema {
+  if (typeof sdl === 'string') return buildText(sdl);
+  const files = sdl;
+  // Syntax errors of different files are independent: each file is parsed alone first.
+  const syntax: SvcError[] = [];
+  for (const file of files) {
+    try {
+      ql.parseSchema(file.text);
+    } catch (err) {
+      if (!(err instanceof QueryError) || err.position === undefined) throw err;
+      syntax.push(err.with({ position: { ...err.position, file: file.name } }));
+    }
+  }
+  const [first, ...others] = syntax;
+  if (first) throw others.length === 0 ? first : first.with({ others });
+  try {
+    return buildText(joinSchemaFiles(files));
+  } catch (err) {
+    if (!(err instanceof SvcError)) throw err;
+    const moved = (e: SvcError) =>
+      e.position === undefined ? e : e.with({ position: locateIn(files, e.position) });
+    throw moved(err).with({ others: err.others.map(moved) });
+  }
+}
+
+function buildText(sdl: string): Schema {
   // The storage layout of the schema (read by the query compiler and the migration planner)
   // compiles its defaults, checks and index expressions with the query compiler.
   provideDdlCompiler(DDL_COMPILER);

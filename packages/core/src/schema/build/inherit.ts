@@ -9,48 +9,52 @@
 import { InvalidDefinitionError, InvalidReferenceError } from '../../errors';
 import { isSchemaModuleType } from '../../model/introspection';
 import { ROOT_OBJECT_TYPES } from '../../model/schema';
-import { fail, type BuildContext, type ObjectDraft } from './context';
+import { attempt, fail, settle, type BuildContext, type ObjectDraft } from './context';
 import { allTypeNames, candidates, hintFor, lookupType } from './resolve';
 
 export function resolveBases(ctx: BuildContext): void {
-  for (const draft of ctx.objectTypes.values()) {
-    const bases: string[] = [];
-    for (const base of draft.node.extending) {
-      const found = lookupType(ctx, base.name, draft.module);
-      if (!found) {
-        fail(
-          InvalidReferenceError,
-          `type '${candidates(base.name, draft.module)[0] ?? base.name.name}' does not exist`,
-          base.span,
-          hintFor(base.name.name, allTypeNames(ctx)),
-        );
-      }
-      if (found.kind !== 'object') {
-        fail(
-          InvalidDefinitionError,
-          `object type '${draft.name}' cannot extend ${found.kind} type '${found.name}'`,
-          base.span,
-          'an object type extends object types only',
-        );
-      }
-      if (isSchemaModuleType(found.name)) {
-        fail(
-          InvalidDefinitionError,
-          `object type '${draft.name}' cannot extend '${found.name}': the schema module's types are the compiler's`,
-          base.span,
-        );
-      }
-      if ((ROOT_OBJECT_TYPES as readonly string[]).includes(found.name)) continue; // implicit
-      if (bases.includes(found.name)) {
-        fail(InvalidDefinitionError, `'${found.name}' is listed twice in extending`, base.span);
-      }
-      bases.push(found.name);
-    }
-    draft.bases = bases;
-  }
+  for (const draft of ctx.objectTypes.values()) attempt(ctx, () => resolveOwnBases(ctx, draft));
+  settle(ctx);
   const done = new Set<string>();
   const active = new Set<string>();
   for (const draft of ctx.objectTypes.values()) linearize(ctx, draft, done, active);
+}
+
+/** The bases `draft` names in `extending`, resolved (the roots left implicit). */
+function resolveOwnBases(ctx: BuildContext, draft: ObjectDraft): void {
+  const bases: string[] = [];
+  for (const base of draft.node.extending) {
+    const found = lookupType(ctx, base.name, draft.module);
+    if (!found) {
+      fail(
+        InvalidReferenceError,
+        `type '${candidates(base.name, draft.module)[0] ?? base.name.name}' does not exist`,
+        base.span,
+        hintFor(base.name.name, allTypeNames(ctx)),
+      );
+    }
+    if (found.kind !== 'object') {
+      fail(
+        InvalidDefinitionError,
+        `object type '${draft.name}' cannot extend ${found.kind} type '${found.name}'`,
+        base.span,
+        'an object type extends object types only',
+      );
+    }
+    if (isSchemaModuleType(found.name)) {
+      fail(
+        InvalidDefinitionError,
+        `object type '${draft.name}' cannot extend '${found.name}': the schema module's types are the compiler's`,
+        base.span,
+      );
+    }
+    if ((ROOT_OBJECT_TYPES as readonly string[]).includes(found.name)) continue; // implicit
+    if (bases.includes(found.name)) {
+      fail(InvalidDefinitionError, `'${found.name}' is listed twice in extending`, base.span);
+    }
+    bases.push(found.name);
+  }
+  draft.bases = bases;
 }
 
 /** C3: the type, then a merge of its bases' linearisations and the bases list itself. */

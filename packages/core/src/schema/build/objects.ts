@@ -20,7 +20,7 @@ import { INDEX_KINDS } from '../../model/fts';
 import type { AccessKind, AccessPolicy, Constraint, Index } from '../../model/schema';
 import { annotationsOf, inheritableOf } from './annotations';
 import { constraintOf } from './constraints';
-import { fail, type BuildContext, type ObjectDraft } from './context';
+import { attempt, fail, settle, type BuildContext, type ObjectDraft } from './context';
 
 const EXPAND: Record<ql.AccessKind, readonly AccessKind[]> = {
   all: ['select', 'insert', 'update read', 'update write', 'delete'],
@@ -59,7 +59,8 @@ function indexKind(member: ql.ConcreteIndex): string | null {
 
 export function buildObjectMembers(ctx: BuildContext): void {
   const done = new Set<string>();
-  for (const draft of ctx.objectTypes.values()) build(ctx, draft, done);
+  for (const draft of ctx.objectTypes.values()) attempt(ctx, () => build(ctx, draft, done));
+  settle(ctx);
 }
 
 function unique<T>(items: T[]): T[] {
@@ -75,46 +76,49 @@ function build(ctx: BuildContext, draft: ObjectDraft, done: Set<string>): void {
   const indexes: Index[] = unique(bases.flatMap((b) => b.indexes));
   const policies: AccessPolicy[] = unique(bases.flatMap((b) => b.policies));
   const printed = new Set(indexes.map((i) => ql.printExpression(i.expr)));
+  // Each member on its own: a wrong one is reported and left out, the others still checked.
   for (const member of draft.node.members) {
-    switch (member.kind) {
-      case 'ConcreteConstraint':
-        constraints.push(constraintOf(ctx, member, draft.module, draft.name));
-        break;
-      case 'ConcreteIndex': {
-        const text = ql.printExpression(member.on);
-        if (printed.has(text)) {
-          fail(
-            DuplicateDefinitionError,
-            `index on (${text}) of object type '${draft.name}' was already declared`,
-            member.span,
-          );
+    attempt(ctx, () => {
+      switch (member.kind) {
+        case 'ConcreteConstraint':
+          constraints.push(constraintOf(ctx, member, draft.module, draft.name));
+          break;
+        case 'ConcreteIndex': {
+          const text = ql.printExpression(member.on);
+          if (printed.has(text)) {
+            fail(
+              DuplicateDefinitionError,
+              `index on (${text}) of object type '${draft.name}' was already declared`,
+              member.span,
+            );
+          }
+          printed.add(text);
+          indexes.push({
+            kind: indexKind(member),
+            expr: member.on,
+            except: member.except,
+            annotations: annotationsOf(ctx, member.members, draft.module),
+            declaredIn: draft.name,
+            span: member.span,
+          });
+          break;
         }
-        printed.add(text);
-        indexes.push({
-          kind: indexKind(member),
-          expr: member.on,
-          except: member.except,
-          annotations: annotationsOf(ctx, member.members, draft.module),
-          declaredIn: draft.name,
-          span: member.span,
-        });
-        break;
-      }
-      case 'AccessPolicy': {
-        const clash = policies.find((p) => p.name === member.name);
-        if (clash) {
-          fail(
-            DuplicateDefinitionError,
-            `access policy '${member.name}' of object type '${draft.name}' was already declared${clash.declaredIn === draft.name ? '' : ` (in '${clash.declaredIn}')`}`,
-            member.span,
-          );
+        case 'AccessPolicy': {
+          const clash = policies.find((p) => p.name === member.name);
+          if (clash) {
+            fail(
+              DuplicateDefinitionError,
+              `access policy '${member.name}' of object type '${draft.name}' was already declared${clash.declaredIn === draft.name ? '' : ` (in '${clash.declaredIn}')`}`,
+              member.span,
+            );
+          }
+          policies.push(policyOf(ctx, member, draft));
+          break;
         }
-        policies.push(policyOf(ctx, member, draft));
-        break;
+        default:
+          break;
       }
-      default:
-        break;
-    }
+    });
   }
   draft.constraints = constraints;
   draft.indexes = indexes;

@@ -24,13 +24,22 @@ import {
 } from '../../errors';
 import type { Constraint, TypeRef } from '../../model/schema';
 import { annotationsOf, inheritableOf } from './annotations';
-import { fail, type BuildContext, type Decl, type ObjectDraft, type PointerDraft } from './context';
+import {
+  attempt,
+  fail,
+  settle,
+  type BuildContext,
+  type Decl,
+  type ObjectDraft,
+  type PointerDraft,
+} from './context';
 import { constraintOf } from './constraints';
 import { candidates, isSubtype, resolveType } from './resolve';
 import { UUID, containsObject, sameType } from './types';
 
 export function buildPointers(ctx: BuildContext): void {
-  for (const draft of ctx.objectTypes.values()) flatten(ctx, draft);
+  for (const draft of ctx.objectTypes.values()) attempt(ctx, () => flatten(ctx, draft));
+  settle(ctx);
 }
 
 /** `id` of object type `type` (also of the roots, `std::BaseObject` and `std::Object`). */
@@ -75,10 +84,28 @@ export function idPointer(type: string, module: string): PointerDraft {
 export const errorClassFor = (kind: 'property' | 'link' | null) =>
   kind === 'link' ? InvalidLinkDefinitionError : InvalidPropertyDefinitionError;
 
+/**
+ * A type's pointers, its bases' first. A pointer the type declares wrongly is reported and left
+ * out (`attempt`), and the type is marked `failed`: its subtypes are then not flattened at all,
+ * since their errors would be echoes of its gaps.
+ */
 function flatten(ctx: BuildContext, draft: ObjectDraft): void {
-  if (draft.state === 'built') return;
+  if (draft.state !== 'new') return;
   draft.state = 'building';
+  try {
+    flattenOwn(ctx, draft);
+  } catch (err) {
+    draft.state = 'failed';
+    throw err;
+  }
+}
+
+function flattenOwn(ctx: BuildContext, draft: ObjectDraft): void {
   for (const base of draft.bases) flatten(ctx, ctx.objectTypes.get(base) as ObjectDraft);
+  if (draft.bases.some((b) => ctx.objectTypes.get(b)?.state === 'failed')) {
+    draft.state = 'failed';
+    return;
+  }
   const byName = new Map<string, PointerDraft>();
   const order: string[] = [];
   if (draft.bases.length === 0) {
@@ -99,51 +126,64 @@ function flatten(ctx: BuildContext, draft: ObjectDraft): void {
     }
   }
   const own = new Set<string>();
+  const errorsBefore = ctx.errors.length;
   for (const member of draft.node.members) {
     if (member.kind !== 'PointerDecl') continue;
-    if (own.has(member.name)) {
-      fail(
-        DuplicateDefinitionError,
-        `${member.pointerKind ?? 'pointer'} '${member.name}' of object type '${draft.name}' was already declared`,
-        member.span,
-      );
-    }
-    own.add(member.name);
-    const inherited = byName.get(member.name);
-    if (member.name === 'id' && !member.overloaded) {
-      fail(
-        InvalidPropertyDefinitionError,
-        `cannot redefine 'id': every object type has it`,
-        member.span,
-      );
-    }
-    if (!inherited) {
-      if (member.overloaded) {
-        fail(
-          SchemaDefinitionError,
-          `'${member.name}' cannot be declared \`overloaded\` as there are no ancestors defining it`,
-          member.span,
-          'drop `overloaded`',
-        );
-      }
-      byName.set(member.name, buildPointer(ctx, member, draft.name, draft.module, null));
-      order.push(member.name);
-      continue;
-    }
-    const mine = buildPointer(ctx, member, draft.name, draft.module, null, inherited);
-    if (!member.overloaded) {
-      if (identical(mine, inherited, member)) continue;
-      fail(
-        SchemaDefinitionError,
-        `'${member.name}' must be declared using the \`overloaded\` keyword because it is defined in the following ancestor(s): ${ancestorsDefining(ctx, draft, member.name).join(', ')}`,
-        member.span,
-        `write: overloaded ${member.name} ...`,
-      );
-    }
-    byName.set(member.name, overload(ctx, draft, mine, inherited, member));
+    attempt(ctx, () => ownPointer(ctx, draft, member, own, byName, order));
   }
   draft.pointers = order.map((n) => byName.get(n) as PointerDraft);
-  draft.state = 'built';
+  draft.state = ctx.errors.length > errorsBefore ? 'failed' : 'built';
+}
+
+/** One pointer `draft` declares, new or overloading an inherited one, into `byName`. */
+function ownPointer(
+  ctx: BuildContext,
+  draft: ObjectDraft,
+  member: ql.PointerDecl,
+  own: Set<string>,
+  byName: Map<string, PointerDraft>,
+  order: string[],
+): void {
+  if (own.has(member.name)) {
+    fail(
+      DuplicateDefinitionError,
+      `${member.pointerKind ?? 'pointer'} '${member.name}' of object type '${draft.name}' was already declared`,
+      member.span,
+    );
+  }
+  own.add(member.name);
+  const inherited = byName.get(member.name);
+  if (member.name === 'id' && !member.overloaded) {
+    fail(
+      InvalidPropertyDefinitionError,
+      `cannot redefine 'id': every object type has it`,
+      member.span,
+    );
+  }
+  if (!inherited) {
+    if (member.overloaded) {
+      fail(
+        SchemaDefinitionError,
+        `'${member.name}' cannot be declared \`overloaded\` as there are no ancestors defining it`,
+        member.span,
+        'drop `overloaded`',
+      );
+    }
+    byName.set(member.name, buildPointer(ctx, member, draft.name, draft.module, null));
+    order.push(member.name);
+    return;
+  }
+  const mine = buildPointer(ctx, member, draft.name, draft.module, null, inherited);
+  if (!member.overloaded) {
+    if (identical(mine, inherited, member)) return;
+    fail(
+      SchemaDefinitionError,
+      `'${member.name}' must be declared using the \`overloaded\` keyword because it is defined in the following ancestor(s): ${ancestorsDefining(ctx, draft, member.name).join(', ')}`,
+      member.span,
+      `write: overloaded ${member.name} ...`,
+    );
+  }
+  byName.set(member.name, overload(ctx, draft, mine, inherited, member));
 }
 
 function ancestorsDefining(ctx: BuildContext, draft: ObjectDraft, name: string): string[] {

@@ -51,8 +51,14 @@ describe(`migration files on ${testDatabaseKind()}`, () => {
     const history = await migrator.history(t.db);
     expect(history.map((h) => h.migration)).toEqual([second.id, first.id]);
     // Another branch's migration onto the first is refused: the database has moved on.
-    const sibling = makeMigration(first.id, {}, 'type User { required name: str; bio: str; x: str; }');
-    await expect(apply(t, sibling)).rejects.toThrow(/the last migration applied to this database is m1/);
+    const sibling = makeMigration(
+      first.id,
+      {},
+      'type User { required name: str; bio: str; x: str; }',
+    );
+    await expect(apply(t, sibling)).rejects.toThrow(
+      /the last migration applied to this database is m1/,
+    );
   });
 
   test('a migration whose schema changes nothing is still recorded; a development push has no id', async () => {

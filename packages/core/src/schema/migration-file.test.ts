@@ -67,13 +67,17 @@ describe('migration files', () => {
   });
 
   it('refuses text it cannot read, with the line', () => {
-    expect(() => parseMigrationFile('hello', 'a.edgeql')).toThrow(/a\.edgeql:1: expected `create migration/);
+    expect(() => parseMigrationFile('hello', 'a.edgeql')).toThrow(
+      /a\.edgeql:1: expected `create migration/,
+    );
     const head = `create migration ${first.id} onto initial;`;
     expect(() => parseMigrationFile(`${head}\ndrop everything;\n`, 'a')).toThrow(
       /a:2: cannot read `drop everything;`/,
     );
     expect(() => parseMigrationFile(`${head}\n`, 'a')).toThrow(/expected `schema to/);
-    expect(() => parseMigrationFile(`${head}\nschema to {\ntype A;\n`, 'a')).toThrow(/must end with `};`/);
+    expect(() => parseMigrationFile(`${head}\nschema to {\ntype A;\n`, 'a')).toThrow(
+      /must end with `};`/,
+    );
   });
 
   it('a chain applies each file onto the one before it', () => {
@@ -95,13 +99,20 @@ describe('migration files', () => {
       fc.property(
         fc.string({ maxLength: 200 }),
         fc.array(fc.tuple(name, name, name), { maxLength: 3 }),
-        fc.dictionary(name, fc.string({ minLength: 1, maxLength: 40 }).filter((s) => !/[\r\n]/.test(s) && s.trim() === s && s.length > 0)),
+        fc.dictionary(
+          name,
+          fc
+            .string({ minLength: 1, maxLength: 40 })
+            .filter((s) => !/[\r\n]/.test(s) && s.trim() === s && s.length > 0),
+        ),
         (sdl, renames, fills) => {
           const m = makeMigration(
             null,
             {
               renames: renames.map(([type, from, to]) => ({ kind: 'pointer', type, from, to })),
-              fills: Object.fromEntries(Object.entries(fills).map(([k, v]) => [`default::${k}.x`, v])),
+              fills: Object.fromEntries(
+                Object.entries(fills).map(([k, v]) => [`default::${k}.x`, v]),
+              ),
             },
             sdl,
           );

@@ -45,11 +45,7 @@ const NAME = '[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*';
 const POINTER = '[A-Za-z_][A-Za-z0-9_]*';
 
 /** The id a migration with these parts has. */
-export function migrationId(
-  parent: string | null,
-  hints: MigrationHints,
-  sdl: string,
-): string {
+export function migrationId(parent: string | null, hints: MigrationHints, sdl: string): string {
   const canonical = JSON.stringify({
     formatVersion: 1,
     parent,
@@ -127,7 +123,9 @@ export function parseMigrationFile(text: string, file: string): MigrationFile {
     return null;
   };
   const head = next();
-  const headMatch = head?.match(/^create migration (m1[0-9a-f]{64}) onto (initial|m1[0-9a-f]{64});$/);
+  const headMatch = head?.match(
+    /^create migration (m1[0-9a-f]{64}) onto (initial|m1[0-9a-f]{64});$/,
+  );
   if (!headMatch) return fail(i, 'expected `create migration <id> onto <parent | initial>;`');
   const [, id = '', onto = ''] = headMatch;
   const renames: MigrationRename[] = [];
@@ -150,7 +148,8 @@ export function parseMigrationFile(text: string, file: string): MigrationFile {
       const rest = lines.slice(i);
       let end = rest.length - 1;
       while (end >= 0 && (rest[end] as string).trim() === '') end--;
-      if ((rest[end] ?? '').trim() !== '};') return fail(lines.length, 'the schema must end with `};`');
+      if ((rest[end] ?? '').trim() !== '};')
+        return fail(lines.length, 'the schema must end with `};`');
       sdl = `${rest.slice(0, end).join('\n')}\n`;
       break;
     } else return fail(i, `cannot read \`${line}\``);

@@ -169,7 +169,12 @@ export function createMigrator(parts: MigratorParts): Migrator {
         if (file) {
           const applied = await appliedMigrations(tx);
           if (applied.includes(file.id)) {
-            const result = { version: (await current(tx))?.version ?? version, applied: false, steps: [], sql: [] };
+            const result = {
+              version: (await current(tx))?.version ?? version,
+              applied: false,
+              steps: [],
+              sql: [],
+            };
             if (options.dryRun) throw new DryRunDone(result);
             return result;
           }

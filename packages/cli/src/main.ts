@@ -2,6 +2,7 @@ import { asExitError } from './failure';
 import { ExitError, processIo, type CliIo } from './io';
 import { serve } from './commands/serve';
 import { migrateCommand } from './commands/migrate';
+import { migrationCommand } from './commands/migration';
 import { adminCommand } from './commands/admin';
 import { queryCommand } from './commands/query';
 import { generateCommand } from './commands/generate';
@@ -13,6 +14,7 @@ export const USAGE = `Usage: svc <command> [options]
 Commands:
   serve       start the server (svc serve --help for its options)
   migrate     migrate the database to the schema (svc migrate --help)
+  migration   create migration files, see which are applied (svc migration --help)
   query       run an EdgeQL query and print its result as JSON (svc query --help)
   admin       manage users and roles (svc admin --help)
   generate    generate TypeScript from the schema (svc generate --help)
@@ -52,6 +54,8 @@ export async function run(
         return await adminCommand(rest, ctx);
       case 'migrate':
         return await migrateCommand(rest, ctx);
+      case 'migration':
+        return await migrationCommand(rest, ctx);
       case 'query':
         return await queryCommand(rest, ctx);
       case 'generate':

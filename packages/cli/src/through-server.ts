@@ -41,22 +41,20 @@ const REQUEST_TIMEOUT_MS = 120_000;
  */
 export async function requestThroughServer(
   holder: HoldingServer,
-  method: 'POST',
+  method: 'GET' | 'POST',
   route: string,
   body: unknown,
   serviceKey: string | undefined,
 ): Promise<unknown> {
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json',
-  };
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (method === 'POST') headers['content-type'] = 'application/json';
   if (serviceKey !== undefined) headers.authorization = `Bearer ${serviceKey}`;
   let res: Response;
   try {
     res = await fetch(`${holder.url}${route}`, {
       method,
       headers,
-      body: JSON.stringify(body),
+      ...(method === 'POST' ? { body: JSON.stringify(body) } : {}),
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   } catch (err) {

@@ -90,7 +90,7 @@ describe('one embedded data folder, several svc processes', () => {
       });
       expect(bad.code).toBe(1);
       expect(bad.stderr).toMatch(
-        /^svc: error: InvalidReferenceError: type 'default::strr' does not exist\n  ┌─ dbschema\/posts\.esdl:2:19\n/,
+        /^svc: error: InvalidReferenceError: type 'default::strr' does not exist\n {2}┌─ dbschema\/posts\.esdl:2:19\n/,
       );
       fs.writeFileSync(path.join(dir, 'dbschema', 'posts.esdl'), POSTS);
 

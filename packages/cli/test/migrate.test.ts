@@ -53,7 +53,7 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^svc: error: InvalidReferenceError: type 'default::strr' does not exist\n  ┌─ schema\.esdl:2:18\n/,
+      /^svc: error: InvalidReferenceError: type 'default::strr' does not exist\n {2}┌─ schema\.esdl:2:18\n/,
     );
   });
 
@@ -127,7 +127,7 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
     const r = await runSvc(['serve', '--port', '0', ...dbArgs(dir)], { cwd: dir, ms: 60000 });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^svc: error: InvalidReferenceError: type 'default::Tga' does not exist\n  ┌─ dbschema\/b-tags\.esdl:5:15\n/,
+      /^svc: error: InvalidReferenceError: type 'default::Tga' does not exist\n {2}┌─ dbschema\/b-tags\.esdl:5:15\n/,
     );
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });

@@ -137,6 +137,15 @@ export type {
 export { buildSchema, joinSchemaFiles, type SchemaFile } from './schema/build';
 export { planMigration } from './schema/diff';
 export { createDefaultMigrator } from './schema/default';
+export { schemaVersion } from './storage/migrate';
+export {
+  makeMigration,
+  migrationChain,
+  migrationFileName,
+  parseMigrationFile,
+  renderMigrationFile,
+  type MigrationFile,
+} from './schema/migration-file';
 export type {
   MigrateOptions,
   MigrateResult,

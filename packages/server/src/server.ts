@@ -7,6 +7,8 @@ import {
   openDatabase,
   type CompileQuery,
   type Database,
+  type MigrationFile,
+  type Migrator,
   type QueryEngine,
 } from '@svc/core';
 import { createAuth, type Auth, type AuthConfig } from '@svc/auth';
@@ -39,6 +41,13 @@ export interface CreateServerOptions extends ServerConfig {
    * compiler with tracing).
    */
   compileQuery?: CompileQuery;
+  /**
+   * The project's migration files, in order (`svc serve` reads dbschema/migrations/): with
+   * `apply`, the pending ones are applied at start, each in its own transaction (`svc serve
+   * --migrate`); without, the server starts on the schema it has and logs what is pending.
+   * Given with `schema`, `schema` is not pushed.
+   */
+  migrations?: { readonly files: readonly MigrationFile[]; readonly apply: boolean };
 }
 
 export interface ListenOptions {
@@ -82,7 +91,8 @@ export interface SvcServer {
  * await server.close();
  */
 export async function createServer(options: CreateServerOptions = {}): Promise<SvcServer> {
-  const { logger: givenLogger, databaseInstance, compileQuery, ...serverConfig } = options;
+  const { logger: givenLogger, databaseInstance, compileQuery, migrations, ...serverConfig } =
+    options;
   const config = resolveConfig(serverConfig);
   const logger = givenLogger ?? createLogger(config.logLevel, undefined, config.logFormat);
 
@@ -97,7 +107,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     }));
   const ownsDatabase = databaseInstance === undefined;
   const migrator = createDefaultMigrator();
-  if (config.schema !== undefined) {
+  if (migrations) {
+    try {
+      await applyMigrationFiles(database, migrator, migrations, logger);
+    } catch (err) {
+      if (ownsDatabase) await database.close();
+      throw err;
+    }
+  } else if (config.schema !== undefined) {
     try {
       const result = await migrator.migrate(database, config.schema);
       if (result.applied)
@@ -299,4 +316,37 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     },
   };
   return server;
+}
+
+/** The pending migration files applied in order, or (without `apply`) named in the log. */
+async function applyMigrationFiles(
+  database: Database,
+  migrator: Migrator,
+  migrations: NonNullable<CreateServerOptions['migrations']>,
+  logger: Logger,
+): Promise<void> {
+  const done = new Set(await migrator.appliedMigrations(database));
+  const pending = migrations.files.filter((m) => !done.has(m.id));
+  if (pending.length === 0) {
+    logger.info({ migrations: migrations.files.length }, 'every migration file is applied');
+    return;
+  }
+  if (!migrations.apply) {
+    logger.warn(
+      { pending: pending.map((m) => m.id.slice(0, 14)) },
+      `${pending.length} migration files are pending: \`svc migrate\` or \`svc serve --migrate\` applies them`,
+    );
+    return;
+  }
+  for (const m of pending) {
+    const result = await migrator.migrate(database, m.sdl, {
+      renames: m.renames,
+      fills: m.fills,
+      migration: { id: m.id, parent: m.parent },
+    });
+    logger.info(
+      { migration: m.id.slice(0, 14), steps: result.steps.length },
+      `migration ${m.id.slice(0, 14)} applied: ${result.steps.length} steps`,
+    );
+  }
 }

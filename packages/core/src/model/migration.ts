@@ -71,6 +71,13 @@ export interface MigrationPlan {
    * Absent: none.
    */
   readonly renameSteps?: number;
+  /**
+   * Stored pointers whose existing objects need a value no default gives (added as required, or
+   * made required) and for which no fill was given: the migration is refused if such objects
+   * exist (a `violation` check). `svc migration create`, which plans without a database, asks
+   * for their fills as Gel does. Absent: none.
+   */
+  readonly fillsWanted?: readonly string[];
 }
 
 /**

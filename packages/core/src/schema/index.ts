@@ -28,3 +28,11 @@ export {
   type CatalogueLink,
 } from '../model/catalogue';
 export { createDefaultMigrator } from './default';
+export {
+  makeMigration,
+  migrationChain,
+  migrationFileName,
+  parseMigrationFile,
+  renderMigrationFile,
+  type MigrationFile,
+} from './migration-file';

@@ -12,6 +12,7 @@ import {
   DataLossError,
   EdgeQLSyntaxError,
   InvalidDefinitionError,
+  MigrationError,
   SvcError,
   databaseErrorFields,
   fromDatabaseError,
@@ -31,6 +32,12 @@ export interface MigratorParts {
 export interface MigrateOptions extends MigrationHints {
   /** Plan and check, then roll back: nothing changes. */
   readonly dryRun?: boolean;
+  /**
+   * The migration file this is (schema/migration-file): recorded by id, refused unless the last
+   * migration file applied is its parent, and a no-op when it was applied already. Absent: a
+   * development push of the schema as it is (`svc migrate --dev`), recorded without an id.
+   */
+  readonly migration?: { readonly id: string; readonly parent: string | null };
   /** Let steps drop data (columns, tables, links holding rows). @default false */
   readonly allowDataLoss?: boolean;
 }
@@ -57,6 +64,8 @@ export interface StoredSchema {
 
 export interface MigrationRecord extends StoredSchema {
   readonly steps: readonly MigrationStepSummary[];
+  /** The migration file's id; null for a development push. */
+  readonly migration: string | null;
 }
 
 /** The metadata table: one row per applied migration, the newest being the current schema. */
@@ -69,6 +78,9 @@ const META_SQL = [
     steps jsonb not null,
     applied_at timestamptz not null default now()
   )`,
+  // The migration file's id (schema/migration-file); null for a development push. Added after
+  // the table's first release, so created databases gain it here.
+  'alter table svc_meta.migrations add column if not exists migration text',
 ];
 /** Any constant shared by every svc process: it names the migration lock. */
 const MIGRATION_LOCK_KEY = 0x5e7c_0001;
@@ -88,6 +100,8 @@ export interface Migrator {
   current(db: Queryable): Promise<StoredSchema | null>;
   /** Every applied migration, newest first. */
   history(db: Queryable): Promise<MigrationRecord[]>;
+  /** The ids of the migration files applied, in the order they were. */
+  appliedMigrations(db: Queryable): Promise<string[]>;
   /** The version an empty database has. */
   readonly emptyVersion: string;
 }
@@ -108,18 +122,31 @@ export function createMigrator(parts: MigratorParts): Migrator {
 
   async function history(db: Queryable): Promise<MigrationRecord[]> {
     if (!(await hasMetadata(db))) return [];
+    const hasIds = await hasMigrationColumn(db);
     const { rows } = await db.query<{
       version: string;
       sdl: string;
       steps: MigrationStepSummary[];
       applied_at: Date;
-    }>('select version, sdl, steps, applied_at from svc_meta.migrations order by id desc');
+      migration: string | null;
+    }>(
+      `select version, sdl, steps, applied_at, ${hasIds ? 'migration' : 'null::text as migration'} from svc_meta.migrations order by id desc`,
+    );
     return rows.map((r) => ({
       version: r.version,
       sdl: r.sdl,
       steps: r.steps,
       appliedAt: r.applied_at.toISOString(),
+      migration: r.migration,
     }));
+  }
+
+  async function appliedMigrations(db: Queryable): Promise<string[]> {
+    if (!(await hasMetadata(db)) || !(await hasMigrationColumn(db))) return [];
+    const { rows } = await db.query<{ migration: string }>(
+      'select migration from svc_meta.migrations where migration is not null order by id',
+    );
+    return rows.map((r) => r.migration);
   }
 
   async function migrate(
@@ -138,6 +165,29 @@ export function createMigrator(parts: MigratorParts): Migrator {
         // Lock first: even `create ... if not exists` races in PostgreSQL's catalog.
         await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
         for (const statement of META_SQL) await tx.query(statement);
+        const file = options.migration;
+        if (file) {
+          const applied = await appliedMigrations(tx);
+          if (applied.includes(file.id)) {
+            const result = {
+              version: (await current(tx))?.version ?? version,
+              applied: false,
+              steps: [],
+              sql: [],
+            };
+            if (options.dryRun) throw new DryRunDone(result);
+            return result;
+          }
+          const last = applied.at(-1) ?? null;
+          if (last !== file.parent) {
+            throw new MigrationError(
+              `migration ${file.id.slice(0, 14)} applies onto ${file.parent?.slice(0, 14) ?? 'an empty history'}, but the last migration applied to this database is ${last?.slice(0, 14) ?? 'none'}`,
+              {
+                hint: 'apply the migration files in order (`svc migrate`); `svc migration status` shows where the database is',
+              },
+            );
+          }
+        }
         const stored = await current(tx);
         const from = stored ? parts.build(stored.sdl) : null;
         const plan = parts.plan(from, target, { renames: options.renames, fills: options.fills });
@@ -147,7 +197,7 @@ export function createMigrator(parts: MigratorParts): Migrator {
           description,
         }));
         const sql = plan.steps.flatMap((s) => s.sql);
-        if (steps.length === 0) {
+        if (steps.length === 0 && !file) {
           const result = { version: stored?.version ?? version, applied: false, steps, sql };
           // A dry run leaves nothing behind, not even the metadata table it may have created.
           if (options.dryRun) throw new DryRunDone(result);
@@ -163,8 +213,8 @@ export function createMigrator(parts: MigratorParts): Migrator {
           for (const statement of step.sql) await run(tx, statement, step);
         }
         await tx.query(
-          'insert into svc_meta.migrations (version, sdl, steps) values ($1, $2, $3)',
-          [version, sdl, JSON.stringify(steps)],
+          'insert into svc_meta.migrations (version, sdl, steps, migration) values ($1, $2, $3, $4)',
+          [version, sdl, JSON.stringify(steps), file?.id ?? null],
         );
         // A dry run has done everything, so every error a real run would meet has surfaced;
         // throwing rolls it all back.
@@ -178,7 +228,7 @@ export function createMigrator(parts: MigratorParts): Migrator {
     return outcome;
   }
 
-  return { migrate, current, history, emptyVersion };
+  return { migrate, current, history, appliedMigrations, emptyVersion };
 }
 
 class DryRunDone {
@@ -214,6 +264,14 @@ function migrationError(err: unknown, step: MigrationStep | null): SvcError {
     sqlState: fields.code,
     cause: err,
   });
+}
+
+/** Whether the metadata table has the `migration` column (a database made before it had not). */
+async function hasMigrationColumn(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query<{ found: boolean }>(
+    "select exists (select 1 from information_schema.columns where table_schema = 'svc_meta' and table_name = 'migrations' and column_name = 'migration') as found",
+  );
+  return rows[0]?.found === true;
 }
 
 async function hasMetadata(db: Queryable): Promise<boolean> {

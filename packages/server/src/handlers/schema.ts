@@ -73,6 +73,7 @@ export function schemaHandlers(deps: {
         allowDataLoss: body.allowDataLoss,
         renames: body.renames,
         fills: body.fills,
+        ...(body.migration ? { migration: body.migration } : {}),
       });
       if (result.applied) await deps.onMigrated?.();
       sendJson(res, 200, result);
@@ -80,7 +81,14 @@ export function schemaHandlers(deps: {
   };
 }
 
-const MIGRATION_KEYS = new Set(['schema', 'dryRun', 'allowDataLoss', 'renames', 'fills']);
+const MIGRATION_KEYS = new Set([
+  'schema',
+  'dryRun',
+  'allowDataLoss',
+  'renames',
+  'fills',
+  'migration',
+]);
 
 export function parseMigrationRequest(body: unknown): {
   schema: string;
@@ -88,6 +96,7 @@ export function parseMigrationRequest(body: unknown): {
   allowDataLoss: boolean;
   renames: MigrationRename[];
   fills: Record<string, string>;
+  migration: { id: string; parent: string | null } | undefined;
 } {
   const b = jsonObjectBody(body, MIGRATION_KEYS, 'a "schema" string');
   if (typeof b.schema !== 'string')
@@ -103,7 +112,27 @@ export function parseMigrationRequest(body: unknown): {
     allowDataLoss: b.allowDataLoss === true,
     renames: parseRenames(b.renames),
     fills: parseFills(b.fills),
+    migration: parseMigrationId(b.migration),
   };
+}
+
+const MIGRATION_ID = /^m1[0-9a-f]{64}$/;
+
+/** `migration`: `{id, parent}` of a migration file (`svc migrate` sends it), parent null first. */
+function parseMigrationId(value: unknown): { id: string; parent: string | null } | undefined {
+  if (value === undefined) return undefined;
+  const o = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  if (
+    Object.keys(o).sort().join(',') === 'id,parent' &&
+    typeof o.id === 'string' &&
+    MIGRATION_ID.test(o.id) &&
+    (o.parent === null || (typeof o.parent === 'string' && MIGRATION_ID.test(o.parent)))
+  )
+    return { id: o.id, parent: o.parent as string | null };
+  throw commonError(
+    'VALIDATION_ERROR',
+    '"migration" must be {"id": "m1<64 hex>", "parent": "m1<64 hex>" | null}',
+  );
 }
 
 const isName = (v: unknown): v is string =>

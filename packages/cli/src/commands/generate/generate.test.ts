@@ -69,7 +69,7 @@ test('a schema with an error is reported with its file and code frame (exit 1), 
   });
   expect(code).toBe(1);
   expect(out.stderr).toMatch(
-    /^svc: error: InvalidReferenceError: type 'default::nope' does not exist\n  ┌─ s\.esdl:1:19\n/,
+    /^svc: error: InvalidReferenceError: type 'default::nope' does not exist\n {2}┌─ s\.esdl:1:19\n/,
   );
   expect(fs.existsSync(path.join(dir, 'interfaces.ts'))).toBe(false);
 });

@@ -1,26 +1,40 @@
-import { createDefaultMigrator, type MigrateResult, type MigrationRename } from '@svc/core';
+import {
+  buildSchema,
+  createDefaultMigrator,
+  schemaVersion,
+  type MigrateOptions,
+  type MigrateResult,
+  type MigrationRename,
+} from '@svc/core';
 import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
+import { migrationsDir, readMigrationFiles } from '../../migration-files';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 import { openOrFindServer, requestThroughServer } from '../../through-server';
 
 export const MIGRATE_USAGE = `Usage: svc migrate [options]
 
-Migrates the database to the schema: plans the change, checks stored data, and applies it in
-one transaction. When \`svc serve\` is running on the same embedded data folder, the migration
-goes through that server (POST /migrations, with SVC_SERVICE_KEY when the server needs one).
+With migration files (dbschema/migrations/, made by \`svc migration create\`): applies the
+pending ones in order, each in its own transaction, refusing a file changed since it was made or
+made onto another migration than the last applied. Without them, or with --dev: pushes the
+schema as it is (development), in one transaction. Either way the change is planned, stored data
+is checked, and nothing is half applied. When \`svc serve\` is running on the same embedded data
+folder, the migration goes through that server (POST /migrations, with SVC_SERVICE_KEY when the
+server needs one).
 
 Options:
   --schema <file|dir>   SDL file, or a folder of .esdl files (default dbschema/)
   --database-url <url>  PostgreSQL URL (env DATABASE_URL)
   --data-dir <dir>      embedded database folder (env SVC_DATA_DIR; default ./.svc/data)
   --config <file>       TOML config file (default ./svc.toml when it exists)
+  --dev                 push the schema as it is, even when there are migration files
+                        (development; recorded as a development push)
   --dry-run             show what would change, change nothing
   --allow-data-loss     let the migration drop columns, tables or links that hold data
-  --rename <old=new>    keep the data of a renamed type (User=Person) or property or link
+  --rename <old=new>    (--dev, or no files) keep the data of a renamed type (User=Person) or property or link
                         (User.bio=about) instead of dropping and adding it; repeatable
-  --fill <ptr=expr>     the value of existing objects for a property that is added as required,
+  --fill <ptr=expr>     (--dev, or no files) the value of existing objects for a property that is added as required,
                         becomes required, or changes type: User.handle="str_lower(.name)",
                         User.age="<int64>.age"; repeatable
   -h, --help            show this help`;
@@ -41,6 +55,7 @@ export async function migrateCommand(
     {
       schema: { type: 'string' },
       ...DATABASE_FLAGS,
+      dev: { type: 'boolean' },
       'dry-run': { type: 'boolean' },
       'allow-data-loss': { type: 'boolean' },
       rename: { type: 'string', multiple: true },
@@ -56,7 +71,14 @@ export async function migrateCommand(
   const schemaPath = values.schema ?? defaultSchemaDir(opts.cwd);
   if (schemaPath === undefined)
     throw new ExitError(2, 'no schema: pass --schema <file|dir> or create dbschema/');
-  const { sdl } = readSchemaSource(opts.cwd, schemaPath);
+  const source = readSchemaSource(opts.cwd, schemaPath);
+  const files = values.dev ? [] : readMigrationFiles(opts.cwd, migrationsDir(opts.cwd, schemaPath));
+  if (files.length && (values.rename?.length || values.fill?.length)) {
+    throw new ExitError(
+      2,
+      'with migration files, renames and fills go into the file: `svc migration create --rename ... --fill ...` (or push the schema with `svc migrate --dev`)',
+    );
+  }
 
   const { config, database, configFile } = resolveCommandConfig(values, opts.cwd, opts.env);
   const dryRun = values['dry-run'] ?? false;
@@ -65,43 +87,94 @@ export async function migrateCommand(
     renames: (values.rename ?? []).map(parseRenameArg),
     fills: Object.fromEntries((values.fill ?? []).map(parseFillArg)),
   };
+  // What to apply: the pending files, in order, or the schema as it is.
+  type Request = MigrateOptions & { schema: string; file?: string };
+  const requests: Request[] = files.length
+    ? files.map((f) => ({
+        schema: f.sdl,
+        renames: f.renames,
+        fills: f.fills,
+        migration: { id: f.id, parent: f.parent },
+        dryRun,
+        allowDataLoss,
+        file: f.file,
+      }))
+    : [{ schema: source.sdl, dryRun, allowDataLoss, ...hints }];
+  if (
+    files.length &&
+    schemaVersion(source.schema) !== schemaVersion(buildSchema(files.at(-1)?.sdl ?? ''))
+  )
+    opts.io.stderr(
+      `svc: note: the schema in ${schemaPath} has changes no migration file holds; \`svc migration create\` makes the next one`,
+    );
   const opened = await openOrFindServer(
     database,
     databaseUrlSource(config.databaseSource, configFile),
   );
+  let apply: (r: Request) => Promise<MigrateResult>;
+  let applied: () => Promise<string[]>;
+  let close = async () => {};
   if ('server' in opened) {
     // The embedded folder is held: by a server that listens, the migration goes through it.
     const holder = opened.server;
     opts.io.stderr(
       `svc: the data folder is held by ${holder.command} (pid ${holder.pid}): migrating through it at ${holder.url}`,
     );
-    try {
-      const result = await requestThroughServer(
+    apply = async ({ file: _file, ...body }) =>
+      (await requestThroughServer(
         holder,
         'POST',
         '/migrations',
-        { schema: sdl, dryRun, allowDataLoss, ...hints },
+        body,
         config.serviceKey,
-      );
-      opts.io.stdout(report(result as MigrateResult, dryRun));
-      return 0;
-    } catch (inner) {
-      throw asExitError(inner);
-    }
+      )) as MigrateResult;
+    applied = async () =>
+      (
+        (await requestThroughServer(
+          holder,
+          'GET',
+          '/migrations',
+          undefined,
+          config.serviceKey,
+        )) as {
+          migration: string | null;
+        }[]
+      )
+        .flatMap((h) => (h.migration ? [h.migration] : []))
+        .reverse();
+  } else {
+    const { db } = opened;
+    const migrator = createDefaultMigrator();
+    apply = ({ schema, file: _file, ...options }) => migrator.migrate(db, schema, options);
+    applied = () => migrator.appliedMigrations(db);
+    close = () => db.close();
   }
-  const { db } = opened;
   try {
-    const result = await createDefaultMigrator().migrate(db, sdl, {
-      dryRun,
-      allowDataLoss,
-      ...hints,
-    });
-    opts.io.stdout(report(result, dryRun));
+    if (!files.length) {
+      opts.io.stdout(report(await apply(requests[0] as Request), dryRun));
+      return 0;
+    }
+    const done = new Set(await applied());
+    const pending = requests.filter((r) => !done.has(r.migration?.id ?? ''));
+    if (pending.length === 0) {
+      opts.io.stdout(`The database is up to date: all ${files.length} migrations are applied.`);
+      return 0;
+    }
+    // A dry run changes nothing, so only the first pending file can be tried: the next ones
+    // apply onto it.
+    for (const r of dryRun ? pending.slice(0, 1) : pending) {
+      const result = await apply(r);
+      opts.io.stdout(
+        dryRun
+          ? `Dry run of ${r.file}: ${result.steps.length} steps would apply (nothing was changed):\n${result.steps.map((s) => `  ${s.description}`).join('\n')}${pending.length > 1 ? `\nand ${pending.length - 1} more migrations after it` : ''}`
+          : `Applied ${r.file} (${result.steps.length} steps)${result.steps.map((s) => `\n  ${s.description}`).join('')}`,
+      );
+    }
     return 0;
   } catch (err) {
     throw asExitError(err);
   } finally {
-    await db.close();
+    await close();
   }
 }
 

@@ -10,6 +10,7 @@ import {
 import { DATABASE_FLAGS, databaseFlagOptions, databaseUrlSource } from '../../database-options';
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
+import { migrationsDir, readMigrationFiles } from '../../migration-files';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 
 export const SERVE_USAGE = `Usage: svc serve [options]
@@ -20,7 +21,9 @@ Options:
   --port <n>            port to listen on (env SVC_PORT; default 5656; 0 = any free port)
   --host <addr>         address to listen on (env SVC_HOST; default 127.0.0.1)
   --config <file>       TOML config file (default ./svc.toml when it exists)
-  --schema <file|dir>   SDL schema to migrate to at start (default dbschema/)
+  --schema <file|dir>   SDL schema to migrate to at start (default dbschema/); with migration
+                        files (dbschema/migrations/) the schema moves only through them
+  --migrate             apply pending migration files at start (otherwise they are named)
   --database-url <url>  PostgreSQL URL (env DATABASE_URL)
   --data-dir <dir>      embedded database folder (env SVC_DATA_DIR; default ./.svc/data)
   --enable-auth         turn the built-in auth on (env SVC_ENABLE_AUTH)
@@ -53,6 +56,7 @@ export function parseServeArgs(
       port: { type: 'string' },
       host: { type: 'string' },
       schema: { type: 'string' },
+      migrate: { type: 'boolean' },
       ...DATABASE_FLAGS,
       'enable-auth': { type: 'boolean' },
       'jwt-secret': { type: 'string' },
@@ -92,12 +96,21 @@ export function parseServeArgs(
   const schemaPath = v.schema ?? defaultSchemaDir(cwd);
   if (schemaPath !== undefined) {
     const { sdl, files } = readSchemaSource(cwd, schemaPath);
-    options.schema = sdl;
     const shown = v.schema ?? `${schemaPath}/`;
-    options.schemaSource =
-      files.length === 1 && path.resolve(cwd, files[0]!.name) === path.resolve(cwd, schemaPath)
-        ? shown
-        : `${shown} (${files.length} file${files.length === 1 ? '' : 's'})`;
+    const migrations = readMigrationFiles(cwd, migrationsDir(cwd, schemaPath));
+    if (migrations.length) {
+      // With migration files the schema moves only through them (svc migrate, or --migrate).
+      options.migrations = { files: migrations, apply: v.migrate === true };
+      options.schemaSource = `${migrations.length} migration file${migrations.length === 1 ? '' : 's'} in ${path.relative(cwd, migrationsDir(cwd, schemaPath)) || '.'}${v.migrate ? ', pending ones applied at start' : ' (--migrate applies pending ones)'}`;
+    } else {
+      options.schema = sdl;
+      options.schemaSource =
+        files.length === 1 && path.resolve(cwd, files[0]!.name) === path.resolve(cwd, schemaPath)
+          ? shown
+          : `${shown} (${files.length} file${files.length === 1 ? '' : 's'})`;
+    }
+  } else if (v.migrate) {
+    throw new ExitError(2, '--migrate: no schema folder with migration files (dbschema/migrations)');
   }
   return options;
 }

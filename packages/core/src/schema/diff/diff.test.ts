@@ -442,6 +442,7 @@ describe('planMigration with fills', () => {
     );
     expect(p.checks.map((c) => c.kind)).toEqual(['violation']);
     expect(p.checks[0]?.message).toMatch(/fill expression/);
+    expect(p.fillsWanted).toEqual(['default::User.handle']);
   });
 
   it('an optional property made required is filled where empty', () => {

@@ -72,6 +72,7 @@ export function planMigration(
     steps: steps.map((s) => Object.freeze({ ...s, sql: Object.freeze([...s.sql]) })),
     checks: p.checks,
     ...(renaming.length ? { renameSteps: renaming.length } : {}),
+    ...(p.fillsWanted.size ? { fillsWanted: [...p.fillsWanted].sort() } : {}),
   };
 }
 

@@ -26,6 +26,8 @@ export class Planner {
 
   /** The fills a step used (the rest are refused: nothing needed them). */
   readonly usedFills = new Set<string>();
+  /** Pointers that would take a fill, and got none (MigrationPlan.fillsWanted). */
+  readonly fillsWanted = new Set<string>();
 
   constructor(
     readonly from: Schema | null,

@@ -122,6 +122,7 @@ function addColumn(p: Planner, prev: TypeTable, next: TypeTable, c: PointerColum
         ddl.setNotNull(next.table, c.column.name),
       );
     } else {
+      p.fillsWanted.add(c.subject);
       p.check(
         'violation',
         c.subject,
@@ -193,6 +194,7 @@ function alterColumn(
       } else if (c.column.default && !c.queryDefault) {
         sql.push(ddl.backfill(table, c.column.name, c.column.default));
       } else {
+        p.fillsWanted.add(c.subject);
         p.check(
           'violation',
           c.subject,

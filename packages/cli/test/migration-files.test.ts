@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
+import { runSvc, startSvc } from './svc';
+
+/** Issue 31: Gel's workflow of migration files, through the real binary. */
+describe(`svc migration on ${testDatabaseKind()}`, () => {
+  let t: TestDatabase | undefined;
+  beforeEach(async () => {
+    if (testDatabaseKind() === 'postgres') t = await createTestDatabase();
+  });
+  afterEach(async () => t?.dispose());
+
+  test('create, status, migrate, log; renames and fills in the file; an edited file is refused', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-migration-'));
+    const schema = path.join(dir, 'dbschema/default.esdl');
+    fs.mkdirSync(path.dirname(schema));
+    fs.writeFileSync(schema, 'type User { required name: str; bio: str; }\n');
+    const db =
+      t && 'url' in t.config
+        ? ['--database-url', t.config.url]
+        : ['--data-dir', path.join(dir, 'data')];
+    const run = (args: string[]) => runSvc(args, { cwd: dir, ms: 60000 });
+    const migrations = () => fs.readdirSync(path.join(dir, 'dbschema/migrations')).sort();
+
+    const first = await run(['migration', 'create']);
+    expect(first.stderr).toBe('');
+    expect(first.stdout).toMatch(
+      /^Created dbschema\/migrations\/00001-[0-9a-f]{12}\.edgeql \(1 steps\):\n {2}create type default::User/,
+    );
+    expect(migrations()).toHaveLength(1);
+    const text = fs.readFileSync(
+      path.join(dir, 'dbschema/migrations', migrations()[0] as string),
+      'utf8',
+    );
+    expect(text).toMatch(/^# svc migration 00001, onto an empty database\./);
+    expect(text).toMatch(
+      /\ncreate migration m1[0-9a-f]{64} onto initial;\nschema to \{\ntype User/,
+    );
+    expect((await run(['migration', 'create'])).stdout).toMatch(
+      /^No schema changes since dbschema\/migrations\/00001-/,
+    );
+
+    expect((await run(['migration', 'status', ...db])).stdout).toMatch(
+      /^1 migration files in dbschema\/migrations; 0 applied to the database\.\nPending \(apply with `svc migrate`\):\n {2}dbschema\/migrations\/00001-/,
+    );
+    const applied = await run(['migrate', ...db]);
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toMatch(
+      /^Applied dbschema\/migrations\/00001-[0-9a-f]{12}\.edgeql \(1 steps\)/,
+    );
+    expect((await run(['migrate', ...db])).stdout).toBe(
+      'The database is up to date: all 1 migrations are applied.\n',
+    );
+    expect((await run(['query', `insert User { name := 'Ann', bio := 'hi' }`, ...db])).code).toBe(
+      0,
+    );
+
+    // The next schema: bio renamed, a required handle. Without the flags create asks for them.
+    fs.writeFileSync(
+      schema,
+      'type User { required name: str; about: str; required handle: str; }\n',
+    );
+    const asks = await run(['migration', 'create']);
+    expect(asks.code).toBe(1);
+    expect(asks.stderr).toContain(
+      'default::User.handle is required and has no default: say what existing objects get with --fill "User.handle=<EdgeQL expression>"',
+    );
+    expect(asks.stderr).toContain(
+      'if bio was renamed, create the migration with --rename User.bio=about',
+    );
+    const second = await run([
+      'migration',
+      'create',
+      '--rename',
+      'User.bio=about',
+      '--fill',
+      'User.handle=str_lower(.name)',
+    ]);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('rename property default::User.bio to about');
+    expect(migrations()).toHaveLength(2);
+    expect((await run(['migration', 'status', ...db])).stdout).toContain(
+      '1 applied to the database',
+    );
+    // Flags for a push are refused when files say what to do.
+    expect((await run(['migrate', '--rename', 'User.bio=about', ...db])).code).toBe(2);
+    const next = await run(['migrate', ...db]);
+    expect(next.stderr).toBe('');
+    expect(next.stdout).toMatch(/^Applied dbschema\/migrations\/00002-/);
+    const read = await run(['query', 'select User { about, handle }', ...db]);
+    expect(JSON.parse(read.stdout)).toEqual([{ about: 'hi', handle: 'ann' }]);
+    const log = await run(['migration', 'log', ...db]);
+    expect(log.stdout.trim().split('\n')).toHaveLength(2);
+    expect(log.stdout).toMatch(
+      /m1[0-9a-f]{12} dbschema\/migrations\/00002-[0-9a-f]{12}\.edgeql {2}\d+ steps/,
+    );
+
+    // A file changed after it was made is refused, naming it; nothing is applied.
+    const file = path.join(dir, 'dbschema/migrations', migrations()[1] as string);
+    fs.writeFileSync(
+      file,
+      fs.readFileSync(file, 'utf8').replace('required handle: str;', 'handle: str;'),
+    );
+    const edited = await run(['migrate', ...db]);
+    expect(edited.code).toBe(1);
+    expect(edited.stderr).toMatch(/00002-[0-9a-f]{12}\.edgeql: its content does not match its id/);
+  });
+
+  test('svc serve names pending migration files, and applies them with --migrate', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-migration-serve-'));
+    fs.mkdirSync(path.join(dir, 'dbschema'));
+    fs.writeFileSync(path.join(dir, 'dbschema/default.esdl'), 'type Note { title: str; }\n');
+    const db =
+      t && 'url' in t.config
+        ? ['--database-url', t.config.url]
+        : ['--data-dir', path.join(dir, 'data')];
+    expect((await runSvc(['migration', 'create'], { cwd: dir, ms: 60000 })).code).toBe(0);
+    const sdlOf = async (url: string) =>
+      ((await (await fetch(`${url}/schema`)).json()) as { sdl: string }).sdl;
+    for (const [args, expected] of [
+      [[], ''],
+      [['--migrate'], 'type Note { title: str; }\n'],
+    ] as const) {
+      const svc = await startSvc(['--port', '0', ...args, ...db], { cwd: dir, ms: 60000 });
+      try {
+        expect(await sdlOf(svc.url)).toBe(expected);
+        const output = svc.stdout() + svc.stderr();
+        if (args.length === 0) expect(output).toContain('1 migration files are pending');
+        else expect(output).toContain('applied: 1 steps');
+      } finally {
+        svc.child.kill('SIGTERM');
+      }
+      expect(await svc.exited).toBe(0);
+    }
+  });
+});

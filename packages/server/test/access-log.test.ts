@@ -77,7 +77,9 @@ describe('JSON log lines', () => {
         [401, 'INVALID_CREDENTIALS'],
       ]);
       expect(loginCode).toBe('INVALID_CREDENTIALS');
-      expect(byPath('/auth/sessions').map((r) => [r.status, r.code])).toEqual([[401, 'INVALID_TOKEN']]);
+      expect(byPath('/auth/sessions').map((r) => [r.status, r.code])).toEqual([
+        [401, 'INVALID_TOKEN'],
+      ]);
       // A request that succeeded has no code.
       expect(requests.filter((r) => r.status === 201).every((r) => !('code' in r))).toBe(true);
 

@@ -57,3 +57,14 @@ export function prose(text: unknown): Child {
     ),
   );
 }
+
+/** Replaces the children of `el`. */
+export function replace(el: Element, ...children: Child[]): void {
+  el.replaceChildren();
+  append(el, children);
+}
+
+/** Appends `children` to `el`. */
+export function add(el: Element, ...children: Child[]): void {
+  append(el, children);
+}

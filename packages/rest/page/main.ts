@@ -12,7 +12,7 @@
  * a token. Deep links: `#/<tag>/<operationId>` opens that operation. Everything is text set as
  * text (`dom.ts`); requests go to this server only (the page's CSP: `connect-src 'self'`).
  */
-import { type Child, append, h, prose } from './dom';
+import { type Child, append, h, prose, replace } from './dom';
 import { type Json, exampleOf, schemaAnchor, schemaView, typeView } from './schema';
 
 const TOKEN_KEY = 'svc-docs-token';
@@ -265,7 +265,7 @@ function tryIt(o: Operation, doc: Json): HTMLElement {
     if (url.origin !== location.origin) return;
     const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
     if (body) headers['Content-Type'] = 'application/json';
-    answer.replaceChildren(h('p', { class: 'note' }, 'Sending…'));
+    replace(answer, h('p', { class: 'note' }, 'Sending…'));
     const started = performance.now();
     try {
       const res = await fetch(url, {
@@ -281,7 +281,8 @@ function tryIt(o: Operation, doc: Json): HTMLElement {
       } catch {
         // Not JSON: shown as it came.
       }
-      answer.replaceChildren(
+      replace(
+        answer,
         h(
           'p',
           { class: 'request' },
@@ -300,7 +301,7 @@ function tryIt(o: Operation, doc: Json): HTMLElement {
         text === '' ? null : h('pre', { class: 'answer-body' }, shown),
       );
     } catch (err) {
-      answer.replaceChildren(h('p', { class: 'failed' }, `The request failed: ${String(err)}`));
+      replace(answer, h('p', { class: 'failed' }, `The request failed: ${String(err)}`));
     }
   };
   return h(
@@ -360,7 +361,8 @@ function render(root: HTMLElement, doc: Json): void {
   );
   const tagInfo = new Map(declared.map((t) => [String(t.name), t]));
   const schemas = Object.entries(asObject(asObject(doc.components).schemas));
-  root.replaceChildren(
+  replace(
+    root,
     h(
       'header',
       { class: 'info' },
@@ -432,7 +434,8 @@ async function main(): Promise<void> {
   try {
     res = await fetch(documentUrl, { headers: { Accept: 'application/json', ...authHeaders() } });
   } catch (err) {
-    root.replaceChildren(
+    replace(
+      root,
       h('p', { class: 'doc-error' }, `The API document could not be loaded: ${String(err)}`),
     );
     return;
@@ -444,24 +447,25 @@ async function main(): Promise<void> {
         : keptToken()
           ? 'The access token was refused (expired, or not a token of this server). Access token:'
           : 'This server shows its API document to signed-in callers only. Access token:';
-    bar?.replaceChildren(tokenForm(message));
-    root.replaceChildren(
-      h('p', { class: 'doc-error' }, `The API document was refused (${res.status}).`),
-    );
+    if (bar) replace(bar, tokenForm(message));
+    replace(root, h('p', { class: 'doc-error' }, `The API document was refused (${res.status}).`));
     return;
   }
   if (!res.ok) {
-    root.replaceChildren(
+    replace(
+      root,
       h('p', { class: 'doc-error' }, `The API document could not be loaded (${res.status}).`),
     );
     return;
   }
   const doc = asObject(await res.json());
-  bar?.replaceChildren(
-    tokenForm(
-      keptToken() ? 'Requests send the kept token.' : 'Access token for "Try it" (optional):',
-    ),
-  );
+  if (bar)
+    replace(
+      bar,
+      tokenForm(
+        keptToken() ? 'Requests send the kept token.' : 'Access token for "Try it" (optional):',
+      ),
+    );
   render(root, doc);
   window.addEventListener('hashchange', openFromHash);
 }

@@ -5,7 +5,7 @@
  * from the keywords: type (`[T, "null"]` is a nullable T), format, enum, bounds, pattern,
  * readOnly, properties with their required marks, items, prefixItems, anyOf/oneOf/allOf.
  */
-import { type Child, h, prose } from './dom';
+import { type Child, add, h, prose } from './dom';
 
 export type Json = { readonly [key: string]: unknown };
 
@@ -116,16 +116,17 @@ export function typeView(schema: unknown): Child {
 export function schemaView(schema: unknown, depth = 0): HTMLElement {
   const box = h('div', { class: 'schema' });
   if (!isObject(schema) || refName(schema) !== undefined || depth > 8) {
-    box.append(typeView(schema));
+    add(box, typeView(schema));
     return box;
   }
-  box.append(typeView(schema));
+  add(box, typeView(schema));
   const description = prose(schema.description);
-  if (description) box.append(description as Node);
+  if (description) add(box, description as Node);
   const properties = isObject(schema.properties) ? schema.properties : undefined;
   if (properties) {
     const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
-    box.append(
+    add(
+      box,
       h(
         'ul',
         { class: 'properties' },
@@ -142,15 +143,16 @@ export function schemaView(schema: unknown, depth = 0): HTMLElement {
       ),
     );
     if (schema.additionalProperties === false)
-      box.append(h('p', { class: 'note' }, 'No other properties.'));
+      add(box, h('p', { class: 'note' }, 'No other properties.'));
   }
   if (isObject(schema.items) && refName(schema.items) === undefined && hasInside(schema.items)) {
-    box.append(h('div', { class: 'items' }, 'Each item: ', schemaView(schema.items, depth + 1)));
+    add(box, h('div', { class: 'items' }, 'Each item: ', schemaView(schema.items, depth + 1)));
   }
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
     const options = schema[key];
     if (!Array.isArray(options) || options.every((o) => !hasInside(o))) continue;
-    box.append(
+    add(
+      box,
       h(
         'div',
         { class: 'options' },

@@ -7,6 +7,7 @@
  */
 import { Writable } from 'node:stream';
 import { createLogger } from '../src';
+import { request } from '../src/testing';
 import { SECRET, build, call, sharedDatabase } from './helpers';
 
 const db = sharedDatabase();
@@ -63,6 +64,13 @@ describe('JSON log lines', () => {
         headers: { authorization: 'Bearer header-token-never-logged' },
       });
       expect(me.status).toBe(401);
+      // A hosted page's refusal (HTML, no envelope in the body) logs its code too. (Sent
+      // without `call`'s check against the document, which describes the JSON answers only.)
+      const page = await request(server.app, '/auth/verify?token=not-a-verification-token', {
+        headers: { accept: 'text/html' },
+      });
+      expect(page.status).toBe(400);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
       const ok = await call(server, '/health');
       expect(ok.status).toBe(200);
       await settled();
@@ -80,6 +88,10 @@ describe('JSON log lines', () => {
       expect(byPath('/auth/sessions').map((r) => [r.status, r.code])).toEqual([
         [401, 'INVALID_TOKEN'],
       ]);
+      // The code the page chose for its refusal (auth/src/pages `page`).
+      expect(byPath('/auth/verify').map((r) => [r.status, r.code])).toEqual([
+        [400, 'VALIDATION_ERROR'],
+      ]);
       // A request that succeeded has no code.
       expect(requests.filter((r) => r.status === 201).every((r) => !('code' in r))).toBe(true);
 
@@ -91,6 +103,7 @@ describe('JSON log lines', () => {
         'query-token-never-logged',
         'header-token-never-logged',
         'select Nope',
+        'not-a-verification-token',
       ]) {
         expect(all).not.toContain(secret);
       }

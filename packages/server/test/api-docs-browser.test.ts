@@ -213,9 +213,7 @@ async function startSvc(requireAuth: boolean) {
 async function expectListed(page: Page, observed: Observed): Promise<void> {
   await expect(page.title()).resolves.toBe('svc API reference');
   await expect(
-    page
-      .locator('section.tag')
-      .evaluateAll((tags) => tags.map((t) => (t as HTMLElement).dataset.tag)),
+    page.locator('section.tag').evaluateAll((tags) => tags.map((t) => t.getAttribute('data-tag'))),
   ).resolves.toEqual(expect.arrayContaining(LISTED.tags));
   await expect(operationBlock(page).count()).resolves.toBe(1);
   await expect(
@@ -223,7 +221,7 @@ async function expectListed(page: Page, observed: Observed): Promise<void> {
   ).resolves.toEqual(expect.arrayContaining(LISTED.summaries));
   const schemas = page.locator('section.schemas details.component');
   await expect(
-    schemas.evaluateAll((s) => s.map((e) => (e as HTMLElement).dataset.schema)),
+    schemas.evaluateAll((s) => s.map((e) => e.getAttribute('data-schema'))),
   ).resolves.toEqual(expect.arrayContaining(LISTED.schemas));
   // A schema opens, its properties rendered, constraints as their keywords.
   const book = schemas.filter({ has: page.locator('summary', { hasText: /^Book$/ }) });

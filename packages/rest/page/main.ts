@@ -262,7 +262,11 @@ function tryIt(o: Operation, doc: Json): HTMLElement {
     }
     const url = new URL(base.pathname.replace(/\/$/, '') + path, base);
     url.search = query.toString();
-    if (url.origin !== location.origin) return;
+    if (url.origin !== location.origin) {
+      // The page's CSP (`connect-src 'self'`) would refuse it anyway: say so instead.
+      replace(answer, h('p', { class: 'failed' }, `Not sent: ${url.origin} is not this server.`));
+      return;
+    }
     const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
     if (body) headers['Content-Type'] = 'application/json';
     replace(answer, h('p', { class: 'note' }, 'Sending…'));

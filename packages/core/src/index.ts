@@ -23,6 +23,8 @@ export { escapeHtml } from './html';
 export { MAX_JSON_DEPTH, jsonDepthProblem, stringifyJson } from './json';
 export {
   ERROR_ENVELOPE_SCHEMA,
+  errorCodeOf,
+  noteErrorCode,
   renderError,
   type ErrorEnvelope,
   type RenderedError,

@@ -45,7 +45,7 @@ export {
 } from './plan';
 export { answerBody, isEmptyResult } from './plan/answer';
 export { filterOperators, linkedShape, orderable } from './model';
-// API reference page (`GET /api/docs`): Swagger UI served from this package.
+// API reference page (`GET /api/docs`): this package's own page (page/, built into dist/docs-page).
 export {
   DOCS_ASSET_CACHE_CONTROL,
   DOCS_ASSET_NAMES,

@@ -1,11 +1,13 @@
 /**
- * The API reference page in a real browser (issue 13): Debian's chromium, driven by
+ * The API reference page in a real browser (issues 13 and 31): Debian's chromium, driven by
  * playwright-core, opens svc's own `GET /api/docs` (svc on 127.0.0.1, see HOST). The page loads
- * with no console error and no request leaving svc, lists the document's tags, operations and
- * schemas, and "Try it out" → "Execute" runs a real request against svc and shows its status and
- * body. With `requireAuth` (the document and the data gated) the page asks for a token when the
- * document is refused, and that one token, kept across reloads, serves the document and every
- * "Try it out"; Swagger UI's own "Authorize" dialog shares it.
+ * with no console error, no warning or error element and no request leaving svc, lists the
+ * document's tags, operations (with the right article: "Create a Book", "Create an Author") and
+ * schemas (with constraints as their keywords), and "Try it" → "Send" runs a real request
+ * against svc and shows its status and body. With `requireAuth` (the document and the data
+ * gated) the page asks for a token when the document is refused, and that one token, kept
+ * across reloads, serves the document and every "Try it"; "Forget the token" drops it.
+ * Screenshots: SVC_DOCS_SCREENSHOTS (default /tmp), `api-docs-*.png`.
  *
  * THE DOCUMENT: everything is svc's own: the page, its assets, `GET /api/openapi.json` (gated
  * by `requireAuth` like the data routes) and the data route "Try it out" calls (`GET /api/Book`,
@@ -23,17 +25,24 @@ import { SECRET, build, call, sharedDatabase, signUp } from './helpers';
 
 /**
  * The name the browser uses for svc; chromium maps it to 127.0.0.1 and fails every other name.
- * Not `127.0.0.1` or `localhost` themselves: Swagger UI treats a document on those as local (no
- * online validator), and the page must call nothing outside on any host.
+ * Not `127.0.0.1` or `localhost` themselves: the page must call nothing outside on any host.
  */
 const HOST = 'svc-under-test.test';
 const db = sharedDatabase();
 
 // ---- THE DOCUMENT --------------------------------------------------------------------------
 /** The schema the svc under test serves; its document is svc's own `GET /api/openapi.json`. */
-const SDL = 'module default { type Book { required title: str; pages: int32; } }';
+const SDL = `module default {
+  type Book { required title: str { constraint max_len_value(200); } pages: int32 { constraint min_value(1); } }
+  type Author { required name: str; }
+}`;
 /** What the page must list: tags and component schemas (one per type in svc's document). */
-const LISTED = { tags: ['Book'], schemas: ['Book'] };
+const LISTED = {
+  tags: ['Author', 'Book'],
+  schemas: ['Author', 'Book'],
+  summaries: ['Create an Author', 'Create a Book'],
+};
+const SCREENSHOTS = process.env.SVC_DOCS_SCREENSHOTS ?? '/tmp';
 /** Every Book as `GET /api/Book` answers it, read after the rows are written. */
 let books: unknown = [];
 /** The operation "Try it out" runs, and what svc answers it. */
@@ -77,14 +86,14 @@ interface Observed {
 }
 
 /**
- * Opens the API reference of the svc at `baseUrl` and waits until Swagger UI has run (the
+ * Opens the API reference of the svc at `baseUrl` and waits until the page has run (the
  * document rendered, or refused). What the page does from then on is recorded in `Observed`.
  */
 async function openDocs(page: Page, baseUrl: string): Promise<Observed> {
   const observed: Observed = { errors: [], outside: [], requests: [] };
   const { host } = new URL(baseUrl);
   page.on('console', (msg) => {
-    if (msg.type() === 'error') observed.errors.push(msg.text());
+    if (msg.type() === 'error' || msg.type() === 'warning') observed.errors.push(msg.text());
   });
   page.on('pageerror', (err) => observed.errors.push(String(err)));
   page.on('request', (req) => {
@@ -95,17 +104,16 @@ async function openDocs(page: Page, baseUrl: string): Promise<Observed> {
   });
   const res = await page.goto(`${baseUrl}/api/docs`, { timeout: 30_000 });
   expect(res?.status()).toBe(200);
-  // Swagger UI has run: the document is rendered, or its loading failed (a refused document).
   await page
-    .locator('.information-container .title, .swagger-ui .errors-wrapper, #svc-token-form')
+    .locator('#svc-docs .info h1, #svc-docs .doc-error')
     .first()
     .waitFor({ timeout: 30_000 });
   return observed;
 }
 
-/** Waits until Swagger UI has rendered the document (its title shows). */
+/** Waits until the page has rendered the document (its title shows). */
 async function rendered(page: Page): Promise<void> {
-  await page.locator('.information-container .title').waitFor({ timeout: 30_000 });
+  await page.locator('#svc-docs .info h1').waitFor({ timeout: 30_000 });
 }
 
 /** The text of an element, trimmed (empty when there is none). */
@@ -116,37 +124,35 @@ async function text(locator: Locator): Promise<string> {
 /** The block of OPERATION under its tag (found by method and path, as the page shows them). */
 function operationBlock(page: Page): Locator {
   return page
-    .locator('.opblock-tag-section')
-    .filter({ has: page.locator(`h3[data-tag="${OPERATION.tag}"]`) })
-    .locator(`.opblock.opblock-${OPERATION.method}`)
-    .filter({ has: page.locator(`.opblock-summary [data-path="${OPERATION.path}"]`) });
+    .locator(`section.tag[data-tag="${OPERATION.tag}"]`)
+    .locator(`details.operation.${OPERATION.method}`)
+    .filter({
+      has: page.locator('summary code.path', { hasText: new RegExp(`^${OPERATION.path}$`) }),
+    });
 }
 
-/** OPERATION's block, expanded. */
+/** OPERATION's block, opened. */
 async function expandOperation(page: Page): Promise<Locator> {
   const block = operationBlock(page);
   await block.waitFor({ timeout: 10_000 });
-  if (!(await block.locator('.opblock-body').isVisible())) {
-    await block.locator('.opblock-summary').first().click();
+  if (!(await block.locator('.operation-body').isVisible())) {
+    await block.locator('summary').click();
   }
-  await block.locator('.opblock-body').waitFor({ timeout: 10_000 });
+  await block.locator('.operation-body').waitFor({ timeout: 10_000 });
   return block;
 }
 
-/** "Try it out" (when not already on) → "Execute" on OPERATION; the status and body shown. */
+/** "Try it" → "Send" on OPERATION; the status and body shown. */
 async function execute(page: Page): Promise<{ status: number; body: string }> {
   const block = await expandOperation(page);
-  const tryOut = block.locator('button.try-out__btn', { hasText: 'Try it out' });
-  if (await tryOut.isVisible()) await tryOut.click();
-  await block.locator('button.execute').click();
-  const response = block.locator('.live-responses-table tbody .response').first();
-  await response.waitFor({ timeout: 10_000 });
-  const status = await text(response.locator('.response-col_status'));
-  const body = await text(response.locator('.response-col_description pre').first());
-  return { status: Number(status), body };
+  await block.locator('form.try button.send').click();
+  const status = block.locator('.answer [data-answer-status]');
+  await status.waitFor({ timeout: 10_000 });
+  const body = await text(block.locator('.answer pre.answer-body'));
+  return { status: Number(await text(status)), body };
 }
 
-/** The page's own token form (shown when the document is refused) → the token → the reload. */
+/** The page's token form → the token → the reload. */
 async function submitToken(page: Page, token: string): Promise<void> {
   const form = page.locator('#svc-token-form');
   await form.waitFor({ timeout: 30_000 });
@@ -158,6 +164,13 @@ async function submitToken(page: Page, token: string): Promise<void> {
 async function enterToken(page: Page, token: string): Promise<void> {
   await submitToken(page, token);
   await rendered(page);
+}
+
+/** No element of the page warns or reports an error. */
+async function expectNoWarning(page: Page): Promise<void> {
+  await expect(
+    page.locator('.doc-error, .failed, [class*="warn"], [class*="error"], [role="alert"]').count(),
+  ).resolves.toBe(0);
 }
 
 /** Every request of `observed` to `path`, by the Authorization it carried. */
@@ -200,25 +213,34 @@ async function startSvc(requireAuth: boolean) {
 async function expectListed(page: Page, observed: Observed): Promise<void> {
   await expect(page.title()).resolves.toBe('svc API reference');
   await expect(
-    page.locator('h3.opblock-tag').evaluateAll((tags) => tags.map((t) => t.dataset.tag)),
+    page.locator('section.tag').evaluateAll((tags) => tags.map((t) => t.getAttribute('data-tag'))),
   ).resolves.toEqual(expect.arrayContaining(LISTED.tags));
   await expect(operationBlock(page).count()).resolves.toBe(1);
-  const schemas = page.locator('section.models article[data-json-schema-level="0"]');
   await expect(
-    schemas.locator(':scope > div > button .json-schema-2020-12__title').allTextContents(),
+    page.locator('details.operation summary .summary').allTextContents(),
+  ).resolves.toEqual(expect.arrayContaining(LISTED.summaries));
+  const schemas = page.locator('section.schemas details.component');
+  await expect(
+    schemas.evaluateAll((s) => s.map((e) => e.getAttribute('data-schema'))),
   ).resolves.toEqual(expect.arrayContaining(LISTED.schemas));
-  // A schema opens, its properties rendered.
-  const first = schemas.first();
-  await first.locator('button.json-schema-2020-12-expand-deep-button').click();
-  await first.locator('.json-schema-2020-12-property').first().waitFor({ timeout: 10_000 });
+  // A schema opens, its properties rendered, constraints as their keywords.
+  const book = schemas.filter({ has: page.locator('summary', { hasText: /^Book$/ }) });
+  await book.locator('summary').click();
+  const title = book.locator('.property[data-property="title"]');
+  await title.waitFor({ timeout: 10_000 });
+  await expect(text(title.locator('[data-keyword="maxLength"]'))).resolves.toBe('max length 200');
+  await expect(
+    text(book.locator('.property[data-property="pages"] [data-keyword="minimum"]')),
+  ).resolves.toBe('≥ 1');
+  await book.screenshot({ path: `${SCREENSHOTS}/api-docs-schema.png` });
+  await expectNoWarning(page);
   // Everything the page loaded came from svc: the page, its assets, the document.
   const paths = observed.requests.map((r) => new URL(r.url).pathname);
   expect(paths).toEqual(
     expect.arrayContaining([
       '/api/docs',
-      expect.stringMatching(/^\/api\/docs\/assets\/[^/]+\/swagger-ui-bundle\.js$/),
       expect.stringMatching(/^\/api\/docs\/assets\/[^/]+\/svc-docs\.js$/),
-      expect.stringMatching(/^\/api\/docs\/assets\/[^/]+\/swagger-ui\.css$/),
+      expect.stringMatching(/^\/api\/docs\/assets\/[^/]+\/svc-docs\.css$/),
       '/api/openapi.json',
     ]),
   );
@@ -256,26 +278,45 @@ describe('GET /api/docs in Debian chromium, svc open (no requireAuth)', () => {
     const page = await context.newPage();
     const observed = await openDocs(page, svc.baseUrl);
     await expectListed(page, observed);
-    await expect(page.locator('#svc-token-form').count()).resolves.toBe(0);
+    await expect(text(page.locator('#svc-token-form label'))).resolves.toMatch(/optional/);
+    await page.screenshot({ path: `${SCREENSHOTS}/api-docs.png`, fullPage: true });
     expect(observed.errors).toEqual([]);
   }, 60_000);
 
-  test('"Try it out" → "Execute" runs the request on svc and shows the status and body', async () => {
+  test('"Try it" → "Send" runs the request on svc and shows the status and body', async () => {
     const page = await context.newPage();
     const observed = await openDocs(page, svc.baseUrl);
-    // "Try it out" is on from the start (tryItOutEnabled): the button offers to cancel it.
-    const block = await expandOperation(page);
-    await expect(text(block.locator('button.try-out__btn'))).resolves.toBe('Cancel');
-    await block.locator('button.try-out__btn').click();
-    await expect(text(block.locator('button.try-out__btn'))).resolves.toBe('Try it out');
-    await expect(block.locator('button.execute').count()).resolves.toBe(0);
-
     const shown = await execute(page);
     expect(shown.status).toBe(OPERATION.status);
     expect(JSON.parse(shown.body)).toEqual(OPERATION.body());
     expect(sentTo(observed, OPERATION.path)).toEqual([undefined]);
+    await page.screenshot({ path: `${SCREENSHOTS}/api-docs-try-it.png`, fullPage: true });
+    await operationBlock(page).screenshot({ path: `${SCREENSHOTS}/api-docs-operation.png` });
     expect(observed.outside).toEqual([]);
     expect(observed.errors).toEqual([]);
+  }, 60_000);
+
+  test('"Try it" of a create: the body prefilled from the schema, a refusal shown with its code', async () => {
+    const page = await context.newPage();
+    const observed = await openDocs(page, svc.baseUrl);
+    const create = page
+      .locator('section.tag[data-tag="Book"] details.operation.post')
+      .filter({ has: page.locator('summary code.path', { hasText: /^\/api\/Book$/ }) });
+    await create.locator('summary').click();
+    const body = create.locator('form.try textarea[name="body"]');
+    await expect(body.inputValue().then((v) => JSON.parse(v))).resolves.toEqual({
+      title: 'string',
+    });
+    await body.fill(JSON.stringify({ title: 'x'.repeat(201) }));
+    await create.locator('form.try button.send').click();
+    const status = create.locator('.answer [data-answer-status]');
+    await status.waitFor({ timeout: 10_000 });
+    await expect(text(status)).resolves.toBe('409');
+    const answer = JSON.parse(await text(create.locator('.answer pre.answer-body')));
+    expect(answer.code).toBe('CONSTRAINT_VIOLATION');
+    expect(observed.outside).toEqual([]);
+    // The 409 of the request itself is chromium's only console line.
+    expect(observed.errors).toEqual([expect.stringMatching(/status of 409/)]);
   }, 60_000);
 });
 
@@ -298,11 +339,11 @@ describe('GET /api/docs in Debian chromium, svc with requireAuth', () => {
     await enterToken(page, svc.token);
     expect(sentTo(observed, '/api/openapi.json')).toEqual([undefined, `Bearer ${svc.token}`]);
     await expectListed(page, observed);
-    await expect(page.locator('#svc-token-form').count()).resolves.toBe(0);
+    await expect(text(page.locator('#svc-token-form label'))).resolves.toMatch(/kept token/);
     expect(observed.errors).toEqual([]);
   }, 60_000);
 
-  test('"Try it out" → "Execute" sends the token entered once, and shows the status and body', async () => {
+  test('"Try it" → "Send" sends the token entered once, and shows the status and body', async () => {
     const page = await context.newPage();
     const observed = await openDocs(page, svc.baseUrl);
     await enterToken(page, svc.token);
@@ -321,30 +362,32 @@ describe('GET /api/docs in Debian chromium, svc with requireAuth', () => {
     await page.goto(`${svc.baseUrl}/api/docs#/${OPERATION.tag}/${OPERATION.operationId}`);
     await page.reload();
     await rendered(page);
-    // Open without a click: the deep link expanded it.
-    await operationBlock(page).locator('.opblock-body').waitFor({ timeout: 10_000 });
+    // Open without a click: the deep link opened it.
+    await operationBlock(page).locator('.operation-body').waitFor({ timeout: 10_000 });
     const shown = await execute(page);
     expect(shown.status).toBe(OPERATION.status);
     expect(sentTo(observed, OPERATION.path)).toEqual([`Bearer ${svc.token}`]);
     expect(observed.errors).toEqual([REFUSED]);
   }, 60_000);
 
-  test('a wrong token is asked for again; "Logout" in Swagger UI\'s dialog forgets the kept token', async () => {
+  test('a wrong token is asked for again; "Forget the token" drops the kept token', async () => {
     const page = await context.newPage();
     const observed = await openDocs(page, svc.baseUrl);
     await submitToken(page, 'not-a-token');
-    await page.locator('#svc-token-form').waitFor({ timeout: 30_000 });
+    await page.locator('#svc-docs .doc-error').waitFor({ timeout: 30_000 });
     await expect(text(page.locator('#svc-token-form label'))).resolves.toMatch(/was refused/);
     expect(sentTo(observed, '/api/openapi.json')).toEqual([undefined, 'Bearer not-a-token']);
+    await page.screenshot({ path: `${SCREENSHOTS}/api-docs-refused.png`, fullPage: true });
 
     await enterToken(page, svc.token);
-    // Swagger UI shows the kept token as its own authorization, and its logout drops it.
-    await page.locator('.auth-wrapper button.authorize').click();
-    const dialog = page.locator('.dialog-ux .modal-ux');
-    await dialog.locator('.auth-btn-wrapper button', { hasText: 'Logout' }).click();
-    await dialog.locator('.auth-btn-wrapper button.btn-done').first().click();
-    await page.reload();
-    await page.locator('#svc-token-form').waitFor({ timeout: 30_000 });
+    await Promise.all([
+      page.waitForEvent('load'),
+      page.locator('#svc-token-form button', { hasText: 'Forget the token' }).click(),
+    ]);
+    await page.locator('#svc-docs .doc-error').waitFor({ timeout: 30_000 });
+    await expect(text(page.locator('#svc-token-form label'))).resolves.toMatch(
+      /signed-in callers only/,
+    );
     expect(sentTo(observed, '/api/openapi.json').at(-1)).toBeUndefined();
     expect(observed.outside).toEqual([]);
     expect(observed.errors).toEqual([REFUSED, REFUSED, REFUSED]);

@@ -4,17 +4,15 @@
  * The page in a real browser: api-docs-browser.test.ts.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { DOCS_PAGE_CSP, docsAssetsVersion } from '@svc/rest';
 import type { SvcServer } from '../src';
 import { SECRET, build, call, readJson, sharedDatabase } from './helpers';
 
 const db = sharedDatabase();
-// swagger-ui-dist is @svc/rest's dependency: resolved from there.
-const SWAGGER_DIR = dirname(
-  require.resolve('swagger-ui-dist/package.json', { paths: [join(__dirname, '..', '..', 'rest')] }),
-);
+// The page's files as @svc/rest's build writes them.
+const BUILT = join(__dirname, '..', '..', 'rest', 'dist', 'docs-page');
 const assets = () => `/api/docs/assets/${docsAssetsVersion()}`;
 
 describe('GET /api/docs', () => {
@@ -33,9 +31,8 @@ describe('GET /api/docs', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     const html = await res.text();
     expect(html).toContain('data-document-url="/api/openapi.json"');
-    expect(html).toContain(`<script src="${assets()}/swagger-ui-bundle.js"></script>`);
-    expect(html).toContain(`<script src="${assets()}/svc-docs.js"></script>`);
-    expect(html).toContain(`<link rel="stylesheet" href="${assets()}/swagger-ui.css">`);
+    expect(html).toContain(`<script defer src="${assets()}/svc-docs.js"></script>`);
+    expect(html).toContain(`<link rel="stylesheet" href="${assets()}/svc-docs.css">`);
   });
 
   test('HEAD: the headers without the body', async () => {
@@ -47,23 +44,22 @@ describe('GET /api/docs', () => {
   });
 
   test.each([
-    ['swagger-ui.css', 'text/css; charset=utf-8'],
-    ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
-    ['favicon-32x32.png', 'image/png'],
-  ])('%s: the file of swagger-ui-dist, cached for a year', async (name, contentType) => {
+    ['svc-docs.css', 'text/css; charset=utf-8'],
+    ['svc-docs.js', 'text/javascript; charset=utf-8'],
+  ])('%s: the file of the build, cached for a year', async (name, contentType) => {
     const res = await call(server, `${assets()}/${name}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe(contentType);
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     const body = Buffer.from(await res.arrayBuffer());
-    expect(body.equals(readFileSync(join(SWAGGER_DIR, name)))).toBe(true);
+    expect(body.equals(readFileSync(join(BUILT, name)))).toBe(true);
     expect(Number(res.headers.get('content-length'))).toBe(body.length);
   });
 
   test('gzipped for a client that accepts it, and HEAD', async () => {
-    const path = `${assets()}/swagger-ui-bundle.js`;
-    const file = readFileSync(join(SWAGGER_DIR, 'swagger-ui-bundle.js'));
+    const path = `${assets()}/svc-docs.js`;
+    const file = readFileSync(join(BUILT, 'svc-docs.js'));
     const res = await call(server, path, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-encoding')).toBe('gzip');
@@ -84,22 +80,21 @@ describe('GET /api/docs', () => {
     expect(await head.text()).toBe('');
   });
 
-  test('svc-docs.js: the init script, pointing at nothing outside the page', async () => {
+  test('svc-docs.js: the page script, pointing at nothing outside the page', async () => {
     const res = await call(server, `${assets()}/svc-docs.js`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     const script = await res.text();
-    expect(script).toContain('validatorUrl: null');
-    expect(script).toContain('persistAuthorization: true');
+    expect(script).toContain('svc-docs-token');
     expect(script).not.toMatch(/https?:/);
   });
 
   test.each([
-    // Other files of swagger-ui-dist, and files around it.
+    // Other files of the package, and the old renderer's names.
     'package.json',
     'index.html',
-    'swagger-initializer.js',
-    'swagger-ui-bundle.js.map',
+    'svc-docs.js.map',
+    'swagger-ui-bundle.js',
     // Traversal, raw and encoded (the path is sent exactly as written).
     '../../package.json',
     '..%2F..%2Fpackage.json',
@@ -107,7 +102,7 @@ describe('GET /api/docs', () => {
     '%2e%2e%2fpackage.json',
     '..%5C..%5Cpackage.json',
     '%2Fetc%2Fpasswd',
-    'swagger-ui.css%00',
+    'svc-docs.css%00',
     // Names an object lookup could find.
     '__proto__',
     'constructor',
@@ -121,7 +116,7 @@ describe('GET /api/docs', () => {
 
   test('another version of the assets is not found (their URLs are immutable)', async () => {
     for (const version of ['0.0.0', '5.35.0', `${docsAssetsVersion()}x`, '..']) {
-      const res = await call(server, `/api/docs/assets/${version}/swagger-ui.css`);
+      const res = await call(server, `/api/docs/assets/${version}/svc-docs.css`);
       expect(res.status).toBe(404);
       expect((await readJson(res)).code).toBe('NOT_FOUND');
     }
@@ -136,7 +131,7 @@ describe('GET /api/docs', () => {
   });
 
   test('assets take GET and HEAD only: 405 with Allow', async () => {
-    const res = await call(server, `${assets()}/swagger-ui.css`, { method: 'POST' });
+    const res = await call(server, `${assets()}/svc-docs.css`, { method: 'POST' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD');
     expect((await readJson(res)).code).toBe('METHOD_NOT_ALLOWED');
@@ -153,14 +148,14 @@ describe('who sees the page', () => {
   test('public with requireAuth: the page holds no data', async () => {
     server = await build(db.get(), { enableAuth: true, jwtSecret: SECRET, requireAuth: true });
     expect((await call(server, '/api/docs')).status).toBe(200);
-    expect((await call(server, `${assets()}/swagger-ui-bundle.js`)).status).toBe(200);
+    expect((await call(server, `${assets()}/svc-docs.js`)).status).toBe(200);
     // The data routes keep their gate.
     expect((await call(server, '/api/User')).status).toBe(401);
   });
 
   test('404 when REST is disabled, as every /api path', async () => {
     server = await build(db.get(), { enableRest: false });
-    for (const path of ['/api/docs', `${assets()}/swagger-ui.css`]) {
+    for (const path of ['/api/docs', `${assets()}/svc-docs.css`]) {
       const res = await call(server, path);
       expect(res.status).toBe(404);
       expect((await readJson(res)).code).toBe('NOT_FOUND');

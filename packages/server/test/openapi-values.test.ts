@@ -170,3 +170,56 @@ test('the insert schemas refuse what the planner refuses', () => {
     /missingProperty: "name"/,
   );
 });
+
+/**
+ * Issue 31: the keywords the document gives constraints (type `Limited` of the fixture) agree
+ * with the server: a body at each limit is valid for the document and created; a body one past
+ * a limit is invalid for the document and refused by the server (409 `CONSTRAINT_VIOLATION`).
+ */
+describe('constraints: what the document says is what the server checks', () => {
+  const post = (body: unknown) =>
+    call(server, '/api/Limited', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const AT_LIMITS = {
+    name: 'x'.repeat(40),
+    code: 'ABC',
+    percent: 50,
+    ratio: 1.25,
+    size: 'M',
+    level: 3,
+    words: ['x'.repeat(10)],
+    scores: [1, 2, 3],
+    delta: -10,
+  };
+
+  test('a body at every limit: valid, and created', async () => {
+    validator.checkSchema('Limited-insert', AT_LIMITS);
+    const res = await post(AT_LIMITS);
+    expect(res.status).toBe(201);
+    validator.checkSchema('Limited', await readJson(res));
+  });
+
+  test.each([
+    ['name', 'x'.repeat(41)],
+    ['name', ''],
+    ['code', 'ABCD'],
+    ['code', 'abc'],
+    ['percent', 51],
+    ['percent', -1],
+    ['ratio', 1.5],
+    ['size', 'XL'],
+    ['level', 4],
+    ['words', ['x'.repeat(11)]],
+    ['scores', [1, 2, 3, 4]],
+    ['delta', -11],
+  ])('%s = %j: invalid for the document, refused by the server', async (field, value) => {
+    const body = { ...AT_LIMITS, [field]: value };
+    expect(() => validator.checkSchema('Limited-insert', body)).toThrow();
+    const res = await post(body);
+    expect(res.status).toBe(409);
+    expect((await readJson(res)).code).toBe('CONSTRAINT_VIOLATION');
+  });
+});

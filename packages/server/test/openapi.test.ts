@@ -42,6 +42,7 @@ describe('the served document', () => {
       '/api/Author',
       '/api/Error',
       '/api/Everything',
+      '/api/Limited',
       '/api/Post',
       '/api/Tag',
       '/api/blog::Note',

@@ -1,4 +1,4 @@
-import { SvcError, commonError, renderError } from '@svc/core';
+import { SvcError, commonError, noteErrorCode, renderError } from '@svc/core';
 import { AUTH_ROUTE_DECLARATIONS, type AuthRouteDeclaration } from '../routes';
 import type { RouteCall } from '../routes/define';
 import { matchAuthRoute } from '../routes/table';
@@ -175,7 +175,12 @@ export function createHandler(
       if (rendered.unexpected)
         options.logger?.error({ err }, 'unexpected error in the auth handler');
       const headers = new Headers({ ...rendered.headers, ...RESPONSE_HEADERS });
-      return new Response(JSON.stringify(rendered.body), { status: rendered.status, headers });
+      const response = new Response(JSON.stringify(rendered.body), {
+        status: rendered.status,
+        headers,
+      });
+      noteErrorCode(response, rendered.body.code);
+      return response;
     }
   };
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { commonError, renderError } from '@svc/core';
+import { commonError, errorCodeOf, noteErrorCode, renderError } from '@svc/core';
 import type { AuthHandler } from './handler';
 import { DEFAULT_BODY_LIMIT } from './body';
 
@@ -76,6 +76,7 @@ export function toNodeListener(handler: AuthHandler, options: NodeAdapterOptions
     } catch (err) {
       if (next) return next(err);
       const rendered = renderError(err);
+      noteErrorCode(res, rendered.body.code);
       if (!res.headersSent) {
         res.writeHead(rendered.status, {
           ...rendered.headers,
@@ -103,6 +104,9 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array
 
 async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
   res.statusCode = response.status;
+  // The handler's envelope code travels to the Node response, for the host's access log.
+  const code = errorCodeOf(response);
+  if (code !== undefined) noteErrorCode(res, code);
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') res.setHeader(name, value);
   });

@@ -227,7 +227,6 @@ export function authOpenApiDocument(
     openapi: '3.1.0',
     info: { title: info.title ?? 'svc auth', version: info.version ?? '0.0.0' },
     servers: [{ url: '/' }],
-    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     tags: fragment.tags,
     paths: fragment.paths,
     components: { schemas: fragment.schemas, securitySchemes: fragment.securitySchemes },

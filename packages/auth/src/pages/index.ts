@@ -29,7 +29,7 @@
  * history and any script on that page can read it, so the app should read it at once and
  * replace the URL (`history.replaceState`). Without `redirectTo`, a page says who is signed in.
  */
-import { SvcError } from '@svc/core';
+import { SvcError, noteErrorCode } from '@svc/core';
 import { isAuthResult } from '../session/sign-in';
 import type { AuthRoute } from '../routes/define';
 import type { Auth, AuthResult, MfaChallenge, RequestInfo, SignInResult } from '../types';
@@ -114,26 +114,30 @@ export function createPages(auth: Operations, options: PagesOptions): HostedPage
     content: PageContent & { readonly code?: string; readonly text?: string },
     extra: Record<string, string> = {},
   ) => {
+    const code =
+      status >= 400 ? (content.code ?? STATUS_CODES[status] ?? 'VALIDATION_ERROR') : undefined;
     // An error to a client that did not ask for HTML (not a browser): the one JSON envelope.
-    if (status >= 400 && !wantsHtml(call.request)) {
-      const code = content.code ?? STATUS_CODES[status] ?? 'VALIDATION_ERROR';
-      return new Response(
-        JSON.stringify({ code, error: `${code}: ${content.text ?? content.heading}` }),
-        {
-          status,
-          headers: {
-            'Content-Type': 'application/json; charset=utf-8',
-            'Cache-Control': 'no-store',
-            'X-Content-Type-Options': 'nosniff',
-            ...extra,
-          },
-        },
-      );
-    }
-    return new Response(call.request.method === 'HEAD' ? null : renderPage(look, content), {
-      status,
-      headers: headers(extra),
-    });
+    const response =
+      code !== undefined && !wantsHtml(call.request)
+        ? new Response(
+            JSON.stringify({ code, error: `${code}: ${content.text ?? content.heading}` }),
+            {
+              status,
+              headers: {
+                'Content-Type': 'application/json; charset=utf-8',
+                'Cache-Control': 'no-store',
+                'X-Content-Type-Options': 'nosniff',
+                ...extra,
+              },
+            },
+          )
+        : new Response(call.request.method === 'HEAD' ? null : renderPage(look, content), {
+            status,
+            headers: headers(extra),
+          });
+    // The page's error code, for the host's access log (the HTML page carries it as text only).
+    if (code !== undefined) noteErrorCode(response, code);
+    return response;
   };
   const message = (
     call: PageCall,

@@ -91,3 +91,21 @@ export function renderError(err: unknown): RenderedError {
     unexpected: err.status >= 500 && err.code === 'INTERNAL_ERROR',
   };
 }
+
+/**
+ * Which envelope code an answer carried, for the access log: noted where the envelope is
+ * rendered into a response (the server's `sendError`, @svc/auth's handler and its Node adapter),
+ * so the log never re-reads a body. Keyed weakly by the response object (a Node
+ * `ServerResponse` or a Fetch `Response`), so nothing outlives its request.
+ */
+const ANSWERED_CODES = new WeakMap<object, string>();
+
+/** Notes that `answer` carries the envelope with `code` (see `errorCodeOf`). */
+export function noteErrorCode(answer: object, code: string): void {
+  ANSWERED_CODES.set(answer, code);
+}
+
+/** The envelope code noted for `answer` by `noteErrorCode`, if any. */
+export function errorCodeOf(answer: object): string | undefined {
+  return ANSWERED_CODES.get(answer);
+}

@@ -1,32 +1,24 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { constants, gzipSync } from 'node:zlib';
-import { INIT_SCRIPT } from './init-script';
 
 /** A file the API reference page loads: its bytes and `Content-Type`. */
 export interface DocsAsset {
   readonly body: Buffer;
   readonly contentType: string;
-  /**
-   * The body gzipped, once, for clients that accept it (the bundle: 1.7 MB → 0.46 MB). Unset
-   * for images, already compressed.
-   */
-  readonly gzip?: Buffer;
+  /** The body gzipped, once, for clients that accept it. */
+  readonly gzip: Buffer;
 }
 
-/** Our init script's file name; the other assets keep their swagger-ui-dist names. */
-export const INIT_SCRIPT_NAME = 'svc-docs.js';
-
 /**
- * The allow-list: the only names `docsAsset` answers. Anything else (other files of the
- * package, `../` paths, encoded separators) is not found, so a request cannot reach the disk.
+ * The allow-list: the only names `docsAsset` answers, the page's script and style sheet as
+ * `build.mjs` writes them (`dist/docs-page/`). Anything else (`../` paths, encoded separators,
+ * other files) is not found, so a request cannot reach the disk.
  */
 const TYPES: Readonly<Record<string, string>> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
-  [INIT_SCRIPT_NAME]: 'text/javascript; charset=utf-8',
+  'svc-docs.js': 'text/javascript; charset=utf-8',
+  'svc-docs.css': 'text/css; charset=utf-8',
 };
 
 export const DOCS_ASSET_NAMES: readonly string[] = Object.keys(TYPES);
@@ -40,9 +32,23 @@ export const DOCS_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 const loaded = new Map<string, DocsAsset>();
 let version: string | undefined;
 
-/** The directory of the installed swagger-ui-dist (the renderer ships with this package). */
-function swaggerUiDir(): string {
-  return dirname(require.resolve('swagger-ui-dist/package.json'));
+/**
+ * Where the built page lives: `dist/docs-page` of this package, two levels above this file
+ * both as source (`src/docs`) and as built code (`dist/docs`).
+ */
+function pageDir(): string {
+  return join(__dirname, '..', '..', 'dist', 'docs-page');
+}
+
+function read(name: string): Buffer {
+  try {
+    return readFileSync(join(pageDir(), name));
+  } catch (err) {
+    throw new Error(
+      `@svc/rest: the API reference page is not built (${name}; run the package's build)`,
+      { cause: err },
+    );
+  }
 }
 
 /**
@@ -52,30 +58,26 @@ export function docsAsset(name: string): DocsAsset | undefined {
   if (!Object.hasOwn(TYPES, name)) return undefined;
   let asset = loaded.get(name);
   if (!asset) {
-    const body =
-      name === INIT_SCRIPT_NAME
-        ? Buffer.from(INIT_SCRIPT, 'utf8')
-        : readFileSync(join(swaggerUiDir(), name));
-    const contentType = TYPES[name] as string;
-    asset = contentType.startsWith('image/')
-      ? { body, contentType }
-      : { body, contentType, gzip: gzipSync(body, { level: constants.Z_BEST_COMPRESSION }) };
+    const body = read(name);
+    asset = {
+      body,
+      contentType: TYPES[name] as string,
+      gzip: gzipSync(body, { level: constants.Z_BEST_COMPRESSION }),
+    };
     loaded.set(name, asset);
   }
   return asset;
 }
 
 /**
- * The version segment of asset URLs: swagger-ui-dist's version (which fixes its files) and a
- * short hash of our init script, so a change to either gives new URLs that no cache holds.
+ * The version segment of asset URLs: a short hash of every asset's bytes, so a new build gives
+ * new URLs that no cache holds.
  */
 export function docsAssetsVersion(): string {
   if (version === undefined) {
-    const pkg = JSON.parse(readFileSync(join(swaggerUiDir(), 'package.json'), 'utf8')) as {
-      version: string;
-    };
-    const hash = createHash('sha256').update(INIT_SCRIPT).digest('hex').slice(0, 8);
-    version = `${pkg.version}-${hash}`;
+    const hash = createHash('sha256');
+    for (const name of DOCS_ASSET_NAMES) hash.update(name).update(read(name));
+    version = hash.digest('hex').slice(0, 12);
   }
   return version;
 }

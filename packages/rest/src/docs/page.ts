@@ -1,5 +1,5 @@
 import { escapeHtml } from '@svc/core';
-import { docsAssetsVersion, INIT_SCRIPT_NAME } from './assets';
+import { docsAssetsVersion } from './assets';
 
 export interface DocsPageOptions {
   /** Where the page fetches the OpenAPI document (the server's `/api/openapi.json`). */
@@ -11,11 +11,10 @@ export interface DocsPageOptions {
 }
 
 /**
- * The Content-Security-Policy the page works under: scripts, styles, images and requests
- * ("Try it out", the document) from the server itself only; no inline script or style sheet,
- * no plugins, no framing, no base rewriting, no form posts. `data:` images: the style sheet's
- * icons. (Swagger UI sets styles through the DOM, which `style-src` does not govern, and its
- * Markdown sanitizer drops `style` attributes; the browser test checks no console error.)
+ * The Content-Security-Policy the page works under: its script, style sheet and requests (the
+ * document, "Try it") from the server itself only; no inline script or style, no plugins, no
+ * framing, no base rewriting, no form posts (the "Try it" forms send with `fetch`). `data:`
+ * images: the empty icon, so the browser asks for no `/favicon.ico`.
  */
 export const DOCS_PAGE_CSP = [
   "default-src 'none'",
@@ -29,9 +28,9 @@ export const DOCS_PAGE_CSP = [
 ].join('; ');
 
 /**
- * The API reference page: Swagger UI rendering the document at `documentUrl`, from assets
- * served at `assetsPath/<version>/`. No inline script: the init script reads the document URL
- * from the mount point's `data-document-url`.
+ * The API reference page: the mount point (`#svc-docs`, with the document's URL in
+ * `data-document-url`), the bar the token box goes in, and the page's script and style sheet
+ * from `assetsPath/<version>/`. No inline script.
  */
 export function docsPage(options: DocsPageOptions): string {
   const base = `${options.assetsPath}/${docsAssetsVersion()}`;
@@ -42,15 +41,17 @@ export function docsPage(options: DocsPageOptions): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
 <title>${escapeHtml(options.title)}</title>
-<link rel="stylesheet" href="${asset('swagger-ui.css')}">
-<link rel="icon" type="image/png" href="${asset('favicon-32x32.png')}">
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${asset('svc-docs.css')}">
+<script defer src="${asset('svc-docs.js')}"></script>
 </head>
 <body>
+<div id="svc-bar"></div>
+<main id="svc-docs" data-document-url="${documentUrl}">
 <noscript>This page needs JavaScript. The OpenAPI document is at <a href="${documentUrl}">${documentUrl}</a>.</noscript>
-<div id="swagger-ui" data-document-url="${documentUrl}"></div>
-<script src="${asset('swagger-ui-bundle.js')}"></script>
-<script src="${asset(INIT_SCRIPT_NAME)}"></script>
+</main>
 </body>
 </html>
 `;

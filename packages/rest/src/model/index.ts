@@ -29,6 +29,7 @@
  */
 import {
   scalarValueKind,
+  type Constraint,
   type ObjectType,
   type ParamKind,
   type Pointer,
@@ -58,6 +59,8 @@ export interface RestField {
   readonly target: string | null;
   /** `rest::expand` on a link to one object type. */
   readonly expand: boolean;
+  /** The pointer's own constraints (its scalar type's are the type's). */
+  readonly constraints: readonly Constraint[];
 }
 
 /** A field as the default shape reads it: an expanded link carries the target's shape. */
@@ -169,6 +172,7 @@ function field(p: Pointer): RestField {
     type: p.target,
     target,
     expand: p.kind === 'link' && target !== null && annotated(p, EXPAND),
+    constraints: p.constraints,
   };
 }
 
@@ -215,6 +219,7 @@ const ID_FIELD: RestField = {
   type: { kind: 'scalar', name: 'std::uuid' },
   target: null,
   expand: false,
+  constraints: [],
 };
 
 /** What a scalar's values are: the JSON kind, the std base they are stored as, enum labels. */

@@ -136,7 +136,6 @@ export function openApiDocument(
 
   return {
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'svc REST API',
       version: options.version,

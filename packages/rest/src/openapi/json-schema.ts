@@ -7,10 +7,12 @@
  * binder checks; exact numbers' text forms are core's `EXACT_TEXT`), so the
  * document cannot promise a kind the server refuses; `FORMATS` adds, per std scalar, what the
  * kind alone does not say (a uuid, a date, int32 bounds, base64). Custom scalars are their std
- * base, enums their labels.
+ * base, enums their labels. Constraints of custom scalars (and of the scalars they extend) add
+ * their JSON Schema keywords (`constraints.ts`).
  */
-import { EXACT_TEXT, type ParamKind, type Schema, type TypeRef } from '@svc/core';
+import { EXACT_TEXT, type Constraint, type ParamKind, type Schema, type TypeRef } from '@svc/core';
 import { scalarFacts } from '../model';
+import { withConstraints } from './constraints';
 
 /** A JSON Schema object (2020-12); OpenAPI 3.1 component schemas are exactly these. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
@@ -124,11 +126,28 @@ function scalarSchema(schema: Schema, name: string, direction: Direction): JsonS
   const facts = scalarFacts(schema, name);
   if (facts?.enumValues) return { type: 'string', enum: [...facts.enumValues] };
   const formats = FORMATS[facts?.std ?? name];
-  return {
-    ...kindSchema(facts?.kind ?? null, direction),
-    ...formats?.both,
-    ...(direction === 'read' ? formats?.read : undefined),
-  };
+  return withConstraints(
+    {
+      ...kindSchema(facts?.kind ?? null, direction),
+      ...formats?.both,
+      ...(direction === 'read' ? formats?.read : undefined),
+    },
+    scalarConstraints(schema, name),
+  );
+}
+
+/** The constraints of a custom scalar and of the custom scalars it extends (all hold). */
+function scalarConstraints(schema: Schema, name: string): readonly Constraint[] {
+  const out: Constraint[] = [];
+  const seen = new Set<string>();
+  for (let at: string | undefined = name; at !== undefined && !seen.has(at); ) {
+    seen.add(at);
+    const custom = schema.scalarTypes.find((s) => s.name === at);
+    if (!custom) break;
+    out.push(...custom.constraints);
+    at = custom.base;
+  }
+  return out;
 }
 
 /** What the binder accepts (`write`) or the engine writes (`read`) for one JSON kind. */

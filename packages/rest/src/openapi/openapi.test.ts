@@ -33,9 +33,10 @@ test('the golden document', () => {
   expect(text).toBe(readFileSync(file, 'utf8'));
 });
 
-test('3.1.0 with the 2020-12 dialect, info.version the svc version, deterministic', () => {
+test('3.1.0 in its default dialect, info.version the svc version, deterministic', () => {
   expect(doc.openapi).toBe('3.1.0');
-  expect(doc.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
+  // Not set: 3.1's default (JSON Schema 2020-12 with the OAS vocabulary) is what the schemas use.
+  expect(doc).not.toHaveProperty('jsonSchemaDialect');
   expect((doc.info as Any).version).toBe('1.2.3');
   expect((doc.info as Any)['x-schema-version']).toBe('v7');
   expect(JSON.stringify(openApiDocument(model, schema, options))).toBe(JSON.stringify(doc));
@@ -293,4 +294,55 @@ test('bearerAuth iff requireAuth; extra paths, schemas, tags and schemes merged'
   expect((merged.components as Any).schemas['Tag-object']).toBeDefined();
   expect((merged.components as Any).securitySchemes.bearerAuth).toBeDefined();
   expect((merged.tags as Any[]).map((t) => t.name)).toContain('auth');
+});
+
+describe('constraints as JSON Schema keywords (issue 31)', () => {
+  const read = () => schemas.Limited.properties;
+  const write = () => schemas['Limited-insert'].properties;
+
+  test('lengths, bounds and enums on properties, read and written alike', () => {
+    for (const props of [read(), write()]) {
+      expect(props.name).toMatchObject({ type: 'string', maxLength: 40, minLength: 1 });
+      expect(props.ratio).toMatchObject({ exclusiveMinimum: -1.5, exclusiveMaximum: 1.5 });
+      expect(props.size).toMatchObject({ type: ['string', 'null'], enum: ['S', 'M', 'L', null] });
+      expect(props.level).toMatchObject({ enum: [1, 2, 3, null] });
+      expect(props.delta).toMatchObject({ minimum: -10 });
+    }
+    expect(write().name.minLength).toBe(1);
+  });
+
+  test("a custom scalar's constraints, and those of the scalars it extends; the stricter bound wins", () => {
+    expect(read().code).toMatchObject({
+      type: ['string', 'null'],
+      pattern: '^[A-Z]{3}$',
+      maxLength: 3,
+      minLength: 2,
+    });
+    // Percent: 0..100, the property narrows the maximum to 50.
+    expect(read().percent).toMatchObject({ minimum: 0, maximum: 50 });
+    expect(write().percent).toMatchObject({ minimum: 0, maximum: 50 });
+  });
+
+  test('a multi property constrains each element; an array property its length', () => {
+    expect(read().words).toEqual({ type: 'array', items: { type: 'string', maxLength: 10 } });
+    expect(read().scores).toMatchObject({ type: ['array', 'null'], maxItems: 3 });
+  });
+
+  test('what no keyword says exactly is left out: a non-ECMA pattern, a datetime bound, `on (...)`', () => {
+    expect(read().word).not.toHaveProperty('pattern');
+    expect(read().word.description).toBe(
+      'Matches the PostgreSQL regular expression `[[:alpha:]]+`.',
+    );
+    expect(Object.keys(read().since).sort()).toEqual(['format', 'type']);
+    expect(read().trimmed).toEqual({ type: ['string', 'null'] });
+  });
+});
+
+describe('summaries take the right article', () => {
+  test('"Create an Author", "Update a Tag", "Delete an Everything", "List the friends of an Author"', () => {
+    expect(paths['/api/Author'].post.summary).toBe('Create an Author');
+    expect(paths['/api/Tag/{id}'].patch.summary).toBe('Update a Tag');
+    expect(paths['/api/Everything/{id}'].delete.summary).toBe('Delete an Everything');
+    expect(paths['/api/Author/{id}/friends'].get.summary).toBe('List the friends of an Author');
+  });
 });

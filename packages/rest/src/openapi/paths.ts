@@ -19,6 +19,7 @@ import {
   type RestType,
 } from '../model';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../request/api-request';
+import { withArticle } from './article';
 import type { JsonSchema } from './json-schema';
 import { UUID, ref, shapeSchema, writeSchema, type Names } from './schemas';
 
@@ -139,7 +140,7 @@ export function dataPaths(
           ...errors('read'),
         },
       }),
-      post: op(t, 'create', `Create a ${t.route}`, {
+      post: op(t, 'create', `Create ${withArticle(t.route)}`, {
         requestBody: { required: true, content: json(ref(`${name}-insert`)) },
         responses: {
           '201': {
@@ -158,14 +159,14 @@ export function dataPaths(
           ...errors('read'),
         },
       }),
-      patch: op(t, 'update', `Update a ${t.route}`, {
+      patch: op(t, 'update', `Update ${withArticle(t.route)}`, {
         requestBody: { required: true, content: json(ref(`${name}-update`)) },
         responses: {
           '200': { description: `The ${t.route}, updated.`, content: json(ref(name)) },
           ...errors('body'),
         },
       }),
-      delete: op(t, 'delete', `Delete a ${t.route}`, {
+      delete: op(t, 'delete', `Delete ${withArticle(t.route)}`, {
         description: 'Idempotent: 204 whether or not the object existed.',
         responses: { '204': { description: 'Deleted (or not there).' }, ...errors('write') },
       }),
@@ -174,7 +175,7 @@ export function dataPaths(
       if (link.kind !== 'link') continue;
       paths[`${base}/{id}/${link.name}`] = {
         parameters: [parameter('id')],
-        get: op(t, `${link.name}.linked`, `List the ${link.name} of a ${t.route}`, {
+        get: op(t, `${link.name}.linked`, `List the ${link.name} of ${withArticle(t.route)}`, {
           description: 'Ordered by id; offset and limit only.',
           parameters: [parameter('limit'), parameter('offset')],
           responses: {

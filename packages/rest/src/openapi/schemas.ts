@@ -10,12 +10,15 @@
  *   target ids, `null` for fields that are not required; POST requires the required fields
  *   without a default; PATCH leaves out readonly fields (the compiler refuses them) and needs one
  *   field. A link to several types takes the id of an object of any of them.
+ * - A property's own constraints add their JSON Schema keywords to its value (each element's,
+ *   for a multi property: Gel checks every element), as its scalar type's do (`constraints.ts`).
  * Names: a type's route with `::` as `.` (`blog.Post`); `-` never occurs in a type name, so
  * the body names cannot meet a type's; a type whose name is taken (by `Error` or a schema of
  * `extra`) is `<name>-object`.
  */
 import { ERROR_ENVELOPE_SCHEMA, type Schema } from '@svc/core';
 import type { RestField, RestModel, RestType, Shape, ShapeField } from '../model';
+import { withConstraints } from './constraints';
 import { nullable, typeSchema, type JsonSchema } from './json-schema';
 
 export const UUID: JsonSchema = { type: 'string', format: 'uuid' };
@@ -93,7 +96,7 @@ function readSchema(f: ShapeField, schema: Schema, names: Names): JsonSchema {
   let one: JsonSchema;
   if (f.expanded) one = shapeSchema(f.expanded, schema, names);
   else if (f.kind === 'link') one = UUID;
-  else one = typeSchema(schema, f.type, 'read');
+  else one = withConstraints(typeSchema(schema, f.type, 'read'), f.constraints);
   const value = f.many ? { type: 'array', items: one } : f.required ? one : nullable(one);
   const readOnly = f.computed || f.name === 'id';
   return readOnly ? { ...value, readOnly: true } : value;
@@ -101,7 +104,8 @@ function readSchema(f: ShapeField, schema: Schema, names: Names): JsonSchema {
 
 /** The JSON Schema of a field's value in a body (and of a link's id in a filter). */
 export function writeSchema(f: RestField, schema: Schema): JsonSchema {
-  const one = f.kind === 'link' ? UUID : typeSchema(schema, f.type, 'write');
+  const one =
+    f.kind === 'link' ? UUID : withConstraints(typeSchema(schema, f.type, 'write'), f.constraints);
   return f.many ? { type: 'array', items: one } : one;
 }
 

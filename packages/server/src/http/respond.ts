@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { renderError } from '@svc/core';
+import { noteErrorCode, renderError } from '@svc/core';
 import type { Logger } from '../observability/logger';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -33,6 +33,7 @@ export function sendError(res: Response, err: unknown, logger: Logger): void {
   if (rendered.unexpected) {
     logger.error({ err, reqId: res.locals.reqId }, 'unexpected error');
   }
+  noteErrorCode(res, rendered.body.code);
   if (res.headersSent) {
     // Too late for an envelope: end the response so the client is not left waiting.
     if (!res.writableEnded) res.destroy();

@@ -1,7 +1,9 @@
 # A schema with every feature the REST model and the OpenAPI document describe: hidden fields,
 # expanded links (with a cycle), multi links, a union link, a backlink computed, readonly
 # fields and defaults, enums, custom scalars, every std scalar kind, arrays, tuples, ranges,
-# an abstract type, a type named like the error envelope, and a module other than default.
+# an abstract type, a type named like the error envelope, a module other than default, and
+# constraints on properties and on custom scalars (type Limited: those JSON Schema can say, and
+# those it cannot).
 module default {
   scalar type Mood extending enum<Happy, Sad, Meh>;
   scalar type Slug extending str;
@@ -67,6 +69,33 @@ module default {
 
   type Error {
     message: str;
+  }
+
+  scalar type Code extending str {
+    constraint regexp('^[A-Z]{3}$');
+  }
+  scalar type ShortCode extending Code {
+    constraint max_len_value(3);
+    constraint min_len_value(2);
+  }
+  scalar type Percent extending int16 {
+    constraint min_value(0);
+    constraint max_value(100);
+  }
+
+  type Limited {
+    required name: str { constraint max_len_value(40); constraint min_len_value(1); }
+    code: ShortCode;
+    percent: Percent { constraint max_value(50); }
+    ratio: float64 { constraint min_ex_value(-1.5); constraint max_ex_value(<float64>1.5); }
+    size: str { constraint one_of('S', 'M', 'L'); }
+    level: int32 { constraint one_of(1, 2, 3); }
+    multi words: str { constraint max_len_value(10); }
+    scores: array<int32> { constraint max_len_value(3); }
+    word: str { constraint regexp('[[:alpha:]]+'); }
+    since: datetime { constraint min_value(<datetime>'2020-01-01T00:00:00Z'); }
+    trimmed: str { constraint max_len_value(5) on (str_trim(__subject__)); }
+    delta: int64 { constraint min_value(-10); }
   }
 }
 

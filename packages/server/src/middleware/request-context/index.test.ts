@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { commonError } from '@svc/core';
 import { captureLogger } from '../../../test/helpers';
 import type { ServerMetrics } from '../../observability/metrics';
 import { appWith, request } from '../../testing';
@@ -103,5 +104,22 @@ test('/health requests log at debug, the rest at info', async () => {
   expect(logged().map((l) => [l.route, l.level])).toEqual([
     ['/health/live', 20],
     ['/schema', 30],
+  ]);
+});
+
+test("a refused request's line carries its envelope's code; a successful one none", async () => {
+  const { app, logged } = withContext((req, res, next) => {
+    if (req.path === '/refused') return next(commonError('VALIDATION_ERROR', 'no'));
+    if (req.path === '/fails') return next(new Error('boom'));
+    res.status(200).json({ ok: true });
+  });
+  await request(app, '/refused');
+  await request(app, '/fails');
+  await request(app, '/fine');
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(logged().map((l) => [l.path, l.status, l.code])).toEqual([
+    ['/refused', 400, 'VALIDATION_ERROR'],
+    ['/fails', 500, 'INTERNAL_ERROR'],
+    ['/fine', 200, undefined],
   ]);
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import { errorCodeOf } from '@svc/core';
 import type { Logger } from '../../observability/logger';
 import type { ServerMetrics } from '../../observability/metrics';
 
@@ -28,7 +29,9 @@ const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * First in the chain: a request id on every response (the caller's `X-Request-Id` when it is a
  * sane token, else a new UUID), in-flight accounting for graceful shutdown, and on close one
  * metrics observation and one log line built from an allow-list: never headers, never the query
- * string (which may carry `?token=`).
+ * string (which may carry `?token=`), never a body. A refused or failed request's line carries its
+ * envelope's `code`, as noted where the envelope was rendered (core `noteErrorCode`), so a log
+ * alone says why.
  */
 export function requestContext(deps: {
   logger: Logger;
@@ -51,6 +54,7 @@ export function requestContext(deps: {
       const route = routeLabel(req, res);
       metrics.observeRequest(req.method, route, res.statusCode, seconds);
       const level = route.startsWith('/health') ? 'debug' : 'info';
+      const code = res.statusCode >= 400 ? errorCodeOf(res) : undefined;
       if (logger.isLevelEnabled(level)) {
         logger[level](
           {
@@ -59,6 +63,7 @@ export function requestContext(deps: {
             route,
             path: req.originalUrl.split('?', 1)[0],
             status: res.statusCode,
+            ...(code === undefined ? {} : { code }),
             ms: Math.round(seconds * 10000) / 10,
             ...(res.writableFinished ? {} : { aborted: true }),
           },

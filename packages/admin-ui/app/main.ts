@@ -57,19 +57,28 @@ async function loadSession(): Promise<SessionInfo> {
 }
 
 async function start(): Promise<void> {
+  let stale = false;
   try {
-    session = await loadSession();
-    // Back on the page: the refresh cookie, when there is one, gives a fresh access token and
-    // says when it expires (so it can be refreshed before then).
-    if (session.auth && (await refreshSession())) session = await loadSession();
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) {
-      // A stale cookie: sign in again.
-      session = undefined;
-      showSignIn('Your session has ended: sign in again.');
-      return;
+    try {
+      session = await loadSession();
+    } catch (err) {
+      // A dead access cookie (expired or revoked): the refresh cookie may still give a session.
+      if (!(err instanceof ApiError && err.status === 401)) throw err;
+      stale = true;
     }
+    // Back on the page: the refresh cookie, when there is one, gives a fresh access token and
+    // says when it expires (so it is refreshed before then).
+    if ((stale || session?.auth) && (await refreshSession())) {
+      session = await loadSession();
+      stale = false;
+    }
+  } catch (err) {
     showProblem('svc did not answer', String(err instanceof Error ? err.message : err));
+    return;
+  }
+  if (stale) {
+    session = undefined;
+    showSignIn('Your session has ended: sign in again.');
     return;
   }
   await render();

@@ -475,6 +475,22 @@ test('users: find a user and revoke their sessions; schema and health show', asy
   clean();
 }, 60_000);
 
+test('a 401 (the access cookie gone, as the browser drops it at its Max-Age): one refresh, then the call again', async () => {
+  const page = await signedIn('/_/query');
+  const seen: string[] = [];
+  page.on('response', (res) => {
+    const path = new URL(res.url()).pathname;
+    if (path === '/_/api/session/refresh' || path === '/_/api/users')
+      seen.push(`${path} ${res.status()}`);
+  });
+  await context.clearCookies({ name: 'svc_admin' });
+  await page.locator('nav a', { hasText: 'Users' }).click();
+  await page.locator('#users tbody tr').first().waitFor();
+  expect(seen).toEqual(['/_/api/users 401', '/_/api/session/refresh 200', '/_/api/users 200']);
+  await expect(page.locator('#signin-form').count()).resolves.toBe(0);
+  clean();
+}, 60_000);
+
 describe('passkeys from the UI (http://localhost, a virtual authenticator)', () => {
   let passkeyServer: SvcServer;
   let passkeyFront: http.Server;

@@ -281,15 +281,9 @@ export function adminSessionHandlers(deps: AdminSessionDeps) {
       const refreshToken = readCookie(req.headers.cookie ?? '', ADMIN_REFRESH_COOKIE);
       if (!refreshToken) throw commonError('UNAUTHORIZED', 'no admin session to refresh: sign in');
       fromOwnPage(req);
-      let result: AuthResult;
-      try {
-        result = await auth.refresh(refreshToken, infoOf(req));
-      } catch (err) {
-        // A dead refresh token: the page signs in again, with no cookie left to retry.
-        res.setHeader('Set-Cookie', cookies(req, 'clear'));
-        throw err;
-      }
-      await admit(req, res, result);
+      // A refused refresh leaves the cookies alone: the page signs in again, and a tab that lost
+      // a race to another tab's refresh must not clear the cookies that tab was just given.
+      await admit(req, res, await auth.refresh(refreshToken, infoOf(req)));
     },
 
     /**

@@ -328,6 +328,17 @@ describe('the admin session (cookie = false, requireAuth on)', () => {
     const badChallenge = await post(server, '/_/api/session/totp', { challengeToken: 1, code: 2 });
     expect(badChallenge.status).toBeGreaterThanOrEqual(400);
     expect(badChallenge.status).toBeLessThan(500);
+    for (const [path, body] of [
+      ['/_/api/session/login', { username: ['root'], password: PASSWORD }],
+      ['/_/api/session/login', []],
+      ['/_/api/session/passkey/begin', { email: 5 }],
+      ['/_/api/session/passkey/finish', { challengeId: 'x', credentialId: '%%%' }],
+      ['/_/api/session/recovery-code', { challengeToken: 'nope', code: 'AAAAA-AAAAA' }],
+    ] as const) {
+      const res = await post(server, path, body);
+      expect([path, res.status >= 400 && res.status < 500]).toEqual([path, true]);
+      expect(setCookies(res).size).toBe(0);
+    }
     const noCookie = await post(server, '/_/api/session/refresh', {});
     expect(noCookie.status).toBe(401);
     const badDelete = await post(

@@ -26,6 +26,7 @@ import {
   type Auth,
   type AuthResult,
   type ExtractedToken,
+  type LoginInput,
   type RequestInfo,
   type SignInResult,
   type TokenSource,
@@ -230,9 +231,8 @@ export function adminSessionHandlers(deps: AdminSessionDeps) {
       const body = jsonObjectBody(req.body, LOGIN_FIELDS, 'an email or username and a password');
       await captcha('login', body, req);
       const { email, username, password } = body;
-      const input = (
-        username !== undefined && email === undefined ? { username, password } : { email, password }
-      ) as Parameters<Auth['login']>[0];
+      // As POST /auth/login hands them on: the operation checks them.
+      const input = { email, username, password } as unknown as LoginInput;
       await signedIn(req, res, await auth.login(input, infoOf(req)));
     },
 
@@ -262,7 +262,7 @@ export function adminSessionHandlers(deps: AdminSessionDeps) {
       fromOwnPage(req);
       const body = jsonObjectBody(req.body ?? {}, PASSKEY_BEGIN_FIELDS, 'an optional email');
       await captcha('webauthnLogin', body, req);
-      const email = typeof body.email === 'string' && body.email !== '' ? body.email : undefined;
+      const email = body.email as string | undefined;
       sendJson(res, 200, await auth.webauthn.loginBegin({ email }, infoOf(req)));
     },
 

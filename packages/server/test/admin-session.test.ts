@@ -194,6 +194,17 @@ describe('the admin session (cookie = false, requireAuth on)', () => {
     expect(await readJson(stats)).toHaveProperty('requests');
   });
 
+  test('under /_/api/db: anonymous 401, the service key as a bearer passes; the account routes want a user', async () => {
+    const anonymous = await call(server, '/_/api/db/schema/types');
+    expect(anonymous.status).toBe(401);
+    expect((await readJson(anonymous)).code).toBe('UNAUTHORIZED');
+    const service = { authorization: 'Bearer service-key-0123456789-abcdefghijklmnop' };
+    expect((await call(server, '/_/api/db/schema/types', { headers: service })).status).toBe(200);
+    const account = await call(server, '/_/api/account/passkeys', { headers: service });
+    expect(account.status).toBe(400);
+    expect((await readJson(account)).code).toBe('INVALID_OPERATION');
+  });
+
   test('attack: a non-superuser gets no admin cookie, and no session is left behind', async () => {
     const email = 'mallory@example.com';
     const reg = await authClient(server).register({ email, password: PASSWORD });

@@ -110,9 +110,8 @@ export function adminGates(options: AdminGateOptions): {
     readToken: adminToken,
   };
   const open = authenticate({ ...base, required: false });
-  const signedIn = authenticate({ ...base, required: true });
   const superuser: RequestHandler = (req, res, next) => {
-    void signedIn(req, res, (err?: unknown) => {
+    void open(req, res, (err?: unknown) => {
       if (err) return next(err);
       superuserCaller(auth, res).then(() => next(), next);
     });
@@ -208,10 +207,13 @@ export function adminSessionHandlers(deps: AdminSessionDeps) {
     await admit(req, res, result);
   }
 
-  /** The access token the admin gate accepted (it ran before every account route). */
-  function token(req: Request): string {
+  /** The access token the superuser gate accepted (it ran before every account route). */
+  function token(req: Request, res: Response): string {
     const found = adminToken(req);
     if (!found) throw commonError('UNAUTHORIZED', 'sign in as a superuser');
+    if ((res.locals.caller as Caller | undefined)?.kind !== 'user') {
+      throw commonError('INVALID_OPERATION', 'the account routes are for a signed-in superuser');
+    }
     return found.token;
   }
 
@@ -310,7 +312,7 @@ export function adminSessionHandlers(deps: AdminSessionDeps) {
     // --- the signed-in superuser's own factors (behind the superuser gate) --------------------
 
     async passkeys(req: Request, res: Response): Promise<void> {
-      sendJson(res, 200, await auth.webauthn.listCredentials(token(req)));
+      sendJson(res, 200, await auth.webauthn.listCredentials(token(req, res)));
     },
 
     async registerBegin(req: Request, res: Response): Promise<void> {
@@ -318,7 +320,7 @@ export function adminSessionHandlers(deps: AdminSessionDeps) {
       sendJson(
         res,
         200,
-        await auth.webauthn.registerBegin(token(req), body.code as string, infoOf(req)),
+        await auth.webauthn.registerBegin(token(req, res), body.code as string, infoOf(req)),
       );
     },
 
@@ -328,7 +330,7 @@ export function adminSessionHandlers(deps: AdminSessionDeps) {
         res,
         200,
         await auth.webauthn.registerFinish(
-          token(req),
+          token(req, res),
           body as unknown as WebAuthnRegisterFinishInput,
           infoOf(req),
         ),
@@ -341,7 +343,7 @@ export function adminSessionHandlers(deps: AdminSessionDeps) {
         throw commonError('VALIDATION_ERROR', '"credentialId" must be a passkey id');
       }
       await auth.webauthn.deleteCredential(
-        token(req),
+        token(req, res),
         body.credentialId,
         body.code as string,
         infoOf(req),
@@ -351,18 +353,22 @@ export function adminSessionHandlers(deps: AdminSessionDeps) {
 
     async totpEnroll(req: Request, res: Response): Promise<void> {
       const body = jsonObjectBody(req.body ?? {}, CODE_FIELDS, 'an optional code');
-      sendJson(res, 200, await auth.mfa.enrollTotp(token(req), body.code as string, infoOf(req)));
+      sendJson(
+        res,
+        200,
+        await auth.mfa.enrollTotp(token(req, res), body.code as string, infoOf(req)),
+      );
     },
 
     async totpConfirm(req: Request, res: Response): Promise<void> {
       const body = jsonObjectBody(req.body, CODE_FIELDS, 'a code');
-      await auth.mfa.confirmTotp(token(req), body.code as string, infoOf(req));
+      await auth.mfa.confirmTotp(token(req, res), body.code as string, infoOf(req));
       sendJson(res, 200, { success: true });
     },
 
     async totpDisable(req: Request, res: Response): Promise<void> {
       const body = jsonObjectBody(req.body ?? {}, CODE_FIELDS, 'an optional code');
-      await auth.mfa.disableTotp(token(req), body.code as string, infoOf(req));
+      await auth.mfa.disableTotp(token(req, res), body.code as string, infoOf(req));
       sendJson(res, 200, { success: true });
     },
 
@@ -371,7 +377,7 @@ export function adminSessionHandlers(deps: AdminSessionDeps) {
       sendJson(
         res,
         200,
-        await auth.mfa.generateRecoveryCodes(token(req), body.code as string, infoOf(req)),
+        await auth.mfa.generateRecoveryCodes(token(req, res), body.code as string, infoOf(req)),
       );
     },
   };

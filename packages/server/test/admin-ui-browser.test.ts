@@ -491,6 +491,49 @@ test('a 401 (the access cookie gone, as the browser drops it at its Max-Age): on
   clean();
 }, 60_000);
 
+test('account: set up TOTP from the page, get recovery codes, sign in with one, turn TOTP off with a code', async () => {
+  const email = 'root-enrol@example.com';
+  await server.auth!.createSuperuser(email, PASSWORD);
+  const page = await open('/_/account');
+  await page.locator('#signin-form').waitFor();
+  await signIn(page, { email, password: PASSWORD });
+  await page.locator('#account').waitFor();
+  // Passkeys are off on this server: the page says so.
+  await expect(page.locator('#passkeys').textContent()).resolves.toMatch(/Passkeys are off/);
+  await page.locator('#totp-enroll').click();
+  const secret = (await page.locator('#totp-secret').textContent()) ?? '';
+  await expect(page.locator('#totp-uri').textContent()).resolves.toMatch(/^otpauth:\/\/totp\//);
+  const key = base32Decode(secret) as Buffer;
+  const step = Math.floor(Date.now() / 30_000);
+  await page.locator('#totp-confirm-code').fill(hotp(key, step));
+  await page.locator('#totp-confirm-form button[type=submit]').click();
+  await page.locator('#account-done', { hasText: 'Two-factor sign-in is on' }).waitFor();
+  // Confirming proved the factor for this session: new recovery codes need no code here.
+  await page.locator('#new-recovery-codes').click();
+  await page.locator('#recovery-codes li').nth(7).waitFor();
+  const codes = await page.locator('#recovery-codes li').allTextContents();
+  expect(codes).toHaveLength(8);
+  expect(codes[0]).toMatch(/^[A-Z2-9]{5}-[A-Z2-9]{5}$/);
+  await shot(page, 'account-totp');
+  // Signed out, then in again: the password, then a recovery code.
+  await page.locator('#signout').click();
+  await signIn(page, { email, password: PASSWORD });
+  await page.locator('#totp-form').waitFor();
+  await page.locator('#totp-recovery').check();
+  await page.locator('#totp-code').fill(codes[0]!);
+  await page.locator('#totp-form button[type=submit]').click();
+  await page.locator('#who').waitFor();
+  await expect(page.locator('#who').textContent()).resolves.toBe(email);
+  // Turning it off takes a current code, typed in "Authenticator code".
+  await page.locator('#who').click();
+  await page.locator('#totp-disable').click();
+  await page.locator('#account-status:not(:empty)').waitFor();
+  await page.locator('#account-code').fill(hotp(key, step + 1));
+  await page.locator('#totp-disable').click();
+  await page.locator('#account-done', { hasText: 'Two-factor sign-in is off' }).waitFor();
+  clean();
+}, 60_000);
+
 describe('passkeys from the UI (http://localhost, a virtual authenticator)', () => {
   let passkeyServer: SvcServer;
   let passkeyFront: http.Server;

@@ -1,7 +1,13 @@
 /**
- * Calls to svc, from the page's own origin. The credential is the `auth_token` cookie the auth
- * routes set (HttpOnly: this code never sees it); writes carry `Origin`, which svc checks for
- * cookie-authenticated writes (docs/http.md, "Cookies and cross-site requests").
+ * Calls to svc, from the page's own origin. The credential is the admin UI's own `svc_admin`
+ * cookie, set by `/_/api/session/*` (HttpOnly, `Path=/_/`: this code never sees it, and the app's
+ * routes never take it); writes carry `Origin`, which svc checks for cookie-authenticated writes
+ * (docs/http.md, "The admin UI").
+ *
+ * Views name the data plane by the app's paths (`/query`, `/schema/types`, `/api/Book`, ...);
+ * `address` sends them to the same handlers under `/_/api/db`, where the cookie is sent. The
+ * access token is refreshed (the refresh token is a cookie too) shortly before it expires, and
+ * once on a 401; when that fails the page goes back to sign-in.
  */
 export interface Envelope {
   code: string;
@@ -28,6 +34,81 @@ let onUnauthorized: ((err: ApiError) => void) | undefined;
 export function whenUnauthorized(fn: (err: ApiError) => void): void {
   onUnauthorized = fn;
 }
+
+/** The data plane, for the admin cookie: the app's routes mounted again under this prefix. */
+const DATA_PLANE = '/_/api/db';
+
+/** Where a path is served for this page: the admin routes and the public probes as they are. */
+function address(path: string): string {
+  return path.startsWith('/_/') || path.startsWith('/health') ? path : `${DATA_PLANE}${path}`;
+}
+
+/** What a sign-in or refresh answers once the cookies are set. */
+export interface SignedIn {
+  user: { id: string; email: string };
+  /** When the access token expires (ISO 8601). */
+  expiresAt: string;
+}
+
+const SESSION = '/_/api/session';
+let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+let refreshing: Promise<boolean> | undefined;
+
+/**
+ * A new access token from the refresh cookie; true when svc gave one. One refresh at a time in
+ * this page, and across this browser's tabs where Web Locks exist (the refresh token rotates:
+ * a tab replaying the one another tab just spent would be refused).
+ */
+export function refreshSession(): Promise<boolean> {
+  refreshing ??= (async () => {
+    const once = async (): Promise<boolean> => {
+      try {
+        const res = await fetch(`${SESSION}/refresh`, {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { accept: 'application/json' },
+          cache: 'no-store',
+        });
+        if (!res.ok) return false;
+        keepFresh(((await res.json()) as SignedIn).expiresAt);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      const locks = (navigator as Navigator & { locks?: LockManager }).locks;
+      return locks ? await locks.request('svc-admin-refresh', once) : await once();
+    } finally {
+      refreshing = undefined;
+    }
+  })();
+  return refreshing;
+}
+
+/**
+ * Refreshes a minute before `expiresAt` (halfway there for a shorter life); when that fails,
+ * back to sign-in.
+ */
+export function keepFresh(expiresAt: string): void {
+  clearTimeout(refreshTimer);
+  const left = Date.parse(expiresAt) - Date.now();
+  refreshTimer = setTimeout(
+    () => {
+      void refreshSession().then((ok) => {
+        if (!ok) onUnauthorized?.(new ApiError(401, ENDED));
+      });
+    },
+    Math.max(0, left - Math.min(60_000, left / 2)),
+  );
+}
+
+/** Stops refreshing (signed out). */
+export function stopRefreshing(): void {
+  clearTimeout(refreshTimer);
+}
+
+const ENDED: Envelope = { code: 'SESSION_EXPIRED', error: 'SESSION_EXPIRED: the session ended' };
 
 export interface CallOptions {
   readonly method?: string;
@@ -56,7 +137,11 @@ export async function call<T = unknown>(
     init.headers = { accept: 'application/json', 'content-type': 'application/json' };
     init.body = JSON.stringify(options.body);
   }
-  const res = await fetch(path, init);
+  let res = await fetch(address(path), init);
+  // An expired access token: refresh once and ask again (never for the session routes).
+  if (res.status === 401 && !options.quiet401 && !path.startsWith(SESSION)) {
+    if (await refreshSession()) res = await fetch(address(path), init);
+  }
   const text = await res.text();
   let data: unknown = null;
   if (text !== '') {
@@ -81,7 +166,6 @@ export async function call<T = unknown>(
 /** `GET /_/api/session`: the server's auth settings and who the cookie says is signed in. */
 export interface SessionInfo {
   auth: boolean;
-  cookie: boolean;
   rest: boolean;
   runAs: boolean;
   /** Passkey sign-in is configured (`authConfig.webauthn`). */

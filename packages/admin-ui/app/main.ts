@@ -1,15 +1,26 @@
 /**
- * The admin UI: sign-in, then the sections (Data, Query, Schema, Health). Routes are paths under
- * `/_/` (the server answers index.html for each); navigation uses the History API.
+ * The admin UI: sign-in, then the sections (Data, Query, Schema, Users, Health) and the signed-in
+ * superuser's Account. Routes are paths under `/_/` (the server answers index.html for each);
+ * navigation uses the History API. The session is the admin UI's own cookies, set by
+ * `/_/api/session/*` and kept fresh by api.ts.
  */
-import { ApiError, call, type SessionInfo, whenUnauthorized } from './api';
+import {
+  ApiError,
+  call,
+  keepFresh,
+  refreshSession,
+  type SessionInfo,
+  stopRefreshing,
+  whenUnauthorized,
+} from './api';
+import { accountView } from './account';
 import type { ViewContext } from './view';
 import { h, replace } from './dom';
 import { dataView } from './data';
 import { queryView } from './query';
 import { schemaView } from './schema';
 import { healthView } from './health';
-import { passkeySignIn, passkeysAvailable } from './passkey';
+import { passkeySignIn, passkeysAvailable, type SignInAnswer } from './passkey';
 import { usersView } from './users';
 
 const BASE = '/_/';
@@ -32,7 +43,8 @@ document.addEventListener('click', (event) => {
 });
 
 whenUnauthorized((err) => {
-  session = undefined;
+  stopRefreshing();
+  session = session ? { ...session, caller: null } : undefined;
   showSignIn(
     err.code === 'TOKEN_EXPIRED' || err.code === 'SESSION_EXPIRED'
       ? 'Your session has ended: sign in again.'
@@ -45,16 +57,28 @@ async function loadSession(): Promise<SessionInfo> {
 }
 
 async function start(): Promise<void> {
+  let stale = false;
   try {
-    session = await loadSession();
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) {
-      // A stale cookie: sign in again.
-      session = undefined;
-      showSignIn('Your session has ended: sign in again.');
-      return;
+    try {
+      session = await loadSession();
+    } catch (err) {
+      // A dead access cookie (expired or revoked): the refresh cookie may still give a session.
+      if (!(err instanceof ApiError && err.status === 401)) throw err;
+      stale = true;
     }
+    // Back on the page: the refresh cookie, when there is one, gives a fresh access token and
+    // says when it expires (so it is refreshed before then).
+    if ((stale || session?.auth) && (await refreshSession())) {
+      session = await loadSession();
+      stale = false;
+    }
+  } catch (err) {
     showProblem('svc did not answer', String(err instanceof Error ? err.message : err));
+    return;
+  }
+  if (stale) {
+    session = undefined;
+    showSignIn('Your session has ended: sign in again.');
     return;
   }
   await render();
@@ -80,15 +104,7 @@ function showSignIn(
     showProblem(
       'The admin UI needs auth',
       'This server runs without the built-in auth, so there is no superuser to sign in as.',
-      'Start it with enableAuth (and a JWT secret), set [auth] cookie = true, and create a superuser with: svc admin create-superuser.',
-    );
-    return;
-  }
-  if (info && !info.cookie) {
-    showProblem(
-      'The admin UI needs the auth cookie',
-      'The admin UI keeps its session in the HttpOnly auth_token cookie, which this server does not set.',
-      'Set [auth] cookie = true (authConfig.cookie) and restart.',
+      'Start it with enableAuth (and a JWT secret), and create a superuser with: svc admin create-superuser.',
     );
     return;
   }
@@ -124,7 +140,7 @@ function showSignIn(
     message.textContent = '';
     message.classList.remove('info');
     passkeySignIn(login.value.trim().includes('@') ? login.value.trim() : '')
-      .then(() => afterSignIn(message))
+      .then((answer) => signedIn(answer, message))
       .catch((err: unknown) => {
         message.textContent =
           err instanceof DOMException ? 'The passkey sign-in was cancelled.' : signInError(err);
@@ -155,18 +171,12 @@ function showSignIn(
     const body = id.includes('@')
       ? { email: id, password: password.value }
       : { username: id, password: password.value };
-    void signIn('/auth/login', body, message).finally(() => {
+    void signIn('/_/api/session/login', body, message).finally(() => {
       button.disabled = false;
     });
   });
   replace(root, h('main', { class: 'center' }, form));
   login.focus();
-}
-
-interface SignInAnswer {
-  mfaRequired?: boolean;
-  challengeToken?: string;
-  methods?: string[];
 }
 
 async function signIn(path: string, body: unknown, message: HTMLElement): Promise<void> {
@@ -177,10 +187,16 @@ async function signIn(path: string, body: unknown, message: HTMLElement): Promis
     message.textContent = signInError(err);
     return;
   }
-  if (answer.mfaRequired && answer.challengeToken) {
-    showTotp(answer.challengeToken, answer.methods ?? ['totp']);
+  await signedIn(answer, message);
+}
+
+/** A sign-in's answer: the MFA step still owed, or the session (its cookies set). */
+async function signedIn(answer: SignInAnswer, message: HTMLElement): Promise<void> {
+  if ('mfaRequired' in answer) {
+    showTotp(answer.challengeToken, answer.methods);
     return;
   }
+  keepFresh(answer.expiresAt);
   await afterSignIn(message);
 }
 
@@ -193,6 +209,11 @@ function signInError(err: unknown): string {
       return 'Too many attempts: wait a little and try again.';
     case 'USER_INACTIVE':
       return 'This account is deactivated.';
+    case 'ACCESS_DENIED':
+      // svc's own words: who is not a superuser, and how one is made.
+      return [err.envelope.error.replace(/^ACCESS_DENIED: /, ''), err.envelope.hint]
+        .filter(Boolean)
+        .join('. ');
     default:
       return err.message;
   }
@@ -209,12 +230,12 @@ async function afterSignIn(message: HTMLElement): Promise<void> {
   }
   if (!info.caller) {
     message.textContent =
-      'Signed in, but the session cookie did not come back: check [auth] cookie and, behind a proxy, cors.origins.';
+      'Signed in, but the session cookie did not come back: behind a proxy, serve /_/ as it is and list the public origin in cors.origins.';
     return;
   }
   if (!info.caller.superuser) {
     const email = info.caller.email;
-    await call('/auth/logout', { method: 'POST', quiet401: true }).catch(() => undefined);
+    await signOutQuietly();
     session = { ...info, caller: null };
     showSignIn(
       `${email} is not a superuser: the admin UI is for users with the role "superuser" (svc admin create-superuser, or svc admin assign-role <email> superuser).`,
@@ -255,7 +276,7 @@ function showTotp(challengeToken: string, methods: string[]): void {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     button.disabled = true;
-    const path = recovery.checked ? '/auth/mfa/recovery-codes/login' : '/auth/mfa/totp/login';
+    const path = recovery.checked ? '/_/api/session/recovery-code' : '/_/api/session/totp';
     void signIn(path, { challengeToken, code: code.value.trim() }, message).finally(() => {
       button.disabled = false;
     });
@@ -264,8 +285,14 @@ function showTotp(challengeToken: string, methods: string[]): void {
   code.focus();
 }
 
+/** Ends the session on svc (revoked, both cookies cleared) and stops refreshing it. */
+async function signOutQuietly(): Promise<void> {
+  stopRefreshing();
+  await call('/_/api/session/logout', { method: 'POST', quiet401: true }).catch(() => undefined);
+}
+
 async function signOut(): Promise<void> {
-  await call('/auth/logout', { method: 'POST', quiet401: true }).catch(() => undefined);
+  await signOutQuietly();
   session = session ? { ...session, caller: null } : undefined;
   history.replaceState(null, '', BASE);
   showSignIn('Signed out.', session, 'info');
@@ -286,7 +313,8 @@ async function render(): Promise<void> {
   }
   const rest = location.pathname.startsWith(BASE) ? location.pathname.slice(BASE.length) : '';
   const [section = 'data', ...parts] = rest.split('/').map((p) => decodeURIComponent(p));
-  const current = SECTIONS.some((s) => s.path === section) ? section : 'data';
+  const current =
+    section === 'account' || SECTIONS.some((s) => s.path === section) ? section : 'data';
   const content = h('section', { class: 'content', id: 'content' });
   const nav = h(
     'nav',
@@ -304,7 +332,17 @@ async function render(): Promise<void> {
       ),
     ),
     h('span', { class: 'spacer' }),
-    h('span', { class: 'who', id: 'who' }, session.caller.email),
+    h(
+      'a',
+      {
+        href: `${BASE}account`,
+        'data-nav': true,
+        class: current === 'account' ? 'who active' : 'who',
+        id: 'who',
+        title: 'Your account: passkeys and two-factor',
+      },
+      session.caller.email,
+    ),
     h('button', { type: 'button', id: 'signout', onclick: () => void signOut() }, 'Sign out'),
   );
   replace(root, nav, content);
@@ -339,6 +377,9 @@ async function show(
       break;
     case 'health':
       await healthView(content, ctx);
+      break;
+    case 'account':
+      await accountView(content, ctx);
       break;
     default:
       await dataView(content, ctx, parts);

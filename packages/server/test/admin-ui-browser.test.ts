@@ -4,9 +4,11 @@
  * refused; a TOTP step when the superuser has TOTP); browse a table, sort, filter, follow a link
  * to its target; create a row (a validation error shown on its field first), edit it, delete it;
  * a query with an error and its position marked; results as a table and JSON; "run as" a user
- * whose policy hides rows; revoke a user's sessions. Data values are shown as text (a title
- * holding HTML does not run). Nothing is fetched from outside svc, and the page logs no error
- * (a CSP violation would be one).
+ * whose policy hides rows; revoke a user's sessions; a passkey registered on the Account page
+ * then used to sign in; the session refreshed before its access token expires. All with the
+ * server's default `[auth] cookie = false`: the admin UI's session is its own cookies. Data
+ * values are shown as text (a title holding HTML does not run). Nothing is fetched from outside
+ * svc, and the page logs no error (a CSP violation would be one).
  *
  * Screenshots land in /tmp/admin-*.png (SCREENSHOTS); the README shows them.
  *
@@ -79,7 +81,7 @@ beforeAll(async () => {
     schema: SDL,
     enableAuth: true,
     jwtSecret: SECRET,
-    authConfig: { cookie: true },
+    // [auth] cookie stays off (the default): the admin UI has its own session.
   });
   front = http.createServer(server.app);
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', () => resolve()));
@@ -173,9 +175,10 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 function clean(): void {
-  // The 400s and 401s the page meets on purpose (a query error, a field error, a wrong
-  // password) are logged by chromium as failed loads; nothing else may be (a CSP violation is).
-  expect(observed.errors.filter((e) => !/status of 40[01] /.test(e))).toEqual([]);
+  // The 400s, 401s and 403s the page meets on purpose (a query error, a field error, a wrong
+  // password, no session to refresh yet, a non-superuser refused) are logged by chromium as
+  // failed loads; nothing else may be (a CSP violation is).
+  expect(observed.errors.filter((e) => !/status of 40[013] /.test(e))).toEqual([]);
   expect(observed.outside).toEqual([]);
 }
 
@@ -193,25 +196,46 @@ test('sign-in: a non-superuser is refused with a clear message; the superuser ge
   await expect(page.locator('#signin-form .message').textContent()).resolves.toMatch(
     /^alice@example\.com is not a superuser/,
   );
-  // Refused, and signed out again: the cookie is gone.
+  // Refused: no admin cookie was ever set (and the app's cookie mode is off).
   const cookies = await context.cookies();
-  expect(cookies.find((c) => c.name === 'auth_token')).toBeUndefined();
+  expect(cookies.map((c) => c.name)).toEqual([]);
 
   await signIn(page, admin);
   await page.locator('#who').waitFor();
   await expect(page.locator('#who').textContent()).resolves.toBe(admin.email);
   expect(new URL(page.url()).pathname).toBe('/_/data');
-  const cookie = (await context.cookies()).find((c) => c.name === 'auth_token');
-  expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+  // The admin UI's own cookies: HttpOnly, SameSite=Strict, scoped to /_/ (the refresh token to
+  // the session routes); never the app's auth_token.
+  const jar = await context.cookies();
+  expect(jar.map((c) => c.name).sort()).toEqual(['svc_admin', 'svc_admin_refresh']);
+  expect(jar.find((c) => c.name === 'svc_admin')).toMatchObject({
+    httpOnly: true,
+    sameSite: 'Strict',
+    path: '/_/',
+  });
+  expect(jar.find((c) => c.name === 'svc_admin_refresh')).toMatchObject({
+    httpOnly: true,
+    sameSite: 'Strict',
+    path: '/_/api/session',
+  });
   // The cookie is invisible to the page's script.
   await expect(page.evaluate('document.cookie')).resolves.toBe('');
   // A reload keeps the session.
   await page.reload();
   await page.locator('#who').waitFor();
   // Sign out ends it.
+  const { access } = { access: jar.find((c) => c.name === 'svc_admin')!.value };
   await page.locator('#signout').click();
   await page.locator('#signin-form').waitFor();
-  expect((await context.cookies()).find((c) => c.name === 'auth_token')).toBeUndefined();
+  expect(await context.cookies()).toEqual([]);
+  // Revoked on svc, not only forgotten by the browser.
+  const replay = await fetch(
+    `http://127.0.0.1:${(front.address() as AddressInfo).port}/_/api/users`,
+    {
+      headers: { cookie: `svc_admin=${access}` },
+    },
+  );
+  expect(replay.status).toBe(401);
   clean();
 }, 60_000);
 
@@ -451,47 +475,70 @@ test('users: find a user and revoke their sessions; schema and health show', asy
   clean();
 }, 60_000);
 
-describe('passkey sign-in (http://localhost, a virtual authenticator)', () => {
+test('a 401 (the access cookie gone, as the browser drops it at its Max-Age): one refresh, then the call again', async () => {
+  const page = await signedIn('/_/query');
+  const seen: string[] = [];
+  page.on('response', (res) => {
+    const path = new URL(res.url()).pathname;
+    if (path === '/_/api/session/refresh' || path === '/_/api/users')
+      seen.push(`${path} ${res.status()}`);
+  });
+  await context.clearCookies({ name: 'svc_admin' });
+  await page.locator('nav a', { hasText: 'Users' }).click();
+  await page.locator('#users tbody tr').first().waitFor();
+  expect(seen).toEqual(['/_/api/users 401', '/_/api/session/refresh 200', '/_/api/users 200']);
+  await expect(page.locator('#signin-form').count()).resolves.toBe(0);
+  clean();
+}, 60_000);
+
+test('account: set up TOTP from the page, get recovery codes, sign in with one, turn TOTP off with a code', async () => {
+  const email = 'root-enrol@example.com';
+  await server.auth!.createSuperuser(email, PASSWORD);
+  const page = await open('/_/account');
+  await page.locator('#signin-form').waitFor();
+  await signIn(page, { email, password: PASSWORD });
+  await page.locator('#account').waitFor();
+  // Passkeys are off on this server: the page says so.
+  await expect(page.locator('#passkeys').textContent()).resolves.toMatch(/Passkeys are off/);
+  await page.locator('#totp-enroll').click();
+  const secret = (await page.locator('#totp-secret').textContent()) ?? '';
+  await expect(page.locator('#totp-uri').textContent()).resolves.toMatch(/^otpauth:\/\/totp\//);
+  const key = base32Decode(secret) as Buffer;
+  const step = Math.floor(Date.now() / 30_000);
+  await page.locator('#totp-confirm-code').fill(hotp(key, step));
+  await page.locator('#totp-confirm-form button[type=submit]').click();
+  await page.locator('#account-done', { hasText: 'Two-factor sign-in is on' }).waitFor();
+  // Confirming proved the factor for this session: new recovery codes need no code here.
+  await page.locator('#new-recovery-codes').click();
+  await page.locator('#recovery-codes li').nth(7).waitFor();
+  const codes = await page.locator('#recovery-codes li').allTextContents();
+  expect(codes).toHaveLength(8);
+  expect(codes[0]).toMatch(/^[A-Z2-9]{5}-[A-Z2-9]{5}$/);
+  await shot(page, 'account-totp');
+  // Signed out, then in again: the password, then a recovery code.
+  await page.locator('#signout').click();
+  await signIn(page, { email, password: PASSWORD });
+  await page.locator('#totp-form').waitFor();
+  await page.locator('#totp-recovery').check();
+  await page.locator('#totp-code').fill(codes[0]!);
+  await page.locator('#totp-form button[type=submit]').click();
+  await page.locator('#who').waitFor();
+  await expect(page.locator('#who').textContent()).resolves.toBe(email);
+  // Turning it off takes a current code, typed in "Authenticator code".
+  await page.locator('#who').click();
+  await page.locator('#totp-disable').click();
+  await page.locator('#account-status:not(:empty)').waitFor();
+  await page.locator('#account-code').fill(hotp(key, step + 1));
+  await page.locator('#totp-disable').click();
+  await page.locator('#account-done', { hasText: 'Two-factor sign-in is off' }).waitFor();
+  clean();
+}, 60_000);
+
+describe('passkeys from the UI (http://localhost, a virtual authenticator)', () => {
   let passkeyServer: SvcServer;
   let passkeyFront: http.Server;
   let passkeyBrowser: Browser;
   let origin: string;
-
-  /** Registers a passkey for the signed-in caller from the page (the cookie is the credential). */
-  const REGISTER = `(async () => {
-    const b64u = {
-      decode(s) {
-        const pad = s.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((s.length + 3) % 4);
-        return Uint8Array.from(atob(pad), (c) => c.charCodeAt(0)).buffer;
-      },
-      encode(buf) {
-        let s = '';
-        for (const b of new Uint8Array(buf)) s += String.fromCharCode(b);
-        return btoa(s).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
-      },
-    };
-    const post = async (path, body) => {
-      const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return { status: res.status, body: await res.json() };
-    };
-    const begin = await post('/auth/webauthn/register/begin', {});
-    if (begin.status !== 200) return begin.status;
-    const o = begin.body.options;
-    const cred = await navigator.credentials.create({ publicKey: {
-      ...o,
-      challenge: b64u.decode(o.challenge),
-      user: { ...o.user, id: b64u.decode(o.user.id) },
-      excludeCredentials: o.excludeCredentials.map((c) => ({ ...c, id: b64u.decode(c.id) })),
-    } });
-    const finish = await post('/auth/webauthn/register/finish', {
-      challengeId: begin.body.challengeId,
-      credentialId: b64u.encode(cred.rawId),
-      clientDataJSON: b64u.encode(cred.response.clientDataJSON),
-      attestationObject: b64u.encode(cred.response.attestationObject),
-      name: 'admin test',
-    });
-    return finish.status;
-  })()`;
 
   beforeAll(async () => {
     const port = await new Promise<number>((resolve, reject) => {
@@ -506,10 +553,7 @@ describe('passkey sign-in (http://localhost, a virtual authenticator)', () => {
     passkeyServer = await build(db.get(), {
       enableAuth: true,
       jwtSecret: SECRET,
-      authConfig: {
-        cookie: true,
-        webauthn: { origin, rpId: 'localhost', rpName: 'svc admin test' },
-      },
+      authConfig: { webauthn: { origin, rpId: 'localhost', rpName: 'svc admin test' } },
     });
     await passkeyServer.auth!.createSuperuser('root-passkey@example.com', PASSWORD);
     passkeyFront = http.createServer(passkeyServer.app);
@@ -524,7 +568,7 @@ describe('passkey sign-in (http://localhost, a virtual authenticator)', () => {
     await passkeyServer?.close();
   });
 
-  test('a superuser with a passkey signs in with it (no email typed: usernameless)', async () => {
+  test('a superuser registers a passkey on the Account page, then signs in with it (usernameless), then removes it', async () => {
     const ctx = await passkeyBrowser.newContext();
     try {
       const page = await ctx.newPage();
@@ -535,16 +579,95 @@ describe('passkey sign-in (http://localhost, a virtual authenticator)', () => {
       await page.locator('#signin-passkey').waitFor();
       await signIn(page, { email: 'root-passkey@example.com', password: PASSWORD });
       await page.locator('#who').waitFor();
-      await expect(page.evaluate(REGISTER)).resolves.toBe(200);
+      // Account: no passkey yet; add one with this browser's authenticator.
+      await page.locator('#who').click();
+      await page.waitForURL(/\/_\/account$/);
+      await page.locator('#passkeys', { hasText: 'No passkey yet.' }).waitFor();
+      await page.locator('#passkey-name').fill('test laptop');
+      await page.locator('#add-passkey').click();
+      await page.locator('#account-done', { hasText: 'added' }).waitFor();
+      await expect(page.locator('#passkeys tbody tr td').first().textContent()).resolves.toBe(
+        'test laptop',
+      );
+      await shot(page, 'account');
+
+      // Signed out, then in again with the passkey alone (no email typed).
       await page.locator('#signout').click();
       await page.locator('#signin-passkey').waitFor();
       await shot(page, 'signin-passkey');
       await page.locator('#signin-passkey').click();
       await page.locator('#who').waitFor();
       await expect(page.locator('#who').textContent()).resolves.toBe('root-passkey@example.com');
+      expect((await ctx.cookies()).map((c) => c.name).sort()).toEqual([
+        'svc_admin',
+        'svc_admin_refresh',
+      ]);
+
+      // Its last use shows; remove it (confirmed).
+      await page.locator('#who').click();
+      await page.locator('#passkeys tbody tr').waitFor();
+      await expect(page.locator('#passkeys tbody tr td').nth(2).textContent()).resolves.not.toBe(
+        '—',
+      );
+      page.once('dialog', (d) => void d.accept());
+      await page.locator('#passkeys button.remove').click();
+      await page.locator('#account-done', { hasText: 'removed' }).waitFor();
+      await page.locator('#passkeys', { hasText: 'No passkey yet.' }).waitFor();
       expect(errors).toEqual([]);
     } finally {
       await ctx.close();
     }
+  }, 60_000);
+});
+
+describe('a short-lived access token (tokenExpiry 5 s)', () => {
+  let shortServer: SvcServer;
+  let shortFront: http.Server;
+  let shortUrl: string;
+
+  beforeAll(async () => {
+    shortServer = await build(db.get(), {
+      enableAuth: true,
+      jwtSecret: SECRET,
+      authConfig: { tokenExpiry: 5 },
+    });
+    await shortServer.auth!.createSuperuser('root-short@example.com', PASSWORD);
+    shortFront = http.createServer(shortServer.app);
+    await new Promise<void>((resolve) => shortFront.listen(0, '127.0.0.1', () => resolve()));
+    shortUrl = `http://${HOST}:${(shortFront.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) =>
+      shortFront ? shortFront.close(() => resolve()) : resolve(),
+    );
+    await shortServer?.close();
+  });
+
+  test('the page refreshes the session before it expires; a failed refresh goes back to sign-in', async () => {
+    const page = await context.newPage();
+    const refreshes: number[] = [];
+    page.on('response', (res) => {
+      if (new URL(res.url()).pathname === '/_/api/session/refresh') refreshes.push(res.status());
+    });
+    await page.goto(`${shortUrl}/_/`);
+    await page.locator('#signin-form').waitFor();
+    await signIn(page, { email: 'root-short@example.com', password: PASSWORD });
+    await page.locator('#who').waitFor();
+    const first = (await context.cookies()).find((c) => c.name === 'svc_admin')!.value;
+    // Past the first token's life (5 s) with 2 s to spare: the page refreshed on its own.
+    await page.waitForTimeout(7000);
+    expect(refreshes.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
+    const now = (await context.cookies()).find((c) => c.name === 'svc_admin')!.value;
+    expect(now).not.toBe(first);
+    await page.locator('nav a', { hasText: 'Schema' }).click();
+    await page.waitForURL(/\/_\/schema$/);
+    await page.locator('#content > *').first().waitFor();
+    await expect(page.locator('#signin-form').count()).resolves.toBe(0);
+    // The session revoked behind the page's back: its next refresh fails, and it signs in again.
+    await shortServer.auth!.revokeAllSessions('root-short@example.com');
+    await page.locator('#signin-form').waitFor({ timeout: 10_000 });
+    await expect(page.locator('#signin-form .message').textContent()).resolves.toMatch(
+      /sign in again/,
+    );
   }, 60_000);
 });

@@ -123,7 +123,6 @@ describe('serving /_/', () => {
     expect(res.status).toBe(200);
     expect(await readJson(res)).toEqual({
       auth: false,
-      cookie: false,
       rest: true,
       runAs: false,
       passkey: false,
@@ -155,25 +154,27 @@ describe('the admin JSON routes', () => {
   let server: SvcServer;
   let admin: { email: string; cookie: string; id: string };
   let plain: string;
-  const cookieOf = (res: { headers: Headers }) => {
-    const set = res.headers.get('set-cookie') ?? '';
-    return set.split(';')[0] ?? '';
-  };
+  /** The admin UI's own cookie (`svc_admin`) from its sign-in route. */
+  const cookieOf = (res: { headers: Headers }) =>
+    res.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0] ?? '')
+      .find((pair) => pair.startsWith('svc_admin=')) ?? '';
 
   beforeAll(async () => {
-    server = await build(db.get(), {
-      schema: SDL,
-      enableAuth: true,
-      jwtSecret: SECRET,
-      authConfig: { cookie: true },
-    });
+    // [auth] cookie stays off: the admin UI has its own session (handlers/admin-session).
+    server = await build(db.get(), { schema: SDL, enableAuth: true, jwtSecret: SECRET });
     const email = `admin-${Date.now()}@example.com`;
     await server.auth!.createSuperuser(email, PASSWORD);
-    const login = await authClient(server).login({ email, password: PASSWORD });
+    const login = await call(server, '/_/api/session/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
     expect(login.status).toBe(200);
     const cookie = cookieOf(login);
-    expect(cookie).toMatch(/^auth_token=/);
-    admin = { email, cookie, id: login.body.user.id };
+    expect(cookie).toMatch(/^svc_admin=/);
+    admin = { email, cookie, id: (await readJson(login)).user.id };
     plain = await signUp(server);
   });
   afterAll(() => server?.close());
@@ -193,7 +194,6 @@ describe('the admin JSON routes', () => {
     const anonymous = await readJson(await call(server, '/_/api/session'));
     expect(anonymous).toMatchObject({
       auth: true,
-      cookie: true,
       runAs: true,
       passkey: false,
       caller: null,
@@ -317,7 +317,7 @@ describe('the admin JSON routes', () => {
     const alice = `alice-${Date.now()}@example.com`;
     const reg = await authClient(server).register({ email: alice, password: PASSWORD });
     const aliceId = reg.body.user.id as string;
-    const write = await call(server, '/query', {
+    const write = await call(server, '/_/api/db/query', {
       method: 'POST',
       headers: {
         cookie: admin.cookie,

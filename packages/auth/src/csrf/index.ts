@@ -105,7 +105,7 @@ export function parseOrigin(text: string): string | undefined {
 function refused(why: string) {
   return commonError(
     'ACCESS_DENIED',
-    `cross-site request refused: it is authenticated by the auth_token cookie and ${why}`,
+    `cross-site request refused: it is authenticated by a cookie and ${why}`,
     {
       hint: "send the token in the Authorization header, or list the page's origin in the server's cors.origins",
     },

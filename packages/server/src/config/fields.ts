@@ -86,7 +86,7 @@ export const SERVER_FIELDS: readonly FieldSpec[] = [
     env: 'SVC_ADMIN_UI',
     toml: ['server', 'admin_ui'],
     default: true,
-    doc: 'serve the admin UI under /_/ (sign-in as a superuser; needs auth with `[auth] cookie = true`)',
+    doc: 'serve the admin UI under /_/ (sign-in as a superuser, with its own session cookie; needs auth)',
   },
   {
     key: 'readOnly',

@@ -2,8 +2,9 @@
  * The admin UI's own JSON routes (`/_/api/*`, docs/http.md, "The admin UI"). Besides
  * `GET /_/api/session`, every one is for a superuser (or the service key) only: the token's
  * `superuser` role is checked, and then the role as stored now (a role revoked since sign-in
- * counts at once here). Writes come behind the auth gate's cookie rule (an `auth_token` cookie
- * on a write from a foreign page is 403 before anything runs).
+ * counts at once here). The credential is the admin UI's own `svc_admin` cookie or a bearer
+ * (handlers/admin-session); writes come behind the cookie rule (a cookie write from a foreign
+ * page is 403 before anything runs).
  *
  * - `GET /_/api/session`: the auth settings the page needs and who the credential is.
  * - `POST /_/api/query`: `/query` "run as" a user: the statement runs with that user's id,
@@ -20,15 +21,14 @@ import { commonError, type AuthValues, type DefaultAccess, type QueryEngine } fr
 import { authError, type Auth } from '@svc/auth';
 import type { Protocol } from '../config';
 import { sendJson } from '../http/respond';
-import { type Caller, isAdministrator } from '../middleware/authenticate';
+import type { Caller } from '../middleware/authenticate';
+import { superuserCaller } from './admin-session';
 import { requestSignal } from '../middleware/timeout';
 import { jsonObjectBody } from './json-body';
 import { parseQueryRequest } from './query-request';
 
 export interface AdminApiDeps {
   readonly auth: Auth | undefined;
-  /** `authConfig.cookie`: the admin UI keeps its session in the auth_token cookie. */
-  readonly cookie: boolean;
   readonly rest: boolean;
   readonly engine: QueryEngine;
   readonly protocol: Protocol;
@@ -42,21 +42,7 @@ export function adminApiHandlers(deps: AdminApiDeps) {
   const { auth } = deps;
 
   /** The caller, when a superuser (by token and by the stored role) or the service key. */
-  async function superuser(res: Response): Promise<Caller> {
-    const caller = res.locals.caller as Caller | undefined;
-    if (!caller || caller.kind === 'anonymous') {
-      throw commonError('UNAUTHORIZED', 'sign in as a superuser');
-    }
-    if (!isAdministrator(caller))
-      throw commonError('ACCESS_DENIED', 'the admin routes are for superusers');
-    if (caller.kind === 'user') {
-      const id = caller.context.userId;
-      if (!auth || !id || !(await auth.roles.userHasRole(id, SUPERUSER))) {
-        throw commonError('ACCESS_DENIED', 'the admin routes are for superusers');
-      }
-    }
-    return caller;
-  }
+  const superuser = (res: Response): Promise<Caller> => superuserCaller(auth, res);
 
   function needAuth(): Auth {
     if (!auth) throw commonError('NOT_FOUND', 'the server has no built-in auth');
@@ -85,7 +71,6 @@ export function adminApiHandlers(deps: AdminApiDeps) {
       }
       sendJson(res, 200, {
         auth: Boolean(auth),
-        cookie: Boolean(auth) && deps.cookie,
         rest: deps.rest,
         runAs: Boolean(auth),
         passkey: Boolean(auth?.config.webauthn),

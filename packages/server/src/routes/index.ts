@@ -19,6 +19,13 @@ import { errorHandler } from '../http/errors';
 import { sendJson } from '../http/respond';
 import { adminApiHandlers } from '../handlers/admin-api';
 import {
+  ADMIN_ACCOUNT_PATH,
+  ADMIN_DATA_PATH,
+  ADMIN_SESSION_PATH,
+  adminGates,
+  adminSessionHandlers,
+} from '../handlers/admin-session';
+import {
   ADMIN_UI_PATH,
   adminUiHandler,
   loadAdminUi,
@@ -69,6 +76,8 @@ type Handler = (req: Request, res: Response) => unknown;
 interface RouteOptions {
   /** Behind the `requireAuth` gate (docs/http.md): data-plane routes. */
   readonly gated?: boolean;
+  /** Under the request timeout without a gate (a gated route always is). */
+  readonly timed?: boolean;
   /** A gated route's own gate in place of the `requireAuth` one (the metrics token). */
   readonly gate?: RequestHandler;
   /** Methods whose JSON body is parsed. */
@@ -95,11 +104,12 @@ export function buildApp(deps: AppDeps): Express {
   const timeout = requestTimeout(config.requestTimeout, logger);
   const body = jsonBody(config.bodyLimit);
   const readOnly = rejectWritesWhenReadOnly(config.readOnly);
+  const checkOrigin = cookieRequestGuard(config.cors?.origins);
   const gate = authenticate({
     verify,
     serviceKey: config.serviceKey,
     required: config.requireAuth,
-    checkOrigin: cookieRequestGuard(config.cors?.origins),
+    checkOrigin,
   });
 
   function route(
@@ -112,6 +122,7 @@ export function buildApp(deps: AppDeps): Express {
     for (const method of allowed) {
       const chain: RequestHandler[] = [];
       if (options.gated) chain.push(timeout, options.gate ?? gate);
+      else if (options.timed) chain.push(timeout);
       if (options.body?.includes(method)) chain.push(body);
       const handler = handlers[method] as Handler;
       chain.push(async (req, res) => {
@@ -161,11 +172,6 @@ export function buildApp(deps: AppDeps): Express {
     },
     figures,
   );
-  route(
-    '/stats',
-    { GET: async (_req, res) => sendJson(res, 200, await metrics.snapshot()) },
-    figures,
-  );
   // Read-only mode is decided per query, once compiled (a select runs, a write is 503).
   const queryDeps = {
     engine: deps.queryEngine,
@@ -174,18 +180,6 @@ export function buildApp(deps: AppDeps): Express {
     defaultAccess: config.defaultAccess,
     transactions: deps.transactions,
   };
-  route('/query', { POST: queryHandler(queryDeps) }, { ...gated, body: ['POST'] });
-  // Transactions (docs/http.md, "Transactions"): held open across requests, or a batch in one.
-  const tx = transactionHandlers({
-    ...queryDeps,
-    transactions: deps.transactions,
-    database,
-    statementTimeout: config.requestTimeout,
-  });
-  route('/query/batch', { POST: tx.batch }, { ...gated, body: ['POST'] });
-  route('/transactions', { POST: tx.begin }, { ...gated, body: ['POST'] });
-  route('/transactions/:id/commit', { POST: tx.commit }, gated);
-  route('/transactions/:id/rollback', { POST: tx.rollback }, gated);
   const schema = schemaHandlers({
     database,
     migrator,
@@ -204,14 +198,37 @@ export function buildApp(deps: AppDeps): Express {
       }
     },
   });
-  route('/schema', { GET: schema.getSchema }, gated);
-  route('/schema/types', { GET: schema.getTypes }, gated);
-  // Read-only mode refuses a migration in the handler, once the body says it is no dry run.
-  route(
-    '/migrations',
-    { GET: schema.getHistory, POST: schema.postMigration },
-    { ...gated, body: ['POST'] },
-  );
+  const query = queryHandler(queryDeps);
+  const stats = async (_req: Request, res: Response) =>
+    sendJson(res, 200, await metrics.snapshot());
+  /**
+   * The data plane the admin UI uses, at `prefix`: the app's at '' behind its gates, and again
+   * under `/_/api/db` behind the admin gate (the same handlers, not copies).
+   */
+  function dataPlane(prefix: string, on: RouteOptions, figuresOn: RouteOptions): void {
+    route(`${prefix}/stats`, { GET: stats }, figuresOn);
+    route(`${prefix}/query`, { POST: query }, { ...on, body: ['POST'] });
+    route(`${prefix}/schema`, { GET: schema.getSchema }, on);
+    route(`${prefix}/schema/types`, { GET: schema.getTypes }, on);
+    // Read-only mode refuses a migration in the handler, once the body says it is no dry run.
+    route(
+      `${prefix}/migrations`,
+      { GET: schema.getHistory, POST: schema.postMigration },
+      { ...on, body: ['POST'] },
+    );
+  }
+  dataPlane('', gated, figures);
+  // Transactions (docs/http.md, "Transactions"): held open across requests, or a batch in one.
+  const tx = transactionHandlers({
+    ...queryDeps,
+    transactions: deps.transactions,
+    database,
+    statementTimeout: config.requestTimeout,
+  });
+  route('/query/batch', { POST: tx.batch }, { ...gated, body: ['POST'] });
+  route('/transactions', { POST: tx.begin }, { ...gated, body: ['POST'] });
+  route('/transactions/:id/commit', { POST: tx.commit }, gated);
+  route('/transactions/:id/rollback', { POST: tx.rollback }, gated);
   app.use('/ext', timeout, gate, (req: Request, _res: Response, next: NextFunction) => {
     next(commonError('NOT_FOUND', `no extension route ${req.method} ${req.baseUrl}${req.path}`));
   });
@@ -248,6 +265,8 @@ export function buildApp(deps: AppDeps): Express {
     route(docs.assetsRoute, { GET: docs.asset });
   }
 
+  /** Mounts the REST routes at a path behind a gate (the app's `/api`, the admin UI's). */
+  let restRoutes: ((path: string, restGate: RequestHandler) => void) | undefined;
   // REST: registered unless disabled (docs/http.md, "REST routes"). Writes are refused here in read-only
   // mode (every REST write is one); the handler plans and runs through the `/query` engine.
   if (config.enableRest) {
@@ -274,16 +293,19 @@ export function buildApp(deps: AppDeps): Express {
       readOnly: config.readOnly,
       defaultAccess: config.defaultAccess,
     });
-    app.use('/api', timeout, gate, readOnly, body, async (req: Request, res: Response) => {
-      res.locals.route = '/api/*';
-      // REST requests never run in an open transaction: refuse rather than run outside it.
-      if (req.get(TRANSACTION_HEADER) !== undefined)
-        throw commonError(
-          'VALIDATION_ERROR',
-          'X-Svc-Transaction is taken by POST /query and /query/batch only, not by the REST routes',
-        );
-      await rest(req, res);
-    });
+    restRoutes = (path: string, restGate: RequestHandler) => {
+      app.use(path, timeout, restGate, readOnly, body, async (req: Request, res: Response) => {
+        res.locals.route = `${path}/*`;
+        // REST requests never run in an open transaction: refuse rather than run outside it.
+        if (req.get(TRANSACTION_HEADER) !== undefined)
+          throw commonError(
+            'VALIDATION_ERROR',
+            'X-Svc-Transaction is taken by POST /query and /query/batch only, not by the REST routes',
+          );
+        await rest(req, res);
+      });
+    };
+    restRoutes('/api', gate);
   }
 
   // The admin UI (issue 30): its JSON routes, then its pages and assets (docs/http.md, "The
@@ -291,21 +313,17 @@ export function buildApp(deps: AppDeps): Express {
   if (config.adminUi) {
     const admin = adminApiHandlers({
       auth,
-      cookie: auth?.config.cookie === true,
       rest: config.enableRest,
       engine: deps.queryEngine,
       protocol: config.protocol,
       defaultAccess: config.defaultAccess,
     });
-    // The session route answers anonymous callers too (whatever requireAuth says): it is what
-    // the sign-in page asks first. A credential it is given must still be valid.
-    const softGate = authenticate({
-      verify,
-      serviceKey: config.serviceKey,
-      required: false,
-      checkOrigin: cookieRequestGuard(config.cors?.origins),
-    });
-    const admins = { gated: true, gate: softGate } as const;
+    // The admin routes read the admin UI's own cookie (or a bearer), never `auth_token`
+    // (handlers/admin-session). `open` answers anonymous callers too, whatever requireAuth says:
+    // the session route is what the sign-in page asks first.
+    const gates = adminGates({ auth, serviceKey: config.serviceKey, checkOrigin });
+    const admins = { gated: true, gate: gates.open } as const;
+    const superusers = { gated: true, gate: gates.superuser } as const;
     route(`${ADMIN_UI_PATH}/api/session`, { GET: admin.session }, admins);
     route(`${ADMIN_UI_PATH}/api/query`, { POST: admin.query }, { ...admins, body: ['POST'] });
     route(`${ADMIN_UI_PATH}/api/users`, { GET: admin.users }, admins);
@@ -328,6 +346,33 @@ export function buildApp(deps: AppDeps): Express {
       { ...admins, body: ['POST'] },
     );
     route(`${ADMIN_UI_PATH}/api/users/:id/roles/:role`, { DELETE: admin.revokeRole }, admins);
+    if (auth) {
+      const session = adminSessionHandlers({ auth, checkOrigin });
+      // No gate: these routes take their credentials (a password, the refresh cookie) themselves.
+      const post = (path: string, handler: Handler) =>
+        route(path, { POST: handler }, { timed: true, body: ['POST'] });
+      post(`${ADMIN_SESSION_PATH}/login`, session.login);
+      post(`${ADMIN_SESSION_PATH}/totp`, session.totp);
+      post(`${ADMIN_SESSION_PATH}/recovery-code`, session.recoveryCode);
+      post(`${ADMIN_SESSION_PATH}/passkey/begin`, session.passkeyBegin);
+      post(`${ADMIN_SESSION_PATH}/passkey/finish`, session.passkeyFinish);
+      post(`${ADMIN_SESSION_PATH}/refresh`, session.refresh);
+      post(`${ADMIN_SESSION_PATH}/logout`, session.logout);
+      const account = (path: string, handlers: Partial<Record<Method, Handler>>) =>
+        route(`${ADMIN_ACCOUNT_PATH}${path}`, handlers, { ...superusers, body: ['POST'] });
+      account('/passkeys', { GET: session.passkeys });
+      account('/passkeys/register/begin', { POST: session.registerBegin });
+      account('/passkeys/register/finish', { POST: session.registerFinish });
+      account('/passkeys/delete', { POST: session.deletePasskey });
+      account('/totp/enroll', { POST: session.totpEnroll });
+      account('/totp/confirm', { POST: session.totpConfirm });
+      account('/totp/disable', { POST: session.totpDisable });
+      account('/recovery-codes', { POST: session.recoveryCodes });
+    }
+    // The data plane again, for the admin cookie: superusers (and the service key) only, the
+    // figures included whatever metricsToken says.
+    dataPlane(ADMIN_DATA_PATH, superusers, superusers);
+    restRoutes?.(`${ADMIN_DATA_PATH}/api`, gates.superuser);
     let files: AdminUiFiles | undefined;
     try {
       files = loadAdminUi();

@@ -211,11 +211,8 @@ function banner(server: SvcServer, databaseNote: string, schemaSource: string | 
   ];
   // The admin UI (issue 30): where it is, and what it still needs.
   if (config.adminUi) {
-    const needs = !config.enableAuth
-      ? ' (needs auth, with [auth] cookie = true, and a superuser)'
-      : config.authConfig.cookie !== true
-        ? ' (needs [auth] cookie = true)'
-        : '';
+    // It keeps its own session cookie, so [auth] cookie does not matter to it.
+    const needs = config.enableAuth ? '' : ' (needs auth and a superuser)';
     rows.push(['admin UI', `${server.url}/_/${needs}`]);
   }
   return [

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { SvcError, commonError } from '@svc/core';
-import { extractToken, type AuthContext, type TokenSource } from '@svc/auth';
+import { extractToken, type AuthContext, type ExtractedToken, type TokenSource } from '@svc/auth';
 
 /** Who is calling, as the rest of the server sees it. */
 export type Caller =
@@ -38,6 +38,24 @@ export interface AuthenticateOptions {
   readonly required: boolean;
   /** Throws 403 for a cookie-authenticated write from a foreign page (middleware/csrf). */
   readonly checkOrigin?: (req: Request, tokenSource: TokenSource) => void;
+  /**
+   * Where the token is read from. @default the app's rule: `Authorization: Bearer`, then the
+   * `auth_token` cookie, then `?token=` (the admin routes read their own cookie instead:
+   * handlers/admin-session `adminToken`).
+   */
+  readonly readToken?: (req: Request) => ExtractedToken | null;
+}
+
+/** The app's rule: header > `auth_token` cookie > `?token=` (docs/http.md, "Callers and credentials"). */
+function appToken(req: Request): ExtractedToken | null {
+  return extractToken({
+    authorization: req.headers.authorization,
+    cookie: req.headers.cookie,
+    // Express parses the query string on access; only do it when no header or cookie won.
+    get queryToken() {
+      return req.query.token;
+    },
+  });
 }
 
 /**
@@ -48,18 +66,11 @@ export interface AuthenticateOptions {
  * anonymous, but a token it does present must be valid.
  */
 export function authenticate(options: AuthenticateOptions) {
-  const { verify, required, checkOrigin } = options;
+  const { verify, required, checkOrigin, readToken = appToken } = options;
   const isServiceKey = options.serviceKey ? secretMatcher(options.serviceKey) : undefined;
 
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const found = extractToken({
-      authorization: req.headers.authorization,
-      cookie: req.headers.cookie,
-      // Express parses the query string on access; only do it when no header or cookie won.
-      get queryToken() {
-        return req.query.token;
-      },
-    });
+    const found = readToken(req);
     // A token that will be used: a cookie one must come from a trusted page on writes.
     if (found && checkOrigin && (isServiceKey || verify)) {
       try {

@@ -32,6 +32,7 @@ export type {
   TemplateContext,
   TotpEnrollment,
   User,
+  UserFactors,
   UserList,
   WebhookSubscription,
 } from './types';

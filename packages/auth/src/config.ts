@@ -91,7 +91,7 @@ export const AUTH_SETTINGS_SHOWN: Readonly<Record<string, SettingShow>> = Object
 export const AUTH_CONFIG_KEYS: readonly string[] = Object.freeze(Object.keys(AUTH_SETTINGS_SHOWN));
 
 /** The settings in force as an administrator may see them: no secret, key or password. */
-export function describeAuthSettings(config: ResolvedAuthConfig): Record<string, unknown> {
+export function describeAuthSettings(config: Auth['config']): Record<string, unknown> {
   return showSetting(config, { fields: AUTH_SETTINGS_SHOWN }) as Record<string, unknown>;
 }
 

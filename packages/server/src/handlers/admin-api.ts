@@ -35,28 +35,33 @@ export interface AdminApiDeps {
   readonly defaultAccess: DefaultAccess;
 }
 
-const SUPERUSER = 'superuser';
+export const SUPERUSER = 'superuser';
 const USER_PAGE = 50;
+
+/**
+ * The caller, when a superuser (by token and by the stored role) or the service key; else 401
+ * (anonymous) or 403. Every admin route but the session's calls it first.
+ */
+export async function requireSuperuser(auth: Auth | undefined, res: Response): Promise<Caller> {
+  const caller = res.locals.caller as Caller | undefined;
+  if (!caller || caller.kind === 'anonymous') {
+    throw commonError('UNAUTHORIZED', 'sign in as a superuser');
+  }
+  if (!isAdministrator(caller))
+    throw commonError('ACCESS_DENIED', 'the admin routes are for superusers');
+  if (caller.kind === 'user') {
+    const id = caller.context.userId;
+    if (!auth || !id || !(await auth.roles.userHasRole(id, SUPERUSER))) {
+      throw commonError('ACCESS_DENIED', 'the admin routes are for superusers');
+    }
+  }
+  return caller;
+}
 
 export function adminApiHandlers(deps: AdminApiDeps) {
   const { auth } = deps;
 
-  /** The caller, when a superuser (by token and by the stored role) or the service key. */
-  async function superuser(res: Response): Promise<Caller> {
-    const caller = res.locals.caller as Caller | undefined;
-    if (!caller || caller.kind === 'anonymous') {
-      throw commonError('UNAUTHORIZED', 'sign in as a superuser');
-    }
-    if (!isAdministrator(caller))
-      throw commonError('ACCESS_DENIED', 'the admin routes are for superusers');
-    if (caller.kind === 'user') {
-      const id = caller.context.userId;
-      if (!auth || !id || !(await auth.roles.userHasRole(id, SUPERUSER))) {
-        throw commonError('ACCESS_DENIED', 'the admin routes are for superusers');
-      }
-    }
-    return caller;
-  }
+  const superuser = (res: Response) => requireSuperuser(auth, res);
 
   function needAuth(): Auth {
     if (!auth) throw commonError('NOT_FOUND', 'the server has no built-in auth');

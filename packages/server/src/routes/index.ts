@@ -18,6 +18,7 @@ import { proxyItems, type ResolvedConfig } from '../config';
 import { errorHandler } from '../http/errors';
 import { sendJson } from '../http/respond';
 import { adminApiHandlers } from '../handlers/admin-api';
+import { adminAuthHandlers } from '../handlers/admin-auth';
 import {
   ADMIN_UI_PATH,
   adminUiHandler,
@@ -308,7 +309,11 @@ export function buildApp(deps: AppDeps): Express {
     const admins = { gated: true, gate: softGate } as const;
     route(`${ADMIN_UI_PATH}/api/session`, { GET: admin.session }, admins);
     route(`${ADMIN_UI_PATH}/api/query`, { POST: admin.query }, { ...admins, body: ['POST'] });
-    route(`${ADMIN_UI_PATH}/api/users`, { GET: admin.users }, admins);
+    // Users' factors, password reset, MFA reset, creation; roles; settings; figures
+    // (handlers/admin-auth.ts).
+    const more = adminAuthHandlers({ auth, config, metrics });
+    const post = { ...admins, body: ['POST'] } as const;
+    route(`${ADMIN_UI_PATH}/api/users`, { GET: admin.users, POST: more.createUser }, post);
     route(`${ADMIN_UI_PATH}/api/users/:id`, { GET: admin.user }, admins);
     route(
       `${ADMIN_UI_PATH}/api/users/:id/active`,
@@ -328,6 +333,18 @@ export function buildApp(deps: AppDeps): Express {
       { ...admins, body: ['POST'] },
     );
     route(`${ADMIN_UI_PATH}/api/users/:id/roles/:role`, { DELETE: admin.revokeRole }, admins);
+    route(`${ADMIN_UI_PATH}/api/users/:id/factors`, { GET: more.factors }, admins);
+    route(`${ADMIN_UI_PATH}/api/users/:id/password-reset`, { POST: more.passwordReset }, admins);
+    route(`${ADMIN_UI_PATH}/api/users/:id/reset-mfa`, { POST: more.resetMfa }, admins);
+    route(
+      `${ADMIN_UI_PATH}/api/users/:id/passkeys/:credential`,
+      { DELETE: more.deletePasskey },
+      admins,
+    );
+    route(`${ADMIN_UI_PATH}/api/roles`, { GET: more.roles, POST: more.createRole }, post);
+    route(`${ADMIN_UI_PATH}/api/roles/:name`, { DELETE: more.deleteRole }, admins);
+    route(`${ADMIN_UI_PATH}/api/settings`, { GET: more.settings }, admins);
+    route(`${ADMIN_UI_PATH}/api/stats`, { GET: more.stats }, admins);
     let files: AdminUiFiles | undefined;
     try {
       files = loadAdminUi();

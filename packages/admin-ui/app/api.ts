@@ -3,6 +3,8 @@
  * routes set (HttpOnly: this code never sees it); writes carry `Origin`, which svc checks for
  * cookie-authenticated writes (docs/http.md, "Cookies and cross-site requests").
  */
+import { parseJson } from './json';
+
 export interface Envelope {
   code: string;
   error: string;
@@ -61,7 +63,7 @@ export async function call<T = unknown>(
   let data: unknown = null;
   if (text !== '') {
     try {
-      data = JSON.parse(text);
+      data = parseJson(text);
     } catch {
       data = text;
     }

@@ -401,7 +401,12 @@ function editForm(
         id,
         name: p.name,
         value: initial,
-        inputmode: kind === 'number' ? 'decimal' : undefined,
+        inputmode:
+          kind === 'number' || kind === 'decimal'
+            ? 'decimal'
+            : kind === 'int64' || kind === 'bigint'
+              ? 'numeric'
+              : undefined,
       });
     }
     fields.push({
@@ -567,7 +572,11 @@ function fieldOf(err: ApiError, fields: FieldInput[]): FieldInput | undefined {
 
 function kindOf(scalar: string): string {
   if (scalar === 'enum') return 'enum';
-  if (/^std::(int16|int32|int64|float32|float64)$/.test(scalar)) return 'number';
+  // Edited as text (api.ts's parseJson keeps their digits as strings): no digit is lost.
+  if (scalar === 'std::int64') return 'int64';
+  if (scalar === 'std::bigint') return 'bigint';
+  if (scalar === 'std::decimal') return 'decimal';
+  if (/^std::(int16|int32|float32|float64)$/.test(scalar)) return 'number';
   if (scalar === 'std::bool') return 'bool';
   if (scalar === 'std::json') return 'json';
   return 'str';
@@ -594,6 +603,18 @@ function fromText(kind: string, text: string): unknown {
       if (!Number.isFinite(n)) throw new Error(`"${t}" is not a number`);
       return n;
     }
+    case 'int64':
+    case 'bigint': {
+      if (!/^-?\d+$/.test(t)) throw new Error(`"${t}" is not a whole number`);
+      // Within ±(2^53 − 1) an int64 travels as a JSON number; beyond, and a bigint always, as
+      // its digits (docs/http.md: svc takes either), so none is lost on the way.
+      const n = Number(t);
+      return kind === 'int64' && Number.isSafeInteger(n) ? n : t;
+    }
+    case 'decimal':
+      if (!/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(t))
+        throw new Error(`"${t}" is not a decimal number`);
+      return t;
     case 'bool':
       return t === 'true';
     case 'json':

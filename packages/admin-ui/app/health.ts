@@ -83,7 +83,7 @@ function svg(tag: string, attrs: Record<string, string>): SVGElement {
 
 /**
  * A small line chart of `values` (null: no point) on a fixed 300×90 view box, scaled to its own
- * maximum; its title and the latest value above it.
+ * maximum, oldest at the left; its title and the latest value above it.
  */
 function chart(
   id: string,
@@ -95,8 +95,9 @@ function chart(
   const H = 90;
   const known = values.filter((v): v is number => v !== null);
   const max = Math.max(...known, 0) || 1;
-  const step = W / Math.max(1, SAMPLES - 2);
-  const x0 = W - step * (values.length - 1);
+  // The intervals kept span the width (a single one sits at the right edge).
+  const step = W / Math.max(1, values.length - 1);
+  const x0 = values.length === 1 ? W : 0;
   const points = values
     .map((v, i) =>
       v === null

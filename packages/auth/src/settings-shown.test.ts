@@ -105,3 +105,11 @@ describe('showSetting', () => {
     expect(showSetting('flat', { fields: { a: 'value' } })).toBe(SECRET_SHOWN);
   });
 });
+
+test('describeAuthSettings lists the settings in the order of AUTH_SETTINGS_SHOWN', () => {
+  const shown = Object.keys(
+    describeAuthSettings(resolveAuthConfig({ jwtSecret: SECRETS.jwt, cookie: true })),
+  );
+  expect(shown[0]).toBe('jwtSecret');
+  expect(shown).toEqual(AUTH_CONFIG_KEYS.filter((k) => shown.includes(k)));
+});

@@ -13,7 +13,8 @@ export const SECRET_SHOWN = '(set)';
  * - `names`: the keys of an object (templates, TLS material), not their contents;
  * - `origin`: a URL's origin only (its path or query may carry a token);
  * - `function`: `(function)` when set;
- * - `{fields}`: an object, each named key as its description says, the others left out;
+ * - `{fields}`: an object, each named key as its description says (in its order), the others
+ *   left out;
  * - `{each}`: each element of a list, or each value of a record or Map, as `each` says.
  */
 export type SettingShow =
@@ -30,9 +31,10 @@ export function showSetting(value: unknown, show: SettingShow): unknown {
   if (typeof show === 'object' && 'fields' in show) {
     if (typeof value !== 'object') return SECRET_SHOWN;
     const out: Record<string, unknown> = {};
-    for (const [key, part] of Object.entries(value)) {
-      const how = Object.hasOwn(show.fields, key) ? show.fields[key] : undefined;
-      if (how !== undefined && part !== undefined) out[key] = showSetting(part, how);
+    // In the description's order; keys it does not name are left out.
+    for (const [key, how] of Object.entries(show.fields)) {
+      const part = Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+      if (part !== undefined) out[key] = showSetting(part, how);
     }
     return out;
   }

@@ -448,6 +448,7 @@ function editForm(
           ),
         ),
         f.input,
+        f.kind === 'link' ? linkPicker(catalogue, f) : null,
         f.error,
       ),
     ),
@@ -548,6 +549,114 @@ function editForm(
 
   replace(el, form);
   fields[0]?.input.focus();
+}
+
+const PICKS = 10;
+
+/**
+ * A link field's picker: search the target type (by its first single `str` property, the REST
+ * `contains` filter), then choose a row: its id goes in the field (a multi link's JSON array
+ * gains it). The field stays editable as text.
+ */
+function linkPicker(catalogue: Catalogue, f: FieldInput): HTMLElement {
+  const target = findType(catalogue, f.pointer.target);
+  const wrap = h('div', { class: 'picker', id: `picker-${f.pointer.name}` });
+  if (!target || target.abstract) return wrap;
+  const route = routeName(target.name);
+  const label = visible(target.properties).find(
+    (p) =>
+      p.cardinality === 'One' && p.name !== 'id' && baseScalar(catalogue, p.target) === 'std::str',
+  );
+  const search = h('input', {
+    class: 'picker-search',
+    placeholder: label ? `${routeName(target.name)} ${label.name} contains…` : 'id',
+    'aria-label': `Search ${route}`,
+  });
+  const results = h('ul', { class: 'picker-results' });
+  const pick = (id: string) => {
+    if (f.pointer.cardinality === 'Many') {
+      let ids: unknown[] = [];
+      try {
+        const parsed = JSON.parse(f.input.value.trim() || '[]') as unknown;
+        if (Array.isArray(parsed)) ids = parsed;
+      } catch {
+        ids = [];
+      }
+      if (!ids.includes(id)) ids.push(id);
+      f.input.value = JSON.stringify(ids);
+    } else {
+      f.input.value = id;
+    }
+    replace(results);
+    panel.hidden = true;
+    f.input.focus();
+  };
+  const find = async () => {
+    const qs = new URLSearchParams({ limit: String(PICKS) });
+    const q = search.value.trim();
+    if (label) {
+      qs.set('order_by', label.name);
+      if (q) qs.set(`${label.name}__contains`, q);
+    }
+    try {
+      const rows = (
+        await call<Record<string, unknown>[]>(`/api/${encodeURIComponent(route)}?${qs}`)
+      ).data;
+      replace(
+        results,
+        rows.length === 0 ? h('li', { class: 'muted' }, 'No match.') : null,
+        ...rows.map((r) =>
+          h(
+            'li',
+            null,
+            h(
+              'button',
+              { type: 'button', class: 'link pick', onclick: () => pick(String(r.id)) },
+              label ? String(r[label.name] ?? '—') : String(r.id),
+              ' ',
+              h('span', { class: 'muted mono' }, shortId(String(r.id))),
+            ),
+          ),
+        ),
+      );
+    } catch (err) {
+      replace(
+        results,
+        h('li', { class: 'message' }, err instanceof Error ? err.message : String(err)),
+      );
+    }
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  search.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void find(), 200);
+  });
+  search.addEventListener('keydown', (event) => {
+    // Enter searches now rather than submitting the record's form.
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      clearTimeout(timer);
+      void find();
+    }
+  });
+  const panel = h('div', { class: 'picker-panel', hidden: true }, search, results);
+  const open = h(
+    'button',
+    {
+      type: 'button',
+      class: 'picker-open',
+      onclick: () => {
+        panel.hidden = !panel.hidden;
+        if (!panel.hidden) {
+          search.focus();
+          void find();
+        }
+      },
+    },
+    `Choose ${route}…`,
+  );
+  wrap.append(open, panel);
+  return wrap;
 }
 
 function showFieldError(f: FieldInput, message: string): void {

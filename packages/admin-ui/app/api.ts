@@ -9,6 +9,8 @@
  * access token is refreshed (the refresh token is a cookie too) shortly before it expires, and
  * once on a 401; when that fails the page goes back to sign-in.
  */
+import { parseJson } from './json';
+
 export interface Envelope {
   code: string;
   error: string;
@@ -146,7 +148,7 @@ export async function call<T = unknown>(
   let data: unknown = null;
   if (text !== '') {
     try {
-      data = JSON.parse(text);
+      data = parseJson(text);
     } catch {
       data = text;
     }

@@ -1,8 +1,11 @@
 /**
  * Schema: each object type with its properties, links, constraints, indexes and access
- * policies, the types open to anonymous callers marked; then the migration history.
+ * policies, the types open to anonymous callers marked; then the migration history (`GET
+ * /migrations`, newest first, each with the SDL it applied), each version's SDL, and the line
+ * diff between two chosen versions.
  */
 import { call } from './api';
+import { diffCounts, lineDiff } from './diff';
 import { type Child, h, replace } from './dom';
 import { loadCatalogue, type Pointer } from './catalogue';
 import type { ViewContext } from './view';
@@ -127,16 +130,91 @@ export async function schemaView(el: HTMLElement, _ctx: ViewContext): Promise<vo
         : h(
             'table',
             { class: 'grid', id: 'migrations' },
-            h('thead', null, h('tr', null, ...keys.map((k) => h('th', null, k)))),
+            h(
+              'thead',
+              null,
+              h('tr', null, ...keys.map((k) => h('th', null, k)), h('th', null, 'SDL')),
+            ),
             h(
               'tbody',
               null,
               ...migrations.map((m) =>
-                h('tr', null, ...keys.map((k) => h('td', null, text(m[k])))),
+                h(
+                  'tr',
+                  null,
+                  ...keys.map((k) => h('td', null, text(m[k]))),
+                  h(
+                    'td',
+                    null,
+                    h(
+                      'details',
+                      { class: 'sdl' },
+                      h('summary', null, `${lineCount(m.sdl)} lines`),
+                      h('pre', { class: 'json' }, typeof m.sdl === 'string' ? m.sdl : ''),
+                    ),
+                  ),
+                ),
               ),
             ),
           ),
+      migrations.length > 0 ? compare(migrations) : null,
     ),
+  );
+}
+
+function lineCount(sdl: unknown): number {
+  return typeof sdl === 'string' && sdl !== '' ? sdl.replace(/\n$/, '').split('\n').length : 0;
+}
+
+/** Two versions chosen (the one before the newest and the newest at first) and their line diff. */
+function compare(migrations: Migration[]): HTMLElement {
+  const label = (m: Migration, i: number) =>
+    `${String(m.version ?? '').slice(0, 12)}  ${String(m.appliedAt ?? '')
+      .slice(0, 19)
+      .replace('T', ' ')}${i === 0 ? '  (current)' : ''}`;
+  // The empty schema is a version to compare with too: what the first migration added.
+  const options = () => [
+    ...migrations.map((m, i) => h('option', { value: String(i) }, label(m, i))),
+    h('option', { value: 'empty' }, 'empty schema'),
+  ];
+  const from = h('select', { id: 'diff-from', 'aria-label': 'From version' }, ...options());
+  const to = h('select', { id: 'diff-to', 'aria-label': 'To version' }, ...options());
+  from.value = migrations.length > 1 ? '1' : 'empty';
+  to.value = '0';
+  const out = h('div', { id: 'migration-diff' });
+  const sdlOf = (v: string) => (v === 'empty' ? '' : String(migrations[Number(v)]?.sdl ?? ''));
+  const draw = () => {
+    const diff = lineDiff(sdlOf(from.value), sdlOf(to.value));
+    const { added, removed } = diffCounts(diff);
+    replace(
+      out,
+      h(
+        'p',
+        { class: 'muted', id: 'diff-counts' },
+        added + removed === 0 ? 'No difference.' : `+${added} −${removed} lines`,
+      ),
+      h(
+        'pre',
+        { class: 'diff' },
+        ...diff.map((l) =>
+          h(
+            'div',
+            { class: l.op },
+            `${l.op === 'add' ? '+' : l.op === 'remove' ? '−' : ' '} ${l.text}`,
+          ),
+        ),
+      ),
+    );
+  };
+  from.addEventListener('change', draw);
+  to.addEventListener('change', draw);
+  draw();
+  return h(
+    'section',
+    { id: 'migration-compare' },
+    h('h3', null, 'Compare two versions'),
+    h('div', { class: 'filters' }, h('span', null, 'from'), from, h('span', null, 'to'), to),
+    out,
   );
 }
 

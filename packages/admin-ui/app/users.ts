@@ -1,10 +1,18 @@
 /**
- * Users (superusers only, through `/_/api/users*`): search, view, deactivate and reactivate,
- * roles, and ending every session of a user.
+ * Users (superusers only, through `/_/api/users*`): search, view, create, deactivate and
+ * reactivate, roles, ending every session of a user, their MFA and passkeys (reset MFA, remove a
+ * passkey), and the password reset email. The section's other tabs: roles, settings.
  */
 import { ApiError, call } from './api';
 import { h, replace } from './dom';
+import { authTabs, rolesView, settingsView } from './roles';
 import type { ViewContext } from './view';
+
+interface Factors {
+  totp: 'none' | 'pending' | 'confirmed';
+  recoveryCodesLeft: number;
+  passkeys: { id: string; name: string; createdAt: string; lastUsedAt: string | null }[];
+}
 
 interface User {
   id: string;
@@ -37,6 +45,9 @@ const BASE = '/_/users';
 
 export async function usersView(el: HTMLElement, ctx: ViewContext, parts: string[]): Promise<void> {
   const [id] = parts;
+  // User ids are UUIDs: these two names are the section's other tabs.
+  if (id === 'roles') return rolesView(el, ctx);
+  if (id === 'settings') return settingsView(el);
   if (id) return userPage(el, ctx, id);
   const params = new URLSearchParams(location.search);
   const search = params.get('search') ?? '';
@@ -62,6 +73,46 @@ export async function usersView(el: HTMLElement, ctx: ViewContext, parts: string
   if (search) qs.set('search', search);
   if (offset) qs.set('offset', String(offset));
   const page = (await call<UserPage>(`/_/api/users?${qs}`)).data;
+  const newEmail = h('input', {
+    id: 'new-user-email',
+    type: 'email',
+    placeholder: 'email',
+    'aria-label': 'New user email',
+  });
+  const newPassword = h('input', {
+    id: 'new-user-password',
+    type: 'password',
+    placeholder: 'password',
+    autocomplete: 'new-password',
+    'aria-label': 'New user password',
+  });
+  const newVerified = h('input', { id: 'new-user-verified', type: 'checkbox' });
+  const createStatus = h('p', { class: 'message', role: 'alert', id: 'new-user-status' });
+  const createForm = h(
+    'form',
+    { class: 'filters', id: 'new-user-form' },
+    newEmail,
+    newPassword,
+    h('label', { class: 'check' }, newVerified, ' email verified'),
+    h('button', { type: 'submit', class: 'primary' }, 'Create user'),
+  );
+  createForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    createStatus.textContent = '';
+    void call<User>('/_/api/users', {
+      method: 'POST',
+      body: {
+        email: newEmail.value.trim(),
+        password: newPassword.value,
+        emailVerified: newVerified.checked,
+      },
+    }).then(
+      (a) => ctx.navigate(`${BASE}/${encodeURIComponent(a.data.id)}`),
+      (err: unknown) => {
+        createStatus.textContent = err instanceof ApiError ? err.envelope.error : String(err);
+      },
+    );
+  });
   const go = (o: number) => {
     const next = new URLSearchParams(qs);
     next.set('offset', String(o));
@@ -72,6 +123,7 @@ export async function usersView(el: HTMLElement, ctx: ViewContext, parts: string
     h(
       'div',
       { class: 'main wide' },
+      authTabs('users'),
       h('h2', null, 'Users ', h('span', { class: 'muted' }, `(${page.total})`)),
       form,
       h(
@@ -139,15 +191,28 @@ export async function usersView(el: HTMLElement, ctx: ViewContext, parts: string
           'Next ›',
         ),
       ),
+      h(
+        'section',
+        { class: 'card', id: 'new-user' },
+        h('h3', null, 'New user'),
+        h(
+          'p',
+          { class: 'muted' },
+          'Created active, with this password (the password policy applies). To let them choose their own, send them the password reset email from their page.',
+        ),
+        createForm,
+        createStatus,
+      ),
     ),
   );
 }
 
 async function userPage(el: HTMLElement, ctx: ViewContext, id: string): Promise<void> {
   const url = `/_/api/users/${encodeURIComponent(id)}`;
-  const [user, sessions] = await Promise.all([
+  const [user, sessions, factors] = await Promise.all([
     call<User>(url).then((a) => a.data),
     call<{ sessions: Session[] }>(`${url}/sessions`).then((a) => a.data.sessions),
+    call<Factors>(`${url}/factors`).then((a) => a.data),
   ]);
   const when = (iso: string) => iso.slice(0, 19).replace('T', ' ');
   const status = h('p', { class: 'message', role: 'alert', id: 'user-status' });
@@ -293,6 +358,122 @@ async function userPage(el: HTMLElement, ctx: ViewContext, id: string): Promise<
                 ),
               ),
             ),
+        h('h4', null, 'MFA and passkeys'),
+        h(
+          'table',
+          { class: 'grid inner', id: 'factors' },
+          h(
+            'tbody',
+            null,
+            h(
+              'tr',
+              null,
+              h('th', null, 'TOTP'),
+              h(
+                'td',
+                { id: 'factor-totp' },
+                factors.totp === 'confirmed'
+                  ? 'enrolled'
+                  : factors.totp === 'pending'
+                    ? 'enrolment begun, not confirmed'
+                    : 'not enrolled',
+              ),
+            ),
+            h(
+              'tr',
+              null,
+              h('th', null, 'recovery codes left'),
+              h('td', { id: 'factor-codes' }, String(factors.recoveryCodesLeft)),
+            ),
+          ),
+        ),
+        factors.passkeys.length === 0
+          ? h('p', { class: 'muted', id: 'passkeys' }, 'No passkey.')
+          : h(
+              'table',
+              { class: 'grid', id: 'passkeys' },
+              h(
+                'thead',
+                null,
+                h(
+                  'tr',
+                  null,
+                  h('th', null, 'passkey'),
+                  h('th', null, 'created'),
+                  h('th', null, 'last used'),
+                  h('th', null, ''),
+                ),
+              ),
+              h(
+                'tbody',
+                null,
+                ...factors.passkeys.map((p) =>
+                  h(
+                    'tr',
+                    { 'data-passkey': p.id },
+                    h('td', null, p.name),
+                    h('td', null, when(p.createdAt)),
+                    h('td', null, p.lastUsedAt ? when(p.lastUsedAt) : 'never'),
+                    h(
+                      'td',
+                      null,
+                      h(
+                        'button',
+                        {
+                          type: 'button',
+                          class: 'danger remove-passkey',
+                          onclick: () => {
+                            if (!confirm(`Remove the passkey "${p.name}" of ${user.email}?`))
+                              return;
+                            void act(async () => {
+                              await call(`${url}/passkeys/${encodeURIComponent(p.id)}`, {
+                                method: 'DELETE',
+                              });
+                              return `Passkey ${p.name} removed.`;
+                            });
+                          },
+                        },
+                        'Remove',
+                      ),
+                    ),
+                  ),
+                ),
+              ),
+            ),
+        h(
+          'div',
+          { class: 'actions' },
+          h(
+            'button',
+            {
+              type: 'button',
+              id: 'send-reset',
+              onclick: () =>
+                void act(async () => {
+                  await call(`${url}/password-reset`, { method: 'POST' });
+                  return `Password reset email sent to ${user.email}.`;
+                }),
+            },
+            'Send password reset email',
+          ),
+          h(
+            'button',
+            {
+              type: 'button',
+              id: 'reset-mfa',
+              class: 'danger',
+              disabled: factors.totp === 'none' && factors.recoveryCodesLeft === 0,
+              onclick: () => {
+                if (!confirm(`Remove the TOTP and recovery codes of ${user.email}?`)) return;
+                void act(async () => {
+                  await call(`${url}/reset-mfa`, { method: 'POST' });
+                  return 'MFA reset: TOTP and recovery codes removed.';
+                });
+              },
+            },
+            'Reset MFA',
+          ),
+        ),
         h('h4', null, 'Access'),
         h(
           'div',

@@ -9,6 +9,7 @@ import { resolveCaptchaConfig, type ResolvedCaptchaConfig } from './captcha';
 import { resolveWebAuthnConfig, type ResolvedWebAuthnConfig } from './webauthn/config';
 import { resolveOAuthConfig } from './oauth/config';
 import { resolveRedirectAllowList } from './pages/redirect';
+import { type SettingShow, showSetting } from './settings-shown';
 import type { Auth, AuthAdminConfig, AuthConfig } from './types';
 
 export const AUTH_CONFIG_DEFAULTS = Object.freeze({
@@ -36,22 +37,63 @@ export const AUTH_CONFIG_DEFAULTS = Object.freeze({
   hostedPages: true,
 });
 
-export const AUTH_CONFIG_KEYS: readonly string[] = Object.freeze([
-  'jwtSecret',
-  ...Object.keys(AUTH_CONFIG_DEFAULTS),
-  'branding',
-  'emailBaseUrl',
-  'emailTemplates',
-  'magicLinkUrlTemplate',
-  'smtp',
-  'webauthn',
-  'captcha',
-  'webhooks',
-  'rateLimits',
-  'oauth',
-  'claims',
-  'redirectAllowList',
-]);
+/**
+ * How each auth setting is shown to an administrator (`describeAuthSettings`, the admin UI's
+ * settings page): its value, or only whether a secret is set, never the secret. Every key of
+ * `AuthConfig` is here (the list of known keys is read off this table), so a new setting cannot
+ * be added without saying how it shows. A nested key not named in `fields` is not shown at all.
+ */
+export const AUTH_SETTINGS_SHOWN: Readonly<Record<string, SettingShow>> = Object.freeze({
+  jwtSecret: 'secret',
+  ...Object.fromEntries(Object.keys(AUTH_CONFIG_DEFAULTS).map((key) => [key, 'value' as const])),
+  branding: 'value',
+  emailBaseUrl: 'value',
+  emailTemplates: 'names',
+  magicLinkUrlTemplate: 'value',
+  smtp: {
+    fields: {
+      host: 'value',
+      port: 'value',
+      secure: 'value',
+      from: 'value',
+      hostname: 'value',
+      replyTo: 'value',
+      timeoutMs: 'value',
+      tlsRejectUnauthorized: 'value',
+      auth: { fields: { user: 'value', pass: 'secret' } },
+      tls: 'names',
+    },
+  },
+  webauthn: 'value',
+  captcha: {
+    fields: {
+      gate: 'value',
+      provider: 'value',
+      verifyUrl: 'value',
+      timeoutMs: 'value',
+      secret: 'secret',
+    },
+  },
+  // A webhook URL may carry a token in its path: only its origin is shown.
+  webhooks: { each: { fields: { url: 'origin', events: 'value', secret: 'secret' } } },
+  rateLimits: 'value',
+  oauth: {
+    fields: {
+      providers: { each: { fields: { type: 'value', clientId: 'value', scopes: 'value' } } },
+      redirectUris: 'value',
+      baseUrl: 'value',
+    },
+  },
+  claims: 'function',
+  redirectAllowList: 'value',
+} satisfies Record<string, SettingShow>);
+
+export const AUTH_CONFIG_KEYS: readonly string[] = Object.freeze(Object.keys(AUTH_SETTINGS_SHOWN));
+
+/** The settings in force as an administrator may see them: no secret, key or password. */
+export function describeAuthSettings(config: Auth['config']): Record<string, unknown> {
+  return showSetting(config, { fields: AUTH_SETTINGS_SHOWN }) as Record<string, unknown>;
+}
 
 /** The configuration with every default filled in: what `auth.config` and the operations read. */
 export type ResolvedAuthConfig = Auth['config'] &

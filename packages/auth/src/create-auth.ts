@@ -9,8 +9,10 @@
  *   session/       refresh, logout, verifyToken (and issuing and checking sessions)
  *   password/      changePassword, requestReset, confirmReset (and the policy and hasher)
  *   verification/  verifyEmail, resendVerification
- *   roles/         roles.create, assign, revoke, list, getUserRoles, userHasRole, delete
- *   admin/         setPassword, revokeAllSessions, setActive, findUser, listUsers, createSuperuser
+ *   roles/         roles.create, assign, revoke, list, getUserRoles, userHasRole, delete,
+ *                  memberCounts
+ *   admin/         setPassword, revokeAllSessions, setActive, findUser, listUsers, createUser,
+ *                  createSuperuser, userFactors, resetMfa, deleteUserPasskey
  *   passwordless/  requestMagicLink, consumeMagicLink, requestMagicCode, verifyMagicCode
  *   mfa/           mfa.enrollTotp, confirmTotp, disableTotp, generateRecoveryCodes, totpLogin,
  *                  recoveryCodeLogin (and the MFA challenge completeSignIn returns)
@@ -24,13 +26,17 @@ import { commonError } from '@svc/core';
 import { login, profile, register } from './account/operations';
 import {
   createSuperuser,
+  createUser,
+  deleteUserPasskey,
   findUser,
   listUsers,
   revokeAllSessions,
   listUserSessions,
+  resetMfa,
   revokeUserSession,
   setActive,
   setPassword,
+  userFactors,
 } from './admin/operations';
 import { resolveAuthConfig, resolveSettings, type ResolvedAuthConfig } from './config';
 import type { OperationContext } from './context';
@@ -63,6 +69,7 @@ import {
   getUserRoles,
   listRoles,
   revokeRole,
+  roleMemberCounts,
   userHasRole,
 } from './roles/operations';
 import { logout, refresh, verifyToken } from './session/operations';
@@ -120,6 +127,10 @@ const ADMIN_OPERATIONS = [
   'findUser',
   'listUsers',
   'createSuperuser',
+  'createUser',
+  'userFactors',
+  'resetMfa',
+  'deleteUserPasskey',
   'roles',
   'on',
   'settle',
@@ -250,6 +261,10 @@ async function assemble(
     findUser: (emailOrId) => findUser(ctx, emailOrId),
     listUsers: (page) => listUsers(ctx, page),
     createSuperuser: (email, password) => createSuperuser(ctx, email, password),
+    createUser: (input) => createUser(ctx, input),
+    userFactors: (emailOrId) => userFactors(ctx, emailOrId),
+    resetMfa: (emailOrId) => resetMfa(ctx, emailOrId),
+    deleteUserPasskey: (emailOrId, credentialId) => deleteUserPasskey(ctx, emailOrId, credentialId),
     roles: {
       create: (name, description) => createRole(ctx, name, description),
       assign: (emailOrId, role, options) => assignRole(ctx, emailOrId, role, options),
@@ -258,6 +273,7 @@ async function assemble(
       getUserRoles: (emailOrId) => getUserRoles(ctx, emailOrId),
       userHasRole: (emailOrId, role) => userHasRole(ctx, emailOrId, role),
       delete: (name) => deleteRole(ctx, name),
+      memberCounts: () => roleMemberCounts(ctx),
     },
     webauthn: {
       registerBegin: (accessToken, code, info) =>

@@ -32,6 +32,7 @@ export type {
   TemplateContext,
   TotpEnrollment,
   User,
+  UserFactors,
   UserList,
   WebhookSubscription,
 } from './types';
@@ -67,6 +68,8 @@ export {
 export {
   AUTH_CONFIG_DEFAULTS,
   AUTH_CONFIG_KEYS,
+  AUTH_SETTINGS_SHOWN,
+  describeAuthSettings,
   resolveAuthConfig,
   type ResolvedAuthConfig,
 } from './config';
@@ -216,3 +219,4 @@ export {
   type OpenApiTag,
   type OperationDoc,
 } from './openapi';
+export { SECRET_SHOWN, showSetting, type SettingShow } from './settings-shown';

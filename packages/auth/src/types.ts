@@ -407,6 +407,28 @@ export interface Auth {
    */
   listUsers(page?: { limit?: number; offset?: number }): Promise<UserList>;
   createSuperuser(email: string, password: string): Promise<User>;
+  /**
+   * An active user made by an administrator (whatever `allowRegistration` says): the password
+   * policy applies, `emailVerified` defaults to false, no session is issued and no email sent.
+   * USER_ALREADY_EXISTS when the email is taken.
+   *
+   * @example
+   * await auth.createUser({ email: 'ada@example.com', password: 'a long passphrase' });
+   */
+  createUser(input: {
+    readonly email: string;
+    readonly password: string;
+    readonly emailVerified?: boolean;
+  }): Promise<User>;
+  /** The user's TOTP state, unused recovery codes and passkeys (nothing secret). */
+  userFactors(emailOrId: string): Promise<UserFactors>;
+  /**
+   * Removes the user's TOTP enrolment and every recovery code (a lost authenticator); sessions
+   * and passkeys stay. Says whether TOTP was enrolled and how many unused codes there were.
+   */
+  resetMfa(emailOrId: string): Promise<{ totp: boolean; recoveryCodes: number }>;
+  /** Removes one passkey of the user: NOT_FOUND when they hold no such credential. */
+  deleteUserPasskey(emailOrId: string, credentialId: string): Promise<void>;
 
   roles: {
     create(name: string, description?: string): Promise<Role>;
@@ -425,6 +447,8 @@ export interface Auth {
     userHasRole(emailOrId: string, role: string): Promise<boolean>;
     /** Deletes the role and every assignment of it. */
     delete(name: string): Promise<void>;
+    /** How many users hold each role, by name (every role, 0 included). */
+    memberCounts(): Promise<Record<string, number>>;
   };
 
   /**
@@ -538,6 +562,14 @@ export interface Auth {
   close(): Promise<void>;
 }
 
+/** What `userFactors` says of a user's second factors and passkeys. */
+export interface UserFactors {
+  /** `confirmed`: TOTP is enrolled; `pending`: enrolment begun, never confirmed. */
+  readonly totp: 'none' | 'pending' | 'confirmed';
+  readonly recoveryCodesLeft: number;
+  readonly passkeys: readonly WebAuthnCredentialInfo[];
+}
+
 /** A page of `listUsers`. */
 export interface UserList {
   readonly users: (User & { readonly roles: string[] })[];
@@ -561,6 +593,10 @@ export type AuthAdmin = Pick<
   | 'findUser'
   | 'listUsers'
   | 'createSuperuser'
+  | 'createUser'
+  | 'userFactors'
+  | 'resetMfa'
+  | 'deleteUserPasskey'
   | 'roles'
   | 'on'
   | 'settle'

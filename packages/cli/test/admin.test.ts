@@ -286,6 +286,25 @@ describe(`svc admin on ${testDatabaseKind()}`, () => {
     );
   });
 
+  test('create-user, then reset-mfa (the administrative operations the admin UI uses too)', async () => {
+    const created = await admin([
+      'create-user',
+      'made@example.com',
+      '--password',
+      'made password 1',
+    ]);
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    expect(created.stdout).toMatch(/^Created user made@example\.com \([0-9a-f-]{36}\)\.\n$/);
+    expect(
+      (await admin(['create-user', 'made@example.com', '--password', 'x y z 1 2 3'])).stderr,
+    ).toMatch(/USER_ALREADY_EXISTS/);
+    expect(await admin(['reset-mfa', 'made@example.com'])).toMatchObject({
+      code: 0,
+      stdout: 'Reset MFA of made@example.com: no TOTP, 0 unused recovery codes removed.\n',
+    });
+    expect((await admin(['reset-mfa', 'ghost@example.com'])).stderr).toMatch(/USER_NOT_FOUND/);
+  });
+
   test('set-password replaces the password; assign-role needs an existing user', async () => {
     const set = await admin([
       'set-password',

@@ -31,7 +31,18 @@ const SCREENSHOTS = process.env.SVC_ADMIN_SCREENSHOTS ?? '/tmp';
  * from the repository root, then this test).
  */
 const README_SCREENSHOTS = process.env.SVC_ADMIN_README_SCREENSHOTS;
-const README_SHOTS = new Set(['table', 'row-error', 'query-error', 'run-as', 'user-sessions']);
+const README_SHOTS = new Set([
+  'table',
+  'row-error',
+  'query-error',
+  'run-as',
+  'user-sessions',
+  'user-factors',
+  'roles',
+  'settings',
+  'migration-diff',
+  'health',
+]);
 const PASSWORD = 'correct horse battery staple';
 const db = sharedDatabase();
 
@@ -47,7 +58,15 @@ const SDL = `module default {
     owner: uuid;
     access policy own allow all using (.owner ?= global current_user_id);
   }
+  type Ledger {
+    required label: str;
+    amount: int64;
+    big: bigint;
+    exact: decimal;
+  }
 }`;
+/** A metrics token closes /stats to the admin's cookie: the Health page reads /_/api/db/stats. */
+const METRICS_TOKEN = 'metrics-token-of-the-admin-browser-test-0123';
 
 interface Observed {
   errors: string[];
@@ -81,7 +100,10 @@ beforeAll(async () => {
     schema: SDL,
     enableAuth: true,
     jwtSecret: SECRET,
-    // [auth] cookie stays off (the default): the admin UI has its own session.
+    metricsToken: METRICS_TOKEN,
+    // [auth] cookie stays off (the default): the admin UI has its own session. The suite signs
+    // the superuser in more than the login limit's 10 a minute per address.
+    authConfig: { rateLimits: { login: { perEmail: 1000, perIp: 1000 } } },
   });
   front = http.createServer(server.app);
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', () => resolve()));
@@ -468,9 +490,22 @@ test('users: find a user and revoke their sessions; schema and health show', asy
   );
   await shot(page, 'schema');
 
+  // metricsToken is set: /stats takes only that token, the page reads /_/api/db/stats.
+  const stats = await fetch(`http://127.0.0.1:${(front.address() as AddressInfo).port}/stats`);
+  expect(stats.status).toBe(401);
   await page.locator('nav a', { hasText: 'Health' }).click();
   await page.locator('#health-routes tbody tr').first().waitFor();
   await expect(page.locator('#health-ready .big').textContent()).resolves.toBe('ready');
+  // The charts: drawn once two refreshes (5 s apart) give an interval.
+  await page.locator('#chart-rate svg polyline, #chart-rate svg circle').first().waitFor({
+    timeout: 15_000,
+  });
+  await page.locator('#chart-p95 svg').waitFor();
+  await expect(page.locator('#health .message').count()).resolves.toBe(0);
+  // A few more requests, then a third sample: a line of two points.
+  for (let i = 0; i < 5; i++)
+    await fetch(`http://127.0.0.1:${(front.address() as AddressInfo).port}/health`);
+  await page.locator('#chart-rate svg polyline').waitFor({ timeout: 15_000 });
   await shot(page, 'health');
   clean();
 }, 60_000);
@@ -531,6 +566,215 @@ test('account: set up TOTP from the page, get recovery codes, sign in with one, 
   await page.locator('#account-code').fill(hotp(key, step + 1));
   await page.locator('#totp-disable').click();
   await page.locator('#account-done', { hasText: 'Two-factor sign-in is off' }).waitFor();
+  clean();
+}, 60_000);
+
+test("users: a user's MFA shown, the password reset email sent (the dev inbox), MFA reset; a user created", async () => {
+  // alice enrols TOTP and keeps recovery codes.
+  const c = authClient(server);
+  const login = await c.login({ email: alice.email, password: alice.password });
+  const bearer = c.bearer(login.body.token);
+  const enrolled = await c.call('POST', '/auth/mfa/totp/enroll', undefined, bearer);
+  const codes = await c.call('POST', '/auth/mfa/recovery-codes/generate', undefined, bearer);
+  expect(codes.status).toBe(200);
+  const key = base32Decode(enrolled.body.secret) as Buffer;
+  const confirmed = await c.call(
+    'POST',
+    '/auth/mfa/totp/confirm',
+    { code: hotp(key, Math.floor(Date.now() / 30_000)) },
+    bearer,
+  );
+  expect(confirmed.status).toBe(200);
+  const port = (front.address() as AddressInfo).port;
+  await fetch(`http://127.0.0.1:${port}/_/mail`, { method: 'DELETE' });
+
+  const page = await signedIn(`/_/users/${alice.id}`);
+  await page.locator('#factors').waitFor();
+  await expect(page.locator('#factor-totp').textContent()).resolves.toBe('enrolled');
+  await expect(page.locator('#factor-codes').textContent()).resolves.toBe(
+    String(codes.body.codes.length),
+  );
+  await expect(page.locator('#passkeys').textContent()).resolves.toBe('No passkey.');
+  await page.locator('#send-reset').click();
+  await page.locator('#user-done', { hasText: 'Password reset email sent' }).waitFor();
+  await shot(page, 'user-factors');
+  // The same email as POST /auth/password/reset-request sends, in the development inbox.
+  const inbox = (await (await fetch(`http://127.0.0.1:${port}/_/mail.json`)).json()) as {
+    messages: { to: string; eventType: string; links: string[] }[];
+  };
+  const mail = inbox.messages.filter((m) => m.to === alice.email);
+  expect(mail.map((m) => m.eventType)).toEqual(['PasswordResetRequested']);
+  expect(mail[0]!.links.some((l) => l.includes('/auth/reset?token='))).toBe(true);
+  // Reset MFA (confirmed): alice signs in with her password alone again.
+  page.once('dialog', (d) => void d.accept());
+  await page.locator('#reset-mfa').click();
+  await page.locator('#user-done', { hasText: 'MFA reset' }).waitFor();
+  await expect(page.locator('#factor-totp').textContent()).resolves.toBe('not enrolled');
+  await expect(page.locator('#factor-codes').textContent()).resolves.toBe('0');
+  const again = await c.login({ email: alice.email, password: alice.password });
+  expect(again.body.token).toEqual(expect.any(String));
+
+  // Create a user from the list: the page moves to them.
+  await page.goto(`${baseUrl}/_/users`);
+  await page.locator('#new-user-form').waitFor();
+  await page.locator('#new-user-email').fill('carol@example.com');
+  await page.locator('#new-user-password').fill('short');
+  await page.locator('#new-user-form button[type=submit]').click();
+  await page.locator('#new-user-status', { hasText: 'password' }).waitFor();
+  await page.locator('#new-user-password').fill(PASSWORD);
+  await page.locator('#new-user-form button[type=submit]').click();
+  await page.locator('#user h2', { hasText: 'carol@example.com' }).waitFor();
+  expect((await c.login({ email: 'carol@example.com', password: PASSWORD })).status).toBe(200);
+  clean();
+}, 60_000);
+
+test('auth: roles with their members, created and deleted; the settings in force, no secret', async () => {
+  await server.auth!.roles.create('editor', 'Edits books');
+  await server.auth!.roles.assign(alice.email, 'editor');
+  const page = await signedIn('/_/users/roles');
+  await page.locator('#roles-table tr[data-role="editor"]').waitFor();
+  await expect(
+    page.locator('#roles-table tr[data-role="editor"] .members').textContent(),
+  ).resolves.toBe('1');
+  await page.locator('#new-role-name').fill('reviewer');
+  await page.locator('#new-role-description').fill('Reviews');
+  await page.locator('#new-role-form button[type=submit]').click();
+  await page.locator('#roles-table tr[data-role="reviewer"]').waitFor();
+  await shot(page, 'roles');
+  page.once('dialog', (d) => void d.accept());
+  await page.locator('#roles-table tr[data-role="reviewer"] .delete-role').click();
+  await page.locator('#roles-table tr[data-role="reviewer"]').waitFor({ state: 'detached' });
+  expect((await server.auth!.roles.list()).map((r) => r.name)).not.toContain('reviewer');
+  await expect(
+    page.locator('#roles-table tr[data-role="superuser"] .delete-role').count(),
+  ).resolves.toBe(0);
+
+  await page.locator('#tab-settings').click();
+  await page.locator('#settings-auth').waitFor();
+  await expect(
+    page.locator('#settings-auth tr[data-setting="tokenExpiry"] td').textContent(),
+  ).resolves.toBe('3600');
+  await expect(
+    page.locator('#settings-server tr[data-setting="metricsToken"] td').textContent(),
+  ).resolves.toBe('(set)');
+  const text = (await page.locator('#content').textContent()) ?? '';
+  for (const secret of [SECRET, METRICS_TOKEN]) expect(text).not.toContain(secret);
+  await shot(page, 'settings');
+  clean();
+}, 60_000);
+
+test('schema: the SDL of each version and the line diff between two', async () => {
+  const { token } = (await post('/auth/login', admin)) as { token: string };
+  const next = SDL.replace(
+    'type Author { required name: str; }',
+    'type Author {\n    required name: str;\n    born: int32;\n  }',
+  );
+  expect(next).not.toBe(SDL);
+  await post('/migrations', { schema: next }, token);
+  const page = await signedIn('/_/schema');
+  await page.locator('#migration-compare').waitFor();
+  await expect(page.locator('#migrations tbody tr').count()).resolves.toBeGreaterThanOrEqual(2);
+  // The newest against the one before: the Author line replaced by three.
+  await expect(page.locator('#diff-counts').textContent()).resolves.toBe('+4 −1 lines');
+  await expect(
+    page.locator('#migration-diff .diff .add', { hasText: 'born: int32;' }).count(),
+  ).resolves.toBe(1);
+  await expect(
+    page
+      .locator('#migration-diff .diff .remove', { hasText: 'type Author { required name: str; }' })
+      .count(),
+  ).resolves.toBe(1);
+  await page.locator('#migration-compare').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENSHOTS}/admin-migration-diff.png` });
+  if (README_SCREENSHOTS)
+    await page
+      .locator('#migration-compare')
+      .screenshot({ path: `${README_SCREENSHOTS}/migration-diff.png` });
+  // One version against itself: no difference.
+  await page.locator('#diff-from').selectOption('0');
+  await expect(page.locator('#diff-counts').textContent()).resolves.toBe('No difference.');
+  clean();
+}, 60_000);
+
+test('data: an int64, a bigint and a decimal beyond 2^53 are edited without losing a digit', async () => {
+  const { token } = (await post('/auth/login', admin)) as { token: string };
+  const inserted = (await post(
+    '/query',
+    {
+      query:
+        "insert Ledger { label := 'big', amount := <int64>$a, big := <bigint>$b, exact := <decimal>$d }",
+      variables: {
+        a: '9007199254740993',
+        b: '123456789012345678901234567890',
+        d: '12345678901234567890.125',
+      },
+    },
+    token,
+  )) as { data: { id: string }[] };
+  const id = inserted.data[0]!.id;
+  const page = await signedIn(`/_/data/Ledger/${id}`);
+  await page.locator('#record-form').waitFor();
+  await expect(page.locator('#field-amount').inputValue()).resolves.toBe('9007199254740993');
+  await expect(page.locator('#field-big').inputValue()).resolves.toBe(
+    '123456789012345678901234567890',
+  );
+  await expect(page.locator('#field-exact').inputValue()).resolves.toBe('12345678901234567890.125');
+  await page.locator('#field-amount').fill('9007199254740995');
+  await page.locator('#field-big').fill('-123456789012345678901234567891');
+  await page.locator('#field-exact').fill('98765432109876543210.5');
+  await page.locator('#save').click();
+  await page.locator('pre.json', { hasText: '9007199254740995' }).waitFor({ state: 'attached' });
+  const stored = (await post(
+    '/query',
+    {
+      query:
+        'select Ledger { a := <str>.amount, b := <str>.big, d := <str>.exact } filter .id = <uuid>$id',
+      variables: { id },
+    },
+    token,
+  )) as { data: { a: string; b: string; d: string }[] };
+  expect(stored.data[0]).toEqual({
+    a: '9007199254740995',
+    b: '-123456789012345678901234567891',
+    d: '98765432109876543210.5',
+  });
+  // Not a whole number: said on the field, nothing sent.
+  await page.locator('#field-amount').fill('1.5');
+  await page.locator('#save').click();
+  await page.locator('#error-amount', { hasText: 'not a whole number' }).waitFor();
+  clean();
+}, 60_000);
+
+test('data: a link field gets a picker: search the target type, choose a row', async () => {
+  const page = await signedIn('/_/data/Book/new');
+  await page.locator('#record-form').waitFor();
+  await page.locator('#field-title').fill('Tales from Earthsea');
+  await page.locator('#picker-author .picker-open').click();
+  await page.locator('#picker-author .picker-search').fill('Le Guin');
+  const pick = page.locator('#picker-author .pick', { hasText: 'Ursula K. Le Guin' });
+  await pick.waitFor();
+  await page.locator('#picker-author .picker-search').fill('nobody by that name');
+  await page.locator('#picker-author li', { hasText: 'No match.' }).waitFor();
+  await page.locator('#picker-author .picker-search').fill('Ursula');
+  await pick.waitFor();
+  await shot(page, 'link-picker');
+  await pick.click();
+  const { token } = (await post('/auth/login', admin)) as { token: string };
+  const ursula = (await post(
+    '/query',
+    { query: "select Author filter .name = 'Ursula K. Le Guin'" },
+    token,
+  )) as { data: { id: string }[] };
+  await expect(page.locator('#field-author').inputValue()).resolves.toBe(ursula.data[0]!.id);
+  await page.locator('#save').click();
+  await page.waitForURL(/\/_\/data\/Book\/[0-9a-f-]{36}$/);
+  const saved = (await post(
+    '/query',
+    { query: "select Book { author: { name } } filter .title = 'Tales from Earthsea'" },
+    token,
+  )) as { data: { author: unknown }[] };
+  // (`/query` answers a single link in a shape as a list of one, the spec's convention.)
+  expect(saved.data).toEqual([{ author: [{ name: 'Ursula K. Le Guin' }] }]);
   clean();
 }, 60_000);
 
@@ -602,6 +846,16 @@ describe('passkeys from the UI (http://localhost, a virtual authenticator)', () 
         'svc_admin',
         'svc_admin_refresh',
       ]);
+
+      // The user's page (the admin's view of a user) lists it too: name, created, last used.
+      const me = await passkeyServer.auth!.findUser('root-passkey@example.com');
+      await page.goto(`${origin}/_/users/${me!.id}`);
+      const row = page.locator('#passkeys tbody tr');
+      await row.first().waitFor();
+      await expect(row.count()).resolves.toBe(1);
+      await expect(row.locator('td').first().textContent()).resolves.toBe('test laptop');
+      await expect(row.locator('td').nth(2).textContent()).resolves.not.toBe('never');
+      await shot(page, 'user-passkeys');
 
       // Its last use shows; remove it (confirmed).
       await page.locator('#who').click();

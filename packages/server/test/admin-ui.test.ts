@@ -388,3 +388,146 @@ describe('the admin JSON routes', () => {
     expect(plainTries.status).toBe(403);
   });
 });
+
+describe('the admin routes over users, roles, settings and the figures (handlers/admin-auth.ts)', () => {
+  const METRICS_TOKEN = 'metrics-token-for-the-admin-tests-0123456789';
+  let server: SvcServer;
+  let cookie: string;
+
+  beforeAll(async () => {
+    server = await build(db.get(), {
+      schema: SDL,
+      enableAuth: true,
+      jwtSecret: SECRET,
+      metricsToken: METRICS_TOKEN,
+      authConfig: { cookie: true, emailBaseUrl: 'http://localhost:5656' },
+    });
+    const email = `root-${Date.now()}@example.com`;
+    await server.auth!.createSuperuser(email, PASSWORD);
+    const login = await authClient(server).login({ email, password: PASSWORD });
+    cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  });
+  afterAll(() => server?.close());
+
+  const asAdmin = (path: string, init: { method?: string; body?: unknown } = {}) =>
+    call(server, path, {
+      method: init.method ?? 'GET',
+      headers: {
+        cookie,
+        origin: 'http://localhost',
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+
+  test('each is refused to anyone but a superuser (anonymous 401, a user 403)', async () => {
+    const plain = await signUp(server);
+    for (const [method, path] of [
+      ['GET', '/_/api/roles'],
+      ['GET', '/_/api/settings'],
+      ['GET', '/_/api/db/stats'],
+      ['POST', '/_/api/users'],
+      ['GET', '/_/api/users/x/factors'],
+      ['POST', '/_/api/users/x/password-reset'],
+    ] as const) {
+      expect((await call(server, path, { method })).status).toBe(401);
+      const res = await call(server, path, {
+        method,
+        headers: { authorization: `Bearer ${plain}` },
+      });
+      expect([path, res.status]).toEqual([path, 403]);
+    }
+  });
+
+  test('create a user; send them the reset email (the recover route’s email and rate limit); factors; reset MFA', async () => {
+    const email = `made-${Date.now()}@example.com`;
+    const created = await asAdmin('/_/api/users', {
+      method: 'POST',
+      body: { email, password: PASSWORD },
+    });
+    expect(created.status).toBe(201);
+    const user = await readJson(created);
+    expect(user).toMatchObject({ email, emailVerified: false, active: true });
+    expect(
+      (await asAdmin('/_/api/users', { method: 'POST', body: { email, password: PASSWORD } }))
+        .status,
+    ).toBe(409);
+    const bad = await asAdmin('/_/api/users', { method: 'POST', body: { email } });
+    expect(bad.status).toBe(400);
+    expect((await readJson(bad)).code).toBe('VALIDATION_ERROR');
+
+    expect(await readJson(await asAdmin(`/_/api/users/${user.id}/factors`))).toEqual({
+      totp: 'none',
+      recoveryCodesLeft: 0,
+      passkeys: [],
+    });
+
+    const box = server.auth!.devMailbox!;
+    box.clear();
+    const sent = await asAdmin(`/_/api/users/${user.id}/password-reset`, { method: 'POST' });
+    expect(sent.status).toBe(200);
+    await server.auth!.settle();
+    const mail = box.list().filter((m) => m.to === email);
+    expect(mail.map((m) => m.eventType)).toEqual(['PasswordResetRequested']);
+    // The rate limit of POST /auth/password/reset-request: 5 per address in 15 minutes.
+    let status = 200;
+    for (let i = 0; i < 6 && status === 200; i++)
+      status = (await asAdmin(`/_/api/users/${user.id}/password-reset`, { method: 'POST' })).status;
+    expect(status).toBe(429);
+
+    expect(
+      await readJson(await asAdmin(`/_/api/users/${user.id}/reset-mfa`, { method: 'POST' })),
+    ).toEqual({
+      totp: false,
+      recoveryCodes: 0,
+    });
+    const gone = await asAdmin(`/_/api/users/${user.id}/passkeys/nope`, { method: 'DELETE' });
+    expect(gone.status).toBe(404);
+  });
+
+  test('roles: listed with their members; created; deleted (never superuser)', async () => {
+    const name = `editors${Date.now()}`;
+    const created = await asAdmin('/_/api/roles', {
+      method: 'POST',
+      body: { name, description: 'Edit' },
+    });
+    expect(created.status).toBe(201);
+    const plainId = (await readJson(await asAdmin('/_/api/users'))).users[0].id as string;
+    await asAdmin(`/_/api/users/${plainId}/roles`, { method: 'POST', body: { role: name } });
+    const { roles } = await readJson(await asAdmin('/_/api/roles'));
+    expect(roles).toEqual(
+      expect.arrayContaining([
+        { name, description: 'Edit', members: 1 },
+        expect.objectContaining({ name: 'superuser', members: expect.any(Number) }),
+      ]),
+    );
+    expect((await asAdmin('/_/api/roles', { method: 'POST', body: { name } })).status).toBe(400);
+    expect((await asAdmin('/_/api/roles/superuser', { method: 'DELETE' })).status).toBe(400);
+    expect((await asAdmin(`/_/api/roles/${name}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await asAdmin(`/_/api/roles/${name}`, { method: 'DELETE' })).status).toBe(404);
+  });
+
+  test('settings: what is in force, no secret value', async () => {
+    const res = await asAdmin('/_/api/settings');
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    for (const secret of [SECRET, METRICS_TOKEN]) expect(text).not.toContain(secret);
+    const settings = JSON.parse(text);
+    expect(settings.server).toMatchObject({
+      enableAuth: true,
+      metricsToken: '(set)',
+      jwtSecret: '(set)',
+    });
+    expect(settings.auth).toMatchObject({ jwtSecret: '(set)', tokenExpiry: 3600, cookie: true });
+  });
+
+  test('stats: /stats takes only the metrics token; /_/api/db/stats gives a superuser the same snapshot', async () => {
+    expect((await call(server, '/stats', { headers: { cookie } })).status).toBe(401);
+    const mine = await readJson(await asAdmin('/_/api/db/stats'));
+    const scraper = await readJson(
+      await call(server, '/stats', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }),
+    );
+    expect(Object.keys(mine).sort()).toEqual(Object.keys(scraper).sort());
+    expect(mine.requests.total).toBeGreaterThan(0);
+  });
+});

@@ -1,5 +1,7 @@
 import bcrypt from 'bcrypt';
 import { createAuthAdmin } from '../create-auth';
+import { base32Decode, totp } from '../mfa/totp';
+import { createPostgresStore } from '../store/postgres';
 import { SECRET, codeOf, useCoreHarness, session } from '../__tests__/harness';
 
 const h = useCoreHarness();
@@ -16,6 +18,9 @@ describe('administrative operations', () => {
     ['roles.revoke', (a: any, who: string) => a.roles.revoke(who, 'known')],
     ['roles.getUserRoles', (a: any, who: string) => a.roles.getUserRoles(who)],
     ['roles.userHasRole', (a: any, who: string) => a.roles.userHasRole(who, 'known')],
+    ['userFactors', (a: any, who: string) => a.userFactors(who)],
+    ['resetMfa', (a: any, who: string) => a.resetMfa(who)],
+    ['deleteUserPasskey', (a: any, who: string) => a.deleteUserPasskey(who, 'cred')],
   ])('%s of a missing user → 404 USER_NOT_FOUND (by email and by id)', async (_n, op) => {
     const { auth } = await h.make();
     await auth.roles.create('known');
@@ -106,6 +111,106 @@ describe('administrative operations', () => {
       'USER_ALREADY_EXISTS',
     );
     expect(await auth.roles.getUserRoles('root@example.com')).toEqual([]);
+  });
+
+  test('createUser: active, unverified unless asked, no session; the policy applies; a taken email refused', async () => {
+    const { auth, events } = await h.make({ allowRegistration: false });
+    const u = await auth.createUser({ email: 'New@Example.com', password: 'password1' });
+    expect(u).toMatchObject({ email: 'new@example.com', emailVerified: false, active: true });
+    const v = await auth.createUser({
+      email: 'v@example.com',
+      password: 'password1',
+      emailVerified: true,
+    });
+    expect(v.emailVerified).toBe(true);
+    await expect(
+      auth.login({ email: 'new@example.com', password: 'password1' }),
+    ).resolves.toBeDefined();
+    await auth.settle();
+    expect(events.filter((e) => e.eventType === 'IdentityCreated').map((e) => e.userId)).toEqual([
+      u.id,
+      v.id,
+    ]);
+    expect(await codeOf(auth.createUser({ email: 'new@example.com', password: 'password1' }))).toBe(
+      'USER_ALREADY_EXISTS',
+    );
+    expect(await codeOf(auth.createUser({ email: 'w@example.com', password: 'short' }))).toBe(
+      'PASSWORD_TOO_WEAK',
+    );
+    expect(await codeOf(auth.createUser({ email: 'not an email', password: 'password1' }))).toBe(
+      'VALIDATION_ERROR',
+    );
+    expect(
+      await codeOf(
+        auth.createUser({
+          email: 'x@example.com',
+          password: 'password1',
+          emailVerified: 'yes' as never,
+        }),
+      ),
+    ).toBe('VALIDATION_ERROR');
+  });
+
+  test('userFactors shows TOTP, recovery codes and passkeys; resetMfa and deleteUserPasskey remove them', async () => {
+    const { auth, clock } = await h.make();
+    const a = await auth.register({ email: 'f@example.com', password: 'password1' });
+    expect(await auth.userFactors('f@example.com')).toEqual({
+      totp: 'none',
+      recoveryCodesLeft: 0,
+      passkeys: [],
+    });
+    const { secret } = await auth.mfa.enrollTotp(a.token);
+    expect((await auth.userFactors(a.user.id)).totp).toBe('pending');
+    const { codes } = await auth.mfa.generateRecoveryCodes(a.token);
+    const key = base32Decode(secret) as Buffer;
+    await auth.mfa.confirmTotp(a.token, totp(key, clock()));
+    const store = createPostgresStore(h.db().db);
+    await store.createWebAuthnCredential({
+      credentialId: 'cred-1',
+      userId: a.user.id,
+      publicKey: new Uint8Array([1, 2, 3]),
+      signCount: 0,
+      name: 'Laptop',
+      aaguid: '0'.repeat(32),
+      backupEligible: false,
+    });
+    const factors = await auth.userFactors(a.user.id);
+    expect(factors.totp).toBe('confirmed');
+    expect(factors.recoveryCodesLeft).toBe(codes.length);
+    expect(factors.passkeys).toEqual([
+      { id: 'cred-1', name: 'Laptop', createdAt: expect.any(String), lastUsedAt: null },
+    ]);
+    // Nothing secret in the answer: no TOTP secret, no key.
+    expect(JSON.stringify(factors)).not.toContain(secret);
+    // A login now owes the second factor; after resetMfa it does not.
+    expect(await auth.login({ email: 'f@example.com', password: 'password1' })).toHaveProperty(
+      'mfaRequired',
+    );
+    expect(await auth.resetMfa('f@example.com')).toEqual({
+      totp: true,
+      recoveryCodes: factors.recoveryCodesLeft,
+    });
+    expect(await auth.resetMfa('f@example.com')).toEqual({ totp: false, recoveryCodes: 0 });
+    await expect(
+      session(auth.login({ email: 'f@example.com', password: 'password1' })),
+    ).resolves.toBeDefined();
+    // Another user's passkey is NOT_FOUND and stays.
+    await auth.register({ email: 'g@example.com', password: 'password1' });
+    expect(await codeOf(auth.deleteUserPasskey('g@example.com', 'cred-1'))).toBe('NOT_FOUND');
+    expect(await codeOf(auth.deleteUserPasskey('g@example.com', ''))).toBe('VALIDATION_ERROR');
+    await auth.deleteUserPasskey(a.user.id, 'cred-1');
+    expect((await auth.userFactors(a.user.id)).passkeys).toEqual([]);
+    expect(await codeOf(auth.deleteUserPasskey(a.user.id, 'cred-1'))).toBe('NOT_FOUND');
+  });
+
+  test('roles.memberCounts counts the holders of every role', async () => {
+    const { auth } = await h.make();
+    await auth.roles.create('editor');
+    await auth.roles.create('empty');
+    await auth.register({ email: 'e@example.com', password: 'password1' });
+    await auth.roles.assign('e@example.com', 'editor');
+    await auth.createSuperuser('root@example.com', 'password1');
+    expect(await auth.roles.memberCounts()).toEqual({ editor: 1, empty: 0, superuser: 1 });
   });
 
   test('migrate() is idempotent on a live instance', async () => {

@@ -13,7 +13,8 @@ import { checkPassword } from '../password';
 import { hashNewPassword } from '../password/operations';
 import { SUPERUSER_ROLE } from '../roles';
 import { liveSessions } from '../session/list';
-import type { SessionInfo, User, UserList } from '../types';
+import type { SessionInfo, User, UserFactors, UserList } from '../types';
+import { credentialInfo } from '../webauthn/operations';
 
 /** `listUsers` pages: 100 users unless asked, at most 1000. */
 export const DEFAULT_USER_PAGE = 100;
@@ -103,23 +104,88 @@ export async function listUsers(
   };
 }
 
+/**
+ * `auth.createUser`: an active user with this email and password (the policy applies), made by an
+ * administrator whatever `allowRegistration` says; `emailVerified` marks the address as proven
+ * (default false). No session is issued and no email sent: `requestReset` sends the user a link
+ * to choose their own password. USER_ALREADY_EXISTS when the email is taken.
+ */
+export async function createUser(
+  ctx: OperationContext,
+  input: { readonly email: string; readonly password: string; readonly emailVerified?: boolean },
+): Promise<User> {
+  if (typeof input !== 'object' || input === null)
+    throw commonError('VALIDATION_ERROR', 'createUser takes {email, password, emailVerified?}');
+  if (input.emailVerified !== undefined && typeof input.emailVerified !== 'boolean')
+    throw commonError('VALIDATION_ERROR', 'emailVerified must be true or false');
+  const email = normalizeEmail(input.email);
+  const passwordHash = await hashNewPassword(ctx, input.password);
+  const user = await ctx.store.createUser({
+    email,
+    passwordHash,
+    emailVerified: input.emailVerified === true,
+    active: true,
+  });
+  ctx.bus.emit({ eventType: 'IdentityCreated', userId: user.id, email: user.email });
+  return toPublicUser(user);
+}
+
 /** `auth.createSuperuser`: a verified, active user holding the `superuser` role (created if missing). */
 export async function createSuperuser(
   ctx: OperationContext,
   email: string,
   password: string,
 ): Promise<User> {
-  const { store } = ctx;
-  const normalized = normalizeEmail(email);
-  const passwordHash = await hashNewPassword(ctx, password);
-  const user = await store.createUser({
-    email: normalized,
-    passwordHash,
-    emailVerified: true,
-    active: true,
-  });
-  await store.ensureRole(SUPERUSER_ROLE, 'Full access');
-  await store.assignRole(user.id, SUPERUSER_ROLE);
-  ctx.bus.emit({ eventType: 'IdentityCreated', userId: user.id, email: user.email });
-  return toPublicUser(user);
+  const user = await createUser(ctx, { email, password, emailVerified: true });
+  await ctx.store.ensureRole(SUPERUSER_ROLE, 'Full access');
+  await ctx.store.assignRole(user.id, SUPERUSER_ROLE);
+  return user;
+}
+
+/**
+ * `auth.userFactors`: the second factors and passkeys a user holds, nothing secret: whether TOTP
+ * is enrolled (`confirmed`), begun and never confirmed (`pending`) or absent, how many recovery
+ * codes are unused, and each passkey's name, creation and last use.
+ */
+export async function userFactors(ctx: OperationContext, emailOrId: string): Promise<UserFactors> {
+  const user = await userOrThrow(ctx, emailOrId);
+  const [factor, state, passkeys] = await Promise.all([
+    ctx.store.totpFactor(user.id),
+    ctx.store.mfaState(user.id),
+    ctx.store.listWebAuthnCredentials(user.id),
+  ]);
+  return {
+    totp: factor === null ? 'none' : factor.confirmedAt ? 'confirmed' : 'pending',
+    recoveryCodesLeft: state.unusedRecoveryCodes,
+    passkeys: passkeys.map(credentialInfo),
+  };
+}
+
+/**
+ * `auth.resetMfa`: removes the user's TOTP enrolment (confirmed or pending) and every recovery
+ * code, for a user who lost their authenticator: their next sign-in owes no second factor. Their
+ * sessions and passkeys stay. Says what there was.
+ */
+export async function resetMfa(
+  ctx: OperationContext,
+  emailOrId: string,
+): Promise<{ totp: boolean; recoveryCodes: number }> {
+  const user = await userOrThrow(ctx, emailOrId);
+  const { unusedRecoveryCodes } = await ctx.store.mfaState(user.id);
+  const totp = await ctx.store.deleteTotp(user.id);
+  await ctx.store.replaceRecoveryCodes(user.id, []);
+  return { totp, recoveryCodes: unusedRecoveryCodes };
+}
+
+/** `auth.deleteUserPasskey`: removes one passkey of the user; NOT_FOUND when they hold no such one. */
+export async function deleteUserPasskey(
+  ctx: OperationContext,
+  emailOrId: string,
+  credentialId: string,
+): Promise<void> {
+  if (typeof credentialId !== 'string' || credentialId.length === 0)
+    throw commonError('VALIDATION_ERROR', 'credentialId must be a non-empty string');
+  const user = await userOrThrow(ctx, emailOrId);
+  if (!(await ctx.store.deleteWebAuthnCredential(user.id, credentialId)))
+    throw commonError('NOT_FOUND', 'the user has no passkey with that credentialId');
 }

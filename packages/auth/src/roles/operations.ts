@@ -68,6 +68,11 @@ export async function userHasRole(
   return (await ctx.store.userRoles((await userOrThrow(ctx, emailOrId)).id)).includes(role);
 }
 
+/** How many users hold each role, by name (every role listed, 0 included). */
+export function roleMemberCounts(ctx: OperationContext): Promise<Record<string, number>> {
+  return ctx.store.roleMemberCounts();
+}
+
 /** Deletes the role and every assignment of it. */
 export async function deleteRole(ctx: OperationContext, name: string): Promise<void> {
   checkRoleName(name);

@@ -42,6 +42,18 @@ export function roleStoreCases(cx: StoreCaseScope): void {
       expect(await cx.store.userRoles(u.id)).toEqual(['b']);
     });
 
+    test('roleMemberCounts: every role with how many users hold it', async () => {
+      const [u, v] = [await user(), await user()];
+      await cx.store.createRole('both', null);
+      await cx.store.createRole('one', null);
+      await cx.store.createRole('none', null);
+      for (const who of [u, v]) await cx.store.assignRole(who.id, 'both');
+      await cx.store.assignRole(v.id, 'one');
+      expect(await cx.store.roleMemberCounts()).toEqual({ both: 2, one: 1, none: 0 });
+      await cx.store.deleteRole('both');
+      expect(await cx.store.roleMemberCounts()).toEqual({ one: 1, none: 0 });
+    });
+
     test('deleteRole cascades to assignments', async () => {
       const u = await user();
       await cx.store.createRole('gone', null);

@@ -24,6 +24,8 @@ export interface RoleStore {
   revokeRole(userId: string, role: string): Promise<boolean>;
   /** Role names the user holds, sorted. */
   userRoles(userId: string): Promise<string[]>;
+  /** How many users hold each role (every role, 0 included), in one query. */
+  roleMemberCounts(): Promise<Record<string, number>>;
 }
 
 const toRole = (r: { name: string; description: string | null }): RoleRecord => ({
@@ -102,6 +104,15 @@ export function postgresRoleStore(r: PgRunner): RoleStore {
         .execute();
       return rows.map((row) => row.role_name);
     },
+    async roleMemberCounts() {
+      const rows = await k()
+        .selectFrom('roles')
+        .leftJoin('user_roles', 'user_roles.role_name', 'roles.name')
+        .select(['roles.name', sql<number>`count(user_roles.user_id)::int`.as('n')])
+        .groupBy('roles.name')
+        .execute();
+      return Object.fromEntries(rows.map((row) => [row.name, Number(row.n)]));
+    },
   };
 }
 
@@ -143,6 +154,13 @@ export function memoryRoleStore(m: MemoryState): RoleStore {
     },
     async userRoles(userId) {
       return [...(userRoles.get(userId) ?? [])].sort(compare);
+    },
+    async roleMemberCounts() {
+      const counts: Record<string, number> = {};
+      for (const name of roles.keys()) counts[name] = 0;
+      for (const set of userRoles.values())
+        for (const name of set) if (name in counts) counts[name] = (counts[name] ?? 0) + 1;
+      return counts;
     },
   };
 }

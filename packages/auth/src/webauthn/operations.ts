@@ -545,7 +545,8 @@ export async function deleteCredential(
   if (!(await ctx.store.deleteWebAuthnCredential(user.id, credentialId))) throw notYours();
 }
 
-function credentialInfo(c: WebAuthnCredentialRecord): WebAuthnCredentialInfo {
+/** A passkey as its owner and administrators see it (no key material). */
+export function credentialInfo(c: WebAuthnCredentialRecord): WebAuthnCredentialInfo {
   return {
     id: c.credentialId,
     name: c.name,

@@ -26,6 +26,11 @@ export interface FieldSpec {
   readonly default?: unknown;
   /** Largest value a `positiveInt` may take. */
   readonly max?: number;
+  /**
+   * Shown to administrators only as set or not (`describeSettings`): for a value that may hold a
+   * password or key though its type is not `secret` (a database URL). `secret` fields always are.
+   */
+  readonly secret?: true;
   readonly doc: string;
 }
 
@@ -225,6 +230,7 @@ export const DATABASE_FIELDS: readonly FieldSpec[] = [
     flag: '--database-url',
     env: 'DATABASE_URL',
     toml: ['database', 'url'],
+    secret: true,
     doc: 'PostgreSQL URL; without it, embedded PGlite',
   },
   {
@@ -253,3 +259,8 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 /** The names Express's `trust proxy` (proxy-addr) knows, beside addresses and CIDRs. */
 export const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'] as const;
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+
+/** Whether a field's value is never shown, only whether it is set. */
+export function isSecretField(field: FieldSpec): boolean {
+  return field.type === 'secret' || field.secret === true;
+}

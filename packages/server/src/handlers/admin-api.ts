@@ -22,7 +22,7 @@ import { authError, type Auth } from '@svc/auth';
 import type { Protocol } from '../config';
 import { sendJson } from '../http/respond';
 import type { Caller } from '../middleware/authenticate';
-import { superuserCaller } from './admin-session';
+import { SUPERUSER, superuserCaller } from './admin-session';
 import { requestSignal } from '../middleware/timeout';
 import { jsonObjectBody } from './json-body';
 import { parseQueryRequest } from './query-request';
@@ -35,7 +35,6 @@ export interface AdminApiDeps {
   readonly defaultAccess: DefaultAccess;
 }
 
-const SUPERUSER = 'superuser';
 const USER_PAGE = 50;
 
 export function adminApiHandlers(deps: AdminApiDeps) {

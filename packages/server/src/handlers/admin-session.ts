@@ -53,7 +53,8 @@ export const ADMIN_ACCOUNT_PATH = '/_/api/account';
  */
 export const ADMIN_DATA_PATH = '/_/api/db';
 
-const SUPERUSER = 'superuser';
+/** The role that opens the admin UI and its routes. */
+export const SUPERUSER = 'superuser';
 
 /**
  * The admin routes' token: `Authorization: Bearer`, else the `svc_admin` cookie. Never the

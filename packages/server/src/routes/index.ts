@@ -18,6 +18,7 @@ import { proxyItems, type ResolvedConfig } from '../config';
 import { errorHandler } from '../http/errors';
 import { sendJson } from '../http/respond';
 import { adminApiHandlers } from '../handlers/admin-api';
+import { adminAuthHandlers } from '../handlers/admin-auth';
 import {
   ADMIN_ACCOUNT_PATH,
   ADMIN_DATA_PATH,
@@ -326,7 +327,11 @@ export function buildApp(deps: AppDeps): Express {
     const superusers = { gated: true, gate: gates.superuser } as const;
     route(`${ADMIN_UI_PATH}/api/session`, { GET: admin.session }, admins);
     route(`${ADMIN_UI_PATH}/api/query`, { POST: admin.query }, { ...admins, body: ['POST'] });
-    route(`${ADMIN_UI_PATH}/api/users`, { GET: admin.users }, admins);
+    // Users' factors, password reset, MFA reset, creation; roles; settings
+    // (handlers/admin-auth.ts).
+    const more = adminAuthHandlers({ auth, config });
+    const withBody = { ...admins, body: ['POST'] } as const;
+    route(`${ADMIN_UI_PATH}/api/users`, { GET: admin.users, POST: more.createUser }, withBody);
     route(`${ADMIN_UI_PATH}/api/users/:id`, { GET: admin.user }, admins);
     route(
       `${ADMIN_UI_PATH}/api/users/:id/active`,
@@ -346,6 +351,17 @@ export function buildApp(deps: AppDeps): Express {
       { ...admins, body: ['POST'] },
     );
     route(`${ADMIN_UI_PATH}/api/users/:id/roles/:role`, { DELETE: admin.revokeRole }, admins);
+    route(`${ADMIN_UI_PATH}/api/users/:id/factors`, { GET: more.factors }, admins);
+    route(`${ADMIN_UI_PATH}/api/users/:id/password-reset`, { POST: more.passwordReset }, admins);
+    route(`${ADMIN_UI_PATH}/api/users/:id/reset-mfa`, { POST: more.resetMfa }, admins);
+    route(
+      `${ADMIN_UI_PATH}/api/users/:id/passkeys/:credential`,
+      { DELETE: more.deletePasskey },
+      admins,
+    );
+    route(`${ADMIN_UI_PATH}/api/roles`, { GET: more.roles, POST: more.createRole }, withBody);
+    route(`${ADMIN_UI_PATH}/api/roles/:name`, { DELETE: more.deleteRole }, admins);
+    route(`${ADMIN_UI_PATH}/api/settings`, { GET: more.settings }, admins);
     if (auth) {
       const session = adminSessionHandlers({ auth, checkOrigin });
       // No gate: these routes take their credentials (a password, the refresh cookie) themselves.

@@ -9,6 +9,7 @@ export const ADMIN_USAGE = `Usage: svc admin <command> [options]
 
 Commands:
   create-superuser <email> [--password <pw>]      create a superuser
+  create-user <email> [--password <pw>]           create a user (active, email not verified)
   set-password <email or id> [--password <pw>]    set a password (no old one needed); revokes every session
   assign-role <email or id> <role> [--existing]   assign a role (effective at the user's next login);
                                                   a role that does not exist is created (said on
@@ -18,6 +19,7 @@ Commands:
   list-users [--limit <n>] [--offset <n>] [--json]
                                                   list users, oldest first, with their roles (100 a page)
   revoke-sessions <email or id>                   end every session of a user
+  reset-mfa <email or id>                         remove a user's TOTP and recovery codes
 
 Without --password, the password is asked for on a terminal (nothing is echoed) or read as one
 line from standard input: echo "$PW" | svc admin set-password ann@example.com
@@ -45,12 +47,14 @@ interface Command {
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   'create-superuser': { args: ['email'], flags: ['password'] },
+  'create-user': { args: ['email'], flags: ['password'] },
   'set-password': { args: ['email or id'], flags: ['password'] },
   'assign-role': { args: ['email or id', 'role'], flags: ['existing'] },
   'create-role': { args: ['name'], flags: ['description'] },
   'list-roles': { args: [], flags: [] },
   'list-users': { args: [], flags: ['limit', 'offset', 'json'] },
   'revoke-sessions': { args: ['email or id'], flags: [] },
+  'reset-mfa': { args: ['email or id'], flags: [] },
 };
 const OWN_FLAGS = ['password', 'description', 'limit', 'offset', 'json', 'existing'] as const;
 
@@ -152,6 +156,10 @@ async function runCommand(
       const user = await admin.createSuperuser(first, values.password as string);
       return `Created superuser ${user.email} (${user.id}).`;
     }
+    case 'create-user': {
+      const user = await admin.createUser({ email: first, password: values.password as string });
+      return `Created user ${user.email} (${user.id}).`;
+    }
     case 'set-password':
       await admin.setPassword(first, values.password as string);
       return `Password set for ${first}; every session of that user was revoked.`;
@@ -183,6 +191,10 @@ async function runCommand(
     case 'revoke-sessions': {
       const n = await admin.revokeAllSessions(first);
       return `Revoked ${n} session${n === 1 ? '' : 's'} of ${first}.`;
+    }
+    case 'reset-mfa': {
+      const { totp, recoveryCodes } = await admin.resetMfa(first);
+      return `Reset MFA of ${first}: ${totp ? 'TOTP removed' : 'no TOTP'}, ${recoveryCodes} unused recovery code${recoveryCodes === 1 ? '' : 's'} removed.`;
     }
     default:
       throw new Error(`unhandled admin command ${name}`);

@@ -91,8 +91,13 @@ export interface SvcServer {
  * await server.close();
  */
 export async function createServer(options: CreateServerOptions = {}): Promise<SvcServer> {
-  const { logger: givenLogger, databaseInstance, compileQuery, migrations, ...serverConfig } =
-    options;
+  const {
+    logger: givenLogger,
+    databaseInstance,
+    compileQuery,
+    migrations,
+    ...serverConfig
+  } = options;
   const config = resolveConfig(serverConfig);
   const logger = givenLogger ?? createLogger(config.logLevel, undefined, config.logFormat);
 

@@ -137,6 +137,5 @@ export function adminAuthHandlers(deps: AdminAuthDeps) {
         auth: auth ? describeAuthSettings(auth.config) : null,
       });
     },
-
   };
 }

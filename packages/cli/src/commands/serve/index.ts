@@ -110,7 +110,10 @@ export function parseServeArgs(
           : `${shown} (${files.length} file${files.length === 1 ? '' : 's'})`;
     }
   } else if (v.migrate) {
-    throw new ExitError(2, '--migrate: no schema folder with migration files (dbschema/migrations)');
+    throw new ExitError(
+      2,
+      '--migrate: no schema folder with migration files (dbschema/migrations)',
+    );
   }
   return options;
 }

@@ -400,12 +400,22 @@ describe('the admin routes over users, roles, settings and the figures (handlers
       enableAuth: true,
       jwtSecret: SECRET,
       metricsToken: METRICS_TOKEN,
-      authConfig: { cookie: true, emailBaseUrl: 'http://localhost:5656' },
+      authConfig: { emailBaseUrl: 'http://localhost:5656' },
     });
     const email = `root-${Date.now()}@example.com`;
     await server.auth!.createSuperuser(email, PASSWORD);
-    const login = await authClient(server).login({ email, password: PASSWORD });
-    cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    // The admin UI's own session (handlers/admin-session): the svc_admin cookie.
+    const login = await call(server, '/_/api/session/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'http://localhost' },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
+    expect(login.status).toBe(200);
+    cookie =
+      login.headers
+        .getSetCookie()
+        .map((line) => line.split(';')[0] ?? '')
+        .find((pair) => pair.startsWith('svc_admin=')) ?? '';
   });
   afterAll(() => server?.close());
 
@@ -518,7 +528,7 @@ describe('the admin routes over users, roles, settings and the figures (handlers
       metricsToken: '(set)',
       jwtSecret: '(set)',
     });
-    expect(settings.auth).toMatchObject({ jwtSecret: '(set)', tokenExpiry: 3600, cookie: true });
+    expect(settings.auth).toMatchObject({ jwtSecret: '(set)', tokenExpiry: 3600, cookie: false });
   });
 
   test('stats: /stats takes only the metrics token; /_/api/db/stats gives a superuser the same snapshot', async () => {

@@ -14,13 +14,15 @@ import path from 'node:path';
 
 /**
  * Which packages each package may import (ARCHITECTURE.md, "Packages and who imports whom").
- * @svc/test-support is a devDependency only: no package's shipped code imports it.
+ * @svc/test-support is a devDependency only: no package's shipped code imports it. @svc/dom is
+ * bundled into the browser pages (admin-ui app/, rest page/, the demo's app/) at build time.
  */
 export const PACKAGE_IMPORTS = {
   '@svc/smtp': [],
   '@svc/client': [],
   '@svc/core': [],
   '@svc/test-support': [],
+  '@svc/dom': [],
   '@svc/auth': ['@svc/core', '@svc/smtp'],
   '@svc/rest': ['@svc/core'],
   '@svc/admin-ui': [],

@@ -10,7 +10,7 @@
  * `client.auth.setSession`.
  */
 import { createClient, type MfaChallenge, type Session } from '@svc/client';
-import { field, h, replace } from './dom';
+import { field, h, replace } from '@svc/dom';
 
 interface Note {
   readonly id: string;

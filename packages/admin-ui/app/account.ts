@@ -7,7 +7,7 @@
  * field is sent along when filled in.
  */
 import { ApiError, call } from './api';
-import { h, replace } from './dom';
+import { h, replace } from '@svc/dom';
 import { passkeyRegister, passkeysAvailable } from './passkey';
 import type { ViewContext } from './view';
 

@@ -16,7 +16,7 @@ import {
   visible,
   writable,
 } from './catalogue';
-import { type Child, h, replace } from './dom';
+import { type Child, h, replace } from '@svc/dom';
 import type { ViewContext } from './view';
 
 const PAGE = 25;

@@ -7,7 +7,7 @@
  * rate and the p95 latency over time (inline SVG made with DOM calls, styled by classes).
  */
 import { call } from './api';
-import { h, replace } from './dom';
+import { h, replace } from '@svc/dom';
 import type { ViewContext } from './view';
 
 interface Stats {

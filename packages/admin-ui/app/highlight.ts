@@ -1,5 +1,5 @@
 /** A light EdgeQL highlighter: tokens as spans (text only), for the editor's backdrop. */
-import { h } from './dom';
+import { h } from '@svc/dom';
 
 const KEYWORDS = new Set(
   'select insert update delete filter order by limit offset with for in union if else group using set module type required multi single link property global function as and or not exists distinct like ilike is asc desc empty first last detached default true false'.split(

@@ -15,7 +15,7 @@ import {
 } from './api';
 import { accountView } from './account';
 import type { ViewContext } from './view';
-import { h, replace } from './dom';
+import { h, replace } from '@svc/dom';
 import { dataView } from './data';
 import { queryView } from './query';
 import { schemaView } from './schema';

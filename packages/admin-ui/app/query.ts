@@ -4,7 +4,7 @@
  * run kept in this browser (localStorage, the last 50).
  */
 import { ApiError, call } from './api';
-import { type Child, h, replace } from './dom';
+import { type Child, h, replace } from '@svc/dom';
 import { highlight, offsetOf } from './highlight';
 import type { ViewContext } from './view';
 

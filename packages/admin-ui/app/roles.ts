@@ -4,7 +4,7 @@
  * (`/_/api/settings`: a secret shows as "(set)", never its value).
  */
 import { ApiError, call } from './api';
-import { h, replace } from './dom';
+import { h, replace } from '@svc/dom';
 import type { ViewContext } from './view';
 
 interface RoleRow {

@@ -6,7 +6,7 @@
  */
 import { call } from './api';
 import { diffCounts, lineDiff } from './diff';
-import { type Child, h, replace } from './dom';
+import { type Child, h, replace } from '@svc/dom';
 import { loadCatalogue, type Pointer } from './catalogue';
 import type { ViewContext } from './view';
 

@@ -4,7 +4,7 @@
  * passkey), and the password reset email. The section's other tabs: roles, settings.
  */
 import { ApiError, call } from './api';
-import { h, replace } from './dom';
+import { h, replace } from '@svc/dom';
 import { authTabs, rolesView, settingsView } from './roles';
 import type { ViewContext } from './view';
 

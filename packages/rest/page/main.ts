@@ -10,9 +10,10 @@
  * - the component schemas, which `$ref`s link to.
  * When the server refuses the document (401, 403: `requireAuth`), the page says why and asks for
  * a token. Deep links: `#/<tag>/<operationId>` opens that operation. Everything is text set as
- * text (`dom.ts`); requests go to this server only (the page's CSP: `connect-src 'self'`).
+ * text (`@svc/dom`); requests go to this server only (the page's CSP: `connect-src 'self'`).
  */
-import { type Child, append, h, prose, replace } from './dom';
+import { type Child, append, h, replace } from '@svc/dom';
+import { prose } from './prose';
 import { type Json, exampleOf, schemaAnchor, schemaView, typeView } from './schema';
 
 const TOKEN_KEY = 'svc-docs-token';

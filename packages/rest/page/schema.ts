@@ -5,7 +5,8 @@
  * from the keywords: type (`[T, "null"]` is a nullable T), format, enum, bounds, pattern,
  * readOnly, properties with their required marks, items, prefixItems, anyOf/oneOf/allOf.
  */
-import { type Child, add, h, prose } from './dom';
+import { type Child, add, h } from '@svc/dom';
+import { prose } from './prose';
 
 export type Json = { readonly [key: string]: unknown };
 

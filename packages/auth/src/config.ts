@@ -3,6 +3,7 @@
  * with their defaults, and `resolveAuthConfig`, which fills them in and refuses wrong types. The
  * server uses the key list to refuse unknown keys at start.
  */
+import { AUTH_FIELDS, MAX_SECONDS } from './config-fields';
 import { JWT_SECRET_MIN_LENGTH } from './token/verify';
 import { resolveRateLimits, type ResolvedRateLimits } from './rate-limit';
 import { resolveCaptchaConfig, type ResolvedCaptchaConfig } from './captcha';
@@ -36,22 +37,8 @@ export const AUTH_CONFIG_DEFAULTS = Object.freeze({
   hostedPages: true,
 });
 
-export const AUTH_CONFIG_KEYS: readonly string[] = Object.freeze([
-  'jwtSecret',
-  ...Object.keys(AUTH_CONFIG_DEFAULTS),
-  'branding',
-  'emailBaseUrl',
-  'emailTemplates',
-  'magicLinkUrlTemplate',
-  'smtp',
-  'webauthn',
-  'captcha',
-  'webhooks',
-  'rateLimits',
-  'oauth',
-  'claims',
-  'redirectAllowList',
-]);
+/** Every `AuthConfig` key, from the one table of them (config-fields.ts). */
+export const AUTH_CONFIG_KEYS: readonly string[] = Object.freeze(AUTH_FIELDS.map((f) => f.key));
 
 /** The configuration with every default filled in: what `auth.config` and the operations read. */
 export type ResolvedAuthConfig = Auth['config'] &
@@ -77,27 +64,13 @@ export type ResolvedAuthConfig = Auth['config'] &
     readonly webauthn?: ResolvedWebAuthnConfig;
   };
 
-/** Ten years: the longest duration any key takes. */
-const MAX_SECONDS = 10 * 365 * 24 * 3600;
-const INTEGER_KEYS = {
-  tokenExpiry: { min: 1, max: MAX_SECONDS },
-  refreshTokenExpiry: { min: 1, max: MAX_SECONDS },
-  sessionTimeout: { min: 1, max: MAX_SECONDS },
-  bcryptRounds: { min: 4, max: 31 },
-  passwordMinLength: { min: 1, max: 72 },
-  maxMetadataBytes: { min: 2, max: 1024 * 1024 },
-} as const;
-const BOOLEAN_KEYS = [
-  'allowRegistration',
-  'requireEmailVerification',
-  'allowImplicitSignup',
-  'passwordRequireNumbers',
-  'passwordRequireSpecial',
-  'passwordRequireUppercase',
-  'cookie',
-  'refreshTokenReuseDetection',
-  'hostedPages',
-] as const;
+const INTEGER_KEYS = Object.fromEntries(
+  AUTH_FIELDS.filter((f) => f.type === 'integer' && f.key !== 'guestRetention').map((f) => [
+    f.key,
+    { min: f.min as number, max: f.max as number },
+  ]),
+);
+const BOOLEAN_KEYS = AUTH_FIELDS.filter((f) => f.type === 'boolean').map((f) => f.key);
 
 /** Fills in the defaults and refuses wrong types with a TypeError naming the key. */
 export function resolveAuthConfig(config: AuthConfig): ResolvedAuthConfig {

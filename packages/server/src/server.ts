@@ -7,6 +7,8 @@ import {
   openDatabase,
   type CompileQuery,
   type Database,
+  type MigrateOptions,
+  type OpenDatabaseOptions,
   type QueryEngine,
 } from '@svc/core';
 import { createAuth, type Auth, type AuthConfig } from '@svc/auth';
@@ -39,6 +41,17 @@ export interface CreateServerOptions extends ServerConfig {
    * compiler with tracing).
    */
   compileQuery?: CompileQuery;
+  /**
+   * Told of slow start-up work as it happens, for a person waiting at a terminal: the embedded
+   * folder being created (first start), each step of the start-up migration.
+   */
+  progress?: StartProgress;
+}
+
+/** What `createServer` tells of slow start-up work (see `CreateServerOptions.progress`). */
+export interface StartProgress {
+  readonly onCreateDataDir?: OpenDatabaseOptions['onCreateDataDir'];
+  readonly onStep?: MigrateOptions['onStep'];
 }
 
 export interface ListenOptions {
@@ -82,7 +95,8 @@ export interface SvcServer {
  * await server.close();
  */
 export async function createServer(options: CreateServerOptions = {}): Promise<SvcServer> {
-  const { logger: givenLogger, databaseInstance, compileQuery, ...serverConfig } = options;
+  const { logger: givenLogger, databaseInstance, compileQuery, progress, ...serverConfig } =
+    options;
   const config = resolveConfig(serverConfig);
   const logger = givenLogger ?? createLogger(config.logLevel, undefined, config.logFormat);
 
@@ -94,12 +108,17 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       // stops any statement of this pool running longer than a request may.
       statementTimeoutMs: config.requestTimeout,
       onWarning: (message) => logger.warn(message),
+      ...(progress?.onCreateDataDir ? { onCreateDataDir: progress.onCreateDataDir } : {}),
     }));
   const ownsDatabase = databaseInstance === undefined;
   const migrator = createDefaultMigrator();
   if (config.schema !== undefined) {
     try {
-      const result = await migrator.migrate(database, config.schema);
+      const result = await migrator.migrate(
+        database,
+        config.schema,
+        progress?.onStep ? { onStep: progress.onStep } : {},
+      );
       if (result.applied)
         logger.info(
           { version: result.version, steps: result.steps.length },

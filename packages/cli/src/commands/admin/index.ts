@@ -4,6 +4,7 @@ import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../d
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { readSecret, type SecretInput } from '../../read-secret';
+import { progressLines } from '../../progress';
 
 export const ADMIN_USAGE = `Usage: svc admin <command> [options]
 
@@ -115,7 +116,8 @@ export async function adminCommand(argv: readonly string[], opts: AdminOptions):
       );
   }
 
-  const db = await openDatabase(database).catch((err: unknown) => {
+  const { onCreateDataDir } = progressLines(opts.io, opts.cwd);
+  const db = await openDatabase(database, { onCreateDataDir }).catch((err: unknown) => {
     throw asExitError(err, databaseUrlSource(config.databaseSource, configFile));
   });
   try {

@@ -3,6 +3,7 @@ import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../d
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
+import { progressLines } from '../../progress';
 import { openOrFindServer, requestThroughServer } from '../../through-server';
 
 export const MIGRATE_USAGE = `Usage: svc migrate [options]
@@ -54,9 +55,11 @@ export async function migrateCommand(
   const { config, database, configFile } = resolveCommandConfig(values, opts.cwd, opts.env);
   const dryRun = values['dry-run'] ?? false;
   const allowDataLoss = values['allow-data-loss'] ?? false;
+  const progress = progressLines(opts.io, opts.cwd);
   const opened = await openOrFindServer(
     database,
     databaseUrlSource(config.databaseSource, configFile),
+    { onCreateDataDir: progress.onCreateDataDir },
   );
   if ('server' in opened) {
     // The embedded folder is held: by a server that listens, the migration goes through it.
@@ -80,7 +83,11 @@ export async function migrateCommand(
   }
   const { db } = opened;
   try {
-    const result = await createDefaultMigrator().migrate(db, sdl, { dryRun, allowDataLoss });
+    const result = await createDefaultMigrator().migrate(db, sdl, {
+      dryRun,
+      allowDataLoss,
+      onStep: progress.onStep,
+    });
     opts.io.stdout(report(result, dryRun));
     return 0;
   } catch (err) {

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import {
   ConfigError,
   createServer,
+  resolveConfig,
   resolveLogFormat,
   type CreateServerOptions,
   type SvcServer,
@@ -10,6 +12,7 @@ import {
 import { DATABASE_FLAGS, databaseFlagOptions, databaseUrlSource } from '../../database-options';
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
+import { progressLines } from '../../progress';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 
 export const SERVE_USAGE = `Usage: svc serve [options]
@@ -132,9 +135,20 @@ export async function serve(
   const preexisting = embeddedDir
     ? existedBefore(embeddedDir)
     : existedBefore(path.resolve(opts.cwd, '.svc/data'));
+  // The configuration, then the port, are checked before the database opens (a first start
+  // creates it: seconds, for a port that was taken all along).
+  let listenAt: { host: string; port: number };
+  try {
+    listenAt = resolveConfig(options);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ExitError(2, err.message);
+    throw err;
+  }
+  const taken = await portProblem(listenAt.host, listenAt.port);
+  if (taken !== undefined) throw listenFailure(listenAt.host, listenAt.port, taken);
   let server: SvcServer;
   try {
-    server = await createServer(options);
+    server = await createServer({ ...options, progress: progressLines(opts.io, opts.cwd) });
   } catch (err) {
     if (err instanceof ConfigError) throw new ExitError(2, err.message);
     // The URL's source by the server's precedence: flag > DATABASE_URL > the config file.
@@ -152,12 +166,9 @@ export async function serve(
   } catch (err) {
     await server.close();
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-      throw new ExitError(
-        1,
-        `cannot listen on ${server.config.host}:${server.config.port}: ${code}`,
-      );
-    }
+    // Taken since the check above, by another process starting at the same time.
+    if (code !== undefined && code in LISTEN_FIXES)
+      throw listenFailure(server.config.host, server.config.port, code);
     throw err;
   }
   const resolved = server.config.database;
@@ -176,6 +187,37 @@ export async function serve(
     );
   }
   return server;
+}
+
+/** Why the server could not listen, and what to do about it. */
+const LISTEN_FIXES: Readonly<Record<string, (port: number) => string>> = {
+  EADDRINUSE: (port) =>
+    `port ${port} is in use by another program: stop it, or choose another port with --port <n> (or --port 0 for any free port)`,
+  EACCES: (port) =>
+    `port ${port} needs privileges this process lacks: choose one above 1023 with --port <n> (or --port 0 for any free port)`,
+  EADDRNOTAVAIL: () =>
+    'the address is not one of this machine\'s: choose another with --host (127.0.0.1, or 0.0.0.0 for every interface)',
+};
+
+function listenFailure(host: string, port: number, code: string): ExitError {
+  const fix = LISTEN_FIXES[code];
+  return new ExitError(
+    1,
+    `cannot listen on ${host}:${port} (${code})${fix === undefined ? '' : `: ${fix(port)}`}`,
+  );
+}
+
+/**
+ * Whether `host:port` can be listened on, by listening and closing at once: the error code when
+ * it cannot (`EADDRINUSE`, ...), undefined when it can. Port 0 (any free port) always can.
+ */
+function portProblem(host: string, port: number): Promise<string | undefined> {
+  if (port === 0) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'EADDRINUSE'));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(undefined)));
+  });
 }
 
 /** What a person starting `svc serve` at a terminal wants to see once, before the logs. */

@@ -52,7 +52,10 @@ export function parseCommandArgs<const Options extends ParseArgsConfig['options'
  * parseArgs's complaint, shortened for an unknown option (its advice on `--` is for arguments
  * that start with a dash, rarely the case) and with the closest option it knows.
  */
-function optionProblem(err: Error & { code?: string }, options: NonNullable<ParseArgsConfig['options']>): string {
+function optionProblem(
+  err: Error & { code?: string },
+  options: NonNullable<ParseArgsConfig['options']>,
+): string {
   const unknown = /^Unknown option '(-{1,2}[^'=]+)/.exec(err.message)?.[1];
   if (err.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || unknown === undefined) return err.message;
   const near = closestName(unknown.replace(/^-+/, ''), Object.keys(options));

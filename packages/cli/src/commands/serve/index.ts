@@ -196,7 +196,7 @@ const LISTEN_FIXES: Readonly<Record<string, (port: number) => string>> = {
   EACCES: (port) =>
     `port ${port} needs privileges this process lacks: choose one above 1023 with --port <n> (or --port 0 for any free port)`,
   EADDRNOTAVAIL: () =>
-    'the address is not one of this machine\'s: choose another with --host (127.0.0.1, or 0.0.0.0 for every interface)',
+    "the address is not one of this machine's: choose another with --host (127.0.0.1, or 0.0.0.0 for every interface)",
 };
 
 function listenFailure(host: string, port: number, code: string): ExitError {

@@ -45,7 +45,8 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
     expect(again.stdout).toMatch(/^The database is up to date/);
   });
 
-  test('a schema error exits 1 with its class, line and column', async () => {
+  // Issue 31: told before the database opens, so an embedded folder is not created for it.
+  test('a schema error exits 1 with its class, line and column, before the database opens', async () => {
     const dir = project({ 'schema.esdl': 'type User {\n  required name: strr;\n}\n' });
     const r = await runSvc(['migrate', '--schema', 'schema.esdl', ...dbArgs(dir)], {
       cwd: dir,
@@ -53,6 +54,7 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^svc: InvalidReferenceError \(line 2, column \d+\): /);
+    expect(fs.existsSync(path.join(dir, 'data'))).toBe(false);
   });
 
   test('without a schema it says how to give one', async () => {

@@ -1,4 +1,4 @@
-import { createDefaultMigrator, type MigrateResult } from '@svc/core';
+import { buildSchema, createDefaultMigrator, type MigrateResult } from '@svc/core';
 import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
@@ -51,6 +51,12 @@ export async function migrateCommand(
   if (schemaPath === undefined)
     throw new ExitError(2, 'no schema: pass --schema <file|dir> or create dbschema/');
   const { sdl } = readSchemaSource(opts.cwd, schemaPath);
+  // A schema error is told before the database opens (a first start creates it: seconds).
+  try {
+    buildSchema(sdl);
+  } catch (err) {
+    throw asExitError(err);
+  }
 
   const { config, database, configFile } = resolveCommandConfig(values, opts.cwd, opts.env);
   const dryRun = values['dry-run'] ?? false;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { buildSchema } from '@svc/core';
 import {
   ConfigError,
   createServer,
@@ -135,14 +136,15 @@ export async function serve(
   const preexisting = embeddedDir
     ? existedBefore(embeddedDir)
     : existedBefore(path.resolve(opts.cwd, '.svc/data'));
-  // The configuration, then the port, are checked before the database opens (a first start
-  // creates it: seconds, for a port that was taken all along).
+  // The configuration, the schema and the port are checked before the database opens (a first
+  // start creates it: seconds, to be told of a port that was taken all along).
   let listenAt: { host: string; port: number };
   try {
     listenAt = resolveConfig(options);
+    if (options.schema !== undefined) buildSchema(options.schema);
   } catch (err) {
     if (err instanceof ConfigError) throw new ExitError(2, err.message);
-    throw err;
+    throw asExitError(err);
   }
   const taken = await portProblem(listenAt.host, listenAt.port);
   if (taken !== undefined) throw listenFailure(listenAt.host, listenAt.port, taken);

@@ -78,7 +78,8 @@ describe('one embedded data folder, several svc processes', () => {
         headers: { authorization: `Bearer ${SERVICE_KEY}` },
       });
       expect(schema.body.sdl).toContain('type Post');
-      // Errors of the server come back as the command's own: class, line, column.
+      // A schema error is told before the folder is even tried (issue 31): class, line, column;
+      // the server's own refusals come back as the command's (the missing service key above).
       fs.writeFileSync(
         path.join(dir, 'dbschema', 'posts.esdl'),
         'type Post {\n  required title: strr;\n}\n',
@@ -89,7 +90,7 @@ describe('one embedded data folder, several svc processes', () => {
         ms: 60000,
       });
       expect(bad.code).toBe(1);
-      expect(bad.stderr).toMatch(/\nsvc: InvalidReferenceError \(line \d+, column \d+\): /);
+      expect(bad.stderr).toMatch(/^svc: InvalidReferenceError \(line \d+, column \d+\): /);
       fs.writeFileSync(path.join(dir, 'dbschema', 'posts.esdl'), POSTS);
 
       // A user registered through the server, then admin commands on the held folder.

@@ -95,8 +95,13 @@ export interface SvcServer {
  * await server.close();
  */
 export async function createServer(options: CreateServerOptions = {}): Promise<SvcServer> {
-  const { logger: givenLogger, databaseInstance, compileQuery, progress, ...serverConfig } =
-    options;
+  const {
+    logger: givenLogger,
+    databaseInstance,
+    compileQuery,
+    progress,
+    ...serverConfig
+  } = options;
   const config = resolveConfig(serverConfig);
   const logger = givenLogger ?? createLogger(config.logLevel, undefined, config.logFormat);
 

@@ -124,15 +124,16 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The candidate closest to `word` (case aside), for a "did you mean" about a name a person
- * typed: a command, an option, a configuration key. At most 1 edit for words of up to 4
- * characters, 2 up to 8, 3 beyond; a transposition is one edit. Undefined when none is that close
- * or `word` is itself a candidate.
+ * typed: a command, an option, a configuration key. None for words of 1 or 2 characters; at most
+ * 1 edit up to 4 characters, 2 up to 8, 3 beyond; a transposition is one edit. Undefined when
+ * none is that close or `word` is itself a candidate.
  *
  * @example
  * closestName('serv', ['serve', 'migrate']); // 'serve'
  */
 export function closestName(word: string, candidates: readonly string[]): string | undefined {
   const lower = word.toLowerCase();
+  if (lower.length <= 2) return undefined; // too short to tell a slip from another name
   const limit = lower.length <= 4 ? 1 : lower.length <= 8 ? 2 : 3;
   let best: string | undefined;
   let bestDistance = limit + 1;

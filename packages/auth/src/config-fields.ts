@@ -9,7 +9,8 @@
 /**
  * `table`: an object, its keys in `fields` (left out: the resolver knows them, e.g. rate limits);
  * `tables`: a list of such objects (`[[auth.webhooks]]`); `strings`: a list of strings;
- * `secret`: a string never echoed in a message; `code`: a function, given in code only.
+ * `secret`: a string never echoed in a message; `pem`: PEM text (in code also a Buffer), or a
+ * list of them; `code`: a function, given in code only.
  */
 export type AuthFieldType =
   | 'boolean'
@@ -17,7 +18,7 @@ export type AuthFieldType =
   | 'string'
   | 'secret'
   | 'strings'
-  | 'stringOrStrings'
+  | 'pem'
   | 'table'
   | 'tables'
   | 'code';
@@ -56,7 +57,7 @@ export const SMTP_FIELDS: readonly AuthFieldSpec[] = [
   { key: 'replyTo', type: 'string' },
   { key: 'timeoutMs', type: 'integer', min: 1, max: 2_147_483_647 },
   { key: 'tlsRejectUnauthorized', type: 'boolean' },
-  { key: 'tls', type: 'table', fields: [{ key: 'ca', type: 'stringOrStrings' }] },
+  { key: 'tls', type: 'table', fields: [{ key: 'ca', type: 'pem' }] },
   { key: 'logger', type: 'code' },
   { key: 'transcript', type: 'code' },
 ];

@@ -78,10 +78,10 @@ function fieldProblem(spec: AuthFieldSpec, value: unknown, fromFile: boolean): s
       return typeof value === 'string' ? undefined : 'must be a string';
     case 'strings':
       return isStrings(value) ? undefined : `must be a list of strings${got}`;
-    case 'stringOrStrings':
-      return typeof value === 'string' || isStrings(value)
+    case 'pem':
+      return isPem(value) || (Array.isArray(value) && value.every(isPem))
         ? undefined
-        : `must be a string or a list of strings${got}`;
+        : `must be PEM text or a list of them${got}`;
     case 'table':
       return isPlainObject(value) ? undefined : `must be a table${got}`;
     case 'tables':
@@ -95,6 +95,7 @@ function fieldProblem(spec: AuthFieldSpec, value: unknown, fromFile: boolean): s
 
 const isStrings = (value: unknown) =>
   Array.isArray(value) && value.every((v) => typeof v === 'string');
+const isPem = (value: unknown) => typeof value === 'string' || Buffer.isBuffer(value);
 
 /** A value in a message; a string says it is one, so that `"2525"` is not read as a number. */
 export function describeValue(value: unknown): string {

@@ -31,6 +31,19 @@ describe('"did you mean" for commands and options', () => {
     expect(r.stderr).toMatch(/^svc: unknown command "serv"; did you mean "svc serve"\?\n\nUsage:/);
   });
 
+  test('svc admin creat-superuser and svc generate interface: the subcommand meant', async () => {
+    const admin = await runSvc(['admin', 'creat-superuser', 'a@example.com'], { cwd: project({}) });
+    expect(admin.code).toBe(2);
+    expect(admin.stderr).toMatch(
+      /^svc: unknown admin command "creat-superuser"; did you mean "svc admin create-superuser"\?\n/,
+    );
+    const generate = await runSvc(['generate', 'interface'], { cwd: project({}) });
+    expect(generate.code).toBe(2);
+    expect(generate.stderr).toMatch(
+      /^svc: cannot generate "interface"; did you mean "svc generate interfaces"\?\n/,
+    );
+  });
+
   test('an unknown command with nothing close: no suggestion', async () => {
     const r = await runSvc(['frobnicate']);
     expect(r.code).toBe(2);

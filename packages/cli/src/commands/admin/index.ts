@@ -1,4 +1,4 @@
-import { openDatabase } from '@svc/core';
+import { closestName, openDatabase } from '@svc/core';
 import { createAuthAdmin, type AuthAdmin, type AuthAdminConfig, type UserList } from '@svc/auth';
 import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
 import { asExitError } from '../../failure';
@@ -79,8 +79,11 @@ export async function adminCommand(argv: readonly string[], opts: AdminOptions):
     return name === undefined && !values.help ? 2 : 0;
   }
   const command = COMMANDS[name];
-  if (command === undefined)
-    throw new ExitError(2, `unknown admin command "${name}"\n\n${ADMIN_USAGE}`);
+  if (command === undefined) {
+    const near = closestName(name, Object.keys(COMMANDS));
+    const hint = near === undefined ? '' : `; did you mean "svc admin ${near}"?`;
+    throw new ExitError(2, `unknown admin command "${name}"${hint}\n\n${ADMIN_USAGE}`);
+  }
   if (args.length !== command.args.length) {
     const wanted = command.args.length
       ? command.args.map((a) => `<${a}>`).join(' ')

@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
-import { FIRST_START_LINES, cleanEnv, runSvc, startSvc } from './svc';
+import { FIRST_START_LINES, cleanEnv, runSvc, spawnSvc, startSvc } from './svc';
 
 // Issue 31, tried as a new user: configuration mistakes are named with their line and a "did you
 // mean", before anything is opened; a port in use is said before the database is created; a first
@@ -151,6 +151,41 @@ describe('svc serve on a port in use', () => {
     } finally {
       await new Promise((resolve) => holder.close(resolve));
     }
+  });
+});
+
+describe('svc serve holds its port from before the database opens', () => {
+  test('while the embedded database is created the port is taken, then the server answers on it', async () => {
+    const free = net.createServer();
+    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
+    const { port } = free.address() as net.AddressInfo;
+    await new Promise((resolve) => free.close(resolve));
+    const dir = project({ 'dbschema/default.esdl': 'type User;\n' });
+    const child = spawnSvc(['serve', '--port', String(port), '--log-format', 'json'], { cwd: dir });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const until = async (done: () => boolean) => {
+      for (let i = 0; i < 1200 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(done()).toBe(true);
+    };
+    try {
+      await until(() => stderr.includes('creating the embedded database'));
+      const other = net.createServer();
+      const refused = await new Promise<string | undefined>((resolve) => {
+        other.once('error', (err: NodeJS.ErrnoException) => resolve(err.code));
+        other.listen(port, '127.0.0.1', () => other.close(() => resolve(undefined)));
+      });
+      expect(refused).toBe('EADDRINUSE');
+      await until(() => stdout.includes('svc listening on'));
+      expect(stdout).toContain(`svc listening on http://127.0.0.1:${port} `);
+      expect((await fetch(`http://127.0.0.1:${port}/health/ready`)).status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
   });
 });
 

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import {
   buildSchema,
   createDefaultMigrator,
@@ -59,6 +59,13 @@ export interface ListenOptions {
   port?: number;
   /** @default the resolved `host` ('127.0.0.1') */
   host?: string;
+  /**
+   * A `net.Server` already listening, whose socket is taken over instead of binding `port` and
+   * `host`: a caller that bound the port before the database opened (to say at once that it is
+   * taken) hands it on with no moment in which another process could take it. The server then
+   * owns the socket; do not close `handle` yourself.
+   */
+  handle?: NetServer;
 }
 
 export interface SvcServer {
@@ -260,10 +267,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       s.on('connect', refuseConnect);
       await new Promise<void>((resolve, reject) => {
         s.once('error', reject);
-        s.listen(port, host, () => {
+        const listening = () => {
           s.off('error', reject);
           resolve();
-        });
+        };
+        if (listenOptions.handle) s.listen(listenOptions.handle, listening);
+        else s.listen(port, host, listening);
       });
       const address = s.address() as AddressInfo;
       const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -146,12 +146,15 @@ export async function serve(
     if (err instanceof ConfigError) throw new ExitError(2, err.message);
     throw asExitError(err);
   }
-  const taken = await portProblem(listenAt.host, listenAt.port);
-  if (taken !== undefined) throw listenFailure(listenAt.host, listenAt.port, taken);
+  // Bound now and handed to the server once it is ready: no other process can take the port
+  // while the database opens.
+  const held = await holdPort(listenAt.host, listenAt.port);
+  if (typeof held === 'string') throw listenFailure(listenAt.host, listenAt.port, held);
   let server: SvcServer;
   try {
     server = await createServer({ ...options, progress: progressLines(opts.io, opts.cwd) });
   } catch (err) {
+    await new Promise((resolve) => held.close(resolve));
     if (err instanceof ConfigError) throw new ExitError(2, err.message);
     // The URL's source by the server's precedence: flag > DATABASE_URL > the config file.
     const source = options.database
@@ -164,13 +167,9 @@ export async function serve(
     throw asExitError(err, databaseUrlSource(source, options.configFile));
   }
   try {
-    await server.listen();
+    await server.listen({ handle: held });
   } catch (err) {
     await server.close();
-    const code = (err as NodeJS.ErrnoException).code;
-    // Taken since the check above, by another process starting at the same time.
-    if (code !== undefined && code in LISTEN_FIXES)
-      throw listenFailure(server.config.host, server.config.port, code);
     throw err;
   }
   const resolved = server.config.database;
@@ -210,15 +209,19 @@ function listenFailure(host: string, port: number, code: string): ExitError {
 }
 
 /**
- * Whether `host:port` can be listened on, by listening and closing at once: the error code when
- * it cannot (`EADDRINUSE`, ...), undefined when it can. Port 0 (any free port) always can.
+ * Listens on `host:port` for the server to take over once started (`listen({handle})`); the
+ * error code (`EADDRINUSE`, ...) when it cannot. A connection that comes before the server has
+ * started is closed, as a refused one would be.
  */
-function portProblem(host: string, port: number): Promise<string | undefined> {
-  if (port === 0) return Promise.resolve(undefined);
+function holdPort(host: string, port: number): Promise<net.Server | string> {
   return new Promise((resolve) => {
-    const probe = net.createServer();
-    probe.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'EADDRINUSE'));
-    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(undefined)));
+    const held = net.createServer({ pauseOnConnect: true }, (socket) => socket.destroy());
+    const failed = (err: NodeJS.ErrnoException) => resolve(err.code ?? 'EADDRINUSE');
+    held.once('error', failed);
+    held.listen({ host, port, exclusive: true }, () => {
+      held.off('error', failed);
+      resolve(held);
+    });
   });
 }
 

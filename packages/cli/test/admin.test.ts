@@ -69,7 +69,9 @@ describe(`svc admin on ${testDatabaseKind()}`, () => {
     // a secret given is still checked, and never echoed
     const bad = await admin(['list-roles', '--jwt-secret', 'short-secret']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('jwtSecret must be at least 32 characters');
+    expect(bad.stderr).toContain(
+      'svc: invalid configuration:\n  - --jwt-secret must be at least 32 characters',
+    );
     expect(bad.stderr).not.toContain('short-secret');
   });
 

@@ -102,6 +102,22 @@ describe('the configuration is checked whole, before anything opens', () => {
     expect(fs.existsSync(path.join(dir, '.svc'))).toBe(false);
   });
 
+  test('a setting given as a flag is named by its flag; one from the environment by its variable', async () => {
+    const r = await runSvc(['serve', '--log-level', 'loud'], {
+      cwd: project({}),
+      env: cleanEnv({ SVC_PORT: 'eighty' }),
+    });
+    expect(r.stderr).toBe(
+      [
+        'svc: invalid configuration:',
+        '  - --log-level must be one of fatal, error, warn, info, debug, trace, silent, got the string "loud"',
+        '  - SVC_PORT must be an integer from 0 to 65535, got "eighty"',
+        '',
+      ].join('\n'),
+    );
+    expect(r.code).toBe(2);
+  });
+
   test('a TOML syntax error: file, line, column, the line and a caret', async () => {
     const dir = project({ 'svc.toml': '[server]\nport = 5656\nhost = "127.0.0.1\n' });
     const r = await runSvc(['serve'], { cwd: dir });

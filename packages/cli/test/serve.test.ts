@@ -49,7 +49,7 @@ describe('svc', () => {
       { cwd: tmp() },
     );
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('jwtSecret must be at least 32 characters (got 12)');
+    expect(r.stderr).toContain('  - --jwt-secret must be at least 32 characters (got 12)');
     expect(r.stderr).not.toContain('short-secret');
   });
 });

@@ -10,7 +10,12 @@ import {
   type CreateServerOptions,
   type SvcServer,
 } from '@svc/server';
-import { DATABASE_FLAGS, databaseFlagOptions, databaseUrlSource } from '../../database-options';
+import {
+  configFailure,
+  DATABASE_FLAGS,
+  databaseFlagOptions,
+  databaseUrlSource,
+} from '../../database-options';
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { progressLines } from '../../progress';
@@ -143,7 +148,7 @@ export async function serve(
     listenAt = resolveConfig(options);
     if (options.schema !== undefined) buildSchema(options.schema);
   } catch (err) {
-    if (err instanceof ConfigError) throw new ExitError(2, err.message);
+    if (err instanceof ConfigError) throw configFailure(err, options);
     throw asExitError(err);
   }
   // Bound now and handed to the server once it is ready: no other process can take the port
@@ -155,7 +160,7 @@ export async function serve(
     server = await createServer({ ...options, progress: progressLines(opts.io, opts.cwd) });
   } catch (err) {
     await new Promise((resolve) => held.close(resolve));
-    if (err instanceof ConfigError) throw new ExitError(2, err.message);
+    if (err instanceof ConfigError) throw configFailure(err, options);
     // The URL's source by the server's precedence: flag > DATABASE_URL > the config file.
     const source = options.database
       ? 'explicit'

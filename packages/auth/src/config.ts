@@ -3,6 +3,7 @@
  * with their defaults, and `resolveAuthConfig`, which fills them in and refuses wrong types. The
  * server uses the key list to refuse unknown keys at start.
  */
+import { AUTH_FIELDS, MAX_SECONDS, shownOf } from './config-fields';
 import { JWT_SECRET_MIN_LENGTH } from './token/verify';
 import { resolveRateLimits, type ResolvedRateLimits } from './rate-limit';
 import { resolveCaptchaConfig, type ResolvedCaptchaConfig } from './captcha';
@@ -37,58 +38,19 @@ export const AUTH_CONFIG_DEFAULTS = Object.freeze({
   hostedPages: true,
 });
 
+/** Every `AuthConfig` key, from the one table of them (config-fields.ts). */
+export const AUTH_CONFIG_KEYS: readonly string[] = Object.freeze(AUTH_FIELDS.map((f) => f.key));
+
 /**
  * How each auth setting is shown to an administrator (`describeAuthSettings`, the admin UI's
- * settings page): its value, or only whether a secret is set, never the secret. Every key of
- * `AuthConfig` is here (the list of known keys is read off this table), so a new setting cannot
- * be added without saying how it shows. A nested key not named in `fields` is not shown at all.
+ * settings page): its value, or only whether a secret is set, never the secret. Read off the one
+ * table of the settings (config-fields.ts: a `secret` shows as set or not, a function as
+ * `(function)`, a table by its declared keys; `shown` where the type says too little), so a new
+ * setting cannot be added without saying how it shows. A nested key not declared is not shown.
  */
-export const AUTH_SETTINGS_SHOWN: Readonly<Record<string, SettingShow>> = Object.freeze({
-  jwtSecret: 'secret',
-  ...Object.fromEntries(Object.keys(AUTH_CONFIG_DEFAULTS).map((key) => [key, 'value' as const])),
-  branding: 'value',
-  emailBaseUrl: 'value',
-  emailTemplates: 'names',
-  magicLinkUrlTemplate: 'value',
-  smtp: {
-    fields: {
-      host: 'value',
-      port: 'value',
-      secure: 'value',
-      from: 'value',
-      hostname: 'value',
-      replyTo: 'value',
-      timeoutMs: 'value',
-      tlsRejectUnauthorized: 'value',
-      auth: { fields: { user: 'value', pass: 'secret' } },
-      tls: 'names',
-    },
-  },
-  webauthn: 'value',
-  captcha: {
-    fields: {
-      gate: 'value',
-      provider: 'value',
-      verifyUrl: 'value',
-      timeoutMs: 'value',
-      secret: 'secret',
-    },
-  },
-  // A webhook URL may carry a token in its path: only its origin is shown.
-  webhooks: { each: { fields: { url: 'origin', events: 'value', secret: 'secret' } } },
-  rateLimits: 'value',
-  oauth: {
-    fields: {
-      providers: { each: { fields: { type: 'value', clientId: 'value', scopes: 'value' } } },
-      redirectUris: 'value',
-      baseUrl: 'value',
-    },
-  },
-  claims: 'function',
-  redirectAllowList: 'value',
-} satisfies Record<string, SettingShow>);
-
-export const AUTH_CONFIG_KEYS: readonly string[] = Object.freeze(Object.keys(AUTH_SETTINGS_SHOWN));
+export const AUTH_SETTINGS_SHOWN: Readonly<Record<string, SettingShow>> = Object.freeze(
+  shownOf(AUTH_FIELDS),
+);
 
 /** The settings in force as an administrator may see them: no secret, key or password. */
 export function describeAuthSettings(config: Auth['config']): Record<string, unknown> {
@@ -119,27 +81,13 @@ export type ResolvedAuthConfig = Auth['config'] &
     readonly webauthn?: ResolvedWebAuthnConfig;
   };
 
-/** Ten years: the longest duration any key takes. */
-const MAX_SECONDS = 10 * 365 * 24 * 3600;
-const INTEGER_KEYS = {
-  tokenExpiry: { min: 1, max: MAX_SECONDS },
-  refreshTokenExpiry: { min: 1, max: MAX_SECONDS },
-  sessionTimeout: { min: 1, max: MAX_SECONDS },
-  bcryptRounds: { min: 4, max: 31 },
-  passwordMinLength: { min: 1, max: 72 },
-  maxMetadataBytes: { min: 2, max: 1024 * 1024 },
-} as const;
-const BOOLEAN_KEYS = [
-  'allowRegistration',
-  'requireEmailVerification',
-  'allowImplicitSignup',
-  'passwordRequireNumbers',
-  'passwordRequireSpecial',
-  'passwordRequireUppercase',
-  'cookie',
-  'refreshTokenReuseDetection',
-  'hostedPages',
-] as const;
+const INTEGER_KEYS = Object.fromEntries(
+  AUTH_FIELDS.filter((f) => f.type === 'integer' && f.key !== 'guestRetention').map((f) => [
+    f.key,
+    { min: f.min as number, max: f.max as number },
+  ]),
+);
+const BOOLEAN_KEYS = AUTH_FIELDS.filter((f) => f.type === 'boolean').map((f) => f.key);
 
 /** Fills in the defaults and refuses wrong types with a TypeError naming the key. */
 export function resolveAuthConfig(config: AuthConfig): ResolvedAuthConfig {

@@ -73,6 +73,13 @@ export {
   resolveAuthConfig,
   type ResolvedAuthConfig,
 } from './config';
+export {
+  AUTH_FIELDS,
+  SMTP_FIELDS,
+  type AuthFieldSpec,
+  type AuthFieldType,
+} from './config-fields';
+export { authConfigProblems } from './config-check';
 export { createEventBus, AUTH_EVENT_TYPES, isAuthEventType, type EventBus } from './events';
 export { signWebhookBody, verifyWebhookSignature } from './webhooks';
 export {

@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DatabaseConfig } from '@svc/core';
-import { ConfigError, resolveConfig, type ResolvedConfig, type ServerConfig } from '@svc/server';
+import {
+  ConfigError,
+  resolveConfig,
+  SERVER_FIELDS,
+  type ResolvedConfig,
+  type ServerConfig,
+} from '@svc/server';
 import { ExitError } from './io';
 
 /** The flags every command that opens the database takes (parseArgs option specs). */
@@ -72,7 +78,7 @@ export function resolveCommandConfig(
   try {
     config = resolveConfig(input);
   } catch (err) {
-    if (err instanceof ConfigError) throw new ExitError(2, err.message);
+    if (err instanceof ConfigError) throw configFailure(err, input);
     throw err;
   }
   const database =
@@ -80,6 +86,21 @@ export function resolveCommandConfig(
       ? { dataDir: path.resolve(cwd, config.database.dataDir) }
       : config.database;
   return { config, database, configFile };
+}
+
+/**
+ * A configuration refused, as exit code 2 and the list of its problems, a setting given as a
+ * flag named by its flag (`--log-level must be ...`), as the person typed it.
+ */
+export function configFailure(err: ConfigError, given: ServerConfig): ExitError {
+  const flagged = SERVER_FIELDS.filter(
+    (f) => f.flag !== undefined && given[f.key as keyof ServerConfig] !== undefined,
+  );
+  const problems = err.problems.map((problem) => {
+    const field = flagged.find((f) => problem.startsWith(`${f.key} `));
+    return field ? `${field.flag}${problem.slice(field.key.length)}` : problem;
+  });
+  return new ExitError(2, new ConfigError(problems).message);
 }
 
 /**

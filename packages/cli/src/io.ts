@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { closestName } from '@svc/core';
 /** Where a command writes; tests pass their own. */
 export interface CliIo {
   stdout(text: string): void;
@@ -43,6 +44,20 @@ export function parseCommandArgs<const Options extends ParseArgsConfig['options'
   try {
     return parseArgs({ args: [...argv], strict: true, allowPositionals, options });
   } catch (err) {
-    throw new ExitError(2, `${(err as Error).message}\n\n${usage}`);
+    throw new ExitError(2, `${optionProblem(err as Error, options ?? {})}\n\n${usage}`);
   }
+}
+
+/**
+ * parseArgs's complaint, shortened for an unknown option (its advice on `--` is for arguments
+ * that start with a dash, rarely the case) and with the closest option it knows.
+ */
+function optionProblem(
+  err: Error & { code?: string },
+  options: NonNullable<ParseArgsConfig['options']>,
+): string {
+  const unknown = /^Unknown option '(-{1,2}[^'=]+)/.exec(err.message)?.[1];
+  if (err.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || unknown === undefined) return err.message;
+  const near = closestName(unknown.replace(/^-+/, ''), Object.keys(options));
+  return `unknown option ${unknown}${near === undefined ? '' : `; did you mean --${near}?`}`;
 }

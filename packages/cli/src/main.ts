@@ -1,3 +1,4 @@
+import { closestName } from '@svc/core';
 import { asExitError } from './failure';
 import { ExitError, processIo, type CliIo } from './io';
 import { serve } from './commands/serve';
@@ -9,15 +10,22 @@ import { generateCommand } from './commands/generate';
 
 export const CLI_VERSION: string = (require('../package.json') as { version: string }).version;
 
+/** The commands, in the order the usage lists them. */
+const COMMANDS: Readonly<Record<string, string>> = {
+  serve: 'start the server (svc serve --help for its options)',
+  migrate: 'migrate the database to the schema (svc migrate --help)',
+  migration: 'create migration files, see which are applied (svc migration --help)',
+  query: 'run an EdgeQL query and print its result as JSON (svc query --help)',
+  admin: 'manage users and roles (svc admin --help)',
+  generate: 'generate TypeScript from the schema (svc generate --help)',
+};
+
 export const USAGE = `Usage: svc <command> [options]
 
 Commands:
-  serve       start the server (svc serve --help for its options)
-  migrate     migrate the database to the schema (svc migrate --help)
-  migration   create migration files, see which are applied (svc migration --help)
-  query       run an EdgeQL query and print its result as JSON (svc query --help)
-  admin       manage users and roles (svc admin --help)
-  generate    generate TypeScript from the schema (svc generate --help)
+${Object.entries(COMMANDS)
+  .map(([name, doc]) => `  ${name.padEnd(12)}${doc}`)
+  .join('\n')}
 
 Options:
   -h, --help     show this help
@@ -64,9 +72,12 @@ export async function run(
         const server = await serve(rest, ctx);
         return server ? { stop: () => server.close() } : 0;
       }
-      default:
-        ctx.io.stderr(`svc: unknown command "${command}"\n\n${USAGE}`);
+      default: {
+        const near = closestName(command, Object.keys(COMMANDS));
+        const hint = near === undefined ? '' : `; did you mean "svc ${near}"?`;
+        ctx.io.stderr(`svc: unknown command "${command}"${hint}\n\n${USAGE}`);
         return 2;
+      }
     }
   } catch (err) {
     // An SvcError a command did not describe itself is still one line, not a stack.

@@ -5,6 +5,7 @@ import {
   type Database,
   type DatabaseConfig,
   type LockHolder,
+  type OpenDatabaseOptions,
 } from '@svc/core';
 import { asExitError } from './failure';
 import { ExitError } from './io';
@@ -20,9 +21,10 @@ export type HoldingServer = LockHolder & { url: string };
 export async function openOrFindServer(
   database: DatabaseConfig,
   source: string,
+  options: OpenDatabaseOptions = {},
 ): Promise<{ readonly db: Database } | { readonly server: HoldingServer }> {
   try {
-    return { db: await openDatabase(database) };
+    return { db: await openDatabase(database, options) };
   } catch (err) {
     const holder = err instanceof DataDirLockedError ? err.holder : undefined;
     if (holder?.url === undefined) throw asExitError(err, source);

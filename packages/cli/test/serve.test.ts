@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '@svc/core';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
-import { cleanEnv, runInTerminal, runSvc, spawnSvc, startSvc } from './svc';
+import { cleanEnv, runInTerminal, runSvc, spawnSvc, startSvc, withoutFirstStart } from './svc';
 
 const { version } = require('../package.json');
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'svc-serve-'));
@@ -49,7 +49,7 @@ describe('svc', () => {
       { cwd: tmp() },
     );
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('jwtSecret must be at least 32 characters (got 12)');
+    expect(r.stderr).toContain('  - --jwt-secret must be at least 32 characters (got 12)');
     expect(r.stderr).not.toContain('short-secret');
   });
 });
@@ -121,8 +121,8 @@ describe('svc serve logs for people and for programs', () => {
       await term.waitFor(/"msg":"svc listening on http/, 60000);
       term.type('\x03');
       expect(await term.exited).toBe(0);
-      // the terminal echoes Ctrl-C as ^C before the next line
-      const lines = plain(term.output())
+      // the terminal echoes Ctrl-C as ^C before the next line; stderr's first-start lines come first
+      const lines = withoutFirstStart(plain(term.output()))
         .split('\n')
         .map((l) => l.replace(/^\^C/, ''))
         .filter((l) => l.trim() !== '');

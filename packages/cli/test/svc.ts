@@ -155,3 +155,12 @@ export function runInTerminal(
     },
   };
 }
+
+/** The two lines a first start on an embedded folder writes to stderr (src/progress.ts). */
+export const FIRST_START_LINES =
+  /^svc: creating the embedded database in \S+ \(first start, usually 10-30 s\)\.\.\.\nsvc: created the embedded database in \d+\.\d s\n/m;
+
+/** stderr without the first-start lines, for tests about what comes after them. */
+export function withoutFirstStart(stderr: string): string {
+  return stderr.replace(FIRST_START_LINES, '');
+}

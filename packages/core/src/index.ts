@@ -21,6 +21,8 @@ export {
 export { commonError, notInThisRelease, type CommonErrorCode } from './errors/codes';
 export { escapeHtml } from './html';
 export { MAX_JSON_DEPTH, jsonDepthProblem, stringifyJson } from './json';
+/** "Did you mean" for a name a person typed (a command, an option, a configuration key). */
+export { closestName } from './syntax/hints';
 export {
   ERROR_ENVELOPE_SCHEMA,
   errorCodeOf,

@@ -7,6 +7,7 @@ export {
   VERSION,
   type CreateServerOptions,
   type ListenOptions,
+  type StartProgress,
   type SvcServer,
 } from './server';
 export {

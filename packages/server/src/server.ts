@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import {
   buildSchema,
   createDefaultMigrator,
@@ -9,6 +9,8 @@ import {
   type Database,
   type MigrationFile,
   type Migrator,
+  type MigrateOptions,
+  type OpenDatabaseOptions,
   type QueryEngine,
 } from '@svc/core';
 import { createAuth, type Auth, type AuthConfig } from '@svc/auth';
@@ -48,6 +50,17 @@ export interface CreateServerOptions extends ServerConfig {
    * Given with `schema`, `schema` is not pushed.
    */
   migrations?: { readonly files: readonly MigrationFile[]; readonly apply: boolean };
+  /**
+   * Told of slow start-up work as it happens, for a person waiting at a terminal: the embedded
+   * folder being created (first start), each step of the start-up migration.
+   */
+  progress?: StartProgress;
+}
+
+/** What `createServer` tells of slow start-up work (see `CreateServerOptions.progress`). */
+export interface StartProgress {
+  readonly onCreateDataDir?: OpenDatabaseOptions['onCreateDataDir'];
+  readonly onStep?: MigrateOptions['onStep'];
 }
 
 export interface ListenOptions {
@@ -55,6 +68,13 @@ export interface ListenOptions {
   port?: number;
   /** @default the resolved `host` ('127.0.0.1') */
   host?: string;
+  /**
+   * A `net.Server` already listening, whose socket is taken over instead of binding `port` and
+   * `host`: a caller that bound the port before the database opened (to say at once that it is
+   * taken) hands it on with no moment in which another process could take it. The server then
+   * owns the socket; do not close `handle` yourself.
+   */
+  handle?: NetServer;
 }
 
 export interface SvcServer {
@@ -96,6 +116,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     databaseInstance,
     compileQuery,
     migrations,
+    progress,
     ...serverConfig
   } = options;
   const config = resolveConfig(serverConfig);
@@ -109,19 +130,24 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       // stops any statement of this pool running longer than a request may.
       statementTimeoutMs: config.requestTimeout,
       onWarning: (message) => logger.warn(message),
+      ...(progress?.onCreateDataDir ? { onCreateDataDir: progress.onCreateDataDir } : {}),
     }));
   const ownsDatabase = databaseInstance === undefined;
   const migrator = createDefaultMigrator();
   if (migrations) {
     try {
-      await applyMigrationFiles(database, migrator, migrations, logger);
+      await applyMigrationFiles(database, migrator, migrations, logger, progress?.onStep);
     } catch (err) {
       if (ownsDatabase) await database.close();
       throw err;
     }
   } else if (config.schema !== undefined) {
     try {
-      const result = await migrator.migrate(database, config.schema);
+      const result = await migrator.migrate(
+        database,
+        config.schema,
+        progress?.onStep ? { onStep: progress.onStep } : {},
+      );
       if (result.applied)
         logger.info(
           { version: result.version, steps: result.steps.length },
@@ -258,10 +284,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       s.on('connect', refuseConnect);
       await new Promise<void>((resolve, reject) => {
         s.once('error', reject);
-        s.listen(port, host, () => {
+        const listening = () => {
           s.off('error', reject);
           resolve();
-        });
+        };
+        if (listenOptions.handle) s.listen(listenOptions.handle, listening);
+        else s.listen(port, host, listening);
       });
       const address = s.address() as AddressInfo;
       const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -329,6 +357,7 @@ async function applyMigrationFiles(
   migrator: Migrator,
   migrations: NonNullable<CreateServerOptions['migrations']>,
   logger: Logger,
+  onStep: MigrateOptions['onStep'],
 ): Promise<void> {
   const done = new Set(await migrator.appliedMigrations(database));
   const pending = migrations.files.filter((m) => !done.has(m.id));
@@ -348,6 +377,7 @@ async function applyMigrationFiles(
       renames: m.renames,
       fills: m.fills,
       migration: { id: m.id, parent: m.parent },
+      ...(onStep ? { onStep } : {}),
     });
     logger.info(
       { migration: m.id.slice(0, 14), steps: result.steps.length },

@@ -175,6 +175,7 @@ describe('auth events leave the server as signed webhooks and branded email', ()
   });
 });
 
+// Refused with the configuration (issue 31): every problem at load, before anything opens.
 describe('invalid branding fails at construction', () => {
   test.each([
     [{ appName: '' }],
@@ -192,7 +193,8 @@ describe('invalid branding fails at construction', () => {
         authConfig: { branding, emailBaseUrl: 'https://app.example.com' },
       }),
     ).rejects.toMatchObject({
-      code: 'VALIDATION_ERROR',
+      code: 'INVALID_CONFIG',
+      problems: [expect.stringMatching(`^auth config: branding\\.${Object.keys(branding)[0]} `)],
     });
   });
 });

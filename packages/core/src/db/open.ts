@@ -40,6 +40,11 @@ export interface OpenDatabaseOptions {
   readonly statementTimeoutMs?: number;
   /** Told, once, of a setting the database could not take (a pooler refusing the timeout). */
   readonly onWarning?: (message: string) => void;
+  /**
+   * Told when an embedded folder that holds no database yet is about to be created (PGlite's
+   * initdb: seconds to tens of seconds), and again when it is, with the milliseconds it took.
+   */
+  readonly onCreateDataDir?: (event: { dataDir: string; ms?: number }) => void;
 }
 
 /**
@@ -55,8 +60,8 @@ export async function openDatabase(
   options: OpenDatabaseOptions = {},
 ): Promise<Database> {
   if ('url' in config) return openPostgres(config.url, config.poolSize ?? 10, options);
-  if ('dataDir' in config) return openPGlite(path.resolve(config.dataDir));
-  if ('memory' in config && config.memory) return openPGlite(undefined);
+  if ('dataDir' in config) return openPGlite(path.resolve(config.dataDir), options);
+  if ('memory' in config && config.memory) return openPGlite(undefined, options);
   throw new TypeError('database config needs one of: url, dataDir, memory');
 }
 
@@ -195,13 +200,17 @@ function resultOf(result: import('pg').QueryResult): QueryResult<Record<string, 
  */
 export const PGLITE_SETTINGS: readonly string[] = ['shared_buffers=16MB', 'synchronous_commit=on'];
 
-async function openPGlite(dataDir: string | undefined) {
+async function openPGlite(dataDir: string | undefined, options: OpenDatabaseOptions) {
   const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
   // Held from before the first file is touched until close: a second opener fails at once.
   const lock = dataDir ? await DataDirLock.acquire(dataDir) : undefined;
   try {
-    if (dataDir && !fs.existsSync(path.join(dataDir, 'PG_VERSION')))
+    if (dataDir && !fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+      const started = performance.now();
+      options.onCreateDataDir?.({ dataDir });
       await initialiseDataDir(dataDir);
+      options.onCreateDataDir?.({ dataDir, ms: Math.round(performance.now() - started) });
+    }
     const startParams = [
       ...PGlite.defaultStartParams,
       ...PGLITE_SETTINGS.flatMap((s) => ['-c', s]),

@@ -40,6 +40,11 @@ export interface MigrateOptions extends MigrationHints {
   readonly migration?: { readonly id: string; readonly parent: string | null };
   /** Let steps drop data (columns, tables, links holding rows). @default false */
   readonly allowDataLoss?: boolean;
+  /**
+   * Told before each step runs (`done` of `total` have run), for progress on long migrations; a
+   * dry run runs its steps too, then rolls them back.
+   */
+  readonly onStep?: (done: number, total: number, step: MigrationStepSummary) => void;
 }
 
 export interface MigrationStepSummary {
@@ -209,7 +214,9 @@ export function createMigrator(parts: MigratorParts): Migrator {
           for (const statement of step.sql) await run(tx, statement, step);
         await runChecks(tx, plan.checks, options.allowDataLoss ?? false);
         for (const statement of parts.bootstrapSql) await run(tx, statement, null);
-        for (const step of plan.steps.slice(renames.length)) {
+        for (const [index, step] of plan.steps.entries()) {
+          if (index < renames.length) continue;
+          options.onStep?.(index, steps.length, steps[index] as MigrationStepSummary);
           for (const statement of step.sql) await run(tx, statement, step);
         }
         await tx.query(

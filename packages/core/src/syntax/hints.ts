@@ -121,3 +121,31 @@ export function editDistance(a: string, b: string): number {
   }
   return prev[n] ?? 0;
 }
+
+/**
+ * The candidate closest to `word` (case aside), for a "did you mean" about a name a person
+ * typed: a command, an option, a configuration key. None for words of 1 or 2 characters; at most
+ * 1 edit up to 4 characters, 2 up to 8, 3 beyond; a transposition is one edit. Undefined when
+ * none is that close or `word` is itself a candidate.
+ *
+ * @example
+ * closestName('serv', ['serve', 'migrate']); // 'serve'
+ */
+export function closestName(word: string, candidates: readonly string[]): string | undefined {
+  const lower = word.toLowerCase();
+  if (lower.length <= 2) return undefined; // too short to tell a slip from another name
+  const limit = lower.length <= 4 ? 1 : lower.length <= 8 ? 2 : 3;
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  for (const candidate of candidates) {
+    const other = candidate.toLowerCase();
+    if (other === lower) return undefined;
+    if (Math.abs(other.length - lower.length) >= bestDistance) continue;
+    const d = editDistance(lower, other);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}

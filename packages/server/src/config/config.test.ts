@@ -168,22 +168,79 @@ describe('validation: every problem at once, with its source', () => {
     ]);
   });
 
-  test('unknown keys: programmatic, TOML key, TOML table, auth key', () => {
+  test('unknown keys: programmatic, TOML key, TOML table, auth key; each with "did you mean" and its line', () => {
     expect(problems({ env: {}, prot: 'full' } as ServerConfig)).toEqual([
-      "unknown config key 'prot'",
+      "unknown config key 'prot'; did you mean 'port'?",
     ]);
-    const file = tomlFile('[server]\nportt = 1\n[databse]\nurl = "x"\n[auth]\ntoken_expiri = 5\n');
-    const name = path.basename(file);
+    const file = tomlFile(
+      '[server]\nportt = 1\nzzz = 2\n[databse]\nurl = "x"\n[nothing]\n[auth]\ntoken_expiri = 5\n[auth.smtp]\nhost = "h"\nfrom = "a@b.example"\nprot = 25\n',
+    );
     expect(problems({ env: {}, configFile: file })).toEqual([
-      `${name}: unknown key [server] portt`,
-      `${name}: unknown table [databse] (expected [server], [database] or [auth])`,
-      "unknown auth config key 'tokenExpiri'",
+      `${file}:2: unknown key [server] portt; did you mean 'port'?`,
+      `${file}:3: unknown key [server] zzz`,
+      `${file}:4: unknown table [databse]; did you mean 'database'?`,
+      `${file}:6: unknown table [nothing] (expected [server], [database] or [auth])`,
+      `${file}:8: unknown key [auth] token_expiri; did you mean 'token_expiry'?`,
+      `${file}:12: unknown key [auth.smtp] prot; did you mean 'port'?`,
+    ]);
+    expect(
+      problems({
+        env: {},
+        authConfig: { tokenExpiri: 5, smtp: { hots: 'h', from: 'a@b.example' } },
+      }),
+    ).toEqual([
+      "unknown key authConfig.tokenExpiri; did you mean 'tokenExpiry'?",
+      "unknown key authConfig.smtp.hots; did you mean 'host'?",
+    ]);
+  });
+
+  // Issue 31: `[auth.smtp] port = "2525"` passed, then crashed the start with a stack trace.
+  test('[auth] and its tables are typed from their specs: every problem at once, with its line', () => {
+    const file = tomlFile(
+      [
+        '[auth]',
+        'token_expiry = "1h"',
+        'cookie = 1',
+        'redirect_allow_list = "https://a.example"',
+        'claims = "x"',
+        '',
+        '[auth.smtp]',
+        'host = "smtp.example.com"',
+        'from = "no-reply@example.com"',
+        'port = "2525"',
+        'auth = { user = "u", pass = 7 }',
+        '',
+        '[[auth.webhooks]]',
+        'url = "https://hooks.example/a"',
+        'events = "all"',
+        'secret = "s"',
+        '',
+      ].join('\n'),
+    );
+    expect(problems({ env: {}, configFile: file })).toEqual([
+      `${file}:2: [auth] token_expiry must be an integer from 1 to 315360000, got the string "1h"`,
+      `${file}:3: [auth] cookie must be true or false, got 1`,
+      `${file}:4: [auth] redirect_allow_list must be a list of strings, got the string "https://a.example"`,
+      `${file}:5: [auth] claims can only be given in code (authConfig of createServer)`,
+      `${file}:10: [auth.smtp] port must be an integer from 1 to 65535, got the string "2525"`,
+      // An inline table: the line of its key; a secret is never echoed.
+      `${file}:11: [auth.smtp.auth] pass must be a string`,
+      `${file}:15: [auth.webhooks[0]] events must be a list of strings, got the string "all"`,
+    ]);
+  });
+
+  test('auth values of the right type are checked further by @svc/auth, at load', () => {
+    const file = tomlFile('[auth.smtp]\nhost = "smtp.example.com"\nfrom = "not an address"\n');
+    const found = problems({ env: {}, configFile: file });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^auth config: invalid SMTP config: from/);
+    expect(problems({ env: {}, authConfig: { branding: { brandColor: 'blue!' } } })).toEqual([
+      expect.stringMatching(/^auth config: .*brandColor/),
     ]);
   });
 
   test('bad types from each source', () => {
     const file = tomlFile('[server]\nport = "eighty"\nenable_rest = "no"\n');
-    const name = path.basename(file);
     expect(
       problems({
         configFile: file,
@@ -193,12 +250,12 @@ describe('validation: every problem at once, with its source', () => {
       }),
     ).toEqual([
       'requestTimeout must be a positive integer, got -1',
-      'readOnly must be true or false, got "yes"',
+      'readOnly must be true or false, got the string "yes"',
       'SVC_PORT must be an integer from 0 to 65535, got "abc"',
       'SVC_ENABLE_AUTH must be true/false/1/0, got "maybe"',
       'SVC_PROTOCOL must be one of full, simple, got "fast"',
-      `${name} [server] port must be an integer from 0 to 65535, got "eighty"`,
-      `${name} [server] enable_rest must be true or false, got "no"`,
+      `${file}:2: [server] port must be an integer from 0 to 65535, got the string "eighty"`,
+      `${file}:3: [server] enable_rest must be true or false, got the string "no"`,
     ]);
   });
 
@@ -210,9 +267,13 @@ describe('validation: every problem at once, with its source', () => {
 
   test('a TOML syntax error and a missing file', () => {
     const bad = tomlFile('[server\nport = 1\n');
-    expect(problems({ env: {}, configFile: bad })[0]).toMatch(
-      new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `),
-    );
+    expect(problems({ env: {}, configFile: bad })).toEqual([
+      `${bad}:1:8: illegal character in key\n      [server\n             ^`,
+    ]);
+    const value = tomlFile('[server]\nport = 56 56\n');
+    expect(problems({ env: {}, configFile: value })).toEqual([
+      `${value}:2:11: each key-value declaration must be followed by an end-of-line\n      port = 56 56\n                ^`,
+    ]);
     expect(problems({ env: {}, configFile: path.join(tmp, 'missing.toml') })).toEqual([
       `cannot read config file ${path.join(tmp, 'missing.toml')}: ENOENT`,
     ]);
@@ -403,18 +464,17 @@ describe('[database] pool_size / SVC_DATABASE_POOL_SIZE', () => {
 
   test('a positive integer of at most 1000, from every source', () => {
     const file = (v: string) => tomlFile(`[database]\nurl = "${URL_}"\npool_size = ${v}\n`);
-    const name = (f: string) => path.basename(f);
     const zero = file('0');
     const big = file('1001');
     const text = file('"ten"');
     expect(problems({ env: {}, configFile: zero })).toEqual([
-      `${name(zero)} [database] pool_size must be an integer from 1 to 1000, got 0`,
+      `${zero}:3: [database] pool_size must be an integer from 1 to 1000, got 0`,
     ]);
     expect(problems({ env: {}, configFile: big })).toEqual([
-      `${name(big)} [database] pool_size must be an integer from 1 to 1000, got 1001`,
+      `${big}:3: [database] pool_size must be an integer from 1 to 1000, got 1001`,
     ]);
     expect(problems({ env: {}, configFile: text })).toEqual([
-      `${name(text)} [database] pool_size must be an integer from 1 to 1000, got "ten"`,
+      `${text}:3: [database] pool_size must be an integer from 1 to 1000, got the string "ten"`,
     ]);
     expect(problems({ env: { SVC_DATABASE_POOL_SIZE: 'many' } })).toEqual([
       'SVC_DATABASE_POOL_SIZE must be an integer from 1 to 1000, got "many"',
@@ -478,7 +538,6 @@ describe('[server] default_access / SVC_DEFAULT_ACCESS (DECISIONS "Added 2026-11
 
   test('anything but open or deny is refused at start, from every source', () => {
     const file = tomlFile('[server]\ndefault_access = "closed"\n');
-    const name = path.basename(file);
     expect(
       problems({
         configFile: file,
@@ -488,7 +547,7 @@ describe('[server] default_access / SVC_DEFAULT_ACCESS (DECISIONS "Added 2026-11
     ).toEqual([
       'defaultAccess must be one of open, deny, got true',
       'SVC_DEFAULT_ACCESS must be one of open, deny, got "Deny"',
-      `${name} [server] default_access must be one of open, deny, got "closed"`,
+      `${file}:2: [server] default_access must be one of open, deny, got the string "closed"`,
     ]);
   });
 });

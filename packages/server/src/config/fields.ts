@@ -155,6 +155,7 @@ export const SERVER_FIELDS: readonly FieldSpec[] = [
   {
     key: 'logLevel',
     type: 'logLevel',
+    flag: '--log-level',
     env: 'SVC_LOG_LEVEL',
     toml: ['server', 'log_level'],
     default: 'info',

@@ -3,7 +3,9 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import type { DatabaseConfig, DefaultAccess } from '@svc/core';
 import { SvcError, defineErrorCodes } from '@svc/core';
-import { AUTH_CONFIG_KEYS, JWT_SECRET_MIN_LENGTH, parseOrigin } from '@svc/auth';
+import { AUTH_FIELDS, JWT_SECRET_MIN_LENGTH, authConfigProblems, parseOrigin } from '@svc/auth';
+import { checkTable, describeValue, didYouMean, isPlainObject } from './check-table';
+import { parseToml, tomlKeyLines, tomlSyntaxProblem } from './toml';
 import {
   DATABASE_FIELDS,
   DEFAULT_ACCESS,
@@ -149,10 +151,6 @@ export class ConfigError extends SvcError {
   }
 }
 
-// smol-toml ships a CommonJS build, but its types are ESM-only: type it via resolution-mode.
-type Toml = typeof import('smol-toml', { with: { 'resolution-mode': 'import' }});
-const parseToml = (text: string) => (require('smol-toml') as Toml).parse(text);
-
 /** RFC 6750 §2.1 `b64token`: what `Authorization: Bearer <token>` can carry. */
 const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
@@ -176,7 +174,7 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
     if (value === undefined || NON_SETTING_KEYS.has(key)) continue;
     const field = FIELD_BY_KEY.get(key);
     if (!field) {
-      problems.push(`unknown config key '${key}'`);
+      problems.push(`unknown config key '${key}'${didYouMean(key, [...FIELD_BY_KEY.keys()])}`);
       continue;
     }
     const checked = checkValue(field, value, `${key}`);
@@ -212,8 +210,23 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
     ...(file?.auth ?? {}),
     ...(input.authConfig ?? {}),
   };
-  for (const key of Object.keys(authConfig)) {
-    if (!AUTH_CONFIG_KEYS.includes(key)) problems.push(`unknown auth config key '${key}'`);
+  const beforeAuth = problems.length;
+  if (input.authConfig !== undefined) {
+    if (isPlainObject(input.authConfig)) {
+      checkTable(input.authConfig, AUTH_FIELDS, {
+        path: [],
+        spell: (key) => key,
+        name: (keys) => `authConfig.${keys.join('.')}`,
+        at: () => '',
+        problems,
+      });
+    } else problems.push('authConfig must be an object');
+  }
+  // What types cannot say (an origin's form, a template's placeholder, SMTP's From), asked of
+  // @svc/auth once every auth value has its type, so that no problem is named twice.
+  if (problems.length === beforeAuth && file?.authTyped !== false) {
+    const { jwtSecret: _checkedBelow, ...rest } = authConfig;
+    for (const problem of authConfigProblems(rest)) problems.push(`auth config: ${problem}`);
   }
   if (settings.jwtSecret === undefined && typeof authConfig.jwtSecret === 'string') {
     settings.jwtSecret = authConfig.jwtSecret;
@@ -307,8 +320,9 @@ const CHOICES = {
 } as const;
 
 /** A problem is returned as a string starting with NUL, a value otherwise. */
-function checkValue(field: FieldSpec, value: unknown, where: string): unknown {
-  const bad = (want: string) => `\0${where} must be ${want}, got ${JSON.stringify(value)}`;
+function checkValue(field: FieldSpec, value: unknown, where: string, fromEnv = false): unknown {
+  const bad = (want: string) =>
+    `\0${where} must be ${want}, got ${fromEnv ? JSON.stringify(value) : describeValue(value)}`;
   switch (field.type) {
     case 'boolean':
       return typeof value === 'boolean' ? value : bad('true or false');
@@ -399,8 +413,8 @@ function fromText(field: FieldSpec, text: string, where: string): unknown {
     case 'port':
     case 'positiveInt':
       return /^\d+$/.test(text.trim())
-        ? checkValue(field, Number(text), where)
-        : checkValue(field, text, where);
+        ? checkValue(field, Number(text), where, true)
+        : checkValue(field, text, where, true);
     case 'cors':
       // SVC_CORS_ORIGINS: the origins, comma-separated.
       return checkValue(
@@ -414,7 +428,7 @@ function fromText(field: FieldSpec, text: string, where: string): unknown {
         where,
       );
     default:
-      return checkValue(field, text, where);
+      return checkValue(field, text, where, true);
   }
 }
 
@@ -441,33 +455,54 @@ function readEnvLayer(env: Readonly<Record<string, string | undefined>>, problem
 }
 
 function readConfigFile(file: string, problems: string[]) {
+  const shown = shownPath(file);
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
     problems.push(
-      `cannot read config file ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
+      `cannot read config file ${shown}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
     );
     return undefined;
   }
   let doc: Record<string, unknown>;
   try {
-    doc = parseToml(text) as Record<string, unknown>;
+    doc = parseToml(text);
   } catch (err) {
-    problems.push(`${file}: ${(err as Error).message.split('\n')[0]}`);
+    problems.push(tomlSyntaxProblem(shown, text, err));
     return undefined;
   }
-  const name = path.basename(file);
+  const lines = tomlKeyLines(text);
+  // `file:line: `: the key's line, or for a key of an inline table the line of the nearest above.
+  const at = (keys: readonly string[]) => {
+    for (let n = keys.length; n > 0; n--) {
+      const line = lines.get(keys.slice(0, n).join('.'));
+      if (line !== undefined) return `${shown}:${line}: `;
+    }
+    return `${shown}: `;
+  };
   const settings: Layer = {};
   let database: DatabaseConfig | undefined;
   let auth: Record<string, unknown> | undefined;
+  let authTyped = true;
   let poolSize: number | undefined;
   for (const [table, value] of Object.entries(doc)) {
-    if (!isPlainObject(value) || !['server', 'database', 'auth'].includes(table)) {
-      problems.push(`${name}: unknown table [${table}] (expected [server], [database] or [auth])`);
+    if (!isPlainObject(value) || !TOML_TABLES.includes(table)) {
+      const hint = didYouMean(table, TOML_TABLES) || ' (expected [server], [database] or [auth])';
+      problems.push(`${at([table])}unknown table [${table}]${hint}`);
       continue;
     }
     if (table === 'auth') {
+      const before = problems.length;
+      checkTable(value, AUTH_FIELDS, {
+        path: ['auth'],
+        spell: snakeCase,
+        name: (keys) => `[${keys.slice(0, -1).join('.')}] ${keys[keys.length - 1]}`,
+        at,
+        problems,
+        fromFile: true,
+      });
+      authTyped = problems.length === before;
       auth = camelKeys(value);
       continue;
     }
@@ -476,13 +511,14 @@ function readConfigFile(file: string, problems: string[]) {
     for (const [key, raw] of Object.entries(value)) {
       const field = fields.find((f) => f.toml?.[0] === table && f.toml[1] === key);
       if (!field) {
-        problems.push(`${name}: unknown key [${table}] ${key}`);
+        const keys = fields.flatMap((f) => (f.toml ? [f.toml[1]] : []));
+        problems.push(`${at([table, key])}unknown key [${table}] ${key}${didYouMean(key, keys)}`);
         continue;
       }
       const checked = checkValue(
         field,
         typeof raw === 'bigint' ? Number(raw) : raw,
-        `${name} [${table}] ${key}`,
+        `${at([table, key])}[${table}] ${key}`,
       );
       if (typeof checked === 'string' && checked.startsWith('\0')) problems.push(checked.slice(1));
       else found[field.key] = checked;
@@ -498,7 +534,19 @@ function readConfigFile(file: string, problems: string[]) {
       database = { dataDir: path.resolve(path.dirname(file), found.dataDir) };
     }
   }
-  return { settings, database, auth, poolSize };
+  return { settings, database, auth, authTyped, poolSize };
+}
+
+const TOML_TABLES = ['server', 'database', 'auth'];
+
+/** A file as a person finds it: relative to the working folder when inside it. */
+function shownPath(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+}
+
+function snakeCase(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
 /** The items of a `trustProxy` list, as Express's `trust proxy` setting takes them. */
@@ -530,10 +578,6 @@ function checkDatabase(db: DatabaseConfig, problems: string[]) {
     const checked = checkValue(POOL_FIELD, poolSize, 'database.poolSize');
     if (typeof checked === 'string' && checked.startsWith('\0')) problems.push(checked.slice(1));
   }
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
 }
 
 /** snake_case → camelCase, through sub-tables and arrays of tables (`[[auth.webhooks]]`). */

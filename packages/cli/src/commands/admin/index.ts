@@ -1,9 +1,10 @@
-import { openDatabase } from '@svc/core';
+import { closestName, openDatabase } from '@svc/core';
 import { createAuthAdmin, type AuthAdmin, type AuthAdminConfig, type UserList } from '@svc/auth';
 import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { readSecret, type SecretInput } from '../../read-secret';
+import { progressLines } from '../../progress';
 
 export const ADMIN_USAGE = `Usage: svc admin <command> [options]
 
@@ -82,8 +83,11 @@ export async function adminCommand(argv: readonly string[], opts: AdminOptions):
     return name === undefined && !values.help ? 2 : 0;
   }
   const command = COMMANDS[name];
-  if (command === undefined)
-    throw new ExitError(2, `unknown admin command "${name}"\n\n${ADMIN_USAGE}`);
+  if (command === undefined) {
+    const near = closestName(name, Object.keys(COMMANDS));
+    const hint = near === undefined ? '' : `; did you mean "svc admin ${near}"?`;
+    throw new ExitError(2, `unknown admin command "${name}"${hint}\n\n${ADMIN_USAGE}`);
+  }
   if (args.length !== command.args.length) {
     const wanted = command.args.length
       ? command.args.map((a) => `<${a}>`).join(' ')
@@ -119,7 +123,8 @@ export async function adminCommand(argv: readonly string[], opts: AdminOptions):
       );
   }
 
-  const db = await openDatabase(database).catch((err: unknown) => {
+  const { onCreateDataDir } = progressLines(opts.io, opts.cwd);
+  const db = await openDatabase(database, { onCreateDataDir }).catch((err: unknown) => {
     throw asExitError(err, databaseUrlSource(config.databaseSource, configFile));
   });
   try {

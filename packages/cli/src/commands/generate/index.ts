@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { closestName } from '@svc/core';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 import { generateInterfaces } from './interfaces';
@@ -52,7 +53,9 @@ export interface GenerateCommandOptions {
   readonly signal?: AbortSignal;
 }
 
-type What = 'interfaces' | 'queries' | 'query-builder';
+const WHATS = ['interfaces', 'queries', 'query-builder'] as const;
+type What = (typeof WHATS)[number];
+const isWhat = (word: string | undefined): word is What => WHATS.includes(word as What);
 
 /** How often --watch looks at the files, and how long a change must rest before writing. */
 const WATCH_INTERVAL_MS = 200;
@@ -78,11 +81,14 @@ export async function generateCommand(
     return 0;
   }
   const [what, ...extra] = positionals;
-  if ((what !== 'interfaces' && what !== 'queries' && what !== 'query-builder') || extra.length > 0)
+  if (!isWhat(what) || extra.length > 0) {
+    const near = what === undefined || extra.length > 0 ? undefined : closestName(what, WHATS);
+    const hint = near === undefined ? '' : `; did you mean "svc generate ${near}"?`;
     throw new ExitError(
       2,
-      `${what === undefined ? 'say what to generate' : `cannot generate "${[what, ...extra].join(' ')}"`}\n\n${GENERATE_USAGE}`,
+      `${what === undefined ? 'say what to generate' : `cannot generate "${[what, ...extra].join(' ')}"`}${hint}\n\n${GENERATE_USAGE}`,
     );
+  }
   const schemaPath = values.schema ?? defaultSchemaDir(opts.cwd);
   if (schemaPath === undefined)
     throw new ExitError(2, 'no schema: pass --schema <file|dir> or create dbschema/');

@@ -11,6 +11,7 @@ import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { migrationsDir, readMigrationFiles } from '../../migration-files';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
+import { progressLines } from '../../progress';
 import { openOrFindServer, requestThroughServer } from '../../through-server';
 
 export const MIGRATE_USAGE = `Usage: svc migrate [options]
@@ -107,9 +108,11 @@ export async function migrateCommand(
     opts.io.stderr(
       `svc: note: the schema in ${schemaPath} has changes no migration file holds; \`svc migration create\` makes the next one`,
     );
+  const progress = progressLines(opts.io, opts.cwd);
   const opened = await openOrFindServer(
     database,
     databaseUrlSource(config.databaseSource, configFile),
+    { onCreateDataDir: progress.onCreateDataDir },
   );
   let apply: (r: Request) => Promise<MigrateResult>;
   let applied: () => Promise<string[]>;
@@ -145,7 +148,8 @@ export async function migrateCommand(
   } else {
     const { db } = opened;
     const migrator = createDefaultMigrator();
-    apply = ({ schema, file: _file, ...options }) => migrator.migrate(db, schema, options);
+    apply = ({ schema, file: _file, ...options }) =>
+      migrator.migrate(db, schema, { ...options, onStep: progress.onStep });
     applied = () => migrator.appliedMigrations(db);
     close = () => db.close();
   }

@@ -15,6 +15,7 @@ import { createServerQueryEngine } from '@svc/server';
 import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
+import { progressLines } from '../../progress';
 import { openOrFindServer, requestThroughServer } from '../../through-server';
 
 export const QUERY_USAGE = `Usage: svc query '<edgeql>' [options]
@@ -77,9 +78,11 @@ export async function queryCommand(
   const variables = parseVariables(values.var ?? [], values['json-var'] ?? []);
   const { config, database, configFile } = resolveCommandConfig(values, opts.cwd, opts.env);
 
+  const { onCreateDataDir } = progressLines(opts.io, opts.cwd);
   const opened = await openOrFindServer(
     database,
     databaseUrlSource(config.databaseSource, configFile),
+    { onCreateDataDir },
   );
   if ('server' in opened) {
     try {

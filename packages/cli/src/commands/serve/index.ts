@@ -1,16 +1,24 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import {
   ConfigError,
   createServer,
+  resolveConfig,
   resolveLogFormat,
   type CreateServerOptions,
   type SvcServer,
 } from '@svc/server';
-import { DATABASE_FLAGS, databaseFlagOptions, databaseUrlSource } from '../../database-options';
+import {
+  configFailure,
+  DATABASE_FLAGS,
+  databaseFlagOptions,
+  databaseUrlSource,
+} from '../../database-options';
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { migrationsDir, readMigrationFiles } from '../../migration-files';
+import { progressLines } from '../../progress';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 
 export const SERVE_USAGE = `Usage: svc serve [options]
@@ -148,11 +156,27 @@ export async function serve(
   const preexisting = embeddedDir
     ? existedBefore(embeddedDir)
     : existedBefore(path.resolve(opts.cwd, '.svc/data'));
+  // The configuration, the schema and the port are checked before the database opens (a first
+  // start creates it: seconds, to be told of a port that was taken all along).
+  let listenAt: { host: string; port: number };
+  try {
+    // (The schema was built, and any error reported, as the flags were read: readSchemaSource.)
+    const { migrations: _files, ...settings } = options;
+    listenAt = resolveConfig(settings);
+  } catch (err) {
+    if (err instanceof ConfigError) throw configFailure(err, options);
+    throw asExitError(err);
+  }
+  // Bound now and handed to the server once it is ready: no other process can take the port
+  // while the database opens.
+  const held = await holdPort(listenAt.host, listenAt.port);
+  if (typeof held === 'string') throw listenFailure(listenAt.host, listenAt.port, held);
   let server: SvcServer;
   try {
-    server = await createServer(options);
+    server = await createServer({ ...options, progress: progressLines(opts.io, opts.cwd) });
   } catch (err) {
-    if (err instanceof ConfigError) throw new ExitError(2, err.message);
+    await new Promise((resolve) => held.close(resolve));
+    if (err instanceof ConfigError) throw configFailure(err, options);
     // The URL's source by the server's precedence: flag > DATABASE_URL > the config file.
     const source = options.database
       ? 'explicit'
@@ -164,16 +188,9 @@ export async function serve(
     throw asExitError(err, databaseUrlSource(source, options.configFile));
   }
   try {
-    await server.listen();
+    await server.listen({ handle: held });
   } catch (err) {
     await server.close();
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-      throw new ExitError(
-        1,
-        `cannot listen on ${server.config.host}:${server.config.port}: ${code}`,
-      );
-    }
     throw err;
   }
   const resolved = server.config.database;
@@ -192,6 +209,41 @@ export async function serve(
     );
   }
   return server;
+}
+
+/** Why the server could not listen, and what to do about it. */
+const LISTEN_FIXES: Readonly<Record<string, (port: number) => string>> = {
+  EADDRINUSE: (port) =>
+    `port ${port} is in use by another program: stop it, or choose another port with --port <n> (or --port 0 for any free port)`,
+  EACCES: (port) =>
+    `port ${port} needs privileges this process lacks: choose one above 1023 with --port <n> (or --port 0 for any free port)`,
+  EADDRNOTAVAIL: () =>
+    "the address is not one of this machine's: choose another with --host (127.0.0.1, or 0.0.0.0 for every interface)",
+};
+
+function listenFailure(host: string, port: number, code: string): ExitError {
+  const fix = LISTEN_FIXES[code];
+  return new ExitError(
+    1,
+    `cannot listen on ${host}:${port} (${code})${fix === undefined ? '' : `: ${fix(port)}`}`,
+  );
+}
+
+/**
+ * Listens on `host:port` for the server to take over once started (`listen({handle})`); the
+ * error code (`EADDRINUSE`, ...) when it cannot. A connection that comes before the server has
+ * started is closed, as a refused one would be.
+ */
+function holdPort(host: string, port: number): Promise<net.Server | string> {
+  return new Promise((resolve) => {
+    const held = net.createServer({ pauseOnConnect: true }, (socket) => socket.destroy());
+    const failed = (err: NodeJS.ErrnoException) => resolve(err.code ?? 'EADDRINUSE');
+    held.once('error', failed);
+    held.listen({ host, port, exclusive: true }, () => {
+      held.off('error', failed);
+      resolve(held);
+    });
+  });
 }
 
 /** What a person starting `svc serve` at a terminal wants to see once, before the logs. */

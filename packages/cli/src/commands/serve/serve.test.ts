@@ -77,7 +77,8 @@ describe('svc serve flags', () => {
     expect(exitOf(['--port', 'http'])).toBe(
       '2: --port must be an integer from 0 to 65535, got "http"',
     );
-    expect(exitOf(['--bogus'])).toMatch(/^2: Unknown option '--bogus'/);
+    expect(exitOf(['--bogus'])).toMatch(/^2: unknown option --bogus$/);
+    expect(exitOf(['--hots', 'x'])).toMatch(/^2: unknown option --hots; did you mean --host\?$/);
     expect(exitOf(['extra'])).toMatch(/^2: Unexpected argument 'extra'/);
   });
 

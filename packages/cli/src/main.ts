@@ -6,12 +6,14 @@ import { migrationCommand } from './commands/migration';
 import { adminCommand } from './commands/admin';
 import { queryCommand } from './commands/query';
 import { generateCommand } from './commands/generate';
+import { initCommand } from './commands/init';
 
 export const CLI_VERSION: string = (require('../package.json') as { version: string }).version;
 
 export const USAGE = `Usage: svc <command> [options]
 
 Commands:
+  init        start a project: an example schema, svc.toml, .gitignore (svc init --help)
   serve       start the server (svc serve --help for its options)
   migrate     migrate the database to the schema (svc migrate --help)
   migration   create migration files, see which are applied (svc migration --help)
@@ -50,6 +52,8 @@ export async function run(
       case '--version':
         ctx.io.stdout(CLI_VERSION);
         return 0;
+      case 'init':
+        return await initCommand(rest, ctx);
       case 'admin':
         return await adminCommand(rest, ctx);
       case 'migrate':

@@ -127,6 +127,11 @@ describe('svc init', () => {
       expect(authConfig[key]).toBe(AUTH_CONFIG_DEFAULTS[key]);
       expect(auth[key]).toBe(AUTH_CONFIG_DEFAULTS[key]);
     }
+    expect(authConfig.smtp).toEqual({
+      host: 'smtp.example.com',
+      port: 587,
+      from: 'App <no-reply@example.com>',
+    });
     expect(Object.keys(authConfig).sort()).toEqual([
       'allowRegistration',
       'cookie',
@@ -225,7 +230,9 @@ describe(`svc init, then the commands it prints, on ${testDatabaseKind()}`, () =
         body: JSON.stringify({ email: 'ann@example.com', password: 'correct horse 1' }),
       });
       expect(res.status).toBe(201);
-      expect(svc.stderr()).not.toMatch(/invalid configuration/);
+      // [auth.smtp] was read: no warning that email is not delivered, no development inbox.
+      expect(`${svc.stdout()}${svc.stderr()}`).not.toMatch(/no SMTP server is configured/);
+      expect((await fetch(`${svc.url}/_/mail`)).status).toBe(404);
     } finally {
       svc.child.kill('SIGTERM');
       await svc.exited;

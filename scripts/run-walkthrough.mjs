@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Runs the README's "Your first schema" walkthrough as written: the one ```sh block between
 // `<!-- walkthrough:begin -->` and `<!-- walkthrough:end -->`, as a bash script with `set -e`, in
-// a new temporary folder, with `svc` on PATH meaning this repository's built CLI
-// (packages/cli/bin/svc.js), on the embedded database (PGlite), with SVC_PORT set to a free
+// a new temporary folder, with `svc` on PATH as the README has a reader in a clone put it
+// (node_modules/.bin, the workspace's built packages/cli), on the embedded database (PGlite), with SVC_PORT set to a free
 // loopback port (the walkthrough reads it, as a reader who needs another port would set it).
 // Every command must exit 0; the first that does not stops the run, named with its README line.
 // The whole run is bounded (WALKTHROUGH_TIMEOUT_MS, default 240 s); whatever it started in the
@@ -58,21 +58,18 @@ function freePort() {
 async function main() {
   const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
   const readme = path.resolve(process.argv[2] ?? path.join(root, 'README.md'));
-  const bin = path.join(root, 'packages/cli/bin/svc.js');
-  if (!fs.existsSync(path.join(root, 'packages/cli/dist/index.js')))
-    throw new Error('packages/cli is not built: run the build first');
+  // What the README says a reader in a clone does: the workspace's bin folder on PATH.
+  const bins = path.join(root, 'node_modules/.bin');
+  if (
+    !fs.existsSync(path.join(bins, 'svc')) ||
+    !fs.existsSync(path.join(root, 'packages/cli/dist/index.js'))
+  )
+    throw new Error('no built svc in node_modules/.bin: run the install and the build first');
   const { code, firstLine } = extractWalkthrough(fs.readFileSync(readme, 'utf8'));
 
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-walkthrough-'));
-  const shims = path.join(work, 'bin');
   const home = path.join(work, 'home');
-  fs.mkdirSync(shims);
   fs.mkdirSync(home);
-  fs.writeFileSync(
-    path.join(shims, 'svc'),
-    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} "$@"\n`,
-    { mode: 0o755 },
-  );
   // Line 1 is this prelude, so README line = LINENO + firstLine - 2.
   const offset = firstLine - 2;
   const script = [
@@ -86,7 +83,7 @@ async function main() {
   const port = await freePort();
   // A clean environment: no DATABASE_URL or SVC_* of the caller's, so the embedded database.
   const env = {
-    PATH: `${shims}:${process.env.PATH}`,
+    PATH: `${bins}:${process.env.PATH}`,
     HOME: home,
     LANG: 'C.UTF-8',
     SVC_PORT: String(port),

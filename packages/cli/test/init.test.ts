@@ -34,6 +34,8 @@ describe('svc init', () => {
     );
     expect(stdout).toContain('svc query "insert Author { name := \'Ann\' }"');
     expect(stdout).toContain('curl 127.0.0.1:5656/api/Author');
+    const spaced = await runSvc(['init', 'my app'], { cwd: dir });
+    expect(spaced.stdout).toContain("\n  cd 'my app'\n");
     // Every key of the file is commented out: as written, it changes nothing.
     const config = read(path.join(app, 'svc.toml'));
     expect(config.split('\n').filter((l) => /^[a-z_]+ *=/.test(l))).toEqual([]);

@@ -89,7 +89,7 @@ export async function initCommand(
   }
 
   const width = shown(schemaFile).length;
-  const cd = root === path.resolve(opts.cwd) ? [] : [`  cd ${shown(root)}`];
+  const cd = root === path.resolve(opts.cwd) ? [] : [`  cd ${shellWord(shown(root))}`];
   opts.io.stdout(
     [
       `Started a svc project in ${root}:`,
@@ -133,4 +133,9 @@ function ignoresSvc(text: string): boolean {
     .split(/\r?\n/)
     .map((l) => l.trim())
     .some((l) => ['.svc', '.svc/', '/.svc', '/.svc/', '.svc/*', '/.svc/*'].includes(l));
+}
+
+/** A path as one shell word: as it is when plain, else in single quotes. */
+function shellWord(text: string): string {
+  return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -7,11 +7,13 @@ import { migrationCommand } from './commands/migration';
 import { adminCommand } from './commands/admin';
 import { queryCommand } from './commands/query';
 import { generateCommand } from './commands/generate';
+import { initCommand } from './commands/init';
 
 export const CLI_VERSION: string = (require('../package.json') as { version: string }).version;
 
 /** The commands, in the order the usage lists them. */
 const COMMANDS: Readonly<Record<string, string>> = {
+  init: 'start a project: an example schema, svc.toml, .gitignore (svc init --help)',
   serve: 'start the server (svc serve --help for its options)',
   migrate: 'migrate the database to the schema (svc migrate --help)',
   migration: 'create migration files, see which are applied (svc migration --help)',
@@ -58,6 +60,8 @@ export async function run(
       case '--version':
         ctx.io.stdout(CLI_VERSION);
         return 0;
+      case 'init':
+        return await initCommand(rest, ctx);
       case 'admin':
         return await adminCommand(rest, ctx);
       case 'migrate':

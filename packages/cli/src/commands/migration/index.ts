@@ -5,11 +5,9 @@ import {
   createDefaultMigrator,
   makeMigration,
   migrationFileName,
-  planMigration,
   renderMigrationFile,
   schemaVersion,
   SvcError,
-  type MigrationPlan,
   type MigrationRecord,
 } from '@svc/core';
 import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
@@ -19,6 +17,7 @@ import { migrationsDir, readMigrationFiles, type ReadMigration } from '../../mig
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 import { openOrFindServer, requestThroughServer } from '../../through-server';
 import { parseFillArg, parseRenameArg } from '../migrate';
+import { planWithAnswers, renameCandidates } from './questions';
 
 export const MIGRATION_USAGE = `Usage: svc migration <create | status | log> [options]
 
@@ -81,7 +80,7 @@ export async function migrationCommand(
   const dir = migrationsDir(opts.cwd, schemaPath);
   switch (sub) {
     case 'create':
-      return create(opts, schemaPath, dir, values.rename ?? [], values.fill ?? []);
+      return await create(opts, schemaPath, dir, values.rename ?? [], values.fill ?? []);
     case 'status':
     case 'log':
       return report(sub, opts, schemaPath, dir, values);
@@ -90,26 +89,23 @@ export async function migrationCommand(
   }
 }
 
-function create(
+async function create(
   opts: MigrationCommandOptions,
   schemaPath: string,
   dir: string,
   renameArgs: readonly string[],
   fillArgs: readonly string[],
-): number {
+): Promise<number> {
   const source = readSchemaSource(opts.cwd, schemaPath);
   const files = readMigrationFiles(opts.cwd, dir);
   const parent = files.at(-1) ?? null;
-  const hints = {
+  const from = parent ? buildSchema(parent.sdl) : null;
+  const given = {
     renames: renameArgs.map(parseRenameArg),
     fills: Object.fromEntries(fillArgs.map(parseFillArg)),
   };
-  let plan: MigrationPlan;
-  try {
-    plan = planMigration(parent ? buildSchema(parent.sdl) : null, source.schema, hints);
-  } catch (err) {
-    throw asExitError(err);
-  }
+  // On a terminal, the questions Gel asks; otherwise (a script) the flags say it all.
+  const { plan, hints } = await planWithAnswers(from, source.schema, given, opts.io.ask, opts.io);
   if (plan.steps.length === 0) {
     opts.io.stdout(
       parent
@@ -118,7 +114,9 @@ function create(
     );
     return 0;
   }
-  for (const note of renameCandidates(plan)) opts.io.stderr(note);
+  if (!opts.io.ask)
+    for (const candidate of renameCandidates(from, source.schema, plan))
+      opts.io.stderr(candidate.note);
   const wanted = plan.fillsWanted ?? [];
   if (wanted.length) {
     throw new ExitError(
@@ -157,34 +155,6 @@ function create(
   );
   return 0;
 }
-
-/**
- * A pointer dropped and one of the same kind created in the same type: perhaps a rename, which
- * would keep the data the drop loses. Gel asks; `create` says what to pass.
- */
-function renameCandidates(plan: MigrationPlan): string[] {
-  const dropped = plan.steps.filter((s) => s.kind === 'drop property' || s.kind === 'drop link');
-  const created = plan.steps.filter(
-    (s) => s.kind === 'create property' || s.kind === 'create link',
-  );
-  const notes: string[] = [];
-  for (const d of dropped) {
-    const [type, old] = splitSubject(d.subject);
-    for (const c of created) {
-      const [otherType, now] = splitSubject(c.subject);
-      if (otherType !== type || c.kind.split(' ')[1] !== d.kind.split(' ')[1]) continue;
-      notes.push(
-        `svc: ${d.subject} is dropped and ${c.subject} created: if ${old} was renamed, create the migration with --rename ${type.replace(/^default::/, '')}.${old}=${now} to keep its data`,
-      );
-    }
-  }
-  return notes;
-}
-
-const splitSubject = (subject: string): [string, string] => {
-  const dot = subject.lastIndexOf('.');
-  return [subject.slice(0, dot), subject.slice(dot + 1)];
-};
 
 async function report(
   sub: 'status' | 'log',

@@ -12,8 +12,12 @@ function scripted(answers: readonly string[] | undefined) {
   return {
     out,
     io: {
-      stdout: (t: string) => void (out.stdout += `${t}\n`),
-      stderr: (t: string) => void (out.stderr += `${t}\n`),
+      stdout: (t: string) => {
+        out.stdout += `${t}\n`;
+      },
+      stderr: (t: string) => {
+        out.stderr += `${t}\n`;
+      },
       ...(answers
         ? {
             ask: async (question: string) => {

@@ -176,7 +176,7 @@ async function report(
         .map((h) => {
           const what = h.migration
             ? `${h.migration.slice(0, 14)} ${byId.get(h.migration) ?? '(no such file here)'}`
-            : 'development push (svc migrate --dev)';
+            : 'development push (svc migrate --dev, svc watch)';
           return `${h.appliedAt}  ${what}  ${h.steps.length} steps`;
         })
         .join('\n'),
@@ -196,7 +196,9 @@ async function report(
       `The database has ${unknown.length} migrations no file here holds (made on another branch?): ${unknown.map((id) => id.slice(0, 14)).join(', ')}`,
     );
   if (history[0] && history[0].migration === null)
-    lines.push('The database was last changed by a development push (svc migrate --dev).');
+    lines.push(
+      'The database was last changed by a development push (svc migrate --dev, svc watch).',
+    );
   if (schemaChanged(opts, schemaPath, files.at(-1)))
     lines.push(
       `The schema in ${schemaPath} has changes no migration file holds: run \`svc migration create\`.`,

@@ -144,6 +144,23 @@ test('without a terminal: notes and a refusal naming the flags; nothing is writt
   expect(migrations()).toHaveLength(1);
 });
 
+test('a type change no cast makes: asked for the new value, over the stored one', async () => {
+  writeSchema('type Task { required title: str; done: bool; }');
+  await create([]);
+  writeSchema('type Task { required title: str; done: int64; }');
+  const refused = await create(undefined);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain('cannot change the type of default::Task.done');
+  const asked = await create(['.nope', '1 if .done else 0']);
+  expect(asked.code).toBe(0);
+  expect(asked.asked).toEqual([
+    'default::Task.done changes type from std::bool to std::int64, and no cast keeps its data: what is the new value? (an EdgeQL expression over the stored object, e.g. <std::int64>.done)\n> ',
+    expect.stringMatching(/^default::Task\.done changes type/),
+  ]);
+  expect(asked.stderr).toContain('Try again');
+  expect(lastFile()).toContain('\nfill Task.done := 1 if .done else 0;\n');
+});
+
 test('a question is asked a bounded number of times', async () => {
   writeSchema('type User { required name: str; }');
   await create([]);

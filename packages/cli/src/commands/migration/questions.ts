@@ -1,6 +1,7 @@
 import {
   planMigration,
   SvcError,
+  typeChangeWanting,
   type MigrationPlan,
   type MigrationRename,
   type Schema,
@@ -56,8 +57,26 @@ export async function planWithAnswers(
   const fills: Record<string, string> = { ...given.fills };
   const declined = new Set<string>();
   for (let asked = 0; asked <= MAX_QUESTIONS; asked++) {
-    const plan = planOrExit(from, to, { renames, fills });
     const hints = { renames, fills };
+    let plan: MigrationPlan;
+    try {
+      plan = planMigration(from, to, hints);
+    } catch (err) {
+      // A type change no cast makes: its fill, written over the stored value, makes it.
+      const change = ask && typeChangeWanting(err);
+      if (!change) throw asExitError(err);
+      const pointer = change.subject.slice(change.subject.lastIndexOf('.') + 1);
+      fills[short(change.subject)] = await askFill(
+        from,
+        to,
+        hints,
+        change.subject,
+        `${change.subject} changes type from ${change.from} to ${change.to}, and no cast keeps its data: what is the new value? (an EdgeQL expression over the stored object, e.g. <${change.to}>.${pointer})\n> `,
+        ask,
+        io,
+      );
+      continue;
+    }
     if (!ask) return { plan, hints };
     const candidate = renameCandidates(from, to, plan).find((c) => !declined.has(c.flag));
     if (candidate) {
@@ -67,17 +86,17 @@ export async function planWithAnswers(
     }
     const subject = plan.fillsWanted?.[0];
     if (subject === undefined) return { plan, hints };
-    fills[short(subject)] = await askFill(from, to, hints, subject, ask, io);
+    fills[short(subject)] = await askFill(
+      from,
+      to,
+      hints,
+      subject,
+      `${subject} is required and has no default: what value do the objects stored already get? (an EdgeQL expression over the object, e.g. .name)\n> `,
+      ask,
+      io,
+    );
   }
   throw new ExitError(1, `more than ${MAX_QUESTIONS} questions: use --rename and --fill`);
-}
-
-function planOrExit(from: Schema | null, to: Schema, hints: CreateHints): MigrationPlan {
-  try {
-    return planMigration(from, to, hints);
-  } catch (err) {
-    throw asExitError(err);
-  }
 }
 
 async function confirm(ask: Ask, question: string, io: CliIo): Promise<boolean> {
@@ -90,30 +109,34 @@ async function confirm(ask: Ask, question: string, io: CliIo): Promise<boolean> 
   throw new ExitError(1, `no answer to: ${question.trim()}`);
 }
 
-/** Asks for the fill of `subject` until one plans (the answer is checked as the file will be). */
+/**
+ * Asks `question` until the answer plans as the fill of `subject` (checked as the file will be);
+ * another type change still wanting its fill does not count against it (it is asked next).
+ */
 async function askFill(
   from: Schema | null,
   to: Schema,
   hints: CreateHints,
   subject: string,
+  question: string,
   ask: Ask,
   io: CliIo,
 ): Promise<string> {
-  const question = `${subject} is required and has no default: what value do the objects stored already get? (an EdgeQL expression over the object, e.g. .name)\n> `;
   for (let tries = 0; tries < MAX_TRIES; tries++) {
     const expr = await ask(question);
     if (expr === '') {
       io.stderr(
-        'An expression is needed (or give the property a default in the schema); Ctrl-C stops.',
+        'An expression is needed (or change the schema: a default, or a new property); Ctrl-C stops.',
       );
       continue;
     }
-    if (/[\r\n]/.test(expr)) continue;
     try {
       planMigration(from, to, { ...hints, fills: { ...hints.fills, [short(subject)]: expr } });
       return expr;
     } catch (err) {
       if (!(err instanceof SvcError)) throw err;
+      const other = typeChangeWanting(err);
+      if (other && other.subject !== subject) return expr;
       const failure = asExitError(err);
       io.stderr(
         `${failure instanceof Error ? failure.message : String(failure)}\nTry again (Ctrl-C stops).`,

@@ -160,7 +160,7 @@ describe('svc migration create on a terminal', () => {
       term.type('y\r');
       await term.waitFor(/default::User\.handle is required and has no default: .*\r?\n> /);
       term.type('str_lower(.name\r');
-      await term.waitFor(/does not parse[^]*\n> /);
+      await term.waitFor(/does not parse[\s\S]*\n> /);
       term.type('str_lower(.name)\r');
       expect(await term.exited).toBe(0);
     } finally {

@@ -25,7 +25,9 @@ Migration files, as Gel keeps them: each a reviewed, committed step from one sch
 in dbschema/migrations/, applied in order by \`svc migrate\`.
 
   create   diff the schema (dbschema/) against the last migration file and write the next one,
-           dbschema/migrations/NNNNN-<id>.edgeql; nothing is written when nothing changed
+           dbschema/migrations/NNNNN-<id>.edgeql; nothing is written when nothing changed. On a
+           terminal it asks, as Gel does, whether a drop and a create were a rename, and for
+           the fills it needs; in a script, --rename and --fill say it
   status   which files the database has applied, which are pending, and whether the schema
            has changes no file holds
   log      the migrations applied to the database, newest first

@@ -80,14 +80,26 @@ export async function watchCommand(
       `svc: ${path.relative(opts.cwd, dir) || dir} holds ${files.length} migration files: what watch pushes are development pushes (svc migration log shows them as such); \`svc migration create\` makes the next file once the schema is right`,
     );
 
-  // The first push opens the database: one that cannot be opened ends the command.
-  await pushSchema(opts, schemaPath, target, true);
-  opts.io.stderr(`svc: watching ${schemaPath} for changes (Ctrl-C to stop)`);
-  await watchFiles(
-    () => filesSignature(schemaFilePaths(opts.cwd, schemaPath)),
-    () => pushSchema(opts, schemaPath, target, false),
-    opts.signal,
-  );
+  // Ctrl-C from now on stops the watch, never a push halfway: one under way ends first.
+  const stop = new AbortController();
+  const onStop = () => stop.abort();
+  process.once('SIGINT', onStop);
+  opts.signal?.addEventListener('abort', onStop, { once: true });
+  try {
+    // The first push opens the database: one that cannot be opened ends the command.
+    await pushSchema(opts, schemaPath, target, true);
+    if (!stop.signal.aborted) {
+      opts.io.stderr(`svc: watching ${schemaPath} for changes (Ctrl-C to stop)`);
+      await watchFiles(
+        () => filesSignature(schemaFilePaths(opts.cwd, schemaPath)),
+        () => pushSchema(opts, schemaPath, target, false),
+        stop.signal,
+      );
+    }
+  } finally {
+    process.off('SIGINT', onStop);
+    opts.signal?.removeEventListener('abort', onStop);
+  }
   return 0;
 }
 

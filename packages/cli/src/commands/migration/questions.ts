@@ -41,9 +41,10 @@ const short = (name: string) => name.replace(/^default::/, '');
 
 /**
  * Plans the migration from `from` to `to`. With `ask` (a terminal), asks as Gel does: for each
- * rename candidate "Did you rename ...? [y/n]", then for each pointer that needs a fill
- * (`MigrationPlan.fillsWanted`) its EdgeQL expression, checked by planning again and asked again
- * when it does not plan. Without `ask` the flags' hints are all there is. Resolves with the plan
+ * type change no cast makes (core `typeChangeWanting`) its new value, for each rename candidate
+ * "Did you rename ...? [y/n]", then for each pointer that needs a fill
+ * (`MigrationPlan.fillsWanted`) its EdgeQL expression; each fill is checked by planning again and
+ * asked again when it does not plan. Without `ask` the flags' hints are all there is. Resolves with the plan
  * and the hints it was made with (the flags' and the answers').
  */
 export async function planWithAnswers(

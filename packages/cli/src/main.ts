@@ -8,6 +8,7 @@ import { adminCommand } from './commands/admin';
 import { queryCommand } from './commands/query';
 import { generateCommand } from './commands/generate';
 import { initCommand } from './commands/init';
+import { watchCommand } from './commands/watch';
 
 export const CLI_VERSION: string = (require('../package.json') as { version: string }).version;
 
@@ -17,6 +18,7 @@ const COMMANDS: Readonly<Record<string, string>> = {
   serve: 'start the server (svc serve --help for its options)',
   migrate: 'migrate the database to the schema (svc migrate --help)',
   migration: 'create migration files, see which are applied (svc migration --help)',
+  watch: 'push the schema on every save, for development (svc watch --help)',
   query: 'run an EdgeQL query and print its result as JSON (svc query --help)',
   admin: 'manage users and roles (svc admin --help)',
   generate: 'generate TypeScript from the schema (svc generate --help)',
@@ -72,6 +74,8 @@ export async function run(
         return await queryCommand(rest, ctx);
       case 'generate':
         return await generateCommand(rest, ctx);
+      case 'watch':
+        return await watchCommand(rest, ctx);
       case 'serve': {
         const server = await serve(rest, ctx);
         return server ? { stop: () => server.close() } : 0;

@@ -39,11 +39,7 @@ export function readSchemaSource(cwd: string, target: string): SchemaSource {
   else if (!stat.isDirectory())
     throw new ExitError(2, `--schema: ${target} is neither a file nor a folder`);
   else {
-    paths = fs
-      .readdirSync(full)
-      .filter((f) => f.endsWith('.esdl'))
-      .sort()
-      .map((f) => path.join(full, f));
+    paths = esdlFiles(full);
     if (paths.length === 0) throw new ExitError(2, `--schema: ${target} holds no .esdl files`);
   }
   const files = paths.map((f) => {
@@ -53,6 +49,25 @@ export function readSchemaSource(cwd: string, target: string): SchemaSource {
     return { name, text: readOrExit(f, name) };
   });
   return { sdl: joinSchemaFiles(files), files, schema: checked(files) };
+}
+
+/** A folder's `*.esdl` files, in name order, as full paths. */
+const esdlFiles = (dir: string) =>
+  fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.esdl'))
+    .sort()
+    .map((f) => path.join(dir, f));
+
+/**
+ * The files `readSchemaSource` would read for `target` (full paths), without reading them: what
+ * a watch looks at. None when it does not exist.
+ */
+export function schemaFilePaths(cwd: string, target: string): string[] {
+  const full = path.resolve(cwd, target);
+  const stat = fs.statSync(full, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) return esdlFiles(full);
+  return stat ? [full] : [];
 }
 
 function checked(files: readonly SchemaFile[]): Schema {

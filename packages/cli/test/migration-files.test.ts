@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
-import { runSvc, startSvc } from './svc';
+import { runInTerminal, runSvc, startSvc } from './svc';
 
 /** Issue 31: Gel's workflow of migration files, through the real binary. */
 describe(`svc migration on ${testDatabaseKind()}`, () => {
@@ -134,5 +134,63 @@ describe(`svc migration on ${testDatabaseKind()}`, () => {
       }
       expect(await svc.exited).toBe(0);
     }
+  });
+});
+
+/** Issue 31: on a terminal, `svc migration create` asks, as Gel does (no database involved). */
+describe('svc migration create on a terminal', () => {
+  const project = (sdl: string) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-migration-tty-'));
+    fs.mkdirSync(path.join(dir, 'dbschema'));
+    fs.writeFileSync(path.join(dir, 'dbschema/default.esdl'), sdl);
+    return dir;
+  };
+
+  test('asks about the rename and the fill, and writes them into the file', async () => {
+    const dir = project('type User { required name: str; bio: str; }\n');
+    expect((await runSvc(['migration', 'create'], { cwd: dir, ms: 60000 })).code).toBe(0);
+    fs.writeFileSync(
+      path.join(dir, 'dbschema/default.esdl'),
+      'type User { required name: str; about: str; required handle: str; }\n',
+    );
+    const term = runInTerminal(['migration', 'create'], { cwd: dir });
+    try {
+      // readline moves the cursor with escape sequences after each prompt.
+      await term.waitFor(/Did you rename default::User\.bio to default::User\.about\? \[y\/n\] /);
+      term.type('y\r');
+      await term.waitFor(/default::User\.handle is required and has no default: .*\r?\n> /);
+      term.type('str_lower(.name\r');
+      await term.waitFor(/does not parse[\s\S]*\n> /);
+      term.type('str_lower(.name)\r');
+      expect(await term.exited).toBe(0);
+    } finally {
+      term.kill();
+    }
+    expect(term.output()).toMatch(
+      /Created dbschema\/migrations\/00002-[0-9a-f]{12}\.edgeql \(2 steps\)/,
+    );
+    const [, second] = fs.readdirSync(path.join(dir, 'dbschema/migrations')).sort();
+    expect(
+      fs.readFileSync(path.join(dir, 'dbschema/migrations', second as string), 'utf8'),
+    ).toContain('\nrename User.bio to about;\nfill User.handle := str_lower(.name);\n');
+  });
+
+  test('Ctrl-C at a question exits 130 and writes nothing', async () => {
+    const dir = project('type User { required name: str; }\n');
+    expect((await runSvc(['migration', 'create'], { cwd: dir, ms: 60000 })).code).toBe(0);
+    fs.writeFileSync(
+      path.join(dir, 'dbschema/default.esdl'),
+      'type User { required name: str; required handle: str; }\n',
+    );
+    const term = runInTerminal(['migration', 'create'], { cwd: dir });
+    try {
+      await term.waitFor(/\n> /);
+      term.type('\x03');
+      expect(await term.exited).toBe(130);
+    } finally {
+      term.kill();
+    }
+    expect(term.output()).toContain('svc: cancelled');
+    expect(fs.readdirSync(path.join(dir, 'dbschema/migrations'))).toHaveLength(1);
   });
 });

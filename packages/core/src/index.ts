@@ -139,7 +139,7 @@ export type {
   MigrationStepKind,
 } from './model/migration';
 export { buildSchema, joinSchemaFiles, type SchemaFile } from './schema/build';
-export { planMigration } from './schema/diff';
+export { planMigration, typeChangeWanting, type TypeChangeWantingFill } from './schema/diff';
 export { createDefaultMigrator } from './schema/default';
 export { schemaVersion } from './storage/migrate';
 export {

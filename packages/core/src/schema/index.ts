@@ -7,7 +7,7 @@
 export * from '../model/schema';
 export * from '../model/migration';
 export { buildSchema } from './build';
-export { planMigration } from './diff';
+export { planMigration, typeChangeWanting, type TypeChangeWantingFill } from './diff';
 export { STORAGE_BOOTSTRAP_SQL } from './bootstrap';
 export {
   createMigrator,

@@ -23,7 +23,12 @@
  *     };
  *
  * `formatVersion` 1. A later release reads every earlier version (a file written by one release
- * is applied by the next); it writes the newest.
+ * is applied by the next); it writes the newest. The contract is a fixture, not this comment:
+ * packages/cli/test/fixtures/migrations-format-1 holds files written once by the first release's
+ * `svc migration create` and frozen (a type and a property renamed, a fill), and
+ * packages/cli/test/migration-compat.test.ts applies them on both engines and checks the data.
+ * A change here that breaks them breaks every project's committed migrations: never regenerate
+ * the fixture; a new format keeps reading the old one and gets a fixture of its own.
  * Pure.
  */
 import { createHash } from 'node:crypto';

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { closestName } from '@svc/core';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
-import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
+import { defaultSchemaDir, readSchemaSource, schemaFilePaths } from '../../schema-files';
+import { filesSignature, watchFiles } from '../../watch-files';
 import { generateInterfaces } from './interfaces';
 import { generateQueries, type QueryFile } from './queries';
 import { generateQueryBuilder } from './query-builder';
@@ -56,9 +57,6 @@ export interface GenerateCommandOptions {
 const WHATS = ['interfaces', 'queries', 'query-builder'] as const;
 type What = (typeof WHATS)[number];
 const isWhat = (word: string | undefined): word is What => WHATS.includes(word as What);
-
-/** How often --watch looks at the files, and how long a change must rest before writing. */
-const WATCH_INTERVAL_MS = 200;
 
 /** \`svc generate\`: resolves to the exit code. */
 export async function generateCommand(
@@ -134,15 +132,9 @@ function generateOnce(
   return 0;
 }
 
-/** What --watch compares: each input file's path, size and modification time. */
+/** What --watch compares: the schema's files and, for queries, the .edgeql files. */
 function inputsSignature(what: What, schemaPath: string, out: string, cwd: string): string {
-  const files: string[] = [];
-  const schemaFull = path.resolve(cwd, schemaPath);
-  const stat = fs.statSync(schemaFull, { throwIfNoEntry: false });
-  if (stat?.isDirectory()) {
-    for (const name of fs.readdirSync(schemaFull).sort())
-      if (name.endsWith('.esdl')) files.push(path.join(schemaFull, name));
-  } else if (stat) files.push(schemaFull);
+  const files = schemaFilePaths(cwd, schemaPath);
   if (what === 'queries') {
     try {
       for (const f of queryFiles(cwd)) files.push(path.resolve(cwd, f.path));
@@ -151,19 +143,12 @@ function inputsSignature(what: What, schemaPath: string, out: string, cwd: strin
     }
   }
   const outFull = path.resolve(cwd, out);
-  return files
-    .filter((f) => f !== outFull)
-    .map((f) => {
-      const s = fs.statSync(f, { throwIfNoEntry: false });
-      return s ? `${f}:${s.size}:${s.mtimeMs}` : `${f}:gone`;
-    })
-    .join('\n');
+  return filesSignature(files.filter((f) => f !== outFull));
 }
 
 /**
- * \`--watch\`: writes, then looks at the inputs every WATCH_INTERVAL_MS and writes again once a
- * change has rested for one interval (an editor's several writes are one change). An error is
- * printed and the watch goes on. Ends on SIGINT or \`opts.signal\`, resolving to 0.
+ * \`--watch\`: writes, then again whenever the inputs change (\`watchFiles\`). An error is printed
+ * and the watch goes on. Ends on SIGINT or \`opts.signal\`, resolving to 0.
  */
 async function watch(what: What, schemaPath: string, out: string, opts: GenerateCommandOptions) {
   const attempt = () => {
@@ -175,30 +160,6 @@ async function watch(what: What, schemaPath: string, out: string, opts: Generate
   };
   attempt();
   opts.io.stderr('svc: watching for changes (Ctrl-C to stop)');
-  let written = inputsSignature(what, schemaPath, out, opts.cwd);
-  let pending: string | null = null;
-  await new Promise<void>((resolve) => {
-    const timer = setInterval(() => {
-      const now = inputsSignature(what, schemaPath, out, opts.cwd);
-      if (now === written) {
-        pending = null;
-      } else if (now === pending) {
-        written = now;
-        pending = null;
-        attempt();
-      } else {
-        pending = now;
-      }
-    }, WATCH_INTERVAL_MS);
-    const stop = () => {
-      clearInterval(timer);
-      process.off('SIGINT', stop);
-      opts.signal?.removeEventListener('abort', stop);
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    if (opts.signal?.aborted) stop();
-    else opts.signal?.addEventListener('abort', stop, { once: true });
-  });
+  await watchFiles(() => inputsSignature(what, schemaPath, out, opts.cwd), attempt, opts.signal);
   return 0;
 }

@@ -155,7 +155,7 @@ export async function migrateCommand(
   }
   try {
     if (!files.length) {
-      opts.io.stdout(report(await apply(requests[0] as Request), dryRun));
+      opts.io.stdout(migrateReport(await apply(requests[0] as Request), dryRun));
       return 0;
     }
     const done = new Set(await applied());
@@ -182,7 +182,8 @@ export async function migrateCommand(
   }
 }
 
-function report(result: MigrateResult, dryRun: boolean): string {
+/** What a push of the schema as it is did (or, for a dry run, would do), as printed. */
+export function migrateReport(result: MigrateResult, dryRun: boolean): string {
   if (result.steps.length === 0)
     return `The database is up to date (schema ${result.version.slice(0, 12)}).`;
   const head = dryRun

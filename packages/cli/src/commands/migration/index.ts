@@ -5,11 +5,9 @@ import {
   createDefaultMigrator,
   makeMigration,
   migrationFileName,
-  planMigration,
   renderMigrationFile,
   schemaVersion,
   SvcError,
-  type MigrationPlan,
   type MigrationRecord,
 } from '@svc/core';
 import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
@@ -19,6 +17,7 @@ import { migrationsDir, readMigrationFiles, type ReadMigration } from '../../mig
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 import { openOrFindServer, requestThroughServer } from '../../through-server';
 import { parseFillArg, parseRenameArg } from '../migrate';
+import { planWithAnswers, renameCandidates } from './questions';
 
 export const MIGRATION_USAGE = `Usage: svc migration <create | status | log> [options]
 
@@ -26,7 +25,9 @@ Migration files, as Gel keeps them: each a reviewed, committed step from one sch
 in dbschema/migrations/, applied in order by \`svc migrate\`.
 
   create   diff the schema (dbschema/) against the last migration file and write the next one,
-           dbschema/migrations/NNNNN-<id>.edgeql; nothing is written when nothing changed
+           dbschema/migrations/NNNNN-<id>.edgeql; nothing is written when nothing changed. On a
+           terminal it asks, as Gel does, whether a drop and a create were a rename, and for
+           the fills it needs; in a script, --rename and --fill say it
   status   which files the database has applied, which are pending, and whether the schema
            has changes no file holds
   log      the migrations applied to the database, newest first
@@ -81,7 +82,7 @@ export async function migrationCommand(
   const dir = migrationsDir(opts.cwd, schemaPath);
   switch (sub) {
     case 'create':
-      return create(opts, schemaPath, dir, values.rename ?? [], values.fill ?? []);
+      return await create(opts, schemaPath, dir, values.rename ?? [], values.fill ?? []);
     case 'status':
     case 'log':
       return report(sub, opts, schemaPath, dir, values);
@@ -90,26 +91,23 @@ export async function migrationCommand(
   }
 }
 
-function create(
+async function create(
   opts: MigrationCommandOptions,
   schemaPath: string,
   dir: string,
   renameArgs: readonly string[],
   fillArgs: readonly string[],
-): number {
+): Promise<number> {
   const source = readSchemaSource(opts.cwd, schemaPath);
   const files = readMigrationFiles(opts.cwd, dir);
   const parent = files.at(-1) ?? null;
-  const hints = {
+  const from = parent ? buildSchema(parent.sdl) : null;
+  const given = {
     renames: renameArgs.map(parseRenameArg),
     fills: Object.fromEntries(fillArgs.map(parseFillArg)),
   };
-  let plan: MigrationPlan;
-  try {
-    plan = planMigration(parent ? buildSchema(parent.sdl) : null, source.schema, hints);
-  } catch (err) {
-    throw asExitError(err);
-  }
+  // On a terminal, the questions Gel asks; otherwise (a script) the flags say it all.
+  const { plan, hints } = await planWithAnswers(from, source.schema, given, opts.io.ask, opts.io);
   if (plan.steps.length === 0) {
     opts.io.stdout(
       parent
@@ -118,7 +116,9 @@ function create(
     );
     return 0;
   }
-  for (const note of renameCandidates(plan)) opts.io.stderr(note);
+  if (!opts.io.ask)
+    for (const candidate of renameCandidates(from, source.schema, plan))
+      opts.io.stderr(candidate.note);
   const wanted = plan.fillsWanted ?? [];
   if (wanted.length) {
     throw new ExitError(
@@ -158,34 +158,6 @@ function create(
   return 0;
 }
 
-/**
- * A pointer dropped and one of the same kind created in the same type: perhaps a rename, which
- * would keep the data the drop loses. Gel asks; `create` says what to pass.
- */
-function renameCandidates(plan: MigrationPlan): string[] {
-  const dropped = plan.steps.filter((s) => s.kind === 'drop property' || s.kind === 'drop link');
-  const created = plan.steps.filter(
-    (s) => s.kind === 'create property' || s.kind === 'create link',
-  );
-  const notes: string[] = [];
-  for (const d of dropped) {
-    const [type, old] = splitSubject(d.subject);
-    for (const c of created) {
-      const [otherType, now] = splitSubject(c.subject);
-      if (otherType !== type || c.kind.split(' ')[1] !== d.kind.split(' ')[1]) continue;
-      notes.push(
-        `svc: ${d.subject} is dropped and ${c.subject} created: if ${old} was renamed, create the migration with --rename ${type.replace(/^default::/, '')}.${old}=${now} to keep its data`,
-      );
-    }
-  }
-  return notes;
-}
-
-const splitSubject = (subject: string): [string, string] => {
-  const dot = subject.lastIndexOf('.');
-  return [subject.slice(0, dot), subject.slice(dot + 1)];
-};
-
 async function report(
   sub: 'status' | 'log',
   opts: MigrationCommandOptions,
@@ -206,7 +178,7 @@ async function report(
         .map((h) => {
           const what = h.migration
             ? `${h.migration.slice(0, 14)} ${byId.get(h.migration) ?? '(no such file here)'}`
-            : 'development push (svc migrate --dev)';
+            : 'development push (svc migrate --dev, svc watch)';
           return `${h.appliedAt}  ${what}  ${h.steps.length} steps`;
         })
         .join('\n'),
@@ -226,7 +198,9 @@ async function report(
       `The database has ${unknown.length} migrations no file here holds (made on another branch?): ${unknown.map((id) => id.slice(0, 14)).join(', ')}`,
     );
   if (history[0] && history[0].migration === null)
-    lines.push('The database was last changed by a development push (svc migrate --dev).');
+    lines.push(
+      'The database was last changed by a development push (svc migrate --dev, svc watch).',
+    );
   if (schemaChanged(opts, schemaPath, files.at(-1)))
     lines.push(
       `The schema in ${schemaPath} has changes no migration file holds: run \`svc migration create\`.`,

@@ -1,6 +1,7 @@
 import { buildSchema } from '../build';
 import type { MigrationHints, MigrationPlan } from '../../model/migration';
 import { planMigration } from './plan';
+import { typeChangeWanting } from './pointers';
 
 const plan = (a: string | null, b: string): MigrationPlan =>
   planMigration(a === null ? null : buildSchema(a), buildSchema(b));
@@ -443,6 +444,29 @@ describe('planMigration with fills', () => {
     expect(p.checks.map((c) => c.kind)).toEqual(['violation']);
     expect(p.checks[0]?.message).toMatch(/fill expression/);
     expect(p.fillsWanted).toEqual(['default::User.handle']);
+  });
+
+  it('a type change no cast makes is refused, and says which change wants a fill', () => {
+    const from = buildSchema('type Task { done: bool; title: str; }');
+    const to = buildSchema('type Task { done: int64; title: str; }');
+    let refused: unknown;
+    try {
+      planMigration(from, to);
+    } catch (err) {
+      refused = err;
+    }
+    expect((refused as Error).message).toMatch(/^cannot change the type of default::Task\.done/);
+    expect(typeChangeWanting(refused)).toEqual({
+      subject: 'default::Task.done',
+      from: 'std::bool',
+      to: 'std::int64',
+    });
+    expect(
+      planMigration(from, to, { fills: { 'Task.done': '1 if .done else 0' } }).steps,
+    ).toHaveLength(1);
+    expect(typeChangeWanting(new Error('cannot change the type of default::Task.done'))).toBe(
+      undefined,
+    );
   });
 
   it('an optional property made required is filled where empty', () => {

@@ -3,3 +3,4 @@
  * another (./plan).
  */
 export { planMigration } from './plan';
+export { typeChangeWanting, type TypeChangeWantingFill } from './pointers';

@@ -141,6 +141,26 @@ function addColumn(p: Planner, prev: TypeTable, next: TypeTable, c: PointerColum
   );
 }
 
+/** A type change no cast makes, which a fill would: what `typeChangeWanting` answers. */
+export interface TypeChangeWantingFill {
+  /** The pointer, qualified: `default::User.age`. */
+  readonly subject: string;
+  /** The stored type and the new one: `std::str`, `std::int64`. */
+  readonly from: string;
+  readonly to: string;
+}
+
+const typeChanges = new WeakMap<Error, TypeChangeWantingFill>();
+
+/**
+ * When `err` is `planMigration` refusing a type change that no cast makes, which change (a fill
+ * written over the stored value would make it: `svc migration create` asks for one); else
+ * undefined.
+ */
+export function typeChangeWanting(err: unknown): TypeChangeWantingFill | undefined {
+  return err instanceof Error ? typeChanges.get(err) : undefined;
+}
+
 function alterColumn(
   p: Planner,
   type: string,
@@ -160,12 +180,18 @@ function alterColumn(
     // A fill for a changed type is written over the stored value (`<int64>.age`).
     const fill = p.from ? fillExpression(p, p.from, type, c) : null;
     if (!fill && !castable(oldType, newType)) {
-      throw new MigrationError(
+      const error = new MigrationError(
         `cannot change the type of ${c.subject} from ${printTypeRef(old.target)} to ${printTypeRef(c.target)}: there is no cast that keeps the data`,
         {
           hint: `give a fill expression that computes the new value from the stored one, or add a new property of type ${printTypeRef(c.target)}, copy the values with an update query, then drop ${c.pointer}`,
         },
       );
+      typeChanges.set(error, {
+        subject: c.subject,
+        from: printTypeRef(old.target),
+        to: printTypeRef(c.target),
+      });
+      throw error;
     }
     if (oldDefault !== null) sql.push(ddl.setDefault(table, c.column.name, null));
     sql.push(

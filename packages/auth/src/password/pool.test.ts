@@ -5,6 +5,8 @@
  */
 import { createBcryptPool, bcryptPool } from './pool';
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 // Made by the native `bcrypt` 6.0.0 module (hashSync; `$2a$` through genSaltSync(4, 'a')) before
 // it was replaced: hashes stored by earlier versions of svc must keep verifying.
 const NATIVE_HASHES: readonly (readonly [string, string])[] = [
@@ -79,6 +81,20 @@ describe('bcrypt pool', () => {
     }
     // A hash on the loop would block the timer until it returned (a few hundred milliseconds).
     expect(ticks).toBeGreaterThanOrEqual(10);
+  });
+
+  test('a worker idle for idleMs stops; the next task starts one again', async () => {
+    const own = createBcryptPool({ size: 2, idleMs: 50 });
+    try {
+      await Promise.all([own.hash('a', 4), own.hash('b', 4)]);
+      expect(own.stats().workers).toBe(2);
+      for (let i = 0; i < 100 && own.stats().workers > 0; i++) await sleep(20);
+      expect(own.stats().workers).toBe(0);
+      await expect(own.compare('legacy 2a hash', NATIVE_HASHES[8]![1])).resolves.toBe(true);
+      expect(own.stats().workers).toBe(1);
+    } finally {
+      await own.close();
+    }
   });
 
   test('close fails what is in flight; the next task starts the pool again', async () => {

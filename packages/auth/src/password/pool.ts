@@ -7,7 +7,8 @@
  * - One pool per process, made with the first task and shared by every `createAuth` in it.
  * - Workers start on demand up to the pool's size (the available parallelism, at most
  *   MAX_WORKERS) and are unreferenced while idle, so an idle pool never keeps the process alive,
- *   while a task in flight does (a script awaiting a login does not exit under it).
+ *   while a task in flight does (a script awaiting a login does not exit under it). A worker idle
+ *   for IDLE_MS stops: each holds about 10 MB, which an idle server should not keep.
  * - Tasks beyond the busy workers wait in a queue of at most `maxQueue`; past it a task is
  *   refused at once with SERVICE_UNAVAILABLE, not queued for minutes.
  * - A worker that dies fails its task with an error and is replaced by the next task.
@@ -24,6 +25,8 @@ import { commonError } from '@svc/core';
 export const MAX_WORKERS = 8;
 /** Tasks waiting for a worker, per worker, before new ones are refused. */
 export const QUEUE_PER_WORKER = 64;
+/** How long a worker waits for a task before it stops. */
+export const IDLE_MS = 10_000;
 
 type Task =
   | { readonly op: 'hash'; readonly password: string; readonly rounds: number }
@@ -76,20 +79,22 @@ interface Pending {
 interface Slot {
   readonly worker: Worker;
   current: Pending | undefined;
+  idle: NodeJS.Timeout | undefined;
 }
 
 export function createBcryptPool(
-  options: { size?: number; maxQueue?: number } = {},
+  options: { size?: number; maxQueue?: number; idleMs?: number } = {},
 ): BcryptPool {
   const size = Math.max(1, Math.min(options.size ?? availableParallelism(), MAX_WORKERS));
   const maxQueue = Math.max(0, options.maxQueue ?? size * QUEUE_PER_WORKER);
+  const idleMs = options.idleMs ?? IDLE_MS;
   const bcryptjs = require.resolve('bcryptjs');
   const slots = new Set<Slot>();
   const queue: Pending[] = [];
 
   const start = (): Slot => {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { bcryptjs } });
-    const slot: Slot = { worker, current: undefined };
+    const slot: Slot = { worker, current: undefined, idle: undefined };
     worker.unref();
     worker.on('message', (reply: { value?: unknown; error?: string }) => {
       const pending = slot.current;
@@ -115,10 +120,20 @@ export function createBcryptPool(
     return slot;
   };
 
+  const retire = (slot: Slot) => {
+    if (slot.current || !slots.delete(slot)) return;
+    void slot.worker.terminate();
+  };
+
   const next = (slot: Slot) => {
     if (!slots.has(slot) || slot.current) return;
+    clearTimeout(slot.idle);
     const pending = queue.shift();
-    if (!pending) return;
+    if (!pending) {
+      slot.idle = setTimeout(() => retire(slot), idleMs);
+      slot.idle.unref();
+      return;
+    }
     slot.current = pending;
     slot.worker.ref();
     slot.worker.postMessage(pending.task);
@@ -146,6 +161,7 @@ export function createBcryptPool(
     async close() {
       const stopping = [...slots];
       slots.clear();
+      for (const slot of stopping) clearTimeout(slot.idle);
       const closed = new Error('bcrypt pool closed');
       for (const pending of queue.splice(0)) pending.reject(closed);
       for (const slot of stopping) slot.current?.reject(closed);

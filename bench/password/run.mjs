@@ -106,7 +106,8 @@ async function measure(variant) {
 console.log(
   `bcrypt at cost ${rounds}; ${logins} concurrent verifies, ${concurrency} in flight; ${availableParallelism()} CPUs`,
 );
-if (!native) console.log('  (native bcrypt not loadable here: --native <dir with bcrypt installed>)');
+if (!native)
+  console.log('  (native bcrypt not loadable here: --native <dir with bcrypt installed>)');
 const results = [];
 for (const variant of variants) results.push({ name: variant.name, ...(await measure(variant)) });
 const base = results[0];
@@ -120,7 +121,9 @@ for (const r of results) {
     `  ${pad(r.name, 30)}${pad(r.hash.toFixed(0), 10)}${pad(r.verify.toFixed(0), 11)}${pad(r.rate.toFixed(2), 10)}${pad(r.loginP50.toFixed(0), 14)}${pad(r.loopP99.toFixed(1), 13)}${r.loopMax.toFixed(1)}`,
   );
 }
-console.log('ratios to the event-loop baseline (lower latency and delay, higher rate, are better):');
+console.log(
+  'ratios to the event-loop baseline (lower latency and delay, higher rate, are better):',
+);
 for (const r of results.slice(1)) {
   console.log(
     `  ${pad(r.name, 30)}hash ${ratio(r.hash, base.hash)}, verify ${ratio(r.verify, base.verify)}, logins/s ${ratio(r.rate, base.rate)}, loop p99 ${ratio(r.loopP99, base.loopP99)}, loop max ${ratio(r.loopMax, base.loopMax)}`,

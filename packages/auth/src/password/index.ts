@@ -87,7 +87,10 @@ export interface PasswordHasher {
   readonly rounds: number;
 }
 
-export function createPasswordHasher(rounds: number, pool: BcryptPool = bcryptPool()): PasswordHasher {
+export function createPasswordHasher(
+  rounds: number,
+  pool: BcryptPool = bcryptPool(),
+): PasswordHasher {
   let dummy: Promise<string> | undefined;
   const dummyHash = () => {
     if (!dummy) {

@@ -28,10 +28,13 @@ const NATIVE_HASHES: readonly (readonly [string, string])[] = [
 describe('bcrypt pool', () => {
   const pool = bcryptPool();
 
-  test.each(NATIVE_HASHES)('a native hash of %j verifies, and not for another password', async (password, hash) => {
-    await expect(pool.compare(password, hash)).resolves.toBe(true);
-    await expect(pool.compare(`${password.slice(0, 60)}?`, hash)).resolves.toBe(false);
-  });
+  test.each(NATIVE_HASHES)(
+    'a native hash of %j verifies, and not for another password',
+    async (password, hash) => {
+      await expect(pool.compare(password, hash)).resolves.toBe(true);
+      await expect(pool.compare(`${password.slice(0, 60)}?`, hash)).resolves.toBe(false);
+    },
+  );
 
   test('a hash is $2b$ at the cost asked, salted anew each time, and verifies', async () => {
     const [a, b] = await Promise.all([pool.hash('pässwort', 5), pool.hash('pässwort', 5)]);

@@ -3,6 +3,7 @@
  * malformed hash a mismatch (not an error), the queue bounded, the event loop free while a hash
  * runs, and a closed pool that starts again.
  */
+import { createPasswordHasher } from './index';
 import { createBcryptPool, bcryptPool } from './pool';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -108,5 +109,25 @@ describe('bcrypt pool', () => {
     expect(own.stats()).toEqual({ workers: 0, busy: 0, queued: 0 });
     await expect(own.compare('legacy 2a hash', NATIVE_HASHES[8]![1])).resolves.toBe(true);
     await own.close();
+  });
+});
+
+describe('the hasher over the pool', () => {
+  test('a dummy hash that failed (the queue full) is made again by the next unknown login', async () => {
+    const full = Object.assign(new Error('too many password checks in progress'), {
+      code: 'SERVICE_UNAVAILABLE',
+    });
+    const dummy = NATIVE_HASHES[0]![1];
+    const hash = jest.fn<Promise<string>, [string, number]>();
+    hash.mockRejectedValueOnce(full).mockResolvedValue(dummy);
+    const compare = jest.fn<Promise<boolean>, [string, string]>().mockResolvedValue(false);
+    const pool = { ...createBcryptPool({ size: 1 }), hash, compare };
+    const hasher = createPasswordHasher(4, pool);
+    await sleep(0); // the background dummy, refused
+    await expect(hasher.burn('password1')).resolves.toBe(false);
+    expect(hash).toHaveBeenCalledTimes(2);
+    expect(compare).toHaveBeenCalledWith('password1', dummy);
+    await hasher.burn('password2');
+    expect(hash).toHaveBeenCalledTimes(2); // kept once made
   });
 });

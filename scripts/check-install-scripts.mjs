@@ -11,11 +11,16 @@
 //
 // Rules:
 // - a telemetry package (TELEMETRY) fails wherever it is;
-// - a package with install scripts fails unless REVIEWED names it, with why it is there and
-//   what its script does; one that reaches a published package's runtime tree must also be
-//   reviewed for that (`runtime: true`);
-// - a REVIEWED entry that is no longer in the tree fails too, so the list only shrinks
-//   knowingly.
+// - no install script runs: pnpm-workspace.yaml has no `onlyBuiltDependencies`, and a package
+//   with install scripts fails unless REVIEWED names it (why it is there, what its script does,
+//   why it works without it) and pnpm-workspace.yaml's `ignoredBuiltDependencies` names it too,
+//   so pnpm skips the script and `pnpm install` reports no ignored build;
+// - nothing with install scripts reaches a published package's runtime tree (a user's install
+//   of an @svc package), reviewed or not;
+// - a dev tool that can send telemetry stays only as TELEMETRY_OFF says: never in a runtime
+//   tree, and the file that runs it turns the telemetry off;
+// - a REVIEWED or TELEMETRY_OFF entry that is no longer in the tree fails too, so the lists only
+//   shrink knowingly.
 //
 // Usage: node scripts/check-install-scripts.mjs   (run by .ci/run; exit 1 with the reasons)
 import { execFileSync } from 'node:child_process';
@@ -36,30 +41,52 @@ export const TELEMETRY = new Set([
 
 /**
  * The packages with install scripts this repository has looked at and keeps, each with its
- * reason. Dev-only ones never reach a user's install of an @svc package.
+ * reason: development tools only, whose scripts pnpm skips (`ignoredBuiltDependencies`).
  */
 export const REVIEWED = {
-  bcrypt: {
-    runtime: true,
-    reason:
-      "@svc/auth's password hashing (native). `install: node-gyp-build` loads the prebuilt binary the package ships and compiles only where none fits; nothing is downloaded.",
-  },
   '@swc/core': {
-    runtime: false,
     reason:
-      "dev: Jest's TypeScript transform. Its postinstall checks that the platform's binary package (an optional dependency) is present.",
+      "dev: Jest's TypeScript transform (@swc/jest). Its postinstall checks that the platform's binary package (an optional dependency) loads, else fetches @swc/wasm; the binary package is installed, so it is not needed.",
   },
   esbuild: {
-    runtime: false,
     reason:
-      'dev: bundles the admin UI and the API reference page at build time. Its postinstall checks the platform binary; pnpm skips it (ignoredBuiltDependencies), and esbuild works without it.',
-  },
-  '@parcel/watcher': {
-    runtime: false,
-    reason:
-      "dev: an optional file watcher of Jest's haste map. Its install builds from source only where no prebuilt binary fits; pnpm skips it (ignoredBuiltDependencies).",
+      'dev: bundles the admin UI and the API reference page at build time. Its postinstall checks the platform binary (an optional dependency, installed); esbuild works without it.',
   },
 };
+
+/**
+ * Development tools that can report usage, kept with it turned off: `file` (from the root) runs
+ * the tool and must contain `off` (the setting that turns it off).
+ */
+export const TELEMETRY_OFF = {
+  '@redocly/cli': {
+    reason:
+      'dev: lints the served OpenAPI document (scripts/lint-openapi.mjs). It sends usage data unless REDOCLY_TELEMETRY=off, which that script sets.',
+    file: 'scripts/lint-openapi.mjs',
+    off: "REDOCLY_TELEMETRY: 'off'",
+  },
+};
+
+/**
+ * The top-level lists of pnpm-workspace.yaml (`key:` then `  - item` lines; `key: []` is empty),
+ * by key. Enough for the build settings read here; not a YAML parser.
+ */
+export function workspaceLists(text) {
+  const lists = {};
+  let current;
+  for (const line of text.split('\n')) {
+    const key = /^([A-Za-z][\w-]*):\s*(\[\s*\])?\s*(#.*)?$/.exec(line);
+    if (key) {
+      current = key[1];
+      lists[current] = [];
+      continue;
+    }
+    const item = /^\s+-\s+("?)([^"#\s]+)\1\s*(#.*)?$/.exec(line);
+    if (item && current) lists[current].push(item[2]);
+    else if (/^\S/.test(line) && !line.startsWith('#')) current = undefined;
+  }
+  return lists;
+}
 
 /** What `dir`'s package runs at install time: its install scripts, or an implicit node-gyp build. */
 export function installScripts(dir) {
@@ -103,28 +130,60 @@ export function collect(report) {
 }
 
 /**
- * The problems of `packages` (`{name, version, path, runtime}`): telemetry, install scripts not
- * reviewed (or not reviewed for a runtime tree), and reviewed entries no longer installed.
+ * The problems of `packages` (`{name, version, path, runtime}`) under pnpm's build settings
+ * (`workspace`: the lists of pnpm-workspace.yaml): telemetry, install scripts not reviewed, not
+ * skipped, or in a runtime tree, telemetry-capable tools not kept as TELEMETRY_OFF says, and
+ * entries no longer installed.
  */
-export function problems(packages, { reviewed = REVIEWED, telemetry = TELEMETRY } = {}) {
+export function problems(
+  packages,
+  {
+    reviewed = REVIEWED,
+    telemetry = TELEMETRY,
+    telemetryOff = TELEMETRY_OFF,
+    workspace = {},
+    read = (file) => fs.readFileSync(file, 'utf8'),
+  } = {},
+) {
   const out = [];
   const seen = new Set();
+  const ignored = new Set(workspace.ignoredBuiltDependencies ?? []);
+  for (const name of workspace.onlyBuiltDependencies ?? []) {
+    out.push(`${name}: pnpm-workspace.yaml lets its install script run (onlyBuiltDependencies)`);
+  }
   for (const pkg of packages) {
     const id = `${pkg.name}@${pkg.version}${pkg.runtime ? ' (in a published package)' : ''}`;
     if (telemetry.has(pkg.name)) out.push(`${id}: a telemetry package`);
+    if (Object.hasOwn(telemetryOff, pkg.name)) {
+      seen.add(pkg.name);
+      const { file, off } = telemetryOff[pkg.name];
+      if (pkg.runtime) out.push(`${id}: can send telemetry; allowed in development only`);
+      let text = '';
+      try {
+        text = read(file);
+      } catch {}
+      if (!text.includes(off)) out.push(`${id}: can send telemetry; ${file} must set ${off}`);
+    }
     const scripts = installScripts(pkg.path);
     if (scripts.length === 0) continue;
     seen.add(pkg.name);
-    const review = Object.hasOwn(reviewed, pkg.name) ? reviewed[pkg.name] : undefined;
-    if (!review) out.push(`${id}: runs at install (${scripts.join('; ')}) and is not reviewed`);
-    else if (pkg.runtime && !review.runtime)
-      out.push(`${id}: runs at install (${scripts.join('; ')}); reviewed for development only`);
+    const what = `runs at install (${scripts.join('; ')})`;
+    if (pkg.runtime) out.push(`${id}: ${what}; nothing in a published package may`);
+    else if (!Object.hasOwn(reviewed, pkg.name)) out.push(`${id}: ${what} and is not reviewed`);
+    else if (!ignored.has(pkg.name))
+      out.push(
+        `${id}: ${what}; reviewed, but pnpm-workspace.yaml's ignoredBuiltDependencies must name it`,
+      );
   }
-  for (const name of Object.keys(reviewed)) {
+  for (const name of [...Object.keys(reviewed), ...Object.keys(telemetryOff)]) {
     if (!seen.has(name))
       out.push(
-        `${name}: reviewed, but no installed package of that name runs at install; drop it from REVIEWED`,
+        `${name}: reviewed, but not in the tree (or no longer runs at install); drop it from the list`,
       );
+  }
+  for (const name of ignored) {
+    if (!Object.hasOwn(reviewed, name))
+      out.push(`${name}: in ignoredBuiltDependencies but not reviewed here; review it or drop it`);
   }
   return out;
 }
@@ -150,7 +209,11 @@ function main() {
   const published = pnpmReport(root, ['--prod']).filter((p) => p.private !== true);
   const runtime = new Set(collect(published).keys());
   const packages = [...all].map(([key, pkg]) => ({ ...pkg, runtime: runtime.has(key) }));
-  const found = problems(packages);
+  const workspace = workspaceLists(fs.readFileSync(path.join(root, 'pnpm-workspace.yaml'), 'utf8'));
+  const found = problems(packages, {
+    workspace,
+    read: (file) => fs.readFileSync(path.join(root, file), 'utf8'),
+  });
   if (found.length > 0) {
     console.error(`install scripts and telemetry: ${found.length} problem(s)`);
     for (const p of found) console.error(`  ${p}`);
@@ -158,7 +221,7 @@ function main() {
   }
   const reviewed = packages.filter((p) => installScripts(p.path).length > 0);
   console.log(
-    `install scripts and telemetry: ${packages.length} packages, no telemetry, install scripts only in the reviewed ${[...new Set(reviewed.map((p) => p.name))].join(', ')}`,
+    `install scripts and telemetry: ${packages.length} packages, no telemetry, no install script runs; skipped (reviewed, dev only): ${[...new Set(reviewed.map((p) => p.name))].join(', ')}; telemetry off: ${Object.keys(TELEMETRY_OFF).join(', ')}`,
   );
 }
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { collect, installScripts, problems } from './check-install-scripts.mjs';
+import { collect, installScripts, problems, workspaceLists } from './check-install-scripts.mjs';
 
 function plant(files) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-install-scripts-'));
@@ -34,7 +34,9 @@ const pkg = (name, runtime = false) => ({
   path: path.join(root, name),
   runtime,
 });
-const reviewed = { 'reviewed-dev': { runtime: false, reason: 'a planted dev tool' } };
+const reviewed = { 'reviewed-dev': { reason: 'a planted dev tool' } };
+const workspace = { ignoredBuiltDependencies: ['reviewed-dev'] };
+const opts = { reviewed, workspace, telemetryOff: {} };
 
 test('installScripts: declared install scripts, and an implicit node-gyp build', () => {
   assert.deepEqual(installScripts(path.join(root, 'clean')), []);
@@ -45,37 +47,98 @@ test('installScripts: declared install scripts, and an implicit node-gyp build',
   assert.deepEqual(installScripts(path.join(root, 'missing')), []);
 });
 
-test('a clean tree and a reviewed dev tool pass', () => {
-  assert.deepEqual(problems([pkg('clean'), pkg('reviewed-dev')], { reviewed }), []);
+test('a clean tree and a reviewed dev tool whose script pnpm skips pass', () => {
+  assert.deepEqual(problems([pkg('clean'), pkg('reviewed-dev')], opts), []);
 });
 
 test('a planted install script fails, naming the package and the script', () => {
-  const found = problems([pkg('clean'), pkg('phones-home'), pkg('reviewed-dev')], { reviewed });
+  const found = problems([pkg('clean'), pkg('phones-home'), pkg('reviewed-dev')], opts);
   assert.deepEqual(found, [
     'phones-home@1.0.0: runs at install (postinstall: node ./report.js) and is not reviewed',
   ]);
 });
 
 test('a binding.gyp counts as an install script', () => {
-  assert.equal(problems([pkg('native'), pkg('reviewed-dev')], { reviewed }).length, 1);
+  assert.equal(problems([pkg('native'), pkg('reviewed-dev')], opts).length, 1);
 });
 
 test('a telemetry package fails even with no script of its own', () => {
-  assert.deepEqual(problems([pkg('@scarf/scarf'), pkg('reviewed-dev')], { reviewed }), [
+  assert.deepEqual(problems([pkg('@scarf/scarf'), pkg('reviewed-dev')], opts), [
     '@scarf/scarf@1.0.0: a telemetry package',
   ]);
 });
 
-test("a dev tool reviewed for development fails in a published package's runtime tree", () => {
-  assert.deepEqual(problems([pkg('reviewed-dev', true)], { reviewed }), [
-    'reviewed-dev@1.0.0 (in a published package): runs at install (preinstall: node check.js); reviewed for development only',
+test("nothing with an install script may be in a published package's runtime tree, reviewed or not", () => {
+  assert.deepEqual(problems([pkg('reviewed-dev', true)], opts), [
+    'reviewed-dev@1.0.0 (in a published package): runs at install (preinstall: node check.js); nothing in a published package may',
   ]);
 });
 
-test('a reviewed entry no longer installed fails (the list stays true)', () => {
-  assert.deepEqual(problems([pkg('clean')], { reviewed }), [
-    'reviewed-dev: reviewed, but no installed package of that name runs at install; drop it from REVIEWED',
+test('a reviewed tool whose script pnpm would run fails: not skipped, or let run', () => {
+  assert.deepEqual(problems([pkg('reviewed-dev')], { ...opts, workspace: {} }), [
+    "reviewed-dev@1.0.0: runs at install (preinstall: node check.js); reviewed, but pnpm-workspace.yaml's ignoredBuiltDependencies must name it",
   ]);
+  assert.deepEqual(
+    problems([pkg('reviewed-dev')], {
+      ...opts,
+      workspace: { ...workspace, onlyBuiltDependencies: ['reviewed-dev'] },
+    }),
+    ['reviewed-dev: pnpm-workspace.yaml lets its install script run (onlyBuiltDependencies)'],
+  );
+});
+
+test('a reviewed entry no longer installed fails, and so does a skipped build nobody reviewed', () => {
+  assert.deepEqual(problems([pkg('clean')], opts), [
+    'reviewed-dev: reviewed, but not in the tree (or no longer runs at install); drop it from the list',
+  ]);
+  assert.deepEqual(
+    problems([pkg('reviewed-dev')], {
+      ...opts,
+      workspace: { ignoredBuiltDependencies: ['reviewed-dev', 'other'] },
+    }),
+    ['other: in ignoredBuiltDependencies but not reviewed here; review it or drop it'],
+  );
+});
+
+test('a telemetry-capable dev tool passes only with its telemetry turned off, and never at runtime', () => {
+  const telemetryOff = { clean: { reason: 'planted', file: 'run.mjs', off: "TELEMETRY: 'off'" } };
+  const withFile = (text) => ({
+    ...opts,
+    telemetryOff,
+    read: (file) => {
+      assert.equal(file, 'run.mjs');
+      return text;
+    },
+  });
+  const tree = [pkg('clean'), pkg('reviewed-dev')];
+  assert.deepEqual(problems(tree, withFile("env: { TELEMETRY: 'off' }")), []);
+  assert.deepEqual(problems(tree, withFile('env: {}')), [
+    "clean@1.0.0: can send telemetry; run.mjs must set TELEMETRY: 'off'",
+  ]);
+  assert.deepEqual(
+    problems([pkg('clean', true), pkg('reviewed-dev')], withFile("TELEMETRY: 'off'")),
+    ['clean@1.0.0 (in a published package): can send telemetry; allowed in development only'],
+  );
+});
+
+test('workspaceLists: the top-level lists of pnpm-workspace.yaml, quoted or not, comments left out', () => {
+  const text = [
+    'packages:',
+    '  - packages/*',
+    '# a comment',
+    'onlyBuiltDependencies: []',
+    'ignoredBuiltDependencies:',
+    '  - "@swc/core" # why',
+    '  - esbuild',
+    'overrides:',
+    '  "a>b": "-"',
+  ].join('\n');
+  assert.deepEqual(workspaceLists(text), {
+    packages: ['packages/*'],
+    onlyBuiltDependencies: [],
+    ignoredBuiltDependencies: ['@swc/core', 'esbuild'],
+    overrides: [],
+  });
 });
 
 test("collect: every package of pnpm's report once, workspace links left out", () => {

@@ -1,4 +1,4 @@
-import bcrypt from 'bcrypt';
+import bcrypt from 'bcryptjs';
 import { resolveAuthConfig } from './config';
 import { createAuth } from './create-auth';
 import { SECRET, useCoreHarness } from './__tests__/harness';

@@ -25,7 +25,7 @@ import {
 } from './helpers';
 
 // bcrypt as @svc/auth uses it (not a dependency of the server), to write a legacy hash by hand.
-const bcrypt = createRequire(require.resolve('@svc/auth'))('bcrypt') as {
+const bcrypt = createRequire(require.resolve('@svc/auth'))('bcryptjs') as {
   hash(data: string, rounds: number): Promise<string>;
   compare(data: string, hash: string): Promise<boolean>;
 };

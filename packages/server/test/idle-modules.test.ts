@@ -2,7 +2,8 @@
  * Issue 8, "Idle memory": every module a server loads stays in its heap for good (its source text,
  * its compiled functions). A module needed only by some configurations, or only at the first
  * request of a kind, is loaded then: jsonwebtoken (with its ~75 modules) at the first token,
- * bcrypt's native addon when auth is enabled, @svc/smtp when SMTP is configured (else with the first email).
+ * @svc/smtp when SMTP is configured (else with the first email). bcrypt (bcryptjs) never loads in the
+ * server's own thread: it runs in @svc/auth's worker threads, which stop when idle.
  *
  * Each case runs a real server in a child process of its own (a fresh module registry), loading
  * the built packages (`dist`): build before running these.
@@ -15,7 +16,7 @@ const DIST = path.join(__dirname, '..', 'dist', 'index.js');
 
 const MODULES = {
   jsonwebtoken: /[\\/]node_modules[\\/]jsonwebtoken[\\/]/,
-  bcrypt: /[\\/]node_modules[\\/]bcrypt[\\/]/,
+  bcrypt: /[\\/]node_modules[\\/]bcryptjs[\\/]/,
   smtp: /[\\/]smtp[\\/]dist[\\/]/,
 } as const;
 type Loaded = Record<keyof typeof MODULES, boolean>;
@@ -61,10 +62,10 @@ describe('modules a server loads only when it needs them', () => {
     expect(atStart).toEqual({ jsonwebtoken: false, bcrypt: false, smtp: false });
   });
 
-  test('with auth: bcrypt at start, jsonwebtoken with the first token, @svc/smtp not without mail', async () => {
+  test('with auth: jsonwebtoken with the first token, bcrypt never (worker threads), @svc/smtp not without mail', async () => {
     const { atStart, afterToken } = await loadedModules({ enableAuth: true, jwtSecret: SECRET });
-    expect(atStart).toEqual({ jsonwebtoken: false, bcrypt: true, smtp: false });
-    expect(afterToken).toEqual({ jsonwebtoken: true, bcrypt: true, smtp: false });
+    expect(atStart).toEqual({ jsonwebtoken: false, bcrypt: false, smtp: false });
+    expect(afterToken).toEqual({ jsonwebtoken: true, bcrypt: false, smtp: false });
   });
 
   test('with SMTP configured: @svc/smtp at start (its config is validated there)', async () => {

@@ -14,6 +14,7 @@ import { defineRoute } from '../routes/define';
 import {
   OK,
   PASSWORD_ERRORS,
+  PASSWORDS_BUSY,
   SIGN_IN,
   SIGN_IN_REFUSED,
   sessionOnly,
@@ -36,6 +37,7 @@ export const ACCOUNT_ROUTES = [
         400: PASSWORD_ERRORS,
         403: ['REGISTRATION_DISABLED'],
         409: ['USER_ALREADY_EXISTS'],
+        ...PASSWORDS_BUSY,
       },
     },
     run: async (auth, call) => {
@@ -58,7 +60,7 @@ export const ACCOUNT_ROUTES = [
     body: 'AuthLoginRequest',
     responses: {
       success: SIGN_IN,
-      errors: { 401: ['INVALID_CREDENTIALS'], 403: SIGN_IN_REFUSED },
+      errors: { 401: ['INVALID_CREDENTIALS'], 403: SIGN_IN_REFUSED, ...PASSWORDS_BUSY },
     },
     run: async (auth, call) => {
       const { email, username, password } = await call.body();
@@ -123,7 +125,7 @@ export const ACCOUNT_ROUTES = [
     body: 'AuthPasswordChangeRequest',
     responses: {
       success: succeeded('The password changed; sign in again.', 'clear'),
-      errors: { 400: PASSWORD_ERRORS, 401: ['INVALID_CREDENTIALS'] },
+      errors: { 400: PASSWORD_ERRORS, 401: ['INVALID_CREDENTIALS'], ...PASSWORDS_BUSY },
     },
     run: async (auth, call) => {
       const body = await call.body();
@@ -176,7 +178,7 @@ export const ACCOUNT_ROUTES = [
     body: 'AuthResetConfirmRequest',
     responses: {
       success: succeeded('The password changed; every session ended.'),
-      errors: { 400: PASSWORD_ERRORS, 401: ['INVALID_TOKEN'] },
+      errors: { 400: PASSWORD_ERRORS, 401: ['INVALID_TOKEN'], ...PASSWORDS_BUSY },
     },
     run: async (auth, call) => {
       const body = await call.body();

@@ -1,4 +1,4 @@
-import bcrypt from 'bcrypt';
+import { bcryptPool } from '../password/pool';
 import { createAuthAdmin } from '../create-auth';
 import { base32Decode, totp } from '../mfa/totp';
 import { createPostgresStore } from '../store/postgres';
@@ -47,7 +47,7 @@ describe('administrative operations', () => {
   test('setPassword refuses an empty password before hashing, and applies the policy', async () => {
     const { auth } = await h.make();
     await auth.register({ email: 'sp@example.com', password: 'password1' });
-    const hash = jest.spyOn(bcrypt, 'hash');
+    const hash = jest.spyOn(bcryptPool(), 'hash');
     try {
       expect(await codeOf(auth.setPassword('sp@example.com', ''))).toBe('VALIDATION_ERROR');
       expect(hash).not.toHaveBeenCalled();

@@ -1,6 +1,6 @@
 /** The guest routes: signing in as a new anonymous account, and giving it an email and password. */
 import { defineRoute } from '../routes/define';
-import { PASSWORD_ERRORS, SIGN_IN, sessionOnly } from '../routes/responses';
+import { PASSWORD_ERRORS, PASSWORDS_BUSY, SIGN_IN, sessionOnly } from '../routes/responses';
 
 export const GUEST_ROUTES = [
   defineRoute({
@@ -44,6 +44,7 @@ export const GUEST_ROUTES = [
       errors: {
         400: [...PASSWORD_ERRORS, 'INVALID_OPERATION'],
         409: ['USER_ALREADY_EXISTS'],
+        ...PASSWORDS_BUSY,
       },
     },
     run: async (auth, call) => {

@@ -105,19 +105,37 @@ describe('authOpenApi', () => {
 
   test('captcha gates require captchaToken and add CAPTCHA_FAILED and 503 on exactly the gated routes', () => {
     const { paths } = authOpenApi({ captchaGates: ['login', 'anonymous'] });
+    const codes400 = (o: Json) =>
+      o.responses['400'].content['application/json'].schema.properties.code.enum;
     const login = op(paths, '/auth/login', 'post');
     expect(login.requestBody.content['application/json'].schema.allOf[1].required).toEqual([
       'captchaToken',
     ]);
-    expect(
-      login.responses['400'].content['application/json'].schema.properties.code.enum,
-    ).toContain('CAPTCHA_FAILED');
-    expect(login.responses['503']).toBeDefined();
+    expect(codes400(login)).toContain('CAPTCHA_FAILED');
     const anonymous = op(paths, '/auth/anonymous', 'post');
     expect(anonymous.requestBody.required).toBe(true);
-    const register = op(paths, '/auth/register', 'post');
-    expect(register.responses['503']).toBeUndefined();
+    expect(anonymous.responses['503']).toBeDefined();
+    expect(op(authOpenApi().paths, '/auth/anonymous', 'post').responses['503']).toBeUndefined();
+    expect(codes400(op(paths, '/auth/register', 'post'))).not.toContain('CAPTCHA_FAILED');
     expect(op(authOpenApi().paths, '/auth/anonymous', 'post').requestBody.required).toBe(false);
+  });
+
+  test('the routes that run bcrypt, and only they, document 503 SERVICE_UNAVAILABLE (the hashing queue full)', () => {
+    const { paths } = authOpenApi();
+    const with503 = Object.entries(paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, Json>)
+        .filter(([, o]) => o.responses?.['503'] !== undefined)
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(with503.sort()).toEqual(
+      [
+        'POST /auth/register',
+        'POST /auth/login',
+        'PUT /auth/password',
+        'POST /auth/reset/confirm',
+        'POST /auth/upgrade',
+      ].sort(),
+    );
   });
 
   test('the cookie switch documents Set-Cookie on session answers and cookieAuth', () => {

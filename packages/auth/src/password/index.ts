@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type * as Bcrypt from 'bcrypt';
 import { commonError } from '@svc/core';
 import { authError } from '../errors';
 import { nfkc } from '../account/text';
+import { type BcryptPool, bcryptPool } from './pool';
 
 export interface PasswordPolicy {
   readonly minLength: number;
@@ -70,7 +70,7 @@ export function checkPassword(
 export type PasswordMatch = false | 'match' | 'legacy';
 
 /**
- * bcrypt through the native async API (the work runs on libuv's pool, never on the event loop),
+ * bcrypt (pure JavaScript, in the worker pool of `./pool`: the work never runs on the event loop),
  * with a dummy hash of the same cost for unknown logins, so a login for an email that does not
  * exist costs what one for an email that does.
  *
@@ -87,26 +87,37 @@ export interface PasswordHasher {
   readonly rounds: number;
 }
 
-export function createPasswordHasher(rounds: number): PasswordHasher {
-  // The native addon loads with the first hasher (auth enabled), not with the package.
-  const bcrypt = require('bcrypt') as typeof Bcrypt;
+export function createPasswordHasher(
+  rounds: number,
+  pool: BcryptPool = bcryptPool(),
+): PasswordHasher {
   let dummy: Promise<string> | undefined;
-  const dummyHash = () => (dummy ??= bcrypt.hash(randomBytes(18).toString('base64'), rounds));
+  const dummyHash = () => {
+    if (!dummy) {
+      const made = pool.hash(randomBytes(18).toString('base64'), rounds);
+      // A dummy that failed (a full queue, a worker lost) is made again next time, not kept.
+      made.catch(() => {
+        if (dummy === made) dummy = undefined;
+      });
+      dummy = made;
+    }
+    return dummy;
+  };
   const hasher: PasswordHasher = {
     rounds,
-    hash: (password) => bcrypt.hash(nfkc(password, 'password'), rounds),
+    hash: (password) => pool.hash(nfkc(password, 'password'), rounds),
     async verify(password, hash) {
       if (!hash) return hasher.burn(password);
       const normalized = nfkc(password, 'password');
-      if (await bcrypt.compare(normalized, hash)) return 'match';
-      if (normalized !== password && (await bcrypt.compare(password, hash))) return 'legacy';
+      if (await pool.compare(normalized, hash)) return 'match';
+      if (normalized !== password && (await pool.compare(password, hash))) return 'legacy';
       return false;
     },
     async burn(password) {
       const normalized = nfkc(password, 'password');
       const against = await dummyHash();
-      await bcrypt.compare(normalized, against);
-      if (normalized !== password) await bcrypt.compare(password, against);
+      await pool.compare(normalized, against);
+      if (normalized !== password) await pool.compare(password, against);
       return false;
     },
   };

@@ -34,6 +34,9 @@ export const sessionOnly = (description: string, status: 200 | 201 = 200): Succe
 /** A new password that the password rules refuse. */
 export const PASSWORD_ERRORS = ['VALIDATION_ERROR', 'PASSWORD_TOO_WEAK'];
 
+/** A route that runs bcrypt, refused when the hashing pool's queue is full (password/pool.ts). */
+export const PASSWORDS_BUSY = { 503: ['SERVICE_UNAVAILABLE'] };
+
 /** A sign-in that has found its user: it may still be refused. */
 export const SIGN_IN_REFUSED = ['USER_INACTIVE', 'EMAIL_NOT_VERIFIED'];
 

@@ -6,6 +6,7 @@ import { migrationCommand } from './commands/migration';
 import { adminCommand } from './commands/admin';
 import { queryCommand } from './commands/query';
 import { generateCommand } from './commands/generate';
+import { loginCommand, logoutCommand } from './commands/login';
 
 export const CLI_VERSION: string = (require('../package.json') as { version: string }).version;
 
@@ -18,6 +19,8 @@ Commands:
   query       run an EdgeQL query and print its result as JSON (svc query --help)
   admin       manage users and roles (svc admin --help)
   generate    generate TypeScript from the schema (svc generate --help)
+  login       sign in to a running server as a superuser, for this project (svc login --help)
+  logout      end that sign-in
 
 Options:
   -h, --help     show this help
@@ -60,6 +63,10 @@ export async function run(
         return await queryCommand(rest, ctx);
       case 'generate':
         return await generateCommand(rest, ctx);
+      case 'login':
+        return await loginCommand(rest, ctx);
+      case 'logout':
+        return await logoutCommand(rest, ctx);
       case 'serve': {
         const server = await serve(rest, ctx);
         return server ? { stop: () => server.close() } : 0;

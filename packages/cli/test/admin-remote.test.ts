@@ -68,7 +68,13 @@ test('svc admin through the server holding the folder prints what it prints on t
   const direct = project();
   const held = project();
   for (const dir of [direct, held]) {
-    const r = await svcIn(dir, ['admin', 'create-superuser', 'root@example.com', '--password', ROOT_PW]);
+    const r = await svcIn(dir, [
+      'admin',
+      'create-superuser',
+      'root@example.com',
+      '--password',
+      ROOT_PW,
+    ]);
     expect(r.code).toBe(0);
   }
   const svc = await startSvc(['--port', '0', '--enable-auth'], {
@@ -119,7 +125,13 @@ describe('a superuser signed in with svc login, or a token, instead of the servi
   let svc: Running;
   beforeAll(async () => {
     dir = project();
-    const root = await svcIn(dir, ['admin', 'create-superuser', 'root@example.com', '--password', ROOT_PW]);
+    const root = await svcIn(dir, [
+      'admin',
+      'create-superuser',
+      'root@example.com',
+      '--password',
+      ROOT_PW,
+    ]);
     const ann = await svcIn(dir, ['admin', 'create-user', 'ann@example.com', '--password', ANN_PW]);
     expect([root.code, ann.code]).toEqual([0, 0]);
     // No service key: a credential must be a superuser's.

@@ -102,7 +102,13 @@ describe('one embedded data folder, several svc processes', () => {
       });
       expect(reg.status).toBe(201);
       // Admin commands go through it too (issue 31): refused without a credential, done with one.
-      const create = ['admin', 'create-superuser', 'root@example.com', '--password', 'root password 1'];
+      const create = [
+        'admin',
+        'create-superuser',
+        'root@example.com',
+        '--password',
+        'root password 1',
+      ];
       const admin = await runSvc(create, { cwd: dir, env, ms: 60000 });
       expect(admin.code).toBe(1);
       expect(admin.stdout).toBe('');

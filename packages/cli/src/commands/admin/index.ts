@@ -200,7 +200,11 @@ interface AdminOperations {
   createSuperuser(email: string, password: string): Promise<User>;
   createUser(email: string, password: string): Promise<User>;
   setPassword(who: string, password: string): Promise<void>;
-  assignRole(who: string, role: string, createIfMissing: boolean): Promise<{ roleCreated: boolean }>;
+  assignRole(
+    who: string,
+    role: string,
+    createIfMissing: boolean,
+  ): Promise<{ roleCreated: boolean }>;
   createRole(role: string, description: string | undefined): Promise<Role>;
   listRoles(): Promise<readonly Role[]>;
   listUsers(page: { limit?: number; offset?: number }): Promise<UserList>;

@@ -71,11 +71,7 @@ const FLAGS = {
 
 /** `svc login`: resolves to the exit code. */
 export async function loginCommand(argv: readonly string[], opts: LoginOptions): Promise<number> {
-  const { values } = parseCommandArgs(
-    argv,
-    { ...FLAGS, email: { type: 'string' } },
-    LOGIN_USAGE,
-  );
+  const { values } = parseCommandArgs(argv, { ...FLAGS, email: { type: 'string' } }, LOGIN_USAGE);
   if (values.help) {
     opts.io.stdout(LOGIN_USAGE);
     return 0;

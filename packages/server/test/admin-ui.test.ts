@@ -295,7 +295,7 @@ describe('the admin JSON routes', () => {
         origin: 'http://localhost',
       }),
     );
-    expect(assigned).toEqual({ roles: ['editor'] });
+    expect(assigned).toEqual({ roles: ['editor'], roleCreated: false });
     const dropped = await readJson(
       await asAdmin(`/_/api/users/${id}/roles/editor`, {
         method: 'DELETE',

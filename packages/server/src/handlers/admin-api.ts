@@ -193,11 +193,7 @@ export function adminApiHandlers(deps: AdminApiDeps) {
     async assignRole(req: Request, res: Response): Promise<void> {
       await superuser(res);
       const { a, user } = await userOf(req);
-      const body = jsonObjectBody(
-        req.body,
-        new Set(['role', 'createIfMissing']),
-        'a "role" name',
-      );
+      const body = jsonObjectBody(req.body, new Set(['role', 'createIfMissing']), 'a "role" name');
       if (typeof body.role !== 'string' || body.role.trim() === '') {
         throw commonError('VALIDATION_ERROR', '"role" must be a role name');
       }

@@ -62,7 +62,10 @@ export function adminAuthHandlers(deps: AdminAuthDeps) {
         throw commonError('VALIDATION_ERROR', '"superuser" must be true or false');
       if (body.superuser === true) {
         if (body.emailVerified !== undefined)
-          throw commonError('VALIDATION_ERROR', 'a superuser is always verified: no "emailVerified"');
+          throw commonError(
+            'VALIDATION_ERROR',
+            'a superuser is always verified: no "emailVerified"',
+          );
         const user = await a.createSuperuser(body.email, body.password);
         sendJson(res, 201, { ...user, roles: [SUPERUSER] });
         return;

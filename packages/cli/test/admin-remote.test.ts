@@ -3,8 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { base32Decode, hotp } from '@svc/auth';
 import { LOCK_FILE_NAME } from '@svc/core';
-import { cleanEnv, runSvc, startSvc, type Running } from './svc';
+import { cleanEnv, runInTerminal, runSvc, startSvc, type Running } from './svc';
 
 // `svc admin` through the `svc serve` holding an embedded data folder, and the credentials of the
 // commands that go to a server: the service key, a superuser's token (--token, SVC_TOKEN), or
@@ -231,6 +232,56 @@ describe('a superuser signed in with svc login, or a token, instead of the servi
     });
     expect(res.status).toBe(401);
     expect((await svcIn(dir, ['admin', 'list-roles'])).code).toBe(1);
+  }, 300_000);
+
+  test('on a terminal: the email asked, the password and the TOTP code never shown', async () => {
+    const made = await fetch(`${svc.url}/_/api/users`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${(await signIn(svc.url, 'root@example.com', ROOT_PW)).token}`,
+      },
+      body: JSON.stringify({ email: 'mfa@example.com', password: ROOT_PW, superuser: true }),
+    });
+    expect(made.status).toBe(201);
+    const { token } = await signIn(svc.url, 'mfa@example.com', ROOT_PW);
+    const bearer = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const enrolled = await fetch(`${svc.url}/auth/mfa/totp/enroll`, {
+      method: 'POST',
+      headers: bearer,
+      body: '{}',
+    });
+    const key = base32Decode(((await enrolled.json()) as { secret: string }).secret) as Buffer;
+    const step = () => Math.floor(Date.now() / 30_000);
+    const confirmed = await fetch(`${svc.url}/auth/mfa/totp/confirm`, {
+      method: 'POST',
+      headers: bearer,
+      body: JSON.stringify({ code: hotp(key, step()) }),
+    });
+    expect(confirmed.status).toBe(200);
+
+    const term = runInTerminal(['login'], { cwd: dir, env: cleanEnv({ SVC_JWT_SECRET: SECRET }) });
+    try {
+      await term.waitFor(/Email: $/);
+      term.type('mfa@example.com\r');
+      await term.waitFor(/Password: $/);
+      term.type(`${ROOT_PW}\r`);
+      await term.waitFor(/TOTP code \(or a recovery code\): $/);
+      // A step not used yet (the confirmation used this one), inside the server's window.
+      const code = hotp(key, step() + 1);
+      term.type(`${code}\r`);
+      expect(await term.exited).toBe(0);
+      expect(term.output()).toContain(`Signed in to ${svc.url} as mfa@example.com (superuser)`);
+      expect(term.output()).toContain('mfa@example.com'); // the email is echoed as typed
+      expect(term.output()).not.toContain(ROOT_PW);
+      expect(term.output()).not.toContain(code);
+    } finally {
+      term.kill();
+    }
+    expect(credentialsOf(dir).servers[svc.url]?.email).toBe('mfa@example.com');
+    const roles = await svcIn(dir, ['admin', 'list-roles']);
+    expect(roles).toMatchObject({ code: 0, stdout: 'superuser\tFull access\n' });
+    expect(await svcIn(dir, ['logout'])).toMatchObject({ code: 0 });
   }, 300_000);
 
   test('--token and SVC_TOKEN: a superuser’s token works, another user’s or a bad one is refused, never echoed', async () => {

@@ -184,7 +184,7 @@ function holdingServerUrl(
 async function askEmail(stdin: SecretInput): Promise<string> {
   if (!stdin.isTTY)
     throw new ExitError(2, 'give --email when the password comes from standard input');
-  const rl = readline.createInterface({ input: stdin, output: process.stderr, terminal: true });
+  const rl = readline.createInterface({ input: stdin, output: process.stderr, terminal: false });
   try {
     return await rl.question('Email: ');
   } finally {

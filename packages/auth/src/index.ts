@@ -5,6 +5,7 @@
  * in Hono, each passing the client's address. See README.md.
  */
 export { createAuth, createAuthAdmin, type CreateAuthInternals } from './create-auth';
+export { DEFAULT_USER_PAGE, MAX_USER_PAGE } from './admin/operations';
 export { createHandler, type AuthHandler, type HandlerOptions } from './http/handler';
 export type {
   AssignRoleOptions,

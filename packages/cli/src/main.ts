@@ -9,6 +9,7 @@ import { queryCommand } from './commands/query';
 import { generateCommand } from './commands/generate';
 import { initCommand } from './commands/init';
 import { watchCommand } from './commands/watch';
+import { loginCommand, logoutCommand } from './commands/login';
 
 export const CLI_VERSION: string = (require('../package.json') as { version: string }).version;
 
@@ -22,6 +23,8 @@ const COMMANDS: Readonly<Record<string, string>> = {
   query: 'run an EdgeQL query and print its result as JSON (svc query --help)',
   admin: 'manage users and roles (svc admin --help)',
   generate: 'generate TypeScript from the schema (svc generate --help)',
+  login: 'sign in to a running server as a superuser, for this project (svc login --help)',
+  logout: 'end that sign-in',
 };
 
 export const USAGE = `Usage: svc <command> [options]
@@ -76,6 +79,10 @@ export async function run(
         return await generateCommand(rest, ctx);
       case 'watch':
         return await watchCommand(rest, ctx);
+      case 'login':
+        return await loginCommand(rest, ctx);
+      case 'logout':
+        return await logoutCommand(rest, ctx);
       case 'serve': {
         const server = await serve(rest, ctx);
         return server ? { stop: () => server.close() } : 0;

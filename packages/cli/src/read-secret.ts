@@ -15,48 +15,85 @@ export type SecretInput = Readable & {
  * store). The line ending is dropped, nothing else: spaces belong to the password. Ctrl-C at the
  * prompt exits 130.
  */
-export async function readSecret(
+export function readSecret(
   input: SecretInput,
   output: Writable,
   prompt: string,
   confirm: boolean,
 ): Promise<string> {
-  if (input.isTTY && typeof input.setRawMode === 'function') {
-    const first = await promptHidden(input, output, `${prompt}: `);
-    if (confirm && first !== '') {
-      const again = await promptHidden(input, output, `Repeat ${prompt.toLowerCase()}: `);
-      if (again !== first) throw new ExitError(2, 'the two passwords differ');
-    }
-    return first;
-  }
-  return readLine(input);
+  return secretPrompter(input, output)(prompt, confirm);
 }
 
-/** One line of a non-terminal input: up to the first LF (a CR before it dropped) or the end. */
-function readLine(input: Readable): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const finish = () => {
-      input.off('data', onData);
-      input.off('end', finish);
-      input.off('error', reject);
-      input.pause();
-      // Done with it: a writer that keeps the pipe open must not keep the command waiting.
-      (input as { unref?: () => void }).unref?.();
-      const text = Buffer.concat(chunks).toString('utf8');
-      const newline = text.indexOf('\n');
-      const line = newline === -1 ? text : text.slice(0, newline);
-      resolve(line.endsWith('\r') ? line.slice(0, -1) : line);
+/**
+ * `readSecret` for several secrets in turn (`svc login`: the password, then a TOTP code): on a
+ * terminal a hidden prompt each; otherwise one line of the input each, in order (a line read
+ * past is kept for the next ask).
+ */
+export function secretPrompter(
+  input: SecretInput,
+  output: Writable,
+): (prompt: string, confirm: boolean) => Promise<string> {
+  const lines = new LineReader(input);
+  return async (prompt, confirm) => {
+    if (input.isTTY && typeof input.setRawMode === 'function') {
+      const first = await promptHidden(input, output, `${prompt}: `);
+      if (confirm && first !== '') {
+        const again = await promptHidden(input, output, `Repeat ${prompt.toLowerCase()}: `);
+        if (again !== first) throw new ExitError(2, 'the two passwords differ');
+      }
+      return first;
+    }
+    return lines.next();
+  };
+}
+
+/** Lines of a non-terminal input: up to each LF (a CR before it dropped), the last up to the end. */
+class LineReader {
+  #pending = Buffer.alloc(0);
+  #ended = false;
+  constructor(readonly input: Readable) {}
+
+  next(): Promise<string> {
+    const take = (): string | undefined => {
+      const newline = this.#pending.indexOf(0x0a);
+      if (newline === -1 && !this.#ended) return undefined;
+      const end = newline === -1 ? this.#pending.length : newline;
+      const line = this.#pending.subarray(0, end).toString('utf8');
+      this.#pending = this.#pending.subarray(newline === -1 ? end : end + 1);
+      return line.endsWith('\r') ? line.slice(0, -1) : line;
     };
-    const onData = (chunk: Buffer | string) => {
-      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-      if (chunks[chunks.length - 1]!.includes(0x0a)) finish();
-    };
-    input.on('data', onData);
-    input.once('end', finish);
-    input.once('error', reject);
-    input.resume();
-  });
+    const ready = take();
+    if (ready !== undefined) return Promise.resolve(ready);
+    const input = this.input;
+    return new Promise((resolve, reject) => {
+      const finish = (line: string) => {
+        input.off('data', onData);
+        input.off('end', onEnd);
+        input.off('error', reject);
+        input.pause();
+        // Done with it: a writer that keeps the pipe open must not keep the command waiting.
+        (input as { unref?: () => void }).unref?.();
+        resolve(line);
+      };
+      const onData = (chunk: Buffer | string) => {
+        this.#pending = Buffer.concat([
+          this.#pending,
+          typeof chunk === 'string' ? Buffer.from(chunk) : chunk,
+        ]);
+        const line = take();
+        if (line !== undefined) finish(line);
+      };
+      const onEnd = () => {
+        this.#ended = true;
+        finish(take() ?? '');
+      };
+      input.on('data', onData);
+      input.once('end', onEnd);
+      input.once('error', reject);
+      (input as { ref?: () => void }).ref?.();
+      input.resume();
+    });
+  }
 }
 
 /** A prompt in raw mode: the terminal echoes nothing; Backspace and Ctrl-U edit; Enter ends. */

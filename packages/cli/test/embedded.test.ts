@@ -40,7 +40,7 @@ async function json(url: string, init: RequestInit = {}): Promise<{ status: numb
 }
 
 describe('one embedded data folder, several svc processes', () => {
-  test('while svc serve holds the folder: migrate goes through it, admin and a second serve are refused, nothing is lost', async () => {
+  test('while svc serve holds the folder: migrate and admin go through it, a second serve is refused, nothing is lost', async () => {
     const dir = project({ 'dbschema/default.esdl': USERS });
     const data = path.join(dir, '.svc', 'data');
     const env = cleanEnv({ SVC_JWT_SECRET: SECRET });
@@ -62,7 +62,7 @@ describe('one embedded data folder, several svc processes', () => {
       const refused = await runSvc(['migrate'], { cwd: dir, env, ms: 60000 });
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(
-        /refused the request \((UNAUTHORIZED|ACCESS_DENIED): .*\): no service key is configured; set SVC_SERVICE_KEY/,
+        /refused the request \((UNAUTHORIZED|ACCESS_DENIED): .*\): no credential is configured: set SVC_SERVICE_KEY .*, give a superuser's token \(--token or SVC_TOKEN\), or sign in as a superuser with svc login$/m,
       );
       const migrated = await runSvc(['migrate'], {
         cwd: dir,
@@ -102,19 +102,30 @@ describe('one embedded data folder, several svc processes', () => {
         body: JSON.stringify({ email: 'first@example.com', password: 'a long passphrase 1' }),
       });
       expect(reg.status).toBe(201);
-      const admin = await runSvc(
-        ['admin', 'create-superuser', 'root@example.com', '--password', 'root password 1'],
-        { cwd: dir, env, ms: 60000 },
-      );
+      // Admin commands go through it too (issue 31): refused without a credential, done with one.
+      const create = [
+        'admin',
+        'create-superuser',
+        'root@example.com',
+        '--password',
+        'root password 1',
+      ];
+      const admin = await runSvc(create, { cwd: dir, env, ms: 60000 });
       expect(admin.code).toBe(1);
       expect(admin.stdout).toBe('');
-      expect(admin.stderr.trimEnd().split('\n')).toHaveLength(1);
       expect(admin.stderr).toContain(
-        `svc: DATA_DIR_LOCKED: the embedded database folder ${data} is in use by svc serve (pid ${svc.child.pid}`,
+        `svc: the server at ${svc.url} holds the data folder and refused the request (UNAUTHORIZED: sign in as a superuser): no credential is configured`,
       );
-      expect(admin.stderr).toContain(
-        `serving ${svc.url}). PGlite is a single-process database: do the work through that server`,
+      const made = await runSvc(create, {
+        cwd: dir,
+        env: cleanEnv({ SVC_SERVICE_KEY: SERVICE_KEY }),
+        ms: 60000,
+      });
+      expect(made.stderr).toBe(
+        `svc: the data folder is held by svc serve (pid ${svc.child.pid}): working through it at ${svc.url}\n`,
       );
+      expect(made.stdout).toMatch(/^Created superuser root@example\.com \([0-9a-f-]{36}\)\.\n$/);
+      expect(made.code).toBe(0);
 
       const second = await runSvc(['serve', '--port', '0'], { cwd: dir, env, ms: 60000 });
       expect(second.code).toBe(1);
@@ -141,7 +152,7 @@ describe('one embedded data folder, several svc processes', () => {
     expect(upToDate).toMatchObject({ code: 0, stderr: '' });
     expect(upToDate.stdout).toMatch(/^The database is up to date/);
     const created = await runSvc(
-      ['admin', 'create-superuser', 'root@example.com', '--password', 'root password 1'],
+      ['admin', 'create-superuser', 'later@example.com', '--password', 'root password 1'],
       { cwd: dir, env, ms: 60000 },
     );
     expect(created).toMatchObject({ code: 0, stderr: '' });
@@ -150,7 +161,11 @@ describe('one embedded data folder, several svc processes', () => {
       const users = await db.query<{ email: string }>(
         'select email from svc_auth.users order by email',
       );
-      expect(users.rows.map((r) => r.email)).toEqual(['first@example.com', 'root@example.com']);
+      expect(users.rows.map((r) => r.email)).toEqual([
+        'first@example.com',
+        'later@example.com',
+        'root@example.com',
+      ]);
       const tables = await db.query(
         "select 1 from information_schema.tables where table_schema = 'default' and table_name = 'Post'",
       );

@@ -295,7 +295,7 @@ describe('the admin JSON routes', () => {
         origin: 'http://localhost',
       }),
     );
-    expect(assigned).toEqual({ roles: ['editor'] });
+    expect(assigned).toEqual({ roles: ['editor'], roleCreated: false });
     const dropped = await readJson(
       await asAdmin(`/_/api/users/${id}/roles/editor`, {
         method: 'DELETE',
@@ -439,6 +439,7 @@ describe('the admin routes over users, roles, settings and the figures (handlers
       ['POST', '/_/api/users'],
       ['GET', '/_/api/users/x/factors'],
       ['POST', '/_/api/users/x/password-reset'],
+      ['POST', '/_/api/users/x/password'],
     ] as const) {
       expect((await call(server, path, { method })).status).toBe(401);
       const res = await call(server, path, {
@@ -515,6 +516,80 @@ describe('the admin routes over users, roles, settings and the figures (handlers
     expect((await asAdmin('/_/api/roles/superuser', { method: 'DELETE' })).status).toBe(400);
     expect((await asAdmin(`/_/api/roles/${name}`, { method: 'DELETE' })).status).toBe(200);
     expect((await asAdmin(`/_/api/roles/${name}`, { method: 'DELETE' })).status).toBe(404);
+  });
+
+  test('for svc admin: create a superuser, set a password, assign a role creating it, a page size; users named by email', async () => {
+    const email = `chief-${Date.now()}@example.com`;
+    const created = await asAdmin('/_/api/users', {
+      method: 'POST',
+      body: { email, password: PASSWORD, superuser: true },
+    });
+    expect(created.status).toBe(201);
+    expect(await readJson(created)).toMatchObject({
+      email,
+      emailVerified: true,
+      roles: ['superuser'],
+    });
+    expect(await server.auth!.roles.userHasRole(email, 'superuser')).toBe(true);
+    for (const body of [
+      { email: `x${email}`, password: PASSWORD, superuser: 'yes' },
+      { email: `x${email}`, password: PASSWORD, superuser: true, emailVerified: false },
+    ]) {
+      const bad = await asAdmin('/_/api/users', { method: 'POST', body });
+      expect([body, bad.status, (await readJson(bad)).code]).toEqual([
+        body,
+        400,
+        'VALIDATION_ERROR',
+      ]);
+    }
+
+    // A new password: the old one no longer signs in, every session ended.
+    const who = encodeURIComponent(email);
+    const session = await authClient(server).login({ email, password: PASSWORD });
+    expect(session.status).toBe(200);
+    const weak = await asAdmin(`/_/api/users/${who}/password`, {
+      method: 'POST',
+      body: { password: 'short' },
+    });
+    expect(weak.status).toBe(400);
+    const set = await asAdmin(`/_/api/users/${who}/password`, {
+      method: 'POST',
+      body: { password: 'another horse battery staple' },
+    });
+    expect(set.status).toBe(200);
+    const old = await authClient(server).login({ email, password: PASSWORD });
+    expect(old.status).toBe(401);
+    const refreshed = await authClient(server).refresh(session.body.refreshToken);
+    expect(refreshed.status).toBe(401);
+    const nobody = await asAdmin('/_/api/users/nobody%40example.com/password', {
+      method: 'POST',
+      body: { password: 'another horse battery staple' },
+    });
+    expect(nobody.status).toBe(404);
+
+    // An unknown role: refused, or created with createIfMissing (and said so).
+    const role = `made${Date.now()}`;
+    const refused = await asAdmin(`/_/api/users/${who}/roles`, { method: 'POST', body: { role } });
+    expect(refused.status).toBe(400);
+    const made = await asAdmin(`/_/api/users/${who}/roles`, {
+      method: 'POST',
+      body: { role, createIfMissing: true },
+    });
+    expect(await readJson(made)).toEqual({ roles: [role, 'superuser'].sort(), roleCreated: true });
+    const again = await asAdmin(`/_/api/users/${who}/roles`, {
+      method: 'POST',
+      body: { role, createIfMissing: true },
+    });
+    expect((await readJson(again)).roleCreated).toBe(false);
+
+    const page = await readJson(await asAdmin('/_/api/users?limit=1&offset=1'));
+    expect(page).toMatchObject({ limit: 1, offset: 1 });
+    expect(page.users).toHaveLength(1);
+    expect(page.total).toBeGreaterThan(1);
+    for (const limit of ['0', '1001', 'ten', '-1']) {
+      const res = await asAdmin(`/_/api/users?limit=${limit}`);
+      expect([limit, res.status]).toEqual([limit, 400]);
+    }
   });
 
   test('settings: what is in force, no secret value', async () => {

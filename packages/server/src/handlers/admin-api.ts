@@ -11,10 +11,12 @@
  *   email and current roles as the caller's globals, under the access policies as that user
  *   meets them, and READ-ONLY whatever the user may do (a write is 503 READ_ONLY): it shows
  *   what the user sees, it never acts as them.
- * - `GET /_/api/users`, `GET /_/api/users/:id`, `POST /_/api/users/:id/active`,
- *   `GET /_/api/users/:id/sessions`, `DELETE /_/api/users/:id/sessions/:session`,
- *   `POST /_/api/users/:id/revoke-sessions`, `POST /_/api/users/:id/roles`,
- *   `DELETE /_/api/users/:id/roles/:role`: @svc/auth's administrative operations.
+ * - `GET /_/api/users` (`search?`, `offset?`, and `limit?` without a search),
+ *   `GET /_/api/users/:id`, `POST /_/api/users/:id/active`, `GET /_/api/users/:id/sessions`,
+ *   `DELETE /_/api/users/:id/sessions/:session`, `POST /_/api/users/:id/revoke-sessions`,
+ *   `POST /_/api/users/:id/roles` (`createIfMissing` creates an unknown role, as
+ *   `svc admin assign-role` does), `DELETE /_/api/users/:id/roles/:role`: @svc/auth's
+ *   administrative operations. `:id` is a user's id or email.
  */
 import type { Request, Response } from 'express';
 import { commonError, type AuthValues, type DefaultAccess, type QueryEngine } from '@svc/core';
@@ -36,6 +38,13 @@ export interface AdminApiDeps {
 }
 
 const USER_PAGE = 50;
+
+/** A query parameter that must be a whole number (`?limit=20`): VALIDATION_ERROR otherwise. */
+function wholeNumber(name: string, value: unknown): number {
+  if (typeof value !== 'string' || !/^\d{1,9}$/.test(value))
+    throw commonError('VALIDATION_ERROR', `"${name}" must be a whole number`);
+  return Number(value);
+}
 
 export function adminApiHandlers(deps: AdminApiDeps) {
   const { auth } = deps;
@@ -115,7 +124,9 @@ export function adminApiHandlers(deps: AdminApiDeps) {
       const search = typeof q.search === 'string' ? q.search.trim().toLowerCase() : '';
       const offset = Math.max(0, Number(q.offset ?? 0) || 0);
       if (search === '') {
-        const page = await a.listUsers({ limit: USER_PAGE, offset });
+        // `limit` (1 to 1000, @svc/auth's bound) for `svc admin list-users --limit`.
+        const limit = q.limit === undefined ? USER_PAGE : wholeNumber('limit', q.limit);
+        const page = await a.listUsers({ limit, offset });
         sendJson(res, 200, page);
         return;
       }
@@ -182,12 +193,16 @@ export function adminApiHandlers(deps: AdminApiDeps) {
     async assignRole(req: Request, res: Response): Promise<void> {
       await superuser(res);
       const { a, user } = await userOf(req);
-      const body = jsonObjectBody(req.body, new Set(['role']), 'a "role" name');
+      const body = jsonObjectBody(req.body, new Set(['role', 'createIfMissing']), 'a "role" name');
       if (typeof body.role !== 'string' || body.role.trim() === '') {
         throw commonError('VALIDATION_ERROR', '"role" must be a role name');
       }
-      await a.roles.assign(user.id, body.role.trim());
-      sendJson(res, 200, { roles: await a.roles.getUserRoles(user.id) });
+      if (body.createIfMissing !== undefined && typeof body.createIfMissing !== 'boolean')
+        throw commonError('VALIDATION_ERROR', '"createIfMissing" must be true or false');
+      const { roleCreated } = await a.roles.assign(user.id, body.role.trim(), {
+        createIfMissing: body.createIfMissing === true,
+      });
+      sendJson(res, 200, { roles: await a.roles.getUserRoles(user.id), roleCreated });
     },
 
     async revokeRole(req: Request, res: Response): Promise<void> {

@@ -3,7 +3,9 @@
  * the figures (docs/http.md, "The admin UI"), all for a superuser (or the service key) only,
  * checked as for every admin route (`superuserCaller`):
  *
- * - `POST /_/api/users`: create a user (`auth.createUser`: email, password, emailVerified?).
+ * - `POST /_/api/users`: create a user (`auth.createUser`: email, password, emailVerified?), or
+ *   with `superuser: true` a superuser (`auth.createSuperuser`: verified, holding the role).
+ * - `POST /_/api/users/:id/password`: `auth.setPassword` (no old one; every session ends).
  * - `GET /_/api/users/:id/factors`: TOTP, unused recovery codes, passkeys (`auth.userFactors`).
  * - `POST /_/api/users/:id/password-reset`: the public recover route's operation
  *   (`auth.requestReset`): the same email and the same rate limit (per address, and per IP: the
@@ -51,11 +53,23 @@ export function adminAuthHandlers(deps: AdminAuthDeps) {
       const a = await needAuth(res);
       const body = jsonObjectBody(
         req.body,
-        new Set(['email', 'password', 'emailVerified']),
+        new Set(['email', 'password', 'emailVerified', 'superuser']),
         'an "email" and a "password"',
       );
       if (typeof body.email !== 'string' || typeof body.password !== 'string')
         throw commonError('VALIDATION_ERROR', '"email" and "password" must be strings');
+      if (body.superuser !== undefined && typeof body.superuser !== 'boolean')
+        throw commonError('VALIDATION_ERROR', '"superuser" must be true or false');
+      if (body.superuser === true) {
+        if (body.emailVerified !== undefined)
+          throw commonError(
+            'VALIDATION_ERROR',
+            'a superuser is always verified: no "emailVerified"',
+          );
+        const user = await a.createSuperuser(body.email, body.password);
+        sendJson(res, 201, { ...user, roles: [SUPERUSER] });
+        return;
+      }
       const user = await a.createUser({
         email: body.email,
         password: body.password,
@@ -64,6 +78,15 @@ export function adminAuthHandlers(deps: AdminAuthDeps) {
           : {}),
       });
       sendJson(res, 201, { ...user, roles: [] });
+    },
+
+    async setPassword(req: Request, res: Response): Promise<void> {
+      const { a, user } = await userOf(req, res);
+      const body = jsonObjectBody(req.body, new Set(['password']), 'a "password"');
+      if (typeof body.password !== 'string')
+        throw commonError('VALIDATION_ERROR', '"password" must be a string');
+      await a.setPassword(user.id, body.password);
+      sendJson(res, 200, { success: true });
     },
 
     async factors(req: Request, res: Response): Promise<void> {

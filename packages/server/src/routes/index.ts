@@ -351,6 +351,11 @@ export function buildApp(deps: AppDeps): Express {
       { ...admins, body: ['POST'] },
     );
     route(`${ADMIN_UI_PATH}/api/users/:id/roles/:role`, { DELETE: admin.revokeRole }, admins);
+    route(
+      `${ADMIN_UI_PATH}/api/users/:id/password`,
+      { POST: more.setPassword },
+      { ...admins, body: ['POST'] },
+    );
     route(`${ADMIN_UI_PATH}/api/users/:id/factors`, { GET: more.factors }, admins);
     route(`${ADMIN_UI_PATH}/api/users/:id/password-reset`, { POST: more.passwordReset }, admins);
     route(`${ADMIN_UI_PATH}/api/users/:id/reset-mfa`, { POST: more.resetMfa }, admins);

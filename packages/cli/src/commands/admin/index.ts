@@ -1,10 +1,32 @@
-import { closestName, openDatabase } from '@svc/core';
-import { createAuthAdmin, type AuthAdmin, type AuthAdminConfig, type UserList } from '@svc/auth';
+/**
+ * `svc admin <command>`: @svc/auth's administrative operations, on the database directly
+ * (`createAuthAdmin`) or, when a running `svc serve` holds the embedded data folder, through that
+ * server's admin routes (`/_/api/*`, which call the same operations) as a superuser or with the
+ * service key (through-server `ServerCredentials`). Both paths print the same: each command's
+ * output is written from `AdminOperations` answers, whichever path gave them.
+ */
+import { closestName } from '@svc/core';
+import {
+  createAuthAdmin,
+  DEFAULT_USER_PAGE,
+  type AuthAdminConfig,
+  type Role,
+  type User,
+  type UserList,
+} from '@svc/auth';
 import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { readSecret, type SecretInput } from '../../read-secret';
 import { progressLines } from '../../progress';
+import {
+  openOrFindServer,
+  requestThroughServer,
+  SERVER_FLAGS,
+  serverCredentials,
+  type HoldingServer,
+  type ServerCredentials,
+} from '../../through-server';
 
 export const ADMIN_USAGE = `Usage: svc admin <command> [options]
 
@@ -29,8 +51,13 @@ Options:
   --database-url <url>  PostgreSQL URL (env DATABASE_URL)
   --data-dir <dir>      embedded database folder (env SVC_DATA_DIR; default ./.svc/data)
   --config <file>       TOML config file (env SVC_CONFIG; default ./svc.toml when it exists)
+  --token <jwt>         through a server: a superuser's access token (env SVC_TOKEN)
   --jwt-secret <s>      accepted for compatibility; no admin command needs it
-  -h, --help            show this help`;
+  -h, --help            show this help
+
+When \`svc serve\` holds the embedded data folder, the command goes through that server's admin
+routes, as a superuser (--token, SVC_TOKEN, or the sign-in of \`svc login\`) or with the service
+key (SVC_SERVICE_KEY or [server] service_key).`;
 
 export interface AdminOptions {
   readonly cwd: string;
@@ -71,6 +98,7 @@ export async function adminCommand(argv: readonly string[], opts: AdminOptions):
       json: { type: 'boolean' },
       existing: { type: 'boolean' },
       ...DATABASE_FLAGS,
+      ...SERVER_FLAGS,
       'jwt-secret': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -124,13 +152,45 @@ export async function adminCommand(argv: readonly string[], opts: AdminOptions):
   }
 
   const { onCreateDataDir } = progressLines(opts.io, opts.cwd);
-  const db = await openDatabase(database, { onCreateDataDir }).catch((err: unknown) => {
-    throw asExitError(err, databaseUrlSource(config.databaseSource, configFile));
-  });
+  const opened = await openOrFindServer(
+    database,
+    databaseUrlSource(config.databaseSource, configFile),
+    { onCreateDataDir },
+  );
+  const withPassword = { ...values, password };
+  if ('server' in opened) {
+    const holder = opened.server;
+    opts.io.stderr(
+      `svc: the data folder is held by ${holder.command} (pid ${holder.pid}): working through it at ${holder.url}`,
+    );
+    const ops = remoteOperations(
+      holder,
+      serverCredentials(values, config.serviceKey, opts.cwd, opts.env),
+    );
+    try {
+      opts.io.stdout(await runCommand(name, ops, args, withPassword, page, opts.io));
+    } catch (err) {
+      throw asExitError(err);
+    }
+    return 0;
+  }
+  const { db } = opened;
   try {
     const admin = await createAuthAdmin(config.authConfig as AuthAdminConfig, { database: db });
     try {
-      opts.io.stdout(await runCommand(name, admin, args, { ...values, password }, page, opts.io));
+      const ops: AdminOperations = {
+        createSuperuser: (email, pw) => admin.createSuperuser(email, pw),
+        createUser: (email, pw) => admin.createUser({ email, password: pw }),
+        setPassword: (who, pw) => admin.setPassword(who, pw),
+        assignRole: (who, role, createIfMissing) =>
+          admin.roles.assign(who, role, { createIfMissing }),
+        createRole: (role, description) => admin.roles.create(role, description),
+        listRoles: () => admin.roles.list(),
+        listUsers: (p) => admin.listUsers(p),
+        revokeAllSessions: (who) => admin.revokeAllSessions(who),
+        resetMfa: (who) => admin.resetMfa(who),
+      };
+      opts.io.stdout(await runCommand(name, ops, args, withPassword, page, opts.io));
     } finally {
       await admin.close();
     }
@@ -142,9 +202,64 @@ export async function adminCommand(argv: readonly string[], opts: AdminOptions):
   }
 }
 
+/** What the admin commands do, on the database or through a server. */
+interface AdminOperations {
+  createSuperuser(email: string, password: string): Promise<User>;
+  createUser(email: string, password: string): Promise<User>;
+  setPassword(who: string, password: string): Promise<void>;
+  assignRole(
+    who: string,
+    role: string,
+    createIfMissing: boolean,
+  ): Promise<{ roleCreated: boolean }>;
+  createRole(role: string, description: string | undefined): Promise<Role>;
+  listRoles(): Promise<readonly Role[]>;
+  listUsers(page: { limit?: number; offset?: number }): Promise<UserList>;
+  revokeAllSessions(who: string): Promise<number>;
+  resetMfa(who: string): Promise<{ totp: boolean; recoveryCodes: number }>;
+}
+
+/**
+ * The operations as the server's admin routes (docs/http.md, "The admin UI"), which call the
+ * same @svc/auth operations; a user is named in the path by email or id.
+ */
+function remoteOperations(holder: HoldingServer, credentials: ServerCredentials): AdminOperations {
+  const call = (method: 'GET' | 'POST', route: string, body?: unknown) =>
+    requestThroughServer(holder, method, `/_/api${route}`, body, credentials);
+  const user = (who: string) => `/users/${encodeURIComponent(who)}`;
+  return {
+    createSuperuser: async (email, password) =>
+      (await call('POST', '/users', { email, password, superuser: true })) as User,
+    createUser: async (email, password) =>
+      (await call('POST', '/users', { email, password })) as User,
+    setPassword: async (who, password) => {
+      await call('POST', `${user(who)}/password`, { password });
+    },
+    assignRole: async (who, role, createIfMissing) =>
+      (await call('POST', `${user(who)}/roles`, { role, createIfMissing })) as {
+        roleCreated: boolean;
+      },
+    createRole: async (role, description) =>
+      (await call('POST', '/roles', {
+        name: role,
+        ...(description !== undefined ? { description } : {}),
+      })) as Role,
+    listRoles: async () =>
+      ((await call('GET', '/roles')) as { roles: (Role & { members: number })[] }).roles.map(
+        (r) => ({ name: r.name, description: r.description }),
+      ),
+    listUsers: async ({ limit = DEFAULT_USER_PAGE, offset = 0 }) =>
+      (await call('GET', `/users?limit=${limit}&offset=${offset}`)) as UserList,
+    revokeAllSessions: async (who) =>
+      ((await call('POST', `${user(who)}/revoke-sessions`)) as { revoked: number }).revoked,
+    resetMfa: async (who) =>
+      (await call('POST', `${user(who)}/reset-mfa`)) as { totp: boolean; recoveryCodes: number },
+  };
+}
+
 async function runCommand(
   name: string,
-  admin: AuthAdmin,
+  admin: AdminOperations,
   args: string[],
   values: {
     password?: string | undefined;
@@ -162,7 +277,7 @@ async function runCommand(
       return `Created superuser ${user.email} (${user.id}).`;
     }
     case 'create-user': {
-      const user = await admin.createUser({ email: first, password: values.password as string });
+      const user = await admin.createUser(first, values.password as string);
       return `Created user ${user.email} (${user.id}).`;
     }
     case 'set-password':
@@ -170,9 +285,7 @@ async function runCommand(
       return `Password set for ${first}; every session of that user was revoked.`;
     case 'assign-role': {
       // The CLI has no create-role command, so assign-role alone must work on a fresh database.
-      const { roleCreated } = await admin.roles.assign(first, second, {
-        createIfMissing: values.existing !== true,
-      });
+      const { roleCreated } = await admin.assignRole(first, second, values.existing !== true);
       if (roleCreated)
         io.stderr(
           `svc: created role '${second}' (it did not exist; --existing refuses an unknown role instead)`,
@@ -180,11 +293,11 @@ async function runCommand(
       return `Assigned role ${second} to ${first} (effective at the next login).`;
     }
     case 'create-role': {
-      const role = await admin.roles.create(first, values.description);
+      const role = await admin.createRole(first, values.description);
       return `Created role ${role.name}.`;
     }
     case 'list-roles': {
-      const roles = await admin.roles.list();
+      const roles = await admin.listRoles();
       return roles.length
         ? roles.map((r) => (r.description ? `${r.name}\t${r.description}` : r.name)).join('\n')
         : '(no roles)';

@@ -12,7 +12,12 @@ import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { migrationsDir, readMigrationFiles } from '../../migration-files';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 import { progressLines } from '../../progress';
-import { openOrFindServer, requestThroughServer } from '../../through-server';
+import {
+  openOrFindServer,
+  requestThroughServer,
+  SERVER_FLAGS,
+  serverCredentials,
+} from '../../through-server';
 
 export const MIGRATE_USAGE = `Usage: svc migrate [options]
 
@@ -21,14 +26,16 @@ pending ones in order, each in its own transaction, refusing a file changed sinc
 made onto another migration than the last applied. Without them, or with --dev: pushes the
 schema as it is (development), in one transaction. Either way the change is planned, stored data
 is checked, and nothing is half applied. When \`svc serve\` is running on the same embedded data
-folder, the migration goes through that server (POST /migrations, with SVC_SERVICE_KEY when the
-server needs one).
+folder, the migration goes through that server (POST /migrations) as a superuser (--token,
+SVC_TOKEN, or \`svc login\`) or with the service key (SVC_SERVICE_KEY) when auth is on.
 
 Options:
   --schema <file|dir>   SDL file, or a folder of .esdl files (default dbschema/)
   --database-url <url>  PostgreSQL URL (env DATABASE_URL)
   --data-dir <dir>      embedded database folder (env SVC_DATA_DIR; default ./.svc/data)
   --config <file>       TOML config file (default ./svc.toml when it exists)
+  --token <jwt>         through a server: a superuser's access token (env SVC_TOKEN); else
+                        the service key, else the sign-in of \`svc login\`
   --dev                 push the schema as it is, even when there are migration files
                         (development; recorded as a development push)
   --dry-run             show what would change, change nothing
@@ -56,6 +63,7 @@ export async function migrateCommand(
     {
       schema: { type: 'string' },
       ...DATABASE_FLAGS,
+      ...SERVER_FLAGS,
       dev: { type: 'boolean' },
       'dry-run': { type: 'boolean' },
       'allow-data-loss': { type: 'boolean' },
@@ -129,7 +137,7 @@ export async function migrateCommand(
         'POST',
         '/migrations',
         body,
-        config.serviceKey,
+        serverCredentials(values, config.serviceKey, opts.cwd, opts.env),
       )) as MigrateResult;
     applied = async () =>
       (
@@ -138,7 +146,7 @@ export async function migrateCommand(
           'GET',
           '/migrations',
           undefined,
-          config.serviceKey,
+          serverCredentials(values, config.serviceKey, opts.cwd, opts.env),
         )) as {
           migration: string | null;
         }[]

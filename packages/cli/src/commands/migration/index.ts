@@ -15,7 +15,12 @@ import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { migrationsDir, readMigrationFiles, type ReadMigration } from '../../migration-files';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
-import { openOrFindServer, requestThroughServer } from '../../through-server';
+import {
+  openOrFindServer,
+  requestThroughServer,
+  SERVER_FLAGS,
+  serverCredentials,
+} from '../../through-server';
 import { parseFillArg, parseRenameArg } from '../migrate';
 import { planWithAnswers, renameCandidates } from './questions';
 
@@ -42,6 +47,8 @@ Options:
   --database-url <url>  status, log: PostgreSQL URL (env DATABASE_URL)
   --data-dir <dir>      status, log: embedded database folder (default ./.svc/data)
   --config <file>       TOML config file (default ./svc.toml when it exists)
+  --token <jwt>         status, log through a server: a superuser's access token (env SVC_TOKEN);
+                        else the service key, else the sign-in of \`svc login\`
   -h, --help            show this help`;
 
 export interface MigrationCommandOptions {
@@ -62,6 +69,7 @@ export async function migrationCommand(
       rename: { type: 'string', multiple: true },
       fill: { type: 'string', multiple: true },
       ...DATABASE_FLAGS,
+      ...SERVER_FLAGS,
       help: { type: 'boolean', short: 'h' },
     },
     MIGRATION_USAGE,
@@ -223,7 +231,7 @@ function schemaChanged(
 /** The database's migration history, directly or through the `svc serve` holding the folder. */
 async function readHistory(
   opts: MigrationCommandOptions,
-  values: Parameters<typeof resolveCommandConfig>[0],
+  values: Parameters<typeof resolveCommandConfig>[0] & { readonly token?: string | undefined },
 ): Promise<MigrationRecord[]> {
   const { config, database, configFile } = resolveCommandConfig(values, opts.cwd, opts.env);
   const opened = await openOrFindServer(
@@ -237,7 +245,7 @@ async function readHistory(
         'GET',
         '/migrations',
         undefined,
-        config.serviceKey,
+        serverCredentials(values, config.serviceKey, opts.cwd, opts.env),
       )) as MigrationRecord[];
     }
     try {

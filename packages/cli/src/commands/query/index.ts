@@ -3,9 +3,9 @@
  * `POST /query`) as JSON, indented on a terminal, one line otherwise.
  *
  * Where it runs, and as whom: through the `svc serve` holding an embedded data folder (the URL
- * in the folder's lock), as `svc migrate` does, with the configured service key as its bearer
- * (the service credential: no access policies) or, without one, as an anonymous caller under
- * the server's policies; else on the database directly, with the query engine `svc serve`
+ * in the folder's lock), as `svc migrate` does, with the command's credential (through-server
+ * `ServerCredentials`: a superuser's token or the service key, no access policies) or, without
+ * one, as an anonymous caller under the server's policies; else on the database directly, with the query engine `svc serve`
  * assembles (@svc/server `createServerQueryEngine`), as the operator (no access policies),
  * honouring `read_only`.
  * Failures: one line on stderr (the error class, message and position), exit 1.
@@ -16,7 +16,12 @@ import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../d
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { progressLines } from '../../progress';
-import { openOrFindServer, requestThroughServer } from '../../through-server';
+import {
+  openOrFindServer,
+  requestThroughServer,
+  SERVER_FLAGS,
+  serverCredentials,
+} from '../../through-server';
 
 export const QUERY_USAGE = `Usage: svc query '<edgeql>' [options]
 
@@ -25,9 +30,10 @@ Runs one EdgeQL query and prints its result as JSON.
 Who it runs as:
   directly on the database (--database-url, or a data folder no server holds): as the operator,
     with access policies off, like the service key; read_only is honoured
-  through the \`svc serve\` holding the embedded data folder (POST /query): with the service key
-    (SVC_SERVICE_KEY or [server] service_key) when one is configured, so with access policies
-    off; without one, as an anonymous caller, under the server's access policies
+  through the \`svc serve\` holding the embedded data folder (POST /query): as a superuser with
+    --token (or SVC_TOKEN), else with the service key (SVC_SERVICE_KEY or [server] service_key),
+    else as the superuser \`svc login\` signed in, all with access policies off; with none of
+    them, as an anonymous caller, under the server's access policies
 
 Options:
   --var <name>=<text>        a variable given as a string ($name); repeat for several
@@ -35,6 +41,7 @@ Options:
   --database-url <url>       PostgreSQL URL (env DATABASE_URL)
   --data-dir <dir>           embedded database folder (env SVC_DATA_DIR; default ./.svc/data)
   --config <file>            TOML config file (default ./svc.toml when it exists)
+  --token <jwt>              through a server: a superuser's access token (env SVC_TOKEN)
   -h, --help                 show this help
 
 Example:
@@ -59,6 +66,7 @@ export async function queryCommand(
       var: { type: 'string', multiple: true },
       'json-var': { type: 'string', multiple: true },
       ...DATABASE_FLAGS,
+      ...SERVER_FLAGS,
       help: { type: 'boolean', short: 'h' },
     },
     QUERY_USAGE,
@@ -91,7 +99,7 @@ export async function queryCommand(
         'POST',
         '/query',
         { query, variables },
-        config.serviceKey,
+        serverCredentials(values, config.serviceKey, opts.cwd, opts.env),
       )) as { data: unknown };
       opts.io.stdout(format(JSON.stringify(answer.data), opts.io));
       return 0;

@@ -12,7 +12,13 @@ import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
 import { migrationsDir, readMigrationFiles } from '../../migration-files';
 import { defaultSchemaDir, readSchemaSource, schemaFilePaths } from '../../schema-files';
-import { openOrFindServer, requestThroughServer } from '../../through-server';
+import {
+  openOrFindServer,
+  requestThroughServer,
+  SERVER_FLAGS,
+  serverCredentials,
+  type ServerCredentials,
+} from '../../through-server';
 import { filesSignature, watchFiles } from '../../watch-files';
 import { migrateReport } from '../migrate';
 import { renameCandidates } from '../migration/questions';
@@ -31,6 +37,8 @@ Options:
   --database-url <url>  PostgreSQL URL (env DATABASE_URL)
   --data-dir <dir>      embedded database folder (env SVC_DATA_DIR; default ./.svc/data)
   --config <file>       TOML config file (default ./svc.toml when it exists)
+  --token <jwt>         through a server: a superuser's access token (env SVC_TOKEN); else
+                        the service key, else the sign-in of \`svc login\`
   --allow-data-loss     let a push drop columns, tables or links that hold data
   -h, --help            show this help`;
 
@@ -52,6 +60,7 @@ export async function watchCommand(
     {
       schema: { type: 'string' },
       ...DATABASE_FLAGS,
+      ...SERVER_FLAGS,
       'allow-data-loss': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -69,7 +78,7 @@ export async function watchCommand(
   const { config, database, configFile } = resolveCommandConfig(values, opts.cwd, opts.env);
   const target: PushTarget = {
     open: () => openOrFindServer(database, databaseUrlSource(config.databaseSource, configFile)),
-    serviceKey: config.serviceKey,
+    credentials: serverCredentials(values, config.serviceKey, opts.cwd, opts.env),
     allowDataLoss: values['allow-data-loss'] ?? false,
   };
 
@@ -105,7 +114,8 @@ export async function watchCommand(
 
 interface PushTarget {
   readonly open: () => ReturnType<typeof openOrFindServer>;
-  readonly serviceKey: string | undefined;
+  /** What a push through a running server sends (--token, the service key, `svc login`). */
+  readonly credentials: ServerCredentials;
   readonly allowDataLoss: boolean;
 }
 
@@ -150,7 +160,7 @@ async function pushSchema(
             'POST',
             '/migrations',
             body,
-            target.serviceKey,
+            target.credentials,
           )) as MigrateResult)
         : await createDefaultMigrator().migrate(opened.db, sdl, body);
     opts.io.stdout(migrateReport(result, false));
@@ -161,7 +171,7 @@ async function pushSchema(
     if (err instanceof SvcError && err.type === 'DataLossError') {
       lines.push(
         'svc: nothing was pushed: to drop the data, restart with `svc watch --allow-data-loss`',
-        ...(await renameFlags(opened, schema, target.serviceKey)).map(
+        ...(await renameFlags(opened, schema, target.credentials)).map(
           (flag) => `svc: if it was renamed, push the rename once: svc migrate --dev ${flag}`,
         ),
       );
@@ -176,12 +186,18 @@ async function pushSchema(
 async function renameFlags(
   opened: Awaited<ReturnType<typeof openOrFindServer>>,
   schema: Schema,
-  serviceKey: string | undefined,
+  credentials: ServerCredentials,
 ): Promise<string[]> {
   try {
     const stored =
       'server' in opened
-        ? ((await requestThroughServer(opened.server, 'GET', '/schema', undefined, serviceKey)) as {
+        ? ((await requestThroughServer(
+            opened.server,
+            'GET',
+            '/schema',
+            undefined,
+            credentials,
+          )) as {
             sdl: string;
           })
         : await createDefaultMigrator().current(opened.db);

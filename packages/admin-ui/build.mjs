@@ -1,58 +1,17 @@
-// Builds the admin UI's browser files into dist/assets (part of `pnpm build`): app/main.ts
-// bundled and minified by esbuild, its CSS beside it, both named by a hash of their content;
-// index.html referring to them (no inline script or style: the page runs under a strict CSP);
-// manifest.json listing what to serve. No network, no CDN: everything the page loads is here.
-import crypto from 'node:crypto';
-import fs from 'node:fs';
+// Builds the admin UI's browser files into dist/assets (part of `pnpm build`) with @svc/dom's
+// page build: app/main.ts bundled by esbuild, its CSS and icon beside it, named by a hash of their
+// content; index.html without inline script or style; manifest.json listing what to serve.
 import path from 'node:path';
-import { build } from 'esbuild';
+import { buildPage } from '@svc/dom/build-page';
 
 const here = import.meta.dirname;
-const out = path.join(here, 'dist', 'assets');
-fs.mkdirSync(out, { recursive: true });
-
-const result = await build({
-  entryPoints: [path.join(here, 'app', 'main.ts')],
-  bundle: true,
-  minify: true,
-  format: 'iife',
-  target: ['es2022'],
-  write: false,
-  legalComments: 'none',
-  logLevel: 'warning',
+const built = await buildPage({
+  dir: here,
+  out: path.join(here, 'dist', 'assets'),
+  base: '/_/assets/',
+  title: 'svc admin',
+  noscript: 'The svc admin UI needs JavaScript.',
 });
-const js = result.outputFiles[0].contents;
-const css = fs.readFileSync(path.join(here, 'app', 'style.css'));
-
-const hash = (bytes) => crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 12);
-const jsName = `app-${hash(js)}.js`;
-const cssName = `app-${hash(css)}.css`;
-fs.writeFileSync(path.join(out, jsName), js);
-fs.writeFileSync(path.join(out, cssName), css);
-const icon = fs.readFileSync(path.join(here, 'app', 'favicon.svg'));
-const iconName = `favicon-${hash(icon)}.svg`;
-fs.writeFileSync(path.join(out, iconName), icon);
-
-const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>svc admin</title>
-<link rel="icon" href="/_/assets/${iconName}" type="image/svg+xml">
-<link rel="stylesheet" href="/_/assets/${cssName}">
-<script defer src="/_/assets/${jsName}"></script>
-</head>
-<body>
-<noscript>The svc admin UI needs JavaScript.</noscript>
-<div id="app"></div>
-</body>
-</html>
-`;
-fs.writeFileSync(path.join(out, 'index.html'), html);
-fs.writeFileSync(
-  path.join(out, 'manifest.json'),
-  `${JSON.stringify({ index: 'index.html', assets: [jsName, cssName, iconName] }, null, 2)}\n`,
+console.log(
+  `admin-ui: ${built.js} (${built.jsBytes} bytes), ${built.css} (${built.cssBytes} bytes)`,
 );
-console.log(`admin-ui: ${jsName} (${js.length} bytes), ${cssName} (${css.length} bytes)`);

@@ -36,6 +36,8 @@ export interface AuthFieldSpec {
   readonly choices?: readonly string[];
   /** The keys of a `table` or of each of `tables`. */
   readonly fields?: readonly AuthFieldSpec[];
+  /** `false` is a value too (a `table` that `false` turns off: `rateLimits = false`). */
+  readonly orFalse?: boolean;
   /**
    * How an administrator sees it (settings-shown) when its type says too little: by default a
    * `secret` shows only as set, `code` as `(function)`, `pem` as set, a table by its `fields`,
@@ -138,7 +140,7 @@ export const AUTH_FIELDS: readonly AuthFieldSpec[] = [
     ],
   },
   // Rule names and providers are the resolvers' to check: their keys are open here.
-  { key: 'rateLimits', type: 'table', shown: 'value' },
+  { key: 'rateLimits', type: 'table', orFalse: true, shown: 'value' },
   {
     key: 'oauth',
     type: 'table',

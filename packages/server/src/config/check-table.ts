@@ -61,6 +61,7 @@ export function checkTable(
 /** Why a value does not fit its spec (`must be ..., got ...`), or undefined. */
 function fieldProblem(spec: AuthFieldSpec, value: unknown, fromFile: boolean): string | undefined {
   const got = `, got ${describeValue(value)}`;
+  if (value === false && spec.orFalse) return undefined;
   switch (spec.type) {
     case 'boolean':
       return typeof value === 'boolean' ? undefined : `must be true or false${got}`;
@@ -83,7 +84,9 @@ function fieldProblem(spec: AuthFieldSpec, value: unknown, fromFile: boolean): s
         ? undefined
         : `must be PEM text or a list of them${got}`;
     case 'table':
-      return isPlainObject(value) ? undefined : `must be a table${got}`;
+      return isPlainObject(value)
+        ? undefined
+        : `must be a table${spec.orFalse ? ' (or false)' : ''}${got}`;
     case 'tables':
       return Array.isArray(value) && value.every(isPlainObject)
         ? undefined

@@ -229,6 +229,16 @@ describe('validation: every problem at once, with its source', () => {
     ]);
   });
 
+  test('rateLimits takes false (every limit off) as well as a table, from code and from a file', () => {
+    expect(() => resolveConfig({ env: {}, authConfig: { rateLimits: false } })).not.toThrow();
+    expect(() =>
+      resolveConfig({ env: {}, configFile: tomlFile('[auth]\nrate_limits = false\n') }),
+    ).not.toThrow();
+    expect(problems({ env: {}, authConfig: { rateLimits: 5 } })).toEqual([
+      'authConfig.rateLimits must be a table (or false), got 5',
+    ]);
+  });
+
   test('auth values of the right type are checked further by @svc/auth, at load', () => {
     const file = tomlFile('[auth.smtp]\nhost = "smtp.example.com"\nfrom = "not an address"\n');
     const found = problems({ env: {}, configFile: file });

@@ -11,6 +11,16 @@ const path = require('node:path');
 
 const PACKAGES = path.join(__dirname, 'packages');
 
+/**
+ * A suite that would say the same on both engines runs in one pass only, named for it:
+ * `*.pglite.test.ts` (it works on an embedded data folder and never touches PostgreSQL) in the
+ * PGlite pass, `*.postgres.test.ts` (the engine adds nothing to what it checks: the CLI's
+ * prompts, flags and output) in the PostgreSQL pass (`SVC_TEST_DB=postgres`). `.ci/run` runs both
+ * passes, so every suite runs once there.
+ */
+const OTHER_ENGINE_ONLY =
+  process.env.SVC_TEST_DB === 'postgres' ? '\\.pglite\\.test\\.ts$' : '\\.postgres\\.test\\.ts$';
+
 /** @returns {import('jest').Config} */
 module.exports = function preset(packageDir, overrides = {}) {
   return {
@@ -20,6 +30,7 @@ module.exports = function preset(packageDir, overrides = {}) {
       .filter((dir) => fs.existsSync(path.join(packageDir, dir)))
       .map((dir) => `<rootDir>/${dir}`),
     testMatch: ['**/*.test.ts'],
+    testPathIgnorePatterns: ['/node_modules/', OTHER_ENGINE_ONLY],
     moduleNameMapper: {
       '^@svc/([a-z-]+)$': `${PACKAGES}/$1/src/index.ts`,
       '^@svc/([a-z-]+)/(?!package\\.json$)(.+)$': `${PACKAGES}/$1/src/$2`,

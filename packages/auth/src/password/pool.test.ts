@@ -91,7 +91,10 @@ describe('bcrypt pool', () => {
     const own = createBcryptPool({ size: 2, idleMs: 50 });
     try {
       await Promise.all([own.hash('a', 4), own.hash('b', 4)]);
-      expect(own.stats().workers).toBe(2);
+      // Two started; on a loaded machine the first may already have idled out while the second
+      // was still hashing, so only the one that answered last is certain to be there.
+      expect(own.stats().workers).toBeGreaterThanOrEqual(1);
+      expect(own.stats().workers).toBeLessThanOrEqual(2);
       for (let i = 0; i < 100 && own.stats().workers > 0; i++) await sleep(20);
       expect(own.stats().workers).toBe(0);
       await expect(own.compare('legacy 2a hash', NATIVE_HASHES[8]![1])).resolves.toBe(true);

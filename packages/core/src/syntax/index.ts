@@ -15,10 +15,20 @@
 import { EdgeQLSyntaxError, SchemaSyntaxError, UnsupportedFeatureError } from '../errors';
 import type { Expr, Schema, Statement, TypeExpr } from './ast';
 import { checkNestingDepth } from './depth';
+import type { DdlCommand } from './ddl-ast';
+import { DdlParser } from './ddl-parser';
 import { Parser } from './parser';
 import { SchemaParser } from './sdl-parser';
 
 export * from './ast';
+export type * from './ddl-ast';
+export {
+  declarationRefText,
+  memberKey,
+  memberWhat,
+  printDdl,
+  signatureText,
+} from './ddl-printer';
 export { printExpression, printQuery, printSchema, printType } from './printer';
 export { tokenize } from './lexer';
 export type { Position, Token, TokenKind } from './tokens';
@@ -49,6 +59,11 @@ export function parseExpression(text: string): Expr {
 /** Parses a type expression such as `array<str>` or `A | B`. Throws `EdgeQLSyntaxError`. */
 export function parseType(text: string): TypeExpr {
   return bounded(new Parser(text).parseStandaloneType(), EdgeQLSyntaxError);
+}
+
+/** Parses EdgeQL DDL (a migration's statements). Throws `SchemaSyntaxError`. */
+export function parseDdl(text: string): DdlCommand[] {
+  return bounded(new DdlParser(text).parseDdl(), SchemaSyntaxError);
 }
 
 /** Parses an SDL document. Throws `SchemaSyntaxError`. */

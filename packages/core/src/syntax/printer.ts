@@ -495,10 +495,18 @@ function moduleBlock(module: ModuleDecl, indent: string): string {
  * `head` followed by a `{ ... }` block of members, or `;` when there are none (`{}` for the
  * declarations that have no short form without members: functions and aliases).
  */
-function block(head: string, members: readonly Node[], indent: string, emptyBlock = false): string {
-  if (members.length === 0) return emptyBlock ? `${indent}${head} {}` : `${indent}${head};`;
-  const inner = members.map((m) => member(m, indent + INDENT)).join('\n');
-  return `${indent}${head} {\n${inner}\n${indent}}`;
+function block(
+  head: string,
+  members: readonly Node[],
+  indent: string,
+  emptyBlock = false,
+  ddl = false,
+): string {
+  // In DDL every block is a statement and ends with `;` (`create type X { ... };`).
+  const end = ddl ? ';' : '';
+  if (members.length === 0) return emptyBlock ? `${indent}${head} {}${end}` : `${indent}${head};`;
+  const inner = members.map((m) => member(m, indent + INDENT, ddl)).join('\n');
+  return `${indent}${head} {\n${inner}\n${indent}}${end}`;
 }
 
 function extending(bases: readonly TypeExpr[]): string {
@@ -509,7 +517,7 @@ function paren(node: Expr): string {
   return `(${isQuery(node) ? query(node) : expression(node, Precedence.lowest)})`;
 }
 
-function declaration(decl: Declaration, indent: string): string {
+function declaration(decl: Declaration, indent: string, ddl = false): string {
   switch (decl.kind) {
     case 'ModuleDecl':
       return moduleBlock(decl, indent);
@@ -518,18 +526,24 @@ function declaration(decl: Declaration, indent: string): string {
         `${decl.abstract ? 'abstract ' : ''}type ${objectRef(decl.name)}${extending(decl.extending)}`,
         decl.members,
         indent,
+        false,
+        ddl,
       );
     case 'ScalarTypeDecl':
       return block(
         `${decl.abstract ? 'abstract ' : ''}scalar type ${objectRef(decl.name)}${extending(decl.extending)}`,
         decl.members,
         indent,
+        false,
+        ddl,
       );
     case 'AnnotationDecl':
       return block(
         `abstract ${decl.inheritable ? 'inheritable ' : ''}annotation ${objectRef(decl.name)}${extending(decl.extending)}`,
         decl.members,
         indent,
+        false,
+        ddl,
       );
     case 'AbstractConstraintDecl': {
       const params = decl.params === null ? '' : `(${decl.params.map(funcParam).join(', ')})`;
@@ -538,10 +552,12 @@ function declaration(decl: Declaration, indent: string): string {
         `abstract constraint ${objectRef(decl.name)}${params}${on}${extending(decl.extending)}`,
         decl.members,
         indent,
+        false,
+        ddl,
       );
     }
     case 'PointerDecl':
-      return pointer(decl, indent);
+      return pointer(decl, indent, ddl);
     case 'FunctionDecl': {
       const modifier = decl.returnModifier === null ? '' : `${decl.returnModifier} `;
       const head = `function ${objectRef(decl.name)}(${decl.params.map(funcParam).join(', ')}) -> ${modifier}${typeBeforeBlock(decl.returnType, true)}`;
@@ -553,7 +569,7 @@ function declaration(decl: Declaration, indent: string): string {
       ) {
         return `${indent}${head} ${memberText(only)};`;
       }
-      return block(head, decl.members, indent, true);
+      return block(head, decl.members, indent, true, ddl);
     }
     case 'AliasDecl':
       if (decl.expr !== null && decl.members.length === 0) {
@@ -566,16 +582,17 @@ function declaration(decl: Declaration, indent: string): string {
           : ([{ kind: 'Using', span: decl.span, expr: decl.expr }, ...decl.members] as Node[]),
         indent,
         true,
+        ddl,
       );
     case 'GlobalDecl': {
       const head = `${qualifiers(decl.required, decl.cardinality)}global ${objectRef(decl.name)}`;
       if (decl.computed !== null) return `${indent}${head} := ${value(decl.computed)};`;
       const target =
         decl.target === null ? '' : `: ${typeBeforeBlock(decl.target, decl.members.length > 0)}`;
-      return block(`${head}${target}`, decl.members, indent);
+      return block(`${head}${target}`, decl.members, indent, false, ddl);
     }
     case 'PermissionDecl':
-      return block(`permission ${objectRef(decl.name)}`, decl.members, indent);
+      return block(`permission ${objectRef(decl.name)}`, decl.members, indent, false, ddl);
   }
 }
 
@@ -600,7 +617,7 @@ function qualifiers(required: boolean | null, cardinality: 'single' | 'multi' | 
   return out;
 }
 
-function pointer(decl: PointerDecl, indent: string): string {
+function pointer(decl: PointerDecl, indent: string, ddl = false): string {
   let head = decl.abstract ? 'abstract ' : '';
   if (decl.overloaded) head += 'overloaded ';
   head += qualifiers(decl.required, decl.cardinality);
@@ -613,22 +630,42 @@ function pointer(decl: PointerDecl, indent: string): string {
       head,
       [{ kind: 'Using', span: decl.span, expr: decl.computed }, ...decl.members] as Node[],
       indent,
+      false,
+      ddl,
     );
   }
   if (decl.target !== null) head += `: ${typeBeforeBlock(decl.target, decl.members.length > 0)}`;
-  return block(head, decl.members, indent);
+  return block(head, decl.members, indent, false, ddl);
 }
 
-function member(node: Node, indent: string): string {
+/** In DDL, what comes before a member inside a created declaration. */
+const DDL_MEMBER_PREFIX: Partial<Record<Node['kind'], string>> = {
+  PointerDecl: 'create ',
+  ConcreteConstraint: 'create ',
+  ConcreteIndex: 'create ',
+  AccessPolicy: 'create ',
+  Trigger: 'create ',
+  Rewrite: 'create ',
+  AnnotationValue: 'create ',
+  SetField: 'set ',
+};
+
+function member(node: Node, indent: string, ddl = false): string {
+  const text = sdlMember(node, indent, ddl);
+  const prefix = ddl ? DDL_MEMBER_PREFIX[node.kind] : undefined;
+  return prefix === undefined ? text : `${indent}${prefix}${text.slice(indent.length)}`;
+}
+
+function sdlMember(node: Node, indent: string, ddl: boolean): string {
   switch (node.kind) {
     case 'PointerDecl':
-      return pointer(node, indent);
+      return pointer(node, indent, ddl);
     case 'ConcreteConstraint':
-      return block(constraintHead(node), node.members, indent);
+      return block(constraintHead(node), node.members, indent, false, ddl);
     case 'ConcreteIndex':
-      return block(indexHead(node), node.members, indent);
+      return block(indexHead(node), node.members, indent, false, ddl);
     case 'AccessPolicy':
-      return block(policyHead(node), node.members, indent);
+      return block(policyHead(node), node.members, indent, false, ddl);
     case 'Trigger': {
       const timing = node.timing;
       const when = node.when === null ? '' : ` when ${paren(node.when)}`;
@@ -636,6 +673,8 @@ function member(node: Node, indent: string): string {
         `trigger ${ident(node.name)} ${timing} ${node.kinds.join(', ')} for ${node.scope}${when} do ${paren(node.expr)}`,
         node.members,
         indent,
+        false,
+        ddl,
       );
     }
     case 'Rewrite':
@@ -643,6 +682,8 @@ function member(node: Node, indent: string): string {
         `rewrite ${node.kinds.join(', ')} using ${paren(node.expr)}`,
         node.members,
         indent,
+        false,
+        ddl,
       );
     default:
       return `${indent}${memberText(node)};`;
@@ -709,3 +750,22 @@ function funcParam(node: FuncParam): string {
   if (node.default !== null) out += ` = ${value(node.default)}`;
   return out;
 }
+
+/**
+ * The SDL printer's parts the DDL printer (./ddl-printer) builds on; not part of the package's
+ * surface. `ddl` prints a declaration's or member's body in DDL form (`create` before members,
+ * `set` before fields).
+ */
+export const sdlParts = {
+  declaration,
+  member,
+  memberText,
+  constraintHead,
+  indexHead,
+  paren,
+  value,
+  funcParam,
+  typeExpr: (type: TypeExpr): string => typeExpr(type, false),
+  extending,
+  INDENT,
+} as const;

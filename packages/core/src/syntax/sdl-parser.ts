@@ -56,6 +56,12 @@ const BOTH_TARGET_SYNTAXES =
   "declare the target type with ':' (current syntax) or '->' (older syntax), not both";
 
 export class SchemaParser extends Parser {
+  /**
+   * Blocks in DDL form (./ddl-parser): a member may start with `create` and a field with `set`
+   * (`create required property title: std::str { set default := '' };`).
+   */
+  protected ddl = false;
+
   constructor(source: string) {
     super(source, SchemaSyntaxError);
   }
@@ -108,7 +114,7 @@ export class SchemaParser extends Parser {
   // Helpers
 
   /** The end of a short declaration: `;`, or nothing before `}` / the end of the text. */
-  private endShort(): void {
+  protected endShort(): void {
     if (this.eat(';') || this.at('}') || this.at('EOF')) return;
     const token = this.peek();
     if (token.kind === '=') this.unexpected(token, "use ':=' to set a value");
@@ -117,7 +123,7 @@ export class SchemaParser extends Parser {
   }
 
   /** After `{`: members up to the matching `}`, with `;` between short ones. */
-  private parseBlock<T>(member: () => T): T[] {
+  protected parseBlock<T>(member: () => T): T[] {
     this.expect('{');
     const members: T[] = [];
     for (;;) {
@@ -126,12 +132,20 @@ export class SchemaParser extends Parser {
       }
       if (this.eat('}')) return members;
       if (this.at('EOF')) return this.missing("'}'");
+      if (this.ddl) this.eatDdlPrefix();
       members.push(member());
     }
   }
 
+  /** In DDL form, the `create` before a member or the `set` before a field. */
+  protected eatDdlPrefix(): void {
+    if (this.atKeyword('create')) this.advance();
+    else if (this.atKeyword('set') && this.isIdentifierToken(this.peek(1)) && this.at(':=', 2))
+      this.advance();
+  }
+
   /** Members of a block, or none after a short declaration's `;`. */
-  private optionalBlock<T>(member: () => T): T[] {
+  protected optionalBlock<T>(member: () => T): T[] {
     if (this.at('{')) return this.parseBlock(member);
     this.endShort();
     return [];
@@ -141,7 +155,7 @@ export class SchemaParser extends Parser {
    * True when `token`, after a word, shows that word is a name rather than a keyword:
    * `index: int64` is a property named index, `index on (...)` is an index.
    */
-  private nameFollows(token: Token): boolean {
+  protected nameFollows(token: Token): boolean {
     return (
       token.kind === ':' ||
       token.kind === '->' ||
@@ -155,18 +169,18 @@ export class SchemaParser extends Parser {
   }
 
   /** A keyword that starts a construct here (not a name that happens to spell it). */
-  private atLeading(keyword: string): boolean {
+  protected atLeading(keyword: string): boolean {
     return this.atKeyword(keyword) && !this.nameFollows(this.peek(1));
   }
 
-  private checkDeclName(name: ObjectRef, topLevel: boolean): void {
+  protected checkDeclName(name: ObjectRef, topLevel: boolean): void {
     if (!topLevel && name.module !== null) {
       this.fail('fully-qualified name is not allowed in a module declaration', name.span.start);
     }
   }
 
   /** `(expr)` after `on`, `using`, `when`, `do`, `except`. */
-  private parseParenExpr(): Expr {
+  protected parseParenExpr(): Expr {
     this.expect('(');
     const expr = this.parseGenExpr();
     if (this.at(',')) {
@@ -176,7 +190,7 @@ export class SchemaParser extends Parser {
     return expr;
   }
 
-  private parseExtending(subtypes: boolean): TypeName[] {
+  protected parseExtending(subtypes: boolean): TypeName[] {
     if (!this.eatKeyword('extending')) return [];
     const bases: TypeName[] = [];
     do {
@@ -188,7 +202,7 @@ export class SchemaParser extends Parser {
     return bases;
   }
 
-  private parseSetField(): SetField {
+  protected parseSetField(): SetField {
     const start = this.peek().start;
     const name = this.parseIdentifier();
     if (this.at('=')) return this.unexpected(this.peek(), `use ':=' to set '${name}'`);
@@ -198,7 +212,7 @@ export class SchemaParser extends Parser {
     return create('SetField', this.spanFrom(start), { name, value });
   }
 
-  private parseAnnotationValue(): AnnotationValue {
+  protected parseAnnotationValue(): AnnotationValue {
     const start = this.advance().start; // annotation
     const name = this.parseNodeName();
     if (this.at('=')) return this.unexpected(this.peek(), "use ':=' to set an annotation");
@@ -208,7 +222,7 @@ export class SchemaParser extends Parser {
     return create('AnnotationValue', this.spanFrom(start), { name, value });
   }
 
-  private parseUsing(): Using {
+  protected parseUsing(): Using {
     const start = this.advance().start; // using
     const expr = this.parseParenExpr();
     this.endShort();
@@ -216,7 +230,7 @@ export class SchemaParser extends Parser {
   }
 
   /** Members allowed in most blocks: `name := value` and annotations. */
-  private parseFieldOrAnnotation(what: string): SetField | AnnotationValue {
+  protected parseFieldOrAnnotation(what: string): SetField | AnnotationValue {
     if (this.atLeading('annotation')) return this.parseAnnotationValue();
     if (this.isIdentifierToken(this.peek()) && (this.at(':=', 1) || this.at('=', 1))) {
       return this.parseSetField();
@@ -224,7 +238,7 @@ export class SchemaParser extends Parser {
     return this.memberError(what);
   }
 
-  private memberError(what: string): never {
+  protected memberError(what: string): never {
     const token = this.peek();
     if (token.kind === 'Ident') {
       const keyword = suggest(token.value, SDL_MEMBER_KEYWORDS);
@@ -236,7 +250,7 @@ export class SchemaParser extends Parser {
   // =============================================================================================
   // Top level
 
-  private parseUsingExtension(): UsingExtension {
+  protected parseUsingExtension(): UsingExtension {
     const start = this.advance().start; // using
     this.advance(); // extension
     const name = this.parseIdentifier('an extension name');
@@ -251,7 +265,7 @@ export class SchemaParser extends Parser {
     return create('UsingExtension', this.spanFrom(start), { name, version });
   }
 
-  private parseUsingFuture(): UsingFuture {
+  protected parseUsingFuture(): UsingFuture {
     const start = this.advance().start; // using
     this.advance(); // future
     const name = this.parseIdentifier('a future feature name');
@@ -259,7 +273,7 @@ export class SchemaParser extends Parser {
     return create('UsingFuture', this.spanFrom(start), { name });
   }
 
-  private parseModule(): ModuleDecl {
+  protected parseModule(): ModuleDecl {
     const start = this.advance().start; // module
     const name = this.parseModuleName();
     const declarations = this.parseBlock(() =>
@@ -268,7 +282,7 @@ export class SchemaParser extends Parser {
     return create('ModuleDecl', this.spanFrom(start), { name, implicit: false, declarations });
   }
 
-  private parseDeclaration(topLevel: boolean): Declaration {
+  protected parseDeclaration(topLevel: boolean): Declaration {
     const token = this.peek();
     if (token.kind === 'Keyword') {
       switch (token.value) {
@@ -330,14 +344,14 @@ export class SchemaParser extends Parser {
     );
   }
 
-  private isGlobalAhead(): boolean {
+  protected isGlobalAhead(): boolean {
     for (let k = 0; k < 3; k++) {
       if (this.atKeyword('global', k)) return true;
     }
     return false;
   }
 
-  private parseAbstract(topLevel: boolean): Declaration {
+  protected parseAbstract(topLevel: boolean): Declaration {
     const start = this.advance().start; // abstract
     const token = this.peek();
     if (token.kind === 'Keyword') {
@@ -379,7 +393,7 @@ export class SchemaParser extends Parser {
   // =============================================================================================
   // Types
 
-  private parseObjectType(start: Position, abstract: boolean, topLevel: boolean): ObjectTypeDecl {
+  protected parseObjectType(start: Position, abstract: boolean, topLevel: boolean): ObjectTypeDecl {
     this.expectKeyword('type');
     const name = this.parseNodeName();
     this.checkDeclName(name, topLevel);
@@ -388,7 +402,7 @@ export class SchemaParser extends Parser {
     return create('ObjectTypeDecl', this.spanFrom(start), { name, abstract, extending, members });
   }
 
-  private parseObjectMember(): ObjectTypeMember {
+  protected parseObjectMember(): ObjectTypeMember {
     if (this.atLeading('annotation')) return this.parseAnnotationValue();
     if (
       this.atLeading('constraint') ||
@@ -404,7 +418,7 @@ export class SchemaParser extends Parser {
     return this.parsePointer('type');
   }
 
-  private parseScalarType(start: Position, abstract: boolean, topLevel: boolean): ScalarTypeDecl {
+  protected parseScalarType(start: Position, abstract: boolean, topLevel: boolean): ScalarTypeDecl {
     this.expectKeyword('scalar');
     this.expectKeyword('type', "a scalar type is declared with 'scalar type Name extending base'");
     const name = this.parseNodeName();
@@ -426,7 +440,7 @@ export class SchemaParser extends Parser {
    * A property or link inside a type (`context` 'type') or a link property inside a link.
    * Qualifiers and keywords are told apart from names by what follows them.
    */
-  private parsePointer(context: 'type' | 'link-property'): PointerDecl {
+  protected parsePointer(context: 'type' | 'link-property'): PointerDecl {
     const start = this.peek().start;
     const overloaded = this.atLeading('overloaded') ? (this.advance(), true) : false;
     let required: boolean | null = null;
@@ -507,11 +521,11 @@ export class SchemaParser extends Parser {
     });
   }
 
-  private parseAbstractPointer(start: Position): PointerDecl {
+  protected parseAbstractPointer(start: Position): PointerDecl {
     const pointerKind = this.advance().value as 'property' | 'link';
     const nameStart = this.peek().start;
     const ref = this.parseNodeName(true);
-    if (ref.module !== null) {
+    if (ref.module !== null && !this.ddl) {
       return this.fail(
         `a qualified name is not supported for an abstract ${pointerKind}; declare it inside a module block`,
         nameStart,
@@ -524,7 +538,8 @@ export class SchemaParser extends Parser {
     this.checkPointerMembers(members);
     return create('PointerDecl', this.spanFrom(start), {
       pointerKind,
-      name: ref.name,
+      // In DDL the name carries its module (`create abstract link default::owner`).
+      name: ref.module === null ? ref.name : `${ref.module}::${ref.name}`,
       abstract: true,
       overloaded: false,
       required: null,
@@ -536,7 +551,7 @@ export class SchemaParser extends Parser {
     });
   }
 
-  private checkPointerMembers(members: readonly PointerMember[]): void {
+  protected checkPointerMembers(members: readonly PointerMember[]): void {
     let onTarget = 0;
     let onSource = 0;
     for (const m of members) {
@@ -549,7 +564,7 @@ export class SchemaParser extends Parser {
     }
   }
 
-  private parsePointerMember(context: PointerContext): PointerMember {
+  protected parsePointerMember(context: PointerContext): PointerMember {
     const hasProperties = context !== 'property' && context !== 'abstract-property';
     if (this.atKeyword('using') && this.at('(', 1)) return this.parseUsing();
     if (this.atLeading('annotation')) return this.parseAnnotationValue();
@@ -595,7 +610,7 @@ export class SchemaParser extends Parser {
     return this.memberError('a constraint, annotation, field or link property');
   }
 
-  private parseOnDelete(): OnTargetDelete | OnSourceDelete {
+  protected parseOnDelete(): OnTargetDelete | OnSourceDelete {
     const start = this.advance().start; // on
     if (this.eatKeyword('target')) {
       this.expectKeyword('delete');
@@ -644,7 +659,7 @@ export class SchemaParser extends Parser {
   // =============================================================================================
   // Constraints, indexes, policies, triggers, rewrites
 
-  private parseConcreteConstraint(): ConcreteConstraint {
+  protected parseConcreteConstraint(): ConcreteConstraint {
     const start = this.peek().start;
     const delegated = this.eatKeyword('delegated') !== undefined;
     this.expectKeyword('constraint');
@@ -676,7 +691,7 @@ export class SchemaParser extends Parser {
     });
   }
 
-  private parseConcreteIndex(): ConcreteIndex {
+  protected parseConcreteIndex(): ConcreteIndex {
     const start = this.peek().start;
     const deferred = this.eatKeyword('deferred') !== undefined;
     this.expectKeyword('index');
@@ -719,7 +734,7 @@ export class SchemaParser extends Parser {
     });
   }
 
-  private parseAccessPolicy(): AccessPolicy {
+  protected parseAccessPolicy(): AccessPolicy {
     const start = this.advance().start; // access
     this.advance(); // policy
     const name = this.parseIdentifier('a policy name');
@@ -756,7 +771,7 @@ export class SchemaParser extends Parser {
     });
   }
 
-  private parseAccessKind(): AccessKind {
+  protected parseAccessKind(): AccessKind {
     const token = this.peek();
     if (token.kind === 'Keyword') {
       switch (token.value) {
@@ -781,7 +796,7 @@ export class SchemaParser extends Parser {
     );
   }
 
-  private parseTrigger(): Trigger {
+  protected parseTrigger(): Trigger {
     const start = this.advance().start; // trigger
     const name = this.parseIdentifier('a trigger name');
     this.expectKeyword(
@@ -826,7 +841,7 @@ export class SchemaParser extends Parser {
     });
   }
 
-  private parseRewrite(): Rewrite {
+  protected parseRewrite(): Rewrite {
     const start = this.advance().start; // rewrite
     const kinds: ('insert' | 'update')[] = [];
     do {
@@ -847,7 +862,7 @@ export class SchemaParser extends Parser {
   // =============================================================================================
   // Annotations, constraints, functions, aliases, globals, permissions
 
-  private parseAnnotationDecl(start: Position, topLevel: boolean): AnnotationDecl {
+  protected parseAnnotationDecl(start: Position, topLevel: boolean): AnnotationDecl {
     const inheritable = this.eatKeyword('inheritable') !== undefined;
     this.expectKeyword('annotation');
     const name = this.parseNodeName();
@@ -862,7 +877,7 @@ export class SchemaParser extends Parser {
     });
   }
 
-  private parseAbstractConstraint(start: Position, topLevel: boolean): AbstractConstraintDecl {
+  protected parseAbstractConstraint(start: Position, topLevel: boolean): AbstractConstraintDecl {
     this.advance(); // constraint
     const name = this.parseNodeName();
     this.checkDeclName(name, topLevel);
@@ -884,7 +899,7 @@ export class SchemaParser extends Parser {
   }
 
   /** `(params)` of a function or abstract constraint. */
-  private parseParams(): FuncParam[] {
+  protected parseParams(): FuncParam[] {
     this.expect('(');
     const params: FuncParam[] = [];
     while (!this.eat(')')) {
@@ -942,7 +957,7 @@ export class SchemaParser extends Parser {
     return params;
   }
 
-  private parseTypeModifier(): 'set of' | 'optional' | null {
+  protected parseTypeModifier(): 'set of' | 'optional' | null {
     if (this.atKeyword('set') && this.atKeyword('of', 1)) {
       this.advance();
       this.advance();
@@ -952,7 +967,7 @@ export class SchemaParser extends Parser {
     return null;
   }
 
-  private parseFunction(topLevel: boolean): FunctionDecl {
+  protected parseFunction(topLevel: boolean): FunctionDecl {
     const start = this.advance().start; // function
     const name = this.parseNodeName();
     this.checkDeclName(name, topLevel);
@@ -986,7 +1001,7 @@ export class SchemaParser extends Parser {
     });
   }
 
-  private parseFunctionMember(): FunctionDecl['members'][number] {
+  protected parseFunctionMember(): FunctionDecl['members'][number] {
     if (this.atKeyword('using') && !this.at(':=', 1)) {
       if (this.at('(', 1)) return this.parseUsing();
       return this.parseFunctionCode();
@@ -994,7 +1009,7 @@ export class SchemaParser extends Parser {
     return this.parseFieldOrAnnotation("using (...), volatility := '...' or an annotation");
   }
 
-  private parseFunctionCode(): FunctionCode {
+  protected parseFunctionCode(): FunctionCode {
     const start = this.advance().start; // using
     const language = this.parseIdentifier('a language name');
     let mode: FunctionCode['mode'] = 'code';
@@ -1017,7 +1032,7 @@ export class SchemaParser extends Parser {
     return create('FunctionCode', this.spanFrom(start), { language, mode, text });
   }
 
-  private parseAlias(topLevel: boolean): AliasDecl {
+  protected parseAlias(topLevel: boolean): AliasDecl {
     const start = this.advance().start; // alias
     const name = this.parseNodeName();
     this.checkDeclName(name, topLevel);
@@ -1042,7 +1057,7 @@ export class SchemaParser extends Parser {
     return create('AliasDecl', this.spanFrom(start), { name, expr: null, members });
   }
 
-  private parseGlobal(topLevel: boolean): GlobalDecl {
+  protected parseGlobal(topLevel: boolean): GlobalDecl {
     const start = this.peek().start;
     let required: boolean | null = null;
     let cardinality: 'single' | 'multi' | null = null;
@@ -1094,7 +1109,7 @@ export class SchemaParser extends Parser {
     });
   }
 
-  private parsePermission(topLevel: boolean): PermissionDecl {
+  protected parsePermission(topLevel: boolean): PermissionDecl {
     const start = this.advance().start; // permission
     const name = this.parseNodeName();
     this.checkDeclName(name, topLevel);

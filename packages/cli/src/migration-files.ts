@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { migrationChain, SvcError, type MigrationFile } from '@svc/core';
+import { makeMigration, migrationChain, SvcError, type MigrationFile } from '@svc/core';
 import { ExitError } from './io';
 
 /** A migration file as read: the migration, and its name as the user sees it. */
@@ -39,4 +39,13 @@ export function readMigrationFiles(cwd: string, dir: string): ReadMigration[] {
       throw new ExitError(1, `${err.message}${err.hint ? `\n  hint: ${err.hint}` : ''}`);
     throw err;
   }
+}
+
+/**
+ * Whether the schema on disk (`sdl`) has changes the last migration file does not hold: the DDL
+ * from the last file's schema to it is not empty. The one test `svc migration status`, `svc
+ * migrate` and `svc migration create` use.
+ */
+export function hasUnmigratedChanges(sdl: string, last: MigrationFile | undefined): boolean {
+  return makeMigration(last ?? null, sdl).ddl !== '';
 }

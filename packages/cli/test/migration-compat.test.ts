@@ -5,13 +5,15 @@ import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/co
 import { runSvc } from './svc';
 
 /**
- * Issue 31: a migration file written by one release is applied by the next. The fixture was
- * written once by `svc migration create` (format 1) and is frozen (fixtures/.../README.md): this
- * release, and every later one, must apply it as it is.
+ * Issue 31: a migration file written by one release is applied by the next. Each fixture was
+ * written once by `svc migration create` of the release that introduced its format and is frozen
+ * (fixtures/.../README.md): this release, and every later one, must apply them as they are, and
+ * make the next migration onto them.
  */
-const FIXTURE = path.join(__dirname, 'fixtures', 'migrations-format-1');
+const fixture = (format: number) => path.join(__dirname, 'fixtures', `migrations-format-${format}`);
 
-describe(`migration files of format 1 on ${testDatabaseKind()}`, () => {
+describe.each([1, 2])(`migration files of format %i on ${testDatabaseKind()}`, (format) => {
+  const FIXTURE = fixture(format);
   let t: TestDatabase | undefined;
   beforeEach(async () => {
     if (testDatabaseKind() === 'postgres') t = await createTestDatabase();
@@ -78,5 +80,23 @@ describe(`migration files of format 1 on ${testDatabaseKind()}`, () => {
     expect(create.stdout).toBe(
       `No schema changes since dbschema/migrations/${frozen[1]}: no migration was created.\n`,
     );
+
+    // This release's next migration onto them (format 2, whatever the files before it are).
+    fs.appendFileSync(
+      path.join(dir, 'dbschema/default.esdl'),
+      '\ntype Tag { required name: str; }\n',
+    );
+    const next = await runSvc(['migration', 'create'], { cwd: dir, ms: 60000 });
+    expect(next.code).toBe(0);
+    const files = fs.readdirSync(migrations).sort();
+    expect(files).toHaveLength(3);
+    const text = fs.readFileSync(path.join(migrations, files[2] as string), 'utf8');
+    expect(text).toContain(
+      '    create type default::Tag {\n        create required property name: str;\n    };',
+    );
+    expect((await run(['migrate'])).stdout).toContain(
+      `Applied dbschema/migrations/${files[2]} (1 steps)`,
+    );
+    expect(JSON.parse((await run(['query', `insert Tag { name := 'x' }`])).stdout)).toHaveLength(1);
   });
 });

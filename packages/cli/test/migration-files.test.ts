@@ -36,7 +36,7 @@ describe(`svc migration on ${testDatabaseKind()}`, () => {
     );
     expect(text).toMatch(/^# svc migration 00001, onto an empty database\./);
     expect(text).toMatch(
-      /\ncreate migration m1[0-9a-f]{64} onto initial;\nschema to \{\ntype User/,
+      /\ncreate migration m1[0-9a-f]{64}\n {4}onto initial\n\{\n {4}create module default;\n {4}create type default::User \{\n {8}create required property name: str;\n {8}create property bio: str;\n {4}\};\n\};\n$/,
     );
     expect((await run(['migration', 'create'])).stdout).toMatch(
       /^No schema changes since dbschema\/migrations\/00001-/,
@@ -101,7 +101,7 @@ describe(`svc migration on ${testDatabaseKind()}`, () => {
     const file = path.join(dir, 'dbschema/migrations', migrations()[1] as string);
     fs.writeFileSync(
       file,
-      fs.readFileSync(file, 'utf8').replace('required handle: str;', 'handle: str;'),
+      fs.readFileSync(file, 'utf8').replace('str_lower(.name)', 'str_upper(.name)'),
     );
     const edited = await run(['migrate', ...db]);
     expect(edited.code).toBe(1);
@@ -121,7 +121,11 @@ describe(`svc migration on ${testDatabaseKind()}`, () => {
       ((await (await fetch(`${url}/schema`)).json()) as { sdl: string }).sdl;
     for (const [args, expected] of [
       [[], ''],
-      [['--migrate'], 'type Note { title: str; }\n'],
+      // The schema the files make, as svc prints it (Gel's `describe schema as sdl` is its own too).
+      [
+        ['--migrate'],
+        'module default {\n    type Note {\n        property title: str;\n    }\n}\n',
+      ],
     ] as const) {
       const svc = await startSvc(['--port', '0', ...args, ...db], { cwd: dir, ms: 60000 });
       try {
@@ -172,7 +176,9 @@ describe('svc migration create on a terminal', () => {
     const [, second] = fs.readdirSync(path.join(dir, 'dbschema/migrations')).sort();
     expect(
       fs.readFileSync(path.join(dir, 'dbschema/migrations', second as string), 'utf8'),
-    ).toContain('\nrename User.bio to about;\nfill User.handle := str_lower(.name);\n');
+    ).toContain(
+      '\n        alter property bio {\n            rename to about;\n        };\n        create property handle: str;\n        alter property handle {\n            set required using (str_lower(.name));\n        };\n',
+    );
   });
 
   test('Ctrl-C at a question exits 130 and writes nothing', async () => {

@@ -22,14 +22,14 @@ describe(`migration files on ${testDatabaseKind()}`, () => {
   });
   afterEach(() => t.dispose());
 
-  const first = makeMigration(null, {}, 'type User { required name: str; bio: str; }');
+  const first = makeMigration(null, 'type User { required name: str; bio: str; }');
   const second = makeMigration(
-    first.id,
+    first,
+    'type User { required name: str; about: str; required handle: str; }',
     {
       renames: [{ kind: 'pointer', type: 'User', from: 'bio', to: 'about' }],
       fills: { 'User.handle': 'str_lower(.name)' },
     },
-    'type User { required name: str; about: str; required handle: str; }',
   );
 
   test('applied in order, each once, recorded by id; one out of order is refused', async () => {
@@ -51,11 +51,7 @@ describe(`migration files on ${testDatabaseKind()}`, () => {
     const history = await migrator.history(t.db);
     expect(history.map((h) => h.migration)).toEqual([second.id, first.id]);
     // Another branch's migration onto the first is refused: the database has moved on.
-    const sibling = makeMigration(
-      first.id,
-      {},
-      'type User { required name: str; bio: str; x: str; }',
-    );
+    const sibling = makeMigration(first, 'type User { required name: str; bio: str; x: str; }');
     await expect(apply(t, sibling)).rejects.toThrow(
       /the last migration applied to this database is m1/,
     );

@@ -1,7 +1,5 @@
 import {
-  buildSchema,
   createDefaultMigrator,
-  schemaVersion,
   type MigrateOptions,
   type MigrateResult,
   type MigrationRename,
@@ -9,7 +7,7 @@ import {
 import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
-import { migrationsDir, readMigrationFiles } from '../../migration-files';
+import { hasUnmigratedChanges, migrationsDir, readMigrationFiles } from '../../migration-files';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 import { progressLines } from '../../progress';
 import {
@@ -109,10 +107,7 @@ export async function migrateCommand(
         file: f.file,
       }))
     : [{ schema: source.sdl, dryRun, allowDataLoss, ...hints }];
-  if (
-    files.length &&
-    schemaVersion(source.schema) !== schemaVersion(buildSchema(files.at(-1)?.sdl ?? ''))
-  )
+  if (files.length && hasUnmigratedChanges(source.sdl, files.at(-1)))
     opts.io.stderr(
       `svc: note: the schema in ${schemaPath} has changes no migration file holds; \`svc migration create\` makes the next one`,
     );

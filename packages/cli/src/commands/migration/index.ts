@@ -6,14 +6,18 @@ import {
   makeMigration,
   migrationFileName,
   renderMigrationFile,
-  schemaVersion,
   SvcError,
   type MigrationRecord,
 } from '@svc/core';
 import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';
-import { migrationsDir, readMigrationFiles, type ReadMigration } from '../../migration-files';
+import {
+  hasUnmigratedChanges,
+  migrationsDir,
+  readMigrationFiles,
+  type ReadMigration,
+} from '../../migration-files';
 import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 import {
   openOrFindServer,
@@ -116,7 +120,8 @@ async function create(
   };
   // On a terminal, the questions Gel asks; otherwise (a script) the flags say it all.
   const { plan, hints } = await planWithAnswers(from, source.schema, given, opts.io.ask, opts.io);
-  if (plan.steps.length === 0) {
+  const migration = makeMigration(parent, source.sdl, hints);
+  if (plan.steps.length === 0 && migration.ddl === '') {
     opts.io.stdout(
       parent
         ? `No schema changes since ${parent.file}: no migration was created.`
@@ -141,7 +146,6 @@ async function create(
       ].join('\n'),
     );
   }
-  const migration = makeMigration(parent?.id ?? null, hints, source.sdl);
   const number = files.length + 1;
   const name = migrationFileName(number, migration.id);
   const comments = [
@@ -150,7 +154,9 @@ async function create(
     'Do not edit it: its id is a hash of what follows. Change the schema and create another.',
     '',
     'Steps:',
-    ...plan.steps.map((s) => `  ${s.description}`),
+    ...(plan.steps.length
+      ? plan.steps.map((s) => `  ${s.description}`)
+      : ['  none (a change to the schema alone)']),
   ];
   fs.mkdirSync(dir, { recursive: true });
   const target = path.join(dir, name);
@@ -217,15 +223,13 @@ async function report(
   return 0;
 }
 
-/** Whether the schema on disk differs from the last migration file's. */
+/** Whether the schema on disk has changes the last migration file does not hold. */
 function schemaChanged(
   opts: MigrationCommandOptions,
   schemaPath: string,
   last: ReadMigration | undefined,
 ): boolean {
-  const source = readSchemaSource(opts.cwd, schemaPath);
-  const lastVersion = schemaVersion(buildSchema(last?.sdl ?? ''));
-  return schemaVersion(source.schema) !== lastVersion;
+  return hasUnmigratedChanges(readSchemaSource(opts.cwd, schemaPath).sdl, last);
 }
 
 /** The database's migration history, directly or through the `svc serve` holding the folder. */

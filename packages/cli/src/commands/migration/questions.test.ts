@@ -59,7 +59,7 @@ test('a type dropped and one created with the same pointers: asked whether it wa
   expect(yes.asked).toEqual(['Did you rename type default::User to default::Person? [y/n] ']);
   expect(yes.code).toBe(0);
   expect(yes.stdout).toContain('rename type default::User to default::Person');
-  expect(lastFile()).toContain('\nrename type User to Person;\n');
+  expect(lastFile()).toContain('\n    alter type default::User {\n        rename to default::Person;\n');
 });
 
 test('a rename and a fill asked, a wrong answer asked again; the file is the one the flags make', async () => {
@@ -86,7 +86,8 @@ test('a rename and a fill asked, a wrong answer asked again; the file is the one
   expect(asked.stderr).not.toContain('create the migration with --rename');
   const byQuestions = migrations().at(-1);
   const text = lastFile();
-  expect(text).toContain('\nrename User.bio to about;\nfill User.handle := str_lower(.name);\n');
+  expect(text).toContain('alter property bio {\n            rename to about;\n        };');
+  expect(text).toContain('alter property handle {\n            set required using (str_lower(.name));');
 
   // The same answers as flags, in a script: the same migration, to the byte.
   fs.rmSync(path.join(dir, 'dbschema/migrations', byQuestions as string));
@@ -115,7 +116,8 @@ test('a rename declined: a drop and a create, and the other questions still come
   expect(no.stdout).toContain('drop property default::User.bio');
   expect(no.stdout).toContain('create property default::User.about');
   expect(lastFile()).not.toContain('rename');
-  expect(lastFile()).toContain('\nfill User.handle := .name;\n');
+  expect(lastFile()).toContain('drop property bio;');
+  expect(lastFile()).toContain('set required using (.name);');
 });
 
 test('flags answer first: a rename given as a flag is not asked', async () => {
@@ -158,7 +160,7 @@ test('a type change no cast makes: asked for the new value, over the stored one'
     expect.stringMatching(/^default::Task\.done changes type/),
   ]);
   expect(asked.stderr).toContain('Try again');
-  expect(lastFile()).toContain('\nfill Task.done := 1 if .done else 0;\n');
+  expect(lastFile()).toContain('set type int64 using (1 if .done else 0);');
 });
 
 test('a question is asked a bounded number of times', async () => {

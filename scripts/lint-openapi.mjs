@@ -148,13 +148,14 @@ class InsideOnlyResolver extends BaseResolver {
 }
 
 /**
- * Lints `document` (an object). `name` labels the findings. Resolves with the counts and each
- * finding `{severity, ruleId, message, pointer, line, col}` (the JSON pointer of the place, and
- * its line and column in `document` printed with two-space indentation).
+ * Lints `document`: an object (printed with two-space indentation), or the text of a JSON
+ * document. `name` labels the findings. Resolves with the counts and each finding `{severity,
+ * ruleId, message, pointer, line, col}` (the JSON pointer of the place, and its line and column
+ * in that text).
  */
 export async function lintOpenApi(document, name = 'openapi.json') {
   const config = await createConfig(RULES);
-  const source = `${JSON.stringify(document, null, 2)}\n`;
+  const source = typeof document === 'string' ? document : `${JSON.stringify(document, null, 2)}\n`;
   const found = await lintFromString({
     source,
     absoluteRef: path.resolve(name),
@@ -194,8 +195,9 @@ async function main(files) {
   if (files.length > 0) {
     let ok = true;
     for (const file of files) {
-      const document = JSON.parse(readFileSync(file, 'utf8'));
-      if (!(await lintAndReport(file, document, file))) ok = false;
+      const text = readFileSync(file, 'utf8');
+      JSON.parse(text); // a clear message for a file that is not JSON
+      if (!(await lintAndReport(file, text, file))) ok = false;
     }
     return ok;
   }

@@ -68,6 +68,13 @@ test('an unresolved $ref fails, with its line', async () => {
   const text = `${JSON.stringify(doc, null, 2)}\n`.split('\n');
   assert.match(text[error.line - 1], /^ +"schema": \{$/);
   assert.match(text[error.line], /"\$ref": "#\/components\/schemas\/Nobody"/);
+  // Given the text of a file, the places are in that text.
+  const compact = JSON.stringify(doc);
+  const inText = (await lintOpenApi(compact, 'compact.json')).problems.find(
+    (p) => p.severity === 'error',
+  );
+  assert.equal(inText.line, 1);
+  assert.match(compact.slice(inText.col - 1), /^\{"\$ref":"#\/components\/schemas\/Nobody"/);
 });
 
 test('a duplicate operationId fails', async () => {

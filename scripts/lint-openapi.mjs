@@ -131,7 +131,7 @@ const SVC_RULES = {
 };
 
 /** The rules this lint applies, as a Redocly config (no file, no plugins from disk). */
-export const RULES = {
+const RULES = {
   extends: ['recommended'],
   plugins: [{ id: 'svc', rules: { oas3: SVC_RULES } }],
   rules: Object.fromEntries(Object.keys(SVC_RULES).map((id) => [`svc/${id}`, 'error'])),

@@ -1,26 +1,25 @@
 #!/usr/bin/env node
 // Fails when the installed tree holds a package that runs code at install time (a `preinstall`,
 // `install` or `postinstall` script, or a `binding.gyp`, which package managers build with
-// `node-gyp rebuild`) that nobody reviewed, or a known telemetry package, anywhere (issue 31:
-// swagger-ui-dist brought `@scarf/scarf`, an install-time telemetry script, into every install
-// of @svc/rest).
+// `node-gyp rebuild`) that nobody reviewed, or a known telemetry package or telemetry-capable
+// tool, anywhere (issue 31: swagger-ui-dist brought `@scarf/scarf`, an install-time telemetry
+// script, into every install of @svc/rest).
 //
 // The tree is pnpm's own report (`pnpm ls -r --json --depth Infinity`, and `--prod` for what a
 // user's install of a published @svc package gets); each package's scripts are read from its
 // installed package.json.
 //
 // Rules:
-// - a telemetry package (TELEMETRY) fails wherever it is;
+// - a telemetry package or a tool that can send usage data (TELEMETRY, each with its reason)
+//   fails wherever it is, in development too, whatever setting would turn it off;
 // - no install script runs: pnpm-workspace.yaml has no `onlyBuiltDependencies`, and a package
 //   with install scripts fails unless REVIEWED names it (why it is there, what its script does,
 //   why it works without it) and pnpm-workspace.yaml's `ignoredBuiltDependencies` names it too,
 //   so pnpm skips the script and `pnpm install` reports no ignored build;
 // - nothing with install scripts reaches a published package's runtime tree (a user's install
 //   of an @svc package), reviewed or not;
-// - a dev tool that can send telemetry stays only as TELEMETRY_OFF says: never in a runtime
-//   tree, and the file that runs it turns the telemetry off;
-// - a REVIEWED or TELEMETRY_OFF entry that is no longer in the tree fails too, so the lists only
-//   shrink knowingly.
+// - a REVIEWED entry that is no longer in the tree fails too, so the list only shrinks
+//   knowingly.
 //
 // Usage: node scripts/check-install-scripts.mjs   (run by .ci/run; exit 1 with the reasons)
 import { execFileSync } from 'node:child_process';
@@ -30,14 +29,19 @@ import { fileURLToPath } from 'node:url';
 
 export const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall'];
 
-/** Packages whose purpose is to report installs or usage to someone: never allowed. */
-export const TELEMETRY = new Set([
-  '@scarf/scarf',
-  'scarf-js',
-  'opencollective',
-  'opencollective-postinstall',
-  '@opencollective/postinstall',
-]);
+/**
+ * Packages that report installs or usage to someone, by name, with the reason: never allowed,
+ * not even in development with the reporting turned off.
+ */
+export const TELEMETRY = {
+  '@scarf/scarf': 'reports installs (an install script); came with swagger-ui-dist',
+  'scarf-js': 'reports installs (an install script)',
+  opencollective: 'an install-time funding script',
+  'opencollective-postinstall': 'an install-time funding script',
+  '@opencollective/postinstall': 'an install-time funding script',
+  '@redocly/cli':
+    'sends usage data unless REDOCLY_TELEMETRY=off; scripts/lint-openapi.mjs lints with @redocly/openapi-core, its library, which has no telemetry',
+};
 
 /**
  * The packages with install scripts this repository has looked at and keeps, each with its
@@ -51,19 +55,6 @@ export const REVIEWED = {
   esbuild: {
     reason:
       'dev: bundles the admin UI and the API reference page at build time. Its postinstall checks the platform binary (an optional dependency, installed); esbuild works without it.',
-  },
-};
-
-/**
- * Development tools that can report usage, kept with it turned off: `file` (from the root) runs
- * the tool and must contain `off` (the setting that turns it off).
- */
-export const TELEMETRY_OFF = {
-  '@redocly/cli': {
-    reason:
-      'dev: lints the served OpenAPI document (scripts/lint-openapi.mjs). It sends usage data unless REDOCLY_TELEMETRY=off, which that script sets.',
-    file: 'scripts/lint-openapi.mjs',
-    off: "REDOCLY_TELEMETRY: 'off'",
   },
 };
 
@@ -132,18 +123,11 @@ export function collect(report) {
 /**
  * The problems of `packages` (`{name, version, path, runtime}`) under pnpm's build settings
  * (`workspace`: the lists of pnpm-workspace.yaml): telemetry, install scripts not reviewed, not
- * skipped, or in a runtime tree, telemetry-capable tools not kept as TELEMETRY_OFF says, and
- * entries no longer installed.
+ * skipped, or in a runtime tree, and reviewed entries no longer installed.
  */
 export function problems(
   packages,
-  {
-    reviewed = REVIEWED,
-    telemetry = TELEMETRY,
-    telemetryOff = TELEMETRY_OFF,
-    workspace = {},
-    read = (file) => fs.readFileSync(file, 'utf8'),
-  } = {},
+  { reviewed = REVIEWED, telemetry = TELEMETRY, workspace = {} } = {},
 ) {
   const out = [];
   const seen = new Set();
@@ -153,17 +137,7 @@ export function problems(
   }
   for (const pkg of packages) {
     const id = `${pkg.name}@${pkg.version}${pkg.runtime ? ' (in a published package)' : ''}`;
-    if (telemetry.has(pkg.name)) out.push(`${id}: a telemetry package`);
-    if (Object.hasOwn(telemetryOff, pkg.name)) {
-      seen.add(pkg.name);
-      const { file, off } = telemetryOff[pkg.name];
-      if (pkg.runtime) out.push(`${id}: can send telemetry; allowed in development only`);
-      let text = '';
-      try {
-        text = read(file);
-      } catch {}
-      if (!text.includes(off)) out.push(`${id}: can send telemetry; ${file} must set ${off}`);
-    }
+    if (Object.hasOwn(telemetry, pkg.name)) out.push(`${id}: telemetry (${telemetry[pkg.name]})`);
     const scripts = installScripts(pkg.path);
     if (scripts.length === 0) continue;
     seen.add(pkg.name);
@@ -175,7 +149,7 @@ export function problems(
         `${id}: ${what}; reviewed, but pnpm-workspace.yaml's ignoredBuiltDependencies must name it`,
       );
   }
-  for (const name of [...Object.keys(reviewed), ...Object.keys(telemetryOff)]) {
+  for (const name of Object.keys(reviewed)) {
     if (!seen.has(name))
       out.push(
         `${name}: reviewed, but not in the tree (or no longer runs at install); drop it from the list`,
@@ -210,10 +184,7 @@ function main() {
   const runtime = new Set(collect(published).keys());
   const packages = [...all].map(([key, pkg]) => ({ ...pkg, runtime: runtime.has(key) }));
   const workspace = workspaceLists(fs.readFileSync(path.join(root, 'pnpm-workspace.yaml'), 'utf8'));
-  const found = problems(packages, {
-    workspace,
-    read: (file) => fs.readFileSync(path.join(root, file), 'utf8'),
-  });
+  const found = problems(packages, { workspace });
   if (found.length > 0) {
     console.error(`install scripts and telemetry: ${found.length} problem(s)`);
     for (const p of found) console.error(`  ${p}`);
@@ -221,7 +192,7 @@ function main() {
   }
   const reviewed = packages.filter((p) => installScripts(p.path).length > 0);
   console.log(
-    `install scripts and telemetry: ${packages.length} packages, no telemetry, no install script runs; skipped (reviewed, dev only): ${[...new Set(reviewed.map((p) => p.name))].join(', ')}; telemetry off: ${Object.keys(TELEMETRY_OFF).join(', ')}`,
+    `install scripts and telemetry: ${packages.length} packages, no telemetry, no install script runs; skipped (reviewed, dev only): ${[...new Set(reviewed.map((p) => p.name))].join(', ')}`,
   );
 }
 

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { run } from '../../main';
+import { buildSchema, planMigration } from '@svc/core';
+import { renameCandidates } from './questions';
 
 /** Issue 31: `svc migration create` asks about renames and fills, as Gel does, on a terminal. */
 
@@ -59,7 +61,9 @@ test('a type dropped and one created with the same pointers: asked whether it wa
   expect(yes.asked).toEqual(['Did you rename type default::User to default::Person? [y/n] ']);
   expect(yes.code).toBe(0);
   expect(yes.stdout).toContain('rename type default::User to default::Person');
-  expect(lastFile()).toContain('\n    alter type default::User {\n        rename to default::Person;\n');
+  expect(lastFile()).toContain(
+    '\n    alter type default::User {\n        rename to default::Person;\n',
+  );
 });
 
 test('a rename and a fill asked, a wrong answer asked again; the file is the one the flags make', async () => {
@@ -87,7 +91,9 @@ test('a rename and a fill asked, a wrong answer asked again; the file is the one
   const byQuestions = migrations().at(-1);
   const text = lastFile();
   expect(text).toContain('alter property bio {\n            rename to about;\n        };');
-  expect(text).toContain('alter property handle {\n            set required using (str_lower(.name));');
+  expect(text).toContain(
+    'alter property handle {\n            set required using (str_lower(.name));',
+  );
 
   // The same answers as flags, in a script: the same migration, to the byte.
   fs.rmSync(path.join(dir, 'dbschema/migrations', byQuestions as string));
@@ -172,4 +178,37 @@ test('a question is asked a bounded number of times', async () => {
   expect(tired.asked).toHaveLength(10);
   expect(tired.stderr).toContain('no fill for default::User.handle planned: pass it with --fill');
   expect(migrations()).toHaveLength(1);
+});
+
+describe('rename candidates', () => {
+  const candidates = (from: string, to: string) => {
+    const a = buildSchema(from);
+    const b = buildSchema(to);
+    return renameCandidates(a, b, planMigration(a, b)).map((c) => c.flag);
+  };
+
+  test('a type renamed while a property was added or renamed is still a candidate', () => {
+    expect(
+      candidates(
+        'type User { name: str; bio: str; age: int64; }',
+        'type Person { name: str; bio: str; age: int64; email: str; }',
+      ),
+    ).toEqual(['--rename User=Person']);
+    expect(
+      candidates(
+        'type User { name: str; bio: str; age: int64; }',
+        'type Person { name: str; about: str; age: int64; }',
+      ),
+    ).toEqual(['--rename User=Person']);
+  });
+
+  test('types with little in common are not; the closest comes first', () => {
+    expect(candidates('type A { x: str; }', 'type B { y: str; z: str; }')).toEqual([]);
+    expect(
+      candidates(
+        'type User { a: str; b: str; c: str; }',
+        'type Person { a: str; b: str; c: str; }\ntype Member { a: str; b: str; d: str; }',
+      ),
+    ).toEqual(['--rename User=Person', '--rename User=Member']);
+  });
 });

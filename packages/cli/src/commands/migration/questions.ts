@@ -150,7 +150,8 @@ async function askFill(
 /**
  * The rename candidates of a plan, types first (a type's rename changes its pointers'
  * subjects). A pointer: one dropped and one of the same kind (property or link) created in the
- * same type. A type: one dropped and one created in the same module, with the same pointers.
+ * same type. A type: one dropped and one created in the same module that share most of their
+ * pointers (see below).
  */
 export function renameCandidates(
   from: Schema | null,
@@ -159,23 +160,36 @@ export function renameCandidates(
 ): RenameCandidate[] {
   const of = (kind: string) => plan.steps.filter((s) => s.kind === kind).map((s) => s.subject);
   const found: RenameCandidate[] = [];
-  const pointerNames = (schema: Schema | null, type: string) =>
-    (schema?.objectTypes.find((t) => t.name === type)?.pointers ?? [])
-      .map((p) => `${p.kind} ${p.name}`)
-      .sort()
-      .join(',');
+  const pointers = (schema: Schema | null, type: string) =>
+    new Set(
+      (schema?.objectTypes.find((t) => t.name === type)?.pointers ?? [])
+        .filter((p) => p.name !== 'id' && p.name !== '__type__')
+        .map((p) => `${p.kind} ${p.name}`),
+    );
+  // A dropped and a created type of one module are a candidate when most of their pointers are
+  // the same (by kind and name: at least half of all either has), so a type renamed while a
+  // property was added, dropped or renamed is still asked about; the closest first.
+  const typeCandidates: { old: string; now: string; score: number }[] = [];
   for (const old of of('drop type')) {
     for (const now of of('create type')) {
       if (moduleOf(old) !== moduleOf(now)) continue;
-      if (pointerNames(from, old) !== pointerNames(to, now)) continue;
-      const flag = `--rename ${short(old)}=${short(now)}`;
-      found.push({
-        rename: { kind: 'type', from: short(old), to: short(now) },
-        question: `Did you rename type ${old} to ${now}?`,
-        flag,
-        note: note(`type ${old}`, `type ${now}`, short(old), flag),
-      });
+      const a = pointers(from, old);
+      const b = pointers(to, now);
+      const shared = [...a].filter((p) => b.has(p)).length;
+      const all = new Set([...a, ...b]).size;
+      const score = all === 0 ? 1 : shared / all;
+      if (score >= 0.5) typeCandidates.push({ old, now, score });
     }
+  }
+  typeCandidates.sort((x, y) => y.score - x.score);
+  for (const { old, now } of typeCandidates) {
+    const flag = `--rename ${short(old)}=${short(now)}`;
+    found.push({
+      rename: { kind: 'type', from: short(old), to: short(now) },
+      question: `Did you rename type ${old} to ${now}?`,
+      flag,
+      note: note(`type ${old}`, `type ${now}`, short(old), flag),
+    });
   }
   const dropped = plan.steps.filter((s) => s.kind === 'drop property' || s.kind === 'drop link');
   const created = plan.steps.filter(

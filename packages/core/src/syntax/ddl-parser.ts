@@ -14,7 +14,7 @@ import type {
 import { memberKey, signatureText } from './ddl-printer';
 import { objectRef } from './quote';
 import { SchemaParser } from './sdl-parser';
-import type { Declaration, ObjectTypeMember, PointerMember, UsingExtension } from './sdl-ast';
+import type { Declaration, ObjectTypeMember, PointerMember } from './sdl-ast';
 import type { Position } from './tokens';
 
 /** What an `alter` block alters: which members it may create. */
@@ -47,18 +47,8 @@ export class DdlParser extends SchemaParser {
         return { kind: 'CreateModule', span: this.spanFrom(start), name };
       }
       if (this.eatKeyword('extension')) {
-        const name = this.parseIdentifier('an extension name');
-        let version: string | null = null;
-        if (this.eatKeyword('version')) {
-          const token = this.peek();
-          if (token.kind !== 'Str')
-            return this.unexpected(token, "expected a version string: version '1.0'");
-          version = this.advance().value;
-        }
-        this.endShort();
-        const span = this.spanFrom(start);
-        const extension: UsingExtension = { kind: 'UsingExtension', span, name, version };
-        return { kind: 'CreateExtension', span, extension };
+        const extension = this.parseExtensionRest(start);
+        return { kind: 'CreateExtension', span: this.spanFrom(start), extension };
       }
       if (this.eatKeyword('future')) {
         const name = this.parseIdentifier('a future feature name');

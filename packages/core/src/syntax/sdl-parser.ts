@@ -253,6 +253,11 @@ export class SchemaParser extends Parser {
   protected parseUsingExtension(): UsingExtension {
     const start = this.advance().start; // using
     this.advance(); // extension
+    return this.parseExtensionRest(start);
+  }
+
+  /** After `using extension` (or DDL's `create extension`): `name [version '1.0'];`. */
+  protected parseExtensionRest(start: Position): UsingExtension {
     const name = this.parseIdentifier('an extension name');
     let version: string | null = null;
     if (this.eatKeyword('version')) {

@@ -187,6 +187,11 @@ function memberText(m: Member): string {
   ]);
 }
 
+/** `extending ...` when the bases differ. */
+function extendingChange(a: readonly ql.TypeName[], b: readonly ql.TypeName[]): ql.AlterCommand[] {
+  return text(a) === text(b) ? [] : [{ kind: 'SetExtending', span: NO_SPAN, bases: b }];
+}
+
 /** The commands that alter `a` into `b` (same kind and key), or 'replace' (drop, then create). */
 function diffDeclaration(
   a: ql.Declaration,
@@ -201,16 +206,14 @@ function diffDeclaration(
       const was = a as typeof b;
       if (was.abstract !== b.abstract)
         out.push({ kind: 'SetAbstract', span: NO_SPAN, abstract: b.abstract });
-      if (text(was.extending) !== text(b.extending))
-        out.push({ kind: 'SetExtending', span: NO_SPAN, bases: b.extending });
+      out.push(...extendingChange(was.extending, b.extending));
       break;
     }
     case 'AbstractConstraintDecl': {
       const was = a as typeof b;
       const params = (d: typeof b) => (d.params === null ? '' : ql.signatureText(d.params));
       if (params(was) !== params(b) || text(was.on) !== text(b.on)) return 'replace';
-      if (text(was.extending) !== text(b.extending))
-        out.push({ kind: 'SetExtending', span: NO_SPAN, bases: b.extending });
+      out.push(...extendingChange(was.extending, b.extending));
       break;
     }
     case 'FunctionDecl': {
@@ -237,8 +240,7 @@ function diffDeclaration(
         was.cardinality !== b.cardinality
       )
         return 'replace';
-      if (text(was.extending) !== text(b.extending))
-        out.push({ kind: 'SetExtending', span: NO_SPAN, bases: b.extending });
+      out.push(...extendingChange(was.extending, b.extending));
       break;
     }
     case 'AnnotationDecl': {
@@ -445,8 +447,7 @@ function diffPointer(
   }
   if (a.cardinality !== b.cardinality)
     out.push({ kind: 'SetCardinality', span: NO_SPAN, cardinality: b.cardinality });
-  if (text(a.extending) !== text(b.extending))
-    out.push({ kind: 'SetExtending', span: NO_SPAN, bases: b.extending });
+  out.push(...extendingChange(a.extending, b.extending));
   const members = diffMembers(a.members, b.members, subject, ctx, false);
   if (members === 'replace') return 'replace';
   out.push(...members);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
-import { runSvc, startSvc, withoutFirstStart } from './svc';
+import { runSvc, startSvc } from './svc';
 
 const USERS = 'type User {\n  required name: str { constraint exclusive; }\n}\n';
 const POSTS = 'type Post {\n  required title: str;\n  author: User;\n}\n';

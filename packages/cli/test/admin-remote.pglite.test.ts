@@ -43,6 +43,10 @@ const svcIn = (dir: string, args: string[], env: Record<string, string> = {}, in
     ...(input !== undefined ? { input } : {}),
   });
 
+/** `svc admin create-superuser root@example.com` on the project's database. */
+const createRoot = (dir: string) =>
+  svcIn(dir, ['admin', 'create-superuser', 'root@example.com', '--password', ROOT_PW]);
+
 async function stop(svc: Running): Promise<void> {
   svc.child.kill('SIGTERM');
   expect(await svc.exited).toBe(0);
@@ -69,13 +73,7 @@ test('svc admin through the server holding the folder prints what it prints on t
   const direct = project();
   const held = project();
   for (const dir of [direct, held]) {
-    const r = await svcIn(dir, [
-      'admin',
-      'create-superuser',
-      'root@example.com',
-      '--password',
-      ROOT_PW,
-    ]);
+    const r = await createRoot(dir);
     expect(r.code).toBe(0);
   }
   const svc = await startSvc(['--port', '0', '--enable-auth'], {
@@ -126,13 +124,7 @@ describe('a superuser signed in with svc login, or a token, instead of the servi
   let svc: Running;
   beforeAll(async () => {
     dir = project();
-    const root = await svcIn(dir, [
-      'admin',
-      'create-superuser',
-      'root@example.com',
-      '--password',
-      ROOT_PW,
-    ]);
+    const root = await createRoot(dir);
     const ann = await svcIn(dir, ['admin', 'create-user', 'ann@example.com', '--password', ANN_PW]);
     expect([root.code, ann.code]).toEqual([0, 0]);
     // No service key: a credential must be a superuser's.
@@ -370,13 +362,7 @@ describe('concurrent commands refreshing one stored sign-in', () => {
   beforeAll(async () => {
     dir = project();
     fs.writeFileSync(path.join(dir, 'svc.toml'), `[auth]\ntoken_expiry = ${TTL_SECONDS}\n`);
-    const root = await svcIn(dir, [
-      'admin',
-      'create-superuser',
-      'root@example.com',
-      '--password',
-      ROOT_PW,
-    ]);
+    const root = await createRoot(dir);
     expect(root.code).toBe(0);
     svc = await startSvc(['--port', '0', '--enable-auth'], {
       cwd: dir,

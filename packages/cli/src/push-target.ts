@@ -111,7 +111,7 @@ export function pushTarget(
   { dryRun = false }: { readonly dryRun?: boolean } = {},
 ): PushTarget {
   const { config, database, configFile } = resolveCommandConfig(values, opts.cwd, opts.env);
-  let opened: DatabaseConfig = database;
+  let used: DatabaseConfig = database;
   let inMemory: string | undefined;
   if (
     dryRun &&
@@ -119,12 +119,12 @@ export function pushTarget(
     !holdsEmbeddedDatabase(database.dataDir) &&
     readDataDirLock(database.dataDir) === undefined
   ) {
-    opened = { memory: true };
+    used = { memory: true };
     inMemory = `svc: ${shownDir(path.resolve(database.dataDir), opts.cwd)} holds no database yet: the dry run plans against an empty one in memory and creates nothing`;
   }
   const source = databaseUrlSource(config.databaseSource, configFile);
   return {
-    open: (options) => openOrFindServer(opened, source, options),
+    open: (options) => openOrFindServer(used, source, options),
     credentials: serverCredentials(values, config.serviceKey, opts.cwd, opts.env),
     allowDataLoss: values['allow-data-loss'] ?? false,
     inMemory,

@@ -1,7 +1,16 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expiresSoon, saveLogin, serverUrl, storedLogin, storedUrls } from './credentials';
+import {
+  CREDENTIALS_LOCK_WORK_MS,
+  expiresSoon,
+  saveLogin,
+  serverUrl,
+  storedLogin,
+  storedUrls,
+  withCredentialsLock,
+} from './credentials';
 
 const LOGIN = { email: 'root@example.com', userId: 'u1', token: 'a.b.c', refreshToken: 'r1' };
 
@@ -94,4 +103,67 @@ test('expiresSoon reads the exp claim (unverified), with a margin; no claim or n
   expect(expiresSoon(jwt({ exp: now / 1000 + 60 }), 30_000, now)).toBe(false);
   expect(expiresSoon(jwt({}), 30_000, now)).toBe(false);
   expect(expiresSoon('not a token', 30_000, now)).toBe(false);
+});
+
+describe('withCredentialsLock: one svc process at a time refreshes or rewrites the sign-ins', () => {
+  let dir: string;
+  const lock = () => path.join(dir, '.svc', 'credentials.lock');
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-credentials-lock-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  test('holders run one after the other; the lock file is gone after each, even after a failure', async () => {
+    const log: string[] = [];
+    const holder = (name: string) =>
+      withCredentialsLock(dir, async () => {
+        log.push(`${name} in`);
+        expect(fs.existsSync(lock())).toBe(true);
+        await pause(50);
+        log.push(`${name} out`);
+        if (name === 'b') throw new Error('b failed');
+        return name;
+      });
+    const results = await Promise.allSettled([holder('a'), holder('b'), holder('c')]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    for (let i = 0; i < log.length; i += 2) {
+      expect(log[i]?.endsWith(' in')).toBe(true);
+      expect(log[i + 1]).toBe(`${log[i]?.slice(0, 1)} out`);
+    }
+    expect(log).toHaveLength(6);
+    expect(fs.existsSync(lock())).toBe(false);
+    // The folder is made as saveLogin makes it: private, ignored by git.
+    expect(fs.statSync(path.join(dir, '.svc')).mode & 0o777).toBe(0o700);
+    expect(fs.readFileSync(path.join(dir, '.svc', '.gitignore'), 'utf8')).toBe('*\n');
+  });
+
+  test('a lock left by a process that is gone is taken over at once', async () => {
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    fs.mkdirSync(path.join(dir, '.svc'));
+    fs.writeFileSync(lock(), JSON.stringify({ pid: gone, hostname: os.hostname(), token: 'x' }));
+    const started = Date.now();
+    expect(await withCredentialsLock(dir, async () => 'mine')).toBe('mine');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(fs.existsSync(lock())).toBe(false);
+  });
+
+  test('a lock of a live process is waited for, and taken over once older than the stale bound', async () => {
+    fs.mkdirSync(path.join(dir, '.svc'));
+    // This process is alive: only age makes its lock stale.
+    const live = JSON.stringify({ pid: process.ppid, hostname: os.hostname(), token: 'y' });
+    fs.writeFileSync(lock(), live);
+    let ran = false;
+    const waiting = withCredentialsLock(dir, async () => {
+      ran = true;
+    });
+    await pause(300);
+    expect(ran).toBe(false);
+    expect(fs.readFileSync(lock(), 'utf8')).toBe(live);
+    const old = new Date(Date.now() - 2 * CREDENTIALS_LOCK_WORK_MS - 1_000);
+    fs.utimesSync(lock(), old, old);
+    await waiting;
+    expect(ran).toBe(true);
+    expect(fs.existsSync(lock())).toBe(false);
+  });
 });

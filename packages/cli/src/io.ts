@@ -73,7 +73,7 @@ export class ExitError extends Error {
  * `node:util` parseArgs in strict mode, with a bad flag or argument turned into exit code 2 and
  * the command's usage.
  */
-type CommandArgs<Options extends ParseArgsConfig['options']> = ReturnType<
+export type CommandArgs<Options extends ParseArgsConfig['options']> = ReturnType<
   typeof parseArgs<{ args: string[]; strict: true; allowPositionals: boolean; options: Options }>
 >;
 

@@ -40,7 +40,7 @@ export function progressLines(
 }
 
 /** A folder as the person named it: `./.svc/data` inside the working folder, else absolute. */
-function shownDir(dir: string, cwd: string): string {
+export function shownDir(dir: string, cwd: string): string {
   const relative = path.relative(cwd, dir);
   return relative && !relative.startsWith('..') && !path.isAbsolute(relative)
     ? `./${relative}`

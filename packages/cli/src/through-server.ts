@@ -9,11 +9,13 @@ import {
 } from '@svc/core';
 import {
   CREDENTIALS_FILE,
+  CREDENTIALS_LOCK_WORK_MS,
   expiresSoon,
   saveLogin,
   serverUrl,
   storedLogin,
   storedUrls,
+  withCredentialsLock,
   type StoredLogin,
 } from './credentials';
 import { asExitError } from './failure';
@@ -84,8 +86,9 @@ export interface ServerAnswer {
 }
 
 /**
- * One request to a server at `url`, with `bearer` as its credential when given. A server that
- * cannot be reached is the ExitError `unreachable` words from the reason.
+ * One request to a server at `url`, with `bearer` as its credential when given, given up after
+ * `timeoutMs`. A server that cannot be reached is the ExitError `unreachable` words from the
+ * reason.
  */
 export async function callServer(
   url: string,
@@ -94,6 +97,7 @@ export async function callServer(
   body: unknown,
   bearer: string | undefined,
   unreachable: (why: string) => string,
+  timeoutMs = REQUEST_TIMEOUT_MS,
 ): Promise<ServerAnswer> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method === 'POST') headers['content-type'] = 'application/json';
@@ -104,7 +108,7 @@ export async function callServer(
       method,
       headers,
       ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
@@ -146,36 +150,51 @@ export function answerError(answer: ServerAnswer): SvcError {
 /**
  * Exchanges a stored sign-in's refresh token for new tokens (`POST /auth/refresh`, which rotates
  * both) and stores them; a refused refresh forgets the sign-in and says to sign in again.
+ *
+ * Under the credentials lock, and with the file read again there: when another command has
+ * refreshed since `login` was read, its tokens are the live ones and are used as they are. Sending
+ * the retired refresh token instead would be refused, and after a few seconds taken by the server
+ * for a replayed token, which ends the whole sign-in (@svc/auth, reuse detection).
  */
 export async function refreshLogin(
   projectDir: string,
   url: string,
   login: StoredLogin,
 ): Promise<StoredLogin> {
-  const answer = await callServer(
-    url,
-    'POST',
-    '/auth/refresh',
-    { refreshToken: login.refreshToken },
-    undefined,
-    (why) => `cannot reach ${url} to refresh the sign-in of ${login.email} (${why})`,
-  );
-  const tokens = answer.json as { token?: unknown; refreshToken?: unknown } | undefined;
-  if (
-    answer.status !== 200 ||
-    typeof tokens?.token !== 'string' ||
-    typeof tokens.refreshToken !== 'string'
-  ) {
-    const err = answerError(answer);
-    if (answer.status === 401 || answer.status === 403) saveLogin(projectDir, url, undefined);
-    throw new ExitError(
-      1,
-      `the sign-in of ${login.email} at ${url} has ended (${err.code}: ${err.message}); sign in again: svc login`,
+  return withCredentialsLock(projectDir, async () => {
+    const stored = storedLogin(projectDir, url);
+    if (stored === undefined)
+      throw new ExitError(
+        1,
+        `the sign-in of ${login.email} at ${url} has ended (signed out meanwhile); sign in again: svc login`,
+      );
+    if (stored.refreshToken !== login.refreshToken) return stored;
+    const answer = await callServer(
+      url,
+      'POST',
+      '/auth/refresh',
+      { refreshToken: login.refreshToken },
+      undefined,
+      (why) => `cannot reach ${url} to refresh the sign-in of ${login.email} (${why})`,
+      CREDENTIALS_LOCK_WORK_MS,
     );
-  }
-  const renewed = { ...login, token: tokens.token, refreshToken: tokens.refreshToken };
-  saveLogin(projectDir, url, renewed);
-  return renewed;
+    const tokens = answer.json as { token?: unknown; refreshToken?: unknown } | undefined;
+    if (
+      answer.status !== 200 ||
+      typeof tokens?.token !== 'string' ||
+      typeof tokens.refreshToken !== 'string'
+    ) {
+      const err = answerError(answer);
+      if (answer.status === 401 || answer.status === 403) saveLogin(projectDir, url, undefined);
+      throw new ExitError(
+        1,
+        `the sign-in of ${login.email} at ${url} has ended (${err.code}: ${err.message}); sign in again: svc login`,
+      );
+    }
+    const renewed = { ...stored, token: tokens.token, refreshToken: tokens.refreshToken };
+    saveLogin(projectDir, url, renewed);
+    return renewed;
+  });
 }
 
 /** `serverUrl` for a URL read from a lock file: undefined when it is no address to sign in to. */

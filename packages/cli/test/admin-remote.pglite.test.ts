@@ -43,6 +43,10 @@ const svcIn = (dir: string, args: string[], env: Record<string, string> = {}, in
     ...(input !== undefined ? { input } : {}),
   });
 
+/** `svc admin create-superuser root@example.com` on the project's database. */
+const createRoot = (dir: string) =>
+  svcIn(dir, ['admin', 'create-superuser', 'root@example.com', '--password', ROOT_PW]);
+
 async function stop(svc: Running): Promise<void> {
   svc.child.kill('SIGTERM');
   expect(await svc.exited).toBe(0);
@@ -69,13 +73,7 @@ test('svc admin through the server holding the folder prints what it prints on t
   const direct = project();
   const held = project();
   for (const dir of [direct, held]) {
-    const r = await svcIn(dir, [
-      'admin',
-      'create-superuser',
-      'root@example.com',
-      '--password',
-      ROOT_PW,
-    ]);
+    const r = await createRoot(dir);
     expect(r.code).toBe(0);
   }
   const svc = await startSvc(['--port', '0', '--enable-auth'], {
@@ -126,13 +124,7 @@ describe('a superuser signed in with svc login, or a token, instead of the servi
   let svc: Running;
   beforeAll(async () => {
     dir = project();
-    const root = await svcIn(dir, [
-      'admin',
-      'create-superuser',
-      'root@example.com',
-      '--password',
-      ROOT_PW,
-    ]);
+    const root = await createRoot(dir);
     const ann = await svcIn(dir, ['admin', 'create-user', 'ann@example.com', '--password', ANN_PW]);
     expect([root.code, ann.code]).toEqual([0, 0]);
     // No service key: a credential must be a superuser's.
@@ -355,5 +347,66 @@ describe('a superuser signed in with svc login, or a token, instead of the servi
     );
     fs.chmodSync(file(), 0o600);
     expect((await svcIn(dir, ['logout'])).code).toBe(0);
+  }, 300_000);
+});
+
+// Issue 31: two commands run at once (`svc admin list-users & svc migrate`) both found the
+// stored access token expired and both refreshed with the same refresh token. The server rotates
+// it, so one of them was refused, forgot the sign-in, and the stored login was over for every
+// command after. Now the refresh runs under a lock beside credentials.json, and the second
+// command, reading the file again under it, uses the tokens the first stored.
+describe('concurrent commands refreshing one stored sign-in', () => {
+  const TTL_SECONDS = 2;
+  let dir: string;
+  let svc: Running;
+  beforeAll(async () => {
+    dir = project();
+    fs.writeFileSync(path.join(dir, 'svc.toml'), `[auth]\ntoken_expiry = ${TTL_SECONDS}\n`);
+    const root = await createRoot(dir);
+    expect(root.code).toBe(0);
+    svc = await startSvc(['--port', '0', '--enable-auth'], {
+      cwd: dir,
+      env: cleanEnv({ SVC_JWT_SECRET: SECRET }),
+    });
+  });
+  afterAll(async () => {
+    if (svc) await stop(svc);
+  });
+
+  test('both succeed on the rotated tokens, and a third command after them still works', async () => {
+    const login = await svcIn(dir, ['login', '--email', 'root@example.com'], {}, `${ROOT_PW}\n`);
+    expect(login.code).toBe(0);
+    const first = credentialsOf(dir).servers[svc.url]!;
+    // Past the access token's lifetime: the server would refuse it as expired.
+    await new Promise((resolve) => setTimeout(resolve, (TTL_SECONDS + 1) * 1000));
+    const expired = await fetch(`${svc.url}/_/api/users`, {
+      headers: { authorization: `Bearer ${first.token}` },
+    });
+    expect(expired.status).toBe(401);
+
+    fs.writeFileSync(path.join(dir, 'dbschema', 'posts.esdl'), POSTS);
+    const [users, migrated] = await Promise.all([
+      svcIn(dir, ['admin', 'list-users']),
+      svcIn(dir, ['migrate']),
+    ]);
+    expect(users.stderr).toBe(
+      `svc: the data folder is held by svc serve (pid ${svc.child.pid}): working through it at ${svc.url}\n`,
+    );
+    expect(users).toMatchObject({ code: 0 });
+    expect(users.stdout).toContain('root@example.com');
+    expect(migrated.stderr).toContain('migrating through it');
+    expect(migrated.stderr).not.toContain('has ended');
+    expect(migrated.stdout).toMatch(/^Applied \d+ steps? \(schema [0-9a-f]{12}\):/);
+    expect(migrated.code).toBe(0);
+
+    // The sign-in lives on: rotated, stored, the lock gone.
+    const after = credentialsOf(dir).servers[svc.url]!;
+    expect(after.refreshToken).not.toBe(first.refreshToken);
+    expect(fs.existsSync(path.join(dir, '.svc', 'credentials.lock'))).toBe(false);
+    const roles = await svcIn(dir, ['admin', 'list-roles']);
+    expect(roles).toMatchObject({ code: 0, stdout: 'superuser\tFull access\n' });
+    // No refresh token was presented twice: the server saw no reuse.
+    expect(svc.stdout() + svc.stderr()).not.toContain('refresh token reuse');
+    expect(await svcIn(dir, ['logout'])).toMatchObject({ code: 0 });
   }, 300_000);
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
-import { runSvc, startSvc, withoutFirstStart } from './svc';
+import { runSvc, startSvc } from './svc';
 
 const USERS = 'type User {\n  required name: str { constraint exclusive; }\n}\n';
 const POSTS = 'type Post {\n  required title: str;\n  author: User;\n}\n';
@@ -27,22 +27,38 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
       ? ['--database-url', t.config.url]
       : ['--data-dir', path.join(dir, 'data')];
 
-  test('reads dbschema/*.esdl, applies, then finds nothing to do; --dry-run changes nothing', async () => {
+  // Issue 31: a dry run changes nothing on disk, not even on a first start, when the embedded
+  // folder does not exist yet: it plans against an empty database in memory, and says so.
+  test('reads dbschema/*.esdl; --dry-run prints the plan migrate then applies and creates nothing', async () => {
     const dir = project({
       'dbschema/a-users.esdl': USERS,
       'dbschema/b-posts.esdl': POSTS,
       'dbschema/notes.txt': 'not a schema',
     });
-    const dry = await runSvc(['migrate', '--dry-run', ...dbArgs(dir)], { cwd: dir, ms: 60000 });
-    expect(withoutFirstStart(dry.stderr)).toBe('');
+    // On PGlite, the default folder: .svc/data in the project.
+    const args = t ? dbArgs(dir) : [];
+    const run = (more: string[]) => runSvc(['migrate', ...more, ...args], { cwd: dir, ms: 60000 });
+    const dry = await run(['--dry-run']);
+    expect(dry.stderr).toBe(
+      t
+        ? ''
+        : 'svc: ./.svc/data holds no database yet: the dry run plans against an empty one in memory and creates nothing\n',
+    );
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toMatch(/^Dry run: \d+ steps would apply \(nothing was changed\):/);
-    const applied = await runSvc(['migrate', ...dbArgs(dir)], { cwd: dir, ms: 60000 });
+    expect(fs.existsSync(path.join(dir, '.svc'))).toBe(false);
+    expect(dry.stdout).toMatch(/^Dry run: \d+ steps would apply \(nothing was changed\):\n/);
+    const applied = await run([]);
     expect(applied.code).toBe(0);
-    expect(applied.stdout).toMatch(/^Applied \d+ steps \(schema [0-9a-f]{12}\):/);
+    expect(applied.stdout).toMatch(/^Applied \d+ steps \(schema [0-9a-f]{12}\):\n/);
     expect(applied.stdout).toContain('default::Post');
-    const again = await runSvc(['migrate', ...dbArgs(dir)], { cwd: dir, ms: 60000 });
-    expect(again.stdout).toMatch(/^The database is up to date/);
+    const steps = (out: string) => out.split('\n').slice(1);
+    expect(steps(applied.stdout)).toEqual(steps(dry.stdout));
+    // Once the folder holds the database, a dry run reads it (and still changes nothing).
+    for (const more of [['--dry-run'], []]) {
+      const again = await run(more);
+      expect(again.stderr).toBe('');
+      expect(again.stdout).toMatch(/^The database is up to date/);
+    }
   });
 
   // Issue 31: told before the database opens, so an embedded folder is not created for it.

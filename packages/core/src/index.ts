@@ -93,7 +93,12 @@ export type {
   Queryable,
   Transaction,
 } from './db/types';
-export { openDatabase, PGLITE_SETTINGS, type OpenDatabaseOptions } from './db/open';
+export {
+  holdsEmbeddedDatabase,
+  openDatabase,
+  PGLITE_SETTINGS,
+  type OpenDatabaseOptions,
+} from './db/open';
 export { DatabaseConnectionError, type DatabaseConnectionProblem } from './db/connection-error';
 export { DataDirLockedError, LOCK_FILE_NAME, readDataDirLock, type LockHolder } from './db/lock';
 

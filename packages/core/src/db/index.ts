@@ -13,7 +13,13 @@ export type {
   Queryable,
   Transaction,
 } from './types';
-export { openDatabase, describeUrl, PGLITE_SETTINGS, type OpenDatabaseOptions } from './open';
+export {
+  openDatabase,
+  describeUrl,
+  holdsEmbeddedDatabase,
+  PGLITE_SETTINGS,
+  type OpenDatabaseOptions,
+} from './open';
 export { loadPGliteModule, type PGliteWasmModule } from './pglite-module';
 export {
   DataDirLock,

@@ -200,12 +200,20 @@ function resultOf(result: import('pg').QueryResult): QueryResult<Record<string, 
  */
 export const PGLITE_SETTINGS: readonly string[] = ['shared_buffers=16MB', 'synchronous_commit=on'];
 
+/**
+ * Whether an embedded folder holds a database already (PostgreSQL's `PG_VERSION`, written by
+ * initdb); opening one that does not creates it (`onCreateDataDir`). A missing folder holds none.
+ */
+export function holdsEmbeddedDatabase(dataDir: string): boolean {
+  return fs.existsSync(path.join(path.resolve(dataDir), 'PG_VERSION'));
+}
+
 async function openPGlite(dataDir: string | undefined, options: OpenDatabaseOptions) {
   const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
   // Held from before the first file is touched until close: a second opener fails at once.
   const lock = dataDir ? await DataDirLock.acquire(dataDir) : undefined;
   try {
-    if (dataDir && !fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    if (dataDir && !holdsEmbeddedDatabase(dataDir)) {
       const started = performance.now();
       options.onCreateDataDir?.({ dataDir });
       await initialiseDataDir(dataDir);

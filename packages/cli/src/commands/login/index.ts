@@ -16,6 +16,7 @@ import {
   serverUrl,
   storedLogin,
   storedUrls,
+  withCredentialsLock,
   type StoredLogin,
 } from '../../credentials';
 import { DATABASE_FLAGS, resolveCommandConfig } from '../../database-options';
@@ -112,7 +113,7 @@ export async function loginCommand(argv: readonly string[], opts: LoginOptions):
       `${signedIn.email} is not a superuser: svc login is for superusers (migrations, admin commands); nothing was stored`,
     );
   }
-  saveLogin(opts.cwd, url, signedIn);
+  await withCredentialsLock(opts.cwd, async () => saveLogin(opts.cwd, url, signedIn));
   opts.io.stdout(
     `Signed in to ${url} as ${signedIn.email} (superuser); the tokens are in ${CREDENTIALS_FILE} (svc logout signs out).`,
   );
@@ -161,7 +162,7 @@ export async function logoutCommand(argv: readonly string[], opts: LoginOptions)
   } catch (err) {
     revoked = (err as Error).message;
   }
-  saveLogin(opts.cwd, url, undefined);
+  await withCredentialsLock(opts.cwd, async () => saveLogin(opts.cwd, url, undefined));
   if (revoked !== undefined)
     opts.io.stderr(
       `svc: the server did not end the session (${revoked}); its tokens are deleted here all the same`,

@@ -4,18 +4,13 @@ import {
   type MigrateResult,
   type MigrationRename,
 } from '@svc/core';
-import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
 import { asExitError } from '../../failure';
-import { ExitError, parseCommandArgs, type CliIo } from '../../io';
+import { ExitError, type CliIo } from '../../io';
 import { hasUnmigratedChanges, migrationsDir, readMigrationFiles } from '../../migration-files';
-import { defaultSchemaDir, readSchemaSource } from '../../schema-files';
 import { progressLines } from '../../progress';
-import {
-  openOrFindServer,
-  requestThroughServer,
-  SERVER_FLAGS,
-  serverCredentials,
-} from '../../through-server';
+import { PUSH_FLAGS_USAGE, parsePushArgs, pushTarget } from '../../push-target';
+import { readSchemaSource } from '../../schema-files';
+import { requestThroughServer } from '../../through-server';
 
 export const MIGRATE_USAGE = `Usage: svc migrate [options]
 
@@ -28,12 +23,7 @@ folder, the migration goes through that server (POST /migrations) as a superuser
 SVC_TOKEN, or \`svc login\`) or with the service key (SVC_SERVICE_KEY) when auth is on.
 
 Options:
-  --schema <file|dir>   SDL file, or a folder of .esdl files (default dbschema/)
-  --database-url <url>  PostgreSQL URL (env DATABASE_URL)
-  --data-dir <dir>      embedded database folder (env SVC_DATA_DIR; default ./.svc/data)
-  --config <file>       TOML config file (default ./svc.toml when it exists)
-  --token <jwt>         through a server: a superuser's access token (env SVC_TOKEN); else
-                        the service key, else the sign-in of \`svc login\`
+${PUSH_FLAGS_USAGE}
   --dev                 push the schema as it is, even when there are migration files
                         (development; recorded as a development push)
   --dry-run             show what would change, change nothing
@@ -56,28 +46,19 @@ export async function migrateCommand(
   argv: readonly string[],
   opts: MigrateCommandOptions,
 ): Promise<number> {
-  const { values } = parseCommandArgs(
+  const args = parsePushArgs(
     argv,
     {
-      schema: { type: 'string' },
-      ...DATABASE_FLAGS,
-      ...SERVER_FLAGS,
       dev: { type: 'boolean' },
       'dry-run': { type: 'boolean' },
-      'allow-data-loss': { type: 'boolean' },
       rename: { type: 'string', multiple: true },
       fill: { type: 'string', multiple: true },
-      help: { type: 'boolean', short: 'h' },
     },
     MIGRATE_USAGE,
+    opts,
   );
-  if (values.help) {
-    opts.io.stdout(MIGRATE_USAGE);
-    return 0;
-  }
-  const schemaPath = values.schema ?? defaultSchemaDir(opts.cwd);
-  if (schemaPath === undefined)
-    throw new ExitError(2, 'no schema: pass --schema <file|dir> or create dbschema/');
+  if (args === undefined) return 0;
+  const { values, schemaPath } = args;
   const source = readSchemaSource(opts.cwd, schemaPath);
   const files = values.dev ? [] : readMigrationFiles(opts.cwd, migrationsDir(opts.cwd, schemaPath));
   if (files.length && (values.rename?.length || values.fill?.length)) {
@@ -87,9 +68,9 @@ export async function migrateCommand(
     );
   }
 
-  const { config, database, configFile } = resolveCommandConfig(values, opts.cwd, opts.env);
   const dryRun = values['dry-run'] ?? false;
-  const allowDataLoss = values['allow-data-loss'] ?? false;
+  const target = pushTarget(values, opts, { dryRun });
+  const { allowDataLoss } = target;
   const hints = {
     renames: (values.rename ?? []).map(parseRenameArg),
     fills: Object.fromEntries((values.fill ?? []).map(parseFillArg)),
@@ -112,11 +93,8 @@ export async function migrateCommand(
       `svc: note: the schema in ${schemaPath} has changes no migration file holds; \`svc migration create\` makes the next one`,
     );
   const progress = progressLines(opts.io, opts.cwd);
-  const opened = await openOrFindServer(
-    database,
-    databaseUrlSource(config.databaseSource, configFile),
-    { onCreateDataDir: progress.onCreateDataDir },
-  );
+  if (target.inMemory !== undefined) opts.io.stderr(target.inMemory);
+  const opened = await target.open({ onCreateDataDir: progress.onCreateDataDir });
   let apply: (r: Request) => Promise<MigrateResult>;
   let applied: () => Promise<string[]>;
   let close = async () => {};
@@ -132,7 +110,7 @@ export async function migrateCommand(
         'POST',
         '/migrations',
         body,
-        serverCredentials(values, config.serviceKey, opts.cwd, opts.env),
+        target.credentials,
       )) as MigrateResult;
     applied = async () =>
       (
@@ -141,7 +119,7 @@ export async function migrateCommand(
           'GET',
           '/migrations',
           undefined,
-          serverCredentials(values, config.serviceKey, opts.cwd, opts.env),
+          target.credentials,
         )) as {
           migration: string | null;
         }[]

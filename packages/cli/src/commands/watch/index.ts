@@ -7,18 +7,18 @@ import {
   type MigrateResult,
   type Schema,
 } from '@svc/core';
-import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
 import { asExitError } from '../../failure';
-import { ExitError, parseCommandArgs, type CliIo } from '../../io';
+import { ExitError, type CliIo } from '../../io';
 import { migrationsDir, readMigrationFiles } from '../../migration-files';
-import { defaultSchemaDir, readSchemaSource, schemaFilePaths } from '../../schema-files';
 import {
-  openOrFindServer,
-  requestThroughServer,
-  SERVER_FLAGS,
-  serverCredentials,
-  type ServerCredentials,
-} from '../../through-server';
+  PUSH_FLAGS_USAGE,
+  parsePushArgs,
+  pushTarget,
+  type Opened,
+  type PushTarget,
+} from '../../push-target';
+import { readSchemaSource, schemaFilePaths } from '../../schema-files';
+import { requestThroughServer, type ServerCredentials } from '../../through-server';
 import { filesSignature, watchFiles } from '../../watch-files';
 import { migrateReport } from '../migrate';
 import { renameCandidates } from '../migration/questions';
@@ -33,12 +33,7 @@ next save tries again. A change that would drop stored data is not pushed unless
 (POST /migrations), so the running server serves the new schema at once.
 
 Options:
-  --schema <file|dir>   SDL file, or a folder of .esdl files (default dbschema/)
-  --database-url <url>  PostgreSQL URL (env DATABASE_URL)
-  --data-dir <dir>      embedded database folder (env SVC_DATA_DIR; default ./.svc/data)
-  --config <file>       TOML config file (default ./svc.toml when it exists)
-  --token <jwt>         through a server: a superuser's access token (env SVC_TOKEN); else
-                        the service key, else the sign-in of \`svc login\`
+${PUSH_FLAGS_USAGE}
   --allow-data-loss     let a push drop columns, tables or links that hold data
   -h, --help            show this help`;
 
@@ -55,32 +50,12 @@ export async function watchCommand(
   argv: readonly string[],
   opts: WatchCommandOptions,
 ): Promise<number> {
-  const { values } = parseCommandArgs(
-    argv,
-    {
-      schema: { type: 'string' },
-      ...DATABASE_FLAGS,
-      ...SERVER_FLAGS,
-      'allow-data-loss': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    WATCH_USAGE,
-  );
-  if (values.help) {
-    opts.io.stdout(WATCH_USAGE);
-    return 0;
-  }
-  const schemaPath = values.schema ?? defaultSchemaDir(opts.cwd);
-  if (schemaPath === undefined)
-    throw new ExitError(2, 'no schema: pass --schema <file|dir> or create dbschema/');
+  const args = parsePushArgs(argv, {}, WATCH_USAGE, opts);
+  if (args === undefined) return 0;
+  const { values, schemaPath } = args;
   if (schemaFilePaths(opts.cwd, schemaPath).length === 0)
     throw new ExitError(2, `--schema: ${schemaPath} holds no .esdl files`);
-  const { config, database, configFile } = resolveCommandConfig(values, opts.cwd, opts.env);
-  const target: PushTarget = {
-    open: () => openOrFindServer(database, databaseUrlSource(config.databaseSource, configFile)),
-    credentials: serverCredentials(values, config.serviceKey, opts.cwd, opts.env),
-    allowDataLoss: values['allow-data-loss'] ?? false,
-  };
+  const target = pushTarget(values, opts);
 
   const dir = migrationsDir(opts.cwd, schemaPath);
   const files = readMigrationFiles(opts.cwd, dir);
@@ -112,13 +87,6 @@ export async function watchCommand(
   return 0;
 }
 
-interface PushTarget {
-  readonly open: () => ReturnType<typeof openOrFindServer>;
-  /** What a push through a running server sends (--token, the service key, `svc login`). */
-  readonly credentials: ServerCredentials;
-  readonly allowDataLoss: boolean;
-}
-
 /**
  * One push of the schema on disk: its report on stdout, or what stopped it on stderr. Only a
  * database that cannot be opened on the `first` push is thrown; any other failure is printed and
@@ -139,7 +107,7 @@ async function pushSchema(
     opts.io.stderr(`svc: ${err.message}\nsvc: nothing was pushed; waiting for the next save`);
     return;
   }
-  let opened: Awaited<ReturnType<typeof openOrFindServer>>;
+  let opened: Opened;
   try {
     opened = await target.open();
   } catch (err) {
@@ -184,7 +152,7 @@ async function pushSchema(
 
 /** The `--rename` flags that would keep what a refused push drops (rename candidates). */
 async function renameFlags(
-  opened: Awaited<ReturnType<typeof openOrFindServer>>,
+  opened: Opened,
   schema: Schema,
   credentials: ServerCredentials,
 ): Promise<string[]> {

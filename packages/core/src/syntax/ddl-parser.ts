@@ -197,6 +197,11 @@ export class DdlParser extends SchemaParser {
       return { kind: 'SetOnDelete', span: span(), which, action };
     }
     if (this.eatKeyword('set')) {
+      // `set name := value` first: a field may be called `required` or `multi`.
+      if (this.isIdentifierToken(this.peek()) && this.at(':=', 1)) {
+        const field = this.parseSetField();
+        return { kind: 'SetFieldCommand', span: span(), field };
+      }
       if (this.eatKeyword('abstract'))
         return done({ kind: 'SetAbstract', span: span(), abstract: true });
       if (this.eatKeyword('required'))

@@ -8,6 +8,9 @@ import type { Declaration, FuncParam } from './sdl-ast';
 import { sdlParts } from './printer';
 import { ident, moduleName, objectRef, ptrName, str } from './quote';
 
+/** What `reset` resets of its own: a field of one of these names is quoted. */
+const RESET_WORDS = new Set(['abstract', 'optionality', 'cardinality', 'type', 'expression', 'on']);
+
 const { INDENT } = sdlParts;
 
 /** The commands as DDL text, each statement ending in `;` on its own line(s), at `indent`. */
@@ -152,7 +155,8 @@ function alterCommand(c: AlterCommand, indent: string): string {
     case 'SetFieldCommand':
       return `${indent}set ${sdlParts.memberText(c.field)};`;
     case 'ResetField':
-      return `${indent}reset ${ident(c.name)};`;
+      // A field named as a `reset` of its own (`reset type`) is quoted to stay a field.
+      return `${indent}reset ${RESET_WORDS.has(c.name) ? `\`${c.name}\`` : ident(c.name)};`;
     case 'SetOnDelete':
       return c.action === null
         ? `${indent}reset on ${c.which} delete;`

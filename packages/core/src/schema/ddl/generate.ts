@@ -126,7 +126,8 @@ export function generateDdl(
       }
       const diff = diffDeclaration(was.decl, decl, `${module}::${declarationName(decl)}`, ctx);
       if (diff === 'replace') {
-        dropped.push({ kind: 'DropDeclaration', span: NO_SPAN, ref: refOf(was.module, was.decl) });
+        // Dropped just before it is created again: a create cannot come before the drop.
+        created.push({ kind: 'DropDeclaration', span: NO_SPAN, ref: refOf(was.module, was.decl) });
         created.push({
           kind: 'CreateDeclaration',
           span: NO_SPAN,

@@ -21,9 +21,24 @@ const PACKAGES = path.join(__dirname, 'packages');
 const OTHER_ENGINE_ONLY =
   process.env.SVC_TEST_DB === 'postgres' ? '\\.pglite\\.test\\.ts$' : '\\.postgres\\.test\\.ts$';
 
+/**
+ * In the PGlite pass a new in-memory PGlite starts from an image of a fresh cluster rather than
+ * running initdb each time (scripts/jest/pglite-image.js: the same cluster, seconds faster).
+ * `SVC_TEST_PGLITE_IMAGE=off` runs initdb for each, to compare.
+ */
+const PGLITE_IMAGE =
+  process.env.SVC_TEST_DB === 'postgres' || process.env.SVC_TEST_PGLITE_IMAGE === 'off'
+    ? {}
+    : {
+        globalSetup: path.join(__dirname, 'scripts', 'jest', 'pglite-image.js'),
+        pgliteShim: require('./scripts/jest/pglite-image.js').SHIM,
+      };
+
 /** @returns {import('jest').Config} */
 module.exports = function preset(packageDir, overrides = {}) {
+  const { pgliteShim, ...imageSetup } = PGLITE_IMAGE;
   return {
+    ...imageSetup,
     testEnvironment: 'node',
     rootDir: packageDir,
     roots: ['src', 'test']
@@ -32,6 +47,7 @@ module.exports = function preset(packageDir, overrides = {}) {
     testMatch: ['**/*.test.ts'],
     testPathIgnorePatterns: ['/node_modules/', OTHER_ENGINE_ONLY],
     moduleNameMapper: {
+      ...(pgliteShim ? { '^@electric-sql/pglite$': pgliteShim } : {}),
       '^@svc/([a-z-]+)$': `${PACKAGES}/$1/src/index.ts`,
       '^@svc/([a-z-]+)/(?!package\\.json$)(.+)$': `${PACKAGES}/$1/src/$2`,
     },

@@ -9,16 +9,7 @@
 import { ApiError, call } from './api';
 import { h, replace } from '@svc/dom';
 import { passkeyRegister, passkeysAvailable } from './passkey';
-import type { ViewContext } from './view';
-
-interface Passkey {
-  id: string;
-  name: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
-
-const when = (iso: string | null) => (iso ? iso.slice(0, 19).replace('T', ' ') : '—');
+import { type Passkey, passkeyTable, type ViewContext } from './view';
 
 function problem(err: unknown): string {
   if (err instanceof DOMException) return 'The passkey ceremony was cancelled.';
@@ -89,60 +80,22 @@ export async function accountView(el: HTMLElement, ctx: ViewContext): Promise<vo
     ];
   } else {
     passkeySection = [
-      passkeys.length === 0
-        ? h('p', { class: 'muted', id: 'passkeys' }, 'No passkey yet.')
-        : h(
-            'table',
-            { class: 'grid', id: 'passkeys' },
-            h(
-              'thead',
-              null,
-              h(
-                'tr',
-                null,
-                h('th', null, 'name'),
-                h('th', null, 'added'),
-                h('th', null, 'last used'),
-                h('th', null, ''),
-              ),
-            ),
-            h(
-              'tbody',
-              null,
-              ...passkeys.map((p) =>
-                h(
-                  'tr',
-                  { 'data-passkey': p.id },
-                  h('td', null, p.name),
-                  h('td', null, when(p.createdAt)),
-                  h('td', null, when(p.lastUsedAt)),
-                  h(
-                    'td',
-                    null,
-                    h(
-                      'button',
-                      {
-                        type: 'button',
-                        class: 'danger remove',
-                        onclick: () => {
-                          if (!confirm(`Remove the passkey "${p.name}"?`)) return;
-                          void act(async () => {
-                            const c = given();
-                            await call('/_/api/account/passkeys/delete', {
-                              method: 'POST',
-                              body: c ? { credentialId: p.id, code: c } : { credentialId: p.id },
-                            });
-                            return `Passkey "${p.name}" removed.`;
-                          });
-                        },
-                      },
-                      'Remove',
-                    ),
-                  ),
-                ),
-              ),
-            ),
-          ),
+      passkeyTable(passkeys, {
+        headers: ['name', 'added', 'last used'],
+        empty: 'No passkey yet.',
+        never: '—',
+        removeClass: 'danger remove',
+        confirmText: (p) => `Remove the passkey "${p.name}"?`,
+        remove: (p) =>
+          void act(async () => {
+            const c = given();
+            await call('/_/api/account/passkeys/delete', {
+              method: 'POST',
+              body: c ? { credentialId: p.id, code: c } : { credentialId: p.id },
+            });
+            return `Passkey "${p.name}" removed.`;
+          }),
+      }),
       passkeysAvailable()
         ? addForm
         : h(

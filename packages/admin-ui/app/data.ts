@@ -17,7 +17,7 @@ import {
   writable,
 } from './catalogue';
 import { type Child, h, replace } from '@svc/dom';
-import type { ViewContext } from './view';
+import { grid, type ViewContext } from './view';
 
 const PAGE = 25;
 const BASE = '/_/data';
@@ -206,34 +206,26 @@ async function table(
 
   const sortKey = orderBy.replace(/^-/, '');
   const desc = orderBy.startsWith('-');
-  const thead = h(
-    'tr',
-    null,
-    ...columns.map((c) => {
-      const sortable = !links.has(c.name) && c.cardinality === 'One';
-      const mark = sortKey === c.name ? (desc ? ' ▼' : ' ▲') : '';
-      return h(
-        'th',
-        null,
-        sortable
-          ? h(
-              'button',
-              {
-                type: 'button',
-                class: 'link sort',
-                'data-column': c.name,
-                onclick: () =>
-                  go({
-                    order_by: sortKey === c.name && !desc ? `-${c.name}` : c.name,
-                    offset: null,
-                  }),
-              },
-              c.name + mark,
-            )
-          : c.name,
-      );
-    }),
-  );
+  const headers = columns.map((c) => {
+    const sortable = !links.has(c.name) && c.cardinality === 'One';
+    const mark = sortKey === c.name ? (desc ? ' ▼' : ' ▲') : '';
+    return sortable
+      ? h(
+          'button',
+          {
+            type: 'button',
+            class: 'link sort',
+            'data-column': c.name,
+            onclick: () =>
+              go({
+                order_by: sortKey === c.name && !desc ? `-${c.name}` : c.name,
+                offset: null,
+              }),
+          },
+          c.name + mark,
+        )
+      : c.name;
+  });
   const body = rows.map((row) =>
     h(
       'tr',
@@ -264,12 +256,7 @@ async function table(
       }),
     ),
   );
-  const grid = h(
-    'table',
-    { class: 'grid', id: 'rows' },
-    h('thead', null, thead),
-    h('tbody', null, ...body),
-  );
+  const rowsTable = grid({ class: 'grid', id: 'rows' }, headers, body);
   const pager = h(
     'div',
     { class: 'pager' },
@@ -299,7 +286,7 @@ async function table(
       'Next ›',
     ),
   );
-  el.append(h('div', { class: 'scroll' }, grid), pager);
+  el.append(h('div', { class: 'scroll' }, rowsTable), pager);
 }
 
 /** An id short enough for a cell and still telling rows apart (ids made close together share their start). */

@@ -8,7 +8,7 @@
  */
 import { call } from './api';
 import { h, replace } from '@svc/dom';
-import type { ViewContext } from './view';
+import { grid, type ViewContext } from './view';
 
 interface Stats {
   uptimeSeconds: number;
@@ -205,33 +205,17 @@ export async function healthView(el: HTMLElement, _ctx: ViewContext): Promise<vo
         chart('chart-p95', 'p95 latency (bucket bound)', over.p95, ms),
       ),
       h('h3', null, 'Requests by route'),
-      h(
-        'table',
+      grid(
         { class: 'grid', id: 'health-routes' },
-        h(
-          'thead',
-          null,
+        ['method', 'route', 'status', 'count'],
+        routes.map((r) =>
           h(
             'tr',
             null,
-            h('th', null, 'method'),
-            h('th', null, 'route'),
-            h('th', null, 'status'),
-            h('th', null, 'count'),
-          ),
-        ),
-        h(
-          'tbody',
-          null,
-          ...routes.map((r) =>
-            h(
-              'tr',
-              null,
-              h('td', null, r.method),
-              h('td', { class: 'mono' }, r.route),
-              h('td', { class: r.status >= 500 ? 'message' : '' }, String(r.status)),
-              h('td', null, String(r.count)),
-            ),
+            h('td', null, r.method),
+            h('td', { class: 'mono' }, r.route),
+            h('td', { class: r.status >= 500 ? 'message' : '' }, String(r.status)),
+            h('td', null, String(r.count)),
           ),
         ),
       ),

@@ -6,7 +6,7 @@
 import { ApiError, call } from './api';
 import { type Child, h, replace } from '@svc/dom';
 import { highlight, offsetOf } from './highlight';
-import type { ViewContext } from './view';
+import { grid, type ViewContext } from './view';
 
 const HISTORY_KEY = 'svc-admin:query-history';
 const DRAFT_KEY = 'svc-admin:query-draft';
@@ -286,26 +286,20 @@ function resultTable(data: unknown[]): Child {
   if (data.length === 0) return h('p', { class: 'muted' }, 'No elements.');
   const objects = data.every((d) => d !== null && typeof d === 'object' && !Array.isArray(d));
   if (!objects) {
-    return h(
-      'table',
+    return grid(
       { class: 'grid' },
-      h('thead', null, h('tr', null, h('th', null, 'value'))),
-      h('tbody', null, ...data.map((d) => h('tr', null, h('td', null, cell(d))))),
+      ['value'],
+      data.map((d) => h('tr', null, h('td', null, cell(d)))),
     );
   }
   const keys: string[] = [];
   for (const d of data as Record<string, unknown>[])
     for (const k of Object.keys(d)) if (!keys.includes(k)) keys.push(k);
-  return h(
-    'table',
+  return grid(
     { class: 'grid' },
-    h('thead', null, h('tr', null, ...keys.map((k) => h('th', null, k)))),
-    h(
-      'tbody',
-      null,
-      ...(data as Record<string, unknown>[]).map((d) =>
-        h('tr', null, ...keys.map((k) => h('td', null, cell(d[k])))),
-      ),
+    keys,
+    (data as Record<string, unknown>[]).map((d) =>
+      h('tr', null, ...keys.map((k) => h('td', null, cell(d[k])))),
     ),
   );
 }

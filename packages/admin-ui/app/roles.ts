@@ -5,7 +5,7 @@
  */
 import { ApiError, call } from './api';
 import { h, replace } from '@svc/dom';
-import type { ViewContext } from './view';
+import { grid, type ViewContext } from './view';
 
 interface RoleRow {
   name: string;
@@ -79,54 +79,38 @@ export async function rolesView(el: HTMLElement, ctx: ViewContext): Promise<void
       { class: 'main wide' },
       authTabs('roles'),
       h('h2', null, 'Roles ', h('span', { class: 'muted' }, `(${roles.length})`)),
-      h(
-        'table',
+      grid(
         { class: 'grid', id: 'roles-table' },
-        h(
-          'thead',
-          null,
+        ['role', 'description', 'members', ''],
+        roles.map((r) =>
           h(
             'tr',
-            null,
-            h('th', null, 'role'),
-            h('th', null, 'description'),
-            h('th', null, 'members'),
-            h('th', null, ''),
-          ),
-        ),
-        h(
-          'tbody',
-          null,
-          ...roles.map((r) =>
+            { 'data-role': r.name },
+            h('td', { class: 'mono' }, r.name),
+            h('td', null, r.description ?? ''),
+            h('td', { class: 'members' }, String(r.members)),
             h(
-              'tr',
-              { 'data-role': r.name },
-              h('td', { class: 'mono' }, r.name),
-              h('td', null, r.description ?? ''),
-              h('td', { class: 'members' }, String(r.members)),
-              h(
-                'td',
-                null,
-                r.name === 'superuser'
-                  ? null
-                  : h(
-                      'button',
-                      {
-                        type: 'button',
-                        class: 'danger delete-role',
-                        onclick: () => {
-                          const who = r.members === 1 ? '1 user' : `${r.members} users`;
-                          if (!confirm(`Delete the role ${r.name}? ${who} hold it.`)) return;
-                          act(() =>
-                            call(`/_/api/roles/${encodeURIComponent(r.name)}`, {
-                              method: 'DELETE',
-                            }),
-                          );
-                        },
+              'td',
+              null,
+              r.name === 'superuser'
+                ? null
+                : h(
+                    'button',
+                    {
+                      type: 'button',
+                      class: 'danger delete-role',
+                      onclick: () => {
+                        const who = r.members === 1 ? '1 user' : `${r.members} users`;
+                        if (!confirm(`Delete the role ${r.name}? ${who} hold it.`)) return;
+                        act(() =>
+                          call(`/_/api/roles/${encodeURIComponent(r.name)}`, {
+                            method: 'DELETE',
+                          }),
+                        );
                       },
-                      'Delete',
-                    ),
-              ),
+                    },
+                    'Delete',
+                  ),
             ),
           ),
         ),

@@ -8,7 +8,7 @@ import { call } from './api';
 import { diffCounts, lineDiff } from './diff';
 import { type Child, h, replace } from '@svc/dom';
 import { loadCatalogue, type Pointer } from './catalogue';
-import type { ViewContext } from './view';
+import { grid, type ViewContext } from './view';
 
 interface Migration {
   [key: string]: unknown;
@@ -73,23 +73,10 @@ export async function schemaView(el: HTMLElement, _ctx: ViewContext): Promise<vo
           : null,
       ),
       t.bases.length ? h('p', { class: 'muted' }, `extends ${t.bases.join(', ')}`) : null,
-      h(
-        'table',
+      grid(
         { class: 'grid' },
-        h(
-          'thead',
-          null,
-          h(
-            'tr',
-            null,
-            h('th', null, ''),
-            h('th', null, 'name'),
-            h('th', null, 'type'),
-            h('th', null, ''),
-            h('th', null, 'details'),
-          ),
-        ),
-        h('tbody', null, ...pointerRows(t.properties, 'property'), ...pointerRows(t.links, 'link')),
+        ['', 'name', 'type', '', 'details'],
+        [...pointerRows(t.properties, 'property'), ...pointerRows(t.links, 'link')],
       ),
       list('Constraints', t.constraints),
       list('Indexes', t.indexes),
@@ -127,31 +114,22 @@ export async function schemaView(el: HTMLElement, _ctx: ViewContext): Promise<vo
       h('h2', null, 'Migrations'),
       migrations.length === 0
         ? h('p', { class: 'muted' }, 'No migrations yet.')
-        : h(
-            'table',
+        : grid(
             { class: 'grid', id: 'migrations' },
-            h(
-              'thead',
-              null,
-              h('tr', null, ...keys.map((k) => h('th', null, k)), h('th', null, 'SDL')),
-            ),
-            h(
-              'tbody',
-              null,
-              ...migrations.map((m) =>
+            [...keys, 'SDL'],
+            migrations.map((m) =>
+              h(
+                'tr',
+                null,
+                ...keys.map((k) => h('td', null, text(m[k]))),
                 h(
-                  'tr',
+                  'td',
                   null,
-                  ...keys.map((k) => h('td', null, text(m[k]))),
                   h(
-                    'td',
-                    null,
-                    h(
-                      'details',
-                      { class: 'sdl' },
-                      h('summary', null, `${lineCount(m.sdl)} lines`),
-                      h('pre', { class: 'json' }, typeof m.sdl === 'string' ? m.sdl : ''),
-                    ),
+                    'details',
+                    { class: 'sdl' },
+                    h('summary', null, `${lineCount(m.sdl)} lines`),
+                    h('pre', { class: 'json' }, typeof m.sdl === 'string' ? m.sdl : ''),
                   ),
                 ),
               ),

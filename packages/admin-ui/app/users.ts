@@ -6,12 +6,12 @@
 import { ApiError, call } from './api';
 import { h, replace } from '@svc/dom';
 import { authTabs, rolesView, settingsView } from './roles';
-import type { ViewContext } from './view';
+import { grid, type Passkey, passkeyTable, type ViewContext, when } from './view';
 
 interface Factors {
   totp: 'none' | 'pending' | 'confirmed';
   recoveryCodesLeft: number;
-  passkeys: { id: string; name: string; createdAt: string; lastUsedAt: string | null }[];
+  passkeys: Passkey[];
 }
 
 interface User {
@@ -126,39 +126,22 @@ export async function usersView(el: HTMLElement, ctx: ViewContext, parts: string
       authTabs('users'),
       h('h2', null, 'Users ', h('span', { class: 'muted' }, `(${page.total})`)),
       form,
-      h(
-        'table',
+      grid(
         { class: 'grid', id: 'users' },
-        h(
-          'thead',
-          null,
+        ['email', 'username', 'roles', 'status', 'created'],
+        page.users.map((u) =>
           h(
             'tr',
-            null,
-            h('th', null, 'email'),
-            h('th', null, 'username'),
-            h('th', null, 'roles'),
-            h('th', null, 'status'),
-            h('th', null, 'created'),
-          ),
-        ),
-        h(
-          'tbody',
-          null,
-          ...page.users.map((u) =>
+            { 'data-email': u.email },
             h(
-              'tr',
-              { 'data-email': u.email },
-              h(
-                'td',
-                null,
-                h('a', { href: `${BASE}/${encodeURIComponent(u.id)}`, 'data-nav': true }, u.email),
-              ),
-              h('td', null, u.username ?? ''),
-              h('td', null, u.roles.join(', ')),
-              h('td', { class: u.active ? '' : 'message' }, u.active ? 'active' : 'deactivated'),
-              h('td', null, u.createdAt.slice(0, 19).replace('T', ' ')),
+              'td',
+              null,
+              h('a', { href: `${BASE}/${encodeURIComponent(u.id)}`, 'data-nav': true }, u.email),
             ),
+            h('td', null, u.username ?? ''),
+            h('td', null, u.roles.join(', ')),
+            h('td', { class: u.active ? '' : 'message' }, u.active ? 'active' : 'deactivated'),
+            h('td', null, when(u.createdAt)),
           ),
         ),
       ),
@@ -214,7 +197,6 @@ async function userPage(el: HTMLElement, ctx: ViewContext, id: string): Promise<
     call<{ sessions: Session[] }>(`${url}/sessions`).then((a) => a.data.sessions),
     call<Factors>(`${url}/factors`).then((a) => a.data),
   ]);
-  const when = (iso: string) => iso.slice(0, 19).replace('T', ' ');
   const status = h('p', { class: 'message', role: 'alert', id: 'user-status' });
   const done = h('p', { class: 'ok', id: 'user-done' });
   const act = async (fn: () => Promise<string>) => {
@@ -308,51 +290,34 @@ async function userPage(el: HTMLElement, ctx: ViewContext, id: string): Promise<
         h('h4', null, `Live sessions (${sessions.length})`),
         sessions.length === 0
           ? h('p', { class: 'muted', id: 'sessions' }, 'No live session.')
-          : h(
-              'table',
+          : grid(
               { class: 'grid', id: 'sessions' },
-              h(
-                'thead',
-                null,
+              ['started', 'last active', 'device', 'address', ''],
+              sessions.map((x) =>
                 h(
                   'tr',
-                  null,
-                  h('th', null, 'started'),
-                  h('th', null, 'last active'),
-                  h('th', null, 'device'),
-                  h('th', null, 'address'),
-                  h('th', null, ''),
-                ),
-              ),
-              h(
-                'tbody',
-                null,
-                ...sessions.map((x) =>
+                  { 'data-session': x.id },
+                  h('td', null, when(x.createdAt)),
+                  h('td', null, when(x.lastActivityAt)),
+                  h('td', { title: x.userAgent ?? '' }, x.device ?? x.userAgent ?? '—'),
+                  h('td', { class: 'mono' }, x.ip ?? '—'),
                   h(
-                    'tr',
-                    { 'data-session': x.id },
-                    h('td', null, when(x.createdAt)),
-                    h('td', null, when(x.lastActivityAt)),
-                    h('td', { title: x.userAgent ?? '' }, x.device ?? x.userAgent ?? '—'),
-                    h('td', { class: 'mono' }, x.ip ?? '—'),
+                    'td',
+                    null,
                     h(
-                      'td',
-                      null,
-                      h(
-                        'button',
-                        {
-                          type: 'button',
-                          class: 'danger revoke',
-                          onclick: () =>
-                            void act(async () => {
-                              await call(`${url}/sessions/${encodeURIComponent(x.id)}`, {
-                                method: 'DELETE',
-                              });
-                              return 'Session revoked.';
-                            }),
-                        },
-                        'Revoke',
-                      ),
+                      'button',
+                      {
+                        type: 'button',
+                        class: 'danger revoke',
+                        onclick: () =>
+                          void act(async () => {
+                            await call(`${url}/sessions/${encodeURIComponent(x.id)}`, {
+                              method: 'DELETE',
+                            });
+                            return 'Session revoked.';
+                          }),
+                      },
+                      'Revoke',
                     ),
                   ),
                 ),
@@ -387,59 +352,18 @@ async function userPage(el: HTMLElement, ctx: ViewContext, id: string): Promise<
             ),
           ),
         ),
-        factors.passkeys.length === 0
-          ? h('p', { class: 'muted', id: 'passkeys' }, 'No passkey.')
-          : h(
-              'table',
-              { class: 'grid', id: 'passkeys' },
-              h(
-                'thead',
-                null,
-                h(
-                  'tr',
-                  null,
-                  h('th', null, 'passkey'),
-                  h('th', null, 'created'),
-                  h('th', null, 'last used'),
-                  h('th', null, ''),
-                ),
-              ),
-              h(
-                'tbody',
-                null,
-                ...factors.passkeys.map((p) =>
-                  h(
-                    'tr',
-                    { 'data-passkey': p.id },
-                    h('td', null, p.name),
-                    h('td', null, when(p.createdAt)),
-                    h('td', null, p.lastUsedAt ? when(p.lastUsedAt) : 'never'),
-                    h(
-                      'td',
-                      null,
-                      h(
-                        'button',
-                        {
-                          type: 'button',
-                          class: 'danger remove-passkey',
-                          onclick: () => {
-                            if (!confirm(`Remove the passkey "${p.name}" of ${user.email}?`))
-                              return;
-                            void act(async () => {
-                              await call(`${url}/passkeys/${encodeURIComponent(p.id)}`, {
-                                method: 'DELETE',
-                              });
-                              return `Passkey ${p.name} removed.`;
-                            });
-                          },
-                        },
-                        'Remove',
-                      ),
-                    ),
-                  ),
-                ),
-              ),
-            ),
+        passkeyTable(factors.passkeys, {
+          headers: ['passkey', 'created', 'last used'],
+          empty: 'No passkey.',
+          never: 'never',
+          removeClass: 'danger remove-passkey',
+          confirmText: (p) => `Remove the passkey "${p.name}" of ${user.email}?`,
+          remove: (p) =>
+            void act(async () => {
+              await call(`${url}/passkeys/${encodeURIComponent(p.id)}`, { method: 'DELETE' });
+              return `Passkey ${p.name} removed.`;
+            }),
+        }),
         h(
           'div',
           { class: 'actions' },

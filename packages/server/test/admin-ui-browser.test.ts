@@ -856,6 +856,18 @@ describe('passkeys from the UI (http://localhost, a virtual authenticator)', () 
       await expect(row.locator('td').first().textContent()).resolves.toBe('test laptop');
       await expect(row.locator('td').nth(2).textContent()).resolves.not.toBe('never');
       await shot(page, 'user-passkeys');
+      // Its Remove asks first, naming the user; declined, the passkey stays.
+      const asked = new Promise<string>((resolve) =>
+        page.once('dialog', (d) => {
+          resolve(d.message());
+          void d.dismiss();
+        }),
+      );
+      await row.locator('button.remove-passkey').click();
+      await expect(asked).resolves.toBe(
+        'Remove the passkey "test laptop" of root-passkey@example.com?',
+      );
+      await expect(row.count()).resolves.toBe(1);
 
       // Its last use shows; remove it (confirmed).
       await page.locator('#who').click();
@@ -863,8 +875,14 @@ describe('passkeys from the UI (http://localhost, a virtual authenticator)', () 
       await expect(page.locator('#passkeys tbody tr td').nth(2).textContent()).resolves.not.toBe(
         '—',
       );
-      page.once('dialog', (d) => void d.accept());
+      const question = new Promise<string>((resolve) =>
+        page.once('dialog', (d) => {
+          resolve(d.message());
+          void d.accept();
+        }),
+      );
       await page.locator('#passkeys button.remove').click();
+      await expect(question).resolves.toBe('Remove the passkey "test laptop"?');
       await page.locator('#account-done', { hasText: 'removed' }).waitFor();
       await page.locator('#passkeys', { hasText: 'No passkey yet.' }).waitFor();
       expect(errors).toEqual([]);

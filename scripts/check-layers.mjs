@@ -28,6 +28,8 @@ export const PACKAGE_IMPORTS = {
   '@svc/admin-ui': [],
   '@svc/server': ['@svc/core', '@svc/auth', '@svc/rest', '@svc/admin-ui'],
   '@svc/cli': ['@svc/server', '@svc/auth', '@svc/core'],
+  // the starter behind `npm create svc`: runs @svc/cli's own `svc init`
+  'create-svc': ['@svc/cli'],
   '@svc/demo': ['@svc/server'],
 };
 

@@ -26,6 +26,12 @@ Options:
 export interface InitCommandOptions {
   readonly cwd: string;
   readonly io: CliIo;
+  /**
+   * How the person runs svc, as the next commands spell it: `create-svc` passes `npx @svc/cli`
+   * (its user has no `svc` on their PATH).
+   * @default 'svc'
+   */
+  readonly command?: string;
 }
 
 /** `svc init [dir]`: resolves to the exit code. */
@@ -90,6 +96,9 @@ export async function initCommand(
 
   const width = shown(schemaFile).length;
   const cd = root === path.resolve(opts.cwd) ? [] : [`  cd ${shellWord(shown(root))}`];
+  const svc = opts.command ?? 'svc';
+  const next = (command: string, why: string) =>
+    `  ${`${svc} ${command}`.padEnd(svc.length + 19)} # ${why}`;
   opts.io.stdout(
     [
       `Started a svc project in ${root}:`,
@@ -101,12 +110,12 @@ export async function initCommand(
       '',
       'Next:',
       ...cd,
-      '  svc migration create   # write the first migration file from the schema',
-      '  svc migrate            # apply it to the embedded database in .svc/data',
-      '  svc serve              # start the server on http://127.0.0.1:5656',
+      next('migration create', 'write the first migration file from the schema'),
+      next('migrate', 'apply it to the embedded database in .svc/data'),
+      next('serve', 'start the server on http://127.0.0.1:5656'),
       'then, in another terminal:',
-      `  svc query "insert Author { name := 'Ann' }"`,
-      "  svc query 'select Author { name }'",
+      `  ${svc} query "insert Author { name := 'Ann' }"`,
+      `  ${svc} query 'select Author { name }'`,
       '  curl 127.0.0.1:5656/api/Author',
     ].join('\n'),
   );

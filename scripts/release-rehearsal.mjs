@@ -203,13 +203,17 @@ function workspacePackages(root) {
  * ignored) and each package's built `dist/`; the root node_modules is linked.
  */
 function copyCheckout(target) {
-  const listed = execFileSync('git', ['ls-files', '-z', '-c', '-o', '--exclude-standard'], {
-    cwd: ROOT,
-    maxBuffer: 64 * 1024 * 1024,
-  })
-    .toString()
-    .split('\0')
-    .filter(Boolean);
+  let listing;
+  try {
+    listing = execFileSync('git', ['ls-files', '-z', '-c', '-o', '--exclude-standard'], {
+      cwd: ROOT,
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (err) {
+    fail(`git ls-files: the rehearsal copies a git checkout (${String(err.stderr ?? err).trim()})`);
+  }
+  const listed = listing.toString().split('\0').filter(Boolean);
   let files = 0;
   for (const rel of listed) {
     const from = path.join(ROOT, rel);
@@ -360,7 +364,7 @@ async function packument(url, name) {
 // Tarballs.
 
 /** The entries of a .tgz: `{path, size, body}` (paths without the leading `package/`). */
-function readTarball(bytes) {
+export function readTarball(bytes) {
   const tar = zlib.gunzipSync(bytes);
   const entries = [];
   let longName;

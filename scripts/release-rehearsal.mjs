@@ -868,7 +868,8 @@ async function main() {
       ['client app', clientDir],
     ].map(async ([what, dir]) => {
       const { ms } = await npmInstall(dir, userEnv, `npm install (${what})`);
-      return `${what} ${installedPackages(dir).length} packages in ${seconds(ms)}`;
+      const n = installedPackages(dir).length;
+      return `${what} ${n} package${n === 1 ? '' : 's'} in ${seconds(ms)}`;
     }),
   );
   log(`installed (side by side): ${installs.join(', ')}`);

@@ -504,11 +504,18 @@ const res = await fetch(\`http://127.0.0.1:\${port}/auth/register\`, {
 const body = await res.json();
 // PGlite is not installed; this says whether anything even tried to load it.
 const loaded = Object.keys(createRequire(import.meta.url).cache);
+const pgliteLoaded = loaded.some((file) => file.includes('@electric-sql'));
+// And what asking for the embedded database says without it.
+const embedded = await openDatabase({ memory: true }).then(
+  (db) => db.close().then(() => 'opened'),
+  (err) => \`\${err.code} \${err.problem}: \${err.message}\`,
+);
 console.log(JSON.stringify({
   status: res.status,
   email: body.user?.email,
   token: typeof body.token === 'string',
-  pgliteLoaded: loaded.some((file) => file.includes('@electric-sql')),
+  pgliteLoaded,
+  embedded,
 }));
 `;
 
@@ -877,6 +884,7 @@ async function main() {
   // 2. @svc/auth from Express and Hono, on PostgreSQL, without PGlite.
   const database = await temporaryDatabase(databaseUrl);
   cleanups.push(() => database.drop());
+  let embeddedSays = '';
   for (const [what, dir] of [
     ['Express', expressDir],
     ['Hono', honoDir],
@@ -897,8 +905,13 @@ async function main() {
     if (result.status !== 201 || result.email !== email || !result.token)
       fail(`${what} app: sign-up answered ${JSON.stringify(result)}`);
     if (result.pgliteLoaded) fail(`${what} app: something tried to load PGlite`);
+    if (!String(result.embedded).startsWith('SERVICE_UNAVAILABLE embedded-not-installed: '))
+      fail(`${what} app: the embedded database without PGlite gave ${result.embedded}`);
+    embeddedSays = result.embedded;
     log(`${what} app: @svc/auth signed ${email} up on PostgreSQL (201), PGlite not installed`);
   }
+
+  log(`without PGlite, openDatabase({ memory: true }) says: ${embeddedSays}`);
 
   // 3. @svc/smtp: nothing but itself. `npm ls --all` names the optional peers of its
   // `@svc/smtp/testing` entry (smtp-server) as UNMET OPTIONAL: listed, never installed.

@@ -33,6 +33,8 @@ const FIXES: Readonly<Record<DatabaseConnectionError['problem'], (where: string)
   authentication: (where) => `check the user and password in ${where}`,
   'unknown-database': (where) => `create it (createdb) or fix the database name in ${where}`,
   refused: (where) => `check ${where} and the server's settings`,
+  'embedded-not-installed': () =>
+    'install it (npm install @electric-sql/pglite) or give a PostgreSQL URL (--database-url or DATABASE_URL)',
 };
 
 /**

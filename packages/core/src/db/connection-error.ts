@@ -2,17 +2,18 @@ import { commonError } from '../errors/codes';
 import { SvcError } from '../errors/svc-error';
 
 /**
- * Why a PostgreSQL database could not be opened, in words a person acts on. `openDatabase` throws
+ * Why a database could not be opened, in words a person acts on. `openDatabase` throws
  * a `DatabaseConnectionError` instead of the driver's error (whose stack says nothing useful to
  * the person running `svc`); the driver's error stays in `cause`.
  *
- * | problem            | when                                                               |
- * | ------------------ | ------------------------------------------------------------------ |
- * | `malformed-url`    | the URL does not parse, or is not `postgres://` / `postgresql://`  |
- * | `unreachable`      | connection refused, host not found, network unreachable, reset     |
- * | `authentication`   | the server refused the user or password (SQLSTATE class 28)        |
- * | `unknown-database` | the server has no database of that name (SQLSTATE 3D000)           |
- * | `refused`          | anything else the server or TLS said (too many connections, ...)   |
+ * | problem                  | when                                                              |
+ * | ------------------------ | ----------------------------------------------------------------- |
+ * | `malformed-url`          | the URL does not parse, or is not `postgres://` / `postgresql://` |
+ * | `unreachable`            | connection refused, host not found, network unreachable, reset    |
+ * | `authentication`         | the server refused the user or password (SQLSTATE class 28)       |
+ * | `unknown-database`       | the server has no database of that name (SQLSTATE 3D000)          |
+ * | `refused`                | anything else the server or TLS said (too many connections...)    |
+ * | `embedded-not-installed` | an embedded database, without `@electric-sql/pglite` installed    |
  *
  * No message ever holds the password: the URL is never echoed, only its host, port, user and
  * database name.
@@ -22,7 +23,8 @@ export type DatabaseConnectionProblem =
   | 'unreachable'
   | 'authentication'
   | 'unknown-database'
-  | 'refused';
+  | 'refused'
+  | 'embedded-not-installed';
 
 export class DatabaseConnectionError extends SvcError {
   constructor(

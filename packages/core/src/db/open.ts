@@ -5,7 +5,7 @@ import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import { DataDirLock } from './lock';
 import { type BackendKey, StatementCancelledError, sendCancelRequest } from './cancel';
 import { checkDatabaseUrl, connectionFailure } from './connection-error';
-import { loadPGliteModule } from './pglite-module';
+import { loadPGliteModule, requirePGlite, resolvePGlite } from './pglite-module';
 import { Mutex } from './mutex';
 import { PGliteDialect } from './pglite-dialect';
 import type {
@@ -209,7 +209,7 @@ export function holdsEmbeddedDatabase(dataDir: string): boolean {
 }
 
 async function openPGlite(dataDir: string | undefined, options: OpenDatabaseOptions) {
-  const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+  const { PGlite } = requirePGlite(); // before the lock: a missing PGlite touches nothing
   // Held from before the first file is touched until close: a second opener fails at once.
   const lock = dataDir ? await DataDirLock.acquire(dataDir) : undefined;
   try {
@@ -302,7 +302,7 @@ function nextTurn(): Promise<void> {
 async function initialiseDataDir(dataDir: string): Promise<void> {
   const staging = path.join(dataDir, '.svc-initdb');
   fs.rmSync(staging, { recursive: true, force: true }); // left by a start that was killed
-  const pglite = require.resolve('@electric-sql/pglite');
+  const pglite = resolvePGlite();
   const script = [
     'const { PGlite } = require(process.argv[1]);',
     '(async () => { const pg = new PGlite({ dataDir: process.argv[2] }); await pg.waitReady; await pg.close(); })()',

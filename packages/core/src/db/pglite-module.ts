@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PGliteOptions } from '@electric-sql/pglite';
+import { DatabaseConnectionError } from './connection-error';
 
 /** The compiled module PGlite takes as `pgliteWasmModule`. */
 export type PGliteWasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
@@ -10,6 +11,47 @@ declare const WebAssembly: {
   Memory: new (descriptor: { initial: number }) => { readonly buffer: ArrayBuffer };
   compile(bytes: Uint8Array): Promise<PGliteWasmModule>;
 };
+
+/**
+ * PGlite, loaded on the first embedded database a process opens. It is an optional peer of
+ * @svc/core (and of @svc/auth): a program on PostgreSQL neither installs nor loads it. When it is
+ * not installed, this throws a `DatabaseConnectionError` (`embedded-not-installed`, 503 in the
+ * envelope) saying what to install or to give a database URL, instead of Node's bare
+ * MODULE_NOT_FOUND. A module missing inside an installed PGlite is not disguised as that.
+ */
+export function requirePGlite(): typeof import('@electric-sql/pglite') {
+  try {
+    return require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+  } catch (err) {
+    throw notInstalled(err) ?? err;
+  }
+}
+
+/** The file of PGlite's main module (see `requirePGlite` for when it is not installed). */
+export function resolvePGlite(): string {
+  try {
+    return require.resolve('@electric-sql/pglite');
+  } catch (err) {
+    throw notInstalled(err) ?? err;
+  }
+}
+
+function notInstalled(err: unknown): DatabaseConnectionError | undefined {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const missing =
+    e?.code === 'MODULE_NOT_FOUND' &&
+    typeof e.message === 'string' &&
+    e.message.includes("'@electric-sql/pglite'");
+  if (!missing) return undefined;
+  return new DatabaseConnectionError(
+    'embedded-not-installed',
+    'the embedded database (PGlite) needs the package @electric-sql/pglite, which is not installed',
+    {
+      hint: 'install it (npm install @electric-sql/pglite) or give a PostgreSQL database URL instead',
+      cause: err,
+    },
+  );
+}
 
 const WASM_PAGE = 65_536;
 let compiled: Promise<PGliteWasmModule> | undefined;
@@ -25,7 +67,7 @@ let compiled: Promise<PGliteWasmModule> | undefined;
  */
 export function loadPGliteModule(): Promise<PGliteWasmModule> {
   compiled ??= compileFromMappedMemory(
-    path.join(path.dirname(require.resolve('@electric-sql/pglite')), 'pglite.wasm'),
+    path.join(path.dirname(resolvePGlite()), 'pglite.wasm'),
   ).catch((err: unknown) => {
     compiled = undefined; // the next open tries again
     throw err;

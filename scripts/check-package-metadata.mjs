@@ -6,7 +6,7 @@
 // - `repository` is the root's `repository`, with `directory` naming the package's folder;
 // - `description` and `keywords` are there (keywords: non-empty, no repeats);
 // - `publishConfig` is provenance-ready: `access: "public"` and `provenance: true`;
-// - `files` is a list naming README.md and nothing that is tests, fixtures or sources
+// - `files` is a list naming README.md and CHANGELOG.md and nothing that is tests, fixtures or sources
 //   (what the packed tarball really holds is checked by scripts/check-package.mjs, which packs it,
 //   with `packedFileProblems` below);
 // - `exports` is complete for a CommonJS build: `.` and `./package.json`, and each entry point
@@ -143,6 +143,8 @@ export function metadataProblems(manifest, { dir, root, rootManifest, built = tr
     problems.push(`files: ${show(files)}, want the list of what is published`);
   } else {
     if (!files.includes('README.md')) problems.push('files: README.md is not listed');
+    // Written by `changeset version`; npm packs it only when `files` names it.
+    if (!files.includes('CHANGELOG.md')) problems.push('files: CHANGELOG.md is not listed');
     for (const f of files) {
       if (!f.startsWith('!') && FORBIDDEN_FILES_ENTRY.some((re) => re.test(f)))
         problems.push(`files: ${show(f)} publishes sources, tests or fixtures`);

@@ -35,7 +35,7 @@ const complete = () => ({
   },
   typesVersions: { '*': { extra: ['./dist/extra.d.ts'] } },
   bin: { lib: './bin/lib.js' },
-  files: ['dist', '!dist/**/*.test.*', 'bin', 'README.md'],
+  files: ['dist', '!dist/**/*.test.*', 'bin', 'README.md', 'CHANGELOG.md'],
   engines: { node: '>=20.19' },
   publishConfig: { access: 'public', provenance: true },
 });
@@ -111,11 +111,12 @@ test('a wrong value is named: another licence, a repository without its director
   ]);
 });
 
-test('files: sources, tests and fixtures are refused, README.md is required', () => {
+test('files: sources, tests and fixtures are refused, README.md and CHANGELOG.md are required', () => {
   const manifest = complete();
   manifest.files = ['dist', 'src', 'test/fixtures', 'bin'];
   assert.deepEqual(check(manifest), [
     'files: README.md is not listed',
+    'files: CHANGELOG.md is not listed',
     'files: "src" publishes sources, tests or fixtures',
     'files: "test/fixtures" publishes sources, tests or fixtures',
   ]);
@@ -156,7 +157,7 @@ test('exports: main and types follow ".", each subpath has its typesVersions, th
 
 test('a bin outside "files" is named', () => {
   const manifest = complete();
-  manifest.files = ['dist', 'README.md'];
+  manifest.files = ['dist', 'README.md', 'CHANGELOG.md'];
   assert.deepEqual(check(manifest), ['./bin/lib.js: named by the manifest but not inside "files"']);
 });
 

@@ -169,7 +169,8 @@ async function waitFor(url, { limitMs, what, alive }) {
     if (alive && !alive()) fail(`${what}: the process exited`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
-      if (res.ok) return res;
+      // The body is read here, inside the request's time limit (its signal would abort it later).
+      if (res.ok) return await res.text();
       last = `HTTP ${res.status}`;
     } catch (err) {
       last = err.cause?.code ?? err.message;
@@ -758,10 +759,13 @@ async function main() {
     );
   }
   console.log('');
+  const withoutChangelog = rows.filter((r) => !r.changelog).map((r) => r.name);
+  if (withoutChangelog.length > 0)
+    problems.push(`CHANGELOG.md is not in the tarball of ${withoutChangelog.join(', ')}`);
   if (problems.length > 0) {
     for (const p of problems.slice(0, 20)) console.log(`  ${p}`);
     if (problems.length > 20) console.log(`  ... and ${problems.length - 20} more`);
-    fail(`${problems.length} file(s) in the tarballs that must not be there`);
+    fail(`${problems.length} problem(s) with what the tarballs hold`);
   }
   log('tarballs: no tests, no fixtures, no source map without its sources');
 
@@ -948,7 +952,7 @@ async function main() {
   log('@svc/smtp: installs alone (no dependency installed), delivered a message to a local peer');
 
   // 1 (again) and 4: the server answers, and the client queries it.
-  const root = await (await serving).json();
+  const root = JSON.parse(await serving);
   if (root.name !== 'svc' || root.version !== serverVersion)
     fail(`GET / answered ${JSON.stringify(root)}, expected version ${serverVersion}`);
   log(`npx @svc/cli serve: GET / answered ${JSON.stringify(root)}`);
@@ -956,6 +960,36 @@ async function main() {
   if (JSON.stringify(queried.data) !== '[2]')
     fail(`client app: select 1 + 1 gave ${JSON.stringify(queried)}`);
   log(`@svc/client: select 1 + 1 → ${JSON.stringify(queried.data)}`);
+
+  // 5. The starter: `npm create svc my-app`, then the next command it prints.
+  const createDir = userDir('create');
+  const createVersion = versions.get('create-svc');
+  if (!createVersion) fail('create-svc was not published');
+  const created = await run('npm', ['create', `svc@${createVersion}`, 'my-app'], {
+    cwd: createDir,
+    env: userEnv,
+    limitMs: INSTALL_LIMIT_MS,
+    what: 'npm create svc my-app',
+  });
+  const app = path.join(createDir, 'my-app');
+  const made = ['dbschema/default.esdl', 'svc.toml', '.gitignore'].filter((f) =>
+    fs.existsSync(path.join(app, f)),
+  );
+  if (made.length !== 3 || !created.out.includes('npx @svc/cli migration create'))
+    fail(`npm create svc my-app: made ${made.join(', ') || 'nothing'}; said ${created.out.trim()}`);
+  const next = await run('npx', ['--yes', '@svc/cli', 'migration', 'create'], {
+    cwd: app,
+    env: userEnv,
+    limitMs: INSTALL_LIMIT_MS,
+    what: 'npx @svc/cli migration create (in my-app)',
+  });
+  const migrations = fs.existsSync(path.join(app, 'dbschema', 'migrations'))
+    ? fs.readdirSync(path.join(app, 'dbschema', 'migrations'))
+    : [];
+  if (migrations.length !== 1) fail(`npx @svc/cli migration create: ${next.out.trim()}`);
+  log(
+    `npm create svc my-app: ${made.join(', ')}; then npx @svc/cli migration create wrote ${migrations[0]}`,
+  );
 }
 
 async function cleanup() {

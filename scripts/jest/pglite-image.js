@@ -18,7 +18,9 @@ const os = require('node:os');
 const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..', '..');
-const REAL = require.resolve('@electric-sql/pglite', { paths: [path.join(ROOT, 'packages', 'core')] });
+const REAL = require.resolve('@electric-sql/pglite', {
+  paths: [path.join(ROOT, 'packages', 'core')],
+});
 const VERSION = require(path.join(path.dirname(REAL), '..', 'package.json')).version;
 const HOME = path.join(os.tmpdir(), `svc-pglite-image-${VERSION}`);
 const IMAGE = path.join(HOME, 'fresh-cluster.tar');
@@ -69,7 +71,8 @@ async function prepare() {
       }
     }
   }
-  if (!fs.existsSync(SHIM) || fs.readFileSync(SHIM, 'utf8') !== SHIM_SOURCE) writeAtomically(SHIM, SHIM_SOURCE);
+  if (!fs.existsSync(SHIM) || fs.readFileSync(SHIM, 'utf8') !== SHIM_SOURCE)
+    writeAtomically(SHIM, SHIM_SOURCE);
 }
 
 module.exports = prepare;

@@ -172,3 +172,26 @@ describe('applying DDL that does not fit the schema', () => {
     );
   });
 });
+
+describe('a function body changing its kind', () => {
+  test('EdgeQL to SQL and back is `using sql ...` / `using (...)`', () => {
+    const edgeql = 'function f(a: int64) -> int64 using (a + 1);';
+    const sql = 'function f(a: int64) -> int64 using sql $$select a + 1$$;';
+    const there = ql.printDdl(generateDdl(ql.parseSchema(edgeql), ql.parseSchema(sql)));
+    expect(there).toContain("using sql 'select a + 1';");
+    const back = ql.printDdl(generateDdl(ql.parseSchema(sql), ql.parseSchema(edgeql)));
+    expect(back).toContain('using (a + 1);');
+    for (const [from, to] of [
+      [edgeql, sql],
+      [sql, edgeql],
+    ] as const) {
+      const made = applyDdl(
+        ql.parseSchema(from),
+        generateDdl(ql.parseSchema(from), ql.parseSchema(to)),
+      );
+      expect(ql.printSchema(made.schema)).toContain(
+        to.includes('sql') ? 'using sql' : 'using (a + 1)',
+      );
+    }
+  });
+});

@@ -316,55 +316,53 @@ function diffMembers(
       continue;
     }
     if (memberTextOf(was) === memberTextOf(m)) continue;
-    switch (m.kind) {
-      case 'SetField':
-        out.push({ kind: 'SetFieldCommand', span: NO_SPAN, field: m });
-        break;
-      case 'Using':
-        out.push({ kind: 'SetExpression', span: NO_SPAN, expr: m.expr });
-        break;
-      case 'FunctionCode':
-        out.push({ kind: 'SetCode', span: NO_SPAN, code: m });
-        break;
-      case 'OnTargetDelete':
-      case 'OnSourceDelete':
-        out.push({
-          kind: 'SetOnDelete',
-          span: NO_SPAN,
-          which: m.kind === 'OnTargetDelete' ? 'target' : 'source',
-          action: m,
-        });
-        break;
-      default:
-        drops.push(dropOf(was, owner, ctx));
-        creates.push(...created(m, owner, ctx, inType));
-    }
+    const set = setMember(was, m);
+    if (set === null) {
+      drops.push(dropOf(was, owner, ctx));
+      creates.push(...created(m, owner, ctx, inType));
+    } else if (set === 'replace') return 'replace';
+    else out.push(set);
   }
   for (const [key, was] of before) {
     if (seen.has(key)) continue;
-    switch (was.kind) {
-      case 'SetField':
-        out.push({ kind: 'ResetField', span: NO_SPAN, name: was.name });
-        break;
-      case 'Using':
-        out.push({ kind: 'SetExpression', span: NO_SPAN, expr: null });
-        break;
-      case 'FunctionCode':
-        return 'replace';
-      case 'OnTargetDelete':
-      case 'OnSourceDelete':
-        out.push({
-          kind: 'SetOnDelete',
-          span: NO_SPAN,
-          which: was.kind === 'OnTargetDelete' ? 'target' : 'source',
-          action: null,
-        });
-        break;
-      default:
-        drops.push(dropOf(was, owner, ctx));
-    }
+    const reset = setMember(was, null);
+    if (reset === null) drops.push(dropOf(was, owner, ctx));
+    else if (reset === 'replace') return 'replace';
+    else out.push(reset);
   }
   return [...drops, ...out, ...creates];
+}
+
+/**
+ * The command that sets a member with no name of its own (a field, a computed's expression, a
+ * function's body, an on-delete action) from `was` to `now`, or resets it (`now` null); null for
+ * a named member (dropped and created instead), 'replace' where nothing resets it.
+ */
+function setMember(was: Member, now: Member | null): ql.AlterCommand | 'replace' | null {
+  switch (was.kind) {
+    case 'SetField':
+      return now?.kind === 'SetField'
+        ? { kind: 'SetFieldCommand', span: NO_SPAN, field: now }
+        : { kind: 'ResetField', span: NO_SPAN, name: was.name };
+    case 'Using':
+    case 'FunctionCode':
+      // One key for a body: an expression (`using (...)`) or code (`using sql ...`), either way.
+      if (now?.kind === 'FunctionCode') return { kind: 'SetCode', span: NO_SPAN, code: now };
+      if (now?.kind === 'Using') return { kind: 'SetExpression', span: NO_SPAN, expr: now.expr };
+      return was.kind === 'Using'
+        ? { kind: 'SetExpression', span: NO_SPAN, expr: null }
+        : 'replace';
+    case 'OnTargetDelete':
+    case 'OnSourceDelete':
+      return {
+        kind: 'SetOnDelete',
+        span: NO_SPAN,
+        which: was.kind === 'OnTargetDelete' ? 'target' : 'source',
+        action: now?.kind === was.kind ? now : null,
+      };
+    default:
+      return null;
+  }
 }
 
 function memberTextOf(m: Member): string {

@@ -1,6 +1,6 @@
 import { sql, type Generated } from 'kysely';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../testing';
-import { describeUrl } from './index';
+import { describeUrl, openDatabase } from './index';
 
 // These run on whichever engine SVC_TEST_DB names; .ci/run runs the suite once per engine.
 describe(`database layer on ${testDatabaseKind()}`, () => {
@@ -109,6 +109,45 @@ describe(`database layer on ${testDatabaseKind()}`, () => {
     const stats = t.db.stats();
     expect(stats.total).toBeGreaterThanOrEqual(1);
     expect(stats.waiting).toBe(0);
+  });
+});
+
+// Issue 33: a transaction-mode pooler without protocol-level prepared statements (PgBouncer
+// before 1.21) needs every statement unnamed. One connection each, so the statement's connection
+// is the one asked what it holds.
+(testDatabaseKind() === 'postgres' ? describe : describe.skip)('preparedStatements', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+  });
+  afterAll(() => t.dispose());
+
+  async function preparedAfterNamedQuery(preparedStatements?: boolean): Promise<string[]> {
+    const { url } = t.config as { url: string };
+    const db = await openDatabase({
+      url,
+      poolSize: 1,
+      ...(preparedStatements === undefined ? {} : { preparedStatements }),
+    });
+    try {
+      const { rows } = await db.query<{ n: number }>('select $1::int + 1 as n', [41], {
+        name: 'svc_prepared_option_test',
+      });
+      expect(rows).toEqual([{ n: 42 }]);
+      const held = await db.query<{ name: string }>('select name from pg_prepared_statements');
+      return held.rows.map((r) => r.name);
+    } finally {
+      await db.close();
+    }
+  }
+
+  test('on by default: a named statement is prepared on its connection', async () => {
+    expect(await preparedAfterNamedQuery()).toContain('svc_prepared_option_test');
+    expect(await preparedAfterNamedQuery(true)).toContain('svc_prepared_option_test');
+  });
+
+  test('false: the name is dropped and nothing is prepared, the values still bound', async () => {
+    expect(await preparedAfterNamedQuery(false)).toEqual([]);
   });
 });
 

@@ -59,17 +59,26 @@ export async function openDatabase(
   config: DatabaseConfig,
   options: OpenDatabaseOptions = {},
 ): Promise<Database> {
-  if ('url' in config) return openPostgres(config.url, config.poolSize ?? 10, options);
+  if ('url' in config) {
+    const pool = { size: config.poolSize ?? 10, named: config.preparedStatements ?? true };
+    return openPostgres(config.url, pool, options);
+  }
   if ('dataDir' in config) return openPGlite(path.resolve(config.dataDir), options);
   if ('memory' in config && config.memory) return openPGlite(undefined, options);
   throw new TypeError('database config needs one of: url, dataDir, memory');
 }
 
-async function openPostgres(url: string, poolSize: number, options: OpenDatabaseOptions) {
+/** The pool's size, and whether its statements may be named (prepared on each connection). */
+interface PoolSettings {
+  readonly size: number;
+  readonly named: boolean;
+}
+
+async function openPostgres(url: string, pool: PoolSettings, options: OpenDatabaseOptions) {
   const target = checkDatabaseUrl(url);
   const timeout = options.statementTimeoutMs;
   try {
-    return await connectPostgres(url, poolSize, options, timeout);
+    return await connectPostgres(url, pool, options, timeout);
   } catch (err) {
     if (timeout === undefined || !refusedStatementTimeout(err))
       throw connectionFailure(err, target);
@@ -80,7 +89,7 @@ async function openPostgres(url: string, poolSize: number, options: OpenDatabase
       "in the database; add statement_timeout to PgBouncer's track_extra_parameters to have it",
   );
   try {
-    return await connectPostgres(url, poolSize, options, undefined);
+    return await connectPostgres(url, pool, options, undefined);
   } catch (err) {
     throw connectionFailure(err, target);
   }
@@ -95,7 +104,7 @@ function refusedStatementTimeout(err: unknown): boolean {
 /** A pool on `url`, pinged once; closed again (and the driver's error thrown) when that fails. */
 async function connectPostgres(
   url: string,
-  poolSize: number,
+  settings: PoolSettings,
   options: OpenDatabaseOptions,
   statementTimeoutMs: number | undefined,
 ): Promise<Database> {
@@ -110,7 +119,7 @@ async function connectPostgres(
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   const pool = new pg.Pool({
     connectionString: url,
-    max: poolSize,
+    max: settings.size,
     connectionTimeoutMillis: connectTimeoutMs,
     types: types as never,
     ...(statementTimeoutMs === undefined ? {} : { statement_timeout: statementTimeoutMs }),
@@ -124,7 +133,7 @@ async function connectPostgres(
     () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     undefined,
     // Named and cancellable statements go to the pool directly: Kysely's driver can do neither.
-    poolRunner(pg, pool, connectTimeoutMs),
+    poolRunner(pg, pool, connectTimeoutMs, settings.named),
   );
   try {
     await db.ping();
@@ -136,20 +145,22 @@ async function connectPostgres(
 }
 
 /**
- * Runs a statement on a pooled connection: named (a prepared statement per connection) and
- * stopped by its signal (db/cancel). Without a signal it is `pool.query`; with one it is the same
- * three steps, connect, query, release, with the connection in hand to cancel on. The abort may
- * come before the statement is sent (refused), while it runs (cancelled: its implicit
- * transaction rolls back), or once it has ended and committed but its answer is still on the way
- * (the cancel finds nothing to stop and the result is returned; the caller that gave up drops it).
+ * Runs a statement on a pooled connection: named (a prepared statement per connection) unless the
+ * database was opened with `preparedStatements: false` (`named`), and stopped by its signal
+ * (db/cancel). Without a signal it is `pool.query`; with one it is the same three steps,
+ * connect, query, release, with the connection in hand to cancel on. The abort may come before
+ * the statement is sent (refused), while it runs (cancelled: its implicit transaction rolls
+ * back), or once it has ended and committed but its answer is still on the way (the cancel finds
+ * nothing to stop and the result is returned; the caller that gave up drops it).
  */
 function poolRunner(
   pg: typeof import('pg'),
   pool: import('pg').Pool,
   cancelTimeoutMs: number,
+  named: boolean,
 ): StatementRunner {
   return async (text, values, { name, signal }) => {
-    const config = { ...(name === undefined ? {} : { name }), text, values: [...values] };
+    const config = { ...(name === undefined || !named ? {} : { name }), text, values: [...values] };
     if (signal === undefined) return resultOf(await pool.query(config));
     if (signal.aborted) throw new StatementCancelledError();
     const client = (await pool.connect()) as import('pg').PoolClient & BackendKey;

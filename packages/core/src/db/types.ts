@@ -5,7 +5,17 @@ import type { Kysely } from 'kysely';
  * PGlite persisted in that folder; `memory` is embedded PGlite that vanishes on close.
  */
 export type DatabaseConfig =
-  | { readonly url: string; readonly poolSize?: number }
+  | {
+      readonly url: string;
+      readonly poolSize?: number;
+      /**
+       * Run statements as named prepared statements (`QueryOptions.name`); default true. False
+       * for a transaction-mode pooler that cannot keep them (PgBouncer before 1.21 or without
+       * `max_prepared_statements`): every statement is then sent unnamed (parsed each time, still
+       * with bound parameters).
+       */
+      readonly preparedStatements?: boolean;
+    }
   | { readonly dataDir: string }
   | { readonly memory: true };
 
@@ -19,7 +29,8 @@ export interface QueryOptions {
   /**
    * Run as a named prepared statement (PostgreSQL only): each pooled connection parses and plans
    * it once, later runs send only the name and the values. One name must always carry the same
-   * SQL (name it by a hash of the text). Ignored by PGlite and inside transactions.
+   * SQL (name it by a hash of the text). Ignored by PGlite, inside transactions, and by a
+   * database opened with `preparedStatements: false`.
    */
   readonly name?: string;
   /**

@@ -504,6 +504,70 @@ describe('[database] pool_size / SVC_DATABASE_POOL_SIZE', () => {
   });
 });
 
+// Issue 33: a transaction-mode pooler without protocol-level prepared statements needs them off.
+describe('[database] prepared_statements / SVC_DATABASE_PREPARED_STATEMENTS', () => {
+  const URL_ = 'postgres://u@127.0.0.1/db';
+
+  test("unset: the database layer's default (on) applies, nothing added", () => {
+    expect(resolveConfig({ env: { DATABASE_URL: URL_ } }).database).toEqual({ url: URL_ });
+  });
+
+  test('from the file, the environment and the code, by precedence', () => {
+    const file = tomlFile(`[database]\nurl = "${URL_}"\nprepared_statements = false\n`);
+    expect(resolveConfig({ env: {}, configFile: file }).database).toEqual({
+      url: URL_,
+      preparedStatements: false,
+    });
+    expect(
+      resolveConfig({ env: { SVC_DATABASE_PREPARED_STATEMENTS: 'on' }, configFile: file }).database,
+    ).toEqual({ url: URL_, preparedStatements: true });
+    expect(
+      resolveConfig({
+        env: { SVC_DATABASE_PREPARED_STATEMENTS: 'yes' },
+        configFile: file,
+        database: { url: URL_, preparedStatements: false },
+      }).database,
+    ).toEqual({ url: URL_, preparedStatements: false });
+    // It applies to whichever URL wins, beside the pool size.
+    expect(
+      resolveConfig({
+        env: { DATABASE_URL: 'postgres://env@127.0.0.1/db', SVC_DATABASE_POOL_SIZE: '4' },
+        configFile: file,
+      }).database,
+    ).toEqual({ url: 'postgres://env@127.0.0.1/db', poolSize: 4, preparedStatements: false });
+  });
+
+  test('embedded PGlite has no prepared statements to turn off: ignored there', () => {
+    expect(
+      resolveConfig({
+        env: { SVC_DATABASE_PREPARED_STATEMENTS: 'false' },
+        database: { memory: true },
+      }).database,
+    ).toEqual({ memory: true });
+  });
+
+  test('a boolean, from every source', () => {
+    const text = tomlFile(`[database]\nurl = "${URL_}"\nprepared_statements = "no"\n`);
+    expect(problems({ env: {}, configFile: text })).toEqual([
+      `${text}:3: [database] prepared_statements must be true or false, got the string "no"`,
+    ]);
+    expect(problems({ env: { SVC_DATABASE_PREPARED_STATEMENTS: 'sometimes' } })).toHaveLength(1);
+    expect(problems({ env: { SVC_DATABASE_PREPARED_STATEMENTS: 'sometimes' } })[0]).toMatch(
+      /^SVC_DATABASE_PREPARED_STATEMENTS /,
+    );
+    expect(
+      problems({
+        env: {},
+        database: { url: URL_, preparedStatements: 'no' as unknown as boolean },
+      }),
+    ).toEqual(['database.preparedStatements must be true or false, got the string "no"']);
+    const misspelt = tomlFile(`[database]\nurl = "${URL_}"\nprepared_statement = false\n`);
+    expect(problems({ env: {}, configFile: misspelt })).toEqual([
+      `${misspelt}:3: unknown key [database] prepared_statement; did you mean 'prepared_statements'?`,
+    ]);
+  });
+});
+
 describe('[server] trust_proxy / SVC_TRUST_PROXY', () => {
   test('unset by default; addresses, CIDRs and proxy-addr names from every source', () => {
     expect(resolveConfig({ env: {} }).trustProxy).toBeUndefined();

@@ -252,6 +252,14 @@ export const DATABASE_FIELDS: readonly FieldSpec[] = [
     max: 1000,
     doc: 'most connections the PostgreSQL pool opens (1 to 1000; ignored by embedded PGlite)',
   },
+  {
+    key: 'preparedStatements',
+    type: 'boolean',
+    env: 'SVC_DATABASE_PREPARED_STATEMENTS',
+    toml: ['database', 'prepared_statements'],
+    default: true,
+    doc: 'run queries as named prepared statements on PostgreSQL; `false` behind a transaction-mode pooler that cannot keep them (PgBouncer before 1.21; ignored by embedded PGlite)',
+  },
 ];
 
 export const PROTOCOLS = ['full', 'simple'] as const;

@@ -156,7 +156,9 @@ const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 const NON_SETTING_KEYS = new Set(['database', 'schema', 'authConfig', 'tls', 'configFile', 'env']);
 const FIELD_BY_KEY = new Map(SERVER_FIELDS.map((f) => [f.key, f]));
-const POOL_FIELD = DATABASE_FIELDS.find((f) => f.key === 'poolSize') as FieldSpec;
+/** The `[database]` settings of a PostgreSQL URL's pool (`poolSize`, `preparedStatements`). */
+const POOL_FIELDS = DATABASE_FIELDS.filter((f) => f.key !== 'url' && f.key !== 'dataDir');
+const POOL_KEYS = new Set(POOL_FIELDS.map((f) => f.key));
 
 type Layer = Partial<Record<string, unknown>>;
 
@@ -234,11 +236,16 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
 
   let database: DatabaseConfig;
   let databaseSource: ResolvedConfig['databaseSource'];
-  // The pool size resolves on its own (a URL from the file may take its size from the
-  // environment) and applies to PostgreSQL only: embedded PGlite is one connection.
-  const explicitPool =
-    input.database && 'url' in input.database ? input.database.poolSize : undefined;
-  const poolSize = explicitPool ?? fromEnv.poolSize ?? file?.poolSize;
+  // The pool settings resolve one by one (a URL from the file may take its size from the
+  // environment) and apply to PostgreSQL only: embedded PGlite is one connection. Unset, the
+  // database layer's defaults apply.
+  const explicitPool: Layer =
+    input.database && 'url' in input.database ? (input.database as Layer) : {};
+  const pool: Layer = {};
+  for (const field of POOL_FIELDS) {
+    const value = explicitPool[field.key] ?? fromEnv.pool[field.key] ?? file?.pool[field.key];
+    if (value !== undefined) pool[field.key] = value;
+  }
   if (input.database) {
     database = input.database;
     databaseSource = 'explicit';
@@ -253,7 +260,7 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
     database = { dataDir: DATABASE_FIELDS.find((f) => f.key === 'dataDir')?.default as string };
     databaseSource = 'default';
   }
-  if ('url' in database && poolSize !== undefined) database = { ...database, poolSize };
+  if ('url' in database) database = { ...database, ...pool };
 
   const resolved = {
     ...(settings as unknown as ServerSettings),
@@ -444,14 +451,15 @@ function readEnvLayer(env: Readonly<Record<string, string | undefined>>, problem
   let database: DatabaseConfig | undefined;
   if (env.DATABASE_URL) database = { url: env.DATABASE_URL };
   else if (env.SVC_DATA_DIR) database = { dataDir: env.SVC_DATA_DIR };
-  let poolSize: number | undefined;
-  const poolText = POOL_FIELD.env ? env[POOL_FIELD.env] : undefined;
-  if (poolText !== undefined) {
-    const value = fromText(POOL_FIELD, poolText, POOL_FIELD.env as string);
+  const pool: Layer = {};
+  for (const field of POOL_FIELDS) {
+    const text = field.env ? env[field.env] : undefined;
+    if (text === undefined) continue;
+    const value = fromText(field, text, field.env as string);
     if (typeof value === 'string' && value.startsWith('\0')) problems.push(value.slice(1));
-    else poolSize = value as number;
+    else pool[field.key] = value;
   }
-  return { settings, database, poolSize };
+  return { settings, database, pool };
 }
 
 function readConfigFile(file: string, problems: string[]) {
@@ -485,7 +493,7 @@ function readConfigFile(file: string, problems: string[]) {
   let database: DatabaseConfig | undefined;
   let auth: Record<string, unknown> | undefined;
   let authTyped = true;
-  let poolSize: number | undefined;
+  const pool: Layer = {};
   for (const [table, value] of Object.entries(doc)) {
     if (!isPlainObject(value) || !TOML_TABLES.includes(table)) {
       const hint = didYouMean(table, TOML_TABLES) || ' (expected [server], [database] or [auth])';
@@ -527,14 +535,16 @@ function readConfigFile(file: string, problems: string[]) {
       Object.assign(settings, found);
       continue;
     }
-    if (typeof found.poolSize === 'number') poolSize = found.poolSize;
+    for (const field of POOL_FIELDS) {
+      if (found[field.key] !== undefined) pool[field.key] = found[field.key];
+    }
     if (typeof found.url === 'string') database = { url: found.url };
     else if (typeof found.dataDir === 'string') {
       // A relative data_dir is relative to the file that names it.
       database = { dataDir: path.resolve(path.dirname(file), found.dataDir) };
     }
   }
-  return { settings, database, auth, authTyped, poolSize };
+  return { settings, database, auth, authTyped, pool };
 }
 
 const TOML_TABLES = ['server', 'database', 'auth'];
@@ -569,13 +579,14 @@ function isProxyItem(item: string): boolean {
 }
 
 function checkDatabase(db: DatabaseConfig, problems: string[]) {
-  const keys = Object.keys(db).filter((k) => k !== 'poolSize');
+  const keys = Object.keys(db).filter((k) => !POOL_KEYS.has(k));
   if (keys.length !== 1 || !['url', 'dataDir', 'memory'].includes(keys[0] as string)) {
     problems.push('database must be one of {url}, {dataDir} or {memory: true}');
   }
-  const poolSize = (db as { poolSize?: unknown }).poolSize;
-  if (poolSize !== undefined) {
-    const checked = checkValue(POOL_FIELD, poolSize, 'database.poolSize');
+  for (const field of POOL_FIELDS) {
+    const value = (db as Layer)[field.key];
+    if (value === undefined) continue;
+    const checked = checkValue(field, value, `database.${field.key}`);
     if (typeof checked === 'string' && checked.startsWith('\0')) problems.push(checked.slice(1));
   }
 }

@@ -5,7 +5,17 @@ import type { Kysely } from 'kysely';
  * PGlite persisted in that folder; `memory` is embedded PGlite that vanishes on close.
  */
 export type DatabaseConfig =
-  | { readonly url: string; readonly poolSize?: number }
+  | {
+      readonly url: string;
+      readonly poolSize?: number;
+      /**
+       * Streaming replicas of `url` (PostgreSQL URLs) that read-only work may run on; the server
+       * routes to them (docs/http.md, "Read replicas"). `openDatabase` opens `url` only.
+       */
+      readonly replicas?: readonly string[];
+      /** Seconds a replica may lag behind before reads skip it. @default 10 */
+      readonly maxReplicaLag?: number;
+    }
   | { readonly dataDir: string }
   | { readonly memory: true };
 

@@ -14,7 +14,8 @@ export type FieldType =
   | 'logFormat'
   | 'cors'
   | 'proxyList'
-  | 'instanceId';
+  | 'instanceId'
+  | 'urlList';
 
 export interface FieldSpec {
   readonly key: string;
@@ -251,6 +252,24 @@ export const DATABASE_FIELDS: readonly FieldSpec[] = [
     default: 10,
     max: 1000,
     doc: 'most connections the PostgreSQL pool opens (1 to 1000; ignored by embedded PGlite)',
+  },
+  // A list: in TOML an array of strings, in the environment comma-separated.
+  {
+    key: 'replicas',
+    type: 'urlList',
+    env: 'SVC_DATABASE_REPLICA_URLS',
+    toml: ['database', 'replica_urls'],
+    secret: true,
+    doc: 'PostgreSQL URLs of streaming replicas of `url` that read-only work runs on (each with a pool of pool_size); PostgreSQL only',
+  },
+  {
+    key: 'maxReplicaLag',
+    type: 'positiveInt',
+    env: 'SVC_DATABASE_MAX_REPLICA_LAG',
+    toml: ['database', 'max_replica_lag'],
+    default: 10,
+    max: 86400,
+    doc: 'seconds a replica may lag behind the primary before reads skip it',
   },
 ];
 

@@ -157,6 +157,8 @@ const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 const NON_SETTING_KEYS = new Set(['database', 'schema', 'authConfig', 'tls', 'configFile', 'env']);
 const FIELD_BY_KEY = new Map(SERVER_FIELDS.map((f) => [f.key, f]));
 const POOL_FIELD = DATABASE_FIELDS.find((f) => f.key === 'poolSize') as FieldSpec;
+const REPLICAS_FIELD = DATABASE_FIELDS.find((f) => f.key === 'replicas') as FieldSpec;
+const LAG_FIELD = DATABASE_FIELDS.find((f) => f.key === 'maxReplicaLag') as FieldSpec;
 
 type Layer = Partial<Record<string, unknown>>;
 
@@ -254,6 +256,21 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
     databaseSource = 'default';
   }
   if ('url' in database && poolSize !== undefined) database = { ...database, poolSize };
+  // Replicas likewise resolve on their own, and need PostgreSQL: PGlite has none.
+  const explicitUrl = input.database as
+    | { replicas?: string[]; maxReplicaLag?: number }
+    | undefined;
+  const replicas = explicitUrl?.replicas ?? fromEnv.replicas ?? file?.replicas;
+  const maxReplicaLag = explicitUrl?.maxReplicaLag ?? fromEnv.maxReplicaLag ?? file?.maxReplicaLag;
+  if (replicas !== undefined && replicas.length > 0) {
+    if ('url' in database) {
+      database = { ...database, replicas, maxReplicaLag: maxReplicaLag ?? (LAG_FIELD.default as number) };
+    } else {
+      problems.push(
+        'replica_urls needs a PostgreSQL database (url): embedded PGlite has no replicas',
+      );
+    }
+  }
 
   const resolved = {
     ...(settings as unknown as ServerSettings),
@@ -355,6 +372,12 @@ function checkValue(field: FieldSpec, value: unknown, where: string, fromEnv = f
     }
     case 'cors':
       return checkCors(value, where);
+    case 'urlList':
+      // Never echo a URL back: it may hold a password.
+      return Array.isArray(value) &&
+        value.every((u) => typeof u === 'string' && /^postgres(ql)?:\/\//.test(u))
+        ? value
+        : `\0${where} must be a list of postgres:// URLs`;
     case 'proxyList': {
       if (typeof value !== 'string' || value.trim() === '')
         return bad(`a comma-separated list of addresses, CIDRs or ${PROXY_NAMES.join(', ')}`);
@@ -415,6 +438,15 @@ function fromText(field: FieldSpec, text: string, where: string): unknown {
       return /^\d+$/.test(text.trim())
         ? checkValue(field, Number(text), where, true)
         : checkValue(field, text, where, true);
+    case 'urlList':
+      return checkValue(
+        field,
+        text
+          .split(',')
+          .map((u) => u.trim())
+          .filter(Boolean),
+        where,
+      );
     case 'cors':
       // SVC_CORS_ORIGINS: the origins, comma-separated.
       return checkValue(
@@ -451,7 +483,25 @@ function readEnvLayer(env: Readonly<Record<string, string | undefined>>, problem
     if (typeof value === 'string' && value.startsWith('\0')) problems.push(value.slice(1));
     else poolSize = value as number;
   }
-  return { settings, database, poolSize };
+  const replicas = envValue<string[]>(env, REPLICAS_FIELD, problems);
+  const maxReplicaLag = envValue<number>(env, LAG_FIELD, problems);
+  return { settings, database, poolSize, replicas, maxReplicaLag };
+}
+
+/** One `[database]` field from the environment, checked; undefined when unset or wrong. */
+function envValue<T>(
+  env: Readonly<Record<string, string | undefined>>,
+  field: FieldSpec,
+  problems: string[],
+): T | undefined {
+  const text = field.env ? env[field.env] : undefined;
+  if (text === undefined) return undefined;
+  const value = fromText(field, text, field.env as string);
+  if (typeof value === 'string' && value.startsWith('\0')) {
+    problems.push(value.slice(1));
+    return undefined;
+  }
+  return value as T;
 }
 
 function readConfigFile(file: string, problems: string[]) {
@@ -486,6 +536,8 @@ function readConfigFile(file: string, problems: string[]) {
   let auth: Record<string, unknown> | undefined;
   let authTyped = true;
   let poolSize: number | undefined;
+  let replicas: string[] | undefined;
+  let maxReplicaLag: number | undefined;
   for (const [table, value] of Object.entries(doc)) {
     if (!isPlainObject(value) || !TOML_TABLES.includes(table)) {
       const hint = didYouMean(table, TOML_TABLES) || ' (expected [server], [database] or [auth])';
@@ -528,13 +580,15 @@ function readConfigFile(file: string, problems: string[]) {
       continue;
     }
     if (typeof found.poolSize === 'number') poolSize = found.poolSize;
+    if (Array.isArray(found.replicas)) replicas = found.replicas as string[];
+    if (typeof found.maxReplicaLag === 'number') maxReplicaLag = found.maxReplicaLag;
     if (typeof found.url === 'string') database = { url: found.url };
     else if (typeof found.dataDir === 'string') {
       // A relative data_dir is relative to the file that names it.
       database = { dataDir: path.resolve(path.dirname(file), found.dataDir) };
     }
   }
-  return { settings, database, auth, authTyped, poolSize };
+  return { settings, database, auth, authTyped, poolSize, replicas, maxReplicaLag };
 }
 
 const TOML_TABLES = ['server', 'database', 'auth'];
@@ -569,7 +623,7 @@ function isProxyItem(item: string): boolean {
 }
 
 function checkDatabase(db: DatabaseConfig, problems: string[]) {
-  const keys = Object.keys(db).filter((k) => k !== 'poolSize');
+  const keys = Object.keys(db).filter((k) => !URL_OPTIONS.includes(k));
   if (keys.length !== 1 || !['url', 'dataDir', 'memory'].includes(keys[0] as string)) {
     problems.push('database must be one of {url}, {dataDir} or {memory: true}');
   }
@@ -578,7 +632,19 @@ function checkDatabase(db: DatabaseConfig, problems: string[]) {
     const checked = checkValue(POOL_FIELD, poolSize, 'database.poolSize');
     if (typeof checked === 'string' && checked.startsWith('\0')) problems.push(checked.slice(1));
   }
+  for (const [field, name] of [
+    [REPLICAS_FIELD, 'replicas'],
+    [LAG_FIELD, 'maxReplicaLag'],
+  ] as const) {
+    const value = (db as Record<string, unknown>)[name];
+    if (value === undefined) continue;
+    const checked = checkValue(field, value, `database.${name}`);
+    if (typeof checked === 'string' && checked.startsWith('\0')) problems.push(checked.slice(1));
+  }
 }
+
+/** Keys of a `{url}` database besides `url`. */
+const URL_OPTIONS = ['poolSize', 'replicas', 'maxReplicaLag'];
 
 /** snake_case → camelCase, through sub-tables and arrays of tables (`[[auth.webhooks]]`). */
 function camelKeys(value: Record<string, unknown>): Record<string, unknown> {

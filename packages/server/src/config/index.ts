@@ -257,14 +257,16 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
   }
   if ('url' in database && poolSize !== undefined) database = { ...database, poolSize };
   // Replicas likewise resolve on their own, and need PostgreSQL: PGlite has none.
-  const explicitUrl = input.database as
-    | { replicas?: string[]; maxReplicaLag?: number }
-    | undefined;
+  const explicitUrl = input.database as { replicas?: string[]; maxReplicaLag?: number } | undefined;
   const replicas = explicitUrl?.replicas ?? fromEnv.replicas ?? file?.replicas;
   const maxReplicaLag = explicitUrl?.maxReplicaLag ?? fromEnv.maxReplicaLag ?? file?.maxReplicaLag;
   if (replicas !== undefined && replicas.length > 0) {
     if ('url' in database) {
-      database = { ...database, replicas, maxReplicaLag: maxReplicaLag ?? (LAG_FIELD.default as number) };
+      database = {
+        ...database,
+        replicas,
+        maxReplicaLag: maxReplicaLag ?? (LAG_FIELD.default as number),
+      };
     } else {
       problems.push(
         'replica_urls needs a PostgreSQL database (url): embedded PGlite has no replicas',

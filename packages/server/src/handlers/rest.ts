@@ -107,11 +107,7 @@ export function restHandler(deps: RestHandlerDeps) {
         if (mayAnswer(res)) res.status(204).end();
         return;
       case 'list': {
-        if (
-          plan.parent &&
-          isEmptyResult(text) &&
-          isEmptyResult(await run(plan.parent))
-        ) {
+        if (plan.parent && isEmptyResult(text) && isEmptyResult(await run(plan.parent))) {
           throw commonError('NOT_FOUND', plan.missing ?? 'not found');
         }
         sendJson(res, 200, answerBody(plan, text) ?? '[]');

@@ -281,8 +281,11 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
         ({ rows } = await replica.query<{ result: unknown }>(compiled.sql, values, options));
         runOptions.onServed?.('replica', false);
       } catch (err) {
-        if (runOptions.signal?.aborted || !replicaFailure(err)) throw err;
-        runOptions.onReplicaError?.(err);
+        // 25006: the statement wrote after all (a function the compiler cannot see into), which
+        // a replica refuses before doing anything: the primary runs it, the replica is fine.
+        const refusedWrite = databaseErrorFields(err)?.code === '25006';
+        if (runOptions.signal?.aborted || !(refusedWrite || replicaFailure(err))) throw err;
+        if (!refusedWrite) runOptions.onReplicaError?.(err);
         ({ rows } = await db.query<{ result: unknown }>(compiled.sql, values, options));
         runOptions.onServed?.('primary', false);
       }

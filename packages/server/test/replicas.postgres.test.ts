@@ -7,7 +7,7 @@
  * replay paused on the standby, a row written since is missing from a replica's answer and
  * present in the primary's.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -15,31 +15,46 @@ import path from 'node:path';
 import { openDatabase, type Database } from '@svc/core';
 import { createServer, type SvcServer } from '../src';
 
-const PGBIN = [
-  '/usr/lib/postgresql/17/bin',
-  '/usr/lib/postgresql/16/bin',
-  '/usr/lib/postgresql/15/bin',
-]
-  .map((d) => path.join(d, 'pg_ctl'))
-  .find((p) => fs.existsSync(p))
-  ?.replace(/\/pg_ctl$/, '');
+/** The newest Debian PostgreSQL's programs, as .ci/run picks them. */
+const PGBIN = (() => {
+  const root = '/usr/lib/postgresql';
+  const versions = fs.existsSync(root)
+    ? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'pg_ctl')))
+    : [];
+  const newest = versions.sort((a, b) => Number(a) - Number(b)).pop();
+  return newest === undefined ? undefined : path.join(root, newest, 'bin');
+})();
 
 const SCHEMA = 'type Note { required text: str; }';
 
-/** Runs a PostgreSQL program as `postgres` when this process is root (initdb refuses root). */
+/** As `postgres` when this process is root (initdb refuses root). */
+function asPostgres(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  return {
+    uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
+    gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()),
+  };
+}
+
+/** Runs a PostgreSQL program, bounded, and waits for it. */
 function pg(program: string, args: string[]): string {
-  const asUser =
-    process.getuid?.() === 0
-      ? {
-          uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
-          gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()),
-        }
-      : {};
   return execFileSync(path.join(PGBIN as string, program), args, {
     encoding: 'utf8',
     timeout: 60_000,
     stdio: ['ignore', 'pipe', 'pipe'],
-    ...asUser,
+    ...asPostgres(),
+  });
+}
+
+/** The same without blocking the event loop: requests keep flowing while it runs. */
+function pgAsync(program: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      path.join(PGBIN as string, program),
+      args,
+      { timeout: 60_000, ...asPostgres() },
+      (err) => (err ? reject(err) : resolve()),
+    );
   });
 }
 
@@ -261,7 +276,9 @@ interface Answer {
       };
       const readers = [reader(), reader(), reader()];
       await until('reads under way', 10_000, async () => served > 20);
-      pg('pg_ctl', ['-D', replicaData, '-m', 'immediate', '-w', '-t', '30', 'stop']);
+      const before = (await (await fetch(`${server.url}/stats`)).json()) as any;
+      expect(before.replicas[0].errors).toBe(0);
+      await pgAsync('pg_ctl', ['-D', replicaData, '-m', 'immediate', '-w', '-t', '30', 'stop']);
       const stoppedAt = served;
       await until('reads after the stop', 20_000, async () => served > stoppedAt + 60);
       stop = true;

@@ -218,6 +218,10 @@ interface Answer {
           servedBy: 'primary',
           texts: ['one', 'two'],
         });
+        // The body's option does the same on POST /query.
+        const asked = await post({ query: 'select Note.text', read: 'primary' });
+        expect(asked.servedBy).toBe('primary');
+        expect((asked.body.data as string[]).sort()).toEqual(['one', 'two']);
         // A REST write reads its row back in the same request: on the primary, so it sees it.
         const created = await fetch(`${server.url}/api/Note`, {
           method: 'POST',
@@ -237,11 +241,17 @@ interface Answer {
       await until('replay caught up', 10_000, async () => (await texts()).texts.length === 3);
     });
 
-    test('a bad X-Svc-Read is a 400 in the envelope', async () => {
+    test('a bad X-Svc-Read or "read" is a 400 in the envelope', async () => {
       const a = await post({ query: 'select 1' }, { 'X-Svc-Read': 'sometimes' });
       expect(a.status).toBe(400);
       expect(a.body).toMatchObject({ code: 'VALIDATION_ERROR' });
       expect(a.body.error).toContain('X-Svc-Read');
+      const b = await post({ query: 'select 1', read: 'replica' });
+      expect(b.status).toBe(400);
+      expect(b.body).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        error: expect.stringContaining('"read"'),
+      });
     });
 
     test('/stats and /metrics show the replica pool', async () => {

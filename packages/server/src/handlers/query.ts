@@ -72,7 +72,7 @@ export function queryHandler(deps: QueryHandlerDeps) {
     // A read-only statement may run on a replica (docs/http.md, "Read replicas").
     const data = await engine.run(body, caller, {
       signal: requestSignal(res),
-      ...readRouting(deps.replicas, req, res),
+      ...readRouting(deps.replicas, req, res, body.read !== 'primary'),
     });
     sendJson(res, 200, `{"data":${data}}`, await versionHeader(engine));
   };

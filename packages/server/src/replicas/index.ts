@@ -197,8 +197,9 @@ export const SERVED_BY_HEADER = 'X-Svc-Served-By';
 
 /**
  * The engine's RunOptions for one statement of a request, outside transactions: a healthy
- * replica when `reads` says the request only reads (a REST GET, `/query`), unless the request
- * asked for the primary or has already run something there; where the statement ran noted in
+ * replica when `reads` says the request may read there (a REST GET, a `/query` without
+ * `"read": "primary"`), unless `X-Svc-Read: primary` asked for the primary or the request has
+ * already run something there; where the statement ran noted in
  * `X-Svc-Served-By` (when replicas are configured). Call it once per statement.
  */
 export function readRouting(

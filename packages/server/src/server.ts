@@ -217,6 +217,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
           open: {
             onPoolError: (err) => logger.error({ err }, 'replica connection error'),
             statementTimeoutMs: config.requestTimeout,
+            onWarning: (message) => logger.warn(`replica: ${message}`),
           },
           onChange: (replica, healthy, why) =>
             healthy

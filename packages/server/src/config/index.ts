@@ -257,9 +257,12 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
   }
   if ('url' in database && poolSize !== undefined) database = { ...database, poolSize };
   // Replicas likewise resolve on their own, and need PostgreSQL: PGlite has none.
-  const givenDatabase = input.database as { replicas?: string[]; maxReplicaLag?: number } | undefined;
+  const givenDatabase = input.database as
+    | { replicas?: string[]; maxReplicaLag?: number }
+    | undefined;
   const replicas = givenDatabase?.replicas ?? fromEnv.replicas ?? file?.replicas;
-  const maxReplicaLag = givenDatabase?.maxReplicaLag ?? fromEnv.maxReplicaLag ?? file?.maxReplicaLag;
+  const maxReplicaLag =
+    givenDatabase?.maxReplicaLag ?? fromEnv.maxReplicaLag ?? file?.maxReplicaLag;
   if (replicas !== undefined && replicas.length > 0) {
     if ('url' in database) {
       database = {

@@ -94,6 +94,7 @@ export type {
   Transaction,
 } from './db/types';
 export {
+  describeUrl,
   holdsEmbeddedDatabase,
   openDatabase,
   PGLITE_SETTINGS,

@@ -23,6 +23,7 @@ import { createLogger, type Logger } from './observability/logger';
 import { ServerMetrics } from './observability/metrics';
 import { warnOpenOperationalRoutes } from './observability/open-routes';
 import { openTypesWarning } from './observability/open-types';
+import { Replicas } from './replicas';
 import { buildApp } from './routes';
 import { createServerQueryEngine } from './query-compiler';
 import { randomInstanceId, Transactions } from './transactions';
@@ -204,12 +205,33 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     onEnded: (id, reason) =>
       logger.info({ transaction: id.slice(0, id.indexOf('.')) }, `transaction ended: ${reason}`),
   });
+  // Read replicas (docs/http.md, "Read replicas"): checked in the background from now on; one
+  // that is down at start is tried again by the checks.
+  const replicaUrls = 'url' in config.database ? (config.database.replicas ?? []) : [];
+  const replicas =
+    replicaUrls.length > 0 && 'url' in config.database
+      ? await Replicas.open({
+          urls: replicaUrls,
+          poolSize: config.database.poolSize ?? 10,
+          maxLagSeconds: config.database.maxReplicaLag ?? 10,
+          open: {
+            onPoolError: (err) => logger.error({ err }, 'replica connection error'),
+            statementTimeoutMs: config.requestTimeout,
+            onWarning: (message) => logger.warn(`replica: ${message}`),
+          },
+          onChange: (replica, healthy, why) =>
+            healthy
+              ? logger.info({ replica }, `replica in use: ${why}`)
+              : logger.warn({ replica }, `replica skipped: ${why}`),
+        })
+      : undefined;
   const metrics = new ServerMetrics(
     () => database.stats(),
     () => ({
       open: transactions.size,
       max: transactions.max,
     }),
+    () => replicas?.stats() ?? [],
   );
   const queryEngine = createServerQueryEngine(database, {
     ...(compileQuery ? { compileQuery } : {}),
@@ -226,6 +248,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
       warnOpenTypes((await queryEngine.schema()).schema);
     } catch (err) {
       await auth?.close();
+      await replicas?.close();
       if (ownsDatabase) await database.close();
       throw err;
     }
@@ -250,6 +273,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
     buildSchema,
     queryEngine,
     transactions,
+    ...(replicas ? { replicas } : {}),
     ...(warnOpenTypes ? { onSchema: warnOpenTypes } : {}),
   });
 
@@ -332,6 +356,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<S
         await rolledBack;
         // Deliver the events already fired (webhooks, mail) before the database goes.
         await auth?.close();
+        await replicas?.close();
         if (ownsDatabase) await database.close();
         if (httpServer) logger.info({ ms: Math.round(performance.now() - started) }, 'stopped');
         // pino writes asynchronously: let the last lines out before a caller exits the process

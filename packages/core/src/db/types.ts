@@ -15,6 +15,13 @@ export type DatabaseConfig =
        * with bound parameters).
        */
       readonly preparedStatements?: boolean;
+      /**
+       * Streaming replicas of `url` (PostgreSQL URLs) that read-only work may run on; the server
+       * routes to them (docs/http.md, "Read replicas"). `openDatabase` opens `url` only.
+       */
+      readonly replicas?: readonly string[];
+      /** Seconds a replica may lag behind before reads skip it. @default 10 */
+      readonly maxReplicaLag?: number;
     }
   | { readonly dataDir: string }
   | { readonly memory: true };

@@ -661,3 +661,67 @@ describe('[server] metrics_token / SVC_METRICS_TOKEN (issue 26, 9)', () => {
     ]);
   });
 });
+
+// Issue 33: read replicas.
+describe('[database] replica_urls / SVC_DATABASE_REPLICA_URLS, max_replica_lag', () => {
+  const URL_ = 'postgres://u@127.0.0.1/db';
+  const R1 = 'postgres://u:secret@127.0.0.2/db';
+  const R2 = 'postgresql://u@127.0.0.3/db';
+
+  test('from the file, the environment and the code, by precedence; the lag defaults to 10', () => {
+    const file = tomlFile(
+      `[database]\nurl = "${URL_}"\nreplica_urls = ["${R1}"]\nmax_replica_lag = 5\n`,
+    );
+    expect(resolveConfig({ env: {}, configFile: file }).database).toEqual({
+      url: URL_,
+      replicas: [R1],
+      maxReplicaLag: 5,
+    });
+    expect(
+      resolveConfig({ env: { SVC_DATABASE_REPLICA_URLS: ` ${R1}, ${R2} ` }, configFile: file })
+        .database,
+    ).toEqual({ url: URL_, replicas: [R1, R2], maxReplicaLag: 5 });
+    expect(
+      resolveConfig({
+        env: { SVC_DATABASE_REPLICA_URLS: R1, SVC_DATABASE_MAX_REPLICA_LAG: '3' },
+        configFile: file,
+        database: { url: URL_, replicas: [R2] },
+      }).database,
+    ).toEqual({ url: URL_, replicas: [R2], maxReplicaLag: 3 });
+    expect(
+      resolveConfig({ env: { DATABASE_URL: URL_, SVC_DATABASE_REPLICA_URLS: R2 } }).database,
+    ).toEqual({ url: URL_, replicas: [R2], maxReplicaLag: 10 });
+    // None: nothing added.
+    expect(resolveConfig({ env: { DATABASE_URL: URL_ } }).database).toEqual({ url: URL_ });
+  });
+
+  test('PGlite has no replicas: the setting is refused on an embedded database', () => {
+    const refused =
+      'replica_urls needs a PostgreSQL database (url): embedded PGlite has no replicas';
+    expect(problems({ env: { SVC_DATABASE_REPLICA_URLS: R1 } })).toEqual([refused]);
+    expect(problems({ env: {}, database: { memory: true, replicas: [R1] } as never })).toEqual([
+      refused,
+    ]);
+    const file = tomlFile(`[database]\ndata_dir = "data"\nreplica_urls = ["${R1}"]\n`);
+    expect(problems({ env: {}, configFile: file })).toEqual([refused]);
+  });
+
+  test('a list of postgres:// URLs, never echoed; the lag a positive integer', () => {
+    const file = tomlFile(`[database]\nurl = "${URL_}"\nreplica_urls = "${R1}"\n`);
+    expect(problems({ env: {}, configFile: file })).toEqual([
+      `${file}:3: [database] replica_urls must be a list of postgres:// URLs`,
+    ]);
+    expect(problems({ env: { SVC_DATABASE_REPLICA_URLS: 'mysql://u:secret@h/db' } })).toEqual([
+      'SVC_DATABASE_REPLICA_URLS must be a list of postgres:// URLs',
+    ]);
+    expect(
+      problems({ env: {}, database: { url: URL_, replicas: 'x' as never, maxReplicaLag: 0 } }),
+    ).toEqual([
+      'database.replicas must be a list of postgres:// URLs',
+      'database.maxReplicaLag must be an integer from 1 to 86400, got 0',
+    ]);
+    expect(problems({ env: { SVC_DATABASE_MAX_REPLICA_LAG: 'soon' } })).toEqual([
+      'SVC_DATABASE_MAX_REPLICA_LAG must be an integer from 1 to 86400, got "soon"',
+    ]);
+  });
+});

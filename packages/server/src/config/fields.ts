@@ -14,7 +14,8 @@ export type FieldType =
   | 'logFormat'
   | 'cors'
   | 'proxyList'
-  | 'instanceId';
+  | 'instanceId'
+  | 'urlList';
 
 export interface FieldSpec {
   readonly key: string;
@@ -259,6 +260,24 @@ export const DATABASE_FIELDS: readonly FieldSpec[] = [
     toml: ['database', 'prepared_statements'],
     default: true,
     doc: 'run queries as named prepared statements on PostgreSQL; `false` behind a transaction-mode pooler that cannot keep them (PgBouncer before 1.21; ignored by embedded PGlite)',
+  },
+  // A list: in TOML an array of strings, in the environment comma-separated.
+  {
+    key: 'replicas',
+    type: 'urlList',
+    env: 'SVC_DATABASE_REPLICA_URLS',
+    toml: ['database', 'replica_urls'],
+    secret: true,
+    doc: 'PostgreSQL URLs of streaming replicas of `url` that read-only work runs on (each with a pool of pool_size); PostgreSQL only',
+  },
+  {
+    key: 'maxReplicaLag',
+    type: 'positiveInt',
+    env: 'SVC_DATABASE_MAX_REPLICA_LAG',
+    toml: ['database', 'max_replica_lag'],
+    default: 10,
+    max: 86400,
+    doc: 'seconds a replica may lag behind the primary before reads skip it',
   },
 ];
 

@@ -156,9 +156,13 @@ const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 const NON_SETTING_KEYS = new Set(['database', 'schema', 'authConfig', 'tls', 'configFile', 'env']);
 const FIELD_BY_KEY = new Map(SERVER_FIELDS.map((f) => [f.key, f]));
-/** The `[database]` settings of a PostgreSQL URL's pool (`poolSize`, `preparedStatements`). */
+/**
+ * The `[database]` settings of a PostgreSQL URL besides the URL (`poolSize`, `preparedStatements`,
+ * `replicas`, `maxReplicaLag`).
+ */
 const POOL_FIELDS = DATABASE_FIELDS.filter((f) => f.key !== 'url' && f.key !== 'dataDir');
 const POOL_KEYS = new Set(POOL_FIELDS.map((f) => f.key));
+const LAG_FIELD = DATABASE_FIELDS.find((f) => f.key === 'maxReplicaLag') as FieldSpec;
 
 type Layer = Partial<Record<string, unknown>>;
 
@@ -239,8 +243,7 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
   // The pool settings resolve one by one (a URL from the file may take its size from the
   // environment) and apply to PostgreSQL only: embedded PGlite is one connection. Unset, the
   // database layer's defaults apply.
-  const explicitPool: Layer =
-    input.database && 'url' in input.database ? (input.database as Layer) : {};
+  const explicitPool: Layer = input.database ? (input.database as Layer) : {};
   const pool: Layer = {};
   for (const field of POOL_FIELDS) {
     const value = explicitPool[field.key] ?? fromEnv.pool[field.key] ?? file?.pool[field.key];
@@ -260,7 +263,17 @@ export function resolveConfig(input: ServerConfig = {}): ResolvedConfig {
     database = { dataDir: DATABASE_FIELDS.find((f) => f.key === 'dataDir')?.default as string };
     databaseSource = 'default';
   }
-  if ('url' in database) database = { ...database, ...pool };
+  const replicas = Array.isArray(pool.replicas) && pool.replicas.length > 0;
+  if ('url' in database) {
+    database = { ...database, ...pool };
+    if (replicas && pool.maxReplicaLag === undefined)
+      database = { ...database, maxReplicaLag: LAG_FIELD.default as number };
+  } else if (replicas) {
+    // Read replicas need PostgreSQL: embedded PGlite has none.
+    problems.push(
+      'replica_urls needs a PostgreSQL database (url): embedded PGlite has no replicas',
+    );
+  }
 
   const resolved = {
     ...(settings as unknown as ServerSettings),
@@ -362,6 +375,12 @@ function checkValue(field: FieldSpec, value: unknown, where: string, fromEnv = f
     }
     case 'cors':
       return checkCors(value, where);
+    case 'urlList':
+      // Never echo a URL back: it may hold a password.
+      return Array.isArray(value) &&
+        value.every((u) => typeof u === 'string' && /^postgres(ql)?:\/\//.test(u))
+        ? value
+        : `\0${where} must be a list of postgres:// URLs`;
     case 'proxyList': {
       if (typeof value !== 'string' || value.trim() === '')
         return bad(`a comma-separated list of addresses, CIDRs or ${PROXY_NAMES.join(', ')}`);
@@ -422,6 +441,15 @@ function fromText(field: FieldSpec, text: string, where: string): unknown {
       return /^\d+$/.test(text.trim())
         ? checkValue(field, Number(text), where, true)
         : checkValue(field, text, where, true);
+    case 'urlList':
+      return checkValue(
+        field,
+        text
+          .split(',')
+          .map((u) => u.trim())
+          .filter(Boolean),
+        where,
+      );
     case 'cors':
       // SVC_CORS_ORIGINS: the origins, comma-separated.
       return checkValue(

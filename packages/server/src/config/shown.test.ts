@@ -43,7 +43,7 @@ describe('describeSettings', () => {
       'serviceKey',
       'metricsToken',
     ]);
-    expect(DATABASE_FIELDS.filter(isSecretField).map((f) => f.key)).toEqual(['url']);
+    expect(DATABASE_FIELDS.filter(isSecretField).map((f) => f.key)).toEqual(['url', 'replicas']);
   });
 
   test('an unset secret shows as null', () => {

@@ -7,10 +7,13 @@ import { jsonObjectBody } from './json-body';
  */
 export type QueryBody = Required<
   Pick<QueryRequest, 'query' | 'variables' | 'globals' | 'cardinality' | 'describe'>
->;
+> & {
+  /** `"primary"`: run on the primary even when it only reads (docs/http.md, "Read replicas"). */
+  readonly read?: 'primary';
+};
 
 const CARDINALITIES: readonly RequestedCardinality[] = ['many', 'atMostOne', 'one'];
-const KEYS = new Set(['query', 'variables', 'globals', 'cardinality', 'describe']);
+const KEYS = new Set(['query', 'variables', 'globals', 'cardinality', 'describe', 'read']);
 
 /** Checks the shape of a `/query` body; every problem is a 400 VALIDATION_ERROR naming the field. */
 export function parseQueryRequest(body: unknown): QueryBody {
@@ -31,7 +34,11 @@ export function parseQueryRequest(body: unknown): QueryBody {
   if (typeof describe !== 'boolean') {
     throw commonError('VALIDATION_ERROR', '"describe" must be true or false');
   }
+  if (b.read !== undefined && b.read !== 'primary') {
+    throw commonError('VALIDATION_ERROR', '"read" must be "primary" when given');
+  }
   return {
+    ...(b.read === 'primary' ? { read: 'primary' as const } : {}),
     query: b.query,
     variables,
     globals,

@@ -23,6 +23,7 @@ import { sendJson } from '../http/respond';
 import { isAdministrator, type Caller } from '../middleware/authenticate';
 import { requestSignal } from '../middleware/timeout';
 import { transactionOwner, type Transactions } from '../transactions';
+import { readRouting, type Replicas } from '../replicas';
 import { parseQueryRequest } from './query-request';
 
 export interface QueryHandlerDeps {
@@ -32,6 +33,8 @@ export interface QueryHandlerDeps {
   readonly defaultAccess: DefaultAccess;
   /** The open transactions `X-Svc-Transaction` names (docs/http.md, "Transactions"). */
   readonly transactions?: Transactions;
+  /** Read replicas: read-only statements outside transactions may run there (replicas/). */
+  readonly replicas?: Replicas | undefined;
 }
 
 export function queryHandler(deps: QueryHandlerDeps) {
@@ -66,7 +69,11 @@ export function queryHandler(deps: QueryHandlerDeps) {
       return;
     }
     // requestTimeout's signal: past it the statement is cancelled (issue 26).
-    const data = await engine.run(body, caller, { signal: requestSignal(res) });
+    // A read-only statement may run on a replica (docs/http.md, "Read replicas").
+    const data = await engine.run(body, caller, {
+      signal: requestSignal(res),
+      ...readRouting(deps.replicas, req, res, body.read !== 'primary'),
+    });
     sendJson(res, 200, `{"data":${data}}`, await versionHeader(engine));
   };
 }

@@ -14,7 +14,13 @@
  * 409, ACCESS_DENIED 403, READ_ONLY 503.
  */
 import type { Request, Response } from 'express';
-import { commonError, type DefaultAccess, type QueryEngine, type Schema } from '@svc/core';
+import {
+  commonError,
+  type DefaultAccess,
+  type QueryEngine,
+  type QueryRequest,
+  type Schema,
+} from '@svc/core';
 import {
   answerBody,
   isEmptyResult,
@@ -27,6 +33,7 @@ import type { Protocol } from '../config';
 import { mayAnswer, sendJson } from '../http/respond';
 import type { Caller } from '../middleware/authenticate';
 import { requestSignal } from '../middleware/timeout';
+import { readRouting, type Replicas } from '../replicas';
 import { queryCaller } from './query';
 
 /** The schema queries compile against now, with its REST model. */
@@ -64,6 +71,8 @@ export interface RestHandlerDeps {
   readonly protocol: Protocol;
   readonly readOnly: boolean;
   readonly defaultAccess: DefaultAccess;
+  /** Read replicas: a GET's statements may run there (replicas/). */
+  readonly replicas?: Replicas | undefined;
 }
 
 export function restHandler(deps: RestHandlerDeps) {
@@ -84,17 +93,21 @@ export function restHandler(deps: RestHandlerDeps) {
     const caller = queryCaller(res.locals.caller as Caller | undefined, deps);
     // requestTimeout's signal, read before each statement: none starts past the deadline, and a
     // running one is cancelled (issue 26).
-    const text = await engine.run(plan, caller, { signal: requestSignal(res) });
+    // A GET reads: its statements may run on a replica (docs/http.md, "Read replicas"); other
+    // methods stay on the primary, their read-backs included.
+    const reads = req.method === 'GET' || req.method === 'HEAD';
+    const run = (request: QueryRequest) =>
+      engine.run(request, caller, {
+        signal: requestSignal(res),
+        ...readRouting(deps.replicas, req, res, reads),
+      });
+    const text = await run(plan);
     switch (plan.answer) {
       case 'deleted':
         if (mayAnswer(res)) res.status(204).end();
         return;
       case 'list': {
-        if (
-          plan.parent &&
-          isEmptyResult(text) &&
-          isEmptyResult(await engine.run(plan.parent, caller, { signal: requestSignal(res) }))
-        ) {
+        if (plan.parent && isEmptyResult(text) && isEmptyResult(await run(plan.parent))) {
           throw commonError('NOT_FOUND', plan.missing ?? 'not found');
         }
         sendJson(res, 200, answerBody(plan, text) ?? '[]');

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PoolStats } from '@svc/core';
+import type { ReplicaStats } from '../replicas';
 
 export interface StatsSnapshot {
   uptimeSeconds: number;
@@ -16,6 +17,8 @@ export interface StatsSnapshot {
   /** Statements cancelled (SQLSTATE 57014): past requestTimeout, or by statement_timeout. */
   cancelledStatements: number;
   databasePool: PoolStats;
+  /** Each read replica's pool, health and lag (`[database] replica_urls`); empty without. */
+  replicas: ReplicaStats[];
   /** Transactions held open across requests (`POST /transactions`), and the cap. */
   transactions: TransactionStats;
 }
@@ -42,6 +45,7 @@ export class ServerMetrics {
   readonly #cancelled: Counter;
   readonly #pool: () => PoolStats;
   readonly #transactions: () => TransactionStats;
+  readonly #replicas: () => ReplicaStats[];
   // Label lookups hash their arguments each call; keep the children per label set instead.
   readonly #requestChildren = new Map<string, { inc(): void }>();
   readonly #latencyChildren = new Map<string, { observe(v: number): void }>();
@@ -49,9 +53,11 @@ export class ServerMetrics {
   constructor(
     pool: () => PoolStats,
     transactions: () => TransactionStats = () => ({ open: 0, max: 0 }),
+    replicas: () => ReplicaStats[] = () => [],
   ) {
     this.#pool = pool;
     this.#transactions = transactions;
+    this.#replicas = replicas;
     const registers = [this.registry];
     this.#requests = new Counter({
       name: 'svc_http_requests_total',
@@ -91,6 +97,51 @@ export class ServerMetrics {
         this.set({ state: 'total' }, s.total);
         this.set({ state: 'idle' }, s.idle);
         this.set({ state: 'waiting' }, s.waiting);
+      },
+    });
+    new Gauge({
+      name: 'svc_db_replica_connections',
+      help: 'Read replica connections by replica and state (in_use, idle, waiting callers)',
+      labelNames: ['replica', 'state'],
+      registers,
+      collect() {
+        this.reset();
+        for (const r of replicas()) {
+          this.set({ replica: r.replica, state: 'in_use' }, r.inUse);
+          this.set({ replica: r.replica, state: 'idle' }, r.idle);
+          this.set({ replica: r.replica, state: 'waiting' }, r.waiting);
+        }
+      },
+    });
+    new Gauge({
+      name: 'svc_db_replica_healthy',
+      help: 'Whether reads go to a replica (1) or skip it: down, or lagging beyond max_replica_lag (0)',
+      labelNames: ['replica'],
+      registers,
+      collect() {
+        this.reset();
+        for (const r of replicas()) this.set({ replica: r.replica }, r.healthy ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'svc_db_replica_lag_seconds',
+      help: 'Seconds a replica was behind the primary at its last check (absent when unknown)',
+      labelNames: ['replica'],
+      registers,
+      collect() {
+        this.reset();
+        for (const r of replicas())
+          if (r.lagSeconds !== null) this.set({ replica: r.replica }, r.lagSeconds);
+      },
+    });
+    new Gauge({
+      name: 'svc_db_replica_errors',
+      help: 'Failed checks of a replica, and statements that failed there and ran again on the primary, since start',
+      labelNames: ['replica'],
+      registers,
+      collect() {
+        this.reset();
+        for (const r of replicas()) this.set({ replica: r.replica }, r.errors);
       },
     });
     new Gauge({
@@ -184,6 +235,7 @@ export class ServerMetrics {
       queryCompileCache: { hits, misses },
       cancelledStatements: (await this.#cancelled.get()).values[0]?.value ?? 0,
       databasePool: this.#pool(),
+      replicas: this.#replicas(),
       transactions: this.#transactions(),
     };
   }

@@ -48,6 +48,7 @@ import { rejectWritesWhenReadOnly } from '../middleware/read-only';
 import { type Lifecycle, requestContext } from '../middleware/request-context';
 import { securityHeaders } from '../middleware/security-headers';
 import { requestTimeout } from '../middleware/timeout';
+import type { Replicas } from '../replicas';
 import type { Logger } from '../observability/logger';
 import type { ServerMetrics } from '../observability/metrics';
 import type { Transactions } from '../transactions';
@@ -67,6 +68,8 @@ export interface AppDeps {
   readonly queryEngine: QueryEngine;
   /** The open transactions (`/transactions`, `X-Svc-Transaction`). */
   readonly transactions: Transactions;
+  /** Read replicas (`[database] replica_urls`), when configured. */
+  readonly replicas?: Replicas;
   /** Called with the schema after `POST /migrations` changed it (the open-types warning). */
   readonly onSchema?: (schema: Schema) => void;
 }
@@ -180,6 +183,7 @@ export function buildApp(deps: AppDeps): Express {
     readOnly: config.readOnly,
     defaultAccess: config.defaultAccess,
     transactions: deps.transactions,
+    replicas: deps.replicas,
   };
   const schema = schemaHandlers({
     database,
@@ -293,6 +297,7 @@ export function buildApp(deps: AppDeps): Express {
       protocol: config.protocol,
       readOnly: config.readOnly,
       defaultAccess: config.defaultAccess,
+      replicas: deps.replicas,
     });
     restRoutes = (path: string, restGate: RequestHandler) => {
       app.use(path, timeout, restGate, readOnly, body, async (req: Request, res: Response) => {

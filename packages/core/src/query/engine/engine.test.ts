@@ -6,6 +6,7 @@
  * migrator made. End-to-end tests through the real compiler live in test/query-endpoint (server).
  */
 import { openDatabase } from '../../db/open';
+import type { Queryable } from '../../db/types';
 import { createTestDatabase, type TestDatabase } from '../../testing';
 import { InvalidReferenceError, renderError, SvcError } from '../../errors';
 import { buildSchema } from '../../schema/build';
@@ -511,6 +512,100 @@ describe('cancellation (issue 26)', () => {
     const { signal } = new AbortController();
     expect(await engine.run({ query: 'select User { name }' }, service, { signal })).toBe('[]');
     expect(cancelledRuns).toBe(before);
+  });
+});
+
+describe('a read replica (RunOptions.replica)', () => {
+  /** A replica that answers with its own text, or fails as told; it records what it ran. */
+  function fakeReplica(fail?: unknown) {
+    const ran: { sql: string; params: readonly unknown[] }[] = [];
+    const replica: Queryable = {
+      async query<Row>(sql: string, params: readonly unknown[] = []) {
+        ran.push({ sql, params });
+        if (fail !== undefined) throw fail;
+        return { rows: [{ result: '["from the replica"]' }] as Row[], rowCount: 1 };
+      },
+      kysely: () => tdb.db.kysely(),
+    };
+    return { replica, ran };
+  }
+  function routed(fail?: unknown) {
+    const { replica, ran } = fakeReplica(fail);
+    const served: [string, boolean][] = [];
+    const replicaErrors: unknown[] = [];
+    const options = {
+      replica,
+      onServed: (by: 'primary' | 'replica', writes: boolean) => served.push([by, writes]),
+      onReplicaError: (err: unknown) => replicaErrors.push(err),
+    };
+    return { options, ran, served, replicaErrors };
+  }
+
+  test('a read-only statement runs there, with the same SQL and values', async () => {
+    const r = routed();
+    const text = await engine.run(
+      { query: 'select User { name } filter .name = <str>$name', variables: { name: 'x' } },
+      service,
+      r.options,
+    );
+    expect(text).toBe('["from the replica"]');
+    expect(r.ran).toHaveLength(1);
+    expect(r.ran[0]?.params).toEqual(['"x"']);
+    expect(r.served).toEqual([['replica', false]]);
+  });
+
+  test('a write runs on the primary', async () => {
+    const r = routed();
+    await engine.run(
+      {
+        query: 'insert User { name := <str>$name, age := <optional int32>$age }',
+        variables: { name: 'replica-w' },
+      },
+      service,
+      r.options,
+    );
+    expect(r.ran).toEqual([]);
+    expect(r.served).toEqual([['primary', true]]);
+    expect(await count()).toBeGreaterThan(0);
+  });
+
+  test("a replica that fails for reasons not the query's: run again on the primary, and told", async () => {
+    const lost = new Error('Connection terminated unexpectedly');
+    for (const fail of [lost, Object.assign(new Error('shutdown'), { code: '57P01' })]) {
+      const r = routed(fail);
+      expect(await engine.run({ query: 'select User { name }' }, service, r.options)).not.toBe(
+        '["from the replica"]',
+      );
+      expect(r.ran).toHaveLength(1);
+      expect(r.replicaErrors).toEqual([fail]);
+      expect(r.served).toEqual([['primary', false]]);
+    }
+  });
+
+  test('a write the replica refuses (25006) runs on the primary, the replica not blamed', async () => {
+    const r = routed(Object.assign(new Error('read-only transaction'), { code: '25006' }));
+    await engine.run({ query: 'select User { name }' }, service, r.options);
+    expect(r.replicaErrors).toEqual([]);
+    expect(r.served).toEqual([['primary', false]]);
+  });
+
+  test("the query's own error is not run again", async () => {
+    const r = routed(Object.assign(new Error('division by zero'), { code: '22012' }));
+    const err = await failure(
+      engine.run({ query: 'select 1 / <int64>$d', variables: { d: 0 } }, service, r.options),
+    );
+    expect(err.type).toBe('DivisionByZeroError');
+    expect(r.served).toEqual([]);
+    expect(r.replicaErrors).toEqual([]);
+  });
+
+  test('inside a transaction the replica is ignored', async () => {
+    const r = routed();
+    await tdb.db.transaction(async (queryable) => {
+      await engine.run({ query: 'select User { name }' }, service, { ...r.options, queryable });
+    });
+    expect(r.ran).toEqual([]);
+    expect(r.served).toEqual([['primary', false]]);
   });
 });
 

@@ -24,7 +24,7 @@ import {
   fromDatabaseError,
   InvalidReferenceError,
   NoDataError,
-  type SvcError,
+  SvcError,
 } from '../../errors';
 import type {
   AccessMode,
@@ -119,6 +119,18 @@ export interface RunOptions {
    * schema did not know, caught before anything ran, is compiled again against a newer schema.
    */
   readonly queryable?: Queryable;
+  /**
+   * A read replica: a statement the compiler proves read-only (`CompiledQuery.writes` false) runs
+   * there instead of on `db`, with the same SQL and values (access policies and the caller's
+   * globals apply alike). When the replica fails in a way that says nothing about the query (its
+   * connection, a shutdown, a conflict with recovery, tables it has not replayed yet) the
+   * statement runs again on `db` and `onReplicaError` is told. Ignored with `queryable`.
+   */
+  readonly replica?: Queryable;
+  /** Told of a replica failure the statement recovered from by running on `db`. */
+  readonly onReplicaError?: (err: unknown) => void;
+  /** Told where the statement ran, and whether it writes (the server's `X-Svc-Served-By`). */
+  readonly onServed?: (by: 'primary' | 'replica', writes: boolean) => void;
 }
 
 export interface QueryEngine {
@@ -158,6 +170,22 @@ interface CacheEntry {
  * whose result changed. The engine reads the stored schema and, when it moved, compiles again.
  */
 const STALE_SCHEMA_STATES = new Set(['42P01', '42703', '42704', '42883', '0A000']);
+
+/**
+ * Whether a replica's error says nothing about the query, so that the primary may run it: no
+ * SQLSTATE (the connection), connection exceptions (08), insufficient resources (53), shutdowns
+ * (57P01-57P03), a conflict with recovery (40001), tables or columns a lagging replica lacks.
+ */
+function replicaFailure(err: unknown): boolean {
+  const code = databaseErrorFields(err)?.code;
+  if (code === undefined) return !(err instanceof SvcError);
+  return (
+    code.startsWith('08') ||
+    code.startsWith('53') ||
+    ['57P01', '57P02', '57P03', '40001'].includes(code) ||
+    STALE_SCHEMA_STATES.has(code)
+  );
+}
 
 /** A prepared statement the server connection does not have (26000) or already has (42P05). */
 const POOLER_STATES = new Set(['26000', '42P05']);
@@ -242,12 +270,29 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
       },
       snapshot.schema,
     );
-    const { rows } = runOptions.queryable
-      ? await runOptions.queryable.query<{ result: unknown }>(compiled.sql, values)
-      : await db.query<{ result: unknown }>(compiled.sql, values, {
-          name: named ? statement : undefined,
-          signal: runOptions.signal,
-        });
+    const options = { name: named ? statement : undefined, signal: runOptions.signal };
+    const { replica } = runOptions;
+    let rows: { result: unknown }[];
+    if (runOptions.queryable) {
+      ({ rows } = await runOptions.queryable.query<{ result: unknown }>(compiled.sql, values));
+      runOptions.onServed?.('primary', compiled.writes);
+    } else if (replica && !compiled.writes) {
+      try {
+        ({ rows } = await replica.query<{ result: unknown }>(compiled.sql, values, options));
+        runOptions.onServed?.('replica', false);
+      } catch (err) {
+        // 25006: the statement wrote after all (a function the compiler cannot see into), which
+        // a replica refuses before doing anything: the primary runs it, the replica is fine.
+        const refusedWrite = databaseErrorFields(err)?.code === '25006';
+        if (runOptions.signal?.aborted || !(refusedWrite || replicaFailure(err))) throw err;
+        if (!refusedWrite) runOptions.onReplicaError?.(err);
+        ({ rows } = await db.query<{ result: unknown }>(compiled.sql, values, options));
+        runOptions.onServed?.('primary', false);
+      }
+    } else {
+      ({ rows } = await db.query<{ result: unknown }>(compiled.sql, values, options));
+      runOptions.onServed?.('primary', compiled.writes);
+    }
     const text = resultText(rows[0]?.result);
     if (cardinality === 'one' && isEmptyArray(text)) {
       throw new NoDataError('the query returned no element, but "one" was requested', {

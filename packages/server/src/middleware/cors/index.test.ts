@@ -81,7 +81,7 @@ describe('listed origins, with credentials', () => {
       expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
       expect(res.headers.get('access-control-allow-credentials')).toBe('true');
       expect(res.headers.get('access-control-expose-headers')).toBe(
-        'X-Request-Id, Retry-After, WWW-Authenticate, X-Svc-Schema-Version',
+        'X-Request-Id, Retry-After, WWW-Authenticate, X-Svc-Schema-Version, X-Svc-Served-By',
       );
       expect(res.headers.get('vary')).toBe('Origin');
     });

@@ -65,11 +65,13 @@ export const ALLOWED_REQUEST_HEADERS: ReadonlySet<string> = new Set([
   'content-language',
   'content-type',
   'x-request-id',
+  'x-svc-read',
   'x-svc-transaction',
 ]);
 
 /** Response headers a page may read beyond the safelisted ones (the request id, 429's and 503's wait, 401's challenge). */
-export const EXPOSED_HEADERS = 'X-Request-Id, Retry-After, WWW-Authenticate, X-Svc-Schema-Version';
+export const EXPOSED_HEADERS =
+  'X-Request-Id, Retry-After, WWW-Authenticate, X-Svc-Schema-Version, X-Svc-Served-By';
 
 /** Two hours: the most Chromium honours. */
 const MAX_AGE_SECONDS = '7200';

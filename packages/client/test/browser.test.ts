@@ -9,13 +9,12 @@
  * is skipped.
  */
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@svc/core/testing';
 import { createServer, type SvcServer } from '@svc/server';
 import { build } from 'esbuild';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { addVirtualAuthenticator, launchChromium } from '@svc/test-support';
+import { addVirtualAuthenticator, freePort, launchChromium } from '@svc/test-support';
 
 const SECRET = 'test-secret-0123456789-abcdefghijklmnop';
 const SCREENSHOT = '/tmp/client-browser.png';
@@ -55,17 +54,6 @@ client.auth.onAuthStateChange((event, session) => {
 window.log = log;
 window.g = () => window;
 </script></body></html>`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** What the page's `client` is, for the functions passed to page.evaluate. */
 // biome-ignore lint/suspicious/noExplicitAny: the page's globals, loosely typed

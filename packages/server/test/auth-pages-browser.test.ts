@@ -7,9 +7,8 @@
  */
 import { base32Decode, totp } from '@svc/auth';
 import type { Browser, Page } from 'playwright-core';
-import { addVirtualAuthenticator, launchChromium } from '@svc/test-support';
+import { addVirtualAuthenticator, freePort, launchChromium } from '@svc/test-support';
 import type { SvcServer } from '../src';
-import net from 'node:net';
 import { SECRET, build, sharedDatabase, start } from './helpers';
 
 const WAIT = { timeout: 15_000 };
@@ -189,17 +188,6 @@ describe('hosted pages in Debian chromium', () => {
 });
 
 /** A free loopback port (the passkey origin must be known before the server starts). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 describe('hosted passkey page in Debian chromium with a virtual authenticator', () => {
   let server: SvcServer;
   let browser: Browser;

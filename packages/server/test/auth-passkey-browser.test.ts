@@ -9,10 +9,9 @@
  * If chromium cannot start, the tests fail: nothing here is skipped.
  */
 import http from 'node:http';
-import net from 'node:net';
 import express from 'express';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { addVirtualAuthenticator, launchChromium } from '@svc/test-support';
+import { addVirtualAuthenticator, freePort, launchChromium } from '@svc/test-support';
 import type { AuthEvent } from '@svc/auth';
 import type { SvcServer } from '../src';
 import { SECRET, build, captureEvents, sharedDatabase } from './helpers';
@@ -86,17 +85,6 @@ window.passkeys = {
 </script></body></html>`;
 
 /** A free loopback port (the origin, and so the server's webauthn config, must name it up front). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 interface Reply {
   step: string;
   status: number;

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '@svc/test-support';
 
 /** The binary, or undefined on a developer machine without it. */
 export const PGBOUNCER: string | undefined = [
@@ -97,17 +98,6 @@ export async function startPgbouncer(
   const via = new URL(direct.toString());
   via.port = String(port);
   return { url: via.toString(), log, stop };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForPort(port: number, ms: number): Promise<void> {

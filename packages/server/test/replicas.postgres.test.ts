@@ -9,11 +9,11 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, type Database } from '@svc/core';
 import { createServer, type SvcServer } from '../src';
+import { freePort } from '@svc/test-support';
 
 /** The newest Debian PostgreSQL's programs, as .ci/run picks them. */
 const PGBIN = (() => {
@@ -55,17 +55,6 @@ function pgAsync(program: string, args: string[]): Promise<void> {
       { timeout: 60_000, ...asPostgres() },
       (err) => (err ? reject(err) : resolve()),
     );
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
   });
 }
 

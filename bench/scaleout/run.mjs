@@ -441,14 +441,11 @@ async function main() {
   const { primaryUrl, replicaUrl, stopReplica } = await startPostgres();
   const bouncerUrl = await startPgbouncer(primaryUrl);
   // The schema, migrated once on the primary; the three servers read it from there.
+  fs.writeFileSync(path.join(dir, 'schema.esdl'), SCHEMA);
   execFileSync(
     process.execPath,
     [SVC, 'migrate', '--schema', 'schema.esdl', '--database-url', primaryUrl],
-    {
-      cwd: (fs.writeFileSync(path.join(dir, 'schema.esdl'), SCHEMA), dir),
-      timeout: 60_000,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    { cwd: dir, timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const svcs = await Promise.all([0, 1, 2].map((i) => startSvc(i, bouncerUrl, replicaUrl)));
   const ports = svcs.map((s) => s.port);

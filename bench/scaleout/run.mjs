@@ -502,8 +502,9 @@ async function main() {
   );
 
   // 3. The hops, one request at a time: a trivial read at each layer.
-  const direct = new pg.Client({ connectionString: primaryUrl });
-  const pooled = new pg.Client({ connectionString: bouncerUrl });
+  const bounded = { connectionTimeoutMillis: 10_000, query_timeout: 10_000 };
+  const direct = new pg.Client({ connectionString: primaryUrl, ...bounded });
+  const pooled = new pg.Client({ connectionString: bouncerUrl, ...bounded });
   await direct.connect();
   await pooled.connect();
   closers.push(

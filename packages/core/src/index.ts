@@ -206,6 +206,7 @@ export {
   type QueryEngineOptions,
   type ParamKind,
   type QueryRequest,
+  type Probe,
   type RunOptions,
   type SchemaSource,
 } from './query/engine';

@@ -115,6 +115,16 @@ export function buildApp(deps: AppDeps): Express {
     required: config.requireAuth,
     checkOrigin,
   });
+  // The data routes' gate: a signed-in caller's session is read in the query's own statement
+  // (http/pending-session), except in an open transaction, whose handler runs its own reads.
+  const dataGate = authenticate({
+    verify,
+    ...(auth ? { check: (token: string) => auth.checkToken(token) } : {}),
+    deferSession: (req) => req.get(TRANSACTION_HEADER) === undefined,
+    serviceKey: config.serviceKey,
+    required: config.requireAuth,
+    checkOrigin,
+  });
 
   function route(
     path: string,
@@ -212,7 +222,8 @@ export function buildApp(deps: AppDeps): Express {
    */
   function dataPlane(prefix: string, on: RouteOptions, figuresOn: RouteOptions): void {
     route(`${prefix}/stats`, { GET: stats }, figuresOn);
-    route(`${prefix}/query`, { POST: query }, { ...on, body: ['POST'] });
+    // Behind the app's own gate, the deferring one (`dataGate`); the admin UI's stays its own.
+    route(`${prefix}/query`, { POST: query }, { gate: dataGate, ...on, body: ['POST'] });
     route(`${prefix}/schema`, { GET: schema.getSchema }, on);
     route(`${prefix}/schema/types`, { GET: schema.getTypes }, on);
     // Read-only mode refuses a migration in the handler, once the body says it is no dry run.
@@ -311,7 +322,7 @@ export function buildApp(deps: AppDeps): Express {
         await rest(req, res);
       });
     };
-    restRoutes('/api', gate);
+    restRoutes('/api', dataGate);
   }
 
   // The admin UI (issue 30): its JSON routes, then its pages and assets (docs/http.md, "The

@@ -1,7 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { SvcError, commonError } from '@svc/core';
-import { extractToken, type AuthContext, type ExtractedToken, type TokenSource } from '@svc/auth';
+import { pendingSession } from '../../http/pending-session';
+import {
+  extractToken,
+  type AuthContext,
+  type ExtractedToken,
+  type TokenCheck,
+  type TokenSource,
+} from '@svc/auth';
 
 /** Who is calling, as the rest of the server sees it. */
 export type Caller =
@@ -33,6 +40,13 @@ export interface AuthenticateOptions {
    * session is live, and gives the caller's context (or throws a 401 SvcError).
    */
   readonly verify: ((token: string) => Promise<AuthContext>) | undefined;
+  /**
+   * With `verify`: the token checked now and its session read later, by the handler
+   * (http/pending-session): the data routes, whose statement can carry the read (@svc/auth
+   * `checkToken`). Only for a request `deferSession` says yes to.
+   */
+  readonly check?: (token: string) => TokenCheck;
+  readonly deferSession?: (req: Request) => boolean;
   readonly serviceKey: string | undefined;
   /** Refuse requests without a valid token: the `requireAuth` gate of docs/http.md. */
   readonly required: boolean;
@@ -66,7 +80,7 @@ function appToken(req: Request): ExtractedToken | null {
  * anonymous, but a token it does present must be valid.
  */
 export function authenticate(options: AuthenticateOptions) {
-  const { verify, required, checkOrigin, readToken = appToken } = options;
+  const { verify, check, deferSession, required, checkOrigin, readToken = appToken } = options;
   const isServiceKey = options.serviceKey ? secretMatcher(options.serviceKey) : undefined;
 
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
@@ -102,13 +116,20 @@ export function authenticate(options: AuthenticateOptions) {
       res.locals.caller = ANONYMOUS;
       return next();
     }
-    let context: AuthContext;
+    let caller: Caller;
     try {
-      context = await verify(found.token);
+      if (check && deferSession?.(req)) {
+        // Verified now, the session read by the handler (http/pending-session).
+        const checked = check(found.token);
+        caller = { kind: 'user', context: checked.context };
+        res.locals.pendingSession = pendingSession(checked, withChallenge);
+      } else {
+        caller = { kind: 'user', context: await verify(found.token) };
+      }
     } catch (err) {
       return next(withChallenge(err));
     }
-    res.locals.caller = { kind: 'user', context } satisfies Caller;
+    res.locals.caller = caller;
     next();
   };
 }

@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -344,6 +344,7 @@ async function run() {
   // Interleaved rounds: every target once per round, in ORDER, so a load passing on the
   // machine weighs on the targets a ratio compares alike.
   const results = Object.fromEntries(targets.map((t) => [t, []]));
+  const startLoad = loadavg();
   for (let round = 0; round < rounds; round++) {
     for (const t of targets) {
       const pid = servers[serverOf(t)].child.pid;
@@ -367,6 +368,13 @@ async function run() {
     }
   }
   report(results, request);
+  console.log(
+    `machine: ${loadText(startLoad)} at the start of the rounds, ${loadText(loadavg())} at the end (1, 5, 15 min; other work counts too)`,
+  );
+}
+
+function loadText(l) {
+  return `load average ${l.map((x) => x.toFixed(2)).join(' ')}`;
 }
 
 /**

@@ -315,7 +315,7 @@ export async function loadRound(generator, target, options, children) {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  return runAutocannon(target, options, children, before, after, warmup, duration, connections);
+  return runAutocannon(target, options, children);
 }
 
 /** The Lua script telling wrk the method, headers and body (long strings: no escaping). */
@@ -350,7 +350,7 @@ function runWrk(url, script, seconds, connections, children) {
       if (code !== 0) return reject(new Error(`wrk ${url}: exit ${code ?? signal}\n${out}`));
       // wrk goes on without a script it cannot run (a request without its headers or body).
       if (out.includes(script)) return reject(new Error(`wrk ${url}: the script failed\n${out}`));
-      const requests = /(\d+) requests in ([\d.]+)(m?s)/.exec(out);
+      const requests = /(\d+) requests in ([\d.]+)(ms|s|m)\b/.exec(out);
       const p50 = /50%\s+([\d.]+)(us|ms|s)/.exec(out);
       if (!requests || !p50) return reject(new Error(`wrk ${url}: cannot read its output\n${out}`));
       const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
@@ -360,7 +360,7 @@ function runWrk(url, script, seconds, connections, children) {
       const errors = socket ? socket.slice(1).reduce((s, n) => s + Number(n), 0) : 0;
       if (non2xx || errors)
         return reject(new Error(`${url}: ${non2xx} non-2xx, ${errors} socket errors\n${out}`));
-      const secs = Number(requests[2]) / (requests[3] === 'ms' ? 1000 : 1);
+      const secs = Number(requests[2]) * { ms: 1e-3, s: 1, m: 60 }[requests[3]];
       const scale = { us: 1e-3, ms: 1, s: 1000 }[p50[2]];
       resolve({
         rps: Number(requests[1]) / secs,
@@ -375,7 +375,8 @@ function runWrk(url, script, seconds, connections, children) {
  * autocannon in a child (autocannon-child.mjs): it warms up, says `warm`, waits for `go` on
  * its stdin (after `before()`), measures, and prints its result as JSON.
  */
-function runAutocannon(target, _o, children, before, after, warmup, duration, connections) {
+function runAutocannon(target, options, children) {
+  const { warmup, duration, connections, before, after } = options;
   const spec = JSON.stringify({ ...target, warmup, duration, connections });
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [`${here}autocannon-child.mjs`, spec], {
@@ -383,24 +384,30 @@ function runAutocannon(target, _o, children, before, after, warmup, duration, co
     });
     children.push(child);
     let out = '';
+    let started = false;
     let start;
-    let end;
+    let failure;
     const timer = setTimeout(() => child.kill('SIGKILL'), (warmup + duration + 60) * 1000);
-    child.stdout.on('data', async (d) => {
+    child.stdout.on('data', (d) => {
       out += d;
-      if (start === undefined && out.startsWith('warm\n')) {
-        start = null;
-        try {
-          start = await before();
-        } finally {
-          child.stdin.end('go\n');
-        }
+      if (!started && out.startsWith('warm\n')) {
+        started = true;
+        before().then(
+          (s) => {
+            start = s;
+            child.stdin.end('go\n');
+          },
+          (err) => {
+            failure = err;
+            child.kill('SIGTERM');
+          },
+        );
       }
     });
-    child.on('close', async (code, signal) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
+      if (failure) return reject(failure);
       if (code !== 0) return reject(new Error(`autocannon ${target.url}: exit ${code ?? signal}`));
-      end = await after();
       const r = JSON.parse(out.slice('warm\n'.length));
       if (r.non2xx || r.errors)
         return reject(
@@ -408,13 +415,17 @@ function runAutocannon(target, _o, children, before, after, warmup, duration, co
             `${target.url}: ${r.non2xx} non-2xx, ${r.errors} errors ${JSON.stringify(r.kinds)}`,
           ),
         );
-      resolve({
-        rps: r.requests / r.duration,
-        p50: r.p50,
-        requests: r.requests,
-        before: start,
-        after: end,
-      });
+      after().then(
+        (end) =>
+          resolve({
+            rps: r.requests / r.duration,
+            p50: r.p50,
+            requests: r.requests,
+            before: start,
+            after: end,
+          }),
+        reject,
+      );
     });
   });
 }

@@ -16,9 +16,9 @@ import {
   adminUrlOf,
   checkSameRows,
   installPlatformatic,
-  median,
   medianOf,
   PLATFORMATIC_DIR,
+  pairedRatio,
   platformaticVersion,
   startServer,
   stopChild,
@@ -185,8 +185,7 @@ function goal(label, result, a, b, target) {
     console.log(`  ${label} ${a}/${b}: not measured (${[a, b].filter((s) => !result[s])} not run)`);
     return;
   }
-  const ratios = result[a].map((m, i) => m.rps / result[b][i].rps);
-  const ratio = median(ratios);
+  const { ratio, ratios } = pairedRatio(result[a], result[b]);
   const pass = ratio >= target;
   if (!pass) process.exitCode = 1;
   console.log(

@@ -11,10 +11,10 @@
 // Usage: pnpm build && node bench/query/run.mjs [--database-url URL] [--duration 10] [--connections 32] [--rounds 3]
 //   URL: a PostgreSQL server where the user may create databases (default $DATABASE_URL, else
 //   postgres://postgres@127.0.0.1:54329/postgres); a database of its own is created and dropped.
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
+import { adminUrlOf, median, medianOf, startServer, stopChild } from '../lib/bench.mjs';
 import {
   AUTHORS,
   CASES,
@@ -41,10 +41,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
   },
 });
-const adminUrl =
-  values['database-url'] ??
-  process.env.DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:54329/postgres';
+const adminUrl = adminUrlOf(values['database-url']);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
@@ -105,8 +102,8 @@ async function measureAll(schema, compiled, seed) {
         : { sql: q.sql, params: q.params.map((p) => p.name) },
     ]),
   );
-  const bare = await startServer('bare.mjs', [url, JSON.stringify(bareCases)]);
-  const svc = await startServer('svc.mjs', [url]);
+  const bare = await startServer(`${here}bare.mjs`, [url, JSON.stringify(bareCases)], children);
+  const svc = await startServer(`${here}svc.mjs`, [url], children);
 
   console.log(
     `bench/query: PostgreSQL, ${connections} connections, median of ${rounds} alternating rounds of ${duration} s, loopback`,
@@ -191,7 +188,7 @@ async function measureAll(schema, compiled, seed) {
 async function measurePolicies() {
   const serviceKey = `bench-${randomBytes(24).toString('hex')}`;
   const options = { enableAuth: true, jwtSecret: randomBytes(32).toString('hex'), serviceKey };
-  const server = await startServer('svc.mjs', [url, JSON.stringify(options)]);
+  const server = await startServer(`${here}svc.mjs`, [url, JSON.stringify(options)], children);
   const password = 'correct horse battery staple';
   const signUp = JSON.parse(
     await postOk(
@@ -275,39 +272,6 @@ async function measurePolicies() {
   return { userId };
 }
 
-function stopChild(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve();
-    }, 10_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
-function startServer(script, args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [here + script, ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.push(child);
-    const timer = setTimeout(() => reject(new Error(`${script} did not start in 60 s`)), 60000);
-    child.stdout.on('data', (d) => {
-      const m = /port=(\d+)/.exec(String(d));
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: `http://127.0.0.1:${m[1]}` });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
-
 async function measure(target, body, token) {
   const options = {
     url: target,
@@ -342,10 +306,6 @@ async function postOk(target, body) {
   return text;
 }
 
-function medianOf(ms) {
-  return { rps: median(ms.map((m) => m.rps)), p50: median(ms.map((m) => m.p50)) };
-}
-
 function row(m) {
   return `${m.rps.toFixed(0).padStart(7)} req/s   p50 ${m.p50} ms`;
 }
@@ -368,8 +328,4 @@ async function medianMicrosAsync(n, fn) {
     times.push(Number(process.hrtime.bigint() - t0) / 1000);
   }
   return median(times);
-}
-
-function median(xs) {
-  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 }

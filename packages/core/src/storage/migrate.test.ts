@@ -5,7 +5,8 @@ import {
   InvalidDefinitionError,
   SchemaSyntaxError,
 } from '../errors';
-import { createMigrator } from './migrate';
+import { createMigrator, runBootstrap } from './migrate';
+import { STORAGE_BOOTSTRAP_SQL } from '../schema/bootstrap';
 import type { Schema } from '../model/schema';
 import type { MigrationPlan } from '../model/migration';
 
@@ -219,5 +220,31 @@ describe(`migration runner on ${testDatabaseKind()}`, () => {
     ]);
     expect(results.map((r) => r.applied).sort()).toEqual([false, true]);
     expect(await migrator.history(t.db)).toHaveLength(1);
+  });
+
+  test('the bootstrap makes a svc_meta type only when pg_type lacks it, with no DO block', async () => {
+    const sent: string[] = [];
+    const statements = [
+      'create schema if not exists svc_meta',
+      { unlessType: 'toy_domain', sql: 'create domain svc_meta.toy_domain as text' },
+    ];
+    const exec = async (sql: string) => {
+      sent.push(sql);
+      await t.db.query(sql);
+    };
+    await runBootstrap(t.db, statements, exec);
+    await runBootstrap(t.db, statements, exec);
+    expect(sent).toEqual([
+      'create schema if not exists svc_meta',
+      'create domain svc_meta.toy_domain as text',
+      'create schema if not exists svc_meta',
+    ]);
+    const { rows } = await t.db.query<{ n: number }>(
+      "select count(*)::int as n from pg_type where typname = 'toy_domain'",
+    );
+    expect(rows[0]?.n).toBe(1);
+    // svc's own bootstrap sends no DO block (docs/scaling.md, "Cheap wins").
+    const texts = STORAGE_BOOTSTRAP_SQL.map((s) => (typeof s === 'string' ? s : s.sql));
+    expect(texts.filter((s) => /^\s*do\s/i.test(s))).toEqual([]);
   });
 });

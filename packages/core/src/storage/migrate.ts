@@ -26,7 +26,39 @@ export interface MigratorParts {
   /** The plan from one model to another (`null`: an empty database). */
   readonly plan: (from: Schema | null, to: Schema, hints: MigrationHints) => MigrationPlan;
   /** Idempotent SQL run before every migration (helper functions the layout relies on). */
-  readonly bootstrapSql: readonly string[];
+  readonly bootstrapSql: readonly BootstrapStatement[];
+}
+
+/**
+ * One statement of the bootstrap: plain SQL run every time (`create or replace ...`), or SQL that
+ * makes a type in `svc_meta` and runs only when `pg_type` has no type of that name there (a
+ * `CREATE DOMAIN` has no `if not exists`).
+ */
+export type BootstrapStatement = string | { readonly sql: string; readonly unlessType: string };
+
+/**
+ * Runs the bootstrap: one `pg_type` query for the `svc_meta` types it would make, then each
+ * statement whose type is missing, in order. Not safe against a concurrent run by itself: the
+ * migrator calls it under its migration lock (tests on a database of their own call it alone).
+ */
+export async function runBootstrap(
+  db: Queryable,
+  statements: readonly BootstrapStatement[],
+  exec: (sql: string) => Promise<unknown> = (sql) => db.query(sql),
+): Promise<void> {
+  const types = statements.flatMap((s) => (typeof s === 'string' ? [] : [s.unlessType]));
+  const present = new Set<string>();
+  if (types.length > 0) {
+    const { rows } = await db.query<{ typname: string }>(
+      "select t.typname from pg_type t join pg_namespace n on n.oid = t.typnamespace where n.nspname = 'svc_meta' and t.typname = any($1::text[])",
+      [types],
+    );
+    for (const r of rows) present.add(r.typname);
+  }
+  for (const s of statements) {
+    if (typeof s === 'string') await exec(s);
+    else if (!present.has(s.unlessType)) await exec(s.sql);
+  }
 }
 
 export interface MigrateOptions extends MigrationHints {
@@ -213,7 +245,7 @@ export function createMigrator(parts: MigratorParts): Migrator {
         for (const step of renames)
           for (const statement of step.sql) await run(tx, statement, step);
         await runChecks(tx, plan.checks, options.allowDataLoss ?? false);
-        for (const statement of parts.bootstrapSql) await run(tx, statement, null);
+        await runBootstrap(tx, parts.bootstrapSql, (statement) => run(tx, statement, null));
         for (const [index, step] of plan.steps.entries()) {
           if (index < renames.length) continue;
           options.onStep?.(index, steps.length, steps[index] as MigrationStepSummary);

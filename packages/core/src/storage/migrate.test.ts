@@ -6,6 +6,7 @@ import {
   SchemaSyntaxError,
 } from '../errors';
 import { createMigrator, runBootstrap } from './migrate';
+import { openDatabase } from '../db';
 import { STORAGE_BOOTSTRAP_SQL } from '../schema/bootstrap';
 import type { Schema } from '../model/schema';
 import type { MigrationPlan } from '../model/migration';
@@ -220,6 +221,32 @@ describe(`migration runner on ${testDatabaseKind()}`, () => {
     ]);
     expect(results.map((r) => r.applied).sort()).toEqual([false, true]);
     expect(await migrator.history(t.db)).toHaveLength(1);
+  });
+
+  test('processes starting at once on an empty database: the lock row is made once, one migrates', async () => {
+    // On PostgreSQL each starter has its own pool (its own sessions); they race to make
+    // svc_meta.locks, and the losers start their transaction again (storage/lock).
+    const dbs =
+      testDatabaseKind() === 'postgres'
+        ? await Promise.all(
+            Array.from({ length: 4 }, () =>
+              openDatabase({ url: (t.config as { url: string }).url, poolSize: 1 }),
+            ),
+          )
+        : Array.from({ length: 4 }, () => t.db);
+    try {
+      const results = await Promise.all(dbs.map((db) => migrator.migrate(db, 'a b')));
+      expect(results.map((r) => r.applied).sort()).toEqual([false, false, false, true]);
+    } finally {
+      if (testDatabaseKind() === 'postgres') await Promise.all(dbs.map((db) => db.close()));
+    }
+    expect(await migrator.history(t.db)).toHaveLength(1);
+    const { rows } = await t.db.query<{ name: string }>('select name from svc_meta.locks');
+    expect(rows).toEqual([{ name: 'svc_meta' }]);
+    const { rows: advisory } = await t.db.query<{ n: number }>(
+      "select count(*)::int as n from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())",
+    );
+    expect(advisory[0]?.n).toBe(0);
   });
 
   test('the bootstrap makes a svc_meta type only when pg_type lacks it, with no DO block', async () => {

@@ -101,7 +101,7 @@ export { createMemoryStore } from './store/memory';
 export {
   AUTH_SCHEMA,
   AUTH_MIGRATIONS,
-  AUTH_MIGRATION_LOCK_KEY,
+  AUTH_MIGRATION_LOCK,
   migrateAuthSchema,
 } from './store/migrations';
 export {

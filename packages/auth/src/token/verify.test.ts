@@ -73,6 +73,51 @@ describe('createTokenVerifier', () => {
     expect(codeOf(() => verifier.verify(other.sign(claims())))).toBe('401 INVALID_TOKEN');
   });
 
+  describe('a token verified once is known by its text; only its expiry is checked again', () => {
+    test('past its expiry it is TOKEN_EXPIRED, however often it was verified before', () => {
+      let now = NOW;
+      const v = createTokenVerifier({ jwtSecret: SECRET, now: () => now });
+      const t = v.sign(claims());
+      expect(v.verify(t)).toMatchObject({ exp: NOW / 1000 + 60 });
+      expect(v.verify(t)).toMatchObject({ exp: NOW / 1000 + 60 });
+      now = NOW + 59_999;
+      expect(codeOf(() => v.verify(t))).toBe('no error');
+      now = NOW + 60_000;
+      expect(codeOf(() => v.verify(t))).toBe('401 TOKEN_EXPIRED');
+      expect(codeOf(() => v.verify(t))).toBe('401 TOKEN_EXPIRED');
+    });
+
+    // Attack: a forged token that differs from a known good one in its signature or payload only.
+    test('a known token does not vouch for a variant of it', () => {
+      const t = verifier.sign(claims());
+      verifier.verify(t);
+      const [h, p, sig] = t.split('.') as [string, string, string];
+      const flipped = `${sig.slice(0, -2)}${sig.endsWith('AA') ? 'AB' : 'AA'}`;
+      expect(codeOf(() => verifier.verify(`${h}.${p}.${flipped}`))).toBe('401 INVALID_TOKEN');
+      const forged = `${h}.${b64(claims({ roles: ['superuser'] }))}.${sig}`;
+      expect(codeOf(() => verifier.verify(forged))).toBe('401 INVALID_TOKEN');
+      expect(codeOf(() => verifier.verify(`${t} `))).toBe('401 INVALID_TOKEN');
+    });
+
+    test('the claims handed out cannot be changed for the next caller', () => {
+      const t = verifier.sign(claims());
+      const first = verifier.verify(t) as { roles: string[] };
+      expect(() => {
+        (first as { sub: string }).sub = 'someone-else';
+      }).toThrow(TypeError);
+      expect(verifier.verify(t)).toEqual(first);
+    });
+
+    test('a token with nbf is verified in full each time (not kept)', () => {
+      let now = NOW;
+      const v = createTokenVerifier({ jwtSecret: SECRET, now: () => now });
+      const t = v.sign({ ...claims(), nbf: NOW / 1000 } as never);
+      expect(codeOf(() => v.verify(t))).toBe('no error');
+      now = NOW - 10_000; // a clock set back: jsonwebtoken's nbf check refuses it
+      expect(codeOf(() => v.verify(t))).toBe('401 INVALID_TOKEN');
+    });
+  });
+
   test('garbage is INVALID_TOKEN', () => {
     for (const t of ['', 'abc', 'a.b.c', '....']) {
       expect(codeOf(() => verifier.verify(t))).toBe('401 INVALID_TOKEN');

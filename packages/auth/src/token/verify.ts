@@ -64,6 +64,9 @@ export interface TokenVerifier {
 
 export const JWT_SECRET_MIN_LENGTH = 32;
 
+/** Verified access tokens a verifier keeps (about 0.5 KiB each). */
+const VERIFIED_TOKENS_KEPT = 4096;
+
 let jsonwebtoken: typeof Jwt | undefined;
 /** jsonwebtoken and what it requires (about 75 modules) load with the first token, not at start. */
 function jwt(): typeof Jwt {
@@ -84,9 +87,20 @@ export function createTokenVerifier(config: TokenVerifierConfig): TokenVerifier 
   const audience = config.jwtAudience ?? 'svc-api';
   const issuer = config.jwtIssuer ?? 'svc';
   const now = config.now ?? Date.now;
+  // Tokens whose signature, audience and issuer were verified, by their text: a client sends the
+  // same token with every request until it refreshes, so only its expiry is checked again.
+  const verified = new Map<string, AccessTokenClaims>();
 
   return {
     verify(token) {
+      const known = verified.get(token);
+      if (known) {
+        if (Math.floor(now() / 1000) >= known.exp) {
+          verified.delete(token);
+          throw authError('TOKEN_EXPIRED', 'the access token has expired');
+        }
+        return known;
+      }
       let payload: string | Jwt.JwtPayload;
       try {
         payload = jwt().verify(token, key, {
@@ -103,6 +117,14 @@ export function createTokenVerifier(config: TokenVerifierConfig): TokenVerifier 
       }
       if (typeof payload === 'string' || !isAccessClaims(payload)) {
         throw authError('INVALID_TOKEN', 'the access token lacks required claims');
+      }
+      // Kept only when nothing but the expiry can change its verdict (no `nbf`); the oldest entry
+      // goes first past the bound.
+      if (payload.nbf === undefined) {
+        if (verified.size >= VERIFIED_TOKENS_KEPT) {
+          verified.delete(verified.keys().next().value as string);
+        }
+        verified.set(token, Object.freeze(payload));
       }
       return payload;
     },

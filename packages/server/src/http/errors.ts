@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Response } from 'express';
 import { SvcError, commonError } from '@svc/core';
 import type { Logger } from '../observability/logger';
 import { sendError } from './respond';
@@ -44,6 +44,14 @@ export function fromHttpError(err: unknown): unknown {
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, _req, res, _next) => {
-    sendError(res, fromHttpError(err), logger);
+    answerError(res, err, logger);
   };
+}
+
+/**
+ * The answer to anything a step or handler threw, for the Express chain (`errorHandler`) and the
+ * hot lane (routes/lane.ts) alike: a body parser's error mapped to our codes, then the envelope.
+ */
+export function answerError(res: Response, err: unknown, logger: Logger): void {
+  sendError(res, fromHttpError(err), logger);
 }

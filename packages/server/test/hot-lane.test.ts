@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { ANONYMOUS_AUTH } from '@svc/core';
 import { testDatabaseKind } from '@svc/core/testing';
-import type { CreateServerOptions, SvcServer } from '../src';
+import { resolveConfig, type CreateServerOptions, type SvcServer } from '../src';
 import { request, type InProcessInit } from '../src/testing';
 import { SECRET, build, sharedDatabase } from './helpers';
 
@@ -401,5 +401,27 @@ describe.each([
     // The lane on: Express's router only for what the lane leaves; off: always.
     expect(a.routed).toBe(c.lane ? 0 : 1);
     expect(b.routed).toBe(1);
+  });
+});
+
+describe('the setting', () => {
+  test('on by default; SVC_SERVER_HOT_LANE and the option turn it off', () => {
+    expect(resolveConfig({ env: {} }).hotLane).toBe(true);
+    expect(resolveConfig({ env: { SVC_SERVER_HOT_LANE: 'false' } }).hotLane).toBe(false);
+    expect(resolveConfig({ env: { SVC_SERVER_HOT_LANE: 'true' }, hotLane: false }).hotLane).toBe(
+      false,
+    );
+  });
+
+  test("a test run's servers follow SVC_SERVER_HOT_LANE (.ci/run runs the data plane both ways)", async () => {
+    const server = await build(db.get());
+    try {
+      expect(server.config.hotLane).toBe(process.env.SVC_SERVER_HOT_LANE !== 'false');
+      const counter = countRouting(server);
+      await answer(server, counter, '/query', query({ query: 'select 1' }, {}));
+      expect(counter.calls).toBe(server.config.hotLane ? 0 : 1);
+    } finally {
+      await server.close();
+    }
   });
 });

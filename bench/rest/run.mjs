@@ -26,14 +26,17 @@ const here = new URL('.', import.meta.url).pathname;
 const plan = rest.planRequest;
 const planner = "@svc/rest's planRequest";
 
-const SERVERS = ['svc', 'bare', 'platformatic'];
+// `svc-express`: svc with its hot lane off (`hotLane: false`, Express routes `/api/*` too), for
+// the lane's gain within one run; not run unless named in --only.
+const SERVERS = ['svc', 'bare', 'platformatic', 'svc-express'];
+const DEFAULT_SERVERS = ['svc', 'bare', 'platformatic'];
 const { values } = parseArgs({
   options: {
     'database-url': { type: 'string' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
     rounds: { type: 'string', default: '3' },
-    only: { type: 'string', default: SERVERS.join(',') },
+    only: { type: 'string', default: DEFAULT_SERVERS.join(',') },
   },
 });
 const adminUrl =
@@ -110,6 +113,8 @@ async function measureAll(id) {
 
   const servers = {};
   if (only.includes('svc')) servers.svc = await startServer(`${here}svc.mjs`, [url]);
+  if (only.includes('svc-express'))
+    servers['svc-express'] = await startServer(`${here}svc.mjs`, [url, 'express']);
   if (only.includes('bare'))
     servers.bare = await startServer(`${here}bare.mjs`, [url, JSON.stringify(plans)]);
   if (only.includes('platformatic'))
@@ -117,11 +122,13 @@ async function measureAll(id) {
   const path = {
     get: {
       svc: `/api/${TYPE}/${id}`,
+      'svc-express': `/api/${TYPE}/${id}`,
       bare: `/api/${TYPE}/${id}`,
       platformatic: `/default${TYPE}/${id}`,
     },
     list: {
       svc: `/api/${TYPE}?limit=100`,
+      'svc-express': `/api/${TYPE}?limit=100`,
       bare: `/api/${TYPE}?limit=100`,
       platformatic: `/default${TYPE}/?limit=100&orderby.id=asc`,
     },
@@ -157,7 +164,7 @@ async function measureAll(id) {
     const runs = Object.fromEntries(Object.keys(servers).map((s) => [s, []]));
     for (let round = 0; round < rounds; round++) {
       for (const [s, server] of Object.entries(servers))
-        runs[s].push(await measure(server.url + path[key][s]));
+        runs[s].push(await measure(server.url + path[key][s], server.child.pid));
     }
     results[key] = runs;
     console.log(`${label}\n  EdgeQL: ${edgeql[key]}`);
@@ -170,6 +177,15 @@ async function measureAll(id) {
   console.log('goals');
   goal('by id', results.get, 'svc', 'bare', 0.9);
   goal('list ', results.list, 'svc', 'platformatic', 1.5);
+  if (servers['svc-express']) {
+    for (const key of Object.keys(cases)) {
+      const ratios = results[key].svc.map((m, i) => m.rps / results[key]['svc-express'][i].rps);
+      const cpu = medianOf(results[key].svc).cpu / medianOf(results[key]['svc-express']).cpu;
+      console.log(
+        `  (the hot lane) ${key} svc/svc-express = ${median(ratios).toFixed(2)} req/s, ${cpu.toFixed(2)} server CPU per request   rounds: ${ratios.map((r) => r.toFixed(2)).join(' ')}`,
+      );
+    }
+  }
   if (servers.bare && servers.platformatic) {
     const r = medianOf(results.list.bare).rps / medianOf(results.list.platformatic).rps;
     console.log(`  (for reference) list bare/platformatic = ${r.toFixed(2)}`);
@@ -199,6 +215,12 @@ function goal(label, result, a, b, target) {
  * datetimes with milliseconds).
  */
 function checkAnswers(key, answers) {
+  if (
+    answers.svc !== undefined &&
+    answers['svc-express'] !== undefined &&
+    answers.svc !== answers['svc-express']
+  )
+    throw new Error(`${key}: svc answers differently with its hot lane off`);
   if (answers.svc !== undefined && answers.bare !== undefined && answers.svc !== answers.bare)
     throw new Error(
       `${key}: svc and the bare handler answer differently:\n${answers.svc}\n${answers.bare}`,
@@ -285,20 +307,41 @@ function startServer(script, args) {
   });
 }
 
-async function measure(target) {
+async function measure(target, pid) {
   const options = { url: target, method: 'GET', connections };
   await autocannon({ ...options, duration: 2 }); // warm up: JIT, connections, prepared plans
+  const before = cpuSeconds(pid);
   const r = await autocannon({ ...options, duration });
+  const used = cpuSeconds(pid) - before;
   if (r.non2xx || r.errors) throw new Error(`${target}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { rps: r.requests.average, p50: r.latency.p50 };
+  // The server process's CPU (user + system) per request answered, in microseconds.
+  return { rps: r.requests.average, p50: r.latency.p50, cpu: (used / r.requests.total) * 1e6 };
+}
+
+/**
+ * A process's CPU time so far (user + system), from /proc/<pid>/stat, in seconds; NaN where
+ * there is no /proc. Clock ticks are 1/100 s on Linux (`getconf CLK_TCK`).
+ */
+function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 function medianOf(ms) {
-  return { rps: median(ms.map((m) => m.rps)), p50: median(ms.map((m) => m.p50)) };
+  return {
+    rps: median(ms.map((m) => m.rps)),
+    p50: median(ms.map((m) => m.p50)),
+    cpu: median(ms.map((m) => m.cpu)),
+  };
 }
 
 function row(m) {
-  return `${m.rps.toFixed(0).padStart(7)} req/s   p50 ${m.p50} ms`;
+  return `${m.rps.toFixed(0).padStart(7)} req/s   p50 ${m.p50} ms   server CPU ${m.cpu.toFixed(0)} µs/req`;
 }
 
 function median(xs) {

@@ -9,7 +9,8 @@ import { edgeqlCorpus, schemaSdl } from './generate.mjs';
 const require = createRequire(import.meta.url);
 const core = require('../../packages/core/dist/index.js');
 // Internal (not in @svc/core's main entry): the bootstrap the migrator runs before the DDL.
-const { STORAGE_BOOTSTRAP_SQL } = require('../../packages/core/dist/sql/codegen/bootstrap.js');
+const { STORAGE_BOOTSTRAP_SQL } = require('../../packages/core/dist/schema/bootstrap.js');
+const { runBootstrap } = require('../../packages/core/dist/storage/migrate.js');
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '7' } } });
 const rounds = Number(values.rounds);
 
@@ -82,7 +83,7 @@ if (typeof core.createDefaultMigrator === 'function') {
     const db2 = await core.openDatabase({ memory: true });
     const t1 = performance.now();
     await db2.transaction(async (tx) => {
-      for (const s of STORAGE_BOOTSTRAP_SQL) await tx.query(s);
+      await runBootstrap(tx, STORAGE_BOOTSTRAP_SQL);
       for (const s of ddl) await tx.query(s);
     });
     direct.push(performance.now() - t1);

@@ -15,11 +15,10 @@
 //          [--lane] [--cases a,b,c,d]
 //   URL: a PostgreSQL server where the user may create databases (default $DATABASE_URL, else
 //   postgres://postgres@127.0.0.1:54329/postgres); a database of its own is created and dropped.
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
+import { adminUrlOf, median, medianOf, processCpu, startServer, stopChild } from '../lib/bench.mjs';
 import {
   AUTHORS,
   CASES,
@@ -49,10 +48,7 @@ const { values } = parseArgs({
   },
 });
 const picked = values.cases?.split(',').map((c) => c.trim());
-const adminUrl =
-  values['database-url'] ??
-  process.env.DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:54329/postgres';
+const adminUrl = adminUrlOf(values['database-url']);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
@@ -113,10 +109,10 @@ async function measureAll(schema, compiled, seed) {
         : { sql: q.sql, params: q.params.map((p) => p.name) },
     ]),
   );
-  const bare = await startServer('bare.mjs', [url, JSON.stringify(bareCases)]);
-  const svc = await startServer('svc.mjs', [url]);
+  const bare = await startServer(`${here}bare.mjs`, [url, JSON.stringify(bareCases)], children);
+  const svc = await startServer(`${here}svc.mjs`, [url], children);
   const express = values.lane
-    ? await startServer('svc.mjs', [url, JSON.stringify({ hotLane: false })])
+    ? await startServer(`${here}svc.mjs`, [url, JSON.stringify({ hotLane: false })], children)
     : undefined;
 
   console.log(
@@ -215,7 +211,7 @@ async function measureAll(schema, compiled, seed) {
 async function measurePolicies() {
   const serviceKey = `bench-${randomBytes(24).toString('hex')}`;
   const options = { enableAuth: true, jwtSecret: randomBytes(32).toString('hex'), serviceKey };
-  const server = await startServer('svc.mjs', [url, JSON.stringify(options)]);
+  const server = await startServer(`${here}svc.mjs`, [url, JSON.stringify(options)], children);
   const password = 'correct horse battery staple';
   const signUp = JSON.parse(
     await postOk(
@@ -299,39 +295,6 @@ async function measurePolicies() {
   return { userId };
 }
 
-function stopChild(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve();
-    }, 10_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
-function startServer(script, args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [here + script, ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.push(child);
-    const timer = setTimeout(() => reject(new Error(`${script} did not start in 60 s`)), 60000);
-    child.stdout.on('data', (d) => {
-      const m = /port=(\d+)/.exec(String(d));
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: `http://127.0.0.1:${m[1]}` });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
-
 async function measure(target, body, token, pid) {
   const options = {
     url: target,
@@ -341,27 +304,12 @@ async function measure(target, body, token, pid) {
     connections,
   };
   await autocannon({ ...options, duration: 2 }); // warm up: JIT, connections, prepared plans
-  const before = cpuSeconds(pid);
+  const before = pid === undefined ? Number.NaN : (processCpu(pid)?.micros ?? Number.NaN);
   const r = await autocannon({ ...options, duration });
-  const used = cpuSeconds(pid) - before;
+  const used = (pid === undefined ? Number.NaN : (processCpu(pid)?.micros ?? Number.NaN)) - before;
   if (r.non2xx || r.errors) throw new Error(`${target}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   // The server process's CPU (user + system) per request answered, in microseconds.
-  return { rps: r.requests.average, p50: r.latency.p50, cpu: (used / r.requests.total) * 1e6 };
-}
-
-/**
- * A process's CPU time so far (user + system), from /proc/<pid>/stat, in seconds; NaN without a
- * pid or /proc. Clock ticks are 1/100 s on Linux (`getconf CLK_TCK`).
- */
-function cpuSeconds(pid) {
-  if (pid === undefined) return Number.NaN;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
+  return { rps: r.requests.average, p50: r.latency.p50, cpu: used / r.requests.total };
 }
 
 function headers(token) {
@@ -382,14 +330,6 @@ async function postOk(target, body) {
   const text = await res.text();
   if (!res.ok) throw new Error(`${target}: ${res.status} ${text}`);
   return text;
-}
-
-function medianOf(ms) {
-  return {
-    rps: median(ms.map((m) => m.rps)),
-    p50: median(ms.map((m) => m.p50)),
-    cpu: median(ms.map((m) => m.cpu)),
-  };
 }
 
 function row(m) {
@@ -415,8 +355,4 @@ async function medianMicrosAsync(n, fn) {
     times.push(Number(process.hrtime.bigint() - t0) / 1000);
   }
   return median(times);
-}
-
-function median(xs) {
-  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 }

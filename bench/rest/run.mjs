@@ -10,10 +10,20 @@
 //   URL: a PostgreSQL server where the user may create databases (default $DATABASE_URL, else
 //   postgres://postgres@127.0.0.1:54329/postgres); a database of its own is created and dropped.
 //   The first run with Platformatic installs it (npm ci into bench/rest/platformatic).
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
+import {
+  adminUrlOf,
+  checkSameRows,
+  installPlatformatic,
+  medianOf,
+  PLATFORMATIC_DIR,
+  pairedRatio,
+  platformaticVersion,
+  processCpu,
+  startServer,
+  stopChild,
+} from '../lib/bench.mjs';
 import { ROWS, SDL, SEED_SQL, TYPE } from './schema.mjs';
 
 const require = createRequire(import.meta.url);
@@ -39,10 +49,7 @@ const { values } = parseArgs({
     only: { type: 'string', default: DEFAULT_SERVERS.join(',') },
   },
 });
-const adminUrl =
-  values['database-url'] ??
-  process.env.DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:54329/postgres';
+const adminUrl = adminUrlOf(values['database-url']);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
@@ -50,7 +57,7 @@ const only = values.only.split(',').map((s) => s.trim());
 for (const s of only) {
   if (!SERVERS.includes(s)) throw new Error(`--only: unknown server ${s} (${SERVERS.join(', ')})`);
 }
-if (only.includes('platformatic')) installPlatformatic();
+if (only.includes('platformatic')) installPlatformatic('bench/rest');
 
 // A database of our own, migrated and seeded.
 const name = `svc_bench_rest_${process.pid}`;
@@ -112,13 +119,13 @@ async function measureAll(id) {
   }
 
   const servers = {};
-  if (only.includes('svc')) servers.svc = await startServer(`${here}svc.mjs`, [url]);
+  if (only.includes('svc')) servers.svc = await startServer(`${here}svc.mjs`, [url], children);
   if (only.includes('svc-express'))
-    servers['svc-express'] = await startServer(`${here}svc.mjs`, [url, 'express']);
+    servers['svc-express'] = await startServer(`${here}svc.mjs`, [url, 'express'], children);
   if (only.includes('bare'))
-    servers.bare = await startServer(`${here}bare.mjs`, [url, JSON.stringify(plans)]);
+    servers.bare = await startServer(`${here}bare.mjs`, [url, JSON.stringify(plans)], children);
   if (only.includes('platformatic'))
-    servers.platformatic = await startServer(`${here}platformatic/server.mjs`, [url]);
+    servers.platformatic = await startServer(`${PLATFORMATIC_DIR}/server.mjs`, [url], children);
   const path = {
     get: {
       svc: `/api/${TYPE}/${id}`,
@@ -150,13 +157,10 @@ async function measureAll(id) {
     checkAnswers(key, answers);
   }
 
-  const platformaticVersion = only.includes('platformatic')
-    ? JSON.parse(readFileSync(`${here}platformatic/node_modules/@platformatic/db/package.json`))
-        .version
-    : null;
+  const version = only.includes('platformatic') ? platformaticVersion() : null;
   console.log(
     `bench/rest: PostgreSQL, ${ROWS} rows, ${connections} connections, median of ${rounds} alternating rounds of ${duration} s, loopback, EdgeQL from ${planner}` +
-      (platformaticVersion ? `; Platformatic DB ${platformaticVersion}` : ''),
+      (version ? `; Platformatic DB ${version}` : ''),
   );
   const results = {};
   for (const [key, label] of Object.entries(cases)) {
@@ -179,10 +183,10 @@ async function measureAll(id) {
   goal('list ', results.list, 'svc', 'platformatic', 1.5);
   if (servers['svc-express']) {
     for (const key of Object.keys(cases)) {
-      const ratios = results[key].svc.map((m, i) => m.rps / results[key]['svc-express'][i].rps);
+      const { ratio, ratios } = pairedRatio(results[key].svc, results[key]['svc-express']);
       const cpu = medianOf(results[key].svc).cpu / medianOf(results[key]['svc-express']).cpu;
       console.log(
-        `  (the hot lane) ${key} svc/svc-express = ${median(ratios).toFixed(2)} req/s, ${cpu.toFixed(2)} server CPU per request   rounds: ${ratios.map((r) => r.toFixed(2)).join(' ')}`,
+        `  (the hot lane) ${key} svc/svc-express = ${ratio.toFixed(2)} req/s, ${cpu.toFixed(2)} server CPU per request   rounds: ${ratios.map((r) => r.toFixed(2)).join(' ')}`,
       );
     }
   }
@@ -198,8 +202,7 @@ function goal(label, result, a, b, target) {
     console.log(`  ${label} ${a}/${b}: not measured (${[a, b].filter((s) => !result[s])} not run)`);
     return;
   }
-  const ratios = result[a].map((m, i) => m.rps / result[b][i].rps);
-  const ratio = median(ratios);
+  const { ratio, ratios } = pairedRatio(result[a], result[b]);
   const pass = ratio >= target;
   if (!pass) process.exitCode = 1;
   console.log(
@@ -230,120 +233,20 @@ function checkAnswers(key, answers) {
   const want = [JSON.parse(reference)].flat();
   const got = [JSON.parse(answers.platformatic)].flat();
   if (key === 'list' && want.length !== 100) throw new Error(`list: ${want.length} rows, not 100`);
-  if (got.length !== want.length)
-    throw new Error(`${key}: Platformatic answers ${got.length} rows, svc's SQL ${want.length}`);
-  want.forEach((w, i) => {
-    const g = got[i];
-    const keys = Object.keys(w).sort().join();
-    if (Object.keys(g).sort().join() !== keys)
-      throw new Error(
-        `${key}: row ${i}: Platformatic's fields ${Object.keys(g)}, svc's SQL's ${Object.keys(w)}`,
-      );
-    for (const [field, value] of Object.entries(w)) {
-      if (!sameValue(value, g[field]))
-        throw new Error(
-          `${key}: row ${i} (${w.id}) ${field}: svc's SQL ${JSON.stringify(value)}, Platformatic ${JSON.stringify(g[field])}`,
-        );
-    }
-  });
-}
-
-function sameValue(svc, other) {
-  if (svc === other) return true;
-  if (typeof svc === 'number' && typeof other === 'string') return String(svc) === other;
-  if (typeof svc === 'string' && typeof other === 'string') {
-    const [a, b] = [Date.parse(svc), Date.parse(other)];
-    return /^\d{4}-\d\d-\d\dT/.test(svc) && !Number.isNaN(a) && a === b;
-  }
-  return false;
-}
-
-/** Platformatic lives outside the pnpm workspace: its own lock file, installed on first use. */
-function installPlatformatic() {
-  const dir = `${here}platformatic`;
-  if (existsSync(`${dir}/node_modules/@platformatic/db/package.json`)) return;
-  console.log(
-    'bench/rest: first run: installing Platformatic DB (npm ci in bench/rest/platformatic)',
-  );
-  // No install scripts: over PostgreSQL it needs none (they build optional SQLite bindings).
-  const r = spawnSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], {
-    cwd: dir,
-    stdio: 'inherit',
-    timeout: 600_000,
-  });
-  if (r.status !== 0) throw new Error(`npm ci in ${dir} failed (${r.error?.message ?? r.status})`);
-}
-
-function stopChild(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve();
-    }, 10_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
-function startServer(script, args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.push(child);
-    const timer = setTimeout(() => reject(new Error(`${script} did not start in 60 s`)), 60000);
-    child.stdout.on('data', (d) => {
-      const m = /port=(\d+)/.exec(String(d));
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: `http://127.0.0.1:${m[1]}` });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
+  checkSameRows(key, want, got);
 }
 
 async function measure(target, pid) {
   const options = { url: target, method: 'GET', connections };
   await autocannon({ ...options, duration: 2 }); // warm up: JIT, connections, prepared plans
-  const before = cpuSeconds(pid);
+  const before = processCpu(pid)?.micros ?? Number.NaN;
   const r = await autocannon({ ...options, duration });
-  const used = cpuSeconds(pid) - before;
+  const used = (processCpu(pid)?.micros ?? Number.NaN) - before;
   if (r.non2xx || r.errors) throw new Error(`${target}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   // The server process's CPU (user + system) per request answered, in microseconds.
-  return { rps: r.requests.average, p50: r.latency.p50, cpu: (used / r.requests.total) * 1e6 };
-}
-
-/**
- * A process's CPU time so far (user + system), from /proc/<pid>/stat, in seconds; NaN where
- * there is no /proc. Clock ticks are 1/100 s on Linux (`getconf CLK_TCK`).
- */
-function cpuSeconds(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-function medianOf(ms) {
-  return {
-    rps: median(ms.map((m) => m.rps)),
-    p50: median(ms.map((m) => m.p50)),
-    cpu: median(ms.map((m) => m.cpu)),
-  };
+  return { rps: r.requests.average, p50: r.latency.p50, cpu: used / r.requests.total };
 }
 
 function row(m) {
   return `${m.rps.toFixed(0).padStart(7)} req/s   p50 ${m.p50} ms   server CPU ${m.cpu.toFixed(0)} µs/req`;
-}
-
-function median(xs) {
-  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 }

@@ -72,7 +72,7 @@ import {
   roleMemberCounts,
   userHasRole,
 } from './roles/operations';
-import { logout, refresh, verifyToken } from './session/operations';
+import { checkToken, logout, refresh, verifyToken } from './session/operations';
 import { verifyCaptcha } from './captcha';
 import { signInAnonymously, upgrade } from './guest/operations';
 import { createGuestSweeper } from './guest/retention';
@@ -237,6 +237,7 @@ async function assemble(
     verifyEmail: (verificationToken) => verifyEmail(ctx, verificationToken),
     resendVerification: (email, info) => resendVerification(ctx, email, info),
     verifyToken: (accessToken) => verifyToken(ctx, accessToken),
+    checkToken: (accessToken) => checkToken(ctx, accessToken),
     requestMagicLink: (email, info) => requestMagicLink(ctx, email, info),
     consumeMagicLink: (token, info) => consumeMagicLink(ctx, token, info),
     requestMagicCode: (email, info) => requestMagicCode(ctx, email, info),

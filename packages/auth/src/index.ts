@@ -101,7 +101,7 @@ export { createMemoryStore } from './store/memory';
 export {
   AUTH_SCHEMA,
   AUTH_MIGRATIONS,
-  AUTH_MIGRATION_LOCK_KEY,
+  AUTH_MIGRATION_LOCK,
   migrateAuthSchema,
 } from './store/migrations';
 export {
@@ -128,7 +128,7 @@ export {
   MAGIC_LINK_TTL_SECONDS,
 } from './passwordless/operations';
 // --- guests, sessions, captcha (issue 12) -------------------------------------------------------
-export type { SessionInfo, UpgradeInput } from './types';
+export type { SessionInfo, TokenCheck, UpgradeInput } from './types';
 export { ANONYMOUS_EMAIL_DOMAIN, isAnonymousEmail } from './guest/operations';
 export { describeDevice } from './session/device';
 export { REFRESH_REUSE_GRACE_SECONDS } from './session/operations';

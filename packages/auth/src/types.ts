@@ -4,7 +4,7 @@
  * `Auth` instance `createAuth` returns. Every operation is a plain async function; `handler` is
  * the same operations behind the Fetch standard.
  */
-import type { Database } from '@svc/core';
+import type { Database, Probe } from '@svc/core';
 import type { Mailer, SmtpConfig } from '@svc/smtp';
 import type { AuthContext } from './token/verify';
 import type { RateLimitsConfig } from './rate-limit';
@@ -342,6 +342,12 @@ export interface Auth {
   resendVerification(email: string, info?: RequestInfo): Promise<void>;
   /** Signature, expiry, audience, issuer, then a live session: the caller's context. */
   verifyToken(accessToken: string): Promise<AuthContext>;
+  /**
+   * `verifyToken` in two steps: the signature, expiry, audience and issuer now (INVALID_TOKEN
+   * thrown here), the session later, by `confirm()` or by the probe run in the caller's own
+   * statement (TokenCheck). Nothing may be answered on the context before one of them resolved.
+   */
+  checkToken(accessToken: string): TokenCheck;
 
   // --- passwordless (magic links and codes) ---------------------------------------------------
   /**
@@ -631,4 +637,17 @@ export interface CreateAuthOptions {
    * use, `true`, or `false` for none. @default true unless `NODE_ENV` is `production`
    */
   readonly devMailbox?: boolean | DevMailbox;
+}
+
+/** A verified access token whose session is still to be read (`Auth.checkToken`). */
+export interface TokenCheck {
+  /** The caller, from the token's claims. */
+  readonly context: AuthContext;
+  /** Reads the session: resolves when it is live, else throws 401 (SESSION_EXPIRED, USER_INACTIVE). */
+  confirm(): Promise<void>;
+  /**
+   * The same read as SQL, for @svc/core's query engine to run in the query's own statement
+   * (`RunOptions.probe`): present when the store is in the database the queries run on.
+   */
+  readonly probe: Probe | undefined;
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { openDatabase } from '@svc/core';
+import { MIGRATION_LOCK, openDatabase, withLock } from '@svc/core';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import { cleanEnv, runInTerminal, runSvc, spawnSvc, startSvc, withoutFirstStart } from './svc';
 
@@ -237,7 +237,7 @@ describe(`svc serve on ${testDatabaseKind()}`, () => {
   });
 
   // Issue 8: a signal that came while the server was starting killed it halfway (no handler
-  // yet); now it is stopped as soon as it has started. The migration's advisory lock, held here,
+  // yet); now it is stopped as soon as it has started. The migration's lock row, held here,
   // keeps the server deterministically in the middle of starting (a PostgreSQL lock: this runs
   // in the PostgreSQL pass).
   if (testDatabaseKind() === 'postgres') {
@@ -245,9 +245,23 @@ describe(`svc serve on ${testDatabaseKind()}`, () => {
       const dir = tmp();
       fs.writeFileSync(path.join(dir, 'schema.esdl'), 'type Starting;\n');
       const url = (t!.config as { url: string }).url;
+      // core's migration lock row (storage/lock), held by an open transaction of another session.
       const lock = await openDatabase({ url, poolSize: 1 });
-      const MIGRATION_LOCK_KEY = 0x5e7c_0001; // core/storage/migrate.ts
-      await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      const watch = await openDatabase({ url, poolSize: 1 });
+      let release = () => {};
+      const released = new Promise<void>((r) => {
+        release = r;
+      });
+      let holderPid = 0;
+      const held = new Promise<void>((r) => {
+        void withLock(lock, MIGRATION_LOCK, async (tx) => {
+          holderPid = (await tx.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!
+            .pid;
+          r();
+          await released;
+        });
+      });
+      await held;
       const child = spawnSvc(
         ['serve', '--port', '0', '--schema', 'schema.esdl', '--database-url', url],
         { cwd: dir, env: cleanEnv() },
@@ -260,15 +274,11 @@ describe(`svc serve on ${testDatabaseKind()}`, () => {
       try {
         const waiting = async () =>
           (
-            await lock.query<{ n: number }>(
-              // pg_locks is the whole cluster's: other packages' tests migrate other
-              // databases at the same time, so count this database's migration lock alone
-              // (a bigint key shows as classid = high 32 bits, objid = low 32 bits).
-              `select count(*)::int as n from pg_locks
-                where locktype = 'advisory' and not granted and objsubid = 1
-                  and database = (select oid from pg_database where datname = current_database())
-                  and classid::bigint = $1::bigint >> 32 and objid::bigint = $1::bigint & 4294967295`,
-              [MIGRATION_LOCK_KEY],
+            await watch.query<{ n: number }>(
+              // The sessions the holder's transaction blocks (other packages' tests migrate
+              // other databases at the same time: only this holder's waiters count).
+              'select count(*)::int as n from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))',
+              [holderPid],
             )
           ).rows[0]!.n;
         for (let i = 0; i < 300 && (await waiting()) === 0; i++)
@@ -279,7 +289,8 @@ describe(`svc serve on ${testDatabaseKind()}`, () => {
           await new Promise((r) => setTimeout(r, 50));
         expect(stderr).toBe('svc: SIGTERM: stopping once started (again to exit now)\n');
       } finally {
-        await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+        release();
+        await watch.close();
         await lock.close();
       }
       expect(await exited).toBe(0);

@@ -148,6 +148,7 @@ export { buildSchema, joinSchemaFiles, type SchemaFile } from './schema/build';
 export { planMigration, typeChangeWanting, type TypeChangeWantingFill } from './schema/diff';
 export { createDefaultMigrator } from './schema/default';
 export { schemaVersion } from './storage/migrate';
+export { MIGRATION_LOCK, withLock } from './storage/lock';
 export {
   makeMigration,
   migrationChain,
@@ -206,6 +207,7 @@ export {
   type QueryEngineOptions,
   type ParamKind,
   type QueryRequest,
+  type Probe,
   type RunOptions,
   type SchemaSource,
 } from './query/engine';

@@ -14,6 +14,7 @@ import { createTestDatabase, type TestDatabase } from '../src/testing';
 import { buildSchema } from '../src/schema/build';
 import { planMigration } from '../src/schema/diff';
 import type { MigrationPlan, Schema } from '../src/schema';
+import { runBootstrap } from '../src/storage/migrate';
 import { STORAGE_BOOTSTRAP_SQL } from '../src/schema/bootstrap';
 
 const SCHEMAS = join(__dirname, 'schemas');
@@ -95,9 +96,9 @@ describe('golden: the SQL runs on a real database', () => {
   let test: TestDatabase;
   beforeAll(async () => {
     test = await createTestDatabase();
-    for (const s of STORAGE_BOOTSTRAP_SQL) await test.db.query(s);
+    await runBootstrap(test.db, STORAGE_BOOTSTRAP_SQL);
     // Idempotent: running it twice is fine.
-    for (const s of STORAGE_BOOTSTRAP_SQL) await test.db.query(s);
+    await runBootstrap(test.db, STORAGE_BOOTSTRAP_SQL);
   }, 60_000);
   afterAll(async () => {
     await test?.dispose();

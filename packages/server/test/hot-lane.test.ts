@@ -11,7 +11,7 @@ import { ANONYMOUS_AUTH } from '@svc/core';
 import { testDatabaseKind } from '@svc/core/testing';
 import { resolveConfig, type CreateServerOptions, type SvcServer } from '../src';
 import { request, type InProcessInit } from '../src/testing';
-import { SECRET, build, sharedDatabase } from './helpers';
+import { SECRET, build, sharedDatabase, signUp } from './helpers';
 
 const SDL = `
 type Book {
@@ -53,6 +53,8 @@ interface Case {
   readonly name: string;
   readonly path: string | ((ctx: { bookId: string }) => string);
   readonly init?: InProcessInit;
+  /** Sent with a signed-in user's bearer token (the session read with the query: pending-session). */
+  readonly signedIn?: true;
   /** Whether the lane takes it (Express's router is not called), when the lane is on. */
   readonly lane: boolean;
   readonly status: number;
@@ -187,6 +189,36 @@ const GUARDED_CASES: Case[] = [
     init: query({ query: 'select 1' }, { ...BEARER, 'x-svc-transaction': 'nope.nope' }),
     lane: false,
     status: 421,
+  },
+  {
+    name: '/query signed in',
+    path: '/query',
+    init: query({ query: 'select Book { title } order by .title' }, {}),
+    signedIn: true,
+    lane: true,
+    status: 200,
+  },
+  {
+    name: '/query signed in, a query error (the session confirmed first)',
+    path: '/query',
+    init: query({ query: 'select Nope' }, {}),
+    signedIn: true,
+    lane: true,
+    status: 400,
+  },
+  {
+    name: 'REST by id signed in',
+    path: ({ bookId }) => `/api/Book/${bookId}`,
+    signedIn: true,
+    lane: true,
+    status: 200,
+  },
+  {
+    name: 'REST 404 signed in',
+    path: `/api/Book/${randomUUID()}`,
+    signedIn: true,
+    lane: true,
+    status: 404,
   },
   {
     name: 'REST list',
@@ -364,6 +396,7 @@ describe.each([
   let onRouted: { calls: number };
   let offRouted: { calls: number };
   let bookId: string;
+  let userToken = '';
 
   beforeAll(async () => {
     on = await build(db.get(), { ...options, hotLane: true });
@@ -379,6 +412,7 @@ describe.each([
       ),
     );
     bookId = ((await res.json()) as { data: string[] }).data[0] as string;
+    if (options.enableAuth) userToken = await signUp(on);
   });
   afterAll(async () => {
     await on?.close();
@@ -388,7 +422,10 @@ describe.each([
   test.each(cases.map((c) => [c.name, c] as const))('%s', async (_case, c) => {
     const path = typeof c.path === 'string' ? c.path : c.path({ bookId });
     const id = randomUUID();
-    const init = { ...c.init, headers: { ...c.init?.headers, 'x-request-id': id } };
+    const signedIn: Record<string, string> = c.signedIn
+      ? { authorization: `Bearer ${userToken}` }
+      : {};
+    const init = { ...c.init, headers: { ...c.init?.headers, ...signedIn, 'x-request-id': id } };
     const a = await answer(on, onRouted, path, init);
     const b = await answer(off, offRouted, path, init);
     expect(a.status).toBe(c.status);

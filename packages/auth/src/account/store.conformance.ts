@@ -158,5 +158,19 @@ export function accountStoreCases(cx: StoreCaseScope): void {
       await cx.store.setActive(u.id, true);
       expect((await cx.store.sessionState(a.accessJti))?.revoked).toBe(true);
     });
+
+    test('sessionUser: the same state as sessionState, with the whole user, or null', async () => {
+      const u = await user();
+      const s = await cx.store.createSession(session(u.id));
+      const found = await cx.store.sessionUser(s.accessJti);
+      expect(found?.state).toEqual(await cx.store.sessionState(s.accessJti));
+      expect(found?.user).toEqual(await cx.store.findUserById(u.id));
+      await cx.store.setActive(u.id, false);
+      expect((await cx.store.sessionUser(s.accessJti))?.state).toMatchObject({
+        revoked: true,
+        userActive: false,
+      });
+      expect(await cx.store.sessionUser(randomUUID())).toBeNull();
+    });
   });
 }

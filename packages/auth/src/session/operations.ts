@@ -39,7 +39,8 @@ import {
   type AuthContext,
   type TokenVerifier,
 } from '../token/verify';
-import type { AuthResult, RequestInfo } from '../types';
+import type { AuthResult, RequestInfo, TokenCheck } from '../types';
+import type { SessionState } from './store';
 import { isTokenShape, randomToken, sha256Hex } from './tokens';
 
 /** `lastActivityAt` is written at most this often (and at most every sessionTimeout/10). */
@@ -139,13 +140,42 @@ export async function checkAccess(
   ctx: OperationContext,
   accessToken: unknown,
 ): Promise<{ claims: AccessTokenClaims; sessionId: string; aal: AuthAssuranceLevel }> {
+  const claims = verifiedClaims(ctx, accessToken);
+  return acceptSession(ctx, claims, await ctx.store.sessionState(claims.jti));
+}
+
+/** `checkAccess` with the user's whole record, read with the session in one statement. */
+export async function checkAccessWithUser(
+  ctx: OperationContext,
+  accessToken: unknown,
+): Promise<{ claims: AccessTokenClaims; sessionId: string; user: UserRecord }> {
+  const claims = verifiedClaims(ctx, accessToken);
+  const found = await ctx.store.sessionUser(claims.jti);
+  const { sessionId } = await acceptSession(ctx, claims, found?.state ?? null);
+  // acceptSession refused a missing row: `found` is there.
+  return { claims, sessionId, user: (found as { user: UserRecord }).user };
+}
+
+/** The access token's signature, expiry, audience and issuer: its claims, or INVALID_TOKEN. */
+function verifiedClaims(ctx: OperationContext, accessToken: unknown): AccessTokenClaims {
   if (typeof accessToken !== 'string' || accessToken.length === 0) {
     throw authError('INVALID_TOKEN', 'an access token is required');
   }
   const claims = tokensOf(ctx).verify(accessToken);
   // Authenticated traffic is what keeps guest retention going (a sweep when due, not awaited).
   ctx.guests.poke();
-  const state = await ctx.store.sessionState(claims.jti);
+  return claims;
+}
+
+/**
+ * The session a verified token names, as the store read it: live (not revoked, active within
+ * `sessionTimeout`) and of an active user, or 401. Moves its last activity forward when due.
+ */
+async function acceptSession(
+  ctx: OperationContext,
+  claims: AccessTokenClaims,
+  state: SessionState | null,
+): Promise<{ claims: AccessTokenClaims; sessionId: string; aal: AuthAssuranceLevel }> {
   if (!state || state.userId !== claims.sub)
     throw authError('SESSION_EXPIRED', 'the session has ended');
   // Deactivation revokes the sessions too; the more useful answer comes first.
@@ -159,6 +189,32 @@ export async function checkAccess(
   if (t - state.lastActivityAt.getTime() >= touchEveryMs)
     await ctx.store.touchSession(state.sessionId);
   return { claims, sessionId: state.sessionId, aal: state.aal };
+}
+
+/**
+ * `auth.checkToken`: the JWT verified now, the session read later. `confirm()` reads it alone;
+ * `probe`, on a store in PostgreSQL or PGlite, is the same read as SQL for a caller that runs it in
+ * its own statement (the server's `/query` and REST reads: @svc/core `RunOptions.probe`), so a
+ * signed-in read costs one round trip. The caller must confirm or settle the probe before it
+ * answers anything.
+ */
+export function checkToken(ctx: OperationContext, accessToken: string): TokenCheck {
+  const claims = verifiedClaims(ctx, accessToken);
+  const settle = async (state: SessionState | null) => {
+    await acceptSession(ctx, claims, state);
+  };
+  const confirm = async () => settle(await ctx.store.sessionState(claims.jti));
+  const read = ctx.store.sessionStateSql;
+  return {
+    context: authContextFromClaims(claims),
+    confirm,
+    probe: read && {
+      select: read.select,
+      value: claims.jti,
+      settle: async (text) => settle(text === null ? null : read.parse(text)),
+      confirm,
+    },
+  };
 }
 
 /** `auth.verifyToken`: signature, expiry, audience, issuer, then a live session: the caller's context. */

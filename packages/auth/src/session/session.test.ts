@@ -88,6 +88,74 @@ describe('verifyToken', () => {
   });
 });
 
+describe('checkToken: the same verdict as verifyToken, confirmed alone or through its probe', () => {
+  type Made = Awaited<ReturnType<typeof h.make>>;
+  /** The three ways to check a token: 'ok' or the error code of each. */
+  async function verdicts(auth: Made['auth'], token: string) {
+    const viaVerify = await codeOf(auth.verifyToken(token));
+    let check: ReturnType<Made['auth']['checkToken']>;
+    try {
+      check = auth.checkToken(token);
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? 'thrown';
+      return { viaVerify, viaConfirm: code, viaProbe: code };
+    }
+    const viaConfirm = await codeOf(check.confirm());
+    const probe = check.probe;
+    if (!probe) throw new Error('a store in the database gives a probe');
+    // What the query engine does: the probe's SELECT in a statement, its row's text settled.
+    const { rows } = await h
+      .db()
+      .db.query<{ text: string; live: boolean }>(probe.select('$1'), [probe.value]);
+    const viaProbe = await codeOf(probe.settle(rows[0]?.text ?? null));
+    // `live` is what SQL alone can tell (not the idle timeout): never true where settle refuses
+    // for a reason SQL sees.
+    if (viaProbe === 'USER_INACTIVE' || rows.length === 0)
+      expect(rows[0]?.live ?? false).toBe(false);
+    if (rows[0]?.live === false) expect(viaProbe).not.toBe(OK);
+    return { viaVerify, viaConfirm, viaProbe };
+  }
+  const same = (code: string) => ({ viaVerify: code, viaConfirm: code, viaProbe: code });
+  const OK = '(resolved)';
+
+  test('live, then idle past sessionTimeout, then logged out', async () => {
+    const { auth, clock } = await h.make({ tokenExpiry: 36000, sessionTimeout: 600 });
+    const r = await auth.register({ email: 'ct@example.com', password: 'password1' });
+    expect(await verdicts(auth, r.token)).toEqual(same(OK));
+    expect(auth.checkToken(r.token).context).toEqual(await auth.verifyToken(r.token));
+    clock.advance(601);
+    expect(await verdicts(auth, r.token)).toEqual(same('SESSION_EXPIRED'));
+    const again = await auth.login({ email: 'ct@example.com', password: 'password1' });
+    if (!('token' in again)) throw new Error('signed in');
+    await auth.logout(again.token);
+    expect(await verdicts(auth, again.token)).toEqual(same('SESSION_EXPIRED'));
+  });
+
+  test('a deactivated user, a garbage token, an expired token', async () => {
+    const { auth, clock } = await h.make({ tokenExpiry: 60, sessionTimeout: 3600 });
+    const r = await auth.register({ email: 'cd@example.com', password: 'password1' });
+    const other = await auth.register({ email: 'ce@example.com', password: 'password1' });
+    await auth.setActive(r.user.id, false);
+    expect(await verdicts(auth, r.token)).toEqual(same('USER_INACTIVE'));
+    expect(await verdicts(auth, 'not.a.jwt')).toEqual(same('INVALID_TOKEN'));
+    clock.advance(61);
+    expect(await verdicts(auth, other.token)).toEqual(same('TOKEN_EXPIRED'));
+  });
+
+  test('the probe moves last activity forward when due, as verifyToken does', async () => {
+    const { auth, clock } = await h.make({ sessionTimeout: 3600 });
+    const r = await auth.register({ email: 'cl@example.com', password: 'password1' });
+    const lastActivity = async () =>
+      (
+        await h.db().db.query<{ t: Date }>('select last_activity_at as t from svc_auth.sessions')
+      ).rows[0]!.t.getTime();
+    const start = await lastActivity();
+    clock.advance(60);
+    expect(await verdicts(auth, r.token)).toEqual(same(OK));
+    expect(await lastActivity()).toBe(start + 60_000);
+  });
+});
+
 describe('refresh', () => {
   test('rotates: a new session, tokens and refresh token; the old session and refresh token die', async () => {
     const { auth, events } = await h.make();

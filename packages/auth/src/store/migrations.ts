@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Database } from '@svc/core';
+import { type Database, withLock } from '@svc/core';
 import { canonicalEmail } from '../account';
 
 /** The Postgres schema every @svc/auth table lives in (and the migration bookkeeping too). */
@@ -390,12 +390,13 @@ export const AUTH_MIGRATIONS: Readonly<Record<string, Migration>> = Object.freez
 });
 
 /**
- * The advisory lock that serialises `svc_auth` migrations (beside core's `svc_meta` lock,
- * 0x5e7c0001). Transaction-scoped, so it is released by the COMMIT or ROLLBACK of the migration
- * itself and cannot outlive it, even through a transaction-mode pooler such as pgbouncer, where
- * a session-level lock and its unlock may land on different server connections and leak.
+ * The lock row that serialises `svc_auth` migrations (core's `withLock`: a row of
+ * `svc_meta.locks`, beside core's own `svc_meta` row). Transaction-scoped, so it is released by
+ * the COMMIT or ROLLBACK of the migration itself and cannot outlive it, even through a
+ * transaction-mode pooler such as pgbouncer, where a session-level lock and its unlock may land
+ * on different server connections and leak.
  */
-export const AUTH_MIGRATION_LOCK_KEY = 0x5e7c_0002;
+export const AUTH_MIGRATION_LOCK = 'svc_auth';
 
 /**
  * Kysely's bookkeeping table, kept so databases migrated by earlier releases (with Kysely's
@@ -408,7 +409,7 @@ const MIGRATION_TABLE = `${AUTH_SCHEMA}.kysely_migration`;
  *
  * First, without any lock, it reads which migrations are recorded: when none is pending (every
  * start but the first after an upgrade) it returns after two reads. Otherwise it runs the pending
- * ones in name order in ONE transaction that starts with `pg_advisory_xact_lock`: concurrent
+ * ones in name order in ONE transaction that starts by locking its lock row: concurrent
  * starters wait there, then see the others' work and skip it. A recorded migration this release
  * does not know (a newer release migrated the database) is left alone rather than refused, so
  * processes of two releases can share a database during a rolling upgrade.
@@ -430,11 +431,9 @@ export async function migrateAuthSchema(
   const before = await recorded(database);
   if (names.every((n) => before.has(n))) return [];
 
-  return database.transaction(async (tx) => {
-    // Not bounded by the pool's statement_timeout (a server's requestTimeout): a data migration
-    // over many users, or the wait for another process's lock, may take longer.
-    await tx.query('set local statement_timeout = 0');
-    await tx.query('select pg_advisory_xact_lock($1)', [AUTH_MIGRATION_LOCK_KEY]);
+  // withLock lifts the pool's statement_timeout (a server's requestTimeout) for the transaction:
+  // a data migration over many users, or the wait for another process's lock, may take longer.
+  return withLock(database, AUTH_MIGRATION_LOCK, async (tx) => {
     await tx.query(`create schema if not exists ${AUTH_SCHEMA}`);
     await tx.query(
       `create table if not exists ${MIGRATION_TABLE} (name varchar(255) not null primary key, timestamp varchar(255) not null)`,

@@ -1,8 +1,8 @@
 import { type Kysely, Migrator, sql } from 'kysely';
-import { openDatabase, type Database } from '@svc/core';
+import { openDatabase, withLock, type Database } from '@svc/core';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import { defineStoreConformance } from './conformance';
-import { AUTH_MIGRATIONS, AUTH_MIGRATION_LOCK_KEY, migrateAuthSchema } from './migrations';
+import { AUTH_MIGRATIONS, AUTH_MIGRATION_LOCK, migrateAuthSchema } from './migrations';
 import { createPostgresStore } from './postgres';
 
 let tdb: TestDatabase;
@@ -200,6 +200,35 @@ describe(`svc_auth migrations: upgrades and concurrent starts on ${testDatabaseK
       await holder.query('select pg_advisory_lock($1)', [String(key)]);
       return holder;
     };
+    // The migration lock row (core withLock), held by a transaction of another session until
+    // released; made first when the database has none.
+    const holdRow = async (url: string, name: string) => {
+      const holder = await openDatabase({ url, poolSize: 1 });
+      let release = () => {};
+      const released = new Promise<void>((r) => {
+        release = r;
+      });
+      let locked = () => {};
+      const held = new Promise<void>((r) => {
+        locked = r;
+      });
+      const done = withLock(holder, name, async () => {
+        locked();
+        await released;
+      });
+      await held;
+      return {
+        release: async () => {
+          release();
+          await done;
+        },
+        close: async () => {
+          release();
+          await done.catch(() => {});
+          await holder.close();
+        },
+      };
+    };
     const settlesWithin = <T>(p: Promise<T>, ms: number) =>
       Promise.race([
         p.then(() => 'settled' as const),
@@ -211,7 +240,7 @@ describe(`svc_auth migrations: upgrades and concurrent starts on ${testDatabaseK
       const url = (t.config as { url: string }).url;
       await createPostgresStore(t.db).migrate();
       const kyselyLock = await holdLock(url, 3853314791062309107n);
-      const ours = await holdLock(url, AUTH_MIGRATION_LOCK_KEY);
+      const ours = await holdRow(url, AUTH_MIGRATION_LOCK);
       try {
         const db = await openDatabase({ url, poolSize: 1 });
         try {
@@ -225,18 +254,29 @@ describe(`svc_auth migrations: upgrades and concurrent starts on ${testDatabaseK
       }
     });
 
-    test('with migrations pending, the start waits for the transaction-scoped lock, then migrates', async () => {
+    test('with migrations pending, the start waits for the transaction-scoped lock row, then migrates', async () => {
       const t = await freshDatabase();
       const url = (t.config as { url: string }).url;
-      const holder = await holdLock(url, AUTH_MIGRATION_LOCK_KEY);
+      const holder = await holdRow(url, AUTH_MIGRATION_LOCK);
       const db = await openDatabase({ url, poolSize: 1 });
       try {
         const migrating = createPostgresStore(db).migrate();
         expect(await settlesWithin(migrating, 500)).toBe('pending');
-        await holder.query('select pg_advisory_unlock($1)', [String(AUTH_MIGRATION_LOCK_KEY)]);
+        await holder.release();
         await migrating;
         expect(await recorded(db)).toEqual(Object.keys(AUTH_MIGRATIONS).sort());
-        // Nothing is left held by the migration once it committed.
+        // Nothing is left held by the migration once it committed: another session locks the
+        // row at once, and no advisory lock is taken at all.
+        const other = await openDatabase({ url, poolSize: 1 });
+        try {
+          await other.transaction(async (tx) => {
+            await tx.query('select name from svc_meta.locks where name = $1 for update nowait', [
+              AUTH_MIGRATION_LOCK,
+            ]);
+          });
+        } finally {
+          await other.close();
+        }
         const { rows } = await db.query<{ n: number }>(
           "select count(*)::int as n from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())",
         );

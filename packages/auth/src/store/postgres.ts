@@ -59,9 +59,12 @@ const UNSTORABLE_TEXT = new Set(['22021', '22P05', '54000']);
 
 function refuseUnstorableText(store: AuthStore): AuthStore {
   const guarded: Record<string, unknown> = {};
-  for (const [name, verb] of Object.entries(store) as Array<
-    [string, (...args: unknown[]) => Promise<unknown>]
-  >) {
+  for (const [name, verb] of Object.entries(store) as Array<[string, unknown]>) {
+    // Only the verbs: a value (the session read's SQL form) passes as it is.
+    if (typeof verb !== 'function') {
+      guarded[name] = verb;
+      continue;
+    }
     guarded[name] = async (...args: unknown[]) => {
       try {
         return await verb(...args);

@@ -133,7 +133,7 @@ async function connectPostgres(
     () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     undefined,
     // Named and cancellable statements go to the pool directly: Kysely's driver can do neither.
-    poolRunner(pg, pool, connectTimeoutMs, settings.named),
+    poolRunner(pg, pool, connectTimeoutMs, settings.named, options.onWarning),
   );
   try {
     await db.ping();
@@ -146,7 +146,8 @@ async function connectPostgres(
 
 /**
  * Runs a statement on a pooled connection: named (a prepared statement per connection) unless the
- * database was opened with `preparedStatements: false` (`named`), and stopped by its signal
+ * database was opened with `preparedStatements: false` (`named`) or a transaction-mode pooler has
+ * shown it cannot keep them (below), and stopped by its signal
  * (db/cancel). Without a signal it is `pool.query`; with one it is the same three steps,
  * connect, query, release, with the connection in hand to cancel on. The abort may come before
  * the statement is sent (refused), while it runs (cancelled: its implicit transaction rolls
@@ -158,9 +159,12 @@ function poolRunner(
   pool: import('pg').Pool,
   cancelTimeoutMs: number,
   named: boolean,
+  onWarning: ((message: string) => void) | undefined,
 ): StatementRunner {
-  return async (text, values, { name, signal }) => {
-    const config = { ...(name === undefined || !named ? {} : { name }), text, values: [...values] };
+  const run = async (
+    config: import('pg').QueryConfig,
+    signal: AbortSignal | undefined,
+  ): Promise<QueryResult<Record<string, unknown>>> => {
     if (signal === undefined) return resultOf(await pool.query(config));
     if (signal.aborted) throw new StatementCancelledError();
     const client = (await pool.connect()) as import('pg').PoolClient & BackendKey;
@@ -191,6 +195,29 @@ function poolRunner(
       // the next one run on it: that connection is closed, never pooled. A failed statement's
       // connection is closed too, as pool.query does.
       client.release(cancelled || failure !== undefined);
+    }
+  };
+  return async (text, values, { name, signal }) => {
+    if (name === undefined || !named) return run({ text, values: [...values] }, signal);
+    try {
+      return await run({ name, text, values: [...values] }, signal);
+    } catch (err) {
+      // A transaction-mode pooler (PgBouncer before 1.21) hands each statement to any server
+      // connection: one never told the name answers 26000, one told it by another client 42P05.
+      // Neither ran the statement. Stop naming statements for the rest of the pool's life and
+      // run it again: every caller (query engine, auth) is served, at the cost of one failure.
+      const code = (err as { code?: unknown }).code;
+      if (code !== '26000' && code !== '42P05') throw err;
+      if (named) {
+        named = false;
+        onWarning?.(
+          'the database (a connection pooler) does not keep prepared statements: statements ' +
+            'are sent unnamed from now on; set [database] prepared_statements = false to skip ' +
+            'this first failure',
+        );
+      }
+      if (signal?.aborted) throw new StatementCancelledError();
+      return run({ text, values: [...values] }, signal);
     }
   };
 }

@@ -217,17 +217,29 @@ export function concatText(pieces: readonly SqlExpr[]): SqlExpr {
 }
 
 /**
+ * The bytes a JSON object is written with: `row` as `to_json` of a row (`{"k1":v1,"k2":v2}`, the
+ * shapes), `build_object` as `json_build_object` writes it (`{"k1" : v1, "k2" : v2}`: named
+ * tuples and `group`'s objects, whose bytes clients have always had). Either way the text is
+ * svc's own, so no engine's JSON object (CockroachDB's JSONB) can reorder its keys.
+ */
+export type JsonObjectForm = 'row' | 'build_object';
+
+/**
  * A JSON object of `entries`, in their order, as JSON text (`jsonFromText`):
  * `'{"k1":' || text(v1) || ',"k2":' || ... || '}'`, each value's text by `jsonAsText` (values
  * are `json`, or any value `to_json` converts). The bytes are those of `to_json` of a row with
  * these columns (`{"k1":v1,"k2":v2}`), for any key (keys are escaped as PostgreSQL escapes them:
  * `JSON.stringify` writes the same escapes) and any number of entries, repeated keys kept.
  */
-export function jsonObject(entries: readonly (readonly [string, SqlExpr])[]): SqlExpr {
+export function jsonObject(
+  entries: readonly (readonly [string, SqlExpr])[],
+  form: JsonObjectForm = 'row',
+): SqlExpr {
   if (entries.length === 0) return jsonFromText(sql.text('{}'));
+  const [open, next, colon] = form === 'row' ? ['{', ',', ':'] : ['{', ', ', ' : '];
   const pieces: SqlExpr[] = [];
   entries.forEach(([key, value], i) => {
-    pieces.push(sql.text(`${i === 0 ? '{' : ','}${JSON.stringify(key)}:`));
+    pieces.push(sql.text(`${i === 0 ? open : next}${JSON.stringify(key)}${colon}`));
     pieces.push(jsonAsText(value));
   });
   pieces.push(sql.text('}'));
@@ -285,7 +297,10 @@ export const sql = {
   /** A JSON constructor call of any size (`jsonBuild`): split past MAX_FUNCTION_ARGS. */
   jsonBuild: (name: JsonBuildFunction, args: readonly SqlExpr[]): SqlExpr => jsonBuild(name, args),
   /** A JSON object of key/value entries in order, as JSON text (`jsonObject`). */
-  jsonObject: (entries: readonly (readonly [string, SqlExpr])[]): SqlExpr => jsonObject(entries),
+  jsonObject: (
+    entries: readonly (readonly [string, SqlExpr])[],
+    form: JsonObjectForm = 'row',
+  ): SqlExpr => jsonObject(entries, form),
   /** `text::json` for JSON text the compiler built (`jsonFromText`). */
   jsonFromText: (text: SqlExpr): SqlExpr => jsonFromText(text),
   /** A JSON array aggregate, as text for JSON text elements (`jsonArrayAgg`). */

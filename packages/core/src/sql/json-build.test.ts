@@ -272,6 +272,26 @@ describe('jsonObject', () => {
     }
   });
 
+  test("the build_object form: json_build_object's text byte for byte, for any key and value", async () => {
+    const cases: [string, SqlExpr][][] = [
+      [],
+      values,
+      [
+        ['\u0001\b\f\n\r\t\u001f"\\/\u007f\u2028', sql.num(1)],
+        ['я'.repeat(8), sql.null()],
+        ['a', sql.num(2)],
+        ['a', sql.text('x')],
+      ],
+    ];
+    for (const entries of cases) {
+      const expr = jsonObject(entries, 'build_object');
+      expect(printSql(expr)).not.toContain('json_build_object');
+      const got = await evaluate(expr);
+      expect(got.type).toBe('json');
+      expect(got.text).toBe(await asBuilt(entries));
+    }
+  });
+
   test('many entries nest as a balanced tree of ||', async () => {
     const entries = Array.from({ length: 2000 }, (_, i): [string, SqlExpr] => [
       `k${i}`,

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import type { TypeRef } from '../model/schema';
 import { pgType, sql, type SqlExpr } from '../sql/ast';
+import { runBootstrap } from '../storage/migrate';
 import { STORAGE_BOOTSTRAP_SQL } from '../schema/bootstrap';
 import { printSql } from '../sql/print';
 import { createTestDatabase, type TestDatabase } from '../testing';
@@ -16,7 +17,7 @@ jest.setTimeout(120_000);
 let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
-  for (const s of STORAGE_BOOTSTRAP_SQL) await db.db.query(s);
+  await runBootstrap(db.db, STORAGE_BOOTSTRAP_SQL);
 });
 afterAll(async () => {
   await db?.dispose();

@@ -4,6 +4,7 @@
  * values decoded from JSON parameters, results in Gel's JSON form (a multirange is an array of
  * ranges).
  */
+import { runBootstrap } from '../storage/migrate';
 import { STORAGE_BOOTSTRAP_SQL } from '../schema/bootstrap';
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import { printSql } from '../sql/print';
@@ -36,7 +37,7 @@ type Arg = [type: string, value: unknown];
 let test_: TestDatabase;
 beforeAll(async () => {
   test_ = await createTestDatabase();
-  for (const s of STORAGE_BOOTSTRAP_SQL) await test_.db.query(s);
+  await runBootstrap(test_.db, STORAGE_BOOTSTRAP_SQL);
 });
 afterAll(async () => {
   await test_?.dispose();

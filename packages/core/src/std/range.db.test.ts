@@ -3,6 +3,7 @@
  * constructor, the accessors, `contains`/`overlaps`, comparisons and `range_unpack`, on values
  * decoded from JSON parameters; results in Gel's JSON form of a range.
  */
+import { runBootstrap } from '../storage/migrate';
 import { STORAGE_BOOTSTRAP_SQL } from '../schema/bootstrap';
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import { printSql } from '../sql/print';
@@ -28,7 +29,7 @@ type Arg = [type: string, value: unknown, name?: string];
 let test_: TestDatabase;
 beforeAll(async () => {
   test_ = await createTestDatabase();
-  for (const s of STORAGE_BOOTSTRAP_SQL) await test_.db.query(s);
+  await runBootstrap(test_.db, STORAGE_BOOTSTRAP_SQL);
 });
 afterAll(async () => {
   await test_?.dispose();

@@ -3,6 +3,7 @@
  * operator, function or cast on values decoded from JSON parameters (so the decode forms are
  * exercised too) and compares the JSON result form, or the SQLSTATE of the error.
  */
+import { runBootstrap } from '../storage/migrate';
 import { STORAGE_BOOTSTRAP_SQL } from '../schema/bootstrap';
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import { printSql } from '../sql/print';
@@ -38,7 +39,7 @@ let test_: TestDatabase;
 beforeAll(async () => {
   test_ = await createTestDatabase();
   // The storage bootstrap ends with std's (sql/codegen/bootstrap).
-  for (const s of STORAGE_BOOTSTRAP_SQL) await test_.db.query(s);
+  await runBootstrap(test_.db, STORAGE_BOOTSTRAP_SQL);
   await test_.db.query('create schema "default"');
   await test_.db.query(
     `create domain "default"."Color" as text check (VALUE in ('Red', 'Green', 'Blue'))`,

@@ -5,6 +5,7 @@
  * text form. Each run evaluates a batch of random cases in one query.
  */
 import fc from 'fast-check';
+import { runBootstrap } from '../storage/migrate';
 import { STORAGE_BOOTSTRAP_SQL } from '../schema/bootstrap';
 import { pgType, sql, type SqlExpr } from '../sql/ast';
 import { printSql } from '../sql/print';
@@ -21,7 +22,7 @@ const INT64 = t('int64');
 let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
-  for (const s of STORAGE_BOOTSTRAP_SQL) await db.db.query(s);
+  await runBootstrap(db.db, STORAGE_BOOTSTRAP_SQL);
 });
 afterAll(async () => {
   await db?.dispose();

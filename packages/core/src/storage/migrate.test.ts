@@ -5,7 +5,9 @@ import {
   InvalidDefinitionError,
   SchemaSyntaxError,
 } from '../errors';
-import { createMigrator } from './migrate';
+import { createMigrator, runBootstrap } from './migrate';
+import { openDatabase } from '../db';
+import { STORAGE_BOOTSTRAP_SQL } from '../schema/bootstrap';
 import type { Schema } from '../model/schema';
 import type { MigrationPlan } from '../model/migration';
 
@@ -219,5 +221,57 @@ describe(`migration runner on ${testDatabaseKind()}`, () => {
     ]);
     expect(results.map((r) => r.applied).sort()).toEqual([false, true]);
     expect(await migrator.history(t.db)).toHaveLength(1);
+  });
+
+  test('processes starting at once on an empty database: the lock row is made once, one migrates', async () => {
+    // On PostgreSQL each starter has its own pool (its own sessions); they race to make
+    // svc_meta.locks, and the losers start their transaction again (storage/lock).
+    const dbs =
+      testDatabaseKind() === 'postgres'
+        ? await Promise.all(
+            Array.from({ length: 4 }, () =>
+              openDatabase({ url: (t.config as { url: string }).url, poolSize: 1 }),
+            ),
+          )
+        : Array.from({ length: 4 }, () => t.db);
+    try {
+      const results = await Promise.all(dbs.map((db) => migrator.migrate(db, 'a b')));
+      expect(results.map((r) => r.applied).sort()).toEqual([false, false, false, true]);
+    } finally {
+      if (testDatabaseKind() === 'postgres') await Promise.all(dbs.map((db) => db.close()));
+    }
+    expect(await migrator.history(t.db)).toHaveLength(1);
+    const { rows } = await t.db.query<{ name: string }>('select name from svc_meta.locks');
+    expect(rows).toEqual([{ name: 'svc_meta' }]);
+    const { rows: advisory } = await t.db.query<{ n: number }>(
+      "select count(*)::int as n from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())",
+    );
+    expect(advisory[0]?.n).toBe(0);
+  });
+
+  test('the bootstrap makes a svc_meta type only when pg_type lacks it, with no DO block', async () => {
+    const sent: string[] = [];
+    const statements = [
+      'create schema if not exists svc_meta',
+      { unlessType: 'toy_domain', sql: 'create domain svc_meta.toy_domain as text' },
+    ];
+    const exec = async (sql: string) => {
+      sent.push(sql);
+      await t.db.query(sql);
+    };
+    await runBootstrap(t.db, statements, exec);
+    await runBootstrap(t.db, statements, exec);
+    expect(sent).toEqual([
+      'create schema if not exists svc_meta',
+      'create domain svc_meta.toy_domain as text',
+      'create schema if not exists svc_meta',
+    ]);
+    const { rows } = await t.db.query<{ n: number }>(
+      "select count(*)::int as n from pg_type where typname = 'toy_domain'",
+    );
+    expect(rows[0]?.n).toBe(1);
+    // svc's own bootstrap sends no DO block (docs/scaling.md, "Cheap wins").
+    const texts = STORAGE_BOOTSTRAP_SQL.map((s) => (typeof s === 'string' ? s : s.sql));
+    expect(texts.filter((s) => /^\s*do\s/i.test(s))).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
  * Output: what was (or, for a dry run, would be) done. It builds the target model, loads the
  * stored schema, asks for the plan between them, runs the plan's checks, then executes every
  * step and records the migration, all in one transaction: a migration applies whole or not at
- * all. Concurrent migrations are serialised by a transaction-scoped advisory lock.
+ * all. Concurrent migrations are serialised by a transaction-scoped row lock (storage/lock).
  */
 import { createHash } from 'node:crypto';
 import type { Database, Queryable } from '../db';
@@ -17,6 +17,7 @@ import {
   databaseErrorFields,
   fromDatabaseError,
 } from '../errors';
+import { MIGRATION_LOCK, withLock } from './lock';
 import type { Schema } from '../model/schema';
 import type { DataCheck, MigrationHints, MigrationPlan, MigrationStep } from '../model/migration';
 
@@ -26,7 +27,39 @@ export interface MigratorParts {
   /** The plan from one model to another (`null`: an empty database). */
   readonly plan: (from: Schema | null, to: Schema, hints: MigrationHints) => MigrationPlan;
   /** Idempotent SQL run before every migration (helper functions the layout relies on). */
-  readonly bootstrapSql: readonly string[];
+  readonly bootstrapSql: readonly BootstrapStatement[];
+}
+
+/**
+ * One statement of the bootstrap: plain SQL run every time (`create or replace ...`), or SQL that
+ * makes a type in `svc_meta` and runs only when `pg_type` has no type of that name there (a
+ * `CREATE DOMAIN` has no `if not exists`).
+ */
+export type BootstrapStatement = string | { readonly sql: string; readonly unlessType: string };
+
+/**
+ * Runs the bootstrap: one `pg_type` query for the `svc_meta` types it would make, then each
+ * statement whose type is missing, in order. Not safe against a concurrent run by itself: the
+ * migrator calls it under its migration lock (tests on a database of their own call it alone).
+ */
+export async function runBootstrap(
+  db: Queryable,
+  statements: readonly BootstrapStatement[],
+  exec: (sql: string) => Promise<unknown> = (sql) => db.query(sql),
+): Promise<void> {
+  const types = statements.flatMap((s) => (typeof s === 'string' ? [] : [s.unlessType]));
+  const present = new Set<string>();
+  if (types.length > 0) {
+    const { rows } = await db.query<{ typname: string }>(
+      "select t.typname from pg_type t join pg_namespace n on n.oid = t.typnamespace where n.nspname = 'svc_meta' and t.typname = any($1::text[])",
+      [types],
+    );
+    for (const r of rows) present.add(r.typname);
+  }
+  for (const s of statements) {
+    if (typeof s === 'string') await exec(s);
+    else if (!present.has(s.unlessType)) await exec(s.sql);
+  }
 }
 
 export interface MigrateOptions extends MigrationHints {
@@ -87,8 +120,6 @@ const META_SQL = [
   // the table's first release, so created databases gain it here.
   'alter table svc_meta.migrations add column if not exists migration text',
 ];
-/** Any constant shared by every svc process: it names the migration lock. */
-const MIGRATION_LOCK_KEY = 0x5e7c_0001;
 const CHECK_ROW_LIMIT = 20;
 
 /** The version of a schema: a hash of its model, so equal schemas have equal versions. */
@@ -161,77 +192,71 @@ export function createMigrator(parts: MigratorParts): Migrator {
   ): Promise<MigrateResult> {
     const target = parts.build(sdl); // schema errors surface before any database work
     const version = schemaVersion(target);
-    const outcome = await db
-      .transaction(async (tx) => {
-        // A migration may outlast the pool's statement_timeout (a server's requestTimeout): an
-        // index over a large table, a wait for another process's migration. Lifted for this
-        // transaction only.
-        await tx.query('set local statement_timeout = 0');
-        // Lock first: even `create ... if not exists` races in PostgreSQL's catalog.
-        await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
-        for (const statement of META_SQL) await tx.query(statement);
-        const file = options.migration;
-        if (file) {
-          const applied = await appliedMigrations(tx);
-          if (applied.includes(file.id)) {
-            const result = {
-              version: (await current(tx))?.version ?? version,
-              applied: false,
-              steps: [],
-              sql: [],
-            };
-            if (options.dryRun) throw new DryRunDone(result);
-            return result;
-          }
-          const last = applied.at(-1) ?? null;
-          if (last !== file.parent) {
-            throw new MigrationError(
-              `migration ${file.id.slice(0, 14)} applies onto ${file.parent?.slice(0, 14) ?? 'an empty history'}, but the last migration applied to this database is ${last?.slice(0, 14) ?? 'none'}`,
-              {
-                hint: 'apply the migration files in order (`svc migrate`); `svc migration status` shows where the database is',
-              },
-            );
-          }
-        }
-        const stored = await current(tx);
-        const from = stored ? parts.build(stored.sdl) : null;
-        const plan = parts.plan(from, target, { renames: options.renames, fills: options.fills });
-        const steps = plan.steps.map(({ kind, subject, description }) => ({
-          kind,
-          subject,
-          description,
-        }));
-        const sql = plan.steps.flatMap((s) => s.sql);
-        if (steps.length === 0 && !file) {
-          const result = { version: stored?.version ?? version, applied: false, steps, sql };
-          // A dry run leaves nothing behind, not even the metadata table it may have created.
+    // Lock first: even `create ... if not exists` races in PostgreSQL's catalog. withLock also
+    // lifts the pool's statement_timeout (a server's requestTimeout) for this transaction: a
+    // migration may outlast it (an index over a large table, a wait for another process's).
+    const outcome = await withLock(db, MIGRATION_LOCK, async (tx) => {
+      for (const statement of META_SQL) await tx.query(statement);
+      const file = options.migration;
+      if (file) {
+        const applied = await appliedMigrations(tx);
+        if (applied.includes(file.id)) {
+          const result = {
+            version: (await current(tx))?.version ?? version,
+            applied: false,
+            steps: [],
+            sql: [],
+          };
           if (options.dryRun) throw new DryRunDone(result);
           return result;
         }
-        // Renames first (they change no data): the checks read the names they leave.
-        const renames = plan.steps.slice(0, plan.renameSteps ?? 0);
-        for (const step of renames)
-          for (const statement of step.sql) await run(tx, statement, step);
-        await runChecks(tx, plan.checks, options.allowDataLoss ?? false);
-        for (const statement of parts.bootstrapSql) await run(tx, statement, null);
-        for (const [index, step] of plan.steps.entries()) {
-          if (index < renames.length) continue;
-          options.onStep?.(index, steps.length, steps[index] as MigrationStepSummary);
-          for (const statement of step.sql) await run(tx, statement, step);
+        const last = applied.at(-1) ?? null;
+        if (last !== file.parent) {
+          throw new MigrationError(
+            `migration ${file.id.slice(0, 14)} applies onto ${file.parent?.slice(0, 14) ?? 'an empty history'}, but the last migration applied to this database is ${last?.slice(0, 14) ?? 'none'}`,
+            {
+              hint: 'apply the migration files in order (`svc migrate`); `svc migration status` shows where the database is',
+            },
+          );
         }
-        await tx.query(
-          'insert into svc_meta.migrations (version, sdl, steps, migration) values ($1, $2, $3, $4)',
-          [version, sdl, JSON.stringify(steps), file?.id ?? null],
-        );
-        // A dry run has done everything, so every error a real run would meet has surfaced;
-        // throwing rolls it all back.
-        if (options.dryRun) throw new DryRunDone({ version, applied: false, steps, sql });
-        return { version, applied: true, steps, sql };
-      })
-      .catch((err: unknown) => {
-        if (err instanceof DryRunDone) return err.result;
-        throw err;
-      });
+      }
+      const stored = await current(tx);
+      const from = stored ? parts.build(stored.sdl) : null;
+      const plan = parts.plan(from, target, { renames: options.renames, fills: options.fills });
+      const steps = plan.steps.map(({ kind, subject, description }) => ({
+        kind,
+        subject,
+        description,
+      }));
+      const sql = plan.steps.flatMap((s) => s.sql);
+      if (steps.length === 0 && !file) {
+        const result = { version: stored?.version ?? version, applied: false, steps, sql };
+        // A dry run leaves nothing behind, not even the metadata table it may have created.
+        if (options.dryRun) throw new DryRunDone(result);
+        return result;
+      }
+      // Renames first (they change no data): the checks read the names they leave.
+      const renames = plan.steps.slice(0, plan.renameSteps ?? 0);
+      for (const step of renames) for (const statement of step.sql) await run(tx, statement, step);
+      await runChecks(tx, plan.checks, options.allowDataLoss ?? false);
+      await runBootstrap(tx, parts.bootstrapSql, (statement) => run(tx, statement, null));
+      for (const [index, step] of plan.steps.entries()) {
+        if (index < renames.length) continue;
+        options.onStep?.(index, steps.length, steps[index] as MigrationStepSummary);
+        for (const statement of step.sql) await run(tx, statement, step);
+      }
+      await tx.query(
+        'insert into svc_meta.migrations (version, sdl, steps, migration) values ($1, $2, $3, $4)',
+        [version, sdl, JSON.stringify(steps), file?.id ?? null],
+      );
+      // A dry run has done everything, so every error a real run would meet has surfaced;
+      // throwing rolls it all back.
+      if (options.dryRun) throw new DryRunDone({ version, applied: false, steps, sql });
+      return { version, applied: true, steps, sql };
+    }).catch((err: unknown) => {
+      if (err instanceof DryRunDone) return err.result;
+      throw err;
+    });
     return outcome;
   }
 

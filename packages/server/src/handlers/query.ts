@@ -19,6 +19,7 @@ import {
   type QueryEngine,
 } from '@svc/core';
 import type { Protocol } from '../config';
+import { unsettledSession } from '../http/pending-session';
 import { sendJson } from '../http/respond';
 import { isAdministrator, type Caller } from '../middleware/authenticate';
 import { requestSignal } from '../middleware/timeout';
@@ -63,6 +64,7 @@ export function queryHandler(deps: QueryHandlerDeps) {
     }
     const body = parseQueryRequest(req.body);
     if (body.describe) {
+      await unsettledSession(res)?.confirm();
       // The types of the variables and the result, nothing run (DECISIONS, "Added 2026-11-29").
       const description = await engine.describe(body, caller);
       sendJson(res, 200, JSON.stringify({ describe: description }), await versionHeader(engine));
@@ -70,7 +72,10 @@ export function queryHandler(deps: QueryHandlerDeps) {
     }
     // requestTimeout's signal: past it the statement is cancelled (issue 26).
     // A read-only statement may run on a replica (docs/http.md, "Read replicas").
+    // A signed-in caller's session is read in the query's statement (http/pending-session).
+    const probe = unsettledSession(res)?.probe();
     const data = await engine.run(body, caller, {
+      ...(probe ? { probe } : {}),
       signal: requestSignal(res),
       ...readRouting(deps.replicas, req, res, body.read !== 'primary'),
     });

@@ -30,6 +30,7 @@ import {
   type RestModel,
 } from '@svc/rest';
 import type { Protocol } from '../config';
+import { unsettledSession } from '../http/pending-session';
 import { mayAnswer, sendJson } from '../http/respond';
 import type { Caller } from '../middleware/authenticate';
 import { requestSignal } from '../middleware/timeout';
@@ -96,11 +97,15 @@ export function restHandler(deps: RestHandlerDeps) {
     // A GET reads: its statements may run on a replica (docs/http.md, "Read replicas"); other
     // methods stay on the primary, their read-backs included.
     const reads = req.method === 'GET' || req.method === 'HEAD';
-    const run = (request: QueryRequest) =>
-      engine.run(request, caller, {
+    // A signed-in caller's session is read in the first statement (http/pending-session).
+    const run = (request: QueryRequest) => {
+      const probe = unsettledSession(res)?.probe();
+      return engine.run(request, caller, {
+        ...(probe ? { probe } : {}),
         signal: requestSignal(res),
         ...readRouting(deps.replicas, req, res, reads),
       });
+    };
     const text = await run(plan);
     switch (plan.answer) {
       case 'deleted':

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { SvcError, commonError } from '@svc/core';
 import type { Logger } from '../observability/logger';
+import { unsettledSession } from './pending-session';
 import { sendError } from './respond';
 
 /**
@@ -53,5 +54,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
  * hot lane (routes/lane.ts) alike: a body parser's error mapped to our codes, then the envelope.
  */
 export function answerError(res: Response, err: unknown, logger: Logger): void {
-  sendError(res, fromHttpError(err), logger);
+  // A signed-in caller whose session is not read yet (http/pending-session): read it first, and
+  // answer its 401 instead when it is not live; no error about the request leaks before that.
+  const pending = unsettledSession(res);
+  if (!pending) return sendError(res, fromHttpError(err), logger);
+  pending.confirm().then(
+    () => sendError(res, fromHttpError(err), logger),
+    (refused: unknown) => sendError(res, refused, logger),
+  );
 }

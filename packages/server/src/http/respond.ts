@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { noteErrorCode, renderError } from '@svc/core';
 import type { Logger } from '../observability/logger';
+import { unsettledSession } from './pending-session';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -16,6 +17,10 @@ export function sendJson(
   headers?: Readonly<Record<string, string>>,
 ): void {
   if (!mayAnswer(res)) return;
+  if (status < 400 && unsettledSession(res)) {
+    // A handler answered before the caller's session was read: a bug, never a served answer.
+    throw new Error('http/respond: an answer before the pending session settled');
+  }
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.statusCode = status;
   if (headers) for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);

@@ -110,16 +110,24 @@ export function buildApp(deps: AppDeps): Express {
   // Each step once, as a plain function (http/step): the Express middleware below wrap these,
   // and the hot lane (routes/lane.ts) runs the same ones.
   const checkOrigin = cookieRequestGuard(config.cors?.origins);
+  const gateOptions = {
+    verify,
+    serviceKey: config.serviceKey,
+    required: config.requireAuth,
+    checkOrigin,
+  };
   const steps = {
     context: beginRequest({ logger, metrics, lifecycle }),
     securityHeaders: setSecurityHeaders,
     cors: config.cors ? corsStep(config.cors) : undefined,
     timeout: startTimeout(config.requestTimeout, logger),
-    gate: identifyCaller({
-      verify,
-      serviceKey: config.serviceKey,
-      required: config.requireAuth,
-      checkOrigin,
+    gate: identifyCaller(gateOptions),
+    // The data routes' gate: a signed-in caller's session is read in the query's own statement
+    // (http/pending-session), except in an open transaction, whose handler runs its own reads.
+    dataGate: identifyCaller({
+      ...gateOptions,
+      ...(auth ? { check: (token: string) => auth.checkToken(token) } : {}),
+      deferSession: (req) => req.get(TRANSACTION_HEADER) === undefined,
     }),
     readOnly: refuseWritesWhenReadOnly(config.readOnly),
     body: readJsonBody(config.bodyLimit),
@@ -127,6 +135,7 @@ export function buildApp(deps: AppDeps): Express {
   const timeout = middleware(steps.timeout);
   const body = middleware(steps.body);
   const gate = middleware(steps.gate);
+  const dataGate = middleware(steps.dataGate);
 
   function route(
     path: string,
@@ -223,7 +232,8 @@ export function buildApp(deps: AppDeps): Express {
    */
   function dataPlane(prefix: string, on: RouteOptions, figuresOn: RouteOptions): void {
     route(`${prefix}/stats`, { GET: stats }, figuresOn);
-    route(`${prefix}/query`, { POST: query }, { ...on, body: ['POST'] });
+    // Behind the app's own gate, the deferring one (`dataGate`); the admin UI's stays its own.
+    route(`${prefix}/query`, { POST: query }, { gate: dataGate, ...on, body: ['POST'] });
     route(`${prefix}/schema`, { GET: schema.getSchema }, on);
     route(`${prefix}/schema/types`, { GET: schema.getTypes }, on);
     // Read-only mode refuses a migration in the handler, once the body says it is no dry run.
@@ -333,8 +343,8 @@ export function buildApp(deps: AppDeps): Express {
     restRoutes = (path: string, restGate: Step) => {
       app.use(path, ...restSteps(path, restGate).map(middleware), restRoute);
     };
-    restRoutes('/api', steps.gate);
-    restLane = { steps: [...front, ...restSteps('/api', steps.gate)], handler: restRoute };
+    restRoutes('/api', steps.dataGate);
+    restLane = { steps: [...front, ...restSteps('/api', steps.dataGate)], handler: restRoute };
   }
 
   // The admin UI (issue 30): its JSON routes, then its pages and assets (docs/http.md, "The
@@ -437,11 +447,11 @@ export function buildApp(deps: AppDeps): Express {
   app.use(errorHandler(logger));
 
   // The hot lane (routes/lane.ts): the data plane's requests before the router, through the
-  // same steps as `route('/query', ..., gated + body)` and `restRoutes('/api', gate)` above.
+  // same steps as `route('/query', ..., gated + body)` and `restRoutes('/api', dataGate)` above.
   if (config.hotLane) {
     installHotLane(app, {
       query: {
-        steps: [...front, labelRoute('/query'), steps.timeout, steps.gate, steps.body],
+        steps: [...front, labelRoute('/query'), steps.timeout, steps.dataGate, steps.body],
         handler: query,
       },
       rest: restLane,

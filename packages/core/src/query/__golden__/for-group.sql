@@ -23,7 +23,7 @@ from lateral (
             ) as "q9"
           ) as "q10"
         ) as "ag5"
-      ))::jsonb) end as "v", case when to_json(case when jsonb_typeof("q4"."v" -> 0) = 'null' then null::text else ("q4"."v" -> 0) #>> '{}' end) is null then null else json_build_object('status', case when jsonb_typeof("q4"."v" -> 0) = 'null' then null::text else ("q4"."v" -> 0) #>> '{}' end, 'n', (
+      ))::jsonb) end as "v", case when to_json(case when jsonb_typeof("q4"."v" -> 0) = 'null' then null::text else ("q4"."v" -> 0) #>> '{}' end) is null then null else (('{"status" : ' || coalesce(to_json(case when jsonb_typeof("q4"."v" -> 0) = 'null' then null::text else ("q4"."v" -> 0) #>> '{}' end)::text, 'null')) || (', "n" : ' || (coalesce(to_json((
         select count("ag11"."id")
         from (
           select "q16"."id" as "id", "q16"."__type__" as "__type__", "q16"."~json" as "~json"
@@ -40,9 +40,9 @@ from lateral (
             ) as "q15"
           ) as "q16"
         ) as "ag11"
-      )) end as "~json", "q4"."v" as "~c0"
+      ))::text, 'null') || '}')))::json end as "~json", "q4"."v" as "~c0"
       from lateral (
-        select "gk3"."~key" as "v", json_build_object('key', json_build_object('st', ("gk3"."~key" -> 0)::json), 'grouping', json_build_array('st'), 'elements', json_agg("gk3"."~json")) as "~json"
+        select "gk3"."~key" as "v", (('{"key" : ' || (('{"st" : ' || (coalesce(to_json(("gk3"."~key" -> 0)::json)::text, 'null') || '}')) || ', "grouping" : ')) || ((coalesce(to_json(json_build_array('st'))::text, 'null') || ', "elements" : ') || (coalesce(to_json(json_agg("gk3"."~json"))::text, 'null') || '}')))::json as "~json"
         from (
           select "Issue1"."id" as "id", 'default::Issue' as "__type__", json_build_object('id', "Issue1"."id") as "~json", jsonb_build_array(to_json("Status2"."name")::jsonb) as "~key", "Status2"."name" as "s0"
           from "default"."Issue" as "Issue1"

@@ -1,7 +1,7 @@
 -- many std::FreeObject; params: none
 select coalesce(json_agg("q4"."~json"), '[]'::json)::text as "result"
 from lateral (
-  select "gk3"."~key" as "v", json_build_object('key', json_build_object('st', ("gk3"."~key" -> 0)::json), 'grouping', json_build_array('st'), 'elements', json_agg("gk3"."~json")) as "~json"
+  select "gk3"."~key" as "v", (('{"key" : ' || (('{"st" : ' || (coalesce(to_json(("gk3"."~key" -> 0)::json)::text, 'null') || '}')) || ', "grouping" : ')) || ((coalesce(to_json(json_build_array('st'))::text, 'null') || ', "elements" : ') || (coalesce(to_json(json_agg("gk3"."~json"))::text, 'null') || '}')))::json as "~json"
   from (
     select "Issue1"."id" as "id", 'default::Issue' as "__type__", ('{"name":' || (coalesce(to_json("Issue1"."name")::text, 'null') || '}'))::json as "~json", jsonb_build_array(to_json("Status2"."name")::jsonb) as "~key", "Status2"."name" as "s0"
     from "default"."Issue" as "Issue1"

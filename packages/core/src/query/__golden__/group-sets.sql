@@ -84,7 +84,7 @@ from lateral (
     (
       (
         (
-          select jsonb_build_array('null'::jsonb, 'null'::jsonb, 0) as "v", json_build_object('key', json_build_object('st', ('null'::jsonb)::json, 'est', ('null'::jsonb)::json), 'grouping', json_build_array(), 'elements', json_agg("gk3"."~json")) as "~json"
+          select jsonb_build_array('null'::jsonb, 'null'::jsonb, 0) as "v", (('{"key" : ' || ((('{"st" : ' || coalesce(to_json(('null'::jsonb)::json)::text, 'null')) || (', "est" : ' || (coalesce(to_json(('null'::jsonb)::json)::text, 'null') || '}'))) || ', "grouping" : ')) || ((coalesce(to_json(json_build_array())::text, 'null') || ', "elements" : ') || (coalesce(to_json(json_agg("gk3"."~json"))::text, 'null') || '}')))::json as "~json"
           from (
             select "Issue1"."id" as "id", 'default::Issue' as "__type__", json_build_object('id', "Issue1"."id") as "~json", jsonb_build_array(to_json("Status2"."name")::jsonb, to_json("Issue1"."time_estimate")::jsonb) as "~key", "Status2"."name" as "s0", "Issue1"."time_estimate" as "s1", to_json("Status2"."name")::jsonb as "j0", to_json("Issue1"."time_estimate")::jsonb as "j1"
             from "default"."Issue" as "Issue1"
@@ -93,7 +93,7 @@ from lateral (
         )
         union all
         (
-          select jsonb_build_array("gk4"."j0", 'null'::jsonb, 1) as "v", json_build_object('key', json_build_object('st', "gk4"."j0"::json, 'est', ('null'::jsonb)::json), 'grouping', json_build_array('st'), 'elements', json_agg("gk4"."~json")) as "~json"
+          select jsonb_build_array("gk4"."j0", 'null'::jsonb, 1) as "v", (('{"key" : ' || ((('{"st" : ' || coalesce(to_json("gk4"."j0"::json)::text, 'null')) || (', "est" : ' || (coalesce(to_json(('null'::jsonb)::json)::text, 'null') || '}'))) || ', "grouping" : ')) || ((coalesce(to_json(json_build_array('st'))::text, 'null') || ', "elements" : ') || (coalesce(to_json(json_agg("gk4"."~json"))::text, 'null') || '}')))::json as "~json"
           from (
             select "Issue1"."id" as "id", 'default::Issue' as "__type__", json_build_object('id', "Issue1"."id") as "~json", jsonb_build_array(to_json("Status2"."name")::jsonb, to_json("Issue1"."time_estimate")::jsonb) as "~key", "Status2"."name" as "s0", "Issue1"."time_estimate" as "s1", to_json("Status2"."name")::jsonb as "j0", to_json("Issue1"."time_estimate")::jsonb as "j1"
             from "default"."Issue" as "Issue1"
@@ -104,7 +104,7 @@ from lateral (
       )
       union all
       (
-        select jsonb_build_array('null'::jsonb, "gk5"."j1", 2) as "v", json_build_object('key', json_build_object('st', ('null'::jsonb)::json, 'est', "gk5"."j1"::json), 'grouping', json_build_array('est'), 'elements', json_agg("gk5"."~json")) as "~json"
+        select jsonb_build_array('null'::jsonb, "gk5"."j1", 2) as "v", (('{"key" : ' || ((('{"st" : ' || coalesce(to_json(('null'::jsonb)::json)::text, 'null')) || (', "est" : ' || (coalesce(to_json("gk5"."j1"::json)::text, 'null') || '}'))) || ', "grouping" : ')) || ((coalesce(to_json(json_build_array('est'))::text, 'null') || ', "elements" : ') || (coalesce(to_json(json_agg("gk5"."~json"))::text, 'null') || '}')))::json as "~json"
         from (
           select "Issue1"."id" as "id", 'default::Issue' as "__type__", json_build_object('id', "Issue1"."id") as "~json", jsonb_build_array(to_json("Status2"."name")::jsonb, to_json("Issue1"."time_estimate")::jsonb) as "~key", "Status2"."name" as "s0", "Issue1"."time_estimate" as "s1", to_json("Status2"."name")::jsonb as "j0", to_json("Issue1"."time_estimate")::jsonb as "j1"
           from "default"."Issue" as "Issue1"
@@ -115,7 +115,7 @@ from lateral (
     )
     union all
     (
-      select jsonb_build_array("gk6"."j0", "gk6"."j1", 3) as "v", json_build_object('key', json_build_object('st', "gk6"."j0"::json, 'est', "gk6"."j1"::json), 'grouping', json_build_array('st', 'est'), 'elements', json_agg("gk6"."~json")) as "~json"
+      select jsonb_build_array("gk6"."j0", "gk6"."j1", 3) as "v", (('{"key" : ' || ((('{"st" : ' || coalesce(to_json("gk6"."j0"::json)::text, 'null')) || (', "est" : ' || (coalesce(to_json("gk6"."j1"::json)::text, 'null') || '}'))) || ', "grouping" : ')) || ((coalesce(to_json(json_build_array('st', 'est'))::text, 'null') || ', "elements" : ') || (coalesce(to_json(json_agg("gk6"."~json"))::text, 'null') || '}')))::json as "~json"
       from (
         select "Issue1"."id" as "id", 'default::Issue' as "__type__", json_build_object('id', "Issue1"."id") as "~json", jsonb_build_array(to_json("Status2"."name")::jsonb, to_json("Issue1"."time_estimate")::jsonb) as "~key", "Status2"."name" as "s0", "Issue1"."time_estimate" as "s1", to_json("Status2"."name")::jsonb as "j0", to_json("Issue1"."time_estimate")::jsonb as "j1"
         from "default"."Issue" as "Issue1"

@@ -17,6 +17,7 @@ import {
   ANONYMOUS_AUTH,
   createQueryEngine,
   storedSchemaSource,
+  type Probe,
   type QueryCaller,
   type QueryEngine,
 } from './index';
@@ -606,6 +607,155 @@ describe('a read replica (RunOptions.replica)', () => {
     });
     expect(r.ran).toEqual([]);
     expect(r.served).toEqual([['primary', false]]);
+  });
+});
+
+describe('a probe (RunOptions.probe)', () => {
+  /**
+   * A probe over a table of its own: `live` when the key's row says so, `settle` refusing a
+   * missing or dead row as auth's session check does. It records what it was given.
+   */
+  function probeOf(key: string) {
+    const settled: (string | null)[] = [];
+    let confirmed = 0;
+    const refused = new SvcError('SESSION_EXPIRED', 401, 'the session has ended');
+    const select = (param: string) =>
+      `select json_build_array(p.key, p.live)::text as text, p.live from probe_rows p where p.key = ${param}`;
+    const probe: Probe = {
+      select,
+      value: key,
+      async settle(text) {
+        settled.push(text);
+        if (text === null || !(JSON.parse(text) as [string, boolean])[1]) throw refused;
+      },
+      async confirm() {
+        confirmed++;
+        const { rows } = await tdb.db.query<{ text: string }>(select('$1'), [key]);
+        await probe.settle(rows[0]?.text ?? null);
+      },
+    };
+    return { probe, settled, confirmed: () => confirmed, refused };
+  }
+  /** The statements the engine's database is sent, by a wrapper around it. */
+  function counting() {
+    const sent: string[] = [];
+    const db = new Proxy(tdb.db, {
+      get(target, key) {
+        if (key === 'query') {
+          return (sql: string, ...rest: unknown[]) => {
+            sent.push(sql);
+            return (target.query as (...a: unknown[]) => unknown)(sql, ...rest);
+          };
+        }
+        const value = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const counted = createQueryEngine({
+      db,
+      compile: (schema, text) => ({ ...compiled(schema, text), resultType: 'unknown' }),
+      schema: { read: async () => ({ version: 'v1', sdl: SDL_V1 }), build: buildSchema },
+    });
+    return { engine: counted, sent };
+  }
+  beforeAll(async () => {
+    await tdb.db.query('create table probe_rows (key text primary key, live boolean not null)');
+    await tdb.db.query(`insert into probe_rows values ('live', true), ('dead', false)`);
+  });
+  afterAll(() => tdb.db.query('drop table probe_rows'));
+
+  test('a read carries it in its own statement: one round trip, settled before the answer', async () => {
+    await tdb.db.query(`insert into "default"."User" (name) values ('ann')`);
+    const { engine: counted, sent } = counting();
+    const p = probeOf('live');
+    const text = await counted.run({ query: 'select User { name }' }, service, { probe: p.probe });
+    expect(JSON.parse(text)).toEqual([{ name: 'ann' }]);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain('probe_rows');
+    expect(p.settled).toEqual(['["live", true]']);
+    expect(p.confirmed()).toBe(0);
+    // The same query again: the carried statement is reused (one text, so one prepared name).
+    await counted.run({ query: 'select User { name }' }, service, { probe: p.probe });
+    expect(sent[1]).toBe(sent[0]);
+  });
+
+  test('a dead or missing row refuses the request, and the query is not run', async () => {
+    for (const key of ['dead', 'missing']) {
+      const p = probeOf(key);
+      // Run, this query would fail (division by zero): the probe's refusal is all that is seen.
+      await expect(
+        engine.run({ query: 'select 1 / <int64>$d', variables: { d: 0 } }, service, {
+          probe: p.probe,
+        }),
+      ).rejects.toBe(p.refused);
+      expect(p.settled).toEqual([key === 'dead' ? '["dead", false]' : null]);
+    }
+  });
+
+  test("a live probe lets the query's own error through", async () => {
+    const p = probeOf('live');
+    const err = await failure(
+      engine.run({ query: 'select 1 / <int64>$d', variables: { d: 0 } }, service, {
+        probe: p.probe,
+      }),
+    );
+    expect(err.type).toBe('DivisionByZeroError');
+  });
+
+  test('the probe refusing wins over the query refusing: variables are checked first, nothing runs', async () => {
+    const p = probeOf('dead');
+    const err = await failure(
+      engine.run({ query: 'select User { name } filter .name = <str>$name' }, service, {
+        probe: p.probe,
+      }),
+    );
+    // A request the engine refuses before running anything never reaches the probe: the
+    // caller (the server) confirms the probe itself before it answers with any error.
+    expect(err.code).toBe('VALIDATION_ERROR');
+    expect(p.settled).toEqual([]);
+  });
+
+  test('a write confirms the probe alone first: refused, nothing is written', async () => {
+    const write = {
+      query: 'insert User { name := <str>$name, age := <optional int32>$age }',
+      variables: { name: 'w' },
+    };
+    const dead = probeOf('dead');
+    await expect(engine.run(write, service, { probe: dead.probe })).rejects.toBe(dead.refused);
+    expect(dead.confirmed()).toBe(1);
+    expect(await count()).toBe(0);
+    const live = probeOf('live');
+    await engine.run(write, service, { probe: live.probe });
+    expect(live.confirmed()).toBe(1);
+    expect(await count()).toBe(1);
+  });
+
+  test('with a replica the probe is confirmed alone, on the primary; not taken in a transaction', async () => {
+    const p = probeOf('live');
+    const replica: Queryable = {
+      query: async <Row>() => ({ rows: [{ result: '[]' }] as Row[], rowCount: 1 }),
+      kysely: () => tdb.db.kysely(),
+    };
+    await engine.run({ query: 'select User { name }' }, service, { probe: p.probe, replica });
+    expect(p.confirmed()).toBe(1);
+    // A transaction may hold the only connection (PGlite): its caller confirms before opening it.
+    await tdb.db.transaction(async (queryable) => {
+      const err = await failure(
+        engine.run({ query: 'select User { name }' }, service, { probe: p.probe, queryable }),
+      );
+      expect(err.code).toBe('INTERNAL_ERROR');
+      expect(err.cause).toBeInstanceOf(TypeError);
+    });
+  });
+
+  test('a settle that accepts what the SQL called dead is an internal error, never an answer', async () => {
+    const p = probeOf('dead');
+    const lenient: Probe = { ...p.probe, settle: async () => undefined };
+    const err = await failure(
+      engine.run({ query: 'select User { name }' }, service, { probe: lenient }),
+    );
+    expect(err.code).toBe('INTERNAL_ERROR');
+    expect(String(err.cause)).toMatch(/probe refused the query/);
   });
 });
 

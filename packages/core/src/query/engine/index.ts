@@ -131,6 +131,34 @@ export interface RunOptions {
   readonly onReplicaError?: (err: unknown) => void;
   /** Told where the statement ran, and whether it writes (the server's `X-Svc-Served-By`). */
   readonly onServed?: (by: 'primary' | 'replica', writes: boolean) => void;
+  /**
+   * A read the caller must see settle before it may use the result (the server's check that a
+   * signed-in caller's session is live). A read-only query on `db` carries it in its own
+   * statement, so the request costs one round trip; a write, or a read routed to a replica, has
+   * `probe.confirm()` run first, alone. Either way `run` resolves only after the probe settled,
+   * and rejects with what it threw. Not with `queryable` (a TypeError): a transaction may hold
+   * the only connection, so its caller confirms the probe before opening it.
+   */
+  readonly probe?: Probe;
+}
+
+/**
+ * A one-row read another part of the server needs before a request may be answered, which the
+ * engine can run in the same statement as a read-only query (`RunOptions.probe`).
+ */
+export interface Probe {
+  /**
+   * A SELECT giving at most one row: `text` (what `settle` reads) and `live` (boolean: false or
+   * no row, and the query is not run). Its one parameter is written as `param` (`$n`). Pure:
+   * the same text for the same `param` (it is part of a cached, prepared statement).
+   */
+  readonly select: (param: string) => string;
+  /** The parameter's value. */
+  readonly value: unknown;
+  /** Reads the row's `text` (null: no row); throws to refuse the request. */
+  settle(text: string | null): Promise<void>;
+  /** The same read as its own statement, then `settle`: where the query cannot carry it. */
+  confirm(): Promise<void>;
 }
 
 export interface QueryEngine {
@@ -162,6 +190,8 @@ export interface QueryEngine {
 interface CacheEntry {
   readonly compiled: CompiledQuery;
   readonly statement: string;
+  /** The query carrying a probe (`RunOptions.probe`), by the probe's SQL; made on first use. */
+  probed?: Map<string, { readonly sql: string; readonly statement: string }>;
 }
 
 /**
@@ -187,9 +217,6 @@ function replicaFailure(err: unknown): boolean {
   );
 }
 
-/** A prepared statement the server connection does not have (26000) or already has (42P05). */
-const POOLER_STATES = new Set(['26000', '42P05']);
-
 /**
  * @example
  * const engine = createQueryEngine({ db, compile: compileQuery, schema: storedSchemaSource(db, migrator, buildSchema) });
@@ -200,8 +227,9 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
   const schemas = new SchemaTracker(options.schema, options.schemaRecheckMs ?? 500);
   const cache = new LruCache<CacheEntry>(options.cacheSize ?? 1000);
   let cachedVersion: string | undefined;
-  // Named prepared statements on PostgreSQL, until a pooler shows it cannot keep them (below).
-  let named = db.kind === 'postgres';
+  // Named prepared statements on PostgreSQL; the database sends them unnamed when it was opened
+  // without them or a transaction-mode pooler showed it cannot keep them (db/open `poolRunner`).
+  const named = db.kind === 'postgres';
 
   function lookup(
     snapshot: SchemaSnapshot,
@@ -255,7 +283,8 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
     caller: QueryCaller,
     runOptions: RunOptions,
   ): Promise<string> {
-    const { compiled, statement } = lookup(snapshot, request, caller);
+    const entry = lookup(snapshot, request, caller);
+    const { compiled, statement } = entry;
     const cardinality = request.cardinality ?? 'many';
     refuseCardinality(compiled.cardinality, cardinality);
     if (compiled.writes && caller.access.readOnly) {
@@ -271,8 +300,17 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
       snapshot.schema,
     );
     const options = { name: named ? statement : undefined, signal: runOptions.signal };
-    const { replica } = runOptions;
+    const { replica, probe } = runOptions;
     let rows: { result: unknown }[];
+    if (probe) {
+      if (runOptions.queryable) {
+        throw new TypeError('query/engine: a probe is confirmed before a transaction opens');
+      }
+      if (!compiled.writes && !replica) {
+        return textOf(await runProbed(entry, probe, values, runOptions));
+      }
+      await probe.confirm();
+    }
     if (runOptions.queryable) {
       ({ rows } = await runOptions.queryable.query<{ result: unknown }>(compiled.sql, values));
       runOptions.onServed?.('primary', compiled.writes);
@@ -293,13 +331,65 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
       ({ rows } = await db.query<{ result: unknown }>(compiled.sql, values, options));
       runOptions.onServed?.('primary', compiled.writes);
     }
-    const text = resultText(rows[0]?.result);
-    if (cardinality === 'one' && isEmptyArray(text)) {
-      throw new NoDataError('the query returned no element, but "one" was requested', {
-        hint: 'use cardinality "atMostOne" when the result may be empty',
-      });
+    return textOf(rows[0]?.result);
+
+    function textOf(result: unknown): string {
+      const text = resultText(result);
+      if (cardinality === 'one' && isEmptyArray(text)) {
+        throw new NoDataError('the query returned no element, but "one" was requested', {
+          hint: 'use cardinality "atMostOne" when the result may be empty',
+        });
+      }
+      return text;
     }
-    return text;
+  }
+
+  /**
+   * A read-only query and a probe in one statement: the probe's row first (a CTE read once),
+   * the query run only when the probe says `live`. Resolves with the query's result once the
+   * probe settled; the probe's refusal wins over anything the query returned.
+   */
+  async function runProbed(
+    entry: CacheEntry,
+    probe: Probe,
+    values: readonly unknown[],
+    { signal, onServed }: RunOptions,
+  ): Promise<unknown> {
+    const select = probe.select(`$${values.length + 1}`);
+    entry.probed ??= new Map();
+    let carried = entry.probed.get(select);
+    if (!carried) {
+      const sql =
+        `with "svc~probe" as materialized (${select}) ` +
+        `select (select "svc~probe"."text" from "svc~probe") as "probe", ` +
+        `coalesce((select "svc~probe"."live" from "svc~probe"), false) as "live", ` +
+        `case when coalesce((select "svc~probe"."live" from "svc~probe"), false) ` +
+        `then (select "svc~query"."result" from (${entry.compiled.sql}) as "svc~query") end as "result"`;
+      carried = { sql, statement: statementName(sql) };
+      entry.probed.set(select, carried);
+    }
+    let rows: { probe: string | null; live: boolean; result: unknown }[];
+    try {
+      ({ rows } = await db.query<{ probe: string | null; live: boolean; result: unknown }>(
+        carried.sql,
+        [...values, probe.value],
+        { name: named ? carried.statement : undefined, signal },
+      ));
+    } catch (err) {
+      // The statement failed, so the probe's row was not seen; a query may even fail while it is
+      // planned (a constant division by zero), before the probe could hold it back. The probe
+      // alone then decides first: its refusal is the answer, else the query's error.
+      await probe.confirm();
+      throw err;
+    }
+    const row = rows[0];
+    onServed?.('primary', false);
+    await probe.settle(row?.probe ?? null);
+    if (!row?.live) {
+      // The probe's SQL and its `settle` disagree: a bug, never an answer without its query.
+      throw new Error('query/engine: the probe refused the query, but its settle accepted it');
+    }
+    return row.result;
   }
 
   return {
@@ -311,17 +401,6 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
         return await execute(snapshot, request, caller, runOptions);
       } catch (err) {
         const fields = databaseErrorFields(err);
-        if (fields && named && !inTransaction && POOLER_STATES.has(fields.code)) {
-          // A transaction-mode pooler (pgbouncer before 1.21) hands each statement to any server
-          // connection, so one that was never told the name answers 26000, one that was told it
-          // 42P05; neither ran the query. Stop naming statements and run it again.
-          named = false;
-          try {
-            return await execute(snapshot, request, caller, runOptions);
-          } catch (again) {
-            throw failure(again, snapshot.vocabulary);
-          }
-        }
         // SQL that no longer fits the tables, or a name the cached schema does not know: another
         // process may have migrated since the stored schema was last read.
         if (

@@ -65,9 +65,10 @@ export function liftGroup(
     const value = single
       ? sql.col('~key', k)
       : sql.jsonBuild('jsonb_build_array', [...keyJson, sql.num(index)]);
-    const keyObject = sql.jsonBuild(
-      'json_build_object',
-      expr.keys.flatMap((kk, i) => [sql.text(kk.name), sql.cast(keyJson[i] as SqlExpr, JSON_T)]),
+    // The objects as text (json_build_object's bytes): no engine reorders their keys.
+    const keyObject = sql.jsonObject(
+      expr.keys.map((kk, i) => [kk.name, sql.cast(keyJson[i] as SqlExpr, JSON_T)]),
+      'build_object',
     );
     const grouping = sql.jsonBuild(
       'json_build_array',
@@ -78,14 +79,14 @@ export function liftGroup(
       targets: [
         sql.target(value, 'v'),
         sql.target(
-          sql.func('json_build_object', [
-            sql.text('key'),
-            keyObject,
-            sql.text('grouping'),
-            grouping,
-            sql.text('elements'),
-            sql.agg('json_agg', [sql.col('~json', k)], { orderBy: order }),
-          ]),
+          sql.jsonObject(
+            [
+              ['key', keyObject],
+              ['grouping', grouping],
+              ['elements', sql.agg('json_agg', [sql.col('~json', k)], { orderBy: order })],
+            ],
+            'build_object',
+          ),
           '~json',
         ),
       ],

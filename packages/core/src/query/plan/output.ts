@@ -50,9 +50,10 @@ export function outputOf(ctx: PlanContext, rel: Rel, expr: IrExpr, bound: Bound)
       const json =
         expr.names === null
           ? sql.jsonBuild('json_build_array', parts)
-          : sql.jsonBuild(
-              'json_build_object',
-              expr.names.flatMap((n, i) => [sql.text(n), parts[i] as SqlExpr]),
+          : // As text (json_build_object's bytes): no engine reorders a named tuple's keys.
+            sql.jsonObject(
+              expr.names.map((n, i) => [n, parts[i] as SqlExpr]),
+              'build_object',
             );
       return nullIfAnyNull(expr.elements, parts, json);
     }

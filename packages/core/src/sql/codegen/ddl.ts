@@ -6,7 +6,12 @@
  * `;`. Invariants: identifiers through quoteIdent, values through quoteLiteral (DDL takes no
  * parameters), expressions through printSql; the same spec always prints the same text.
  * The statements are plain PostgreSQL 15 DDL, avoiding what Citus/CockroachDB/YugabyteDB lack
- * where we can (no table inheritance, no triggers, no exclusion constraints).
+ * where it costs nothing: no table inheritance, no exclusion constraints, no generated columns,
+ * enums as text domains rather than ENUM types. svc does depend on triggers: what a foreign key
+ * cannot hold (links to polymorphic targets and `on target delete` for them, `on source delete`,
+ * an `exclusive` shared by a type and its subtypes, `deferred restrict` on a polymorphic link) is
+ * kept by PL/pgSQL row triggers, written by ./triggers (storage/integrity plans them). What that
+ * means on each engine, and what else the layout needs there: docs/scaling.md.
  */
 import type { PgType, SqlExpr } from '../ast';
 import { printSql, printType } from '../print';

@@ -1,8 +1,15 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { SvcError, commonError } from '@svc/core';
-import { extractToken, type AuthContext, type ExtractedToken, type TokenSource } from '@svc/auth';
 import { middleware } from '../../http/step';
+import { pendingSession } from '../../http/pending-session';
+import {
+  extractToken,
+  type AuthContext,
+  type ExtractedToken,
+  type TokenCheck,
+  type TokenSource,
+} from '@svc/auth';
 
 /** Who is calling, as the rest of the server sees it. */
 export type Caller =
@@ -34,6 +41,13 @@ export interface AuthenticateOptions {
    * session is live, and gives the caller's context (or throws a 401 SvcError).
    */
   readonly verify: ((token: string) => Promise<AuthContext>) | undefined;
+  /**
+   * With `verify`: the token checked now and its session read later, by the handler
+   * (http/pending-session): the data routes, whose statement can carry the read (@svc/auth
+   * `checkToken`). Only for a request `deferSession` says yes to.
+   */
+  readonly check?: (token: string) => TokenCheck;
+  readonly deferSession?: (req: Request) => boolean;
   readonly serviceKey: string | undefined;
   /** Refuse requests without a valid token: the `requireAuth` gate of docs/http.md. */
   readonly required: boolean;
@@ -72,10 +86,10 @@ export function authenticate(options: AuthenticateOptions): RequestHandler {
 
 /**
  * `authenticate` as a plain step (http/step), for the hot lane and the middleware alike: sets
- * `res.locals.caller` or throws the refusal. Only a token to verify makes it asynchronous.
+ * `res.locals.caller` or throws the refusal. Only a token to verify now makes it asynchronous.
  */
 export function identifyCaller(options: AuthenticateOptions) {
-  const { verify, required, checkOrigin, readToken = appToken } = options;
+  const { verify, check, deferSession, required, checkOrigin, readToken = appToken } = options;
   const isServiceKey = options.serviceKey ? secretMatcher(options.serviceKey) : undefined;
 
   return (req: Request, res: Response): Promise<void> | undefined => {
@@ -103,6 +117,13 @@ export function identifyCaller(options: AuthenticateOptions) {
     }
     let verified: Promise<AuthContext>;
     try {
+      if (check && deferSession?.(req)) {
+        // Verified now, the session read by the handler (http/pending-session).
+        const checked = check(found.token);
+        res.locals.caller = { kind: 'user', context: checked.context } satisfies Caller;
+        res.locals.pendingSession = pendingSession(checked, withChallenge);
+        return undefined;
+      }
       verified = verify(found.token);
     } catch (err) {
       throw withChallenge(err);

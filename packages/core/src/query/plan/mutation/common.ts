@@ -174,6 +174,23 @@ export function exclusiveAsBefore(
   value: SqlExpr,
   source: SqlExpr,
 ): SqlExpr {
+  const conflict = exclusiveConflict(ctx, concrete, pointer, value, source);
+  if (conflict === null) return value;
+  return { kind: 'Case', whens: [conflict], else: value };
+}
+
+/**
+ * `exclusiveAsBefore`'s test and its error as one CASE branch (`when <taken> then raise(...)`),
+ * or null when the pointer has no exclusive constraint to check. An UPDATE checks its values
+ * with it in a CTE of their own (update.ts), not inside its SET.
+ */
+export function exclusiveConflict(
+  ctx: PlanContext,
+  concrete: string,
+  pointer: PointerInfo,
+  value: SqlExpr,
+  source: SqlExpr,
+): { readonly when: SqlExpr; readonly then: SqlExpr } | null {
   const own = ctx.index.objectType(concrete)?.pointers.get(pointer.name) ?? pointer;
   const owners = new Set(
     (own.model?.constraints ?? [])
@@ -212,12 +229,8 @@ export function exclusiveAsBefore(
       ];
     });
   });
-  if (taken.length === 0) return value;
+  if (taken.length === 0) return null;
   const type = pointer.kind === 'link' ? pgType('uuid') : pgTypeFor(pointer.target);
   const message = sql.text(`${pointer.name} violates exclusivity constraint`);
-  return {
-    kind: 'Case',
-    whens: [{ when: sql.or(...taken), then: raise(value, type, message, '23505') }],
-    else: value,
-  };
+  return { when: sql.or(...taken), then: raise(value, type, message, '23505') };
 }

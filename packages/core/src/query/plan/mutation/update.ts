@@ -15,7 +15,7 @@ import {
   type MultiState,
   concreteOf,
   covariantTarget,
-  exclusiveAsBefore,
+  exclusiveConflict,
   selectFrom,
 } from './common';
 import { planPairs, requiredCheck, writeJunction, clearJunction } from './junctions';
@@ -96,6 +96,37 @@ export function planUpdate(
     const upd = ctx.fresh('update');
     const table = tableName(c);
     const check = checks.get(c);
+    // The exclusive values, checked against the rows as they were, in a CTE of their own that
+    // raises on a conflict (not inside the SET: Citus refuses a function over column references
+    // in an UPDATE of a distributed table; docs/scaling.md). The UPDATE waits for it the way it
+    // waits for the access check, after that one.
+    const conflicts = columns.flatMap((col) => {
+      const e = single.find((x) => x.pointer.name === col.column);
+      if (!e) return [];
+      const conflict = exclusiveConflict(
+        ctx,
+        c,
+        e.pointer,
+        sql.col(col.source, s),
+        sql.col('id', s),
+      );
+      return conflict ? [conflict] : [];
+    });
+    let exclusive: string | null = null;
+    if (conflicts.length > 0) {
+      exclusive = ctx.fresh('exclusive');
+      ctx.addCte(
+        sql.cte(
+          exclusive,
+          sql.select({
+            targets: [sql.target({ kind: 'Case', whens: conflicts, else: null }, 'conflict')],
+            from: [sql.table(null, src, s), sql.table(table.schema, table.name, t)],
+            where: sql.bin('=', sql.col('id', t), sql.col('id', s)),
+          }),
+          { materialized: true },
+        ),
+      );
+    }
     ctx.addCte(
       sql.cte(
         upd,
@@ -107,13 +138,12 @@ export function planUpdate(
               const value = sql.col(col.source, s);
               const e = single.find((x) => x.pointer.name === col.column);
               if (!e) return { column: col.column, value };
-              const checked =
-                e.pointer.kind === 'link'
-                  ? covariantTarget(ctx, c, e.pointer, e.value.type, value)
-                  : value;
               return {
                 column: col.column,
-                value: exclusiveAsBefore(ctx, c, e.pointer, checked, sql.col('id', s)),
+                value:
+                  e.pointer.kind === 'link'
+                    ? covariantTarget(ctx, c, e.pointer, e.value.type, value)
+                    : value,
               };
             }),
             ...resetLinkProperties(single),
@@ -122,6 +152,7 @@ export function planUpdate(
           where: sql.and(
             sql.bin('=', sql.col('id', t), sql.col('id', s)),
             ...(check ? [afterCheck(check)] : []),
+            ...(exclusive ? [afterCheck(exclusive)] : []),
           ),
           returning: [sql.target(sql.star(t))],
         }),

@@ -165,7 +165,12 @@ export function median(xs) {
 }
 
 export function medianOf(ms) {
-  return { rps: median(ms.map((m) => m.rps)), p50: median(ms.map((m) => m.p50)) };
+  return {
+    rps: median(ms.map((m) => m.rps)),
+    p50: median(ms.map((m) => m.p50)),
+    // A round's server CPU per request, where the benchmark measured it (bench/rest, bench/query).
+    ...(ms.some((m) => m.cpu !== undefined) ? { cpu: median(ms.map((m) => m.cpu)) } : {}),
+  };
 }
 
 /** Round i of `a` against round i of `b`: the median of those ratios, and each of them. */

@@ -8,13 +8,17 @@
 // check; goal on/off >= 0.8) and against the service key (no token to check); then the compile
 // time of each query cold (a cache miss) and cached (the engine's lookup), in microseconds
 // (goals: cached <= 20 us, a typical cold compile <= 1 ms).
+// With --lane, svc with its hot lane off (`hotLane: false`: Express routes /query too) is measured
+// beside svc in the same rounds of (a)-(d), with the server CPU per request of each (from
+// /proc/<pid>/stat); --cases a,b picks cases (then (e) and the compile times are left out).
 // Usage: pnpm build && node bench/query/run.mjs [--database-url URL] [--duration 10] [--connections 32] [--rounds 3]
+//          [--lane] [--cases a,b,c,d]
 //   URL: a PostgreSQL server where the user may create databases (default $DATABASE_URL, else
 //   postgres://postgres@127.0.0.1:54329/postgres); a database of its own is created and dropped.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { adminUrlOf, median, medianOf, startServer, stopChild } from '../lib/bench.mjs';
+import { adminUrlOf, median, medianOf, processCpu, startServer, stopChild } from '../lib/bench.mjs';
 import {
   AUTHORS,
   CASES,
@@ -39,8 +43,11 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
     rounds: { type: 'string', default: '3' },
+    lane: { type: 'boolean', default: false },
+    cases: { type: 'string' },
   },
 });
+const picked = values.cases?.split(',').map((c) => c.trim());
 const adminUrl = adminUrlOf(values['database-url']);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
@@ -104,11 +111,16 @@ async function measureAll(schema, compiled, seed) {
   );
   const bare = await startServer(`${here}bare.mjs`, [url, JSON.stringify(bareCases)], children);
   const svc = await startServer(`${here}svc.mjs`, [url], children);
+  const express = values.lane
+    ? await startServer(`${here}svc.mjs`, [url, JSON.stringify({ hotLane: false })], children)
+    : undefined;
 
   console.log(
     `bench/query: PostgreSQL, ${connections} connections, median of ${rounds} alternating rounds of ${duration} s, loopback`,
   );
-  for (const [key, c] of Object.entries(CASES).filter(([k]) => compiled[k])) {
+  for (const [key, c] of Object.entries(CASES).filter(
+    ([k]) => compiled[k] && (!picked || picked.includes(k)),
+  )) {
     const body = JSON.stringify({
       query: c.query,
       variables: c.variables(seed),
@@ -129,17 +141,28 @@ async function measureAll(schema, compiled, seed) {
     // Alternate rounds so a passing load on the machine hits both alike; report medians.
     const bs = [];
     const ss = [];
+    const es = [];
     for (let round = 0; round < rounds; round++) {
-      bs.push(await measure(`${bare.url}/${key}`, bareBody));
-      ss.push(await measure(`${svc.url}/query`, body));
+      bs.push(await measure(`${bare.url}/${key}`, bareBody, undefined, bare.child.pid));
+      ss.push(await measure(`${svc.url}/query`, body, undefined, svc.child.pid));
+      if (express)
+        es.push(await measure(`${express.url}/query`, body, undefined, express.child.pid));
     }
     const b = medianOf(bs);
     const s = medianOf(ss);
     console.log(c.label);
     console.log(`  bare express+pg ${row(b)}`);
     console.log(`  svc /query      ${row(s)}`);
+    if (express) console.log(`  svc, lane off   ${row(medianOf(es))}`);
     console.log(`  ratio svc/bare = ${(s.rps / b.rps).toFixed(2)}`);
+    if (express) {
+      const ratios = ss.map((m, i) => m.rps / es[i].rps);
+      console.log(
+        `  the hot lane: svc/svc-lane-off = ${median(ratios).toFixed(2)} req/s (rounds ${ratios.map((r) => r.toFixed(2)).join(' ')}), ${(s.cpu / medianOf(es).cpu).toFixed(2)} server CPU per request`,
+      );
+    }
   }
+  if (picked && !picked.includes('e')) return;
   const owner = await measurePolicies();
 
   // Compile time, in this process: cold (the compiler itself, as on a cache miss) and cached (the
@@ -254,7 +277,7 @@ async function measurePolicies() {
     for (let round = 0; round < rounds; round++) {
       for (let i = 0; i < callers.length; i++) {
         const k = (round + i) % callers.length;
-        ms[k].push(await measure(`${server.url}/query`, body, callers[k].token));
+        ms[k].push(await measure(`${server.url}/query`, body, callers[k].token, server.child.pid));
       }
     }
     const medians = ms.map(medianOf);
@@ -272,7 +295,7 @@ async function measurePolicies() {
   return { userId };
 }
 
-async function measure(target, body, token) {
+async function measure(target, body, token, pid) {
   const options = {
     url: target,
     method: 'POST',
@@ -281,9 +304,12 @@ async function measure(target, body, token) {
     connections,
   };
   await autocannon({ ...options, duration: 2 }); // warm up: JIT, connections, prepared plans
+  const before = pid === undefined ? Number.NaN : (processCpu(pid)?.micros ?? Number.NaN);
   const r = await autocannon({ ...options, duration });
+  const used = (pid === undefined ? Number.NaN : (processCpu(pid)?.micros ?? Number.NaN)) - before;
   if (r.non2xx || r.errors) throw new Error(`${target}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { rps: r.requests.average, p50: r.latency.p50 };
+  // The server process's CPU (user + system) per request answered, in microseconds.
+  return { rps: r.requests.average, p50: r.latency.p50, cpu: used / r.requests.total };
 }
 
 function headers(token) {
@@ -307,7 +333,8 @@ async function postOk(target, body) {
 }
 
 function row(m) {
-  return `${m.rps.toFixed(0).padStart(7)} req/s   p50 ${m.p50} ms`;
+  const cpu = Number.isNaN(m.cpu) ? '' : `   server CPU ${m.cpu.toFixed(0)} µs/req`;
+  return `${m.rps.toFixed(0).padStart(7)} req/s   p50 ${m.p50} ms${cpu}`;
 }
 
 function medianMicros(n, fn) {

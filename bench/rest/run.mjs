@@ -20,6 +20,7 @@ import {
   PLATFORMATIC_DIR,
   pairedRatio,
   platformaticVersion,
+  processCpu,
   startServer,
   stopChild,
 } from '../lib/bench.mjs';
@@ -35,14 +36,17 @@ const here = new URL('.', import.meta.url).pathname;
 const plan = rest.planRequest;
 const planner = "@svc/rest's planRequest";
 
-const SERVERS = ['svc', 'bare', 'platformatic'];
+// `svc-express`: svc with its hot lane off (`hotLane: false`, Express routes `/api/*` too), for
+// the lane's gain within one run; not run unless named in --only.
+const SERVERS = ['svc', 'bare', 'platformatic', 'svc-express'];
+const DEFAULT_SERVERS = ['svc', 'bare', 'platformatic'];
 const { values } = parseArgs({
   options: {
     'database-url': { type: 'string' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
     rounds: { type: 'string', default: '3' },
-    only: { type: 'string', default: SERVERS.join(',') },
+    only: { type: 'string', default: DEFAULT_SERVERS.join(',') },
   },
 });
 const adminUrl = adminUrlOf(values['database-url']);
@@ -116,6 +120,8 @@ async function measureAll(id) {
 
   const servers = {};
   if (only.includes('svc')) servers.svc = await startServer(`${here}svc.mjs`, [url], children);
+  if (only.includes('svc-express'))
+    servers['svc-express'] = await startServer(`${here}svc.mjs`, [url, 'express'], children);
   if (only.includes('bare'))
     servers.bare = await startServer(`${here}bare.mjs`, [url, JSON.stringify(plans)], children);
   if (only.includes('platformatic'))
@@ -123,11 +129,13 @@ async function measureAll(id) {
   const path = {
     get: {
       svc: `/api/${TYPE}/${id}`,
+      'svc-express': `/api/${TYPE}/${id}`,
       bare: `/api/${TYPE}/${id}`,
       platformatic: `/default${TYPE}/${id}`,
     },
     list: {
       svc: `/api/${TYPE}?limit=100`,
+      'svc-express': `/api/${TYPE}?limit=100`,
       bare: `/api/${TYPE}?limit=100`,
       platformatic: `/default${TYPE}/?limit=100&orderby.id=asc`,
     },
@@ -160,7 +168,7 @@ async function measureAll(id) {
     const runs = Object.fromEntries(Object.keys(servers).map((s) => [s, []]));
     for (let round = 0; round < rounds; round++) {
       for (const [s, server] of Object.entries(servers))
-        runs[s].push(await measure(server.url + path[key][s]));
+        runs[s].push(await measure(server.url + path[key][s], server.child.pid));
     }
     results[key] = runs;
     console.log(`${label}\n  EdgeQL: ${edgeql[key]}`);
@@ -173,6 +181,15 @@ async function measureAll(id) {
   console.log('goals');
   goal('by id', results.get, 'svc', 'bare', 0.9);
   goal('list ', results.list, 'svc', 'platformatic', 1.5);
+  if (servers['svc-express']) {
+    for (const key of Object.keys(cases)) {
+      const { ratio, ratios } = pairedRatio(results[key].svc, results[key]['svc-express']);
+      const cpu = medianOf(results[key].svc).cpu / medianOf(results[key]['svc-express']).cpu;
+      console.log(
+        `  (the hot lane) ${key} svc/svc-express = ${ratio.toFixed(2)} req/s, ${cpu.toFixed(2)} server CPU per request   rounds: ${ratios.map((r) => r.toFixed(2)).join(' ')}`,
+      );
+    }
+  }
   if (servers.bare && servers.platformatic) {
     const r = medianOf(results.list.bare).rps / medianOf(results.list.platformatic).rps;
     console.log(`  (for reference) list bare/platformatic = ${r.toFixed(2)}`);
@@ -201,6 +218,12 @@ function goal(label, result, a, b, target) {
  * datetimes with milliseconds).
  */
 function checkAnswers(key, answers) {
+  if (
+    answers.svc !== undefined &&
+    answers['svc-express'] !== undefined &&
+    answers.svc !== answers['svc-express']
+  )
+    throw new Error(`${key}: svc answers differently with its hot lane off`);
   if (answers.svc !== undefined && answers.bare !== undefined && answers.svc !== answers.bare)
     throw new Error(
       `${key}: svc and the bare handler answer differently:\n${answers.svc}\n${answers.bare}`,
@@ -213,14 +236,17 @@ function checkAnswers(key, answers) {
   checkSameRows(key, want, got);
 }
 
-async function measure(target) {
+async function measure(target, pid) {
   const options = { url: target, method: 'GET', connections };
   await autocannon({ ...options, duration: 2 }); // warm up: JIT, connections, prepared plans
+  const before = processCpu(pid)?.micros ?? Number.NaN;
   const r = await autocannon({ ...options, duration });
+  const used = (processCpu(pid)?.micros ?? Number.NaN) - before;
   if (r.non2xx || r.errors) throw new Error(`${target}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { rps: r.requests.average, p50: r.latency.p50 };
+  // The server process's CPU (user + system) per request answered, in microseconds.
+  return { rps: r.requests.average, p50: r.latency.p50, cpu: used / r.requests.total };
 }
 
 function row(m) {
-  return `${m.rps.toFixed(0).padStart(7)} req/s   p50 ${m.p50} ms`;
+  return `${m.rps.toFixed(0).padStart(7)} req/s   p50 ${m.p50} ms   server CPU ${m.cpu.toFixed(0)} µs/req`;
 }

@@ -89,7 +89,11 @@ export interface SvcServer {
   readonly queryEngine: QueryEngine;
   /** The open transactions (`POST /transactions`): their instance id, cap and count. */
   readonly transactions: Transactions;
-  /** The Express application, for mounting into another server or for in-process tests. */
+  /**
+   * The Express application, for mounting into another server or for in-process tests. With
+   * `hotLane` (the default), `POST /query` and `/api/*` are taken before its router
+   * (routes/lane.ts), however the app is called.
+   */
   readonly app: Express;
   /** `http(s)://host:port` once listening. */
   readonly url: string;

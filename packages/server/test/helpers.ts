@@ -15,6 +15,16 @@ import { checkServedAnswer } from './openapi-served';
 
 export const SECRET = 'test-secret-0123456789-abcdefghijklmnop';
 
+/**
+ * The environment a test's server resolves its settings from: empty, but for
+ * `SVC_SERVER_HOT_LANE`, passed on so that a whole run can turn the hot lane off (.ci/run runs
+ * the data-plane suites both ways: routes/lane.ts).
+ */
+export function serverEnv(): Record<string, string> {
+  const lane = process.env.SVC_SERVER_HOT_LANE;
+  return lane === undefined ? {} : { SVC_SERVER_HOT_LANE: lane };
+}
+
 /** A pino logger whose lines land in an array, for asserting what is (not) logged. */
 export function captureLogger(): { logger: pino.Logger; lines: string[] } {
   const lines: string[] = [];
@@ -53,7 +63,7 @@ export async function build(
   options: CreateServerOptions = {},
 ): Promise<SvcServer> {
   return createServer({
-    env: {},
+    env: serverEnv(),
     logLevel: 'silent',
     databaseInstance: db.db,
     ...options,

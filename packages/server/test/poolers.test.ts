@@ -13,7 +13,7 @@ import path from 'node:path';
 import { openDatabase } from '@svc/core';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import { createServer, type CreateServerOptions, type SvcServer } from '../src';
-import { SECRET } from './helpers';
+import { SECRET, serverEnv } from './helpers';
 import { describeWithPgbouncer, type Pgbouncer, startPgbouncer } from './pgbouncer';
 
 const SDL = `
@@ -28,7 +28,7 @@ const SVC_STATEMENT = '^svc_[0-9a-f]{32}$';
 
 async function startServer(url: string, options: CreateServerOptions = {}): Promise<SvcServer> {
   const server = await createServer({
-    env: {},
+    env: serverEnv(),
     logLevel: 'silent',
     enableAuth: true,
     jwtSecret: SECRET,

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import type { AuthEvent } from '@svc/auth';
 import { createServer, type CreateServerOptions, type SvcServer } from '../src';
-import { SECRET, readJson, sharedDatabase, start } from './helpers';
+import { SECRET, readJson, serverEnv, sharedDatabase, start } from './helpers';
 
 const db = sharedDatabase();
 const PASSWORD = 'correct horse battery staple';
@@ -226,7 +226,7 @@ describe(`rate limits over HTTP on ${testDatabaseKind()}`, () => {
     fs.writeFileSync(file, '[auth.rate_limits.login]\nper_minute = 2\n');
     await expect(
       createServer({
-        env: {},
+        env: serverEnv(),
         logLevel: 'silent',
         databaseInstance: db.get().db,
         ...AUTH,

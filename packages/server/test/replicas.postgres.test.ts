@@ -14,6 +14,7 @@ import path from 'node:path';
 import { openDatabase, type Database } from '@svc/core';
 import { createServer, type SvcServer } from '../src';
 import { freePort } from '@svc/test-support';
+import { serverEnv } from './helpers';
 
 /** The newest Debian PostgreSQL's programs, as .ci/run picks them. */
 const PGBIN = (() => {
@@ -157,7 +158,7 @@ interface Answer {
       expect(rows[0]?.r).toBe(true);
 
       server = await createServer({
-        env: {},
+        env: serverEnv(),
         logLevel: 'silent',
         database: { url: primaryUrl, replicas: [replicaUrl], maxReplicaLag: 30 },
         schema: SCHEMA,
@@ -293,7 +294,7 @@ interface Answer {
       // Started again, with replay paused: the replica falls behind while the primary writes.
       pg('pg_ctl', replicaStart);
       const lagging = await createServer({
-        env: {},
+        env: serverEnv(),
         logLevel: 'silent',
         database: { url: primaryUrl, replicas: [replicaUrl], maxReplicaLag: 1 },
       });

@@ -12,7 +12,7 @@
 import { ANONYMOUS_AUTH, openDatabase, type Database } from '@svc/core';
 import { testDatabaseKind } from '@svc/core/testing';
 import { createServer, type SvcServer } from '../src';
-import { build, sharedDatabase, start } from './helpers';
+import { build, serverEnv, sharedDatabase, start } from './helpers';
 
 const SDL = `
 type Heavy {
@@ -157,7 +157,7 @@ if (testDatabaseKind() === 'postgres') {
     test('a server that opens its database gives every connection requestTimeout as statement_timeout', async () => {
       // The backstop when a cancel request is lost (or this process dies mid-statement).
       const server = await createServer({
-        env: {},
+        env: serverEnv(),
         logLevel: 'silent',
         database: db.get().config,
         requestTimeout: TIMEOUT_MS,

@@ -12,7 +12,7 @@
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import { AUTH_MIGRATIONS } from '@svc/auth';
 import { createServer, type CreateServerOptions, type SvcServer } from '../src';
-import { SECRET } from './helpers';
+import { SECRET, serverEnv } from './helpers';
 import { describeWithPgbouncer, type Pgbouncer, startPgbouncer } from './pgbouncer';
 
 const READY_WITHIN_MS = 20_000;
@@ -30,7 +30,7 @@ async function startReady(options: CreateServerOptions): Promise<SvcServer> {
     const server = await Promise.race([
       (async () => {
         const s = await createServer({
-          env: {},
+          env: serverEnv(),
           logLevel: 'silent',
           enableAuth: true,
           jwtSecret: SECRET,

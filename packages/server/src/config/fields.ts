@@ -109,6 +109,14 @@ export const SERVER_FIELDS: readonly FieldSpec[] = [
     doc: 'milliseconds before a request answers 408',
   },
   {
+    key: 'hotLane',
+    type: 'boolean',
+    env: 'SVC_SERVER_HOT_LANE',
+    toml: ['server', 'hot_lane'],
+    default: true,
+    doc: '`POST /query` and `/api/*` taken before the Express router, through the same steps (off: Express routes them too; the answers are the same)',
+  },
+  {
     key: 'protocol',
     type: 'protocol',
     env: 'SVC_PROTOCOL',

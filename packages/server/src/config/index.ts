@@ -56,6 +56,13 @@ export interface ServerSettings {
   adminUi: boolean;
   readOnly: boolean;
   requestTimeout: number;
+  /**
+   * The hot lane (routes/lane.ts): `POST /query` and `/api/*` dispatched before Express's router
+   * to the same steps and handlers, the rest of the routes assembled by Express. Off, Express
+   * routes those too; the answers are the same either way.
+   * @default true
+   */
+  hotLane: boolean;
   protocol: Protocol;
   /**
    * Under access policies, what a type without any allows: `open` (every caller may read and

@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Response } from 'express';
 import { SvcError, commonError } from '@svc/core';
 import type { Logger } from '../observability/logger';
 import { unsettledSession } from './pending-session';
@@ -45,13 +45,21 @@ export function fromHttpError(err: unknown): unknown {
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, _req, res, _next) => {
-    // A signed-in caller whose session is not read yet (http/pending-session): read it first, and
-    // answer its 401 instead when it is not live; no error about the request leaks before that.
-    const pending = unsettledSession(res);
-    if (!pending) return sendError(res, fromHttpError(err), logger);
-    pending.confirm().then(
-      () => sendError(res, fromHttpError(err), logger),
-      (refused: unknown) => sendError(res, refused, logger),
-    );
+    answerError(res, err, logger);
   };
+}
+
+/**
+ * The answer to anything a step or handler threw, for the Express chain (`errorHandler`) and the
+ * hot lane (routes/lane.ts) alike: a body parser's error mapped to our codes, then the envelope.
+ */
+export function answerError(res: Response, err: unknown, logger: Logger): void {
+  // A signed-in caller whose session is not read yet (http/pending-session): read it first, and
+  // answer its 401 instead when it is not live; no error about the request leaks before that.
+  const pending = unsettledSession(res);
+  if (!pending) return sendError(res, fromHttpError(err), logger);
+  pending.confirm().then(
+    () => sendError(res, fromHttpError(err), logger),
+    (refused: unknown) => sendError(res, refused, logger),
+  );
 }

@@ -39,15 +39,17 @@ import { DEFAULT_DOCS, docsHandlers } from '../handlers/docs';
 import { devMailHandlers } from '../handlers/dev-mail';
 import { restHandler, restModelSource } from '../handlers/rest';
 import { schemaHandlers } from '../handlers/schema';
-import { authenticate } from '../middleware/authenticate';
-import { jsonBody } from '../middleware/body';
+import { asStep, middleware, type Step } from '../http/step';
+import { identifyCaller } from '../middleware/authenticate';
+import { readJsonBody } from '../middleware/body';
 import { requireMetricsToken } from '../middleware/metrics-token';
-import { cors } from '../middleware/cors';
+import { corsStep } from '../middleware/cors';
 import { cookieRequestGuard } from '../middleware/csrf';
-import { rejectWritesWhenReadOnly } from '../middleware/read-only';
-import { type Lifecycle, requestContext } from '../middleware/request-context';
-import { securityHeaders } from '../middleware/security-headers';
-import { requestTimeout } from '../middleware/timeout';
+import { refuseWritesWhenReadOnly } from '../middleware/read-only';
+import { beginRequest, labelRoute, type Lifecycle } from '../middleware/request-context';
+import { setSecurityHeaders } from '../middleware/security-headers';
+import { startTimeout } from '../middleware/timeout';
+import { installHotLane, type LaneRoute } from './lane';
 import type { Replicas } from '../replicas';
 import type { Logger } from '../observability/logger';
 import type { ServerMetrics } from '../observability/metrics';
@@ -105,26 +107,35 @@ export function buildApp(deps: AppDeps): Express {
   // otherwise any client could pick the address the rate limits count.
   if (config.trustProxy !== undefined) app.set('trust proxy', proxyItems(config.trustProxy));
 
-  const timeout = requestTimeout(config.requestTimeout, logger);
-  const body = jsonBody(config.bodyLimit);
-  const readOnly = rejectWritesWhenReadOnly(config.readOnly);
+  // Each step once, as a plain function (http/step): the Express middleware below wrap these,
+  // and the hot lane (routes/lane.ts) runs the same ones.
   const checkOrigin = cookieRequestGuard(config.cors?.origins);
-  const gate = authenticate({
+  const gateOptions = {
     verify,
     serviceKey: config.serviceKey,
     required: config.requireAuth,
     checkOrigin,
-  });
-  // The data routes' gate: a signed-in caller's session is read in the query's own statement
-  // (http/pending-session), except in an open transaction, whose handler runs its own reads.
-  const dataGate = authenticate({
-    verify,
-    ...(auth ? { check: (token: string) => auth.checkToken(token) } : {}),
-    deferSession: (req) => req.get(TRANSACTION_HEADER) === undefined,
-    serviceKey: config.serviceKey,
-    required: config.requireAuth,
-    checkOrigin,
-  });
+  };
+  const steps = {
+    context: beginRequest({ logger, metrics, lifecycle }),
+    securityHeaders: setSecurityHeaders,
+    cors: config.cors ? corsStep(config.cors) : undefined,
+    timeout: startTimeout(config.requestTimeout, logger),
+    gate: identifyCaller(gateOptions),
+    // The data routes' gate: a signed-in caller's session is read in the query's own statement
+    // (http/pending-session), except in an open transaction, whose handler runs its own reads.
+    dataGate: identifyCaller({
+      ...gateOptions,
+      ...(auth ? { check: (token: string) => auth.checkToken(token) } : {}),
+      deferSession: (req) => req.get(TRANSACTION_HEADER) === undefined,
+    }),
+    readOnly: refuseWritesWhenReadOnly(config.readOnly),
+    body: readJsonBody(config.bodyLimit),
+  } satisfies Record<string, Step | undefined>;
+  const timeout = middleware(steps.timeout);
+  const body = middleware(steps.body);
+  const gate = middleware(steps.gate);
+  const dataGate = middleware(steps.dataGate);
 
   function route(
     path: string,
@@ -147,10 +158,9 @@ export function buildApp(deps: AppDeps): Express {
     r.all(methodNotAllowed(allowed));
   }
 
-  app.use(requestContext({ logger, metrics, lifecycle }));
   // Before any route, so every answer carries them, errors and preflights included.
-  app.use(securityHeaders());
-  if (config.cors) app.use(cors(config.cors));
+  const front: Step[] = [steps.context, steps.securityHeaders, ...(steps.cors ? [steps.cors] : [])];
+  for (const step of front) app.use(middleware(step));
 
   // Service information and probes: public, no timeout, bodies prepared once.
   const rootBody = JSON.stringify({ name: 'svc', version });
@@ -282,7 +292,9 @@ export function buildApp(deps: AppDeps): Express {
   }
 
   /** Mounts the REST routes at a path behind a gate (the app's `/api`, the admin UI's). */
-  let restRoutes: ((path: string, restGate: RequestHandler) => void) | undefined;
+  let restRoutes: ((path: string, restGate: Step) => void) | undefined;
+  /** The hot lane's `/api` route, when REST is on: the steps `restRoutes('/api', gate)` wraps. */
+  let restLane: LaneRoute | undefined;
   // REST: registered unless disabled (docs/http.md, "REST routes"). Writes are refused here in read-only
   // mode (every REST write is one); the handler plans and runs through the `/query` engine.
   if (config.enableRest) {
@@ -310,19 +322,29 @@ export function buildApp(deps: AppDeps): Express {
       defaultAccess: config.defaultAccess,
       replicas: deps.replicas,
     });
-    restRoutes = (path: string, restGate: RequestHandler) => {
-      app.use(path, timeout, restGate, readOnly, body, async (req: Request, res: Response) => {
-        res.locals.route = `${path}/*`;
-        // REST requests never run in an open transaction: refuse rather than run outside it.
-        if (req.get(TRANSACTION_HEADER) !== undefined)
-          throw commonError(
-            'VALIDATION_ERROR',
-            'X-Svc-Transaction is taken by POST /query and /query/batch only, not by the REST routes',
-          );
-        await rest(req, res);
-      });
+    const restRoute = async (req: Request, res: Response) => {
+      // REST requests never run in an open transaction: refuse rather than run outside it.
+      if (req.get(TRANSACTION_HEADER) !== undefined)
+        throw commonError(
+          'VALIDATION_ERROR',
+          'X-Svc-Transaction is taken by POST /query and /query/batch only, not by the REST routes',
+        );
+      await rest(req, res);
     };
-    restRoutes('/api', dataGate);
+    // REST's steps, for Express and the lane alike; the route label first, so that a refusal
+    // by the gate is counted under it too.
+    const restSteps = (path: string, restGate: Step): Step[] => [
+      labelRoute(`${path}/*`),
+      steps.timeout,
+      restGate,
+      steps.readOnly,
+      steps.body,
+    ];
+    restRoutes = (path: string, restGate: Step) => {
+      app.use(path, ...restSteps(path, restGate).map(middleware), restRoute);
+    };
+    restRoutes('/api', steps.dataGate);
+    restLane = { steps: [...front, ...restSteps('/api', steps.dataGate)], handler: restRoute };
   }
 
   // The admin UI (issue 30): its JSON routes, then its pages and assets (docs/http.md, "The
@@ -409,7 +431,7 @@ export function buildApp(deps: AppDeps): Express {
     // The data plane again, for the admin cookie: superusers (and the service key) only, the
     // figures included whatever metricsToken says.
     dataPlane(ADMIN_DATA_PATH, superusers, superusers);
-    restRoutes?.(`${ADMIN_DATA_PATH}/api`, gates.superuser);
+    restRoutes?.(`${ADMIN_DATA_PATH}/api`, asStep(gates.superuser));
     let files: AdminUiFiles | undefined;
     try {
       files = loadAdminUi();
@@ -423,6 +445,19 @@ export function buildApp(deps: AppDeps): Express {
     next(commonError('NOT_FOUND', `no route ${req.method} ${req.path}`));
   });
   app.use(errorHandler(logger));
+
+  // The hot lane (routes/lane.ts): the data plane's requests before the router, through the
+  // same steps as `route('/query', ..., gated + body)` and `restRoutes('/api', dataGate)` above.
+  if (config.hotLane) {
+    installHotLane(app, {
+      query: {
+        steps: [...front, labelRoute('/query'), steps.timeout, steps.dataGate, steps.body],
+        handler: query,
+      },
+      rest: restLane,
+      logger,
+    });
+  }
   return app;
 }
 

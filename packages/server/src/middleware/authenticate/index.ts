@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { SvcError, commonError } from '@svc/core';
+import { middleware } from '../../http/step';
 import { pendingSession } from '../../http/pending-session';
 import {
   extractToken,
@@ -79,58 +80,62 @@ function appToken(req: Request): ExtractedToken | null {
  * and without an auth middleware every request is 503. Without `required` a request may be
  * anonymous, but a token it does present must be valid.
  */
-export function authenticate(options: AuthenticateOptions) {
+export function authenticate(options: AuthenticateOptions): RequestHandler {
+  return middleware(identifyCaller(options));
+}
+
+/**
+ * `authenticate` as a plain step (http/step), for the hot lane and the middleware alike: sets
+ * `res.locals.caller` or throws the refusal. Only a token to verify now makes it asynchronous.
+ */
+export function identifyCaller(options: AuthenticateOptions) {
   const { verify, check, deferSession, required, checkOrigin, readToken = appToken } = options;
   const isServiceKey = options.serviceKey ? secretMatcher(options.serviceKey) : undefined;
 
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+  return (req: Request, res: Response): Promise<void> | undefined => {
     const found = readToken(req);
     // A token that will be used: a cookie one must come from a trusted page on writes.
-    if (found && checkOrigin && (isServiceKey || verify)) {
-      try {
-        checkOrigin(req, found.source);
-      } catch (err) {
-        return next(err);
-      }
-    }
+    if (found && checkOrigin && (isServiceKey || verify)) checkOrigin(req, found.source);
     if (found && isServiceKey?.(found.token)) {
       res.locals.caller = SERVICE;
-      return next();
+      return undefined;
     }
     if (required && !verify) {
-      return next(
-        commonError(
-          'SERVICE_UNAVAILABLE',
-          'requireAuth is on but no auth is installed: start the server with auth enabled',
-        ),
+      throw commonError(
+        'SERVICE_UNAVAILABLE',
+        'requireAuth is on but no auth is installed: start the server with auth enabled',
       );
     }
     if (!found || !verify) {
       if (required) {
-        return next(
-          commonError('UNAUTHORIZED', 'a bearer token is required', {
-            headers: { 'WWW-Authenticate': BEARER_CHALLENGE },
-          }),
-        );
+        throw commonError('UNAUTHORIZED', 'a bearer token is required', {
+          headers: { 'WWW-Authenticate': BEARER_CHALLENGE },
+        });
       }
       res.locals.caller = ANONYMOUS;
-      return next();
+      return undefined;
     }
-    let caller: Caller;
+    let verified: Promise<AuthContext>;
     try {
       if (check && deferSession?.(req)) {
         // Verified now, the session read by the handler (http/pending-session).
         const checked = check(found.token);
-        caller = { kind: 'user', context: checked.context };
+        res.locals.caller = { kind: 'user', context: checked.context } satisfies Caller;
         res.locals.pendingSession = pendingSession(checked, withChallenge);
-      } else {
-        caller = { kind: 'user', context: await verify(found.token) };
+        return undefined;
       }
+      verified = verify(found.token);
     } catch (err) {
-      return next(withChallenge(err));
+      throw withChallenge(err);
     }
-    res.locals.caller = caller;
-    next();
+    return verified.then(
+      (context) => {
+        res.locals.caller = { kind: 'user', context } satisfies Caller;
+      },
+      (err: unknown) => {
+        throw withChallenge(err);
+      },
+    );
   };
 }
 

@@ -1,5 +1,6 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { CorsConfig } from '../../config';
+import { middleware } from '../../http/step';
 
 /**
  * CORS (docs/http.md, "Conventions"), first in the chain after the request context so it reaches every
@@ -18,12 +19,20 @@ import type { CorsConfig } from '../../config';
  * The methods offered are a fixed list (the route then answers 405 to one it does not take) and
  * the headers are those asked for, kept to an allow-list.
  */
-export function cors(config: CorsConfig) {
+export function cors(config: CorsConfig): RequestHandler {
+  return middleware(corsStep(config));
+}
+
+/**
+ * `cors` as a plain step (http/step), for the hot lane and the middleware alike: `true` when it
+ * answered a preflight.
+ */
+export function corsStep(config: CorsConfig) {
   const anyOrigin = config.origins.length === 1 && config.origins[0] === '*';
   const listed = new Set(config.origins);
   const credentials = config.credentials === true;
 
-  return (req: Request, res: Response, next: NextFunction): void => {
+  return (req: Request, res: Response): boolean => {
     const origin = req.headers.origin;
     const allowed = origin !== undefined && (anyOrigin || listed.has(origin));
     if (!anyOrigin) res.vary('Origin');
@@ -37,8 +46,7 @@ export function cors(config: CorsConfig) {
       req.headers['access-control-request-method'] !== undefined;
     if (!preflight) {
       if (allowed) res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
-      next();
-      return;
+      return false;
     }
     res.locals.route = 'preflight';
     res.vary('Access-Control-Request-Method');
@@ -51,6 +59,7 @@ export function cors(config: CorsConfig) {
     }
     res.statusCode = 204;
     res.end();
+    return true;
   };
 }
 

@@ -1,5 +1,6 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { commonError } from '@svc/core';
+import { middleware } from '../../http/step';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -13,12 +14,14 @@ export function readOnlyError() {
  * read-only mode, before the body is read. `/query` decides per query instead, after compiling
  * it, and `POST /migrations` once its body says whether it is a dry run.
  */
-export function rejectWritesWhenReadOnly(readOnly: boolean) {
-  return (req: Request, _res: Response, next: NextFunction): void => {
-    if (readOnly && WRITE_METHODS.has(req.method)) {
-      next(readOnlyError());
-      return;
-    }
-    next();
+export function rejectWritesWhenReadOnly(readOnly: boolean): RequestHandler {
+  return middleware(refuseWritesWhenReadOnly(readOnly));
+}
+
+/** `rejectWritesWhenReadOnly` as a plain step (http/step), for the hot lane and the middleware alike. */
+export function refuseWritesWhenReadOnly(readOnly: boolean) {
+  return (req: Request, _res: Response): undefined => {
+    if (readOnly && WRITE_METHODS.has(req.method)) throw readOnlyError();
+    return undefined;
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { errorCodeOf } from '@svc/core';
+import { middleware } from '../../http/step';
 import type { Logger } from '../../observability/logger';
 import type { ServerMetrics } from '../../observability/metrics';
 
@@ -33,13 +34,20 @@ const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * envelope's `code`, as noted where the envelope was rendered (core `noteErrorCode`), so a log
  * alone says why.
  */
-export function requestContext(deps: {
+export function requestContext(deps: RequestContextDeps): RequestHandler {
+  return middleware(beginRequest(deps));
+}
+
+export interface RequestContextDeps {
   logger: Logger;
   metrics: ServerMetrics;
   lifecycle: Lifecycle;
-}) {
+}
+
+/** `requestContext` as a plain step (http/step), for the hot lane and the middleware alike. */
+export function beginRequest(deps: RequestContextDeps) {
   const { logger, metrics, lifecycle } = deps;
-  return (req: Request, res: Response, next: NextFunction): void => {
+  return (req: Request, res: Response): undefined => {
     const started = performance.now();
     const incoming = req.headers['x-request-id'];
     const reqId =
@@ -71,7 +79,18 @@ export function requestContext(deps: {
         );
       }
     });
-    next();
+    return undefined;
+  };
+}
+
+/**
+ * A step naming the route for the metrics and the log (`res.locals.route`), where Express's
+ * `req.route` does not: a mount (`/api/*`) or the hot lane.
+ */
+export function labelRoute(route: string) {
+  return (_req: Request, res: Response): undefined => {
+    res.locals.route = route;
+    return undefined;
   };
 }
 

@@ -1,7 +1,8 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { commonError } from '@svc/core';
 import type { Logger } from '../../observability/logger';
 import { sendError } from '../../http/respond';
+import { middleware } from '../../http/step';
 
 /**
  * Bounds a request by `ms`: past it the client gets 408 REQUEST_TIMEOUT (and the connection is
@@ -13,8 +14,13 @@ import { sendError } from '../../http/respond';
  * thread, to its end), so the deadline is also checked when the request's signal is read and
  * when an answer is written (http/respond `sendJson`): an answer past it is the 408 all the same.
  */
-export function requestTimeout(ms: number, logger: Logger) {
-  return (_req: Request, res: Response, next: NextFunction): void => {
+export function requestTimeout(ms: number, logger: Logger): RequestHandler {
+  return middleware(startTimeout(ms, logger));
+}
+
+/** `requestTimeout` as a plain step (http/step), for the hot lane and the middleware alike. */
+export function startTimeout(ms: number, logger: Logger) {
+  return (_req: Request, res: Response): undefined => {
     const controller = new AbortController();
     const deadline = performance.now() + ms;
     const expire = () => {
@@ -35,7 +41,7 @@ export function requestTimeout(ms: number, logger: Logger) {
       if (performance.now() >= deadline) expire();
     };
     res.once('close', () => clearTimeout(timer));
-    next();
+    return undefined;
   };
 }
 

@@ -3,7 +3,8 @@
 // and is most of what a test database or a test server on PGlite takes to start.
 //
 // - `prepare()` (Jest's globalSetup) makes, once per machine and PGlite version, the image (PGlite's
-//   own `dumpDataDir` of a new in-memory cluster) and a shim folder beside it: the shim module
+//   own `dumpDataDir` of a new in-memory cluster), and once per checkout a shim folder beside it:
+//   the shim module
 //   re-exports PGlite with one change, and every other file of PGlite's dist folder is linked
 //   there, so `require.resolve('@electric-sql/pglite')` still finds `pglite.wasm` beside it.
 // - The shim (`jest.preset.js` maps `@electric-sql/pglite` to it) gives a PGlite constructed with
@@ -24,7 +25,14 @@ const REAL = require.resolve('@electric-sql/pglite', {
 const VERSION = require(path.join(path.dirname(REAL), '..', 'package.json')).version;
 const HOME = path.join(os.tmpdir(), `svc-pglite-image-${VERSION}`);
 const IMAGE = path.join(HOME, 'fresh-cluster.tar');
-const SHIM = path.join(HOME, 'shim', 'index.cjs');
+// The shim links one checkout's PGlite files: a folder per checkout, so two checkouts on one
+// machine (worktrees) never use each other's links, nor dangling ones once one is removed.
+const CHECKOUT = require('node:crypto')
+  .createHash('sha256')
+  .update(REAL)
+  .digest('hex')
+  .slice(0, 12);
+const SHIM = path.join(HOME, `shim-${CHECKOUT}`, 'index.cjs');
 
 const SHIM_SOURCE = `// Made by scripts/jest/pglite-image.js: PGlite, a new in-memory one started from an image.
 const fs = require('node:fs');

@@ -311,7 +311,25 @@ const GUARDED_CASES: Case[] = [
     lane: false,
     status: 200,
   },
-  { name: 'health (Express)', path: '/health', lane: false, status: 200 },
+  { name: 'health', path: '/health', lane: true, status: 200 },
+  { name: 'liveness', path: '/health/live', lane: true, status: 200 },
+  { name: 'liveness with a query string', path: '/health/live?x=1', lane: true, status: 200 },
+  {
+    name: 'liveness, HEAD (Express)',
+    path: '/health/live',
+    init: { method: 'HEAD' },
+    lane: false,
+    status: 200,
+  },
+  {
+    name: 'liveness, POST (Express: 405)',
+    path: '/health/live',
+    init: { method: 'POST' },
+    lane: false,
+    status: 405,
+  },
+  { name: 'liveness, a trailing slash (Express)', path: '/health/live/', lane: false, status: 200 },
+  { name: 'readiness (Express)', path: '/health/ready', lane: false, status: 200 },
 ];
 
 /** A read-only server without auth: anonymous callers, writes refused. */

@@ -165,9 +165,10 @@ export function buildApp(deps: AppDeps): Express {
   // Service information and probes: public, no timeout, bodies prepared once.
   const rootBody = JSON.stringify({ name: 'svc', version });
   const okBody = JSON.stringify({ status: 'ok' });
+  const alive: Handler = (_req, res) => sendJson(res, 200, okBody);
   route('/', { GET: (_req, res) => sendJson(res, 200, rootBody) });
-  route('/health', { GET: (_req, res) => sendJson(res, 200, okBody) });
-  route('/health/live', { GET: (_req, res) => sendJson(res, 200, okBody) });
+  route('/health', { GET: alive });
+  route('/health/live', { GET: alive });
   route('/health/ready', {
     GET: async (_req, res) => {
       try {
@@ -455,6 +456,13 @@ export function buildApp(deps: AppDeps): Express {
         handler: query,
       },
       rest: restLane,
+      // The liveness probes: the front steps and the route's label, as Express runs them.
+      gets: new Map(
+        ['/health', '/health/live'].map((path) => [
+          path,
+          { steps: [...front, labelRoute(path)], handler: alive },
+        ]),
+      ),
       logger,
     });
   }

@@ -1,6 +1,6 @@
 /**
- * The hot lane (issue 34): the data plane's requests, `POST /query` and `/api/*` (REST), taken
- * before Express's router and run through one flat list of plain steps (http/step) and the
+ * The hot lane (issue 34): the data plane's requests, `POST /query` and `/api/*` (REST), and the
+ * liveness probes (`GET /health`, `/health/live`), taken before Express's router and run through one flat list of plain steps (http/step) and the
  * route's handler; everything else (auth, admin, docs, OpenAPI, transactions, probes, 404 and
  * 405) is Express's, as before.
  *
@@ -41,6 +41,11 @@ export interface LaneRoute {
 export interface HotLane {
   /** `POST /query`. */
   readonly query: LaneRoute;
+  /**
+   * Routes the lane takes by exact `GET` path: the liveness probes, which a load balancer asks
+   * many times a second (a `HEAD`, another method or a variant of the path is Express's).
+   */
+  readonly gets?: ReadonlyMap<string, LaneRoute>;
   /** `/api/*`: present when REST is on. */
   readonly rest?: LaneRoute | undefined;
   readonly logger: Logger;
@@ -70,14 +75,16 @@ export function installHotLane(app: Express, lane: HotLane): void {
 
 /** The lane as a function: `true` when it took the request. */
 export function hotLane(app: Express, lane: HotLane): (req: Request, res: Response) => boolean {
-  const { query, rest, logger } = lane;
+  const { query, rest, gets, logger } = lane;
   return (req, res) => {
     const url = req.url;
     const queryAt = url.indexOf('?');
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
-    let route: LaneRoute;
+    let route: LaneRoute | undefined;
     let mount = 0;
-    if (path === '/query') {
+    if (req.method === 'GET' && (route = gets?.get(path)) !== undefined) {
+      // An exact path: taken as it is.
+    } else if (path === '/query') {
       // A request in an open transaction, and every other method, are Express's.
       if (req.method !== 'POST' || req.headers['x-svc-transaction'] !== undefined) return false;
       route = query;

@@ -80,9 +80,9 @@ export function hotLane(app: Express, lane: HotLane): (req: Request, res: Respon
     const url = req.url;
     const queryAt = url.indexOf('?');
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
-    let route: LaneRoute | undefined;
+    let route = req.method === 'GET' ? gets?.get(path) : undefined;
     let mount = 0;
-    if (req.method === 'GET' && (route = gets?.get(path)) !== undefined) {
+    if (route !== undefined) {
       // An exact path: taken as it is.
     } else if (path === '/query') {
       // A request in an open transaction, and every other method, are Express's.

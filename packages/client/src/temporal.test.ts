@@ -56,6 +56,13 @@ test.each([
   expect(() => cls.parse(text)).toThrow(RangeError);
 });
 
+test('a field given as -0 is 0 (found by the property below: seed 887446012)', () => {
+  const d = new RelativeDuration(0, 0, 0, 0, 0, -0, -0);
+  expect(Object.is(d.seconds, 0) && Object.is(d.microseconds, 0)).toBe(true);
+  expect(RelativeDuration.parse(d.toString())).toEqual(d);
+  expect(Object.is(new DateDuration(-0).years, 0)).toBe(true);
+});
+
 test('every duration prints to text it reads back as itself', () => {
   const field = fc.integer({ min: -100000, max: 100000 });
   fc.assert(

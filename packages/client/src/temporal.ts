@@ -182,15 +182,31 @@ export class Duration {
 
 /** `cal::relative_duration`: years, months and days as the calendar counts them, and time. */
 export class RelativeDuration {
+  readonly years: number;
+  readonly months: number;
+  readonly days: number;
+  readonly hours: number;
+  readonly minutes: number;
+  readonly seconds: number;
+  readonly microseconds: number;
+  /** A field given as -0 is 0: a duration's text has no signed zero to carry it. */
   constructor(
-    readonly years = 0,
-    readonly months = 0,
-    readonly days = 0,
-    readonly hours = 0,
-    readonly minutes = 0,
-    readonly seconds = 0,
-    readonly microseconds = 0,
-  ) {}
+    years = 0,
+    months = 0,
+    days = 0,
+    hours = 0,
+    minutes = 0,
+    seconds = 0,
+    microseconds = 0,
+  ) {
+    this.years = years + 0;
+    this.months = months + 0;
+    this.days = days + 0;
+    this.hours = hours + 0;
+    this.minutes = minutes + 0;
+    this.seconds = seconds + 0;
+    this.microseconds = microseconds + 0;
+  }
   static parse(text: string): RelativeDuration {
     const f = parseDuration(text, 'cal::relative_duration');
     return new RelativeDuration(
@@ -213,11 +229,15 @@ export class RelativeDuration {
 
 /** `cal::date_duration`: years, months and days. */
 export class DateDuration {
-  constructor(
-    readonly years = 0,
-    readonly months = 0,
-    readonly days = 0,
-  ) {}
+  readonly years: number;
+  readonly months: number;
+  readonly days: number;
+  /** A field given as -0 is 0, as in RelativeDuration. */
+  constructor(years = 0, months = 0, days = 0) {
+    this.years = years + 0;
+    this.months = months + 0;
+    this.days = days + 0;
+  }
   static parse(text: string): DateDuration {
     const f = parseDuration(text, 'cal::date_duration');
     checked(

@@ -187,6 +187,8 @@ describe('log format', () => {
     expect(lines[3]).toMatch(/^\S+ ERROR failed {2}err\.code=E42\n {4}Error: boom\n {8}at /);
   });
 
+  // It opens and migrates an embedded database of its own: about 6 s on a quiet machine, past
+  // jest's 30 s once CI runs three packages' suites at once.
   test('close() logs shutting down and stopped', async () => {
     const { logger, lines } = captureLogger();
     const server = await createServer({ env: {}, database: { memory: true }, logger });
@@ -200,5 +202,5 @@ describe('log format', () => {
         await fetch(`${server.url}/health`).catch(() => new Response('{"closed":true}')),
       ),
     ).toEqual({ closed: true });
-  });
+  }, 90_000);
 });

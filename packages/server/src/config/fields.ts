@@ -114,7 +114,7 @@ export const SERVER_FIELDS: readonly FieldSpec[] = [
     env: 'SVC_SERVER_HOT_LANE',
     toml: ['server', 'hot_lane'],
     default: true,
-    doc: '`POST /query` and `/api/*` taken before the Express router, through the same steps (off: Express routes them too; the answers are the same)',
+    doc: '`POST /query`, `/api/*` and `GET /health`, `/health/live` taken before the Express router, through the same steps (off: Express routes them too; the answers are the same)',
   },
   {
     key: 'protocol',

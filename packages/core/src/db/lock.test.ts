@@ -108,7 +108,9 @@ describe('the lock on an embedded data folder', () => {
     const db = await openDatabase({ dataDir: dir });
     open.push(db);
     expect((await db.query('select n from t')).rows).toEqual([{ n: 1 }]);
-  });
+    // A folder made (initdb) in a child and opened again here: two embedded starts, past jest's
+    // 30 s once CI runs three packages' suites at once (seen: 126 s for the file).
+  }, 120_000);
 
   test('a folder that cannot be made is one clear error naming it, not a file-system stack', async () => {
     const dir = tempDir();

@@ -1,5 +1,5 @@
 /**
- * How a function's running time grows with its input, measured inside the test: the best of three
+ * How a function's running time grows with its input, measured inside the test: the best of five
  * runs at one size and at eight times that size, after a warm-up of both. Time is this process's
  * CPU time, not the clock's, so other processes on a loaded machine do not count. Linear work
  * gives a ratio near 8 and quadratic work near 64; a bound between them (the tests use 40: the
@@ -13,7 +13,7 @@ export function growthRatio<T>(make: (scale: number) => T, work: (input: T) => v
   work(large);
   const best = (input: T) => {
     let fastest = Number.POSITIVE_INFINITY;
-    for (let run = 0; run < 3; run++) {
+    for (let run = 0; run < 5; run++) {
       const started = cpuMs();
       work(input);
       fastest = Math.min(fastest, cpuMs() - started);

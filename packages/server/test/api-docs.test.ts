@@ -1,7 +1,7 @@
 /**
  * `GET /api/docs` and its assets over HTTP (in-process): headers, the asset allow-list (every
  * traversal attempt is a 404 in the envelope), public with `requireAuth`, absent without REST.
- * The page in a real browser: api-docs-browser.test.ts.
+ * The page in a real browser: api-docs-browser.postgres.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -98,6 +98,40 @@ describe('a signed-in read is one statement; a dead session gets nothing', () =>
     expect(ofRequest(sent)[0]).toContain('svc_auth.sessions');
   });
 
+  test('GET /auth/profile: one statement (the session with its user), and 401 with the challenge once the session ends', async () => {
+    const token = await signUp(server);
+    const profile = () =>
+      call(server, '/auth/profile', { headers: { authorization: `Bearer ${token}` } });
+    expect((await profile()).status).toBe(200);
+    sent.length = 0;
+    const me = await profile();
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { email: string }).email).toMatch(/@/);
+    const statements = ofRequest(sent);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toContain('svc_auth.sessions');
+    expect(statements[0]).toContain('svc_auth.users');
+
+    const out = await call(server, '/auth/logout', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(out.status).toBeLessThan(300);
+    const after = await profile();
+    expect(after.status).toBe(401);
+    expect(((await after.json()) as { code: string }).code).toBe('SESSION_EXPIRED');
+    expect(after.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+    // No token, a token that is not one: the challenge too.
+    const none = await call(server, '/auth/profile');
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    const garbage = await call(server, '/auth/profile', {
+      headers: { authorization: 'Bearer not-a-token' },
+    });
+    expect(garbage.status).toBe(401);
+    expect(garbage.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+  });
+
   test('anonymous reads are untouched: one statement, no session read', async () => {
     await query(server, 'select Item { name }');
     sent.length = 0;

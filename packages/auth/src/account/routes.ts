@@ -106,6 +106,8 @@ export const ACCOUNT_ROUTES = [
     path: '/profile',
     access: 'auth',
     feature: 'account',
+    // auth.profile reads the session with the user (one statement) and judges it.
+    judgesSession: true,
     doc: { operationId: 'authProfile', summary: 'The signed-in user' },
     responses: {
       success: { status: 200, schema: 'AuthUser', description: 'The user of the token.' },

@@ -143,12 +143,17 @@ export function createHandler(
         const given = request.body === null ? undefined : (await body()).captchaToken;
         await auth.verifyCaptcha(given, info);
       }
-      const token =
-        route.access === 'auth'
-          ? await requireToken(auth, request, url, trustedOrigins)
-          : undefined;
+      let token: string | undefined;
+      if (route.access === 'auth') {
+        token = presentedToken(request, url, trustedOrigins);
+        // A route that judges the session in its own read skips the handler's (AuthRoute
+        // judgesSession); the verdict, and its challenge, are the same.
+        if (!route.judgesSession) await withChallenge(auth.verifyToken(token));
+      }
       const call: RouteCall = { request, url, info, token, body, params: match.params, basePath };
-      const outcome = await route.run(auth, call);
+      const outcome = await (route.judgesSession
+        ? withChallenge(route.run(auth, call))
+        : route.run(auth, call));
       if (outcome.redirect !== undefined) {
         return new Response(null, {
           status: outcome.status,
@@ -186,15 +191,15 @@ export function createHandler(
 }
 
 /**
- * A protected route: a token must be present and live, else 401 (with the RFC 6750 challenge).
- * A token from the cookie on a state-changing request must also come from a trusted page (403).
+ * A protected route's token: present, else 401 (with the RFC 6750 challenge). A token from the
+ * cookie on a state-changing request must also come from a trusted page (403). Its verdict
+ * (signature, expiry, live session) comes next, through `withChallenge`.
  */
-async function requireToken(
-  auth: Omit<Auth, 'handler'>,
+function presentedToken(
   request: Request,
   url: URL,
   trustedOrigins: ReadonlySet<string>,
-): Promise<string> {
+): string {
   const found = extractToken({
     authorization: request.headers.get('authorization') ?? undefined,
     cookie: request.headers.get('cookie') ?? undefined,
@@ -214,10 +219,14 @@ async function requireToken(
     ownOrigin: originOfUrl(url),
     trustedOrigins,
   });
+  return found.token;
+}
+
+/** A rejected token answers with a challenge naming the error (RFC 6750 §3). */
+async function withChallenge<T>(verdict: Promise<T>): Promise<T> {
   try {
-    await auth.verifyToken(found.token);
+    return await verdict;
   } catch (err) {
-    // RFC 6750 §3: a rejected token answers with a challenge naming the error.
     if (err instanceof SvcError && err.status === 401) {
       throw new SvcError(err.code, err.status, err.message, {
         headers: { 'WWW-Authenticate': `${CHALLENGE}, error="invalid_token"` },
@@ -225,7 +234,6 @@ async function requireToken(
     }
     throw err;
   }
-  return found.token;
 }
 
 /** The request's own origin: what the adapter (or the Fetch runtime) saw as scheme and Host. */

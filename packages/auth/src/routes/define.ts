@@ -92,6 +92,14 @@ export interface RouteSpec<A extends AuthRouteAccess, P extends string> {
   readonly captcha?: CaptchaGate;
   /** Counted by a rate-limit rule: 429 with Retry-After is documented. */
   readonly rateLimited?: true;
+  /**
+   * An `auth` route whose `run` reads the session itself, in the same statement as its own data,
+   * and judges it as `verifyToken` does (`checkAccessWithUser`): the handler then takes the
+   * token from the request, checks a cookie's origin and leaves the verdict to `run` (one read
+   * instead of two); a 401 from `run` still carries the challenge. Only for a route that reads
+   * no body: a dead session's 401 must come before anything about the request.
+   */
+  readonly judgesSession?: true;
   /** The OpenAPI operation's id, summary and (optional) description. */
   readonly doc: {
     readonly operationId: string;
@@ -125,6 +133,7 @@ export interface AuthRouteDeclaration {
   readonly spends?: true;
   readonly captcha?: CaptchaGate;
   readonly rateLimited?: true;
+  readonly judgesSession?: true;
   readonly doc: RouteSpec<AuthRouteAccess, string>['doc'];
   readonly body?: RouteBody;
   readonly form?: AuthSchemaName;

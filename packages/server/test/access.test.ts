@@ -6,7 +6,7 @@
  * example runs here as the README shows it.
  */
 import type { SvcServer } from '../src';
-import { SECRET, build, call, sharedDatabase, signUp } from './helpers';
+import { SECRET, build, call, postQuery, sharedDatabase, signUp } from './helpers';
 import { api, envelope } from './rest-helpers';
 
 const db = sharedDatabase();
@@ -39,25 +39,8 @@ type Post {
 }
 `;
 
-async function query(
-  server: SvcServer,
-  text: string,
-  token?: string,
-  extra: Record<string, unknown> = {},
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await call(server, '/query', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify({ query: text, ...extra }),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
 async function data(server: SvcServer, text: string, token?: string): Promise<unknown[]> {
-  const res = await query(server, text, token);
+  const res = await postQuery(server, text, token);
   if (res.status !== 200) throw new Error(`${text}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data as unknown[];
 }
@@ -170,16 +153,16 @@ describe('access policies over /query and REST', () => {
       type: 'AccessPolicyError',
       error: 'ACCESS_DENIED: access policy violation on insert of default::Post',
     });
-    const viaQuery = await query(server, `insert Post { title := 'Mine' }`, a);
+    const viaQuery = await postQuery(server, `insert Post { title := 'Mine' }`, a);
     expect(viaQuery.status).toBe(403);
     expect(viaQuery.body.code).toBe('ACCESS_DENIED');
-    const guestPost = await query(server, `insert Post { title := 'Guest' }`, guest);
+    const guestPost = await postQuery(server, `insert Post { title := 'Guest' }`, guest);
     expect(guestPost.status).toBe(403);
     // A guest is refused even with the role: the deny names itself.
     const anonymous = await api(server, 'POST', '/api/Post', { title: 'Anon' });
     expect(anonymous.status).toBe(403);
     // A note owned by someone else cannot be made (owner_id is B's, the policy says A's).
-    const forged = await query(
+    const forged = await postQuery(
       server,
       'insert Note { body := <str>$body, owner_id := <uuid>$owner }',
       a,
@@ -220,7 +203,7 @@ describe('access policies over /query and REST', () => {
     expect(await data(server, "select has_role('editor')", editor)).toEqual([true]);
     expect(await data(server, 'select global current_role', editor)).toEqual(['editor']);
     for (const name of ['current_user_id', 'current_user_is_anonymous', 'sys::current_role']) {
-      const res = await query(server, 'select 1', undefined, { globals: { [name]: 'x' } });
+      const res = await postQuery(server, 'select 1', undefined, { globals: { [name]: 'x' } });
       expect([res.status, res.body.code]).toEqual([400, 'VALIDATION_ERROR']);
     }
   });

@@ -100,6 +100,32 @@ export async function start(
 }
 
 /**
+ * `POST /query` with `text` (and the request's other fields in `extra`), as the caller of
+ * `token` (a bearer token or the service key) or anonymously: its status, its challenge
+ * (`WWW-Authenticate`) and its body.
+ */
+export async function postQuery(
+  server: SvcServer,
+  text: string,
+  token?: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ status: number; challenge: string | null; body: Record<string, unknown> }> {
+  const res = await call(server, '/query', {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify({ query: text, ...extra }),
+  });
+  return {
+    status: res.status,
+    challenge: res.headers.get('www-authenticate'),
+    body: (await res.json()) as Record<string, unknown>,
+  };
+}
+
+/**
  * One request to the server's app in-process (no socket), answered as a Fetch `Response`. Every
  * answer of an `/auth/...` route is checked against the OpenAPI document the server serves
  * (issue 13: every answer of the suite validates against it; fetched with the service key when

@@ -4,9 +4,9 @@
  * `RunOptions.probe`), and nothing is answered on a dead session: not data, not an error about
  * the request, not a write. Statements are counted by wrapping the database the server is given.
  */
-import type { Database } from '@svc/core';
+import { countingQueries } from '@svc/test-support';
 import type { SvcServer } from '../src';
-import { SECRET, build, call, sharedDatabase, signUp } from './helpers';
+import { SECRET, build, call, postQuery, sharedDatabase, signUp } from './helpers';
 import { api, envelope } from './rest-helpers';
 
 const db = sharedDatabase();
@@ -19,43 +19,9 @@ type Item {
 }
 `;
 
-/** The statements sent to the database, in order (the schema tracker's reads included). */
-function counting(database: Database): { db: Database; sent: string[] } {
-  const sent: string[] = [];
-  const wrapped = new Proxy(database, {
-    get(target, key) {
-      if (key === 'query') {
-        return (sql: string, ...rest: unknown[]) => {
-          sent.push(sql);
-          return (target.query as (...a: unknown[]) => unknown)(sql, ...rest);
-        };
-      }
-      const value = Reflect.get(target, key);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { db: wrapped, sent };
-}
-
 /** The statements of a request that are not the schema tracker's periodic version read. */
 function ofRequest(sent: string[]): string[] {
   return sent.filter((sql) => !/svc_meta\.migrations/.test(sql));
-}
-
-async function query(server: SvcServer, text: string, token?: string, extra = {}) {
-  const res = await call(server, '/query', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify({ query: text, ...extra }),
-  });
-  return {
-    status: res.status,
-    challenge: res.headers.get('www-authenticate'),
-    body: (await res.json()) as Record<string, unknown>,
-  };
 }
 
 describe('a signed-in read is one statement; a dead session gets nothing', () => {
@@ -64,7 +30,7 @@ describe('a signed-in read is one statement; a dead session gets nothing', () =>
   let id: string;
 
   beforeAll(async () => {
-    const counted = counting(db.get().db);
+    const counted = countingQueries(db.get().db);
     sent = counted.sent;
     server = await build(db.get(), {
       schema: SDL,
@@ -73,7 +39,7 @@ describe('a signed-in read is one statement; a dead session gets nothing', () =>
       serviceKey: SERVICE_KEY,
       databaseInstance: counted.db,
     });
-    const made = await query(server, `insert Item { name := 'one' }`, SERVICE_KEY);
+    const made = await postQuery(server, `insert Item { name := 'one' }`, SERVICE_KEY);
     expect(made.status).toBe(200);
     id = ((made.body.data as { id: string }[])[0] as { id: string }).id;
   });
@@ -82,9 +48,9 @@ describe('a signed-in read is one statement; a dead session gets nothing', () =>
   test('a /query read and a REST read by id: one statement each, the session read inside it', async () => {
     const token = await signUp(server);
     // Warm: the compile cache and the schema snapshot.
-    await query(server, 'select Item { name }', token);
+    await postQuery(server, 'select Item { name }', token);
     sent.length = 0;
-    const read = await query(server, 'select Item { name }', token);
+    const read = await postQuery(server, 'select Item { name }', token);
     expect(read).toMatchObject({ status: 200, body: { data: [{ name: 'one' }] } });
     const statements = ofRequest(sent);
     expect(statements).toHaveLength(1);
@@ -133,16 +99,16 @@ describe('a signed-in read is one statement; a dead session gets nothing', () =>
   });
 
   test('anonymous reads are untouched: one statement, no session read', async () => {
-    await query(server, 'select Item { name }');
+    await postQuery(server, 'select Item { name }');
     sent.length = 0;
-    expect((await query(server, 'select Item { name }')).status).toBe(200);
+    expect((await postQuery(server, 'select Item { name }')).status).toBe(200);
     expect(ofRequest(sent)).toHaveLength(1);
     expect(ofRequest(sent)[0]).not.toContain('svc_auth.sessions');
   });
 
   test('after logout: 401 SESSION_EXPIRED with the challenge, for reads, writes, describe and bad requests', async () => {
     const token = await signUp(server);
-    expect((await query(server, 'select Item { name }', token)).status).toBe(200);
+    expect((await postQuery(server, 'select Item { name }', token)).status).toBe(200);
     const out = await call(server, '/auth/logout', {
       method: 'POST',
       headers: { authorization: `Bearer ${token}` },
@@ -153,17 +119,17 @@ describe('a signed-in read is one statement; a dead session gets nothing', () =>
       expect(answer.status).toBe(401);
       expect((answer.body as { code: string }).code).toBe('SESSION_EXPIRED');
     };
-    const read = await query(server, 'select Item { name }', token);
+    const read = await postQuery(server, 'select Item { name }', token);
     refused(read);
     expect(read.challenge).toMatch(/error="invalid_token"/);
     // A write: refused before it runs, nothing written.
-    refused(await query(server, `insert Item { name := 'ghost' }`, token));
+    refused(await postQuery(server, `insert Item { name := 'ghost' }`, token));
     // What the request gets wrong is not told before the session is: a syntax error, an
     // unknown name, a missing variable, a describe.
-    refused(await query(server, 'select Item {', token));
-    refused(await query(server, 'select Nope', token));
-    refused(await query(server, 'select <str>$x', token));
-    refused(await query(server, 'select Item { name }', token, { describe: true }));
+    refused(await postQuery(server, 'select Item {', token));
+    refused(await postQuery(server, 'select Nope', token));
+    refused(await postQuery(server, 'select <str>$x', token));
+    refused(await postQuery(server, 'select Item { name }', token, { describe: true }));
     // REST: a read, a missing id, a write, an unknown type.
     const rest = await api(server, 'GET', `/api/Item/${id}`, undefined, { token });
     expect(rest.status).toBe(401);
@@ -185,28 +151,28 @@ describe('a signed-in read is one statement; a dead session gets nothing', () =>
     });
     expect(unknown.status).toBe(401);
 
-    const names = await query(server, 'select Item.name order by Item.name', SERVICE_KEY);
+    const names = await postQuery(server, 'select Item.name order by Item.name', SERVICE_KEY);
     expect(names.body.data).toEqual(['one']);
   });
 
   test("a deactivated user's token: 403 USER_INACTIVE, through the carried read too", async () => {
     const token = await signUp(server);
-    expect((await query(server, 'select Item { name }', token)).status).toBe(200);
+    expect((await postQuery(server, 'select Item { name }', token)).status).toBe(200);
     const me = await call(server, '/auth/profile', {
       headers: { authorization: `Bearer ${token}` },
     });
     const userId = ((await me.json()) as { id: string }).id;
     await server.auth?.setActive(userId, false);
-    const read = await query(server, 'select Item { name }', token);
+    const read = await postQuery(server, 'select Item { name }', token);
     expect(read.status).toBe(403);
     expect((read.body as { code: string }).code).toBe('USER_INACTIVE');
   });
 
   test('a live session still gets the request’s own errors', async () => {
     const token = await signUp(server);
-    const bad = await query(server, 'select Nope', token);
+    const bad = await postQuery(server, 'select Nope', token);
     expect(bad.status).toBe(400);
-    const dup = await query(server, `insert Item { name := 'one' }`, token);
+    const dup = await postQuery(server, `insert Item { name := 'one' }`, token);
     expect(dup.status).toBe(409);
   });
 });

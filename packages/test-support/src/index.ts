@@ -3,6 +3,7 @@
  * published, never imported by shipped code).
  */
 export { openApiValidator, type OpenApiAnswer, type OpenApiValidator } from './openapi-validator';
+export { countingQueries } from './counting';
 export { freePort } from './ports';
 export {
   addVirtualAuthenticator,

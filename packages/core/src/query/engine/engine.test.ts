@@ -5,6 +5,7 @@
  * compiler's contract (query/api) describes, with SQL written by hand against the tables the
  * migrator made. End-to-end tests through the real compiler live in test/query-endpoint (server).
  */
+import { countingQueries } from '@svc/test-support';
 import { openDatabase } from '../../db/open';
 import type { Queryable } from '../../db/types';
 import { createTestDatabase, type TestDatabase } from '../../testing';
@@ -638,19 +639,7 @@ describe('a probe (RunOptions.probe)', () => {
   }
   /** The statements the engine's database is sent, by a wrapper around it. */
   function counting() {
-    const sent: string[] = [];
-    const db = new Proxy(tdb.db, {
-      get(target, key) {
-        if (key === 'query') {
-          return (sql: string, ...rest: unknown[]) => {
-            sent.push(sql);
-            return (target.query as (...a: unknown[]) => unknown)(sql, ...rest);
-          };
-        }
-        const value = Reflect.get(target, key);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    const { db, sent } = countingQueries(tdb.db);
     const counted = createQueryEngine({
       db,
       compile: (schema, text) => ({ ...compiled(schema, text), resultType: 'unknown' }),

@@ -52,8 +52,12 @@ for (const file of files) {
     }
   }
   if (report.numTotalTests === 0) {
-    console.log(`${file}: ran no test`);
-    problems++;
+    if (otherEngineOnly(file)) {
+      console.log(`${file}: every suite of the package runs in the other pass`);
+    } else {
+      console.log(`${file}: ran no test`);
+      problems++;
+    }
   }
 }
 const expected = Number(expectedText ?? files.length);
@@ -75,4 +79,30 @@ function firstLine(message) {
   const text = String(message ?? '').replace(/\u001b\[[0-9;]*m/g, '');
   const line = text.split('\n').find((l) => l.trim()) ?? '';
   return line.trim().slice(0, 300);
+}
+
+/**
+ * Whether a report named `<engine>-<package>.json` is empty because every suite of the package is
+ * the other engine's (`*.pglite.test.ts` in the PostgreSQL pass, `*.postgres.test.ts` in the
+ * PGlite pass: jest.preset.js). A package with no suite at all is not: it ran no test.
+ */
+function otherEngineOnly(file) {
+  const match = /^(postgres|pglite)-(.+)\.json$/.exec(file);
+  if (!match) return false;
+  const other = match[1] === 'postgres' ? '.pglite.test.ts' : '.postgres.test.ts';
+  const root = ['packages', 'apps']
+    .map((group) => path.join(group, match[2]))
+    .find((candidate) => fs.existsSync(candidate));
+  if (!root) return false;
+  const suites = [];
+  const walk = (at) => {
+    for (const entry of fs.readdirSync(at, { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+      const full = path.join(at, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.test.ts')) suites.push(entry.name);
+    }
+  };
+  walk(root);
+  return suites.length > 0 && suites.every((name) => name.endsWith(other));
 }

@@ -194,14 +194,14 @@ describe(`svc serve on ${testDatabaseKind()}`, () => {
     // `Expect: 100-continue`, so its interim answer says the server has parsed it; SIGTERM
     // comes only once all 50 are known to the server (under CI's load a fixed pause left some
     // still in the accept queue or unparsed, and closing the server reset them).
-    const answers: string[] = Array(50).fill('');
     const continued: Array<Promise<void>> = [];
     const responses: Array<Promise<string>> = [];
     const sockets = await Promise.all(
       Array.from(
         { length: 50 },
-        (_, i) =>
+        () =>
           new Promise<net.Socket>((resolve, reject) => {
+            let answer = '';
             const s = net.connect(Number(port), '127.0.0.1', () => {
               s.write(
                 `POST /query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n${body.slice(0, half)}`,
@@ -209,11 +209,11 @@ describe(`svc serve on ${testDatabaseKind()}`, () => {
               resolve(s);
             });
             s.once('error', reject);
-            s.on('data', (d) => (answers[i] += d));
+            s.on('data', (d) => (answer += d));
             continued.push(
               new Promise<void>((ok) => {
                 const check = (): void => {
-                  if (!answers[i].includes('\r\n\r\n')) return;
+                  if (!answer.includes('\r\n\r\n')) return;
                   s.off('data', check);
                   ok();
                 };
@@ -222,8 +222,8 @@ describe(`svc serve on ${testDatabaseKind()}`, () => {
             );
             responses.push(
               new Promise<string>((done) => {
-                s.on('close', () => done(answers[i]));
-                s.on('error', () => done(answers[i]));
+                s.on('close', () => done(answer));
+                s.on('error', () => done(answer));
               }),
             );
           }),
@@ -246,10 +246,10 @@ describe(`svc serve on ${testDatabaseKind()}`, () => {
     ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
 
     for (const s of sockets) s.write(body.slice(half));
-    await Promise.all(responses);
+    const answers = await Promise.all(responses);
     // Each answer is the interim 100, then the final answer.
     for (const a of answers) expect(a.startsWith('HTTP/1.1 100 Continue\r\n\r\n')).toBe(true);
-    const statuses = answers.map((a) => a.split('\r\n\r\n', 2)[1].split(' ', 2)[1]);
+    const statuses = answers.map((a) => (a.split('\r\n\r\n', 2)[1] ?? '').split(' ', 2)[1]);
     // Each query runs to its end during the drain: 50 complete answers.
     expect(statuses).toEqual(Array(50).fill('200'));
     for (const a of answers) expect(a).toContain('{"data":[1]}');

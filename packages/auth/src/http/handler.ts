@@ -195,11 +195,7 @@ export function createHandler(
  * cookie on a state-changing request must also come from a trusted page (403). Its verdict
  * (signature, expiry, live session) comes next, through `withChallenge`.
  */
-function presentedToken(
-  request: Request,
-  url: URL,
-  trustedOrigins: ReadonlySet<string>,
-): string {
+function presentedToken(request: Request, url: URL, trustedOrigins: ReadonlySet<string>): string {
   const found = extractToken({
     authorization: request.headers.get('authorization') ?? undefined,
     cookie: request.headers.get('cookie') ?? undefined,

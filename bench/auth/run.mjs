@@ -128,7 +128,29 @@ const stringSecret = cpuPerCall(
   () => jwt.verify(token, SECRET, { algorithms: ['HS256'], audience: 'svc-api', issuer: 'svc' }),
   2000,
 );
-const ours = cpuPerCall(() => verifier.verify(token), 20000);
+// The verifier keeps the tokens it verified (a bounded map): a client's next request with the same
+// token checks only its expiry. Measured apart: the first verification of a token (each call a
+// token the verifier has not seen: the claims of this one with another jti, signed alike) and a
+// known token again.
+const payload = JSON.parse(Buffer.from(body, 'base64url').toString());
+const freshTokens = (n) =>
+  Array.from({ length: n }, (_, i) => {
+    const claims = Buffer.from(
+      JSON.stringify({ ...payload, jti: `${payload.jti}-${i}-${Math.random()}` }),
+    ).toString('base64url');
+    const signature = createHmac('sha256', SECRET).update(`${head}.${claims}`).digest('base64url');
+    return `${head}.${claims}.${signature}`;
+  });
+const firstRounds = [];
+for (let r = 0; r < 5; r++) {
+  const tokens = freshTokens(5000);
+  const start = process.cpuUsage();
+  for (const t of tokens) verifier.verify(t);
+  const used = process.cpuUsage(start);
+  firstRounds.push((used.user + used.system) / tokens.length);
+}
+const ours = firstRounds.sort((a, b) => a - b)[2];
+const known = cpuPerCall(() => verifier.verify(token), 20000);
 // The whole check a request pays: signature, claims and the live-session query.
 const n = 2000;
 const start = process.cpuUsage();
@@ -141,8 +163,9 @@ console.log('token verification, CPU per call (median of 5 rounds)');
 console.log(`  raw HMAC-SHA256 + JSON floor        ${floor.toFixed(1)} us`);
 console.log(`  jsonwebtoken, string secret         ${stringSecret.toFixed(1)} us`);
 console.log(
-  `  @svc/auth verifier (KeyObject)      ${ours.toFixed(1)} us   ratio to floor ${(ours / floor).toFixed(1)}x (goal < 30 us)`,
+  `  @svc/auth verifier (KeyObject)      ${ours.toFixed(1)} us   ratio to floor ${(ours / floor).toFixed(1)}x (goal < 30 us; a token not seen before)`,
 );
+console.log(`  @svc/auth verifier, a known token   ${known.toFixed(1)} us   (its expiry checked)`);
 console.log(
   `  @svc/auth verifyToken + session     ${withSession.toFixed(1)} us CPU, ${(wall * 1000).toFixed(1)} us wall (${database.kind})`,
 );

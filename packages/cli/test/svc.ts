@@ -65,7 +65,10 @@ export function runSvc(
   });
 }
 
-/** Starts `svc serve ...` and resolves once it logs the URL it listens on. */
+/**
+ * Starts `svc serve ...` and resolves once it logs the URL it listens on; by default it may take
+ * 60 s, since a first start on an embedded folder runs initdb (10 to 30 s under CI's load).
+ */
 export function startSvc(
   args: string[],
   opts: { cwd?: string; env?: NodeJS.ProcessEnv; ms?: number } = {},
@@ -78,9 +81,9 @@ export function startSvc(
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(
-        new Error(`svc serve did not start within ${opts.ms ?? 30000} ms:\n${stdout}\n${stderr}`),
+        new Error(`svc serve did not start within ${opts.ms ?? 60000} ms:\n${stdout}\n${stderr}`),
       );
-    }, opts.ms ?? 30000);
+    }, opts.ms ?? 60000);
     child.stdout.on('data', (d) => {
       stdout += d;
       const m = /svc listening on (https?:\/\/[^ "]+)/.exec(stdout);

@@ -89,6 +89,7 @@ export type {
   DatabaseKind,
   PoolStats,
   QueryOptions,
+  StopSignal,
   QueryResult,
   Queryable,
   Transaction,

@@ -9,6 +9,7 @@ export type {
   DatabaseKind,
   PoolStats,
   QueryOptions,
+  StopSignal,
   QueryResult,
   Queryable,
   Transaction,

@@ -17,6 +17,7 @@ import type {
   QueryResult,
   Queryable,
   Transaction,
+  StopSignal,
 } from './types';
 
 export interface OpenDatabaseOptions {
@@ -163,7 +164,7 @@ function poolRunner(
 ): StatementRunner {
   const run = async (
     config: import('pg').QueryConfig,
-    signal: AbortSignal | undefined,
+    signal: StopSignal | undefined,
   ): Promise<QueryResult<Record<string, unknown>>> => {
     if (signal === undefined) return resultOf(await pool.query(config));
     if (signal.aborted) throw new StatementCancelledError();

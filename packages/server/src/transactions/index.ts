@@ -33,6 +33,7 @@ import {
   type Database,
   type QueryCaller,
   type Queryable,
+  type StopSignal,
   type SvcError,
 } from '@svc/core';
 import type { Caller } from '../middleware/authenticate';
@@ -164,7 +165,7 @@ export class Transactions {
   async begin(
     owner: string,
     options: BeginOptions = {},
-    signal?: AbortSignal,
+    signal?: StopSignal,
   ): Promise<{ id: string; idleTimeout: number }> {
     const { db, idleTimeout, max, statementTimeout } = this.#options;
     if (this.#closing) throw commonError('SERVICE_UNAVAILABLE', 'the server is shutting down');
@@ -246,7 +247,7 @@ export class Transactions {
   async run<T>(
     id: string,
     owner: string,
-    signal: AbortSignal | undefined,
+    signal: StopSignal | undefined,
     work: (tx: Queryable) => Promise<T>,
   ): Promise<T> {
     const entry = this.#find(id, owner);

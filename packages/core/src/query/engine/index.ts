@@ -15,7 +15,7 @@
  * query-language error errors/database-errors maps it to.
  */
 import { createHash } from 'node:crypto';
-import type { Database, Queryable } from '../../db/types';
+import type { Database, Queryable, StopSignal } from '../../db/types';
 import type { Schema } from '../../model/schema';
 import {
   commonError,
@@ -110,7 +110,7 @@ export interface RunOptions {
    * sent; a running one is cancelled on PostgreSQL (embedded PGlite cannot interrupt one, see
    * db QueryOptions.signal). The run then fails with QueryTimeoutError (SQLSTATE 57014).
    */
-  readonly signal?: AbortSignal;
+  readonly signal?: StopSignal;
   /**
    * Where the statement runs: an open transaction (`Database.transaction`'s `tx`) instead of the
    * database. Inside one, statements are not named (prepared statement names are ignored inside

@@ -32,6 +32,7 @@ import {
   processCpu,
   sampleCpu,
   startServer,
+  svcStatement,
   stopChild,
   waitForOk,
 } from '../lib/bench.mjs';
@@ -270,7 +271,7 @@ async function run() {
   const compiled = await engine.prepare(planned, caller);
   if (compiled.params.some((p) => p.source !== 'variable'))
     throw new Error("the by-id SQL reads more than variables: the floor can't bind it");
-  const plan = JSON.stringify({ sql: compiled.sql, params: compiled.params.map((p) => p.name) });
+  const plan = JSON.stringify(svcStatement(compiled));
 
   if (needs('floor')) servers.floor = await startServer(`${here}floor.mjs`, [url, plan], children);
   if (needs('express'))

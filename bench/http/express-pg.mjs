@@ -26,9 +26,10 @@ app.get('/books/:id', async (req, res) => {
   const values = plan.params.map((p) => JSON.stringify({ id: req.params.id }[p]));
   const { rows } = await pool.query({ ...byId, values });
   const { result } = rows[0];
-  const text = typeof result === 'string' ? result : JSON.stringify(result);
-  if (text === '[]') send(res, 404, '{"code":"NOT_FOUND","error":"NOT_FOUND: no such row"}');
-  else send(res, 200, text.slice(1, -1));
+  // As the floor: `elements`, the object itself or NULL; else the array of at most one.
+  const object = plan.elements ? result : result === '[]' ? null : result.slice(1, -1);
+  if (object === null) send(res, 404, '{"code":"NOT_FOUND","error":"NOT_FOUND: no such row"}');
+  else send(res, 200, object);
 });
 const server = app.listen(0, '127.0.0.1', () => console.log(`port=${server.address().port}`));
 process.on('SIGTERM', () => server.close(() => pool.end().then(() => process.exit(0))));

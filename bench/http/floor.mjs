@@ -4,7 +4,8 @@
 // the bare object, 404 when absent. GET /hello (and /health/live) answers what svc's
 // /health/live does, with the same headers. A pool of 10, as every server of the comparison.
 // Usage (by compare.mjs): node floor.mjs <database-url> <plan-json>
-//   plan: {"sql", "params"}, params the variable names (one: `id`).
+//   plan: {"sql", "elements", "params"} (bench/lib svcStatement), params the variable names
+//   (one: `id`); `elements`: the result is the array's inside (the object itself), NULL for none.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -32,10 +33,10 @@ const server = http.createServer((req, res) => {
     pool.query({ ...byId, values }).then(
       ({ rows }) => {
         const { result } = rows[0];
-        const text = typeof result === 'string' ? result : JSON.stringify(result);
         // One element at most (atMostOne): the object is the array's inside.
-        if (text === '[]') send(res, 404, notFound);
-        else send(res, 200, text.slice(1, -1));
+        const object = plan.elements ? result : result === '[]' ? null : result.slice(1, -1);
+        if (object === null) send(res, 404, notFound);
+        else send(res, 200, object);
       },
       (err) => send(res, 500, JSON.stringify({ code: 'INTERNAL', error: err.message })),
     );

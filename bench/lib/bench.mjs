@@ -18,6 +18,20 @@ import { join } from 'node:path';
 const here = new URL('.', import.meta.url).pathname;
 
 /** Where Platformatic DB lives: its own lock file, outside the pnpm workspace. */
+/**
+ * The statement svc's engine runs for a compiled query, for a baseline to run the same:
+ * `elementsSql` (the result array's inside, NULL for none) when the compiler gave one, else `sql`
+ * (the whole array). `params`: the variables' names in order.
+ */
+export function svcStatement(compiled) {
+  const elements = compiled.elementsSql !== undefined;
+  return {
+    sql: elements ? compiled.elementsSql : compiled.sql,
+    elements,
+    params: compiled.params.map((p) => p.name),
+  };
+}
+
 export const PLATFORMATIC_DIR = new URL('../rest/platformatic', import.meta.url).pathname;
 
 /** The PostgreSQL a benchmark creates its database on: the flag, $DATABASE_URL, the dev server. */

@@ -15,7 +15,7 @@ const app = express();
 app.disable('x-powered-by');
 app.set('etag', false);
 app.use(express.json());
-for (const [name, { sql, params }] of Object.entries(cases)) {
+for (const [name, { sql, params, elements }] of Object.entries(cases)) {
   app.post(`/${name}`, async (req, res) => {
     const values = params.map((p) => {
       const v = req.body.variables?.[p];
@@ -23,7 +23,10 @@ for (const [name, { sql, params }] of Object.entries(cases)) {
     });
     const { rows } = await pool.query(sql, values);
     const result = rows[0].result;
-    const text = typeof result === 'string' ? result : JSON.stringify(result);
+    // `elements` (bench/lib svcStatement): the array's inside, NULL for none.
+    let text;
+    if (elements) text = result === null ? '[]' : `[${result}]`;
+    else text = typeof result === 'string' ? result : JSON.stringify(result);
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.end(`{"data":${text}}`);
   });

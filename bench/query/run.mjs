@@ -18,7 +18,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { adminUrlOf, median, medianOf, processCpu, startServer, stopChild } from '../lib/bench.mjs';
+import {
+  adminUrlOf,
+  median,
+  medianOf,
+  processCpu,
+  startServer,
+  stopChild,
+  svcStatement,
+} from '../lib/bench.mjs';
 import {
   AUTHORS,
   CASES,
@@ -104,9 +112,7 @@ async function measureAll(schema, compiled, seed) {
   const bareCases = Object.fromEntries(
     Object.entries(compiled).map(([key, q]) => [
       key,
-      CASES[key].handWritten
-        ? { sql: CASES[key].handWritten, params: [] }
-        : { sql: q.sql, params: q.params.map((p) => p.name) },
+      CASES[key].handWritten ? { sql: CASES[key].handWritten, params: [] } : svcStatement(q),
     ]),
   );
   const bare = await startServer(`${here}bare.mjs`, [url, JSON.stringify(bareCases)], children);

@@ -19,6 +19,8 @@ async function run(plan, variables) {
   const values = plan.params.map((p) => JSON.stringify(variables[p]));
   const { rows } = await pool.query(plan.sql, values);
   const result = rows[0].result;
+  // `elements` (bench/lib svcStatement): the array's inside, NULL for none.
+  if (plan.elements) return result === null ? '[]' : `[${result}]`;
   return typeof result === 'string' ? result : JSON.stringify(result);
 }
 

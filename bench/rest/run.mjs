@@ -23,6 +23,7 @@ import {
   processCpu,
   startServer,
   stopChild,
+  svcStatement,
 } from '../lib/bench.mjs';
 import { ROWS, SDL, SEED_SQL, TYPE } from './schema.mjs';
 
@@ -114,7 +115,7 @@ async function measureAll(id) {
       throw new Error(
         `${key}: the SQL reads ${foreign.map((p) => p.name)}; the bare handler binds variables only`,
       );
-    plans[key] = { sql: compiled.sql, params: compiled.params.map((p) => p.name) };
+    plans[key] = svcStatement(compiled);
     edgeql[key] = planned.query;
   }
 

@@ -194,6 +194,7 @@ export type {
   QueryDescription,
   TypeDescriptor,
 } from './query/api';
+export { resultArrayText } from './query/api';
 export { compileQuery } from './query/compile';
 export {
   ANONYMOUS_AUTH,

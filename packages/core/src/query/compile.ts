@@ -96,8 +96,9 @@ function compile(
       singleLinks: options.singleLinks ?? 'array',
     });
     return {
-      sql: printStatement(plan),
-      prettySql: pretty ? printStatement(plan, { pretty: true }) : '',
+      sql: printStatement(plan.statement),
+      ...(plan.elements ? { elementsSql: printStatement(plan.elements) } : {}),
+      prettySql: pretty ? printStatement(plan.statement, { pretty: true }) : '',
       // The statement's parameters, then the globals its access policies read.
       params: bound.params().map((p) => ({
         source: p.source,

@@ -270,6 +270,23 @@ export function jsonArrayAgg(
   return jsonFromText(parts.orEmpty ? sql.func('coalesce', [array, sql.text('[]')]) : array);
 }
 
+/**
+ * The elements of `jsonArrayAgg(element, { orderBy, orEmpty })` without the array around them:
+ * their JSON texts joined with `', '` in `orderBy`, SQL NULL for no rows. The same bytes as the
+ * array's inside, for JSON text elements only (null for any other element: `json_agg` may write
+ * whitespace of its own between structured values). A statement's result is read this way
+ * (`StatementPlan.elements`): the brackets are added by the reader, so PostgreSQL does not copy
+ * a large result twice more to add two characters.
+ */
+export function jsonElementsAgg(
+  element: SqlExpr,
+  parts: { readonly orderBy?: readonly OrderItem[] },
+): SqlExpr | null {
+  if (!isJsonText(element)) return null;
+  const orderBy = parts.orderBy && parts.orderBy.length > 0 ? parts.orderBy : undefined;
+  return sql.agg('string_agg', [jsonAsText(element), sql.text(', ')], orderBy ? { orderBy } : {});
+}
+
 /** `x` for a plain `convert(x)` call, else `e` itself. */
 function unwrapConversion(e: SqlExpr, convert: string): SqlExpr {
   if (e.kind !== 'FuncCall' || e.name !== convert || e.schema !== null) return e;
@@ -308,6 +325,11 @@ export const sql = {
     element: SqlExpr,
     parts: { readonly orderBy?: readonly OrderItem[]; readonly orEmpty: boolean },
   ): SqlExpr => jsonArrayAgg(element, parts),
+  /** The inside of that array, for JSON text elements (`jsonElementsAgg`), else null. */
+  jsonElementsAgg: (
+    element: SqlExpr,
+    parts: { readonly orderBy?: readonly OrderItem[] },
+  ): SqlExpr | null => jsonElementsAgg(element, parts),
   /** An aggregate or window call: `sql.agg('json_agg', [x], { orderBy: [...] })`. */
   agg: (
     name: string,

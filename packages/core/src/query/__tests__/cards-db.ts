@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createDefaultMigrator, buildSchema } from '../../schema';
 import { createTestDatabase } from '../../testing';
 import { compileQuery } from '../compile';
+import { runBothForms } from './both-forms';
 import type { IssuesDb } from './issues-db';
 
 export const CARDS_SDL = readFileSync(join(__dirname, '../__fixtures__/cards.esdl'), 'utf8');
@@ -127,8 +128,7 @@ export async function openCardsDb(): Promise<IssuesDb> {
         const value = variables[p.name];
         return value === undefined || value === null ? null : JSON.stringify(value);
       });
-      const { rows } = await tdb.db.query<{ result: string }>(compiled.sql, params);
-      return JSON.parse((rows[0] as { result: string }).result);
+      return runBothForms(tdb.db, compiled, params);
     },
   };
 }

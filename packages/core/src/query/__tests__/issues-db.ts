@@ -8,6 +8,7 @@ import { createDefaultMigrator, buildSchema, type Schema } from '../../schema';
 import { createTestDatabase, type TestDatabase } from '../../testing';
 import type { CompileOptions } from '../api';
 import { compileQuery } from '../compile';
+import { runBothForms } from './both-forms';
 
 import { ISSUES_SDL } from './issues-sdl';
 
@@ -74,8 +75,7 @@ export async function openIssuesDb(): Promise<IssuesDb> {
         const value = variables[p.name];
         return value === undefined || value === null ? null : JSON.stringify(value);
       });
-      const { rows } = await tdb.db.query<{ result: string }>(compiled.sql, params);
-      return JSON.parse((rows[0] as { result: string }).result);
+      return runBothForms(tdb.db, compiled, params);
     },
   };
 }

@@ -19,7 +19,7 @@ import {
   type QueryErrorName,
 } from '../../errors/query-errors';
 import type { Schema } from '../../model/schema';
-import type { CompileAccess, CompileQuery, CompiledQuery } from '../api';
+import { type CompileAccess, type CompileQuery, type CompiledQuery, resultArrayText } from '../api';
 import { ANONYMOUS_AUTH, bindParameters, type AuthValues } from '../engine/bind';
 
 import type { QueryRequest } from '../engine';
@@ -56,11 +56,20 @@ export async function runCompiled(
     { variables: request.variables ?? {}, globals: request.globals ?? {}, auth },
     schema,
   );
-  const { rows } = await db.query<{ result: unknown }>(compiled.sql, values);
+  // The form the engine runs: the elements alone when the compiler gave them.
+  const elements = compiled.elementsSql !== undefined;
+  const { rows } = await db.query<{ result: unknown }>(
+    compiled.elementsSql ?? compiled.sql,
+    values,
+  );
   if (rows.length !== 1)
     throw new Error(`compiled SQL returned ${rows.length} rows, the contract says exactly one`);
   const result = (rows[0] as { result: unknown }).result;
-  const parsed = typeof result === 'string' ? (JSON.parse(result) as unknown) : result;
+  // A \`json\` column arrives parsed already (the driver's type parser).
+  const parsed =
+    typeof result === 'string' || result === null
+      ? (JSON.parse(resultArrayText(result, elements)) as unknown)
+      : result;
   if (!Array.isArray(parsed))
     throw new Error(`the result column is not a JSON array: ${String(result)}`);
   return parsed;

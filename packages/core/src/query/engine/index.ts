@@ -26,13 +26,14 @@ import {
   NoDataError,
   SvcError,
 } from '../../errors';
-import type {
-  AccessMode,
-  CompileQuery,
-  CompiledQuery,
-  QueryDescription,
-  RequestedCardinality,
-  SingleLinkForm,
+import {
+  type AccessMode,
+  type CompileQuery,
+  type CompiledQuery,
+  type QueryDescription,
+  type RequestedCardinality,
+  resultArrayText,
+  type SingleLinkForm,
 } from '../api';
 import { refuseCardinality } from '../cardinality';
 import { bindParameters, type AuthValues } from './bind';
@@ -186,9 +187,12 @@ export interface QueryEngine {
   cacheStats(): { readonly hits: number; readonly misses: number; readonly size: number };
 }
 
-/** A compiled query and the name of its prepared statement. */
+/** A compiled query, the SQL the engine runs for it, and the name of its prepared statement. */
 interface CacheEntry {
   readonly compiled: CompiledQuery;
+  /** `compiled.elementsSql` when there is one, else `compiled.sql` (`resultArrayText` reads both). */
+  readonly sql: string;
+  readonly elements: boolean;
   readonly statement: string;
   /** The query carrying a probe (`RunOptions.probe`), by the probe's SQL; made on first use. */
   probed?: Map<string, { readonly sql: string; readonly statement: string }>;
@@ -261,7 +265,13 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
         ...(options.allowUserSpecifiedId ? { allowUserSpecifiedId: true } : {}),
         ...(described ? { describe: true } : {}),
       });
-      entry = { compiled, statement: statementName(compiled.sql) };
+      const sql = compiled.elementsSql ?? compiled.sql;
+      entry = {
+        compiled,
+        sql,
+        elements: compiled.elementsSql !== undefined,
+        statement: statementName(sql),
+      };
       cache.set(key, entry);
     }
     return entry;
@@ -284,7 +294,7 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
     runOptions: RunOptions,
   ): Promise<string> {
     const entry = lookup(snapshot, request, caller);
-    const { compiled, statement } = entry;
+    const { compiled, statement, sql } = entry;
     const cardinality = request.cardinality ?? 'many';
     refuseCardinality(compiled.cardinality, cardinality);
     if (compiled.writes && caller.access.readOnly) {
@@ -312,11 +322,11 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
       await probe.confirm();
     }
     if (runOptions.queryable) {
-      ({ rows } = await runOptions.queryable.query<{ result: unknown }>(compiled.sql, values));
+      ({ rows } = await runOptions.queryable.query<{ result: unknown }>(sql, values));
       runOptions.onServed?.('primary', compiled.writes);
     } else if (replica && !compiled.writes) {
       try {
-        ({ rows } = await replica.query<{ result: unknown }>(compiled.sql, values, options));
+        ({ rows } = await replica.query<{ result: unknown }>(sql, values, options));
         runOptions.onServed?.('replica', false);
       } catch (err) {
         // 25006: the statement wrote after all (a function the compiler cannot see into), which
@@ -324,17 +334,17 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
         const refusedWrite = databaseErrorFields(err)?.code === '25006';
         if (runOptions.signal?.aborted || !(refusedWrite || replicaFailure(err))) throw err;
         if (!refusedWrite) runOptions.onReplicaError?.(err);
-        ({ rows } = await db.query<{ result: unknown }>(compiled.sql, values, options));
+        ({ rows } = await db.query<{ result: unknown }>(sql, values, options));
         runOptions.onServed?.('primary', false);
       }
     } else {
-      ({ rows } = await db.query<{ result: unknown }>(compiled.sql, values, options));
+      ({ rows } = await db.query<{ result: unknown }>(sql, values, options));
       runOptions.onServed?.('primary', compiled.writes);
     }
     return textOf(rows[0]?.result);
 
     function textOf(result: unknown): string {
-      const text = resultText(result);
+      const text = resultArrayText(result, entry.elements);
       if (cardinality === 'one' && isEmptyArray(text)) {
         throw new NoDataError('the query returned no element, but "one" was requested', {
           hint: 'use cardinality "atMostOne" when the result may be empty',
@@ -364,7 +374,7 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
         `select (select "svc~probe"."text" from "svc~probe") as "probe", ` +
         `coalesce((select "svc~probe"."live" from "svc~probe"), false) as "live", ` +
         `case when coalesce((select "svc~probe"."live" from "svc~probe"), false) ` +
-        `then (select "svc~query"."result" from (${entry.compiled.sql}) as "svc~query") end as "result"`;
+        `then (select "svc~query"."result" from (${entry.sql}) as "svc~query") end as "result"`;
       carried = { sql, statement: statementName(sql) };
       entry.probed.set(select, carried);
     }
@@ -458,11 +468,6 @@ function statementName(sql: string): string {
  * The result column as text. The compiled SQL returns JSON text (`json` or `text`); a driver that
  * parsed a `json` column hands back a value, serialised again here.
  */
-function resultText(result: unknown): string {
-  if (typeof result === 'string') return result;
-  if (result === undefined || result === null) return '[]';
-  return JSON.stringify(result);
-}
 
 function isEmptyArray(text: string): boolean {
   return /^\s*\[\s*\]\s*$/.test(text);

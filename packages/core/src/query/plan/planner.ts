@@ -68,7 +68,18 @@ export interface PlanOptions {
   readonly singleLinks?: 'array' | 'object';
 }
 
-export function planQuery(index: SchemaIndex, query: IrQuery, options: PlanOptions): SqlQuery {
+/**
+ * A query's statement, whose one row's `result` column is the JSON array of the query's
+ * elements (`[]` for none), and, when those elements are JSON text (sql/build `isJsonText`), the
+ * same statement answering the array's inside only (`jsonElementsAgg`: the elements joined with
+ * `', '`, SQL NULL for none), which the engine runs and puts the brackets around.
+ */
+export interface StatementPlan {
+  readonly statement: SqlQuery;
+  readonly elements: SqlQuery | null;
+}
+
+export function planQuery(index: SchemaIndex, query: IrQuery, options: PlanOptions): StatementPlan {
   const planner = new Planner(index, options);
   markSideEffects(planner, query.sideEffects);
   for (const expr of query.sideEffects) planSideEffect(planner, expr);
@@ -259,24 +270,24 @@ class Planner implements PlanContext {
     this.ctes.push(cte);
   }
 
-  root(expr: IrExpr, paramCount: () => number = () => 0): SqlQuery {
+  root(expr: IrExpr, paramCount: () => number = () => 0): StatementPlan {
     const rel = new Rel(null);
     prebind(this, rel, expr);
     const bound = this.lift(rel, expr);
     const out = bound.out ?? this.outputOf(rel, expr, bound);
     const present = presence(bound);
-    const result = sql.cast(
-      sql.jsonArrayAgg(out, { orderBy: aggregateOrder(rel.from, rel.order), orEmpty: true }),
-      pgType('text'),
-    );
-    const statement = (ctes: readonly Cte[]) =>
+    const orderBy = aggregateOrder(rel.from, rel.order);
+    const result = sql.cast(sql.jsonArrayAgg(out, { orderBy, orEmpty: true }), pgType('text'));
+    const elements = sql.jsonElementsAgg(out, { orderBy });
+    // One statement, two forms of its one result: they share every other part of the tree.
+    const statement = (ctes: readonly Cte[], answer: SqlExpr) =>
       sql.select({
         with: sql.with(ctes),
-        targets: [sql.target(this.afterChecks(result), 'result')],
+        targets: [sql.target(this.afterChecks(answer), 'result')],
         from: rel.from ? [rel.from] : [],
         where: whereOf([...rel.where, ...(present ? [present] : [])]),
       });
-    const planned = statement(this.ctes);
+    const planned = statement(this.ctes, result);
     const read = new Set<number>();
     someExpr(planned, (e) => {
       if (e.kind === 'Param') read.add(e.index);
@@ -285,7 +296,12 @@ class Planner implements PlanContext {
     const unread = Array.from({ length: paramCount() }, (_, i) => i + 1).filter(
       (n) => !read.has(n),
     );
-    return unread.length ? statement([...this.ctes, this.unreadParamsCte(unread)]) : planned;
+    // The unread CTE is made once: its name is fresh, and both forms must declare the same.
+    const ctes = unread.length ? [...this.ctes, this.unreadParamsCte(unread)] : this.ctes;
+    return {
+      statement: unread.length ? statement(ctes, result) : planned,
+      elements: elements ? statement(ctes, elements) : null,
+    };
   }
 
   /**

@@ -35,7 +35,7 @@ export function startTimeout(ms: number, logger: Logger) {
  * Node 20 about 6 µs, and a data-plane request made one for a signal nearly never aborted.
  */
 export class RequestDeadline implements StopSignal {
-  aborted = false;
+  #aborted = false;
   readonly #res: Response;
   readonly #ms: number;
   readonly #logger: Logger;
@@ -51,8 +51,12 @@ export class RequestDeadline implements StopSignal {
     this.#timer = setTimeout(this.expire, ms);
   }
 
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
   addEventListener(_type: 'abort', listener: () => void): void {
-    if (this.aborted) return;
+    if (this.#aborted) return;
     this.#listeners ??= [];
     this.#listeners.push(listener);
   }
@@ -75,8 +79,8 @@ export class RequestDeadline implements StopSignal {
 
   /** Past the deadline: the signal aborts (listeners first), then the 408, unless answered. */
   readonly expire = (): void => {
-    if (this.aborted) return;
-    this.aborted = true;
+    if (this.#aborted) return;
+    this.#aborted = true;
     clearTimeout(this.#timer);
     const listeners = this.#listeners;
     this.#listeners = undefined;

@@ -178,8 +178,22 @@ export type CompileQuery = (
 ) => CompiledQuery;
 
 /**
+ * The SQL that runs for `compiled`: `elementsSql` when the compiler gave it (`elements`), else
+ * `sql`. Its `result` column is read by `resultArrayText(result, elements)`.
+ */
+export function runnableStatement(compiled: CompiledQuery): {
+  readonly sql: string;
+  readonly elements: boolean;
+} {
+  return compiled.elementsSql === undefined
+    ? { sql: compiled.sql, elements: false }
+    : { sql: compiled.elementsSql, elements: true };
+}
+
+/**
  * The JSON array text of a compiled statement's `result` column: as it is for `sql`, between
- * brackets for `elementsSql` (`elements`). A missing value is the empty array.
+ * brackets for `elementsSql` (`elements`). A missing value is the empty array; a driver that
+ * parsed a `json` column hands back a value, serialised again here.
  */
 export function resultArrayText(result: unknown, elements: boolean): string {
   if (result === undefined || result === null) return '[]';

@@ -6,7 +6,7 @@
  * engine runs.
  */
 import type { Queryable } from '../../db/types';
-import { type CompiledQuery, resultArrayText } from '../api';
+import { type CompiledQuery, resultArrayText, runnableStatement } from '../api';
 
 export async function runBothForms(
   db: Queryable,
@@ -14,9 +14,8 @@ export async function runBothForms(
   params: readonly unknown[],
 ): Promise<unknown> {
   if (compiled.writes) {
-    const elements = compiled.elementsSql !== undefined;
-    const result = await resultOf(db, compiled.elementsSql ?? compiled.sql, params);
-    return JSON.parse(resultArrayText(result, elements));
+    const { sql, elements } = runnableStatement(compiled);
+    return JSON.parse(resultArrayText(await resultOf(db, sql, params), elements));
   }
   const array = await resultOf(db, compiled.sql, params);
   if (compiled.elementsSql !== undefined) {

@@ -19,7 +19,13 @@ import {
   type QueryErrorName,
 } from '../../errors/query-errors';
 import type { Schema } from '../../model/schema';
-import { type CompileAccess, type CompileQuery, type CompiledQuery, resultArrayText } from '../api';
+import {
+  type CompileAccess,
+  type CompileQuery,
+  type CompiledQuery,
+  resultArrayText,
+  runnableStatement,
+} from '../api';
 import { ANONYMOUS_AUTH, bindParameters, type AuthValues } from '../engine/bind';
 
 import type { QueryRequest } from '../engine';
@@ -57,15 +63,12 @@ export async function runCompiled(
     schema,
   );
   // The form the engine runs: the elements alone when the compiler gave them.
-  const elements = compiled.elementsSql !== undefined;
-  const { rows } = await db.query<{ result: unknown }>(
-    compiled.elementsSql ?? compiled.sql,
-    values,
-  );
+  const { sql, elements } = runnableStatement(compiled);
+  const { rows } = await db.query<{ result: unknown }>(sql, values);
   if (rows.length !== 1)
     throw new Error(`compiled SQL returned ${rows.length} rows, the contract says exactly one`);
   const result = (rows[0] as { result: unknown }).result;
-  // A \`json\` column arrives parsed already (the driver's type parser).
+  // A `json` column arrives parsed already (the driver's type parser).
   const parsed =
     typeof result === 'string' || result === null
       ? (JSON.parse(resultArrayText(result, elements)) as unknown)

@@ -33,6 +33,7 @@ import {
   type QueryDescription,
   type RequestedCardinality,
   resultArrayText,
+  runnableStatement,
   type SingleLinkForm,
 } from '../api';
 import { refuseCardinality } from '../cardinality';
@@ -190,7 +191,7 @@ export interface QueryEngine {
 /** A compiled query, the SQL the engine runs for it, and the name of its prepared statement. */
 interface CacheEntry {
   readonly compiled: CompiledQuery;
-  /** `compiled.elementsSql` when there is one, else `compiled.sql` (`resultArrayText` reads both). */
+  /** What runs for `compiled` (`runnableStatement`), and how its result is read. */
   readonly sql: string;
   readonly elements: boolean;
   readonly statement: string;
@@ -265,13 +266,8 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
         ...(options.allowUserSpecifiedId ? { allowUserSpecifiedId: true } : {}),
         ...(described ? { describe: true } : {}),
       });
-      const sql = compiled.elementsSql ?? compiled.sql;
-      entry = {
-        compiled,
-        sql,
-        elements: compiled.elementsSql !== undefined,
-        statement: statementName(sql),
-      };
+      const { sql, elements } = runnableStatement(compiled);
+      entry = { compiled, sql, elements, statement: statementName(sql) };
       cache.set(key, entry);
     }
     return entry;
@@ -463,11 +459,6 @@ function describedBy(compiled: CompiledQuery): QueryDescription {
 function statementName(sql: string): string {
   return `svc_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}`;
 }
-
-/**
- * The result column as text. The compiled SQL returns JSON text (`json` or `text`); a driver that
- * parsed a `json` column hands back a value, serialised again here.
- */
 
 function isEmptyArray(text: string): boolean {
   return /^\s*\[\s*\]\s*$/.test(text);

@@ -19,7 +19,13 @@ export interface PendingSession {
   probe(): Probe | undefined;
   /** Reads the session alone, unless it settled already: resolves when live, else throws 401. */
   confirm(): Promise<void>;
-  readonly settled: boolean;
+  /**
+   * Whether the probe or the confirmation resolved. A method, not a getter: a getter in the
+   * object literal made per request would get a hidden class of its own in the old generation,
+   * keeping all the request reaches alive through young-generation collections
+   * (middleware/authenticate `appToken` says more).
+   */
+  isSettled(): boolean;
 }
 
 /**
@@ -57,14 +63,12 @@ export function pendingSession(
   return {
     probe: () => (settled ? undefined : probe),
     confirm,
-    get settled() {
-      return settled;
-    },
+    isSettled: () => settled,
   };
 }
 
 /** The request's pending session, when it has one that has not settled. */
 export function unsettledSession(res: Response): PendingSession | undefined {
   const session = res.locals.pendingSession as PendingSession | undefined;
-  return session && !session.settled ? session : undefined;
+  return session && !session.isSettled() ? session : undefined;
 }

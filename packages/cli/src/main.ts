@@ -1,5 +1,6 @@
 import { closestName } from '@svc/core';
 import { asExitError } from './failure';
+import { tuneRuntime } from './runtime';
 import { ExitError, processIo, type CliIo } from './io';
 import { serve } from './commands/serve';
 import { migrateCommand } from './commands/migrate';
@@ -111,6 +112,7 @@ export async function run(
  * starting stops it as soon as it has started, rather than killing it halfway.
  */
 export function runFromProcess(): void {
+  tuneRuntime();
   const argv = process.argv.slice(2);
   let stop: (() => Promise<void>) | undefined;
   let stopRequested = false;

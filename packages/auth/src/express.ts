@@ -25,7 +25,7 @@ export function authRouter(
   auth: Pick<Auth, 'handler'>,
   options: NodeAdapterOptions = {},
 ): ExpressAuthMiddleware {
-  const listener = toNodeListener((request, info) => auth.handler(request, info), options);
+  const listener = toNodeListener(auth.handler, options);
   return (req, res, next) => {
     void listener(req, res, next);
   };

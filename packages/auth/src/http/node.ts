@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { commonError, errorCodeOf, noteErrorCode, renderError } from '@svc/core';
-import type { AuthHandler } from './handler';
+import { answererOf, type Answer, type AuthHandler } from './handler';
 import { DEFAULT_BODY_LIMIT } from './body';
 
 /** What Express (or another framework) adds to a Node request, used when present. */
@@ -34,6 +34,8 @@ export interface NodeAdapterOptions {
  */
 export function toNodeListener(handler: AuthHandler, options: NodeAdapterOptions = {}) {
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  // A handler of this package answers without a `Response` when it can (handler.ts `Answer`).
+  const answerer = answererOf(handler);
   return async (
     req: FrameworkRequest,
     res: ServerResponse,
@@ -67,12 +69,16 @@ export function toNodeListener(handler: AuthHandler, options: NodeAdapterOptions
         headers,
         ...(body ? { body } : {}),
       });
-      const response = await handler(request, {
+      const info = {
         ...((req.ip ?? req.socket.remoteAddress) ? { ip: req.ip ?? req.socket.remoteAddress } : {}),
         ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}),
         ...(forbidden ? { method } : {}),
-      });
-      await writeResponse(res, response);
+      };
+      const answer: Answer = answerer
+        ? await answerer(request, info)
+        : { response: await handler(request, info) };
+      if ('response' in answer) await writeResponse(res, answer.response);
+      else writeAnswer(res, answer);
     } catch (err) {
       if (next) return next(err);
       const rendered = renderError(err);
@@ -103,16 +109,32 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array
 }
 
 async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
-  res.statusCode = response.status;
   // The handler's envelope code travels to the Node response, for the host's access log.
-  const code = errorCodeOf(response);
-  if (code !== undefined) noteErrorCode(res, code);
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') res.setHeader(name, value);
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length) res.setHeader('Set-Cookie', cookies);
+  writeHead(res, response.status, response.headers, errorCodeOf(response));
   const body = Buffer.from(await response.arrayBuffer());
   res.setHeader('Content-Length', body.length);
   res.end(body);
+}
+
+/** A JSON answer, its text written as it is: what `writeResponse` writes for its `Response`. */
+function writeAnswer(res: ServerResponse, answer: Exclude<Answer, { response: Response }>): void {
+  writeHead(res, answer.status, answer.headers, answer.code);
+  const text = answer.text ?? '';
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+function writeHead(
+  res: ServerResponse,
+  status: number,
+  headers: Headers,
+  code: string | undefined,
+): void {
+  res.statusCode = status;
+  if (code !== undefined) noteErrorCode(res, code);
+  headers.forEach((value, name) => {
+    if (name !== 'set-cookie') res.setHeader(name, value);
+  });
+  const cookies = headers.getSetCookie();
+  if (cookies.length) res.setHeader('Set-Cookie', cookies);
 }

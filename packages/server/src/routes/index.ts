@@ -263,7 +263,7 @@ export function buildApp(deps: AppDeps): Express {
   // Auth: registered only when enabled with a secret (else /auth/* is 404). @svc/auth's own handler
   // classifies the routes (404/405), demands tokens at the router and renders its errors.
   if (auth) {
-    const listener = toNodeListener((request, info) => auth.handler(request, info), {
+    const listener = toNodeListener(auth.handler, {
       bodyLimit: config.bodyLimit,
     });
     app.use('/auth', timeout, (req: Request, res: Response, next: NextFunction) => {

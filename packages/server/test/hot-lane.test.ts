@@ -1,6 +1,6 @@
 /**
- * Issue 34, the hot lane (routes/lane.ts): `POST /query` and `/api/*` are taken before Express's
- * router, through the same steps and handlers. Two servers over one database, the lane on and
+ * Issue 34, the hot lane (routes/lane.ts): `POST /query`, `/api/*` and `/auth/*` are taken before
+ * Express's router, through the same steps and handlers. Two servers over one database, the lane on and
  * off, are sent the same requests, and every answer must be the same byte for byte: status,
  * body and headers (each request sends its own `X-Request-Id`, so that header is compared too;
  * only `Date` is left out). Each case also says whether the lane takes it, checked by counting
@@ -328,6 +328,32 @@ const GUARDED_CASES: Case[] = [
     lane: false,
     status: 405,
   },
+  {
+    name: 'auth: the profile signed in',
+    path: '/auth/profile',
+    signedIn: true,
+    lane: true,
+    status: 200,
+  },
+  { name: 'auth: the profile without a token', path: '/auth/profile', lane: true, status: 401 },
+  {
+    name: 'auth: a bad token, with a query string',
+    path: '/auth/profile?x=1',
+    init: { headers: { authorization: 'Bearer not-a-token' } },
+    lane: true,
+    status: 401,
+  },
+  {
+    name: 'auth: a body over the limit',
+    path: '/auth/login',
+    init: query({ email: 'a@example.com', password: 'x'.repeat(5000) }, {}),
+    lane: true,
+    status: 413,
+  },
+  { name: 'auth: a method not allowed', path: '/auth/login', lane: true, status: 405 },
+  { name: 'auth: no such route', path: '/auth/nope', lane: true, status: 404 },
+  { name: 'auth: the mount itself', path: '/auth', lane: true, status: 404 },
+  { name: 'auth: a case variant (Express)', path: '/AUTH/profile', lane: false, status: 404 },
   { name: 'liveness, a trailing slash (Express)', path: '/health/live/', lane: false, status: 200 },
   { name: 'readiness (Express)', path: '/health/ready', lane: false, status: 200 },
 ];

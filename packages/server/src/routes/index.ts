@@ -262,15 +262,35 @@ export function buildApp(deps: AppDeps): Express {
 
   // Auth: registered only when enabled with a secret (else /auth/* is 404). @svc/auth's own handler
   // classifies the routes (404/405), demands tokens at the router and renders its errors.
+  let authLane: LaneRoute | undefined;
   if (auth) {
     const listener = toNodeListener(auth.handler, {
       bodyLimit: config.bodyLimit,
     });
-    app.use('/auth', timeout, (req: Request, res: Response, next: NextFunction) => {
+    // The route's label for the log and the metrics: the declared route, else `/auth/*`.
+    const labelAuthRoute = (req: Request, res: Response): undefined => {
       const match = matchAuthRoute(req.method, req.path);
       res.locals.route = match.kind === 'route' ? `/auth${match.route.path}` : '/auth/*';
-      void listener(req, res, next);
-    });
+      return undefined;
+    };
+    // The listener answers every request itself, its errors included; what it cannot answer it
+    // hands to `next`: here a rejection, for Express's error handler or the lane's alike.
+    const serveAuth = (req: Request, res: Response): Promise<void> =>
+      new Promise<void>((resolve, reject) => {
+        listener(req, res, (err) => (err === undefined ? resolve() : reject(err))).then(
+          resolve,
+          reject,
+        );
+      });
+    app.use(
+      '/auth',
+      timeout,
+      middleware(labelAuthRoute),
+      (req: Request, res: Response, next: NextFunction) => {
+        serveAuth(req, res).catch(next);
+      },
+    );
+    authLane = { steps: [...front, steps.timeout, labelAuthRoute], handler: serveAuth };
   }
 
   // The development inbox (issue 30): only with auth on and no SMTP server (auth.devMailbox);
@@ -447,15 +467,21 @@ export function buildApp(deps: AppDeps): Express {
   });
   app.use(errorHandler(logger));
 
-  // The hot lane (routes/lane.ts): the data plane's requests before the router, through the
-  // same steps as `route('/query', ..., gated + body)` and `restRoutes('/api', dataGate)` above.
+  // The hot lane (routes/lane.ts): the data plane's and auth's requests before the router, through
+  // the same steps as `route('/query', ..., gated + body)`, `restRoutes('/api', dataGate)` and
+  // `app.use('/auth', ...)` above.
   if (config.hotLane) {
     installHotLane(app, {
       query: {
         steps: [...front, labelRoute('/query'), steps.timeout, steps.dataGate, steps.body],
         handler: query,
       },
-      rest: restLane,
+      mounts: [
+        ...(restLane
+          ? [{ path: '/api', except: ['/api/docs', '/api/openapi.json'], route: restLane }]
+          : []),
+        ...(authLane ? [{ path: '/auth', route: authLane }] : []),
+      ],
       // The liveness probes: the front steps and the route's label, as Express runs them.
       gets: new Map(
         ['/health', '/health/live'].map((path) => [

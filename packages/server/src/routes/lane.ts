@@ -1,8 +1,9 @@
 /**
- * The hot lane (issue 34): the data plane's requests, `POST /query` and `/api/*` (REST), and the
- * liveness probes (`GET /health`, `/health/live`), taken before Express's router and run through one flat list of plain steps (http/step) and the
- * route's handler; everything else (auth, admin, docs, OpenAPI, transactions, probes, 404 and
- * 405) is Express's, as before.
+ * The hot lane (issue 34): the data plane's requests, `POST /query` and `/api/*` (REST), the auth
+ * routes (`/auth/*`) and the liveness probes (`GET /health`, `/health/live`), taken before
+ * Express's router and run through one flat list of plain steps (http/step) and the route's
+ * handler; everything else (admin, docs, OpenAPI, transactions, other probes, 404 and 405) is
+ * Express's, as before.
  *
  * Input: a request as Node parsed it. Output: `true` when the lane took it (it then answers it,
  * the error envelope included), `false` when Express should route it.
@@ -15,12 +16,12 @@
  *   and Express cannot answer differently, and `hotLane: false` (Express for all) is the check:
  *   the data-plane tests run in both modes (test/hot-lane.test.ts compares answers byte for byte).
  * - It takes only what it serves exactly as Express would: `POST /query` without
- *   `X-Svc-Transaction`, and `/api`, `/api/...` (any method) except the paths of the API
- *   reference and the OpenAPI document. Anything else, a case or slash variant included, falls
- *   through to Express, which answers it as it always did.
+ *   `X-Svc-Transaction`, and under a mount (`/api`, `/api/...` except the paths of the API
+ *   reference and the OpenAPI document; `/auth`, `/auth/...`) any method. Anything else, a case
+ *   or slash variant included, falls through to Express, which answers it as it always did.
  * - Before the steps it does what Express does to every request (`app.handle`, the router):
  *   the circular `req.res`/`res.req`, Express's prototypes, `res.locals`, `req.originalUrl` and
- *   `req.baseUrl`, and for `/api` the mount path cut off `req.url` as `app.use('/api')` does.
+ *   `req.baseUrl`, and under a mount its path cut off `req.url` as `app.use(path)` does.
  *   What it saves is the router's walk over every layer before the route and the chain's
  *   `next` closures.
  */
@@ -46,17 +47,21 @@ export interface HotLane {
    * many times a second (a `HEAD`, another method or a variant of the path is Express's).
    */
   readonly gets?: ReadonlyMap<string, LaneRoute>;
-  /** `/api/*`: present when REST is on. */
-  readonly rest?: LaneRoute | undefined;
+  /** Routes mounted under a path (`app.use(path, ...)`): REST's `/api`, auth's `/auth`. */
+  readonly mounts?: readonly LaneMount[];
   readonly logger: Logger;
 }
 
-type ExpressHandle = (req: Request, res: Response, next?: NextFunction) => unknown;
+/** A route the lane takes for every path at or under `path` (but `except`), any method. */
+export interface LaneMount {
+  /** Lower case, no trailing slash: `/api`. */
+  readonly path: string;
+  /** Paths under it that are not this route's (Express's routes before it), lower case. */
+  readonly except?: readonly string[];
+  readonly route: LaneRoute;
+}
 
-/** Where REST is mounted; its first characters are what the lane compares. */
-const REST_MOUNT = '/api';
-/** `/api/...` paths that are not REST's (Express's routes before `/api`), lower-cased. */
-const NOT_REST = ['/api/docs', '/api/openapi.json'];
+type ExpressHandle = (req: Request, res: Response, next?: NextFunction) => unknown;
 
 /**
  * Puts the lane in front of `app`'s router: `app(req, res)` (the server's listener, an in-process
@@ -75,7 +80,7 @@ export function installHotLane(app: Express, lane: HotLane): void {
 
 /** The lane as a function: `true` when it took the request. */
 export function hotLane(app: Express, lane: HotLane): (req: Request, res: Response) => boolean {
-  const { query, rest, gets, logger } = lane;
+  const { query, mounts = [], gets, logger } = lane;
   return (req, res) => {
     const url = req.url;
     const queryAt = url.indexOf('?');
@@ -88,16 +93,14 @@ export function hotLane(app: Express, lane: HotLane): (req: Request, res: Respon
       // A request in an open transaction, and every other method, are Express's.
       if (req.method !== 'POST' || req.headers['x-svc-transaction'] !== undefined) return false;
       route = query;
-    } else if (
-      rest !== undefined &&
-      path.startsWith(REST_MOUNT) &&
-      (path.length === REST_MOUNT.length || path.charCodeAt(REST_MOUNT.length) === 47) /* / */
-    ) {
+    } else {
+      const under = mounts.find((m) => isAtOrUnder(path, m.path));
+      if (under === undefined) return false;
       const lower = path.toLowerCase();
-      if (NOT_REST.some((p) => lower.startsWith(p))) return false;
-      route = rest;
-      mount = REST_MOUNT.length;
-    } else return false;
+      if (under.except?.some((p) => lower.startsWith(p))) return false;
+      route = under.route;
+      mount = under.path.length;
+    }
 
     // What Express's app.handle and router do to every request before the first layer.
     req.res = res;
@@ -116,6 +119,14 @@ export function hotLane(app: Express, lane: HotLane): (req: Request, res: Respon
     void run(route, req, res, logger);
     return true;
   };
+}
+
+/** `path` is `mount` or below it (`/api`, `/api/x`; not `/apix`), in the same case. */
+function isAtOrUnder(path: string, mount: string): boolean {
+  return (
+    path.startsWith(mount) &&
+    (path.length === mount.length || path.charCodeAt(mount.length) === 47) /* / */
+  );
 }
 
 async function run(route: LaneRoute, req: Request, res: Response, logger: Logger): Promise<void> {

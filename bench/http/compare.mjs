@@ -349,9 +349,11 @@ async function run() {
   for (let round = 0; round < rounds; round++) {
     for (const t of targets) {
       const pid = servers[serverOf(t)].child.pid;
+      const isSvc = serverOf(t) === 'svc';
       const sample = async () => ({
         server: sampleCpu([pid]),
         pg: pg.local ? sampleCpu(await pg.pids()) : undefined,
+        gc: isSvc ? await gcSeconds(servers.svc.url) : undefined,
       });
       const r = await loadRound(
         generator,
@@ -364,6 +366,7 @@ async function run() {
         p50: r.p50,
         server: cpuBetween(r.before.server, r.after.server) / r.requests,
         pg: pg.local ? cpuBetween(r.before.pg, r.after.pg) / r.requests : undefined,
+        gc: isSvc ? gcBetween(r.before.gc, r.after.gc, r.requests) : undefined,
       });
       process.stderr.write(`  round ${round + 1}/${rounds} ${t}: ${r.rps.toFixed(0)} req/s\n`);
     }
@@ -372,6 +375,29 @@ async function run() {
   console.log(
     `machine: ${loadText(startLoad)} at the start of the rounds, ${loadText(loadavg())} at the end (1, 5, 15 min; other work counts too)`,
   );
+}
+
+/**
+ * svc's time in garbage collection so far, in seconds by kind (`minor`: the young generation;
+ * `major`, `incremental`, `weakcb`), from its own /metrics (`nodejs_gc_duration_seconds`).
+ */
+async function gcSeconds(base) {
+  const res = await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(10_000) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`GET /metrics: ${res.status} ${text.slice(0, 200)}`);
+  const seconds = {};
+  for (const [, kind, value] of text.matchAll(
+    /^svc_nodejs_gc_duration_seconds_sum\{kind="(\w+)"\} ([\d.e+-]+)$/gm,
+  ))
+    seconds[kind] = Number(value);
+  return seconds;
+}
+
+/** GC µs per request between two `gcSeconds`: the young generation's and all of it. */
+function gcBetween(before, after, requests) {
+  const spent = (kind) => ((after[kind] ?? 0) - (before[kind] ?? 0)) * 1e6;
+  const all = Object.keys(after).reduce((sum, kind) => sum + spent(kind), 0);
+  return { young: spent('minor') / requests, all: all / requests };
 }
 
 function loadText(l) {
@@ -488,6 +514,21 @@ function report(results, request) {
   if (groups.includes('live'))
     pair('svc `/health/live` against node:http `/hello`', 'live', 'hello');
   console.log(lines.join('\n'));
+
+  // A request's objects must die young (ARCHITECTURE, "A request's objects die young"): svc's
+  // time in GC, from its /metrics, against its CPU per request.
+  const gcLines = Object.entries(results)
+    .filter(([, rs]) => rs[0].gc !== undefined)
+    .map(([t, rs]) => {
+      const all = median(rs.map((r) => r.gc.all));
+      const young = median(rs.map((r) => r.gc.young));
+      const share = all / median(rs.map((r) => r.server));
+      return `  ${t.padEnd(17)} ${all.toFixed(1)} µs (young generation ${young.toFixed(1)}), ${(100 * share).toFixed(0)}% of its CPU`;
+    });
+  if (gcLines.length) {
+    console.log("svc's time in garbage collection per request (its /metrics), medians:");
+    console.log(gcLines.join('\n'));
+  }
 
   console.log('each round, req/s:');
   for (const [t, rs] of Object.entries(results))

@@ -1,5 +1,6 @@
 import { commonError } from '@svc/core';
 import { unstorableText } from '../account/text';
+import type { AuthRequest } from './request';
 
 /** 1 MiB, as the server's own `bodyLimit` default (docs/http.md, "Configuration"). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -9,7 +10,7 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
  * object → 400; a body of another media type → 415.
  */
 export async function readJsonObject(
-  request: Request,
+  request: AuthRequest,
   limit: number,
 ): Promise<Record<string, unknown>> {
   const declared = request.headers.get('content-length');
@@ -62,7 +63,7 @@ const FORM_LIMIT = 64 * 1024;
  * 64 KiB; or JSON, which is how the Node adapter re-sends a form an earlier body parser
  * (`express.urlencoded()`) already consumed.
  */
-export async function readForm(request: Request): Promise<URLSearchParams> {
+export async function readForm(request: AuthRequest): Promise<URLSearchParams> {
   const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
   if (type === 'application/json') {
     const body = await readJsonObject(request, FORM_LIMIT);

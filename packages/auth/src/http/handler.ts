@@ -9,6 +9,7 @@ import { isCaptchaGated } from '../captcha';
 import { consoleLogger } from '../events';
 import type { Auth, AuthResult, RequestInfo } from '../types';
 import { DEFAULT_BODY_LIMIT, readJsonObject } from './body';
+import type { AuthRequest } from './request';
 import { createPages, wantsHtml, type PageRoute } from '../pages';
 
 export interface HandlerOptions {
@@ -57,7 +58,7 @@ export type Answer =
     }
   | { readonly response: Response };
 
-type Answerer = (request: Request, info?: RequestInfo) => Promise<Answer>;
+type Answerer = (request: AuthRequest, info?: RequestInfo) => Promise<Answer>;
 
 /** Each handler `createHandler` made, with the answerer under it (for http/node). */
 const answerers = new WeakMap<AuthHandler, Answerer>();
@@ -237,7 +238,11 @@ export function createHandler(
  * cookie on a state-changing request must also come from a trusted page (403). Its verdict
  * (signature, expiry, live session) comes next, through `withChallenge`.
  */
-function presentedToken(request: Request, url: URL, trustedOrigins: ReadonlySet<string>): string {
+function presentedToken(
+  request: AuthRequest,
+  url: URL,
+  trustedOrigins: ReadonlySet<string>,
+): string {
   const found = extractToken({
     authorization: request.headers.get('authorization') ?? undefined,
     cookie: request.headers.get('cookie') ?? undefined,

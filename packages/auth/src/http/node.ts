@@ -1,7 +1,8 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { commonError, errorCodeOf, noteErrorCode, renderError } from '@svc/core';
 import { answererOf, type Answer, type AuthHandler } from './handler';
 import { DEFAULT_BODY_LIMIT } from './body';
+import type { AuthRequest } from './request';
 
 /** What Express (or another framework) adds to a Node request, used when present. */
 export interface FrameworkRequest extends IncomingMessage {
@@ -28,9 +29,11 @@ export interface NodeAdapterOptions {
 }
 
 /**
- * Runs the Fetch handler for a Node request: builds a `Request` (the raw body, or a body an
- * earlier JSON parser consumed, re-serialised), passes the client's address and user-agent, and
- * writes the `Response` back, cookies included. Works with node:http, Express and Connect.
+ * Runs the Fetch handler for a Node request: gives it the request (the raw body, or a body an
+ * earlier JSON parser consumed, re-serialised), the client's address and user-agent, and writes
+ * its answer back, cookies included. Works with node:http, Express and Connect. A handler this
+ * package made gets a plain `AuthRequest` and answers without a `Response` (http/handler
+ * `Answer`); any other gets a Fetch `Request` and answers a `Response`, written the same way.
  */
 export function toNodeListener(handler: AuthHandler, options: NodeAdapterOptions = {}) {
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
@@ -45,38 +48,35 @@ export function toNodeListener(handler: AuthHandler, options: NodeAdapterOptions
       const protocol =
         req.protocol ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
       const url = `${protocol}://${req.headers.host ?? 'localhost'}${req.originalUrl ?? req.url ?? '/'}`;
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-        else if (value !== undefined) headers.set(name, value);
-      }
       const method = (req.method ?? 'GET').toUpperCase();
       // The handler answers a forbidden method (405 with Allow, or 404) from `info.method`; the
-      // Request it gets is a body-less GET, since a Request cannot carry that method.
+      // request it gets is a body-less GET, since a Request cannot carry that method.
       const forbidden = FORBIDDEN_METHODS.has(method);
       let body: Uint8Array | undefined;
+      // An earlier JSON parser's body is sent again as JSON, its length no longer declared.
+      let replaced: Readonly<Record<string, string | null>> | undefined;
       if (!forbidden && method !== 'GET' && method !== 'HEAD') {
         if (req.body !== undefined && typeof req.body === 'object' && !Buffer.isBuffer(req.body)) {
           body = Buffer.from(JSON.stringify(req.body));
-          headers.set('content-type', 'application/json');
-          headers.delete('content-length');
+          replaced = { 'content-type': 'application/json', 'content-length': null };
         } else {
           body = await readBody(req, limit);
         }
       }
-      const request = new Request(url, {
-        method: forbidden ? 'GET' : (req.method ?? 'GET'),
-        headers,
-        ...(body ? { body } : {}),
-      });
+      const requestMethod = forbidden ? 'GET' : (req.method ?? 'GET');
       const info = {
         ...((req.ip ?? req.socket.remoteAddress) ? { ip: req.ip ?? req.socket.remoteAddress } : {}),
         ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}),
         ...(forbidden ? { method } : {}),
       };
       const answer: Answer = answerer
-        ? await answerer(request, info)
-        : { response: await handler(request, info) };
+        ? await answerer(new NodeRequest(url, requestMethod, req.headers, body, replaced), info)
+        : {
+            response: await handler(
+              fetchRequest(url, requestMethod, req.headers, body, replaced),
+              info,
+            ),
+          };
       if ('response' in answer) await writeResponse(res, answer.response);
       else writeAnswer(res, answer);
     } catch (err) {
@@ -92,6 +92,68 @@ export function toNodeListener(handler: AuthHandler, options: NodeAdapterOptions
       res.end(JSON.stringify(rendered.body));
     }
   };
+}
+
+/**
+ * The request as the handler reads it (http/request `AuthRequest`), over Node's parsed headers:
+ * no `Headers`, no `Request`, no stream. Node has lower-cased the names, joined repeated values
+ * with `, ` (cookies with `; `) and trimmed them, as Fetch's `Headers` would.
+ */
+class NodeRequest implements AuthRequest {
+  readonly headers: AuthRequest['headers'];
+  readonly #body: Uint8Array | undefined;
+
+  constructor(
+    readonly url: string,
+    readonly method: string,
+    raw: IncomingHttpHeaders,
+    body: Uint8Array | undefined,
+    replaced: Readonly<Record<string, string | null>> | undefined,
+  ) {
+    this.#body = body;
+    this.headers = {
+      get(name) {
+        const key = name.toLowerCase();
+        if (replaced !== undefined && key in replaced) return replaced[key] ?? null;
+        const value = raw[key];
+        if (value === undefined) return null;
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+    };
+  }
+
+  get body(): Uint8Array | null {
+    return this.#body ?? null;
+  }
+
+  async text(): Promise<string> {
+    return this.#body ? new TextDecoder().decode(this.#body) : '';
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = this.#body ?? new Uint8Array(0);
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  }
+}
+
+/** The same request as a Fetch `Request`, for a handler of anyone else's. */
+function fetchRequest(
+  url: string,
+  method: string,
+  raw: IncomingHttpHeaders,
+  body: Uint8Array | undefined,
+  replaced: Readonly<Record<string, string | null>> | undefined,
+): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  for (const [name, value] of Object.entries(replaced ?? {})) {
+    if (value === null) headers.delete(name);
+    else headers.set(name, value);
+  }
+  return new Request(url, { method, headers, ...(body ? { body } : {}) });
 }
 
 async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {

@@ -32,6 +32,7 @@
 import { SvcError, noteErrorCode } from '@svc/core';
 import { isAuthResult } from '../session/sign-in';
 import type { AuthRoute } from '../routes/define';
+import type { AuthRequest } from '../http/request';
 import type { Auth, AuthResult, MfaChallenge, RequestInfo, SignInResult } from '../types';
 import { validateBranding } from '../branding';
 import { PASSKEY_SCRIPT } from './passkey-script';
@@ -46,7 +47,7 @@ import {
 } from './render';
 
 export interface PageCall {
-  readonly request: Request;
+  readonly request: AuthRequest;
   readonly url: URL;
   readonly info: RequestInfo;
 }
@@ -87,7 +88,7 @@ export interface HostedPages {
 }
 
 /** Whether a request asks for a page (a browser navigation) rather than JSON. */
-export function wantsHtml(request: Request): boolean {
+export function wantsHtml(request: AuthRequest): boolean {
   const accept = request.headers.get('accept') ?? '';
   return /\btext\/html\b/i.test(accept);
 }

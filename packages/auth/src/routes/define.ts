@@ -11,6 +11,7 @@ import type { CaptchaGate } from '../captcha';
 import type { Parameter, Success } from '../openapi/operations';
 import type { AuthSchemaName } from '../openapi/schemas';
 import type { Auth, RequestInfo, SignInResult } from '../types';
+import type { AuthRequest } from '../http/request';
 
 /**
  * `public`: a bootstrap route, open to anyone (sign-in, registration, a link from an email).
@@ -43,7 +44,7 @@ export type AuthOperations = Omit<Auth, 'handler'>;
 
 /** What `run` gets of the request. */
 export interface RouteCall<A extends AuthRouteAccess = AuthRouteAccess, P extends string = string> {
-  readonly request: Request;
+  readonly request: AuthRequest;
   readonly url: URL;
   readonly info: RequestInfo;
   /** The access token: on an `auth` route present and already verified; on a public one absent. */

@@ -43,6 +43,25 @@ const SHIM = path.join(HOME, `shim-${CHECKOUT}`, 'index.cjs');
 const SHIM_SOURCE = `// Made by scripts/jest/pglite-image.js: PGlite, a new in-memory one started from an image.
 const fs = require('node:fs');
 const real = require(${JSON.stringify(REAL)});
+/**
+ * The image, read once per process. PGlite reads a loadDataDir with blob.arrayBuffer(), which
+ * Node's Blob answers by streaming the 40 MB in chunks and joining them: most of a second of CPU
+ * and its garbage at every start. This Blob answers with a copy of the bytes it holds (PGlite
+ * may keep parts of the buffer in its file system, so never the same one twice).
+ */
+class ImageBlob extends Blob {
+  #bytes;
+  constructor(bytes) {
+    super([]);
+    this.#bytes = bytes;
+  }
+  get size() {
+    return this.#bytes.byteLength;
+  }
+  async arrayBuffer() {
+    return this.#bytes.buffer.slice(this.#bytes.byteOffset, this.#bytes.byteOffset + this.#bytes.byteLength);
+  }
+}
 let image;
 class PGlite extends real.PGlite {
   constructor(dataDirOrOptions, options) {
@@ -50,7 +69,7 @@ class PGlite extends real.PGlite {
       super(dataDirOrOptions, options);
       return;
     }
-    image ??= new Blob([fs.readFileSync(${JSON.stringify(IMAGE)})]);
+    image ??= new ImageBlob(fs.readFileSync(${JSON.stringify(IMAGE)}));
     super({ ...(dataDirOrOptions || {}), loadDataDir: image }, options);
   }
 }

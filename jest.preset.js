@@ -24,22 +24,24 @@ const OTHER_ENGINE_ONLY =
 
 /**
  * In the PGlite pass a new in-memory PGlite starts from an image of a fresh cluster rather than
- * running initdb each time (scripts/jest/pglite-image.js: the same cluster, seconds faster).
+ * running initdb each time (scripts/jest/pglite-image.js: the same cluster, seconds faster). In
+ * both passes a test whose project needs an embedded folder made already copies one
+ * (@svc/test-support `seedEmbeddedFolder`: the CLI's suites use folders on either engine).
  * `SVC_TEST_PGLITE_IMAGE=off` runs initdb for each, to compare.
  */
-const PGLITE_IMAGE =
-  process.env.SVC_TEST_DB === 'postgres' || process.env.SVC_TEST_PGLITE_IMAGE === 'off'
+const IMAGES_OFF = process.env.SVC_TEST_PGLITE_IMAGE === 'off';
+const PGLITE_SETUP = IMAGES_OFF
+  ? {}
+  : { globalSetup: path.join(__dirname, 'scripts', 'jest', 'pglite-image.js') };
+const PGLITE_SHIM =
+  IMAGES_OFF || process.env.SVC_TEST_DB === 'postgres'
     ? {}
-    : {
-        globalSetup: path.join(__dirname, 'scripts', 'jest', 'pglite-image.js'),
-        pgliteShim: require('./scripts/jest/pglite-image.js').SHIM,
-      };
+    : { '^@electric-sql/pglite$': require('./scripts/jest/pglite-image.js').SHIM };
 
 /** @returns {import('jest').Config} */
 module.exports = function preset(packageDir, overrides = {}) {
-  const { pgliteShim, ...imageSetup } = PGLITE_IMAGE;
   return {
-    ...imageSetup,
+    ...PGLITE_SETUP,
     testEnvironment: 'node',
     rootDir: packageDir,
     roots: ['src', 'test']
@@ -48,7 +50,7 @@ module.exports = function preset(packageDir, overrides = {}) {
     testMatch: ['**/*.test.ts'],
     testPathIgnorePatterns: ['/node_modules/', OTHER_ENGINE_ONLY],
     moduleNameMapper: {
-      ...(pgliteShim ? { '^@electric-sql/pglite$': pgliteShim } : {}),
+      ...PGLITE_SHIM,
       '^@svc/([a-z-]+)$': `${PACKAGES}/$1/src/index.ts`,
       '^@svc/([a-z-]+)/(?!package\\.json$)(.+)$': `${PACKAGES}/$1/src/$2`,
     },

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { base32Decode, hotp } from '@svc/auth';
 import { LOCK_FILE_NAME } from '@svc/core';
+import { seedEmbeddedFolder } from '@svc/test-support';
 import { cleanEnv, runInTerminal, runSvc, startSvc, type Running } from './svc';
 
 // `svc admin` through the `svc serve` holding an embedded data folder, and the credentials of the
@@ -27,11 +28,16 @@ afterAll(() => {
   for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function project(): string {
+/**
+ * A project with a schema and, unless `{ database: false }`, its embedded database made already:
+ * what these tests check comes after the first start (config-and-start.pglite.test.ts checks that).
+ */
+function project({ database = true } = {}): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-remote-'));
   made.push(dir);
   fs.mkdirSync(path.join(dir, 'dbschema'));
   fs.writeFileSync(path.join(dir, 'dbschema', 'default.esdl'), USERS);
+  if (database) seedEmbeddedFolder(path.join(dir, '.svc', 'data'));
   return dir;
 }
 
@@ -302,7 +308,7 @@ describe('a superuser signed in with svc login, or a token, instead of the servi
   test('a stored token is never sent to another URL; a credentials file others may read is refused', async () => {
     await svcIn(dir, ['login', '--email', 'root@example.com'], {}, `${ROOT_PW}\n`);
     // Another project whose data folder's lock names another server (anyone could write one).
-    const other = project();
+    const other = project({ database: false });
     fs.mkdirSync(path.join(other, '.svc', 'data'), { recursive: true });
     fs.copyFileSync(file(), path.join(other, '.svc', 'credentials.json'));
     fs.chmodSync(path.join(other, '.svc', 'credentials.json'), 0o600);

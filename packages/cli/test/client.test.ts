@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createClient, InvalidReferenceError } from '@svc/client';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
+import { seedEmbeddedFolder } from '@svc/test-support';
 import { cleanEnv, startSvc, type Running } from './svc';
 
 const SECRET = 'cli-client-secret-0123456789-abcdefghij';
@@ -28,6 +29,8 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-client-'));
   fs.mkdirSync(path.join(dir, 'dbschema'));
   fs.writeFileSync(path.join(dir, 'dbschema', 'default.esdl'), SCHEMA);
+  // On PGlite the embedded folder is made already: what is checked comes after a first start.
+  if (!t) seedEmbeddedFolder(path.join(dir, 'data'));
   const database =
     t && 'url' in t.config
       ? ['--database-url', t.config.url]

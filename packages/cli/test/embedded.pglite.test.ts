@@ -3,11 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LOCK_FILE_NAME, openDatabase } from '@svc/core';
+import { seedEmbeddedFolder } from '@svc/test-support';
 import { cleanEnv, runSvc, startSvc, type Running, withoutFirstStart } from './svc';
 
 // One embedded data folder, several svc processes: the folder's lock keeps PGlite to one process,
 // `svc migrate` works through a server that holds it, and a server killed with -9 loses no write
 // it answered. These use the embedded database whatever SVC_TEST_DB says: that is their subject.
+// Each folder is made already (seedEmbeddedFolder): what comes after a first start is what these
+// check; config-and-start.pglite.test.ts checks the first start itself.
 
 const SECRET = 'cli-embedded-secret-0123456789-abcdefgh';
 const SERVICE_KEY = 'cli-embedded-service-key-0123456789-abcdef';
@@ -43,6 +46,7 @@ describe('one embedded data folder, several svc processes', () => {
   test('while svc serve holds the folder: migrate and admin go through it, a second serve is refused, nothing is lost', async () => {
     const dir = project({ 'dbschema/default.esdl': USERS });
     const data = path.join(dir, '.svc', 'data');
+    seedEmbeddedFolder(data);
     const env = cleanEnv({ SVC_JWT_SECRET: SECRET });
     const svc = await startSvc(['--port', '0', '--enable-auth'], {
       cwd: dir,
@@ -178,6 +182,7 @@ describe('one embedded data folder, several svc processes', () => {
   test('a lock left by a dead process is taken over by the next svc command', async () => {
     const dir = project({ 'dbschema/default.esdl': USERS });
     const data = path.join(dir, 'data');
+    seedEmbeddedFolder(data);
     const dead = Number(
       spawnSync(process.execPath, [
         '-e',
@@ -206,6 +211,7 @@ describe('one embedded data folder, several svc processes', () => {
   test('svc serve killed with -9 while writes are in flight: the folder opens again and every write answered 2xx is there', async () => {
     const dir = project({ 'dbschema/default.esdl': USERS });
     const data = path.join(dir, 'data');
+    seedEmbeddedFolder(data);
     const env = cleanEnv({ SVC_JWT_SECRET: SECRET, SVC_SERVICE_KEY: SERVICE_KEY });
     const args = ['--port', '0', '--enable-auth', '--data-dir', data];
     const svc = await startSvc(args, { cwd: dir, env });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { AUTH_CONFIG_DEFAULTS, resolveAuthConfig } from '@svc/auth';
 import { buildSchema } from '@svc/core';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
+import { seedEmbeddedFolder } from '@svc/test-support';
 import { resolveConfig } from '@svc/server';
 import { cleanEnv, runSvc, startSvc } from './svc';
 
@@ -157,15 +158,21 @@ describe(`svc init, then the commands it prints, on ${testDatabaseKind()}`, () =
     if (testDatabaseKind() === 'postgres') t = await createTestDatabase();
   });
   afterEach(async () => t?.dispose());
+  /**
+   * The test database's URL, or the project's embedded folder with its database made already:
+   * what these check comes after a first start (config-and-start.pglite.test.ts checks that).
+   */
+  const dbArgs = (dir: string) => {
+    if (t && 'url' in t.config) return ['--database-url', t.config.url];
+    seedEmbeddedFolder(path.join(dir, '.svc/data'));
+    return ['--data-dir', path.join(dir, '.svc/data')];
+  };
 
   test('the example schema migrates, and so does its access policy example once uncommented', async () => {
     const dir = tmp();
-    const db =
-      t && 'url' in t.config
-        ? ['--database-url', t.config.url]
-        : ['--data-dir', path.join(dir, '.svc/data')];
     const run = (args: string[]) => runSvc(args, { cwd: dir, ms: 60000 });
     expect((await run(['init'])).code).toBe(0);
+    const db = dbArgs(dir);
 
     const created = await run(['migration', 'create']);
     expect(created.stderr).toBe('');
@@ -217,10 +224,7 @@ describe(`svc init, then the commands it prints, on ${testDatabaseKind()}`, () =
         .replace(/^port = 5656$/m, 'port = 0'),
     );
     // The flag names the test's database over the file's placeholder URL.
-    const db =
-      t && 'url' in t.config
-        ? ['--database-url', t.config.url]
-        : ['--data-dir', path.join(dir, '.svc/data')];
+    const db = dbArgs(dir);
     const svc = await startSvc(db, { cwd: dir, env: cleanEnv() });
     try {
       const health = await fetch(`${svc.url}/health/ready`);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
+import { seedEmbeddedFolder } from '@svc/test-support';
 import { runSvc, startSvc } from './svc';
 
 const USERS = 'type User {\n  required name: str { constraint exclusive; }\n}\n';
@@ -26,6 +27,14 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
     t && 'url' in t.config
       ? ['--database-url', t.config.url]
       : ['--data-dir', path.join(dir, 'data')];
+  /**
+   * `dir`, its embedded folder (dbArgs) made already on PGlite, for a test whose subject comes
+   * after the first start (the others check that a schema error creates no folder).
+   */
+  const withDatabase = (dir: string) => {
+    if (!t) seedEmbeddedFolder(path.join(dir, 'data'));
+    return dir;
+  };
 
   // Issue 31: a dry run changes nothing on disk, not even on a first start, when the embedded
   // folder does not exist yet: it plans against an empty database in memory, and says so.
@@ -151,9 +160,9 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
   });
 
   test('a rename keeps the data (--rename); a new required property takes --fill; bad flags exit 2', async () => {
-    const dir = project({
-      'dbschema/default.esdl': 'type User { required name: str; bio: str; }\n',
-    });
+    const dir = withDatabase(
+      project({ 'dbschema/default.esdl': 'type User { required name: str; bio: str; }\n' }),
+    );
     const run = (args: string[]) => runSvc(args, { cwd: dir, ms: 60000 });
     expect((await run(['migrate', ...dbArgs(dir)])).code).toBe(0);
     const insert = await run([
@@ -200,7 +209,7 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
   });
 
   test('svc serve migrates to dbschema/ at start', async () => {
-    const dir = project({ 'dbschema/default.esdl': USERS });
+    const dir = withDatabase(project({ 'dbschema/default.esdl': USERS }));
     const svc = await startSvc(['--port', '0', ...dbArgs(dir)], { cwd: dir });
     try {
       const schema = (await (await fetch(`${svc.url}/schema`)).json()) as { sdl: string };
@@ -209,5 +218,45 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
       svc.child.kill('SIGTERM');
     }
     expect(await svc.exited).toBe(0);
+  });
+});
+
+// Issue 31: a long migration says what it is doing.
+describe(`a migration of many steps tells its progress on stderr (${testDatabaseKind()})`, () => {
+  let t: TestDatabase | undefined;
+  beforeEach(async () => {
+    if (testDatabaseKind() === 'postgres') t = await createTestDatabase();
+  });
+  afterEach(async () => t?.dispose());
+
+  test('svc migrate --dry-run: step 1 of n first; stdout holds the report only', async () => {
+    const types = Array.from({ length: 12 }, (_, i) => `type T${i} {\n  name: str;\n}\n`);
+    const dir = project({ 'dbschema/default.esdl': types.join('') });
+    const dbArgs =
+      t && 'url' in t.config
+        ? ['--database-url', t.config.url]
+        : ['--data-dir', path.join(dir, 'data')];
+    const r = await runSvc(['migrate', '--dry-run', ...dbArgs], { cwd: dir, ms: 90000 });
+    expect(r.code).toBe(0);
+    const steps = Number(/^Dry run: (\d+) steps would apply/.exec(r.stdout)?.[1]);
+    expect(steps).toBeGreaterThanOrEqual(12);
+    const progress = r.stderr.split('\n').filter((l) => l.startsWith('svc: migrating:'));
+    expect(progress[0]).toMatch(new RegExp(`^svc: migrating: step 1 of ${steps} \\(create `));
+    for (const line of progress)
+      expect(line).toMatch(new RegExp(`^svc: migrating: step \\d+ of ${steps} \\(`));
+    expect(r.stdout).not.toContain('migrating:');
+  });
+
+  test('a migration of few steps says nothing while it runs', async () => {
+    const dir = project({ 'dbschema/default.esdl': 'type User;\n' });
+    // The embedded folder made already (config-and-start.pglite.test.ts checks a first start).
+    if (!t) seedEmbeddedFolder(path.join(dir, 'data'));
+    const dbArgs =
+      t && 'url' in t.config
+        ? ['--database-url', t.config.url]
+        : ['--data-dir', path.join(dir, 'data')];
+    const r = await runSvc(['migrate', ...dbArgs], { cwd: dir, ms: 90000 });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('migrating:');
   });
 });

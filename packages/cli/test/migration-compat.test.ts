@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
+import { seedEmbeddedFolder } from '@svc/test-support';
 import { runSvc } from './svc';
 
 /**
@@ -32,6 +33,8 @@ describe.each([1, 2])(`migration files of format %i on ${testDatabaseKind()}`, (
     const copy = (from: string, to: string) =>
       fs.copyFileSync(path.join(FIXTURE, from), path.join(dir, to));
     copy('dbschema/default.esdl', 'dbschema/default.esdl');
+    // On PGlite the embedded folder is made already: what is checked comes after a first start.
+    if (!t) seedEmbeddedFolder(path.join(dir, 'data'));
     const db =
       t && 'url' in t.config
         ? ['--database-url', t.config.url]

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
+import { seedEmbeddedFolder } from '@svc/test-support';
 import { runInTerminal, runSvc, startSvc } from './svc';
 
 /** Issue 31: Gel's workflow of migration files, through the real binary. */
@@ -11,16 +12,22 @@ describe(`svc migration on ${testDatabaseKind()}`, () => {
     if (testDatabaseKind() === 'postgres') t = await createTestDatabase();
   });
   afterEach(async () => t?.dispose());
+  /**
+   * The test database's URL, or an embedded folder in `dir` with its database made already: what
+   * these check comes after a first start (config-and-start.pglite.test.ts checks that).
+   */
+  const dbArgs = (dir: string) => {
+    if (t && 'url' in t.config) return ['--database-url', t.config.url];
+    seedEmbeddedFolder(path.join(dir, 'data'));
+    return ['--data-dir', path.join(dir, 'data')];
+  };
 
   test('create, status, migrate, log; renames and fills in the file; an edited file is refused', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-migration-'));
     const schema = path.join(dir, 'dbschema/default.esdl');
     fs.mkdirSync(path.dirname(schema));
     fs.writeFileSync(schema, 'type User { required name: str; bio: str; }\n');
-    const db =
-      t && 'url' in t.config
-        ? ['--database-url', t.config.url]
-        : ['--data-dir', path.join(dir, 'data')];
+    const db = dbArgs(dir);
     const run = (args: string[]) => runSvc(args, { cwd: dir, ms: 60000 });
     const migrations = () => fs.readdirSync(path.join(dir, 'dbschema/migrations')).sort();
 
@@ -112,10 +119,7 @@ describe(`svc migration on ${testDatabaseKind()}`, () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-migration-serve-'));
     fs.mkdirSync(path.join(dir, 'dbschema'));
     fs.writeFileSync(path.join(dir, 'dbschema/default.esdl'), 'type Note { title: str; }\n');
-    const db =
-      t && 'url' in t.config
-        ? ['--database-url', t.config.url]
-        : ['--data-dir', path.join(dir, 'data')];
+    const db = dbArgs(dir);
     expect((await runSvc(['migration', 'create'], { cwd: dir, ms: 60000 })).code).toBe(0);
     const sdlOf = async (url: string) =>
       ((await (await fetch(`${url}/schema`)).json()) as { sdl: string }).sdl;

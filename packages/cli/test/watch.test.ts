@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
+import { seedEmbeddedFolder } from '@svc/test-support';
 import { runSvc, spawnSvc, startSvc } from './svc';
 
 /** Resolves once `check()` is true; rejects with `what` after `ms` (polls every 50 ms). */
@@ -26,6 +27,8 @@ describe(`svc watch on ${testDatabaseKind()}`, () => {
     const schema = path.join(dir, 'dbschema/default.esdl');
     fs.mkdirSync(path.dirname(schema));
     fs.writeFileSync(schema, 'type User { required name: str; }\n');
+    // On PGlite the embedded folder is made already: what is checked comes after a first start.
+    if (!t) seedEmbeddedFolder(path.join(dir, 'data'));
     const db = t && 'url' in t.config ? ['--database-url', t.config.url] : ['--data-dir', 'data'];
     // A migration file: watch reminds that what it pushes is development, not a file.
     expect((await runSvc(['migration', 'create'], { cwd: dir, ms: 60000 })).code).toBe(0);

@@ -9,10 +9,30 @@
  * the built packages (`dist`): build before running these.
  */
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { seedEmbeddedFolder } from '@svc/test-support';
 import { SECRET } from './helpers';
 
 const DIST = path.join(__dirname, '..', 'dist', 'index.js');
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * An embedded database folder made already, for a case's server: which modules a server loads
+ * does not depend on its database, and one in memory would run initdb in each child process
+ * (about 10 s of CPU: the image the Jest process starts PGlite from does not reach a child).
+ */
+function databaseFolder(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-idle-modules-'));
+  made.push(dir);
+  seedEmbeddedFolder(dir);
+  return dir;
+}
 
 const MODULES = {
   jsonwebtoken: /[\\/]node_modules[\\/]jsonwebtoken[\\/]/,
@@ -34,7 +54,7 @@ function loadedModules(
     const loaded = () => Object.fromEntries(Object.entries(modules).map(([name, source]) =>
       [name, Object.keys(require.cache).some((file) => new RegExp(source).test(file))]));
     (async () => {
-      const server = await createServer({ env: {}, database: { memory: true }, logLevel: 'silent', ...JSON.parse(process.argv[2]) });
+      const server = await createServer({ env: {}, logLevel: 'silent', ...JSON.parse(process.argv[2]) });
       await server.listen({ port: 0, host: '127.0.0.1' });
       const atStart = loaded();
       let afterToken = null;
@@ -48,7 +68,7 @@ function loadedModules(
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ['-e', script, DIST, JSON.stringify(options)],
+      ['-e', script, DIST, JSON.stringify({ database: { dataDir: databaseFolder() }, ...options })],
       { timeout: 60_000 },
       (err, stdout, stderr) =>
         err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),

@@ -4,6 +4,7 @@
  */
 export { openApiValidator, type OpenApiAnswer, type OpenApiValidator } from './openapi-validator';
 export { countingQueries } from './counting';
+export { seedEmbeddedFolder } from './embedded-folder';
 export { freePort } from './ports';
 export {
   addVirtualAuthenticator,

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { seedEmbeddedFolder } from '@svc/test-support';
 import {
   DataDirLockedError,
   LOCK_FILE_NAME,
@@ -20,6 +21,15 @@ const made: string[] = [];
 function tempDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-lock-'));
   made.push(dir);
+  return dir;
+}
+/**
+ * A folder holding an embedded database already, for a test that opens it: the lock is the
+ * subject, not the first start (pglite-folder.pglite.test.ts checks that).
+ */
+function databaseDir(): string {
+  const dir = tempDir();
+  seedEmbeddedFolder(dir);
   return dir;
 }
 afterAll(() => {
@@ -73,7 +83,7 @@ describe('the lock on an embedded data folder', () => {
   });
 
   test('a second process is refused at once with the holder named; the folder is free after the holder closes', async () => {
-    const dir = tempDir();
+    const dir = databaseDir();
     const holder = child(
       `const { openDatabase } = require(process.argv[1]);
        (async () => {
@@ -108,8 +118,8 @@ describe('the lock on an embedded data folder', () => {
     const db = await openDatabase({ dataDir: dir });
     open.push(db);
     expect((await db.query('select n from t')).rows).toEqual([{ n: 1 }]);
-    // A folder made (initdb) in a child and opened again here: two embedded starts, past jest's
-    // 30 s once CI runs three packages' suites at once (seen: 126 s for the file).
+    // The folder opened in a child and opened again here: two embedded starts, past jest's 30 s
+    // once CI runs three packages' suites at once (seen: 126 s for the file, with initdb then).
   }, 120_000);
 
   test('a folder that cannot be made is one clear error naming it, not a file-system stack', async () => {
@@ -123,7 +133,7 @@ describe('the lock on an embedded data folder', () => {
   });
 
   test('the same process cannot open a folder twice; after close it can again', async () => {
-    const dir = tempDir();
+    const dir = databaseDir();
     const first = await openDatabase({ dataDir: dir });
     await expect(openDatabase({ dataDir: path.join(dir, '.', '') })).rejects.toThrow(
       /already open in this process/,
@@ -135,7 +145,7 @@ describe('the lock on an embedded data folder', () => {
   });
 
   test('a lock left by a dead process is taken over; so is one naming our own pid from an earlier life', async () => {
-    const dir = tempDir();
+    const dir = databaseDir();
     writeLock(dir, {
       pid: deadPid(),
       hostname: os.hostname(),
@@ -167,7 +177,7 @@ describe('the lock on an embedded data folder', () => {
   });
 
   test('a lock naming a live process is refused; on Linux, one whose pid was reused by another program is taken over', async () => {
-    const dir = tempDir();
+    const dir = databaseDir();
     // The parent of this test runner is alive and is not the holder of anything.
     writeLock(dir, {
       pid: process.ppid,
@@ -206,7 +216,7 @@ describe('the lock on an embedded data folder', () => {
   });
 
   test('a temp file left by a process that died while taking the lock is removed by the next opener; a live one is kept', async () => {
-    const dir = tempDir();
+    const dir = databaseDir();
     // A real crash: the child has written its temp file and is killed (-9) before linking it in.
     const crashed = child(
       `const fs = require('node:fs');

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { seedEmbeddedFolder } from '@svc/test-support';
 import { openDatabase } from './index';
 
 // An embedded database in a folder: its settings, its memory, and a first start cut short.
@@ -19,10 +20,19 @@ function tempDir(): string {
 afterAll(() => {
   for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
 });
+/**
+ * A folder holding an embedded database already, for a test about an open one (the tests of a
+ * first start make theirs).
+ */
+function databaseDir(): string {
+  const dir = path.join(tempDir(), 'data');
+  seedEmbeddedFolder(dir);
+  return dir;
+}
 
 describe('embedded PGlite in a folder', () => {
   test('runs with small shared buffers and synchronous commits', async () => {
-    const db = await openDatabase({ dataDir: tempDir() });
+    const db = await openDatabase({ dataDir: databaseDir() });
     try {
       const { rows } = await db.query<{ sb: string; sc: string }>(
         "select current_setting('shared_buffers') as sb, current_setting('synchronous_commit') as sc",
@@ -75,14 +85,10 @@ describe('embedded PGlite in a folder', () => {
         const count = (name) => files.filter((f) => f.endsWith(name)).length;
         process.stdout.write(JSON.stringify({ wasm: count('pglite.wasm'), data: count('pglite.data'), once }));
       })();`;
-    const r = spawnSync(
-      process.execPath,
-      ['-e', script, DIST, path.join(tempDir(), 'data'), DIST_PGLITE_MODULE],
-      {
-        encoding: 'utf8',
-        timeout: 120_000,
-      },
-    );
+    const r = spawnSync(process.execPath, ['-e', script, DIST, databaseDir(), DIST_PGLITE_MODULE], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(r.stderr).toBe('');
     const seen = JSON.parse(r.stdout) as { wasm: number; data: number; once: boolean };
     expect(seen.data).toBeGreaterThan(0); // PGlite reads its file-system bundle itself: the spy sees reads

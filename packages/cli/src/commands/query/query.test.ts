@@ -19,6 +19,7 @@ import {
 } from '@svc/core';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import { createServer } from '@svc/server';
+import { seedEmbeddedFolder } from '@svc/test-support';
 import { asExitError } from '../../failure';
 import { ExitError, type CliIo } from '../../io';
 import { parseVariables, queryCommand } from './index';
@@ -110,6 +111,7 @@ describe(`svc query on ${testDatabaseKind()}`, () => {
     } else {
       database = { dataDir: path.join(dir, 'data') };
       dbArgs = ['--data-dir', path.join(dir, 'data')];
+      seedEmbeddedFolder(database.dataDir); // its first start is not what this file checks
     }
     const db = await openDatabase(database);
     try {
@@ -226,6 +228,7 @@ describe('svc query on an embedded folder held by svc serve', () => {
   test('goes through the server (POST /query)', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-query-held-'));
     const database = { dataDir: path.join(dir, 'data') };
+    seedEmbeddedFolder(database.dataDir);
     const server = await createServer({
       env: {},
       logLevel: 'silent',
@@ -260,6 +263,7 @@ describe('svc query on an embedded folder held by svc serve', () => {
   test('as the service credential with the configured key (policies off), else as an anonymous caller', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-query-held-key-'));
     const database = { dataDir: path.join(dir, 'data') };
+    seedEmbeddedFolder(database.dataDir);
     const serviceKey = `svc-service-key-${'q'.repeat(32)}`;
     const server = await createServer({
       env: {},

@@ -5,9 +5,9 @@ import path from 'node:path';
 
 /**
  * Issue 32: `npm create svc my-app` runs this package's binary in an empty folder. Tested through
- * the real binary (after the build), as npm runs it. No database is opened; the suite runs in
- * both test passes all the same, since a package whose tests all belong to one pass would have
- * none in the other (Jest fails "no tests found", and CI wants a report per package and pass).
+ * the real binary (after the build), as npm runs it. No database is opened: the engine adds
+ * nothing, so the suite runs in the PostgreSQL pass only (jest.preset.js); in the PGlite pass the
+ * package has no suite, which passes and is reported (`passWithNoTests`).
  */
 const BIN = path.join(__dirname, '..', 'bin', 'create-svc.js');
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'create-svc-'));

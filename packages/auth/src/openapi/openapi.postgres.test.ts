@@ -3,7 +3,8 @@
  * it; every schema compiles under Ajv 2020-12 in strict mode; the switches (OAuth, WebAuthn,
  * cookie, captcha) change what they must; and the whole document matches its golden file
  * (`UPDATE_GOLDEN=1` rewrites it after a deliberate change). `openapi.drive.test.ts` drives
- * every route through the handler and validates the answers.
+ * every route through the handler and validates the answers. No database is opened here: the
+ * engine adds nothing, so the suite runs in the PostgreSQL pass only (jest.preset.js).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -2,12 +2,14 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import { FIRST_START_LINES, cleanEnv, runSvc, spawnSvc, startSvc } from './svc';
 
 // Issue 31, tried as a new user: configuration mistakes are named with their line and a "did you
 // mean", before anything is opened; a port in use is said before the database is created; a first
-// start and a long migration say what they are doing. Through the real binary.
+// start says what it is doing (a long migration: migrate.test.ts). Through the real binary. None of
+// these reads SVC_TEST_DB or reaches PostgreSQL (a server here starts on its default embedded
+// folder): in both passes they ran the same processes on the same folders, so they run in the
+// PGlite pass only (jest.preset.js).
 
 const made: string[] = [];
 afterAll(() => {
@@ -223,42 +225,5 @@ describe('a first start on the embedded database says what it is doing', () => {
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
     expect(again.stderr()).not.toContain('embedded database');
-  });
-});
-
-describe(`a migration of many steps tells its progress on stderr (${testDatabaseKind()})`, () => {
-  let t: TestDatabase | undefined;
-  beforeEach(async () => {
-    if (testDatabaseKind() === 'postgres') t = await createTestDatabase();
-  });
-  afterEach(async () => t?.dispose());
-
-  test('svc migrate --dry-run: step 1 of n first; stdout holds the report only', async () => {
-    const types = Array.from({ length: 12 }, (_, i) => `type T${i} {\n  name: str;\n}\n`);
-    const dir = project({ 'dbschema/default.esdl': types.join('') });
-    const dbArgs =
-      t && 'url' in t.config
-        ? ['--database-url', t.config.url]
-        : ['--data-dir', path.join(dir, 'data')];
-    const r = await runSvc(['migrate', '--dry-run', ...dbArgs], { cwd: dir, ms: 90000 });
-    expect(r.code).toBe(0);
-    const steps = Number(/^Dry run: (\d+) steps would apply/.exec(r.stdout)?.[1]);
-    expect(steps).toBeGreaterThanOrEqual(12);
-    const progress = r.stderr.split('\n').filter((l) => l.startsWith('svc: migrating:'));
-    expect(progress[0]).toMatch(new RegExp(`^svc: migrating: step 1 of ${steps} \\(create `));
-    for (const line of progress)
-      expect(line).toMatch(new RegExp(`^svc: migrating: step \\d+ of ${steps} \\(`));
-    expect(r.stdout).not.toContain('migrating:');
-  });
-
-  test('a migration of few steps says nothing while it runs', async () => {
-    const dir = project({ 'dbschema/default.esdl': 'type User;\n' });
-    const dbArgs =
-      t && 'url' in t.config
-        ? ['--database-url', t.config.url]
-        : ['--data-dir', path.join(dir, 'data')];
-    const r = await runSvc(['migrate', ...dbArgs], { cwd: dir, ms: 90000 });
-    expect(r.code).toBe(0);
-    expect(r.stderr).not.toContain('migrating:');
   });
 });

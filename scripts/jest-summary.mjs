@@ -1,7 +1,8 @@
 // Reads the Jest JSON reports of one or more test runs and prints `N passed, N failed` as the
 // last line; exits 1 if anything failed, a suite could not run, or an expected report is
 // missing (a package whose tests never ran must not pass silently). Before that line it names each
-// failed test with the first line of its message, so a CI log says what failed.
+// failed test with the head of its message (what was expected and received, not the stack), so a CI
+// log says what failed and how.
 // Usage: node scripts/jest-summary.mjs <results-dir> [expected-report-count] [other-failures]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -42,12 +43,12 @@ for (const file of files) {
       suite.status === 'failed' &&
       !(suite.assertionResults ?? []).some((t) => t.status === 'failed')
     ) {
-      failures.push(`${file.replace(/\.json$/, '')}: ${where}: ${firstLine(suite.message)}`);
+      failures.push(`${file.replace(/\.json$/, '')}: ${where}: ${excerpt(suite.message)}`);
     }
     for (const test of suite.assertionResults ?? []) {
       if (test.status !== 'failed') continue;
       failures.push(
-        `${file.replace(/\.json$/, '')}: ${where}: ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`,
+        `${file.replace(/\.json$/, '')}: ${where}: ${test.fullName}: ${excerpt(test.failureMessages?.[0])}`,
       );
     }
   }
@@ -74,11 +75,21 @@ if (failures.length) {
 console.log(`${passed} passed, ${failed + problems} failed`);
 process.exit(failed + problems > 0 ? 1 : 0);
 
-/** The first non-empty line of a Jest failure message, without colour codes, at most 300 characters. */
-function firstLine(message) {
+/**
+ * The head of a Jest failure message: its non-empty lines up to the stack trace, without colour
+ * codes, at most 16 lines of at most 200 characters each; lines after the first are indented
+ * under the failure's own line.
+ */
+function excerpt(message) {
   const text = String(message ?? '').replace(/\u001b\[[0-9;]*m/g, '');
-  const line = text.split('\n').find((l) => l.trim()) ?? '';
-  return line.trim().slice(0, 300);
+  const lines = [];
+  for (const line of text.split('\n')) {
+    if (/^\s+at /.test(line)) break;
+    if (!line.trim()) continue;
+    lines.push(line.trimEnd().slice(0, 200));
+    if (lines.length === 16) break;
+  }
+  return lines.map((line, i) => (i === 0 ? line.trim() : `      ${line}`)).join('\n');
 }
 
 /**

@@ -112,8 +112,8 @@ export async function run(
  * starting stops it as soon as it has started, rather than killing it halfway.
  */
 export function runFromProcess(): void {
-  tuneRuntime();
   const argv = process.argv.slice(2);
+  tuneRuntime(argv[0]);
   let stop: (() => Promise<void>) | undefined;
   let stopRequested = false;
   let stopping = false;

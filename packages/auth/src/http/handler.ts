@@ -152,7 +152,10 @@ export function createHandler(
       log.warn?.({ basePath }, NO_CLIENT_ADDRESS_WARNING);
     }
     const agent = given.userAgent ?? request.headers.get('user-agent');
-    const info: RequestInfo = agent ? { ...given, userAgent: agent } : given;
+    // Not `{ ...given, userAgent }`: see http/node.ts (a per-request hidden class).
+    const info: RequestInfo = agent
+      ? { ip: given.ip, userAgent: agent, method: given.method }
+      : given;
     const url = new URL(request.url);
     // A method a Request cannot carry (TRACE...) arrives in `info` (see RequestInfo.method).
     const method = info.method ?? request.method;

@@ -75,7 +75,7 @@ export function queryHandler(deps: QueryHandlerDeps) {
     // A signed-in caller's session is read in the query's statement (http/pending-session).
     const probe = unsettledSession(res)?.probe();
     const data = await engine.run(body, caller, {
-      ...(probe ? { probe } : {}),
+      probe,
       signal: requestSignal(res),
       ...readRouting(deps.replicas, req, res, body.read !== 'primary'),
     });
@@ -98,13 +98,13 @@ export function queryCaller(
 ): QueryCaller {
   // Everything here comes from the verified token (@svc/auth authContextFromClaims), never from
   // the request body: these are the caller's globals (docs/http.md).
+  // One literal, every key always present (an absent value is undefined): no spread in a
+  // per-request object (ARCHITECTURE, "A request's objects die young").
   const auth: AuthValues =
     caller?.kind === 'user'
       ? {
-          ...(caller.context.userId === undefined ? {} : { userId: caller.context.userId }),
-          ...(caller.context.jwtClaims?.email === undefined
-            ? {}
-            : { email: caller.context.jwtClaims.email }),
+          userId: caller.context.userId,
+          email: caller.context.jwtClaims?.email,
           roles: caller.context.roles,
           isAnonymous: caller.context.isAnonymous,
           permissions: caller.context.permissions,

@@ -101,7 +101,7 @@ export function restHandler(deps: RestHandlerDeps) {
     const run = (request: QueryRequest) => {
       const probe = unsettledSession(res)?.probe();
       return engine.run(request, caller, {
-        ...(probe ? { probe } : {}),
+        probe,
         signal: requestSignal(res),
         ...readRouting(deps.replicas, req, res, reads),
       });

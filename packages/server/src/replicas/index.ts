@@ -219,7 +219,7 @@ export function readRouting(
   const replica =
     reads && asked === undefined && locals.svcRead !== 'primary' ? replicas.pick() : undefined;
   return {
-    ...(replica ? { replica } : {}),
+    replica,
     onServed: (by) => {
       // Once anything ran on the primary (a write above all), the rest of the request stays there.
       if (locals.svcRead !== 'primary') locals.svcRead = by;

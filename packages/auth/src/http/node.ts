@@ -66,7 +66,7 @@ export function toNodeListener(handler: AuthHandler, options: NodeAdapterOptions
       }
       const requestMethod = forbidden ? 'GET' : (req.method ?? 'GET');
       // One literal, its keys always present (undefined when absent): a literal that starts with
-      // a spread gets a hidden class of its own per request on Node 20 (server ARCHITECTURE,
+      // a spread gets a hidden class of its own per request on Node 20 (ARCHITECTURE.md,
       // "A request's objects die young").
       const info: RequestInfo = {
         ip: (req.ip ?? req.socket.remoteAddress) || undefined,

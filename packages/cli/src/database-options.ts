@@ -7,7 +7,7 @@ import {
   SERVER_FIELDS,
   type ResolvedConfig,
   type ServerConfig,
-} from '@svc/server';
+} from '@svc/server/config';
 import { ExitError } from './io';
 
 /** The flags every command that opens the database takes (parseArgs option specs). */

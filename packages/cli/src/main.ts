@@ -2,15 +2,23 @@ import { closestName } from '@svc/core';
 import { asExitError } from './failure';
 import { tuneRuntime } from './runtime';
 import { ExitError, processIo, type CliIo } from './io';
-import { serve } from './commands/serve';
-import { migrateCommand } from './commands/migrate';
-import { migrationCommand } from './commands/migration';
-import { adminCommand } from './commands/admin';
-import { queryCommand } from './commands/query';
-import { generateCommand } from './commands/generate';
-import { initCommand } from './commands/init';
-import { watchCommand } from './commands/watch';
-import { loginCommand, logoutCommand } from './commands/login';
+
+/**
+ * Each command's module, loaded when the command runs (`require` on first call, then Node's
+ * cache): a process loads what its command uses, so `svc admin` loads the auth package and not the
+ * server's, and `--version` neither.
+ */
+const commandModules = {
+  init: (): typeof import('./commands/init') => require('./commands/init'),
+  admin: (): typeof import('./commands/admin') => require('./commands/admin'),
+  migrate: (): typeof import('./commands/migrate') => require('./commands/migrate'),
+  migration: (): typeof import('./commands/migration') => require('./commands/migration'),
+  query: (): typeof import('./commands/query') => require('./commands/query'),
+  generate: (): typeof import('./commands/generate') => require('./commands/generate'),
+  watch: (): typeof import('./commands/watch') => require('./commands/watch'),
+  login: (): typeof import('./commands/login') => require('./commands/login'),
+  serve: (): typeof import('./commands/serve') => require('./commands/serve'),
+};
 
 export const CLI_VERSION: string = (require('../package.json') as { version: string }).version;
 
@@ -48,6 +56,7 @@ export interface RunContext {
 /**
  * Runs one CLI invocation. Resolves with the exit code, or, for `serve`, with a function that
  * stops the server (the process entry point wires it to signals).
+ * Each command's module is loaded when it runs (`commandModules`).
  */
 export async function run(
   argv: readonly string[],
@@ -67,25 +76,25 @@ export async function run(
         ctx.io.stdout(CLI_VERSION);
         return 0;
       case 'init':
-        return await initCommand(rest, ctx);
+        return await commandModules.init().initCommand(rest, ctx);
       case 'admin':
-        return await adminCommand(rest, ctx);
+        return await commandModules.admin().adminCommand(rest, ctx);
       case 'migrate':
-        return await migrateCommand(rest, ctx);
+        return await commandModules.migrate().migrateCommand(rest, ctx);
       case 'migration':
-        return await migrationCommand(rest, ctx);
+        return await commandModules.migration().migrationCommand(rest, ctx);
       case 'query':
-        return await queryCommand(rest, ctx);
+        return await commandModules.query().queryCommand(rest, ctx);
       case 'generate':
-        return await generateCommand(rest, ctx);
+        return await commandModules.generate().generateCommand(rest, ctx);
       case 'watch':
-        return await watchCommand(rest, ctx);
+        return await commandModules.watch().watchCommand(rest, ctx);
       case 'login':
-        return await loginCommand(rest, ctx);
+        return await commandModules.login().loginCommand(rest, ctx);
       case 'logout':
-        return await logoutCommand(rest, ctx);
+        return await commandModules.login().logoutCommand(rest, ctx);
       case 'serve': {
-        const server = await serve(rest, ctx);
+        const server = await commandModules.serve().serve(rest, ctx);
         return server ? { stop: () => server.close() } : 0;
       }
       default: {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { base32Decode, hotp } from '@svc/auth';
 import { LOCK_FILE_NAME } from '@svc/core';
 import { seedEmbeddedFolder } from '@svc/test-support';
-import { cleanEnv, runInTerminal, runSvc, startSvc, type Running } from './svc';
+import { FIRST_START_MS, cleanEnv, runInTerminal, runSvc, startSvc, type Running } from './svc';
 
 // `svc admin` through the `svc serve` holding an embedded data folder, and the credentials of the
 // commands that go to a server: the service key, a superuser's token (--token, SVC_TOKEN), or
@@ -45,7 +45,7 @@ const svcIn = (dir: string, args: string[], env: Record<string, string> = {}, in
   runSvc(args, {
     cwd: dir,
     env: cleanEnv({ SVC_JWT_SECRET: SECRET, ...env }),
-    ms: 60000,
+    ms: FIRST_START_MS,
     ...(input !== undefined ? { input } : {}),
   });
 

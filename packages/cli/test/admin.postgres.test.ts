@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
-import { cleanEnv, runInTerminal, runSvc, spawnSvc, startSvc, withoutFirstStart } from './svc';
+import {
+  FIRST_START_MS,
+  cleanEnv,
+  runInTerminal,
+  runSvc,
+  spawnSvc,
+  startSvc,
+  withoutFirstStart,
+} from './svc';
 
 const SECRET = 'cli-admin-secret-0123456789-abcdefghijk';
 
@@ -22,7 +30,7 @@ describe(`svc admin on ${testDatabaseKind()}`, () => {
     runSvc(['admin', ...args, ...dbArgs()], {
       cwd: dir,
       env: cleanEnv(env),
-      ms: 60000,
+      ms: FIRST_START_MS,
       ...(input !== undefined ? { input } : {}),
     });
   const login = async (url: string, password: string) => {
@@ -356,7 +364,7 @@ describe(`svc admin assign-role on a fresh ${testDatabaseKind()} database`, () =
           ? ['--database-url', t.config.url]
           : ['--data-dir', path.join(dir, 'data')]),
       ],
-      { cwd: dir, env: cleanEnv(), ms: 60000 },
+      { cwd: dir, env: cleanEnv(), ms: FIRST_START_MS },
     );
 
   test('the spec commands alone: create-superuser, assign-role <user> editor, list-roles', async () => {

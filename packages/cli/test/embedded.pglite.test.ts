@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { LOCK_FILE_NAME, openDatabase } from '@svc/core';
 import { seedEmbeddedFolder } from '@svc/test-support';
-import { cleanEnv, runSvc, startSvc, type Running, withoutFirstStart } from './svc';
+import { FIRST_START_MS, cleanEnv, runSvc, startSvc, type Running, withoutFirstStart } from './svc';
 
 // One embedded data folder, several svc processes: the folder's lock keeps PGlite to one process,
 // `svc migrate` works through a server that holds it, and a server killed with -9 loses no write
@@ -63,7 +63,7 @@ describe('one embedded data folder, several svc processes', () => {
 
       // A new type in dbschema/, migrated while the server runs.
       fs.writeFileSync(path.join(dir, 'dbschema', 'posts.esdl'), POSTS);
-      const refused = await runSvc(['migrate'], { cwd: dir, env, ms: 60000 });
+      const refused = await runSvc(['migrate'], { cwd: dir, env, ms: FIRST_START_MS });
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(
         /refused the request \((UNAUTHORIZED|ACCESS_DENIED): .*\): no credential is configured: set SVC_SERVICE_KEY .*, give a superuser's token \(--token or SVC_TOKEN\), or sign in as a superuser with svc login$/m,
@@ -71,7 +71,7 @@ describe('one embedded data folder, several svc processes', () => {
       const migrated = await runSvc(['migrate'], {
         cwd: dir,
         env: cleanEnv({ SVC_JWT_SECRET: SECRET, SVC_SERVICE_KEY: SERVICE_KEY }),
-        ms: 60000,
+        ms: FIRST_START_MS,
       });
       expect(migrated.stderr).toBe(
         `svc: the data folder is held by svc serve (pid ${svc.child.pid}): migrating through it at ${svc.url}\n`,
@@ -91,7 +91,7 @@ describe('one embedded data folder, several svc processes', () => {
       const bad = await runSvc(['migrate'], {
         cwd: dir,
         env: cleanEnv({ SVC_SERVICE_KEY: SERVICE_KEY }),
-        ms: 60000,
+        ms: FIRST_START_MS,
       });
       expect(bad.code).toBe(1);
       expect(bad.stderr).toMatch(
@@ -114,7 +114,7 @@ describe('one embedded data folder, several svc processes', () => {
         '--password',
         'root password 1',
       ];
-      const admin = await runSvc(create, { cwd: dir, env, ms: 60000 });
+      const admin = await runSvc(create, { cwd: dir, env, ms: FIRST_START_MS });
       expect(admin.code).toBe(1);
       expect(admin.stdout).toBe('');
       expect(admin.stderr).toContain(
@@ -123,7 +123,7 @@ describe('one embedded data folder, several svc processes', () => {
       const made = await runSvc(create, {
         cwd: dir,
         env: cleanEnv({ SVC_SERVICE_KEY: SERVICE_KEY }),
-        ms: 60000,
+        ms: FIRST_START_MS,
       });
       expect(made.stderr).toBe(
         `svc: the data folder is held by svc serve (pid ${svc.child.pid}): working through it at ${svc.url}\n`,
@@ -131,7 +131,7 @@ describe('one embedded data folder, several svc processes', () => {
       expect(made.stdout).toMatch(/^Created superuser root@example\.com \([0-9a-f-]{36}\)\.\n$/);
       expect(made.code).toBe(0);
 
-      const second = await runSvc(['serve', '--port', '0'], { cwd: dir, env, ms: 60000 });
+      const second = await runSvc(['serve', '--port', '0'], { cwd: dir, env, ms: FIRST_START_MS });
       expect(second.code).toBe(1);
       expect(second.stderr).toContain(
         `DATA_DIR_LOCKED: the embedded database folder ${data} is in use by svc serve (pid ${svc.child.pid}`,
@@ -152,12 +152,12 @@ describe('one embedded data folder, several svc processes', () => {
     expect(fs.existsSync(path.join(data, LOCK_FILE_NAME))).toBe(false);
 
     // Afterwards the folder opens directly and holds everything.
-    const upToDate = await runSvc(['migrate'], { cwd: dir, env, ms: 60000 });
+    const upToDate = await runSvc(['migrate'], { cwd: dir, env, ms: FIRST_START_MS });
     expect(upToDate).toMatchObject({ code: 0, stderr: '' });
     expect(upToDate.stdout).toMatch(/^The database is up to date/);
     const created = await runSvc(
       ['admin', 'create-superuser', 'later@example.com', '--password', 'root password 1'],
-      { cwd: dir, env, ms: 60000 },
+      { cwd: dir, env, ms: FIRST_START_MS },
     );
     expect(created).toMatchObject({ code: 0, stderr: '' });
     const db = await openDatabase({ dataDir: data });
@@ -201,7 +201,7 @@ describe('one embedded data folder, several svc processes', () => {
         token: 'stale',
       }),
     );
-    const r = await runSvc(['migrate', '--data-dir', data], { cwd: dir, ms: 60000 });
+    const r = await runSvc(['migrate', '--data-dir', data], { cwd: dir, ms: FIRST_START_MS });
     expect(withoutFirstStart(r.stderr)).toBe('');
     expect(r.stdout).toMatch(/^Applied \d+ steps/);
     expect(r.code).toBe(0);

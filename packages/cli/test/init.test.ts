@@ -6,7 +6,7 @@ import { buildSchema } from '@svc/core';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import { seedEmbeddedFolder } from '@svc/test-support';
 import { resolveConfig } from '@svc/server';
-import { cleanEnv, runSvc, startSvc } from './svc';
+import { FIRST_START_MS, cleanEnv, runSvc, startSvc } from './svc';
 
 /** Issue 31: `svc init` starts a project that builds, migrates and serves as written. */
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'svc-init-'));
@@ -170,7 +170,7 @@ describe(`svc init, then the commands it prints, on ${testDatabaseKind()}`, () =
 
   test('the example schema migrates, and so does its access policy example once uncommented', async () => {
     const dir = tmp();
-    const run = (args: string[]) => runSvc(args, { cwd: dir, ms: 60000 });
+    const run = (args: string[]) => runSvc(args, { cwd: dir, ms: FIRST_START_MS });
     expect((await run(['init'])).code).toBe(0);
     const db = dbArgs(dir);
 

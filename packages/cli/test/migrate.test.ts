@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import { seedEmbeddedFolder } from '@svc/test-support';
-import { runSvc, startSvc } from './svc';
+import { FIRST_START_MS, runSvc, startSvc } from './svc';
 
 const USERS = 'type User {\n  required name: str { constraint exclusive; }\n}\n';
 const POSTS = 'type Post {\n  required title: str;\n  author: User;\n}\n';
@@ -46,7 +46,8 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
     });
     // On PGlite, the default folder: .svc/data in the project.
     const args = t ? dbArgs(dir) : [];
-    const run = (more: string[]) => runSvc(['migrate', ...more, ...args], { cwd: dir, ms: 60000 });
+    const run = (more: string[]) =>
+      runSvc(['migrate', ...more, ...args], { cwd: dir, ms: FIRST_START_MS });
     const dry = await run(['--dry-run']);
     expect(dry.stderr).toBe(
       t
@@ -75,7 +76,7 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
     const dir = project({ 'schema.esdl': 'type User {\n  required name: strr;\n}\n' });
     const r = await runSvc(['migrate', '--schema', 'schema.esdl', ...dbArgs(dir)], {
       cwd: dir,
-      ms: 60000,
+      ms: FIRST_START_MS,
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
@@ -94,7 +95,7 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
       'dbschema/b-tags.esdl': TAGS,
       'dbschema/c-comments.esdl': COMMENTS,
     });
-    const r = await runSvc(['migrate', ...dbArgs(dir)], { cwd: dir, ms: 60000 });
+    const r = await runSvc(['migrate', ...dbArgs(dir)], { cwd: dir, ms: FIRST_START_MS });
     expect(r).toEqual({
       code: 1,
       stdout: '',
@@ -117,7 +118,7 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
       'dbschema/b-tags.esdl': TAGS,
       'dbschema/c-comments.esdl': 'type Comment {\n  body: str\n  post: Post;\n}\n',
     });
-    const first = await runSvc(['migrate', ...dbArgs(syntax)], { cwd: syntax, ms: 60000 });
+    const first = await runSvc(['migrate', ...dbArgs(syntax)], { cwd: syntax, ms: FIRST_START_MS });
     expect(first.code).toBe(1);
     expect(first.stderr).not.toMatch(/\n\s+at /); // no stack trace
     const heads = first.stderr.split('\n').filter((l) => l.includes('┌─'));
@@ -134,7 +135,7 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
     });
     const second = await runSvc(['migrate', ...dbArgs(references)], {
       cwd: references,
-      ms: 60000,
+      ms: FIRST_START_MS,
     });
     expect(second.code).toBe(1);
     expect(second.stderr.split('\n').filter((l) => /┌─|\^/.test(l))).toEqual([
@@ -151,7 +152,10 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
       'dbschema/b-tags.esdl': TAGS,
       'dbschema/c-comments.esdl': COMMENTS,
     });
-    const r = await runSvc(['serve', '--port', '0', ...dbArgs(dir)], { cwd: dir, ms: 60000 });
+    const r = await runSvc(['serve', '--port', '0', ...dbArgs(dir)], {
+      cwd: dir,
+      ms: FIRST_START_MS,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /^svc: error: InvalidReferenceError: type 'default::Tga' does not exist\n {2}┌─ dbschema\/b-tags\.esdl:5:15\n/,
@@ -163,7 +167,7 @@ describe(`svc migrate on ${testDatabaseKind()}`, () => {
     const dir = withDatabase(
       project({ 'dbschema/default.esdl': 'type User { required name: str; bio: str; }\n' }),
     );
-    const run = (args: string[]) => runSvc(args, { cwd: dir, ms: 60000 });
+    const run = (args: string[]) => runSvc(args, { cwd: dir, ms: FIRST_START_MS });
     expect((await run(['migrate', ...dbArgs(dir)])).code).toBe(0);
     const insert = await run([
       'query',

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import { seedEmbeddedFolder } from '@svc/test-support';
-import { runSvc } from './svc';
+import { FIRST_START_MS, runSvc } from './svc';
 
 /**
  * Issue 31: a migration file written by one release is applied by the next. Each fixture was
@@ -39,7 +39,7 @@ describe.each([1, 2])(`migration files of format %i on ${testDatabaseKind()}`, (
       t && 'url' in t.config
         ? ['--database-url', t.config.url]
         : ['--data-dir', path.join(dir, 'data')];
-    const run = (args: string[]) => runSvc([...args, ...db], { cwd: dir, ms: 60000 });
+    const run = (args: string[]) => runSvc([...args, ...db], { cwd: dir, ms: FIRST_START_MS });
 
     // The first file, then data in its schema.
     copy(`dbschema/migrations/${frozen[0]}`, `dbschema/migrations/${frozen[0]}`);
@@ -79,7 +79,7 @@ describe.each([1, 2])(`migration files of format %i on ${testDatabaseKind()}`, (
     expect(status.stdout).toBe(
       '2 migration files in dbschema/migrations; 2 applied to the database.\n',
     );
-    const create = await runSvc(['migration', 'create'], { cwd: dir, ms: 60000 });
+    const create = await runSvc(['migration', 'create'], { cwd: dir, ms: FIRST_START_MS });
     expect(create.stdout).toBe(
       `No schema changes since dbschema/migrations/${frozen[1]}: no migration was created.\n`,
     );
@@ -89,7 +89,7 @@ describe.each([1, 2])(`migration files of format %i on ${testDatabaseKind()}`, (
       path.join(dir, 'dbschema/default.esdl'),
       '\ntype Tag { required name: str; }\n',
     );
-    const next = await runSvc(['migration', 'create'], { cwd: dir, ms: 60000 });
+    const next = await runSvc(['migration', 'create'], { cwd: dir, ms: FIRST_START_MS });
     expect(next.code).toBe(0);
     const files = fs.readdirSync(migrations).sort();
     expect(files).toHaveLength(3);

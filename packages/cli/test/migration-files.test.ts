@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '@svc/core/testing';
 import { seedEmbeddedFolder } from '@svc/test-support';
-import { runInTerminal, runSvc, startSvc } from './svc';
+import { FIRST_START_MS, runInTerminal, runSvc, startSvc } from './svc';
 
 /** Issue 31: Gel's workflow of migration files, through the real binary. */
 describe(`svc migration on ${testDatabaseKind()}`, () => {
@@ -28,7 +28,7 @@ describe(`svc migration on ${testDatabaseKind()}`, () => {
     fs.mkdirSync(path.dirname(schema));
     fs.writeFileSync(schema, 'type User { required name: str; bio: str; }\n');
     const db = dbArgs(dir);
-    const run = (args: string[]) => runSvc(args, { cwd: dir, ms: 60000 });
+    const run = (args: string[]) => runSvc(args, { cwd: dir, ms: FIRST_START_MS });
     const migrations = () => fs.readdirSync(path.join(dir, 'dbschema/migrations')).sort();
 
     const first = await run(['migration', 'create']);
@@ -120,7 +120,7 @@ describe(`svc migration on ${testDatabaseKind()}`, () => {
     fs.mkdirSync(path.join(dir, 'dbschema'));
     fs.writeFileSync(path.join(dir, 'dbschema/default.esdl'), 'type Note { title: str; }\n');
     const db = dbArgs(dir);
-    expect((await runSvc(['migration', 'create'], { cwd: dir, ms: 60000 })).code).toBe(0);
+    expect((await runSvc(['migration', 'create'], { cwd: dir, ms: FIRST_START_MS })).code).toBe(0);
     const sdlOf = async (url: string) =>
       ((await (await fetch(`${url}/schema`)).json()) as { sdl: string }).sdl;
     for (const [args, expected] of [
@@ -131,7 +131,7 @@ describe(`svc migration on ${testDatabaseKind()}`, () => {
         'module default {\n    type Note {\n        property title: str;\n    }\n}\n',
       ],
     ] as const) {
-      const svc = await startSvc(['--port', '0', ...args, ...db], { cwd: dir, ms: 60000 });
+      const svc = await startSvc(['--port', '0', ...args, ...db], { cwd: dir, ms: FIRST_START_MS });
       try {
         expect(await sdlOf(svc.url)).toBe(expected);
         const output = svc.stdout() + svc.stderr();
@@ -156,7 +156,7 @@ describe('svc migration create on a terminal', () => {
 
   test('asks about the rename and the fill, and writes them into the file', async () => {
     const dir = project('type User { required name: str; bio: str; }\n');
-    expect((await runSvc(['migration', 'create'], { cwd: dir, ms: 60000 })).code).toBe(0);
+    expect((await runSvc(['migration', 'create'], { cwd: dir, ms: FIRST_START_MS })).code).toBe(0);
     fs.writeFileSync(
       path.join(dir, 'dbschema/default.esdl'),
       'type User { required name: str; about: str; required handle: str; }\n',
@@ -187,7 +187,7 @@ describe('svc migration create on a terminal', () => {
 
   test('Ctrl-C at a question exits 130 and writes nothing', async () => {
     const dir = project('type User { required name: str; }\n');
-    expect((await runSvc(['migration', 'create'], { cwd: dir, ms: 60000 })).code).toBe(0);
+    expect((await runSvc(['migration', 'create'], { cwd: dir, ms: FIRST_START_MS })).code).toBe(0);
     fs.writeFileSync(
       path.join(dir, 'dbschema/default.esdl'),
       'type User { required name: str; required handle: str; }\n',

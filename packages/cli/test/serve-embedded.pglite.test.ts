@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { seedEmbeddedFolder } from '@svc/test-support';
-import { cleanEnv, runInTerminal, runSvc, spawnSvc, startSvc, withoutFirstStart } from './svc';
+import {
+  cleanEnv,
+  FIRST_START_MS,
+  runInTerminal,
+  runSvc,
+  spawnSvc,
+  startSvc,
+  withoutFirstStart,
+} from './svc';
 
 // `svc` itself (--version, --help, a bad configuration) and `svc serve` on the embedded folder it
 // uses when no database is configured. None of these reads SVC_TEST_DB or reaches PostgreSQL: in
@@ -97,7 +105,7 @@ describe('svc serve logs for people and for programs', () => {
     fs.writeFileSync(path.join(cwd, 'dbschema', 'default.esdl'), 'type User;\n');
     const term = runInTerminal(['serve', '--port', '0', '--data-dir', 'data'], { cwd });
     try {
-      const shown = plain(await term.waitFor(/Ctrl-C stops it/, 60000));
+      const shown = plain(await term.waitFor(/Ctrl-C stops it/, FIRST_START_MS)); // a first start
       const url = /^ {2}URL {7}(http:\/\/127\.0\.0\.1:\d+)$/m.exec(shown)?.[1];
       expect(url).toBeDefined();
       expect(shown).toMatch(new RegExp(`^svc ${version.replace(/\./g, '\\.')}$`, 'm'));

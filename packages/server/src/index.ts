@@ -1,6 +1,11 @@
 /**
  * @svc/server: the svc HTTP server. `createServer` assembles configuration, database, auth and
  * routes; `resolveConfig` is the configuration resolver the CLI uses too.
+ *
+ * Two parts are entry points of their own, for a process that uses them without the HTTP server
+ * (the CLI's one-shot commands, which then load about 300 fewer modules): `@svc/server/config`
+ * (the configuration: `resolveConfig`, its fields and `ConfigError`) and
+ * `@svc/server/query-compiler` (`createServerQueryEngine`). Both are exported here too.
  */
 export {
   createServer,

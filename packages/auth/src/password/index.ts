@@ -91,18 +91,7 @@ export function createPasswordHasher(
   rounds: number,
   pool: BcryptPool = bcryptPool(),
 ): PasswordHasher {
-  let dummy: Promise<string> | undefined;
-  const dummyHash = () => {
-    if (!dummy) {
-      const made = pool.hash(randomBytes(18).toString('base64'), rounds);
-      // A dummy that failed (a full queue, a worker lost) is made again next time, not kept.
-      made.catch(() => {
-        if (dummy === made) dummy = undefined;
-      });
-      dummy = made;
-    }
-    return dummy;
-  };
+  const dummy = dummyBcryptHash(rounds);
   const hasher: PasswordHasher = {
     rounds,
     hash: (password) => pool.hash(nfkc(password, 'password'), rounds),
@@ -115,13 +104,33 @@ export function createPasswordHasher(
     },
     async burn(password) {
       const normalized = nfkc(password, 'password');
-      const against = await dummyHash();
-      await pool.compare(normalized, against);
-      if (normalized !== password) await pool.compare(password, against);
+      await pool.compare(normalized, dummy);
+      if (normalized !== password) await pool.compare(password, dummy);
       return false;
     },
   };
-  // Made now, in the background, so the first unknown login does not also pay for a hash.
-  dummyHash().catch(() => {});
   return hasher;
+}
+
+/** bcrypt's base64 alphabet, in the order of the standard one's (same bits, other characters). */
+const BCRYPT_BASE64 = './ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const STANDARD_BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** `bytes` random bytes in bcrypt's base64, `length` characters long. */
+function bcryptBase64(bytes: number, length: number): string {
+  const standard = randomBytes(bytes).toString('base64');
+  let out = '';
+  for (let i = 0; i < length; i++) out += BCRYPT_BASE64[STANDARD_BASE64.indexOf(standard[i]!)];
+  return out;
+}
+
+/**
+ * A hash no password was hashed to: bcrypt's `$2b$`, the cost, a random salt (16 bytes) and a
+ * random digest (23 bytes), in its 60 characters. Comparing a password with it costs what a real
+ * compare of that cost does (the password is hashed with the salt and cost read from it, then the
+ * digests are compared), and it never matches. Made without hashing anything, so a process that
+ * never checks a password (`svc admin`, a test) starts no bcrypt worker for it.
+ */
+export function dummyBcryptHash(rounds: number): string {
+  return `$2b$${String(rounds).padStart(2, '0')}$${bcryptBase64(16, 22)}${bcryptBase64(23, 31)}`;
 }

@@ -3,7 +3,8 @@
  * malformed hash a mismatch (not an error), the queue bounded, the event loop free while a hash
  * runs, and a closed pool that starts again.
  */
-import { createPasswordHasher } from './index';
+import bcrypt from 'bcryptjs';
+import { createPasswordHasher, dummyBcryptHash } from './index';
 import { createBcryptPool, bcryptPool } from './pool';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -116,21 +117,32 @@ describe('bcrypt pool', () => {
 });
 
 describe('the hasher over the pool', () => {
-  test('a dummy hash that failed (the queue full) is made again by the next unknown login', async () => {
-    const full = Object.assign(new Error('too many password checks in progress'), {
-      code: 'SERVICE_UNAVAILABLE',
-    });
-    const dummy = NATIVE_HASHES[0]![1];
+  test('an unknown login compares with a dummy of the same cost, made without hashing anything', async () => {
     const hash = jest.fn<Promise<string>, [string, number]>();
-    hash.mockRejectedValueOnce(full).mockResolvedValue(dummy);
     const compare = jest.fn<Promise<boolean>, [string, string]>().mockResolvedValue(false);
     const pool = { ...createBcryptPool({ size: 1 }), hash, compare };
     const hasher = createPasswordHasher(4, pool);
-    await sleep(0); // the background dummy, refused
     await expect(hasher.burn('password1')).resolves.toBe(false);
-    expect(hash).toHaveBeenCalledTimes(2);
-    expect(compare).toHaveBeenCalledWith('password1', dummy);
     await hasher.burn('password2');
-    expect(hash).toHaveBeenCalledTimes(2); // kept once made
+    expect(hash).not.toHaveBeenCalled();
+    const dummies = compare.mock.calls.map(([, against]) => against);
+    expect(dummies).toEqual([dummies[0], dummies[0]]); // one dummy per hasher
   });
+
+  test.each([4, 10])(
+    'a dummy of cost %i is one bcrypt reads, hashes with and never matches',
+    (rounds) => {
+      const dummy = dummyBcryptHash(rounds);
+      expect(dummy).toMatch(/^\$2b\$\d\d\$[./A-Za-z0-9]{53}$/);
+      expect(bcrypt.getRounds(dummy)).toBe(rounds);
+      expect(dummyBcryptHash(rounds)).not.toBe(dummy); // random salt and digest
+      // bcrypt hashes with the dummy's salt (a salt it could not read would throw), to a hash of the
+      // same cost and salt: what a compare does before comparing digests, so it costs the same.
+      const salt = dummy.slice(0, 29);
+      const made = bcrypt.hashSync('password1', salt);
+      expect(made.slice(0, 29)).toBe(salt);
+      expect(made).toHaveLength(60);
+      expect(bcrypt.compareSync('password1', dummy)).toBe(false);
+    },
+  );
 });

@@ -4,7 +4,7 @@
  * a key name, default or description there is the one the server reads.
  */
 import { AUTH_CONFIG_DEFAULTS } from '@svc/auth';
-import { DATABASE_FIELDS, SERVER_FIELDS, type FieldSpec } from '@svc/server';
+import { DATABASE_FIELDS, SERVER_FIELDS, type FieldSpec } from '@svc/server/config';
 
 /** `dbschema/default.esdl`: a small schema that builds and migrates as it is. */
 export const EXAMPLE_SCHEMA = `# The schema of this project, in Gel's SDL: every *.esdl file of dbschema/ is read.

@@ -11,7 +11,7 @@
  * Failures: one line on stderr (the error class, message and position), exit 1.
  */
 import { ANONYMOUS_AUTH, jsonDepthProblem, type CompileQuery } from '@svc/core';
-import { createServerQueryEngine } from '@svc/server';
+import { createServerQueryEngine } from '@svc/server/query-compiler';
 import { DATABASE_FLAGS, databaseUrlSource, resolveCommandConfig } from '../../database-options';
 import { asExitError } from '../../failure';
 import { ExitError, parseCommandArgs, type CliIo } from '../../io';

@@ -37,22 +37,31 @@ type PointerDecl = SchemaModuleType['pointers'][number];
 /** True for a type of the schema module (its rows are the catalogue's). */
 export const isCatalogueType = isSchemaModuleType;
 
-/** C3 linearisation of a catalogue type's ancestors (nearest first), without itself. */
-function linearise(name: string, base: readonly string[]): string[] {
+/**
+ * C3 linearisation of a catalogue type's ancestors (nearest first), without itself. Made once per
+ * type and kept (the declarations are constants): building an index asks for every type's, and
+ * for each type's descendants every other's.
+ */
+const LINEAGES = new Map<string, readonly string[]>();
+function linearise(name: string): readonly string[] {
+  const known = LINEAGES.get(name);
+  if (known) return known;
   const decl = DECL_BY_NAME.get(name);
-  if (!decl) return [...base];
-  const seqs = decl.bases.map((b) => [b, ...linearise(b, base)]);
+  if (!decl) return [];
+  const seqs = decl.bases.map((b) => [b, ...linearise(b)]);
   seqs.push([...decl.bases]);
   const out: string[] = [];
   for (;;) {
     const live = seqs.filter((s) => s.length > 0);
-    if (live.length === 0) return out;
+    if (live.length === 0) break;
     const head = live
       .map((s) => s[0] as string)
       .find((h) => !live.some((s) => s.indexOf(h) > 0)) as string;
     out.push(head);
     for (const s of live) if (s[0] === head) s.shift();
   }
+  LINEAGES.set(name, out);
+  return out;
 }
 
 function targetRef(target: string): TypeRef {
@@ -106,7 +115,7 @@ export function catalogueTypes(
   const baseObject = 'std::BaseObject';
   const infos: ObjectTypeInfo[] = [];
   for (const decl of DECLS) {
-    const ancestors = linearise(decl.name, []);
+    const ancestors = [...linearise(decl.name)];
     if (!ancestors.includes(baseObject)) ancestors.push(baseObject);
     // Own pointers win over inherited ones; the farthest ancestor's come first.
     const pointers = new Map<string, PointerInfo>([['id', basePointers.get('id') as PointerInfo]]);
@@ -116,7 +125,7 @@ export function catalogueTypes(
     }
     for (const p of decl.pointers) pointers.set(p[0], declPointer(decl, p));
     pointers.set('__type__', basePointers.get('__type__') as PointerInfo);
-    const descendants = DECLS.filter((d) => linearise(d.name, []).includes(decl.name))
+    const descendants = DECLS.filter((d) => linearise(d.name).includes(decl.name))
       .map((d) => d.name)
       .sort();
     const concrete = [decl.name, ...descendants].filter((n) => !DECL_BY_NAME.get(n)?.abstract);

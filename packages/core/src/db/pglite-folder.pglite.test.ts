@@ -95,6 +95,8 @@ describe('embedded PGlite in a folder', () => {
     expect(seen).toMatchObject({ wasm: 0, once: true });
   });
 
+  // A first start (initdb): 7 s alone, past Jest's 30 s in CI with every core busy. A test that
+  // timed out would leave PGlite starting after its file ended, failing the next file in the worker.
   test('a first start cut short (no PG_VERSION yet) is started again cleanly', async () => {
     const dir = tempDir();
     // What a start killed half-way through moving the new files in leaves behind.
@@ -112,5 +114,5 @@ describe('embedded PGlite in a folder', () => {
     }
     expect(fs.existsSync(path.join(dir, 'base', '1', 'junk'))).toBe(false);
     expect(fs.existsSync(path.join(dir, '.svc-initdb'))).toBe(false);
-  });
+  }, 120_000);
 });

@@ -149,8 +149,9 @@ async function connectPostgres(
  * Runs a statement on a pooled connection: named (a prepared statement per connection) unless the
  * database was opened with `preparedStatements: false` (`named`) or a transaction-mode pooler has
  * shown it cannot keep them (below), and stopped by its signal
- * (db/cancel). Without a signal it is `pool.query`; with one it is the same three steps,
- * connect, query, release, with the connection in hand to cancel on. The abort may come before
+ * (db/cancel). It takes the three steps `pool.query` takes, connect, query, release (a connection
+ * whose statement failed is closed, not pooled), with the connection in hand to cancel on, and
+ * the query made as `submit` makes it. The abort may come before
  * the statement is sent (refused), while it runs (cancelled: its implicit transaction rolls
  * back), or once it has ended and committed but its answer is still on the way (the cancel finds
  * nothing to stop and the result is returned; the caller that gave up drops it).
@@ -163,11 +164,10 @@ function poolRunner(
   onWarning: ((message: string) => void) | undefined,
 ): StatementRunner {
   const run = async (
-    config: import('pg').QueryConfig,
+    statement: Statement,
     signal: StopSignal | undefined,
   ): Promise<QueryResult<Record<string, unknown>>> => {
-    if (signal === undefined) return resultOf(await pool.query(config));
-    if (signal.aborted) throw new StatementCancelledError();
+    if (signal?.aborted) throw new StatementCancelledError();
     const client = (await pool.connect()) as import('pg').PoolClient & BackendKey;
     // A connection error while the client is out of the pool is emitted on it (pool.query
     // listens the same way); the query's own rejection reports it.
@@ -181,16 +181,16 @@ function poolRunner(
     let failure: unknown;
     try {
       // The wait for a connection may have outlasted the caller: what has not started does not.
-      if (signal.aborted) throw new StatementCancelledError();
-      signal.addEventListener('abort', cancel, { once: true });
+      if (signal?.aborted) throw new StatementCancelledError();
+      signal?.addEventListener('abort', cancel, { once: true });
       try {
-        return resultOf(await client.query(config));
+        return resultOf(await submit(pg, client, statement));
       } catch (err) {
         failure = err;
         throw err;
       }
     } finally {
-      signal.removeEventListener('abort', cancel);
+      signal?.removeEventListener('abort', cancel);
       client.off('error', ignore);
       // After a cancel request the backend may receive it once this statement is over and cancel
       // the next one run on it: that connection is closed, never pooled. A failed statement's
@@ -199,9 +199,9 @@ function poolRunner(
     }
   };
   return async (text, values, { name, signal }) => {
-    if (name === undefined || !named) return run({ text, values: [...values] }, signal);
+    if (name === undefined || !named) return run({ text, values, name: undefined }, signal);
     try {
-      return await run({ name, text, values: [...values] }, signal);
+      return await run({ text, values, name }, signal);
     } catch (err) {
       // A transaction-mode pooler (PgBouncer before 1.21) hands each statement to any server
       // connection: one never told the name answers 26000, one told it by another client 42P05.
@@ -218,9 +218,36 @@ function poolRunner(
         );
       }
       if (signal?.aborted) throw new StatementCancelledError();
-      return run({ text, values: [...values] }, signal);
+      return run({ text, values, name: undefined }, signal);
     }
   };
+}
+
+/** A statement for `submit`: its text, its values and, when prepared, its name. */
+interface Statement {
+  readonly text: string;
+  readonly values: readonly unknown[];
+  readonly name: string | undefined;
+}
+
+/**
+ * Runs `statement` on `client` as a query object made from its text (`client.query` accepts one),
+ * its name set after: given a config object instead, pg copies it property by property through
+ * its descriptors (`cloneQueryConfig`), a few microseconds on every statement of every request.
+ */
+function submit(
+  pg: typeof import('pg'),
+  client: import('pg').PoolClient,
+  statement: Statement,
+): Promise<import('pg').QueryResult> {
+  return new Promise((resolve, reject) => {
+    const query = new pg.Query(statement.text, statement.values as unknown[], (err, result) =>
+      err ? reject(err) : resolve(result as import('pg').QueryResult),
+    );
+    // Read when the query is sent (pg's typings leave it out of the class).
+    if (statement.name !== undefined) (query as { name?: string }).name = statement.name;
+    client.query(query);
+  });
 }
 
 function resultOf(result: import('pg').QueryResult): QueryResult<Record<string, unknown>> {

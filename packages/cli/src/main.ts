@@ -6,7 +6,7 @@ import { ExitError, processIo, type CliIo } from './io';
 /**
  * Each command's module, loaded when the command runs (`require` on first call, then Node's
  * cache): a process loads what its command uses, so `svc admin` loads the auth package and not the
- * server's, and `--version` neither.
+ * HTTP server (with @svc/server/config: ARCHITECTURE.md), and `--version` neither.
  */
 const commandModules = {
   init: (): typeof import('./commands/init') => require('./commands/init'),

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import bcrypt from 'bcryptjs';
 import { commonError } from '@svc/core';
 import { authError } from '../errors';
 import { nfkc } from '../account/text';
@@ -113,6 +112,18 @@ export function createPasswordHasher(
   return hasher;
 }
 
+/** bcrypt's base64 alphabet, in the order of the standard one's (same bits, other characters). */
+const BCRYPT_BASE64 = './ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const STANDARD_BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** `bytes` random bytes in bcrypt's base64, `length` characters long. */
+function bcryptBase64(bytes: number, length: number): string {
+  const standard = randomBytes(bytes).toString('base64');
+  let out = '';
+  for (let i = 0; i < length; i++) out += BCRYPT_BASE64[STANDARD_BASE64.indexOf(standard[i]!)];
+  return out;
+}
+
 /**
  * A hash no password was hashed to: bcrypt's `$2b$`, the cost, a random salt (16 bytes) and a
  * random digest (23 bytes), in its 60 characters. Comparing a password with it costs what a real
@@ -121,7 +132,5 @@ export function createPasswordHasher(
  * never checks a password (`svc admin`, a test) starts no bcrypt worker for it.
  */
 export function dummyBcryptHash(rounds: number): string {
-  const salt = bcrypt.encodeBase64(randomBytes(16), 16); // 22 characters
-  const digest = bcrypt.encodeBase64(randomBytes(23), 23); // 31 characters
-  return `$2b$${String(rounds).padStart(2, '0')}$${salt}${digest}`;
+  return `$2b$${String(rounds).padStart(2, '0')}$${bcryptBase64(16, 22)}${bcryptBase64(23, 31)}`;
 }

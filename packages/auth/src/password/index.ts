@@ -116,7 +116,11 @@ export function createPasswordHasher(
 const BCRYPT_BASE64 = './ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const STANDARD_BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
-/** `bytes` random bytes in bcrypt's base64, `length` characters long. */
+/**
+ * `bytes` random bytes in bcrypt's base64, `length` characters long. Ours, not bcryptjs's
+ * `encodeBase64`: bcryptjs is loaded only inside the hashing workers, and importing it here would
+ * load it into every server's main thread (`server/test/idle-modules.pglite.test.ts` holds that).
+ */
 function bcryptBase64(bytes: number, length: number): string {
   const standard = randomBytes(bytes).toString('base64');
   let out = '';

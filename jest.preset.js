@@ -18,9 +18,18 @@ const PACKAGES = path.join(__dirname, 'packages');
  * prompts, flags and output; a page in a browser, whose routes the other suites check on both
  * engines) in the PostgreSQL pass (`SVC_TEST_DB=postgres`). `.ci/run` runs both passes, so every
  * suite runs once there.
+ *
+ * A suite that opens no database at all (a parser, a codec, a middleware over a fake request, an
+ * SMTP exchange with a loopback peer) is `*.nodb.test.ts`: it says the same in both passes, so it
+ * runs in the PGlite pass only, the README's test command's default. scripts/jest/nodb-guard.js
+ * holds the name true: in such a suite the test database helpers point at a port nothing listens
+ * on, so a suite that opens a database after all fails in every pass rather than running on
+ * PGlite alone.
  */
 const OTHER_ENGINE_ONLY =
-  process.env.SVC_TEST_DB === 'postgres' ? '\\.pglite\\.test\\.ts$' : '\\.postgres\\.test\\.ts$';
+  process.env.SVC_TEST_DB === 'postgres'
+    ? '\\.(pglite|nodb)\\.test\\.ts$'
+    : '\\.postgres\\.test\\.ts$';
 
 /**
  * In the PGlite pass a new in-memory PGlite starts from an image of a fresh cluster rather than
@@ -64,6 +73,7 @@ module.exports = function preset(packageDir, overrides = {}) {
         },
       ],
     },
+    setupFilesAfterEnv: [path.join(__dirname, 'scripts', 'jest', 'nodb-guard.js')],
     testTimeout: 30000,
     // A package whose suites all run in the other pass (the demo's is `*.pglite.test.ts`) has
     // none in this one: that is a pass, and its report still says so.

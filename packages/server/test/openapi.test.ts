@@ -3,7 +3,7 @@
  * tests (every feature): served as OpenAPI 3.1.0, one path set per non-abstract type, hidden
  * fields nowhere, bearerAuth iff requireAuth (and the gate applies to it), withheld when REST is
  * off, rebuilt when `POST /migrations` changes the schema (no restart; that it is built once
- * per schema version is src/handlers/openapi.test.ts). Its own answers validate against it.
+ * per schema version is src/handlers/openapi.nodb.test.ts). Its own answers validate against it.
  */
 import type { SvcServer } from '../src';
 import { build, call, readJson, SECRET, sharedDatabase } from './helpers';

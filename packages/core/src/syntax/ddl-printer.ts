@@ -1,6 +1,6 @@
 /**
  * ddl-printer: DDL commands (./ddl-ast) → EdgeQL DDL text, one command per statement, four
- * spaces a level; `parseDdl(printDdl(cs))` gives `cs` back (ddl.test.ts checks it). The bodies of
+ * spaces a level; `parseDdl(printDdl(cs))` gives `cs` back (ddl.nodb.test.ts checks it). The bodies of
  * created declarations and members are the SDL printer's, in DDL form.
  */
 import type { AlterCommand, BlockMember, DdlCommand, DeclarationRef, MemberRef } from './ddl-ast';

@@ -5,7 +5,7 @@
  * Input: query or schema text. Output: AST nodes with `kind` and `span` (1-based line/column).
  * Errors: `EdgeQLSyntaxError` (queries) or `SchemaSyntaxError` (SDL) with `position` and, where
  * a likely mistake is known, `hint`.
- * Invariant: `parse(print(ast))` equals `ast` apart from spans (see printer.property.test.ts).
+ * Invariant: `parse(print(ast))` equals `ast` apart from spans (see printer.property.nodb.test.ts).
  *
  * @example
  * import * as ql from './syntax';

@@ -2,7 +2,7 @@
  * quote: names and literals as EdgeQL text, by the printer's rule. A plain identifier stays bare,
  * anything else is quoted with backticks; strings and bytes escape control and invisible
  * characters. Text built from these parses back to the same names and values (the printer's
- * property test and ./quote.test.ts check it). REST builds its queries with `quoteIdent` and
+ * property test and ./quote.nodb.test.ts check it). REST builds its queries with `quoteIdent` and
  * `quoteName`.
  */
 import type { BytesConstant, Constant, ObjectRef } from './ast';

@@ -8,7 +8,7 @@
  * - `fails(call, 'ErrorClass')`: a failing input and the error class of errors/query-errors it
  *   raises (a database error matches through its SQLSTATE, as POST /query maps it).
  * The row's call is bound by the binder: the overload (or cast) it resolves to is the one the row
- * covers, so the coverage check (coverage.test.ts) needs no hand-written signature.
+ * covers, so the coverage check (coverage.nodb.test.ts) needs no hand-written signature.
  *
  * Empty input is derived, not written: the first argument whose parameter is a singleton (not a
  * named argument, not `introspect T`) is replaced by `<T>{}` (T its bound type); an element-wise call then gives `[]`, an aggregate its

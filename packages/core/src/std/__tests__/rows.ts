@@ -1,4 +1,4 @@
-/** Every area's result rows, for the coverage check (coverage.test.ts). */
+/** Every area's result rows, for the coverage check (coverage.nodb.test.ts). */
 import { CAST_ROWS } from './casts.rows';
 import { COLLECTION_ROWS } from './collections.rows';
 import { DATETIME_ROWS } from './datetime.rows';

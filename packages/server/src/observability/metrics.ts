@@ -1,6 +1,7 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PoolStats } from '@svc/core';
 import type { ReplicaStats } from '../replicas';
+import { RequestFigures } from './request-figures';
 
 export interface StatsSnapshot {
   uptimeSeconds: number;
@@ -38,17 +39,14 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 export class ServerMetrics {
   readonly registry = new Registry();
   readonly #started = Date.now();
-  readonly #requests: Counter<'method' | 'route' | 'status'>;
-  readonly #latency: Histogram<'method' | 'route'>;
+  /** Requests by method, route and status, and their latency (observability/request-figures). */
+  readonly #requests = new RequestFigures(LATENCY_BUCKETS);
   readonly #cacheHits: Counter;
   readonly #cacheMisses: Counter;
   readonly #cancelled: Counter;
   readonly #pool: () => PoolStats;
   readonly #transactions: () => TransactionStats;
   readonly #replicas: () => ReplicaStats[];
-  // Label lookups hash their arguments each call; keep the children per label set instead.
-  readonly #requestChildren = new Map<string, { inc(): void }>();
-  readonly #latencyChildren = new Map<string, { observe(v: number): void }>();
 
   constructor(
     pool: () => PoolStats,
@@ -59,18 +57,15 @@ export class ServerMetrics {
     this.#transactions = transactions;
     this.#replicas = replicas;
     const registers = [this.registry];
-    this.#requests = new Counter({
-      name: 'svc_http_requests_total',
-      help: 'HTTP requests answered, by method, route and status',
-      labelNames: ['method', 'route', 'status'],
-      registers,
-    });
-    this.#latency = new Histogram({
-      name: 'svc_http_request_duration_seconds',
-      help: 'HTTP request latency, from arrival to the last byte written',
-      labelNames: ['method', 'route'],
-      buckets: LATENCY_BUCKETS,
-      registers,
+    this.#requests.register(this.registry, {
+      requests: {
+        name: 'svc_http_requests_total',
+        help: 'HTTP requests answered, by method, route and status',
+      },
+      latency: {
+        name: 'svc_http_request_duration_seconds',
+        help: 'HTTP request latency, from arrival to the last byte written',
+      },
     });
     this.#cacheHits = new Counter({
       name: 'svc_query_compile_cache_hits_total',
@@ -164,20 +159,7 @@ export class ServerMetrics {
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${route} ${status}`;
-    let child = this.#requestChildren.get(key);
-    if (!child) {
-      child = this.#requests.labels(method, route, String(status));
-      this.#requestChildren.set(key, child);
-    }
-    child.inc();
-    const lkey = `${method} ${route}`;
-    let lchild = this.#latencyChildren.get(lkey);
-    if (!lchild) {
-      lchild = this.#latency.labels(method, route);
-      this.#latencyChildren.set(lkey, lchild);
-    }
-    lchild.observe(seconds);
+    this.#requests.observe(method, route, status, seconds);
   }
 
   /** For the query engine: count a compiled-query cache hit or miss. */
@@ -199,39 +181,13 @@ export class ServerMetrics {
   }
 
   async snapshot(): Promise<StatsSnapshot> {
-    const requests = await this.#requests.get();
-    const latency = await this.#latency.get();
-    const byRoute = requests.values.map((v) => ({
-      method: String(v.labels.method),
-      route: String(v.labels.route),
-      status: Number(v.labels.status),
-      count: v.value,
-    }));
-    // Sum the per-route histograms into one distribution.
-    const buckets = new Map<number | '+Inf', number>();
-    let count = 0;
-    let sum = 0;
-    for (const v of latency.values) {
-      if (v.metricName?.endsWith('_bucket')) {
-        const raw = (v.labels as Record<string, string | number | undefined>).le;
-        const le = raw === '+Inf' ? '+Inf' : Number(raw);
-        buckets.set(le, (buckets.get(le) ?? 0) + v.value);
-      } else if (v.metricName?.endsWith('_count')) count += v.value;
-      else if (v.metricName?.endsWith('_sum')) sum += v.value;
-    }
+    const byRoute = this.#requests.answered();
     const hits = (await this.#cacheHits.get()).values[0]?.value ?? 0;
     const misses = (await this.#cacheMisses.get()).values[0]?.value ?? 0;
     return {
       uptimeSeconds: Math.round((Date.now() - this.#started) / 1000),
       requests: { total: byRoute.reduce((n, r) => n + r.count, 0), byRoute },
-      latency: {
-        count,
-        sumSeconds: sum,
-        buckets: [...LATENCY_BUCKETS, '+Inf' as const].map((le) => ({
-          le,
-          count: buckets.get(le) ?? 0,
-        })),
-      },
+      latency: this.#requests.overallLatency(),
       queryCompileCache: { hits, misses },
       cancelledStatements: (await this.#cancelled.get()).values[0]?.value ?? 0,
       databasePool: this.#pool(),

@@ -47,8 +47,34 @@ export interface RequestContextDeps {
 /** `requestContext` as a plain step (http/step), for the hot lane and the middleware alike. */
 export function beginRequest(deps: RequestContextDeps) {
   const { logger, metrics, lifecycle } = deps;
+  // One listener for every response, `this` the response, what it needs on `res.locals`: no
+  // closure and no `once` wrapper per request ('close' is emitted once).
+  function requestClosed(this: Response): void {
+    const res = this;
+    const req = res.req;
+    lifecycle.leave();
+    const seconds = (performance.now() - (res.locals.started as number)) / 1000;
+    const route = routeLabel(req, res);
+    metrics.observeRequest(req.method, route, res.statusCode, seconds);
+    const level = route.startsWith('/health') ? 'debug' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    const code = res.statusCode >= 400 ? errorCodeOf(res) : undefined;
+    logger[level](
+      {
+        reqId: res.locals.reqId,
+        method: req.method,
+        route,
+        path: req.originalUrl.split('?', 1)[0],
+        status: res.statusCode,
+        ...(code === undefined ? {} : { code }),
+        ms: Math.round(seconds * 10000) / 10,
+        ...(res.writableFinished ? {} : { aborted: true }),
+      },
+      'request',
+    );
+  }
   return (req: Request, res: Response): undefined => {
-    const started = performance.now();
+    res.locals.started = performance.now();
     const incoming = req.headers['x-request-id'];
     const reqId =
       typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
@@ -56,29 +82,7 @@ export function beginRequest(deps: RequestContextDeps) {
     res.setHeader('X-Request-Id', reqId);
     if (lifecycle.draining) res.setHeader('Connection', 'close');
     lifecycle.enter();
-    res.once('close', () => {
-      lifecycle.leave();
-      const seconds = (performance.now() - started) / 1000;
-      const route = routeLabel(req, res);
-      metrics.observeRequest(req.method, route, res.statusCode, seconds);
-      const level = route.startsWith('/health') ? 'debug' : 'info';
-      const code = res.statusCode >= 400 ? errorCodeOf(res) : undefined;
-      if (logger.isLevelEnabled(level)) {
-        logger[level](
-          {
-            reqId,
-            method: req.method,
-            route,
-            path: req.originalUrl.split('?', 1)[0],
-            status: res.statusCode,
-            ...(code === undefined ? {} : { code }),
-            ms: Math.round(seconds * 10000) / 10,
-            ...(res.writableFinished ? {} : { aborted: true }),
-          },
-          'request',
-        );
-      }
-    });
+    res.on('close', requestClosed);
     return undefined;
   };
 }

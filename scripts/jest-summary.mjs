@@ -94,13 +94,15 @@ function excerpt(message) {
 
 /**
  * Whether a report named `<engine>-<package>.json` is empty because every suite of the package is
- * the other engine's (`*.pglite.test.ts` in the PostgreSQL pass, `*.postgres.test.ts` in the
- * PGlite pass: jest.preset.js). A package with no suite at all is not: it ran no test.
+ * the other pass's (`*.pglite.test.ts` and `*.nodb.test.ts` in the PostgreSQL pass,
+ * `*.postgres.test.ts` in the PGlite pass: jest.preset.js). A package with no suite at all is
+ * not: it ran no test.
  */
 function otherEngineOnly(file) {
   const match = /^(postgres|pglite)-(.+)\.json$/.exec(file);
   if (!match) return false;
-  const other = match[1] === 'postgres' ? '.pglite.test.ts' : '.postgres.test.ts';
+  const other =
+    match[1] === 'postgres' ? ['.pglite.test.ts', '.nodb.test.ts'] : ['.postgres.test.ts'];
   const root = ['packages', 'apps']
     .map((group) => path.join(group, match[2]))
     .find((candidate) => fs.existsSync(candidate));
@@ -115,5 +117,5 @@ function otherEngineOnly(file) {
     }
   };
   walk(root);
-  return suites.length > 0 && suites.every((name) => name.endsWith(other));
+  return suites.length > 0 && suites.every((name) => other.some((end) => name.endsWith(end)));
 }

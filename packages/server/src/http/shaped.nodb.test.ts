@@ -104,3 +104,38 @@ test('an HTTPS server takes them too', async () => {
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+test('made twice for one app (two servers): both serve, and Express still knows its app', async () => {
+  const { app, born, listener } = shapedApp();
+  app.get('/app', (req, res) => {
+    res.json({ reqApp: req.app === app, resApp: res.app === app, json: typeof res.json });
+  });
+  const first = http.createServer(expressShapedClasses(app), listener);
+  const second = http.createServer(expressShapedClasses(app), listener);
+  const ports = [await listening(first), await listening(second)];
+  try {
+    for (const port of ports) {
+      const res = await fetch(`http://127.0.0.1:${port}/app`);
+      expect(await res.json()).toEqual({ reqApp: true, resApp: true, json: 'function' });
+    }
+    // The first server's objects now differ from the app's prototypes: Express re-shapes them,
+    // as it would without the classes; the second's are born with them.
+    expect(born).toEqual([false, true]);
+  } finally {
+    for (const server of [first, second]) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+});
+
+test('the classes are Node’s own, extended: instances are Node requests and responses', () => {
+  const app = express();
+  const { IncomingMessage, ServerResponse } = expressShapedClasses(app);
+  expect(Object.getPrototypeOf(IncomingMessage)).toBe(http.IncomingMessage);
+  expect(Object.getPrototypeOf(ServerResponse)).toBe(http.ServerResponse);
+  expect(app.request).toBe(IncomingMessage.prototype);
+  expect(app.response).toBe(ServerResponse.prototype);
+  expect(IncomingMessage.prototype).toBeInstanceOf(http.IncomingMessage);
+  expect(ServerResponse.prototype).toBeInstanceOf(http.ServerResponse);
+});

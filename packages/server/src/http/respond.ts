@@ -3,6 +3,14 @@ import { noteErrorCode, renderError } from '@svc/core';
 import type { Logger } from '../observability/logger';
 import { unsettledSession } from './pending-session';
 
+/**
+ * A request's deadline, when its route has one (`res.locals.deadline`, middleware/timeout): an
+ * answer past it is the 408, even when the timer could not fire (the event loop was held).
+ */
+export interface Deadline {
+  expireIfLate(): void;
+}
+
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
@@ -53,6 +61,6 @@ export function sendError(res: Response, err: unknown, logger: Logger): void {
  * while the event loop is held (an embedded PGlite statement), so an answer checks the clock.
  */
 export function mayAnswer(res: Response): boolean {
-  (res.locals.expireIfLate as (() => void) | undefined)?.();
+  (res.locals.deadline as Deadline | undefined)?.expireIfLate();
   return !(res.headersSent || res.writableEnded);
 }

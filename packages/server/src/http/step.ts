@@ -12,7 +12,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
  * - Otherwise (nothing, or a promise that resolves) the next step runs.
  *
  * The state a step leaves for the later ones lives where the handlers have always read it:
- * `res.locals` (`reqId`, `caller`, `signal`, `expireIfLate`, `route`).
+ * `res.locals` (`reqId`, `caller`, `signal`, `deadline`, `route`).
  */
 export type Step = (req: Request, res: Response) => StepResult;
 export type StepResult = boolean | undefined | Promise<void>;

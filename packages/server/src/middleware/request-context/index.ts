@@ -50,25 +50,24 @@ export function beginRequest(deps: RequestContextDeps) {
   // One listener for every response, `this` the response, what it needs on `res.locals`: no
   // closure and no `once` wrapper per request ('close' is emitted once).
   function requestClosed(this: Response): void {
-    const res = this;
-    const req = res.req;
+    const req = this.req;
     lifecycle.leave();
-    const seconds = (performance.now() - (res.locals.started as number)) / 1000;
-    const route = routeLabel(req, res);
-    metrics.observeRequest(req.method, route, res.statusCode, seconds);
+    const seconds = (performance.now() - (this.locals.started as number)) / 1000;
+    const route = routeLabel(req, this);
+    metrics.observeRequest(req.method, route, this.statusCode, seconds);
     const level = route.startsWith('/health') ? 'debug' : 'info';
     if (!logger.isLevelEnabled(level)) return;
-    const code = res.statusCode >= 400 ? errorCodeOf(res) : undefined;
+    const code = this.statusCode >= 400 ? errorCodeOf(this) : undefined;
     logger[level](
       {
-        reqId: res.locals.reqId,
+        reqId: this.locals.reqId,
         method: req.method,
         route,
         path: req.originalUrl.split('?', 1)[0],
-        status: res.statusCode,
+        status: this.statusCode,
         ...(code === undefined ? {} : { code }),
         ms: Math.round(seconds * 10000) / 10,
-        ...(res.writableFinished ? {} : { aborted: true }),
+        ...(this.writableFinished ? {} : { aborted: true }),
       },
       'request',
     );

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { commonError, type StopSignal } from '@svc/core';
 import type { Logger } from '../../observability/logger';
-import { sendError } from '../../http/respond';
+import { type Deadline, sendError } from '../../http/respond';
 import { middleware } from '../../http/step';
 
 /**
@@ -23,18 +23,30 @@ export function startTimeout(ms: number, logger: Logger) {
   return (_req: Request, res: Response): undefined => {
     const deadline = new RequestDeadline(res, ms, logger);
     res.locals.signal = deadline;
-    res.locals.expireIfLate = deadline.expireIfLate;
-    res.once('close', deadline.clear);
+    res.locals.deadline = deadline;
+    res.on('close', clearDeadline);
     return undefined;
   };
+}
+
+/** The response's 'close' listener, one for all: the request's deadline is cleared. */
+function clearDeadline(this: Response): void {
+  (this.locals.deadline as RequestDeadline).clear();
+}
+
+/** The timer's callback, one for all: the deadline it was armed for expires. */
+function expireDeadline(deadline: RequestDeadline): void {
+  deadline.expire();
 }
 
 /**
  * One request's deadline and its stop signal (@svc/core StopSignal): the timer that answers 408
  * and stops the request's statements. It is not an AbortSignal: making an AbortController costs
- * Node 20 about 6 µs, and a data-plane request made one for a signal nearly never aborted.
+ * Node 20 about 6 µs, and a data-plane request made one for a signal nearly never aborted. Its
+ * timer and the response's 'close' reach it through functions shared by every request
+ * (`expireDeadline`, `clearDeadline`): a request makes this object and Node's timer, no closure.
  */
-export class RequestDeadline implements StopSignal {
+export class RequestDeadline implements StopSignal, Deadline {
   #aborted = false;
   readonly #res: Response;
   readonly #ms: number;
@@ -48,7 +60,7 @@ export class RequestDeadline implements StopSignal {
     this.#ms = ms;
     this.#logger = logger;
     this.#at = performance.now() + ms;
-    this.#timer = setTimeout(this.expire, ms);
+    this.#timer = setTimeout(expireDeadline, ms, this);
   }
 
   get aborted(): boolean {
@@ -68,17 +80,17 @@ export class RequestDeadline implements StopSignal {
   }
 
   /** Stops the timer: the response is done. */
-  readonly clear = (): void => {
+  clear(): void {
     clearTimeout(this.#timer);
-  };
+  }
 
   /** Expires now when the deadline passed while the event loop was held. */
-  readonly expireIfLate = (): void => {
+  expireIfLate(): void {
     if (performance.now() >= this.#at) this.expire();
-  };
+  }
 
   /** Past the deadline: the signal aborts (listeners first), then the 408, unless answered. */
-  readonly expire = (): void => {
+  expire(): void {
     if (this.#aborted) return;
     this.#aborted = true;
     clearTimeout(this.#timer);
@@ -93,7 +105,7 @@ export class RequestDeadline implements StopSignal {
       commonError('REQUEST_TIMEOUT', `request exceeded the ${this.#ms} ms timeout`),
       this.#logger,
     );
-  };
+  }
 }
 
 /**
@@ -102,6 +114,6 @@ export class RequestDeadline implements StopSignal {
  * the request runs, so none starts past the deadline.
  */
 export function requestSignal(res: Response): StopSignal | undefined {
-  (res.locals.expireIfLate as (() => void) | undefined)?.();
+  (res.locals.deadline as Deadline | undefined)?.expireIfLate();
   return res.locals.signal as StopSignal | undefined;
 }

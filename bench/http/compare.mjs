@@ -2,8 +2,8 @@
 // against Platformatic DB, Express 5 + pg and the floor, node:http + pg, over one seeded table of
 // 100,000 rows on real PostgreSQL, in one interleaved run: req/s, the server's CPU and
 // PostgreSQL's CPU per request (from /proc), paired ratios, and issue 34's goals, PASS or FAIL.
-// Usage: pnpm build && node bench/http/compare.mjs [--database-url URL] [--duration 8]
-//          [--warmup 2] [--rounds 3] [--connections 32] [--only id,list,signed,profile,live]
+// Usage: pnpm build && node bench/http/compare.mjs [--database-url URL] [--duration 6]
+//          [--warmup 2] [--rounds 5] [--connections 32] [--only id,list,signed,profile,live]
 //          [--load auto|wrk|autocannon] [--strict]
 //   URL: a PostgreSQL server where the user may create databases (default $DATABASE_URL, else
 //   postgres://postgres@127.0.0.1:55432/postgres); a database of its own is created and dropped.
@@ -104,10 +104,10 @@ const ORDER = [
 const { values } = parseArgs({
   options: {
     'database-url': { type: 'string' },
-    duration: { type: 'string', default: '8' },
+    duration: { type: 'string', default: '6' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
-    rounds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
     only: { type: 'string', default: Object.keys(GROUPS).join(',') },
     load: { type: 'string', default: 'auto' },
     strict: { type: 'boolean', default: false },

@@ -11,6 +11,11 @@ export interface Deadline {
   expireIfLate(): void;
 }
 
+/** Expires the request's deadline now if it passed (see `Deadline`). */
+export function checkDeadline(res: Response): void {
+  (res.locals.deadline as Deadline | undefined)?.expireIfLate();
+}
+
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
@@ -61,6 +66,6 @@ export function sendError(res: Response, err: unknown, logger: Logger): void {
  * while the event loop is held (an embedded PGlite statement), so an answer checks the clock.
  */
 export function mayAnswer(res: Response): boolean {
-  (res.locals.deadline as Deadline | undefined)?.expireIfLate();
+  checkDeadline(res);
   return !(res.headersSent || res.writableEnded);
 }

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { commonError, type StopSignal } from '@svc/core';
 import type { Logger } from '../../observability/logger';
-import { type Deadline, sendError } from '../../http/respond';
+import { checkDeadline, type Deadline, sendError } from '../../http/respond';
 import { middleware } from '../../http/step';
 
 /**
@@ -114,6 +114,6 @@ export class RequestDeadline implements StopSignal, Deadline {
  * the request runs, so none starts past the deadline.
  */
 export function requestSignal(res: Response): StopSignal | undefined {
-  (res.locals.deadline as Deadline | undefined)?.expireIfLate();
+  checkDeadline(res);
   return res.locals.signal as StopSignal | undefined;
 }
